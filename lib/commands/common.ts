@@ -1,0 +1,49 @@
+import type { Command } from 'commander';
+import type { App } from '../app.js';
+import { usage } from '../app.js';
+import { applyFilters, parseHarnesses, resolveDir, UsageError, type Filters } from '../select/filter.js';
+import type { Session } from '../types.js';
+
+export interface FilterOpts {
+  all?: boolean;
+  harness?: string;
+  dir?: string;
+}
+
+/** -a/--all, --harness, --dir on a command. */
+export function withFilters(cmd: Command): Command {
+  return cmd
+    .option('-a, --all', 'include hidden sessions (subagents, print-mode, SDK, exec, archived, empty)')
+    .option('--harness <names>', 'only these harnesses (comma-separated: claude,codex,pi,cursor,opencode,gemini)')
+    .option('--dir <dir>', 'only sessions whose directory is DIR or below (. = here)');
+}
+
+export function filtersOf(o: FilterOpts): Filters {
+  try {
+    return { all: !!o.all, harness: parseHarnesses(o.harness), dir: resolveDir(o.dir) };
+  } catch (err) {
+    if (err instanceof UsageError) throw usage(err.message);
+    throw err;
+  }
+}
+
+export async function filtered(app: App, o: FilterOpts): Promise<{ all: Session[]; shown: Session[]; filters: Filters }> {
+  const filters = filtersOf(o);
+  const all = await app.sessions();
+  return { all, shown: applyFilters(all, filters), filters };
+}
+
+/** Write text to stdout in one go (a closed pipe is handled by bin/resume). */
+export function out(text: string): void {
+  if (text) process.stdout.write(text);
+}
+
+export function note(line: string): void {
+  process.stderr.write(line + '\n');
+}
+
+export function positiveInt(v: string): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0) throw usage(`-n takes a whole number, not '${v}'`);
+  return n;
+}

@@ -1,0 +1,62 @@
+import type { Command } from 'commander';
+import type { App } from '../app.js';
+import { ExitError } from '../app.js';
+import { out } from './common.js';
+import { resolve } from '../select/resolve.js';
+import { shortIds } from '../select/filter.js';
+import { toJson } from '../output.js';
+import { launchInfo, liveInfo } from '../launch/info.js';
+import { localTime, age } from '../util/time.js';
+import { oneLine } from '../util/text.js';
+import { tildify } from '../util/paths.js';
+
+export function register(program: Command, app: App): void {
+  program
+    .command('show')
+    .description('everything known about one session')
+    .argument('<query...>', 'id, id prefix (4+ characters), transcript path, or words')
+    .option('--json', 'one JSON object (the fields of ls --json)')
+    .action(async (query: string[], o: { json?: boolean }) => {
+      const all = await app.sessions();
+      const r = resolve(query, all);
+      const shorts = shortIds(all);
+      if (r.kind === 'none') throw new ExitError(1, `no session matches '${query.join(' ')}'`);
+      if (r.kind !== 'one') {
+        out(r.candidates.map((s) => `${shorts.get(s.id)}\t${s.harness}\t${oneLine(s.title ?? s.firstPrompt ?? '')}\n`).join(''));
+        throw new ExitError(r.kind === 'ambiguous-prefix' ? 2 : 1,
+          r.kind === 'ambiguous-prefix'
+            ? `'${query.join(' ')}' is the start of ${r.candidates.length} ids; type more characters`
+            : `${r.candidates.length} sessions match '${query.join(' ')}'`);
+      }
+      const s = r.session;
+      const launch = await launchInfo(app);
+      const live = await liveInfo(app, [s]);
+      const j = toJson(s, shorts.get(s.id)!, launch, live.get(s.key));
+      if (o.json) {
+        out(JSON.stringify(j, null, 2) + '\n');
+        return;
+      }
+      const now = Date.now();
+      const lines: [string, string | null][] = [
+        ['title', j.title],
+        ['harness', s.harness],
+        ['id', s.id],
+        ['short', j.short],
+        ['directory', s.cwd ? oneLine(tildify(s.cwd, app.ctx.home)) : null],
+        ['branch', s.branch],
+        ['model', s.model],
+        ['started', s.started != null ? `${localTime(s.started)} (${age(s.started, now)} ago)` : null],
+        ['updated', (s.updated ?? s.started) != null ? `${localTime(s.updated ?? s.started)} (${age(s.updated ?? s.started, now)} ago)` : null],
+        ['prompts', String(s.prompts)],
+        ['first prompt', j.firstPrompt],
+        ['last prompt', j.lastPrompt],
+        ['hidden', s.hidden ? `yes (${s.hiddenReason})` : 'no'],
+        ['parent', s.parent],
+        ['forked from', s.forkedFrom],
+        ['live', j.live ? `yes (pid ${j.pid})` : 'no'],
+        ['file', oneLine(s.file)],
+        ['resume', j.resume ? `cd ${oneLine(j.resume.cwd ?? '?')} && ${j.resume.argv.map(oneLine).join(' ')}` : null],
+      ];
+      out(lines.filter(([, v]) => v != null && v !== '').map(([k, v]) => `${(k + ':').padEnd(14)}${v}\n`).join(''));
+    });
+}

@@ -1,0 +1,82 @@
+// Helpers adapters share for tolerant, cheap JSONL parsing.
+import type { Counters } from '../types.js';
+
+export function newCounters(): Counters {
+  return { badLines: 0, hugeLines: 0, unknownTypes: {} };
+}
+
+/** Decode one line as a JSON object; null (counted) when it is not one. */
+export function parseObject(c: Counters, buf: Buffer, start: number, end: number): Record<string, any> | null {
+  if (end <= start) return null;
+  let v: unknown;
+  try {
+    v = JSON.parse(buf.toString('utf8', start, end));
+  } catch {
+    c.badLines++;
+    return null;
+  }
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) {
+    c.badLines++;
+    return null;
+  }
+  return v as Record<string, any>;
+}
+
+export function countUnknown(c: Counters, type: string): void {
+  const t = type.length > 60 ? type.slice(0, 60) : type;
+  c.unknownTypes[t] = (c.unknownTypes[t] ?? 0) + 1;
+}
+
+/** Does `needle` occur in the first `n` bytes of the line? (a byte-level prefilter; no decoding) */
+export function headHas(buf: Buffer, start: number, end: number, needle: Buffer, n = 2048): boolean {
+  const stop = Math.min(end, start + n);
+  const i = buf.indexOf(needle, start);
+  return i >= 0 && i + needle.length <= stop;
+}
+
+export function has(buf: Buffer, start: number, end: number, needle: Buffer): boolean {
+  const i = buf.indexOf(needle, start);
+  return i >= 0 && i + needle.length <= end;
+}
+
+const TS = Buffer.from('"timestamp":"');
+
+/**
+ * The value of a `"timestamp":"…"` key found near either end of a line, without decoding it.
+ * Used on lines skipped for size (tool output) so activity times stay right.
+ */
+export function peekTimestamp(buf: Buffer, start: number, end: number, window = 1024): string | null {
+  const tryAt = (i: number): string | null => {
+    if (i < 0 || i + TS.length + 20 > end) return null;
+    const s = i + TS.length;
+    const q = buf.indexOf(34, s); // closing quote
+    if (q < 0 || q - s > 40 || q > end) return null;
+    const v = buf.toString('latin1', s, q);
+    return /^\d{4}-\d\d-\d\dT/.test(v) ? v : null;
+  };
+  const tailStart = Math.max(start, end - window);
+  const j = buf.lastIndexOf(TS, end - TS.length);
+  if (j >= tailStart) {
+    const v = tryAt(j);
+    if (v) return v;
+  }
+  const i = buf.indexOf(TS, start);
+  if (i >= 0 && i < start + window) return tryAt(i);
+  return null;
+}
+
+/** Plain text of a content value that is a string or an array of `{type:'text', text}` blocks. */
+export function textOf(content: unknown, types: string[] = ['text', 'input_text', 'output_text']): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  const parts: string[] = [];
+  for (const b of content) {
+    if (typeof b === 'string') parts.push(b);
+    else if (b && typeof b === 'object' && types.includes((b as any).type) && typeof (b as any).text === 'string') parts.push((b as any).text);
+  }
+  return parts.join('\n');
+}
+
+export function str(v: unknown): string | null {
+  return typeof v === 'string' && v !== '' ? v : null;
+}

@@ -1,0 +1,209 @@
+// pi coding agent: <sessions>/--<encoded cwd>--/<ts>_<id>.jsonl, or flat in a custom session dir
+// (formats.md §3).
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Adapter, Ctx, LineState, Root, SessionCore, Source } from '../../types.js';
+import { envDirs, expandHome } from '../../util/paths.js';
+import { isDir, uniqueReal, walk } from '../../util/fsx.js';
+import { countUnknown, headHas, newCounters, parseObject, peekTimestamp, str, textOf } from '../jsonl.js';
+import { promptText } from '../../util/text.js';
+import { maxMs, minMs, toMs } from '../../util/time.js';
+
+interface PiState extends LineState {
+  header: boolean;
+  id: string | null;
+  cwd: string | null;
+  name: string | null;
+  model: string | null;
+  started: number | null;
+  updated: number | null;
+  firstPrompt: string | null;
+  lastPrompt: string | null;
+  lastReply: string | null;
+  prompts: number;
+  parentSession: string | null;
+  lines: number;
+}
+
+const KNOWN = new Set([
+  'session', 'message', 'model_change', 'thinking_level_change', 'compaction', 'branch_summary', 'custom',
+  'custom_message', 'label', 'session_info',
+]);
+const B_TOOLRESULT = Buffer.from('"role":"toolResult"');
+const B_BASH = Buffer.from('"role":"bashExecution"');
+const B_ASSIST = Buffer.from('"role":"assistant"');
+const BIG = 64 * 1024;
+
+function agentDir(ctx: Ctx): { path: string; via: string } {
+  const v = ctx.env.PI_CODING_AGENT_DIR;
+  if (v) return { path: path.resolve(expandHome(v, ctx.home)), via: 'PI_CODING_AGENT_DIR' };
+  return { path: path.join(ctx.home, '.pi', 'agent'), via: 'default' };
+}
+
+function settingsSessionDir(dir: string, home: string): string | null {
+  try {
+    const s = JSON.parse(fs.readFileSync(path.join(dir, 'settings.json'), 'utf8'));
+    if (s && typeof s.sessionDir === 'string' && s.sessionDir) return path.resolve(dir, expandHome(s.sessionDir, home));
+  } catch {
+    /* no settings */
+  }
+  return null;
+}
+
+/** The session id in a pi file name `<ts>_<id>.jsonl`, else the stem. */
+export function piIdFromPath(p: string): string {
+  const stem = path.basename(p).replace(/\.jsonl$/, '');
+  const i = stem.indexOf('_');
+  return i >= 0 ? stem.slice(i + 1) : stem;
+}
+
+function touch(st: PiState, ts: unknown): void {
+  const t = toMs(ts);
+  if (t == null) return;
+  st.started = minMs(st.started, t);
+  st.updated = maxMs(st.updated, t);
+}
+
+export const pi: Adapter<PiState> = {
+  name: 'pi',
+  label: 'pi',
+  binaries: ['pi'],
+
+  roots(ctx) {
+    const out: Root[] = envDirs(ctx, 'RESUME_PI_DIRS').map((p) => ({ path: p, via: 'RESUME_PI_DIRS', exists: false }));
+    const a = agentDir(ctx);
+    if (ctx.env.PI_CODING_AGENT_SESSION_DIR) {
+      out.push({ path: path.resolve(expandHome(ctx.env.PI_CODING_AGENT_SESSION_DIR, ctx.home)), via: 'PI_CODING_AGENT_SESSION_DIR', exists: false });
+    }
+    const fromSettings = settingsSessionDir(a.path, ctx.home);
+    if (fromSettings) out.push({ path: fromSettings, via: `sessionDir in ${path.join(a.path, 'settings.json')}`, exists: false });
+    // The default store is still scanned when a custom one is set: older sessions stay there.
+    out.push({ path: path.join(a.path, 'sessions'), via: a.via, exists: false });
+    return uniqueReal(out).map((r) => ({ ...r, exists: isDir(r.path) }));
+  },
+
+  discover(_ctx, roots) {
+    const out: Source[] = [];
+    for (const r of roots) {
+      if (!r.exists) continue;
+      for (const f of walk(r.path, (n) => n.endsWith('.jsonl'), 3)) {
+        const rel = path.relative(r.path, f);
+        const sub = rel.split(path.sep).includes('subagents');
+        out.push({ path: f, harness: 'pi', kind: sub ? 'subagent' : 'session', mode: 'lines' });
+      }
+    }
+    return out;
+  },
+
+  begin(): PiState {
+    return {
+      header: false, id: null, cwd: null, name: null, model: null, started: null, updated: null,
+      firstPrompt: null, lastPrompt: null, lastReply: null, prompts: 0, parentSession: null, lines: 0,
+      counters: newCounters(),
+    };
+  },
+
+  line(st, buf, start, end, complete) {
+    const c = st.counters!;
+    const first = st.lines++ === 0;
+    if (!complete) {
+      c.hugeLines++;
+      touch(st, peekTimestamp(buf, start, end));
+      return;
+    }
+    if (!first) {
+      // tool output and shell runs are most of the bytes and never matter for a listing
+      if (headHas(buf, start, end, B_TOOLRESULT, 512) || headHas(buf, start, end, B_BASH, 512)) {
+        touch(st, peekTimestamp(buf, start, end, 256));
+        return;
+      }
+      if (end - start > BIG && headHas(buf, start, end, B_ASSIST, 512)) {
+        touch(st, peekTimestamp(buf, start, end, 256));
+        return;
+      }
+    }
+    const o = parseObject(c, buf, start, end);
+    if (!o) return;
+    const type = typeof o.type === 'string' ? o.type : '';
+    if (first) {
+      // pi ignores a file whose first line is not a session header
+      if (type !== 'session') return;
+      st.header = true;
+      st.id = str(o.id);
+      st.cwd = str(o.cwd);
+      st.parentSession = str(o.parentSession) ?? str(o.branchedFrom);
+      if (str(o.modelId)) st.model = o.modelId;
+      touch(st, o.timestamp);
+      return;
+    }
+    if (!st.header) return;
+    if (!KNOWN.has(type)) countUnknown(c, type || '(none)');
+    switch (type) {
+      case 'message': {
+        const m = o.message;
+        if (!m || typeof m !== 'object') return;
+        touch(st, typeof m.timestamp === 'number' ? m.timestamp : o.timestamp);
+        if (m.role === 'user') {
+          const t = textOf(m.content, ['text']).trim();
+          if (!t) return;
+          st.prompts++;
+          const p = promptText(t);
+          if (st.firstPrompt == null) st.firstPrompt = p;
+          st.lastPrompt = p;
+        } else if (m.role === 'assistant') {
+          if (str(m.model)) st.model = m.model;
+          const t = textOf(m.content, ['text']).trim();
+          if (t) st.lastReply = promptText(t);
+        }
+        return;
+      }
+      case 'session_info': {
+        touch(st, o.timestamp);
+        const n = typeof o.name === 'string' ? o.name.trim() : '';
+        st.name = n || null;
+        return;
+      }
+      case 'model_change':
+        touch(st, o.timestamp);
+        if (str(o.modelId)) st.model = o.modelId;
+        return;
+      default:
+        touch(st, o.timestamp);
+    }
+  },
+
+  sessions(st, src): SessionCore[] {
+    if (!st.header || !st.id) return [];
+    let hiddenReason: string | null = null;
+    if (src.kind === 'subagent') hiddenReason = 'subagent';
+    else if (st.prompts === 0) hiddenReason = 'empty';
+    // Heuristic: print-mode probes (`pi -p`) leave one-prompt sessions without a name; pi writes no
+    // marker for them. A real one-question session is hidden too (`--all` shows it).
+    else if (st.prompts === 1 && !st.name) hiddenReason = 'headless';
+    return [
+      {
+        harness: 'pi',
+        id: st.id,
+        cwd: st.cwd,
+        title: st.name ? promptText(st.name) : st.firstPrompt,
+        firstPrompt: st.firstPrompt,
+        lastPrompt: st.lastPrompt,
+        lastReply: st.lastReply,
+        prompts: st.prompts,
+        branch: null,
+        model: st.model,
+        started: st.started,
+        updated: st.updated,
+        file: src.path,
+        hidden: hiddenReason != null,
+        hiddenReason,
+        parent: null,
+        forkedFrom: st.parentSession ? piIdFromPath(st.parentSession) : null,
+      },
+    ];
+  },
+
+  launch(s, { fork }) {
+    return { argv: fork ? ['pi', '--fork', s.file] : ['pi', '--session', s.file] };
+  },
+};

@@ -1,0 +1,40 @@
+// Parse one changed source: continue a `lines` source from its offset, or read a `whole` one.
+import type { Ctx, LineState, SessionCore, Source } from '../types.js';
+import { adapter } from '../harness/registry.js';
+import { readLines } from './lines.js';
+
+export interface Job {
+  src: Source;
+  size: number;
+  /** continue from this offset with this state (lines mode); 0 and null = from the start */
+  from: number;
+  state: LineState | null;
+}
+
+export interface JobResult {
+  path: string;
+  offset: number;
+  tail: string;
+  state: LineState;
+  sessions: SessionCore[];
+  error?: string;
+}
+
+export async function runJob(job: Job, ctx: Ctx): Promise<JobResult> {
+  const a = adapter(job.src.harness);
+  try {
+    if (job.src.mode === 'lines') {
+      if (!a.begin || !a.line) throw new Error(`${a.name} has no line parser`);
+      const state = job.state ?? a.begin(job.src);
+      const line = a.line.bind(a);
+      const r = readLines(job.src.path, job.from, job.size, (buf, s, e, complete) => line(state, buf, s, e, complete));
+      return { path: job.src.path, offset: r.offset, tail: r.tail, state, sessions: a.sessions(state, job.src) };
+    }
+    if (!a.readWhole) throw new Error(`${a.name} has no reader`);
+    const state = await a.readWhole(job.src, ctx);
+    return { path: job.src.path, offset: job.size, tail: '', state, sessions: a.sessions(state, job.src) };
+  } catch (err) {
+    const msg = err instanceof Error ? err.message : String(err);
+    return { path: job.src.path, offset: 0, tail: '', state: {}, sessions: [], error: msg.split('\n')[0] };
+  }
+}

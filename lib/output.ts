@@ -1,0 +1,144 @@
+// How sessions are printed: `ls --json` objects, fzf rows, tables.
+import type { Session } from './types.js';
+import { adapter } from './harness/registry.js';
+import { age, iso } from './util/time.js';
+import { clip, cut, fit, oneLine, width } from './util/text.js';
+import { tildify } from './util/paths.js';
+
+export interface JsonSession {
+  harness: string;
+  id: string;
+  short: string;
+  cwd: string | null;
+  title: string | null;
+  firstPrompt: string | null;
+  lastPrompt: string | null;
+  prompts: number;
+  branch: string | null;
+  model: string | null;
+  started: string | null;
+  updated: string | null;
+  file: string;
+  hidden: boolean;
+  hiddenReason: string | null;
+  parent: string | null;
+  forkedFrom: string | null;
+  live: boolean;
+  pid: number | null;
+  resume: { cwd: string | null; argv: string[] } | null;
+}
+
+export type LaunchFn = (s: Session) => { cwd: string | null; argv: string[] } | null;
+
+export function defaultLaunch(s: Session): { cwd: string | null; argv: string[] } | null {
+  const spec = adapter(s.harness).launch(s, { fork: false });
+  return typeof spec === 'string' ? null : { cwd: s.cwd, argv: spec.argv };
+}
+
+const c400 = (v: string | null) => (v == null ? null : clip(oneLine(v), 400));
+
+export function toJson(s: Session, short: string, launch: LaunchFn = defaultLaunch, live?: { pid: number } | null): JsonSession {
+  return {
+    harness: s.harness,
+    id: s.id,
+    short,
+    cwd: s.cwd,
+    title: c400(s.title),
+    firstPrompt: c400(s.firstPrompt),
+    lastPrompt: c400(s.lastPrompt),
+    prompts: s.prompts,
+    branch: s.branch,
+    model: s.model,
+    started: iso(s.started),
+    updated: iso(s.updated ?? s.started),
+    file: s.file,
+    hidden: s.hidden,
+    hiddenReason: s.hiddenReason,
+    parent: s.parent,
+    forkedFrom: s.forkedFrom,
+    live: !!live,
+    pid: live ? live.pid : null,
+    resume: launch(s),
+  };
+}
+
+/** Display label of a session: its title, else its first prompt, else a placeholder. */
+export function label(s: Session): string {
+  return oneLine(s.title || s.firstPrompt || '') || '(no prompt)';
+}
+
+/** One fzf row: key, then visible columns. Tabs and controls inside values become spaces. */
+export function row(s: Session, short: string, home: string, now: number): string {
+  const f = (v: string) => oneLine(v).replace(/\t/g, ' ');
+  return [
+    s.key.replace(/[\t\n\r]/g, ' '),
+    f(short),
+    age(s.updated ?? s.started, now),
+    s.harness,
+    f(tildify(s.cwd, home) || '?'),
+    f(s.branch ?? ''),
+    f(label(s)),
+  ].join('\t');
+}
+
+const COLORS: Record<string, string> = {
+  claude: '\x1b[38;5;173m',
+  codex: '\x1b[38;5;75m',
+  pi: '\x1b[38;5;141m',
+  cursor: '\x1b[38;5;250m',
+  opencode: '\x1b[38;5;114m',
+  gemini: '\x1b[38;5;39m',
+};
+const DIM = '\x1b[2m';
+const RESET = '\x1b[0m';
+
+export function useColor(stream: NodeJS.WriteStream = process.stdout): boolean {
+  if (process.env.NO_COLOR != null && process.env.NO_COLOR !== '') return false;
+  if (process.env.FORCE_COLOR && process.env.FORCE_COLOR !== '0') return true;
+  return !!stream.isTTY;
+}
+
+export function harnessColor(h: string, on: boolean): string {
+  return on ? `${COLORS[h] ?? ''}${h}${RESET}` : h;
+}
+
+/** A table sized to the terminal: short id, age, harness, directory, branch, title, prompts. */
+export function table(sessions: Session[], shorts: Map<string, string>, home: string, now: number, cols: number, color: boolean): string[] {
+  const rows = sessions.map((s) => ({
+    short: shorts.get(s.id) ?? s.id,
+    age: age(s.updated ?? s.started, now),
+    harness: s.harness,
+    dir: oneLine(tildify(s.cwd, home) || '?'),
+    branch: oneLine(s.branch ?? ''),
+    title: label(s),
+    prompts: String(s.prompts),
+  }));
+  const w = (k: keyof (typeof rows)[number], max: number) => Math.min(max, Math.max(0, ...rows.map((r) => width(r[k]))));
+  const wShort = w('short', 40);
+  const wAge = Math.max(3, w('age', 4));
+  const wH = w('harness', 8);
+  const wP = Math.max(1, w('prompts', 5));
+  const wB = w('branch', 20);
+  const fixed = wShort + wAge + wH + wP + wB + 6 * 2;
+  const rest = Math.max(20, cols - fixed);
+  const wDir = Math.min(w('dir', 60), Math.max(12, Math.floor(rest * 0.4)));
+  const wTitle = Math.max(8, rest - wDir);
+  return rows.map((r) => {
+    const parts = [
+      fit(r.short, wShort),
+      color ? DIM + fit(r.age, wAge) + RESET : fit(r.age, wAge),
+      color ? harnessColor(r.harness, true) + ' '.repeat(Math.max(0, wH - r.harness.length)) : fit(r.harness, wH),
+      fit(r.dir, wDir),
+      ...(wB > 0 ? [color ? DIM + fit(r.branch, wB) + RESET : fit(r.branch, wB)] : []),
+      r.prompts.padStart(wP),
+      cut(r.title, wTitle),
+    ];
+    return parts.join('  ').trimEnd();
+  });
+}
+
+/** Plain tab-separated columns for a pipe: short id, updated (ISO), harness, directory, branch, prompts, title. */
+export function plain(s: Session, short: string): string {
+  const f = (v: string) => oneLine(v).replace(/\t/g, ' ');
+  return [f(short), iso(s.updated ?? s.started) ?? '', s.harness, f(s.cwd ?? ''), f(s.branch ?? ''), String(s.prompts), f(label(s))].join('\t');
+}

@@ -1,0 +1,115 @@
+// The session model and the one interface every harness adapter implements.
+// Adding a harness = a folder under lib/harness/<name>/ plus one line in lib/harness/registry.ts.
+
+export const HARNESSES = ['claude', 'codex', 'pi', 'cursor', 'opencode', 'gemini'] as const;
+export type Harness = (typeof HARNESSES)[number];
+
+/** What the index keeps per session (no conversation: prompts clipped to 400 characters). */
+export interface SessionCore {
+  harness: Harness;
+  id: string;
+  cwd: string | null;
+  /** Explicit title (custom name, AI title, summary); null when the harness has none. */
+  title: string | null;
+  firstPrompt: string | null;
+  lastPrompt: string | null;
+  /** Last assistant reply, clipped; for the preview. */
+  lastReply: string | null;
+  prompts: number;
+  branch: string | null;
+  model: string | null;
+  /** epoch milliseconds */
+  started: number | null;
+  updated: number | null;
+  file: string;
+  hidden: boolean;
+  hiddenReason: string | null;
+  parent: string | null;
+  forkedFrom: string | null;
+  /** Extra files that belong to this session (subagent transcripts), for search and doctor. */
+  children?: string[];
+}
+
+export interface Session extends SessionCore {
+  /** stable key, unique across harnesses: `<harness>:<id>` */
+  key: string;
+}
+
+/** Environment an adapter reads its roots from (tests pass a fake one). */
+export interface Ctx {
+  env: NodeJS.ProcessEnv;
+  home: string;
+}
+
+export interface Root {
+  path: string;
+  /** what chose it: an env variable name, a setting, or `default` */
+  via: string;
+  exists: boolean;
+  /** adapter-defined role of the root (e.g. `data`, `config`, `projects`) */
+  role?: string;
+}
+
+/** A file the index tracks. The adapter names it; the index stats it. */
+export interface Source {
+  path: string;
+  harness: Harness;
+  /** adapter-defined: `session`, `subagent`, `archived`, `titles`, `db`, … */
+  kind: string;
+  /**
+   * `lines`: append-only JSONL; parsed incrementally from the cached byte offset.
+   * `whole`: re-read whole when it (or one of `deps`) changed.
+   */
+  mode: 'lines' | 'whole';
+  /** Extra files whose size/mtime count for change detection (SQLite -wal). */
+  deps?: string[];
+  /** Adapter-private hint carried from discovery to parsing (JSON-serialisable). */
+  hint?: unknown;
+}
+
+export interface Counters {
+  /** lines that were not JSON objects */
+  badLines: number;
+  /** lines skipped for size without decoding */
+  hugeLines: number;
+  /** record types the parser does not know, with counts */
+  unknownTypes: Record<string, number>;
+}
+
+/**
+ * Incremental parse state of one `lines` source. Must be JSON-serialisable: it is stored in the
+ * index and continued when the file grows.
+ */
+export type LineState = Record<string, unknown> & { counters?: Counters };
+
+export interface LaunchSpec {
+  argv: string[];
+  env?: Record<string, string>;
+}
+
+export interface Adapter<S extends LineState = LineState> {
+  name: Harness;
+  /** Human name for messages. */
+  label: string;
+  /** Binaries that run this harness, preferred first. */
+  binaries: string[];
+  roots(ctx: Ctx): Root[];
+  /** Names the sources under the existing roots. Only readdir here: never open a transcript. */
+  discover(ctx: Ctx, roots: Root[]): Source[];
+
+  /** lines mode */
+  begin?(src: Source): S;
+  /** One complete line `buf[start, end)` (no newline). `complete` is false for a line cut at the size cap. */
+  line?(state: S, buf: Buffer, start: number, end: number, complete: boolean): void;
+  /** whole mode: read the source (and its deps) and return a state. */
+  readWhole?(src: Source, ctx: Ctx): Promise<S> | S;
+  /** Sessions described by one source's state (0 or more). */
+  sessions(state: S, src: Source): SessionCore[];
+  /**
+   * Cross-source pass over this harness's sessions (titles from side files, dedupe, linking children
+   * to parents). `states` maps source path to its state and source.
+   */
+  finish?(sessions: SessionCore[], ctx: Ctx, states: Map<string, { src: Source; state: S }>): SessionCore[];
+  /** How to resume (or fork) a session; a string is a refusal the user can fix. */
+  launch(s: SessionCore, opts: { fork: boolean }): LaunchSpec | string;
+}

@@ -1,0 +1,47 @@
+import os from 'node:os';
+import path from 'node:path';
+import type { Ctx } from '../types.js';
+
+export function makeCtx(env: NodeJS.ProcessEnv = process.env): Ctx {
+  const home = env.HOME || os.homedir();
+  return { env, home };
+}
+
+/** `~` for the home directory in displayed paths. */
+export function tildify(p: string | null, home: string): string {
+  if (!p) return '';
+  if (p === home) return '~';
+  if (home && home !== '/' && p.startsWith(home + '/')) return '~' + p.slice(home.length);
+  return p;
+}
+
+/** Expand a leading `~` the way shells do for variables the harnesses read. */
+export function expandHome(p: string, home: string): string {
+  if (p === '~') return home;
+  if (p.startsWith('~/')) return path.join(home, p.slice(2));
+  return p;
+}
+
+/** Colon-separated extra roots from RESUME_<HARNESS>_DIRS. */
+export function envDirs(ctx: Ctx, name: string): string[] {
+  const v = ctx.env[name];
+  if (!v) return [];
+  return v
+    .split(':')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((s) => path.resolve(expandHome(s, ctx.home)));
+}
+
+export function cacheDir(ctx: Ctx): string {
+  const e = ctx.env;
+  if (e.RESUME_CACHE_DIR) return path.resolve(expandHome(e.RESUME_CACHE_DIR, ctx.home));
+  if (e.XDG_CACHE_HOME && path.isAbsolute(e.XDG_CACHE_HOME)) return path.join(e.XDG_CACHE_HOME, 'resume');
+  return path.join(ctx.home, '.cache', 'resume');
+}
+
+export function configFile(ctx: Ctx): string {
+  const e = ctx.env;
+  if (e.XDG_CONFIG_HOME && path.isAbsolute(e.XDG_CONFIG_HOME)) return path.join(e.XDG_CONFIG_HOME, 'resume', 'config');
+  return path.join(ctx.home, '.config', 'resume', 'config');
+}

@@ -1,0 +1,27 @@
+// A progress bar on stderr, only on a terminal, only when the work takes long enough to notice.
+export function progressBar(label: string, stream: NodeJS.WriteStream = process.stderr): {
+  update: (done: number, total: number, files: number, totalFiles: number) => void;
+  end: () => void;
+} {
+  const tty = !!stream.isTTY && !process.env.CI;
+  const startAt = Date.now();
+  let shown = false;
+  let last = 0;
+  return {
+    update(done, total, files, totalFiles) {
+      if (!tty) return;
+      const now = Date.now();
+      if (now - startAt < 250 || now - last < 80) return;
+      last = now;
+      shown = true;
+      const cols = Math.max(20, Math.min(stream.columns || 80, 100) - 40);
+      const frac = total > 0 ? Math.min(1, done / total) : 1;
+      const fill = Math.round(frac * cols);
+      const mb = (n: number) => (n / 1048576).toFixed(0);
+      stream.write(`\r\x1b[K${label} [${'#'.repeat(fill)}${'.'.repeat(cols - fill)}] ${files}/${totalFiles} files ${mb(done)}/${mb(total)} MiB`);
+    },
+    end() {
+      if (shown) stream.write('\r\x1b[K');
+    },
+  };
+}
