@@ -74,6 +74,8 @@ export interface Counters {
   hugeLines: number;
   /** record types the parser does not know, with counts */
   unknownTypes: Record<string, number>;
+  /** records or rows skipped, by reason (`message rows with bad JSON: 3`), for doctor */
+  skipped?: Record<string, number>;
 }
 
 /**

@@ -1,0 +1,54 @@
+// Read-only SQLite for the harnesses that keep sessions in a database (opencode, Cursor).
+// better-sqlite3 is a native module: it is loaded lazily, only when a database changed and has to be
+// read, so a listing that reuses the index never loads it. When it cannot load, the harness reports
+// one line on stderr and the other harnesses still list.
+import { createRequire } from 'node:module';
+import type BetterSqlite3 from 'better-sqlite3';
+
+export type Db = BetterSqlite3.Database;
+
+let ctor: (new (file: string, opts: BetterSqlite3.Options) => Db) | null = null;
+let loadError: string | null = null;
+
+/** The better-sqlite3 constructor, or an Error saying why it cannot be loaded. */
+function load(): typeof ctor {
+  if (ctor || loadError) return ctor;
+  try {
+    const req = createRequire(import.meta.url);
+    ctor = req('better-sqlite3');
+  } catch (err) {
+    loadError = `cannot load better-sqlite3 (${firstLine(err)})`;
+  }
+  return ctor;
+}
+
+export function firstLine(err: unknown): string {
+  const m = err instanceof Error ? err.message : String(err);
+  return m.split('\n')[0]!.trim();
+}
+
+/**
+ * Open a database read-only: never created, never written, never checkpointed. SQLite reads the
+ * `-wal` itself, so a database being written by its harness is read at its last commit. A writer
+ * holding an exclusive lock makes this wait at most `busyMs`, then fail.
+ */
+export function openReadonly(file: string, busyMs = 1000): Db {
+  const C = load();
+  if (!C) throw new Error(loadError!);
+  return new C(file, { readonly: true, fileMustExist: true, timeout: busyMs });
+}
+
+/** Column names of a table ([] when the table does not exist). `table_info` is a read-only pragma. */
+export function columns(db: Db, table: string): Set<string> {
+  const rows = db.prepare(`SELECT name FROM pragma_table_info(?)`).all(table) as { name: string }[];
+  return new Set(rows.map((r) => r.name));
+}
+
+const warned = new Set<string>();
+
+/** One warning line per harness and process (many databases may fail for the same reason). */
+export function warnOnce(harness: string, msg: string): void {
+  if (warned.has(harness)) return;
+  warned.add(harness);
+  process.stderr.write(`resume: ${harness}: ${msg.replace(/[\r\n]+/g, ' ')}\n`);
+}
