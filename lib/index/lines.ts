@@ -1,6 +1,7 @@
 // Streams the complete lines of a file from a byte offset, without holding the file in memory.
 // A last line without a newline is left for the next run (a harness may be writing it).
 import fs from 'node:fs';
+import { createHash } from 'node:crypto';
 
 export const CHUNK = 1 << 20;
 /** Lines longer than this are handed over cut (complete = false); memory stays bounded. */
@@ -11,7 +12,12 @@ export type LineFn = (buf: Buffer, start: number, end: number, complete: boolean
 export interface LinesResult {
   /** file offset just past the last newline consumed */
   offset: number;
-  /** hex of up to 32 bytes before `offset`, to notice a rewrite on the next append */
+  /**
+   * A fingerprint of the bytes already consumed: the first 4 KiB and the 32 bytes before `offset`.
+   * A file that grew but no longer starts or continues the same way was rewritten (pi migrates
+   * old files in place) and is parsed again from byte 0. A rewrite that changes only bytes in
+   * between is not noticed until the file shrinks; reading them all would defeat the offset.
+   */
   tail: string;
 }
 
@@ -87,11 +93,14 @@ export function readLinesFd(fd: number, from: number, limit: number, onLine: Lin
 }
 
 export function tailHex(fd: number, offset: number): string {
+  if (offset === 0) return '';
+  const headLen = Math.min(4096, offset);
+  const head = Buffer.alloc(headLen);
+  fs.readSync(fd, head, 0, headLen, 0);
   const len = Math.min(32, offset);
-  if (len === 0) return '';
   const b = Buffer.alloc(len);
   fs.readSync(fd, b, 0, len, offset - len);
-  return b.toString('hex');
+  return createHash('sha1').update(head).digest('hex').slice(0, 16) + ':' + b.toString('hex');
 }
 
 /** True when the bytes before `offset` still match what was seen (the file was appended to, not rewritten). */

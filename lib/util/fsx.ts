@@ -34,9 +34,9 @@ export function direntIsDir(dir: string, d: fs.Dirent): boolean {
   return false;
 }
 
-/** Is this entry possibly a regular file (the index stats it and skips FIFOs, sockets, devices)? */
+/** Anything but a directory: the index stats it, and counts and skips FIFOs, sockets and devices. */
 export function direntMaybeFile(d: fs.Dirent): boolean {
-  return d.isFile() || d.isSymbolicLink();
+  return !d.isDirectory();
 }
 
 /**
