@@ -2,10 +2,12 @@
 import type { Adapter, Harness } from '../types.js';
 import { claude } from './claude/index.js';
 import { pi } from './pi/index.js';
+import { opencode } from './opencode/index.js';
 
 export const ADAPTERS: Adapter<any>[] = [
   claude,
   pi,
+  opencode,
 ];
 
 export function adapter(name: Harness): Adapter<any> {

@@ -1,0 +1,425 @@
+// opencode: one SQLite database per channel, `<data>/opencode*.db` (v1.2+), and the older JSON tree
+// `<data>/storage/` that v1.2 imports and leaves behind (formats.md §5). Both are read; a session in
+// both is listed once, from the database.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Adapter, Counters, Ctx, LineState, Root, SessionCore, Source } from '../../types.js';
+import { envDirs, expandHome } from '../../util/paths.js';
+import { entries, direntIsDir, direntMaybeFile, exists, isDir, uniqueReal } from '../../util/fsx.js';
+import { countUnknown, newCounters, str } from '../jsonl.js';
+import { promptText } from '../../util/text.js';
+import { toMs } from '../../util/time.js';
+import { columns, firstLine, openReadonly, warnOnce, type Db } from '../sqlite.js';
+
+interface OpencodeState extends LineState {
+  sessions: SessionCore[];
+  counters: Counters;
+}
+
+/** What one session's messages give, whichever store they come from. */
+interface Talk {
+  prompts: number;
+  firstPrompt: string | null;
+  lastPrompt: string | null;
+  lastReply: string | null;
+  model: string | null;
+}
+
+const KNOWN_PARTS = new Set([
+  'text', 'reasoning', 'tool', 'file', 'agent', 'subtask', 'compaction', 'step-start', 'step-finish', 'patch',
+  'snapshot', 'retry',
+]);
+const KNOWN_ROLES = new Set(['user', 'assistant']);
+
+/** opencode's placeholder titles until a session is auto-titled (OC `isDefaultTitle`). */
+export function isPlaceholderTitle(t: string): boolean {
+  return /^(New session|Child session) - \d{4}-\d\d-\d\dT/.test(t);
+}
+
+function skip(c: Counters, reason: string, n = 1): void {
+  c.skipped ??= {};
+  c.skipped[reason] = (c.skipped[reason] ?? 0) + n;
+}
+
+function dataDir(ctx: Ctx): { path: string; via: string } {
+  const x = ctx.env.XDG_DATA_HOME;
+  if (x && path.isAbsolute(x)) return { path: path.join(x, 'opencode'), via: 'XDG_DATA_HOME' };
+  return { path: path.join(ctx.home, '.local', 'share', 'opencode'), via: 'default' };
+}
+
+function newTalk(): Talk {
+  return { prompts: 0, firstPrompt: null, lastPrompt: null, lastReply: null, model: null };
+}
+
+function addPrompt(t: Talk, text: string): void {
+  const p = promptText(text);
+  if (!p) return;
+  t.prompts++;
+  if (t.firstPrompt == null) t.firstPrompt = p;
+  t.lastPrompt = p;
+}
+
+function modelName(provider: unknown, model: unknown): string | null {
+  const m = str(model);
+  if (!m) return null;
+  const p = str(provider);
+  return p ? `${p}/${m}` : m;
+}
+
+function core(src: Source, o: {
+  id: string; cwd: string | null; title: string | null; parent: string | null; archived: number | null;
+  created: number | null; updated: number | null; forkedFrom: string | null; talk: Talk;
+}): SessionCore {
+  const title = o.title && !isPlaceholderTitle(o.title.trim()) ? promptText(o.title) || null : null;
+  let hiddenReason: string | null = null;
+  if (o.parent) hiddenReason = 'subagent';
+  else if (o.archived) hiddenReason = 'archived';
+  else if (o.talk.prompts === 0 && !title) hiddenReason = 'empty';
+  return {
+    harness: 'opencode',
+    id: o.id,
+    cwd: o.cwd,
+    title: title ?? o.talk.firstPrompt,
+    firstPrompt: o.talk.firstPrompt,
+    lastPrompt: o.talk.lastPrompt,
+    lastReply: o.talk.lastReply,
+    prompts: o.talk.prompts,
+    branch: null,
+    model: o.talk.model,
+    started: o.created,
+    updated: o.updated ?? o.created,
+    file: src.path,
+    hidden: hiddenReason != null,
+    hiddenReason,
+    parent: o.parent,
+    forkedFrom: o.forkedFrom,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The database (v1.2+). Columns vary between versions: every query names only columns that exist.
+
+const J = (col: string, p: string) => `(CASE WHEN json_valid(${col}) THEN json_extract(${col}, '${p}') END)`;
+
+function readDb(src: Source): OpencodeState {
+  const c = newCounters();
+  const db = openReadonly(src.path);
+  try {
+    return { sessions: queryDb(db, src, c), counters: c };
+  } finally {
+    db.close();
+  }
+}
+
+function queryDb(db: Db, src: Source, c: Counters): SessionCore[] {
+  const sc = columns(db, 'session');
+  if (!sc.has('id')) {
+    skip(c, 'database without a session table');
+    return [];
+  }
+  const want = ['id', 'parent_id', 'directory', 'title', 'time_created', 'time_updated', 'time_archived', 'project_id', 'model', 'fork_session_id'];
+  const sel = want.filter((w) => sc.has(w));
+  for (const w of ['directory', 'title', 'time_updated']) if (!sc.has(w)) skip(c, `session table has no ${w} column`);
+  const rows = db.prepare(`SELECT ${sel.map((s) => `"${s}"`).join(', ')} FROM session`).all() as Record<string, unknown>[];
+
+  const worktree = new Map<string, string>();
+  const pc = columns(db, 'project');
+  if (pc.has('id') && pc.has('worktree')) {
+    for (const r of db.prepare('SELECT id, worktree FROM project').all() as { id: unknown; worktree: unknown }[]) {
+      if (typeof r.id === 'string' && typeof r.worktree === 'string' && r.worktree && r.worktree !== '/') worktree.set(r.id, r.worktree);
+    }
+  }
+
+  const talks = new Map<string, Talk>();
+  const talk = (sid: string) => {
+    let t = talks.get(sid);
+    if (!t) talks.set(sid, (t = newTalk()));
+    return t;
+  };
+  const mc = columns(db, 'message');
+  const partCols = columns(db, 'part');
+  const haveMessages = mc.has('id') && mc.has('session_id') && mc.has('data');
+  const haveParts = partCols.has('id') && partCols.has('message_id') && partCols.has('data');
+  if (!haveMessages) skip(c, 'no usable message table (prompts not counted)');
+  else if (!haveParts) skip(c, 'no usable part table (prompts not counted)');
+
+  if (haveMessages) {
+    // Roles, models and the last reply's message: message data is small (no content).
+    const lastAssistant = new Map<string, string>();
+    const msgs = db
+      .prepare(
+        `SELECT session_id AS sid, id AS mid, json_valid(data) AS ok, ${J('data', '$.role')} AS role,
+           ${J('data', '$.modelID')} AS model, ${J('data', '$.providerID')} AS provider,
+           ${J('data', '$.model.modelID')} AS umodel, ${J('data', '$.model.providerID')} AS uprovider,
+           (CASE WHEN json_valid(data) THEN json_type(data, '$.summary') END) AS summary
+         FROM message ORDER BY session_id, id`,
+      )
+      .iterate() as Iterable<Record<string, any>>;
+    for (const m of msgs) {
+      if (typeof m.sid !== 'string') continue;
+      if (!m.ok) {
+        skip(c, 'message rows that are not JSON');
+        continue;
+      }
+      const role = typeof m.role === 'string' ? m.role : '';
+      if (!KNOWN_ROLES.has(role)) {
+        countUnknown(c, `message role ${role || '(none)'}`);
+        continue;
+      }
+      const t = talk(m.sid);
+      if (role === 'assistant') {
+        const name = modelName(m.provider, m.model);
+        if (name) t.model = name;
+        if (m.summary !== 'true') lastAssistant.set(m.sid, m.mid);
+      } else if (!t.model) {
+        t.model = modelName(m.uprovider, m.umodel);
+      }
+    }
+
+    if (haveParts) {
+      // Prompts: the text parts of user messages, minus the ones opencode injected (synthetic) or
+      // that the user excluded (ignored). Only the parts of user messages are looked at.
+      const parts = db
+        .prepare(
+          `SELECT m.session_id AS sid, m.id AS mid, json_valid(p.data) AS ok, ${J('p.data', '$.type')} AS type,
+             substr(${J('p.data', '$.text')}, 1, 4000) AS text,
+             ${J('p.data', '$.synthetic')} AS syn, ${J('p.data', '$.ignored')} AS ign
+           FROM message m JOIN part p ON p.message_id = m.id
+           WHERE ${J('m.data', '$.role')} = 'user'
+           ORDER BY m.session_id, m.id, p.id`,
+        )
+        .iterate() as Iterable<Record<string, any>>;
+      let cur = '';
+      let sid = '';
+      let buf: string[] = [];
+      const flush = () => {
+        if (cur && buf.length) addPrompt(talk(sid), buf.join('\n'));
+        buf = [];
+      };
+      for (const p of parts) {
+        if (p.mid !== cur) {
+          flush();
+          cur = p.mid;
+          sid = p.sid;
+        }
+        if (!p.ok) {
+          skip(c, 'part rows that are not JSON');
+          continue;
+        }
+        const type = typeof p.type === 'string' ? p.type : '';
+        if (!KNOWN_PARTS.has(type)) countUnknown(c, `part ${type || '(none)'}`);
+        if (type !== 'text' || p.syn || p.ign || typeof p.text !== 'string' || !p.text.trim()) continue;
+        buf.push(p.text);
+      }
+      flush();
+
+      const reply = db.prepare(
+        `SELECT substr(${J('data', '$.text')}, 1, 4000) AS text FROM part
+         WHERE message_id = ? AND ${J('data', '$.type')} = 'text' ORDER BY id`,
+      );
+      for (const [sid, mid] of lastAssistant) {
+        const texts = (reply.all(mid) as { text: unknown }[]).map((r) => (typeof r.text === 'string' ? r.text : '')).filter((t) => t.trim());
+        if (texts.length) talk(sid).lastReply = promptText(texts.join('\n'));
+      }
+    }
+  }
+
+  const out: SessionCore[] = [];
+  for (const r of rows) {
+    const id = str(r.id);
+    if (!id) {
+      skip(c, 'session rows without an id');
+      continue;
+    }
+    const t = talks.get(id) ?? newTalk();
+    if (!t.model && typeof r.model === 'string') {
+      try {
+        const m = JSON.parse(r.model);
+        t.model = modelName(m?.providerID, m?.id ?? m?.modelID);
+      } catch {
+        /* not JSON: no model */
+      }
+    }
+    const dir = str(r.directory) ?? (typeof r.project_id === 'string' ? worktree.get(r.project_id) ?? null : null);
+    out.push(core(src, {
+      id,
+      cwd: dir,
+      title: str(r.title),
+      parent: str(r.parent_id),
+      archived: toMs(r.time_archived),
+      created: toMs(r.time_created),
+      updated: toMs(r.time_updated),
+      forkedFrom: str(r.fork_session_id),
+      talk: t,
+    }));
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The JSON tree (before v1.2): storage/session/<project>/<session>.json, storage/message/<session>/
+// <message>.json, storage/part/<message>/<part>.json.
+
+function readJsonFile(file: string): Record<string, any> | null {
+  try {
+    const v = JSON.parse(fs.readFileSync(file, 'utf8'));
+    return v && typeof v === 'object' && !Array.isArray(v) ? v : null;
+  } catch {
+    return null;
+  }
+}
+
+function jsonFiles(dir: string): string[] {
+  return entries(dir)
+    .filter((d) => direntMaybeFile(d) && d.name.endsWith('.json'))
+    .map((d) => d.name)
+    .sort()
+    .map((n) => path.join(dir, n));
+}
+
+function readLegacy(src: Source): OpencodeState {
+  const c = newCounters();
+  const s = readJsonFile(src.path);
+  const storage = (src.hint as { storage: string }).storage;
+  if (!s || !str(s.id)) {
+    skip(c, 'legacy session files that are not session JSON');
+    return { sessions: [], counters: c };
+  }
+  const id = s.id as string;
+  const msgs: Record<string, any>[] = [];
+  for (const f of jsonFiles(path.join(storage, 'message', id))) {
+    const m = readJsonFile(f);
+    if (!m) skip(c, 'legacy message files that are not JSON');
+    else msgs.push(m);
+  }
+  const created = (m: Record<string, any>) => toMs(m.time?.created) ?? 0;
+  msgs.sort((a, b) => created(a) - created(b) || String(a.id).localeCompare(String(b.id)));
+  const t = newTalk();
+  const partsOf = (mid: unknown): Record<string, any>[] => {
+    if (typeof mid !== 'string' || mid.includes('/') || mid.startsWith('.')) return [];
+    const out: Record<string, any>[] = [];
+    for (const f of jsonFiles(path.join(storage, 'part', mid))) {
+      const p = readJsonFile(f);
+      if (!p) skip(c, 'legacy part files that are not JSON');
+      else out.push(p);
+    }
+    return out.sort((a, b) => String(a.id ?? '').localeCompare(String(b.id ?? '')));
+  };
+  for (const m of msgs) {
+    const role = typeof m.role === 'string' ? m.role : '';
+    if (!KNOWN_ROLES.has(role)) {
+      countUnknown(c, `message role ${role || '(none)'}`);
+      continue;
+    }
+    const parts = partsOf(m.id);
+    for (const p of parts) {
+      const type = typeof p.type === 'string' ? p.type : '';
+      if (!KNOWN_PARTS.has(type)) countUnknown(c, `part ${type || '(none)'}`);
+    }
+    const texts = parts.filter((p) => p.type === 'text' && !p.synthetic && !p.ignored && typeof p.text === 'string' && p.text.trim()).map((p) => p.text as string);
+    if (role === 'user') {
+      if (texts.length) addPrompt(t, texts.join('\n'));
+      if (!t.model) t.model = modelName(m.model?.providerID, m.model?.modelID);
+    } else {
+      const name = modelName(m.providerID, m.modelID) ?? modelName(m.model?.providerID, m.model?.modelID);
+      if (name) t.model = name;
+      if (texts.length && m.summary !== true) t.lastReply = promptText(texts.join('\n'));
+    }
+  }
+  return {
+    sessions: [core(src, {
+      id,
+      cwd: str(s.directory),
+      title: str(s.title),
+      parent: str(s.parentID),
+      archived: toMs(s.time?.archived),
+      created: toMs(s.time?.created),
+      updated: toMs(s.time?.updated),
+      forkedFrom: null,
+      talk: t,
+    })],
+    counters: c,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+
+export const opencode: Adapter<OpencodeState> = {
+  name: 'opencode',
+  label: 'opencode',
+  binaries: ['opencode'],
+
+  roots(ctx) {
+    const out: Root[] = envDirs(ctx, 'RESUME_OPENCODE_DIRS').map((p) => ({ path: p, via: 'RESUME_OPENCODE_DIRS', exists: false, role: 'data' }));
+    const d = dataDir(ctx);
+    const db = ctx.env.OPENCODE_DB;
+    if (db && db !== ':memory:') {
+      const p = path.isAbsolute(db) ? db : path.resolve(d.path, expandHome(db, ctx.home));
+      out.push({ path: p, via: 'OPENCODE_DB', exists: false, role: 'db' });
+    }
+    out.push({ path: d.path, via: d.via, exists: false, role: 'data' });
+    return uniqueReal(out).map((r) => ({ ...r, exists: r.role === 'db' ? exists(r.path) : isDir(r.path) }));
+  },
+
+  discover(_ctx, roots) {
+    const out: Source[] = [];
+    const dbSource = (p: string): Source => ({ path: p, harness: 'opencode', kind: 'db', mode: 'whole', deps: [`${p}-wal`] });
+    for (const r of roots) {
+      if (r.role === 'db') {
+        out.push(dbSource(r.path));
+        continue;
+      }
+      for (const f of entries(r.path)) {
+        if (direntMaybeFile(f) && /^opencode.*\.db$/.test(f.name)) out.push(dbSource(path.join(r.path, f.name)));
+      }
+      const storage = path.join(r.path, 'storage');
+      const sessDir = path.join(storage, 'session');
+      for (const p of entries(sessDir)) {
+        if (!direntIsDir(sessDir, p)) continue;
+        const dir = path.join(sessDir, p.name);
+        for (const f of entries(dir)) {
+          if (!direntMaybeFile(f) || !f.name.endsWith('.json')) continue;
+          // Messages and parts are separate files: their directories (and the message files) count
+          // for change detection, so a session is re-read when one of them is added or rewritten.
+          const sid = f.name.slice(0, -5);
+          const msgDir = path.join(storage, 'message', sid);
+          const msgFiles = entries(msgDir).filter((m) => direntMaybeFile(m) && m.name.endsWith('.json')).map((m) => m.name);
+          const deps = [msgDir, ...msgFiles.map((m) => path.join(msgDir, m)), ...msgFiles.map((m) => path.join(storage, 'part', m.slice(0, -5)))];
+          out.push({ path: path.join(dir, f.name), harness: 'opencode', kind: 'legacy', mode: 'whole', deps, hint: { storage } });
+        }
+      }
+    }
+    return out;
+  },
+
+  readWhole(src) {
+    if (src.kind === 'legacy') return readLegacy(src);
+    try {
+      return readDb(src);
+    } catch (err) {
+      const msg = `cannot read ${path.basename(src.path)}: ${firstLine(err)}`;
+      warnOnce('opencode', msg);
+      throw new Error(msg);
+    }
+  },
+
+  sessions(st) {
+    return Array.isArray(st.sessions) ? st.sessions : [];
+  },
+
+  finish(sessions) {
+    // One session in several stores (the JSON tree v1.2 imported, or two channel databases): the
+    // database wins over the JSON tree, then the most recently updated copy.
+    const best = new Map<string, SessionCore>();
+    const rank = (s: SessionCore) => (s.file.endsWith('.json') ? 0 : 1);
+    for (const s of sessions) {
+      const b = best.get(s.id);
+      if (!b || rank(s) > rank(b) || (rank(s) === rank(b) && (s.updated ?? 0) > (b.updated ?? 0))) best.set(s.id, s);
+    }
+    return [...best.values()];
+  },
+
+  launch(s, { fork }) {
+    return { argv: fork ? ['opencode', '--session', s.id, '--fork'] : ['opencode', '--session', s.id] };
+  },
+};
