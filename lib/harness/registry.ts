@@ -1,13 +1,17 @@
 // One line per harness. Order is the order of `--harness` cycling and of doctor's report.
 import type { Adapter, Harness } from '../types.js';
 import { claude } from './claude/index.js';
+import { codex } from './codex/index.js';
 import { pi } from './pi/index.js';
 import { opencode } from './opencode/index.js';
+import { gemini } from './gemini/index.js';
 
 export const ADAPTERS: Adapter<any>[] = [
   claude,
+  codex,
   pi,
   opencode,
+  gemini,
 ];
 
 export function adapter(name: Harness): Adapter<any> {

@@ -1,0 +1,479 @@
+// OpenAI Codex CLI: <CODEX_HOME>/sessions/YYYY/MM/DD/rollout-<ts>-<id>.jsonl (plus cold `.jsonl.zst`),
+// archived_sessions/ (flat), and thread names in session_index.jsonl (formats.md §2).
+// The state SQLite DB (state_*.sqlite) is only a cache rebuilt from the rollouts: never read.
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { Decompress } from 'fzstd';
+import type { Adapter, Ctx, LineState, Root, SessionCore, Source } from '../../types.js';
+import { envDirs, expandHome } from '../../util/paths.js';
+import { entries, direntMaybeFile, isDir, uniqueReal, walk } from '../../util/fsx.js';
+import { countUnknown, newCounters, parseObject, peekTimestamp, str } from '../jsonl.js';
+import { promptText } from '../../util/text.js';
+import { maxMs, minMs, toMs } from '../../util/time.js';
+import { MAX_LINE } from '../../index/lines.js';
+
+interface CodexState extends LineState {
+  lines: number;
+  /** own session_meta seen */
+  meta: boolean;
+  id: string | null;
+  cwd: string | null;
+  branch: string | null;
+  model: string | null;
+  source: string | null;
+  subagent: boolean;
+  parent: string | null;
+  forkedFrom: string | null;
+  /** a fork or a spawned thread: its rollout may begin with copies of the parent's history */
+  child: boolean;
+  metaTs: number | null;
+  /** subagent_history_start_ordinal: lines before it are inherited copies */
+  boundary: number | null;
+  started: number | null;
+  updated: number | null;
+  firstPrompt: string | null;
+  lastPrompt: string | null;
+  lastReply: string | null;
+  prompts: number;
+  /** user_message events recognised as copies of the parent's history and not counted */
+  copied: number;
+  threadName: string | null;
+  /** short hashes of the counted prompts, in order (compared with a child's leading prompts) */
+  ph: string[];
+  /** a child's first prompts (clipped), to name its first own prompt once copies are dropped */
+  pt: string[];
+}
+
+interface TitlesState extends LineState {
+  names: Record<string, [string, number]>;
+  seq: number;
+}
+
+const KNOWN = new Set([
+  'session_meta', 'response_item', 'event_msg', 'turn_context', 'compacted', 'world_state',
+  'inter_agent_communication', 'inter_agent_communication_metadata',
+]);
+/** outer record types never needed for a listing: only their time stamp is read */
+const SKIP_OUTER = new Set(['response_item', 'compacted', 'world_state', 'inter_agent_communication', 'inter_agent_communication_metadata']);
+/** event_msg payload types that are decoded */
+const WANT_EVENT = new Set(['user_message', 'thread_name_updated', 'agent_message']);
+
+const B_TYPE = Buffer.from('"type":"');
+const B_PAYLOAD_TYPE = Buffer.from('"payload":{"type":"');
+const B_ORDINAL = Buffer.from('"ordinal":');
+const BIG = 256 * 1024;
+const MAX_PH = 5000;
+const MAX_PT = 200;
+const UUID_AT_END = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl(?:\.zst)?$/i;
+
+/** The string value right after `needle` (a `"key":"` prefix) in the first `window` bytes; no decoding. */
+function peekStr(buf: Buffer, start: number, end: number, needle: Buffer, window: number): string | null {
+  const stop = Math.min(end, start + window);
+  const i = buf.indexOf(needle, start);
+  if (i < 0 || i + needle.length > stop) return null;
+  const s = i + needle.length;
+  const q = buf.indexOf(34, s);
+  if (q < 0 || q > end || q - s > 80) return null;
+  return buf.toString('latin1', s, q);
+}
+
+function peekOrdinal(buf: Buffer, start: number, end: number): number | null {
+  const i = buf.indexOf(B_ORDINAL, start);
+  if (i < 0 || i > Math.min(end, start + 256)) return null;
+  let n = 0;
+  let k = i + B_ORDINAL.length;
+  const d0 = k;
+  while (k < end && buf[k]! >= 48 && buf[k]! <= 57 && k - d0 < 15) n = n * 10 + (buf[k++]! - 48);
+  return k > d0 ? n : null;
+}
+
+export function codexIdFromPath(p: string): string | null {
+  const m = UUID_AT_END.exec(path.basename(p));
+  return m ? m[1]!.toLowerCase() : null;
+}
+
+function isTitles(st: CodexState | TitlesState): st is TitlesState {
+  return typeof (st as TitlesState).names === 'object' && (st as TitlesState).names !== null;
+}
+
+function hash(s: string): string {
+  return createHash('sha1').update(s).digest('base64').slice(0, 12);
+}
+
+function touch(st: CodexState, ts: unknown): void {
+  const t = toMs(ts);
+  if (t == null) return;
+  // the own session_meta fixes the start (copied parent lines can be older)
+  if (st.metaTs == null) st.started = minMs(st.started, t);
+  st.updated = maxMs(st.updated, t);
+}
+
+function sourceOf(v: unknown): { source: string | null; subagent: boolean; spawnParent: string | null } {
+  if (typeof v === 'string') return { source: v, subagent: false, spawnParent: null };
+  if (v && typeof v === 'object' && 'subagent' in v) {
+    const sa = (v as any).subagent;
+    if (typeof sa === 'string') return { source: `subagent:${sa}`, subagent: true, spawnParent: null };
+    if (sa && typeof sa === 'object') {
+      const ts = sa.thread_spawn;
+      if (ts && typeof ts === 'object') return { source: 'subagent:thread_spawn', subagent: true, spawnParent: str(ts.parent_thread_id) };
+      const k = Object.keys(sa)[0];
+      return { source: `subagent:${k ?? 'other'}`, subagent: true, spawnParent: null };
+    }
+    return { source: 'subagent', subagent: true, spawnParent: null };
+  }
+  return { source: null, subagent: false, spawnParent: null };
+}
+
+function onMeta(st: CodexState, o: Record<string, any>, p: Record<string, any>): void {
+  st.meta = true;
+  st.id = str(p.id) ?? st.id;
+  if (str(p.cwd)) st.cwd = p.cwd;
+  const g = p.git;
+  if (g && typeof g === 'object' && str(g.branch)) st.branch = g.branch === 'HEAD' ? null : g.branch;
+  const src = sourceOf(p.source);
+  st.source = src.source;
+  if (!st.source && p.originator === 'codex_exec') st.source = 'exec';
+  st.subagent = src.subagent;
+  st.parent = str(p.parent_thread_id) ?? src.spawnParent;
+  st.forkedFrom = str(p.forked_from_id);
+  st.child = !!(st.subagent || st.parent || st.forkedFrom);
+  if (typeof p.subagent_history_start_ordinal === 'number') st.boundary = p.subagent_history_start_ordinal;
+  const t = toMs(p.timestamp) ?? toMs(o.timestamp);
+  st.metaTs = t;
+  if (t != null) {
+    st.started = t;
+    st.updated = maxMs(st.updated, t);
+  }
+}
+
+function onUserMessage(st: CodexState, o: Record<string, any>, p: Record<string, any>): void {
+  const text = typeof p.message === 'string' ? p.message.trim() : '';
+  const img = (Array.isArray(p.images) && p.images.length > 0) || (Array.isArray(p.local_images) && p.local_images.length > 0);
+  if (!text && !img) return;
+  const t = toMs(o.timestamp);
+  // A fork or spawned thread starts with copies of the parent's history; copies that kept their
+  // original time stamps are older than the child's own session_meta.
+  if (st.child && st.metaTs != null && t != null && t < st.metaTs) {
+    st.copied++;
+    return;
+  }
+  st.prompts++;
+  const pt = text ? promptText(text) : '[image]';
+  if (st.firstPrompt == null) st.firstPrompt = pt;
+  st.lastPrompt = pt;
+  if (st.ph.length < MAX_PH) st.ph.push(hash(text));
+  if (st.child && st.pt.length < MAX_PT) st.pt.push(pt);
+}
+
+function lineInto(st: CodexState, buf: Buffer, start: number, end: number, complete: boolean): void {
+  const c = st.counters!;
+  const idx = st.lines++;
+  if (!complete) {
+    c.hugeLines++;
+    touch(st, peekTimestamp(buf, start, end));
+    return;
+  }
+  if (st.boundary != null && idx > 0) {
+    const ord = peekOrdinal(buf, start, end) ?? idx;
+    if (ord < st.boundary) return; // inherited from the parent
+  }
+  const outer = idx === 0 ? null : peekStr(buf, start, end, B_TYPE, 512);
+  if (outer != null) {
+    if (!KNOWN.has(outer)) {
+      countUnknown(c, outer);
+      touch(st, peekTimestamp(buf, start, end));
+      return;
+    }
+    // Byte-level prefilter: tool calls and output, reasoning, token counts, compaction histories
+    // are most of the bytes and never matter for a listing.
+    if (SKIP_OUTER.has(outer)) {
+      touch(st, peekTimestamp(buf, start, end));
+      return;
+    }
+    if (outer === 'event_msg') {
+      const pt = peekStr(buf, start, end, B_PAYLOAD_TYPE, 1024);
+      if ((pt != null && !WANT_EVENT.has(pt)) || (pt == null && end - start > BIG)) {
+        touch(st, peekTimestamp(buf, start, end));
+        return;
+      }
+    }
+  } else if (idx > 0 && end - start > BIG) {
+    touch(st, peekTimestamp(buf, start, end));
+    return;
+  }
+  const o = parseObject(c, buf, start, end);
+  if (!o) return;
+  const type = typeof o.type === 'string' ? o.type : '';
+  const p = o.payload && typeof o.payload === 'object' ? (o.payload as Record<string, any>) : null;
+  if (idx === 0 && !st.meta) {
+    if (type === 'session_meta' && p) {
+      onMeta(st, o, p);
+      return;
+    }
+    // very early rollouts: a bare `{id, timestamp, instructions}` first line
+    if (!type && str(o.id)) {
+      onMeta(st, o, o);
+      return;
+    }
+  }
+  if (type && !KNOWN.has(type)) countUnknown(c, type);
+  switch (type) {
+    case 'session_meta':
+      // a second session_meta is the parent's, copied with its history: never ours
+      if (!st.meta && p) onMeta(st, o, p);
+      else touch(st, o.timestamp);
+      return;
+    case 'turn_context':
+      touch(st, o.timestamp);
+      if (p && str(p.model)) st.model = p.model;
+      if (p && !st.cwd && str(p.cwd)) st.cwd = p.cwd;
+      return;
+    case 'event_msg': {
+      touch(st, o.timestamp);
+      if (!p) return;
+      if (p.type === 'user_message') onUserMessage(st, o, p);
+      else if (p.type === 'thread_name_updated') {
+        const t = toMs(o.timestamp);
+        if (st.child && st.metaTs != null && t != null && t < st.metaTs) return; // the parent's name
+        const n = typeof p.thread_name === 'string' ? p.thread_name.trim() : '';
+        st.threadName = n || null;
+      } else if (p.type === 'agent_message' && typeof p.message === 'string' && p.message.trim()) {
+        st.lastReply = promptText(p.message);
+      }
+      return;
+    }
+    default:
+      touch(st, o.timestamp);
+  }
+}
+
+function newState(src: Source): CodexState {
+  return {
+    lines: 0, meta: false, id: codexIdFromPath(src.path), cwd: null, branch: null, model: null, source: null,
+    subagent: false, parent: null, forkedFrom: null, child: false, metaTs: null, boundary: null,
+    started: null, updated: null, firstPrompt: null, lastPrompt: null, lastReply: null, prompts: 0, copied: 0,
+    threadName: null, ph: [], pt: [], counters: newCounters(),
+  };
+}
+
+/** Decode a `.jsonl.zst` rollout in chunks and hand its complete lines to `onLine` (lines over the cap are cut). */
+export function zstLines(file: string, onLine: (buf: Buffer, s: number, e: number, complete: boolean) => void): void {
+  let pending: Buffer[] = [];
+  let plen = 0;
+  let over = false;
+  const flushLine = (final: Buffer | null, s: number, e: number) => {
+    if (plen === 0 && final) {
+      if (e - s > MAX_LINE) onLine(final, s, s + MAX_LINE, false);
+      else onLine(final, s, e > s && final[e - 1] === 13 ? e - 1 : e, true);
+      return;
+    }
+    if (final && !over) {
+      const take = Math.min(MAX_LINE - plen, e - s);
+      if (take > 0) pending.push(final.subarray(s, s + take));
+      plen += take;
+      if (e - s > take) over = true;
+    }
+    const line = Buffer.concat(pending);
+    let le = line.length;
+    if (!over && le > 0 && line[le - 1] === 13) le--;
+    onLine(line, 0, le, !over);
+    pending = [];
+    plen = 0;
+    over = false;
+  };
+  const onData = (chunk: Uint8Array) => {
+    const b = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    let s = 0;
+    for (;;) {
+      const nl = b.indexOf(10, s);
+      if (nl < 0) break;
+      flushLine(b, s, nl);
+      s = nl + 1;
+    }
+    if (s < b.length && !over) {
+      const take = Math.min(MAX_LINE - plen, b.length - s);
+      if (take > 0) pending.push(Buffer.from(b.subarray(s, s + take)));
+      plen += take;
+      if (b.length - s > take) over = true;
+    }
+  };
+  const d = new Decompress((chunk) => onData(chunk));
+  const fd = fs.openSync(file, 'r');
+  try {
+    const size = fs.fstatSync(fd).size;
+    const buf = Buffer.allocUnsafe(1 << 20);
+    let pos = 0;
+    while (pos < size) {
+      const n = fs.readSync(fd, buf, 0, Math.min(buf.length, size - pos), pos);
+      if (n <= 0) break;
+      pos += n;
+      d.push(buf.subarray(0, n), pos >= size);
+    }
+    if (size === 0) throw new Error('empty .zst file');
+  } finally {
+    fs.closeSync(fd);
+  }
+  // A cold rollout is complete: a last line without a newline counts too.
+  if (plen > 0) flushLine(null, 0, 0);
+}
+
+function codexHome(ctx: Ctx): Root {
+  const v = ctx.env.CODEX_HOME;
+  // Codex refuses to start with a CODEX_HOME that does not exist; so do we (no silent ~/.codex).
+  if (v) return { path: path.resolve(expandHome(v, ctx.home)), via: 'CODEX_HOME', exists: false };
+  return { path: path.join(ctx.home, '.codex'), via: 'default', exists: false };
+}
+
+export const codex: Adapter<any> = {
+  name: 'codex',
+  label: 'Codex CLI',
+  binaries: ['codex'],
+
+  roots(ctx) {
+    const out: Root[] = envDirs(ctx, 'RESUME_CODEX_DIRS').map((p) => ({ path: p, via: 'RESUME_CODEX_DIRS', exists: false }));
+    out.push(codexHome(ctx));
+    return uniqueReal(out).map((r) => ({ ...r, exists: isDir(r.path) }));
+  },
+
+  discover(_ctx, roots) {
+    const out: Source[] = [];
+    const isRollout = (n: string) => n.startsWith('rollout-') && (n.endsWith('.jsonl') || n.endsWith('.jsonl.zst'));
+    for (const r of roots) {
+      if (!r.exists) continue;
+      const live = walk(path.join(r.path, 'sessions'), isRollout, 4);
+      const liveSet = new Set(live);
+      const liveNames = new Set(live.map((f) => path.basename(f).replace(/\.zst$/, '')));
+      for (const f of live) {
+        // x.jsonl and x.jsonl.zst: the plain file wins
+        if (f.endsWith('.zst') && liveSet.has(f.slice(0, -4))) continue;
+        out.push({ path: f, harness: 'codex', kind: 'session', mode: f.endsWith('.zst') ? 'whole' : 'lines' });
+      }
+      const arch = path.join(r.path, 'archived_sessions');
+      const archNames = new Set(entries(arch).filter(direntMaybeFile).map((d) => d.name));
+      for (const name of archNames) {
+        if (!isRollout(name)) continue;
+        const plain = name.replace(/\.zst$/, '');
+        // the same rollout in sessions/ and archived_sessions/: the sessions/ copy wins
+        if (liveNames.has(plain)) continue;
+        if (name.endsWith('.zst') && archNames.has(plain)) continue;
+        out.push({ path: path.join(arch, name), harness: 'codex', kind: 'archived', mode: name.endsWith('.zst') ? 'whole' : 'lines' });
+      }
+      const idx = path.join(r.path, 'session_index.jsonl');
+      if (entries(r.path).some((d) => d.name === 'session_index.jsonl' && direntMaybeFile(d))) {
+        out.push({ path: idx, harness: 'codex', kind: 'titles', mode: 'lines' });
+      }
+    }
+    return out;
+  },
+
+  begin(src: Source): CodexState | TitlesState {
+    if (src.kind === 'titles') return { names: {}, seq: 0, counters: newCounters() };
+    return newState(src);
+  },
+
+  line(st: CodexState | TitlesState, buf: Buffer, start: number, end: number, complete: boolean) {
+    if (isTitles(st)) {
+      if (!complete) {
+        st.counters!.hugeLines++;
+        return;
+      }
+      const o = parseObject(st.counters!, buf, start, end);
+      if (!o || !str(o.id)) return;
+      const n = typeof o.thread_name === 'string' ? o.thread_name.trim() : '';
+      // the last line for an id wins (session_index.rs)
+      st.seq++;
+      if (n) st.names[o.id] = [n, toMs(o.updated_at) ?? 0];
+      else delete st.names[o.id];
+      return;
+    }
+    lineInto(st, buf, start, end, complete);
+  },
+
+  readWhole(src: Source): CodexState {
+    const st = newState(src);
+    zstLines(src.path, (buf, s, e, complete) => lineInto(st, buf, s, e, complete));
+    return st;
+  },
+
+  sessions(st: CodexState | TitlesState, src: Source): SessionCore[] {
+    if (isTitles(st)) return [];
+    if (!st.id || (!st.meta && st.prompts === 0)) return [];
+    let hiddenReason: string | null = null;
+    if (st.subagent) hiddenReason = 'subagent';
+    else if (st.source === 'exec') hiddenReason = 'exec';
+    else if (st.source === 'mcp') hiddenReason = 'mcp';
+    else if (src.kind === 'archived') hiddenReason = 'archived';
+    else if (st.prompts === 0 && !st.threadName && !st.forkedFrom) hiddenReason = 'empty';
+    return [
+      {
+        harness: 'codex',
+        id: st.id,
+        cwd: st.cwd,
+        title: st.threadName ? promptText(st.threadName) : st.firstPrompt,
+        firstPrompt: st.firstPrompt,
+        lastPrompt: st.lastPrompt,
+        lastReply: st.lastReply,
+        prompts: st.prompts,
+        branch: st.branch,
+        model: st.model,
+        started: st.started,
+        updated: st.updated,
+        file: src.path,
+        hidden: hiddenReason != null,
+        hiddenReason,
+        parent: st.parent,
+        forkedFrom: st.forkedFrom,
+      },
+    ];
+  },
+
+  finish(sessions, _ctx, states) {
+    // Thread names: session_index.jsonl (the last entry per id; across roots the newest).
+    const names = new Map<string, [string, number]>();
+    const byId = new Map<string, CodexState>();
+    const byFile = new Map<string, CodexState>();
+    for (const { src, state } of states.values()) {
+      if (!state) continue;
+      if (src.kind === 'titles') {
+        for (const [id, v] of Object.entries((state as TitlesState).names ?? {})) {
+          const cur = names.get(id);
+          if (!cur || v[1] >= cur[1]) names.set(id, v);
+        }
+      } else {
+        const cs = state as CodexState;
+        byFile.set(src.path, cs);
+        if (cs.id && !byId.has(cs.id)) byId.set(cs.id, cs);
+      }
+    }
+    return sessions.map((s) => {
+      const st = byFile.get(s.file);
+      let out = s;
+      if (st && st.child && Array.isArray(st.ph) && st.ph.length > 0) {
+        // Copies of the parent's history with fresh time stamps: the child's leading prompts that
+        // repeat the parent's prompts in order are not the child's own.
+        const from = byId.get(st.forkedFrom ?? '') ?? byId.get(st.parent ?? '');
+        if (from && from !== st && Array.isArray(from.ph)) {
+          let l = 0;
+          while (l < st.ph.length && l < from.ph.length && st.ph[l] === from.ph[l]) l++;
+          if (l > 0) {
+            const prompts = Math.max(0, s.prompts - l);
+            out = {
+              ...s,
+              prompts,
+              firstPrompt: prompts === 0 ? null : (st.pt[l] ?? s.firstPrompt),
+              lastPrompt: prompts === 0 ? null : s.lastPrompt,
+            };
+          }
+        }
+      }
+      const n = names.get(s.id);
+      const title = n ? promptText(n[0]) : st?.threadName ? promptText(st.threadName) : out.firstPrompt;
+      return title === out.title ? out : { ...out, title };
+    });
+  },
+
+  launch(s, { fork }) {
+    return { argv: fork ? ['codex', 'fork', s.id] : ['codex', 'resume', s.id] };
+  },
+};

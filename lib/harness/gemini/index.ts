@@ -1,0 +1,391 @@
+// Gemini CLI: <root>/tmp/<project>/chats/session-<ts>-<id8>.jsonl (legacy: session-….json), subagents
+// in chats/<parentSessionId>/<sessionId>.jsonl; the project's directory comes from
+// <root>/tmp/<project>/.project_root or the registry <root>/projects.json (formats.md §6).
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Adapter, Ctx, LineState, Root, SessionCore, Source } from '../../types.js';
+import { envDirs, expandHome } from '../../util/paths.js';
+import { entries, direntIsDir, direntMaybeFile, isDir, uniqueReal } from '../../util/fsx.js';
+import { newCounters, parseObject, peekTimestamp, str } from '../jsonl.js';
+import { promptText } from '../../util/text.js';
+import { maxMs, minMs, toMs } from '../../util/time.js';
+
+/** One message of the conversation, as far as a listing needs it: its id, and its prompt text when it is a prompt. */
+type Msg = [id: string, prompt: string | null];
+
+interface GeminiState extends LineState {
+  lines: number;
+  id: string | null;
+  projectHash: string | null;
+  kind: string | null;
+  summary: string | null;
+  started: number | null;
+  lastUpdated: number | null;
+  maxTs: number | null;
+  minTs: number | null;
+  model: string | null;
+  lastReply: string | null;
+  /** id of the message lastReply came from */
+  replyId: string | null;
+  msgs: Msg[];
+}
+
+interface Hint {
+  /** the project temp dir `<root>/tmp/<project>` */
+  project: string;
+  /** the Gemini home holding it (`~/.gemini`) */
+  root: string;
+  /** parent session id for a subagent file */
+  parent?: string;
+}
+
+const B_TYPE = Buffer.from('"type":"');
+const B_ID = Buffer.from('{"id":"');
+const BIG = 256 * 1024;
+
+function peekStr(buf: Buffer, start: number, end: number, needle: Buffer, window: number): string | null {
+  const stop = Math.min(end, start + window);
+  const i = buf.indexOf(needle, start);
+  if (i < 0 || i + needle.length > stop) return null;
+  const s = i + needle.length;
+  const q = buf.indexOf(34, s);
+  if (q < 0 || q > end || q - s > 200) return null;
+  return buf.toString('utf8', s, q);
+}
+
+/** The text of a Gemini PartListUnion (a string, a part, or a list of them): text parts only. */
+export function partsText(v: unknown): string {
+  if (typeof v === 'string') return v;
+  if (Array.isArray(v)) return v.map(partsText).filter(Boolean).join('\n');
+  if (v && typeof v === 'object' && typeof (v as any).text === 'string' && !(v as any).thought) return (v as any).text;
+  return '';
+}
+
+/** What Gemini itself ignores when it rebuilds a conversation (sessionUtils.ts isIgnoredUserContent). */
+export function isIgnoredUserContent(t: string): boolean {
+  return t.length === 0 || t.startsWith('/') || t.startsWith('?') || t.startsWith('<session_context>') || t.startsWith('<hook_context>');
+}
+
+function newState(): GeminiState {
+  return {
+    lines: 0, id: null, projectHash: null, kind: null, summary: null, started: null, lastUpdated: null,
+    maxTs: null, minTs: null, model: null, lastReply: null, replyId: null, msgs: [], counters: newCounters(),
+  };
+}
+
+function seen(st: GeminiState, ts: unknown): void {
+  const t = toMs(ts);
+  if (t == null) return;
+  st.maxTs = maxMs(st.maxTs, t);
+  st.minTs = minMs(st.minTs, t);
+}
+
+function indexOfId(st: GeminiState, id: string): number {
+  for (let i = st.msgs.length - 1; i >= 0; i--) if (st.msgs[i]![0] === id) return i;
+  return -1;
+}
+
+function applyMeta(st: GeminiState, o: Record<string, any>): void {
+  if (str(o.sessionId)) st.id = o.sessionId;
+  if (str(o.projectHash)) st.projectHash = o.projectHash;
+  if (str(o.kind)) st.kind = o.kind;
+  if (typeof o.summary === 'string') st.summary = o.summary.trim() || null;
+  const s = toMs(o.startTime);
+  if (s != null) st.started = s;
+  const u = toMs(o.lastUpdated);
+  if (u != null) st.lastUpdated = maxMs(st.lastUpdated, u);
+}
+
+/** Add a message, or replace the earlier one with the same id in its first position. */
+function putMessage(st: GeminiState, m: Record<string, any>, id: string | null): void {
+  seen(st, m.timestamp);
+  const type = m.type;
+  let prompt: string | null = null;
+  if (type === 'user') {
+    // the original request (displayContent) rather than the processed one sent to the model
+    const raw = m.displayContent != null ? partsText(m.displayContent) : partsText(m.content);
+    const t = raw.trim();
+    if (!isIgnoredUserContent(t)) prompt = promptText(t);
+  }
+  const key = id ?? `#${st.msgs.length}`;
+  let at = id ? indexOfId(st, id) : -1;
+  if (at >= 0) st.msgs[at] = [key, prompt];
+  else {
+    st.msgs.push([key, prompt]);
+    at = st.msgs.length - 1;
+  }
+  if (type === 'gemini') {
+    if (str(m.model)) st.model = m.model;
+    const text = partsText(m.content).trim();
+    const cur = st.replyId ? indexOfId(st, st.replyId) : -1;
+    if (text && at >= cur) {
+      st.lastReply = promptText(text);
+      st.replyId = key;
+    } else if (!text && key === st.replyId) {
+      st.lastReply = null;
+      st.replyId = null;
+    }
+  }
+}
+
+function rewindTo(st: GeminiState, id: string): void {
+  const at = indexOfId(st, id);
+  if (at < 0) return;
+  st.msgs.length = at;
+  if (st.replyId && indexOfId(st, st.replyId) < 0) {
+    st.lastReply = null;
+    st.replyId = null;
+  }
+}
+
+function replaceAll(st: GeminiState, messages: unknown[]): void {
+  st.msgs = [];
+  st.lastReply = null;
+  st.replyId = null;
+  for (const m of messages) if (m && typeof m === 'object') putMessage(st, m as Record<string, any>, str((m as any).id));
+}
+
+/** One JSONL record: metadata, message, `$set` or `$rewindTo`. */
+function apply(st: GeminiState, o: Record<string, any>): void {
+  if ('$rewindTo' in o) {
+    if (str(o.$rewindTo)) rewindTo(st, o.$rewindTo);
+    return;
+  }
+  if ('$set' in o) {
+    const s = o.$set;
+    if (!s || typeof s !== 'object') return;
+    applyMeta(st, s);
+    if (Array.isArray(s.messages)) replaceAll(st, s.messages);
+    return;
+  }
+  if (typeof o.type === 'string') {
+    putMessage(st, o, str(o.id));
+    return;
+  }
+  if (str(o.sessionId)) applyMeta(st, o);
+}
+
+function lineInto(st: GeminiState, buf: Buffer, start: number, end: number, complete: boolean): void {
+  const c = st.counters!;
+  st.lines++;
+  if (!complete) {
+    c.hugeLines++;
+    const id = peekStr(buf, start, end, B_ID, 16);
+    if (id) putMessage(st, { type: peekStr(buf, start, end, B_TYPE, 1024) ?? 'unknown' }, id);
+    seen(st, peekTimestamp(buf, start, end));
+    return;
+  }
+  if (end - start > BIG) {
+    // Replies with big tool results: only the id (for later replacement or rewind) and the time
+    // matter; prompts (pasted text) are always decoded.
+    const type = peekStr(buf, start, end, B_TYPE, 1024);
+    const id = peekStr(buf, start, end, B_ID, 16);
+    if (id && type && type !== 'user') {
+      const at = indexOfId(st, id);
+      const entry: Msg = [id, null];
+      if (at >= 0) st.msgs[at] = entry;
+      else st.msgs.push(entry);
+      seen(st, peekTimestamp(buf, start, end));
+      return;
+    }
+  }
+  const o = parseObject(c, buf, start, end);
+  if (o) apply(st, o);
+}
+
+function readText(p: string): string | null {
+  try {
+    return fs.readFileSync(p, 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+export const gemini: Adapter<GeminiState> = {
+  name: 'gemini',
+  label: 'Gemini CLI',
+  binaries: ['gemini'],
+
+  roots(ctx: Ctx): Root[] {
+    const out: Root[] = envDirs(ctx, 'RESUME_GEMINI_DIRS').map((p) => ({ path: p, via: 'RESUME_GEMINI_DIRS', exists: false }));
+    const h = ctx.env.GEMINI_CLI_HOME;
+    if (h) out.push({ path: path.join(path.resolve(expandHome(h, ctx.home)), '.gemini'), via: 'GEMINI_CLI_HOME', exists: false });
+    else out.push({ path: path.join(ctx.home, '.gemini'), via: 'default', exists: false });
+    return uniqueReal(out).map((r) => ({ ...r, exists: isDir(r.path) }));
+  },
+
+  discover(_ctx, roots) {
+    const out: Source[] = [];
+    for (const r of roots) {
+      if (!r.exists) continue;
+      const tmp = path.join(r.path, 'tmp');
+      for (const p of entries(tmp)) {
+        if (!direntIsDir(tmp, p)) continue;
+        const project = path.join(tmp, p.name);
+        const chats = path.join(project, 'chats');
+        for (const f of entries(chats)) {
+          if (direntMaybeFile(f) && f.name.startsWith('session-')) {
+            const hint: Hint = { project, root: r.path };
+            if (f.name.endsWith('.jsonl')) out.push({ path: path.join(chats, f.name), harness: 'gemini', kind: 'session', mode: 'lines', hint });
+            else if (f.name.endsWith('.json')) out.push({ path: path.join(chats, f.name), harness: 'gemini', kind: 'legacy', mode: 'whole', hint });
+          } else if (direntIsDir(chats, f)) {
+            const sub = path.join(chats, f.name);
+            for (const g of entries(sub)) {
+              if (!direntMaybeFile(g) || !g.name.endsWith('.jsonl')) continue;
+              const hint: Hint = { project, root: r.path, parent: f.name };
+              out.push({ path: path.join(sub, g.name), harness: 'gemini', kind: 'subagent', mode: 'lines', hint });
+            }
+          }
+        }
+      }
+    }
+    return out;
+  },
+
+  begin: () => newState(),
+
+  line: lineInto,
+
+  readWhole(src: Source): GeminiState {
+    const st = newState();
+    const text = fs.readFileSync(src.path, 'utf8');
+    let o: unknown;
+    try {
+      o = JSON.parse(text);
+    } catch {
+      st.counters!.badLines++;
+      return st;
+    }
+    if (!o || typeof o !== 'object' || Array.isArray(o)) {
+      st.counters!.badLines++;
+      return st;
+    }
+    const doc = o as Record<string, any>;
+    applyMeta(st, doc);
+    if (Array.isArray(doc.messages)) replaceAll(st, doc.messages);
+    return st;
+  },
+
+  sessions(st, src): SessionCore[] {
+    if (!st.id) return [];
+    const hint = (src.hint ?? {}) as Partial<Hint>;
+    let prompts = 0;
+    let first: string | null = null;
+    let last: string | null = null;
+    for (const [, p] of st.msgs) {
+      if (p == null) continue;
+      prompts++;
+      if (first == null) first = p;
+      last = p;
+    }
+    const sub = src.kind === 'subagent' || st.kind === 'subagent';
+    let hiddenReason: string | null = null;
+    if (sub) hiddenReason = 'subagent';
+    else if (prompts === 0 && !st.summary) hiddenReason = 'empty';
+    return [
+      {
+        harness: 'gemini',
+        id: st.id,
+        cwd: null, // resolved in finish from .project_root / projects.json
+        title: st.summary ? promptText(st.summary) : first,
+        firstPrompt: first,
+        lastPrompt: last,
+        lastReply: st.lastReply,
+        prompts,
+        branch: null,
+        model: st.model,
+        started: st.started ?? st.minTs,
+        updated: maxMs(st.lastUpdated, st.maxTs) ?? st.started,
+        file: src.path,
+        hidden: hiddenReason != null,
+        hiddenReason,
+        parent: sub ? (hint.parent ?? null) : null,
+        forkedFrom: null,
+      },
+    ];
+  },
+
+  finish(sessions, _ctx, states) {
+    // The project's directory: .project_root in its temp dir, else the registry, else a legacy
+    // sha256(path) directory or projectHash matched against every known project path.
+    const rootOf = new Map<string, string | null>();
+    const registries = new Map<string, Map<string, string>>();
+    const hashes = new Map<string, string>();
+    const registry = (root: string): Map<string, string> => {
+      let m = registries.get(root);
+      if (m) return m;
+      m = new Map();
+      const text = readText(path.join(root, 'projects.json'));
+      if (text) {
+        try {
+          const j = JSON.parse(text);
+          const projects = j && typeof j === 'object' ? (j.projects ?? {}) : {};
+          for (const [p, slug] of Object.entries(projects)) {
+            if (typeof slug !== 'string' || !path.isAbsolute(p)) continue;
+            m.set(slug, p);
+            hashes.set(createHash('sha256').update(p).digest('hex'), p);
+          }
+        } catch {
+          /* a broken registry: no mapping */
+        }
+      }
+      registries.set(root, m);
+      return m;
+    };
+    const projectRoot = (project: string): string | null => {
+      if (rootOf.has(project)) return rootOf.get(project)!;
+      const t = readText(path.join(project, '.project_root'))?.trim() ?? '';
+      const v = t && path.isAbsolute(t) && !t.includes('\n') ? t : null;
+      if (v) hashes.set(createHash('sha256').update(v).digest('hex'), v);
+      rootOf.set(project, v);
+      return v;
+    };
+    const info = new Map<string, { st: GeminiState; src: Source }>();
+    for (const { src, state } of states.values()) info.set(src.path, { st: state, src });
+    // Load every registry and .project_root first, so hash matching sees all candidates.
+    for (const { src } of info.values()) {
+      const h = (src.hint ?? {}) as Partial<Hint>;
+      if (h.root) registry(h.root);
+      if (h.project) projectRoot(h.project);
+    }
+    const cwdOf = (src: Source, st: GeminiState): string | null => {
+      const h = (src.hint ?? {}) as Partial<Hint>;
+      if (!h.project || !h.root) return null;
+      const fromFile = projectRoot(h.project);
+      if (fromFile) return fromFile;
+      const name = path.basename(h.project);
+      const fromRegistry = registry(h.root).get(name);
+      if (fromRegistry) return fromRegistry;
+      if (/^[0-9a-f]{64}$/.test(name) && hashes.has(name)) return hashes.get(name)!;
+      if (st.projectHash && hashes.has(st.projectHash)) return hashes.get(st.projectHash)!;
+      return null;
+    };
+    // One session id in two files (a legacy .json resumed into a .jsonl): keep the one holding the
+    // conversation (more messages), the .jsonl on a tie.
+    const best = new Map<string, SessionCore>();
+    const size = (s: SessionCore) => info.get(s.file)?.st.msgs?.length ?? 0;
+    for (const s of sessions) {
+      const cur = best.get(s.id);
+      if (!cur) {
+        best.set(s.id, s);
+        continue;
+      }
+      const a = size(s);
+      const b = size(cur);
+      if (a > b || (a === b && s.file.endsWith('.jsonl') && !cur.file.endsWith('.jsonl'))) best.set(s.id, s);
+    }
+    const out: SessionCore[] = [];
+    for (const s of sessions) {
+      if (best.get(s.id) !== s) continue;
+      const i = info.get(s.file);
+      out.push(i ? { ...s, cwd: cwdOf(i.src, i.st) } : s);
+    }
+    return out;
+  },
+
+  launch(s, { fork }) {
+    if (fork) return 'Gemini CLI cannot fork a session; resume it instead';
+    return { argv: ['gemini', '--resume', s.id] };
+  },
+};
