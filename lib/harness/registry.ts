@@ -4,12 +4,14 @@ import { claude } from './claude/index.js';
 import { codex } from './codex/index.js';
 import { pi } from './pi/index.js';
 import { opencode } from './opencode/index.js';
+import { cursor } from './cursor/index.js';
 import { gemini } from './gemini/index.js';
 
 export const ADAPTERS: Adapter<any>[] = [
   claude,
   codex,
   pi,
+  cursor,
   opencode,
   gemini,
 ];

@@ -1,0 +1,511 @@
+// Cursor CLI (`cursor-agent`, also installed as `agent`), formats.md §4. Two stores, joined on the
+// chat id:
+//   <config>/chats/<md5 of cwd>/<chatId>/store.db (+ meta.json)   name, model, creation time
+//   ~/.cursor/projects/<slug>/agent-transcripts/<chatId>/<chatId>.jsonl   the conversation
+//   …/agent-transcripts/<chatId>/subagents/<childId>.jsonl             workers (hidden)
+// Neither stores the working directory. It is recovered by hashing candidate directories against
+// the md5 folder name; the project slug is lossy (`-` may be `/` or a literal `-`) and is used on
+// its own only when it names exactly one existing directory.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Adapter, Counters, Ctx, LineState, Root, SessionCore, Source } from '../../types.js';
+import { envDirs, expandHome } from '../../util/paths.js';
+import { entries, direntIsDir, direntMaybeFile, isDir, uniqueReal } from '../../util/fsx.js';
+import { countUnknown, headHas, newCounters, parseObject, str } from '../jsonl.js';
+import { promptText } from '../../util/text.js';
+import { maxMs, toMs } from '../../util/time.js';
+import { columns, firstLine, openReadonly, warnOnce } from '../sqlite.js';
+
+interface Hint {
+  chatId: string;
+  /** md5 folder name under chats/ (db and meta sources) */
+  md5?: string | null;
+  /** project slug and its directory (transcripts) */
+  slug?: string;
+  projDir?: string;
+  /** parent chat id (subagent transcripts) */
+  parent?: string;
+}
+
+interface TranscriptState extends LineState {
+  prompts: number;
+  firstPrompt: string | null;
+  lastPrompt: string | null;
+  lastReply: string | null;
+  /** working directories named by Shell tool calls: cwd candidates */
+  cwds: string[];
+  counters: Counters;
+}
+
+interface ChatState extends LineState {
+  name: string | null;
+  model: string | null;
+  created: number | null;
+  updated: number | null;
+  subagent: boolean;
+  counters: Counters;
+}
+
+type CursorState = TranscriptState | ChatState;
+
+const DEFAULT_NAME = 'New Agent';
+const MAX_CWDS = 16;
+const B_ASSISTANT = Buffer.from('"role":"assistant"');
+const BIG = 256 * 1024;
+/** Blocks the CLI wraps around what the user typed. */
+const WRAPPERS = ['timestamp', 'context', 'user_info', 'system_reminder', 'attached_files', 'additional_data'];
+
+/** What the user typed in a Cursor user message: the `<user_query>` content, else the text minus known wrapper blocks. */
+export function cursorPromptText(t: string): string {
+  const q = [...t.matchAll(/<user_query>([\s\S]*?)(?:<\/user_query>|$)/g)].map((m) => m[1]!);
+  if (q.length) return q.join('\n').trim();
+  let s = t;
+  for (const w of WRAPPERS) s = s.replace(new RegExp(`<${w}>[\\s\\S]*?</${w}>`, 'g'), '');
+  return s.trim();
+}
+
+export function md5(s: string): string {
+  return crypto.createHash('md5').update(s, 'utf8').digest('hex');
+}
+
+/** Slug comparison key: runs of anything but letters and digits become one `-`. */
+function norm(s: string): string {
+  return s.replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-+|-+$/g, '');
+}
+
+/**
+ * Existing directories a project slug can stand for, found by walking the filesystem from `/` and
+ * matching directory names against the slug (at most `max`; `complete` is false when the search
+ * stopped early, so uniqueness cannot be claimed).
+ */
+export function decodeSlug(slug: string, max = 8, budget = 400): { dirs: string[]; complete: boolean } {
+  const want = norm(slug);
+  const dirs: string[] = [];
+  let left = budget;
+  let complete = true;
+  const walk = (dir: string, rest: string) => {
+    if (dirs.length >= max) {
+      complete = false;
+      return;
+    }
+    if (left-- <= 0) {
+      complete = false;
+      return;
+    }
+    for (const d of entries(dir)) {
+      const n = norm(d.name);
+      if (!n || (rest !== n && !rest.startsWith(n + '-'))) continue;
+      if (!direntIsDir(dir, d)) continue;
+      const p = path.join(dir, d.name);
+      if (rest === n) {
+        if (dirs.length < max) dirs.push(p);
+        else complete = false;
+      } else walk(p, rest.slice(n.length + 1));
+    }
+  };
+  if (want) walk('/', want);
+  return { dirs, complete };
+}
+
+function configDir(ctx: Ctx): { path: string; via: string } {
+  const c = ctx.env.CURSOR_CONFIG_DIR;
+  if (c && c.trim()) return { path: path.resolve(expandHome(c.trim(), ctx.home)), via: 'CURSOR_CONFIG_DIR' };
+  const x = ctx.env.XDG_CONFIG_HOME;
+  if (x && path.isAbsolute(x)) return { path: path.join(x, 'cursor'), via: 'XDG_CONFIG_HOME' };
+  return { path: path.join(ctx.home, '.cursor'), via: 'default' };
+}
+
+/** meta['0'] of store.db: hex-encoded UTF-8 JSON (some builds: plain JSON). Only named fields are kept. */
+export function decodeChatMeta(v: unknown): { agentId: string | null; name: string | null; createdAt: number | null; model: string | null; mode: string | null } | null {
+  let s = Buffer.isBuffer(v) ? v.toString('utf8') : typeof v === 'string' ? v : null;
+  if (s == null) return null;
+  s = s.trim();
+  if (/^(?:[0-9a-fA-F]{2})+$/.test(s)) s = Buffer.from(s, 'hex').toString('utf8');
+  let o: any;
+  try {
+    o = JSON.parse(s);
+  } catch {
+    return null;
+  }
+  if (!o || typeof o !== 'object') return null;
+  // Never copy the whole object: some builds keep `blobEncryptionKey` beside these.
+  return {
+    agentId: str(o.agentId),
+    name: str(o.name),
+    createdAt: toMs(o.createdAt),
+    model: str(o.lastUsedModel),
+    mode: str(o.mode),
+  };
+}
+
+function skip(c: Counters, reason: string): void {
+  c.skipped ??= {};
+  c.skipped[reason] = (c.skipped[reason] ?? 0) + 1;
+}
+
+function statMs(p: string): { mtime: number; birth: number } | null {
+  try {
+    const s = fs.statSync(p);
+    return { mtime: s.mtimeMs, birth: s.birthtimeMs };
+  } catch {
+    return null;
+  }
+}
+
+function readChat(src: Source): ChatState {
+  const hint = src.hint as Hint;
+  const st: ChatState = { name: null, model: null, created: null, updated: null, subagent: false, counters: newCounters() };
+  const dir = path.dirname(src.path);
+  const metaJson = path.join(dir, 'meta.json');
+  try {
+    const m = JSON.parse(fs.readFileSync(metaJson, 'utf8'));
+    if (m && typeof m === 'object') {
+      st.created = toMs(m.createdAtMs) ?? toMs(m.createdAt);
+      st.updated = toMs(m.updatedAtMs) ?? toMs(m.updatedAt);
+      if (str(m.name)) st.name = m.name;
+      if (m.isSubagent === true) st.subagent = true;
+    }
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') skip(st.counters, 'meta.json files that are not JSON');
+  }
+  if (src.kind === 'db') {
+    try {
+      const db = openReadonly(src.path);
+      try {
+        const cols = columns(db, 'meta');
+        if (!cols.has('key') || !cols.has('value')) skip(st.counters, 'store.db without a meta table');
+        else {
+          const row = db.prepare(`SELECT value FROM meta WHERE key = '0'`).get() as { value: unknown } | undefined;
+          const meta = row ? decodeChatMeta(row.value) : null;
+          if (!meta) skip(st.counters, "store.db whose meta['0'] is not hex JSON");
+          else {
+            if (meta.agentId && meta.agentId !== hint.chatId) skip(st.counters, 'store.db whose agentId differs from its folder');
+            if (meta.name) st.name = meta.name;
+            if (meta.model) st.model = meta.model;
+            st.created = meta.createdAt ?? st.created;
+          }
+        }
+      } finally {
+        db.close();
+      }
+    } catch (err) {
+      const msg = `cannot read store.db: ${firstLine(err)}`;
+      warnOnce('cursor', msg);
+      throw new Error(msg);
+    }
+    for (const p of [src.path, `${src.path}-wal`]) st.updated = maxMs(st.updated, statMs(p)?.mtime ?? null);
+  } else {
+    st.updated = maxMs(st.updated, statMs(src.path)?.mtime ?? null);
+  }
+  return st;
+}
+
+const isTranscript = (s: Source) => s.kind === 'transcript' || s.kind === 'subagent';
+
+export const cursor: Adapter<CursorState> = {
+  name: 'cursor',
+  label: 'Cursor CLI',
+  binaries: ['cursor-agent', 'agent'],
+
+  roots(ctx) {
+    const out: Root[] = envDirs(ctx, 'RESUME_CURSOR_DIRS').map((p) => ({ path: p, via: 'RESUME_CURSOR_DIRS', exists: false }));
+    const c = configDir(ctx);
+    out.push({ path: c.path, via: c.via, exists: false, role: 'config' });
+    // Older builds kept chats under the XDG config dir or ~/.cursor; transcripts always stay under
+    // ~/.cursor/projects whatever CURSOR_CONFIG_DIR says.
+    const x = ctx.env.XDG_CONFIG_HOME;
+    if (x && path.isAbsolute(x)) out.push({ path: path.join(x, 'cursor'), via: 'XDG_CONFIG_HOME', exists: false, role: 'config' });
+    out.push({ path: path.join(ctx.home, '.cursor'), via: 'default', exists: false, role: 'projects' });
+    return uniqueReal(out).map((r) => ({ ...r, exists: isDir(r.path) }));
+  },
+
+  discover(_ctx, roots) {
+    const out: Source[] = [];
+    for (const r of roots) {
+      const chats = path.join(r.path, 'chats');
+      for (const h of entries(chats)) {
+        if (!direntIsDir(chats, h)) continue;
+        const hashDir = path.join(chats, h.name);
+        const hash = /^[0-9a-f]{32}$/.test(h.name) ? h.name : null;
+        for (const c of entries(hashDir)) {
+          if (!direntIsDir(hashDir, c)) continue;
+          const dir = path.join(hashDir, c.name);
+          const names = new Set(entries(dir).map((e) => e.name));
+          const hint: Hint = { chatId: c.name, md5: hash };
+          const meta = path.join(dir, 'meta.json');
+          if (names.has('store.db')) {
+            const db = path.join(dir, 'store.db');
+            out.push({ path: db, harness: 'cursor', kind: 'db', mode: 'whole', deps: [`${db}-wal`, meta], hint });
+          } else if (names.has('meta.json')) {
+            out.push({ path: meta, harness: 'cursor', kind: 'meta', mode: 'whole', hint });
+          }
+        }
+      }
+      const projects = path.join(r.path, 'projects');
+      for (const p of entries(projects)) {
+        if (!direntIsDir(projects, p)) continue;
+        const projDir = path.join(projects, p.name);
+        const tdir = path.join(projDir, 'agent-transcripts');
+        for (const t of entries(tdir)) {
+          if (direntMaybeFile(t) && t.name.endsWith('.jsonl')) {
+            const chatId = t.name.slice(0, -6);
+            out.push({ path: path.join(tdir, t.name), harness: 'cursor', kind: 'transcript', mode: 'lines', hint: { chatId, slug: p.name, projDir } satisfies Hint });
+            continue;
+          }
+          if (!direntIsDir(tdir, t)) continue;
+          const chatDir = path.join(tdir, t.name);
+          for (const f of entries(chatDir)) {
+            if (f.name === `${t.name}.jsonl` && direntMaybeFile(f)) {
+              out.push({ path: path.join(chatDir, f.name), harness: 'cursor', kind: 'transcript', mode: 'lines', hint: { chatId: t.name, slug: p.name, projDir } satisfies Hint });
+            } else if (f.name === 'subagents' && direntIsDir(chatDir, f)) {
+              const sub = path.join(chatDir, 'subagents');
+              for (const s of entries(sub)) {
+                if (!direntMaybeFile(s) || !s.name.endsWith('.jsonl')) continue;
+                const hint: Hint = { chatId: s.name.slice(0, -6), slug: p.name, projDir, parent: t.name };
+                out.push({ path: path.join(sub, s.name), harness: 'cursor', kind: 'subagent', mode: 'lines', hint });
+              }
+            }
+          }
+        }
+      }
+    }
+    return out;
+  },
+
+  begin(): TranscriptState {
+    return { prompts: 0, firstPrompt: null, lastPrompt: null, lastReply: null, cwds: [], counters: newCounters() };
+  },
+
+  line(state, buf, start, end, complete) {
+    const st = state as TranscriptState;
+    const c = st.counters;
+    if (!complete) {
+      c.hugeLines++;
+      return;
+    }
+    // A very long assistant line is file contents written by a tool: nothing for a listing.
+    if (end - start > BIG && headHas(buf, start, end, B_ASSISTANT, 64)) {
+      c.hugeLines++;
+      return;
+    }
+    const o = parseObject(c, buf, start, end);
+    if (!o) return;
+    const role = typeof o.role === 'string' ? o.role : '';
+    if (!role) {
+      if (o.type !== 'turn_ended') countUnknown(c, typeof o.type === 'string' ? o.type : '(none)');
+      return;
+    }
+    const content = o.message && typeof o.message === 'object' ? o.message.content : undefined;
+    const blocks: any[] = typeof content === 'string' ? [{ type: 'text', text: content }] : Array.isArray(content) ? content : [];
+    if (role === 'user') {
+      const text = blocks.filter((b) => b && b.type === 'text' && typeof b.text === 'string').map((b) => b.text).join('\n');
+      const p = promptText(cursorPromptText(text));
+      if (!p) return;
+      st.prompts++;
+      if (st.firstPrompt == null) st.firstPrompt = p;
+      st.lastPrompt = p;
+    } else if (role === 'assistant') {
+      const texts: string[] = [];
+      for (const b of blocks) {
+        if (!b || typeof b !== 'object') continue;
+        if (b.type === 'text' && typeof b.text === 'string' && b.text.trim() && b.text.trim() !== '[REDACTED]') texts.push(b.text);
+        if (b.type === 'tool_use' && b.input && typeof b.input === 'object') {
+          for (const k of ['working_directory', 'cwd']) {
+            const v = b.input[k];
+            if (typeof v === 'string' && path.isAbsolute(v) && !st.cwds.includes(v) && st.cwds.length < MAX_CWDS) st.cwds.push(v);
+          }
+        }
+      }
+      if (texts.length) st.lastReply = promptText(texts.join('\n'));
+    } else {
+      countUnknown(c, `role ${role}`);
+    }
+  },
+
+  readWhole(src) {
+    return readChat(src);
+  },
+
+  sessions(state, src): SessionCore[] {
+    const hint = src.hint as Hint;
+    if (!hint?.chatId) return [];
+    const base: SessionCore = {
+      harness: 'cursor', id: hint.chatId, cwd: null, title: null, firstPrompt: null, lastPrompt: null, lastReply: null,
+      prompts: 0, branch: null, model: null, started: null, updated: null, file: src.path, hidden: false, hiddenReason: null,
+      parent: hint.parent ?? null, forkedFrom: null,
+    };
+    if (isTranscript(src)) {
+      const st = state as TranscriptState;
+      // The transcript has no time stamps: its file times are the session's.
+      const t = statMs(src.path);
+      const started = t && t.birth > 0 && t.birth <= t.mtime ? t.birth : null;
+      return [{
+        ...base, title: st.firstPrompt, firstPrompt: st.firstPrompt, lastPrompt: st.lastPrompt, lastReply: st.lastReply,
+        prompts: st.prompts, started, updated: t?.mtime ?? null,
+        hidden: src.kind === 'subagent', hiddenReason: src.kind === 'subagent' ? 'subagent' : null,
+      }];
+    }
+    const st = state as ChatState;
+    const name = st.name && st.name.trim() !== DEFAULT_NAME ? promptText(st.name) || null : null;
+    return [{
+      ...base, title: name, model: st.model && st.model !== 'default' ? st.model : null, started: st.created, updated: st.updated ?? st.created,
+      hidden: st.subagent, hiddenReason: st.subagent ? 'subagent' : null,
+    }];
+  },
+
+  finish(sessions, _ctx, states) {
+    // Candidate working directories, by md5: Shell tool calls' directories and their parents, the
+    // directories a slug can stand for, and a project's `.workspace-trusted` path.
+    const byHash = new Map<string, string>();
+    const slugDirs = new Map<string, { dirs: string[]; complete: boolean }>();
+    const add = (p: string) => {
+      let d = path.resolve(p);
+      for (;;) {
+        const h = md5(d);
+        if (!byHash.has(h)) byHash.set(h, d);
+        const up = path.dirname(d);
+        if (up === d) break;
+        d = up;
+      }
+    };
+    const decoded = (slug: string) => {
+      let r = slugDirs.get(slug);
+      if (!r) slugDirs.set(slug, (r = decodeSlug(slug)));
+      return r;
+    };
+    const trusted = new Map<string, string | null>();
+    const workspaceOf = (projDir: string): string | null => {
+      if (!trusted.has(projDir)) {
+        let v: string | null = null;
+        try {
+          const o = JSON.parse(fs.readFileSync(path.join(projDir, '.workspace-trusted'), 'utf8'));
+          if (o && typeof o.workspacePath === 'string' && path.isAbsolute(o.workspacePath)) v = o.workspacePath;
+        } catch {
+          /* absent or not JSON */
+        }
+        trusted.set(projDir, v);
+      }
+      return trusted.get(projDir)!;
+    };
+
+    interface Chat { transcript?: SessionCore; tsrc?: Source; tstate?: TranscriptState; chat?: SessionCore; md5?: string | null }
+    const chats = new Map<string, Chat>();
+    for (const s of sessions) {
+      const e = states.get(s.file);
+      if (!e) continue;
+      const ch = chats.get(s.id) ?? {};
+      chats.set(s.id, ch);
+      if (isTranscript(e.src)) {
+        ch.transcript = s;
+        ch.tsrc = e.src;
+        ch.tstate = e.state as TranscriptState;
+        for (const d of ch.tstate.cwds ?? []) add(d);
+        const hint = e.src.hint as Hint;
+        if (hint.slug) for (const d of decoded(hint.slug).dirs) add(d);
+        if (hint.projDir) {
+          const w = workspaceOf(hint.projDir);
+          if (w) add(w);
+        }
+      } else if (!ch.chat || (s.updated ?? 0) > (ch.chat.updated ?? 0)) {
+        ch.chat = s;
+        ch.md5 = (e.src.hint as Hint).md5 ?? null;
+      }
+    }
+
+    const cwdOf = (ch: Chat): string | null => {
+      if (ch.md5) {
+        const hit = byHash.get(ch.md5);
+        if (hit) return hit;
+      }
+      const hint = ch.tsrc?.hint as Hint | undefined;
+      if (!hint?.slug) return null;
+      const d = decoded(hint.slug);
+      if (d.complete && d.dirs.length === 1) return d.dirs[0]!;
+      // A directory a Shell call named (or one of its parents) whose slug is exactly this slug.
+      const want = norm(hint.slug);
+      for (const c of ch.tstate?.cwds ?? []) {
+        for (let p = path.resolve(c); ; p = path.dirname(p)) {
+          if (norm(p) === want) return p;
+          if (path.dirname(p) === p) break;
+        }
+      }
+      if (hint.projDir) {
+        const w = workspaceOf(hint.projDir);
+        if (w && norm(w) === want) return w;
+      }
+      return null;
+    };
+
+    const out: SessionCore[] = [];
+    const merged = new Map<string, SessionCore>();
+    for (const [id, ch] of chats) {
+      const t = ch.transcript;
+      const c = ch.chat;
+      const cwd = cwdOf(ch);
+      let s: SessionCore;
+      if (t && c) {
+        s = {
+          ...t,
+          cwd,
+          title: c.title ?? t.firstPrompt,
+          model: c.model,
+          started: c.started ?? t.started,
+          updated: maxMs(t.updated, c.updated),
+          hidden: t.hidden || c.hidden,
+          hiddenReason: t.hiddenReason ?? c.hiddenReason,
+        };
+      } else if (t) {
+        s = { ...t, cwd };
+      } else {
+        // A chat database without a transcript: listed by its name; a default-named one with no
+        // transcript was never used.
+        s = { ...c!, cwd };
+        if (!s.hidden && !s.title) {
+          s.hidden = true;
+          s.hiddenReason = 'empty';
+        }
+      }
+      if (!s.hidden && t && t.prompts === 0 && !s.title) {
+        s.hidden = true;
+        s.hiddenReason = 'empty';
+      }
+      merged.set(id, s);
+      out.push(s);
+    }
+    // Workers: the parent's directory when their own is unknown; the parent lists their files.
+    for (const s of out) {
+      if (!s.parent) continue;
+      const p = merged.get(s.parent);
+      if (!p) continue;
+      if (p.cwd) s.cwd = p.cwd;
+      (p.children ??= []).push(s.file);
+    }
+    return out;
+  },
+
+  launch(s, { fork }) {
+    if (fork) return 'Cursor CLI has no fork; resume the session without --fork';
+    return { argv: [cursorBinary(), '--resume', s.id] };
+  },
+};
+
+let binMemo: { path: string; bin: string } | null = null;
+
+/** `cursor-agent` unless only `agent` is on PATH (looked up when a launch is prepared). */
+export function cursorBinary(envPath = process.env.PATH ?? ''): string {
+  if (binMemo && binMemo.path === envPath) return binMemo.bin;
+  const onPath = (b: string) =>
+    envPath.split(':').some((d) => {
+      if (!d) return false;
+      try {
+        fs.accessSync(path.join(d, b), fs.constants.X_OK);
+        return fs.statSync(path.join(d, b)).isFile();
+      } catch {
+        return false;
+      }
+    });
+  const bin = !onPath('cursor-agent') && onPath('agent') ? 'agent' : 'cursor-agent';
+  binMemo = { path: envPath, bin };
+  return bin;
+}
