@@ -103,6 +103,11 @@ export interface Adapter<S extends LineState = LineState> {
   begin?(src: Source): S;
   /** One complete line `buf[start, end)` (no newline). `complete` is false for a line cut at the size cap. */
   line?(state: S, buf: Buffer, start: number, end: number, complete: boolean): void;
+  /**
+   * A line longer than one read (1 MiB), given its first 8 KiB: worth assembling whole? When not,
+   * `line` gets only its first 8 KiB and last 1 KiB with `complete = false`. Default: assemble.
+   */
+  wantLong?(state: S, head: Buffer): boolean;
   /** whole mode: read the source (and its deps) and return a state. */
   readWhole?(src: Source, ctx: Ctx): Promise<S> | S;
   /** Sessions described by one source's state (0 or more). */

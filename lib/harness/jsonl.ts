@@ -29,14 +29,12 @@ export function countUnknown(c: Counters, type: string): void {
 
 /** Does `needle` occur in the first `n` bytes of the line? (a byte-level prefilter; no decoding) */
 export function headHas(buf: Buffer, start: number, end: number, needle: Buffer, n = 2048): boolean {
-  const stop = Math.min(end, start + n);
-  const i = buf.indexOf(needle, start);
-  return i >= 0 && i + needle.length <= stop;
+  // Search a bounded view: Buffer#indexOf has no end, and would run on through the whole chunk.
+  return buf.subarray(start, Math.min(end, start + n)).indexOf(needle) >= 0;
 }
 
 export function has(buf: Buffer, start: number, end: number, needle: Buffer): boolean {
-  const i = buf.indexOf(needle, start);
-  return i >= 0 && i + needle.length <= end;
+  return buf.subarray(start, end).indexOf(needle) >= 0;
 }
 
 const TS = Buffer.from('"timestamp":"');
@@ -46,23 +44,19 @@ const TS = Buffer.from('"timestamp":"');
  * Used on lines skipped for size (tool output) so activity times stay right.
  */
 export function peekTimestamp(buf: Buffer, start: number, end: number, window = 1024): string | null {
-  const tryAt = (i: number): string | null => {
-    if (i < 0 || i + TS.length + 20 > end) return null;
+  const read = (view: Buffer, i: number): string | null => {
+    if (i < 0) return null;
     const s = i + TS.length;
-    const q = buf.indexOf(34, s); // closing quote
-    if (q < 0 || q - s > 40 || q > end) return null;
-    const v = buf.toString('latin1', s, q);
+    const q = view.indexOf(34, s); // closing quote
+    if (q < 0 || q - s > 40) return null;
+    const v = view.toString('latin1', s, q);
     return /^\d{4}-\d\d-\d\dT/.test(v) ? v : null;
   };
-  const tailStart = Math.max(start, end - window);
-  const j = buf.lastIndexOf(TS, end - TS.length);
-  if (j >= tailStart) {
-    const v = tryAt(j);
-    if (v) return v;
-  }
-  const i = buf.indexOf(TS, start);
-  if (i >= 0 && i < start + window) return tryAt(i);
-  return null;
+  const tail = buf.subarray(Math.max(start, end - window), end);
+  const v = read(tail, tail.lastIndexOf(TS));
+  if (v) return v;
+  const head = buf.subarray(start, Math.min(end, start + window));
+  return read(head, head.indexOf(TS));
 }
 
 /** Plain text of a content value that is a string or an array of `{type:'text', text}` blocks. */

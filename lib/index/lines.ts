@@ -22,23 +22,75 @@ export interface LinesResult {
 }
 
 /** Read complete lines in [from, limit). */
-export function readLines(file: string, from: number, limit: number, onLine: LineFn, maxLine = MAX_LINE): LinesResult {
+/**
+ * Asked about a line longer than what one read holds, once its first `PROBE` bytes are in: is the
+ * whole line worth assembling? When not, only its first and last bytes are kept and handed over
+ * with `complete = false` (tool output of many megabytes is never copied or decoded).
+ */
+export type WantLong = (head: Buffer) => boolean;
+
+export const PROBE = 8192;
+const TAIL = 1024;
+
+/** Read complete lines in [from, limit). */
+export function readLines(file: string, from: number, limit: number, onLine: LineFn, wantLong?: WantLong, maxLine = MAX_LINE): LinesResult {
   const fd = fs.openSync(file, 'r');
   try {
-    return readLinesFd(fd, from, limit, onLine, maxLine);
+    return readLinesFd(fd, from, limit, onLine, wantLong, maxLine);
   } finally {
     fs.closeSync(fd);
   }
 }
 
-export function readLinesFd(fd: number, from: number, limit: number, onLine: LineFn, maxLine = MAX_LINE): LinesResult {
+export function readLinesFd(fd: number, from: number, limit: number, onLine: LineFn, wantLong?: WantLong, maxLine = MAX_LINE): LinesResult {
   const buf = Buffer.allocUnsafe(Math.min(CHUNK, Math.max(limit - from, 1)));
   let filePos = from;
   let offset = from;
-  const pending: Buffer[] = [];
+  // a line that spans reads
+  let pending: Buffer[] = [];
   let plen = 0;
-  let over = false;
+  let over = false; // cut at maxLine
+  let asked = false; // wantLong consulted
+  let skipping = false; // not wanted: keep head and tail only
+  let head: Buffer | null = null;
+  let tail: Buffer = Buffer.alloc(0);
   let first = from === 0;
+
+  const keep = (seg: Buffer) => {
+    if (skipping) {
+      tail = tail.length + seg.length <= TAIL ? Buffer.concat([tail, seg]) : Buffer.from(Buffer.concat([tail.subarray(Math.max(0, tail.length - TAIL)), seg.subarray(Math.max(0, seg.length - TAIL))]).subarray(-TAIL));
+      return;
+    }
+    if (over) return;
+    const room = maxLine - plen;
+    const take = Math.min(room, seg.length);
+    if (take > 0) {
+      pending.push(Buffer.from(seg.subarray(0, take)));
+      plen += take;
+    }
+    if (seg.length > room) over = true;
+    if (wantLong && !asked && plen >= PROBE) {
+      asked = true;
+      const h = Buffer.concat(pending, plen);
+      if (!wantLong(h.subarray(0, PROBE))) {
+        skipping = true;
+        head = Buffer.from(h.subarray(0, PROBE));
+        tail = Buffer.from(h.subarray(Math.max(PROBE, h.length - TAIL)));
+        pending = [];
+        plen = 0;
+      }
+    }
+  };
+  const reset = () => {
+    pending = [];
+    plen = 0;
+    over = false;
+    asked = false;
+    skipping = false;
+    head = null;
+    tail = Buffer.alloc(0);
+  };
+
   while (filePos < limit) {
     const want = Math.min(buf.length, limit - filePos);
     const n = fs.readSync(fd, buf, 0, want, filePos);
@@ -51,42 +103,28 @@ export function readLinesFd(fd: number, from: number, limit: number, onLine: Lin
     for (;;) {
       const nl = buf.indexOf(10, s);
       if (nl < 0 || nl >= n) break;
-      if (plen === 0 && !over) {
+      if (plen === 0 && !over && !skipping) {
         let e = nl;
         if (e > s && buf[e - 1] === 13) e--; // CRLF
         if (e - s > maxLine) onLine(buf, s, s + maxLine, false);
         else onLine(buf, s, e, true);
       } else {
-        if (!over) {
-          const room = maxLine - plen;
-          const take = Math.min(room, nl - s);
-          if (take > 0) {
-            pending.push(Buffer.from(buf.subarray(s, s + take)));
-            plen += take;
-          }
-          if (nl - s > room) over = true;
+        keep(buf.subarray(s, nl));
+        if (skipping) {
+          const line = Buffer.concat([head!, tail]);
+          onLine(line, 0, line.length, false);
+        } else {
+          const line = pending.length === 1 ? pending[0]! : Buffer.concat(pending, plen);
+          let e = line.length;
+          if (!over && e > 0 && line[e - 1] === 13) e--;
+          onLine(line, 0, e, !over);
         }
-        let line = pending.length === 1 ? pending[0]! : Buffer.concat(pending, plen);
-        let e = line.length;
-        if (!over && e > 0 && line[e - 1] === 13) e--;
-        onLine(line, 0, e, !over);
-        line = Buffer.alloc(0);
-        pending.length = 0;
-        plen = 0;
-        over = false;
+        reset();
       }
       offset = filePos + nl + 1;
       s = nl + 1;
     }
-    if (s < n && !over) {
-      const room = maxLine - plen;
-      const take = Math.min(room, n - s);
-      if (take > 0) {
-        pending.push(Buffer.from(buf.subarray(s, s + take)));
-        plen += take;
-      }
-      if (n - s > room) over = true;
-    }
+    if (s < n) keep(buf.subarray(s, n));
     filePos += n;
   }
   return { offset, tail: tailHex(fd, offset) };

@@ -27,7 +27,8 @@ export async function runJob(job: Job, ctx: Ctx): Promise<JobResult> {
       if (!a.begin || !a.line) throw new Error(`${a.name} has no line parser`);
       const state = job.state ?? a.begin(job.src);
       const line = a.line.bind(a);
-      const r = readLines(job.src.path, job.from, job.size, (buf, s, e, complete) => line(state, buf, s, e, complete));
+      const want = a.wantLong ? (head: Buffer) => a.wantLong!(state, head) : undefined;
+      const r = readLines(job.src.path, job.from, job.size, (buf, s, e, complete) => line(state, buf, s, e, complete), want);
       return { path: job.src.path, offset: r.offset, tail: r.tail, state, sessions: a.sessions(state, job.src) };
     }
     if (!a.readWhole) throw new Error(`${a.name} has no reader`);

@@ -47,6 +47,20 @@ const INJECTED = [
   '<user-prompt-submit-hook>',
 ];
 
+/**
+ * Byte-level prefilter: tool output, streaming progress and file snapshots never matter for a
+ * listing and are most of the bytes; a big assistant line is a tool call (a file written whole).
+ * Their time stamp is taken without decoding them.
+ */
+function skippable(buf: Buffer, start: number, end: number, big: boolean): boolean {
+  return (
+    headHas(buf, start, end, B_TOOL_RESULT) ||
+    headHas(buf, start, end, B_PROGRESS) ||
+    headHas(buf, start, end, B_SNAPSHOT, 64) ||
+    (big && headHas(buf, start, end, B_TOOL_USE, 4096) && headHas(buf, start, end, B_ASSISTANT, 4096))
+  );
+}
+
 export function claudePromptText(content: unknown): string | null {
   if (Array.isArray(content) && content.some((b) => b && typeof b === 'object' && b.type === 'tool_result')) return null;
   let t = textOf(content, ['text']);
@@ -107,6 +121,10 @@ export const claude: Adapter<ClaudeState> = {
     };
   },
 
+  wantLong(_st, head) {
+    return !skippable(head, 0, head.length, true);
+  },
+
   line(st, buf, start, end, complete) {
     const c = st.counters!;
     if (!complete) {
@@ -114,13 +132,7 @@ export const claude: Adapter<ClaudeState> = {
       touch(st, peekTimestamp(buf, start, end));
       return;
     }
-    // Byte-level prefilter: tool output, streaming progress and file snapshots never matter for a
-    // listing, and are most of the bytes. Take their time stamp without decoding them.
-    if (headHas(buf, start, end, B_TOOL_RESULT) || headHas(buf, start, end, B_PROGRESS) || headHas(buf, start, end, B_SNAPSHOT, 64)) {
-      touch(st, peekTimestamp(buf, start, end));
-      return;
-    }
-    if (end - start > BIG && headHas(buf, start, end, B_TOOL_USE, 4096) && headHas(buf, start, end, B_ASSISTANT, 4096)) {
+    if (skippable(buf, start, end, end - start > BIG)) {
       touch(st, peekTimestamp(buf, start, end));
       return;
     }

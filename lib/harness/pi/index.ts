@@ -57,6 +57,11 @@ export function piIdFromPath(p: string): string {
   return i >= 0 ? stem.slice(i + 1) : stem;
 }
 
+/** Tool output and shell runs are most of the bytes and never matter for a listing; nor does a big assistant line (tool call arguments). */
+function skippable(buf: Buffer, start: number, end: number, big: boolean): boolean {
+  return headHas(buf, start, end, B_TOOLRESULT, 512) || headHas(buf, start, end, B_BASH, 512) || (big && headHas(buf, start, end, B_ASSIST, 512));
+}
+
 function touch(st: PiState, ts: unknown): void {
   const t = toMs(ts);
   if (t == null) return;
@@ -103,6 +108,10 @@ export const pi: Adapter<PiState> = {
     };
   },
 
+  wantLong(st, head) {
+    return st.lines === 0 || !skippable(head, 0, head.length, true);
+  },
+
   line(st, buf, start, end, complete) {
     const c = st.counters!;
     const first = st.lines++ === 0;
@@ -111,16 +120,9 @@ export const pi: Adapter<PiState> = {
       touch(st, peekTimestamp(buf, start, end));
       return;
     }
-    if (!first) {
-      // tool output and shell runs are most of the bytes and never matter for a listing
-      if (headHas(buf, start, end, B_TOOLRESULT, 512) || headHas(buf, start, end, B_BASH, 512)) {
-        touch(st, peekTimestamp(buf, start, end, 256));
-        return;
-      }
-      if (end - start > BIG && headHas(buf, start, end, B_ASSIST, 512)) {
-        touch(st, peekTimestamp(buf, start, end, 256));
-        return;
-      }
+    if (!first && skippable(buf, start, end, end - start > BIG)) {
+      touch(st, peekTimestamp(buf, start, end, 256));
+      return;
     }
     const o = parseObject(c, buf, start, end);
     if (!o) return;

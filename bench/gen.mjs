@@ -1,0 +1,182 @@
+#!/usr/bin/env node
+// Deterministic generator of a seed-shaped corpus: 686 session files (634 pi, 52 Claude Code)
+// across 98 project directories, ~1.2 GiB, heavy-tailed file sizes with multi-megabyte
+// tool-result lines; 147 pi workers under subagents/, 90 one-prompt print runs, 4 Claude SDK
+// sessions. Same seed → same bytes.
+//
+//   node bench/gen.mjs [OUT_HOME] [--scale 0.1]
+//
+// OUT_HOME defaults to bench/corpus/home. --scale shrinks every file (for quick runs).
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const args = process.argv.slice(2);
+const scaleAt = args.indexOf('--scale');
+const SCALE = scaleAt >= 0 ? Number(args.splice(scaleAt, 2)[1]) : 1;
+const OUT = path.resolve(args[0] ?? path.join(here, 'corpus', 'home'));
+
+const TOTAL_BYTES = Math.round(1.2 * 1024 ** 3 * SCALE);
+const DIRS = 98;
+const PI = 634;
+const PI_WORKERS = 147;
+const PI_PRINT = 90;
+const CLAUDE = 52;
+const CLAUDE_SDK = 4;
+
+// mulberry32: small, deterministic PRNG
+let seed = 0x5eed1234;
+function rand() {
+  seed |= 0;
+  seed = (seed + 0x6d2b79f5) | 0;
+  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+}
+const pick = (a) => a[Math.floor(rand() * a.length)];
+const hex = (n) => Array.from({ length: n }, () => Math.floor(rand() * 16).toString(16)).join('');
+const uuid = () => `${hex(8)}-${hex(4)}-4${hex(3)}-8${hex(3)}-${hex(12)}`;
+
+const WORDS = (
+  'the webhook retry handler fails when the queue is empty so we add a backoff and a test for the ' +
+  'parser index cache offset file session resume directory branch commit refactor module config ' +
+  'error message stack trace build lint type check deploy database migration schema query endpoint'
+).split(' ');
+const sentence = (n) => Array.from({ length: n }, () => pick(WORDS)).join(' ');
+
+// One block of tool-output-like text (JSON-safe), sliced for big lines without regenerating.
+const BLOCK = (() => {
+  const lines = [];
+  let len = 0;
+  while (len < 9 << 20) {
+    const l = `${hex(6)}  ${sentence(12)} ./src/${pick(WORDS)}/${pick(WORDS)}.ts:${Math.floor(rand() * 999)}`;
+    lines.push(l);
+    len += l.length + 2;
+  }
+  return lines.join('\\n');
+})();
+const blob = (n) => {
+  const start = Math.floor(rand() * Math.max(1, BLOCK.length - n - 2));
+  let s = BLOCK.slice(start, start + n);
+  if (s.endsWith('\\')) s = s.slice(0, -1);
+  return s;
+};
+
+// Heavy-tailed sizes: Pareto(alpha 1.1), capped, normalised to the total.
+function sizes(n) {
+  const raw = Array.from({ length: n }, () => Math.min(60, Math.pow(1 - rand(), -1 / 1.1)));
+  const sum = raw.reduce((a, b) => a + b, 0);
+  return raw.map((r) => Math.max(2048, Math.round((r / sum) * TOTAL_BYTES)));
+}
+
+const dirs = Array.from({ length: DIRS }, (_, i) => `/home/bench/src/${pick(['api', 'web', 'cli', 'lib', 'infra', 'docs'])}-${String(i).padStart(2, '0')}`);
+const piEnc = (cwd) => `--${cwd.replace(/^[/\\]/, '').replace(/[/\\:]/g, '-')}--`;
+const claudeSlug = (cwd) => cwd.replace(/[^a-zA-Z0-9]/g, '-');
+
+let clock = Date.parse('2026-06-01T00:00:00.000Z');
+const tick = (ms) => (clock += ms);
+const iso = (ms) => new Date(ms).toISOString();
+
+function writeFile(file, chunks) {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, chunks.join(''));
+}
+
+function piFile(kind, target) {
+  const cwd = pick(dirs);
+  const id = uuid();
+  const t0 = tick(60_000 + Math.floor(rand() * 3_600_000));
+  const ts = iso(t0).replace(/[:.]/g, '-');
+  const sub = kind === 'worker' ? 'subagents' : '';
+  const file = path.join(OUT, '.pi/agent/sessions', piEnc(cwd), sub, `${ts}_${id}.jsonl`);
+  const out = [JSON.stringify({ type: 'session', version: 3, id, timestamp: iso(t0), cwd }) + '\n'];
+  let size = out[0].length;
+  let t = t0;
+  let parent = null;
+  const entry = (o) => {
+    const id8 = hex(8);
+    const line = JSON.stringify({ id: id8, parentId: parent, timestamp: iso(t), ...o }) + '\n';
+    parent = id8;
+    out.push(line);
+    size += line.length;
+  };
+  const user = (text) => entry({ type: 'message', message: { role: 'user', content: [{ type: 'text', text }], timestamp: t } });
+  const prompts = kind === 'print' ? 1 : 2 + Math.floor(rand() * 30);
+  for (let p = 0; p < prompts || size < target; p++) {
+    t += 5000 + Math.floor(rand() * 60000);
+    if (p < prompts) user(`${sentence(6 + Math.floor(rand() * 40))}?`);
+    t += 2000;
+    entry({ type: 'message', message: { role: 'assistant', content: [{ type: 'text', text: sentence(20) }, { type: 'toolCall', id: `call_${hex(8)}`, name: 'bash', arguments: { command: `rg ${pick(WORDS)} src` } }], provider: 'anthropic', model: 'claude-sonnet-4-5', timestamp: t } });
+    const remaining = target - size;
+    if (remaining <= 0 && p >= prompts - 1) break;
+    // tool results: mostly small, sometimes multi-megabyte
+    const big = rand() < 0.08 && remaining > 1 << 20;
+    const n = Math.max(200, Math.min(remaining - 300, big ? (1 << 20) + Math.floor(rand() * 7 * (1 << 20)) : 2000 + Math.floor(rand() * 60000)));
+    entry({ type: 'message', message: { role: 'toolResult', toolCallId: `call_${hex(8)}`, toolName: 'bash', content: [{ type: 'text', text: blob(n) }], isError: false, timestamp: t } });
+    if (p >= prompts && size >= target) break;
+  }
+  if (kind === 'named') entry({ type: 'session_info', name: sentence(4) });
+  writeFile(file, out);
+}
+
+function claudeFile(sdk, target) {
+  const cwd = pick(dirs);
+  const id = uuid();
+  const file = path.join(OUT, '.claude/projects', claudeSlug(cwd), `${id}.jsonl`);
+  let t = tick(60_000 + Math.floor(rand() * 3_600_000));
+  const env = { isSidechain: false, userType: 'external', cwd, sessionId: id, version: '2.1.207', gitBranch: pick(['main', 'feat/retry', 'fix/parser']), entrypoint: sdk ? 'sdk-cli' : 'cli' };
+  const out = [];
+  let size = 0;
+  let parent = null;
+  const push = (o) => {
+    const uuidv = uuid();
+    const line = JSON.stringify({ parentUuid: parent, ...env, ...o, uuid: uuidv, timestamp: iso(t) }) + '\n';
+    parent = uuidv;
+    out.push(line);
+    size += line.length;
+  };
+  const prompts = 2 + Math.floor(rand() * 25);
+  for (let p = 0; size < target || p < prompts; p++) {
+    t += 5000 + Math.floor(rand() * 60000);
+    if (p < prompts) push({ type: 'user', message: { role: 'user', content: sentence(8 + Math.floor(rand() * 40)) } });
+    t += 1500;
+    const tu = `toolu_${hex(20)}`;
+    push({ type: 'assistant', message: { model: 'claude-opus-4-5', id: `msg_${hex(20)}`, type: 'message', role: 'assistant', content: [{ type: 'tool_use', id: tu, name: 'Bash', input: { command: `rg -n ${pick(WORDS)}` } }] } });
+    const remaining = target - size;
+    const big = rand() < 0.1 && remaining > 1 << 20;
+    const n = Math.max(200, Math.min(remaining - 600, big ? (1 << 20) + Math.floor(rand() * 7 * (1 << 20)) : 2000 + Math.floor(rand() * 50000)));
+    const text = blob(n);
+    push({ type: 'user', message: { role: 'user', content: [{ tool_use_id: tu, type: 'tool_result', content: text, is_error: false }] }, toolUseResult: { stdout: text.slice(0, 2000), stderr: '' } });
+    t += 1500;
+    push({ type: 'assistant', message: { model: 'claude-opus-4-5', id: `msg_${hex(20)}`, type: 'message', role: 'assistant', content: [{ type: 'text', text: sentence(30) }] } });
+    if (p >= prompts && size >= target) break;
+  }
+  out.push(JSON.stringify({ type: 'ai-title', aiTitle: sentence(5), sessionId: id }) + '\n');
+  writeFile(file, out);
+}
+
+fs.rmSync(OUT, { recursive: true, force: true });
+const all = sizes(PI + CLAUDE);
+const kinds = [
+  ...Array(PI_WORKERS).fill('worker'),
+  ...Array(PI_PRINT).fill('print'),
+  ...Array(PI - PI_WORKERS - PI_PRINT).fill(null).map(() => (rand() < 0.3 ? 'named' : 'plain')),
+];
+for (let i = 0; i < PI; i++) piFile(kinds[i], all[i]);
+for (let i = 0; i < CLAUDE; i++) claudeFile(i < CLAUDE_SDK, all[PI + i]);
+
+let bytes = 0;
+let files = 0;
+const walk = (d) => {
+  for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+    const p = path.join(d, e.name);
+    if (e.isDirectory()) walk(p);
+    else {
+      files++;
+      bytes += fs.statSync(p).size;
+    }
+  }
+};
+walk(OUT);
+process.stderr.write(`corpus: ${files} files, ${(bytes / 1024 ** 3).toFixed(2)} GiB in ${OUT}\n`);
