@@ -7,8 +7,9 @@ import { register as ls } from './commands/ls.js';
 import { register as rows } from './commands/rows.js';
 import { register as show } from './commands/show.js';
 import { register as indexCmd } from './commands/index-cmd.js';
+import { register as doctor } from './commands/doctor.js';
 
-const COMMANDS: ((p: Command, app: App) => void)[] = [ls, show, rows, indexCmd];
+const COMMANDS: ((p: Command, app: App) => void)[] = [ls, show, rows, indexCmd, doctor];
 
 export const VERSION = '0.1.0';
 

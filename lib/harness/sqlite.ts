@@ -52,3 +52,20 @@ export function warnOnce(harness: string, msg: string): void {
   warned.add(harness);
   process.stderr.write(`resume: ${harness}: ${msg.replace(/[\r\n]+/g, ' ')}\n`);
 }
+
+/** For doctor: can better-sqlite3 be loaded here, and which SQLite does it carry? */
+export function sqliteStatus(): { ok: boolean; version: string | null; error: string | null } {
+  const C = load();
+  if (!C) return { ok: false, version: null, error: loadError };
+  try {
+    const db = new C(':memory:', {});
+    try {
+      const v = (db.prepare('SELECT sqlite_version() AS v').get() as { v: string }).v;
+      return { ok: true, version: v, error: null };
+    } finally {
+      db.close();
+    }
+  } catch (err) {
+    return { ok: false, version: null, error: firstLine(err) };
+  }
+}

@@ -1,0 +1,221 @@
+// `resume doctor`: one screen a user can paste into a bug report. Per harness: the roots looked at
+// (and what chose each), files and sessions found, hidden counts, what was skipped and why, record
+// types the parsers do not know, the newest session, the harness binary and its version. Also the
+// index files, fzf, the shell and the SQLite module. Always exits 0.
+import fs from 'node:fs';
+import path from 'node:path';
+import { execFile } from 'node:child_process';
+import type { Command } from 'commander';
+import type { App } from '../app.js';
+import { out } from './common.js';
+import { ADAPTERS } from '../harness/registry.js';
+import { sqliteStatus } from '../harness/sqlite.js';
+import type { Counters, Harness, Root, Session } from '../types.js';
+import type { IndexResult } from '../index/index.js';
+import { indexFiles } from '../index/index.js';
+import { age, iso } from '../util/time.js';
+import { clip, oneLine } from '../util/text.js';
+import { tildify } from '../util/paths.js';
+
+const VERSION_TIMEOUT_MS = 2000;
+const TOP_UNKNOWN = 5;
+
+interface Program {
+  name: string;
+  path: string;
+  version: string | null;
+}
+
+interface HarnessReport {
+  name: Harness;
+  label: string;
+  roots: Root[];
+  files: number;
+  filesByKind: Record<string, number>;
+  sessions: number;
+  hidden: Record<string, number>;
+  skipped: { badLines: number; hugeLines: number; reasons: Record<string, number>; failedFiles: number; failed: string | null };
+  unknownTypes: { type: string; count: number }[];
+  newest: { id: string; updated: string | null; cwd: string | null; title: string | null } | null;
+  binary: Program | null;
+}
+
+interface Report {
+  version: string;
+  demo: boolean;
+  index: { dir: string; files: { path: string; size: number; modified: string }[] };
+  fzf: Program | null;
+  shell: string | null;
+  sqlite: { ok: boolean; version: string | null; error: string | null };
+  skipped: { notRegular: number; unreadable: number };
+  harnesses: HarnessReport[];
+}
+
+/** The first executable named `name` on PATH. */
+export function onPath(name: string, envPath: string): string | null {
+  for (const d of envPath.split(':')) {
+    if (!d) continue;
+    const p = path.join(d, name);
+    try {
+      fs.accessSync(p, fs.constants.X_OK);
+      if (fs.statSync(p).isFile()) return p;
+    } catch {
+      /* not here */
+    }
+  }
+  return null;
+}
+
+/** `<bin> --version`, first line, or null when it fails or takes longer than 2 s. */
+function versionOf(file: string): Promise<string | null> {
+  return new Promise((resolve) => {
+    execFile(file, ['--version'], { timeout: VERSION_TIMEOUT_MS, killSignal: 'SIGKILL', maxBuffer: 1 << 16, env: process.env }, (err, stdout) => {
+      if (err) return resolve(null);
+      const line = oneLine(String(stdout).split('\n').find((l) => l.trim()) ?? '');
+      resolve(line ? clip(line, 80) : null);
+    });
+  });
+}
+
+async function program(names: string[], envPath: string): Promise<Program | null> {
+  for (const n of names) {
+    const p = onPath(n, envPath);
+    if (p) return { name: n, path: p, version: await versionOf(p) };
+  }
+  return null;
+}
+
+function harnessReport(a: (typeof ADAPTERS)[number], r: IndexResult, sessions: Session[]): Omit<HarnessReport, 'binary'> {
+  const mine = Object.values(r.entries ?? {}).filter((e) => e.src?.harness === a.name);
+  const filesByKind: Record<string, number> = {};
+  const reasons: Record<string, number> = {};
+  const unknown: Record<string, number> = {};
+  let badLines = 0;
+  let hugeLines = 0;
+  let failedFiles = 0;
+  for (const e of mine) {
+    filesByKind[e.src.kind] = (filesByKind[e.src.kind] ?? 0) + 1;
+    if (e.error) failedFiles++;
+    const c = (e.state as { counters?: Counters } | undefined)?.counters;
+    if (!c) continue;
+    badLines += c.badLines ?? 0;
+    hugeLines += c.hugeLines ?? 0;
+    for (const [k, v] of Object.entries(c.unknownTypes ?? {})) unknown[k] = (unknown[k] ?? 0) + v;
+    for (const [k, v] of Object.entries(c.skipped ?? {})) reasons[k] = (reasons[k] ?? 0) + v;
+  }
+  const ss = sessions.filter((s) => s.harness === a.name);
+  const hidden: Record<string, number> = {};
+  for (const s of ss) if (s.hidden) hidden[s.hiddenReason ?? 'other'] = (hidden[s.hiddenReason ?? 'other'] ?? 0) + 1;
+  const newest = ss[0] ?? null; // the index sorts newest first
+  return {
+    name: a.name,
+    label: a.label,
+    roots: r.roots.get(a.name) ?? [],
+    files: mine.length,
+    filesByKind,
+    sessions: ss.length,
+    hidden,
+    skipped: { badLines, hugeLines, reasons, failedFiles, failed: r.skipped.failed[a.name] ?? null },
+    unknownTypes: Object.entries(unknown)
+      .sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1))
+      .slice(0, TOP_UNKNOWN)
+      .map(([type, count]) => ({ type: oneLine(type), count })),
+    newest: newest
+      ? { id: newest.id, updated: iso(newest.updated ?? newest.started), cwd: newest.cwd, title: newest.title ?? newest.firstPrompt ? clip(oneLine(newest.title ?? newest.firstPrompt ?? ''), 400) : null }
+      : null,
+  };
+}
+
+function indexReport(app: App): Report['index'] {
+  const { dir } = indexFiles(app.ctx);
+  const files: Report['index']['files'] = [];
+  let names: string[] = [];
+  try {
+    names = fs.readdirSync(dir).sort();
+  } catch {
+    /* no index yet */
+  }
+  for (const n of names) {
+    try {
+      const st = fs.statSync(path.join(dir, n));
+      if (st.isFile()) files.push({ path: path.join(dir, n), size: st.size, modified: new Date(st.mtimeMs).toISOString() });
+    } catch {
+      /* vanished */
+    }
+  }
+  return { dir, files };
+}
+
+function size(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1 << 20) return `${(n / 1024).toFixed(1)} KiB`;
+  return `${(n / 1048576).toFixed(1)} MiB`;
+}
+
+function text(r: Report, home: string, now: number): string {
+  const p = (s: string | null) => oneLine(tildify(s, home) || '');
+  const lines: string[] = [];
+  const kv = (k: string, v: string) => lines.push(`  ${k.padEnd(10)}${v}`);
+  lines.push(`resume ${r.version}${r.demo ? ' (demo HOME)' : ''}`);
+  kv('index', p(r.index.dir) + (r.index.files.length ? '' : ' (not built yet)'));
+  for (const f of r.index.files) kv('', `${path.basename(f.path)}  ${size(f.size)}, ${age(Date.parse(f.modified), now)} old`);
+  kv('fzf', r.fzf ? `${p(r.fzf.path)}${r.fzf.version ? ` (${r.fzf.version})` : ''}` : 'not on PATH (the picker needs it)');
+  kv('shell', r.shell ? oneLine(r.shell) : '$SHELL is not set');
+  kv('sqlite', r.sqlite.ok ? `better-sqlite3, SQLite ${r.sqlite.version}` : `cannot load: ${oneLine(r.sqlite.error ?? '')} (opencode and Cursor chat databases are not read)`);
+  if (r.skipped.notRegular || r.skipped.unreadable) {
+    kv('skipped', `${r.skipped.notRegular} not regular files, ${r.skipped.unreadable} unreadable (all harnesses)`);
+  }
+  for (const h of r.harnesses) {
+    lines.push('');
+    lines.push(`${h.name} (${h.label})`);
+    h.roots.forEach((root, i) => {
+      const what = [root.via, root.role, root.exists ? 'exists' : 'missing'].filter(Boolean).join(', ');
+      kv(i === 0 ? 'roots' : '', `${p(root.path)}  (${what})`);
+    });
+    if (!h.roots.length) kv('roots', 'none');
+    const kinds = Object.entries(h.filesByKind).map(([k, n]) => `${n} ${k}`).join(', ');
+    kv('files', `${h.files}${kinds ? ` (${kinds})` : ''}`);
+    const hid = Object.entries(h.hidden).sort((a, b) => b[1] - a[1]).map(([k, n]) => `${n} ${k}`).join(', ');
+    const nHidden = Object.values(h.hidden).reduce((a, b) => a + b, 0);
+    kv('sessions', `${h.sessions}${nHidden ? `, ${nHidden} hidden: ${hid}` : ''}`);
+    const sk: string[] = [];
+    if (h.skipped.badLines) sk.push(`${h.skipped.badLines} lines that are not JSON objects`);
+    if (h.skipped.hugeLines) sk.push(`${h.skipped.hugeLines} oversized lines not decoded`);
+    for (const [k, n] of Object.entries(h.skipped.reasons)) sk.push(`${n} ${oneLine(k)}`);
+    if (h.skipped.failedFiles) sk.push(`${h.skipped.failedFiles} files failed`);
+    if (sk.length) kv('skipped', sk.join('; '));
+    if (h.skipped.failed) kv('error', oneLine(h.skipped.failed));
+    if (h.unknownTypes.length) kv('unknown', h.unknownTypes.map((u) => `${u.type} ×${u.count}`).join(', '));
+    if (h.newest) {
+      const t = h.newest.title ? clip(oneLine(h.newest.title), 60) : '';
+      const ms = h.newest.updated ? Date.parse(h.newest.updated) : null;
+      kv('newest', `${oneLine(h.newest.id)}  ${age(ms, now)} ago  ${p(h.newest.cwd) || '?'}${t ? `  ${t}` : ''}`);
+    }
+    kv('binary', h.binary ? `${p(h.binary.path)}${h.binary.version ? ` (${h.binary.version})` : ' (no version)'}` : `not on PATH (${ADAPTERS.find((a) => a.name === h.name)!.binaries.join(' or ')})`);
+  }
+  return lines.join('\n') + '\n';
+}
+
+export function register(program_: Command, app: App): void {
+  program_
+    .command('doctor')
+    .description('roots, counts per harness, unknown record types, fzf and shell status')
+    .option('--json', 'one JSON object for scripts')
+    .action(async (o: { json?: boolean }) => {
+      const r = await app.index({ withEntries: true, quiet: true });
+      const envPath = app.ctx.env.PATH ?? '';
+      const [fzf, ...bins] = await Promise.all([program(['fzf'], envPath), ...ADAPTERS.map((a) => program(a.binaries, envPath))]);
+      const report: Report = {
+        version: String(program_.version() ?? ''),
+        demo: app.demo,
+        index: indexReport(app),
+        fzf: fzf ?? null,
+        shell: app.ctx.env.SHELL || null,
+        sqlite: sqliteStatus(),
+        skipped: { notRegular: r.skipped.notRegular, unreadable: r.skipped.unreadable },
+        harnesses: ADAPTERS.map((a, i) => ({ ...harnessReport(a, r, r.sessions), binary: bins[i] ?? null })),
+      };
+      if (o.json) out(JSON.stringify(report, null, 2) + '\n');
+      else out(text(report, app.ctx.home, Date.now()));
+    });
+}
