@@ -2,9 +2,12 @@
 // Entry points: the CLI and the index worker (worker_threads needs a file of its own).
 import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';
+import fs from 'node:fs';
 import path from 'node:path';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+// Chunk names carry content hashes: start clean so stale chunks never pile up.
+fs.rmSync(path.join(root, 'dist'), { recursive: true, force: true });
 await build({
   absWorkingDir: root,
   entryPoints: { cli: 'lib/cli.ts', worker: 'lib/index/worker.ts' },

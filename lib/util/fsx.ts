@@ -40,26 +40,29 @@ export function direntMaybeFile(d: fs.Dirent): boolean {
 }
 
 /**
- * Files below `dir` whose name passes `match`, at most `depth` levels down, following symlinked
- * directories once (a loop is cut by remembering device and inode of every directory entered).
+ * Files below `dir` whose name passes `match`, at most `depth` levels down. Symlinked directories
+ * are followed; a loop is cut by remembering the real path of every symlinked directory entered
+ * (plain directories cannot loop, and are not stat'ed: this runs on every listing).
  */
 export function walk(dir: string, match: (name: string, rel: string) => boolean, depth: number, seen = new Set<string>(), rel = ''): string[] {
-  let st: fs.Stats;
-  try {
-    st = fs.statSync(dir);
-  } catch {
-    return [];
-  }
-  const id = `${st.dev}:${st.ino}`;
-  if (seen.has(id)) return [];
-  seen.add(id);
   const out: string[] = [];
   for (const d of entries(dir)) {
     const r = rel ? `${rel}/${d.name}` : d.name;
-    if (direntMaybeFile(d) && match(d.name, r)) {
-      out.push(path.join(dir, d.name));
-    } else if (depth > 0 && direntIsDir(dir, d)) {
+    if (d.isDirectory()) {
+      if (depth > 0) out.push(...walk(path.join(dir, d.name), match, depth - 1, seen, r));
+    } else if (d.isSymbolicLink() && isDir(path.join(dir, d.name))) {
+      if (depth <= 0) continue;
+      let real: string;
+      try {
+        real = fs.realpathSync(path.join(dir, d.name));
+      } catch {
+        continue;
+      }
+      if (seen.has(real)) continue;
+      seen.add(real);
       out.push(...walk(path.join(dir, d.name), match, depth - 1, seen, r));
+    } else if (match(d.name, r)) {
+      out.push(path.join(dir, d.name));
     }
   }
   return out;
