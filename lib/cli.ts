@@ -7,9 +7,12 @@ import { register as ls } from './commands/ls.js';
 import { register as rows } from './commands/rows.js';
 import { register as show } from './commands/show.js';
 import { register as indexCmd } from './commands/index-cmd.js';
+import { register as resumeCmd } from './commands/resume.js';
+import { register as resolveCmd } from './commands/resolve-cmd.js';
+import { register as emit } from './commands/emit.js';
 import { register as doctor } from './commands/doctor.js';
 
-const COMMANDS: ((p: Command, app: App) => void)[] = [ls, show, rows, indexCmd, doctor];
+const COMMANDS: ((p: Command, app: App) => void)[] = [ls, show, rows, indexCmd, doctor, resolveCmd, emit, resumeCmd];
 
 export const VERSION = '0.1.0';
 

@@ -1,6 +1,13 @@
-// Naming a session (DESIGN.md "Naming a session").
+// Naming a session (DESIGN.md "Naming a session"). For one argument, in order: (1) a path to an
+// indexed transcript; (2) a full id (or a `harness:id` key); (3) an id prefix of at least 4
+// characters (`harness:prefix` too) matching exactly one session, two or more being ambiguous;
+// (4) otherwise words, every one of which must appear (case-insensitive) in the session's directory,
+// title, prompts, branch, harness or id. Hidden sessions are always found by path, id and prefix;
+// words find them only with `all`.
+import fs from 'node:fs';
 import path from 'node:path';
 import type { Session } from '../types.js';
+import { HARNESSES } from '../types.js';
 
 export type Resolution =
   | { kind: 'one'; session: Session; how: 'path' | 'id' | 'prefix' | 'words' }
@@ -10,36 +17,98 @@ export type Resolution =
 
 export const MIN_PREFIX = 4;
 
-export function resolve(query: string[], sessions: Session[], cwd = process.cwd()): Resolution {
+export interface ResolveOptions {
+  /** directory relative paths are taken from */
+  cwd?: string;
+  /** words also match hidden sessions */
+  all?: boolean;
+  /** HOME, for a leading `~` in a path */
+  home?: string;
+}
+
+function looksLikePath(q: string): boolean {
+  return q.includes('/') || q.startsWith('~') || /\.(jsonl|json|db|zst)$/.test(q);
+}
+
+function realpath(p: string): string | null {
+  try {
+    return fs.realpathSync(p);
+  } catch {
+    return null;
+  }
+}
+
+function byPath(q: string, sessions: Session[], o: ResolveOptions): Session[] {
+  const home = o.home ?? process.env.HOME ?? '';
+  const expanded = q === '~' ? home : q.startsWith('~/') ? path.join(home, q.slice(2)) : q;
+  const abs = path.resolve(o.cwd ?? process.cwd(), expanded);
+  const hit = sessions.filter((s) => s.file === abs);
+  if (hit.length) return hit;
+  // Through symlinks: compare real paths, stat'ing only files with the same name.
+  const real = realpath(abs);
+  if (!real) return [];
+  const name = path.basename(real);
+  return sessions.filter((s) => (path.basename(s.file) === name || path.basename(s.file) === path.basename(abs)) && realpath(s.file) === real);
+}
+
+const result = (list: Session[], how: 'path' | 'id' | 'prefix'): Resolution | null =>
+  list.length === 1 ? { kind: 'one', session: list[0]!, how } : list.length > 1 ? { kind: how === 'prefix' ? 'ambiguous-prefix' : 'many', candidates: list } : null;
+
+export function resolve(query: string[], sessions: Session[], opts: ResolveOptions = {}): Resolution {
   const q = query.join(' ').trim();
   if (!q) return { kind: 'none' };
   if (query.length === 1) {
-    const one = query[0]!;
+    const one = query[0]!.trim();
     // (1) a path to an indexed transcript
-    if (one.includes('/') || one.endsWith('.jsonl') || one.endsWith('.db') || one.endsWith('.json')) {
-      const abs = path.resolve(cwd, one);
-      const hit = sessions.filter((s) => s.file === abs);
-      if (hit.length === 1) return { kind: 'one', session: hit[0]!, how: 'path' };
+    if (looksLikePath(one)) {
+      const r = result(byPath(one, sessions, opts), 'path');
+      if (r) return r;
     }
-    // (2) a full id (also `harness:id` keys)
-    const exact = sessions.filter((s) => s.id === one || s.key === one);
-    if (exact.length === 1) return { kind: 'one', session: exact[0]!, how: 'id' };
-    if (exact.length > 1) return { kind: 'many', candidates: exact };
+    // `harness:rest` narrows the id and prefix steps to one harness
+    const m = /^([a-z]+):(.+)$/.exec(one);
+    const scoped = m && (HARNESSES as readonly string[]).includes(m[1]!) ? { h: m[1]!, rest: m[2]! } : null;
+    const pool = scoped ? sessions.filter((s) => s.harness === scoped.h) : sessions;
+    const idq = scoped ? scoped.rest : one;
+    // (2) a full id
+    const exact = result(pool.filter((s) => s.id === idq), 'id');
+    if (exact) return exact;
     // (3) an id prefix of at least 4 characters
-    if (one.length >= MIN_PREFIX && /^[A-Za-z0-9_.-]+$/.test(one)) {
-      const low = one.toLowerCase();
-      const pre = sessions.filter((s) => s.id.toLowerCase().startsWith(low));
-      if (pre.length === 1) return { kind: 'one', session: pre[0]!, how: 'prefix' };
-      if (pre.length > 1) return { kind: 'ambiguous-prefix', candidates: pre };
+    if (idq.length >= MIN_PREFIX && !/\s/.test(idq)) {
+      const low = idq.toLowerCase();
+      const pre = result(pool.filter((s) => s.id.toLowerCase().startsWith(low)), 'prefix');
+      if (pre) return pre;
     }
   }
-  // (4) words: every word in the directory, title, prompts, branch, harness or id
+  // (4) words
   const words = query.flatMap((w) => w.toLowerCase().split(/\s+/)).filter(Boolean);
   const hits = sessions.filter((s) => {
+    if (s.hidden && !opts.all) return false;
     const hay = [s.cwd, s.title, s.firstPrompt, s.lastPrompt, s.branch, s.harness, s.id].filter(Boolean).join('\n').toLowerCase();
     return words.every((w) => hay.includes(w));
   });
   if (hits.length === 1) return { kind: 'one', session: hits[0]!, how: 'words' };
   if (hits.length > 1) return { kind: 'many', candidates: hits };
   return { kind: 'none' };
+}
+
+/** Damerau-Levenshtein distance (optimal string alignment) of at most one: one insertion, deletion, substitution or transposition. */
+export function oneEdit(a: string, b: string): boolean {
+  if (a === b) return true;
+  if (Math.abs(a.length - b.length) > 1) return false;
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  if (a.length === b.length) {
+    if (a.slice(i + 1) === b.slice(i + 1)) return true; // substitution
+    return a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2); // transposition
+  }
+  return a.length > b.length ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);
+}
+
+/** The subcommand a mistyped word most likely meant (one edit away), or null. */
+export function didYouMean(word: string, commands: { name: string; aliases?: string[] }[]): string | null {
+  const w = word.toLowerCase();
+  for (const c of commands) {
+    for (const n of [c.name, ...(c.aliases ?? [])]) if (oneEdit(w, n)) return c.name;
+  }
+  return null;
 }

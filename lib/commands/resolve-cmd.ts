@@ -1,0 +1,27 @@
+// `resume resolve QUERY...`: the key(s) a query names, one per line.
+import type { Command } from 'commander';
+import type { App } from '../app.js';
+import { ExitError, usage } from '../app.js';
+import { applyFilters } from '../select/filter.js';
+import { resolve } from '../select/resolve.js';
+import { oneLine } from '../util/text.js';
+import { filtersOf, out, withFilters, type FilterOpts } from './common.js';
+
+export function register(program: Command, app: App): void {
+  withFilters(program.command('resolve').description('print the key(s) QUERY names, one per line (exit 1 when several)'))
+    .argument('<query...>', 'id, id prefix (4+ characters), transcript path, or words')
+    .action(async (query: string[], o: FilterOpts) => {
+      const filters = filtersOf(o);
+      const pool = applyFilters(await app.sessions(), { ...filters, all: true });
+      const r = resolve(query, pool, { all: !!o.all });
+      const q = oneLine(query.join(' '));
+      if (r.kind === 'none') throw new ExitError(1, `no session matches '${q}'`);
+      if (r.kind === 'one') {
+        out(r.session.key + '\n');
+        return;
+      }
+      out(r.candidates.map((s) => s.key + '\n').join(''));
+      if (r.kind === 'ambiguous-prefix') throw usage(`'${q}' is the start of ${r.candidates.length} session ids; type more characters`);
+      throw new ExitError(1, `${r.candidates.length} sessions match '${q}'`);
+    });
+}

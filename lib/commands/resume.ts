@@ -1,0 +1,166 @@
+// `resume [QUERY...]`: name a session (or choose among several) and start it again in its directory:
+// through the shell integration (RESUME_EMIT_FILE), as a printed line (--print), described only
+// (--dry-run), or run directly with the terminal attached.
+import fs from 'node:fs';
+import type { Command } from 'commander';
+import type { App } from '../app.js';
+import { ExitError, usage } from '../app.js';
+import type { Session } from '../types.js';
+import { applyFilters, shortIds } from '../select/filter.js';
+import { didYouMean, resolve } from '../select/resolve.js';
+import { label } from '../output.js';
+import { oneLine } from '../util/text.js';
+import { filtersOf, out, withFilters, type FilterOpts } from './common.js';
+import { loadConfig, type Config } from '../launch/config.js';
+import { pickShell, shellLine, type Plan } from '../launch/emit.js';
+import { quotePosix, shown, type ShellName } from '../launch/quote.js';
+import { checkDir, checkLive, makePlan } from '../launch/plan.js';
+import { execPlan } from '../launch/exec.js';
+import { adapter } from '../harness/registry.js';
+
+export interface LaunchOpts {
+  fork?: boolean;
+  dryRun?: boolean;
+  print?: boolean;
+  json?: boolean;
+  shell?: string;
+}
+
+/** Arguments after the first `--` on the command line: they go to the harness. */
+export function dashTail(program: Command): string[] {
+  // commander keeps the argv it parsed in rawArgs (not in its type declarations)
+  const raw = (program as unknown as { rawArgs?: string[] }).rawArgs ?? [];
+  const i = raw.indexOf('--');
+  return i >= 0 ? raw.slice(i + 1) : [];
+}
+
+/** The shell to quote for; a bad `--shell` or RESUME_SHELL is a usage error. */
+export function shellOf(flag: string | undefined): ShellName {
+  const sh = pickShell(flag, process.env);
+  if (typeof sh === 'string') return sh;
+  throw usage(`${sh.from} must be zsh, bash or fish, not ${shown(sh.bad)}`);
+}
+
+/** One candidate per line: short id, harness, directory, title (tab-separated, sanitized). */
+export function candidateLines(list: Session[], shorts: Map<string, string>): string {
+  const f = (v: string) => oneLine(v).replace(/\t/g, ' ');
+  return list.map((s) => [f(shorts.get(s.id) ?? s.id), s.harness, f(s.cwd ?? '?'), f(label(s))].join('\t') + '\n').join('');
+}
+
+export interface Choice {
+  /** the words typed, to fill the picker's query */
+  query: string[];
+  /** --dry-run: never prompt */
+  dryRun: boolean;
+  shorts: Map<string, string>;
+}
+
+/**
+ * Several sessions fit (or no query was given): let the user choose one. Until the fzf picker is
+ * wired in here, the candidates are printed on stdout and the command ends with exit 1, which is
+ * also the contract whenever there is no terminal or under --dry-run.
+ */
+export async function chooseAmong(_app: App, candidates: Session[], c: Choice): Promise<Session> {
+  if (candidates.length === 0) throw new ExitError(1, 'no sessions found (resume doctor shows where it looked)');
+  out(candidateLines(candidates, c.shorts));
+  const what = c.query.length ? `${candidates.length} sessions match '${oneLine(c.query.join(' '))}'` : `${candidates.length} sessions`;
+  throw new ExitError(1, `${what}; name one by id prefix or more words`);
+}
+
+/** The refusals (no fork, directory gone, session running), then the plan. Same checks for every mode. */
+export function prepare(s: Session, o: { fork: boolean; extra: string[]; cfg: Config; name: string }): Plan {
+  const plan = makePlan(s, o);
+  checkDir(plan.cwd, o.name);
+  if (!o.fork) checkLive(s, o.cfg, o.name);
+  return plan;
+}
+
+async function launch(s: Session, plan: Plan, o: LaunchOpts, shell: ShellName, cfg: Config): Promise<void> {
+  if (o.dryRun) {
+    if (o.json) {
+      out(JSON.stringify({ harness: plan.harness, id: plan.id, cwd: plan.cwd, argv: plan.argv, env: plan.env }, null, 2) + '\n');
+    } else {
+      let text = `cwd   ${quotePosix(plan.cwd)}\nargv  ${plan.argv.map(quotePosix).join(' ')}\n`;
+      for (const [k, v] of Object.entries(plan.env)) text += `env   ${k}=${quotePosix(v)}\n`;
+      out(text);
+    }
+    return;
+  }
+  const line = shellLine(plan, shell);
+  if (o.print) {
+    out(line + '\n');
+    return;
+  }
+  const emitFile = process.env.RESUME_EMIT_FILE;
+  if (emitFile) {
+    try {
+      fs.writeFileSync(emitFile, line + '\n');
+    } catch (err) {
+      throw new ExitError(2, `cannot write RESUME_EMIT_FILE ${shown(emitFile)}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    }
+    return;
+  }
+  const cmd = cfg.harness[s.harness]?.command;
+  const hint = cmd
+    ? ` (it is the command configured for ${s.harness}; an alias or function runs only through the shell integration: resume init zsh|bash|fish)`
+    : ` (is ${adapter(s.harness).label} installed?)`;
+  const code = await execPlan(plan, hint);
+  process.exitCode = code;
+}
+
+interface RootOpts extends FilterOpts, LaunchOpts {}
+
+export function register(program: Command, app: App): void {
+  // Program options only before a subcommand: `resume ls --json` stays ls's own option.
+  program.enablePositionalOptions();
+  withFilters(program)
+    .argument('[query...]', 'id, id prefix (4+ characters), transcript path, or words; arguments after -- go to the harness')
+    .option('--dry-run', 'print the directory and command, run nothing, never prompt')
+    .option('--print', 'print the shell line (cd DIR && COMMAND) instead of running it')
+    .option('--fork', "the harness's native fork instead of a resume")
+    .option('--json', 'with --dry-run: one object {harness,id,cwd,argv,env}')
+    .option('--shell <shell>', 'quote --print for zsh, bash or fish (default: RESUME_SHELL, else $SHELL)')
+    .action(async (args: string[], o: RootOpts) => {
+      const tail = dashTail(program);
+      const query = args.slice(0, Math.max(0, args.length - tail.length));
+      // Everything that can be refused without looking at sessions, before anything runs.
+      const cfg = loadConfig(app.ctx);
+      if (o.json && !o.dryRun) throw usage('--json goes with --dry-run');
+      const quoting = o.shell != null || (!o.dryRun && (o.print || !!process.env.RESUME_EMIT_FILE));
+      const shell: ShellName = quoting ? shellOf(o.shell) : 'bash';
+      const filters = filtersOf(o);
+      const all = await app.sessions();
+      const pool = applyFilters(all, { ...filters, all: true });
+      const shorts = shortIds(all);
+      const choice: Choice = { query, dryRun: !!o.dryRun, shorts };
+
+      let s: Session;
+      if (query.length === 0) {
+        s = await chooseAmong(app, applyFilters(all, filters), choice);
+      } else {
+        const r = resolve(query, pool, { all: !!o.all });
+        const q = oneLine(query.join(' '));
+        if (r.kind === 'none') {
+          const sub = query.length === 1 ? didYouMean(query[0]!, commandNames(program)) : null;
+          if (sub) throw usage(`no session matches '${q}'; did you mean '${sub}'?`);
+          throw new ExitError(1, `no session matches '${q}'`);
+        }
+        if (r.kind === 'ambiguous-prefix') {
+          out(candidateLines(r.candidates, shorts));
+          throw usage(`'${q}' is the start of ${r.candidates.length} session ids; type more characters`);
+        }
+        s = r.kind === 'one' ? r.session : await chooseAmong(app, r.candidates, choice);
+      }
+      const name = shorts.get(s.id) ?? s.id;
+      const plan = prepare(s, { fork: !!o.fork, extra: tail, cfg, name });
+      await launch(s, plan, o, shell, cfg);
+    });
+}
+
+/** Subcommand names (and aliases) for "did you mean"; `list` is how many people spell `ls`. */
+function commandNames(program: Command): { name: string; aliases: string[] }[] {
+  const list = program.commands.map((c) => ({ name: c.name(), aliases: [...c.aliases()] }));
+  const ls = list.find((c) => c.name === 'ls');
+  if (ls && !ls.aliases.includes('list')) ls.aliases.push('list');
+  return [...list, { name: 'help', aliases: [] }];
+}

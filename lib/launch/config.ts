@@ -1,0 +1,129 @@
+// The config file (TOML): `$XDG_CONFIG_HOME/resume/config`, else `~/.config/resume/config`.
+//
+//   keys = "default" | "vim"        # picker key bindings
+//   fzf_opts = "--height 60%"        # extra fzf options
+//   [claude]                         # one table per harness
+//   command = "vamos"                # the command (or alias/function) to run instead of the binary
+//   args = ["--model", "opus"]       # arguments put right after the command
+//
+// An unknown key or a bad value is an exit-2 error naming the key, raised before anything runs.
+import fs from 'node:fs';
+import { parse, TomlError } from 'smol-toml';
+import { ExitError } from '../app.js';
+import { HARNESSES, type Ctx, type Harness } from '../types.js';
+import { configFile } from '../util/paths.js';
+import { shown } from './quote.js';
+
+export interface HarnessConfig {
+  /** replaces the harness binary (argv[0]); one word: a command, alias or function name, or a path */
+  command: string | null;
+  /** inserted right after the command, before the harness's own resume arguments */
+  args: string[];
+}
+
+export interface Config {
+  /** the file read, or null when there is none */
+  file: string | null;
+  keys: 'default' | 'vim';
+  fzfOpts: string | null;
+  harness: Partial<Record<Harness, HarnessConfig>>;
+}
+
+export const DEFAULT_CONFIG: Config = { file: null, keys: 'default', fzfOpts: null, harness: {} };
+
+const TOP_KEYS = ['keys', 'fzf_opts', ...HARNESSES];
+const HARNESS_KEYS = ['command', 'args'];
+
+function bad(file: string, msg: string): ExitError {
+  return new ExitError(2, `config ${shown(file)}: ${msg}`);
+}
+
+function typeOf(v: unknown): string {
+  if (Array.isArray(v)) return 'an array';
+  if (v === null) return 'null';
+  if (v instanceof Date) return 'a date';
+  if (typeof v === 'object') return 'a table';
+  return `a ${typeof v}`;
+}
+
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+/** Parse and check config text. Throws ExitError(2) naming the offending key. */
+export function parseConfig(text: string, file: string): Config {
+  let doc: Record<string, unknown>;
+  try {
+    doc = parse(text) as Record<string, unknown>;
+  } catch (err) {
+    if (err instanceof TomlError) {
+      const first = err.message.split('\n')[0]!.replace(/^Invalid TOML document:\s*/, '');
+      throw bad(file, `line ${err.line}, column ${err.column}: ${first}`);
+    }
+    throw bad(file, err instanceof Error ? err.message : String(err));
+  }
+  const cfg: Config = { file, keys: 'default', fzfOpts: null, harness: {} };
+  for (const [k, v] of Object.entries(doc)) {
+    if (!TOP_KEYS.includes(k)) throw bad(file, `unknown key '${shown(k)}' (known: ${TOP_KEYS.join(', ')})`);
+    if (k === 'keys') {
+      if (v !== 'default' && v !== 'vim') throw bad(file, `'keys' must be "default" or "vim", not ${showValue(v)}`);
+      cfg.keys = v;
+    } else if (k === 'fzf_opts') {
+      if (typeof v !== 'string') throw bad(file, `'fzf_opts' must be a string, not ${typeOf(v)}`);
+      if (CONTROL.test(v)) throw bad(file, `'fzf_opts' must be one line without control characters`);
+      cfg.fzfOpts = v;
+    } else {
+      const h = k as Harness;
+      if (!v || typeof v !== 'object' || Array.isArray(v) || v instanceof Date) throw bad(file, `'${h}' must be a table ([${h}]), not ${typeOf(v)}`);
+      const hc: HarnessConfig = { command: null, args: [] };
+      for (const [hk, hv] of Object.entries(v as Record<string, unknown>)) {
+        const key = `${h}.${hk}`;
+        if (!HARNESS_KEYS.includes(hk)) throw bad(file, `unknown key '${shown(key)}' (known: ${HARNESS_KEYS.join(', ')})`);
+        if (hk === 'command') {
+          if (typeof hv !== 'string') throw bad(file, `'${key}' must be a string, not ${typeOf(hv)}`);
+          if (hv.trim() === '') throw bad(file, `'${key}' must not be empty`);
+          if (hv !== hv.trim() || CONTROL.test(hv)) throw bad(file, `'${key}' must be one command name or path, without surrounding spaces or control characters (put arguments in '${h}.args')`);
+          if (hv.startsWith('-')) throw bad(file, `'${key}' must be a command, not an option (${showValue(hv)}; put options in '${h}.args')`);
+          hc.command = hv;
+        } else {
+          if (!Array.isArray(hv)) throw bad(file, `'${key}' must be an array of strings, not ${typeOf(hv)}`);
+          hv.forEach((a, i) => {
+            if (typeof a !== 'string') throw bad(file, `'${key}[${i}]' must be a string, not ${typeOf(a)}`);
+            if (a.includes('\u0000')) throw bad(file, `'${key}[${i}]' must not contain a NUL character`);
+          });
+          hc.args = hv as string[];
+        }
+      }
+      cfg.harness[h] = hc;
+    }
+  }
+  return cfg;
+}
+
+// eslint-disable-next-line no-control-regex
+const UNSAFE_G = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+function showValue(v: unknown): string {
+  if (typeof v === 'string') return JSON.stringify(v).replace(UNSAFE_G, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'));
+  return typeOf(v);
+}
+
+/** Read the config for this environment; no file means the defaults. Throws ExitError(2) on a bad one. */
+export function loadConfig(ctx: Ctx): Config {
+  const file = configFile(ctx);
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return { ...DEFAULT_CONFIG };
+    throw bad(file, `cannot read it (${code ?? (err as Error).message})`);
+  }
+  return parseConfig(text, file);
+}
+
+/** The argv to run: the config's command in place of the binary, its args right after it. */
+export function applyConfig(argv: string[], harness: Harness, cfg: Config): string[] {
+  const hc = cfg.harness[harness];
+  if (!hc || argv.length === 0) return argv;
+  return [hc.command ?? argv[0]!, ...hc.args, ...argv.slice(1)];
+}

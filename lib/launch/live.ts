@@ -1,0 +1,246 @@
+// Is a session running right now? Two processes appending to one transcript corrupt it, so a live
+// session is refused (`--fork` is the way in).
+//
+// A session is live when a harness process (its program or script is one of the harness's binaries
+// or the configured command):
+//   - names the session's id or transcript file on its command line (not as the source of a fork), or
+//   - holds the transcript open (Linux: /proc/<pid>/fd; macOS: lsof, only when checking one session),
+// or when the harness's own registry says so (Claude Code: `<config dir>/sessions/<pid>.json`, whose
+// pid must still be running: same start time when the file records one, else a Claude process).
+//
+// Cost: one pass over the process table (Linux: /proc/<pid>/cmdline; macOS: one `ps`), the open
+// files of harness processes only, and one directory listing per Claude root. Other platforms: none.
+import fs from 'node:fs';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import type { Harness, Session } from '../types.js';
+
+export interface LiveHit {
+  pid: number;
+  via: 'registry' | 'argv' | 'open';
+}
+
+interface Proc {
+  pid: number;
+  argv: string[];
+  /** harnesses this process runs (by its program or script name) */
+  harnesses: Set<Harness>;
+}
+
+export interface LiveOptions {
+  /** program names per harness: the adapter's binaries and the configured command */
+  names: Map<Harness, string[]>;
+  /** also the slow checks (macOS lsof); for the one session about to be resumed */
+  thorough?: boolean;
+  /** the process table and /proc root, for tests */
+  platform?: NodeJS.Platform;
+  proc?: string;
+}
+
+const INTERPRETER = /^(node|nodejs|bun|deno|sh|bash|dash|zsh|ksh|python[0-9.]*|ruby|perl)$/;
+const FORK_FLAGS = new Set(['--fork-session', '--fork', 'fork']);
+
+function base(p: string): string {
+  return p.slice(p.lastIndexOf('/') + 1);
+}
+
+/** The harnesses whose program this command line runs (`claude …`, `node …/claude …`, `sh …/claude`). */
+function harnessesOf(argv: string[], comm: string | null, names: Map<Harness, string[]>): Set<Harness> {
+  const progs = new Set<string>();
+  if (argv[0]) progs.add(base(argv[0]));
+  if (comm) progs.add(comm);
+  if (argv[0] && INTERPRETER.test(base(argv[0]))) {
+    const script = argv.slice(1).find((a) => !a.startsWith('-'));
+    if (script) progs.add(base(script));
+  }
+  const out = new Set<Harness>();
+  for (const [h, ns] of names) if (ns.some((n) => progs.has(base(n)))) out.add(h);
+  return out;
+}
+
+function readText(p: string): string | null {
+  try {
+    return fs.readFileSync(p, 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+function linuxProcs(root: string, names: Map<Harness, string[]>): Proc[] {
+  let entries: string[];
+  try {
+    entries = fs.readdirSync(root);
+  } catch {
+    return [];
+  }
+  const out: Proc[] = [];
+  for (const e of entries) {
+    if (!/^\d+$/.test(e)) continue;
+    const pid = Number(e);
+    if (pid === process.pid) continue;
+    const raw = readText(path.join(root, e, 'cmdline'));
+    if (!raw) continue;
+    const argv = raw.split('\0');
+    if (argv[argv.length - 1] === '') argv.pop();
+    const comm = readText(path.join(root, e, 'comm'))?.trim() ?? null;
+    const harnesses = harnessesOf(argv, comm, names);
+    if (harnesses.size) out.push({ pid, argv, harnesses });
+  }
+  return out.sort((a, b) => a.pid - b.pid);
+}
+
+function linuxOpenFiles(root: string, pid: number): string[] {
+  const dir = path.join(root, String(pid), 'fd');
+  let fds: string[];
+  try {
+    fds = fs.readdirSync(dir);
+  } catch {
+    return [];
+  }
+  const out: string[] = [];
+  for (const fd of fds) {
+    try {
+      out.push(fs.readlinkSync(path.join(dir, fd)));
+    } catch {
+      /* closed meanwhile */
+    }
+  }
+  return out;
+}
+
+/** Field 22 of /proc/<pid>/stat: start time in clock ticks since boot. */
+function linuxStart(root: string, pid: number): string | null {
+  const st = readText(path.join(root, String(pid), 'stat'));
+  if (!st) return null;
+  const rest = st.slice(st.lastIndexOf(')') + 2).split(' ');
+  return rest[19] ?? null;
+}
+
+function macProcs(names: Map<Harness, string[]>): Proc[] {
+  const r = spawnSync('ps', ['-axww', '-o', 'pid=,args='], { encoding: 'utf8', timeout: 5000 });
+  if (r.status !== 0 || !r.stdout) return [];
+  const out: Proc[] = [];
+  for (const line of r.stdout.split('\n')) {
+    const m = /^\s*(\d+)\s+(.*)$/.exec(line);
+    if (!m) continue;
+    const pid = Number(m[1]);
+    if (pid === process.pid) continue;
+    // ps joins argv with spaces: words are a best effort (paths with spaces are matched whole below).
+    const argv = m[2]!.split(/\s+/).filter(Boolean);
+    const harnesses = harnessesOf(argv, null, names);
+    if (harnesses.size) out.push({ pid, argv: [m[2]!, ...argv], harnesses });
+  }
+  return out.sort((a, b) => a.pid - b.pid);
+}
+
+function macHolders(file: string): number[] {
+  const r = spawnSync('lsof', ['-t', '--', file], { encoding: 'utf8', timeout: 5000 });
+  if (!r.stdout) return [];
+  return r.stdout.split('\n').filter((l) => /^\d+$/.test(l)).map(Number);
+}
+
+/** Claude Code's runtime registry next to `projects/`: `sessions/<pid>.json` → {pid, sessionId, procStart}. */
+function claudeRegistry(root: string): { pid: number; sessionId: string; procStart: string | null }[] {
+  let names: string[];
+  try {
+    names = fs.readdirSync(root);
+  } catch {
+    return [];
+  }
+  const out: { pid: number; sessionId: string; procStart: string | null }[] = [];
+  for (const n of names) {
+    if (!/^\d+\.json$/.test(n)) continue;
+    try {
+      const o = JSON.parse(fs.readFileSync(path.join(root, n), 'utf8'));
+      const pid = Number(o?.pid ?? n.slice(0, -5));
+      if (Number.isInteger(pid) && pid > 0 && typeof o?.sessionId === 'string') {
+        out.push({ pid, sessionId: o.sessionId, procStart: o.procStart != null ? String(o.procStart) : null });
+      }
+    } catch {
+      /* a half-written or foreign file */
+    }
+  }
+  return out;
+}
+
+/** Live sessions among `sessions`, by key. */
+export function findLive(sessions: Session[], opts: LiveOptions): Map<string, LiveHit> {
+  const platform = opts.platform ?? process.platform;
+  const procRoot = opts.proc ?? '/proc';
+  const hits = new Map<string, LiveHit>();
+  if (sessions.length === 0 || (platform !== 'linux' && platform !== 'darwin')) return hits;
+  const linux = platform === 'linux';
+
+  const byId = new Map<string, Session[]>();
+  const byFile = new Map<string, Session[]>();
+  for (const s of sessions) {
+    byId.set(s.id, [...(byId.get(s.id) ?? []), s]);
+    byFile.set(s.file, [...(byFile.get(s.file) ?? []), s]);
+  }
+  const mark = (s: Session, pid: number, via: LiveHit['via']) => {
+    if (!hits.has(s.key)) hits.set(s.key, { pid, via });
+  };
+
+  const procs = linux ? linuxProcs(procRoot, opts.names) : macProcs(opts.names);
+  const procByPid = new Map(procs.map((p) => [p.pid, p]));
+
+  for (const p of procs) {
+    // The command line names the id or the file (a fork names its source: that one is not live).
+    if (!p.argv.some((a) => FORK_FLAGS.has(a))) {
+      for (const a of p.argv) {
+        const eq = a.indexOf('=');
+        for (const w of eq > 0 ? [a, a.slice(eq + 1)] : [a]) {
+          for (const s of [...(byId.get(w) ?? []), ...(byFile.get(w) ?? [])]) if (p.harnesses.has(s.harness)) mark(s, p.pid, 'argv');
+        }
+      }
+      if (!linux) {
+        // ps output is one string: look for the file path and the id as whole words in it.
+        const cmd = p.argv[0]!;
+        for (const s of sessions) {
+          if (!p.harnesses.has(s.harness) || hits.has(s.key)) continue;
+          if (cmd.includes(s.file) || new RegExp(`(^|[\\s=])${escapeRe(s.id)}($|\\s)`).test(cmd)) mark(s, p.pid, 'argv');
+        }
+      }
+    }
+    // The transcript is open in it (only files that belong to one session: a shared database says nothing).
+    if (linux) {
+      for (const f of linuxOpenFiles(procRoot, p.pid)) {
+        const ss = byFile.get(f);
+        if (ss && ss.length === 1 && p.harnesses.has(ss[0]!.harness)) mark(ss[0]!, p.pid, 'open');
+      }
+    }
+  }
+  if (!linux && opts.thorough) {
+    for (const [file, ss] of byFile) {
+      if (ss.length !== 1 || hits.has(ss[0]!.key)) continue;
+      const pid = macHolders(file).find((x) => procByPid.get(x)?.harnesses.has(ss[0]!.harness));
+      if (pid != null) mark(ss[0]!, pid, 'open');
+    }
+  }
+
+  // Claude Code's registry, once per config directory.
+  const regDirs = new Map<string, Session[]>();
+  for (const s of sessions) {
+    if (s.harness !== 'claude' || hits.has(s.key)) continue;
+    const projects = path.dirname(path.dirname(s.file));
+    if (path.basename(projects) !== 'projects') continue;
+    const reg = path.join(path.dirname(projects), 'sessions');
+    regDirs.set(reg, [...(regDirs.get(reg) ?? []), s]);
+  }
+  for (const [dir, ss] of regDirs) {
+    const want = new Map(ss.map((s) => [s.id, s]));
+    for (const e of claudeRegistry(dir)) {
+      const s = want.get(e.sessionId);
+      if (!s || hits.has(s.key)) continue;
+      let alive: boolean;
+      if (linux && e.procStart != null) alive = linuxStart(procRoot, e.pid) === e.procStart;
+      else alive = !!procByPid.get(e.pid)?.harnesses.has('claude');
+      if (alive) mark(s, e.pid, 'registry');
+    }
+  }
+  return hits;
+}
+
+function escapeRe(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
