@@ -6,12 +6,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
-// Chunk names carry content hashes: start clean so stale chunks never pile up.
-fs.rmSync(path.join(root, 'dist'), { recursive: true, force: true });
+// Chunk names carry content hashes: build into a fresh directory and swap it in, so stale chunks
+// never pile up and a concurrent run never sees a half-written dist/.
+const dist = path.join(root, 'dist');
+const tmp = `${dist}.tmp-${process.pid}`;
+fs.rmSync(tmp, { recursive: true, force: true });
 await build({
   absWorkingDir: root,
   entryPoints: { cli: 'lib/cli.ts', worker: 'lib/index/worker.ts' },
-  outdir: 'dist',
+  outdir: tmp,
   bundle: true,
   platform: 'node',
   format: 'esm',
@@ -23,3 +26,7 @@ await build({
   logLevel: 'warning',
   banner: { js: "import { createRequire as __resumeCreateRequire } from 'node:module'; const require = __resumeCreateRequire(import.meta.url);" },
 });
+const old = `${dist}.old-${process.pid}`;
+if (fs.existsSync(dist)) fs.renameSync(dist, old);
+fs.renameSync(tmp, dist);
+fs.rmSync(old, { recursive: true, force: true });
