@@ -69,18 +69,20 @@ const UUID_AT_END = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
 
 /** The string value right after `needle` (a `"key":"` prefix) in the first `window` bytes; no decoding. */
 function peekStr(buf: Buffer, start: number, end: number, needle: Buffer, window: number): string | null {
+  // search only the window (an unbounded indexOf would scan the rest of the chunk when absent)
   const stop = Math.min(end, start + window);
-  const i = buf.indexOf(needle, start);
-  if (i < 0 || i + needle.length > stop) return null;
-  const s = i + needle.length;
+  const j = buf.subarray(start, stop).indexOf(needle);
+  if (j < 0) return null;
+  const s = start + j + needle.length;
   const q = buf.indexOf(34, s);
   if (q < 0 || q > end || q - s > 80) return null;
   return buf.toString('latin1', s, q);
 }
 
 function peekOrdinal(buf: Buffer, start: number, end: number): number | null {
-  const i = buf.indexOf(B_ORDINAL, start);
-  if (i < 0 || i > Math.min(end, start + 256)) return null;
+  const j = buf.subarray(start, Math.min(end, start + 256)).indexOf(B_ORDINAL);
+  if (j < 0) return null;
+  const i = start + j;
   let n = 0;
   let k = i + B_ORDINAL.length;
   const d0 = k;

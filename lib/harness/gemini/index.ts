@@ -45,10 +45,11 @@ const B_ID = Buffer.from('{"id":"');
 const BIG = 256 * 1024;
 
 function peekStr(buf: Buffer, start: number, end: number, needle: Buffer, window: number): string | null {
+  // search only the window (an unbounded indexOf would scan the rest of the chunk when absent)
   const stop = Math.min(end, start + window);
-  const i = buf.indexOf(needle, start);
-  if (i < 0 || i + needle.length > stop) return null;
-  const s = i + needle.length;
+  const j = buf.subarray(start, stop).indexOf(needle);
+  if (j < 0) return null;
+  const s = start + j + needle.length;
   const q = buf.indexOf(34, s);
   if (q < 0 || q > end || q - s > 200) return null;
   return buf.toString('utf8', s, q);
