@@ -11,8 +11,10 @@ import { register as resumeCmd } from './commands/resume.js';
 import { register as resolveCmd } from './commands/resolve-cmd.js';
 import { register as emit } from './commands/emit.js';
 import { register as doctor } from './commands/doctor.js';
+import { register as init } from './commands/init.js';
+import { register as complete } from './commands/complete.js';
 
-const COMMANDS: ((p: Command, app: App) => void)[] = [ls, show, rows, indexCmd, doctor, resolveCmd, emit, resumeCmd];
+const COMMANDS: ((p: Command, app: App) => void)[] = [ls, show, rows, indexCmd, doctor, init, complete, resolveCmd, emit, resumeCmd];
 
 export const VERSION = '0.1.0';
 

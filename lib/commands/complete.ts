@@ -1,0 +1,157 @@
+// `resume __complete -- WORDS...`: what the shell integration's TAB offers.
+//
+// WORDS are the words after `resume` on the command line, the last one being the word under the
+// cursor (empty when the cursor follows a space). One row per candidate, `<value>\t<description>`;
+// for sessions `<id>\t<display>`, newest first. The session word narrows by id when it is the start
+// of an id, otherwise by text with the same rule as `resume WORDS` (every word in the directory,
+// title, prompts, branch, harness or id). `resume` takes one session, so once a bare word is on the
+// line nothing more is offered (and zsh-autosuggestions' completion strategy suggests nothing).
+import type { Command, Option } from 'commander';
+import type { App } from '../app.js';
+import { makeApp } from '../app.js';
+import { out } from './common.js';
+import { applyFilters, shortIds } from '../select/filter.js';
+import { resolve } from '../select/resolve.js';
+import { HARNESSES, type Session } from '../types.js';
+import { age } from '../util/time.js';
+import { clip, oneLine } from '../util/text.js';
+import { tildify } from '../util/paths.js';
+import { label } from '../output.js';
+
+/** Subcommands whose argument names a session (QUERY). */
+const SESSION_ARG = new Set(['show', 'resolve']);
+const SHELL_NAMES = ['zsh', 'bash', 'fish'];
+
+export interface Candidate {
+  value: string;
+  desc: string;
+}
+
+/** `<short or full id>\t<display>` rows for the sessions the word names, newest first. */
+export function sessionCandidates(word: string, all: Session[], home: string, now = Date.now()): Candidate[] {
+  const shown = applyFilters(all, {});
+  const shorts = shortIds(all);
+  const low = word.toLowerCase();
+  let hits: Session[];
+  if (word === '') hits = shown;
+  else {
+    hits = shown.filter((s) => s.id.toLowerCase().startsWith(low));
+    if (hits.length === 0) {
+      const r = resolve([word], shown);
+      hits = r.kind === 'one' ? [r.session] : r.kind === 'none' ? [] : r.candidates;
+    }
+  }
+  return hits.map((s) => {
+    const short = shorts.get(s.id) ?? s.id;
+    // A typed id prefix longer than the short id keeps matching: offer the whole id then.
+    const value = word.length > short.length && s.id.toLowerCase().startsWith(low) ? s.id : short;
+    const dir = oneLine(tildify(s.cwd, home) || '?');
+    const desc = [age(s.updated ?? s.started, now), s.harness, dir, s.branch ? `(${oneLine(s.branch)})` : '', label(s)]
+      .filter(Boolean)
+      .join('  ')
+      .replace(/\t/g, ' ');
+    return { value: oneLine(value).replace(/\t/g, ' '), desc: clip(desc, 120) };
+  });
+}
+
+function optionRows(cmd: Command, word: string, extra: Candidate[] = []): Candidate[] {
+  const rows: Candidate[] = [];
+  for (const o of cmd.options as readonly Option[]) {
+    if (o.hidden) continue;
+    const name = o.long ?? o.short;
+    if (name && name.startsWith(word)) rows.push({ value: name, desc: oneLine(o.description ?? '') });
+  }
+  if (word.startsWith('--')) {
+    for (const name of ['--help']) if (name.startsWith(word) && !rows.some((r) => r.value === name)) rows.push({ value: name, desc: 'show help' });
+  }
+  return [...rows, ...extra.filter((r) => r.value.startsWith(word))];
+}
+
+function findOption(cmd: Command, token: string): Option | undefined {
+  return (cmd.options as readonly Option[]).find((o) => o.long === token || o.short === token);
+}
+
+const takesValue = (o: Option | undefined) => !!o && (o.required || o.optional);
+
+/** Value completions for an option that takes one; null when there is nothing cheap to offer. */
+function optionValues(o: Option, word: string): Candidate[] {
+  if (o.long === '--harness') {
+    // a comma-separated list: complete the last element
+    const head = word.slice(0, word.lastIndexOf(',') + 1);
+    const tail = word.slice(head.length);
+    const taken = new Set(head.split(',').filter(Boolean));
+    return HARNESSES.filter((h) => !taken.has(h) && h.startsWith(tail)).map((h) => ({ value: head + h, desc: 'harness' }));
+  }
+  if (o.argChoices) return o.argChoices.filter((c) => c.startsWith(word)).map((c) => ({ value: c, desc: '' }));
+  return [];
+}
+
+export async function candidates(program: Command, app: App, words: string[], now = Date.now()): Promise<Candidate[]> {
+  const cur = words.length ? words[words.length - 1]! : '';
+  let before = words.slice(0, -1);
+  if (before.includes('--')) return []; // arguments for the harness
+  if (before.includes('--demo') && !app.demo) app = makeApp({ demo: true, env: process.env, distDir: app.distDir });
+  before = before.filter((w) => w !== '--demo');
+
+  // Walk the words before the cursor: options (and their values), the subcommand, bare words.
+  let cmd: Command = program;
+  let bare = 0;
+  let pending: Option | undefined;
+  for (let i = 0; i < before.length; i++) {
+    const w = before[i]!;
+    if (pending) {
+      pending = undefined;
+      continue;
+    }
+    if (w === '=' && i > 0 && takesValue(findOption(cmd, before[i - 1]!))) {
+      // bash splits `--harness=cl` at `=` (COMP_WORDBREAKS): the value follows
+      pending = findOption(cmd, before[i - 1]!);
+      continue;
+    }
+    if (w.startsWith('-') && w.length > 1) {
+      const o = findOption(cmd, w.split('=')[0]!);
+      if (takesValue(o) && !w.includes('=') && o!.required) pending = o;
+      continue;
+    }
+    if (cmd === program && bare === 0) {
+      const sub = program.commands.find((c) => c.name() === w || c.aliases().includes(w));
+      if (sub) {
+        cmd = sub;
+        continue;
+      }
+    }
+    bare++;
+  }
+
+  if (pending) {
+    // `--harness cl` or `--harness= cl` (bash)
+    return optionValues(pending, cur);
+  }
+  const eq = cur.match(/^(--[^=]+)=(.*)$/s);
+  if (eq) {
+    const o = findOption(cmd, eq[1]!);
+    return o && takesValue(o) ? optionValues(o, eq[2]!).map((c) => ({ ...c, value: `${eq[1]}=${c.value}` })) : [];
+  }
+  if (cur.startsWith('-')) return optionRows(cmd, cur, cmd === program ? [{ value: '--demo', desc: 'use the bundled demo sessions' }] : []);
+  if (bare > 0) return [];
+  if (cmd === program || SESSION_ARG.has(cmd.name())) {
+    return sessionCandidates(cur, await app.sessions(), app.ctx.home, now);
+  }
+  if (cmd.name() === 'init') return SHELL_NAMES.filter((s) => s.startsWith(cur)).map((s) => ({ value: s, desc: `${s} integration` }));
+  const arg = cmd.registeredArguments[0];
+  if (arg?.argChoices) return arg.argChoices.filter((c) => c.startsWith(cur)).map((c) => ({ value: c, desc: '' }));
+  return [];
+}
+
+export function register(program: Command, app: App): void {
+  program
+    .command('__complete', { hidden: true })
+    .description('completion candidates for the shell integration: <value>\\t<description> rows')
+    .argument('[words...]', 'the words after `resume`, the last one under the cursor')
+    .allowUnknownOption(true)
+    .helpOption(false)
+    .action(async (words: string[]) => {
+      const rows = await candidates(program, app, words);
+      out(rows.map((r) => (r.desc ? `${r.value}\t${r.desc}\n` : `${r.value}\t\n`)).join(''));
+    });
+}

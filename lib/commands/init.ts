@@ -1,0 +1,53 @@
+// `resume init zsh|bash|fish`: print the shell integration (shell/<shell>/resume.<shell>) after a
+// short generated header naming this binary's absolute path, so the script always matches the
+// binary that printed it and the function calls exactly that binary.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Command } from 'commander';
+import type { App } from '../app.js';
+import { usage } from '../app.js';
+import { out } from './common.js';
+
+export const INIT_SHELLS = ['zsh', 'bash', 'fish'] as const;
+export type InitShell = (typeof INIT_SHELLS)[number];
+
+/** One word in single quotes for zsh and bash (any byte but NUL round-trips). */
+export function singleQuote(w: string): string {
+  return `'${w.replace(/'/g, `'\\''`)}'`;
+}
+
+/** One word for fish: bare when plain (as fish_indent writes it), else in single quotes (only `\\` and `\'` are escapes there). */
+export function fishQuote(w: string): string {
+  if (/^[A-Za-z0-9_\/.,:@+=-]+$/.test(w)) return w;
+  return `'${w.replace(/[\\']/g, (c) => '\\' + c)}'`;
+}
+
+export function header(shell: InitShell, bin: string): string {
+  const top = `# resume shell integration for ${shell}, printed by \`resume init ${shell}\`.\n`;
+  if (shell === 'fish') return top + `set -g __resume_bin ${fishQuote(bin)}\n`;
+  return top + `__resume_bin=${singleQuote(bin)}\n`;
+}
+
+export function script(app: App, shell: InitShell): string {
+  const file = path.join(app.pkgDir, 'shell', shell, `resume.${shell}`);
+  let body: string;
+  try {
+    body = fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    throw usage(`cannot read the ${shell} integration (${file}): ${(err as NodeJS.ErrnoException).code ?? err}`);
+  }
+  return header(shell, app.self) + '\n' + body;
+}
+
+export function register(program: Command, app: App): void {
+  program
+    .command('init')
+    .description('print the shell integration: eval "$(resume init zsh)", eval "$(resume init bash)", resume init fish | source')
+    .argument('<shell>', 'zsh, bash or fish')
+    .action((shell: string) => {
+      if (!(INIT_SHELLS as readonly string[]).includes(shell)) {
+        throw usage(`unknown shell '${shell}' (expected ${INIT_SHELLS.join(', ')})`);
+      }
+      out(script(app, shell as InitShell));
+    });
+}

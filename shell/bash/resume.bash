@@ -1,0 +1,73 @@
+# shellcheck shell=bash
+# The `resume` function and its completion for bash.
+#
+#   eval "$(resume init bash)"       (in ~/.bashrc)
+#
+# `resume QUERY` asks the binary for the command line that resumes the session (written to a temp
+# file named by RESUME_EMIT_FILE) and runs it in a subshell: the harness gets the terminal, your
+# own functions and aliases named claude, pi, codex, ... run, and this shell's directory stays.
+# Every other subcommand writes straight to the terminal. Sourcing this twice is harmless; it
+# prints nothing and sets no shell option. __resume_bin (the binary's absolute path) is set by the
+# header `resume init bash` prints above.
+
+# Runs the binary; leaves the line to evaluate in the caller's $__resume_line.
+__resume_call() {
+  local tmp rc=0
+  tmp=$(command mktemp "${TMPDIR:-/tmp}/resume.XXXXXXXX") || return 2
+  RESUME_EMIT_FILE=$tmp RESUME_SHELL=bash "$__resume_bin" "$@" || rc=$?
+  __resume_line=$(<"$tmp")
+  command rm -f -- "$tmp"
+  return "$rc"
+}
+
+resume() {
+  local __resume_line='' __resume_rc=0
+  __resume_call "$@" || __resume_rc=$?
+  if [[ $__resume_rc -eq 0 && -n $__resume_line ]]; then
+    (eval "$__resume_line")
+    return
+  fi
+  return "$__resume_rc"
+}
+
+# Completion: one candidate is inserted; several sessions open the picker (`resume __pick`) and
+# its choice is inserted; several options or values are listed as usual.
+__resume_complete() {
+  local cur=${COMP_WORDS[COMP_CWORD]} prev='' row pick
+  local -a args=() vals=()
+  ((COMP_CWORD > 1)) && args=("${COMP_WORDS[@]:1:COMP_CWORD-1}") && prev=${COMP_WORDS[COMP_CWORD - 1]}
+  COMPREPLY=()
+  while IFS= read -r row; do
+    [[ -n $row ]] && vals+=("${row%%$'\t'*}")
+  done < <("$__resume_bin" __complete -- "${args[@]}" "$cur" 2>/dev/null)
+  if ((${#vals[@]} <= 1)); then
+    COMPREPLY=("${vals[@]}")
+    return 0
+  fi
+  # Options, option values (--harness, init's shell) are not sessions: list them.
+  case $cur:$prev in
+    -*:* | *:--harness | *:= | *:init)
+      COMPREPLY=("${vals[@]}")
+      return 0
+      ;;
+  esac
+  if [[ -n $cur ]]; then
+    pick=$("$__resume_bin" __pick "$cur")
+  else
+    pick=$("$__resume_bin" __pick)
+  fi
+  [[ -n $pick ]] && COMPREPLY=("$pick")
+  # fzf drew over the prompt: ask the terminal for a status report, whose reply (\e[0n) is bound
+  # to redraw-current-line below, so readline redraws the line before inserting the choice.
+  printf '\e[5n'
+  return 0
+}
+
+if ((BASH_VERSINFO[0] > 4 || (BASH_VERSINFO[0] == 4 && BASH_VERSINFO[1] >= 4))); then
+  complete -o nosort -F __resume_complete resume
+else
+  complete -F __resume_complete resume
+fi
+if [[ $- == *i* ]]; then
+  bind '"\e[0n": redraw-current-line' 2>/dev/null
+fi

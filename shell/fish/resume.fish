@@ -1,0 +1,50 @@
+# The `resume` function and its completion for fish (3.1 or newer).
+#
+#   resume init fish | source        (in ~/.config/fish/config.fish)
+#
+# `resume QUERY` asks the binary for the command line that resumes the session (written to a temp
+# file named by RESUME_EMIT_FILE) and runs it: the harness gets the terminal and your own functions
+# named claude, pi, codex, ... run. fish has no subshells, so the line runs in this shell and the
+# directory (and cd history) is put back afterwards, also when the harness is interrupted. Every
+# other subcommand writes straight to the terminal. Sourcing this twice is harmless and prints
+# nothing. $__resume_bin (the binary's absolute path) is set by the header `resume init fish` prints.
+
+function resume --description 'find and resume coding-agent sessions'
+    set -l tmpdir /tmp
+    set -q TMPDIR[1]; and test -n "$TMPDIR"; and set tmpdir $TMPDIR
+    set -l tmp (command mktemp $tmpdir/resume.XXXXXXXX); or return 2
+    RESUME_EMIT_FILE=$tmp RESUME_SHELL=fish $__resume_bin $argv
+    set -l rc $status
+    set -l line (string collect <$tmp)
+    command rm -f -- $tmp
+    if test $rc -ne 0; or test -z "$line"
+        return $rc
+    end
+    # Put the directory back once this command line is over, even if it was cancelled (Ctrl-C on
+    # the harness cancels the rest of this function).
+    set -g __resume_back $PWD
+    set -g __resume_dirprev $dirprev
+    set -g __resume_dirnext $dirnext
+    eval $line
+    set rc $status
+    __resume_restore
+    return $rc
+end
+
+function __resume_restore --on-event fish_postexec
+    set -q __resume_back; or return 0
+    builtin cd $__resume_back 2>/dev/null
+    set -g dirprev $__resume_dirprev
+    set -g dirnext $__resume_dirnext
+    set -e __resume_back __resume_dirprev __resume_dirnext
+end
+
+# Completion: sessions newest first (--keep-order) with descriptions, options, option values.
+function __resume_complete
+    set -l args (commandline -opc)
+    set -e args[1]
+    $__resume_bin __complete -- $args (commandline -ct) 2>/dev/null
+end
+
+complete -c resume -e
+complete -c resume -f --keep-order -a '(__resume_complete)'

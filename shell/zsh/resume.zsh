@@ -1,0 +1,80 @@
+# The `resume` function and its completion for zsh.
+#
+#   eval "$(resume init zsh)"        (in ~/.zshrc; before or after compinit)
+#
+# `resume QUERY` asks the binary for the command line that resumes the session (written to a temp
+# file named by RESUME_EMIT_FILE) and runs it in a subshell: the harness gets the terminal, your
+# own functions and aliases named claude, pi, codex, ... run, and this shell's directory stays.
+# Every other subcommand writes straight to the terminal. Sourcing this twice is harmless; it
+# prints nothing and changes no option of yours (the helpers run under `emulate -L zsh`).
+# __resume_bin (the binary's absolute path) is set by the header `resume init zsh` prints above.
+
+# Runs the binary; leaves the line to evaluate in the caller's $__resume_line.
+__resume_call() {
+  emulate -L zsh
+  local tmp rc=0
+  tmp=$(command mktemp "${TMPDIR:-/tmp}/resume.XXXXXXXX") || return 2
+  trap "command rm -f -- ${(q)tmp}" EXIT
+  RESUME_EMIT_FILE=$tmp RESUME_SHELL=zsh "$__resume_bin" "$@" || rc=$?
+  __resume_line=$(<"$tmp")
+  return $rc
+}
+
+resume() {
+  # Not under emulate: the line runs with the user's own options, aliases and functions.
+  local __resume_line= __resume_rc=0
+  __resume_call "$@" || __resume_rc=$?
+  if (( __resume_rc == 0 )) && [[ -n $__resume_line ]]; then
+    ( eval "$__resume_line" )
+    return
+  fi
+  return $__resume_rc
+}
+
+# Completion: sessions newest first (compadd -V keeps the order), options, option values.
+__resume_complete() {
+  emulate -L zsh
+  local -a rows vals disp args
+  local row cur=${(Q)PREFIX}${(Q)SUFFIX}
+  (( CURRENT > 2 )) && args=("${(@Q)words[2,CURRENT-1]}")
+  rows=("${(@f)$("$__resume_bin" __complete -- "${args[@]}" "$cur" 2>/dev/null)}")
+  rows=("${(@)rows:#}")
+  (( $#rows )) || return 1
+  for row in "${rows[@]}"; do
+    vals+=("${row%%$'\t'*}")
+    row=${row#*$'\t'}
+    disp+=("${vals[-1]}${row:+  $row}")
+  done
+  # Values that begin with the typed word (id prefixes, options) complete as usual. A text query
+  # (`resume dotfiles`) matches sessions by other fields: those replace the word (-U), and several
+  # go into menu selection so the query is not replaced by the ids' common prefix.
+  local v prefixed=1
+  for v in "${vals[@]}"; do
+    [[ $v == "$cur"* ]] || { prefixed=0; break; }
+  done
+  if (( prefixed )); then
+    compadd -V resume -l -d disp -- "${vals[@]}"
+  else
+    compadd -U -V resume -l -d disp -- "${vals[@]}"
+    (( $#vals > 1 )) && compstate[insert]=menu
+  fi
+  return 0
+}
+
+# fzf-tab: keep resume's order (it sorts otherwise), take fzf flags from the binary at TAB time,
+# and preview a session as the picker does. Harmless when fzf-tab is not installed.
+zstyle ':completion:*:resume:*' sort false
+zstyle -e ':fzf-tab:complete:resume:*' fzf-flags 'reply=("${(@f)$("$__resume_bin" __fzf-flags tab 2>/dev/null)}")'
+zstyle ':fzf-tab:complete:resume:*' fzf-preview '"$__resume_bin" preview -- "$word" 2>/dev/null'
+
+# Register with compsys now if compinit has run, else once it has (before the next prompt).
+__resume_compdef() {
+  (( $+functions[compdef] )) || return 0
+  compdef __resume_complete resume
+  add-zsh-hook -d precmd __resume_compdef
+}
+if (( $+functions[compdef] )); then
+  compdef __resume_complete resume
+else
+  autoload -Uz add-zsh-hook && add-zsh-hook precmd __resume_compdef
+fi

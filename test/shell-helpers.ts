@@ -1,0 +1,90 @@
+// Helpers for the shell-level tests: a HOME of Claude Code sessions in chosen directories, a
+// stand-in `claude` on PATH that records its cwd and argv, and each shell with no rc files.
+import fs from 'node:fs';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { BIN, envFor, jsonl, tempHome, write } from './helpers.js';
+
+export interface Sess {
+  id: string;
+  cwd: string;
+  prompt: string;
+  /** ISO timestamp of the last line */
+  at: string;
+}
+
+/** Claude Code transcripts under HOME/.claude/projects for each session. */
+export function claudeHome(sessions: Sess[], home = tempHome('resume-shell-')): string {
+  for (const s of sessions) {
+    const line = (type: string, extra: object, ts: string) => ({
+      parentUuid: null, isSidechain: false, userType: 'external', cwd: s.cwd, sessionId: s.id, version: '2.1.0',
+      gitBranch: 'main', type, uuid: `${s.id}-${type}`, timestamp: ts, entrypoint: 'cli', ...extra,
+    });
+    write(home, `.claude/projects/-p-${s.id.slice(0, 8)}/${s.id}.jsonl`, jsonl(
+      line('user', { message: { role: 'user', content: s.prompt } }, s.at),
+      line('assistant', { message: { role: 'assistant', content: [{ type: 'text', text: 'ok' }] } }, s.at),
+    ));
+  }
+  return home;
+}
+
+/**
+ * A stand-in harness named `claude` in HOME/bin that appends `cwd`, then each argument, as JSON to
+ * HOME/calls.jsonl. Returns the PATH to use (stand-in first).
+ */
+export function standIn(home: string): string {
+  const bin = path.join(home, 'bin');
+  fs.mkdirSync(bin, { recursive: true });
+  const log = path.join(home, 'calls.jsonl');
+  fs.writeFileSync(
+    path.join(bin, 'claude'),
+    `#!${process.execPath}\nrequire('fs').appendFileSync(${JSON.stringify(log)}, JSON.stringify({ cwd: process.cwd(), argv: process.argv.slice(2) }) + '\\n');\n`,
+    { mode: 0o755 },
+  );
+  return `${bin}:${process.env.PATH}`;
+}
+
+export function calls(home: string): { cwd: string; argv: string[] }[] {
+  const f = path.join(home, 'calls.jsonl');
+  if (!fs.existsSync(f)) return [];
+  return fs.readFileSync(f, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+}
+
+export type ShellName = 'zsh' | 'bash' | 'fish';
+
+/** argv of each shell with no rc files, reading a script file. */
+export function shellArgv(shell: ShellName, file: string): string[] {
+  if (shell === 'zsh') return ['zsh', '-f', file];
+  if (shell === 'bash') return ['bash', '--norc', '--noprofile', file];
+  return ['fish', '--no-config', file];
+}
+
+/** The integration as `resume init SHELL` prints it. */
+export function initScript(home: string, shell: ShellName): string {
+  const r = spawnSync(process.execPath, [BIN, 'init', shell], { env: envFor(home), encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`resume init ${shell} failed: ${r.stderr}`);
+  return r.stdout;
+}
+
+/** Run a script in a shell with no rc files; the integration is at HOME/init.<shell>. */
+export function runShell(
+  home: string,
+  shell: ShellName,
+  body: string,
+  opts: { cwd?: string; env?: Record<string, string | undefined> } = {},
+): { code: number; stdout: string; stderr: string } {
+  const file = path.join(home, `script.${shell}`);
+  fs.writeFileSync(file, body);
+  const r = spawnSync(shellArgv(shell, file)[0]!, shellArgv(shell, file).slice(1), {
+    env: envFor(home, { PATH: standIn(home), ...opts.env }),
+    cwd: opts.cwd ?? home,
+    encoding: 'utf8',
+    input: '',
+  });
+  return { code: r.status ?? 128, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** Write the integration for `shell` to HOME/init.<shell> and return that path. */
+export function initFile(home: string, shell: ShellName): string {
+  return write(home, `init.${shell}`, initScript(home, shell));
+}
