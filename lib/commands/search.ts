@@ -1,0 +1,162 @@
+// resume search WORDS... — deep full-text search over whole transcripts, ranked, with evidence.
+import type { Command } from 'commander';
+import type { App } from '../app.js';
+import { ExitError, usage } from '../app.js';
+import { filtersOf, note, out, withFilters, type FilterOpts } from './common.js';
+import { applyFilters, shortIds } from '../select/filter.js';
+import { harnessColor, label, row, useColor } from '../output.js';
+import { parseQuery } from '../search/query.js';
+import { search, type Result } from '../search/search.js';
+import { marked } from '../search/snippet.js';
+import { iso, localTime } from '../util/time.js';
+import { clip, oneLine } from '../util/text.js';
+import { tildify } from '../util/paths.js';
+
+interface SearchOpts extends FilterOpts {
+  json?: boolean;
+  rows?: boolean;
+  since?: string;
+  until?: string;
+  n?: number;
+}
+
+const UNITS: Record<string, number> = { m: 60e3, h: 3600e3, d: 86400e3, w: 7 * 86400e3, mo: 30 * 86400e3, y: 365 * 86400e3 };
+
+/**
+ * `7d`, `3w`, `12h`, `2mo`, `1y` (that long before now), `2026-01-31` (local midnight; as an upper
+ * bound the end of that day), or an ISO date-time.
+ */
+export function parseWhen(v: string, end: boolean, now = Date.now()): number {
+  const rel = /^(\d+)\s*(mo|m|h|d|w|y)$/i.exec(v.trim());
+  if (rel) return now - Number(rel[1]) * UNITS[rel[2]!.toLowerCase()]!;
+  const day = /^(\d{4})-(\d{2})-(\d{2})$/.exec(v.trim());
+  if (day) {
+    const d = new Date(Number(day[1]), Number(day[2]) - 1, Number(day[3]));
+    if (!Number.isNaN(d.getTime()) && d.getMonth() === Number(day[2]) - 1) return end ? d.getTime() + 86400e3 - 1 : d.getTime();
+  } else {
+    const t = Date.parse(v);
+    if (!Number.isNaN(t) && /^\d{4}-\d{2}-\d{2}[T ]/.test(v.trim())) return t;
+  }
+  throw usage(`cannot read '${v}' as a date (use 2026-01-31, an ISO date-time, or 7d / 3w / 12h / 2mo)`);
+}
+
+const ROLE_LABEL: Record<string, string> = {
+  user: 'prompt',
+  assistant: 'reply',
+  'tool-call': 'tool call',
+  'tool-output': 'tool output',
+  task: 'task',
+};
+
+function count(n: number, one: string, many = one + 's'): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+export function register(program: Command, app: App): void {
+  withFilters(program.command('search').description('deep full-text search over whole transcripts (ranked, with evidence)'))
+    .argument('[words...]', 'words (case-insensitive, all must appear in one session); "quoted phrases" match as phrases')
+    .option('--since <when>', 'sessions active since (2026-01-31, 7d, 3w, 12h)')
+    .option('--until <when>', 'sessions started until (2026-01-31 = to the end of that day, 7d, …)')
+    .option('-n <N>', 'at most N results', (v: string) => {
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 1) throw usage(`-n takes a whole number above 0, not '${v}'`);
+      return n;
+    })
+    .option('--json', 'one JSON array of results')
+    .option('--rows', "fzf rows in `resume rows` format, best first (no words: every session, newest first)")
+    .action(async (words: string[], o: SearchOpts) => {
+      const filters = {
+        ...filtersOf(o),
+        since: o.since ? parseWhen(o.since, false) : undefined,
+        until: o.until ? parseWhen(o.until, true) : undefined,
+      };
+      const terms = parseQuery(words, !!o.rows);
+      if (terms.length > 31) throw usage('at most 31 words or phrases');
+      const all = await app.sessions();
+      const shorts = shortIds(all);
+      const now = Date.now();
+      if (terms.length === 0) {
+        if (!o.rows) throw usage('search needs at least one word (resume search WORDS...)');
+        // an empty fzf query: the plain listing
+        const shown = applyFilters(all, filters).filter((s) => {
+          const u = s.updated ?? s.started ?? 0;
+          return (filters.since == null || u >= filters.since) && (filters.until == null || (s.started ?? u) <= filters.until);
+        });
+        out(shown.map((s) => row(s, shorts.get(s.id)!, app.ctx.home, now) + '\n').join(''));
+        return;
+      }
+      const t0 = Date.now();
+      const { results, stats } = search(all, terms, filters);
+      const list = o.n != null ? results.slice(0, o.n) : results;
+      const query = terms.map((t) => (t.phrase ? `"${t.text}"` : t.text)).join(' ');
+      if (process.stderr.isTTY && !o.rows) {
+        const mb = (stats.bytes / 1048576).toFixed(1);
+        note(`${count(results.length, 'session')} match ${oneLine(query)} (${stats.sessions} sessions, ${stats.files} files, ${mb} MiB in ${Date.now() - t0} ms)`);
+      }
+      if (o.rows) {
+        out(list.map((r) => row(r.session, shorts.get(r.session.id)!, app.ctx.home, now) + '\n').join(''));
+        if (list.length === 0) throw new ExitError(1, `no session mentions ${oneLine(query)}`);
+        return;
+      }
+      if (o.json) {
+        out(JSON.stringify(list.map((r) => toJson(r, shorts.get(r.session.id)!)), null, 2) + '\n');
+        if (list.length === 0) throw new ExitError(1, `no session mentions ${oneLine(query)}`);
+        return;
+      }
+      if (list.length === 0) throw new ExitError(1, `no session mentions ${oneLine(query)}`);
+      const color = useColor();
+      out(list.map((r) => human(r, shorts.get(r.session.id)!, app.ctx.home, color)).join('\n'));
+    });
+}
+
+function toJson(r: Result, short: string) {
+  const s = r.session;
+  return {
+    harness: s.harness,
+    id: s.id,
+    short,
+    cwd: s.cwd,
+    title: clip(label(s), 400),
+    started: iso(s.started),
+    updated: iso(s.updated ?? s.started),
+    date: localTime(s.updated ?? s.started),
+    file: s.file,
+    subagentFiles: [...new Set(r.evidence.filter((e) => e.child).map((e) => e.file))],
+    kind: r.original ? 'original' : 'follow-up',
+    original: r.original,
+    confidence: r.confidence,
+    score: r.score,
+    evidence: r.evidence.map((e) => ({
+      role: e.role,
+      file: e.file,
+      subagent: e.child,
+      copied: e.copied,
+      text: e.snippet.text,
+      matches: e.snippet.marks,
+    })),
+  };
+}
+
+const DIM = '\x1b[2m';
+const BOLD = '\x1b[1m';
+const RESET = '\x1b[0m';
+
+function human(r: Result, short: string, home: string, color: boolean): string {
+  const s = r.session;
+  const dim = (t: string) => (color ? DIM + t + RESET : t);
+  const kind = r.original ? 'original' : 'follow-up';
+  const head = [
+    harnessColor(s.harness, color),
+    localTime(s.updated ?? s.started),
+    oneLine(tildify(s.cwd, home) || '?'),
+    color ? BOLD + short + RESET : short,
+    `${kind}, ${r.confidence} confidence`,
+  ].join('  ');
+  const lines = [head, `  ${dim(clip(label(s), 120))}`, `  ${dim('file:')} ${oneLine(s.file)}`];
+  for (const f of new Set(r.evidence.filter((e) => e.child).map((e) => e.file))) lines.push(`  ${dim('subagent:')} ${oneLine(f)}`);
+  for (const e of r.evidence) {
+    const tag = ROLE_LABEL[e.role] + (e.copied ? ' (copied)' : '') + (e.child ? ' (subagent)' : '');
+    lines.push(`  ${dim(tag + ':')} ${marked(e.snippet, color)}`);
+  }
+  return lines.join('\n') + '\n';
+}

@@ -1,0 +1,97 @@
+// Searchable text of one Codex rollout line (formats.md §2).
+import type { ExtractCtx, Piece } from '../../search/types.js';
+import { blockText, ms, outputText, piece, toolPiece } from '../../search/extract-util.js';
+
+/** Text Codex injects as a `user` response item (context, instructions): not typed by anyone. */
+const INJECTED = /^\s*(<environment_context>|<user_instructions>|# AGENTS\.md instructions|<permissions instructions>|<turn_aborted>|<user_shell_command>|## My request for Codex:|<INSTRUCTIONS>)/;
+
+export function codexText(o: any, cx: ExtractCtx): Piece[] {
+  if (!o || typeof o !== 'object') return [];
+  const st = cx.st;
+  const p = o.payload && typeof o.payload === 'object' ? o.payload : null;
+  const ts = ms(o.timestamp);
+  if (o.type === 'session_meta' && p) {
+    // A fork or a spawned thread begins with copies of its parent's history, which keep their
+    // older time stamps: anything older than this thread's own start is a copy.
+    if (st.metaTs == null) {
+      st.metaTs = ms(p.timestamp) ?? ts;
+      const src = p.source;
+      st.child = !!(p.forked_from_id || p.parent_thread_id || (src && typeof src === 'object' && src.subagent));
+    }
+    return [];
+  }
+  if (!p) return [];
+  const copied = !!st.child && st.metaTs != null && ts != null && ts < st.metaTs;
+  const out: Piece[] = [];
+  const add = (ps: Piece[]) => {
+    for (const x of ps) out.push(copied ? { ...x, copied: true } : x);
+  };
+  if (o.type === 'event_msg') {
+    switch (p.type) {
+      case 'user_message':
+        add(piece('user', p.message, ts));
+        break;
+      case 'agent_message':
+        add(piece('assistant', p.message, ts));
+        break;
+      case 'agent_reasoning':
+        add(piece('assistant', p.text, ts));
+        break;
+      case 'thread_name_updated':
+        add(piece('user', p.thread_name, ts, { summary: true }));
+        break;
+    }
+    return out;
+  }
+  if (o.type === 'response_item') {
+    switch (p.type) {
+      case 'message': {
+        const t = blockText(p.content);
+        if (p.role === 'assistant') add(piece('assistant', t, ts));
+        else if (p.role === 'user' && !INJECTED.test(t)) add(piece('user', t, ts));
+        break;
+      }
+      case 'reasoning':
+        // summaries only; `encrypted_content` is never decoded
+        add(piece('assistant', blockText(p.summary, ['summary_text']), ts));
+        break;
+      case 'function_call':
+      case 'custom_tool_call':
+      case 'tool_search_call': {
+        const tp = toolPiece(p.name ?? p.type, p.arguments ?? p.input, ts);
+        if (tp) add([tp]);
+        break;
+      }
+      case 'local_shell_call': {
+        const tp = toolPiece('shell', p.action, ts);
+        if (tp) add([tp]);
+        break;
+      }
+      case 'web_search_call': {
+        const tp = toolPiece('web_search', p.action, ts);
+        if (tp) add([tp]);
+        break;
+      }
+      case 'function_call_output':
+      case 'custom_tool_call_output':
+      case 'tool_search_output':
+        add(piece('tool-output', outputText(p.output ?? p.tools), ts));
+        break;
+    }
+    return out;
+  }
+  if (o.type === 'compacted') {
+    // the post-compaction history restates earlier turns of this same file
+    add(piece('assistant', p.message, ts, { summary: true }));
+    if (Array.isArray(p.replacement_history)) {
+      for (const it of p.replacement_history) {
+        if (it && it.type === 'message') {
+          const t = blockText(it.content);
+          if (!INJECTED.test(t)) add(piece(it.role === 'user' ? 'user' : 'assistant', t, ts, { summary: true }));
+        }
+      }
+    }
+    return out;
+  }
+  return out;
+}

@@ -1,0 +1,47 @@
+// Searchable text of one Cursor CLI record (formats.md §4): a transcript JSONL line
+// (`{role, message:{content:[…]}}`, Anthropic-style blocks) or a `store.db` message blob
+// (`{role, content:[text|reasoning|tool-call|tool-result]}`, Vercel AI SDK shape).
+import type { ExtractCtx, Piece } from '../../search/types.js';
+import { ms, outputText, piece, toolPiece } from '../../search/extract-util.js';
+
+/** The typed query inside Cursor's wrappers (`<user_query>`, `<timestamp>`, `<user_info>`, …). */
+export function cursorUserText(t: string): string {
+  const m = t.match(/<user_query>\s*([\s\S]*?)\s*<\/user_query>/);
+  if (m) return m[1]!;
+  return t.replace(/<(timestamp|context|user_info|system_reminder|attached_files)>[\s\S]*?<\/\1>/g, '').trim();
+}
+
+export function cursorText(o: any, _cx: ExtractCtx): Piece[] {
+  if (!o || typeof o !== 'object') return [];
+  const role = o.role;
+  if (role !== 'user' && role !== 'assistant' && role !== 'tool') return [];
+  const content = o.message && typeof o.message === 'object' ? o.message.content : o.content;
+  const ts = ms(o.timestamp);
+  const out: Piece[] = [];
+  const blocks = typeof content === 'string' ? [{ type: 'text', text: content }] : Array.isArray(content) ? content : [];
+  for (const b of blocks) {
+    if (!b || typeof b !== 'object') continue;
+    switch (b.type) {
+      case 'text':
+        if (role === 'user') out.push(...piece('user', cursorUserText(String(b.text ?? '')), ts));
+        else if (role === 'assistant' && b.text !== '[REDACTED]') out.push(...piece('assistant', b.text, ts));
+        else if (role === 'tool') out.push(...piece('tool-output', b.text, ts));
+        break;
+      case 'thinking':
+      case 'reasoning':
+        if (b.text !== '[REDACTED]' && b.thinking !== '[REDACTED]') out.push(...piece('assistant', b.thinking ?? b.text, ts));
+        break;
+      case 'tool_use':
+      case 'tool-call': {
+        const tp = toolPiece(b.name ?? b.toolName, b.input ?? b.args, ts);
+        if (tp) out.push(tp);
+        break;
+      }
+      case 'tool_result':
+      case 'tool-result':
+        out.push(...piece('tool-output', outputText(b.content ?? b.output ?? b.result), ts));
+        break;
+    }
+  }
+  return out;
+}

@@ -1,0 +1,60 @@
+// Searchable text of one Gemini CLI record (formats.md §6): a JSONL line (metadata, message,
+// `$set`, `$rewindTo`) or a whole legacy `.json` session document.
+import type { ExtractCtx, Piece } from '../../search/types.js';
+import { leaves, ms, outputText, piece, toolPiece } from '../../search/extract-util.js';
+
+/** Gemini `PartListUnion` as text: a string, a part, or a list of parts (`text` parts only). */
+function partsText(c: unknown): string {
+  if (typeof c === 'string') return c;
+  if (Array.isArray(c)) return c.map(partsText).filter(Boolean).join('\n');
+  if (c && typeof c === 'object' && typeof (c as any).text === 'string') return (c as any).text;
+  return '';
+}
+
+function messageText(m: any): Piece[] {
+  if (!m || typeof m !== 'object') return [];
+  const ts = ms(m.timestamp);
+  const out: Piece[] = [];
+  if (m.type === 'user') {
+    // `displayContent` is what was typed; `content` may hold expanded @file contents
+    out.push(...piece('user', partsText(m.displayContent ?? m.content), ts));
+    if (m.displayContent != null) {
+      const full = partsText(m.content);
+      if (full && full !== partsText(m.displayContent)) out.push(...piece('tool-output', full, ts));
+    }
+  } else if (m.type === 'gemini' || m.type === 'model') {
+    out.push(...piece('assistant', partsText(m.content), ts));
+    if (Array.isArray(m.thoughts)) {
+      for (const t of m.thoughts) out.push(...piece('assistant', [t?.subject, t?.description].filter(Boolean).join('\n'), ts));
+    }
+    if (Array.isArray(m.toolCalls)) {
+      for (const c of m.toolCalls) {
+        if (!c || typeof c !== 'object') continue;
+        const tp = toolPiece(c.name, c.args, ts);
+        if (tp) out.push(tp);
+        const res = Array.isArray(c.result)
+          ? c.result.map((r: any) => (r?.functionResponse ? leaves(r.functionResponse.response).join('\n') : outputText(r))).join('\n')
+          : outputText(c.result);
+        out.push(...piece('tool-output', res || (typeof c.resultDisplay === 'string' ? c.resultDisplay : ''), ts));
+      }
+    }
+  }
+  return out;
+}
+
+export function geminiText(o: any, _cx: ExtractCtx): Piece[] {
+  if (!o || typeof o !== 'object') return [];
+  // legacy whole-file session, or a `$set` that replaces the whole history
+  const msgs = Array.isArray(o.messages) ? o.messages : o.$set && Array.isArray(o.$set.messages) ? o.$set.messages : null;
+  if (msgs) {
+    const out: Piece[] = [];
+    for (const m of msgs) out.push(...messageText(m));
+    if (typeof o.summary === 'string') out.push(...piece('assistant', o.summary, null, { summary: true }));
+    return out;
+  }
+  if (o.$set && typeof o.$set === 'object') {
+    return typeof o.$set.summary === 'string' ? piece('assistant', o.$set.summary, null, { summary: true }) : [];
+  }
+  if (typeof o.type === 'string' && 'id' in o) return messageText(o);
+  return [];
+}

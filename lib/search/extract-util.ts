@@ -1,0 +1,83 @@
+// Helpers the per-harness text extractors share.
+import type { Piece, Role } from './types.js';
+import { toMs } from '../util/time.js';
+
+/** Tools that write or edit files (by name, across harnesses). */
+export const WRITE_TOOL = /^(write|edit|multiedit|multi_edit|notebookedit|str_replace|strreplace|str_replace_based_edit_tool|apply_patch|applypatch|patch|write_file|writefile|replace|create_file|createfile|edit_file|editfile|search_replace|delete_file|file_write|file_edit)$/i;
+/** Tools that delegate a task to another agent. */
+export const TASK_TOOL = /^(task|agent|spawn_agent|delegate|delegate_to_agent|subagent|run_subagent|dispatch_agent|new_task)$/i;
+
+/** Every string leaf of a value, newline-joined (keys left out); numbers and booleans are skipped. */
+export function leaves(v: unknown, out: string[] = [], depth = 0): string[] {
+  if (depth > 8 || v == null) return out;
+  if (typeof v === 'string') {
+    if (v) out.push(v);
+  } else if (Array.isArray(v)) {
+    for (const x of v) leaves(x, out, depth + 1);
+  } else if (typeof v === 'object') {
+    for (const x of Object.values(v as object)) leaves(x, out, depth + 1);
+  }
+  return out;
+}
+
+/** A JSON string holding arguments (Codex `arguments`) decoded when it is JSON, else kept. */
+export function argsValue(v: unknown): unknown {
+  if (typeof v !== 'string') return v;
+  const t = v.trim();
+  if (t.startsWith('{') || t.startsWith('[')) {
+    try {
+      return JSON.parse(t);
+    } catch {
+      return v;
+    }
+  }
+  return v;
+}
+
+/** A tool call as one piece (a delegation becomes a `task` piece: its prompt is the text). */
+export function toolPiece(name: unknown, input: unknown, ts: number | null | undefined): Piece | null {
+  const n = typeof name === 'string' ? name : '';
+  const val = argsValue(input);
+  if (TASK_TOOL.test(n) && val && typeof val === 'object') {
+    const o = val as Record<string, unknown>;
+    const prompt = [o.prompt, o.message, o.task, o.description, o.objective].filter((x) => typeof x === 'string' && x).join('\n');
+    if (prompt) return { role: 'task', text: prompt, ts };
+  }
+  const text = leaves(val).join('\n');
+  if (!text && !n) return null;
+  return { role: 'tool-call', text: n ? `${n} ${text}` : text, ts, write: WRITE_TOOL.test(n) };
+}
+
+/** Text of `{type:'text', text}` style blocks (and plain strings) in a content value. */
+export function blockText(content: unknown, types = ['text', 'input_text', 'output_text']): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  const parts: string[] = [];
+  for (const b of content) {
+    if (typeof b === 'string') parts.push(b);
+    else if (b && typeof b === 'object' && types.includes((b as any).type) && typeof (b as any).text === 'string') parts.push((b as any).text);
+  }
+  return parts.join('\n');
+}
+
+/** Tool output of any shape as text (images and other binary blobs are left out). */
+export function outputText(v: unknown): string {
+  if (typeof v === 'string') return v;
+  if (Array.isArray(v)) return v.map(outputText).filter(Boolean).join('\n');
+  if (v && typeof v === 'object') {
+    const o = v as Record<string, unknown>;
+    if (o.type === 'image' || o.type === 'input_image' || o.type === 'inlineData' || o.inlineData) return '';
+    if (typeof o.text === 'string') return o.text;
+    if ('content' in o) return outputText(o.content);
+    if ('output' in o) return outputText(o.output);
+    return leaves(o).join('\n');
+  }
+  return '';
+}
+
+export function piece(role: Role, text: unknown, ts?: number | null, extra: Partial<Piece> = {}): Piece[] {
+  if (typeof text !== 'string' || !text.trim()) return [];
+  return [{ role, text, ts: ts ?? null, ...extra }];
+}
+
+export const ms = toMs;

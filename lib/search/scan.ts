@@ -1,0 +1,234 @@
+// The line scanner of deep search. A file is read in 1 MiB chunks; each run of complete lines is
+// read as Latin-1 and lowercased in one native call, and the prefilter needles are looked for with
+// `indexOf` over the whole run. Only the lines holding a needle (and the first line of the file,
+// which carries session metadata) are handed on to be decoded; every other line is never split,
+// copied or parsed. Lines up to PARSE_CAP bytes are kept whole; a longer line is not parsed: it is
+// scanned in pieces (with an overlap so no needle is missed at a seam) and each needle hit in it
+// is reported as raw bytes around the hit. Memory stays below ~PARSE_CAP + CHUNK whatever the file.
+import fs from 'node:fs';
+import { Decompress } from 'fzstd';
+
+export const CHUNK = 1 << 20;
+export const PARSE_CAP = 8 << 20;
+/** bytes kept on each side of a hit inside a line too long to parse */
+export const RAW_WINDOW = 2048;
+/** raw hits reported per huge line (the rest of the line is still scanned for the other needles) */
+const RAW_HITS_PER_LINE = 4;
+
+/** Fill `buf[off, off+len)`; return the byte count, 0 at the end. */
+export type Reader = (buf: Buffer, off: number, len: number) => number;
+
+export interface ScanSink {
+  /** a complete line (the first line of the file, or one that holds a needle); `first` marks line 0 */
+  line(buf: Buffer, start: number, end: number, first: boolean): void;
+  /** a needle hit inside a line too long to parse: raw bytes around it */
+  raw(bytes: Buffer, hitAt: number): void;
+}
+
+export interface ScanStats {
+  bytes: number;
+  lines: number;
+  hugeLines: number;
+}
+
+export function fdReader(fd: number): Reader {
+  let pos = 0;
+  return (buf, off, len) => {
+    const n = fs.readSync(fd, buf, off, len, pos);
+    pos += n;
+    return n;
+  };
+}
+
+/** A reader over a zstd-compressed file (Codex `.jsonl.zst`), decoded in chunks. */
+export function zstReader(fd: number): Reader {
+  const queue: Uint8Array[] = [];
+  let qOff = 0;
+  let ended = false;
+  let pos = 0;
+  const inBuf = Buffer.allocUnsafe(256 << 10);
+  const dec = new Decompress((chunk) => {
+    if (chunk.length) queue.push(chunk);
+  });
+  return (buf, off, len) => {
+    while (queue.length === 0 && !ended) {
+      const n = fs.readSync(fd, inBuf, 0, inBuf.length, pos);
+      pos += n;
+      if (n === 0) {
+        ended = true;
+        dec.push(new Uint8Array(0), true);
+      } else dec.push(new Uint8Array(inBuf.subarray(0, n)), false);
+    }
+    let w = 0;
+    while (w < len && queue.length) {
+      const c = queue[0]!;
+      const take = Math.min(len - w, c.length - qOff);
+      buf.set(c.subarray(qOff, qOff + take), off + w);
+      w += take;
+      qOff += take;
+      if (qOff >= c.length) {
+        queue.shift();
+        qOff = 0;
+      }
+    }
+    return w;
+  };
+}
+
+/**
+ * Scan the lines of a stream. `needles` are byte keys (see query.ts `byteKey`); with none, every
+ * line is handed on.
+ */
+export function scanLines(read: Reader, needles: string[], sink: ScanSink, parseCap = PARSE_CAP): ScanStats {
+  const stats: ScanStats = { bytes: 0, lines: 0, hugeLines: 0 };
+  let cap = Math.min(CHUNK, parseCap + 1);
+  let buf = Buffer.allocUnsafe(cap);
+  let len = 0;
+  let first = true;
+  let huge = false;
+  let hugeHits = 0;
+  const overlap = Math.max(0, ...needles.map((n) => n.length)) - 1;
+
+  const deliver = (s: number, e: number, isFirst: boolean) => {
+    if (isFirst && e - s >= 3 && buf[s] === 0xef && buf[s + 1] === 0xbb && buf[s + 2] === 0xbf) s += 3;
+    if (e > s && buf[e - 1] === 13) e--;
+    if (e > s) sink.line(buf, s, e, isFirst);
+  };
+
+  /** complete lines in [0, r) */
+  const region = (r: number) => {
+    if (r <= 0) {
+      if (first) first = false; // an empty first line
+      return;
+    }
+    if (needles.length === 0) {
+      let s = 0;
+      while (s < r) {
+        let e = buf.indexOf(10, s);
+        if (e < 0 || e > r) e = r;
+        stats.lines++;
+        deliver(s, e, first);
+        first = false;
+        s = e + 1;
+      }
+      return;
+    }
+    const low = buf.toString('latin1', 0, r).toLowerCase();
+    const picked = new Map<number, number>();
+    if (first) {
+      let e = low.indexOf('\n');
+      if (e < 0) e = r;
+      picked.set(0, e);
+    }
+    for (const nd of needles) {
+      let p = 0;
+      for (;;) {
+        const i = low.indexOf(nd, p);
+        if (i < 0) break;
+        const ls = low.lastIndexOf('\n', i) + 1;
+        let le = low.indexOf('\n', i + nd.length);
+        if (le < 0) le = r;
+        picked.set(ls, le);
+        p = le + 1;
+      }
+    }
+    if (picked.size) {
+      const starts = [...picked.keys()].sort((a, b) => a - b);
+      for (const s of starts) {
+        deliver(s, picked.get(s)!, first && s === 0);
+        if (s === 0) first = false;
+      }
+    }
+    first = false;
+  };
+
+  /** a piece [0, r) of a line too long to parse: report hits, raw */
+  const hugePiece = (r: number) => {
+    if (needles.length === 0 || hugeHits >= RAW_HITS_PER_LINE) return;
+    const low = buf.toString('latin1', 0, r).toLowerCase();
+    for (const nd of needles) {
+      const i = low.indexOf(nd);
+      if (i < 0) continue;
+      const a = Math.max(0, i - RAW_WINDOW);
+      const b = Math.min(r, i + nd.length + RAW_WINDOW);
+      sink.raw(Buffer.from(buf.subarray(a, b)), i - a);
+      if (++hugeHits >= RAW_HITS_PER_LINE) return;
+    }
+  };
+
+  const shift = (from: number) => {
+    buf.copy(buf, 0, from, len);
+    len -= from;
+  };
+
+  for (;;) {
+    if (len === cap) {
+      if (!huge && cap < parseCap + 1) {
+        cap = Math.min(cap * 2, parseCap + 1);
+        const nb = Buffer.allocUnsafe(cap);
+        buf.copy(nb, 0, 0, len);
+        buf = nb;
+      } else {
+        // no newline in a full buffer: the current line is too long to parse
+        if (!huge) {
+          huge = true;
+          hugeHits = 0;
+          stats.hugeLines++;
+          first = false;
+        }
+        hugePiece(len);
+        shift(len - overlap);
+      }
+    }
+    const n = read(buf, len, cap - len);
+    stats.bytes += n;
+    if (n <= 0) break;
+    const old = len;
+    len += n;
+    if (huge) {
+      const nl = buf.indexOf(10, old);
+      if (nl < 0 || nl >= len) continue;
+      hugePiece(nl);
+      huge = false;
+      shift(nl + 1);
+      if (len === 0) continue;
+    }
+    const last = buf.lastIndexOf(10, len - 1);
+    if (last < 0) continue;
+    region(last);
+    shift(last + 1);
+  }
+  if (huge) hugePiece(len);
+  else if (len > 0) {
+    // a last line without a newline (maybe being written): decoded only if it parses
+    region(len);
+  }
+  return stats;
+}
+
+/** Scan one transcript file (plain or `.zst`). */
+export function scanFile(file: string, needles: string[], sink: ScanSink): ScanStats {
+  const fd = fs.openSync(file, 'r');
+  try {
+    return scanLines(file.endsWith('.zst') ? zstReader(fd) : fdReader(fd), needles, sink);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/**
+ * Text around a hit in raw JSON bytes that could not be parsed: JSON string escapes undone as far
+ * as they are whole, a multi-byte character cut at either end dropped.
+ */
+export function rawText(bytes: Buffer, hitAt: number): { text: string; at: number } {
+  const before = bytes.toString('utf8', 0, hitAt);
+  const after = bytes.toString('utf8', hitAt);
+  const un = (s: string) =>
+    s
+      .replace(/\\u([0-9a-fA-F]{4})/g, (_, h) => String.fromCharCode(parseInt(h, 16)))
+      .replace(/\\([nrt])/g, (_, c) => (c === 'n' ? '\n' : c === 'r' ? '\r' : '\t'))
+      .replace(/\\(["\\/])/g, '$1')
+      .replace(/\uFFFD/g, '');
+  const b = un(before);
+  return { text: b + un(after), at: b.length };
+}
