@@ -124,6 +124,21 @@ describe('codex fixtures', () => {
     expect(s.firstPrompt).toBe('fix the auth test');
   });
 
+  it('tolerates every record kind (record-shapes): only the first session_meta is the rollout\'s own', () => {
+    const home = tempHome();
+    const id = uuid(90);
+    const file = put(home, 'codex/record-shapes.jsonl', rollout(id));
+    fs.utimesSync(file, 1_780_000_000, 1_780_000_000);
+    const r = run(home, ['ls', '--json', '-a']);
+    expect(r.code).toBe(0);
+    const list = JSON.parse(r.stdout);
+    expect(list).toHaveLength(1);
+    // its first line is a turn_context: the id comes from the file name, the placeholder texts are no directory
+    expect(list[0]).toMatchObject({ id, cwd: null, prompts: 1, parent: null, forkedFrom: null, hidden: false });
+    // no readable time stamp anywhere: the file's mtime is the last activity
+    expect(list[0].updated).toBe(new Date(1_780_000_000_000).toISOString());
+  });
+
   it('the adapter refuses nothing: resume and fork argv', () => {
     const s = { id: ID1 } as any;
     expect(codex.launch(s, { fork: false })).toEqual({ argv: ['codex', 'resume', ID1] });

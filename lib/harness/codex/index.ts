@@ -127,10 +127,15 @@ function sourceOf(v: unknown): { source: string | null; subagent: boolean; spawn
   return { source: null, subagent: false, spawnParent: null };
 }
 
+/** An absolute directory (POSIX, or a Windows drive or UNC path from a synced folder). */
+function isAbs(v: unknown): v is string {
+  return typeof v === 'string' && (v.startsWith('/') || /^[A-Za-z]:[\\/]/.test(v) || v.startsWith('\\\\'));
+}
+
 function onMeta(st: CodexState, o: Record<string, any>, p: Record<string, any>): void {
   st.meta = true;
   st.id = str(p.id) ?? st.id;
-  if (str(p.cwd)) st.cwd = p.cwd;
+  if (isAbs(p.cwd)) st.cwd = p.cwd;
   const g = p.git;
   if (g && typeof g === 'object' && str(g.branch)) st.branch = g.branch === 'HEAD' ? null : g.branch;
   const src = sourceOf(p.source);
@@ -170,6 +175,7 @@ function onUserMessage(st: CodexState, o: Record<string, any>, p: Record<string,
 
 function lineInto(st: CodexState, buf: Buffer, start: number, end: number, complete: boolean): void {
   const c = st.counters!;
+  if (end <= start) return; // blank lines do not count as the first record
   const idx = st.lines++;
   if (!complete) {
     c.hugeLines++;
@@ -222,14 +228,13 @@ function lineInto(st: CodexState, buf: Buffer, start: number, end: number, compl
   if (type && !KNOWN.has(type)) countUnknown(c, type);
   switch (type) {
     case 'session_meta':
-      // a second session_meta is the parent's, copied with its history: never ours
-      if (!st.meta && p) onMeta(st, o, p);
-      else touch(st, o.timestamp);
+      // only the first record is ours; a later one is the parent's, copied with its history
+      touch(st, o.timestamp);
       return;
     case 'turn_context':
       touch(st, o.timestamp);
       if (p && str(p.model)) st.model = p.model;
-      if (p && !st.cwd && str(p.cwd)) st.cwd = p.cwd;
+      if (p && !st.cwd && isAbs(p.cwd)) st.cwd = p.cwd;
       return;
     case 'event_msg': {
       touch(st, o.timestamp);
@@ -320,6 +325,14 @@ export function zstLines(file: string, onLine: (buf: Buffer, s: number, e: numbe
   if (plen > 0) flushLine(null, 0, 0);
 }
 
+function mtimeOf(p: string): number | null {
+  try {
+    return fs.statSync(p).mtimeMs;
+  } catch {
+    return null;
+  }
+}
+
 function codexHome(ctx: Ctx): Root {
   const v = ctx.env.CODEX_HOME;
   // Codex refuses to start with a CODEX_HOME that does not exist; so do we (no silent ~/.codex).
@@ -407,6 +420,8 @@ export const codex: Adapter<any> = {
     else if (st.source === 'mcp') hiddenReason = 'mcp';
     else if (src.kind === 'archived') hiddenReason = 'archived';
     else if (st.prompts === 0 && !st.threadName && !st.forkedFrom) hiddenReason = 'empty';
+    // no readable time stamp at all: the file's mtime is the last activity
+    const updated = st.updated ?? st.started ?? mtimeOf(src.path);
     return [
       {
         harness: 'codex',
@@ -420,7 +435,7 @@ export const codex: Adapter<any> = {
         branch: st.branch,
         model: st.model,
         started: st.started,
-        updated: st.updated,
+        updated,
         file: src.path,
         hidden: hiddenReason != null,
         hiddenReason,

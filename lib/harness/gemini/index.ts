@@ -195,6 +195,14 @@ function lineInto(st: GeminiState, buf: Buffer, start: number, end: number, comp
   if (o) apply(st, o);
 }
 
+function mtimeOf(p: string): number | null {
+  try {
+    return fs.statSync(p).mtimeMs;
+  } catch {
+    return null;
+  }
+}
+
 function readText(p: string): string | null {
   try {
     return fs.readFileSync(p, 'utf8');
@@ -297,7 +305,7 @@ export const gemini: Adapter<GeminiState> = {
         branch: null,
         model: st.model,
         started: st.started ?? st.minTs,
-        updated: maxMs(st.lastUpdated, st.maxTs) ?? st.started,
+        updated: maxMs(st.lastUpdated, st.maxTs) ?? st.started ?? st.minTs ?? mtimeOf(src.path),
         file: src.path,
         hidden: hiddenReason != null,
         hiddenReason,
