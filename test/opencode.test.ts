@@ -1,0 +1,329 @@
+// opencode: the v1.2 SQLite store (built from the fixture schema, WAL mode) and the legacy JSON tree.
+import fs from 'node:fs';
+import path from 'node:path';
+import os from 'node:os';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ROOT, lsJson, put, run, tempHome, write } from './helpers.js';
+import { spawnSync } from 'node:child_process';
+import { addSessions, assistant, Database, digest, opencodeDb, OPENCODE_SCHEMA, user } from './sqlite-fixtures.js';
+import { opencode, isPlaceholderTitle } from '../lib/harness/opencode/index.js';
+
+const homes: string[] = [];
+const onExit: (() => void)[] = [];
+afterEach(() => {
+  for (const f of onExit.splice(0)) f();
+  for (const h of homes.splice(0)) fs.rmSync(h, { recursive: true, force: true });
+});
+function home(): string {
+  const h = tempHome('resume-oc-');
+  homes.push(h);
+  return h;
+}
+const DATA = '.local/share/opencode';
+const dbPath = (h: string, name = 'opencode.db') => path.join(h, DATA, name);
+const byId = (list: any[]) => new Map(list.filter((s) => s.harness === 'opencode').map((s) => [s.id, s]));
+
+/** A database with a parent, a child, an archived and an empty session, and prompts of every kind. */
+function corpus(file: string) {
+  const db = opencodeDb(file);
+  addSessions(
+    db,
+    [
+      { id: 'ses_parent', directory: '/home/u/src/api', title: 'Fix the flaky upload test', created: 1770000000000, updated: 1770000900000 },
+      { id: 'ses_child', directory: '/home/u/src/api', title: 'Child session - 2026-02-02T03:00:00.000Z', parent: 'ses_parent', updated: 1770000500000 },
+      { id: 'ses_archived', directory: '/home/u/src/old', title: 'Old idea', archived: 1770000800000, updated: 1770000700000 },
+      { id: 'ses_untitled', directory: '/home/u/src/web', updated: 1770000600000 },
+      { id: 'ses_empty', directory: '/home/u', updated: 1770000100000 },
+    ],
+    [
+      user('msg_001', 'ses_parent', 'why does upload fail?', { type: 'text', text: '<file contents injected>', synthetic: true }, { type: 'file', url: 'data:image/png;base64,AAAA' }),
+      assistant('msg_002', 'ses_parent', 'The retry loop races.'),
+      user('msg_003', 'ses_parent', { type: 'text', text: 'ignored text', ignored: true }),
+      user('msg_004', 'ses_parent', 'fix it please'),
+      assistant('msg_005', 'ses_parent', 'Fixed in upload.ts.', 'gpt-5.1'),
+      user('msg_006', 'ses_child', 'look for retries'),
+      user('msg_007', 'ses_archived', 'old prompt'),
+      user('msg_008', 'ses_untitled', 'add a dark mode toggle'),
+    ],
+  );
+  return db;
+}
+
+describe('opencode database', () => {
+  it('lists sessions with directory, title, prompts, model and hidden reasons', () => {
+    const h = home();
+    corpus(dbPath(h)).close();
+    const s = byId(lsJson(h));
+    const p = s.get('ses_parent');
+    expect(p).toMatchObject({
+      cwd: '/home/u/src/api', title: 'Fix the flaky upload test', prompts: 2, firstPrompt: 'why does upload fail?',
+      lastPrompt: 'fix it please', model: 'openai/gpt-5.1', hidden: false, parent: null, file: dbPath(h),
+      started: '2026-02-02T02:40:00.000Z', updated: '2026-02-02T02:55:00.000Z',
+      resume: { cwd: '/home/u/src/api', argv: ['opencode', '--session', 'ses_parent'] },
+    });
+    expect(s.get('ses_child')).toMatchObject({ hidden: true, hiddenReason: 'subagent', parent: 'ses_parent', title: 'look for retries' });
+    expect(s.get('ses_archived')).toMatchObject({ hidden: true, hiddenReason: 'archived', title: 'Old idea' });
+    // A placeholder title is no title: the first prompt stands in.
+    expect(s.get('ses_untitled')).toMatchObject({ hidden: false, title: 'add a dark mode toggle', prompts: 1 });
+    expect(s.get('ses_empty')).toMatchObject({ hidden: true, hiddenReason: 'empty', prompts: 0, title: null });
+    // The default listing leaves hidden ones out and counts them on stderr.
+    const r = run(h, ['ls']);
+    expect(r.code).toBe(0);
+    expect(r.stdout.split('\n').filter(Boolean).map((l) => l.split('\t')[0])).toEqual(['ses_pare', 'ses_unti']);
+    expect(r.stderr).toMatch(/\+3 hidden: .*1 workers.*--all/);
+  });
+
+  it('recognises placeholder titles only in their exact shape', () => {
+    expect(isPlaceholderTitle('New session - 2026-02-01T10:00:00.000Z')).toBe(true);
+    expect(isPlaceholderTitle('Child session - 2026-02-01T10:00:00.000Z')).toBe(true);
+    expect(isPlaceholderTitle('New session for the parser')).toBe(false);
+  });
+
+  it('resumes with --session and forks with --fork', () => {
+    const s = { id: 'ses_x' } as any;
+    expect(opencode.launch(s, { fork: false })).toEqual({ argv: ['opencode', '--session', 'ses_x'] });
+    expect(opencode.launch(s, { fork: true })).toEqual({ argv: ['opencode', '--session', 'ses_x', '--fork'] });
+  });
+
+  it('reads a later schema (extra columns, session.model) and an older one missing columns', () => {
+    const h = home();
+    const later = OPENCODE_SCHEMA + `
+      ALTER TABLE session ADD workspace_id text; ALTER TABLE session ADD model text; ALTER TABLE session ADD cost real;`;
+    const db = opencodeDb(dbPath(h), later);
+    addSessions(db, [{ id: 'ses_new', directory: '/w', title: 'Later build' }], [user('msg_1', 'ses_new', 'hello')]);
+    db.prepare(`UPDATE session SET model = ? WHERE id = 'ses_new'`).run(JSON.stringify({ id: 'claude-opus-4', providerID: 'anthropic' }));
+    db.close();
+    // An old build: no time_archived, no title, no part table.
+    const old = new Database(dbPath(h, 'opencode-old.db'));
+    old.pragma('journal_mode = WAL');
+    old.exec(`CREATE TABLE session (id text PRIMARY KEY, directory text, time_created integer, time_updated integer);
+      CREATE TABLE message (id text PRIMARY KEY, session_id text, data text);
+      INSERT INTO session VALUES ('ses_old', '/o', 1760000000000, 1760000001000);
+      INSERT INTO message VALUES ('msg_a', 'ses_old', '{"role":"user"}');`);
+    old.close();
+    const s = byId(lsJson(h));
+    // The user message's model stands in when no assistant replied; session.model is a fallback.
+    expect(s.get('ses_new')).toMatchObject({ title: 'Later build', model: 'anthropic/claude-sonnet-4', prompts: 1 });
+    expect(s.get('ses_old')).toMatchObject({ cwd: '/o', title: null, prompts: 0, updated: '2025-10-09T08:53:21.000Z' });
+    const d = JSON.parse(run(h, ['doctor', '--json']).stdout);
+    const oc = d.harnesses.find((x: any) => x.name === 'opencode');
+    expect(oc.skipped.reasons).toMatchObject({ 'session table has no title column': 1, 'no usable part table (prompts not counted)': 1 });
+  });
+
+  it('uses session.model when no message names one', () => {
+    const h = home();
+    const db = opencodeDb(dbPath(h), OPENCODE_SCHEMA + 'ALTER TABLE session ADD model text;');
+    addSessions(db, [{ id: 'ses_m', title: 'Model only on the session' }]);
+    db.prepare(`UPDATE session SET model = ?`).run(JSON.stringify({ id: 'gemini-2.5-pro', providerID: 'google' }));
+    db.close();
+    expect(byId(lsJson(h)).get('ses_m')).toMatchObject({ model: 'google/gemini-2.5-pro' });
+  });
+
+  it('skips rows that are not JSON, counts them, and still lists the session', () => {
+    const h = home();
+    const db = opencodeDb(dbPath(h));
+    addSessions(db, [{ id: 'ses_bad', title: 'Odd rows' }], [
+      { id: 'msg_1', session: 'ses_bad', data: '{not json' },
+      { id: 'msg_2', session: 'ses_bad', data: { role: 'user' }, parts: [{ type: 'text', text: 'real prompt' }, '{"broken'] },
+      { id: 'msg_3', session: 'ses_bad', data: { role: 'tool-runner' } },
+      user('msg_4', 'ses_bad', { type: 'hologram', text: 'x' }),
+    ]);
+    db.close();
+    expect(byId(lsJson(h)).get('ses_bad')).toMatchObject({ prompts: 1, firstPrompt: 'real prompt' });
+    const d = JSON.parse(run(h, ['doctor', '--json']).stdout);
+    const oc = d.harnesses.find((x: any) => x.name === 'opencode');
+    expect(oc.skipped.reasons).toMatchObject({ 'message rows that are not JSON': 1, 'part rows that are not JSON': 1 });
+    expect(oc.unknownTypes).toEqual(expect.arrayContaining([{ type: 'message role tool-runner', count: 1 }, { type: 'part hologram', count: 1 }]));
+  });
+});
+
+describe('opencode legacy JSON tree', () => {
+  it('reads the fixture tree (pre-1.2 storage)', () => {
+    const h = home();
+    put(h, 'opencode/legacy-storage', `${DATA}/storage`);
+    const s = byId(lsJson(h)).get('s_stage0_small');
+    expect(s).toMatchObject({
+      cwd: '/tmp/repo', title: 'OpenCode Small', prompts: 1, firstPrompt: 'Hello', model: 'openai/gpt-4o-mini',
+      started: '2024-10-27T03:33:20.000Z', updated: '2024-10-27T03:33:25.000Z', hidden: false,
+    });
+    expect(s.file).toBe(path.join(h, DATA, 'storage/session/proj_test/ses_s_stage0_small.json'));
+  });
+
+  it('lists a session found in both stores once, from the database', () => {
+    const h = home();
+    put(h, 'opencode/legacy-storage', `${DATA}/storage`);
+    const db = opencodeDb(dbPath(h));
+    addSessions(db, [{ id: 's_stage0_small', directory: '/tmp/repo', title: 'Imported into the database', updated: 1770000000000 }],
+      [user('msg_1', 's_stage0_small', 'Hello')]);
+    db.close();
+    const all = lsJson(h).filter((s) => s.id === 's_stage0_small');
+    expect(all).toHaveLength(1);
+    expect(all[0]).toMatchObject({ title: 'Imported into the database', file: dbPath(h) });
+  });
+
+  it('re-reads a legacy session when a message or part is added', () => {
+    const h = home();
+    const st = path.join(h, DATA, 'storage');
+    const j = (rel: string, o: unknown) => write(h, path.join(st, rel), JSON.stringify(o));
+    j('session/global/ses_abc.json', { id: 'ses_abc', directory: '/w/app', title: 'Legacy', time: { created: 1730000000000, updated: 1730000005000 } });
+    j('message/ses_abc/msg_1.json', { id: 'msg_1', sessionID: 'ses_abc', role: 'user', time: { created: 1730000001000 } });
+    j('part/msg_1/prt_1.json', { id: 'prt_1', type: 'text', text: 'first' });
+    expect(byId(lsJson(h)).get('ses_abc')).toMatchObject({ prompts: 1, cwd: '/w/app' });
+    expect(run(h, ['index']).stderr).toMatch(/ 0 parsed, 0 appended, 1 unchanged/);
+    j('message/ses_abc/msg_2.json', { id: 'msg_2', sessionID: 'ses_abc', role: 'user', time: { created: 1730000009000 } });
+    j('part/msg_2/prt_2.json', { id: 'prt_2', type: 'text', text: 'And again' });
+    expect(byId(lsJson(h)).get('ses_abc')).toMatchObject({ prompts: 2, lastPrompt: 'And again' });
+    j('message/ses_abc/msg_3.json', { id: 'msg_3', sessionID: 'ses_abc', role: 'user', time: { created: 1730000019000 } });
+    expect(byId(lsJson(h)).get('ses_abc')).toMatchObject({ prompts: 2 });
+    j('part/msg_3/prt_3.json', { id: 'prt_3', type: 'text', text: 'third' });
+    expect(byId(lsJson(h)).get('ses_abc')).toMatchObject({ prompts: 3, lastPrompt: 'third' });
+  });
+});
+
+describe('opencode roots', () => {
+  const one = (file: string, id: string) => {
+    const db = opencodeDb(file);
+    addSessions(db, [{ id, title: `in ${path.basename(path.dirname(file))}` }], [user(`msg_${id}`, id, 'hi')]);
+    db.close();
+  };
+  it('XDG_DATA_HOME moves the data directory', () => {
+    const h = home();
+    one(path.join(h, 'xdg/opencode/opencode.db'), 'ses_xdg');
+    one(dbPath(h), 'ses_default');
+    const ids = [...byId(lsJson(h, { XDG_DATA_HOME: path.join(h, 'xdg') })).keys()];
+    expect(ids).toEqual(['ses_xdg']);
+  });
+  it('OPENCODE_DB names a database: absolute as is, relative under the data directory', () => {
+    const h = home();
+    one(path.join(h, 'elsewhere/custom.db'), 'ses_abs');
+    one(path.join(h, DATA, 'sub/rel.db'), 'ses_rel');
+    expect([...byId(lsJson(h, { OPENCODE_DB: path.join(h, 'elsewhere/custom.db') })).keys()]).toEqual(['ses_abs']);
+    expect([...byId(lsJson(h, { OPENCODE_DB: 'sub/rel.db' })).keys()]).toEqual(['ses_rel']);
+    expect(lsJson(h, { OPENCODE_DB: ':memory:' }).filter((s) => s.harness === 'opencode')).toEqual([]);
+  });
+  it('globs channel databases (opencode-dev.db) and adds RESUME_OPENCODE_DIRS', () => {
+    const h = home();
+    one(dbPath(h, 'opencode-dev.db'), 'ses_dev');
+    one(path.join(h, 'synced/opencode.db'), 'ses_synced');
+    const ids = [...byId(lsJson(h, { RESUME_OPENCODE_DIRS: path.join(h, 'synced') })).keys()].sort();
+    expect(ids).toEqual(['ses_dev', 'ses_synced']);
+    const d = JSON.parse(run(h, ['doctor', '--json'], { RESUME_OPENCODE_DIRS: path.join(h, 'synced') }).stdout);
+    const roots = d.harnesses.find((x: any) => x.name === 'opencode').roots;
+    expect(roots.map((r: any) => [r.via, r.exists])).toEqual([['RESUME_OPENCODE_DIRS', true], ['default', true]]);
+  });
+});
+
+describe('opencode database safety', () => {
+  it('reads a database being written: the last commit, never the open transaction; nothing written', () => {
+    const h = home();
+    const file = dbPath(h);
+    const writer = corpus(file);
+    try {
+      writer.exec('BEGIN IMMEDIATE');
+      addSessions(writer, [{ id: 'ses_uncommitted', title: 'Not yet committed' }]);
+      expect(fs.existsSync(`${file}-wal`)).toBe(true);
+      const before = [digest(file), digest(`${file}-wal`)];
+      const r = run(h, ['ls', '--json', '-a']);
+      expect(r.code).toBe(0);
+      expect(r.stderr).toBe('');
+      const ids = JSON.parse(r.stdout).map((s: any) => s.id);
+      expect(ids).toContain('ses_parent');
+      expect(ids).not.toContain('ses_uncommitted');
+      expect([digest(file), digest(`${file}-wal`)]).toEqual(before);
+      writer.exec('COMMIT');
+      expect(lsJson(h).map((s) => s.id)).toContain('ses_uncommitted');
+    } finally {
+      writer.close();
+    }
+  });
+
+  it('re-reads the database only when it or its -wal changed', () => {
+    const h = home();
+    const file = dbPath(h);
+    const writer = corpus(file);
+    try {
+      const first = run(h, ['index']);
+      expect(first.stderr).toMatch(/ 1 parsed, 0 appended, 0 unchanged/);
+      expect(run(h, ['index']).stderr).toMatch(/ 0 parsed, 0 appended, 1 unchanged/);
+      // A write lands in the -wal only (the writer stays open, so no checkpoint): still noticed.
+      const dbBefore = digest(file);
+      addSessions(writer, [{ id: 'ses_later', title: 'Written later' }], [user('msg_900', 'ses_later', 'new work')]);
+      expect(digest(file)).toBe(dbBefore);
+      expect(run(h, ['index']).stderr).toMatch(/ 1 parsed, 0 appended, 0 unchanged/);
+      expect(lsJson(h).map((s) => s.id)).toContain('ses_later');
+      expect(run(h, ['index']).stderr).toMatch(/ 0 parsed, 0 appended, 1 unchanged/);
+    } finally {
+      writer.close();
+    }
+  });
+
+  it('a corrupt database is one warning; the other stores still list', () => {
+    const h = home();
+    put(h, 'opencode/legacy-storage', `${DATA}/storage`);
+    write(h, `${DATA}/opencode.db`, Buffer.from('this is not an SQLite database, just bytes '.repeat(200)));
+    const r = run(h, ['ls', '-a']);
+    expect(r.code).toBe(0);
+    expect(r.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^resume: opencode: cannot read opencode\.db: .*not a database/)]);
+    expect(r.stdout).toContain('OpenCode Small');
+  });
+
+  it('an empty file named like a database and a database without tables list nothing and fail nothing', () => {
+    const h = home();
+    write(h, `${DATA}/opencode.db`, '');
+    const d = new Database(dbPath(h, 'opencode-x.db'));
+    d.exec('CREATE TABLE other (a)');
+    d.close();
+    const r = run(h, ['ls', '-a', '--json']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual([]);
+  });
+
+  it('a database locked exclusively by its writer is a warning, not a failure', () => {
+    const h = home();
+    put(h, 'opencode/legacy-storage', `${DATA}/storage`);
+    const file = dbPath(h);
+    corpus(file).close();
+    const locker = new Database(file);
+    try {
+      locker.pragma('locking_mode = EXCLUSIVE');
+      locker.exec('BEGIN EXCLUSIVE');
+      locker.exec(`UPDATE session SET title = 'locked' WHERE id = 'ses_parent'`);
+      const r = run(h, ['ls', '-a']);
+      expect(r.code).toBe(0);
+      expect(r.stderr).toMatch(/^resume: opencode: cannot read opencode\.db: database is locked\n$/);
+      expect(r.stdout).toContain('OpenCode Small');
+      locker.exec('ROLLBACK');
+    } finally {
+      locker.close();
+    }
+  });
+
+  it('without better-sqlite3: one warning naming the harness, other sessions still list; an unchanged database never loads it', () => {
+    const h = home();
+    put(h, 'opencode/legacy-storage', `${DATA}/storage`);
+    // opencode is running: its connection keeps the -wal in place.
+    const writer = corpus(dbPath(h));
+    onExit.push(() => writer.close());
+    // The built CLI copied where no node_modules is reachable: better-sqlite3 cannot be loaded.
+    const pkg = fs.mkdtempSync(path.join(os.tmpdir(), 'resume-nosqlite-'));
+    homes.push(pkg);
+    fs.cpSync(path.join(ROOT, 'bin'), path.join(pkg, 'bin'), { recursive: true });
+    fs.cpSync(path.join(ROOT, 'dist'), path.join(pkg, 'dist'), { recursive: true });
+    const bare = path.join(pkg, 'bin', 'resume');
+    const runBare = (args: string[], cache: string) =>
+      spawnSync(process.execPath, [bare, ...args], {
+        env: { PATH: process.env.PATH, HOME: h, TZ: 'UTC', NO_COLOR: '1', RESUME_CACHE_DIR: path.join(h, cache) },
+        encoding: 'utf8',
+      });
+    const r = runBare(['ls', '-a'], 'cache-bare');
+    expect(r.status).toBe(0);
+    expect(r.stderr).toMatch(/^resume: opencode: cannot read opencode\.db: cannot load better-sqlite3 \(.*\)\n$/);
+    expect(r.stdout).toContain('OpenCode Small');
+    expect(r.stdout).not.toContain('Fix the flaky');
+    // An index built where it loads is reused as is: no warning, the database's sessions listed.
+    expect(run(h, ['ls', '-a'], { RESUME_CACHE_DIR: path.join(h, 'cache-full') }).stdout).toContain('Fix the flaky');
+    const again = runBare(['ls', '-a'], 'cache-full');
+    expect(again.stderr).toBe('');
+    expect(again.stdout).toContain('Fix the flaky');
+  });
+});
