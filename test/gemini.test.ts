@@ -3,6 +3,7 @@
 // .project_root, subagents, every root variable, incremental appends, broken lines).
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { jsonl, lsJson, put, run, tempHome, write } from './helpers.js';
@@ -175,9 +176,16 @@ describe('gemini chats', () => {
     const a = project(home, '.gemini', 'p1', 'relative/not/absolute');
     chat(a, 'session-2026-03-01T10-00-a1b2c3d4.jsonl', jsonl(metaLine(), userMsg('1', 'hi', '2026-03-01T10:00:01.000Z')));
     fs.writeFileSync(path.join(home, '.gemini', 'projects.json'), '{broken');
+    // a FIFO named .project_root is never opened (it would block)
+    const b = project(home, '.gemini', 'p2', null);
+    execFileSync('mkfifo', [path.join(b, '.project_root')]);
+    const other = 'dddddddd-0000-4000-8000-000000000000';
+    chat(b, 'session-2026-03-01T10-00-dddddddd.jsonl', jsonl(metaLine(other), userMsg('1', 'fifo', '2026-03-01T10:00:01.000Z')));
     const r = run(home, ['ls', '--json', '-a']);
     expect(r.code).toBe(0);
-    expect(byId(JSON.parse(r.stdout), SID).cwd).toBeNull();
+    const list = JSON.parse(r.stdout);
+    expect(byId(list, SID).cwd).toBeNull();
+    expect(byId(list, other).cwd).toBeNull();
   });
 
   it('skips broken lines, keeps a partial last line for later, and parses only appended lines', () => {

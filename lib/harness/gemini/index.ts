@@ -203,8 +203,11 @@ function mtimeOf(p: string): number | null {
   }
 }
 
-function readText(p: string): string | null {
+/** A small regular file's text (a FIFO or device named like one is never opened). */
+function readText(p: string, max = 1 << 20): string | null {
   try {
+    const st = fs.statSync(p);
+    if (!st.isFile() || st.size > max) return null;
     return fs.readFileSync(p, 'utf8');
   } catch {
     return null;
@@ -325,7 +328,7 @@ export const gemini: Adapter<GeminiState> = {
       let m = registries.get(root);
       if (m) return m;
       m = new Map();
-      const text = readText(path.join(root, 'projects.json'));
+      const text = readText(path.join(root, 'projects.json'), 16 << 20);
       if (text) {
         try {
           const j = JSON.parse(text);
@@ -344,7 +347,7 @@ export const gemini: Adapter<GeminiState> = {
     };
     const projectRoot = (project: string): string | null => {
       if (rootOf.has(project)) return rootOf.get(project)!;
-      const t = readText(path.join(project, '.project_root'))?.trim() ?? '';
+      const t = readText(path.join(project, '.project_root'), 64 << 10)?.trim() ?? '';
       const v = t && path.isAbsolute(t) && !t.includes('\n') ? t : null;
       if (v) hashes.set(createHash('sha256').update(v).digest('hex'), v);
       rootOf.set(project, v);
