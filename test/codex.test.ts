@@ -307,6 +307,18 @@ describe('codex synthetic rollouts', () => {
   });
 });
 
+describe('codex demo', () => {
+  it('the bundled demo HOME holds real-format Codex rollouts: visible, forked, and hidden ones', () => {
+    const home = tempHome();
+    const list = lsJson(home, {}, ['-a', '--demo', '--harness', 'codex']);
+    expect(list.length).toBeGreaterThanOrEqual(4);
+    for (const s of list) expect(s.cwd).toMatch(/^\/home\/demo\/src\//);
+    expect(list.some((s) => !s.hidden && s.forkedFrom)).toBe(true);
+    expect(new Set(list.filter((s) => s.hidden).map((s) => s.hiddenReason))).toEqual(new Set(['subagent', 'exec', 'archived']));
+    expect(list.some((s) => s.title === 'Cart total rounding')).toBe(true);
+  });
+});
+
 describe('codex roots', () => {
   const one = (home: string, dir: string, n: number, prompt: string): string => {
     const id = uuid(n);

@@ -223,6 +223,18 @@ describe('gemini chats', () => {
   });
 });
 
+describe('gemini demo', () => {
+  it('the bundled demo HOME holds real-format Gemini chats (JSONL, legacy JSON, a subagent)', () => {
+    const home = tempHome();
+    const list = lsJson(home, {}, ['-a', '--demo', '--harness', 'gemini']);
+    expect(list.length).toBeGreaterThanOrEqual(3);
+    for (const s of list) expect(s.cwd).toMatch(/^\/home\/demo\/src\//);
+    expect(list.some((s) => s.file.endsWith('.json'))).toBe(true);
+    expect(list.some((s) => s.hiddenReason === 'subagent' && s.parent)).toBe(true);
+    expect(list.some((s) => s.title === 'Playwright tests for checkout discounts' && s.prompts === 2)).toBe(true);
+  });
+});
+
 describe('gemini roots', () => {
   const one = (home: string, gemDir: string, id: string, prompt: string) => {
     const dir = path.join(home, gemDir, 'tmp', 'p');
