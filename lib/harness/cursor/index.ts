@@ -195,8 +195,8 @@ function readChat(src: Source): ChatState {
       throw new Error(msg);
     }
     for (const p of [src.path, `${src.path}-wal`]) st.updated = maxMs(st.updated, statMs(p)?.mtime ?? null);
-  } else {
-    st.updated = maxMs(st.updated, statMs(src.path)?.mtime ?? null);
+  } else if (st.updated == null) {
+    st.updated = statMs(src.path)?.mtime ?? null;
   }
   return st;
 }
