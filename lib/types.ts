@@ -110,6 +110,12 @@ export interface Adapter<S extends LineState = LineState> {
   wantLong?(state: S, head: Buffer): boolean;
   /** whole mode: read the source (and its deps) and return a state. */
   readWhole?(src: Source, ctx: Ctx): Promise<S> | S;
+  /**
+   * True when each source's sessions depend on that source alone, carry its path in `file`, and no
+   * `finish` pass is needed: an append then updates the index by reading and rewriting only that
+   * source's shard.
+   */
+  perSource?: boolean;
   /** Sessions described by one source's state (0 or more). */
   sessions(state: S, src: Source): SessionCore[];
   /**

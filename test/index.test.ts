@@ -150,6 +150,29 @@ describe('incremental index', () => {
     expect(lsJson(home)[0].firstPrompt).toBe('Delegate a repo SEARCH to a subagent');
   });
 
+  it('updates one shard on an append and keeps every other session as it was', () => {
+    const home = tempHome();
+    const ids = Array.from({ length: 40 }, (_, i) => `4444${String(i).padStart(4, '0')}-0000-4000-8000-000000000000`);
+    ids.forEach((id, i) =>
+      write(home, `.claude/projects/-s${i}/${id}.jsonl`, jsonl({ ...claudeUser(`prompt ${i}`, `2026-02-01T00:${String(i).padStart(2, '0')}:00.000Z`), cwd: `/s${i}`, sessionId: id })),
+    );
+    const before = lsJson(home);
+    const shardDir = path.join(home, '.cache', 'resume', 'state');
+    const mtimes = () => Object.fromEntries(fs.readdirSync(shardDir).map((f) => [f, fs.statSync(path.join(shardDir, f)).mtimeMs]));
+    const m0 = mtimes();
+    const target = path.join(home, `.claude/projects/-s3/${ids[3]}.jsonl`);
+    fs.appendFileSync(target, jsonl({ ...claudeUser('newest words', '2026-03-01T00:00:00.000Z'), cwd: '/s3', sessionId: ids[3] }));
+    expect(indexCounts(home)).toMatch(/0 parsed, 1 appended, 39 unchanged/);
+    const m1 = mtimes();
+    expect(Object.keys(m1).filter((f) => m1[f] !== m0[f])).toHaveLength(1);
+    const after = lsJson(home);
+    expect(after[0]).toMatchObject({ id: ids[3], lastPrompt: 'newest words', prompts: 2 });
+    expect(after.slice(1)).toEqual(before.filter((s) => s.id !== ids[3]));
+    // the same result as a rebuild
+    run(home, ['index', '--rebuild']);
+    expect(lsJson(home)).toEqual(after);
+  });
+
   it('drops deleted files', () => {
     const { home, file } = claudeHome();
     piHome(home);
@@ -163,9 +186,9 @@ describe('incremental index', () => {
     const { home } = claudeHome();
     const want = lsJson(home);
     const cache = path.join(home, '.cache', 'resume');
-    for (const bad of ['{not json', '', '{"v":0,"files":{},"sessions":[]}', '[]', '{"v":4,"files":null}']) {
+    for (const bad of ['{not json', '', '{"v":0,"files":{},"sessions":[]}', '[]', '{"v":5,"files":null}', '{"v":5,"entries":[1]}']) {
       fs.writeFileSync(path.join(cache, 'list.json'), bad);
-      fs.writeFileSync(path.join(cache, 'state.json'), bad);
+      for (const f of fs.readdirSync(path.join(cache, 'state'))) fs.writeFileSync(path.join(cache, 'state', f), bad);
       const r = run(home, ['ls', '--json', '-a']);
       expect(r.code).toBe(0);
       expect(r.stderr).toBe('');
@@ -177,11 +200,14 @@ describe('incremental index', () => {
     const { home } = claudeHome();
     const xdg = path.join(home, 'xdg-cache');
     run(home, ['ls'], { RESUME_CACHE_DIR: undefined, XDG_CACHE_HOME: xdg });
-    for (const f of ['list.json', 'state.json']) {
+    const shards = fs.readdirSync(path.join(xdg, 'resume', 'state')).map((f) => path.join('state', f));
+    expect(shards.length).toBeGreaterThan(0);
+    for (const f of ['list.json', ...shards]) {
       const st = fs.statSync(path.join(xdg, 'resume', f));
       expect(st.mode & 0o777).toBe(0o600);
     }
-    expect(fs.readdirSync(path.join(xdg, 'resume')).filter((f) => f.includes('.tmp-'))).toEqual([]);
+    expect(fs.statSync(path.join(xdg, 'resume')).mode & 0o777).toBe(0o700);
+    expect([...fs.readdirSync(path.join(xdg, 'resume')), ...shards].filter((f) => f.includes('.tmp-'))).toEqual([]);
   });
 
   it('gives the same result parsing in parallel worker threads', () => {

@@ -2,10 +2,12 @@
 // entry without opening the file; grown (and the bytes before the old offset unchanged) → parse only
 // the new complete lines; shrunk or rewritten → parse from byte 0; gone → drop.
 //
-// Two files in the cache directory, both written atomically (temp file + rename, mode 0600):
-//   list.json  — what a listing needs: the stat of every source and the final sessions.
-//                A no-change run reads only this file and stats the sources.
-//   state.json — per source: offset, parser state (to continue an append), per-source sessions.
+// Files in the cache directory, each written atomically (temp file + rename, mode 0600):
+//   list.json        — what a listing needs: the stat of every source and the final sessions.
+//                      A no-change run reads only this file and stats the sources.
+//   state/NN.json    — per source: offset, parser state (to continue an append), per-source
+//                      sessions; sharded by a hash of the path into SHARDS files, so an append
+//                      reads and rewrites one small shard, not the state of every source.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,7 +18,7 @@ import { runJob, type Job, type JobResult } from './parse.js';
 import { tailMatches } from './lines.js';
 
 /** Bump when any parser changes what it extracts: older caches are discarded and rebuilt. */
-export const INDEX_VERSION = 4;
+export const INDEX_VERSION = 5;
 
 interface Stat {
   size: number;
@@ -122,9 +124,49 @@ export function writeAtomic(file: string, data: string): void {
   }
 }
 
+export const SHARDS = 16;
+
 export function indexFiles(ctx: Ctx): { list: string; state: string; dir: string } {
   const dir = cacheDir(ctx);
-  return { dir, list: path.join(dir, 'list.json'), state: path.join(dir, 'state.json') };
+  return { dir, list: path.join(dir, 'list.json'), state: path.join(dir, 'state') };
+}
+
+/** FNV-1a of the path, folded to a shard number. */
+export function shardOf(p: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < p.length; i++) {
+    h ^= p.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return (h >>> 0) % SHARDS;
+}
+
+function shardFile(stateDir: string, n: number): string {
+  return path.join(stateDir, `${String(n).padStart(2, '0')}.json`);
+}
+
+function loadShards(stateDir: string, which: Iterable<number>): Record<string, Entry> {
+  const out: Record<string, Entry> = {};
+  for (const n of which) {
+    const f = readJson<StateFile>(shardFile(stateDir, n));
+    if (!f || f.v !== INDEX_VERSION || !f.entries || typeof f.entries !== 'object' || Array.isArray(f.entries)) continue;
+    for (const [p, e] of Object.entries(f.entries)) if (e && typeof e === 'object' && shardOf(p) === n) out[p] = e;
+  }
+  return out;
+}
+
+function allShards(): number[] {
+  return Array.from({ length: SHARDS }, (_, i) => i);
+}
+
+function writeShards(stateDir: string, entries: Record<string, Entry>, which: Set<number>): void {
+  const by = new Map<number, Record<string, Entry>>();
+  for (const n of which) by.set(n, {});
+  for (const [p, e] of Object.entries(entries)) {
+    const m = by.get(shardOf(p));
+    if (m) m[p] = e;
+  }
+  for (const [n, es] of by) writeAtomic(shardFile(stateDir, n), JSON.stringify({ v: INDEX_VERSION, entries: es } satisfies StateFile));
 }
 
 interface Found {
@@ -184,22 +226,41 @@ export async function updateIndex(ctx: Ctx, opts: IndexOptions = {}): Promise<In
 
   // Fast path: nothing changed since the last run → the stored listing, no transcript opened.
   const list = opts.rebuild ? null : readJson<ListFile>(files.list);
-  const validList = list && list.v === INDEX_VERSION && list.files && Array.isArray(list.sessions);
+  const validList = !!(list && list.v === INDEX_VERSION && list.files && typeof list.files === 'object' && Array.isArray(list.sessions));
   if (validList && !opts.harnesses) {
-    const keys = Object.keys(list.files);
-    if (keys.length === found.length && found.every((f) => sameStat(f.stat, list.files[f.src.path]))) {
+    const keys = Object.keys(list!.files);
+    if (keys.length === found.length && found.every((f) => sameStat(f.stat, list!.files[f.src.path]))) {
       counts.reused = found.length;
-      const res: IndexResult = { sessions: list.sessions, skipped: mergeSkipped(skipped, list.skipped), counts, roots, changed: false };
-      if (opts.withEntries) res.entries = readJson<StateFile>(files.state)?.entries ?? {};
+      const res: IndexResult = { sessions: list!.sessions, skipped: mergeSkipped(skipped, list!.skipped), counts, roots, changed: false };
+      if (opts.withEntries) res.entries = loadShards(files.state, allShards());
       return res;
     }
   }
 
-  const stateFile = opts.rebuild ? null : readJson<StateFile>(files.state);
-  const old: Record<string, Entry> = stateFile && stateFile.v === INDEX_VERSION && stateFile.entries && typeof stateFile.entries === 'object' ? stateFile.entries : {};
+  // What changed: new or modified sources, and sources gone since the stored listing.
+  const changedPaths = new Set<string>();
+  for (const f of found) if (!validList || !sameStat(f.stat, list!.files[f.src.path])) changedPaths.add(f.src.path);
+  const foundPaths = new Set(found.map((f) => f.src.path));
+  const gonePaths = validList ? Object.keys(list!.files).filter((p) => !foundPaths.has(p)) : [];
+  const harnessOf = new Map(found.map((f) => [f.src.path, f.src.harness]));
+  for (const s of validList ? list!.sessions : []) if (!harnessOf.has(s.file)) harnessOf.set(s.file, s.harness);
+
+  // A partial update touches only the shards of the changed sources. It is possible when the
+  // stored listing is sound, and every affected harness maps one source to its own sessions
+  // (`perSource`: no cross-source `finish` pass that would need every other source's state).
+  const affected = new Set<Harness>();
+  for (const p of [...changedPaths, ...gonePaths]) {
+    const h = harnessOf.get(p);
+    if (h) affected.add(h);
+  }
+  const partial =
+    !opts.rebuild && !opts.harnesses && !opts.withEntries && validList &&
+    [...affected].every((h) => { const a = ADAPTERS.find((x) => x.name === h); return !!a?.perSource && !a.finish; });
+
+  const shardsNeeded = partial ? new Set([...changedPaths, ...gonePaths].map(shardOf)) : new Set(allShards());
+  const old: Record<string, Entry> = opts.rebuild ? {} : loadShards(files.state, shardsNeeded);
   const entries: Record<string, Entry> = {};
   const jobs: Job[] = [];
-  const foundPaths = new Set(found.map((f) => f.src.path));
 
   // Keep entries of harnesses outside this run's selection untouched.
   if (opts.harnesses) {
@@ -207,6 +268,7 @@ export async function updateIndex(ctx: Ctx, opts: IndexOptions = {}): Promise<In
   }
 
   for (const f of found) {
+    if (partial && !changedPaths.has(f.src.path)) continue;
     const e = old[f.src.path];
     if (e && e.src && e.src.harness === f.src.harness && sameStat(f.stat, e) && !e.error) {
       entries[f.src.path] = { ...e, src: f.src };
@@ -226,8 +288,11 @@ export async function updateIndex(ctx: Ctx, opts: IndexOptions = {}): Promise<In
       counts.bytes += f.stat.size;
     }
   }
-  for (const p of Object.keys(old)) {
-    if (!foundPaths.has(p) && !entries[p]) counts.dropped++;
+  if (partial) {
+    counts.reused += found.length - changedPaths.size;
+    counts.dropped = gonePaths.length;
+  } else {
+    for (const p of Object.keys(old)) if (!foundPaths.has(p) && !entries[p]) counts.dropped++;
   }
 
   const statByPath = new Map(found.map((f) => [f.src.path, f.stat]));
@@ -243,7 +308,27 @@ export async function updateIndex(ctx: Ctx, opts: IndexOptions = {}): Promise<In
     if (r.error) skipped.failed[job.src.harness] = r.error;
   }
 
-  const sessions = finishAll(ctx, entries);
+  let sessions: Session[];
+  if (partial) {
+    // Sessions of unchanged sources stand as stored; the changed ones are replaced.
+    const replaced = new Set([...changedPaths, ...gonePaths]);
+    const kept = list!.sessions.filter((s) => !(replaced.has(s.file) && affected.has(s.harness)));
+    const keys = new Set(kept.map((s) => s.key));
+    for (const p of changedPaths) {
+      for (const s of entries[p]?.sessions ?? []) {
+        const key = `${s.harness}:${s.id}`;
+        if (keys.has(key)) continue;
+        keys.add(key);
+        kept.push({ ...s, key });
+      }
+    }
+    sessions = kept.sort(byRecency);
+    // the shard files hold every entry of their shards: the unchanged ones too
+    for (const [p, e] of Object.entries(old)) if (!entries[p] && foundPaths.has(p) && !changedPaths.has(p)) entries[p] = e;
+  } else {
+    sessions = finishAll(ctx, entries);
+  }
+
   const listOut: ListFile = {
     v: INDEX_VERSION,
     files: Object.fromEntries(found.map((f) => [f.src.path, [f.stat.size, f.stat.mtime, f.stat.ino, f.stat.sig]])),
@@ -253,13 +338,13 @@ export async function updateIndex(ctx: Ctx, opts: IndexOptions = {}): Promise<In
   };
   const changed = jobs.length > 0 || counts.dropped > 0 || !validList;
   try {
-    writeAtomic(files.state, JSON.stringify({ v: INDEX_VERSION, entries } satisfies StateFile));
+    writeShards(files.state, entries, shardsNeeded);
     if (!opts.harnesses) writeAtomic(files.list, JSON.stringify(listOut));
   } catch (err) {
     // A cache we cannot write only costs speed next time.
     if (process.env.RESUME_DEBUG) process.stderr.write(`resume: cannot write index: ${(err as Error).message}\n`);
   }
-  return { sessions, skipped, counts, roots, changed, entries };
+  return { sessions, skipped, counts, roots, changed, ...(partial ? {} : { entries }) };
 }
 
 function mergeSkipped(now: Skipped, stored: Skipped | undefined): Skipped {

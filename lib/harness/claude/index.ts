@@ -81,6 +81,7 @@ export const claude: Adapter<ClaudeState> = {
   name: 'claude',
   label: 'Claude Code',
   binaries: ['claude'],
+  perSource: true,
 
   roots(ctx: Ctx): Root[] {
     const out: Root[] = envDirs(ctx, 'RESUME_CLAUDE_DIRS').map((p) => ({ path: p, via: 'RESUME_CLAUDE_DIRS', exists: false }));

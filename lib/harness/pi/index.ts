@@ -73,6 +73,7 @@ export const pi: Adapter<PiState> = {
   name: 'pi',
   label: 'pi',
   binaries: ['pi'],
+  perSource: true,
 
   roots(ctx) {
     const out: Root[] = envDirs(ctx, 'RESUME_PI_DIRS').map((p) => ({ path: p, via: 'RESUME_PI_DIRS', exists: false }));
