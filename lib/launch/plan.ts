@@ -22,10 +22,9 @@ export interface PlanOptions {
 
 /** The argv and cwd for a session; ExitError(2) when the harness refuses (no fork, cannot resume). */
 export function makePlan(s: Session, o: PlanOptions): Plan {
-  const a = adapter(s.harness);
-  const spec = a.launch(s, { fork: o.fork });
+  const spec = adapter(s.harness).launch(s, { fork: o.fork });
   if (typeof spec === 'string') {
-    throw new ExitError(2, o.fork ? `${a.label} has no fork for ${o.name}: ${spec}` : `${a.label} cannot resume ${o.name}: ${spec}`);
+    throw new ExitError(2, o.fork ? `cannot fork ${o.name}: ${spec}` : `cannot resume ${o.name}: ${spec}`);
   }
   if (!s.cwd) throw new ExitError(2, `the directory of ${o.name} is unknown; not starting it anywhere else`);
   return {
