@@ -99,13 +99,13 @@ export async function candidates(program: Command, app: App, words: string[], no
   let pending: Option | undefined;
   for (let i = 0; i < before.length; i++) {
     const w = before[i]!;
-    if (pending) {
-      pending = undefined;
+    // bash splits `--harness=cl` at `=` (COMP_WORDBREAKS): `--harness`, `=`, then the value
+    if (w === '=' && i > 0 && takesValue(findOption(cmd, before[i - 1]!))) {
+      pending = findOption(cmd, before[i - 1]!);
       continue;
     }
-    if (w === '=' && i > 0 && takesValue(findOption(cmd, before[i - 1]!))) {
-      // bash splits `--harness=cl` at `=` (COMP_WORDBREAKS): the value follows
-      pending = findOption(cmd, before[i - 1]!);
+    if (pending) {
+      pending = undefined;
       continue;
     }
     if (w.startsWith('-') && w.length > 1) {

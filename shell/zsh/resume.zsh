@@ -64,7 +64,7 @@ __resume_complete() {
 # fzf-tab: keep resume's order (it sorts otherwise), take fzf flags from the binary at TAB time,
 # and preview a session as the picker does. Harmless when fzf-tab is not installed.
 zstyle ':completion:*:resume:*' sort false
-zstyle -e ':fzf-tab:complete:resume:*' fzf-flags 'reply=("${(@f)$("$__resume_bin" __fzf-flags tab 2>/dev/null)}")'
+zstyle -e ':fzf-tab:complete:resume:*' fzf-flags 'reply=(${(Q)${(z)"$("$__resume_bin" __fzf-flags tab 2>/dev/null)"}})'
 zstyle ':fzf-tab:complete:resume:*' fzf-preview '"$__resume_bin" preview -- "$word" 2>/dev/null'
 
 # Register with compsys now if compinit has run, else once it has (before the next prompt).

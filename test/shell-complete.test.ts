@@ -1,0 +1,205 @@
+// Completion in recency order: `resume __complete`, zsh under zpty (also with zsh-autosuggestions),
+// the zstyles fzf-tab reads, and the rows fed to the real fzf with the `__fzf-flags tab` flags.
+import fs from 'node:fs';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { envFor, have, run } from './helpers.js';
+import { claudeHome, initFile, runShell, type Sess } from './shell-helpers.js';
+
+const uid = (p: string) => `${p}-4e5f-4061-8071-2a3b4c5d6e7f`;
+// oldest first here; every listing must show them newest first
+const SESSIONS: Sess[] = [
+  { id: uid('11111111'), cwd: '/w/src/dotfiles', prompt: 'fix the zshrc', at: '2026-01-01T00:00:00Z' },
+  { id: uid('22222222'), cwd: '/w/src/dotfiles', prompt: 'add fish config', at: '2026-01-02T00:00:00Z' },
+  { id: uid('33333333'), cwd: '/w/srv/web', prompt: 'deploy the site', at: '2026-01-03T00:00:00Z' },
+  { id: uid('abcd1111'), cwd: '/w/a', prompt: 'alpha', at: '2026-01-04T00:00:00Z' },
+  { id: uid('abcd2222'), cwd: '/w/b', prompt: 'beta', at: '2026-01-05T00:00:00Z' },
+];
+const NEWEST_FIRST = ['abcd2222', 'abcd1111', '33333333', '22222222', '11111111'];
+const AUTOSUGGEST = '/usr/share/zsh-autosuggestions/zsh-autosuggestions.zsh';
+
+const values = (stdout: string) => stdout.split('\n').filter(Boolean).map((l) => l.split('\t')[0]);
+
+describe('resume __complete', () => {
+  const home = claudeHome(SESSIONS);
+  const comp = (...words: string[]) => run(home, ['__complete', '--', ...words]);
+
+  it('an empty word offers every session, newest first, as <id>\\t<display>', () => {
+    const r = comp('');
+    expect(r.code).toBe(0);
+    expect(values(r.stdout)).toEqual(NEWEST_FIRST);
+    expect(r.stdout.split('\n')[0]).toMatch(/^abcd2222\t\S+ {2}claude {2}\/w\/b {2}\(main\) {2}beta$/);
+  });
+
+  it('an id prefix narrows by id; a longer prefix than the short id gets the whole id', () => {
+    expect(values(comp('abcd').stdout)).toEqual(['abcd2222', 'abcd1111']);
+    expect(values(comp('ABCD1').stdout)).toEqual(['abcd1111']);
+    expect(values(comp('33333333-4e').stdout)).toEqual([uid('33333333')]);
+  });
+
+  it('any other word narrows by text (directory, prompt, ...), newest first', () => {
+    expect(values(comp('dotfiles').stdout)).toEqual(['22222222', '11111111']);
+    expect(values(comp('DEPLOY').stdout)).toEqual(['33333333']);
+    expect(comp('nothing-like-this').stdout).toBe('');
+  });
+
+  it('offers nothing once a bare word is on the line, or after --', () => {
+    for (const words of [['abcd1111', ''], ['dotfiles', 'ab'], ['--', ''], ['abcd1111', '--', '-']]) {
+      const r = comp(...words);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toBe('');
+    }
+  });
+
+  it('completes options, option values, init shells and the session of show', () => {
+    expect(values(comp('--har').stdout)).toEqual(['--harness']);
+    expect(values(comp('--harness', 'c').stdout)).toEqual(['claude', 'codex', 'cursor']);
+    expect(values(comp('--harness', '=', 'o').stdout)).toEqual(['opencode']);
+    expect(values(comp('--harness=claude,p').stdout)).toEqual(['--harness=claude,pi']);
+    expect(values(comp('init', '').stdout)).toEqual(['zsh', 'bash', 'fish']);
+    expect(values(comp('show', 'dotf').stdout)).toEqual(['22222222', '11111111']);
+    expect(values(comp('--harness', 'claude', 'dep').stdout)).toEqual(['33333333']);
+  });
+});
+
+// ---- zsh under zpty -------------------------------------------------------------------------
+
+/**
+ * Type KEYS into an interactive `zsh -f` (compinit, the integration, optionally
+ * zsh-autosuggestions) under zpty, then a key bound to a widget that records $BUFFER and the
+ * suggestion zsh-autosuggestions would show. Enter is never sent on the typed line.
+ */
+function zshType(home: string, keys: string, opts: { autosuggest?: boolean } = {}): { buffer: string; suggestion: string; screen: string } {
+  const init = initFile(home, 'zsh');
+  const out = path.join(home, 'zpty.out');
+  const screen = path.join(home, 'zpty.screen');
+  fs.rmSync(out, { force: true });
+  const as = opts.autosuggest
+    ? `; source ${AUTOSUGGEST}; ZSH_AUTOSUGGEST_STRATEGY=(completion); unset ZSH_AUTOSUGGEST_USE_ASYNC`
+    : '';
+  // The widget asks zsh-autosuggestions for the suggestion of the current buffer the way it does
+  // after each key (its fetch keeps only suggestions that extend the buffer).
+  const cap = `__cap() { local suggestion=; (( $+functions[_zsh_autosuggest_fetch_suggestion] )) && _zsh_autosuggest_fetch_suggestion "$BUFFER"; print -r -- "$BUFFER"$'\\0'"\${suggestion#$BUFFER}" > ${out}; }; zle -N __cap; bindkey '^X^B' __cap`;
+  const driver = [
+    'zmodload zsh/zpty',
+    `zpty z 'zsh -f -i'`,
+    `zpty -w z ${shq(`PS1='> '; autoload -Uz compinit; compinit -u -D; source ${init}${as}`)}`,
+    `zpty -w z ${shq(cap)}`,
+    `zpty -w -n z ${shq(keys)}$'\\C-x\\C-b'`,
+    // generous: the poll ends as soon as the widget has written the file
+    `for i in {1..1200}; do [[ -s ${out} ]] && break; sleep 0.05; done`,
+    'all=; while zpty -r -t z chunk; do all+=$chunk; done',
+    `print -rn -- "$all" > ${screen}`,
+    'zpty -d z',
+  ].join('\n');
+  const r = runShell(home, 'zsh', driver + '\n', { env: { TERM: 'xterm', COLUMNS: '200' } });
+  if (!fs.existsSync(out)) throw new Error(`zsh did not answer: ${r.stderr}`);
+  const [buffer, suggestion] = fs.readFileSync(out, 'utf8').replace(/\n$/, '').split('\0');
+  return { buffer: buffer!, suggestion: suggestion ?? '', screen: fs.readFileSync(screen, 'utf8') };
+}
+
+function shq(s: string): string {
+  return `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/** Short ids in the order a completion listing shows them. */
+function listed(screen: string): string[] {
+  const seen: string[] = [];
+  for (const m of screen.matchAll(/(?<![0-9a-z])(abcd2222|abcd1111|33333333|22222222|11111111) {2}\S+ {2}claude/g)) if (!seen.includes(m[1]!)) seen.push(m[1]!);
+  return seen;
+}
+
+describe.each([false, true])('zsh completion (zsh-autosuggestions loaded: %s)', (autosuggest) => {
+  const ok = have('zsh') && (!autosuggest || fs.existsSync(AUTOSUGGEST) || (() => {
+    if (process.env.CI === 'true' || process.env.CI === '1') throw new Error('zsh-autosuggestions is required under CI');
+    return false;
+  })());
+  const home = claudeHome(SESSIONS);
+
+  it.skipIf(!ok)('lists every session newest first', () => {
+    const z = zshType(home, 'resume \t', { autosuggest });
+    expect(listed(z.screen)).toEqual(NEWEST_FIRST);
+    expect(z.buffer).toBe('resume ');
+  });
+
+  it.skipIf(!ok)('a text query inserts the newest matching id by menu, not a common prefix', () => {
+    const z = zshType(home, 'resume dotfiles\t', { autosuggest });
+    expect(z.buffer).toBe('resume 22222222');
+    expect(listed(z.screen)).toEqual(['22222222', '11111111']);
+    // the next TAB moves on to the older one
+    expect(zshType(home, 'resume dotfiles\t\t', { autosuggest }).buffer).toBe('resume 11111111');
+  });
+
+  it.skipIf(!ok)('one text match is inserted whole', () => {
+    expect(zshType(home, 'resume deploy\t', { autosuggest }).buffer).toBe('resume 33333333 ');
+  });
+
+  it.skipIf(!ok)('an id prefix completes as usual (common prefix, then the one id)', () => {
+    expect(zshType(home, 'resume ab\t', { autosuggest }).buffer).toBe('resume abcd');
+    expect(zshType(home, 'resume abcd1\t', { autosuggest }).buffer).toBe('resume abcd1111 ');
+  });
+
+  it.skipIf(!ok)('nothing is offered for a second word', () => {
+    const z = zshType(home, 'resume abcd1111 \t', { autosuggest });
+    expect(z.buffer).toBe('resume abcd1111 ');
+    expect(listed(z.screen)).toEqual([]);
+  });
+
+  it.skipIf(!ok)('options and init shells complete', () => {
+    expect(zshType(home, 'resume --harn\t', { autosuggest }).buffer).toBe('resume --harness ');
+    expect(zshType(home, 'resume init fi\t', { autosuggest }).buffer).toBe('resume init fish ');
+  });
+
+  it.skipIf(!ok || !autosuggest)('zsh-autosuggestions suggests the newest id for the first word and nothing for a second', () => {
+    expect(zshType(home, 'resume ', { autosuggest }).suggestion).toBe('abcd2222');
+    expect(zshType(home, 'resume abcd1111 ', { autosuggest }).suggestion).toBe('');
+    expect(zshType(home, 'resume abcd1111 a', { autosuggest }).suggestion).toBe('');
+  });
+});
+
+// ---- fzf-tab ---------------------------------------------------------------------------------
+
+describe('zsh and fzf-tab', () => {
+  const home = claudeHome(SESSIONS);
+
+  it.skipIf(!have('zsh'))('sets the zstyles fzf-tab reads: no sorting, flags from __fzf-flags tab, the picker preview', () => {
+    const init = initFile(home, 'zsh');
+    const r = runShell(home, 'zsh', [
+      `source ${init}`,
+      `zstyle -s ':completion:complete:resume:argument-1:' sort s && print -r -- "sort=$s"`,
+      `zstyle -a ':fzf-tab:complete:resume:argument-1' fzf-flags f && print -rl -- "flags=\${(j:|:)f}"`,
+      `zstyle -s ':fzf-tab:complete:resume:argument-1' fzf-preview p && print -r -- "preview=$p"`,
+      // evaluate the preview command as fzf-tab does, with $word set to a candidate
+      `word=abcd1111; eval "$p"`,
+    ].join('\n') + '\n');
+    expect(r.stderr).toBe('');
+    const lines = r.stdout.split('\n');
+    expect(lines[0]).toBe('sort=false');
+    const flags = run(home, ['__fzf-flags', 'tab']);
+    expect(flags.code).toBe(0);
+    const want = spawnSync('zsh', ['-f', '-c', 'print -r -- ${(j:|:)${(Q)${(z)1}}}', 'x', flags.stdout.trim()], { encoding: 'utf8' }).stdout.trim();
+    expect(lines[1]).toBe(`flags=${want}`);
+    expect(lines[2]).toMatch(/^preview=.*preview/);
+    const preview = run(home, ['preview', 'abcd1111']);
+    expect(preview.code).toBe(0);
+    expect(preview.stdout).not.toBe('');
+    expect(r.stdout.endsWith('\n' + preview.stdout)).toBe(true);
+  });
+
+  it.skipIf(!have('zsh') || !have('fzf'))('the real fzf keeps the candidates in recency order with the tab flags', () => {
+    // fzf-tab feeds fzf one line per candidate (its display string) and prints the chosen line.
+    const rows = run(home, ['__complete', '--', 'dotfiles']).stdout;
+    const lines = rows.split('\n').filter(Boolean).map((l) => l.replace('\t', '  '));
+    const flags = spawnSync('zsh', ['-f', '-c', 'print -rl -- ${(Q)${(z)1}}', 'x', run(home, ['__fzf-flags', 'tab']).stdout.trim()], { encoding: 'utf8' })
+      .stdout.split('\n').filter(Boolean);
+    for (const q of ['', 'claude', 'dotfiles']) {
+      const f = spawnSync('fzf', [...flags, '--filter', q], { input: lines.join('\n') + '\n', encoding: 'utf8', env: envFor(home) });
+      expect(f.stderr).toBe('');
+      expect(f.status).toBe(0);
+      expect(f.stdout.split('\n').filter(Boolean).map((l) => l.split('  ')[0])).toEqual(['22222222', '11111111']);
+    }
+  });
+});
+
+
