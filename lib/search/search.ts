@@ -428,12 +428,23 @@ export function search(all: Session[], terms: Term[], filters: SearchFilters): {
   const groups = [...groupSessions(all).values()].filter((g) => passes(g.root, filters));
   try {
     for (const g of groups) {
+      // a subagent transcript can be a session of its own (a member) and be named by its parent too
+      const done = new Set<string>();
       for (const m of g.members) {
         stats.sessions++;
         const memberIsChild = m !== g.root;
         const on: OnPiece = (p, file, child) => collect(g, terms, p, file, child, m, memberIsChild);
-        scanSession(cx, m, memberIsChild, on);
-        for (const f of childFiles(m)) scanChildFile(cx, m.harness, f, on);
+        const sqlite = /\.db$/.test(m.file);
+        if (sqlite || !done.has(m.file)) scanSession(cx, m, memberIsChild, on);
+        done.add(m.file);
+      }
+      for (const m of g.members) {
+        const on: OnPiece = (p, file, child) => collect(g, terms, p, file, child, m, true);
+        for (const f of childFiles(m)) {
+          if (done.has(f)) continue;
+          done.add(f);
+          scanChildFile(cx, m.harness, f, on);
+        }
       }
     }
   } finally {

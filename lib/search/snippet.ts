@@ -68,7 +68,7 @@ export function makeSnippet(text: string, terms: Term[], width = SNIPPET): Snipp
   const first = bestStart(ms, width);
   const lastInWindow = ms.filter((m) => m.s >= first && m.e <= first + width).reduce((x, m) => Math.max(x, m.e), first);
   const span = lastInWindow - first;
-  let ws = Math.max(0, first - Math.max(12, Math.floor((width - span) / 3)));
+  let ws = Math.max(0, Math.min(first - Math.max(12, Math.floor((width - span) / 3)), region.length - width));
   // do not start in the middle of a word when a space is near
   if (ws > 0) {
     const sp = region.lastIndexOf(' ', ws);
