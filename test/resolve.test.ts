@@ -1,0 +1,175 @@
+// Naming a session (issue 4): resolution order, ambiguity, UUIDv7 prefixes, hidden sessions,
+// "did you mean", and what `resume resolve` / `resume QUERY` print, through the built CLI.
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { run, tempHome } from './helpers.js';
+import { claudeSession, piSession, uuid } from './launch-helpers.js';
+import { oneEdit } from '../lib/select/resolve.js';
+
+/** Two UUIDv7 ids from the same minute: they share their first 12 hex digits. */
+const V7A = '019e19b4-eb48-746a-aa6b-8dfcfa37954b';
+const V7B = '019e19b4-eb48-7c01-9d2e-000000000001';
+
+function corpus() {
+  const home = tempHome();
+  const dir = (n: string) => {
+    const d = path.join(home, 'src', n);
+    fs.mkdirSync(d, { recursive: true });
+    return d;
+  };
+  const a = claudeSession(home, { id: V7A, cwd: dir('webshop'), prompt: 'Fix the cart rounding bug', branch: 'fix/cart', at: '2026-01-03T00:00:00.000Z' });
+  const b = claudeSession(home, { id: V7B, cwd: dir('webshop'), prompt: 'Add checkout discounts', at: '2026-01-02T00:00:00.000Z' });
+  const c = claudeSession(home, { id: 'abcdef12-0000-4000-8000-000000000001', cwd: dir('blog'), prompt: 'Draft a post about Astro', at: '2026-01-01T00:00:00.000Z' });
+  const hidden = claudeSession(home, { id: 'feedface-0000-4000-8000-000000000009', cwd: dir('blog'), prompt: 'sdk run about Astro', entrypoint: 'sdk-cli' });
+  const p = piSession(home, { id: 'abcdef99-1111-4111-8111-111111111111', cwd: dir('api'), prompts: ['Rate limiting for login', 'and tests'] });
+  return { home, files: { a, b, c, hidden, p } };
+}
+
+const resolveKeys = (home: string, args: string[], opts: { cwd?: string } = {}) => run(home, ['resolve', ...args], {}, opts);
+
+describe('resolution order', () => {
+  it('(1) a path to an indexed transcript: absolute, relative, through a symlink', () => {
+    const { home, files } = corpus();
+    expect(resolveKeys(home, [files.c])).toMatchObject({ code: 0, stdout: 'claude:abcdef12-0000-4000-8000-000000000001\n' });
+    const rel = path.relative(path.dirname(files.c), files.c);
+    expect(resolveKeys(home, [`./${rel}`], { cwd: path.dirname(files.c) }).stdout).toBe('claude:abcdef12-0000-4000-8000-000000000001\n');
+    const link = path.join(home, 'link.jsonl');
+    fs.symlinkSync(files.c, link);
+    expect(resolveKeys(home, [link]).stdout).toBe('claude:abcdef12-0000-4000-8000-000000000001\n');
+    expect(resolveKeys(home, [files.p]).stdout).toBe('pi:abcdef99-1111-4111-8111-111111111111\n');
+  });
+
+  it('(2) a full id, or a harness:id key', () => {
+    const { home } = corpus();
+    expect(resolveKeys(home, [V7A]).stdout).toBe(`claude:${V7A}\n`);
+    expect(resolveKeys(home, [`claude:${V7B}`]).stdout).toBe(`claude:${V7B}\n`);
+    expect(resolveKeys(home, [`pi:${V7B}`]).code).toBe(1);
+  });
+
+  it('(3) an id prefix of 4+ characters naming one session; two or more is exit 2 asking for more', () => {
+    const { home } = corpus();
+    expect(resolveKeys(home, ['abcdef1']).stdout).toBe('claude:abcdef12-0000-4000-8000-000000000001\n');
+    expect(resolveKeys(home, ['ABCDEF9']).stdout).toBe('pi:abcdef99-1111-4111-8111-111111111111\n');
+    const amb = resolveKeys(home, ['abcd']);
+    expect(amb.code).toBe(2);
+    expect(amb.stdout).toBe('claude:abcdef12-0000-4000-8000-000000000001\npi:abcdef99-1111-4111-8111-111111111111\n');
+    expect(amb.stderr).toMatch(/'abcd' is the start of 2 session ids; type more characters/);
+    // Fewer than 4 characters is not a prefix: it is a word (found in ids and text alike).
+    expect(resolveKeys(home, ['abc']).code).toBe(1);
+    // `resume QUERY` lists the candidates (short id, harness, directory, title) and exits 2.
+    const r = run(home, ['abcd', '--dry-run']);
+    expect(r.code).toBe(2);
+    expect(r.stdout.split('\n')[0]).toBe(`abcdef12\tclaude\t${path.join(home, 'src', 'blog')}\tDraft a post about Astro`);
+  });
+
+  it('UUIDv7 ids sharing their first 8 (here 12) hex digits: 8 characters are ambiguous, short ids are longer', () => {
+    const { home } = corpus();
+    const amb = resolveKeys(home, ['019e19b4']);
+    expect(amb.code).toBe(2);
+    expect(amb.stdout.trim().split('\n').sort()).toEqual([`claude:${V7A}`, `claude:${V7B}`]);
+    expect(resolveKeys(home, ['019e19b4-eb48']).code).toBe(2);
+    expect(resolveKeys(home, ['019e19b4-eb48-74']).stdout).toBe(`claude:${V7A}\n`);
+    const ls = JSON.parse(run(home, ['ls', '--json']).stdout) as { id: string; short: string }[];
+    const shortA = ls.find((s) => s.id === V7A)!.short;
+    const shortB = ls.find((s) => s.id === V7B)!.short;
+    expect(shortA).toBe('019e19b4-eb48-74');
+    expect(shortB).toBe('019e19b4-eb48-7c');
+    // Each short id names its session.
+    expect(resolveKeys(home, [shortA]).stdout).toBe(`claude:${V7A}\n`);
+    expect(resolveKeys(home, [shortB]).stdout).toBe(`claude:${V7B}\n`);
+    // An id prefix wins over words: `019e19b4-eb48-7c` is also text nowhere else.
+    expect(run(home, [shortB, '--dry-run', '--json']).code).toBe(0);
+  });
+
+  it('(4) words: every word, case-insensitive, in directory, title, prompts, branch, harness or id', () => {
+    const { home } = corpus();
+    expect(resolveKeys(home, ['webshop']).stdout.trim().split('\n')).toHaveLength(2);
+    expect(resolveKeys(home, ['webshop']).code).toBe(1);
+    expect(resolveKeys(home, ['WEBSHOP', 'rounding']).stdout).toBe(`claude:${V7A}\n`);
+    expect(resolveKeys(home, ['fix/cart']).stdout).toBe(`claude:${V7A}\n`);
+    expect(resolveKeys(home, ['pi', 'login']).stdout).toBe('pi:abcdef99-1111-4111-8111-111111111111\n');
+    expect(resolveKeys(home, ['webshop discounts']).stdout).toBe(`claude:${V7B}\n`);
+    expect(resolveKeys(home, ['webshop', 'astro'])).toMatchObject({ code: 1, stdout: '' });
+    // --harness and --dir narrow every step.
+    expect(resolveKeys(home, ['--harness', 'pi', 'abcd']).stdout).toBe('pi:abcdef99-1111-4111-8111-111111111111\n');
+    expect(resolveKeys(home, ['--dir', path.join(home, 'src', 'webshop'), 'discounts']).stdout).toBe(`claude:${V7B}\n`);
+    expect(resolveKeys(home, ['--dir', path.join(home, 'src', 'blog'), 'discounts']).code).toBe(1);
+  });
+
+  it('hidden sessions: found by id, prefix and path always; by words only with -a', () => {
+    const { home, files } = corpus();
+    const key = 'claude:feedface-0000-4000-8000-000000000009';
+    expect(resolveKeys(home, ['feedface-0000-4000-8000-000000000009']).stdout).toBe(key + '\n');
+    expect(resolveKeys(home, ['feedface']).stdout).toBe(key + '\n');
+    expect(resolveKeys(home, [files.hidden]).stdout).toBe(key + '\n');
+    expect(resolveKeys(home, ['sdk', 'run'])).toMatchObject({ code: 1, stdout: '' });
+    expect(resolveKeys(home, ['-a', 'sdk', 'run']).stdout).toBe(key + '\n');
+    // Astro: one visible session, two with -a.
+    expect(resolveKeys(home, ['astro']).stdout).toBe('claude:abcdef12-0000-4000-8000-000000000001\n');
+    expect(resolveKeys(home, ['-a', 'astro']).stdout.trim().split('\n')).toHaveLength(2);
+  });
+});
+
+describe('resume QUERY choosing', () => {
+  it('several matches with no one to choose: candidates on stdout, one per line, exit 1', () => {
+    const { home } = corpus();
+    const r = run(home, ['webshop', '--dry-run']);
+    expect(r.code).toBe(1);
+    const lines = r.stdout.trim().split('\n').map((l) => l.split('\t'));
+    expect(lines.map((l) => l[1])).toEqual(['claude', 'claude']);
+    expect(lines.map((l) => l[3])).toEqual(['Fix the cart rounding bug', 'Add checkout discounts']);
+    expect(r.stderr).toMatch(/2 sessions match 'webshop'/);
+  });
+
+  it('no query and no picker: the visible sessions, exit 1', () => {
+    const { home } = corpus();
+    const r = run(home, ['--dry-run']);
+    expect(r.code).toBe(1);
+    expect(r.stdout.trim().split('\n')).toHaveLength(4);
+    expect(run(home, ['--dry-run', '-a']).stdout.trim().split('\n')).toHaveLength(5);
+  });
+
+  it('a query one edit from a subcommand that matches nothing is a usage error', () => {
+    const { home } = corpus();
+    for (const [typo, cmd] of [['lsit', 'ls'], ['lss', 'ls'], ['shwo', 'show'], ['idnex', 'index'], ['resovle', 'resolve'], ['list', 'ls']]) {
+      const r = run(home, [typo!]);
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toBe(`resume: no session matches '${typo}'; did you mean '${cmd}'?\n`);
+    }
+    // Two edits away: just no match.
+    expect(run(home, ['lsitx']).code).toBe(1);
+    // A query that matches is never second-guessed: `shop` is one edit from `show` but names sessions.
+    const shop = run(home, ['shop', '--dry-run']);
+    expect(shop.code).toBe(1);
+    expect(shop.stdout.trim().split('\n')).toHaveLength(2);
+  });
+
+  it('a transcript text in a query or title cannot reach the terminal raw', () => {
+    const home = tempHome();
+    const cwd = path.join(home, 'x');
+    fs.mkdirSync(cwd);
+    claudeSession(home, { id: uuid(1), cwd, prompt: 'evil \u001b[2J\u001b]0;title\u0007 one' });
+    claudeSession(home, { id: uuid(2), cwd, prompt: 'evil two' });
+    const r = run(home, ['evil', '--dry-run']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).not.toContain('\u001b');
+    expect(r.stdout).not.toContain('\u0007');
+  });
+});
+
+describe('one edit (Damerau-Levenshtein <= 1)', () => {
+  it('insertions, deletions, substitutions and transpositions', () => {
+    expect(oneEdit('ls', 'ls')).toBe(true);
+    expect(oneEdit('lsit', 'list')).toBe(true);
+    expect(oneEdit('lss', 'ls')).toBe(true);
+    expect(oneEdit('l', 'ls')).toBe(true);
+    expect(oneEdit('shw', 'show')).toBe(true);
+    expect(oneEdit('shxw', 'show')).toBe(true);
+    expect(oneEdit('lsit', 'ls')).toBe(false);
+    expect(oneEdit('sohw', 'show')).toBe(true);
+    expect(oneEdit('owsh', 'show')).toBe(false);
+    expect(oneEdit('index', 'indexes')).toBe(false);
+  });
+});
