@@ -43,7 +43,7 @@ interface HarnessReport {
 interface Report {
   version: string;
   demo: boolean;
-  index: { dir: string; files: { path: string; size: number; modified: string }[] };
+  index: { dir: string; files: { path: string; size: number; files: number; modified: string }[] };
   fzf: Program | null;
   shell: string | null;
   sqlite: { ok: boolean; version: string | null; error: string | null };
@@ -126,6 +126,33 @@ function harnessReport(a: (typeof ADAPTERS)[number], r: IndexResult, sessions: S
   };
 }
 
+/** Size, file count and newest change of everything under a path (the index is a file or a directory of shards). */
+function usage(p: string, depth = 3): { size: number; files: number; modified: number } | null {
+  let st: fs.Stats;
+  try {
+    st = fs.statSync(p);
+  } catch {
+    return null;
+  }
+  if (st.isFile()) return { size: st.size, files: 1, modified: st.mtimeMs };
+  if (!st.isDirectory() || depth <= 0) return null;
+  const acc = { size: 0, files: 0, modified: 0 };
+  let names: string[] = [];
+  try {
+    names = fs.readdirSync(p);
+  } catch {
+    return acc;
+  }
+  for (const n of names) {
+    const u = usage(path.join(p, n), depth - 1);
+    if (!u) continue;
+    acc.size += u.size;
+    acc.files += u.files;
+    acc.modified = Math.max(acc.modified, u.modified);
+  }
+  return acc;
+}
+
 function indexReport(app: App): Report['index'] {
   const { dir } = indexFiles(app.ctx);
   const files: Report['index']['files'] = [];
@@ -136,12 +163,8 @@ function indexReport(app: App): Report['index'] {
     /* no index yet */
   }
   for (const n of names) {
-    try {
-      const st = fs.statSync(path.join(dir, n));
-      if (st.isFile()) files.push({ path: path.join(dir, n), size: st.size, modified: new Date(st.mtimeMs).toISOString() });
-    } catch {
-      /* vanished */
-    }
+    const u = usage(path.join(dir, n));
+    if (u && u.files > 0) files.push({ path: path.join(dir, n), size: u.size, files: u.files, modified: new Date(u.modified).toISOString() });
   }
   return { dir, files };
 }
@@ -158,7 +181,10 @@ function text(r: Report, home: string, now: number): string {
   const kv = (k: string, v: string) => lines.push(`  ${k.padEnd(10)}${v}`);
   lines.push(`resume ${r.version}${r.demo ? ' (demo HOME)' : ''}`);
   kv('index', p(r.index.dir) + (r.index.files.length ? '' : ' (not built yet)'));
-  for (const f of r.index.files) kv('', `${path.basename(f.path)}  ${size(f.size)}, ${age(Date.parse(f.modified), now)} old`);
+  for (const f of r.index.files) {
+    const n = f.files > 1 ? `/ (${f.files} files)` : '';
+    kv('', `${oneLine(path.basename(f.path))}${n}  ${size(f.size)}, ${age(Date.parse(f.modified), now)} old`);
+  }
   kv('fzf', r.fzf ? `${p(r.fzf.path)}${r.fzf.version ? ` (${r.fzf.version})` : ''}` : 'not on PATH (the picker needs it)');
   kv('shell', r.shell ? oneLine(r.shell) : '$SHELL is not set');
   kv('sqlite', r.sqlite.ok ? `better-sqlite3, SQLite ${r.sqlite.version}` : `cannot load: ${oneLine(r.sqlite.error ?? '')} (opencode and Cursor chat databases are not read)`);

@@ -1,0 +1,142 @@
+// resume doctor: the report a user pastes into a bug report, and its --json form.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { FIXTURES, put, run, tempHome, write } from './helpers.js';
+import { addSessions, opencodeDb, user } from './sqlite-fixtures.js';
+import { HARNESSES } from '../lib/types.js';
+
+const homes: string[] = [];
+afterEach(() => {
+  for (const h of homes.splice(0)) fs.rmSync(h, { recursive: true, force: true });
+});
+function home(): string {
+  const h = tempHome('resume-doctor-');
+  homes.push(h);
+  return h;
+}
+
+/** A HOME with sessions of three harnesses, some hidden, one odd transcript line. */
+function corpus(h: string): void {
+  put(h, 'claude/projects', '.claude/projects');
+  const db = opencodeDb(path.join(h, '.local/share/opencode/opencode.db'));
+  addSessions(db, [
+    { id: 'ses_main', directory: '/home/u/api', title: 'Newest opencode session', updated: Date.parse('2030-01-01T00:00:00Z') },
+    { id: 'ses_kid', parent: 'ses_main', updated: 1770000000000 },
+    { id: 'ses_arch', title: 'archived', archived: 1, updated: 1770000000000 },
+  ], [user('msg_1', 'ses_main', 'hello'), user('msg_2', 'ses_kid', 'child work')]);
+  db.close();
+  const chat = '88888888-0000-4000-8000-000000000001';
+  write(h, `.cursor/projects/srv-x/agent-transcripts/${chat}/${chat}.jsonl`,
+    fs.readFileSync(path.join(FIXTURES, 'cursor', 'test-session.jsonl'), 'utf8') +
+      '{"type":"weird_new_thing"}\n{"type":"weird_new_thing"}\n{"type":"other_thing"}\n[1,2]\n');
+}
+
+/** An executable script on a private PATH directory. */
+function tool(dir: string, name: string, body: string): void {
+  write(dir, path.join(dir, name), `#!/bin/sh\n${body}\n`);
+  fs.chmodSync(path.join(dir, name), 0o755);
+}
+
+describe('doctor', () => {
+  it('--json: roots with what chose them, counts, hidden and skipped, unknown types, newest, index files', () => {
+    const h = home();
+    corpus(h);
+    expect(run(h, ['ls']).code).toBe(0);
+    const r = run(h, ['doctor', '--json'], { SHELL: '/bin/zsh', XDG_DATA_HOME: undefined });
+    expect(r.code).toBe(0);
+    const d = JSON.parse(r.stdout);
+    expect(d.harnesses.map((x: any) => x.name).sort()).toEqual([...HARNESSES].sort());
+    expect(d.shell).toBe('/bin/zsh');
+    expect(d.sqlite).toMatchObject({ ok: true });
+    const oc = d.harnesses.find((x: any) => x.name === 'opencode');
+    expect(oc).toMatchObject({
+      files: 1, filesByKind: { db: 1 }, sessions: 3, hidden: { subagent: 1, archived: 1 },
+      newest: { id: 'ses_main', updated: '2030-01-01T00:00:00.000Z', cwd: '/home/u/api', title: 'Newest opencode session' },
+    });
+    expect(oc.roots).toEqual([{ path: path.join(h, '.local/share/opencode'), via: 'default', exists: true, role: 'data' }]);
+    const cu = d.harnesses.find((x: any) => x.name === 'cursor');
+    expect(cu).toMatchObject({ files: 1, sessions: 1, skipped: { badLines: 1 } });
+    expect(cu.unknownTypes).toEqual([{ type: 'weird_new_thing', count: 2 }, { type: 'other_thing', count: 1 }]);
+    const cl = d.harnesses.find((x: any) => x.name === 'claude');
+    expect(cl.sessions).toBeGreaterThan(0);
+    expect(cl.roots[0]).toMatchObject({ path: path.join(h, '.claude'), via: 'default', exists: true });
+    const names = d.index.files.map((f: any) => path.basename(f.path));
+    expect(names).toContain('list.json');
+    for (const f of d.index.files) expect(f.size).toBeGreaterThan(0);
+    expect(d.index.files.reduce((n: number, f: any) => n + f.files, 0)).toBeGreaterThan(1);
+    expect(d.index.dir).toBe(path.join(h, '.cache', 'resume'));
+  });
+
+  it('names the variable that chose each root', () => {
+    const h = home();
+    const r = run(h, ['doctor', '--json'], {
+      CURSOR_CONFIG_DIR: path.join(h, 'cc'), XDG_DATA_HOME: path.join(h, 'data'), OPENCODE_DB: 'x.db', RESUME_OPENCODE_DIRS: path.join(h, 'more'),
+    });
+    const d = JSON.parse(r.stdout);
+    const roots = (n: string) => d.harnesses.find((x: any) => x.name === n).roots.map((x: any) => [x.path, x.via]);
+    expect(roots('opencode')).toEqual([
+      [path.join(h, 'more'), 'RESUME_OPENCODE_DIRS'],
+      [path.join(h, 'data/opencode/x.db'), 'OPENCODE_DB'],
+      [path.join(h, 'data/opencode'), 'XDG_DATA_HOME'],
+    ]);
+    expect(roots('cursor')[0]).toEqual([path.join(h, 'cc'), 'CURSOR_CONFIG_DIR']);
+  });
+
+  it('finds harness binaries and fzf on PATH with their versions; a binary that hangs gets none', () => {
+    const h = home();
+    const bin = path.join(h, 'bin');
+    tool(bin, 'opencode', 'echo "1.2.27"');
+    tool(bin, 'agent', 'echo "2026.11.20-abc"');
+    tool(bin, 'fzf', 'echo "0.66.0 (deadbeef)"');
+    tool(bin, 'pi', 'exec sleep 30');
+    const r = run(h, ['doctor', '--json'], { PATH: `${bin}:/usr/bin:/bin` });
+    expect(r.code).toBe(0);
+    const d = JSON.parse(r.stdout);
+    const b = (n: string) => d.harnesses.find((x: any) => x.name === n).binary;
+    expect(b('opencode')).toEqual({ name: 'opencode', path: path.join(bin, 'opencode'), version: '1.2.27' });
+    expect(b('cursor')).toEqual({ name: 'agent', path: path.join(bin, 'agent'), version: '2026.11.20-abc' });
+    expect(b('pi')).toEqual({ name: 'pi', path: path.join(bin, 'pi'), version: null });
+    expect(b('gemini')).toBeNull();
+    expect(d.fzf).toEqual({ name: 'fzf', path: path.join(bin, 'fzf'), version: '0.66.0 (deadbeef)' });
+  });
+
+  it('the text report: one section per harness, paths with ~, nothing raw from a transcript', () => {
+    const h = home();
+    corpus(h);
+    const chat = '99999999-0000-4000-8000-000000000001';
+    const evil = '\x1b]0;pwned\x07\x1b[2J title\nwith newline';
+    write(h, `.cursor/projects/srv-y/agent-transcripts/${chat}/${chat}.jsonl`,
+      JSON.stringify({ role: 'user', message: { content: [{ type: 'text', text: evil }] } }) + '\n' + JSON.stringify({ type: evil }) + '\n');
+    fs.utimesSync(path.join(h, `.cursor/projects/srv-y/agent-transcripts/${chat}/${chat}.jsonl`), 4102444800, 4102444800);
+    const r = run(h, ['doctor'], { SHELL: '/bin/bash' });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f]/);
+    for (const n of HARNESSES) expect(r.stdout).toMatch(new RegExp(`^${n} \\(`, 'm'));
+    expect(r.stdout).toMatch(/^ {2}roots +~\/\.local\/share\/opencode +\(default, data, exists\)$/m);
+    expect(r.stdout).toMatch(/^ {2}sessions +3, 2 hidden: (1 subagent, 1 archived|1 archived, 1 subagent)$/m);
+    expect(r.stdout).toMatch(/^ {2}unknown +weird_new_thing ×2, /m);
+    expect(r.stdout).toMatch(/^ {2}newest +99999999-0000-4000-8000-000000000001 .* title with newline$/m);
+    expect(r.stdout).toMatch(/^ {2}shell +\/bin\/bash$/m);
+  });
+
+  it('reports a database that cannot be read, and still exits 0', () => {
+    const h = home();
+    write(h, '.local/share/opencode/opencode.db', 'not a database at all '.repeat(300));
+    const r = run(h, ['doctor', '--json']);
+    expect(r.code).toBe(0);
+    const oc = JSON.parse(r.stdout).harnesses.find((x: any) => x.name === 'opencode');
+    expect(oc.skipped.failedFiles).toBe(1);
+    expect(oc.skipped.failed).toMatch(/cannot read opencode\.db: .*not a database/);
+  });
+
+  it('works on the demo HOME', () => {
+    const h = home();
+    const r = run(h, ['--demo', 'doctor', '--json']);
+    expect(r.code).toBe(0);
+    const d = JSON.parse(r.stdout);
+    expect(d.demo).toBe(true);
+    for (const n of ['cursor', 'opencode']) expect(d.harnesses.find((x: any) => x.name === n).sessions).toBeGreaterThan(0);
+  });
+});
