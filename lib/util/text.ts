@@ -33,7 +33,10 @@ export function clip(s: string, n: number): string {
 
 /** Clipped, whitespace-folded prompt text for the index (400 characters). */
 export function promptText(s: string): string {
-  return clip(s.replace(/\s+/g, ' ').trim(), 400);
+  // Only the start can be kept: fold and clip a bounded slice, not a reply of megabytes.
+  const head = s.length > 2000 ? s.slice(0, 2000) : s;
+  const t = clip(head.replace(/\s+/g, ' ').trim(), 400);
+  return head.length < s.length && !t.endsWith('…') ? t + '…' : t;
 }
 
 /** Display width of a string in a terminal (wide East Asian characters and emoji count 2). */
