@@ -13,9 +13,11 @@ import { register as emit } from './commands/emit.js';
 import { register as doctor } from './commands/doctor.js';
 import { register as init } from './commands/init.js';
 import { register as complete } from './commands/complete.js';
+import { register as preview } from './commands/preview.js';
+import { register as pickCmds } from './commands/pick.js';
 import { register as searchCmd } from './commands/search.js';
 
-const COMMANDS: ((p: Command, app: App) => void)[] = [ls, show, rows, indexCmd, doctor, init, complete, resolveCmd, emit, searchCmd, resumeCmd];
+const COMMANDS: ((p: Command, app: App) => void)[] = [ls, show, rows, indexCmd, doctor, init, complete, resolveCmd, emit, preview, pickCmds, searchCmd, resumeCmd];
 
 export const VERSION = '0.1.0';
 

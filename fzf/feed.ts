@@ -1,0 +1,109 @@
+// What the picker's fzf reads: a status line (fzf's --header-lines=1) and the rows, with the
+// visible columns padded so they line up. The picker state (hidden shown, harness filter) lives in a
+// small JSON file in the picker's private directory ($RESUME_PICK_DIR), so the keys that reload the
+// list (`resume __feed --toggle-hidden`, …) work on every fzf version without transform.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Harness, Session } from '../lib/types.js';
+import { HARNESSES } from '../lib/types.js';
+import { applyFilters, shortIds, type Filters } from '../lib/select/filter.js';
+import { row } from '../lib/output.js';
+import { oneLine, width } from '../lib/util/text.js';
+import { tildify } from '../lib/util/paths.js';
+
+export interface PickState {
+  all: boolean;
+  harness: Harness[] | null;
+  dir: string | null;
+}
+
+export function stateFile(pickDir: string): string {
+  return path.join(pickDir, 'state.json');
+}
+
+export function writeState(pickDir: string, s: PickState): void {
+  const f = stateFile(pickDir);
+  const tmp = `${f}.tmp-${process.pid}`;
+  fs.writeFileSync(tmp, JSON.stringify(s), { mode: 0o600 });
+  fs.renameSync(tmp, f);
+}
+
+export function readState(pickDir: string): PickState {
+  try {
+    const s = JSON.parse(fs.readFileSync(stateFile(pickDir), 'utf8')) as PickState;
+    const harness = Array.isArray(s.harness) ? s.harness.filter((h) => (HARNESSES as readonly string[]).includes(h)) : null;
+    return { all: !!s.all, harness: harness && harness.length ? harness : null, dir: typeof s.dir === 'string' ? s.dir : null };
+  } catch {
+    return { all: false, harness: null, dir: null };
+  }
+}
+
+export function stateFilters(s: PickState): Filters {
+  return { all: s.all, harness: s.harness ?? undefined, dir: s.dir ?? undefined };
+}
+
+/** The harness filter after `current` in the cycle: all → each harness that has sessions → all. */
+export function nextHarness(current: Harness[] | null, sessions: Session[]): Harness[] | null {
+  const present = HARNESSES.filter((h) => sessions.some((s) => s.harness === h));
+  const options: (Harness[] | null)[] = [null, ...present.map((h) => [h])];
+  const idx = options.findIndex((o) => (o === null ? current === null : current !== null && current.length === 1 && current[0] === o[0]));
+  if (idx < 0) return present.length ? [present[0]!] : null;
+  return options[(idx + 1) % options.length] ?? null;
+}
+
+/** The status line above the list (the --header-lines line: empty hidden key, then the text). */
+export function statusLine(all: Session[], shown: Session[], s: PickState, home: string, search?: string): string {
+  const parts: string[] = [];
+  if (search != null) parts.push(`deep search: ${oneLine(search)}`);
+  parts.push(s.harness ? s.harness.join(',') : 'all harnesses');
+  if (s.dir) parts.push(`in ${oneLine(tildify(s.dir, home))}`);
+  let n = `${shown.length} session${shown.length === 1 ? '' : 's'}`;
+  if (s.all) n += ' incl. hidden';
+  else if (search == null) {
+    const f = stateFilters(s);
+    const hidden = applyFilters(all, { ...f, all: true }).length - shown.length;
+    if (hidden > 0) n += ` (+${hidden} hidden)`;
+  }
+  parts.push(n);
+  return '\t' + parts.join(' · ');
+}
+
+function pad(s: string, w: number): string {
+  const d = w - width(s);
+  return d > 0 ? s + ' '.repeat(d) : s;
+}
+
+const CAP = { short: 40, age: 4, harness: 8, dir: 40, branch: 24 };
+
+/**
+ * Rows in `resume rows` format (key, short id, age, harness, directory, branch, title) turned into
+ * fzf lines: the key, a tab, then the visible columns padded to line up. A value longer than its
+ * column's cap is kept whole (it stays searchable) and only that line is pushed right.
+ */
+export function alignRows(rows: string[][]): string[] {
+  const w = [0, 0, 0, 0, 0, 0];
+  const caps = [CAP.short, CAP.age, CAP.harness, CAP.dir, CAP.branch];
+  for (const r of rows) {
+    for (let i = 1; i <= 5; i++) {
+      const cw = width(r[i] ?? '');
+      if (cw <= caps[i - 1]! && cw > w[i - 1]!) w[i - 1] = cw;
+    }
+  }
+  return rows.map((r) => {
+    const cols: string[] = [];
+    for (let i = 1; i <= 5; i++) {
+      if (w[i - 1] === 0) continue;
+      cols.push(pad(r[i] ?? '', w[i - 1]!));
+    }
+    cols.push(r.slice(6).join(' '));
+    return `${r[0] ?? ''}\t${cols.join('  ').trimEnd()}`;
+  });
+}
+
+/** The sessions the state shows, as fzf lines: the status line first, then the rows. */
+export function feedLines(all: Session[], s: PickState, home: string, now = Date.now()): string[] {
+  const shown = applyFilters(all, stateFilters(s));
+  const shorts = shortIds(all);
+  const rows = shown.map((x) => row(x, shorts.get(x.id) ?? x.id, home, now).split('\t'));
+  return [statusLine(all, shown, s, home), ...alignRows(rows)];
+}

@@ -1,0 +1,137 @@
+// The picker: fzf over the sessions, newest first, with a preview and action keys.
+//
+// fzf starts at once and reads the rows from a pipe that is written when the index is ready, so its
+// screen is up before a cold index finishes. fzf's child commands (preview, reload, execute) run
+// through a known POSIX shell (--with-shell 'sh -c', else SHELL=sh) and call back into resume by
+// absolute path (node + bin/resume). The picker's state and the action file live in a private
+// temporary directory ($RESUME_PICK_DIR) that is removed afterwards.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { spawn } from 'node:child_process';
+import { ExitError, type App } from '../lib/app.js';
+import type { Session } from '../lib/types.js';
+import type { Filters } from '../lib/select/filter.js';
+import { loadConfig } from '../lib/launch/config.js';
+import { fmtVersion, probeFzf, type Fzf } from './version.js';
+import { ACTION_MARK, fzfFlags, shq, type Flags, type PickAction } from './flags.js';
+import { feedLines, writeState, type PickState } from './feed.js';
+
+export type PickResult = { kind: 'picked'; key: string; action: PickAction } | { kind: 'cancel' } | { kind: 'nomatch' };
+
+export interface PickOptions {
+  query?: string;
+  filters?: Filters;
+  /** sessions already loaded by the caller (else the index is brought up to date while fzf starts) */
+  sessions?: Session[];
+}
+
+/** Is `resume search --rows` there for the deep-search key. */
+export const DEEP_SEARCH = true;
+
+/** The words that run this resume from an fzf child command (absolute paths, quoted for sh). */
+export function selfCommand(app: App): string {
+  return [process.execPath, app.self].map(shq).join(' ') + (app.demo ? ' --demo' : '');
+}
+
+export function noColor(env: NodeJS.ProcessEnv): boolean {
+  return env.NO_COLOR != null && env.NO_COLOR !== '';
+}
+
+/** The flags of one context for this app's config and the installed fzf. */
+export function flagsFor(app: App, context: 'picker' | 'tab', fzf: Fzf = probeFzf(app.ctx)): Flags {
+  const cfg = loadConfig(app.ctx);
+  return fzfFlags({
+    version: fzf.version,
+    keys: cfg.keys,
+    fzfOpts: cfg.fzfOpts,
+    configFile: cfg.file,
+    context,
+    self: selfCommand(app),
+    deepSearch: DEEP_SEARCH,
+    noColor: noColor(process.env),
+  });
+}
+
+/** fzf's stdout → the chosen action and key. */
+export function parseOutput(out: string, actionFile: string | null): { key: string; action: PickAction } | null {
+  const lines = out.split('\n').filter((l) => l !== '');
+  let action: PickAction = 'resume';
+  for (const l of lines) {
+    if (l === `${ACTION_MARK}print`) action = 'print';
+    else if (l === `${ACTION_MARK}fork`) action = 'fork';
+  }
+  if (actionFile) {
+    try {
+      const a = fs.readFileSync(actionFile, 'utf8').trim();
+      if (a === 'print' || a === 'fork') action = a;
+    } catch {
+      /* Enter: no file */
+    }
+  }
+  const rowLine = [...lines].reverse().find((l) => l.includes('\t'));
+  const key = rowLine?.split('\t')[0];
+  if (!key) return null;
+  return { key, action };
+}
+
+function haveTerminal(): boolean {
+  try {
+    fs.closeSync(fs.openSync('/dev/tty', 'r+'));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export async function pick(app: App, o: PickOptions = {}): Promise<PickResult> {
+  if (!haveTerminal()) throw new ExitError(2, 'the picker needs a terminal (name the session instead: resume QUERY, or resume ls)');
+  const fzf = probeFzf(app.ctx);
+  const flags = flagsFor(app, 'picker', fzf);
+  const f = o.filters ?? {};
+  const state: PickState = { all: !!f.all, harness: f.harness ?? null, dir: f.dir ?? null };
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'resume-pick-'));
+  const ignoreInt = () => {
+    /* fzf handles Ctrl-C itself and exits 130 */
+  };
+  process.on('SIGINT', ignoreInt);
+  try {
+    writeState(dir, state);
+    const args = [...flags.args];
+    if (o.query) args.push(`--query=${o.query}`);
+    const child = spawn(fzf.path, args, {
+      stdio: ['pipe', 'pipe', 'inherit'],
+      env: { ...process.env, ...flags.env, RESUME_PICK_DIR: dir },
+    });
+    let out = '';
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (d: string) => (out += d));
+    child.stdin.on('error', () => {
+      /* fzf closed its input (it exited, or a reload replaced the list) */
+    });
+    const exited = new Promise<number>((resolve, reject) => {
+      child.on('error', reject);
+      child.on('close', (code, signal) => resolve(code ?? (signal ? 128 + (os.constants.signals[signal] ?? 1) : 2)));
+    });
+    let feedError: unknown = null;
+    const feed = (async () => {
+      const sessions = o.sessions ?? (await app.index({ quiet: true })).sessions;
+      const lines = feedLines(sessions, state, app.ctx.home);
+      if (!child.stdin.destroyed) child.stdin.end(lines.join('\n') + '\n');
+    })().catch((err) => {
+      feedError = err;
+      if (!child.stdin.destroyed) child.stdin.end();
+    });
+    const code = await exited;
+    await feed;
+    if (code === 130) return { kind: 'cancel' };
+    if (feedError && code !== 0) throw feedError;
+    if (code === 1) return { kind: 'nomatch' };
+    if (code !== 0) throw new ExitError(2, `fzf ${fmtVersion(fzf.version)} (${fzf.path}) failed with exit status ${code}; check FZF_DEFAULT_OPTS and fzf_opts in the config`);
+    const r = parseOutput(out, flags.report === 'file' ? path.join(dir, 'action') : null);
+    return r ? { kind: 'picked', ...r } : { kind: 'nomatch' };
+  } finally {
+    process.removeListener('SIGINT', ignoreInt);
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,95 @@
+// The whole transcript of one session as readable text, for the picker's pager key: every turn in
+// order (prompts, replies, tool calls, clipped tool output), read with the deep-search extractors so
+// every harness format is understood. Secrets are redacted and control characters removed: nothing
+// from a transcript reaches the terminal raw.
+import fs from 'node:fs';
+import type { Session } from '../lib/types.js';
+import type { ExtractCtx, Piece } from '../lib/search/types.js';
+import { EXTRACTORS } from '../lib/search/registry.js';
+import { scanFile } from '../lib/search/scan.js';
+import { redact } from '../lib/util/redact.js';
+import { oneLine, safeText } from '../lib/util/text.js';
+import { localTime } from '../lib/util/time.js';
+import { tildify } from '../lib/util/paths.js';
+import { label } from '../lib/output.js';
+
+const WHOLE_CAP = 64 << 20;
+const TOOL_CLIP = 2000;
+
+/** The pieces of a session's own transcript file, in order; null when it is not a file we can read whole. */
+export function transcriptPieces(s: Session): Piece[] | null {
+  const f = s.file;
+  if (/\.(db|sqlite)$/.test(f)) return null;
+  const ex = EXTRACTORS[s.harness];
+  const out: Piece[] = [];
+  if (f.endsWith('.json')) {
+    if (s.harness === 'opencode') return null; // legacy storage tree: one file per message part
+    const st = fs.statSync(f);
+    if (st.size > WHOLE_CAP) return null;
+    let doc: unknown;
+    try {
+      doc = JSON.parse(fs.readFileSync(f, 'utf8'));
+    } catch {
+      return null;
+    }
+    return ex(doc, { first: true, st: {} });
+  }
+  const cx: ExtractCtx = { first: false, st: {} };
+  scanFile(f, [], {
+    line(buf, start, end, first) {
+      let o: unknown;
+      try {
+        o = JSON.parse(buf.toString('utf8', start, end));
+      } catch {
+        return;
+      }
+      cx.first = first;
+      for (const p of ex(o, cx)) out.push(p);
+    },
+    raw() {
+      /* lines too long to decode are left out */
+    },
+  });
+  return out;
+}
+
+const ROLE: Record<Piece['role'], string> = {
+  user: 'user',
+  assistant: 'assistant',
+  'tool-call': 'tool call',
+  'tool-output': 'tool output',
+  task: 'task',
+};
+
+const clean = (t: string) => safeText(redact(t)).replace(/[ \t]+$/gm, '').trim();
+
+export function renderTranscript(s: Session, pieces: Piece[] | null, home: string): string {
+  const head = [
+    clean(label(s)),
+    `${s.harness} · ${oneLine(tildify(s.cwd, home) || '?')}${s.branch ? ` · ${oneLine(s.branch)}` : ''} · ${s.prompts} prompt${s.prompts === 1 ? '' : 's'}`,
+    oneLine(s.file),
+    '',
+  ];
+  if (!pieces) {
+    head.push('This session is kept in a database, not a transcript file; what the index knows:', '');
+    for (const [k, v] of [['first prompt', s.firstPrompt], ['last prompt', s.lastPrompt], ['last reply', s.lastReply]] as const) {
+      if (v) head.push(`── ${k} ──`, clean(v), '');
+    }
+    return head.join('\n') + '\n';
+  }
+  const body: string[] = [];
+  let prev = '';
+  for (const p of pieces) {
+    let t = clean(p.text);
+    if (!t) continue;
+    // Some harnesses record a turn twice (an event and the message itself): show it once.
+    if (`${p.role}\n${t}` === prev) continue;
+    prev = `${p.role}\n${t}`;
+    if (p.role === 'tool-output' && t.length > TOOL_CLIP) t = `${t.slice(0, TOOL_CLIP)}\n… (${t.length - TOOL_CLIP} more characters)`;
+    const when = p.ts != null ? ` · ${localTime(p.ts)}` : '';
+    const tags = [p.summary ? 'summary' : '', p.copied ? 'copied' : ''].filter(Boolean).join(', ');
+    body.push(`── ${ROLE[p.role]}${tags ? ` (${tags})` : ''}${when} ──`, t, '');
+  }
+  if (body.length === 0) body.push('(no turns in this transcript)');
+  return [...head, ...body].join('\n') + '\n';
+}

@@ -1,0 +1,80 @@
+// `resume preview KEY`: the text fzf shows beside the list. Fast enough to follow the cursor: it
+// reads the stored listing (list.json) and nothing else; only a key missing from it (or no index
+// yet) brings the index up to date. Every value from a transcript is redacted and stripped of
+// control characters and escape sequences.
+import fs from 'node:fs';
+import type { Command } from 'commander';
+import type { App } from '../app.js';
+import { ExitError } from '../app.js';
+import type { Session } from '../types.js';
+import { INDEX_VERSION, indexFiles } from '../index/index.js';
+import { resolve } from '../select/resolve.js';
+import { out } from './common.js';
+import { age, localTime } from '../util/time.js';
+import { oneLine } from '../util/text.js';
+import { tildify } from '../util/paths.js';
+import { redact } from '../util/redact.js';
+
+/** Sessions from the stored listing, without statting anything; null when there is none. */
+export function storedSessions(app: App): Session[] | null {
+  try {
+    const list = JSON.parse(fs.readFileSync(indexFiles(app.ctx).list, 'utf8')) as { v?: number; sessions?: Session[] };
+    return list && list.v === INDEX_VERSION && Array.isArray(list.sessions) ? list.sessions : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Find a session by key (`harness:id`), else by anything `resume QUERY` accepts when it names one. */
+export async function findSession(app: App, key: string): Promise<Session | null> {
+  const stored = storedSessions(app);
+  const hit = stored?.find((s) => s.key === key);
+  if (hit) return hit;
+  const all = await app.index({ quiet: true }).then((r) => r.sessions);
+  const exact = all.find((s) => s.key === key);
+  if (exact) return exact;
+  const r = resolve([key], all);
+  return r.kind === 'one' ? r.session : null;
+}
+
+const clean = (s: string | null | undefined): string => (s ? oneLine(redact(s)) : '');
+
+export function previewText(s: Session, home: string, now = Date.now()): string {
+  const lines: string[] = [];
+  const title = clean(s.title) || clean(s.firstPrompt) || '(no prompt)';
+  lines.push(title, '');
+  const when = s.updated ?? s.started;
+  const field = (k: string, v: string) => {
+    if (v) lines.push(`${(k + ':').padEnd(10)}${v}`);
+  };
+  field('harness', s.harness);
+  field('dir', clean(tildify(s.cwd, home)) || '?');
+  field('branch', clean(s.branch));
+  field('updated', when != null ? `${age(when, now)} ago (${localTime(when)})` : '');
+  field('started', s.started != null && s.started !== when ? `${age(s.started, now)} ago (${localTime(s.started)})` : '');
+  field('prompts', String(s.prompts));
+  field('model', clean(s.model));
+  if (s.hidden) field('hidden', s.hiddenReason ?? 'yes');
+  const block = (label: string, text: string | null) => {
+    const t = clean(text);
+    if (!t) return;
+    lines.push('', `${label}:`, t);
+  };
+  block('first prompt', s.firstPrompt);
+  if (s.lastPrompt && s.lastPrompt !== s.firstPrompt) block('last prompt', s.lastPrompt);
+  block('last reply', s.lastReply);
+  lines.push('', `file: ${oneLine(s.file)}`);
+  return lines.join('\n') + '\n';
+}
+
+export function register(program: Command, app: App): void {
+  program
+    .command('preview')
+    .description('the preview text for one row (KEY is the hidden first field of resume rows)')
+    .argument('<key>', 'harness:id, as in the first field of resume rows')
+    .action(async (key: string) => {
+      const s = await findSession(app, key);
+      if (!s) throw new ExitError(1, `no session '${oneLine(key)}'`);
+      out(previewText(s, app.ctx.home));
+    });
+}

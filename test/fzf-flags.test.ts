@@ -1,0 +1,249 @@
+// fzf flags per version and keymap (issue 5): generated from the table in fzf/version.ts, never an
+// action above the fzf they are generated for, and accepted by the fzf installed here.
+import fs from 'node:fs';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { fzfFlags, normalLetters, splitOpts, INSERT_PROMPT, NORMAL_PROMPT, type FlagOptions } from '../fzf/flags.js';
+import { cmpVersion, fzfVersion, has, MIN, parseVersion, type Version } from '../fzf/version.js';
+import { alignRows, nextHarness } from '../fzf/feed.js';
+import { ExitError } from '../lib/app.js';
+import { have, run, tempHome, write } from './helpers.js';
+import type { Session } from '../lib/types.js';
+
+const SELF = "'/usr/bin/node' '/opt/resume/bin/resume'";
+const v = (s: string): Version => parseVersion(s)!;
+
+function flags(version: string, o: Partial<FlagOptions> = {}) {
+  return fzfFlags({ version: v(version), keys: 'default', fzfOpts: null, context: 'picker', self: SELF, ...o });
+}
+
+/** Every versioned construct in a list of fzf arguments, with the feature it needs. */
+function featuresUsed(args: string[]): Set<keyof typeof MIN> {
+  const out = new Set<keyof typeof MIN>();
+  for (const a of args) {
+    if (a.startsWith('--with-shell')) out.add('withShell');
+    if (a.startsWith('--layout')) out.add('layout');
+    if (a.startsWith('--preview-window') && /<\d+\(/.test(a)) out.add('previewAlt');
+    if (!a.startsWith('--bind=')) continue;
+    const b = a.slice('--bind='.length);
+    const colon = b.indexOf(':', 1);
+    if (b.slice(0, colon).includes(',')) out.add('multiKeyBind');
+    if (b.startsWith('start:')) out.add('startEvent');
+    if (/(^|[:+])transform:/.test(b)) out.add('transform');
+    if (b.includes('$FZF_PROMPT')) out.add('envPrompt');
+    if (b.includes('print(')) out.add('print');
+    if (b.includes('reload(')) out.add('reload');
+    if (b.includes('unbind(')) out.add('unbind');
+    if (b.includes('rebind(')) out.add('rebind');
+    if (b.includes('change-prompt(')) out.add('changePrompt');
+    if (b.includes('clear-query')) out.add('clearQuery');
+    if (b.includes('execute-silent(')) out.add('executeSilent');
+    if (/preview-half-page/.test(b)) out.add('previewHalfPage');
+    if (/(^|[:+'])(first|last)($|[+'])/.test(b)) out.add('firstLast');
+    if (/(^|[:+'])half-page-(up|down)/.test(b)) out.add('halfPage');
+  }
+  return out;
+}
+
+const VERSIONS = ['0.35.0', '0.38.0', '0.44.1', '0.45.0', '0.46.0', '0.50.0', '0.51.0', '0.53.0', '0.56.3', '0.59.0', '0.60.3', '0.66.0', '0.70.0'];
+
+describe('version table', () => {
+  it('parses fzf --version output', () => {
+    expect(parseVersion('0.38.0 (debian)')).toEqual([0, 38, 0]);
+    expect(parseVersion('0.60.3 (brew)')).toEqual([0, 60, 3]);
+    expect(parseVersion('0.44 (d7d2ac3)')).toEqual([0, 44, 0]);
+    expect(parseVersion('fzf')).toBeNull();
+    expect(cmpVersion(v('0.46.0'), v('0.45.9'))).toBeGreaterThan(0);
+  });
+
+  it('has the minimums of the CHANGELOG', () => {
+    expect(MIN.transform).toBe('0.45.0');
+    expect(MIN.envPrompt).toBe('0.46.0');
+    expect(MIN.withShell).toBe('0.51.0');
+    expect(MIN.print).toBe('0.53.0');
+    expect(MIN.multiKeyBind).toBe('0.59.0');
+    expect(has(v('0.45.0'), 'transform')).toBe(true);
+    expect(has(v('0.44.1'), 'transform')).toBe(false);
+  });
+
+  it('probes fzf --version once per binary, keyed by path and mtime', () => {
+    const home = tempHome();
+    const count = path.join(home, 'count');
+    const bin = write(home, 'bin/fzf', `#!/bin/sh\necho x >> ${count}\necho '0.46.1 (test)'\n`);
+    fs.chmodSync(bin, 0o755);
+    const ctx = { env: { RESUME_CACHE_DIR: path.join(home, 'cache') }, home };
+    expect(fzfVersion(ctx, bin)).toEqual([0, 46, 1]);
+    expect(fzfVersion(ctx, bin)).toEqual([0, 46, 1]);
+    expect(fs.readFileSync(count, 'utf8').split('\n').filter(Boolean)).toHaveLength(1);
+    // A new binary at the same path (another mtime) is probed again.
+    fs.writeFileSync(bin, `#!/bin/sh\necho x >> ${count}\necho '0.60.3 (test)'\n`);
+    fs.utimesSync(bin, 2000000000, 2000000000);
+    expect(fzfVersion(ctx, bin)).toEqual([0, 60, 3]);
+    expect(fs.readFileSync(count, 'utf8').split('\n').filter(Boolean)).toHaveLength(2);
+  });
+
+  it('a missing fzf is exit 2 naming what to install', () => {
+    const home = tempHome();
+    fs.mkdirSync(path.join(home, 'empty'));
+    const r = run(home, ['__fzf-flags', 'picker'], { PATH: path.join(home, 'empty') });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/fzf is not on PATH.*apt-get install fzf/);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    const r2 = run(home, ['__fzf-flags', 'picker'], { RESUME_FZF: '/nonexistent/fzf' });
+    expect(r2.code).toBe(2);
+    expect(r2.stderr).toMatch(/RESUME_FZF=\/nonexistent\/fzf is not an executable/);
+  });
+});
+
+describe('generated flags', () => {
+  it('never use anything above the version they are generated for', () => {
+    for (const ver of VERSIONS) {
+      for (const keys of ['default', 'vim'] as const) {
+        for (const context of ['picker', 'tab'] as const) {
+          const f = flags(ver, { keys, context, deepSearch: true });
+          for (const feat of featuresUsed(f.args)) {
+            expect(has(v(ver), feat), `${feat} (${MIN[feat]}) in ${keys}/${context} flags for fzf ${ver}`).toBe(true);
+          }
+        }
+      }
+    }
+  });
+
+  it('0.38: SHELL=sh, the action file, and the bind/unbind table for vim mode', () => {
+    const f = flags('0.38.0', { keys: 'vim' });
+    expect(f.env).toEqual({ SHELL: 'sh' });
+    expect(f.report).toBe('file');
+    expect(f.args.join('\n')).not.toMatch(/--with-shell|transform|print\(|FZF_PROMPT/);
+    expect(f.args).toContain('--bind=ctrl-y:execute-silent(printf %s print > "$RESUME_PICK_DIR/action")+accept');
+    expect(f.args).toContain(`--prompt=${INSERT_PROMPT}`);
+    const set = normalLetters('picker').join(',');
+    expect(f.args).toContain(`--bind=start:unbind(${set})`);
+    expect(f.args).toContain(`--bind=esc:rebind(${set})+change-prompt(${NORMAL_PROMPT})`);
+    expect(f.args).toContain(`--bind=i:unbind(${set})+change-prompt(${INSERT_PROMPT})`);
+    expect(f.args).toContain(`--bind=A:end-of-line+unbind(${set})+change-prompt(${INSERT_PROMPT})`);
+    expect(f.args).toContain('--bind=j:down');
+    expect(f.args).toContain('--bind=ctrl-d:half-page-down');
+    expect(f.args).toContain('--bind=y:execute-silent(printf %s print > "$RESUME_PICK_DIR/action")+accept');
+  });
+
+  it('0.46: mode-dependent keys through transform reading $FZF_PROMPT', () => {
+    const f = flags('0.46.0', { keys: 'vim' });
+    const esc = f.args.find((a) => a.startsWith('--bind=esc:'))!;
+    expect(esc).toMatch(/^--bind=esc:transform:if \[ "\$FZF_PROMPT" = 'N> ' \]; then echo abort; else echo 'rebind\(/);
+    const ctrlD = f.args.find((a) => a.startsWith('--bind=ctrl-d:'))!;
+    expect(ctrlD).toContain("then echo half-page-down; else echo delete-char; fi");
+    expect(f.env).toEqual({ SHELL: 'sh' });
+    expect(f.args.join('\n')).not.toMatch(/--with-shell|print\(/);
+  });
+
+  it('0.45: transform but no $FZF_PROMPT yet, so the 0.38 table', () => {
+    const f = flags('0.45.0', { keys: 'vim' });
+    expect(f.args.join('\n')).not.toContain('transform');
+    expect(f.args).toContain('--bind=ctrl-u:half-page-up');
+  });
+
+  it('0.53 and later: --with-shell and print(...)', () => {
+    for (const ver of ['0.53.0', '0.59.0', '0.66.0']) {
+      const f = flags(ver, { keys: 'vim' });
+      expect(f.env).toEqual({});
+      expect(f.report).toBe('print');
+      expect(f.args).toContain('--with-shell=sh -c');
+      expect(f.args).toContain('--bind=ctrl-y:print(resume:print)+accept');
+      expect(f.args).toContain('--bind=ctrl-o:print(resume:fork)+accept');
+      expect(f.args).toContain('--bind=y:print(resume:print)+accept');
+      expect(f.args.some((a) => a.startsWith('--bind=esc:transform:'))).toBe(true);
+    }
+  });
+
+  it('the picker: hidden key field, no sort, top-down, preview by absolute path, keys in the header', () => {
+    const f = flags('0.38.0');
+    expect(f.args).toEqual(expect.arrayContaining(['--delimiter=\\t', '--with-nth=2..', '--no-sort', '--layout=reverse', '--header-lines=1']));
+    expect(f.args).toContain(`--preview=${SELF} preview {1}`);
+    expect(f.args).toContain(`--bind=ctrl-t:reload(${SELF} __feed --toggle-hidden)`);
+    expect(f.args).toContain(`--bind=ctrl-r:reload(${SELF} __feed --next-harness)`);
+    const header = f.args.find((a) => a.startsWith('--header='))!;
+    expect(header).toContain('ctrl-y print');
+    expect(header).toContain('ctrl-t hidden');
+    expect(f.args.some((a) => a.startsWith('--prompt'))).toBe(false);
+  });
+
+  it('fzf-tab context: no --with-shell, `/` left alone, --no-sort kept', () => {
+    for (const ver of ['0.38.0', '0.46.0', '0.53.0', '0.60.0']) {
+      const f = flags(ver, { keys: 'vim', context: 'tab' });
+      expect(f.args[0]).toBe('--no-sort');
+      expect(f.args.join('\n')).not.toMatch(/--with-shell|--preview|reload\(|__feed/);
+      expect(f.args.some((a) => a.startsWith('--bind=/:'))).toBe(false);
+      expect(f.args.some((a) => /unbind\([^)]*\/[,)]/.test(a))).toBe(false);
+    }
+    expect(flags('0.60.0', { context: 'tab' }).args).toEqual(['--no-sort']);
+  });
+
+  it('fzf_opts come last; --prompt is refused in vim mode; shell operators are refused', () => {
+    const f = flags('0.38.0', { fzfOpts: "--height 60% --preview-window='up:40%'" });
+    expect(f.args.slice(-3)).toEqual(['--height', '60%', '--preview-window=up:40%']);
+    expect(() => flags('0.38.0', { keys: 'vim', fzfOpts: '--prompt=x' })).toThrow(/--prompt/);
+    expect(() => flags('0.38.0', { keys: 'vim', fzfOpts: '--prompt x' })).toThrow(ExitError);
+    expect(flags('0.38.0', { fzfOpts: '--prompt=x' }).args).toContain('--prompt=x');
+    expect(() => splitOpts('--height 5; rm -rf /')).toThrow(/shell operators/);
+    expect(splitOpts('--bind $X')).toEqual(['--bind', '$X']);
+  });
+
+  it('vim mode on an fzf without start/rebind is a clear exit 2', () => {
+    try {
+      flags('0.29.0', { keys: 'vim' });
+      expect.unreachable();
+    } catch (err) {
+      expect(err).toBeInstanceOf(ExitError);
+      expect((err as ExitError).code).toBe(2);
+      expect((err as ExitError).message).toMatch(/keys = "vim" needs fzf >= 0\.35\.0, but fzf 0\.29\.0 is installed/);
+    }
+  });
+
+  it('NO_COLOR adds --no-color', () => {
+    expect(flags('0.38.0', { noColor: true }).args).toContain('--no-color');
+    expect(flags('0.38.0').args).not.toContain('--no-color');
+  });
+
+  it('the transform commands pick the action by the prompt in a POSIX shell', () => {
+    const f = flags('0.46.0', { keys: 'vim' });
+    for (const [key, normal, insert] of [['ctrl-d', 'half-page-down', 'delete-char'], ['ctrl-u', 'half-page-up', 'unix-line-discard'], ['ctrl-f', 'page-down', 'forward-char'], ['ctrl-b', 'page-up', 'backward-char'], ['esc', 'abort', 'rebind(']]) {
+      const cmd = f.args.find((a) => a.startsWith(`--bind=${key}:transform:`))!.slice(`--bind=${key}:transform:`.length);
+      const sh = (prompt: string) => spawnSync('sh', ['-c', cmd], { env: { FZF_PROMPT: prompt, PATH: process.env.PATH }, encoding: 'utf8' }).stdout.trim();
+      expect(sh(NORMAL_PROMPT)).toBe(normal);
+      expect(sh(INSERT_PROMPT).startsWith(insert!)).toBe(true);
+    }
+  });
+
+  it.skipIf(!have('fzf'))('the installed fzf accepts every generated flag set', () => {
+    const out = spawnSync('fzf', ['--version'], { encoding: 'utf8' }).stdout;
+    const installed = parseVersion(out)!;
+    for (const keys of ['default', 'vim'] as const) {
+      for (const context of ['picker', 'tab'] as const) {
+        const f = fzfFlags({ version: installed, keys, fzfOpts: '--height 40%', context, self: SELF, deepSearch: true, noColor: true });
+        const r = spawnSync('fzf', ['--filter', 'x', ...f.args], { input: 'status\tx\nk\tx\n', encoding: 'utf8', env: { ...process.env, ...f.env } });
+        expect(r.status, `${keys}/${context}: ${r.stderr}`).toBe(0);
+      }
+    }
+  });
+});
+
+describe('picker list', () => {
+  it('pads the visible columns so they line up, the key stays the first field', () => {
+    const lines = alignRows([
+      ['claude:1', 'aaaaaaaa', '3m', 'claude', '~/a', 'main', 'first title'],
+      ['codex:2', 'bbbbbbbbbb', '12d', 'codex', '~/longer/dir', '', 'second'],
+    ]);
+    expect(lines[0]).toBe('claude:1\taaaaaaaa    3m   claude  ~/a           main  first title');
+    expect(lines[1]).toBe('codex:2\tbbbbbbbbbb  12d  codex   ~/longer/dir        second');
+  });
+
+  it('cycles the harness filter through the harnesses present', () => {
+    const s = (harness: string) => ({ harness }) as Session;
+    const all = [s('pi'), s('claude'), s('pi')];
+    expect(nextHarness(null, all)).toEqual(['claude']);
+    expect(nextHarness(['claude'], all)).toEqual(['pi']);
+    expect(nextHarness(['pi'], all)).toBeNull();
+    expect(nextHarness(['claude', 'pi'], all)).toEqual(['claude']);
+  });
+});

@@ -1,0 +1,311 @@
+// The fzf picker driven through the real fzf in tmux (issue 5): keys are sent about 0.3 s apart and
+// the screen is read with capture-pane, polling for the expected text (never a fixed sleep as proof).
+import fs from 'node:fs';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { afterAll, describe, expect, it } from 'vitest';
+import { BIN, envFor, have, jsonl, tempHome, write } from './helpers.js';
+
+const HAVE = have('fzf') && have('tmux');
+
+interface Sess {
+  id: string;
+  dir: string;
+  prompts: string[];
+  at: string;
+  extra?: Record<string, unknown>;
+}
+
+const S1 = 'a1111111-0000-4000-8000-000000000001';
+const S2 = 'b2222222-0000-4000-8000-000000000002';
+const S3 = 'c3333333-0000-4000-8000-000000000003';
+const HID = 'd4444444-0000-4000-8000-000000000004';
+
+/** A HOME with three visible Claude sessions (newest S1) and a newer hidden SDK run. */
+function pickerHome(): string {
+  const home = tempHome('resume-picker-');
+  const sessions: Sess[] = [
+    { id: S1, dir: 'proj-alpha', prompts: ['alpha newest task', 'alpha follow-up question'], at: '2026-11-20T10:00:00.000Z' },
+    { id: S2, dir: 'proj-beta', prompts: ['beta second task'], at: '2026-11-19T10:00:00.000Z' },
+    { id: S3, dir: 'proj-gamma', prompts: ['gamma third session'], at: '2026-11-18T10:00:00.000Z' },
+    { id: HID, dir: 'proj-hidden', prompts: ['hidden sdk probe'], at: '2026-11-21T10:00:00.000Z', extra: { entrypoint: 'sdk-cli' } },
+  ];
+  for (const s of sessions) {
+    const cwd = path.join(home, s.dir);
+    fs.mkdirSync(cwd, { recursive: true });
+    const line = (type: string, i: number, message: object) => ({
+      parentUuid: null, isSidechain: false, userType: 'external', cwd, sessionId: s.id, version: '2.1.0', gitBranch: 'main',
+      type, uuid: `${s.id}-${type}-${i}`, timestamp: s.at.replace('00.000Z', `${String(i).padStart(2, '0')}.000Z`), entrypoint: 'cli',
+      message, ...s.extra,
+    });
+    write(home, `.claude/projects/-p-${s.id.slice(0, 8)}/${s.id}.jsonl`, jsonl(
+      ...s.prompts.flatMap((p, i) => [
+        line('user', 2 * i, { role: 'user', content: p }),
+        line('assistant', 2 * i + 1, { role: 'assistant', content: [{ type: 'text', text: `reply to ${p}` }] }),
+      ]),
+    ));
+  }
+  return home;
+}
+
+/** A stand-in `claude` in HOME/bin recording cwd and argv; returns the PATH with it first. */
+function standIn(home: string): string {
+  const bin = path.join(home, 'bin');
+  fs.mkdirSync(bin, { recursive: true });
+  const log = path.join(home, 'calls.jsonl');
+  fs.writeFileSync(
+    path.join(bin, 'claude'),
+    `#!${process.execPath}\nrequire('fs').appendFileSync(${JSON.stringify(log)}, JSON.stringify({ cwd: process.cwd(), argv: process.argv.slice(2) }) + '\\n');\n`,
+    { mode: 0o755 },
+  );
+  return `${bin}:${process.env.PATH}`;
+}
+
+function calls(home: string): { cwd: string; argv: string[] }[] {
+  const f = path.join(home, 'calls.jsonl');
+  return fs.existsSync(f) ? fs.readFileSync(f, 'utf8').trim().split('\n').map((l) => JSON.parse(l)) : [];
+}
+
+const shq = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+const sockets: string[] = [];
+
+/** One tmux server per run: the command's stdout and exit status go to files, the screen is fzf's. */
+class Term {
+  sock: string;
+  constructor(
+    public home: string,
+    args: string[],
+    env: Record<string, string | undefined> = {},
+  ) {
+    this.sock = `resume-pick-${process.pid}-${sockets.length}`;
+    sockets.push(this.sock);
+    const e = envFor(home, { TERM: 'xterm-256color', ...env });
+    const script = [
+      ...Object.entries(e).filter(([, val]) => val !== undefined).map(([k, val]) => `export ${k}=${shq(val!)}`),
+      `cd ${shq(home)}`,
+      `${shq(process.execPath)} ${shq(BIN)} ${args.map(shq).join(' ')} > ${shq(path.join(home, 'out'))}`,
+      `echo $? > ${shq(path.join(home, 'code'))}`,
+      'sleep 600',
+    ].join('\n');
+    fs.writeFileSync(path.join(home, 'run.sh'), script + '\n');
+    this.tmux('-f', '/dev/null', 'new-session', '-d', '-x', '160', '-y', '40', `sh ${shq(path.join(home, 'run.sh'))}`);
+  }
+
+  tmux(...args: string[]): string {
+    const r = spawnSync('tmux', ['-L', this.sock, ...args], { encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`tmux ${args.join(' ')}: ${r.stderr}`);
+    return r.stdout;
+  }
+
+  screen(): string {
+    return this.tmux('capture-pane', '-p');
+  }
+
+  async waitFor(what: string | RegExp, timeout = 20000): Promise<string> {
+    const t0 = Date.now();
+    let s = '';
+    while (Date.now() - t0 < timeout) {
+      s = this.screen();
+      if (typeof what === 'string' ? s.includes(what) : what.test(s)) return s;
+      await sleep(150);
+    }
+    throw new Error(`screen never showed ${what}; last screen:\n${s}`);
+  }
+
+  async keys(...keys: string[]): Promise<void> {
+    for (const k of keys) {
+      this.tmux('send-keys', k);
+      await sleep(300);
+    }
+  }
+
+  async type(text: string): Promise<void> {
+    for (const ch of text) {
+      this.tmux('send-keys', '-l', ch);
+      await sleep(60);
+    }
+    await sleep(300);
+  }
+
+  async exit(timeout = 20000): Promise<{ code: number; out: string }> {
+    const f = path.join(this.home, 'code');
+    const t0 = Date.now();
+    while (!fs.existsSync(f) || fs.readFileSync(f, 'utf8').trim() === '') {
+      if (Date.now() - t0 > timeout) throw new Error(`the command did not end; screen:\n${this.screen()}`);
+      await sleep(150);
+    }
+    const code = Number(fs.readFileSync(f, 'utf8').trim());
+    const out = fs.readFileSync(path.join(this.home, 'out'), 'utf8');
+    this.kill();
+    return { code, out };
+  }
+
+  kill(): void {
+    spawnSync('tmux', ['-L', this.sock, 'kill-server']);
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}
+
+afterAll(() => {
+  for (const s of sockets) spawnSync('tmux', ['-L', s, 'kill-server']);
+});
+
+const LIST = /alpha newest task[\s\S]*beta second task[\s\S]*gamma third session/;
+
+describe.skipIf(!HAVE)('picker in tmux (real fzf)', () => {
+  it('opens newest first with the keys in the header; query + Enter prints the id', async () => {
+    const home = pickerHome();
+    const t = new Term(home, ['__pick']);
+    const screen = await t.waitFor(LIST);
+    expect(screen).toContain('enter resume');
+    expect(screen).toContain('ctrl-t hidden');
+    expect(screen).not.toContain('hidden sdk probe');
+    expect(screen).toMatch(/3 sessions \(\+1 hidden\)/);
+    await t.type('beta');
+    await t.waitFor(/>\s*beta/);
+    await t.keys('Enter');
+    const r = await t.exit();
+    expect(r).toEqual({ code: 0, out: `${S2}\n` });
+  });
+
+  it('Esc cancels with exit 130 and prints nothing', async () => {
+    const home = pickerHome();
+    const t = new Term(home, ['__pick', 'gamma']);
+    await t.waitFor(/gamma third session/);
+    await t.keys('Escape');
+    expect(await t.exit()).toEqual({ code: 130, out: '' });
+  });
+
+  it('the preview shows the prompts and the last reply', async () => {
+    const home = pickerHome();
+    const t = new Term(home, ['__pick']);
+    const screen = await t.waitFor(/last reply:[\s\S]*reply to alpha follow-up question/);
+    expect(screen).toMatch(/first prompt:[\s\S]*alpha newest task/);
+    expect(screen).toMatch(/last prompt:[\s\S]*alpha follow-up question/);
+    await t.keys('Down');
+    await t.waitFor(/first prompt:[\s\S]*beta second task/);
+    await t.keys('Escape');
+    expect((await t.exit()).code).toBe(130);
+  });
+
+  it('ctrl-t reloads with hidden sessions, and again without', async () => {
+    const home = pickerHome();
+    const t = new Term(home, ['__pick']);
+    await t.waitFor(LIST);
+    await t.keys('C-t');
+    const s = await t.waitFor(/4 sessions incl\. hidden[\s\S]*hidden sdk probe/);
+    expect(s).toMatch(/hidden sdk probe[\s\S]*alpha newest task/);
+    await t.keys('C-t');
+    await t.waitFor(/3 sessions \(\+1 hidden\)/);
+    expect(t.screen()).not.toContain('hidden sdk probe');
+    await t.keys('Enter');
+    expect(await t.exit()).toEqual({ code: 0, out: `${S1}\n` });
+  });
+
+  it('a query matching nothing and Enter is exit 1', async () => {
+    const home = pickerHome();
+    const t = new Term(home, ['__pick', 'zzzqqq']);
+    await t.waitFor(/0\/3/);
+    await t.keys('Enter');
+    expect((await t.exit()).code).toBe(1);
+  });
+
+  it('vim mode (0.38 bind/unbind table): Esc j Enter picks the second-newest', async () => {
+    const home = pickerHome();
+    write(home, '.config/resume/config', 'keys = "vim"\n');
+    const t = new Term(home, ['__pick']);
+    await t.waitFor(LIST);
+    await t.keys('Escape');
+    await t.waitFor(/^N> /m);
+    await t.keys('j', 'Enter');
+    expect(await t.exit()).toEqual({ code: 0, out: `${S2}\n` });
+  });
+
+  it('vim mode: insert mode types normal-mode letters; Esc, i returns to insert', async () => {
+    const home = pickerHome();
+    write(home, '.config/resume/config', 'keys = "vim"\n');
+    const t = new Term(home, ['__pick']);
+    await t.waitFor(LIST);
+    await t.type('gamma');
+    await t.waitFor(/^> gamma/m);
+    await t.keys('Escape');
+    await t.waitFor(/^N> gamma/m);
+    await t.keys('0', 'x', 'i');
+    await t.waitFor(/^> amma/m);
+    await t.type('g');
+    await t.waitFor(/^> gamma/m);
+    await t.keys('Enter');
+    expect(await t.exit()).toEqual({ code: 0, out: `${S3}\n` });
+  });
+
+  it('vim mode: q in normal mode quits with 130', async () => {
+    const home = pickerHome();
+    write(home, '.config/resume/config', 'keys = "vim"\n');
+    const t = new Term(home, ['__pick']);
+    await t.waitFor(LIST);
+    await t.keys('Escape');
+    await t.waitFor(/^N> /m);
+    await t.keys('q');
+    expect((await t.exit()).code).toBe(130);
+  });
+
+  it('ctrl-r cycles the harness filter', async () => {
+    const home = pickerHome();
+    write(home, '.pi/agent/sessions/--x--/2026-11-22T00-00-00-000Z_p1.jsonl', jsonl(
+      { type: 'session', version: 3, id: 'p1', timestamp: '2026-11-22T00:00:00.000Z', cwd: home },
+      { type: 'message', id: 'm1', parentId: null, timestamp: '2026-11-22T00:00:01.000Z', message: { role: 'user', content: 'pi only prompt' } },
+      { type: 'message', id: 'm2', parentId: 'm1', timestamp: '2026-11-22T00:00:02.000Z', message: { role: 'user', content: 'pi again' } },
+    ));
+    const t = new Term(home, ['__pick']);
+    await t.waitFor(/pi only prompt[\s\S]*alpha newest task/);
+    await t.keys('C-r');
+    // (the preview may still show the previous row for a moment: look at the list rows only)
+    const PI_ROW = /\bp1\s+\d+[a-z]+\s+pi\s/;
+    const claude = await t.waitFor(/claude · 3 sessions/);
+    expect(claude).not.toMatch(PI_ROW);
+    await t.keys('C-r');
+    const pi = await t.waitFor(/pi · 1 session[\s\S]*p1\s/);
+    expect(pi).toMatch(PI_ROW);
+    expect(pi).not.toMatch(/a1111111\s+\d+[a-z]+\s+claude/);
+    await t.keys('C-r');
+    await t.waitFor(/all harnesses · 4 sessions/);
+    await t.keys('Escape');
+    expect((await t.exit()).code).toBe(130);
+  });
+
+  it('ctrl-s replaces the list with deep-search results for the query', async () => {
+    const home = pickerHome();
+    const t = new Term(home, ['__pick']);
+    await t.waitFor(LIST);
+    await t.type('follow-up');
+    await t.waitFor(/0\/3/);
+    await t.keys('C-s');
+    const s = await t.waitFor(/deep search: follow-up · 1 session[\s\S]*alpha newest task/);
+    expect(s).not.toContain('beta second task');
+    await t.keys('Enter');
+    expect(await t.exit()).toEqual({ code: 0, out: `${S1}\n` });
+  });
+
+  it('ctrl-v shows the whole transcript in $PAGER, then the picker is back', async () => {
+    const home = pickerHome();
+    const paged = path.join(home, 'paged');
+    const t = new Term(home, ['__pick'], { PAGER: `cat > ${shq(paged)}` });
+    await t.waitFor(LIST);
+    await t.keys('C-v');
+    const t0 = Date.now();
+    while (!(fs.existsSync(paged) && fs.readFileSync(paged, 'utf8').includes('reply to alpha follow-up question'))) {
+      if (Date.now() - t0 > 20000) throw new Error('the pager never got the transcript');
+      await sleep(150);
+    }
+    const text = fs.readFileSync(paged, 'utf8');
+    expect(text).toMatch(/── user · [^\n]*──\nalpha newest task\n/);
+    expect(text).toMatch(/── assistant · [^\n]*──\nreply to alpha newest task\n/);
+    await t.waitFor(LIST);
+    await t.keys('Escape');
+    expect((await t.exit()).code).toBe(130);
+  });
+});
+
