@@ -82,8 +82,9 @@ function linuxProcs(root: string, names: Map<Harness, string[]>): Proc[] {
     if (!raw) continue;
     const argv = raw.split('\0');
     if (argv[argv.length - 1] === '') argv.pop();
-    const comm = readText(path.join(root, e, 'comm'))?.trim() ?? null;
-    const harnesses = harnessesOf(argv, comm, names);
+    let harnesses = harnessesOf(argv, null, names);
+    // The kernel's name for it (a renamed process) only when the command line says nothing.
+    if (!harnesses.size) harnesses = harnessesOf([], readText(path.join(root, e, 'comm'))?.trim() ?? null, names);
     if (harnesses.size) out.push({ pid, argv, harnesses });
   }
   return out.sort((a, b) => a.pid - b.pid);
