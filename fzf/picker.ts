@@ -75,6 +75,11 @@ export function parseOutput(out: string, actionFile: string | null): { key: stri
   return { key, action };
 }
 
+/** Can the picker run here: a terminal to draw on (fzf draws on stderr and reads keys from /dev/tty). */
+export function pickerAvailable(): boolean {
+  return !!process.stderr.isTTY && haveTerminal();
+}
+
 function haveTerminal(): boolean {
   try {
     fs.closeSync(fs.openSync('/dev/tty', 'r+'));

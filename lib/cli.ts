@@ -22,7 +22,8 @@ const COMMANDS: ((p: Command, app: App) => void)[] = [ls, show, rows, indexCmd, 
 export const VERSION = '0.1.0';
 
 function fail(code: number, msg: string): never {
-  process.stderr.write(`resume: ${msg.replace(/\s*\n\s*/g, ' ').trim()}\n`);
+  // An empty message ends quietly (the picker cancelled with Esc: exit 130, like fzf itself).
+  if (msg) process.stderr.write(`resume: ${msg.replace(/\s*\n\s*/g, ' ').trim()}\n`);
   process.exit(code);
 }
 

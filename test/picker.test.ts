@@ -309,3 +309,53 @@ describe.skipIf(!HAVE)('picker in tmux (real fzf)', () => {
   });
 });
 
+describe.skipIf(!HAVE)('resume [QUERY] through the picker (real fzf, stand-in claude)', () => {
+  it('bare resume: Enter emits the line for the newest session (RESUME_EMIT_FILE)', async () => {
+    const home = pickerHome();
+    const emit = path.join(home, 'emit');
+    fs.writeFileSync(emit, '');
+    const t = new Term(home, [], { RESUME_EMIT_FILE: emit, PATH: standIn(home), RESUME_SHELL: 'bash' });
+    await t.waitFor(LIST);
+    await t.keys('Enter');
+    expect(await t.exit()).toEqual({ code: 0, out: '' });
+    expect(fs.readFileSync(emit, 'utf8')).toBe(`cd ${path.join(home, 'proj-alpha')} && claude --resume ${S1}\n`);
+  });
+
+  it('an ambiguous query opens the picker with it filled in; Enter resumes the chosen one in its directory', async () => {
+    const home = pickerHome();
+    const t = new Term(home, ['task'], { PATH: standIn(home) });
+    const s = await t.waitFor(/^> task/m);
+    expect(s).toMatch(/2\/3/);
+    await t.keys('Down', 'Enter');
+    expect((await t.exit()).code).toBe(0);
+    expect(calls(home)).toEqual([{ cwd: path.join(home, 'proj-beta'), argv: ['--resume', S2] }]);
+  });
+
+  it('ctrl-y prints the command instead of running it', async () => {
+    const home = pickerHome();
+    const t = new Term(home, [], { PATH: standIn(home), RESUME_SHELL: 'bash' });
+    await t.waitFor(LIST);
+    await t.keys('C-y');
+    expect(await t.exit()).toEqual({ code: 0, out: `cd ${path.join(home, 'proj-alpha')} && claude --resume ${S1}\n` });
+    expect(calls(home)).toEqual([]);
+  });
+
+  it('ctrl-o forks the chosen session', async () => {
+    const home = pickerHome();
+    const t = new Term(home, [], { PATH: standIn(home) });
+    await t.waitFor(LIST);
+    await t.keys('Down', 'Down', 'C-o');
+    expect((await t.exit()).code).toBe(0);
+    expect(calls(home)).toEqual([{ cwd: path.join(home, 'proj-gamma'), argv: ['--resume', S3, '--fork-session'] }]);
+  });
+
+  it('Esc in the picker of `resume` is exit 130, quietly', async () => {
+    const home = pickerHome();
+    const t = new Term(home, [], { PATH: standIn(home) });
+    await t.waitFor(LIST);
+    await t.keys('Escape');
+    expect(await t.exit()).toEqual({ code: 130, out: '' });
+    expect(calls(home)).toEqual([]);
+  });
+});
+

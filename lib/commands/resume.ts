@@ -6,7 +6,7 @@ import type { Command } from 'commander';
 import type { App } from '../app.js';
 import { ExitError, usage } from '../app.js';
 import type { Session } from '../types.js';
-import { applyFilters, shortIds } from '../select/filter.js';
+import { applyFilters, shortIds, type Filters } from '../select/filter.js';
 import { didYouMean, resolve } from '../select/resolve.js';
 import { label } from '../output.js';
 import { oneLine } from '../util/text.js';
@@ -17,6 +17,8 @@ import { quotePosix, shown, type ShellName } from '../launch/quote.js';
 import { checkDir, checkLive, makePlan } from '../launch/plan.js';
 import { execPlan } from '../launch/exec.js';
 import { adapter } from '../harness/registry.js';
+import { pick, pickerAvailable } from '../../fzf/picker.js';
+import type { PickAction } from '../../fzf/flags.js';
 
 export interface LaunchOpts {
   fork?: boolean;
@@ -53,15 +55,29 @@ export interface Choice {
   /** --dry-run: never prompt */
   dryRun: boolean;
   shorts: Map<string, string>;
+  /** the command line's filters and every session: the picker lists them itself */
+  filters?: Filters;
+  all?: Session[];
+  /** set when the picker chose: the key it was chosen with (resume, print the line, or fork) */
+  action?: PickAction;
 }
 
 /**
- * Several sessions fit (or no query was given): let the user choose one. Until the fzf picker is
- * wired in here, the candidates are printed on stdout and the command ends with exit 1, which is
- * also the contract whenever there is no terminal or under --dry-run.
+ * Several sessions fit (or no query was given): the user chooses one in the fzf picker, with the
+ * query filled in (Esc: exit 130; Enter on no match: exit 1). With no terminal, or under --dry-run,
+ * the candidates are printed on stdout and the command ends with exit 1.
  */
-export async function chooseAmong(_app: App, candidates: Session[], c: Choice): Promise<Session> {
+export async function chooseAmong(app: App, candidates: Session[], c: Choice): Promise<Session> {
   if (candidates.length === 0) throw new ExitError(1, 'no sessions found (resume doctor shows where it looked)');
+  if (!c.dryRun && pickerAvailable()) {
+    const r = await pick(app, { query: c.query.join(' '), filters: c.filters, sessions: c.all });
+    if (r.kind === 'cancel') throw new ExitError(130, '');
+    if (r.kind === 'nomatch') throw new ExitError(1, 'no session picked');
+    const s = (c.all ?? candidates).find((x) => x.key === r.key);
+    if (!s) throw new ExitError(1, 'the picked session is gone');
+    c.action = r.action;
+    return s;
+  }
   out(candidateLines(candidates, c.shorts));
   const what = c.query.length ? `${candidates.length} sessions match '${oneLine(c.query.join(' '))}'` : `${candidates.length} sessions`;
   throw new ExitError(1, `${what}; name one by id prefix or more words`);
@@ -132,7 +148,7 @@ export function register(program: Command, app: App): void {
       const all = await app.sessions();
       const pool = applyFilters(all, { ...filters, all: true });
       const shorts = shortIds(all);
-      const choice: Choice = { query, dryRun: !!o.dryRun, shorts };
+      const choice: Choice = { query, dryRun: !!o.dryRun, shorts, filters, all };
 
       let s: Session;
       if (query.length === 0) {
@@ -152,8 +168,11 @@ export function register(program: Command, app: App): void {
         s = r.kind === 'one' ? r.session : await chooseAmong(app, r.candidates, choice);
       }
       const name = shorts.get(s.id) ?? s.id;
-      const plan = prepare(s, { fork: !!o.fork, extra: tail, cfg, name });
-      await launch(s, plan, o, shell, cfg);
+      // A key in the picker can ask to print the line or to fork instead.
+      const fork = !!o.fork || choice.action === 'fork';
+      const print = !!o.print || choice.action === 'print';
+      const plan = prepare(s, { fork, extra: tail, cfg, name });
+      await launch(s, plan, { ...o, fork, print }, print && !quoting ? shellOf(o.shell) : shell, cfg);
     });
 }
 
