@@ -1,0 +1,91 @@
+// `resume preview KEY` and the transcript pager text (issue 5): the prompts and the last reply,
+// secrets redacted, control characters and escape sequences stripped; the preview reads only the
+// stored listing.
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { jsonl, run, tempHome, write } from './helpers.js';
+
+const ID = 'e5555555-0000-4000-8000-000000000005';
+const KEY = `claude:${ID}`;
+
+function home(): { home: string; file: string } {
+  const h = tempHome('resume-preview-');
+  const cwd = path.join(h, 'work dir');
+  fs.mkdirSync(cwd);
+  const line = (type: string, i: number, message: object, extra: object = {}) => ({
+    parentUuid: null, isSidechain: false, userType: 'external', cwd, sessionId: ID, version: '2.1.0', gitBranch: 'feat/\x1b[31mred',
+    type, uuid: `u-${i}`, timestamp: `2026-11-20T10:00:0${i}.000Z`, entrypoint: 'cli', message, ...extra,
+  });
+  const file = write(h, `.claude/projects/-w/${ID}.jsonl`, jsonl(
+    line('user', 0, { role: 'user', content: 'deploy with key sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789 please' }),
+    line('assistant', 1, { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'export GITHUB_TOKEN=ghp_abcdefghijklmnopqrstuvwxyz0123456789' } }] }),
+    line('user', 2, { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'done \x1b[2J\x1b]0;pwned\x07 ok' }] }),
+    line('user', 3, { role: 'user', content: 'now the \x1b[1mlast\x1b[0m prompt with password=hunter2hunter2' }),
+    line('assistant', 4, { role: 'assistant', content: [{ type: 'text', text: 'Done. Token: Bearer abcdefghijklmnop1234567890' }] }),
+  ));
+  return { home: h, file };
+}
+
+describe('resume preview', () => {
+  it('shows title, harness, directory, branch, prompts, last reply and the file; redacted and clean', () => {
+    const { home: h, file } = home();
+    const r = run(h, ['preview', KEY]);
+    expect(r.code).toBe(0);
+    const o = r.stdout;
+    expect(o).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f]/);
+    expect(o).not.toContain('sk-ant-api03');
+    expect(o).not.toContain('hunter2');
+    expect(o).not.toContain('abcdefghijklmnop1234567890');
+    expect(o).toMatch(/^harness: +claude$/m);
+    expect(o).toMatch(/^dir: +~\/work dir$/m);
+    expect(o).toMatch(/^branch: +feat\/red$/m);
+    expect(o).toMatch(/^prompts: +2$/m);
+    expect(o).toMatch(/first prompt:\ndeploy with key \[REDACTED[^\]]*\] please\n/);
+    expect(o).toMatch(/last prompt:\nnow the last prompt with password=\[REDACTED\]\n/);
+    expect(o).toMatch(/last reply:\nDone\. Token: Bearer \[REDACTED\]\n/);
+    expect(o).toContain(`file: ${file}`);
+  });
+
+  it('reads the stored listing only: a transcript changed since the last index is not parsed', () => {
+    const { home: h, file } = home();
+    expect(run(h, ['index']).code).toBe(0);
+    fs.appendFileSync(file, jsonl({
+      parentUuid: null, isSidechain: false, userType: 'external', cwd: h, sessionId: ID, version: '2.1.0', type: 'user', uuid: 'u-9',
+      timestamp: '2026-11-20T10:00:09.000Z', entrypoint: 'cli', message: { role: 'user', content: 'a prompt added later' },
+    }));
+    const r = run(h, ['preview', KEY]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^prompts: +2$/m);
+    expect(r.stdout).not.toContain('a prompt added later');
+    // the listing itself brings it in
+    expect(run(h, ['ls', '--json']).stdout).toContain('a prompt added later');
+    expect(run(h, ['preview', KEY]).stdout).toMatch(/^prompts: +3$/m);
+  });
+
+  it('an unknown key is exit 1 with one line', () => {
+    const { home: h } = home();
+    const r = run(h, ['preview', 'claude:nope']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+  });
+});
+
+describe('the transcript for the pager', () => {
+  it('every turn in order, redacted, without control characters (piped: no pager)', () => {
+    const { home: h } = home();
+    const r = run(h, ['__transcript', KEY]);
+    expect(r.code).toBe(0);
+    const o = r.stdout;
+    expect(o).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f]/);
+    expect(o).not.toMatch(/sk-ant-api03|ghp_abc|hunter2|abcdefghijklmnop1234567890/);
+    const order = ['── user', 'deploy with key', '── tool call', 'Bash export GITHUB_TOKEN=', '── tool output', 'done', 'ok', '── user', 'now the last prompt', '── assistant', 'Done. Token: Bearer [REDACTED]'];
+    let at = 0;
+    for (const want of order) {
+      const i = o.indexOf(want, at);
+      expect(i, `'${want}' after offset ${at} in:\n${o}`).toBeGreaterThanOrEqual(0);
+      at = i + want.length;
+    }
+  });
+});
