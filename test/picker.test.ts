@@ -357,5 +357,37 @@ describe.skipIf(!HAVE)('resume [QUERY] through the picker (real fzf, stand-in cl
     expect(await t.exit()).toEqual({ code: 130, out: '' });
     expect(calls(home)).toEqual([]);
   });
-});
 
+  it('vim mode: y in normal mode prints the command (0.38: through the action file)', async () => {
+    const home = pickerHome();
+    write(home, '.config/resume/config', 'keys = "vim"\n');
+    const t = new Term(home, [], { PATH: standIn(home), RESUME_SHELL: 'bash' });
+    await t.waitFor(LIST);
+    await t.keys('Escape');
+    await t.waitFor(/^N> /m);
+    await t.keys('j', 'y');
+    expect(await t.exit()).toEqual({ code: 0, out: `cd ${path.join(home, 'proj-beta')} && claude --resume ${S2}\n` });
+    expect(calls(home)).toEqual([]);
+  });
+
+  it('FZF_DEFAULT_OPTS still apply and fzf_opts from the config come after them', async () => {
+    const home = pickerHome();
+    const t = new Term(home, ['__pick'], { FZF_DEFAULT_OPTS: "--prompt='dflt> '" });
+    await t.waitFor(/^dflt> /m);
+    await t.keys('Escape');
+    expect((await t.exit()).code).toBe(130);
+    write(home, '.config/resume/config', 'fzf_opts = "--prompt=\'cfg> \'"\n');
+    const t2 = new Term(home, ['__pick'], { FZF_DEFAULT_OPTS: "--prompt='dflt> '" });
+    await t2.waitFor(/^cfg> [\s\S]*alpha newest task/m);
+    await t2.keys('Escape');
+    expect((await t2.exit()).code).toBe(130);
+  });
+
+  it('an option fzf rejects (fzf_opts) is exit 2 with fzf\'s message', async () => {
+    const home = pickerHome();
+    write(home, '.config/resume/config', 'fzf_opts = "--no-such-option"\n');
+    const t = new Term(home, ['__pick']);
+    await t.waitFor(/unknown option: --no-such-option[\s\S]*resume: fzf 0\.\d+\.\d+ .* failed with exit status 2/);
+    expect(await t.exit()).toEqual({ code: 2, out: '' });
+  });
+});

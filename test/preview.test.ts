@@ -4,7 +4,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { jsonl, run, tempHome, write } from './helpers.js';
+import { spawnSync } from 'node:child_process';
+import { BIN, envFor, jsonl, run, tempHome, write } from './helpers.js';
 
 const ID = 'e5555555-0000-4000-8000-000000000005';
 const KEY = `claude:${ID}`;
@@ -87,5 +88,18 @@ describe('the transcript for the pager', () => {
       expect(i, `'${want}' after offset ${at} in:\n${o}`).toBeGreaterThanOrEqual(0);
       at = i + want.length;
     }
+  });
+});
+
+describe('without a terminal', () => {
+  it.skipIf(spawnSync('sh', ['-c', 'command -v setsid'], { stdio: 'ignore' }).status !== 0)('__pick is exit 2 saying the picker needs one; resume prints the candidates and exits 1', () => {
+    const { home: h } = home();
+    const env = envFor(h);
+    const p = spawnSync('setsid', [process.execPath, BIN, '__pick'], { env, cwd: h, encoding: 'utf8', input: '' });
+    expect(p.status).toBe(2);
+    expect(p.stderr).toMatch(/^resume: the picker needs a terminal/);
+    const r = spawnSync('setsid', [process.execPath, BIN], { env, cwd: h, encoding: 'utf8', input: '' });
+    expect(r.status).toBe(1);
+    expect(r.stdout).toMatch(/^e5555555\tclaude\t/);
   });
 });
