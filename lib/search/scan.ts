@@ -14,6 +14,18 @@ export const PARSE_CAP = 8 << 20;
 export const RAW_WINDOW = 2048;
 /** raw hits reported per huge line (the rest of the line is still scanned for the other needles) */
 const RAW_HITS_PER_LINE = 4;
+/**
+ * A line longer than this whose first bytes mark it as tool output is not decoded either: only
+ * raw text around its hits could be shown of it, and decoding megabytes of output costs more than
+ * finding them.
+ */
+export const RAW_LINE = 256 << 10;
+const HEAD = 4096;
+const rawHead = ['"type":"tool_result"', '"role":"toolResult"', '"type":"function_call_output"', '"type":"custom_tool_call_output"'].map((m) => Buffer.from(m));
+
+function headHas(buf: Buffer, s: number, e: number, m: Buffer): boolean {
+  return buf.subarray(s, Math.min(e, s + HEAD)).indexOf(m) >= 0;
+}
 
 /** Fill `buf[off, off+len)`; return the byte count, 0 at the end. */
 export type Reader = (buf: Buffer, off: number, len: number) => number;
@@ -135,7 +147,20 @@ export function scanLines(read: Reader, needles: string[], sink: ScanSink, parse
     if (picked.size) {
       const starts = [...picked.keys()].sort((a, b) => a - b);
       for (const s of starts) {
-        deliver(s, picked.get(s)!, first && s === 0);
+        const e = picked.get(s)!;
+        if (e - s > RAW_LINE && !(first && s === 0) && rawHead.some((m) => headHas(buf, s, e, m))) {
+          // a long tool-output line: the text around each hit is all that can be shown of it
+          let n = 0;
+          for (const nd of needles) {
+            const i = low.indexOf(nd, s);
+            if (i < 0 || i >= e) continue;
+            const a = Math.max(s, i - RAW_WINDOW);
+            sink.raw(Buffer.from(buf.subarray(a, Math.min(e, i + nd.length + RAW_WINDOW))), i - a);
+            if (++n >= RAW_HITS_PER_LINE) break;
+          }
+          continue;
+        }
+        deliver(s, e, first && s === 0);
         if (s === 0) first = false;
       }
     }
@@ -163,7 +188,9 @@ export function scanLines(read: Reader, needles: string[], sink: ScanSink, parse
 
   for (;;) {
     if (len === cap) {
-      if (!huge && cap < parseCap + 1) {
+      // a long line that starts like tool output is read in pieces at once (never decoded anyway)
+      const rawNow = !huge && !first && len > RAW_LINE && rawHead.some((m) => headHas(buf, 0, len, m));
+      if (!huge && !rawNow && cap < parseCap + 1) {
         cap = Math.min(cap * 2, parseCap + 1);
         const nb = Buffer.allocUnsafe(cap);
         buf.copy(nb, 0, 0, len);

@@ -54,6 +54,12 @@ export interface SearchStats {
   unreadable: number;
 }
 
+/** Thrown from a scan to stop reading a group whose evidence cannot get materially better. */
+const STOP = new Error('enough evidence');
+/** the best a hit can score (all terms in the first prompt), and the best of any other prompt */
+const TOP_HIT = 12;
+const NEXT_HIT = 10;
+
 const W: Record<Role, number> = { user: 10, task: 8, 'tool-call': 7, assistant: 5, 'tool-output': 2 };
 const KEEP = 8;
 
@@ -67,7 +73,7 @@ interface Hit {
   summary: boolean;
   write: boolean;
   firstPrompt: boolean;
-  key: string;
+  key: number;
   score: number;
   snippet: Snippet;
 }
@@ -78,7 +84,7 @@ interface Group {
   mask: number;
   hits: Hit[];
   nHits: number;
-  keys: Set<string>;
+  keys: Set<number>;
 }
 
 function bits(m: number): number {
@@ -252,7 +258,8 @@ function scanOpencodeDb(cx: Ctx, s: Session, child: boolean, on: OnPiece): void 
       for (const p of EXTRACTORS.opencode({ part, role: msg?.role, summary: msg?.summary === true }, ecx)) on(p, s.file, child);
     }
     cx.stats.files++;
-  } catch {
+  } catch (err) {
+    if (err === STOP) throw err;
     cx.stats.unreadable++;
   }
 }
@@ -306,7 +313,8 @@ function scanCursorDb(cx: Ctx, s: Session, child: boolean, on: OnPiece): void {
       for (const p of EXTRACTORS.cursor(o, ecx)) on(p, s.file, child);
     }
     cx.stats.files++;
-  } catch {
+  } catch (err) {
+    if (err === STOP) throw err;
     cx.stats.unreadable++;
   }
 }
@@ -323,7 +331,8 @@ function scanSession(cx: Ctx, s: Session, child: boolean, on: OnPiece): void {
       return;
     }
     scanJsonl(cx, s.harness, f, child, on);
-  } catch {
+  } catch (err) {
+    if (err === STOP) throw err;
     cx.stats.unreadable++;
   }
 }
@@ -336,7 +345,8 @@ function scanChildFile(cx: Ctx, harness: Harness, f: string, on: OnPiece): void 
       return;
     }
     scanJsonl(cx, harness, f, true, on);
-  } catch {
+  } catch (err) {
+    if (err === STOP) throw err;
     cx.stats.unreadable++;
   }
 }
@@ -354,9 +364,21 @@ function hitScore(h: Omit<Hit, 'score' | 'snippet'>, K: number): number {
   return s;
 }
 
-function pieceKey(p: Piece): string {
-  return p.role + '\u0000' + p.text.replace(/\s+/g, ' ').trim().slice(0, 300);
+/** A 53-bit hash of the role and the start of the text (whitespace folded): duplicates are skipped. */
+function pieceKey(p: Piece): number {
+  const t = p.role + '\u0000' + p.text.slice(0, 400).replace(/\s+/g, ' ').trim();
+  let a = 0x811c9dc5;
+  let b = 5381;
+  for (let i = 0; i < t.length; i++) {
+    const c = t.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = (Math.imul(b, 33) + c) | 0;
+  }
+  return (a >>> 0) * 0x200000 + (b & 0x1fffff);
 }
+
+/** duplicate detection stops growing past this many pieces per group (memory stays bounded) */
+const MAX_KEYS = 200_000;
 
 function isFirstPrompt(s: Session, text: string): boolean {
   if (!s.firstPrompt) return false;
@@ -371,7 +393,7 @@ function collect(g: Group, terms: Term[], p: Piece, file: string, child: boolean
   if (!mask) return;
   const key = pieceKey(p);
   if (g.keys.has(key)) return;
-  g.keys.add(key);
+  if (g.keys.size < MAX_KEYS) g.keys.add(key);
   g.mask |= mask;
   g.nHits++;
   const K = Math.min(terms.length, 31);
@@ -396,6 +418,10 @@ function collect(g: Group, terms: Term[], p: Piece, file: string, child: boolean
   g.hits.push(hit);
   g.hits.sort((a, b) => b.score - a.score);
   if (g.hits.length > KEEP) g.hits.length = KEEP;
+  // all terms in the first prompt, another prompt with all of them, and 20 hits: reading on could
+  // change the score by less than the rounding of the ranking
+  const full = K >= 31 ? 0x7fffffff : (1 << K) - 1;
+  if (g.mask === full && g.nHits >= 20 && g.hits.length >= 2 && g.hits[0]!.score >= TOP_HIT && g.hits[1]!.score >= NEXT_HIT) throw STOP;
 }
 
 function groupScore(g: Group): number {
@@ -430,6 +456,7 @@ export function search(all: Session[], terms: Term[], filters: SearchFilters): {
     for (const g of groups) {
       // a subagent transcript can be a session of its own (a member) and be named by its parent too
       const done = new Set<string>();
+      try {
       for (const m of g.members) {
         stats.sessions++;
         const memberIsChild = m !== g.root;
@@ -445,6 +472,9 @@ export function search(all: Session[], terms: Term[], filters: SearchFilters): {
           done.add(f);
           scanChildFile(cx, m.harness, f, on);
         }
+      }
+      } catch (err) {
+        if (err !== STOP) throw err;
       }
     }
   } finally {

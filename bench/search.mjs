@@ -1,0 +1,92 @@
+#!/usr/bin/env node
+// Deep-search benchmark: `resume search` against `rg -i -l` for the same words over the same
+// files, and the peak RSS of the search. Called by bench/run.mjs with the corpus HOME (its index
+// already built in RESUME_CACHE_DIR); runs alone too:
+//
+//   node bench/search.mjs [HOME] [--runs N]
+//
+// rg answers a different, easier question (which files contain any of the words; it stops reading
+// a file at its first match), so it is a floor, not an equal. Cases: a word absent from the corpus
+// (both read every byte), a word in every file (rg stops early, search decodes every line holding
+// it), and two words.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const BIN = path.join(path.dirname(here), 'bin', 'resume');
+const args = process.argv.slice(2);
+const runsAt = args.indexOf('--runs');
+const RUNS = runsAt >= 0 ? Number(args.splice(runsAt, 2)[1]) : 3;
+const HOME = path.resolve(args[0] ?? path.join(here, 'corpus', 'home'));
+if (!fs.existsSync(HOME)) {
+  console.error(`no corpus at ${HOME} (node bench/gen.mjs ${HOME})`);
+  process.exit(2);
+}
+
+const cache = process.env.RESUME_CACHE_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'resume-bench-search-'));
+const env = { ...process.env, HOME, RESUME_CACHE_DIR: cache, NO_COLOR: '1' };
+for (const k of Object.keys(env)) if (/^(CLAUDE_CONFIG_DIR|CODEX_HOME|PI_CODING_AGENT_|CURSOR_CONFIG_DIR|XDG_|OPENCODE_DB|GEMINI_CLI_HOME|RESUME_.*_DIRS)/.test(k)) delete env[k];
+
+// the transcript roots rg searches: every directory resume scans in this corpus
+const roots = ['.claude/projects', '.pi/agent/sessions', '.codex/sessions', '.codex/archived_sessions', '.gemini/tmp', '.cursor/projects']
+  .map((r) => path.join(HOME, r))
+  .filter((r) => fs.existsSync(r));
+let bytes = 0;
+let nfiles = 0;
+const walk = (d) => {
+  for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+    const p = path.join(d, e.name);
+    if (e.isDirectory()) walk(p);
+    else if (/\.(jsonl|json)$/.test(e.name)) {
+      nfiles++;
+      bytes += fs.statSync(p).size;
+    }
+  }
+};
+roots.forEach(walk);
+
+function time(cmd, argv, okCodes = [0, 1]) {
+  const t0 = process.hrtime.bigint();
+  const r = spawnSync(cmd, argv, { env, stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 256 << 20 });
+  const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+  if (!okCodes.includes(r.status ?? -1)) throw new Error(`${cmd} ${argv.join(' ')} failed (${r.status}): ${r.stderr}`);
+  return { ms, out: r.stdout.toString() };
+}
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const rep = (fn) => median(Array.from({ length: RUNS }, fn));
+
+const rg = spawnSync('rg', ['--version'], { encoding: 'utf8' }).status === 0;
+// warm the page cache and the index
+spawnSync('cat', [], { stdio: 'ignore' });
+time(process.execPath, [BIN, 'index']);
+if (rg) time('rg', ['-l', '--hidden', '--no-ignore', 'x-warm-x', ...roots]);
+
+const rssFile = path.join(cache, 'search-rss');
+const pre = path.join(cache, 'search-rss.cjs');
+fs.writeFileSync(pre, `process.on('exit', () => require('fs').writeFileSync(${JSON.stringify(rssFile)}, String(process.resourceUsage().maxRSS)));`);
+
+const cases = [
+  ['absent word', ['zebrafishquux']],
+  ['word in every file', ['webhook']],
+  ['two words', ['webhook', 'backoff']],
+];
+const f = (n) => n.toFixed(0);
+const lines = [
+  `search corpus: ${nfiles} files, ${(bytes / 1024 ** 3).toFixed(2)} GiB; rg ${rg ? spawnSync('rg', ['--version'], { encoding: 'utf8' }).stdout.split('\n')[0] : 'not installed'}`,
+  '',
+  '| query | `resume search` | `rg -i -l` | ratio | results | peak RSS |',
+  '| --- | --- | --- | --- | --- | --- |',
+];
+for (const [name, words] of cases) {
+  const s = rep(() => time(process.execPath, [BIN, 'search', '-a', '--json', ...words]).ms);
+  const res = JSON.parse(time(process.execPath, [BIN, 'search', '-a', '--json', ...words]).out || '[]').length;
+  time(process.execPath, ['-r', pre, BIN, 'search', '-a', '--json', ...words]);
+  const rss = Number(fs.readFileSync(rssFile, 'utf8')) / 1024;
+  const r = rg ? rep(() => time('rg', ['-i', '-l', '-F', '--hidden', '--no-ignore', ...words.flatMap((w) => ['-e', w]), ...roots]).ms) : NaN;
+  lines.push(`| ${name} (\`${words.join(' ')}\`) | ${f(s)} ms | ${rg ? f(r) + ' ms' : '–'} | ${rg ? (s / r).toFixed(2) + 'x' : '–'} | ${res} | ${rss.toFixed(0)} MiB |`);
+}
+console.log(lines.join('\n'));
+if (!process.env.RESUME_CACHE_DIR) fs.rmSync(cache, { recursive: true, force: true });
