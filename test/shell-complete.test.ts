@@ -203,3 +203,148 @@ describe('zsh and fzf-tab', () => {
 });
 
 
+// ---- bash in tmux ----------------------------------------------------------------------------
+
+/** An interactive `bash --norc --noprofile` in a private tmux server, with the integration loaded. */
+class BashTmux {
+  static n = 0;
+  private sock: string;
+  constructor(private home: string) {
+    this.sock = path.join(home, `tmux-${++BashTmux.n}.sock`);
+    const init = initFile(home, 'bash');
+    const env = envFor(home, { TERM: 'xterm-256color' });
+    const envArgs = Object.entries(env).map(([k, v]) => `${k}=${v}`);
+    this.tmux('-f', '/dev/null', 'new-session', '-d', '-x', '200', '-y', '40', 'env', '-i', ...envArgs, 'bash', '--norc', '--noprofile');
+    this.send('-l', `PS1='$ '; source ${init}; clear`);
+    this.send('Enter');
+  }
+  tmux(...args: string[]): string {
+    const r = spawnSync('tmux', ['-S', this.sock, ...args], { encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`tmux ${args[0]}: ${r.stderr}`);
+    return r.stdout;
+  }
+  send(...keys: string[]): void {
+    this.tmux('send-keys', '-t', '0', ...keys);
+  }
+  screen(): string {
+    return this.tmux('capture-pane', '-p', '-t', '0');
+  }
+  /** The last prompt line on the screen (tmux trims trailing blanks). */
+  line(): string {
+    return this.screen().split('\n').filter((l) => /^\$( |$)/.test(l)).pop()?.trimEnd() ?? '';
+  }
+  /** Poll the screen until `ok` holds; a generous limit only guards against a hang. */
+  async until(ok: (screen: string) => boolean, what: string): Promise<string> {
+    const end = Date.now() + 25000;
+    for (;;) {
+      const s = this.screen();
+      if (ok(s)) return s;
+      if (Date.now() > end) throw new Error(`timed out waiting for ${what}; screen:\n${s}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  kill(): void {
+    spawnSync('tmux', ['-S', this.sock, 'kill-server']);
+  }
+}
+
+describe('bash completion (tmux)', { timeout: 60000 }, () => {
+  const ok = have('bash') && have('tmux') && have('fzf');
+  const home = claudeHome(SESSIONS);
+
+  const withBash = async (fn: (t: BashTmux) => Promise<void>) => {
+    const t = new BashTmux(home);
+    try {
+      await t.until(() => t.line() === '$', 'the prompt');
+      await fn(t);
+    } finally {
+      t.kill();
+    }
+  };
+
+  it.skipIf(!ok)('one match is inserted', async () => {
+    await withBash(async (t) => {
+      t.send('-l', 'resume deploy');
+      t.send('Tab');
+      await t.until(() => t.line() === '$ resume 33333333', 'the id on the line');
+    });
+  });
+
+  it.skipIf(!ok)('several matches open the picker newest first with the word as query; its choice is inserted and the line redrawn', async () => {
+    await withBash(async (t) => {
+      t.send('-l', 'resume dotfiles');
+      t.send('Tab');
+      const s = await t.until((x) => /22222222 .*\n(.*\n)*.*11111111 /.test(x), 'the picker');
+      expect(s).not.toMatch(/33333333 /);
+      t.send('Enter'); // accepts in fzf (the newest); the shell line itself is never submitted
+      await t.until(() => t.line() === `$ resume ${uid('22222222')}`, 'the chosen id on the line');
+    });
+  });
+
+  it.skipIf(!ok)('an empty word opens the picker over every session, newest first', async () => {
+    await withBash(async (t) => {
+      t.send('-l', 'resume ');
+      t.send('Tab');
+      const s = await t.until((x) => /11111111 /.test(x), 'the picker');
+      const order = NEWEST_FIRST.map((id) => s.indexOf(`${id} `));
+      expect(order.every((v, i) => v >= 0 && (i === 0 || v > order[i - 1]!))).toBe(true);
+      t.send('Escape');
+      await t.until(() => t.line() === '$ resume', 'the line back, unchanged');
+    });
+  });
+
+  it.skipIf(!ok)('cancelling the picker leaves the word as typed', async () => {
+    await withBash(async (t) => {
+      t.send('-l', 'resume dotfiles');
+      t.send('Tab');
+      await t.until((x) => /11111111 /.test(x), 'the picker');
+      t.send('Escape');
+      await t.until(() => t.line() === '$ resume dotfiles', 'the word as typed');
+    });
+  });
+
+  it.skipIf(!ok)('values are listed in the binary\'s order (nosort) and nothing is offered for a second word', async () => {
+    await withBash(async (t) => {
+      t.send('-l', 'resume init ');
+      t.send('Tab');
+      t.send('Tab');
+      await t.until((s) => /^zsh +bash +fish *$/m.test(s), 'zsh bash fish in that order');
+      t.send('C-u');
+      t.send('-l', 'resume abcd1111 ');
+      t.send('Tab');
+      t.send('Tab');
+      t.send('-l', 'x');
+      await t.until(() => t.line() === '$ resume abcd1111 x', 'the typed x');
+      expect(t.screen()).not.toMatch(/abcd2222|33333333/);
+    });
+  });
+});
+
+// ---- fish: complete -C -----------------------------------------------------------------------
+
+describe('fish completion', () => {
+  const home = claudeHome(SESSIONS);
+  const complete = (line: string) => {
+    const init = initFile(home, 'fish');
+    const r = runShell(home, 'fish', `source ${init}\ncomplete -C ${shq(line)}\n`);
+    expect(r.stderr).toBe('');
+    return r.stdout;
+  };
+
+  it.skipIf(!have('fish'))('offers ids with descriptions, newest first', () => {
+    const out = complete('resume ');
+    expect(values(out)).toEqual(NEWEST_FIRST);
+    expect(out.split('\n')[0]).toMatch(/^abcd2222\t.*claude {2}\/w\/b {2}\(main\) {2}beta$/);
+  });
+
+  it.skipIf(!have('fish'))('a text query offers the matching sessions (newest first), an id prefix the matching ids', () => {
+    expect(values(complete('resume dotfiles'))).toEqual(['22222222', '11111111']);
+    expect(values(complete('resume abcd'))).toEqual(['abcd2222', 'abcd1111']);
+  });
+
+  it.skipIf(!have('fish'))('nothing for a second word; options and values complete', () => {
+    expect(complete('resume abcd1111 ')).toBe('');
+    expect(values(complete('resume --harn'))).toEqual(['--harness']);
+    expect(values(complete('resume init '))).toEqual(['zsh', 'bash', 'fish']);
+  });
+});

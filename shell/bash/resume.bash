@@ -51,6 +51,7 @@ __resume_complete() {
       return 0
       ;;
   esac
+  # fzf draws on the terminal (stderr); a cancel (exit 130) inserts nothing, the word stays as typed.
   if [[ -n $cur ]]; then
     pick=$("$__resume_bin" __pick "$cur")
   else
