@@ -149,6 +149,20 @@ describe('opencode legacy JSON tree', () => {
     expect(s.file).toBe(path.join(h, DATA, 'storage/session/proj_test/ses_s_stage0_small.json'));
   });
 
+  it('never follows a session id out of the storage tree; odd files are skipped and counted', () => {
+    const h = home();
+    const st = path.join(h, DATA, 'storage');
+    write(h, path.join(st, 'session/global/ses_evil.json'), JSON.stringify({ id: '../../../outside', directory: '/x', title: 'Evil' }));
+    write(h, path.join(h, DATA, 'outside/m.json'), JSON.stringify({ id: 'm', role: 'user' }));
+    write(h, path.join(st, 'session/global/ses_junk.json'), '{ not json');
+    write(h, path.join(st, 'session/global/ses_ok.json'), JSON.stringify({ id: 'ses_ok', directory: '/y', title: 'Fine' }));
+    const r = run(h, ['ls', '-a', '--json']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).map((s: any) => s.id)).toEqual(['ses_ok']);
+    const oc = JSON.parse(run(h, ['doctor', '--json']).stdout).harnesses.find((x: any) => x.name === 'opencode');
+    expect(oc.skipped.reasons).toEqual({ 'legacy sessions whose id is not a plain name': 1, 'legacy session files that are not session JSON': 1 });
+  });
+
   it('lists a session found in both stores once, from the database', () => {
     const h = home();
     put(h, 'opencode/legacy-storage', `${DATA}/storage`);

@@ -277,6 +277,11 @@ function jsonFiles(dir: string): string[] {
     .map((n) => path.join(dir, n));
 }
 
+/** An id used as a path component: no separators, not `.`/`..`, no NUL. */
+function safeName(v: unknown): v is string {
+  return typeof v === 'string' && v !== '' && !/[/\\\0]/.test(v) && !v.startsWith('.');
+}
+
 function readLegacy(src: Source): OpencodeState {
   const c = newCounters();
   const s = readJsonFile(src.path);
@@ -286,6 +291,10 @@ function readLegacy(src: Source): OpencodeState {
     return { sessions: [], counters: c };
   }
   const id = s.id as string;
+  if (!safeName(id)) {
+    skip(c, 'legacy sessions whose id is not a plain name');
+    return { sessions: [], counters: c };
+  }
   const msgs: Record<string, any>[] = [];
   for (const f of jsonFiles(path.join(storage, 'message', id))) {
     const m = readJsonFile(f);
@@ -296,7 +305,7 @@ function readLegacy(src: Source): OpencodeState {
   msgs.sort((a, b) => created(a) - created(b) || String(a.id).localeCompare(String(b.id)));
   const t = newTalk();
   const partsOf = (mid: unknown): Record<string, any>[] => {
-    if (typeof mid !== 'string' || mid.includes('/') || mid.startsWith('.')) return [];
+    if (!safeName(mid)) return [];
     const out: Record<string, any>[] = [];
     for (const f of jsonFiles(path.join(storage, 'part', mid))) {
       const p = readJsonFile(f);
