@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { Harness, Session } from '../lib/types.js';
 import { HARNESSES } from '../lib/types.js';
 import { applyFilters, shortIds, type Filters } from '../lib/select/filter.js';
-import { row } from '../lib/output.js';
+import { harnessColor, row } from '../lib/output.js';
 import { oneLine, width } from '../lib/util/text.js';
 import { tildify } from '../lib/util/paths.js';
 
@@ -73,6 +73,9 @@ function pad(s: string, w: number): string {
   return d > 0 ? s + ' '.repeat(d) : s;
 }
 
+const DIM = '\x1b[2m';
+const RESET = '\x1b[0m';
+
 const CAP = { short: 40, age: 4, harness: 8, dir: 40, branch: 24 };
 
 /**
@@ -80,7 +83,7 @@ const CAP = { short: 40, age: 4, harness: 8, dir: 40, branch: 24 };
  * fzf lines: the key, a tab, then the visible columns padded to line up. A value longer than its
  * column's cap is kept whole (it stays searchable) and only that line is pushed right.
  */
-export function alignRows(rows: string[][]): string[] {
+export function alignRows(rows: string[][], color = false): string[] {
   const w = [0, 0, 0, 0, 0, 0];
   const caps = [CAP.short, CAP.age, CAP.harness, CAP.dir, CAP.branch];
   for (const r of rows) {
@@ -93,7 +96,12 @@ export function alignRows(rows: string[][]): string[] {
     const cols: string[] = [];
     for (let i = 1; i <= 5; i++) {
       if (w[i - 1] === 0) continue;
-      cols.push(pad(r[i] ?? '', w[i - 1]!));
+      const v = r[i] ?? '';
+      const p = pad(v, w[i - 1]!);
+      // colour around the value, padding outside: fzf (--ansi) matches the plain text
+      if (color && i === 2) cols.push(`${DIM}${v}${RESET}${p.slice(v.length)}`);
+      else if (color && i === 3) cols.push(harnessColor(v, true) + p.slice(v.length));
+      else cols.push(p);
     }
     cols.push(r.slice(6).join(' '));
     return `${r[0] ?? ''}\t${cols.join('  ').trimEnd()}`;
@@ -101,9 +109,14 @@ export function alignRows(rows: string[][]): string[] {
 }
 
 /** The sessions the state shows, as fzf lines: the status line first, then the rows. */
-export function feedLines(all: Session[], s: PickState, home: string, now = Date.now()): string[] {
+export function feedLines(all: Session[], s: PickState, home: string, color = false, now = Date.now()): string[] {
   const shown = applyFilters(all, stateFilters(s));
   const shorts = shortIds(all);
   const rows = shown.map((x) => row(x, shorts.get(x.id) ?? x.id, home, now).split('\t'));
-  return [statusLine(all, shown, s, home), ...alignRows(rows)];
+  return [statusLine(all, shown, s, home), ...alignRows(rows, color)];
+}
+
+/** Colour in the list unless NO_COLOR is set (fzf itself runs on the terminal). */
+export function listColor(env: NodeJS.ProcessEnv): boolean {
+  return !(env.NO_COLOR != null && env.NO_COLOR !== '');
 }

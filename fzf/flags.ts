@@ -44,6 +44,8 @@ export interface FlagOptions {
   deepSearch?: boolean;
   /** NO_COLOR is set: fzf before 0.53 does not read it itself */
   noColor?: boolean;
+  /** picker: the rows carry colour (--ansi) */
+  ansi?: boolean;
   /** where fzf_opts came from, for messages */
   configFile?: string | null;
 }
@@ -215,6 +217,7 @@ export function fzfFlags(o: FlagOptions): Flags {
   if (has(v, 'withShell')) args.push('--with-shell=sh -c');
   else env.SHELL = 'sh';
   if (o.noColor) args.push('--no-color');
+  if (o.ansi) args.push('--ansi');
   args.push(
     `--bind=${KEYS.print}:${accept('print')}`,
     `--bind=${KEYS.fork}:${accept('fork')}`,

@@ -15,7 +15,8 @@ import type { Filters } from '../lib/select/filter.js';
 import { loadConfig } from '../lib/launch/config.js';
 import { fmtVersion, probeFzf, type Fzf } from './version.js';
 import { ACTION_MARK, fzfFlags, shq, type Flags, type PickAction } from './flags.js';
-import { feedLines, writeState, type PickState } from './feed.js';
+import { feedLines, listColor, writeState, type PickState } from './feed.js';
+import { oneLine } from '../lib/util/text.js';
 
 export type PickResult = { kind: 'picked'; key: string; action: PickAction } | { kind: 'cancel' } | { kind: 'nomatch' };
 
@@ -50,6 +51,7 @@ export function flagsFor(app: App, context: 'picker' | 'tab', fzf: Fzf = probeFz
     self: selfCommand(app),
     deepSearch: DEEP_SEARCH,
     noColor: noColor(process.env),
+    ansi: listColor(process.env),
   });
 }
 
@@ -121,11 +123,13 @@ export async function pick(app: App, o: PickOptions = {}): Promise<PickResult> {
     let feedError: unknown = null;
     const feed = (async () => {
       const sessions = o.sessions ?? (await app.index({ quiet: true })).sessions;
-      const lines = feedLines(sessions, state, app.ctx.home);
+      const lines = feedLines(sessions, state, app.ctx.home, listColor(process.env));
       if (!child.stdin.destroyed) child.stdin.end(lines.join('\n') + '\n');
     })().catch((err) => {
       feedError = err;
-      if (!child.stdin.destroyed) child.stdin.end();
+      // say so in the status line rather than leave an unexplained empty list
+      const msg = err instanceof Error ? err.message : String(err);
+      if (!child.stdin.destroyed) child.stdin.end(`\tcannot list the sessions: ${oneLine(msg)}\n`);
     });
     const code = await exited;
     await feed;

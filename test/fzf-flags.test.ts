@@ -238,6 +238,17 @@ describe('picker list', () => {
     expect(lines[1]).toBe('codex:2\tbbbbbbbbbb  12d  codex   ~/longer/dir        second');
   });
 
+  it('colours the age and harness only, padding outside the colour (fzf --ansi matches the plain text)', () => {
+    const rows = [['claude:1', 'aaaaaaaa', '3m', 'claude', '~/a', 'main', 't'], ['codex:2', 'bbbbbbbb', '12d', 'codex', '~/b', 'main', 'u']];
+    const plain = alignRows(rows);
+    const coloured = alignRows(rows, true);
+    expect(coloured[0]).toContain('\x1b[2m3m\x1b[0m');
+    expect(coloured[1]).toMatch(/\x1b\[38;5;\d+mcodex\x1b\[0m   ~\/b/);
+    expect(coloured.map((l) => l.replace(/\x1b\[[0-9;]*m/g, ''))).toEqual(plain);
+    expect(flags('0.38.0', { ansi: true }).args).toContain('--ansi');
+    expect(flags('0.38.0').args).not.toContain('--ansi');
+  });
+
   it('cycles the harness filter through the harnesses present', () => {
     const s = (harness: string) => ({ harness }) as Session;
     const all = [s('pi'), s('claude'), s('pi')];

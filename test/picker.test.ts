@@ -171,6 +171,15 @@ describe.skipIf(!HAVE)('picker in tmux (real fzf)', () => {
     expect(r).toEqual({ code: 0, out: `${S2}\n` });
   });
 
+  it('colours the harness column unless NO_COLOR is set', async () => {
+    const home = pickerHome();
+    const t = new Term(home, ['__pick'], { NO_COLOR: undefined });
+    await t.waitFor(LIST);
+    expect(t.tmux('capture-pane', '-p', '-e')).toMatch(/\x1b\[[0-9;]*38;5;173m[^\n]*claude/);
+    await t.keys('Escape');
+    expect((await t.exit()).code).toBe(130);
+  });
+
   it('Esc cancels with exit 130 and prints nothing', async () => {
     const home = pickerHome();
     const t = new Term(home, ['__pick', 'gamma']);

@@ -11,7 +11,7 @@ import { ExitError, usage } from '../app.js';
 import { filtersOf, out, withFilters, type FilterOpts } from './common.js';
 import { pick, flagsFor } from '../../fzf/picker.js';
 import { shq } from '../../fzf/flags.js';
-import { alignRows, feedLines, nextHarness, readState, writeState, type PickState } from '../../fzf/feed.js';
+import { alignRows, feedLines, listColor, nextHarness, readState, writeState, type PickState } from '../../fzf/feed.js';
 import { oneLine } from '../util/text.js';
 import { findSession } from './preview.js';
 import { renderTranscript, transcriptPieces } from '../../fzf/transcript.js';
@@ -49,7 +49,7 @@ function deepSearchLines(app: App, query: string, state: PickState): string[] {
   if (rows.length) status = `deep search: ${q} · ${rows.length} session${rows.length === 1 ? '' : 's'} (best first)`;
   else if (r.status === 1 || r.status === 0) status = `deep search: ${q} · no session mentions it`;
   else status = `deep search failed: ${oneLine((r.stderr ?? '').replace(/^resume: /, '')) || `exit ${r.status ?? r.signal}`}`;
-  return ['\t' + status, ...alignRows(rows)];
+  return ['\t' + status, ...alignRows(rows, listColor(process.env))];
 }
 
 export function register(program: Command, app: App): void {
@@ -112,6 +112,6 @@ export function register(program: Command, app: App): void {
       if (o.toggleHidden) state.all = !state.all;
       if (o.nextHarness) state.harness = nextHarness(state.harness, all);
       writeState(dir, state);
-      out(feedLines(all, state, app.ctx.home).join('\n') + '\n');
+      out(feedLines(all, state, app.ctx.home, listColor(process.env)).join('\n') + '\n');
     });
 }
