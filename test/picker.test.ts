@@ -294,6 +294,13 @@ describe.skipIf(!HAVE)('picker in tmux (real fzf)', () => {
     await t.keys('C-s');
     const s = await t.waitFor(/deep search: follow-up · 1 session[\s\S]*alpha newest task/);
     expect(s).not.toContain('beta second task');
+    // Ctrl-S on the (now empty) query: back to the list
+    await t.keys('C-s');
+    await t.waitFor(/all harnesses · 3 sessions[\s\S]*beta second task/);
+    await t.type('follow');
+    await t.waitFor(/0\/3/);
+    await t.keys('C-s');
+    await t.waitFor(/deep search: follow · 1 session/);
     await t.keys('Enter');
     expect(await t.exit()).toEqual({ code: 0, out: `${S1}\n` });
   });

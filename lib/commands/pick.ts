@@ -1,7 +1,10 @@
 // The picker's own commands, for the shell integration and for fzf's callbacks (hidden from help):
 //
 //   resume __pick [QUERY...]            the picker; prints the chosen session's id (130 on cancel)
-//   resume __fzf-flags picker|tab       the fzf flags of a context, one shell-quoted line
+//   resume __fzf-flags picker|tab       the fzf flags of a context, one shell-quoted line (bash/zsh
+//                                       quoting). Whoever runs fzf with the picker flags sets
+//                                       RESUME_PICK_DIR to a fresh private directory and, for fzf
+//                                       before 0.51 (no --with-shell), SHELL=sh.
 //   resume __feed [--toggle-hidden|--next-harness|--search Q]
 //                                       the picker's list after a key changed its state
 //                                       (needs $RESUME_PICK_DIR, set by the picker for fzf)
