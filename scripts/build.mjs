@@ -13,7 +13,7 @@ const tmp = `${dist}.tmp-${process.pid}`;
 fs.rmSync(tmp, { recursive: true, force: true });
 await build({
   absWorkingDir: root,
-  entryPoints: { cli: 'lib/cli.ts', worker: 'lib/index/worker.ts' },
+  entryPoints: { cli: 'lib/cli.ts', worker: 'lib/index/worker.ts', 'search-worker': 'lib/search/worker.ts' },
   outdir: tmp,
   bundle: true,
   platform: 'node',

@@ -325,6 +325,19 @@ describe('scanning', () => {
     expect(rssMiB).toBeLessThan(180);
   });
 
+  it('worker threads give the same results as one thread', () => {
+    const h = home();
+    for (let i = 1; i <= 6; i++) {
+      claude(h, ID(i), [user(`session ${i} about the badger cache`, `2026-01-0${i}T09:00:00Z`), toolResult(`badger ${'z'.repeat(i * 1000)}`, `2026-01-0${i}T09:00:01Z`)]);
+    }
+    put(h, 'codex/sessions', '.codex/sessions');
+    const one = run(h, ['search', '--json', 'badger'], { RESUME_THREADS: '1' });
+    const two = run(h, ['search', '--json', 'badger'], { RESUME_THREADS: '2', RESUME_PARALLEL_MIN_BYTES: '0' });
+    expect(one.code).toBe(0);
+    expect(JSON.parse(two.stdout)).toEqual(JSON.parse(one.stdout));
+    expect(JSON.parse(one.stdout)).toHaveLength(6);
+  });
+
   it('the prefilter hands on only lines holding a needle (and the first line), also across chunk seams', () => {
     const lines = Array.from({ length: 40_000 }, (_, i) => JSON.stringify({ n: i, t: i === 23_456 ? 'the Needle is here' : 'hay' }));
     const data = Buffer.from(lines.join('\n') + '\n');

@@ -1,4 +1,6 @@
 // resume search WORDS... — deep full-text search over whole transcripts, ranked, with evidence.
+import os from 'node:os';
+import path from 'node:path';
 import type { Command } from 'commander';
 import type { App } from '../app.js';
 import { ExitError, usage } from '../app.js';
@@ -86,7 +88,8 @@ export function register(program: Command, app: App): void {
         return;
       }
       const t0 = Date.now();
-      const { results, stats } = search(all, terms, filters);
+      const threads = Number(process.env.RESUME_THREADS) || (os.availableParallelism ? os.availableParallelism() : os.cpus().length);
+      const { results, stats } = await search(all, terms, filters, { workerFile: path.join(app.distDir, 'search-worker.js'), threads });
       const list = o.n != null ? results.slice(0, o.n) : results;
       const query = terms.map((t) => (t.phrase ? `"${t.text}"` : t.text)).join(' ');
       if (process.stderr.isTTY && !o.rows) {

@@ -10,6 +10,8 @@ import { Decompress } from 'fzstd';
 
 export const CHUNK = 1 << 20;
 export const PARSE_CAP = 8 << 20;
+/** bytes lowercased at a time */
+const SLICE = 48 << 10;
 /** bytes kept on each side of a hit inside a line too long to parse */
 export const RAW_WINDOW = 2048;
 /** raw hits reported per huge line (the rest of the line is still scanned for the other needles) */
@@ -125,11 +127,28 @@ export function scanLines(read: Reader, needles: string[], sink: ScanSink, parse
       }
       return;
     }
-    const low = buf.toString('latin1', 0, r).toLowerCase();
+    // Slices of whole lines of at most SLICE bytes: their strings stay small enough for V8's young
+    // generation (a megabyte string per chunk would be mapped and unmapped again each time).
+    let a = 0;
+    while (a < r) {
+      let b = a + SLICE >= r ? r : buf.lastIndexOf(10, a + SLICE);
+      if (b < a) {
+        b = buf.indexOf(10, a + SLICE);
+        if (b < 0 || b > r) b = r;
+      }
+      slice(a, b);
+      a = b + 1;
+    }
+    first = false;
+  };
+
+  /** the complete lines in [a, b) */
+  const slice = (a: number, b: number) => {
+    const low = buf.toString('latin1', a, b).toLowerCase();
     const picked = new Map<number, number>();
-    if (first) {
+    if (first && a === 0) {
       let e = low.indexOf('\n');
-      if (e < 0) e = r;
+      if (e < 0) e = b - a;
       picked.set(0, e);
     }
     for (const nd of needles) {
@@ -139,45 +158,50 @@ export function scanLines(read: Reader, needles: string[], sink: ScanSink, parse
         if (i < 0) break;
         const ls = low.lastIndexOf('\n', i) + 1;
         let le = low.indexOf('\n', i + nd.length);
-        if (le < 0) le = r;
+        if (le < 0) le = b - a;
         picked.set(ls, le);
         p = le + 1;
       }
     }
-    if (picked.size) {
-      const starts = [...picked.keys()].sort((a, b) => a - b);
-      for (const s of starts) {
-        const e = picked.get(s)!;
-        if (e - s > RAW_LINE && !(first && s === 0) && rawHead.some((m) => headHas(buf, s, e, m))) {
-          // a long tool-output line: the text around each hit is all that can be shown of it
-          let n = 0;
-          for (const nd of needles) {
-            const i = low.indexOf(nd, s);
-            if (i < 0 || i >= e) continue;
-            const a = Math.max(s, i - RAW_WINDOW);
-            sink.raw(Buffer.from(buf.subarray(a, Math.min(e, i + nd.length + RAW_WINDOW))), i - a);
-            if (++n >= RAW_HITS_PER_LINE) break;
-          }
-          continue;
+    if (picked.size === 0) return;
+    const starts = [...picked.keys()].sort((x, y) => x - y);
+    for (const rs of starts) {
+      const re = picked.get(rs)!;
+      const s = a + rs;
+      const e = a + re;
+      const isFirst = first && s === 0;
+      if (e - s > RAW_LINE && !isFirst && rawHead.some((m) => headHas(buf, s, e, m))) {
+        // a long tool-output line: the text around each hit is all that can be shown of it
+        let n = 0;
+        for (const nd of needles) {
+          const i = low.indexOf(nd, rs);
+          if (i < 0 || i >= re) continue;
+          const at = a + i;
+          const w0 = Math.max(s, at - RAW_WINDOW);
+          sink.raw(Buffer.from(buf.subarray(w0, Math.min(e, at + nd.length + RAW_WINDOW))), at - w0);
+          if (++n >= RAW_HITS_PER_LINE) break;
         }
-        deliver(s, e, first && s === 0);
-        if (s === 0) first = false;
+        continue;
       }
+      deliver(s, e, isFirst);
+      if (isFirst) first = false;
     }
-    first = false;
   };
 
   /** a piece [0, r) of a line too long to parse: report hits, raw */
   const hugePiece = (r: number) => {
-    if (needles.length === 0 || hugeHits >= RAW_HITS_PER_LINE) return;
-    const low = buf.toString('latin1', 0, r).toLowerCase();
-    for (const nd of needles) {
-      const i = low.indexOf(nd);
-      if (i < 0) continue;
-      const a = Math.max(0, i - RAW_WINDOW);
-      const b = Math.min(r, i + nd.length + RAW_WINDOW);
-      sink.raw(Buffer.from(buf.subarray(a, b)), i - a);
-      if (++hugeHits >= RAW_HITS_PER_LINE) return;
+    if (needles.length === 0) return;
+    for (let a = 0; a < r && hugeHits < RAW_HITS_PER_LINE; a += SLICE) {
+      const b = Math.min(r, a + SLICE + overlap);
+      const low = buf.toString('latin1', a, b).toLowerCase();
+      for (const nd of needles) {
+        const i = low.indexOf(nd);
+        if (i < 0 || (b < r && i >= SLICE)) continue;
+        const at = a + i;
+        const w0 = Math.max(0, at - RAW_WINDOW);
+        sink.raw(Buffer.from(buf.subarray(w0, Math.min(r, at + nd.length + RAW_WINDOW))), at - w0);
+        if (++hugeHits >= RAW_HITS_PER_LINE) return;
+      }
     }
   };
 

@@ -63,7 +63,7 @@ const NEXT_HIT = 10;
 const W: Record<Role, number> = { user: 10, task: 8, 'tool-call': 7, assistant: 5, 'tool-output': 2 };
 const KEEP = 8;
 
-interface Hit {
+export interface Hit {
   role: Role;
   mask: number;
   k: number;
@@ -78,7 +78,7 @@ interface Hit {
   snippet: Snippet;
 }
 
-interface Group {
+export interface Group {
   root: Session;
   members: Session[];
   mask: number;
@@ -443,42 +443,151 @@ function originLevel(g: Group, K: number): number {
 
 // ---------------------------------------------------------------------------------------------
 
-export function search(all: Session[], terms: Term[], filters: SearchFilters): { results: Result[]; stats: SearchStats } {
+export interface ScanOut {
+  groups: { key: string; mask: number; hits: Hit[]; nHits: number; keys: number[] | null }[];
+  stats: SearchStats;
+}
+
+/**
+ * Scan groups (in this thread). `needKeys`: root keys whose piece hashes are wanted back (sources
+ * of forks among the groups). Used by `search` directly and by its worker threads.
+ */
+export function scanGroups(groups: Group[], terms: Term[], needKeys: Set<string>): ScanOut {
   const stats: SearchStats = { sessions: 0, files: 0, bytes: 0, hugeLines: 0, unreadable: 0 };
   const needles = allNeedles(terms);
   const ascii = terms.map((t) => t.needles.filter((n) => /^[\x20-\x7e]+$/.test(n)));
   const sqlNeedles = ascii.every((a) => a.length > 0) ? [...new Set(ascii.flat())] : null;
   const cx: Ctx = { terms, needles, sqlNeedles, stats, dbs: new Map() };
-  const K = Math.min(terms.length, 31);
-  const full = K >= 31 ? 0x7fffffff : (1 << K) - 1;
-  const groups = [...groupSessions(all).values()].filter((g) => passes(g.root, filters));
   try {
     for (const g of groups) {
       // a subagent transcript can be a session of its own (a member) and be named by its parent too
       const done = new Set<string>();
       try {
-      for (const m of g.members) {
-        stats.sessions++;
-        const memberIsChild = m !== g.root;
-        const on: OnPiece = (p, file, child) => collect(g, terms, p, file, child, m, memberIsChild);
-        const sqlite = /\.db$/.test(m.file);
-        if (sqlite || !done.has(m.file)) scanSession(cx, m, memberIsChild, on);
-        done.add(m.file);
-      }
-      for (const m of g.members) {
-        const on: OnPiece = (p, file, child) => collect(g, terms, p, file, child, m, true);
-        for (const f of childFiles(m)) {
-          if (done.has(f)) continue;
-          done.add(f);
-          scanChildFile(cx, m.harness, f, on);
+        for (const m of g.members) {
+          stats.sessions++;
+          const memberIsChild = m !== g.root;
+          const on: OnPiece = (p, file, child) => collect(g, terms, p, file, child, m, memberIsChild);
+          const sqlite = /\.db$/.test(m.file);
+          if (sqlite || !done.has(m.file)) scanSession(cx, m, memberIsChild, on);
+          done.add(m.file);
         }
-      }
+        for (const m of g.members) {
+          const on: OnPiece = (p, file, child) => collect(g, terms, p, file, child, m, true);
+          for (const f of childFiles(m)) {
+            if (done.has(f)) continue;
+            done.add(f);
+            scanChildFile(cx, m.harness, f, on);
+          }
+        }
       } catch (err) {
         if (err !== STOP) throw err;
       }
     }
   } finally {
     for (const d of cx.dbs.values()) d?.close();
+  }
+  return {
+    groups: groups
+      .filter((g) => g.mask !== 0)
+      .map((g) => ({ key: g.root.key, mask: g.mask, hits: g.hits, nHits: g.nHits, keys: needKeys.has(g.root.key) ? [...g.keys] : null })),
+    stats,
+  };
+}
+
+export interface SearchOptions {
+  /** the search worker script; without it (or for a small corpus) everything runs in this thread */
+  workerFile?: string;
+  threads?: number;
+}
+
+/** bytes below which starting worker threads costs more than it saves */
+const PARALLEL_MIN_BYTES = 48 << 20;
+
+function sizeOf(g: Group): number {
+  let n = 0;
+  for (const m of g.members) {
+    try {
+      n += fs.statSync(m.file).size;
+    } catch {
+      /* gone */
+    }
+  }
+  return n;
+}
+
+async function scanParallel(groups: Group[], terms: Term[], needKeys: Set<string>, opts: SearchOptions): Promise<ScanOut> {
+  const sizes = new Map(groups.map((g) => [g, sizeOf(g)]));
+  const total = [...sizes.values()].reduce((a, b) => a + b, 0);
+  const minBytes = process.env.RESUME_PARALLEL_MIN_BYTES != null ? Number(process.env.RESUME_PARALLEL_MIN_BYTES) : PARALLEL_MIN_BYTES;
+  const threads = Math.min(opts.threads ?? 1, 8, groups.length);
+  if (!opts.workerFile || threads < 2 || total < minBytes || !fs.existsSync(opts.workerFile)) return scanGroups(groups, terms, needKeys);
+  const { Worker } = await import('node:worker_threads');
+  // largest first, in batches of about 1/(4·threads) of the bytes, so the workers finish together
+  const order = [...groups].sort((a, b) => sizes.get(b)! - sizes.get(a)!);
+  const batches: Group[][] = [];
+  const target = Math.max(1, total / (threads * 4));
+  let cur: Group[] = [];
+  let curBytes = 0;
+  for (const g of order) {
+    cur.push(g);
+    curBytes += sizes.get(g)!;
+    if (curBytes >= target) {
+      batches.push(cur);
+      cur = [];
+      curBytes = 0;
+    }
+  }
+  if (cur.length) batches.push(cur);
+  const out: ScanOut = { groups: [], stats: { sessions: 0, files: 0, bytes: 0, hugeLines: 0, unreadable: 0 } };
+  const wire = terms.map((t) => ({ text: t.text, phrase: t.phrase }));
+  const need = [...needKeys];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: threads }, () =>
+      new Promise<void>((resolve, reject) => {
+        const w = new Worker(opts.workerFile!);
+        const feed = () => {
+          if (next >= batches.length) {
+            w.postMessage(null);
+            return;
+          }
+          const b = batches[next++]!;
+          w.postMessage({ terms: wire, need, groups: b.map((g) => ({ root: g.root, members: g.members })) });
+        };
+        w.on('message', (m: ScanOut) => {
+          out.groups.push(...m.groups);
+          for (const k of Object.keys(out.stats) as (keyof SearchStats)[]) out.stats[k] += m.stats[k];
+          feed();
+        });
+        w.on('error', reject);
+        w.on('exit', () => resolve());
+        feed();
+      }),
+    ),
+  );
+  return out;
+}
+
+/** A group as a worker receives it, ready to scan. */
+export function newGroup(root: Session, members: Session[]): Group {
+  return { root, members, mask: 0, hits: [], nHits: 0, keys: new Set() };
+}
+
+export async function search(all: Session[], terms: Term[], filters: SearchFilters, opts: SearchOptions = {}): Promise<{ results: Result[]; stats: SearchStats }> {
+  const K = Math.min(terms.length, 31);
+  const full = K >= 31 ? 0x7fffffff : (1 << K) - 1;
+  const groups = [...groupSessions(all).values()].filter((g) => passes(g.root, filters));
+  const needKeys = new Set(groups.filter((g) => g.root.forkedFrom).map((g) => `${g.root.harness}:${g.root.forkedFrom}`));
+  const scanned = await scanParallel(groups, terms, needKeys, opts);
+  const stats = scanned.stats;
+  const byRoot = new Map(groups.map((g) => [g.root.key, g]));
+  for (const o of scanned.groups) {
+    const g = byRoot.get(o.key);
+    if (!g) continue;
+    g.mask = o.mask;
+    g.hits = o.hits;
+    g.nHits = o.nHits;
+    if (o.keys) g.keys = new Set(o.keys);
   }
   const found = groups.filter((g) => (g.mask & full) === full && g.hits.length > 0);
 

@@ -1,0 +1,19 @@
+// Worker thread of deep search: scans the groups it is handed and posts back their hits.
+import { parentPort } from 'node:worker_threads';
+import type { Session } from '../types.js';
+import { makeTerm, type Term } from './query.js';
+import { newGroup, scanGroups } from './search.js';
+
+interface Msg {
+  terms: { text: string; phrase: boolean }[];
+  need: string[];
+  groups: { root: Session; members: Session[] }[];
+}
+
+parentPort!.on('message', (m: Msg | null) => {
+  if (m === null) process.exit(0);
+  const terms = m.terms.map((t) => makeTerm(t.text, t.phrase)).filter((t): t is Term => t !== null);
+  // the root is the first member (as groupSessions builds them): keep object identity
+  const groups = m.groups.map((g) => newGroup(g.members[0]!, g.members));
+  parentPort!.postMessage(scanGroups(groups, terms, new Set(m.need)));
+});
