@@ -90,13 +90,15 @@ describe('quoting round-trips every hostile directory name in real shells', () =
   }
 });
 
-/** A HOME with one Claude session in a hostile directory and the stand-in on PATH. */
+let sessionNo = 0;
+
+/** A HOME with one Claude session (an id of its own) in a chosen directory and the stand-in on PATH. */
 function oneSession(dirName = 'my project') {
   const home = tempHome();
   const si = standIn(home);
   const cwd = path.join(home, dirName);
   fs.mkdirSync(cwd, { recursive: true });
-  const id = uuid(1, '1a2b3c4d-0000-4000-8000');
+  const id = uuid(++sessionNo, `1a2b3c4d-${process.pid.toString(16).padStart(4, '0').slice(-4)}-4000-8000`);
   const file = claudeSession(home, { id, cwd, prompt: 'fix the flaky login test' });
   return { home, si, cwd, id, file, env: { PATH: si.PATH } as Record<string, string> };
 }
@@ -189,9 +191,17 @@ describe('exec fallback (no shell integration)', () => {
       // stdin is a pipe here, not a terminal: nothing else would deliver SIGINT to the harness.
       const child = spawn(process.execPath, [BIN, id], { env: envFor(home, { ...env, STANDIN_WAIT: '1', STANDIN_TRAP: '42' }), stdio: ['pipe', 'pipe', 'pipe'] });
       const exited = new Promise<number | null>((res) => child.on('exit', (code) => res(code)));
-      await waitRecords(si.log, 1);
-      child.kill(sig);
-      expect(await exited).toBe(42);
+      const [rec] = await waitRecords(si.log, 1);
+      try {
+        child.kill(sig);
+        expect(await exited).toBe(42);
+      } finally {
+        try {
+          process.kill(rec.pid, 'SIGKILL');
+        } catch {
+          /* gone, as it should be */
+        }
+      }
       expect(records(si.log).map((x) => x.signal).filter(Boolean)).toEqual([sig]);
     });
   }
@@ -428,7 +438,7 @@ describe('live sessions', () => {
 describe('exit codes', () => {
   it('0 resumed, 1 nothing or several with nobody to choose, 2 usage', () => {
     const { home, env, id } = oneSession();
-    claudeSession(home, { id: uuid(2, '1a2b3c4d-0000-4000-8000'), cwd: home, prompt: 'fix the flaky signup test' });
+    claudeSession(home, { id: id.slice(0, -1) + (id.endsWith('f') ? 'e' : 'f'), cwd: home, prompt: 'fix the flaky signup test' });
     expect(run(home, [id, '--dry-run'], env).code).toBe(0);
     const ambiguous = run(home, [id.slice(0, 10), '--dry-run'], env);
     expect(ambiguous.code).toBe(2);

@@ -1,6 +1,6 @@
 // Without the shell integration: start the harness ourselves in the session's directory, terminal
 // attached, and end with its exit code (128 + signal number when a signal ended it).
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import os from 'node:os';
 import { ExitError } from '../app.js';
 import type { Plan } from './emit.js';
@@ -18,13 +18,15 @@ export function execPlan(plan: Plan, hint: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const [cmd, ...args] = plan.argv;
     if (!cmd) return reject(new ExitError(2, 'nothing to run'));
-    const child = spawn(cmd, args, { cwd: plan.cwd, stdio: 'inherit', env: { ...process.env, ...plan.env } });
+    // Handlers first, so a signal arriving while the child starts is caught (JS handlers run on a
+    // later tick, when `child` is set) instead of ending resume and orphaning the harness.
+    let child: ChildProcess | null = null;
     const handlers = new Map<string, () => void>();
     for (const sig of FORWARD) {
       const h = () => {
         if ((sig === 'SIGINT' || sig === 'SIGQUIT') && process.stdin.isTTY) return;
         try {
-          child.kill(sig);
+          child?.kill(sig);
         } catch {
           /* already gone */
         }
@@ -32,6 +34,7 @@ export function execPlan(plan: Plan, hint: string): Promise<number> {
       handlers.set(sig, h);
       process.on(sig, h);
     }
+    child = spawn(cmd, args, { cwd: plan.cwd, stdio: 'inherit', env: { ...process.env, ...plan.env } });
     const done = () => {
       for (const [sig, h] of handlers) process.removeListener(sig, h);
     };
