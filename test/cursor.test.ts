@@ -2,6 +2,7 @@
 // the chat id; the working directory recovered by md5 of candidate directories.
 import fs from 'node:fs';
 import path from 'node:path';
+import { execFileSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FIXTURES, jsonl, lsJson, run, tempHome, write } from './helpers.js';
 import { cursorStore, Database, md5 } from './sqlite-fixtures.js';
@@ -109,6 +110,26 @@ describe('cursor', () => {
     const s = byId(lsJson(h));
     expect(s.get('33333333-0000-4000-8000-000000000001')).toMatchObject({ title: 'Plan the migration', hidden: false, prompts: 0 });
     expect(s.get('33333333-0000-4000-8000-000000000002')).toMatchObject({ hidden: true, hiddenReason: 'empty' });
+  });
+
+  it('a .workspace-trusted path settles an ambiguous slug; a FIFO meta.json is never opened', () => {
+    const h = home();
+    const cwd = path.join(h, 'src', 'a-b');
+    fs.mkdirSync(cwd, { recursive: true });
+    fs.mkdirSync(path.join(h, 'src', 'a', 'b'), { recursive: true });
+    const chat = '12121212-0000-4000-8000-000000000001';
+    transcript(h, cwd, chat, fixture('turn-ended.jsonl'));
+    write(h, path.join(h, '.cursor/projects', slugOf(cwd), '.workspace-trusted'), JSON.stringify({ workspacePath: cwd }));
+    const other = '12121212-0000-4000-8000-000000000002';
+    const db = store('/elsewhere', other, { agentId: other, name: 'Named' }, path.join(h, '.cursor'));
+    execFileSync('mkfifo', [path.join(path.dirname(db), 'meta.json')]);
+    const r = run(h, ['ls', '-a', '--json']);
+    expect(r.code).toBe(0);
+    const s = byId(JSON.parse(r.stdout));
+    expect(s.get(chat)).toMatchObject({ cwd, title: 'List the files.' });
+    expect(s.get(other)).toMatchObject({ title: 'Named' });
+    const d = JSON.parse(run(h, ['doctor', '--json']).stdout).harnesses.find((x: any) => x.name === 'cursor');
+    expect(d.skipped.reasons).toEqual({ 'meta.json files that are not small JSON files': 1 });
   });
 
   it('meta.json alone (newer builds): times and the subagent mark', () => {

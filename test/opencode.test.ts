@@ -4,7 +4,7 @@ import path from 'node:path';
 import os from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ROOT, lsJson, put, run, tempHome, write } from './helpers.js';
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { addSessions, assistant, Database, digest, opencodeDb, OPENCODE_SCHEMA, user } from './sqlite-fixtures.js';
 import { opencode, isPlaceholderTitle } from '../lib/harness/opencode/index.js';
 
@@ -160,7 +160,7 @@ describe('opencode legacy JSON tree', () => {
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).map((s: any) => s.id)).toEqual(['ses_ok']);
     const oc = JSON.parse(run(h, ['doctor', '--json']).stdout).harnesses.find((x: any) => x.name === 'opencode');
-    expect(oc.skipped.reasons).toEqual({ 'legacy sessions whose id is not a plain name': 1, 'legacy session files that are not session JSON': 1 });
+    expect(oc.skipped.reasons).toEqual({ 'legacy sessions whose id is not a plain name': 1, 'legacy session files that are not JSON': 1 });
   });
 
   it('lists a session found in both stores once, from the database', () => {
@@ -191,6 +191,12 @@ describe('opencode legacy JSON tree', () => {
     expect(byId(lsJson(h)).get('ses_abc')).toMatchObject({ prompts: 2 });
     j('part/msg_3/prt_3.json', { id: 'prt_3', type: 'text', text: 'third' });
     expect(byId(lsJson(h)).get('ses_abc')).toMatchObject({ prompts: 3, lastPrompt: 'third' });
+    // A FIFO among the parts is never opened, and a part over 1 MiB is not read; both are counted.
+    execFileSync('mkfifo', [path.join(st, 'part/msg_3/prt_4.json')]);
+    j('part/msg_3/prt_5.json', { id: 'prt_5', type: 'text', text: 'x'.repeat(1 << 20) });
+    expect(byId(lsJson(h)).get('ses_abc')).toMatchObject({ prompts: 3, lastPrompt: 'third' });
+    const oc = JSON.parse(run(h, ['doctor', '--json']).stdout).harnesses.find((x: any) => x.name === 'opencode');
+    expect(oc.skipped.reasons).toEqual({ 'legacy part files that are not regular files': 1, 'legacy part files over 1 MiB (not read)': 1 });
   });
 });
 

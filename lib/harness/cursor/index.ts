@@ -153,21 +153,37 @@ function statMs(p: string): { mtime: number; birth: number } | null {
   }
 }
 
+/** A small regular file's JSON (FIFOs and other special files are never opened); undefined when absent. */
+function smallJson(file: string, max = 1 << 20): { value: any } | 'bad' | undefined {
+  let st: fs.Stats;
+  try {
+    st = fs.statSync(file);
+  } catch {
+    return undefined;
+  }
+  if (!st.isFile() || st.size > max) return 'bad';
+  try {
+    return { value: JSON.parse(fs.readFileSync(file, 'utf8')) };
+  } catch {
+    return 'bad';
+  }
+}
+
 function readChat(src: Source): ChatState {
   const hint = src.hint as Hint;
   const st: ChatState = { name: null, model: null, created: null, updated: null, subagent: false, counters: newCounters() };
   const dir = path.dirname(src.path);
   const metaJson = path.join(dir, 'meta.json');
-  try {
-    const m = JSON.parse(fs.readFileSync(metaJson, 'utf8'));
+  const mj = smallJson(metaJson);
+  if (mj === 'bad') skip(st.counters, 'meta.json files that are not small JSON files');
+  else if (mj) {
+    const m = mj.value;
     if (m && typeof m === 'object') {
       st.created = toMs(m.createdAtMs) ?? toMs(m.createdAt);
       st.updated = toMs(m.updatedAtMs) ?? toMs(m.updatedAt);
       if (str(m.name)) st.name = m.name;
       if (m.isSubagent === true) st.subagent = true;
     }
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') skip(st.counters, 'meta.json files that are not JSON');
   }
   if (src.kind === 'db') {
     try {
@@ -377,14 +393,9 @@ export const cursor: Adapter<CursorState> = {
     const trusted = new Map<string, string | null>();
     const workspaceOf = (projDir: string): string | null => {
       if (!trusted.has(projDir)) {
-        let v: string | null = null;
-        try {
-          const o = JSON.parse(fs.readFileSync(path.join(projDir, '.workspace-trusted'), 'utf8'));
-          if (o && typeof o.workspacePath === 'string' && path.isAbsolute(o.workspacePath)) v = o.workspacePath;
-        } catch {
-          /* absent or not JSON */
-        }
-        trusted.set(projDir, v);
+        const r = smallJson(path.join(projDir, '.workspace-trusted'), 64 * 1024);
+        const o = r && r !== 'bad' ? r.value : null;
+        trusted.set(projDir, o && typeof o.workspacePath === 'string' && path.isAbsolute(o.workspacePath) ? o.workspacePath : null);
       }
       return trusted.get(projDir)!;
     };

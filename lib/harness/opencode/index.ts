@@ -260,13 +260,35 @@ function queryDb(db: Db, src: Source, c: Counters): SessionCore[] {
 // The JSON tree (before v1.2): storage/session/<project>/<session>.json, storage/message/<session>/
 // <message>.json, storage/part/<message>/<part>.json.
 
-function readJsonFile(file: string): Record<string, any> | null {
+const MAX_JSON = 1 << 20;
+
+/**
+ * A small JSON object file of the legacy tree, or null (counted in `c` under `what`). FIFOs and other
+ * special files are never opened; files over 1 MiB (tool output, attachments) are not read.
+ */
+function readJsonFile(file: string, c: Counters, what: string): Record<string, any> | null {
+  let st: fs.Stats;
   try {
-    const v = JSON.parse(fs.readFileSync(file, 'utf8'));
-    return v && typeof v === 'object' && !Array.isArray(v) ? v : null;
+    st = fs.statSync(file);
   } catch {
     return null;
   }
+  if (!st.isFile()) {
+    skip(c, `legacy ${what} files that are not regular files`);
+    return null;
+  }
+  if (st.size > MAX_JSON) {
+    skip(c, `legacy ${what} files over 1 MiB (not read)`);
+    return null;
+  }
+  try {
+    const v = JSON.parse(fs.readFileSync(file, 'utf8'));
+    if (v && typeof v === 'object' && !Array.isArray(v)) return v;
+  } catch {
+    /* counted below */
+  }
+  skip(c, `legacy ${what} files that are not JSON`);
+  return null;
 }
 
 function jsonFiles(dir: string): string[] {
@@ -284,10 +306,11 @@ function safeName(v: unknown): v is string {
 
 function readLegacy(src: Source): OpencodeState {
   const c = newCounters();
-  const s = readJsonFile(src.path);
+  const s = readJsonFile(src.path, c, 'session');
   const storage = (src.hint as { storage: string }).storage;
-  if (!s || !str(s.id)) {
-    skip(c, 'legacy session files that are not session JSON');
+  if (!s) return { sessions: [], counters: c };
+  if (!str(s.id)) {
+    skip(c, 'legacy session files without an id');
     return { sessions: [], counters: c };
   }
   const id = s.id as string;
@@ -297,9 +320,8 @@ function readLegacy(src: Source): OpencodeState {
   }
   const msgs: Record<string, any>[] = [];
   for (const f of jsonFiles(path.join(storage, 'message', id))) {
-    const m = readJsonFile(f);
-    if (!m) skip(c, 'legacy message files that are not JSON');
-    else msgs.push(m);
+    const m = readJsonFile(f, c, 'message');
+    if (m) msgs.push(m);
   }
   const created = (m: Record<string, any>) => toMs(m.time?.created) ?? 0;
   msgs.sort((a, b) => created(a) - created(b) || String(a.id).localeCompare(String(b.id)));
@@ -308,32 +330,40 @@ function readLegacy(src: Source): OpencodeState {
     if (!safeName(mid)) return [];
     const out: Record<string, any>[] = [];
     for (const f of jsonFiles(path.join(storage, 'part', mid))) {
-      const p = readJsonFile(f);
-      if (!p) skip(c, 'legacy part files that are not JSON');
-      else out.push(p);
+      const p = readJsonFile(f, c, 'part');
+      if (p) out.push(p);
     }
     return out.sort((a, b) => String(a.id ?? '').localeCompare(String(b.id ?? '')));
   };
+  const textsOf = (parts: Record<string, any>[]) => {
+    for (const p of parts) {
+      const type = typeof p.type === 'string' ? p.type : '';
+      if (!KNOWN_PARTS.has(type)) countUnknown(c, `part ${type || '(none)'}`);
+    }
+    return parts.filter((p) => p.type === 'text' && !p.synthetic && !p.ignored && typeof p.text === 'string' && p.text.trim()).map((p) => p.text as string);
+  };
+  // Parts are read for user messages (the prompts) and for the last reply only: an assistant's
+  // parts are mostly tool output.
+  let lastReply: Record<string, any> | null = null;
   for (const m of msgs) {
     const role = typeof m.role === 'string' ? m.role : '';
     if (!KNOWN_ROLES.has(role)) {
       countUnknown(c, `message role ${role || '(none)'}`);
       continue;
     }
-    const parts = partsOf(m.id);
-    for (const p of parts) {
-      const type = typeof p.type === 'string' ? p.type : '';
-      if (!KNOWN_PARTS.has(type)) countUnknown(c, `part ${type || '(none)'}`);
-    }
-    const texts = parts.filter((p) => p.type === 'text' && !p.synthetic && !p.ignored && typeof p.text === 'string' && p.text.trim()).map((p) => p.text as string);
     if (role === 'user') {
+      const texts = textsOf(partsOf(m.id));
       if (texts.length) addPrompt(t, texts.join('\n'));
       if (!t.model) t.model = modelName(m.model?.providerID, m.model?.modelID);
     } else {
       const name = modelName(m.providerID, m.modelID) ?? modelName(m.model?.providerID, m.model?.modelID);
       if (name) t.model = name;
-      if (texts.length && m.summary !== true) t.lastReply = promptText(texts.join('\n'));
+      if (m.summary !== true) lastReply = m;
     }
+  }
+  if (lastReply) {
+    const texts = textsOf(partsOf(lastReply.id));
+    if (texts.length) t.lastReply = promptText(texts.join('\n'));
   }
   return {
     sessions: [core(src, {
