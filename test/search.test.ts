@@ -353,6 +353,22 @@ describe('scanning', () => {
     expect(got).toEqual([lines[0], lines[23_456]]);
   });
 
+  it('with no needles hands on every line and steps over a line too long to parse', () => {
+    const big = JSON.stringify({ type: 'user', message: { content: [{ type: 'tool_result', content: 'q'.repeat(3 << 20) }] } });
+    const data = Buffer.from([JSON.stringify({ n: 1 }), big, JSON.stringify({ n: 2 })].join('\n') + '\n');
+    let pos = 0;
+    const reader: Reader = (buf, off, len) => {
+      const n = Math.min(len, data.length - pos);
+      data.copy(buf, off, pos, pos + n);
+      pos += n;
+      return n;
+    };
+    const got: string[] = [];
+    const st = scanLines(reader, [], { line: (b, s, e) => got.push(b.toString('utf8', s, e)), raw: () => {} }, 1 << 20);
+    expect(got).toEqual(['{"n":1}', '{"n":2}']);
+    expect(st.hugeLines).toBe(1);
+  });
+
   it('finds JSON-escaped and non-ASCII words', () => {
     const [t1] = parseQuery(['naïve']);
     const line = Buffer.from(JSON.stringify({ t: 'a NA\u00cfVE approach' }).replace(/\u00cf/g, '\\u00cf') + '\n');

@@ -101,7 +101,7 @@ export function scanLines(read: Reader, needles: string[], sink: ScanSink, parse
   let first = true;
   let huge = false;
   let hugeHits = 0;
-  const overlap = Math.max(0, ...needles.map((n) => n.length)) - 1;
+  const overlap = Math.max(0, Math.max(0, ...needles.map((n) => n.length)) - 1);
 
   const deliver = (s: number, e: number, isFirst: boolean) => {
     if (isFirst && e - s >= 3 && buf[s] === 0xef && buf[s + 1] === 0xbb && buf[s + 2] === 0xbf) s += 3;
