@@ -61,6 +61,13 @@ describe('resume __complete', () => {
     expect(values(comp('show', 'dotf').stdout)).toEqual(['22222222', '11111111']);
     expect(values(comp('--harness', 'claude', 'dep').stdout)).toEqual(['33333333']);
   });
+
+  it('--dir and --harness already on the line narrow the sessions offered', () => {
+    expect(values(comp('--dir', '/w/src', '').stdout)).toEqual(['22222222', '11111111']);
+    expect(values(comp('--dir=/w/srv', '').stdout)).toEqual(['33333333']);
+    expect(comp('--harness', 'pi', '').stdout).toBe('');
+    expect(values(comp('-a', '--harness=claude', 'abcd').stdout)).toEqual(['abcd2222', 'abcd1111']);
+  });
 });
 
 // ---- zsh under zpty -------------------------------------------------------------------------
@@ -70,7 +77,7 @@ describe('resume __complete', () => {
  * zsh-autosuggestions) under zpty, then a key bound to a widget that records $BUFFER and the
  * suggestion zsh-autosuggestions would show. Enter is never sent on the typed line.
  */
-function zshType(home: string, keys: string, opts: { autosuggest?: boolean } = {}): { buffer: string; suggestion: string; screen: string } {
+function zshType(home: string, keys: string, opts: { autosuggest?: boolean; initFirst?: boolean } = {}): { buffer: string; suggestion: string; screen: string } {
   const init = initFile(home, 'zsh');
   const out = path.join(home, 'zpty.out');
   const screen = path.join(home, 'zpty.screen');
@@ -84,7 +91,9 @@ function zshType(home: string, keys: string, opts: { autosuggest?: boolean } = {
   const driver = [
     'zmodload zsh/zpty',
     `zpty z 'zsh -f -i'`,
-    `zpty -w z ${shq(`PS1='> '; autoload -Uz compinit; compinit -u -D; source ${init}${as}`)}`,
+    opts.initFirst
+      ? `zpty -w z ${shq(`PS1='> '; source ${init}; autoload -Uz compinit; compinit -u -D${as}`)}`
+      : `zpty -w z ${shq(`PS1='> '; autoload -Uz compinit; compinit -u -D; source ${init}${as}`)}`,
     `zpty -w z ${shq(cap)}`,
     `zpty -w -n z ${shq(keys)}$'\\C-x\\C-b'`,
     // generous: the poll ends as soon as the widget has written the file
@@ -129,6 +138,10 @@ describe.each([false, true])('zsh completion (zsh-autosuggestions loaded: %s)', 
     expect(listed(z.screen)).toEqual(['22222222', '11111111']);
     // the next TAB moves on to the older one
     expect(zshType(home, 'resume dotfiles\t\t', { autosuggest }).buffer).toBe('resume 11111111');
+  });
+
+  it.skipIf(!ok)('loaded before compinit, it registers itself before the first prompt', () => {
+    expect(zshType(home, 'resume deploy\t', { autosuggest, initFirst: true }).buffer).toBe('resume 33333333 ');
   });
 
   it.skipIf(!ok)('one text match is inserted whole', () => {

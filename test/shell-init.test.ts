@@ -111,6 +111,34 @@ describe.each(SHELLS)('launching through the %s function', (sh) => {
     expect(got).toEqual(sessions.map((s, i) => ({ cwd: fs.realpathSync(dirs[i]!), argv: ['--resume', s.id] })));
   });
 
+  it.skipIf(!have(sh) || sh === 'fish')('works under unusual user options and leaves every option as it was', () => {
+    const { home, dirs, sessions } = setup();
+    const init = initFile(home, sh);
+    const s = sessions[1]!;
+    const body: Partial<Record<ShellName, string>> = {
+      zsh: [
+        'setopt ksh_arrays sh_word_split no_unset err_return rc_quotes no_glob warn_create_global glob_subst; IFS=:',
+        'before=$(setopt; print -r -- "$IFS")',
+        `. ${init}`,
+        `resume ${s.id}`,
+        'after=$(setopt; print -r -- "$IFS")',
+        '[[ $before == "$after" ]] && print same',
+      ].join('\n'),
+      bash: [
+        'set -u -o pipefail; shopt -s failglob nullglob extglob; IFS=:',
+        'before=$(set -o; shopt; printf %s "$IFS")',
+        `. ${init}`,
+        `resume ${s.id}`,
+        'after=$(set -o; shopt; printf %s "$IFS")',
+        '[[ $before == "$after" ]] && echo same',
+      ].join('\n'),
+    };
+    const r = runShell(home, sh, body[sh]! + '\n');
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe('same\n');
+    expect(calls(home)).toEqual([{ cwd: fs.realpathSync(dirs[1]!), argv: ['--resume', s.id] }]);
+  });
+
   it.skipIf(!have(sh))('a shell function named like the harness wins over the binary', () => {
     const { home, dirs, sessions } = setup();
     const init = initFile(home, sh);

@@ -10,7 +10,7 @@ import type { Command, Option } from 'commander';
 import type { App } from '../app.js';
 import { makeApp } from '../app.js';
 import { out } from './common.js';
-import { applyFilters, shortIds } from '../select/filter.js';
+import { applyFilters, parseHarnesses, resolveDir, shortIds, type Filters } from '../select/filter.js';
 import { resolve } from '../select/resolve.js';
 import { HARNESSES, type Session } from '../types.js';
 import { age } from '../util/time.js';
@@ -28,8 +28,8 @@ export interface Candidate {
 }
 
 /** `<short or full id>\t<display>` rows for the sessions the word names, newest first. */
-export function sessionCandidates(word: string, all: Session[], home: string, now = Date.now()): Candidate[] {
-  const shown = applyFilters(all, {});
+export function sessionCandidates(word: string, all: Session[], home: string, now = Date.now(), filters: Filters = {}): Candidate[] {
+  const shown = applyFilters(all, filters);
   const shorts = shortIds(all);
   const low = word.toLowerCase();
   let hits: Session[];
@@ -86,6 +86,22 @@ function optionValues(o: Option, word: string): Candidate[] {
   return [];
 }
 
+/** -a/--all, --harness and --dir already on the line; a value that does not parse narrows nothing. */
+function filtersGiven(given: Map<string, string | true>, home: string): Filters {
+  const f: Filters = { all: given.has('--all') };
+  const h = given.get('--harness');
+  if (typeof h === 'string') {
+    try {
+      f.harness = parseHarnesses(h);
+    } catch {
+      /* the command itself will say what is wrong */
+    }
+  }
+  const d = given.get('--dir');
+  if (typeof d === 'string' && d) f.dir = resolveDir(d === '~' || d.startsWith('~/') ? home + d.slice(1) : d);
+  return f;
+}
+
 export async function candidates(program: Command, app: App, words: string[], now = Date.now()): Promise<Candidate[]> {
   const cur = words.length ? words[words.length - 1]! : '';
   let before = words.slice(0, -1);
@@ -97,6 +113,8 @@ export async function candidates(program: Command, app: App, words: string[], no
   let cmd: Command = program;
   let bare = 0;
   let pending: Option | undefined;
+  /** options already on the line (long name → value, or true), to narrow the sessions offered */
+  const given = new Map<string, string | true>();
   for (let i = 0; i < before.length; i++) {
     const w = before[i]!;
     // bash splits `--harness=cl` at `=` (COMP_WORDBREAKS): `--harness`, `=`, then the value
@@ -105,12 +123,15 @@ export async function candidates(program: Command, app: App, words: string[], no
       continue;
     }
     if (pending) {
+      if (pending.long) given.set(pending.long, w);
       pending = undefined;
       continue;
     }
     if (w.startsWith('-') && w.length > 1) {
-      const o = findOption(cmd, w.split('=')[0]!);
-      if (takesValue(o) && !w.includes('=') && o!.required) pending = o;
+      const eqAt = w.indexOf('=');
+      const o = findOption(cmd, eqAt > 0 ? w.slice(0, eqAt) : w);
+      if (o?.long) given.set(o.long, eqAt > 0 ? w.slice(eqAt + 1) : true);
+      if (takesValue(o) && eqAt < 0 && o!.required) pending = o;
       continue;
     }
     if (cmd === program && bare === 0) {
@@ -135,7 +156,7 @@ export async function candidates(program: Command, app: App, words: string[], no
   if (cur.startsWith('-')) return optionRows(cmd, cur, cmd === program ? [{ value: '--demo', desc: 'use the bundled demo sessions' }] : []);
   if (bare > 0) return [];
   if (cmd === program || SESSION_ARG.has(cmd.name())) {
-    return sessionCandidates(cur, await app.sessions(), app.ctx.home, now);
+    return sessionCandidates(cur, await app.sessions(), app.ctx.home, now, filtersGiven(given, app.ctx.home));
   }
   if (cmd.name() === 'init') return SHELL_NAMES.filter((s) => s.startsWith(cur)).map((s) => ({ value: s, desc: `${s} integration` }));
   const arg = cmd.registeredArguments[0];

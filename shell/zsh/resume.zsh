@@ -61,20 +61,26 @@ __resume_complete() {
   return 0
 }
 
-# fzf-tab: keep resume's order (it sorts otherwise), take fzf flags from the binary at TAB time,
-# and preview a session as the picker does. Harmless when fzf-tab is not installed.
-zstyle ':completion:*:resume:*' sort false
-zstyle -e ':fzf-tab:complete:resume:*' fzf-flags 'reply=(${(Q)${(z)"$("$__resume_bin" __fzf-flags tab 2>/dev/null)"}})'
-zstyle ':fzf-tab:complete:resume:*' fzf-preview '"$__resume_bin" preview -- "$word" 2>/dev/null'
-
-# Register with compsys now if compinit has run, else once it has (before the next prompt).
+# __resume_compdef registers the completion once compinit has run (at once, or before a prompt).
 __resume_compdef() {
-  (( $+functions[compdef] )) || return 0
+  emulate -L zsh
+  (( ${+functions[compdef]} )) || return 0
   compdef __resume_complete resume
-  add-zsh-hook -d precmd __resume_compdef
+  add-zsh-hook -d precmd __resume_compdef 2>/dev/null
+  return 0
 }
-if (( $+functions[compdef] )); then
-  compdef __resume_complete resume
-else
-  autoload -Uz add-zsh-hook && add-zsh-hook precmd __resume_compdef
-fi
+
+# The rest runs under zsh's own options, whatever the user's are.
+() {
+  emulate -L zsh
+  # fzf-tab: keep resume's order (it sorts otherwise), take fzf flags from the binary at TAB time,
+  # and preview a session as the picker does. Harmless when fzf-tab is not installed.
+  zstyle ':completion:*:resume:*' sort false
+  zstyle -e ':fzf-tab:complete:resume:*' fzf-flags 'reply=(${(Q)${(z)"$("$__resume_bin" __fzf-flags tab 2>/dev/null)"}})'
+  zstyle ':fzf-tab:complete:resume:*' fzf-preview '"$__resume_bin" preview -- "$word" 2>/dev/null'
+  if (( ${+functions[compdef]} )); then
+    compdef __resume_complete resume
+  else
+    autoload -Uz add-zsh-hook && add-zsh-hook precmd __resume_compdef
+  fi
+}
