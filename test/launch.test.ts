@@ -9,6 +9,8 @@ import { BIN, envFor, have, run, tempHome, write } from './helpers.js';
 import { claudeSession, codexSession, piSession, records, standIn, uuid, waitRecords } from './launch-helpers.js';
 import { shellLine } from '../lib/launch/emit.js';
 import { quoteFish, quotePosix, type ShellName } from '../lib/launch/quote.js';
+import { findLive } from '../lib/launch/live.js';
+import type { Harness, Session } from '../lib/types.js';
 
 const HOSTILE = [
   'with space',
@@ -431,6 +433,50 @@ describe('live sessions', () => {
       expect(run(home, [id, '--dry-run'], env).code).toBe(0);
     } finally {
       p.kill('SIGKILL');
+    }
+  });
+});
+
+describe('live detection in both process-table readers (Linux /proc; the macOS ps/lsof path, run here)', () => {
+  const names = new Map<Harness, string[]>([['claude', ['claude']], ['pi', ['pi']]]);
+  const session = (id: string, file: string): Session =>
+    ({
+      harness: 'claude', id, key: `claude:${id}`, cwd: '/', title: null, firstPrompt: null, lastPrompt: null, lastReply: null, prompts: 1,
+      branch: null, model: null, started: null, updated: null, file, hidden: false, hiddenReason: null, parent: null, forkedFrom: null,
+    }) as Session;
+
+  it('names the id; holds the file open (lsof only when thorough); a fork of it does not count', async () => {
+    if (process.platform !== 'linux' || !have('ps') || !have('lsof')) return;
+    const home = tempHome();
+    const si = standIn(home);
+    const [a, b, c] = [uuid(101), uuid(102), uuid(103)];
+    const fa = write(home, 'a.jsonl', '{}\n');
+    const fb = write(home, 'b.jsonl', '{}\n');
+    const fc = write(home, 'c.jsonl', '{}\n');
+    const start = async (args: string[], extra: Record<string, string> = {}) => {
+      const n = records(si.log).length;
+      const child = spawn(path.join(si.bin, 'claude'), args, { env: envFor(home, { ...extra, STANDIN_WAIT: '1' }), stdio: 'ignore' });
+      await waitRecords(si.log, n + 1);
+      return child;
+    };
+    const pa = await start(['--resume', a]);
+    const pb = await start([], { STANDIN_OPEN: fb });
+    const pc = await start(['--resume', c, '--fork-session']);
+    try {
+      const ss = [session(a, fa), session(b, fb), session(c, fc)];
+      for (const platform of ['linux', 'darwin'] as const) {
+        const quick = findLive(ss, { names, platform });
+        expect(quick.get(`claude:${a}`)).toEqual({ pid: pa.pid, via: 'argv' });
+        expect(quick.has(`claude:${c}`)).toBe(false);
+        const full = findLive(ss, { names, platform, thorough: true });
+        expect(full.get(`claude:${b}`)).toEqual({ pid: pb.pid, via: 'open' });
+        if (platform === 'darwin') expect(quick.has(`claude:${b}`)).toBe(false);
+        // Another harness's names do not count for claude sessions.
+        expect(findLive(ss, { names: new Map([['pi', ['claude']]]), platform, thorough: true }).size).toBe(0);
+      }
+      expect(findLive(ss, { names, platform: 'win32' }).size).toBe(0);
+    } finally {
+      for (const p of [pa, pb, pc]) p.kill('SIGKILL');
     }
   });
 });
