@@ -277,6 +277,26 @@ describe('opencode database safety', () => {
     }
   });
 
+  it('a closed database is read once: the empty -wal SQLite creates for a reader is not a change', () => {
+    const h = home();
+    const file = dbPath(h);
+    corpus(file).close();
+    expect(fs.existsSync(`${file}-wal`)).toBe(false);
+    const db = digest(file);
+    expect(run(h, ['index']).stderr).toMatch(/ 1 parsed, 0 appended, 0 unchanged/);
+    expect(run(h, ['index']).stderr).toMatch(/ 0 parsed, 0 appended, 1 unchanged/);
+    expect(digest(file)).toBe(db);
+    // The next write by opencode lands in the -wal: noticed.
+    const w = new Database(file);
+    try {
+      addSessions(w, [{ id: 'ses_next', title: 'Next' }]);
+      expect(run(h, ['index']).stderr).toMatch(/ 1 parsed, 0 appended, 0 unchanged/);
+      expect(lsJson(h).map((s) => s.id)).toContain('ses_next');
+    } finally {
+      w.close();
+    }
+  });
+
   it('a corrupt database is one warning; the other stores still list', () => {
     const h = home();
     put(h, 'opencode/legacy-storage', `${DATA}/storage`);

@@ -2,6 +2,7 @@
 // better-sqlite3 is a native module: it is loaded lazily, only when a database changed and has to be
 // read, so a listing that reuses the index never loads it. When it cannot load, the harness reports
 // one line on stderr and the other harnesses still list.
+import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import type BetterSqlite3 from 'better-sqlite3';
 
@@ -67,5 +68,20 @@ export function sqliteStatus(): { ok: boolean; version: string | null; error: st
     }
   } catch (err) {
     return { ok: false, version: null, error: firstLine(err) };
+  }
+}
+
+/**
+ * The `-wal` of a database as a change-detection dependency, only while it holds data. A reader
+ * makes SQLite create an empty `-wal` when none exists; counting that as a change would read the
+ * database twice. Data only ever moves between the -wal and the database file, whose own size and
+ * time the index watches.
+ */
+export function walDeps(db: string): string[] {
+  const wal = `${db}-wal`;
+  try {
+    return fs.statSync(wal).size > 0 ? [wal] : [];
+  } catch {
+    return [];
   }
 }

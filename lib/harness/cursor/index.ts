@@ -15,7 +15,7 @@ import { entries, direntIsDir, direntMaybeFile, isDir, uniqueReal } from '../../
 import { countUnknown, headHas, newCounters, parseObject, str } from '../jsonl.js';
 import { promptText } from '../../util/text.js';
 import { maxMs, toMs } from '../../util/time.js';
-import { columns, firstLine, openReadonly, warnOnce } from '../sqlite.js';
+import { columns, firstLine, openReadonly, walDeps, warnOnce } from '../sqlite.js';
 
 interface Hint {
   chatId: string;
@@ -252,7 +252,7 @@ export const cursor: Adapter<CursorState> = {
           const meta = path.join(dir, 'meta.json');
           if (names.has('store.db')) {
             const db = path.join(dir, 'store.db');
-            out.push({ path: db, harness: 'cursor', kind: 'db', mode: 'whole', deps: [`${db}-wal`, meta], hint });
+            out.push({ path: db, harness: 'cursor', kind: 'db', mode: 'whole', deps: [...walDeps(db), meta], hint });
           } else if (names.has('meta.json')) {
             out.push({ path: meta, harness: 'cursor', kind: 'meta', mode: 'whole', hint });
           }

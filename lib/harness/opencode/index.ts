@@ -9,7 +9,7 @@ import { entries, direntIsDir, direntMaybeFile, exists, isDir, uniqueReal } from
 import { countUnknown, newCounters, str } from '../jsonl.js';
 import { promptText } from '../../util/text.js';
 import { toMs } from '../../util/time.js';
-import { columns, firstLine, openReadonly, warnOnce, type Db } from '../sqlite.js';
+import { columns, firstLine, openReadonly, walDeps, warnOnce, type Db } from '../sqlite.js';
 
 interface OpencodeState extends LineState {
   sessions: SessionCore[];
@@ -402,7 +402,7 @@ export const opencode: Adapter<OpencodeState> = {
 
   discover(_ctx, roots) {
     const out: Source[] = [];
-    const dbSource = (p: string): Source => ({ path: p, harness: 'opencode', kind: 'db', mode: 'whole', deps: [`${p}-wal`] });
+    const dbSource = (p: string): Source => ({ path: p, harness: 'opencode', kind: 'db', mode: 'whole', deps: walDeps(p) });
     for (const r of roots) {
       if (r.role === 'db') {
         out.push(dbSource(r.path));
