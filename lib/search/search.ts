@@ -13,7 +13,7 @@ import type { Term } from './query.js';
 import { allNeedles, termMask } from './query.js';
 import { EXTRACTORS } from './registry.js';
 import { rawText, scanFile } from './scan.js';
-import { makeSnippet, type Snippet } from './snippet.js';
+import { excerpt, makeSnippet, type Snippet } from './snippet.js';
 import { applyFilters, type Filters } from '../select/filter.js';
 import { entries, walk } from '../util/fsx.js';
 import { promptText } from '../util/text.js';
@@ -75,7 +75,8 @@ export interface Hit {
   firstPrompt: boolean;
   key: number;
   score: number;
-  snippet: Snippet;
+  /** unredacted text around the matches (a few KiB); the snippet is cut from it for the results shown */
+  text: string;
 }
 
 export interface Group {
@@ -354,7 +355,7 @@ function scanChildFile(cx: Ctx, harness: Harness, f: string, on: OnPiece): void 
 // ---------------------------------------------------------------------------------------------
 // Scoring
 
-function hitScore(h: Omit<Hit, 'score' | 'snippet'>, K: number): number {
+function hitScore(h: Omit<Hit, 'score' | 'text'>, K: number): number {
   let s = W[h.role] * (h.k / K) ** 2;
   if (h.write && h.k === K) s += 2;
   if (h.firstPrompt && h.k === K) s += 2;
@@ -414,7 +415,7 @@ function collect(g: Group, terms: Term[], p: Piece, file: string, child: boolean
   };
   const score = hitScore(h, K);
   if (g.hits.length >= KEEP && score <= g.hits[g.hits.length - 1]!.score) return;
-  const hit: Hit = { ...h, score, snippet: makeSnippet(p.text, terms) };
+  const hit: Hit = { ...h, score, text: excerpt(p.text, terms) };
   g.hits.push(hit);
   g.hits.sort((a, b) => b.score - a.score);
   if (g.hits.length > KEEP) g.hits.length = KEEP;
@@ -627,7 +628,7 @@ export async function search(all: Session[], terms: Term[], filters: SearchFilte
       score: Math.round((groupScore(g) + (original ? 6 : 0)) * 100) / 100,
       original,
       confidence,
-      evidence: ev.map((h) => ({ role: h.role, file: h.file, child: h.child && h.file !== g.root.file, copied: h.copied, snippet: h.snippet })),
+      evidence: ev.map((h) => ({ role: h.role, file: h.file, child: h.child && h.file !== g.root.file, copied: h.copied, snippet: makeSnippet(h.text, terms) })),
     };
   });
   results.sort((a, b) => {

@@ -53,6 +53,18 @@ function bestStart(ms: M[], width: number): number {
   return best;
 }
 
+/**
+ * The raw text around the densest cluster of matches, CONTEXT characters each side, as a string of
+ * its own (a slice of a long tool output would keep the whole output alive).
+ */
+export function excerpt(text: string, terms: Term[], width = SNIPPET): string {
+  if (text.length <= 2 * CONTEXT + width) return text;
+  const ms = matches(terms, text, 400);
+  const anchor = ms.length ? bestStart(ms, width) : 0;
+  const part = text.slice(Math.max(0, anchor - CONTEXT), anchor + CONTEXT);
+  return Buffer.from(part, 'utf8').toString('utf8');
+}
+
 export function makeSnippet(text: string, terms: Term[], width = SNIPPET): Snippet {
   // 1. a region around the densest cluster of the raw text, redacted whole, made one line
   const raw = matches(terms, text, 400);
