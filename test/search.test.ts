@@ -120,6 +120,22 @@ describe('what is searched', () => {
     expect(txt.stdout.split('\n').filter((l) => /^claude /.test(l))).toHaveLength(1);
   });
 
+  it('reports a Gemini subagent (chats/<parent id>/) on its parent session', () => {
+    const h = home();
+    const gdir = path.join(h, '.gemini/tmp/proj');
+    write(h, path.join(gdir, '.project_root'), '/w/gemini-proj');
+    const pid = 'a1b2c3d4-0000-4000-8000-000000000001';
+    const cid = 'c1c2c3c4-0000-4000-8000-000000000002';
+    const meta = (id: string, kind: string) => ({ sessionId: id, projectHash: 'x', startTime: '2026-03-01T10:00:00.000Z', lastUpdated: '2026-03-01T10:05:00.000Z', kind });
+    const msg = (id: string, type: string, content: string, ts: string) => ({ id, timestamp: ts, type, content });
+    write(h, path.join(gdir, `chats/session-2026-03-01T10-00-${pid.slice(0, 8)}.jsonl`), jsonl(meta(pid, 'main'), msg('m1', 'user', 'audit the dependencies', '2026-03-01T10:00:01.000Z')));
+    const child = write(h, path.join(gdir, `chats/${pid}/${cid}.jsonl`), jsonl(meta(cid, 'subagent'), msg('s1', 'user', 'check leftpad-ng for the yak advisory', '2026-03-01T10:01:00.000Z')));
+    const r = searchJson(h, ['yak', 'advisory']);
+    expect(r.map((x) => x.id)).toEqual([pid]);
+    expect(r[0].subagentFiles).toEqual([child]);
+    expect(r[0].evidence[0].role).toBe('task');
+  });
+
   it('attributes a Codex spawned child (copied parent history) to the parent, once', () => {
     const h = home();
     put(h, 'codex/sessions', '.codex/sessions');
@@ -149,6 +165,32 @@ describe('ranking', () => {
     expect(r[1].kind).toBe('follow-up');
     expect(r[1].evidence.some((e: any) => e.copied)).toBe(true);
     expect(r[0].score).toBeGreaterThan(r[1].score);
+  });
+
+  it('a pi fork (copied entries keep their older time stamps) ranks below its source', () => {
+    const h = home();
+    const dir = '.pi/agent/sessions/--w-proj--';
+    const P = '019a0000-0000-7000-8000-000000000001';
+    const F = '019a0000-0000-7000-8000-000000000002';
+    const entry = (id: string, parentId: string | null, ts: string, role: string, text: string) => ({
+      type: 'message', id, parentId, timestamp: ts,
+      message: role === 'user' ? { role, content: [{ type: 'text', text }], timestamp: Date.parse(ts) } : { role, content: [{ type: 'text', text }], model: 'm', timestamp: Date.parse(ts) },
+    });
+    const turns = [
+      entry('a1', null, '2026-01-01T10:00:01.000Z', 'user', 'build the walrus scheduler'),
+      entry('a2', 'a1', '2026-01-01T10:00:05.000Z', 'assistant', 'The walrus scheduler is in sched.ts.'),
+      entry('a3', 'a2', '2026-01-01T10:01:00.000Z', 'user', 'and make the walrus scheduler fair'),
+    ];
+    const pf = write(h, `${dir}/2026-01-01T10-00-00-000Z_${P}.jsonl`, jsonl({ type: 'session', version: 3, id: P, timestamp: '2026-01-01T10:00:00.000Z', cwd: '/w/proj' }, ...turns));
+    write(h, `${dir}/2026-01-05T10-00-00-000Z_${F}.jsonl`, jsonl(
+      { type: 'session', version: 3, id: F, timestamp: '2026-01-05T10:00:00.000Z', cwd: '/w/proj', parentSession: pf },
+      ...turns,
+      entry('b1', 'a3', '2026-01-05T10:00:10.000Z', 'user', 'write the release notes'),
+    ));
+    const r = searchJson(h, ['walrus', 'scheduler']);
+    expect(r.map((x) => x.id)).toEqual([P, F]);
+    expect(r[1].evidence.every((e: any) => e.copied)).toBe(true);
+    expect(r[1].kind).toBe('follow-up');
   });
 
   it('the original work (first request, the write) beats a later session that only mentions it', () => {
@@ -469,6 +511,8 @@ describe('every harness', () => {
     msg.run('msg_2', 'ses_child', JSON.stringify({ role: 'assistant' }));
     part.run('prt_2', 'msg_2', 'ses_child', JSON.stringify({ type: 'tool', tool: 'bash', state: { status: 'completed', input: { command: 'go test ./salamander/...' }, output: 'ok' } }));
     db.close();
+    // opencode before v1.2: the JSON storage tree
+    put(h, 'opencode/legacy-storage', '.local/share/opencode/storage');
 
     const cases: [string[], string, string][] = [
       [['TODO'], 'claude', '0a1b2c3d-4e5f-4061-8071-2a3b4c5d6e7f'],
@@ -478,6 +522,7 @@ describe('every harness', () => {
       [['git', 'status'], 'cursor', chat],
       [['axolotl'], 'opencode', 'ses_parent'],
       [['salamander'], 'opencode', 'ses_parent'], // in the child session: reported on the parent
+      [['found', '2', 'files'], 'opencode', 's_stage0_small'],
     ];
     for (const [q, harness, id] of cases) {
       const r = searchJson(h, q);
