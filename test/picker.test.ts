@@ -186,7 +186,7 @@ describe.skipIf(!HAVE)('picker in tmux (real fzf)', () => {
     expect(screen).toContain('ctrl-t hidden');
     expect(screen).not.toContain('hidden sdk probe');
     await t.type('beta');
-    await t.waitFor(/>\s*beta/);
+    await t.waitList([/^> beta/m, '1/3', 'beta second task']);
     await t.keys('Enter');
     const r = await t.exit();
     expect(r).toEqual({ code: 0, out: `${S2}\n` });
@@ -264,7 +264,7 @@ describe.skipIf(!HAVE)('picker in tmux (real fzf)', () => {
     await t.keys('0', 'x', 'i');
     await t.waitFor(/^> amma/m);
     await t.type('g');
-    await t.waitFor(/^> gamma/m);
+    await t.waitList([/^> gamma/m, '1/3', 'gamma third session']);
     await t.keys('Enter');
     expect(await t.exit()).toEqual({ code: 0, out: `${S3}\n` });
   });
