@@ -411,6 +411,33 @@ describe('scanning', () => {
     expect(st.hugeLines).toBe(1);
   });
 
+  it('reads Codex .jsonl.zst rollouts', () => {
+    const h = home();
+    // a zstd frame of raw blocks (a valid .zst without an encoder), several blocks, lines across them
+    const zstdFrame = (data: Buffer): Buffer => {
+      const parts: Buffer[] = [Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 0xa0]), Buffer.alloc(4)];
+      parts[1]!.writeUInt32LE(data.length);
+      let off = 0;
+      do {
+        const n = Math.min(100_000, data.length - off);
+        const hd = (n << 3) | (off + n >= data.length ? 1 : 0);
+        parts.push(Buffer.from([hd & 0xff, (hd >> 8) & 0xff, (hd >> 16) & 0xff]), data.subarray(off, off + n));
+        off += n;
+      } while (off < data.length);
+      return Buffer.concat(parts);
+    };
+    const id = '019b0000-0000-7000-8000-0000000000aa';
+    const lines = [
+      { timestamp: '2026-02-01T10:00:00.000Z', type: 'session_meta', payload: { id, timestamp: '2026-02-01T10:00:00.000Z', cwd: '/w/z', source: 'cli' } },
+      { timestamp: '2026-02-01T10:00:01.000Z', type: 'event_msg', payload: { type: 'user_message', message: 'first ' + 'pad '.repeat(60_000) } },
+      { timestamp: '2026-02-01T10:00:02.000Z', type: 'event_msg', payload: { type: 'user_message', message: 'rotate the manatee certificates' } },
+    ];
+    write(h, `.codex/sessions/2026/02/01/rollout-2026-02-01T10-00-00-${id}.jsonl.zst`, zstdFrame(Buffer.from(jsonl(...lines))));
+    const [r] = searchJson(h, ['manatee']);
+    expect(r.id).toBe(id);
+    expect(r.evidence[0].text).toBe('rotate the manatee certificates');
+  });
+
   it('finds JSON-escaped and non-ASCII words', () => {
     const [t1] = parseQuery(['naïve']);
     const line = Buffer.from(JSON.stringify({ t: 'a NA\u00cfVE approach' }).replace(/\u00cf/g, '\\u00cf') + '\n');
