@@ -200,6 +200,24 @@ describe('generated flags', () => {
     }
   });
 
+  it('the picker on an fzf without reload is a clear exit 2', () => {
+    expect(() => flags('0.18.0')).toThrow(/the picker needs fzf >= 0\.19\.0, but fzf 0\.18\.0 is installed/);
+  });
+
+  it.skipIf(!have('fzf'))('resume __fzf-flags tab prints the current config\'s flags as one line', () => {
+    const home = tempHome();
+    write(home, '.config/resume/config', 'keys = "vim"\nfzf_opts = "--height 50%"\n');
+    const r = run(home, ['__fzf-flags', 'tab']);
+    expect(r.code).toBe(0);
+    expect(r.stdout.split('\n')).toHaveLength(2);
+    expect(r.stdout).toMatch(/^--no-sort '--prompt=> ' '--bind=start:unbind\(/);
+    expect(r.stdout.trimEnd().endsWith(' --height 50%')).toBe(true);
+    write(home, '.config/resume/config', 'keys = "default"\n');
+    expect(run(home, ['__fzf-flags', 'tab']).stdout).toBe('--no-sort\n');
+    const bad = run(home, ['__fzf-flags', 'menu']);
+    expect(bad.code).toBe(2);
+  });
+
   it('NO_COLOR adds --no-color', () => {
     expect(flags('0.38.0', { noColor: true }).args).toContain('--no-color');
     expect(flags('0.38.0').args).not.toContain('--no-color');
