@@ -94,7 +94,7 @@ export function register(program: Command, app: App): void {
       const query = terms.map((t) => (t.phrase ? `"${t.text}"` : t.text)).join(' ');
       if (process.stderr.isTTY && !o.rows) {
         const mb = (stats.bytes / 1048576).toFixed(1);
-        note(`${count(results.length, 'session')} match ${oneLine(query)} (${stats.sessions} sessions, ${stats.files} files, ${mb} MiB in ${Date.now() - t0} ms)`);
+        note(`${count(results.length, 'session')} ${results.length === 1 ? 'mentions' : 'mention'} ${oneLine(query)} (${stats.sessions} sessions, ${stats.files} files, ${mb} MiB in ${Date.now() - t0} ms)`);
       }
       if (o.rows) {
         out(list.map((r) => row(r.session, shorts.get(r.session.id)!, app.ctx.home, now) + '\n').join(''));
@@ -119,7 +119,7 @@ function toJson(r: Result, short: string) {
     id: s.id,
     short,
     cwd: s.cwd,
-    title: clip(label(s), 400),
+    title: s.title == null ? null : clip(oneLine(s.title), 400),
     started: iso(s.started),
     updated: iso(s.updated ?? s.started),
     date: localTime(s.updated ?? s.started),
