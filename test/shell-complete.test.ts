@@ -5,7 +5,7 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { envFor, have, run } from './helpers.js';
-import { claudeHome, initFile, runShell, type Sess } from './shell-helpers.js';
+import { TmuxShell, claudeHome, initFile, runShell, type Sess } from './shell-helpers.js';
 
 const uid = (p: string) => `${p}-4e5f-4061-8071-2a3b4c5d6e7f`;
 // oldest first here; every listing must show them newest first
@@ -159,12 +159,27 @@ describe.each([false, true])('zsh completion (zsh-autosuggestions loaded: %s)', 
     expect(listed(z.screen)).toEqual([]);
   });
 
+  it.skipIf(!ok)('--dir completes directories', () => {
+    fs.mkdirSync(path.join(home, 'projA'), { recursive: true });
+    expect(zshType(home, 'resume --dir proj\t', { autosuggest }).buffer).toBe('resume --dir projA/');
+  });
+
   it.skipIf(!ok)('options and init shells complete', () => {
     expect(zshType(home, 'resume --harn\t', { autosuggest }).buffer).toBe('resume --harness ');
     expect(zshType(home, 'resume init fi\t', { autosuggest }).buffer).toBe('resume init fish ');
   });
 
-  it.skipIf(!ok || !autosuggest)('zsh-autosuggestions suggests the newest id for the first word and nothing for a second', () => {
+});
+
+describe('zsh-autosuggestions (completion strategy)', () => {
+  const ok = have('zsh') && (fs.existsSync(AUTOSUGGEST) || (() => {
+    if (process.env.CI === 'true' || process.env.CI === '1') throw new Error('zsh-autosuggestions is required under CI');
+    return false;
+  })());
+  const home = claudeHome(SESSIONS);
+  const autosuggest = true;
+
+  it.skipIf(!ok)('zsh-autosuggestions suggests the newest id for the first word and nothing for a second', () => {
     expect(zshType(home, 'resume ', { autosuggest }).suggestion).toBe('abcd2222');
     expect(zshType(home, 'resume abcd1111 ', { autosuggest }).suggestion).toBe('');
     expect(zshType(home, 'resume abcd1111 a', { autosuggest }).suggestion).toBe('');
@@ -218,55 +233,12 @@ describe('zsh and fzf-tab', () => {
 
 // ---- bash in tmux ----------------------------------------------------------------------------
 
-/** An interactive `bash --norc --noprofile` in a private tmux server, with the integration loaded. */
-class BashTmux {
-  static n = 0;
-  private sock: string;
-  constructor(private home: string) {
-    this.sock = path.join(home, `tmux-${++BashTmux.n}.sock`);
-    const init = initFile(home, 'bash');
-    const env = envFor(home, { TERM: 'xterm-256color' });
-    const envArgs = Object.entries(env).map(([k, v]) => `${k}=${v}`);
-    this.tmux('-f', '/dev/null', 'new-session', '-d', '-x', '200', '-y', '40', 'env', '-i', ...envArgs, 'bash', '--norc', '--noprofile');
-    this.send('-l', `PS1='$ '; source ${init}; clear`);
-    this.send('Enter');
-  }
-  tmux(...args: string[]): string {
-    const r = spawnSync('tmux', ['-S', this.sock, ...args], { encoding: 'utf8' });
-    if (r.status !== 0) throw new Error(`tmux ${args[0]}: ${r.stderr}`);
-    return r.stdout;
-  }
-  send(...keys: string[]): void {
-    this.tmux('send-keys', '-t', '0', ...keys);
-  }
-  screen(): string {
-    return this.tmux('capture-pane', '-p', '-t', '0');
-  }
-  /** The last prompt line on the screen (tmux trims trailing blanks). */
-  line(): string {
-    return this.screen().split('\n').filter((l) => /^\$( |$)/.test(l)).pop()?.trimEnd() ?? '';
-  }
-  /** Poll the screen until `ok` holds; a generous limit only guards against a hang. */
-  async until(ok: (screen: string) => boolean, what: string): Promise<string> {
-    const end = Date.now() + 25000;
-    for (;;) {
-      const s = this.screen();
-      if (ok(s)) return s;
-      if (Date.now() > end) throw new Error(`timed out waiting for ${what}; screen:\n${s}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-  kill(): void {
-    spawnSync('tmux', ['-S', this.sock, 'kill-server']);
-  }
-}
-
 describe('bash completion (tmux)', { timeout: 60000 }, () => {
   const ok = have('bash') && have('tmux') && have('fzf');
   const home = claudeHome(SESSIONS);
 
-  const withBash = async (fn: (t: BashTmux) => Promise<void>) => {
-    const t = new BashTmux(home);
+  const withBash = async (fn: (t: TmuxShell) => Promise<void>) => {
+    const t = new TmuxShell(home, 'bash');
     try {
       await t.until(() => t.line() === '$', 'the prompt');
       await fn(t);
@@ -316,7 +288,7 @@ describe('bash completion (tmux)', { timeout: 60000 }, () => {
     });
   });
 
-  it.skipIf(!ok)('values are listed in the binary\'s order (nosort) and nothing is offered for a second word', async () => {
+  it.skipIf(!ok)('values are listed in the binary\'s order (nosort), nothing is offered for a second word, --dir takes directories', async () => {
     await withBash(async (t) => {
       t.send('-l', 'resume init ');
       t.send('Tab');
@@ -329,6 +301,11 @@ describe('bash completion (tmux)', { timeout: 60000 }, () => {
       t.send('-l', 'x');
       await t.until(() => t.line() === '$ resume abcd1111 x', 'the typed x');
       expect(t.screen()).not.toMatch(/abcd2222|33333333/);
+      fs.mkdirSync(path.join(home, 'projA'), { recursive: true });
+      t.send('C-u');
+      t.send('-l', 'resume --dir proj');
+      t.send('Tab');
+      await t.until(() => t.line() === '$ resume --dir projA/', 'the directory');
     });
   });
 });
@@ -359,5 +336,7 @@ describe('fish completion', () => {
     expect(complete('resume abcd1111 ')).toBe('');
     expect(values(complete('resume --harn'))).toEqual(['--harness']);
     expect(values(complete('resume init '))).toEqual(['zsh', 'bash', 'fish']);
+    fs.mkdirSync(path.join(home, 'projA'), { recursive: true });
+    expect(values(complete('resume --dir proj'))).toEqual(['projA/']);
   });
 });

@@ -88,3 +88,55 @@ export function runShell(
 export function initFile(home: string, shell: ShellName): string {
   return write(home, `init.${shell}`, initScript(home, shell));
 }
+
+/** An interactive shell with no rc files in a private tmux server, the integration loaded, prompt `$ `. */
+export class TmuxShell {
+  static n = 0;
+  private sock: string;
+  constructor(
+    private home: string,
+    shell: ShellName,
+    extraEnv: Record<string, string> = {},
+  ) {
+    this.sock = path.join(home, `tmux-${++TmuxShell.n}.sock`);
+    const init = initFile(home, shell);
+    const env = envFor(home, { TERM: 'xterm-256color', PATH: standIn(home), ...extraEnv });
+    const envArgs = Object.entries(env).map(([k, v]) => `${k}=${v}`);
+    const argv = shell === 'bash' ? ['bash', '--norc', '--noprofile'] : shell === 'zsh' ? ['zsh', '-f'] : ['fish', '--no-config'];
+    this.tmux('-f', '/dev/null', 'new-session', '-d', '-c', home, '-x', '200', '-y', '40', 'env', '-i', ...envArgs, ...argv);
+    const setup =
+      shell === 'fish'
+        ? `function fish_prompt; echo -n '$ '; end; source ${init}; clear`
+        : `PS1='$ '; source ${init}; clear`;
+    this.send('-l', setup);
+    this.send('Enter');
+  }
+  tmux(...args: string[]): string {
+    const r = spawnSync('tmux', ['-S', this.sock, ...args], { encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`tmux ${args[0]}: ${r.stderr}`);
+    return r.stdout;
+  }
+  send(...keys: string[]): void {
+    this.tmux('send-keys', '-t', '0', ...keys);
+  }
+  screen(): string {
+    return this.tmux('capture-pane', '-p', '-t', '0');
+  }
+  /** The last prompt line on the screen (tmux trims trailing blanks). */
+  line(): string {
+    return this.screen().split('\n').filter((l) => /^\$( |$)/.test(l)).pop()?.trimEnd() ?? '';
+  }
+  /** Poll until `ok` holds; the generous limit only guards against a hang. */
+  async until(ok: (screen: string) => boolean, what: string): Promise<string> {
+    const end = Date.now() + 25000;
+    for (;;) {
+      const s = this.screen();
+      if (ok(s)) return s;
+      if (Date.now() > end) throw new Error(`timed out waiting for ${what}; screen:\n${s}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  kill(): void {
+    spawnSync('tmux', ['-S', this.sock, 'kill-server']);
+  }
+}

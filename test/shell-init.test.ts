@@ -5,7 +5,7 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { BIN, ROOT, have, run } from './helpers.js';
-import { calls, claudeHome, initFile, runShell, type Sess, type ShellName } from './shell-helpers.js';
+import { TmuxShell, calls, claudeHome, initFile, runShell, type Sess, type ShellName } from './shell-helpers.js';
 
 const SHELLS: ShellName[] = ['zsh', 'bash', 'fish'];
 const id = (n: number) => `${String(n).repeat(8)}-4e5f-4061-8071-2a3b4c5d6e7f`;
@@ -111,34 +111,6 @@ describe.each(SHELLS)('launching through the %s function', (sh) => {
     expect(got).toEqual(sessions.map((s, i) => ({ cwd: fs.realpathSync(dirs[i]!), argv: ['--resume', s.id] })));
   });
 
-  it.skipIf(!have(sh) || sh === 'fish')('works under unusual user options and leaves every option as it was', () => {
-    const { home, dirs, sessions } = setup();
-    const init = initFile(home, sh);
-    const s = sessions[1]!;
-    const body: Partial<Record<ShellName, string>> = {
-      zsh: [
-        'setopt ksh_arrays sh_word_split no_unset err_return rc_quotes no_glob warn_create_global glob_subst; IFS=:',
-        'before=$(setopt; print -r -- "$IFS")',
-        `. ${init}`,
-        `resume ${s.id}`,
-        'after=$(setopt; print -r -- "$IFS")',
-        '[[ $before == "$after" ]] && print same',
-      ].join('\n'),
-      bash: [
-        'set -u -o pipefail; shopt -s failglob nullglob extglob; IFS=:',
-        'before=$(set -o; shopt; printf %s "$IFS")',
-        `. ${init}`,
-        `resume ${s.id}`,
-        'after=$(set -o; shopt; printf %s "$IFS")',
-        '[[ $before == "$after" ]] && echo same',
-      ].join('\n'),
-    };
-    const r = runShell(home, sh, body[sh]! + '\n');
-    expect(r.stderr).toBe('');
-    expect(r.stdout).toBe('same\n');
-    expect(calls(home)).toEqual([{ cwd: fs.realpathSync(dirs[1]!), argv: ['--resume', s.id] }]);
-  });
-
   it.skipIf(!have(sh))('a shell function named like the harness wins over the binary', () => {
     const { home, dirs, sessions } = setup();
     const init = initFile(home, sh);
@@ -167,4 +139,80 @@ describe.each(SHELLS)('launching through the %s function', (sh) => {
     expect(calls(home)).toEqual([]);
     expect(fs.readdirSync(tmp)).toEqual([]);
   });
+});
+
+describe.each(['zsh', 'bash'] as const)('%s under the user\'s own options', (sh) => {
+  const setup = () => {
+    const home = claudeHome([]);
+    const dirs = ['one', 'two words'].map((n) => {
+      const d = path.join(home, 'w', n);
+      fs.mkdirSync(d, { recursive: true });
+      return d;
+    });
+    const sessions: Sess[] = dirs.map((d, i) => ({ id: id(i + 1), cwd: d, prompt: `task ${i + 1}`, at: `2026-01-0${i + 1}T00:00:00Z` }));
+    claudeHome(sessions, home);
+    return { home, dirs, sessions };
+  };
+
+  it.skipIf(!have(sh))('works under unusual user options and leaves every option as it was', () => {
+    const { home, dirs, sessions } = setup();
+    const init = initFile(home, sh);
+    const s = sessions[1]!;
+    const body: Record<'zsh' | 'bash', string> = {
+      zsh: [
+        'setopt ksh_arrays sh_word_split no_unset err_return rc_quotes no_glob warn_create_global glob_subst; IFS=:',
+        'before=$(setopt; print -r -- "$IFS")',
+        `. ${init}`,
+        `resume ${s.id}`,
+        'after=$(setopt; print -r -- "$IFS")',
+        '[[ $before == "$after" ]] && print same',
+      ].join('\n'),
+      bash: [
+        'set -u -o pipefail; shopt -s failglob nullglob extglob; IFS=:',
+        'before=$(set -o; shopt; printf %s "$IFS")',
+        `. ${init}`,
+        `resume ${s.id}`,
+        'after=$(set -o; shopt; printf %s "$IFS")',
+        '[[ $before == "$after" ]] && echo same',
+      ].join('\n'),
+    };
+    const r = runShell(home, sh, body[sh] + '\n');
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe('same\n');
+    expect(calls(home)).toEqual([{ cwd: fs.realpathSync(dirs[1]!), argv: ['--resume', s.id] }]);
+  });
+
+});
+
+describe('fish: the directory comes back', () => {
+  it.skipIf(!have('fish') || !have('tmux'))('after a harness interrupted with Ctrl-C, with cd history as it was', async () => {
+    const home = claudeHome([]);
+    const dir = path.join(home, 'w', 'proj x');
+    fs.mkdirSync(dir, { recursive: true });
+    const s: Sess = { id: id(5), cwd: dir, prompt: 'long task', at: '2026-01-01T00:00:00Z' };
+    claudeHome([s], home);
+    const marker = path.join(home, 'started');
+    const t = new TmuxShell(home, 'fish');
+    try {
+      await t.until(() => t.line() === '$', 'the prompt');
+      t.send('-l', `cd /; cd ${home}; set -g before "$dirprev|$dirnext"; function claude; touch ${marker}; sleep 1000; end; clear`);
+      t.send('Enter');
+      await t.until(() => t.line() === '$', 'the prompt');
+      t.send('-l', `resume ${s.id}`);
+      t.send('Enter');
+      const end = Date.now() + 25000;
+      while (!fs.existsSync(marker)) {
+        if (Date.now() > end) throw new Error(`the harness did not start; screen:\n${t.screen()}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      t.send('C-c');
+      await t.until(() => t.line() === '$', 'the prompt after Ctrl-C');
+      t.send('-l', 'echo "pwd=$PWD"; test "$dirprev|$dirnext" = "$before"; and echo same-history');
+      t.send('Enter');
+      const screen = await t.until((x) => /^pwd=/m.test(x), 'the echo');
+      expect(screen).toContain(`\npwd=${home}\nsame-history\n`);
+    } finally {
+      t.kill();
+    }
+  }, 60000);
 });

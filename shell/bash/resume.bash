@@ -37,6 +37,11 @@ __resume_complete() {
   local -a args=() vals=()
   ((COMP_CWORD > 1)) && args=("${COMP_WORDS[@]:1:COMP_CWORD-1}") && prev=${COMP_WORDS[COMP_CWORD - 1]}
   COMPREPLY=()
+  if [[ $prev == --dir ]]; then
+    compopt -o filenames 2>/dev/null
+    mapfile -t COMPREPLY < <(compgen -d -- "$cur")
+    return 0
+  fi
   while IFS= read -r row; do
     [[ -n $row ]] && vals+=("${row%%$'\t'*}")
   done < <("$__resume_bin" __complete -- "${args[@]}" "$cur" 2>/dev/null)

@@ -43,6 +43,10 @@ end
 function __resume_complete
     set -l args (commandline -opc)
     set -e args[1]
+    if test "$args[-1]" = --dir
+        __fish_complete_directories (commandline -ct)
+        return
+    end
     $__resume_bin __complete -- $args (commandline -ct) 2>/dev/null
 end
 

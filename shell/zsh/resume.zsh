@@ -33,6 +33,11 @@ resume() {
 
 # Completion: sessions newest first (compadd -V keeps the order), options, option values.
 __resume_complete() {
+  # --dir takes a directory: compsys's own function, under compsys's options
+  if (( CURRENT > 2 )) && [[ ${words[CURRENT-1]} == --dir ]]; then
+    _directories
+    return
+  fi
   emulate -L zsh
   local -a rows vals disp args
   local row cur=${(Q)PREFIX}${(Q)SUFFIX}
