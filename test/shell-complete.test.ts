@@ -198,8 +198,8 @@ describe('zsh and fzf-tab', () => {
       `zstyle -s ':completion:complete:resume:argument-1:' sort s && print -r -- "sort=$s"`,
       `zstyle -a ':fzf-tab:complete:resume:argument-1' fzf-flags f && print -rl -- "flags=\${(j:|:)f}"`,
       `zstyle -s ':fzf-tab:complete:resume:argument-1' fzf-preview p && print -r -- "preview=$p"`,
-      // evaluate the preview command as fzf-tab does, with $word set to a candidate
-      `word=abcd1111; eval "$p"`,
+      // fzf-tab has fzf run the preview in a new zsh with $word set to the candidate
+      `zsh -f -c 'word=abcd1111; eval "$1"' preview "$p"`,
     ].join('\n') + '\n');
     expect(r.stderr).toBe('');
     const lines = r.stdout.split('\n');

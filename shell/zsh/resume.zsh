@@ -82,7 +82,8 @@ __resume_compdef() {
   # and preview a session as the picker does. Harmless when fzf-tab is not installed.
   zstyle ':completion:*:resume:*' sort false
   zstyle -e ':fzf-tab:complete:resume:*' fzf-flags 'reply=(${(Q)${(z)"$("$__resume_bin" __fzf-flags tab 2>/dev/null)"}})'
-  zstyle ':fzf-tab:complete:resume:*' fzf-preview '"$__resume_bin" preview -- "$word" 2>/dev/null'
+  # fzf runs the preview in a new zsh, where only $word (the candidate) is set: the path goes in as is.
+  zstyle ':fzf-tab:complete:resume:*' fzf-preview "${(q)__resume_bin} preview -- \"\$word\" 2>/dev/null"
   if (( ${+functions[compdef]} )); then
     compdef __resume_complete resume
   else
