@@ -20,8 +20,8 @@ function resume --description 'find and resume coding-agent sessions'
     if test $rc -ne 0; or test -z "$line"
         return $rc
     end
-    # Put the directory back once this command line is over, even if it was cancelled (Ctrl-C on
-    # the harness cancels the rest of this function).
+    # Put the directory back after the harness; should fish cancel the rest of this function
+    # (Ctrl-C), the fish_postexec handler below does it once the command line is over.
     set -g __resume_back $PWD
     set -g __resume_dirprev $dirprev
     set -g __resume_dirnext $dirnext
