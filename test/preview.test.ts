@@ -48,6 +48,16 @@ describe('resume preview', () => {
     expect(o).toContain(`file: ${file}`);
   });
 
+  it('colour only in the picker (or on a terminal), never with NO_COLOR; the text is the same', () => {
+    const { home: h } = home();
+    const plain = run(h, ['preview', KEY]).stdout;
+    expect(run(h, ['preview', KEY], { NO_COLOR: undefined }).stdout).toBe(plain);
+    const coloured = run(h, ['preview', KEY], { NO_COLOR: undefined, RESUME_PICK_DIR: h }).stdout;
+    expect(coloured).toContain('\x1b[1m');
+    expect(coloured.replace(/\x1b\[[0-9;]*m/g, '')).toBe(plain);
+    expect(run(h, ['preview', KEY], { RESUME_PICK_DIR: h }).stdout).toBe(plain);
+  });
+
   it('reads the stored listing only: a transcript changed since the last index is not parsed', () => {
     const { home: h, file } = home();
     expect(run(h, ['index']).code).toBe(0);

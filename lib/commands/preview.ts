@@ -14,6 +14,7 @@ import { age, localTime } from '../util/time.js';
 import { oneLine } from '../util/text.js';
 import { tildify } from '../util/paths.js';
 import { redact } from '../util/redact.js';
+import { harnessColor } from '../output.js';
 
 /** Sessions from the stored listing, without statting anything; null when there is none. */
 export function storedSessions(app: App): Session[] | null {
@@ -39,15 +40,27 @@ export async function findSession(app: App, key: string): Promise<Session | null
 
 const clean = (s: string | null | undefined): string => (s ? oneLine(redact(s)) : '');
 
-export function previewText(s: Session, home: string, now = Date.now()): string {
+/**
+ * Colour: on a terminal, or in the picker's preview window (fzf renders it on the terminal; the
+ * picker sets RESUME_PICK_DIR), never with NO_COLOR.
+ */
+export function previewColor(env: NodeJS.ProcessEnv = process.env, tty = !!process.stdout.isTTY): boolean {
+  if (env.NO_COLOR != null && env.NO_COLOR !== '') return false;
+  return tty || !!env.RESUME_PICK_DIR;
+}
+
+export function previewText(s: Session, home: string, now = Date.now(), color = false): string {
+  const bold = (t: string) => (color ? `\x1b[1m${t}\x1b[0m` : t);
+  const dim = (t: string) => (color ? `\x1b[2m${t}\x1b[0m` : t);
   const lines: string[] = [];
   const title = clean(s.title) || clean(s.firstPrompt) || '(no prompt)';
-  lines.push(title, '');
+  lines.push(bold(title), '');
   const when = s.updated ?? s.started;
   const field = (k: string, v: string) => {
-    if (v) lines.push(`${(k + ':').padEnd(10)}${v}`);
+    if (v) lines.push(`${dim((k + ':').padEnd(10))}${v}`);
   };
-  field('harness', s.harness);
+  field('harness', harnessColor(s.harness, color));
+  field('id', s.id);
   field('dir', clean(tildify(s.cwd, home)) || '?');
   field('branch', clean(s.branch));
   field('updated', when != null ? `${age(when, now)} ago (${localTime(when)})` : '');
@@ -58,12 +71,12 @@ export function previewText(s: Session, home: string, now = Date.now()): string 
   const block = (label: string, text: string | null) => {
     const t = clean(text);
     if (!t) return;
-    lines.push('', `${label}:`, t);
+    lines.push('', dim(`${label}:`), t);
   };
   block('first prompt', s.firstPrompt);
   if (s.lastPrompt && s.lastPrompt !== s.firstPrompt) block('last prompt', s.lastPrompt);
   block('last reply', s.lastReply);
-  lines.push('', `file: ${oneLine(s.file)}`);
+  lines.push('', `${dim('file:')} ${oneLine(s.file)}`);
   return lines.join('\n') + '\n';
 }
 
@@ -75,6 +88,6 @@ export function register(program: Command, app: App): void {
     .action(async (key: string) => {
       const s = await findSession(app, key);
       if (!s) throw new ExitError(1, `no session '${oneLine(key)}'`);
-      out(previewText(s, app.ctx.home));
+      out(previewText(s, app.ctx.home, Date.now(), previewColor()));
     });
 }
