@@ -120,6 +120,17 @@ describe('what is searched', () => {
     expect(txt.stdout.split('\n').filter((l) => /^claude /.test(l))).toHaveLength(1);
   });
 
+  it('finds Claude subagents of the older flat layout (agent-*.jsonl beside the sessions)', () => {
+    const h = home();
+    claude(h, ID(4), [user('triage the open issues', '2026-01-03T10:00:00Z')]);
+    const flat = write(h, '.claude/projects/-w-proj/agent-f1a2b3.jsonl', jsonl(
+      user('label every issue about the okapi renderer', '2026-01-03T10:00:02Z', { isSidechain: true, sessionId: ID(4), agentId: 'f1a2b3' }),
+    ));
+    const r = searchJson(h, ['okapi']);
+    expect(r.map((x) => x.id)).toEqual([ID(4)]);
+    expect(r[0].subagentFiles).toEqual([flat]);
+  });
+
   it('reports a Gemini subagent (chats/<parent id>/) on its parent session', () => {
     const h = home();
     const gdir = path.join(h, '.gemini/tmp/proj');

@@ -100,11 +100,44 @@ function bits(m: number): number {
 // ---------------------------------------------------------------------------------------------
 // Which files belong to a group
 
+const flatCache = new Map<string, Map<string, string[]>>();
+
+/**
+ * Claude's older flat layout: `agent-*.jsonl` beside the sessions, each naming its parent in the
+ * `sessionId` of its lines. Read once per directory (the first 64 KiB of each file).
+ */
+function flatAgents(dir: string): Map<string, string[]> {
+  let m = flatCache.get(dir);
+  if (m) return m;
+  m = new Map();
+  flatCache.set(dir, m);
+  const head = Buffer.allocUnsafe(64 << 10);
+  for (const d of entries(dir)) {
+    if (!d.name.startsWith('agent-') || !d.name.endsWith('.jsonl')) continue;
+    const f = path.join(dir, d.name);
+    try {
+      const fd = fs.openSync(f, 'r');
+      let n = 0;
+      try {
+        n = fs.readSync(fd, head, 0, head.length, 0);
+      } finally {
+        fs.closeSync(fd);
+      }
+      const id = /"sessionId":"([^"]+)"/.exec(head.toString('utf8', 0, n))?.[1];
+      if (id) m.set(id, [...(m.get(id) ?? []), f]);
+    } catch {
+      /* unreadable: not ours to report */
+    }
+  }
+  return m;
+}
+
 /** Subagent transcripts a harness keeps beside a session file (not sessions of their own). */
 export function childFiles(s: Session): string[] {
   const out: string[] = [...(s.children ?? [])];
   const dir = path.dirname(s.file);
   if (s.harness === 'claude' && s.file.endsWith('.jsonl')) {
+    out.push(...(flatAgents(dir).get(s.id) ?? []));
     const sub = path.join(dir, path.basename(s.file, '.jsonl'), 'subagents');
     for (const f of walk(sub, (n) => n.startsWith('agent-') && n.endsWith('.jsonl'), 2)) {
       // internal helpers (compaction, prompt suggestions) restate the session: not evidence
