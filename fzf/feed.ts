@@ -53,6 +53,7 @@ export function nextHarness(current: Harness[] | null, sessions: Session[]): Har
 
 /** The status line above the list (the --header-lines line: empty hidden key, then the text). */
 export function statusLine(all: Session[], shown: Session[], s: PickState, home: string, search?: string): string {
+  if (all.length === 0 && search == null) return '\tno sessions found (resume doctor shows where it looked)';
   const parts: string[] = [];
   if (search != null) parts.push(`deep search: ${oneLine(search)}`);
   parts.push(s.harness ? s.harness.join(',') : 'all harnesses');

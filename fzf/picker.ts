@@ -144,3 +144,15 @@ export async function pick(app: App, o: PickOptions = {}): Promise<PickResult> {
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }
+
+/** pick() for the resume command: the chosen session and action; Esc is a quiet 130, no match 1. */
+export async function pickSession(app: App, o: PickOptions = {}): Promise<{ session: Session; action: PickAction }> {
+  const r = await pick(app, o);
+  if (r.kind === 'cancel') throw new ExitError(130, '');
+  if (r.kind === 'nomatch') throw new ExitError(1, 'no session picked');
+  // pick() brought the index up to date through app.index(), which app.sessions() reuses
+  const all = o.sessions ?? (await app.sessions());
+  const session = all.find((x) => x.key === r.key);
+  if (!session) throw new ExitError(1, 'the picked session is gone');
+  return { session, action: r.action };
+}

@@ -17,7 +17,7 @@ import { quotePosix, shown, type ShellName } from '../launch/quote.js';
 import { checkDir, checkLive, makePlan } from '../launch/plan.js';
 import { execPlan } from '../launch/exec.js';
 import { adapter } from '../harness/registry.js';
-import { pick, pickerAvailable } from '../../fzf/picker.js';
+import { pickerAvailable, pickSession } from '../../fzf/picker.js';
 import type { PickAction } from '../../fzf/flags.js';
 
 export interface LaunchOpts {
@@ -70,13 +70,9 @@ export interface Choice {
 export async function chooseAmong(app: App, candidates: Session[], c: Choice): Promise<Session> {
   if (candidates.length === 0) throw new ExitError(1, 'no sessions found (resume doctor shows where it looked)');
   if (!c.dryRun && pickerAvailable()) {
-    const r = await pick(app, { query: c.query.join(' '), filters: c.filters, sessions: c.all });
-    if (r.kind === 'cancel') throw new ExitError(130, '');
-    if (r.kind === 'nomatch') throw new ExitError(1, 'no session picked');
-    const s = (c.all ?? candidates).find((x) => x.key === r.key);
-    if (!s) throw new ExitError(1, 'the picked session is gone');
+    const r = await pickSession(app, { query: c.query.join(' '), filters: c.filters, sessions: c.all });
     c.action = r.action;
-    return s;
+    return r.session;
   }
   out(candidateLines(candidates, c.shorts));
   const what = c.query.length ? `${candidates.length} sessions match '${oneLine(c.query.join(' '))}'` : `${candidates.length} sessions`;
@@ -145,13 +141,17 @@ export function register(program: Command, app: App): void {
       const quoting = o.shell != null || (!o.dryRun && (o.print || !!process.env.RESUME_EMIT_FILE));
       const shell: ShellName = quoting ? shellOf(o.shell) : 'bash';
       const filters = filtersOf(o);
+      // Bare `resume` on a terminal: fzf opens at once and its rows arrive when the index is ready.
+      const early = query.length === 0 && !o.dryRun && pickerAvailable() ? await pickSession(app, { filters }) : null;
       const all = await app.sessions();
       const pool = applyFilters(all, { ...filters, all: true });
       const shorts = shortIds(all);
-      const choice: Choice = { query, dryRun: !!o.dryRun, shorts, filters, all };
+      const choice: Choice = { query, dryRun: !!o.dryRun, shorts, filters, all, action: early?.action };
 
       let s: Session;
-      if (query.length === 0) {
+      if (early) {
+        s = early.session;
+      } else if (query.length === 0) {
         s = await chooseAmong(app, applyFilters(all, filters), choice);
       } else {
         const r = resolve(query, pool, { all: !!o.all });
