@@ -21,7 +21,7 @@ const RAW_HITS_PER_LINE = 4;
  * raw text around its hits could be shown of it, and decoding megabytes of output costs more than
  * finding them.
  */
-export const RAW_LINE = 256 << 10;
+export const RAW_LINE = 32 << 10;
 const HEAD = 4096;
 const rawHead = ['"type":"tool_result"', '"role":"toolResult"', '"type":"function_call_output"', '"type":"custom_tool_call_output"'].map((m) => Buffer.from(m));
 

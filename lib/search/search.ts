@@ -56,8 +56,7 @@ export interface SearchStats {
 
 /** Thrown from a scan to stop reading a group whose evidence cannot get materially better. */
 const STOP = new Error('enough evidence');
-/** the best a hit can score (all terms in the first prompt), and the best of any other prompt */
-const TOP_HIT = 12;
+/** the best score of a prompt other than the first (all terms in it) */
 const NEXT_HIT = 10;
 
 const W: Record<Role, number> = { user: 10, task: 8, 'tool-call': 7, assistant: 5, 'tool-output': 2 };
@@ -452,10 +451,11 @@ function collect(g: Group, terms: Term[], p: Piece, file: string, child: boolean
   g.hits.push(hit);
   g.hits.sort((a, b) => b.score - a.score);
   if (g.hits.length > KEEP) g.hits.length = KEEP;
-  // all terms in the first prompt, another prompt with all of them, and 20 hits: reading on could
-  // change the score by less than the rounding of the ranking
+  // Two prompts with every term, the session already the original work (the first request, a
+  // write or a task has them all) and 20 hits: no later piece can raise the score (only the first
+  // prompt scores above a prompt, and it comes first) or change original/follow-up. Stop reading.
   const full = K >= 31 ? 0x7fffffff : (1 << K) - 1;
-  if (g.mask === full && g.nHits >= 20 && g.hits.length >= 2 && g.hits[0]!.score >= TOP_HIT && g.hits[1]!.score >= NEXT_HIT) throw STOP;
+  if (g.mask === full && g.nHits >= 20 && g.hits.length >= 2 && g.hits[1]!.score >= NEXT_HIT && originLevel(g, K) >= 2) throw STOP;
 }
 
 function groupScore(g: Group): number {
