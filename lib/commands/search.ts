@@ -108,7 +108,10 @@ export function register(program: Command, app: App): void {
       }
       if (list.length === 0) throw new ExitError(1, `no session mentions ${oneLine(query)}`);
       const color = useColor();
-      out(list.map((r) => human(r, shorts.get(r.session.id)!, app.ctx.home, color)).join('\n'));
+      // on a terminal the best screenfuls, not hundreds of results (-n N, a pipe or --json: all)
+      const shown = o.n == null && process.stdout.isTTY ? list.slice(0, TTY_RESULTS) : list;
+      out(shown.map((r) => human(r, shorts.get(r.session.id)!, app.ctx.home, color)).join('\n'));
+      if (shown.length < list.length) note(`+${list.length - shown.length} more (-n N shows more)`);
     });
 }
 
@@ -139,6 +142,9 @@ function toJson(r: Result, short: string) {
     })),
   };
 }
+
+/** results printed on a terminal without -n */
+const TTY_RESULTS = 20;
 
 const DIM = '\x1b[2m';
 const BOLD = '\x1b[1m';
