@@ -576,8 +576,20 @@ async function scanParallel(groups: Group[], terms: Term[], needKeys: Set<string
   const wire = terms.map((t) => ({ text: t.text, phrase: t.phrase }));
   const need = [...needKeys];
   let next = 0;
-  await Promise.all(
-    Array.from({ length: threads }, () =>
+  const merge = (m: ScanOut) => {
+    out.groups.push(...m.groups);
+    for (const k of Object.keys(out.stats) as (keyof SearchStats)[]) out.stats[k] += m.stats[k];
+  };
+  // This thread scans too (one worker fewer to start), yielding between batches so the workers'
+  // results are taken in and they are fed again.
+  const here = async () => {
+    while (next < batches.length) {
+      const b = batches[next++]!;
+      merge(scanGroups(b, terms, needKeys));
+      await new Promise((r) => setImmediate(r));
+    }
+  };
+  const workers = Array.from({ length: threads - 1 }, () =>
       new Promise<void>((resolve, reject) => {
         const w = new Worker(opts.workerFile!);
         const feed = () => {
@@ -589,16 +601,16 @@ async function scanParallel(groups: Group[], terms: Term[], needKeys: Set<string
           w.postMessage({ terms: wire, need, groups: b.map((g) => ({ root: g.root, members: g.members })) });
         };
         w.on('message', (m: ScanOut) => {
-          out.groups.push(...m.groups);
-          for (const k of Object.keys(out.stats) as (keyof SearchStats)[]) out.stats[k] += m.stats[k];
+          merge(m);
           feed();
         });
         w.on('error', reject);
         w.on('exit', () => resolve());
         feed();
       }),
-    ),
   );
+  // started after the workers were handed their first batches
+  await Promise.all([...workers, here()]);
   return out;
 }
 
