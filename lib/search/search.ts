@@ -446,14 +446,20 @@ function collect(g: Group, terms: Term[], p: Piece, file: string, child: boolean
     key,
   };
   const score = hitScore(h, K);
-  if (g.hits.length >= KEEP && score <= g.hits[g.hits.length - 1]!.score) return;
+  if (g.hits.length >= KEEP && score <= g.hits[g.hits.length - 1]!.score) return enough(g, K);
   const hit: Hit = { ...h, score, text: excerpt(p.text, terms) };
   g.hits.push(hit);
   g.hits.sort((a, b) => b.score - a.score);
   if (g.hits.length > KEEP) g.hits.length = KEEP;
-  // Two prompts with every term, the session already the original work (the first request, a
-  // write or a task has them all) and 20 hits: no later piece can raise the score (only the first
-  // prompt scores above a prompt, and it comes first) or change original/follow-up. Stop reading.
+  enough(g, K);
+}
+
+/**
+ * Two prompts with every term, the session already the original work (the first request, a write
+ * or a task has them all) and 20 hits: no later piece can raise the score (only the first prompt
+ * scores above a prompt, and it comes first) or change original/follow-up. Stop reading.
+ */
+function enough(g: Group, K: number): void {
   const full = K >= 31 ? 0x7fffffff : (1 << K) - 1;
   if (g.mask === full && g.nHits >= 20 && g.hits.length >= 2 && g.hits[1]!.score >= NEXT_HIT && originLevel(g, K) >= 2) throw STOP;
 }
