@@ -60,7 +60,6 @@ const rep = (fn) => median(Array.from({ length: RUNS }, fn));
 
 const rg = spawnSync('rg', ['--version'], { encoding: 'utf8' }).status === 0;
 // warm the page cache and the index
-spawnSync('cat', [], { stdio: 'ignore' });
 time(process.execPath, [BIN, 'index']);
 if (rg) time('rg', ['-l', '--hidden', '--no-ignore', 'x-warm-x', ...roots]);
 
