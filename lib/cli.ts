@@ -1,23 +1,51 @@
 // The command line. Every subcommand lives in lib/commands/<name>.ts and registers itself here.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Command, CommanderError } from 'commander';
+import { parseArgs } from 'node:util';
+import type { Command } from 'commander';
 import { makeApp, ExitError, type App } from './app.js';
-import { register as ls } from './commands/ls.js';
-import { register as rows } from './commands/rows.js';
-import { register as show } from './commands/show.js';
-import { register as indexCmd } from './commands/index-cmd.js';
-import { register as resumeCmd } from './commands/resume.js';
-import { register as resolveCmd } from './commands/resolve-cmd.js';
-import { register as emit } from './commands/emit.js';
-import { register as doctor } from './commands/doctor.js';
-import { register as init } from './commands/init.js';
-import { register as complete } from './commands/complete.js';
-import { register as preview } from './commands/preview.js';
-import { register as pickCmds } from './commands/pick.js';
-import { register as searchCmd } from './commands/search.js';
+type Register = (p: Command, app: App) => void;
+type Loader = () => Promise<{ register: Register }>;
 
-const COMMANDS: ((p: Command, app: App) => void)[] = [ls, show, rows, indexCmd, doctor, init, complete, resolveCmd, emit, preview, pickCmds, searchCmd, resumeCmd];
+// Subcommands load on demand: `resume rows` (run on every listing and every fzf reload) reads only
+// its own chunk of the bundle, not the picker's, the search's or the launcher's.
+const COMMANDS: [names: string[], load: Loader][] = [
+  [['ls'], () => import('./commands/ls.js')],
+  [['show'], () => import('./commands/show.js')],
+  [['rows'], () => import('./commands/rows.js')],
+  [['index'], () => import('./commands/index-cmd.js')],
+  [['doctor'], () => import('./commands/doctor.js')],
+  [['init'], () => import('./commands/init.js')],
+  [['__complete'], () => import('./commands/complete.js')],
+  [['resolve'], () => import('./commands/resolve-cmd.js')],
+  [['emit'], () => import('./commands/emit.js')],
+  [['preview'], () => import('./commands/preview.js')],
+  [['__pick', '__fzf-flags', '__transcript', '__feed'], () => import('./commands/pick.js')],
+  [['search'], () => import('./commands/search.js')],
+];
+/** `resume [QUERY...]`: the root command's action and options. */
+const ROOT: Loader = () => import('./commands/resume.js');
+/** root options that take a value (so the value is not taken for a subcommand name) */
+const ROOT_VALUE_OPTS = new Set(['--harness', '--dir', '--shell']);
+
+/** The subcommand's loader when argv names one, else null (the root command, help, a typo). */
+function only(argv: string[]): Loader | null {
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--') return null;
+    if (ROOT_VALUE_OPTS.has(a)) {
+      i++;
+      continue;
+    }
+    if (a.startsWith('-')) {
+      if (a === '-h' || a === '--help' || a === '-V' || a === '--version') return null;
+      continue;
+    }
+    const hit = COMMANDS.find(([names]) => names.includes(a));
+    return hit ? hit[1] : null;
+  }
+  return null;
+}
 
 export const VERSION = '0.1.0';
 
@@ -25,6 +53,36 @@ function fail(code: number, msg: string): never {
   // An empty message ends quietly (the picker cancelled with Esc: exit 130, like fzf itself).
   if (msg) process.stderr.write(`resume: ${msg.replace(/\s*\n\s*/g, ' ').trim()}\n`);
   process.exit(code);
+}
+
+/**
+ * `resume rows [-a] [--harness H] [--dir D]` is run on every listing and every fzf reload: it is
+ * parsed by Node's own `util.parseArgs`, and commander (half of the code a run would load) is not
+ * loaded at all. Anything else, or anything parseArgs does not take, goes through commander.
+ */
+function fastRows(argv: string[]): { all?: boolean; harness?: string; dir?: string } | null {
+  if (argv[0] !== 'rows') return null;
+  try {
+    const { values } = parseArgs({
+      args: argv.slice(1),
+      options: { all: { type: 'boolean', short: 'a' }, harness: { type: 'string' }, dir: { type: 'string' } },
+      strict: true,
+      allowPositionals: false,
+    });
+    return values;
+  } catch {
+    return null;
+  }
+}
+
+function handle(err: unknown, CommanderError?: new (...a: any[]) => Error & { code: string }): never {
+  if (err instanceof ExitError) fail(err.code, err.message);
+  if (CommanderError && err instanceof CommanderError) {
+    if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') process.exit(0);
+    fail(2, err.message.replace(/^error: /, ''));
+  }
+  if (err && (err as NodeJS.ErrnoException).code === 'EPIPE') process.exit(0);
+  fail(2, `internal error: ${err instanceof Error ? err.message : String(err)}`);
 }
 
 export async function main(argv: string[]): Promise<void> {
@@ -35,6 +93,17 @@ export async function main(argv: string[]): Promise<void> {
   if (demo) argv = argv.filter((a, i) => !(a === '--demo' && (dd < 0 || i < dd)));
   const app = makeApp({ demo, distDir: path.dirname(fileURLToPath(import.meta.url)) });
 
+  const fast = fastRows(argv);
+  if (fast) {
+    try {
+      await (await import('./commands/rows.js')).rowsAction(app, fast);
+    } catch (err) {
+      handle(err);
+    }
+    return;
+  }
+
+  const { Command, CommanderError } = await import('commander');
   const program = new Command('resume')
     .description('find and resume coding-agent sessions from anywhere')
     .version(VERSION, '-V, --version')
@@ -47,18 +116,14 @@ export async function main(argv: string[]): Promise<void> {
         /* reported once below */
       },
     });
-  for (const reg of COMMANDS) reg(program, app);
+  const one = only(argv);
+  const mods = await Promise.all(one ? [one()] : [...COMMANDS.map(([, load]) => load()), ROOT()]);
+  for (const m of mods) m.register(program, app);
   for (const c of program.commands) c.exitOverride().configureOutput({ outputError: () => {} });
 
   try {
     await program.parseAsync(argv, { from: 'user' });
   } catch (err) {
-    if (err instanceof ExitError) fail(err.code, err.message);
-    if (err instanceof CommanderError) {
-      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') process.exit(0);
-      fail(2, err.message.replace(/^error: /, ''));
-    }
-    if (err && (err as NodeJS.ErrnoException).code === 'EPIPE') process.exit(0);
-    fail(2, `internal error: ${err instanceof Error ? err.message : String(err)}`);
+    handle(err, CommanderError);
   }
 }

@@ -4,21 +4,23 @@ import { filtered, out, withFilters, type FilterOpts } from './common.js';
 import { shortIds } from '../select/filter.js';
 import { row } from '../output.js';
 
+export async function rowsAction(app: App, o: FilterOpts): Promise<void> {
+  const { all, shown } = await filtered(app, o);
+  const shorts = shortIds(all);
+  const now = Date.now();
+  // Written in blocks so fzf sees the first screen at once on a long list.
+  let buf = '';
+  for (const s of shown) {
+    buf += row(s, shorts.get(s.id)!, app.ctx.home, now) + '\n';
+    if (buf.length > 65536) {
+      out(buf);
+      buf = '';
+    }
+  }
+  out(buf);
+}
+
 export function register(program: Command, app: App): void {
   withFilters(program.command('rows').description('tab-separated rows for fzf, newest first (key, id, age, harness, dir, branch, title)'))
-    .action(async (o: FilterOpts) => {
-      const { all, shown } = await filtered(app, o);
-      const shorts = shortIds(all);
-      const now = Date.now();
-      // Written in blocks so fzf sees the first screen at once on a long list.
-      let buf = '';
-      for (const s of shown) {
-        buf += row(s, shorts.get(s.id)!, app.ctx.home, now) + '\n';
-        if (buf.length > 65536) {
-          out(buf);
-          buf = '';
-        }
-      }
-      out(buf);
-    });
+    .action((o: FilterOpts) => rowsAction(app, o));
 }

@@ -1,7 +1,7 @@
 // Streams the complete lines of a file from a byte offset, without holding the file in memory.
 // A last line without a newline is left for the next run (a harness may be writing it).
 import fs from 'node:fs';
-import { createHash } from 'node:crypto';
+import { createHash } from '../util/lazy.js';
 
 export const CHUNK = 1 << 20;
 /** Lines longer than this are handed over cut (complete = false); memory stays bounded. */

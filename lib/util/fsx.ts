@@ -46,26 +46,32 @@ export function direntMaybeFile(d: fs.Dirent): boolean {
  */
 export function walk(dir: string, match: (name: string, rel: string) => boolean, depth: number, seen = new Set<string>(), rel = ''): string[] {
   const out: string[] = [];
+  walkInto(dir, match, depth, seen, rel, out);
+  return out;
+}
+
+function walkInto(dir: string, match: (name: string, rel: string) => boolean, depth: number, seen: Set<string>, rel: string, out: string[]): void {
+  // String joins, not path.join: `dir` is already absolute and normal, and this runs per entry.
+  const base = dir.endsWith('/') ? dir : dir + '/';
   for (const d of entries(dir)) {
-    const r = rel ? `${rel}/${d.name}` : d.name;
+    const name = d.name;
     if (d.isDirectory()) {
-      if (depth > 0) out.push(...walk(path.join(dir, d.name), match, depth - 1, seen, r));
-    } else if (d.isSymbolicLink() && isDir(path.join(dir, d.name))) {
+      if (depth > 0) walkInto(base + name, match, depth - 1, seen, rel ? rel + '/' + name : name, out);
+    } else if (d.isSymbolicLink() && isDir(base + name)) {
       if (depth <= 0) continue;
       let real: string;
       try {
-        real = fs.realpathSync(path.join(dir, d.name));
+        real = fs.realpathSync(base + name);
       } catch {
         continue;
       }
       if (seen.has(real)) continue;
       seen.add(real);
-      out.push(...walk(path.join(dir, d.name), match, depth - 1, seen, r));
-    } else if (match(d.name, r)) {
-      out.push(path.join(dir, d.name));
+      walkInto(base + name, match, depth - 1, seen, rel ? rel + '/' + name : name, out);
+    } else if (match(name, rel ? rel + '/' + name : name)) {
+      out.push(base + name);
     }
   }
-  return out;
 }
 
 /** Unique by real path, keeping the first (so the first variable that named a root is reported). */

@@ -100,12 +100,12 @@ export const claude: Adapter<ClaudeState> = {
       const projects = path.join(r.path, 'projects');
       for (const p of entries(projects)) {
         if (!direntIsDir(projects, p)) continue;
-        const dir = path.join(projects, p.name);
+        const dir = projects + '/' + p.name;
         for (const f of entries(dir)) {
-          if (!direntMaybeFile(f) || !f.name.endsWith('.jsonl')) continue;
+          if (!f.name.endsWith('.jsonl') || !direntMaybeFile(f)) continue;
           // agent-*.jsonl beside sessions is the older flat subagent layout: not resumable.
           if (f.name.startsWith('agent-')) continue;
-          out.push({ path: path.join(dir, f.name), harness: 'claude', kind: 'session', mode: 'lines' });
+          out.push({ path: dir + '/' + f.name, harness: 'claude', kind: 'session', mode: 'lines' });
         }
       }
     }

@@ -1,7 +1,7 @@
 // OpenAI Codex CLI: <CODEX_HOME>/sessions/YYYY/MM/DD/rollout-<ts>-<id>.jsonl (plus cold `.jsonl.zst`),
 // archived_sessions/ (flat), and thread names in session_index.jsonl (formats.md §2).
 // The state SQLite DB (state_*.sqlite) is only a cache rebuilt from the rollouts: never read.
-import { createHash } from 'node:crypto';
+import { createHash } from '../../util/lazy.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Decompress } from 'fzstd';

@@ -6,7 +6,7 @@
 // Neither stores the working directory. It is recovered by hashing candidate directories against
 // the md5 folder name; the project slug is lossy (`-` may be `/` or a literal `-`) and is used on
 // its own only when it names exactly one existing directory.
-import crypto from 'node:crypto';
+import { createHash } from '../../util/lazy.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Adapter, Counters, Ctx, LineState, Root, SessionCore, Source } from '../../types.js';
@@ -66,7 +66,7 @@ export function cursorPromptText(t: string): string {
 }
 
 export function md5(s: string): string {
-  return crypto.createHash('md5').update(s, 'utf8').digest('hex');
+  return createHash('md5').update(s, 'utf8').digest('hex');
 }
 
 /** Slug comparison key: runs of anything but letters and digits become one `-`. */

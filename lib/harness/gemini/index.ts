@@ -1,7 +1,7 @@
 // Gemini CLI: <root>/tmp/<project>/chats/session-<ts>-<id8>.jsonl (legacy: session-….json), subagents
 // in chats/<parentSessionId>/<sessionId>.jsonl; the project's directory comes from
 // <root>/tmp/<project>/.project_root or the registry <root>/projects.json (formats.md §6).
-import { createHash } from 'node:crypto';
+import { createHash } from '../../util/lazy.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Adapter, Ctx, LineState, Root, SessionCore, Source } from '../../types.js';

@@ -92,9 +92,9 @@ export const pi: Adapter<PiState> = {
     const out: Source[] = [];
     for (const r of roots) {
       if (!r.exists) continue;
+      const rootLen = r.path.endsWith('/') ? r.path.length : r.path.length + 1;
       for (const f of walk(r.path, (n) => n.endsWith('.jsonl'), 3)) {
-        const rel = path.relative(r.path, f);
-        const sub = rel.split(path.sep).includes('subagents');
+        const sub = ('/' + f.slice(rootLen)).includes('/subagents/');
         out.push({ path: f, harness: 'pi', kind: sub ? 'subagent' : 'session', mode: 'lines' });
       }
     }
