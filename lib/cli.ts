@@ -41,6 +41,8 @@ function only(argv: string[]): Loader | null {
       if (a === '-h' || a === '--help' || a === '-V' || a === '--version') return null;
       continue;
     }
+    // completion reads every command's options off the program: it needs them all registered
+    if (a === '__complete') return null;
     const hit = COMMANDS.find(([names]) => names.includes(a));
     return hit ? hit[1] : null;
   }
