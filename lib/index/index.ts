@@ -339,6 +339,8 @@ export async function updateIndex(ctx: Ctx, opts: IndexOptions = {}): Promise<In
   const changed = jobs.length > 0 || counts.dropped > 0 || !validList;
   try {
     writeShards(files.state, entries, shardsNeeded);
+    // the single state file of earlier versions
+    if (!partial) fs.rmSync(path.join(files.dir, 'state.json'), { force: true });
     if (!opts.harnesses) writeAtomic(files.list, JSON.stringify(listOut));
   } catch (err) {
     // A cache we cannot write only costs speed next time.
