@@ -123,6 +123,11 @@ export interface Adapter<S extends LineState = LineState> {
    * to parents). `states` maps source path to its state and source.
    */
   finish?(sessions: SessionCore[], ctx: Ctx, states: Map<string, { src: Source; state: S }>): SessionCore[];
+  /**
+   * Loads the deep-search text extractor (`lib/harness/<name>/text.ts`): loaded only by search and
+   * the transcript view, so a listing never pays for it.
+   */
+  text?: () => Promise<import('./search/types.js').Extractor>;
   /** How to resume (or fork) a session; a string is a refusal the user can fix. */
   launch(s: SessionCore, opts: { fork: boolean }): LaunchSpec | string;
 }

@@ -4,13 +4,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, FIXTURES, envFor, jsonl, put, run, tempHome, write } from './helpers.js';
 import { redact } from '../lib/util/redact.js';
 import { parseQuery, byteKey } from '../lib/search/query.js';
 import { scanLines, type Reader } from '../lib/search/scan.js';
 import { makeSnippet, marked } from '../lib/search/snippet.js';
-import { EXTRACTORS } from '../lib/search/registry.js';
+import { EXTRACTORS, loadExtractors } from '../lib/search/registry.js';
 import type { Piece } from '../lib/search/types.js';
 
 const homes: string[] = [];
@@ -470,6 +470,7 @@ describe('scanning', () => {
 });
 
 describe('every harness', () => {
+  beforeAll(() => loadExtractors());
   function ex(h: keyof typeof EXTRACTORS, file: string): Piece[] {
     const out: Piece[] = [];
     const cx = { first: true, st: {} as Record<string, any> };

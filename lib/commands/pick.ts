@@ -18,6 +18,7 @@ import { alignRows, feedLines, listColor, nextHarness, readState, writeState, ty
 import { oneLine } from '../util/text.js';
 import { findSession } from './preview.js';
 import { renderTranscript, transcriptPieces } from '../../fzf/transcript.js';
+import { loadExtractors } from '../search/registry.js';
 import { spawn, spawnSync } from 'node:child_process';
 
 /** Text into `$PAGER` (default less) on the terminal; straight to stdout when that is not a terminal. */
@@ -89,6 +90,7 @@ export function register(program: Command, app: App): void {
       const s = await findSession(app, key);
       if (!s) throw new ExitError(1, 'no such session');
       let pieces;
+      await loadExtractors();
       try {
         pieces = transcriptPieces(s);
       } catch (err) {

@@ -1,18 +1,17 @@
-// Harness → text extractor for deep search. One line per harness.
+// Harness → text extractor for deep search, filled from each adapter's `text` loader (the
+// extractors live in lib/harness/<name>/text.ts and load only when a search or transcript needs them).
 import type { Harness } from '../types.js';
 import type { Extractor } from './types.js';
-import { claudeText } from '../harness/claude/text.js';
-import { codexText } from '../harness/codex/text.js';
-import { piText } from '../harness/pi/text.js';
-import { cursorText } from '../harness/cursor/text.js';
-import { opencodeText } from '../harness/opencode/text.js';
-import { geminiText } from '../harness/gemini/text.js';
+import { ADAPTERS } from '../harness/registry.js';
 
-export const EXTRACTORS: Record<Harness, Extractor> = {
-  claude: claudeText,
-  codex: codexText,
-  pi: piText,
-  cursor: cursorText,
-  opencode: opencodeText,
-  gemini: geminiText,
-};
+export const EXTRACTORS = {} as Record<Harness, Extractor>;
+
+/** Load every harness's extractor once; call before anything reads EXTRACTORS. */
+export async function loadExtractors(): Promise<Record<Harness, Extractor>> {
+  await Promise.all(
+    ADAPTERS.map(async (a) => {
+      if (a.text && !EXTRACTORS[a.name]) EXTRACTORS[a.name] = await a.text();
+    }),
+  );
+  return EXTRACTORS;
+}

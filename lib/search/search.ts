@@ -11,7 +11,7 @@ import type { Harness, Session } from '../types.js';
 import type { Piece, Role, ExtractCtx } from './types.js';
 import type { Term } from './query.js';
 import { allNeedles, termMask } from './query.js';
-import { EXTRACTORS } from './registry.js';
+import { EXTRACTORS, loadExtractors } from './registry.js';
 import { rawText, scanFile } from './scan.js';
 import { excerpt, makeSnippet, type Snippet } from './snippet.js';
 import { applyFilters, type Filters } from '../select/filter.js';
@@ -626,6 +626,7 @@ export function newGroup(root: Session, members: Session[]): Group {
 }
 
 export async function search(all: Session[], terms: Term[], filters: SearchFilters, opts: SearchOptions = {}): Promise<{ results: Result[]; stats: SearchStats }> {
+  await loadExtractors();
   const K = Math.min(terms.length, 31);
   const full = K >= 31 ? 0x7fffffff : (1 << K) - 1;
   const groups = [...groupSessions(all).values()].filter((g) => passes(g.root, filters));

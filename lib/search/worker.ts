@@ -3,6 +3,7 @@ import { parentPort } from 'node:worker_threads';
 import type { Session } from '../types.js';
 import { makeTerm, type Term } from './query.js';
 import { newGroup, scanGroups } from './search.js';
+import { loadExtractors } from './registry.js';
 
 interface Msg {
   terms: { text: string; phrase: boolean }[];
@@ -10,8 +11,9 @@ interface Msg {
   groups: { root: Session; members: Session[] }[];
 }
 
-parentPort!.on('message', (m: Msg | null) => {
+parentPort!.on('message', async (m: Msg | null) => {
   if (m === null) process.exit(0);
+  await loadExtractors();
   const terms = m.terms.map((t) => makeTerm(t.text, t.phrase)).filter((t): t is Term => t !== null);
   // the root is the first member (as groupSessions builds them): keep object identity
   const groups = m.groups.map((g) => newGroup(g.members[0]!, g.members));

@@ -81,6 +81,7 @@ export const claude: Adapter<ClaudeState> = {
   name: 'claude',
   label: 'Claude Code',
   binaries: ['claude'],
+  text: async () => (await import('./text.js')).claudeText,
   perSource: true,
 
   roots(ctx: Ctx): Root[] {

@@ -344,6 +344,7 @@ export const codex: Adapter<any> = {
   name: 'codex',
   label: 'Codex CLI',
   binaries: ['codex'],
+  text: async () => (await import('./text.js')).codexText,
 
   roots(ctx) {
     const out: Root[] = envDirs(ctx, 'RESUME_CODEX_DIRS').map((p) => ({ path: p, via: 'RESUME_CODEX_DIRS', exists: false }));

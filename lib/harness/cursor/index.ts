@@ -223,6 +223,7 @@ export const cursor: Adapter<CursorState> = {
   name: 'cursor',
   label: 'Cursor CLI',
   binaries: ['cursor-agent', 'agent'],
+  text: async () => (await import('./text.js')).cursorText,
 
   roots(ctx) {
     const out: Root[] = envDirs(ctx, 'RESUME_CURSOR_DIRS').map((p) => ({ path: p, via: 'RESUME_CURSOR_DIRS', exists: false }));

@@ -218,6 +218,7 @@ export const gemini: Adapter<GeminiState> = {
   name: 'gemini',
   label: 'Gemini CLI',
   binaries: ['gemini'],
+  text: async () => (await import('./text.js')).geminiText,
 
   roots(ctx: Ctx): Root[] {
     const out: Root[] = envDirs(ctx, 'RESUME_GEMINI_DIRS').map((p) => ({ path: p, via: 'RESUME_GEMINI_DIRS', exists: false }));

@@ -387,6 +387,7 @@ export const opencode: Adapter<OpencodeState> = {
   name: 'opencode',
   label: 'opencode',
   binaries: ['opencode'],
+  text: async () => (await import('./text.js')).opencodeText,
 
   roots(ctx) {
     const out: Root[] = envDirs(ctx, 'RESUME_OPENCODE_DIRS').map((p) => ({ path: p, via: 'RESUME_OPENCODE_DIRS', exists: false, role: 'data' }));

@@ -73,6 +73,7 @@ export const pi: Adapter<PiState> = {
   name: 'pi',
   label: 'pi',
   binaries: ['pi'],
+  text: async () => (await import('./text.js')).piText,
   perSource: true,
 
   roots(ctx) {
