@@ -36,7 +36,33 @@ export function firstLine(err: unknown): string {
 export function openReadonly(file: string, busyMs = 1000): Db {
   const C = load();
   if (!C) throw new Error(loadError!);
+  if (!hasWal(file)) {
+    // No -wal with data: the database file holds every commit. Opening it in place would make
+    // SQLite create empty -wal/-shm companions beside it (a write under the harness's root), so it
+    // is read into memory instead. An image whose header says WAL mode is marked as a rollback-
+    // journal database in the copy only (bytes 18-19), which in-memory SQLite requires.
+    const st = fs.statSync(file);
+    if (st.size <= MAX_IN_MEMORY) {
+      const buf = fs.readFileSync(file);
+      if (buf.length >= 20 && buf[18] === 2 && buf[19] === 2) {
+        buf[18] = 1;
+        buf[19] = 1;
+      }
+      return new C(buf as unknown as string, { readonly: true, timeout: busyMs });
+    }
+  }
   return new C(file, { readonly: true, fileMustExist: true, timeout: busyMs });
+}
+
+/** Larger databases without a -wal are opened in place (SQLite may then add empty companions). */
+const MAX_IN_MEMORY = 256 << 20;
+
+function hasWal(file: string): boolean {
+  try {
+    return fs.statSync(`${file}-wal`).size > 0;
+  } catch {
+    return false;
+  }
 }
 
 /** Column names of a table ([] when the table does not exist). `table_info` is a read-only pragma. */
