@@ -36,8 +36,9 @@ export function firstLine(err: unknown): string {
 export function openReadonly(file: string, busyMs = 1000): Db {
   const C = load();
   if (!C) throw new Error(loadError!);
-  if (!hasWal(file)) {
-    // No -wal with data: the database file holds every commit. Opening it in place would make
+  if (!hasWal(file) && !exists(`${file}-journal`)) {
+    // No -wal with data, and no rollback journal (no writer is changing the file itself): the
+    // database file holds every commit. Opening it in place would make
     // SQLite create empty -wal/-shm companions beside it (a write under the harness's root), so it
     // is read into memory instead. An image whose header says WAL mode is marked as a rollback-
     // journal database in the copy only (bytes 18-19), which in-memory SQLite requires.
@@ -56,6 +57,15 @@ export function openReadonly(file: string, busyMs = 1000): Db {
 
 /** Larger databases without a -wal are opened in place (SQLite may then add empty companions). */
 const MAX_IN_MEMORY = 256 << 20;
+
+function exists(file: string): boolean {
+  try {
+    fs.statSync(file);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 function hasWal(file: string): boolean {
   try {

@@ -29,6 +29,7 @@ export interface LinesResult {
 export type WantLong = (head: Buffer) => boolean;
 
 export const PROBE = 8192;
+let readBuf: Buffer | null = null;
 const TAIL = 1024;
 
 /** Read complete lines in [from, limit). */
@@ -42,7 +43,10 @@ export function readLines(file: string, from: number, limit: number, onLine: Lin
 }
 
 export function readLinesFd(fd: number, from: number, limit: number, onLine: LineFn, wantLong?: WantLong, maxLine = MAX_LINE): LinesResult {
-  const buf = Buffer.allocUnsafe(Math.min(CHUNK, Math.max(limit - from, 1)));
+  // One read buffer per thread, reused from file to file.
+  const want = Math.min(CHUNK, Math.max(limit - from, 1));
+  if (!readBuf || readBuf.length < want) readBuf = Buffer.allocUnsafe(Math.max(want, Math.min(CHUNK, 64 << 10)));
+  const buf = readBuf.length > want ? readBuf.subarray(0, want) : readBuf;
   let filePos = from;
   let offset = from;
   // a line that spans reads
@@ -55,12 +59,37 @@ export function readLinesFd(fd: number, from: number, limit: number, onLine: Lin
   let tail: Buffer = Buffer.alloc(0);
   let first = from === 0;
 
+  const keepTail = (seg: Buffer) => {
+    if (seg.length >= TAIL) tail = Buffer.from(seg.subarray(seg.length - TAIL));
+    else if (tail.length + seg.length <= TAIL) tail = Buffer.concat([tail, seg]);
+    else tail = Buffer.concat([tail.subarray(tail.length + seg.length - TAIL), seg]);
+  };
   const keep = (seg: Buffer) => {
     if (skipping) {
-      tail = tail.length + seg.length <= TAIL ? Buffer.concat([tail, seg]) : Buffer.from(Buffer.concat([tail.subarray(Math.max(0, tail.length - TAIL)), seg.subarray(Math.max(0, seg.length - TAIL))]).subarray(-TAIL));
+      keepTail(seg);
       return;
     }
     if (over) return;
+    if (wantLong && !asked) {
+      // Copy only what the probe needs before asking: an unwanted line of megabytes is never copied.
+      const need = PROBE - plen;
+      if (seg.length < need) {
+        pending.push(Buffer.from(seg));
+        plen += seg.length;
+        return;
+      }
+      asked = true;
+      const h = Buffer.concat([...pending, seg.subarray(0, need)], PROBE);
+      if (!wantLong(h)) {
+        skipping = true;
+        head = h;
+        tail = Buffer.alloc(0);
+        keepTail(seg.subarray(need));
+        pending = [];
+        plen = 0;
+        return;
+      }
+    }
     const room = maxLine - plen;
     const take = Math.min(room, seg.length);
     if (take > 0) {
@@ -68,17 +97,6 @@ export function readLinesFd(fd: number, from: number, limit: number, onLine: Lin
       plen += take;
     }
     if (seg.length > room) over = true;
-    if (wantLong && !asked && plen >= PROBE) {
-      asked = true;
-      const h = Buffer.concat(pending, plen);
-      if (!wantLong(h.subarray(0, PROBE))) {
-        skipping = true;
-        head = Buffer.from(h.subarray(0, PROBE));
-        tail = Buffer.from(h.subarray(Math.max(PROBE, h.length - TAIL)));
-        pending = [];
-        plen = 0;
-      }
-    }
   };
   const reset = () => {
     pending = [];

@@ -36,6 +36,14 @@ export function clip(s: string, n: number): string {
   return arr.slice(0, n - 1).join('') + '…';
 }
 
+/**
+ * A cheap cut of text whose display form is made later with promptText (a reply may be replaced by
+ * the next one thousands of times in a session: fold only the one that is kept).
+ */
+export function rawClip(s: string): string {
+  return s.length > 800 ? s.slice(0, 800) : s;
+}
+
 /** Clipped, whitespace-folded prompt text for the index (400 characters). */
 export function promptText(s: string): string {
   // Only the start can be kept: fold and clip a bounded slice, not a reply of megabytes.

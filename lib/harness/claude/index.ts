@@ -3,8 +3,8 @@ import path from 'node:path';
 import type { Adapter, Ctx, LineState, Root, SessionCore, Source } from '../../types.js';
 import { envDirs, expandHome } from '../../util/paths.js';
 import { entries, direntIsDir, direntMaybeFile, isDir, uniqueReal } from '../../util/fsx.js';
-import { countUnknown, headHas, newCounters, parseObject, peekTimestamp, str, textOf } from '../jsonl.js';
-import { promptText } from '../../util/text.js';
+import { countUnknown, newCounters, parseObject, peekTimestamp, str, textOf } from '../jsonl.js';
+import { promptText, rawClip } from '../../util/text.js';
 import { maxMs, minMs, toMs } from '../../util/time.js';
 
 interface ClaudeState extends LineState {
@@ -53,11 +53,17 @@ const INJECTED = [
  * Their time stamp is taken without decoding them.
  */
 function skippable(buf: Buffer, start: number, end: number, big: boolean): boolean {
+  // one bounded view per line (every view is an allocation): a needle counts within `lim` bytes
+  const head = buf.subarray(start, Math.min(end, start + 4096));
+  const within = (n: Buffer, lim: number) => {
+    const i = head.indexOf(n);
+    return i >= 0 && i + n.length <= lim;
+  };
   return (
-    headHas(buf, start, end, B_TOOL_RESULT) ||
-    headHas(buf, start, end, B_PROGRESS) ||
-    headHas(buf, start, end, B_SNAPSHOT, 64) ||
-    (big && headHas(buf, start, end, B_TOOL_USE, 4096) && headHas(buf, start, end, B_ASSISTANT, 4096))
+    within(B_TOOL_RESULT, 2048) ||
+    within(B_PROGRESS, 2048) ||
+    within(B_SNAPSHOT, 64) ||
+    (big && within(B_TOOL_USE, 4096) && within(B_ASSISTANT, 4096))
   );
 }
 
@@ -167,7 +173,7 @@ export const claude: Adapter<ClaudeState> = {
         if (m && typeof m === 'object') {
           if (typeof m.model === 'string' && m.model && m.model !== '<synthetic>') st.model = m.model;
           const t = textOf(m.content, ['text']).trim();
-          if (t && m.model !== '<synthetic>') st.lastReply = promptText(t);
+          if (t && m.model !== '<synthetic>') st.lastReply = rawClip(t); // folded once, in sessions()
         }
         if (typeof o.entrypoint === 'string' && !st.entrypoint) st.entrypoint = o.entrypoint;
         return;
@@ -202,7 +208,7 @@ export const claude: Adapter<ClaudeState> = {
         title: title ? promptText(title) : st.firstPrompt,
         firstPrompt: st.firstPrompt,
         lastPrompt: st.lastPrompt,
-        lastReply: st.lastReply,
+        lastReply: st.lastReply == null ? null : promptText(st.lastReply),
         prompts: st.prompts,
         branch: st.branch,
         model: st.model,

@@ -5,8 +5,8 @@ import path from 'node:path';
 import type { Adapter, Ctx, LineState, Root, SessionCore, Source } from '../../types.js';
 import { envDirs, expandHome } from '../../util/paths.js';
 import { isDir, uniqueReal, walk } from '../../util/fsx.js';
-import { countUnknown, headHas, newCounters, parseObject, peekTimestamp, str, textOf } from '../jsonl.js';
-import { promptText } from '../../util/text.js';
+import { countUnknown, newCounters, parseObject, peekTimestamp, str, textOf } from '../jsonl.js';
+import { promptText, rawClip } from '../../util/text.js';
 import { maxMs, minMs, toMs } from '../../util/time.js';
 
 interface PiState extends LineState {
@@ -59,7 +59,8 @@ export function piIdFromPath(p: string): string {
 
 /** Tool output and shell runs are most of the bytes and never matter for a listing; nor does a big assistant line (tool call arguments). */
 function skippable(buf: Buffer, start: number, end: number, big: boolean): boolean {
-  return headHas(buf, start, end, B_TOOLRESULT, 512) || headHas(buf, start, end, B_BASH, 512) || (big && headHas(buf, start, end, B_ASSIST, 512));
+  const head = buf.subarray(start, Math.min(end, start + 512)); // one bounded view per line
+  return head.indexOf(B_TOOLRESULT) >= 0 || head.indexOf(B_BASH) >= 0 || (big && head.indexOf(B_ASSIST) >= 0);
 }
 
 function touch(st: PiState, ts: unknown): void {
@@ -157,7 +158,7 @@ export const pi: Adapter<PiState> = {
         } else if (m.role === 'assistant') {
           if (str(m.model)) st.model = m.model;
           const t = textOf(m.content, ['text']).trim();
-          if (t) st.lastReply = promptText(t);
+          if (t) st.lastReply = rawClip(t); // folded once, in sessions()
         }
         return;
       }
@@ -192,7 +193,7 @@ export const pi: Adapter<PiState> = {
         title: st.name ? promptText(st.name) : st.firstPrompt,
         firstPrompt: st.firstPrompt,
         lastPrompt: st.lastPrompt,
-        lastReply: st.lastReply,
+        lastReply: st.lastReply == null ? null : promptText(st.lastReply),
         prompts: st.prompts,
         branch: null,
         model: st.model,
