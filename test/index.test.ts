@@ -186,7 +186,7 @@ describe('incremental index', () => {
     const { home } = claudeHome();
     const want = lsJson(home);
     const cache = path.join(home, '.cache', 'resume');
-    for (const bad of ['{not json', '', '{"v":0,"files":{},"sessions":[]}', '[]', '{"v":6,"files":null}', '{"v":6,"entries":[1]}']) {
+    for (const bad of ['{not json', '', '{"v":0,"files":{},"sessions":[]}', '[]', '{"v":7,"files":null}', '{"v":7,"entries":[1]}']) {
       fs.writeFileSync(path.join(cache, 'list.json'), bad);
       for (const f of fs.readdirSync(path.join(cache, 'state'))) fs.writeFileSync(path.join(cache, 'state', f), bad);
       const r = run(home, ['ls', '--json', '-a']);
