@@ -186,7 +186,7 @@ describe('incremental index', () => {
     const { home } = claudeHome();
     const want = lsJson(home);
     const cache = path.join(home, '.cache', 'resume');
-    for (const bad of ['{not json', '', '{"v":0,"files":{},"sessions":[]}', '[]', '{"v":7,"files":null}', '{"v":7,"entries":[1]}']) {
+    for (const bad of ['{not json', '', '{"v":0,"files":{},"sessions":[]}', '[]', '{"v":8,"files":null}', '{"v":8,"entries":[1]}']) {
       fs.writeFileSync(path.join(cache, 'list.json'), bad);
       for (const f of fs.readdirSync(path.join(cache, 'state'))) fs.writeFileSync(path.join(cache, 'state', f), bad);
       const r = run(home, ['ls', '--json', '-a']);
@@ -428,5 +428,26 @@ describe('roots', () => {
     expect(lsJson(flat)).toHaveLength(1);
     write(flat, '.pi/agent/settings.json', JSON.stringify({ sessionDir: '~/flat' }));
     expect(lsJson(flat)).toHaveLength(1);
+  });
+});
+
+describe('real samples of every record shape', () => {
+  it('reads Claude Code record types, compaction after rewind, and pi v1/v3 files', () => {
+    const home = tempHome();
+    put(home, 'claude/record-types.jsonl', '.claude/projects/-x/11111111-aaaa-4aaa-8aaa-111111111111.jsonl');
+    put(home, 'claude/compact-after-rewind.jsonl', '.claude/projects/-x/22222222-aaaa-4aaa-8aaa-222222222222.jsonl');
+    put(home, 'pi/v1-legacy-excerpt-large-session.jsonl', '.pi/agent/sessions/--x--/2025-11-20T23-33-50-805Z_d703a1a9.jsonl');
+    put(home, 'pi/docs-examples-v3.jsonl', '.pi/agent/sessions/--x--/2024-12-03T14-00-00-000Z_uuid.jsonl');
+    const by = Object.fromEntries(lsJson(home).map((s) => [s.id, s]));
+    // the mosaic: custom title wins over the AI title and the summary; its user lines' cwd is not
+    // a path ('[trimmed for fixture]'), so the first absolute cwd of another line is used
+    expect(by['11111111-aaaa-4aaa-8aaa-111111111111']).toMatchObject({ title: 'Stage0 small fixture', cwd: '/tmp', model: 'claude-sonnet-5' });
+    // compaction: the summary line is not a prompt; prompts after it count
+    expect(by['22222222-aaaa-4aaa-8aaa-222222222222']).toMatchObject({ cwd: '/tmp', firstPrompt: 'Start', lastPrompt: 'After compaction', title: 'Start' });
+    // pi v1: header model, no ids; v3 docs example: session_info name, parent link
+    expect(by['d703a1a9-1b7b-4fb1-b512-c9738b1fe617']).toMatchObject({ cwd: '/Users/badlogic/workspaces/pi-mono', prompts: 2, model: 'claude-sonnet-4-5' });
+    expect(by['uuid']).toMatchObject({ title: 'Refactor auth module', firstPrompt: 'Hello', model: 'gpt-4o', forkedFrom: 'session' });
+    const doctor = run(home, ['doctor', '--json']);
+    expect(doctor.code).toBe(0);
   });
 });

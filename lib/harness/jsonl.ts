@@ -74,3 +74,8 @@ export function textOf(content: unknown, types: string[] = ['text', 'input_text'
 export function str(v: unknown): string | null {
   return typeof v === 'string' && v !== '' ? v : null;
 }
+
+/** A directory a session can be resumed in: an absolute path (POSIX or Windows). */
+export function absolute(v: unknown): v is string {
+  return typeof v === 'string' && (v.startsWith('/') || /^[A-Za-z]:[\\/]/.test(v) || v.startsWith('\\\\'));
+}

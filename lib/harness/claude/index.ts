@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Adapter, Ctx, LineState, Root, SessionCore, Source } from '../../types.js';
 import { envDirs, expandHome } from '../../util/paths.js';
 import { entries, direntIsDir, direntMaybeFile, isDir, uniqueReal } from '../../util/fsx.js';
-import { countUnknown, newCounters, parseObject, peekTimestamp, str, textOf } from '../jsonl.js';
+import { absolute, countUnknown, newCounters, parseObject, peekTimestamp, str, textOf } from '../jsonl.js';
 import { promptText, rawClip } from '../../util/text.js';
 import { maxMs, minMs, toMs } from '../../util/time.js';
 
@@ -158,7 +158,7 @@ export const claude: Adapter<ClaudeState> = {
         const t = claudePromptText(o.message?.content);
         if (t == null) return;
         if (o.promptSource === 'sdk') st.sdk = true;
-        if (st.cwd == null && typeof o.cwd === 'string' && o.cwd) st.cwd = o.cwd;
+        if (st.cwd == null && absolute(o.cwd)) st.cwd = o.cwd;
         const b = str(o.gitBranch);
         if (b) st.branch = b === 'HEAD' ? null : b;
         st.prompts++;
@@ -190,7 +190,7 @@ export const claude: Adapter<ClaudeState> = {
       default:
         touch(st, o.timestamp);
         if (typeof o.entrypoint === 'string' && !st.entrypoint) st.entrypoint = o.entrypoint;
-        if (!st.fallbackCwd && typeof o.cwd === 'string' && o.cwd) st.fallbackCwd = o.cwd;
+        if (!st.fallbackCwd && absolute(o.cwd)) st.fallbackCwd = o.cwd;
     }
   },
 

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Adapter, Ctx, LineState, Root, SessionCore, Source } from '../../types.js';
 import { envDirs, expandHome } from '../../util/paths.js';
 import { isDir, uniqueReal, walk } from '../../util/fsx.js';
-import { countUnknown, newCounters, parseObject, peekTimestamp, str, textOf } from '../jsonl.js';
+import { absolute, countUnknown, newCounters, parseObject, peekTimestamp, str, textOf } from '../jsonl.js';
 import { promptText, rawClip } from '../../util/text.js';
 import { maxMs, minMs, toMs } from '../../util/time.js';
 
@@ -135,7 +135,7 @@ export const pi: Adapter<PiState> = {
       if (type !== 'session') return;
       st.header = true;
       st.id = str(o.id);
-      st.cwd = str(o.cwd);
+      st.cwd = absolute(o.cwd) ? o.cwd : null;
       st.parentSession = str(o.parentSession) ?? str(o.branchedFrom);
       if (str(o.modelId)) st.model = o.modelId;
       touch(st, o.timestamp);
