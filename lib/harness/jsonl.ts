@@ -1,5 +1,6 @@
 // Helpers adapters share for tolerant, cheap JSONL parsing.
 import type { Counters } from '../types.js';
+import { maxMs, minMs, toMs } from '../util/time.js';
 
 export function newCounters(): Counters {
   return { badLines: 0, hugeLines: 0, unknownTypes: {} };
@@ -78,4 +79,26 @@ export function str(v: unknown): string | null {
 /** A directory a session can be resumed in: an absolute path (POSIX or Windows). */
 export function absolute(v: unknown): v is string {
   return typeof v === 'string' && (v.startsWith('/') || /^[A-Za-z]:[\\/]/.test(v) || v.startsWith('\\\\'));
+}
+
+/** Widen a state's `started`/`updated` span by a record's timestamp (ISO or epoch). */
+export function touchTimes(st: { started: number | null; updated: number | null }, ts: unknown): void {
+  const t = toMs(ts);
+  if (t == null) return;
+  st.started = minMs(st.started, t);
+  st.updated = maxMs(st.updated, t);
+}
+
+/**
+ * The string value right after `needle` (a `"key":"` prefix) within the first `window` bytes of a
+ * line, at most `max` bytes long; no decoding of the rest of the line.
+ */
+export function peekStr(buf: Buffer, start: number, end: number, needle: Buffer, window: number, max = 200, enc: BufferEncoding = 'utf8'): string | null {
+  // search only the window (an unbounded indexOf would scan the rest of the chunk when absent)
+  const j = buf.subarray(start, Math.min(end, start + window)).indexOf(needle);
+  if (j < 0) return null;
+  const s = start + j + needle.length;
+  const q = buf.subarray(s, Math.min(end, s + max + 1)).indexOf(34);
+  if (q < 0) return null;
+  return buf.toString(enc, s, s + q);
 }

@@ -49,16 +49,7 @@ export function toolPiece(name: unknown, input: unknown, ts: number | null | und
 }
 
 /** Text of `{type:'text', text}` style blocks (and plain strings) in a content value. */
-export function blockText(content: unknown, types = ['text', 'input_text', 'output_text']): string {
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  const parts: string[] = [];
-  for (const b of content) {
-    if (typeof b === 'string') parts.push(b);
-    else if (b && typeof b === 'object' && types.includes((b as any).type) && typeof (b as any).text === 'string') parts.push((b as any).text);
-  }
-  return parts.join('\n');
-}
+export { textOf as blockText } from '../harness/jsonl.js';
 
 /** Tool output of any shape as text (images and other binary blobs are left out). */
 export function outputText(v: unknown): string {

@@ -3,9 +3,8 @@ import path from 'node:path';
 import type { Adapter, Ctx, LineState, Root, SessionCore, Source } from '../../types.js';
 import { envDirs, expandHome } from '../../util/paths.js';
 import { entries, direntIsDir, direntMaybeFile, isDir, uniqueReal } from '../../util/fsx.js';
-import { absolute, countUnknown, newCounters, parseObject, peekTimestamp, str, textOf } from '../jsonl.js';
+import { absolute, countUnknown, touchTimes, newCounters, parseObject, peekTimestamp, str, textOf } from '../jsonl.js';
 import { promptText, rawClip } from '../../util/text.js';
-import { maxMs, minMs, toMs } from '../../util/time.js';
 
 interface ClaudeState extends LineState {
   id: string;
@@ -76,12 +75,7 @@ export function claudePromptText(content: unknown): string | null {
   return t;
 }
 
-function touch(st: ClaudeState, ts: unknown): void {
-  const t = toMs(ts);
-  if (t == null) return;
-  st.started = minMs(st.started, t);
-  st.updated = maxMs(st.updated, t);
-}
+const touch = touchTimes;
 
 export const claude: Adapter<ClaudeState> = {
   name: 'claude',

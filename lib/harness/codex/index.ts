@@ -8,7 +8,7 @@ import { Decompress } from 'fzstd';
 import type { Adapter, Ctx, LineState, Root, SessionCore, Source } from '../../types.js';
 import { envDirs, expandHome } from '../../util/paths.js';
 import { entries, direntMaybeFile, isDir, uniqueReal, walk } from '../../util/fsx.js';
-import { countUnknown, newCounters, parseObject, peekTimestamp, str } from '../jsonl.js';
+import { countUnknown, newCounters, parseObject, peekTimestamp, str, peekStr as peekStrAt } from '../jsonl.js';
 import { promptText } from '../../util/text.js';
 import { maxMs, minMs, toMs } from '../../util/time.js';
 import { MAX_LINE } from '../../index/lines.js';
@@ -67,17 +67,7 @@ const MAX_PH = 5000;
 const MAX_PT = 200;
 const UUID_AT_END = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl(?:\.zst)?$/i;
 
-/** The string value right after `needle` (a `"key":"` prefix) in the first `window` bytes; no decoding. */
-function peekStr(buf: Buffer, start: number, end: number, needle: Buffer, window: number): string | null {
-  // search only the window (an unbounded indexOf would scan the rest of the chunk when absent)
-  const stop = Math.min(end, start + window);
-  const j = buf.subarray(start, stop).indexOf(needle);
-  if (j < 0) return null;
-  const s = start + j + needle.length;
-  const q = buf.indexOf(34, s);
-  if (q < 0 || q > end || q - s > 80) return null;
-  return buf.toString('latin1', s, q);
-}
+const peekStr = (buf: Buffer, start: number, end: number, needle: Buffer, window: number) => peekStrAt(buf, start, end, needle, window, 80, 'latin1');
 
 function peekOrdinal(buf: Buffer, start: number, end: number): number | null {
   const j = buf.subarray(start, Math.min(end, start + 256)).indexOf(B_ORDINAL);

@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { Adapter, Ctx, LineState, Root, SessionCore, Source } from '../../types.js';
 import { envDirs, expandHome } from '../../util/paths.js';
 import { entries, direntIsDir, direntMaybeFile, isDir, uniqueReal } from '../../util/fsx.js';
-import { newCounters, parseObject, peekTimestamp, str } from '../jsonl.js';
+import { newCounters, parseObject, peekTimestamp, str, peekStr as peekStrAt } from '../jsonl.js';
 import { promptText } from '../../util/text.js';
 import { maxMs, minMs, toMs } from '../../util/time.js';
 
@@ -44,16 +44,7 @@ const B_TYPE = Buffer.from('"type":"');
 const B_ID = Buffer.from('{"id":"');
 const BIG = 256 * 1024;
 
-function peekStr(buf: Buffer, start: number, end: number, needle: Buffer, window: number): string | null {
-  // search only the window (an unbounded indexOf would scan the rest of the chunk when absent)
-  const stop = Math.min(end, start + window);
-  const j = buf.subarray(start, stop).indexOf(needle);
-  if (j < 0) return null;
-  const s = start + j + needle.length;
-  const q = buf.indexOf(34, s);
-  if (q < 0 || q > end || q - s > 200) return null;
-  return buf.toString('utf8', s, q);
-}
+const peekStr = (buf: Buffer, start: number, end: number, needle: Buffer, window: number) => peekStrAt(buf, start, end, needle, window, 200, 'utf8');
 
 /** The text of a Gemini PartListUnion (a string, a part, or a list of them): text parts only. */
 export function partsText(v: unknown): string {

@@ -5,9 +5,8 @@ import path from 'node:path';
 import type { Adapter, Ctx, LineState, Root, SessionCore, Source } from '../../types.js';
 import { envDirs, expandHome } from '../../util/paths.js';
 import { isDir, uniqueReal, walk } from '../../util/fsx.js';
-import { absolute, countUnknown, newCounters, parseObject, peekTimestamp, str, textOf } from '../jsonl.js';
+import { absolute, countUnknown, touchTimes, newCounters, parseObject, peekTimestamp, str, textOf } from '../jsonl.js';
 import { promptText, rawClip } from '../../util/text.js';
-import { maxMs, minMs, toMs } from '../../util/time.js';
 
 interface PiState extends LineState {
   header: boolean;
@@ -63,12 +62,7 @@ function skippable(buf: Buffer, start: number, end: number, big: boolean): boole
   return head.indexOf(B_TOOLRESULT) >= 0 || head.indexOf(B_BASH) >= 0 || (big && head.indexOf(B_ASSIST) >= 0);
 }
 
-function touch(st: PiState, ts: unknown): void {
-  const t = toMs(ts);
-  if (t == null) return;
-  st.started = minMs(st.started, t);
-  st.updated = maxMs(st.updated, t);
-}
+const touch = touchTimes;
 
 export const pi: Adapter<PiState> = {
   name: 'pi',
