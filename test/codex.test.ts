@@ -147,6 +147,24 @@ describe('codex fixtures', () => {
 });
 
 describe('codex synthetic rollouts', () => {
+  it('skips multi-megabyte tool output without assembling it, and keeps what follows', () => {
+    const home = tempHome();
+    const a = uuid(40);
+    const big = 'o'.repeat(5 << 20);
+    write(home, rollout(a), jsonl(
+      meta(a, '2026-02-01T10:00:00.000Z'),
+      user('make the build green', '2026-02-01T10:00:01.000Z'),
+      { timestamp: '2026-02-01T10:00:02.000Z', type: 'response_item', payload: { type: 'function_call_output', call_id: 'c1', output: big } },
+      { timestamp: '2026-02-01T10:00:03.000Z', type: 'event_msg', payload: { type: 'exec_command_end', stdout: big } },
+      reply('it is green now', '2026-02-01T10:00:04.000Z'),
+      user('thanks', '2026-02-01T10:00:05.000Z'),
+    ));
+    const s = byId(lsJson(home), a);
+    expect(s).toMatchObject({ prompts: 2, firstPrompt: 'make the build green', lastPrompt: 'thanks', updated: '2026-02-01T10:00:05.000Z' });
+    const doctor = JSON.parse(run(home, ['doctor', '--json']).stdout);
+    expect(doctor.harnesses.find((h: any) => h.name === 'codex').skipped.hugeLines).toBe(2);
+  });
+
   it('hides exec runs and internal review subagents; reads git branch, thread_name_updated and replies', () => {
     const home = tempHome();
     const [a, b, c] = [uuid(1), uuid(2), uuid(3)];

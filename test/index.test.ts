@@ -186,7 +186,7 @@ describe('incremental index', () => {
     const { home } = claudeHome();
     const want = lsJson(home);
     const cache = path.join(home, '.cache', 'resume');
-    for (const bad of ['{not json', '', '{"v":0,"files":{},"sessions":[]}', '[]', '{"v":8,"files":null}', '{"v":8,"entries":[1]}']) {
+    for (const bad of ['{not json', '', '{"v":0,"files":{},"sessions":[]}', '[]', '{"v":9,"files":null}', '{"v":9,"entries":[1]}']) {
       fs.writeFileSync(path.join(cache, 'list.json'), bad);
       for (const f of fs.readdirSync(path.join(cache, 'state'))) fs.writeFileSync(path.join(cache, 'state', f), bad);
       const r = run(home, ['ls', '--json', '-a']);

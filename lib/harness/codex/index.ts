@@ -378,6 +378,20 @@ export const codex: Adapter<any> = {
     return newState(src);
   },
 
+  wantLong(st: CodexState | TitlesState, head: Buffer) {
+    // A line longer than one read that the prefilter would skip anyway (tool output, compaction
+    // histories, token counts) is never assembled: only its ends are kept, for the timestamp.
+    if (isTitles(st) || st.lines === 0) return true;
+    const outer = peekStr(head, 0, head.length, B_TYPE, 512);
+    if (outer == null) return true;
+    if (SKIP_OUTER.has(outer)) return false;
+    if (outer === 'event_msg') {
+      const pt = peekStr(head, 0, head.length, B_PAYLOAD_TYPE, 1024);
+      return pt == null || WANT_EVENT.has(pt);
+    }
+    return true;
+  },
+
   line(st: CodexState | TitlesState, buf: Buffer, start: number, end: number, complete: boolean) {
     if (isTitles(st)) {
       if (!complete) {
