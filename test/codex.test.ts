@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { jsonl, lsJson, put, run, tempHome, write } from './helpers.js';
+import { jsonl, lsJson, put, run, tempHome, write, byId, indexStderr } from './helpers.js';
 import { codex } from '../lib/harness/codex/index.js';
 
 const ID1 = '11111111-1111-4111-8111-111111111111';
@@ -64,17 +64,6 @@ function fixtureHome(): string {
   return home;
 }
 
-function byId(list: any[], id: string): any {
-  const s = list.find((x) => x.id === id);
-  expect(s, `session ${id}`).toBeTruthy();
-  return s;
-}
-
-function indexStderr(home: string, env: Record<string, string> = {}): string {
-  const r = run(home, ['index'], env);
-  expect(r.code).toBe(0);
-  return r.stderr;
-}
 
 describe('codex fixtures', () => {
   it('lists every rollout with the fields from session_meta, turn_context and user_message events', () => {

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { jsonl, lsJson, put, run, tempHome, write } from './helpers.js';
+import { jsonl, lsJson, put, run, tempHome, write, byId, indexStderr } from './helpers.js';
 import { gemini } from '../lib/harness/gemini/index.js';
 
 const JSONL_ID = 'gemini_stage0_jsonl';
@@ -33,17 +33,6 @@ function chat(dir: string, name: string, text: string): string {
   return write('', path.join(dir, 'chats', name), text);
 }
 
-function byId(list: any[], id: string): any {
-  const s = list.find((x) => x.id === id);
-  expect(s, `session ${id}`).toBeTruthy();
-  return s;
-}
-
-function indexStderr(home: string, env: Record<string, string> = {}): string {
-  const r = run(home, ['index'], env);
-  expect(r.code).toBe(0);
-  return r.stderr;
-}
 
 describe('gemini fixtures', () => {
   it('lists the JSONL and the legacy JSON session with the directory from .project_root', () => {

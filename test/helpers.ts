@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { execFileSync, spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { expect } from 'vitest';
 
 export const ROOT = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 export const FIXTURES = path.join(ROOT, 'test', 'fixtures');
@@ -90,4 +91,18 @@ export function have(prog: string): boolean {
 /** Set a file's mtime (seconds since epoch). */
 export function touch(file: string, sec: number): void {
   fs.utimesSync(file, sec, sec);
+}
+
+/** The session with this id in an ls --json list (a failed expectation when missing). */
+export function byId(list: any[], id: string): any {
+  const s = list.find((x) => x.id === id);
+  expect(s, `session ${id}`).toBeTruthy();
+  return s;
+}
+
+/** `resume index` must succeed; its stderr (the counts). */
+export function indexStderr(home: string, env: Record<string, string> = {}): string {
+  const r = run(home, ['index'], env);
+  expect(r.code).toBe(0);
+  return r.stderr;
 }

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { envFor, jsonl, lsJson, put, run, tempHome, write, BIN } from './helpers.js';
+import { envFor, indexStderr, jsonl, lsJson, put, run, tempHome, write, BIN } from './helpers.js';
 import { INDEX_VERSION } from '../lib/index/index.js';
 
 const CLAUDE_ID = '0a1b2c3d-4e5f-4061-8071-2a3b4c5d6e7f';
@@ -29,11 +29,7 @@ function claudeUser(text: string, ts: string, extra: Record<string, unknown> = {
   };
 }
 
-function indexCounts(home: string, extra = {}): string {
-  const r = run(home, ['index'], extra);
-  expect(r.code).toBe(0);
-  return r.stderr;
-}
+const indexCounts = indexStderr;
 
 /** Every path, size and mtime under a directory: to prove nothing was written there. */
 function snapshot(dir: string): string[] {

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BIN, envFor, have, jsonl, tempHome, write } from './helpers.js';
+import { standIn } from './shell-helpers.js';
 
 const HAVE = have('fzf') && have('tmux');
 
@@ -48,18 +49,6 @@ function pickerHome(): string {
   return home;
 }
 
-/** A stand-in `claude` in HOME/bin recording cwd and argv; returns the PATH with it first. */
-function standIn(home: string): string {
-  const bin = path.join(home, 'bin');
-  fs.mkdirSync(bin, { recursive: true });
-  const log = path.join(home, 'calls.jsonl');
-  fs.writeFileSync(
-    path.join(bin, 'claude'),
-    `#!${process.execPath}\nrequire('fs').appendFileSync(${JSON.stringify(log)}, JSON.stringify({ cwd: process.cwd(), argv: process.argv.slice(2) }) + '\\n');\n`,
-    { mode: 0o755 },
-  );
-  return `${bin}:${process.env.PATH}`;
-}
 
 function calls(home: string): { cwd: string; argv: string[] }[] {
   const f = path.join(home, 'calls.jsonl');
