@@ -1,7 +1,7 @@
 // The picker: fzf over the sessions, newest first, with a preview and action keys.
 //
-// fzf starts at once and reads the rows from a pipe that is written when the index is ready, so its
-// screen is up before a cold index finishes. fzf's child commands (preview, reload, execute) run
+// fzf starts at once and reads the rows from a pipe: written when the index is ready, or — on a
+// cold index — as each session file is parsed, then replaced by the finished list on fzf's `load`. fzf's child commands (preview, reload, execute) run
 // through a known POSIX shell (--with-shell 'sh -c', else SHELL=sh) and call back into resume by
 // absolute path (node + bin/resume). The picker's state and the action file live in a private
 // temporary directory ($RESUME_PICK_DIR) that is removed afterwards.
@@ -13,9 +13,12 @@ import { ExitError, type App } from '../lib/app.js';
 import type { Session } from '../lib/types.js';
 import type { Filters } from '../lib/select/filter.js';
 import { loadConfig } from '../lib/launch/config.js';
-import { fmtVersion, probeFzf, type Fzf } from './version.js';
+import { fmtVersion, has, probeFzf, type Fzf } from './version.js';
 import { ACTION_MARK, fzfFlags, shq, type Flags, type PickAction } from './flags.js';
-import { feedLines, listColor, writeState, type PickState } from './feed.js';
+import { alignRows, feedLines, listColor, stateFilters, writeState, type PickState } from './feed.js';
+import { storedSessions } from '../lib/commands/preview.js';
+import { applyFilters } from '../lib/select/filter.js';
+import { row } from '../lib/output.js';
 import { oneLine } from '../lib/util/text.js';
 
 export type PickResult = { kind: 'picked'; key: string; action: PickAction } | { kind: 'cancel' } | { kind: 'nomatch' };
@@ -106,6 +109,11 @@ export async function pick(app: App, o: PickOptions = {}): Promise<PickResult> {
     writeState(dir, state);
     const args = [...flags.args];
     if (o.query) args.push(`--query=${o.query}`);
+    // A cold index (first run, or after an upgrade): rows are written as their files are read,
+    // newest files first, under an "indexing" status line; when the input ends fzf's `load` event
+    // replaces them once with the finished list (sorted, aligned, with the real status line).
+    const stream = !o.sessions && has(fzf.version, 'loadEvent') && has(fzf.version, 'unbind') && storedSessions(app) === null;
+    if (stream) args.push(`--bind=load:unbind(load)+reload(${selfCommand(app)} __feed)`);
     const child = spawn(fzf.path, args, {
       stdio: ['pipe', 'pipe', 'inherit'],
       env: { ...process.env, ...flags.env, RESUME_PICK_DIR: dir },
@@ -122,6 +130,23 @@ export async function pick(app: App, o: PickOptions = {}): Promise<PickResult> {
     });
     let feedError: unknown = null;
     const feed = (async () => {
+      if (stream) {
+        const color = listColor(process.env);
+        const filters = stateFilters(state);
+        const now = Date.now();
+        if (!child.stdin.destroyed) child.stdin.write('\tindexing: sessions appear as their files are read\n');
+        await app.index({
+          quiet: true,
+          onSessions: (batch) => {
+            const shown = applyFilters(batch, filters);
+            if (!shown.length || child.stdin.destroyed) return;
+            const rows = shown.map((x) => row(x, x.id.slice(0, 8), app.ctx.home, now).split('\t'));
+            child.stdin.write(alignRows(rows, color).join('\n') + '\n');
+          },
+        });
+        if (!child.stdin.destroyed) child.stdin.end();
+        return;
+      }
       const sessions = o.sessions ?? (await app.index({ quiet: true })).sessions;
       const lines = feedLines(sessions, state, app.ctx.home, listColor(process.env));
       if (!child.stdin.destroyed) child.stdin.end(lines.join('\n') + '\n');

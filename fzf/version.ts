@@ -40,6 +40,8 @@ export const MIN = {
   previewAlt: '0.31.0',
   /** `start` event */
   startEvent: '0.35.0',
+  /** `load` event (the input stream is complete) */
+  loadEvent: '0.36.0',
   /** transform(...) action */
   transform: '0.45.0',
   /** $FZF_PROMPT (and $FZF_QUERY, …) exported to child processes */

@@ -27,7 +27,7 @@ export interface App {
   pkgDir: string;
   /** absolute path of the resume executable, for fzf callbacks */
   self: string;
-  index(opts?: { rebuild?: boolean; harnesses?: Harness[]; withEntries?: boolean; quiet?: boolean }): Promise<IndexResult>;
+  index(opts?: { rebuild?: boolean; harnesses?: Harness[]; withEntries?: boolean; quiet?: boolean; onSessions?: (s: Session[]) => void }): Promise<IndexResult>;
   sessions(): Promise<Session[]>;
 }
 
@@ -68,6 +68,7 @@ export function makeApp(opts: { demo?: boolean; env?: NodeJS.ProcessEnv; distDir
         withEntries: o.withEntries,
         workerFile: path.join(distDir, 'worker.js'),
         progress: bar?.update,
+        onSessions: o.onSessions,
       }).finally(() => bar?.end());
       if (!o.rebuild && !o.harnesses && !o.withEntries) cached = p;
       return p;

@@ -448,3 +448,26 @@ describe('real samples of every record shape', () => {
     expect(doctor.code).toBe(0);
   });
 });
+
+describe('streaming a cold index', () => {
+  it('hands over each parsed file\'s sessions, newest files first, and returns the sorted list', async () => {
+    const { updateIndex } = await import('../lib/index/index.js');
+    const home = tempHome();
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const id = `5555555${i}-0000-4000-8000-000000000000`;
+      ids.push(id);
+      const f = write(home, `.claude/projects/-s${i}/${id}.jsonl`, jsonl({ ...claudeUser(`p${i}`, `2026-01-0${i + 1}T00:00:00.000Z`), cwd: `/s${i}`, sessionId: id }));
+      fs.utimesSync(f, 1_700_000_000 + i * 100, 1_700_000_000 + i * 100);
+    }
+    const seen: string[] = [];
+    const ctx = { env: envFor(home), home };
+    const r = await updateIndex(ctx, { onSessions: (ss) => seen.push(...ss.map((s) => s.key)) });
+    expect(seen).toEqual([...ids].reverse().map((id) => `claude:${id}`));
+    expect(r.sessions.map((s) => s.id)).toEqual([...ids].reverse());
+    // a warm index hands nothing over
+    const again: string[] = [];
+    await updateIndex(ctx, { onSessions: (ss) => again.push(...ss.map((s) => s.key)) });
+    expect(again).toEqual([]);
+  });
+});

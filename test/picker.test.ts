@@ -170,7 +170,9 @@ describe.skipIf(!HAVE)('picker in tmux (real fzf)', () => {
   it('opens newest first with the keys in the header; query + Enter prints the id', async () => {
     const home = pickerHome();
     const t = new Term(home, ['__pick']);
-    const screen = await t.waitList([LIST, /3 sessions \(\+1 hidden\)/]);
+    // a cold index: rows stream in under an "indexing" line, then fzf's load event swaps in the
+    // finished list with its real status line
+    const screen = await t.waitList([LIST, /3 sessions \(\+1 hidden\)/], ['indexing: sessions appear']);
     expect(screen).toContain('enter resume');
     expect(screen).toContain('ctrl-t hidden');
     expect(screen).not.toContain('hidden sdk probe');

@@ -80,6 +80,12 @@ export interface IndexOptions {
   progress?: (done: number, total: number, files: number, totalFiles: number) => void;
   /** load the per-source entries into the result even on a no-change run (doctor) */
   withEntries?: boolean;
+  /**
+   * Called as each changed source of a `perSource` harness is parsed, with its sessions, newest
+   * files first: the picker shows rows while a cold index is still being built. The final, sorted
+   * list is the result as always.
+   */
+  onSessions?: (sessions: Session[]) => void;
 }
 
 function statOf(p: string): fs.Stats | null {
@@ -297,7 +303,7 @@ export async function updateIndex(ctx: Ctx, opts: IndexOptions = {}): Promise<In
 
   const statByPath = new Map(found.map((f) => [f.src.path, f.stat]));
   const jobByPath = new Map(jobs.map((j) => [j.src.path, j]));
-  const results = await runJobs(jobs, ctx, opts);
+  const results = await runJobs(jobs, ctx, opts, new Map(found.map((f) => [f.src.path, f.stat.mtime])));
   for (const r of results) {
     const job = jobByPath.get(r.path)!;
     const st = statByPath.get(r.path)!;
@@ -389,7 +395,7 @@ export function byRecency(a: SessionCore, b: SessionCore): number {
 
 const PARALLEL_MIN_BYTES = 16 << 20;
 
-async function runJobs(jobs: Job[], ctx: Ctx, opts: IndexOptions): Promise<JobResult[]> {
+async function runJobs(jobs: Job[], ctx: Ctx, opts: IndexOptions, mtimes: Map<string, number> = new Map()): Promise<JobResult[]> {
   if (jobs.length === 0) return [];
   const total = jobs.reduce((n, j) => n + (j.size - j.from), 0);
   const minBytes = process.env.RESUME_PARALLEL_MIN_BYTES != null ? Number(process.env.RESUME_PARALLEL_MIN_BYTES) : PARALLEL_MIN_BYTES;
@@ -398,20 +404,29 @@ async function runJobs(jobs: Job[], ctx: Ctx, opts: IndexOptions): Promise<JobRe
     jobs.length,
     8,
   );
-  // Largest first keeps the workers evenly busy.
-  const order = [...jobs].sort((a, b) => b.size - b.from - (a.size - a.from));
+  // Largest first keeps the workers evenly busy; newest first when sessions are shown as they come.
+  const order = opts.onSessions
+    ? [...jobs].sort((a, b) => (mtimes.get(b.src.path) ?? 0) - (mtimes.get(a.src.path) ?? 0))
+    : [...jobs].sort((a, b) => b.size - b.from - (a.size - a.from));
   let done = 0;
   let doneFiles = 0;
-  const tick = (j: Job) => {
+  const streams = new Set(ADAPTERS.filter((a) => a.perSource && !a.finish).map((a) => a.name));
+  const tick = (j: Job, r: JobResult) => {
     done += j.size - j.from;
     doneFiles++;
     opts.progress?.(done, total, doneFiles, jobs.length);
+    if (opts.onSessions && streams.has(j.src.harness) && r.sessions.length) {
+      opts.onSessions(r.sessions.map((s) => ({ ...s, key: `${s.harness}:${s.id}` })));
+    }
   };
   if (!opts.workerFile || threads < 2 || total < minBytes || !fs.existsSync(opts.workerFile)) {
     const out: JobResult[] = [];
     for (const j of order) {
-      out.push(await runJob(j, ctx));
-      tick(j);
+      const r = await runJob(j, ctx);
+      out.push(r);
+      tick(j, r);
+      // let the caller write what it was handed before the next file is read
+      if (opts.onSessions) await new Promise((res) => setImmediate(res));
     }
     return out;
   }
@@ -434,7 +449,7 @@ async function runJobs(jobs: Job[], ctx: Ctx, opts: IndexOptions): Promise<JobRe
         };
         w.on('message', (m: { res: JobResult }) => {
           out.push(m.res);
-          if (current) tick(current);
+          if (current) tick(current, m.res);
           feed();
         });
         w.on('error', reject);
