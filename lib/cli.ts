@@ -1,7 +1,6 @@
 // The command line. Every subcommand lives in lib/commands/<name>.ts and registers itself here.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import type { Command } from 'commander';
 import { makeApp, ExitError, type App } from './app.js';
 type Register = (p: Command, app: App) => void;
@@ -57,26 +56,6 @@ function fail(code: number, msg: string): never {
   process.exit(code);
 }
 
-/**
- * `resume rows [-a] [--harness H] [--dir D]` is run on every listing and every fzf reload: it is
- * parsed by Node's own `util.parseArgs`, and commander (half of the code a run would load) is not
- * loaded at all. Anything else, or anything parseArgs does not take, goes through commander.
- */
-function fastRows(argv: string[]): { all?: boolean; harness?: string; dir?: string } | null {
-  if (argv[0] !== 'rows') return null;
-  try {
-    const { values } = parseArgs({
-      args: argv.slice(1),
-      options: { all: { type: 'boolean', short: 'a' }, harness: { type: 'string' }, dir: { type: 'string' } },
-      strict: true,
-      allowPositionals: false,
-    });
-    return values;
-  } catch {
-    return null;
-  }
-}
-
 function handle(err: unknown, CommanderError?: new (...a: any[]) => Error & { code: string }): never {
   if (err instanceof ExitError) fail(err.code, err.message);
   if (CommanderError && err instanceof CommanderError) {
@@ -94,16 +73,6 @@ export async function main(argv: string[]): Promise<void> {
   const demo = head.includes('--demo');
   if (demo) argv = argv.filter((a, i) => !(a === '--demo' && (dd < 0 || i < dd)));
   const app = makeApp({ demo, distDir: path.dirname(fileURLToPath(import.meta.url)) });
-
-  const fast = fastRows(argv);
-  if (fast) {
-    try {
-      await (await import('./commands/rows.js')).rowsAction(app, fast);
-    } catch (err) {
-      handle(err);
-    }
-    return;
-  }
 
   const { Command, CommanderError } = await import('commander');
   const program = new Command('resume')

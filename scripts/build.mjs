@@ -26,6 +26,20 @@ await build({
   logLevel: 'warning',
   banner: { js: "import { createRequire as __resumeCreateRequire } from 'node:module'; const require = __resumeCreateRequire(import.meta.url);" },
 });
+// `resume rows` runs on every listing and every fzf reload: one self-contained file, so Node loads
+// and links a single module instead of the shared chunks (bin/resume picks it for `rows`).
+await build({
+  absWorkingDir: root,
+  entryPoints: { rows: 'lib/fast-rows.ts' },
+  outdir: tmp,
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  external: ['better-sqlite3'],
+  logLevel: 'warning',
+  banner: { js: "import { createRequire as __resumeCreateRequire } from 'node:module'; const require = __resumeCreateRequire(import.meta.url);" },
+});
 const old = `${dist}.old-${process.pid}`;
 if (fs.existsSync(dist)) fs.renameSync(dist, old);
 fs.renameSync(tmp, dist);
