@@ -165,6 +165,8 @@ afterAll(() => {
 });
 
 const LIST = /alpha newest task[\s\S]*beta second task[\s\S]*gamma third session/;
+/** The finished list's status line: on a cold index the streamed rows come first, then this. */
+const READY = /· 3 sessions \(\+1 hidden\)/;
 
 describe.skipIf(!HAVE)('picker in tmux (real fzf)', () => {
   it('opens newest first with the keys in the header; query + Enter prints the id', async () => {
@@ -186,7 +188,7 @@ describe.skipIf(!HAVE)('picker in tmux (real fzf)', () => {
   it('colours the harness column unless NO_COLOR is set', async () => {
     const home = pickerHome();
     const t = new Term(home, ['__pick'], { NO_COLOR: undefined });
-    await t.waitFor(LIST);
+    await t.waitList([LIST, READY]);
     expect(t.tmux('capture-pane', '-p', '-e')).toMatch(/\x1b\[[0-9;]*38;5;173m[^\n]*claude/);
     await t.keys('Escape');
     expect((await t.exit()).code).toBe(130);
@@ -215,7 +217,7 @@ describe.skipIf(!HAVE)('picker in tmux (real fzf)', () => {
   it('ctrl-t reloads with hidden sessions, and again without', async () => {
     const home = pickerHome();
     const t = new Term(home, ['__pick']);
-    await t.waitFor(LIST);
+    await t.waitList([LIST, READY]);
     await t.keys('C-t');
     await t.waitList([/4 sessions incl\. hidden/, /hidden sdk probe[\s\S]*alpha newest task/, '4/4']);
     await t.keys('C-t');
@@ -236,7 +238,7 @@ describe.skipIf(!HAVE)('picker in tmux (real fzf)', () => {
     const home = pickerHome();
     write(home, '.config/resume/config', 'keys = "vim"\n');
     const t = new Term(home, ['__pick']);
-    await t.waitFor(LIST);
+    await t.waitList([LIST, READY]);
     await t.keys('Escape');
     await t.waitFor(/^N> /m);
     await t.keys('j', 'Enter');
@@ -247,7 +249,7 @@ describe.skipIf(!HAVE)('picker in tmux (real fzf)', () => {
     const home = pickerHome();
     write(home, '.config/resume/config', 'keys = "vim"\n');
     const t = new Term(home, ['__pick']);
-    await t.waitFor(LIST);
+    await t.waitList([LIST, READY]);
     await t.type('gamma');
     await t.waitFor(/^> gamma/m);
     await t.keys('Escape');
@@ -264,7 +266,7 @@ describe.skipIf(!HAVE)('picker in tmux (real fzf)', () => {
     const home = pickerHome();
     write(home, '.config/resume/config', 'keys = "vim"\n');
     const t = new Term(home, ['__pick']);
-    await t.waitFor(LIST);
+    await t.waitList([LIST, READY]);
     await t.keys('Escape');
     await t.waitFor(/^N> /m);
     await t.keys('q');
@@ -293,7 +295,7 @@ describe.skipIf(!HAVE)('picker in tmux (real fzf)', () => {
   it('ctrl-s replaces the list with deep-search results for the query', async () => {
     const home = pickerHome();
     const t = new Term(home, ['__pick']);
-    await t.waitFor(LIST);
+    await t.waitList([LIST, READY]);
     await t.type('follow-up');
     await t.waitFor(/0\/3/);
     await t.keys('C-s');
@@ -313,7 +315,7 @@ describe.skipIf(!HAVE)('picker in tmux (real fzf)', () => {
     const home = pickerHome();
     const paged = path.join(home, 'paged');
     const t = new Term(home, ['__pick'], { PAGER: `cat > ${shq(paged)}` });
-    await t.waitFor(LIST);
+    await t.waitList([LIST, READY]);
     await t.keys('C-v');
     const t0 = Date.now();
     while (!(fs.existsSync(paged) && fs.readFileSync(paged, 'utf8').includes('reply to alpha follow-up question'))) {
@@ -323,7 +325,7 @@ describe.skipIf(!HAVE)('picker in tmux (real fzf)', () => {
     const text = fs.readFileSync(paged, 'utf8');
     expect(text).toMatch(/── user · [^\n]*──\nalpha newest task\n/);
     expect(text).toMatch(/── assistant · [^\n]*──\nreply to alpha newest task\n/);
-    await t.waitFor(LIST);
+    await t.waitList([LIST, READY]);
     await t.keys('Escape');
     expect((await t.exit()).code).toBe(130);
   });
@@ -335,7 +337,7 @@ describe.skipIf(!HAVE)('resume [QUERY] through the picker (real fzf, stand-in cl
     const emit = path.join(home, 'emit');
     fs.writeFileSync(emit, '');
     const t = new Term(home, [], { RESUME_EMIT_FILE: emit, PATH: standIn(home), RESUME_SHELL: 'bash' });
-    await t.waitFor(LIST);
+    await t.waitList([LIST, READY]);
     await t.keys('Enter');
     expect(await t.exit()).toEqual({ code: 0, out: '' });
     expect(fs.readFileSync(emit, 'utf8')).toBe(`cd ${path.join(home, 'proj-alpha')} && claude --resume ${S1}\n`);
@@ -354,7 +356,7 @@ describe.skipIf(!HAVE)('resume [QUERY] through the picker (real fzf, stand-in cl
   it('ctrl-y prints the command instead of running it', async () => {
     const home = pickerHome();
     const t = new Term(home, [], { PATH: standIn(home), RESUME_SHELL: 'bash' });
-    await t.waitFor(LIST);
+    await t.waitList([LIST, READY]);
     await t.keys('C-y');
     expect(await t.exit()).toEqual({ code: 0, out: `cd ${path.join(home, 'proj-alpha')} && claude --resume ${S1}\n` });
     expect(calls(home)).toEqual([]);
@@ -363,7 +365,7 @@ describe.skipIf(!HAVE)('resume [QUERY] through the picker (real fzf, stand-in cl
   it('ctrl-o forks the chosen session', async () => {
     const home = pickerHome();
     const t = new Term(home, [], { PATH: standIn(home) });
-    await t.waitFor(LIST);
+    await t.waitList([LIST, READY]);
     await t.keys('Down', 'Down', 'C-o');
     expect((await t.exit()).code).toBe(0);
     expect(calls(home)).toEqual([{ cwd: path.join(home, 'proj-gamma'), argv: ['--resume', S3, '--fork-session'] }]);
@@ -372,7 +374,7 @@ describe.skipIf(!HAVE)('resume [QUERY] through the picker (real fzf, stand-in cl
   it('Esc in the picker of `resume` is exit 130, quietly', async () => {
     const home = pickerHome();
     const t = new Term(home, [], { PATH: standIn(home) });
-    await t.waitFor(LIST);
+    await t.waitList([LIST, READY]);
     await t.keys('Escape');
     expect(await t.exit()).toEqual({ code: 130, out: '' });
     expect(calls(home)).toEqual([]);
@@ -382,7 +384,7 @@ describe.skipIf(!HAVE)('resume [QUERY] through the picker (real fzf, stand-in cl
     const home = pickerHome();
     write(home, '.config/resume/config', 'keys = "vim"\n');
     const t = new Term(home, [], { PATH: standIn(home), RESUME_SHELL: 'bash' });
-    await t.waitFor(LIST);
+    await t.waitList([LIST, READY]);
     await t.keys('Escape');
     await t.waitFor(/^N> /m);
     await t.keys('j', 'y');
