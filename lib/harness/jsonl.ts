@@ -34,10 +34,6 @@ export function headHas(buf: Buffer, start: number, end: number, needle: Buffer,
   return buf.subarray(start, Math.min(end, start + n)).indexOf(needle) >= 0;
 }
 
-export function has(buf: Buffer, start: number, end: number, needle: Buffer): boolean {
-  return buf.subarray(start, end).indexOf(needle) >= 0;
-}
-
 const TS = Buffer.from('"timestamp":"');
 
 /**

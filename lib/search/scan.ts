@@ -8,6 +8,7 @@
 import fs from 'node:fs';
 import { Decompress } from 'fzstd';
 import { Folder, foldNeedle } from './fold.js';
+import { headHas } from '../harness/jsonl.js';
 
 export const CHUNK = 1 << 20;
 export const PARSE_CAP = 8 << 20;
@@ -33,9 +34,6 @@ function sharedFolder(): Folder {
   return (theFolder ??= new Folder());
 }
 
-function headHas(buf: Buffer, s: number, e: number, m: Buffer): boolean {
-  return buf.subarray(s, Math.min(e, s + HEAD)).indexOf(m) >= 0;
-}
 
 /** Fill `buf[off, off+len)`; return the byte count, 0 at the end. */
 export type Reader = (buf: Buffer, off: number, len: number) => number;
@@ -173,7 +171,7 @@ export function scanLines(read: Reader, needles: string[], sink: ScanSink, parse
       const s = a + rs;
       const e = a + re;
       const isFirst = first && s === 0;
-      if (e - s > RAW_LINE && !isFirst && rawHead.some((m) => headHas(buf, s, e, m))) {
+      if (e - s > RAW_LINE && !isFirst && rawHead.some((m) => headHas(buf, s, e, m, HEAD))) {
         // a long tool-output line: the text around each hit is all that can be shown of it
         let n = 0;
         const lineLow = low.subarray(rs, re);
@@ -217,7 +215,7 @@ export function scanLines(read: Reader, needles: string[], sink: ScanSink, parse
   for (;;) {
     if (len === cap) {
       // a long line that starts like tool output is read in pieces at once (never decoded anyway)
-      const rawNow = !huge && !first && len > RAW_LINE && rawHead.some((m) => headHas(buf, 0, len, m));
+      const rawNow = !huge && !first && len > RAW_LINE && rawHead.some((m) => headHas(buf, 0, len, m, HEAD));
       if (!huge && !rawNow && cap < parseCap + 1) {
         cap = Math.min(cap * 2, parseCap + 1);
         const nb = Buffer.allocUnsafe(cap);

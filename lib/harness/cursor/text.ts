@@ -3,13 +3,7 @@
 // (`{role, content:[text|reasoning|tool-call|tool-result]}`, Vercel AI SDK shape).
 import type { ExtractCtx, Piece } from '../../search/types.js';
 import { ms, outputText, piece, toolPiece } from '../../search/extract-util.js';
-
-/** The typed query inside Cursor's wrappers (`<user_query>`, `<timestamp>`, `<user_info>`, …). */
-export function cursorUserText(t: string): string {
-  const m = t.match(/<user_query>\s*([\s\S]*?)\s*<\/user_query>/);
-  if (m) return m[1]!;
-  return t.replace(/<(timestamp|context|user_info|system_reminder|attached_files)>[\s\S]*?<\/\1>/g, '').trim();
-}
+import { cursorPromptText } from './index.js';
 
 export function cursorText(o: any, _cx: ExtractCtx): Piece[] {
   if (!o || typeof o !== 'object') return [];
@@ -23,7 +17,7 @@ export function cursorText(o: any, _cx: ExtractCtx): Piece[] {
     if (!b || typeof b !== 'object') continue;
     switch (b.type) {
       case 'text':
-        if (role === 'user') out.push(...piece('user', cursorUserText(String(b.text ?? '')), ts));
+        if (role === 'user') out.push(...piece('user', cursorPromptText(String(b.text ?? '')), ts));
         else if (role === 'assistant' && b.text !== '[REDACTED]') out.push(...piece('assistant', b.text, ts));
         else if (role === 'tool') out.push(...piece('tool-output', b.text, ts));
         break;
