@@ -318,48 +318,43 @@ describe('opencode database safety', () => {
     expect(JSON.parse(r.stdout)).toEqual([]);
   });
 
-  it('a database locked exclusively by its writer is read at its last commit (WAL, nothing in the -wal yet)', () => {
+  /** A writer holding an exclusive lock with an uncommitted change while `check` runs. */
+  function midWrite(pragmas: string[], check: (h: string, file: string) => void): void {
     const h = home();
     put(h, 'opencode/legacy-storage', `${DATA}/storage`);
     const file = dbPath(h);
     corpus(file).close();
     const locker = new Database(file);
     try {
-      locker.pragma('locking_mode = EXCLUSIVE');
+      for (const p of pragmas) locker.pragma(p);
       locker.exec('BEGIN EXCLUSIVE');
       locker.exec(`UPDATE session SET title = 'locked' WHERE id = 'ses_parent'`);
+      check(h, file);
+      locker.exec('ROLLBACK');
+    } finally {
+      locker.close();
+    }
+  }
+
+  it('a database locked exclusively by its writer is read at its last commit (WAL, nothing in the -wal yet)', () => {
+    midWrite(['locking_mode = EXCLUSIVE'], (h) => {
       const r = run(h, ['ls', '-a']);
       expect(r.code).toBe(0);
       expect(r.stderr).toBe('');
       expect(r.stdout).toContain('Fix the flaky upload test');
       expect(r.stdout).not.toContain('locked');
       expect(r.stdout).toContain('OpenCode Small');
-      locker.exec('ROLLBACK');
-    } finally {
-      locker.close();
-    }
+    });
   });
 
   it('a rollback-journal database in the middle of a write is a warning, not a failure', () => {
-    const h = home();
-    put(h, 'opencode/legacy-storage', `${DATA}/storage`);
-    const file = dbPath(h);
-    corpus(file).close();
-    const locker = new Database(file);
-    try {
-      locker.pragma('journal_mode = DELETE');
-      locker.pragma('cache_size = 1');
-      locker.exec('BEGIN EXCLUSIVE');
-      locker.exec(`UPDATE session SET title = 'locked' WHERE id = 'ses_parent'`);
+    midWrite(['journal_mode = DELETE', 'cache_size = 1'], (h, file) => {
       expect(fs.existsSync(`${file}-journal`)).toBe(true);
       const r = run(h, ['ls', '-a']);
       expect(r.code).toBe(0);
       expect(r.stderr).toMatch(/^resume: opencode: cannot read opencode\.db: database is locked\n$/);
       expect(r.stdout).toContain('OpenCode Small');
-      locker.exec('ROLLBACK');
-    } finally {
-      locker.close();
-    }
+    });
   });
 
   it('without better-sqlite3: one warning naming the harness, other sessions still list; an unchanged database never loads it', () => {

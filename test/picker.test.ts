@@ -168,6 +168,13 @@ const LIST = /alpha newest task[\s\S]*beta second task[\s\S]*gamma third session
 /** The finished list's status line: on a cold index the streamed rows come first, then this. */
 const READY = /· 3 sessions \(\+1 hidden\)/;
 
+/** Start `resume ARGS` in tmux on `home` and wait for the finished list. */
+async function opened(home: string, args: string[], env: Record<string, string | undefined> = {}): Promise<Term> {
+  const t = new Term(home, args, env);
+  await t.waitList([LIST, READY]);
+  return t;
+}
+
 describe.skipIf(!HAVE)('picker in tmux (real fzf)', () => {
   it('opens newest first with the keys in the header; query + Enter prints the id', async () => {
     const home = pickerHome();
@@ -187,8 +194,7 @@ describe.skipIf(!HAVE)('picker in tmux (real fzf)', () => {
 
   it('colours the harness column unless NO_COLOR is set', async () => {
     const home = pickerHome();
-    const t = new Term(home, ['__pick'], { NO_COLOR: undefined });
-    await t.waitList([LIST, READY]);
+    const t = await opened(home, ['__pick'], { NO_COLOR: undefined });
     expect(t.tmux('capture-pane', '-p', '-e')).toMatch(/\x1b\[[0-9;]*38;5;173m[^\n]*claude/);
     await t.keys('Escape');
     expect((await t.exit()).code).toBe(130);
@@ -216,8 +222,7 @@ describe.skipIf(!HAVE)('picker in tmux (real fzf)', () => {
 
   it('ctrl-t reloads with hidden sessions, and again without', async () => {
     const home = pickerHome();
-    const t = new Term(home, ['__pick']);
-    await t.waitList([LIST, READY]);
+    const t = await opened(home, ['__pick']);
     await t.keys('C-t');
     await t.waitList([/4 sessions incl\. hidden/, /hidden sdk probe[\s\S]*alpha newest task/, '4/4']);
     await t.keys('C-t');
@@ -237,8 +242,7 @@ describe.skipIf(!HAVE)('picker in tmux (real fzf)', () => {
   it('vim mode (0.38 bind/unbind table): Esc j Enter picks the second-newest', async () => {
     const home = pickerHome();
     write(home, '.config/resume/config', 'keys = "vim"\n');
-    const t = new Term(home, ['__pick']);
-    await t.waitList([LIST, READY]);
+    const t = await opened(home, ['__pick']);
     await t.keys('Escape');
     await t.waitFor(/^N> /m);
     await t.keys('j', 'Enter');
@@ -248,8 +252,7 @@ describe.skipIf(!HAVE)('picker in tmux (real fzf)', () => {
   it('vim mode: insert mode types normal-mode letters; Esc, i returns to insert', async () => {
     const home = pickerHome();
     write(home, '.config/resume/config', 'keys = "vim"\n');
-    const t = new Term(home, ['__pick']);
-    await t.waitList([LIST, READY]);
+    const t = await opened(home, ['__pick']);
     await t.type('gamma');
     await t.waitFor(/^> gamma/m);
     await t.keys('Escape');
@@ -265,8 +268,7 @@ describe.skipIf(!HAVE)('picker in tmux (real fzf)', () => {
   it('vim mode: q in normal mode quits with 130', async () => {
     const home = pickerHome();
     write(home, '.config/resume/config', 'keys = "vim"\n');
-    const t = new Term(home, ['__pick']);
-    await t.waitList([LIST, READY]);
+    const t = await opened(home, ['__pick']);
     await t.keys('Escape');
     await t.waitFor(/^N> /m);
     await t.keys('q');
@@ -294,8 +296,7 @@ describe.skipIf(!HAVE)('picker in tmux (real fzf)', () => {
 
   it('ctrl-s replaces the list with deep-search results for the query', async () => {
     const home = pickerHome();
-    const t = new Term(home, ['__pick']);
-    await t.waitList([LIST, READY]);
+    const t = await opened(home, ['__pick']);
     await t.type('follow-up');
     await t.waitFor(/0\/3/);
     await t.keys('C-s');
@@ -314,8 +315,7 @@ describe.skipIf(!HAVE)('picker in tmux (real fzf)', () => {
   it('ctrl-v shows the whole transcript in $PAGER, then the picker is back', async () => {
     const home = pickerHome();
     const paged = path.join(home, 'paged');
-    const t = new Term(home, ['__pick'], { PAGER: `cat > ${shq(paged)}` });
-    await t.waitList([LIST, READY]);
+    const t = await opened(home, ['__pick'], { PAGER: `cat > ${shq(paged)}` });
     await t.keys('C-v');
     const t0 = Date.now();
     while (!(fs.existsSync(paged) && fs.readFileSync(paged, 'utf8').includes('reply to alpha follow-up question'))) {
@@ -336,8 +336,7 @@ describe.skipIf(!HAVE)('resume [QUERY] through the picker (real fzf, stand-in cl
     const home = pickerHome();
     const emit = path.join(home, 'emit');
     fs.writeFileSync(emit, '');
-    const t = new Term(home, [], { RESUME_EMIT_FILE: emit, PATH: standIn(home), RESUME_SHELL: 'bash' });
-    await t.waitList([LIST, READY]);
+    const t = await opened(home, [], { RESUME_EMIT_FILE: emit, PATH: standIn(home), RESUME_SHELL: 'bash' });
     await t.keys('Enter');
     expect(await t.exit()).toEqual({ code: 0, out: '' });
     expect(fs.readFileSync(emit, 'utf8')).toBe(`cd ${path.join(home, 'proj-alpha')} && claude --resume ${S1}\n`);
@@ -355,8 +354,7 @@ describe.skipIf(!HAVE)('resume [QUERY] through the picker (real fzf, stand-in cl
 
   it('ctrl-y prints the command instead of running it', async () => {
     const home = pickerHome();
-    const t = new Term(home, [], { PATH: standIn(home), RESUME_SHELL: 'bash' });
-    await t.waitList([LIST, READY]);
+    const t = await opened(home, [], { PATH: standIn(home), RESUME_SHELL: 'bash' });
     await t.keys('C-y');
     expect(await t.exit()).toEqual({ code: 0, out: `cd ${path.join(home, 'proj-alpha')} && claude --resume ${S1}\n` });
     expect(calls(home)).toEqual([]);
@@ -364,8 +362,7 @@ describe.skipIf(!HAVE)('resume [QUERY] through the picker (real fzf, stand-in cl
 
   it('ctrl-o forks the chosen session', async () => {
     const home = pickerHome();
-    const t = new Term(home, [], { PATH: standIn(home) });
-    await t.waitList([LIST, READY]);
+    const t = await opened(home, [], { PATH: standIn(home) });
     await t.keys('Down', 'Down', 'C-o');
     expect((await t.exit()).code).toBe(0);
     expect(calls(home)).toEqual([{ cwd: path.join(home, 'proj-gamma'), argv: ['--resume', S3, '--fork-session'] }]);
@@ -373,8 +370,7 @@ describe.skipIf(!HAVE)('resume [QUERY] through the picker (real fzf, stand-in cl
 
   it('Esc in the picker of `resume` is exit 130, quietly', async () => {
     const home = pickerHome();
-    const t = new Term(home, [], { PATH: standIn(home) });
-    await t.waitList([LIST, READY]);
+    const t = await opened(home, [], { PATH: standIn(home) });
     await t.keys('Escape');
     expect(await t.exit()).toEqual({ code: 130, out: '' });
     expect(calls(home)).toEqual([]);
@@ -383,8 +379,7 @@ describe.skipIf(!HAVE)('resume [QUERY] through the picker (real fzf, stand-in cl
   it('vim mode: y in normal mode prints the command (0.38: through the action file)', async () => {
     const home = pickerHome();
     write(home, '.config/resume/config', 'keys = "vim"\n');
-    const t = new Term(home, [], { PATH: standIn(home), RESUME_SHELL: 'bash' });
-    await t.waitList([LIST, READY]);
+    const t = await opened(home, [], { PATH: standIn(home), RESUME_SHELL: 'bash' });
     await t.keys('Escape');
     await t.waitFor(/^N> /m);
     await t.keys('j', 'y');
