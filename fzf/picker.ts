@@ -16,7 +16,7 @@ import { loadConfig } from '../lib/launch/config.js';
 import { fmtVersion, has, probeFzf, type Fzf } from './version.js';
 import { ACTION_MARK, fzfFlags, shq, type Flags, type PickAction } from './flags.js';
 import { alignRows, feedLines, listColor, stateFilters, writeState, type PickState } from './feed.js';
-import { storedSessions } from '../lib/commands/preview.js';
+import { haveListing } from '../lib/index/index.js';
 import { applyFilters } from '../lib/select/filter.js';
 import { row } from '../lib/output.js';
 import { oneLine } from '../lib/util/text.js';
@@ -112,7 +112,7 @@ export async function pick(app: App, o: PickOptions = {}): Promise<PickResult> {
     // A cold index (first run, or after an upgrade): rows are written as their files are read,
     // newest files first, under an "indexing" status line; when the input ends fzf's `load` event
     // replaces them once with the finished list (sorted, aligned, with the real status line).
-    const stream = !o.sessions && has(fzf.version, 'loadEvent') && has(fzf.version, 'unbind') && storedSessions(app) === null;
+    const stream = !o.sessions && has(fzf.version, 'loadEvent') && has(fzf.version, 'unbind') && !haveListing(app.ctx);
     if (stream) args.push(`--bind=load:unbind(load)+reload(${selfCommand(app)} __feed)`);
     const child = spawn(fzf.path, args, {
       stdio: ['pipe', 'pipe', 'inherit'],

@@ -471,3 +471,16 @@ describe('streaming a cold index', () => {
     expect(again).toEqual([]);
   });
 });
+
+describe('haveListing', () => {
+  it('says whether a listing of this index version is stored, from its first bytes', async () => {
+    const { haveListing, indexFiles } = await import('../lib/index/index.js');
+    const { home } = claudeHome();
+    const ctx = { env: envFor(home), home };
+    expect(haveListing(ctx)).toBe(false);
+    lsJson(home);
+    expect(haveListing(ctx)).toBe(true);
+    fs.writeFileSync(indexFiles(ctx).list, '{"v":0,"files":{}}');
+    expect(haveListing(ctx)).toBe(false);
+  });
+});

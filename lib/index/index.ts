@@ -130,6 +130,26 @@ export function writeAtomic(file: string, data: string): void {
   }
 }
 
+/**
+ * Is there a stored listing of this index version? Reads only its first bytes (the version is
+ * written first): for callers that must know whether a run will be cold before starting it.
+ */
+export function haveListing(ctx: Ctx): boolean {
+  let fd: number;
+  try {
+    fd = fs.openSync(indexFiles(ctx).list, 'r');
+  } catch {
+    return false;
+  }
+  try {
+    const b = Buffer.alloc(32);
+    const n = fs.readSync(fd, b, 0, 32, 0);
+    return b.toString('latin1', 0, n).startsWith(`{"v":${INDEX_VERSION},`);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
 export const SHARDS = 16;
 
 export function indexFiles(ctx: Ctx): { list: string; state: string; dir: string } {
