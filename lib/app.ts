@@ -2,9 +2,11 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Ctx, Harness, Session } from './types.js';
+import { oneLine } from './util/text.js';
 import { makeCtx, cacheDir } from './util/paths.js';
 import { updateIndex, type IndexResult } from './index/index.js';
 import { progressBar } from './util/progress.js';
+import { readNames, storeDir } from './harness/claude/care/store.js';
 
 /** An error that ends the command with one line on stderr and this exit code (DESIGN.md). */
 export class ExitError extends Error {
@@ -36,6 +38,21 @@ const HARNESS_VARS = [
   'CURSOR_CONFIG_DIR', 'CURSOR_DATA_DIR', 'XDG_DATA_HOME', 'XDG_CONFIG_HOME', 'XDG_STATE_HOME', 'OPENCODE_DB',
   'GEMINI_CLI_HOME',
 ];
+
+/** Claude sessions whose transcript has no title take the /rename name `resume snapshot` kept (one small file). */
+function withSnapshotNames(ctx: Ctx, sessions: Session[]): Session[] {
+  // The Claude adapter falls back to the first prompt when the transcript names no title.
+  const untitled = (s: Session) => s.harness === 'claude' && (!s.title || s.title === s.firstPrompt);
+  if (!sessions.some(untitled)) return sessions;
+  const names = readNames(storeDir(ctx));
+  let any = false;
+  for (const k in names) {
+    any = true;
+    break;
+  }
+  if (!any) return sessions;
+  return sessions.map((s) => (names[s.id] && untitled(s) ? { ...s, title: oneLine(names[s.id]!) } : s));
+}
 
 export function makeApp(opts: { demo?: boolean; env?: NodeJS.ProcessEnv; distDir?: string } = {}): App {
   const distDir = opts.distDir ?? path.dirname(fileURLToPath(import.meta.url));
@@ -75,7 +92,7 @@ export function makeApp(opts: { demo?: boolean; env?: NodeJS.ProcessEnv; distDir
     },
     async sessions() {
       if (!cached) cached = app.index();
-      return (await cached).sessions;
+      return withSnapshotNames(ctx, (await cached).sessions);
     },
   };
   return app;

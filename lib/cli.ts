@@ -21,6 +21,8 @@ const COMMANDS: [names: string[], load: Loader][] = [
   [['preview'], () => import('./commands/preview.js')],
   [['__pick', '__fzf-flags', '__transcript', '__feed'], () => import('./commands/pick.js')],
   [['search'], () => import('./commands/search.js')],
+  [['snapshot'], () => import('./commands/snapshot.js')],
+  [['outdated'], () => import('./commands/outdated.js')],
 ];
 /** `resume [QUERY...]`: the root command's action and options. */
 const ROOT: Loader = () => import('./commands/resume.js');

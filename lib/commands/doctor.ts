@@ -49,6 +49,8 @@ interface Report {
   sqlite: { ok: boolean; version: string | null; error: string | null };
   skipped: { notRegular: number; unreadable: number };
   harnesses: HarnessReport[];
+  /** Claude Code rescue (snapshot/restore): live sessions, snapshot records, warnings */
+  claudeCare: { live: number; snapshots: number; store: string; warnings: string[] };
 }
 
 /** The first executable named `name` on PATH. */
@@ -219,7 +221,40 @@ function text(r: Report, home: string, now: number): string {
     }
     kv('binary', h.binary ? `${p(h.binary.path)}${h.binary.version ? ` (${h.binary.version})` : ' (no version)'}` : `not on PATH (${ADAPTERS.find((a) => a.name === h.name)!.binaries.join(' or ')})`);
   }
+  const c = r.claudeCare;
+  lines.push('');
+  lines.push('claude rescue (resume snapshot)');
+  kv('store', `${p(c.store)}  (${c.snapshots} record(s); ${c.live} live Claude session(s))`);
+  for (const w of c.warnings) kv('warning', oneLine(w));
   return lines.join('\n') + '\n';
+}
+
+async function claudeCare(app: App, sessions: Session[]): Promise<Report['claudeCare']> {
+  const { liveEntries, claudeRoots } = await import('../harness/claude/care/registry.js');
+  const { listSnapshots, storeDir } = await import('../harness/claude/care/store.js');
+  const store = storeDir(app.ctx);
+  const live = liveEntries(app.ctx);
+  const snapshots = listSnapshots(store).length;
+  const warnings: string[] = [];
+  if (live.length && !snapshots) {
+    warnings.push(`${live.length} live Claude session(s) but the snapshot store is empty: the Stop hook is missing or in another settings file (resume init claude-hook --write)`);
+  }
+  // Rescue finds a session's tasks in tasks/<session id>; Claude Code does not promise that naming.
+  const known = new Set([...sessions.filter((s) => s.harness === 'claude').map((s) => s.id), ...live.map((e) => e.sessionId)]);
+  for (const root of claudeRoots(app.ctx)) {
+    const dir = path.join(root, 'tasks');
+    let names: string[] = [];
+    try {
+      names = fs.readdirSync(dir, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+    } catch {
+      continue;
+    }
+    const odd = names.filter((n) => !known.has(n));
+    if (odd.length && odd.length * 2 > names.length) {
+      warnings.push(`${odd.length} of ${names.length} task directories in ${tildify(dir, app.ctx.home)} are not named after a known session id: restoring tasks relies on that naming, which Claude Code does not guarantee`);
+    }
+  }
+  return { live: live.length, snapshots, store, warnings };
 }
 
 export function register(program_: Command, app: App): void {
@@ -240,6 +275,7 @@ export function register(program_: Command, app: App): void {
         sqlite: sqliteStatus(),
         skipped: { notRegular: r.skipped.notRegular, unreadable: r.skipped.unreadable },
         harnesses: ADAPTERS.map((a, i) => ({ ...harnessReport(a, r, r.sessions), binary: bins[i] ?? null })),
+        claudeCare: await claudeCare(app, r.sessions),
       };
       if (o.json) out(JSON.stringify(report, null, 2) + '\n');
       else out(text(report, app.ctx.home, Date.now()));

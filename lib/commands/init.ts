@@ -42,12 +42,31 @@ export function script(app: App, shell: InitShell): string {
 export function register(program: Command, app: App): void {
   program
     .command('init')
-    .description('print the shell integration: eval "$(resume init zsh)", eval "$(resume init bash)", resume init fish | source')
-    .argument('<shell>', 'zsh, bash or fish')
-    .action((shell: string) => {
+    .description('print the shell integration: eval "$(resume init zsh)", eval "$(resume init bash)", resume init fish | source; or the Claude Code Stop hook: resume init claude-hook [--write]')
+    .argument('<shell>', 'zsh, bash or fish; or claude-hook')
+    .option('--write', 'claude-hook: merge the hook into Claude Code\'s settings.json (a backup first)')
+    .action(async (shell: string, o: { write?: boolean }) => {
+      if (shell === 'claude-hook') return claudeHook(app, !!o.write);
+      if (o.write) throw usage('--write goes with claude-hook');
       if (!(INIT_SHELLS as readonly string[]).includes(shell)) {
         throw usage(`unknown shell '${shell}' (expected ${INIT_SHELLS.join(', ')})`);
       }
       out(script(app, shell as InitShell));
     });
+}
+
+async function claudeHook(app: App, write: boolean): Promise<void> {
+  const { fragment, writeHook } = await import('../harness/claude/care/hook.js');
+  if (!write) {
+    out(JSON.stringify(fragment(app.self), null, 2) + '\n');
+    return;
+  }
+  let r;
+  try {
+    r = writeHook(app.ctx, app.self);
+  } catch (err) {
+    throw usage((err as Error).message);
+  }
+  if (!r.changed) process.stderr.write(`resume: the Stop hook is already in ${r.file}; nothing changed\n`);
+  else process.stderr.write(`resume: ${r.replaced ? 'updated the' : 'added the'} Stop hook in ${r.file}${r.backup ? ` (backup: ${r.backup})` : ''}\n`);
 }

@@ -172,8 +172,21 @@ export function register(program: Command, app: App): void {
       const fork = !!o.fork || choice.action === 'fork';
       const print = !!o.print || choice.action === 'print';
       const plan = prepare(s, { fork, extra: tail, cfg, name });
+      if (s.harness === 'claude') await restoreTasks(app, s, fork, !!o.dryRun);
       await launch(s, plan, { ...o, fork, print }, print && !quoting ? shellOf(o.shell) : shell, cfg);
     });
+}
+
+/** Claude Code: put the snapshotted tasks back before the launch (a fork: report them); notes on stderr. */
+async function restoreTasks(app: App, s: Session, fork: boolean, dryRun: boolean): Promise<void> {
+  const { restoreBeforeLaunch } = await import('../harness/claude/care/restore.js');
+  let notes: string[];
+  try {
+    notes = restoreBeforeLaunch(app.ctx, s, { fork, dryRun });
+  } catch (err) {
+    notes = [`could not restore the snapshotted tasks: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`];
+  }
+  for (const n of notes) process.stderr.write(`resume: ${oneLine(n)}\n`);
 }
 
 /** Subcommand names (and aliases) for "did you mean"; `list` is how many people spell `ls`. */

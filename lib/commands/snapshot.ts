@@ -1,0 +1,35 @@
+// `resume snapshot [--quiet]`: capture what a live Claude session's exit destroys (its name and its
+// tasks) into the snapshot store. Always exits 0: it runs as a Stop hook, and a failed snapshot
+// must never fail a turn.
+import type { Command } from 'commander';
+import type { App } from '../app.js';
+import { out } from './common.js';
+import { oneLine } from '../util/text.js';
+import { tildify } from '../util/paths.js';
+
+export function register(program: Command, app: App): void {
+  program
+    .command('snapshot')
+    .description("capture live Claude sessions' names and tasks (what their exit destroys); always exits 0")
+    .option('--quiet', 'print nothing (the form the Stop hook uses: resume init claude-hook)')
+    .action(async (o: { quiet?: boolean }) => {
+      try {
+        const { snapshotAll } = await import('../harness/claude/care/snapshot.js');
+        const r = snapshotAll(app.ctx);
+        if (o.quiet) return;
+        let text = '';
+        for (const c of r.captured) {
+          text += `${c.id}\t${c.tasks} task(s)${c.added > 0 ? ` (+${c.added})` : ''}\t${c.name ? oneLine(c.name) : ''}\n`;
+        }
+        out(text);
+        const where = oneLine(tildify(r.dir, app.ctx.home));
+        process.stderr.write(`resume: ${r.captured.length} live Claude session(s) snapshotted in ${where}\n`);
+        for (const f of r.failed) process.stderr.write(`resume: snapshot of ${oneLine(f.id)} failed: ${oneLine(f.error)}\n`);
+        if (r.prune?.note) process.stderr.write(`resume: ${oneLine(r.prune.note)}\n`);
+        else if (r.prune?.retired.length) process.stderr.write(`resume: pruned ${r.prune.retired.length} record(s) whose transcript is gone\n`);
+      } catch (err) {
+        if (!o.quiet) process.stderr.write(`resume: snapshot failed: ${oneLine(err instanceof Error ? err.message : String(err))}\n`);
+      }
+      process.exitCode = 0;
+    });
+}

@@ -1,0 +1,97 @@
+// `resume init claude-hook [--write]`: the Stop hook that runs `resume snapshot --quiet` after every
+// turn. Hooks run without an interactive shell's PATH, so the command names this binary by its
+// absolute path. --write merges the fragment into the `hooks` object of Claude's settings.json
+// (CLAUDE_CONFIG_DIR, else ~/.claude), keeping every other setting, after a backup; run again, it
+// changes nothing.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Ctx } from '../../../types.js';
+import { expandHome } from '../../../util/paths.js';
+
+export function settingsFile(ctx: Ctx): string {
+  const cfg = ctx.env.CLAUDE_CONFIG_DIR;
+  const root = cfg ? path.resolve(expandHome(cfg, ctx.home)) : path.join(ctx.home, '.claude');
+  return path.join(root, 'settings.json');
+}
+
+/** One word in single quotes for sh (hook commands run through a shell). */
+function shQuote(w: string): string {
+  return /^[A-Za-z0-9_\/.,:@+=-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`;
+}
+
+export function hookCommand(bin: string): string {
+  return `${shQuote(bin)} snapshot --quiet`;
+}
+
+export function fragment(bin: string): { hooks: { Stop: { hooks: { type: string; command: string }[] }[] } } {
+  return { hooks: { Stop: [{ hooks: [{ type: 'command', command: hookCommand(bin) }] }] } };
+}
+
+/** Is this a hook command of ours (any resume binary's `snapshot --quiet`)? */
+function ours(cmd: unknown): boolean {
+  return typeof cmd === 'string' && /(^|[/'"\s])resume'?\s+snapshot\s+--quiet\s*$/.test(cmd);
+}
+
+export type WriteResult = { file: string; changed: false } | { file: string; changed: true; backup: string | null; replaced: boolean };
+
+/**
+ * Merge the Stop hook into settings.json. An existing hook of ours with another binary path is
+ * updated in place; one with this path leaves the file untouched. A settings file that is not a JSON
+ * object is an error (nothing is written).
+ */
+export function writeHook(ctx: Ctx, bin: string, now = new Date()): WriteResult {
+  const file = settingsFile(ctx);
+  let text: string | null = null;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new Error(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code}`);
+  }
+  let settings: Record<string, any> = {};
+  if (text != null && text.trim()) {
+    try {
+      settings = JSON.parse(text);
+    } catch (err) {
+      throw new Error(`${file} is not valid JSON (${(err as Error).message}); fix it or add the hook by hand (resume init claude-hook)`);
+    }
+    if (!settings || typeof settings !== 'object' || Array.isArray(settings)) throw new Error(`${file} is not a JSON object`);
+  }
+  const want = hookCommand(bin);
+  if (settings.hooks != null && (typeof settings.hooks !== 'object' || Array.isArray(settings.hooks))) throw new Error(`${file}: "hooks" is not an object`);
+  const hooks: Record<string, any> = settings.hooks ?? {};
+  if (hooks.Stop != null && !Array.isArray(hooks.Stop)) throw new Error(`${file}: "hooks.Stop" is not an array`);
+  const stop: any[] = hooks.Stop ?? [];
+  let found = false;
+  let replaced = false;
+  for (const group of stop) {
+    if (!group || !Array.isArray(group.hooks)) continue;
+    for (const h of group.hooks) {
+      if (h && h.type === 'command' && ours(h.command)) {
+        found = true;
+        if (h.command !== want) {
+          h.command = want;
+          replaced = true;
+        }
+      }
+    }
+  }
+  if (found && !replaced) return { file, changed: false };
+  if (!found) stop.push(fragment(bin).hooks.Stop[0]);
+  settings.hooks = { ...hooks, Stop: stop };
+  let backup: string | null = null;
+  let mode = 0o600;
+  if (text != null) {
+    backup = `${file}.resume-backup-${now.toISOString().replace(/[:.]/g, '-')}`;
+    try {
+      mode = fs.statSync(file).mode & 0o777;
+    } catch {
+      /* keep 0600 */
+    }
+    fs.writeFileSync(backup, text, { mode: 0o600, flag: 'wx' });
+  }
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  const tmp = `${file}.resume-tmp-${process.pid}`;
+  fs.writeFileSync(tmp, JSON.stringify(settings, null, 2) + '\n', { mode });
+  fs.renameSync(tmp, file);
+  return { file, changed: true, backup, replaced };
+}

@@ -1,0 +1,144 @@
+// Claude Code's live-process registry: `<config dir>/sessions/<pid>.json`, written by every running
+// interactive claude (2.1.139 and later) and removed when it exits. Fields read here: pid, sessionId,
+// cwd, version, status (`idle`, `busy`, `waiting`, `shell`, …), name (the /rename name, kept nowhere
+// else), procStart (Linux: field 22 of /proc/<pid>/stat, the pid-reuse guard), startedAt, updatedAt.
+// Older builds wrote `pid-<n>.json` with `session_id`; those are orphans and are not read.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Ctx } from '../../../types.js';
+import { claude } from '../index.js';
+
+export interface RegEntry {
+  /** the registry file */
+  file: string;
+  /** the Claude config directory it belongs to (its parent's parent) */
+  root: string;
+  pid: number;
+  sessionId: string;
+  cwd: string | null;
+  version: string | null;
+  status: string | null;
+  name: string | null;
+  procStart: string | null;
+  startedAt: number | null;
+  updatedAt: number | null;
+}
+
+/** Claude config directories that exist (CLAUDE_CONFIG_DIR or ~/.claude, RESUME_CLAUDE_DIRS, XDG). */
+export function claudeRoots(ctx: Ctx): string[] {
+  return claude.roots(ctx).filter((r) => r.exists).map((r) => r.path);
+}
+
+/** The config directory a transcript `<root>/projects/<slug>/<id>.jsonl` lives under, or null. */
+export function rootOfTranscript(file: string): string | null {
+  const projects = path.dirname(path.dirname(file));
+  return path.basename(projects) === 'projects' ? path.dirname(projects) : null;
+}
+
+const str = (v: unknown): string | null => (typeof v === 'string' && v ? v : null);
+const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+
+/** Every well-formed registry file under one config directory (live or not). */
+export function readRegistry(root: string): RegEntry[] {
+  const dir = path.join(root, 'sessions');
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return [];
+  }
+  const out: RegEntry[] = [];
+  for (const n of names.sort()) {
+    if (!/^\d+\.json$/.test(n)) continue;
+    const file = path.join(dir, n);
+    let o: Record<string, unknown>;
+    try {
+      o = JSON.parse(fs.readFileSync(file, 'utf8'));
+    } catch {
+      continue; // half-written or foreign
+    }
+    if (!o || typeof o !== 'object') continue;
+    const pid = Number(o.pid ?? n.slice(0, -5));
+    const sessionId = str(o.sessionId);
+    if (!Number.isInteger(pid) || pid <= 0 || !sessionId) continue;
+    out.push({
+      file,
+      root,
+      pid,
+      sessionId,
+      cwd: str(o.cwd),
+      version: o.version != null ? String(o.version) : null,
+      status: str(o.status),
+      name: str(o.name),
+      procStart: o.procStart != null ? String(o.procStart) : null,
+      startedAt: num(o.startedAt),
+      updatedAt: num(o.updatedAt),
+    });
+  }
+  return out;
+}
+
+/** Field 22 of /proc/<pid>/stat (start time in clock ticks since boot), or null. */
+export function procStartOf(pid: number, procRoot = '/proc'): string | null {
+  let st: string;
+  try {
+    st = fs.readFileSync(path.join(procRoot, String(pid), 'stat'), 'utf8');
+  } catch {
+    return null;
+  }
+  return st.slice(st.lastIndexOf(')') + 2).split(' ')[19] ?? null;
+}
+
+/** Is the process still running? On Linux with a recorded start time, it must be the same process. */
+export function pidAlive(pid: number, procStart: string | null, platform = process.platform): boolean {
+  if (platform === 'linux' && procStart != null) return procStartOf(pid) === procStart;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Registry entries whose process runs, across every Claude config directory. */
+export function liveEntries(ctx: Ctx): RegEntry[] {
+  const out: RegEntry[] = [];
+  for (const root of claudeRoots(ctx)) for (const e of readRegistry(root)) if (pidAlive(e.pid, e.procStart)) out.push(e);
+  return out;
+}
+
+/** A process's environment (Linux /proc/<pid>/environ), or null when unreadable or elsewhere. */
+export function procEnviron(pid: number, procRoot = '/proc'): Record<string, string> | null {
+  let raw: string;
+  try {
+    raw = fs.readFileSync(path.join(procRoot, String(pid), 'environ'), 'utf8');
+  } catch {
+    return null;
+  }
+  const env: Record<string, string> = {};
+  for (const kv of raw.split('\0')) {
+    const i = kv.indexOf('=');
+    if (i > 0) env[kv.slice(0, i)] = kv.slice(i + 1);
+  }
+  return env;
+}
+
+/** The transcript of a session under one config directory: `projects/<any>/<id>.jsonl`, or null. */
+export function findTranscript(root: string, id: string): string | null {
+  const projects = path.join(root, 'projects');
+  let dirs: string[];
+  try {
+    dirs = fs.readdirSync(projects);
+  } catch {
+    return null;
+  }
+  for (const d of dirs) {
+    const f = path.join(projects, d, `${id}.jsonl`);
+    try {
+      if (fs.statSync(f).isFile()) return f;
+    } catch {
+      /* not here */
+    }
+  }
+  return null;
+}

@@ -1,0 +1,74 @@
+// Which claude is installed, and how versions compare. The native installer keeps every build in a
+// versions directory (`~/.local/share/claude/versions/<version>`) and points `~/.local/bin/claude`
+// at the current one; when that symlink names a version, it is the answer without running anything.
+// Otherwise `claude --version` (first `x.y.z` in its output, 5 s at most).
+import fs from 'node:fs';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import type { Ctx } from '../../../types.js';
+
+const VERSION = /^\d+(?:\.\d+)+$/;
+
+/** Numeric parts of a version (`2.1.100` → [2,1,100]); null when it is not plain dotted numbers. */
+export function parseVersion(v: string | null | undefined): number[] | null {
+  if (!v) return null;
+  const t = v.trim().replace(/^v/, '');
+  return VERSION.test(t) ? t.split('.').map(Number) : null;
+}
+
+/** <0, 0, >0 like a comparator; missing parts count as 0 (2.1 == 2.1.0). */
+export function compareVersions(a: number[], b: number[]): number {
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    const d = (a[i] ?? 0) - (b[i] ?? 0);
+    if (d) return d;
+  }
+  return 0;
+}
+
+export interface Installed {
+  version: string;
+  via: 'symlink' | 'claude --version';
+  path: string;
+}
+
+/** The version named by a symlink into a versions directory (`…/versions/2.1.332`), or null. */
+export function symlinkVersion(link: string): { version: string; target: string } | null {
+  let target: string;
+  try {
+    target = fs.readlinkSync(link);
+  } catch {
+    return null;
+  }
+  const abs = path.resolve(path.dirname(link), target);
+  const parts = abs.split(path.sep);
+  const i = parts.lastIndexOf('versions');
+  if (i < 0 || i + 1 >= parts.length) return null;
+  const v = parts[i + 1]!;
+  return parseVersion(v) ? { version: v, target: abs } : null;
+}
+
+function onPath(name: string, envPath: string): string | null {
+  for (const d of envPath.split(':')) {
+    if (!d) continue;
+    const p = path.join(d, name);
+    try {
+      fs.accessSync(p, fs.constants.X_OK);
+      if (fs.statSync(p).isFile()) return p;
+    } catch {
+      /* not here */
+    }
+  }
+  return null;
+}
+
+export function installedVersion(ctx: Ctx): Installed | { error: string } {
+  const link = path.join(ctx.home, '.local', 'bin', 'claude');
+  const s = symlinkVersion(link);
+  if (s) return { version: s.version, via: 'symlink', path: link };
+  const bin = onPath('claude', ctx.env.PATH ?? '');
+  if (!bin) return { error: `no claude on PATH and ${link} is not a link into a versions directory` };
+  const r = spawnSync(bin, ['--version'], { encoding: 'utf8', timeout: 5000, killSignal: 'SIGKILL', env: ctx.env, maxBuffer: 1 << 16 });
+  const m = /\b(\d+\.\d+(?:\.\d+)*)\b/.exec(String(r.stdout ?? ''));
+  if (r.status !== 0 || !m) return { error: `${bin} --version gave no version${r.error ? ` (${(r.error as NodeJS.ErrnoException).code ?? r.error.message})` : ''}` };
+  return { version: m[1]!, via: 'claude --version', path: bin };
+}
