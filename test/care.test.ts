@@ -449,3 +449,24 @@ describe.skipIf(!linux)('doctor: Claude rescue warnings', () => {
     expect(JSON.parse(run(h, ['doctor', '--json']).stdout).claudeCare.warnings).toEqual([]);
   });
 });
+
+describe.skipIf(!linux)('restore when the client kept its tasks (Claude Code 2.1.332)', () => {
+  it('finds nothing missing, writes nothing (not even a .highwatermark the client does not keep)', async () => {
+    const h = home();
+    const id = uuid(70);
+    claudeSession(h, { id, cwd: h });
+    const p = await liveProc();
+    const reg = registry(h, { id, pid: p.pid!, name: 'kept' });
+    const dir = tasks(h, id, [task(1, 'a', 'completed'), task(2, 'b')]);
+    write(h, path.join(dir, '.lock'), '');
+    expect(run(h, ['snapshot', '--quiet']).code).toBe(0);
+    p.kill('SIGKILL');
+    await new Promise((res) => p.once('exit', res));
+    fs.rmSync(reg);
+    const dry = run(h, [id, '--dry-run']);
+    expect(dry.stderr).toContain('all 2 snapshotted task(s) already in');
+    const r = run(h, [id], { RESUME_EMIT_FILE: path.join(h, 'emit') });
+    expect(r).toMatchObject({ code: 0, stderr: '' });
+    expect(fs.readdirSync(dir).sort()).toEqual(['.lock', '1.json', '2.json']);
+  });
+});

@@ -78,7 +78,10 @@ export function planRestore(dir: string, snap: TaskList): RestorePlan {
   const present: string[] = [];
   for (const id of Object.keys(snap.tasks).sort(byId)) (id in have.tasks || fs.existsSync(path.join(dir, `${id}.json`)) ? present : add).push(id);
   const want = Math.max(snap.highwatermark ?? 0, maxNumericId(Object.keys(snap.tasks)) ?? 0);
-  const hwm = want > (have.highwatermark ?? 0) ? { from: have.highwatermark, to: want } : null;
+  // A client that keeps no .highwatermark (2.1.332 with every task present) is left without one:
+  // the mark is written only alongside restored files, or raised where one exists.
+  const touch = add.length > 0 || have.highwatermark != null;
+  const hwm = touch && want > (have.highwatermark ?? 0) ? { from: have.highwatermark, to: want } : null;
   return { dir, add, present, hwm };
 }
 
