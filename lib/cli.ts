@@ -23,6 +23,7 @@ const COMMANDS: [names: string[], load: Loader][] = [
   [['search'], () => import('./commands/search.js')],
   [['snapshot'], () => import('./commands/snapshot.js')],
   [['outdated'], () => import('./commands/outdated.js')],
+  [['restart'], () => import('./commands/restart.js')],
 ];
 /** `resume [QUERY...]`: the root command's action and options. */
 const ROOT: Loader = () => import('./commands/resume.js');

@@ -1,0 +1,101 @@
+// `resume restart --outdated [--session ID]... [--dry-run] [--timeout 30m]`: stop each outdated live
+// Claude session once it is provably safe and resume it in the same tmux pane.
+// Exit 0 when every session was resumed or skipped; 1 for a failure, a timeout, a vanished pane or a
+// refusal; 2 for bad usage.
+import os from 'node:os';
+import path from 'node:path';
+import type { Command } from 'commander';
+import type { App } from '../app.js';
+import { ExitError, usage } from '../app.js';
+import { out } from './common.js';
+import { oneLine } from '../util/text.js';
+
+function stateDir(env: NodeJS.ProcessEnv, home: string): string {
+  if (process.platform === 'darwin') return path.join(home, 'Library', 'Application Support', 'resume');
+  const x = env.XDG_STATE_HOME && path.isAbsolute(env.XDG_STATE_HOME) ? env.XDG_STATE_HOME : path.join(home, '.local', 'state');
+  return path.join(x, 'resume');
+}
+
+interface Opts {
+  outdated?: boolean;
+  session: string[];
+  dryRun?: boolean;
+  timeout: string;
+}
+
+export function register(program: Command, app: App): void {
+  program
+    .command('restart')
+    .description('stop outdated live Claude sessions once idle and resume them in their tmux panes')
+    .option('--outdated', 'act on the sessions `resume outdated` lists (required)')
+    .option('--session <id>', 'only this session (id or prefix; repeatable)', (v: string, acc: string[]) => [...acc, v], [] as string[])
+    .option('--dry-run', 'print the plan (session, pane and how it was found, what it waits for); touch nothing')
+    .option('--timeout <time>', 'how long to wait for each session to become safe to stop (30m, 90s, 1h)', '30m')
+    .addHelpText('after', `
+Safe to stop means, re-checked every few seconds until the timeout: the same process (start time),
+registry status exactly "idle", the pane's foreground process, and an empty input line. A session
+that is an ancestor of this command, or claimed by two panes, is refused. The sequence: snapshot,
+SIGTERM, wait for the exit and the registry file to go, clear the line, type \`resume <id>\`, confirm
+the session registered again. Panes are found through the process tree on the tmux server named by
+the process's own TMUX variable; TMUX_PANE is a fallback (noted). herdr panes are not driven.
+Exit 0: all resumed or skipped; 1: a failure, timeout, vanished pane or refusal; 2: bad usage.`)
+    .action(async (o: Opts) => {
+      if (!o.outdated) throw usage('restart needs --outdated (the only selection it has)');
+      if (process.platform !== 'linux') throw usage('restart needs Linux (/proc) to prove a session is safe to stop');
+      const { parseDuration, plan, restartOne } = await import('../harness/claude/care/restart.js');
+      const timeoutMs = parseDuration(o.timeout);
+      if (timeoutMs == null) throw usage(`--timeout takes a duration like 30m, 90s or 1h, not '${oneLine(o.timeout)}'`);
+      const p = await plan(app.ctx, o.session);
+      if ('error' in p) throw new ExitError(2, `cannot tell the installed claude version: ${p.error}`);
+      for (const n of p.notes) process.stderr.write(`resume: note: ${oneLine(n)}\n`);
+      for (const q of p.unknown) process.stderr.write(`resume: no outdated live session matches '${oneLine(q)}'\n`);
+      if (o.dryRun) {
+        let text = '';
+        for (const t of p.targets) {
+          const where = t.pane ? `pane ${t.pane} (${t.via}) on ${t.socket}` : 'no pane';
+          const what = t.refused ? `refused: ${t.refused}` : `wait up to ${o.timeout} for: same process, status idle, foreground in the pane, empty input line; then snapshot, SIGTERM, type \`resume ${t.o.session}\``;
+          text += `${t.o.session}\tpid ${t.o.pid}\t${t.o.version ?? '?'} < ${t.o.installed}\t${oneLine(where)}\t${oneLine(what)}\n`;
+        }
+        out(text);
+        if (!p.targets.length) process.stderr.write('resume: no outdated live Claude sessions\n');
+        process.exitCode = p.unknown.length ? 1 : 0;
+        return;
+      }
+      const stop = { stop: false };
+      const onSig = (sig: NodeJS.Signals) => {
+        if (!stop.stop) process.stderr.write(`resume: ${sig}: no more waiting; a relaunch under way is finished first\n`);
+        stop.stop = true;
+      };
+      for (const s of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(s, onSig);
+      // The handlers are in place before the lock exists: a signal can never leave it behind.
+      const { acquire } = await import('../panes/lock.js');
+      const lockFile = path.join(stateDir(app.ctx.env, app.ctx.home || os.homedir()), 'restart.lock');
+      const lock = acquire(lockFile);
+      if (!lock.ok) {
+        for (const s of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.off(s, onSig);
+        throw new ExitError(1, `another restart is running (pid ${lock.holder}; lock ${lockFile})`);
+      }
+      let bad = p.unknown.length > 0;
+      try {
+        for (const t of p.targets) {
+          if (t.refused) {
+            bad = true;
+            out(`${t.o.session}\trefused\t${oneLine(t.refused)}\n`);
+            continue;
+          }
+          if (stop.stop) {
+            bad = true;
+            out(`${t.o.session}\tinterrupted\tnot started\n`);
+            continue;
+          }
+          const r = await restartOne(app.ctx, t, timeoutMs, stop);
+          if (r.result !== 'resumed' && r.result !== 'skipped') bad = true;
+          out(`${r.session}\t${r.result}\t${oneLine(r.detail)}\n`);
+        }
+      } finally {
+        for (const s of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.off(s, onSig);
+        lock.release();
+      }
+      process.exitCode = bad ? 1 : 0;
+    });
+}

@@ -1,0 +1,171 @@
+// `resume restart --outdated`: stop each outdated live Claude session once that is provably safe and
+// resume it in the same tmux pane. Safe means, re-checked every few seconds until the timeout: the
+// same process (start time), registry status exactly `idle`, the pane's foreground process, an empty
+// input line; and never an ancestor of this process. Then: snapshot, SIGTERM, wait for the exit and
+// the registry file to go, clear the line, type `resume <id>`, confirm the session registered again.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Ctx } from '../../../types.js';
+import { ancestry, inForeground, isAncestor, procStat } from '../../../panes/proc.js';
+import { capture, inputEmpty, listPanes, paneExists, sendKeys, socketOf } from '../../../panes/tmux.js';
+import { liveEntries, pidAlive, procEnviron, readRegistry, type RegEntry } from './registry.js';
+import { findOutdated, type Outdated } from './outdated.js';
+import { snapshotAll } from './snapshot.js';
+
+export const CHECK_MS = 2000;
+const EXIT_MS = 30_000;
+const REGISTER_MS = 60_000;
+
+export interface Target {
+  o: Outdated;
+  entry: RegEntry;
+  socket: string | null;
+  pane: string | null;
+  /** how the pane was found: `process tree`, `environment (fallback)` */
+  via: string | null;
+  /** set when this session is refused before any waiting */
+  refused: string | null;
+}
+
+export interface Outcome {
+  session: string;
+  result: 'resumed' | 'skipped' | 'failed' | 'timeout' | 'vanished' | 'interrupted';
+  detail: string;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The pane holding `pid` in its process tree, on the server named by the process's own TMUX variable. */
+export async function locate(e: RegEntry): Promise<Pick<Target, 'socket' | 'pane' | 'via' | 'refused'> & { notes: string[] }> {
+  const env = procEnviron(e.pid);
+  const notes: string[] = [];
+  if (env?.HERDR_PANE_ID && !env.TMUX) return { socket: null, pane: null, via: null, refused: 'runs in a herdr pane; restart drives tmux panes only', notes };
+  const socket = socketOf(env?.TMUX);
+  if (!socket) return { socket: null, pane: null, via: null, refused: 'not in a tmux pane (no TMUX in its environment)', notes };
+  const panes = await listPanes(socket);
+  if (panes) {
+    const chain = new Set(ancestry(e.pid));
+    const hits = panes.filter((p) => chain.has(p.pid));
+    if (hits.length > 1) return { socket, pane: null, via: null, refused: `${hits.length} panes claim it (${hits.map((h) => h.id).join(', ')})`, notes };
+    if (hits.length === 1) {
+      if (hits[0]!.pid === e.pid) return { socket, pane: hits[0]!.id, via: 'process tree', refused: 'claude is the pane\'s own process: the pane would close with it and nothing could type the resume', notes };
+      return { socket, pane: hits[0]!.id, via: 'process tree', refused: null, notes };
+    }
+  }
+  if (env?.TMUX_PANE) {
+    notes.push(`pane of ${e.sessionId} taken from its TMUX_PANE (${panes ? 'no pane of that server holds the process' : 'the tmux server did not answer'})`);
+    return { socket, pane: env.TMUX_PANE, via: 'environment (fallback)', refused: null, notes };
+  }
+  return { socket, pane: null, via: null, refused: 'no tmux pane holds it', notes };
+}
+
+/** Every check that must hold before a signal; the first that fails, or null when all hold. */
+export async function unsafe(t: Target, self = process.pid): Promise<string | null> {
+  const e = t.entry;
+  const st = procStat(e.pid);
+  if (!st || (e.procStart != null && st.start !== e.procStart)) return 'gone';
+  if (isAncestor(e.pid, self)) return 'it is an ancestor of this resume';
+  if (!(await paneExists(t.socket!, t.pane!))) return 'pane vanished';
+  const now = readRegistry(e.root).find((r) => r.pid === e.pid && r.sessionId === e.sessionId);
+  if (!now) return 'its registry file is gone';
+  if (now.status !== 'idle') return `status is ${now.status ?? 'unknown'}, not idle`;
+  if (!inForeground(e.pid)) return "it is not the pane's foreground process";
+  const screen = await capture(t.socket!, t.pane!);
+  if (screen == null) return 'pane vanished';
+  if (!inputEmpty(screen)) return 'the input line is not empty (a draft would be lost)';
+  return null;
+}
+
+export interface Stop {
+  /** set by a signal: stop waiting (never a relaunch under way) */
+  stop: boolean;
+}
+
+async function waitFor(cond: () => boolean, ms: number): Promise<boolean> {
+  const end = Date.now() + ms;
+  for (;;) {
+    if (cond()) return true;
+    if (Date.now() >= end) return false;
+    await sleep(200);
+  }
+}
+
+/** One session: wait until safe (or timeout/stop), then the relaunch sequence. */
+export async function restartOne(ctx: Ctx, t: Target, timeoutMs: number, stop: Stop, checkMs = CHECK_MS): Promise<Outcome> {
+  const id = t.o.session;
+  const end = Date.now() + timeoutMs;
+  let why: string | null = null;
+  for (;;) {
+    if (stop.stop) return { session: id, result: 'interrupted', detail: `stopped waiting (${why ?? 'not yet checked'})` };
+    why = await unsafe(t);
+    if (why === 'gone') return { session: id, result: 'skipped', detail: 'the process exited by itself' };
+    if (why === 'pane vanished') return { session: id, result: 'vanished', detail: `pane ${t.pane} vanished` };
+    if (!why) break;
+    if (Date.now() + checkMs > end) return { session: id, result: 'timeout', detail: `not safe to stop within the timeout: ${why}` };
+    await sleep(checkMs);
+  }
+  // From here on a signal does not interrupt: the relaunch is finished or fails on its own.
+  const e = t.entry;
+  try {
+    snapshotAll(ctx);
+  } catch {
+    /* snapshot never blocks a restart; it is insurance */
+  }
+  try {
+    process.kill(e.pid, 'SIGTERM');
+  } catch (err) {
+    return { session: id, result: 'failed', detail: `SIGTERM: ${(err as NodeJS.ErrnoException).code}` };
+  }
+  if (!(await waitFor(() => !pidAlive(e.pid, e.procStart), EXIT_MS))) return { session: id, result: 'failed', detail: `pid ${e.pid} did not exit within ${EXIT_MS / 1000} s of SIGTERM` };
+  if (!(await waitFor(() => !fs.existsSync(e.file), EXIT_MS))) return { session: id, result: 'failed', detail: `its registry file ${path.basename(e.file)} stayed after the exit` };
+  if (!(await paneExists(t.socket!, t.pane!))) return { session: id, result: 'vanished', detail: `pane ${t.pane} closed with the session` };
+  const typed =
+    (await sendKeys(t.socket!, t.pane!, ['C-e', 'C-u'])) &&
+    (await sendKeys(t.socket!, t.pane!, [`resume ${id}`], true)) &&
+    (await sendKeys(t.socket!, t.pane!, ['Enter']));
+  if (!typed) return { session: id, result: 'vanished', detail: `could not type into pane ${t.pane}` };
+  const again = await waitFor(() => liveEntries(ctx).some((r) => r.sessionId === id && r.pid !== e.pid), REGISTER_MS);
+  if (!again) return { session: id, result: 'failed', detail: `typed \`resume ${id}\` into ${t.pane}, but the session did not register again within ${REGISTER_MS / 1000} s` };
+  return { session: id, result: 'resumed', detail: `resumed in pane ${t.pane}` };
+}
+
+/** The sessions to act on (outdated, narrowed by --session ids or prefixes) with their panes. */
+export async function plan(ctx: Ctx, only: string[]): Promise<{ targets: Target[]; notes: string[]; unknown: string[] } | { error: string }> {
+  const r = findOutdated(ctx);
+  if ('error' in r) return r;
+  const live = liveEntries(ctx);
+  let list = r.sessions;
+  const unknown: string[] = [];
+  if (only.length) {
+    for (const q of only) if (!list.some((s) => s.session.startsWith(q))) unknown.push(q);
+    list = list.filter((s) => only.some((q) => s.session.startsWith(q)));
+  }
+  const notes: string[] = [];
+  const targets: Target[] = [];
+  const bySession = new Map<string, Outdated[]>();
+  for (const s of list) bySession.set(s.session, [...(bySession.get(s.session) ?? []), s]);
+  for (const [sid, group] of bySession) {
+    const entries = group.map((g) => live.find((e) => e.pid === g.pid)!).filter(Boolean);
+    const located = await Promise.all(entries.map((e) => locate(e)));
+    for (const l of located) notes.push(...l.notes);
+    const panes = new Set(located.filter((l) => l.pane).map((l) => `${l.socket} ${l.pane}`));
+    for (let i = 0; i < entries.length; i++) {
+      const l = located[i]!;
+      let refused = l.refused;
+      if (isAncestor(entries[i]!.pid, process.pid)) refused = 'it is an ancestor of this resume (it would stop itself)';
+      if (entries.length > 1 || panes.size > 1) refused = `${Math.max(panes.size, entries.length)} panes claim session ${sid}`;
+      targets.push({ o: group[i]!, entry: entries[i]!, socket: l.socket, pane: l.pane, via: l.via, refused });
+    }
+  }
+  return { targets, notes, unknown };
+}
+
+/** `30m`, `90s`, `1h`, `45` (seconds) → ms; null when bad. */
+export function parseDuration(v: string): number | null {
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(v.trim());
+  if (!m) return null;
+  const n = Number(m[1]);
+  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[(m[2] ?? 's') as 'ms' | 's' | 'm' | 'h'];
+  const ms = n * unit;
+  return ms > 0 && Number.isFinite(ms) ? Math.round(ms) : null;
+}

@@ -1,0 +1,81 @@
+// tmux, asked of a named server: the socket path from a process's own TMUX variable
+// ("socket,server pid,session"), because people run several servers (-L/-S). Every call is bounded
+// (10 s) and never throws: a failed call is { ok: false }.
+import { execFile } from 'node:child_process';
+
+export const CALL_MS = 10_000;
+
+export interface Call {
+  ok: boolean;
+  stdout: string;
+  error: string | null;
+}
+
+export function tmux(socket: string, args: string[], ms = CALL_MS): Promise<Call> {
+  return new Promise((resolve) => {
+    execFile('tmux', ['-S', socket, ...args], { timeout: ms, killSignal: 'SIGKILL', encoding: 'utf8', maxBuffer: 4 << 20 }, (err, stdout, stderr) => {
+      if (err) resolve({ ok: false, stdout: String(stdout ?? ''), error: String(stderr || err.message).trim().split('\n')[0] ?? 'failed' });
+      else resolve({ ok: true, stdout: String(stdout), error: null });
+    });
+  });
+}
+
+/** The server socket named by a TMUX value, or null. */
+export function socketOf(tmuxVar: string | undefined): string | null {
+  if (!tmuxVar) return null;
+  const s = tmuxVar.split(',')[0];
+  return s && s.startsWith('/') ? s : null;
+}
+
+export interface Pane {
+  id: string;
+  pid: number;
+}
+
+export async function listPanes(socket: string): Promise<Pane[] | null> {
+  const r = await tmux(socket, ['list-panes', '-a', '-F', '#{pane_id}\t#{pane_pid}']);
+  if (!r.ok) return null;
+  const out: Pane[] = [];
+  for (const line of r.stdout.split('\n')) {
+    const [id, pid] = line.split('\t');
+    if (id && /^%\d+$/.test(id) && /^\d+$/.test(pid ?? '')) out.push({ id, pid: Number(pid) });
+  }
+  return out;
+}
+
+/** The visible text of a pane, or null when the pane is gone. */
+export async function capture(socket: string, pane: string): Promise<string | null> {
+  const r = await tmux(socket, ['capture-pane', '-p', '-t', pane]);
+  return r.ok ? r.stdout : null;
+}
+
+export async function paneExists(socket: string, pane: string): Promise<boolean> {
+  const r = await tmux(socket, ['display-message', '-p', '-t', pane, '#{pane_id}']);
+  return r.ok && r.stdout.trim() === pane;
+}
+
+export async function sendKeys(socket: string, pane: string, keys: string[], literal = false): Promise<boolean> {
+  const r = await tmux(socket, ['send-keys', '-t', pane, ...(literal ? ['-l'] : []), ...keys]);
+  return r.ok;
+}
+
+/**
+ * Is Claude Code's input line empty? Its prompt is the last line starting with `❯` that is followed
+ * by a horizontal rule; every line from it to the rule must hold nothing after the `❯`. No prompt
+ * found reads as not empty (the safe answer).
+ */
+export function inputEmpty(screen: string): boolean {
+  const lines = screen.split('\n');
+  const rule = (l: string) => /^\s*─{3,}/.test(l);
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const t = lines[i]!.replace(/\u00a0/g, ' ');
+    if (!/^\s*❯/.test(t)) continue;
+    let j = i + 1;
+    while (j < lines.length && !rule(lines[j]!)) j++;
+    if (j >= lines.length) continue; // not the input box
+    if (t.replace(/^\s*❯/, '').trim()) return false;
+    for (let k = i + 1; k < j; k++) if (lines[k]!.trim()) return false;
+    return true;
+  }
+  return false;
+}

@@ -1,0 +1,275 @@
+// `resume restart --outdated` against a real tmux server (a private socket) and a stand-in
+// long-running "claude" that registers in ~/.claude/sessions/<pid>.json, draws Claude's input box
+// and honours SIGTERM. Cases: idle (resumed in its pane), busy and a draft (timeout, untouched), a
+// vanished pane, two panes for one session (refused), the dry-run plan, usage errors.
+import fs from 'node:fs';
+import path from 'node:path';
+import { spawn, spawnSync } from 'node:child_process';
+import { afterEach, describe, expect, it } from 'vitest';
+import { BIN, envFor, have, run, tempHome, write } from './helpers.js';
+import { uuid } from './launch-helpers.js';
+
+const linux = process.platform === 'linux';
+const hasTmux = have('tmux');
+const homes: { home: string; sock: string }[] = [];
+afterEach(async () => {
+  for (const { home, sock } of homes.splice(0)) {
+    spawnSync('tmux', ['-S', sock, 'kill-server']);
+    // stand-ins left running (one that ignores SIGHUP) and ones still exiting
+    for (const r of registry({ home } as World)) {
+      try {
+        process.kill(r.pid, 'SIGKILL');
+      } catch {
+        /* gone */
+      }
+    }
+    await sleep(300);
+    fs.rmSync(home, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
+  }
+});
+
+const STANDIN = `#!${process.execPath}
+const fs = require('fs'), path = require('path');
+const home = process.env.HOME, args = process.argv.slice(2);
+const i = args.indexOf('--resume');
+const id = i >= 0 ? args[i + 1] : process.env.STANDIN_SESSION;
+const st = fs.readFileSync('/proc/' + process.pid + '/stat', 'utf8');
+const start = st.slice(st.lastIndexOf(')') + 2).split(' ')[19];
+const reg = path.join(home, '.claude', 'sessions', process.pid + '.json');
+fs.mkdirSync(path.dirname(reg), { recursive: true });
+const status = () => { try { return fs.readFileSync(path.join(home, 'status-' + id), 'utf8').trim(); } catch { return 'idle'; } };
+const save = () => fs.writeFileSync(reg, JSON.stringify({ pid: process.pid, sessionId: id, cwd: process.cwd(), procStart: start, version: process.env.STANDIN_VERSION || '2.1.1', status: status(), kind: 'interactive' }));
+save();
+fs.appendFileSync(path.join(home, 'claude.log'), JSON.stringify({ pid: process.pid, id, argv: args }) + '\\n');
+const rule = '─'.repeat(40);
+process.stdout.write('\\n' + rule + '\\n❯ ' + (process.env.STANDIN_DRAFT || '') + '\\n' + rule + '\\n');
+setInterval(save, 200);
+const bye = () => { fs.rmSync(reg, { force: true }); process.exit(0); };
+process.on('SIGTERM', bye);
+if (process.env.STANDIN_NOHUP) process.on('SIGHUP', () => {}); else process.on('SIGHUP', bye);
+`;
+
+interface World {
+  home: string;
+  sock: string;
+  env: Record<string, string>;
+}
+
+function world(): World {
+  const home = tempHome('resume-rs-');
+  const bin = path.join(home, 'bin');
+  write(home, 'bin/claude', STANDIN);
+  write(home, 'bin/resume', '#!/bin/sh\nexec claude --resume "$1"\n');
+  fs.chmodSync(path.join(bin, 'claude'), 0o755);
+  fs.chmodSync(path.join(bin, 'resume'), 0o755);
+  // The installed claude: a symlink into a versions directory, newer than the stand-in's 2.1.1.
+  const target = write(home, '.local/share/claude/versions/2.1.2', '');
+  fs.mkdirSync(path.join(home, '.local', 'bin'), { recursive: true });
+  fs.symlinkSync(target, path.join(home, '.local', 'bin', 'claude'));
+  const sock = path.join(home, 'tmux.sock');
+  homes.push({ home, sock });
+  const env = { HOME: home, PATH: `${bin}:${process.env.PATH}`, TERM: 'xterm-256color', LANG: 'C.UTF-8' };
+  return { home, sock, env };
+}
+
+function tmux(w: World, ...args: string[]): string {
+  const r = spawnSync('tmux', ['-S', w.sock, '-f', '/dev/null', ...args], { env: w.env, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`tmux ${args.join(' ')}: ${r.stderr}`);
+  return r.stdout;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function until<T>(f: () => T | null | undefined | false): Promise<T> {
+  for (;;) {
+    const v = f();
+    if (v) return v;
+    await sleep(100);
+  }
+}
+
+function registry(w: World): any[] {
+  const d = path.join(w.home, '.claude', 'sessions');
+  if (!fs.existsSync(d)) return [];
+  return fs.readdirSync(d).flatMap((n) => {
+    try {
+      return [JSON.parse(fs.readFileSync(path.join(d, n), 'utf8'))];
+    } catch {
+      return [];
+    }
+  });
+}
+
+/** A pane running a shell that runs the stand-in claude for session `id`; resolves {pane, pid}. */
+async function claudeInPane(w: World, id: string, extra = ''): Promise<{ pane: string; pid: number }> {
+  let pane: string;
+  try {
+    tmux(w, 'has-session', '-t', 'w');
+    pane = tmux(w, 'split-window', '-d', '-P', '-F', '#{pane_id}', '-t', 'w', 'bash --norc --noprofile -i').trim();
+  } catch {
+    pane = tmux(w, 'new-session', '-d', '-P', '-F', '#{pane_id}', '-s', 'w', '-x', '120', '-y', '40', 'bash --norc --noprofile -i').trim();
+  }
+  const before = new Set(registry(w).map((r) => r.pid));
+  tmux(w, 'send-keys', '-t', pane, '-l', `${extra} STANDIN_SESSION=${id} claude`);
+  tmux(w, 'send-keys', '-t', pane, 'Enter');
+  const r = await until(() => registry(w).find((e) => e.sessionId === id && !before.has(e.pid)));
+  await until(() => tmux(w, 'capture-pane', '-p', '-t', pane).includes('❯'));
+  return { pane, pid: r.pid };
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Run resume without blocking the event loop (so a test can act while it waits). */
+function runAsync(w: World, args: string[]): { done: Promise<{ code: number; stdout: string; stderr: string }>; pid: number } {
+  const p = spawn(process.execPath, [BIN, ...args], { env: envFor(w.home, { PATH: w.env.PATH }), cwd: w.home });
+  let stdout = '';
+  let stderr = '';
+  p.stdout.on('data', (d) => (stdout += d));
+  p.stderr.on('data', (d) => (stderr += d));
+  const done = new Promise<{ code: number; stdout: string; stderr: string }>((res) => p.on('close', (code) => res({ code: code ?? 1, stdout, stderr })));
+  return { done, pid: p.pid! };
+}
+
+const it_ = it.skipIf(!linux || (!hasTmux && !process.env.CI));
+
+describe('resume restart --outdated (real tmux, stand-in claude)', () => {
+  it_('an idle session with an empty input line is stopped and resumed in the same pane', async () => {
+    const w = world();
+    const id = uuid(1);
+    const { pane, pid } = await claudeInPane(w, id);
+
+    const dry = run(w.home, ['restart', '--outdated', '--dry-run'], { PATH: w.env.PATH });
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).toContain(`${id}\tpid ${pid}\t2.1.1 < 2.1.2\tpane ${pane} (process tree) on ${w.sock}\twait up to 30m for`);
+    expect(alive(pid)).toBe(true);
+
+    const r = run(w.home, ['restart', '--outdated', '--timeout', '60s'], { PATH: w.env.PATH });
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe(`${id}\tresumed\tresumed in pane ${pane}\n`);
+    expect(r.code).toBe(0);
+    expect(alive(pid)).toBe(false);
+    const again = registry(w).filter((e) => e.sessionId === id);
+    expect(again).toHaveLength(1);
+    expect(again[0].pid).not.toBe(pid);
+    const log = fs.readFileSync(path.join(w.home, 'claude.log'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(log.at(-1).argv).toEqual(['--resume', id]);
+    // it was typed into the same pane: the new claude's pane is that pane
+    const panes = tmux(w, 'list-panes', '-a', '-F', '#{pane_id} #{pane_pid}').trim().split('\n');
+    expect(panes).toHaveLength(1);
+    expect(panes[0]!.startsWith(pane + ' ')).toBe(true);
+    // snapshot ran first
+    expect(fs.existsSync(path.join(w.home, '.config', 'resume', 'sessions', `${id}.json`))).toBe(true);
+  });
+
+  it_('busy, or a draft on the input line: nothing is signalled; the timeout ends it with exit 1', async () => {
+    const w = world();
+    const busy = uuid(2);
+    write(w.home, `status-${busy}`, 'busy');
+    const b = await claudeInPane(w, busy);
+    const r = run(w.home, ['restart', '--outdated', '--timeout', '3s'], { PATH: w.env.PATH });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe(`${busy}\ttimeout\tnot safe to stop within the timeout: status is busy, not idle\n`);
+    expect(alive(b.pid)).toBe(true);
+    write(w.home, `status-${busy}`, 'waiting'); // anything but idle
+    expect(run(w.home, ['restart', '--outdated', '--timeout', '2s'], { PATH: w.env.PATH }).stdout).toContain('status is waiting, not idle');
+    tmux(w, 'kill-server');
+
+    const w2 = world();
+    const draft = uuid(3);
+    const d = await claudeInPane(w2, draft, "STANDIN_DRAFT='half a prompt'");
+    const r2 = run(w2.home, ['restart', '--outdated', '--timeout', '3s'], { PATH: w2.env.PATH });
+    expect(r2.code).toBe(1);
+    expect(r2.stdout).toContain('the input line is not empty (a draft would be lost)');
+    expect(alive(d.pid)).toBe(true);
+    expect(tmux(w2, 'capture-pane', '-p', '-t', d.pane)).toContain('❯ half a prompt');
+  });
+
+  it_('a session that becomes idle while it waits is restarted then', async () => {
+    const w = world();
+    const id = uuid(4);
+    write(w.home, `status-${id}`, 'busy');
+    const { pid } = await claudeInPane(w, id);
+    const p = runAsync(w, ['restart', '--outdated', '--timeout', '60s']);
+    await sleep(2500);
+    expect(alive(pid)).toBe(true);
+    write(w.home, `status-${id}`, 'idle');
+    const r = await p.done;
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`${id}\tresumed`);
+  });
+
+  it_('a pane that vanishes while it waits: exit 1, no signal', async () => {
+    const w = world();
+    const id = uuid(5);
+    write(w.home, `status-${id}`, 'busy');
+    const { pane, pid } = await claudeInPane(w, id, 'STANDIN_NOHUP=1');
+    const p = runAsync(w, ['restart', '--outdated', '--timeout', '60s']);
+    await sleep(1500);
+    tmux(w, 'kill-pane', '-t', pane);
+    const r = await p.done;
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe(`${id}\tvanished\tpane ${pane} vanished\n`);
+    expect(alive(pid)).toBe(true);
+    process.kill(pid, 'SIGKILL');
+  });
+
+  it_('two panes claiming one session are refused; others still run', async () => {
+    const w = world();
+    const id = uuid(6);
+    const a = await claudeInPane(w, id);
+    const b = await claudeInPane(w, id);
+    const r = run(w.home, ['restart', '--outdated', '--timeout', '5s'], { PATH: w.env.PATH });
+    expect(r.code).toBe(1);
+    const lines = r.stdout.trim().split('\n');
+    expect(lines).toHaveLength(2);
+    for (const l of lines) expect(l).toBe(`${id}\trefused\t2 panes claim session ${id}`);
+    expect(alive(a.pid) && alive(b.pid)).toBe(true);
+  });
+
+  it_('--session narrows; a stop signal while waiting ends with exit 1 and no signal sent; a second run is locked out', async () => {
+    const w = world();
+    const one = uuid(7);
+    const two = uuid(8);
+    write(w.home, `status-${one}`, 'busy');
+    const a = await claudeInPane(w, one);
+    const b = await claudeInPane(w, two);
+    const dry = run(w.home, ['restart', '--outdated', '--dry-run', '--session', one], { PATH: w.env.PATH });
+    expect(dry.stdout.trim().split('\n')).toHaveLength(1);
+    expect(dry.stdout).toContain(one);
+    const p = runAsync(w, ['restart', '--outdated', '--session', one, '--timeout', '60s']);
+    // waiting has begun once the lock is taken and the pane has been looked at
+    await until(() => fs.existsSync(path.join(w.home, '.local', 'state', 'resume', 'restart.lock')));
+    const locked = run(w.home, ['restart', '--outdated', '--session', two], { PATH: w.env.PATH });
+    expect(locked.code).toBe(1);
+    expect(locked.stderr).toContain('another restart is running');
+    process.kill(p.pid, 'SIGTERM');
+    const r = await p.done;
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain(`${one}\tinterrupted`);
+    expect(alive(a.pid) && alive(b.pid)).toBe(true);
+    expect(fs.existsSync(path.join(w.home, '.local', 'state', 'resume', 'restart.lock'))).toBe(false);
+  });
+});
+
+describe('resume restart: usage', () => {
+  it('needs --outdated; a bad --timeout is exit 2', () => {
+    const h = tempHome();
+    try {
+      expect(run(h, ['restart']).code).toBe(2);
+      if (linux) {
+        const r = run(h, ['restart', '--outdated', '--timeout', 'soon']);
+        expect(r.code).toBe(2);
+        expect(r.stderr).toContain('--timeout takes a duration');
+      }
+    } finally {
+      fs.rmSync(h, { recursive: true, force: true });
+    }
+  });
+});
