@@ -39,6 +39,7 @@ interface Reg {
   id: string;
   pid: number;
   name?: string;
+  nameSource?: string;
   version?: string;
   status?: string;
   procStart?: string;
@@ -48,7 +49,7 @@ interface Reg {
 function registry(h: string, r: Reg): string {
   return write(h, `.claude/sessions/${r.pid}.json`, JSON.stringify({
     pid: r.pid, sessionId: r.id, cwd: r.cwd ?? h, startedAt: 1, procStart: r.procStart ?? procStart(r.pid), version: r.version ?? '2.1.332',
-    kind: 'interactive', entrypoint: 'cli', status: r.status ?? 'idle', updatedAt: 2, ...(r.name ? { name: r.name } : {}),
+    kind: 'interactive', entrypoint: 'cli', status: r.status ?? 'idle', updatedAt: 2, ...(r.name ? { name: r.name, nameSource: r.nameSource ?? 'user' } : {}),
   }));
 }
 
@@ -136,6 +137,19 @@ describe.skipIf(!linux)('resume snapshot', () => {
     const loud = run(h, ['snapshot'], env);
     expect(loud.code).toBe(0);
     expect(loud.stderr).toMatch(/snapshot of .* failed: (ENOTDIR|EEXIST)/);
+  });
+
+  it("keeps a /rename name (nameSource user, or none in older builds), not one Claude derived itself", async () => {
+    const h = home();
+    const [a, b, c] = [await liveProc(), await liveProc(), await liveProc()];
+    registry(h, { id: uuid(80), pid: a.pid!, name: 'proj-b-7c', nameSource: 'derived' });
+    registry(h, { id: uuid(81), pid: b.pid!, name: 'my name' });
+    write(h, `.claude/sessions/${c.pid}.json`, JSON.stringify({ pid: c.pid, sessionId: uuid(82), procStart: procStart(c.pid!), name: 'older build' }));
+    expect(run(h, ['snapshot', '--quiet']).code).toBe(0);
+    expect(snap(h, uuid(80)).name).toBe(null);
+    expect(snap(h, uuid(81)).name).toBe('my name');
+    expect(snap(h, uuid(82)).name).toBe('older build');
+    expect(JSON.parse(fs.readFileSync(path.join(store(h), 'names.json'), 'utf8'))).toEqual({ [uuid(81)]: 'my name', [uuid(82)]: 'older build' });
   });
 
   it('uses $XDG_CONFIG_HOME/resume/sessions', async () => {

@@ -1,7 +1,7 @@
 // Claude Code's live-process registry: `<config dir>/sessions/<pid>.json`, written by every running
 // interactive claude (2.1.139 and later) and removed when it exits. Fields read here: pid, sessionId,
-// cwd, version, status (`idle`, `busy`, `waiting`, `shell`, …), name (the /rename name, kept nowhere
-// else), procStart (Linux: field 22 of /proc/<pid>/stat, the pid-reuse guard), startedAt, updatedAt.
+// cwd, version, status (`idle`, `busy`, `waiting`, `shell`, …), name with nameSource (`user` for a
+// /rename; 2.1.332 also shows a `derived` name such as `proj-b-7c`, which is not kept), procStart (Linux: field 22 of /proc/<pid>/stat, the pid-reuse guard), startedAt, updatedAt.
 // Older builds wrote `pid-<n>.json` with `session_id`; those are orphans and are not read.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -18,6 +18,7 @@ export interface RegEntry {
   cwd: string | null;
   version: string | null;
   status: string | null;
+  /** the /rename name; null for a name Claude derived itself (nameSource "derived": the directory plus a suffix) */
   name: string | null;
   procStart: string | null;
   startedAt: number | null;
@@ -69,7 +70,7 @@ export function readRegistry(root: string): RegEntry[] {
       cwd: str(o.cwd),
       version: o.version != null ? String(o.version) : null,
       status: str(o.status),
-      name: str(o.name),
+      name: o.nameSource == null || o.nameSource === 'user' ? str(o.name) : null,
       procStart: o.procStart != null ? String(o.procStart) : null,
       startedAt: num(o.startedAt),
       updatedAt: num(o.updatedAt),
