@@ -44,6 +44,11 @@ fs.appendFileSync(path.join(home, 'claude.log'), JSON.stringify({ pid: process.p
 const rule = '─'.repeat(40);
 process.stdout.write('\\n' + rule + '\\n❯ ' + (process.env.STANDIN_DRAFT || '') + '\\n' + rule + '\\n');
 setInterval(save, 200);
+if (process.env.STANDIN_RUN) {
+  // run resume from inside this claude's process tree (as a tool call would)
+  const r = require('child_process').spawnSync(process.execPath, JSON.parse(process.env.STANDIN_RUN), { encoding: 'utf8' });
+  fs.writeFileSync(path.join(home, 'inner.out'), JSON.stringify({ code: r.status, stdout: r.stdout, stderr: r.stderr }));
+}
 const bye = () => { fs.rmSync(reg, { force: true }); process.exit(0); };
 process.on('SIGTERM', bye);
 if (process.env.STANDIN_NOHUP) process.on('SIGHUP', () => {}); else process.on('SIGHUP', bye);
@@ -255,6 +260,32 @@ describe('resume restart --outdated (real tmux, stand-in claude)', () => {
     expect(r.stdout).toContain(`${one}\tinterrupted`);
     expect(alive(a.pid) && alive(b.pid)).toBe(true);
     expect(fs.existsSync(path.join(w.home, '.local', 'state', 'resume', 'restart.lock'))).toBe(false);
+  });
+});
+
+describe('resume restart: how the pane is found', () => {
+  it_('never a session that is an ancestor of the resume that runs; TMUX_PANE only as a noted fallback', async () => {
+    const w = world();
+    const id = uuid(9);
+    const args = JSON.stringify([BIN, 'restart', '--outdated', '--dry-run']);
+    const { pane } = await claudeInPane(w, id, `RESUME_CACHE_DIR=${w.home}/.cache/resume STANDIN_RUN='${args}'`);
+    const inner = JSON.parse(await until(() => fs.existsSync(path.join(w.home, 'inner.out')) && fs.readFileSync(path.join(w.home, 'inner.out'), 'utf8')));
+    expect(inner.code).toBe(0);
+    expect(inner.stdout).toContain(`pane ${pane} (process tree)`);
+    expect(inner.stdout).toContain('refused: it is an ancestor of this resume');
+
+    // A claude outside every pane of the server its TMUX names: the pane comes from TMUX_PANE, with a note.
+    const id2 = uuid(10);
+    const p = spawn(path.join(w.home, 'bin', 'claude'), [], { env: { ...w.env, STANDIN_SESSION: id2, TMUX: `${w.sock},1,0`, TMUX_PANE: pane }, stdio: 'ignore' });
+    try {
+      await until(() => registry(w).find((e) => e.sessionId === id2));
+      const r = run(w.home, ['restart', '--outdated', '--dry-run', '--session', id2], { PATH: w.env.PATH });
+      expect(r.code).toBe(0);
+      expect(r.stderr).toContain(`note: pane of ${id2} taken from its TMUX_PANE (no pane of that server holds the process)`);
+      expect(r.stdout).toContain(`pane ${pane} (environment (fallback))`);
+    } finally {
+      p.kill('SIGKILL');
+    }
   });
 });
 
