@@ -144,7 +144,7 @@ function runAsync(w: World, args: string[]): { done: Promise<{ code: number; std
 
 const it_ = it.skipIf(!linux || (!hasTmux && !process.env.CI));
 
-describe('resume restart --outdated (real tmux, stand-in claude)', () => {
+describe('resume restart --outdated (real tmux, stand-in claude)', { timeout: 120_000 }, () => {
   it_('an idle session with an empty input line is stopped and resumed in the same pane', async () => {
     const w = world();
     const id = uuid(1);
@@ -263,7 +263,7 @@ describe('resume restart --outdated (real tmux, stand-in claude)', () => {
   });
 });
 
-describe('resume restart: how the pane is found', () => {
+describe('resume restart: how the pane is found', { timeout: 120_000 }, () => {
   it_('never a session that is an ancestor of the resume that runs; TMUX_PANE only as a noted fallback', async () => {
     const w = world();
     const id = uuid(9);
