@@ -8,7 +8,7 @@ import { oneLine } from '../util/text.js';
 import { out } from './common.js';
 import { loadConfig } from '../launch/config.js';
 import { shellLine } from '../launch/emit.js';
-import { candidateLines, dashTail, prepare, shellOf } from './resume.js';
+import { candidateLines, dashTail, forStdout, prepare, shellOf } from './resume.js';
 
 export function register(program: Command, app: App): void {
   program
@@ -35,6 +35,6 @@ export function register(program: Command, app: App): void {
       }
       const s = r.session;
       const plan = prepare(s, { fork: !!o.fork, extra: tail, cfg, name: shorts.get(s.id) ?? s.id });
-      out(shellLine(plan, shell) + '\n');
+      out(shellLine(forStdout(plan, cfg).plan, shell) + '\n');
     });
 }

@@ -14,7 +14,7 @@ import { filtersOf, out, withFilters, type FilterOpts } from './common.js';
 import { loadConfig, type Config } from '../launch/config.js';
 import { pickShell, shellLine, type Plan } from '../launch/emit.js';
 import { quotePosix, shown, type ShellName } from '../launch/quote.js';
-import { checkDir, checkLive, makePlan } from '../launch/plan.js';
+import { checkDir, checkLive, makePlan, shownPlan, withheldNote } from '../launch/plan.js';
 import { execPlan } from '../launch/exec.js';
 import { adapter } from '../harness/registry.js';
 import { pickerAvailable, pickSession } from '../../fzf/picker.js';
@@ -87,10 +87,23 @@ export function prepare(s: Session, o: { fork: boolean; extra: string[]; cfg: Co
   return plan;
 }
 
-async function launch(s: Session, plan: Plan, o: LaunchOpts, shell: ShellName, cfg: Config): Promise<void> {
+/**
+ * The plan a launch line on stdout shows: all of it on a terminal; into a pipe or file, without the
+ * permission-bypass flags from config (named on stderr).
+ */
+export function forStdout(plan: Plan, cfg: Config): { plan: Plan; withheld: string[] } {
+  if (process.stdout.isTTY) return { plan, withheld: [] };
+  const r = shownPlan(plan, cfg);
+  const n = withheldNote(r.withheld, plan.harness);
+  if (n) process.stderr.write(n + '\n');
+  return r;
+}
+
+async function launch(s: Session, full: Plan, o: LaunchOpts, shell: ShellName, cfg: Config): Promise<void> {
   if (o.dryRun) {
+    const { plan, withheld } = forStdout(full, cfg);
     if (o.json) {
-      out(JSON.stringify({ harness: plan.harness, id: plan.id, cwd: plan.cwd, argv: plan.argv, env: plan.env }, null, 2) + '\n');
+      out(JSON.stringify({ harness: plan.harness, id: plan.id, cwd: plan.cwd, argv: plan.argv, env: plan.env, ...(withheld.length ? { withheld } : {}) }, null, 2) + '\n');
     } else {
       let text = `cwd   ${quotePosix(plan.cwd)}\nargv  ${plan.argv.map(quotePosix).join(' ')}\n`;
       for (const [k, v] of Object.entries(plan.env)) text += `env   ${k}=${quotePosix(v)}\n`;
@@ -98,11 +111,13 @@ async function launch(s: Session, plan: Plan, o: LaunchOpts, shell: ShellName, c
     }
     return;
   }
-  const line = shellLine(plan, shell);
   if (o.print) {
-    out(line + '\n');
+    out(shellLine(forStdout(full, cfg).plan, shell) + '\n');
     return;
   }
+  // what runs: the whole plan (RESUME_EMIT_FILE is run by the shell integration, not shown)
+  const plan = full;
+  const line = shellLine(plan, shell);
   const emitFile = process.env.RESUME_EMIT_FILE;
   if (emitFile) {
     try {
@@ -128,7 +143,7 @@ export function register(program: Command, app: App): void {
   withFilters(program)
     .argument('[query...]', 'id, id prefix (4+ characters), transcript path, or words; arguments after -- go to the harness')
     .option('--dry-run', 'print the directory and command, run nothing, never prompt')
-    .option('--print', 'print the shell line (cd DIR && COMMAND) instead of running it')
+    .option('-p, --print', 'print the shell line (cd DIR && COMMAND) instead of running it')
     .option('--fork', "the harness's native fork instead of a resume")
     .option('--json', 'with --dry-run: one object {harness,id,cwd,argv,env}')
     .option('--shell <shell>', 'quote --print for zsh, bash or fish (default: RESUME_SHELL, else $SHELL)')
