@@ -59,9 +59,9 @@ export function register(program: Command, app: App): void {
     .argument('[words...]', 'words (case-insensitive, all must appear in one session); "quoted phrases" match as phrases')
     .option('--since <when>', 'sessions active since (2026-01-31, 7d, 3w, 12h)')
     .option('--until <when>', 'sessions started until (2026-01-31 = to the end of that day, 7d, …)')
-    .option('-n <N>', 'at most N results', (v: string) => {
+    .option('-n <N>', 'at most N results (0: no limit)', (v: string) => {
       const n = Number(v);
-      if (!Number.isInteger(n) || n < 1) throw usage(`-n takes a whole number above 0, not '${v}'`);
+      if (!Number.isInteger(n) || n < 0) throw usage(`-n takes a whole number, not '${v}'`);
       return n;
     })
     .option('--json', 'one JSON array of results')
@@ -90,7 +90,7 @@ export function register(program: Command, app: App): void {
       const t0 = Date.now();
       const threads = Number(process.env.RESUME_THREADS) || (os.availableParallelism ? os.availableParallelism() : os.cpus().length);
       const { results, stats } = await search(all, terms, filters, { workerFile: path.join(app.distDir, 'search-worker.js'), threads });
-      const list = o.n != null ? results.slice(0, o.n) : results;
+      const list = o.n ? results.slice(0, o.n) : results;
       const query = terms.map((t) => (t.phrase ? `"${t.text}"` : t.text)).join(' ');
       if (process.stderr.isTTY && !o.rows) {
         const mb = (stats.bytes / 1048576).toFixed(1);

@@ -4,7 +4,7 @@ import { ExitError } from '../app.js';
 import { out } from './common.js';
 import { resolve } from '../select/resolve.js';
 import { shortIds } from '../select/filter.js';
-import { toJson } from '../output.js';
+import { JSON_FIELDS_HELP, toJson } from '../output.js';
 import { launchInfo, liveInfo } from '../launch/info.js';
 import { localTime, age } from '../util/time.js';
 import { oneLine } from '../util/text.js';
@@ -15,7 +15,8 @@ export function register(program: Command, app: App): void {
     .command('show')
     .description('everything known about one session')
     .argument('<query...>', 'id, id prefix (4+ characters), transcript path, or words')
-    .option('--json', 'one JSON object (the fields of ls --json)')
+    .option('--json', 'one JSON object (the fields of ls --json, below)')
+    .addHelpText('after', JSON_FIELDS_HELP)
     .action(async (query: string[], o: { json?: boolean }) => {
       const all = await app.sessions();
       const r = resolve(query, all);
