@@ -8,6 +8,7 @@ import { ExitError, usage } from '../app.js';
 import type { Session } from '../types.js';
 import { applyFilters, shortIds, type Filters } from '../select/filter.js';
 import { didYouMean, resolve } from '../select/resolve.js';
+import { allPrompts } from '../index/prompts.js';
 import { label } from '../output.js';
 import { oneLine } from '../util/text.js';
 import { filtersOf, out, withFilters, type FilterOpts } from './common.js';
@@ -169,7 +170,7 @@ export function register(program: Command, app: App): void {
       } else if (query.length === 0) {
         s = await chooseAmong(app, applyFilters(all, filters), choice);
       } else {
-        const r = resolve(query, pool, { all: !!o.all });
+        const r = resolve(query, pool, { all: !!o.all, prompts: () => allPrompts(app.ctx) });
         const q = oneLine(query.join(' '));
         if (r.kind === 'none') {
           const sub = query.length === 1 ? didYouMean(query[0]!, commandNames(program)) : null;

@@ -3,6 +3,7 @@ import type { App } from '../app.js';
 import { ExitError } from '../app.js';
 import { out } from './common.js';
 import { resolve } from '../select/resolve.js';
+import { allPrompts } from '../index/prompts.js';
 import { shortIds } from '../select/filter.js';
 import { JSON_FIELDS_HELP, toJson } from '../output.js';
 import { launchInfo, liveInfo } from '../launch/info.js';
@@ -19,7 +20,7 @@ export function register(program: Command, app: App): void {
     .addHelpText('after', JSON_FIELDS_HELP)
     .action(async (query: string[], o: { json?: boolean }) => {
       const all = await app.sessions();
-      const r = resolve(query, all);
+      const r = resolve(query, all, { prompts: () => allPrompts(app.ctx) });
       const shorts = shortIds(all);
       if (r.kind === 'none') throw new ExitError(1, `no session matches '${query.join(' ')}'`);
       if (r.kind !== 'one') {
