@@ -59,6 +59,7 @@ const ROLE: Record<Piece['role'], string> = {
   'tool-call': 'tool call',
   'tool-output': 'tool output',
   task: 'task',
+  metadata: 'metadata',
 };
 
 const clean = (t: string) => sanitizeText(t).replace(/[ \t]+$/gm, '').trim();

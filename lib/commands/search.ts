@@ -48,6 +48,7 @@ const ROLE_LABEL: Record<string, string> = {
   'tool-call': 'tool call',
   'tool-output': 'tool output',
   task: 'task',
+  metadata: 'metadata',
 };
 
 function count(n: number, one: string, many = one + 's'): string {
