@@ -25,6 +25,7 @@ export interface LaunchOpts {
   fork?: boolean;
   dryRun?: boolean;
   print?: boolean;
+  copy?: boolean;
   json?: boolean;
   shell?: string;
 }
@@ -116,6 +117,13 @@ async function launch(s: Session, full: Plan, o: LaunchOpts, shell: ShellName, c
     out(shellLine(forStdout(full, cfg).plan, shell) + '\n');
     return;
   }
+  if (o.copy) {
+    // the clipboard is not a screen: the whole line, as the shell integration would run it
+    const { copyText } = await import('../launch/clipboard.js');
+    const where = copyText(shellLine(full, shell));
+    process.stderr.write(`resume: copied the line that resumes ${s.id} to ${where}\n`);
+    return;
+  }
   // what runs: the whole plan (RESUME_EMIT_FILE is run by the shell integration, not shown)
   const plan = full;
   const line = shellLine(plan, shell);
@@ -145,6 +153,7 @@ export function register(program: Command, app: App): void {
     .argument('[query...]', 'id, id prefix (4+ characters), transcript path, or words; arguments after -- go to the harness')
     .option('--dry-run', 'print the directory and command, run nothing, never prompt')
     .option('-p, --print', 'print the shell line (cd DIR && COMMAND) instead of running it')
+    .option('--copy', 'put the shell line on the clipboard instead of running it (says where on stderr)')
     .option('--fork', "the harness's native fork instead of a resume")
     .option('--json', 'with --dry-run: one object {harness,id,cwd,argv,env}')
     .option('--shell <shell>', 'quote --print for zsh, bash or fish (default: RESUME_SHELL, else $SHELL)')
@@ -154,7 +163,8 @@ export function register(program: Command, app: App): void {
       // Everything that can be refused without looking at sessions, before anything runs.
       const cfg = loadConfig(app.ctx);
       if (o.json && !o.dryRun) throw usage('--json goes with --dry-run');
-      const quoting = o.shell != null || (!o.dryRun && (o.print || !!process.env.RESUME_EMIT_FILE));
+      if (o.copy && (o.print || o.dryRun)) throw usage('--copy goes without --print and --dry-run');
+      const quoting = o.shell != null || (!o.dryRun && (o.print || o.copy || !!process.env.RESUME_EMIT_FILE));
       const shell: ShellName = quoting ? shellOf(o.shell) : 'bash';
       const filters = filtersOf(o);
       // Bare `resume` on a terminal: fzf opens at once and its rows arrive when the index is ready.

@@ -17,6 +17,7 @@ import { tildify } from '../util/paths.js';
 interface SearchOpts extends FilterOpts {
   json?: boolean;
   rows?: boolean;
+  copy?: boolean;
   since?: string;
   until?: string;
   n?: number;
@@ -66,6 +67,7 @@ export function register(program: Command, app: App): void {
       return n;
     })
     .option('--json', 'one JSON array of results')
+    .option('--copy', 'put the best result\'s resume line on the clipboard (says where on stderr)')
     .option('--rows', "fzf rows in `resume rows` format, best first (no words: every session, newest first)")
     .action(async (words: string[], o: SearchOpts) => {
       const filters = {
@@ -93,6 +95,7 @@ export function register(program: Command, app: App): void {
       const { results, stats } = await search(all, terms, filters, { workerFile: path.join(app.distDir, 'search-worker.js'), threads });
       const list = o.n ? results.slice(0, o.n) : results;
       const query = terms.map((t) => (t.phrase ? `"${t.text}"` : t.text)).join(' ');
+      if (o.copy && !o.rows && list.length) await copyBest(app, list[0]!.session, shorts.get(list[0]!.session.id)!);
       if (process.stderr.isTTY && !o.rows) {
         const mb = (stats.bytes / 1048576).toFixed(1);
         note(`${count(results.length, 'session')} ${results.length === 1 ? 'mentions' : 'mention'} ${oneLine(query)} (${stats.sessions} sessions, ${stats.files} files, ${mb} MiB in ${Date.now() - t0} ms)`);
@@ -114,6 +117,17 @@ export function register(program: Command, app: App): void {
       out(shown.map((r) => human(r, shorts.get(r.session.id)!, app.ctx.home, color)).join('\n'));
       if (shown.length < list.length) note(`+${list.length - shown.length} more (-n N shows more)`);
     });
+}
+
+/** `search --copy`: the best result's resume line onto the clipboard, where it went on stderr. */
+async function copyBest(app: App, s: Result['session'], short: string): Promise<void> {
+  const [{ loadConfig }, { makePlan }, { shellLine, pickShell }, { copyText }] = await Promise.all([
+    import('../launch/config.js'), import('../launch/plan.js'), import('../launch/emit.js'), import('../launch/clipboard.js'),
+  ]);
+  const sh = pickShell(undefined, process.env);
+  const plan = makePlan(s, { fork: false, extra: [], cfg: loadConfig(app.ctx), name: short });
+  const where = copyText(shellLine(plan, typeof sh === 'string' ? sh : 'bash'));
+  note(`copied the line that resumes ${s.id} (the best result) to ${where}`);
 }
 
 function toJson(r: Result, short: string) {
