@@ -56,3 +56,19 @@ describe('metadata is evidence', () => {
     expect(keys(['webshop'])[0]).toBe('claude:cccccccc-0000-4000-8000-000000000003');
   });
 });
+
+describe('every result says how to resume it', () => {
+  const { home, cid } = corpus();
+  it('the full id and the resume line per result; --json carries resume {cwd, argv, env}', () => {
+    const out = run(home, ['search', 'webshop']).stdout;
+    expect(out).toContain(`id: ${cid}`);
+    expect(out).toContain(`resume: cd ${path.join(home, 'src', 'webshop')} && codex resume ${cid}`);
+    const j = JSON.parse(run(home, ['search', '--json', 'pelican']).stdout);
+    expect(j[0].resume).toEqual({ cwd: path.join(home, 'src', 'webshop'), argv: ['codex', 'resume', cid], env: {} });
+  });
+  it('one clearly best result: said, and its resume line is the last line', () => {
+    const out = run(home, ['search', 'pelican']).stdout.trimEnd().split('\n');
+    expect(out.at(-2)).toBe(`best: codex ${cid}`);
+    expect(out.at(-1)).toBe(`cd ${path.join(home, 'src', 'webshop')} && codex resume ${cid}`);
+  });
+});

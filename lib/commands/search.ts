@@ -106,7 +106,8 @@ export function register(program: Command, app: App): void {
         return;
       }
       if (o.json) {
-        out(JSON.stringify(list.map((r) => toJson(r, shorts.get(r.session.id)!)), null, 2) + '\n');
+        const how = await resumeOf(app);
+        out(JSON.stringify(list.map((r) => ({ ...toJson(r, shorts.get(r.session.id)!), resume: how(r.session)?.plan ?? null })), null, 2) + '\n');
         if (list.length === 0) throw new ExitError(1, `no session mentions ${oneLine(query)}`);
         return;
       }
@@ -114,8 +115,15 @@ export function register(program: Command, app: App): void {
       const color = useColor();
       // on a terminal the best screenfuls, not hundreds of results (-n N, a pipe or --json: all)
       const shown = o.n == null && process.stdout.isTTY ? list.slice(0, TTY_RESULTS) : list;
-      out(shown.map((r) => human(r, shorts.get(r.session.id)!, app.ctx.home, color)).join('\n'));
+      const how = await resumeOf(app);
+      out(shown.map((r) => human(r, shorts.get(r.session.id)!, app.ctx.home, color, how(r.session)?.line ?? null)).join('\n'));
       if (shown.length < list.length) note(`+${list.length - shown.length} more (-n N shows more)`);
+      // one result clearly ahead: say so, and end with its resume line (the last line on screen)
+      const [a, b] = list;
+      if (a && (!b || (a.confidence === 'high' && b.confidence !== 'high') || a.score >= 1.5 * b.score)) {
+        const line = how(a.session)?.line;
+        if (line) out(`\nbest: ${a.session.harness} ${a.session.id}${b ? ' (clearly ahead of the rest)' : ''}\n${line}\n`);
+      }
     });
 }
 
@@ -165,7 +173,35 @@ const DIM = '\x1b[2m';
 const BOLD = '\x1b[1m';
 const RESET = '\x1b[0m';
 
-function human(r: Result, short: string, home: string, color: boolean): string {
+/**
+ * Per session, how to resume it: `{cwd, argv, env}` (the config applied) and the shell line. On
+ * stdout that is not a terminal, permission-bypass flags from config are left out (named once on
+ * stderr), as for `--print`.
+ */
+async function resumeOf(app: App): Promise<(s: Result['session']) => { plan: { cwd: string | null; argv: string[]; env: Record<string, string> }; line: string } | null> {
+  const [{ loadConfig, applyConfig }, { shownPlan, withheldNote }, { shellLine, pickShell }, { adapter }] = await Promise.all([
+    import('../launch/config.js'), import('../launch/plan.js'), import('../launch/emit.js'), import('../harness/registry.js'),
+  ]);
+  const cfg = loadConfig(app.ctx);
+  const sh = pickShell(undefined, process.env);
+  const shell = typeof sh === 'string' ? sh : 'bash';
+  let noted = false;
+  return (s) => {
+    const spec = adapter(s.harness).launch(s, { fork: false });
+    if (typeof spec === 'string') return null;
+    let plan: { harness: string; id: string; cwd: string; argv: string[]; env: Record<string, string> } = { harness: s.harness, id: s.id, cwd: s.cwd ?? '', argv: applyConfig(spec.argv, s.harness, cfg), env: { ...(spec.env ?? {}) } };
+    if (!process.stdout.isTTY) {
+      const r = shownPlan(plan, cfg);
+      const n = withheldNote(r.withheld, s.harness);
+      if (n && !noted) process.stderr.write(n + '\n');
+      noted ||= !!n;
+      plan = r.plan;
+    }
+    return { plan: { cwd: s.cwd, argv: plan.argv, env: plan.env }, line: s.cwd ? shellLine(plan, shell) : `${plan.argv.join(' ')}` };
+  };
+}
+
+function human(r: Result, short: string, home: string, color: boolean, resumeLine: string | null): string {
   const s = r.session;
   const dim = (t: string) => (color ? DIM + t + RESET : t);
   const kind = r.original ? 'original' : 'follow-up';
@@ -176,7 +212,8 @@ function human(r: Result, short: string, home: string, color: boolean): string {
     color ? BOLD + short + RESET : short,
     `${kind}, ${r.confidence} confidence`,
   ].join('  ');
-  const lines = [head, `  ${dim(clip(label(s), 120))}`, `  ${dim('file:')} ${oneLine(s.file)}`];
+  const lines = [head, `  ${dim(clip(label(s), 120))}`, `  ${dim('id:')} ${s.id}`, `  ${dim('file:')} ${oneLine(s.file)}`];
+  if (resumeLine) lines.push(`  ${dim('resume:')} ${resumeLine}`);
   for (const f of new Set(r.evidence.filter((e) => e.child).map((e) => e.file))) lines.push(`  ${dim('subagent:')} ${oneLine(f)}`);
   for (const e of r.evidence) {
     const tag = ROLE_LABEL[e.role] + (e.copied ? ' (copied)' : '') + (e.child ? ' (subagent)' : '');
