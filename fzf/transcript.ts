@@ -7,8 +7,8 @@ import type { Session } from '../lib/types.js';
 import type { ExtractCtx, Piece } from '../lib/search/types.js';
 import { EXTRACTORS } from '../lib/search/registry.js';
 import { scanFile } from '../lib/search/scan.js';
-import { redact } from '../lib/util/redact.js';
-import { oneLine, safeText } from '../lib/util/text.js';
+import { sanitizeText } from '../lib/util/redact.js';
+import { oneLine } from '../lib/util/text.js';
 import { localTime } from '../lib/util/time.js';
 import { tildify } from '../lib/util/paths.js';
 import { label } from '../lib/output.js';
@@ -59,9 +59,10 @@ const ROLE: Record<Piece['role'], string> = {
   'tool-call': 'tool call',
   'tool-output': 'tool output',
   task: 'task',
+  metadata: 'metadata',
 };
 
-const clean = (t: string) => safeText(redact(t)).replace(/[ \t]+$/gm, '').trim();
+const clean = (t: string) => sanitizeText(t).replace(/[ \t]+$/gm, '').trim();
 
 export function renderTranscript(s: Session, pieces: Piece[] | null, home: string): string {
   const head = [

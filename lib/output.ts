@@ -28,6 +28,23 @@ export interface JsonSession {
   resume: { cwd: string | null; argv: string[] } | null;
 }
 
+/** The fields of `ls --json` / `show --json`, for their --help. */
+export const JSON_FIELDS_HELP = `
+JSON fields (ls --json: an array of these; show --json: one):
+  harness, id, short       harness name, full id, shortest unique id prefix
+  cwd                      the directory the session started in
+  title                    explicit title (custom name, AI title, summary) or null
+  firstPrompt, lastPrompt  clipped to 400 characters, redacted
+  prompts                  number of prompts
+  branch, model            git branch and model, or null
+  started, updated         ISO 8601 times, or null
+  file                     the transcript (or database) the session is read from
+  hidden, hiddenReason     hidden from the default listing, and why (subagent, headless, sdk, exec, archived, empty)
+  parent, forkedFrom       the session this one is a worker of / was forked from, or null
+  live, pid                running now, and its process id
+  resume                   {cwd, argv}: what resuming runs, or null when it cannot be resumed
+`;
+
 export type LaunchFn = (s: Session) => { cwd: string | null; argv: string[] } | null;
 
 export function defaultLaunch(s: Session): { cwd: string | null; argv: string[] } | null {

@@ -28,6 +28,12 @@ export interface SessionCore {
   forkedFrom: string | null;
   /** Extra files that belong to this session (subagent transcripts), for search and doctor. */
   children?: string[];
+  /**
+   * Every prompt, each clipped to 400 characters (promptText), in order: for naming by words. Kept
+   * in the index's per-source state, never in the listing (`rows` does not load it); see
+   * lib/index/prompts.ts.
+   */
+  allPrompts?: string[];
 }
 
 export interface Session extends SessionCore {

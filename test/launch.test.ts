@@ -279,7 +279,10 @@ describe('the config file', () => {
     write(home, '.config/resume/config', 'keys = "vim"\nfzf_opts = "--height 40%"\n[claude]\ncommand = "vamos"\nargs = ["--dangerously-skip-permissions", "a b"]\n');
     fs.copyFileSync(path.join(si.bin, 'claude'), path.join(si.bin, 'vamos'));
     const d = run(home, [id, '--dry-run', '--json', '--', '-x'], env);
-    expect(JSON.parse(d.stdout).argv).toEqual(['vamos', '--dangerously-skip-permissions', 'a b', '--resume', id, '-x']);
+    // piped: the permission-bypass flag from config is withheld from what is shown, and named
+    expect(JSON.parse(d.stdout).argv).toEqual(['vamos', 'a b', '--resume', id, '-x']);
+    expect(JSON.parse(d.stdout).withheld).toEqual(['--dangerously-skip-permissions']);
+    expect(d.stderr).toMatch(/left out of the line shown \(stdout is not a terminal\): --dangerously-skip-permissions from the config's \[claude\] args/);
     const ls = JSON.parse(run(home, ['ls', '--json'], env).stdout);
     expect(ls[0].resume).toEqual({ cwd, argv: ['vamos', '--dangerously-skip-permissions', 'a b', '--resume', id] });
     expect(run(home, ['show', id], env).stdout).toContain(`vamos --dangerously-skip-permissions a b --resume ${id}`);
@@ -289,6 +292,32 @@ describe('the config file', () => {
     const xdg = path.join(home, 'xdg');
     write(home, 'xdg/resume/config', '[claude]\nargs = ["--from-xdg"]\n');
     expect(JSON.parse(run(home, [id, '--dry-run', '--json'], { ...env, XDG_CONFIG_HOME: xdg }).stdout).argv).toEqual(['claude', '--from-xdg', '--resume', id]);
+  });
+
+  it('a piped --dry-run, --print or emit withholds permission-bypass flags from config; the emit file keeps them', () => {
+    const { home, si, cwd, id, env } = oneSession();
+    void si;
+    write(home, '.config/resume/config', '[claude]\nargs = ["--model", "opus", "--dangerously-skip-permissions", "--allow-dangerously-skip-permissions"]\n');
+    const dry = run(home, [id, '--dry-run'], env);
+    expect(dry.stdout).toContain(`argv  claude --model opus --resume ${id}`);
+    expect(dry.stdout).not.toContain('dangerously');
+    expect(dry.stderr).toContain('--dangerously-skip-permissions --allow-dangerously-skip-permissions');
+    for (const args of [[id, '--print'], [id, '-p'], ['emit', id]]) {
+      const r = run(home, [...args, '--shell', 'bash', '--', '--dangerously-skip-permissions'], env);
+      expect(r.code, args.join(' ')).toBe(0);
+      // the flag typed after -- is the user's own, shown; the config's are not
+      expect(r.stdout).toBe(`cd ${quotePosix(cwd)} && claude --model opus --resume ${id} --dangerously-skip-permissions\n`);
+      expect(r.stderr).toMatch(/left out of the line shown/);
+    }
+    // the line the shell integration runs is not shown: it keeps every flag
+    const emitFile = path.join(home, 'emit.sh');
+    const e = run(home, [id], { ...env, RESUME_EMIT_FILE: emitFile, RESUME_SHELL: 'bash' });
+    expect(e.code).toBe(0);
+    expect(fs.readFileSync(emitFile, 'utf8')).toBe(`cd ${quotePosix(cwd)} && claude --model opus --dangerously-skip-permissions --allow-dangerously-skip-permissions --resume ${id}\n`);
+    expect(e.stderr).toBe('');
+    // Codex and Gemini spellings
+    write(home, '.config/resume/config', '[claude]\nargs = ["--yolo", "--dangerously-bypass-approvals-and-sandbox", "--keep"]\n');
+    expect(JSON.parse(run(home, [id, '--dry-run', '--json'], env).stdout).argv).toEqual(['claude', '--keep', '--resume', id]);
   });
 
   const BAD: [string, RegExp][] = [

@@ -43,8 +43,8 @@ describe('resume preview', () => {
     expect(o).toMatch(/^branch: +feat\/red$/m);
     expect(o).toMatch(/^prompts: +2$/m);
     expect(o).toMatch(/first prompt:\ndeploy with key \[REDACTED[^\]]*\] please\n/);
-    expect(o).toMatch(/last prompt:\nnow the last prompt with password=\[REDACTED\]\n/);
-    expect(o).toMatch(/last reply:\nDone\. Token: Bearer \[REDACTED\]\n/);
+    expect(o).toMatch(/last prompt:\nnow the last prompt with password=\[REDACTED:password\]\n/);
+    expect(o).toMatch(/last reply:\nDone\. Token: Bearer \[REDACTED:bearer-token\]\n/);
     expect(o).toContain(`file: ${file}`);
   });
 
@@ -91,7 +91,7 @@ describe('the transcript for the pager', () => {
     const o = r.stdout;
     expect(o).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f]/);
     expect(o).not.toMatch(/sk-ant-api03|ghp_abc|hunter2|abcdefghijklmnop1234567890/);
-    const order = ['── user', 'deploy with key', '── tool call', 'Bash export GITHUB_TOKEN=', '── tool output', 'done', 'ok', '── user', 'now the last prompt', '── assistant', 'Done. Token: Bearer [REDACTED]'];
+    const order = ['── user', 'deploy with key', '── tool call', 'Bash export GITHUB_TOKEN=', '── tool output', 'done', 'ok', '── user', 'now the last prompt', '── assistant', 'Done. Token: Bearer [REDACTED:bearer-token]'];
     let at = 0;
     for (const want of order) {
       const i = o.indexOf(want, at);

@@ -341,7 +341,7 @@ describe('privacy', () => {
       expect(out, text).not.toContain(secret);
       expect(out, text).toContain('[REDACTED');
     }
-    expect(redact('git clone https://alice:pa55word@git.example.com/r.git')).toContain('https://alice:[REDACTED]@git.example.com');
+    expect(redact('git clone https://alice:pa55word@git.example.com/r.git')).toContain('https://alice:[REDACTED:url-password]@git.example.com');
     expect(redact('max_tokens=4096 and a plain sentence')).toBe('max_tokens=4096 and a plain sentence');
   });
 

@@ -4,11 +4,12 @@ import type { App } from '../app.js';
 import { ExitError, usage } from '../app.js';
 import { shortIds } from '../select/filter.js';
 import { resolve } from '../select/resolve.js';
+import { allPrompts } from '../index/prompts.js';
 import { oneLine } from '../util/text.js';
 import { out } from './common.js';
 import { loadConfig } from '../launch/config.js';
 import { shellLine } from '../launch/emit.js';
-import { candidateLines, dashTail, prepare, shellOf } from './resume.js';
+import { candidateLines, dashTail, forStdout, prepare, shellOf } from './resume.js';
 
 export function register(program: Command, app: App): void {
   program
@@ -25,7 +26,7 @@ export function register(program: Command, app: App): void {
       const shell = shellOf(o.shell);
       const all = await app.sessions();
       const shorts = shortIds(all);
-      const r = resolve([key], all, { all: true });
+      const r = resolve([key], all, { all: true, prompts: () => allPrompts(app.ctx) });
       if (r.kind === 'none') throw new ExitError(1, `no session matches '${oneLine(key)}'`);
       if (r.kind !== 'one') {
         out(candidateLines(r.candidates, shorts));
@@ -35,6 +36,6 @@ export function register(program: Command, app: App): void {
       }
       const s = r.session;
       const plan = prepare(s, { fork: !!o.fork, extra: tail, cfg, name: shorts.get(s.id) ?? s.id });
-      out(shellLine(plan, shell) + '\n');
+      out(shellLine(forStdout(plan, cfg).plan, shell) + '\n');
     });
 }

@@ -2,16 +2,17 @@ import type { Command } from 'commander';
 import type { App } from '../app.js';
 import { filtered, note, out, positiveInt, withFilters, type FilterOpts } from './common.js';
 import { hiddenSummary, shortIds } from '../select/filter.js';
-import { plain, table, toJson, useColor } from '../output.js';
+import { JSON_FIELDS_HELP, plain, table, toJson, useColor } from '../output.js';
 import { launchInfo, liveInfo } from '../launch/info.js';
 
 export function register(program: Command, app: App): void {
   withFilters(program.command('ls').description('list sessions, newest first'))
-    .option('-n <N>', 'at most N sessions', positiveInt)
-    .option('--json', 'one JSON array of session objects')
+    .option('-n <N>', 'at most N sessions (0: no limit)', positiveInt)
+    .option('--json', 'one JSON array of session objects (fields below)')
+    .addHelpText('after', JSON_FIELDS_HELP)
     .action(async (o: FilterOpts & { n?: number; json?: boolean }) => {
       const { all, shown, filters } = await filtered(app, o);
-      const list = o.n != null ? shown.slice(0, o.n) : shown;
+      const list = o.n ? shown.slice(0, o.n) : shown;
       const shorts = shortIds(all);
       const now = Date.now();
       if (o.json) {
@@ -25,7 +26,8 @@ export function register(program: Command, app: App): void {
         out(list.map((s) => plain(s, shorts.get(s.id)!) + '\n').join(''));
       }
       const h = hiddenSummary(all, filters);
-      if (h && !o.json) note(h);
+      // on stderr, so it is seen under --json too without touching the JSON
+      if (h) note(h);
       if (list.length === 0 && !o.json && process.stderr.isTTY) note('no sessions found (resume doctor shows where it looked)');
     });
 }

@@ -13,7 +13,7 @@ import { out } from './common.js';
 import { age, localTime } from '../util/time.js';
 import { oneLine } from '../util/text.js';
 import { tildify } from '../util/paths.js';
-import { redact } from '../util/redact.js';
+import { sanitize } from '../util/redact.js';
 import { harnessColor } from '../output.js';
 
 /** Sessions from the stored listing, without statting anything; null when there is none. */
@@ -38,7 +38,7 @@ export async function findSession(app: App, key: string): Promise<Session | null
   return r.kind === 'one' ? r.session : null;
 }
 
-const clean = (s: string | null | undefined): string => (s ? oneLine(redact(s)) : '');
+const clean = (s: string | null | undefined): string => (s ? sanitize(s) : '');
 
 /**
  * Colour: on a terminal, or in the picker's preview window (fzf renders it on the terminal; the

@@ -8,13 +8,14 @@ import { ExitError, usage } from '../app.js';
 import type { Session } from '../types.js';
 import { applyFilters, shortIds, type Filters } from '../select/filter.js';
 import { didYouMean, resolve } from '../select/resolve.js';
+import { allPrompts } from '../index/prompts.js';
 import { label } from '../output.js';
 import { oneLine } from '../util/text.js';
 import { filtersOf, out, withFilters, type FilterOpts } from './common.js';
 import { loadConfig, type Config } from '../launch/config.js';
 import { pickShell, shellLine, type Plan } from '../launch/emit.js';
 import { quotePosix, shown, type ShellName } from '../launch/quote.js';
-import { checkDir, checkLive, makePlan } from '../launch/plan.js';
+import { checkDir, checkLive, makePlan, shownPlan, withheldNote } from '../launch/plan.js';
 import { execPlan } from '../launch/exec.js';
 import { adapter } from '../harness/registry.js';
 import { pickerAvailable, pickSession } from '../../fzf/picker.js';
@@ -24,6 +25,7 @@ export interface LaunchOpts {
   fork?: boolean;
   dryRun?: boolean;
   print?: boolean;
+  copy?: boolean;
   json?: boolean;
   shell?: string;
 }
@@ -87,10 +89,23 @@ export function prepare(s: Session, o: { fork: boolean; extra: string[]; cfg: Co
   return plan;
 }
 
-async function launch(s: Session, plan: Plan, o: LaunchOpts, shell: ShellName, cfg: Config): Promise<void> {
+/**
+ * The plan a launch line on stdout shows: all of it on a terminal; into a pipe or file, without the
+ * permission-bypass flags from config (named on stderr).
+ */
+export function forStdout(plan: Plan, cfg: Config): { plan: Plan; withheld: string[] } {
+  if (process.stdout.isTTY) return { plan, withheld: [] };
+  const r = shownPlan(plan, cfg);
+  const n = withheldNote(r.withheld, plan.harness);
+  if (n) process.stderr.write(n + '\n');
+  return r;
+}
+
+async function launch(s: Session, full: Plan, o: LaunchOpts, shell: ShellName, cfg: Config): Promise<void> {
   if (o.dryRun) {
+    const { plan, withheld } = forStdout(full, cfg);
     if (o.json) {
-      out(JSON.stringify({ harness: plan.harness, id: plan.id, cwd: plan.cwd, argv: plan.argv, env: plan.env }, null, 2) + '\n');
+      out(JSON.stringify({ harness: plan.harness, id: plan.id, cwd: plan.cwd, argv: plan.argv, env: plan.env, ...(withheld.length ? { withheld } : {}) }, null, 2) + '\n');
     } else {
       let text = `cwd   ${quotePosix(plan.cwd)}\nargv  ${plan.argv.map(quotePosix).join(' ')}\n`;
       for (const [k, v] of Object.entries(plan.env)) text += `env   ${k}=${quotePosix(v)}\n`;
@@ -98,11 +113,20 @@ async function launch(s: Session, plan: Plan, o: LaunchOpts, shell: ShellName, c
     }
     return;
   }
-  const line = shellLine(plan, shell);
   if (o.print) {
-    out(line + '\n');
+    out(shellLine(forStdout(full, cfg).plan, shell) + '\n');
     return;
   }
+  if (o.copy) {
+    // the clipboard is not a screen: the whole line, as the shell integration would run it
+    const { copyText } = await import('../launch/clipboard.js');
+    const where = copyText(shellLine(full, shell));
+    process.stderr.write(`resume: copied the line that resumes ${s.id} to ${where}\n`);
+    return;
+  }
+  // what runs: the whole plan (RESUME_EMIT_FILE is run by the shell integration, not shown)
+  const plan = full;
+  const line = shellLine(plan, shell);
   const emitFile = process.env.RESUME_EMIT_FILE;
   if (emitFile) {
     try {
@@ -128,7 +152,8 @@ export function register(program: Command, app: App): void {
   withFilters(program)
     .argument('[query...]', 'id, id prefix (4+ characters), transcript path, or words; arguments after -- go to the harness')
     .option('--dry-run', 'print the directory and command, run nothing, never prompt')
-    .option('--print', 'print the shell line (cd DIR && COMMAND) instead of running it')
+    .option('-p, --print', 'print the shell line (cd DIR && COMMAND) instead of running it')
+    .option('--copy', 'put the shell line on the clipboard instead of running it (says where on stderr)')
     .option('--fork', "the harness's native fork instead of a resume")
     .option('--json', 'with --dry-run: one object {harness,id,cwd,argv,env}')
     .option('--shell <shell>', 'quote --print for zsh, bash or fish (default: RESUME_SHELL, else $SHELL)')
@@ -138,7 +163,8 @@ export function register(program: Command, app: App): void {
       // Everything that can be refused without looking at sessions, before anything runs.
       const cfg = loadConfig(app.ctx);
       if (o.json && !o.dryRun) throw usage('--json goes with --dry-run');
-      const quoting = o.shell != null || (!o.dryRun && (o.print || !!process.env.RESUME_EMIT_FILE));
+      if (o.copy && (o.print || o.dryRun)) throw usage('--copy goes without --print and --dry-run');
+      const quoting = o.shell != null || (!o.dryRun && (o.print || o.copy || !!process.env.RESUME_EMIT_FILE));
       const shell: ShellName = quoting ? shellOf(o.shell) : 'bash';
       const filters = filtersOf(o);
       // Bare `resume` on a terminal: fzf opens at once and its rows arrive when the index is ready.
@@ -154,7 +180,7 @@ export function register(program: Command, app: App): void {
       } else if (query.length === 0) {
         s = await chooseAmong(app, applyFilters(all, filters), choice);
       } else {
-        const r = resolve(query, pool, { all: !!o.all });
+        const r = resolve(query, pool, { all: !!o.all, prompts: () => allPrompts(app.ctx) });
         const q = oneLine(query.join(' '));
         if (r.kind === 'none') {
           const sub = query.length === 1 ? didYouMean(query[0]!, commandNames(program)) : null;

@@ -17,6 +17,7 @@ import { tildify } from '../util/paths.js';
 interface SearchOpts extends FilterOpts {
   json?: boolean;
   rows?: boolean;
+  copy?: boolean;
   since?: string;
   until?: string;
   n?: number;
@@ -48,6 +49,7 @@ const ROLE_LABEL: Record<string, string> = {
   'tool-call': 'tool call',
   'tool-output': 'tool output',
   task: 'task',
+  metadata: 'metadata',
 };
 
 function count(n: number, one: string, many = one + 's'): string {
@@ -59,12 +61,13 @@ export function register(program: Command, app: App): void {
     .argument('[words...]', 'words (case-insensitive, all must appear in one session); "quoted phrases" match as phrases')
     .option('--since <when>', 'sessions active since (2026-01-31, 7d, 3w, 12h)')
     .option('--until <when>', 'sessions started until (2026-01-31 = to the end of that day, 7d, …)')
-    .option('-n <N>', 'at most N results', (v: string) => {
+    .option('-n <N>', 'at most N results (0: no limit)', (v: string) => {
       const n = Number(v);
-      if (!Number.isInteger(n) || n < 1) throw usage(`-n takes a whole number above 0, not '${v}'`);
+      if (!Number.isInteger(n) || n < 0) throw usage(`-n takes a whole number, not '${v}'`);
       return n;
     })
     .option('--json', 'one JSON array of results')
+    .option('--copy', 'put the best result\'s resume line on the clipboard (says where on stderr)')
     .option('--rows', "fzf rows in `resume rows` format, best first (no words: every session, newest first)")
     .action(async (words: string[], o: SearchOpts) => {
       const filters = {
@@ -90,8 +93,9 @@ export function register(program: Command, app: App): void {
       const t0 = Date.now();
       const threads = Number(process.env.RESUME_THREADS) || (os.availableParallelism ? os.availableParallelism() : os.cpus().length);
       const { results, stats } = await search(all, terms, filters, { workerFile: path.join(app.distDir, 'search-worker.js'), threads });
-      const list = o.n != null ? results.slice(0, o.n) : results;
+      const list = o.n ? results.slice(0, o.n) : results;
       const query = terms.map((t) => (t.phrase ? `"${t.text}"` : t.text)).join(' ');
+      if (o.copy && !o.rows && list.length) await copyBest(app, list[0]!.session, shorts.get(list[0]!.session.id)!);
       if (process.stderr.isTTY && !o.rows) {
         const mb = (stats.bytes / 1048576).toFixed(1);
         note(`${count(results.length, 'session')} ${results.length === 1 ? 'mentions' : 'mention'} ${oneLine(query)} (${stats.sessions} sessions, ${stats.files} files, ${mb} MiB in ${Date.now() - t0} ms)`);
@@ -102,7 +106,8 @@ export function register(program: Command, app: App): void {
         return;
       }
       if (o.json) {
-        out(JSON.stringify(list.map((r) => toJson(r, shorts.get(r.session.id)!)), null, 2) + '\n');
+        const how = await resumeOf(app);
+        out(JSON.stringify(list.map((r) => ({ ...toJson(r, shorts.get(r.session.id)!), resume: how(r.session)?.plan ?? null })), null, 2) + '\n');
         if (list.length === 0) throw new ExitError(1, `no session mentions ${oneLine(query)}`);
         return;
       }
@@ -110,9 +115,27 @@ export function register(program: Command, app: App): void {
       const color = useColor();
       // on a terminal the best screenfuls, not hundreds of results (-n N, a pipe or --json: all)
       const shown = o.n == null && process.stdout.isTTY ? list.slice(0, TTY_RESULTS) : list;
-      out(shown.map((r) => human(r, shorts.get(r.session.id)!, app.ctx.home, color)).join('\n'));
+      const how = await resumeOf(app);
+      out(shown.map((r) => human(r, shorts.get(r.session.id)!, app.ctx.home, color, how(r.session)?.line ?? null)).join('\n'));
       if (shown.length < list.length) note(`+${list.length - shown.length} more (-n N shows more)`);
+      // one result clearly ahead: say so, and end with its resume line (the last line on screen)
+      const [a, b] = list;
+      if (a && (!b || (a.confidence === 'high' && b.confidence !== 'high') || a.score >= 1.5 * b.score)) {
+        const line = how(a.session)?.line;
+        if (line) out(`\nbest: ${a.session.harness} ${a.session.id}${b ? ' (clearly ahead of the rest)' : ''}\n${line}\n`);
+      }
     });
+}
+
+/** `search --copy`: the best result's resume line onto the clipboard, where it went on stderr. */
+async function copyBest(app: App, s: Result['session'], short: string): Promise<void> {
+  const [{ loadConfig }, { makePlan }, { shellLine, pickShell }, { copyText }] = await Promise.all([
+    import('../launch/config.js'), import('../launch/plan.js'), import('../launch/emit.js'), import('../launch/clipboard.js'),
+  ]);
+  const sh = pickShell(undefined, process.env);
+  const plan = makePlan(s, { fork: false, extra: [], cfg: loadConfig(app.ctx), name: short });
+  const where = copyText(shellLine(plan, typeof sh === 'string' ? sh : 'bash'));
+  note(`copied the line that resumes ${s.id} (the best result) to ${where}`);
 }
 
 function toJson(r: Result, short: string) {
@@ -150,7 +173,35 @@ const DIM = '\x1b[2m';
 const BOLD = '\x1b[1m';
 const RESET = '\x1b[0m';
 
-function human(r: Result, short: string, home: string, color: boolean): string {
+/**
+ * Per session, how to resume it: `{cwd, argv, env}` (the config applied) and the shell line. On
+ * stdout that is not a terminal, permission-bypass flags from config are left out (named once on
+ * stderr), as for `--print`.
+ */
+async function resumeOf(app: App): Promise<(s: Result['session']) => { plan: { cwd: string | null; argv: string[]; env: Record<string, string> }; line: string } | null> {
+  const [{ loadConfig, applyConfig }, { shownPlan, withheldNote }, { shellLine, pickShell }, { adapter }] = await Promise.all([
+    import('../launch/config.js'), import('../launch/plan.js'), import('../launch/emit.js'), import('../harness/registry.js'),
+  ]);
+  const cfg = loadConfig(app.ctx);
+  const sh = pickShell(undefined, process.env);
+  const shell = typeof sh === 'string' ? sh : 'bash';
+  let noted = false;
+  return (s) => {
+    const spec = adapter(s.harness).launch(s, { fork: false });
+    if (typeof spec === 'string') return null;
+    let plan: { harness: string; id: string; cwd: string; argv: string[]; env: Record<string, string> } = { harness: s.harness, id: s.id, cwd: s.cwd ?? '', argv: applyConfig(spec.argv, s.harness, cfg), env: { ...(spec.env ?? {}) } };
+    if (!process.stdout.isTTY) {
+      const r = shownPlan(plan, cfg);
+      const n = withheldNote(r.withheld, s.harness);
+      if (n && !noted) process.stderr.write(n + '\n');
+      noted ||= !!n;
+      plan = r.plan;
+    }
+    return { plan: { cwd: s.cwd, argv: plan.argv, env: plan.env }, line: s.cwd ? shellLine(plan, shell) : `${plan.argv.join(' ')}` };
+  };
+}
+
+function human(r: Result, short: string, home: string, color: boolean, resumeLine: string | null): string {
   const s = r.session;
   const dim = (t: string) => (color ? DIM + t + RESET : t);
   const kind = r.original ? 'original' : 'follow-up';
@@ -161,7 +212,8 @@ function human(r: Result, short: string, home: string, color: boolean): string {
     color ? BOLD + short + RESET : short,
     `${kind}, ${r.confidence} confidence`,
   ].join('  ');
-  const lines = [head, `  ${dim(clip(label(s), 120))}`, `  ${dim('file:')} ${oneLine(s.file)}`];
+  const lines = [head, `  ${dim(clip(label(s), 120))}`, `  ${dim('id:')} ${s.id}`, `  ${dim('file:')} ${oneLine(s.file)}`];
+  if (resumeLine) lines.push(`  ${dim('resume:')} ${resumeLine}`);
   for (const f of new Set(r.evidence.filter((e) => e.child).map((e) => e.file))) lines.push(`  ${dim('subagent:')} ${oneLine(f)}`);
   for (const e of r.evidence) {
     const tag = ROLE_LABEL[e.role] + (e.copied ? ' (copied)' : '') + (e.child ? ' (subagent)' : '');

@@ -3,8 +3,9 @@ import type { App } from '../app.js';
 import { ExitError } from '../app.js';
 import { out } from './common.js';
 import { resolve } from '../select/resolve.js';
+import { allPrompts } from '../index/prompts.js';
 import { shortIds } from '../select/filter.js';
-import { toJson } from '../output.js';
+import { JSON_FIELDS_HELP, toJson } from '../output.js';
 import { launchInfo, liveInfo } from '../launch/info.js';
 import { localTime, age } from '../util/time.js';
 import { oneLine } from '../util/text.js';
@@ -15,10 +16,11 @@ export function register(program: Command, app: App): void {
     .command('show')
     .description('everything known about one session')
     .argument('<query...>', 'id, id prefix (4+ characters), transcript path, or words')
-    .option('--json', 'one JSON object (the fields of ls --json)')
+    .option('--json', 'one JSON object (the fields of ls --json, below)')
+    .addHelpText('after', JSON_FIELDS_HELP)
     .action(async (query: string[], o: { json?: boolean }) => {
       const all = await app.sessions();
-      const r = resolve(query, all);
+      const r = resolve(query, all, { prompts: () => allPrompts(app.ctx) });
       const shorts = shortIds(all);
       if (r.kind === 'none') throw new ExitError(1, `no session matches '${query.join(' ')}'`);
       if (r.kind !== 'one') {

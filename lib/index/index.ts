@@ -16,9 +16,10 @@ import { ADAPTERS } from '../harness/registry.js';
 import { cacheDir } from '../util/paths.js';
 import { runJob, type Job, type JobResult } from './parse.js';
 import { tailMatches } from './lines.js';
+import { sanitizeSession } from '../util/redact.js';
 
 /** Bump when any parser changes what it extracts: older caches are discarded and rebuilt. */
-export const INDEX_VERSION = 9;
+export const INDEX_VERSION = 10;
 
 interface Stat {
   size: number;
@@ -358,7 +359,8 @@ export async function updateIndex(ctx: Ctx, opts: IndexOptions = {}): Promise<In
   const listOut: ListFile = {
     v: INDEX_VERSION,
     files: Object.fromEntries(found.map((f) => [f.src.path, [f.stat.size, f.stat.mtime, f.stat.ino, f.stat.sig]])),
-    sessions,
+    // every prompt stays in the state shards (lib/index/prompts.ts): a listing never loads them
+    sessions: sessions.map(({ allPrompts: _, ...s }) => s),
     skipped,
     built: Date.now(),
   };
@@ -389,7 +391,8 @@ export function finishAll(ctx: Ctx, entries: Record<string, Entry>): Session[] {
     if (a.finish) {
       const states = new Map(mine.map((e) => [e.src.path, { src: e.src, state: e.state }]));
       try {
-        ss = a.finish(ss, ctx, states);
+        // a finish pass may bring text of its own (titles from side files): sanitised like the rest
+        ss = a.finish(ss, ctx, states).map(sanitizeSession);
       } catch {
         /* keep the unfinished list rather than none */
       }

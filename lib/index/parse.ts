@@ -2,6 +2,7 @@
 import type { Ctx, LineState, SessionCore, Source } from '../types.js';
 import { adapter } from '../harness/registry.js';
 import { readLines } from './lines.js';
+import { sanitizeSession } from '../util/redact.js';
 
 export interface Job {
   src: Source;
@@ -29,11 +30,11 @@ export async function runJob(job: Job, ctx: Ctx): Promise<JobResult> {
       const line = a.line.bind(a);
       const want = a.wantLong ? (head: Buffer) => a.wantLong!(state, head) : undefined;
       const r = readLines(job.src.path, job.from, job.size, (buf, s, e, complete) => line(state, buf, s, e, complete), want);
-      return { path: job.src.path, offset: r.offset, tail: r.tail, state, sessions: a.sessions(state, job.src) };
+      return { path: job.src.path, offset: r.offset, tail: r.tail, state, sessions: a.sessions(state, job.src).map(sanitizeSession) };
     }
     if (!a.readWhole) throw new Error(`${a.name} has no reader`);
     const state = await a.readWhole(job.src, ctx);
-    return { path: job.src.path, offset: job.size, tail: '', state, sessions: a.sessions(state, job.src) };
+    return { path: job.src.path, offset: job.size, tail: '', state, sessions: a.sessions(state, job.src).map(sanitizeSession) };
   } catch (err) {
     const msg = err instanceof Error ? err.message : String(err);
     return { path: job.src.path, offset: 0, tail: '', state: {}, sessions: [], error: msg.split('\n')[0] };

@@ -13,6 +13,7 @@ import { ExitError } from '../app.js';
 import { HARNESSES, type Ctx, type Harness } from '../types.js';
 import { configFile } from '../util/paths.js';
 import { shown } from './quote.js';
+import { CONTROL_CHARS, HAS_CONTROL } from '../util/text.js';
 
 export interface HarnessConfig {
   /** replaces the harness binary (argv[0]); one word: a command, alias or function name, or a path */
@@ -46,8 +47,7 @@ function typeOf(v: unknown): string {
   return `a ${typeof v}`;
 }
 
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f]/;
+const CONTROL = HAS_CONTROL;
 
 /** Parse and check config text. Throws ExitError(2) naming the offending key. */
 export function parseConfig(text: string, file: string): Config {
@@ -99,8 +99,7 @@ export function parseConfig(text: string, file: string): Config {
   return cfg;
 }
 
-// eslint-disable-next-line no-control-regex
-const UNSAFE_G = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+const UNSAFE_G = new RegExp(`[${CONTROL_CHARS}]`, 'g');
 
 function showValue(v: unknown): string {
   if (typeof v === 'string') return JSON.stringify(v).replace(UNSAFE_G, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'));

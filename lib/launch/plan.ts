@@ -85,3 +85,42 @@ export function checkLive(s: Session, cfg: Config, name: string): void {
   const hit = findLive([s], { names: harnessNames(cfg), thorough: true }).get(s.key);
   if (hit) throw new ExitError(2, `${name} is running (pid ${hit.pid}); use --fork to open a copy of it`);
 }
+
+/** Permission-bypass flags: never shown in a launch line written to a pipe or file when they came from config. */
+export const BYPASS_FLAGS = new Set([
+  '--dangerously-skip-permissions',
+  '--allow-dangerously-skip-permissions',
+  '--dangerously-bypass-approvals-and-sandbox',
+  '--yolo',
+  '--approval-mode=yolo',
+]);
+
+/**
+ * The plan as it may be shown when stdout is not a terminal (`--dry-run`, `--print`, `emit` into a
+ * pipe or file): the permission-bypass flags that came from the config's `args` taken out, the
+ * rest kept in order. The line the shell integration runs (RESUME_EMIT_FILE) is never filtered.
+ */
+export function shownPlan(plan: Plan, cfg: Config): { plan: Plan; withheld: string[] } {
+  const n = cfg.harness[plan.harness as Session['harness']]?.args.length ?? 0;
+  if (n === 0) return { plan, withheld: [] };
+  const withheld: string[] = [];
+  const argv = plan.argv.filter((a, i) => {
+    // config args sit right after the command (applyConfig): positions 1..n
+    const fromConfig = i >= 1 && i <= n;
+    const bypass = BYPASS_FLAGS.has(a) || (plan.harness === 'gemini' && a === '-y') ||
+      (a === 'yolo' && plan.argv[i - 1] === '--approval-mode' && i - 1 >= 1);
+    const prevIsMode = a === '--approval-mode' && plan.argv[i + 1] === 'yolo' && i + 1 <= n;
+    if (fromConfig && (bypass || prevIsMode)) {
+      withheld.push(a);
+      return false;
+    }
+    return true;
+  });
+  return withheld.length ? { plan: { ...plan, argv }, withheld } : { plan, withheld };
+}
+
+/** The stderr line that says which flags a shown launch line leaves out, or null. */
+export function withheldNote(withheld: string[], harness: string): string | null {
+  if (withheld.length === 0) return null;
+  return `resume: left out of the line shown (stdout is not a terminal): ${withheld.join(' ')} from the config's [${harness}] args; the shell integration and a terminal keep them`;
+}

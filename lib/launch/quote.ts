@@ -11,13 +11,14 @@
 // `$`, no globs, no command substitution); control characters are placed outside the quotes as
 // `\xHH` escapes, which fish concatenates with the quoted parts into one word.
 import shellQuote from 'shell-quote';
+import { HAS_CONTROL } from '../util/text.js';
 
 export type ShellName = 'zsh' | 'bash' | 'fish';
 export const SHELLS: readonly ShellName[] = ['zsh', 'bash', 'fish'];
 
-// C0 and C1 controls, DEL, line/paragraph separators, bidi marks and overrides: never written raw.
-// eslint-disable-next-line no-control-regex
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+// C0 and C1 controls, DEL, line/paragraph separators, bidi marks and overrides: never written raw
+// (the one list of such characters is lib/util/text.ts's CONTROL_CHARS).
+const UNSAFE = HAS_CONTROL;
 
 /** `\xHH` per UTF-8 byte of one character (`\n`, `\t` for the common ones). */
 function hexBytes(ch: string): string {

@@ -59,7 +59,7 @@ const STOP = new Error('enough evidence');
 /** the best score of a prompt other than the first (all terms in it) */
 const NEXT_HIT = 10;
 
-const W: Record<Role, number> = { user: 10, task: 8, 'tool-call': 7, assistant: 5, 'tool-output': 2 };
+const W: Record<Role, number> = { user: 10, task: 8, 'tool-call': 7, metadata: 6, assistant: 5, 'tool-output': 2 };
 const KEEP = 8;
 
 export interface Hit {
@@ -621,6 +621,16 @@ async function scanParallel(groups: Group[], terms: Term[], needKeys: Set<string
 }
 
 /** A group as a worker receives it, ready to scan. */
+/** What the index knows of a session, as one searchable line: title, branch, directory, repository, harness, id. */
+export function metadataText(s: Session): string {
+  const repo = s.cwd ? s.cwd.split('/').filter(Boolean).pop() : null;
+  // a title that is only the first prompt is in the transcript already (and copied, in a fork)
+  const title = s.title && s.title !== s.firstPrompt ? s.title : null;
+  return [title ? `title: ${title}` : '', s.branch ? `branch: ${s.branch}` : '', s.cwd ? `directory: ${s.cwd}` : '', repo ? `repository: ${repo}` : '', `${s.harness} ${s.id}`]
+    .filter(Boolean)
+    .join(' · ');
+}
+
 export function newGroup(root: Session, members: Session[]): Group {
   return { root, members, mask: 0, hits: [], nHits: 0, keys: new Set() };
 }
@@ -641,6 +651,15 @@ export async function search(all: Session[], terms: Term[], filters: SearchFilte
     g.hits = o.hits;
     g.nHits = o.nHits;
     if (o.keys) g.keys = new Set(o.keys);
+  }
+  // Metadata is evidence too: the title (harness-stored names included), branch, directory and
+  // repository name the index knows, matched like a piece of the transcript.
+  for (const g of groups) {
+    try {
+      collect(g, terms, { role: 'metadata', text: metadataText(g.root) }, g.root.file, false, g.root, false);
+    } catch (err) {
+      if (err !== STOP) throw err;
+    }
   }
   const found = groups.filter((g) => (g.mask & full) === full && g.hits.length > 0);
 

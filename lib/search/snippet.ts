@@ -1,8 +1,7 @@
 // Evidence snippets: a short window of redacted, one-line text around the densest cluster of
 // matches, with the matches' positions so the caller can mark them.
 import type { Term } from './query.js';
-import { redact } from '../util/redact.js';
-import { oneLine } from '../util/text.js';
+import { sanitize } from '../util/redact.js';
 
 export const SNIPPET = 160;
 /** text around the hit that is redacted before the window is cut (so a secret is seen whole) */
@@ -66,11 +65,11 @@ export function excerpt(text: string, terms: Term[], width = SNIPPET): string {
 }
 
 export function makeSnippet(text: string, terms: Term[], width = SNIPPET): Snippet {
-  // 1. a region around the densest cluster of the raw text, redacted whole, made one line
+  // 1. a region around the densest cluster of the raw text, sanitised whole (one line, no controls, redacted)
   const raw = matches(terms, text, 400);
   const anchor = raw.length ? bestStart(raw, width) : 0;
   const a = Math.max(0, anchor - CONTEXT);
-  const region = oneLine(redact(text.slice(a, anchor + CONTEXT)));
+  const region = sanitize(text.slice(a, anchor + CONTEXT));
   // 2. the window over the redacted one-line region
   const ms = matches(terms, region);
   if (ms.length === 0) {

@@ -1,6 +1,7 @@
 // Shared types of deep search: what a harness's text extractor returns for one decoded record.
 
-export type Role = 'user' | 'assistant' | 'tool-call' | 'tool-output' | 'task';
+/** `metadata`: what the index or a transcript's header says about a session (title, branch, directory, commit) */
+export type Role = 'user' | 'assistant' | 'tool-call' | 'tool-output' | 'task' | 'metadata';
 
 /** One piece of searchable text from a transcript record. */
 export interface Piece {

@@ -24,6 +24,12 @@ export interface ResolveOptions {
   all?: boolean;
   /** HOME, for a leading `~` in a path */
   home?: string;
+  /**
+   * Every prompt per session key (lib/index/prompts.ts), loaded only when words are matched: words
+   * may come from any prompt. Without it, the sessions' own allPrompts (when present) and their
+   * first and last prompts are searched.
+   */
+  prompts?: () => Map<string, string[]>;
 }
 
 function looksLikePath(q: string): boolean {
@@ -81,9 +87,11 @@ export function resolve(query: string[], sessions: Session[], opts: ResolveOptio
   }
   // (4) words
   const words = query.flatMap((w) => w.toLowerCase().split(/\s+/)).filter(Boolean);
+  const more = opts.prompts?.();
   const hits = sessions.filter((s) => {
     if (s.hidden && !opts.all) return false;
-    const hay = [s.cwd, s.title, s.firstPrompt, s.lastPrompt, s.branch, s.harness, s.id].filter(Boolean).join('\n').toLowerCase();
+    const every = s.allPrompts ?? more?.get(s.key) ?? [];
+    const hay = [s.cwd, s.title, s.firstPrompt, s.lastPrompt, ...every, s.branch, s.harness, s.id].filter(Boolean).join('\n').toLowerCase();
     return words.every((w) => hay.includes(w));
   });
   if (hits.length === 1) return { kind: 'one', session: hits[0]!, how: 'words' };

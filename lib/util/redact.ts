@@ -1,57 +1,184 @@
-// Secrets out of anything shown from a transcript (search snippets, previews). Each rule replaces
-// the secret, not its label, so the reader still sees what was there: `Authorization: Bearer
-// [REDACTED]`, `password=[REDACTED]`, `https://user:[REDACTED]@host`, `[REDACTED:github-token]`.
-// Over-redacting is preferred to leaking: a long random-looking value after a secret-ish name goes.
+// The one sanitiser for text that came from a session: control characters and escape sequences out
+// (lib/util/text.ts's stripControls), then every recognised secret replaced by `[REDACTED:<kind>]`.
+// It runs where the index stores a session (sanitizeSession: so no listing, table, JSON or
+// completion can forget it) and again on text read straight from transcripts (search snippets, the
+// preview, the transcript pager).
+//
+// Each rule replaces the secret, not its label, so the reader still sees what was there:
+// `Authorization: Bearer [REDACTED:bearer-token]`, `password=[REDACTED:password]`,
+// `https://user:[REDACTED:url-password]@host`, `[REDACTED:github-token]`. Over-redacting is
+// preferred to leaking: a value after a secret-ish name goes, whatever it looks like.
+//
+// Speed: a stored prompt passes through here at index time. Two cheap tests (one case-sensitive
+// regex of the providers' prefixes, one case-insensitive of the secret-ish words) decide whether any
+// rule can match; most text fails both and is returned as it came.
+import type { SessionCore } from '../types.js';
+import { oneLine, safeText } from './text.js';
 
-export const REDACTED = '[REDACTED]';
+/** `[REDACTED:<kind>]` */
+export const redacted = (kind: string): string => `[REDACTED:${kind}]`;
 
 interface Rule {
+  /** the rule's kind, as it appears in `[REDACTED:<kind>]` */
+  kind: string;
+  /** lower-case words one of which the text must hold for the rule to be tried (a cheap test first) */
+  kw: string[];
   re: RegExp;
-  to: string | ((...m: string[]) => string);
+  to?: (...m: string[]) => string;
 }
 
-const tag = (name: string) => `[REDACTED:${name}]`;
+const tag = redacted;
 
-const RULES: Rule[] = [
+// name = value pairs: the names (ending the key) that mark a secret value
+const SECRET_NAME =
+  '(?:passw(?:or)?d|passwd|pwd|passphrase|secret|api[_-]?key|apikey|access[_-]?key|auth[_-]?token|access[_-]?token|refresh[_-]?token|private[_-]?key|client[_-]?secret|credentials?|token)';
+
+const nameKind = (name: string): string => (/pass|pwd/i.test(name) ? 'password' : /token/i.test(name) ? 'token' : /key/i.test(name) ? 'api-key' : 'secret');
+
+/** The rules, most specific first (a later rule never re-redacts a `[REDACTED:…]`). Exported for tests. */
+export const RULES: Rule[] = [
   // PEM private keys: the whole block; a block cut by the excerpt's edge is removed to that edge.
-  { re: /-----BEGIN[A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----[\s\S]*?(?:-----END[A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----|$)/g, to: tag('private-key') },
-  { re: /^[\s\S]*?-----END[A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----/g, to: tag('private-key') },
+  { kind: 'private-key', kw: ['private key'], re: /-----BEGIN[A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----[\s\S]*?(?:-----END[A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----|$)/g },
+  { kind: 'private-key', kw: ['private key'], re: /^[\s\S]*?-----END[A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----/g },
   // Provider keys and tokens with recognisable shapes.
-  { re: /\bsk-ant-[A-Za-z0-9_-]{8,}/g, to: tag('anthropic-key') },
-  { re: /\bsk-(?:proj-|svcacct-|admin-|live_|test_|live-|test-)?[A-Za-z0-9_-]{16,}/g, to: tag('api-key') },
-  { re: /\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{16,}/g, to: tag('github-token') },
-  { re: /\bgithub_pat_[A-Za-z0-9_]{20,}/g, to: tag('github-token') },
-  { re: /\bglpat-[A-Za-z0-9_-]{16,}/g, to: tag('gitlab-token') },
-  { re: /\bxox[abposre]-[A-Za-z0-9-]{8,}/g, to: tag('slack-token') },
-  { re: /\b(?:AKIA|ASIA|AGPA|AIDA|AROA)[0-9A-Z]{16}\b/g, to: tag('aws-key') },
-  { re: /\bAIza[0-9A-Za-z_-]{30,}/g, to: tag('google-key') },
-  { re: /\bnpm_[A-Za-z0-9]{30,}/g, to: tag('npm-token') },
-  { re: /\beyJ[A-Za-z0-9_-]{6,}\.[A-Za-z0-9_-]{6,}\.[A-Za-z0-9_-]{6,}/g, to: tag('jwt') },
+  { kind: 'anthropic-key', kw: ['sk-ant-'], re: /\bsk-ant-[A-Za-z0-9_-]{8,}/g },
+  { kind: 'openai-key', kw: ['sk-'], re: /\bsk-(?:proj|svcacct|admin|None)-[A-Za-z0-9_-]{16,}/g },
+  { kind: 'openai-key', kw: ['sk-'], re: /\bsk-[A-Za-z0-9_-]{20,}/g },
+  { kind: 'stripe-key', kw: ['k_'], re: /\b(?:sk|rk)_(?:live|test|prod)_[A-Za-z0-9]{10,}/g },
+  { kind: 'github-token', kw: ['gh'], re: /\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{16,}/g },
+  { kind: 'github-token', kw: ['github_pat_'], re: /\bgithub_pat_[A-Za-z0-9_]{20,}/g },
+  { kind: 'gitlab-token', kw: ['gl'], re: /\bgl(?:pat|dt|rt|ptt|cbt|oas|soat|ft|imt|agent)-[A-Za-z0-9_-]{16,}/g },
+  { kind: 'slack-token', kw: ['xox'], re: /\bxox[abposre]-[A-Za-z0-9-]{8,}/g },
+  { kind: 'slack-token', kw: ['xapp-'], re: /\bxapp-\d-[A-Za-z0-9-]{8,}/g },
+  { kind: 'slack-webhook', kw: ['hooks.slack'], re: /\bhooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9/_-]{8,}/g },
+  // AWS: an access key id, and the 40-character secret written right after it (`AKIA… wJalr…`)
+  {
+    kind: 'aws-key',
+    kw: ['akia', 'asia', 'a3t', 'abia', 'acca', 'agpa', 'aida', 'aroa', 'anpa', 'anva', 'aipa'],
+    re: /\b((?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[A-Z0-9]{16})\b(?:([\s"',:;=|/]{1,12}(?:[A-Za-z_]{0,40}[\s"':=]{1,4})?)([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=]))?/g,
+    to: (_m, _id: string, sep: string | undefined, secret: string | undefined) => tag('aws-key') + (secret ? `${sep}${tag('aws-secret')}` : ''),
+  },
+  {
+    kind: 'aws-secret',
+    kw: ['access'],
+    re: /\b((?:aws_?)?secret_?access_?key["']?\s*[:=]\s*["']?)([A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])/gi,
+    to: (_m, name: string) => `${name}${tag('aws-secret')}`,
+  },
+  { kind: 'google-key', kw: ['aiza'], re: /\bAIza[0-9A-Za-z_-]{30,}/g },
+  // Azure: storage account keys and SAS signatures in connection strings and URLs, AD client secrets
+  {
+    kind: 'azure-key',
+    kw: ['accountkey', 'sharedaccess'],
+    re: /\b((?:AccountKey|SharedAccessKey|SharedAccessSignature)=)([^;\s"']{16,})/gi,
+    to: (_m, name: string) => `${name}${tag('azure-key')}`,
+  },
+  { kind: 'azure-sas', kw: ['sig='], re: /([?&]sig=)([A-Za-z0-9%+/=]{16,})/g, to: (_m, name: string) => `${name}${tag('azure-sas')}` },
+  { kind: 'azure-client-secret', kw: ['q~'], re: /(?<![A-Za-z0-9_~.-])[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~.-])/g },
+  { kind: 'twilio-key', kw: ['sk'], re: /\bSK[0-9a-f]{32}\b/g },
+  { kind: 'sendgrid-key', kw: ['sg.'], re: /\bSG\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{30,64}/g },
+  { kind: 'npm-token', kw: ['npm_'], re: /\bnpm_[A-Za-z0-9]{30,}/g },
+  { kind: 'pypi-token', kw: ['pypi-'], re: /\bpypi-AgE[A-Za-z0-9_-]{50,}/g },
+  { kind: 'huggingface-token', kw: ['hf_', 'api_org_'], re: /\b(?:hf_|api_org_)[A-Za-z0-9]{30,}/g },
+  { kind: 'jwt', kw: ['eyj'], re: /\beyJ[A-Za-z0-9_-]{6,}\.eyJ[A-Za-z0-9_-]{6,}\.[A-Za-z0-9_-]{6,}/g },
+  { kind: 'jwt', kw: ['eyj'], re: /\beyJ[A-Za-z0-9_-]{6,}\.[A-Za-z0-9_-]{6,}\.[A-Za-z0-9_-]{6,}/g },
   // Authorization headers (any scheme), then bare bearer tokens.
   {
-    re: /\b((?:proxy-)?authorization["']?\s*[:=]\s*["']?)(?:(bearer|basic|token|digest|negotiate|apikey)\s+)?([^\s"',;]+)/gi,
-    to: (_m, head: string, scheme: string | undefined) => `${head}${scheme ? scheme + ' ' : ''}${REDACTED}`,
+    kind: 'authorization',
+    kw: ['authoriz'],
+    re: /\b((?:proxy-)?authorization["']?\s*[:=]\s*["']?)(?!(?:(?:bearer|basic|token|digest|negotiate|apikey)\s+)?\[REDACTED)(?:(bearer|basic|token|digest|negotiate|apikey)\s+)?([^\s"',;]+)/gi,
+    to: (_m, head: string, scheme: string | undefined) => `${head}${scheme ? scheme + ' ' : ''}${tag(scheme && /^bearer$/i.test(scheme) ? 'bearer-token' : 'authorization')}`,
   },
-  { re: /\b(bearer|basic)(\s+)([A-Za-z0-9._~+/=-]{12,})/gi, to: (_m, s: string, sp: string) => `${s}${sp}${REDACTED}` },
-  // URLs with credentials: keep the user, drop the password.
-  { re: /\b([a-z][a-z0-9+.-]*:\/\/)([^\s:@/"'<>]+):([^\s@/"'<>]+)@/gi, to: (_m, sch: string, user: string) => `${sch}${user}:${REDACTED}@` },
-  // name = value / "name": "value" for secret-ish names (DB_PASSWORD=, "api_key": "…", --password x).
   {
-    re: /\b([A-Za-z0-9_.-]*(?:passw(?:or)?d|passwd|passphrase|secret|api[_-]?key|apikey|access[_-]?key|auth[_-]?token|access[_-]?token|refresh[_-]?token|private[_-]?key|client[_-]?secret|credentials?)["']?)(\s*(?::|=|:=|=>)\s*)(?!\[REDACTED)("[^"\n]*"|'[^'\n]*'|[^\s"',;&)}\]]+)/gi,
+    kind: 'bearer-token',
+    kw: ['bearer', 'basic'],
+    re: /\b(bearer|basic)(\s+)(?!\[REDACTED)([A-Za-z0-9._~+/=-]{12,})/gi,
+    to: (_m, s: string, sp: string) => `${s}${sp}${tag(/^bearer$/i.test(s) ? 'bearer-token' : 'authorization')}`,
+  },
+  // URLs with credentials: keep the user, drop the password.
+  {
+    kind: 'url-password',
+    kw: ['://'],
+    re: /(?<=[a-z0-9+.-]):\/\/([^\s:@/"'<>[\]]+):(?!\[REDACTED)([^\s@/"'<>]+)@/gi,
+    to: (_m, user: string) => `://${user}:${tag('url-password')}@`,
+  },
+  // name = value / "name": "value" for secret-ish names (DB_PASSWORD=, "api_key": "…", token: …).
+  {
+    kind: 'secret',
+    kw: ['pass', 'pwd', 'secret', 'key', 'token', 'credential'],
+    re: new RegExp(`(${SECRET_NAME}["']?)(\\s*(?::|=|:=|=>)\\s*)(?!\\[REDACTED|(?:bearer|basic)\\s)("[^"\\n]*"|'[^'\\n]*'|[^\\s"',;&)}\\]]+)`, 'gi'),
     to: (_m, name: string, op: string, val: string) => {
       const q = val[0] === '"' || val[0] === "'" ? val[0] : '';
-      return `${name}${op}${q}${REDACTED}${q}`;
+      return `${name}${op}${q}${tag(nameKind(name))}${q}`;
     },
   },
-  { re: /(--?(?:password|passwd|token|secret|api-key)[ =])(?!\[REDACTED)(\S+)/gi, to: (_m, flag: string) => `${flag}${REDACTED}` },
+  {
+    kind: 'secret',
+    kw: ['-pass', '-token', '-secret', '-api-key'],
+    re: /(--?(?:password|passwd|token|secret|api-key)[ =])(?!\[REDACTED)(\S+)/gi,
+    to: (_m, flag: string) => `${flag}${tag(/pass/i.test(flag) ? 'password' : /token/.test(flag) ? 'token' : 'secret')}`,
+  },
 ];
 
-/** The text with every recognised secret replaced. */
+// The prefilter: a rule can match only where one of these occurs. One case-insensitive regex of
+// literal alternatives (measured faster than String.includes per word, and than lower-casing first).
+const KEYWORDS = [
+  'sk-', 'sk_', 'rk_', 'ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_', 'github_pat_', 'glpat-', 'gldt-', 'glrt-', 'glptt-', 'glcbt-', 'gloas-',
+  'glsoat-', 'glft-', 'glimt-', 'glagent-', 'xox', 'xapp-', 'hooks.slack', 'aiza', 'akia', 'asia', 'a3t', 'abia', 'acca', 'agpa',
+  'aida', 'aroa', 'anpa', 'anva', 'aipa', 'q~', 'sg.', 'npm_', 'pypi-', 'hf_', 'api_org_', 'private key', 'eyj', 'sig=',
+  'pass', 'pwd', 'secret', 'token', 'key', 'credential', 'authoriz', 'bearer', 'basic', 'sharedaccess',
+];
+const MAY = new RegExp(
+  [...KEYWORDS.map((k) => k.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')), ':\\/\\/[^\\s/@]+:[^\\s/@]*@', 'sk[0-9a-f]{32}'].join('|'),
+  'i',
+);
+
+/** Might the text hold a secret? (false: no rule can match) */
+export function maySecret(s: string): boolean {
+  return MAY.test(s);
+}
+
+/** The text with every recognised secret replaced by `[REDACTED:<kind>]`. */
 export function redact(s: string): string {
+  if (!s || !maySecret(s)) return s;
   let out = s;
+  let low = s.toLowerCase();
   for (const r of RULES) {
+    if (!r.kw.some((k) => low.includes(k))) continue;
     r.re.lastIndex = 0;
-    out = out.replace(r.re, r.to as any);
+    const before = out;
+    out = r.to ? out.replace(r.re, r.to as (...m: string[]) => string) : out.replace(r.re, tag(r.kind));
+    if (out !== before) low = out.toLowerCase();
   }
+  return out;
+}
+
+/** One line of session text for display or storage: controls and escapes out, then secrets. */
+export function sanitize(s: string): string {
+  return redact(oneLine(s));
+}
+
+/** Multi-line session text (a reply, a transcript turn): controls out but newlines kept, then secrets. */
+export function sanitizeText(s: string): string {
+  return redact(safeText(s));
+}
+
+const nul = <T>(v: T | null | undefined, f: (x: T) => T): T | null => (v == null ? null : f(v));
+
+/**
+ * A session as the index stores it: every text field that came from the session sanitised (title,
+ * prompts, reply, branch, model). The directory, ids and file paths are kept as they are (they are
+ * needed to resume; display paths pass them through oneLine).
+ */
+export function sanitizeSession<T extends SessionCore>(s: T): T {
+  const out: T = {
+    ...s,
+    title: nul(s.title, sanitize),
+    firstPrompt: nul(s.firstPrompt, sanitize),
+    lastPrompt: nul(s.lastPrompt, sanitize),
+    lastReply: nul(s.lastReply, sanitizeText),
+    branch: nul(s.branch, sanitize),
+    model: nul(s.model, sanitize),
+  };
+  if (s.allPrompts) out.allPrompts = s.allPrompts.map(sanitize);
   return out;
 }

@@ -1,31 +1,51 @@
-// Text hygiene for anything that came out of a transcript.
+// Text hygiene for anything that came out of a transcript. ONE implementation of "no control
+// characters on screen": stripControls (below); oneLine and safeText are its two display forms, and
+// lib/util/redact.ts's sanitize/sanitizeText add secret redaction on top.
+import { stripVTControlCharacters } from 'node:util';
 
-// C0 controls (except none: tab and newline are replaced too), DEL, C1 controls, and the Unicode
-// line/paragraph separators and bidi overrides that can reorder a terminal line.
+/**
+ * The characters never written raw to a terminal: C0 controls, DEL, C1 controls, the left/right
+ * marks, the Unicode line/paragraph separators and the bidi embeddings, overrides and isolates (they
+ * can reorder what a terminal line shows). One list, used by every check and rewrite of this kind
+ * (display text here, shell quoting and config values in lib/launch).
+ */
+export const CONTROL_CHARS = '\\u0000-\\u001f\\u007f-\\u009f\\u200e\\u200f\\u2028\\u2029\\u202a-\\u202e\\u2066-\\u2069';
+/** Does the string hold any of CONTROL_CHARS? (not global: safe to `.test` repeatedly) */
+export const HAS_CONTROL = new RegExp(`[${CONTROL_CHARS}]`);
+const CONTROL_G = new RegExp(`[${CONTROL_CHARS}]`, 'g');
+// the same without tab and newline (kept, then normalised, by the multi-line form)
+const CONTROL_BUT_NL_G = new RegExp(`[${CONTROL_CHARS.replace('\\u0000-\\u001f', '\\u0000-\\u0008\\u000b-\\u001f')}]`, 'g');
+// The common escape sequences, removed first by their exact grammar: CSI (`ESC [ params final`),
+// OSC up to BEL or ST, and DCS/SOS/PM/APC strings up to ST or BEL. util.stripVTControlCharacters
+// then takes what is left (charset selection, `ESC 7`, …); run alone, it also takes the text after
+// a CSI when a BEL follows (`ESC[2Jword BEL` loses `word`) and leaves DCS payloads behind.
 // eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
-// ANSI escape sequences (CSI/OSC/…): removed whole so their parameters do not remain as text.
-// eslint-disable-next-line no-control-regex
-const ANSI = /\u001b(?:\[[0-?]*[ -/]*[@-~]|\][^\u0007\u001b]*(?:\u0007|\u001b\\)|[@-Z\\-_])/g;
+const SEQUENCES = /(?:\u001b\[|\u009b)[0-?]*[ -/]*[@-~]|(?:\u001b\]|\u009d)[^\u0007\u001b\u009c]*(?:\u0007|\u001b\\|\u009c)|(?:\u001b[PX^_]|[\u0090\u0098\u009e\u009f])[^\u0007\u001b\u009c]*(?:\u001b\\|\u0007|\u009c)/g;
+
+/**
+ * Escape sequences removed whole (SEQUENCES, then util.stripVTControlCharacters for the rest), then
+ * every remaining control character of CONTROL_CHARS replaced by a space. With `keepNewlines`, line
+ * breaks survive (CRLF and CR become LF) and a tab becomes two spaces.
+ */
+export function stripControls(s: string, keepNewlines = false): string {
+  if (!HAS_CONTROL.test(s)) return s;
+  let t = s;
+  // eslint-disable-next-line no-control-regex
+  if (/[\u001b\u0080-\u009f]/.test(t)) t = stripVTControlCharacters(t.replace(SEQUENCES, ''));
+  if (!keepNewlines) return t.replace(CONTROL_G, ' ');
+  return t.replace(/\r\n?/g, '\n').replace(/\t/g, '  ').replace(CONTROL_BUT_NL_G, ' ');
+}
 
 /** One line of display text: escapes removed, controls and newlines become spaces, runs folded. */
-// eslint-disable-next-line no-control-regex
-const CLEAN = /^[^\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]*$/;
-
 export function oneLine(s: string): string {
   // Most values are clean already (the index folds prompts): one test instead of three rewrites.
-  if (CLEAN.test(s) && !s.includes('  ')) return s.trim();
-  return s.replace(ANSI, '').replace(CONTROL, ' ').replace(/ {2,}/g, ' ').trim();
+  if (!HAS_CONTROL.test(s) && !s.includes('  ')) return s.trim();
+  return stripControls(s).replace(/ {2,}/g, ' ').trim();
 }
 
 /** Multi-line display text: escapes and controls removed, but newlines kept. */
 export function safeText(s: string): string {
-  return s
-    .replace(ANSI, '')
-    .replace(/\r\n?/g, '\n')
-    .replace(/\t/g, '  ')
-    // eslint-disable-next-line no-control-regex
-    .replace(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, ' ');
+  return stripControls(s, true);
 }
 
 /** Clip to n characters (code points), adding an ellipsis when cut. */

@@ -15,6 +15,8 @@ interface ClaudeState extends LineState {
   updated: number | null;
   firstPrompt: string | null;
   lastPrompt: string | null;
+  /** every prompt, clipped (SessionCore.allPrompts) */
+  all?: string[];
   lastReply: string | null;
   prompts: number;
   customTitle: string | null;
@@ -159,6 +161,7 @@ export const claude: Adapter<ClaudeState> = {
         const p = promptText(t);
         if (st.firstPrompt == null) st.firstPrompt = p;
         st.lastPrompt = p;
+        (st.all ??= []).push(p);
         return;
       }
       case 'assistant': {
@@ -202,6 +205,7 @@ export const claude: Adapter<ClaudeState> = {
         title: title ? promptText(title) : st.firstPrompt,
         firstPrompt: st.firstPrompt,
         lastPrompt: st.lastPrompt,
+        allPrompts: st.all,
         lastReply: st.lastReply == null ? null : promptText(st.lastReply),
         prompts: st.prompts,
         branch: st.branch,

@@ -34,6 +34,8 @@ interface CodexState extends LineState {
   updated: number | null;
   firstPrompt: string | null;
   lastPrompt: string | null;
+  /** every prompt, clipped (SessionCore.allPrompts) */
+  all?: string[];
   lastReply: string | null;
   prompts: number;
   /** user_message events recognised as copies of the parent's history and not counted */
@@ -159,6 +161,7 @@ function onUserMessage(st: CodexState, o: Record<string, any>, p: Record<string,
   const pt = text ? promptText(text) : '[image]';
   if (st.firstPrompt == null) st.firstPrompt = pt;
   st.lastPrompt = pt;
+  (st.all ??= []).push(pt);
   if (st.ph.length < MAX_PH) st.ph.push(hash(text));
   if (st.child && st.pt.length < MAX_PT) st.pt.push(pt);
 }
@@ -435,6 +438,7 @@ export const codex: Adapter<any> = {
         title: st.threadName ? promptText(st.threadName) : st.firstPrompt,
         firstPrompt: st.firstPrompt,
         lastPrompt: st.lastPrompt,
+        allPrompts: st.all,
         lastReply: st.lastReply,
         prompts: st.prompts,
         branch: st.branch,

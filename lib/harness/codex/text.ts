@@ -18,7 +18,9 @@ export function codexText(o: any, cx: ExtractCtx): Piece[] {
       const src = p.source;
       st.child = !!(p.forked_from_id || p.parent_thread_id || (src && typeof src === 'object' && src.subagent));
     }
-    return [];
+    // the git facts of the session are evidence too (a commit hash, the branch, the repository)
+    const g = p.git && typeof p.git === 'object' ? p.git : {};
+    return piece('metadata', [['commit', g.commit_hash], ['branch', g.branch], ['repository', g.repository_url], ['directory', p.cwd]].filter(([, v]) => typeof v === 'string' && v).map(([k, v]) => `${k}: ${v}`).join(' · '), ts);
   }
   if (!p) return [];
   const copied = !!st.child && st.metaTs != null && ts != null && ts < st.metaTs;

@@ -32,6 +32,8 @@ interface TranscriptState extends LineState {
   prompts: number;
   firstPrompt: string | null;
   lastPrompt: string | null;
+  /** every prompt, clipped (SessionCore.allPrompts) */
+  all?: string[];
   lastReply: string | null;
   /** working directories named by Shell tool calls: cwd candidates */
   cwds: string[];
@@ -322,6 +324,7 @@ export const cursor: Adapter<CursorState> = {
       st.prompts++;
       if (st.firstPrompt == null) st.firstPrompt = p;
       st.lastPrompt = p;
+      (st.all ??= []).push(p);
     } else if (role === 'assistant') {
       const texts: string[] = [];
       for (const b of blocks) {
@@ -358,7 +361,7 @@ export const cursor: Adapter<CursorState> = {
       const t = statMs(src.path);
       const started = t && t.birth > 0 && t.birth <= t.mtime ? t.birth : null;
       return [{
-        ...base, title: st.firstPrompt, firstPrompt: st.firstPrompt, lastPrompt: st.lastPrompt, lastReply: st.lastReply,
+        ...base, title: st.firstPrompt, firstPrompt: st.firstPrompt, lastPrompt: st.lastPrompt, allPrompts: st.all, lastReply: st.lastReply,
         prompts: st.prompts, started, updated: t?.mtime ?? null,
         hidden: src.kind === 'subagent', hiddenReason: src.kind === 'subagent' ? 'subagent' : null,
       }];

@@ -277,9 +277,11 @@ export const gemini: Adapter<GeminiState> = {
     let prompts = 0;
     let first: string | null = null;
     let last: string | null = null;
+    const all: string[] = [];
     for (const [, p] of st.msgs) {
       if (p == null) continue;
       prompts++;
+      all.push(p);
       if (first == null) first = p;
       last = p;
     }
@@ -295,6 +297,7 @@ export const gemini: Adapter<GeminiState> = {
         title: st.summary ? promptText(st.summary) : first,
         firstPrompt: first,
         lastPrompt: last,
+        allPrompts: all,
         lastReply: st.lastReply,
         prompts,
         branch: null,

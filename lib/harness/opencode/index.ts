@@ -21,6 +21,8 @@ interface Talk {
   prompts: number;
   firstPrompt: string | null;
   lastPrompt: string | null;
+  /** every prompt, clipped (SessionCore.allPrompts) */
+  all?: string[];
   lastReply: string | null;
   model: string | null;
 }
@@ -57,6 +59,7 @@ function addPrompt(t: Talk, text: string): void {
   t.prompts++;
   if (t.firstPrompt == null) t.firstPrompt = p;
   t.lastPrompt = p;
+  (t.all ??= []).push(p);
 }
 
 function modelName(provider: unknown, model: unknown): string | null {
@@ -82,6 +85,7 @@ function core(src: Source, o: {
     title: title ?? o.talk.firstPrompt,
     firstPrompt: o.talk.firstPrompt,
     lastPrompt: o.talk.lastPrompt,
+    allPrompts: o.talk.all,
     lastReply: o.talk.lastReply,
     prompts: o.talk.prompts,
     branch: null,

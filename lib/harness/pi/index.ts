@@ -18,6 +18,8 @@ interface PiState extends LineState {
   updated: number | null;
   firstPrompt: string | null;
   lastPrompt: string | null;
+  /** every prompt, clipped (SessionCore.allPrompts) */
+  all?: string[];
   lastReply: string | null;
   prompts: number;
   parentSession: string | null;
@@ -149,6 +151,7 @@ export const pi: Adapter<PiState> = {
           const p = promptText(t);
           if (st.firstPrompt == null) st.firstPrompt = p;
           st.lastPrompt = p;
+          (st.all ??= []).push(p);
         } else if (m.role === 'assistant') {
           if (str(m.model)) st.model = m.model;
           const t = textOf(m.content, ['text']).trim();
@@ -187,6 +190,7 @@ export const pi: Adapter<PiState> = {
         title: st.name ? promptText(st.name) : st.firstPrompt,
         firstPrompt: st.firstPrompt,
         lastPrompt: st.lastPrompt,
+        allPrompts: st.all,
         lastReply: st.lastReply == null ? null : promptText(st.lastReply),
         prompts: st.prompts,
         branch: null,

@@ -1,0 +1,98 @@
+// Naming a session (issue 11): words from ANY prompt (kept out of the listing), `-n 0`, `-p`, the
+// hidden counts beside `ls --json`, and the JSON fields in `ls --help` / `show --help`.
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { jsonl, run, tempHome, write } from './helpers.js';
+import { claudeSession, piSession } from './launch-helpers.js';
+
+function corpus() {
+  const home = tempHome();
+  const cwd = path.join(home, 'src', 'shop');
+  fs.mkdirSync(cwd, { recursive: true });
+  const pi = 'abcdef99-1111-4111-8111-111111111111';
+  piSession(home, { id: pi, cwd, prompts: ['Rate limiting for login', 'now the zeppelin middleware please', 'and tests', 'last one'] });
+  // a Claude session with a middle prompt: user, reply, user, reply, user
+  const cid = 'c1aude00-0000-4000-8000-000000000001';
+  const at = '2026-01-01T00:00:00.000Z';
+  const line = (n: number, type: string, extra: object) => ({
+    parentUuid: n ? `u${n - 1}` : null, isSidechain: false, userType: 'external', cwd, sessionId: cid, version: '2.1.0',
+    gitBranch: 'main', type, uuid: `u${n}`, timestamp: at, entrypoint: 'cli', ...extra,
+  });
+  write(home, `.claude/projects/-src-shop/${cid}.jsonl`, jsonl(
+    line(0, 'user', { message: { role: 'user', content: 'start the refactor' } }),
+    line(1, 'assistant', { message: { role: 'assistant', content: [{ type: 'text', text: 'ok' }] } }),
+    line(2, 'user', { message: { role: 'user', content: 'rename the quokka helper, token=abcdefgh12345678' } }),
+    line(3, 'assistant', { message: { role: 'assistant', content: [{ type: 'text', text: 'ok' }] } }),
+    line(4, 'user', { message: { role: 'user', content: 'run the tests' } }),
+  ));
+  for (let i = 0; i < 4; i++) claudeSession(home, { id: `0000000${i}-0000-4000-8000-00000000000${i}`, cwd, prompt: `filler ${i}` });
+  claudeSession(home, { id: 'feedface-0000-4000-8000-000000000009', cwd, prompt: 'sdk run', entrypoint: 'sdk-cli' });
+  return { home, pi, cid };
+}
+
+describe('words match every prompt', () => {
+  it('a word from a middle prompt names its session, cold and warm; the listing never holds it', () => {
+    const { home, pi, cid } = corpus();
+    // cold: the index is built in the same run
+    expect(run(home, ['resolve', 'zeppelin'])).toMatchObject({ code: 0, stdout: `pi:${pi}\n` });
+    // warm: the listing is reused; every prompt comes from the index's state
+    expect(run(home, ['resolve', 'zeppelin', 'middleware'])).toMatchObject({ code: 0, stdout: `pi:${pi}\n` });
+    expect(run(home, ['resolve', 'quokka'])).toMatchObject({ code: 0, stdout: `claude:${cid}\n` });
+    expect(run(home, ['show', 'quokka']).stdout).toContain(`id:           ${cid}`);
+    expect(run(home, ['quokka', '--dry-run']).stdout).toContain(`--resume ${cid}`);
+    // all words must appear (one from a middle prompt, one from the directory)
+    expect(run(home, ['resolve', 'quokka', 'shop']).stdout).toBe(`claude:${cid}\n`);
+    expect(run(home, ['resolve', 'quokka', 'zeppelin']).code).toBe(1);
+    // rows and ls read list.json only: it holds no middle prompt
+    const list = fs.readFileSync(path.join(home, '.cache', 'resume', 'list.json'), 'utf8');
+    expect(list).not.toContain('zeppelin');
+    expect(list).not.toContain('quokka');
+    // and the prompts kept for words are sanitised like everything else the index hands out
+    const dir = path.join(home, '.cache', 'resume', 'state');
+    const kept = fs.readdirSync(dir).flatMap((f) => Object.values(JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')).entries as Record<string, { sessions: { allPrompts?: string[] }[] }>))
+      .flatMap((e) => e.sessions.flatMap((x) => x.allPrompts ?? []));
+    expect(kept).toContain('rename the quokka helper, token=[REDACTED:token]');
+    expect(kept.join('\n')).not.toContain('abcdefgh12345678');
+  });
+});
+
+describe('options', () => {
+  it('-n 0 means no limit (ls and search); -n N cuts', () => {
+    const { home } = corpus();
+    const all = JSON.parse(run(home, ['ls', '--json']).stdout).length;
+    expect(all).toBe(6);
+    expect(JSON.parse(run(home, ['ls', '--json', '-n', '0']).stdout).length).toBe(all);
+    expect(JSON.parse(run(home, ['ls', '--json', '-n', '2']).stdout).length).toBe(2);
+    expect(run(home, ['ls', '-n', '0']).stdout.trim().split('\n').length).toBe(all);
+    expect(JSON.parse(run(home, ['search', '--json', '-n', '0', 'filler']).stdout).length).toBe(4);
+    expect(JSON.parse(run(home, ['search', '--json', '-n', '1', 'filler']).stdout).length).toBe(1);
+    expect(run(home, ['ls', '-n', '-1']).code).toBe(2);
+  });
+
+  it('ls --json still names the hidden sessions on stderr; --all has none', () => {
+    const { home } = corpus();
+    const r = run(home, ['ls', '--json']);
+    expect(JSON.parse(r.stdout).some((s: { hidden: boolean }) => s.hidden)).toBe(false);
+    expect(r.stderr).toMatch(/^\+1 hidden: 1 SDK; --all shows them\n$/);
+    expect(run(home, ['ls', '--json', '--all']).stderr).toBe('');
+  });
+
+  it('-p is --print', () => {
+    const { home, pi } = corpus();
+    const a = run(home, ['zeppelin', '-p', '--shell', 'bash']);
+    expect(a.code).toBe(0);
+    expect(a.stdout).toBe(run(home, ['zeppelin', '--print', '--shell', 'bash']).stdout);
+    expect(a.stdout).toContain(pi);
+  });
+
+  it('ls --help and show --help list the JSON fields', () => {
+    const home = tempHome();
+    for (const cmd of ['ls', 'show']) {
+      const h = run(home, [cmd, '--help']).stdout;
+      for (const f of ['harness', 'id', 'short', 'cwd', 'title', 'firstPrompt', 'lastPrompt', 'prompts', 'branch', 'model', 'started', 'updated', 'file', 'hidden', 'hiddenReason', 'parent', 'forkedFrom', 'live', 'pid', 'resume']) {
+        expect(h, `${cmd} --help: ${f}`).toMatch(new RegExp(`\\b${f}\\b`));
+      }
+    }
+  });
+});

@@ -1,0 +1,155 @@
+// Issue 11, privacy: a session whose prompts (and title, and branch) hold secrets and terminal escape
+// sequences, walked through EVERY command and output format. Nothing may come out raw: no secret,
+// no escape sequence, no control character (JSON escapes count as raw too: the value is checked).
+import fs from 'node:fs';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { afterAll, describe, expect, it } from 'vitest';
+import { BIN, envFor, have, jsonl, run, tempHome, write } from './helpers.js';
+
+// Assembled from parts so this file holds no string a secret scanner would flag.
+const j = (...p: string[]) => p.join('');
+const SECRETS = {
+  anthropic: j('sk-ant-', 'api03-', 'Zq8xY2vB4nM6kL1pR3tW5sD7fG9hJ0aQwErTyUiOpAsDfGhJkLzXcVbNm1234567890-abcdefAA'),
+  github: j('ghp_', 'Zq8xY2vB4nM6kL1pR3tW5sD7fG9hJ0aQwErT'),
+  aws: j('AKIA', 'Z7Q2VB4NM6KL1PR3'),
+  slack: j('xoxb-', '1234567890-1234567890123-', 'Zq8xY2vB4nM6kL1pR3tW5sD7'),
+  password: 'hunter2-Zq8xY2vB',
+  jwt: j('eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9', '.', 'eyJzdWIiOiIxMjM0NTY3ODkwIn0', '.', 'Zq8xY2vB4nM6kL1pR3tW5sD7fG9hJ0aQwErTyUiOp'),
+  openai: j('sk-', 'proj-', 'Zq8xY2vB4nM6kL1pR3tW5sD7fG9hJ0aQwErTyUiOpAsDfGhJkLzXcVbNm12'),
+};
+// the parts of each that must never be seen (the whole value, and a distinctive inner piece)
+const NEEDLES = [...Object.values(SECRETS), 'Zq8xY2vB4nM6kL1pR3', 'Z7Q2VB4NM6KL1PR3', 'hunter2'];
+const ESC = '\u001b]0;pwned\u0007\u001b[2J\u001b[31m';
+
+const homes: string[] = [];
+afterAll(() => {
+  for (const h of homes) fs.rmSync(h, { recursive: true, force: true });
+});
+
+function setup() {
+  const home = tempHome('resume-privacy-');
+  homes.push(home);
+  const cwd = path.join(home, 'work', 'shop');
+  fs.mkdirSync(cwd, { recursive: true });
+  const id = 'c1a0de11-0000-4000-8000-000000000001';
+  const id2 = 'c1a0de11-0000-4000-8000-000000000002';
+  const at = (m: number) => `2026-11-20T10:0${m}:00.000Z`;
+  const line = (sid: string, type: string, n: number, extra: object) => ({
+    parentUuid: n ? `${sid}-${n - 1}` : null, isSidechain: false, userType: 'external', cwd, sessionId: sid, version: '2.1.0',
+    gitBranch: `feat/${ESC}token=${SECRETS.password}`, type, uuid: `${sid}-${n}`, timestamp: at(n), entrypoint: 'cli', ...extra,
+  });
+  const user = (sid: string, n: number, text: string) => line(sid, 'user', n, { message: { role: 'user', content: text } });
+  const reply = (sid: string, n: number, text: string) => line(sid, 'assistant', n, { message: { role: 'assistant', content: [{ type: 'text', text }] } });
+  const prompts = [
+    `${ESC}deploy cartwheel with ${SECRETS.anthropic} and ${SECRETS.github}`,
+    `aws ${SECRETS.aws} then slack ${SECRETS.slack}\u001b[0m`,
+    `cartwheel login password=${SECRETS.password} jwt ${SECRETS.jwt}`,
+    `${ESC}cartwheel finally OPENAI_API_KEY=${SECRETS.openai} \u202eexe.txt`,
+  ];
+  write(home, `.claude/projects/-w-shop/${id}.jsonl`, jsonl(
+    ...prompts.flatMap((p, i) => [user(id, 2 * i, p), reply(id, 2 * i + 1, `ok ${SECRETS.github} ${ESC}done`)]),
+    { type: 'custom-title', customTitle: `${ESC}cartwheel ${SECRETS.slack}`, sessionId: id },
+  ));
+  write(home, `.claude/projects/-w-shop/${id2}.jsonl`, jsonl(
+    user(id2, 0, `cartwheel again ${SECRETS.openai} ${ESC}`),
+    reply(id2, 1, 'ok'),
+    user(id2, 2, `cartwheel more ${SECRETS.jwt}`),
+  ));
+  return { home, cwd, id, id2 };
+}
+
+/** Raw output: any secret, any escape sequence or control character (bar tab and newline) is a leak. */
+function expectClean(what: string, text: string) {
+  for (const n of NEEDLES) expect(text, `${what} shows a secret`).not.toContain(n);
+  expect(text, `${what} shows "pwned" (an OSC title)`).not.toContain('pwned');
+  // eslint-disable-next-line no-control-regex
+  expect(text, `${what} has a control character`).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/);
+}
+
+/** JSON output: the document parsed, every string in it checked. */
+function expectCleanJson(what: string, text: string) {
+  const strings: string[] = [];
+  const walk = (v: unknown) => {
+    if (typeof v === 'string') strings.push(v);
+    else if (Array.isArray(v)) v.forEach(walk);
+    else if (v && typeof v === 'object') Object.values(v).forEach(walk);
+  };
+  walk(JSON.parse(text));
+  expectClean(what, strings.join('\n'));
+  expectClean(what + ' (text)', text);
+}
+
+describe('nothing from a transcript reaches any output raw', () => {
+  const { home, id, id2 } = setup();
+  const r = (args: string[], extra: Record<string, string | undefined> = {}) => run(home, args, extra);
+
+  it('the samples are really in the transcript (the test would prove nothing otherwise)', () => {
+    const raw = fs.readFileSync(path.join(home, `.claude/projects/-w-shop/${id}.jsonl`), 'utf8');
+    for (const s of Object.values(SECRETS)) expect(raw).toContain(s);
+  });
+
+  it('the index cache stores them redacted', () => {
+    r(['index']);
+    const dir = path.join(home, '.cache', 'resume');
+    const files = [path.join(dir, 'list.json'), ...fs.readdirSync(path.join(dir, 'state')).map((f) => path.join(dir, 'state', f))];
+    const all = files.map((f) => fs.readFileSync(f, 'utf8')).join('\n');
+    // the listing's sessions hold no secret and no control character
+    expectCleanJson('list.json sessions', JSON.stringify(JSON.parse(fs.readFileSync(files[0]!, 'utf8')).sessions));
+    expect(all).toContain('[REDACTED:');
+  });
+
+  const cases: [string, string[], 'text' | 'json', Record<string, string | undefined>?][] = [
+    ['rows', ['rows'], 'text'],
+    ['rows --all', ['rows', '--all'], 'text'],
+    ['ls (TSV)', ['ls'], 'text'],
+    ['ls --json', ['ls', '--json', '-a'], 'json'],
+    ['show', ['show', id], 'text'],
+    ['show --json', ['show', '--json', id], 'json'],
+    ['show with several candidates', ['show', 'cartwheel'], 'text'],
+    ['resume with several candidates (no terminal)', ['cartwheel'], 'text'],
+    ['resume --dry-run', [id, '--dry-run'], 'text'],
+    ['resolve candidates', ['resolve', 'cartwheel'], 'text'],
+    ['__complete', ['__complete', '--', 'cart'], 'text'],
+    ['__complete (all)', ['__complete', '--', ''], 'text'],
+    ['search', ['search', 'cartwheel'], 'text'],
+    ['search (colour)', ['search', 'cartwheel'], 'text', { NO_COLOR: undefined, FORCE_COLOR: '1' }],
+    ['search --json', ['search', '--json', 'cartwheel'], 'json'],
+    ['search --rows', ['search', '--rows', 'cartwheel'], 'text'],
+    ['search for the redacted word', ['search', 'password'], 'text'],
+    ['doctor', ['doctor'], 'text'],
+    ['doctor --json', ['doctor', '--json'], 'json'],
+    ['preview', ['preview', `claude:${id}`], 'text'],
+    ['preview (colour, in the picker)', ['preview', `claude:${id}`], 'text', { NO_COLOR: undefined, RESUME_PICK_DIR: '/nonexistent' }],
+    ['transcript pager', ['__transcript', `claude:${id}`], 'text', { PAGER: 'cat' }],
+    ['transcript pager (second session)', ['__transcript', `claude:${id2}`], 'text', { PAGER: 'cat' }],
+  ];
+  it.each(cases)('%s', (what, args, kind, extra) => {
+    const o = r(args, extra ?? {});
+    expect(o.stdout.length, `${what}: no output (${o.stderr})`).toBeGreaterThan(0);
+    // colour codes are ours, not the transcript's: take them out before looking for leaks
+    // eslint-disable-next-line no-control-regex
+    const out = extra?.FORCE_COLOR || extra?.RESUME_PICK_DIR ? o.stdout.replace(/\u001b\[[0-9;]*m/g, '') : o.stdout;
+    if (kind === 'json') expectCleanJson(what, out);
+    else expectClean(what, out);
+    expectClean(`${what} (stderr)`, o.stderr);
+  });
+
+  it('the redacted text still says what was there', () => {
+    const o = r(['show', id]).stdout;
+    expect(o).toMatch(/first prompt:\s+deploy cartwheel with \[REDACTED:anthropic-key\] and \[REDACTED:github-token\]/);
+    expect(o).toMatch(/last prompt:\s+cartwheel finally OPENAI_API_KEY=\[REDACTED:openai-key\]/);
+    expect(o).toMatch(/title:\s+cartwheel \[REDACTED:slack-token\]/);
+    const t = r(['__transcript', `claude:${id}`], { PAGER: 'cat' }).stdout;
+    for (const k of ['aws-key', 'slack-token', 'password', 'jwt']) expect(t).toContain(`[REDACTED:${k}]`);
+  });
+
+  it.skipIf(!have('script'))('ls on a terminal (the table)', () => {
+    const env = envFor(home, { COLUMNS: '200' });
+    const p = spawnSync('script', ['-qec', `${process.execPath} ${BIN} ls -a`, '/dev/null'], { env, encoding: 'utf8', cwd: home });
+    expect(p.status).toBe(0);
+    expect(p.stdout).toContain('cartwheel');
+    // the terminal's own line endings are ours
+    expectClean('ls table', p.stdout.replace(/\r/g, ''));
+  });
+});

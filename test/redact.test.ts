@@ -1,0 +1,149 @@
+// The one sanitiser: every secret rule with a real-shaped sample (redacted) and near misses (kept),
+// and the control-character stripping it starts with.
+import { describe, expect, it } from 'vitest';
+import { maySecret, redact, RULES, sanitize, sanitizeSession, sanitizeText } from '../lib/util/redact.js';
+import { oneLine, safeText, stripControls } from '../lib/util/text.js';
+import type { SessionCore } from '../lib/types.js';
+
+// Samples are assembled from parts so this file holds no string a secret scanner would flag.
+const j = (...p: string[]) => p.join('');
+const A40 = 'wJalrXUtnFEMIK7MDENGbPxRfiCYEXAMPLEKEY/+'; // 40 characters of the AWS secret alphabet
+const R = (n: number, alphabet = 'aB3dE5fG7hJ9kL1mN2pQ4rS6tU8vW0xYz') => Array.from({ length: n }, (_, i) => alphabet[(i * 7) % alphabet.length]).join('');
+const HEX = (n: number) => Array.from({ length: n }, (_, i) => '0123456789abcdef'[(i * 5 + 3) % 16]).join('');
+
+/** [rule kind, sample text, the secret part that must vanish] */
+const SAMPLES: [string, string, string][] = [
+  ['anthropic-key', j('key: sk-ant-', 'api03-', R(93), 'AA'), j('sk-ant-api03-', R(20))],
+  ['openai-key', j('OPENAI key sk-', 'proj-', R(48), ' ok'), j('proj-', R(30))],
+  ['openai-key', j('old key sk-', R(20), 'T3BlbkFJ', R(20)), R(20)],
+  ['stripe-key', j('stripe sk_', 'live_', R(24)), j('live_', R(24))],
+  ['stripe-key', j('restricted rk_', 'live_', R(24)), R(24)],
+  ['github-token', j('export GH=ghp_', R(36)), R(36)],
+  ['github-token', j('oauth gho_', R(36)), R(36)],
+  ['github-token', j('user ghu_', R(36)), R(36)],
+  ['github-token', j('server ghs_', R(36)), R(36)],
+  ['github-token', j('refresh ghr_', R(36)), R(36)],
+  ['github-token', j('pat github_', 'pat_', R(22), '_', R(59)), R(22)],
+  ['gitlab-token', j('glpat', '-', R(20)), R(20)],
+  ['slack-token', j('slack xoxb', '-1234567890-1234567890123-', R(24)), R(24)],
+  ['slack-token', j('user xoxp', '-1234567890-1234567890-1234567890123-', HEX(32)), HEX(32)],
+  ['slack-webhook', j('https://hooks.slack.com/services/', 'T0000000/B0000000/', R(24)), R(24)],
+  ['aws-key', j('AKIA', 'IOSFODNN7EXAMPLE is the id'), 'IOSFODNN7EXAMPLE'],
+  ['aws-secret', j('AKIA', 'IOSFODNN7EXAMPLE ', A40), A40],
+  ['aws-secret', j('aws_secret_access_key = ', A40), A40],
+  ['google-key', j('AIza', 'SyD', R(32)), R(32)],
+  ['azure-key', j('DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=', R(86), '==;EndpointSuffix=core.windows.net'), R(86)],
+  ['azure-key', j('Endpoint=sb://x.servicebus.windows.net/;SharedAccessKeyName=root;SharedAccessKey=', R(43), '='), R(43)],
+  ['azure-sas', j('https://acct.blob.core.windows.net/c/b?sv=2021-08-06&sp=r&sig=', R(44), '%3D'), R(44)],
+  ['azure-client-secret', j('client secret ', 'abc8Q~', R(34)), R(34)],
+  ['twilio-key', j('twilio SK', HEX(32)), HEX(32)],
+  ['sendgrid-key', j('SG', '.', R(22), '.', R(43)), R(43)],
+  ['npm-token', j('//registry.npmjs.org/:_authToken=npm_', R(36)), R(36)],
+  ['pypi-token', j('pypi-', 'AgEIcHlwaS5vcmc', R(60)), R(60)],
+  ['huggingface-token', j('HF hf_', R(34)), R(34)],
+  ['private-key', j('-----BEGIN RSA ', 'PRIVATE KEY-----\nMIIEow', R(60), '\n-----END RSA ', 'PRIVATE KEY-----'), R(60)],
+  ['jwt', j('eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9', '.', 'eyJzdWIiOiIxMjM0NTY3ODkwIn0', '.', R(43)), R(43)],
+  ['url-password', 'git clone https://alice:pa55word@git.example.com/r.git', 'pa55word'],
+  ['bearer-token', j('curl -H "Authorization: Bearer ', R(40), '"'), R(40)],
+  ['bearer-token', j('token was Bearer ', R(40)), R(40)],
+  ['bearer-token', j('Token: Bearer ', R(40)), R(40)],
+  ['password', 'DB_PASSWORD=hunter2hunter2', 'hunter2'],
+  ['password', 'password: "correct horse"', 'correct horse'],
+  ['secret', j('client_secret=', R(12)), R(12)],
+  ['token', j('"token": "', R(16), '"'), R(16)],
+  ['api-key', j('api_key = ', R(16)), R(16)],
+  ['password', 'mysql --password=s3cr3tpw -u root', 's3cr3tpw'],
+];
+
+describe('secret rules', () => {
+  it.each(SAMPLES)('%s: %s', (kind, text, secret) => {
+    const out = redact(text);
+    expect(out).not.toContain(secret);
+    expect(out).toContain(`[REDACTED:${kind}]`);
+    // idempotent: a second pass changes nothing (the index may sanitise twice)
+    expect(redact(out)).toBe(out);
+  });
+
+  it('every rule kind has a sample', () => {
+    const kinds = new Set(RULES.map((r) => r.kind));
+    const sampled = new Set(SAMPLES.map((s) => s[0]));
+    for (const k of kinds) if (k !== 'secret' && k !== 'authorization') expect(sampled, k).toContain(k);
+  });
+
+  it('keeps the label so the reader sees what was there', () => {
+    expect(redact('git clone https://alice:pa55word@git.example.com/r.git')).toBe('git clone https://alice:[REDACTED:url-password]@git.example.com/r.git');
+    expect(redact('export DB_PASSWORD=hunter2')).toBe('export DB_PASSWORD=[REDACTED:password]');
+    expect(redact('Authorization: Basic dXNlcjpwYXNzd29yZA==')).toBe('Authorization: Basic [REDACTED:authorization]');
+  });
+
+  const NEAR_MISSES = [
+    'commit 3f2a9c1d8e7b6a5f4e3d2c1b0a9f8e7d6c5b4a39 fixed it', // a git sha
+    'commit 3f2a9c1 and 3f2a9c1d8e7b',
+    'session 0197a3f2-8c1d-7e6b-9a5f-4e3d2c1b0a98 resumed', // a UUID
+    'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', // base64 image prefix
+    'the task-management-service is slow', // a hyphenated word around "sk-"
+    'max_tokens: 4096 and tokens used 12',
+    'the AKIA prefix marks an AWS key id', // the prefix alone
+    'ghp_ tokens start with ghp_', // the prefix alone
+    'a password manager is a good idea', // the word without a value
+    'eyJhbGciOiJIUzI1NiJ9 alone is no token', // a JWT header without the rest
+    'sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08',
+    'pk_live_ keys are publishable', // Stripe publishable prefix
+  ];
+  it.each(NEAR_MISSES)('keeps %s', (text) => {
+    expect(redact(text)).toBe(text);
+  });
+
+  it('the prefilter lets plain text through untouched and is never wrong about a sample', () => {
+    expect(maySecret('fix the flaky test in the checkout flow')).toBe(false);
+    for (const [, text] of SAMPLES) expect(maySecret(text), text).toBe(true);
+  });
+});
+
+describe('control characters', () => {
+  const nasty = 'a\x1b[31mred\x1b[0m b\x1b]0;title\x07c \x1b]8;;http://x\x1b\\link\x1b]8;;\x1b\\ d\x1bPq#0;1\x1b\\e \u202egnp.exe\u202c f\x00g\x7fh\x9bi\u2028j\tk\r\nl';
+  it('oneLine removes escape sequences whole and every control (one implementation)', () => {
+    const t = oneLine(nasty);
+    // eslint-disable-next-line no-control-regex
+    expect(t).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/);
+    expect(t).toContain('ared');
+    expect(t).toContain('link');
+    expect(t).not.toContain('title');
+    expect(t).not.toContain('q#0');
+  });
+  it('safeText keeps line breaks and nothing else', () => {
+    const t = safeText(nasty);
+    expect(t).toMatch(/k\nl$/);
+    // eslint-disable-next-line no-control-regex
+    expect(t).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/);
+  });
+  it('clean text comes back as it was', () => {
+    expect(stripControls('plain ünïcode 日本語 text')).toBe('plain ünïcode 日本語 text');
+  });
+  it('strips before redacting: a secret split by an escape sequence is still found', () => {
+    const out = sanitize(j('ghp_', R(10), '\x1b[0m', R(26)));
+    expect(out).toBe('[REDACTED:github-token]');
+  });
+  it('sanitizeText keeps a PEM block recognisable across lines', () => {
+    const out = sanitizeText(j('here:\n-----BEGIN OPENSSH ', 'PRIVATE KEY-----\r\n', R(70), '\r\n-----END OPENSSH ', 'PRIVATE KEY-----\nthanks'));
+    expect(out).toBe('here:\n[REDACTED:private-key]\nthanks');
+  });
+});
+
+describe('sanitizeSession', () => {
+  it('sanitises every text field and keeps ids, paths and the directory', () => {
+    const s: SessionCore = {
+      harness: 'claude', id: 'abc', cwd: '/tmp/x', title: 't\x1b[2J', firstPrompt: j('use ghp_', R(36)), lastPrompt: 'password=x1',
+      lastReply: 'line1\nline2 \x1b]0;pwn\x07', prompts: 2, branch: 'main\u202e', model: 'm', started: 1, updated: 2, file: '/tmp/x.jsonl',
+      hidden: false, hiddenReason: null, parent: null, forkedFrom: null, allPrompts: ['one', j('AKIA', 'IOSFODNN7EXAMPLE')],
+    };
+    const o = sanitizeSession(s);
+    expect(o.title).toBe('t');
+    expect(o.firstPrompt).toBe('use [REDACTED:github-token]');
+    expect(o.lastPrompt).toBe('password=[REDACTED:password]');
+    expect(o.lastReply).toBe('line1\nline2 ');
+    expect(o.branch).toBe('main');
+    expect(o.allPrompts).toEqual(['one', '[REDACTED:aws-key]']);
+    expect([o.id, o.cwd, o.file]).toEqual(['abc', '/tmp/x', '/tmp/x.jsonl']);
+  });
+});
