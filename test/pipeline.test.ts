@@ -90,24 +90,6 @@ describe('stages on stdin', () => {
     expect(bad.stderr).toMatch(/no session 'claude:nope'/);
   });
 
-  it('on a cold index rows writes each file\'s sessions as it is read, newest files first: every session once, as the finished list has them', () => {
-    const h = pipeHome();
-    const files = fs.readdirSync(path.join(h, '.claude', 'projects')).map((d) => {
-      const dir = path.join(h, '.claude', 'projects', d);
-      return path.join(dir, fs.readdirSync(dir)[0]!);
-    });
-    // file times in the order of the sessions' last activity (alpha oldest)
-    for (const f of files) {
-      const sec = f.includes('aaaa1111') ? 1_767_225_600 : f.includes('bbbb2222') ? 1_767_312_000 : 1_767_398_400;
-      fs.utimesSync(f, sec, sec);
-    }
-    const cold = run(h, ['rows', '--harness', 'claude']);
-    expect(cold.code).toBe(0);
-    const warm = run(h, ['rows', '--harness', 'claude']);
-    expect(cold.stdout).toBe(warm.stdout);
-    expect(cold.stdout.split('\n').filter(Boolean).map((l) => l.split('\t')[1])).toEqual(['cccc3333', 'bbbb2222', 'aaaa1111']);
-  });
-
   it('rows --align --status is the picker list: a status line with an empty key, then padded columns', () => {
     const r = run(home, ['rows', '--align', '--status']);
     const lines = r.stdout.trimEnd().split('\n');

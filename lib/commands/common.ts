@@ -27,9 +27,9 @@ export function filtersOf(o: FilterOpts): Filters {
   }
 }
 
-export async function filtered(app: App, o: FilterOpts, onSessions?: (batch: Session[]) => void): Promise<{ all: Session[]; shown: Session[]; filters: Filters }> {
+export async function filtered(app: App, o: FilterOpts): Promise<{ all: Session[]; shown: Session[]; filters: Filters }> {
   const filters = filtersOf(o);
-  const all = onSessions ? (await app.index({ onSessions })).sessions : await app.sessions();
+  const all = await app.sessions();
   return { all, shown: applyFilters(all, filters), filters };
 }
 

@@ -5,9 +5,7 @@
 import type { Command } from 'commander';
 import type { App } from '../app.js';
 import { filtered, filtersOf, out, withFilters, type FilterOpts } from './common.js';
-import { applyFilters, shortIds } from '../select/filter.js';
-import { haveListing } from '../index/index.js';
-import type { Session } from '../types.js';
+import { shortIds } from '../select/filter.js';
 import { row } from '../output.js';
 
 export interface RowsOpts extends FilterOpts {
@@ -25,30 +23,12 @@ export async function rowsAction(app: App, o: RowsOpts): Promise<void> {
     out((o.status ? lines : lines.slice(1)).map((l) => l + '\n').join(''));
     return;
   }
-  const now = Date.now();
-  // A cold index (first run, or after an upgrade of the index format): the sessions of each file
-  // are written as the file is read (newest files first; harnesses whose sessions need a pass over
-  // all their files come with the finished list), then the rest in the finished list's order.
-  const written = new Set<string>();
-  let onSessions: ((batch: Session[]) => void) | undefined;
-  if (!haveListing(app.ctx)) {
-    const f = filtersOf(o);
-    onSessions = (batch) => {
-      const rows = applyFilters(batch, f)
-        .filter((x) => !written.has(x.key))
-        .map((x) => {
-          written.add(x.key);
-          return row(x, x.id.slice(0, 8), app.ctx.home, now) + '\n';
-        });
-      if (rows.length) out(rows.join(''));
-    };
-  }
-  const { all, shown } = await filtered(app, o, onSessions);
+  const { all, shown } = await filtered(app, o);
   const shorts = shortIds(all);
+  const now = Date.now();
   // Written in blocks so fzf sees the first screen at once on a long list.
   let buf = '';
   for (const s of shown) {
-    if (written.has(s.key)) continue;
     buf += row(s, shorts.get(s.id)!, app.ctx.home, now) + '\n';
     if (buf.length > 65536) {
       out(buf);
