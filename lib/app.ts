@@ -1,4 +1,5 @@
 // What every command shares: the environment (real or demo), the index, errors with exit codes.
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Ctx, Harness, Session } from './types.js';
@@ -31,6 +32,52 @@ export interface App {
   self: string;
   index(opts?: { rebuild?: boolean; harnesses?: Harness[]; withEntries?: boolean; quiet?: boolean; onSessions?: (s: Session[]) => void }): Promise<IndexResult>;
   sessions(): Promise<Session[]>;
+  /** sessions as this app shows them (the demo's directories and fixed times; else as they are) */
+  view(sessions: Session[]): Session[];
+  /** environment for the launched harness (the demo puts its stand-in commands first on PATH) */
+  launchEnv(): Record<string, string>;
+}
+
+/** Where the demo's sessions were recorded; --demo rewrites it to directories it creates. */
+export const DEMO_ROOT = '/home/demo';
+
+/**
+ * The demo's sessions made resumable: their directories (`/home/demo/...`) become real ones under
+ * the demo's cache dir (`<cache>/demo/dirs/...`, created here), and Cursor chats, whose last
+ * activity would otherwise be the checkout's file times, get the fixed times of demo/times.json.
+ */
+export function demoView(sessions: Session[], pkgDir: string, cache: string): Session[] {
+  let times: Record<string, unknown> = {};
+  try {
+    times = JSON.parse(fs.readFileSync(path.join(pkgDir, 'demo', 'times.json'), 'utf8')) as Record<string, unknown>;
+  } catch {
+    times = {};
+  }
+  const base = path.join(cache, 'dirs');
+  const made = new Set<string>();
+  const out = sessions.map((s) => {
+    let x = s;
+    if (s.cwd && (s.cwd === DEMO_ROOT || s.cwd.startsWith(DEMO_ROOT + '/'))) {
+      const cwd = path.join(base, s.cwd.slice(DEMO_ROOT.length));
+      if (!made.has(cwd)) {
+        made.add(cwd);
+        try {
+          fs.mkdirSync(cwd, { recursive: true, mode: 0o700 });
+        } catch {
+          /* a directory we cannot create: resuming says it is missing */
+        }
+      }
+      x = { ...x, cwd };
+    }
+    const t = times[s.key];
+    if (Array.isArray(t) && t.length === 2) {
+      const [a, b] = t.map((v) => (typeof v === 'string' ? Date.parse(v) : NaN));
+      if (Number.isFinite(a) && Number.isFinite(b)) x = { ...x, started: a!, updated: b! };
+    }
+    return x;
+  });
+  const when = (s: Session) => s.updated ?? s.started ?? 0;
+  return out.sort((a, b) => when(b) - when(a));
 }
 
 const HARNESS_VARS = [
@@ -77,16 +124,21 @@ export function makeApp(opts: { demo?: boolean; env?: NodeJS.ProcessEnv; distDir
     distDir,
     pkgDir,
     self: path.join(pkgDir, 'bin', 'resume'),
+    view: demo ? (list) => demoView(list, pkgDir, cacheDir(ctx)) : (list) => list,
+    launchEnv: (): Record<string, string> => (demo ? { PATH: `${path.join(pkgDir, 'demo', 'bin')}:${baseEnv.PATH ?? ''}` } : {}),
     index(o = {}) {
       const bar = o.quiet ? null : progressBar('indexing');
+      const onSessions = o.onSessions && demo ? (b: Session[]) => o.onSessions!(app.view(b)) : o.onSessions;
       const p = updateIndex(ctx, {
         rebuild: o.rebuild,
         harnesses: o.harnesses,
         withEntries: o.withEntries,
         workerFile: path.join(distDir, 'worker.js'),
         progress: bar?.update,
-        onSessions: o.onSessions,
-      }).finally(() => bar?.end());
+        onSessions,
+      })
+        .then((r) => (demo ? { ...r, sessions: app.view(r.sessions) } : r))
+        .finally(() => bar?.end());
       if (!o.rebuild && !o.harnesses && !o.withEntries) cached = p;
       return p;
     },

@@ -319,7 +319,8 @@ describe('codex demo', () => {
     const home = tempHome();
     const list = lsJson(home, {}, ['-a', '--demo', '--harness', 'codex']);
     expect(list.length).toBeGreaterThanOrEqual(4);
-    for (const s of list) expect(s.cwd).toMatch(/^\/home\/demo\/src\//);
+    // recorded in /home/demo/src/…; --demo lists them in the directories it creates under its cache
+    for (const s of list) expect(s.cwd).toMatch(/\/\.cache\/resume\/demo\/dirs\/src\//);
     expect(list.some((s) => !s.hidden && s.forkedFrom)).toBe(true);
     expect(new Set(list.filter((s) => s.hidden).map((s) => s.hiddenReason))).toEqual(new Set(['subagent', 'exec', 'archived']));
     expect(list.some((s) => s.title === 'Cart total rounding')).toBe(true);

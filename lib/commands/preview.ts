@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import type { Command } from 'commander';
 import type { App } from '../app.js';
-import { ExitError } from '../app.js';
+import { ExitError, usage } from '../app.js';
 import type { Session } from '../types.js';
 import { INDEX_VERSION, indexFiles } from '../index/index.js';
 import { resolve } from '../select/resolve.js';
@@ -20,7 +20,7 @@ import { harnessColor } from '../output.js';
 export function storedSessions(app: App): Session[] | null {
   try {
     const list = JSON.parse(fs.readFileSync(indexFiles(app.ctx).list, 'utf8')) as { v?: number; sessions?: Session[] };
-    return list && list.v === INDEX_VERSION && Array.isArray(list.sessions) ? list.sessions : null;
+    return list && list.v === INDEX_VERSION && Array.isArray(list.sessions) ? app.view(list.sessions) : null;
   } catch {
     return null;
   }
@@ -80,14 +80,36 @@ export function previewText(s: Session, home: string, now = Date.now(), color = 
   return lines.join('\n') + '\n';
 }
 
+/**
+ * `resume preview [KEY...]`: the preview of each key; with none, of each key (or row) on stdin.
+ * Several previews are separated by a line of dashes. A key that names no session is exit 1 after
+ * the others are printed.
+ */
+export async function previewAction(app: App, keys: string[]): Promise<void> {
+  if (keys.length === 0) {
+    if (process.stdin.isTTY) throw usage('preview needs a KEY, as an argument or on stdin (resume rows | head -1 | resume preview)');
+    keys = await (await import('./stdin-keys.js')).stdinKeys();
+    if (keys.length === 0) throw new ExitError(1, 'no key on stdin');
+  }
+  const color = previewColor();
+  const missing: string[] = [];
+  let first = true;
+  for (const key of keys) {
+    const s = await findSession(app, key);
+    if (!s) {
+      missing.push(key);
+      continue;
+    }
+    out((first ? '' : '\n' + '-'.repeat(40) + '\n\n') + previewText(s, app.ctx.home, Date.now(), color));
+    first = false;
+  }
+  if (missing.length) throw new ExitError(1, `no session '${oneLine(missing[0]!)}'${missing.length > 1 ? ` (and ${missing.length - 1} more)` : ''}`);
+}
+
 export function register(program: Command, app: App): void {
   program
     .command('preview')
-    .description('the preview text for one row (KEY is the hidden first field of resume rows)')
-    .argument('<key>', 'harness:id, as in the first field of resume rows')
-    .action(async (key: string) => {
-      const s = await findSession(app, key);
-      if (!s) throw new ExitError(1, `no session '${oneLine(key)}'`);
-      out(previewText(s, app.ctx.home, Date.now(), previewColor()));
-    });
+    .description('the preview text for each KEY (the hidden first field of resume rows); none: keys or rows from stdin')
+    .argument('[keys...]', 'harness:id, as in the first field of resume rows')
+    .action((keys: string[]) => previewAction(app, keys));
 }

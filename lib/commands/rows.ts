@@ -1,10 +1,28 @@
+// `resume rows`: one line per session, newest first, for fzf and for pipes. The one row format that
+// the picker (its first list and its reloads), `resume __pick`, fzf-tab previews and the by-hand
+// pipe read; flags add what differs: --align pads the visible columns as the picker shows them,
+// --status puts the picker's status line first (an empty key: fzf --header-lines=1), --ansi colours.
 import type { Command } from 'commander';
 import type { App } from '../app.js';
-import { filtered, out, withFilters, type FilterOpts } from './common.js';
+import { filtered, filtersOf, out, withFilters, type FilterOpts } from './common.js';
 import { shortIds } from '../select/filter.js';
 import { row } from '../output.js';
 
-export async function rowsAction(app: App, o: FilterOpts): Promise<void> {
+export interface RowsOpts extends FilterOpts {
+  align?: boolean;
+  status?: boolean;
+  ansi?: boolean;
+}
+
+export async function rowsAction(app: App, o: RowsOpts): Promise<void> {
+  if (o.align || o.status) {
+    const { feedLines } = await import('../../fzf/feed.js');
+    const f = filtersOf(o);
+    const all = (await app.index({ quiet: true })).sessions;
+    const lines = feedLines(all, { all: !!f.all, harness: f.harness ?? null, dir: f.dir ?? null }, app.ctx.home, !!o.ansi, Date.now(), !o.align);
+    out((o.status ? lines : lines.slice(1)).map((l) => l + '\n').join(''));
+    return;
+  }
   const { all, shown } = await filtered(app, o);
   const shorts = shortIds(all);
   const now = Date.now();
@@ -22,5 +40,8 @@ export async function rowsAction(app: App, o: FilterOpts): Promise<void> {
 
 export function register(program: Command, app: App): void {
   withFilters(program.command('rows').description('tab-separated rows for fzf, newest first (key, id, age, harness, dir, branch, title)'))
-    .action((o: FilterOpts) => rowsAction(app, o));
+    .option('--align', 'pad the visible columns to line up, as the picker shows them')
+    .option('--status', "a status line first (empty key), for fzf's --header-lines=1")
+    .option('--ansi', "colour the id and harness columns (for fzf's --ansi)")
+    .action((o: RowsOpts) => rowsAction(app, o));
 }
