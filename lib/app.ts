@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Ctx, Harness, Session } from './types.js';
 import { makeCtx, cacheDir } from './util/paths.js';
-import { updateIndex, type IndexResult } from './index/index.js';
+import { listSessions, toListed, updateIndex, type IndexResult, type ListedSession } from './index/index.js';
 import { progressBar } from './util/progress.js';
 
 /** An error that ends the command with one line on stderr and this exit code (DESIGN.md). */
@@ -29,6 +29,8 @@ export interface App {
   self: string;
   index(opts?: { rebuild?: boolean; harnesses?: Harness[]; withEntries?: boolean; quiet?: boolean; onSessions?: (s: Session[]) => void }): Promise<IndexResult>;
   sessions(): Promise<Session[]>;
+  /** What a listing row needs of every session (reads rows.json when nothing changed). */
+  listing(): Promise<ListedSession[]>;
 }
 
 const HARNESS_VARS = [
@@ -76,6 +78,15 @@ export function makeApp(opts: { demo?: boolean; env?: NodeJS.ProcessEnv; distDir
     async sessions() {
       if (!cached) cached = app.index();
       return (await cached).sessions;
+    },
+    async listing() {
+      if (cached) return toListed((await cached).sessions);
+      const bar = progressBar('indexing');
+      try {
+        return (await listSessions(ctx, { workerFile: path.join(distDir, 'worker.js'), progress: bar?.update })).sessions;
+      } finally {
+        bar?.end();
+      }
     },
   };
   return app;

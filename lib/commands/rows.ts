@@ -1,17 +1,18 @@
 import type { Command } from 'commander';
 import type { App } from '../app.js';
-import { filtered, out, withFilters, type FilterOpts } from './common.js';
-import { shortIds } from '../select/filter.js';
+import { filtersOf, out, withFilters, type FilterOpts } from './common.js';
+import { applyFilters } from '../select/filter.js';
 import { row } from '../output.js';
 
 export async function rowsAction(app: App, o: FilterOpts): Promise<void> {
-  const { all, shown } = await filtered(app, o);
-  const shorts = shortIds(all);
+  const filters = filtersOf(o);
+  const all = await app.listing();
+  const shown = applyFilters(all, filters);
   const now = Date.now();
   // Written in blocks so fzf sees the first screen at once on a long list.
   let buf = '';
   for (const s of shown) {
-    buf += row(s, shorts.get(s.id)!, app.ctx.home, now) + '\n';
+    buf += row(s, s.short, app.ctx.home, now) + '\n';
     if (buf.length > 65536) {
       out(buf);
       buf = '';
