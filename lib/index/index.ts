@@ -527,9 +527,19 @@ async function build(ctx: Ctx, opts: IndexOptions, files: IndexFiles): Promise<I
   const validList = !!table && validListFile(list, storedFiles!.id);
   const stats = validList ? table! : new Map<string, FileStat>();
 
-  // Another builder may have finished while this run waited for the lock.
-  if (validList && !opts.harnesses && found.length === stats.size && found.every((f) => sameStat(f.stat, stats.get(f.src.path)))) {
+  // Another builder may have finished while this run waited for the lock (and its rows.json is
+  // sound; a damaged one is written again below, from the unchanged sources' stored sessions).
+  if (
+    validList && !opts.harnesses && found.length === stats.size && found.every((f) => sameStat(f.stat, stats.get(f.src.path))) &&
+    validListFile(readJson<ListFile<ListedSession>>(files.rows), storedFiles!.id)
+  ) {
     counts.reused = found.length;
+    // check.bin may be what sent this run here (damaged, or written by an older build)
+    try {
+      writeCheck(files.check, storedFiles!.id, found);
+    } catch {
+      /* only costs speed */
+    }
     const res: IndexResult = { sessions: list!.sessions, skipped: mergeSkipped(skipped, list!.skipped), counts, roots, changed: false };
     if (opts.withEntries) res.entries = loadShards(files.state, allShards());
     return res;
