@@ -713,11 +713,10 @@ async function runJobs(jobs: Job[], ctx: Ctx, opts: IndexOptions, mtimes: Map<st
   if (jobs.length === 0) return [];
   const total = jobs.reduce((n, j) => n + (j.size - j.from), 0);
   const minBytes = process.env.RESUME_PARALLEL_MIN_BYTES != null ? Number(process.env.RESUME_PARALLEL_MIN_BYTES) : PARALLEL_MIN_BYTES;
-  const threads = Math.min(
-    Number(process.env.RESUME_THREADS) || (os.availableParallelism ? os.availableParallelism() : os.cpus().length),
-    jobs.length,
-    8,
-  );
+  // Below 4 cores the workers cost memory (a heap each, and every result cloned) without making
+  // the build faster (memory-bandwidth bound on 2-core machines; BENCHMARKS.md): one thread there.
+  const cores = os.availableParallelism ? os.availableParallelism() : os.cpus().length;
+  const threads = Math.min(Number(process.env.RESUME_THREADS) || (cores >= 4 ? cores : 1), jobs.length, 8);
   // Largest first keeps the workers evenly busy; newest first when sessions are shown as they come.
   const order = opts.onSessions
     ? [...jobs].sort((a, b) => (mtimes.get(b.src.path) ?? 0) - (mtimes.get(a.src.path) ?? 0))
