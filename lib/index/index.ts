@@ -475,6 +475,7 @@ async function update(ctx: Ctx, opts: IndexOptions, want: 'full' | 'rows'): Prom
     // Something to parse: one builder at a time. Without a usable cache directory, build unlocked.
     let locked = false;
     try {
+      fs.mkdirSync(files.dir, { recursive: true, mode: 0o700 });
       locked = tryLock(files.lock);
     } catch {
       return build(ctx, { ...opts, rebuild }, files);
