@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { Ctx, Harness, Session } from './types.js';
 import { oneLine } from './util/text.js';
 import { makeCtx, cacheDir } from './util/paths.js';
-import { updateIndex, type IndexResult } from './index/index.js';
+import { listSessions, toListed, updateIndex, type IndexResult, type ListedSession } from './index/index.js';
 import { progressBar } from './util/progress.js';
 import { readNames, storeDir } from './harness/claude/care/store.js';
 
@@ -33,9 +33,11 @@ export interface App {
   index(opts?: { rebuild?: boolean; harnesses?: Harness[]; withEntries?: boolean; quiet?: boolean; onSessions?: (s: Session[]) => void }): Promise<IndexResult>;
   sessions(): Promise<Session[]>;
   /** sessions as this app shows them (the demo's directories and fixed times; else as they are) */
-  view(sessions: Session[]): Session[];
+  view<T extends Pick<Session, 'key' | 'cwd' | 'started' | 'updated'>>(sessions: T[]): T[];
   /** environment for the launched harness (the demo puts its stand-in commands first on PATH) */
   launchEnv(): Record<string, string>;
+  /** What a listing row needs of every session (reads rows.json when nothing changed). */
+  listing(): Promise<ListedSession[]>;
 }
 
 /** Where the demo's sessions were recorded; --demo rewrites it to directories it creates. */
@@ -46,7 +48,9 @@ export const DEMO_ROOT = '/home/demo';
  * the demo's cache dir (`<cache>/demo/dirs/...`, created here), and Cursor chats, whose last
  * activity would otherwise be the checkout's file times, get the fixed times of demo/times.json.
  */
-export function demoView(sessions: Session[], pkgDir: string, cache: string): Session[] {
+type Viewed = Pick<Session, 'key' | 'cwd' | 'started' | 'updated'>;
+
+export function demoView<T extends Viewed>(sessions: T[], pkgDir: string, cache: string): T[] {
   let times: Record<string, unknown> = {};
   try {
     times = JSON.parse(fs.readFileSync(path.join(pkgDir, 'demo', 'times.json'), 'utf8')) as Record<string, unknown>;
@@ -76,7 +80,7 @@ export function demoView(sessions: Session[], pkgDir: string, cache: string): Se
     }
     return x;
   });
-  const when = (s: Session) => s.updated ?? s.started ?? 0;
+  const when = (s: T) => s.updated ?? s.started ?? 0;
   return out.sort((a, b) => when(b) - when(a));
 }
 
@@ -87,9 +91,9 @@ const HARNESS_VARS = [
 ];
 
 /** Claude sessions whose transcript has no title take the /rename name `resume snapshot` kept (one small file). */
-function withSnapshotNames(ctx: Ctx, sessions: Session[]): Session[] {
+function withSnapshotNames<T extends Pick<Session, 'harness' | 'id' | 'title' | 'firstPrompt'>>(ctx: Ctx, sessions: T[]): T[] {
   // The Claude adapter falls back to the first prompt when the transcript names no title.
-  const untitled = (s: Session) => s.harness === 'claude' && (!s.title || s.title === s.firstPrompt);
+  const untitled = (s: T) => s.harness === 'claude' && (!s.title || s.title === s.firstPrompt);
   if (!sessions.some(untitled)) return sessions;
   const names = readNames(storeDir(ctx));
   let any = false;
@@ -124,7 +128,7 @@ export function makeApp(opts: { demo?: boolean; env?: NodeJS.ProcessEnv; distDir
     distDir,
     pkgDir,
     self: path.join(pkgDir, 'bin', 'resume'),
-    view: demo ? (list) => demoView(list, pkgDir, cacheDir(ctx)) : (list) => list,
+    view: (list) => (demo ? demoView(list, pkgDir, cacheDir(ctx)) : list),
     launchEnv: (): Record<string, string> => (demo ? { PATH: `${path.join(pkgDir, 'demo', 'bin')}:${baseEnv.PATH ?? ''}` } : {}),
     index(o = {}) {
       const bar = o.quiet ? null : progressBar('indexing');
@@ -145,6 +149,17 @@ export function makeApp(opts: { demo?: boolean; env?: NodeJS.ProcessEnv; distDir
     async sessions() {
       if (!cached) cached = app.index();
       return withSnapshotNames(ctx, (await cached).sessions);
+    },
+    async listing() {
+      // sessions from index() are already in the app's view (the demo's directories and times)
+      if (cached) return withSnapshotNames(ctx, toListed((await cached).sessions));
+      const bar = progressBar('indexing');
+      try {
+        const r = await listSessions(ctx, { workerFile: path.join(distDir, 'worker.js'), progress: bar?.update });
+        return withSnapshotNames(ctx, app.view(r.sessions));
+      } finally {
+        bar?.end();
+      }
     },
   };
   return app;

@@ -80,12 +80,17 @@ export function toJson(s: Session, short: string, launch: LaunchFn = defaultLaun
 }
 
 /** Display label of a session: its title, else its first prompt, else a placeholder. */
-export function label(s: Session): string {
+export function label(s: Pick<Session, 'title' | 'firstPrompt'>): string {
   return oneLine(s.title || s.firstPrompt || '') || '(no prompt)';
 }
 
 /** One fzf row: key, then visible columns. Tabs and controls inside values become spaces. */
-export function row(s: Session, short: string, home: string, now: number): string {
+export function row(
+  s: Pick<Session, 'key' | 'updated' | 'started' | 'harness' | 'cwd' | 'branch' | 'title' | 'firstPrompt'>,
+  short: string,
+  home: string,
+  now: number,
+): string {
   const f = (v: string) => oneLine(v).replace(/\t/g, ' ');
   return [
     s.key.replace(/[\t\n\r]/g, ' '),

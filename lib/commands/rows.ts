@@ -4,8 +4,8 @@
 // --status puts the picker's status line first (an empty key: fzf --header-lines=1), --ansi colours.
 import type { Command } from 'commander';
 import type { App } from '../app.js';
-import { filtered, filtersOf, out, withFilters, type FilterOpts } from './common.js';
-import { shortIds } from '../select/filter.js';
+import { filtersOf, out, withFilters, type FilterOpts } from './common.js';
+import { applyFilters } from '../select/filter.js';
 import { row } from '../output.js';
 
 export interface RowsOpts extends FilterOpts {
@@ -15,21 +15,21 @@ export interface RowsOpts extends FilterOpts {
 }
 
 export async function rowsAction(app: App, o: RowsOpts): Promise<void> {
+  const filters = filtersOf(o);
   if (o.align || o.status) {
     const { feedLines } = await import('../../fzf/feed.js');
-    const f = filtersOf(o);
     const all = (await app.index({ quiet: true })).sessions;
-    const lines = feedLines(all, { all: !!f.all, harness: f.harness ?? null, dir: f.dir ?? null }, app.ctx.home, !!o.ansi, Date.now(), !o.align);
+    const lines = feedLines(all, { all: !!filters.all, harness: filters.harness ?? null, dir: filters.dir ?? null }, app.ctx.home, !!o.ansi, Date.now(), !o.align);
     out((o.status ? lines : lines.slice(1)).map((l) => l + '\n').join(''));
     return;
   }
-  const { all, shown } = await filtered(app, o);
-  const shorts = shortIds(all);
+  const all = await app.listing();
+  const shown = applyFilters(all, filters);
   const now = Date.now();
   // Written in blocks so fzf sees the first screen at once on a long list.
   let buf = '';
   for (const s of shown) {
-    buf += row(s, shorts.get(s.id)!, app.ctx.home, now) + '\n';
+    buf += row(s, s.short, app.ctx.home, now) + '\n';
     if (buf.length > 65536) {
       out(buf);
       buf = '';
