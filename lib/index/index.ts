@@ -18,7 +18,7 @@ import { runJob, type Job, type JobResult } from './parse.js';
 import { tailMatches } from './lines.js';
 
 /** Bump when any parser changes what it extracts: older caches are discarded and rebuilt. */
-export const INDEX_VERSION = 9;
+export const INDEX_VERSION = 10;
 
 interface Stat {
   size: number;
