@@ -430,7 +430,9 @@ async function runJobs(jobs: Job[], ctx: Ctx, opts: IndexOptions, mtimes: Map<st
     : [...jobs].sort((a, b) => b.size - b.from - (a.size - a.from));
   let done = 0;
   let doneFiles = 0;
-  const streams = new Set(ADAPTERS.filter((a) => a.perSource && !a.finish).map((a) => a.name));
+  // Harnesses whose sessions each come from one source stream as they are parsed; a finish pass
+  // (Claude: forks) corrects them in the finished list.
+  const streams = new Set(ADAPTERS.filter((a) => a.perSource).map((a) => a.name));
   const tick = (j: Job, r: JobResult) => {
     done += j.size - j.from;
     doneFiles++;

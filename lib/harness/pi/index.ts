@@ -7,6 +7,7 @@ import { envDirs, expandHome } from '../../util/paths.js';
 import { isDir, uniqueReal, walk } from '../../util/fsx.js';
 import { absolute, countUnknown, touchTimes, newCounters, parseObject, peekTimestamp, str, textOf } from '../jsonl.js';
 import { promptText, rawClip } from '../../util/text.js';
+import { toMs } from '../../util/time.js';
 
 interface PiState extends LineState {
   header: boolean;
@@ -22,6 +23,10 @@ interface PiState extends LineState {
   prompts: number;
   parentSession: string | null;
   lines: number;
+  /** a fork's header time: entries older than it were copied from the parent */
+  forkTs?: number | null;
+  /** prompts copied from the parent (not counted) */
+  copied?: number;
 }
 
 const KNOWN = new Set([
@@ -131,6 +136,9 @@ export const pi: Adapter<PiState> = {
       st.id = str(o.id);
       st.cwd = absolute(o.cwd) ? o.cwd : null;
       st.parentSession = str(o.parentSession) ?? str(o.branchedFrom);
+      // A fork or clone (`--fork`, `/fork`, `/clone`) begins with copies of its parent's entries,
+      // which keep their time stamps: they are older than its own header.
+      st.forkTs = st.parentSession ? toMs(o.timestamp) : null;
       if (str(o.modelId)) st.model = o.modelId;
       touch(st, o.timestamp);
       return;
@@ -145,6 +153,11 @@ export const pi: Adapter<PiState> = {
         if (m.role === 'user') {
           const t = textOf(m.content, ['text']).trim();
           if (!t) return;
+          const ts = toMs(o.timestamp) ?? toMs(m.timestamp);
+          if (st.forkTs != null && ts != null && ts < st.forkTs) {
+            st.copied = (st.copied ?? 0) + 1;
+            return;
+          }
           st.prompts++;
           const p = promptText(t);
           if (st.firstPrompt == null) st.firstPrompt = p;
@@ -158,6 +171,8 @@ export const pi: Adapter<PiState> = {
       }
       case 'session_info': {
         touch(st, o.timestamp);
+        const at = toMs(o.timestamp);
+        if (st.forkTs != null && at != null && at < st.forkTs) return; // the parent's name, copied
         const n = typeof o.name === 'string' ? o.name.trim() : '';
         st.name = n || null;
         return;
@@ -191,7 +206,8 @@ export const pi: Adapter<PiState> = {
         prompts: st.prompts,
         branch: null,
         model: st.model,
-        started: st.started,
+        // a fork starts when it was made, not when the history it copied did
+        started: st.forkTs ?? st.started,
         updated: st.updated,
         file: src.path,
         hidden: hiddenReason != null,
