@@ -1,9 +1,9 @@
 // One driver per client: seeds a throwaway HOME, runs the scenarios (print/exec, interactive in tmux,
 // resume, fork, rename, shell tool, subagent, task list), copies the store into the fixture dir and
 // returns { home, note, sessions: [{ id, cwd, prompts, title, mode, parent, forkedFrom, ... }] }.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { baseEnv, copyStore, FAKE_KEYS, freshBase, listFiles, log, run, sleep, Tmux } from './lib.mjs';
+import { baseEnv, copySqlite, copyStore, FAKE_KEYS, freshBase, listFiles, log, run, sleep, Tmux } from './lib.mjs';
 import { SCRIPTS } from './mock-server.mjs';
 
 const tmux = new Tmux('resume-real');
@@ -61,7 +61,7 @@ async function claude({ bin, mock, dest }) {
     await sleep(1000);
     for (const s of steps) {
       const count = (tmux.screen().match(new RegExp(answered.source, 'g')) || []).length;
-      await tmux.type(s);
+      await tmux.type(s, 1500);
       if (s.startsWith('/rename')) await tmux.waitFor(/Session renamed to/, 15000, 'the rename');
       else await waitMore(answered, count, 60000);
       await sleep(1500);
@@ -132,4 +132,192 @@ async function waitMore(re, count, ms) {
   await tmux.waitFor({ test: (s) => (s.match(g) || []).length > count }, ms, `an answer (${re})`);
 }
 
-export const drivers = { claude };
+// ---------------------------------------------------------------------------------------------------
+// Codex CLI
+
+async function codex({ bin, mock, dest }) {
+  const { home, projA, projB } = freshBase('codex');
+  const codexHome = join(home, '.codex');
+  mkdirSync(codexHome, { recursive: true });
+  writeFileSync(join(codexHome, 'config.toml'), [
+    'model = "mock-model"', 'model_provider = "mock"', 'approval_policy = "never"', 'sandbox_mode = "danger-full-access"',
+    'check_for_update_on_startup = false', '',
+    '[model_providers.mock]', 'name = "Mock"', `base_url = "${mock.url}/v1"`, 'env_key = "OPENAI_API_KEY"', 'wire_api = "responses"', '',
+    `[projects."${projA}"]`, 'trust_level = "trusted"', `[projects."${projB}"]`, 'trust_level = "trusted"', '',
+    '[analytics]', 'enabled = false', '',
+  ].join('\n'));
+  const env = baseEnv(home, dirname(bin), { OPENAI_API_KEY: FAKE_KEYS.openai });
+  const store = join(codexHome, 'sessions');
+  const sessions = [];
+  const idOf = (f) => /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$/.exec(f)[1];
+  const fresh = (before) => created(store, before, /\.jsonl$/);
+  const one = (before, what) => {
+    const files = fresh(before);
+    if (files.length < 1) throw new Error(`${what}: no new Codex rollout`);
+    return files.map((f) => ({ id: idOf(f), file: join('home/.codex/sessions', f), meta: JSON.parse(readFileSync(join(store, f), 'utf8').split('\n')[0]) }));
+  };
+  const exec = async (cwd, args, what) => {
+    const before = snapshot(store);
+    mustRun(await run([bin, 'exec', '--skip-git-repo-check', ...args], { cwd, env, timeoutMs: 120000 }), what);
+    return before;
+  };
+  const answered = /Ran the command|subagent answered|Mock answer to|Done\./;
+  const interactive = async (cwd, argv, steps) => {
+    tmux.start([bin, '--no-daemon', ...argv], { cwd, env });
+    await tmux.waitFor(/›/, 30000, 'the Codex prompt');
+    await sleep(1500);
+    for (const s of steps) {
+      if (s.startsWith('/rename ')) {
+        await tmux.type('/rename', 1500);
+        await tmux.waitFor(/Rename thread/, 15000, 'the rename dialog');
+        await sleep(500);
+        for (let i = 0; i < 60; i++) tmux.keys('BSpace');
+        await tmux.type(s.slice(8), 1500);
+        await tmux.waitFor(new RegExp(s.slice(8)), 15000, 'the new name');
+      } else {
+        const g = new RegExp(answered.source, 'g');
+        const count = (tmux.screen().match(g) || []).length;
+        await tmux.type(s, 1500);
+        await tmux.waitFor({ test: (x) => (x.match(g) || []).length > count }, 60000, `an answer to ${s}`);
+      }
+      await sleep(2000);
+    }
+    await tmux.type('/quit', 1500);
+    if (!(await tmux.waitExit(20000))) { tmux.keys('C-c'); await sleep(500); tmux.keys('C-c'); if (!(await tmux.waitExit(10000))) throw new Error('codex did not exit'); }
+  };
+  const subagents = (list, parent) => {
+    for (const s of list) {
+      const src = s.meta?.payload?.source;
+      const isSub = src && typeof src === 'object' && JSON.stringify(src).includes('subagent');
+      if (isSub) sessions.push({ id: s.id, cwd: s.meta.payload.cwd, prompts: ['Reply with the word hi.'], title: null, mode: 'subagent', parent, forkedFrom: null, file: s.file });
+    }
+    return list.filter((s) => !(s.meta?.payload?.source && JSON.stringify(s.meta.payload.source).includes('subagent')));
+  };
+
+  // 1. exec
+  let before = await exec(projA, ['hello from exec mode'], 'codex exec');
+  let [e1] = one(before, 'codex exec');
+  sessions.push({ id: e1.id, cwd: projA, prompts: ['hello from exec mode'], title: null, mode: 'exec', parent: null, forkedFrom: null, file: e1.file });
+  log(`codex: exec ${e1.id}`);
+
+  // 2. interactive: shell, subagent, rename
+  before = snapshot(store);
+  await interactive(projA, [], [SCRIPTS.shell, SCRIPTS.subagent, '/rename Renamed codex thread']);
+  const main = subagents(one(before, 'codex interactive'), null);
+  if (main.length !== 1) throw new Error(`codex interactive: ${main.length} top-level rollouts`);
+  const i1 = main[0];
+  for (const s of sessions) if (s.mode === 'subagent' && !s.parent) s.parent = i1.id;
+  sessions.push({ id: i1.id, cwd: projA, prompts: [SCRIPTS.shell, SCRIPTS.subagent], title: 'Renamed codex thread', autoTitle: 'Mock session title', mode: 'interactive', parent: null, forkedFrom: null, file: i1.file });
+  log(`codex: interactive ${i1.id}`);
+
+  // 3. interactive in proj-b, plain prompts (auto title only)
+  before = snapshot(store);
+  await interactive(projB, [], ['first prompt in project b', 'second prompt in project b']);
+  const [i2] = one(before, 'codex interactive b');
+  sessions.push({ id: i2.id, cwd: projB, prompts: ['first prompt in project b', 'second prompt in project b'], title: 'Mock session title', mode: 'interactive', parent: null, forkedFrom: null, file: i2.file });
+
+  // 4. resume: interactive and exec
+  before = snapshot(store);
+  await interactive(projA, ['resume', i1.id], ['resumed prompt']);
+  if (fresh(before).length) log(`codex: resume wrote new files ${fresh(before)}`);
+  sessions.find((s) => s.id === i1.id).prompts.push('resumed prompt');
+  before = await exec(projB, ['resume', i2.id, 'exec resumed prompt'], 'codex exec resume');
+  if (fresh(before).length) log(`codex: exec resume wrote new files ${fresh(before)}`);
+  sessions.find((s) => s.id === i2.id).prompts.push('exec resumed prompt');
+
+  // 5. fork: interactive `codex fork ID`, and `codex exec fork ID`
+  before = snapshot(store);
+  await interactive(projA, ['fork', i1.id], ['interactive fork prompt']);
+  const [f1] = one(before, 'codex fork');
+  sessions.push({ id: f1.id, cwd: projA, prompts: ['interactive fork prompt'], title: null, mode: 'interactive', parent: null, forkedFrom: i1.id, file: f1.file });
+  before = await exec(projB, ['fork', i2.id, 'exec fork prompt'], 'codex exec fork');
+  const [f2] = one(before, 'codex exec fork');
+  sessions.push({ id: f2.id, cwd: projB, prompts: ['exec fork prompt'], title: null, mode: 'exec', parent: null, forkedFrom: i2.id, file: f2.file });
+  log(`codex: forks ${f1.id} ${f2.id}`);
+
+  copyStore(home, ['.codex/sessions', '.codex/session_index.jsonl'], dest);
+  const dbs = listFiles(codexHome).filter((f) => /^(state|thread_history)_\d+\.sqlite$/.test(f));
+  for (const f of dbs) await copySqlite(join(codexHome, f), join(dest, 'home', '.codex', f));
+  return { home, sessions, note: { databases: dbs, launchedWith: '--no-daemon for the TUI; exec needs none' } };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// pi
+
+async function pi({ bin, mock, dest }) {
+  const { home, projA, projB } = freshBase('pi');
+  const agentDir = join(home, '.pi', 'agent');
+  mkdirSync(agentDir, { recursive: true });
+  writeFileSync(join(agentDir, 'models.json'), JSON.stringify({
+    providers: { mock: { baseUrl: `${mock.url}/v1`, api: 'openai-completions', apiKey: FAKE_KEYS.openai, models: [{ id: 'mock-model' }] } },
+  }, null, 2));
+  const env = baseEnv(home, dirname(bin), { PI_OFFLINE: '1' });
+  const common = ['--provider', 'mock', '--model', 'mock-model'];
+  const store = join(agentDir, 'sessions');
+  const sessions = [];
+  const news = (before) => created(store, before, /\.jsonl$/).map((f) => ({ id: /_([0-9a-f-]{36})\.jsonl$/.exec(f)[1], file: join('home/.pi/agent/sessions', f) }));
+  const one = (before, what) => { const n = news(before); if (n.length !== 1) throw new Error(`${what}: ${n.length} new pi sessions`); return n[0]; };
+  const print = async (cwd, args, what) => {
+    const before = snapshot(store);
+    mustRun(await run([bin, ...common, ...args], { cwd, env, timeoutMs: 120000 }), what);
+    return before;
+  };
+  const answered = /Ran the command|Mock answer to|Done\./;
+  const interactive = async (cwd, argv, steps) => {
+    tmux.start([bin, ...common, ...argv], { cwd, env });
+    await tmux.waitFor(/mock-model/, 30000, 'the pi editor');
+    await sleep(1500);
+    for (const s of steps) {
+      const g = new RegExp(answered.source, 'g');
+      const count = (tmux.screen().match(g) || []).length;
+      await tmux.type(s, 1500);
+      if (s.startsWith('/name')) await tmux.waitFor(/Session name set/, 15000, 'the name');
+      else if (s === '/clone') await tmux.waitFor(/Cloned to new session/, 15000, 'the clone');
+      else await tmux.waitFor({ test: (x) => (x.match(g) || []).length > count }, 60000, `an answer to ${s}`);
+      await sleep(1500);
+    }
+    tmux.keys('C-d');
+    if (!(await tmux.waitExit(15000))) { tmux.keys('C-c'); await sleep(300); tmux.keys('C-c'); if (!(await tmux.waitExit(10000))) throw new Error('pi did not exit'); }
+  };
+
+  let before = await print(projA, ['-p', 'hello from print mode'], 'pi -p');
+  const p1 = one(before, 'pi -p');
+  sessions.push({ id: p1.id, cwd: projA, prompts: ['hello from print mode'], title: null, mode: 'print', parent: null, forkedFrom: null, file: p1.file });
+
+  before = snapshot(store);
+  await interactive(projA, [], [SCRIPTS.shell, '/name Named pi session', 'second interactive prompt', '/clone', 'prompt in the clone']);
+  const made = news(before);
+  if (made.length !== 2) throw new Error(`pi interactive + /clone: ${made.length} new sessions`);
+  const head = (m) => JSON.parse(readFileSync(join(home, m.file.slice('home/'.length)), 'utf8').split('\n')[0]);
+  const clone = made.find((m) => head(m).parentSession);
+  const orig = made.find((m) => m !== clone);
+  if (!clone) throw new Error('pi /clone: no session with parentSession');
+  sessions.push({ id: orig.id, cwd: projA, prompts: [SCRIPTS.shell, 'second interactive prompt'], title: 'Named pi session', mode: 'interactive', parent: null, forkedFrom: null, file: orig.file });
+  sessions.push({ id: clone.id, cwd: projA, prompts: ['prompt in the clone'], title: 'Named pi session', mode: 'interactive', parent: null, forkedFrom: orig.id, via: '/clone', copiedPrompts: [SCRIPTS.shell, 'second interactive prompt'], file: clone.file });
+  log(`pi: interactive ${orig.id}, clone ${clone.id}`);
+
+  before = snapshot(store);
+  await interactive(projB, [], ['first prompt in project b', 'second prompt in project b']);
+  const b = one(before, 'pi interactive b');
+  sessions.push({ id: b.id, cwd: projB, prompts: ['first prompt in project b', 'second prompt in project b'], title: null, mode: 'interactive', parent: null, forkedFrom: null, file: b.file });
+
+  // resume: interactive --session, and print --session
+  before = snapshot(store);
+  await interactive(projB, ['--session', b.id], ['resumed prompt']);
+  if (news(before).length) throw new Error('pi --session made a new session');
+  sessions.find((s) => s.id === b.id).prompts.push('resumed prompt');
+  before = await print(projA, ['--session', p1.id, '-p', 'second print prompt'], 'pi --session -p');
+  if (news(before).length) throw new Error('pi --session -p made a new session');
+  sessions.find((s) => s.id === p1.id).prompts.push('second print prompt');
+
+  // fork: --fork ID (print)
+  before = await print(projB, ['--fork', b.id, '-p', 'forked prompt'], 'pi --fork -p');
+  const f = one(before, 'pi --fork');
+  sessions.push({ id: f.id, cwd: projB, prompts: ['forked prompt'], title: null, mode: 'print', parent: null, forkedFrom: b.id, via: '--fork', copiedPrompts: ['first prompt in project b', 'second prompt in project b', 'resumed prompt'], file: f.file });
+  log(`pi: fork ${f.id}`);
+
+  copyStore(home, ['.pi/agent/sessions'], dest);
+  return { home, sessions, note: { noSubagentsOrTasks: 'pi has no subagent or task-list tool' } };
+}
+
+export const drivers = { claude, codex, pi };

@@ -88,7 +88,7 @@ export class Tmux {
   alive() { return this.tmux('has-session', '-t', this.session).status === 0; }
   screen() { const r = this.tmux('capture-pane', '-p', '-t', this.session); return r.status === 0 ? r.stdout : ''; }
   keys(...k) { this.tmux('send-keys', '-t', this.session, ...k); }
-  async type(text) { this.tmux('send-keys', '-t', this.session, '-l', text); await sleep(400); this.keys('Enter'); }
+  async type(text, pause = 400) { this.tmux('send-keys', '-t', this.session, '-l', text); await sleep(pause); this.keys('Enter'); }
   /** Wait (bounded) until the screen matches re; throws with the screen on timeout. */
   async waitFor(re, ms = 30000, what = String(re)) {
     const end = Date.now() + ms;
@@ -112,7 +112,8 @@ export class Tmux {
 // Trimming what we record
 
 export const PLACEHOLDER_MIN = 300;
-const placeholder = (s) => `[placeholder: ${s.length} chars of client text]`;
+/** Keeps the head of the text (so an injected block still shows its opening tag) and says how long it was. */
+const placeholder = (s) => `${Array.from(s).slice(0, 60).join('')}…[placeholder: ${s.length} chars of client text]`;
 
 /** Replace every long string (the clients' system prompts, tool schemas, instructions) by a short placeholder. */
 export function trimValue(v, keep = () => false) {
@@ -170,4 +171,34 @@ export function dirSize(dir) {
   let n = 0;
   for (const f of listFiles(dir)) n += statSync(join(dir, f)).size;
   return n;
+}
+
+/**
+ * Copy a SQLite database as one compact file: VACUUM INTO a new file (reads through the WAL, leaves the
+ * source untouched), trim long text cells like JSON files, VACUUM again.
+ */
+export async function copySqlite(src, dest, keep) {
+  const { default: Database } = await import('better-sqlite3');
+  mkdirSync(dirname(dest), { recursive: true });
+  rmSync(dest, { force: true });
+  const from = new Database(src, { readonly: true, fileMustExist: true });
+  from.prepare('VACUUM INTO ?').run(dest);
+  from.close();
+  const db = new Database(dest);
+  const tables = db.prepare("SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%'").all().map((r) => r.name);
+  for (const t of tables) {
+    const cols = db.prepare(`PRAGMA table_info("${t}")`).all().map((c) => c.name);
+    for (const c of cols) try {
+      const rows = db.prepare(`SELECT rowid AS r, "${c}" AS v FROM "${t}" WHERE typeof("${c}")='text' AND length("${c}") > ?`).all(PLACEHOLDER_MIN);
+      if (!rows.length) continue;
+      const upd = db.prepare(`UPDATE "${t}" SET "${c}" = ? WHERE rowid = ?`);
+      for (const { r, v } of rows) {
+        let out;
+        try { out = JSON.stringify(trimValue(JSON.parse(v), keep)); } catch { out = trimValue(v, keep); }
+        upd.run(out, r);
+      }
+    } catch (e) { log(`sqlite trim ${t}.${c}: ${e.message}`); }
+  }
+  db.exec('VACUUM');
+  db.close();
 }

@@ -88,7 +88,7 @@ export function plan(req) {
   const tools = req.tools || [];
   if (prompt.includes(SCRIPTS.shell)) {
     const t = findTool(tools, SHELL_TOOLS);
-    if (t && req.steps === 0) return { tool: { name: t.name, args: shellArgs(t) } };
+    if (t && req.steps === 0) return { tool: { name: t.name, namespace: t.namespace, args: shellArgs(t) } };
     return { text: 'Ran the command; it printed hi.' };
   }
   if (prompt.includes(SCRIPTS.subagent)) {
@@ -96,7 +96,7 @@ export function plan(req) {
     if (t && req.steps === 0) {
       const st = t.schema?.properties?.subagent_type;
       const subagent_type = st?.enum?.[0] ?? (t.name === 'task' ? 'general' : 'general-purpose');
-      return { tool: { name: t.name, args: fromSchema(t.schema || { type: 'object' }, { description: 'Say hi', prompt: 'Reply with the word hi.', subagent_type, message: 'Reply with the word hi.', query: 'Reply with the word hi.', objective: 'Reply with the word hi.', task: 'Reply with the word hi.' }) } };
+      return { tool: { name: t.name, namespace: t.namespace, args: fromSchema(t.schema || { type: 'object' }, { description: 'Say hi', prompt: 'Reply with the word hi.', subagent_type, message: 'Reply with the word hi.', query: 'Reply with the word hi.', objective: 'Reply with the word hi.', task: 'Reply with the word hi.' }) } };
     }
     return { text: 'The subagent answered hi.' };
   }
@@ -180,7 +180,11 @@ function responsesReq(body) {
       break;
     }
   }
-  const tools = (body.tools || []).map((t) => ({ name: t.name || t.type, schema: t.parameters }));
+  const tools = [];
+  for (const t of body.tools || []) {
+    if (t.type === 'namespace' && Array.isArray(t.tools)) for (const u of t.tools) tools.push({ name: u.name, schema: u.parameters, namespace: t.name });
+    else tools.push({ name: t.name || t.type, schema: t.parameters });
+  }
   const schema = body.text?.format?.type === 'json_schema' ? body.text.format.schema : undefined;
   return { tools, prompt, steps, system: textOf(body.instructions), jsonSchema: schema };
 }
@@ -256,7 +260,9 @@ function anthropicStream(msg) {
 
 function responsesItems(ans) {
   if (ans.tool) {
-    return [{ type: 'function_call', id: nextId('fc_mock'), call_id: nextId('call_mock'), name: ans.tool.name, arguments: JSON.stringify(ans.tool.args), status: 'completed' }];
+    const call = { type: 'function_call', id: nextId('fc_mock'), call_id: nextId('call_mock'), name: ans.tool.name, arguments: JSON.stringify(ans.tool.args), status: 'completed' };
+    if (ans.tool.namespace) call.namespace = ans.tool.namespace;
+    return [call];
   }
   return [{ type: 'message', id: nextId('msg_mock'), role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: ans.text, annotations: [] }] }];
 }
