@@ -229,10 +229,10 @@ async function codex({ bin, mock, dest }) {
   before = snapshot(store);
   await interactive(projA, ['fork', i1.id], ['interactive fork prompt']);
   const [f1] = one(before, 'codex fork');
-  sessions.push({ id: f1.id, cwd: projA, prompts: ['interactive fork prompt'], title: null, mode: 'interactive', parent: null, forkedFrom: i1.id, file: f1.file });
+  sessions.push({ id: f1.id, cwd: projA, prompts: ['interactive fork prompt'], title: 'Renamed codex thread', titleCopiedFromParent: true, mode: 'interactive', parent: null, forkedFrom: i1.id, file: f1.file });
   before = await exec(projB, ['fork', i2.id, 'exec fork prompt'], 'codex exec fork');
   const [f2] = one(before, 'codex exec fork');
-  sessions.push({ id: f2.id, cwd: projB, prompts: ['exec fork prompt'], title: null, mode: 'exec', parent: null, forkedFrom: i2.id, file: f2.file });
+  sessions.push({ id: f2.id, cwd: projB, prompts: ['exec fork prompt'], title: 'Mock session title', titleCopiedFromParent: true, mode: 'exec', parent: null, forkedFrom: i2.id, file: f2.file });
   log(`codex: forks ${f1.id} ${f2.id}`);
 
   copyStore(home, ['.codex/sessions', '.codex/session_index.jsonl'], dest);
