@@ -25,10 +25,11 @@ export interface JsonSession {
   forkedFrom: string | null;
   live: boolean;
   pid: number | null;
-  resume: { cwd: string | null; argv: string[] } | null;
+  /** `env` only when the harness must be pointed at a non-default store */
+  resume: { cwd: string | null; argv: string[]; env?: Record<string, string> } | null;
 }
 
-export type LaunchFn = (s: Session) => { cwd: string | null; argv: string[] } | null;
+export type LaunchFn = (s: Session) => { cwd: string | null; argv: string[]; env?: Record<string, string> } | null;
 
 export function defaultLaunch(s: Session): { cwd: string | null; argv: string[] } | null {
   const spec = adapter(s.harness).launch(s, { fork: false });

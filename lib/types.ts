@@ -86,6 +86,7 @@ export type LineState = Record<string, unknown> & { counters?: Counters };
 
 export interface LaunchSpec {
   argv: string[];
+  /** variables to set for the harness (only ever to point it at a non-default store) */
   env?: Record<string, string>;
 }
 
@@ -128,6 +129,10 @@ export interface Adapter<S extends LineState = LineState> {
    * the transcript view, so a listing never pays for it.
    */
   text?: () => Promise<import('./search/types.js').Extractor>;
-  /** How to resume (or fork) a session; a string is a refusal the user can fix. */
-  launch(s: SessionCore, opts: { fork: boolean }): LaunchSpec | string;
+  /**
+   * How to resume (or fork) a session; a string is a refusal the user can fix. With `ctx` (the
+   * user's environment), `env` points the harness at the store the session was found in when that
+   * is not the store the harness would use by default (`CLAUDE_CONFIG_DIR`, `CODEX_HOME`, …).
+   */
+  launch(s: SessionCore, opts: { fork: boolean; ctx?: Ctx }): LaunchSpec | string;
 }

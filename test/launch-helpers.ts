@@ -59,7 +59,8 @@ export interface StandIn {
 
 /**
  * Stand-in harness executables (`claude`, `pi`, `codex`, … one Node script under several names)
- * that append `{name, cwd, argv, pid}` to a log. Behaviour by environment:
+ * that append `{name, cwd, argv, pid, env}` to a log (`env`: the variables that point a harness at
+ * its store, when set). Behaviour by environment:
  * STANDIN_EXIT=n exit n; STANDIN_SELFKILL=SIG kill itself; STANDIN_WAIT=1 stay running;
  * STANDIN_TRAP=n on SIGTERM/SIGINT/SIGHUP log `{signal}` and exit n; STANDIN_OPEN=file hold it open.
  */
@@ -77,7 +78,9 @@ if (e.STANDIN_TRAP) for (const sig of ['SIGTERM', 'SIGINT', 'SIGHUP']) process.o
   fs.appendFileSync(log, JSON.stringify({ name, signal: sig }) + '\\n');
   process.exit(Number(e.STANDIN_TRAP));
 });
-fs.appendFileSync(log, JSON.stringify({ name, cwd: process.cwd(), argv: process.argv.slice(2), pid: process.pid }) + '\\n');
+const STORE = ['CLAUDE_CONFIG_DIR', 'CODEX_HOME', 'GEMINI_CLI_HOME', 'OPENCODE_DB', 'XDG_DATA_HOME', 'CURSOR_CONFIG_DIR', 'CURSOR_DATA_DIR'];
+const env = Object.fromEntries(STORE.filter((k) => e[k] != null).map((k) => [k, e[k]]));
+fs.appendFileSync(log, JSON.stringify({ name, cwd: process.cwd(), argv: process.argv.slice(2), pid: process.pid, env }) + '\\n');
 if (e.STANDIN_SELFKILL) process.kill(process.pid, e.STANDIN_SELFKILL);
 else if (e.STANDIN_WAIT) setInterval(() => {}, 1 << 30);
 else process.exit(Number(e.STANDIN_EXIT || 0));

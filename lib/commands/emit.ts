@@ -34,7 +34,7 @@ export function register(program: Command, app: App): void {
           : new ExitError(1, `${r.candidates.length} sessions match '${oneLine(key)}'`);
       }
       const s = r.session;
-      const plan = prepare(s, { fork: !!o.fork, extra: tail, cfg, name: shorts.get(s.id) ?? s.id });
+      const plan = prepare(s, { fork: !!o.fork, extra: tail, cfg, name: shorts.get(s.id) ?? s.id, ctx: app.ctx });
       out(shellLine(plan, shell) + '\n');
     });
 }

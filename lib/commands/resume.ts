@@ -80,7 +80,7 @@ export async function chooseAmong(app: App, candidates: Session[], c: Choice): P
 }
 
 /** The refusals (no fork, directory gone, session running), then the plan. Same checks for every mode. */
-export function prepare(s: Session, o: { fork: boolean; extra: string[]; cfg: Config; name: string }): Plan {
+export function prepare(s: Session, o: { fork: boolean; extra: string[]; cfg: Config; name: string; ctx?: import('../types.js').Ctx }): Plan {
   const plan = makePlan(s, o);
   checkDir(plan.cwd, o.name);
   if (!o.fork) checkLive(s, o.cfg, o.name);
@@ -171,7 +171,7 @@ export function register(program: Command, app: App): void {
       // A key in the picker can ask to print the line or to fork instead.
       const fork = !!o.fork || choice.action === 'fork';
       const print = !!o.print || choice.action === 'print';
-      const plan = prepare(s, { fork, extra: tail, cfg, name });
+      const plan = prepare(s, { fork, extra: tail, cfg, name, ctx: app.ctx });
       await launch(s, plan, { ...o, fork, print }, print && !quoting ? shellOf(o.shell) : shell, cfg);
     });
 }

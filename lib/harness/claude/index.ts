@@ -1,7 +1,7 @@
 // Claude Code: <root>/projects/<slug>/<sessionId>.jsonl (formats.md §1).
 import path from 'node:path';
 import type { Adapter, Ctx, LineState, Root, SessionCore, Source } from '../../types.js';
-import { envDirs, expandHome } from '../../util/paths.js';
+import { envDirs, expandHome, storeEnv } from '../../util/paths.js';
 import { entries, direntIsDir, direntMaybeFile, isDir, uniqueReal } from '../../util/fsx.js';
 import { absolute, countUnknown, touchTimes, newCounters, parseObject, peekTimestamp, str, textOf } from '../jsonl.js';
 import { promptText, rawClip } from '../../util/text.js';
@@ -88,6 +88,12 @@ export function claudePromptText(content: unknown): string | null {
 }
 
 const touch = touchTimes;
+
+/** The directory Claude Code itself uses in this environment. */
+function claudeDefault(ctx: Ctx): string {
+  const cfg = ctx.env.CLAUDE_CONFIG_DIR;
+  return cfg ? path.resolve(expandHome(cfg, ctx.home)) : path.join(ctx.home, '.claude');
+}
 
 export const claude: Adapter<ClaudeState> = {
   name: 'claude',
@@ -242,8 +248,11 @@ export const claude: Adapter<ClaudeState> = {
     return linkForks(sessions, states);
   },
 
-  launch(s, { fork }) {
-    return { argv: fork ? ['claude', '--resume', s.id, '--fork-session'] : ['claude', '--resume', s.id] };
+  launch(s, { fork, ctx }) {
+    const argv = fork ? ['claude', '--resume', s.id, '--fork-session'] : ['claude', '--resume', s.id];
+    // <root>/projects/<slug>/<id>.jsonl: Claude Code looks in CLAUDE_CONFIG_DIR, else ~/.claude
+    const env = ctx ? storeEnv('CLAUDE_CONFIG_DIR', path.dirname(path.dirname(path.dirname(s.file))), claudeDefault(ctx)) : undefined;
+    return env ? { argv, env } : { argv };
   },
 };
 

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Decompress } from 'fzstd';
 import type { Adapter, Ctx, LineState, Root, SessionCore, Source } from '../../types.js';
-import { envDirs, expandHome } from '../../util/paths.js';
+import { envDirs, expandHome, storeEnv } from '../../util/paths.js';
 import { entries, direntMaybeFile, isDir, uniqueReal, walk } from '../../util/fsx.js';
 import { countUnknown, newCounters, parseObject, peekTimestamp, str, peekStr as peekStrAt } from '../jsonl.js';
 import { promptText } from '../../util/text.js';
@@ -418,6 +418,12 @@ function mtimeOf(p: string): number | null {
   }
 }
 
+/** The CODEX_HOME a rollout lives in: `<home>/sessions/YYYY/MM/DD/` or `<home>/archived_sessions/`. */
+export function codexHomeOf(file: string): string | null {
+  const m = /^(.*)\/(?:sessions\/\d{4}\/\d\d\/\d\d|archived_sessions)\/[^/]+$/.exec(file);
+  return m ? m[1]! : null;
+}
+
 function codexHome(ctx: Ctx): Root {
   const v = ctx.env.CODEX_HOME;
   // Codex refuses to start with a CODEX_HOME that does not exist; so do we (no silent ~/.codex).
@@ -590,7 +596,10 @@ export const codex: Adapter<any> = {
     });
   },
 
-  launch(s, { fork }) {
-    return { argv: fork ? ['codex', 'fork', s.id] : ['codex', 'resume', s.id] };
+  launch(s, { fork, ctx }) {
+    const argv = fork ? ['codex', 'fork', s.id] : ['codex', 'resume', s.id];
+    const home = codexHomeOf(s.file);
+    const env = ctx && home ? storeEnv('CODEX_HOME', home, codexHome(ctx).path) : undefined;
+    return env ? { argv, env } : { argv };
   },
 };

@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Adapter, Counters, Ctx, LineState, Root, SessionCore, Source } from '../../types.js';
-import { envDirs, expandHome } from '../../util/paths.js';
+import { envDirs, expandHome, storeEnv } from '../../util/paths.js';
 import { entries, direntIsDir, direntMaybeFile, exists, isDir, uniqueReal } from '../../util/fsx.js';
 import { countUnknown, newCounters, str } from '../jsonl.js';
 import { promptText } from '../../util/text.js';
@@ -45,6 +45,14 @@ function dataDir(ctx: Ctx): { path: string; via: string } {
   const x = ctx.env.XDG_DATA_HOME;
   if (x && path.isAbsolute(x)) return { path: path.join(x, 'opencode'), via: 'XDG_DATA_HOME' };
   return { path: path.join(ctx.home, '.local', 'share', 'opencode'), via: 'default' };
+}
+
+/** The database opencode opens in this environment: OPENCODE_DB (relative: under the data dir), else <data>/opencode.db. */
+function defaultDb(ctx: Ctx): string {
+  const d = dataDir(ctx).path;
+  const db = ctx.env.OPENCODE_DB;
+  if (db && db !== ':memory:') return path.isAbsolute(db) ? db : path.resolve(d, expandHome(db, ctx.home));
+  return path.join(d, 'opencode.db');
 }
 
 function newTalk(): Talk {
@@ -459,7 +467,18 @@ export const opencode: Adapter<OpencodeState> = {
     return [...best.values()];
   },
 
-  launch(s, { fork }) {
-    return { argv: fork ? ['opencode', '--session', s.id, '--fork'] : ['opencode', '--session', s.id] };
+  launch(s, { fork, ctx }) {
+    // `--fork` with `--session` is accepted by the TUI (checked against opencode 1.18.33 --help)
+    const argv = fork ? ['opencode', '--session', s.id, '--fork'] : ['opencode', '--session', s.id];
+    if (!ctx) return { argv };
+    let env: Record<string, string> | undefined;
+    const legacy = /^(.*)\/storage\/session\/[^/]+\/[^/]+\.json$/.exec(s.file);
+    if (legacy) {
+      // the JSON tree opencode imports from its data directory: point XDG_DATA_HOME at its parent
+      if (path.basename(legacy[1]!) === 'opencode') env = storeEnv('XDG_DATA_HOME', path.dirname(legacy[1]!), path.dirname(dataDir(ctx).path));
+    } else {
+      env = storeEnv('OPENCODE_DB', s.file, defaultDb(ctx));
+    }
+    return env ? { argv, env } : { argv };
   },
 };
