@@ -1,7 +1,7 @@
 // One driver per client: seeds a throwaway HOME, runs the scenarios (print/exec, interactive in tmux,
 // resume, fork, rename, shell tool, subagent, task list), copies the store into the fixture dir and
 // returns { home, note, sessions: [{ id, cwd, prompts, title, mode, parent, forkedFrom, ... }] }.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { baseEnv, copySqlite, copyStore, FAKE_KEYS, freshBase, listFiles, log, run, sleep, Tmux } from './lib.mjs';
 import { SCRIPTS } from './mock-server.mjs';
@@ -320,4 +320,66 @@ async function pi({ bin, mock, dest }) {
   return { home, sessions, note: { noSubagentsOrTasks: 'pi has no subagent or task-list tool' } };
 }
 
-export const drivers = { claude, codex, pi };
+// ---------------------------------------------------------------------------------------------------
+// opencode (run mode only: the 1.18.33 TUI drew nothing inside tmux here, see the fixtures README)
+
+async function opencode({ bin, mock, dest }) {
+  const { home, projA, projB } = freshBase('opencode');
+  const cfgDir = join(home, '.config', 'opencode');
+  mkdirSync(cfgDir, { recursive: true });
+  writeFileSync(join(cfgDir, 'opencode.json'), JSON.stringify({
+    $schema: 'https://opencode.ai/config.json', autoupdate: false, share: 'disabled',
+    model: 'mock/mock-model', small_model: 'mock/mock-model',
+    permission: { bash: 'allow', edit: 'allow', webfetch: 'deny' },
+    provider: { mock: { npm: '@ai-sdk/openai-compatible', name: 'Mock', options: { baseURL: `${mock.url}/v1`, apiKey: FAKE_KEYS.openai }, models: { 'mock-model': { name: 'Mock model' } } } },
+  }, null, 2));
+  const env = baseEnv(home, dirname(bin), { OPENCODE_DISABLE_AUTOUPDATE: '1', OPENCODE_DISABLE_SHARE: '1' });
+  const dbPath = join(home, '.local', 'share', 'opencode', 'opencode.db');
+  const { default: Database } = await import('better-sqlite3');
+  const ids = () => {
+    if (!existsSync(dbPath)) return new Map();
+    const db = new Database(dbPath, { readonly: true });
+    try { return new Map(db.prepare('SELECT id, parent_id AS parent, title FROM session').all().map((r) => [r.id, r])); } finally { db.close(); }
+  };
+  const sessions = [];
+  const step = async (cwd, args, what) => {
+    const before = ids();
+    mustRun(await run([bin, 'run', ...args], { cwd, env, timeoutMs: 240000 }), what);
+    const after = ids();
+    return [...after.values()].filter((r) => !before.has(r.id));
+  };
+  const top = (rows) => rows.filter((r) => !r.parent);
+
+  let [r1] = top(await step(projA, ['hello from run mode'], 'opencode run'));
+  sessions.push({ id: r1.id, cwd: projA, prompts: ['hello from run mode'], title: r1.title, mode: 'run', parent: null, forkedFrom: null });
+  log(`opencode: run ${r1.id}`);
+
+  let rows = await step(projA, ['--title', 'Titled opencode session', SCRIPTS.shell], 'opencode run --title');
+  const [r2] = top(rows);
+  sessions.push({ id: r2.id, cwd: projA, prompts: [SCRIPTS.shell], title: 'Titled opencode session', mode: 'run', parent: null, forkedFrom: null });
+
+  rows = await step(projB, [SCRIPTS.subagent], 'opencode run (task)');
+  const [r3] = top(rows);
+  sessions.push({ id: r3.id, cwd: projB, prompts: [SCRIPTS.subagent], title: ids().get(r3.id).title, mode: 'run', parent: null, forkedFrom: null });
+  for (const c of rows.filter((r) => r.parent)) sessions.push({ id: c.id, cwd: projB, prompts: ['Reply with the word hi.'], title: c.title, mode: 'subagent', parent: c.parent, forkedFrom: null });
+
+  rows = await step(projB, [SCRIPTS.tasks], 'opencode run (todowrite)');
+  const [r4] = top(rows);
+  sessions.push({ id: r4.id, cwd: projB, prompts: [SCRIPTS.tasks], title: ids().get(r4.id).title, mode: 'run', parent: null, forkedFrom: null });
+
+  // resume with --session (the same session grows), fork with --session --fork (a new one)
+  rows = await step(projA, ['--session', r1.id, 'resumed prompt'], 'opencode run --session');
+  if (top(rows).length) throw new Error('opencode run --session made a new session');
+  sessions.find((s) => s.id === r1.id).prompts.push('resumed prompt');
+  rows = await step(projA, ['--session', r1.id, '--fork', 'forked prompt'], 'opencode run --session --fork');
+  const [f1] = top(rows);
+  if (!f1) throw new Error('opencode --fork made no session');
+  sessions.push({ id: f1.id, cwd: projA, prompts: ['forked prompt'], title: ids().get(f1.id).title, mode: 'run', parent: null, forkedFrom: r1.id, copiedPrompts: ['hello from run mode', 'resumed prompt'] });
+  log(`opencode: fork ${f1.id}`);
+  for (const s of sessions) if (s.mode !== 'subagent') s.title = ids().get(s.id)?.title ?? s.title;
+
+  await copySqlite(dbPath, join(dest, 'home', '.local', 'share', 'opencode', 'opencode.db'));
+  return { home, sessions, note: { interactive: 'not recorded: the 1.18.33 TUI drew an empty screen in tmux on this machine', provider: '@ai-sdk/openai-compatible, installed by opencode from npm at first run' } };
+}
+
+export const drivers = { claude, codex, pi, opencode };

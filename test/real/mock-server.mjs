@@ -82,7 +82,7 @@ export function plan(req) {
   const sys = req.system || '';
   if (req.jsonSchema) return { text: JSON.stringify(fromSchema(req.jsonSchema, { title: TITLE, isNewTopic: true, next_speaker: 'user', reasoning: 'done' })) };
   if (isTitleRequest(req)) {
-    if (/json/i.test(sys) || /json/i.test(prompt)) return { text: JSON.stringify({ isNewTopic: true, title: TITLE }) };
+    if (/isNewTopic|"title"\s*:/.test(sys + prompt)) return { text: JSON.stringify({ isNewTopic: true, title: TITLE }) };
     return { text: TITLE };
   }
   const tools = req.tools || [];
