@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import { baseEnv, copySqlite, copyStore, FAKE_KEYS, freshBase, listFiles, log, run, sleep, Tmux } from './lib.mjs';
 import { SCRIPTS } from './mock-server.mjs';
 
-const tmux = new Tmux('resume-real');
+const tmux = new Tmux(`resume-real-${process.pid}`);
 process.on('exit', () => tmux.kill());
 
 /** Files under dir that are not in `before` (a Set of relative paths). */
@@ -21,8 +21,8 @@ function mustRun(r, what) {
 // ---------------------------------------------------------------------------------------------------
 // Claude Code
 
-async function claude({ bin, mock, dest }) {
-  const { home, projA, projB } = freshBase('claude');
+/** Seed a throwaway HOME for Claude Code; returns the environment to run it with. */
+export function setupClaude({ home, projA, projB, bin, mock }) {
   const key = FAKE_KEYS.anthropic;
   const trust = { hasTrustDialogAccepted: true, hasCompletedProjectOnboarding: true, allowedTools: [] };
   writeFileSync(join(home, '.claude.json'), JSON.stringify({
@@ -41,6 +41,12 @@ async function claude({ bin, mock, dest }) {
     // 2.1.332 offers TaskCreate/TaskUpdate (deferred, loaded through ToolSearch) only with these.
     CLAUDE_CODE_ENABLE_TASKS: '1', CLAUDE_CODE_ENABLE_TODO_TOOLS: '1',
   });
+  return env;
+}
+
+async function claude({ bin, mock, dest }) {
+  const { home, projA, projB } = freshBase('claude');
+  const env = setupClaude({ home, projA, projB, bin, mock });
   const store = join(home, '.claude', 'projects');
   const sessions = [];
   const newSession = (before) => {
@@ -135,8 +141,8 @@ async function waitMore(re, count, ms) {
 // ---------------------------------------------------------------------------------------------------
 // Codex CLI
 
-async function codex({ bin, mock, dest }) {
-  const { home, projA, projB } = freshBase('codex');
+/** Seed a throwaway HOME for Codex (config.toml with a mock provider); returns the environment. */
+export function setupCodex({ home, projA, projB, bin, mock }) {
   const codexHome = join(home, '.codex');
   mkdirSync(codexHome, { recursive: true });
   writeFileSync(join(codexHome, 'config.toml'), [
@@ -147,6 +153,13 @@ async function codex({ bin, mock, dest }) {
     '[analytics]', 'enabled = false', '',
   ].join('\n'));
   const env = baseEnv(home, dirname(bin), { OPENAI_API_KEY: FAKE_KEYS.openai });
+  return env;
+}
+
+async function codex({ bin, mock, dest }) {
+  const { home, projA, projB } = freshBase('codex');
+  const codexHome = join(home, '.codex');
+  const env = setupCodex({ home, projA, projB, bin, mock });
   const store = join(codexHome, 'sessions');
   const sessions = [];
   const idOf = (f) => /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$/.exec(f)[1];
@@ -235,23 +248,32 @@ async function codex({ bin, mock, dest }) {
   sessions.push({ id: f2.id, cwd: projB, prompts: ['exec fork prompt'], title: 'Mock session title', titleCopiedFromParent: true, mode: 'exec', parent: null, forkedFrom: i2.id, file: f2.file });
   log(`codex: forks ${f1.id} ${f2.id}`);
 
-  copyStore(home, ['.codex/sessions', '.codex/session_index.jsonl'], dest);
+  // Forks point into their parent's rollout by byte offset: trim without moving a byte.
+  copyStore(home, ['.codex/sessions', '.codex/session_index.jsonl'], dest, { preserveBytes: true });
   const dbs = listFiles(codexHome).filter((f) => /^(state|thread_history)_\d+\.sqlite$/.test(f));
-  for (const f of dbs) await copySqlite(join(codexHome, f), join(dest, 'home', '.codex', f));
+  for (const f of dbs) await copySqlite(join(codexHome, f), join(dest, 'home', '.codex', f), undefined, { trim: false });
   return { home, sessions, note: { databases: dbs, launchedWith: '--no-daemon for the TUI; exec needs none' } };
 }
 
 // ---------------------------------------------------------------------------------------------------
 // pi
 
-async function pi({ bin, mock, dest }) {
-  const { home, projA, projB } = freshBase('pi');
+/** Seed a throwaway HOME for pi (models.json with a mock provider, made the default); returns the environment. */
+export function setupPi({ home, bin, mock }) {
   const agentDir = join(home, '.pi', 'agent');
   mkdirSync(agentDir, { recursive: true });
   writeFileSync(join(agentDir, 'models.json'), JSON.stringify({
     providers: { mock: { baseUrl: `${mock.url}/v1`, api: 'openai-completions', apiKey: FAKE_KEYS.openai, models: [{ id: 'mock-model' }] } },
   }, null, 2));
   const env = baseEnv(home, dirname(bin), { PI_OFFLINE: '1' });
+  writeFileSync(join(agentDir, 'settings.json'), JSON.stringify({ defaultProvider: 'mock', defaultModel: 'mock-model' }, null, 2));
+  return env;
+}
+
+async function pi({ bin, mock, dest }) {
+  const { home, projA, projB } = freshBase('pi');
+  const agentDir = join(home, '.pi', 'agent');
+  const env = setupPi({ home, bin, mock });
   const common = ['--provider', 'mock', '--model', 'mock-model'];
   const store = join(agentDir, 'sessions');
   const sessions = [];
@@ -323,8 +345,8 @@ async function pi({ bin, mock, dest }) {
 // ---------------------------------------------------------------------------------------------------
 // opencode (run mode only: the 1.18.33 TUI drew nothing inside tmux here, see the fixtures README)
 
-async function opencode({ bin, mock, dest }) {
-  const { home, projA, projB } = freshBase('opencode');
+/** Seed a throwaway HOME for opencode (a mock OpenAI-compatible provider); returns the environment. */
+export function setupOpencode({ home, bin, mock }) {
   const cfgDir = join(home, '.config', 'opencode');
   mkdirSync(cfgDir, { recursive: true });
   writeFileSync(join(cfgDir, 'opencode.json'), JSON.stringify({
@@ -334,6 +356,12 @@ async function opencode({ bin, mock, dest }) {
     provider: { mock: { npm: '@ai-sdk/openai-compatible', name: 'Mock', options: { baseURL: `${mock.url}/v1`, apiKey: FAKE_KEYS.openai }, models: { 'mock-model': { name: 'Mock model' } } } },
   }, null, 2));
   const env = baseEnv(home, dirname(bin), { OPENCODE_DISABLE_AUTOUPDATE: '1', OPENCODE_DISABLE_SHARE: '1' });
+  return env;
+}
+
+async function opencode({ bin, mock, dest }) {
+  const { home, projA, projB } = freshBase('opencode');
+  const env = setupOpencode({ home, bin, mock });
   const dbPath = join(home, '.local', 'share', 'opencode', 'opencode.db');
   const { default: Database } = await import('better-sqlite3');
   const ids = () => {
@@ -383,3 +411,4 @@ async function opencode({ bin, mock, dest }) {
 }
 
 export const drivers = { claude, codex, pi, opencode };
+export const setups = { claude: setupClaude, codex: setupCodex, pi: setupPi, opencode: setupOpencode };

@@ -128,15 +128,41 @@ export function trimValue(v, keep = () => false) {
 }
 
 /** Trim a JSONL text line by line; a line that does not parse (a partial last line) is kept as is. */
-export function trimJsonl(text, keep) {
+export function trimJsonl(text, keep, { preserveBytes = false } = {}) {
   return text.split('\n').map((line) => {
     if (!line.trim()) return line;
-    try { return JSON.stringify(trimValue(JSON.parse(line), keep)); } catch { return line; }
+    try {
+      const v = JSON.parse(line);
+      return preserveBytes ? trimLineInPlace(line, v, keep) : JSON.stringify(trimValue(v, keep));
+    } catch { return line; }
   }).join('\n');
 }
 
+/**
+ * Replace long strings inside the original line by placeholders of exactly the same byte length, so
+ * byte offsets into the file stay true (Codex 0.171 forks point into the parent rollout by byte offset).
+ */
+function trimLineInPlace(line, value, keep = () => false) {
+  const long = [];
+  const walk = (x) => {
+    if (typeof x === 'string') { if (x.length > PLACEHOLDER_MIN && !keep(x)) long.push(x); } else if (Array.isArray(x)) x.forEach(walk);
+    else if (x && typeof x === 'object') Object.values(x).forEach(walk);
+  };
+  walk(value);
+  let out = line;
+  for (const str of long) {
+    const enc = JSON.stringify(str);
+    if (!out.includes(enc)) continue;
+    const bytes = Buffer.byteLength(enc) - 2;
+    let text = placeholder(str).replace(/[^\x20-\x7e]/g, '.').replace(/["\\]/g, "'");
+    if (text.length > bytes) text = text.slice(0, bytes);
+    out = out.split(enc).join(JSON.stringify(text.padEnd(bytes, ' ')));
+  }
+  return out;
+}
+
 /** Copy chosen paths of a HOME into the fixture dir, trimming JSON/JSONL files. */
-export function copyStore(home, rels, dest, { skip = () => false, keep } = {}) {
+export function copyStore(home, rels, dest, { skip = () => false, keep, preserveBytes = false } = {}) {
   for (const rel of rels) {
     const src = join(home, rel);
     if (!existsSync(src)) continue;
@@ -146,7 +172,7 @@ export function copyStore(home, rels, dest, { skip = () => false, keep } = {}) {
       const from = join(home, f);
       const to = join(dest, 'home', f);
       mkdirSync(dirname(to), { recursive: true });
-      if (/\.(jsonl|ndjson)$/.test(f)) writeFileSync(to, trimJsonl(readFileSync(from, 'utf8'), keep));
+      if (/\.(jsonl|ndjson)$/.test(f)) writeFileSync(to, trimJsonl(readFileSync(from, 'utf8'), keep, { preserveBytes }));
       else if (/\.json$/.test(f)) {
         const text = readFileSync(from, 'utf8');
         try { writeFileSync(to, JSON.stringify(trimValue(JSON.parse(text), keep), null, 2) + '\n'); } catch { writeFileSync(to, text); }
@@ -177,7 +203,7 @@ export function dirSize(dir) {
  * Copy a SQLite database as one compact file: VACUUM INTO a new file (reads through the WAL, leaves the
  * source untouched), trim long text cells like JSON files, VACUUM again.
  */
-export async function copySqlite(src, dest, keep) {
+export async function copySqlite(src, dest, keep, { trim = true } = {}) {
   const { default: Database } = await import('better-sqlite3');
   mkdirSync(dirname(dest), { recursive: true });
   rmSync(dest, { force: true });
@@ -185,7 +211,7 @@ export async function copySqlite(src, dest, keep) {
   from.prepare('VACUUM INTO ?').run(dest);
   from.close();
   const db = new Database(dest);
-  const tables = db.prepare("SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%'").all().map((r) => r.name);
+  const tables = !trim ? [] : db.prepare("SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%'").all().map((r) => r.name);
   for (const t of tables) {
     const cols = db.prepare(`PRAGMA table_info("${t}")`).all().map((c) => c.name);
     for (const c of cols) try {
