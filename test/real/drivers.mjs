@@ -410,5 +410,80 @@ async function opencode({ bin, mock, dest }) {
   return { home, sessions, note: { interactive: 'not recorded: the 1.18.33 TUI drew an empty screen in tmux on this machine', provider: '@ai-sdk/openai-compatible, installed by opencode from npm at first run' } };
 }
 
-export const drivers = { claude, codex, pi, opencode };
-export const setups = { claude: setupClaude, codex: setupCodex, pi: setupPi, opencode: setupOpencode };
+// ---------------------------------------------------------------------------------------------------
+// Gemini CLI
+
+/** Seed a throwaway HOME for Gemini CLI (API-key auth, no folder-trust dialog, no update checks); returns the environment. */
+export function setupGemini({ home, bin, mock }) {
+  mkdirSync(join(home, '.gemini'), { recursive: true });
+  writeFileSync(join(home, '.gemini', 'settings.json'), JSON.stringify({
+    security: { auth: { selectedType: 'gemini-api-key' }, folderTrust: { enabled: false } },
+    general: { disableAutoUpdate: true, disableUpdateNag: true },
+    privacy: { usageStatisticsEnabled: false }, telemetry: { enabled: false }, ui: { theme: 'Default' },
+  }, null, 2));
+  return baseEnv(home, dirname(bin), { GEMINI_API_KEY: FAKE_KEYS.gemini, GOOGLE_GEMINI_BASE_URL: mock.url, COLORTERM: 'truecolor' });
+}
+
+async function gemini({ bin, mock, dest }) {
+  const { home, projA, projB } = freshBase('gemini');
+  const env = setupGemini({ home, bin, mock });
+  const store = join(home, '.gemini', 'tmp');
+  const sessions = [];
+  const news = (before) => created(store, before, /\/chats\/[^/]+\.jsonl?$/).map((f) => {
+    const first = JSON.parse(readFileSync(join(store, f), 'utf8').split('\n')[0]);
+    return { id: first.sessionId, kind: first.kind, file: join('home/.gemini/tmp', f) };
+  });
+  const one = (before, what) => { const n = news(before).filter((x) => x.kind !== 'subagent'); if (n.length !== 1) throw new Error(`${what}: ${n.length} new gemini sessions`); return n[0]; };
+  const print = async (cwd, args, what) => {
+    const before = snapshot(store);
+    mustRun(await run([bin, '--yolo', ...args], { cwd, env, timeoutMs: 180000 }), what);
+    return before;
+  };
+  const answered = /Ran the command|subagent answered|Mock answer to|Done\./;
+  const interactive = async (cwd, argv, steps) => {
+    tmux.start([bin, '--yolo', ...argv], { cwd, env });
+    await tmux.waitFor(/Type your message|YOLO/i, 60000, 'the Gemini prompt');
+    await sleep(3000);
+    for (const s of steps) {
+      const g = new RegExp(answered.source, 'g');
+      const count = (tmux.screen().match(g) || []).length;
+      await tmux.type(s, 1500);
+      await tmux.waitFor({ test: (x) => (x.match(g) || []).length > count }, 90000, `an answer to ${s}`);
+      await sleep(2000);
+    }
+    await tmux.type('/quit', 1500);
+    if (!(await tmux.waitExit(20000))) { tmux.keys('C-c'); await sleep(500); tmux.keys('C-c'); if (!(await tmux.waitExit(10000))) throw new Error('gemini did not exit'); }
+  };
+
+  let before = await print(projA, ['-p', SCRIPTS.shell], 'gemini -p');
+  const p1 = one(before, 'gemini -p');
+  sessions.push({ id: p1.id, cwd: projA, prompts: [SCRIPTS.shell], title: null, mode: 'print', parent: null, forkedFrom: null, file: p1.file });
+  log(`gemini: print ${p1.id}`);
+
+  before = await print(projB, ['-p', SCRIPTS.subagent], 'gemini -p (subagent)');
+  const made = news(before);
+  const p2 = one(before, 'gemini -p subagent');
+  sessions.push({ id: p2.id, cwd: projB, prompts: [SCRIPTS.subagent], title: null, mode: 'print', parent: null, forkedFrom: null, file: p2.file });
+  for (const m of made.filter((x) => x.kind === 'subagent')) sessions.push({ id: m.id, cwd: projB, prompts: ['Reply with the word hi.'], title: null, mode: 'subagent', parent: p2.id, forkedFrom: null, file: m.file });
+
+  before = snapshot(store);
+  await interactive(projA, [], ['first interactive prompt', 'second interactive prompt']);
+  const i1 = one(before, 'gemini interactive');
+  sessions.push({ id: i1.id, cwd: projA, prompts: ['first interactive prompt', 'second interactive prompt'], title: null, mode: 'interactive', parent: null, forkedFrom: null, file: i1.file });
+  log(`gemini: interactive ${i1.id}`);
+
+  // resume: interactive --resume ID, then print --resume ID -p
+  before = snapshot(store);
+  await interactive(projA, ['--resume', i1.id], ['resumed prompt']);
+  if (news(before).filter((x) => x.kind !== 'subagent').length) log(`gemini: --resume wrote a new file: ${JSON.stringify(news(before))}`);
+  sessions.find((s) => s.id === i1.id).prompts.push('resumed prompt');
+  before = await print(projA, ['--resume', i1.id, '-p', 'print resumed prompt'], 'gemini --resume -p');
+  if (news(before).filter((x) => x.kind !== 'subagent').length) log(`gemini: --resume -p wrote a new file: ${JSON.stringify(news(before))}`);
+  sessions.find((s) => s.id === i1.id).prompts.push('print resumed prompt');
+
+  copyStore(home, ['.gemini/tmp', '.gemini/projects.json'], dest, { skip: (f) => f.endsWith('.project_root') === false && /\/(shell_history|logs\.json)$/.test(f) });
+  return { home, sessions, note: { fork: 'Gemini CLI 0.61.0 has no fork or clone', title: 'no rename; an update_topic tool exists (not driven)' } };
+}
+
+export const drivers = { claude, codex, pi, opencode, gemini };
+export const setups = { claude: setupClaude, codex: setupCodex, pi: setupPi, opencode: setupOpencode, gemini: setupGemini };
