@@ -56,6 +56,8 @@ async function resumeJson(args, env) {
 const dirs = existsSync(fixturesRoot) ? readdirSync(fixturesRoot).filter((d) => /^[a-z]+-\d/.test(d)) : [];
 const results = [];
 for (const d of dirs) {
+  if (wanted.length && !wanted.includes(d.split('-')[0])) continue;
+  if (!existsSync(join(fixturesRoot, d, 'manifest.json'))) { log(`${d}: no manifest.json, skipped`); continue; }
   const manifest = JSON.parse(readFileSync(join(fixturesRoot, d, 'manifest.json'), 'utf8'));
   const client = manifest.client;
   if (wanted.length && !wanted.includes(client)) continue;

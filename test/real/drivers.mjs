@@ -475,10 +475,13 @@ async function gemini({ bin, mock, dest }) {
   // resume: interactive --resume ID, then print --resume ID -p
   before = snapshot(store);
   await interactive(projA, ['--resume', i1.id], ['resumed prompt']);
-  if (news(before).filter((x) => x.kind !== 'subagent').length) log(`gemini: --resume wrote a new file: ${JSON.stringify(news(before))}`);
+  // 0.61.0 appends the new turn to the original file and also starts a second file with the same
+  // sessionId (header and a $set of the messages, no user records).
+  const extra = news(before).filter((x) => x.kind !== 'subagent').map((x) => x.file);
   sessions.find((s) => s.id === i1.id).prompts.push('resumed prompt');
+  sessions.find((s) => s.id === i1.id).extraFilesFromResume = extra;
   before = await print(projA, ['--resume', i1.id, '-p', 'print resumed prompt'], 'gemini --resume -p');
-  if (news(before).filter((x) => x.kind !== 'subagent').length) log(`gemini: --resume -p wrote a new file: ${JSON.stringify(news(before))}`);
+  sessions.find((s) => s.id === i1.id).extraFilesFromResume.push(...news(before).filter((x) => x.kind !== 'subagent').map((x) => x.file));
   sessions.find((s) => s.id === i1.id).prompts.push('print resumed prompt');
 
   copyStore(home, ['.gemini/tmp', '.gemini/projects.json'], dest, { skip: (f) => f.endsWith('.project_root') === false && /\/(shell_history|logs\.json)$/.test(f) });

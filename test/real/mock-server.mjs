@@ -96,7 +96,7 @@ export function plan(req) {
     if (t && req.steps === 0) {
       const st = t.schema?.properties?.subagent_type;
       const subagent_type = st?.enum?.[0] ?? (t.name === 'task' ? 'general' : 'general-purpose');
-      return { tool: { name: t.name, namespace: t.namespace, args: fromSchema(t.schema || { type: 'object' }, { description: 'Say hi', prompt: 'Reply with the word hi.', subagent_type, message: 'Reply with the word hi.', query: 'Reply with the word hi.', objective: 'Reply with the word hi.', task: 'Reply with the word hi.' }) } };
+      return { tool: { name: t.name, namespace: t.namespace, args: fromSchema(t.schema || { type: 'object' }, { description: 'Say hi', prompt: 'Reply with the word hi.', subagent_type, agent_name: 'generalist', message: 'Reply with the word hi.', query: 'Reply with the word hi.', objective: 'Reply with the word hi.', task: 'Reply with the word hi.' }) } };
     }
     return { text: 'The subagent answered hi.' };
   }
