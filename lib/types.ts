@@ -28,6 +28,11 @@ export interface SessionCore {
   forkedFrom: string | null;
   /** Extra files that belong to this session (subagent transcripts), for search and doctor. */
   children?: string[];
+  /**
+   * Adapter-private key of sessions that may share history (Claude: the first prompt's uuid), for
+   * an adapter whose `finish` only relates sessions with the same key (`linked`).
+   */
+  link?: string | null;
 }
 
 export interface Session extends SessionCore {
@@ -117,6 +122,12 @@ export interface Adapter<S extends LineState = LineState> {
    * source's shard.
    */
   perSource?: boolean;
+  /**
+   * With `perSource` and a `finish` that only relates sessions sharing a `link` key (forks): an
+   * append to a file whose key no other session shares cannot change any link, so the index still
+   * updates that file alone; a new or removed file, or one that shares its key, takes a full pass.
+   */
+  linked?: boolean;
   /** Sessions described by one source's state (0 or more). */
   sessions(state: S, src: Source): SessionCore[];
   /**

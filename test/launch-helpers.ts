@@ -28,15 +28,21 @@ export function claudeSession(home: string, o: ClaudeOpts): string {
   ));
 }
 
-/** A pi session with two prompts (one-prompt pi sessions count as headless); returns its path. */
+/**
+ * A pi session with two prompts typed in the TUI (the first seconds after the header: a prompt sent
+ * at once is a print run, hidden as headless); returns its path.
+ */
 export function piSession(home: string, o: { id: string; cwd: string; prompts?: string[]; at?: string }): string {
   const at = o.at ?? '2026-01-01T00:00:00.000Z';
-  const msgs = (o.prompts ?? ['first', 'second']).flatMap((p, i) => [
-    { type: 'message', id: `u${i}`, parentId: null, timestamp: at, message: { role: 'user', content: [{ type: 'text', text: p }], timestamp: 0 } },
-    { type: 'message', id: `a${i}`, parentId: `u${i}`, timestamp: at, message: { role: 'assistant', content: [{ type: 'text', text: 'ok' }], model: 'm' } },
+  const before = (s: number) => new Date(Date.parse(at) - s * 1000).toISOString();
+  const prompts = o.prompts ?? ['first', 'second'];
+  // the last reply is at `at` (the session's last activity); the header 100 s before
+  const msgs = prompts.flatMap((p, i) => [
+    { type: 'message', id: `u${i}`, parentId: null, timestamp: before(2 * (prompts.length - 1 - i) + 1), message: { role: 'user', content: [{ type: 'text', text: p }], timestamp: 0 } },
+    { type: 'message', id: `a${i}`, parentId: `u${i}`, timestamp: before(2 * (prompts.length - 1 - i)), message: { role: 'assistant', content: [{ type: 'text', text: 'ok' }], model: 'm' } },
   ]);
   return write(home, `.pi/agent/sessions/--p--/2026-01-01T00-00-00-000Z_${o.id}.jsonl`, jsonl(
-    { type: 'session', version: 3, id: o.id, timestamp: at, cwd: o.cwd },
+    { type: 'session', version: 3, id: o.id, timestamp: before(100), cwd: o.cwd },
     ...msgs,
   ));
 }

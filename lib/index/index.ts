@@ -281,7 +281,11 @@ export async function updateIndex(ctx: Ctx, opts: IndexOptions = {}): Promise<In
   }
   const partial =
     !opts.rebuild && !opts.harnesses && !opts.withEntries && validList &&
-    [...affected].every((h) => { const a = ADAPTERS.find((x) => x.name === h); return !!a?.perSource && !a.finish; });
+    [...affected].every((h) => {
+      const a = ADAPTERS.find((x) => x.name === h);
+      if (!a?.perSource) return false;
+      return !a.finish || (!!a.linked && linkedAppendOnly(h, list!.sessions, changedPaths, gonePaths, harnessOf));
+    });
 
   const shardsNeeded = partial ? new Set([...changedPaths, ...gonePaths].map(shardOf)) : new Set(allShards());
   const old: Record<string, Entry> = opts.rebuild ? {} : loadShards(files.state, shardsNeeded);
@@ -373,6 +377,31 @@ export async function updateIndex(ctx: Ctx, opts: IndexOptions = {}): Promise<In
     if (process.env.RESUME_DEBUG) process.stderr.write(`resume: cannot write index: ${(err as Error).message}\n`);
   }
   return { sessions, skipped, counts, roots, changed, ...(partial ? {} : { entries }) };
+}
+
+/**
+ * For a `linked` harness: every changed file of it is one the stored listing has (an append, not a
+ * new file), none is gone, and no other session shares its link key (and none of its sessions is a
+ * fork), so the finish pass could not change anything about it.
+ */
+function linkedAppendOnly(h: Harness, stored: Session[], changed: Set<string>, gone: string[], harnessOf: Map<string, Harness>): boolean {
+  if (gone.some((p) => harnessOf.get(p) === h)) return false;
+  const mine = stored.filter((s) => s.harness === h);
+  const keys = new Map<string, number>();
+  for (const s of mine) if (s.link) keys.set(s.link, (keys.get(s.link) ?? 0) + 1);
+  const byFile = new Map<string, Session[]>();
+  for (const s of mine) {
+    const l = byFile.get(s.file);
+    if (l) l.push(s);
+    else byFile.set(s.file, [s]);
+  }
+  for (const p of changed) {
+    if (harnessOf.get(p) !== h) continue;
+    const ss = byFile.get(p);
+    if (!ss) return false;
+    for (const s of ss) if (s.forkedFrom || (s.link && (keys.get(s.link) ?? 0) > 1)) return false;
+  }
+  return true;
 }
 
 function mergeSkipped(now: Skipped, stored: Skipped | undefined): Skipped {

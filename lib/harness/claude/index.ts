@@ -101,6 +101,7 @@ export const claude: Adapter<ClaudeState> = {
   binaries: ['claude'],
   text: async () => (await import('./text.js')).claudeText,
   perSource: true,
+  linked: true,
 
   roots(ctx: Ctx): Root[] {
     const out: Root[] = envDirs(ctx, 'RESUME_CLAUDE_DIRS').map((p) => ({ path: p, via: 'RESUME_CLAUDE_DIRS', exists: false }));
@@ -182,7 +183,7 @@ export const claude: Adapter<ClaudeState> = {
         st.pts ??= [];
         st.pt ??= [];
         if (st.pu.length < MAX_PU && typeof o.uuid === 'string') {
-          st.pu.push(o.uuid.slice(-12));
+          st.pu.push(o.uuid.length === 36 ? o.uuid.slice(-12) : o.uuid);
           st.pts.push(toMs(o.timestamp));
         }
         if (st.pt.length < MAX_PT) st.pt.push(p);
@@ -240,6 +241,7 @@ export const claude: Adapter<ClaudeState> = {
         hiddenReason,
         parent: null,
         forkedFrom: st.forkedFrom,
+        link: st.pu?.[0] ?? null,
       },
     ];
   },

@@ -60,10 +60,10 @@ interface TitlesState extends LineState {
 
 const KNOWN = new Set([
   'session_meta', 'response_item', 'event_msg', 'turn_context', 'compacted', 'world_state',
-  'inter_agent_communication', 'inter_agent_communication_metadata',
+  'inter_agent_communication', 'inter_agent_communication_metadata', 'token_usage_record',
 ]);
 /** outer record types never needed for a listing: only their time stamp is read */
-const SKIP_OUTER = new Set(['response_item', 'compacted', 'world_state', 'inter_agent_communication', 'inter_agent_communication_metadata']);
+const SKIP_OUTER = new Set(['response_item', 'compacted', 'world_state', 'inter_agent_communication', 'inter_agent_communication_metadata', 'token_usage_record']);
 /** event_msg payload types that are decoded */
 const WANT_EVENT = new Set(['user_message', 'thread_name_updated', 'agent_message', 'item_completed']);
 
@@ -90,7 +90,7 @@ function userContent(content: unknown): { text: string; img: boolean } {
   for (const b of content) {
     if (!b || typeof b !== 'object') continue;
     const t = (b as any).type;
-    if ((t === 'input_text' || t === 'text') && typeof (b as any).text === 'string') parts.push((b as any).text);
+    if ((t === 'input_text' || t === 'text' || t === 'Text' || t === 'output_text') && typeof (b as any).text === 'string') parts.push((b as any).text);
     else if (t === 'input_image' || t === 'image' || t === 'local_image' || t === 'localImage') img = true;
   }
   return { text: parts.join('\n'), img };
@@ -305,7 +305,7 @@ function lineInto(st: CodexState, buf: Buffer, start: number, end: number, compl
         const u = userContent(p.content);
         if (!codexInjected(u.text)) onPrompt(st, o, u.text, u.img, 'r');
       } else if (p.role === 'assistant') {
-        const u = userContent(Array.isArray(p.content) ? p.content.map((b: any) => (b && b.type === 'output_text' ? { ...b, type: 'text' } : b)) : p.content);
+        const u = userContent(p.content);
         if (u.text.trim()) st.lastReply = promptText(u.text);
       }
       return;
@@ -591,7 +591,13 @@ export const codex: Adapter<any> = {
         }
       }
       const n = names.get(s.id);
-      const title = n ? promptText(n[0]) : st?.threadName ? promptText(st.threadName) : out.firstPrompt;
+      let title = n ? promptText(n[0]) : st?.threadName ? promptText(st.threadName) : out.firstPrompt;
+      // A fork starts with its parent's name (0.171 writes it to session_index.jsonl for the fork
+      // too): listed by its own first prompt until it is given a name of its own.
+      if (s.forkedFrom && out.firstPrompt && title !== out.firstPrompt) {
+        const pn = names.get(s.forkedFrom)?.[0] ?? byId.get(s.forkedFrom)?.threadName ?? null;
+        if (pn && promptText(pn) === title) title = out.firstPrompt;
+      }
       return title === out.title ? out : { ...out, title };
     });
   },

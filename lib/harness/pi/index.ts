@@ -27,6 +27,9 @@ interface PiState extends LineState {
   forkTs?: number | null;
   /** prompts copied from the parent (not counted) */
   copied?: number;
+  /** the header's time and the first own prompt's (a print run sends its prompt at once) */
+  hts?: number | null;
+  fpTs?: number | null;
 }
 
 const KNOWN = new Set([
@@ -68,6 +71,13 @@ function skippable(buf: Buffer, start: number, end: number, big: boolean): boole
 }
 
 const touch = touchTimes;
+
+const PRINT_GAP_MS = 1000;
+
+function headless(st: PiState): boolean {
+  if (st.hts != null && st.fpTs != null) return st.fpTs - st.hts < PRINT_GAP_MS;
+  return st.prompts === 1;
+}
 
 export const pi: Adapter<PiState> = {
   name: 'pi',
@@ -139,6 +149,7 @@ export const pi: Adapter<PiState> = {
       // A fork or clone (`--fork`, `/fork`, `/clone`) begins with copies of its parent's entries,
       // which keep their time stamps: they are older than its own header.
       st.forkTs = st.parentSession ? toMs(o.timestamp) : null;
+      st.hts = toMs(o.timestamp);
       if (str(o.modelId)) st.model = o.modelId;
       touch(st, o.timestamp);
       return;
@@ -159,6 +170,7 @@ export const pi: Adapter<PiState> = {
             return;
           }
           st.prompts++;
+          if (st.prompts === 1) st.fpTs = ts;
           const p = promptText(t);
           if (st.firstPrompt == null) st.firstPrompt = p;
           st.lastPrompt = p;
@@ -191,9 +203,11 @@ export const pi: Adapter<PiState> = {
     let hiddenReason: string | null = null;
     if (src.kind === 'subagent') hiddenReason = 'subagent';
     else if (st.prompts === 0) hiddenReason = 'empty';
-    // Heuristic: print-mode probes (`pi -p`) leave one-prompt sessions without a name; pi writes no
-    // marker for them. A real one-question session is hidden too (`--all` shows it).
-    else if (st.prompts === 1 && !st.name) hiddenReason = 'headless';
+    // Heuristic (pi writes no marker for print mode): `pi -p` sends its prompt as the session starts,
+    // where a prompt typed in the TUI comes seconds later. An unnamed session whose first own prompt
+    // is less than a second after its header is a print run; without time stamps, an unnamed
+    // one-prompt session is. `--all` shows them.
+    else if (!st.name && headless(st)) hiddenReason = 'headless';
     return [
       {
         harness: 'pi',
