@@ -108,7 +108,7 @@ describe('mock model server', () => {
 
   it('Gemini: streamGenerateContent (SSE), generateContent with a JSON schema, countTokens', async () => {
     mock = await startMock({ maxMs: 60000 });
-    const stream = sse((await post('/v1beta/models/gemini-x:streamGenerateContent?alt=sse', { contents: [{ role: 'user', parts: [{ text: 'hi gemini' }] }] })).text);
+    const stream = sse((await post('/v1beta/models/gemini-x:streamGenerateContent?alt=sse', { contents: [{ role: 'user', parts: [{ text: '<session_context>\nThis is the Gemini CLI.</session_context>' }, { text: 'hi gemini' }] }] })).text);
     expect(stream).toHaveLength(1);
     expect(stream[0].data.candidates[0]).toMatchObject({ content: { role: 'model', parts: [{ text: 'Mock answer to: hi gemini' }] }, finishReason: 'STOP' });
     const schema = { type: 'OBJECT', properties: { next_speaker: { type: 'STRING', enum: ['user', 'model'] }, reasoning: { type: 'STRING' } }, required: ['next_speaker', 'reasoning'] };

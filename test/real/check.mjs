@@ -11,7 +11,7 @@
 //   opencode  opencode run <argv after "opencode"> PROMPT
 //   gemini    argv + -p PROMPT
 // argv[0] is replaced by the pinned client from the cache; env is the seeded client env plus resume's env.
-import { cpSync, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { clients, install } from './install.mjs';
 import { startMock } from './mock-server.mjs';
@@ -19,6 +19,12 @@ import { freshBase, fixturesRoot, listFiles, log, repo, run } from './lib.mjs';
 import { setups } from './drivers.mjs';
 
 const PROMPT = 'check prompt from real:check';
+/** Where each client's store lives under HOME, and the variable that tells resume about another place. */
+const OTHER_STORE = {
+  claude: { dir: '.claude', var: 'RESUME_CLAUDE_DIRS', alsoMove: ['.claude.json'] },
+  // Not Codex: 0.171 finds a thread through state_5.sqlite, which keeps each rollout's absolute path,
+  // so a moved CODEX_HOME fails in Codex itself ("no rollout found for thread id").
+};
 const wanted = process.argv.slice(2);
 const resumeBin = join(repo, 'bin', 'resume');
 
@@ -87,6 +93,31 @@ for (const d of dirs) {
       } catch (e) { row.ok = false; row.error = String(e.message || e); }
       results.push(row);
       log(`${client} ${s.id} resume: ${row.ok ? 'ok' : `FAIL ${row.error}`}`);
+    }
+    // A store outside its default place, found through RESUME_<CLIENT>_DIRS: the launch must point the
+    // client at it (CLAUDE_CONFIG_DIR / CODEX_HOME in resume's env), or the client looks in ~/.claude or ~/.codex.
+    const alt = OTHER_STORE[client];
+    if (alt && top[0]) {
+      const row = { client, id: top[0].id, what: `resume from ${alt.var}` };
+      const otherHome = join(home, 'other-store');
+      try {
+        renameSync(join(home, alt.dir), otherHome);
+        for (const f of alt.alsoMove || []) if (existsSync(join(home, f))) cpSync(join(home, f), join(otherHome, f));
+        const plan = await resumeJson(['--dry-run', '--json', top[0].id], { ...resumeEnv, [alt.var]: otherHome });
+        row.argv = plan.argv; row.env = plan.env;
+        const before = await amount(client, otherHome, top[0].id);
+        const r = await run(printArgv(client, plan.argv, bin), { cwd: plan.cwd, env: { ...env, ...(plan.env || {}) }, timeoutMs: 240000 });
+        if (r.code !== 0) throw new Error(`client exited ${r.code}: ${(r.stderr || r.stdout).trim().split('\n').slice(-3).join(' | ')}`);
+        const after = await amount(client, otherHome, top[0].id);
+        if (!(after > before)) throw new Error(`transcript in the other store did not grow (${before} → ${after}); resume's env was ${JSON.stringify(plan.env || {})}`);
+        row.ok = true;
+      } catch (e) { row.ok = false; row.error = String(e.message || e); }
+      finally {
+        // A client that looked in the default place may have created it: the moved store wins.
+        if (existsSync(otherHome)) { rmSync(join(home, alt.dir), { recursive: true, force: true }); renameSync(otherHome, join(home, alt.dir)); }
+      }
+      results.push(row);
+      log(`${client} ${top[0].id} ${row.what}: ${row.ok ? 'ok' : `FAIL ${row.error}`}`);
     }
     const forkOf = top.find((s) => s.mode === 'interactive') || top[0];
     if (forkOf) {

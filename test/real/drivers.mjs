@@ -429,7 +429,8 @@ async function gemini({ bin, mock, dest }) {
   const env = setupGemini({ home, bin, mock });
   const store = join(home, '.gemini', 'tmp');
   const sessions = [];
-  const news = (before) => created(store, before, /\/chats\/[^/]+\.jsonl?$/).map((f) => {
+  // Main sessions: chats/session-*.jsonl; a subagent: chats/<parent session id>/<subagent id>.jsonl.
+  const news = (before) => created(store, before, /\/chats\/(?:[^/]+\/)?[^/]+\.jsonl?$/).map((f) => {
     const first = JSON.parse(readFileSync(join(store, f), 'utf8').split('\n')[0]);
     return { id: first.sessionId, kind: first.kind, file: join('home/.gemini/tmp', f) };
   });
@@ -445,10 +446,11 @@ async function gemini({ bin, mock, dest }) {
     await tmux.waitFor(/Type your message|YOLO/i, 60000, 'the Gemini prompt');
     await sleep(3000);
     for (const s of steps) {
-      const g = new RegExp(answered.source, 'g');
-      const count = (tmux.screen().match(g) || []).length;
+      // Every step here is a plain prompt: wait for its own answer; press Enter again if the first
+      // one was swallowed while the UI was still loading.
+      const want = new RegExp(`Mock answer to: ${s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`);
       await tmux.type(s, 1500);
-      await tmux.waitFor({ test: (x) => (x.match(g) || []).length > count }, 90000, `an answer to ${s}`);
+      try { await tmux.waitFor(want, 15000, `an answer to ${s}`); } catch { tmux.keys('Enter'); await tmux.waitFor(want, 90000, `an answer to ${s}`); }
       await sleep(2000);
     }
     await tmux.type('/quit', 1500);
@@ -465,6 +467,7 @@ async function gemini({ bin, mock, dest }) {
   const p2 = one(before, 'gemini -p subagent');
   sessions.push({ id: p2.id, cwd: projB, prompts: [SCRIPTS.subagent], title: null, mode: 'print', parent: null, forkedFrom: null, file: p2.file });
   for (const m of made.filter((x) => x.kind === 'subagent')) sessions.push({ id: m.id, cwd: projB, prompts: ['Reply with the word hi.'], title: null, mode: 'subagent', parent: p2.id, forkedFrom: null, file: m.file });
+  if (!made.some((x) => x.kind === 'subagent')) log('gemini: invoke_agent wrote no subagent session');
 
   before = snapshot(store);
   await interactive(projA, [], ['first interactive prompt', 'second interactive prompt']);

@@ -213,7 +213,8 @@ function geminiReq(body) {
     const parts = c.parts || [];
     if (c.role === 'model') { steps += parts.filter((p) => p.functionCall).length; continue; }
     if (parts.some((p) => p.functionResponse)) continue;
-    const t = parts.filter((p) => typeof p.text === 'string').map((p) => p.text).join('\n');
+    // Gemini CLI puts its <session_context> block in the first user turn, before the prompt.
+    const t = parts.filter((p) => typeof p.text === 'string' && !/^\s*<session_context>/.test(p.text)).map((p) => p.text).join('\n');
     if (t) { prompt = t; break; }
   }
   const tools = [];
