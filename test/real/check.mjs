@@ -119,7 +119,8 @@ for (const d of dirs) {
       results.push(row);
       log(`${client} ${top[0].id} ${row.what}: ${row.ok ? 'ok' : `FAIL ${row.error}`}`);
     }
-    const forkOf = top.find((s) => s.mode === 'interactive') || top[0];
+    // Gemini CLI 0.61.0 has no fork.
+    const forkOf = client === 'gemini' ? undefined : top.find((s) => s.mode === 'interactive') || top[0];
     if (forkOf) {
       const row = { client, id: forkOf.id, what: 'fork' };
       try {
