@@ -105,7 +105,14 @@ export class Tmux {
     while (Date.now() < end) { if (!this.alive()) return true; await sleep(250); }
     return false;
   }
-  kill() { this.tmux('kill-server'); }
+  /** Stop the client (its whole process group: some clients re-launch themselves as a child) and the server. */
+  kill() {
+    const r = this.tmux('list-panes', '-a', '-F', '#{pane_pid}');
+    for (const pid of (r.status === 0 ? r.stdout : '').split('\n').map(Number).filter((n) => n > 1)) {
+      try { process.kill(-pid, 'SIGTERM'); } catch { /* already gone */ }
+    }
+    this.tmux('kill-server');
+  }
 }
 
 // ---------------------------------------------------------------------------------------------------
