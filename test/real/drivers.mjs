@@ -407,7 +407,7 @@ async function opencode({ bin, mock, dest }) {
   for (const s of sessions) if (s.mode !== 'subagent') s.title = ids().get(s.id)?.title ?? s.title;
 
   await copySqlite(dbPath, join(dest, 'home', '.local', 'share', 'opencode', 'opencode.db'));
-  return { home, sessions, note: { interactive: 'not recorded: the 1.18.33 TUI drew an empty screen in tmux on this machine', provider: '@ai-sdk/openai-compatible, installed by opencode from npm at first run' } };
+  return { home, sessions, note: { interactive: 'not recorded: the 1.18.33 TUI drew an empty screen in tmux on this machine', runQuotes: 'opencode run stores (and sends to the model) the message wrapped in double quotes: "hello from run mode"; prompts here are as typed', provider: '@ai-sdk/openai-compatible, installed by opencode from npm at first run' } };
 }
 
 // ---------------------------------------------------------------------------------------------------
