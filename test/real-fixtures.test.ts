@@ -28,6 +28,12 @@ interface Recorded {
 /** Modes that are runs without a person at the keyboard, or workers: hidden. */
 const HIDDEN_MODES = new Set(['print', 'exec', 'sdk', 'subagent']);
 
+/**
+ * Runs the client writes no marker for, which resume does not tell apart from interactive sessions
+ * yet (listed as shown): opencode `run`, Gemini `-p` (same `kind: "main"` header and records).
+ */
+const UNMARKED = new Set(['opencode:run', 'gemini:print']);
+
 /** The argv resume runs for a session, per harness (`file` for pi, which resumes by path). */
 function argvFor(client: string, id: string, file: string): string[] {
   switch (client) {
@@ -45,6 +51,21 @@ function argvFor(client: string, id: string, file: string): string[] {
  * database holds them, so the listing shows them; the manifest names the prompts without.
  */
 const unquote = (client: string, v: string | null) => (client === 'opencode' && v ? v.replace(/^"([\s\S]*)"$/, '$1') : v);
+
+/** The last `$set.summary` of a Gemini session file, or null. */
+function geminiSummary(file: string): string | null {
+  let out: string | null = null;
+  for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
+    if (!line.includes('"summary"')) continue;
+    try {
+      const o = JSON.parse(line);
+      if (o && o.$set && typeof o.$set.summary === 'string') out = o.$set.summary;
+    } catch {
+      /* a partial line */
+    }
+  }
+  return out;
+}
 
 describe('recorded sets', () => {
   it('are present for the clients recorded so far', () => {
@@ -91,12 +112,14 @@ for (const set of sets) {
           hidden: s.hidden, parent: s.parent, forkedFrom: s.forkedFrom,
         }).toEqual({
           cwd: r.cwd, prompts: own.length, firstPrompt: own[0] ?? null, lastPrompt: own[own.length - 1] ?? null,
-          hidden: HIDDEN_MODES.has(r.mode), parent: r.parent, forkedFrom: r.forkedFrom,
+          hidden: HIDDEN_MODES.has(r.mode) && !UNMARKED.has(`${client}:${r.mode}`), parent: r.parent, forkedFrom: r.forkedFrom,
         });
         // A fork is listed by its own first prompt, not by the title it copied from its parent.
         const parentTitle = sessions.find((x) => x.id === r.forkedFrom)?.title ?? null;
         const copied = !!r.forkedFrom && (r.titleCopiedFromParent || /\(fork #\d+\)$/.test(r.title ?? '') || (r.title != null && r.title === parentTitle));
-        const title = copied ? own[0] : (r.title ?? own[0]);
+        // Gemini's title is the summary it writes into the session (`$set.summary`), which its
+        // picker shows; the manifest records no title for those sessions.
+        const title = copied ? own[0] : (r.title ?? (client === 'gemini' ? geminiSummary(s.file) : null) ?? own[0]);
         expect(unquote(client, s.title)).toBe(title);
         // found in the harness's default store: no variable to set
         expect(s.resume).toEqual({ cwd: r.cwd, argv: argvFor(client, r.id, s.file) });

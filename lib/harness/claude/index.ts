@@ -41,12 +41,16 @@ const KNOWN = new Set([
   'user', 'assistant', 'system', 'attachment', 'progress', 'summary', 'custom-title', 'ai-title', 'last-prompt',
   'agent-name', 'mode', 'permission-mode', 'queue-operation', 'pr-link', 'frame-link', 'worktree-state', 'relocated',
   'agent-setting', 'bridge-session', 'file-history-snapshot', 'started', 'result', 'atis-latch', 'tag',
+  // 2.1.332 (recorded): request records, cost and tool summaries
+  'api-request', 'api-request-blob', 'api-request-shape', 'cost-state', 'tools-used',
 ]);
 
 const B_TOOL_RESULT = Buffer.from('"type":"tool_result"');
 const B_TOOL_USE = Buffer.from('"type":"tool_use"');
 const B_PROGRESS = Buffer.from('"type":"progress"');
 const B_SNAPSHOT = Buffer.from('"type":"file-history-snapshot"');
+/** `api-request`, `api-request-blob`, `api-request-shape` (2.1.332): request copies, never listed */
+const B_API_REQUEST = Buffer.from('"type":"api-request');
 const B_ASSISTANT = Buffer.from('"type":"assistant"');
 const BIG = 64 * 1024;
 
@@ -74,6 +78,7 @@ function skippable(buf: Buffer, start: number, end: number, big: boolean): boole
     within(B_TOOL_RESULT, 2048) ||
     within(B_PROGRESS, 2048) ||
     within(B_SNAPSHOT, 64) ||
+    within(B_API_REQUEST, 64) ||
     (big && within(B_TOOL_USE, 4096) && within(B_ASSISTANT, 4096))
   );
 }

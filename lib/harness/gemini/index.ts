@@ -54,9 +54,13 @@ export function partsText(v: unknown): string {
   return '';
 }
 
-/** What Gemini itself ignores when it rebuilds a conversation (sessionUtils.ts isIgnoredUserContent). */
+/**
+ * What Gemini itself ignores when it rebuilds a conversation (sessionUtils.ts isIgnoredUserContent),
+ * and the grace-period nudge its subagent loop sends as a user message (seen in 0.61.0 recordings).
+ */
 export function isIgnoredUserContent(t: string): boolean {
-  return t.length === 0 || t.startsWith('/') || t.startsWith('?') || t.startsWith('<session_context>') || t.startsWith('<hook_context>');
+  return t.length === 0 || t.startsWith('/') || t.startsWith('?') || t.startsWith('<session_context>') || t.startsWith('<hook_context>') ||
+    t.startsWith('You have stopped calling tools without finishing.');
 }
 
 function newState(): GeminiState {
