@@ -47,8 +47,8 @@ function argvFor(client: string, id: string, file: string): string[] {
 }
 
 /**
- * opencode 1.18.33's recording passed its prompts with literal double quotes (`run '"…"'`): the
- * database holds them, so the listing shows them; the manifest names the prompts without.
+ * `opencode run MESSAGE` (1.18.33) stores the message wrapped in double quotes, and that is what the
+ * listing shows (it is the stored prompt); the manifest names the prompts as typed.
  */
 const unquote = (client: string, v: string | null) => (client === 'opencode' && v ? v.replace(/^"([\s\S]*)"$/, '$1') : v);
 
