@@ -49,7 +49,7 @@ export function register(program: Command, app: App): void {
           : new ExitError(1, `${r.candidates.length} sessions match '${oneLine(key)}'`);
       }
       const s = r.session;
-      const plan = prepare(s, { fork: !!o.fork, extra: tail, cfg, name: shorts.get(s.id) ?? s.id, env: app.launchEnv() });
+      const plan = prepare(s, { fork: !!o.fork, extra: tail, cfg, name: shorts.get(s.id) ?? s.id, env: app.launchEnv(), ctx: app.ctx });
       out(shellLine(forStdout(plan, cfg).plan, shell) + '\n');
     });
 }

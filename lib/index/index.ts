@@ -565,7 +565,11 @@ async function build(ctx: Ctx, opts: IndexOptions, files: IndexFiles): Promise<I
   }
   const partial =
     !opts.rebuild && !opts.harnesses && !opts.withEntries && validList &&
-    [...affected].every((h) => { const a = ADAPTERS.find((x) => x.name === h); return !!a?.perSource && !a.finish; });
+    [...affected].every((h) => {
+      const a = ADAPTERS.find((x) => x.name === h);
+      if (!a?.perSource) return false;
+      return !a.finish || (!!a.linked && linkedAppendOnly(h, list!.sessions, changedPaths, gonePaths, harnessOf));
+    });
 
   const shardsNeeded = partial ? new Set([...changedPaths, ...gonePaths].map(shardOf)) : new Set(allShards());
   const old: Record<string, Entry> = opts.rebuild ? {} : loadShards(files.state, shardsNeeded);
@@ -672,6 +676,31 @@ function writeListing(files: IndexFiles, found: Found[], sessions: Session[], sk
   writeCheck(files.check, id, found);
 }
 
+/**
+ * For a `linked` harness: every changed file of it is one the stored listing has (an append, not a
+ * new file), none is gone, and no other session shares its link key (and none of its sessions is a
+ * fork), so the finish pass could not change anything about it.
+ */
+function linkedAppendOnly(h: Harness, stored: Session[], changed: Set<string>, gone: string[], harnessOf: Map<string, Harness>): boolean {
+  if (gone.some((p) => harnessOf.get(p) === h)) return false;
+  const mine = stored.filter((s) => s.harness === h);
+  const keys = new Map<string, number>();
+  for (const s of mine) if (s.link) keys.set(s.link, (keys.get(s.link) ?? 0) + 1);
+  const byFile = new Map<string, Session[]>();
+  for (const s of mine) {
+    const l = byFile.get(s.file);
+    if (l) l.push(s);
+    else byFile.set(s.file, [s]);
+  }
+  for (const p of changed) {
+    if (harnessOf.get(p) !== h) continue;
+    const ss = byFile.get(p);
+    if (!ss) return false;
+    for (const s of ss) if (s.forkedFrom || (s.link && (keys.get(s.link) ?? 0) > 1)) return false;
+  }
+  return true;
+}
+
 function mergeSkipped(now: Skipped, stored: Skipped | undefined): Skipped {
   if (!stored) return now;
   return { notRegular: now.notRegular, unreadable: now.unreadable, failed: { ...(stored.failed ?? {}), ...now.failed } };
@@ -727,7 +756,9 @@ async function runJobs(jobs: Job[], ctx: Ctx, opts: IndexOptions, mtimes: Map<st
     : [...jobs].sort((a, b) => b.size - b.from - (a.size - a.from));
   let done = 0;
   let doneFiles = 0;
-  const streams = new Set(ADAPTERS.filter((a) => a.perSource && !a.finish).map((a) => a.name));
+  // Harnesses whose sessions each come from one source stream as they are parsed; a finish pass
+  // (Claude: forks) corrects them in the finished list.
+  const streams = new Set(ADAPTERS.filter((a) => a.perSource).map((a) => a.name));
   const tick = (j: Job, r: JobResult) => {
     done += j.size - j.from;
     doneFiles++;
