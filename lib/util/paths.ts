@@ -45,3 +45,10 @@ export function configFile(ctx: Ctx): string {
   if (e.XDG_CONFIG_HOME && path.isAbsolute(e.XDG_CONFIG_HOME)) return path.join(e.XDG_CONFIG_HOME, 'resume', 'config');
   return path.join(ctx.home, '.config', 'resume', 'config');
 }
+
+/** The tool's state directory: `$XDG_STATE_HOME/resume`, else `~/.local/state/resume`; macOS `~/Library/Application Support/resume`. */
+export function stateDir(ctx: Ctx, platform = process.platform): string {
+  if (platform === 'darwin') return path.join(ctx.home, 'Library', 'Application Support', 'resume');
+  const x = ctx.env.XDG_STATE_HOME && path.isAbsolute(ctx.env.XDG_STATE_HOME) ? ctx.env.XDG_STATE_HOME : path.join(ctx.home, '.local', 'state');
+  return path.join(x, 'resume');
+}
