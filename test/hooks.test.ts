@@ -342,3 +342,236 @@ it('scrubTail keeps the last 240 characters of one clean line', () => {
   expect(Array.from(t)).toHaveLength(240);
   expect(t.endsWith('password=[REDACTED]')).toBe(true);
 });
+
+// A stand-in systemctl/launchctl recording its arguments; `is-active` answers for two units.
+const CTL = `#!/bin/sh
+echo "$(basename "$0") $*" >> "$HOME/ctl.log"
+case "$*" in *is-active*) printf 'active\\nactive\\n' ;; esac
+exit 0
+`;
+
+function nativeClaude(w: W, version: string): { link: string; target: string } {
+  const target = write(w.home, `.local/share/claude/versions/${version}`, CLAUDE);
+  fs.chmodSync(target, 0o755);
+  const link = path.join(w.home, '.local', 'bin', 'claude');
+  fs.mkdirSync(path.dirname(link), { recursive: true });
+  fs.rmSync(link, { force: true });
+  fs.symlinkSync(target, link);
+  return { link, target };
+}
+
+async function userBus(w: W): Promise<string> {
+  const rt = path.join(w.home, 'run');
+  fs.mkdirSync(rt, { mode: 0o700 });
+  const s = net.createServer();
+  servers.push(s);
+  await new Promise<void>((res) => s.listen(path.join(rt, 'bus'), res));
+  return rt;
+}
+
+const unitDir = (w: W) => path.join(w.home, '.config', 'systemd', 'user');
+
+describe.skipIf(process.platform !== 'linux')('resume hooks install (systemd user units)', { timeout: 60_000 }, () => {
+  it('--dry-run prints the three units with absolute paths and writes nothing', () => {
+    const w = world(['2.1.1']);
+    const { link, target } = nativeClaude(w, '2.1.2');
+    const r = run(w.home, ['hooks', 'install', '--dry-run'], w.env);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`# ${unitDir(w)}/resume-hooks.service\n`);
+    expect(r.stdout).toContain(`ExecStart="${process.execPath}" "${BIN}" hooks run\n`);
+    expect(r.stdout).toContain(`[Path]\nPathChanged=${link}\nPathChanged=${target}\nPathChanged=${path.dirname(target)}\nUnit=resume-hooks.service\n`);
+    expect(r.stdout).toContain('[Timer]\nOnCalendar=daily\nPersistent=true\n');
+    expect(r.stderr).toMatch(/^resume: dry run: nothing written/);
+    expect(fs.existsSync(unitDir(w))).toBe(false);
+    expect(fs.existsSync(stateDir(w))).toBe(false);
+  });
+
+  it('without a user bus: writes the units, records the baseline, says what to run; a repeat changes nothing', () => {
+    const w = world(['2.1.1']);
+    nativeClaude(w, '2.1.2');
+    write(w.home, 'bin/systemctl', CTL);
+    fs.chmodSync(path.join(w.home, 'bin/systemctl'), 0o755);
+    const r = run(w.home, ['hooks', 'install'], { ...w.env, XDG_RUNTIME_DIR: undefined, DBUS_SESSION_BUS_ADDRESS: undefined });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(['service', 'path', 'timer'].map((x) => `written\t${unitDir(w)}/resume-hooks.${x}\n`).join('') + 'claude\t2.1.2\tbaseline recorded; no hooks fired\n');
+    expect(r.stderr).toBe('resume: not loaded from here; run: systemctl --user daemon-reload && systemctl --user enable --now resume-hooks.path resume-hooks.timer\n');
+    expect(fs.existsSync(path.join(w.home, 'ctl.log'))).toBe(false);
+    expect(state(w).claude.version).toBe('2.1.2');
+    const again = run(w.home, ['hooks', 'install'], w.env);
+    expect(again.stdout).toBe(['service', 'path', 'timer'].map((x) => `unchanged\t${unitDir(w)}/resume-hooks.${x}\n`).join(''));
+  });
+
+  it('with a user bus: daemon-reload, enable --now and restart after a change; only enable --now when nothing changed; status sees it', async () => {
+    const w = world(['2.1.1']);
+    nativeClaude(w, '2.1.2');
+    write(w.home, 'bin/systemctl', CTL);
+    fs.chmodSync(path.join(w.home, 'bin/systemctl'), 0o755);
+    const env = { ...w.env, XDG_RUNTIME_DIR: await userBus(w) };
+    const r = run(w.home, ['hooks', 'install'], env);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toContain('loaded\tsystemctl --user daemon-reload; systemctl --user enable --now resume-hooks.path resume-hooks.timer; systemctl --user restart resume-hooks.path resume-hooks.timer\n');
+    run(w.home, ['hooks', 'install'], env);
+    const ctl = () => fs.readFileSync(path.join(w.home, 'ctl.log'), 'utf8').trim().split('\n');
+    expect(ctl()).toEqual([
+      'systemctl --user daemon-reload',
+      'systemctl --user enable --now resume-hooks.path resume-hooks.timer',
+      'systemctl --user restart resume-hooks.path resume-hooks.timer',
+      'systemctl --user enable --now resume-hooks.path resume-hooks.timer',
+    ]);
+    // an edited unit is put back
+    fs.appendFileSync(path.join(unitDir(w), 'resume-hooks.timer'), 'OnBootSec=1\n');
+    expect(run(w.home, ['hooks', 'install'], env).stdout).toContain(`written\t${unitDir(w)}/resume-hooks.timer\n`);
+    expect(fs.readFileSync(path.join(unitDir(w), 'resume-hooks.timer'), 'utf8')).not.toContain('OnBootSec');
+
+    setVersions(w, ['2.1.2']);
+    config(w, hook(w, 'hook-a'));
+    const st = JSON.parse(run(w.home, ['hooks', 'status', '--json'], env).stdout);
+    expect(st).toMatchObject({ installed: true, loaded: true, loaded_detail: 'resume-hooks.path active, resume-hooks.timer active' });
+    expect(st.files.map((f: any) => f.state)).toEqual(['current', 'current', 'current']);
+    expect(st.claude).toMatchObject({ recorded: '2.1.2', installed: '2.1.2', pending_restart: null });
+    expect(st.pending).toEqual([]);
+    expect(st.runs.at(-1).event).toBe('baseline');
+    // a new build behind the link: pending until the next run
+    nativeClaude(w, '2.1.3');
+    const st2 = JSON.parse(run(w.home, ['hooks', 'status', '--json'], env).stdout);
+    expect(st2.pending).toEqual(['claude 2.1.2 -> 2.1.3: the next run fires the hooks']);
+    const text = run(w.home, ['hooks', 'status'], env);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain('watcher: installed; loaded: yes (resume-hooks.path active, resume-hooks.timer active)\n');
+    expect(text.stdout).toContain('claude: recorded 2.1.2');
+    expect(text.stdout).toContain('pending: claude 2.1.2 -> 2.1.3: the next run fires the hooks\n');
+  });
+
+  it('no claude anywhere: exit 2, nothing written', () => {
+    const w = world();
+    fs.rmSync(path.join(w.home, 'bin/claude'));
+    const r = run(w.home, ['hooks', 'install'], { ...w.env, PATH: `${w.home}/bin:/usr/bin:/bin` });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^resume: no claude found .*install Claude Code first\n$/);
+    expect(fs.existsSync(unitDir(w))).toBe(false);
+  });
+
+  // systemd-analyze needs no running systemd for `verify --user`, only a runtime directory.
+  it.skipIf(!have('systemd-analyze'))('systemd-analyze verify --user accepts the units', () => {
+    const w = world(['2.1.1']);
+    nativeClaude(w, '2.1.2');
+    expect(run(w.home, ['hooks', 'install'], w.env).code).toBe(0);
+    const rt = path.join(w.home, 'rt');
+    fs.mkdirSync(rt, { mode: 0o700 });
+    const files = ['service', 'path', 'timer'].map((x) => path.join(unitDir(w), `resume-hooks.${x}`));
+    const r = spawnSync('systemd-analyze', ['verify', '--user', ...files], { encoding: 'utf8', env: { ...process.env, HOME: w.home, XDG_RUNTIME_DIR: rt, XDG_CONFIG_HOME: path.join(w.home, '.config') } });
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    // and it does catch a broken one
+    fs.writeFileSync(files[0]!, fs.readFileSync(files[0]!, 'utf8').replace(/ExecStart=.*/, 'ExecStart=not-absolute hooks run'));
+    const bad = spawnSync('systemd-analyze', ['verify', '--user', ...files], { encoding: 'utf8', env: { ...process.env, HOME: w.home, XDG_RUNTIME_DIR: rt } });
+    expect(bad.status).not.toBe(0);
+  });
+});
+
+/** A strict reader of the XML plist subset launchd agents use (dict, array, string, integer, true, false). */
+function readPlist(text: string): unknown {
+  let s = text.replace(/^<\?xml version="1\.0" encoding="UTF-8"\?>\s*/, '');
+  if (s === text) throw new Error('no XML declaration');
+  s = s.replace(/^<!DOCTYPE plist PUBLIC "-\/\/Apple\/\/DTD PLIST 1\.0\/\/EN" "http:\/\/www\.apple\.com\/DTDs\/PropertyList-1\.0\.dtd">\s*/, '');
+  s = s.replace(/<!--[\s\S]*?-->\s*/g, '');
+  const m = /^<plist version="1\.0">\s*([\s\S]*)\s*<\/plist>\s*$/.exec(s);
+  if (!m) throw new Error('no <plist version="1.0">');
+  const toks = m[1]!.match(/<[^>]+>|[^<]+/g)!.filter((t) => t.trim());
+  let i = 0;
+  const text_ = (t: string) => t.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+  const val = (): unknown => {
+    const t = toks[i++];
+    if (t === '<dict>') {
+      const o: Record<string, unknown> = {};
+      while (toks[i] !== '</dict>') {
+        if (toks[i++] !== '<key>') throw new Error(`dict: expected <key>, got ${toks[i - 1]}`);
+        const k = text_(toks[i++]!);
+        if (toks[i++] !== '</key>') throw new Error('unclosed key');
+        if (k in o) throw new Error(`duplicate key ${k}`);
+        o[k] = val();
+      }
+      i++;
+      return o;
+    }
+    if (t === '<array>') {
+      const a: unknown[] = [];
+      while (toks[i] !== '</array>') a.push(val());
+      i++;
+      return a;
+    }
+    if (t === '<true/>') return true;
+    if (t === '<false/>') return false;
+    if (t === '<string>' || t === '<integer>') {
+      const body = toks[i] === '</string>' ? '' : toks[i++]!;
+      if (toks[i++] !== t.replace('<', '</')) throw new Error(`unclosed ${t}`);
+      if (t === '<integer>') {
+        if (!/^-?\d+$/.test(body)) throw new Error(`bad integer ${body}`);
+        return Number(body);
+      }
+      if (/[<>]/.test(body)) throw new Error('unescaped markup');
+      return text_(body);
+    }
+    throw new Error(`unexpected ${t}`);
+  };
+  const v = val();
+  if (i !== toks.length) throw new Error('trailing content');
+  return v;
+}
+
+describe('resume hooks install (launchd agent, macOS)', () => {
+  const w = () => world();
+  const p = (home: string): Paths => ({ node: '/opt/homebrew/bin/node', resume: `${home}/app & co/bin/resume`, watch: [`${home}/.local/bin/claude`, `${home}/.local/share/claude/versions`], envPath: '/opt/homebrew/bin:/usr/bin:/bin' });
+
+  it('the plist has the agent keys with the right types and absolute paths (plutil -lint where there is one)', () => {
+    const x = w();
+    const u = launchdPlist(makeCtx({ HOME: x.home }), p(x.home));
+    expect(u.file).toBe(path.join(x.home, 'Library', 'LaunchAgents', 'resume-sessions.hooks.plist'));
+    const o = readPlist(u.text) as Record<string, any>;
+    expect(Object.keys(o).sort()).toEqual(['EnvironmentVariables', 'Label', 'ProcessType', 'ProgramArguments', 'RunAtLoad', 'StartCalendarInterval', 'WatchPaths']);
+    expect(o.Label).toBe('resume-sessions.hooks');
+    expect(o.ProgramArguments).toEqual(['/opt/homebrew/bin/node', `${x.home}/app & co/bin/resume`, 'hooks', 'run']);
+    expect(o.WatchPaths).toEqual(p(x.home).watch);
+    for (const a of [...o.ProgramArguments.slice(0, 2), ...o.WatchPaths]) expect(path.isAbsolute(a)).toBe(true);
+    expect(o.StartCalendarInterval).toEqual({ Hour: 12, Minute: 0 });
+    expect(o.RunAtLoad).toBe(false);
+    expect(o.EnvironmentVariables).toEqual({ PATH: '/opt/homebrew/bin:/usr/bin:/bin' });
+    expect(() => readPlist(u.text.replace('<integer>12</integer>', '<integer>noon</integer>'))).toThrow(/bad integer/);
+    if (spawnSync('sh', ['-c', 'command -v plutil']).status === 0) {
+      fs.writeFileSync(path.join(x.home, 'a.plist'), u.text);
+      const r = spawnSync('plutil', ['-lint', path.join(x.home, 'a.plist')], { encoding: 'utf8' });
+      expect(r.status, r.stdout + r.stderr).toBe(0);
+    }
+  });
+
+  it('loading: bootstrap when not loaded; bootout and bootstrap after a change; nothing when loaded and unchanged', () => {
+    const x = w();
+    // launchctl print fails (not loaded) unless ~/loaded exists
+    write(x.home, 'bin/launchctl', `#!/bin/sh\necho "launchctl $*" >> "$HOME/ctl.log"\ncase "$1" in print) [ -f "$HOME/loaded" ] ;; *) exit 0 ;; esac\n`);
+    fs.chmodSync(path.join(x.home, 'bin/launchctl'), 0o755);
+    const ctx = makeCtx({ HOME: x.home, PATH: `${x.home}/bin:/usr/bin:/bin` });
+    const uid = process.getuid!();
+    const a = activate(ctx, true, 'darwin');
+    expect(a.manual).toBeNull();
+    write(x.home, 'loaded', '');
+    activate(ctx, false, 'darwin');
+    activate(ctx, true, 'darwin');
+    const file = path.join(x.home, 'Library', 'LaunchAgents', 'resume-sessions.hooks.plist');
+    expect(fs.readFileSync(path.join(x.home, 'ctl.log'), 'utf8').trim().split('\n')).toEqual([
+      `launchctl print gui/${uid}/resume-sessions.hooks`,
+      `launchctl bootstrap gui/${uid} ${file}`,
+      `launchctl print gui/${uid}/resume-sessions.hooks`,
+      `launchctl print gui/${uid}/resume-sessions.hooks`,
+      `launchctl bootout gui/${uid}/resume-sessions.hooks`,
+      `launchctl bootstrap gui/${uid} ${file}`,
+    ]);
+    // no launchctl: what to run
+    expect(activate(makeCtx({ HOME: x.home, PATH: '/nonexistent' }), true, 'darwin').manual).toBe(`launchctl bootout gui/${uid}/resume-sessions.hooks; launchctl bootstrap gui/${uid} '${file}'`);
+  });
+
+  it('systemd words are quoted and % escaped', () => {
+    const x = w();
+    const units = systemdUnits(makeCtx({ HOME: x.home }), { ...p(x.home), resume: '/srv/100%/a "b"/resume' });
+    expect(units[0]!.text).toContain('ExecStart="/opt/homebrew/bin/node" "/srv/100%%/a \\"b\\"/resume" hooks run\n');
+  });
+});
