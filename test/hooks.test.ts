@@ -131,6 +131,18 @@ describe('resume hooks run', { timeout: 60_000 }, () => {
     expect(state(w).claude).toMatchObject({ version: '2.1.2', pending: null });
   });
 
+  it('a program that cannot be started is a failed hook, and the next one runs', () => {
+    const w = world(['2.1.1']);
+    config(w, `[[resume.on_update]]\nharness = "claude"\ncommand = ["${w.home}/no/such/prog", "--password", "pw"]\n` + hook(w, 'hook-b'));
+    hooksRun(w);
+    setVersions(w, ['2.1.2']);
+    const r = hooksRun(w);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/hook 1\tprog\tcannot run: ENOENT\t.*\n.*hook 2\thook-b\tok/);
+    expect(runs(w).find((x) => x.hook === 1)).toMatchObject({ program: 'prog', exit_code: null, stopped: 'cannot run: ENOENT' });
+    expect(state(w).claude.version).toBe('2.1.2');
+  });
+
   it('a hook past its timeout is stopped (its process group too), and the next hook still runs', () => {
     const w = world(['2.1.1']);
     config(w, hook(w, 'hook-a', 'timeout_seconds = 1\n') + hook(w, 'hook-b'));

@@ -97,13 +97,20 @@ rewritten). Records the baseline version when none is recorded, so the first upd
       if (a.manual) process.stderr.write(`resume: not loaded from here; run: ${a.manual}\n`);
       else out(`loaded\t${a.ran.map((c) => c.argv.join(' ')).join('; ')}\n`);
       // A baseline now, so the first update after installing fires the hooks.
-      const { files, readState } = await import('../hooks/run.js');
-      if (!readState(files(app.ctx).state).claude) {
-        const { hooksRun } = await import('../hooks/run.js');
-        await hooksRun(app.ctx, [], { interrupted: null, stop: { stop: false }, child: null }, {
-          line: (s) => out(s + '\n'),
-          note: (s) => process.stderr.write(`resume: ${oneLine(s)}\n`),
-        }, { settleMs: settleMs(app.ctx.env) });
+      const { files, readState, hooksRun } = await import('../hooks/run.js');
+      const { acquire } = await import('../panes/lock.js');
+      const f = files(app.ctx);
+      // Under the run's lock; a run holding it records the baseline itself.
+      const lock = readState(f.state).claude ? null : acquire(f.lock);
+      if (lock?.ok) {
+        try {
+          await hooksRun(app.ctx, [], { interrupted: null, stop: { stop: false }, child: null }, {
+            line: (s) => out(s + '\n'),
+            note: (s) => process.stderr.write(`resume: ${oneLine(s)}\n`),
+          }, { settleMs: settleMs(app.ctx.env) });
+        } finally {
+          lock.release();
+        }
       }
     });
 
