@@ -257,7 +257,7 @@ describe('resume restart --outdated (real tmux, stand-in claude)', { timeout: 12
     process.kill(p.pid, 'SIGTERM');
     const r = await p.done;
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain(`${one}\tinterrupted`);
+    expect(r.stdout, r.stderr).toContain(`${one}\tinterrupted`);
     expect(alive(a.pid) && alive(b.pid)).toBe(true);
     expect(fs.existsSync(path.join(w.home, '.local', 'state', 'resume', 'restart.lock'))).toBe(false);
   });
