@@ -24,6 +24,7 @@ const COMMANDS: [names: string[], load: Loader][] = [
   [['snapshot'], () => import('./commands/snapshot.js')],
   [['outdated'], () => import('./commands/outdated.js')],
   [['restart'], () => import('./commands/restart.js')],
+  [['hooks'], () => import('./commands/hooks.js')],
 ];
 /** `resume [QUERY...]`: the root command's action and options. */
 const ROOT: Loader = () => import('./commands/resume.js');

@@ -257,7 +257,7 @@ describe('resume restart --outdated (real tmux, stand-in claude)', { timeout: 12
     process.kill(p.pid, 'SIGTERM');
     const r = await p.done;
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain(`${one}\tinterrupted`);
+    expect(r.stdout, r.stderr).toContain(`${one}\tinterrupted`);
     expect(alive(a.pid) && alive(b.pid)).toBe(true);
     expect(fs.existsSync(path.join(w.home, '.local', 'state', 'resume', 'restart.lock'))).toBe(false);
   });
@@ -286,6 +286,35 @@ describe('resume restart: how the pane is found', { timeout: 120_000 }, () => {
     } finally {
       p.kill('SIGKILL');
     }
+  });
+});
+
+describe('resume hooks run with action = "restart" (real tmux, stand-in claude)', { timeout: 120_000 }, () => {
+  it_('after claude changes version, the restart hook resumes the idle outdated session in its pane', async () => {
+    const w = world();
+    // the installed claude was 2.1.1 when the baseline was taken
+    const link = path.join(w.home, '.local', 'bin', 'claude');
+    const v1 = write(w.home, '.local/share/claude/versions/2.1.1', '');
+    fs.rmSync(link);
+    fs.symlinkSync(v1, link);
+    write(w.home, '.config/resume/config', '[[resume.on_update]]\nharness = "claude"\naction = "restart"\ntimeout_seconds = 60\n');
+    const env = { PATH: w.env.PATH, RESUME_HOOKS_SETTLE_MS: '20' };
+    expect(run(w.home, ['hooks', 'run'], env).stdout).toBe('claude\t2.1.1\tbaseline recorded; no hooks fired\n');
+    const id = uuid(11);
+    const { pane, pid } = await claudeInPane(w, id);
+    // the update: the link now names 2.1.2
+    fs.rmSync(link);
+    fs.symlinkSync(path.join(w.home, '.local/share/claude/versions/2.1.2'), link);
+    const r = run(w.home, ['hooks', 'run'], env);
+    expect(r.stdout).toMatch(/^claude\t2\.1\.1 -> 2\.1\.2\thook 1\trestart\tok\t\d+ ms\n$/);
+    expect(r.stderr).toBe(`resume: restart: ${id} resumed resumed in pane ${pane}\n`);
+    expect(r.code).toBe(0);
+    expect(alive(pid)).toBe(false);
+    const again = registry(w).filter((e) => e.sessionId === id);
+    expect(again).toHaveLength(1);
+    expect(again[0].pid).not.toBe(pid);
+    const st = JSON.parse(fs.readFileSync(path.join(w.home, '.local/state/resume/hooks.json'), 'utf8'));
+    expect(st.claude).toMatchObject({ version: '2.1.2', pending: null });
   });
 });
 

@@ -2,19 +2,11 @@
 // Claude session once it is provably safe and resume it in the same tmux pane.
 // Exit 0 when every session was resumed or skipped; 1 for a failure, a timeout, a vanished pane or a
 // refusal; 2 for bad usage.
-import os from 'node:os';
-import path from 'node:path';
 import type { Command } from 'commander';
 import type { App } from '../app.js';
 import { ExitError, usage } from '../app.js';
 import { out } from './common.js';
 import { oneLine } from '../util/text.js';
-
-function stateDir(env: NodeJS.ProcessEnv, home: string): string {
-  if (process.platform === 'darwin') return path.join(home, 'Library', 'Application Support', 'resume');
-  const x = env.XDG_STATE_HOME && path.isAbsolute(env.XDG_STATE_HOME) ? env.XDG_STATE_HOME : path.join(home, '.local', 'state');
-  return path.join(x, 'resume');
-}
 
 interface Opts {
   outdated?: boolean;
@@ -42,7 +34,7 @@ Exit 0: all resumed or skipped; 1: a failure, timeout, vanished pane or refusal;
     .action(async (o: Opts) => {
       if (!o.outdated) throw usage('restart needs --outdated (the only selection it has)');
       if (process.platform !== 'linux') throw usage('restart needs Linux (/proc) to prove a session is safe to stop');
-      const { parseDuration, plan, restartOne } = await import('../harness/claude/care/restart.js');
+      const { parseDuration, plan, restartTargets } = await import('../harness/claude/care/restart.js');
       const timeoutMs = parseDuration(o.timeout);
       if (timeoutMs == null) throw usage(`--timeout takes a duration like 30m, 90s or 1h, not '${oneLine(o.timeout)}'`);
       const p = await plan(app.ctx, o.session);
@@ -68,34 +60,14 @@ Exit 0: all resumed or skipped; 1: a failure, timeout, vanished pane or refusal;
       };
       for (const s of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(s, onSig);
       // The handlers are in place before the lock exists: a signal can never leave it behind.
-      const { acquire } = await import('../panes/lock.js');
-      const lockFile = path.join(stateDir(app.ctx.env, app.ctx.home || os.homedir()), 'restart.lock');
-      const lock = acquire(lockFile);
-      if (!lock.ok) {
-        for (const s of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.off(s, onSig);
-        throw new ExitError(1, `another restart is running (pid ${lock.holder}; lock ${lockFile})`);
-      }
-      let bad = p.unknown.length > 0;
+      let r;
       try {
-        for (const t of p.targets) {
-          if (t.refused) {
-            bad = true;
-            out(`${t.o.session}\trefused\t${oneLine(t.refused)}\n`);
-            continue;
-          }
-          if (stop.stop) {
-            bad = true;
-            out(`${t.o.session}\tinterrupted\tnot started\n`);
-            continue;
-          }
-          const r = await restartOne(app.ctx, t, timeoutMs, stop);
-          if (r.result !== 'resumed' && r.result !== 'skipped') bad = true;
-          out(`${r.session}\t${r.result}\t${oneLine(r.detail)}\n`);
-        }
+        r = await restartTargets(app.ctx, p.targets, { timeoutMs, stop, onLine: (l) => out(l.split('\t').map(oneLine).join('\t') + '\n') });
       } finally {
         for (const s of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.off(s, onSig);
-        lock.release();
       }
+      if ('locked' in r) throw new ExitError(1, `another restart is running (pid ${r.locked}; lock ${r.file})`);
+      const bad = p.unknown.length > 0 || !r.complete;
       process.exitCode = bad ? 1 : 0;
     });
 }

@@ -5,6 +5,7 @@
 //   [claude]                         # one table per harness
 //   command = "vamos"                # the command (or alias/function) to run instead of the binary
 //   args = ["--model", "opus"]       # arguments put right after the command
+//   [[resume.on_update]]             # update hooks (lib/hooks/config.ts)
 //
 // An unknown key or a bad value is an exit-2 error naming the key, raised before anything runs.
 import fs from 'node:fs';
@@ -14,6 +15,7 @@ import { HARNESSES, type Ctx, type Harness } from '../types.js';
 import { configFile } from '../util/paths.js';
 import { shown } from './quote.js';
 import { CONTROL_CHARS, HAS_CONTROL } from '../util/text.js';
+import { parseResumeTable, type OnUpdate } from '../hooks/config.js';
 
 export interface HarnessConfig {
   /** replaces the harness binary (argv[0]); one word: a command, alias or function name, or a path */
@@ -28,11 +30,13 @@ export interface Config {
   keys: 'default' | 'vim';
   fzfOpts: string | null;
   harness: Partial<Record<Harness, HarnessConfig>>;
+  /** `[[resume.on_update]]` entries (`resume hooks`), in config order */
+  onUpdate?: OnUpdate[];
 }
 
 export const DEFAULT_CONFIG: Config = { file: null, keys: 'default', fzfOpts: null, harness: {} };
 
-const TOP_KEYS = ['keys', 'fzf_opts', ...HARNESSES];
+const TOP_KEYS = ['keys', 'fzf_opts', ...HARNESSES, 'resume'];
 const HARNESS_KEYS = ['command', 'args'];
 
 function bad(file: string, msg: string): ExitError {
@@ -63,6 +67,13 @@ export function parseConfig(text: string, file: string): Config {
   }
   const cfg: Config = { file, keys: 'default', fzfOpts: null, harness: {} };
   for (const [k, v] of Object.entries(doc)) {
+    if (k === 'on_update') throw bad(file, `'on_update' belongs in the [resume] table: write [[resume.on_update]], not [[on_update]]`);
+    if (k === 'resume') {
+      const hooks = parseResumeTable(v);
+      if ('error' in hooks) throw bad(file, hooks.error);
+      cfg.onUpdate = hooks;
+      continue;
+    }
     if (!TOP_KEYS.includes(k)) throw bad(file, `unknown key '${shown(k)}' (known: ${TOP_KEYS.join(', ')})`);
     if (k === 'keys') {
       if (v !== 'default' && v !== 'vim') throw bad(file, `'keys' must be "default" or "vim", not ${showValue(v)}`);

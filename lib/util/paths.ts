@@ -66,3 +66,10 @@ export function samePlace(a: string, b: string): boolean {
 export function storeEnv(name: string, store: string, dflt: string): Record<string, string> | undefined {
   return samePlace(store, dflt) ? undefined : { [name]: store };
 }
+
+/** The tool's state directory: `$XDG_STATE_HOME/resume`, else `~/.local/state/resume`; macOS `~/Library/Application Support/resume`. */
+export function stateDir(ctx: Ctx, platform = process.platform): string {
+  if (platform === 'darwin') return path.join(ctx.home, 'Library', 'Application Support', 'resume');
+  const x = ctx.env.XDG_STATE_HOME && path.isAbsolute(ctx.env.XDG_STATE_HOME) ? ctx.env.XDG_STATE_HOME : path.join(ctx.home, '.local', 'state');
+  return path.join(x, 'resume');
+}

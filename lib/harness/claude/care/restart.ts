@@ -169,3 +169,58 @@ export function parseDuration(v: string): number | null {
   const ms = n * unit;
   return ms > 0 && Number.isFinite(ms) ? Math.round(ms) : null;
 }
+
+export interface Pass {
+  /** false when a session was refused, timed out, failed, vanished or was interrupted */
+  complete: boolean;
+  /** one tab-separated line per session: id, result, why */
+  lines: string[];
+}
+
+/**
+ * Every planned target in turn under the restart lock (`restart.lock` in the state directory). Each
+ * session waits at most `timeoutMs`, and never past `deadline` (epoch ms) when one is given. A lock
+ * held by another restart returns `{ locked }` and touches nothing.
+ */
+export async function restartTargets(
+  ctx: Ctx,
+  targets: Target[],
+  o: { timeoutMs: number; deadline?: number; stop: Stop; onLine?: (line: string) => void; checkMs?: number },
+): Promise<Pass | { locked: number; file: string }> {
+  const { acquire } = await import('../../../panes/lock.js');
+  const { stateDir } = await import('../../../util/paths.js');
+  const file = path.join(stateDir(ctx), 'restart.lock');
+  const lock = acquire(file);
+  if (!lock.ok) return { locked: lock.holder, file };
+  const res: Pass = { complete: true, lines: [] };
+  const say = (l: string) => {
+    res.lines.push(l);
+    o.onLine?.(l);
+  };
+  try {
+    for (const t of targets) {
+      if (t.refused) {
+        res.complete = false;
+        say(`${t.o.session}\trefused\t${t.refused}`);
+        continue;
+      }
+      if (o.stop.stop) {
+        res.complete = false;
+        say(`${t.o.session}\tinterrupted\tnot started`);
+        continue;
+      }
+      const left = o.deadline == null ? o.timeoutMs : Math.min(o.timeoutMs, o.deadline - Date.now());
+      if (left <= 0) {
+        res.complete = false;
+        say(`${t.o.session}\ttimeout\tnot started: the time allowed had passed`);
+        continue;
+      }
+      const r = await restartOne(ctx, t, left, o.stop, o.checkMs);
+      if (r.result !== 'resumed' && r.result !== 'skipped') res.complete = false;
+      say(`${r.session}\t${r.result}\t${r.detail}`);
+    }
+  } finally {
+    lock.release();
+  }
+  return res;
+}

@@ -47,7 +47,7 @@ export function symlinkVersion(link: string): { version: string; target: string 
   return parseVersion(v) ? { version: v, target: abs } : null;
 }
 
-function onPath(name: string, envPath: string): string | null {
+export function onPath(name: string, envPath: string): string | null {
   for (const d of envPath.split(':')) {
     if (!d) continue;
     const p = path.join(d, name);

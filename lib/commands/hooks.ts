@@ -1,0 +1,173 @@
+// `resume hooks run|install|status`: update hooks (`[[resume.on_update]]` in the config) fired when
+// claude changes version, a watcher that runs them (systemd user units / a launchd agent), and a
+// status report. See lib/hooks/.
+import path from 'node:path';
+import type { Command } from 'commander';
+import type { App } from '../app.js';
+import { ExitError } from '../app.js';
+import { out } from './common.js';
+import { oneLine } from '../util/text.js';
+
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+function settleMs(env: NodeJS.ProcessEnv): number | undefined {
+  const v = env.RESUME_HOOKS_SETTLE_MS;
+  if (v == null || v === '') return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0 || n > 60_000) throw new ExitError(2, `RESUME_HOOKS_SETTLE_MS must be whole milliseconds (0 to 60000), not '${oneLine(v)}'`);
+  return n;
+}
+
+export function register(program: Command, app: App): void {
+  const hooks = program
+    .command('hooks')
+    .description('update hooks ([[resume.on_update]]) fired when claude changes version: run, install, status')
+    .addHelpText('after', `
+Configure in the config file (resume doctor names it):
+  [[resume.on_update]]
+  harness = "claude"
+  action = "restart"                        # resume restart --outdated (timeout_seconds default 1800)
+  [[resume.on_update]]
+  harness = "claude"
+  command = ["/usr/bin/notify-send", "claude updated"]   # argv, no shell (timeout_seconds default 300)`);
+
+  hooks
+    .command('run')
+    .description('fire the hooks if claude changed version since the recorded one (the first run records a baseline)')
+    .addHelpText('after', `
+Hooks run in config order once the version has settled (two reads agree, up to 5 re-reads); a
+command gets RESUME_HARNESS, RESUME_OLD_VERSION and RESUME_NEW_VERSION. The new version is recorded
+after all have run; SIGINT, SIGTERM or SIGHUP stops with exit 1 and records nothing. Up to 3 passes
+under a lock. An unfinished restart is retried by later runs, 3 attempts in all. Each hook is a line
+in runs.jsonl in the state directory. Exit 0: baseline, unchanged, or every hook succeeded; 1: a hook
+failed, the version did not settle or cannot be told, another run holds the lock, or a signal; 2: a
+bad config.`)
+    .action(async () => {
+      const { loadConfig } = await import('../launch/config.js');
+      const cfg = loadConfig(app.ctx);
+      const pause = settleMs(app.ctx.env);
+      const { hooksRun, files, interrupt } = await import('../hooks/run.js');
+      const r = { interrupted: null as NodeJS.Signals | null, stop: { stop: false }, child: null };
+      const onSig = (sig: NodeJS.Signals) => interrupt(r, sig);
+      for (const s of SIGNALS) process.on(s, onSig);
+      // The handlers are in place before the lock exists: a signal can never leave it behind.
+      const { acquire } = await import('../panes/lock.js');
+      const f = files(app.ctx);
+      const lock = acquire(f.lock);
+      try {
+        if (!lock.ok) throw new ExitError(1, `another hooks run is running (pid ${lock.holder}; lock ${f.lock})`);
+        const res = await hooksRun(app.ctx, cfg.onUpdate ?? [], r, {
+          line: (s) => out(s.split('\t').map(oneLine).join('\t') + '\n'),
+          note: (s) => process.stderr.write(`resume: ${oneLine(s)}\n`),
+        }, { settleMs: pause });
+        process.exitCode = res.code;
+      } finally {
+        if (lock.ok) lock.release();
+        for (const s of SIGNALS) process.off(s, onSig);
+      }
+    });
+
+  hooks
+    .command('install')
+    .description('install the watcher that runs `resume hooks run` when claude changes and daily (systemd user units; launchd on macOS)')
+    .option('--dry-run', 'print the files that would be written and the commands that would run; change nothing')
+    .addHelpText('after', `
+Linux: ${'resume-hooks.service'} (oneshot: resume hooks run), resume-hooks.path (the claude binary,
+its target and the versions directory) and resume-hooks.timer (daily) in ~/.config/systemd/user/;
+then systemctl --user daemon-reload and enable --now when a user bus is there, else it says what to
+run. macOS: ~/Library/LaunchAgents/resume-sessions.hooks.plist (WatchPaths, daily at 12:00), loaded
+with launchctl bootstrap. Absolute paths throughout; safe to repeat (only what differs is
+rewritten). Records the baseline version when none is recorded, so the first update fires.`)
+    .action(async (o: { dryRun?: boolean }) => {
+      const { loadConfig } = await import('../launch/config.js');
+      loadConfig(app.ctx); // a bad config is reported now, not when the watcher fires
+      const ins = await import('../hooks/install.js');
+      const p = ins.paths(app.ctx, app.self);
+      if ('error' in p) throw new ExitError(2, p.error);
+      const units = ins.unitFiles(app.ctx, p);
+      if (o.dryRun) {
+        out(units.map((u) => `# ${u.file}\n${u.text}`).join('\n'));
+        process.stderr.write(`resume: dry run: nothing written; ${process.platform === 'darwin' ? 'would load it with launchctl bootstrap' : 'would run systemctl --user daemon-reload and enable --now resume-hooks.path resume-hooks.timer'}\n`);
+        return;
+      }
+      const w = ins.writeUnits(units);
+      for (const x of w) out(`${x.changed ? 'written' : 'unchanged'}\t${x.file}\n`);
+      const a = ins.activate(app.ctx, w.some((x) => x.changed));
+      for (const c of a.ran) if (!c.ok) process.stderr.write(`resume: ${c.argv.join(' ')} failed: ${oneLine(c.out).slice(0, 300)}\n`);
+      if (a.manual) process.stderr.write(`resume: not loaded from here; run: ${a.manual}\n`);
+      else out(`loaded\t${a.ran.map((c) => c.argv.join(' ')).join('; ')}\n`);
+      // A baseline now, so the first update after installing fires the hooks.
+      const { files, readState, hooksRun } = await import('../hooks/run.js');
+      const { acquire } = await import('../panes/lock.js');
+      const f = files(app.ctx);
+      // Under the run's lock; a run holding it records the baseline itself.
+      const lock = readState(f.state).claude ? null : acquire(f.lock);
+      if (lock?.ok) {
+        try {
+          await hooksRun(app.ctx, [], { interrupted: null, stop: { stop: false }, child: null }, {
+            line: (s) => out(s + '\n'),
+            note: (s) => process.stderr.write(`resume: ${oneLine(s)}\n`),
+          }, { settleMs: settleMs(app.ctx.env) });
+        } finally {
+          lock.release();
+        }
+      }
+    });
+
+  hooks
+    .command('status')
+    .description('installed and loaded, the recorded versions, pending work, the last 5 runs')
+    .option('--json', 'one JSON object')
+    .action(async (o: { json?: boolean }) => {
+      const { loadConfig } = await import('../launch/config.js');
+      const cfg = loadConfig(app.ctx);
+      const { files, readState } = await import('../hooks/run.js');
+      const { lastRuns } = await import('../hooks/audit.js');
+      const { installState } = await import('../hooks/install.js');
+      const { installedVersion } = await import('../harness/claude/care/version.js');
+      const f = files(app.ctx);
+      const st = readState(f.state);
+      const ins = installState(app.ctx, app.self);
+      const now = installedVersion(app.ctx);
+      const rec = st.claude ?? null;
+      const pending: string[] = [];
+      if (!rec) pending.push('no baseline recorded: the next run records one and fires nothing');
+      else if (!('error' in now) && now.version !== rec.version) pending.push(`claude ${rec.version} -> ${now.version}: the next run fires the hooks`);
+      if (rec?.pending) pending.push(`restart for claude ${rec.pending.old} -> ${rec.pending.new} unfinished after ${rec.pending.attempts} of 3 attempts (hooks ${rec.pending.hooks.join(', ')})`);
+      const report = {
+        platform: process.platform,
+        installed: ins.files.every((x) => x.state !== 'missing'),
+        files: ins.files,
+        loaded: ins.loaded,
+        loaded_detail: ins.loadedDetail,
+        hooks: (cfg.onUpdate ?? []).map((h) => ({ hook: h.n, harness: h.harness, kind: h.action ? 'restart' : 'command', program: h.action ? null : path.basename(h.command![0]!), timeout_seconds: h.timeoutSeconds })),
+        claude: {
+          recorded: rec?.version ?? null,
+          recorded_at: rec?.recorded ?? null,
+          installed: 'error' in now ? null : now.version,
+          installed_error: 'error' in now ? now.error : null,
+          pending_restart: rec?.pending ?? null,
+        },
+        pending,
+        state_dir: f.dir,
+        runs: lastRuns(f.runs, 5),
+      };
+      if (o.json) {
+        out(JSON.stringify(report, null, 2) + '\n');
+        return;
+      }
+      const L: string[] = [];
+      L.push(`watcher: ${report.installed ? 'installed' : 'not installed'}; loaded: ${ins.loaded == null ? `unknown (${ins.loadedDetail})` : ins.loaded ? `yes (${ins.loadedDetail})` : `no (${ins.loadedDetail})`}`);
+      for (const x of ins.files) L.push(`  ${x.state}\t${x.file}`);
+      L.push(`hooks: ${report.hooks.length ? report.hooks.map((h) => `${h.hook} ${h.kind === 'restart' ? 'restart' : h.program} (${h.timeout_seconds} s)`).join(', ') : 'none configured'}`);
+      L.push(`claude: recorded ${rec ? `${rec.version} (${rec.recorded})` : 'none'}; installed ${'error' in now ? `unknown (${now.error})` : now.version}`);
+      L.push(`pending: ${pending.length ? pending.join('; ') : 'nothing'}`);
+      L.push(`last runs (${f.runs}):`);
+      for (const r of report.runs) {
+        const res = r.event === 'hook' ? (r.stopped ?? `exit ${r.exit_code}`) : r.event;
+        L.push(`  ${r.time}\t${r.harness} ${r.old_version ?? '-'} -> ${r.new_version ?? '-'}\t${r.hook != null ? `hook ${r.hook} ${r.program}` : r.event}\t${res}\t${r.duration_ms ?? '-'} ms\t${r.stderr_tail}`);
+      }
+      if (!report.runs.length) L.push('  none');
+      out(L.map((l) => l.split('\t').map(oneLine).join('\t')).join('\n') + '\n');
+    });
+}
