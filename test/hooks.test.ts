@@ -124,7 +124,7 @@ describe('resume hooks run', { timeout: 60_000 }, () => {
     const a = runs(w).find((x) => x.hook === 1);
     expect(a.exit_code).toBe(7);
     expect(Array.from(a.stderr_tail as string).length).toBeLessThanOrEqual(240);
-    expect(a.stderr_tail).toMatch(/failed: Authorization: Bearer \[REDACTED\] \[REDACTED:anthropic-key\]$/);
+    expect(a.stderr_tail).toMatch(/failed: Authorization: Bearer \[REDACTED:bearer-token\] \[REDACTED:anthropic-key\]$/);
     expect(a.stderr_tail).not.toMatch(/\u001b|abcdefghijklmnop0123|AAAAAAAA/);
     expect(r.stderr).not.toContain('abcdefghijklmnop0123');
     // the version is recorded all the same: a command is not retried
@@ -352,7 +352,7 @@ it('scrubTail keeps the last 240 characters of one clean line', () => {
   expect(scrubTail('a\tb\r\nc')).toBe('a b c');
   const t = scrubTail('é'.repeat(1000) + 'password=hunter22');
   expect(Array.from(t)).toHaveLength(240);
-  expect(t.endsWith('password=[REDACTED]')).toBe(true);
+  expect(t.endsWith('password=[REDACTED:password]')).toBe(true);
 });
 
 // A stand-in systemctl/launchctl recording its arguments; `is-active` answers for two units.

@@ -3,8 +3,7 @@
 // It holds the program's base name only (never its arguments) and a scrubbed tail of its stderr.
 import fs from 'node:fs';
 import path from 'node:path';
-import { redact } from '../util/redact.js';
-import { oneLine } from '../util/text.js';
+import { sanitize } from '../util/redact.js';
 
 export const ROTATE_AT = 1 << 20;
 export const TAIL = 240;
@@ -37,7 +36,7 @@ export interface RunRecord {
 export function scrubTail(text: string, n = TAIL): string {
   // Redact a window much larger than what is kept, so a secret is matched whole before the cut.
   const win = text.length > 8192 ? text.slice(-8192) : text;
-  const clean = oneLine(redact(win));
+  const clean = sanitize(win);
   const cps = Array.from(clean);
   return cps.length <= n ? clean : cps.slice(-n).join('');
 }
