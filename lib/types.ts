@@ -134,6 +134,11 @@ export interface Adapter<S extends LineState = LineState> {
    * the transcript view, so a listing never pays for it.
    */
   text?: () => Promise<import('./search/types.js').Extractor>;
+  /**
+   * Loads the deep-search hooks (children, database scanners, raw-head markers, branches, shared
+   * stores; `search` in `lib/harness/<name>/text.ts`), so lib/search knows no harness by name.
+   */
+  search?: () => Promise<import('./search/types.js').SearchHooks>;
   /** How to resume (or fork) a session; a string is a refusal the user can fix. */
   launch(s: SessionCore, opts: { fork: boolean }): LaunchSpec | string;
 }

@@ -52,6 +52,17 @@ const ROLE_LABEL: Record<string, string> = {
   metadata: 'metadata',
 };
 
+/** why a result is hidden from the listing, as its label says it */
+const HIDDEN_LABEL: Record<string, string> = {
+  subagent: 'worker',
+  sdk: 'SDK',
+  exec: 'exec',
+  mcp: 'MCP',
+  archived: 'archived',
+  headless: 'headless',
+  empty: 'empty',
+};
+
 function count(n: number, one: string, many = one + 's'): string {
   return `${n} ${n === 1 ? one : many}`;
 }
@@ -151,6 +162,7 @@ function toJson(r: Result, short: string) {
     date: localTime(s.updated ?? s.started),
     file: s.file,
     subagentFiles: [...new Set(r.evidence.filter((e) => e.child).map((e) => e.file))],
+    hidden: r.hidden,
     kind: r.original ? 'original' : 'follow-up',
     original: r.original,
     confidence: r.confidence,
@@ -160,6 +172,8 @@ function toJson(r: Result, short: string) {
       file: e.file,
       subagent: e.child,
       copied: e.copied,
+      abandoned: e.abandoned,
+      via: e.via,
       text: e.snippet.text,
       matches: e.snippet.marks,
     })),
@@ -210,13 +224,13 @@ function human(r: Result, short: string, home: string, color: boolean, resumeLin
     localTime(s.updated ?? s.started),
     oneLine(tildify(s.cwd, home) || '?'),
     color ? BOLD + short + RESET : short,
-    `${kind}, ${r.confidence} confidence`,
+    `${kind}, ${r.confidence} confidence` + (r.hidden ? ` [${HIDDEN_LABEL[r.hidden] ?? r.hidden}]` : ''),
   ].join('  ');
   const lines = [head, `  ${dim(clip(label(s), 120))}`, `  ${dim('id:')} ${s.id}`, `  ${dim('file:')} ${oneLine(s.file)}`];
   if (resumeLine) lines.push(`  ${dim('resume:')} ${resumeLine}`);
   for (const f of new Set(r.evidence.filter((e) => e.child).map((e) => e.file))) lines.push(`  ${dim('subagent:')} ${oneLine(f)}`);
   for (const e of r.evidence) {
-    const tag = ROLE_LABEL[e.role] + (e.copied ? ' (copied)' : '') + (e.child ? ' (subagent)' : '');
+    const tag = ROLE_LABEL[e.role] + (e.via ? ` (${e.via})` : '') + (e.copied ? ' (copied)' : '') + (e.child ? ' (subagent)' : '') + (e.abandoned ? ' (abandoned branch)' : '');
     lines.push(`  ${dim(tag + ':')} ${marked(e.snippet, color)}`);
   }
   return lines.join('\n') + '\n';

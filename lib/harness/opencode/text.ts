@@ -1,6 +1,11 @@
 // Searchable text of one opencode part (formats.md §5). A record is `{role, part}`: the part's JSON
 // (`part.data` in the v1.2 database, a `part/<msg>/<id>.json` file before) and its message's role.
-import type { ExtractCtx, Piece } from '../../search/types.js';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Session } from '../../types.js';
+import type { ExtractCtx, Piece, ScanIO, SearchHooks } from '../../search/types.js';
+import { entries } from '../../util/fsx.js';
+import { columns } from '../sqlite.js';
 import { ms, outputText, piece, toolPiece } from '../../search/extract-util.js';
 
 export function opencodeText(o: any, _cx: ExtractCtx): Piece[] {
@@ -33,3 +38,68 @@ export function opencodeText(o: any, _cx: ExtractCtx): Piece[] {
       return [];
   }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Search hooks: opencode keeps no transcript file
+
+/** v1.2+: the parts of one session in the database, with their message's role. */
+function scanDb(s: Session, io: ScanIO, emit: (p: Piece, file: string) => void): void {
+  const d = io.db(s.file);
+  if (!d) return;
+  const pc = columns(d, 'part');
+  if (!pc.has('session_id') || !pc.has('data')) return;
+  const f = io.sqlFilter('p.data');
+  const rows = d
+    .prepare(`SELECT p.data AS part, m.data AS msg FROM part p LEFT JOIN message m ON m.id = p.message_id WHERE p.session_id = ?${f.sql} ORDER BY p.id`)
+    .all(s.id, ...f.args) as { part: string; msg: string | null }[];
+  const ecx: ExtractCtx = { first: false, st: {} };
+  for (const r of rows) {
+    let part: any;
+    let msg: any = null;
+    try {
+      part = JSON.parse(r.part);
+      msg = r.msg ? JSON.parse(r.msg) : null;
+    } catch {
+      continue;
+    }
+    for (const p of opencodeText({ part, role: msg?.role, summary: msg?.summary === true }, ecx)) emit(p, s.file);
+  }
+  io.counted();
+}
+
+/** before v1.2: storage/session/<project>/<id>.json, message/<id>/*.json, part/<msg>/*.json */
+function scanLegacy(s: Session, io: ScanIO, emit: (p: Piece, file: string) => void): void {
+  const storage = path.dirname(path.dirname(path.dirname(s.file)));
+  const mdir = path.join(storage, 'message', s.id);
+  const ecx: ExtractCtx = { first: false, st: {} };
+  const msgs = entries(mdir).filter((d) => d.name.endsWith('.json')).map((d) => d.name).sort();
+  for (const mf of msgs) {
+    let msg: any;
+    try {
+      msg = JSON.parse(fs.readFileSync(path.join(mdir, mf), 'utf8'));
+    } catch {
+      continue;
+    }
+    const mid = typeof msg?.id === 'string' ? msg.id : mf.replace(/\.json$/, '');
+    const pdir = path.join(storage, 'part', mid);
+    for (const pf of entries(pdir).filter((d) => d.name.endsWith('.json')).map((d) => d.name).sort()) {
+      let part: unknown;
+      try {
+        part = io.readDoc(path.join(pdir, pf));
+      } catch {
+        continue;
+      }
+      if (part === undefined) continue;
+      for (const p of opencodeText({ part, role: msg.role, summary: msg.summary === true }, ecx)) emit(p, s.file);
+    }
+  }
+}
+
+export const search: SearchHooks = {
+  scan(s, io, emit) {
+    if (/\.db$/.test(s.file)) scanDb(s, io, emit);
+    else if (s.file.endsWith('.json')) scanLegacy(s, io, emit);
+    else return false;
+    return true;
+  },
+};

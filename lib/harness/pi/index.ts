@@ -71,6 +71,7 @@ export const pi: Adapter<PiState> = {
   label: 'pi',
   binaries: ['pi'],
   text: async () => (await import('./text.js')).piText,
+  search: async () => (await import('./text.js')).search,
   perSource: true,
 
   roots(ctx) {
