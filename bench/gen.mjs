@@ -4,9 +4,15 @@
 // tool-result lines; 147 pi workers under subagents/, 90 one-prompt print runs, 4 Claude SDK
 // sessions. Same seed → same bytes.
 //
-//   node bench/gen.mjs [OUT_HOME] [--scale 0.1]
+//   node bench/gen.mjs [OUT_HOME] [--scale 0.1] [--sessions N] [--gib G] [--heavy]
 //
 // OUT_HOME defaults to bench/corpus/home. --scale shrinks every file (for quick runs).
+// --sessions N: N session files instead of the seed's 686 — 64% pi (a quarter of them workers
+// under subagents/), 24% Claude Code, 12% Codex rollouts under sessions/YYYY/MM/DD/ — across
+// N/26 project directories (22,000 → 846 projects, ~2,900 directories in all).
+// --gib G: total size (default 1.2). --heavy: assistant- and tool-heavy transcripts (many short
+// assistant and tool lines, few big tool outputs), where decoding lines the listing never shows
+// is most of the parse.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,15 +21,25 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
 const scaleAt = args.indexOf('--scale');
 const SCALE = scaleAt >= 0 ? Number(args.splice(scaleAt, 2)[1]) : 1;
+const numOpt = (name) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? Number(args.splice(i, 2)[1]) : null;
+};
+const SESSIONS = numOpt('--sessions');
+const GIB = numOpt('--gib') ?? 1.2;
+const heavyAt = args.indexOf('--heavy');
+const HEAVY = heavyAt >= 0 && !!args.splice(heavyAt, 1);
 const OUT = path.resolve(args[0] ?? path.join(here, 'corpus', 'home'));
 
-const TOTAL_BYTES = Math.round(1.2 * 1024 ** 3 * SCALE);
-const DIRS = 98;
-const PI = 634;
-const PI_WORKERS = 147;
-const PI_PRINT = 90;
-const CLAUDE = 52;
-const CLAUDE_SDK = 4;
+const TOTAL_BYTES = Math.round(GIB * 1024 ** 3 * SCALE);
+const N = SESSIONS ?? 686;
+const DIRS = SESSIONS ? Math.max(1, Math.round(N / 26)) : 98;
+const CODEX = SESSIONS ? Math.round(N * 0.12) : 0;
+const CLAUDE = SESSIONS ? Math.round(N * 0.24) : 52;
+const PI = N - CODEX - CLAUDE;
+const PI_WORKERS = SESSIONS ? Math.round(PI * 0.25) : 147;
+const PI_PRINT = SESSIONS ? Math.round(PI * 0.14) : 90;
+const CLAUDE_SDK = SESSIONS ? Math.round(CLAUDE * 0.08) : 4;
 
 // mulberry32: small, deterministic PRNG
 let seed = 0x5eed1234;
@@ -83,6 +99,14 @@ function writeFile(file, chunks) {
   fs.writeFileSync(file, chunks.join(''));
 }
 
+// Tool output size: in the default mode mostly small and sometimes multi-megabyte; in --heavy mode
+// short (assistant- and tool-heavy: many lines, each decoded by a naive parser).
+function toolSize(remaining, bigP) {
+  if (HEAVY) return Math.max(100, Math.min(remaining - 300, 300 + Math.floor(rand() * 3000)));
+  const big = rand() < bigP && remaining > 1 << 20;
+  return Math.max(200, Math.min(remaining - 300, big ? (1 << 20) + Math.floor(rand() * 7 * (1 << 20)) : 2000 + Math.floor(rand() * 60000)));
+}
+
 function piFile(kind, target) {
   const cwd = pick(dirs);
   const id = uuid();
@@ -111,8 +135,8 @@ function piFile(kind, target) {
     const remaining = target - size;
     if (remaining <= 0 && p >= prompts - 1) break;
     // tool results: mostly small, sometimes multi-megabyte
-    const big = rand() < 0.08 && remaining > 1 << 20;
-    const n = Math.max(200, Math.min(remaining - 300, big ? (1 << 20) + Math.floor(rand() * 7 * (1 << 20)) : 2000 + Math.floor(rand() * 60000)));
+    const n = toolSize(remaining, 0.08);
+    if (HEAVY) entry({ type: 'message', message: { role: 'assistant', content: [{ type: 'thinking', thinking: sentence(40) }, { type: 'text', text: sentence(30) }], provider: 'anthropic', model: 'claude-sonnet-4-5', timestamp: t } });
     entry({ type: 'message', message: { role: 'toolResult', toolCallId: `call_${hex(8)}`, toolName: 'bash', content: [{ type: 'text', text: blob(n) }], isError: false, timestamp: t } });
     if (p >= prompts && size >= target) break;
   }
@@ -144,8 +168,7 @@ function claudeFile(sdk, target) {
     const tu = `toolu_${hex(20)}`;
     push({ type: 'assistant', message: { model: 'claude-opus-4-5', id: `msg_${hex(20)}`, type: 'message', role: 'assistant', content: [{ type: 'tool_use', id: tu, name: 'Bash', input: { command: `rg -n ${pick(WORDS)}` } }] } });
     const remaining = target - size;
-    const big = rand() < 0.1 && remaining > 1 << 20;
-    const n = Math.max(200, Math.min(remaining - 600, big ? (1 << 20) + Math.floor(rand() * 7 * (1 << 20)) : 2000 + Math.floor(rand() * 50000)));
+    const n = Math.max(200, toolSize(remaining - 300, 0.1));
     const text = blob(n);
     push({ type: 'user', message: { role: 'user', content: [{ tool_use_id: tu, type: 'tool_result', content: text, is_error: false }] }, toolUseResult: { stdout: text.slice(0, 2000), stderr: '' } });
     t += 1500;
@@ -156,19 +179,74 @@ function claudeFile(sdk, target) {
   writeFile(file, out);
 }
 
+// A Codex CLI rollout: sessions/YYYY/MM/DD/rollout-<local time>-<uuid>.jsonl.
+function codexFile(target) {
+  const cwd = pick(dirs);
+  const id = uuid();
+  let t = tick(60_000 + Math.floor(rand() * 3_600_000));
+  const d = new Date(t);
+  const day = `${d.getUTCFullYear()}/${String(d.getUTCMonth() + 1).padStart(2, '0')}/${String(d.getUTCDate()).padStart(2, '0')}`;
+  const file = path.join(OUT, '.codex/sessions', day, `rollout-${iso(t).slice(0, 19).replace(/:/g, '-')}-${id}.jsonl`);
+  const out = [];
+  let size = 0;
+  const push = (type, payload) => {
+    const line = JSON.stringify({ timestamp: iso(t), type, payload }) + '\n';
+    out.push(line);
+    size += line.length;
+  };
+  push('session_meta', { id, timestamp: iso(t), cwd, originator: 'codex_cli_rs', cli_version: '0.146.0', source: 'cli', model_provider: 'openai', base_instructions: { text: sentence(200) }, git: { branch: pick(['main', 'feat/retry']) } });
+  push('turn_context', { cwd, model: 'gpt-5.6', approval_policy: 'never', sandbox_policy: { type: 'workspace-write' } });
+  const prompts = 1 + Math.floor(rand() * 20);
+  for (let p = 0; size < target || p < prompts; p++) {
+    t += 5000 + Math.floor(rand() * 60000);
+    if (p < prompts) {
+      const text = `${sentence(6 + Math.floor(rand() * 40))}?`;
+      push('event_msg', { type: 'user_message', message: text, images: [] });
+      push('response_item', { type: 'message', role: 'user', content: [{ type: 'input_text', text }] });
+    }
+    push('response_item', { type: 'reasoning', summary: [{ type: 'summary_text', text: sentence(20) }], encrypted_content: hex(HEAVY ? 1200 : 200) });
+    const call = `call_${hex(12)}`;
+    push('response_item', { type: 'function_call', name: 'exec_command', arguments: JSON.stringify({ cmd: `rg ${pick(WORDS)} src` }), call_id: call });
+    push('response_item', { type: 'function_call_output', call_id: call, output: blob(toolSize(target - size, 0.08)) });
+    const reply = sentence(25);
+    push('event_msg', { type: 'agent_message', message: reply });
+    push('response_item', { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: reply }] });
+    if (p >= prompts && size >= target) break;
+  }
+  writeFile(file, out);
+}
+
 fs.rmSync(OUT, { recursive: true, force: true });
-const all = sizes(PI + CLAUDE);
+const all = sizes(PI + CLAUDE + CODEX);
 const kinds = [
   ...Array(PI_WORKERS).fill('worker'),
   ...Array(PI_PRINT).fill('print'),
   ...Array(PI - PI_WORKERS - PI_PRINT).fill(null).map(() => (rand() < 0.3 ? 'named' : 'plain')),
 ];
-for (let i = 0; i < PI; i++) piFile(kinds[i], all[i]);
-for (let i = 0; i < CLAUDE; i++) claudeFile(i < CLAUDE_SDK, all[PI + i]);
+// The seed shape keeps its original order (same bytes as before); a scaled corpus interleaves the
+// harnesses so every one gets files of every size and age.
+if (!SESSIONS) {
+  for (let i = 0; i < PI; i++) piFile(kinds[i], all[i]);
+  for (let i = 0; i < CLAUDE; i++) claudeFile(i < CLAUDE_SDK, all[PI + i]);
+}
+let pi = SESSIONS ? 0 : PI;
+let cl = SESSIONS ? 0 : CLAUDE;
+let cx = 0;
+for (let i = SESSIONS ? 0 : all.length; i < all.length; i++) {
+  const r = rand() * (PI - pi + CLAUDE - cl + CODEX - cx);
+  if (r < PI - pi) piFile(kinds[pi++], all[i]);
+  else if (r < PI - pi + CLAUDE - cl) claudeFile(cl++ < CLAUDE_SDK, all[i]);
+  else {
+    cx++;
+    codexFile(all[i]);
+  }
+}
 
 let bytes = 0;
 let files = 0;
+let ndirs = 0;
 const walk = (d) => {
+  ndirs++;
   for (const e of fs.readdirSync(d, { withFileTypes: true })) {
     const p = path.join(d, e.name);
     if (e.isDirectory()) walk(p);
@@ -179,4 +257,4 @@ const walk = (d) => {
   }
 };
 walk(OUT);
-process.stderr.write(`corpus: ${files} files, ${(bytes / 1024 ** 3).toFixed(2)} GiB in ${OUT}\n`);
+process.stderr.write(`corpus: ${files} files in ${ndirs} directories, ${(bytes / 1024 ** 3).toFixed(2)} GiB in ${OUT}\n`);

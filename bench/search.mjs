@@ -1,14 +1,13 @@
 #!/usr/bin/env node
-// Deep-search benchmark: `resume search` against `rg -i -l` for the same words over the same
+// Deep-search benchmark: `resume search` against `rg -i -c` for the same words over the same
 // files, and the peak RSS of the search. Called by bench/run.mjs with the corpus HOME (its index
 // already built in RESUME_CACHE_DIR); runs alone too:
 //
 //   node bench/search.mjs [HOME] [--runs N]
 //
-// rg answers a different, easier question (which files contain any of the words; it stops reading
-// a file at its first match), so it is a floor, not an equal. Cases: a word absent from the corpus
-// (both read every byte), a word in every file (rg stops early, search decodes every line holding
-// it), and two words.
+// The floor is `rg -i -c` (matching lines per file): like search it reads every byte of every file
+// (`-l` would stop at a file's first match). Cases: a word absent from the corpus, a word in every
+// file (search decodes and ranks every line holding it), and two words.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -76,7 +75,7 @@ const f = (n) => n.toFixed(0);
 const lines = [
   `search corpus: ${nfiles} files, ${(bytes / 1024 ** 3).toFixed(2)} GiB; rg ${rg ? spawnSync('rg', ['--version'], { encoding: 'utf8' }).stdout.split('\n')[0] : 'not installed'}`,
   '',
-  '| query | `resume search` | `rg -i -l` | ratio | results | peak RSS |',
+  '| query | `resume search` | `rg -i -c` | ratio | results | peak RSS |',
   '| --- | --- | --- | --- | --- | --- |',
 ];
 for (const [name, words] of cases) {
@@ -84,7 +83,7 @@ for (const [name, words] of cases) {
   const res = JSON.parse(time(process.execPath, [BIN, 'search', '-a', '--json', ...words]).out || '[]').length;
   time(process.execPath, ['-r', pre, BIN, 'search', '-a', '--json', ...words]);
   const rss = Number(fs.readFileSync(rssFile, 'utf8')) / 1024;
-  const r = rg ? rep(() => time('rg', ['-i', '-l', '-F', '--hidden', '--no-ignore', ...words.flatMap((w) => ['-e', w]), ...roots]).ms) : NaN;
+  const r = rg ? rep(() => time('rg', ['-i', '-c', '-F', '--hidden', '--no-ignore', ...words.flatMap((w) => ['-e', w]), ...roots]).ms) : NaN;
   lines.push(`| ${name} (\`${words.join(' ')}\`) | ${f(s)} ms | ${rg ? f(r) + ' ms' : '–'} | ${rg ? (s / r).toFixed(2) + 'x' : '–'} | ${res} | ${rss.toFixed(0)} MiB |`);
 }
 console.log(lines.join('\n'));

@@ -110,11 +110,11 @@ export function alignRows(rows: string[][], color = false): string[] {
 }
 
 /** The sessions the state shows, as fzf lines: the status line first, then the rows. */
-export function feedLines(all: Session[], s: PickState, home: string, color = false, now = Date.now()): string[] {
+export function feedLines(all: Session[], s: PickState, home: string, color = false, now = Date.now(), plain = false): string[] {
   const shown = applyFilters(all, stateFilters(s));
   const shorts = shortIds(all);
-  const rows = shown.map((x) => row(x, shorts.get(x.id) ?? x.id, home, now).split('\t'));
-  return [statusLine(all, shown, s, home), ...alignRows(rows, color)];
+  const rows = shown.map((x) => row(x, shorts.get(x.id) ?? x.id, home, now));
+  return [statusLine(all, shown, s, home), ...(plain ? rows : alignRows(rows.map((r) => r.split('\t')), color))];
 }
 
 /** Colour in the list unless NO_COLOR is set (fzf itself runs on the terminal). */

@@ -1,10 +1,11 @@
 // What every command shares: the environment (real or demo), the index, errors with exit codes.
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Ctx, Harness, Session } from './types.js';
 import { oneLine } from './util/text.js';
 import { makeCtx, cacheDir } from './util/paths.js';
-import { updateIndex, type IndexResult } from './index/index.js';
+import { listSessions, toListed, updateIndex, type IndexResult, type ListedSession } from './index/index.js';
 import { progressBar } from './util/progress.js';
 import { readNames, storeDir } from './harness/claude/care/store.js';
 
@@ -31,6 +32,56 @@ export interface App {
   self: string;
   index(opts?: { rebuild?: boolean; harnesses?: Harness[]; withEntries?: boolean; quiet?: boolean; onSessions?: (s: Session[]) => void }): Promise<IndexResult>;
   sessions(): Promise<Session[]>;
+  /** sessions as this app shows them (the demo's directories and fixed times; else as they are) */
+  view<T extends Pick<Session, 'key' | 'cwd' | 'started' | 'updated'>>(sessions: T[]): T[];
+  /** environment for the launched harness (the demo puts its stand-in commands first on PATH) */
+  launchEnv(): Record<string, string>;
+  /** What a listing row needs of every session (reads rows.json when nothing changed). */
+  listing(): Promise<ListedSession[]>;
+}
+
+/** Where the demo's sessions were recorded; --demo rewrites it to directories it creates. */
+export const DEMO_ROOT = '/home/demo';
+
+/**
+ * The demo's sessions made resumable: their directories (`/home/demo/...`) become real ones under
+ * the demo's cache dir (`<cache>/demo/dirs/...`, created here), and Cursor chats, whose last
+ * activity would otherwise be the checkout's file times, get the fixed times of demo/times.json.
+ */
+type Viewed = Pick<Session, 'key' | 'cwd' | 'started' | 'updated'>;
+
+export function demoView<T extends Viewed>(sessions: T[], pkgDir: string, cache: string): T[] {
+  let times: Record<string, unknown> = {};
+  try {
+    times = JSON.parse(fs.readFileSync(path.join(pkgDir, 'demo', 'times.json'), 'utf8')) as Record<string, unknown>;
+  } catch {
+    times = {};
+  }
+  const base = path.join(cache, 'dirs');
+  const made = new Set<string>();
+  const out = sessions.map((s) => {
+    let x = s;
+    if (s.cwd && (s.cwd === DEMO_ROOT || s.cwd.startsWith(DEMO_ROOT + '/'))) {
+      const cwd = path.join(base, s.cwd.slice(DEMO_ROOT.length));
+      if (!made.has(cwd)) {
+        made.add(cwd);
+        try {
+          fs.mkdirSync(cwd, { recursive: true, mode: 0o700 });
+        } catch {
+          /* a directory we cannot create: resuming says it is missing */
+        }
+      }
+      x = { ...x, cwd };
+    }
+    const t = times[s.key];
+    if (Array.isArray(t) && t.length === 2) {
+      const [a, b] = t.map((v) => (typeof v === 'string' ? Date.parse(v) : NaN));
+      if (Number.isFinite(a) && Number.isFinite(b)) x = { ...x, started: a!, updated: b! };
+    }
+    return x;
+  });
+  const when = (s: T) => s.updated ?? s.started ?? 0;
+  return out.sort((a, b) => when(b) - when(a));
 }
 
 const HARNESS_VARS = [
@@ -40,9 +91,9 @@ const HARNESS_VARS = [
 ];
 
 /** Claude sessions whose transcript has no title take the /rename name `resume snapshot` kept (one small file). */
-function withSnapshotNames(ctx: Ctx, sessions: Session[]): Session[] {
+function withSnapshotNames<T extends Pick<Session, 'harness' | 'id' | 'title' | 'firstPrompt'>>(ctx: Ctx, sessions: T[]): T[] {
   // The Claude adapter falls back to the first prompt when the transcript names no title.
-  const untitled = (s: Session) => s.harness === 'claude' && (!s.title || s.title === s.firstPrompt);
+  const untitled = (s: T) => s.harness === 'claude' && (!s.title || s.title === s.firstPrompt);
   if (!sessions.some(untitled)) return sessions;
   const names = readNames(storeDir(ctx));
   let any = false;
@@ -77,22 +128,38 @@ export function makeApp(opts: { demo?: boolean; env?: NodeJS.ProcessEnv; distDir
     distDir,
     pkgDir,
     self: path.join(pkgDir, 'bin', 'resume'),
+    view: (list) => (demo ? demoView(list, pkgDir, cacheDir(ctx)) : list),
+    launchEnv: (): Record<string, string> => (demo ? { PATH: `${path.join(pkgDir, 'demo', 'bin')}:${baseEnv.PATH ?? ''}` } : {}),
     index(o = {}) {
       const bar = o.quiet ? null : progressBar('indexing');
+      const onSessions = o.onSessions && demo ? (b: Session[]) => o.onSessions!(app.view(b)) : o.onSessions;
       const p = updateIndex(ctx, {
         rebuild: o.rebuild,
         harnesses: o.harnesses,
         withEntries: o.withEntries,
         workerFile: path.join(distDir, 'worker.js'),
         progress: bar?.update,
-        onSessions: o.onSessions,
-      }).finally(() => bar?.end());
+        onSessions,
+      })
+        .then((r) => (demo ? { ...r, sessions: app.view(r.sessions) } : r))
+        .finally(() => bar?.end());
       if (!o.rebuild && !o.harnesses && !o.withEntries) cached = p;
       return p;
     },
     async sessions() {
       if (!cached) cached = app.index();
       return withSnapshotNames(ctx, (await cached).sessions);
+    },
+    async listing() {
+      // sessions from index() are already in the app's view (the demo's directories and times)
+      if (cached) return withSnapshotNames(ctx, toListed((await cached).sessions));
+      const bar = progressBar('indexing');
+      try {
+        const r = await listSessions(ctx, { workerFile: path.join(distDir, 'worker.js'), progress: bar?.update });
+        return withSnapshotNames(ctx, app.view(r.sessions));
+      } finally {
+        bar?.end();
+      }
     },
   };
   return app;

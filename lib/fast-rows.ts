@@ -1,30 +1,53 @@
-// `resume rows` without the CLI framework: bin/resume imports this single bundled file directly
-// when its first argument is `rows` (every listing and every fzf reload runs it). Options are
-// parsed with Node's `util.parseArgs`; anything it does not take falls back to the full CLI.
+// `resume rows` and `resume preview` without the CLI framework: bin/resume imports this single
+// bundled file directly when its first argument is `rows` or `preview` (every listing, every fzf
+// reload and every cursor move in the picker runs one of them). Options are parsed with Node's
+// `util.parseArgs`; anything it does not take falls back to the full CLI.
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { makeApp, ExitError } from './app.js';
-import { rowsAction } from './commands/rows.js';
+import { rowsAction, type RowsOpts } from './commands/rows.js';
+import { previewAction } from './commands/preview.js';
+
+function parse(argv: string[]): { values: Record<string, unknown>; positionals: string[] } | null {
+  const cmd = argv[0];
+  try {
+    if (cmd === 'rows') {
+      return parseArgs({
+        args: argv.slice(1),
+        options: {
+          all: { type: 'boolean', short: 'a' },
+          harness: { type: 'string' },
+          dir: { type: 'string' },
+          demo: { type: 'boolean' },
+          align: { type: 'boolean' },
+          status: { type: 'boolean' },
+          ansi: { type: 'boolean' },
+        },
+        strict: true,
+        allowPositionals: false,
+      });
+    }
+    if (cmd === 'preview') {
+      return parseArgs({ args: argv.slice(1), options: { demo: { type: 'boolean' } }, strict: true, allowPositionals: true });
+    }
+  } catch {
+    return null;
+  }
+  return null;
+}
 
 export async function main(argv: string[]): Promise<boolean> {
-  let values: { all?: boolean; harness?: string; dir?: string; demo?: boolean };
+  const p = parse(argv);
+  if (!p) return false;
+  const v = p.values;
+  const app = makeApp({ demo: !!v.demo, distDir: path.dirname(fileURLToPath(import.meta.url)) });
   try {
-    values = parseArgs({
-      args: argv.slice(1),
-      options: { all: { type: 'boolean', short: 'a' }, harness: { type: 'string' }, dir: { type: 'string' }, demo: { type: 'boolean' } },
-      strict: true,
-      allowPositionals: false,
-    }).values;
-  } catch {
-    return false;
-  }
-  const app = makeApp({ demo: !!values.demo, distDir: path.dirname(fileURLToPath(import.meta.url)) });
-  try {
-    await rowsAction(app, values);
+    if (argv[0] === 'rows') await rowsAction(app, v as RowsOpts);
+    else await previewAction(app, p.positionals);
   } catch (err) {
     if (err instanceof ExitError) {
-      process.stderr.write(`resume: ${err.message.replace(/\s*\n\s*/g, ' ').trim()}\n`);
+      if (err.message) process.stderr.write(`resume: ${err.message.replace(/\s*\n\s*/g, ' ').trim()}\n`);
       process.exit(err.code);
     }
     if (err && (err as NodeJS.ErrnoException).code === 'EPIPE') process.exit(0);

@@ -25,7 +25,8 @@ export interface JsonSession {
   forkedFrom: string | null;
   live: boolean;
   pid: number | null;
-  resume: { cwd: string | null; argv: string[] } | null;
+  /** `env` only when the harness must be pointed at a non-default store */
+  resume: { cwd: string | null; argv: string[]; env?: Record<string, string> } | null;
 }
 
 /** The fields of `ls --json` / `show --json`, for their --help. */
@@ -42,10 +43,10 @@ JSON fields (ls --json: an array of these; show --json: one):
   hidden, hiddenReason     hidden from the default listing, and why (subagent, headless, sdk, exec, archived, empty)
   parent, forkedFrom       the session this one is a worker of / was forked from, or null
   live, pid                running now, and its process id
-  resume                   {cwd, argv}: what resuming runs, or null when it cannot be resumed
+  resume                   {cwd, argv, env?}: what resuming runs (env only for a non-default store), or null
 `;
 
-export type LaunchFn = (s: Session) => { cwd: string | null; argv: string[] } | null;
+export type LaunchFn = (s: Session) => { cwd: string | null; argv: string[]; env?: Record<string, string> } | null;
 
 export function defaultLaunch(s: Session): { cwd: string | null; argv: string[] } | null {
   const spec = adapter(s.harness).launch(s, { fork: false });
@@ -80,12 +81,17 @@ export function toJson(s: Session, short: string, launch: LaunchFn = defaultLaun
 }
 
 /** Display label of a session: its title, else its first prompt, else a placeholder. */
-export function label(s: Session): string {
+export function label(s: Pick<Session, 'title' | 'firstPrompt'>): string {
   return oneLine(s.title || s.firstPrompt || '') || '(no prompt)';
 }
 
 /** One fzf row: key, then visible columns. Tabs and controls inside values become spaces. */
-export function row(s: Session, short: string, home: string, now: number): string {
+export function row(
+  s: Pick<Session, 'key' | 'updated' | 'started' | 'harness' | 'cwd' | 'branch' | 'title' | 'firstPrompt'>,
+  short: string,
+  home: string,
+  now: number,
+): string {
   const f = (v: string) => oneLine(v).replace(/\t/g, ' ');
   return [
     s.key.replace(/[\t\n\r]/g, ' '),

@@ -34,6 +34,11 @@ export interface SessionCore {
    * lib/index/prompts.ts.
    */
   allPrompts?: string[];
+  /**
+   * Adapter-private key of sessions that may share history (Claude: the first prompt's uuid), for
+   * an adapter whose `finish` only relates sessions with the same key (`linked`).
+   */
+  link?: string | null;
 }
 
 export interface Session extends SessionCore {
@@ -92,6 +97,7 @@ export type LineState = Record<string, unknown> & { counters?: Counters };
 
 export interface LaunchSpec {
   argv: string[];
+  /** variables to set for the harness (only ever to point it at a non-default store) */
   env?: Record<string, string>;
 }
 
@@ -122,6 +128,12 @@ export interface Adapter<S extends LineState = LineState> {
    * source's shard.
    */
   perSource?: boolean;
+  /**
+   * With `perSource` and a `finish` that only relates sessions sharing a `link` key (forks): an
+   * append to a file whose key no other session shares cannot change any link, so the index still
+   * updates that file alone; a new or removed file, or one that shares its key, takes a full pass.
+   */
+  linked?: boolean;
   /** Sessions described by one source's state (0 or more). */
   sessions(state: S, src: Source): SessionCore[];
   /**
@@ -139,6 +151,10 @@ export interface Adapter<S extends LineState = LineState> {
    * stores; `search` in `lib/harness/<name>/text.ts`), so lib/search knows no harness by name.
    */
   search?: () => Promise<import('./search/types.js').SearchHooks>;
-  /** How to resume (or fork) a session; a string is a refusal the user can fix. */
-  launch(s: SessionCore, opts: { fork: boolean }): LaunchSpec | string;
+  /**
+   * How to resume (or fork) a session; a string is a refusal the user can fix. With `ctx` (the
+   * user's environment), `env` points the harness at the store the session was found in when that
+   * is not the store the harness would use by default (`CLAUDE_CONFIG_DIR`, `CODEX_HOME`, …).
+   */
+  launch(s: SessionCore, opts: { fork: boolean; ctx?: Ctx }): LaunchSpec | string;
 }

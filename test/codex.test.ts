@@ -319,7 +319,8 @@ describe('codex demo', () => {
     const home = tempHome();
     const list = lsJson(home, {}, ['-a', '--demo', '--harness', 'codex']);
     expect(list.length).toBeGreaterThanOrEqual(4);
-    for (const s of list) expect(s.cwd).toMatch(/^\/home\/demo\/src\//);
+    // recorded in /home/demo/src/…; --demo lists them in the directories it creates under its cache
+    for (const s of list) expect(s.cwd).toMatch(/\/\.cache\/resume\/demo\/dirs\/src\//);
     expect(list.some((s) => !s.hidden && s.forkedFrom)).toBe(true);
     expect(new Set(list.filter((s) => s.hidden).map((s) => s.hiddenReason))).toEqual(new Set(['subagent', 'exec', 'archived']));
     expect(list.some((s) => s.title === 'Cart total rounding')).toBe(true);
@@ -362,5 +363,74 @@ describe('codex roots', () => {
     expect(ids.sort()).toEqual([dflt, x, y].sort());
     const roots = codex.roots({ env: { RESUME_CODEX_DIRS: `${path.join(home, 'acct2')}` }, home });
     expect(roots.map((r) => [r.via, r.exists])).toEqual([['RESUME_CODEX_DIRS', true], ['default', true]]);
+  });
+});
+
+// Codex 0.171 writes no event_msg user_message: the typed prompt is a response_item user message
+// (after injected context messages) and an item_completed UserMessage event; every line has an ordinal.
+const ritem = (role: string, text: string, ts: string, ordinal: number) => ({
+  timestamp: ts, ordinal, type: 'response_item', payload: { type: 'message', role, content: [{ type: role === 'assistant' ? 'output_text' : 'input_text', text }] },
+});
+const completed = (text: string, ts: string, ordinal: number) => ({
+  timestamp: ts, ordinal, type: 'event_msg', payload: { type: 'item_completed', thread_id: 'x', turn_id: 't', item: { type: 'UserMessage', id: `u${ordinal}`, content: [{ type: 'text', text, text_elements: [] }] } },
+});
+
+describe('codex 0.171 shapes', () => {
+  it('reads the prompt from response_item and item_completed, once per turn, never an injected block', () => {
+    const home = tempHome();
+    const id = uuid(171);
+    write(home, rollout(id), jsonl(
+      { ordinal: 0, ...meta(id, '2026-02-01T10:00:00.000Z', { cli_version: '0.171.0' }) },
+      { timestamp: '2026-02-01T10:00:00.100Z', ordinal: 1, type: 'response_item', payload: { type: 'message', role: 'developer', content: [{ type: 'input_text', text: '<permissions instructions>x</permissions instructions>' }] } },
+      ritem('user', '# AGENTS.md instructions for /work/proj\n\n<INSTRUCTIONS>\nbe brief\n</INSTRUCTIONS>', '2026-02-01T10:00:00.200Z', 2),
+      ritem('user', '<environment_context>\n  <cwd>/work/proj</cwd>\n</environment_context>', '2026-02-01T10:00:00.300Z', 3),
+      { ordinal: 4, ...turn('gpt-test', '2026-02-01T10:00:01.000Z') },
+      ritem('user', 'first typed prompt', '2026-02-01T10:00:01.100Z', 5),
+      completed('first typed prompt', '2026-02-01T10:00:01.200Z', 6),
+      ritem('assistant', 'first answer', '2026-02-01T10:00:02.000Z', 7),
+      // the same words typed again are a new turn
+      ritem('user', 'first typed prompt', '2026-02-01T10:00:03.000Z', 8),
+      completed('first typed prompt', '2026-02-01T10:00:03.100Z', 9),
+      completed('second typed prompt', '2026-02-01T10:00:04.000Z', 10),
+      ritem('user', 'second typed prompt', '2026-02-01T10:00:04.100Z', 11),
+      ritem('assistant', 'last answer', '2026-02-01T10:00:05.000Z', 12),
+    ));
+    const s = byId(lsJson(home, {}, []), id);
+    expect(s).toMatchObject({
+      prompts: 3, firstPrompt: 'first typed prompt', lastPrompt: 'second typed prompt', title: 'first typed prompt',
+      hidden: false, hiddenReason: null, model: 'gpt-test', updated: '2026-02-01T10:00:05.000Z',
+    });
+    expect(run(home, ['preview', `codex:${id}`]).stdout).toContain('last answer');
+  });
+
+  it('an old rollout (user_message + response_item copy) counts each turn once', () => {
+    const home = tempHome();
+    const id = uuid(146);
+    write(home, rollout(id), jsonl(
+      meta(id, '2026-02-01T10:00:00.000Z'),
+      ritem('user', '<user_instructions>\nrules\n</user_instructions>', '2026-02-01T10:00:00.100Z', 1),
+      ritem('user', 'hello there', '2026-02-01T10:00:01.000Z', 2),
+      user('hello there', '2026-02-01T10:00:01.000Z'),
+      user('bye', '2026-02-01T10:00:02.000Z'),
+      ritem('user', 'bye', '2026-02-01T10:00:02.000Z', 4),
+    ));
+    expect(byId(lsJson(home), id)).toMatchObject({ prompts: 2, firstPrompt: 'hello there', lastPrompt: 'bye' });
+  });
+
+  it('deep search finds a 0.171 prompt once, and not the injected context', () => {
+    const home = tempHome();
+    const id = uuid(172);
+    write(home, rollout(id), jsonl(
+      { ordinal: 0, ...meta(id, '2026-02-01T10:00:00.000Z', { cli_version: '0.171.0' }) },
+      ritem('user', '<environment_context>\n  <cwd>/work/zebrafish</cwd>\n</environment_context>', '2026-02-01T10:00:00.300Z', 1),
+      ritem('user', 'rename the walrus module', '2026-02-01T10:00:01.100Z', 2),
+      completed('rename the walrus module', '2026-02-01T10:00:01.200Z', 3),
+    ));
+    const r = run(home, ['search', '--json', 'walrus']);
+    expect(r.code).toBe(0);
+    const hits = JSON.parse(r.stdout);
+    expect(hits.map((h: any) => h.id)).toEqual([id]);
+    expect(hits[0].evidence.filter((e: any) => e.role === 'user')).toHaveLength(1);
+    expect(run(home, ['search', '--json', 'zebrafish']).code).toBe(1);
   });
 });

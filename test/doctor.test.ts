@@ -139,4 +139,28 @@ describe('doctor', () => {
     expect(d.demo).toBe(true);
     for (const n of ['cursor', 'opencode']) expect(d.harnesses.find((x: any) => x.name === n).sessions).toBeGreaterThan(0);
   });
+
+  it('reports drift it can see: a client newer than the tested version, and sessions with replies but no prompt', () => {
+    const h = home();
+    const bin = path.join(h, 'bin');
+    tool(bin, 'codex', 'echo "codex-cli 0.999.1"');
+    tool(bin, 'claude', 'echo "2.1.332 (Claude Code)"');
+    // a rollout whose prompt is in a shape the parser does not read: replies, no prompt
+    const id = '019c0000-0000-7000-8000-0000000000dd';
+    write(h, `.codex/sessions/2026/02/01/rollout-2026-02-01T10-00-00-${id}.jsonl`, [
+      { timestamp: '2026-02-01T10:00:00.000Z', type: 'session_meta', payload: { id, timestamp: '2026-02-01T10:00:00.000Z', cwd: '/w', source: 'cli' } },
+      { timestamp: '2026-02-01T10:00:01.000Z', type: 'event_msg', payload: { type: 'user_turn_v9', text: 'typed words' } },
+      { timestamp: '2026-02-01T10:00:02.000Z', type: 'event_msg', payload: { type: 'agent_message', message: 'an answer' } },
+    ].map((o) => JSON.stringify(o)).join('\n') + '\n');
+    const r = run(h, ['doctor', '--json'], { PATH: `${bin}:/usr/bin:/bin` });
+    expect(r.code).toBe(0);
+    const d = JSON.parse(r.stdout);
+    const x = (n: string) => d.harnesses.find((y: any) => y.name === n);
+    expect(x('codex')).toMatchObject({ tested: '0.171.0', newerThanTested: true, noPrompt: { count: 1, files: [expect.stringContaining(id)] } });
+    expect(x('claude')).toMatchObject({ tested: '2.1.332', newerThanTested: false, noPrompt: { count: 0, files: [] } });
+    expect(x('cursor')).toMatchObject({ tested: null, newerThanTested: false });
+    const t = run(h, ['doctor'], { PATH: `${bin}:/usr/bin:/bin` }).stdout;
+    expect(t).toMatch(/drift +codex-cli 0\.999\.1 is newer than 0\.171\.0/);
+    expect(t).toMatch(/drift +1 sessions with replies but no prompt found/);
+  });
 });

@@ -217,7 +217,8 @@ describe('gemini demo', () => {
     const home = tempHome();
     const list = lsJson(home, {}, ['-a', '--demo', '--harness', 'gemini']);
     expect(list.length).toBeGreaterThanOrEqual(3);
-    for (const s of list) expect(s.cwd).toMatch(/^\/home\/demo\/src\//);
+    // recorded in /home/demo/src/…; --demo lists them in the directories it creates under its cache
+    for (const s of list) expect(s.cwd).toMatch(/\/\.cache\/resume\/demo\/dirs\/src\//);
     expect(list.some((s) => s.file.endsWith('.json'))).toBe(true);
     expect(list.some((s) => s.hiddenReason === 'subagent' && s.parent)).toBe(true);
     expect(list.some((s) => s.title === 'Playwright tests for checkout discounts' && s.prompts === 2)).toBe(true);

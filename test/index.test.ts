@@ -322,7 +322,7 @@ describe('listing commands', () => {
     const piHeader = (id: string, cwd: string, ts: string) => ({ type: 'session', version: 3, id, timestamp: ts, cwd });
     const piMsg = (text: string, ts: string) => ({ type: 'message', id: 'x', parentId: null, timestamp: ts, message: { role: 'user', content: text } });
     write(home, '.pi/agent/sessions/--src-alpha--/2026-04-03T00-00-00-000Z_p1.jsonl', jsonl(piHeader('p1', '/src/alpha/sub', '2026-04-03T00:00:00.000Z'), piMsg('first', '2026-04-03T00:00:01.000Z'), piMsg('second', '2026-04-03T00:00:02.000Z')));
-    write(home, '.pi/agent/sessions/--src-alpha--/2026-04-04T00-00-00-000Z_p2.jsonl', jsonl(piHeader('p2', '/src/alpha', '2026-04-04T00:00:00.000Z'), piMsg('probe', '2026-04-04T00:00:01.000Z')));
+    write(home, '.pi/agent/sessions/--src-alpha--/2026-04-04T00-00-00-000Z_p2.jsonl', jsonl(piHeader('p2', '/src/alpha', '2026-04-04T00:00:00.000Z'), piMsg('probe', '2026-04-04T00:00:00.300Z')));
     write(home, '.pi/agent/sessions/--src-alpha--/subagents/2026-04-05T00-00-00-000Z_p3.jsonl', jsonl(piHeader('p3', '/src/alpha', '2026-04-05T00:00:00.000Z'), piMsg('worker task', '2026-04-05T00:00:01.000Z'), piMsg('more', '2026-04-05T00:00:02.000Z')));
     write(home, '.pi/agent/sessions/--src-gamma--/2026-04-06T00-00-00-000Z_p4.jsonl', jsonl(piHeader('p4', '/src/gamma', '2026-04-06T00:00:00.000Z'), piMsg('named one', '2026-04-06T00:00:01.000Z'), { type: 'session_info', id: 'y', parentId: 'x', timestamp: '2026-04-06T00:00:02.000Z', name: 'Gamma work' }));
     return home;

@@ -28,15 +28,21 @@ export function claudeSession(home: string, o: ClaudeOpts): string {
   ));
 }
 
-/** A pi session with two prompts (one-prompt pi sessions count as headless); returns its path. */
+/**
+ * A pi session with two prompts typed in the TUI (the first seconds after the header: a prompt sent
+ * at once is a print run, hidden as headless); returns its path.
+ */
 export function piSession(home: string, o: { id: string; cwd: string; prompts?: string[]; at?: string }): string {
   const at = o.at ?? '2026-01-01T00:00:00.000Z';
-  const msgs = (o.prompts ?? ['first', 'second']).flatMap((p, i) => [
-    { type: 'message', id: `u${i}`, parentId: null, timestamp: at, message: { role: 'user', content: [{ type: 'text', text: p }], timestamp: 0 } },
-    { type: 'message', id: `a${i}`, parentId: `u${i}`, timestamp: at, message: { role: 'assistant', content: [{ type: 'text', text: 'ok' }], model: 'm' } },
+  const before = (s: number) => new Date(Date.parse(at) - s * 1000).toISOString();
+  const prompts = o.prompts ?? ['first', 'second'];
+  // the last reply is at `at` (the session's last activity); the header 100 s before
+  const msgs = prompts.flatMap((p, i) => [
+    { type: 'message', id: `u${i}`, parentId: null, timestamp: before(2 * (prompts.length - 1 - i) + 1), message: { role: 'user', content: [{ type: 'text', text: p }], timestamp: 0 } },
+    { type: 'message', id: `a${i}`, parentId: `u${i}`, timestamp: before(2 * (prompts.length - 1 - i)), message: { role: 'assistant', content: [{ type: 'text', text: 'ok' }], model: 'm' } },
   ]);
   return write(home, `.pi/agent/sessions/--p--/2026-01-01T00-00-00-000Z_${o.id}.jsonl`, jsonl(
-    { type: 'session', version: 3, id: o.id, timestamp: at, cwd: o.cwd },
+    { type: 'session', version: 3, id: o.id, timestamp: before(100), cwd: o.cwd },
     ...msgs,
   ));
 }
@@ -59,7 +65,8 @@ export interface StandIn {
 
 /**
  * Stand-in harness executables (`claude`, `pi`, `codex`, … one Node script under several names)
- * that append `{name, cwd, argv, pid}` to a log. Behaviour by environment:
+ * that append `{name, cwd, argv, pid, env}` to a log (`env`: the variables that point a harness at
+ * its store, when set). Behaviour by environment:
  * STANDIN_EXIT=n exit n; STANDIN_SELFKILL=SIG kill itself; STANDIN_WAIT=1 stay running;
  * STANDIN_TRAP=n on SIGTERM/SIGINT/SIGHUP log `{signal}` and exit n; STANDIN_OPEN=file hold it open.
  */
@@ -77,7 +84,9 @@ if (e.STANDIN_TRAP) for (const sig of ['SIGTERM', 'SIGINT', 'SIGHUP']) process.o
   fs.appendFileSync(log, JSON.stringify({ name, signal: sig }) + '\\n');
   process.exit(Number(e.STANDIN_TRAP));
 });
-fs.appendFileSync(log, JSON.stringify({ name, cwd: process.cwd(), argv: process.argv.slice(2), pid: process.pid }) + '\\n');
+const STORE = ['CLAUDE_CONFIG_DIR', 'CODEX_HOME', 'GEMINI_CLI_HOME', 'OPENCODE_DB', 'XDG_DATA_HOME', 'CURSOR_CONFIG_DIR', 'CURSOR_DATA_DIR'];
+const env = Object.fromEntries(STORE.filter((k) => e[k] != null).map((k) => [k, e[k]]));
+fs.appendFileSync(log, JSON.stringify({ name, cwd: process.cwd(), argv: process.argv.slice(2), pid: process.pid, env }) + '\\n');
 if (e.STANDIN_SELFKILL) process.kill(process.pid, e.STANDIN_SELFKILL);
 else if (e.STANDIN_WAIT) setInterval(() => {}, 1 << 30);
 else process.exit(Number(e.STANDIN_EXIT || 0));

@@ -386,3 +386,77 @@ describe('opencode database safety', () => {
     expect(again.stdout).toContain('Fix the flaky');
   });
 });
+
+// opencode 2.x (anomalyco/opencode dev: packages/core/src/session/sql.ts, message.ts): sessions in
+// `session_v2` beside the migrated 1.x `session` rows, transcript entries in `session_message` (one
+// row per entry: type, per-session seq, JSON data without id/type), subagents with parent_id, forks
+// with fork_session_id and fork_boundary (the seq up to which entries are the parent's copies).
+describe('opencode 2.x schema', () => {
+  const V2 = `
+    CREATE TABLE session_v2 (id text PRIMARY KEY, project_id text NOT NULL, workspace_id text, parent_id text,
+      fork_session_id text, fork_boundary integer, slug text NOT NULL, directory text NOT NULL, path text, title text NOT NULL,
+      version text NOT NULL, agent text, model text, time_created integer NOT NULL, time_updated integer NOT NULL,
+      time_compacting integer, time_archived integer);
+    CREATE TABLE session_message (id text PRIMARY KEY, session_id text NOT NULL, type text NOT NULL, seq integer NOT NULL,
+      time_created integer NOT NULL, time_updated integer NOT NULL, data text NOT NULL);
+  `;
+  it('lists 2.x sessions from session_v2 + session_message and migrated 1.x ones, with forks and subagents', async () => {
+    const { tempHome, lsJson, byId } = await import('./helpers.js');
+    const { opencodeDb, addSessions, user, assistant } = await import('./sqlite-fixtures.js');
+    const home = tempHome();
+    const db = opencodeDb(`${home}/.local/share/opencode/opencode.db`);
+    db.exec(V2);
+    // a 1.x session migrated in place (session/message/part)
+    addSessions(db, [{ id: 'ses_old', directory: '/w/old', title: 'Old work' }], [user('msg_o1', 'ses_old', 'old prompt'), assistant('msg_o2', 'ses_old', 'old reply')]);
+    const sv = db.prepare(`INSERT INTO session_v2 (id, project_id, parent_id, fork_session_id, fork_boundary, slug, directory, title, version, model, time_created, time_updated)
+      VALUES (?, 'global', ?, ?, ?, 's', ?, ?, '2.0.0', ?, ?, ?)`);
+    sv.run('ses_v2a', null, null, null, '/w/new', 'New session - 2026-06-01T10:00:00.000Z', JSON.stringify({ id: 'm2', providerID: 'p' }), 1780000000000, 1780000100000);
+    sv.run('ses_v2fork', null, 'ses_v2a', 2, '/w/new', 'Parent title (fork #1)', null, 1780000200000, 1780000300000);
+    sv.run('ses_v2kid', 'ses_v2a', null, null, '/w/new', 'Child session - 2026-06-01T10:00:00.000Z', null, 1780000050000, 1780000060000);
+    const sm = db.prepare('INSERT INTO session_message (id, session_id, type, seq, time_created, time_updated, data) VALUES (?, ?, ?, ?, 1, 1, ?)');
+    const u = (text: string) => JSON.stringify({ text, files: [], agents: [], references: [], time: { created: 1780000000000 } });
+    const a = (text: string) => JSON.stringify({ agent: 'build', model: { id: 'gpt-9', providerID: 'openai' }, content: [{ type: 'reasoning', id: 'r', text: 'hmm' }, { type: 'text', id: 't', text }], time: { created: 1 } });
+    sm.run('m1', 'ses_v2a', 'system', 0, JSON.stringify({ text: 'injected context', time: { created: 1 } }));
+    sm.run('m2', 'ses_v2a', 'user', 1, u('first v2 prompt'));
+    sm.run('m3', 'ses_v2a', 'assistant', 2, a('v2 reply'));
+    sm.run('m4', 'ses_v2a', 'synthetic', 3, JSON.stringify({ sessionID: 'ses_v2a', text: 'a note', time: { created: 1 } }));
+    sm.run('m5', 'ses_v2a', 'user', 4, u('second v2 prompt'));
+    // the fork: copies of seq 1..2, then its own entries
+    sm.run('f2', 'ses_v2fork', 'user', 1, u('first v2 prompt'));
+    sm.run('f3', 'ses_v2fork', 'assistant', 2, a('v2 reply'));
+    sm.run('f5', 'ses_v2fork', 'user', 3, u('fork own v2 prompt'));
+    sm.run('f6', 'ses_v2fork', 'brand-new-entry', 4, JSON.stringify({ time: { created: 1 } }));
+    sm.run('k1', 'ses_v2kid', 'user', 1, u('subagent task'));
+    db.close();
+    const list = lsJson(home);
+    expect(byId(list, 'ses_old')).toMatchObject({ title: 'Old work', prompts: 1, firstPrompt: 'old prompt', hidden: false });
+    expect(byId(list, 'ses_v2a')).toMatchObject({
+      cwd: '/w/new', prompts: 2, firstPrompt: 'first v2 prompt', lastPrompt: 'second v2 prompt', title: 'first v2 prompt',
+      model: 'openai/gpt-9', hidden: false, forkedFrom: null, resume: { cwd: '/w/new', argv: ['opencode', '--session', 'ses_v2a'] },
+    });
+    expect(byId(list, 'ses_v2fork')).toMatchObject({ forkedFrom: 'ses_v2a', prompts: 1, firstPrompt: 'fork own v2 prompt', title: 'fork own v2 prompt', hidden: false });
+    expect(byId(list, 'ses_v2kid')).toMatchObject({ parent: 'ses_v2a', hidden: true, hiddenReason: 'subagent', firstPrompt: 'subagent task' });
+  });
+
+  it('a 1.x fork (copied messages, "(fork #N)" title, no link) is linked by the prompts it copied', async () => {
+    const { tempHome, lsJson, byId } = await import('./helpers.js');
+    const { opencodeDb, addSessions, user, assistant } = await import('./sqlite-fixtures.js');
+    const home = tempHome();
+    const db = opencodeDb(`${home}/.local/share/opencode/opencode.db`);
+    addSessions(db, [
+      { id: 'ses_p', directory: '/w/a', title: 'Port it', created: 1770000000000 },
+      { id: 'ses_f', directory: '/w/a', title: 'Port it (fork #1)', created: 1770000500000 },
+      { id: 'ses_same', directory: '/w/a', title: 'Unrelated', created: 1770000600000 },
+    ], [
+      user('msg_p1', 'ses_p', 'step one'), assistant('msg_p2', 'ses_p', 'ok'), user('msg_p3', 'ses_p', 'step two'),
+      user('msg_f1', 'ses_f', 'step one'), assistant('msg_f2', 'ses_f', 'ok'), user('msg_f3', 'ses_f', 'step two'), user('msg_f4', 'ses_f', 'fork step'),
+      // begins with the same words but is not marked as a fork: not linked
+      user('msg_s1', 'ses_same', 'step one'), user('msg_s2', 'ses_same', 'other'),
+    ]);
+    db.close();
+    const list = lsJson(home);
+    expect(byId(list, 'ses_f')).toMatchObject({ forkedFrom: 'ses_p', prompts: 1, firstPrompt: 'fork step', title: 'fork step' });
+    expect(byId(list, 'ses_p')).toMatchObject({ forkedFrom: null, prompts: 2, title: 'Port it' });
+    expect(byId(list, 'ses_same')).toMatchObject({ forkedFrom: null, prompts: 2 });
+  });
+});

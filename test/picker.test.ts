@@ -8,6 +8,8 @@ import { BIN, envFor, have, jsonl, tempHome, write } from './helpers.js';
 import { standIn } from './shell-helpers.js';
 
 const HAVE = have('fzf') && have('tmux');
+/** The installed fzf's minor version (0.MINOR.x), for the keys whose meaning depends on it. */
+const FZF_VERSION = HAVE ? Number(/^0\.(\d+)/.exec(spawnSync('fzf', ['--version'], { encoding: 'utf8' }).stdout)?.[1] ?? 0) : 0;
 
 interface Sess {
   id: string;
@@ -273,6 +275,40 @@ describe.skipIf(!HAVE)('picker in tmux (real fzf)', () => {
     await t.waitFor(/^N> /m);
     await t.keys('q');
     expect((await t.exit()).code).toBe(130);
+  });
+
+  it('vim mode: a appends after the cursor, / clears the query into insert mode, j j k moves back up, Ctrl-D per mode', { timeout: 60000 }, async () => {
+    const home = pickerHome();
+    write(home, '.config/resume/config', 'keys = "vim"\n');
+    const t = await opened(home, ['__pick']);
+    await t.type('beta');
+    await t.keys('Escape');
+    await t.waitFor(/^N> beta/m);
+    await t.keys('0', 'a');
+    await t.waitFor(/^> beta/m);
+    await t.type('X');
+    await t.waitList([/^> bXeta$/m]);
+    await t.keys('Escape', '/');
+    await t.waitList([/^> *$/m, '3/3']);
+    // Ctrl-D in insert mode: delete-char where fzf can tell the modes apart (transform and
+    // $FZF_PROMPT, fzf >= 0.46); before that it is half-page-down in both modes
+    await t.type('gammaz');
+    await t.keys('Left', 'C-d');
+    await t.waitList([FZF_VERSION >= 46 ? /^> gamma$/m : /^> gammaz$/m]);
+    await t.keys('Escape', '/', 'Escape');
+    await t.waitList([/^N> *$/m, '3/3']);
+    await t.keys('j', 'j', 'k', 'Enter');
+    expect(await t.exit()).toEqual({ code: 0, out: `${S2}\n` });
+  });
+
+  it('vim mode: Ctrl-D in normal mode is half-page-down (to the last of three rows)', async () => {
+    const home = pickerHome();
+    write(home, '.config/resume/config', 'keys = "vim"\n');
+    const t = await opened(home, ['__pick']);
+    await t.keys('Escape');
+    await t.waitFor(/^N> /m);
+    await t.keys('C-d', 'Enter');
+    expect(await t.exit()).toEqual({ code: 0, out: `${S3}\n` });
   });
 
   it('ctrl-r cycles the harness filter', async () => {

@@ -556,7 +556,8 @@ describe('every harness', () => {
     const cases: [string[], string, string][] = [
       [['TODO'], 'claude', '0a1b2c3d-4e5f-4061-8071-2a3b4c5d6e7f'],
       [['alpha.txt'], 'codex', '11111111-1111-4111-8111-111111111111'],
-      [['hello.py'], 'pi', '019e19b4-eb48-746a-aa6b-8dfcfa37954b'],
+      // a programmatic run (its first prompt 16 ms after the header): hidden as headless, so -a
+      [['-a', 'hello.py'], 'pi', '019e19b4-eb48-746a-aa6b-8dfcfa37954b'],
       [['"say hello and list files"'], 'gemini', 'gemini_stage0_jsonl'],
       [['git', 'status'], 'cursor', chat],
       [['axolotl'], 'opencode', 'ses_parent'],

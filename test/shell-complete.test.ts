@@ -179,7 +179,7 @@ describe('zsh-autosuggestions (completion strategy)', () => {
   const home = claudeHome(SESSIONS);
   const autosuggest = true;
 
-  it.skipIf(!ok)('zsh-autosuggestions suggests the newest id for the first word and nothing for a second', () => {
+  it.skipIf(!ok)('zsh-autosuggestions suggests the newest id for the first word and nothing for a second', { timeout: 90000 }, () => {
     expect(zshType(home, 'resume ', { autosuggest }).suggestion).toBe('abcd2222');
     expect(zshType(home, 'resume abcd1111 ', { autosuggest }).suggestion).toBe('');
     expect(zshType(home, 'resume abcd1111 a', { autosuggest }).suggestion).toBe('');

@@ -98,7 +98,7 @@ describe.each(SHELLS)('launching through the %s function', (sh) => {
   const src = (sh: ShellName, init: string) => (sh === 'fish' ? `source ${init}` : `. ${init}`);
   const status = (sh: ShellName) => (sh === 'fish' ? '$status' : '$?');
 
-  it.skipIf(!have(sh))('starts the harness in the exact directory, for hostile names, and the shell stays where it was', () => {
+  it.skipIf(!have(sh))('starts the harness in the exact directory, for hostile names, and the shell stays where it was', { timeout: 90000 }, () => {
     const { home, dirs, sessions } = setup();
     const init = initFile(home, sh);
     const lines = [src(sh, init)];

@@ -9,6 +9,7 @@ import type { Command } from 'commander';
 import type { App } from '../app.js';
 import { out } from './common.js';
 import { ADAPTERS } from '../harness/registry.js';
+import { TESTED, newerThan, versionIn } from '../harness/tested.js';
 import { sqliteStatus } from '../harness/sqlite.js';
 import type { Counters, Harness, Root, Session } from '../types.js';
 import type { IndexResult } from '../index/index.js';
@@ -37,7 +38,16 @@ interface HarnessReport {
   skipped: { badLines: number; hugeLines: number; reasons: Record<string, number>; failedFiles: number; failed: string | null };
   unknownTypes: { type: string; count: number }[];
   newest: { id: string; updated: string | null; cwd: string | null; title: string | null } | null;
+  /**
+   * Format drift the listing can see: sessions with replies but no prompt found (the prompt moved
+   * to a shape the parser does not read), up to 3 of their files; and the newest client version the
+   * adapter was checked against (`lib/harness/tested.ts`).
+   */
+  noPrompt: { count: number; files: string[] };
+  tested: string | null;
   binary: Program | null;
+  /** the binary on PATH is newer than `tested` */
+  newerThanTested: boolean;
 }
 
 interface Report {
@@ -87,7 +97,7 @@ async function program(names: string[], envPath: string): Promise<Program | null
   return null;
 }
 
-function harnessReport(a: (typeof ADAPTERS)[number], r: IndexResult, sessions: Session[]): Omit<HarnessReport, 'binary'> {
+function harnessReport(a: (typeof ADAPTERS)[number], r: IndexResult, sessions: Session[]): Omit<HarnessReport, 'binary' | 'newerThanTested'> {
   const mine = Object.values(r.entries ?? {}).filter((e) => e.src?.harness === a.name);
   const filesByKind: Record<string, number> = {};
   const reasons: Record<string, number> = {};
@@ -109,6 +119,8 @@ function harnessReport(a: (typeof ADAPTERS)[number], r: IndexResult, sessions: S
   const hidden: Record<string, number> = {};
   for (const s of ss) if (s.hidden) hidden[s.hiddenReason ?? 'other'] = (hidden[s.hiddenReason ?? 'other'] ?? 0) + 1;
   const newest = ss[0] ?? null; // the index sorts newest first
+  // Replies with no prompt: what Codex 0.171 looked like to a reader of user_message events only.
+  const noPrompt = ss.filter((s) => s.prompts === 0 && s.lastReply != null && !s.forkedFrom && s.hiddenReason !== 'subagent');
   return {
     name: a.name,
     label: a.label,
@@ -122,6 +134,8 @@ function harnessReport(a: (typeof ADAPTERS)[number], r: IndexResult, sessions: S
       .sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1))
       .slice(0, TOP_UNKNOWN)
       .map(([type, count]) => ({ type: oneLine(type), count })),
+    noPrompt: { count: noPrompt.length, files: noPrompt.slice(0, 3).map((s) => s.file) },
+    tested: TESTED[a.name],
     newest: newest
       ? { id: newest.id, updated: iso(newest.updated ?? newest.started), cwd: newest.cwd, title: newest.title ?? newest.firstPrompt ? clip(oneLine(newest.title ?? newest.firstPrompt ?? ''), 400) : null }
       : null,
@@ -220,6 +234,8 @@ function text(r: Report, home: string, now: number): string {
       kv('newest', `${oneLine(h.newest.id)}  ${age(ms, now)} ago  ${p(h.newest.cwd) || '?'}${t ? `  ${t}` : ''}`);
     }
     kv('binary', h.binary ? `${p(h.binary.path)}${h.binary.version ? ` (${h.binary.version})` : ' (no version)'}` : `not on PATH (${ADAPTERS.find((a) => a.name === h.name)!.binaries.join(' or ')})`);
+    if (h.newerThanTested) kv('drift', `${oneLine(h.binary?.version ?? '')} is newer than ${h.tested}, the newest version resume was checked against: its files may have changed shape`);
+    if (h.noPrompt.count) kv('drift', `${h.noPrompt.count} sessions with replies but no prompt found (a prompt shape resume does not read?), e.g. ${p(h.noPrompt.files[0] ?? '')}`);
   }
   const c = r.claudeCare;
   lines.push('');
@@ -274,7 +290,11 @@ export function register(program_: Command, app: App): void {
         shell: app.ctx.env.SHELL || null,
         sqlite: sqliteStatus(),
         skipped: { notRegular: r.skipped.notRegular, unreadable: r.skipped.unreadable },
-        harnesses: ADAPTERS.map((a, i) => ({ ...harnessReport(a, r, r.sessions), binary: bins[i] ?? null })),
+        harnesses: ADAPTERS.map((a, i) => {
+          const h = harnessReport(a, r, r.sessions);
+          const v = versionIn(bins[i]?.version ?? null);
+          return { ...h, binary: bins[i] ?? null, newerThanTested: !!(v && h.tested && newerThan(v, h.tested)) };
+        }),
         claudeCare: await claudeCare(app, r.sessions),
       };
       if (o.json) out(JSON.stringify(report, null, 2) + '\n');

@@ -1,4 +1,6 @@
-// `resume emit KEY [--shell zsh|bash|fish] [--fork] [-- ARGS]`: the line that resumes KEY.
+// `resume emit [KEY] [--shell zsh|bash|fish] [--fork] [-- ARGS]`: the line that resumes KEY. With
+// no KEY it reads one from stdin (a key, or a whole row of `resume rows`), so the stages chain:
+// `resume rows | fzf | resume emit`, `resume resolve WORDS | resume emit`.
 import type { Command } from 'commander';
 import type { App } from '../app.js';
 import { ExitError, usage } from '../app.js';
@@ -7,6 +9,7 @@ import { resolve } from '../select/resolve.js';
 import { allPrompts } from '../index/prompts.js';
 import { oneLine } from '../util/text.js';
 import { out } from './common.js';
+import { stdinKeys } from './stdin-keys.js';
 import { loadConfig } from '../launch/config.js';
 import { shellLine } from '../launch/emit.js';
 import { candidateLines, dashTail, forStdout, prepare, shellOf } from './resume.js';
@@ -15,13 +18,24 @@ export function register(program: Command, app: App): void {
   program
     .command('emit')
     .description('print the command line that resumes KEY: cd DIR && COMMAND, quoted for the shell')
-    .argument('<key>', 'a session key (harness:id), id or id prefix')
+    .argument('[key]', 'a session key (harness:id), id or id prefix; none: one key (or row) from stdin')
     .argument('[args...]', 'after --: arguments for the harness')
     .option('--shell <shell>', 'zsh, bash or fish (default: RESUME_SHELL, else $SHELL, else bash)')
     .option('--fork', "the harness's native fork instead of a resume")
-    .action(async (key: string, args: string[], o: { shell?: string; fork?: boolean }) => {
+    .action(async (keyArg: string | undefined, args: string[], o: { shell?: string; fork?: boolean }) => {
       const tail = dashTail(program);
+      // `emit -- ARGS`: commander hands the first word after -- in as KEY; it belongs to the harness
+      const given = keyArg !== undefined && args.length + 1 > tail.length ? keyArg : undefined;
       if (args.length > tail.length) throw usage(`emit takes one KEY; put arguments for the harness after --`);
+      let key: string;
+      if (given !== undefined) key = given;
+      else {
+        if (process.stdin.isTTY) throw usage('emit needs a KEY, as an argument or on stdin (resume rows | fzf | resume emit)');
+        const got = await stdinKeys();
+        if (got.length === 0) throw new ExitError(1, 'no key on stdin (nothing was picked)');
+        if (got.length > 1) throw usage(`emit takes one KEY, but stdin had ${got.length}; narrow the query (resume resolve prints every match)`);
+        key = got[0]!;
+      }
       const cfg = loadConfig(app.ctx);
       const shell = shellOf(o.shell);
       const all = await app.sessions();
@@ -35,7 +49,7 @@ export function register(program: Command, app: App): void {
           : new ExitError(1, `${r.candidates.length} sessions match '${oneLine(key)}'`);
       }
       const s = r.session;
-      const plan = prepare(s, { fork: !!o.fork, extra: tail, cfg, name: shorts.get(s.id) ?? s.id });
+      const plan = prepare(s, { fork: !!o.fork, extra: tail, cfg, name: shorts.get(s.id) ?? s.id, env: app.launchEnv(), ctx: app.ctx });
       out(shellLine(forStdout(plan, cfg).plan, shell) + '\n');
     });
 }

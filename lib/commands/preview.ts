@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import type { Command } from 'commander';
 import type { App } from '../app.js';
-import { ExitError } from '../app.js';
+import { ExitError, usage } from '../app.js';
 import type { Session } from '../types.js';
 import { INDEX_VERSION, indexFiles } from '../index/index.js';
 import { resolve } from '../select/resolve.js';
@@ -20,7 +20,7 @@ import { harnessColor } from '../output.js';
 export function storedSessions(app: App): Session[] | null {
   try {
     const list = JSON.parse(fs.readFileSync(indexFiles(app.ctx).list, 'utf8')) as { v?: number; sessions?: Session[] };
-    return list && list.v === INDEX_VERSION && Array.isArray(list.sessions) ? list.sessions : null;
+    return list && list.v === INDEX_VERSION && Array.isArray(list.sessions) ? app.view(list.sessions) : null;
   } catch {
     return null;
   }
@@ -28,14 +28,36 @@ export function storedSessions(app: App): Session[] | null {
 
 /** Find a session by key (`harness:id`), else by anything `resume QUERY` accepts when it names one. */
 export async function findSession(app: App, key: string): Promise<Session | null> {
+  return (await findWithList(app, key)).session;
+}
+
+/** The session a key names, and the list it was found in (for the short ids of its links). */
+async function findWithList(app: App, key: string): Promise<{ session: Session | null; list: Session[] }> {
   const stored = storedSessions(app);
   const hit = stored?.find((s) => s.key === key);
-  if (hit) return hit;
+  if (hit) return { session: hit, list: stored! };
   const all = await app.index({ quiet: true }).then((r) => r.sessions);
   const exact = all.find((s) => s.key === key);
-  if (exact) return exact;
+  if (exact) return { session: exact, list: all };
   const r = resolve([key], all);
-  return r.kind === 'one' ? r.session : null;
+  return { session: r.kind === 'one' ? r.session : null, list: all };
+}
+
+/** The short id `ls` shows for one id among a list's ids (the rule of shortIds, for one id). */
+export function shortOf(id: string, ids: Iterable<string>, min = 8): string {
+  let l = 0;
+  for (const other of ids) {
+    if (other === id) continue;
+    let i = 0;
+    while (i < id.length && i < other.length && id[i] === other[i]) i++;
+    if (i > l) l = i;
+  }
+  return id.slice(0, Math.min(id.length, Math.max(min, l + 1)));
+}
+
+/** "fork of <short id>" for a fork, else null. */
+export function forkLine(s: { forkedFrom: string | null }, ids: Iterable<string>): string | null {
+  return s.forkedFrom ? `fork of ${shortOf(s.forkedFrom, ids)}` : null;
 }
 
 const clean = (s: string | null | undefined): string => (s ? sanitize(s) : '');
@@ -49,7 +71,7 @@ export function previewColor(env: NodeJS.ProcessEnv = process.env, tty = !!proce
   return tty || !!env.RESUME_PICK_DIR;
 }
 
-export function previewText(s: Session, home: string, now = Date.now(), color = false): string {
+export function previewText(s: Session, home: string, now = Date.now(), color = false, fork: string | null = null): string {
   const bold = (t: string) => (color ? `\x1b[1m${t}\x1b[0m` : t);
   const dim = (t: string) => (color ? `\x1b[2m${t}\x1b[0m` : t);
   const lines: string[] = [];
@@ -59,6 +81,7 @@ export function previewText(s: Session, home: string, now = Date.now(), color = 
   const field = (k: string, v: string) => {
     if (v) lines.push(`${dim((k + ':').padEnd(10))}${v}`);
   };
+  if (fork) lines.push(fork, '');
   field('harness', harnessColor(s.harness, color));
   field('id', s.id);
   field('dir', clean(tildify(s.cwd, home)) || '?');
@@ -80,14 +103,36 @@ export function previewText(s: Session, home: string, now = Date.now(), color = 
   return lines.join('\n') + '\n';
 }
 
+/**
+ * `resume preview [KEY...]`: the preview of each key; with none, of each key (or row) on stdin.
+ * Several previews are separated by a line of dashes. A key that names no session is exit 1 after
+ * the others are printed.
+ */
+export async function previewAction(app: App, keys: string[]): Promise<void> {
+  if (keys.length === 0) {
+    if (process.stdin.isTTY) throw usage('preview needs a KEY, as an argument or on stdin (resume rows | head -1 | resume preview)');
+    keys = await (await import('./stdin-keys.js')).stdinKeys();
+    if (keys.length === 0) throw new ExitError(1, 'no key on stdin');
+  }
+  const color = previewColor();
+  const missing: string[] = [];
+  let first = true;
+  for (const key of keys) {
+    const { session: s, list } = await findWithList(app, key);
+    if (!s) {
+      missing.push(key);
+      continue;
+    }
+    out((first ? '' : '\n' + '-'.repeat(40) + '\n\n') + previewText(s, app.ctx.home, Date.now(), color, forkLine(s, list.map((x) => x.id))));
+    first = false;
+  }
+  if (missing.length) throw new ExitError(1, `no session '${oneLine(missing[0]!)}'${missing.length > 1 ? ` (and ${missing.length - 1} more)` : ''}`);
+}
+
 export function register(program: Command, app: App): void {
   program
     .command('preview')
-    .description('the preview text for one row (KEY is the hidden first field of resume rows)')
-    .argument('<key>', 'harness:id, as in the first field of resume rows')
-    .action(async (key: string) => {
-      const s = await findSession(app, key);
-      if (!s) throw new ExitError(1, `no session '${oneLine(key)}'`);
-      out(previewText(s, app.ctx.home, Date.now(), previewColor()));
-    });
+    .description('the preview text for each KEY (the hidden first field of resume rows); none: keys or rows from stdin')
+    .argument('[keys...]', 'harness:id, as in the first field of resume rows')
+    .action((keys: string[]) => previewAction(app, keys));
 }

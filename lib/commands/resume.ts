@@ -82,8 +82,10 @@ export async function chooseAmong(app: App, candidates: Session[], c: Choice): P
 }
 
 /** The refusals (no fork, directory gone, session running), then the plan. Same checks for every mode. */
-export function prepare(s: Session, o: { fork: boolean; extra: string[]; cfg: Config; name: string }): Plan {
+export function prepare(s: Session, o: { fork: boolean; extra: string[]; cfg: Config; name: string; env?: Record<string, string>; ctx?: import('../types.js').Ctx }): Plan {
   const plan = makePlan(s, o);
+  // the demo's stand-in harness commands (App.launchEnv)
+  if (o.env) Object.assign(plan.env, o.env);
   checkDir(plan.cwd, o.name);
   if (!o.fork) checkLive(s, o.cfg, o.name);
   return plan;
@@ -198,7 +200,7 @@ export function register(program: Command, app: App): void {
       const fork = !!o.fork || choice.action === 'fork';
       const print = !!o.print || choice.action === 'print';
       const copy = !!o.copy || choice.action === 'copy';
-      const plan = prepare(s, { fork, extra: tail, cfg, name });
+      const plan = prepare(s, { fork, extra: tail, cfg, name, env: app.launchEnv(), ctx: app.ctx });
       if (s.harness === 'claude') await restoreTasks(app, s, fork, !!o.dryRun);
       await launch(s, plan, { ...o, fork, print, copy }, (print || copy) && !quoting ? shellOf(o.shell) : shell, cfg);
     });

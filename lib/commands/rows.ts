@@ -1,17 +1,35 @@
+// `resume rows`: one line per session, newest first, for fzf and for pipes. The one row format that
+// the picker (its first list and its reloads), `resume __pick`, fzf-tab previews and the by-hand
+// pipe read; flags add what differs: --align pads the visible columns as the picker shows them,
+// --status puts the picker's status line first (an empty key: fzf --header-lines=1), --ansi colours.
 import type { Command } from 'commander';
 import type { App } from '../app.js';
-import { filtered, out, withFilters, type FilterOpts } from './common.js';
-import { shortIds } from '../select/filter.js';
+import { filtersOf, out, withFilters, type FilterOpts } from './common.js';
+import { applyFilters } from '../select/filter.js';
 import { row } from '../output.js';
 
-export async function rowsAction(app: App, o: FilterOpts): Promise<void> {
-  const { all, shown } = await filtered(app, o);
-  const shorts = shortIds(all);
+export interface RowsOpts extends FilterOpts {
+  align?: boolean;
+  status?: boolean;
+  ansi?: boolean;
+}
+
+export async function rowsAction(app: App, o: RowsOpts): Promise<void> {
+  const filters = filtersOf(o);
+  if (o.align || o.status) {
+    const { feedLines } = await import('../../fzf/feed.js');
+    const all = (await app.index({ quiet: true })).sessions;
+    const lines = feedLines(all, { all: !!filters.all, harness: filters.harness ?? null, dir: filters.dir ?? null }, app.ctx.home, !!o.ansi, Date.now(), !o.align);
+    out((o.status ? lines : lines.slice(1)).map((l) => l + '\n').join(''));
+    return;
+  }
+  const all = await app.listing();
+  const shown = applyFilters(all, filters);
   const now = Date.now();
   // Written in blocks so fzf sees the first screen at once on a long list.
   let buf = '';
   for (const s of shown) {
-    buf += row(s, shorts.get(s.id)!, app.ctx.home, now) + '\n';
+    buf += row(s, s.short, app.ctx.home, now) + '\n';
     if (buf.length > 65536) {
       out(buf);
       buf = '';
@@ -22,5 +40,8 @@ export async function rowsAction(app: App, o: FilterOpts): Promise<void> {
 
 export function register(program: Command, app: App): void {
   withFilters(program.command('rows').description('tab-separated rows for fzf, newest first (key, id, age, harness, dir, branch, title)'))
-    .action((o: FilterOpts) => rowsAction(app, o));
+    .option('--align', 'pad the visible columns to line up, as the picker shows them')
+    .option('--status', "a status line first (empty key), for fzf's --header-lines=1")
+    .option('--ansi', "colour the id and harness columns (for fzf's --ansi)")
+    .action((o: RowsOpts) => rowsAction(app, o));
 }

@@ -54,7 +54,7 @@ export function register(program: Command, app: App): void {
         ['last prompt', j.lastPrompt],
         ['hidden', s.hidden ? `yes (${s.hiddenReason})` : 'no'],
         ['parent', s.parent],
-        ['forked from', s.forkedFrom],
+        ['forked from', s.forkedFrom ? `${s.forkedFrom} (fork of ${shorts.get(s.forkedFrom) ?? s.forkedFrom})` : null],
         ['live', j.live ? `yes (pid ${j.pid})` : 'no'],
         ['file', oneLine(s.file)],
         ['resume', j.resume ? `cd ${oneLine(j.resume.cwd ?? '?')} && ${j.resume.argv.map(oneLine).join(' ')}` : null],

@@ -3,11 +3,21 @@
 // the new complete lines; shrunk or rewritten → parse from byte 0; gone → drop.
 //
 // Files in the cache directory, each written atomically (temp file + rename, mode 0600):
-//   list.json        — what a listing needs: the stat of every source and the final sessions.
-//                      A no-change run reads only this file and stats the sources.
+//   files.json       — the stat of every source: `v<version> <build id>\n` then one JSON array
+//                      (read when something changed, to tell what).
+//   check.bin        — the same stats as bytes (float64 size, mtime, inode; then the paths): a
+//                      no-change run builds the same bytes from its own stats and compares them,
+//                      exactly, without parsing anything.
+//   rows.json        — what a row shows, per session (ListedSession), for `rows`: a fraction of
+//                      the listing's size.
+//   list.json        — the final sessions, whole (preview, ls, search, resolve).
+//   dirs.json        — directory listings by directory stat (lib/index/dirs.ts).
 //   state/NN.json    — per source: offset, parser state (to continue an append), per-source
 //                      sessions; sharded by a hash of the path into SHARDS files, so an append
 //                      reads and rewrites one small shard, not the state of every source.
+//   index.lock       — held by the one run that parses (lib/index/lock.ts); others wait for it.
+// files.json and check.bin are written last and name the build: rows.json and list.json are used
+// only when they carry the same build id, so a run that died half-way is never read as finished.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,9 +27,31 @@ import { cacheDir } from '../util/paths.js';
 import { runJob, type Job, type JobResult } from './parse.js';
 import { tailMatches } from './lines.js';
 import { sanitizeSession } from '../util/redact.js';
+import { DirCache, parseDirFile } from './dirs.js';
+import { setReaddirHook } from '../util/fsx.js';
+import { shortIds } from '../select/filter.js';
+import { tryLock, unlock, waitUnlocked } from './lock.js';
 
 /** Bump when any parser changes what it extracts: older caches are discarded and rebuilt. */
-export const INDEX_VERSION = 10;
+export const INDEX_VERSION = 11;
+
+/**
+ * What a listing row needs of a session (rows.json holds only these). `short` is the id's shortest
+ * unique prefix among all sessions (`shortIds` of the whole listing), computed when it is built.
+ */
+export type ListedSession = Pick<
+  Session,
+  'key' | 'id' | 'harness' | 'cwd' | 'title' | 'firstPrompt' | 'branch' | 'started' | 'updated' | 'hidden' | 'hiddenReason'
+> & { short: string };
+
+export function listed(s: Session, short: string): ListedSession {
+  return {
+    key: s.key, id: s.id, short, harness: s.harness, cwd: s.cwd, title: s.title,
+    // the row shows the title when there is one (kept when it is the prompt: a snapshot name may replace it)
+    firstPrompt: s.title && s.title !== s.firstPrompt ? null : s.firstPrompt,
+    branch: s.branch, started: s.started, updated: s.updated, hidden: s.hidden, hiddenReason: s.hiddenReason,
+  };
+}
 
 interface Stat {
   size: number;
@@ -43,10 +75,13 @@ interface StateFile {
   entries: Record<string, Entry>;
 }
 
-interface ListFile {
+type FileStat = [number, number, number, string];
+
+interface ListFile<S = Session> {
   v: number;
-  files: Record<string, [number, number, number, string]>;
-  sessions: Session[];
+  /** build id, the same in files.json, rows.json and list.json */
+  id: string;
+  sessions: S[];
   skipped: Skipped;
   built: number;
 }
@@ -71,6 +106,11 @@ export interface IndexResult {
   entries?: Record<string, Entry>;
 }
 
+/** `listSessions`: what `rows` needs, read from rows.json when nothing changed. */
+export interface ListingResult extends Omit<IndexResult, 'sessions' | 'entries'> {
+  sessions: ListedSession[];
+}
+
 export interface IndexOptions {
   rebuild?: boolean;
   /** restrict to these harnesses (discovery and parsing of others is skipped; their cache is kept) */
@@ -91,7 +131,7 @@ export interface IndexOptions {
 
 function statOf(p: string): fs.Stats | null {
   try {
-    return fs.statSync(p);
+    return fs.statSync(p, { throwIfNoEntry: false }) ?? null;
   } catch {
     return null;
   }
@@ -115,11 +155,36 @@ function readJson<T>(file: string): T | null {
   }
 }
 
-export function writeAtomic(file: string, data: string): void {
+function readText(file: string): string | null {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+/** Write a file atomically; `data` may be a sequence of chunks (a large listing is not joined). */
+export function writeAtomic(file: string, data: string | Iterable<string>): void {
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   const tmp = `${file}.tmp-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
   try {
-    fs.writeFileSync(tmp, data, { mode: 0o600 });
+    if (typeof data === 'string') fs.writeFileSync(tmp, data, { mode: 0o600 });
+    else {
+      const fd = fs.openSync(tmp, 'w', 0o600);
+      try {
+        let buf = '';
+        for (const c of data) {
+          buf += c;
+          if (buf.length >= 1 << 20) {
+            fs.writeSync(fd, buf);
+            buf = '';
+          }
+        }
+        if (buf) fs.writeSync(fd, buf);
+      } finally {
+        fs.closeSync(fd);
+      }
+    }
     fs.renameSync(tmp, file);
   } catch (err) {
     try {
@@ -153,9 +218,118 @@ export function haveListing(ctx: Ctx): boolean {
 
 export const SHARDS = 16;
 
-export function indexFiles(ctx: Ctx): { list: string; state: string; dir: string } {
+export interface IndexFiles {
+  dir: string;
+  list: string;
+  rows: string;
+  files: string;
+  check: string;
+  dirs: string;
+  lock: string;
+  state: string;
+}
+
+export function indexFiles(ctx: Ctx): IndexFiles {
   const dir = cacheDir(ctx);
-  return { dir, list: path.join(dir, 'list.json'), state: path.join(dir, 'state') };
+  const j = (n: string) => path.join(dir, n);
+  return { dir, list: j('list.json'), rows: j('rows.json'), files: j('files.json'), check: j('check.bin'), dirs: j('dirs.json'), lock: j('index.lock'), state: j('state') };
+}
+
+/** The stat table as stored in files.json (after the id line); discovery order. */
+function statTable(found: Found[]): string {
+  let s = '[';
+  for (let i = 0; i < found.length; i++) {
+    const f = found[i]!;
+    if (i > 0) s += ',';
+    s += `[${JSON.stringify(f.src.path)},${f.stat.size},${f.stat.mtime},${f.stat.ino},${JSON.stringify(f.stat.sig)}]`;
+  }
+  return s + ']';
+}
+
+/**
+ * The stat check a no-change run compares, exactly and without parsing: every source's size, mtime
+ * and inode as float64 bytes, then every path (with its dependency signature) NUL-separated, in
+ * discovery order. Stored in check.bin after a header line naming the version and build id; a run
+ * builds the same bytes from its own stats and compares them with one memcmp.
+ */
+function checkBytes(found: Found[]): { nums: Buffer; names: string } {
+  const nums = new Float64Array(found.length * 3);
+  const names = new Array<string>(found.length);
+  for (let i = 0; i < found.length; i++) {
+    const st = found[i]!.stat;
+    nums[i * 3] = st.size;
+    nums[i * 3 + 1] = st.mtime;
+    nums[i * 3 + 2] = st.ino;
+    names[i] = st.sig ? `${found[i]!.src.path}\u0001${st.sig}` : found[i]!.src.path;
+  }
+  return { nums: Buffer.from(nums.buffer, nums.byteOffset, nums.byteLength), names: names.join('\u0000') };
+}
+
+function writeCheck(file: string, id: string, found: Found[]): void {
+  const { nums, names } = checkBytes(found);
+  const head = `v${INDEX_VERSION} ${id} ${found.length}\n`;
+  const buf = Buffer.concat([Buffer.from(head, 'latin1'), nums, Buffer.from(names, 'utf8')]);
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  const tmp = `${file}.tmp-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+  try {
+    fs.writeFileSync(tmp, buf, { mode: 0o600 });
+    fs.renameSync(tmp, file);
+  } catch (err) {
+    fs.rmSync(tmp, { force: true });
+    throw err;
+  }
+}
+
+/** The build id when check.bin matches these sources exactly; null otherwise. */
+function matchCheck(file: string, found: Found[]): string | null {
+  let buf: Buffer;
+  try {
+    buf = fs.readFileSync(file);
+  } catch {
+    return null;
+  }
+  const nl = buf.indexOf(10);
+  if (nl <= 0 || nl > 200) return null;
+  const m = /^v(\d+) (\S+) (\d+)$/.exec(buf.toString('latin1', 0, nl));
+  if (!m || Number(m[1]) !== INDEX_VERSION || Number(m[3]) !== found.length) return null;
+  const { nums, names } = checkBytes(found);
+  const at = nl + 1;
+  if (buf.length < at + nums.length) return null;
+  if (Buffer.compare(nums, buf.subarray(at, at + nums.length)) !== 0) return null;
+  const rest = buf.subarray(at + nums.length);
+  if (rest.length !== Buffer.byteLength(names, 'utf8') || rest.toString('utf8') !== names) return null;
+  return m[2]!;
+}
+
+/** files.json split into its build id and table text; null when missing or malformed. */
+function readFilesJson(file: string): { id: string; table: string } | null {
+  const t = readText(file);
+  if (!t) return null;
+  const nl = t.indexOf('\n');
+  if (nl <= 0) return null;
+  const head = t.slice(0, nl);
+  const m = /^v(\d+) (\S+)$/.exec(head);
+  if (!m || Number(m[1]) !== INDEX_VERSION) return null;
+  return { id: m[2]!, table: t.slice(nl + 1) };
+}
+
+function parseTable(table: string): Map<string, FileStat> | null {
+  try {
+    const a = JSON.parse(table) as unknown;
+    if (!Array.isArray(a)) return null;
+    const m = new Map<string, FileStat>();
+    for (const r of a) {
+      if (!Array.isArray(r) || r.length !== 5 || typeof r[0] !== 'string') return null;
+      m.set(r[0], [r[1], r[2], r[3], r[4]]);
+    }
+    return m;
+  } catch {
+    return null;
+  }
+}
+
+function validListFile<S>(f: ListFile<S> | null, id: string): f is ListFile<S> {
+  return !!f && f.v === INDEX_VERSION && f.id === id && Array.isArray(f.sessions);
 }
 
 /** FNV-1a of the path, folded to a shard number. */
@@ -196,9 +370,34 @@ function writeShards(stateDir: string, entries: Record<string, Entry>, which: Se
   for (const [n, es] of by) writeAtomic(shardFile(stateDir, n), JSON.stringify({ v: INDEX_VERSION, entries: es } satisfies StateFile));
 }
 
-interface Found {
+export interface Found {
   src: Source;
   stat: Stat;
+}
+
+/**
+ * Discover with the directory cache installed (unchanged directories are not read again), and
+ * write the cache back when a directory was read or went away.
+ */
+function discoverCached(ctx: Ctx, adapters: Adapter<any>[], skipped: Skipped, files: IndexFiles, fresh: boolean) {
+  const cache = new DirCache(fresh ? {} : parseDirFile(readText(files.dirs)));
+  setReaddirHook((d) => cache.entries(d));
+  let r: ReturnType<typeof discoverAll>;
+  try {
+    r = discoverAll(ctx, adapters, skipped);
+  } finally {
+    setReaddirHook(null);
+  }
+  // a run over some harnesses keeps the listings of the others' directories
+  const prune = adapters.length === ADAPTERS.length;
+  if (cache.dirty(prune)) {
+    try {
+      writeAtomic(files.dirs, JSON.stringify(cache.toFile(prune)));
+    } catch {
+      /* only costs speed */
+    }
+  }
+  return r;
 }
 
 function discoverAll(ctx: Ctx, adapters: Adapter<any>[], skipped: Skipped): { found: Found[]; roots: Map<Harness, Root[]> } {
@@ -237,38 +436,122 @@ function discoverAll(ctx: Ctx, adapters: Adapter<any>[], skipped: Skipped): { fo
   return { found, roots };
 }
 
-function sameStat(a: Stat, b: [number, number, number, string] | Stat | undefined): boolean {
+function sameStat(a: Stat, b: FileStat | Stat | undefined): boolean {
   if (!b) return false;
   if (Array.isArray(b)) return a.size === b[0] && a.mtime === b[1] && a.ino === b[2] && a.sig === b[3];
   return a.size === b.size && a.mtime === b.mtime && a.ino === b.ino && a.sig === b.sig;
 }
 
+/** Whole sessions as listing rows (short ids computed over all of them). */
+export function toListed(sessions: Session[]): ListedSession[] {
+  const shorts = shortIds(sessions);
+  return sessions.map((s) => listed(s, shorts.get(s.id) ?? s.id));
+}
+
 /** Bring the index up to date and return every session (hidden ones included), newest first. */
 export async function updateIndex(ctx: Ctx, opts: IndexOptions = {}): Promise<IndexResult> {
+  return (await update(ctx, opts, 'full')) as IndexResult;
+}
+
+/**
+ * Bring the index up to date and return what a listing row needs of every session (hidden ones
+ * included), newest first. When nothing changed this reads rows.json only: the API for `rows`.
+ */
+export async function listSessions(ctx: Ctx, opts: Omit<IndexOptions, 'withEntries'> = {}): Promise<ListingResult> {
+  const r = await update(ctx, opts, 'rows');
+  if (r.sessions.length > 0 && !('short' in r.sessions[0]!)) r.sessions = toListed(r.sessions as Session[]);
+  delete (r as IndexResult).entries;
+  return r as ListingResult;
+}
+
+type AnyResult = Omit<IndexResult, 'sessions'> & { sessions: Session[] | ListedSession[] };
+
+async function update(ctx: Ctx, opts: IndexOptions, want: 'full' | 'rows'): Promise<AnyResult> {
   const files = indexFiles(ctx);
+  const asked = Date.now();
+  let rebuild = !!opts.rebuild;
+  for (;;) {
+    const fast = rebuild ? null : tryFast(ctx, opts, want, files);
+    if (fast) return fast;
+    // Something to parse: one builder at a time. Without a usable cache directory, build unlocked.
+    let locked = false;
+    try {
+      fs.mkdirSync(files.dir, { recursive: true, mode: 0o700 });
+      locked = tryLock(files.lock);
+    } catch {
+      return build(ctx, { ...opts, rebuild }, files);
+    }
+    if (locked) {
+      try {
+        return await build(ctx, { ...opts, rebuild }, files);
+      } finally {
+        try {
+          unlock(files.lock);
+        } catch {
+          /* gone already */
+        }
+      }
+    }
+    await waitUnlocked(files.lock);
+    // A rebuild asked for while another ran is satisfied by a listing built after the request.
+    if (rebuild) {
+      const l = readJson<{ built?: number }>(files.rows);
+      if (l && typeof l.built === 'number' && l.built >= asked) rebuild = false;
+    }
+  }
+}
+
+/** The no-change run: discovery and stats match files.json, the stored listing is the answer. */
+function tryFast(ctx: Ctx, opts: IndexOptions, want: 'full' | 'rows', files: IndexFiles): AnyResult | null {
+  if (opts.harnesses) return null;
+  const skipped: Skipped = { notRegular: 0, unreadable: 0, failed: {} };
+  const { found, roots } = discoverCached(ctx, ADAPTERS, skipped, files, false);
+  const id = matchCheck(files.check, found);
+  if (!id) return null;
+  const list = readJson<ListFile<Session | ListedSession>>(want === 'rows' ? files.rows : files.list);
+  if (!validListFile(list, id)) return null;
+  const counts = { sources: found.length, parsed: 0, appended: 0, reused: found.length, dropped: 0, bytes: 0 };
+  const res: AnyResult = { sessions: list.sessions as Session[], skipped: mergeSkipped(skipped, list.skipped), counts, roots, changed: false };
+  if (opts.withEntries) res.entries = loadShards(files.state, allShards());
+  return res;
+}
+
+async function build(ctx: Ctx, opts: IndexOptions, files: IndexFiles): Promise<IndexResult> {
   const adapters = opts.harnesses ? ADAPTERS.filter((a) => opts.harnesses!.includes(a.name)) : ADAPTERS;
   const skipped: Skipped = { notRegular: 0, unreadable: 0, failed: {} };
-  const { found, roots } = discoverAll(ctx, adapters, skipped);
+  const { found, roots } = discoverCached(ctx, adapters, skipped, files, !!opts.rebuild);
   const counts = { sources: found.length, parsed: 0, appended: 0, reused: 0, dropped: 0, bytes: 0 };
 
-  // Fast path: nothing changed since the last run → the stored listing, no transcript opened.
-  const list = opts.rebuild ? null : readJson<ListFile>(files.list);
-  const validList = !!(list && list.v === INDEX_VERSION && list.files && typeof list.files === 'object' && Array.isArray(list.sessions));
-  if (validList && !opts.harnesses) {
-    const keys = Object.keys(list!.files);
-    if (keys.length === found.length && found.every((f) => sameStat(f.stat, list!.files[f.src.path]))) {
-      counts.reused = found.length;
-      const res: IndexResult = { sessions: list!.sessions, skipped: mergeSkipped(skipped, list!.skipped), counts, roots, changed: false };
-      if (opts.withEntries) res.entries = loadShards(files.state, allShards());
-      return res;
+  // The stored listing (unless rebuilding): stats by path and the whole sessions of that build.
+  const storedFiles = opts.rebuild ? null : readFilesJson(files.files);
+  const table = storedFiles ? parseTable(storedFiles.table) : null;
+  const list = table ? readJson<ListFile>(files.list) : null;
+  const validList = !!table && validListFile(list, storedFiles!.id);
+  const stats = validList ? table! : new Map<string, FileStat>();
+
+  // Another builder may have finished while this run waited for the lock (and its rows.json is
+  // sound; a damaged one is written again below, from the unchanged sources' stored sessions).
+  if (
+    validList && !opts.harnesses && found.length === stats.size && found.every((f) => sameStat(f.stat, stats.get(f.src.path))) &&
+    validListFile(readJson<ListFile<ListedSession>>(files.rows), storedFiles!.id)
+  ) {
+    counts.reused = found.length;
+    // check.bin may be what sent this run here (damaged, or written by an older build)
+    try {
+      writeCheck(files.check, storedFiles!.id, found);
+    } catch {
+      /* only costs speed */
     }
+    const res: IndexResult = { sessions: list!.sessions, skipped: mergeSkipped(skipped, list!.skipped), counts, roots, changed: false };
+    if (opts.withEntries) res.entries = loadShards(files.state, allShards());
+    return res;
   }
 
   // What changed: new or modified sources, and sources gone since the stored listing.
   const changedPaths = new Set<string>();
-  for (const f of found) if (!validList || !sameStat(f.stat, list!.files[f.src.path])) changedPaths.add(f.src.path);
+  for (const f of found) if (!validList || !sameStat(f.stat, stats.get(f.src.path))) changedPaths.add(f.src.path);
   const foundPaths = new Set(found.map((f) => f.src.path));
-  const gonePaths = validList ? Object.keys(list!.files).filter((p) => !foundPaths.has(p)) : [];
+  const gonePaths = validList ? [...stats.keys()].filter((p) => !foundPaths.has(p)) : [];
   const harnessOf = new Map(found.map((f) => [f.src.path, f.src.harness]));
   for (const s of validList ? list!.sessions : []) if (!harnessOf.has(s.file)) harnessOf.set(s.file, s.harness);
 
@@ -282,7 +565,11 @@ export async function updateIndex(ctx: Ctx, opts: IndexOptions = {}): Promise<In
   }
   const partial =
     !opts.rebuild && !opts.harnesses && !opts.withEntries && validList &&
-    [...affected].every((h) => { const a = ADAPTERS.find((x) => x.name === h); return !!a?.perSource && !a.finish; });
+    [...affected].every((h) => {
+      const a = ADAPTERS.find((x) => x.name === h);
+      if (!a?.perSource) return false;
+      return !a.finish || (!!a.linked && linkedAppendOnly(h, list!.sessions, changedPaths, gonePaths, harnessOf));
+    });
 
   const shardsNeeded = partial ? new Set([...changedPaths, ...gonePaths].map(shardOf)) : new Set(allShards());
   const old: Record<string, Entry> = opts.rebuild ? {} : loadShards(files.state, shardsNeeded);
@@ -356,25 +643,62 @@ export async function updateIndex(ctx: Ctx, opts: IndexOptions = {}): Promise<In
     sessions = finishAll(ctx, entries);
   }
 
-  const listOut: ListFile = {
-    v: INDEX_VERSION,
-    files: Object.fromEntries(found.map((f) => [f.src.path, [f.stat.size, f.stat.mtime, f.stat.ino, f.stat.sig]])),
-    // every prompt stays in the state shards (lib/index/prompts.ts): a listing never loads them
-    sessions: sessions.map(({ allPrompts: _, ...s }) => s),
-    skipped,
-    built: Date.now(),
-  };
   const changed = jobs.length > 0 || counts.dropped > 0 || !validList;
   try {
     writeShards(files.state, entries, shardsNeeded);
     // the single state file of earlier versions
     if (!partial) fs.rmSync(path.join(files.dir, 'state.json'), { force: true });
-    if (!opts.harnesses) writeAtomic(files.list, JSON.stringify(listOut));
+    if (!opts.harnesses) writeListing(files, found, sessions, skipped);
   } catch (err) {
     // A cache we cannot write only costs speed next time.
     if (process.env.RESUME_DEBUG) process.stderr.write(`resume: cannot write index: ${(err as Error).message}\n`);
   }
   return { sessions, skipped, counts, roots, changed, ...(partial ? {} : { entries }) };
+}
+
+/**
+ * Write list.json and rows.json (streamed, one session at a time: a large listing is never one
+ * string), then files.json, which names the build and so makes the other two count.
+ */
+function writeListing(files: IndexFiles, found: Found[], sessions: Session[], skipped: Skipped): void {
+  const id = `${Date.now().toString(36)}-${process.pid.toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+  const head = `{"v":${INDEX_VERSION},"id":${JSON.stringify(id)},"built":${Date.now()},"skipped":${JSON.stringify(skipped)},"sessions":[`;
+  const shorts = shortIds(sessions);
+  function* chunks(f: (s: Session) => unknown): Generator<string> {
+    yield head;
+    for (let i = 0; i < sessions.length; i++) yield (i ? ',' : '') + JSON.stringify(f(sessions[i]!));
+    yield ']}';
+  }
+  // every prompt stays in the state shards (lib/index/prompts.ts): a listing never loads them
+  writeAtomic(files.list, chunks(({ allPrompts: _, ...s }) => s));
+  writeAtomic(files.rows, chunks((s) => listed(s, shorts.get(s.id) ?? s.id)));
+  writeAtomic(files.files, `v${INDEX_VERSION} ${id}\n${statTable(found)}`);
+  writeCheck(files.check, id, found);
+}
+
+/**
+ * For a `linked` harness: every changed file of it is one the stored listing has (an append, not a
+ * new file), none is gone, and no other session shares its link key (and none of its sessions is a
+ * fork), so the finish pass could not change anything about it.
+ */
+function linkedAppendOnly(h: Harness, stored: Session[], changed: Set<string>, gone: string[], harnessOf: Map<string, Harness>): boolean {
+  if (gone.some((p) => harnessOf.get(p) === h)) return false;
+  const mine = stored.filter((s) => s.harness === h);
+  const keys = new Map<string, number>();
+  for (const s of mine) if (s.link) keys.set(s.link, (keys.get(s.link) ?? 0) + 1);
+  const byFile = new Map<string, Session[]>();
+  for (const s of mine) {
+    const l = byFile.get(s.file);
+    if (l) l.push(s);
+    else byFile.set(s.file, [s]);
+  }
+  for (const p of changed) {
+    if (harnessOf.get(p) !== h) continue;
+    const ss = byFile.get(p);
+    if (!ss) return false;
+    for (const s of ss) if (s.forkedFrom || (s.link && (keys.get(s.link) ?? 0) > 1)) return false;
+  }
+  return true;
 }
 
 function mergeSkipped(now: Skipped, stored: Skipped | undefined): Skipped {
@@ -422,18 +746,19 @@ async function runJobs(jobs: Job[], ctx: Ctx, opts: IndexOptions, mtimes: Map<st
   if (jobs.length === 0) return [];
   const total = jobs.reduce((n, j) => n + (j.size - j.from), 0);
   const minBytes = process.env.RESUME_PARALLEL_MIN_BYTES != null ? Number(process.env.RESUME_PARALLEL_MIN_BYTES) : PARALLEL_MIN_BYTES;
-  const threads = Math.min(
-    Number(process.env.RESUME_THREADS) || (os.availableParallelism ? os.availableParallelism() : os.cpus().length),
-    jobs.length,
-    8,
-  );
+  // Below 4 cores the workers cost memory (a heap each, and every result cloned) without making
+  // the build faster (memory-bandwidth bound on 2-core machines; BENCHMARKS.md): one thread there.
+  const cores = os.availableParallelism ? os.availableParallelism() : os.cpus().length;
+  const threads = Math.min(Number(process.env.RESUME_THREADS) || (cores >= 4 ? cores : 1), jobs.length, 8);
   // Largest first keeps the workers evenly busy; newest first when sessions are shown as they come.
   const order = opts.onSessions
     ? [...jobs].sort((a, b) => (mtimes.get(b.src.path) ?? 0) - (mtimes.get(a.src.path) ?? 0))
     : [...jobs].sort((a, b) => b.size - b.from - (a.size - a.from));
   let done = 0;
   let doneFiles = 0;
-  const streams = new Set(ADAPTERS.filter((a) => a.perSource && !a.finish).map((a) => a.name));
+  // Harnesses whose sessions each come from one source stream as they are parsed; a finish pass
+  // (Claude: forks) corrects them in the finished list.
+  const streams = new Set(ADAPTERS.filter((a) => a.perSource).map((a) => a.name));
   const tick = (j: Job, r: JobResult) => {
     done += j.size - j.from;
     doneFiles++;

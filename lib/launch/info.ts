@@ -7,12 +7,17 @@ import type { LaunchFn } from '../output.js';
 import { applyConfig, loadConfig, type Config } from './config.js';
 import { findLive, type LiveHit } from './live.js';
 
-/** `{cwd, argv}` per session as `resume` would run it; throws ExitError(2) on a bad config. */
+/**
+ * `{cwd, argv}` per session as `resume` would run it, plus `env` when the harness must be pointed
+ * at a non-default store; throws ExitError(2) on a bad config.
+ */
 export async function launchInfo(app: App, cfg: Config = loadConfig(app.ctx)): Promise<LaunchFn> {
   return (s: Session) => {
-    const spec = adapter(s.harness).launch(s, { fork: false });
+    const spec = adapter(s.harness).launch(s, { fork: false, ctx: app.ctx });
     if (typeof spec === 'string') return null;
-    return { cwd: s.cwd, argv: applyConfig(spec.argv, s.harness, cfg) };
+    const out: { cwd: string | null; argv: string[]; env?: Record<string, string> } = { cwd: s.cwd, argv: applyConfig(spec.argv, s.harness, cfg) };
+    if (spec.env && Object.keys(spec.env).length) out.env = spec.env;
+    return out;
   };
 }
 

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ExitError } from '../app.js';
 import { adapter } from '../harness/registry.js';
-import type { Session } from '../types.js';
+import type { Ctx, Session } from '../types.js';
 import { applyConfig, type Config } from './config.js';
 import type { Plan } from './emit.js';
 import { harnessNames } from './info.js';
@@ -18,11 +18,13 @@ export interface PlanOptions {
   cfg: Config;
   /** how the session is called in messages (its short id) */
   name: string;
+  /** the user's environment: a session in a non-default store gets the variable that points there */
+  ctx?: Ctx;
 }
 
 /** The argv and cwd for a session; ExitError(2) when the harness refuses (no fork, cannot resume). */
 export function makePlan(s: Session, o: PlanOptions): Plan {
-  const spec = adapter(s.harness).launch(s, { fork: o.fork });
+  const spec = adapter(s.harness).launch(s, { fork: o.fork, ctx: o.ctx });
   if (typeof spec === 'string') {
     throw new ExitError(2, o.fork ? `cannot fork ${o.name}: ${spec}` : `cannot resume ${o.name}: ${spec}`);
   }

@@ -35,7 +35,7 @@ export function under(cwd: string | null, dir: string): boolean {
   return cwd === dir || cwd.startsWith(dir.endsWith('/') ? dir : dir + '/');
 }
 
-export function applyFilters(sessions: Session[], f: Filters): Session[] {
+export function applyFilters<T extends Pick<Session, 'hidden' | 'harness' | 'cwd'>>(sessions: T[], f: Filters): T[] {
   return sessions.filter(
     (s) => (f.all || !s.hidden) && (!f.harness || f.harness.includes(s.harness)) && (!f.dir || under(s.cwd, f.dir)),
   );

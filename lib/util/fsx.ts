@@ -18,8 +18,19 @@ export function exists(p: string): boolean {
   }
 }
 
+let readdirHook: ((dir: string) => fs.Dirent[]) | null = null;
+
+/**
+ * While the index discovers sources it installs its directory cache here (lib/index/dirs.ts), so
+ * unchanged directories are not read again; null restores plain reads.
+ */
+export function setReaddirHook(h: ((dir: string) => fs.Dirent[]) | null): void {
+  readdirHook = h;
+}
+
 /** readdir that never throws (unreadable or missing: empty). */
 export function entries(dir: string): fs.Dirent[] {
+  if (readdirHook) return readdirHook(dir);
   try {
     return fs.readdirSync(dir, { withFileTypes: true });
   } catch {

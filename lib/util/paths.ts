@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Ctx } from '../types.js';
@@ -44,4 +45,24 @@ export function configFile(ctx: Ctx): string {
   const e = ctx.env;
   if (e.XDG_CONFIG_HOME && path.isAbsolute(e.XDG_CONFIG_HOME)) return path.join(e.XDG_CONFIG_HOME, 'resume', 'config');
   return path.join(ctx.home, '.config', 'resume', 'config');
+}
+
+/** Do two paths name the same place (symlinks followed where they exist)? */
+export function samePlace(a: string, b: string): boolean {
+  const real = (p: string) => {
+    try {
+      return fs.realpathSync(p);
+    } catch {
+      return path.resolve(p);
+    }
+  };
+  return path.resolve(a) === path.resolve(b) || real(a) === real(b);
+}
+
+/**
+ * `{NAME: store}` when a session was found in `store` but the harness, started with the user's
+ * environment, would look in `dflt`: the launch points it at the store the session is in.
+ */
+export function storeEnv(name: string, store: string, dflt: string): Record<string, string> | undefined {
+  return samePlace(store, dflt) ? undefined : { [name]: store };
 }

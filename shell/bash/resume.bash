@@ -77,3 +77,31 @@ fi
 if [[ $- == *i* ]]; then
   bind '"\e[0n": redraw-current-line' 2>/dev/null
 fi
+
+# Key binding (Alt-R; RESUME_KEY picks another, RESUME_KEY= or RESUME_KEY=none binds none): the
+# picker opens and the line that resumes the chosen session is put on the command line, to run
+# with Enter (RESUME_KEY_RUN=1: run at once, and added to the history). Built from the stages:
+# `__pick` prints the chosen id and `emit` turns it into the line. Esc leaves the line as it was.
+__resume_widget() {
+  local id line=''
+  id=$("$__resume_bin" __pick </dev/tty)
+  [[ -n $id ]] && line=$(printf '%s\n' "$id" | RESUME_SHELL=bash "$__resume_bin" emit)
+  [[ -n $line ]] || return 0
+  if [[ ${RESUME_KEY_RUN:-} == 1 ]]; then
+    history -s -- "$line"
+    printf '%s\n' "$line"
+    eval "$line"
+    return
+  fi
+  READLINE_LINE=$line
+  READLINE_POINT=${#line}
+}
+if [[ $- == *i* ]]; then
+  __resume_key=${RESUME_KEY-'\er'}
+  if [[ -n $__resume_key && $__resume_key != none ]]; then
+    bind -m emacs-standard -x "\"$__resume_key\": __resume_widget" 2>/dev/null
+    bind -m vi-insert -x "\"$__resume_key\": __resume_widget" 2>/dev/null
+    bind -m vi-command -x "\"$__resume_key\": __resume_widget" 2>/dev/null
+  fi
+  unset __resume_key
+fi

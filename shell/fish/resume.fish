@@ -52,3 +52,36 @@ end
 
 complete -c resume -e
 complete -c resume -f --keep-order -a '(__resume_complete)'
+
+# Key binding (Alt-R; RESUME_KEY picks another, RESUME_KEY= or RESUME_KEY=none binds none): the
+# picker opens and the line that resumes the chosen session is put on the command line, to run
+# with Enter (RESUME_KEY_RUN=1: run at once). Built from the stages: `__pick` prints the chosen id
+# and `emit` turns it into the line. Esc leaves the command line as it was.
+function __resume_widget
+    set -l id ($__resume_bin __pick </dev/tty)
+    set -l line
+    if test -n "$id"
+        set line (printf '%s\n' $id | RESUME_SHELL=fish $__resume_bin emit)
+    end
+    if test -n "$line"
+        commandline -r -- $line
+        commandline -f repaint
+        if test "$RESUME_KEY_RUN" = 1
+            commandline -f execute
+        end
+        return
+    end
+    commandline -f repaint
+end
+
+if status is-interactive
+    set -l key '\er'
+    set -q RESUME_KEY; and set key $RESUME_KEY
+    # The readline/zsh spelling (\er, \C-x\C-r) is taken too: \C- becomes fish's \c. Only
+    # escapes and plain characters are accepted, so the value is safe to hand to fish's parser.
+    set key (string replace -ra '\\\\C-' '\\\\c' -- $key)
+    if test -n "$key"; and test "$key" != none; and string match -qr '^[A-Za-z0-9\\\\\[\]~^-]+$' -- $key
+        eval "bind $key __resume_widget"
+        eval "bind -M insert $key __resume_widget"
+    end
+end

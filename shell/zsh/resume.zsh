@@ -90,3 +90,38 @@ __resume_compdef() {
     autoload -Uz add-zsh-hook && add-zsh-hook precmd __resume_compdef
   fi
 }
+
+# Key binding (Alt-R; RESUME_KEY picks another, RESUME_KEY= or RESUME_KEY=none binds none): the
+# picker opens and the line that resumes the chosen session is put on the command line, to run
+# with Enter (RESUME_KEY_RUN=1: run at once). Built from the stages: `__pick` prints the chosen
+# id and `emit` turns it into the line. Esc leaves the command line as it was.
+__resume_widget() {
+  emulate -L zsh
+  local id line
+  id=$("$__resume_bin" __pick </dev/tty)
+  if [[ -n $id ]]; then
+    line=$(print -r -- "$id" | RESUME_SHELL=zsh "$__resume_bin" emit)
+  fi
+  if [[ -n $line ]]; then
+    if [[ ${RESUME_KEY_RUN:-} == 1 ]]; then
+      BUFFER=$line
+      zle reset-prompt
+      zle accept-line
+      return 0
+    fi
+    BUFFER=$line
+    CURSOR=$#BUFFER
+  fi
+  zle reset-prompt
+  return 0
+}
+() {
+  emulate -L zsh
+  [[ -o interactive ]] || return 0
+  local key=${RESUME_KEY-'\er'}
+  [[ -z $key || $key == none ]] && return 0
+  zle -N __resume_widget
+  bindkey -M emacs "$key" __resume_widget
+  bindkey -M viins "$key" __resume_widget
+  bindkey -M vicmd "$key" __resume_widget
+}

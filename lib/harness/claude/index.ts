@@ -1,10 +1,11 @@
 // Claude Code: <root>/projects/<slug>/<sessionId>.jsonl (formats.md §1).
 import path from 'node:path';
 import type { Adapter, Ctx, LineState, Root, SessionCore, Source } from '../../types.js';
-import { envDirs, expandHome } from '../../util/paths.js';
+import { envDirs, expandHome, storeEnv } from '../../util/paths.js';
 import { entries, direntIsDir, direntMaybeFile, isDir, uniqueReal } from '../../util/fsx.js';
 import { absolute, countUnknown, touchTimes, newCounters, parseObject, peekTimestamp, str, textOf } from '../jsonl.js';
 import { promptText, rawClip } from '../../util/text.js';
+import { toMs } from '../../util/time.js';
 
 interface ClaudeState extends LineState {
   id: string;
@@ -25,18 +26,33 @@ interface ClaudeState extends LineState {
   entrypoint: string | null;
   sdk: boolean;
   forkedFrom: string | null;
+  /**
+   * For finding forks (`--fork-session`, `/fork`, `/branch` copy the parent's records with their
+   * `uuid`s and time stamps under the new session id, with no marker): the counted prompts' uuids
+   * (last 12 characters) and times, in order, and the first prompts' texts.
+   */
+  pu?: string[];
+  pts?: (number | null)[];
+  pt?: string[];
 }
+
+const MAX_PU = 5000;
+const MAX_PT = 50;
 
 const KNOWN = new Set([
   'user', 'assistant', 'system', 'attachment', 'progress', 'summary', 'custom-title', 'ai-title', 'last-prompt',
   'agent-name', 'mode', 'permission-mode', 'queue-operation', 'pr-link', 'frame-link', 'worktree-state', 'relocated',
   'agent-setting', 'bridge-session', 'file-history-snapshot', 'started', 'result', 'atis-latch', 'tag',
+  // 2.1.332 (recorded): request records, cost and tool summaries
+  'api-request', 'api-request-blob', 'api-request-shape', 'cost-state', 'tools-used',
 ]);
 
 const B_TOOL_RESULT = Buffer.from('"type":"tool_result"');
 const B_TOOL_USE = Buffer.from('"type":"tool_use"');
 const B_PROGRESS = Buffer.from('"type":"progress"');
 const B_SNAPSHOT = Buffer.from('"type":"file-history-snapshot"');
+/** `api-request`, `api-request-blob`, `api-request-shape` (2.1.332): request copies, never listed */
+const B_API_REQUEST = Buffer.from('"type":"api-request');
 const B_ASSISTANT = Buffer.from('"type":"assistant"');
 const BIG = 64 * 1024;
 
@@ -64,6 +80,7 @@ function skippable(buf: Buffer, start: number, end: number, big: boolean): boole
     within(B_TOOL_RESULT, 2048) ||
     within(B_PROGRESS, 2048) ||
     within(B_SNAPSHOT, 64) ||
+    within(B_API_REQUEST, 64) ||
     (big && within(B_TOOL_USE, 4096) && within(B_ASSISTANT, 4096))
   );
 }
@@ -79,6 +96,12 @@ export function claudePromptText(content: unknown): string | null {
 
 const touch = touchTimes;
 
+/** The directory Claude Code itself uses in this environment. */
+function claudeDefault(ctx: Ctx): string {
+  const cfg = ctx.env.CLAUDE_CONFIG_DIR;
+  return cfg ? path.resolve(expandHome(cfg, ctx.home)) : path.join(ctx.home, '.claude');
+}
+
 export const claude: Adapter<ClaudeState> = {
   name: 'claude',
   label: 'Claude Code',
@@ -86,6 +109,7 @@ export const claude: Adapter<ClaudeState> = {
   text: async () => (await import('./text.js')).claudeText,
   search: async () => (await import('./text.js')).search,
   perSource: true,
+  linked: true,
 
   roots(ctx: Ctx): Root[] {
     const out: Root[] = envDirs(ctx, 'RESUME_CLAUDE_DIRS').map((p) => ({ path: p, via: 'RESUME_CLAUDE_DIRS', exists: false }));
@@ -122,6 +146,7 @@ export const claude: Adapter<ClaudeState> = {
       cwd: null, branch: null, model: null, started: null, updated: null,
       firstPrompt: null, lastPrompt: null, lastReply: null, prompts: 0,
       customTitle: null, aiTitle: null, summary: null, entrypoint: null, sdk: false, forkedFrom: null,
+      pu: [], pts: [], pt: [],
       counters: newCounters(),
     };
   },
@@ -163,6 +188,14 @@ export const claude: Adapter<ClaudeState> = {
         if (st.firstPrompt == null) st.firstPrompt = p;
         st.lastPrompt = p;
         (st.all ??= []).push(p);
+        st.pu ??= [];
+        st.pts ??= [];
+        st.pt ??= [];
+        if (st.pu.length < MAX_PU && typeof o.uuid === 'string') {
+          st.pu.push(o.uuid.length === 36 ? o.uuid.slice(-12) : o.uuid);
+          st.pts.push(toMs(o.timestamp));
+        }
+        if (st.pt.length < MAX_PT) st.pt.push(p);
         return;
       }
       case 'assistant': {
@@ -218,11 +251,101 @@ export const claude: Adapter<ClaudeState> = {
         hiddenReason,
         parent: null,
         forkedFrom: st.forkedFrom,
+        link: st.pu?.[0] ?? null,
       },
     ];
   },
 
-  launch(s, { fork }) {
-    return { argv: fork ? ['claude', '--resume', s.id, '--fork-session'] : ['claude', '--resume', s.id] };
+  finish(sessions, _ctx, states) {
+    return linkForks(sessions, states);
+  },
+
+  launch(s, { fork, ctx }) {
+    const argv = fork ? ['claude', '--resume', s.id, '--fork-session'] : ['claude', '--resume', s.id];
+    // <root>/projects/<slug>/<id>.jsonl: Claude Code looks in CLAUDE_CONFIG_DIR, else ~/.claude
+    const env = ctx ? storeEnv('CLAUDE_CONFIG_DIR', path.dirname(path.dirname(path.dirname(s.file))), claudeDefault(ctx)) : undefined;
+    return env ? { argv, env } : { argv };
   },
 };
+
+/** Length of the common prefix of two uuid lists. */
+function common(a: string[], b: string[]): number {
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  return i;
+}
+
+/**
+ * Forks: sessions whose first prompts are the same records (same uuids) as another session's. Of
+ * two such files the fork is the one whose first prompt after the shared ones is older (it was
+ * written when the fork was made; the parent continued later), or the one with prompts of its own
+ * when the other has none. Of several parents the one sharing the most wins (a fork of a fork).
+ * The fork keeps only its own prompts: its first prompt is the one after the copied history.
+ */
+export function linkForks(sessions: SessionCore[], states: Map<string, { src: Source; state: ClaudeState }>): SessionCore[] {
+  const byFile = new Map<string, ClaudeState>();
+  const groups = new Map<string, string[]>();
+  for (const { src, state } of states.values()) {
+    if (!state || !Array.isArray(state.pu) || state.pu.length === 0) continue;
+    byFile.set(src.path, state);
+    const g = groups.get(state.pu[0]!);
+    if (g) g.push(src.path);
+    else groups.set(state.pu[0]!, [src.path]);
+  }
+  const idOf = new Map(sessions.map((s) => [s.file, s.id]));
+  const link = new Map<string, { parent: string; shared: number }>();
+  for (const files of groups.values()) {
+    if (files.length < 2) continue;
+    for (const f of files) {
+      const a = byFile.get(f)!;
+      let best: { parent: string; shared: number } | null = null;
+      for (const g of files) {
+        if (g === f) continue;
+        const b = byFile.get(g)!;
+        const l = common(a.pu!, b.pu!);
+        if (l === 0) continue;
+        const aOwn = a.pu!.length > l;
+        const bOwn = b.pu!.length > l;
+        if (!aOwn) continue; // a has nothing after the shared prompts: it is not the fork
+        const aNext = a.pts?.[l] ?? null;
+        const bNext = bOwn ? (b.pts?.[l] ?? null) : null;
+        const isFork = !bOwn || (aNext != null && bNext != null && aNext < bNext);
+        if (!isFork) continue;
+        const pid = idOf.get(g);
+        if (pid && (!best || l > best.shared)) best = { parent: pid, shared: l };
+      }
+      if (best) link.set(f, best);
+    }
+  }
+  if (link.size === 0) return sessions;
+  return sessions.map((s) => {
+    const l = link.get(s.file);
+    const st = byFile.get(s.file);
+    if (!l || !st) return s;
+    const prompts = Math.max(0, s.prompts - l.shared);
+    const first = prompts === 0 ? null : (st.pt?.[l.shared] ?? s.lastPrompt);
+    const explicit = st.customTitle ?? st.aiTitle ?? st.summary ?? null;
+    // a title copied with the parent's history is the parent's, not the fork's
+    const pst = [...byFile.entries()].find(([file]) => idOf.get(file) === l.parent)?.[1];
+    const ptitle = pst ? (pst.customTitle ?? pst.aiTitle ?? pst.summary ?? null) : null;
+    const own = explicit && explicit !== ptitle ? promptText(explicit) : null;
+    let hidden = s.hidden;
+    let hiddenReason = s.hiddenReason;
+    if (!hidden && prompts === 0 && !own) {
+      hidden = true;
+      hiddenReason = 'empty';
+    }
+    return {
+      ...s,
+      forkedFrom: s.forkedFrom ?? l.parent,
+      prompts,
+      firstPrompt: first,
+      lastPrompt: prompts === 0 ? null : s.lastPrompt,
+      title: own ?? first,
+      // it began when it was made, not when the history it copied did
+      started: st.pts?.[l.shared] ?? s.started,
+      hidden,
+      hiddenReason,
+    };
+  });
+}

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Decompress } from 'fzstd';
 import type { Adapter, Ctx, LineState, Root, SessionCore, Source } from '../../types.js';
-import { envDirs, expandHome } from '../../util/paths.js';
+import { envDirs, expandHome, storeEnv } from '../../util/paths.js';
 import { entries, direntMaybeFile, isDir, uniqueReal, walk } from '../../util/fsx.js';
 import { countUnknown, newCounters, parseObject, peekTimestamp, str, peekStr as peekStrAt } from '../jsonl.js';
 import { promptText } from '../../util/text.js';
@@ -41,6 +41,14 @@ interface CodexState extends LineState {
   /** user_message events recognised as copies of the parent's history and not counted */
   copied: number;
   threadName: string | null;
+  /**
+   * The last counted prompt's text (hashed) and shape (`e` event user_message, `r` response_item, `i`
+   * item_completed), until a second shape of the same turn has been matched with it: one turn is
+   * written in two shapes (old builds: user_message + response_item; 0.148+: response_item +
+   * item_completed), and counts once.
+   */
+  lastText?: string | null;
+  lastKind?: string | null;
   /** short hashes of the counted prompts, in order (compared with a child's leading prompts) */
   ph: string[];
   /** a child's first prompts (clipped), to name its first own prompt once copies are dropped */
@@ -54,16 +62,47 @@ interface TitlesState extends LineState {
 
 const KNOWN = new Set([
   'session_meta', 'response_item', 'event_msg', 'turn_context', 'compacted', 'world_state',
-  'inter_agent_communication', 'inter_agent_communication_metadata',
+  'inter_agent_communication', 'inter_agent_communication_metadata', 'token_usage_record',
 ]);
 /** outer record types never needed for a listing: only their time stamp is read */
-const SKIP_OUTER = new Set(['response_item', 'compacted', 'world_state', 'inter_agent_communication', 'inter_agent_communication_metadata']);
+const SKIP_OUTER = new Set(['response_item', 'compacted', 'world_state', 'inter_agent_communication', 'inter_agent_communication_metadata', 'token_usage_record']);
 /** event_msg payload types that are decoded */
-const WANT_EVENT = new Set(['user_message', 'thread_name_updated', 'agent_message']);
+const WANT_EVENT = new Set(['user_message', 'thread_name_updated', 'agent_message', 'item_completed']);
+
+/**
+ * Text Codex puts into a `user` message that nobody typed: environment context, AGENTS.md and user
+ * instructions, permissions, aborted-turn and shell-command notes, skills, (old builds) the wrapped
+ * request (formats.md §2).
+ */
+export const CODEX_INJECTED = /^\s*(<environment_context>|<user_instructions>|# AGENTS\.md instructions|<permissions instructions>|<turn_aborted>|<user_shell_command>|<skills_instructions>|## My request for Codex:|<INSTRUCTIONS>)/;
+
+/** A message that is one whole snake_case tag block (`<collaboration_mode>…</collaboration_mode>`) is injected too. */
+const WRAPPED = /^\s*<([a-z]+_[a-z_]+)>[\s\S]*<\/\1>\s*$/;
+
+export function codexInjected(t: string): boolean {
+  return CODEX_INJECTED.test(t) || WRAPPED.test(t);
+}
+
+/** The typed text of a user message's content blocks (`input_text`/`text`), and whether it carries an image. */
+function userContent(content: unknown): { text: string; img: boolean } {
+  if (typeof content === 'string') return { text: content, img: false };
+  if (!Array.isArray(content)) return { text: '', img: false };
+  const parts: string[] = [];
+  let img = false;
+  for (const b of content) {
+    if (!b || typeof b !== 'object') continue;
+    const t = (b as any).type;
+    if ((t === 'input_text' || t === 'text' || t === 'Text' || t === 'output_text') && typeof (b as any).text === 'string') parts.push((b as any).text);
+    else if (t === 'input_image' || t === 'image' || t === 'local_image' || t === 'localImage') img = true;
+  }
+  return { text: parts.join('\n'), img };
+}
 
 const B_TYPE = Buffer.from('"type":"');
 const B_PAYLOAD_TYPE = Buffer.from('"payload":{"type":"');
 const B_ORDINAL = Buffer.from('"ordinal":');
+const B_ROLE_USER = Buffer.from('"role":"user"');
+const B_ROLE_ASSISTANT = Buffer.from('"role":"assistant"');
 const BIG = 256 * 1024;
 const MAX_PH = 5000;
 const MAX_PT = 200;
@@ -146,24 +185,57 @@ function onMeta(st: CodexState, o: Record<string, any>, p: Record<string, any>):
   }
 }
 
-function onUserMessage(st: CodexState, o: Record<string, any>, p: Record<string, any>): void {
-  const text = typeof p.message === 'string' ? p.message.trim() : '';
-  const img = (Array.isArray(p.images) && p.images.length > 0) || (Array.isArray(p.local_images) && p.local_images.length > 0);
+/**
+ * One user turn in any of its shapes. `kind`: `e` event_msg user_message, `r` response_item user
+ * message, `i` item_completed UserMessage. A turn written in two shapes counts once: a prompt of
+ * another shape with the same text right after the last counted one is its second copy.
+ */
+function onPrompt(st: CodexState, o: Record<string, any>, text: string, img: boolean, kind: string): void {
+  text = text.trim();
   if (!text && !img) return;
+  const h = hash(text);
+  if (st.lastKind != null && st.lastKind !== kind && st.lastText === h) {
+    st.lastKind = null; // matched: a third copy would be a new turn
+    st.lastText = null;
+    return;
+  }
   const t = toMs(o.timestamp);
   // A fork or spawned thread starts with copies of the parent's history; copies that kept their
   // original time stamps are older than the child's own session_meta.
   if (st.child && st.metaTs != null && t != null && t < st.metaTs) {
+    st.lastKind = kind;
+    st.lastText = h;
+    // the second shape of a copied turn is matched above; count each copied turn once
     st.copied++;
     return;
   }
+  st.lastKind = kind;
+  st.lastText = h;
   st.prompts++;
   const pt = text ? promptText(text) : '[image]';
   if (st.firstPrompt == null) st.firstPrompt = pt;
   st.lastPrompt = pt;
   (st.all ??= []).push(pt);
-  if (st.ph.length < MAX_PH) st.ph.push(hash(text));
+  if (st.ph.length < MAX_PH) st.ph.push(h);
   if (st.child && st.pt.length < MAX_PT) st.pt.push(pt);
+}
+
+function onUserMessage(st: CodexState, o: Record<string, any>, p: Record<string, any>): void {
+  const text = typeof p.message === 'string' ? p.message : '';
+  const img = (Array.isArray(p.images) && p.images.length > 0) || (Array.isArray(p.local_images) && p.local_images.length > 0);
+  onPrompt(st, o, text, img, 'e');
+}
+
+/**
+ * A response_item worth decoding: a user message (the typed prompt in 0.148+, or injected context),
+ * or an assistant message small enough to be a reply (the last reply). Tool calls, output and
+ * reasoning never are.
+ */
+function wantedItem(buf: Buffer, start: number, end: number): boolean {
+  if (peekStr(buf, start, end, B_PAYLOAD_TYPE, 1024) !== 'message') return false;
+  const head = buf.subarray(start, Math.min(end, start + 1024));
+  if (head.indexOf(B_ROLE_USER) >= 0) return true;
+  return end - start <= BIG && head.indexOf(B_ROLE_ASSISTANT) >= 0;
 }
 
 function lineInto(st: CodexState, buf: Buffer, start: number, end: number, complete: boolean): void {
@@ -188,7 +260,7 @@ function lineInto(st: CodexState, buf: Buffer, start: number, end: number, compl
     }
     // Byte-level prefilter: tool calls and output, reasoning, token counts, compaction histories
     // are most of the bytes and never matter for a listing.
-    if (SKIP_OUTER.has(outer)) {
+    if (SKIP_OUTER.has(outer) && !(outer === 'response_item' && wantedItem(buf, start, end))) {
       touch(st, peekTimestamp(buf, start, end));
       return;
     }
@@ -229,10 +301,33 @@ function lineInto(st: CodexState, buf: Buffer, start: number, end: number, compl
       if (p && str(p.model)) st.model = p.model;
       if (p && !st.cwd && isAbs(p.cwd)) st.cwd = p.cwd;
       return;
+    case 'response_item': {
+      touch(st, o.timestamp);
+      if (!p || p.type !== 'message') return;
+      if (p.role === 'user') {
+        const u = userContent(p.content);
+        if (!codexInjected(u.text)) onPrompt(st, o, u.text, u.img, 'r');
+      } else if (p.role === 'assistant') {
+        const u = userContent(p.content);
+        if (u.text.trim()) st.lastReply = promptText(u.text);
+      }
+      return;
+    }
     case 'event_msg': {
       touch(st, o.timestamp);
       if (!p) return;
       if (p.type === 'user_message') onUserMessage(st, o, p);
+      else if (p.type === 'item_completed') {
+        const it = p.item && typeof p.item === 'object' ? p.item : null;
+        const ty = it ? String(it.type ?? '') : '';
+        if (ty === 'UserMessage' || ty === 'userMessage' || ty === 'user_message') {
+          const u = userContent(it!.content);
+          if (!codexInjected(u.text)) onPrompt(st, o, u.text, u.img, 'i');
+        } else if ((ty === 'AgentMessage' || ty === 'agentMessage' || ty === 'agent_message') && it) {
+          const t = typeof it.text === 'string' ? it.text : userContent(it.content).text;
+          if (t.trim()) st.lastReply = promptText(t);
+        }
+      }
       else if (p.type === 'thread_name_updated') {
         const t = toMs(o.timestamp);
         if (st.child && st.metaTs != null && t != null && t < st.metaTs) return; // the parent's name
@@ -253,7 +348,7 @@ function newState(src: Source): CodexState {
     lines: 0, meta: false, id: codexIdFromPath(src.path), cwd: null, branch: null, model: null, source: null,
     subagent: false, parent: null, forkedFrom: null, child: false, metaTs: null, boundary: null,
     started: null, updated: null, firstPrompt: null, lastPrompt: null, lastReply: null, prompts: 0, copied: 0,
-    threadName: null, ph: [], pt: [], counters: newCounters(),
+    threadName: null, lastText: null, lastKind: null, ph: [], pt: [], counters: newCounters(),
   };
 }
 
@@ -326,6 +421,12 @@ function mtimeOf(p: string): number | null {
   }
 }
 
+/** The CODEX_HOME a rollout lives in: `<home>/sessions/YYYY/MM/DD/` or `<home>/archived_sessions/`. */
+export function codexHomeOf(file: string): string | null {
+  const m = /^(.*)\/(?:sessions\/\d{4}\/\d\d\/\d\d|archived_sessions)\/[^/]+$/.exec(file);
+  return m ? m[1]! : null;
+}
+
 function codexHome(ctx: Ctx): Root {
   const v = ctx.env.CODEX_HOME;
   // Codex refuses to start with a CODEX_HOME that does not exist; so do we (no silent ~/.codex).
@@ -388,7 +489,7 @@ export const codex: Adapter<any> = {
     if (isTitles(st) || st.lines === 0) return true;
     const outer = peekStr(head, 0, head.length, B_TYPE, 512);
     if (outer == null) return true;
-    if (SKIP_OUTER.has(outer)) return false;
+    if (SKIP_OUTER.has(outer)) return outer === 'response_item' && peekStr(head, 0, head.length, B_PAYLOAD_TYPE, 1024) === 'message' && head.subarray(0, 1024).indexOf(B_ROLE_USER) >= 0;
     if (outer === 'event_msg') {
       const pt = peekStr(head, 0, head.length, B_PAYLOAD_TYPE, 1024);
       return pt == null || WANT_EVENT.has(pt);
@@ -495,12 +596,21 @@ export const codex: Adapter<any> = {
         }
       }
       const n = names.get(s.id);
-      const title = n ? promptText(n[0]) : st?.threadName ? promptText(st.threadName) : out.firstPrompt;
+      let title = n ? promptText(n[0]) : st?.threadName ? promptText(st.threadName) : out.firstPrompt;
+      // A fork starts with its parent's name (0.171 writes it to session_index.jsonl for the fork
+      // too): listed by its own first prompt until it is given a name of its own.
+      if (s.forkedFrom && out.firstPrompt && title !== out.firstPrompt) {
+        const pn = names.get(s.forkedFrom)?.[0] ?? byId.get(s.forkedFrom)?.threadName ?? null;
+        if (pn && promptText(pn) === title) title = out.firstPrompt;
+      }
       return title === out.title ? out : { ...out, title };
     });
   },
 
-  launch(s, { fork }) {
-    return { argv: fork ? ['codex', 'fork', s.id] : ['codex', 'resume', s.id] };
+  launch(s, { fork, ctx }) {
+    const argv = fork ? ['codex', 'fork', s.id] : ['codex', 'resume', s.id];
+    const home = codexHomeOf(s.file);
+    const env = ctx && home ? storeEnv('CODEX_HOME', home, codexHome(ctx).path) : undefined;
+    return env ? { argv, env } : { argv };
   },
 };

@@ -2,8 +2,24 @@
 import type { ExtractCtx, Piece, SearchHooks } from '../../search/types.js';
 import { blockText, ms, outputText, piece, toolPiece } from '../../search/extract-util.js';
 
-/** Text Codex injects as a `user` response item (context, instructions): not typed by anyone. */
-const INJECTED = /^\s*(<environment_context>|<user_instructions>|# AGENTS\.md instructions|<permissions instructions>|<turn_aborted>|<user_shell_command>|## My request for Codex:|<INSTRUCTIONS>)/;
+import { codexInjected } from './index.js';
+
+/**
+ * One user turn is written in two shapes (old builds: event user_message + response_item; 0.148+:
+ * response_item + item_completed UserMessage): a prompt of another shape with the same text right
+ * after the last one is its second copy and is not searched twice.
+ */
+function seen(st: Record<string, any>, text: string, kind: string): boolean {
+  const t = text.trim();
+  if (st.lastKind != null && st.lastKind !== kind && st.lastText === t) {
+    st.lastKind = null;
+    st.lastText = null;
+    return true;
+  }
+  st.lastKind = kind;
+  st.lastText = t;
+  return false;
+}
 
 export function codexText(o: any, cx: ExtractCtx): Piece[] {
   if (!o || typeof o !== 'object') return [];
@@ -31,8 +47,19 @@ export function codexText(o: any, cx: ExtractCtx): Piece[] {
   if (o.type === 'event_msg') {
     switch (p.type) {
       case 'user_message':
-        add(piece('user', p.message, ts));
+        if (typeof p.message === 'string' && !seen(st, p.message, 'e')) add(piece('user', p.message, ts));
         break;
+      case 'item_completed': {
+        const it = p.item && typeof p.item === 'object' ? p.item : null;
+        const ty = it ? String(it.type ?? '') : '';
+        if (ty === 'UserMessage' || ty === 'userMessage' || ty === 'user_message') {
+          const t = blockText(it.content, ['text', 'input_text']);
+          if (!codexInjected(t) && !seen(st, t, 'i')) add(piece('user', t, ts));
+        } else if (ty === 'AgentMessage' || ty === 'agentMessage' || ty === 'agent_message') {
+          add(piece('assistant', typeof it.text === 'string' ? it.text : blockText(it.content), ts));
+        }
+        break;
+      }
       case 'agent_message':
         add(piece('assistant', p.message, ts));
         break;
@@ -50,7 +77,7 @@ export function codexText(o: any, cx: ExtractCtx): Piece[] {
       case 'message': {
         const t = blockText(p.content);
         if (p.role === 'assistant') add(piece('assistant', t, ts));
-        else if (p.role === 'user' && !INJECTED.test(t)) add(piece('user', t, ts));
+        else if (p.role === 'user' && !codexInjected(t) && !seen(st, t, 'r')) add(piece('user', t, ts));
         break;
       }
       case 'reasoning':
@@ -89,7 +116,7 @@ export function codexText(o: any, cx: ExtractCtx): Piece[] {
       for (const it of p.replacement_history) {
         if (it && it.type === 'message') {
           const t = blockText(it.content);
-          if (!INJECTED.test(t)) add(piece(it.role === 'user' ? 'user' : 'assistant', t, ts, { summary: true }));
+          if (!codexInjected(t)) add(piece(it.role === 'user' ? 'user' : 'assistant', t, ts, { summary: true }));
         }
       }
     }

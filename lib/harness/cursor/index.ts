@@ -10,7 +10,7 @@ import { createHash } from '../../util/lazy.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Adapter, Counters, Ctx, LineState, Root, SessionCore, Source } from '../../types.js';
-import { envDirs, expandHome } from '../../util/paths.js';
+import { envDirs, expandHome, storeEnv } from '../../util/paths.js';
 import { entries, direntIsDir, direntMaybeFile, isDir, uniqueReal } from '../../util/fsx.js';
 import { countUnknown, headHas, newCounters, parseObject, str } from '../jsonl.js';
 import { promptText } from '../../util/text.js';
@@ -108,6 +108,13 @@ export function decodeSlug(slug: string, max = 8, budget = 400): { dirs: string[
   };
   if (want) walk('/', want);
   return { dirs, complete };
+}
+
+/** Where Cursor keeps projects/ (the transcripts): CURSOR_DATA_DIR, else ~/.cursor. */
+function dataDir(ctx: Ctx): { path: string; via: string } {
+  const d = ctx.env.CURSOR_DATA_DIR;
+  if (d && d.trim()) return { path: path.resolve(expandHome(d.trim(), ctx.home)), via: 'CURSOR_DATA_DIR' };
+  return { path: path.join(ctx.home, '.cursor'), via: 'default' };
 }
 
 function configDir(ctx: Ctx): { path: string; via: string } {
@@ -236,6 +243,9 @@ export const cursor: Adapter<CursorState> = {
     // ~/.cursor/projects whatever CURSOR_CONFIG_DIR says.
     const x = ctx.env.XDG_CONFIG_HOME;
     if (x && path.isAbsolute(x)) out.push({ path: path.join(x, 'cursor'), via: 'XDG_CONFIG_HOME', exists: false, role: 'config' });
+    // CURSOR_DATA_DIR moves the data directory that holds projects/ (the transcripts).
+    const d = dataDir(ctx);
+    if (d.via !== 'default') out.push({ path: d.path, via: d.via, exists: false, role: 'projects' });
     out.push({ path: path.join(ctx.home, '.cursor'), via: 'default', exists: false, role: 'projects' });
     return uniqueReal(out).map((r) => ({ ...r, exists: isDir(r.path) }));
   },
@@ -500,9 +510,19 @@ export const cursor: Adapter<CursorState> = {
     return out;
   },
 
-  launch(s, { fork }) {
+  launch(s, { fork, ctx }) {
     if (fork) return 'Cursor CLI has no fork; resume the session without --fork';
-    return { argv: [cursorBinary(), '--resume', s.id] };
+    const argv = [cursorBinary(), '--resume', s.id];
+    if (!ctx) return { argv };
+    // Point the CLI at the stores the session was found in: the transcript's data directory
+    // (<data>/projects/…) and the chat's config directory (<config>/chats/<md5>/<id>/…).
+    const t = /^(.*)\/projects\/[^/]+\/agent-transcripts\//.exec(s.file);
+    const c = /^(.*)\/chats\/[^/]+\/[^/]+\/[^/]+$/.exec(s.file);
+    const env = {
+      ...(t ? storeEnv('CURSOR_DATA_DIR', t[1]!, dataDir(ctx).path) : {}),
+      ...(c ? storeEnv('CURSOR_CONFIG_DIR', c[1]!, configDir(ctx).path) : {}),
+    };
+    return Object.keys(env).length ? { argv, env } : { argv };
   },
 };
 

@@ -5,7 +5,7 @@ import { createHash } from '../../util/lazy.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Adapter, Ctx, LineState, Root, SessionCore, Source } from '../../types.js';
-import { envDirs, expandHome } from '../../util/paths.js';
+import { envDirs, expandHome, samePlace, storeEnv } from '../../util/paths.js';
 import { entries, direntIsDir, direntMaybeFile, isDir, uniqueReal } from '../../util/fsx.js';
 import { newCounters, parseObject, peekTimestamp, str, peekStr as peekStrAt } from '../jsonl.js';
 import { promptText } from '../../util/text.js';
@@ -54,9 +54,13 @@ export function partsText(v: unknown): string {
   return '';
 }
 
-/** What Gemini itself ignores when it rebuilds a conversation (sessionUtils.ts isIgnoredUserContent). */
+/**
+ * What Gemini itself ignores when it rebuilds a conversation (sessionUtils.ts isIgnoredUserContent),
+ * and the grace-period nudge its subagent loop sends as a user message (seen in 0.61.0 recordings).
+ */
 export function isIgnoredUserContent(t: string): boolean {
-  return t.length === 0 || t.startsWith('/') || t.startsWith('?') || t.startsWith('<session_context>') || t.startsWith('<hook_context>');
+  return t.length === 0 || t.startsWith('/') || t.startsWith('?') || t.startsWith('<session_context>') || t.startsWith('<hook_context>') ||
+    t.startsWith('You have stopped calling tools without finishing.');
 }
 
 function newState(): GeminiState {
@@ -392,8 +396,18 @@ export const gemini: Adapter<GeminiState> = {
     return out;
   },
 
-  launch(s, { fork }) {
+  launch(s, { fork, ctx }) {
     if (fork) return 'Gemini CLI cannot fork a session; resume it instead';
-    return { argv: ['gemini', '--resume', s.id] };
+    const argv = ['gemini', '--resume', s.id];
+    // <home>/.gemini/tmp/<project>/chats/…: Gemini reads $GEMINI_CLI_HOME/.gemini, else ~/.gemini
+    const m = ctx ? /^(.*)\/tmp\/[^/]+\/chats\//.exec(s.file) : null;
+    if (!ctx || !m) return { argv };
+    const root = m[1]!;
+    const h = ctx.env.GEMINI_CLI_HOME;
+    const dflt = h ? path.resolve(expandHome(h, ctx.home)) : ctx.home;
+    if (samePlace(root, path.join(dflt, '.gemini'))) return { argv };
+    if (path.basename(root) !== '.gemini') return `Gemini CLI reads sessions only from <home>/.gemini; this one is in ${root}`;
+    const env = storeEnv('GEMINI_CLI_HOME', path.dirname(root), dflt);
+    return env ? { argv, env } : { argv };
   },
 };

@@ -2,9 +2,10 @@
 // `<data>/storage/` that v1.2 imports and leaves behind (formats.md §5). Both are read; a session in
 // both is listed once, from the database.
 import fs from 'node:fs';
+import { createHash } from '../../util/lazy.js';
 import path from 'node:path';
 import type { Adapter, Counters, Ctx, LineState, Root, SessionCore, Source } from '../../types.js';
-import { envDirs, expandHome } from '../../util/paths.js';
+import { envDirs, expandHome, storeEnv } from '../../util/paths.js';
 import { entries, direntIsDir, direntMaybeFile, exists, isDir, uniqueReal } from '../../util/fsx.js';
 import { countUnknown, newCounters, str } from '../jsonl.js';
 import { promptText } from '../../util/text.js';
@@ -14,6 +15,8 @@ import { columns, firstLine, openReadonly, walDeps, warnOnce, type Db } from '..
 interface OpencodeState extends LineState {
   sessions: SessionCore[];
   counters: Counters;
+  /** per session: its prompts' hashes and first texts, to find the history a fork copied */
+  forks?: Record<string, { ph: string[]; pt: string[]; boundary: boolean }>;
 }
 
 /** What one session's messages give, whichever store they come from. */
@@ -25,7 +28,14 @@ interface Talk {
   all?: string[];
   lastReply: string | null;
   model: string | null;
+  /** prompt hashes and the first prompts (a fork's copied history is found by them) */
+  ph: string[];
+  pt: string[];
 }
+
+const MAX_PH = 2000;
+const MAX_PT = 50;
+const FORK_TITLE = /^(.*) \(fork #\d+\)$/;
 
 const KNOWN_PARTS = new Set([
   'text', 'reasoning', 'tool', 'file', 'agent', 'subtask', 'compaction', 'step-start', 'step-finish', 'patch',
@@ -49,8 +59,16 @@ function dataDir(ctx: Ctx): { path: string; via: string } {
   return { path: path.join(ctx.home, '.local', 'share', 'opencode'), via: 'default' };
 }
 
+/** The database opencode opens in this environment: OPENCODE_DB (relative: under the data dir), else <data>/opencode.db. */
+function defaultDb(ctx: Ctx): string {
+  const d = dataDir(ctx).path;
+  const db = ctx.env.OPENCODE_DB;
+  if (db && db !== ':memory:') return path.isAbsolute(db) ? db : path.resolve(d, expandHome(db, ctx.home));
+  return path.join(d, 'opencode.db');
+}
+
 function newTalk(): Talk {
-  return { prompts: 0, firstPrompt: null, lastPrompt: null, lastReply: null, model: null };
+  return { prompts: 0, firstPrompt: null, lastPrompt: null, lastReply: null, model: null, ph: [], pt: [] };
 }
 
 function addPrompt(t: Talk, text: string): void {
@@ -60,6 +78,8 @@ function addPrompt(t: Talk, text: string): void {
   if (t.firstPrompt == null) t.firstPrompt = p;
   t.lastPrompt = p;
   (t.all ??= []).push(p);
+  if (t.ph.length < MAX_PH) t.ph.push(createHash('sha1').update(text.trim()).digest('base64').slice(0, 12));
+  if (t.pt.length < MAX_PT) t.pt.push(p);
 }
 
 function modelName(provider: unknown, model: unknown): string | null {
@@ -109,22 +129,36 @@ function readDb(src: Source): OpencodeState {
   const c = newCounters();
   const db = openReadonly(src.path);
   try {
-    return { sessions: queryDb(db, src, c), counters: c };
+    const forks: NonNullable<OpencodeState['forks']> = {};
+    return { sessions: queryDb(db, src, c, forks), counters: c, forks };
   } finally {
     db.close();
   }
 }
 
-function queryDb(db: Db, src: Source, c: Counters): SessionCore[] {
-  const sc = columns(db, 'session');
-  if (!sc.has('id')) {
+function queryDb(db: Db, src: Source, c: Counters, forks: NonNullable<OpencodeState['forks']> = {}): SessionCore[] {
+  // opencode 2.x keeps sessions in `session_v2` (1.x rows migrated in place); 1.2+ in `session`.
+  // Both are read when both exist; a session in both is taken from session_v2.
+  const want = ['id', 'parent_id', 'directory', 'title', 'time_created', 'time_updated', 'time_archived', 'project_id', 'model', 'fork_session_id', 'fork_boundary'];
+  const rows: Record<string, unknown>[] = [];
+  const seen = new Set<unknown>();
+  for (const table of ['session_v2', 'session']) {
+    const sc = columns(db, table);
+    if (!sc.has('id')) continue;
+    const sel = want.filter((w) => sc.has(w));
+    for (const w of ['directory', 'title', 'time_updated']) if (!sc.has(w)) skip(c, `${table} table has no ${w} column`);
+    for (const r of db.prepare(`SELECT ${sel.map((s) => `"${s}"`).join(', ')} FROM "${table}"`).all() as Record<string, unknown>[]) {
+      if (seen.has(r.id)) continue;
+      seen.add(r.id);
+      rows.push(r);
+    }
+  }
+  if (rows.length === 0 && !columns(db, 'session').has('id') && !columns(db, 'session_v2').has('id')) {
     skip(c, 'database without a session table');
     return [];
   }
-  const want = ['id', 'parent_id', 'directory', 'title', 'time_created', 'time_updated', 'time_archived', 'project_id', 'model', 'fork_session_id'];
-  const sel = want.filter((w) => sc.has(w));
-  for (const w of ['directory', 'title', 'time_updated']) if (!sc.has(w)) skip(c, `session table has no ${w} column`);
-  const rows = db.prepare(`SELECT ${sel.map((s) => `"${s}"`).join(', ')} FROM session`).all() as Record<string, unknown>[];
+  const boundaries = new Map<string, number>();
+  for (const r of rows) if (typeof r.id === 'string' && typeof r.fork_boundary === 'number') boundaries.set(r.id, r.fork_boundary);
 
   const worktree = new Map<string, string>();
   const pc = columns(db, 'project');
@@ -228,6 +262,50 @@ function queryDb(db: Db, src: Source, c: Counters): SessionCore[] {
     }
   }
 
+  // opencode 2.x: one `session_message` row per transcript entry (type, per-session seq, JSON data).
+  // A session with entries there takes its prompts, model and last reply from them.
+  const smc = columns(db, 'session_message');
+  if (smc.has('session_id') && smc.has('type') && smc.has('seq') && smc.has('data')) {
+    const v2 = new Map<string, Talk>();
+    const entries = db
+      .prepare(
+        `SELECT session_id AS sid, type, seq, json_valid(data) AS ok, substr(${J('data', '$.text')}, 1, 4000) AS text,
+           ${J('data', '$.model.id')} AS model, ${J('data', '$.model.providerID')} AS provider,
+           (CASE WHEN type = 'assistant' AND json_valid(data) THEN (SELECT group_concat(substr(json_extract(value, '$.text'), 1, 4000), char(10))
+              FROM json_each(data, '$.content') WHERE json_extract(value, '$.type') = 'text') END) AS reply
+         FROM session_message ORDER BY session_id, seq`,
+      )
+      .iterate() as Iterable<Record<string, any>>;
+    for (const e of entries) {
+      if (typeof e.sid !== 'string') continue;
+      if (!e.ok) {
+        skip(c, 'session_message rows that are not JSON');
+        continue;
+      }
+      let t = v2.get(e.sid);
+      if (!t) v2.set(e.sid, (t = newTalk()));
+      const b = boundaries.get(e.sid);
+      switch (e.type) {
+        case 'user':
+          // a fork's entries up to its boundary are the parent's, copied
+          if (b != null && typeof e.seq === 'number' && e.seq <= b) break;
+          if (typeof e.text === 'string' && e.text.trim()) addPrompt(t, e.text);
+          break;
+        case 'assistant': {
+          const name = modelName(e.provider, e.model);
+          if (name) t.model = name;
+          if (typeof e.reply === 'string' && e.reply.trim()) t.lastReply = promptText(e.reply);
+          break;
+        }
+        case 'synthetic': case 'system': case 'shell': case 'compaction': case 'agent-switched': case 'model-switched':
+          break;
+        default:
+          countUnknown(c, `session_message ${String(e.type || '(none)').slice(0, 40)}`);
+      }
+    }
+    for (const [sid, t] of v2) if (t.prompts > 0 || t.model || t.lastReply || !talks.has(sid)) talks.set(sid, t);
+  }
+
   const out: SessionCore[] = [];
   for (const r of rows) {
     const id = str(r.id);
@@ -245,6 +323,7 @@ function queryDb(db: Db, src: Source, c: Counters): SessionCore[] {
       }
     }
     const dir = str(r.directory) ?? (typeof r.project_id === 'string' ? worktree.get(r.project_id) ?? null : null);
+    forks[id] = { ph: t.ph, pt: t.pt, boundary: boundaries.has(id) };
     out.push(core(src, {
       id,
       cwd: dir,
@@ -452,7 +531,7 @@ export const opencode: Adapter<OpencodeState> = {
     return Array.isArray(st.sessions) ? st.sessions : [];
   },
 
-  finish(sessions) {
+  finish(sessions, _ctx, states) {
     // One session in several stores (the JSON tree v1.2 imported, or two channel databases): the
     // database wins over the JSON tree, then the most recently updated copy.
     const best = new Map<string, SessionCore>();
@@ -461,10 +540,71 @@ export const opencode: Adapter<OpencodeState> = {
       const b = best.get(s.id);
       if (!b || rank(s) > rank(b) || (rank(s) === rank(b) && (s.updated ?? 0) > (b.updated ?? 0))) best.set(s.id, s);
     }
-    return [...best.values()];
+    return linkForks([...best.values()], states);
   },
 
-  launch(s, { fork }) {
-    return { argv: fork ? ['opencode', '--session', s.id, '--fork'] : ['opencode', '--session', s.id] };
+  launch(s, { fork, ctx }) {
+    // `--fork` with `--session` is accepted by the TUI (checked against opencode 1.18.33 --help)
+    const argv = fork ? ['opencode', '--session', s.id, '--fork'] : ['opencode', '--session', s.id];
+    if (!ctx) return { argv };
+    let env: Record<string, string> | undefined;
+    const legacy = /^(.*)\/storage\/session\/[^/]+\/[^/]+\.json$/.exec(s.file);
+    if (legacy) {
+      // the JSON tree opencode imports from its data directory: point XDG_DATA_HOME at its parent
+      if (path.basename(legacy[1]!) === 'opencode') env = storeEnv('XDG_DATA_HOME', path.dirname(legacy[1]!), path.dirname(dataDir(ctx).path));
+    } else {
+      env = storeEnv('OPENCODE_DB', s.file, defaultDb(ctx));
+    }
+    return env ? { argv, env } : { argv };
   },
 };
+
+/**
+ * Forks. 2.x links them (`fork_session_id`; entries up to `fork_boundary` are copies, already left
+ * out). 1.x copies the parent's messages into a new session titled `<parent title> (fork #N)` and
+ * links nothing: its parent is the session of the same directory, started no later, whose prompts
+ * its own begin with (the longest such). Either way a fork lists by its own first prompt and counts
+ * only the prompts after the copied history.
+ */
+function linkForks(sessions: SessionCore[], states: Map<string, { src: Source; state: OpencodeState }>): SessionCore[] {
+  const info = new Map<string, { ph: string[]; pt: string[]; boundary: boolean }>();
+  for (const { state } of states.values()) for (const [id, f] of Object.entries(state?.forks ?? {})) info.set(id, f);
+  const common = (a: string[], b: string[]) => {
+    let i = 0;
+    while (i < a.length && i < b.length && a[i] === b[i]) i++;
+    return i;
+  };
+  return sessions.map((s) => {
+    const me = info.get(s.id);
+    if (!me) return s;
+    let parent = s.forkedFrom;
+    let shared = 0;
+    const rawTitle = s.title !== s.firstPrompt ? s.title : null;
+    const marked = rawTitle != null && FORK_TITLE.test(rawTitle);
+    if (parent && !me.boundary) shared = common(me.ph, info.get(parent)?.ph ?? []);
+    else if (!parent && marked && me.ph.length > 0) {
+      for (const p of sessions) {
+        if (p.id === s.id || p.cwd !== s.cwd || (p.started ?? 0) > (s.started ?? 0)) continue;
+        const l = common(me.ph, info.get(p.id)?.ph ?? []);
+        if (l > shared && l === (info.get(p.id)?.ph.length ?? -1)) {
+          shared = l;
+          parent = p.id;
+        } else if (l > shared && l < me.ph.length) {
+          // the parent went on after the fork was made
+          shared = l;
+          parent = p.id;
+        }
+      }
+    }
+    if (!parent) return s;
+    const prompts = Math.max(0, s.prompts - shared);
+    const first = shared === 0 ? s.firstPrompt : prompts === 0 ? null : (me.pt[shared] ?? s.lastPrompt);
+    const title = marked || rawTitle == null ? first : s.title;
+    const out: SessionCore = { ...s, forkedFrom: parent, prompts, firstPrompt: first, lastPrompt: prompts === 0 ? null : s.lastPrompt, title };
+    if (!out.hidden && prompts === 0 && !title) {
+      out.hidden = true;
+      out.hiddenReason = 'empty';
+    }
+    return out;
+  });
+}

@@ -7,6 +7,7 @@ import { envDirs, expandHome } from '../../util/paths.js';
 import { isDir, uniqueReal, walk } from '../../util/fsx.js';
 import { absolute, countUnknown, touchTimes, newCounters, parseObject, peekTimestamp, str, textOf } from '../jsonl.js';
 import { promptText, rawClip } from '../../util/text.js';
+import { toMs } from '../../util/time.js';
 
 interface PiState extends LineState {
   header: boolean;
@@ -24,6 +25,13 @@ interface PiState extends LineState {
   prompts: number;
   parentSession: string | null;
   lines: number;
+  /** a fork's header time: entries older than it were copied from the parent */
+  forkTs?: number | null;
+  /** prompts copied from the parent (not counted) */
+  copied?: number;
+  /** the header's time and the first own prompt's (a print run sends its prompt at once) */
+  hts?: number | null;
+  fpTs?: number | null;
 }
 
 const KNOWN = new Set([
@@ -65,6 +73,13 @@ function skippable(buf: Buffer, start: number, end: number, big: boolean): boole
 }
 
 const touch = touchTimes;
+
+const PRINT_GAP_MS = 1000;
+
+function headless(st: PiState): boolean {
+  if (st.hts != null && st.fpTs != null) return st.fpTs - st.hts < PRINT_GAP_MS;
+  return st.prompts === 1;
+}
 
 export const pi: Adapter<PiState> = {
   name: 'pi',
@@ -134,6 +149,10 @@ export const pi: Adapter<PiState> = {
       st.id = str(o.id);
       st.cwd = absolute(o.cwd) ? o.cwd : null;
       st.parentSession = str(o.parentSession) ?? str(o.branchedFrom);
+      // A fork or clone (`--fork`, `/fork`, `/clone`) begins with copies of its parent's entries,
+      // which keep their time stamps: they are older than its own header.
+      st.forkTs = st.parentSession ? toMs(o.timestamp) : null;
+      st.hts = toMs(o.timestamp);
       if (str(o.modelId)) st.model = o.modelId;
       touch(st, o.timestamp);
       return;
@@ -148,7 +167,13 @@ export const pi: Adapter<PiState> = {
         if (m.role === 'user') {
           const t = textOf(m.content, ['text']).trim();
           if (!t) return;
+          const ts = toMs(o.timestamp) ?? toMs(m.timestamp);
+          if (st.forkTs != null && ts != null && ts < st.forkTs) {
+            st.copied = (st.copied ?? 0) + 1;
+            return;
+          }
           st.prompts++;
+          if (st.prompts === 1) st.fpTs = ts;
           const p = promptText(t);
           if (st.firstPrompt == null) st.firstPrompt = p;
           st.lastPrompt = p;
@@ -162,6 +187,8 @@ export const pi: Adapter<PiState> = {
       }
       case 'session_info': {
         touch(st, o.timestamp);
+        const at = toMs(o.timestamp);
+        if (st.forkTs != null && at != null && at < st.forkTs) return; // the parent's name, copied
         const n = typeof o.name === 'string' ? o.name.trim() : '';
         st.name = n || null;
         return;
@@ -180,9 +207,11 @@ export const pi: Adapter<PiState> = {
     let hiddenReason: string | null = null;
     if (src.kind === 'subagent') hiddenReason = 'subagent';
     else if (st.prompts === 0) hiddenReason = 'empty';
-    // Heuristic: print-mode probes (`pi -p`) leave one-prompt sessions without a name; pi writes no
-    // marker for them. A real one-question session is hidden too (`--all` shows it).
-    else if (st.prompts === 1 && !st.name) hiddenReason = 'headless';
+    // Heuristic (pi writes no marker for print mode): `pi -p` sends its prompt as the session starts,
+    // where a prompt typed in the TUI comes seconds later. An unnamed session whose first own prompt
+    // is less than a second after its header is a print run; without time stamps, an unnamed
+    // one-prompt session is. `--all` shows them.
+    else if (!st.name && headless(st)) hiddenReason = 'headless';
     return [
       {
         harness: 'pi',
@@ -196,7 +225,8 @@ export const pi: Adapter<PiState> = {
         prompts: st.prompts,
         branch: null,
         model: st.model,
-        started: st.started,
+        // a fork starts when it was made, not when the history it copied did
+        started: st.forkTs ?? st.started,
         updated: st.updated,
         file: src.path,
         hidden: hiddenReason != null,

@@ -1,0 +1,158 @@
+// Directory listings remembered across runs, keyed by directory path and checked by the directory's
+// own stat: a directory whose mtime, ctime and inode are unchanged is not read again (one `stat`
+// instead of `open` + `getdents` + `close` and a Dirent per entry). Adding, removing or renaming an
+// entry changes the directory's mtime and ctime, so the remembered names stay exact.
+//
+// Racy timestamps: a directory changed in the same timestamp tick as (or just after) we read it can
+// keep the mtime we stored while its entries differ. So a listing is only trusted when it was read
+// well after the directory's last change (RACY_MS); a directory changed shortly before the read is
+// read again on every run until its last change is older than that.
+//
+// The cache is used only while the index discovers sources (fsx.entries consults the installed
+// hook); the files under the directories are still stat'ed on every run (an append does not change
+// its directory's mtime).
+import fs from 'node:fs';
+
+/** A directory listing is trusted only if read this long after the directory last changed. */
+export const RACY_MS = 2000;
+
+/** [mtimeMs, ctimeMs, ino, read at (ms), names, Dirent type codes] */
+export type DirRec = [number, number, number, number, string[], number[]];
+
+export interface DirFile {
+  v: number;
+  dirs: Record<string, DirRec>;
+}
+
+export const DIRS_VERSION = 1;
+
+// Dirent type codes (libuv's UV_DIRENT_*).
+const UNKNOWN = 0;
+const FILE = 1;
+const DIR = 2;
+const LINK = 3;
+const FIFO = 4;
+const SOCKET = 5;
+const CHAR = 6;
+const BLOCK = 7;
+
+function typeOf(d: fs.Dirent): number {
+  if (d.isFile()) return FILE;
+  if (d.isDirectory()) return DIR;
+  if (d.isSymbolicLink()) return LINK;
+  if (d.isFIFO()) return FIFO;
+  if (d.isSocket()) return SOCKET;
+  if (d.isCharacterDevice()) return CHAR;
+  if (d.isBlockDevice()) return BLOCK;
+  return UNKNOWN;
+}
+
+/** A remembered entry with the Dirent methods discovery uses. */
+class CachedDirent {
+  constructor(
+    public name: string,
+    private t: number,
+  ) {}
+  isFile(): boolean {
+    return this.t === FILE;
+  }
+  isDirectory(): boolean {
+    return this.t === DIR;
+  }
+  isSymbolicLink(): boolean {
+    return this.t === LINK;
+  }
+  isFIFO(): boolean {
+    return this.t === FIFO;
+  }
+  isSocket(): boolean {
+    return this.t === SOCKET;
+  }
+  isCharacterDevice(): boolean {
+    return this.t === CHAR;
+  }
+  isBlockDevice(): boolean {
+    return this.t === BLOCK;
+  }
+}
+
+export class DirCache {
+  /** directories listed this run (served or read) */
+  readonly seen: Record<string, DirRec> = {};
+  /** directories actually read this run */
+  reads = 0;
+  hits = 0;
+
+  constructor(
+    private stored: Record<string, DirRec> = {},
+    private now: () => number = Date.now,
+  ) {}
+
+  /** The entries of `dir` (missing or unreadable: none), from the cache when it can be trusted. */
+  entries(dir: string): fs.Dirent[] {
+    let st: fs.Stats | undefined;
+    try {
+      st = fs.statSync(dir, { throwIfNoEntry: false });
+    } catch {
+      st = undefined;
+    }
+    if (!st || !st.isDirectory()) return [];
+    const r = this.stored[dir];
+    if (
+      r && r[0] === st.mtimeMs && r[1] === st.ctimeMs && r[2] === st.ino &&
+      r[3] - Math.max(st.mtimeMs, st.ctimeMs) > RACY_MS
+    ) {
+      this.seen[dir] = r;
+      this.hits++;
+      const out = new Array<fs.Dirent>(r[4].length);
+      for (let i = 0; i < r[4].length; i++) out[i] = new CachedDirent(r[4][i]!, r[5][i] ?? UNKNOWN) as unknown as fs.Dirent;
+      return out;
+    }
+    // Taken before the read: a change after this moment gets an mtime at or after it.
+    const at = this.now();
+    let ds: fs.Dirent[];
+    try {
+      ds = fs.readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return [];
+    }
+    this.reads++;
+    this.seen[dir] = [st.mtimeMs, st.ctimeMs, st.ino, at, ds.map((d) => d.name), ds.map(typeOf)];
+    return ds;
+  }
+
+  /**
+   * Should the remembered listings be written back (something was read, or — when `prune` — a
+   * directory remembered was not visited this run)?
+   */
+  dirty(prune = true): boolean {
+    if (this.reads > 0) return true;
+    if (prune) for (const k in this.stored) if (!(k in this.seen)) return true;
+    return false;
+  }
+
+  /** The listings to store: those of this run, plus the unvisited remembered ones unless `prune`. */
+  toFile(prune = true): DirFile {
+    return { v: DIRS_VERSION, dirs: prune ? this.seen : { ...this.stored, ...this.seen } };
+  }
+}
+
+/** Parse a stored dirs file; anything malformed is an empty cache (every directory read again). */
+export function parseDirFile(text: string | null): Record<string, DirRec> {
+  if (!text) return {};
+  try {
+    const f = JSON.parse(text) as DirFile;
+    if (!f || f.v !== DIRS_VERSION || !f.dirs || typeof f.dirs !== 'object' || Array.isArray(f.dirs)) return {};
+    const out: Record<string, DirRec> = {};
+    for (const [k, r] of Object.entries(f.dirs)) {
+      if (
+        Array.isArray(r) && r.length === 6 && typeof r[0] === 'number' && typeof r[1] === 'number' && typeof r[2] === 'number' &&
+        typeof r[3] === 'number' && Array.isArray(r[4]) && Array.isArray(r[5]) && r[4].length === r[5].length &&
+        r[4].every((n) => typeof n === 'string')
+      ) out[k] = r;
+    }
+    return out;
+  } catch {
+    return {};
+  }
+}

@@ -1,0 +1,75 @@
+// `resume <TAB>` with fzf-tab loaded, in real zsh under tmux, on the installed fzf (and, through
+// .ci/run, on every fzf version): candidates newest first, the picker's preview beside them, vim
+// keys when the config says keys = "vim", and the chosen id inserted. fzf-tab (MIT) is vendored in
+// test/fixtures/fzf-tab (plugin files only, from upstream commit e394092).
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { FIXTURES, have, write } from './helpers.js';
+import { TmuxShell, claudeHome, type Sess } from './shell-helpers.js';
+
+const uid = (p: string) => `${p}-4e5f-4061-8071-2a3b4c5d6e7f`;
+const SESSIONS: Sess[] = [
+  { id: uid('11111111'), cwd: '/w/src/dotfiles', prompt: 'fix the zshrc', at: '2026-01-01T00:00:00Z' },
+  { id: uid('22222222'), cwd: '/w/src/dotfiles', prompt: 'add fish config', at: '2026-01-02T00:00:00Z' },
+  { id: uid('33333333'), cwd: '/w/srv/web', prompt: 'deploy the site', at: '2026-01-03T00:00:00Z' },
+];
+const homes: string[] = [];
+afterAll(() => {
+  for (const h of homes) fs.rmSync(h, { recursive: true, force: true });
+});
+
+describe('zsh with fzf-tab (tmux)', { timeout: 60000 }, () => {
+  const ok = have('zsh') && have('tmux') && have('fzf');
+
+  const withTab = async (config: string | null, fn: (t: TmuxShell) => Promise<void>) => {
+    const home = claudeHome(SESSIONS);
+    homes.push(home);
+    if (config) write(home, '.config/resume/config', config);
+    const t = new TmuxShell(home, 'zsh');
+    try {
+      await t.until(() => t.line() === '$', 'the prompt');
+      t.send('-l', `autoload -Uz compinit && compinit -u -d ${path.join(home, '.zcompdump')}; source ${path.join(FIXTURES, 'fzf-tab', 'fzf-tab.plugin.zsh')}; clear`);
+      t.send('Enter');
+      await t.until(() => t.line() === '$', 'the prompt after loading fzf-tab');
+      t.send('-l', 'resume ');
+      t.send('Tab');
+      await fn(t);
+    } finally {
+      t.kill();
+    }
+  };
+
+  it.skipIf(!ok)('resume <TAB>: newest first, with the preview; Enter inserts the chosen id', async () => {
+    await withTab(null, async (t) => {
+      const s = await t.until((x) => /33333333 .*\n(.*\n)*.*22222222 .*\n(.*\n)*.*11111111 /.test(x) && /│ harness: +claude/.test(x), 'fzf-tab with the preview');
+      expect(s).toMatch(/│ deploy the site /); // the preview of the newest
+      t.send('Enter');
+      await t.until(() => /^\$ resume 33333333/.test(t.line()), 'the id inserted');
+    });
+  });
+
+  it.skipIf(!ok)('a query narrows the list, newest first kept; Enter inserts that id', async () => {
+    await withTab(null, async (t) => {
+      await t.until((x) => /11111111 /.test(x), 'fzf-tab');
+      t.send('-l', 'dotfiles');
+      await t.until((x) => /22222222 .*\n(.*\n)*.*11111111 /.test(x) && !/33333333 /.test(x), 'two rows, newest first');
+      t.send('Enter');
+      await t.until(() => /^\$ resume 22222222/.test(t.line()), 'the id inserted');
+    });
+  });
+
+  it.skipIf(!ok)('keys = "vim": i types j and k; Esc to normal mode, j moves down, Enter inserts the second-newest', async () => {
+    await withTab('keys = "vim"\n', async (t) => {
+      await t.until((x) => /11111111 /.test(x), 'fzf-tab');
+      t.send('-l', 'jk');
+      await t.until((x) => /^> jk/m.test(x), 'j and k typed into the query in insert mode');
+      t.send('BSpace', 'BSpace', 'Escape');
+      await t.until((x) => /^N> /m.test(x) && /11111111 /.test(x), 'normal mode, empty query');
+      t.send('j');
+      await t.until((x) => /^(>|▌) 22222222 /m.test(x), 'the cursor on the second row'); // fzf 0.65 draws ▌
+      t.send('Enter');
+      await t.until(() => /^\$ resume 22222222/.test(t.line()), 'the second-newest inserted');
+    });
+  });
+});

@@ -1,0 +1,216 @@
+// The stages chained by hand, as the README's recipes show them: rows | fzf | emit (with fzf
+// --filter, and with the real fzf in tmux, also through fzf-tmux), resolve | emit, keys and rows on
+// stdin for emit and preview, ls --json | jq | emit; and the demo resuming end to end through its
+// stand-in harness commands.
+import fs from 'node:fs';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { afterAll, describe, expect, it } from 'vitest';
+import { BIN, envFor, have, run, tempHome } from './helpers.js';
+import { TmuxShell, calls, claudeHome, standIn } from './shell-helpers.js';
+
+const uid = (p: string) => `${p}-4e5f-4061-8071-2a3b4c5d6e7f`;
+const homes: string[] = [];
+afterAll(() => {
+  for (const h of homes) fs.rmSync(h, { recursive: true, force: true });
+});
+
+/** Three sessions in real directories (newest first: gamma, beta, alpha), `resume` on PATH. */
+function pipeHome(): string {
+  const home = tempHome('resume-pipe-');
+  homes.push(home);
+  const dir = (n: string) => {
+    const d = path.join(home, 'src', n);
+    fs.mkdirSync(d, { recursive: true });
+    return d;
+  };
+  claudeHome(
+    [
+      { id: uid('aaaa1111'), cwd: dir('alpha'), prompt: 'alpha task', at: '2026-01-01T00:00:00Z' },
+      { id: uid('bbbb2222'), cwd: dir('beta'), prompt: 'beta task', at: '2026-01-02T00:00:00Z' },
+      { id: uid('cccc3333'), cwd: dir('gamma'), prompt: 'gamma task', at: '2026-01-03T00:00:00Z' },
+    ],
+    home,
+  );
+  standIn(home);
+  fs.symlinkSync(BIN, path.join(home, 'bin', 'resume'));
+  return home;
+}
+
+/** A bash script with `resume` and the stand-in `claude` first on PATH. */
+function sh(home: string, script: string, extra: Record<string, string> = {}): { code: number; stdout: string; stderr: string } {
+  const r = spawnSync('bash', ['--norc', '--noprofile', '-o', 'pipefail', '-c', script], {
+    env: envFor(home, { PATH: `${path.join(home, 'bin')}:${process.env.PATH}`, RESUME_SHELL: 'bash', ...extra }),
+    cwd: home,
+    encoding: 'utf8',
+    input: '',
+  });
+  return { code: r.status ?? 128, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe('stages on stdin', () => {
+  const home = pipeHome();
+
+  it('emit takes a key, or a whole row, from stdin', () => {
+    const byKey = sh(home, `resume rows | sed -n 2p | cut -f1 | resume emit`);
+    expect(byKey.code).toBe(0);
+    expect(byKey.stdout).toBe(`cd ${path.join(home, 'src', 'beta')} && claude --resume ${uid('bbbb2222')}\n`);
+    const byRow = sh(home, `resume rows | sed -n 2p | resume emit`);
+    expect(byRow.stdout).toBe(byKey.stdout);
+  });
+
+  it('emit with nothing on stdin is exit 1; several keys are exit 2; arguments after -- still go to the harness', () => {
+    const none = sh(home, `printf '' | resume emit`);
+    expect(none.code).toBe(1);
+    expect(none.stderr).toMatch(/no key on stdin/);
+    const many = sh(home, `resume rows | resume emit`);
+    expect(many.code).toBe(2);
+    expect(many.stderr).toMatch(/stdin had 3/);
+    const tail = sh(home, `resume rows | head -1 | resume emit -- --model opus`);
+    expect(tail.stdout).toBe(`cd ${path.join(home, 'src', 'gamma')} && claude --resume ${uid('cccc3333')} --model opus\n`);
+  });
+
+  it('resolve WORDS | emit works when WORDS name one session, and fails loudly when they name several', () => {
+    const one = sh(home, `resume resolve beta | resume emit`);
+    expect(one.code).toBe(0);
+    expect(one.stdout).toContain(`claude --resume ${uid('bbbb2222')}`);
+    const several = sh(home, `resume resolve task | resume emit`);
+    expect(several.code).not.toBe(0);
+    expect(several.stdout).toBe('');
+  });
+
+  it('preview takes keys or rows from stdin; several are separated; an unknown key is exit 1', () => {
+    const one = sh(home, `resume rows | head -1 | resume preview`);
+    expect(one.code).toBe(0);
+    expect(one.stdout).toMatch(/^gamma task\n/);
+    const two = sh(home, `resume rows | head -2 | cut -f1 | resume preview`);
+    expect(two.stdout).toMatch(/gamma task[\s\S]*\n-{40}\n[\s\S]*beta task/);
+    const bad = sh(home, `printf 'claude:nope\\n' | resume preview`);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/no session 'claude:nope'/);
+  });
+
+  it('rows --align --status is the picker list: a status line with an empty key, then padded columns', () => {
+    const r = run(home, ['rows', '--align', '--status']);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^\tall harnesses · 3 sessions$/);
+    expect(lines.slice(1).map((l) => l.split('\t')[0])).toEqual([uid('cccc3333'), uid('bbbb2222'), uid('aaaa1111')].map((i) => `claude:${i}`));
+    const cols = lines.slice(1).map((l) => l.split('\t')[1]!.indexOf('claude'));
+    expect(new Set(cols).size).toBe(1);
+  });
+});
+
+describe('README recipes with the real fzf', () => {
+  const ok = have('fzf') && have('bash');
+  const home = pipeHome();
+
+  it.skipIf(!ok)('rows | fzf --filter | emit, evaluated, resumes the session in its directory', () => {
+    const r = sh(home, `eval "$(resume rows | fzf --delimiter='\\t' --with-nth=2.. --no-sort --filter=beta | head -1 | resume emit)"`);
+    expect(r.code).toBe(0);
+    expect(calls(home).at(-1)).toEqual({ cwd: path.join(home, 'src', 'beta'), argv: ['--resume', uid('bbbb2222')] });
+  });
+
+  it.skipIf(!ok)('the hidden key is not searched (--with-nth=2..): a query for the harness name in the key matches by column only', () => {
+    const r = sh(home, `resume rows | fzf --delimiter='\\t' --with-nth=2.. --no-sort --filter=4e5f4061 || true`);
+    expect(r.stdout).toBe('');
+  });
+
+  it.skipIf(!ok || !have('jq'))('ls --json | jq picks by field, and emit resumes it', () => {
+    const r = sh(home, `resume ls --json | jq -r '.[] | select(.title == "alpha task") | .id' | resume emit`);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(`cd ${path.join(home, 'src', 'alpha')} && claude --resume ${uid('aaaa1111')}\n`);
+  });
+});
+
+describe('README recipes in tmux', { timeout: 60000 }, () => {
+  const ok = have('fzf') && have('tmux') && have('bash');
+
+  const inTmux = async (fn: (t: TmuxShell, home: string) => Promise<void>) => {
+    const home = pipeHome();
+    const t = new TmuxShell(home, 'bash', { PATH: `${path.join(home, 'bin')}:${process.env.PATH}` });
+    try {
+      await t.until(() => t.line() === '$', 'the prompt');
+      await fn(t, home);
+    } finally {
+      t.kill();
+    }
+  };
+
+  it.skipIf(!ok)("rows | fzf with resume's preview | emit: newest first, the preview follows the cursor, Enter resumes", async () => {
+    await inTmux(async (t, home) => {
+      t.send('-l', `eval "$(resume rows | fzf --delimiter='\\t' --with-nth=2.. --no-sort --layout=reverse --preview='resume preview {1}' | resume emit)"`);
+      t.send('Enter');
+      const s = await t.until((x) => /cccc3333 .*\n.*bbbb2222 .*\n.*aaaa1111 /.test(x) && /prompts: +1/.test(x), 'the list and the preview');
+      expect(s).toMatch(/gamma task/);
+      t.send('Down');
+      await t.until((x) => /id: +bbbb2222/.test(x), 'the preview of the second row');
+      t.send('Enter');
+      await t.until(() => calls(home).length === 1, 'the stand-in run');
+      expect(calls(home)[0]).toEqual({ cwd: path.join(home, 'src', 'beta'), argv: ['--resume', uid('bbbb2222')] });
+    });
+  });
+
+  it.skipIf(!ok || !have('fzf-tmux'))('the same through fzf-tmux (a tmux pane)', async () => {
+    await inTmux(async (t, home) => {
+      // the shell was started with a clean environment: tell fzf-tmux which tmux it runs in
+      t.send('-l', `export TMUX=${t.tmux('display-message', '-p', '#{socket_path},#{pid},0').trim()}; clear`);
+      t.send('Enter');
+      await t.until(() => t.line() === '$', 'the prompt');
+      t.send('-l', `eval "$(resume rows | fzf-tmux -d 60% -- --delimiter='\\t' --with-nth=2.. --no-sort | resume emit)"`);
+      t.send('Enter');
+      // fzf runs in a new pane below; wait until it shows the rows, then accept the newest
+      const pane = async () => {
+        for (let i = 0; i < 250; i++) {
+          const panes = t.tmux('list-panes', '-t', '0', '-F', '#{pane_id}').trim().split('\n');
+          if (panes.length > 1) {
+            const p = panes[panes.length - 1]!;
+            const txt = t.tmux('capture-pane', '-p', '-t', p);
+            if (/cccc3333 /.test(txt)) return p;
+          }
+          await new Promise((r) => setTimeout(r, 100));
+        }
+        throw new Error('no fzf-tmux pane with the rows');
+      };
+      const p = await pane();
+      t.tmux('send-keys', '-t', p, 'Enter');
+      await t.until(() => calls(home).length === 1, 'the stand-in run');
+      expect(calls(home)[0]).toEqual({ cwd: path.join(home, 'src', 'gamma'), argv: ['--resume', uid('cccc3333')] });
+    });
+  });
+});
+
+describe('the demo resumes', () => {
+  const home = tempHome('resume-demo-');
+  homes.push(home);
+
+  it('creates its directories under its cache dir and launches the stand-in, which says what the real client would do', () => {
+    const r = run(home, ['--demo', '6b1f2c3d']);
+    expect(r.code).toBe(0);
+    const dir = path.join(home, '.cache', 'resume', 'demo', 'dirs', 'src', 'webshop');
+    expect(fs.statSync(dir).isDirectory()).toBe(true);
+    expect(r.stdout).toBe(`claude (demo stand-in): would resume 6b1f2c3d-8e9a-4b0c-9d1e-2f3a4b5c6d7e in ~/.cache/resume/demo/dirs/src/webshop\n`);
+    const fork = run(home, ['--demo', '--fork', '019acc55']);
+    expect(fork.stdout).toMatch(/^codex \(demo stand-in\): would fork 019acc55-\S+ in ~\/\.cache\/resume\/demo\/dirs\/src\/webshop\n$/);
+  });
+
+  it('the stand-ins are on PATH only for the launch; demo times are fixed (Cursor chats do not take the checkout time)', () => {
+    const list = JSON.parse(run(home, ['--demo', 'ls', '--json', '-a']).stdout) as { key?: string; harness: string; id: string; updated: string; cwd: string | null }[];
+    const cursor = list.find((s) => s.id.startsWith('7d0c3a52'))!;
+    expect(cursor.updated).toBe('2026-11-28T09:41:00.000Z');
+    expect(list.every((s) => s.harness !== 'cursor' || s.updated < '2026-11-29')).toBe(true);
+    expect(list.filter((s) => s.cwd).every((s) => s.cwd!.startsWith(path.join(home, '.cache', 'resume', 'demo', 'dirs')))).toBe(true);
+    const doctor = run(home, ['--demo', 'doctor', '--json']);
+    expect(JSON.parse(doctor.stdout).harnesses.every((h: { binary: { path: string | null } | null }) => !h.binary?.path?.includes('demo'))).toBe(true);
+  });
+
+  it.skipIf(!have('bash'))('through the bash function: resume --demo ID runs the stand-in in the demo directory', () => {
+    const init = run(home, ['init', 'bash']).stdout;
+    fs.writeFileSync(path.join(home, 'init.bash'), init);
+    const r = spawnSync('bash', ['--norc', '--noprofile', '-c', `source ${path.join(home, 'init.bash')}; resume --demo 0c9d8e7f; pwd`], {
+      env: envFor(home),
+      cwd: home,
+      encoding: 'utf8',
+    });
+    expect(r.stdout).toBe(`claude (demo stand-in): would resume 0c9d8e7f-${r.stdout.split('0c9d8e7f-')[1]!.split(' ')[0]} in ~/.cache/resume/demo/dirs/src/dotfiles\n${home}\n`);
+  });
+});

@@ -1,0 +1,495 @@
+// One driver per client: seeds a throwaway HOME, runs the scenarios (print/exec, interactive in tmux,
+// resume, fork, rename, shell tool, subagent, task list), copies the store into the fixture dir and
+// returns { home, note, sessions: [{ id, cwd, prompts, title, mode, parent, forkedFrom, ... }] }.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { baseEnv, copySqlite, copyStore, FAKE_KEYS, freshBase, listFiles, log, run, sleep, Tmux } from './lib.mjs';
+import { SCRIPTS } from './mock-server.mjs';
+
+const tmux = new Tmux(`resume-real-${process.pid}`);
+process.on('exit', () => tmux.kill());
+
+/** Files under dir that are not in `before` (a Set of relative paths). */
+const created = (dir, before, re = /./) => listFiles(dir).filter((f) => !before.has(f) && re.test(f));
+const snapshot = (dir) => new Set(listFiles(dir));
+
+function mustRun(r, what) {
+  if (r.code !== 0) throw new Error(`${what} exited ${r.code}: ${r.stderr.slice(-2000)}${r.stdout.slice(-500)}`);
+  return r;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Claude Code
+
+/** Seed a throwaway HOME for Claude Code; returns the environment to run it with. */
+export function setupClaude({ home, projA, projB, bin, mock }) {
+  const key = FAKE_KEYS.anthropic;
+  const trust = { hasTrustDialogAccepted: true, hasCompletedProjectOnboarding: true, allowedTools: [] };
+  writeFileSync(join(home, '.claude.json'), JSON.stringify({
+    hasCompletedOnboarding: true, theme: 'dark', numStartups: 5,
+    customApiKeyResponses: { approved: [key.slice(-20)], rejected: [] },
+    projects: { [projA]: trust, [projB]: trust },
+  }, null, 2));
+  mkdirSync(join(home, '.claude'), { recursive: true });
+  writeFileSync(join(home, '.claude', 'settings.json'), JSON.stringify({
+    permissions: { defaultMode: 'acceptEdits', allow: ['Bash', 'Agent', 'Task', 'TaskCreate', 'TaskUpdate', 'TaskList', 'TodoWrite', 'ToolSearch'] },
+  }, null, 2));
+  const env = baseEnv(home, dirname(bin), {
+    ANTHROPIC_BASE_URL: mock.url, ANTHROPIC_API_KEY: key,
+    DISABLE_AUTOUPDATER: '1', DISABLE_TELEMETRY: '1', DISABLE_ERROR_REPORTING: '1',
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    // 2.1.332 offers TaskCreate/TaskUpdate (deferred, loaded through ToolSearch) only with these.
+    CLAUDE_CODE_ENABLE_TASKS: '1', CLAUDE_CODE_ENABLE_TODO_TOOLS: '1',
+  });
+  return env;
+}
+
+async function claude({ bin, mock, dest }) {
+  const { home, projA, projB } = freshBase('claude');
+  const env = setupClaude({ home, projA, projB, bin, mock });
+  const store = join(home, '.claude', 'projects');
+  const sessions = [];
+  const newSession = (before) => {
+    const files = created(store, before, /^[^/]+\/[0-9a-f-]{36}\.jsonl$/);
+    if (files.length !== 1) throw new Error(`expected one new Claude transcript, got ${JSON.stringify(files)}`);
+    return files[0].split('/')[1].replace(/\.jsonl$/, '');
+  };
+  const print = async (cwd, args, what) => {
+    const before = snapshot(store);
+    mustRun(await run([bin, ...args], { cwd, env, timeoutMs: 120000 }), what);
+    return before;
+  };
+  const ready = /❯/;
+  const answered = /Ran the command|subagent answered|Created the task list|Mock answer to|Done\./;
+  const interactive = async (cwd, argv, steps) => {
+    tmux.start([bin, ...argv], { cwd, env });
+    await tmux.waitFor(ready, 30000, 'the Claude prompt');
+    await sleep(1000);
+    for (const s of steps) {
+      const count = (tmux.screen().match(new RegExp(answered.source, 'g')) || []).length;
+      await tmux.type(s, 1500);
+      if (s.startsWith('/rename')) await tmux.waitFor(/Session renamed to/, 15000, 'the rename');
+      else await waitMore(answered, count, 60000);
+      await sleep(1500);
+    }
+    await tmux.type('/exit');
+    if (!(await tmux.waitExit(20000))) throw new Error('claude did not exit');
+  };
+
+  // 1. print mode
+  let before = await print(projA, ['-p', 'hello from print mode'], 'claude -p');
+  const printId = newSession(before);
+  sessions.push({ id: printId, cwd: projA, prompts: ['hello from print mode'], title: null, mode: 'print', parent: null, forkedFrom: null });
+  log(`claude: print ${printId}`);
+
+  // 2. interactive: a shell tool call, a subagent, a rename
+  before = snapshot(store);
+  await interactive(projA, [], [SCRIPTS.shell, SCRIPTS.subagent, '/rename Renamed interactive session']);
+  const interId = newSession(before);
+  sessions.push({ id: interId, cwd: projA, prompts: [SCRIPTS.shell, SCRIPTS.subagent], title: 'Renamed interactive session', mode: 'interactive', parent: null, forkedFrom: null });
+  for (const f of listFiles(join(store))) {
+    const m = new RegExp(`${interId}/subagents/(agent-[^/]+)\\.jsonl$`).exec(f);
+    if (m) sessions.push({ id: m[1], cwd: projA, prompts: ['Reply with the word hi.'], title: null, mode: 'subagent', parent: interId, forkedFrom: null, file: join('home/.claude/projects', f) });
+  }
+  log(`claude: interactive ${interId}`);
+
+  // 3. interactive in another project: a task list, renamed
+  before = snapshot(store);
+  await interactive(projB, [], [SCRIPTS.tasks, '/rename Task list session']);
+  const taskId = newSession(before);
+  sessions.push({ id: taskId, cwd: projB, prompts: [SCRIPTS.tasks], title: 'Task list session', mode: 'interactive', parent: null, forkedFrom: null });
+  const tasksAfterExit = listFiles(join(home, '.claude', 'tasks'));
+  log(`claude: tasks ${taskId}`);
+
+  // 4. resume the interactive session interactively and add a prompt
+  before = snapshot(store);
+  await interactive(projA, ['--resume', interId], ['resumed prompt']);
+  const resumedNew = created(store, before, /\.jsonl$/).filter((f) => !f.includes('/subagents/'));
+  const inter = sessions.find((s) => s.id === interId);
+  if (resumedNew.length) throw new Error(`claude --resume made a new transcript: ${resumedNew}`);
+  inter.prompts.push('resumed prompt');
+  inter.resumedBy = ['--resume (interactive)'];
+
+  // 5. fork the task-list session (print) and the interactive one (interactive, then rename)
+  before = await print(projB, ['--resume', taskId, '--fork-session', '-p', 'forked prompt'], 'claude --fork-session -p');
+  const forkId = newSession(before);
+  sessions.push({ id: forkId, cwd: projB, prompts: ['forked prompt'], title: 'Task list session', titleCopiedFromParent: true, mode: 'print', parent: null, forkedFrom: taskId, copiedPrompts: [SCRIPTS.tasks] });
+  before = snapshot(store);
+  await interactive(projA, ['--resume', interId, '--fork-session'], ['interactive fork prompt']);
+  const fork2 = newSession(before);
+  sessions.push({ id: fork2, cwd: projA, prompts: ['interactive fork prompt'], title: 'Renamed interactive session', titleCopiedFromParent: true, mode: 'interactive', parent: null, forkedFrom: interId, copiedPrompts: [SCRIPTS.shell, SCRIPTS.subagent, 'resumed prompt'] });
+  log(`claude: forks ${forkId} ${fork2}`);
+
+  // 6. print-mode resume of the print session (same transcript grows)
+  await print(projA, ['--resume', printId, '-p', 'second print prompt'], 'claude --resume -p');
+  sessions.find((s) => s.id === printId).prompts.push('second print prompt');
+
+  const tasksAtEnd = listFiles(join(home, '.claude', 'tasks'));
+  copyStore(home, ['.claude/projects', '.claude/tasks', '.claude/history.jsonl'], dest, { skip: (f) => f.endsWith('.key') });
+  return {
+    home, sessions,
+    note: { tasksAfterTaskSessionExit: tasksAfterExit, tasksAtEnd, env: Object.keys(env).filter((k) => !['PATH', 'HOME'].includes(k)) },
+  };
+}
+
+/** Wait until the screen shows `re` more often than `count` times. */
+async function waitMore(re, count, ms) {
+  const g = new RegExp(re.source, 'g');
+  await tmux.waitFor({ test: (s) => (s.match(g) || []).length > count }, ms, `an answer (${re})`);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Codex CLI
+
+/** Seed a throwaway HOME for Codex (config.toml with a mock provider); returns the environment. */
+export function setupCodex({ home, projA, projB, bin, mock }) {
+  const codexHome = join(home, '.codex');
+  mkdirSync(codexHome, { recursive: true });
+  writeFileSync(join(codexHome, 'config.toml'), [
+    'model = "mock-model"', 'model_provider = "mock"', 'approval_policy = "never"', 'sandbox_mode = "danger-full-access"',
+    'check_for_update_on_startup = false', '',
+    '[model_providers.mock]', 'name = "Mock"', `base_url = "${mock.url}/v1"`, 'env_key = "OPENAI_API_KEY"', 'wire_api = "responses"', '',
+    `[projects."${projA}"]`, 'trust_level = "trusted"', `[projects."${projB}"]`, 'trust_level = "trusted"', '',
+    '[analytics]', 'enabled = false', '',
+  ].join('\n'));
+  const env = baseEnv(home, dirname(bin), { OPENAI_API_KEY: FAKE_KEYS.openai });
+  return env;
+}
+
+async function codex({ bin, mock, dest }) {
+  const { home, projA, projB } = freshBase('codex');
+  const codexHome = join(home, '.codex');
+  const env = setupCodex({ home, projA, projB, bin, mock });
+  const store = join(codexHome, 'sessions');
+  const sessions = [];
+  const idOf = (f) => /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$/.exec(f)[1];
+  const fresh = (before) => created(store, before, /\.jsonl$/);
+  const one = (before, what) => {
+    const files = fresh(before);
+    if (files.length < 1) throw new Error(`${what}: no new Codex rollout`);
+    return files.map((f) => ({ id: idOf(f), file: join('home/.codex/sessions', f), meta: JSON.parse(readFileSync(join(store, f), 'utf8').split('\n')[0]) }));
+  };
+  const exec = async (cwd, args, what) => {
+    const before = snapshot(store);
+    mustRun(await run([bin, 'exec', '--skip-git-repo-check', ...args], { cwd, env, timeoutMs: 120000 }), what);
+    return before;
+  };
+  const answered = /Ran the command|subagent answered|Mock answer to|Done\./;
+  const interactive = async (cwd, argv, steps) => {
+    tmux.start([bin, '--no-daemon', ...argv], { cwd, env });
+    await tmux.waitFor(/›/, 30000, 'the Codex prompt');
+    await sleep(1500);
+    for (const s of steps) {
+      if (s.startsWith('/rename ')) {
+        await tmux.type('/rename', 1500);
+        await tmux.waitFor(/Rename thread/, 15000, 'the rename dialog');
+        await sleep(500);
+        for (let i = 0; i < 60; i++) tmux.keys('BSpace');
+        await tmux.type(s.slice(8), 1500);
+        await tmux.waitFor(new RegExp(s.slice(8)), 15000, 'the new name');
+      } else {
+        const g = new RegExp(answered.source, 'g');
+        const count = (tmux.screen().match(g) || []).length;
+        await tmux.type(s, 1500);
+        await tmux.waitFor({ test: (x) => (x.match(g) || []).length > count }, 60000, `an answer to ${s}`);
+      }
+      await sleep(2000);
+    }
+    await tmux.type('/quit', 1500);
+    if (!(await tmux.waitExit(20000))) { tmux.keys('C-c'); await sleep(500); tmux.keys('C-c'); if (!(await tmux.waitExit(10000))) throw new Error('codex did not exit'); }
+  };
+  const subagents = (list, parent) => {
+    for (const s of list) {
+      const src = s.meta?.payload?.source;
+      const isSub = src && typeof src === 'object' && JSON.stringify(src).includes('subagent');
+      if (isSub) sessions.push({ id: s.id, cwd: s.meta.payload.cwd, prompts: ['Reply with the word hi.'], title: null, mode: 'subagent', parent, forkedFrom: null, file: s.file });
+    }
+    return list.filter((s) => !(s.meta?.payload?.source && JSON.stringify(s.meta.payload.source).includes('subagent')));
+  };
+
+  // 1. exec
+  let before = await exec(projA, ['hello from exec mode'], 'codex exec');
+  let [e1] = one(before, 'codex exec');
+  sessions.push({ id: e1.id, cwd: projA, prompts: ['hello from exec mode'], title: null, mode: 'exec', parent: null, forkedFrom: null, file: e1.file });
+  log(`codex: exec ${e1.id}`);
+
+  // 2. interactive: shell, subagent, rename
+  before = snapshot(store);
+  await interactive(projA, [], [SCRIPTS.shell, SCRIPTS.subagent, '/rename Renamed codex thread']);
+  const main = subagents(one(before, 'codex interactive'), null);
+  if (main.length !== 1) throw new Error(`codex interactive: ${main.length} top-level rollouts`);
+  const i1 = main[0];
+  for (const s of sessions) if (s.mode === 'subagent' && !s.parent) s.parent = i1.id;
+  sessions.push({ id: i1.id, cwd: projA, prompts: [SCRIPTS.shell, SCRIPTS.subagent], title: 'Renamed codex thread', autoTitle: 'Mock session title', mode: 'interactive', parent: null, forkedFrom: null, file: i1.file });
+  log(`codex: interactive ${i1.id}`);
+
+  // 3. interactive in proj-b, plain prompts (auto title only)
+  before = snapshot(store);
+  await interactive(projB, [], ['first prompt in project b', 'second prompt in project b']);
+  const [i2] = one(before, 'codex interactive b');
+  sessions.push({ id: i2.id, cwd: projB, prompts: ['first prompt in project b', 'second prompt in project b'], title: 'Mock session title', mode: 'interactive', parent: null, forkedFrom: null, file: i2.file });
+
+  // 4. resume: interactive and exec
+  before = snapshot(store);
+  await interactive(projA, ['resume', i1.id], ['resumed prompt']);
+  if (fresh(before).length) log(`codex: resume wrote new files ${fresh(before)}`);
+  sessions.find((s) => s.id === i1.id).prompts.push('resumed prompt');
+  before = await exec(projB, ['resume', i2.id, 'exec resumed prompt'], 'codex exec resume');
+  if (fresh(before).length) log(`codex: exec resume wrote new files ${fresh(before)}`);
+  sessions.find((s) => s.id === i2.id).prompts.push('exec resumed prompt');
+
+  // 5. fork: interactive `codex fork ID`, and `codex exec fork ID`
+  before = snapshot(store);
+  await interactive(projA, ['fork', i1.id], ['interactive fork prompt']);
+  const [f1] = one(before, 'codex fork');
+  sessions.push({ id: f1.id, cwd: projA, prompts: ['interactive fork prompt'], title: 'Renamed codex thread', titleCopiedFromParent: true, mode: 'interactive', parent: null, forkedFrom: i1.id, file: f1.file });
+  before = await exec(projB, ['fork', i2.id, 'exec fork prompt'], 'codex exec fork');
+  const [f2] = one(before, 'codex exec fork');
+  sessions.push({ id: f2.id, cwd: projB, prompts: ['exec fork prompt'], title: 'Mock session title', titleCopiedFromParent: true, mode: 'exec', parent: null, forkedFrom: i2.id, file: f2.file });
+  log(`codex: forks ${f1.id} ${f2.id}`);
+
+  // Forks point into their parent's rollout by byte offset: trim without moving a byte.
+  copyStore(home, ['.codex/sessions', '.codex/session_index.jsonl'], dest, { preserveBytes: true });
+  const dbs = listFiles(codexHome).filter((f) => /^(state|thread_history)_\d+\.sqlite$/.test(f));
+  for (const f of dbs) await copySqlite(join(codexHome, f), join(dest, 'home', '.codex', f), undefined, { trim: false });
+  return { home, sessions, note: { databases: dbs, launchedWith: '--no-daemon for the TUI; exec needs none' } };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// pi
+
+/** Seed a throwaway HOME for pi (models.json with a mock provider, made the default); returns the environment. */
+export function setupPi({ home, bin, mock }) {
+  const agentDir = join(home, '.pi', 'agent');
+  mkdirSync(agentDir, { recursive: true });
+  writeFileSync(join(agentDir, 'models.json'), JSON.stringify({
+    providers: { mock: { baseUrl: `${mock.url}/v1`, api: 'openai-completions', apiKey: FAKE_KEYS.openai, models: [{ id: 'mock-model' }] } },
+  }, null, 2));
+  const env = baseEnv(home, dirname(bin), { PI_OFFLINE: '1' });
+  writeFileSync(join(agentDir, 'settings.json'), JSON.stringify({ defaultProvider: 'mock', defaultModel: 'mock-model' }, null, 2));
+  return env;
+}
+
+async function pi({ bin, mock, dest }) {
+  const { home, projA, projB } = freshBase('pi');
+  const agentDir = join(home, '.pi', 'agent');
+  const env = setupPi({ home, bin, mock });
+  const common = ['--provider', 'mock', '--model', 'mock-model'];
+  const store = join(agentDir, 'sessions');
+  const sessions = [];
+  const news = (before) => created(store, before, /\.jsonl$/).map((f) => ({ id: /_([0-9a-f-]{36})\.jsonl$/.exec(f)[1], file: join('home/.pi/agent/sessions', f) }));
+  const one = (before, what) => { const n = news(before); if (n.length !== 1) throw new Error(`${what}: ${n.length} new pi sessions`); return n[0]; };
+  const print = async (cwd, args, what) => {
+    const before = snapshot(store);
+    mustRun(await run([bin, ...common, ...args], { cwd, env, timeoutMs: 120000 }), what);
+    return before;
+  };
+  const answered = /Ran the command|Mock answer to|Done\./;
+  const interactive = async (cwd, argv, steps) => {
+    tmux.start([bin, ...common, ...argv], { cwd, env });
+    await tmux.waitFor(/mock-model/, 30000, 'the pi editor');
+    await sleep(1500);
+    for (const s of steps) {
+      const g = new RegExp(answered.source, 'g');
+      const count = (tmux.screen().match(g) || []).length;
+      await tmux.type(s, 1500);
+      if (s.startsWith('/name')) await tmux.waitFor(/Session name set/, 15000, 'the name');
+      else if (s === '/clone') await tmux.waitFor(/Cloned to new session/, 15000, 'the clone');
+      else await tmux.waitFor({ test: (x) => (x.match(g) || []).length > count }, 60000, `an answer to ${s}`);
+      await sleep(1500);
+    }
+    tmux.keys('C-d');
+    if (!(await tmux.waitExit(15000))) { tmux.keys('C-c'); await sleep(300); tmux.keys('C-c'); if (!(await tmux.waitExit(10000))) throw new Error('pi did not exit'); }
+  };
+
+  let before = await print(projA, ['-p', 'hello from print mode'], 'pi -p');
+  const p1 = one(before, 'pi -p');
+  sessions.push({ id: p1.id, cwd: projA, prompts: ['hello from print mode'], title: null, mode: 'print', parent: null, forkedFrom: null, file: p1.file });
+
+  before = snapshot(store);
+  await interactive(projA, [], [SCRIPTS.shell, '/name Named pi session', 'second interactive prompt', '/clone', 'prompt in the clone']);
+  const made = news(before);
+  if (made.length !== 2) throw new Error(`pi interactive + /clone: ${made.length} new sessions`);
+  const head = (m) => JSON.parse(readFileSync(join(home, m.file.slice('home/'.length)), 'utf8').split('\n')[0]);
+  const clone = made.find((m) => head(m).parentSession);
+  const orig = made.find((m) => m !== clone);
+  if (!clone) throw new Error('pi /clone: no session with parentSession');
+  sessions.push({ id: orig.id, cwd: projA, prompts: [SCRIPTS.shell, 'second interactive prompt'], title: 'Named pi session', mode: 'interactive', parent: null, forkedFrom: null, file: orig.file });
+  sessions.push({ id: clone.id, cwd: projA, prompts: ['prompt in the clone'], title: 'Named pi session', mode: 'interactive', parent: null, forkedFrom: orig.id, via: '/clone', copiedPrompts: [SCRIPTS.shell, 'second interactive prompt'], file: clone.file });
+  log(`pi: interactive ${orig.id}, clone ${clone.id}`);
+
+  before = snapshot(store);
+  await interactive(projB, [], ['first prompt in project b', 'second prompt in project b']);
+  const b = one(before, 'pi interactive b');
+  sessions.push({ id: b.id, cwd: projB, prompts: ['first prompt in project b', 'second prompt in project b'], title: null, mode: 'interactive', parent: null, forkedFrom: null, file: b.file });
+
+  // resume: interactive --session, and print --session
+  before = snapshot(store);
+  await interactive(projB, ['--session', b.id], ['resumed prompt']);
+  if (news(before).length) throw new Error('pi --session made a new session');
+  sessions.find((s) => s.id === b.id).prompts.push('resumed prompt');
+  before = await print(projA, ['--session', p1.id, '-p', 'second print prompt'], 'pi --session -p');
+  if (news(before).length) throw new Error('pi --session -p made a new session');
+  sessions.find((s) => s.id === p1.id).prompts.push('second print prompt');
+
+  // fork: --fork ID (print)
+  before = await print(projB, ['--fork', b.id, '-p', 'forked prompt'], 'pi --fork -p');
+  const f = one(before, 'pi --fork');
+  sessions.push({ id: f.id, cwd: projB, prompts: ['forked prompt'], title: null, mode: 'print', parent: null, forkedFrom: b.id, via: '--fork', copiedPrompts: ['first prompt in project b', 'second prompt in project b', 'resumed prompt'], file: f.file });
+  log(`pi: fork ${f.id}`);
+
+  copyStore(home, ['.pi/agent/sessions'], dest);
+  return { home, sessions, note: { noSubagentsOrTasks: 'pi has no subagent or task-list tool' } };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// opencode (run mode only: the 1.18.33 TUI drew nothing inside tmux here, see the fixtures README)
+
+/** Seed a throwaway HOME for opencode (a mock OpenAI-compatible provider); returns the environment. */
+export function setupOpencode({ home, bin, mock }) {
+  const cfgDir = join(home, '.config', 'opencode');
+  mkdirSync(cfgDir, { recursive: true });
+  writeFileSync(join(cfgDir, 'opencode.json'), JSON.stringify({
+    $schema: 'https://opencode.ai/config.json', autoupdate: false, share: 'disabled',
+    model: 'mock/mock-model', small_model: 'mock/mock-model',
+    permission: { bash: 'allow', edit: 'allow', webfetch: 'deny' },
+    provider: { mock: { npm: '@ai-sdk/openai-compatible', name: 'Mock', options: { baseURL: `${mock.url}/v1`, apiKey: FAKE_KEYS.openai }, models: { 'mock-model': { name: 'Mock model' } } } },
+  }, null, 2));
+  const env = baseEnv(home, dirname(bin), { OPENCODE_DISABLE_AUTOUPDATE: '1', OPENCODE_DISABLE_SHARE: '1' });
+  return env;
+}
+
+async function opencode({ bin, mock, dest }) {
+  const { home, projA, projB } = freshBase('opencode');
+  const env = setupOpencode({ home, bin, mock });
+  const dbPath = join(home, '.local', 'share', 'opencode', 'opencode.db');
+  const { default: Database } = await import('better-sqlite3');
+  const ids = () => {
+    if (!existsSync(dbPath)) return new Map();
+    const db = new Database(dbPath, { readonly: true });
+    try { return new Map(db.prepare('SELECT id, parent_id AS parent, title FROM session').all().map((r) => [r.id, r])); } finally { db.close(); }
+  };
+  const sessions = [];
+  const step = async (cwd, args, what) => {
+    const before = ids();
+    mustRun(await run([bin, 'run', ...args], { cwd, env, timeoutMs: 240000 }), what);
+    const after = ids();
+    return [...after.values()].filter((r) => !before.has(r.id));
+  };
+  const top = (rows) => rows.filter((r) => !r.parent);
+
+  let [r1] = top(await step(projA, ['hello from run mode'], 'opencode run'));
+  sessions.push({ id: r1.id, cwd: projA, prompts: ['hello from run mode'], title: r1.title, mode: 'run', parent: null, forkedFrom: null });
+  log(`opencode: run ${r1.id}`);
+
+  let rows = await step(projA, ['--title', 'Titled opencode session', SCRIPTS.shell], 'opencode run --title');
+  const [r2] = top(rows);
+  sessions.push({ id: r2.id, cwd: projA, prompts: [SCRIPTS.shell], title: 'Titled opencode session', mode: 'run', parent: null, forkedFrom: null });
+
+  rows = await step(projB, [SCRIPTS.subagent], 'opencode run (task)');
+  const [r3] = top(rows);
+  sessions.push({ id: r3.id, cwd: projB, prompts: [SCRIPTS.subagent], title: ids().get(r3.id).title, mode: 'run', parent: null, forkedFrom: null });
+  for (const c of rows.filter((r) => r.parent)) sessions.push({ id: c.id, cwd: projB, prompts: ['Reply with the word hi.'], title: c.title, mode: 'subagent', parent: c.parent, forkedFrom: null });
+
+  rows = await step(projB, [SCRIPTS.tasks], 'opencode run (todowrite)');
+  const [r4] = top(rows);
+  sessions.push({ id: r4.id, cwd: projB, prompts: [SCRIPTS.tasks], title: ids().get(r4.id).title, mode: 'run', parent: null, forkedFrom: null });
+
+  // resume with --session (the same session grows), fork with --session --fork (a new one)
+  rows = await step(projA, ['--session', r1.id, 'resumed prompt'], 'opencode run --session');
+  if (top(rows).length) throw new Error('opencode run --session made a new session');
+  sessions.find((s) => s.id === r1.id).prompts.push('resumed prompt');
+  rows = await step(projA, ['--session', r1.id, '--fork', 'forked prompt'], 'opencode run --session --fork');
+  const [f1] = top(rows);
+  if (!f1) throw new Error('opencode --fork made no session');
+  sessions.push({ id: f1.id, cwd: projA, prompts: ['forked prompt'], title: ids().get(f1.id).title, mode: 'run', parent: null, forkedFrom: r1.id, copiedPrompts: ['hello from run mode', 'resumed prompt'] });
+  log(`opencode: fork ${f1.id}`);
+  for (const s of sessions) if (s.mode !== 'subagent') s.title = ids().get(s.id)?.title ?? s.title;
+
+  await copySqlite(dbPath, join(dest, 'home', '.local', 'share', 'opencode', 'opencode.db'));
+  return { home, sessions, note: { interactive: 'not recorded: the 1.18.33 TUI drew an empty screen in tmux on this machine', runQuotes: 'opencode run stores (and sends to the model) the message wrapped in double quotes: "hello from run mode"; prompts here are as typed', provider: '@ai-sdk/openai-compatible, installed by opencode from npm at first run' } };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Gemini CLI
+
+/** Seed a throwaway HOME for Gemini CLI (API-key auth, no folder-trust dialog, no update checks); returns the environment. */
+export function setupGemini({ home, bin, mock }) {
+  mkdirSync(join(home, '.gemini'), { recursive: true });
+  writeFileSync(join(home, '.gemini', 'settings.json'), JSON.stringify({
+    security: { auth: { selectedType: 'gemini-api-key' }, folderTrust: { enabled: false } },
+    general: { disableAutoUpdate: true, disableUpdateNag: true },
+    privacy: { usageStatisticsEnabled: false }, telemetry: { enabled: false }, ui: { theme: 'Default' },
+  }, null, 2));
+  return baseEnv(home, dirname(bin), { GEMINI_API_KEY: FAKE_KEYS.gemini, GOOGLE_GEMINI_BASE_URL: mock.url, COLORTERM: 'truecolor' });
+}
+
+async function gemini({ bin, mock, dest }) {
+  const { home, projA, projB } = freshBase('gemini');
+  const env = setupGemini({ home, bin, mock });
+  const store = join(home, '.gemini', 'tmp');
+  const sessions = [];
+  // Main sessions: chats/session-*.jsonl; a subagent: chats/<parent session id>/<subagent id>.jsonl.
+  const news = (before) => created(store, before, /\/chats\/(?:[^/]+\/)?[^/]+\.jsonl?$/).map((f) => {
+    const first = JSON.parse(readFileSync(join(store, f), 'utf8').split('\n')[0]);
+    return { id: first.sessionId, kind: first.kind, file: join('home/.gemini/tmp', f) };
+  });
+  const one = (before, what) => { const n = news(before).filter((x) => x.kind !== 'subagent'); if (n.length !== 1) throw new Error(`${what}: ${n.length} new gemini sessions`); return n[0]; };
+  const print = async (cwd, args, what) => {
+    const before = snapshot(store);
+    mustRun(await run([bin, '--yolo', ...args], { cwd, env, timeoutMs: 180000 }), what);
+    return before;
+  };
+  const answered = /Ran the command|subagent answered|Mock answer to|Done\./;
+  const interactive = async (cwd, argv, steps) => {
+    tmux.start([bin, '--yolo', ...argv], { cwd, env });
+    await tmux.waitFor(/Type your message|YOLO/i, 60000, 'the Gemini prompt');
+    await sleep(3000);
+    for (const s of steps) {
+      // Every step here is a plain prompt: wait for its own answer; press Enter again if the first
+      // one was swallowed while the UI was still loading.
+      const want = new RegExp(`Mock answer to: ${s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`);
+      await tmux.type(s, 1500);
+      try { await tmux.waitFor(want, 15000, `an answer to ${s}`); } catch { tmux.keys('Enter'); await tmux.waitFor(want, 90000, `an answer to ${s}`); }
+      await sleep(2000);
+    }
+    await tmux.type('/quit', 1500);
+    if (!(await tmux.waitExit(20000))) { tmux.keys('C-c'); await sleep(500); tmux.keys('C-c'); if (!(await tmux.waitExit(10000))) throw new Error('gemini did not exit'); }
+  };
+
+  let before = await print(projA, ['-p', SCRIPTS.shell], 'gemini -p');
+  const p1 = one(before, 'gemini -p');
+  sessions.push({ id: p1.id, cwd: projA, prompts: [SCRIPTS.shell], title: null, mode: 'print', parent: null, forkedFrom: null, file: p1.file });
+  log(`gemini: print ${p1.id}`);
+
+  before = await print(projB, ['-p', SCRIPTS.subagent], 'gemini -p (subagent)');
+  const made = news(before);
+  const p2 = one(before, 'gemini -p subagent');
+  sessions.push({ id: p2.id, cwd: projB, prompts: [SCRIPTS.subagent], title: null, mode: 'print', parent: null, forkedFrom: null, file: p2.file });
+  for (const m of made.filter((x) => x.kind === 'subagent')) sessions.push({ id: m.id, cwd: projB, prompts: ['Reply with the word hi.'], title: null, mode: 'subagent', parent: p2.id, forkedFrom: null, file: m.file });
+  if (!made.some((x) => x.kind === 'subagent')) log('gemini: invoke_agent wrote no subagent session');
+
+  before = snapshot(store);
+  await interactive(projA, [], ['first interactive prompt', 'second interactive prompt']);
+  const i1 = one(before, 'gemini interactive');
+  sessions.push({ id: i1.id, cwd: projA, prompts: ['first interactive prompt', 'second interactive prompt'], title: null, mode: 'interactive', parent: null, forkedFrom: null, file: i1.file });
+  log(`gemini: interactive ${i1.id}`);
+
+  // resume: interactive --resume ID, then print --resume ID -p
+  before = snapshot(store);
+  await interactive(projA, ['--resume', i1.id], ['resumed prompt']);
+  // 0.61.0 appends the new turn to the original file and also starts a second file with the same
+  // sessionId (header and a $set of the messages, no user records).
+  const extra = news(before).filter((x) => x.kind !== 'subagent').map((x) => x.file);
+  sessions.find((s) => s.id === i1.id).prompts.push('resumed prompt');
+  sessions.find((s) => s.id === i1.id).extraFilesFromResume = extra;
+  before = await print(projA, ['--resume', i1.id, '-p', 'print resumed prompt'], 'gemini --resume -p');
+  sessions.find((s) => s.id === i1.id).extraFilesFromResume.push(...news(before).filter((x) => x.kind !== 'subagent').map((x) => x.file));
+  sessions.find((s) => s.id === i1.id).prompts.push('print resumed prompt');
+
+  copyStore(home, ['.gemini/tmp', '.gemini/projects.json'], dest, { skip: (f) => f.endsWith('.project_root') === false && /\/(shell_history|logs\.json)$/.test(f) });
+  return { home, sessions, note: { fork: 'Gemini CLI 0.61.0 has no fork or clone', title: 'no rename; an update_topic tool exists (not driven)' } };
+}
+
+export const drivers = { claude, codex, pi, opencode, gemini };
+export const setups = { claude: setupClaude, codex: setupCodex, pi: setupPi, opencode: setupOpencode, gemini: setupGemini };

@@ -1,0 +1,321 @@
+// Issue 15: the rules behind a fast listing at scale — directory listings reused by directory stat
+// (with the racy-timestamp guard), the rows.json / check.bin listing (a corrupt, foreign or old
+// one is rebuilt), and one builder at a time (index.lock, stale locks, concurrent builders).
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { spawn, spawnSync } from 'node:child_process';
+import { afterEach, describe, expect, it } from 'vitest';
+import { BIN, envFor, jsonl, run, tempHome, write } from './helpers.js';
+import { DirCache, RACY_MS, parseDirFile } from '../lib/index/dirs.js';
+import { EMPTY_MS, STALE_MS, isStale, tryLock, unlock } from '../lib/index/lock.js';
+import { INDEX_VERSION } from '../lib/index/index.js';
+
+const homes: string[] = [];
+afterEach(() => {
+  for (const h of homes.splice(0)) fs.rmSync(h, { recursive: true, force: true });
+});
+function home(): string {
+  const h = tempHome();
+  homes.push(h);
+  return h;
+}
+
+const ID = '0a1b2c3d-4e5f-4061-8071-2a3b4c5d6e7f';
+function claudeSession(id: string, cwd: string, text: string, ts = '2026-05-01T10:00:00.000Z'): string {
+  return jsonl({
+    parentUuid: null, isSidechain: false, userType: 'external', cwd, sessionId: id, version: '2.1.207', gitBranch: 'main',
+    type: 'user', message: { role: 'user', content: text }, uuid: `u-${id}`, timestamp: ts, entrypoint: 'cli',
+  });
+}
+const uuid = (n: number) => `${String(n).padStart(8, '0')}-1111-4111-8111-111111111111`;
+const rowsOf = (h: string) => {
+  const r = run(h, ['rows', '-a']);
+  expect(r.code, r.stderr).toBe(0);
+  return r.stdout.split('\n').filter(Boolean);
+};
+const cache = (h: string) => path.join(h, '.cache', 'resume');
+
+describe('directory listings reused by directory stat', () => {
+  function dirWith(names: string[]): string {
+    const d = path.join(home(), 'd');
+    fs.mkdirSync(d, { recursive: true });
+    for (const n of names) fs.writeFileSync(path.join(d, n), '');
+    return d;
+  }
+
+  it('reuses the listing of a directory unchanged since well before it was read, without reading it', () => {
+    const d = dirWith(['a.jsonl']);
+    const st = fs.statSync(d);
+    const first = new DirCache({}, () => Math.max(st.mtimeMs, st.ctimeMs) + RACY_MS + 1000);
+    expect(first.entries(d).map((e) => e.name)).toEqual(['a.jsonl']);
+    expect(first.reads).toBe(1);
+    const again = new DirCache(first.toFile().dirs);
+    const es = again.entries(d);
+    expect(es.map((e) => [e.name, e.isFile(), e.isDirectory()])).toEqual([['a.jsonl', true, false]]);
+    expect(again.reads).toBe(0);
+    expect(again.hits).toBe(1);
+    expect(again.dirty()).toBe(false);
+  });
+
+  it('reads a directory again once an entry is added or removed', () => {
+    const d = dirWith(['a.jsonl']);
+    const st = fs.statSync(d);
+    const first = new DirCache({}, () => Math.max(st.mtimeMs, st.ctimeMs) + RACY_MS + 1000);
+    first.entries(d);
+    fs.writeFileSync(path.join(d, 'b.jsonl'), '');
+    fs.mkdirSync(path.join(d, 'sub'));
+    const again = new DirCache(first.toFile().dirs);
+    const es = again.entries(d);
+    expect(es.map((e) => e.name).sort()).toEqual(['a.jsonl', 'b.jsonl', 'sub']);
+    expect(es.find((e) => e.name === 'sub')!.isDirectory()).toBe(true);
+    expect(again.reads).toBe(1);
+    expect(again.dirty()).toBe(true);
+    fs.rmSync(path.join(d, 'a.jsonl'));
+    const third = new DirCache(again.toFile().dirs);
+    expect(third.entries(d).map((e) => e.name).sort()).toEqual(['b.jsonl', 'sub']);
+  });
+
+  it('does not trust a listing read within the racy window of the directory\'s last change', () => {
+    const d = dirWith(['a.jsonl']);
+    const st = fs.statSync(d);
+    // Read in the same instant the directory last changed: an entry added in that timestamp tick
+    // would leave mtime and ctime as stored. Model it: the record misses b.jsonl, stat matches.
+    const racy = new DirCache({}, () => Math.max(st.mtimeMs, st.ctimeMs) + RACY_MS / 4);
+    racy.entries(d);
+    const rec = racy.toFile().dirs[d]!;
+    fs.writeFileSync(path.join(d, 'b.jsonl'), '');
+    const now = fs.statSync(d);
+    const stale: typeof rec = [now.mtimeMs, now.ctimeMs, now.ino, Math.max(now.mtimeMs, now.ctimeMs) + RACY_MS / 4, ['a.jsonl'], [1]];
+    const c = new DirCache({ [d]: stale });
+    expect(c.entries(d).map((e) => e.name).sort()).toEqual(['a.jsonl', 'b.jsonl']);
+    expect(c.reads).toBe(1);
+    // …and the same stale record taken well after the change would be trusted: the guard is what
+    // keeps it out (this is the case a timestamp tick of 1-2 s on some filesystems produces).
+    const trusted: typeof rec = [now.mtimeMs, now.ctimeMs, now.ino, Math.max(now.mtimeMs, now.ctimeMs) + RACY_MS + 1, ['a.jsonl'], [1]];
+    expect(new DirCache({ [d]: trusted }).entries(d).map((e) => e.name)).toEqual(['a.jsonl']);
+    // a future timestamp (clock skew) is never trusted
+    const future: typeof rec = [now.mtimeMs + 60_000, now.ctimeMs, now.ino, now.mtimeMs + 70_000, ['a.jsonl'], [1]];
+    expect(new DirCache({ [d]: future }).entries(d).map((e) => e.name).sort()).toEqual(['a.jsonl', 'b.jsonl']);
+  });
+
+  it('lists a missing directory as empty and drops what it remembered of it', () => {
+    const d = dirWith(['a.jsonl']);
+    const st = fs.statSync(d);
+    const first = new DirCache({}, () => Math.max(st.mtimeMs, st.ctimeMs) + RACY_MS + 1000);
+    first.entries(d);
+    fs.rmSync(d, { recursive: true });
+    const again = new DirCache(first.toFile().dirs);
+    expect(again.entries(d)).toEqual([]);
+    expect(again.dirty()).toBe(true);
+    expect(again.toFile().dirs[d]).toBeUndefined();
+  });
+
+  it('treats a malformed or foreign dirs file as empty', () => {
+    expect(parseDirFile('{not json')).toEqual({});
+    expect(parseDirFile(JSON.stringify({ v: 999, dirs: { '/x': [1, 1, 1, 1, [], []] } }))).toEqual({});
+    expect(parseDirFile(JSON.stringify({ v: 1, dirs: { '/x': [1, 1, 1, 1, ['a'], []], '/y': 'no' } }))).toEqual({});
+    expect(parseDirFile(JSON.stringify({ v: 1, dirs: { '/x': [1, 2, 3, 4, ['a'], [1]] } }))).toEqual({ '/x': [1, 2, 3, 4, ['a'], [1]] });
+  });
+
+  it('a new session in an old directory, and one in a new directory, are listed at once', () => {
+    const h = home();
+    const old = Date.now() / 1000 - 3600;
+    const f1 = write(h, `.claude/projects/-tmp-a/${uuid(1)}.jsonl`, claudeSession(uuid(1), '/tmp/a', 'first one'));
+    for (const d of ['.claude/projects/-tmp-a', '.claude/projects', '.claude']) fs.utimesSync(path.join(h, d), old, old);
+    fs.utimesSync(f1, old, old);
+    expect(rowsOf(h)).toHaveLength(1);
+    expect(rowsOf(h)).toHaveLength(1); // served from the cached directory listings
+    write(h, `.claude/projects/-tmp-a/${uuid(2)}.jsonl`, claudeSession(uuid(2), '/tmp/a', 'second one'));
+    expect(rowsOf(h).join('\n')).toContain('second one');
+    write(h, `.claude/projects/-tmp-b/${uuid(3)}.jsonl`, claudeSession(uuid(3), '/tmp/b', 'third one'));
+    const rows = rowsOf(h);
+    expect(rows).toHaveLength(3);
+    expect(rows.join('\n')).toContain('third one');
+    fs.rmSync(path.join(h, '.claude/projects/-tmp-a'), { recursive: true });
+    expect(rowsOf(h).map((r) => r.split('\t')[0])).toEqual([`claude:${uuid(3)}`]);
+  });
+});
+
+describe('the stored listing (check.bin, rows.json, list.json)', () => {
+  function twoSessions(): string {
+    const h = home();
+    write(h, `.claude/projects/-tmp-a/${uuid(1)}.jsonl`, claudeSession(uuid(1), '/tmp/a', 'alpha prompt', '2026-05-01T10:00:00.000Z'));
+    write(h, `.claude/projects/-tmp-b/${uuid(2)}.jsonl`, claudeSession(uuid(2), '/tmp/b', 'beta prompt', '2026-05-02T10:00:00.000Z'));
+    return h;
+  }
+  const counts = (h: string) => {
+    const r = run(h, ['index']);
+    expect(r.code, r.stderr).toBe(0);
+    return r.stderr;
+  };
+
+  it('writes rows.json with only what a row shows, and the same build id everywhere', () => {
+    const h = twoSessions();
+    const first = rowsOf(h);
+    const rows = JSON.parse(fs.readFileSync(path.join(cache(h), 'rows.json'), 'utf8'));
+    const list = JSON.parse(fs.readFileSync(path.join(cache(h), 'list.json'), 'utf8'));
+    expect(rows.v).toBe(INDEX_VERSION);
+    expect(rows.id).toBe(list.id);
+    expect(fs.readFileSync(path.join(cache(h), 'check.bin')).toString('latin1').split('\n')[0]).toBe(`v${INDEX_VERSION} ${rows.id} 2`);
+    expect(Object.keys(rows.sessions[0]).sort()).toEqual(
+      ['branch', 'cwd', 'firstPrompt', 'harness', 'hidden', 'hiddenReason', 'id', 'key', 'short', 'started', 'title', 'updated'].sort(),
+    );
+    expect(rows.sessions.map((s: { key: string }) => s.key)).toEqual(list.sessions.map((s: { key: string }) => s.key));
+    expect(counts(h)).toMatch(/0 parsed, 0 appended, 2 unchanged/);
+    expect(rowsOf(h)).toEqual(first);
+  });
+
+  it('rebuilds when rows.json is corrupt, from another build, or missing', () => {
+    const h = twoSessions();
+    const want = rowsOf(h);
+    const rowsFile = path.join(cache(h), 'rows.json');
+    fs.writeFileSync(rowsFile, '{"v":' + INDEX_VERSION + ',"id":"x","sessions":[{"key":');
+    expect(rowsOf(h)).toEqual(want);
+    const good = JSON.parse(fs.readFileSync(rowsFile, 'utf8'));
+    // a well-formed listing of another build (its id differs from check.bin's) is not used
+    fs.writeFileSync(rowsFile, JSON.stringify({ ...good, id: 'other', sessions: good.sessions.slice(0, 1) }));
+    expect(rowsOf(h)).toEqual(want);
+    fs.rmSync(rowsFile);
+    expect(rowsOf(h)).toEqual(want);
+    expect(JSON.parse(fs.readFileSync(rowsFile, 'utf8')).sessions).toHaveLength(2);
+  });
+
+  it('parses again when check.bin or files.json is damaged, and after an index version change', () => {
+    const h = twoSessions();
+    const want = rowsOf(h);
+    const check = path.join(cache(h), 'check.bin');
+    fs.writeFileSync(check, fs.readFileSync(check).subarray(0, 30));
+    expect(rowsOf(h)).toEqual(want);
+    fs.writeFileSync(path.join(cache(h), 'files.json'), 'garbage');
+    fs.writeFileSync(check, 'garbage');
+    // the per-source state still holds both: nothing to parse, the listing is written again
+    expect(counts(h)).toMatch(/0 parsed, 0 appended, 2 unchanged/);
+    expect(fs.readFileSync(check).toString('latin1')).toMatch(new RegExp(`^v${INDEX_VERSION} \\S+ 2\n`));
+    // check.bin alone damaged: the stats in files.json still match; check.bin is written again
+    fs.writeFileSync(check, 'garbage');
+    expect(counts(h)).toMatch(/0 parsed/);
+    expect(fs.readFileSync(check).toString('latin1')).toMatch(new RegExp(`^v${INDEX_VERSION} \\S+ 2\n`));
+    fs.rmSync(path.join(cache(h), 'state'), { recursive: true });
+    fs.writeFileSync(path.join(cache(h), 'files.json'), 'garbage');
+    fs.writeFileSync(check, 'garbage');
+    expect(counts(h)).toMatch(/2 parsed/);
+    // a listing of an older version (list.json with the stats inside, as version 9 wrote it)
+    const c = cache(h);
+    for (const f of ['rows.json', 'check.bin', 'files.json']) fs.rmSync(path.join(c, f));
+    fs.writeFileSync(path.join(c, 'list.json'), JSON.stringify({ v: 9, files: {}, sessions: [], skipped: {}, built: 1 }));
+    expect(rowsOf(h)).toEqual(want);
+    expect(JSON.parse(fs.readFileSync(path.join(c, 'list.json'), 'utf8')).v).toBe(INDEX_VERSION);
+  });
+
+  it('notices a grown, a replaced and a same-size rewritten file (never a stale listing)', () => {
+    const h = twoSessions();
+    rowsOf(h);
+    const f = path.join(h, `.claude/projects/-tmp-a/${uuid(1)}.jsonl`);
+    fs.appendFileSync(f, claudeSession(uuid(1), '/tmp/a', 'later prompt', '2026-05-03T10:00:00.000Z'));
+    expect(counts(h)).toMatch(/1 appended/);
+    expect(rowsOf(h)[0]).toContain(`claude:${uuid(1)}`);
+    // same size, new inode (written elsewhere and renamed over)
+    const text = fs.readFileSync(f, 'utf8').replace('alpha prompt', 'gamma prompt');
+    fs.writeFileSync(f + '.new', text);
+    fs.renameSync(f + '.new', f);
+    expect(rowsOf(h).join('\n')).toContain('gamma prompt');
+  });
+});
+
+describe('one builder at a time (index.lock)', () => {
+  function store(n: number): string {
+    const h = home();
+    for (let i = 0; i < n; i++) write(h, `.claude/projects/-tmp-p${i % 5}/${uuid(i)}.jsonl`, claudeSession(uuid(i), `/tmp/p${i % 5}`, `prompt ${i}`));
+    return h;
+  }
+  const deadPid = () => {
+    const r = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+    return Number(r.stdout);
+  };
+  const lockFile = (h: string) => path.join(cache(h), 'index.lock');
+  const lockBody = (pid: number, started = Date.now()) => JSON.stringify({ pid, host: os.hostname(), started });
+
+  it('takes over a lock whose process is gone, and removes its own lock when done', () => {
+    const h = store(3);
+    fs.mkdirSync(cache(h), { recursive: true });
+    fs.writeFileSync(lockFile(h), lockBody(deadPid()));
+    const r = run(h, ['index']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/3 parsed/);
+    expect(fs.existsSync(lockFile(h))).toBe(false);
+    expect(fs.readdirSync(cache(h)).filter((n) => n.includes('stale'))).toEqual([]);
+  });
+
+  it('judges stale: a dead pid, an old lock, an empty lock left behind; not a live builder', () => {
+    const now = Date.now();
+    expect(isStale({ info: { pid: deadPid(), host: os.hostname(), started: now }, mtime: now }, now)).toBe(true);
+    expect(isStale({ info: { pid: process.ppid, host: os.hostname(), started: now }, mtime: now }, now)).toBe(false);
+    expect(isStale({ info: { pid: process.ppid, host: os.hostname(), started: now - STALE_MS - 1 }, mtime: now }, now)).toBe(true);
+    expect(isStale({ info: { pid: 12345, host: 'another-host', started: now }, mtime: now }, now)).toBe(false);
+    expect(isStale({ info: null, mtime: now }, now)).toBe(false);
+    expect(isStale({ info: null, mtime: now - EMPTY_MS - 1 }, now)).toBe(true);
+  });
+
+  it('tryLock: one holder; a stale lock is taken over exactly once; unlock removes only its own', () => {
+    const d = home();
+    const f = path.join(d, 'index.lock');
+    expect(tryLock(f)).toBe(true);
+    expect(JSON.parse(fs.readFileSync(f, 'utf8')).pid).toBe(process.pid);
+    unlock(f);
+    expect(fs.existsSync(f)).toBe(false);
+    fs.writeFileSync(f, lockBody(process.ppid));
+    expect(tryLock(f)).toBe(false);
+    unlock(f); // not ours: stays
+    expect(fs.existsSync(f)).toBe(true);
+    fs.writeFileSync(f, '');
+    const old = (Date.now() - EMPTY_MS - 5000) / 1000;
+    fs.utimesSync(f, old, old);
+    expect(tryLock(f)).toBe(true);
+    expect(tryLock(f)).toBe(false); // held by us now; a second taker waits
+    unlock(f);
+  });
+
+  it('waits while a live builder holds the lock, then returns a fresh listing', async () => {
+    const h = store(2);
+    rowsOf(h);
+    fs.mkdirSync(cache(h), { recursive: true });
+    // this test process stands in for a builder that is still at work
+    fs.writeFileSync(lockFile(h), lockBody(process.pid));
+    write(h, `.claude/projects/-tmp-new/${uuid(50)}.jsonl`, claudeSession(uuid(50), '/tmp/new', 'arrived while locked'));
+    const p = spawn(process.execPath, [BIN, 'rows', '-a'], { env: envFor(h), stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    p.stdout.on('data', (d) => (out += d));
+    const exited = new Promise<number>((res) => p.on('close', (c) => res(c ?? -1)));
+    let finished = false;
+    void exited.then(() => (finished = true));
+    await new Promise((r) => setTimeout(r, 700));
+    expect(finished).toBe(false);
+    fs.rmSync(lockFile(h));
+    expect(await exited).toBe(0);
+    expect(out).toContain('arrived while locked');
+    expect(out.split('\n').filter(Boolean)).toHaveLength(3);
+  });
+
+  it('three concurrent index runs on a cold cache parse every file once in all, and agree', async () => {
+    const h = store(40);
+    const runs = await Promise.all(
+      [0, 1, 2].map(
+        () =>
+          new Promise<{ code: number; err: string }>((res) => {
+            const p = spawn(process.execPath, [BIN, 'index'], { env: envFor(h), stdio: ['ignore', 'ignore', 'pipe'] });
+            let err = '';
+            p.stderr.on('data', (d) => (err += d));
+            p.on('close', (code) => res({ code: code ?? -1, err }));
+          }),
+      ),
+    );
+    for (const r of runs) {
+      expect(r.code, r.err).toBe(0);
+      expect(r.err).toMatch(/^40 sessions /);
+    }
+    const parsed = runs.reduce((n, r) => n + Number(/(\d+) parsed/.exec(r.err)![1]), 0);
+    expect(parsed).toBe(40);
+    expect(fs.existsSync(lockFile(h))).toBe(false);
+  });
+});
