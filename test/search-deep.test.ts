@@ -292,3 +292,53 @@ describe('text only on an abandoned branch', () => {
     expect(searchJson(h, ['changelog'])[0].evidence[0].abandoned).toBe(false);
   });
 });
+
+// ---- opencode 2.x ---------------------------------------------------------------------------
+
+describe('opencode 2.x (session_v2 + session_message)', () => {
+  // the 2.x tables as opencode's core package declares them (see test/opencode.test.ts)
+  const V2 = `
+    CREATE TABLE session_v2 (id text PRIMARY KEY, project_id text NOT NULL, workspace_id text, parent_id text,
+      fork_session_id text, fork_boundary integer, slug text NOT NULL, directory text NOT NULL, path text, title text NOT NULL,
+      version text NOT NULL, agent text, model text, time_created integer NOT NULL, time_updated integer NOT NULL,
+      time_compacting integer, time_archived integer);
+    CREATE TABLE session_message (id text PRIMARY KEY, session_id text NOT NULL, type text NOT NULL, seq integer NOT NULL,
+      time_created integer NOT NULL, time_updated integer NOT NULL, data text NOT NULL);
+  `;
+
+  it('entries are searched: prompts, replies, tool calls and output, shell runs; a fork\'s copies count as copied; a subagent is reported on its parent', async () => {
+    const { opencodeDb } = await import('./sqlite-fixtures.js');
+    const h = home();
+    const db = opencodeDb(path.join(h, '.local/share/opencode/opencode.db'));
+    db.exec(V2);
+    const sv = db.prepare(`INSERT INTO session_v2 (id, project_id, parent_id, fork_session_id, fork_boundary, slug, directory, title, version, time_created, time_updated)
+      VALUES (?, 'global', ?, ?, ?, 's', '/w/new', ?, '2.0.0', ?, ?)`);
+    sv.run('ses_main', null, null, null, 'Main', 1780000000000, 1780000100000);
+    sv.run('ses_fork', null, 'ses_main', 2, 'Main (fork #1)', 1780000500000, 1780000600000);
+    sv.run('ses_kid', 'ses_main', null, null, 'Child', 1780000050000, 1780000060000);
+    const sm = db.prepare('INSERT INTO session_message (id, session_id, type, seq, time_created, time_updated, data) VALUES (?, ?, ?, ?, 1, 1, ?)');
+    const u = (text: string) => JSON.stringify({ text, files: [], agents: [], references: [], time: { created: 1780000000000 } });
+    const tool = { type: 'tool', id: 't1', name: 'write', state: { status: 'completed', input: { filePath: '/w/new/quetzal.ts', content: 'export const quetzalFeed = 1' }, content: [{ type: 'text', text: 'wrote the file' }], structured: {}, result: null }, time: { created: 1 } };
+    const a = JSON.stringify({ agent: 'build', model: { id: 'm', providerID: 'p' }, content: [{ type: 'reasoning', id: 'r', text: 'think' }, { type: 'text', id: 't', text: 'The quetzal feed is written.' }, tool], time: { created: 1 } });
+    sm.run('m1', 'ses_main', 'user', 1, u('build the quetzal feed'));
+    sm.run('m2', 'ses_main', 'assistant', 2, a);
+    sm.run('m3', 'ses_main', 'shell', 3, JSON.stringify({ callID: 'c', command: 'ls toucan-assets', output: 'toucan.png', time: { created: 1 } }));
+    sm.run('f1', 'ses_fork', 'user', 1, u('build the quetzal feed'));
+    sm.run('f2', 'ses_fork', 'assistant', 2, a);
+    sm.run('f3', 'ses_fork', 'user', 3, u('now paginate it'));
+    sm.run('k1', 'ses_kid', 'user', 1, u('survey the macaw endpoints'));
+    sm.run('bad', 'ses_main', 'user', 4, 'not json');
+    db.close();
+
+    const r = searchJson(h, ['quetzal', 'feed']);
+    expect(r.map((x) => x.id)).toEqual(['ses_main', 'ses_fork']);
+    expect(r[0].kind).toBe('original');
+    expect(r[0].evidence.map((e: any) => e.role)).toContain('user');
+    expect(r[1].evidence.every((e: any) => e.copied)).toBe(true);
+    expect(searchJson(h, ['quetzalFeed'])[0].evidence[0]).toMatchObject({ role: 'tool-call' });
+    expect(searchJson(h, ['toucan-assets'])[0]).toMatchObject({ id: 'ses_main' });
+    const kid = searchJson(h, ['macaw']);
+    expect(kid.map((x) => x.id)).toEqual(['ses_main']);
+    expect(kid[0].evidence[0].role).toBe('task');
+  });
+});
