@@ -1,6 +1,4 @@
 // resume search WORDS... — deep full-text search over whole transcripts, ranked, with evidence.
-import os from 'node:os';
-import path from 'node:path';
 import type { Command } from 'commander';
 import type { App } from '../app.js';
 import { ExitError, usage } from '../app.js';
@@ -8,7 +6,8 @@ import { filtersOf, note, out, withFilters, type FilterOpts } from './common.js'
 import { applyFilters, shortIds } from '../select/filter.js';
 import { harnessColor, label, row, useColor } from '../output.js';
 import { parseQuery } from '../search/query.js';
-import { search, type Result } from '../search/search.js';
+import type { Result } from '../search/search.js';
+import { runSearch } from '../search/run.js';
 import { marked } from '../search/snippet.js';
 import { iso, localTime } from '../util/time.js';
 import { clip, oneLine } from '../util/text.js';
@@ -102,8 +101,7 @@ export function register(program: Command, app: App): void {
         return;
       }
       const t0 = Date.now();
-      const threads = Number(process.env.RESUME_THREADS) || (os.availableParallelism ? os.availableParallelism() : os.cpus().length);
-      const { results, stats } = await search(all, terms, filters, { workerFile: path.join(app.distDir, 'search-worker.js'), threads });
+      const { results, stats } = await runSearch(app, all, terms, filters);
       const list = o.n ? results.slice(0, o.n) : results;
       const query = terms.map((t) => (t.phrase ? `"${t.text}"` : t.text)).join(' ');
       if (o.copy && !o.rows && list.length) await copyBest(app, list[0]!.session, shorts.get(list[0]!.session.id)!);
