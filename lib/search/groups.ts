@@ -81,3 +81,13 @@ export function passes(s: Session, f: SearchFilters): boolean {
   if (f.until != null && (start == null || start > f.until)) return false;
   return true;
 }
+
+/** What the index knows of a session, as one searchable line: title, branch, directory, repository, harness, id. */
+export function metadataText(s: Session): string {
+  const repo = s.cwd ? s.cwd.split('/').filter(Boolean).pop() : null;
+  // a title that is only the first prompt is in the transcript already (and copied, in a fork)
+  const title = s.title && s.title !== s.firstPrompt ? s.title : null;
+  return [title ? `title: ${title}` : '', s.branch ? `branch: ${s.branch}` : '', s.cwd ? `directory: ${s.cwd}` : '', repo ? `repository: ${repo}` : '', `${s.harness} ${s.id}`]
+    .filter(Boolean)
+    .join(' · ');
+}

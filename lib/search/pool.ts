@@ -3,10 +3,11 @@
 import fs from 'node:fs';
 import type { Term } from './query.js';
 import type { Group } from './groups.js';
-import { allNeedles } from './query.js';
-import { childFiles } from './groups.js';
+import { allNeedles, termMask } from './query.js';
+import { childFiles, metadataText } from './groups.js';
 import { collect, markAbandoned, STOP, type Hit } from './score.js';
-import { closeCtx, noStats, readCtx, scanChildFile, scanSession, type OnPiece, type SearchStats } from './read.js';
+import { branchPass, closeCtx, noStats, readCtx, scanChildFile, scanSession, type OnIds, type OnPiece, type SearchStats } from './read.js';
+import type { Harness } from '../types.js';
 
 export interface ScanOut {
   groups: { key: string; mask: number; hits: Hit[]; nHits: number; keys: number[] | null }[];
@@ -21,9 +22,11 @@ export function scanGroups(groups: Group[], terms: Term[], needKeys: Set<string>
   const stats = noStats();
   const cx = readCtx(terms, allNeedles(terms), stats);
   const K = Math.min(terms.length, 31);
+  const full = K >= 31 ? 0x7fffffff : (1 << K) - 1;
   try {
     for (const g of groups) {
-      const dead = (file: string, ids: Set<string>) => markAbandoned(g, file, ids, K);
+      const withIds = new Map<string, Harness>();
+      const dead: OnIds = (file, h) => withIds.set(file, h);
       // a subagent transcript can be a session of its own (a member) and be named by its parent too
       const done = new Set<string>();
       try {
@@ -46,6 +49,15 @@ export function scanGroups(groups: Group[], terms: Term[], needKeys: Set<string>
         }
       } catch (err) {
         if (err !== STOP) throw err;
+      }
+      // Branches are told apart only where it can matter (reading every line of a transcript again
+      // costs as much as the search): a group that has every term, in files its kept hits are from.
+      if (((g.mask | termMask(terms, metadataText(g.root))) & full) === full) {
+        for (const [file, h] of withIds) {
+          if (!g.hits.some((x) => x.file === file && x.rids)) continue;
+          const d = branchPass(cx, h, file);
+          if (d && d.size) markAbandoned(g, file, d, K);
+        }
       }
     }
   } finally {

@@ -43,13 +43,13 @@ export function closeCtx(cx: ReadCtx): void {
   for (const d of cx.dbs.values()) d?.close();
 }
 
-/** Read one JSONL transcript; true when a piece came from a record with an id. */
-function scanJsonl(cx: ReadCtx, harness: Harness, file: string, child: boolean, on: OnPiece): boolean {
+/** Read one JSONL transcript; `ids` is told (once) when a piece came from a record with an id. */
+function scanJsonl(cx: ReadCtx, harness: Harness, file: string, child: boolean, on: OnPiece, ids: OnIds): void {
   const ex = EXTRACTORS[harness];
   const recordId = HOOKS[harness]?.recordId;
   const ecx: ExtractCtx = { first: false, st: {} };
   const plain = file.endsWith('.txt');
-  let ids = false;
+  let told = false;
   const st = scanFile(
     file,
     cx.needles,
@@ -66,7 +66,10 @@ function scanJsonl(cx: ReadCtx, harness: Harness, file: string, child: boolean, 
         const ps = ex(o, ecx);
         if (ps.length === 0) return;
         const rid = recordId?.(o) ?? null;
-        if (rid) ids = true;
+        if (rid && !told) {
+          told = true;
+          ids(file, harness);
+        }
         for (const p of ps) on(p, file, child, rid);
       },
       raw(bytes, at) {
@@ -80,7 +83,6 @@ function scanJsonl(cx: ReadCtx, harness: Harness, file: string, child: boolean, 
   cx.stats.files++;
   cx.stats.bytes += st.bytes;
   cx.stats.hugeLines += st.hugeLines;
-  return ids;
 }
 
 const WHOLE_CAP = 64 << 20;
@@ -126,49 +128,40 @@ function io(cx: ReadCtx): ScanIO {
   };
 }
 
-/**
- * Read a file and, when its harness tells branches apart and a hit came from a record with an id,
- * the ids of its records that lie only on abandoned branches (`dead`, also when the read stopped
- * early).
- */
-function withBranches(cx: ReadCtx, harness: Harness, file: string, read: () => boolean, dead: (file: string, ids: Set<string>) => void): void {
-  let ids = false;
-  try {
-    ids = read();
-  } catch (err) {
-    if (err === STOP) branchPass(cx, harness, file, dead);
-    throw err;
-  }
-  if (ids) branchPass(cx, harness, file, dead);
-}
+/** Whether a file had a hit from a record with an id (a branch pass may label it), with its harness. */
+export type OnIds = (file: string, harness: Harness) => void;
 
-function branchPass(cx: ReadCtx, harness: Harness, file: string, dead: (file: string, ids: Set<string>) => void): void {
+/**
+ * The ids of a transcript's records that lie only on abandoned branches (its harness's `abandoned`
+ * hook over every line), or null when that cannot be told.
+ */
+export function branchPass(cx: ReadCtx, harness: Harness, file: string): Set<string> | null {
   const f = HOOKS[harness]?.abandoned;
-  if (!f) return;
+  if (!f) return null;
   try {
-    const d = f((visit) => {
+    return f((visit) => {
       scanFile(file, [], {
         line(buf, s, e) {
-          const line = buf.toString('utf8', s, e);
-          let o: unknown = null;
-          try {
-            o = JSON.parse(line);
-          } catch {
-            /* a partial or bad line */
-          }
-          visit(o, line);
+          const line = buf.subarray(s, e);
+          visit(line, () => {
+            try {
+              return JSON.parse(line.toString('utf8'));
+            } catch {
+              return null; // a partial or bad line
+            }
+          });
         },
         raw() {},
       });
     });
-    if (d && d.size) dead(file, d);
   } catch {
     cx.stats.unreadable++;
+    return null;
   }
 }
 
-/** Read one session's own store. `dead`: abandoned records of a transcript, as `withBranches`. */
-export function scanSession(cx: ReadCtx, s: Session, child: boolean, on: OnPiece, dead: (file: string, ids: Set<string>) => void): void {
+/** Read one session's own store. `ids`: told of a transcript that had a hit from a record with an id. */
+export function scanSession(cx: ReadCtx, s: Session, child: boolean, on: OnPiece, ids: OnIds): void {
   const f = s.file;
   try {
     if (HOOKS[s.harness]?.scan?.(s, io(cx), (p, file) => on(p, file, child))) return;
@@ -177,7 +170,7 @@ export function scanSession(cx: ReadCtx, s: Session, child: boolean, on: OnPiece
       if (doc !== undefined) for (const p of EXTRACTORS[s.harness](doc, { first: true, st: {} })) on(p, f, child);
       return;
     }
-    withBranches(cx, s.harness, f, () => scanJsonl(cx, s.harness, f, child, on), dead);
+    scanJsonl(cx, s.harness, f, child, on, ids);
   } catch (err) {
     if (err === STOP) throw err;
     cx.stats.unreadable++;
@@ -185,14 +178,14 @@ export function scanSession(cx: ReadCtx, s: Session, child: boolean, on: OnPiece
 }
 
 /** Read a subagent transcript kept beside a session. */
-export function scanChildFile(cx: ReadCtx, harness: Harness, f: string, on: OnPiece, dead: (file: string, ids: Set<string>) => void): void {
+export function scanChildFile(cx: ReadCtx, harness: Harness, f: string, on: OnPiece, ids: OnIds): void {
   try {
     if (f.endsWith('.json')) {
       const doc = readDoc(cx, f);
       if (doc !== undefined) for (const p of EXTRACTORS[harness](doc, { first: true, st: {} })) on(p, f, true);
       return;
     }
-    withBranches(cx, harness, f, () => scanJsonl(cx, harness, f, true, on), dead);
+    scanJsonl(cx, harness, f, true, on, ids);
   } catch (err) {
     if (err === STOP) throw err;
     cx.stats.unreadable++;

@@ -11,7 +11,7 @@ import type { Role } from './types.js';
 import type { Term } from './query.js';
 import { loadExtractors } from './registry.js';
 import { makeSnippet, type Snippet } from './snippet.js';
-import { groupSessions, passes, type Group, type SearchFilters } from './groups.js';
+import { groupSessions, metadataText, passes, type Group, type SearchFilters } from './groups.js';
 import { collect, groupScore, hitScore, originLevel, STOP, type Hit } from './score.js';
 import { scanParallel, type SearchOptions } from './pool.js';
 import { closeCtx, noStats, readCtx, scanShared, type SearchStats } from './read.js';
@@ -20,7 +20,7 @@ import { allNeedles } from './query.js';
 export type { SearchFilters } from './groups.js';
 export type { SearchStats } from './read.js';
 export type { SearchOptions } from './pool.js';
-export { groupSessions, childFiles, newGroup } from './groups.js';
+export { groupSessions, childFiles, newGroup, metadataText } from './groups.js';
 export { scanGroups } from './pool.js';
 
 export interface Evidence {
@@ -46,16 +46,6 @@ export interface Result {
   /** why the session is hidden from the listing (archived, exec, sdk, subagent, headless…), else null */
   hidden: string | null;
   evidence: Evidence[];
-}
-
-/** What the index knows of a session, as one searchable line: title, branch, directory, repository, harness, id. */
-export function metadataText(s: Session): string {
-  const repo = s.cwd ? s.cwd.split('/').filter(Boolean).pop() : null;
-  // a title that is only the first prompt is in the transcript already (and copied, in a fork)
-  const title = s.title && s.title !== s.firstPrompt ? s.title : null;
-  return [title ? `title: ${title}` : '', s.branch ? `branch: ${s.branch}` : '', s.cwd ? `directory: ${s.cwd}` : '', repo ? `repository: ${repo}` : '', `${s.harness} ${s.id}`]
-    .filter(Boolean)
-    .join(' · ');
 }
 
 /** Evidence that is not in a group's own files: its metadata, and shared stores (prompt history). */

@@ -65,10 +65,12 @@ export interface SearchHooks {
   /** The id of a transcript record, for `abandoned` (null: no id). */
   recordId?(rec: any): string | null;
   /**
-   * The ids of records that lie only on abandoned branches of a transcript, given its records in
-   * order (`rec` null for a line that did not parse; `line` its text). Null when that cannot be told.
+   * The ids of records that lie only on abandoned branches of a transcript, given its lines in
+   * order (`line`: the bytes of one line, a view valid during the call; `parse`: the line decoded,
+   * null when it is not JSON; decoding every line costs several times the scan, so look at the bytes
+   * first). Null when that cannot be told.
    */
-  abandoned?(each: (visit: (rec: any | null, line: string) => void) => void): Set<string> | null;
+  abandoned?(each: (visit: (line: Buffer, parse: () => any) => void) => void): Set<string> | null;
   /** Stores shared by sessions (prompt history), found from the sessions' files. */
   shared?(all: import('../types.js').Session[]): SharedSource[];
 }

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Session } from '../../types.js';
 import type { ExtractCtx, Piece, SearchHooks, SharedSource } from '../../search/types.js';
 import { entries, walk } from '../../util/fsx.js';
+import { bytes, firstLink, firstString } from '../branches.js';
 import { blockText, ms, outputText, piece, toolPiece } from '../../search/extract-util.js';
 
 /** User-line text the harness wrote (command output, notifications): shown as output, not as a prompt. */
@@ -122,39 +123,77 @@ function children(s: Session): string[] {
   return out;
 }
 
+const K_UUID = bytes('"uuid":"');
+const K_PARENT = bytes('"parentUuid":');
+const K_LOGICAL = bytes('"logicalParentUuid":');
+const K_TYPE = bytes('"type":"');
+
+/**
+ * A line's place in the tree, read from its bytes where Claude Code writes the keys (`parentUuid`
+ * first, `type` before `message`, `uuid` after it, among the last few fields), decoded only when
+ * they are not there; null: not in the tree. Scanning every line whole costs more than the search.
+ */
+function link(line: Buffer, parse: () => any): { id: string; parent: string | null; message: boolean } | null {
+  const fallback = () => {
+    const o = parse();
+    if (!o || typeof o !== 'object' || typeof o.uuid !== 'string') return null;
+    const parent = typeof o.parentUuid === 'string' ? o.parentUuid : typeof o.logicalParentUuid === 'string' ? o.logicalParentUuid : null;
+    return { id: o.uuid as string, parent, message: o.type === 'user' || o.type === 'assistant' };
+  };
+  // bounded views: a search over the whole of every line would cost more than the search itself
+  if (line.length < K_PARENT.length + 1 || line.compare(K_PARENT, 0, K_PARENT.length, 1, 1 + K_PARENT.length) !== 0) {
+    return line.indexOf(K_UUID) >= 0 ? fallback() : null;
+  }
+  let parent = firstLink(line.subarray(0, HEAD), K_PARENT);
+  // the last "uuid" near the end is the record's own (a nested one, in a tool's input, comes before it)
+  const t0 = Math.max(0, line.length - TAIL);
+  const tail = line.subarray(t0);
+  const u = tail.lastIndexOf(K_UUID);
+  if (u < 0 || parent === undefined) return fallback();
+  const e = tail.indexOf(0x22, u + K_UUID.length);
+  if (e < 0) return fallback();
+  const id = tail.toString('latin1', u + K_UUID.length, e);
+  const t = firstString(line.subarray(0, HEAD), K_TYPE);
+  if (parent === null) {
+    // a compaction: the thread goes on from the last record before it
+    const l = firstLink(line.subarray(0, HEAD), K_LOGICAL);
+    if (typeof l === 'string') parent = l;
+  }
+  return { id, parent, message: t === 'user' || t === 'assistant' };
+}
+
+/** bytes from the end of a line within which its own `uuid` is looked for */
+const TAIL = 2048;
+/** bytes from the start of a line within which `parentUuid` and `type` are looked for */
+const HEAD = 1024;
+
 /**
  * Records only on abandoned branches: the live thread is the walk back from the last message by
  * `parentUuid`, bridging a compaction (`compact_boundary`) by `logicalParentUuid`. Unknown (null)
- * when the walk does not reach the first record (a line too long to read, a cycle).
+ * when the walk does not reach the first record (a line too long to read, a cycle), or when more
+ * than one message starts a thread (not a tree Claude Code wrote).
  */
-function abandoned(each: (visit: (rec: any | null, line: string) => void) => void): Set<string> | null {
+function abandoned(each: (visit: (line: Buffer, parse: () => any) => void) => void): Set<string> | null {
   const parent = new Map<string, string | null>();
   const messages: string[] = [];
   let leaf: string | null = null;
-  let broken = false;
   let roots = 0;
-  each((o) => {
-    if (!o || typeof o !== 'object') return;
-    if (typeof o.uuid !== 'string') return;
-    const p = typeof o.parentUuid === 'string' ? o.parentUuid : typeof o.logicalParentUuid === 'string' ? o.logicalParentUuid : null;
-    parent.set(o.uuid, p);
-    if (p == null) roots++;
-    if ((o.type === 'user' || o.type === 'assistant') && o.isSidechain !== true) {
-      messages.push(o.uuid);
-      leaf = o.uuid;
+  each((line, parse) => {
+    const l = link(line, parse);
+    if (!l) return;
+    parent.set(l.id, l.parent);
+    if (l.message) {
+      messages.push(l.id);
+      leaf = l.id;
+      if (l.parent == null) roots++;
     }
   });
-  // one tree, or it is not a thread that can be told apart (lines written by another tool)
-  if (!leaf || roots !== 1) return null;
+  if (!leaf || roots > 1) return null;
   const live = new Set<string>();
   for (let u: string | null = leaf; u != null; u = parent.get(u) ?? null) {
-    if (live.has(u) || !parent.has(u)) {
-      broken = true;
-      break;
-    }
+    if (live.has(u) || !parent.has(u)) return null;
     live.add(u);
   }
-  if (broken) return null;
   return new Set(messages.filter((u) => !live.has(u)));
 }
 

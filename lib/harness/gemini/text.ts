@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Session } from '../../types.js';
 import type { ExtractCtx, Piece, SearchHooks } from '../../search/types.js';
 import { entries } from '../../util/fsx.js';
+import { bytes, firstString } from '../branches.js';
 import { leaves, ms, outputText, piece, toolPiece } from '../../search/extract-util.js';
 
 /** Gemini `PartListUnion` as text: a string, a part, or a list of parts (`text` parts only). */
@@ -76,11 +77,21 @@ function children(s: Session): string[] {
  * back. A `$set` with `messages` replaces the history (a checkpoint after compression): what it
  * leaves out was condensed, not abandoned.
  */
-function abandoned(each: (visit: (rec: any | null, line: string) => void) => void): Set<string> | null {
+const K_ID = bytes('"id":"');
+const K_TYPE = bytes('"type":"');
+
+function abandoned(each: (visit: (line: Buffer, parse: () => any) => void) => void): Set<string> | null {
   let live: string[] = [];
   let at = new Map<string, number>();
   const dropped = new Set<string>();
-  each((o) => {
+  each((line, parse) => {
+    let o: any;
+    if (line[0] === 0x7b && line[1] === 0x22 && line[2] === 0x24) o = parse(); // {"$rewindTo" / {"$set"
+    else {
+      // a message: Gemini CLI writes its `id` first
+      const id = firstString(line, K_ID);
+      o = id != null && line.indexOf(K_TYPE) >= 0 ? { id, type: 'message' } : null;
+    }
     if (!o || typeof o !== 'object') return;
     if (typeof o.$rewindTo === 'string') {
       const i = at.get(o.$rewindTo);

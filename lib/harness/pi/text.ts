@@ -2,6 +2,7 @@
 import path from 'node:path';
 import type { Session } from '../../types.js';
 import type { ExtractCtx, Piece, SearchHooks } from '../../search/types.js';
+import { bytes, firstLink, firstString } from '../branches.js';
 import { blockText, ms, outputText, piece, toolPiece } from '../../search/extract-util.js';
 
 export function piText(o: any, cx: ExtractCtx): Piece[] {
@@ -82,16 +83,19 @@ export function piText(o: any, cx: ExtractCtx): Piece[] {
  * the last entry in file order; everything not on the walk back from it was left (`/tree`, an
  * edited prompt). Null for a linear (v1) file or when the walk does not reach the first entry.
  */
-function abandoned(each: (visit: (rec: any | null, line: string) => void) => void): Set<string> | null {
+function abandoned(each: (visit: (line: Buffer, parse: () => any) => void) => void): Set<string> | null {
   const parent = new Map<string, string | null>();
   let leaf: string | null = null;
   let roots = 0;
-  each((o) => {
-    if (!o || typeof o !== 'object' || o.type === 'session' || typeof o.id !== 'string') return;
-    const p = typeof o.parentId === 'string' ? o.parentId : null;
-    parent.set(o.id, p);
+  each((line) => {
+    // pi writes `type`, `id` and `parentId` first: the first of each is the entry's own
+    if (firstString(line, K_TYPE) === 'session') return;
+    const id = firstString(line, K_ID);
+    const p = firstLink(line, K_PARENT);
+    if (id == null || p === undefined) return;
+    parent.set(id, p);
     if (p == null) roots++;
-    leaf = o.id;
+    leaf = id;
   });
   // one tree, or the file was not written as one (a hand-made or converted file): unknown
   if (!leaf || roots !== 1) return null;
@@ -102,6 +106,10 @@ function abandoned(each: (visit: (rec: any | null, line: string) => void) => voi
   }
   return new Set([...parent.keys()].filter((u) => !live.has(u)));
 }
+
+const K_TYPE = bytes('"type":"');
+const K_ID = bytes('"id":"');
+const K_PARENT = bytes('"parentId":');
 
 /**
  * Workers (sessions a subagent extension wrote to `<project>/subagents/`) belong to the session
