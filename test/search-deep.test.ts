@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { jsonl, put, run, tempHome, write } from './helpers.js';
+import { ROOT, jsonl, put, run, tempHome, write } from './helpers.js';
 
 const homes: string[] = [];
 afterEach(() => {
@@ -26,10 +26,10 @@ function searchJson(h: string, args: string[]): any[] {
 // ---- Claude lines, chained by parentUuid as Claude Code writes them ------------------------
 
 const CWD = '/w/proj';
+// keys in the order Claude Code writes them (parentUuid first, type before message, uuid after it),
+// so the branch pass reads them from the bytes; an assistant's tool input may hold a uuid of its own
 function chain(id: string, turns: { role: 'user' | 'assistant'; text: string; uuid: string; parent: string | null; ts: string }[], extra: Record<string, unknown> = {}) {
   return turns.map((t) => ({
-    type: t.role,
-    uuid: t.uuid,
     parentUuid: t.parent,
     isSidechain: false,
     userType: 'external',
@@ -37,13 +37,27 @@ function chain(id: string, turns: { role: 'user' | 'assistant'; text: string; uu
     sessionId: id,
     version: '2.1.200',
     entrypoint: 'cli',
+    type: t.role,
+    message: t.role === 'user'
+      ? { role: 'user', content: t.text }
+      : { role: 'assistant', model: 'claude-x', content: [{ type: 'text', text: t.text }, { type: 'tool_use', id: 'tu', name: 'Lookup', input: { uuid: 'not-a-record' } }] },
+    uuid: t.uuid,
     timestamp: t.ts,
-    message: t.role === 'user' ? { role: 'user', content: t.text } : { role: 'assistant', model: 'claude-x', content: [{ type: 'text', text: t.text }] },
     ...extra,
   }));
 }
 const CA = 'aaaaaaaa-1111-4111-8111-111111111111';
 const CB = 'bbbbbbbb-1111-4111-8111-111111111111';
+
+describe('lib/search knows no harness by name', () => {
+  it('harness-specific layouts, stores and markers live in the harness folders', () => {
+    const dir = path.join(ROOT, 'lib', 'search');
+    for (const f of fs.readdirSync(dir).filter((n) => n.endsWith('.ts'))) {
+      const src = fs.readFileSync(path.join(dir, f), 'utf8');
+      expect(src, f).not.toMatch(/['"](claude|codex|pi|cursor|opencode|gemini)['"]/);
+    }
+  });
+});
 
 describe('Claude prompt history (history.jsonl)', () => {
   it('a prompt found only in history.jsonl is reported on its session, by sessionId or by directory and time', () => {
