@@ -12,7 +12,7 @@ import { fmtVersion, has, MIN, type Feature, type Version } from './version.js';
 
 export type Keymap = 'default' | 'vim';
 export type Context = 'picker' | 'tab';
-export type PickAction = 'resume' | 'print' | 'fork';
+export type PickAction = 'resume' | 'print' | 'fork' | 'copy';
 
 /** The prompt of each vim mode. The mode lives only in the prompt, so the two must differ. */
 export const INSERT_PROMPT = '> ';
@@ -25,6 +25,7 @@ export const ACTION_MARK = 'resume:';
 export const KEYS = {
   print: 'ctrl-y',
   fork: 'ctrl-o',
+  copy: 'alt-c',
   hidden: 'ctrl-t',
   harness: 'ctrl-r',
   pager: 'ctrl-v',
@@ -169,7 +170,7 @@ export function headerLine(keys: Keymap, deepSearch: boolean): string {
     keys === 'vim'
       ? ['esc normal', 'i insert', 'enter resume', `y/${KEYS.print} print`, `${KEYS.fork} fork`, 'q quit']
       : ['enter resume', `${KEYS.print} print`, `${KEYS.fork} fork`, `${KEYS.pager} transcript`];
-  const l2 = [`${KEYS.hidden} hidden`, `${KEYS.harness} harness`];
+  const l2 = [`${KEYS.copy} copy`, `${KEYS.hidden} hidden`, `${KEYS.harness} harness`];
   if (deepSearch) l2.push(`${KEYS.search} deep search`);
   if (keys === 'vim') l2.push(`${KEYS.pager} transcript`);
   l2.push(keys === 'vim' ? 'p preview' : `${KEYS.preview} preview`);
@@ -221,6 +222,7 @@ export function fzfFlags(o: FlagOptions): Flags {
   args.push(
     `--bind=${KEYS.print}:${accept('print')}`,
     `--bind=${KEYS.fork}:${accept('fork')}`,
+    `--bind=${KEYS.copy}:${accept('copy')}`,
     `--bind=${KEYS.hidden}:reload(${self} __feed --toggle-hidden)`,
     `--bind=${KEYS.harness}:reload(${self} __feed --next-harness)`,
     `--bind=${KEYS.pager}:execute(${self} __transcript {1} > /dev/tty)`,

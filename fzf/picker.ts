@@ -65,11 +65,12 @@ export function parseOutput(out: string, actionFile: string | null): { key: stri
   for (const l of lines) {
     if (l === `${ACTION_MARK}print`) action = 'print';
     else if (l === `${ACTION_MARK}fork`) action = 'fork';
+    else if (l === `${ACTION_MARK}copy`) action = 'copy';
   }
   if (actionFile) {
     try {
       const a = fs.readFileSync(actionFile, 'utf8').trim();
-      if (a === 'print' || a === 'fork') action = a;
+      if (a === 'print' || a === 'fork' || a === 'copy') action = a;
     } catch {
       /* Enter: no file */
     }

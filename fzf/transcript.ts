@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import type { Session } from '../lib/types.js';
 import type { ExtractCtx, Piece } from '../lib/search/types.js';
-import { EXTRACTORS } from '../lib/search/registry.js';
+import { EXTRACTORS, rawHeads } from '../lib/search/registry.js';
 import { scanFile } from '../lib/search/scan.js';
 import { sanitizeText } from '../lib/util/redact.js';
 import { oneLine } from '../lib/util/text.js';
@@ -49,7 +49,7 @@ export function transcriptPieces(s: Session): Piece[] | null {
     raw() {
       /* lines too long to decode are left out */
     },
-  });
+  }, rawHeads(s.harness));
   return out;
 }
 

@@ -147,6 +147,11 @@ export interface Adapter<S extends LineState = LineState> {
    */
   text?: () => Promise<import('./search/types.js').Extractor>;
   /**
+   * Loads the deep-search hooks (children, database scanners, raw-head markers, branches, shared
+   * stores; `search` in `lib/harness/<name>/text.ts`), so lib/search knows no harness by name.
+   */
+  search?: () => Promise<import('./search/types.js').SearchHooks>;
+  /**
    * How to resume (or fork) a session; a string is a refusal the user can fix. With `ctx` (the
    * user's environment), `env` points the harness at the store the session was found in when that
    * is not the store the harness would use by default (`CLAUDE_CONFIG_DIR`, `CODEX_HOME`, …).

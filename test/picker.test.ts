@@ -396,6 +396,20 @@ describe.skipIf(!HAVE)('resume [QUERY] through the picker (real fzf, stand-in cl
     expect(calls(home)).toEqual([]);
   });
 
+  it('alt-c copies the resume line to the clipboard instead of running it', async () => {
+    const home = pickerHome();
+    // a stand-in xclip: what it was given lands in a file
+    const bin = path.join(home, 'clip-bin');
+    fs.mkdirSync(bin);
+    fs.writeFileSync(path.join(bin, 'xclip'), `#!/bin/sh\n/bin/cat > ${shq(path.join(home, 'xclip.got'))}\n`, { mode: 0o755 });
+    // TMUX emptied: the picker runs inside the test's tmux, whose buffer would take the line first
+    const t = await opened(home, [], { PATH: `${bin}:${standIn(home)}`, RESUME_SHELL: 'bash', DISPLAY: ':0', TMUX: '' });
+    await t.keys('Down', 'M-c');
+    expect(await t.exit()).toEqual({ code: 0, out: '' });
+    expect(fs.readFileSync(path.join(home, 'xclip.got'), 'utf8')).toBe(`cd ${path.join(home, 'proj-beta')} && claude --resume ${S2}`);
+    expect(calls(home)).toEqual([]);
+  });
+
   it('ctrl-o forks the chosen session', async () => {
     const home = pickerHome();
     const t = await opened(home, [], { PATH: standIn(home) });

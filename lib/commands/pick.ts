@@ -19,7 +19,7 @@ import { oneLine } from '../util/text.js';
 import { findSession } from './preview.js';
 import { renderTranscript, transcriptPieces } from '../../fzf/transcript.js';
 import { loadExtractors } from '../search/registry.js';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 
 /** Text into `$PAGER` (default less) on the terminal; straight to stdout when that is not a terminal. */
 async function page(text: string): Promise<void> {
@@ -39,20 +39,18 @@ async function page(text: string): Promise<void> {
   });
 }
 
-/** `resume search --rows QUERY` with the picker's filters, as picker lines under a status line. */
-function deepSearchLines(app: App, query: string, state: PickState): string[] {
-  const args = [app.self, ...(app.demo ? ['--demo'] : []), 'search', '--rows'];
-  if (state.all) args.push('--all');
-  if (state.harness) args.push('--harness', state.harness.join(','));
-  if (state.dir) args.push('--dir', state.dir);
-  args.push('--', query);
-  const r = spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 256 << 20, stdio: ['ignore', 'pipe', 'pipe'] });
-  const rows = (r.stdout ?? '').split('\n').filter((l) => l.includes('\t')).map((l) => l.split('\t'));
+/** Deep search (in this process) with the picker's filters, as picker lines under a status line. */
+async function deepSearchLines(app: App, query: string, state: PickState): Promise<string[]> {
   const q = oneLine(query);
+  let rows: string[][] = [];
   let status: string;
-  if (rows.length) status = `deep search: ${q} · ${rows.length} session${rows.length === 1 ? '' : 's'} (best first)`;
-  else if (r.status === 1 || r.status === 0) status = `deep search: ${q} · no session mentions it`;
-  else status = `deep search failed: ${oneLine((r.stderr ?? '').replace(/^resume: /, '')) || `exit ${r.status ?? r.signal}`}`;
+  try {
+    const { searchRows } = await import('../search/run.js');
+    rows = await searchRows(app, query, { all: state.all, harness: state.harness ?? undefined, dir: state.dir ?? undefined });
+    status = rows.length ? `deep search: ${q} · ${rows.length} session${rows.length === 1 ? '' : 's'} (best first)` : `deep search: ${q} · no session mentions it`;
+  } catch (err) {
+    status = `deep search failed: ${oneLine(err instanceof Error ? err.message : String(err))}`;
+  }
   return ['\t' + status, ...alignRows(rows, listColor(process.env))];
 }
 
@@ -110,7 +108,7 @@ export function register(program: Command, app: App): void {
       if (!dir) throw usage('__feed runs inside the picker only (RESUME_PICK_DIR is not set)');
       const state = readState(dir);
       if (o.search != null && o.search.trim() !== '') {
-        out(deepSearchLines(app, o.search, state).join('\n') + '\n');
+        out((await deepSearchLines(app, o.search, state)).join('\n') + '\n');
         return;
       }
       const all = (await app.index({ quiet: true })).sessions;

@@ -199,9 +199,10 @@ export function register(program: Command, app: App): void {
       // A key in the picker can ask to print the line or to fork instead.
       const fork = !!o.fork || choice.action === 'fork';
       const print = !!o.print || choice.action === 'print';
+      const copy = !!o.copy || choice.action === 'copy';
       const plan = prepare(s, { fork, extra: tail, cfg, name, env: app.launchEnv(), ctx: app.ctx });
       if (s.harness === 'claude') await restoreTasks(app, s, fork, !!o.dryRun);
-      await launch(s, plan, { ...o, fork, print }, print && !quoting ? shellOf(o.shell) : shell, cfg);
+      await launch(s, plan, { ...o, fork, print, copy }, (print || copy) && !quoting ? shellOf(o.shell) : shell, cfg);
     });
 }
 

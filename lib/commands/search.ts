@@ -1,6 +1,4 @@
 // resume search WORDS... — deep full-text search over whole transcripts, ranked, with evidence.
-import os from 'node:os';
-import path from 'node:path';
 import type { Command } from 'commander';
 import type { App } from '../app.js';
 import { ExitError, usage } from '../app.js';
@@ -8,7 +6,8 @@ import { filtersOf, note, out, withFilters, type FilterOpts } from './common.js'
 import { applyFilters, shortIds } from '../select/filter.js';
 import { harnessColor, label, row, useColor } from '../output.js';
 import { parseQuery } from '../search/query.js';
-import { search, type Result } from '../search/search.js';
+import type { Result } from '../search/search.js';
+import { runSearch } from '../search/run.js';
 import { marked } from '../search/snippet.js';
 import { iso, localTime } from '../util/time.js';
 import { clip, oneLine } from '../util/text.js';
@@ -52,6 +51,17 @@ const ROLE_LABEL: Record<string, string> = {
   metadata: 'metadata',
 };
 
+/** why a result is hidden from the listing, as its label says it */
+const HIDDEN_LABEL: Record<string, string> = {
+  subagent: 'worker',
+  sdk: 'SDK',
+  exec: 'exec',
+  mcp: 'MCP',
+  archived: 'archived',
+  headless: 'headless',
+  empty: 'empty',
+};
+
 function count(n: number, one: string, many = one + 's'): string {
   return `${n} ${n === 1 ? one : many}`;
 }
@@ -91,8 +101,7 @@ export function register(program: Command, app: App): void {
         return;
       }
       const t0 = Date.now();
-      const threads = Number(process.env.RESUME_THREADS) || (os.availableParallelism ? os.availableParallelism() : os.cpus().length);
-      const { results, stats } = await search(all, terms, filters, { workerFile: path.join(app.distDir, 'search-worker.js'), threads });
+      const { results, stats } = await runSearch(app, all, terms, filters);
       const list = o.n ? results.slice(0, o.n) : results;
       const query = terms.map((t) => (t.phrase ? `"${t.text}"` : t.text)).join(' ');
       if (o.copy && !o.rows && list.length) await copyBest(app, list[0]!.session, shorts.get(list[0]!.session.id)!);
@@ -151,6 +160,7 @@ function toJson(r: Result, short: string) {
     date: localTime(s.updated ?? s.started),
     file: s.file,
     subagentFiles: [...new Set(r.evidence.filter((e) => e.child).map((e) => e.file))],
+    hidden: r.hidden,
     kind: r.original ? 'original' : 'follow-up',
     original: r.original,
     confidence: r.confidence,
@@ -160,6 +170,8 @@ function toJson(r: Result, short: string) {
       file: e.file,
       subagent: e.child,
       copied: e.copied,
+      abandoned: e.abandoned,
+      via: e.via,
       text: e.snippet.text,
       matches: e.snippet.marks,
     })),
@@ -210,13 +222,13 @@ function human(r: Result, short: string, home: string, color: boolean, resumeLin
     localTime(s.updated ?? s.started),
     oneLine(tildify(s.cwd, home) || '?'),
     color ? BOLD + short + RESET : short,
-    `${kind}, ${r.confidence} confidence`,
+    `${kind}, ${r.confidence} confidence` + (r.hidden ? ` [${HIDDEN_LABEL[r.hidden] ?? r.hidden}]` : ''),
   ].join('  ');
   const lines = [head, `  ${dim(clip(label(s), 120))}`, `  ${dim('id:')} ${s.id}`, `  ${dim('file:')} ${oneLine(s.file)}`];
   if (resumeLine) lines.push(`  ${dim('resume:')} ${resumeLine}`);
   for (const f of new Set(r.evidence.filter((e) => e.child).map((e) => e.file))) lines.push(`  ${dim('subagent:')} ${oneLine(f)}`);
   for (const e of r.evidence) {
-    const tag = ROLE_LABEL[e.role] + (e.copied ? ' (copied)' : '') + (e.child ? ' (subagent)' : '');
+    const tag = ROLE_LABEL[e.role] + (e.via ? ` (${e.via})` : '') + (e.copied ? ' (copied)' : '') + (e.child ? ' (subagent)' : '') + (e.abandoned ? ' (abandoned branch)' : '');
     lines.push(`  ${dim(tag + ':')} ${marked(e.snippet, color)}`);
   }
   return lines.join('\n') + '\n';

@@ -1,17 +1,25 @@
-// Harness → text extractor for deep search, filled from each adapter's `text` loader (the
-// extractors live in lib/harness/<name>/text.ts and load only when a search or transcript needs them).
+// Harness → text extractor and search hooks for deep search, filled from each adapter's `text` and
+// `search` loaders (both live in lib/harness/<name>/text.ts and load only when a search or
+// transcript needs them).
 import type { Harness } from '../types.js';
-import type { Extractor } from './types.js';
+import type { Extractor, SearchHooks } from './types.js';
 import { ADAPTERS } from '../harness/registry.js';
 
 export const EXTRACTORS = {} as Record<Harness, Extractor>;
+export const HOOKS = {} as Record<Harness, SearchHooks>;
 
-/** Load every harness's extractor once; call before anything reads EXTRACTORS. */
+/** Load every harness's extractor and search hooks once; call before anything reads EXTRACTORS or HOOKS. */
 export async function loadExtractors(): Promise<Record<Harness, Extractor>> {
   await Promise.all(
     ADAPTERS.map(async (a) => {
       if (a.text && !EXTRACTORS[a.name]) EXTRACTORS[a.name] = await a.text();
+      if (!HOOKS[a.name]) HOOKS[a.name] = (await a.search?.()) ?? {};
     }),
   );
   return EXTRACTORS;
+}
+
+/** The raw-head markers of every harness (tool-output lines never worth decoding when long). */
+export function rawHeads(h: Harness): Buffer[] {
+  return (HOOKS[h]?.rawHead ?? []).map((m) => Buffer.from(m));
 }

@@ -25,7 +25,6 @@ const RAW_HITS_PER_LINE = 4;
  */
 export const RAW_LINE = 32 << 10;
 const HEAD = 4096;
-const rawHead = ['"type":"tool_result"', '"role":"toolResult"', '"type":"function_call_output"', '"type":"custom_tool_call_output"'].map((m) => Buffer.from(m));
 
 let theFolder: Folder | null = null;
 /** the read buffer of the last scan on this thread, handed to the next one */
@@ -97,9 +96,10 @@ export function zstReader(fd: number): Reader {
 
 /**
  * Scan the lines of a stream. `needles` are byte keys (see query.ts `byteKey`); with none, every
- * line is handed on.
+ * line is handed on. `rawHead`: the markers (the harness's search hook) of a line that holds only
+ * tool output, never decoded when long.
  */
-export function scanLines(read: Reader, needles: string[], sink: ScanSink, parseCap = PARSE_CAP): ScanStats {
+export function scanLines(read: Reader, needles: string[], sink: ScanSink, parseCap = PARSE_CAP, rawHead: Buffer[] = []): ScanStats {
   const stats: ScanStats = { bytes: 0, lines: 0, hugeLines: 0 };
   let cap = Math.min(CHUNK, parseCap + 1);
   // One buffer per thread, reused from file to file (a fresh megabyte per file was 10% of a scan).
@@ -262,10 +262,10 @@ export function scanLines(read: Reader, needles: string[], sink: ScanSink, parse
 }
 
 /** Scan one transcript file (plain or `.zst`). */
-export function scanFile(file: string, needles: string[], sink: ScanSink): ScanStats {
+export function scanFile(file: string, needles: string[], sink: ScanSink, rawHead: Buffer[] = []): ScanStats {
   const fd = fs.openSync(file, 'r');
   try {
-    return scanLines(file.endsWith('.zst') ? zstReader(fd) : fdReader(fd), needles, sink);
+    return scanLines(file.endsWith('.zst') ? zstReader(fd) : fdReader(fd), needles, sink, PARSE_CAP, rawHead);
   } finally {
     fs.closeSync(fd);
   }

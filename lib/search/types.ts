@@ -25,3 +25,52 @@ export interface ExtractCtx {
 
 /** Turns one decoded record (a JSONL line, a JSON document, a database row) into text pieces. */
 export type Extractor = (rec: any, cx: ExtractCtx) => Piece[];
+
+/** What a harness's search hooks may use to read a store that is not a transcript file. */
+export interface ScanIO {
+  /** the database, opened read-only once per scan (null when it cannot be opened: counted unreadable) */
+  db(file: string): import('../harness/sqlite.js').Db | null;
+  /** ` AND (instr(lower(col), ?) > 0 OR …)` with its arguments: the rows that may hold a term ('' when none can be said in SQL) */
+  sqlFilter(col: string): { sql: string; args: string[] };
+  /** a whole JSON document, prefiltered by the terms (undefined when too big, no term in it, or not JSON) */
+  readDoc(file: string): unknown;
+  /** count one file (or database) read */
+  counted(bytes?: number): void;
+}
+
+/** Text from a store several sessions share (Claude's `history.jsonl`), with the session each line belongs to. */
+export interface SharedSource {
+  file: string;
+  /** what the store is, for the results (`prompt history`) */
+  label: string;
+  /** the session a record belongs to (by key `<harness>:<id>`), or null */
+  owner(rec: any): string | null;
+  /** the text of a record */
+  extract(rec: any): Piece[];
+}
+
+/**
+ * What deep search asks of a harness beyond its text extractor (lib/harness/<name>/text.ts exports
+ * them as `search`). Every hook is optional: a harness with plain JSONL transcripts needs none.
+ */
+export interface SearchHooks {
+  /** Transcript files kept beside a session that are not sessions of their own (subagents), searched with it. */
+  children?(s: import('../types.js').Session): string[];
+  /** Read a session whose store is not a JSONL/JSON transcript (a database, a directory of parts); false: not handled here. */
+  scan?(s: import('../types.js').Session, io: ScanIO, emit: (p: Piece, file: string) => void): boolean;
+  /** Bytes a JSONL line starts with (within its first 4 KiB) when it holds only tool output: a long one is never decoded. */
+  rawHead?: string[];
+  /** Parents the index does not record (workers of a session): session key → parent id. */
+  parents?(all: import('../types.js').Session[]): Map<string, string>;
+  /** The id of a transcript record, for `abandoned` (null: no id). */
+  recordId?(rec: any): string | null;
+  /**
+   * The ids of records that lie only on abandoned branches of a transcript, given its lines in
+   * order (`line`: the bytes of one line, a view valid during the call; `parse`: the line decoded,
+   * null when it is not JSON; decoding every line costs several times the scan, so look at the bytes
+   * first). Null when that cannot be told.
+   */
+  abandoned?(each: (visit: (line: Buffer, parse: () => any) => void) => void): Set<string> | null;
+  /** Stores shared by sessions (prompt history), found from the sessions' files. */
+  shared?(all: import('../types.js').Session[]): SharedSource[];
+}

@@ -2,7 +2,8 @@
 import { parentPort } from 'node:worker_threads';
 import type { Session } from '../types.js';
 import { makeTerm, type Term } from './query.js';
-import { newGroup, scanGroups } from './search.js';
+import { newGroup } from './groups.js';
+import { scanGroups } from './pool.js';
 import { loadExtractors } from './registry.js';
 
 interface Msg {

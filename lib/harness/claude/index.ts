@@ -107,6 +107,7 @@ export const claude: Adapter<ClaudeState> = {
   label: 'Claude Code',
   binaries: ['claude'],
   text: async () => (await import('./text.js')).claudeText,
+  search: async () => (await import('./text.js')).search,
   perSource: true,
   linked: true,
 

@@ -1,5 +1,10 @@
 // Searchable text of one Claude Code transcript line (formats.md §1).
-import type { ExtractCtx, Piece } from '../../search/types.js';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Session } from '../../types.js';
+import type { ExtractCtx, Piece, SearchHooks, SharedSource } from '../../search/types.js';
+import { entries, walk } from '../../util/fsx.js';
+import { bytes, firstLink, firstString } from '../branches.js';
 import { blockText, ms, outputText, piece, toolPiece } from '../../search/extract-util.js';
 
 /** User-line text the harness wrote (command output, notifications): shown as output, not as a prompt. */
@@ -68,3 +73,181 @@ export function claudeText(o: any, _cx: ExtractCtx): Piece[] {
       return out;
   }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Search hooks
+
+const flatCache = new Map<string, Map<string, string[]>>();
+
+/**
+ * Claude's older flat layout: `agent-*.jsonl` beside the sessions, each naming its parent in the
+ * `sessionId` of its lines. Read once per directory (the first 64 KiB of each file).
+ */
+function flatAgents(dir: string): Map<string, string[]> {
+  let m = flatCache.get(dir);
+  if (m) return m;
+  m = new Map();
+  flatCache.set(dir, m);
+  const head = Buffer.allocUnsafe(64 << 10);
+  for (const d of entries(dir)) {
+    if (!d.name.startsWith('agent-') || !d.name.endsWith('.jsonl')) continue;
+    const f = path.join(dir, d.name);
+    try {
+      const fd = fs.openSync(f, 'r');
+      let n = 0;
+      try {
+        n = fs.readSync(fd, head, 0, head.length, 0);
+      } finally {
+        fs.closeSync(fd);
+      }
+      const id = /"sessionId":"([^"]+)"/.exec(head.toString('utf8', 0, n))?.[1];
+      if (id) m.set(id, [...(m.get(id) ?? []), f]);
+    } catch {
+      /* unreadable: not ours to report */
+    }
+  }
+  return m;
+}
+
+/** Subagent transcripts: `<id>/subagents/agent-*.jsonl` (2.1.x) or flat `agent-*.jsonl` beside the session. */
+function children(s: Session): string[] {
+  if (!s.file.endsWith('.jsonl')) return [];
+  const dir = path.dirname(s.file);
+  const out = [...(flatAgents(dir).get(s.id) ?? [])];
+  const sub = path.join(dir, path.basename(s.file, '.jsonl'), 'subagents');
+  for (const f of walk(sub, (n) => n.startsWith('agent-') && n.endsWith('.jsonl'), 2)) {
+    // internal helpers (compaction, prompt suggestions) restate the session: not evidence
+    if (/^agent-(acompact|prompt_suggestion)-/.test(path.basename(f))) continue;
+    out.push(f);
+  }
+  return out;
+}
+
+const K_UUID = bytes('"uuid":"');
+const K_PARENT = bytes('"parentUuid":');
+const K_LOGICAL = bytes('"logicalParentUuid":');
+const K_TYPE = bytes('"type":"');
+
+/**
+ * A line's place in the tree, read from its bytes where Claude Code writes the keys (`parentUuid`
+ * first, `type` before `message`, `uuid` after it, among the last few fields), decoded only when
+ * they are not there; null: not in the tree. Scanning every line whole costs more than the search.
+ */
+function link(line: Buffer, parse: () => any): { id: string; parent: string | null; message: boolean } | null {
+  const fallback = () => {
+    const o = parse();
+    if (!o || typeof o !== 'object' || typeof o.uuid !== 'string') return null;
+    const parent = typeof o.parentUuid === 'string' ? o.parentUuid : typeof o.logicalParentUuid === 'string' ? o.logicalParentUuid : null;
+    return { id: o.uuid as string, parent, message: o.type === 'user' || o.type === 'assistant' };
+  };
+  // bounded views: a search over the whole of every line would cost more than the search itself
+  if (line.length < K_PARENT.length + 1 || line.compare(K_PARENT, 0, K_PARENT.length, 1, 1 + K_PARENT.length) !== 0) {
+    return line.indexOf(K_UUID) >= 0 ? fallback() : null;
+  }
+  let parent = firstLink(line.subarray(0, HEAD), K_PARENT);
+  // the last "uuid" near the end is the record's own (a nested one, in a tool's input, comes before it)
+  const t0 = Math.max(0, line.length - TAIL);
+  const tail = line.subarray(t0);
+  const u = tail.lastIndexOf(K_UUID);
+  if (u < 0 || parent === undefined) return fallback();
+  const e = tail.indexOf(0x22, u + K_UUID.length);
+  if (e < 0) return fallback();
+  const id = tail.toString('latin1', u + K_UUID.length, e);
+  const t = firstString(line.subarray(0, HEAD), K_TYPE);
+  if (parent === null) {
+    // a compaction: the thread goes on from the last record before it
+    const l = firstLink(line.subarray(0, HEAD), K_LOGICAL);
+    if (typeof l === 'string') parent = l;
+  }
+  return { id, parent, message: t === 'user' || t === 'assistant' };
+}
+
+/** bytes from the end of a line within which its own `uuid` is looked for */
+const TAIL = 2048;
+/** bytes from the start of a line within which `parentUuid` and `type` are looked for */
+const HEAD = 1024;
+
+/**
+ * Records only on abandoned branches: the live thread is the walk back from the last message by
+ * `parentUuid`, bridging a compaction (`compact_boundary`) by `logicalParentUuid`. Unknown (null)
+ * when the walk does not reach the first record (a line too long to read, a cycle), or when more
+ * than one message starts a thread (not a tree Claude Code wrote).
+ */
+function abandoned(each: (visit: (line: Buffer, parse: () => any) => void) => void): Set<string> | null {
+  const parent = new Map<string, string | null>();
+  const messages: string[] = [];
+  let leaf: string | null = null;
+  let roots = 0;
+  each((line, parse) => {
+    const l = link(line, parse);
+    if (!l) return;
+    parent.set(l.id, l.parent);
+    if (l.message) {
+      messages.push(l.id);
+      leaf = l.id;
+      if (l.parent == null) roots++;
+    }
+  });
+  if (!leaf || roots > 1) return null;
+  const live = new Set<string>();
+  for (let u: string | null = leaf; u != null; u = parent.get(u) ?? null) {
+    if (live.has(u) || !parent.has(u)) return null;
+    live.add(u);
+  }
+  return new Set(messages.filter((u) => !live.has(u)));
+}
+
+/** The project root a transcript lies under: `<root>/projects/<slug>/<id>.jsonl`. */
+function rootOf(file: string): string | null {
+  const proj = path.dirname(path.dirname(file));
+  return path.basename(proj) === 'projects' ? path.dirname(proj) : null;
+}
+
+/**
+ * `<root>/history.jsonl`: every prompt submitted, with its `sessionId` (older lines have only the
+ * `project` and `timestamp`: the session of that directory active then).
+ */
+function shared(all: Session[]): SharedSource[] {
+  const roots = new Map<string, Session[]>();
+  for (const s of all) {
+    const r = rootOf(s.file);
+    if (r) roots.set(r, [...(roots.get(r) ?? []), s]);
+  }
+  const out: SharedSource[] = [];
+  for (const [root, ss] of roots) {
+    const file = path.join(root, 'history.jsonl');
+    if (!fs.existsSync(file)) continue;
+    const ids = new Set(ss.map((s) => s.id));
+    const byCwd = new Map<string, Session[]>();
+    for (const s of ss) if (s.cwd) byCwd.set(s.cwd, [...(byCwd.get(s.cwd) ?? []), s]);
+    out.push({
+      file,
+      label: 'prompt history',
+      owner(o) {
+        if (!o || typeof o !== 'object') return null;
+        if (typeof o.sessionId === 'string') return ids.has(o.sessionId) ? `claude:${o.sessionId}` : null;
+        const t = ms(o.timestamp);
+        if (typeof o.project !== 'string' || t == null) return null;
+        // the session of that directory that was going at that time (a minute's slack either side)
+        const hit = (byCwd.get(o.project) ?? [])
+          .filter((s) => (s.started ?? Infinity) - 60e3 <= t && t <= (s.updated ?? s.started ?? -Infinity) + 60e3)
+          .sort((a, b) => (b.started ?? 0) - (a.started ?? 0))[0];
+        return hit ? hit.key : null;
+      },
+      extract(o) {
+        const pasted = o.pastedContents && typeof o.pastedContents === 'object' ? Object.values(o.pastedContents as object) : [];
+        const texts = pasted.map((p: any) => (typeof p === 'string' ? p : typeof p?.content === 'string' ? p.content : '')).filter(Boolean);
+        return [...piece('user', o.display, ms(o.timestamp)), ...texts.flatMap((t) => piece('user', t, ms(o.timestamp)))];
+      },
+    });
+  }
+  return out;
+}
+
+export const search: SearchHooks = {
+  children,
+  rawHead: ['"type":"tool_result"'],
+  recordId: (o) => (o && typeof o.uuid === 'string' ? o.uuid : null),
+  abandoned,
+  shared,
+};

@@ -439,6 +439,7 @@ export const codex: Adapter<any> = {
   label: 'Codex CLI',
   binaries: ['codex'],
   text: async () => (await import('./text.js')).codexText,
+  search: async () => (await import('./text.js')).search,
 
   roots(ctx) {
     const out: Root[] = envDirs(ctx, 'RESUME_CODEX_DIRS').map((p) => ({ path: p, via: 'RESUME_CODEX_DIRS', exists: false }));

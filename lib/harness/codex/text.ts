@@ -1,5 +1,5 @@
 // Searchable text of one Codex rollout line (formats.md §2).
-import type { ExtractCtx, Piece } from '../../search/types.js';
+import type { ExtractCtx, Piece, SearchHooks } from '../../search/types.js';
 import { blockText, ms, outputText, piece, toolPiece } from '../../search/extract-util.js';
 
 import { codexInjected } from './index.js';
@@ -124,3 +124,8 @@ export function codexText(o: any, cx: ExtractCtx): Piece[] {
   }
   return out;
 }
+
+/** Tool output lines: long ones are never decoded (only the text around a hit is shown). */
+export const search: SearchHooks = {
+  rawHead: ['"type":"function_call_output"', '"type":"custom_tool_call_output"'],
+};

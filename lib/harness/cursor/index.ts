@@ -233,6 +233,7 @@ export const cursor: Adapter<CursorState> = {
   label: 'Cursor CLI',
   binaries: ['cursor-agent', 'agent'],
   text: async () => (await import('./text.js')).cursorText,
+  search: async () => (await import('./text.js')).search,
 
   roots(ctx) {
     const out: Root[] = envDirs(ctx, 'RESUME_CURSOR_DIRS').map((p) => ({ path: p, via: 'RESUME_CURSOR_DIRS', exists: false }));

@@ -1,7 +1,10 @@
 // Searchable text of one Cursor CLI record (formats.md §4): a transcript JSONL line
 // (`{role, message:{content:[…]}}`, Anthropic-style blocks) or a `store.db` message blob
 // (`{role, content:[text|reasoning|tool-call|tool-result]}`, Vercel AI SDK shape).
-import type { ExtractCtx, Piece } from '../../search/types.js';
+import path from 'node:path';
+import type { Session } from '../../types.js';
+import type { ExtractCtx, Piece, ScanIO, SearchHooks } from '../../search/types.js';
+import { entries } from '../../util/fsx.js';
 import { ms, outputText, piece, toolPiece } from '../../search/extract-util.js';
 import { cursorPromptText } from './index.js';
 
@@ -39,3 +42,38 @@ export function cursorText(o: any, _cx: ExtractCtx): Piece[] {
   }
   return out;
 }
+
+// ---------------------------------------------------------------------------------------------
+// Search hooks
+
+/** Subagent transcripts: `agent-transcripts/<parentId>/subagents/*.jsonl|txt`. */
+function children(s: Session): string[] {
+  if (!/\.(jsonl|txt)$/.test(s.file)) return [];
+  const sub = path.join(path.dirname(s.file), 'subagents');
+  return entries(sub).filter((d) => d.name.endsWith('.jsonl') || d.name.endsWith('.txt')).map((d) => path.join(sub, d.name));
+}
+
+/** `store.db` without a transcript: JSON message blobs (encrypted blobs do not parse and are skipped). */
+function scan(s: Session, io: ScanIO, emit: (p: Piece, file: string) => void): boolean {
+  if (!/\.db$/.test(s.file)) return false;
+  const d = io.db(s.file);
+  if (!d) return true;
+  const f = io.sqlFilter('CAST(data AS TEXT)');
+  const rows = d.prepare(`SELECT data FROM blobs WHERE 1${f.sql}`).all(...f.args) as { data: Buffer | string }[];
+  const ecx: ExtractCtx = { first: false, st: {} };
+  for (const r of rows) {
+    const t = typeof r.data === 'string' ? r.data : Buffer.from(r.data).toString('utf8');
+    if (!t.startsWith('{')) continue;
+    let o: unknown;
+    try {
+      o = JSON.parse(t);
+    } catch {
+      continue;
+    }
+    for (const p of cursorText(o, ecx)) emit(p, s.file);
+  }
+  io.counted();
+  return true;
+}
+
+export const search: SearchHooks = { children, scan };

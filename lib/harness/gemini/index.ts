@@ -214,6 +214,7 @@ export const gemini: Adapter<GeminiState> = {
   label: 'Gemini CLI',
   binaries: ['gemini'],
   text: async () => (await import('./text.js')).geminiText,
+  search: async () => (await import('./text.js')).search,
 
   roots(ctx: Ctx): Root[] {
     const out: Root[] = envDirs(ctx, 'RESUME_GEMINI_DIRS').map((p) => ({ path: p, via: 'RESUME_GEMINI_DIRS', exists: false }));

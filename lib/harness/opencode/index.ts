@@ -471,6 +471,7 @@ export const opencode: Adapter<OpencodeState> = {
   label: 'opencode',
   binaries: ['opencode'],
   text: async () => (await import('./text.js')).opencodeText,
+  search: async () => (await import('./text.js')).search,
 
   roots(ctx) {
     const out: Root[] = envDirs(ctx, 'RESUME_OPENCODE_DIRS').map((p) => ({ path: p, via: 'RESUME_OPENCODE_DIRS', exists: false, role: 'data' }));

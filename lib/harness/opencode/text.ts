@@ -1,10 +1,54 @@
 // Searchable text of one opencode part (formats.md §5). A record is `{role, part}`: the part's JSON
 // (`part.data` in the v1.2 database, a `part/<msg>/<id>.json` file before) and its message's role.
-import type { ExtractCtx, Piece } from '../../search/types.js';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Session } from '../../types.js';
+import type { ExtractCtx, Piece, ScanIO, SearchHooks } from '../../search/types.js';
+import { entries } from '../../util/fsx.js';
+import { columns, type Db } from '../sqlite.js';
 import { ms, outputText, piece, toolPiece } from '../../search/extract-util.js';
+
+/**
+ * opencode 2.x: one `session_message` entry (`{type, entry}`: the row's type and its JSON data);
+ * `copied` for a fork's entries up to its boundary (the parent's, copied).
+ */
+function entryText(type: unknown, e: any, copied: boolean): Piece[] {
+  if (!e || typeof e !== 'object') return [];
+  const ts = ms(e.time?.created);
+  const out: Piece[] = [];
+  switch (type) {
+    case 'user':
+      out.push(...piece('user', e.text, ts));
+      break;
+    case 'assistant':
+      for (const c of Array.isArray(e.content) ? e.content : []) {
+        if (!c || typeof c !== 'object') continue;
+        if (c.type === 'text' && !c.ignored) out.push(...piece(c.synthetic ? 'tool-output' : 'assistant', c.text, ts));
+        else if (c.type === 'reasoning') out.push(...piece('assistant', c.text, ts));
+        else if (c.type === 'tool') {
+          const tp = toolPiece(c.name, c.state?.input, ts);
+          if (tp) out.push(tp);
+          out.push(...piece('tool-output', outputText(c.state?.content ?? c.state?.result ?? c.state?.error), ts));
+        }
+      }
+      break;
+    case 'shell':
+      out.push(...piece('tool-call', typeof e.command === 'string' ? `shell ${e.command}` : '', ts));
+      out.push(...piece('tool-output', e.output, ts));
+      break;
+    case 'synthetic':
+      out.push(...piece('tool-output', e.text, ts));
+      break;
+    case 'compaction':
+      out.push(...piece('assistant', e.summary, ts, { summary: true }));
+      break;
+  }
+  return copied ? out.map((p) => ({ ...p, copied: true })) : out;
+}
 
 export function opencodeText(o: any, _cx: ExtractCtx): Piece[] {
   if (!o || typeof o !== 'object') return [];
+  if ('entry' in o) return entryText(o.type, o.entry, !!o.copied);
   const p = o.part;
   if (!p || typeof p !== 'object') return [];
   const role = o.role === 'user' ? 'user' : 'assistant';
@@ -33,3 +77,95 @@ export function opencodeText(o: any, _cx: ExtractCtx): Piece[] {
       return [];
   }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Search hooks: opencode keeps no transcript file
+
+/** 2.x: the `session_message` entries of one session (a fork's up to its `fork_boundary` are copies). */
+function scanEntries(s: Session, d: Db, io: ScanIO, emit: (p: Piece, file: string) => void): void {
+  const mc = columns(d, 'session_message');
+  if (!['session_id', 'type', 'seq', 'data'].every((c) => mc.has(c))) return;
+  const sc = columns(d, 'session_v2');
+  const boundary = sc.has('id') && sc.has('fork_boundary')
+    ? ((d.prepare('SELECT fork_boundary AS b FROM session_v2 WHERE id = ?').get(s.id) as { b: unknown } | undefined)?.b ?? null)
+    : null;
+  const f = io.sqlFilter('data');
+  const rows = d.prepare(`SELECT type, seq, data FROM session_message WHERE session_id = ?${f.sql} ORDER BY seq`).all(s.id, ...f.args) as { type: unknown; seq: unknown; data: string }[];
+  const ecx: ExtractCtx = { first: false, st: {} };
+  for (const r of rows) {
+    let entry: unknown;
+    try {
+      entry = JSON.parse(r.data);
+    } catch {
+      continue;
+    }
+    const copied = typeof boundary === 'number' && typeof r.seq === 'number' && r.seq <= boundary;
+    for (const p of opencodeText({ type: r.type, entry, copied }, ecx)) emit(p, s.file);
+  }
+}
+
+/** v1.2+: the parts of one session in the database, with their message's role; 2.x: its entries too. */
+function scanDb(s: Session, io: ScanIO, emit: (p: Piece, file: string) => void): void {
+  const d = io.db(s.file);
+  if (!d) return;
+  scanEntries(s, d, io, emit);
+  const pc = columns(d, 'part');
+  if (!pc.has('session_id') || !pc.has('data')) {
+    io.counted();
+    return;
+  }
+  const f = io.sqlFilter('p.data');
+  const rows = d
+    .prepare(`SELECT p.data AS part, m.data AS msg FROM part p LEFT JOIN message m ON m.id = p.message_id WHERE p.session_id = ?${f.sql} ORDER BY p.id`)
+    .all(s.id, ...f.args) as { part: string; msg: string | null }[];
+  const ecx: ExtractCtx = { first: false, st: {} };
+  for (const r of rows) {
+    let part: any;
+    let msg: any = null;
+    try {
+      part = JSON.parse(r.part);
+      msg = r.msg ? JSON.parse(r.msg) : null;
+    } catch {
+      continue;
+    }
+    for (const p of opencodeText({ part, role: msg?.role, summary: msg?.summary === true }, ecx)) emit(p, s.file);
+  }
+  io.counted();
+}
+
+/** before v1.2: storage/session/<project>/<id>.json, message/<id>/*.json, part/<msg>/*.json */
+function scanLegacy(s: Session, io: ScanIO, emit: (p: Piece, file: string) => void): void {
+  const storage = path.dirname(path.dirname(path.dirname(s.file)));
+  const mdir = path.join(storage, 'message', s.id);
+  const ecx: ExtractCtx = { first: false, st: {} };
+  const msgs = entries(mdir).filter((d) => d.name.endsWith('.json')).map((d) => d.name).sort();
+  for (const mf of msgs) {
+    let msg: any;
+    try {
+      msg = JSON.parse(fs.readFileSync(path.join(mdir, mf), 'utf8'));
+    } catch {
+      continue;
+    }
+    const mid = typeof msg?.id === 'string' ? msg.id : mf.replace(/\.json$/, '');
+    const pdir = path.join(storage, 'part', mid);
+    for (const pf of entries(pdir).filter((d) => d.name.endsWith('.json')).map((d) => d.name).sort()) {
+      let part: unknown;
+      try {
+        part = io.readDoc(path.join(pdir, pf));
+      } catch {
+        continue;
+      }
+      if (part === undefined) continue;
+      for (const p of opencodeText({ part, role: msg.role, summary: msg.summary === true }, ecx)) emit(p, s.file);
+    }
+  }
+}
+
+export const search: SearchHooks = {
+  scan(s, io, emit) {
+    if (/\.db$/.test(s.file)) scanDb(s, io, emit);
+    else if (s.file.endsWith('.json')) scanLegacy(s, io, emit);
+    else return false;
+    return true;
+  },
+};

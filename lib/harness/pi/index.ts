@@ -86,6 +86,7 @@ export const pi: Adapter<PiState> = {
   label: 'pi',
   binaries: ['pi'],
   text: async () => (await import('./text.js')).piText,
+  search: async () => (await import('./text.js')).search,
   perSource: true,
 
   roots(ctx) {

@@ -1,5 +1,8 @@
 // Searchable text of one pi session line (formats.md §3).
-import type { ExtractCtx, Piece } from '../../search/types.js';
+import path from 'node:path';
+import type { Session } from '../../types.js';
+import type { ExtractCtx, Piece, SearchHooks } from '../../search/types.js';
+import { bytes, firstLink, firstString } from '../branches.js';
 import { blockText, ms, outputText, piece, toolPiece } from '../../search/extract-util.js';
 
 export function piText(o: any, cx: ExtractCtx): Piece[] {
@@ -71,3 +74,72 @@ export function piText(o: any, cx: ExtractCtx): Piece[] {
       return out;
   }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Search hooks
+
+/**
+ * Entries only on abandoned branches: a session is a tree (`id`/`parentId`) whose active leaf is
+ * the last entry in file order; everything not on the walk back from it was left (`/tree`, an
+ * edited prompt). Null for a linear (v1) file or when the walk does not reach the first entry.
+ */
+function abandoned(each: (visit: (line: Buffer, parse: () => any) => void) => void): Set<string> | null {
+  const parent = new Map<string, string | null>();
+  let leaf: string | null = null;
+  let roots = 0;
+  each((line) => {
+    // pi writes `type`, `id` and `parentId` first: the first of each is the entry's own
+    if (firstString(line, K_TYPE) === 'session') return;
+    const id = firstString(line, K_ID);
+    const p = firstLink(line, K_PARENT);
+    if (id == null || p === undefined) return;
+    parent.set(id, p);
+    if (p == null) roots++;
+    leaf = id;
+  });
+  // one tree, or the file was not written as one (a hand-made or converted file): unknown
+  if (!leaf || roots !== 1) return null;
+  const live = new Set<string>();
+  for (let u: string | null = leaf; u != null; u = parent.get(u) ?? null) {
+    if (live.has(u) || !parent.has(u)) return null;
+    live.add(u);
+  }
+  return new Set([...parent.keys()].filter((u) => !live.has(u)));
+}
+
+const K_TYPE = bytes('"type":"');
+const K_ID = bytes('"id":"');
+const K_PARENT = bytes('"parentId":');
+
+/**
+ * Workers (sessions a subagent extension wrote to `<project>/subagents/`) belong to the session
+ * that ran them: the one that names them as its fork source, else the main session of the same
+ * project directory that was going when the worker started (the latest started before it).
+ */
+function parents(all: Session[]): Map<string, string> {
+  const out = new Map<string, string>();
+  const mains = all.filter((s) => s.hiddenReason !== 'subagent');
+  const ids = new Set(all.map((s) => s.id));
+  for (const w of all) {
+    if (w.hiddenReason !== 'subagent' || w.parent) continue;
+    if (w.forkedFrom && ids.has(w.forkedFrom)) {
+      out.set(w.key, w.forkedFrom);
+      continue;
+    }
+    const dir = path.dirname(path.dirname(w.file));
+    const t = w.started ?? w.updated;
+    if (path.basename(path.dirname(w.file)) !== 'subagents' || t == null) continue;
+    const p = mains
+      .filter((m) => path.dirname(m.file) === dir && (m.started ?? Infinity) <= t && t <= (m.updated ?? m.started ?? -Infinity) + 60e3)
+      .sort((a, b) => (b.started ?? 0) - (a.started ?? 0))[0];
+    if (p) out.set(w.key, p.id);
+  }
+  return out;
+}
+
+export const search: SearchHooks = {
+  rawHead: ['"role":"toolResult"'],
+  recordId: (o) => (o && typeof o.id === 'string' && o.type !== 'session' ? o.id : null),
+  abandoned,
+  parents,
+};

@@ -1,0 +1,93 @@
+// Group membership: a session and everything below it (subagent transcripts next to it, child
+// sessions whose parent points at it, workers a harness attributes to it) form a group that is
+// reported on the root, the resumable session.
+import type { Session } from '../types.js';
+import type { Hit } from './score.js';
+import { HOOKS } from './registry.js';
+import { applyFilters, type Filters } from '../select/filter.js';
+
+export interface SearchFilters extends Filters {
+  /** epoch ms: sessions active at or after */
+  since?: number;
+  /** epoch ms: sessions started at or before */
+  until?: number;
+}
+
+export interface Group {
+  root: Session;
+  members: Session[];
+  mask: number;
+  hits: Hit[];
+  nHits: number;
+  keys: Set<number>;
+}
+
+export function newGroup(root: Session, members: Session[]): Group {
+  return { root, members, mask: 0, hits: [], nHits: 0, keys: new Set() };
+}
+
+/** Subagent transcripts a harness keeps beside a session file (not sessions of their own). */
+export function childFiles(s: Session): string[] {
+  const out: string[] = [...(s.children ?? []), ...(HOOKS[s.harness]?.children?.(s) ?? [])];
+  return [...new Set(out)].filter((f) => f !== s.file);
+}
+
+/**
+ * Group sessions under their root: parent links within a harness (the index's, else the ones the
+ * harness's `parents` hook infers), cycles cut.
+ */
+export function groupSessions(all: Session[]): Map<string, Group> {
+  const byKey = new Map(all.map((s) => [s.key, s]));
+  const inferred = new Map<string, string>();
+  for (const h of new Set(all.map((s) => s.harness))) {
+    const f = HOOKS[h]?.parents;
+    if (f) for (const [k, p] of f(all.filter((s) => s.harness === h))) inferred.set(k, p);
+  }
+  const parentOf = (s: Session) => s.parent ?? inferred.get(s.key) ?? null;
+  const rootOf = (s: Session): Session => {
+    let cur = s;
+    const seen = new Set<string>([s.key]);
+    for (let p = parentOf(cur); p; p = parentOf(cur)) {
+      const ps = byKey.get(`${cur.harness}:${p}`);
+      if (!ps || seen.has(ps.key)) break;
+      seen.add(ps.key);
+      cur = ps;
+    }
+    return cur;
+  };
+  const groups = new Map<string, Group>();
+  for (const s of all) {
+    const r = rootOf(s);
+    let g = groups.get(r.key);
+    if (!g) {
+      g = newGroup(r, []);
+      groups.set(r.key, g);
+    }
+    if (s === r) g.members.unshift(s);
+    else g.members.push(s);
+  }
+  return groups;
+}
+
+/**
+ * Whether a group's root is searched. Hidden sessions (archived, exec, SDK, headless, workers) are
+ * searched too, and labelled in the results: `all` does not narrow a search.
+ */
+export function passes(s: Session, f: SearchFilters): boolean {
+  if (applyFilters([s], { ...f, all: true }).length === 0) return false;
+  const upd = s.updated ?? s.started;
+  const start = s.started ?? s.updated;
+  if (f.since != null && (upd == null || upd < f.since)) return false;
+  if (f.until != null && (start == null || start > f.until)) return false;
+  return true;
+}
+
+/** What the index knows of a session, as one searchable line: title, branch, directory, repository, harness, id. */
+export function metadataText(s: Session): string {
+  const repo = s.cwd ? s.cwd.split('/').filter(Boolean).pop() : null;
+  // a title that is only the first prompt is in the transcript already (and copied, in a fork)
+  const title = s.title && s.title !== s.firstPrompt ? s.title : null;
+  return [title ? `title: ${title}` : '', s.branch ? `branch: ${s.branch}` : '', s.cwd ? `directory: ${s.cwd}` : '', repo ? `repository: ${repo}` : '', `${s.harness} ${s.id}`]
+    .filter(Boolean)
+    .join(' · ');
+}

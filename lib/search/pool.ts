@@ -1,0 +1,158 @@
+// Scanning groups: in this thread for a small corpus, else spread over worker threads (worker.ts)
+// in batches of about equal bytes, this thread scanning too.
+import fs from 'node:fs';
+import type { Term } from './query.js';
+import type { Group } from './groups.js';
+import { allNeedles, termMask } from './query.js';
+import { childFiles, metadataText } from './groups.js';
+import { collect, markAbandoned, STOP, type Hit } from './score.js';
+import { branchPass, closeCtx, noStats, readCtx, scanChildFile, scanSession, type OnIds, type OnPiece, type SearchStats } from './read.js';
+import type { Harness } from '../types.js';
+
+export interface ScanOut {
+  groups: { key: string; mask: number; hits: Hit[]; nHits: number; keys: number[] | null }[];
+  stats: SearchStats;
+}
+
+/**
+ * Scan groups (in this thread). `needKeys`: root keys whose piece hashes are wanted back (sources
+ * of forks among the groups). Used by `search` directly and by its worker threads.
+ */
+export function scanGroups(groups: Group[], terms: Term[], needKeys: Set<string>): ScanOut {
+  const stats = noStats();
+  const cx = readCtx(terms, allNeedles(terms), stats);
+  const K = Math.min(terms.length, 31);
+  const full = K >= 31 ? 0x7fffffff : (1 << K) - 1;
+  try {
+    for (const g of groups) {
+      const withIds = new Map<string, Harness>();
+      const dead: OnIds = (file, h) => withIds.set(file, h);
+      // a subagent transcript can be a session of its own (a member) and be named by its parent too
+      const done = new Set<string>();
+      try {
+        for (const m of g.members) {
+          stats.sessions++;
+          const memberIsChild = m !== g.root;
+          const on: OnPiece = (p, file, child, rid) => collect(g, terms, p, file, child, m, memberIsChild, rid);
+          // a database holds many sessions: each member is read from it
+          const shared = /\.db$/.test(m.file);
+          if (shared || !done.has(m.file)) scanSession(cx, m, memberIsChild, on, dead);
+          done.add(m.file);
+        }
+        for (const m of g.members) {
+          const on: OnPiece = (p, file, child, rid) => collect(g, terms, p, file, child, m, true, rid);
+          for (const f of childFiles(m)) {
+            if (done.has(f)) continue;
+            done.add(f);
+            scanChildFile(cx, m.harness, f, on, dead);
+          }
+        }
+      } catch (err) {
+        if (err !== STOP) throw err;
+      }
+      // Branches are told apart only where it can matter (reading every line of a transcript again
+      // costs as much as the search): a group that has every term, in files its kept hits are from.
+      if (((g.mask | termMask(terms, metadataText(g.root))) & full) === full) {
+        for (const [file, h] of withIds) {
+          if (!g.hits.some((x) => x.file === file && x.rids)) continue;
+          const d = branchPass(cx, h, file);
+          if (d && d.size) markAbandoned(g, file, d, K);
+        }
+      }
+    }
+  } finally {
+    closeCtx(cx);
+  }
+  return {
+    groups: groups
+      .filter((g) => g.mask !== 0)
+      .map((g) => ({ key: g.root.key, mask: g.mask, hits: g.hits, nHits: g.nHits, keys: needKeys.has(g.root.key) ? [...g.keys] : null })),
+    stats,
+  };
+}
+
+export interface SearchOptions {
+  /** the search worker script; without it (or for a small corpus) everything runs in this thread */
+  workerFile?: string;
+  threads?: number;
+}
+
+/** bytes below which starting worker threads costs more than it saves */
+const PARALLEL_MIN_BYTES = 48 << 20;
+
+function sizeOf(g: Group): number {
+  let n = 0;
+  for (const m of g.members) {
+    try {
+      n += fs.statSync(m.file).size;
+    } catch {
+      /* gone */
+    }
+  }
+  return n;
+}
+
+export async function scanParallel(groups: Group[], terms: Term[], needKeys: Set<string>, opts: SearchOptions): Promise<ScanOut> {
+  const sizes = new Map(groups.map((g) => [g, sizeOf(g)]));
+  const total = [...sizes.values()].reduce((a, b) => a + b, 0);
+  const minBytes = process.env.RESUME_PARALLEL_MIN_BYTES != null ? Number(process.env.RESUME_PARALLEL_MIN_BYTES) : PARALLEL_MIN_BYTES;
+  const threads = Math.min(opts.threads ?? 1, 8, groups.length);
+  if (!opts.workerFile || threads < 2 || total < minBytes || !fs.existsSync(opts.workerFile)) return scanGroups(groups, terms, needKeys);
+  const { Worker } = await import('node:worker_threads');
+  // largest first, in batches of about 1/(4·threads) of the bytes, so the workers finish together
+  const order = [...groups].sort((a, b) => sizes.get(b)! - sizes.get(a)!);
+  const batches: Group[][] = [];
+  const target = Math.max(1, total / (threads * 4));
+  let cur: Group[] = [];
+  let curBytes = 0;
+  for (const g of order) {
+    cur.push(g);
+    curBytes += sizes.get(g)!;
+    if (curBytes >= target) {
+      batches.push(cur);
+      cur = [];
+      curBytes = 0;
+    }
+  }
+  if (cur.length) batches.push(cur);
+  const out: ScanOut = { groups: [], stats: noStats() };
+  const wire = terms.map((t) => ({ text: t.text, phrase: t.phrase }));
+  const need = [...needKeys];
+  let next = 0;
+  const merge = (m: ScanOut) => {
+    out.groups.push(...m.groups);
+    for (const k of Object.keys(out.stats) as (keyof SearchStats)[]) out.stats[k] += m.stats[k];
+  };
+  // This thread scans too (one worker fewer to start), yielding between batches so the workers'
+  // results are taken in and they are fed again.
+  const here = async () => {
+    while (next < batches.length) {
+      const b = batches[next++]!;
+      merge(scanGroups(b, terms, needKeys));
+      await new Promise((r) => setImmediate(r));
+    }
+  };
+  const workers = Array.from({ length: threads - 1 }, () =>
+    new Promise<void>((resolve, reject) => {
+      const w = new Worker(opts.workerFile!);
+      const feed = () => {
+        if (next >= batches.length) {
+          w.postMessage(null);
+          return;
+        }
+        const b = batches[next++]!;
+        w.postMessage({ terms: wire, need, groups: b.map((g) => ({ root: g.root, members: g.members })) });
+      };
+      w.on('message', (m: ScanOut) => {
+        merge(m);
+        feed();
+      });
+      w.on('error', reject);
+      w.on('exit', () => resolve());
+      feed();
+    }),
+  );
+  // started after the workers were handed their first batches
+  await Promise.all([...workers, here()]);
+  return out;
+}

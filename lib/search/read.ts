@@ -1,0 +1,226 @@
+// Storage readers: a session's text from a JSONL transcript (streamed, prefiltered: scan.ts), a
+// whole JSON document, or whatever store its harness's `scan` hook reads (a database, a directory
+// of parts). Every piece found goes to `on` with the file it is in.
+import fs from 'node:fs';
+import type { Harness, Session } from '../types.js';
+import type { ExtractCtx, Piece, ScanIO } from './types.js';
+import type { Term } from './query.js';
+import { EXTRACTORS, HOOKS, rawHeads } from './registry.js';
+import { rawText, scanFile } from './scan.js';
+import { STOP } from './score.js';
+import { openReadonly, type Db } from '../harness/sqlite.js';
+
+export interface SearchStats {
+  sessions: number;
+  files: number;
+  bytes: number;
+  hugeLines: number;
+  /** files that could not be read (vanished, unreadable, database errors) */
+  unreadable: number;
+}
+
+export const noStats = (): SearchStats => ({ sessions: 0, files: 0, bytes: 0, hugeLines: 0, unreadable: 0 });
+
+/** `rid`: the id of the record the piece came from, when the harness names one (branch tracking). */
+export type OnPiece = (p: Piece, file: string, child: boolean, rid?: string | null) => void;
+
+export interface ReadCtx {
+  terms: Term[];
+  needles: string[];
+  /** needles usable in SQL `instr(lower(x), ?)`: ASCII only; null when a term has none */
+  sqlNeedles: string[] | null;
+  stats: SearchStats;
+  dbs: Map<string, Db | null>;
+}
+
+export function readCtx(terms: Term[], needles: string[], stats: SearchStats): ReadCtx {
+  const ascii = terms.map((t) => t.needles.filter((n) => /^[\x20-\x7e]+$/.test(n)));
+  const sqlNeedles = ascii.every((a) => a.length > 0) ? [...new Set(ascii.flat())] : null;
+  return { terms, needles, sqlNeedles, stats, dbs: new Map() };
+}
+
+export function closeCtx(cx: ReadCtx): void {
+  for (const d of cx.dbs.values()) d?.close();
+}
+
+/** Read one JSONL transcript; `ids` is told (once) when a piece came from a record with an id. */
+function scanJsonl(cx: ReadCtx, harness: Harness, file: string, child: boolean, on: OnPiece, ids: OnIds): void {
+  const ex = EXTRACTORS[harness];
+  const recordId = HOOKS[harness]?.recordId;
+  const ecx: ExtractCtx = { first: false, st: {} };
+  const plain = file.endsWith('.txt');
+  let told = false;
+  const st = scanFile(
+    file,
+    cx.needles,
+    {
+      line(buf, s, e, first) {
+        let o: unknown;
+        try {
+          o = JSON.parse(buf.toString('utf8', s, e));
+        } catch {
+          if (plain) on({ role: 'assistant', text: buf.toString('utf8', s, e) }, file, child);
+          return;
+        }
+        ecx.first = first;
+        const ps = ex(o, ecx);
+        if (ps.length === 0) return;
+        const rid = recordId?.(o) ?? null;
+        if (rid && !told) {
+          told = true;
+          ids(file, harness);
+        }
+        for (const p of ps) on(p, file, child, rid);
+      },
+      raw(bytes, at) {
+        // a line too long to decode: the text around the hit, as tool output (what such lines hold)
+        const r = rawText(bytes, at);
+        on({ role: 'tool-output', text: r.text }, file, child);
+      },
+    },
+    rawHeads(harness),
+  );
+  cx.stats.files++;
+  cx.stats.bytes += st.bytes;
+  cx.stats.hugeLines += st.hugeLines;
+}
+
+const WHOLE_CAP = 64 << 20;
+
+/** A whole JSON document (Gemini legacy session, opencode legacy files), prefiltered before parsing. */
+function readDoc(cx: ReadCtx, file: string): unknown {
+  const st = fs.statSync(file);
+  if (st.size > WHOLE_CAP) return undefined;
+  const b = fs.readFileSync(file);
+  cx.stats.files++;
+  cx.stats.bytes += b.length;
+  const low = b.toString('latin1').toLowerCase();
+  if (!cx.needles.some((n) => low.includes(n))) return undefined;
+  try {
+    return JSON.parse(b.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+function io(cx: ReadCtx): ScanIO {
+  return {
+    db(file) {
+      if (cx.dbs.has(file)) return cx.dbs.get(file)!;
+      let d: Db | null = null;
+      try {
+        d = openReadonly(file);
+      } catch {
+        cx.stats.unreadable++;
+      }
+      cx.dbs.set(file, d);
+      return d;
+    },
+    sqlFilter(col) {
+      if (!cx.sqlNeedles || cx.sqlNeedles.length === 0) return { sql: '', args: [] };
+      return { sql: ' AND (' + cx.sqlNeedles.map(() => `instr(lower(${col}), ?) > 0`).join(' OR ') + ')', args: cx.sqlNeedles };
+    },
+    readDoc: (file) => readDoc(cx, file),
+    counted(bytes = 0) {
+      cx.stats.files++;
+      cx.stats.bytes += bytes;
+    },
+  };
+}
+
+/** Whether a file had a hit from a record with an id (a branch pass may label it), with its harness. */
+export type OnIds = (file: string, harness: Harness) => void;
+
+/**
+ * The ids of a transcript's records that lie only on abandoned branches (its harness's `abandoned`
+ * hook over every line), or null when that cannot be told.
+ */
+export function branchPass(cx: ReadCtx, harness: Harness, file: string): Set<string> | null {
+  const f = HOOKS[harness]?.abandoned;
+  if (!f) return null;
+  try {
+    return f((visit) => {
+      scanFile(file, [], {
+        line(buf, s, e) {
+          const line = buf.subarray(s, e);
+          visit(line, () => {
+            try {
+              return JSON.parse(line.toString('utf8'));
+            } catch {
+              return null; // a partial or bad line
+            }
+          });
+        },
+        raw() {},
+      });
+    });
+  } catch {
+    cx.stats.unreadable++;
+    return null;
+  }
+}
+
+/** Read one session's own store. `ids`: told of a transcript that had a hit from a record with an id. */
+export function scanSession(cx: ReadCtx, s: Session, child: boolean, on: OnPiece, ids: OnIds): void {
+  const f = s.file;
+  try {
+    if (HOOKS[s.harness]?.scan?.(s, io(cx), (p, file) => on(p, file, child))) return;
+    if (f.endsWith('.json')) {
+      const doc = readDoc(cx, f);
+      if (doc !== undefined) for (const p of EXTRACTORS[s.harness](doc, { first: true, st: {} })) on(p, f, child);
+      return;
+    }
+    scanJsonl(cx, s.harness, f, child, on, ids);
+  } catch (err) {
+    if (err === STOP) throw err;
+    cx.stats.unreadable++;
+  }
+}
+
+/** Read a subagent transcript kept beside a session. */
+export function scanChildFile(cx: ReadCtx, harness: Harness, f: string, on: OnPiece, ids: OnIds): void {
+  try {
+    if (f.endsWith('.json')) {
+      const doc = readDoc(cx, f);
+      if (doc !== undefined) for (const p of EXTRACTORS[harness](doc, { first: true, st: {} })) on(p, f, true);
+      return;
+    }
+    scanJsonl(cx, harness, f, true, on, ids);
+  } catch (err) {
+    if (err === STOP) throw err;
+    cx.stats.unreadable++;
+  }
+}
+
+/**
+ * Stores shared by sessions (Claude's prompt history): each line holding a term, handed on with
+ * the session key it belongs to.
+ */
+export function scanShared(cx: ReadCtx, all: Session[], on: (key: string, p: Piece, file: string, via: string) => void): void {
+  for (const h of new Set(all.map((s) => s.harness))) {
+    const shared = HOOKS[h]?.shared;
+    if (!shared) continue;
+    for (const src of shared(all.filter((s) => s.harness === h))) {
+      try {
+        const st = scanFile(src.file, cx.needles, {
+          line(buf, s, e) {
+            let o: unknown;
+            try {
+              o = JSON.parse(buf.toString('utf8', s, e));
+            } catch {
+              return;
+            }
+            const key = src.owner(o);
+            if (!key) return;
+            for (const p of src.extract(o)) on(key, p, src.file, src.label);
+          },
+          raw() {},
+        });
+        cx.stats.files++;
+        cx.stats.bytes += st.bytes;
+      } catch {
+        cx.stats.unreadable++;
+      }
+    }
+  }
+}

@@ -1,0 +1,33 @@
+// Deep search as the commands run it: this install's worker script and thread count, and the
+// picker's result rows (in `resume rows` format, best first), in the calling process.
+import os from 'node:os';
+import path from 'node:path';
+import type { App } from '../app.js';
+import type { Session } from '../types.js';
+import type { Term } from './query.js';
+import { parseQuery } from './query.js';
+import { search, type SearchFilters } from './search.js';
+import { usage } from '../app.js';
+import { shortIds } from '../select/filter.js';
+import { row } from '../output.js';
+
+/** `search()` on worker threads of this install (`RESUME_THREADS` caps them). */
+export function runSearch(app: App, all: Session[], terms: Term[], filters: SearchFilters): ReturnType<typeof search> {
+  const threads = Number(process.env.RESUME_THREADS) || (os.availableParallelism ? os.availableParallelism() : os.cpus().length);
+  return search(all, terms, filters, { workerFile: path.join(app.distDir, 'search-worker.js'), threads });
+}
+
+/**
+ * The picker's deep search: the query as fzf's `{q}` holds it (one string, split into words and
+ * "phrases"), as `resume rows` lines split at their tabs, best first. Too many terms: a usage error.
+ */
+export async function searchRows(app: App, query: string, filters: SearchFilters): Promise<string[][]> {
+  const terms = parseQuery([query], true);
+  if (terms.length > 31) throw usage('at most 31 words or phrases');
+  if (terms.length === 0) return [];
+  const all = await app.sessions();
+  const shorts = shortIds(all);
+  const now = Date.now();
+  const { results } = await runSearch(app, all, terms, filters);
+  return results.map((r) => row(r.session, shorts.get(r.session.id)!, app.ctx.home, now).split('\t'));
+}

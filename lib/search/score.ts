@@ -1,0 +1,171 @@
+// Scoring: each piece of text holding a term becomes a hit, weighed by who wrote it (a prompt above
+// a reply above tool output), how many terms it holds, and where it lies (a subagent, a copy, a
+// summary, an abandoned branch count less). A group keeps its best few hits.
+import type { Session } from '../types.js';
+import type { Piece, Role } from './types.js';
+import type { Term } from './query.js';
+import type { Group } from './groups.js';
+import { termMask } from './query.js';
+import { excerpt } from './snippet.js';
+import { promptText } from '../util/text.js';
+
+/** Thrown from a scan to stop reading a group whose evidence cannot get materially better. */
+export const STOP = new Error('enough evidence');
+/** the best score of a prompt other than the first (all terms in it) */
+const NEXT_HIT = 10;
+
+const W: Record<Role, number> = { user: 10, task: 8, 'tool-call': 7, metadata: 6, assistant: 5, 'tool-output': 2 };
+/** hits kept per group */
+const KEEP = 8;
+/** text only on an abandoned branch weighs this much of the same text on the live path */
+const ABANDONED = 0.3;
+
+export interface Hit {
+  role: Role;
+  mask: number;
+  k: number;
+  file: string;
+  child: boolean;
+  copied: boolean;
+  summary: boolean;
+  write: boolean;
+  firstPrompt: boolean;
+  /** the text lies only on a branch the session left (a rewind, an edited prompt, `/tree`) */
+  abandoned: boolean;
+  /** the store several sessions share that the text came from (`prompt history`) */
+  via?: string;
+  /** the ids of the records in its transcript that hold this text (branch tracking), when the harness names them */
+  rids?: string[];
+  key: number;
+  score: number;
+  /** unredacted text around the matches (a few KiB); the snippet is cut from it for the results shown */
+  text: string;
+}
+
+export function bits(m: number): number {
+  let n = 0;
+  while (m) {
+    n += m & 1;
+    m >>>= 1;
+  }
+  return n;
+}
+
+export function hitScore(h: Omit<Hit, 'score' | 'text'>, K: number): number {
+  let s = W[h.role] * (h.k / K) ** 2;
+  if (h.write && h.k === K) s += 2;
+  if (h.firstPrompt && h.k === K) s += 2;
+  if (h.summary) s *= 0.4;
+  if (h.child) s *= 0.85;
+  if (h.copied) s *= 0.2;
+  if (h.abandoned) s *= ABANDONED;
+  return s;
+}
+
+/** A 53-bit hash of the role and the start of the text (whitespace folded): duplicates are skipped. */
+export function pieceKey(p: Piece): number {
+  const t = p.role + '\u0000' + p.text.slice(0, 400).replace(/\s+/g, ' ').trim();
+  let a = 0x811c9dc5;
+  let b = 5381;
+  for (let i = 0; i < t.length; i++) {
+    const c = t.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = (Math.imul(b, 33) + c) | 0;
+  }
+  return (a >>> 0) * 0x200000 + (b & 0x1fffff);
+}
+
+/** duplicate detection stops growing past this many pieces per group (memory stays bounded) */
+const MAX_KEYS = 200_000;
+
+function isFirstPrompt(s: Session, text: string): boolean {
+  if (!s.firstPrompt) return false;
+  const a = promptText(text);
+  const b = s.firstPrompt;
+  const n = Math.min(a.length, b.length, 200);
+  return n > 0 && a.slice(0, n) === b.slice(0, n);
+}
+
+/** Weigh one piece of a group's text; keep it when it is among the group's best. */
+export function collect(g: Group, terms: Term[], p: Piece, file: string, child: boolean, member: Session, memberIsChild: boolean, rid?: string | null, via?: string): void {
+  const mask = termMask(terms, p.text);
+  if (!mask) return;
+  const key = pieceKey(p);
+  if (g.keys.has(key)) {
+    // the same text again (a prompt typed again after a rewind): it is live if any of its records is
+    if (rid) {
+      const same = g.hits.find((h) => h.key === key && h.file === file && h.rids);
+      if (same && !same.rids!.includes(rid)) same.rids!.push(rid);
+    }
+    return;
+  }
+  if (g.keys.size < MAX_KEYS) g.keys.add(key);
+  g.mask |= mask;
+  g.nHits++;
+  const K = Math.min(terms.length, 31);
+  const inChild = child || memberIsChild;
+  // the first user line of a subagent or child is the task it was given
+  const role: Role = inChild && p.role === 'user' ? 'task' : p.role;
+  const h = {
+    role,
+    mask,
+    k: bits(mask),
+    file,
+    child: inChild,
+    copied: !!p.copied,
+    summary: !!p.summary,
+    write: !!p.write,
+    firstPrompt: !inChild && role === 'user' && !p.copied && isFirstPrompt(member, p.text),
+    abandoned: false,
+    ...(rid ? { rids: [rid] } : {}),
+    ...(via ? { via } : {}),
+    key,
+  };
+  const score = hitScore(h, K);
+  if (g.hits.length >= KEEP && score <= g.hits[g.hits.length - 1]!.score) return enough(g, K);
+  const hit: Hit = { ...h, score, text: excerpt(p.text, terms) };
+  g.hits.push(hit);
+  g.hits.sort((a, b) => b.score - a.score);
+  if (g.hits.length > KEEP) g.hits.length = KEEP;
+  enough(g, K);
+}
+
+/** Mark the hits of `file` whose record is in `dead` as abandoned, and weigh them again. */
+export function markAbandoned(g: Group, file: string, dead: Set<string>, K: number): void {
+  let changed = false;
+  for (const h of g.hits) {
+    if (h.file !== file || !h.rids || h.abandoned || !h.rids.every((r) => dead.has(r))) continue;
+    h.abandoned = true;
+    h.firstPrompt = false;
+    h.score = hitScore(h, K);
+    changed = true;
+  }
+  if (changed) g.hits.sort((a, b) => b.score - a.score);
+}
+
+/**
+ * Two prompts with every term, the session already the original work (the first request, a write
+ * or a task has them all) and 20 hits: no later piece can raise the score (only the first prompt
+ * scores above a prompt, and it comes first) or change original/follow-up. Stop reading.
+ */
+function enough(g: Group, K: number): void {
+  const full = K >= 31 ? 0x7fffffff : (1 << K) - 1;
+  if (g.mask === full && g.nHits >= 20 && g.hits.length >= 2 && g.hits[1]!.score >= NEXT_HIT && originLevel(g, K) >= 2) throw STOP;
+}
+
+export function groupScore(g: Group): number {
+  const [a, b] = g.hits;
+  return (a?.score ?? 0) + 0.3 * (b?.score ?? 0) + 0.05 * Math.min(20, g.nHits);
+}
+
+/** 3: the tool call that wrote it or the task (delegated here, or received by a subagent) that asked for it; 2: the first request; 1: a later request; 0: only mentioned */
+export function originLevel(g: Group, K: number): number {
+  let lvl = 0;
+  for (const h of g.hits) {
+    if (h.k !== K || h.copied || h.summary || h.abandoned) continue;
+    if ((h.role === 'tool-call' && h.write) || h.role === 'task') lvl = Math.max(lvl, 3);
+    else if (h.firstPrompt) lvl = Math.max(lvl, 2);
+    else if (h.role === 'user') lvl = Math.max(lvl, 1);
+  }
+  return lvl;
+}
