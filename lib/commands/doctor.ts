@@ -41,7 +41,7 @@ interface HarnessReport {
   /**
    * Format drift the listing can see: sessions with replies but no prompt found (the prompt moved
    * to a shape the parser does not read), up to 3 of their files; and the newest client version the
-   * adapter was checked against (`lib/harness/tested.ts`).
+   * adapter was checked against (its `testedVersion`).
    */
   noPrompt: { count: number; files: string[] };
   tested: string | null;
