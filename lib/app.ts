@@ -86,10 +86,11 @@ export function demoView<T extends Viewed>(sessions: T[], pkgDir: string, cache:
 }
 
 /**
- * What `--demo` clears: every variable an adapter's roots follow (its `envVars`), and
- * XDG_STATE_HOME, where `resume restart` keeps its state.
+ * What `--demo` clears: every variable an adapter's roots follow (its `envVars`), and the ones that
+ * place resume's own files (the config file and the snapshot store under XDG_CONFIG_HOME, the
+ * restart state under XDG_STATE_HOME).
  */
-const HARNESS_VARS = [...rootVars(), 'XDG_STATE_HOME'];
+const HARNESS_VARS = [...new Set([...rootVars(), 'XDG_CONFIG_HOME', 'XDG_STATE_HOME'])];
 
 /** Claude sessions whose transcript has no title take the /rename name `resume snapshot` kept (one small file). */
 function withSnapshotNames<T extends Pick<Session, 'harness' | 'id' | 'title' | 'firstPrompt'>>(ctx: Ctx, sessions: T[]): T[] {
