@@ -8,6 +8,7 @@ import { makeCtx, cacheDir } from './util/paths.js';
 import { listSessions, toListed, updateIndex, type IndexResult, type ListedSession } from './index/index.js';
 import { progressBar } from './util/progress.js';
 import { readNames, storeDir } from './harness/claude/care/store.js';
+import { rootVars } from './harness/registry.js';
 
 /** An error that ends the command with one line on stderr and this exit code (DESIGN.md). */
 export class ExitError extends Error {
@@ -84,11 +85,12 @@ export function demoView<T extends Viewed>(sessions: T[], pkgDir: string, cache:
   return out.sort((a, b) => when(b) - when(a));
 }
 
-const HARNESS_VARS = [
-  'CLAUDE_CONFIG_DIR', 'CODEX_HOME', 'CODEX_SQLITE_HOME', 'PI_CODING_AGENT_DIR', 'PI_CODING_AGENT_SESSION_DIR',
-  'CURSOR_CONFIG_DIR', 'CURSOR_DATA_DIR', 'XDG_DATA_HOME', 'XDG_CONFIG_HOME', 'XDG_STATE_HOME', 'OPENCODE_DB',
-  'GEMINI_CLI_HOME',
-];
+/**
+ * What `--demo` clears: every variable an adapter's roots follow (its `envVars`), and the ones that
+ * place resume's own files (the config file and the snapshot store under XDG_CONFIG_HOME, the
+ * restart state under XDG_STATE_HOME).
+ */
+const HARNESS_VARS = [...new Set([...rootVars(), 'XDG_CONFIG_HOME', 'XDG_STATE_HOME'])];
 
 /** Claude sessions whose transcript has no title take the /rename name `resume snapshot` kept (one small file). */
 function withSnapshotNames<T extends Pick<Session, 'harness' | 'id' | 'title' | 'firstPrompt'>>(ctx: Ctx, sessions: T[]): T[] {
@@ -115,7 +117,6 @@ export function makeApp(opts: { demo?: boolean; env?: NodeJS.ProcessEnv; distDir
     // Every root points into the bundled demo HOME; the real index is left alone.
     env = { ...baseEnv };
     for (const v of HARNESS_VARS) delete env[v];
-    for (const k of Object.keys(env)) if (/^RESUME_[A-Z]+_DIRS$/.test(k)) delete env[k];
     const realCache = cacheDir(makeCtx(baseEnv));
     env.HOME = path.join(pkgDir, 'demo', 'home');
     env.RESUME_CACHE_DIR = path.join(realCache, 'demo');

@@ -1,6 +1,6 @@
 // How sessions are printed: `ls --json` objects, fzf rows, tables.
 import type { Session } from './types.js';
-import { adapter } from './harness/registry.js';
+import { ADAPTERS, adapter } from './harness/registry.js';
 import { age, iso } from './util/time.js';
 import { clip, cut, fit, oneLine, width } from './util/text.js';
 import { tildify } from './util/paths.js';
@@ -104,14 +104,6 @@ export function row(
   ].join('\t');
 }
 
-const COLORS: Record<string, string> = {
-  claude: '\x1b[38;5;173m',
-  codex: '\x1b[38;5;75m',
-  pi: '\x1b[38;5;141m',
-  cursor: '\x1b[38;5;250m',
-  opencode: '\x1b[38;5;114m',
-  gemini: '\x1b[38;5;39m',
-};
 const DIM = '\x1b[2m';
 const RESET = '\x1b[0m';
 
@@ -121,8 +113,11 @@ export function useColor(stream: NodeJS.WriteStream = process.stdout): boolean {
   return !!stream.isTTY;
 }
 
+/** The harness name in its adapter's colour (xterm-256) when `on`. */
 export function harnessColor(h: string, on: boolean): string {
-  return on ? `${COLORS[h] ?? ''}${h}${RESET}` : h;
+  if (!on) return h;
+  const c = ADAPTERS.find((a) => a.name === h)?.color;
+  return `${c === undefined ? '' : `\x1b[38;5;${c}m`}${h}${RESET}`;
 }
 
 /** A table sized to the terminal: short id, age, harness, directory, branch, title, prompts. */

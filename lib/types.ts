@@ -1,8 +1,9 @@
 // The session model and the one interface every harness adapter implements.
-// Adding a harness = a folder under lib/harness/<name>/ plus one line in lib/harness/registry.ts.
+// Adding a harness = a folder under lib/harness/<name>/ plus its line in lib/harness/registry.ts:
+// the harness names (`HARNESSES`, the `Harness` type) are derived from that list.
 
-export const HARNESSES = ['claude', 'codex', 'pi', 'cursor', 'opencode', 'gemini'] as const;
-export type Harness = (typeof HARNESSES)[number];
+export { HARNESSES, type Harness } from './harness/registry.js';
+import type { Harness } from './harness/registry.js';
 
 /** What the index keeps per session (no conversation: prompts clipped to 400 characters). */
 export interface SessionCore {
@@ -101,12 +102,30 @@ export interface LaunchSpec {
   env?: Record<string, string>;
 }
 
-export interface Adapter<S extends LineState = LineState> {
-  name: Harness;
+/**
+ * Everything resume knows about one harness. `N` is the adapter's name as a literal type: the
+ * registry derives the `Harness` union from its list of adapters, so every adapter states it.
+ */
+export interface Adapter<S extends LineState = LineState, N extends string = Harness> {
+  /** `[a-z][a-z0-9]*`: the `--harness` word, the `<harness>:` of keys and of `<harness>:<prefix>`. */
+  name: N;
   /** Human name for messages. */
   label: string;
   /** Binaries that run this harness, preferred first. */
   binaries: string[];
+  /**
+   * Every environment variable `roots`/`discover` read (RESUME_<NAME>_DIRS included): `--demo`
+   * clears them so the demo never reads the real stores. test/new-harness.test.ts checks the list.
+   */
+  envVars: readonly string[];
+  /** xterm-256 colour index of the harness name in listings, the picker and previews. */
+  color: number;
+  /**
+   * The newest client version the adapter was checked against (the version whose transcripts are
+   * recorded in test/fixtures/real/, kept in sync with test/real/clients.json); null when none is
+   * recorded. `resume doctor` reports an installed client newer than this as possible drift.
+   */
+  testedVersion: string | null;
   roots(ctx: Ctx): Root[];
   /** Names the sources under the existing roots. Only readdir here: never open a transcript. */
   discover(ctx: Ctx, roots: Root[]): Source[];

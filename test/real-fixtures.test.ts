@@ -6,7 +6,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FIXTURES, lsJson, tempHome } from './helpers.js';
-import { TESTED } from '../lib/harness/tested.js';
+import { adapter } from '../lib/harness/registry.js';
+import type { Harness } from '../lib/types.js';
 
 const REAL = path.join(FIXTURES, 'real');
 const sets = fs.existsSync(REAL)
@@ -90,7 +91,7 @@ for (const set of sets) {
     };
 
     it(`the adapter's tested version is the recorded one (${manifest.version})`, () => {
-      expect(TESTED[client as keyof typeof TESTED]).toBe(manifest.version);
+      expect(adapter(client as Harness).testedVersion).toBe(manifest.version);
     });
 
     // Claude Code subagents live in <session>/subagents/ and are not sessions of their own.

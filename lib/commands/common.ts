@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { App } from '../app.js';
 import { usage } from '../app.js';
 import { applyFilters, parseHarnesses, resolveDir, UsageError, type Filters } from '../select/filter.js';
-import type { Session } from '../types.js';
+import { HARNESSES, type Session } from '../types.js';
 
 export interface FilterOpts {
   all?: boolean;
@@ -14,7 +14,7 @@ export interface FilterOpts {
 export function withFilters(cmd: Command): Command {
   return cmd
     .option('-a, --all', 'include hidden sessions (subagents, print-mode, SDK, exec, archived, empty)')
-    .option('--harness <names>', 'only these harnesses (comma-separated: claude,codex,pi,cursor,opencode,gemini)')
+    .option('--harness <names>', `only these harnesses (comma-separated: ${HARNESSES.join(',')})`)
     .option('--dir <dir>', 'only sessions whose directory is DIR or below (. = here)');
 }
 

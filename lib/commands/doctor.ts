@@ -9,7 +9,7 @@ import type { Command } from 'commander';
 import type { App } from '../app.js';
 import { out } from './common.js';
 import { ADAPTERS } from '../harness/registry.js';
-import { TESTED, newerThan, versionIn } from '../harness/tested.js';
+import { newerThan, versionIn } from '../harness/tested.js';
 import { sqliteStatus } from '../harness/sqlite.js';
 import type { Counters, Harness, Root, Session } from '../types.js';
 import type { IndexResult } from '../index/index.js';
@@ -41,7 +41,7 @@ interface HarnessReport {
   /**
    * Format drift the listing can see: sessions with replies but no prompt found (the prompt moved
    * to a shape the parser does not read), up to 3 of their files; and the newest client version the
-   * adapter was checked against (`lib/harness/tested.ts`).
+   * adapter was checked against (its `testedVersion`).
    */
   noPrompt: { count: number; files: string[] };
   tested: string | null;
@@ -135,7 +135,7 @@ function harnessReport(a: (typeof ADAPTERS)[number], r: IndexResult, sessions: S
       .slice(0, TOP_UNKNOWN)
       .map(([type, count]) => ({ type: oneLine(type), count })),
     noPrompt: { count: noPrompt.length, files: noPrompt.slice(0, 3).map((s) => s.file) },
-    tested: TESTED[a.name],
+    tested: a.testedVersion,
     newest: newest
       ? { id: newest.id, updated: iso(newest.updated ?? newest.started), cwd: newest.cwd, title: newest.title ?? newest.firstPrompt ? clip(oneLine(newest.title ?? newest.firstPrompt ?? ''), 400) : null }
       : null,

@@ -1,17 +1,5 @@
-// The newest client version each adapter was checked against: the versions whose transcripts are
-// recorded in test/fixtures/real/ (kept in sync with test/real/clients.json; the fixture tests
-// check it). `resume doctor` reports an installed client newer than this as possible drift.
-import type { Harness } from '../types.js';
-
-export const TESTED: Record<Harness, string | null> = {
-  claude: '2.1.332',
-  codex: '0.171.0',
-  pi: '0.73.1',
-  opencode: '1.18.33',
-  gemini: '0.61.0',
-  // Cursor CLI is not on npm: no recorded version
-  cursor: null,
-};
+// Version comparison for `resume doctor`: an installed client newer than its adapter's
+// `testedVersion` is reported as possible drift.
 
 /** Compare dotted versions numerically (`0.171.0` > `0.99.3`); non-numeric parts compare as 0. */
 export function newerThan(a: string, b: string): boolean {

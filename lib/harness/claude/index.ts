@@ -102,10 +102,13 @@ function claudeDefault(ctx: Ctx): string {
   return cfg ? path.resolve(expandHome(cfg, ctx.home)) : path.join(ctx.home, '.claude');
 }
 
-export const claude: Adapter<ClaudeState> = {
+export const claude: Adapter<ClaudeState, 'claude'> = {
   name: 'claude',
   label: 'Claude Code',
   binaries: ['claude'],
+  envVars: ['RESUME_CLAUDE_DIRS', 'CLAUDE_CONFIG_DIR', 'XDG_CONFIG_HOME'],
+  color: 173,
+  testedVersion: '2.1.332',
   text: async () => (await import('./text.js')).claudeText,
   search: async () => (await import('./text.js')).search,
   perSource: true,

@@ -434,10 +434,13 @@ function codexHome(ctx: Ctx): Root {
   return { path: path.join(ctx.home, '.codex'), via: 'default', exists: false };
 }
 
-export const codex: Adapter<any> = {
+export const codex: Adapter<any, 'codex'> = {
   name: 'codex',
   label: 'Codex CLI',
   binaries: ['codex'],
+  envVars: ['RESUME_CODEX_DIRS', 'CODEX_HOME'],
+  color: 75,
+  testedVersion: '0.171.0',
   text: async () => (await import('./text.js')).codexText,
   search: async () => (await import('./text.js')).search,
 

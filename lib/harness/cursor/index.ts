@@ -228,10 +228,14 @@ function readChat(src: Source): ChatState {
 
 const isTranscript = (s: Source) => s.kind === 'transcript' || s.kind === 'subagent';
 
-export const cursor: Adapter<CursorState> = {
+export const cursor: Adapter<CursorState, 'cursor'> = {
   name: 'cursor',
   label: 'Cursor CLI',
   binaries: ['cursor-agent', 'agent'],
+  envVars: ['RESUME_CURSOR_DIRS', 'CURSOR_CONFIG_DIR', 'CURSOR_DATA_DIR', 'XDG_CONFIG_HOME'],
+  color: 250,
+  // Cursor CLI is not on npm: no recorded version
+  testedVersion: null,
   text: async () => (await import('./text.js')).cursorText,
   search: async () => (await import('./text.js')).search,
 

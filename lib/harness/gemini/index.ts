@@ -209,10 +209,13 @@ function readText(p: string, max = 1 << 20): string | null {
   }
 }
 
-export const gemini: Adapter<GeminiState> = {
+export const gemini: Adapter<GeminiState, 'gemini'> = {
   name: 'gemini',
   label: 'Gemini CLI',
   binaries: ['gemini'],
+  envVars: ['RESUME_GEMINI_DIRS', 'GEMINI_CLI_HOME'],
+  color: 39,
+  testedVersion: '0.61.0',
   text: async () => (await import('./text.js')).geminiText,
   search: async () => (await import('./text.js')).search,
 

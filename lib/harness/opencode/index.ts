@@ -466,10 +466,13 @@ function readLegacy(src: Source): OpencodeState {
 
 // ---------------------------------------------------------------------------------------------
 
-export const opencode: Adapter<OpencodeState> = {
+export const opencode: Adapter<OpencodeState, 'opencode'> = {
   name: 'opencode',
   label: 'opencode',
   binaries: ['opencode'],
+  envVars: ['RESUME_OPENCODE_DIRS', 'XDG_DATA_HOME', 'OPENCODE_DB'],
+  color: 114,
+  testedVersion: '1.18.33',
   text: async () => (await import('./text.js')).opencodeText,
   search: async () => (await import('./text.js')).search,
 

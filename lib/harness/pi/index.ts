@@ -81,10 +81,13 @@ function headless(st: PiState): boolean {
   return st.prompts === 1;
 }
 
-export const pi: Adapter<PiState> = {
+export const pi: Adapter<PiState, 'pi'> = {
   name: 'pi',
   label: 'pi',
   binaries: ['pi'],
+  envVars: ['RESUME_PI_DIRS', 'PI_CODING_AGENT_DIR', 'PI_CODING_AGENT_SESSION_DIR'],
+  color: 141,
+  testedVersion: '0.73.1',
   text: async () => (await import('./text.js')).piText,
   search: async () => (await import('./text.js')).search,
   perSource: true,
