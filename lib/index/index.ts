@@ -486,19 +486,21 @@ async function update(ctx: Ctx, opts: IndexOptions, want: 'full' | 'rows'): Prom
   const asked = Date.now();
   let rebuild = !!opts.rebuild;
   for (;;) {
+    // the discovery that found a change is handed to the builder (taken just before the lock)
     const fast = rebuild ? null : tryFast(ctx, opts, want, files);
-    if (fast) return fast;
+    if (fast && 'sessions' in fast) return fast;
+    const seen = fast ?? undefined;
     // Something to parse: one builder at a time. Without a usable cache directory, build unlocked.
     let locked = false;
     try {
       fs.mkdirSync(files.dir, { recursive: true, mode: 0o700 });
       locked = tryLock(files.lock);
     } catch {
-      return build(ctx, { ...opts, rebuild }, files);
+      return build(ctx, { ...opts, rebuild }, files, seen);
     }
     if (locked) {
       try {
-        return await build(ctx, { ...opts, rebuild }, files);
+        return await build(ctx, { ...opts, rebuild }, files, seen);
       } finally {
         try {
           unlock(files.lock);
@@ -516,25 +518,36 @@ async function update(ctx: Ctx, opts: IndexOptions, want: 'full' | 'rows'): Prom
   }
 }
 
-/** The no-change run: discovery and stats match files.json, the stored listing is the answer. */
-function tryFast(ctx: Ctx, opts: IndexOptions, want: 'full' | 'rows', files: IndexFiles): AnyResult | null {
+interface Discovery {
+  found: Found[];
+  roots: Map<Harness, Root[]>;
+  skipped: Skipped;
+}
+
+/**
+ * The no-change run: discovery and stats match files.json, the stored listing is the answer.
+ * Otherwise the discovery, for the builder (null: none was made).
+ */
+function tryFast(ctx: Ctx, opts: IndexOptions, want: 'full' | 'rows', files: IndexFiles): AnyResult | Discovery | null {
   if (opts.harnesses) return null;
   const skipped: Skipped = { notRegular: 0, unreadable: 0, failed: {} };
   const { found, roots } = discoverCached(ctx, ADAPTERS, skipped, files, false);
   const id = matchCheck(files.check, found);
-  if (!id) return null;
+  if (!id) return { found, roots, skipped };
   const list = readJson<ListFile<Session | ListedSession>>(want === 'rows' ? files.rows : files.list);
-  if (!validListFile(list, id)) return null;
+  if (!validListFile(list, id)) return { found, roots, skipped };
   const counts = { sources: found.length, parsed: 0, appended: 0, reused: found.length, dropped: 0, bytes: 0 };
   const res: AnyResult = { sessions: list.sessions as Session[], skipped: mergeSkipped(skipped, list.skipped), counts, roots, changed: false };
   if (opts.withEntries) res.entries = loadShards(files.state, allShards());
   return res;
 }
 
-async function build(ctx: Ctx, opts: IndexOptions, files: IndexFiles): Promise<IndexResult> {
+async function build(ctx: Ctx, opts: IndexOptions, files: IndexFiles, seen?: Discovery): Promise<IndexResult> {
   const adapters = opts.harnesses ? ADAPTERS.filter((a) => opts.harnesses!.includes(a.name)) : ADAPTERS;
-  const skipped: Skipped = { notRegular: 0, unreadable: 0, failed: {} };
-  const { found, roots } = discoverCached(ctx, adapters, skipped, files, !!opts.rebuild);
+  // a discovery made just before this run took the lock serves (a rebuild reads every directory again)
+  const d = seen && !opts.rebuild && !opts.harnesses ? seen : null;
+  const skipped: Skipped = d ? d.skipped : { notRegular: 0, unreadable: 0, failed: {} };
+  const { found, roots } = d ?? discoverCached(ctx, adapters, skipped, files, !!opts.rebuild);
   const counts = { sources: found.length, parsed: 0, appended: 0, reused: 0, dropped: 0, bytes: 0 };
 
   // The stored listing (unless rebuilding): stats by path and the whole sessions of that build.
@@ -669,6 +682,21 @@ async function build(ctx: Ctx, opts: IndexOptions, files: IndexFiles): Promise<I
     await runJobs(jobs, ctx, opts, onResult, false);
   }
 
+  const debug = (err: unknown) => {
+    // A cache we cannot write only costs speed next time.
+    if (process.env.RESUME_DEBUG) process.stderr.write(`resume: cannot write index: ${(err as Error).message}\n`);
+  };
+  let shardsOk = true;
+  const saveShards = () => {
+    try {
+      writeShards(files.state, entries, shardsNeeded);
+      // the single state file of earlier versions
+      if (!partial) fs.rmSync(path.join(files.dir, 'state.json'), { force: true });
+    } catch (err) {
+      shardsOk = false;
+      debug(err);
+    }
+  };
   let sessions: Session[];
   if (partial) {
     // Sessions of unchanged sources stand as stored; the changed ones are replaced.
@@ -686,19 +714,25 @@ async function build(ctx: Ctx, opts: IndexOptions, files: IndexFiles): Promise<I
     sessions = kept.sort(byRecency);
     // the shard files hold every entry of their shards: the unchanged ones too
     for (const [p, e] of Object.entries(old)) if (!entries[p] && foundPaths.has(p) && !changedPaths.has(p)) entries[p] = e;
+    saveShards();
   } else {
+    // The state is written before the finish pass, and the parser state of harnesses without one
+    // let go (nothing reads it again in this run): the peak of a full build holds less.
+    saveShards();
+    if (!opts.withEntries) {
+      const finishing = new Set(ADAPTERS.filter((a) => a.finish).map((a) => a.name));
+      for (const e of Object.values(entries)) if (!finishing.has(e.src?.harness)) e.state = {};
+    }
     sessions = finishAll(ctx, entries, finished);
   }
 
   const changed = jobs.length > 0 || counts.dropped > 0 || !validList;
-  try {
-    writeShards(files.state, entries, shardsNeeded);
-    // the single state file of earlier versions
-    if (!partial) fs.rmSync(path.join(files.dir, 'state.json'), { force: true });
-    if (!opts.harnesses) writeListing(files, found, sessions, skipped);
-  } catch (err) {
-    // A cache we cannot write only costs speed next time.
-    if (process.env.RESUME_DEBUG) process.stderr.write(`resume: cannot write index: ${(err as Error).message}\n`);
+  if (shardsOk && !opts.harnesses) {
+    try {
+      writeListing(files, found, sessions, skipped);
+    } catch (err) {
+      debug(err);
+    }
   }
   return { sessions, skipped, counts, roots, changed, ...(partial ? {} : { entries }) };
 }
