@@ -136,3 +136,24 @@ describe('the ordered stream of a full build', () => {
     expect(plan.map((p) => [p.job.src.path, p.key])).toEqual([['c2', 30], ['c1', 30], ['p1', 20], ['p2', 5]]);
   });
 });
+
+/** Lines with the ages masked and the padding collapsed (a minute may pass between two runs). */
+const steady = (out: string) => out.split('\n').map((l) => l.replace(/\b\d+(mo|[smhdwy])\b/g, 'AGE').replace(/ +/g, ' '));
+
+describe('one listing for rows and the picker reloads', () => {
+  it('__feed after a key is `rows --align --status` with the same filters, from the same stored listing', () => {
+    const { home } = mixedHome();
+    expect(run(home, ['index']).code).toBe(0);
+    const pick = path.join(home, 'pick');
+    fs.mkdirSync(pick);
+    fs.writeFileSync(path.join(pick, 'state.json'), JSON.stringify({ all: false, harness: null, dir: null }));
+    const fed = run(home, ['__feed', '--toggle-hidden'], { RESUME_PICK_DIR: pick });
+    expect(fed.code).toBe(0);
+    const rows = run(home, ['rows', '--align', '--status', '-a']);
+    expect(steady(fed.stdout)).toEqual(steady(rows.stdout));
+    expect(fed.stdout.split('\n')[0]).toMatch(/incl\. hidden/);
+    // the next key: the first harness that has sessions, as `rows --harness` shows it
+    const next = run(home, ['__feed', '--next-harness'], { RESUME_PICK_DIR: pick });
+    expect(steady(next.stdout)).toEqual(steady(run(home, ['rows', '--align', '--status', '-a', '--harness', 'claude']).stdout));
+  });
+});

@@ -7,6 +7,7 @@ import type { App } from '../app.js';
 import { filtersOf, out, withFilters, type FilterOpts } from './common.js';
 import { applyFilters } from '../select/filter.js';
 import { row } from '../output.js';
+import type { Session } from '../types.js';
 
 export interface RowsOpts extends FilterOpts {
   align?: boolean;
@@ -18,7 +19,8 @@ export async function rowsAction(app: App, o: RowsOpts): Promise<void> {
   const filters = filtersOf(o);
   if (o.align || o.status) {
     const { feedLines } = await import('../../fzf/feed.js');
-    const all = (await app.index({ quiet: true })).sessions;
+    // the listing rows.json holds, as for plain rows (not the whole sessions)
+    const all = await app.listing({ quiet: true });
     const lines = feedLines(all, { all: !!filters.all, harness: filters.harness ?? null, dir: filters.dir ?? null }, app.ctx.home, !!o.ansi, Date.now(), !o.align);
     out((o.status ? lines : lines.slice(1)).map((l) => l + '\n').join(''));
     return;
@@ -29,12 +31,13 @@ export async function rowsAction(app: App, o: RowsOpts): Promise<void> {
   // session may share a longer prefix; the key field is always whole).
   let streamed = false;
   const ids = new StreamShorts();
-  const all = await app.listing((batch) => {
+  const onSessions = (batch: Session[]) => {
     streamed = true;
     let buf = '';
     for (const s of applyFilters(batch, filters)) buf += row(s, ids.add(s.id), app.ctx.home, now) + '\n';
     out(buf);
-  });
+  };
+  const all = await app.listing({ onSessions });
   if (streamed) return;
   const shown = applyFilters(all, filters);
   // Written in blocks so fzf sees the first screen at once on a long list.
