@@ -2,7 +2,10 @@
 // npm run bench: measures resume against floors taken on the same machine in the same run, and
 // prints ratios (absolute times drift on shared machines; ratios much less).
 //
-//   node bench/run.mjs [--scale S] [--runs N] [--sessions N[,N…]] [--only seed|big] [--no-search]
+//   node bench/run.mjs [--quick] [--scale S] [--runs N] [--sessions N[,N…]] [--only seed|big] [--no-search]
+//
+// --quick: 5 runs per measure, one full build per measure at 22,000 files (a few minutes on a quiet
+// 2-core machine once the corpora exist; `npm run bench -- --quick`).
 //
 // Two corpora (bench/gen.mjs, generated once into bench/corpus/, git-ignored):
 //   seed — 686 files, ~1.2 GiB (the shape of the store the targets came from);
@@ -26,7 +29,8 @@ const opt = (name, def) => {
   return i >= 0 ? args[i + 1] : def;
 };
 const SCALE = Number(opt('--scale', '1'));
-const RUNS = Number(opt('--runs', '10'));
+const QUICK = args.includes('--quick');
+const RUNS = Number(opt('--runs', QUICK ? '5' : '10'));
 const BIG = Number(opt('--sessions', '22000'));
 const ONLY = opt('--only', '');
 const t00 = Date.now();
@@ -174,11 +178,11 @@ async function concurrent(env, cache) {
 }
 
 const scales = [];
-if (ONLY !== 'big') scales.push(['seed', SCALE === 1 ? 'home' : `home-${SCALE}`, ['--scale', String(SCALE)], { runs: RUNS, buildRuns: 5, search: true, concurrent: true }]);
+if (ONLY !== 'big') scales.push(['seed', SCALE === 1 ? 'home' : `home-${SCALE}`, ['--scale', String(SCALE)], { runs: RUNS, buildRuns: QUICK ? 3 : 5, search: true, concurrent: true }]);
 if (ONLY !== 'seed') {
   scales.push([
     'big', `home-n${BIG}${SCALE === 1 ? '' : `-${SCALE}`}`, ['--sessions', String(BIG), '--gib', String(0.9 * SCALE)],
-    { runs: RUNS, buildRuns: 3, search: false, concurrent: false },
+    { runs: RUNS, buildRuns: QUICK ? 1 : 3, search: false, concurrent: false },
   ]);
 }
 console.log(`machine: ${os.cpus().length} × ${os.cpus()[0]?.model?.trim()}, ${Math.round(os.totalmem() / 1024 ** 3)} GiB, Node ${process.version}, ${os.platform()} ${os.release()}; load ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}\n`);

@@ -11,6 +11,9 @@ import { harnessColor, row } from '../lib/output.js';
 import { oneLine, width } from '../lib/util/text.js';
 import { tildify } from '../lib/util/paths.js';
 
+/** What a fed row needs of a session: a listing row (rows.json) or a whole session. */
+export type Fed = Pick<Session, 'key' | 'id' | 'updated' | 'started' | 'harness' | 'cwd' | 'branch' | 'title' | 'firstPrompt' | 'hidden'>;
+
 export interface PickState {
   all: boolean;
   harness: Harness[] | null;
@@ -43,7 +46,7 @@ export function stateFilters(s: PickState): Filters {
 }
 
 /** The harness filter after `current` in the cycle: all → each harness that has sessions → all. */
-export function nextHarness(current: Harness[] | null, sessions: Session[]): Harness[] | null {
+export function nextHarness(current: Harness[] | null, sessions: Pick<Session, 'harness'>[]): Harness[] | null {
   const present = HARNESSES.filter((h) => sessions.some((s) => s.harness === h));
   const options: (Harness[] | null)[] = [null, ...present.map((h) => [h])];
   const idx = options.findIndex((o) => (o === null ? current === null : current !== null && current.length === 1 && current[0] === o[0]));
@@ -52,7 +55,7 @@ export function nextHarness(current: Harness[] | null, sessions: Session[]): Har
 }
 
 /** The status line above the list (the --header-lines line: empty hidden key, then the text). */
-export function statusLine(all: Session[], shown: Session[], s: PickState, home: string, search?: string): string {
+export function statusLine<T extends Fed>(all: T[], shown: T[], s: PickState, home: string, search?: string): string {
   if (all.length === 0 && search == null) return '\tno sessions found (resume doctor shows where it looked)';
   const parts: string[] = [];
   if (search != null) parts.push(`deep search: ${oneLine(search)}`);
@@ -110,7 +113,7 @@ export function alignRows(rows: string[][], color = false): string[] {
 }
 
 /** The sessions the state shows, as fzf lines: the status line first, then the rows. */
-export function feedLines(all: Session[], s: PickState, home: string, color = false, now = Date.now(), plain = false): string[] {
+export function feedLines<T extends Fed>(all: T[], s: PickState, home: string, color = false, now = Date.now(), plain = false): string[] {
   const shown = applyFilters(all, stateFilters(s));
   const shorts = shortIds(all);
   const rows = shown.map((x) => row(x, shorts.get(x.id) ?? x.id, home, now));

@@ -38,7 +38,7 @@ export interface App {
   /** environment for the launched harness (the demo puts its stand-in commands first on PATH) */
   launchEnv(): Record<string, string>;
   /** What a listing row needs of every session (reads rows.json when nothing changed). */
-  listing(): Promise<ListedSession[]>;
+  listing(o?: { onSessions?: (batch: Session[]) => void; quiet?: boolean }): Promise<ListedSession[]>;
 }
 
 /** Where the demo's sessions were recorded; --demo rewrites it to directories it creates. */
@@ -151,12 +151,15 @@ export function makeApp(opts: { demo?: boolean; env?: NodeJS.ProcessEnv; distDir
       if (!cached) cached = app.index();
       return withSnapshotNames(ctx, (await cached).sessions);
     },
-    async listing() {
+    async listing({ onSessions, quiet } = {}) {
       // sessions from index() are already in the app's view (the demo's directories and times)
       if (cached) return withSnapshotNames(ctx, toListed((await cached).sessions));
-      const bar = progressBar('indexing');
+      const bar = onSessions || quiet ? null : progressBar('indexing');
+      // a full build streams the finished list in order (lib/index/stream.ts), named as the result is;
+      // not the demo, whose fixed times are not its files' times
+      const stream = onSessions && !demo && ((b: Session[]) => onSessions(withSnapshotNames(ctx, app.view(b))));
       try {
-        const r = await listSessions(ctx, { workerFile: path.join(distDir, 'worker.js'), progress: bar?.update });
+        const r = await listSessions(ctx, { workerFile: path.join(distDir, 'worker.js'), progress: bar?.update, ...(stream ? { onSessions: stream } : {}) });
         return withSnapshotNames(ctx, app.view(r.sessions));
       } finally {
         bar?.end();

@@ -111,7 +111,8 @@ export function register(program: Command, app: App): void {
         out((await deepSearchLines(app, o.search, state)).join('\n') + '\n');
         return;
       }
-      const all = (await app.index({ quiet: true })).sessions;
+      // what `rows` reads (rows.json), not the whole sessions
+      const all = await app.listing({ quiet: true });
       if (o.toggleHidden) state.all = !state.all;
       if (o.nextHarness) state.harness = nextHarness(state.harness, all);
       writeState(dir, state);

@@ -7,6 +7,7 @@ import type { App } from '../app.js';
 import { filtersOf, out, withFilters, type FilterOpts } from './common.js';
 import { applyFilters } from '../select/filter.js';
 import { row } from '../output.js';
+import type { Session } from '../types.js';
 
 export interface RowsOpts extends FilterOpts {
   align?: boolean;
@@ -18,14 +19,27 @@ export async function rowsAction(app: App, o: RowsOpts): Promise<void> {
   const filters = filtersOf(o);
   if (o.align || o.status) {
     const { feedLines } = await import('../../fzf/feed.js');
-    const all = (await app.index({ quiet: true })).sessions;
+    // the listing rows.json holds, as for plain rows (not the whole sessions)
+    const all = await app.listing({ quiet: true });
     const lines = feedLines(all, { all: !!filters.all, harness: filters.harness ?? null, dir: filters.dir ?? null }, app.ctx.home, !!o.ansi, Date.now(), !o.align);
     out((o.status ? lines : lines.slice(1)).map((l) => l + '\n').join(''));
     return;
   }
-  const all = await app.listing();
-  const shown = applyFilters(all, filters);
   const now = Date.now();
+  // A full build (cold index) hands over the finished list in order while it still reads files:
+  // each batch is written at once. Its short ids are unique among the rows written so far (a later
+  // session may share a longer prefix; the key field is always whole).
+  let streamed = false;
+  const ids = new StreamShorts();
+  const onSessions = (batch: Session[]) => {
+    streamed = true;
+    let buf = '';
+    for (const s of applyFilters(batch, filters)) buf += row(s, ids.add(s.id), app.ctx.home, now) + '\n';
+    out(buf);
+  };
+  const all = await app.listing({ onSessions });
+  if (streamed) return;
+  const shown = applyFilters(all, filters);
   // Written in blocks so fzf sees the first screen at once on a long list.
   let buf = '';
   for (const s of shown) {
@@ -36,6 +50,30 @@ export async function rowsAction(app: App, o: RowsOpts): Promise<void> {
     }
   }
   out(buf);
+}
+
+/** Short ids while streaming: the shortest prefix (8 or more) unique among the ids added so far. */
+export class StreamShorts {
+  private ids: string[] = [];
+  add(id: string): string {
+    const a = this.ids;
+    let lo = 0;
+    let hi = a.length;
+    while (lo < hi) {
+      const m = (lo + hi) >> 1;
+      if (a[m]! < id) lo = m + 1;
+      else hi = m;
+    }
+    if (a[lo] !== id) a.splice(lo, 0, id);
+    const lcp = (b: string | undefined) => {
+      if (b == null || b === id) return 0;
+      let i = 0;
+      while (i < id.length && i < b.length && id[i] === b[i]) i++;
+      return i;
+    };
+    const l = Math.max(lcp(a[lo - 1]), lcp(a[lo + 1]));
+    return id.slice(0, Math.min(id.length, Math.max(8, l + 1)));
+  }
 }
 
 export function register(program: Command, app: App): void {

@@ -31,6 +31,7 @@ import { DirCache, parseDirFile } from './dirs.js';
 import { setReaddirHook } from '../util/fsx.js';
 import { shortIds } from '../select/filter.js';
 import { tryLock, unlock, waitUnlocked } from './lock.js';
+import { byRecency, OrderedStream, planOrder } from './stream.js';
 
 /** Bump when any parser changes what it extracts: older caches are discarded and rebuilt. */
 export const INDEX_VERSION = 11;
@@ -122,9 +123,10 @@ export interface IndexOptions {
   /** load the per-source entries into the result even on a no-change run (doctor) */
   withEntries?: boolean;
   /**
-   * Called as each changed source of a `perSource` harness is parsed, with its sessions, newest
-   * files first: the picker shows rows while a cold index is still being built. The final, sorted
-   * list is the result as always.
+   * A full build (cold index, rebuild, or a change a partial update cannot take) streams the
+   * finished list through this, in batches whose concatenation is exactly the result's sessions, in
+   * order, while files are still being read (lib/index/stream.ts: newest files first, a session is
+   * handed over once no unread file can hold a newer one). A fast or partial run never calls it.
    */
   onSessions?: (sessions: Session[]) => void;
 }
@@ -373,6 +375,8 @@ function writeShards(stateDir: string, entries: Record<string, Entry>, which: Se
 export interface Found {
   src: Source;
   stat: Stat;
+  /** the latest mtime of the file and its dependencies (SQLite -wal, side files): no session of it is newer */
+  bound: number;
 }
 
 /**
@@ -430,10 +434,21 @@ function discoverAll(ctx: Ctx, adapters: Adapter<any>[], skipped: Skipped): { fo
         skipped.notRegular++;
         continue;
       }
-      found.push({ src, stat: { size: st.size, mtime: st.mtimeMs, ino: st.ino, sig: depSig(src.deps) } });
+      const sig = depSig(src.deps);
+      found.push({ src, stat: { size: st.size, mtime: st.mtimeMs, ino: st.ino, sig }, bound: sig ? boundOf(st.mtimeMs, sig) : st.mtimeMs });
     }
   }
   return { found, roots };
+}
+
+/** The file's mtime or a later one among its dependencies (from their `size:mtime|…` signature). */
+function boundOf(mtime: number, sig: string): number {
+  let b = mtime;
+  for (const d of sig.split('|')) {
+    const m = Number(d.slice(d.indexOf(':') + 1));
+    if (d !== '-' && m > b) b = m;
+  }
+  return b;
 }
 
 function sameStat(a: Stat, b: FileStat | Stat | undefined): boolean {
@@ -471,19 +486,21 @@ async function update(ctx: Ctx, opts: IndexOptions, want: 'full' | 'rows'): Prom
   const asked = Date.now();
   let rebuild = !!opts.rebuild;
   for (;;) {
+    // the discovery that found a change is handed to the builder (taken just before the lock)
     const fast = rebuild ? null : tryFast(ctx, opts, want, files);
-    if (fast) return fast;
+    if (fast && 'sessions' in fast) return fast;
+    const seen = fast ?? undefined;
     // Something to parse: one builder at a time. Without a usable cache directory, build unlocked.
     let locked = false;
     try {
       fs.mkdirSync(files.dir, { recursive: true, mode: 0o700 });
       locked = tryLock(files.lock);
     } catch {
-      return build(ctx, { ...opts, rebuild }, files);
+      return build(ctx, { ...opts, rebuild }, files, seen);
     }
     if (locked) {
       try {
-        return await build(ctx, { ...opts, rebuild }, files);
+        return await build(ctx, { ...opts, rebuild }, files, seen);
       } finally {
         try {
           unlock(files.lock);
@@ -501,25 +518,36 @@ async function update(ctx: Ctx, opts: IndexOptions, want: 'full' | 'rows'): Prom
   }
 }
 
-/** The no-change run: discovery and stats match files.json, the stored listing is the answer. */
-function tryFast(ctx: Ctx, opts: IndexOptions, want: 'full' | 'rows', files: IndexFiles): AnyResult | null {
+interface Discovery {
+  found: Found[];
+  roots: Map<Harness, Root[]>;
+  skipped: Skipped;
+}
+
+/**
+ * The no-change run: discovery and stats match files.json, the stored listing is the answer.
+ * Otherwise the discovery, for the builder (null: none was made).
+ */
+function tryFast(ctx: Ctx, opts: IndexOptions, want: 'full' | 'rows', files: IndexFiles): AnyResult | Discovery | null {
   if (opts.harnesses) return null;
   const skipped: Skipped = { notRegular: 0, unreadable: 0, failed: {} };
   const { found, roots } = discoverCached(ctx, ADAPTERS, skipped, files, false);
   const id = matchCheck(files.check, found);
-  if (!id) return null;
+  if (!id) return { found, roots, skipped };
   const list = readJson<ListFile<Session | ListedSession>>(want === 'rows' ? files.rows : files.list);
-  if (!validListFile(list, id)) return null;
+  if (!validListFile(list, id)) return { found, roots, skipped };
   const counts = { sources: found.length, parsed: 0, appended: 0, reused: found.length, dropped: 0, bytes: 0 };
   const res: AnyResult = { sessions: list.sessions as Session[], skipped: mergeSkipped(skipped, list.skipped), counts, roots, changed: false };
   if (opts.withEntries) res.entries = loadShards(files.state, allShards());
   return res;
 }
 
-async function build(ctx: Ctx, opts: IndexOptions, files: IndexFiles): Promise<IndexResult> {
+async function build(ctx: Ctx, opts: IndexOptions, files: IndexFiles, seen?: Discovery): Promise<IndexResult> {
   const adapters = opts.harnesses ? ADAPTERS.filter((a) => opts.harnesses!.includes(a.name)) : ADAPTERS;
-  const skipped: Skipped = { notRegular: 0, unreadable: 0, failed: {} };
-  const { found, roots } = discoverCached(ctx, adapters, skipped, files, !!opts.rebuild);
+  // a discovery made just before this run took the lock serves (a rebuild reads every directory again)
+  const d = seen && !opts.rebuild && !opts.harnesses ? seen : null;
+  const skipped: Skipped = d ? d.skipped : { notRegular: 0, unreadable: 0, failed: {} };
+  const { found, roots } = d ?? discoverCached(ctx, adapters, skipped, files, !!opts.rebuild);
   const counts = { sources: found.length, parsed: 0, appended: 0, reused: 0, dropped: 0, bytes: 0 };
 
   // The stored listing (unless rebuilding): stats by path and the whole sessions of that build.
@@ -610,18 +638,65 @@ async function build(ctx: Ctx, opts: IndexOptions, files: IndexFiles): Promise<I
   }
 
   const statByPath = new Map(found.map((f) => [f.src.path, f.stat]));
-  const jobByPath = new Map(jobs.map((j) => [j.src.path, j]));
-  const results = await runJobs(jobs, ctx, opts, new Map(found.map((f) => [f.src.path, f.stat.mtime])));
-  for (const r of results) {
-    const job = jobByPath.get(r.path)!;
+  const onResult = (job: Job, r: JobResult) => {
     const st = statByPath.get(r.path)!;
     entries[r.path] = {
       ...st, src: job.src, offset: r.offset, tail: r.tail, state: r.state, sessions: r.sessions,
       ...(r.error ? { error: r.error } : {}),
     };
     if (r.error) skipped.failed[job.src.harness] = r.error;
+  };
+
+  // A full build asked to stream: read newest first and hand over the finished list in order.
+  const finished = new Map<Harness, Session[]>();
+  if (opts.onSessions && !partial && !opts.harnesses) {
+    const finishing = new Set(adapters.filter((a) => a.finish).map((a) => a.name));
+    const plan = planOrder(jobs, new Map(found.map((f) => [f.src.path, f.bound])), finishing, found);
+    const left = new Map<Harness, number>();
+    for (const h of finishing) left.set(h, 0);
+    for (const { job } of plan) if (finishing.has(job.src.harness)) left.set(job.src.harness, left.get(job.src.harness)! + 1);
+    const stream = new OrderedStream(opts.onSessions);
+    const finish = (h: Harness) => {
+      const ss = finishHarness(ctx, ADAPTERS.find((a) => a.name === h)!, entries);
+      finished.set(h, ss);
+      stream.finished(ss);
+    };
+    // what is reused is read already (in the order the finished list takes it)
+    for (const e of Object.values(entries)) if (!finishing.has(e.src.harness)) stream.add(e.sessions ?? []);
+    for (const [h, n] of left) if (n === 0) finish(h);
+    stream.flush(plan.length ? plan[0]!.key : -Infinity);
+    let i = 0;
+    await runJobs(plan.map((p) => p.job), ctx, opts, (job, r) => {
+      onResult(job, r);
+      const h = job.src.harness;
+      if (!finishing.has(h)) stream.add(r.sessions);
+      else {
+        const n = left.get(h)! - 1;
+        left.set(h, n);
+        if (n === 0) finish(h);
+      }
+      i++;
+      stream.flush(i < plan.length ? plan[i]!.key : -Infinity);
+    }, true);
+  } else {
+    await runJobs(jobs, ctx, opts, onResult, false);
   }
 
+  const debug = (err: unknown) => {
+    // A cache we cannot write only costs speed next time.
+    if (process.env.RESUME_DEBUG) process.stderr.write(`resume: cannot write index: ${(err as Error).message}\n`);
+  };
+  let shardsOk = true;
+  const saveShards = () => {
+    try {
+      writeShards(files.state, entries, shardsNeeded);
+      // the single state file of earlier versions
+      if (!partial) fs.rmSync(path.join(files.dir, 'state.json'), { force: true });
+    } catch (err) {
+      shardsOk = false;
+      debug(err);
+    }
+  };
   let sessions: Session[];
   if (partial) {
     // Sessions of unchanged sources stand as stored; the changed ones are replaced.
@@ -639,19 +714,25 @@ async function build(ctx: Ctx, opts: IndexOptions, files: IndexFiles): Promise<I
     sessions = kept.sort(byRecency);
     // the shard files hold every entry of their shards: the unchanged ones too
     for (const [p, e] of Object.entries(old)) if (!entries[p] && foundPaths.has(p) && !changedPaths.has(p)) entries[p] = e;
+    saveShards();
   } else {
-    sessions = finishAll(ctx, entries);
+    // The state is written before the finish pass, and the parser state of harnesses without one
+    // let go (nothing reads it again in this run): the peak of a full build holds less.
+    saveShards();
+    if (!opts.withEntries) {
+      const finishing = new Set(ADAPTERS.filter((a) => a.finish).map((a) => a.name));
+      for (const e of Object.values(entries)) if (!finishing.has(e.src?.harness)) e.state = {};
+    }
+    sessions = finishAll(ctx, entries, finished);
   }
 
   const changed = jobs.length > 0 || counts.dropped > 0 || !validList;
-  try {
-    writeShards(files.state, entries, shardsNeeded);
-    // the single state file of earlier versions
-    if (!partial) fs.rmSync(path.join(files.dir, 'state.json'), { force: true });
-    if (!opts.harnesses) writeListing(files, found, sessions, skipped);
-  } catch (err) {
-    // A cache we cannot write only costs speed next time.
-    if (process.env.RESUME_DEBUG) process.stderr.write(`resume: cannot write index: ${(err as Error).message}\n`);
+  if (shardsOk && !opts.harnesses) {
+    try {
+      writeListing(files, found, sessions, skipped);
+    } catch (err) {
+      debug(err);
+    }
   }
   return { sessions, skipped, counts, roots, changed, ...(partial ? {} : { entries }) };
 }
@@ -706,80 +787,73 @@ function mergeSkipped(now: Skipped, stored: Skipped | undefined): Skipped {
   return { notRegular: now.notRegular, unreadable: now.unreadable, failed: { ...(stored.failed ?? {}), ...now.failed } };
 }
 
-/** Per-harness cross-source pass, keys, newest first. */
-export function finishAll(ctx: Ctx, entries: Record<string, Entry>): Session[] {
-  const out: Session[] = [];
-  for (const a of ADAPTERS) {
-    const mine = Object.values(entries).filter((e) => e.src?.harness === a.name);
-    let ss: SessionCore[] = mine.flatMap((e) => e.sessions ?? []);
-    if (a.finish) {
-      const states = new Map(mine.map((e) => [e.src.path, { src: e.src, state: e.state }]));
-      try {
-        // a finish pass may bring text of its own (titles from side files): sanitised like the rest
-        ss = a.finish(ss, ctx, states).map(sanitizeSession);
-      } catch {
-        /* keep the unfinished list rather than none */
-      }
-    }
-    const seen = new Set<string>();
-    for (const s of ss) {
-      const key = `${s.harness}:${s.id}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      out.push({ ...s, key });
+/** One harness's sessions: its cross-source pass when it has one, keys, each key once. */
+function finishHarness(ctx: Ctx, a: Adapter<any>, entries: Record<string, Entry>): Session[] {
+  const mine = Object.values(entries).filter((e) => e.src?.harness === a.name);
+  let ss: SessionCore[] = mine.flatMap((e) => e.sessions ?? []);
+  if (a.finish) {
+    const states = new Map(mine.map((e) => [e.src.path, { src: e.src, state: e.state }]));
+    try {
+      // a finish pass may bring text of its own (titles from side files): sanitised like the rest
+      ss = a.finish(ss, ctx, states).map(sanitizeSession);
+    } catch {
+      /* keep the unfinished list rather than none */
     }
   }
+  const out: Session[] = [];
+  const seen = new Set<string>();
+  for (const s of ss) {
+    const key = `${s.harness}:${s.id}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push({ ...s, key });
+  }
+  return out;
+}
+
+/** Per-harness cross-source pass, keys, newest first (`done`: harnesses finished already). */
+export function finishAll(ctx: Ctx, entries: Record<string, Entry>, done: Map<Harness, Session[]> = new Map()): Session[] {
+  const out: Session[] = [];
+  for (const a of ADAPTERS) for (const s of done.get(a.name) ?? finishHarness(ctx, a, entries)) out.push(s);
   out.sort(byRecency);
   return out;
 }
 
-export function byRecency(a: SessionCore, b: SessionCore): number {
-  const x = a.updated ?? a.started ?? 0;
-  const y = b.updated ?? b.started ?? 0;
-  if (x !== y) return y - x;
-  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
-}
+export { byRecency };
 
 const PARALLEL_MIN_BYTES = 16 << 20;
 
-async function runJobs(jobs: Job[], ctx: Ctx, opts: IndexOptions, mtimes: Map<string, number> = new Map()): Promise<JobResult[]> {
-  if (jobs.length === 0) return [];
+/**
+ * Parse the jobs, calling `onResult` as each finishes. `inOrder`: exactly in the given order, on
+ * this thread (a stream needs its order); otherwise largest first, on workers when it pays.
+ */
+async function runJobs(jobs: Job[], ctx: Ctx, opts: IndexOptions, onResult: (j: Job, r: JobResult) => void, inOrder: boolean): Promise<void> {
+  if (jobs.length === 0) return;
   const total = jobs.reduce((n, j) => n + (j.size - j.from), 0);
   const minBytes = process.env.RESUME_PARALLEL_MIN_BYTES != null ? Number(process.env.RESUME_PARALLEL_MIN_BYTES) : PARALLEL_MIN_BYTES;
   // Below 4 cores the workers cost memory (a heap each, and every result cloned) without making
   // the build faster (memory-bandwidth bound on 2-core machines; BENCHMARKS.md): one thread there.
   const cores = os.availableParallelism ? os.availableParallelism() : os.cpus().length;
   const threads = Math.min(Number(process.env.RESUME_THREADS) || (cores >= 4 ? cores : 1), jobs.length, 8);
-  // Largest first keeps the workers evenly busy; newest first when sessions are shown as they come.
-  const order = opts.onSessions
-    ? [...jobs].sort((a, b) => (mtimes.get(b.src.path) ?? 0) - (mtimes.get(a.src.path) ?? 0))
-    : [...jobs].sort((a, b) => b.size - b.from - (a.size - a.from));
+  // Largest first keeps the workers evenly busy.
+  const order = inOrder ? jobs : [...jobs].sort((a, b) => b.size - b.from - (a.size - a.from));
   let done = 0;
   let doneFiles = 0;
-  // Harnesses whose sessions each come from one source stream as they are parsed; a finish pass
-  // (Claude: forks) corrects them in the finished list.
-  const streams = new Set(ADAPTERS.filter((a) => a.perSource).map((a) => a.name));
   const tick = (j: Job, r: JobResult) => {
     done += j.size - j.from;
     doneFiles++;
     opts.progress?.(done, total, doneFiles, jobs.length);
-    if (opts.onSessions && streams.has(j.src.harness) && r.sessions.length) {
-      opts.onSessions(r.sessions.map((s) => ({ ...s, key: `${s.harness}:${s.id}` })));
-    }
+    onResult(j, r);
   };
-  if (!opts.workerFile || threads < 2 || total < minBytes || !fs.existsSync(opts.workerFile)) {
-    const out: JobResult[] = [];
+  if (inOrder || !opts.workerFile || threads < 2 || total < minBytes || !fs.existsSync(opts.workerFile)) {
     for (const j of order) {
-      const r = await runJob(j, ctx);
-      out.push(r);
-      tick(j, r);
+      tick(j, await runJob(j, ctx));
       // let the caller write what it was handed before the next file is read
-      if (opts.onSessions) await new Promise((res) => setImmediate(res));
+      if (inOrder) await new Promise((res) => setImmediate(res));
     }
-    return out;
+    return;
   }
   const { Worker } = await import('node:worker_threads');
-  const out: JobResult[] = [];
   let next = 0;
   await Promise.all(
     Array.from({ length: threads }, () =>
@@ -796,7 +870,6 @@ async function runJobs(jobs: Job[], ctx: Ctx, opts: IndexOptions, mtimes: Map<st
           w.postMessage({ id: next, job: current });
         };
         w.on('message', (m: { res: JobResult }) => {
-          out.push(m.res);
           if (current) tick(current, m.res);
           feed();
         });
@@ -806,5 +879,4 @@ async function runJobs(jobs: Job[], ctx: Ctx, opts: IndexOptions, mtimes: Map<st
       }),
     ),
   );
-  return out;
 }
