@@ -7,7 +7,7 @@
 // Every action and option is gated on the table in fzf/version.ts; a required one the installed fzf
 // lacks is an exit-2 error naming the version to install, never a flag fzf would reject.
 import shellQuote from 'shell-quote';
-import { ExitError } from '../lib/app.js';
+import { ExitError } from '../lib/errors.js';
 import { fmtVersion, has, MIN, type Feature, type Version } from './version.js';
 
 export type Keymap = 'default' | 'vim';

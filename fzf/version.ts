@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { ExitError } from '../lib/app.js';
+import { ExitError } from '../lib/errors.js';
 import type { Ctx } from '../lib/types.js';
 import { cacheDir } from '../lib/util/paths.js';
 

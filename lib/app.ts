@@ -9,17 +9,8 @@ import { listSessions, toListed, updateIndex, type IndexResult, type ListedSessi
 import { progressBar } from './util/progress.js';
 import { readNames, storeDir } from './harness/claude/care/store.js';
 
-/** An error that ends the command with one line on stderr and this exit code (DESIGN.md). */
-export class ExitError extends Error {
-  constructor(
-    public code: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-export const usage = (msg: string) => new ExitError(2, msg);
+// ExitError and usage live in errors.ts; re-exported for modules not yet moved over.
+export { ExitError, usage } from './errors.js';
 
 export interface App {
   ctx: Ctx;

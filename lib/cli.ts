@@ -2,7 +2,8 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
-import { makeApp, ExitError, type App } from './app.js';
+import { makeApp, type App } from './app.js';
+import { ExitError } from './errors.js';
 type Register = (p: Command, app: App) => void;
 type Loader = () => Promise<{ register: Register }>;
 

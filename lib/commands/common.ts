@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { App } from '../app.js';
-import { usage } from '../app.js';
+import { usage } from '../errors.js';
 import { applyFilters, parseHarnesses, resolveDir, UsageError, type Filters } from '../select/filter.js';
 import type { Session } from '../types.js';
 

@@ -3,7 +3,7 @@
 // `resume rows | fzf | resume emit`, `resume resolve WORDS | resume emit`.
 import type { Command } from 'commander';
 import type { App } from '../app.js';
-import { ExitError, usage } from '../app.js';
+import { ExitError, usage } from '../errors.js';
 import { shortIds } from '../select/filter.js';
 import { resolve } from '../select/resolve.js';
 import { allPrompts } from '../index/prompts.js';

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import type { App } from '../app.js';
-import { usage } from '../app.js';
+import { usage } from '../errors.js';
 import { out } from './common.js';
 
 export const INIT_SHELLS = ['zsh', 'bash', 'fish'] as const;

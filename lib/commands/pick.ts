@@ -10,7 +10,7 @@
 //                                       (needs $RESUME_PICK_DIR, set by the picker for fzf)
 import type { Command } from 'commander';
 import type { App } from '../app.js';
-import { ExitError, usage } from '../app.js';
+import { ExitError, usage } from '../errors.js';
 import { filtersOf, out, withFilters, type FilterOpts } from './common.js';
 import { pick, flagsFor } from '../../fzf/picker.js';
 import { shq } from '../../fzf/flags.js';

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import type { Command } from 'commander';
 import type { App } from '../app.js';
-import { ExitError, usage } from '../app.js';
+import { ExitError, usage } from '../errors.js';
 import type { Session } from '../types.js';
 import { INDEX_VERSION, indexFiles } from '../index/index.js';
 import { resolve } from '../select/resolve.js';

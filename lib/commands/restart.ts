@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Command } from 'commander';
 import type { App } from '../app.js';
-import { ExitError, usage } from '../app.js';
+import { ExitError, usage } from '../errors.js';
 import { out } from './common.js';
 import { oneLine } from '../util/text.js';
 

@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import type { Command } from 'commander';
 import type { App } from '../app.js';
-import { ExitError, usage } from '../app.js';
+import { ExitError, usage } from '../errors.js';
 import type { Session } from '../types.js';
 import { applyFilters, shortIds, type Filters } from '../select/filter.js';
 import { didYouMean, resolve } from '../select/resolve.js';

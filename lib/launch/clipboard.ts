@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { ExitError } from '../app.js';
+import { ExitError } from '../errors.js';
 
 function onPath(name: string, env: NodeJS.ProcessEnv): string | null {
   for (const d of (env.PATH ?? '').split(path.delimiter)) {

@@ -9,7 +9,7 @@
 // An unknown key or a bad value is an exit-2 error naming the key, raised before anything runs.
 import fs from 'node:fs';
 import { parse, TomlError } from 'smol-toml';
-import { ExitError } from '../app.js';
+import { ExitError } from '../errors.js';
 import { HARNESSES, type Ctx, type Harness } from '../types.js';
 import { configFile } from '../util/paths.js';
 import { shown } from './quote.js';
