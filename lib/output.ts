@@ -1,4 +1,5 @@
 // How sessions are printed: `ls --json` objects, fzf rows, tables.
+import { colorOn } from './util/color.js';
 import type { Session } from './types.js';
 import { adapter } from './harness/registry.js';
 import { age, iso } from './util/time.js';
@@ -115,10 +116,9 @@ const COLORS: Record<string, string> = {
 const DIM = '\x1b[2m';
 const RESET = '\x1b[0m';
 
+/** Colour on this stream (lib/util/color.ts decides). */
 export function useColor(stream: NodeJS.WriteStream = process.stdout): boolean {
-  if (process.env.NO_COLOR != null && process.env.NO_COLOR !== '') return false;
-  if (process.env.FORCE_COLOR && process.env.FORCE_COLOR !== '0') return true;
-  return !!stream.isTTY;
+  return colorOn(!!stream.isTTY);
 }
 
 export function harnessColor(h: string, on: boolean): string {

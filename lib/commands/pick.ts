@@ -13,7 +13,7 @@ import type { App } from '../app.js';
 import { ExitError, usage } from '../errors.js';
 import { filtersOf, out, withFilters, type FilterOpts } from './common.js';
 import { pick, flagsFor } from '../../fzf/picker.js';
-import { shq } from '../../fzf/flags.js';
+import { quotePosix } from '../util/quote.js';
 import { alignRows, feedLines, listColor, nextHarness, readState, writeState, type PickState } from '../../fzf/feed.js';
 import { oneLine } from '../util/text.js';
 import { findSession } from './preview.js';
@@ -79,7 +79,7 @@ export function register(program: Command, app: App): void {
     .action((context: string) => {
       if (context !== 'picker' && context !== 'tab') throw usage(`__fzf-flags takes picker or tab, not '${context}'`);
       const f = flagsFor(app, context);
-      out(f.args.map(shq).join(' ') + '\n');
+      out(f.args.map(quotePosix).join(' ') + '\n');
     });
 
   program

@@ -15,6 +15,7 @@ import { oneLine } from '../util/text.js';
 import { tildify } from '../util/paths.js';
 import { sanitize } from '../util/redact.js';
 import { harnessColor } from '../output.js';
+import { colorOn } from '../util/color.js';
 
 /** Sessions from the stored listing, without statting anything; null when there is none. */
 export function storedSessions(app: App): Session[] | null {
@@ -67,8 +68,7 @@ const clean = (s: string | null | undefined): string => (s ? sanitize(s) : '');
  * picker sets RESUME_PICK_DIR), never with NO_COLOR.
  */
 export function previewColor(env: NodeJS.ProcessEnv = process.env, tty = !!process.stdout.isTTY): boolean {
-  if (env.NO_COLOR != null && env.NO_COLOR !== '') return false;
-  return tty || !!env.RESUME_PICK_DIR;
+  return colorOn(tty || !!env.RESUME_PICK_DIR, env);
 }
 
 export function previewText(s: Session, home: string, now = Date.now(), color = false, fork: string | null = null): string {

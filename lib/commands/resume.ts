@@ -14,7 +14,7 @@ import { oneLine } from '../util/text.js';
 import { filtersOf, out, withFilters, type FilterOpts } from './common.js';
 import { loadConfig, type Config } from '../launch/config.js';
 import { pickShell, shellLine, type Plan } from '../launch/emit.js';
-import { quotePosix, shown, type ShellName } from '../launch/quote.js';
+import { quotePosix, shown, type ShellName } from '../util/quote.js';
 import { checkDir, checkLive, makePlan, shownPlan, withheldNote } from '../launch/plan.js';
 import { execPlan } from '../launch/exec.js';
 import { adapter } from '../harness/registry.js';

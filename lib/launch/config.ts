@@ -12,7 +12,7 @@ import { parse, TomlError } from 'smol-toml';
 import { ExitError } from '../errors.js';
 import { HARNESSES, type Ctx, type Harness } from '../types.js';
 import { configFile } from '../util/paths.js';
-import { shown } from './quote.js';
+import { shown } from '../util/quote.js';
 import { CONTROL_CHARS, HAS_CONTROL } from '../util/text.js';
 
 export interface HarnessConfig {

@@ -4,7 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import os from 'node:os';
 import { ExitError } from '../errors.js';
 import type { Plan } from './emit.js';
-import { shown } from './quote.js';
+import { shown } from '../util/quote.js';
 
 const FORWARD = ['SIGINT', 'SIGQUIT', 'SIGTERM', 'SIGHUP'] as const;
 

@@ -9,7 +9,7 @@ import { applyConfig, type Config } from './config.js';
 import type { Plan } from './emit.js';
 import { harnessNames } from './info.js';
 import { findLive } from './live.js';
-import { shown } from './quote.js';
+import { shown } from '../util/quote.js';
 
 export interface PlanOptions {
   fork: boolean;
