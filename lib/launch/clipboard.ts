@@ -7,7 +7,6 @@
 // None of them: an ExitError(2) saying what to install. The caller says where it went (stderr).
 import { onPath } from '../util/which.js';
 import fs from 'node:fs';
-import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { ExitError } from '../errors.js';
 
