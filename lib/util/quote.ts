@@ -47,8 +47,11 @@ export function quotePosix(w: string): string {
   return UNSAFE.test(w) ? ansiC(w) : quoteSh(w);
 }
 
-// Words sh and fish both read literally without quotes (no `~`, `%`, `{`, `*`, `?`, `$`, `#`, `(`, …).
+// Words fish reads literally without quotes (no `~`, `%`, `{`, `*`, `?`, `$`, `#`, `(`, …).
 const BARE = /^[A-Za-z0-9_\/.,:@+=-]+$/;
+// Words sh, bash and zsh read literally: as above plus `%`, but not starting with `=` (zsh expands
+// `=cmd` to the path of cmd).
+const SH_BARE = /^[A-Za-z0-9_\/.,:@+%-][A-Za-z0-9_\/.,:@+=%-]*$/;
 
 /** One word quoted for fish. */
 export function quoteFish(w: string): string {
@@ -84,7 +87,7 @@ export function quoteFor(shell: ShellName): (w: string) => string {
  * newline inside the quotes: for command strings that sh runs, not for lines shown to a user.
  */
 export function quoteSh(w: string): string {
-  return BARE.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`;
+  return SH_BARE.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`;
 }
 
 /** A word for a one-line message on stderr: as-is when plain, else quoted so nothing raw reaches the terminal. */
