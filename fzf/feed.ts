@@ -2,6 +2,8 @@
 // visible columns padded so they line up. The picker state (hidden shown, harness filter) lives in a
 // small JSON file in the picker's private directory ($RESUME_PICK_DIR), so the keys that reload the
 // list (`resume __feed --toggle-hidden`, …) work on every fzf version without transform.
+import { writeAtomic } from '../lib/util/fsx.js';
+import { colorOn } from '../lib/util/color.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Harness, Session } from '../lib/types.js';
@@ -25,10 +27,7 @@ export function stateFile(pickDir: string): string {
 }
 
 export function writeState(pickDir: string, s: PickState): void {
-  const f = stateFile(pickDir);
-  const tmp = `${f}.tmp-${process.pid}`;
-  fs.writeFileSync(tmp, JSON.stringify(s), { mode: 0o600 });
-  fs.renameSync(tmp, f);
+  writeAtomic(stateFile(pickDir), JSON.stringify(s));
 }
 
 export function readState(pickDir: string): PickState {
@@ -122,5 +121,5 @@ export function feedLines<T extends Fed>(all: T[], s: PickState, home: string, c
 
 /** Colour in the list unless NO_COLOR is set (fzf itself runs on the terminal). */
 export function listColor(env: NodeJS.ProcessEnv): boolean {
-  return !(env.NO_COLOR != null && env.NO_COLOR !== '');
+  return colorOn(true, env);
 }

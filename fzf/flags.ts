@@ -7,7 +7,8 @@
 // Every action and option is gated on the table in fzf/version.ts; a required one the installed fzf
 // lacks is an exit-2 error naming the version to install, never a flag fzf would reject.
 import shellQuote from 'shell-quote';
-import { ExitError } from '../lib/app.js';
+import { ExitError } from '../lib/errors.js';
+import { quoteSh } from '../lib/util/quote.js';
 import { fmtVersion, has, MIN, type Feature, type Version } from './version.js';
 
 export type Keymap = 'default' | 'vim';
@@ -63,14 +64,6 @@ function need(v: Version, f: Feature, what: string): void {
   if (!has(v, f)) {
     throw new ExitError(2, `${what} needs fzf >= ${MIN[f]}, but fzf ${fmtVersion(v)} is installed; install a newer fzf (https://github.com/junegunn/fzf/releases) or set RESUME_FZF to one`);
   }
-}
-
-/** POSIX single quoting (sh, bash, zsh): every character literal. */
-export function shq(w: string): string {
-  if (/^[A-Za-z0-9_\/.,:@+=%^-]+$/.test(w)) return w;
-  // A newline (the two-line header) as ANSI-C quoting, so the printed flags stay on one line (bash, zsh).
-  if (w.includes('\n')) return `$'${w.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n')}'`;
-  return `'${w.replace(/'/g, `'\\''`)}'`;
 }
 
 /** fzf_opts split into words like a shell would (no expansion); operators are refused. */
@@ -155,7 +148,7 @@ export function vimBinds(v: Version, context: Context, accept: (a: PickAction) =
   for (const m of modal) {
     if (byPrompt) {
       // The mode is read from the prompt at the moment the key is pressed.
-      const cmd = `if [ "$FZF_PROMPT" = ${shq(NORMAL_PROMPT)} ]; then echo ${shq(m.normal)}; else echo ${shq(m.insert)}; fi`;
+      const cmd = `if [ "$FZF_PROMPT" = ${quoteSh(NORMAL_PROMPT)} ]; then echo ${quoteSh(m.normal)}; else echo ${quoteSh(m.insert)}; fi`;
       args.push(`--bind=${m.key}:transform:${cmd}`);
     } else {
       args.push(`--bind=${m.key}:${m.fallback}`);

@@ -9,12 +9,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
-import { ExitError, type App } from '../lib/app.js';
+import type { App } from '../lib/app.js';
+import { ExitError } from '../lib/errors.js';
 import type { Session } from '../lib/types.js';
 import type { Filters } from '../lib/select/filter.js';
 import { loadConfig } from '../lib/launch/config.js';
 import { fmtVersion, has, probeFzf, type Fzf } from './version.js';
-import { ACTION_MARK, fzfFlags, shq, type Flags, type PickAction } from './flags.js';
+import { ACTION_MARK, fzfFlags, type Flags, type PickAction } from './flags.js';
+import { quoteSh } from '../lib/util/quote.js';
+import { noColor } from '../lib/util/color.js';
 import { alignRows, feedLines, listColor, stateFilters, writeState, type PickState } from './feed.js';
 import { haveListing } from '../lib/index/index.js';
 import { applyFilters } from '../lib/select/filter.js';
@@ -35,11 +38,7 @@ export const DEEP_SEARCH = true;
 
 /** The words that run this resume from an fzf child command (absolute paths, quoted for sh). */
 export function selfCommand(app: App): string {
-  return [process.execPath, app.self].map(shq).join(' ') + (app.demo ? ' --demo' : '');
-}
-
-export function noColor(env: NodeJS.ProcessEnv): boolean {
-  return env.NO_COLOR != null && env.NO_COLOR !== '';
+  return [process.execPath, app.self].map(quoteSh).join(' ') + (app.demo ? ' --demo' : '');
 }
 
 /** The flags of one context for this app's config and the installed fzf. */

@@ -2,10 +2,12 @@
 // event and option resume uses. Flags are generated from this table (fzf/flags.ts): an action the
 // installed fzf does not know makes it exit 2 at start-up, so nothing above the installed version
 // may ever be emitted.
+import { writeAtomic } from '../lib/util/fsx.js';
+import { executable, onPath } from '../lib/util/which.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { ExitError } from '../lib/app.js';
+import { ExitError } from '../lib/errors.js';
 import type { Ctx } from '../lib/types.js';
 import { cacheDir } from '../lib/util/paths.js';
 
@@ -85,16 +87,6 @@ export interface Fzf {
 
 export const INSTALL_HINT = 'install fzf (Debian/Ubuntu: apt-get install fzf; macOS: brew install fzf; or https://github.com/junegunn/fzf/releases) or set RESUME_FZF to its path';
 
-function executable(p: string): boolean {
-  try {
-    const st = fs.statSync(p);
-    if (!st.isFile()) return false;
-    fs.accessSync(p, fs.constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** The fzf binary: `RESUME_FZF` (a path or a command name), else `fzf` on PATH. Exit 2 when missing. */
 export function findFzf(env: NodeJS.ProcessEnv): string {
@@ -104,11 +96,8 @@ export function findFzf(env: NodeJS.ProcessEnv): string {
     if (executable(abs)) return abs;
     throw new ExitError(2, `RESUME_FZF=${want} is not an executable file; ${INSTALL_HINT}`);
   }
-  for (const dir of (env.PATH ?? '').split(':')) {
-    if (!dir) continue;
-    const p = path.join(dir, want);
-    if (executable(p)) return p;
-  }
+  const found = onPath(want, env.PATH);
+  if (found) return found;
   throw new ExitError(2, `${want === 'fzf' ? 'fzf is not on PATH' : `RESUME_FZF=${want} is not on PATH`}; the picker needs it: ${INSTALL_HINT}`);
 }
 
@@ -143,10 +132,7 @@ export function fzfVersion(ctx: Ctx, bin: string): Version {
   if (st) {
     cache.entries[bin] = { mtime: st.mtimeMs, size: st.size, version: v };
     try {
-      fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-      const tmp = `${file}.tmp-${process.pid}`;
-      fs.writeFileSync(tmp, JSON.stringify(cache), { mode: 0o600 });
-      fs.renameSync(tmp, file);
+      writeAtomic(file, JSON.stringify(cache));
     } catch {
       /* a cache we cannot write only costs one probe next time */
     }

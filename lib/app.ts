@@ -1,4 +1,4 @@
-// What every command shares: the environment (real or demo), the index, errors with exit codes.
+// What every command shares: the environment (real or demo) and the index.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,17 +10,7 @@ import { progressBar } from './util/progress.js';
 import { readNames, storeDir } from './harness/claude/care/store.js';
 import { rootVars } from './harness/registry.js';
 
-/** An error that ends the command with one line on stderr and this exit code (DESIGN.md). */
-export class ExitError extends Error {
-  constructor(
-    public code: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-export const usage = (msg: string) => new ExitError(2, msg);
+export { ExitError, usage } from './errors.js';
 
 export interface App {
   ctx: Ctx;

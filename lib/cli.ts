@@ -2,7 +2,8 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
-import { makeApp, ExitError, type App } from './app.js';
+import { makeApp, type App } from './app.js';
+import { ExitError } from './errors.js';
 type Register = (p: Command, app: App) => void;
 type Loader = () => Promise<{ register: Register }>;
 
@@ -19,7 +20,10 @@ const COMMANDS: [names: string[], load: Loader][] = [
   [['resolve'], () => import('./commands/resolve-cmd.js')],
   [['emit'], () => import('./commands/emit.js')],
   [['preview'], () => import('./commands/preview.js')],
-  [['__pick', '__fzf-flags', '__transcript', '__feed'], () => import('./commands/pick.js')],
+  [['__pick'], () => import('./commands/pick.js')],
+  [['__fzf-flags'], () => import('./commands/fzf-flags.js')],
+  [['__transcript'], () => import('./commands/transcript.js')],
+  [['__feed'], () => import('./commands/feed.js')],
   [['search'], () => import('./commands/search.js')],
   [['snapshot'], () => import('./commands/snapshot.js')],
   [['outdated'], () => import('./commands/outdated.js')],

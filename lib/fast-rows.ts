@@ -5,7 +5,8 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
-import { makeApp, ExitError } from './app.js';
+import { makeApp } from './app.js';
+import { ExitError } from './errors.js';
 import { rowsAction, type RowsOpts } from './commands/rows.js';
 import { previewAction } from './commands/preview.js';
 

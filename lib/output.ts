@@ -1,4 +1,5 @@
 // How sessions are printed: `ls --json` objects, fzf rows, tables.
+import { colorOn } from './util/color.js';
 import type { Session } from './types.js';
 import { ADAPTERS, adapter } from './harness/registry.js';
 import { age, iso } from './util/time.js';
@@ -107,10 +108,9 @@ export function row(
 const DIM = '\x1b[2m';
 const RESET = '\x1b[0m';
 
+/** Colour on this stream (lib/util/color.ts decides). */
 export function useColor(stream: NodeJS.WriteStream = process.stdout): boolean {
-  if (process.env.NO_COLOR != null && process.env.NO_COLOR !== '') return false;
-  if (process.env.FORCE_COLOR && process.env.FORCE_COLOR !== '0') return true;
-  return !!stream.isTTY;
+  return colorOn(!!stream.isTTY);
 }
 
 /** The harness name in its adapter's colour (xterm-256) when `on`. */

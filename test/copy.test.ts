@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BIN, envFor, have, run, tempHome } from './helpers.js';
 import { claudeSession } from './launch-helpers.js';
-import { quotePosix } from '../lib/launch/quote.js';
+import { quotePosix } from '../lib/util/quote.js';
 
 const homes: string[] = [];
 afterAll(() => {

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { fzfFlags, normalLetters, splitOpts, INSERT_PROMPT, NORMAL_PROMPT, type FlagOptions } from '../fzf/flags.js';
 import { cmpVersion, fzfVersion, has, MIN, parseVersion, type Version } from '../fzf/version.js';
 import { alignRows, nextHarness } from '../fzf/feed.js';
-import { ExitError } from '../lib/app.js';
+import { ExitError } from '../lib/errors.js';
 import { have, run, tempHome, write } from './helpers.js';
 import type { Session } from '../lib/types.js';
 

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { BIN, envFor, have, run, tempHome, write } from './helpers.js';
 import { claudeSession, codexSession, piSession, records, standIn, uuid, waitRecords } from './launch-helpers.js';
 import { shellLine } from '../lib/launch/emit.js';
-import { quoteFish, quotePosix, type ShellName } from '../lib/launch/quote.js';
+import { quoteFish, quotePosix, type ShellName } from '../lib/util/quote.js';
 import { findLive } from '../lib/launch/live.js';
 import type { Harness, Session } from '../lib/types.js';
 

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { byId, envFor, have, jsonl, lsJson, run, tempHome, write } from './helpers.js';
 import { records, standIn, uuid } from './launch-helpers.js';
 import { addSessions, assistant, opencodeDb, user } from './sqlite-fixtures.js';
-import { quoteFish, quotePosix } from '../lib/launch/quote.js';
+import { quoteFish, quotePosix } from '../lib/util/quote.js';
 
 function claudeAt(home: string, root: string, id: string, cwd: string): string {
   const line = (type: string, extra: object) => ({

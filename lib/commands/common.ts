@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { App } from '../app.js';
-import { usage } from '../app.js';
+import { usage } from '../errors.js';
 import { applyFilters, parseHarnesses, resolveDir, UsageError, type Filters } from '../select/filter.js';
 import { HARNESSES, type Session } from '../types.js';
 
@@ -46,4 +46,12 @@ export function positiveInt(v: string): number {
   const n = Number(v);
   if (!Number.isInteger(n) || n < 0) throw usage(`-n takes a whole number, not '${v}'`);
   return n;
+}
+
+/** Arguments after the first `--` on the command line: they go to the harness. */
+export function dashTail(program: Command): string[] {
+  // commander keeps the argv it parsed in rawArgs (not in its type declarations)
+  const raw = (program as unknown as { rawArgs?: string[] }).rawArgs ?? [];
+  const i = raw.indexOf('--');
+  return i >= 0 ? raw.slice(i + 1) : [];
 }

@@ -2,6 +2,7 @@
 // (and what chose each), files and sessions found, hidden counts, what was skipped and why, record
 // types the parsers do not know, the newest session, the harness binary and its version. Also the
 // index files, fzf, the shell and the SQLite module. Always exits 0.
+import { onPath } from '../util/which.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { execFile } from 'node:child_process';
@@ -61,21 +62,6 @@ interface Report {
   harnesses: HarnessReport[];
   /** Claude Code rescue (snapshot/restore): live sessions, snapshot records, warnings */
   claudeCare: { live: number; snapshots: number; store: string; warnings: string[] };
-}
-
-/** The first executable named `name` on PATH. */
-export function onPath(name: string, envPath: string): string | null {
-  for (const d of envPath.split(':')) {
-    if (!d) continue;
-    const p = path.join(d, name);
-    try {
-      fs.accessSync(p, fs.constants.X_OK);
-      if (fs.statSync(p).isFile()) return p;
-    } catch {
-      /* not here */
-    }
-  }
-  return null;
 }
 
 /** `<bin> --version`, first line, or null when it fails or takes longer than 2 s. */

@@ -3,16 +3,17 @@
 // `resume rows | fzf | resume emit`, `resume resolve WORDS | resume emit`.
 import type { Command } from 'commander';
 import type { App } from '../app.js';
-import { ExitError, usage } from '../app.js';
+import { ExitError, usage } from '../errors.js';
 import { shortIds } from '../select/filter.js';
 import { resolve } from '../select/resolve.js';
 import { allPrompts } from '../index/prompts.js';
 import { oneLine } from '../util/text.js';
-import { out } from './common.js';
-import { stdinKeys } from './stdin-keys.js';
+import { dashTail, out } from './common.js';
+import { stdinKeys } from '../util/stdin-keys.js';
 import { loadConfig } from '../launch/config.js';
 import { shellLine } from '../launch/emit.js';
-import { candidateLines, dashTail, forStdout, prepare, shellOf } from './resume.js';
+import { forStdout, prepare, shellOf } from '../launch/prepare.js';
+import { candidateLines } from '../present/candidates.js';
 
 export function register(program: Command, app: App): void {
   program

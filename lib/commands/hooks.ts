@@ -4,7 +4,7 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import type { App } from '../app.js';
-import { ExitError } from '../app.js';
+import { ExitError } from '../errors.js';
 import { out } from './common.js';
 import { oneLine } from '../util/text.js';
 

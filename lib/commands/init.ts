@@ -5,27 +5,17 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import type { App } from '../app.js';
-import { usage } from '../app.js';
+import { usage } from '../errors.js';
 import { out } from './common.js';
+import { quoteFish, quotePosix } from '../util/quote.js';
 
 export const INIT_SHELLS = ['zsh', 'bash', 'fish'] as const;
 export type InitShell = (typeof INIT_SHELLS)[number];
 
-/** One word in single quotes for zsh and bash (any byte but NUL round-trips). */
-export function singleQuote(w: string): string {
-  return `'${w.replace(/'/g, `'\\''`)}'`;
-}
-
-/** One word for fish: bare when plain (as fish_indent writes it), else in single quotes (only `\\` and `\'` are escapes there). */
-export function fishQuote(w: string): string {
-  if (/^[A-Za-z0-9_\/.,:@+=-]+$/.test(w)) return w;
-  return `'${w.replace(/[\\']/g, (c) => '\\' + c)}'`;
-}
-
 export function header(shell: InitShell, bin: string): string {
   const top = `# resume shell integration for ${shell}, printed by \`resume init ${shell}\`.\n`;
-  if (shell === 'fish') return top + `set -g __resume_bin ${fishQuote(bin)}\n`;
-  return top + `__resume_bin=${singleQuote(bin)}\n`;
+  if (shell === 'fish') return top + `set -g __resume_bin ${quoteFish(bin)}\n`;
+  return top + `__resume_bin=${quotePosix(bin)}\n`;
 }
 
 export function script(app: App, shell: InitShell): string {

@@ -2,7 +2,7 @@
 // Read-only. Exit 0 whether or not any is outdated; 2 when the installed version cannot be told.
 import type { Command } from 'commander';
 import type { App } from '../app.js';
-import { ExitError } from '../app.js';
+import { ExitError } from '../errors.js';
 import { out } from './common.js';
 import { oneLine } from '../util/text.js';
 import { tildify } from '../util/paths.js';

@@ -1,7 +1,7 @@
 // `resume resolve QUERY...`: the key(s) a query names, one per line.
 import type { Command } from 'commander';
 import type { App } from '../app.js';
-import { ExitError, usage } from '../app.js';
+import { ExitError, usage } from '../errors.js';
 import { applyFilters } from '../select/filter.js';
 import { resolve } from '../select/resolve.js';
 import { allPrompts } from '../index/prompts.js';

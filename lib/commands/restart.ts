@@ -4,7 +4,7 @@
 // refusal; 2 for bad usage.
 import type { Command } from 'commander';
 import type { App } from '../app.js';
-import { ExitError, usage } from '../app.js';
+import { ExitError, usage } from '../errors.js';
 import { out } from './common.js';
 import { oneLine } from '../util/text.js';
 

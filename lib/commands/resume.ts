@@ -4,18 +4,19 @@
 import fs from 'node:fs';
 import type { Command } from 'commander';
 import type { App } from '../app.js';
-import { ExitError, usage } from '../app.js';
+import { ExitError, usage } from '../errors.js';
 import type { Session } from '../types.js';
 import { applyFilters, shortIds, type Filters } from '../select/filter.js';
 import { didYouMean, resolve } from '../select/resolve.js';
 import { allPrompts } from '../index/prompts.js';
 import { label } from '../output.js';
 import { oneLine } from '../util/text.js';
-import { filtersOf, out, withFilters, type FilterOpts } from './common.js';
+import { dashTail, filtersOf, out, withFilters, type FilterOpts } from './common.js';
+import { forStdout, prepare, shellOf } from '../launch/prepare.js';
+import { candidateLines } from '../present/candidates.js';
 import { loadConfig, type Config } from '../launch/config.js';
-import { pickShell, shellLine, type Plan } from '../launch/emit.js';
-import { quotePosix, shown, type ShellName } from '../launch/quote.js';
-import { checkDir, checkLive, makePlan, shownPlan, withheldNote } from '../launch/plan.js';
+import { shellLine, type Plan } from '../launch/emit.js';
+import { quotePosix, shown, type ShellName } from '../util/quote.js';
 import { execPlan } from '../launch/exec.js';
 import { adapter } from '../harness/registry.js';
 import { pickerAvailable, pickSession } from '../../fzf/picker.js';
@@ -28,27 +29,6 @@ export interface LaunchOpts {
   copy?: boolean;
   json?: boolean;
   shell?: string;
-}
-
-/** Arguments after the first `--` on the command line: they go to the harness. */
-export function dashTail(program: Command): string[] {
-  // commander keeps the argv it parsed in rawArgs (not in its type declarations)
-  const raw = (program as unknown as { rawArgs?: string[] }).rawArgs ?? [];
-  const i = raw.indexOf('--');
-  return i >= 0 ? raw.slice(i + 1) : [];
-}
-
-/** The shell to quote for; a bad `--shell` or RESUME_SHELL is a usage error. */
-export function shellOf(flag: string | undefined): ShellName {
-  const sh = pickShell(flag, process.env);
-  if (typeof sh === 'string') return sh;
-  throw usage(`${sh.from} must be zsh, bash or fish, not ${shown(sh.bad)}`);
-}
-
-/** One candidate per line: short id, harness, directory, title (tab-separated, sanitized). */
-export function candidateLines(list: Session[], shorts: Map<string, string>): string {
-  const f = (v: string) => oneLine(v).replace(/\t/g, ' ');
-  return list.map((s) => [f(shorts.get(s.id) ?? s.id), s.harness, f(s.cwd ?? '?'), f(label(s))].join('\t') + '\n').join('');
 }
 
 export interface Choice {
@@ -79,28 +59,6 @@ export async function chooseAmong(app: App, candidates: Session[], c: Choice): P
   out(candidateLines(candidates, c.shorts));
   const what = c.query.length ? `${candidates.length} sessions match '${oneLine(c.query.join(' '))}'` : `${candidates.length} sessions`;
   throw new ExitError(1, `${what}; name one by id prefix or more words`);
-}
-
-/** The refusals (no fork, directory gone, session running), then the plan. Same checks for every mode. */
-export function prepare(s: Session, o: { fork: boolean; extra: string[]; cfg: Config; name: string; env?: Record<string, string>; ctx?: import('../types.js').Ctx }): Plan {
-  const plan = makePlan(s, o);
-  // the demo's stand-in harness commands (App.launchEnv)
-  if (o.env) Object.assign(plan.env, o.env);
-  checkDir(plan.cwd, o.name);
-  if (!o.fork) checkLive(s, o.cfg, o.name);
-  return plan;
-}
-
-/**
- * The plan a launch line on stdout shows: all of it on a terminal; into a pipe or file, without the
- * permission-bypass flags from config (named on stderr).
- */
-export function forStdout(plan: Plan, cfg: Config): { plan: Plan; withheld: string[] } {
-  if (process.stdout.isTTY) return { plan, withheld: [] };
-  const r = shownPlan(plan, cfg);
-  const n = withheldNote(r.withheld, plan.harness);
-  if (n) process.stderr.write(n + '\n');
-  return r;
 }
 
 async function launch(s: Session, full: Plan, o: LaunchOpts, shell: ShellName, cfg: Config): Promise<void> {

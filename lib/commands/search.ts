@@ -1,7 +1,7 @@
 // resume search WORDS... — deep full-text search over whole transcripts, ranked, with evidence.
 import type { Command } from 'commander';
 import type { App } from '../app.js';
-import { ExitError, usage } from '../app.js';
+import { ExitError, usage } from '../errors.js';
 import { filtersOf, note, out, withFilters, type FilterOpts } from './common.js';
 import { applyFilters, shortIds } from '../select/filter.js';
 import { harnessColor, label, row, useColor } from '../output.js';

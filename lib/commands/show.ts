@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { App } from '../app.js';
-import { ExitError } from '../app.js';
+import { ExitError } from '../errors.js';
 import { out } from './common.js';
 import { resolve } from '../select/resolve.js';
 import { allPrompts } from '../index/prompts.js';

@@ -6,7 +6,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import type { Ctx } from '../types.js';
-import { onPath, symlinkVersion } from '../harness/claude/care/version.js';
+import { symlinkVersion } from '../harness/claude/care/version.js';
+import { onPath } from '../util/which.js';
 
 export const UNIT = 'resume-hooks';
 export const LABEL = 'resume-sessions.hooks';

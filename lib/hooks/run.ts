@@ -18,7 +18,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import type { Ctx } from '../types.js';
 import { stateDir } from '../util/paths.js';
 import { installedVersion } from '../harness/claude/care/version.js';
-import { writeAtomic } from '../harness/claude/care/store.js';
+import { writeAtomic } from '../util/fsx.js';
 import { appendRun, scrubTail, type RunRecord } from './audit.js';
 import type { OnUpdate } from './config.js';
 

@@ -5,24 +5,11 @@
 //                          clipboard (most do: iTerm2, kitty, WezTerm, foot, Windows Terminal, …)
 //   otherwise              pbcopy, wl-copy (Wayland), xclip, xsel (X11), the first found on PATH
 // None of them: an ExitError(2) saying what to install. The caller says where it went (stderr).
+import { onPath } from '../util/which.js';
 import fs from 'node:fs';
-import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { ExitError } from '../app.js';
+import { ExitError } from '../errors.js';
 
-function onPath(name: string, env: NodeJS.ProcessEnv): string | null {
-  for (const d of (env.PATH ?? '').split(path.delimiter)) {
-    if (!d) continue;
-    const p = path.join(d, name);
-    try {
-      fs.accessSync(p, fs.constants.X_OK);
-      if (fs.statSync(p).isFile()) return p;
-    } catch {
-      /* next */
-    }
-  }
-  return null;
-}
 
 function pipeTo(cmd: string, args: string[], text: string, env: NodeJS.ProcessEnv): boolean {
   // xclip and xsel stay running to serve the selection: do not wait on their output pipes
@@ -37,7 +24,7 @@ export function osc52(text: string): string {
 
 /** Put `text` on a clipboard; returns where it went, for the message. */
 export function copyText(text: string, env: NodeJS.ProcessEnv = process.env): string {
-  if (env.TMUX && onPath('tmux', env)) {
+  if (env.TMUX && onPath('tmux', env.PATH)) {
     if (pipeTo('tmux', ['load-buffer', '-w', '-'], text, env) || pipeTo('tmux', ['load-buffer', '-'], text, env)) return 'the tmux buffer';
   }
   if (env.SSH_TTY || env.SSH_CONNECTION) {
@@ -60,7 +47,7 @@ export function copyText(text: string, env: NodeJS.ProcessEnv = process.env): st
     ['xsel', ['--clipboard', '--input'], !!env.DISPLAY],
   ];
   for (const [cmd, args, usable] of tools) {
-    if (!usable || !onPath(cmd, env)) continue;
+    if (!usable || !onPath(cmd, env.PATH)) continue;
     if (pipeTo(cmd, args, text, env)) return `the clipboard (${cmd})`;
   }
   throw new ExitError(2, 'no clipboard to copy to (pbcopy, wl-copy with WAYLAND_DISPLAY, xclip or xsel with DISPLAY, tmux, or a terminal over ssh); --print prints the line instead');

@@ -10,10 +10,10 @@
 // An unknown key or a bad value is an exit-2 error naming the key, raised before anything runs.
 import fs from 'node:fs';
 import { parse, TomlError } from 'smol-toml';
-import { ExitError } from '../app.js';
+import { ExitError } from '../errors.js';
 import { HARNESSES, type Ctx, type Harness } from '../types.js';
 import { configFile } from '../util/paths.js';
-import { shown } from './quote.js';
+import { shown } from '../util/quote.js';
 import { CONTROL_CHARS, HAS_CONTROL } from '../util/text.js';
 import { parseResumeTable, type OnUpdate } from '../hooks/config.js';
 

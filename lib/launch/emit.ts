@@ -1,5 +1,5 @@
 // The one line the shell integration evaluates: `cd DIR && ARGV`, every word quoted for its shell.
-import { quoteFor, SHELLS, type ShellName } from './quote.js';
+import { quoteFor, SHELLS, type ShellName } from '../util/quote.js';
 
 export interface Plan {
   harness: string;

@@ -2,9 +2,9 @@
 // attached, and end with its exit code (128 + signal number when a signal ended it).
 import { spawn, type ChildProcess } from 'node:child_process';
 import os from 'node:os';
-import { ExitError } from '../app.js';
+import { ExitError } from '../errors.js';
 import type { Plan } from './emit.js';
-import { shown } from './quote.js';
+import { shown } from '../util/quote.js';
 
 const FORWARD = ['SIGINT', 'SIGQUIT', 'SIGTERM', 'SIGHUP'] as const;
 

@@ -2,14 +2,14 @@
 // directory, and the refusals checked before anything runs (no fork, directory gone, live session).
 import fs from 'node:fs';
 import path from 'node:path';
-import { ExitError } from '../app.js';
+import { ExitError } from '../errors.js';
 import { adapter } from '../harness/registry.js';
 import type { Ctx, Session } from '../types.js';
 import { applyConfig, type Config } from './config.js';
 import type { Plan } from './emit.js';
 import { harnessNames } from './info.js';
 import { findLive } from './live.js';
-import { shown } from './quote.js';
+import { shown } from '../util/quote.js';
 
 export interface PlanOptions {
   fork: boolean;

@@ -7,7 +7,7 @@ import type { Session } from '../types.js';
 import type { Term } from './query.js';
 import { parseQuery } from './query.js';
 import { search, type SearchFilters } from './search.js';
-import { usage } from '../app.js';
+import { usage } from '../errors.js';
 import { shortIds } from '../select/filter.js';
 import { row } from '../output.js';
 

@@ -102,3 +102,37 @@ export function uniqueReal<T extends { path: string }>(items: T[]): T[] {
   }
   return out;
 }
+
+/**
+ * Write a file atomically: a temp file in the same directory, then rename, so a reader sees the old
+ * file or the new one, never half of one. The directory is created (0700) when missing; the file
+ * gets `mode` (0600 unless told). `data` may be a sequence of chunks (a large listing is not joined).
+ * A failed write removes its temp file and throws.
+ */
+export function writeAtomic(file: string, data: string | Uint8Array | Iterable<string>, mode = 0o600): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  const tmp = `${file}.tmp-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+  try {
+    if (typeof data === 'string' || data instanceof Uint8Array) fs.writeFileSync(tmp, data, { mode });
+    else {
+      const fd = fs.openSync(tmp, 'w', mode);
+      try {
+        let buf = '';
+        for (const c of data) {
+          buf += c;
+          if (buf.length >= 1 << 20) {
+            fs.writeSync(fd, buf);
+            buf = '';
+          }
+        }
+        if (buf) fs.writeSync(fd, buf);
+      } finally {
+        fs.closeSync(fd);
+      }
+    }
+    fs.renameSync(tmp, file);
+  } catch (err) {
+    fs.rmSync(tmp, { force: true });
+    throw err;
+  }
+}

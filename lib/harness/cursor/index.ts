@@ -6,6 +6,7 @@
 // Neither stores the working directory. It is recovered by hashing candidate directories against
 // the md5 folder name; the project slug is lossy (`-` may be `/` or a literal `-`) and is used on
 // its own only when it names exactly one existing directory.
+import { onPath } from '../../util/which.js';
 import { createHash } from '../../util/lazy.js';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -535,17 +536,7 @@ let binMemo: { path: string; bin: string } | null = null;
 /** `cursor-agent` unless only `agent` is on PATH (looked up when a launch is prepared). */
 export function cursorBinary(envPath = process.env.PATH ?? ''): string {
   if (binMemo && binMemo.path === envPath) return binMemo.bin;
-  const onPath = (b: string) =>
-    envPath.split(':').some((d) => {
-      if (!d) return false;
-      try {
-        fs.accessSync(path.join(d, b), fs.constants.X_OK);
-        return fs.statSync(path.join(d, b)).isFile();
-      } catch {
-        return false;
-      }
-    });
-  const bin = !onPath('cursor-agent') && onPath('agent') ? 'agent' : 'cursor-agent';
+  const bin = !onPath('cursor-agent', envPath) && onPath('agent', envPath) ? 'agent' : 'cursor-agent';
   binMemo = { path: envPath, bin };
   return bin;
 }

@@ -3,10 +3,12 @@
 // absolute path. --write merges the fragment into the `hooks` object of Claude's settings.json
 // (CLAUDE_CONFIG_DIR, else ~/.claude), keeping every other setting, after a backup; run again, it
 // changes nothing.
+import { writeAtomic } from '../../../util/fsx.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Ctx } from '../../../types.js';
 import { expandHome } from '../../../util/paths.js';
+import { quoteSh } from '../../../util/quote.js';
 
 export function settingsFile(ctx: Ctx): string {
   const cfg = ctx.env.CLAUDE_CONFIG_DIR;
@@ -14,13 +16,8 @@ export function settingsFile(ctx: Ctx): string {
   return path.join(root, 'settings.json');
 }
 
-/** One word in single quotes for sh (hook commands run through a shell). */
-function shQuote(w: string): string {
-  return /^[A-Za-z0-9_\/.,:@+=-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`;
-}
-
 export function hookCommand(bin: string): string {
-  return `${shQuote(bin)} snapshot --quiet`;
+  return `${quoteSh(bin)} snapshot --quiet`;
 }
 
 export function fragment(bin: string): { hooks: { Stop: { hooks: { type: string; command: string }[] }[] } } {
@@ -89,9 +86,6 @@ export function writeHook(ctx: Ctx, bin: string, now = new Date()): WriteResult 
     }
     fs.writeFileSync(backup, text, { mode: 0o600, flag: 'wx' });
   }
-  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  const tmp = `${file}.resume-tmp-${process.pid}`;
-  fs.writeFileSync(tmp, JSON.stringify(settings, null, 2) + '\n', { mode });
-  fs.renameSync(tmp, file);
+  writeAtomic(file, JSON.stringify(settings, null, 2) + '\n', mode);
   return { file, changed: true, backup, replaced };
 }

@@ -2,6 +2,7 @@
 // (else `~/.config/resume/sessions/`; macOS: `~/Library/Application Support/resume/sessions/`),
 // directory 0700, files 0600, every write a temp file and a rename. `names.json` beside the records
 // maps session id → snapshotted name, so a listing reads one small file, not the whole store.
+import { writeAtomic } from '../../../util/fsx.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Ctx } from '../../../types.js';
@@ -53,21 +54,10 @@ function ensureDir(dir: string): void {
   }
 }
 
-/** Write a file atomically with mode 0600 (temp file in the same directory, then rename). */
-export function writeAtomic(file: string, text: string): void {
+/** Write a file atomically with mode 0600, in a private directory (0700 even when it existed). */
+function writeStored(file: string, text: string): void {
   ensureDir(path.dirname(file));
-  const tmp = `${file}.tmp-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
-  try {
-    fs.writeFileSync(tmp, text, { mode: 0o600 });
-    fs.renameSync(tmp, file);
-  } catch (err) {
-    try {
-      fs.unlinkSync(tmp);
-    } catch {
-      /* never written */
-    }
-    throw err;
-  }
+  writeAtomic(file, text);
 }
 
 export function readSnapshot(dir: string, id: string): Snapshot | null {
@@ -114,7 +104,7 @@ export function merge(old: Snapshot | null, now: Snapshot): Snapshot {
 
 export function saveSnapshot(dir: string, s: Snapshot): void {
   if (!validId(s.id)) return;
-  writeAtomic(path.join(dir, `${s.id}.json`), JSON.stringify(s, null, 2) + '\n');
+  writeStored(path.join(dir, `${s.id}.json`), JSON.stringify(s, null, 2) + '\n');
 }
 
 /** id → name, from names.json (empty when missing or bad). */
@@ -145,7 +135,7 @@ export function updateNames(dir: string, changes: Record<string, string | null>)
       changed = true;
     }
   }
-  if (changed) writeAtomic(path.join(dir, 'names.json'), JSON.stringify(names, null, 2) + '\n');
+  if (changed) writeStored(path.join(dir, 'names.json'), JSON.stringify(names, null, 2) + '\n');
 }
 
 // ---- pruning ----
@@ -184,7 +174,7 @@ export function prune(ctx: Ctx, dir: string, transcriptOf: (s: Snapshot) => stri
     if (!s) continue; // unreadable: left alone
     if (!transcriptOf(s)) gone.push(id);
   }
-  writeAtomic(stamp, new Date(now).toISOString() + '\n');
+  writeStored(stamp, new Date(now).toISOString() + '\n');
   if (ids.length >= GUARD_MIN && gone.length * 2 > ids.length) {
     return { ran: true, note: `pruning refused: ${gone.length} of ${ids.length} snapshot records have no transcript, which looks like a broken lookup (moved or unmounted Claude directory), not a clean-up`, retired: [] };
   }

@@ -6,6 +6,7 @@
 // Restoring is one of the two places this tool writes into Claude's directory (DESIGN.md): it only
 // adds task files that are missing (a file the live list already has always wins, nothing is
 // overwritten) and raises `.highwatermark`, never lowers it. Run twice, the second run changes nothing.
+import { writeAtomic } from '../../../util/fsx.js';
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -106,9 +107,7 @@ export function restore(plan: RestorePlan, snap: TaskList): RestorePlan {
     const now = readHwm(plan.dir);
     if (now != null && now >= hwm.to) hwm = null;
     else {
-      const tmp = path.join(plan.dir, `.highwatermark.resume-${process.pid}`);
-      fs.writeFileSync(tmp, String(hwm.to), { mode: 0o600 });
-      fs.renameSync(tmp, path.join(plan.dir, '.highwatermark'));
+      writeAtomic(path.join(plan.dir, '.highwatermark'), String(hwm.to));
     }
   }
   return { dir: plan.dir, add: written, present: present.sort(byId), hwm };

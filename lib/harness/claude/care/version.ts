@@ -2,6 +2,7 @@
 // versions directory (`~/.local/share/claude/versions/<version>`) and points `~/.local/bin/claude`
 // at the current one; when that symlink names a version, it is the answer without running anything.
 // Otherwise `claude --version` (first `x.y.z` in its output, 5 s at most).
+import { onPath } from '../../../util/which.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -47,19 +48,6 @@ export function symlinkVersion(link: string): { version: string; target: string 
   return parseVersion(v) ? { version: v, target: abs } : null;
 }
 
-export function onPath(name: string, envPath: string): string | null {
-  for (const d of envPath.split(':')) {
-    if (!d) continue;
-    const p = path.join(d, name);
-    try {
-      fs.accessSync(p, fs.constants.X_OK);
-      if (fs.statSync(p).isFile()) return p;
-    } catch {
-      /* not here */
-    }
-  }
-  return null;
-}
 
 export function installedVersion(ctx: Ctx): Installed | { error: string } {
   const link = path.join(ctx.home, '.local', 'bin', 'claude');

@@ -1,7 +1,7 @@
 // Keys from stdin, for the stages that take KEY when given none (`resume rows | fzf | resume emit`,
 // `resume resolve WORDS | resume emit`). A line is a key, or a whole row (the key is its first
 // tab-separated field); blank lines and lines with an empty first field (a status line) are skipped.
-// Read with node:readline, loaded only when stdin is read.
+// Split into lines by split2, loaded only when stdin is read.
 
 /** The key a line carries, or null. */
 export function keyOfLine(line: string): string | null {
@@ -12,10 +12,10 @@ export function keyOfLine(line: string): string | null {
 /** Every key on stdin, in order; [] when stdin is a terminal (nothing was piped in). */
 export async function stdinKeys(stdin: NodeJS.ReadStream = process.stdin): Promise<string[]> {
   if (stdin.isTTY) return [];
-  const { createInterface } = await import('node:readline');
+  const { default: split2 } = await import('split2');
   const keys: string[] = [];
-  const rl = createInterface({ input: stdin, crlfDelay: Infinity });
-  for await (const line of rl) {
+  // split2 splits on /\r?\n/ by default, so CRLF input gives the same keys
+  for await (const line of stdin.pipe(split2()) as AsyncIterable<string>) {
     const k = keyOfLine(line);
     if (k != null) keys.push(k);
   }

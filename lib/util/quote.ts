@@ -1,17 +1,21 @@
-// Quoting one word for the user's shell, so `cd DIR && ARGV` round-trips any directory name.
+// Quoting one word for a shell: the one place that does it.
 //
-// zsh and bash: shell-quote's `quote`. It round-trips spaces, quotes, `$`, backticks, `;`, `&`,
-// globs, `!` and non-ASCII (checked in real shells by test/launch.test.ts), but it leaves control
-// characters raw and puts newlines inside single quotes, so the line would span several lines and a
-// printed line could carry escape sequences to the terminal. A word holding any such character is
-// written as ANSI-C `$'…'` instead (bash and zsh both read it), with those characters as `\xHH`
-// bytes of their UTF-8 encoding (locale-independent).
+//   quotePosix  the user's zsh or bash (launch lines, --dry-run, `init` headers, `__fzf-flags`)
+//   quoteFish   the user's fish
+//   quoteSh     a plain POSIX sh (fzf's `--with-shell=sh -c` callbacks, Claude hook commands)
+//   shown       a word inside a one-line message on stderr
+//
+// zsh, bash and sh: bare when plain, else single quotes, inside which every character is literal
+// (no `$`, backticks, globs, and no `!` history expansion in an interactive bash, which double
+// quotes would allow). A zsh/bash word holding a control character is written as ANSI-C `$'…'`
+// instead (bash and zsh both read it), with those characters as `\xHH` bytes of their UTF-8
+// encoding (locale-independent), so a printed line stays one line and carries no escape sequence.
+// Plain sh (dash) has no `$'…'`: quoteSh keeps such characters inside single quotes.
 //
 // fish: written here deliberately. Inside fish single quotes only `\\` and `\'` are escapes (no
 // `$`, no globs, no command substitution); control characters are placed outside the quotes as
 // `\xHH` escapes, which fish concatenates with the quoted parts into one word.
-import shellQuote from 'shell-quote';
-import { HAS_CONTROL } from '../util/text.js';
+import { HAS_CONTROL } from './text.js';
 
 export type ShellName = 'zsh' | 'bash' | 'fish';
 export const SHELLS: readonly ShellName[] = ['zsh', 'bash', 'fish'];
@@ -40,16 +44,18 @@ function ansiC(w: string): string {
 
 /** One word quoted for zsh or bash. */
 export function quotePosix(w: string): string {
-  if (UNSAFE.test(w)) return ansiC(w);
-  return shellQuote.quote([w]);
+  return UNSAFE.test(w) ? ansiC(w) : quoteSh(w);
 }
 
 // Words fish reads literally without quotes (no `~`, `%`, `{`, `*`, `?`, `$`, `#`, `(`, …).
-const FISH_BARE = /^[A-Za-z0-9_\/.,:@+=-]+$/;
+const BARE = /^[A-Za-z0-9_\/.,:@+=-]+$/;
+// Words sh, bash and zsh read literally: as above plus `%`, but not starting with `=` (zsh expands
+// `=cmd` to the path of cmd).
+const SH_BARE = /^[A-Za-z0-9_\/.,:@+%-][A-Za-z0-9_\/.,:@+=%-]*$/;
 
 /** One word quoted for fish. */
 export function quoteFish(w: string): string {
-  if (FISH_BARE.test(w)) return w;
+  if (BARE.test(w)) return w;
   let out = '';
   let open = false;
   for (const ch of w) {
@@ -73,6 +79,15 @@ export function quoteFish(w: string): string {
 
 export function quoteFor(shell: ShellName): (w: string) => string {
   return shell === 'fish' ? quoteFish : quotePosix;
+}
+
+/**
+ * One word for a plain POSIX sh (dash included): bare when plain, else in single quotes, where every
+ * byte but NUL is literal. No ANSI-C quoting (`$'…'` is not in every sh), so a newline stays a
+ * newline inside the quotes: for command strings that sh runs, not for lines shown to a user.
+ */
+export function quoteSh(w: string): string {
+  return SH_BARE.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`;
 }
 
 /** A word for a one-line message on stderr: as-is when plain, else quoted so nothing raw reaches the terminal. */

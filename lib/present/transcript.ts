@@ -3,15 +3,15 @@
 // every harness format is understood. Secrets are redacted and control characters removed: nothing
 // from a transcript reaches the terminal raw.
 import fs from 'node:fs';
-import type { Session } from '../lib/types.js';
-import type { ExtractCtx, Piece } from '../lib/search/types.js';
-import { EXTRACTORS, rawHeads } from '../lib/search/registry.js';
-import { scanFile } from '../lib/search/scan.js';
-import { sanitizeText } from '../lib/util/redact.js';
-import { oneLine } from '../lib/util/text.js';
-import { localTime } from '../lib/util/time.js';
-import { tildify } from '../lib/util/paths.js';
-import { label } from '../lib/output.js';
+import type { Session } from '../types.js';
+import type { ExtractCtx, Piece } from '../search/types.js';
+import { EXTRACTORS, rawHeads } from '../search/registry.js';
+import { scanFile } from '../search/scan.js';
+import { sanitizeText } from '../util/redact.js';
+import { oneLine } from '../util/text.js';
+import { localTime } from '../util/time.js';
+import { tildify } from '../util/paths.js';
+import { label } from '../output.js';
 
 const WHOLE_CAP = 64 << 20;
 const TOOL_CLIP = 2000;

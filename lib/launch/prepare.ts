@@ -1,0 +1,38 @@
+// What every way of launching shares (resume, emit, the picker's keys): the shell to quote for, the
+// refusals (no fork, directory gone, session running) and the plan, and the plan as a line on stdout
+// shows it.
+import type { Ctx, Session } from '../types.js';
+import { usage } from '../errors.js';
+import type { Config } from './config.js';
+import { pickShell, type Plan } from './emit.js';
+import { shown, type ShellName } from '../util/quote.js';
+import { checkDir, checkLive, makePlan, shownPlan, withheldNote } from './plan.js';
+
+/** The shell to quote for; a bad `--shell` or RESUME_SHELL is a usage error. */
+export function shellOf(flag: string | undefined): ShellName {
+  const sh = pickShell(flag, process.env);
+  if (typeof sh === 'string') return sh;
+  throw usage(`${sh.from} must be zsh, bash or fish, not ${shown(sh.bad)}`);
+}
+
+/** The refusals (no fork, directory gone, session running), then the plan. Same checks for every mode. */
+export function prepare(s: Session, o: { fork: boolean; extra: string[]; cfg: Config; name: string; env?: Record<string, string>; ctx?: Ctx }): Plan {
+  const plan = makePlan(s, o);
+  // the demo's stand-in harness commands (App.launchEnv)
+  if (o.env) Object.assign(plan.env, o.env);
+  checkDir(plan.cwd, o.name);
+  if (!o.fork) checkLive(s, o.cfg, o.name);
+  return plan;
+}
+
+/**
+ * The plan a launch line on stdout shows: all of it on a terminal; into a pipe or file, without the
+ * permission-bypass flags from config (named on stderr).
+ */
+export function forStdout(plan: Plan, cfg: Config): { plan: Plan; withheld: string[] } {
+  if (process.stdout.isTTY) return { plan, withheld: [] };
+  const r = shownPlan(plan, cfg);
+  const n = withheldNote(r.withheld, plan.harness);
+  if (n) process.stderr.write(n + '\n');
+  return r;
+}

@@ -1,0 +1,68 @@
+// The preview text fzf shows beside the list (and `resume preview` prints). Every value from a
+// transcript is redacted and stripped of control characters and escape sequences.
+import type { Session } from '../types.js';
+import { age, localTime } from '../util/time.js';
+import { oneLine } from '../util/text.js';
+import { tildify } from '../util/paths.js';
+import { sanitize } from '../util/redact.js';
+import { harnessColor } from '../output.js';
+import { colorOn } from '../util/color.js';
+
+/** The short id `ls` shows for one id among a list's ids (the rule of shortIds, for one id). */
+export function shortOf(id: string, ids: Iterable<string>, min = 8): string {
+  let l = 0;
+  for (const other of ids) {
+    if (other === id) continue;
+    let i = 0;
+    while (i < id.length && i < other.length && id[i] === other[i]) i++;
+    if (i > l) l = i;
+  }
+  return id.slice(0, Math.min(id.length, Math.max(min, l + 1)));
+}
+
+/** "fork of <short id>" for a fork, else null. */
+export function forkLine(s: { forkedFrom: string | null }, ids: Iterable<string>): string | null {
+  return s.forkedFrom ? `fork of ${shortOf(s.forkedFrom, ids)}` : null;
+}
+
+const clean = (s: string | null | undefined): string => (s ? sanitize(s) : '');
+
+/**
+ * Colour: on a terminal, or in the picker's preview window (fzf renders it on the terminal; the
+ * picker sets RESUME_PICK_DIR), never with NO_COLOR.
+ */
+export function previewColor(env: NodeJS.ProcessEnv = process.env, tty = !!process.stdout.isTTY): boolean {
+  return colorOn(tty || !!env.RESUME_PICK_DIR, env);
+}
+
+export function previewText(s: Session, home: string, now = Date.now(), color = false, fork: string | null = null): string {
+  const bold = (t: string) => (color ? `\x1b[1m${t}\x1b[0m` : t);
+  const dim = (t: string) => (color ? `\x1b[2m${t}\x1b[0m` : t);
+  const lines: string[] = [];
+  const title = clean(s.title) || clean(s.firstPrompt) || '(no prompt)';
+  lines.push(bold(title), '');
+  const when = s.updated ?? s.started;
+  const field = (k: string, v: string) => {
+    if (v) lines.push(`${dim((k + ':').padEnd(10))}${v}`);
+  };
+  if (fork) lines.push(fork, '');
+  field('harness', harnessColor(s.harness, color));
+  field('id', s.id);
+  field('dir', clean(tildify(s.cwd, home)) || '?');
+  field('branch', clean(s.branch));
+  field('updated', when != null ? `${age(when, now)} ago (${localTime(when)})` : '');
+  field('started', s.started != null && s.started !== when ? `${age(s.started, now)} ago (${localTime(s.started)})` : '');
+  field('prompts', String(s.prompts));
+  field('model', clean(s.model));
+  if (s.hidden) field('hidden', s.hiddenReason ?? 'yes');
+  const block = (label: string, text: string | null) => {
+    const t = clean(text);
+    if (!t) return;
+    lines.push('', dim(`${label}:`), t);
+  };
+  block('first prompt', s.firstPrompt);
+  if (s.lastPrompt && s.lastPrompt !== s.firstPrompt) block('last prompt', s.lastPrompt);
+  block('last reply', s.lastReply);
+  lines.push('', `${dim('file:')} ${oneLine(s.file)}`);
+  return lines.join('\n') + '\n';
+}

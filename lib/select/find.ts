@@ -1,0 +1,35 @@
+// Finding one session by key without a full listing when possible: the picker's callbacks (preview,
+// pager, picked id) name sessions by `harness:id`, which the stored listing answers without
+// statting anything; only a key missing from it (or no index yet) brings the index up to date.
+import fs from 'node:fs';
+import type { App } from '../app.js';
+import type { Session } from '../types.js';
+import { INDEX_VERSION, indexFiles } from '../index/index.js';
+import { resolve } from './resolve.js';
+
+/** Sessions from the stored listing, without statting anything; null when there is none. */
+export function storedSessions(app: App): Session[] | null {
+  try {
+    const list = JSON.parse(fs.readFileSync(indexFiles(app.ctx).list, 'utf8')) as { v?: number; sessions?: Session[] };
+    return list && list.v === INDEX_VERSION && Array.isArray(list.sessions) ? app.view(list.sessions) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Find a session by key (`harness:id`), else by anything `resume QUERY` accepts when it names one. */
+export async function findSession(app: App, key: string): Promise<Session | null> {
+  return (await findWithList(app, key)).session;
+}
+
+/** The session a key names, and the list it was found in (for the short ids of its links). */
+export async function findWithList(app: App, key: string): Promise<{ session: Session | null; list: Session[] }> {
+  const stored = storedSessions(app);
+  const hit = stored?.find((s) => s.key === key);
+  if (hit) return { session: hit, list: stored! };
+  const all = await app.index({ quiet: true }).then((r) => r.sessions);
+  const exact = all.find((s) => s.key === key);
+  if (exact) return { session: exact, list: all };
+  const r = resolve([key], all);
+  return { session: r.kind === 'one' ? r.session : null, list: all };
+}
