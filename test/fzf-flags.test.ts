@@ -8,7 +8,7 @@ import { fzfFlags, normalLetters, splitOpts, INSERT_PROMPT, NORMAL_PROMPT, type 
 import { cmpVersion, fzfVersion, has, MIN, parseVersion, type Version } from '../fzf/version.js';
 import { alignRows, nextHarness } from '../fzf/feed.js';
 import { ExitError } from '../lib/app.js';
-import { have, run, tempHome, write } from './helpers.js';
+import { run, tempHome, write, needs } from './helpers.js';
 import type { Session } from '../lib/types.js';
 
 const SELF = "'/usr/bin/node' '/opt/resume/bin/resume'";
@@ -204,7 +204,7 @@ describe('generated flags', () => {
     expect(() => flags('0.18.0')).toThrow(/the picker needs fzf >= 0\.19\.0, but fzf 0\.18\.0 is installed/);
   });
 
-  it.skipIf(!have('fzf'))('resume __fzf-flags tab prints the current config\'s flags as one line', () => {
+  it.skipIf(needs('fzf'))('resume __fzf-flags tab prints the current config\'s flags as one line', () => {
     const home = tempHome();
     write(home, '.config/resume/config', 'keys = "vim"\nfzf_opts = "--height 50%"\n');
     const r = run(home, ['__fzf-flags', 'tab']);
@@ -233,7 +233,7 @@ describe('generated flags', () => {
     }
   });
 
-  it.skipIf(!have('fzf'))('the installed fzf accepts every generated flag set', () => {
+  it.skipIf(needs('fzf'))('the installed fzf accepts every generated flag set', () => {
     const out = spawnSync('fzf', ['--version'], { encoding: 'utf8' }).stdout;
     const installed = parseVersion(out)!;
     for (const keys of ['default', 'vim'] as const) {

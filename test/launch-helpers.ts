@@ -72,7 +72,7 @@ export interface StandIn {
  */
 export function standIn(home: string, names = ['claude', 'pi', 'codex', 'viewer']): StandIn {
   const bin = path.join(home, 'bin');
-  const log = path.join(home, 'standin.jsonl');
+  const log = standInLog(home);
   fs.mkdirSync(bin, { recursive: true });
   const script = `#!${process.execPath}
 const fs = require('fs');
@@ -93,6 +93,11 @@ else process.exit(Number(e.STANDIN_EXIT || 0));
 `;
   for (const n of names) fs.writeFileSync(path.join(bin, n), script, { mode: 0o755 });
   return { PATH: `${bin}:${process.env.PATH}`, bin, log };
+}
+
+/** The log the stand-ins in HOME/bin append to. */
+export function standInLog(home: string): string {
+  return path.join(home, 'standin.jsonl');
 }
 
 export function records(log: string): any[] {

@@ -4,12 +4,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BIN, envFor, have, jsonl, tempHome, write } from './helpers.js';
-import { standIn } from './shell-helpers.js';
+import { BIN, envFor, jsonl, tempHome, write, needs } from './helpers.js';
+import { calls, claudeOnPath } from './shell-helpers.js';
 
-const HAVE = have('fzf') && have('tmux');
+const SKIP = needs('fzf', 'tmux');
 /** The installed fzf's minor version (0.MINOR.x), for the keys whose meaning depends on it. */
-const FZF_VERSION = HAVE ? Number(/^0\.(\d+)/.exec(spawnSync('fzf', ['--version'], { encoding: 'utf8' }).stdout)?.[1] ?? 0) : 0;
+const FZF_VERSION = !SKIP ? Number(/^0\.(\d+)/.exec(spawnSync('fzf', ['--version'], { encoding: 'utf8' }).stdout)?.[1] ?? 0) : 0;
 
 interface Sess {
   id: string;
@@ -52,10 +52,6 @@ function pickerHome(): string {
 }
 
 
-function calls(home: string): { cwd: string; argv: string[] }[] {
-  const f = path.join(home, 'calls.jsonl');
-  return fs.existsSync(f) ? fs.readFileSync(f, 'utf8').trim().split('\n').map((l) => JSON.parse(l)) : [];
-}
 
 const shq = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 const sockets: string[] = [];
@@ -177,7 +173,7 @@ async function opened(home: string, args: string[], env: Record<string, string |
   return t;
 }
 
-describe.skipIf(!HAVE)('picker in tmux (real fzf)', () => {
+describe.skipIf(SKIP)('picker in tmux (real fzf)', { timeout: 120_000 }, () => {
   it('opens newest first with the keys in the header; query + Enter prints the id', async () => {
     const home = pickerHome();
     const t = new Term(home, ['__pick']);
@@ -367,12 +363,12 @@ describe.skipIf(!HAVE)('picker in tmux (real fzf)', () => {
   });
 });
 
-describe.skipIf(!HAVE)('resume [QUERY] through the picker (real fzf, stand-in claude)', () => {
+describe.skipIf(SKIP)('resume [QUERY] through the picker (real fzf, stand-in claude)', { timeout: 120_000 }, () => {
   it('bare resume: Enter emits the line for the newest session (RESUME_EMIT_FILE)', async () => {
     const home = pickerHome();
     const emit = path.join(home, 'emit');
     fs.writeFileSync(emit, '');
-    const t = await opened(home, [], { RESUME_EMIT_FILE: emit, PATH: standIn(home), RESUME_SHELL: 'bash' });
+    const t = await opened(home, [], { RESUME_EMIT_FILE: emit, PATH: claudeOnPath(home), RESUME_SHELL: 'bash' });
     await t.keys('Enter');
     expect(await t.exit()).toEqual({ code: 0, out: '' });
     expect(fs.readFileSync(emit, 'utf8')).toBe(`cd ${path.join(home, 'proj-alpha')} && claude --resume ${S1}\n`);
@@ -380,7 +376,7 @@ describe.skipIf(!HAVE)('resume [QUERY] through the picker (real fzf, stand-in cl
 
   it('an ambiguous query opens the picker with it filled in; Enter resumes the chosen one in its directory', async () => {
     const home = pickerHome();
-    const t = new Term(home, ['task'], { PATH: standIn(home) });
+    const t = new Term(home, ['task'], { PATH: claudeOnPath(home) });
     const s = await t.waitFor(/^> task/m);
     expect(s).toMatch(/2\/3/);
     await t.keys('Down', 'Enter');
@@ -390,7 +386,7 @@ describe.skipIf(!HAVE)('resume [QUERY] through the picker (real fzf, stand-in cl
 
   it('ctrl-y prints the command instead of running it', async () => {
     const home = pickerHome();
-    const t = await opened(home, [], { PATH: standIn(home), RESUME_SHELL: 'bash' });
+    const t = await opened(home, [], { PATH: claudeOnPath(home), RESUME_SHELL: 'bash' });
     await t.keys('C-y');
     expect(await t.exit()).toEqual({ code: 0, out: `cd ${path.join(home, 'proj-alpha')} && claude --resume ${S1}\n` });
     expect(calls(home)).toEqual([]);
@@ -398,7 +394,7 @@ describe.skipIf(!HAVE)('resume [QUERY] through the picker (real fzf, stand-in cl
 
   it('ctrl-o forks the chosen session', async () => {
     const home = pickerHome();
-    const t = await opened(home, [], { PATH: standIn(home) });
+    const t = await opened(home, [], { PATH: claudeOnPath(home) });
     await t.keys('Down', 'Down', 'C-o');
     expect((await t.exit()).code).toBe(0);
     expect(calls(home)).toEqual([{ cwd: path.join(home, 'proj-gamma'), argv: ['--resume', S3, '--fork-session'] }]);
@@ -406,7 +402,7 @@ describe.skipIf(!HAVE)('resume [QUERY] through the picker (real fzf, stand-in cl
 
   it('Esc in the picker of `resume` is exit 130, quietly', async () => {
     const home = pickerHome();
-    const t = await opened(home, [], { PATH: standIn(home) });
+    const t = await opened(home, [], { PATH: claudeOnPath(home) });
     await t.keys('Escape');
     expect(await t.exit()).toEqual({ code: 130, out: '' });
     expect(calls(home)).toEqual([]);
@@ -415,7 +411,7 @@ describe.skipIf(!HAVE)('resume [QUERY] through the picker (real fzf, stand-in cl
   it('vim mode: y in normal mode prints the command (0.38: through the action file)', async () => {
     const home = pickerHome();
     write(home, '.config/resume/config', 'keys = "vim"\n');
-    const t = await opened(home, [], { PATH: standIn(home), RESUME_SHELL: 'bash' });
+    const t = await opened(home, [], { PATH: claudeOnPath(home), RESUME_SHELL: 'bash' });
     await t.keys('Escape');
     await t.waitFor(/^N> /m);
     await t.keys('j', 'y');

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { BIN, envFor, jsonl, run, tempHome, write } from './helpers.js';
+import { BIN, envFor, jsonl, needs, run, tempHome, write } from './helpers.js';
 
 const ID = 'e5555555-0000-4000-8000-000000000005';
 const KEY = `claude:${ID}`;
@@ -102,7 +102,7 @@ describe('the transcript for the pager', () => {
 });
 
 describe('without a terminal', () => {
-  it.skipIf(spawnSync('sh', ['-c', 'command -v setsid'], { stdio: 'ignore' }).status !== 0)('__pick is exit 2 saying the picker needs one; resume prints the candidates and exits 1', () => {
+  it.skipIf(needs('setsid'))('__pick is exit 2 saying the picker needs one; resume prints the candidates and exits 1', () => {
     const { home: h } = home();
     const env = envFor(h);
     const p = spawnSync('setsid', [process.execPath, BIN, '__pick'], { env, cwd: h, encoding: 'utf8', input: '' });
