@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BIN, envFor, jsonl, tempHome, write, needs } from './helpers.js';
 import { calls, claudeOnPath } from './shell-helpers.js';
+import { claudeLine } from './launch-helpers.js';
 
 const SKIP = needs('fzf', 'tmux');
 /** The installed fzf's minor version (0.MINOR.x), for the keys whose meaning depends on it. */
@@ -36,11 +37,8 @@ function pickerHome(): string {
   for (const s of sessions) {
     const cwd = path.join(home, s.dir);
     fs.mkdirSync(cwd, { recursive: true });
-    const line = (type: string, i: number, message: object) => ({
-      parentUuid: null, isSidechain: false, userType: 'external', cwd, sessionId: s.id, version: '2.1.0', gitBranch: 'main',
-      type, uuid: `${s.id}-${type}-${i}`, timestamp: s.at.replace('00.000Z', `${String(i).padStart(2, '0')}.000Z`), entrypoint: 'cli',
-      message, ...s.extra,
-    });
+    const line = (type: string, i: number, message: object) =>
+      claudeLine({ id: s.id, cwd, type, uuid: `${s.id}-${type}-${i}`, at: s.at.replace('00.000Z', `${String(i).padStart(2, '0')}.000Z`) }, { message, ...s.extra });
     write(home, `.claude/projects/-p-${s.id.slice(0, 8)}/${s.id}.jsonl`, jsonl(
       ...s.prompts.flatMap((p, i) => [
         line('user', 2 * i, { role: 'user', content: p }),

@@ -4,8 +4,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { BIN, envFor, jsonl, tempHome, write } from './helpers.js';
-import { records, standIn, standInLog } from './launch-helpers.js';
+import { BIN, envFor, tempHome, write } from './helpers.js';
+import { claudeSession, records, standIn, standInLog } from './launch-helpers.js';
 
 export interface Sess {
   id: string;
@@ -17,16 +17,7 @@ export interface Sess {
 
 /** Claude Code transcripts under HOME/.claude/projects for each session. */
 export function claudeHome(sessions: Sess[], home = tempHome('resume-shell-')): string {
-  for (const s of sessions) {
-    const line = (type: string, extra: object, ts: string) => ({
-      parentUuid: null, isSidechain: false, userType: 'external', cwd: s.cwd, sessionId: s.id, version: '2.1.0',
-      gitBranch: 'main', type, uuid: `${s.id}-${type}`, timestamp: ts, entrypoint: 'cli', ...extra,
-    });
-    write(home, `.claude/projects/-p-${s.id.slice(0, 8)}/${s.id}.jsonl`, jsonl(
-      line('user', { message: { role: 'user', content: s.prompt } }, s.at),
-      line('assistant', { message: { role: 'assistant', content: [{ type: 'text', text: 'ok' }] } }, s.at),
-    ));
-  }
+  for (const s of sessions) claudeSession(home, s);
   return home;
 }
 
