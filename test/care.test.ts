@@ -5,20 +5,16 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { run, tempHome, write } from './helpers.js';
+import { run, tempHome, write, notLinux } from './helpers.js';
 import { claudeSession, uuid } from './launch-helpers.js';
 
-const linux = process.platform === 'linux';
-const homes: string[] = [];
 const kids: ChildProcess[] = [];
 afterEach(() => {
   for (const k of kids.splice(0)) k.kill('SIGKILL');
-  for (const h of homes.splice(0)) fs.rmSync(h, { recursive: true, force: true });
 });
 
 function home(): string {
   const h = tempHome('resume-care-');
-  homes.push(h);
   return h;
 }
 
@@ -68,7 +64,7 @@ const store = (h: string) => path.join(h, '.config', 'resume', 'sessions');
 const snap = (h: string, id: string) => JSON.parse(fs.readFileSync(path.join(store(h), `${id}.json`), 'utf8'));
 const mode = (p: string) => fs.statSync(p).mode & 0o777;
 
-describe.skipIf(!linux)('resume snapshot', () => {
+describe.skipIf(notLinux)('resume snapshot', () => {
   it('captures name, tasks, pairing and metadata of each live session; 0700/0600; merges by task id and never shrinks', async () => {
     const h = home();
     const id = uuid(1);
@@ -162,7 +158,7 @@ describe.skipIf(!linux)('resume snapshot', () => {
   });
 });
 
-describe.skipIf(!linux)('pruning the snapshot store', () => {
+describe.skipIf(notLinux)('pruning the snapshot store', () => {
   function record(h: string, id: string, transcript: string | null): void {
     write(h, path.join(store(h), `${id}.json`), JSON.stringify({
       format: 1, id, root: path.join(h, '.claude'), cwd: h, version: '2.1.0', name: null, transcript, taskListId: id,
@@ -217,7 +213,7 @@ describe.skipIf(!linux)('pruning the snapshot store', () => {
   });
 });
 
-describe.skipIf(!linux)('restore on resume', () => {
+describe.skipIf(notLinux)('restore on resume', () => {
   /** A session that was snapshotted while live, then quit: Claude removed its task directory and registry file. */
   async function quitSession(h: string, id: string, name?: string): Promise<string> {
     claudeSession(h, { id, cwd: h });
@@ -360,7 +356,7 @@ describe('resume init claude-hook', () => {
   });
 });
 
-describe.skipIf(!linux)('resume outdated', () => {
+describe.skipIf(notLinux)('resume outdated', () => {
   /** ~/.local/bin/claude → ~/.local/share/claude/versions/<v> */
   function installed(h: string, v: string): void {
     const target = write(h, `.local/share/claude/versions/${v}`, '#!/bin/sh\n');
@@ -438,7 +434,7 @@ describe.skipIf(!linux)('resume outdated', () => {
   });
 });
 
-describe.skipIf(!linux)('doctor: Claude rescue warnings', () => {
+describe.skipIf(notLinux)('doctor: Claude rescue warnings', () => {
   it('warns when live sessions exist but the snapshot store is empty, and when task directories do not follow session ids', async () => {
     const h = home();
     const id = uuid(60);
@@ -464,7 +460,7 @@ describe.skipIf(!linux)('doctor: Claude rescue warnings', () => {
   });
 });
 
-describe.skipIf(!linux)('restore when the client kept its tasks (Claude Code 2.1.332)', () => {
+describe.skipIf(notLinux)('restore when the client kept its tasks (Claude Code 2.1.332)', () => {
   it('finds nothing missing, writes nothing (not even a .highwatermark the client does not keep)', async () => {
     const h = home();
     const id = uuid(70);

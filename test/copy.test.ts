@@ -3,19 +3,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { afterAll, describe, expect, it } from 'vitest';
-import { BIN, envFor, have, run, tempHome } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { BIN, envFor, run, tempHome, needs } from './helpers.js';
 import { claudeSession } from './launch-helpers.js';
 import { quotePosix } from '../lib/util/quote.js';
 
-const homes: string[] = [];
-afterAll(() => {
-  for (const h of homes) fs.rmSync(h, { recursive: true, force: true });
-});
 
 function setup() {
   const home = tempHome();
-  homes.push(home);
   const cwd = path.join(home, 'src', 'shop');
   fs.mkdirSync(cwd, { recursive: true });
   const id = 'c0b1c0b1-0000-4000-8000-000000000001';
@@ -90,7 +85,7 @@ describe('resume --copy', () => {
     expect(r.stderr).toContain(`copied the line that resumes ${id} (the best result) to the clipboard (xclip)`);
   });
 
-  it.skipIf(!have('script'))('over ssh: an OSC 52 write to the terminal', () => {
+  it.skipIf(needs('script'))('over ssh: an OSC 52 write to the terminal', () => {
     const env = envFor(home, { ...clean, PATH: `${only([])}:/usr/bin:/bin`, SSH_TTY: '/dev/pts/9', SSH_CONNECTION: '10.0.0.1 5 10.0.0.2 22' });
     const p = spawnSync('script', ['-qec', `${process.execPath} ${BIN} ${id} --copy`, '/dev/null'], { env, encoding: 'utf8', cwd: home });
     expect(p.status).toBe(0);

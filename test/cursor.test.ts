@@ -3,18 +3,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FIXTURES, jsonl, lsJson, run, tempHome, write } from './helpers.js';
 import { cursorStore, Database, md5 } from './sqlite-fixtures.js';
 import { cursor, cursorPromptText, decodeChatMeta } from '../lib/harness/cursor/index.js';
 
-const homes: string[] = [];
-afterEach(() => {
-  for (const h of homes.splice(0)) fs.rmSync(h, { recursive: true, force: true });
-});
 function home(): string {
   const h = tempHome('resume-cursor-');
-  homes.push(h);
   return h;
 }
 

@@ -1,18 +1,13 @@
 // resume doctor: the report a user pastes into a bug report, and its --json form.
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FIXTURES, put, run, tempHome, write } from './helpers.js';
 import { addSessions, opencodeDb, user } from './sqlite-fixtures.js';
 import { HARNESSES } from '../lib/types.js';
 
-const homes: string[] = [];
-afterEach(() => {
-  for (const h of homes.splice(0)) fs.rmSync(h, { recursive: true, force: true });
-});
 function home(): string {
   const h = tempHome('resume-doctor-');
-  homes.push(h);
   return h;
 }
 

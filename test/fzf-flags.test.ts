@@ -5,10 +5,10 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { fzfFlags, normalLetters, splitOpts, INSERT_PROMPT, NORMAL_PROMPT, type FlagOptions } from '../fzf/flags.js';
-import { cmpVersion, fzfVersion, has, MIN, parseVersion, type Version } from '../fzf/version.js';
+import { cmpVersion, fzfVersion, has, MIN, parseVersion, type Feature, type Version } from '../fzf/version.js';
 import { alignRows, nextHarness } from '../fzf/feed.js';
 import { ExitError } from '../lib/errors.js';
-import { have, run, tempHome, write } from './helpers.js';
+import { run, tempHome, write, needs } from './helpers.js';
 import type { Session } from '../lib/types.js';
 
 const SELF = "'/usr/bin/node' '/opt/resume/bin/resume'";
@@ -18,33 +18,52 @@ function flags(version: string, o: Partial<FlagOptions> = {}) {
   return fzfFlags({ version: v(version), keys: 'default', fzfOpts: null, context: 'picker', self: SELF, ...o });
 }
 
-/** Every versioned construct in a list of fzf arguments, with the feature it needs. */
-function featuresUsed(args: string[]): Set<keyof typeof MIN> {
-  const out = new Set<keyof typeof MIN>();
+/**
+ * How each entry of the minimum-version table (fzf/version.ts MIN) shows in fzf arguments: a
+ * Record over its keys, so a feature added to the table without a way to see it here does not
+ * compile. `null`: a property of fzf itself, nothing resume emits.
+ */
+type Seen = (arg: string, bind: string | null) => boolean;
+const action = (name: string): Seen => (_a, b) => b !== null && new RegExp(`(^|[:+'])${name}($|[+'(])`).test(b.slice(b.indexOf(':', 1)));
+const SEEN: Record<Feature, Seen | null> = {
+  executeSilent: (_a, b) => !!b?.includes('execute-silent('),
+  halfPage: action('half-page-(up|down)'),
+  layout: (a) => a.startsWith('--layout'),
+  reload: (_a, b) => !!b?.includes('reload('),
+  clearQuery: action('clear-query'),
+  previewHalfPage: action('preview-half-page-(up|down)'),
+  changePrompt: (_a, b) => !!b?.includes('change-prompt('),
+  firstLast: action('(first|last)'),
+  unbind: (_a, b) => !!b?.includes('unbind('),
+  rebind: (_a, b) => !!b?.includes('rebind('),
+  previewAlt: (a) => a.startsWith('--preview-window') && /<\d+\(/.test(a),
+  startEvent: (_a, b) => !!b?.startsWith('start:'),
+  loadEvent: (_a, b) => !!b?.startsWith('load:'),
+  transform: (_a, b) => b !== null && /(^|[:+])transform:/.test(b),
+  envPrompt: (_a, b) => !!b?.includes('$FZF_PROMPT'),
+  withShell: (a) => a.startsWith('--with-shell'),
+  print: (_a, b) => !!b?.includes('print('),
+  noColorEnv: null,
+  multiKeyBind: (_a, b) => b !== null && b.slice(0, b.indexOf(':', 1)).includes(','),
+};
+const FEATURES = Object.keys(MIN) as Feature[];
+
+/** Every feature of the table that a list of fzf arguments uses. */
+function featuresUsed(args: string[]): Set<Feature> {
+  const out = new Set<Feature>();
   for (const a of args) {
-    if (a.startsWith('--with-shell')) out.add('withShell');
-    if (a.startsWith('--layout')) out.add('layout');
-    if (a.startsWith('--preview-window') && /<\d+\(/.test(a)) out.add('previewAlt');
-    if (!a.startsWith('--bind=')) continue;
-    const b = a.slice('--bind='.length);
-    const colon = b.indexOf(':', 1);
-    if (b.slice(0, colon).includes(',')) out.add('multiKeyBind');
-    if (b.startsWith('start:')) out.add('startEvent');
-    if (/(^|[:+])transform:/.test(b)) out.add('transform');
-    if (b.includes('$FZF_PROMPT')) out.add('envPrompt');
-    if (b.includes('print(')) out.add('print');
-    if (b.includes('reload(')) out.add('reload');
-    if (b.includes('unbind(')) out.add('unbind');
-    if (b.includes('rebind(')) out.add('rebind');
-    if (b.includes('change-prompt(')) out.add('changePrompt');
-    if (b.includes('clear-query')) out.add('clearQuery');
-    if (b.includes('execute-silent(')) out.add('executeSilent');
-    if (/preview-half-page/.test(b)) out.add('previewHalfPage');
-    if (/(^|[:+'])(first|last)($|[+'])/.test(b)) out.add('firstLast');
-    if (/(^|[:+'])half-page-(up|down)/.test(b)) out.add('halfPage');
+    const bind = a.startsWith('--bind=') ? a.slice('--bind='.length) : null;
+    for (const f of FEATURES) if (SEEN[f]?.(a, bind)) out.add(f);
   }
   return out;
 }
+
+/** The versions on each side of every minimum in the table. */
+const EDGES = FEATURES.flatMap((f) => {
+  const [maj, min, patch] = parseVersion(MIN[f])!;
+  const below = patch > 0 ? [maj, min, patch - 1] : [maj, min - 1, 99];
+  return [MIN[f], below.join('.')];
+});
 
 const VERSIONS = ['0.35.0', '0.38.0', '0.44.1', '0.45.0', '0.46.0', '0.50.0', '0.51.0', '0.53.0', '0.56.3', '0.59.0', '0.60.3', '0.66.0', '0.70.0'];
 
@@ -57,14 +76,12 @@ describe('version table', () => {
     expect(cmpVersion(v('0.46.0'), v('0.45.9'))).toBeGreaterThan(0);
   });
 
-  it('has the minimums of the CHANGELOG', () => {
-    expect(MIN.transform).toBe('0.45.0');
-    expect(MIN.envPrompt).toBe('0.46.0');
-    expect(MIN.withShell).toBe('0.51.0');
-    expect(MIN.print).toBe('0.53.0');
-    expect(MIN.multiKeyBind).toBe('0.59.0');
-    expect(has(v('0.45.0'), 'transform')).toBe(true);
-    expect(has(v('0.44.1'), 'transform')).toBe(false);
+  it('a feature is there from its minimum in the table on, and not a patch before', () => {
+    for (let i = 0; i < EDGES.length; i += 2) {
+      const f = FEATURES[i / 2]!;
+      expect(has(v(EDGES[i]!), f), `${f} at ${EDGES[i]}`).toBe(true);
+      expect(has(v(EDGES[i + 1]!), f), `${f} at ${EDGES[i + 1]}`).toBe(false);
+    }
   });
 
   it('probes fzf --version once per binary, keyed by path and mtime', () => {
@@ -97,17 +114,30 @@ describe('version table', () => {
 });
 
 describe('generated flags', () => {
-  it('never use anything above the version they are generated for', () => {
-    for (const ver of VERSIONS) {
+  it('never use anything above the version they are generated for (every edge of the version table)', () => {
+    const used = new Set<Feature>();
+    for (const ver of [...VERSIONS, ...EDGES]) {
       for (const keys of ['default', 'vim'] as const) {
         for (const context of ['picker', 'tab'] as const) {
-          const f = flags(ver, { keys, context, deepSearch: true });
-          for (const feat of featuresUsed(f.args)) {
-            expect(has(v(ver), feat), `${feat} (${MIN[feat]}) in ${keys}/${context} flags for fzf ${ver}`).toBe(true);
+          for (const extra of [{}, { noColor: true, ansi: true }]) {
+            let f;
+            try {
+              f = flags(ver, { keys, context, deepSearch: true, ...extra });
+            } catch (e) {
+              // too old for this keymap or the picker: refused, never flags it cannot run
+              expect(e).toBeInstanceOf(ExitError);
+              continue;
+            }
+            for (const feat of featuresUsed(f.args)) {
+              used.add(feat);
+              expect(has(v(ver), feat), `${feat} (${MIN[feat]}) in ${keys}/${context} flags for fzf ${ver}`).toBe(true);
+            }
           }
         }
       }
     }
+    // the check sees the table's versioned constructs in what is generated
+    for (const f of ['withShell', 'print', 'transform', 'envPrompt', 'startEvent', 'unbind', 'rebind'] as const) expect(used).toContain(f);
   });
 
   it('0.38: SHELL=sh, the action file, and the bind/unbind table for vim mode', () => {
@@ -204,7 +234,7 @@ describe('generated flags', () => {
     expect(() => flags('0.18.0')).toThrow(/the picker needs fzf >= 0\.19\.0, but fzf 0\.18\.0 is installed/);
   });
 
-  it.skipIf(!have('fzf'))('resume __fzf-flags tab prints the current config\'s flags as one line', () => {
+  it.skipIf(needs('fzf'))('resume __fzf-flags tab prints the current config\'s flags as one line', () => {
     const home = tempHome();
     write(home, '.config/resume/config', 'keys = "vim"\nfzf_opts = "--height 50%"\n');
     const r = run(home, ['__fzf-flags', 'tab']);
@@ -233,7 +263,7 @@ describe('generated flags', () => {
     }
   });
 
-  it.skipIf(!have('fzf'))('the installed fzf accepts every generated flag set', () => {
+  it.skipIf(needs('fzf'))('the installed fzf accepts every generated flag set', () => {
     const out = spawnSync('fzf', ['--version'], { encoding: 'utf8' }).stdout;
     const installed = parseVersion(out)!;
     for (const keys of ['default', 'vim'] as const) {

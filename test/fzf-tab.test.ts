@@ -2,10 +2,9 @@
 // .ci/run, on every fzf version): candidates newest first, the picker's preview beside them, vim
 // keys when the config says keys = "vim", and the chosen id inserted. fzf-tab (MIT) is vendored in
 // test/fixtures/fzf-tab (plugin files only, from upstream commit e394092).
-import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { FIXTURES, have, write } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { FIXTURES, write, needs } from './helpers.js';
 import { TmuxShell, claudeHome, type Sess } from './shell-helpers.js';
 
 const uid = (p: string) => `${p}-4e5f-4061-8071-2a3b4c5d6e7f`;
@@ -14,17 +13,12 @@ const SESSIONS: Sess[] = [
   { id: uid('22222222'), cwd: '/w/src/dotfiles', prompt: 'add fish config', at: '2026-01-02T00:00:00Z' },
   { id: uid('33333333'), cwd: '/w/srv/web', prompt: 'deploy the site', at: '2026-01-03T00:00:00Z' },
 ];
-const homes: string[] = [];
-afterAll(() => {
-  for (const h of homes) fs.rmSync(h, { recursive: true, force: true });
-});
 
-describe('zsh with fzf-tab (tmux)', { timeout: 60000 }, () => {
-  const ok = have('zsh') && have('tmux') && have('fzf');
+describe('zsh with fzf-tab (tmux)', { timeout: 120_000 }, () => {
+  const skip = needs('zsh', 'tmux', 'fzf');
 
   const withTab = async (config: string | null, fn: (t: TmuxShell) => Promise<void>) => {
     const home = claudeHome(SESSIONS);
-    homes.push(home);
     if (config) write(home, '.config/resume/config', config);
     const t = new TmuxShell(home, 'zsh');
     try {
@@ -40,7 +34,7 @@ describe('zsh with fzf-tab (tmux)', { timeout: 60000 }, () => {
     }
   };
 
-  it.skipIf(!ok)('resume <TAB>: newest first, with the preview; Enter inserts the chosen id', async () => {
+  it.skipIf(skip)('resume <TAB>: newest first, with the preview; Enter inserts the chosen id', async () => {
     await withTab(null, async (t) => {
       const s = await t.until((x) => /33333333 .*\n(.*\n)*.*22222222 .*\n(.*\n)*.*11111111 /.test(x) && /│ harness: +claude/.test(x), 'fzf-tab with the preview');
       expect(s).toMatch(/│ deploy the site /); // the preview of the newest
@@ -49,7 +43,7 @@ describe('zsh with fzf-tab (tmux)', { timeout: 60000 }, () => {
     });
   });
 
-  it.skipIf(!ok)('a query narrows the list, newest first kept; Enter inserts that id', async () => {
+  it.skipIf(skip)('a query narrows the list, newest first kept; Enter inserts that id', async () => {
     await withTab(null, async (t) => {
       await t.until((x) => /11111111 /.test(x), 'fzf-tab');
       t.send('-l', 'dotfiles');
@@ -59,7 +53,7 @@ describe('zsh with fzf-tab (tmux)', { timeout: 60000 }, () => {
     });
   });
 
-  it.skipIf(!ok)('keys = "vim": i types j and k; Esc to normal mode, j moves down, Enter inserts the second-newest', async () => {
+  it.skipIf(skip)('keys = "vim": i types j and k; Esc to normal mode, j moves down, Enter inserts the second-newest', async () => {
     await withTab('keys = "vim"\n', async (t) => {
       await t.until((x) => /11111111 /.test(x), 'fzf-tab');
       t.send('-l', 'jk');

@@ -4,15 +4,55 @@ import os from 'node:os';
 import path from 'node:path';
 import { execFileSync, spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { expect } from 'vitest';
+import { expect, onTestFinished } from 'vitest';
 
 export const ROOT = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 export const FIXTURES = path.join(ROOT, 'test', 'fixtures');
 export const BIN = path.join(ROOT, 'bin', 'resume');
 
-/** A fresh empty HOME (and cache) under the OS temp dir; removed by the caller's afterEach if wanted. */
+const made = new Set<string>();
+
+function remove(dir: string): void {
+  // retries: a process the test started (a stand-in, a tmux server) may still be writing there
+  try {
+    fs.rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+    made.delete(dir);
+  } catch {
+    // still in use (a shell writing its history as it exits): kept in the list, so the file's
+    // afterAll removes it; a cleanup never fails a test
+  }
+}
+
+/** Remove every temp dir made by tempDir/tempHome not yet removed (registered by test/setup.ts). */
+export function removeTempDirs(): void {
+  for (const d of [...made]) remove(d);
+}
+
+/**
+ * A fresh empty directory under the OS temp dir, removed automatically: made inside a test (or its
+ * beforeEach), when that test finishes (after its afterEach hooks); made while collecting a file or
+ * in beforeAll, after the file's last test (test/setup.ts registers the afterAll).
+ */
+export function tempDir(prefix = 'resume-test-'): string {
+  const dir = sharedTempHome(prefix);
+  try {
+    onTestFinished(() => remove(dir));
+  } catch {
+    // not inside a test: the file's afterAll removes it
+  }
+  return dir;
+}
+
+/** A temp dir that several tests share even when a test makes it: removed after the file's last test. */
+export function sharedTempHome(prefix = 'resume-test-'): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  made.add(dir);
+  return dir;
+}
+
+/** A fresh empty HOME (and cache) under the OS temp dir, removed automatically (see tempDir). */
 export function tempHome(prefix = 'resume-test-'): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  return tempDir(prefix);
 }
 
 /** Copy a fixture file or directory to a path under `home`. */
@@ -77,16 +117,40 @@ export function lsJson(home: string, extra: Record<string, string | undefined> =
   return JSON.parse(r.stdout);
 }
 
-/** Is a program on PATH? Under CI a missing program is a failure, elsewhere the test skips. */
-export function have(prog: string): boolean {
+export const CI = process.env.CI === 'true' || process.env.CI === '1';
+
+function onPath(prog: string): boolean {
   try {
-    execFileSync('sh', ['-c', `command -v ${prog}`], { stdio: 'ignore' });
+    execFileSync('sh', ['-c', 'command -v "$1"', 'sh', prog], { stdio: 'ignore' });
     return true;
   } catch {
-    if (process.env.CI === 'true' || process.env.CI === '1') throw new Error(`${prog} is required under CI but is not installed`);
     return false;
   }
 }
+
+/**
+ * The skip condition of a test that drives these programs: `it.skipIf(needs('zsh', 'tmux'))(…)`.
+ * True (skip) on a machine lacking one of them; under CI=true a missing program is not a skip: this
+ * throws, failing the file, naming the program.
+ */
+export function needs(...progs: string[]): boolean {
+  const missing = progs.filter((p) => !onPath(p));
+  if (missing.length && CI) throw new Error(`${missing.join(', ')} required under CI but not installed`);
+  return missing.length > 0;
+}
+
+/** A file the tests need (a plugin, say), with needs()' rule: skip when missing, fail under CI. */
+export function needsFile(file: string, what: string): boolean {
+  if (fs.existsSync(file)) return false;
+  if (CI) throw new Error(`${what} (${file}) is required under CI but is not installed`);
+  return true;
+}
+
+/**
+ * The skip condition of a test of Linux-only machinery (/proc, the process table as Linux shows
+ * it): true elsewhere. Not a missing program, so no failure under CI on another platform.
+ */
+export const notLinux = process.platform !== 'linux';
 
 /** Set a file's mtime (seconds since epoch). */
 export function touch(file: string, sec: number): void {

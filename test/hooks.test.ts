@@ -7,7 +7,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BIN, envFor, have, run, tempHome, write } from './helpers.js';
+import { BIN, envFor, needs, run, tempHome, write } from './helpers.js';
 import { uuid } from './launch-helpers.js';
 import { launchdPlist, systemdUnits, activate, type Paths } from '../lib/hooks/install.js';
 import { scrubTail } from '../lib/hooks/audit.js';
@@ -464,7 +464,7 @@ describe.skipIf(process.platform !== 'linux')('resume hooks install (systemd use
   });
 
   // systemd-analyze needs no running systemd for `verify --user`, only a runtime directory.
-  it.skipIf(!have('systemd-analyze'))('systemd-analyze verify --user accepts the units', () => {
+  it.skipIf(needs('systemd-analyze'))('systemd-analyze verify --user accepts the units', () => {
     const w = world(['2.1.1']);
     nativeClaude(w, '2.1.2');
     expect(run(w.home, ['hooks', 'install'], w.env).code).toBe(0);

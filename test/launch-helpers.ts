@@ -15,13 +15,24 @@ export interface ClaudeOpts {
   branch?: string;
 }
 
+/**
+ * One line of a Claude Code transcript as the CLI writes it (session `id` in `cwd`); `extra` (the
+ * message, say) comes last and may override any field.
+ */
+export function claudeLine(
+  o: { id: string; cwd: string; type: string; uuid: string; at: string; branch?: string; entrypoint?: string },
+  extra: object = {},
+): object {
+  return {
+    parentUuid: null, isSidechain: false, userType: 'external', cwd: o.cwd, sessionId: o.id, version: '2.1.0',
+    gitBranch: o.branch ?? 'main', type: o.type, uuid: o.uuid, timestamp: o.at, entrypoint: o.entrypoint ?? 'cli', ...extra,
+  };
+}
+
 /** A Claude Code transcript `~/.claude/projects/<slug>/<id>.jsonl`; returns its path. */
 export function claudeSession(home: string, o: ClaudeOpts): string {
   const at = o.at ?? '2026-01-01T00:00:00.000Z';
-  const line = (type: string, extra: object) => ({
-    parentUuid: null, isSidechain: false, userType: 'external', cwd: o.cwd, sessionId: o.id, version: '2.1.0',
-    gitBranch: o.branch ?? 'main', type, uuid: `${o.id}-${type}`, timestamp: at, entrypoint: o.entrypoint ?? 'cli', ...extra,
-  });
+  const line = (type: string, extra: object) => claudeLine({ ...o, type, uuid: `${o.id}-${type}`, at }, extra);
   return write(home, `.claude/projects/-p-${o.id.slice(0, 8)}/${o.id}.jsonl`, jsonl(
     line('user', { message: { role: 'user', content: o.prompt ?? `prompt of ${o.id}` } }),
     line('assistant', { message: { role: 'assistant', content: [{ type: 'text', text: 'ok' }] } }),
@@ -72,7 +83,7 @@ export interface StandIn {
  */
 export function standIn(home: string, names = ['claude', 'pi', 'codex', 'viewer']): StandIn {
   const bin = path.join(home, 'bin');
-  const log = path.join(home, 'standin.jsonl');
+  const log = standInLog(home);
   fs.mkdirSync(bin, { recursive: true });
   const script = `#!${process.execPath}
 const fs = require('fs');
@@ -93,6 +104,11 @@ else process.exit(Number(e.STANDIN_EXIT || 0));
 `;
   for (const n of names) fs.writeFileSync(path.join(bin, n), script, { mode: 0o755 });
   return { PATH: `${bin}:${process.env.PATH}`, bin, log };
+}
+
+/** The log the stand-ins in HOME/bin append to. */
+export function standInLog(home: string): string {
+  return path.join(home, 'standin.jsonl');
 }
 
 export function records(log: string): any[] {

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { BIN, envFor, have, run, tempHome, write } from './helpers.js';
+import { BIN, envFor, run, tempHome, write, needs, notLinux } from './helpers.js';
 import { claudeSession, codexSession, piSession, records, standIn, uuid, waitRecords } from './launch-helpers.js';
 import { shellLine } from '../lib/launch/emit.js';
 import { quoteFish, quotePosix, type ShellName } from '../lib/util/quote.js';
@@ -52,10 +52,9 @@ function shellRun(shell: ShellName, script: string, env: NodeJS.ProcessEnv, home
   return spawnSync(argv[0]!, argv.slice(1), { env, cwd: home, encoding: 'utf8' });
 }
 
-describe('quoting round-trips every hostile directory name in real shells', () => {
+describe('quoting round-trips every hostile directory name in real shells', { timeout: 120_000 }, () => {
   for (const shell of ['zsh', 'bash', 'fish'] as const) {
-    it(`${shell}: cd DIR && ARGV lands in DIR with the exact argv`, () => {
-      if (!have(shell)) return;
+    it.skipIf(needs(shell))(`${shell}: cd DIR && ARGV lands in DIR with the exact argv`, () => {
       const home = tempHome();
       const si = standIn(home);
       const files: string[] = [];
@@ -78,8 +77,7 @@ describe('quoting round-trips every hostile directory name in real shells', () =
       expect(records(si.log).map((x) => ({ cwd: x.cwd, argv: x.argv }))).toEqual(expected);
     });
 
-    it(`${shell}: an environment prefix reaches the harness`, () => {
-      if (!have(shell)) return;
+    it.skipIf(needs(shell))(`${shell}: an environment prefix reaches the harness`, () => {
       const home = tempHome();
       const si = standIn(home);
       const f = write(home, 'line', shellLine({ harness: 'claude', id: 'x', cwd: home, argv: ['claude'], env: { WEIRD: "a b'$c\nd" } }, shell) + '\n');
@@ -105,10 +103,9 @@ function oneSession(dirName = 'my project') {
   return { home, si, cwd, id, file, env: { PATH: si.PATH } as Record<string, string> };
 }
 
-describe('resume QUERY through the shell integration (RESUME_EMIT_FILE)', () => {
+describe('resume QUERY through the shell integration (RESUME_EMIT_FILE)', { timeout: 120_000 }, () => {
   for (const shell of ['zsh', 'bash', 'fish'] as const) {
-    it(`${shell}: writes exactly one line, exits 0, starts nothing; the line resumes in the directory`, () => {
-      if (!have(shell)) return;
+    it.skipIf(needs(shell))(`${shell}: writes exactly one line, exits 0, starts nothing; the line resumes in the directory`, () => {
       const { home, si, cwd, id, env } = oneSession("it's \"odd\" $dir\nline ünï");
       const emitFile = write(home, 'emit', '');
       const r = run(home, ['flaky', 'login', '--', '--model', 'opus'], { ...env, RESUME_EMIT_FILE: emitFile, RESUME_SHELL: shell });
@@ -127,8 +124,7 @@ describe('resume QUERY through the shell integration (RESUME_EMIT_FILE)', () => 
       ]);
     });
 
-    it(`${shell}: a shell function or alias named like the harness wins over the binary`, () => {
-      if (!have(shell)) return;
+    it.skipIf(needs(shell))(`${shell}: a shell function or alias named like the harness wins over the binary`, () => {
       const { home, si, cwd, id, env } = oneSession('dir with space');
       const r = run(home, ['emit', `claude:${id}`, '--shell', shell], env);
       expect(r.code).toBe(0);
@@ -171,7 +167,7 @@ describe('resume QUERY through the shell integration (RESUME_EMIT_FILE)', () => 
   });
 });
 
-describe('exec fallback (no shell integration)', () => {
+describe('exec fallback (no shell integration)', { timeout: 120_000 }, () => {
   it('starts the harness in the directory with the terminal streams and exits with its code', () => {
     const { home, si, cwd, id, env } = oneSession('exec dir');
     const r = run(home, ['flaky'], env, { cwd: '/' });
@@ -392,9 +388,7 @@ describe('the directory must exist', () => {
   });
 });
 
-describe('live sessions', () => {
-  const linux = process.platform === 'linux';
-
+describe('live sessions', { timeout: 120_000 }, () => {
   async function holder(home: string, si: ReturnType<typeof standIn>, name: string, args: string[], extra: Record<string, string> = {}) {
     const n = records(si.log).length;
     const child = spawn(path.join(si.bin, name), args, { env: envFor(home, { ...extra, STANDIN_WAIT: '1' }), stdio: 'ignore' });
@@ -402,8 +396,7 @@ describe('live sessions', () => {
     return child;
   }
 
-  it('a harness process naming the session id is detected: exit 2 with its pid and --fork; --fork still works', async () => {
-    if (!linux) return;
+  it.skipIf(notLinux)('a harness process naming the session id is detected: exit 2 with its pid and --fork; --fork still works', async () => {
     const { home, si, id, env } = oneSession();
     const p = await holder(home, si, 'claude', ['--resume', id]);
     try {
@@ -427,8 +420,7 @@ describe('live sessions', () => {
     expect(JSON.parse(run(home, ['ls', '--json'], env).stdout)[0]).toMatchObject({ live: false, pid: null });
   });
 
-  it('a harness process holding the transcript open is detected; other programs are not', async () => {
-    if (!linux) return;
+  it.skipIf(notLinux)('a harness process holding the transcript open is detected; other programs are not', async () => {
     const { home, si, id, file, env } = oneSession();
     const viewer = await holder(home, si, 'viewer', [id], { STANDIN_OPEN: file });
     try {
@@ -446,8 +438,7 @@ describe('live sessions', () => {
     }
   });
 
-  it("Claude Code's sessions/<pid>.json registry counts only while that process runs", async () => {
-    if (!linux) return;
+  it.skipIf(notLinux)("Claude Code's sessions/<pid>.json registry counts only while that process runs", async () => {
     const { home, si, id, env } = oneSession();
     const p = await holder(home, si, 'claude', []);
     try {
@@ -474,8 +465,7 @@ describe('live detection in both process-table readers (Linux /proc; the macOS p
       branch: null, model: null, started: null, updated: null, file, hidden: false, hiddenReason: null, parent: null, forkedFrom: null,
     }) as Session;
 
-  it('names the id; holds the file open (lsof only when thorough); a fork of it does not count', async () => {
-    if (process.platform !== 'linux' || !have('ps') || !have('lsof')) return;
+  it.skipIf(notLinux || needs('ps', 'lsof'))('names the id; holds the file open (lsof only when thorough); a fork of it does not count', async () => {
     const home = tempHome();
     const si = standIn(home);
     const [a, b, c] = [uuid(101), uuid(102), uuid(103)];

@@ -1,22 +1,18 @@
 // opencode: the v1.2 SQLite store (built from the fixture schema, WAL mode) and the legacy JSON tree.
 import fs from 'node:fs';
 import path from 'node:path';
-import os from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ROOT, lsJson, put, run, tempHome, write } from './helpers.js';
+import { ROOT, lsJson, put, run, tempDir, tempHome, write } from './helpers.js';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { addSessions, assistant, Database, digest, opencodeDb, OPENCODE_SCHEMA, user } from './sqlite-fixtures.js';
 import { opencode, isPlaceholderTitle } from '../lib/harness/opencode/index.js';
 
-const homes: string[] = [];
 const onExit: (() => void)[] = [];
 afterEach(() => {
   for (const f of onExit.splice(0)) f();
-  for (const h of homes.splice(0)) fs.rmSync(h, { recursive: true, force: true });
 });
 function home(): string {
   const h = tempHome('resume-oc-');
-  homes.push(h);
   return h;
 }
 const DATA = '.local/share/opencode';
@@ -364,8 +360,7 @@ describe('opencode database safety', () => {
     const writer = corpus(dbPath(h));
     onExit.push(() => writer.close());
     // The built CLI copied where no node_modules is reachable: better-sqlite3 cannot be loaded.
-    const pkg = fs.mkdtempSync(path.join(os.tmpdir(), 'resume-nosqlite-'));
-    homes.push(pkg);
+    const pkg = tempDir('resume-nosqlite-');
     fs.cpSync(path.join(ROOT, 'bin'), path.join(pkg, 'bin'), { recursive: true });
     fs.cpSync(path.join(ROOT, 'dist'), path.join(pkg, 'dist'), { recursive: true });
     const bare = path.join(pkg, 'bin', 'resume');

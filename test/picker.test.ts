@@ -4,12 +4,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BIN, envFor, have, jsonl, tempHome, write } from './helpers.js';
-import { standIn } from './shell-helpers.js';
+import { BIN, envFor, jsonl, tempHome, write, needs } from './helpers.js';
+import { calls, claudeOnPath } from './shell-helpers.js';
+import { claudeLine } from './launch-helpers.js';
 
-const HAVE = have('fzf') && have('tmux');
+const SKIP = needs('fzf', 'tmux');
 /** The installed fzf's minor version (0.MINOR.x), for the keys whose meaning depends on it. */
-const FZF_VERSION = HAVE ? Number(/^0\.(\d+)/.exec(spawnSync('fzf', ['--version'], { encoding: 'utf8' }).stdout)?.[1] ?? 0) : 0;
+const FZF_VERSION = !SKIP ? Number(/^0\.(\d+)/.exec(spawnSync('fzf', ['--version'], { encoding: 'utf8' }).stdout)?.[1] ?? 0) : 0;
 
 interface Sess {
   id: string;
@@ -36,11 +37,8 @@ function pickerHome(): string {
   for (const s of sessions) {
     const cwd = path.join(home, s.dir);
     fs.mkdirSync(cwd, { recursive: true });
-    const line = (type: string, i: number, message: object) => ({
-      parentUuid: null, isSidechain: false, userType: 'external', cwd, sessionId: s.id, version: '2.1.0', gitBranch: 'main',
-      type, uuid: `${s.id}-${type}-${i}`, timestamp: s.at.replace('00.000Z', `${String(i).padStart(2, '0')}.000Z`), entrypoint: 'cli',
-      message, ...s.extra,
-    });
+    const line = (type: string, i: number, message: object) =>
+      claudeLine({ id: s.id, cwd, type, uuid: `${s.id}-${type}-${i}`, at: s.at.replace('00.000Z', `${String(i).padStart(2, '0')}.000Z`) }, { message, ...s.extra });
     write(home, `.claude/projects/-p-${s.id.slice(0, 8)}/${s.id}.jsonl`, jsonl(
       ...s.prompts.flatMap((p, i) => [
         line('user', 2 * i, { role: 'user', content: p }),
@@ -52,10 +50,6 @@ function pickerHome(): string {
 }
 
 
-function calls(home: string): { cwd: string; argv: string[] }[] {
-  const f = path.join(home, 'calls.jsonl');
-  return fs.existsSync(f) ? fs.readFileSync(f, 'utf8').trim().split('\n').map((l) => JSON.parse(l)) : [];
-}
 
 const shq = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 const sockets: string[] = [];
@@ -177,7 +171,7 @@ async function opened(home: string, args: string[], env: Record<string, string |
   return t;
 }
 
-describe.skipIf(!HAVE)('picker in tmux (real fzf)', () => {
+describe.skipIf(SKIP)('picker in tmux (real fzf)', { timeout: 120_000 }, () => {
   it('opens newest first with the keys in the header; query + Enter prints the id', async () => {
     const home = pickerHome();
     const t = new Term(home, ['__pick']);
@@ -367,12 +361,12 @@ describe.skipIf(!HAVE)('picker in tmux (real fzf)', () => {
   });
 });
 
-describe.skipIf(!HAVE)('resume [QUERY] through the picker (real fzf, stand-in claude)', () => {
+describe.skipIf(SKIP)('resume [QUERY] through the picker (real fzf, stand-in claude)', { timeout: 120_000 }, () => {
   it('bare resume: Enter emits the line for the newest session (RESUME_EMIT_FILE)', async () => {
     const home = pickerHome();
     const emit = path.join(home, 'emit');
     fs.writeFileSync(emit, '');
-    const t = await opened(home, [], { RESUME_EMIT_FILE: emit, PATH: standIn(home), RESUME_SHELL: 'bash' });
+    const t = await opened(home, [], { RESUME_EMIT_FILE: emit, PATH: claudeOnPath(home), RESUME_SHELL: 'bash' });
     await t.keys('Enter');
     expect(await t.exit()).toEqual({ code: 0, out: '' });
     expect(fs.readFileSync(emit, 'utf8')).toBe(`cd ${path.join(home, 'proj-alpha')} && claude --resume ${S1}\n`);
@@ -380,7 +374,7 @@ describe.skipIf(!HAVE)('resume [QUERY] through the picker (real fzf, stand-in cl
 
   it('an ambiguous query opens the picker with it filled in; Enter resumes the chosen one in its directory', async () => {
     const home = pickerHome();
-    const t = new Term(home, ['task'], { PATH: standIn(home) });
+    const t = new Term(home, ['task'], { PATH: claudeOnPath(home) });
     const s = await t.waitFor(/^> task/m);
     expect(s).toMatch(/2\/3/);
     await t.keys('Down', 'Enter');
@@ -390,7 +384,7 @@ describe.skipIf(!HAVE)('resume [QUERY] through the picker (real fzf, stand-in cl
 
   it('ctrl-y prints the command instead of running it', async () => {
     const home = pickerHome();
-    const t = await opened(home, [], { PATH: standIn(home), RESUME_SHELL: 'bash' });
+    const t = await opened(home, [], { PATH: claudeOnPath(home), RESUME_SHELL: 'bash' });
     await t.keys('C-y');
     expect(await t.exit()).toEqual({ code: 0, out: `cd ${path.join(home, 'proj-alpha')} && claude --resume ${S1}\n` });
     expect(calls(home)).toEqual([]);
@@ -403,7 +397,7 @@ describe.skipIf(!HAVE)('resume [QUERY] through the picker (real fzf, stand-in cl
     fs.mkdirSync(bin);
     fs.writeFileSync(path.join(bin, 'xclip'), `#!/bin/sh\n/bin/cat > ${shq(path.join(home, 'xclip.got'))}\n`, { mode: 0o755 });
     // TMUX emptied: the picker runs inside the test's tmux, whose buffer would take the line first
-    const t = await opened(home, [], { PATH: `${bin}:${standIn(home)}`, RESUME_SHELL: 'bash', DISPLAY: ':0', TMUX: '' });
+    const t = await opened(home, [], { PATH: `${bin}:${claudeOnPath(home)}`, RESUME_SHELL: 'bash', DISPLAY: ':0', TMUX: '' });
     await t.keys('Down', 'M-c');
     expect(await t.exit()).toEqual({ code: 0, out: '' });
     expect(fs.readFileSync(path.join(home, 'xclip.got'), 'utf8')).toBe(`cd ${path.join(home, 'proj-beta')} && claude --resume ${S2}`);
@@ -412,7 +406,7 @@ describe.skipIf(!HAVE)('resume [QUERY] through the picker (real fzf, stand-in cl
 
   it('ctrl-o forks the chosen session', async () => {
     const home = pickerHome();
-    const t = await opened(home, [], { PATH: standIn(home) });
+    const t = await opened(home, [], { PATH: claudeOnPath(home) });
     await t.keys('Down', 'Down', 'C-o');
     expect((await t.exit()).code).toBe(0);
     expect(calls(home)).toEqual([{ cwd: path.join(home, 'proj-gamma'), argv: ['--resume', S3, '--fork-session'] }]);
@@ -420,7 +414,7 @@ describe.skipIf(!HAVE)('resume [QUERY] through the picker (real fzf, stand-in cl
 
   it('Esc in the picker of `resume` is exit 130, quietly', async () => {
     const home = pickerHome();
-    const t = await opened(home, [], { PATH: standIn(home) });
+    const t = await opened(home, [], { PATH: claudeOnPath(home) });
     await t.keys('Escape');
     expect(await t.exit()).toEqual({ code: 130, out: '' });
     expect(calls(home)).toEqual([]);
@@ -429,7 +423,7 @@ describe.skipIf(!HAVE)('resume [QUERY] through the picker (real fzf, stand-in cl
   it('vim mode: y in normal mode prints the command (0.38: through the action file)', async () => {
     const home = pickerHome();
     write(home, '.config/resume/config', 'keys = "vim"\n');
-    const t = await opened(home, [], { PATH: standIn(home), RESUME_SHELL: 'bash' });
+    const t = await opened(home, [], { PATH: claudeOnPath(home), RESUME_SHELL: 'bash' });
     await t.keys('Escape');
     await t.waitFor(/^N> /m);
     await t.keys('j', 'y');

@@ -5,20 +5,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { afterAll, describe, expect, it } from 'vitest';
-import { BIN, envFor, have, run, tempHome } from './helpers.js';
-import { TmuxShell, calls, claudeHome, standIn } from './shell-helpers.js';
+import { describe, expect, it } from 'vitest';
+import { BIN, envFor, run, tempHome, needs } from './helpers.js';
+import { TmuxShell, calls, claudeHome, claudeOnPath } from './shell-helpers.js';
 
 const uid = (p: string) => `${p}-4e5f-4061-8071-2a3b4c5d6e7f`;
-const homes: string[] = [];
-afterAll(() => {
-  for (const h of homes) fs.rmSync(h, { recursive: true, force: true });
-});
 
 /** Three sessions in real directories (newest first: gamma, beta, alpha), `resume` on PATH. */
 function pipeHome(): string {
   const home = tempHome('resume-pipe-');
-  homes.push(home);
   const dir = (n: string) => {
     const d = path.join(home, 'src', n);
     fs.mkdirSync(d, { recursive: true });
@@ -32,7 +27,7 @@ function pipeHome(): string {
     ],
     home,
   );
-  standIn(home);
+  claudeOnPath(home);
   fs.symlinkSync(BIN, path.join(home, 'bin', 'resume'));
   return home;
 }
@@ -100,30 +95,30 @@ describe('stages on stdin', () => {
   });
 });
 
-describe('README recipes with the real fzf', () => {
-  const ok = have('fzf') && have('bash');
+describe('README recipes with the real fzf', { timeout: 120_000 }, () => {
+  const skip = needs('fzf', 'bash');
   const home = pipeHome();
 
-  it.skipIf(!ok)('rows | fzf --filter | emit, evaluated, resumes the session in its directory', () => {
+  it.skipIf(skip)('rows | fzf --filter | emit, evaluated, resumes the session in its directory', () => {
     const r = sh(home, `eval "$(resume rows | fzf --delimiter='\\t' --with-nth=2.. --no-sort --filter=beta | head -1 | resume emit)"`);
     expect(r.code).toBe(0);
     expect(calls(home).at(-1)).toEqual({ cwd: path.join(home, 'src', 'beta'), argv: ['--resume', uid('bbbb2222')] });
   });
 
-  it.skipIf(!ok)('the hidden key is not searched (--with-nth=2..): a query for the harness name in the key matches by column only', () => {
+  it.skipIf(skip)('the hidden key is not searched (--with-nth=2..): a query for the harness name in the key matches by column only', () => {
     const r = sh(home, `resume rows | fzf --delimiter='\\t' --with-nth=2.. --no-sort --filter=4e5f4061 || true`);
     expect(r.stdout).toBe('');
   });
 
-  it.skipIf(!ok || !have('jq'))('ls --json | jq picks by field, and emit resumes it', () => {
+  it.skipIf(skip || needs('jq'))('ls --json | jq picks by field, and emit resumes it', () => {
     const r = sh(home, `resume ls --json | jq -r '.[] | select(.title == "alpha task") | .id' | resume emit`);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(`cd ${path.join(home, 'src', 'alpha')} && claude --resume ${uid('aaaa1111')}\n`);
   });
 });
 
-describe('README recipes in tmux', { timeout: 60000 }, () => {
-  const ok = have('fzf') && have('tmux') && have('bash');
+describe('README recipes in tmux', { timeout: 120_000 }, () => {
+  const skip = needs('fzf', 'tmux', 'bash');
 
   const inTmux = async (fn: (t: TmuxShell, home: string) => Promise<void>) => {
     const home = pipeHome();
@@ -136,7 +131,7 @@ describe('README recipes in tmux', { timeout: 60000 }, () => {
     }
   };
 
-  it.skipIf(!ok)("rows | fzf with resume's preview | emit: newest first, the preview follows the cursor, Enter resumes", async () => {
+  it.skipIf(skip)("rows | fzf with resume's preview | emit: newest first, the preview follows the cursor, Enter resumes", async () => {
     await inTmux(async (t, home) => {
       t.send('-l', `eval "$(resume rows | fzf --delimiter='\\t' --with-nth=2.. --no-sort --layout=reverse --preview='resume preview {1}' | resume emit)"`);
       t.send('Enter');
@@ -150,7 +145,7 @@ describe('README recipes in tmux', { timeout: 60000 }, () => {
     });
   });
 
-  it.skipIf(!ok || !have('fzf-tmux'))('the same through fzf-tmux (a tmux pane)', async () => {
+  it.skipIf(skip || needs('fzf-tmux'))('the same through fzf-tmux (a tmux pane)', async () => {
     await inTmux(async (t, home) => {
       // the shell was started with a clean environment: tell fzf-tmux which tmux it runs in
       t.send('-l', `export TMUX=${t.tmux('display-message', '-p', '#{socket_path},#{pid},0').trim()}; clear`);
@@ -181,7 +176,6 @@ describe('README recipes in tmux', { timeout: 60000 }, () => {
 
 describe('the demo resumes', () => {
   const home = tempHome('resume-demo-');
-  homes.push(home);
 
   it('creates its directories under its cache dir and launches the stand-in, which says what the real client would do', () => {
     const r = run(home, ['--demo', '6b1f2c3d']);
@@ -203,7 +197,7 @@ describe('the demo resumes', () => {
     expect(JSON.parse(doctor.stdout).harnesses.every((h: { binary: { path: string | null } | null }) => !h.binary?.path?.includes('demo'))).toBe(true);
   });
 
-  it.skipIf(!have('bash'))('through the bash function: resume --demo ID runs the stand-in in the demo directory', () => {
+  it.skipIf(needs('bash'))('through the bash function: resume --demo ID runs the stand-in in the demo directory', () => {
     const init = run(home, ['init', 'bash']).stdout;
     fs.writeFileSync(path.join(home, 'init.bash'), init);
     const r = spawnSync('bash', ['--norc', '--noprofile', '-c', `source ${path.join(home, 'init.bash')}; resume --demo 0c9d8e7f; pwd`], {

@@ -5,7 +5,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { BIN, envFor, jsonl, run, tempHome, write } from './helpers.js';
+import { BIN, envFor, jsonl, needs, run, tempHome, write } from './helpers.js';
+import { claudeLine } from './launch-helpers.js';
 
 const ID = 'e5555555-0000-4000-8000-000000000005';
 const KEY = `claude:${ID}`;
@@ -14,10 +15,8 @@ function home(): { home: string; file: string } {
   const h = tempHome('resume-preview-');
   const cwd = path.join(h, 'work dir');
   fs.mkdirSync(cwd);
-  const line = (type: string, i: number, message: object, extra: object = {}) => ({
-    parentUuid: null, isSidechain: false, userType: 'external', cwd, sessionId: ID, version: '2.1.0', gitBranch: 'feat/\x1b[31mred',
-    type, uuid: `u-${i}`, timestamp: `2026-11-20T10:00:0${i}.000Z`, entrypoint: 'cli', message, ...extra,
-  });
+  const line = (type: string, i: number, message: object, extra: object = {}) =>
+    claudeLine({ id: ID, cwd, type, uuid: `u-${i}`, at: `2026-11-20T10:00:0${i}.000Z`, branch: 'feat/\x1b[31mred' }, { message, ...extra });
   const file = write(h, `.claude/projects/-w/${ID}.jsonl`, jsonl(
     line('user', 0, { role: 'user', content: 'deploy with key sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789 please' }),
     line('assistant', 1, { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'export GITHUB_TOKEN=ghp_abcdefghijklmnopqrstuvwxyz0123456789' } }] }),
@@ -102,7 +101,7 @@ describe('the transcript for the pager', () => {
 });
 
 describe('without a terminal', () => {
-  it.skipIf(spawnSync('sh', ['-c', 'command -v setsid'], { stdio: 'ignore' }).status !== 0)('__pick is exit 2 saying the picker needs one; resume prints the candidates and exits 1', () => {
+  it.skipIf(needs('setsid'))('__pick is exit 2 saying the picker needs one; resume prints the candidates and exits 1', () => {
     const { home: h } = home();
     const env = envFor(h);
     const p = spawnSync('setsid', [process.execPath, BIN, '__pick'], { env, cwd: h, encoding: 'utf8', input: '' });

@@ -4,8 +4,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { afterAll, describe, expect, it } from 'vitest';
-import { BIN, envFor, have, jsonl, run, tempHome, write } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { BIN, envFor, jsonl, run, tempHome, write, needs } from './helpers.js';
 
 // Assembled from parts so this file holds no string a secret scanner would flag.
 const j = (...p: string[]) => p.join('');
@@ -22,14 +22,9 @@ const SECRETS = {
 const NEEDLES = [...Object.values(SECRETS), 'Zq8xY2vB4nM6kL1pR3', 'Z7Q2VB4NM6KL1PR3', 'hunter2'];
 const ESC = '\u001b]0;pwned\u0007\u001b[2J\u001b[31m';
 
-const homes: string[] = [];
-afterAll(() => {
-  for (const h of homes) fs.rmSync(h, { recursive: true, force: true });
-});
 
 function setup() {
   const home = tempHome('resume-privacy-');
-  homes.push(home);
   const cwd = path.join(home, 'work', 'shop');
   fs.mkdirSync(cwd, { recursive: true });
   const id = 'c1a0de11-0000-4000-8000-000000000001';
@@ -144,7 +139,7 @@ describe('nothing from a transcript reaches any output raw', () => {
     for (const k of ['aws-key', 'slack-token', 'password', 'jwt']) expect(t).toContain(`[REDACTED:${k}]`);
   });
 
-  it.skipIf(!have('script'))('ls on a terminal (the table)', () => {
+  it.skipIf(needs('script'))('ls on a terminal (the table)', () => {
     const env = envFor(home, { COLUMNS: '200' });
     const p = spawnSync('script', ['-qec', `${process.execPath} ${BIN} ls -a`, '/dev/null'], { env, encoding: 'utf8', cwd: home });
     expect(p.status).toBe(0);

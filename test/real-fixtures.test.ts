@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FIXTURES, lsJson, tempHome } from './helpers.js';
+import { FIXTURES, lsJson, sharedTempHome } from './helpers.js';
 import { adapter } from '../lib/harness/registry.js';
 import type { Harness } from '../lib/types.js';
 
@@ -81,10 +81,12 @@ for (const set of sets) {
   const sessions: Recorded[] = manifest.sessions;
 
   describe(`${set}`, () => {
+    // One HOME for the set, shared by its tests though the first of them makes it (removed after
+    // the file's last test).
     let cache: { home: string; list: any[] } | null = null;
     const listed = () => {
       if (cache) return cache;
-      const home = tempHome();
+      const home = sharedTempHome();
       fs.cpSync(path.join(dir, 'home'), home, { recursive: true });
       cache = { home, list: lsJson(home) };
       return cache;

@@ -28,7 +28,7 @@ function corpus() {
 
 const resolveKeys = (home: string, args: string[], opts: { cwd?: string } = {}) => run(home, ['resolve', ...args], {}, opts);
 
-describe('resolution order', () => {
+describe('resolution order', { timeout: 120_000 }, () => {
   it('(1) a path to an indexed transcript: absolute, relative, through a symlink', () => {
     const { home, files } = corpus();
     expect(resolveKeys(home, [files.c])).toMatchObject({ code: 0, stdout: 'claude:abcdef12-0000-4000-8000-000000000001\n' });
@@ -111,7 +111,7 @@ describe('resolution order', () => {
   });
 });
 
-describe('resume QUERY choosing', () => {
+describe('resume QUERY choosing', { timeout: 120_000 }, () => {
   it('several matches with no one to choose: candidates on stdout, one per line, exit 1', () => {
     const { home } = corpus();
     const r = run(home, ['webshop', '--dry-run']);

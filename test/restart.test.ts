@@ -6,11 +6,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BIN, envFor, have, run, tempHome, write } from './helpers.js';
+import { BIN, envFor, needs, notLinux, run, tempHome, write } from './helpers.js';
 import { uuid } from './launch-helpers.js';
 
-const linux = process.platform === 'linux';
-const hasTmux = have('tmux');
+const linux = !notLinux;
 const homes: { home: string; sock: string }[] = [];
 afterEach(async () => {
   for (const { home, sock } of homes.splice(0)) {
@@ -142,7 +141,7 @@ function runAsync(w: World, args: string[]): { done: Promise<{ code: number; std
   return { done, pid: p.pid! };
 }
 
-const it_ = it.skipIf(!linux || (!hasTmux && !process.env.CI));
+const it_ = it.skipIf(notLinux || needs('tmux'));
 
 describe('resume restart --outdated (real tmux, stand-in claude)', { timeout: 120_000 }, () => {
   it_('an idle session with an empty input line is stopped and resumed in the same pane', async () => {

@@ -5,19 +5,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BIN, envFor, jsonl, run, tempHome, write } from './helpers.js';
 import { DirCache, RACY_MS, parseDirFile } from '../lib/index/dirs.js';
 import { EMPTY_MS, STALE_MS, isStale, tryLock, unlock } from '../lib/index/lock.js';
 import { INDEX_VERSION } from '../lib/index/index.js';
 
-const homes: string[] = [];
-afterEach(() => {
-  for (const h of homes.splice(0)) fs.rmSync(h, { recursive: true, force: true });
-});
 function home(): string {
   const h = tempHome();
-  homes.push(h);
   return h;
 }
 

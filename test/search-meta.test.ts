@@ -2,18 +2,13 @@
 // titles (Codex session_index names included) and the git facts of Codex's session_meta.
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { jsonl, run, tempHome, write } from './helpers.js';
 import { claudeSession } from './launch-helpers.js';
 
-const homes: string[] = [];
-afterAll(() => {
-  for (const h of homes) fs.rmSync(h, { recursive: true, force: true });
-});
 
 function corpus() {
   const home = tempHome();
-  homes.push(home);
   const shop = path.join(home, 'src', 'webshop');
   fs.mkdirSync(shop, { recursive: true });
   claudeSession(home, { id: 'aaaaaaaa-0000-4000-8000-000000000001', cwd: shop, prompt: 'fix the rounding of totals', branch: 'cart-rounding' });

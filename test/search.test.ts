@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { BIN, FIXTURES, envFor, jsonl, put, run, tempHome, write } from './helpers.js';
 import { redact } from '../lib/util/redact.js';
 import { parseQuery, byteKey } from '../lib/search/query.js';
@@ -13,13 +13,8 @@ import { makeSnippet, marked } from '../lib/search/snippet.js';
 import { EXTRACTORS, loadExtractors } from '../lib/search/registry.js';
 import type { Piece } from '../lib/search/types.js';
 
-const homes: string[] = [];
-afterEach(() => {
-  for (const h of homes.splice(0)) fs.rmSync(h, { recursive: true, force: true });
-});
 function home(): string {
   const h = tempHome('resume-search-');
-  homes.push(h);
   return h;
 }
 

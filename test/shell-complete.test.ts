@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { envFor, have, run } from './helpers.js';
+import { envFor, run, needs, needsFile } from './helpers.js';
 import { TmuxShell, claudeHome, initFile, runShell, type Sess } from './shell-helpers.js';
 
 const uid = (p: string) => `${p}-4e5f-4061-8071-2a3b4c5d6e7f`;
@@ -119,20 +119,17 @@ function listed(screen: string): string[] {
   return seen;
 }
 
-describe.each([false, true])('zsh completion (zsh-autosuggestions loaded: %s)', (autosuggest) => {
-  const ok = have('zsh') && (!autosuggest || fs.existsSync(AUTOSUGGEST) || (() => {
-    if (process.env.CI === 'true' || process.env.CI === '1') throw new Error('zsh-autosuggestions is required under CI');
-    return false;
-  })());
+describe.each([false, true])('zsh completion (zsh-autosuggestions loaded: %s)', { timeout: 120_000 }, (autosuggest) => {
+  const skip = needs('zsh') || (autosuggest && needsFile(AUTOSUGGEST, 'zsh-autosuggestions'));
   const home = claudeHome(SESSIONS);
 
-  it.skipIf(!ok)('lists every session newest first', () => {
+  it.skipIf(skip)('lists every session newest first', () => {
     const z = zshType(home, 'resume \t', { autosuggest });
     expect(listed(z.screen)).toEqual(NEWEST_FIRST);
     expect(z.buffer).toBe('resume ');
   });
 
-  it.skipIf(!ok)('a text query inserts the newest matching id by menu, not a common prefix', () => {
+  it.skipIf(skip)('a text query inserts the newest matching id by menu, not a common prefix', () => {
     const z = zshType(home, 'resume dotfiles\t', { autosuggest });
     expect(z.buffer).toBe('resume 22222222');
     expect(listed(z.screen)).toEqual(['22222222', '11111111']);
@@ -140,46 +137,43 @@ describe.each([false, true])('zsh completion (zsh-autosuggestions loaded: %s)', 
     expect(zshType(home, 'resume dotfiles\t\t', { autosuggest }).buffer).toBe('resume 11111111');
   });
 
-  it.skipIf(!ok)('loaded before compinit, it registers itself before the first prompt', () => {
+  it.skipIf(skip)('loaded before compinit, it registers itself before the first prompt', () => {
     expect(zshType(home, 'resume deploy\t', { autosuggest, initFirst: true }).buffer).toBe('resume 33333333 ');
   });
 
-  it.skipIf(!ok)('one text match is inserted whole', () => {
+  it.skipIf(skip)('one text match is inserted whole', () => {
     expect(zshType(home, 'resume deploy\t', { autosuggest }).buffer).toBe('resume 33333333 ');
   });
 
-  it.skipIf(!ok)('an id prefix completes as usual (common prefix, then the one id)', () => {
+  it.skipIf(skip)('an id prefix completes as usual (common prefix, then the one id)', () => {
     expect(zshType(home, 'resume ab\t', { autosuggest }).buffer).toBe('resume abcd');
     expect(zshType(home, 'resume abcd1\t', { autosuggest }).buffer).toBe('resume abcd1111 ');
   });
 
-  it.skipIf(!ok)('nothing is offered for a second word', () => {
+  it.skipIf(skip)('nothing is offered for a second word', () => {
     const z = zshType(home, 'resume abcd1111 \t', { autosuggest });
     expect(z.buffer).toBe('resume abcd1111 ');
     expect(listed(z.screen)).toEqual([]);
   });
 
-  it.skipIf(!ok)('--dir completes directories', () => {
+  it.skipIf(skip)('--dir completes directories', () => {
     fs.mkdirSync(path.join(home, 'projA'), { recursive: true });
     expect(zshType(home, 'resume --dir proj\t', { autosuggest }).buffer).toBe('resume --dir projA/');
   });
 
-  it.skipIf(!ok)('options and init shells complete', () => {
+  it.skipIf(skip)('options and init shells complete', () => {
     expect(zshType(home, 'resume --harn\t', { autosuggest }).buffer).toBe('resume --harness ');
     expect(zshType(home, 'resume init fi\t', { autosuggest }).buffer).toBe('resume init fish ');
   });
 
 });
 
-describe('zsh-autosuggestions (completion strategy)', () => {
-  const ok = have('zsh') && (fs.existsSync(AUTOSUGGEST) || (() => {
-    if (process.env.CI === 'true' || process.env.CI === '1') throw new Error('zsh-autosuggestions is required under CI');
-    return false;
-  })());
+describe('zsh-autosuggestions (completion strategy)', { timeout: 120_000 }, () => {
+  const skip = needs('zsh') || needsFile(AUTOSUGGEST, 'zsh-autosuggestions');
   const home = claudeHome(SESSIONS);
   const autosuggest = true;
 
-  it.skipIf(!ok)('zsh-autosuggestions suggests the newest id for the first word and nothing for a second', { timeout: 90000 }, () => {
+  it.skipIf(skip)('zsh-autosuggestions suggests the newest id for the first word and nothing for a second', { timeout: 90000 }, () => {
     expect(zshType(home, 'resume ', { autosuggest }).suggestion).toBe('abcd2222');
     expect(zshType(home, 'resume abcd1111 ', { autosuggest }).suggestion).toBe('');
     expect(zshType(home, 'resume abcd1111 a', { autosuggest }).suggestion).toBe('');
@@ -188,10 +182,10 @@ describe('zsh-autosuggestions (completion strategy)', () => {
 
 // ---- fzf-tab ---------------------------------------------------------------------------------
 
-describe('zsh and fzf-tab', () => {
+describe('zsh and fzf-tab', { timeout: 120_000 }, () => {
   const home = claudeHome(SESSIONS);
 
-  it.skipIf(!have('zsh'))('sets the zstyles fzf-tab reads: no sorting, flags from __fzf-flags tab, the picker preview', () => {
+  it.skipIf(needs('zsh'))('sets the zstyles fzf-tab reads: no sorting, flags from __fzf-flags tab, the picker preview', () => {
     const init = initFile(home, 'zsh');
     const r = runShell(home, 'zsh', [
       `source ${init}`,
@@ -215,7 +209,7 @@ describe('zsh and fzf-tab', () => {
     expect(r.stdout.endsWith('\n' + preview.stdout)).toBe(true);
   });
 
-  it.skipIf(!have('zsh') || !have('fzf'))('the real fzf keeps the candidates in recency order with the tab flags', () => {
+  it.skipIf(needs('zsh', 'fzf'))('the real fzf keeps the candidates in recency order with the tab flags', () => {
     // fzf-tab feeds fzf one line per candidate (its display string) and prints the chosen line.
     const rows = run(home, ['__complete', '--', 'dotfiles']).stdout;
     const lines = rows.split('\n').filter(Boolean).map((l) => l.replace('\t', '  '));
@@ -233,8 +227,8 @@ describe('zsh and fzf-tab', () => {
 
 // ---- bash in tmux ----------------------------------------------------------------------------
 
-describe('bash completion (tmux)', { timeout: 60000 }, () => {
-  const ok = have('bash') && have('tmux') && have('fzf');
+describe('bash completion (tmux)', { timeout: 120_000 }, () => {
+  const skip = needs('bash', 'tmux', 'fzf');
   const home = claudeHome(SESSIONS);
 
   const withBash = async (fn: (t: TmuxShell) => Promise<void>) => {
@@ -247,7 +241,7 @@ describe('bash completion (tmux)', { timeout: 60000 }, () => {
     }
   };
 
-  it.skipIf(!ok)('one match is inserted', async () => {
+  it.skipIf(skip)('one match is inserted', async () => {
     await withBash(async (t) => {
       t.send('-l', 'resume deploy');
       t.send('Tab');
@@ -255,7 +249,7 @@ describe('bash completion (tmux)', { timeout: 60000 }, () => {
     });
   });
 
-  it.skipIf(!ok)('several matches open the picker newest first with the word as query; its choice is inserted and the line redrawn', async () => {
+  it.skipIf(skip)('several matches open the picker newest first with the word as query; its choice is inserted and the line redrawn', async () => {
     await withBash(async (t) => {
       t.send('-l', 'resume dotfiles');
       t.send('Tab');
@@ -266,7 +260,7 @@ describe('bash completion (tmux)', { timeout: 60000 }, () => {
     });
   });
 
-  it.skipIf(!ok)('an empty word opens the picker over every session, newest first', async () => {
+  it.skipIf(skip)('an empty word opens the picker over every session, newest first', async () => {
     await withBash(async (t) => {
       t.send('-l', 'resume ');
       t.send('Tab');
@@ -278,7 +272,7 @@ describe('bash completion (tmux)', { timeout: 60000 }, () => {
     });
   });
 
-  it.skipIf(!ok)('cancelling the picker leaves the word as typed', async () => {
+  it.skipIf(skip)('cancelling the picker leaves the word as typed', async () => {
     await withBash(async (t) => {
       t.send('-l', 'resume dotfiles');
       t.send('Tab');
@@ -288,7 +282,7 @@ describe('bash completion (tmux)', { timeout: 60000 }, () => {
     });
   });
 
-  it.skipIf(!ok)('values are listed in the binary\'s order (nosort), nothing is offered for a second word, --dir takes directories', async () => {
+  it.skipIf(skip)('values are listed in the binary\'s order (nosort), nothing is offered for a second word, --dir takes directories', async () => {
     await withBash(async (t) => {
       t.send('-l', 'resume init ');
       t.send('Tab');
@@ -312,7 +306,7 @@ describe('bash completion (tmux)', { timeout: 60000 }, () => {
 
 // ---- fish: complete -C -----------------------------------------------------------------------
 
-describe('fish completion', () => {
+describe('fish completion', { timeout: 120_000 }, () => {
   const home = claudeHome(SESSIONS);
   const complete = (line: string) => {
     const init = initFile(home, 'fish');
@@ -321,18 +315,18 @@ describe('fish completion', () => {
     return r.stdout;
   };
 
-  it.skipIf(!have('fish'))('offers ids with descriptions, newest first', () => {
+  it.skipIf(needs('fish'))('offers ids with descriptions, newest first', () => {
     const out = complete('resume ');
     expect(values(out)).toEqual(NEWEST_FIRST);
     expect(out.split('\n')[0]).toMatch(/^abcd2222\t.*claude {2}\/w\/b {2}\(main\) {2}beta$/);
   });
 
-  it.skipIf(!have('fish'))('a text query offers the matching sessions (newest first), an id prefix the matching ids', () => {
+  it.skipIf(needs('fish'))('a text query offers the matching sessions (newest first), an id prefix the matching ids', () => {
     expect(values(complete('resume dotfiles'))).toEqual(['22222222', '11111111']);
     expect(values(complete('resume abcd'))).toEqual(['abcd2222', 'abcd1111']);
   });
 
-  it.skipIf(!have('fish'))('nothing for a second word; options and values complete', () => {
+  it.skipIf(needs('fish'))('nothing for a second word; options and values complete', () => {
     expect(complete('resume abcd1111 ')).toBe('');
     expect(values(complete('resume --harn'))).toEqual(['--harness']);
     expect(values(complete('resume init '))).toEqual(['zsh', 'bash', 'fish']);

@@ -1,9 +1,11 @@
-// Helpers for the shell-level tests: a HOME of Claude Code sessions in chosen directories, a
-// stand-in `claude` on PATH that records its cwd and argv, and each shell with no rc files.
+// Helpers for the shell-level tests: a HOME of Claude Code sessions in chosen directories, the
+// stand-in `claude` on PATH (test/launch-helpers.ts) that records its cwd and argv, and each shell
+// with no rc files.
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { BIN, envFor, jsonl, tempHome, write } from './helpers.js';
+import { BIN, envFor, tempHome, write } from './helpers.js';
+import { claudeSession, records, standIn, standInLog } from './launch-helpers.js';
 
 export interface Sess {
   id: string;
@@ -15,39 +17,18 @@ export interface Sess {
 
 /** Claude Code transcripts under HOME/.claude/projects for each session. */
 export function claudeHome(sessions: Sess[], home = tempHome('resume-shell-')): string {
-  for (const s of sessions) {
-    const line = (type: string, extra: object, ts: string) => ({
-      parentUuid: null, isSidechain: false, userType: 'external', cwd: s.cwd, sessionId: s.id, version: '2.1.0',
-      gitBranch: 'main', type, uuid: `${s.id}-${type}`, timestamp: ts, entrypoint: 'cli', ...extra,
-    });
-    write(home, `.claude/projects/-p-${s.id.slice(0, 8)}/${s.id}.jsonl`, jsonl(
-      line('user', { message: { role: 'user', content: s.prompt } }, s.at),
-      line('assistant', { message: { role: 'assistant', content: [{ type: 'text', text: 'ok' }] } }, s.at),
-    ));
-  }
+  for (const s of sessions) claudeSession(home, s);
   return home;
 }
 
-/**
- * A stand-in harness named `claude` in HOME/bin that appends `cwd`, then each argument, as JSON to
- * HOME/calls.jsonl. Returns the PATH to use (stand-in first).
- */
-export function standIn(home: string): string {
-  const bin = path.join(home, 'bin');
-  fs.mkdirSync(bin, { recursive: true });
-  const log = path.join(home, 'calls.jsonl');
-  fs.writeFileSync(
-    path.join(bin, 'claude'),
-    `#!${process.execPath}\nrequire('fs').appendFileSync(${JSON.stringify(log)}, JSON.stringify({ cwd: process.cwd(), argv: process.argv.slice(2) }) + '\\n');\n`,
-    { mode: 0o755 },
-  );
-  return `${bin}:${process.env.PATH}`;
+/** PATH with the stand-in `claude` first (test/launch-helpers.ts standIn; its log is read by calls). */
+export function claudeOnPath(home: string): string {
+  return standIn(home, ['claude']).PATH;
 }
 
+/** Each run of the stand-in `claude`: where and with what arguments. */
 export function calls(home: string): { cwd: string; argv: string[] }[] {
-  const f = path.join(home, 'calls.jsonl');
-  if (!fs.existsSync(f)) return [];
-  return fs.readFileSync(f, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  return records(standInLog(home)).map((r) => ({ cwd: r.cwd, argv: r.argv }));
 }
 
 export type ShellName = 'zsh' | 'bash' | 'fish';
@@ -76,7 +57,7 @@ export function runShell(
   const file = path.join(home, `script.${shell}`);
   fs.writeFileSync(file, body);
   const r = spawnSync(shellArgv(shell, file)[0]!, shellArgv(shell, file).slice(1), {
-    env: envFor(home, { PATH: standIn(home), ...opts.env }),
+    env: envFor(home, { PATH: claudeOnPath(home), ...opts.env }),
     cwd: opts.cwd ?? home,
     encoding: 'utf8',
     input: '',
@@ -100,7 +81,7 @@ export class TmuxShell {
   ) {
     this.sock = path.join(home, `tmux-${++TmuxShell.n}.sock`);
     const init = initFile(home, shell);
-    const env = envFor(home, { TERM: 'xterm-256color', PATH: standIn(home), ...extraEnv });
+    const env = envFor(home, { TERM: 'xterm-256color', PATH: claudeOnPath(home), ...extraEnv });
     const envArgs = Object.entries(env).map(([k, v]) => `${k}=${v}`);
     const argv = shell === 'bash' ? ['bash', '--norc', '--noprofile'] : shell === 'zsh' ? ['zsh', '-f'] : ['fish', '--no-config'];
     this.tmux('-f', '/dev/null', 'new-session', '-d', '-c', home, '-x', '200', '-y', '40', 'env', '-i', ...envArgs, ...argv);

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { BIN, ROOT, have, run } from './helpers.js';
+import { BIN, ROOT, run, needs } from './helpers.js';
 import { TmuxShell, calls, claudeHome, initFile, runShell, type Sess, type ShellName } from './shell-helpers.js';
 
 const SHELLS: ShellName[] = ['zsh', 'bash', 'fish'];
@@ -32,8 +32,8 @@ describe('resume init', () => {
   });
 });
 
-describe.each(SHELLS)('render and run in %s', (sh) => {
-  it.skipIf(!have(sh))('evaluating the init output twice with strict flags prints nothing and exits 0', () => {
+describe.each(SHELLS)('render and run in %s', { timeout: 120_000 }, (sh) => {
+  it.skipIf(needs(sh))('evaluating the init output twice with strict flags prints nothing and exits 0', () => {
     const home = claudeHome([]);
     const body: Record<ShellName, string> = {
       zsh: `setopt err_exit no_unset pipe_fail warn_create_global warn_nested_var\neval "$(${BIN} init zsh)"\neval "$(${BIN} init zsh)"\n(( $+functions[resume] ))\n`,
@@ -46,7 +46,7 @@ describe.each(SHELLS)('render and run in %s', (sh) => {
     expect(r.code).toBe(0);
   });
 
-  it.skipIf(!have(sh))('other subcommands write straight to the terminal and keep their exit codes', () => {
+  it.skipIf(needs(sh))('other subcommands write straight to the terminal and keep their exit codes', () => {
     const home = claudeHome([{ id: id(1), cwd: '/', prompt: 'hello there', at: '2026-01-01T00:00:00Z' }]);
     const init = initFile(home, sh);
     const src = sh === 'fish' ? `source ${init}` : `. ${init}`;
@@ -57,14 +57,14 @@ describe.each(SHELLS)('render and run in %s', (sh) => {
   });
 });
 
-describe('static checks', () => {
-  it.skipIf(!have('shellcheck'))('shellcheck passes on the bash script as `resume init bash` prints it', () => {
+describe('static checks', { timeout: 120_000 }, () => {
+  it.skipIf(needs('shellcheck'))('shellcheck passes on the bash script as `resume init bash` prints it', () => {
     const r = spawnSync('shellcheck', ['-s', 'bash', '-'], { input: run(claudeHome([]), ['init', 'bash']).stdout, encoding: 'utf8' });
     expect(r.stdout + r.stderr).toBe('');
     expect(r.status).toBe(0);
   });
 
-  it.skipIf(!have('fish_indent'))('fish_indent --check passes on the fish script and on what `resume init fish` prints', () => {
+  it.skipIf(needs('fish_indent'))('fish_indent --check passes on the fish script and on what `resume init fish` prints', () => {
     let r = spawnSync('fish_indent', ['--check', path.join(ROOT, 'shell/fish/resume.fish')], { encoding: 'utf8' });
     expect(r.stdout + r.stderr).toBe('');
     expect(r.status).toBe(0);
@@ -73,7 +73,7 @@ describe('static checks', () => {
     expect(r.status).toBe(0);
   });
 
-  it.skipIf(!have('zsh'))('the zsh script parses (zsh -n)', () => {
+  it.skipIf(needs('zsh'))('the zsh script parses (zsh -n)', () => {
     const r = spawnSync('zsh', ['-f', '-n', path.join(ROOT, 'shell/zsh/resume.zsh')], { encoding: 'utf8' });
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
@@ -83,7 +83,7 @@ describe('static checks', () => {
 // Directories a session can start in that a careless quote would break.
 const HOSTILE = ['with space', `quo'te"s`, '$HOME and $(echo x)', 'back`tick`', 'new\nline', 'ünïcødé ✓ 日本', '-leading-dash', 'semi;colon & amp|pipe *glob?'];
 
-describe.each(SHELLS)('launching through the %s function', (sh) => {
+describe.each(SHELLS)('launching through the %s function', { timeout: 120_000 }, (sh) => {
   const setup = () => {
     const base = claudeHome([]);
     const dirs = HOSTILE.map((name) => {
@@ -98,7 +98,7 @@ describe.each(SHELLS)('launching through the %s function', (sh) => {
   const src = (sh: ShellName, init: string) => (sh === 'fish' ? `source ${init}` : `. ${init}`);
   const status = (sh: ShellName) => (sh === 'fish' ? '$status' : '$?');
 
-  it.skipIf(!have(sh))('starts the harness in the exact directory, for hostile names, and the shell stays where it was', { timeout: 90000 }, () => {
+  it.skipIf(needs(sh))('starts the harness in the exact directory, for hostile names, and the shell stays where it was', { timeout: 90000 }, () => {
     const { home, dirs, sessions } = setup();
     const init = initFile(home, sh);
     const lines = [src(sh, init)];
@@ -111,7 +111,7 @@ describe.each(SHELLS)('launching through the %s function', (sh) => {
     expect(got).toEqual(sessions.map((s, i) => ({ cwd: fs.realpathSync(dirs[i]!), argv: ['--resume', s.id] })));
   });
 
-  it.skipIf(!have(sh))('a shell function named like the harness wins over the binary', () => {
+  it.skipIf(needs(sh))('a shell function named like the harness wins over the binary', () => {
     const { home, dirs, sessions } = setup();
     const init = initFile(home, sh);
     const log = path.join(home, 'fn.log');
@@ -128,7 +128,7 @@ describe.each(SHELLS)('launching through the %s function', (sh) => {
     expect(calls(home)).toEqual([]);
   });
 
-  it.skipIf(!have(sh))('returns the binary\'s exit code and runs nothing when nothing is chosen', () => {
+  it.skipIf(needs(sh))('returns the binary\'s exit code and runs nothing when nothing is chosen', () => {
     const { home } = setup();
     const init = initFile(home, sh);
     const tmp = path.join(home, 'tmp');
@@ -141,7 +141,7 @@ describe.each(SHELLS)('launching through the %s function', (sh) => {
   });
 });
 
-describe.each(['zsh', 'bash'] as const)('%s under the user\'s own options', (sh) => {
+describe.each(['zsh', 'bash'] as const)('%s under the user\'s own options', { timeout: 120_000 }, (sh) => {
   const setup = () => {
     const home = claudeHome([]);
     const dirs = ['one', 'two words'].map((n) => {
@@ -154,7 +154,7 @@ describe.each(['zsh', 'bash'] as const)('%s under the user\'s own options', (sh)
     return { home, dirs, sessions };
   };
 
-  it.skipIf(!have(sh))('works under unusual user options and leaves every option as it was', () => {
+  it.skipIf(needs(sh))('works under unusual user options and leaves every option as it was', () => {
     const { home, dirs, sessions } = setup();
     const init = initFile(home, sh);
     const s = sessions[1]!;
@@ -184,8 +184,8 @@ describe.each(['zsh', 'bash'] as const)('%s under the user\'s own options', (sh)
 
 });
 
-describe('fish: the directory comes back', () => {
-  it.skipIf(!have('fish') || !have('tmux'))('after a harness interrupted with Ctrl-C, with cd history as it was', async () => {
+describe('fish: the directory comes back', { timeout: 120_000 }, () => {
+  it.skipIf(needs('fish', 'tmux'))('after a harness interrupted with Ctrl-C, with cd history as it was', async () => {
     const home = claudeHome([]);
     const dir = path.join(home, 'w', 'proj x');
     fs.mkdirSync(dir, { recursive: true });

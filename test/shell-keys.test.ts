@@ -4,20 +4,15 @@
 // or none; RESUME_KEY_RUN=1 runs the line at once.
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { have, tempHome } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { tempHome, needs } from './helpers.js';
 import { TmuxShell, calls, claudeHome, type ShellName } from './shell-helpers.js';
 
 const uid = (p: string) => `${p}-4e5f-4061-8071-2a3b4c5d6e7f`;
-const homes: string[] = [];
-afterAll(() => {
-  for (const h of homes) fs.rmSync(h, { recursive: true, force: true });
-});
 
 /** A HOME with two sessions in real directories under it (newest: 22222222 in proj-new). */
 function keysHome(): { home: string; newDir: string } {
   const home = tempHome('resume-keys-');
-  homes.push(home);
   const oldDir = path.join(home, 'proj-old');
   const newDir = path.join(home, 'proj new');
   fs.mkdirSync(oldDir);
@@ -34,8 +29,8 @@ function keysHome(): { home: string; newDir: string } {
 
 const SHELLS: ShellName[] = ['zsh', 'bash', 'fish'];
 
-describe.each(SHELLS)('key binding in %s (tmux)', (shell) => {
-  const ok = have(shell) && have('tmux') && have('fzf');
+describe.each(SHELLS)('key binding in %s (tmux)', { timeout: 120_000 }, (shell) => {
+  const skip = needs(shell, 'tmux', 'fzf');
 
   const withShell = async (env: Record<string, string>, fn: (t: TmuxShell, home: string, dir: string) => Promise<void>) => {
     const { home, newDir } = keysHome();
@@ -48,7 +43,7 @@ describe.each(SHELLS)('key binding in %s (tmux)', (shell) => {
     }
   };
 
-  it.skipIf(!ok)('Alt-R opens the picker newest first; Enter puts the resume line on the command line; Enter runs it', { timeout: 60000 }, async () => {
+  it.skipIf(skip)('Alt-R opens the picker newest first; Enter puts the resume line on the command line; Enter runs it', { timeout: 120_000 }, async () => {
     await withShell({}, async (t, home, dir) => {
       t.send('M-r');
       const s = await t.until((x) => /22222222 .*\n(.*\n)*.*11111111 /.test(x), 'the picker, newest first');
@@ -63,7 +58,7 @@ describe.each(SHELLS)('key binding in %s (tmux)', (shell) => {
     });
   });
 
-  it.skipIf(!ok)('Esc in the picker leaves the command line as it was', { timeout: 60000 }, async () => {
+  it.skipIf(skip)('Esc in the picker leaves the command line as it was', { timeout: 120_000 }, async () => {
     await withShell({}, async (t) => {
       t.send('-l', 'echo kept');
       t.send('M-r');
@@ -73,7 +68,7 @@ describe.each(SHELLS)('key binding in %s (tmux)', (shell) => {
     });
   });
 
-  it.skipIf(!ok)('RESUME_KEY_RUN=1 runs the chosen session at once', { timeout: 60000 }, async () => {
+  it.skipIf(skip)('RESUME_KEY_RUN=1 runs the chosen session at once', { timeout: 120_000 }, async () => {
     await withShell({ RESUME_KEY_RUN: '1' }, async (t, home, dir) => {
       t.send('M-r');
       await t.until((x) => /22222222 .*\n(.*\n)*.*11111111 /.test(x), 'the picker');
@@ -83,7 +78,7 @@ describe.each(SHELLS)('key binding in %s (tmux)', (shell) => {
     });
   });
 
-  it.skipIf(!ok)('RESUME_KEY chooses another key (Ctrl-X Ctrl-R here); Alt-R is then left alone', { timeout: 60000 }, async () => {
+  it.skipIf(skip)('RESUME_KEY chooses another key (Ctrl-X Ctrl-R here); Alt-R is then left alone', { timeout: 120_000 }, async () => {
     await withShell({ RESUME_KEY: '\\C-x\\C-r' }, async (t) => {
       t.send('M-r');
       t.send('-l', 'echo typed');
@@ -97,7 +92,7 @@ describe.each(SHELLS)('key binding in %s (tmux)', (shell) => {
     });
   });
 
-  it.skipIf(!ok)('RESUME_KEY=none binds no key', { timeout: 60000 }, async () => {
+  it.skipIf(skip)('RESUME_KEY=none binds no key', { timeout: 120_000 }, async () => {
     await withShell({ RESUME_KEY: 'none' }, async (t) => {
       t.send('M-r');
       t.send('C-u'); // an unbound Alt-R types `r` in fish

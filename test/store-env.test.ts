@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { byId, envFor, have, jsonl, lsJson, run, tempHome, write } from './helpers.js';
+import { byId, envFor, jsonl, lsJson, run, tempHome, write, needs } from './helpers.js';
 import { records, standIn, uuid } from './launch-helpers.js';
 import { addSessions, assistant, opencodeDb, user } from './sqlite-fixtures.js';
 import { quoteFish, quotePosix } from '../lib/util/quote.js';
@@ -150,7 +150,7 @@ describe('the other harnesses', () => {
   });
 });
 
-describe('every launch path applies the store variable', () => {
+describe('every launch path applies the store variable', { timeout: 120_000 }, () => {
   function setup() {
     const home = tempHome();
     const si = standIn(home);
@@ -170,8 +170,7 @@ describe('every launch path applies the store variable', () => {
   });
 
   for (const shell of ['zsh', 'bash', 'fish'] as const) {
-    it(`${shell}: the shell integration's line and --print carry the variable to the harness`, () => {
-      if (!have(shell)) return;
+    it.skipIf(needs(shell))(`${shell}: the shell integration's line and --print carry the variable to the harness`, { timeout: 120_000 }, () => {
       const { home, si, cwd, id, env, store } = setup();
       // the line the integration evaluates (RESUME_EMIT_FILE), and the --print line
       const emitFile = path.join(home, 'emit');
