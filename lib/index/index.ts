@@ -28,7 +28,7 @@ import { runJob, type Job, type JobResult } from './parse.js';
 import { tailMatches } from './lines.js';
 import { sanitizeSession } from '../util/redact.js';
 import { DirCache, parseDirFile } from './dirs.js';
-import { setReaddirHook } from '../util/fsx.js';
+import { setReaddirHook, writeAtomic } from '../util/fsx.js';
 import { shortIds } from '../select/filter.js';
 import { tryLock, unlock, waitUnlocked } from './lock.js';
 import { byRecency, OrderedStream, planOrder } from './stream.js';
@@ -165,38 +165,6 @@ function readText(file: string): string | null {
   }
 }
 
-/** Write a file atomically; `data` may be a sequence of chunks (a large listing is not joined). */
-export function writeAtomic(file: string, data: string | Iterable<string>): void {
-  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  const tmp = `${file}.tmp-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
-  try {
-    if (typeof data === 'string') fs.writeFileSync(tmp, data, { mode: 0o600 });
-    else {
-      const fd = fs.openSync(tmp, 'w', 0o600);
-      try {
-        let buf = '';
-        for (const c of data) {
-          buf += c;
-          if (buf.length >= 1 << 20) {
-            fs.writeSync(fd, buf);
-            buf = '';
-          }
-        }
-        if (buf) fs.writeSync(fd, buf);
-      } finally {
-        fs.closeSync(fd);
-      }
-    }
-    fs.renameSync(tmp, file);
-  } catch (err) {
-    try {
-      fs.unlinkSync(tmp);
-    } catch {
-      /* already gone */
-    }
-    throw err;
-  }
-}
 
 /**
  * Is there a stored listing of this index version? Reads only its first bytes (the version is

@@ -6,7 +6,7 @@
 // scanned in pieces (with an overlap so no needle is missed at a seam) and each needle hit in it
 // is reported as raw bytes around the hit. Memory stays below ~PARSE_CAP + CHUNK whatever the file.
 import fs from 'node:fs';
-import { Decompress } from 'fzstd';
+import { zstReader, type Reader } from '../util/zstd.js';
 import { Folder, foldNeedle } from './fold.js';
 import { headHas } from '../harness/jsonl.js';
 
@@ -35,7 +35,7 @@ function sharedFolder(): Folder {
 
 
 /** Fill `buf[off, off+len)`; return the byte count, 0 at the end. */
-export type Reader = (buf: Buffer, off: number, len: number) => number;
+export type { Reader };
 
 export interface ScanSink {
   /** a complete line (the first line of the file, or one that holds a needle); `first` marks line 0 */
@@ -56,41 +56,6 @@ export function fdReader(fd: number): Reader {
     const n = fs.readSync(fd, buf, off, len, pos);
     pos += n;
     return n;
-  };
-}
-
-/** A reader over a zstd-compressed file (Codex `.jsonl.zst`), decoded in chunks. */
-export function zstReader(fd: number): Reader {
-  const queue: Uint8Array[] = [];
-  let qOff = 0;
-  let ended = false;
-  let pos = 0;
-  const inBuf = Buffer.allocUnsafe(256 << 10);
-  const dec = new Decompress((chunk) => {
-    if (chunk.length) queue.push(chunk);
-  });
-  return (buf, off, len) => {
-    while (queue.length === 0 && !ended) {
-      const n = fs.readSync(fd, inBuf, 0, inBuf.length, pos);
-      pos += n;
-      if (n === 0) {
-        ended = true;
-        dec.push(new Uint8Array(0), true);
-      } else dec.push(new Uint8Array(inBuf.subarray(0, n)), false);
-    }
-    let w = 0;
-    while (w < len && queue.length) {
-      const c = queue[0]!;
-      const take = Math.min(len - w, c.length - qOff);
-      buf.set(c.subarray(qOff, qOff + take), off + w);
-      w += take;
-      qOff += take;
-      if (qOff >= c.length) {
-        queue.shift();
-        qOff = 0;
-      }
-    }
-    return w;
   };
 }
 

@@ -4,7 +4,7 @@
 import { createHash } from '../../util/lazy.js';
 import fs from 'node:fs';
 import path from 'node:path';
-import { Decompress } from 'fzstd';
+import { zstReader } from '../../util/zstd.js';
 import type { Adapter, Ctx, LineState, Root, SessionCore, Source } from '../../types.js';
 import { envDirs, expandHome, storeEnv } from '../../util/paths.js';
 import { entries, direntMaybeFile, isDir, uniqueReal, walk } from '../../util/fsx.js';
@@ -377,8 +377,7 @@ export function zstLines(file: string, onLine: (buf: Buffer, s: number, e: numbe
     plen = 0;
     over = false;
   };
-  const onData = (chunk: Uint8Array) => {
-    const b = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+  const onData = (b: Buffer) => {
     let s = 0;
     for (;;) {
       const nl = b.indexOf(10, s);
@@ -393,19 +392,17 @@ export function zstLines(file: string, onLine: (buf: Buffer, s: number, e: numbe
       if (b.length - s > take) over = true;
     }
   };
-  const d = new Decompress((chunk) => onData(chunk));
   const fd = fs.openSync(file, 'r');
   try {
-    const size = fs.fstatSync(fd).size;
-    const buf = Buffer.allocUnsafe(1 << 20);
-    let pos = 0;
-    while (pos < size) {
-      const n = fs.readSync(fd, buf, 0, Math.min(buf.length, size - pos), pos);
+    if (fs.fstatSync(fd).size === 0) throw new Error('empty .zst file');
+    const read = zstReader(fd);
+    for (;;) {
+      // a fresh buffer each time: a line handed on may point into it
+      const buf = Buffer.allocUnsafe(1 << 20);
+      const n = read(buf, 0, buf.length);
       if (n <= 0) break;
-      pos += n;
-      d.push(buf.subarray(0, n), pos >= size);
+      onData(buf.subarray(0, n));
     }
-    if (size === 0) throw new Error('empty .zst file');
   } finally {
     fs.closeSync(fd);
   }
