@@ -387,20 +387,12 @@ describe('opencode database safety', () => {
 // row per entry: type, per-session seq, JSON data without id/type), subagents with parent_id, forks
 // with fork_session_id and fork_boundary (the seq up to which entries are the parent's copies).
 describe('opencode 2.x schema', () => {
-  const V2 = `
-    CREATE TABLE session_v2 (id text PRIMARY KEY, project_id text NOT NULL, workspace_id text, parent_id text,
-      fork_session_id text, fork_boundary integer, slug text NOT NULL, directory text NOT NULL, path text, title text NOT NULL,
-      version text NOT NULL, agent text, model text, time_created integer NOT NULL, time_updated integer NOT NULL,
-      time_compacting integer, time_archived integer);
-    CREATE TABLE session_message (id text PRIMARY KEY, session_id text NOT NULL, type text NOT NULL, seq integer NOT NULL,
-      time_created integer NOT NULL, time_updated integer NOT NULL, data text NOT NULL);
-  `;
   it('lists 2.x sessions from session_v2 + session_message and migrated 1.x ones, with forks and subagents', async () => {
     const { tempHome, lsJson, byId } = await import('./helpers.js');
-    const { opencodeDb, addSessions, user, assistant } = await import('./sqlite-fixtures.js');
+    const { opencodeDb, addSessions, user, assistant, OPENCODE_V2_SCHEMA } = await import('./sqlite-fixtures.js');
     const home = tempHome();
     const db = opencodeDb(`${home}/.local/share/opencode/opencode.db`);
-    db.exec(V2);
+    db.exec(OPENCODE_V2_SCHEMA);
     // a 1.x session migrated in place (session/message/part)
     addSessions(db, [{ id: 'ses_old', directory: '/w/old', title: 'Old work' }], [user('msg_o1', 'ses_old', 'old prompt'), assistant('msg_o2', 'ses_old', 'old reply')]);
     const sv = db.prepare(`INSERT INTO session_v2 (id, project_id, parent_id, fork_session_id, fork_boundary, slug, directory, title, version, model, time_created, time_updated)

@@ -310,21 +310,12 @@ describe('text only on an abandoned branch', () => {
 // ---- opencode 2.x ---------------------------------------------------------------------------
 
 describe('opencode 2.x (session_v2 + session_message)', () => {
-  // the 2.x tables as opencode's core package declares them (see test/opencode.test.ts)
-  const V2 = `
-    CREATE TABLE session_v2 (id text PRIMARY KEY, project_id text NOT NULL, workspace_id text, parent_id text,
-      fork_session_id text, fork_boundary integer, slug text NOT NULL, directory text NOT NULL, path text, title text NOT NULL,
-      version text NOT NULL, agent text, model text, time_created integer NOT NULL, time_updated integer NOT NULL,
-      time_compacting integer, time_archived integer);
-    CREATE TABLE session_message (id text PRIMARY KEY, session_id text NOT NULL, type text NOT NULL, seq integer NOT NULL,
-      time_created integer NOT NULL, time_updated integer NOT NULL, data text NOT NULL);
-  `;
 
   it('entries are searched: prompts, replies, tool calls and output, shell runs; a fork\'s copies count as copied; a subagent is reported on its parent', async () => {
-    const { opencodeDb } = await import('./sqlite-fixtures.js');
+    const { opencodeDb, OPENCODE_V2_SCHEMA } = await import('./sqlite-fixtures.js');
     const h = home();
     const db = opencodeDb(path.join(h, '.local/share/opencode/opencode.db'));
-    db.exec(V2);
+    db.exec(OPENCODE_V2_SCHEMA);
     const sv = db.prepare(`INSERT INTO session_v2 (id, project_id, parent_id, fork_session_id, fork_boundary, slug, directory, title, version, time_created, time_updated)
       VALUES (?, 'global', ?, ?, ?, 's', '/w/new', ?, '2.0.0', ?, ?)`);
     sv.run('ses_main', null, null, null, 'Main', 1780000000000, 1780000100000);

@@ -11,6 +11,18 @@ const require = createRequire(import.meta.url);
 export const Database: typeof BetterSqlite3 = require('better-sqlite3');
 
 export const OPENCODE_SCHEMA = fs.readFileSync(path.join(FIXTURES, 'opencode', 'schema-v1.2-migrations.sql'), 'utf8');
+/**
+ * The opencode 2.x tables as opencode's core package declares them (dev: packages/core/src/session/sql.ts):
+ * sessions in `session_v2`, transcript entries in `session_message`.
+ */
+export const OPENCODE_V2_SCHEMA = `
+    CREATE TABLE session_v2 (id text PRIMARY KEY, project_id text NOT NULL, workspace_id text, parent_id text,
+      fork_session_id text, fork_boundary integer, slug text NOT NULL, directory text NOT NULL, path text, title text NOT NULL,
+      version text NOT NULL, agent text, model text, time_created integer NOT NULL, time_updated integer NOT NULL,
+      time_compacting integer, time_archived integer);
+    CREATE TABLE session_message (id text PRIMARY KEY, session_id text NOT NULL, type text NOT NULL, seq integer NOT NULL,
+      time_created integer NOT NULL, time_updated integer NOT NULL, data text NOT NULL);
+`;
 export const CURSOR_STORE_SQL = fs.readFileSync(path.join(FIXTURES, 'cursor', 'store-db.dump.sql'), 'utf8');
 
 export interface OcSession {

@@ -14,6 +14,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import type { Harness, Session } from '../types.js';
+import { procStat } from '../panes/proc.js';
 
 export interface LiveHit {
   pid: number;
@@ -109,13 +110,6 @@ function linuxOpenFiles(root: string, pid: number): string[] {
   return out;
 }
 
-/** Field 22 of /proc/<pid>/stat: start time in clock ticks since boot. */
-function linuxStart(root: string, pid: number): string | null {
-  const st = readText(path.join(root, String(pid), 'stat'));
-  if (!st) return null;
-  const rest = st.slice(st.lastIndexOf(')') + 2).split(' ');
-  return rest[19] ?? null;
-}
 
 function macProcs(names: Map<Harness, string[]>): Proc[] {
   const r = spawnSync('ps', ['-axww', '-o', 'pid=,args='], { encoding: 'utf8', timeout: 5000 });
@@ -234,7 +228,7 @@ export function findLive(sessions: Session[], opts: LiveOptions): Map<string, Li
       const s = want.get(e.sessionId);
       if (!s || hits.has(s.key)) continue;
       let alive: boolean;
-      if (linux && e.procStart != null) alive = linuxStart(procRoot, e.pid) === e.procStart;
+      if (linux && e.procStart != null) alive = procStat(e.pid, procRoot)?.start === e.procStart;
       else alive = !!procByPid.get(e.pid)?.harnesses.has('claude');
       if (alive) mark(s, e.pid, 'registry');
     }

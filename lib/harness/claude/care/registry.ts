@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Ctx } from '../../../types.js';
 import { claude } from '../index.js';
+import { procStat } from '../../../panes/proc.js';
 
 export interface RegEntry {
   /** the registry file */
@@ -81,13 +82,7 @@ export function readRegistry(root: string): RegEntry[] {
 
 /** Field 22 of /proc/<pid>/stat (start time in clock ticks since boot), or null. */
 export function procStartOf(pid: number, procRoot = '/proc'): string | null {
-  let st: string;
-  try {
-    st = fs.readFileSync(path.join(procRoot, String(pid), 'stat'), 'utf8');
-  } catch {
-    return null;
-  }
-  return st.slice(st.lastIndexOf(')') + 2).split(' ')[19] ?? null;
+  return procStat(pid, procRoot)?.start ?? null;
 }
 
 /** Is the process still running? On Linux with a recorded start time, it must be the same process. */
