@@ -80,6 +80,11 @@ for (const d of dirs) {
     const top = manifest.sessions.filter((s) => s.mode !== 'subagent');
     for (const s of top) {
       const row = { client, id: s.id, what: 'resume' };
+      // Each session on a fresh copy of the recorded store: a client may tidy its store when it runs
+      // (Gemini 0.61 removed another session's files while resuming one), which would fail the next check.
+      rmSync(home, { recursive: true, force: true });
+      cpSync(join(fixturesRoot, d, 'home'), home, { recursive: true });
+      setups[client]({ home, projA, projB, bin, mock });
       try {
         const plan = await resumeJson(['--dry-run', '--json', s.id], resumeEnv);
         row.argv = plan.argv; row.env = plan.env; row.cwd = plan.cwd;
