@@ -15,6 +15,7 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import type { Harness, Session } from '../types.js';
 import { procStat } from '../panes/proc.js';
+import { readRegistry, rootOfTranscript } from '../harness/claude/care/registry.js';
 
 export interface LiveHit {
   pid: number;
@@ -134,30 +135,6 @@ function macHolders(file: string): number[] {
   return r.stdout.split('\n').filter((l) => /^\d+$/.test(l)).map(Number);
 }
 
-/** Claude Code's runtime registry next to `projects/`: `sessions/<pid>.json` → {pid, sessionId, procStart}. */
-function claudeRegistry(root: string): { pid: number; sessionId: string; procStart: string | null }[] {
-  let names: string[];
-  try {
-    names = fs.readdirSync(root);
-  } catch {
-    return [];
-  }
-  const out: { pid: number; sessionId: string; procStart: string | null }[] = [];
-  for (const n of names) {
-    if (!/^\d+\.json$/.test(n)) continue;
-    try {
-      const o = JSON.parse(fs.readFileSync(path.join(root, n), 'utf8'));
-      const pid = Number(o?.pid ?? n.slice(0, -5));
-      if (Number.isInteger(pid) && pid > 0 && typeof o?.sessionId === 'string') {
-        out.push({ pid, sessionId: o.sessionId, procStart: o.procStart != null ? String(o.procStart) : null });
-      }
-    } catch {
-      /* a half-written or foreign file */
-    }
-  }
-  return out;
-}
-
 /** Live sessions among `sessions`, by key. */
 export function findLive(sessions: Session[], opts: LiveOptions): Map<string, LiveHit> {
   const platform = opts.platform ?? process.platform;
@@ -214,17 +191,15 @@ export function findLive(sessions: Session[], opts: LiveOptions): Map<string, Li
   }
 
   // Claude Code's registry, once per config directory.
-  const regDirs = new Map<string, Session[]>();
+  const regRoots = new Map<string, Session[]>();
   for (const s of sessions) {
     if (s.harness !== 'claude' || hits.has(s.key)) continue;
-    const projects = path.dirname(path.dirname(s.file));
-    if (path.basename(projects) !== 'projects') continue;
-    const reg = path.join(path.dirname(projects), 'sessions');
-    regDirs.set(reg, [...(regDirs.get(reg) ?? []), s]);
+    const root = rootOfTranscript(s.file);
+    if (root) regRoots.set(root, [...(regRoots.get(root) ?? []), s]);
   }
-  for (const [dir, ss] of regDirs) {
+  for (const [root, ss] of regRoots) {
     const want = new Map(ss.map((s) => [s.id, s]));
-    for (const e of claudeRegistry(dir)) {
+    for (const e of readRegistry(root)) {
       const s = want.get(e.sessionId);
       if (!s || hits.has(s.key)) continue;
       let alive: boolean;
