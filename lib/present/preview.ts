@@ -7,18 +7,7 @@ import { tildify } from '../util/paths.js';
 import { sanitize } from '../util/redact.js';
 import { harnessColor } from '../output.js';
 import { colorOn } from '../util/color.js';
-
-/** The short id `ls` shows for one id among a list's ids (the rule of shortIds, for one id). */
-export function shortOf(id: string, ids: Iterable<string>, min = 8): string {
-  let l = 0;
-  for (const other of ids) {
-    if (other === id) continue;
-    let i = 0;
-    while (i < id.length && i < other.length && id[i] === other[i]) i++;
-    if (i > l) l = i;
-  }
-  return id.slice(0, Math.min(id.length, Math.max(min, l + 1)));
-}
+import { shortOf } from '../select/filter.js';
 
 /** "fork of <short id>" for a fork, else null. */
 export function forkLine(s: { forkedFrom: string | null }, ids: Iterable<string>): string | null {

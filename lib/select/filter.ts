@@ -45,17 +45,30 @@ export function applyFilters<T extends Pick<Session, 'hidden' | 'harness' | 'cwd
 export function shortIds(sessions: { id: string }[], min = 8): Map<string, string> {
   const ids = [...new Set(sessions.map((s) => s.id))].sort();
   const out = new Map<string, string>();
-  const lcp = (a: string, b: string) => {
-    let i = 0;
-    while (i < a.length && i < b.length && a[i] === b[i]) i++;
-    return i;
-  };
   for (let i = 0; i < ids.length; i++) {
     const id = ids[i]!;
     const l = Math.max(i > 0 ? lcp(id, ids[i - 1]!) : 0, i + 1 < ids.length ? lcp(id, ids[i + 1]!) : 0);
-    out.set(id, id.slice(0, Math.min(id.length, Math.max(min, l + 1))));
+    out.set(id, cutId(id, l, min));
   }
   return out;
+}
+
+/** The short id of one id among others, by the rule of shortIds (one pass, no sort: for a preview). */
+export function shortOf(id: string, ids: Iterable<string>, min = 8): string {
+  let l = 0;
+  for (const other of ids) if (other !== id) l = Math.max(l, lcp(id, other));
+  return cutId(id, l, min);
+}
+
+function lcp(a: string, b: string): number {
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  return i;
+}
+
+/** One character past the longest prefix shared with another id, at least `min`. */
+function cutId(id: string, shared: number, min: number): string {
+  return id.slice(0, Math.min(id.length, Math.max(min, shared + 1)));
 }
 
 /** Hidden sessions by reason, for the stderr summary of a listing. */
