@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import type { Ctx } from '../../../types.js';
+import { compareVersions } from '../../tested.js';
 
 const VERSION = /^\d+(?:\.\d+)+$/;
 
@@ -17,14 +18,7 @@ export function parseVersion(v: string | null | undefined): number[] | null {
   return VERSION.test(t) ? t.split('.').map(Number) : null;
 }
 
-/** <0, 0, >0 like a comparator; missing parts count as 0 (2.1 == 2.1.0). */
-export function compareVersions(a: number[], b: number[]): number {
-  for (let i = 0; i < Math.max(a.length, b.length); i++) {
-    const d = (a[i] ?? 0) - (b[i] ?? 0);
-    if (d) return d;
-  }
-  return 0;
-}
+export { compareVersions };
 
 export interface Installed {
   version: string;
