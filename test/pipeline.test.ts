@@ -12,7 +12,7 @@ import { TmuxShell, calls, claudeHome, claudeOnPath } from './shell-helpers.js';
 const uid = (p: string) => `${p}-4e5f-4061-8071-2a3b4c5d6e7f`;
 
 /** Three sessions in real directories (newest first: gamma, beta, alpha), `resume` on PATH. */
-function pipeHome(): string {
+function pipeHome(filler = 0): string {
   const home = tempHome('resume-pipe-');
   const dir = (n: string) => {
     const d = path.join(home, 'src', n);
@@ -24,6 +24,13 @@ function pipeHome(): string {
       { id: uid('aaaa1111'), cwd: dir('alpha'), prompt: 'alpha task', at: '2026-01-01T00:00:00Z' },
       { id: uid('bbbb2222'), cwd: dir('beta'), prompt: 'beta task', at: '2026-01-02T00:00:00Z' },
       { id: uid('cccc3333'), cwd: dir('gamma'), prompt: 'gamma task', at: '2026-01-03T00:00:00Z' },
+      // older sessions, so many rows that `resume rows` outlives fzf's start (more than a pipe holds)
+      ...Array.from({ length: filler }, (_, i) => ({
+        id: `${(0xd0000000 + i).toString(16)}-4e5f-4061-8071-2a3b4c5d6e7f`,
+        cwd: dir('alpha'),
+        prompt: `older task ${i} ${'with a long prompt to fill the row '.repeat(5)}`,
+        at: new Date(Date.UTC(2025, 0, 1) + i * 60_000).toISOString(),
+      })),
     ],
     home,
   );
@@ -120,8 +127,8 @@ describe('README recipes with the real fzf', { timeout: 120_000 }, () => {
 describe('README recipes in tmux', { timeout: 120_000 }, () => {
   const skip = needs('fzf', 'tmux', 'bash');
 
-  const inTmux = async (fn: (t: TmuxShell, home: string) => Promise<void>) => {
-    const home = pipeHome();
+  const inTmux = async (fn: (t: TmuxShell, home: string) => Promise<void>, filler = 0) => {
+    const home = pipeHome(filler);
     const t = new TmuxShell(home, 'bash', { PATH: `${path.join(home, 'bin')}:${process.env.PATH}` });
     try {
       await t.until(() => t.line() === '$', 'the prompt');
@@ -143,6 +150,23 @@ describe('README recipes in tmux', { timeout: 120_000 }, () => {
       await t.until(() => calls(home).length === 1, 'the stand-in run');
       expect(calls(home)[0]).toEqual({ cwd: path.join(home, 'src', 'beta'), argv: ['--resume', uid('bbbb2222')] });
     });
+  });
+
+  // Node restores at exit the terminal modes it saw at start; a `resume rows` that started before fzf
+  // made the terminal raw and ends after it would turn echo back on under fzf (keys then print ^[[B).
+  it.skipIf(skip)('a rows that ends after fzf took the terminal leaves fzf its raw mode: keys still move the cursor', async () => {
+    await inTmux(async (t, home) => {
+      // rows starts first (fzf waits half a second) and cannot end before fzf reads: its output is more than a pipe holds
+      t.send('-l', `eval "$(resume rows | { sleep 0.5; fzf --delimiter='\\t' --with-nth=2.. --no-sort --layout=reverse --preview='resume preview {1}'; } | resume emit)"`);
+      t.send('Enter');
+      await t.until((x) => /cccc3333 .*\n.*bbbb2222 /.test(x) && /prompts: +1/.test(x) && /\b60[0-9]\/60[0-9]\b/.test(x), 'the whole list and the preview');
+      t.send('Down');
+      const s = await t.until((x) => /id: +bbbb2222/.test(x) || /\^\[\[B/.test(x), 'the preview of the second row');
+      expect(s).not.toMatch(/\^\[\[B/);
+      t.send('Enter');
+      await t.until(() => calls(home).length === 1, 'the stand-in run');
+      expect(calls(home)[0]).toEqual({ cwd: path.join(home, 'src', 'beta'), argv: ['--resume', uid('bbbb2222')] });
+    }, 600);
   });
 
   it.skipIf(skip || needs('fzf-tmux'))('the same through fzf-tmux (a tmux pane)', async () => {

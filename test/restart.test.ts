@@ -59,7 +59,7 @@ interface World {
   env: Record<string, string>;
 }
 
-function world(): World {
+function world(sockAt?: (home: string) => string): World {
   const home = tempHome('resume-rs-');
   const bin = path.join(home, 'bin');
   write(home, 'bin/claude', STANDIN);
@@ -70,7 +70,8 @@ function world(): World {
   const target = write(home, '.local/share/claude/versions/2.1.2', '');
   fs.mkdirSync(path.join(home, '.local', 'bin'), { recursive: true });
   fs.symlinkSync(target, path.join(home, '.local', 'bin', 'claude'));
-  const sock = path.join(home, 'tmux.sock');
+  const sock = sockAt ? sockAt(home) : path.join(home, 'tmux.sock');
+  fs.mkdirSync(path.dirname(sock), { recursive: true, mode: 0o700 });
   homes.push({ home, sock });
   const env = { HOME: home, PATH: `${bin}:${process.env.PATH}`, TERM: 'xterm-256color', LANG: 'C.UTF-8' };
   return { home, sock, env };
@@ -245,7 +246,7 @@ describe('resume restart --outdated (real tmux, stand-in claude)', { timeout: 12
     const a = await claudeInPane(w, one);
     const b = await claudeInPane(w, two);
     const dry = run(w.home, ['restart', '--outdated', '--dry-run', '--session', one], { PATH: w.env.PATH });
-    expect(dry.stdout.trim().split('\n')).toHaveLength(1);
+    expect(dry.stdout.trim().split('\n'), dry.stderr).toHaveLength(1);
     expect(dry.stdout).toContain(one);
     const p = runAsync(w, ['restart', '--outdated', '--session', one, '--timeout', '60s']);
     // waiting has begun once the lock is taken and the pane has been looked at
@@ -285,6 +286,27 @@ describe('resume restart: how the pane is found', { timeout: 120_000 }, () => {
     } finally {
       p.kill('SIGKILL');
     }
+  });
+});
+
+describe('resume restart: a claude whose TMUX was cleared', { timeout: 120_000 }, () => {
+  it_('asks every tmux server of the user (TMUX_TMPDIR) for the pane whose process tree holds it', async () => {
+    const uid = process.getuid!();
+    const w = world((home) => path.join(home, 'tmuxtmp', `tmux-${uid}`, 'work'));
+    const id = uuid(11);
+    const { pane } = await claudeInPane(w, id, 'env -u TMUX -u TMUX_PANE');
+    const tmpdir = path.join(w.home, 'tmuxtmp');
+    const r = run(w.home, ['restart', '--outdated', '--dry-run'], { PATH: w.env.PATH, TMUX_TMPDIR: tmpdir });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(`pane ${pane} (process tree, server ${w.sock} found by asking every tmux server (no TMUX in its environment))`);
+    expect(r.stdout).not.toContain('refused');
+    // No server of the user to ask: refused, and nothing is touched.
+    const none = run(w.home, ['restart', '--outdated', '--dry-run'], { PATH: w.env.PATH, TMUX_TMPDIR: path.join(w.home, 'empty') });
+    expect(none.stdout).toContain('refused: not in a tmux pane (no TMUX in its environment and no tmux server of its user)');
+    // And the real restart through the found server resumes it in the same pane.
+    const go = run(w.home, ['restart', '--outdated', '--timeout', '30s'], { PATH: w.env.PATH, TMUX_TMPDIR: tmpdir });
+    expect(go.code, go.stderr).toBe(0);
+    expect(go.stdout).toContain(`${id}\tresumed`);
   });
 });
 

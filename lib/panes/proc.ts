@@ -49,3 +49,13 @@ export function inForeground(pid: number, root = '/proc'): boolean {
   const s = procStat(pid, root);
   return !!s && s.tpgid > 0 && s.pgrp === s.tpgid;
 }
+
+/** The real uid of a process (Linux /proc/<pid>/status), or null. */
+export function procUid(pid: number, root = '/proc'): number | null {
+  try {
+    const m = /^Uid:\s+(\d+)/m.exec(fs.readFileSync(path.join(root, String(pid), 'status'), 'utf8'));
+    return m ? Number(m[1]) : null;
+  } catch {
+    return null;
+  }
+}

@@ -2,6 +2,8 @@
 // ("socket,server pid,session"), because people run several servers (-L/-S). Every call is bounded
 // (10 s) and never throws: a failed call is { ok: false }.
 import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
 
 export const CALL_MS = 10_000;
 
@@ -25,6 +27,31 @@ export function socketOf(tmuxVar: string | undefined): string | null {
   if (!tmuxVar) return null;
   const s = tmuxVar.split(',')[0];
   return s && s.startsWith('/') ? s : null;
+}
+
+/**
+ * Every tmux server socket of this user: `${TMUX_TMPDIR:-/tmp}/tmux-<uid>/*` (where `-L NAME` puts
+ * NAME). Used only when a process's environment names no server (its TMUX was cleared, e.g. by
+ * `env -i`); a server started with `-S elsewhere` cannot be found this way.
+ */
+export function userSockets(tmpdir: string | undefined, uid: number): string[] {
+  const dir = path.join(tmpdir || '/tmp', `tmux-${uid}`);
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return [];
+  }
+  return names
+    .sort()
+    .map((n) => path.join(dir, n))
+    .filter((f) => {
+      try {
+        return fs.statSync(f).isSocket();
+      } catch {
+        return false;
+      }
+    });
 }
 
 export interface Pane {

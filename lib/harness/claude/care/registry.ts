@@ -40,6 +40,28 @@ export function rootOfTranscript(file: string): string | null {
 const str = (v: unknown): string | null => (typeof v === 'string' && v ? v : null);
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 
+/**
+ * A registry file's JSON. Claude rewrites its file in place while it runs (status, updatedAt), so a
+ * read can meet it empty or half-written: such a read is retried twice, 25 ms apart, before the file
+ * is passed over. undefined when it is gone or never parses.
+ */
+function readJson(file: string): any {
+  for (let attempt = 0; ; attempt++) {
+    let text: string;
+    try {
+      text = fs.readFileSync(file, 'utf8');
+    } catch {
+      return undefined;
+    }
+    try {
+      return JSON.parse(text);
+    } catch {
+      if (attempt >= 2) return undefined;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 25);
+    }
+  }
+}
+
 /** Every well-formed registry file under one config directory (live or not). */
 export function readRegistry(root: string): RegEntry[] {
   const dir = path.join(root, 'sessions');
@@ -53,12 +75,8 @@ export function readRegistry(root: string): RegEntry[] {
   for (const n of names.sort()) {
     if (!/^\d+\.json$/.test(n)) continue;
     const file = path.join(dir, n);
-    let o: Record<string, unknown>;
-    try {
-      o = JSON.parse(fs.readFileSync(file, 'utf8'));
-    } catch {
-      continue; // half-written or foreign
-    }
+    const o = readJson(file);
+    if (o === undefined) continue; // gone, foreign, or still half-written after the re-reads
     if (!o || typeof o !== 'object') continue;
     const pid = Number(o.pid ?? n.slice(0, -5));
     const sessionId = str(o.sessionId);

@@ -6,8 +6,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Ctx } from '../../../types.js';
-import { ancestry, inForeground, isAncestor, procStat } from '../../../panes/proc.js';
-import { capture, inputEmpty, listPanes, paneExists, sendKeys, socketOf } from '../../../panes/tmux.js';
+import { ancestry, inForeground, isAncestor, procStat, procUid } from '../../../panes/proc.js';
+import { capture, inputEmpty, listPanes, paneExists, sendKeys, socketOf, userSockets, type Pane } from '../../../panes/tmux.js';
 import { liveEntries, pidAlive, procEnviron, readRegistry, type RegEntry } from './registry.js';
 import { findOutdated, type Outdated } from './outdated.js';
 import { snapshotAll } from './snapshot.js';
@@ -35,28 +35,39 @@ export interface Outcome {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** The pane holding `pid` in its process tree, on the server named by the process's own TMUX variable. */
+/**
+ * The pane holding `pid` in its process tree, on the server named by the process's own TMUX variable.
+ * Without one (TMUX cleared, e.g. by `env -i`), every server socket of this user is asked, with a note.
+ */
 export async function locate(e: RegEntry): Promise<Pick<Target, 'socket' | 'pane' | 'via' | 'refused'> & { notes: string[] }> {
   const env = procEnviron(e.pid);
   const notes: string[] = [];
   if (env?.HERDR_PANE_ID && !env.TMUX) return { socket: null, pane: null, via: null, refused: 'runs in a herdr pane; restart drives tmux panes only', notes };
-  const socket = socketOf(env?.TMUX);
-  if (!socket) return { socket: null, pane: null, via: null, refused: 'not in a tmux pane (no TMUX in its environment)', notes };
-  const panes = await listPanes(socket);
-  if (panes) {
-    const chain = new Set(ancestry(e.pid));
-    const hits = panes.filter((p) => chain.has(p.pid));
-    if (hits.length > 1) return { socket, pane: null, via: null, refused: `${hits.length} panes claim it (${hits.map((h) => h.id).join(', ')})`, notes };
-    if (hits.length === 1) {
-      if (hits[0]!.pid === e.pid) return { socket, pane: hits[0]!.id, via: 'process tree', refused: 'claude is the pane\'s own process: the pane would close with it and nothing could type the resume', notes };
-      return { socket, pane: hits[0]!.id, via: 'process tree', refused: null, notes };
-    }
+  const named = socketOf(env?.TMUX);
+  const uid = procUid(e.pid) ?? process.getuid?.() ?? 0;
+  const sockets = named ? [named] : userSockets(env?.TMUX_TMPDIR ?? process.env.TMUX_TMPDIR, uid);
+  if (!sockets.length) return { socket: null, pane: null, via: null, refused: 'not in a tmux pane (no TMUX in its environment and no tmux server of its user)', notes };
+  const chain = new Set(ancestry(e.pid));
+  const hits: { socket: string; pane: Pane }[] = [];
+  let answered = false;
+  for (const socket of sockets) {
+    const panes = await listPanes(socket);
+    if (!panes) continue;
+    answered = true;
+    for (const p of panes) if (chain.has(p.pid)) hits.push({ socket, pane: p });
   }
-  if (env?.TMUX_PANE) {
-    notes.push(`pane of ${e.sessionId} taken from its TMUX_PANE (${panes ? 'no pane of that server holds the process' : 'the tmux server did not answer'})`);
-    return { socket, pane: env.TMUX_PANE, via: 'environment (fallback)', refused: null, notes };
+  if (hits.length > 1) return { socket: null, pane: null, via: null, refused: `${hits.length} panes claim it (${hits.map((h) => h.pane.id).join(', ')})`, notes };
+  if (hits.length === 1) {
+    const { socket, pane } = hits[0]!;
+    const via = named ? 'process tree' : `process tree, server ${socket} found by asking every tmux server (no TMUX in its environment)`;
+    if (pane.pid === e.pid) return { socket, pane: pane.id, via, refused: "claude is the pane's own process: the pane would close with it and nothing could type the resume", notes };
+    return { socket, pane: pane.id, via, refused: null, notes };
   }
-  return { socket, pane: null, via: null, refused: 'no tmux pane holds it', notes };
+  if (named && env?.TMUX_PANE) {
+    notes.push(`pane of ${e.sessionId} taken from its TMUX_PANE (${answered ? 'no pane of that server holds the process' : 'the tmux server did not answer'})`);
+    return { socket: named, pane: env.TMUX_PANE, via: 'environment (fallback)', refused: null, notes };
+  }
+  return { socket: null, pane: null, via: null, refused: named ? 'no tmux pane holds it' : 'no pane of any tmux server of its user holds it (no TMUX in its environment)', notes };
 }
 
 /** Every check that must hold before a signal; the first that fails, or null when all hold. */
