@@ -54,7 +54,8 @@ function world(versions = ['2.1.1']): W {
     fs.chmodSync(path.join(home, `bin/${h}`), 0o755);
   }
   setVersions({ home } as W, versions);
-  return { home, env: { PATH: `${home}/bin:${process.env.PATH}`, RESUME_HOOKS_SETTLE_MS: '20' } };
+  // TMUX_TMPDIR: restart asks every tmux server of the user for a claude without TMUX; none here
+  return { home, env: { PATH: `${home}/bin:${process.env.PATH}`, RESUME_HOOKS_SETTLE_MS: '20', TMUX_TMPDIR: path.join(home, 'no-tmux') } };
 }
 
 function setVersions(w: W, v: string[]): void {
@@ -585,5 +586,30 @@ describe('resume hooks install (launchd agent, macOS)', () => {
     const x = w();
     const units = systemdUnits(makeCtx({ HOME: x.home }), { ...p(x.home), resume: '/srv/100%/a "b"/resume' });
     expect(units[0]!.text).toContain('ExecStart="/opt/homebrew/bin/node" "/srv/100%%/a \\"b\\"/resume" hooks run\n');
+  });
+});
+
+describe('resume doctor: the update hooks section', { timeout: 60_000 }, () => {
+  it('says what is configured, that nothing watches it, what is pending, and a failed last run', () => {
+    const w = world(['2.1.1']);
+    const before = JSON.parse(run(w.home, ['doctor', '--json'], w.env).stdout).hooks;
+    expect(before).toMatchObject({ configured: 0, installed: false, recorded: null, pending: [], lastRun: null, warnings: [] });
+
+    config(w, hook(w, 'hook-a'));
+    expect(hooksRun(w).code).toBe(0); // the baseline
+    setVersions(w, ['2.1.2']);
+    write(w.home, 'hook-a.exit', '7');
+    expect(hooksRun(w).code).toBe(1);
+    const d = JSON.parse(run(w.home, ['doctor', '--json'], w.env).stdout).hooks;
+    expect(d).toMatchObject({ configured: 1, installed: false, recorded: '2.1.2', pending: [], lastRun: { event: 'hook', hook: 1, result: 'exit 7' } });
+    expect(d.warnings).toEqual([
+      '1 update hook(s) configured but no watcher installed: they run only when `resume hooks run` is run (resume hooks install)',
+      expect.stringMatching(/^the last hook run failed: hook 1 hook-a exit 7 \(/),
+    ]);
+    const text = run(w.home, ['doctor'], w.env).stdout;
+    expect(text).toContain('update hooks (resume hooks)\n');
+    expect(text).toMatch(/\n {2}hooks +1 configured\n/);
+    expect(text).toMatch(/\n {2}last run +\S+ {2}hook 1 exit 7\n/);
+    expect(text).toContain('configured but no watcher installed');
   });
 });

@@ -62,6 +62,8 @@ interface Report {
   harnesses: HarnessReport[];
   /** Claude Code rescue (snapshot/restore): live sessions, snapshot records, warnings */
   claudeCare: { live: number; snapshots: number; store: string; warnings: string[] };
+  /** update hooks (resume hooks): configured hooks, the watcher, pending work, the last run, warnings */
+  hooks: { configured: number; installed: boolean; loaded: boolean | null; loadedDetail: string; recorded: string | null; pending: string[]; lastRun: { time: string; event: string; hook: number | null; result: string } | null; warnings: string[] };
 }
 
 /** `<bin> --version`, first line, or null when it fails or takes longer than 2 s. */
@@ -228,7 +230,33 @@ function text(r: Report, home: string, now: number): string {
   lines.push('claude rescue (resume snapshot)');
   kv('store', `${p(c.store)}  (${c.snapshots} record(s); ${c.live} live Claude session(s))`);
   for (const w of c.warnings) kv('warning', oneLine(w));
+  const hk = r.hooks;
+  lines.push('');
+  lines.push('update hooks (resume hooks)');
+  kv('hooks', hk.configured ? `${hk.configured} configured` : 'none configured ([[resume.on_update]])');
+  kv('watcher', `${hk.installed ? 'installed' : 'not installed'}${hk.loaded == null ? '' : hk.loaded ? ', loaded' : ', not loaded'} (${oneLine(hk.loadedDetail)})`);
+  kv('claude', hk.recorded ? `recorded ${oneLine(hk.recorded)}` : 'no version recorded yet');
+  for (const x of hk.pending) kv('pending', oneLine(x));
+  if (hk.lastRun) kv('last run', `${hk.lastRun.time}  ${hk.lastRun.hook != null ? `hook ${hk.lastRun.hook} ` : ''}${oneLine(hk.lastRun.result)}`);
+  for (const w of hk.warnings) kv('warning', oneLine(w));
   return lines.join('\n') + '\n';
+}
+
+async function hooksSummary(app: App): Promise<Report['hooks']> {
+  const { hooksReport, hooksWarnings } = await import('../hooks/status.js');
+  const r = hooksReport(app, 1);
+  const last = r.runs[r.runs.length - 1];
+  return {
+    configured: r.hooks.length,
+    installed: r.installed,
+    loaded: r.loaded,
+    loadedDetail: r.loaded_detail,
+    recorded: r.claude.recorded,
+    // "no baseline" is only news when a hook is configured
+    pending: r.hooks.length ? r.pending : [],
+    lastRun: last ? { time: last.time, event: last.event, hook: last.hook, result: last.event === 'hook' ? (last.stopped ?? `exit ${last.exit_code}`) : last.event } : null,
+    warnings: hooksWarnings(r),
+  };
 }
 
 async function claudeCare(app: App, sessions: Session[]): Promise<Report['claudeCare']> {
@@ -282,6 +310,7 @@ export function register(program_: Command, app: App): void {
           return { ...h, binary: bins[i] ?? null, newerThanTested: !!(v && h.tested && newerThan(v, h.tested)) };
         }),
         claudeCare: await claudeCare(app, r.sessions),
+        hooks: await hooksSummary(app),
       };
       if (o.json) out(JSON.stringify(report, null, 2) + '\n');
       else out(text(report, app.ctx.home, Date.now()));

@@ -1,7 +1,6 @@
 // `resume hooks run|install|status`: update hooks (`[[resume.on_update]]` in the config) fired when
 // claude changes version, a watcher that runs them (systemd user units / a launchd agent), and a
 // status report. See lib/hooks/.
-import path from 'node:path';
 import type { Command } from 'commander';
 import type { App } from '../app.js';
 import { ExitError } from '../errors.js';
@@ -119,50 +118,21 @@ rewritten). Records the baseline version when none is recorded, so the first upd
     .description('installed and loaded, the recorded versions, pending work, the last 5 runs')
     .option('--json', 'one JSON object')
     .action(async (o: { json?: boolean }) => {
-      const { loadConfig } = await import('../launch/config.js');
-      const cfg = loadConfig(app.ctx);
-      const { files, readState } = await import('../hooks/run.js');
-      const { lastRuns } = await import('../hooks/audit.js');
-      const { installState } = await import('../hooks/install.js');
-      const { installedVersion } = await import('../harness/claude/care/version.js');
-      const f = files(app.ctx);
-      const st = readState(f.state);
-      const ins = installState(app.ctx, app.self);
-      const now = installedVersion(app.ctx);
-      const rec = st.claude ?? null;
-      const pending: string[] = [];
-      if (!rec) pending.push('no baseline recorded: the next run records one and fires nothing');
-      else if (!('error' in now) && now.version !== rec.version) pending.push(`claude ${rec.version} -> ${now.version}: the next run fires the hooks`);
-      if (rec?.pending) pending.push(`restart for claude ${rec.pending.old} -> ${rec.pending.new} unfinished after ${rec.pending.attempts} of 3 attempts (hooks ${rec.pending.hooks.join(', ')})`);
-      const report = {
-        platform: process.platform,
-        installed: ins.files.every((x) => x.state !== 'missing'),
-        files: ins.files,
-        loaded: ins.loaded,
-        loaded_detail: ins.loadedDetail,
-        hooks: (cfg.onUpdate ?? []).map((h) => ({ hook: h.n, harness: h.harness, kind: h.action ? 'restart' : 'command', program: h.action ? null : path.basename(h.command![0]!), timeout_seconds: h.timeoutSeconds })),
-        claude: {
-          recorded: rec?.version ?? null,
-          recorded_at: rec?.recorded ?? null,
-          installed: 'error' in now ? null : now.version,
-          installed_error: 'error' in now ? now.error : null,
-          pending_restart: rec?.pending ?? null,
-        },
-        pending,
-        state_dir: f.dir,
-        runs: lastRuns(f.runs, 5),
-      };
+      const { hooksReport } = await import('../hooks/status.js');
+      const report = hooksReport(app);
+      const { runs_file: runsFile, ...json } = report;
       if (o.json) {
-        out(JSON.stringify(report, null, 2) + '\n');
+        out(JSON.stringify(json, null, 2) + '\n');
         return;
       }
       const L: string[] = [];
-      L.push(`watcher: ${report.installed ? 'installed' : 'not installed'}; loaded: ${ins.loaded == null ? `unknown (${ins.loadedDetail})` : ins.loaded ? `yes (${ins.loadedDetail})` : `no (${ins.loadedDetail})`}`);
-      for (const x of ins.files) L.push(`  ${x.state}\t${x.file}`);
+      L.push(`watcher: ${report.installed ? 'installed' : 'not installed'}; loaded: ${report.loaded == null ? `unknown (${report.loaded_detail})` : report.loaded ? `yes (${report.loaded_detail})` : `no (${report.loaded_detail})`}`);
+      for (const x of report.files) L.push(`  ${x.state}\t${x.file}`);
       L.push(`hooks: ${report.hooks.length ? report.hooks.map((h) => `${h.hook} ${h.kind === 'restart' ? 'restart' : h.program} (${h.timeout_seconds} s)`).join(', ') : 'none configured'}`);
-      L.push(`claude: recorded ${rec ? `${rec.version} (${rec.recorded})` : 'none'}; installed ${'error' in now ? `unknown (${now.error})` : now.version}`);
-      L.push(`pending: ${pending.length ? pending.join('; ') : 'nothing'}`);
-      L.push(`last runs (${f.runs}):`);
+      const c = report.claude;
+      L.push(`claude: recorded ${c.recorded ? `${c.recorded} (${c.recorded_at})` : 'none'}; installed ${c.installed ?? `unknown (${c.installed_error})`}`);
+      L.push(`pending: ${report.pending.length ? report.pending.join('; ') : 'nothing'}`);
+      L.push(`last runs (${runsFile}):`);
       for (const r of report.runs) {
         const res = r.event === 'hook' ? (r.stopped ?? `exit ${r.exit_code}`) : r.event;
         L.push(`  ${r.time}\t${r.harness} ${r.old_version ?? '-'} -> ${r.new_version ?? '-'}\t${r.hook != null ? `hook ${r.hook} ${r.program}` : r.event}\t${res}\t${r.duration_ms ?? '-'} ms\t${r.stderr_tail}`);
