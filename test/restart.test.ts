@@ -289,6 +289,52 @@ describe('resume restart: how the pane is found', { timeout: 120_000 }, () => {
   });
 });
 
+describe('resume restart through ps(1), the process table macOS has (RESUME_PROC_TABLE=ps)', { timeout: 120_000 }, () => {
+  it_('finds the pane by the process tree, waits while busy, and resumes once idle', async () => {
+    const w = world();
+    const id = uuid(12);
+    write(w.home, `status-${id}`, 'busy');
+    const { pane, pid } = await claudeInPane(w, id);
+    const env = { PATH: w.env.PATH, RESUME_PROC_TABLE: 'ps' };
+    const dry = run(w.home, ['restart', '--outdated', '--dry-run'], env);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout).toContain(`${id}\tpid ${pid}\t2.1.1 < 2.1.2\tpane ${pane} (process tree) on ${w.sock}\twait up to 30m for`);
+    const busy = run(w.home, ['restart', '--outdated', '--timeout', '3s'], env);
+    expect(busy.code).toBe(1);
+    expect(busy.stdout).toBe(`${id}\ttimeout\tnot safe to stop within the timeout: status is busy, not idle\n`);
+    expect(alive(pid)).toBe(true);
+    fs.rmSync(path.join(w.home, `status-${id}`));
+    const r = run(w.home, ['restart', '--outdated', '--timeout', '60s'], env);
+    expect(r.stdout, r.stderr).toBe(`${id}\tresumed\tresumed in pane ${pane}\n`);
+    expect(alive(pid)).toBe(false);
+    expect(registry(w).filter((e) => e.sessionId === id && e.pid !== pid)).toHaveLength(1);
+  });
+
+  it.skipIf(needs('ps'))('ps answers what /proc answers: parent, group, foreground group, uid, environment, a stable start', async () => {
+    const { linuxTable, psTable } = await import('../lib/panes/proc.js');
+    const p = spawn('sleep', ['30'], { env: { ...process.env, RESUME_PS_PROBE: 'x1', TMUX: '/tmp/tmux-1/default,42,0' }, stdio: 'ignore' });
+    try {
+      await new Promise((r) => p.once('spawn', r));
+      const ps = psTable();
+      for (const pid of [process.pid, p.pid!]) {
+        const a = linuxTable().stat(pid)!;
+        const b = ps.stat(pid)!;
+        expect({ ppid: b.ppid, pgrp: b.pgrp, tpgid: b.tpgid }).toEqual({ ppid: a.ppid, pgrp: a.pgrp, tpgid: a.tpgid });
+        expect(b.start).toMatch(/\d{2}:\d{2}:\d{2}/);
+        expect(ps.uid(pid)).toBe(linuxTable().uid(pid));
+      }
+      const env = ps.environ(p.pid!)!;
+      expect(env.RESUME_PS_PROBE).toBe('x1');
+      expect(env.TMUX).toBe('/tmp/tmux-1/default,42,0');
+      const again = psTable().stat(p.pid!)!;
+      expect(again.start).toBe(ps.stat(p.pid!)!.start);
+      expect(ps.stat(2 ** 22 + 7)).toBeNull();
+    } finally {
+      p.kill('SIGKILL');
+    }
+  });
+});
+
 describe('resume restart: a claude whose TMUX was cleared', { timeout: 120_000 }, () => {
   it_('asks every tmux server of the user (TMUX_TMPDIR) for the pane whose process tree holds it', async () => {
     const uid = process.getuid!();

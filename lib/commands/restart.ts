@@ -29,11 +29,14 @@ registry status exactly "idle", the pane's foreground process, and an empty inpu
 that is an ancestor of this command, or claimed by two panes, is refused. The sequence: snapshot,
 SIGTERM, wait for the exit and the registry file to go, clear the line, type \`resume <id>\`, confirm
 the session registered again. Panes are found through the process tree on the tmux server named by
-the process's own TMUX variable; TMUX_PANE is a fallback (noted). herdr panes are not driven.
+the process's own TMUX variable (without one, every server of the user is asked); TMUX_PANE is a
+fallback (noted). herdr panes are not driven. Process facts: /proc on Linux, ps(1) elsewhere.
 Exit 0: all resumed or skipped; 1: a failure, timeout, vanished pane or refusal; 2: bad usage.`)
     .action(async (o: Opts) => {
       if (!o.outdated) throw usage('restart needs --outdated (the only selection it has)');
-      if (process.platform !== 'linux') throw usage('restart needs Linux (/proc) to prove a session is safe to stop');
+      const { noProcTable } = await import('../panes/proc.js');
+      const cannot = noProcTable(process.env.PATH);
+      if (cannot) throw usage(cannot);
       const { parseDuration, plan, restartTargets } = await import('../harness/claude/care/restart.js');
       const timeoutMs = parseDuration(o.timeout);
       if (timeoutMs == null) throw usage(`--timeout takes a duration like 30m, 90s or 1h, not '${oneLine(o.timeout)}'`);

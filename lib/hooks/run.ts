@@ -185,7 +185,9 @@ export function runCommand(ctx: Ctx, h: OnUpdate, oldV: string, newV: string, r:
 /** `action = "restart"`: `resume restart --outdated` in process, bounded by the hook's timeout. */
 async function runRestart(ctx: Ctx, h: OnUpdate, r: Runner, io: Io): Promise<HookResult> {
   const t0 = Date.now();
-  if (process.platform !== 'linux') return { exit: 1, stopped: null, stderr: 'restart needs Linux (/proc) to prove a session is safe to stop', ms: 0, complete: false };
+  const { noProcTable } = await import('../panes/proc.js');
+  const cannot = noProcTable(process.env.PATH);
+  if (cannot) return { exit: 1, stopped: null, stderr: cannot, ms: 0, complete: false };
   const { plan, restartTargets } = await import('../harness/claude/care/restart.js');
   const p = await plan(ctx, []);
   if ('error' in p) return { exit: 1, stopped: null, stderr: `cannot tell the installed claude version: ${p.error}`, ms: Date.now() - t0, complete: false };

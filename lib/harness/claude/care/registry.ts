@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Ctx } from '../../../types.js';
 import { claude } from '../index.js';
-import { procStat } from '../../../panes/proc.js';
+import { procEnviron as readEnviron, procStat, procTable } from '../../../panes/proc.js';
 
 export interface RegEntry {
   /** the registry file */
@@ -121,20 +121,9 @@ export function liveEntries(ctx: Ctx): RegEntry[] {
   return out;
 }
 
-/** A process's environment (Linux /proc/<pid>/environ), or null when unreadable or elsewhere. */
+/** A process's environment: /proc/<pid>/environ on Linux, `ps eww` elsewhere (lib/panes/proc.ts); null when unreadable. */
 export function procEnviron(pid: number, procRoot = '/proc'): Record<string, string> | null {
-  let raw: string;
-  try {
-    raw = fs.readFileSync(path.join(procRoot, String(pid), 'environ'), 'utf8');
-  } catch {
-    return null;
-  }
-  const env: Record<string, string> = {};
-  for (const kv of raw.split('\0')) {
-    const i = kv.indexOf('=');
-    if (i > 0) env[kv.slice(0, i)] = kv.slice(i + 1);
-  }
-  return env;
+  return procRoot === '/proc' ? procTable().environ(pid) : readEnviron(pid, procRoot);
 }
 
 /** The transcript of a session under one config directory: `projects/<any>/<id>.jsonl`, or null. */

@@ -6,9 +6,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Ctx } from '../../../types.js';
-import { ancestry, inForeground, isAncestor, procStat, procUid } from '../../../panes/proc.js';
+import { ancestry, inForeground, isAncestor, procTable, type ProcTable } from '../../../panes/proc.js';
 import { capture, inputEmpty, listPanes, paneExists, sendKeys, socketOf, userSockets, type Pane } from '../../../panes/tmux.js';
-import { liveEntries, pidAlive, procEnviron, readRegistry, type RegEntry } from './registry.js';
+import { liveEntries, pidAlive, readRegistry, type RegEntry } from './registry.js';
 import { findOutdated, type Outdated } from './outdated.js';
 import { snapshotAll } from './snapshot.js';
 
@@ -25,6 +25,8 @@ export interface Target {
   via: string | null;
   /** set when this session is refused before any waiting */
   refused: string | null;
+  /** the process's start time when the plan was made, as the process table tells it (the pid-reuse guard) */
+  start: string | null;
 }
 
 export interface Outcome {
@@ -39,15 +41,15 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * The pane holding `pid` in its process tree, on the server named by the process's own TMUX variable.
  * Without one (TMUX cleared, e.g. by `env -i`), every server socket of this user is asked, with a note.
  */
-export async function locate(e: RegEntry): Promise<Pick<Target, 'socket' | 'pane' | 'via' | 'refused'> & { notes: string[] }> {
-  const env = procEnviron(e.pid);
+export async function locate(e: RegEntry, t: ProcTable = procTable()): Promise<Pick<Target, 'socket' | 'pane' | 'via' | 'refused'> & { notes: string[] }> {
+  const env = t.environ(e.pid);
   const notes: string[] = [];
   if (env?.HERDR_PANE_ID && !env.TMUX) return { socket: null, pane: null, via: null, refused: 'runs in a herdr pane; restart drives tmux panes only', notes };
   const named = socketOf(env?.TMUX);
-  const uid = procUid(e.pid) ?? process.getuid?.() ?? 0;
+  const uid = t.uid(e.pid) ?? process.getuid?.() ?? 0;
   const sockets = named ? [named] : userSockets(env?.TMUX_TMPDIR ?? process.env.TMUX_TMPDIR, uid);
   if (!sockets.length) return { socket: null, pane: null, via: null, refused: 'not in a tmux pane (no TMUX in its environment and no tmux server of its user)', notes };
-  const chain = new Set(ancestry(e.pid));
+  const chain = new Set(ancestry(e.pid, t));
   const hits: { socket: string; pane: Pane }[] = [];
   let answered = false;
   for (const socket of sockets) {
@@ -71,16 +73,16 @@ export async function locate(e: RegEntry): Promise<Pick<Target, 'socket' | 'pane
 }
 
 /** Every check that must hold before a signal; the first that fails, or null when all hold. */
-export async function unsafe(t: Target, self = process.pid): Promise<string | null> {
+export async function unsafe(t: Target, self = process.pid, table: ProcTable = procTable()): Promise<string | null> {
   const e = t.entry;
-  const st = procStat(e.pid);
-  if (!st || (e.procStart != null && st.start !== e.procStart)) return 'gone';
-  if (isAncestor(e.pid, self)) return 'it is an ancestor of this resume';
+  const st = table.stat(e.pid);
+  if (!st || (t.start != null && st.start !== t.start)) return 'gone';
+  if (isAncestor(e.pid, self, table)) return 'it is an ancestor of this resume';
   if (!(await paneExists(t.socket!, t.pane!))) return 'pane vanished';
   const now = readRegistry(e.root).find((r) => r.pid === e.pid && r.sessionId === e.sessionId);
   if (!now) return 'its registry file is gone';
   if (now.status !== 'idle') return `status is ${now.status ?? 'unknown'}, not idle`;
-  if (!inForeground(e.pid)) return "it is not the pane's foreground process";
+  if (!inForeground(e.pid, table)) return "it is not the pane's foreground process";
   const screen = await capture(t.socket!, t.pane!);
   if (screen == null) return 'pane vanished';
   if (!inputEmpty(screen)) return 'the input line is not empty (a draft would be lost)';
@@ -103,12 +105,13 @@ async function waitFor(cond: () => boolean, ms: number): Promise<boolean> {
 
 /** One session: wait until safe (or timeout/stop), then the relaunch sequence. */
 export async function restartOne(ctx: Ctx, t: Target, timeoutMs: number, stop: Stop, checkMs = CHECK_MS): Promise<Outcome> {
+  const table = procTable();
   const id = t.o.session;
   const end = Date.now() + timeoutMs;
   let why: string | null = null;
   for (;;) {
     if (stop.stop) return { session: id, result: 'interrupted', detail: `stopped waiting (${why ?? 'not yet checked'})` };
-    why = await unsafe(t);
+    why = await unsafe(t, process.pid, table);
     if (why === 'gone') return { session: id, result: 'skipped', detail: 'the process exited by itself' };
     if (why === 'pane vanished') return { session: id, result: 'vanished', detail: `pane ${t.pane} vanished` };
     if (!why) break;
@@ -145,6 +148,7 @@ export async function plan(ctx: Ctx, only: string[]): Promise<{ targets: Target[
   const r = findOutdated(ctx);
   if ('error' in r) return r;
   const live = liveEntries(ctx);
+  const table = procTable();
   let list = r.sessions;
   const unknown: string[] = [];
   if (only.length) {
@@ -157,15 +161,15 @@ export async function plan(ctx: Ctx, only: string[]): Promise<{ targets: Target[
   for (const s of list) bySession.set(s.session, [...(bySession.get(s.session) ?? []), s]);
   for (const [sid, group] of bySession) {
     const entries = group.map((g) => live.find((e) => e.pid === g.pid)!).filter(Boolean);
-    const located = await Promise.all(entries.map((e) => locate(e)));
+    const located = await Promise.all(entries.map((e) => locate(e, table)));
     for (const l of located) notes.push(...l.notes);
     const panes = new Set(located.filter((l) => l.pane).map((l) => `${l.socket} ${l.pane}`));
     for (let i = 0; i < entries.length; i++) {
       const l = located[i]!;
       let refused = l.refused;
-      if (isAncestor(entries[i]!.pid, process.pid)) refused = 'it is an ancestor of this resume (it would stop itself)';
+      if (isAncestor(entries[i]!.pid, process.pid, table)) refused = 'it is an ancestor of this resume (it would stop itself)';
       if (entries.length > 1 || panes.size > 1) refused = `${Math.max(panes.size, entries.length)} panes claim session ${sid}`;
-      targets.push({ o: group[i]!, entry: entries[i]!, socket: l.socket, pane: l.pane, via: l.via, refused });
+      targets.push({ o: group[i]!, entry: entries[i]!, socket: l.socket, pane: l.pane, via: l.via, refused, start: table.stat(entries[i]!.pid)?.start ?? null });
     }
   }
   return { targets, notes, unknown };
