@@ -10,10 +10,12 @@
 //   3. the draft cleared: `restart --outdated --dry-run` names the pane found by the process tree;
 //   4. `restart --outdated`: exit 0, "resumed"; a new claude process registers the same session id,
 //      runs in proj-a, and a prompt typed into the pane lands in the same transcript;
-//   5. a snapshot of the session exists in resume's snapshot store.
+//   5. a snapshot of the session exists in resume's snapshot store;
+//   6. with `[[resume.on_update]] action = "restart"`: `hooks run` records a baseline, a newer build
+//      goes behind the link, and the next `hooks run` restarts the session in its pane.
 // `--cleared-tmux` runs the pane's shell without TMUX/TMUX_PANE (as `env -i` leaves it): resume then
 // finds the server by asking every tmux server of the user.
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { clients, install } from './install.mjs';
 import { startMock } from './mock-server.mjs';
@@ -118,6 +120,32 @@ try {
   check(before > 0 && text.length > before && text.includes('hello after the restart'), 'the prompt after the restart went into the same transcript');
   const snap = join(home, '.config', 'resume', 'sessions', `${first.sessionId}.json`);
   check(existsSync(snap), `a snapshot of the session was taken before the SIGTERM (${snap})`);
+
+  // 6. The same through an update hook: `[[resume.on_update]] action = "restart"`, a baseline at the
+  //    installed version, then a newer build behind the link; `resume hooks run` fires the restart.
+  mkdirSync(join(home, '.config', 'resume'), { recursive: true });
+  writeFileSync(join(home, '.config', 'resume', 'config'), '[[resume.on_update]]\nharness = "claude"\naction = "restart"\ntimeout_seconds = 180\n');
+  const base = await resume(['hooks', 'run']);
+  check(base.code === 0, `hooks run records the baseline ${newer}: exit ${base.code} ${(base.stdout + base.stderr).trim().split('\n').join(' | ')}`);
+  const newest = newer.replace(/(\d+)$/, (d) => String(Number(d) + 1));
+  writeFileSync(join(versions, newest), `#!/bin/sh\nexec '${bin}' "$@"\n`);
+  chmodSync(join(versions, newest), 0o755);
+  rmSync(join(home, '.local', 'bin', 'claude'));
+  symlinkSync(join(versions, newest), join(home, '.local', 'bin', 'claude'));
+  const before2 = entries().find((e) => e.sessionId === first.sessionId);
+  const fired = await resume(['hooks', 'run'], 300000);
+  check(fired.code === 0 && /restart/.test(fired.stdout + fired.stderr), `hooks run after ${newer} -> ${newest}: exit ${fired.code}: ${(fired.stdout + fired.stderr).trim().split('\n').join(' | ')}`);
+  const end2 = Date.now() + 30000;
+  while (Date.now() < end2 && !entries().some((e) => e.pid !== before2?.pid && e.status === 'idle')) {
+    if (/Make auto mode your default/.test(tmux.screen())) { tmux.keys('Down'); await sleep(300); tmux.keys('Enter'); }
+    await sleep(1000);
+  }
+  const third = await idle('after the hook\'s restart', before2?.pid);
+  check(before2 && third.sessionId === first.sessionId && third.pid !== before2.pid, `the hook restarted the session (${before2?.pid} -> ${third.pid})`);
+  const st = await resume(['hooks', 'status', '--json']);
+  const status = st.code === 0 ? JSON.parse(st.stdout) : null;
+  const last = status?.runs?.at(-1);
+  check(status?.claude?.recorded === newest && last?.kind === 'restart' && last?.exit_code === 0, `hooks status: recorded ${status?.claude?.recorded}, last run ${JSON.stringify(last)}`);
 } catch (e) {
   check(false, String(e?.message ?? e));
 } finally {
