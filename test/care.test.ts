@@ -6,7 +6,11 @@ import path from 'node:path';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { run, tempHome, write, notLinux } from './helpers.js';
-import { claudeSession, uuid } from './launch-helpers.js';
+import { claudeSession, uuid as uuidAt } from './launch-helpers.js';
+
+// Ids of this file's own (the live check reads every process on the machine: another test file's
+// stand-in naming the same id would make its session look live).
+const uuid = (i: number) => uuidAt(i, 'cafecafe-0000-4000-8000');
 
 const kids: ChildProcess[] = [];
 afterEach(() => {

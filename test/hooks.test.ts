@@ -8,7 +8,11 @@ import path from 'node:path';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BIN, envFor, needs, run, tempHome, write } from './helpers.js';
-import { uuid } from './launch-helpers.js';
+import { uuid as uuidAt } from './launch-helpers.js';
+
+// Ids of this file's own (the live check reads every process on the machine: another test file's
+// stand-in naming the same id would make its session look live).
+const uuid = (i: number) => uuidAt(i, 'b0b0b0b0-0000-4000-8000');
 import { launchdPlist, systemdUnits, activate, type Paths } from '../lib/hooks/install.js';
 import { scrubTail } from '../lib/hooks/audit.js';
 import { makeCtx } from '../lib/util/paths.js';

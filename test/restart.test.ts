@@ -7,7 +7,11 @@ import path from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BIN, envFor, needs, notLinux, run, tempHome, write } from './helpers.js';
-import { uuid } from './launch-helpers.js';
+import { uuid as uuidAt } from './launch-helpers.js';
+
+// Ids of this file's own (the live check reads every process on the machine: another test file's
+// stand-in naming the same id would make its session look live).
+const uuid = (i: number) => uuidAt(i, 'e5e5e5e5-0000-4000-8000');
 
 const linux = !notLinux;
 const homes: { home: string; sock: string }[] = [];
