@@ -169,6 +169,43 @@ describe('README recipes in tmux', { timeout: 120_000 }, () => {
     }, 600);
   });
 
+  // fzf --tmux opens a tmux popup (fzf 0.53 and newer), which tmux draws only on an attached client:
+  // an outer tmux server runs `tmux attach` to the shell's server, and the keys go in through it.
+  const fzfMinor = skip ? 0 : Number(/^0\.(\d+)/.exec(spawnSync('fzf', ['--version'], { encoding: 'utf8' }).stdout ?? '')?.[1] ?? 0);
+  it.skipIf(skip || fzfMinor < 53)('the same in a tmux popup (fzf --tmux center, fzf 0.53+)', async () => {
+    await inTmux(async (t, home) => {
+      t.send('-l', `export TMUX=${t.tmux('display-message', '-p', '#{socket_path},#{pid},0').trim()}; clear`);
+      t.send('Enter');
+      await t.until(() => t.line() === '$', 'the prompt');
+      const inner = t.tmux('display-message', '-p', '#{socket_path}').trim();
+      const outer = path.join(home, 'outer.sock');
+      const o = (...a: string[]) => spawnSync('tmux', ['-S', outer, ...a], { encoding: 'utf8' });
+      try {
+        expect(o('-f', '/dev/null', 'new-session', '-d', '-x', '200', '-y', '40', 'env', `TERM=xterm-256color`, 'tmux', '-S', inner, 'attach').status).toBe(0);
+        const shown = async (re: RegExp, what: string) => {
+          for (let i = 0; i < 250; i++) {
+            const txt = o('capture-pane', '-p', '-t', '0').stdout;
+            if (re.test(txt)) return txt;
+            await new Promise((r) => setTimeout(r, 100));
+          }
+          throw new Error(`timed out waiting for ${what}; outer screen:\n${o('capture-pane', '-p', '-t', '0').stdout}`);
+        };
+        await shown(/\$/, 'the attached client');
+        t.send('-l', `eval "$(resume rows | fzf --tmux center --delimiter='\\t' --with-nth=2.. --no-sort --layout=reverse | resume emit)"`);
+        t.send('Enter');
+        // the popup is drawn over the pane: a border around the rows
+        await shown(/[│|].*cccc3333 [\s\S]*bbbb2222 /, 'the popup with the rows');
+        o('send-keys', '-t', '0', 'Down');
+        await new Promise((r) => setTimeout(r, 300));
+        o('send-keys', '-t', '0', 'Enter');
+        await t.until(() => calls(home).length === 1, 'the stand-in run');
+        expect(calls(home)[0]).toEqual({ cwd: path.join(home, 'src', 'beta'), argv: ['--resume', uid('bbbb2222')] });
+      } finally {
+        o('kill-server');
+      }
+    });
+  });
+
   it.skipIf(skip || needs('fzf-tmux'))('the same through fzf-tmux (a tmux pane)', async () => {
     await inTmux(async (t, home) => {
       // the shell was started with a clean environment: tell fzf-tmux which tmux it runs in
