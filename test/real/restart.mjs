@@ -94,7 +94,7 @@ try {
   await sleep(1500);
 
   const dry = await resume(['restart', '--outdated', '--dry-run']);
-  check(dry.code === 0 && /process tree/.test(dry.stdout), `dry run names the pane found by the process tree: ${dry.stdout.trim().split('\n').join(' | ')}`);
+  check(dry.code === 0 && /process tree/.test(dry.stdout), `dry run names the pane found by the process tree: exit ${dry.code}: ${(dry.stdout + dry.stderr).trim().split('\n').join(' | ')}${dry.code === 0 && /process tree/.test(dry.stdout) ? '' : ` registry: ${JSON.stringify(entries())}`}`);
 
   const r = await resume(['restart', '--outdated', '--timeout', '2m'], 240000);
   check(r.code === 0 && /resumed/.test(r.stdout), `restart: exit ${r.code}: ${(r.stdout + r.stderr).trim().split('\n').join(' | ')}`);
