@@ -6,8 +6,9 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FIXTURES, write, needs } from './helpers.js';
 import { TmuxShell, claudeHome, type Sess } from './shell-helpers.js';
+import { TAIL } from './launch-helpers.js';
 
-const uid = (p: string) => `${p}-4e5f-4061-8071-2a3b4c5d6e7f`;
+const uid = (p: string) => `${p}-4e5f-4061-8071-${TAIL}`;
 const SESSIONS: Sess[] = [
   { id: uid('11111111'), cwd: '/w/src/dotfiles', prompt: 'fix the zshrc', at: '2026-01-01T00:00:00Z' },
   { id: uid('22222222'), cwd: '/w/src/dotfiles', prompt: 'add fish config', at: '2026-01-02T00:00:00Z' },

@@ -129,3 +129,10 @@ export async function waitRecords(log: string, n: number): Promise<any[]> {
 export function uuid(i: number, head = '00000000-0000-4000-8000'): string {
   return `${head}-${i.toString(16).padStart(12, '0')}`;
 }
+
+/**
+ * A last uuid group of this test process's own, for ids written as `${prefix}-4e5f-4061-8071-${TAIL}`:
+ * the live check reads every process on the machine, so a stand-in run by a concurrent test run
+ * (another checkout, another file) naming the same id would make a session look live.
+ */
+export const TAIL = process.pid.toString(16).padStart(12, '0').slice(-12);

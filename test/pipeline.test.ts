@@ -8,8 +8,9 @@ import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { BIN, envFor, run, tempHome, needs } from './helpers.js';
 import { TmuxShell, calls, claudeHome, claudeOnPath } from './shell-helpers.js';
+import { TAIL } from './launch-helpers.js';
 
-const uid = (p: string) => `${p}-4e5f-4061-8071-2a3b4c5d6e7f`;
+const uid = (p: string) => `${p}-4e5f-4061-8071-${TAIL}`;
 
 /** Three sessions in real directories (newest first: gamma, beta, alpha), `resume` on PATH. */
 function pipeHome(filler = 0): string {
@@ -26,7 +27,7 @@ function pipeHome(filler = 0): string {
       { id: uid('cccc3333'), cwd: dir('gamma'), prompt: 'gamma task', at: '2026-01-03T00:00:00Z' },
       // older sessions, so many rows that `resume rows` outlives fzf's start (more than a pipe holds)
       ...Array.from({ length: filler }, (_, i) => ({
-        id: `${(0xd0000000 + i).toString(16)}-4e5f-4061-8071-2a3b4c5d6e7f`,
+        id: `${(0xd0000000 + i).toString(16)}-4e5f-4061-8071-${TAIL}`,
         cwd: dir('alpha'),
         prompt: `older task ${i} ${'with a long prompt to fill the row '.repeat(5)}`,
         at: new Date(Date.UTC(2025, 0, 1) + i * 60_000).toISOString(),

@@ -6,8 +6,9 @@ import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { envFor, run, needs, needsFile } from './helpers.js';
 import { TmuxShell, claudeHome, initFile, runShell, type Sess } from './shell-helpers.js';
+import { TAIL } from './launch-helpers.js';
 
-const uid = (p: string) => `${p}-4e5f-4061-8071-2a3b4c5d6e7f`;
+const uid = (p: string) => `${p}-4e5f-4061-8071-${TAIL}`;
 // oldest first here; every listing must show them newest first
 const SESSIONS: Sess[] = [
   { id: uid('11111111'), cwd: '/w/src/dotfiles', prompt: 'fix the zshrc', at: '2026-01-01T00:00:00Z' },

@@ -6,9 +6,10 @@ import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { BIN, ROOT, run, needs } from './helpers.js';
 import { TmuxShell, calls, claudeHome, initFile, runShell, type Sess, type ShellName } from './shell-helpers.js';
+import { TAIL } from './launch-helpers.js';
 
 const SHELLS: ShellName[] = ['zsh', 'bash', 'fish'];
-const id = (n: number) => `${String(n).repeat(8)}-4e5f-4061-8071-2a3b4c5d6e7f`;
+const id = (n: number) => `${String(n).repeat(8)}-4e5f-4061-8071-${TAIL}`;
 
 describe('resume init', () => {
   it('prints the script file after a header naming this binary', () => {

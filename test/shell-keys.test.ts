@@ -7,8 +7,9 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempHome, needs } from './helpers.js';
 import { TmuxShell, calls, claudeHome, type ShellName } from './shell-helpers.js';
+import { TAIL } from './launch-helpers.js';
 
-const uid = (p: string) => `${p}-4e5f-4061-8071-2a3b4c5d6e7f`;
+const uid = (p: string) => `${p}-4e5f-4061-8071-${TAIL}`;
 
 /** A HOME with two sessions in real directories under it (newest: 22222222 in proj-new). */
 function keysHome(): { home: string; newDir: string } {
