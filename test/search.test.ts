@@ -417,6 +417,32 @@ describe('scanning', () => {
     expect(st.hugeLines).toBe(1);
   });
 
+  it('reads a long tool-output line the same way whatever file the thread scanned before', () => {
+    const readerOf = (data: Buffer): Reader => {
+      let pos = 0;
+      return (buf, off, len) => {
+        const n = Math.min(len, data.length - pos);
+        data.copy(buf, off, pos, pos + n);
+        pos += n;
+        return n;
+      };
+    };
+    // 3 MiB of tool output with a hit in each of its megabytes
+    const out = Array.from({ length: 3 }, () => 'x'.repeat(1 << 20) + ' heron ').join('');
+    const tool = Buffer.from(jsonl({ type: 'session' }, { type: 'user', message: { content: [{ type: 'tool_result', content: out }] } }));
+    // a 3 MiB line that is not tool output: the buffer grows to hold it
+    const prose = Buffer.from(jsonl({ type: 'session' }, { type: 'assistant', text: 'y'.repeat(3 << 20) }));
+    const raws = () => {
+      let n = 0;
+      scanLines(readerOf(tool), [byteKey('heron')], { line: () => {}, raw: () => n++ }, undefined, [Buffer.from('"type":"tool_result"')]);
+      return n;
+    };
+    const fresh = raws();
+    scanLines(readerOf(prose), [byteKey('zzz')], { line: () => {}, raw: () => {} });
+    expect(raws()).toBe(fresh);
+    expect(fresh).toBe(3);
+  });
+
   it('reads Codex .jsonl.zst rollouts', () => {
     const h = home();
     // a zstd frame of raw blocks (a valid .zst without an encoder), several blocks, lines across them

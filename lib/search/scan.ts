@@ -66,11 +66,12 @@ export function fdReader(fd: number): Reader {
  */
 export function scanLines(read: Reader, needles: string[], sink: ScanSink, parseCap = PARSE_CAP, rawHead: Buffer[] = []): ScanStats {
   const stats: ScanStats = { bytes: 0, lines: 0, hugeLines: 0 };
+  // Every file starts with the same window whatever buffer it reuses: how a long line is read (whole,
+  // or in pieces) must not depend on the file scanned before it on this thread.
   let cap = Math.min(CHUNK, parseCap + 1);
   // One buffer per thread, reused from file to file (a fresh megabyte per file was 10% of a scan).
   let buf = spare && spare.length >= cap ? spare : Buffer.allocUnsafe(cap);
   spare = null;
-  cap = Math.min(buf.length, parseCap + 1);
   let len = 0;
   let first = true;
   let huge = false;
@@ -183,10 +184,11 @@ export function scanLines(read: Reader, needles: string[], sink: ScanSink, parse
       const rawNow = !huge && !first && len > RAW_LINE && rawHead.some((m) => headHas(buf, 0, len, m, HEAD));
       if (!huge && !rawNow && cap < parseCap + 1) {
         cap = Math.min(cap * 2, parseCap + 1);
-        const nb = Buffer.allocUnsafe(cap);
-        spare = null;
-        buf.copy(nb, 0, 0, len);
-        buf = nb;
+        if (buf.length < cap) {
+          const nb = Buffer.allocUnsafe(cap);
+          buf.copy(nb, 0, 0, len);
+          buf = nb;
+        }
       } else {
         // no newline in a full buffer: the current line is too long to parse
         if (!huge) {
