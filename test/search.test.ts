@@ -443,6 +443,51 @@ describe('scanning', () => {
     expect(fresh).toBe(3);
   });
 
+  for (const stop of [false, true]) {
+    it(`a tracker turned on mid-file sees every line once, in order, as a scan with no needles does${stop ? ' (search ended at the first hit)' : ''}`, () => {
+      const lines = [
+        JSON.stringify({ type: 'session' }),
+        ...Array.from({ length: 30_000 }, (_, i) => JSON.stringify({ id: `e${i}`, t: i % 997 === 0 && i > 20_000 ? 'a Heron' : 'hay'.repeat(20) })),
+        // a long tool-output line: read in pieces by the search, assembled for the tracker
+        JSON.stringify({ id: 'long', role: 'toolResult', t: 'heron '.repeat(400_000) }),
+        // longer than the parse cap: seen by neither
+        JSON.stringify({ id: 'huge', role: 'toolResult', t: 'x'.repeat(9 << 20) }),
+        JSON.stringify({ id: 'crlf', t: 'heron' }) + '\r',
+        JSON.stringify({ id: 'after', t: 'hay' }),
+      ];
+      const data = Buffer.from(lines.join('\n') + '\n' + JSON.stringify({ id: 'partial' }));
+      const readerOf = (): Reader => {
+        let pos = 0;
+        return (buf, off, len) => {
+          const n = Math.min(len, data.length - pos, 65_521); // odd-sized reads: lines across them
+          data.copy(buf, off, pos, pos + n);
+          pos += n;
+          return n;
+        };
+      };
+      const expected: string[] = [];
+      scanLines(readerOf(), [], { line: (b, s, e) => expected.push(b.toString('utf8', s, e)), raw: () => {} });
+      expect(expected).toHaveLength(lines.length); // the huge line left out, the partial last line in
+      let hit = false;
+      const seen: string[] = [];
+      const sink = {
+        stop: false,
+        line(b: Buffer, s: number, e: number, first: boolean) {
+          if (!first) hit = true;
+          if (hit && stop) sink.stop = true;
+        },
+        raw: () => {},
+      };
+      scanLines(readerOf(), [byteKey('heron')], sink, undefined, [Buffer.from('"role":"toolResult"')], {
+        wanted: () => hit,
+        visit: (line) => seen.push(line.toString('utf8')),
+        reread: readerOf,
+      });
+      expect(hit).toBe(true);
+      expect(seen).toEqual(expected);
+    });
+  }
+
   it('reads Codex .jsonl.zst rollouts', () => {
     const h = home();
     // a zstd frame of raw blocks (a valid .zst without an encoder), several blocks, lines across them

@@ -6,7 +6,7 @@ import type { Group } from './groups.js';
 import { allNeedles, termMask } from './query.js';
 import { childFiles, metadataText } from './groups.js';
 import { collect, markAbandoned, STOP, type Hit } from './score.js';
-import { branchPass, closeCtx, noStats, readCtx, scanChildFile, scanSession, type OnIds, type OnPiece, type SearchStats } from './read.js';
+import { branchPass, closeCtx, noStats, readCtx, scanChildFile, scanSession, type BranchLog, type OnPiece, type SearchStats } from './read.js';
 import type { Harness } from '../types.js';
 
 export interface ScanOut {
@@ -26,7 +26,14 @@ export function scanGroups(groups: Group[], terms: Term[], needKeys: Set<string>
   try {
     for (const g of groups) {
       const withIds = new Map<string, Harness>();
-      const dead: OnIds = (file, h) => withIds.set(file, h);
+      const trees = new Map<string, Set<string> | null>();
+      const meta = termMask(terms, metadataText(g.root));
+      const isFull = () => ((g.mask | meta) & full) === full;
+      const br: BranchLog = {
+        full: isFull,
+        told: (file, h) => withIds.set(file, h),
+        read: (file, dead) => trees.set(file, dead),
+      };
       // a subagent transcript can be a session of its own (a member) and be named by its parent too
       const done = new Set<string>();
       try {
@@ -36,7 +43,7 @@ export function scanGroups(groups: Group[], terms: Term[], needKeys: Set<string>
           const on: OnPiece = (p, file, child, rid) => collect(g, terms, p, file, child, m, memberIsChild, rid);
           // a database holds many sessions: each member is read from it
           const shared = /\.db$/.test(m.file);
-          if (shared || !done.has(m.file)) scanSession(cx, m, memberIsChild, on, dead);
+          if (shared || !done.has(m.file)) scanSession(cx, m, memberIsChild, on, br);
           done.add(m.file);
         }
         for (const m of g.members) {
@@ -44,18 +51,19 @@ export function scanGroups(groups: Group[], terms: Term[], needKeys: Set<string>
           for (const f of childFiles(m)) {
             if (done.has(f)) continue;
             done.add(f);
-            scanChildFile(cx, m.harness, f, on, dead);
+            scanChildFile(cx, m.harness, f, on, br);
           }
         }
       } catch (err) {
         if (err !== STOP) throw err;
       }
-      // Branches are told apart only where it can matter (reading every line of a transcript again
-      // costs as much as the search): a group that has every term, in files its kept hits are from.
-      if (((g.mask | termMask(terms, metadataText(g.root))) & full) === full) {
+      // Branches are told apart only where it can matter: a group that has every term, in files its
+      // kept hits are from. The tree was read along with the search once the group had every term;
+      // a file searched before that (the last term was found in a later file) is read again.
+      if (isFull()) {
         for (const [file, h] of withIds) {
           if (!g.hits.some((x) => x.file === file && x.rids)) continue;
-          const d = branchPass(cx, h, file);
+          const d = trees.has(file) ? trees.get(file)! : branchPass(cx, h, file);
           if (d && d.size) markAbandoned(g, file, d, K);
         }
       }

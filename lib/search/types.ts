@@ -65,12 +65,20 @@ export interface SearchHooks {
   /** The id of a transcript record, for `abandoned` (null: no id). */
   recordId?(rec: any): string | null;
   /**
-   * The ids of records that lie only on abandoned branches of a transcript, given its lines in
-   * order (`line`: the bytes of one line, a view valid during the call; `parse`: the line decoded,
-   * null when it is not JSON; decoding every line costs several times the scan, so look at the bytes
-   * first). Null when that cannot be told.
+   * A fresh reader of a transcript's tree: it is shown every line in file order (`line`: the bytes
+   * of one line, a view valid during the call; `parse`: the line decoded, null when it is not JSON;
+   * decoding every line costs several times the scan, so look at the bytes first), then asked for
+   * the ids of the records that lie only on abandoned branches (null when that cannot be told).
+   * Search shows it the lines while it searches them, so a transcript is read once.
    */
-  abandoned?(each: (visit: (line: Buffer, parse: () => any) => void) => void): Set<string> | null;
+  branches?(): BranchTracker;
   /** Stores shared by sessions (prompt history), found from the sessions' files. */
   shared?(all: import('../types.js').Session[]): SharedSource[];
+}
+
+/** What `SearchHooks.branches` returns: fed every line of one transcript, in order. */
+export interface BranchTracker {
+  visit(line: Buffer, parse: () => any): void;
+  /** the ids of records only on abandoned branches, or null when that cannot be told */
+  result(): Set<string> | null;
 }

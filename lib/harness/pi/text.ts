@@ -1,7 +1,7 @@
 // Searchable text of one pi session line (formats.md §3).
 import path from 'node:path';
 import type { Session } from '../../types.js';
-import type { ExtractCtx, Piece, SearchHooks } from '../../search/types.js';
+import type { BranchTracker, ExtractCtx, Piece, SearchHooks } from '../../search/types.js';
 import { bytes, firstLink, firstString } from '../branches.js';
 import { blockText, ms, outputText, piece, toolPiece } from '../../search/extract-util.js';
 
@@ -83,28 +83,32 @@ export function piText(o: any, cx: ExtractCtx): Piece[] {
  * the last entry in file order; everything not on the walk back from it was left (`/tree`, an
  * edited prompt). Null for a linear (v1) file or when the walk does not reach the first entry.
  */
-function abandoned(each: (visit: (line: Buffer, parse: () => any) => void) => void): Set<string> | null {
+function branches(): BranchTracker {
   const parent = new Map<string, string | null>();
   let leaf: string | null = null;
   let roots = 0;
-  each((line) => {
-    // pi writes `type`, `id` and `parentId` first: the first of each is the entry's own
-    if (firstString(line, K_TYPE) === 'session') return;
-    const id = firstString(line, K_ID);
-    const p = firstLink(line, K_PARENT);
-    if (id == null || p === undefined) return;
-    parent.set(id, p);
-    if (p == null) roots++;
-    leaf = id;
-  });
-  // one tree, or the file was not written as one (a hand-made or converted file): unknown
-  if (!leaf || roots !== 1) return null;
-  const live = new Set<string>();
-  for (let u: string | null = leaf; u != null; u = parent.get(u) ?? null) {
-    if (live.has(u) || !parent.has(u)) return null;
-    live.add(u);
-  }
-  return new Set([...parent.keys()].filter((u) => !live.has(u)));
+  return {
+    visit(line) {
+      // pi writes `type`, `id` and `parentId` first: the first of each is the entry's own
+      if (firstString(line, K_TYPE) === 'session') return;
+      const id = firstString(line, K_ID);
+      const p = firstLink(line, K_PARENT);
+      if (id == null || p === undefined) return;
+      parent.set(id, p);
+      if (p == null) roots++;
+      leaf = id;
+    },
+    result() {
+      // one tree, or the file was not written as one (a hand-made or converted file): unknown
+      if (!leaf || roots !== 1) return null;
+      const live = new Set<string>();
+      for (let u: string | null = leaf; u != null; u = parent.get(u) ?? null) {
+        if (live.has(u) || !parent.has(u)) return null;
+        live.add(u);
+      }
+      return new Set([...parent.keys()].filter((u) => !live.has(u)));
+    },
+  };
 }
 
 const K_TYPE = bytes('"type":"');
@@ -140,6 +144,6 @@ function parents(all: Session[]): Map<string, string> {
 export const search: SearchHooks = {
   rawHead: ['"role":"toolResult"'],
   recordId: (o) => (o && typeof o.id === 'string' && o.type !== 'session' ? o.id : null),
-  abandoned,
+  branches,
   parents,
 };
