@@ -291,6 +291,33 @@ describe('text only on an abandoned branch', () => {
     expect(r.evidence.find((e: any) => e.role === 'tool-output')).toMatchObject({ abandoned: false });
   });
 
+  it('pi: tool output repeated on the live path after an abandoned copy keeps its evidence live, also once further tool output is no longer decoded', () => {
+    const h = home();
+    const A = '019a0000-0000-7000-8000-0000000000a5';
+    // keys in the order pi writes them
+    const result = (id: string, parentId: string, ts: string, text: string) => ({
+      id, parentId, timestamp: ts, type: 'message',
+      message: { role: 'toolResult', toolCallId: 'c', toolName: 'bash', content: [{ type: 'text', text }], timestamp: Date.parse(ts) },
+    });
+    const ts = (n: number) => `2026-03-05T10:${String(n).padStart(2, '0')}:00.000Z`;
+    const lines: unknown[] = [piHeader(A, ts(0)), piEntry('e0', null, ts(1), 'user', 'hello')];
+    for (let i = 1; i <= 7; i++) lines.push(piEntry(`e${i}`, `e${i - 1}`, ts(1 + i), 'user', `ocelot step ${i}`));
+    // left with /tree: the first copy of the output
+    lines.push(result('b1', 'e7', ts(10), 'ocelot fixture output'));
+    // the live path: twelve more outputs (the group is past what its score counts), then the same output again
+    let parent = 'e7';
+    for (let j = 1; j <= 12; j++) {
+      lines.push(result(`f${j}`, parent, ts(10 + j), `ocelot log ${j}`));
+      parent = `f${j}`;
+    }
+    lines.push(result('t2', parent, ts(30), 'ocelot fixture output'));
+    lines.push(piEntry('z', 't2', ts(31), 'assistant', 'Done.'));
+    write(h, `${PI_DIR}/2026-03-05T10-00-00-000Z_${A}.jsonl`, jsonl(...lines));
+    const [r] = searchJson(h, ['ocelot']);
+    expect(r.evidence[0]).toMatchObject({ role: 'user', abandoned: false });
+    expect(r.evidence[1]).toMatchObject({ role: 'tool-output', abandoned: false, text: 'ocelot fixture output' });
+  });
+
   it('pi: a line longer than can be read on the path makes the tree unknown (all live)', () => {
     const h = home();
     const A = '019a0000-0000-7000-8000-0000000000a4';

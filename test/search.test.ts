@@ -10,7 +10,7 @@ import { redact } from '../lib/util/redact.js';
 import { parseQuery, byteKey } from '../lib/search/query.js';
 import { scanLines, type Reader } from '../lib/search/scan.js';
 import { makeSnippet, marked } from '../lib/search/snippet.js';
-import { EXTRACTORS, loadExtractors } from '../lib/search/registry.js';
+import { EXTRACTORS, HOOKS, loadExtractors } from '../lib/search/registry.js';
 import type { Piece } from '../lib/search/types.js';
 
 function home(): string {
@@ -487,6 +487,23 @@ describe('scanning', () => {
       expect(seen).toEqual(expected);
     });
   }
+
+  it('pi: only a tool result as pi writes it is taken, from its bytes, as a line of tool output only', async () => {
+    await loadExtractors();
+    const only = HOOKS.pi.outputOnly!;
+    const line = (o: unknown) => Buffer.from(JSON.stringify(o));
+    const msg = (message: unknown, extra: Record<string, unknown> = {}) => line({ id: 'a1', parentId: 'a0', timestamp: '2026-03-05T10:00:00.000Z', ...extra, type: 'message', message });
+    expect(only(msg({ role: 'toolResult', content: [{ type: 'text', text: 'ok' }] }))).toBe(true);
+    expect(only(msg({ role: 'user', content: [{ type: 'text', text: 'ok' }] }))).toBe(false);
+    // the same bytes inside a prompt are escaped
+    expect(only(msg({ role: 'user', content: [{ type: 'text', text: '"type":"message","message":{"role":"toolResult"' }] }))).toBe(false);
+    // not a top-level key: an object or array opens before it
+    expect(only(line({ id: 'a1', details: { x: 1 }, type: 'message', message: { role: 'toolResult' } }))).toBe(false);
+    expect(only(line({ id: 'a1', tags: ['x'], type: 'message', message: { role: 'toolResult' } }))).toBe(false);
+    expect(only(line({ type: 'custom', data: { type: 'message', message: { role: 'toolResult' } } }))).toBe(false);
+    expect(only(Buffer.from('not json'))).toBe(false);
+    expect(only(Buffer.alloc(0))).toBe(false);
+  });
 
   it('reads Codex .jsonl.zst rollouts', () => {
     const h = home();

@@ -44,16 +44,19 @@ export function closeCtx(cx: ReadCtx): void {
 }
 
 /**
- * What the scan of a group learns about branches: the transcripts with a hit from a record with an
- * id (their tree may mark it abandoned), and the trees read along with the search.
+ * What the scan of a file asks of and tells its group: the transcripts with a hit from a record
+ * with an id (their tree may mark it abandoned), the trees read along with the search, and whether
+ * tool output can still matter.
  */
-export interface BranchLog {
+export interface GroupScan {
   /** whether the group has every term by now: only then is a tree read along */
   full(): boolean;
   /** a transcript had a hit from a record with an id (once per transcript) */
   told(file: string, harness: Harness): void;
   /** a transcript's abandoned records, from the tree read along with its search (null: cannot be told) */
   read(file: string, dead: Set<string> | null): void;
+  /** a piece of tool output (from a record with an id in `file`, when given) could no longer change the group's results (score.ts `outputMoot`) */
+  outputMoot(file?: string): boolean;
 }
 
 const parseLine = (line: Buffer) => () => {
@@ -70,10 +73,11 @@ const parseLine = (line: Buffer) => () => {
  * before that are read again); when the evidence is enough (STOP) the rest of the file is still
  * read for the tree, without searching it, and STOP is thrown after.
  */
-function scanJsonl(cx: ReadCtx, harness: Harness, file: string, child: boolean, on: OnPiece, br: BranchLog): void {
+function scanJsonl(cx: ReadCtx, harness: Harness, file: string, child: boolean, on: OnPiece, gs: GroupScan): void {
   const ex = EXTRACTORS[harness];
   const recordId = HOOKS[harness]?.recordId;
   const makeTree = HOOKS[harness]?.branches;
+  const outputOnly = HOOKS[harness]?.outputOnly;
   const ecx: ExtractCtx = { first: false, st: {} };
   const plain = file.endsWith('.txt');
   let told = false;
@@ -84,6 +88,8 @@ function scanJsonl(cx: ReadCtx, harness: Harness, file: string, child: boolean, 
   };
   const sink: ScanSink = {
     line(buf, s, e, first) {
+      // a line of tool output that could not change the results is not decoded
+      if (!first && outputOnly && gs.outputMoot(file) && outputOnly(buf.subarray(s, e))) return;
       try {
         let o: unknown;
         try {
@@ -98,7 +104,7 @@ function scanJsonl(cx: ReadCtx, harness: Harness, file: string, child: boolean, 
         const rid = recordId?.(o) ?? null;
         if (rid && !told) {
           told = true;
-          br.told(file, harness);
+          gs.told(file, harness);
         }
         for (const p of ps) on(p, file, child, rid);
       } catch (err) {
@@ -107,6 +113,7 @@ function scanJsonl(cx: ReadCtx, harness: Harness, file: string, child: boolean, 
     },
     raw(bytes, at) {
       // a line too long to decode: the text around the hit, as tool output (what such lines hold)
+      if (gs.outputMoot()) return;
       try {
         const r = rawText(bytes, at);
         on({ role: 'tool-output', text: r.text }, file, child);
@@ -118,7 +125,7 @@ function scanJsonl(cx: ReadCtx, harness: Harness, file: string, child: boolean, 
   const track = makeTree
     ? {
         wanted() {
-          if (!told || !br.full()) return false;
+          if (!told || !gs.full()) return false;
           tree = makeTree();
           return true;
         },
@@ -136,7 +143,7 @@ function scanJsonl(cx: ReadCtx, harness: Harness, file: string, child: boolean, 
     } catch {
       cx.stats.unreadable++;
     }
-    br.read(file, dead);
+    gs.read(file, dead);
   }
   if (sink.stop) throw STOP;
 }
@@ -209,7 +216,7 @@ export function branchPass(cx: ReadCtx, harness: Harness, file: string): Set<str
 }
 
 /** Read one session's own store. `br`: what its transcripts say about branches. */
-export function scanSession(cx: ReadCtx, s: Session, child: boolean, on: OnPiece, br: BranchLog): void {
+export function scanSession(cx: ReadCtx, s: Session, child: boolean, on: OnPiece, gs: GroupScan): void {
   const f = s.file;
   try {
     if (HOOKS[s.harness]?.scan?.(s, io(cx), (p, file) => on(p, file, child))) return;
@@ -218,7 +225,7 @@ export function scanSession(cx: ReadCtx, s: Session, child: boolean, on: OnPiece
       if (doc !== undefined) for (const p of EXTRACTORS[s.harness](doc, { first: true, st: {} })) on(p, f, child);
       return;
     }
-    scanJsonl(cx, s.harness, f, child, on, br);
+    scanJsonl(cx, s.harness, f, child, on, gs);
   } catch (err) {
     if (err === STOP) throw err;
     cx.stats.unreadable++;
@@ -226,14 +233,14 @@ export function scanSession(cx: ReadCtx, s: Session, child: boolean, on: OnPiece
 }
 
 /** Read a subagent transcript kept beside a session. */
-export function scanChildFile(cx: ReadCtx, harness: Harness, f: string, on: OnPiece, br: BranchLog): void {
+export function scanChildFile(cx: ReadCtx, harness: Harness, f: string, on: OnPiece, gs: GroupScan): void {
   try {
     if (f.endsWith('.json')) {
       const doc = readDoc(cx, f);
       if (doc !== undefined) for (const p of EXTRACTORS[harness](doc, { first: true, st: {} })) on(p, f, true);
       return;
     }
-    scanJsonl(cx, harness, f, true, on, br);
+    scanJsonl(cx, harness, f, true, on, gs);
   } catch (err) {
     if (err === STOP) throw err;
     cx.stats.unreadable++;

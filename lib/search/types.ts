@@ -60,6 +60,11 @@ export interface SearchHooks {
   scan?(s: import('../types.js').Session, io: ScanIO, emit: (p: Piece, file: string) => void): boolean;
   /** Bytes a JSONL line starts with (within its first 4 KiB) when it holds only tool output: a long one is never decoded. */
   rawHead?: string[];
+  /**
+   * Whether a JSONL line can hold only tool output (judged from its bytes, true only when that is
+   * certain): such a line is not decoded once its text could no longer change the results.
+   */
+  outputOnly?(line: Buffer): boolean;
   /** Parents the index does not record (workers of a session): session key → parent id. */
   parents?(all: import('../types.js').Session[]): Map<string, string>;
   /** The id of a transcript record, for `abandoned` (null: no id). */

@@ -141,8 +141,22 @@ function parents(all: Session[]): Map<string, string> {
   return out;
 }
 
+const K_TOOL_RESULT = bytes('"type":"message","message":{"role":"toolResult"');
+
+/**
+ * A tool result, as pi writes it: the entry's own `type` and `message.role` (no object or array
+ * opens before them, so they are top-level keys), whose only text is tool output.
+ */
+function outputOnly(line: Buffer): boolean {
+  const i = line.indexOf(K_TOOL_RESULT);
+  if (i <= 0 || line[0] !== 0x7b) return false;
+  for (let j = 1; j < i; j++) if (line[j] === 0x7b || line[j] === 0x5b) return false;
+  return true;
+}
+
 export const search: SearchHooks = {
   rawHead: ['"role":"toolResult"'],
+  outputOnly,
   recordId: (o) => (o && typeof o.id === 'string' && o.type !== 'session' ? o.id : null),
   branches,
   parents,
