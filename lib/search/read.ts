@@ -124,6 +124,7 @@ function scanJsonl(cx: ReadCtx, harness: Harness, file: string, child: boolean, 
   };
   const track = makeTree
     ? {
+        head: HOOKS[harness]?.branchHead,
         wanted() {
           if (!told || !gs.full()) return false;
           tree = makeTree();

@@ -59,6 +59,8 @@ export interface ScanSink {
  * never, as a scan with no needles would.
  */
 export interface LineTracker {
+  /** the tracker looks at no more than the first `head` bytes of a line: a line read in pieces is not assembled, only its head kept */
+  head?: number;
   wanted(): boolean;
   visit(line: Buffer): void;
   /** a fresh reader of the same file from its start */
@@ -105,6 +107,9 @@ export function scanLines(read: Reader, needles: string[], sink: ScanSink, parse
   /** a line read in pieces, assembled for the tracker (null: longer than the parse cap) */
   let side: Buffer | null = null;
   let sideLen = 0;
+  /** the length of that line so far (only its head is kept when the tracker says it needs no more) */
+  let sideTotal = 0;
+  const keep = Math.min(parseCap, track?.head ?? parseCap);
 
   const deliver = (s: number, e: number, isFirst: boolean) => {
     if (isFirst && e - s >= 3 && buf[s] === 0xef && buf[s + 1] === 0xbb && buf[s + 2] === 0xbf) s += 3;
@@ -244,15 +249,20 @@ export function scanLines(read: Reader, needles: string[], sink: ScanSink, parse
   /** bytes [a, b) of a line read in pieces, kept for the tracker while it fits the parse cap */
   const sideAdd = (a: number, b: number) => {
     if (!side) return;
-    if (sideLen + (b - a) > parseCap) {
+    sideTotal += b - a;
+    if (sideTotal > parseCap) {
       side = null;
       return;
     }
-    buf.copy(side, sideLen, a, b);
-    sideLen += b - a;
+    const n = Math.min(b - a, keep - sideLen);
+    if (n > 0) {
+      buf.copy(side, sideLen, a, a + n);
+      sideLen += n;
+    }
   };
   const sideEnd = () => {
-    if (side) visit(side, 0, sideLen, false);
+    // the head of a longer line is shown as it is (what ends it is not there to trim)
+    if (side) sideTotal > sideLen ? track!.visit(side.subarray(0, sideLen)) : visit(side, 0, sideLen, false);
     side = null;
   };
 
@@ -278,8 +288,9 @@ export function scanLines(read: Reader, needles: string[], sink: ScanSink, parse
           side = null;
           if (tracking && len <= parseCap) {
             // one buffer of the parse cap, kept for the thread: growing one per line cost more than the search
-            side = sideSpare && sideSpare.length >= parseCap ? sideSpare : (sideSpare = Buffer.allocUnsafe(parseCap));
+            side = sideSpare && sideSpare.length >= keep ? sideSpare : (sideSpare = Buffer.allocUnsafe(keep));
             sideLen = 0;
+            sideTotal = 0;
             sideAdd(0, len);
           }
         }
@@ -330,7 +341,7 @@ export function scanFile(file: string, needles: string[], sink: ScanSink, rawHea
   const fd = fs.openSync(file, 'r');
   try {
     const reader = () => (file.endsWith('.zst') ? zstReader(fd) : fdReader(fd));
-    const t: LineTracker | undefined = track && { wanted: () => track.wanted(), visit: (line) => track.visit(line), reread: reader };
+    const t: LineTracker | undefined = track && { head: track.head, wanted: () => track.wanted(), visit: (line) => track.visit(line), reread: reader };
     return scanLines(reader(), needles, sink, PARSE_CAP, rawHead, t);
   } finally {
     fs.closeSync(fd);

@@ -77,6 +77,11 @@ export interface SearchHooks {
    * Search shows it the lines while it searches them, so a transcript is read once.
    */
   branches?(): BranchTracker;
+  /**
+   * The tree reader looks at no more than this many bytes at the start of a line (where the harness
+   * writes a record's own ids): a long line read in pieces is then not assembled for it.
+   */
+  branchHead?: number;
   /** Stores shared by sessions (prompt history), found from the sessions' files. */
   shared?(all: import('../types.js').Session[]): SharedSource[];
 }

@@ -88,8 +88,9 @@ function branches(): BranchTracker {
   let leaf: string | null = null;
   let roots = 0;
   return {
-    visit(line) {
+    visit(whole) {
       // pi writes `type`, `id` and `parentId` first: the first of each is the entry's own
+      const line = whole.length > HEAD ? whole.subarray(0, HEAD) : whole;
       if (firstString(line, K_TYPE) === 'session') return;
       const id = firstString(line, K_ID);
       const p = firstLink(line, K_PARENT);
@@ -111,6 +112,8 @@ function branches(): BranchTracker {
   };
 }
 
+/** bytes at the start of a line within which its `type`, `id` and `parentId` are looked for */
+const HEAD = 16 << 10;
 const K_TYPE = bytes('"type":"');
 const K_ID = bytes('"id":"');
 const K_PARENT = bytes('"parentId":');
@@ -159,5 +162,6 @@ export const search: SearchHooks = {
   outputOnly,
   recordId: (o) => (o && typeof o.id === 'string' && o.type !== 'session' ? o.id : null),
   branches,
+  branchHead: HEAD,
   parents,
 };
