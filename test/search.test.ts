@@ -373,6 +373,38 @@ describe('scanning', () => {
     expect(rssMiB).toBeLessThan(180);
   });
 
+  it('finds a word split across the pieces a long tool-output line is read in', () => {
+    const head = '{"type":"user","message":{"content":[{"type":"tool_result","content":"';
+    // the word straddles the end of the first megabyte of the line (the first piece)
+    const text = 'a'.repeat((1 << 20) - 3 - head.length) + 'wombat' + 'b'.repeat(2 << 20);
+    const data = Buffer.from(JSON.stringify({ type: 'session' }) + '\n' + head + text + '"}]}}\n');
+    let pos = 0;
+    const reader: Reader = (buf, off, len) => {
+      const n = Math.min(len, data.length - pos);
+      data.copy(buf, off, pos, pos + n);
+      pos += n;
+      return n;
+    };
+    const raws: string[] = [];
+    const st = scanLines(reader, [byteKey('wombat')], { line: () => {}, raw: (b, at) => raws.push(b.toString('latin1', at, at + 6)) }, undefined, [Buffer.from('"type":"tool_result"')]);
+    expect(st.hugeLines).toBe(1);
+    expect(raws).toEqual(['wombat']);
+  });
+
+  it('a secret beside the word in a tool output too long to decode is redacted in the snippet', () => {
+    const h = home();
+    const out = 'x'.repeat(2 << 20) + ' the wombat token ghp_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789 and postgres://admin:hunter2secret@db.internal/app ' + 'y'.repeat(1 << 20);
+    claude(h, ID(1), [user('look at the logs', '2026-01-01T09:00:00Z'), toolResult(out, '2026-01-01T09:00:02Z')]);
+    const r = run(h, ['search', 'wombat']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('«wombat»');
+    expect(r.stdout).not.toContain('ghp_AbCdEf');
+    expect(r.stdout).not.toContain('hunter2secret');
+    const [j] = searchJson(h, ['wombat']);
+    expect(j.evidence[0]).toMatchObject({ role: 'tool-output' });
+    expect(j.evidence[0].text).not.toContain('ghp_AbCdEf');
+  });
+
   it('worker threads give the same results as one thread', () => {
     const h = home();
     for (let i = 1; i <= 6; i++) {
