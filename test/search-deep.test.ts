@@ -265,6 +265,114 @@ describe('text only on an abandoned branch', () => {
     expect(run(h, ['search', 'tapir']).stdout).toMatch(/prompt \(abandoned branch\): rewrite the «tapir» renderer/);
   });
 
+  it('pi: the tree is read along with the search, also when the first hit is megabytes in and a long tool output lies on the live path', () => {
+    const h = home();
+    const A = '019a0000-0000-7000-8000-0000000000a3';
+    const tool = (id: string, parentId: string, ts: string, text: string) => ({
+      type: 'message', id, parentId, timestamp: ts,
+      message: { role: 'toolResult', toolCallId: 'c', toolName: 'bash', content: [{ type: 'text', text }], timestamp: Date.parse(ts) },
+    });
+    write(h, `${PI_DIR}/2026-03-05T10-00-00-000Z_${A}.jsonl`, jsonl(
+      piHeader(A, '2026-03-05T10:00:00.000Z'),
+      piEntry('e1', null, '2026-03-05T10:00:01.000Z', 'user', 'hello'),
+      // 2 MiB before the first hit: the lines before it are read again for the tree
+      tool('e2', 'e1', '2026-03-05T10:00:02.000Z', 'log line\n'.repeat(230_000)),
+      piEntry('e3', 'e2', '2026-03-05T10:00:03.000Z', 'user', 'rewrite the tapir renderer'),
+      piEntry('e4', 'e3', '2026-03-05T10:00:04.000Z', 'assistant', 'On it.'),
+      piEntry('e5', 'e2', '2026-03-05T10:00:05.000Z', 'user', 'no, fix the tests first'),
+      // 3 MiB of tool output with a hit, read in pieces by the search: whole for the tree
+      tool('e6', 'e5', '2026-03-05T10:00:06.000Z', 'ok\n'.repeat(1_000_000) + 'tapir fixture loaded\n'),
+      piEntry('e7', 'e6', '2026-03-05T10:00:07.000Z', 'assistant', 'Fixed.'),
+    ));
+    const [r] = searchJson(h, ['tapir']);
+    expect(r.id).toBe(A);
+    const prompt = r.evidence.find((e: any) => e.role === 'user');
+    expect(prompt).toMatchObject({ abandoned: true, text: 'rewrite the «tapir» renderer'.replace(/[«»]/g, '') });
+    expect(r.evidence.find((e: any) => e.role === 'tool-output')).toMatchObject({ abandoned: false });
+  });
+
+  it('pi: tool output repeated on the live path after an abandoned copy keeps its evidence live, also once further tool output is no longer decoded', () => {
+    const h = home();
+    const A = '019a0000-0000-7000-8000-0000000000a5';
+    // keys in the order pi writes them
+    const result = (id: string, parentId: string, ts: string, text: string) => ({
+      id, parentId, timestamp: ts, type: 'message',
+      message: { role: 'toolResult', toolCallId: 'c', toolName: 'bash', content: [{ type: 'text', text }], timestamp: Date.parse(ts) },
+    });
+    const ts = (n: number) => `2026-03-05T10:${String(n).padStart(2, '0')}:00.000Z`;
+    const lines: unknown[] = [piHeader(A, ts(0)), piEntry('e0', null, ts(1), 'user', 'hello')];
+    for (let i = 1; i <= 7; i++) lines.push(piEntry(`e${i}`, `e${i - 1}`, ts(1 + i), 'user', `ocelot step ${i}`));
+    // left with /tree: the first copy of the output
+    lines.push(result('b1', 'e7', ts(10), 'ocelot fixture output'));
+    // the live path: twelve more outputs (the group is past what its score counts), then the same output again
+    let parent = 'e7';
+    for (let j = 1; j <= 12; j++) {
+      lines.push(result(`f${j}`, parent, ts(10 + j), `ocelot log ${j}`));
+      parent = `f${j}`;
+    }
+    lines.push(result('t2', parent, ts(30), 'ocelot fixture output'));
+    lines.push(piEntry('z', 't2', ts(31), 'assistant', 'Done.'));
+    write(h, `${PI_DIR}/2026-03-05T10-00-00-000Z_${A}.jsonl`, jsonl(...lines));
+    const [r] = searchJson(h, ['ocelot']);
+    expect(r.evidence[0]).toMatchObject({ role: 'user', abandoned: false });
+    expect(r.evidence[1]).toMatchObject({ role: 'tool-output', abandoned: false, text: 'ocelot fixture output' });
+  });
+
+  it('pi: a line longer than can be read on the path makes the tree unknown (all live)', () => {
+    const h = home();
+    const A = '019a0000-0000-7000-8000-0000000000a4';
+    write(h, `${PI_DIR}/2026-03-05T10-00-00-000Z_${A}.jsonl`, jsonl(
+      piHeader(A, '2026-03-05T10:00:00.000Z'),
+      piEntry('e1', null, '2026-03-05T10:00:01.000Z', 'user', 'hello'),
+      piEntry('e2', 'e1', '2026-03-05T10:00:02.000Z', 'user', 'rewrite the tapir renderer'),
+      piEntry('e3', 'e1', '2026-03-05T10:00:03.000Z', 'user', 'no, fix the tests first'),
+      { type: 'message', id: 'e4', parentId: 'e3', timestamp: '2026-03-05T10:00:04.000Z', message: { role: 'toolResult', content: [{ type: 'text', text: 'x'.repeat(9 << 20) }] } },
+      piEntry('e5', 'e4', '2026-03-05T10:00:05.000Z', 'assistant', 'Fixed.'),
+    ));
+    expect(searchJson(h, ['tapir'])[0].evidence[0]).toMatchObject({ role: 'user', abandoned: false });
+  });
+
+  it('Claude: when the evidence is enough early, the rest of the transcript is still read for its tree', () => {
+    const h = home();
+    // the first prompt and twenty more name the quokka; then the user rewinds to the first reply
+    const turns: Parameters<typeof chain>[1] = [
+      { role: 'user', text: 'fix the quokka parser', uuid: 'q0', parent: null, ts: '2026-02-01T10:00:00.000Z' },
+      { role: 'assistant', text: 'Looking.', uuid: 'r0', parent: 'q0', ts: '2026-02-01T10:00:01.000Z' },
+    ];
+    for (let i = 1; i <= 25; i++) {
+      turns.push({ role: 'user', text: `quokka step ${i}`, uuid: `q${i}`, parent: `r${i - 1}`, ts: `2026-02-01T10:${String(i).padStart(2, '0')}:00.000Z` });
+      // a long reply after the twentieth: the rewind lies past the first megabyte read
+      const text = `Step ${i} done.` + (i === 21 ? ' more'.repeat(300_000) : '');
+      turns.push({ role: 'assistant', text, uuid: `r${i}`, parent: `q${i}`, ts: `2026-02-01T10:${String(i).padStart(2, '0')}:30.000Z` });
+    }
+    turns.push({ role: 'user', text: 'start over from the first answer', uuid: 'z1', parent: 'r0', ts: '2026-02-01T11:00:00.000Z' });
+    turns.push({ role: 'assistant', text: 'Starting over.', uuid: 'z2', parent: 'z1', ts: '2026-02-01T11:00:05.000Z' });
+    write(h, `.claude/projects/-w-proj/${CA}.jsonl`, jsonl(...chain(CA, turns)));
+    const [r] = searchJson(h, ['quokka']);
+    expect(r.evidence[0]).toMatchObject({ role: 'user', abandoned: false, text: 'fix the quokka parser' });
+    expect(r.evidence[1]).toMatchObject({ role: 'user', abandoned: true });
+    expect(r.evidence[1].text).toMatch(/^quokka step \d+$/);
+  });
+
+  it('Claude: a group that has every word only once a subagent is read still has its branches told apart', () => {
+    const h = home();
+    write(h, `.claude/projects/-w-proj/${CA}.jsonl`, jsonl(...chain(CA, [
+      { role: 'user', text: 'start', uuid: 'a1', parent: null, ts: '2026-02-01T10:00:00.000Z' },
+      { role: 'assistant', text: 'Ready.', uuid: 'a2', parent: 'a1', ts: '2026-02-01T10:00:05.000Z' },
+      { role: 'user', text: 'feed the walrus', uuid: 'a3', parent: 'a2', ts: '2026-02-01T10:01:00.000Z' },
+      { role: 'assistant', text: 'Feeding.', uuid: 'a4', parent: 'a3', ts: '2026-02-01T10:01:05.000Z' },
+      { role: 'user', text: 'something else', uuid: 'a5', parent: 'a2', ts: '2026-02-01T10:02:00.000Z' },
+      { role: 'assistant', text: 'Sure.', uuid: 'a6', parent: 'a5', ts: '2026-02-01T10:02:05.000Z' },
+    ])));
+    write(h, `.claude/projects/-w-proj/${CA}/subagents/agent-x1.jsonl`, jsonl(...chain(CA, [
+      { role: 'user', text: 'polish the saddle', uuid: 's1', parent: null, ts: '2026-02-01T10:02:10.000Z' },
+    ], { isSidechain: true, agentId: 'x1' })));
+    const [r] = searchJson(h, ['walrus', 'saddle']);
+    expect(r.id).toBe(CA);
+    const walrus = r.evidence.find((e: any) => /walrus/.test(e.text));
+    expect(walrus).toMatchObject({ abandoned: true });
+  });
+
   it('pi: a linear (v1) file without ids has no branches', () => {
     const h = home();
     const A = '019a0000-0000-7000-8000-0000000000a2';

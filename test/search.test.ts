@@ -10,7 +10,7 @@ import { redact } from '../lib/util/redact.js';
 import { parseQuery, byteKey } from '../lib/search/query.js';
 import { scanLines, type Reader } from '../lib/search/scan.js';
 import { makeSnippet, marked } from '../lib/search/snippet.js';
-import { EXTRACTORS, loadExtractors } from '../lib/search/registry.js';
+import { EXTRACTORS, HOOKS, loadExtractors } from '../lib/search/registry.js';
 import type { Piece } from '../lib/search/types.js';
 
 function home(): string {
@@ -373,6 +373,38 @@ describe('scanning', () => {
     expect(rssMiB).toBeLessThan(180);
   });
 
+  it('finds a word split across the pieces a long tool-output line is read in', () => {
+    const head = '{"type":"user","message":{"content":[{"type":"tool_result","content":"';
+    // the word straddles the end of the first megabyte of the line (the first piece)
+    const text = 'a'.repeat((1 << 20) - 3 - head.length) + 'wombat' + 'b'.repeat(2 << 20);
+    const data = Buffer.from(JSON.stringify({ type: 'session' }) + '\n' + head + text + '"}]}}\n');
+    let pos = 0;
+    const reader: Reader = (buf, off, len) => {
+      const n = Math.min(len, data.length - pos);
+      data.copy(buf, off, pos, pos + n);
+      pos += n;
+      return n;
+    };
+    const raws: string[] = [];
+    const st = scanLines(reader, [byteKey('wombat')], { line: () => {}, raw: (b, at) => raws.push(b.toString('latin1', at, at + 6)) }, undefined, [Buffer.from('"type":"tool_result"')]);
+    expect(st.hugeLines).toBe(1);
+    expect(raws).toEqual(['wombat']);
+  });
+
+  it('a secret beside the word in a tool output too long to decode is redacted in the snippet', () => {
+    const h = home();
+    const out = 'x'.repeat(2 << 20) + ' the wombat token ghp_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789 and postgres://admin:hunter2secret@db.internal/app ' + 'y'.repeat(1 << 20);
+    claude(h, ID(1), [user('look at the logs', '2026-01-01T09:00:00Z'), toolResult(out, '2026-01-01T09:00:02Z')]);
+    const r = run(h, ['search', 'wombat']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('«wombat»');
+    expect(r.stdout).not.toContain('ghp_AbCdEf');
+    expect(r.stdout).not.toContain('hunter2secret');
+    const [j] = searchJson(h, ['wombat']);
+    expect(j.evidence[0]).toMatchObject({ role: 'tool-output' });
+    expect(j.evidence[0].text).not.toContain('ghp_AbCdEf');
+  });
+
   it('worker threads give the same results as one thread', () => {
     const h = home();
     for (let i = 1; i <= 6; i++) {
@@ -415,6 +447,100 @@ describe('scanning', () => {
     const st = scanLines(reader, [], { line: (b, s, e) => got.push(b.toString('utf8', s, e)), raw: () => {} }, 1 << 20);
     expect(got).toEqual(['{"n":1}', '{"n":2}']);
     expect(st.hugeLines).toBe(1);
+  });
+
+  it('reads a long tool-output line the same way whatever file the thread scanned before', () => {
+    const readerOf = (data: Buffer): Reader => {
+      let pos = 0;
+      return (buf, off, len) => {
+        const n = Math.min(len, data.length - pos);
+        data.copy(buf, off, pos, pos + n);
+        pos += n;
+        return n;
+      };
+    };
+    // 3 MiB of tool output with a hit in each of its megabytes
+    const out = Array.from({ length: 3 }, () => 'x'.repeat(1 << 20) + ' heron ').join('');
+    const tool = Buffer.from(jsonl({ type: 'session' }, { type: 'user', message: { content: [{ type: 'tool_result', content: out }] } }));
+    // a 3 MiB line that is not tool output: the buffer grows to hold it
+    const prose = Buffer.from(jsonl({ type: 'session' }, { type: 'assistant', text: 'y'.repeat(3 << 20) }));
+    const raws = () => {
+      let n = 0;
+      scanLines(readerOf(tool), [byteKey('heron')], { line: () => {}, raw: () => n++ }, undefined, [Buffer.from('"type":"tool_result"')]);
+      return n;
+    };
+    const fresh = raws();
+    scanLines(readerOf(prose), [byteKey('zzz')], { line: () => {}, raw: () => {} });
+    expect(raws()).toBe(fresh);
+    expect(fresh).toBe(3);
+  });
+
+  for (const [stop, head] of [[false, undefined], [true, undefined], [false, 100]] as const) {
+    it(`a tracker turned on mid-file sees every line once, in order, as a scan with no needles does${stop ? ' (search ended at the first hit)' : ''}${head ? ' (only the head of a line read in pieces)' : ''}`, () => {
+      const lines = [
+        JSON.stringify({ type: 'session' }),
+        ...Array.from({ length: 30_000 }, (_, i) => JSON.stringify({ id: `e${i}`, t: i % 997 === 0 && i > 20_000 ? 'a Heron' : 'hay'.repeat(20) })),
+        // a long tool-output line: read in pieces by the search, assembled for the tracker
+        JSON.stringify({ id: 'long', role: 'toolResult', t: 'heron '.repeat(400_000) }),
+        // longer than the parse cap: seen by neither
+        JSON.stringify({ id: 'huge', role: 'toolResult', t: 'x'.repeat(9 << 20) }),
+        JSON.stringify({ id: 'crlf', t: 'heron' }) + '\r',
+        JSON.stringify({ id: 'after', t: 'hay' }),
+      ];
+      const data = Buffer.from(lines.join('\n') + '\n' + JSON.stringify({ id: 'partial' }));
+      const readerOf = (): Reader => {
+        let pos = 0;
+        return (buf, off, len) => {
+          const n = Math.min(len, data.length - pos, 65_521); // odd-sized reads: lines across them
+          data.copy(buf, off, pos, pos + n);
+          pos += n;
+          return n;
+        };
+      };
+      const expected: string[] = [];
+      scanLines(readerOf(), [], { line: (b, s, e) => expected.push(b.toString('utf8', s, e)), raw: () => {} });
+      expect(expected).toHaveLength(lines.length); // the huge line left out, the partial last line in
+      let hit = false;
+      const seen: string[] = [];
+      const sink = {
+        stop: false,
+        line(b: Buffer, s: number, e: number, first: boolean) {
+          if (!first) hit = true;
+          if (hit && stop) sink.stop = true;
+        },
+        raw: () => {},
+      };
+      scanLines(readerOf(), [byteKey('heron')], sink, undefined, [Buffer.from('"role":"toolResult"')], {
+        head,
+        wanted: () => hit,
+        visit: (line) => seen.push(line.toString('utf8')),
+        reread: readerOf,
+      });
+      expect(hit).toBe(true);
+      if (head) {
+        // the long tool output is shown by its head alone; every other line whole
+        const long = expected.findIndex((l) => l.startsWith('{"id":"long"'));
+        expect(seen[long]).toBe(expected[long]!.slice(0, head));
+        expect(seen.filter((_, i) => i !== long)).toEqual(expected.filter((_, i) => i !== long));
+      } else expect(seen).toEqual(expected);
+    });
+  }
+
+  it('pi: only a tool result as pi writes it is taken, from its bytes, as a line of tool output only', async () => {
+    await loadExtractors();
+    const only = HOOKS.pi.outputOnly!;
+    const line = (o: unknown) => Buffer.from(JSON.stringify(o));
+    const msg = (message: unknown, extra: Record<string, unknown> = {}) => line({ id: 'a1', parentId: 'a0', timestamp: '2026-03-05T10:00:00.000Z', ...extra, type: 'message', message });
+    expect(only(msg({ role: 'toolResult', content: [{ type: 'text', text: 'ok' }] }))).toBe(true);
+    expect(only(msg({ role: 'user', content: [{ type: 'text', text: 'ok' }] }))).toBe(false);
+    // the same bytes inside a prompt are escaped
+    expect(only(msg({ role: 'user', content: [{ type: 'text', text: '"type":"message","message":{"role":"toolResult"' }] }))).toBe(false);
+    // not a top-level key: an object or array opens before it
+    expect(only(line({ id: 'a1', details: { x: 1 }, type: 'message', message: { role: 'toolResult' } }))).toBe(false);
+    expect(only(line({ id: 'a1', tags: ['x'], type: 'message', message: { role: 'toolResult' } }))).toBe(false);
+    expect(only(line({ type: 'custom', data: { type: 'message', message: { role: 'toolResult' } } }))).toBe(false);
+    expect(only(Buffer.from('not json'))).toBe(false);
+    expect(only(Buffer.alloc(0))).toBe(false);
   });
 
   it('reads Codex .jsonl.zst rollouts', () => {

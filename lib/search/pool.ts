@@ -5,28 +5,45 @@ import type { Term } from './query.js';
 import type { Group } from './groups.js';
 import { allNeedles, termMask } from './query.js';
 import { childFiles, metadataText } from './groups.js';
-import { collect, markAbandoned, STOP, type Hit } from './score.js';
-import { branchPass, closeCtx, noStats, readCtx, scanChildFile, scanSession, type OnIds, type OnPiece, type SearchStats } from './read.js';
+import { collect, markAbandoned, outputMoot, STOP, type Hit } from './score.js';
+import { branchPass, closeCtx, noStats, readCtx, scanChildFile, scanSession, type GroupScan, type OnPiece, type SearchStats } from './read.js';
 import type { Harness } from '../types.js';
 
 export interface ScanOut {
-  groups: { key: string; mask: number; hits: Hit[]; nHits: number; keys: number[] | null }[];
+  /** `keys`: the piece hashes (a fork's copies are told by its source's; prompt history is not counted twice) */
+  groups: { key: string; mask: number; hits: Hit[]; nHits: number; keys: number[] }[];
   stats: SearchStats;
 }
 
 /**
- * Scan groups (in this thread). `needKeys`: root keys whose piece hashes are wanted back (sources
- * of forks among the groups). Used by `search` directly and by its worker threads.
+ * Scan groups (in this thread). `needKeys`: root keys whose piece hashes must be complete (sources
+ * of forks among the groups: no piece is skipped in them). `pick`: the index of the next group to scan, -1 when none is left
+ * (threads share the list that way); without it, every group in order. Used by `search` directly
+ * and by its worker threads.
  */
-export function scanGroups(groups: Group[], terms: Term[], needKeys: Set<string>): ScanOut {
+export function scanGroups(groups: Group[], terms: Term[], needKeys: Set<string>, pick?: () => number): ScanOut {
   const stats = noStats();
   const cx = readCtx(terms, allNeedles(terms), stats);
   const K = Math.min(terms.length, 31);
   const full = K >= 31 ? 0x7fffffff : (1 << K) - 1;
+  const scanned: Group[] = [];
+  let at = 0;
+  const next = pick ?? (() => (at < groups.length ? at++ : -1));
   try {
-    for (const g of groups) {
+    for (let i = next(); i >= 0; i = next()) {
+      const g = groups[i]!;
+      scanned.push(g);
       const withIds = new Map<string, Harness>();
-      const dead: OnIds = (file, h) => withIds.set(file, h);
+      const trees = new Map<string, Set<string> | null>();
+      const meta = termMask(terms, metadataText(g.root));
+      const isFull = () => ((g.mask | meta) & full) === full;
+      const keysWanted = needKeys.has(g.root.key);
+      const br: GroupScan = {
+        full: isFull,
+        told: (file, h) => withIds.set(file, h),
+        read: (file, dead) => trees.set(file, dead),
+        outputMoot: (file) => !keysWanted && outputMoot(g, K, file),
+      };
       // a subagent transcript can be a session of its own (a member) and be named by its parent too
       const done = new Set<string>();
       try {
@@ -36,7 +53,7 @@ export function scanGroups(groups: Group[], terms: Term[], needKeys: Set<string>
           const on: OnPiece = (p, file, child, rid) => collect(g, terms, p, file, child, m, memberIsChild, rid);
           // a database holds many sessions: each member is read from it
           const shared = /\.db$/.test(m.file);
-          if (shared || !done.has(m.file)) scanSession(cx, m, memberIsChild, on, dead);
+          if (shared || !done.has(m.file)) scanSession(cx, m, memberIsChild, on, br);
           done.add(m.file);
         }
         for (const m of g.members) {
@@ -44,18 +61,19 @@ export function scanGroups(groups: Group[], terms: Term[], needKeys: Set<string>
           for (const f of childFiles(m)) {
             if (done.has(f)) continue;
             done.add(f);
-            scanChildFile(cx, m.harness, f, on, dead);
+            scanChildFile(cx, m.harness, f, on, br);
           }
         }
       } catch (err) {
         if (err !== STOP) throw err;
       }
-      // Branches are told apart only where it can matter (reading every line of a transcript again
-      // costs as much as the search): a group that has every term, in files its kept hits are from.
-      if (((g.mask | termMask(terms, metadataText(g.root))) & full) === full) {
+      // Branches are told apart only where it can matter: a group that has every term, in files its
+      // kept hits are from. The tree was read along with the search once the group had every term;
+      // a file searched before that (the last term was found in a later file) is read again.
+      if (isFull()) {
         for (const [file, h] of withIds) {
           if (!g.hits.some((x) => x.file === file && x.rids)) continue;
-          const d = branchPass(cx, h, file);
+          const d = trees.has(file) ? trees.get(file)! : branchPass(cx, h, file);
           if (d && d.size) markAbandoned(g, file, d, K);
         }
       }
@@ -64,9 +82,9 @@ export function scanGroups(groups: Group[], terms: Term[], needKeys: Set<string>
     closeCtx(cx);
   }
   return {
-    groups: groups
+    groups: scanned
       .filter((g) => g.mask !== 0)
-      .map((g) => ({ key: g.root.key, mask: g.mask, hits: g.hits, nHits: g.nHits, keys: needKeys.has(g.root.key) ? [...g.keys] : null })),
+      .map((g) => ({ key: g.root.key, mask: g.mask, hits: g.hits, nHits: g.nHits, keys: [...g.keys] })),
     stats,
   };
 }
@@ -99,60 +117,35 @@ export async function scanParallel(groups: Group[], terms: Term[], needKeys: Set
   const threads = Math.min(opts.threads ?? 1, 8, groups.length);
   if (!opts.workerFile || threads < 2 || total < minBytes || !fs.existsSync(opts.workerFile)) return scanGroups(groups, terms, needKeys);
   const { Worker } = await import('node:worker_threads');
-  // largest first, in batches of about 1/(4·threads) of the bytes, so the workers finish together
+  // Largest first; every thread (this one too) takes the next group from a shared counter, so none
+  // waits for another to hand it work and they finish together.
   const order = [...groups].sort((a, b) => sizes.get(b)! - sizes.get(a)!);
-  const batches: Group[][] = [];
-  const target = Math.max(1, total / (threads * 4));
-  let cur: Group[] = [];
-  let curBytes = 0;
-  for (const g of order) {
-    cur.push(g);
-    curBytes += sizes.get(g)!;
-    if (curBytes >= target) {
-      batches.push(cur);
-      cur = [];
-      curBytes = 0;
-    }
-  }
-  if (cur.length) batches.push(cur);
+  const counter = new Int32Array(new SharedArrayBuffer(4));
+  const pick = () => {
+    const i = Atomics.add(counter, 0, 1);
+    return i < order.length ? i : -1;
+  };
   const out: ScanOut = { groups: [], stats: noStats() };
-  const wire = terms.map((t) => ({ text: t.text, phrase: t.phrase }));
-  const need = [...needKeys];
-  let next = 0;
   const merge = (m: ScanOut) => {
     out.groups.push(...m.groups);
     for (const k of Object.keys(out.stats) as (keyof SearchStats)[]) out.stats[k] += m.stats[k];
   };
-  // This thread scans too (one worker fewer to start), yielding between batches so the workers'
-  // results are taken in and they are fed again.
-  const here = async () => {
-    while (next < batches.length) {
-      const b = batches[next++]!;
-      merge(scanGroups(b, terms, needKeys));
-      await new Promise((r) => setImmediate(r));
-    }
-  };
+  const wire = terms.map((t) => ({ text: t.text, phrase: t.phrase }));
+  const msg = { terms: wire, need: [...needKeys], counter: counter.buffer, groups: order.map((g) => ({ root: g.root, members: g.members })) };
   const workers = Array.from({ length: threads - 1 }, () =>
     new Promise<void>((resolve, reject) => {
       const w = new Worker(opts.workerFile!);
-      const feed = () => {
-        if (next >= batches.length) {
-          w.postMessage(null);
-          return;
-        }
-        const b = batches[next++]!;
-        w.postMessage({ terms: wire, need, groups: b.map((g) => ({ root: g.root, members: g.members })) });
-      };
       w.on('message', (m: ScanOut) => {
         merge(m);
-        feed();
+        w.postMessage(null);
       });
       w.on('error', reject);
       w.on('exit', () => resolve());
-      feed();
+      w.postMessage(msg);
     }),
   );
-  // started after the workers were handed their first batches
-  await Promise.all([...workers, here()]);
+  // the workers are started; this thread scans meanwhile
+  merge(scanGroups(order, terms, needKeys, pick));
+  await Promise.all(workers);
   return out;
 }

@@ -3,10 +3,10 @@
 // of parts). Every piece found goes to `on` with the file it is in.
 import fs from 'node:fs';
 import type { Harness, Session } from '../types.js';
-import type { ExtractCtx, Piece, ScanIO } from './types.js';
+import type { BranchTracker, ExtractCtx, Piece, ScanIO } from './types.js';
 import type { Term } from './query.js';
 import { EXTRACTORS, HOOKS, rawHeads } from './registry.js';
-import { rawText, scanFile } from './scan.js';
+import { rawText, scanFile, type ScanSink } from './scan.js';
 import { STOP } from './score.js';
 import { openReadonly, type Db } from '../harness/sqlite.js';
 
@@ -43,18 +43,54 @@ export function closeCtx(cx: ReadCtx): void {
   for (const d of cx.dbs.values()) d?.close();
 }
 
-/** Read one JSONL transcript; `ids` is told (once) when a piece came from a record with an id. */
-function scanJsonl(cx: ReadCtx, harness: Harness, file: string, child: boolean, on: OnPiece, ids: OnIds): void {
+/**
+ * What the scan of a file asks of and tells its group: the transcripts with a hit from a record
+ * with an id (their tree may mark it abandoned), the trees read along with the search, and whether
+ * tool output can still matter.
+ */
+export interface GroupScan {
+  /** whether the group has every term by now: only then is a tree read along */
+  full(): boolean;
+  /** a transcript had a hit from a record with an id (once per transcript) */
+  told(file: string, harness: Harness): void;
+  /** a transcript's abandoned records, from the tree read along with its search (null: cannot be told) */
+  read(file: string, dead: Set<string> | null): void;
+  /** a piece of tool output (from a record with an id in `file`, when given) could no longer change the group's results (score.ts `outputMoot`) */
+  outputMoot(file?: string): boolean;
+}
+
+const parseLine = (line: Buffer) => () => {
+  try {
+    return JSON.parse(line.toString('utf8'));
+  } catch {
+    return null; // a partial or bad line
+  }
+};
+
+/**
+ * Read one JSONL transcript. Its tree (the harness's `branches` hook) is read along with the search
+ * once the transcript has a hit from a record with an id and the group has every term (the lines
+ * before that are read again); when the evidence is enough (STOP) the rest of the file is still
+ * read for the tree, without searching it, and STOP is thrown after.
+ */
+function scanJsonl(cx: ReadCtx, harness: Harness, file: string, child: boolean, on: OnPiece, gs: GroupScan): void {
   const ex = EXTRACTORS[harness];
   const recordId = HOOKS[harness]?.recordId;
+  const makeTree = HOOKS[harness]?.branches;
+  const outputOnly = HOOKS[harness]?.outputOnly;
   const ecx: ExtractCtx = { first: false, st: {} };
   const plain = file.endsWith('.txt');
   let told = false;
-  const st = scanFile(
-    file,
-    cx.needles,
-    {
-      line(buf, s, e, first) {
+  let tree: BranchTracker | null = null;
+  const stopped = (err: unknown) => {
+    if (err !== STOP) throw err;
+    sink.stop = true;
+  };
+  const sink: ScanSink = {
+    line(buf, s, e, first) {
+      // a line of tool output that could not change the results is not decoded
+      if (!first && outputOnly && gs.outputMoot(file) && outputOnly(buf.subarray(s, e))) return;
+      try {
         let o: unknown;
         try {
           o = JSON.parse(buf.toString('utf8', s, e));
@@ -68,21 +104,49 @@ function scanJsonl(cx: ReadCtx, harness: Harness, file: string, child: boolean, 
         const rid = recordId?.(o) ?? null;
         if (rid && !told) {
           told = true;
-          ids(file, harness);
+          gs.told(file, harness);
         }
         for (const p of ps) on(p, file, child, rid);
-      },
-      raw(bytes, at) {
-        // a line too long to decode: the text around the hit, as tool output (what such lines hold)
+      } catch (err) {
+        stopped(err);
+      }
+    },
+    raw(bytes, at) {
+      // a line too long to decode: the text around the hit, as tool output (what such lines hold)
+      if (gs.outputMoot()) return;
+      try {
         const r = rawText(bytes, at);
         on({ role: 'tool-output', text: r.text }, file, child);
-      },
+      } catch (err) {
+        stopped(err);
+      }
     },
-    rawHeads(harness),
-  );
+  };
+  const track = makeTree
+    ? {
+        head: HOOKS[harness]?.branchHead,
+        wanted() {
+          if (!told || !gs.full()) return false;
+          tree = makeTree();
+          return true;
+        },
+        visit: (line: Buffer) => tree!.visit(line, parseLine(line)),
+      }
+    : undefined;
+  const st = scanFile(file, cx.needles, sink, rawHeads(harness), track);
   cx.stats.files++;
   cx.stats.bytes += st.bytes;
   cx.stats.hugeLines += st.hugeLines;
+  if (tree) {
+    let dead: Set<string> | null = null;
+    try {
+      dead = (tree as BranchTracker).result();
+    } catch {
+      cx.stats.unreadable++;
+    }
+    gs.read(file, dead);
+  }
+  if (sink.stop) throw STOP;
 }
 
 const WHOLE_CAP = 64 << 20;
@@ -128,40 +192,32 @@ function io(cx: ReadCtx): ScanIO {
   };
 }
 
-/** Whether a file had a hit from a record with an id (a branch pass may label it), with its harness. */
-export type OnIds = (file: string, harness: Harness) => void;
-
 /**
- * The ids of a transcript's records that lie only on abandoned branches (its harness's `abandoned`
- * hook over every line), or null when that cannot be told.
+ * The ids of a transcript's records that lie only on abandoned branches (its harness's `branches`
+ * hook over every line, read again), or null when that cannot be told. For a transcript whose group
+ * had every term only after its search.
  */
 export function branchPass(cx: ReadCtx, harness: Harness, file: string): Set<string> | null {
-  const f = HOOKS[harness]?.abandoned;
-  if (!f) return null;
+  const make = HOOKS[harness]?.branches;
+  if (!make) return null;
   try {
-    return f((visit) => {
-      scanFile(file, [], {
-        line(buf, s, e) {
-          const line = buf.subarray(s, e);
-          visit(line, () => {
-            try {
-              return JSON.parse(line.toString('utf8'));
-            } catch {
-              return null; // a partial or bad line
-            }
-          });
-        },
-        raw() {},
-      });
+    const t = make();
+    scanFile(file, [], {
+      line(buf, s, e) {
+        const line = buf.subarray(s, e);
+        t.visit(line, parseLine(line));
+      },
+      raw() {},
     });
+    return t.result();
   } catch {
     cx.stats.unreadable++;
     return null;
   }
 }
 
-/** Read one session's own store. `ids`: told of a transcript that had a hit from a record with an id. */
-export function scanSession(cx: ReadCtx, s: Session, child: boolean, on: OnPiece, ids: OnIds): void {
+/** Read one session's own store. `br`: what its transcripts say about branches. */
+export function scanSession(cx: ReadCtx, s: Session, child: boolean, on: OnPiece, gs: GroupScan): void {
   const f = s.file;
   try {
     if (HOOKS[s.harness]?.scan?.(s, io(cx), (p, file) => on(p, file, child))) return;
@@ -170,7 +226,7 @@ export function scanSession(cx: ReadCtx, s: Session, child: boolean, on: OnPiece
       if (doc !== undefined) for (const p of EXTRACTORS[s.harness](doc, { first: true, st: {} })) on(p, f, child);
       return;
     }
-    scanJsonl(cx, s.harness, f, child, on, ids);
+    scanJsonl(cx, s.harness, f, child, on, gs);
   } catch (err) {
     if (err === STOP) throw err;
     cx.stats.unreadable++;
@@ -178,14 +234,14 @@ export function scanSession(cx: ReadCtx, s: Session, child: boolean, on: OnPiece
 }
 
 /** Read a subagent transcript kept beside a session. */
-export function scanChildFile(cx: ReadCtx, harness: Harness, f: string, on: OnPiece, ids: OnIds): void {
+export function scanChildFile(cx: ReadCtx, harness: Harness, f: string, on: OnPiece, gs: GroupScan): void {
   try {
     if (f.endsWith('.json')) {
       const doc = readDoc(cx, f);
       if (doc !== undefined) for (const p of EXTRACTORS[harness](doc, { first: true, st: {} })) on(p, f, true);
       return;
     }
-    scanJsonl(cx, harness, f, true, on, ids);
+    scanJsonl(cx, harness, f, true, on, gs);
   } catch (err) {
     if (err === STOP) throw err;
     cx.stats.unreadable++;

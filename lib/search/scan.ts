@@ -29,6 +29,8 @@ const HEAD = 4096;
 let theFolder: Folder | null = null;
 /** the read buffer of the last scan on this thread, handed to the next one */
 let spare: Buffer | null = null;
+/** where a line read in pieces is assembled for a tracker (parse cap bytes, one per thread) */
+let sideSpare: Buffer | null = null;
 function sharedFolder(): Folder {
   return (theFolder ??= new Folder());
 }
@@ -42,6 +44,27 @@ export interface ScanSink {
   line(buf: Buffer, start: number, end: number, first: boolean): void;
   /** a needle hit inside a line too long to parse: raw bytes around it */
   raw(bytes: Buffer, hitAt: number): void;
+  /**
+   * Set by the sink to end the search of this file: no more lines or hits are handed on, and the
+   * rest of the file is read only for a tracker that is on.
+   */
+  stop?: boolean;
+}
+
+/**
+ * Every line of a file, for a reader of its tree (branches), taken from the same read as the
+ * search. It is off until `wanted()` says so (asked after each run of lines); then the lines before
+ * are read again (`reread`) and from there on each line is handed to `visit` in file order: lines
+ * up to the parse cap whole (one read in pieces as tool output is assembled for it), longer ones
+ * never, as a scan with no needles would.
+ */
+export interface LineTracker {
+  /** the tracker looks at no more than the first `head` bytes of a line: a line read in pieces is not assembled, only its head kept */
+  head?: number;
+  wanted(): boolean;
+  visit(line: Buffer): void;
+  /** a fresh reader of the same file from its start */
+  reread(): Reader;
 }
 
 export interface ScanStats {
@@ -64,13 +87,14 @@ export function fdReader(fd: number): Reader {
  * line is handed on. `rawHead`: the markers (the harness's search hook) of a line that holds only
  * tool output, never decoded when long.
  */
-export function scanLines(read: Reader, needles: string[], sink: ScanSink, parseCap = PARSE_CAP, rawHead: Buffer[] = []): ScanStats {
+export function scanLines(read: Reader, needles: string[], sink: ScanSink, parseCap = PARSE_CAP, rawHead: Buffer[] = [], track?: LineTracker): ScanStats {
   const stats: ScanStats = { bytes: 0, lines: 0, hugeLines: 0 };
+  // Every file starts with the same window whatever buffer it reuses: how a long line is read (whole,
+  // or in pieces) must not depend on the file scanned before it on this thread.
   let cap = Math.min(CHUNK, parseCap + 1);
   // One buffer per thread, reused from file to file (a fresh megabyte per file was 10% of a scan).
   let buf = spare && spare.length >= cap ? spare : Buffer.allocUnsafe(cap);
   spare = null;
-  cap = Math.min(buf.length, parseCap + 1);
   let len = 0;
   let first = true;
   let huge = false;
@@ -78,6 +102,14 @@ export function scanLines(read: Reader, needles: string[], sink: ScanSink, parse
   const overlap = Math.max(0, Math.max(0, ...needles.map((n) => n.length)) - 1);
   const folded = needles.map(foldNeedle);
   const folder = sharedFolder();
+  /** the tracker is on: every line goes to it */
+  let tracking = false;
+  /** a line read in pieces, assembled for the tracker (null: longer than the parse cap) */
+  let side: Buffer | null = null;
+  let sideLen = 0;
+  /** the length of that line so far (only its head is kept when the tracker says it needs no more) */
+  let sideTotal = 0;
+  const keep = Math.min(parseCap, track?.head ?? parseCap);
 
   const deliver = (s: number, e: number, isFirst: boolean) => {
     if (isFirst && e - s >= 3 && buf[s] === 0xef && buf[s + 1] === 0xbb && buf[s + 2] === 0xbf) s += 3;
@@ -89,6 +121,10 @@ export function scanLines(read: Reader, needles: string[], sink: ScanSink, parse
   const region = (r: number) => {
     if (r <= 0) {
       if (first) first = false; // an empty first line
+      return;
+    }
+    if (sink.stop) {
+      first = false;
       return;
     }
     if (needles.length === 0) {
@@ -132,6 +168,7 @@ export function scanLines(read: Reader, needles: string[], sink: ScanSink, parse
     if (picked.size === 0) return;
     const starts = [...picked.keys()].sort((x, y) => x - y);
     for (const rs of starts) {
+      if (sink.stop) return;
       const re = picked.get(rs)!;
       const s = a + rs;
       const e = a + re;
@@ -157,7 +194,7 @@ export function scanLines(read: Reader, needles: string[], sink: ScanSink, parse
 
   /** a piece [0, r) of a line too long to parse: report hits, raw */
   const hugePiece = (r: number) => {
-    if (needles.length === 0) return;
+    if (needles.length === 0 || sink.stop) return;
     for (let a = 0; a < r && hugeHits < RAW_HITS_PER_LINE; a += SLICE) {
       const b = Math.min(r, a + SLICE + overlap);
       const low = folder.fold(buf, a, b);
@@ -167,7 +204,7 @@ export function scanLines(read: Reader, needles: string[], sink: ScanSink, parse
         const at = a + i;
         const w0 = Math.max(0, at - RAW_WINDOW);
         sink.raw(Buffer.from(buf.subarray(w0, Math.min(r, at + nd.length + RAW_WINDOW))), at - w0);
-        if (++hugeHits >= RAW_HITS_PER_LINE) return;
+        if (++hugeHits >= RAW_HITS_PER_LINE || sink.stop) return;
       }
     }
   };
@@ -177,16 +214,70 @@ export function scanLines(read: Reader, needles: string[], sink: ScanSink, parse
     len -= from;
   };
 
+  /** one line for the tracker, trimmed as `deliver` trims it */
+  const visit = (b: Buffer, s: number, e: number, isFirst: boolean) => {
+    if (isFirst && e - s >= 3 && b[s] === 0xef && b[s + 1] === 0xbb && b[s + 2] === 0xbf) s += 3;
+    if (e > s && b[e - 1] === 13) e--;
+    if (e > s) track!.visit(b.subarray(s, e));
+  };
+  /** after the search of the complete lines in [0, r): hand them to the tracker, turning it on if it asks */
+  const trackRegion = (r: number, wasFirst: boolean) => {
+    if (!tracking) {
+      if (!track!.wanted()) return;
+      tracking = true;
+      // the lines before this run, read again (the same rules: no needles hands on every line)
+      const before = stats.bytes - len;
+      if (before > 0) {
+        const again = track!.reread();
+        let left = before;
+        const limited: Reader = (b, off, n) => {
+          if (left <= 0) return 0;
+          const k = again(b, off, Math.min(n, left));
+          left -= k;
+          return k;
+        };
+        scanLines(limited, [], { line: (b, s, e) => track!.visit(b.subarray(s, e)), raw() {} }, parseCap);
+      }
+    }
+    for (let s = 0; s < r; ) {
+      let e = buf.indexOf(10, s);
+      if (e < 0 || e > r) e = r;
+      visit(buf, s, e, wasFirst && s === 0);
+      s = e + 1;
+    }
+  };
+  /** bytes [a, b) of a line read in pieces, kept for the tracker while it fits the parse cap */
+  const sideAdd = (a: number, b: number) => {
+    if (!side) return;
+    sideTotal += b - a;
+    if (sideTotal > parseCap) {
+      side = null;
+      return;
+    }
+    const n = Math.min(b - a, keep - sideLen);
+    if (n > 0) {
+      buf.copy(side, sideLen, a, a + n);
+      sideLen += n;
+    }
+  };
+  const sideEnd = () => {
+    // the head of a longer line is shown as it is (what ends it is not there to trim)
+    if (side) sideTotal > sideLen ? track!.visit(side.subarray(0, sideLen)) : visit(side, 0, sideLen, false);
+    side = null;
+  };
+
   for (;;) {
+    if (sink.stop && !tracking) break;
     if (len === cap) {
       // a long line that starts like tool output is read in pieces at once (never decoded anyway)
       const rawNow = !huge && !first && len > RAW_LINE && rawHead.some((m) => headHas(buf, 0, len, m, HEAD));
       if (!huge && !rawNow && cap < parseCap + 1) {
         cap = Math.min(cap * 2, parseCap + 1);
-        const nb = Buffer.allocUnsafe(cap);
-        spare = null;
-        buf.copy(nb, 0, 0, len);
-        buf = nb;
+        if (buf.length < cap) {
+          const nb = Buffer.allocUnsafe(cap);
+          buf.copy(nb, 0, 0, len);
+          buf = nb;
+        }
       } else {
         // no newline in a full buffer: the current line is too long to parse
         if (!huge) {
@@ -194,6 +285,14 @@ export function scanLines(read: Reader, needles: string[], sink: ScanSink, parse
           hugeHits = 0;
           stats.hugeLines++;
           first = false;
+          side = null;
+          if (tracking && len <= parseCap) {
+            // one buffer of the parse cap, kept for the thread: growing one per line cost more than the search
+            side = sideSpare && sideSpare.length >= keep ? sideSpare : (sideSpare = Buffer.allocUnsafe(keep));
+            sideLen = 0;
+            sideTotal = 0;
+            sideAdd(0, len);
+          }
         }
         hugePiece(len);
         shift(len - overlap);
@@ -205,32 +304,45 @@ export function scanLines(read: Reader, needles: string[], sink: ScanSink, parse
     const old = len;
     len += n;
     if (huge) {
-      const nl = buf.indexOf(10, old);
-      if (nl < 0 || nl >= len) continue;
+      let nl = buf.indexOf(10, old);
+      if (nl >= len) nl = -1;
+      if (tracking) sideAdd(old, nl < 0 ? len : nl);
+      if (nl < 0) continue;
       hugePiece(nl);
       huge = false;
+      if (tracking) sideEnd();
       shift(nl + 1);
       if (len === 0) continue;
     }
     const last = buf.lastIndexOf(10, len - 1);
     if (last < 0) continue;
+    const wasFirst = first;
     region(last);
+    if (track) trackRegion(last, wasFirst);
     shift(last + 1);
   }
-  if (huge) hugePiece(len);
-  else if (len > 0) {
+  if (sink.stop && !tracking) {
+    // the search was ended and nothing else wants the rest
+  } else if (huge) {
+    hugePiece(len);
+    if (tracking) sideEnd();
+  } else if (len > 0) {
     // a last line without a newline (maybe being written): decoded only if it parses
+    const wasFirst = first;
     region(len);
+    if (track) trackRegion(len, wasFirst);
   }
   if (buf.length <= 16 << 20) spare = buf;
   return stats;
 }
 
 /** Scan one transcript file (plain or `.zst`). */
-export function scanFile(file: string, needles: string[], sink: ScanSink, rawHead: Buffer[] = []): ScanStats {
+export function scanFile(file: string, needles: string[], sink: ScanSink, rawHead: Buffer[] = [], track?: Omit<LineTracker, 'reread'>): ScanStats {
   const fd = fs.openSync(file, 'r');
   try {
-    return scanLines(file.endsWith('.zst') ? zstReader(fd) : fdReader(fd), needles, sink, PARSE_CAP, rawHead);
+    const reader = () => (file.endsWith('.zst') ? zstReader(fd) : fdReader(fd));
+    const t: LineTracker | undefined = track && { head: track.head, wanted: () => track.wanted(), visit: (line) => track.visit(line), reread: reader };
+    return scanLines(reader(), needles, sink, PARSE_CAP, rawHead, t);
   } finally {
     fs.closeSync(fd);
   }

@@ -130,6 +130,22 @@ export function collect(g: Group, terms: Term[], p: Piece, file: string, child: 
   enough(g, K);
 }
 
+/**
+ * Whether a piece of tool output can no longer change anything about the group, so it need not be
+ * decoded: every term is found, the count of hits is past what the score counts, and the kept hits
+ * all weigh at least what tool output can (it would be dropped). A piece from a record with an id
+ * (`file` given) could also be a repeat of a kept hit of tool output from that file, whose record ids
+ * it would extend: not while there is one. Not for a group whose piece hashes are wanted back (a
+ * fork's source): the caller says so.
+ */
+export function outputMoot(g: Group, K: number, file?: string): boolean {
+  const full = K >= 31 ? 0x7fffffff : (1 << K) - 1;
+  if (g.mask !== full || g.nHits < COUNTED || g.hits.length < KEEP) return false;
+  if (g.hits[KEEP - 1]!.score < W['tool-output']) return false;
+  if (file !== undefined) for (const h of g.hits) if (h.role === 'tool-output' && h.rids && h.file === file) return false;
+  return true;
+}
+
 /** Mark the hits of `file` whose record is in `dead` as abandoned, and weigh them again. */
 export function markAbandoned(g: Group, file: string, dead: Set<string>, K: number): void {
   let changed = false;
@@ -150,12 +166,15 @@ export function markAbandoned(g: Group, file: string, dead: Set<string>, K: numb
  */
 function enough(g: Group, K: number): void {
   const full = K >= 31 ? 0x7fffffff : (1 << K) - 1;
-  if (g.mask === full && g.nHits >= 20 && g.hits.length >= 2 && g.hits[1]!.score >= NEXT_HIT && originLevel(g, K) >= 2) throw STOP;
+  if (g.mask === full && g.nHits >= COUNTED && g.hits.length >= 2 && g.hits[1]!.score >= NEXT_HIT && originLevel(g, K) >= 2) throw STOP;
 }
+
+/** hits counted in a group's score (and by `enough`): more add nothing */
+const COUNTED = 20;
 
 export function groupScore(g: Group): number {
   const [a, b] = g.hits;
-  return (a?.score ?? 0) + 0.3 * (b?.score ?? 0) + 0.05 * Math.min(20, g.nHits);
+  return (a?.score ?? 0) + 0.3 * (b?.score ?? 0) + 0.05 * Math.min(COUNTED, g.nHits);
 }
 
 /** 3: the tool call that wrote it or the task (delegated here, or received by a subagent) that asked for it; 2: the first request; 1: a later request; 0: only mentioned */

@@ -88,7 +88,8 @@ export async function search(all: Session[], terms: Term[], filters: SearchFilte
     g.mask = o.mask;
     g.hits = o.hits;
     g.nHits = o.nHits;
-    if (o.keys) g.keys = new Set(o.keys);
+    // scanned on a worker: the hashes come back (a group scanned here has them already)
+    if (g.keys.size !== o.keys.length) g.keys = new Set(o.keys);
   }
   sideEvidence(groups, all, terms, stats);
   const found = groups.filter((g) => (g.mask & full) === full && g.hits.length > 0);

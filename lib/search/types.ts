@@ -60,17 +60,35 @@ export interface SearchHooks {
   scan?(s: import('../types.js').Session, io: ScanIO, emit: (p: Piece, file: string) => void): boolean;
   /** Bytes a JSONL line starts with (within its first 4 KiB) when it holds only tool output: a long one is never decoded. */
   rawHead?: string[];
+  /**
+   * Whether a JSONL line can hold only tool output (judged from its bytes, true only when that is
+   * certain): such a line is not decoded once its text could no longer change the results.
+   */
+  outputOnly?(line: Buffer): boolean;
   /** Parents the index does not record (workers of a session): session key → parent id. */
   parents?(all: import('../types.js').Session[]): Map<string, string>;
   /** The id of a transcript record, for `abandoned` (null: no id). */
   recordId?(rec: any): string | null;
   /**
-   * The ids of records that lie only on abandoned branches of a transcript, given its lines in
-   * order (`line`: the bytes of one line, a view valid during the call; `parse`: the line decoded,
-   * null when it is not JSON; decoding every line costs several times the scan, so look at the bytes
-   * first). Null when that cannot be told.
+   * A fresh reader of a transcript's tree: it is shown every line in file order (`line`: the bytes
+   * of one line, a view valid during the call; `parse`: the line decoded, null when it is not JSON;
+   * decoding every line costs several times the scan, so look at the bytes first), then asked for
+   * the ids of the records that lie only on abandoned branches (null when that cannot be told).
+   * Search shows it the lines while it searches them, so a transcript is read once.
    */
-  abandoned?(each: (visit: (line: Buffer, parse: () => any) => void) => void): Set<string> | null;
+  branches?(): BranchTracker;
+  /**
+   * The tree reader looks at no more than this many bytes at the start of a line (where the harness
+   * writes a record's own ids): a long line read in pieces is then not assembled for it.
+   */
+  branchHead?: number;
   /** Stores shared by sessions (prompt history), found from the sessions' files. */
   shared?(all: import('../types.js').Session[]): SharedSource[];
+}
+
+/** What `SearchHooks.branches` returns: fed every line of one transcript, in order. */
+export interface BranchTracker {
+  visit(line: Buffer, parse: () => any): void;
+  /** the ids of records only on abandoned branches, or null when that cannot be told */
+  result(): Set<string> | null;
 }

@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Session } from '../../types.js';
-import type { ExtractCtx, Piece, SearchHooks, SharedSource } from '../../search/types.js';
+import type { BranchTracker, ExtractCtx, Piece, SearchHooks, SharedSource } from '../../search/types.js';
 import { entries, walk } from '../../util/fsx.js';
 import { bytes, firstLink, firstString } from '../branches.js';
 import { blockText, ms, outputText, piece, toolPiece } from '../../search/extract-util.js';
@@ -173,28 +173,32 @@ const HEAD = 1024;
  * when the walk does not reach the first record (a line too long to read, a cycle), or when more
  * than one message starts a thread (not a tree Claude Code wrote).
  */
-function abandoned(each: (visit: (line: Buffer, parse: () => any) => void) => void): Set<string> | null {
+function branches(): BranchTracker {
   const parent = new Map<string, string | null>();
   const messages: string[] = [];
   let leaf: string | null = null;
   let roots = 0;
-  each((line, parse) => {
-    const l = link(line, parse);
-    if (!l) return;
-    parent.set(l.id, l.parent);
-    if (l.message) {
-      messages.push(l.id);
-      leaf = l.id;
-      if (l.parent == null) roots++;
-    }
-  });
-  if (!leaf || roots > 1) return null;
-  const live = new Set<string>();
-  for (let u: string | null = leaf; u != null; u = parent.get(u) ?? null) {
-    if (live.has(u) || !parent.has(u)) return null;
-    live.add(u);
-  }
-  return new Set(messages.filter((u) => !live.has(u)));
+  return {
+    visit(line, parse) {
+      const l = link(line, parse);
+      if (!l) return;
+      parent.set(l.id, l.parent);
+      if (l.message) {
+        messages.push(l.id);
+        leaf = l.id;
+        if (l.parent == null) roots++;
+      }
+    },
+    result() {
+      if (!leaf || roots > 1) return null;
+      const live = new Set<string>();
+      for (let u: string | null = leaf; u != null; u = parent.get(u) ?? null) {
+        if (live.has(u) || !parent.has(u)) return null;
+        live.add(u);
+      }
+      return new Set(messages.filter((u) => !live.has(u)));
+    },
+  };
 }
 
 /** The project root a transcript lies under: `<root>/projects/<slug>/<id>.jsonl`. */
@@ -248,6 +252,6 @@ export const search: SearchHooks = {
   children,
   rawHead: ['"type":"tool_result"'],
   recordId: (o) => (o && typeof o.uuid === 'string' ? o.uuid : null),
-  abandoned,
+  branches,
   shared,
 };

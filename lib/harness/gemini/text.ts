@@ -2,7 +2,7 @@
 // `$set`, `$rewindTo`) or a whole legacy `.json` session document.
 import path from 'node:path';
 import type { Session } from '../../types.js';
-import type { ExtractCtx, Piece, SearchHooks } from '../../search/types.js';
+import type { BranchTracker, ExtractCtx, Piece, SearchHooks } from '../../search/types.js';
 import { entries } from '../../util/fsx.js';
 import { bytes, firstString } from '../branches.js';
 import { leaves, ms, outputText, piece, toolPiece } from '../../search/extract-util.js';
@@ -80,46 +80,50 @@ function children(s: Session): string[] {
 const K_ID = bytes('"id":"');
 const K_TYPE = bytes('"type":"');
 
-function abandoned(each: (visit: (line: Buffer, parse: () => any) => void) => void): Set<string> | null {
+function branches(): BranchTracker {
   let live: string[] = [];
   let at = new Map<string, number>();
   const dropped = new Set<string>();
-  each((line, parse) => {
-    let o: any;
-    if (line[0] === 0x7b && line[1] === 0x22 && line[2] === 0x24) o = parse(); // {"$rewindTo" / {"$set"
-    else {
-      // a message: Gemini CLI writes its `id` first
-      const id = firstString(line, K_ID);
-      o = id != null && line.indexOf(K_TYPE) >= 0 ? { id, type: 'message' } : null;
-    }
-    if (!o || typeof o !== 'object') return;
-    if (typeof o.$rewindTo === 'string') {
-      const i = at.get(o.$rewindTo);
-      if (i != null) {
-        for (const id of live.slice(i)) {
-          dropped.add(id);
-          at.delete(id);
-        }
-        live = live.slice(0, i);
+  return {
+    visit(line, parse) {
+      let o: any;
+      if (line[0] === 0x7b && line[1] === 0x22 && line[2] === 0x24) o = parse(); // {"$rewindTo" / {"$set"
+      else {
+        // a message: Gemini CLI writes its `id` first
+        const id = firstString(line, K_ID);
+        o = id != null && line.indexOf(K_TYPE) >= 0 ? { id, type: 'message' } : null;
       }
-      return;
-    }
-    if (o.$set && Array.isArray(o.$set.messages)) {
-      live = o.$set.messages.map((m: any) => m?.id).filter((x: unknown): x is string => typeof x === 'string');
-      at = new Map(live.map((id, i) => [id, i]));
-      return;
-    }
-    if (typeof o.id === 'string' && typeof o.type === 'string' && !at.has(o.id)) {
-      at.set(o.id, live.length);
-      live.push(o.id);
-    }
-  });
-  for (const id of live) dropped.delete(id);
-  return dropped;
+      if (!o || typeof o !== 'object') return;
+      if (typeof o.$rewindTo === 'string') {
+        const i = at.get(o.$rewindTo);
+        if (i != null) {
+          for (const id of live.slice(i)) {
+            dropped.add(id);
+            at.delete(id);
+          }
+          live = live.slice(0, i);
+        }
+        return;
+      }
+      if (o.$set && Array.isArray(o.$set.messages)) {
+        live = o.$set.messages.map((m: any) => m?.id).filter((x: unknown): x is string => typeof x === 'string');
+        at = new Map(live.map((id, i) => [id, i]));
+        return;
+      }
+      if (typeof o.id === 'string' && typeof o.type === 'string' && !at.has(o.id)) {
+        at.set(o.id, live.length);
+        live.push(o.id);
+      }
+    },
+    result() {
+      for (const id of live) dropped.delete(id);
+      return dropped;
+    },
+  };
 }
 
 export const search: SearchHooks = {
   children,
   recordId: (o) => (o && typeof o.id === 'string' && typeof o.type === 'string' ? o.id : null),
-  abandoned,
+  branches,
 };

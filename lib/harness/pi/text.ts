@@ -1,7 +1,7 @@
 // Searchable text of one pi session line (formats.md §3).
 import path from 'node:path';
 import type { Session } from '../../types.js';
-import type { ExtractCtx, Piece, SearchHooks } from '../../search/types.js';
+import type { BranchTracker, ExtractCtx, Piece, SearchHooks } from '../../search/types.js';
 import { bytes, firstLink, firstString } from '../branches.js';
 import { blockText, ms, outputText, piece, toolPiece } from '../../search/extract-util.js';
 
@@ -83,30 +83,37 @@ export function piText(o: any, cx: ExtractCtx): Piece[] {
  * the last entry in file order; everything not on the walk back from it was left (`/tree`, an
  * edited prompt). Null for a linear (v1) file or when the walk does not reach the first entry.
  */
-function abandoned(each: (visit: (line: Buffer, parse: () => any) => void) => void): Set<string> | null {
+function branches(): BranchTracker {
   const parent = new Map<string, string | null>();
   let leaf: string | null = null;
   let roots = 0;
-  each((line) => {
-    // pi writes `type`, `id` and `parentId` first: the first of each is the entry's own
-    if (firstString(line, K_TYPE) === 'session') return;
-    const id = firstString(line, K_ID);
-    const p = firstLink(line, K_PARENT);
-    if (id == null || p === undefined) return;
-    parent.set(id, p);
-    if (p == null) roots++;
-    leaf = id;
-  });
-  // one tree, or the file was not written as one (a hand-made or converted file): unknown
-  if (!leaf || roots !== 1) return null;
-  const live = new Set<string>();
-  for (let u: string | null = leaf; u != null; u = parent.get(u) ?? null) {
-    if (live.has(u) || !parent.has(u)) return null;
-    live.add(u);
-  }
-  return new Set([...parent.keys()].filter((u) => !live.has(u)));
+  return {
+    visit(whole) {
+      // pi writes `type`, `id` and `parentId` first: the first of each is the entry's own
+      const line = whole.length > HEAD ? whole.subarray(0, HEAD) : whole;
+      if (firstString(line, K_TYPE) === 'session') return;
+      const id = firstString(line, K_ID);
+      const p = firstLink(line, K_PARENT);
+      if (id == null || p === undefined) return;
+      parent.set(id, p);
+      if (p == null) roots++;
+      leaf = id;
+    },
+    result() {
+      // one tree, or the file was not written as one (a hand-made or converted file): unknown
+      if (!leaf || roots !== 1) return null;
+      const live = new Set<string>();
+      for (let u: string | null = leaf; u != null; u = parent.get(u) ?? null) {
+        if (live.has(u) || !parent.has(u)) return null;
+        live.add(u);
+      }
+      return new Set([...parent.keys()].filter((u) => !live.has(u)));
+    },
+  };
 }
 
+/** bytes at the start of a line within which its `type`, `id` and `parentId` are looked for */
+const HEAD = 16 << 10;
 const K_TYPE = bytes('"type":"');
 const K_ID = bytes('"id":"');
 const K_PARENT = bytes('"parentId":');
@@ -137,9 +144,24 @@ function parents(all: Session[]): Map<string, string> {
   return out;
 }
 
+const K_TOOL_RESULT = bytes('"type":"message","message":{"role":"toolResult"');
+
+/**
+ * A tool result, as pi writes it: the entry's own `type` and `message.role` (no object or array
+ * opens before them, so they are top-level keys), whose only text is tool output.
+ */
+function outputOnly(line: Buffer): boolean {
+  const i = line.indexOf(K_TOOL_RESULT);
+  if (i <= 0 || line[0] !== 0x7b) return false;
+  for (let j = 1; j < i; j++) if (line[j] === 0x7b || line[j] === 0x5b) return false;
+  return true;
+}
+
 export const search: SearchHooks = {
   rawHead: ['"role":"toolResult"'],
+  outputOnly,
   recordId: (o) => (o && typeof o.id === 'string' && o.type !== 'session' ? o.id : null),
-  abandoned,
+  branches,
+  branchHead: HEAD,
   parents,
 };
