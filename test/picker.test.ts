@@ -375,7 +375,8 @@ describe.skipIf(SKIP)('resume [QUERY] through the picker (real fzf, stand-in cla
   it('an ambiguous query opens the picker with it filled in; Enter resumes the chosen one in its directory', async () => {
     const home = pickerHome();
     const t = new Term(home, ['task'], { PATH: claudeOnPath(home) });
-    const s = await t.waitFor(/^> task/m);
+    // the query shows before fzf has read and filtered every row: wait for both
+    const s = await t.waitFor(/^> task[\s\S]*\b2\/3\b|\b2\/3\b[\s\S]*^> task/m);
     expect(s).toMatch(/2\/3/);
     await t.keys('Down', 'Enter');
     expect((await t.exit()).code).toBe(0);
