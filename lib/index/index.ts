@@ -479,34 +479,40 @@ function discoverAll(ctx: Ctx, adapters: Adapter<any>[], skipped: Skipped, cache
     }
     roots.set(a.name, rs);
     const key = JSON.stringify(rs);
-    let srcs: Source[] | null = null;
     let memo: Memo | undefined;
     const st = starts.get(a.name);
     if (a.listsOnly && stored && st?.m.memo && st.m.memo.key === key && dirsStand(st.m.memo.dirs)) {
-      srcs = fromMemo(stored, st.at, st.m.n, a.name, st.m.memo);
-      if (srcs) memo = st.m.memo;
-    }
-    if (!srcs) {
-      const trace: SeenDir[] = [];
-      let symlinked = false;
-      if (cache) cache.trace = trace;
-      setSymlinkHook(() => {
-        symlinked = true;
-      });
-      try {
-        srcs = a.discover(ctx, rs.filter((r) => r.exists));
-      } catch (err) {
-        skipped.failed[a.name] = err instanceof Error ? err.message : String(err);
-        srcs = [];
-        symlinked = true; // nothing to remember of a failed discovery
-      } finally {
-        if (cache) cache.trace = null;
-        setSymlinkHook(null);
+      // Served only when every remembered source is still a regular file and new to this run: a
+      // source gone without its directory changing means the memo (or check.bin) is not to be trusted.
+      const srcs = fromMemo(stored, st.at, st.m.n, a.name, st.m.memo);
+      const got = srcs && statAll(srcs, seen);
+      if (got) {
+        for (const f of got) found.push(f);
+        memo = st.m.memo;
+        meta.push({ name: a.name, n: got.length, memo });
+        continue;
       }
-      if (a.listsOnly && cache) memo = makeMemo(key, trace, srcs, symlinked);
-      if (st?.m.memo || memo) metaChanged = true;
-      served = false;
     }
+    served = false;
+    let srcs: Source[];
+    const trace: SeenDir[] = [];
+    let symlinked = false;
+    if (cache) cache.trace = trace;
+    setSymlinkHook(() => {
+      symlinked = true;
+    });
+    try {
+      srcs = a.discover(ctx, rs.filter((r) => r.exists));
+    } catch (err) {
+      skipped.failed[a.name] = err instanceof Error ? err.message : String(err);
+      srcs = [];
+      symlinked = true; // nothing to remember of a failed discovery
+    } finally {
+      if (cache) cache.trace = null;
+      setSymlinkHook(null);
+    }
+    if (a.listsOnly && cache) memo = makeMemo(key, trace, srcs, symlinked);
+    if (st?.m.memo || memo) metaChanged = true;
     const before = found.length;
     for (const src of srcs) {
       if (seen.has(src.path)) continue;
@@ -525,16 +531,29 @@ function discoverAll(ctx: Ctx, adapters: Adapter<any>[], skipped: Skipped, cache
     }
     const n = found.length - before;
     // a memo holds exactly what the discovery found: nothing skipped or shared with another adapter
-    if (memo && n !== srcs.length) {
-      memo = undefined;
-      metaChanged = true;
-      served = false;
-    }
+    if (memo && n !== srcs.length) memo = undefined;
     meta.push(memo ? { name: a.name, n, memo } : { name: a.name, n });
   }
   // the stored check lists the adapters in this order (else its segments are not theirs)
   if (served && (stored!.meta.length !== adapters.length || stored!.meta.some((m, i) => m.name !== adapters[i]!.name))) served = false;
   return { found, roots, meta, metaChanged, served };
+}
+
+/** Stat remembered sources: null when one is gone, not a regular file, or found already this run. */
+function statAll(srcs: Source[], seen: Set<string>): Found[] | null {
+  const out = new Array<Found>(srcs.length);
+  for (let i = 0; i < srcs.length; i++) {
+    const src = srcs[i]!;
+    const st = seen.has(src.path) ? null : statOf(src.path);
+    if (!st || !st.isFile()) {
+      // undo: the adapter is discovered again
+      for (let k = 0; k < i; k++) seen.delete(srcs[k]!.path);
+      return null;
+    }
+    seen.add(src.path);
+    out[i] = { src, stat: { size: st.size, mtime: st.mtimeMs, ino: st.ino, sig: '' }, bound: st.mtimeMs };
+  }
+  return out;
 }
 
 /** An adapter's sources as the stored check lists them (null when they do not fit its memo). */
