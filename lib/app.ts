@@ -149,7 +149,10 @@ export function makeApp(opts: { demo?: boolean; env?: NodeJS.ProcessEnv; distDir
     },
     async listing({ onSessions, quiet } = {}) {
       // sessions from index() are already in the app's view (the demo's directories and times)
-      if (cached) return withSnapshotNames(ctx, toListed((await cached).sessions));
+      if (cached) {
+        const c = await cached;
+        return withSnapshotNames(ctx, toListed(c.sessions, c.shorts));
+      }
       const bar = onSessions || quiet ? null : progressBar('indexing');
       // a full build streams the finished list in order (lib/index/stream.ts), named as the result is;
       // not the demo, whose fixed times are not its files' times

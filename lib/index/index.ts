@@ -109,6 +109,8 @@ export interface IndexResult {
   changed: boolean;
   /** parser state per source path (only when a rebuild or change loaded it, or when asked) */
   entries?: Record<string, Entry>;
+  /** short ids of every session, when this run wrote the listing (computed once for it) */
+  shorts?: Map<string, string>;
 }
 
 /** `listSessions`: what `rows` needs, read from rows.json when nothing changed. */
@@ -588,8 +590,8 @@ function sameStat(a: Stat, b: FileStat | Stat | undefined): boolean {
 }
 
 /** Whole sessions as listing rows (short ids computed over all of them). */
-export function toListed(sessions: Session[]): ListedSession[] {
-  const shorts = shortIds(sessions);
+export function toListed(sessions: Session[], known?: Map<string, string>): ListedSession[] {
+  const shorts = known ?? shortIds(sessions);
   return sessions.map((s) => listed(s, shorts.get(s.id) ?? s.id));
 }
 
@@ -604,8 +606,10 @@ export async function updateIndex(ctx: Ctx, opts: IndexOptions = {}): Promise<In
  */
 export async function listSessions(ctx: Ctx, opts: Omit<IndexOptions, 'withEntries'> = {}): Promise<ListingResult> {
   const r = await update(ctx, opts, 'rows');
-  if (r.sessions.length > 0 && !('short' in r.sessions[0]!)) r.sessions = toListed(r.sessions as Session[]);
+  // a build computed the short ids as it wrote the listing
+  if (r.sessions.length > 0 && !('short' in r.sessions[0]!)) r.sessions = toListed(r.sessions as Session[], (r as IndexResult).shorts);
   delete (r as IndexResult).entries;
+  delete (r as IndexResult).shorts;
   return r as ListingResult;
 }
 
@@ -896,24 +900,25 @@ async function build(ctx: Ctx, opts: IndexOptions, files: IndexFiles, seen?: Dis
   }
 
   const changed = jobs.length > 0 || counts.dropped > 0 || !validList;
+  let shorts: Map<string, string> | undefined;
   if (shardsOk && !opts.harnesses) {
+    shorts = shortIds(sessions);
     try {
-      writeListing(files, found, sessions, skipped, ctx.home, meta);
+      writeListing(files, found, sessions, skipped, ctx.home, meta, shorts);
     } catch (err) {
       debug(err);
     }
   }
-  return { sessions, skipped, counts, roots, changed, ...(partial ? {} : { entries }) };
+  return { sessions, skipped, counts, roots, changed, ...(partial ? {} : { entries }), ...(shorts ? { shorts } : {}) };
 }
 
 /**
  * Write list.json and rows.json (streamed, one session at a time: a large listing is never one
  * string), then files.json, which names the build and so makes the other two count.
  */
-function writeListing(files: IndexFiles, found: Found[], sessions: Session[], skipped: Skipped, home: string, meta: AdapterMeta[]): void {
+function writeListing(files: IndexFiles, found: Found[], sessions: Session[], skipped: Skipped, home: string, meta: AdapterMeta[], shorts: Map<string, string>): void {
   const id = `${Date.now().toString(36)}-${process.pid.toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
   const head = `{"v":${INDEX_VERSION},"id":${JSON.stringify(id)},"built":${Date.now()},"skipped":${JSON.stringify(skipped)},"sessions":[`;
-  const shorts = shortIds(sessions);
   function* chunks(f: (s: Session) => unknown): Generator<string> {
     yield head;
     for (let i = 0; i < sessions.length; i++) yield (i ? ',' : '') + JSON.stringify(f(sessions[i]!));
