@@ -31,11 +31,20 @@ export function untitledClaude(s: Pick<Session, 'harness' | 'title' | 'firstProm
 }
 
 /**
- * The file's chunks for these sessions (listing rows with their short ids), or null when a row
- * cannot be stored this way (an id with a line break or tab: rows.json serves it).
+ * The file for these sessions (listing rows with their short ids), or null when a row cannot be
+ * stored this way (an id with a line break or tab: rows.json serves it).
  */
 export function rowBinChunks(id: string, home: string, sessions: { s: Listed; short: string }[]): Buffer[] | null {
-  const out: Buffer[] = [Buffer.from(`v${ROWBIN_VERSION} ${id} ${sessions.length} ${home}\n`, 'utf8')];
+  const head = Buffer.from(`v${ROWBIN_VERSION} ${id} ${sessions.length} ${home}\n`, 'utf8');
+  // one buffer, written in place (a Buffer per field would be four allocations per session)
+  let out = Buffer.allocUnsafe(Math.max(1 << 16, sessions.length * 256));
+  let o = 0;
+  const room = (n: number) => {
+    if (o + n <= out.length) return;
+    const next = Buffer.allocUnsafe(Math.max(out.length * 2, o + n));
+    out.copy(next, 0, 0, o);
+    out = next;
+  };
   for (const { s, short } of sessions) {
     const parts = row(s, short, home, 0).split('\t');
     if (parts.length !== 7) return null;
@@ -43,21 +52,30 @@ export function rowBinChunks(id: string, home: string, sessions: { s: Listed; sh
     if (h < 0) return null;
     const untitled = untitledClaude(s);
     if (untitled && /[\t\n\r]/.test(s.id)) return null;
-    const a = Buffer.from(`${parts[0]}\t${parts[1]}`, 'utf8');
-    const b = Buffer.from(`${parts[3]}\t${parts[4]}\t${parts[5]}\t`, 'utf8');
-    const l = Buffer.from(parts[6]!, 'utf8');
-    const i = Buffer.from(untitled ? s.id : '', 'utf8');
-    const head = Buffer.alloc(FIXED);
-    head[0] = (s.hidden ? HIDDEN : 0) | (untitled ? UNTITLED : 0);
-    head[1] = h;
-    head.writeDoubleLE(s.updated ?? s.started ?? NaN, 2);
-    head.writeUInt32LE(a.length, 10);
-    head.writeUInt32LE(b.length, 14);
-    head.writeUInt32LE(l.length, 18);
-    head.writeUInt32LE(i.length, 22);
-    out.push(head, a, b, l, i);
+    const a = `${parts[0]}\t${parts[1]}`;
+    const b = `${parts[3]}\t${parts[4]}\t${parts[5]}\t`;
+    const l = parts[6]!;
+    const i = untitled ? s.id : '';
+    room(FIXED + (a.length + b.length + l.length + i.length) * 3);
+    const at = o;
+    out[o] = (s.hidden ? HIDDEN : 0) | (untitled ? UNTITLED : 0);
+    out[o + 1] = h;
+    out.writeDoubleLE(s.updated ?? s.started ?? NaN, o + 2);
+    o += FIXED;
+    const la = out.write(a, o, 'utf8');
+    o += la;
+    const lb = out.write(b, o, 'utf8');
+    o += lb;
+    const ll = out.write(l, o, 'utf8');
+    o += ll;
+    const li = out.write(i, o, 'utf8');
+    o += li;
+    out.writeUInt32LE(la, at + 10);
+    out.writeUInt32LE(lb, at + 14);
+    out.writeUInt32LE(ll, at + 18);
+    out.writeUInt32LE(li, at + 22);
   }
-  return out;
+  return [head, out.subarray(0, o)];
 }
 
 /** A read rows.bin: the build it belongs to and its records (validated, not yet printed). */

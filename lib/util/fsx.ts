@@ -104,7 +104,8 @@ export function uniqueReal<T extends { path: string }>(items: T[]): T[] {
   for (const it of items) {
     let key = it.path;
     try {
-      key = fs.realpathSync(it.path);
+      // the native call: one realpath(3) instead of an lstat per path component (this runs on every listing)
+      key = fs.realpathSync.native(it.path);
     } catch {
       /* missing: keep by name */
     }
