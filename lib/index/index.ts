@@ -7,7 +7,9 @@
 //                      (read when something changed, to tell what).
 //   check.bin        — the same stats as bytes (float64 size, mtime, inode; then the paths): a
 //                      no-change run builds the same bytes from its own stats and compares them,
-//                      exactly, without parsing anything.
+//                      exactly, without parsing anything. Before them, per adapter, how many
+//                      sources it added and its discovery memo (lib/index/discmemo.ts): the
+//                      directories it listed, so an unchanged tree is not walked again.
 //   rows.json        — what a row shows, per session (ListedSession), for `rows`: a fraction of
 //                      the listing's size.
 //   list.json        — the final sessions, whole (preview, ls, search, resolve).
