@@ -6,6 +6,7 @@ import type { Ctx, Harness, Session } from './types.js';
 import { oneLine } from './util/text.js';
 import { makeCtx, cacheDir } from './util/paths.js';
 import { listSessions, toListed, updateIndex, type IndexResult, type ListedSession } from './index/index.js';
+import type { RowBin } from './index/rowbin.js';
 import { progressBar } from './util/progress.js';
 import { readNames, storeDir } from './harness/claude/care/store.js';
 import { rootVars } from './harness/registry.js';
@@ -29,6 +30,11 @@ export interface App {
   launchEnv(): Record<string, string>;
   /** What a listing row needs of every session (reads rows.json when nothing changed). */
   listing(o?: { onSessions?: (batch: Session[]) => void; quiet?: boolean }): Promise<ListedSession[]>;
+  /**
+   * As `listing`, but a no-change run hands back the rendered rows (rows.bin) instead, with the
+   * snapshot names to apply as they are printed (`resume rows`). Never for the demo.
+   */
+  listingRows(o?: { onSessions?: (batch: Session[]) => void }): Promise<{ bin: RowBin; names: () => Record<string, string> } | { sessions: ListedSession[] }>;
 }
 
 /** Where the demo's sessions were recorded; --demo rewrites it to directories it creates. */
@@ -143,7 +149,10 @@ export function makeApp(opts: { demo?: boolean; env?: NodeJS.ProcessEnv; distDir
     },
     async listing({ onSessions, quiet } = {}) {
       // sessions from index() are already in the app's view (the demo's directories and times)
-      if (cached) return withSnapshotNames(ctx, toListed((await cached).sessions));
+      if (cached) {
+        const c = await cached;
+        return withSnapshotNames(ctx, toListed(c.sessions, c.shorts));
+      }
       const bar = onSessions || quiet ? null : progressBar('indexing');
       // a full build streams the finished list in order (lib/index/stream.ts), named as the result is;
       // not the demo, whose fixed times are not its files' times
@@ -151,6 +160,18 @@ export function makeApp(opts: { demo?: boolean; env?: NodeJS.ProcessEnv; distDir
       try {
         const r = await listSessions(ctx, { workerFile: path.join(distDir, 'worker.js'), progress: bar?.update, ...(stream ? { onSessions: stream } : {}) });
         return withSnapshotNames(ctx, app.view(r.sessions));
+      } finally {
+        bar?.end();
+      }
+    },
+    async listingRows({ onSessions } = {}) {
+      if (cached || demo) return { sessions: await app.listing({ onSessions }) };
+      const bar = onSessions ? null : progressBar('indexing');
+      const stream = onSessions && ((b: Session[]) => onSessions(withSnapshotNames(ctx, b)));
+      try {
+        const r = await listSessions(ctx, { workerFile: path.join(distDir, 'worker.js'), progress: bar?.update, rowBin: true, ...(stream ? { onSessions: stream } : {}) });
+        if (r.rowBin) return { bin: r.rowBin, names: () => readNames(storeDir(ctx)) };
+        return { sessions: withSnapshotNames(ctx, r.sessions) };
       } finally {
         bar?.end();
       }

@@ -129,6 +129,13 @@ export interface Adapter<S extends LineState = LineState, N extends string = Har
   roots(ctx: Ctx): Root[];
   /** Names the sources under the existing roots. Only readdir here: never open a transcript. */
   discover(ctx: Ctx, roots: Root[]): Source[];
+  /**
+   * `discover` reads the filesystem only through lib/util/fsx.ts (`entries`, `walk`,
+   * `direntIsDir`), so its result follows from the directories it listed: while their stats stand
+   * (and the roots are the same), the index reuses the sources found last time without running it
+   * (lib/index/discmemo.ts). Sources with `deps` or a `hint`, and symlinked directories, still run it.
+   */
+  listsOnly?: boolean;
 
   /** lines mode */
   begin?(src: Source): S;

@@ -92,6 +92,10 @@ describe('nothing from a transcript reaches any output raw', () => {
     // the listing's sessions hold no secret and no control character
     expectCleanJson('list.json sessions', JSON.stringify(JSON.parse(fs.readFileSync(files[0]!, 'utf8')).sessions));
     expect(all).toContain('[REDACTED:');
+    // the rendered rows (binary records around the row text) hold no secret either
+    r(['rows']);
+    const bin = fs.readFileSync(path.join(dir, 'rows.bin')).toString('utf8');
+    for (const sec of NEEDLES) expect(bin).not.toContain(sec);
   });
 
   const cases: [string, string[], 'text' | 'json', Record<string, string | undefined>?][] = [

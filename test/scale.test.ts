@@ -152,7 +152,7 @@ describe('the stored listing (check.bin, rows.json, list.json)', () => {
     const list = JSON.parse(fs.readFileSync(path.join(cache(h), 'list.json'), 'utf8'));
     expect(rows.v).toBe(INDEX_VERSION);
     expect(rows.id).toBe(list.id);
-    expect(fs.readFileSync(path.join(cache(h), 'check.bin')).toString('latin1').split('\n')[0]).toBe(`v${INDEX_VERSION} ${rows.id} 2`);
+    expect(fs.readFileSync(path.join(cache(h), 'check.bin')).toString('latin1').split('\n')[0]).toMatch(new RegExp(`^v${INDEX_VERSION} ${rows.id} 2 \\d+$`));
     expect(Object.keys(rows.sessions[0]).sort()).toEqual(
       ['branch', 'cwd', 'firstPrompt', 'harness', 'hidden', 'hiddenReason', 'id', 'key', 'short', 'started', 'title', 'updated'].sort(),
     );
@@ -165,12 +165,17 @@ describe('the stored listing (check.bin, rows.json, list.json)', () => {
     const h = twoSessions();
     const want = rowsOf(h);
     const rowsFile = path.join(cache(h), 'rows.json');
+    // `rows` reads the rendered rows (rows.bin) first: without them, rows.json
+    const rowBin = path.join(cache(h), 'rows.bin');
+    fs.rmSync(rowBin);
     fs.writeFileSync(rowsFile, '{"v":' + INDEX_VERSION + ',"id":"x","sessions":[{"key":');
     expect(rowsOf(h)).toEqual(want);
+    fs.rmSync(rowBin);
     const good = JSON.parse(fs.readFileSync(rowsFile, 'utf8'));
     // a well-formed listing of another build (its id differs from check.bin's) is not used
     fs.writeFileSync(rowsFile, JSON.stringify({ ...good, id: 'other', sessions: good.sessions.slice(0, 1) }));
     expect(rowsOf(h)).toEqual(want);
+    fs.rmSync(rowBin);
     fs.rmSync(rowsFile);
     expect(rowsOf(h)).toEqual(want);
     expect(JSON.parse(fs.readFileSync(rowsFile, 'utf8')).sessions).toHaveLength(2);
@@ -186,11 +191,11 @@ describe('the stored listing (check.bin, rows.json, list.json)', () => {
     fs.writeFileSync(check, 'garbage');
     // the per-source state still holds both: nothing to parse, the listing is written again
     expect(counts(h)).toMatch(/0 parsed, 0 appended, 2 unchanged/);
-    expect(fs.readFileSync(check).toString('latin1')).toMatch(new RegExp(`^v${INDEX_VERSION} \\S+ 2\n`));
+    expect(fs.readFileSync(check).toString('latin1')).toMatch(new RegExp(`^v${INDEX_VERSION} \\S+ 2 \\d+\n`));
     // check.bin alone damaged: the stats in files.json still match; check.bin is written again
     fs.writeFileSync(check, 'garbage');
     expect(counts(h)).toMatch(/0 parsed/);
-    expect(fs.readFileSync(check).toString('latin1')).toMatch(new RegExp(`^v${INDEX_VERSION} \\S+ 2\n`));
+    expect(fs.readFileSync(check).toString('latin1')).toMatch(new RegExp(`^v${INDEX_VERSION} \\S+ 2 \\d+\n`));
     fs.rmSync(path.join(cache(h), 'state'), { recursive: true });
     fs.writeFileSync(path.join(cache(h), 'files.json'), 'garbage');
     fs.writeFileSync(check, 'garbage');

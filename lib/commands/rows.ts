@@ -8,6 +8,7 @@ import { filtersOf, out, withFilters, type FilterOpts } from './common.js';
 import { applyFilters } from '../select/filter.js';
 import { row } from '../output.js';
 import type { Session } from '../types.js';
+import { printRowBin } from '../index/rowbin.js';
 
 export interface RowsOpts extends FilterOpts {
   align?: boolean;
@@ -37,8 +38,14 @@ export async function rowsAction(app: App, o: RowsOpts): Promise<void> {
     for (const s of applyFilters(batch, filters)) buf += row(s, ids.add(s.id), app.ctx.home, now) + '\n';
     out(buf);
   };
-  const all = await app.listing({ onSessions });
+  // --dir needs each session's directory: the listing; otherwise the rendered rows when nothing changed
+  const got = filters.dir ? { sessions: await app.listing({ onSessions }) } : await app.listingRows({ onSessions });
   if (streamed) return;
+  if ('bin' in got) {
+    printRowBin(got.bin, filters, got.names, now, (b) => process.stdout.write(b));
+    return;
+  }
+  const all = got.sessions;
   const shown = applyFilters(all, filters);
   // Written in blocks so fzf sees the first screen at once on a long list.
   let buf = '';

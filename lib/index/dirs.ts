@@ -76,17 +76,36 @@ class CachedDirent {
   }
 }
 
+/**
+ * A directory one discovery depended on: [path, mtimeMs, ctimeMs, ino, read at]; mtimeMs -1 for a
+ * path that was missing or not a directory (it listed as empty).
+ */
+export type SeenDir = [string, number, number, number, number];
+
 export class DirCache {
   /** directories listed this run (served or read) */
   readonly seen: Record<string, DirRec> = {};
   /** directories actually read this run */
   reads = 0;
   hits = 0;
+  /** while set, every directory asked for is noted here (lib/index/discmemo.ts) */
+  trace: SeenDir[] | null = null;
+  private stored: Record<string, DirRec> | null;
 
   constructor(
-    private stored: Record<string, DirRec> = {},
+    stored: Record<string, DirRec> | (() => Record<string, DirRec>) = {},
     private now: () => number = Date.now,
-  ) {}
+  ) {
+    // a loader runs when the first existing directory is asked for (a run that asks for none never reads the file)
+    this.stored = typeof stored === 'function' ? null : stored;
+    this.load = typeof stored === 'function' ? stored : () => ({});
+  }
+
+  private load: () => Record<string, DirRec>;
+
+  private storedDirs(): Record<string, DirRec> {
+    return (this.stored ??= this.load());
+  }
 
   /** The entries of `dir` (missing or unreadable: none), from the cache when it can be trusted. */
   entries(dir: string): fs.Dirent[] {
@@ -96,13 +115,17 @@ export class DirCache {
     } catch {
       st = undefined;
     }
-    if (!st || !st.isDirectory()) return [];
-    const r = this.stored[dir];
+    if (!st || !st.isDirectory()) {
+      this.trace?.push([dir, -1, 0, 0, 0]);
+      return [];
+    }
+    const r = this.storedDirs()[dir];
     if (
       r && r[0] === st.mtimeMs && r[1] === st.ctimeMs && r[2] === st.ino &&
       r[3] - Math.max(st.mtimeMs, st.ctimeMs) > RACY_MS
     ) {
       this.seen[dir] = r;
+      this.trace?.push([dir, r[0], r[1], r[2], r[3]]);
       this.hits++;
       const out = new Array<fs.Dirent>(r[4].length);
       for (let i = 0; i < r[4].length; i++) out[i] = new CachedDirent(r[4][i]!, r[5][i] ?? UNKNOWN) as unknown as fs.Dirent;
@@ -114,10 +137,13 @@ export class DirCache {
     try {
       ds = fs.readdirSync(dir, { withFileTypes: true });
     } catch {
+      // unreadable: listed as empty, and not remembered (a later run tries again)
+      if (this.trace) this.trace.push([dir, NaN, 0, 0, 0]);
       return [];
     }
     this.reads++;
     this.seen[dir] = [st.mtimeMs, st.ctimeMs, st.ino, at, ds.map((d) => d.name), ds.map(typeOf)];
+    this.trace?.push([dir, st.mtimeMs, st.ctimeMs, st.ino, at]);
     return ds;
   }
 
@@ -127,13 +153,13 @@ export class DirCache {
    */
   dirty(prune = true): boolean {
     if (this.reads > 0) return true;
-    if (prune) for (const k in this.stored) if (!(k in this.seen)) return true;
+    if (prune && this.stored) for (const k in this.stored) if (!(k in this.seen)) return true;
     return false;
   }
 
   /** The listings to store: those of this run, plus the unvisited remembered ones unless `prune`. */
   toFile(prune = true): DirFile {
-    return { v: DIRS_VERSION, dirs: prune ? this.seen : { ...this.stored, ...this.seen } };
+    return { v: DIRS_VERSION, dirs: prune ? this.seen : { ...this.storedDirs(), ...this.seen } };
   }
 }
 

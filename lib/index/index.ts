@@ -7,16 +7,20 @@
 //                      (read when something changed, to tell what).
 //   check.bin        — the same stats as bytes (float64 size, mtime, inode; then the paths): a
 //                      no-change run builds the same bytes from its own stats and compares them,
-//                      exactly, without parsing anything.
+//                      exactly, without parsing anything. Before them, per adapter, how many
+//                      sources it added and its discovery memo (lib/index/discmemo.ts): the
+//                      directories it listed, so an unchanged tree is not walked again.
 //   rows.json        — what a row shows, per session (ListedSession), for `rows`: a fraction of
 //                      the listing's size.
 //   list.json        — the final sessions, whole (preview, ls, search, resolve).
+//   rows.bin         — the rows `resume rows` prints, rendered (lib/index/rowbin.ts): a no-change
+//                      `rows` copies them out, with only the age computed.
 //   dirs.json        — directory listings by directory stat (lib/index/dirs.ts).
 //   state/NN.json    — per source: offset, parser state (to continue an append), per-source
 //                      sessions; sharded by a hash of the path into SHARDS files, so an append
 //                      reads and rewrites one small shard, not the state of every source.
 //   index.lock       — held by the one run that parses (lib/index/lock.ts); others wait for it.
-// files.json and check.bin are written last and name the build: rows.json and list.json are used
+// files.json and check.bin are written last and name the build: rows.json, rows.bin and list.json are used
 // only when they carry the same build id, so a run that died half-way is never read as finished.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -27,11 +31,13 @@ import { cacheDir } from '../util/paths.js';
 import { runJob, type Job, type JobResult } from './parse.js';
 import { tailMatches } from './lines.js';
 import { sanitizeSession } from '../util/redact.js';
-import { DirCache, parseDirFile } from './dirs.js';
-import { setReaddirHook, writeAtomic } from '../util/fsx.js';
+import { DirCache, parseDirFile, type SeenDir } from './dirs.js';
+import { setReaddirHook, setSymlinkHook, writeAtomic } from '../util/fsx.js';
+import { dirsStand, makeMemo, parseMeta, type AdapterMeta, type Memo } from './discmemo.js';
 import { shortIds } from '../select/filter.js';
 import { tryLock, unlock, waitUnlocked } from './lock.js';
 import { byRecency, OrderedStream, planOrder } from './stream.js';
+import { readRowBin, rowBinChunks, type RowBin } from './rowbin.js';
 
 /** Bump when any parser changes what it extracts: older caches are discarded and rebuilt. */
 export const INDEX_VERSION = 11;
@@ -105,11 +111,15 @@ export interface IndexResult {
   changed: boolean;
   /** parser state per source path (only when a rebuild or change loaded it, or when asked) */
   entries?: Record<string, Entry>;
+  /** short ids of every session, when this run wrote the listing (computed once for it) */
+  shorts?: Map<string, string>;
 }
 
 /** `listSessions`: what `rows` needs, read from rows.json when nothing changed. */
 export interface ListingResult extends Omit<IndexResult, 'sessions' | 'entries'> {
   sessions: ListedSession[];
+  /** with `rowBin` asked and nothing changed: the rendered rows (rows.bin), and `sessions` empty */
+  rowBin?: RowBin;
 }
 
 export interface IndexOptions {
@@ -129,6 +139,8 @@ export interface IndexOptions {
    * handed over once no unread file can hold a newer one). A fast or partial run never calls it.
    */
   onSessions?: (sessions: Session[]) => void;
+  /** listSessions: on a no-change run, hand back rows.bin (rendered rows) instead of reading rows.json */
+  rowBin?: boolean;
 }
 
 function statOf(p: string): fs.Stats | null {
@@ -192,6 +204,7 @@ export interface IndexFiles {
   dir: string;
   list: string;
   rows: string;
+  rowbin: string;
   files: string;
   check: string;
   dirs: string;
@@ -202,7 +215,7 @@ export interface IndexFiles {
 export function indexFiles(ctx: Ctx): IndexFiles {
   const dir = cacheDir(ctx);
   const j = (n: string) => path.join(dir, n);
-  return { dir, list: j('list.json'), rows: j('rows.json'), files: j('files.json'), check: j('check.bin'), dirs: j('dirs.json'), lock: j('index.lock'), state: j('state') };
+  return { dir, list: j('list.json'), rows: j('rows.json'), rowbin: j('rows.bin'), files: j('files.json'), check: j('check.bin'), dirs: j('dirs.json'), lock: j('index.lock'), state: j('state') };
 }
 
 /** The stat table as stored in files.json (after the id line); discovery order. */
@@ -235,10 +248,21 @@ function checkBytes(found: Found[]): { nums: Buffer; names: string } {
   return { nums: Buffer.from(nums.buffer, nums.byteOffset, nums.byteLength), names: names.join('\u0000') };
 }
 
-function writeCheck(file: string, id: string, found: Found[]): void {
+function writeCheck(file: string, id: string, found: Found[], meta: AdapterMeta[]): void {
   const { nums, names } = checkBytes(found);
-  const head = `v${INDEX_VERSION} ${id} ${found.length}\n`;
-  const buf = Buffer.concat([Buffer.from(head, 'latin1'), nums, Buffer.from(names, 'utf8')]);
+  const metaBuf = Buffer.from(JSON.stringify(meta), 'utf8');
+  // per source: its kind (index in its adapter's memo kinds) * 2 + 1 for `whole`; 0 outside a memo
+  const codes = Buffer.alloc(found.length);
+  let i = 0;
+  for (const m of meta) {
+    for (let k = 0; k < m.n && i < found.length; k++, i++) {
+      if (!m.memo) continue;
+      const s = found[i]!.src;
+      codes[i] = m.memo.kinds.indexOf(s.kind) * 2 + (s.mode === 'whole' ? 1 : 0);
+    }
+  }
+  const head = `v${INDEX_VERSION} ${id} ${found.length} ${metaBuf.length}\n`;
+  const buf = Buffer.concat([Buffer.from(head, 'latin1'), metaBuf, codes, nums, Buffer.from(names, 'utf8')]);
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   const tmp = `${file}.tmp-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
   try {
@@ -250,8 +274,20 @@ function writeCheck(file: string, id: string, found: Found[]): void {
   }
 }
 
-/** The build id when check.bin matches these sources exactly; null otherwise. */
-function matchCheck(file: string, found: Found[]): string | null {
+/** check.bin read and split: build id, per-adapter meta (with the memos), and the stat bytes. */
+interface StoredCheck {
+  id: string;
+  count: number;
+  meta: AdapterMeta[];
+  buf: Buffer;
+  codesAt: number;
+  numsAt: number;
+  namesAt: number;
+  /** the stored source paths in order (decoded on first use) */
+  paths?: string[];
+}
+
+function readCheck(file: string): StoredCheck | null {
   let buf: Buffer;
   try {
     buf = fs.readFileSync(file);
@@ -260,15 +296,51 @@ function matchCheck(file: string, found: Found[]): string | null {
   }
   const nl = buf.indexOf(10);
   if (nl <= 0 || nl > 200) return null;
-  const m = /^v(\d+) (\S+) (\d+)$/.exec(buf.toString('latin1', 0, nl));
-  if (!m || Number(m[1]) !== INDEX_VERSION || Number(m[3]) !== found.length) return null;
+  const m = /^v(\d+) (\S+) (\d+) (\d+)$/.exec(buf.toString('latin1', 0, nl));
+  if (!m || Number(m[1]) !== INDEX_VERSION) return null;
+  const count = Number(m[3]);
+  const metaAt = nl + 1;
+  const codesAt = metaAt + Number(m[4]);
+  const numsAt = codesAt + count;
+  const namesAt = numsAt + count * 24;
+  if (buf.length < namesAt) return null;
+  const meta = parseMeta(buf.toString('utf8', metaAt, codesAt));
+  if (!meta || meta.reduce((n, a) => n + a.n, 0) !== count) return null;
+  return { id: m[2]!, count, meta, buf, codesAt, numsAt, namesAt };
+}
+
+/** The stored source paths (a path with dependencies carries their signature after \u0001). */
+function storedPaths(c: StoredCheck): string[] {
+  if (!c.paths) {
+    const names = c.buf.toString('utf8', c.namesAt);
+    const paths = c.count === 0 ? [] : names.split('\u0000');
+    // a damaged names section serves no memo
+    c.paths = paths.length === c.count ? paths : [];
+  }
+  return c.paths;
+}
+
+/**
+ * The build id when the stored check matches these sources exactly; null otherwise. `samePaths`:
+ * the sources are the stored ones (every adapter served from its memo), only their stats compare.
+ */
+function matchCheck(c: StoredCheck | null, found: Found[], samePaths = false): string | null {
+  if (!c || c.count !== found.length) return null;
+  if (samePaths) {
+    const nums = new Float64Array(found.length * 3);
+    for (let i = 0; i < found.length; i++) {
+      const st = found[i]!.stat;
+      nums[i * 3] = st.size;
+      nums[i * 3 + 1] = st.mtime;
+      nums[i * 3 + 2] = st.ino;
+    }
+    return Buffer.compare(Buffer.from(nums.buffer), c.buf.subarray(c.numsAt, c.namesAt)) === 0 ? c.id : null;
+  }
   const { nums, names } = checkBytes(found);
-  const at = nl + 1;
-  if (buf.length < at + nums.length) return null;
-  if (Buffer.compare(nums, buf.subarray(at, at + nums.length)) !== 0) return null;
-  const rest = buf.subarray(at + nums.length);
+  if (Buffer.compare(nums, c.buf.subarray(c.numsAt, c.namesAt)) !== 0) return null;
+  const rest = c.buf.subarray(c.namesAt);
   if (rest.length !== Buffer.byteLength(names, 'utf8') || rest.toString('utf8') !== names) return null;
-  return m[2]!;
+  return c.id;
 }
 
 /** files.json split into its build id and table text; null when missing or malformed. */
@@ -347,21 +419,35 @@ export interface Found {
   bound: number;
 }
 
+/** What a discovery found, and what check.bin is to record of it. */
+interface Discovered {
+  found: Found[];
+  roots: Map<Harness, Root[]>;
+  meta: AdapterMeta[];
+  /** a memo was made or dropped this run: check.bin should be written again even if nothing else changed */
+  metaChanged: boolean;
+  /** every adapter's sources came whole from the stored check's memos: the paths are its paths */
+  served: boolean;
+}
+
 /**
  * Discover with the directory cache installed (unchanged directories are not read again), and
- * write the cache back when a directory was read or went away.
+ * write the cache back when a directory was read or went away. `stored` (check.bin): an adapter
+ * whose memo still stands is not run at all (lib/index/discmemo.ts).
  */
-function discoverCached(ctx: Ctx, adapters: Adapter<any>[], skipped: Skipped, files: IndexFiles, fresh: boolean) {
-  const cache = new DirCache(fresh ? {} : parseDirFile(readText(files.dirs)));
+function discoverCached(ctx: Ctx, adapters: Adapter<any>[], skipped: Skipped, files: IndexFiles, fresh: boolean, stored: StoredCheck | null = null): Discovered {
+  // dirs.json is read only when an adapter runs and lists an existing directory
+  const cache = new DirCache(fresh ? {} : () => parseDirFile(readText(files.dirs)));
   setReaddirHook((d) => cache.entries(d));
-  let r: ReturnType<typeof discoverAll>;
+  let r: Discovered;
   try {
-    r = discoverAll(ctx, adapters, skipped);
+    r = discoverAll(ctx, adapters, skipped, cache, fresh ? null : stored);
   } finally {
     setReaddirHook(null);
   }
-  // a run over some harnesses keeps the listings of the others' directories
-  const prune = adapters.length === ADAPTERS.length;
+  // A run over some harnesses, or one that served a memo (its directories were not visited), keeps
+  // the listings of directories it did not visit.
+  const prune = adapters.length === ADAPTERS.length && !r.meta.some((m, i) => m.memo && stored?.meta[i]?.memo === m.memo);
   if (cache.dirty(prune)) {
     try {
       writeAtomic(files.dirs, JSON.stringify(cache.toFile(prune)));
@@ -372,10 +458,22 @@ function discoverCached(ctx: Ctx, adapters: Adapter<any>[], skipped: Skipped, fi
   return r;
 }
 
-function discoverAll(ctx: Ctx, adapters: Adapter<any>[], skipped: Skipped): { found: Found[]; roots: Map<Harness, Root[]> } {
+function discoverAll(ctx: Ctx, adapters: Adapter<any>[], skipped: Skipped, cache: DirCache | null, stored: StoredCheck | null): Discovered {
   const found: Found[] = [];
   const roots = new Map<Harness, Root[]>();
   const seen = new Set<string>();
+  const meta: AdapterMeta[] = [];
+  let metaChanged = !stored;
+  let served = !!stored;
+  // where each adapter's sources start in the stored check
+  const starts = new Map<string, { at: number; m: AdapterMeta }>();
+  if (stored) {
+    let at = 0;
+    for (const m of stored.meta) {
+      starts.set(m.name, { at, m });
+      at += m.n;
+    }
+  }
   for (const a of adapters) {
     let rs: Root[] = [];
     try {
@@ -384,12 +482,42 @@ function discoverAll(ctx: Ctx, adapters: Adapter<any>[], skipped: Skipped): { fo
       rs = [];
     }
     roots.set(a.name, rs);
-    let srcs: Source[] = [];
+    const key = JSON.stringify(rs);
+    let memo: Memo | undefined;
+    const st = starts.get(a.name);
+    if (a.listsOnly && stored && st?.m.memo && st.m.memo.key === key && dirsStand(st.m.memo.dirs)) {
+      // Served only when every remembered source is still a regular file and new to this run: a
+      // source gone without its directory changing means the memo (or check.bin) is not to be trusted.
+      const srcs = fromMemo(stored, st.at, st.m.n, a.name, st.m.memo);
+      const got = srcs && statAll(srcs, seen);
+      if (got) {
+        for (const f of got) found.push(f);
+        memo = st.m.memo;
+        meta.push({ name: a.name, n: got.length, memo });
+        continue;
+      }
+    }
+    served = false;
+    let srcs: Source[];
+    const trace: SeenDir[] = [];
+    let symlinked = false;
+    if (cache) cache.trace = trace;
+    setSymlinkHook(() => {
+      symlinked = true;
+    });
     try {
       srcs = a.discover(ctx, rs.filter((r) => r.exists));
     } catch (err) {
       skipped.failed[a.name] = err instanceof Error ? err.message : String(err);
+      srcs = [];
+      symlinked = true; // nothing to remember of a failed discovery
+    } finally {
+      if (cache) cache.trace = null;
+      setSymlinkHook(null);
     }
+    if (a.listsOnly && cache) memo = makeMemo(key, trace, srcs, symlinked);
+    if (st?.m.memo || memo) metaChanged = true;
+    const before = found.length;
     for (const src of srcs) {
       if (seen.has(src.path)) continue;
       seen.add(src.path);
@@ -405,8 +533,46 @@ function discoverAll(ctx: Ctx, adapters: Adapter<any>[], skipped: Skipped): { fo
       const sig = depSig(src.deps);
       found.push({ src, stat: { size: st.size, mtime: st.mtimeMs, ino: st.ino, sig }, bound: sig ? boundOf(st.mtimeMs, sig) : st.mtimeMs });
     }
+    const n = found.length - before;
+    // a memo holds exactly what the discovery found: nothing skipped or shared with another adapter
+    if (memo && n !== srcs.length) memo = undefined;
+    meta.push(memo ? { name: a.name, n, memo } : { name: a.name, n });
   }
-  return { found, roots };
+  // the stored check lists the adapters in this order (else its segments are not theirs)
+  if (served && (stored!.meta.length !== adapters.length || stored!.meta.some((m, i) => m.name !== adapters[i]!.name))) served = false;
+  return { found, roots, meta, metaChanged, served };
+}
+
+/** Stat remembered sources: null when one is gone, not a regular file, or found already this run. */
+function statAll(srcs: Source[], seen: Set<string>): Found[] | null {
+  const out = new Array<Found>(srcs.length);
+  for (let i = 0; i < srcs.length; i++) {
+    const src = srcs[i]!;
+    const st = seen.has(src.path) ? null : statOf(src.path);
+    if (!st || !st.isFile()) {
+      // undo: the adapter is discovered again
+      for (let k = 0; k < i; k++) seen.delete(srcs[k]!.path);
+      return null;
+    }
+    seen.add(src.path);
+    out[i] = { src, stat: { size: st.size, mtime: st.mtimeMs, ino: st.ino, sig: '' }, bound: st.mtimeMs };
+  }
+  return out;
+}
+
+/** An adapter's sources as the stored check lists them (null when they do not fit its memo). */
+function fromMemo(c: StoredCheck, at: number, n: number, h: Harness, m: Memo): Source[] | null {
+  const paths = storedPaths(c);
+  if (at + n > paths.length) return null;
+  const out = new Array<Source>(n);
+  for (let k = 0; k < n; k++) {
+    const p = paths[at + k]!;
+    const code = c.buf[c.codesAt + at + k]!;
+    const kind = m.kinds[code >> 1];
+    if (kind === undefined || p.includes('\u0001')) return null;
+    out[k] = { path: p, harness: h, kind: kind as Source['kind'], mode: code & 1 ? 'whole' : 'lines' };
+  }
+  return out;
 }
 
 /** The file's mtime or a later one among its dependencies (from their `size:mtime|…` signature). */
@@ -426,8 +592,8 @@ function sameStat(a: Stat, b: FileStat | Stat | undefined): boolean {
 }
 
 /** Whole sessions as listing rows (short ids computed over all of them). */
-export function toListed(sessions: Session[]): ListedSession[] {
-  const shorts = shortIds(sessions);
+export function toListed(sessions: Session[], known?: Map<string, string>): ListedSession[] {
+  const shorts = known ?? shortIds(sessions);
   return sessions.map((s) => listed(s, shorts.get(s.id) ?? s.id));
 }
 
@@ -442,12 +608,14 @@ export async function updateIndex(ctx: Ctx, opts: IndexOptions = {}): Promise<In
  */
 export async function listSessions(ctx: Ctx, opts: Omit<IndexOptions, 'withEntries'> = {}): Promise<ListingResult> {
   const r = await update(ctx, opts, 'rows');
-  if (r.sessions.length > 0 && !('short' in r.sessions[0]!)) r.sessions = toListed(r.sessions as Session[]);
+  // a build computed the short ids as it wrote the listing
+  if (r.sessions.length > 0 && !('short' in r.sessions[0]!)) r.sessions = toListed(r.sessions as Session[], (r as IndexResult).shorts);
   delete (r as IndexResult).entries;
+  delete (r as IndexResult).shorts;
   return r as ListingResult;
 }
 
-type AnyResult = Omit<IndexResult, 'sessions'> & { sessions: Session[] | ListedSession[] };
+type AnyResult = Omit<IndexResult, 'sessions'> & { sessions: Session[] | ListedSession[]; rowBin?: RowBin };
 
 async function update(ctx: Ctx, opts: IndexOptions, want: 'full' | 'rows'): Promise<AnyResult> {
   const files = indexFiles(ctx);
@@ -490,6 +658,7 @@ interface Discovery {
   found: Found[];
   roots: Map<Harness, Root[]>;
   skipped: Skipped;
+  meta: AdapterMeta[];
 }
 
 /**
@@ -499,15 +668,53 @@ interface Discovery {
 function tryFast(ctx: Ctx, opts: IndexOptions, want: 'full' | 'rows', files: IndexFiles): AnyResult | Discovery | null {
   if (opts.harnesses) return null;
   const skipped: Skipped = { notRegular: 0, unreadable: 0, failed: {} };
-  const { found, roots } = discoverCached(ctx, ADAPTERS, skipped, files, false);
-  const id = matchCheck(files.check, found);
-  if (!id) return { found, roots, skipped };
+  const stored = readCheck(files.check);
+  const { found, roots, meta, metaChanged, served } = discoverCached(ctx, ADAPTERS, skipped, files, false, stored);
+  const id = matchCheck(stored, found, served);
+  if (!id) return { found, roots, skipped, meta };
+  if (metaChanged) {
+    // the same sources, and a discovery memo made or dropped: record it for the next run
+    try {
+      writeCheck(files.check, id, found, meta);
+    } catch {
+      /* only costs speed */
+    }
+  }
+  if (want === 'rows' && opts.rowBin) {
+    const bin = readRowBinFile(files.rowbin, id, ctx.home);
+    if (bin) {
+      const counts = { sources: found.length, parsed: 0, appended: 0, reused: found.length, dropped: 0, bytes: 0 };
+      return { sessions: [], rowBin: bin, skipped, counts, roots, changed: false } as AnyResult;
+    }
+  }
   const list = readJson<ListFile<Session | ListedSession>>(want === 'rows' ? files.rows : files.list);
-  if (!validListFile(list, id)) return { found, roots, skipped };
+  if (!validListFile(list, id)) return { found, roots, skipped, meta };
   const counts = { sources: found.length, parsed: 0, appended: 0, reused: found.length, dropped: 0, bytes: 0 };
   const res: AnyResult = { sessions: list.sessions as Session[], skipped: mergeSkipped(skipped, list.skipped), counts, roots, changed: false };
   if (opts.withEntries) res.entries = loadShards(files.state, allShards());
+  // rows.bin missing, damaged or of another home: render it again from the listing just read
+  if (want === 'rows' && opts.rowBin) {
+    const ss = list.sessions as ListedSession[];
+    const bin = rowBinChunks(id, ctx.home, ss.map((s) => ({ s, short: s.short })));
+    try {
+      if (bin) writeAtomic(files.rowbin, Buffer.concat(bin));
+    } catch {
+      /* only costs speed */
+    }
+  }
   return res;
+}
+
+/** rows.bin when it is whole and of this build and home; null otherwise (rows.json serves). */
+function readRowBinFile(file: string, id: string, home: string): RowBin | null {
+  let buf: Buffer;
+  try {
+    buf = fs.readFileSync(file);
+  } catch {
+    return null;
+  }
+  const r = readRowBin(buf);
+  return r && r.id === id && r.home === home ? r : null;
 }
 
 async function build(ctx: Ctx, opts: IndexOptions, files: IndexFiles, seen?: Discovery): Promise<IndexResult> {
@@ -515,7 +722,7 @@ async function build(ctx: Ctx, opts: IndexOptions, files: IndexFiles, seen?: Dis
   // a discovery made just before this run took the lock serves (a rebuild reads every directory again)
   const d = seen && !opts.rebuild && !opts.harnesses ? seen : null;
   const skipped: Skipped = d ? d.skipped : { notRegular: 0, unreadable: 0, failed: {} };
-  const { found, roots } = d ?? discoverCached(ctx, adapters, skipped, files, !!opts.rebuild);
+  const { found, roots, meta } = d ?? discoverCached(ctx, adapters, skipped, files, !!opts.rebuild);
   const counts = { sources: found.length, parsed: 0, appended: 0, reused: 0, dropped: 0, bytes: 0 };
 
   // The stored listing (unless rebuilding): stats by path and the whole sessions of that build.
@@ -534,7 +741,7 @@ async function build(ctx: Ctx, opts: IndexOptions, files: IndexFiles, seen?: Dis
     counts.reused = found.length;
     // check.bin may be what sent this run here (damaged, or written by an older build)
     try {
-      writeCheck(files.check, storedFiles!.id, found);
+      writeCheck(files.check, storedFiles!.id, found, meta);
     } catch {
       /* only costs speed */
     }
@@ -695,24 +902,25 @@ async function build(ctx: Ctx, opts: IndexOptions, files: IndexFiles, seen?: Dis
   }
 
   const changed = jobs.length > 0 || counts.dropped > 0 || !validList;
+  let shorts: Map<string, string> | undefined;
   if (shardsOk && !opts.harnesses) {
+    shorts = shortIds(sessions);
     try {
-      writeListing(files, found, sessions, skipped);
+      writeListing(files, found, sessions, skipped, ctx.home, meta, shorts);
     } catch (err) {
       debug(err);
     }
   }
-  return { sessions, skipped, counts, roots, changed, ...(partial ? {} : { entries }) };
+  return { sessions, skipped, counts, roots, changed, ...(partial ? {} : { entries }), ...(shorts ? { shorts } : {}) };
 }
 
 /**
  * Write list.json and rows.json (streamed, one session at a time: a large listing is never one
  * string), then files.json, which names the build and so makes the other two count.
  */
-function writeListing(files: IndexFiles, found: Found[], sessions: Session[], skipped: Skipped): void {
+function writeListing(files: IndexFiles, found: Found[], sessions: Session[], skipped: Skipped, home: string, meta: AdapterMeta[], shorts: Map<string, string>): void {
   const id = `${Date.now().toString(36)}-${process.pid.toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
   const head = `{"v":${INDEX_VERSION},"id":${JSON.stringify(id)},"built":${Date.now()},"skipped":${JSON.stringify(skipped)},"sessions":[`;
-  const shorts = shortIds(sessions);
   function* chunks(f: (s: Session) => unknown): Generator<string> {
     yield head;
     for (let i = 0; i < sessions.length; i++) yield (i ? ',' : '') + JSON.stringify(f(sessions[i]!));
@@ -721,8 +929,11 @@ function writeListing(files: IndexFiles, found: Found[], sessions: Session[], sk
   // every prompt stays in the state shards (lib/index/prompts.ts): a listing never loads them
   writeAtomic(files.list, chunks(({ allPrompts: _, ...s }) => s));
   writeAtomic(files.rows, chunks((s) => listed(s, shorts.get(s.id) ?? s.id)));
+  const bin = rowBinChunks(id, home, sessions.map((s) => ({ s, short: shorts.get(s.id) ?? s.id })));
+  if (bin) writeAtomic(files.rowbin, Buffer.concat(bin));
+  else fs.rmSync(files.rowbin, { force: true });
   writeAtomic(files.files, `v${INDEX_VERSION} ${id}\n${statTable(found)}`);
-  writeCheck(files.check, id, found);
+  writeCheck(files.check, id, found, meta);
 }
 
 /**

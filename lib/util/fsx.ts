@@ -19,6 +19,15 @@ export function exists(p: string): boolean {
 }
 
 let readdirHook: ((dir: string) => fs.Dirent[]) | null = null;
+let symlinkHook: (() => void) | null = null;
+
+/**
+ * Told whenever a directory walk follows a symbolic link to see whether it is a directory: the
+ * index (lib/index/discmemo.ts) does not remember a discovery that depended on such a probe.
+ */
+export function setSymlinkHook(h: (() => void) | null): void {
+  symlinkHook = h;
+}
 
 /**
  * While the index discovers sources it installs its directory cache here (lib/index/dirs.ts), so
@@ -41,7 +50,10 @@ export function entries(dir: string): fs.Dirent[] {
 /** Is this entry a directory, following a symlink (no throw)? */
 export function direntIsDir(dir: string, d: fs.Dirent): boolean {
   if (d.isDirectory()) return true;
-  if (d.isSymbolicLink()) return isDir(path.join(dir, d.name));
+  if (d.isSymbolicLink()) {
+    symlinkHook?.();
+    return isDir(path.join(dir, d.name));
+  }
   return false;
 }
 
@@ -68,7 +80,7 @@ function walkInto(dir: string, match: (name: string, rel: string) => boolean, de
     const name = d.name;
     if (d.isDirectory()) {
       if (depth > 0) walkInto(base + name, match, depth - 1, seen, rel ? rel + '/' + name : name, out);
-    } else if (d.isSymbolicLink() && isDir(base + name)) {
+    } else if (d.isSymbolicLink() && (symlinkHook?.(), isDir(base + name))) {
       if (depth <= 0) continue;
       let real: string;
       try {
@@ -92,7 +104,8 @@ export function uniqueReal<T extends { path: string }>(items: T[]): T[] {
   for (const it of items) {
     let key = it.path;
     try {
-      key = fs.realpathSync(it.path);
+      // the native call: one realpath(3) instead of an lstat per path component (this runs on every listing)
+      key = fs.realpathSync.native(it.path);
     } catch {
       /* missing: keep by name */
     }

@@ -125,6 +125,8 @@ export const claude: Adapter<ClaudeState, 'claude'> = {
     return uniqueReal(out).map((r) => ({ ...r, exists: isDir(path.join(r.path, 'projects')) || isDir(r.path) }));
   },
 
+  // discover reads directories only (entries/walk): its sources are remembered by the index
+  listsOnly: true,
   discover(_ctx: Ctx, roots: Root[]): Source[] {
     const out: Source[] = [];
     for (const r of roots) {

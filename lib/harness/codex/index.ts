@@ -447,6 +447,8 @@ export const codex: Adapter<any, 'codex'> = {
     return uniqueReal(out).map((r) => ({ ...r, exists: isDir(r.path) }));
   },
 
+  // discover reads directories only (entries/walk): its sources are remembered by the index
+  listsOnly: true,
   discover(_ctx, roots) {
     const out: Source[] = [];
     const isRollout = (n: string) => n.startsWith('rollout-') && (n.endsWith('.jsonl') || n.endsWith('.jsonl.zst'));

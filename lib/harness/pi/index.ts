@@ -105,6 +105,8 @@ export const pi: Adapter<PiState, 'pi'> = {
     return uniqueReal(out).map((r) => ({ ...r, exists: isDir(r.path) }));
   },
 
+  // discover reads directories only (entries/walk): its sources are remembered by the index
+  listsOnly: true,
   discover(_ctx, roots) {
     const out: Source[] = [];
     for (const r of roots) {

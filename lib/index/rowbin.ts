@@ -1,0 +1,173 @@
+// rows.bin: the rows `resume rows` prints, rendered when the listing is built, so a no-change run
+// copies bytes instead of parsing rows.json and formatting every session again. Only the age column
+// (it depends on the time of the run) is computed per run, and a Claude session without a title
+// takes its snapshot name (lib/app.ts withSnapshotNames) at print time, as the other paths do.
+//
+// Layout: a header line `v<version> <build id> <count> <home>\n` (UTF-8; the home the directories
+// were shortened against), then one record per session, newest first:
+//   u8 flags (1: hidden, 2: a Claude session without a title), u8 harness (index in HARNESSES),
+//   f64 LE time (updated, else started; NaN when unknown), u32 LE lengths of A, B, L and I, then the
+//   bytes of A (`key\tshort`), B (`harness\tdir\tbranch\t`), L (the label) and I (the id: only
+//   for flag 2).
+// A row is A \t age \t B L \n — exactly what lib/output.ts `row` gives (it renders the parts here).
+// The file is read only when its build id is the one check.bin matched; anything malformed is
+// ignored (the caller reads rows.json instead), never trusted in part.
+import { HARNESSES, type Harness, type Session } from '../types.js';
+import { row } from '../output.js';
+import { age } from '../util/time.js';
+import { oneLine } from '../util/text.js';
+
+export const ROWBIN_VERSION = 1;
+
+const HIDDEN = 1;
+const UNTITLED = 2;
+const FIXED = 2 + 8 + 16;
+
+type Listed = Pick<Session, 'key' | 'id' | 'harness' | 'cwd' | 'title' | 'firstPrompt' | 'branch' | 'started' | 'updated' | 'hidden'>;
+
+/** The rule of withSnapshotNames: these take a snapshot name when one is stored. */
+export function untitledClaude(s: Pick<Session, 'harness' | 'title' | 'firstPrompt'>): boolean {
+  return s.harness === 'claude' && (!s.title || s.title === s.firstPrompt);
+}
+
+/**
+ * The file for these sessions (listing rows with their short ids), or null when a row cannot be
+ * stored this way (an id with a line break or tab: rows.json serves it).
+ */
+export function rowBinChunks(id: string, home: string, sessions: { s: Listed; short: string }[]): Buffer[] | null {
+  const head = Buffer.from(`v${ROWBIN_VERSION} ${id} ${sessions.length} ${home}\n`, 'utf8');
+  // one buffer, written in place (a Buffer per field would be four allocations per session)
+  let out = Buffer.allocUnsafe(Math.max(1 << 16, sessions.length * 256));
+  let o = 0;
+  const room = (n: number) => {
+    if (o + n <= out.length) return;
+    const next = Buffer.allocUnsafe(Math.max(out.length * 2, o + n));
+    out.copy(next, 0, 0, o);
+    out = next;
+  };
+  for (const { s, short } of sessions) {
+    const parts = row(s, short, home, 0).split('\t');
+    if (parts.length !== 7) return null;
+    const h = HARNESSES.indexOf(s.harness);
+    if (h < 0) return null;
+    const untitled = untitledClaude(s);
+    if (untitled && /[\t\n\r]/.test(s.id)) return null;
+    const a = `${parts[0]}\t${parts[1]}`;
+    const b = `${parts[3]}\t${parts[4]}\t${parts[5]}\t`;
+    const l = parts[6]!;
+    const i = untitled ? s.id : '';
+    room(FIXED + (a.length + b.length + l.length + i.length) * 3);
+    const at = o;
+    out[o] = (s.hidden ? HIDDEN : 0) | (untitled ? UNTITLED : 0);
+    out[o + 1] = h;
+    out.writeDoubleLE(s.updated ?? s.started ?? NaN, o + 2);
+    o += FIXED;
+    const la = out.write(a, o, 'utf8');
+    o += la;
+    const lb = out.write(b, o, 'utf8');
+    o += lb;
+    const ll = out.write(l, o, 'utf8');
+    o += ll;
+    const li = out.write(i, o, 'utf8');
+    o += li;
+    out.writeUInt32LE(la, at + 10);
+    out.writeUInt32LE(lb, at + 14);
+    out.writeUInt32LE(ll, at + 18);
+    out.writeUInt32LE(li, at + 22);
+  }
+  return [head, out.subarray(0, o)];
+}
+
+/** A read rows.bin: the build it belongs to and its records (validated, not yet printed). */
+export interface RowBin {
+  id: string;
+  home: string;
+  count: number;
+  buf: Buffer;
+  /** offset of each record */
+  at: Uint32Array;
+}
+
+/** Parse and check the whole file; null when it is not a complete file of this version. */
+export function readRowBin(buf: Buffer): RowBin | null {
+  const nl = buf.indexOf(10);
+  if (nl <= 0 || nl > 8192) return null;
+  const m = /^v(\d+) (\S+) (\d+) (.*)$/s.exec(buf.toString('utf8', 0, nl));
+  if (!m || Number(m[1]) !== ROWBIN_VERSION) return null;
+  const count = Number(m[3]);
+  const at = new Uint32Array(count);
+  let p = nl + 1;
+  for (let k = 0; k < count; k++) {
+    if (p + FIXED > buf.length || buf[p + 1]! >= HARNESSES.length) return null;
+    at[k] = p;
+    p += FIXED + buf.readUInt32LE(p + 10) + buf.readUInt32LE(p + 14) + buf.readUInt32LE(p + 18) + buf.readUInt32LE(p + 22);
+  }
+  if (p !== buf.length) return null;
+  return { id: m[2]!, home: m[4]!, count, buf, at };
+}
+
+export interface RowFilter {
+  all?: boolean;
+  harness?: Harness[];
+}
+
+/**
+ * Print the rows that pass the filter (`readNames`: the snapshot names by session id, read the first
+ * time an untitled Claude row is printed), in blocks so
+ * fzf sees the first screen at once.
+ */
+export function printRowBin(r: RowBin, f: RowFilter, readNames: () => Record<string, string>, now: number, write: (b: Buffer) => void): void {
+  const { buf, at } = r;
+  let names: Record<string, string> | null = null;
+  const want = f.harness ? new Set(f.harness.map((h) => HARNESSES.indexOf(h))) : null;
+  const BLOCK = 65536;
+  let out = Buffer.allocUnsafe(BLOCK * 2);
+  let o = 0;
+  const flush = () => {
+    if (o > 0) write(Buffer.from(out.subarray(0, o)));
+    o = 0;
+  };
+  const put = (src: Buffer, s: number, e: number) => {
+    if (o + (e - s) > out.length) {
+      flush();
+      if (e - s > out.length) out = Buffer.allocUnsafe(e - s);
+    }
+    o += src.copy(out, o, s, e);
+  };
+  const putStr = (s: string) => {
+    const n = s.length * 3;
+    if (o + n > out.length) {
+      flush();
+      if (n > out.length) out = Buffer.allocUnsafe(n);
+    }
+    o += out.write(s, o, 'utf8');
+  };
+  for (let k = 0; k < r.count; k++) {
+    const p = at[k]!;
+    const flags = buf[p]!;
+    if (!f.all && flags & HIDDEN) continue;
+    if (want && !want.has(buf[p + 1]!)) continue;
+    const t = buf.readDoubleLE(p + 2);
+    const la = buf.readUInt32LE(p + 10);
+    const lb = buf.readUInt32LE(p + 14);
+    const ll = buf.readUInt32LE(p + 18);
+    const li = buf.readUInt32LE(p + 22);
+    const a = p + FIXED;
+    const b = a + la;
+    const l = b + lb;
+    put(buf, a, b);
+    putStr(`\t${age(Number.isNaN(t) ? null : t, now)}\t`);
+    put(buf, b, l);
+    let named: string | null = null;
+    if (flags & UNTITLED && li > 0) {
+      names ??= readNames();
+      const name = names[buf.toString('utf8', l + ll, l + ll + li)];
+      if (name) named = oneLine(oneLine(name)).replace(/\t/g, ' ') || null;
+    }
+    if (named != null) putStr(named);
+    else put(buf, l, l + ll);
+    putStr('\n');
+    if (o >= BLOCK) flush();
+  }
+  flush();
+}

@@ -1,0 +1,242 @@
+// Issue 15, the no-change `rows` path: the rendered rows (rows.bin) and the discovery memo kept in
+// check.bin. What they must never do is serve a stale listing, or trust a damaged file.
+import fs from 'node:fs';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { jsonl, run, tempHome, write } from './helpers.js';
+import { RACY_MS, type SeenDir } from '../lib/index/dirs.js';
+import { dirsStand, makeMemo, parseMeta } from '../lib/index/discmemo.js';
+import { printRowBin, readRowBin, rowBinChunks } from '../lib/index/rowbin.js';
+import type { Source } from '../lib/types.js';
+
+const uuid = (n: number) => `${String(n).padStart(8, '0')}-2222-4222-8222-222222222222`;
+function claudeLine(id: string, cwd: string, text: string, ts: string, extra: Record<string, unknown> = {}): string {
+  return jsonl({
+    parentUuid: null, isSidechain: false, userType: 'external', cwd, sessionId: id, version: '2.1.207', gitBranch: 'main',
+    type: 'user', message: { role: 'user', content: text }, uuid: `u-${id}-${ts}`, timestamp: ts, entrypoint: 'cli', ...extra,
+  });
+}
+function piSession(id: string, cwd: string, text: string, ts: string): string {
+  return jsonl(
+    { type: 'session', version: 3, id, timestamp: ts, cwd },
+    { type: 'message', id: 'm1', parentId: null, timestamp: ts, message: { role: 'user', content: [{ type: 'text', text }], timestamp: Date.parse(ts) } },
+  );
+}
+const cache = (h: string) => path.join(h, '.cache', 'resume');
+const rows = (h: string, args: string[] = ['-a']) => {
+  const r = run(h, ['rows', ...args]);
+  expect(r.code, r.stderr).toBe(0);
+  return r.stdout;
+};
+const keys = (out: string) => out.split('\n').filter(Boolean).map((l) => l.split('\t')[0]);
+/** Wait until every directory changed so far is past the racy window (a memo is made only then). */
+const settle = () => spawnSync('sleep', [String((RACY_MS + 300) / 1000)]);
+/** The per-adapter meta check.bin records. */
+function meta(h: string): { name: string; n: number; memo?: { dirs: unknown[] } }[] {
+  const b = fs.readFileSync(path.join(cache(h), 'check.bin'));
+  const nl = b.indexOf(10);
+  const len = Number(b.toString('latin1', 0, nl).split(' ')[3]);
+  return JSON.parse(b.toString('utf8', nl + 1, nl + 1 + len));
+}
+const memoOf = (h: string, name: string) => meta(h).find((m) => m.name === name)?.memo;
+
+function store(): string {
+  const h = tempHome();
+  write(h, `.claude/projects/-tmp-a/${uuid(1)}.jsonl`, claudeLine(uuid(1), '/tmp/a', 'alpha prompt', '2026-05-01T10:00:00.000Z'));
+  write(h, `.claude/projects/-tmp-b/${uuid(2)}.jsonl`, claudeLine(uuid(2), '/tmp/b', 'beta prompt', '2026-05-02T10:00:00.000Z'));
+  write(h, `.pi/agent/sessions/--tmp-c--/2026-05-03T10-00-00-000Z_${uuid(3)}.jsonl`, piSession(uuid(3), '/tmp/c', 'gamma prompt', '2026-05-03T10:00:00.000Z'));
+  return h;
+}
+
+describe('rendered rows (rows.bin)', () => {
+  it('prints exactly what the listing gives, for every filter, and applies snapshot names', () => {
+    const h = store();
+    write(h, `.claude/projects/-tmp-d/${uuid(4)}.jsonl`, claudeLine(uuid(4), '/tmp/d', 'a worker', '2026-05-04T10:00:00.000Z', { entrypoint: 'sdk-ts' }));
+    const variants = [[], ['-a'], ['-a', '--harness', 'pi'], ['--harness', 'claude,pi']];
+    const viaBin = variants.map((v) => rows(h, v));
+    expect(fs.existsSync(path.join(cache(h), 'rows.bin'))).toBe(true);
+    // the same rows from rows.json (rows.bin gone: it is rendered again from rows.json)
+    fs.rmSync(path.join(cache(h), 'rows.bin'));
+    const viaJson = variants.map((v) => rows(h, v));
+    expect(viaBin).toEqual(viaJson);
+    expect(fs.existsSync(path.join(cache(h), 'rows.bin'))).toBe(true);
+    expect(keys(viaBin[1]!)).toHaveLength(4);
+    expect(keys(viaBin[0]!)).not.toContain(`claude:${uuid(4)}`); // hidden (sdk) unless -a
+    expect(keys(viaBin[2]!)).toEqual([`pi:${uuid(3)}`]);
+    // a /rename name kept by `resume snapshot` titles an untitled Claude session, as in every listing
+    write(h, '.config/resume/sessions/names.json', JSON.stringify({ [uuid(1)]: 'named\tby  snapshot' }));
+    const named = rows(h).split('\n').find((l) => l.startsWith(`claude:${uuid(1)}`))!;
+    expect(named.split('\t').slice(-1)[0]).toBe('named by snapshot');
+    expect(named.split('\t')).toHaveLength(7);
+    expect(rows(h, ['--dir', '/tmp/a'])).toBe(named + '\n');
+  });
+
+  it('reads a damaged, truncated, foreign or other-home rows.bin as absent (and renders it again)', () => {
+    const h = store();
+    const want = rows(h);
+    const file = path.join(cache(h), 'rows.bin');
+    const good = fs.readFileSync(file);
+    const damaged: Buffer[] = [
+      good.subarray(0, good.length - 3),
+      Buffer.concat([good, Buffer.from([1, 2, 3])]),
+      Buffer.from('garbage'),
+      Buffer.alloc(0),
+      Buffer.from(good.toString('latin1').replace(/^v1 \S+/, 'v1 another-build'), 'latin1'),
+      Buffer.from(good.toString('latin1').replace(/^(v1 \S+ \d+ )\S+/, '$1/home/someone-else'), 'latin1'),
+      Buffer.from(good.toString('latin1').replace(/^v1 /, 'v999 '), 'latin1'),
+    ];
+    // a record whose length runs past the end
+    const long = Buffer.from(good);
+    long.writeUInt32LE(0xffffff, long.indexOf(10) + 1 + 10);
+    damaged.push(long);
+    for (const bad of damaged) {
+      fs.writeFileSync(file, bad);
+      expect(rows(h)).toBe(want);
+      expect(readRowBin(fs.readFileSync(file))).not.toBeNull();
+    }
+  });
+
+  it('round-trips records and refuses an id that would break a row', () => {
+    const s = (id: string, title: string | null, harness: 'claude' | 'pi' = 'claude') => ({
+      s: { key: `${harness}:${id}`, id, harness, cwd: '/home/u/p', title, firstPrompt: 'first ask', branch: 'main', started: 1, updated: 1_700_000_000_000, hidden: false },
+      short: id.slice(0, 8),
+    });
+    const chunks = rowBinChunks('b1', '/home/u', [s('abcdefgh-1', 'A title'), s('abcdefgh-2', null, 'pi')])!;
+    const r = readRowBin(Buffer.concat(chunks))!;
+    expect(r.count).toBe(2);
+    const out: Buffer[] = [];
+    printRowBin(r, {}, () => ({}), 1_700_000_060_000, (b) => out.push(b));
+    expect(Buffer.concat(out).toString()).toBe('claude:abcdefgh-1\tabcdefgh\t1m\tclaude\t~/p\tmain\tA title\npi:abcdefgh-2\tabcdefgh\t1m\tpi\t~/p\tmain\tfirst ask\n');
+    expect(rowBinChunks('b1', '/home/u', [s('bad\tid', null)])).toBeNull();
+  });
+});
+
+describe('the discovery memo (check.bin)', () => {
+  it('is made for directory-listing adapters once their directories are past the racy window', () => {
+    const h = store();
+    settle();
+    rows(h);
+    expect(memoOf(h, 'claude')?.dirs.length).toBeGreaterThan(0);
+    expect(memoOf(h, 'pi')?.dirs.length).toBeGreaterThan(0);
+    // adapters that read more than directories (SQLite -wal, hints) never get one
+    expect(memoOf(h, 'cursor')).toBeUndefined();
+    expect(memoOf(h, 'opencode')).toBeUndefined();
+    // served: no directory is listed, so the remembered listings (dirs.json) are not even read
+    const dirs = path.join(cache(h), 'dirs.json');
+    const want = rows(h);
+    fs.writeFileSync(dirs, 'not read');
+    expect(rows(h)).toBe(want);
+    expect(fs.readFileSync(dirs, 'utf8')).toBe('not read');
+    // a new session is seen at once (its directory changed), and the remembered listings are written again
+    write(h, `.claude/projects/-tmp-b/${uuid(9)}.jsonl`, claudeLine(uuid(9), '/tmp/b', 'one more', '2026-05-09T10:00:00.000Z'));
+    expect(keys(rows(h))[0]).toBe(`claude:${uuid(9)}`);
+    expect(fs.readFileSync(dirs, 'utf8')).not.toBe('not read');
+  });
+
+  it('never hides a new file, a new directory, a removed file, a renamed directory or an append', () => {
+    const h = store();
+    const proj = path.join(h, '.claude/projects');
+    const change: [string, () => void, (ks: string[], out: string) => void][] = [
+      ['new file in a known directory', () => write(h, `.claude/projects/-tmp-a/${uuid(10)}.jsonl`, claudeLine(uuid(10), '/tmp/a', 'new file', '2026-05-05T10:00:00.000Z')),
+        (ks) => expect(ks).toContain(`claude:${uuid(10)}`)],
+      ['new directory', () => write(h, `.claude/projects/-tmp-new/${uuid(11)}.jsonl`, claudeLine(uuid(11), '/tmp/new', 'new dir', '2026-05-06T10:00:00.000Z')),
+        (ks) => expect(ks).toContain(`claude:${uuid(11)}`)],
+      ['removed file', () => fs.rmSync(path.join(proj, `-tmp-a/${uuid(10)}.jsonl`)),
+        (ks) => expect(ks).not.toContain(`claude:${uuid(10)}`)],
+      ['renamed directory', () => fs.renameSync(path.join(proj, '-tmp-new'), path.join(proj, '-tmp-moved')),
+        (ks) => expect(ks).toContain(`claude:${uuid(11)}`)],
+      ['append', () => fs.appendFileSync(path.join(h, `.pi/agent/sessions/--tmp-c--/2026-05-03T10-00-00-000Z_${uuid(3)}.jsonl`),
+        jsonl({ type: 'message', id: 'm2', parentId: 'm1', timestamp: '2026-06-01T10:00:00.000Z', message: { role: 'user', content: [{ type: 'text', text: 'later' }], timestamp: Date.parse('2026-06-01T10:00:00.000Z') } })),
+        (ks) => expect(ks[0]).toBe(`pi:${uuid(3)}`)],
+    ];
+    for (const [what, act, check] of change) {
+      settle();
+      rows(h);
+      // the memo is in place, and it is what the next run would use
+      expect(memoOf(h, 'claude'), what).toBeDefined();
+      act();
+      const out = rows(h);
+      check(keys(out), out);
+      // the same as a listing built from nothing
+      const fresh = run(h, ['rows', '-a'], { RESUME_CACHE_DIR: path.join(h, 'fresh-cache') });
+      expect(out, what).toBe(fresh.stdout);
+    }
+    // the renamed directory's session is read from its new path
+    const ls = JSON.parse(run(h, ['ls', '--json', '-a']).stdout) as { id: string; file: string }[];
+    expect(ls.find((s) => s.id === uuid(11))!.file).toContain('-tmp-moved');
+  });
+
+  it('is not made when discovery follows a symbolic link, and the linked sessions are found', () => {
+    const h = store();
+    const elsewhere = path.join(h, 'elsewhere');
+    write(h, `elsewhere/${uuid(20)}.jsonl`, claudeLine(uuid(20), '/tmp/l', 'linked', '2026-05-07T10:00:00.000Z'));
+    fs.symlinkSync(elsewhere, path.join(h, '.claude/projects/-tmp-l'));
+    settle();
+    expect(keys(rows(h))).toContain(`claude:${uuid(20)}`);
+    expect(memoOf(h, 'claude')).toBeUndefined();
+    expect(memoOf(h, 'pi')).toBeDefined();
+    write(h, `elsewhere/${uuid(21)}.jsonl`, claudeLine(uuid(21), '/tmp/l', 'linked too', '2026-05-08T10:00:00.000Z'));
+    expect(keys(rows(h))).toContain(`claude:${uuid(21)}`);
+  });
+
+  it('treats a damaged memo as none', () => {
+    const h = store();
+    settle();
+    const want = rows(h);
+    const file = path.join(cache(h), 'check.bin');
+    const good = fs.readFileSync(file);
+    const nl = good.indexOf(10);
+    const head = good.toString('latin1', 0, nl).split(' ');
+    const metaLen = Number(head[3]);
+    const metaText = good.toString('utf8', nl + 1, nl + 1 + metaLen);
+    const withMeta = (m: string) => Buffer.concat([Buffer.from(`${head.slice(0, 3).join(' ')} ${Buffer.byteLength(m)}\n`, 'latin1'), Buffer.from(m), good.subarray(nl + 1 + metaLen)]);
+    const bad = [
+      withMeta('{not json'),
+      withMeta(JSON.stringify(JSON.parse(metaText).map((m: { n: number }) => ({ ...m, n: m.n + 1 })))),
+      withMeta(JSON.stringify(JSON.parse(metaText).map((m: { memo?: unknown }) => (m.memo ? { ...m, memo: { key: 1 } } : m)))),
+      Buffer.concat([good.subarray(0, good.length - 5)]),
+      // kinds shuffled: the memo's codes no longer name the stored kinds
+      withMeta(JSON.stringify(JSON.parse(metaText).map((m: { memo?: { kinds: string[] } }) => (m.memo ? { ...m, memo: { ...m.memo, kinds: [] } } : m)))),
+    ];
+    bad.forEach((b, i) => {
+      fs.writeFileSync(file, b);
+      expect(rows(h), `damage ${i}`).toBe(want);
+    });
+  });
+
+  it('dirsStand: a changed, created, removed or recently changed directory does not stand', () => {
+    const h = tempHome();
+    const d = path.join(h, 'd');
+    fs.mkdirSync(d);
+    const st = fs.statSync(d);
+    const later = Math.max(st.mtimeMs, st.ctimeMs) + RACY_MS + 1;
+    const rec: SeenDir = [d, st.mtimeMs, st.ctimeMs, st.ino, later];
+    expect(dirsStand([rec])).toBe(true);
+    expect(dirsStand([[d, st.mtimeMs, st.ctimeMs, st.ino, later - RACY_MS]])).toBe(false);
+    const missing = path.join(h, 'missing');
+    expect(dirsStand([[missing, -1, 0, 0, 0]])).toBe(true);
+    fs.mkdirSync(missing);
+    expect(dirsStand([[missing, -1, 0, 0, 0]])).toBe(false);
+    fs.writeFileSync(path.join(d, 'x'), '');
+    expect(dirsStand([rec])).toBe(false);
+    fs.rmSync(d, { recursive: true });
+    expect(dirsStand([rec])).toBe(false);
+  });
+
+  it('makeMemo refuses links, racy reads, deps, hints and unreadable directories; parseMeta refuses bad shapes', () => {
+    const src: Source = { path: '/x/a.jsonl', harness: 'claude', kind: 'session', mode: 'lines' };
+    const ok: SeenDir = ['/x', 1000, 1000, 5, 1000 + RACY_MS + 1];
+    expect(makeMemo('k', [ok], [src], false)).toEqual({ key: 'k', kinds: ['session'], dirs: [ok] });
+    expect(makeMemo('k', [ok], [src], true)).toBeUndefined();
+    expect(makeMemo('k', [['/x', 1000, 1000, 5, 1000 + RACY_MS]], [src], false)).toBeUndefined();
+    expect(makeMemo('k', [['/x', NaN, 0, 0, 0]], [src], false)).toBeUndefined();
+    expect(makeMemo('k', [ok], [{ ...src, deps: [] }], false)).toBeUndefined();
+    expect(makeMemo('k', [ok], [{ ...src, hint: { a: 1 } }], false)).toBeUndefined();
+    expect(parseMeta('[]')).toEqual([]);
+    expect(parseMeta('{}')).toBeNull();
+    expect(parseMeta('[{"name":"claude","n":-1}]')).toBeNull();
+    expect(parseMeta('[{"name":"claude","n":1,"memo":{"key":"k","kinds":["s"],"dirs":[["/x",1,2,3]]}}]')).toBeNull();
+    expect(parseMeta('[{"name":"claude","n":1,"memo":{"key":"k","kinds":["s"],"dirs":[["/x",1,2,3,4]]}}]')).toHaveLength(1);
+  });
+});
