@@ -20,6 +20,17 @@ function home(): string {
 
 // ---- Claude Code transcript builders -------------------------------------------------------
 
+/** A Reader over an in-memory file, handing out at most `step` bytes a read (odd sizes put lines across reads). */
+function memReader(data: Buffer, step = Infinity): Reader {
+  let pos = 0;
+  return (buf, off, len) => {
+    const n = Math.min(len, data.length - pos, step);
+    data.copy(buf, off, pos, pos + n);
+    pos += n;
+    return n;
+  };
+}
+
 const CWD = '/w/proj';
 let seq = 0;
 function env(type: string, ts: string, extra: Record<string, unknown> = {}) {
@@ -378,13 +389,7 @@ describe('scanning', () => {
     // the word straddles the end of the first megabyte of the line (the first piece)
     const text = 'a'.repeat((1 << 20) - 3 - head.length) + 'wombat' + 'b'.repeat(2 << 20);
     const data = Buffer.from(JSON.stringify({ type: 'session' }) + '\n' + head + text + '"}]}}\n');
-    let pos = 0;
-    const reader: Reader = (buf, off, len) => {
-      const n = Math.min(len, data.length - pos);
-      data.copy(buf, off, pos, pos + n);
-      pos += n;
-      return n;
-    };
+    const reader = memReader(data);
     const raws: string[] = [];
     const st = scanLines(reader, [byteKey('wombat')], { line: () => {}, raw: (b, at) => raws.push(b.toString('latin1', at, at + 6)) }, undefined, [Buffer.from('"type":"tool_result"')]);
     expect(st.hugeLines).toBe(1);
@@ -421,13 +426,7 @@ describe('scanning', () => {
   it('the prefilter hands on only lines holding a needle (and the first line), also across chunk seams', () => {
     const lines = Array.from({ length: 40_000 }, (_, i) => JSON.stringify({ n: i, t: i === 23_456 ? 'the Needle is here' : 'hay' }));
     const data = Buffer.from(lines.join('\n') + '\n');
-    let pos = 0;
-    const reader: Reader = (buf, off, len) => {
-      const n = Math.min(len, data.length - pos, 4093); // odd-sized reads
-      data.copy(buf, off, pos, pos + n);
-      pos += n;
-      return n;
-    };
+    const reader = memReader(data, 4093); // odd-sized reads
     const got: string[] = [];
     scanLines(reader, [byteKey('needle')], { line: (b, s, e) => got.push(b.toString('utf8', s, e)), raw: () => {} });
     expect(got).toEqual([lines[0], lines[23_456]]);
@@ -436,13 +435,7 @@ describe('scanning', () => {
   it('with no needles hands on every line and steps over a line too long to parse', () => {
     const big = JSON.stringify({ type: 'user', message: { content: [{ type: 'tool_result', content: 'q'.repeat(3 << 20) }] } });
     const data = Buffer.from([JSON.stringify({ n: 1 }), big, JSON.stringify({ n: 2 })].join('\n') + '\n');
-    let pos = 0;
-    const reader: Reader = (buf, off, len) => {
-      const n = Math.min(len, data.length - pos);
-      data.copy(buf, off, pos, pos + n);
-      pos += n;
-      return n;
-    };
+    const reader = memReader(data);
     const got: string[] = [];
     const st = scanLines(reader, [], { line: (b, s, e) => got.push(b.toString('utf8', s, e)), raw: () => {} }, 1 << 20);
     expect(got).toEqual(['{"n":1}', '{"n":2}']);
@@ -450,15 +443,7 @@ describe('scanning', () => {
   });
 
   it('reads a long tool-output line the same way whatever file the thread scanned before', () => {
-    const readerOf = (data: Buffer): Reader => {
-      let pos = 0;
-      return (buf, off, len) => {
-        const n = Math.min(len, data.length - pos);
-        data.copy(buf, off, pos, pos + n);
-        pos += n;
-        return n;
-      };
-    };
+    const readerOf = (data: Buffer): Reader => memReader(data);
     // 3 MiB of tool output with a hit in each of its megabytes
     const out = Array.from({ length: 3 }, () => 'x'.repeat(1 << 20) + ' heron ').join('');
     const tool = Buffer.from(jsonl({ type: 'session' }, { type: 'user', message: { content: [{ type: 'tool_result', content: out }] } }));
@@ -488,15 +473,7 @@ describe('scanning', () => {
         JSON.stringify({ id: 'after', t: 'hay' }),
       ];
       const data = Buffer.from(lines.join('\n') + '\n' + JSON.stringify({ id: 'partial' }));
-      const readerOf = (): Reader => {
-        let pos = 0;
-        return (buf, off, len) => {
-          const n = Math.min(len, data.length - pos, 65_521); // odd-sized reads: lines across them
-          data.copy(buf, off, pos, pos + n);
-          pos += n;
-          return n;
-        };
-      };
+      const readerOf = (): Reader => memReader(data, 65_521); // odd-sized reads: lines across them
       const expected: string[] = [];
       scanLines(readerOf(), [], { line: (b, s, e) => expected.push(b.toString('utf8', s, e)), raw: () => {} });
       expect(expected).toHaveLength(lines.length); // the huge line left out, the partial last line in
