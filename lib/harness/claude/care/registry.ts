@@ -41,9 +41,9 @@ const str = (v: unknown): string | null => (typeof v === 'string' && v ? v : nul
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 
 /**
- * A registry file's JSON. Claude rewrites its file in place while it runs (status, updatedAt), so a
- * read can meet it empty or half-written: such a read is retried twice, 25 ms apart, before the file
- * is passed over. undefined when it is gone or never parses.
+ * A registry file's JSON. Claude updates its file while it runs (status, updatedAt); a writer that
+ * rewrites in place can be read empty or half-written, so such a read is retried twice, 25 ms apart,
+ * before the file is passed over. undefined when it is gone or never parses.
  */
 function readJson(file: string): any {
   for (let attempt = 0; ; attempt++) {
