@@ -10,6 +10,7 @@
 //   harness = "claude"
 //   command = ["/usr/bin/notify-send", "claude updated"]   # argv, run without a shell
 import { HARNESSES } from '../types.js';
+import { isTable, tomlType } from '../util/toml-value.js';
 
 export interface OnUpdate {
   /** 1-based position among the entries (config order) */
@@ -26,26 +27,17 @@ export const DEFAULT_TIMEOUT = 300;
 export const RESTART_TIMEOUT = 1800;
 const KEYS = ['harness', 'action', 'command', 'timeout_seconds'];
 
-function kind(v: unknown): string {
-  if (Array.isArray(v)) return 'an array';
-  if (v === null) return 'null';
-  if (v instanceof Date) return 'a date';
-  if (typeof v === 'object') return 'a table';
-  return `a ${typeof v}`;
-}
-
-const isTable = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Date);
 
 /**
  * The `[resume]` table's value. Returns the hooks, or a message naming the key (the caller turns it
  * into the config's exit-2 error).
  */
 export function parseResumeTable(v: unknown): OnUpdate[] | { error: string } {
-  if (!isTable(v)) return { error: `'resume' must be a table ([resume] or [[resume.on_update]]), not ${kind(v)}` };
+  if (!isTable(v)) return { error: `'resume' must be a table ([resume] or [[resume.on_update]]), not ${tomlType(v)}` };
   const out: OnUpdate[] = [];
   for (const [k, val] of Object.entries(v)) {
     if (k !== 'on_update') return { error: `unknown key 'resume.${k}' (known: on_update)` };
-    if (!Array.isArray(val)) return { error: `'resume.on_update' must be an array of tables ([[resume.on_update]]), not ${kind(val)}` };
+    if (!Array.isArray(val)) return { error: `'resume.on_update' must be an array of tables ([[resume.on_update]]), not ${tomlType(val)}` };
     for (let i = 0; i < val.length; i++) {
       const r = parseEntry(val[i], i);
       if ('error' in r) return r;
@@ -57,11 +49,11 @@ export function parseResumeTable(v: unknown): OnUpdate[] | { error: string } {
 
 function parseEntry(e: unknown, i: number): OnUpdate | { error: string } {
   const at = `resume.on_update[${i}]`;
-  if (!isTable(e)) return { error: `'${at}' must be a table ([[resume.on_update]]), not ${kind(e)}` };
+  if (!isTable(e)) return { error: `'${at}' must be a table ([[resume.on_update]]), not ${tomlType(e)}` };
   for (const k of Object.keys(e)) if (!KEYS.includes(k)) return { error: `unknown key '${at}.${k.replace(/[^\x20-\x7e]/g, '?')}' (known: ${KEYS.join(', ')})` };
   const h = e.harness;
   if (h === undefined) return { error: `'${at}.harness' is missing (harness = "claude")` };
-  if (typeof h !== 'string') return { error: `'${at}.harness' must be a string, not ${kind(h)}` };
+  if (typeof h !== 'string') return { error: `'${at}.harness' must be a string, not ${tomlType(h)}` };
   if (!(SUPPORTED as readonly string[]).includes(h)) {
     if ((HARNESSES as readonly string[]).includes(h)) return { error: `'${at}.harness' = "${h}": update hooks are not supported yet for ${h} (only "claude")` };
     return { error: `'${at}.harness' must be one of ${HARNESSES.join(', ')} (only "claude" is supported yet)` };
@@ -72,14 +64,14 @@ function parseEntry(e: unknown, i: number): OnUpdate | { error: string } {
   let action: 'restart' | null = null;
   let command: string[] | null = null;
   if (hasA) {
-    if (e.action !== 'restart') return { error: `'${at}.action' must be "restart"${typeof e.action === 'string' ? '' : `, not ${kind(e.action)}`}` };
+    if (e.action !== 'restart') return { error: `'${at}.action' must be "restart"${typeof e.action === 'string' ? '' : `, not ${tomlType(e.action)}`}` };
     action = 'restart';
   } else {
     const c = e.command;
-    if (!Array.isArray(c)) return { error: `'${at}.command' must be an array of strings (argv, run without a shell), not ${kind(c)}` };
+    if (!Array.isArray(c)) return { error: `'${at}.command' must be an array of strings (argv, run without a shell), not ${tomlType(c)}` };
     if (c.length === 0) return { error: `'${at}.command' must name a program` };
     for (let j = 0; j < c.length; j++) {
-      if (typeof c[j] !== 'string') return { error: `'${at}.command[${j}]' must be a string, not ${kind(c[j])}` };
+      if (typeof c[j] !== 'string') return { error: `'${at}.command[${j}]' must be a string, not ${tomlType(c[j])}` };
       if ((c[j] as string).includes('\u0000')) return { error: `'${at}.command[${j}]' must not contain a NUL character` };
     }
     if ((c[0] as string).trim() === '') return { error: `'${at}.command[0]' must name a program` };
@@ -88,7 +80,7 @@ function parseEntry(e: unknown, i: number): OnUpdate | { error: string } {
   let timeoutSeconds = action ? RESTART_TIMEOUT : DEFAULT_TIMEOUT;
   if (e.timeout_seconds !== undefined) {
     const t = e.timeout_seconds;
-    if (typeof t !== 'number' && typeof t !== 'bigint') return { error: `'${at}.timeout_seconds' must be a number of seconds, not ${kind(t)}` };
+    if (typeof t !== 'number' && typeof t !== 'bigint') return { error: `'${at}.timeout_seconds' must be a number of seconds, not ${tomlType(t)}` };
     const n = Number(t);
     if (!Number.isFinite(n) || n <= 0 || n > 86_400) return { error: `'${at}.timeout_seconds' must be more than 0 and at most 86400` };
     timeoutSeconds = n;

@@ -16,6 +16,7 @@ import { configFile } from '../util/paths.js';
 import { shown } from '../util/quote.js';
 import { CONTROL_CHARS, HAS_CONTROL } from '../util/text.js';
 import { parseResumeTable, type OnUpdate } from '../hooks/config.js';
+import { isTable, tomlType } from '../util/toml-value.js';
 
 export interface HarnessConfig {
   /** replaces the harness binary (argv[0]); one word: a command, alias or function name, or a path */
@@ -41,14 +42,6 @@ const HARNESS_KEYS = ['command', 'args'];
 
 function bad(file: string, msg: string): ExitError {
   return new ExitError(2, `config ${shown(file)}: ${msg}`);
-}
-
-function typeOf(v: unknown): string {
-  if (Array.isArray(v)) return 'an array';
-  if (v === null) return 'null';
-  if (v instanceof Date) return 'a date';
-  if (typeof v === 'object') return 'a table';
-  return `a ${typeof v}`;
 }
 
 const CONTROL = HAS_CONTROL;
@@ -79,26 +72,26 @@ export function parseConfig(text: string, file: string): Config {
       if (v !== 'default' && v !== 'vim') throw bad(file, `'keys' must be "default" or "vim", not ${showValue(v)}`);
       cfg.keys = v;
     } else if (k === 'fzf_opts') {
-      if (typeof v !== 'string') throw bad(file, `'fzf_opts' must be a string, not ${typeOf(v)}`);
+      if (typeof v !== 'string') throw bad(file, `'fzf_opts' must be a string, not ${tomlType(v)}`);
       if (CONTROL.test(v)) throw bad(file, `'fzf_opts' must be one line without control characters`);
       cfg.fzfOpts = v;
     } else {
       const h = k as Harness;
-      if (!v || typeof v !== 'object' || Array.isArray(v) || v instanceof Date) throw bad(file, `'${h}' must be a table ([${h}]), not ${typeOf(v)}`);
+      if (!isTable(v)) throw bad(file, `'${h}' must be a table ([${h}]), not ${tomlType(v)}`);
       const hc: HarnessConfig = { command: null, args: [] };
       for (const [hk, hv] of Object.entries(v as Record<string, unknown>)) {
         const key = `${h}.${hk}`;
         if (!HARNESS_KEYS.includes(hk)) throw bad(file, `unknown key '${shown(key)}' (known: ${HARNESS_KEYS.join(', ')})`);
         if (hk === 'command') {
-          if (typeof hv !== 'string') throw bad(file, `'${key}' must be a string, not ${typeOf(hv)}`);
+          if (typeof hv !== 'string') throw bad(file, `'${key}' must be a string, not ${tomlType(hv)}`);
           if (hv.trim() === '') throw bad(file, `'${key}' must not be empty`);
           if (hv !== hv.trim() || CONTROL.test(hv)) throw bad(file, `'${key}' must be one command name or path, without surrounding spaces or control characters (put arguments in '${h}.args')`);
           if (hv.startsWith('-')) throw bad(file, `'${key}' must be a command, not an option (${showValue(hv)}; put options in '${h}.args')`);
           hc.command = hv;
         } else {
-          if (!Array.isArray(hv)) throw bad(file, `'${key}' must be an array of strings, not ${typeOf(hv)}`);
+          if (!Array.isArray(hv)) throw bad(file, `'${key}' must be an array of strings, not ${tomlType(hv)}`);
           hv.forEach((a, i) => {
-            if (typeof a !== 'string') throw bad(file, `'${key}[${i}]' must be a string, not ${typeOf(a)}`);
+            if (typeof a !== 'string') throw bad(file, `'${key}[${i}]' must be a string, not ${tomlType(a)}`);
             if (a.includes('\u0000')) throw bad(file, `'${key}[${i}]' must not contain a NUL character`);
           });
           hc.args = hv as string[];
@@ -114,7 +107,7 @@ const UNSAFE_G = new RegExp(`[${CONTROL_CHARS}]`, 'g');
 
 function showValue(v: unknown): string {
   if (typeof v === 'string') return JSON.stringify(v).replace(UNSAFE_G, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'));
-  return typeOf(v);
+  return tomlType(v);
 }
 
 /** Read the config for this environment; no file means the defaults. Throws ExitError(2) on a bad one. */
