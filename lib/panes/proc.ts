@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
+import { onPath } from '../util/which.js';
 
 export interface ProcStat {
   pid: number;
@@ -114,9 +115,11 @@ export function psTable(): ProcTable {
   };
 }
 
+const hasProc = () => fs.existsSync('/proc/self/stat');
+
 /** /proc where it exists (and RESUME_PROC_TABLE is not `ps`), else ps(1). */
 export function procTable(env: NodeJS.ProcessEnv = process.env): ProcTable {
-  return env.RESUME_PROC_TABLE !== 'ps' && fs.existsSync('/proc/self/stat') ? linuxTable() : psTable();
+  return env.RESUME_PROC_TABLE !== 'ps' && hasProc() ? linuxTable() : psTable();
 }
 
 /** pid, its parent, … up to 1. */
@@ -145,7 +148,5 @@ export function inForeground(pid: number, t: ProcTable = linuxTable()): boolean 
 
 /** Why restart cannot prove a session safe to stop here (neither /proc nor ps), or null. */
 export function noProcTable(envPath: string | undefined): string | null {
-  if (fs.existsSync('/proc/self/stat')) return null;
-  const dirs = (envPath ?? '').split(path.delimiter).filter(Boolean);
-  return dirs.some((d) => fs.existsSync(path.join(d, 'ps'))) ? null : 'restart needs /proc or ps(1) to prove a session is safe to stop';
+  return hasProc() || onPath('ps', envPath) ? null : 'restart needs /proc or ps(1) to prove a session is safe to stop';
 }
