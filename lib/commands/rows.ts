@@ -4,7 +4,8 @@
 // --status puts the picker's status line first (an empty key: fzf --header-lines=1), --ansi colours.
 import type { Command } from 'commander';
 import type { App } from '../app.js';
-import { filtersOf, out, withFilters, type FilterOpts } from './common.js';
+import { filtersOf, withFilters, type FilterOpts } from './common.js';
+import { writeOut as out } from '../util/stdout.js';
 import { applyFilters } from '../select/filter.js';
 import { row } from '../output.js';
 import type { Session } from '../types.js';
@@ -42,7 +43,7 @@ export async function rowsAction(app: App, o: RowsOpts): Promise<void> {
   const got = filters.dir ? { sessions: await app.listing({ onSessions }) } : await app.listingRows({ onSessions });
   if (streamed) return;
   if ('bin' in got) {
-    printRowBin(got.bin, filters, got.names, now, (b) => process.stdout.write(b));
+    printRowBin(got.bin, filters, got.names, now, out);
     return;
   }
   const all = got.sessions;

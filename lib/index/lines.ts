@@ -1,6 +1,7 @@
 // Streams the complete lines of a file from a byte offset, without holding the file in memory.
 // A last line without a newline is left for the next run (a harness may be writing it).
 import fs from 'node:fs';
+import { fnv1a } from '../util/fnv.js';
 
 export const CHUNK = 1 << 20;
 /** Lines longer than this are handed over cut (complete = false); memory stays bounded. */
@@ -156,16 +157,6 @@ export function tailHex(fd: number, offset: number): string {
   const b = Buffer.alloc(len);
   fs.readSync(fd, b, 0, len, offset - len);
   return fnv1a(head).toString(16) + ':' + b.toString('hex');
-}
-
-/** FNV-1a, 32 bits: a fingerprint, not a defence (and no node:crypto to load on an append). */
-function fnv1a(b: Buffer): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < b.length; i++) {
-    h ^= b[i]!;
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0;
 }
 
 /** True when the bytes before `offset` still match what was seen (the file was appended to, not rewritten). */

@@ -1,17 +1,24 @@
 // A progress bar on stderr, only on a terminal, only when the work takes long enough to notice.
-export function progressBar(label: string, stream: NodeJS.WriteStream = process.stderr): {
+// process.stderr is looked at only then: building it loads Node's tty and net modules, which a
+// quick run (a no-change `resume rows`) has no use for.
+export function progressBar(label: string, given?: NodeJS.WriteStream): {
   update: (done: number, total: number, files: number, totalFiles: number) => void;
   end: () => void;
 } {
-  const tty = !!stream.isTTY && !process.env.CI;
+  let stream: NodeJS.WriteStream | null = null;
+  let tty = false;
   const startAt = Date.now();
   let shown = false;
   let last = 0;
   return {
     update(done, total, files, totalFiles) {
-      if (!tty) return;
       const now = Date.now();
       if (now - startAt < 250 || now - last < 80) return;
+      if (!stream) {
+        stream = given ?? process.stderr;
+        tty = !!stream.isTTY && !process.env.CI;
+      }
+      if (!tty) return;
       last = now;
       shown = true;
       const cols = Math.max(20, Math.min(stream.columns || 80, 100) - 40);
@@ -21,7 +28,7 @@ export function progressBar(label: string, stream: NodeJS.WriteStream = process.
       stream.write(`\r\x1b[K${label} [${'#'.repeat(fill)}${'.'.repeat(cols - fill)}] ${files}/${totalFiles} files ${mb(done)}/${mb(total)} MiB`);
     },
     end() {
-      if (shown) stream.write('\r\x1b[K');
+      if (shown) stream!.write('\r\x1b[K');
     },
   };
 }

@@ -1,0 +1,23 @@
+// `resume rows` and `resume preview` start here (bin/resume): the bundle that does the work
+// (dist/rows.cjs, from lib/fast-rows.ts) is loaded with V8's code cache (lib/util/codecache.ts), in
+// resume's cache directory. This file is small on purpose: it is compiled on every run.
+import path from 'node:path';
+import { cacheDir, makeCtx } from './util/paths.js';
+import { cacheFileFor, loadCached } from './util/codecache.js';
+
+type Main = (argv: string[]) => Promise<boolean>;
+
+/** Run `rows`/`preview` from the bundle in `distDir`; false: not parsed there (the full CLI takes it). */
+export async function main(argv: string[], distDir: string): Promise<boolean> {
+  const file = path.join(distDir, 'rows.cjs');
+  let cache: string | null = null;
+  try {
+    cache = cacheFileFor(file, cacheDir(makeCtx()));
+  } catch {
+    cache = null;
+  }
+  const m = loadCached<{ main: Main }>(file, cache);
+  const done = await m.exports.main(argv);
+  m.save();
+  return done;
+}

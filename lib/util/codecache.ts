@@ -1,0 +1,83 @@
+// Load a CommonJS bundle with V8's code cache. `resume rows` and `resume preview` run on every
+// listing, fzf reload and cursor move, and compiling their bundle was about a tenth of each run: the
+// cache holds the bytecode of every function the first run compiled, so later runs deserialize it
+// instead of parsing and compiling again (Node 22 has module.enableCompileCache for this; Node 20
+// has only vm.Script's cachedData).
+//
+// The cache is a file in resume's cache directory, named after the bundle (its name, a hash of its
+// path, its size and mtime) and the Node version and architecture, and written (0600, atomically)
+// after a run that had none or had one V8 rejected; older caches of the same installation go then. V8 checks the data itself before using any of it (its version, flags, the
+// source's length, the payload's length and checksum) and rejects what does not fit: a damaged or
+// foreign file only costs the compile it was meant to save, and is written again. It holds compiled
+// resume code, never session data. A cache directory that cannot be written only means no cache.
+import fs from 'node:fs';
+import path from 'node:path';
+import vm from 'node:vm';
+import v8 from 'node:v8';
+import { createRequire, Module } from 'node:module';
+import { fnv1a } from './fnv.js';
+
+export interface Loaded<T> {
+  exports: T;
+  /** write the cache if this load had none or V8 rejected it (call once the run's work is done) */
+  save(): void;
+}
+
+/** The cache file for `file` under `dir`, or null when the bundle cannot be read. */
+export function cacheFileFor(file: string, dir: string): string | null {
+  let st: fs.Stats;
+  try {
+    st = fs.statSync(file);
+  } catch {
+    return null;
+  }
+  const tag = `${installTag(file)}${st.size}-${Math.floor(st.mtimeMs)}-${process.version}-${process.arch}`;
+  return path.join(dir, 'code', `${tag.replace(/[^\w.-]/g, '_')}.v8`);
+}
+
+/** The start of the cache names of this bundle of this installation (others share the directory). */
+function installTag(file: string): string {
+  return `${path.basename(file)}-${fnv1a(Buffer.from(path.resolve(file), 'utf8')).toString(16)}-`;
+}
+
+/** Compile and run the CommonJS file `file`, with the code cache `cacheFile` when it is usable. */
+export function loadCached<T>(file: string, cacheFile: string | null): Loaded<T> {
+  // V8 checks a code cache's checksum only when told to (release builds skip it, and a cache whose
+  // header is sound but whose body is damaged then crashes the process): caches are written with
+  // one and read only after it matched.
+  if (cacheFile) v8.setFlagsFromString('--verify-snapshot-checksum');
+  const source = fs.readFileSync(file, 'utf8');
+  let cachedData: Buffer | undefined;
+  if (cacheFile) {
+    try {
+      cachedData = fs.readFileSync(cacheFile);
+    } catch {
+      cachedData = undefined;
+    }
+  }
+  const script = new vm.Script(Module.wrap(source), { filename: file, ...(cachedData ? { cachedData } : {}) });
+  const fn = script.runInThisContext() as (exports: unknown, require: NodeRequire, module: { exports: unknown }, filename: string, dirname: string) => void;
+  const mod = { exports: {} as unknown };
+  fn.call(mod.exports, mod.exports, createRequire(file), mod, file, path.dirname(file));
+  const stale = !cachedData || script.cachedDataRejected === true;
+  return {
+    exports: mod.exports as T,
+    save() {
+      if (!stale || !cacheFile) return;
+      try {
+        const data = script.createCachedData();
+        fs.mkdirSync(path.dirname(cacheFile), { recursive: true, mode: 0o700 });
+        // caches of this installation's earlier builds, or of another Node, are of no more use
+        const mine = installTag(file).replace(/[^\w.-]/g, '_');
+        for (const old of fs.readdirSync(path.dirname(cacheFile))) {
+          if (old.endsWith('.v8') && old !== path.basename(cacheFile) && old.startsWith(mine)) fs.rmSync(path.join(path.dirname(cacheFile), old), { force: true });
+        }
+        const tmp = `${cacheFile}.tmp-${process.pid}`;
+        fs.writeFileSync(tmp, data, { mode: 0o600 });
+        fs.renameSync(tmp, cacheFile);
+      } catch {
+        /* no cache: the next run compiles again */
+      }
+    },
+  };
+}

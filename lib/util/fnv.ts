@@ -1,0 +1,9 @@
+/** FNV-1a, 32 bits: a fingerprint, not a defence (and no node:crypto to load for it). */
+export function fnv1a(b: Uint8Array): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < b.length; i++) {
+    h ^= b[i]!;
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}

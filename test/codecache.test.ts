@@ -1,0 +1,142 @@
+// `resume rows` and `resume preview` load their bundle with V8's code cache (lib/util/codecache.ts)
+// and write rows with write(2) (lib/util/stdout.ts). The cache must never change what is printed:
+// made once, reused, damaged ones replaced, an unwritable cache directory harmless. Rows written
+// straight to the descriptor must arrive whole on a pipe made non-blocking, and a closed reader
+// is a quiet exit 0.
+import fs from 'node:fs';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { BIN, ROOT, envFor, run, tempHome, needs } from './helpers.js';
+import { claudeHome } from './shell-helpers.js';
+import { TAIL } from './launch-helpers.js';
+import { cacheFileFor } from '../lib/util/codecache.js';
+
+/** Many sessions (more rows than a pipe holds), with a cache directory of their own. */
+function home(n: number): string {
+  const h = tempHome('resume-codecache-');
+  const dir = path.join(h, 'src', 'proj');
+  fs.mkdirSync(dir, { recursive: true });
+  claudeHome(
+    Array.from({ length: n }, (_, i) => ({
+      id: `${(0xc0de0000 + i).toString(16)}-4e5f-4061-8071-${TAIL}`,
+      cwd: dir,
+      prompt: `task ${i} ${'with a long prompt to fill the row '.repeat(4)}`,
+      at: new Date(Date.UTC(2025, 0, 1) + i * 60_000).toISOString(),
+    })),
+    h,
+  );
+  return h;
+}
+
+const codeDir = (h: string) => path.join(h, '.cache', 'resume', 'code');
+const caches = (h: string) => (fs.existsSync(codeDir(h)) ? fs.readdirSync(codeDir(h)).filter((f) => f.endsWith('.v8')) : []);
+
+describe('the code cache of rows and preview', () => {
+  it('is made by the first run, 0600, and reused unchanged by the next', () => {
+    const h = home(20);
+    const first = run(h, ['rows']);
+    expect(first.code).toBe(0);
+    expect(first.stderr).toBe('');
+    expect(first.stdout.split('\n')).toHaveLength(21);
+    const made = caches(h);
+    expect(made).toHaveLength(1);
+    const file = path.join(codeDir(h), made[0]!);
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    expect(fs.statSync(file).size).toBeGreaterThan(1000);
+    const bytes = fs.readFileSync(file);
+    const again = run(h, ['rows']);
+    expect(again).toEqual(first);
+    expect(fs.readFileSync(file).equals(bytes)).toBe(true);
+    // preview goes through the same loader
+    const key = first.stdout.split('\t')[0]!;
+    const p1 = run(h, ['preview', key]);
+    expect(p1.code).toBe(0);
+    expect(p1.stdout).toContain('task 19');
+    expect(run(h, ['preview', key])).toEqual(p1);
+  });
+
+  it('a damaged cache is rejected (never run), the output is the same, and a good one replaces it', () => {
+    const h = home(20);
+    const want = run(h, ['rows']);
+    const file = path.join(codeDir(h), caches(h)[0]!);
+    const good = fs.readFileSync(file);
+    // empty, cut short, not a cache at all, a sound header over a damaged body, one bit flipped
+    // (the last two crash a Node that does not check the checksum)
+    const flipped = Buffer.from(good);
+    flipped[flipped.length >> 1] ^= 0x40;
+    const damaged = [Buffer.alloc(0), good.subarray(0, 16), Buffer.alloc(good.length, 0x5a), Buffer.concat([good.subarray(0, good.length >> 1), Buffer.alloc(good.length - (good.length >> 1), 7)]), flipped];
+    for (const bad of damaged) {
+      fs.writeFileSync(file, bad);
+      const r = run(h, ['rows']);
+      expect(r).toEqual(want);
+      const now = fs.readFileSync(file);
+      expect(now.equals(bad)).toBe(false);
+      expect(now.length).toBeGreaterThan(1000);
+    }
+  });
+
+  it('goes with the earlier builds of the same installation only', () => {
+    const h = home(3);
+    const mine = cacheFileFor(path.join(ROOT, 'dist', 'rows.cjs'), path.join(h, '.cache', 'resume'))!;
+    const prefix = path.basename(mine).replace(/\d+-\d+-v[^-]+-[^-]+\.v8$/, '');
+    expect(prefix).toMatch(/^rows\.cjs-[0-9a-f]+-$/);
+    fs.mkdirSync(codeDir(h), { recursive: true });
+    const older = path.join(codeDir(h), `${prefix}1-2-v0.0.0-x64.v8`);
+    const other = path.join(codeDir(h), 'rows.cjs-0-1-2-v0.0.0-x64.v8');
+    fs.writeFileSync(older, 'old');
+    fs.writeFileSync(other, 'other');
+    expect(run(h, ['rows']).code).toBe(0);
+    expect(fs.existsSync(older)).toBe(false);
+    expect(fs.existsSync(other)).toBe(true);
+    expect(fs.existsSync(mine)).toBe(true);
+  });
+
+  it('a cache directory that cannot be written only means no cache', () => {
+    const h = home(5);
+    const want = run(h, ['rows']);
+    fs.rmSync(codeDir(h), { recursive: true });
+    fs.writeFileSync(codeDir(h), 'not a directory');
+    const r = run(h, ['rows']);
+    expect(r).toEqual(want);
+    expect(fs.readFileSync(codeDir(h), 'utf8')).toBe('not a directory');
+  });
+});
+
+describe('rows written with write(2)', () => {
+  it('`rows | head -1` is a quiet exit 0 with more rows than a pipe holds', () => {
+    const h = home(700);
+    expect(run(h, ['rows']).code).toBe(0);
+    const r = spawnSync('bash', ['-o', 'pipefail', '-c', `"${process.execPath}" "${BIN}" rows | head -1`], { env: envFor(h), encoding: 'utf8' });
+    expect(r.status).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(r.stdout.split('\t')[1]).toBe((0xc0de0000 + 699).toString(16));
+  });
+
+  it.skipIf(needs('python3'))('arrive whole through a pipe made non-blocking, read slowly', () => {
+    const h = home(700);
+    const want = run(h, ['rows']);
+    expect(want.stdout.length).toBeGreaterThan(128 << 10);
+    // the writer's end non-blocking (as a stream someone built on it leaves it): a full pipe answers EAGAIN
+    const py = [
+      'import os, subprocess, sys, time',
+      'r, w = os.pipe()',
+      'os.set_blocking(w, False)',
+      'p = subprocess.Popen(sys.argv[1:], stdout=w)',
+      'os.close(w)',
+      'time.sleep(0.5)',
+      'out = b""',
+      'while True:',
+      '    b = os.read(r, 4096)',
+      '    if not b: break',
+      '    out += b',
+      '    time.sleep(0.0005)',
+      'sys.stdout.buffer.write(out)',
+      'sys.exit(p.wait())',
+    ].join('\n');
+    const r = spawnSync('python3', ['-c', py, process.execPath, BIN, 'rows'], { env: envFor(h), encoding: 'utf8', maxBuffer: 64 << 20 });
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe(want.stdout);
+  });
+});
