@@ -167,6 +167,33 @@ describe('the discovery memo (check.bin)', () => {
     expect(ls.find((s) => s.id === uuid(11))!.file).toContain('-tmp-moved');
   });
 
+  it('beside a harness discovered live every run, a renamed file of it is seen (same size, mtime and inode)', () => {
+    // Gemini has no memo: its sources are found afresh each run while Claude's and pi's come from
+    // their memos; the no-change check then compares only Gemini's paths. A rename keeps every stat
+    // number, so only that comparison can tell.
+    const h = store();
+    const chats = path.join(h, '.gemini', 'tmp', 'proj', 'chats');
+    fs.mkdirSync(chats, { recursive: true });
+    fs.writeFileSync(path.join(h, '.gemini', 'tmp', 'proj', '.project_root'), '/tmp/g\n');
+    const gid = 'aaaabbbb-e5f6-4890-abcd-ef1234567890';
+    const before = path.join(chats, 'session-2026-05-04T10-00-aaaabbbb.jsonl');
+    fs.writeFileSync(before, jsonl(
+      { sessionId: gid, projectHash: 'f'.repeat(64), startTime: '2026-05-04T10:00:00.000Z', lastUpdated: '2026-05-04T10:00:00.000Z', kind: 'main' },
+      { id: 'g1', timestamp: '2026-05-04T10:00:00.000Z', type: 'user', content: [{ text: 'gemini prompt' }] },
+    ));
+    settle();
+    rows(h);
+    const want = rows(h);
+    expect(keys(want)).toContain(`gemini:${gid}`);
+    expect(memoOf(h, 'claude')).toBeDefined();
+    expect(memoOf(h, 'gemini')).toBeUndefined();
+    const after = path.join(chats, 'session-2026-05-04T10-00-renamed.jsonl');
+    fs.renameSync(before, after);
+    expect(rows(h)).toBe(want);
+    const ls = JSON.parse(run(h, ['ls', '--json', '-a']).stdout) as { id: string; file: string }[];
+    expect(ls.find((s) => s.id === gid)!.file).toBe(after);
+  });
+
   it('is not made when discovery follows a symbolic link, and the linked sessions are found', () => {
     const h = store();
     const elsewhere = path.join(h, 'elsewhere');

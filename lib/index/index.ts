@@ -321,12 +321,13 @@ function storedPaths(c: StoredCheck): string[] {
 }
 
 /**
- * The build id when the stored check matches these sources exactly; null otherwise. `samePaths`:
- * the sources are the stored ones (every adapter served from its memo), only their stats compare.
+ * The build id when the stored check matches these sources exactly; null otherwise. `live` (see
+ * Discovered): the ranges whose paths a live discovery found; every other source is the stored
+ * one at the same index, so only stats compare there. Null: compare every path.
  */
-function matchCheck(c: StoredCheck | null, found: Found[], samePaths = false): string | null {
+function matchCheck(c: StoredCheck | null, found: Found[], live: Array<[number, number]> | null = null): string | null {
   if (!c || c.count !== found.length) return null;
-  if (samePaths) {
+  if (live) {
     const nums = new Float64Array(found.length * 3);
     for (let i = 0; i < found.length; i++) {
       const st = found[i]!.stat;
@@ -334,7 +335,17 @@ function matchCheck(c: StoredCheck | null, found: Found[], samePaths = false): s
       nums[i * 3 + 1] = st.mtime;
       nums[i * 3 + 2] = st.ino;
     }
-    return Buffer.compare(Buffer.from(nums.buffer), c.buf.subarray(c.numsAt, c.namesAt)) === 0 ? c.id : null;
+    if (Buffer.compare(Buffer.from(nums.buffer), c.buf.subarray(c.numsAt, c.namesAt)) !== 0) return null;
+    if (live.length === 0) return c.id;
+    const paths = storedPaths(c);
+    if (paths.length !== c.count) return null;
+    for (const [at, n] of live) {
+      for (let i = at; i < at + n; i++) {
+        const f = found[i]!;
+        if (paths[i] !== (f.stat.sig ? `${f.src.path}\u0001${f.stat.sig}` : f.src.path)) return null;
+      }
+    }
+    return c.id;
   }
   const { nums, names } = checkBytes(found);
   if (Buffer.compare(nums, c.buf.subarray(c.numsAt, c.namesAt)) !== 0) return null;
@@ -343,7 +354,6 @@ function matchCheck(c: StoredCheck | null, found: Found[], samePaths = false): s
   return c.id;
 }
 
-/** files.json split into its build id and table text; null when missing or malformed. */
 function readFilesJson(file: string): { id: string; table: string } | null {
   const t = readText(file);
   if (!t) return null;
@@ -426,8 +436,13 @@ interface Discovered {
   meta: AdapterMeta[];
   /** a memo was made or dropped this run: check.bin should be written again even if nothing else changed */
   metaChanged: boolean;
-  /** every adapter's sources came whole from the stored check's memos: the paths are its paths */
-  served: boolean;
+  /**
+   * The ranges of `found` that a live discovery made, when every other range came whole from the
+   * stored check's memos, each adapter has as many sources as the stored check gives it, and the
+   * adapters are in its order: then only these ranges' paths need comparing with the stored ones
+   * (the rest are the stored paths). Null: compare every path.
+   */
+  live: Array<[number, number]> | null;
 }
 
 /**
@@ -464,7 +479,7 @@ function discoverAll(ctx: Ctx, adapters: Adapter<any>[], skipped: Skipped, cache
   const seen = new Set<string>();
   const meta: AdapterMeta[] = [];
   let metaChanged = !stored;
-  let served = !!stored;
+  const live: Array<[number, number]> = [];
   // where each adapter's sources start in the stored check
   const starts = new Map<string, { at: number; m: AdapterMeta }>();
   if (stored) {
@@ -497,7 +512,6 @@ function discoverAll(ctx: Ctx, adapters: Adapter<any>[], skipped: Skipped, cache
         continue;
       }
     }
-    served = false;
     let srcs: Source[];
     const trace: SeenDir[] = [];
     let symlinked = false;
@@ -537,10 +551,12 @@ function discoverAll(ctx: Ctx, adapters: Adapter<any>[], skipped: Skipped, cache
     // a memo holds exactly what the discovery found: nothing skipped or shared with another adapter
     if (memo && n !== srcs.length) memo = undefined;
     meta.push(memo ? { name: a.name, n, memo } : { name: a.name, n });
+    if (n > 0) live.push([before, n]);
   }
-  // the stored check lists the adapters in this order (else its segments are not theirs)
-  if (served && (stored!.meta.length !== adapters.length || stored!.meta.some((m, i) => m.name !== adapters[i]!.name))) served = false;
-  return { found, roots, meta, metaChanged, served };
+  // The stored check's segments are these adapters' only when it lists them in this order with the
+  // same number of sources each (then a source's index here is its index there).
+  const aligned = !!stored && stored.meta.length === adapters.length && stored.meta.every((m, i) => m.name === adapters[i]!.name && m.n === meta[i]!.n);
+  return { found, roots, meta, metaChanged, live: aligned ? live : null };
 }
 
 /** Stat remembered sources: null when one is gone, not a regular file, or found already this run. */
@@ -669,8 +685,8 @@ function tryFast(ctx: Ctx, opts: IndexOptions, want: 'full' | 'rows', files: Ind
   if (opts.harnesses) return null;
   const skipped: Skipped = { notRegular: 0, unreadable: 0, failed: {} };
   const stored = readCheck(files.check);
-  const { found, roots, meta, metaChanged, served } = discoverCached(ctx, ADAPTERS, skipped, files, false, stored);
-  const id = matchCheck(stored, found, served);
+  const { found, roots, meta, metaChanged, live } = discoverCached(ctx, ADAPTERS, skipped, files, false, stored);
+  const id = matchCheck(stored, found, live);
   if (!id) return { found, roots, skipped, meta };
   if (metaChanged) {
     // the same sources, and a discovery memo made or dropped: record it for the next run
