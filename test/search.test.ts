@@ -421,6 +421,17 @@ describe('scanning', () => {
     expect(one.code).toBe(0);
     expect(JSON.parse(two.stdout)).toEqual(JSON.parse(one.stdout));
     expect(JSON.parse(one.stdout)).toHaveLength(6);
+    // two workers started before the listing loaded, and both used
+    const three = run(h, ['search', '--json', 'badger'], { RESUME_THREADS: '3', RESUME_PARALLEL_MIN_BYTES: '0' });
+    expect(three.code, three.stderr).toBe(0);
+    expect(JSON.parse(three.stdout)).toEqual(JSON.parse(one.stdout));
+    // started, then not needed (a corpus below the parallel threshold): stopped, and the run ends
+    // when its work is done (an idle worker kept alive would hang it past the test's timeout)
+    for (const args of [['search', '--json', 'badger'], ['search', '--rows', 'badger'], ['search', 'nothing-mentions-this']]) {
+      const small = run(h, args, { RESUME_THREADS: '4' });
+      const alone = run(h, args, { RESUME_THREADS: '1' });
+      expect(small, args.join(' ')).toEqual(alone);
+    }
   });
 
   it('the prefilter hands on only lines holding a needle (and the first line), also across chunk seams', () => {

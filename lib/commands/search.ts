@@ -7,7 +7,7 @@ import { applyFilters, shortIds } from '../select/filter.js';
 import { harnessColor, label, row, useColor } from '../output.js';
 import { parseQuery } from '../search/query.js';
 import type { Result } from '../search/search.js';
-import { runSearch } from '../search/run.js';
+import { prestart, runSearch } from '../search/run.js';
 import { marked } from '../search/snippet.js';
 import { iso, localTime } from '../util/time.js';
 import { clip, oneLine } from '../util/text.js';
@@ -87,6 +87,8 @@ export function register(program: Command, app: App): void {
       };
       const terms = parseQuery(words, !!o.rows);
       if (terms.length > 31) throw usage('at most 31 words or phrases');
+      // the worker threads start while the listing loads (stopped unused for a small corpus)
+      const workers = terms.length > 0 ? prestart(app) : null;
       const all = await app.sessions();
       const shorts = shortIds(all);
       const now = Date.now();
@@ -101,7 +103,7 @@ export function register(program: Command, app: App): void {
         return;
       }
       const t0 = Date.now();
-      const { results, stats } = await runSearch(app, all, terms, filters);
+      const { results, stats } = await runSearch(app, all, terms, filters, workers);
       const list = o.n ? results.slice(0, o.n) : results;
       const query = terms.map((t) => (t.phrase ? `"${t.text}"` : t.text)).join(' ');
       if (o.copy && !o.rows && list.length) await copyBest(app, list[0]!.session, shorts.get(list[0]!.session.id)!);

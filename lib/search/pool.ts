@@ -93,6 +93,59 @@ export interface SearchOptions {
   /** the search worker script; without it (or for a small corpus) everything runs in this thread */
   workerFile?: string;
   threads?: number;
+  /** workers started ahead (prestartWorkers): used if the search runs in parallel, else stopped */
+  prestarted?: Promise<ScanWorker[]> | null;
+}
+
+type WorkerCtor = typeof import('node:worker_threads').Worker;
+
+/**
+ * A search worker thread, listened to from its start: an error or exit before it is given work is
+ * kept for `run`, not lost (nor thrown as an unhandled 'error' event).
+ */
+export class ScanWorker {
+  private w: InstanceType<WorkerCtor>;
+  private error: unknown = null;
+  private exited: Promise<void>;
+  constructor(W: WorkerCtor, file: string) {
+    this.w = new W(file);
+    this.w.on('error', (err) => {
+      this.error ??= err;
+    });
+    this.exited = new Promise((resolve) => this.w.once('exit', () => resolve()));
+  }
+  /** an idle worker does not keep the process alive (a prestarted one may never be used) */
+  unref(): this {
+    this.w.unref();
+    return this;
+  }
+  /** Hand it the search; each result it posts is merged, then it is told to end. */
+  run(msg: unknown, merge: (m: ScanOut) => void): Promise<void> {
+    this.w.ref();
+    this.w.on('message', (m: ScanOut) => {
+      merge(m);
+      this.w.postMessage(null);
+    });
+    this.w.postMessage(msg);
+    return this.exited.then(() => {
+      if (this.error) throw this.error;
+    });
+  }
+  stop(): void {
+    void this.w.terminate();
+  }
+}
+
+/**
+ * Start the workers a parallel search would use before the search is known to need them: their
+ * start-up (Node's, the bundle's, the harness extractors') then overlaps the caller's own (loading
+ * the listing), and they are ready when scanning starts. Null when the search would run in this
+ * thread anyway.
+ */
+export function prestartWorkers(file: string, threads: number): Promise<ScanWorker[]> | null {
+  const n = Math.min(threads, 8) - 1;
+  if (n < 1 || !fs.existsSync(file)) return null;
+  return import('node:worker_threads').then(({ Worker }) => Array.from({ length: n }, () => new ScanWorker(Worker, file).unref()));
 }
 
 /** bytes below which starting worker threads costs more than it saves */
@@ -115,8 +168,11 @@ export async function scanParallel(groups: Group[], terms: Term[], needKeys: Set
   const total = [...sizes.values()].reduce((a, b) => a + b, 0);
   const minBytes = process.env.RESUME_PARALLEL_MIN_BYTES != null ? Number(process.env.RESUME_PARALLEL_MIN_BYTES) : PARALLEL_MIN_BYTES;
   const threads = Math.min(opts.threads ?? 1, 8, groups.length);
-  if (!opts.workerFile || threads < 2 || total < minBytes || !fs.existsSync(opts.workerFile)) return scanGroups(groups, terms, needKeys);
-  const { Worker } = await import('node:worker_threads');
+  const ready = opts.prestarted ? await opts.prestarted : [];
+  if (!opts.workerFile || threads < 2 || total < minBytes || !fs.existsSync(opts.workerFile)) {
+    for (const w of ready) w.stop();
+    return scanGroups(groups, terms, needKeys);
+  }
   // Largest first; every thread (this one too) takes the next group from a shared counter, so none
   // waits for another to hand it work and they finish together.
   const order = [...groups].sort((a, b) => sizes.get(b)! - sizes.get(a)!);
@@ -132,18 +188,13 @@ export async function scanParallel(groups: Group[], terms: Term[], needKeys: Set
   };
   const wire = terms.map((t) => ({ text: t.text, phrase: t.phrase }));
   const msg = { terms: wire, need: [...needKeys], counter: counter.buffer, groups: order.map((g) => ({ root: g.root, members: g.members })) };
-  const workers = Array.from({ length: threads - 1 }, () =>
-    new Promise<void>((resolve, reject) => {
-      const w = new Worker(opts.workerFile!);
-      w.on('message', (m: ScanOut) => {
-        merge(m);
-        w.postMessage(null);
-      });
-      w.on('error', reject);
-      w.on('exit', () => resolve());
-      w.postMessage(msg);
-    }),
-  );
+  const use = ready.slice(0, threads - 1);
+  for (const w of ready.slice(threads - 1)) w.stop();
+  if (use.length < threads - 1) {
+    const { Worker } = await import('node:worker_threads');
+    while (use.length < threads - 1) use.push(new ScanWorker(Worker, opts.workerFile));
+  }
+  const workers = use.map((w) => w.run(msg, merge));
   // the workers are started; this thread scans meanwhile
   merge(scanGroups(order, terms, needKeys, pick));
   await Promise.all(workers);

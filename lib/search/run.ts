@@ -7,14 +7,26 @@ import type { Session } from '../types.js';
 import type { Term } from './query.js';
 import { parseQuery } from './query.js';
 import { search, type SearchFilters } from './search.js';
+import { prestartWorkers, type ScanWorker } from './pool.js';
 import { usage } from '../errors.js';
 import { shortIds } from '../select/filter.js';
 import { row } from '../output.js';
 
+const threadCount = () => Number(process.env.RESUME_THREADS) || (os.availableParallelism ? os.availableParallelism() : os.cpus().length);
+const workerFile = (app: App) => path.join(app.distDir, 'search-worker.js');
+
+/**
+ * Start the search's worker threads now, before the listing is loaded, so that they are ready when
+ * scanning starts (pass the result to runSearch; unused ones are stopped there, and never keep the
+ * process alive).
+ */
+export function prestart(app: App): Promise<ScanWorker[]> | null {
+  return prestartWorkers(workerFile(app), threadCount());
+}
+
 /** `search()` on worker threads of this install (`RESUME_THREADS` caps them). */
-export function runSearch(app: App, all: Session[], terms: Term[], filters: SearchFilters): ReturnType<typeof search> {
-  const threads = Number(process.env.RESUME_THREADS) || (os.availableParallelism ? os.availableParallelism() : os.cpus().length);
-  return search(all, terms, filters, { workerFile: path.join(app.distDir, 'search-worker.js'), threads });
+export function runSearch(app: App, all: Session[], terms: Term[], filters: SearchFilters, prestarted: Promise<ScanWorker[]> | null = null): ReturnType<typeof search> {
+  return search(all, terms, filters, { workerFile: workerFile(app), threads: threadCount(), prestarted });
 }
 
 /**
@@ -25,9 +37,10 @@ export async function searchRows(app: App, query: string, filters: SearchFilters
   const terms = parseQuery([query], true);
   if (terms.length > 31) throw usage('at most 31 words or phrases');
   if (terms.length === 0) return [];
+  const workers = prestart(app);
   const all = await app.sessions();
   const shorts = shortIds(all);
   const now = Date.now();
-  const { results } = await runSearch(app, all, terms, filters);
+  const { results } = await runSearch(app, all, terms, filters, workers);
   return results.map((r) => row(r.session, shorts.get(r.session.id)!, app.ctx.home, now).split('\t'));
 }

@@ -15,9 +15,12 @@ interface Msg {
   counter: SharedArrayBuffer;
 }
 
+// Loaded at once: a worker may be started before the search is known (pool.ts prestartWorkers).
+const loaded = loadExtractors();
+
 parentPort!.on('message', async (m: Msg | null) => {
   if (m === null) process.exit(0);
-  await loadExtractors();
+  await loaded;
   const terms = m.terms.map((t) => makeTerm(t.text, t.phrase)).filter((t): t is Term => t !== null);
   // the root is the first member (as groupSessions builds them): keep object identity
   const groups = m.groups.map((g) => newGroup(g.members[0]!, g.members));
