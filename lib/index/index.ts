@@ -852,6 +852,7 @@ async function build(ctx: Ctx, opts: IndexOptions, files: IndexFiles, seen?: Dis
     if (opts.withEntries) return;
     const a = ADAPTERS.find((x) => x.name === e.src?.harness);
     e.state = !a?.finish ? NO_STATE : a.finishState ? a.finishState(e.state, e.src) : e.state;
+    e.tail = ''; // (for the next run's append check: it reads it from the shard)
     // (with its key when no finish pass changes it: the copy the finished list takes)
     if (e.sessions?.length) e.sessions = e.sessions.map(({ allPrompts: _, ...x }) => (a?.finish ? x : keyed(x, `${x.harness}:${x.id}`)));
   };
