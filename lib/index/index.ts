@@ -1100,7 +1100,6 @@ async function runJobs(jobs: Job[], ctx: Ctx, opts: IndexOptions, onResult: (j: 
   // the build faster (memory-bandwidth bound on 2-core machines; BENCHMARKS.md): one thread there.
   const cores = os.availableParallelism ? os.availableParallelism() : os.cpus().length;
   const threads = Math.min(Number(process.env.RESUME_THREADS) || (cores >= 4 ? cores : 1), jobs.length, 8);
-  const order = jobs;
   let done = 0;
   let doneFiles = 0;
   const tick = (j: Job, r: JobResult) => {
@@ -1110,7 +1109,7 @@ async function runJobs(jobs: Job[], ctx: Ctx, opts: IndexOptions, onResult: (j: 
     onResult(j, r);
   };
   if (inOrder || !opts.workerFile || threads < 2 || total < minBytes || !fs.existsSync(opts.workerFile)) {
-    for (const j of order) {
+    for (const j of jobs) {
       tick(j, await runJob(j, ctx));
       // let the caller write what it was handed before the next file is read
       if (inOrder) await new Promise((res) => setImmediate(res));
@@ -1125,12 +1124,12 @@ async function runJobs(jobs: Job[], ctx: Ctx, opts: IndexOptions, onResult: (j: 
         const w = new Worker(opts.workerFile!, { workerData: { env: ctx.env } });
         let current: Job | null = null;
         const feed = () => {
-          if (next >= order.length) {
+          if (next >= jobs.length) {
             current = null;
             w.postMessage(null);
             return;
           }
-          current = order[next++]!;
+          current = jobs[next++]!;
           w.postMessage({ id: next, job: current });
         };
         w.on('message', (m: { res: JobResult }) => {
