@@ -168,6 +168,13 @@ export interface Adapter<S extends LineState = LineState, N extends string = Har
    */
   finish?(sessions: SessionCore[], ctx: Ctx, states: Map<string, { src: Source; state: S }>): SessionCore[];
   /**
+   * With `finish`: the part of a source's state that `finish` reads (it must give the same result
+   * from these as from the whole states). A full build keeps only this of each state once the state
+   * is written to its shard, so the prompts and texts of every source are not all held at once.
+   * Without it the whole state is kept until the finish pass.
+   */
+  finishState?(state: S, src: Source): S;
+  /**
    * Loads the deep-search text extractor (`lib/harness/<name>/text.ts`): loaded only by search and
    * the transcript view, so a listing never pays for it.
    */

@@ -38,6 +38,7 @@ import { shortIds } from '../select/filter.js';
 import { tryLock, unlock, waitUnlocked } from './lock.js';
 import { byRecency, OrderedStream, planOrder } from './stream.js';
 import { readRowBin, rowBinChunks, type RowBin } from './rowbin.js';
+import { ShardWriter } from './shardwriter.js';
 
 /** Bump when any parser changes what it extracts: older caches are discarded and rebuilt. */
 export const INDEX_VERSION = 11;
@@ -109,7 +110,7 @@ export interface IndexResult {
   counts: { sources: number; parsed: number; appended: number; reused: number; dropped: number; bytes: number };
   roots: Map<Harness, Root[]>;
   changed: boolean;
-  /** parser state per source path (only when a rebuild or change loaded it, or when asked) */
+  /** parser state per source path (only when asked: `withEntries`) */
   entries?: Record<string, Entry>;
   /** short ids of every session, when this run wrote the listing (computed once for it) */
   shorts?: Map<string, string>;
@@ -200,6 +201,9 @@ export function haveListing(ctx: Ctx): boolean {
 
 export const SHARDS = 16;
 
+/** The state kept of a source once it is written, when nothing in the run reads it again (one object for all). */
+const NO_STATE: LineState = Object.freeze({}) as LineState;
+
 export interface IndexFiles {
   dir: string;
   list: string;
@@ -218,15 +222,14 @@ export function indexFiles(ctx: Ctx): IndexFiles {
   return { dir, list: j('list.json'), rows: j('rows.json'), rowbin: j('rows.bin'), files: j('files.json'), check: j('check.bin'), dirs: j('dirs.json'), lock: j('index.lock'), state: j('state') };
 }
 
-/** The stat table as stored in files.json (after the id line); discovery order. */
-function statTable(found: Found[]): string {
-  let s = '[';
+/** The stat table as stored in files.json (after the id line); discovery order; in pieces (not one string). */
+function* statTable(found: Found[]): Generator<string> {
+  yield '[';
   for (let i = 0; i < found.length; i++) {
     const f = found[i]!;
-    if (i > 0) s += ',';
-    s += `[${JSON.stringify(f.src.path)},${f.stat.size},${f.stat.mtime},${f.stat.ino},${JSON.stringify(f.stat.sig)}]`;
+    yield `${i > 0 ? ',' : ''}[${JSON.stringify(f.src.path)},${f.stat.size},${f.stat.mtime},${f.stat.ino},${JSON.stringify(f.stat.sig)}]`;
   }
-  return s + ']';
+  yield ']';
 }
 
 /**
@@ -235,21 +238,24 @@ function statTable(found: Found[]): string {
  * discovery order. Stored in check.bin after a header line naming the version and build id; a run
  * builds the same bytes from its own stats and compares them with one memcmp.
  */
-function checkBytes(found: Found[]): { nums: Buffer; names: string } {
+function checkBytes(found: Found[], withNames = true): { nums: Buffer; names: string } {
   const nums = new Float64Array(found.length * 3);
-  const names = new Array<string>(found.length);
   for (let i = 0; i < found.length; i++) {
     const st = found[i]!.stat;
     nums[i * 3] = st.size;
     nums[i * 3 + 1] = st.mtime;
     nums[i * 3 + 2] = st.ino;
-    names[i] = st.sig ? `${found[i]!.src.path}\u0001${st.sig}` : found[i]!.src.path;
   }
-  return { nums: Buffer.from(nums.buffer, nums.byteOffset, nums.byteLength), names: names.join('\u0000') };
+  return { nums: Buffer.from(nums.buffer, nums.byteOffset, nums.byteLength), names: withNames ? found.map(checkName).join('\u0000') : '' };
+}
+
+/** A source's name in the check: its path, with its dependencies' signature after \u0001. */
+function checkName(f: Found): string {
+  return f.stat.sig ? `${f.src.path}\u0001${f.stat.sig}` : f.src.path;
 }
 
 function writeCheck(file: string, id: string, found: Found[], meta: AdapterMeta[]): void {
-  const { nums, names } = checkBytes(found);
+  const { nums } = checkBytes(found, false);
   const metaBuf = Buffer.from(JSON.stringify(meta), 'utf8');
   // per source: its kind (index in its adapter's memo kinds) * 2 + 1 for `whole`; 0 outside a memo
   const codes = Buffer.alloc(found.length);
@@ -262,16 +268,14 @@ function writeCheck(file: string, id: string, found: Found[], meta: AdapterMeta[
     }
   }
   const head = `v${INDEX_VERSION} ${id} ${found.length} ${metaBuf.length}\n`;
-  const buf = Buffer.concat([Buffer.from(head, 'latin1'), metaBuf, codes, nums, Buffer.from(names, 'utf8')]);
-  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  const tmp = `${file}.tmp-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
-  try {
-    fs.writeFileSync(tmp, buf, { mode: 0o600 });
-    fs.renameSync(tmp, file);
-  } catch (err) {
-    fs.rmSync(tmp, { force: true });
-    throw err;
-  }
+  // the parts one after the other; the names as UTF-8 text, path by path (not one string)
+  writeAtomic(file, (function* () {
+    yield Buffer.from(head, 'latin1');
+    yield metaBuf;
+    yield codes;
+    yield nums;
+    for (let i = 0; i < found.length; i++) yield (i ? '\u0000' : '') + checkName(found[i]!);
+  })());
 }
 
 /** check.bin read and split: build id, per-adapter meta (with the memos), and the stat bytes. */
@@ -413,13 +417,23 @@ function allShards(): number[] {
 }
 
 function writeShards(stateDir: string, entries: Record<string, Entry>, which: Set<number>): void {
-  const by = new Map<number, Record<string, Entry>>();
-  for (const n of which) by.set(n, {});
-  for (const [p, e] of Object.entries(entries)) {
-    const m = by.get(shardOf(p));
-    if (m) m[p] = e;
+  const by = new Map<number, string[]>();
+  for (const n of which) by.set(n, []);
+  for (const p of Object.keys(entries)) by.get(shardOf(p))?.push(p);
+  for (const [n, paths] of by) writeShard(stateDir, n, entries, paths);
+}
+
+/**
+ * One shard: these entries, in this order, as `JSON.stringify({ v, entries })` gives them (the
+ * same bytes), written entry by entry so a shard is never one string.
+ */
+function writeShard(stateDir: string, n: number, entries: Record<string, Entry>, paths: string[]): void {
+  function* chunks(): Generator<string> {
+    yield `{"v":${INDEX_VERSION},"entries":{`;
+    for (let i = 0; i < paths.length; i++) yield (i ? ',' : '') + JSON.stringify(paths[i]) + ':' + JSON.stringify(entries[paths[i]!]);
+    yield '}}';
   }
-  for (const [n, es] of by) writeAtomic(shardFile(stateDir, n), JSON.stringify({ v: INDEX_VERSION, entries: es } satisfies StateFile));
+  writeAtomic(shardFile(stateDir, n), chunks());
 }
 
 export interface Found {
@@ -828,63 +842,117 @@ async function build(ctx: Ctx, opts: IndexOptions, files: IndexFiles, seen?: Dis
     for (const p of Object.keys(old)) if (!foundPaths.has(p) && !entries[p]) counts.dropped++;
   }
 
+  const debug = (err: unknown) => {
+    // A cache we cannot write only costs speed next time.
+    if (process.env.RESUME_DEBUG) process.stderr.write(`resume: cannot write index: ${(err as Error).message}\n`);
+  };
+
+  // The order of the entries (the shards keep it): what is reused first, then the parsed sources
+  // in the order they are read when streaming, else largest first (the order results came in
+  // from one thread; taken up front so that results from workers, which finish out of order,
+  // take it too).
+  const stream = !!opts.onSessions && !partial && !opts.harnesses;
+  const finishing = new Set(adapters.filter((a) => a.finish).map((a) => a.name));
+  const plan = stream ? planOrder(jobs, new Map(found.map((f) => [f.src.path, f.bound])), finishing, found) : null;
+  const order = plan ? plan.map((p) => p.job) : [...jobs].sort((a, b) => b.size - b.from - (a.size - a.from));
+
+  // A full build writes the state shards entry by entry as the sources are parsed
+  // (lib/index/shardwriter.ts), and keeps of a written entry only what the rest of the run reads
+  // (unless the entries are asked for): no parser state for a harness without a finish pass, only
+  // what its finish pass reads (`finishState`) for one with, and no session's allPrompts (a
+  // build's caller reads them from the shards, as after a no-change run). A parser state thus
+  // lives as long as its file is read and is never held for every source at once. A partial
+  // update writes its shards at the end, with the unchanged entries merged in.
+  let shardsOk = true;
+  const slim = (e: Entry) => {
+    if (opts.withEntries) return;
+    const a = ADAPTERS.find((x) => x.name === e.src?.harness);
+    e.state = !a?.finish ? NO_STATE : a.finishState ? a.finishState(e.state, e.src) : e.state;
+    e.tail = ''; // (for the next run's append check: it reads it from the shard)
+    // (with its key when no finish pass changes it: the copy the finished list takes)
+    if (e.sessions?.length) e.sessions = e.sessions.map(({ allPrompts: _, ...x }) => (a?.finish ? x : keyed(x, `${x.harness}:${x.id}`)));
+  };
+  let shards: ShardWriter<Entry> | null = null;
+  if (!partial) {
+    const seqs: string[][] = Array.from({ length: SHARDS }, () => []);
+    // (a parsed path among the kept entries keeps that place, as an assignment to it would)
+    const seq = Object.keys(entries);
+    for (const j of order) if (!(j.src.path in entries)) seq.push(j.src.path);
+    for (const p of seq) seqs[shardOf(p)]!.push(p);
+    shards = new ShardWriter(
+      (n) => shardFile(files.state, n), `{"v":${INDEX_VERSION},"entries":{`, seqs,
+      (p) => entries[p], (_p, e) => slim(e),
+    );
+    // the entries keep this order whatever order the results come in
+    if (!plan) for (const j of order) entries[j.src.path] = undefined as unknown as Entry;
+    shards.pumpAll();
+  }
+
   const statByPath = new Map(found.map((f) => [f.src.path, f.stat]));
   const onResult = (job: Job, r: JobResult) => {
     const st = statByPath.get(r.path)!;
-    entries[r.path] = {
-      ...st, src: job.src, offset: r.offset, tail: r.tail, state: r.state, sessions: r.sessions,
-      ...(r.error ? { error: r.error } : {}),
-    };
+    // one literal, one shape for every entry (spreads here gave each entry a hidden class of its own)
+    const e: Entry = { size: st.size, mtime: st.mtime, ino: st.ino, sig: st.sig, src: job.src, offset: r.offset, tail: r.tail, state: r.state, sessions: r.sessions };
+    if (r.error) e.error = r.error;
+    entries[r.path] = e;
     if (r.error) skipped.failed[job.src.harness] = r.error;
+    shards?.pump(shardOf(r.path));
   };
 
   // A full build asked to stream: read newest first and hand over the finished list in order.
   const finished = new Map<Harness, Session[]>();
-  if (opts.onSessions && !partial && !opts.harnesses) {
-    const finishing = new Set(adapters.filter((a) => a.finish).map((a) => a.name));
-    const plan = planOrder(jobs, new Map(found.map((f) => [f.src.path, f.bound])), finishing, found);
+  if (plan) {
     const left = new Map<Harness, number>();
     for (const h of finishing) left.set(h, 0);
     for (const { job } of plan) if (finishing.has(job.src.harness)) left.set(job.src.harness, left.get(job.src.harness)! + 1);
-    const stream = new OrderedStream(opts.onSessions);
+    const out = new OrderedStream(opts.onSessions!);
     const finish = (h: Harness) => {
       const ss = finishHarness(ctx, ADAPTERS.find((a) => a.name === h)!, entries);
       finished.set(h, ss);
-      stream.finished(ss);
+      out.finished(ss);
     };
     // what is reused is read already (in the order the finished list takes it)
-    for (const e of Object.values(entries)) if (!finishing.has(e.src.harness)) stream.add(e.sessions ?? []);
+    for (const e of Object.values(entries)) if (!finishing.has(e.src.harness)) out.add(e.sessions ?? []);
     for (const [h, n] of left) if (n === 0) finish(h);
-    stream.flush(plan.length ? plan[0]!.key : -Infinity);
+    out.flush(plan.length ? plan[0]!.key : -Infinity);
     let i = 0;
-    await runJobs(plan.map((p) => p.job), ctx, opts, (job, r) => {
+    await runJobs(order, ctx, opts, (job, r) => {
       onResult(job, r);
       const h = job.src.harness;
-      if (!finishing.has(h)) stream.add(r.sessions);
+      if (!finishing.has(h)) out.add(r.sessions);
       else {
         const n = left.get(h)! - 1;
         left.set(h, n);
         if (n === 0) finish(h);
       }
       i++;
-      stream.flush(i < plan.length ? plan[i]!.key : -Infinity);
+      out.flush(i < plan.length ? plan[i]!.key : -Infinity);
     }, true);
   } else {
-    await runJobs(jobs, ctx, opts, onResult, false);
+    await runJobs(order, ctx, opts, onResult, false);
   }
 
-  const debug = (err: unknown) => {
-    // A cache we cannot write only costs speed next time.
-    if (process.env.RESUME_DEBUG) process.stderr.write(`resume: cannot write index: ${(err as Error).message}\n`);
-  };
-  let shardsOk = true;
   const saveShards = () => {
-    try {
-      writeShards(files.state, entries, shardsNeeded);
-      // the single state file of earlier versions
-      if (!partial) fs.rmSync(path.join(files.dir, 'state.json'), { force: true });
-    } catch (err) {
+    if (!shards) {
+      try {
+        writeShards(files.state, entries, shardsNeeded);
+      } catch (err) {
+        shardsOk = false;
+        debug(err);
+      }
+      return;
+    }
+    shards.pumpAll();
+    shards.close();
+    if (shards.error) {
       shardsOk = false;
+      debug(shards.error);
+      return;
+    }
+    try {
+      // the single state file of earlier versions
+      fs.rmSync(path.join(files.dir, 'state.json'), { force: true });
+    } catch (err) {
       debug(err);
     }
   };
@@ -907,14 +975,14 @@ async function build(ctx: Ctx, opts: IndexOptions, files: IndexFiles, seen?: Dis
     for (const [p, e] of Object.entries(old)) if (!entries[p] && foundPaths.has(p) && !changedPaths.has(p)) entries[p] = e;
     saveShards();
   } else {
-    // The state is written before the finish pass, and the parser state of harnesses without one
-    // let go (nothing reads it again in this run): the peak of a full build holds less.
+    // every shard is written (and its entries slimmed) before the finish pass
     saveShards();
-    if (!opts.withEntries) {
-      const finishing = new Set(ADAPTERS.filter((a) => a.finish).map((a) => a.name));
-      for (const e of Object.values(entries)) if (!finishing.has(e.src?.harness)) e.state = {};
-    }
     sessions = finishAll(ctx, entries, finished);
+    // what is left of the entries is not read again (nor returned) unless they were asked for
+    if (!opts.withEntries) for (const e of Object.values(entries)) {
+      e.state = NO_STATE;
+      e.sessions = [];
+    }
   }
 
   const changed = jobs.length > 0 || counts.dropped > 0 || !validList;
@@ -927,7 +995,7 @@ async function build(ctx: Ctx, opts: IndexOptions, files: IndexFiles, seen?: Dis
       debug(err);
     }
   }
-  return { sessions, skipped, counts, roots, changed, ...(partial ? {} : { entries }), ...(shorts ? { shorts } : {}) };
+  return { sessions, skipped, counts, roots, changed, ...(opts.withEntries ? { entries } : {}), ...(shorts ? { shorts } : {}) };
 }
 
 /**
@@ -943,12 +1011,19 @@ function writeListing(files: IndexFiles, found: Found[], sessions: Session[], sk
     yield ']}';
   }
   // every prompt stays in the state shards (lib/index/prompts.ts): a listing never loads them
-  writeAtomic(files.list, chunks(({ allPrompts: _, ...s }) => s));
+  writeAtomic(files.list, chunks((s) => {
+    if (s.allPrompts === undefined) return s;
+    const { allPrompts: _, ...rest } = s;
+    return rest;
+  }));
   writeAtomic(files.rows, chunks((s) => listed(s, shorts.get(s.id) ?? s.id)));
   const bin = rowBinChunks(id, home, sessions.map((s) => ({ s, short: shorts.get(s.id) ?? s.id })));
-  if (bin) writeAtomic(files.rowbin, Buffer.concat(bin));
+  if (bin) writeAtomic(files.rowbin, bin);
   else fs.rmSync(files.rowbin, { force: true });
-  writeAtomic(files.files, `v${INDEX_VERSION} ${id}\n${statTable(found)}`);
+  writeAtomic(files.files, (function* () {
+    yield `v${INDEX_VERSION} ${id}\n`;
+    yield* statTable(found);
+  })());
   writeCheck(files.check, id, found, meta);
 }
 
@@ -1001,9 +1076,19 @@ function finishHarness(ctx: Ctx, a: Adapter<any>, entries: Record<string, Entry>
     const key = `${s.harness}:${s.id}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    out.push({ ...s, key });
+    out.push((s as Session).key === key && !a.finish ? (s as Session) : keyed(s, key));
   }
   return out;
+}
+
+/**
+ * `{ ...s, key }`, but with a hidden class shared by every session: a spread gives each copy a
+ * class of its own (about half a KiB per session at 22,000 sessions).
+ */
+function keyed(s: SessionCore, key: string): Session {
+  const o = Object.assign({}, s) as Session;
+  o.key = key;
+  return o;
 }
 
 /** Per-harness cross-source pass, keys, newest first (`done`: harnesses finished already). */
@@ -1019,8 +1104,9 @@ export { byRecency };
 const PARALLEL_MIN_BYTES = 16 << 20;
 
 /**
- * Parse the jobs, calling `onResult` as each finishes. `inOrder`: exactly in the given order, on
- * this thread (a stream needs its order); otherwise largest first, on workers when it pays.
+ * Parse the jobs, handed out in the given order, calling `onResult` as each finishes. `inOrder`:
+ * on this thread, each result handed over before the next file is read (a stream needs its
+ * order); otherwise on workers when it pays.
  */
 async function runJobs(jobs: Job[], ctx: Ctx, opts: IndexOptions, onResult: (j: Job, r: JobResult) => void, inOrder: boolean): Promise<void> {
   if (jobs.length === 0) return;
@@ -1030,8 +1116,6 @@ async function runJobs(jobs: Job[], ctx: Ctx, opts: IndexOptions, onResult: (j: 
   // the build faster (memory-bandwidth bound on 2-core machines; BENCHMARKS.md): one thread there.
   const cores = os.availableParallelism ? os.availableParallelism() : os.cpus().length;
   const threads = Math.min(Number(process.env.RESUME_THREADS) || (cores >= 4 ? cores : 1), jobs.length, 8);
-  // Largest first keeps the workers evenly busy.
-  const order = inOrder ? jobs : [...jobs].sort((a, b) => b.size - b.from - (a.size - a.from));
   let done = 0;
   let doneFiles = 0;
   const tick = (j: Job, r: JobResult) => {
@@ -1041,7 +1125,7 @@ async function runJobs(jobs: Job[], ctx: Ctx, opts: IndexOptions, onResult: (j: 
     onResult(j, r);
   };
   if (inOrder || !opts.workerFile || threads < 2 || total < minBytes || !fs.existsSync(opts.workerFile)) {
-    for (const j of order) {
+    for (const j of jobs) {
       tick(j, await runJob(j, ctx));
       // let the caller write what it was handed before the next file is read
       if (inOrder) await new Promise((res) => setImmediate(res));
@@ -1056,12 +1140,12 @@ async function runJobs(jobs: Job[], ctx: Ctx, opts: IndexOptions, onResult: (j: 
         const w = new Worker(opts.workerFile!, { workerData: { env: ctx.env } });
         let current: Job | null = null;
         const feed = () => {
-          if (next >= order.length) {
+          if (next >= jobs.length) {
             current = null;
             w.postMessage(null);
             return;
           }
-          current = order[next++]!;
+          current = jobs[next++]!;
           w.postMessage({ id: next, job: current });
         };
         w.on('message', (m: { res: JobResult }) => {

@@ -119,10 +119,11 @@ export function uniqueReal<T extends { path: string }>(items: T[]): T[] {
 /**
  * Write a file atomically: a temp file in the same directory, then rename, so a reader sees the old
  * file or the new one, never half of one. The directory is created (0700) when missing; the file
- * gets `mode` (0600 unless told). `data` may be a sequence of chunks (a large listing is not joined).
+ * gets `mode` (0600 unless told). `data` may be a sequence of chunks, text or bytes (a large listing
+ * is not joined).
  * A failed write removes its temp file and throws.
  */
-export function writeAtomic(file: string, data: string | Uint8Array | Iterable<string>, mode = 0o600): void {
+export function writeAtomic(file: string, data: string | Uint8Array | Iterable<string | Uint8Array>, mode = 0o600): void {
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   const tmp = `${file}.tmp-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
   try {
@@ -132,6 +133,13 @@ export function writeAtomic(file: string, data: string | Uint8Array | Iterable<s
       try {
         let buf = '';
         for (const c of data) {
+          if (typeof c !== 'string') {
+            // bytes go out as they are (after the text before them), not joined with the rest
+            if (buf) fs.writeSync(fd, buf);
+            buf = '';
+            for (let o = 0; o < c.length; ) o += fs.writeSync(fd, c, o);
+            continue;
+          }
           buf += c;
           if (buf.length >= 1 << 20) {
             fs.writeSync(fd, buf);

@@ -170,15 +170,15 @@ const nul = <T>(v: T | null | undefined, f: (x: T) => T): T | null => (v == null
  * needed to resume; display paths pass them through oneLine).
  */
 export function sanitizeSession<T extends SessionCore>(s: T): T {
-  const out: T = {
-    ...s,
-    title: nul(s.title, sanitize),
-    firstPrompt: nul(s.firstPrompt, sanitize),
-    lastPrompt: nul(s.lastPrompt, sanitize),
-    lastReply: nul(s.lastReply, sanitizeText),
-    branch: nul(s.branch, sanitize),
-    model: nul(s.model, sanitize),
-  };
+  // `{ ...s, title: … }` field by field: the same object, but with a hidden class shared by every
+  // session (a spread gives each copy its own, about half a KiB per session at scale)
+  const out: T = Object.assign({}, s);
+  out.title = nul(s.title, sanitize);
+  out.firstPrompt = nul(s.firstPrompt, sanitize);
+  out.lastPrompt = nul(s.lastPrompt, sanitize);
+  out.lastReply = nul(s.lastReply, sanitizeText);
+  out.branch = nul(s.branch, sanitize);
+  out.model = nul(s.model, sanitize);
   if (s.allPrompts) out.allPrompts = s.allPrompts.map(sanitize);
   return out;
 }

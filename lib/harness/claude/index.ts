@@ -261,6 +261,12 @@ export const claude: Adapter<ClaudeState, 'claude'> = {
     ];
   },
 
+  // what linkForks reads: the prompts' uuids, times and first texts, and the titles
+  finishState(st) {
+    const { pu, pts, pt, customTitle, aiTitle, summary } = st;
+    return { pu, pts, pt, customTitle, aiTitle, summary } as ClaudeState;
+  },
+
   finish(sessions, _ctx, states) {
     return linkForks(sessions, states);
   },

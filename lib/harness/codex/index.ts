@@ -558,6 +558,13 @@ export const codex: Adapter<any, 'codex'> = {
     ];
   },
 
+  // what finish reads: a titles file's names; a rollout's ids, fork links, prompt hashes and name
+  finishState(st, src) {
+    if (src.kind === 'titles') return st;
+    const { id, child, ph, pt, forkedFrom, parent, threadName } = st;
+    return { id, child, ph, pt, forkedFrom, parent, threadName } as CodexState;
+  },
+
   finish(sessions, _ctx, states) {
     // Thread names: session_index.jsonl (the last entry per id; across roots the newest).
     const names = new Map<string, [string, number]>();
