@@ -277,28 +277,26 @@ function writeCheck(file: string, id: string, found: Found[], meta: AdapterMeta[
     nums = statNums(found);
     names = same.buf.subarray(same.namesAt);
   } else ({ nums, names } = checkBytes(found));
-  const metaBuf = Buffer.from(JSON.stringify(meta), 'utf8');
+  // the same memos over the same paths: the meta and kind codes stand as stored too
+  const sameMeta = !!same && meta.length === same.meta.length && meta.every((m, i) => m.name === same.meta[i]!.name && m.n === same.meta[i]!.n && m.memo === same.meta[i]!.memo);
+  const metaBuf = sameMeta ? same!.buf.subarray(same!.buf.indexOf(10) + 1, same!.codesAt) : Buffer.from(JSON.stringify(meta), 'utf8');
   // per source: its kind (index in its adapter's memo kinds) * 2 + 1 for `whole`; 0 outside a memo
-  const codes = Buffer.alloc(found.length);
-  let i = 0;
-  for (const m of meta) {
-    for (let k = 0; k < m.n && i < found.length; k++, i++) {
-      if (!m.memo) continue;
-      const s = found[i]!.src;
-      codes[i] = m.memo.kinds.indexOf(s.kind) * 2 + (s.mode === 'whole' ? 1 : 0);
+  let codes: Buffer;
+  if (sameMeta) codes = same!.buf.subarray(same!.codesAt, same!.numsAt);
+  else {
+    codes = Buffer.alloc(found.length);
+    let i = 0;
+    for (const m of meta) {
+      for (let k = 0; k < m.n && i < found.length; k++, i++) {
+        if (!m.memo) continue;
+        const s = found[i]!.src;
+        codes[i] = m.memo.kinds.indexOf(s.kind) * 2 + (s.mode === 'whole' ? 1 : 0);
+      }
     }
   }
   const head = `v${INDEX_VERSION} ${id} ${found.length} ${metaBuf.length}\n`;
-  const buf = Buffer.concat([Buffer.from(head, 'latin1'), metaBuf, codes, nums, typeof names === 'string' ? Buffer.from(names, 'utf8') : names]);
-  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  const tmp = `${file}.tmp-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
-  try {
-    fs.writeFileSync(tmp, buf, { mode: 0o600 });
-    fs.renameSync(tmp, file);
-  } catch (err) {
-    fs.rmSync(tmp, { force: true });
-    throw err;
-  }
+  // written as its parts (no copy of the whole)
+  writeAtomic(file, [Buffer.from(head, 'latin1'), metaBuf, codes, nums, typeof names === 'string' ? Buffer.from(names, 'utf8') : names]);
 }
 
 /** The stat bytes of check.bin for these sources. */
@@ -396,10 +394,22 @@ interface PrevStat extends Stat {
   harness: Harness;
 }
 
+/** Are these sources (paths and dependency signatures) the ones check.bin lists, in its order? */
+function samePaths(c: StoredCheck, found: Found[]): boolean {
+  if (found.length !== c.count) return false;
+  const paths = storedPaths(c);
+  if (paths.length !== c.count) return false;
+  for (let i = 0; i < found.length; i++) {
+    const f = found[i]!;
+    if (paths[i] !== (f.stat.sig ? `${f.src.path}\u0001${f.stat.sig}` : f.src.path)) return false;
+  }
+  return true;
+}
+
 /**
  * check.bin's stats by path (null when its names section is damaged). `served`: the found sources
- * are check.bin's, in its order (every adapter served from its memo); then only those whose stat
- * bytes differ are decoded, and no path is gone.
+ * are check.bin's, in its order (samePaths); then only those whose stat bytes differ are decoded,
+ * and no path is gone.
  */
 function storedStats(c: StoredCheck, found: Found[], served: boolean): Map<string, PrevStat> | null {
   const paths = storedPaths(c);
@@ -763,8 +773,6 @@ interface Discovery {
   roots: Map<Harness, Root[]>;
   skipped: Skipped;
   meta: AdapterMeta[];
-  /** every adapter's sources came from check.bin's memos (the paths are its paths) */
-  served: boolean;
   /** the check.bin read */
   stored: StoredCheck | null;
 }
@@ -779,7 +787,7 @@ function tryFast(ctx: Ctx, opts: IndexOptions, want: 'full' | 'rows', files: Ind
   const stored = readCheck(files.check);
   const { found, roots, meta, metaChanged, served } = discoverCached(ctx, ADAPTERS, skipped, files, false, stored);
   const id = matchCheck(stored, found, served);
-  if (!id) return { found, roots, skipped, meta, served, stored };
+  if (!id) return { found, roots, skipped, meta, stored };
   if (metaChanged) {
     // the same sources, and a discovery memo made or dropped: record it for the next run
     try {
@@ -796,7 +804,7 @@ function tryFast(ctx: Ctx, opts: IndexOptions, want: 'full' | 'rows', files: Ind
     }
   }
   const list = readListing(files, want, id);
-  if (!list) return { found, roots, skipped, meta, served, stored };
+  if (!list) return { found, roots, skipped, meta, stored };
   const counts = { sources: found.length, parsed: 0, appended: 0, reused: found.length, dropped: 0, bytes: 0 };
   const res: AnyResult = { sessions: list.sessions as Session[], skipped: mergeSkipped(skipped, list.skipped), counts, roots, changed: false };
   if (opts.withEntries) res.entries = loadShards(files.state, allShards());
@@ -836,8 +844,8 @@ async function build(ctx: Ctx, opts: IndexOptions, files: IndexFiles, want: 'ful
   // The stored build (unless rebuilding): check.bin's stats by path. Read again unless it is the
   // file the discovery read: another builder may have finished while this run waited for the lock.
   const stored = opts.rebuild ? null : recheck(files.check, d?.stored ?? null);
-  // the sources are check.bin's, in its order: only the changed ones are looked at
-  const served = !!d && d.served && !!stored && stored === d.stored;
+  // the sources are check.bin's, in its order (the usual case): only the changed ones are looked at
+  const served = !!stored && samePaths(stored, found);
   const prev = stored ? storedStats(stored, found, served) : null;
 
   // What changed: new or modified sources, and sources gone since the stored build.

@@ -135,18 +135,34 @@ function keyShort(buf: Buffer, p: number): [string, string] {
 export function findRecords(bin: RowBin, keys: Set<string>): Map<string, { k: number; short: string }> | null {
   const out = new Map<string, { k: number; short: string }>();
   const { buf, at } = bin;
-  // compared as bytes (a key, then the tab): no string is made of the records passed over
-  const want = [...keys].map((key) => ({ key, b: Buffer.from(key + '\t', 'utf8') }));
-  for (let k = 0; k < bin.count; k++) {
-    const a = at[k]! + FIXED;
-    const la = buf.readUInt32LE(at[k]! + 10);
-    for (const w of want) {
-      if (w.b.length > la || buf[a + w.b.length - 1] !== 9 || buf.compare(w.b, 0, w.b.length, a, a + w.b.length) !== 0) continue;
-      if (out.has(w.key)) return null;
-      out.set(w.key, { k, short: buf.toString('utf8', a + w.b.length, a + la) });
+  // searched as bytes (the key, then the tab) over the whole file, each hit kept only where a
+  // record's first field starts: no record passed over is decoded
+  for (const key of keys) {
+    const b = Buffer.from(key + '\t', 'utf8');
+    for (let pos = buf.indexOf(b); pos >= 0; pos = buf.indexOf(b, pos + 1)) {
+      const k = recordAt(at, pos - FIXED);
+      if (k < 0) continue;
+      if (out.has(key)) return null;
+      const la = buf.readUInt32LE(at[k]! + 10);
+      if (b.length > la) return null;
+      out.set(key, { k, short: buf.toString('utf8', pos + b.length, pos + la) });
     }
+    if (!out.has(key)) return null;
   }
-  return out.size === keys.size ? out : null;
+  return out;
+}
+
+/** The record starting at byte `p` (binary search of the offsets), or -1. */
+function recordAt(at: Uint32Array, p: number): number {
+  let lo = 0;
+  let hi = at.length - 1;
+  while (lo <= hi) {
+    const m = (lo + hi) >> 1;
+    if (at[m]! === p) return m;
+    if (at[m]! < p) lo = m + 1;
+    else hi = m - 1;
+  }
+  return -1;
 }
 
 /** A record to put: its bytes (one record as rowBinChunks renders it) and what orders it. */
@@ -192,9 +208,9 @@ export function spliceRowBin(bin: RowBin, id: string, drop: Set<number>, add: Ne
       continue;
     }
     const p = at[k]!;
-    const t = buf.readDoubleLE(p + 2);
-    const rt = Number.isNaN(t) ? 0 : t;
     while (j < adds.length) {
+      const t = buf.readDoubleLE(p + 2);
+      const rt = Number.isNaN(t) ? 0 : t;
       const s = adds[j]!.s;
       const nt = s.updated ?? s.started ?? 0;
       let first: boolean;

@@ -122,12 +122,25 @@ export function uniqueReal<T extends { path: string }>(items: T[]): T[] {
  * gets `mode` (0600 unless told). `data` may be a sequence of chunks (a large listing is not joined).
  * A failed write removes its temp file and throws.
  */
-export function writeAtomic(file: string, data: string | Uint8Array | Iterable<string>, mode = 0o600): void {
+export function writeAtomic(file: string, data: string | Uint8Array | Uint8Array[] | Iterable<string>, mode = 0o600): void {
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   const tmp = `${file}.tmp-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
   try {
     if (typeof data === 'string' || data instanceof Uint8Array) fs.writeFileSync(tmp, data, { mode });
-    else {
+    else if (Array.isArray(data) && data.every((d) => d instanceof Uint8Array)) {
+      // buffers in order, without joining them first
+      const fd = fs.openSync(tmp, 'w', mode);
+      try {
+        let parts = data.filter((d) => d.length > 0);
+        while (parts.length > 0) {
+          let n = fs.writevSync(fd, parts);
+          while (parts.length > 0 && n >= parts[0]!.length) n -= parts.shift()!.length;
+          if (n > 0) parts[0] = parts[0]!.subarray(n);
+        }
+      } finally {
+        fs.closeSync(fd);
+      }
+    } else {
       const fd = fs.openSync(tmp, 'w', mode);
       try {
         let buf = '';
