@@ -5,7 +5,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { jsonl, run, tempDir, tempHome, write } from './helpers.js';
-import { INDEX_VERSION } from '../lib/index/index.js';
+import { byRecency, INDEX_VERSION } from '../lib/index/index.js';
+import { findRecords, spliceRowBin, splitRecords } from '../lib/index/listpatch.js';
+import { printRowBin, readRowBin, rowBinChunks } from '../lib/index/rowbin.js';
+import type { Session } from '../lib/types.js';
 
 const uuid = (n: number) => `${String(n).padStart(8, '0')}-2222-4222-8222-222222222222`;
 const ts = (day: number, h = 10) => `2026-05-${String(day).padStart(2, '0')}T${String(h).padStart(2, '0')}:00:00.000Z`;
@@ -279,5 +282,71 @@ describe('a patch is used only when it is sound and of the build check.bin names
     expectFresh(h);
     expect(exists(h, 'list.patch')).toBe(false);
     expect(exists(h, 'rows.bin')).toBe(true);
+  });
+});
+
+describe('rows.bin spliced in bytes (listpatch.ts)', () => {
+  const home = '/home/u';
+  const mk = (n: number, t: number | null, title = `title ${n}`): Session => ({
+    key: `claude:${uuid(n)}`, id: uuid(n), harness: 'claude', cwd: `/home/u/p${n}`, title, firstPrompt: title, lastPrompt: null, lastReply: null,
+    prompts: 1, branch: 'main', model: null, started: t, updated: t, file: `/f/${n}`, hidden: n % 5 === 0, hiddenReason: n % 5 === 0 ? 'empty' : null,
+    parent: null, forkedFrom: null,
+  });
+  const render = (ss: Session[]) => {
+    const sorted = [...ss].sort(byRecency);
+    const b = rowBinChunks('b', home, sorted.map((s) => ({ s, short: s.id.slice(0, 8) })))!;
+    return readRowBin(Buffer.concat(b))!;
+  };
+  const print = (bin: NonNullable<ReturnType<typeof render>>) => {
+    const out: Buffer[] = [];
+    printRowBin(bin, { all: true }, () => ({}), Date.parse('2026-06-01T00:00:00Z'), (b) => out.push(b));
+    return Buffer.concat(out).toString('utf8');
+  };
+
+  it('puts changed records where a build would, ties on time ordered by id, and writes the same file', () => {
+    // times with ties (sessions 3, 4, 5 share one), one without any time
+    const times = [100, 200, 300, 300, 300, 400, 500, null, 600, 700];
+    const base = times.map((t, i) => mk(i + 1, t));
+    const bin = render(base);
+    const cases: [number, number | null][][] = [
+      [[1, 900]], // to the top
+      [[10, 50]], // to the bottom
+      [[4, 300]], // in place among its ties
+      [[6, 300], [2, 300]], // into a tie, by id
+      [[8, 250], [9, null]], // out of and into the no-time end
+      [[3, 301], [4, 299], [5, 300]],
+    ];
+    for (const changes of cases) {
+      const next = base.map((s) => {
+        const c = changes.find(([n]) => s.id === uuid(n));
+        return c ? mk(c[0], c[1], `changed ${c[0]}`) : s;
+      });
+      const put = next.filter((s) => changes.some(([n]) => s.id === uuid(n)));
+      const recs = findRecords(bin, new Set(put.map((s) => s.key)))!;
+      expect(recs.size).toBe(put.length);
+      const one = splitRecords(rowBinChunks('-', home, put.map((s) => ({ s, short: recs.get(s.key)!.short })))![1]!);
+      const spliced = spliceRowBin(bin, 'n', new Set([...recs.values()].map((r) => r.k)), put.map((s, i) => ({ rec: one[i]!, s })))!;
+      const want = render(next);
+      expect(print(spliced.bin)).toBe(print(want));
+      // the file written from the parts is the file a build writes (but for its build id)
+      const file = Buffer.concat(spliced.parts);
+      expect(file.subarray(file.indexOf(10)).equals(want.buf.subarray(want.buf.indexOf(10)))).toBe(true);
+      expect(readRowBin(file)?.id).toBe('n');
+    }
+  });
+
+  it('finds a key only at the start of a record, once, and declines what it cannot order', () => {
+    // a title holding another session's key does not count as its record
+    const base = [mk(1, 100, `claude:${uuid(2)}\tx`), mk(2, 200)];
+    const bin = render(base);
+    const r = findRecords(bin, new Set([`claude:${uuid(2)}`]))!;
+    expect(r.get(`claude:${uuid(2)}`)).toEqual({ k: 0, short: uuid(2).slice(0, 8) });
+    expect(findRecords(bin, new Set(['claude:missing']))).toBeNull();
+    // the same id in two harnesses at the same time: byRecency leaves their order to the sort
+    const twin = { ...mk(2, 200), key: `pi:${uuid(2)}`, harness: 'pi' as const };
+    const b2 = render([mk(1, 100), mk(2, 200), twin]);
+    const one = splitRecords(rowBinChunks('-', home, [{ s: mk(1, 200), short: uuid(1).slice(0, 8) }])![1]!);
+    const k = findRecords(b2, new Set([`claude:${uuid(1)}`]))!.get(`claude:${uuid(1)}`)!.k;
+    expect(spliceRowBin(b2, 'n', new Set([k]), [{ rec: one[0]!, s: { ...mk(1, 200), id: uuid(2) } }])).toBeNull();
   });
 });

@@ -20,7 +20,7 @@
 //   rows.bin         — the rows `resume rows` prints, rendered (lib/index/rowbin.ts): a no-change
 //                      `rows` copies them out, with only the age computed.
 //   dirs.json        — directory listings by directory stat (lib/index/dirs.ts).
-//   state/NN.json    — per source: its stat, offset, parser state (to continue an append), per-source
+//   state/NNN.json   — per source: its stat, offset, parser state (to continue an append), per-source
 //                      sessions; sharded by a hash of the path into SHARDS files, so an append
 //                      reads and rewrites one small shard, not the state of every source.
 //   index.lock       — held by the one run that parses (lib/index/lock.ts); others wait for it.
@@ -67,7 +67,7 @@ import { shortIds } from '../select/filter.js';
 import { tryLock, unlock, waitUnlocked } from './lock.js';
 import { byRecency, OrderedStream, planOrder } from './stream.js';
 import { readRowBin, rowBinChunks, type RowBin } from './rowbin.js';
-import { applyPatch, findRecords, PATCH_MAX_BYTES, PATCH_MAX_SESSIONS, readHead, readPatch, spliceRowBin, type ListPatch, type NewRecord } from './listpatch.js';
+import { applyPatch, findRecords, PATCH_MAX_BYTES, PATCH_MAX_SESSIONS, readHead, readPatch, spliceRowBin, splitRecords, type ListPatch, type NewRecord } from './listpatch.js';
 
 /**
  * Bump when any parser changes what it extracts, or the cache's layout changes (12: 256 state shards,
@@ -256,17 +256,13 @@ export function indexFiles(ctx: Ctx): IndexFiles {
  * discovery order. Stored in check.bin after a header line naming the version and build id; a run
  * builds the same bytes from its own stats and compares them with one memcmp.
  */
-function checkBytes(found: Found[]): { nums: Buffer; names: string } {
-  const nums = new Float64Array(found.length * 3);
+function checkBytes(found: Found[], withNums = true): { nums: Buffer; names: string } {
   const names = new Array<string>(found.length);
   for (let i = 0; i < found.length; i++) {
     const st = found[i]!.stat;
-    nums[i * 3] = st.size;
-    nums[i * 3 + 1] = st.mtime;
-    nums[i * 3 + 2] = st.ino;
     names[i] = st.sig ? `${found[i]!.src.path}\u0001${st.sig}` : found[i]!.src.path;
   }
-  return { nums: Buffer.from(nums.buffer, nums.byteOffset, nums.byteLength), names: names.join('\u0000') };
+  return { nums: withNums ? statNums(found) : Buffer.alloc(0), names: names.join('\u0000') };
 }
 
 function writeCheck(file: string, id: string, found: Found[], meta: AdapterMeta[], same?: StoredCheck): void {
@@ -382,8 +378,9 @@ function storedPaths(c: StoredCheck): string[] {
 function matchCheck(c: StoredCheck | null, found: Found[], samePaths = false): string | null {
   if (!c || c.count !== found.length) return null;
   if (samePaths) return Buffer.compare(statNums(found), c.buf.subarray(c.numsAt, c.namesAt)) === 0 ? c.id : null;
-  const { nums, names } = checkBytes(found);
-  if (Buffer.compare(nums, c.buf.subarray(c.numsAt, c.namesAt)) !== 0) return null;
+  // the stats first: an append differs there, and the paths need not be joined to tell
+  if (Buffer.compare(statNums(found), c.buf.subarray(c.numsAt, c.namesAt)) !== 0) return null;
+  const { names } = checkBytes(found, false);
   const rest = c.buf.subarray(c.namesAt);
   if (rest.length !== Buffer.byteLength(names, 'utf8') || rest.toString('utf8') !== names) return null;
   return c.id;
@@ -499,8 +496,9 @@ export function shardOf(p: string): number {
   return (h >>> 0) % SHARDS;
 }
 
-function shardFile(stateDir: string, n: number): string {
-  return path.join(stateDir, `${String(n).padStart(2, '0')}.json`);
+/** A state shard's file: state/000.json … state/255.json. */
+export function shardFile(stateDir: string, n: number): string {
+  return path.join(stateDir, `${String(n).padStart(3, '0')}.json`);
 }
 
 function loadShards(stateDir: string, which: Iterable<number>): Record<string, Entry> {
@@ -1137,21 +1135,16 @@ async function appendPatch(
   }
 
   // rows.bin: the changed records found (their short ids stand: the ids did not change) and replaced
+  if (put.length > PATCH_MAX_SESSIONS) return handOn();
   const keys = new Set(put.map((s) => s.key));
   const recs = findRecords(bin, keys);
   if (!recs) return handOn();
-  const adds: NewRecord[] = [];
-  const shorts: string[] = [];
-  for (const s of put) {
-    const short = recs.get(s.key)!.short;
-    const r = rowBinChunks('-', ctx.home, [{ s, short }]);
-    if (!r) return handOn();
-    adds.push({ rec: r[1]!, s });
-    shorts.push(short);
-  }
+  const shorts = put.map((s) => recs.get(s.key)!.short);
+  const rendered = rowBinChunks('-', ctx.home, put.map((s, i) => ({ s, short: shorts[i]! })));
+  const one = rendered && splitRecords(rendered[1]!);
+  if (!one || one.length !== put.length) return handOn();
+  const adds: NewRecord[] = put.map((s, i) => ({ rec: one[i]!, s }));
   const id = newBuildId();
-  const nextBin = spliceRowBin(bin, id, new Set([...recs.values()].map((x) => x.k)), adds);
-  if (!nextBin) return handOn();
 
   // the patch: the one in force with these sessions put over it
   const patch: ListPatch = { v: INDEX_VERSION, id, base: head.id, built: Date.now(), skipped, drop: [...new Set([...(cur?.drop ?? []), ...keys])], put: [], short: [] };
@@ -1169,6 +1162,9 @@ async function appendPatch(
   const text = JSON.stringify(patch);
   if (text.length > PATCH_MAX_BYTES) return handOn();
 
+  const nextBin = spliceRowBin(bin, id, new Set([...recs.values()].map((x) => x.k)), adds);
+  if (!nextBin) return handOn();
+
   // The changed shards (with their unchanged entries), the patch, rows.bin, and check.bin last.
   const entries: Record<string, Entry> = {};
   for (const [p, e] of Object.entries(old)) if (byPath.has(p)) entries[p] = e;
@@ -1181,7 +1177,7 @@ async function appendPatch(
   }
   try {
     writeAtomic(files.patch, text);
-    writeAtomic(files.rowbin, nextBin.buf);
+    writeAtomic(files.rowbin, nextBin.parts);
     writeCheck(files.check, id, found, meta, served ? stored : undefined);
   } catch (err) {
     // the listing of the stored build stands (or, with the patch written, none does: the next run builds it)
@@ -1189,7 +1185,7 @@ async function appendPatch(
   }
   handOn();
   counts.reused = found.length - changed.size;
-  if (want === 'rows' && opts.rowBin) return { result: { sessions: [], rowBin: nextBin, skipped, counts, roots, changed: true } };
+  if (want === 'rows' && opts.rowBin) return { result: { sessions: [], rowBin: nextBin.bin, skipped, counts, roots, changed: true } };
   const l = readListing(files, want, id);
   if (l) return { result: { sessions: l.sessions, skipped, counts, roots, changed: true } };
   // what was written cannot be read back: the caller writes the listing whole (nothing to parse)

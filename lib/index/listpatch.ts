@@ -17,7 +17,7 @@
 import fs from 'node:fs';
 import type { Session } from '../types.js';
 import { byRecency } from './stream.js';
-import { ROWBIN_VERSION, type RowBin } from './rowbin.js';
+import { IN_MORE, ROWBIN_VERSION, type RowBin } from './rowbin.js';
 
 /** Successive appends merge into one patch up to these bounds; past them the listing is rewritten. */
 export const PATCH_MAX_SESSIONS = 256;
@@ -165,6 +165,17 @@ function recordAt(at: Uint32Array, p: number): number {
   return -1;
 }
 
+/** The records of a rows.bin body (after its header), each as its own slice. */
+export function splitRecords(body: Buffer): Buffer[] {
+  const out: Buffer[] = [];
+  for (let p = 0; p < body.length; ) {
+    const n = FIXED + body.readUInt32LE(p + 10) + body.readUInt32LE(p + 14) + body.readUInt32LE(p + 18) + body.readUInt32LE(p + 22);
+    out.push(body.subarray(p, p + n));
+    p += n;
+  }
+  return out;
+}
+
 /** A record to put: its bytes (one record as rowBinChunks renders it) and what orders it. */
 export interface NewRecord {
   rec: Buffer;
@@ -173,33 +184,34 @@ export interface NewRecord {
 
 /**
  * rows.bin of build `id`: the records of `bin` but those numbered in `drop`, and `add` placed in the
- * order byRecency gives (time, then id). Null when the order cannot be told from the bytes: a record
+ * order byRecency gives (time, then id). Neither is copied: `bin` holds the old file's buffer and
+ * the new records apart (RowBin.more), and `parts` are the file's bytes in order, to be written as
+ * they are. Null when the order cannot be told from the bytes: a record
  * ties on time with one to put and its key has a space (which may stand for a tab of the real id), or
  * the same id.
  */
-export function spliceRowBin(bin: RowBin, id: string, drop: Set<number>, add: NewRecord[]): RowBin | null {
+export function spliceRowBin(bin: RowBin, id: string, drop: Set<number>, add: NewRecord[]): { bin: RowBin; parts: Buffer[] } | null {
   const { buf, at } = bin;
   const adds = [...add].sort((x, y) => byRecency(x.s as Session, y.s as Session));
   const end = (k: number) => (k + 1 < bin.count ? at[k + 1]! : buf.length);
   const parts: Buffer[] = [];
-  // where each record starts, relative to the end of the header (`o`: bytes so far)
+  // where each record starts in the buffers the RowBin keeps
   const count = bin.count - drop.size + add.length;
-  const rel = new Uint32Array(count);
+  const abs = new Uint32Array(count);
   let n = 0;
-  let o = 0;
   let runStart = -1;
   let runEnd = -1;
   const flushRun = () => {
-    if (runStart >= 0) {
-      parts.push(buf.subarray(runStart, runEnd));
-      o += runEnd - runStart;
-    }
+    if (runStart >= 0) parts.push(buf.subarray(runStart, runEnd));
     runStart = -1;
   };
-  const putNew = (r: Buffer) => {
-    rel[n++] = o;
-    parts.push(r);
-    o += r.length;
+  const more = Buffer.concat(adds.map((x) => x.rec));
+  const moreAt: number[] = [];
+  for (let i = 0, q = 0; i < adds.length; q += adds[i]!.rec.length, i++) moreAt.push(q);
+  // a new record: its offset in `more` for the RowBin, its bytes for the file
+  const putNew = (i: number) => {
+    abs[n++] = moreAt[i]! + IN_MORE;
+    parts.push(more.subarray(moreAt[i]!, moreAt[i]! + adds[i]!.rec.length));
   };
   let j = 0;
   for (let k = 0; k < bin.count; k++) {
@@ -224,18 +236,16 @@ export function spliceRowBin(bin: RowBin, id: string, drop: Set<number>, add: Ne
       }
       if (!first) break;
       flushRun();
-      putNew(adds[j]!.rec);
+      putNew(j);
       j++;
     }
     if (runStart < 0) runStart = p;
-    rel[n++] = o + (p - runStart);
+    abs[n++] = p;
     runEnd = end(k);
   }
   flushRun();
-  for (; j < adds.length; j++) putNew(adds[j]!.rec);
-  if (n !== count) return null;
+  for (; j < adds.length; j++) putNew(j);
+  if (n !== count || buf.length + more.length >= IN_MORE) return null;
   const head = Buffer.from(`v${ROWBIN_VERSION} ${id} ${count} ${bin.home}\n`, 'utf8');
-  const out = Buffer.concat([head, ...parts]);
-  for (let k = 0; k < count; k++) rel[k] += head.length;
-  return { id, home: bin.home, count, buf: out, at: rel };
+  return { bin: { id, home: bin.home, count, buf, at: abs, more }, parts: [head, ...parts] };
 }
