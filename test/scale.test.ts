@@ -201,7 +201,10 @@ describe('the stored listing (check.bin, rows.json, list.json)', () => {
     for (const f of ['rows.json', 'check.bin']) fs.rmSync(path.join(c, f));
     fs.writeFileSync(path.join(c, 'list.json'), JSON.stringify({ v: 9, files: {}, sessions: [], skipped: {}, built: 1 }));
     fs.writeFileSync(path.join(c, 'files.json'), 'v10 old\n[]');
+    // and a state shard of the 16-shard layout
+    fs.writeFileSync(path.join(c, 'state', '03.json'), '{"v":11,"entries":{}}');
     expect(rowsOf(h)).toEqual(want);
+    expect(fs.existsSync(path.join(c, 'state', '03.json'))).toBe(false);
     expect(JSON.parse(fs.readFileSync(path.join(c, 'list.json'), 'utf8')).v).toBe(INDEX_VERSION);
     expect(fs.existsSync(path.join(c, 'files.json'))).toBe(false);
   });

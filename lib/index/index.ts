@@ -49,8 +49,9 @@
 // session, a damaged or foreign patch, a bound passed) takes the partial or full path, which reads
 // the listing (with the patch applied), writes list.json, rows.json, rows.bin and check.bin whole
 // (compaction) and removes list.patch. A run that dies between the patch and check.bin leaves a
-// patch check.bin does not name: the listing of the previous build is then gone, and the next run
-// builds from the state shards (nothing is parsed again that did not change).
+// patch check.bin does not name: when the build check.bin names was itself a patch, its listing is
+// then gone and the next run builds the listing whole from the state shards (nothing is parsed
+// again that did not change); when it was list.json's own build, that still serves.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -985,8 +986,11 @@ async function build(ctx: Ctx, opts: IndexOptions, files: IndexFiles, want: 'ful
   const saveShards = () => {
     try {
       writeShards(files.state, entries, shardsNeeded);
-      // the single state file of earlier versions
-      if (!partial) fs.rmSync(path.join(files.dir, 'state.json'), { force: true });
+      // the single state file, and the 16 shards (state/NN.json), of earlier versions
+      if (!partial) {
+        fs.rmSync(path.join(files.dir, 'state.json'), { force: true });
+        for (let n = 0; n < 16; n++) fs.rmSync(path.join(files.state, `${String(n).padStart(2, '0')}.json`), { force: true });
+      }
     } catch (err) {
       shardsOk = false;
       debug(err);
