@@ -17,7 +17,7 @@
 import fs from 'node:fs';
 import type { Session } from '../types.js';
 import { byRecency } from './stream.js';
-import { IN_MORE, ROWBIN_VERSION, type RowBin } from './rowbin.js';
+import { ROWBIN_VERSION, type RowBin } from './rowbin.js';
 
 /** Successive appends merge into one patch up to these bounds; past them the listing is rewritten. */
 export const PATCH_MAX_SESSIONS = 256;
@@ -210,7 +210,7 @@ export function spliceRowBin(bin: RowBin, id: string, drop: Set<number>, add: Ne
   for (let i = 0, q = 0; i < adds.length; q += adds[i]!.rec.length, i++) moreAt.push(q);
   // a new record: its offset in `more` for the RowBin, its bytes for the file
   const putNew = (i: number) => {
-    abs[n++] = moreAt[i]! + IN_MORE;
+    abs[n++] = buf.length + moreAt[i]!;
     parts.push(more.subarray(moreAt[i]!, moreAt[i]! + adds[i]!.rec.length));
   };
   let j = 0;
@@ -245,7 +245,7 @@ export function spliceRowBin(bin: RowBin, id: string, drop: Set<number>, add: Ne
   }
   flushRun();
   for (; j < adds.length; j++) putNew(j);
-  if (n !== count || buf.length + more.length >= IN_MORE) return null;
+  if (n !== count || buf.length + more.length > 0xffffffff) return null;
   const head = Buffer.from(`v${ROWBIN_VERSION} ${id} ${count} ${bin.home}\n`, 'utf8');
   return { bin: { id, home: bin.home, count, buf, at: abs, more }, parts: [head, ...parts] };
 }

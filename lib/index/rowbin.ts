@@ -84,14 +84,11 @@ export interface RowBin {
   home: string;
   count: number;
   buf: Buffer;
-  /** offset of each record; with IN_MORE set, the offset in `more` */
+  /** offset of each record; past the end of `buf`, an offset into `more` (less buf.length) */
   at: Uint32Array;
   /** records held apart from `buf` (an append's new records: lib/index/listpatch.ts spliceRowBin) */
   more?: Buffer;
 }
-
-/** The flag of an offset into RowBin.more. */
-export const IN_MORE = 0x80000000;
 
 /** Parse and check the whole file; null when it is not a complete file of this version. */
 export function readRowBin(buf: Buffer): RowBin | null {
@@ -150,9 +147,9 @@ export function printRowBin(r: RowBin, f: RowFilter, readNames: () => Record<str
   for (let k = 0; k < r.count; k++) {
     let p = at[k]!;
     let buf = r.buf;
-    if (p >= IN_MORE) {
+    if (p >= buf.length) {
+      p -= buf.length;
       buf = r.more!;
-      p -= IN_MORE;
     }
     const flags = buf[p]!;
     if (!f.all && flags & HIDDEN) continue;
