@@ -1192,8 +1192,9 @@ async function appendPatch(
   if (want === 'rows' && opts.rowBin) return { result: { sessions: [], rowBin: nextBin.bin, skipped, counts, roots, changed: true } };
   const l = readListing(files, want, id);
   if (l) return { result: { sessions: l.sessions, skipped, counts, roots, changed: true } };
-  // what was written cannot be read back: the caller writes the listing whole (nothing to parse)
-  counts.appended = counts.parsed = counts.bytes = 0;
+  // what was written cannot be read back: the caller writes the listing whole (nothing to parse
+  // again; what was parsed here stays counted)
+  counts.reused = 0;
   return { parsed };
 }
 
