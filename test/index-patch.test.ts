@@ -215,6 +215,8 @@ describe('a patch is used only when it is sound and of the build check.bin names
       JSON.stringify({ ...p, id: 'another-build' }),
       // a put key it does not drop would list a session twice
       JSON.stringify({ ...p, drop: [] }),
+      // nor take a session away (an append never does)
+      JSON.stringify({ ...p, drop: [...p.drop, `claude:${uuid(2)}`] }),
       JSON.stringify({ ...p, short: [] }),
       JSON.stringify({ ...p, put: [...p.put, p.put[0]], short: [...p.short, p.short[0]] }),
     ];

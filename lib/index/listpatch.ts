@@ -7,8 +7,9 @@
 // The listing of build `id` is the base listing without the sessions whose key is in `drop`, with
 // `put` added (whole sessions, without `allPrompts`, as list.json holds them; `short[i]` is the short
 // id of `put[i]`, for the rows of rows.json), sorted by `byRecency` as a build sorts it. Every key of
-// `put` is in `drop` and no key is put twice, so a key is listed once; a patch that breaks this,
-// or any other malformed one, is not applied at all.
+// `put` is in `drop` and no key is put twice, so a key is listed once; and, as an append never takes
+// a session away (one that goes takes the full path), every dropped key is put again. A patch that
+// breaks this, or any other malformed one, is not applied at all.
 //
 // The same module holds the two other pieces an append needs without parsing the listing: the head
 // of list.json (its first line: version, build id, and the keys a patch may not touch) and the
@@ -59,7 +60,7 @@ export function readPatch(file: string, version: number): ListPatch | null {
     if (!drop.has(s.key) || put.has(s.key)) return null;
     put.add(s.key);
   }
-  return p;
+  return put.size === drop.size ? p : null;
 }
 
 /** The base listing with the patch applied: dropped keys out, put sessions in, sorted as a build sorts. */
