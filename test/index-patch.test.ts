@@ -142,6 +142,25 @@ describe('an append patches the listing', () => {
     expect(patchOf(h).base).toBe(listId(h));
   });
 
+  it('many successive appends to every session stay one patch on the first base, listing as a build would', { timeout: 120_000 }, () => {
+    const h = store();
+    views(h);
+    const base = listId(h);
+    const grow = [
+      (k: number) => fs.appendFileSync(claudeFile(h, 1 + (k % 3)), claudeLine(uuid(1 + (k % 3)), `/tmp/p${1 + (k % 3)}`, `claude round ${k}`, ts(10 + (k % 15), k % 24))),
+      (k: number) => fs.appendFileSync(piFile(h, 4 + ((k >> 1) % 2)), piMessage(`pi round ${k}`, ts(10 + (k % 15), (k + 5) % 24), 10 + k)),
+    ];
+    for (let k = 0; k < 16; k++) {
+      grow[k % 2]!(k);
+      ok(h, ['rows', '-a']);
+    }
+    const p = patchOf(h);
+    expect(p.base).toBe(base);
+    expect(p.put).toHaveLength(5);
+    expect(p.id).toBe(checkId(h));
+    expectFresh(h);
+  });
+
   it('a new session or a removed file after a patch rewrites the listing (no patch left)', () => {
     const h = store();
     views(h);
