@@ -96,6 +96,27 @@ describe('nothing from a transcript reaches any output raw', () => {
     r(['rows']);
     const bin = fs.readFileSync(path.join(dir, 'rows.bin')).toString('utf8');
     for (const sec of NEEDLES) expect(bin).not.toContain(sec);
+
+    // an append: list.patch and the spliced rows.bin hold the new prompt redacted
+    const cwd = path.join(home, 'work', 'shop');
+    fs.appendFileSync(path.join(home, `.claude/projects/-w-shop/${id2}.jsonl`), JSON.stringify({
+      parentUuid: `${id2}-2`, isSidechain: false, userType: 'external', cwd, sessionId: id2, version: '2.1.0', gitBranch: 'main', type: 'user',
+      uuid: `${id2}-3`, timestamp: '2026-11-20T10:09:00.000Z', entrypoint: 'cli',
+      message: { role: 'user', content: `${ESC}cartwheel appended ${SECRETS.aws} password=${SECRETS.password}` },
+    }) + '\n');
+    expect(r(['rows']).stdout).toContain(`claude:${id2}`);
+    const patch = fs.readFileSync(path.join(dir, 'list.patch'), 'utf8');
+    expect(JSON.parse(patch).put.map((s: { id: string }) => s.id)).toEqual([id2]);
+    expect(patch).toContain('cartwheel appended');
+    expectCleanJson('list.patch sessions', JSON.stringify(JSON.parse(patch).put));
+    // and every other file the index writes (whatever its name) holds no secret; the state shards
+    // are the exception: the parser's state (to continue an append) is the transcript's own text
+    const every = fs.readdirSync(dir, { withFileTypes: true }).filter((e) => e.isFile()).map((e) => path.join(dir, e.name));
+    expect(every.map((f) => path.relative(dir, f))).toEqual(expect.arrayContaining(['list.json', 'rows.json', 'rows.bin', 'list.patch', 'check.bin', 'dirs.json']));
+    for (const f of every) {
+      const text = fs.readFileSync(f).toString('utf8');
+      for (const sec of NEEDLES) expect(text, `${path.relative(dir, f)} holds a secret`).not.toContain(sec);
+    }
   });
 
   const cases: [string, string[], 'text' | 'json', Record<string, string | undefined>?][] = [

@@ -181,31 +181,32 @@ describe('the stored listing (check.bin, rows.json, list.json)', () => {
     expect(JSON.parse(fs.readFileSync(rowsFile, 'utf8')).sessions).toHaveLength(2);
   });
 
-  it('parses again when check.bin or files.json is damaged, and after an index version change', () => {
+  it('builds again when check.bin is damaged (from the state, nothing parsed), and after an index version change', () => {
     const h = twoSessions();
     const want = rowsOf(h);
     const check = path.join(cache(h), 'check.bin');
     fs.writeFileSync(check, fs.readFileSync(check).subarray(0, 30));
     expect(rowsOf(h)).toEqual(want);
-    fs.writeFileSync(path.join(cache(h), 'files.json'), 'garbage');
     fs.writeFileSync(check, 'garbage');
     // the per-source state still holds both: nothing to parse, the listing is written again
     expect(counts(h)).toMatch(/0 parsed, 0 appended, 2 unchanged/);
     expect(fs.readFileSync(check).toString('latin1')).toMatch(new RegExp(`^v${INDEX_VERSION} \\S+ 2 \\d+\n`));
-    // check.bin alone damaged: the stats in files.json still match; check.bin is written again
-    fs.writeFileSync(check, 'garbage');
-    expect(counts(h)).toMatch(/0 parsed/);
-    expect(fs.readFileSync(check).toString('latin1')).toMatch(new RegExp(`^v${INDEX_VERSION} \\S+ 2 \\d+\n`));
+    expect(counts(h)).toMatch(/0 parsed, 0 appended, 2 unchanged/);
     fs.rmSync(path.join(cache(h), 'state'), { recursive: true });
-    fs.writeFileSync(path.join(cache(h), 'files.json'), 'garbage');
     fs.writeFileSync(check, 'garbage');
     expect(counts(h)).toMatch(/2 parsed/);
-    // a listing of an older version (list.json with the stats inside, as version 9 wrote it)
+    // a listing of an older version (list.json with the stats inside, as version 9 wrote it; and
+    // the files.json earlier builds wrote, removed by the next build)
     const c = cache(h);
-    for (const f of ['rows.json', 'check.bin', 'files.json']) fs.rmSync(path.join(c, f));
+    for (const f of ['rows.json', 'check.bin']) fs.rmSync(path.join(c, f));
     fs.writeFileSync(path.join(c, 'list.json'), JSON.stringify({ v: 9, files: {}, sessions: [], skipped: {}, built: 1 }));
+    fs.writeFileSync(path.join(c, 'files.json'), 'v10 old\n[]');
+    // and a state shard of the 16-shard layout
+    fs.writeFileSync(path.join(c, 'state', '03.json'), '{"v":11,"entries":{}}');
     expect(rowsOf(h)).toEqual(want);
+    expect(fs.existsSync(path.join(c, 'state', '03.json'))).toBe(false);
     expect(JSON.parse(fs.readFileSync(path.join(c, 'list.json'), 'utf8')).v).toBe(INDEX_VERSION);
+    expect(fs.existsSync(path.join(c, 'files.json'))).toBe(false);
   });
 
   it('notices a grown, a replaced and a same-size rewritten file (never a stale listing)', () => {

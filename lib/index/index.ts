@@ -3,25 +3,55 @@
 // the new complete lines; shrunk or rewritten → parse from byte 0; gone → drop.
 //
 // Files in the cache directory, each written atomically (temp file + rename, mode 0600):
-//   files.json       — the stat of every source: `v<version> <build id>\n` then one JSON array
-//                      (read when something changed, to tell what).
-//   check.bin        — the same stats as bytes (float64 size, mtime, inode; then the paths): a
-//                      no-change run builds the same bytes from its own stats and compares them,
-//                      exactly, without parsing anything. Before them, per adapter, how many
-//                      sources it added and its discovery memo (lib/index/discmemo.ts): the
-//                      directories it listed, so an unchanged tree is not walked again.
+//   check.bin        — the stat of every source as bytes (float64 size, mtime, inode; then the paths,
+//                      each with its dependency signature): a no-change run builds the same bytes
+//                      from its own stats and compares them, exactly, without parsing anything; a
+//                      change is told from it too (which paths are new, gone or changed). Before
+//                      them, per adapter, how many sources it added and its discovery memo
+//                      (lib/index/discmemo.ts): the directories it listed, so an unchanged tree is
+//                      not walked again. Its header names the build.
 //   rows.json        — what a row shows, per session (ListedSession), for `rows`: a fraction of
 //                      the listing's size.
-//   list.json        — the final sessions, whole (preview, ls, search, resolve).
+//   list.json        — the final sessions, whole (preview, ls, search, resolve). Both start with a
+//                      head line (version, build id, time, skipped sources, and `hold`: the keys an
+//                      append may not patch, below) and a line break before `"sessions"`, so the
+//                      head is read without the listing.
+//   list.patch       — an append's change to list.json and rows.json (lib/index/listpatch.ts).
 //   rows.bin         — the rows `resume rows` prints, rendered (lib/index/rowbin.ts): a no-change
 //                      `rows` copies them out, with only the age computed.
 //   dirs.json        — directory listings by directory stat (lib/index/dirs.ts).
-//   state/NN.json    — per source: offset, parser state (to continue an append), per-source
+//   state/NNN.json   — per source: its stat, offset, parser state (to continue an append), per-source
 //                      sessions; sharded by a hash of the path into SHARDS files, so an append
 //                      reads and rewrites one small shard, not the state of every source.
 //   index.lock       — held by the one run that parses (lib/index/lock.ts); others wait for it.
-// files.json and check.bin are written last and name the build: rows.json, rows.bin and list.json are used
-// only when they carry the same build id, so a run that died half-way is never read as finished.
+// check.bin is written last and names the build: rows.bin, and the listing (list.json and rows.json,
+// or them with list.patch applied), are used only when they are of the build it names, so a run that
+// died half-way is never read as finished. (files.json, the stat table earlier versions kept, is
+// gone: check.bin holds the same.)
+//
+// An append (sources of per-source harnesses grown or rewritten; none new, none gone) updates the
+// listing without reading or rewriting it when it can prove the set of sessions stays the same:
+//   - every changed source's stored entry is the one the current build used (its stat is the stat
+//     check.bin recorded for it: a run that died after writing shards leaves a newer one) and parsed
+//     without error;
+//   - after parsing, each changed source has the same session keys as before, each with the same
+//     `link` and `forkedFrom` (so short ids cannot change, nor any fork link), and none is in the
+//     listing's `hold` (a linked harness's sessions with a fork or a shared link key: the finish pass
+//     may change them);
+//   - ids are printable ASCII without spaces (the rendered key and short id are then the real ones);
+//   - rows.bin is of the current build and home, and each changed key is in it once;
+//   - the patch in force (list.patch of the current build on list.json's build, or none when
+//     list.json is the current build) merged with this change stays within PATCH_MAX_SESSIONS and
+//     PATCH_MAX_BYTES.
+// It then writes the changed shards, list.patch (new build id, base = list.json's build, the
+// changed keys dropped and their sessions put, merged with the patch in force), rows.bin (spliced
+// in bytes: listpatch.ts spliceRowBin) and check.bin last. Anything else (a new or vanished source or
+// session, a damaged or foreign patch, a bound passed) takes the partial or full path, which reads
+// the listing (with the patch applied), writes list.json, rows.json, rows.bin and check.bin whole
+// (compaction) and removes list.patch. A run that dies between the patch and check.bin leaves a
+// patch check.bin does not name: when the build check.bin names was itself a patch, its listing is
+// then gone and the next run builds the listing whole from the state shards (nothing is parsed
+// again that did not change); when it was list.json's own build, that still serves.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -39,9 +69,13 @@ import { tryLock, unlock, waitUnlocked } from './lock.js';
 import { byRecency, OrderedStream, planOrder } from './stream.js';
 import { readRowBin, rowBinChunks, type RowBin } from './rowbin.js';
 import { ShardWriter } from './shardwriter.js';
+import { applyPatch, findRecords, PATCH_MAX_BYTES, PATCH_MAX_SESSIONS, readHead, readPatch, spliceRowBin, splitRecords, type ListPatch, type NewRecord } from './listpatch.js';
 
-/** Bump when any parser changes what it extracts: older caches are discarded and rebuilt. */
-export const INDEX_VERSION = 11;
+/**
+ * Bump when any parser changes what it extracts, or the cache's layout changes (12: 256 state shards,
+ * list.patch, no files.json): older caches are discarded and rebuilt.
+ */
+export const INDEX_VERSION = 12;
 
 /**
  * What a listing row needs of a session (rows.json holds only these). `short` is the id's shortest
@@ -83,11 +117,9 @@ interface StateFile {
   entries: Record<string, Entry>;
 }
 
-type FileStat = [number, number, number, string];
-
 interface ListFile<S = Session> {
   v: number;
-  /** build id, the same in files.json, rows.json and list.json */
+  /** build id, the same in check.bin, rows.json and list.json (or list.patch, when one is applied) */
   id: string;
   sessions: S[];
   skipped: Skipped;
@@ -199,7 +231,8 @@ export function haveListing(ctx: Ctx): boolean {
   }
 }
 
-export const SHARDS = 16;
+/** State shards: an append reads and rewrites one (at 22,000 sources 16 shards were 10 MB each). */
+export const SHARDS = 256;
 
 /** The state kept of a source once it is written, when nothing in the run reads it again (one object for all). */
 const NO_STATE: LineState = Object.freeze({}) as LineState;
@@ -209,7 +242,7 @@ export interface IndexFiles {
   list: string;
   rows: string;
   rowbin: string;
-  files: string;
+  patch: string;
   check: string;
   dirs: string;
   lock: string;
@@ -219,17 +252,7 @@ export interface IndexFiles {
 export function indexFiles(ctx: Ctx): IndexFiles {
   const dir = cacheDir(ctx);
   const j = (n: string) => path.join(dir, n);
-  return { dir, list: j('list.json'), rows: j('rows.json'), rowbin: j('rows.bin'), files: j('files.json'), check: j('check.bin'), dirs: j('dirs.json'), lock: j('index.lock'), state: j('state') };
-}
-
-/** The stat table as stored in files.json (after the id line); discovery order; in pieces (not one string). */
-function* statTable(found: Found[]): Generator<string> {
-  yield '[';
-  for (let i = 0; i < found.length; i++) {
-    const f = found[i]!;
-    yield `${i > 0 ? ',' : ''}[${JSON.stringify(f.src.path)},${f.stat.size},${f.stat.mtime},${f.stat.ino},${JSON.stringify(f.stat.sig)}]`;
-  }
-  yield ']';
+  return { dir, list: j('list.json'), rows: j('rows.json'), rowbin: j('rows.bin'), patch: j('list.patch'), check: j('check.bin'), dirs: j('dirs.json'), lock: j('index.lock'), state: j('state') };
 }
 
 /**
@@ -238,7 +261,47 @@ function* statTable(found: Found[]): Generator<string> {
  * discovery order. Stored in check.bin after a header line naming the version and build id; a run
  * builds the same bytes from its own stats and compares them with one memcmp.
  */
-function checkBytes(found: Found[], withNames = true): { nums: Buffer; names: string } {
+function checkBytes(found: Found[], withNums = true): { nums: Buffer; names: string } {
+  const names = new Array<string>(found.length);
+  for (let i = 0; i < found.length; i++) {
+    const st = found[i]!.stat;
+    names[i] = st.sig ? `${found[i]!.src.path}\u0001${st.sig}` : found[i]!.src.path;
+  }
+  return { nums: withNums ? statNums(found) : Buffer.alloc(0), names: names.join('\u0000') };
+}
+
+function writeCheck(file: string, id: string, found: Found[], meta: AdapterMeta[], same?: StoredCheck): void {
+  // the names section of a check whose paths these are (`same`) stands as it is
+  let nums: Buffer;
+  let names: string | Buffer;
+  if (same) {
+    nums = statNums(found);
+    names = same.buf.subarray(same.namesAt);
+  } else ({ nums, names } = checkBytes(found));
+  // the same memos over the same paths: the meta and kind codes stand as stored too
+  const sameMeta = !!same && meta.length === same.meta.length && meta.every((m, i) => m.name === same.meta[i]!.name && m.n === same.meta[i]!.n && m.memo === same.meta[i]!.memo);
+  const metaBuf = sameMeta ? same!.buf.subarray(same!.buf.indexOf(10) + 1, same!.codesAt) : Buffer.from(JSON.stringify(meta), 'utf8');
+  // per source: its kind (index in its adapter's memo kinds) * 2 + 1 for `whole`; 0 outside a memo
+  let codes: Buffer;
+  if (sameMeta) codes = same!.buf.subarray(same!.codesAt, same!.numsAt);
+  else {
+    codes = Buffer.alloc(found.length);
+    let i = 0;
+    for (const m of meta) {
+      for (let k = 0; k < m.n && i < found.length; k++, i++) {
+        if (!m.memo) continue;
+        const s = found[i]!.src;
+        codes[i] = m.memo.kinds.indexOf(s.kind) * 2 + (s.mode === 'whole' ? 1 : 0);
+      }
+    }
+  }
+  const head = `v${INDEX_VERSION} ${id} ${found.length} ${metaBuf.length}\n`;
+  // written as its parts (no copy of the whole)
+  writeAtomic(file, [Buffer.from(head, 'latin1'), metaBuf, codes, nums, typeof names === 'string' ? Buffer.from(names, 'utf8') : names]);
+}
+
+/** The stat bytes of check.bin for these sources. */
+function statNums(found: Found[]): Buffer {
   const nums = new Float64Array(found.length * 3);
   for (let i = 0; i < found.length; i++) {
     const st = found[i]!.stat;
@@ -246,36 +309,12 @@ function checkBytes(found: Found[], withNames = true): { nums: Buffer; names: st
     nums[i * 3 + 1] = st.mtime;
     nums[i * 3 + 2] = st.ino;
   }
-  return { nums: Buffer.from(nums.buffer, nums.byteOffset, nums.byteLength), names: withNames ? found.map(checkName).join('\u0000') : '' };
+  return Buffer.from(nums.buffer);
 }
 
 /** A source's name in the check: its path, with its dependencies' signature after \u0001. */
 function checkName(f: Found): string {
   return f.stat.sig ? `${f.src.path}\u0001${f.stat.sig}` : f.src.path;
-}
-
-function writeCheck(file: string, id: string, found: Found[], meta: AdapterMeta[]): void {
-  const { nums } = checkBytes(found, false);
-  const metaBuf = Buffer.from(JSON.stringify(meta), 'utf8');
-  // per source: its kind (index in its adapter's memo kinds) * 2 + 1 for `whole`; 0 outside a memo
-  const codes = Buffer.alloc(found.length);
-  let i = 0;
-  for (const m of meta) {
-    for (let k = 0; k < m.n && i < found.length; k++, i++) {
-      if (!m.memo) continue;
-      const s = found[i]!.src;
-      codes[i] = m.memo.kinds.indexOf(s.kind) * 2 + (s.mode === 'whole' ? 1 : 0);
-    }
-  }
-  const head = `v${INDEX_VERSION} ${id} ${found.length} ${metaBuf.length}\n`;
-  // the parts one after the other; the names as UTF-8 text, path by path (not one string)
-  writeAtomic(file, (function* () {
-    yield Buffer.from(head, 'latin1');
-    yield metaBuf;
-    yield codes;
-    yield nums;
-    for (let i = 0; i < found.length; i++) yield (i ? '\u0000' : '') + checkName(found[i]!);
-  })());
 }
 
 /** check.bin read and split: build id, per-adapter meta (with the memos), and the stat bytes. */
@@ -289,12 +328,21 @@ interface StoredCheck {
   namesAt: number;
   /** the stored source paths in order (decoded on first use) */
   paths?: string[];
+  /** the file's stat when read: whether it is still the file on disk */
+  stat: fs.Stats;
 }
 
 function readCheck(file: string): StoredCheck | null {
   let buf: Buffer;
+  let stat: fs.Stats;
   try {
-    buf = fs.readFileSync(file);
+    const fd = fs.openSync(file, 'r');
+    try {
+      stat = fs.fstatSync(fd);
+      buf = fs.readFileSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
   } catch {
     return null;
   }
@@ -310,7 +358,16 @@ function readCheck(file: string): StoredCheck | null {
   if (buf.length < namesAt) return null;
   const meta = parseMeta(buf.toString('utf8', metaAt, codesAt));
   if (!meta || meta.reduce((n, a) => n + a.n, 0) !== count) return null;
-  return { id: m[2]!, count, meta, buf, codesAt, numsAt, namesAt };
+  return { id: m[2]!, count, meta, buf, codesAt, numsAt, namesAt, stat };
+}
+
+/** check.bin as read before, when it is still the file on disk (written atomically: a new one is a new inode); else read again. */
+function recheck(file: string, c: StoredCheck | null): StoredCheck | null {
+  if (c) {
+    const st = statOf(file);
+    if (st && st.ino === c.stat.ino && st.size === c.stat.size && st.mtimeMs === c.stat.mtimeMs && st.ctimeMs === c.stat.ctimeMs) return c;
+  }
+  return readCheck(file);
 }
 
 /** The stored source paths (a path with dependencies carries their signature after \u0001). */
@@ -331,61 +388,119 @@ function storedPaths(c: StoredCheck): string[] {
  */
 function matchCheck(c: StoredCheck | null, found: Found[], live: Array<[number, number]> | null = null): string | null {
   if (!c || c.count !== found.length) return null;
+  // the stats first: an append differs there, and the paths need not be joined to tell
+  if (Buffer.compare(statNums(found), c.buf.subarray(c.numsAt, c.namesAt)) !== 0) return null;
   if (live) {
-    const nums = new Float64Array(found.length * 3);
-    for (let i = 0; i < found.length; i++) {
-      const st = found[i]!.stat;
-      nums[i * 3] = st.size;
-      nums[i * 3 + 1] = st.mtime;
-      nums[i * 3 + 2] = st.ino;
-    }
-    if (Buffer.compare(Buffer.from(nums.buffer), c.buf.subarray(c.numsAt, c.namesAt)) !== 0) return null;
     if (live.length === 0) return c.id;
     const paths = storedPaths(c);
     if (paths.length !== c.count) return null;
     for (const [at, n] of live) {
-      for (let i = at; i < at + n; i++) {
-        const f = found[i]!;
-        if (paths[i] !== (f.stat.sig ? `${f.src.path}\u0001${f.stat.sig}` : f.src.path)) return null;
-      }
+      for (let i = at; i < at + n; i++) if (paths[i] !== checkName(found[i]!)) return null;
     }
     return c.id;
   }
-  const { nums, names } = checkBytes(found);
-  if (Buffer.compare(nums, c.buf.subarray(c.numsAt, c.namesAt)) !== 0) return null;
-  const rest = c.buf.subarray(c.namesAt);
+  const { names } = checkBytes(found, false);  const rest = c.buf.subarray(c.namesAt);
   if (rest.length !== Buffer.byteLength(names, 'utf8') || rest.toString('utf8') !== names) return null;
   return c.id;
 }
 
-function readFilesJson(file: string): { id: string; table: string } | null {
-  const t = readText(file);
-  if (!t) return null;
-  const nl = t.indexOf('\n');
-  if (nl <= 0) return null;
-  const head = t.slice(0, nl);
-  const m = /^v(\d+) (\S+)$/.exec(head);
-  if (!m || Number(m[1]) !== INDEX_VERSION) return null;
-  return { id: m[2]!, table: t.slice(nl + 1) };
+/** A stored source: its stat as check.bin recorded it, and its harness. */
+interface PrevStat extends Stat {
+  harness: Harness;}
+
+/** Are these sources (paths and dependency signatures) the ones check.bin lists, in its order? */
+function samePaths(c: StoredCheck, found: Found[]): boolean {
+  if (found.length !== c.count) return false;
+  const paths = storedPaths(c);
+  if (paths.length !== c.count) return false;
+  for (let i = 0; i < found.length; i++) {
+    const f = found[i]!;
+    if (paths[i] !== (f.stat.sig ? `${f.src.path}\u0001${f.stat.sig}` : f.src.path)) return false;
+  }
+  return true;
 }
 
-function parseTable(table: string): Map<string, FileStat> | null {
-  try {
-    const a = JSON.parse(table) as unknown;
-    if (!Array.isArray(a)) return null;
-    const m = new Map<string, FileStat>();
-    for (const r of a) {
-      if (!Array.isArray(r) || r.length !== 5 || typeof r[0] !== 'string') return null;
-      m.set(r[0], [r[1], r[2], r[3], r[4]]);
+/**
+ * check.bin's stats by path (null when its names section is damaged). `served`: the found sources
+ * are check.bin's, in its order (samePaths); then only those whose stat bytes differ are decoded,
+ * and no path is gone.
+ */
+function storedStats(c: StoredCheck, found: Found[], served: boolean): Map<string, PrevStat> | null {
+  const paths = storedPaths(c);
+  if (paths.length !== c.count) return null;
+  // a copy: the stat bytes need not be 8-byte aligned in the file's buffer
+  const nums = new Float64Array(c.buf.buffer.slice(c.buf.byteOffset + c.numsAt, c.buf.byteOffset + c.namesAt));
+  const out = new Map<string, PrevStat>();
+  const harness: Harness[] = new Array(c.count);
+  let i = 0;
+  for (const m of c.meta) for (let k = 0; k < m.n; k++, i++) harness[i] = m.name;
+  const put = (i: number) => {
+    const name = paths[i]!;
+    const sep = name.indexOf('\u0001');
+    const p = sep < 0 ? name : name.slice(0, sep);
+    out.set(p, { size: nums[i * 3]!, mtime: nums[i * 3 + 1]!, ino: nums[i * 3 + 2]!, sig: sep < 0 ? '' : name.slice(sep + 1), harness: harness[i]! });
+  };
+  if (served && found.length === c.count) {
+    const now = new Float64Array(statNums(found).buffer);
+    for (let i = 0; i < c.count; i++) {
+      if (now[i * 3] !== nums[i * 3] || now[i * 3 + 1] !== nums[i * 3 + 1] || now[i * 3 + 2] !== nums[i * 3 + 2]) put(i);
     }
-    return m;
+    return out;
+  }
+  for (let i = 0; i < c.count; i++) put(i);
+  return out;
+}
+
+/** The build id check.bin names (its first line only); null when there is none of this version. */
+function checkId(file: string): string | null {
+  let fd: number;
+  try {
+    fd = fs.openSync(file, 'r');
   } catch {
     return null;
   }
+  try {
+    const b = Buffer.alloc(200);
+    const n = fs.readSync(fd, b, 0, 200, 0);
+    const nl = b.subarray(0, n).indexOf(10);
+    const m = nl > 0 ? /^v(\d+) (\S+) \d+ \d+$/.exec(b.toString('latin1', 0, nl)) : null;
+    return m && Number(m[1]) === INDEX_VERSION ? m[2]! : null;
+  } catch {
+    return null;
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
-function validListFile<S>(f: ListFile<S> | null, id: string): f is ListFile<S> {
-  return !!f && f.v === INDEX_VERSION && f.id === id && Array.isArray(f.sessions);
+/**
+ * The stored listing of build `id`, whole (`full`: list.json) or as rows (`rows`: rows.json): the
+ * file itself when it is of that build, else the file with list.patch applied when the patch is of
+ * that build and its base is the file's build; null otherwise. Every reader of the listing goes
+ * through here.
+ */
+function readListing(files: IndexFiles, want: 'full', id: string): ListFile<Session> | null;
+function readListing(files: IndexFiles, want: 'rows', id: string): ListFile<ListedSession> | null;
+function readListing(files: IndexFiles, want: 'full' | 'rows', id: string): ListFile<Session> | ListFile<ListedSession> | null;
+function readListing(files: IndexFiles, want: 'full' | 'rows', id: string): ListFile<Session> | ListFile<ListedSession> | null {
+  const list = readJson<ListFile<Session> | ListFile<ListedSession>>(want === 'rows' ? files.rows : files.list);
+  if (!list || list.v !== INDEX_VERSION || !Array.isArray(list.sessions)) return null;
+  if (list.id === id) return list;
+  const p = readPatch(files.patch, INDEX_VERSION);
+  if (!p || p.id !== id || p.base !== list.id) return null;
+  const at = { v: list.v, id: p.id, built: p.built, skipped: p.skipped as Skipped };
+  return want === 'rows'
+    ? { ...at, sessions: applyPatch(list.sessions as ListedSession[], p, (s, short) => listed(s, short)) }
+    : { ...at, sessions: applyPatch(list.sessions as Session[], p, (s) => s) };
+}
+
+/**
+ * The listing of the build check.bin names, whole, without statting any source (the picker's
+ * callbacks look a session up by key in it); null when there is none.
+ */
+export function storedListing(ctx: Ctx): Session[] | null {
+  const files = indexFiles(ctx);
+  const id = checkId(files.check);
+  return id ? (readListing(files, 'full', id)?.sessions ?? null) : null;
 }
 
 /** FNV-1a of the path, folded to a shard number. */
@@ -398,8 +513,9 @@ export function shardOf(p: string): number {
   return (h >>> 0) % SHARDS;
 }
 
-function shardFile(stateDir: string, n: number): string {
-  return path.join(stateDir, `${String(n).padStart(2, '0')}.json`);
+/** A state shard's file: state/000.json … state/255.json. */
+export function shardFile(stateDir: string, n: number): string {
+  return path.join(stateDir, `${String(n).padStart(3, '0')}.json`);
 }
 
 function loadShards(stateDir: string, which: Iterable<number>): Record<string, Entry> {
@@ -615,9 +731,8 @@ function boundOf(mtime: number, sig: string): number {
   return b;
 }
 
-function sameStat(a: Stat, b: FileStat | Stat | undefined): boolean {
+function sameStat(a: Stat, b: Stat | undefined): boolean {
   if (!b) return false;
-  if (Array.isArray(b)) return a.size === b[0] && a.mtime === b[1] && a.ino === b[2] && a.sig === b[3];
   return a.size === b.size && a.mtime === b.mtime && a.ino === b.ino && a.sig === b.sig;
 }
 
@@ -662,11 +777,11 @@ async function update(ctx: Ctx, opts: IndexOptions, want: 'full' | 'rows'): Prom
       fs.mkdirSync(files.dir, { recursive: true, mode: 0o700 });
       locked = tryLock(files.lock);
     } catch {
-      return build(ctx, { ...opts, rebuild }, files, seen);
+      return build(ctx, { ...opts, rebuild }, files, want, seen);
     }
     if (locked) {
       try {
-        return await build(ctx, { ...opts, rebuild }, files, seen);
+        return await build(ctx, { ...opts, rebuild }, files, want, seen);
       } finally {
         try {
           unlock(files.lock);
@@ -678,8 +793,8 @@ async function update(ctx: Ctx, opts: IndexOptions, want: 'full' | 'rows'): Prom
     await waitUnlocked(files.lock);
     // A rebuild asked for while another ran is satisfied by a listing built after the request.
     if (rebuild) {
-      const l = readJson<{ built?: number }>(files.rows);
-      if (l && typeof l.built === 'number' && l.built >= asked) rebuild = false;
+      const l = readHead(files.rows);
+      if (l && l.built >= asked) rebuild = false;
     }
   }
 }
@@ -689,10 +804,12 @@ interface Discovery {
   roots: Map<Harness, Root[]>;
   skipped: Skipped;
   meta: AdapterMeta[];
+  /** the check.bin read */
+  stored: StoredCheck | null;
 }
 
 /**
- * The no-change run: discovery and stats match files.json, the stored listing is the answer.
+ * The no-change run: discovery and stats match check.bin, the stored listing is the answer.
  * Otherwise the discovery, for the builder (null: none was made).
  */
 function tryFast(ctx: Ctx, opts: IndexOptions, want: 'full' | 'rows', files: IndexFiles): AnyResult | Discovery | null {
@@ -701,8 +818,7 @@ function tryFast(ctx: Ctx, opts: IndexOptions, want: 'full' | 'rows', files: Ind
   const stored = readCheck(files.check);
   const { found, roots, meta, metaChanged, live } = discoverCached(ctx, ADAPTERS, skipped, files, false, stored);
   const id = matchCheck(stored, found, live);
-  if (!id) return { found, roots, skipped, meta };
-  if (metaChanged) {
+  if (!id) return { found, roots, skipped, meta, stored };  if (metaChanged) {
     // the same sources, and a discovery memo made or dropped: record it for the next run
     try {
       writeCheck(files.check, id, found, meta);
@@ -717,8 +833,8 @@ function tryFast(ctx: Ctx, opts: IndexOptions, want: 'full' | 'rows', files: Ind
       return { sessions: [], rowBin: bin, skipped, counts, roots, changed: false } as AnyResult;
     }
   }
-  const list = readJson<ListFile<Session | ListedSession>>(want === 'rows' ? files.rows : files.list);
-  if (!validListFile(list, id)) return { found, roots, skipped, meta };
+  const list = readListing(files, want, id);
+  if (!list) return { found, roots, skipped, meta, stored };
   const counts = { sources: found.length, parsed: 0, appended: 0, reused: found.length, dropped: 0, bytes: 0 };
   const res: AnyResult = { sessions: list.sessions as Session[], skipped: mergeSkipped(skipped, list.skipped), counts, roots, changed: false };
   if (opts.withEntries) res.entries = loadShards(files.state, allShards());
@@ -747,7 +863,7 @@ function readRowBinFile(file: string, id: string, home: string): RowBin | null {
   return r && r.id === id && r.home === home ? r : null;
 }
 
-async function build(ctx: Ctx, opts: IndexOptions, files: IndexFiles, seen?: Discovery): Promise<IndexResult> {
+async function build(ctx: Ctx, opts: IndexOptions, files: IndexFiles, want: 'full' | 'rows', seen?: Discovery): Promise<AnyResult> {
   const adapters = opts.harnesses ? ADAPTERS.filter((a) => opts.harnesses!.includes(a.name)) : ADAPTERS;
   // a discovery made just before this run took the lock serves (a rebuild reads every directory again)
   const d = seen && !opts.rebuild && !opts.harnesses ? seen : null;
@@ -755,38 +871,53 @@ async function build(ctx: Ctx, opts: IndexOptions, files: IndexFiles, seen?: Dis
   const { found, roots, meta } = d ?? discoverCached(ctx, adapters, skipped, files, !!opts.rebuild);
   const counts = { sources: found.length, parsed: 0, appended: 0, reused: 0, dropped: 0, bytes: 0 };
 
-  // The stored listing (unless rebuilding): stats by path and the whole sessions of that build.
-  const storedFiles = opts.rebuild ? null : readFilesJson(files.files);
-  const table = storedFiles ? parseTable(storedFiles.table) : null;
-  const list = table ? readJson<ListFile>(files.list) : null;
-  const validList = !!table && validListFile(list, storedFiles!.id);
-  const stats = validList ? table! : new Map<string, FileStat>();
+  // The stored build (unless rebuilding): check.bin's stats by path. Read again unless it is the
+  // file the discovery read: another builder may have finished while this run waited for the lock.
+  const stored = opts.rebuild ? null : recheck(files.check, d?.stored ?? null);
+  // the sources are check.bin's, in its order (the usual case): only the changed ones are looked at
+  const served = !!stored && samePaths(stored, found);
+  const prev = stored ? storedStats(stored, found, served) : null;
 
-  // Another builder may have finished while this run waited for the lock (and its rows.json is
-  // sound; a damaged one is written again below, from the unchanged sources' stored sessions).
-  if (
-    validList && !opts.harnesses && found.length === stats.size && found.every((f) => sameStat(f.stat, stats.get(f.src.path))) &&
-    validListFile(readJson<ListFile<ListedSession>>(files.rows), storedFiles!.id)
-  ) {
-    counts.reused = found.length;
-    // check.bin may be what sent this run here (damaged, or written by an older build)
-    try {
-      writeCheck(files.check, storedFiles!.id, found, meta);
-    } catch {
-      /* only costs speed */
-    }
-    const res: IndexResult = { sessions: list!.sessions, skipped: mergeSkipped(skipped, list!.skipped), counts, roots, changed: false };
-    if (opts.withEntries) res.entries = loadShards(files.state, allShards());
-    return res;
+  // What changed: new or modified sources, and sources gone since the stored build.
+  let changedPaths = new Set<string>();
+  const foundPaths = new Set(found.map((f) => f.src.path));
+  let gonePaths: string[] = [];
+  if (prev && served) changedPaths = new Set(prev.keys());
+  else {
+    for (const f of found) if (!prev || !sameStat(f.stat, prev.get(f.src.path))) changedPaths.add(f.src.path);
+    if (prev) gonePaths = [...prev.keys()].filter((p) => !foundPaths.has(p));
   }
 
-  // What changed: new or modified sources, and sources gone since the stored listing.
-  const changedPaths = new Set<string>();
-  for (const f of found) if (!validList || !sameStat(f.stat, stats.get(f.src.path))) changedPaths.add(f.src.path);
-  const foundPaths = new Set(found.map((f) => f.src.path));
-  const gonePaths = validList ? [...stats.keys()].filter((p) => !foundPaths.has(p)) : [];
+  // Another builder may have finished while this run waited for the lock (its listing is sound;
+  // a damaged one is written again below, from the unchanged sources' stored sessions).
+  if (prev && !opts.harnesses && changedPaths.size === 0 && gonePaths.length === 0) {
+    const l = readListing(files, want, stored!.id);
+    if (l) {
+      counts.reused = found.length;
+      const res: AnyResult = { sessions: l.sessions, skipped: mergeSkipped(skipped, l.skipped), counts, roots, changed: false };
+      if (opts.withEntries) res.entries = loadShards(files.state, allShards());
+      return res;
+    }
+  }
+
+  // An append: patch the listing instead of reading and rewriting it (see the top). When it cannot,
+  // what it parsed already is handed on (`carried`), not parsed again.
+  let carried: Record<string, Entry> = {};
+  if (prev && !opts.rebuild && !opts.harnesses && !opts.withEntries && changedPaths.size > 0 && gonePaths.length === 0) {
+    const r = await appendPatch(ctx, opts, files, want, stored!, prev, served, found, meta, changedPaths, skipped, counts, roots);
+    if (r && 'result' in r) return r.result;
+    if (r) carried = r.parsed;
+  }
+
+  // The stored listing, whole (with list.patch applied when it is of the stored build).
+  const list = prev ? readListing(files, 'full', stored!.id) : null;
+  const validList = !!list;
+  if (!validList) {
+    changedPaths = foundPaths;
+    gonePaths = [];
+  }
   const harnessOf = new Map(found.map((f) => [f.src.path, f.src.harness]));
-  for (const s of validList ? list!.sessions : []) if (!harnessOf.has(s.file)) harnessOf.set(s.file, s.harness);
+  for (const p of gonePaths) harnessOf.set(p, prev!.get(p)!.harness);
 
   // A partial update touches only the shards of the changed sources. It is possible when the
   // stored listing is sound, and every affected harness maps one source to its own sessions
@@ -806,6 +937,7 @@ async function build(ctx: Ctx, opts: IndexOptions, files: IndexFiles, seen?: Dis
 
   const shardsNeeded = partial ? new Set([...changedPaths, ...gonePaths].map(shardOf)) : new Set(allShards());
   const old: Record<string, Entry> = opts.rebuild ? {} : loadShards(files.state, shardsNeeded);
+  Object.assign(old, carried);
   const entries: Record<string, Entry> = {};
   const jobs: Job[] = [];
 
@@ -819,21 +951,11 @@ async function build(ctx: Ctx, opts: IndexOptions, files: IndexFiles, seen?: Dis
     const e = old[f.src.path];
     if (e && e.src && e.src.harness === f.src.harness && sameStat(f.stat, e) && !e.error) {
       entries[f.src.path] = { ...e, src: f.src };
-      counts.reused++;
+      // parsed this run by the append path (counted there)
+      if (!carried[f.src.path]) counts.reused++;
       continue;
     }
-    if (
-      e && f.src.mode === 'lines' && e.src?.mode === 'lines' && e.src.harness === f.src.harness && !e.error &&
-      e.ino === f.stat.ino && f.stat.size >= e.size && e.offset > 0 && e.state && tailMatches(f.src.path, e.offset, e.tail)
-    ) {
-      jobs.push({ src: f.src, size: f.stat.size, from: e.offset, state: e.state });
-      counts.appended++;
-      counts.bytes += f.stat.size - e.offset;
-    } else {
-      jobs.push({ src: f.src, size: f.stat.size, from: 0, state: null });
-      counts.parsed++;
-      counts.bytes += f.stat.size;
-    }
+    jobs.push(jobFor(f, e, counts));
   }
   if (partial) {
     counts.reused += found.length - changedPaths.size;
@@ -950,8 +1072,9 @@ async function build(ctx: Ctx, opts: IndexOptions, files: IndexFiles, seen?: Dis
       return;
     }
     try {
-      // the single state file of earlier versions
+      // the single state file, and the 16 shards (state/NN.json), of earlier versions
       fs.rmSync(path.join(files.dir, 'state.json'), { force: true });
+      for (let n = 0; n < 16; n++) fs.rmSync(path.join(files.state, `${String(n).padStart(2, '0')}.json`), { force: true });
     } catch (err) {
       debug(err);
     }
@@ -985,7 +1108,7 @@ async function build(ctx: Ctx, opts: IndexOptions, files: IndexFiles, seen?: Dis
     }
   }
 
-  const changed = jobs.length > 0 || counts.dropped > 0 || !validList;
+  const changed = jobs.length > 0 || counts.dropped > 0 || !validList || Object.keys(carried).length > 0;
   let shorts: Map<string, string> | undefined;
   if (shardsOk && !opts.harnesses) {
     shorts = shortIds(sessions);
@@ -999,12 +1122,192 @@ async function build(ctx: Ctx, opts: IndexOptions, files: IndexFiles, seen?: Dis
 }
 
 /**
+ * The job that brings a changed source up to date from its stored entry: the new lines only when it
+ * grew (same inode, the bytes before the old offset unchanged), else the whole file.
+ */
+function jobFor(f: Found, e: Entry | undefined, counts: IndexResult['counts']): Job {
+  if (
+    e && f.src.mode === 'lines' && e.src?.mode === 'lines' && e.src.harness === f.src.harness && !e.error &&
+    e.ino === f.stat.ino && f.stat.size >= e.size && e.offset > 0 && e.state && tailMatches(f.src.path, e.offset, e.tail)
+  ) {
+    counts.appended++;
+    counts.bytes += f.stat.size - e.offset;
+    return { src: f.src, size: f.stat.size, from: e.offset, state: e.state };
+  }
+  counts.parsed++;
+  counts.bytes += f.stat.size;
+  return { src: f.src, size: f.stat.size, from: 0, state: null };
+}
+
+/** Ids whose rendered key and short id are the ids themselves (row() changes nothing in them). */
+const PLAIN_ID = /^[!-~]+$/;
+
+const keyOf = (s: SessionCore) => `${s.harness}:${s.id}`;
+
+function newBuildId(): string {
+  return `${Date.now().toString(36)}-${process.pid.toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+}
+
+/**
+ * The append path (see the top of this file): parse the changed sources and patch the listing.
+ * `{ result }` when it did; `{ parsed }` when it parsed but may not patch (the caller takes those
+ * entries instead of parsing again; errors are left out, to be parsed and reported there); null
+ * when it declined before parsing anything.
+ */
+async function appendPatch(
+  ctx: Ctx, opts: IndexOptions, files: IndexFiles, want: 'full' | 'rows', stored: StoredCheck, prev: Map<string, PrevStat>, served: boolean,
+  found: Found[], meta: AdapterMeta[], changed: Set<string>, skipped: Skipped, counts: IndexResult['counts'], roots: Map<Harness, Root[]>,
+): Promise<{ result: AnyResult } | { parsed: Record<string, Entry> } | null> {
+  const byPath = new Map(found.map((f) => [f.src.path, f]));
+  for (const p of changed) {
+    const f = byPath.get(p)!;
+    if (prev.get(p)?.harness !== f.src.harness) return null;
+    const a = ADAPTERS.find((x) => x.name === f.src.harness);
+    if (!a?.perSource || (a.finish && !a.linked)) return null;
+  }
+  const head = readHead(files.list);
+  if (!head || head.v !== INDEX_VERSION || !head.hold) return null;
+  let cur: ListPatch | null = null;
+  if (head.id !== stored.id) {
+    cur = readPatch(files.patch, INDEX_VERSION);
+    if (!cur || cur.id !== stored.id || cur.base !== head.id) return null;
+  }
+  const bin = readRowBinFile(files.rowbin, stored.id, ctx.home);
+  if (!bin) return null;
+  const shards = new Set([...changed].map(shardOf));
+  const old = loadShards(files.state, shards);
+  const hold = new Set(head.hold);
+  for (const p of changed) {
+    const e = old[p];
+    // the entry the stored build used: its stat is the one check.bin recorded (a run that died
+    // after writing the shards leaves a newer one, which the stored listing does not show)
+    if (!e || e.error || e.src?.harness !== byPath.get(p)!.src.harness || !sameStat(e, prev.get(p)) || !Array.isArray(e.sessions)) return null;
+    for (const s of e.sessions) if (hold.has(keyOf(s)) || !PLAIN_ID.test(s.id)) return null;
+  }
+
+  // parse, counting apart: only what is handed on or patched counts
+  const mine = { ...counts, parsed: 0, appended: 0, bytes: 0 };
+  const jobs = [...changed].map((p) => jobFor(byPath.get(p)!, old[p], mine));
+  const parsed: Record<string, Entry> = {};
+  await runJobs(jobs, ctx, opts, (job, r) => {
+    if (r.error) return;
+    parsed[r.path] = { ...byPath.get(r.path)!.stat, src: job.src, offset: r.offset, tail: r.tail, state: r.state, sessions: r.sessions };
+  }, false);
+  const handOn = () => {
+    for (const j of jobs) {
+      if (!parsed[j.src.path]) continue;
+      if (j.from > 0) counts.appended++;
+      else counts.parsed++;
+      counts.bytes += j.size - j.from;
+    }
+    return { parsed };
+  };
+
+  // the same sessions, with the same links, as before
+  const put: Session[] = [];
+  for (const p of changed) {
+    const n = parsed[p];
+    if (!n) return handOn();
+    const before = new Map(old[p]!.sessions.map((s) => [keyOf(s), s]));
+    if (before.size !== old[p]!.sessions.length || n.sessions.length !== before.size) return handOn();
+    const seen = new Set<string>();
+    for (const s of n.sessions) {
+      const key = keyOf(s);
+      const b = before.get(key);
+      if (!b || seen.has(key) || (b.link ?? null) !== (s.link ?? null) || (b.forkedFrom ?? null) !== (s.forkedFrom ?? null)) return handOn();
+      seen.add(key);
+      const { allPrompts: _, ...whole } = s;
+      put.push({ ...whole, key });
+    }
+  }
+
+  // rows.bin: the changed records found (their short ids stand: the ids did not change) and replaced
+  if (put.length > PATCH_MAX_SESSIONS) return handOn();
+  const keys = new Set(put.map((s) => s.key));
+  const recs = findRecords(bin, keys);
+  if (!recs) return handOn();
+  const shorts = put.map((s) => recs.get(s.key)!.short);
+  const rendered = rowBinChunks('-', ctx.home, put.map((s, i) => ({ s, short: shorts[i]! })));
+  const one = rendered && splitRecords(rendered[1]!);
+  if (!one || one.length !== put.length) return handOn();
+  const adds: NewRecord[] = put.map((s, i) => ({ rec: one[i]!, s }));
+  const id = newBuildId();
+
+  // the patch: the one in force with these sessions put over it
+  const patch: ListPatch = { v: INDEX_VERSION, id, base: head.id, built: Date.now(), skipped, drop: [...new Set([...(cur?.drop ?? []), ...keys])], put: [], short: [] };
+  if (cur) {
+    for (let i = 0; i < cur.put.length; i++) {
+      if (keys.has(cur.put[i]!.key)) continue;
+      patch.put.push(cur.put[i]!);
+      patch.short.push(cur.short[i]!);
+    }
+  }
+  patch.put.push(...put);
+  patch.short.push(...shorts);
+  // RESUME_PATCH_MAX: a lower bound on the sessions, for tests of the compaction
+  if (patch.put.length > (Number(process.env.RESUME_PATCH_MAX) || PATCH_MAX_SESSIONS)) return handOn();
+  const text = JSON.stringify(patch);
+  if (text.length > PATCH_MAX_BYTES) return handOn();
+
+  const nextBin = spliceRowBin(bin, id, new Set([...recs.values()].map((x) => x.k)), adds);
+  if (!nextBin) return handOn();
+
+  // The changed shards (with their unchanged entries), the patch, rows.bin, and check.bin last.
+  const entries: Record<string, Entry> = {};
+  for (const [p, e] of Object.entries(old)) if (byPath.has(p)) entries[p] = e;
+  Object.assign(entries, parsed);
+  try {
+    writeShards(files.state, entries, shards);
+  } catch (err) {
+    debugWrite(err);
+    return handOn();
+  }
+  try {
+    writeAtomic(files.patch, text);
+    writeAtomic(files.rowbin, nextBin.parts);
+    writeCheck(files.check, id, found, meta, served ? stored : undefined);
+  } catch (err) {
+    // the listing of the stored build stands (or, with the patch written, none does: the next run builds it)
+    debugWrite(err);
+  }
+  handOn();
+  counts.reused = found.length - changed.size;
+  if (want === 'rows' && opts.rowBin) return { result: { sessions: [], rowBin: nextBin.bin, skipped, counts, roots, changed: true } };
+  const l = readListing(files, want, id);
+  if (l) return { result: { sessions: l.sessions, skipped, counts, roots, changed: true } };
+  // what was written cannot be read back: the caller writes the listing whole (nothing to parse
+  // again; what was parsed here stays counted)
+  counts.reused = 0;
+  return { parsed };
+}
+
+function debugWrite(err: unknown): void {
+  // A cache we cannot write only costs speed next time.
+  if (process.env.RESUME_DEBUG) process.stderr.write(`resume: cannot write index: ${(err as Error).message}\n`);
+}
+
+/** Keys an append may not patch: of a linked harness, a fork, or sharing its link key with another session. */
+function holdKeys(sessions: Session[]): string[] {
+  const linked = new Set<string>(ADAPTERS.filter((a) => a.linked).map((a) => a.name));
+  const n = new Map<string, number>();
+  for (const s of sessions) if (linked.has(s.harness) && s.link) n.set(`${s.harness}\0${s.link}`, (n.get(`${s.harness}\0${s.link}`) ?? 0) + 1);
+  const out: string[] = [];
+  for (const s of sessions) {
+    if (!linked.has(s.harness)) continue;
+    if (s.forkedFrom || (s.link && n.get(`${s.harness}\0${s.link}`)! > 1)) out.push(s.key);
+  }
+  return out;
+}
+
+/**
  * Write list.json and rows.json (streamed, one session at a time: a large listing is never one
- * string), then files.json, which names the build and so makes the other two count.
+ * string), rows.bin, then check.bin, which names the build and so makes the others count; then
+ * list.patch (of an earlier build) and files.json (of an earlier version) are removed.
  */
 function writeListing(files: IndexFiles, found: Found[], sessions: Session[], skipped: Skipped, home: string, meta: AdapterMeta[], shorts: Map<string, string>): void {
-  const id = `${Date.now().toString(36)}-${process.pid.toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
-  const head = `{"v":${INDEX_VERSION},"id":${JSON.stringify(id)},"built":${Date.now()},"skipped":${JSON.stringify(skipped)},"sessions":[`;
+  const id = newBuildId();
+  // the head is the first line (JSON.stringify writes no line break): readHead reads it alone
+  const head = `{"v":${INDEX_VERSION},"id":${JSON.stringify(id)},"built":${Date.now()},"skipped":${JSON.stringify(skipped)},"hold":${JSON.stringify(holdKeys(sessions))},\n"sessions":[`;
   function* chunks(f: (s: Session) => unknown): Generator<string> {
     yield head;
     for (let i = 0; i < sessions.length; i++) yield (i ? ',' : '') + JSON.stringify(f(sessions[i]!));
@@ -1020,11 +1323,9 @@ function writeListing(files: IndexFiles, found: Found[], sessions: Session[], sk
   const bin = rowBinChunks(id, home, sessions.map((s) => ({ s, short: shorts.get(s.id) ?? s.id })));
   if (bin) writeAtomic(files.rowbin, bin);
   else fs.rmSync(files.rowbin, { force: true });
-  writeAtomic(files.files, (function* () {
-    yield `v${INDEX_VERSION} ${id}\n`;
-    yield* statTable(found);
-  })());
   writeCheck(files.check, id, found, meta);
+  fs.rmSync(files.patch, { force: true });
+  fs.rmSync(path.join(files.dir, 'files.json'), { force: true });
 }
 
 /**

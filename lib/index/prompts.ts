@@ -1,12 +1,11 @@
 // Every prompt of every session, for naming a session by words (DESIGN.md "Naming a session": a word
 // may come from any prompt, not only the first and last). Adapters report them as
 // SessionCore.allPrompts (each clipped to 400 characters, sanitised by the index like the rest);
-// the index keeps them in its per-source state shards (state/NN.json) and leaves them out of the
+// the index keeps them in its per-source state shards (state/NNN.json) and leaves them out of the
 // listing (list.json), so `rows`, `ls` and completion never load them. Only words matching does.
 import fs from 'node:fs';
-import path from 'node:path';
 import type { Ctx } from '../types.js';
-import { indexFiles, INDEX_VERSION, SHARDS } from './index.js';
+import { indexFiles, INDEX_VERSION, SHARDS, shardFile } from './index.js';
 
 /** `harness:id` → every prompt of that session, read from the index's state shards. */
 export function allPrompts(ctx: Ctx): Map<string, string[]> {
@@ -15,7 +14,7 @@ export function allPrompts(ctx: Ctx): Map<string, string[]> {
   for (let n = 0; n < SHARDS; n++) {
     let doc: { v?: number; entries?: Record<string, { sessions?: { harness?: string; id?: string; allPrompts?: unknown }[] }> };
     try {
-      doc = JSON.parse(fs.readFileSync(path.join(dir, `${String(n).padStart(2, '0')}.json`), 'utf8'));
+      doc = JSON.parse(fs.readFileSync(shardFile(dir, n), 'utf8'));
     } catch {
       continue;
     }

@@ -84,8 +84,10 @@ export interface RowBin {
   home: string;
   count: number;
   buf: Buffer;
-  /** offset of each record */
+  /** offset of each record; past the end of `buf`, an offset into `more` (less buf.length) */
   at: Uint32Array;
+  /** records held apart from `buf` (an append's new records: lib/index/listpatch.ts spliceRowBin) */
+  more?: Buffer;
 }
 
 /** Parse and check the whole file; null when it is not a complete file of this version. */
@@ -117,7 +119,7 @@ export interface RowFilter {
  * fzf sees the first screen at once.
  */
 export function printRowBin(r: RowBin, f: RowFilter, readNames: () => Record<string, string>, now: number, write: (b: Buffer) => void): void {
-  const { buf, at } = r;
+  const { at } = r;
   let names: Record<string, string> | null = null;
   const want = f.harness ? new Set(f.harness.map((h) => HARNESSES.indexOf(h))) : null;
   const BLOCK = 65536;
@@ -143,7 +145,12 @@ export function printRowBin(r: RowBin, f: RowFilter, readNames: () => Record<str
     o += out.write(s, o, 'utf8');
   };
   for (let k = 0; k < r.count; k++) {
-    const p = at[k]!;
+    let p = at[k]!;
+    let buf = r.buf;
+    if (p >= buf.length) {
+      p -= buf.length;
+      buf = r.more!;
+    }
     const flags = buf[p]!;
     if (!f.all && flags & HIDDEN) continue;
     if (want && !want.has(buf[p + 1]!)) continue;

@@ -1,20 +1,18 @@
 // Finding one session by key without a full listing when possible: the picker's callbacks (preview,
 // pager, picked id) name sessions by `harness:id`, which the stored listing answers without
 // statting anything; only a key missing from it (or no index yet) brings the index up to date.
-import fs from 'node:fs';
 import type { App } from '../app.js';
 import type { Session } from '../types.js';
-import { INDEX_VERSION, indexFiles } from '../index/index.js';
+import { storedListing } from '../index/index.js';
 import { resolve } from './resolve.js';
 
-/** Sessions from the stored listing, without statting anything; null when there is none. */
+/**
+ * Sessions from the stored listing of the build check.bin names (list.patch applied), without
+ * statting any source; null when there is none.
+ */
 export function storedSessions(app: App): Session[] | null {
-  try {
-    const list = JSON.parse(fs.readFileSync(indexFiles(app.ctx).list, 'utf8')) as { v?: number; sessions?: Session[] };
-    return list && list.v === INDEX_VERSION && Array.isArray(list.sessions) ? app.view(list.sessions) : null;
-  } catch {
-    return null;
-  }
+  const list = storedListing(app.ctx);
+  return list ? app.view(list) : null;
 }
 
 /** Find a session by key (`harness:id`), else by anything `resume QUERY` accepts when it names one. */

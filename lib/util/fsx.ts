@@ -128,7 +128,20 @@ export function writeAtomic(file: string, data: string | Uint8Array | Iterable<s
   const tmp = `${file}.tmp-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
   try {
     if (typeof data === 'string' || data instanceof Uint8Array) fs.writeFileSync(tmp, data, { mode });
-    else {
+    else if (Array.isArray(data) && data.every((d) => d instanceof Uint8Array)) {
+      // buffers in order, without joining them first
+      const fd = fs.openSync(tmp, 'w', mode);
+      try {
+        let parts = data.filter((d) => d.length > 0);
+        while (parts.length > 0) {
+          let n = fs.writevSync(fd, parts);
+          while (parts.length > 0 && n >= parts[0]!.length) n -= parts.shift()!.length;
+          if (n > 0) parts[0] = parts[0]!.subarray(n);
+        }
+      } finally {
+        fs.closeSync(fd);
+      }
+    } else {
       const fd = fs.openSync(tmp, 'w', mode);
       try {
         let buf = '';

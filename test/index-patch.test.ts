@@ -1,0 +1,373 @@
+// Issue 15, the append path: an append to existing sessions writes list.patch (and splices rows.bin)
+// instead of rewriting list.json and rows.json. What it must never do is serve a stale listing:
+// every listing here is compared with one built from nothing (another cache directory).
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { jsonl, run, tempDir, tempHome, write } from './helpers.js';
+import { byRecency, INDEX_VERSION } from '../lib/index/index.js';
+import { findRecords, spliceRowBin, splitRecords } from '../lib/index/listpatch.js';
+import { printRowBin, readRowBin, rowBinChunks } from '../lib/index/rowbin.js';
+import type { Session } from '../lib/types.js';
+
+const uuid = (n: number) => `${String(n).padStart(8, '0')}-2222-4222-8222-222222222222`;
+const ts = (day: number, h = 10) => `2026-05-${String(day).padStart(2, '0')}T${String(h).padStart(2, '0')}:00:00.000Z`;
+function claudeLine(id: string, cwd: string, text: string, at: string, extra: Record<string, unknown> = {}): string {
+  return jsonl({
+    parentUuid: null, isSidechain: false, userType: 'external', cwd, sessionId: id, version: '2.1.207', gitBranch: 'main',
+    type: 'user', message: { role: 'user', content: text }, uuid: `u-${id}-${at}`, timestamp: at, entrypoint: 'cli', ...extra,
+  });
+}
+const piHeader = (id: string, cwd: string, at: string) => jsonl({ type: 'session', version: 3, id, timestamp: at, cwd });
+const piMessage = (text: string, at: string, n: number) =>
+  jsonl({ type: 'message', id: `m${n}`, parentId: null, timestamp: at, message: { role: 'user', content: [{ type: 'text', text }], timestamp: Date.parse(at) } });
+
+const cache = (h: string) => path.join(h, '.cache', 'resume');
+const claudeFile = (h: string, n: number) => path.join(h, `.claude/projects/-tmp-p${n}/${uuid(n)}.jsonl`);
+const piFile = (h: string, n: number) => path.join(h, `.pi/agent/sessions/--tmp-q${n}--/2026-05-01T10-00-00-000Z_${uuid(n)}.jsonl`);
+
+/** Three Claude sessions (1–3) and two pi sessions (4, 5), on days 1–5. */
+function store(): string {
+  const h = tempHome();
+  for (const n of [1, 2, 3]) write(h, claudeFile(h, n), claudeLine(uuid(n), `/tmp/p${n}`, `claude prompt ${n}`, ts(n)));
+  for (const n of [4, 5]) write(h, piFile(h, n), piHeader(uuid(n), `/tmp/q${n}`, ts(n)) + piMessage(`pi prompt ${n}`, ts(n), 1));
+  return h;
+}
+
+function ok(h: string, args: string[], env: Record<string, string> = {}): string {
+  const r = run(h, args, env);
+  expect(r.code, r.stderr).toBe(0);
+  return r.stdout;
+}
+/** What a listing shows, read through every reader: rows (rows.bin), rows --align (rows.json), ls --json (list.json). */
+function views(h: string, env: Record<string, string> = {}): { rows: string; align: string; ls: unknown } {
+  return { rows: ok(h, ['rows', '-a'], env), align: ok(h, ['rows', '-a', '--align'], env), ls: JSON.parse(ok(h, ['ls', '--json', '-a'], env)) };
+}
+/** The same, from a listing built from nothing. */
+const fresh = (h: string) => views(h, { RESUME_CACHE_DIR: tempDir('resume-fresh-') });
+const expectFresh = (h: string, env: Record<string, string> = {}) => expect(views(h, env)).toEqual(fresh(h));
+const keys = (out: string) => out.split('\n').filter(Boolean).map((l) => l.split('\t')[0]);
+const read = (h: string, f: string) => fs.readFileSync(path.join(cache(h), f));
+const exists = (h: string, f: string) => fs.existsSync(path.join(cache(h), f));
+const patchOf = (h: string) => JSON.parse(read(h, 'list.patch').toString('utf8'));
+const checkId = (h: string) => read(h, 'check.bin').toString('latin1').split('\n')[0]!.split(' ')[1];
+const listId = (h: string) => JSON.parse(read(h, 'list.json').toString('utf8')).id as string;
+const counts = (h: string, env: Record<string, string> = {}) => {
+  const r = run(h, ['index'], env);
+  expect(r.code, r.stderr).toBe(0);
+  return r.stderr;
+};
+
+describe('an append patches the listing', () => {
+  it('rows, rows --align, ls and preview show the new last prompt and order; list.json and rows.json are not rewritten', () => {
+    const h = store();
+    const before = views(h);
+    expect(keys(before.rows)).toEqual([5, 4, 3, 2, 1].map((n) => (n > 3 ? 'pi:' : 'claude:') + uuid(n)));
+    const list = read(h, 'list.json');
+    const rowsJson = read(h, 'rows.json');
+    expect(exists(h, 'list.patch')).toBe(false);
+    expect(exists(h, 'files.json')).toBe(false);
+
+    // the oldest Claude session goes on, later than every other
+    fs.appendFileSync(claudeFile(h, 1), claudeLine(uuid(1), '/tmp/p1', 'claude later one', ts(9)));
+    const after = ok(h, ['rows', '-a']);
+    expect(keys(after)[0]).toBe(`claude:${uuid(1)}`);
+    expect(read(h, 'list.json').equals(list)).toBe(true);
+    expect(read(h, 'rows.json').equals(rowsJson)).toBe(true);
+    const p = patchOf(h);
+    expect(p).toMatchObject({ v: INDEX_VERSION, id: checkId(h), base: listId(h), drop: [`claude:${uuid(1)}`], short: [uuid(1).slice(0, 8)] });
+    expect(p.put.map((s: { key: string; lastPrompt: string }) => [s.key, s.lastPrompt])).toEqual([[`claude:${uuid(1)}`, 'claude later one']]);
+    // the prompts stay in the state shards, never in the listing
+    expect(p.put[0].allPrompts).toBeUndefined();
+    expectFresh(h);
+    const ls = JSON.parse(ok(h, ['ls', '--json', '-a']));
+    expect(ls[0]).toMatchObject({ id: uuid(1), prompts: 2 });
+    // the picker's preview reads the stored listing (with the patch): the new prompt count and last prompt
+    expect(ok(h, ['preview', `claude:${uuid(1)}`])).toMatch(/prompts: +2\n[^]*last prompt:\nclaude later one\n/);
+    // rows.bin spliced in bytes is the file a build renders (but for the build id in its header)
+    const body = (b: Buffer) => b.subarray(b.indexOf(10));
+    const other = tempDir('resume-fresh-');
+    ok(h, ['rows'], { RESUME_CACHE_DIR: other });
+    expect(body(read(h, 'rows.bin')).equals(body(fs.readFileSync(path.join(other, 'rows.bin'))))).toBe(true);
+    // the next run has nothing to do
+    expect(counts(h)).toMatch(/0 parsed, 0 appended, 5 unchanged/);
+
+    // a pi session too: in place in the order, without moving ahead
+    fs.appendFileSync(piFile(h, 4), piMessage('pi later four', ts(4, 12), 2));
+    expect(keys(ok(h, ['rows', '-a']))).toEqual([`claude:${uuid(1)}`, `pi:${uuid(5)}`, `pi:${uuid(4)}`, `claude:${uuid(3)}`, `claude:${uuid(2)}`]);
+    expect(read(h, 'list.json').equals(list)).toBe(true);
+    expect(patchOf(h).drop.sort()).toEqual([`claude:${uuid(1)}`, `pi:${uuid(4)}`].sort());
+    expectFresh(h);
+  });
+
+  it('an append seen first by ls, search or resolve (the whole listing) patches it the same', () => {
+    const h = store();
+    views(h);
+    fs.appendFileSync(claudeFile(h, 2), claudeLine(uuid(2), '/tmp/p2', 'claude later two', ts(8)));
+    const ls = JSON.parse(ok(h, ['ls', '--json', '-a']));
+    expect(ls[0]).toMatchObject({ id: uuid(2), prompts: 2 });
+    expect(exists(h, 'list.patch')).toBe(true);
+    expect(ok(h, ['resolve', 'later two'])).toContain(uuid(2));
+    expectFresh(h);
+  });
+
+  it('successive appends merge into one patch on the same base; past the bound the listing is rewritten whole', { timeout: 60_000 }, () => {
+    const h = store();
+    const env = { RESUME_PATCH_MAX: '3' };
+    views(h, env);
+    const base = listId(h);
+    // two sessions grown in one run, then one of them again, then a third
+    fs.appendFileSync(claudeFile(h, 1), claudeLine(uuid(1), '/tmp/p1', 'one a', ts(10)));
+    fs.appendFileSync(piFile(h, 5), piMessage('five a', ts(11), 2));
+    expectFresh(h, env);
+    expect(patchOf(h).put).toHaveLength(2);
+    fs.appendFileSync(claudeFile(h, 1), claudeLine(uuid(1), '/tmp/p1', 'one b', ts(12)));
+    expectFresh(h, env);
+    fs.appendFileSync(claudeFile(h, 3), claudeLine(uuid(3), '/tmp/p3', 'three a', ts(13)));
+    expectFresh(h, env);
+    const p = patchOf(h);
+    expect(p.base).toBe(base);
+    expect(listId(h)).toBe(base);
+    expect(p.put.map((s: { key: string }) => s.key).sort()).toEqual([`claude:${uuid(1)}`, `claude:${uuid(3)}`, `pi:${uuid(5)}`].sort());
+    expect(p.put.find((s: { key: string }) => s.key === `claude:${uuid(1)}`).lastPrompt).toBe('one b');
+    // a fourth session would pass the bound: everything is written again, the patch removed
+    fs.appendFileSync(piFile(h, 4), piMessage('four a', ts(14), 2));
+    expectFresh(h, env);
+    expect(exists(h, 'list.patch')).toBe(false);
+    expect(listId(h)).not.toBe(base);
+    expect(listId(h)).toBe(checkId(h));
+    // and the next append patches the new listing
+    fs.appendFileSync(claudeFile(h, 2), claudeLine(uuid(2), '/tmp/p2', 'two a', ts(15)));
+    expectFresh(h, env);
+    expect(patchOf(h).base).toBe(listId(h));
+  });
+
+  it('many successive appends to every session stay one patch on the first base, listing as a build would', { timeout: 120_000 }, () => {
+    const h = store();
+    views(h);
+    const base = listId(h);
+    const grow = [
+      (k: number) => fs.appendFileSync(claudeFile(h, 1 + (k % 3)), claudeLine(uuid(1 + (k % 3)), `/tmp/p${1 + (k % 3)}`, `claude round ${k}`, ts(10 + (k % 15), k % 24))),
+      (k: number) => fs.appendFileSync(piFile(h, 4 + ((k >> 1) % 2)), piMessage(`pi round ${k}`, ts(10 + (k % 15), (k + 5) % 24), 10 + k)),
+    ];
+    for (let k = 0; k < 16; k++) {
+      grow[k % 2]!(k);
+      ok(h, ['rows', '-a']);
+    }
+    const p = patchOf(h);
+    expect(p.base).toBe(base);
+    expect(p.put).toHaveLength(5);
+    expect(p.id).toBe(checkId(h));
+    expectFresh(h);
+  });
+
+  it('a new session or a removed file after a patch rewrites the listing (no patch left)', () => {
+    const h = store();
+    views(h);
+    fs.appendFileSync(claudeFile(h, 1), claudeLine(uuid(1), '/tmp/p1', 'one a', ts(10)));
+    views(h);
+    expect(exists(h, 'list.patch')).toBe(true);
+    write(h, claudeFile(h, 6), claudeLine(uuid(6), '/tmp/p6', 'claude prompt 6', ts(11)));
+    expectFresh(h);
+    expect(exists(h, 'list.patch')).toBe(false);
+    expect(listId(h)).toBe(checkId(h));
+    expect(JSON.parse(read(h, 'list.json').toString('utf8')).sessions.map((s: { key: string }) => s.key)).toContain(`claude:${uuid(6)}`);
+
+    fs.appendFileSync(piFile(h, 4), piMessage('four a', ts(12), 2));
+    views(h);
+    expect(exists(h, 'list.patch')).toBe(true);
+    fs.rmSync(claudeFile(h, 2));
+    expectFresh(h);
+    expect(exists(h, 'list.patch')).toBe(false);
+    expect(keys(ok(h, ['rows', '-a']))).not.toContain(`claude:${uuid(2)}`);
+  });
+
+  it('a grown file whose sessions change (a pi header only now complete) takes the full path', () => {
+    const h = store();
+    // a pi file with a partial first line: no session yet
+    const f = piFile(h, 7);
+    const header = piHeader(uuid(7), '/tmp/q7', ts(7));
+    write(h, f, header.slice(0, 20));
+    views(h);
+    fs.appendFileSync(f, header.slice(20) + piMessage('pi prompt 7', ts(7), 1));
+    expectFresh(h);
+    expect(exists(h, 'list.patch')).toBe(false);
+    expect(keys(ok(h, ['rows', '-a']))[0]).toBe(`pi:${uuid(7)}`);
+  });
+
+  it('a fork (a held key) is not patched: the finish pass runs, and the links stand', () => {
+    const h = store();
+    const id = uuid(8);
+    const fork = uuid(9);
+    const shared = { uuid: 'shared-first-prompt-0001' };
+    write(h, claudeFile(h, 8), claudeLine(id, '/tmp/p8', 'a parent prompt', ts(20), shared) + claudeLine(id, '/tmp/p8', 'parent goes on', ts(22), { uuid: 'p-2' }));
+    write(h, claudeFile(h, 9), claudeLine(fork, '/tmp/p9', 'a parent prompt', ts(20), shared) + claudeLine(fork, '/tmp/p9', 'the fork', ts(21), { uuid: 'f-2' }));
+    views(h);
+    const hold = JSON.parse(read(h, 'list.json').toString('utf8').split('\n')[0]!.slice(0, -1) + '}').hold;
+    expect(hold.sort()).toEqual([`claude:${id}`, `claude:${fork}`].sort());
+    fs.appendFileSync(claudeFile(h, 9), claudeLine(fork, '/tmp/p9', 'the fork goes on', ts(23), { uuid: 'f-3' }));
+    expectFresh(h);
+    expect(exists(h, 'list.patch')).toBe(false);
+    const ls = JSON.parse(ok(h, ['ls', '--json', '-a'])) as { id: string; forkedFrom: string | null }[];
+    expect(ls.find((s) => s.id === fork)?.forkedFrom).toBe(id);
+  });
+});
+
+describe('a patch is used only when it is sound and of the build check.bin names', () => {
+  function patched(): string {
+    const h = store();
+    views(h);
+    fs.appendFileSync(claudeFile(h, 1), claudeLine(uuid(1), '/tmp/p1', 'one a', ts(10)));
+    views(h);
+    expect(exists(h, 'list.patch')).toBe(true);
+    return h;
+  }
+
+  it('a damaged, truncated, foreign or inconsistent patch is never applied (the listing is built again from the state)', { timeout: 60_000 }, () => {
+    const h = patched();
+    const good = read(h, 'list.patch').toString('utf8');
+    const p = JSON.parse(good);
+    const bad = [
+      good.slice(0, Math.floor(good.length / 2)),
+      '',
+      JSON.stringify({ ...p, base: 'another-build' }),
+      JSON.stringify({ ...p, id: 'another-build' }),
+      // a put key it does not drop would list a session twice
+      JSON.stringify({ ...p, drop: [] }),
+      // nor take a session away (an append never does)
+      JSON.stringify({ ...p, drop: [...p.drop, `claude:${uuid(2)}`] }),
+      JSON.stringify({ ...p, short: [] }),
+      JSON.stringify({ ...p, put: [...p.put, p.put[0]], short: [...p.short, p.short[0]] }),
+    ];
+    const want = fresh(h);
+    for (const text of bad) {
+      // the same cache, copied, with the patch replaced
+      const c = tempDir('resume-cache-');
+      fs.cpSync(cache(h), c, { recursive: true });
+      fs.writeFileSync(path.join(c, 'list.patch'), text);
+      const env = { RESUME_CACHE_DIR: c };
+      // `rows` alone reads rows.bin (of the build): the whole listing's readers find no listing
+      expect(JSON.parse(ok(h, ['ls', '--json', '-a'], env))).toEqual(want.ls);
+      expect(fs.existsSync(path.join(c, 'list.patch'))).toBe(false);
+      expect(ok(h, ['rows', '-a', '--align'], env)).toEqual(want.align);
+      expect(ok(h, ['rows', '-a'], env)).toEqual(want.rows);
+    }
+    // and without any parsing: the state shards hold every source
+    const h3 = patched();
+    fs.writeFileSync(path.join(cache(h3), 'list.patch'), 'garbage');
+    expect(counts(h3)).toMatch(/0 parsed, 0 appended, 5 unchanged/);
+    expectFresh(h3);
+  });
+
+  it('a run killed after writing the state and the patch but before check.bin is never read as finished', { timeout: 60_000 }, () => {
+    // the stored build is a whole listing: it still serves; the grown file is taken from its state
+    const h = store();
+    views(h);
+    const check0 = read(h, 'check.bin');
+    fs.appendFileSync(claudeFile(h, 1), claudeLine(uuid(1), '/tmp/p1', 'one a', ts(10)));
+    views(h);
+    fs.writeFileSync(path.join(cache(h), 'check.bin'), check0);
+    expect(counts(h)).toMatch(/0 parsed, 0 appended/);
+    expectFresh(h);
+
+    // the stored build is itself a patch (which the killed run overwrote): built again from the state
+    const k = store();
+    views(k);
+    fs.appendFileSync(claudeFile(k, 1), claudeLine(uuid(1), '/tmp/p1', 'one a', ts(10)));
+    views(k);
+    const check1 = read(k, 'check.bin');
+    fs.appendFileSync(claudeFile(k, 2), claudeLine(uuid(2), '/tmp/p2', 'two a', ts(11)));
+    views(k);
+    fs.writeFileSync(path.join(cache(k), 'check.bin'), check1);
+    expect(keys(ok(k, ['rows', '-a'])).slice(0, 2)).toEqual([`claude:${uuid(2)}`, `claude:${uuid(1)}`]);
+    expectFresh(k);
+
+    // killed before the state was written: the stored listing and entry agree, the append is parsed
+    const m = store();
+    views(m);
+    const state0 = fs.readdirSync(path.join(cache(m), 'state')).map((f) => [f, read(m, path.join('state', f))] as const);
+    const check2 = read(m, 'check.bin');
+    fs.appendFileSync(claudeFile(m, 3), claudeLine(uuid(3), '/tmp/p3', 'three a', ts(12)));
+    views(m);
+    fs.writeFileSync(path.join(cache(m), 'check.bin'), check2);
+    for (const [f, b] of state0) fs.writeFileSync(path.join(cache(m), 'state', f), b);
+    expect(keys(ok(m, ['rows', '-a']))[0]).toBe(`claude:${uuid(3)}`);
+    expectFresh(m);
+  });
+
+  it('rows.bin of another build, or missing, sends the append the whole way', () => {
+    const h = store();
+    views(h);
+    fs.rmSync(path.join(cache(h), 'rows.bin'));
+    fs.appendFileSync(claudeFile(h, 2), claudeLine(uuid(2), '/tmp/p2', 'two a', ts(10)));
+    expectFresh(h);
+    expect(exists(h, 'list.patch')).toBe(false);
+    expect(exists(h, 'rows.bin')).toBe(true);
+  });
+});
+
+describe('rows.bin spliced in bytes (listpatch.ts)', () => {
+  const home = '/home/u';
+  const mk = (n: number, t: number | null, title = `title ${n}`): Session => ({
+    key: `claude:${uuid(n)}`, id: uuid(n), harness: 'claude', cwd: `/home/u/p${n}`, title, firstPrompt: title, lastPrompt: null, lastReply: null,
+    prompts: 1, branch: 'main', model: null, started: t, updated: t, file: `/f/${n}`, hidden: n % 5 === 0, hiddenReason: n % 5 === 0 ? 'empty' : null,
+    parent: null, forkedFrom: null,
+  });
+  const render = (ss: Session[]) => {
+    const sorted = [...ss].sort(byRecency);
+    const b = rowBinChunks('b', home, sorted.map((s) => ({ s, short: s.id.slice(0, 8) })))!;
+    return readRowBin(Buffer.concat(b))!;
+  };
+  const print = (bin: NonNullable<ReturnType<typeof render>>) => {
+    const out: Buffer[] = [];
+    printRowBin(bin, { all: true }, () => ({}), Date.parse('2026-06-01T00:00:00Z'), (b) => out.push(b));
+    return Buffer.concat(out).toString('utf8');
+  };
+
+  it('puts changed records where a build would, ties on time ordered by id, and writes the same file', () => {
+    // times with ties (sessions 3, 4, 5 share one), one without any time
+    const times = [100, 200, 300, 300, 300, 400, 500, null, 600, 700];
+    const base = times.map((t, i) => mk(i + 1, t));
+    const bin = render(base);
+    const cases: [number, number | null][][] = [
+      [[1, 900]], // to the top
+      [[10, 50]], // to the bottom
+      [[4, 300]], // in place among its ties
+      [[6, 300], [2, 300]], // into a tie, by id
+      [[8, 250], [9, null]], // out of and into the no-time end
+      [[3, 301], [4, 299], [5, 300]],
+    ];
+    for (const changes of cases) {
+      const next = base.map((s) => {
+        const c = changes.find(([n]) => s.id === uuid(n));
+        return c ? mk(c[0], c[1], `changed ${c[0]}`) : s;
+      });
+      const put = next.filter((s) => changes.some(([n]) => s.id === uuid(n)));
+      const recs = findRecords(bin, new Set(put.map((s) => s.key)))!;
+      expect(recs.size).toBe(put.length);
+      const one = splitRecords(rowBinChunks('-', home, put.map((s) => ({ s, short: recs.get(s.key)!.short })))![1]!);
+      const spliced = spliceRowBin(bin, 'n', new Set([...recs.values()].map((r) => r.k)), put.map((s, i) => ({ rec: one[i]!, s })))!;
+      const want = render(next);
+      expect(print(spliced.bin)).toBe(print(want));
+      // the file written from the parts is the file a build writes (but for its build id)
+      const file = Buffer.concat(spliced.parts);
+      expect(file.subarray(file.indexOf(10)).equals(want.buf.subarray(want.buf.indexOf(10)))).toBe(true);
+      expect(readRowBin(file)?.id).toBe('n');
+    }
+  });
+
+  it('finds a key only at the start of a record, once, and declines what it cannot order', () => {
+    // a title holding another session's key does not count as its record
+    const base = [mk(1, 100, `claude:${uuid(2)}\tx`), mk(2, 200)];
+    const bin = render(base);
+    const r = findRecords(bin, new Set([`claude:${uuid(2)}`]))!;
+    expect(r.get(`claude:${uuid(2)}`)).toEqual({ k: 0, short: uuid(2).slice(0, 8) });
+    expect(findRecords(bin, new Set(['claude:missing']))).toBeNull();
+    // the same id in two harnesses at the same time: byRecency leaves their order to the sort
+    const twin = { ...mk(2, 200), key: `pi:${uuid(2)}`, harness: 'pi' as const };
+    const b2 = render([mk(1, 100), mk(2, 200), twin]);
+    const one = splitRecords(rowBinChunks('-', home, [{ s: mk(1, 200), short: uuid(1).slice(0, 8) }])![1]!);
+    const k = findRecords(b2, new Set([`claude:${uuid(1)}`]))!.get(`claude:${uuid(1)}`)!.k;
+    expect(spliceRowBin(b2, 'n', new Set([k]), [{ rec: one[0]!, s: { ...mk(1, 200), id: uuid(2) } }])).toBeNull();
+  });
+});
