@@ -16,7 +16,8 @@ export async function main(argv: string[], distDir: string): Promise<boolean> {
   } catch {
     cache = null;
   }
-  const m = loadCached<{ main: Main }>(file, cache);
+  // this file's own require: dist/boot.cjs sits beside dist/rows.cjs, so it resolves the same
+  const m = loadCached<{ main: Main }>(file, cache, require);
   const done = await m.exports.main(argv);
   m.save();
   return done;

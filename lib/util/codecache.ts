@@ -13,8 +13,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import vm from 'node:vm';
-import v8 from 'node:v8';
-import { createRequire, Module } from 'node:module';
 import { fnv1a } from './fnv.js';
 
 export interface Loaded<T> {
@@ -40,32 +38,51 @@ function installTag(file: string): string {
   return `${path.basename(file)}-${fnv1a(Buffer.from(path.resolve(file), 'utf8')).toString(16)}-`;
 }
 
-/** Compile and run the CommonJS file `file`, with the code cache `cacheFile` when it is usable. */
-export function loadCached<T>(file: string, cacheFile: string | null): Loaded<T> {
-  // V8 checks a code cache's checksum only when told to (release builds skip it, and a cache whose
-  // header is sound but whose body is damaged then crashes the process): caches are written with
-  // one and read only after it matched.
-  if (cacheFile) v8.setFlagsFromString('--verify-snapshot-checksum');
+const MAGIC = 0x31434352; // "RCC1", little-endian
+const HEAD = 8;
+
+/** The V8 data of a cache file, or undefined when it is not one of ours or its checksum fails. */
+function unwrap(buf: Buffer): Buffer | undefined {
+  if (buf.length <= HEAD || buf.readUInt32LE(0) !== MAGIC) return undefined;
+  const data = buf.subarray(HEAD);
+  return fnv1a(data) === buf.readUInt32LE(4) ? data : undefined;
+}
+
+function wrap(data: Buffer): Buffer {
+  const head = Buffer.alloc(HEAD);
+  head.writeUInt32LE(MAGIC, 0);
+  head.writeUInt32LE(fnv1a(data), 4);
+  return Buffer.concat([head, data]);
+}
+
+/**
+ * Compile and run the CommonJS file `file`, with the code cache `cacheFile` when it is usable.
+ * `req`: the `require` the file gets (the caller's own, from the same directory: node:module and
+ * its ESM loader stay unloaded).
+ */
+export function loadCached<T>(file: string, cacheFile: string | null, req: NodeRequire): Loaded<T> {
   const source = fs.readFileSync(file, 'utf8');
   let cachedData: Buffer | undefined;
   if (cacheFile) {
     try {
-      cachedData = fs.readFileSync(cacheFile);
+      cachedData = unwrap(fs.readFileSync(cacheFile));
     } catch {
       cachedData = undefined;
     }
   }
-  const script = new vm.Script(Module.wrap(source), { filename: file, ...(cachedData ? { cachedData } : {}) });
+  // what Module.wrap gives (the CommonJS function around the source)
+  const wrapped = `(function (exports, require, module, __filename, __dirname) { ${source}\n});`;
+  const script = new vm.Script(wrapped, { filename: file, ...(cachedData ? { cachedData } : {}) });
   const fn = script.runInThisContext() as (exports: unknown, require: NodeRequire, module: { exports: unknown }, filename: string, dirname: string) => void;
   const mod = { exports: {} as unknown };
-  fn.call(mod.exports, mod.exports, createRequire(file), mod, file, path.dirname(file));
+  fn.call(mod.exports, mod.exports, req, mod, file, path.dirname(file));
   const stale = !cachedData || script.cachedDataRejected === true;
   return {
     exports: mod.exports as T,
     save() {
       if (!stale || !cacheFile) return;
       try {
-        const data = script.createCachedData();
+        const data = wrap(script.createCachedData());
         fs.mkdirSync(path.dirname(cacheFile), { recursive: true, mode: 0o700 });
         // caches of this installation's earlier builds, or of another Node, are of no more use
         const mine = installTag(file).replace(/[^\w.-]/g, '_');
