@@ -56,7 +56,8 @@ await build({ ...cjs, entryPoints: { rows: 'lib/fast-rows.ts', boot: 'lib/boot.t
 for (const f of ['rows.cjs', 'boot.cjs']) {
   const file = path.join(tmp, f);
   const text = fs.readFileSync(file, 'utf8');
-  const ns = 'var __resumeNs = (m) => Object.create(m, { default: { value: m, enumerable: true } });\n';
+  // (and "use strict" first again: esbuild's own comes after the banner, where it is no directive)
+  const ns = '"use strict";\nvar __resumeNs = (m) => Object.create(m, { default: { value: m, enumerable: true } });\n';
   fs.writeFileSync(file, ns + text.replace(/__toESM\(require\("(node:[\w/]+)"\)(?:,\s*1)?\)/g, '__resumeNs(require("$1"))'));
 }
 const old = `${dist}.old-${process.pid}`;
