@@ -62,7 +62,7 @@ import { runJob, type Job, type JobResult } from './parse.js';
 import { tailMatches } from './lines.js';
 import { sanitizeSession } from '../util/redact.js';
 import { DirCache, parseDirFile, type SeenDir } from './dirs.js';
-import { setReaddirHook, setSymlinkHook, writeAtomic } from '../util/fsx.js';
+import { readFirstLine, setReaddirHook, setSymlinkHook, writeAtomic } from '../util/fsx.js';
 import { dirsStand, makeMemo, parseMeta, type AdapterMeta, type Memo } from './discmemo.js';
 import { shortIds } from '../select/filter.js';
 import { tryLock, unlock, waitUnlocked } from './lock.js';
@@ -453,23 +453,9 @@ function storedStats(c: StoredCheck, found: Found[], served: boolean): Map<strin
 
 /** The build id check.bin names (its first line only); null when there is none of this version. */
 function checkId(file: string): string | null {
-  let fd: number;
-  try {
-    fd = fs.openSync(file, 'r');
-  } catch {
-    return null;
-  }
-  try {
-    const b = Buffer.alloc(200);
-    const n = fs.readSync(fd, b, 0, 200, 0);
-    const nl = b.subarray(0, n).indexOf(10);
-    const m = nl > 0 ? /^v(\d+) (\S+) \d+ \d+$/.exec(b.toString('latin1', 0, nl)) : null;
-    return m && Number(m[1]) === INDEX_VERSION ? m[2]! : null;
-  } catch {
-    return null;
-  } finally {
-    fs.closeSync(fd);
-  }
+  const first = readFirstLine(file, 200);
+  const m = first ? /^v(\d+) (\S+) \d+ \d+$/.exec(first.toString('latin1')) : null;
+  return m && Number(m[1]) === INDEX_VERSION ? m[2]! : null;
 }
 
 /**

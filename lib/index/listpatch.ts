@@ -19,6 +19,7 @@ import fs from 'node:fs';
 import type { Session } from '../types.js';
 import { byRecency } from './stream.js';
 import { ROWBIN_VERSION, type RowBin } from './rowbin.js';
+import { readFirstLine } from '../util/fsx.js';
 
 /** Successive appends merge into one patch up to these bounds; past them the listing is rewritten. */
 export const PATCH_MAX_SESSIONS = 256;
@@ -89,26 +90,10 @@ export interface ListHead {
  * only one in the file: JSON.stringify never writes one), parsed; null when it cannot be.
  */
 export function readHead(file: string, maxBytes = 4 << 20): ListHead | null {
-  let fd: number;
+  const first = readFirstLine(file, maxBytes);
+  if (!first) return null;
   try {
-    fd = fs.openSync(file, 'r');
-  } catch {
-    return null;
-  }
-  try {
-    const parts: Buffer[] = [];
-    let pos = 0;
-    for (;;) {
-      const b = Buffer.allocUnsafe(pos === 0 ? 16384 : 262144);
-      const n = fs.readSync(fd, b, 0, b.length, pos);
-      if (n <= 0) return null;
-      const nl = b.subarray(0, n).indexOf(10);
-      parts.push(b.subarray(0, nl >= 0 ? nl : n));
-      pos += n;
-      if (nl >= 0) break;
-      if (pos >= maxBytes) return null;
-    }
-    const line = Buffer.concat(parts).toString('utf8');
+    const line = first.toString('utf8');
     if (!line.endsWith(',')) return null;
     const h = JSON.parse(line.slice(0, -1) + '}') as ListHead;
     if (!h || typeof h.v !== 'number' || typeof h.id !== 'string' || typeof h.built !== 'number') return null;
@@ -116,8 +101,6 @@ export function readHead(file: string, maxBytes = 4 << 20): ListHead | null {
     return h;
   } catch {
     return null;
-  } finally {
-    fs.closeSync(fd);
   }
 }
 

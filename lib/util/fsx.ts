@@ -117,6 +117,37 @@ export function uniqueReal<T extends { path: string }>(items: T[]): T[] {
 }
 
 /**
+ * A file's first line (without its line break), read in pieces until the break: null when the
+ * file cannot be read or has no line break within `maxBytes`.
+ */
+export function readFirstLine(file: string, maxBytes: number): Buffer | null {
+  let fd: number;
+  try {
+    fd = fs.openSync(file, 'r');
+  } catch {
+    return null;
+  }
+  try {
+    const parts: Buffer[] = [];
+    let pos = 0;
+    for (;;) {
+      const b = Buffer.allocUnsafe(pos === 0 ? Math.min(16384, maxBytes) : 262144);
+      const n = fs.readSync(fd, b, 0, b.length, pos);
+      if (n <= 0) return null;
+      const nl = b.subarray(0, n).indexOf(10);
+      parts.push(b.subarray(0, nl >= 0 ? nl : n));
+      pos += n;
+      if (nl >= 0) return parts.length === 1 ? parts[0]! : Buffer.concat(parts);
+      if (pos >= maxBytes) return null;
+    }
+  } catch {
+    return null;
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/**
  * Write a file atomically: a temp file in the same directory, then rename, so a reader sees the old
  * file or the new one, never half of one. The directory is created (0700) when missing; the file
  * gets `mode` (0600 unless told). `data` may be a sequence of chunks, text or bytes (a large listing
