@@ -257,27 +257,16 @@ export function indexFiles(ctx: Ctx): IndexFiles {
 
 /**
  * The stat check a no-change run compares, exactly and without parsing: every source's size, mtime
- * and inode as float64 bytes, then every path (with its dependency signature) NUL-separated, in
- * discovery order. Stored in check.bin after a header line naming the version and build id; a run
- * builds the same bytes from its own stats and compares them with one memcmp.
+ * and inode as float64 bytes (statNums), then every path (with its dependency signature, checkName)
+ * NUL-separated, in discovery order. Stored in check.bin after a header line naming the version and
+ * build id; a run builds the same bytes from its own stats and compares them with one memcmp.
  */
-function checkBytes(found: Found[], withNums = true): { nums: Buffer; names: string } {
-  const names = new Array<string>(found.length);
-  for (let i = 0; i < found.length; i++) {
-    const st = found[i]!.stat;
-    names[i] = st.sig ? `${found[i]!.src.path}\u0001${st.sig}` : found[i]!.src.path;
-  }
-  return { nums: withNums ? statNums(found) : Buffer.alloc(0), names: names.join('\u0000') };
+function checkNames(found: Found[]): string {
+  return found.map(checkName).join('\u0000');
 }
 
 function writeCheck(file: string, id: string, found: Found[], meta: AdapterMeta[], same?: StoredCheck): void {
-  // the names section of a check whose paths these are (`same`) stands as it is
-  let nums: Buffer;
-  let names: string | Buffer;
-  if (same) {
-    nums = statNums(found);
-    names = same.buf.subarray(same.namesAt);
-  } else ({ nums, names } = checkBytes(found));
+  const nums = statNums(found);
   // the same memos over the same paths: the meta and kind codes stand as stored too
   const sameMeta = !!same && meta.length === same.meta.length && meta.every((m, i) => m.name === same.meta[i]!.name && m.n === same.meta[i]!.n && m.memo === same.meta[i]!.memo);
   const metaBuf = sameMeta ? same!.buf.subarray(same!.buf.indexOf(10) + 1, same!.codesAt) : Buffer.from(JSON.stringify(meta), 'utf8');
@@ -296,8 +285,16 @@ function writeCheck(file: string, id: string, found: Found[], meta: AdapterMeta[
     }
   }
   const head = `v${INDEX_VERSION} ${id} ${found.length} ${metaBuf.length}\n`;
-  // written as its parts (no copy of the whole)
-  writeAtomic(file, [Buffer.from(head, 'latin1'), metaBuf, codes, nums, typeof names === 'string' ? Buffer.from(names, 'utf8') : names]);
+  // written as its parts (no copy of the whole): the names section of a check whose paths these are
+  // (`same`) as it stands, else the names as UTF-8 text, path by path (not one string)
+  writeAtomic(file, (function* () {
+    yield Buffer.from(head, 'latin1');
+    yield metaBuf;
+    yield codes;
+    yield nums;
+    if (same) yield same.buf.subarray(same.namesAt);
+    else for (let i = 0; i < found.length; i++) yield (i ? '\u0000' : '') + checkName(found[i]!);
+  })());
 }
 
 /** The stat bytes of check.bin for these sources. */
@@ -399,24 +396,23 @@ function matchCheck(c: StoredCheck | null, found: Found[], live: Array<[number, 
     }
     return c.id;
   }
-  const { names } = checkBytes(found, false);  const rest = c.buf.subarray(c.namesAt);
+  const names = checkNames(found);
+  const rest = c.buf.subarray(c.namesAt);
   if (rest.length !== Buffer.byteLength(names, 'utf8') || rest.toString('utf8') !== names) return null;
   return c.id;
 }
 
 /** A stored source: its stat as check.bin recorded it, and its harness. */
 interface PrevStat extends Stat {
-  harness: Harness;}
+  harness: Harness;
+}
 
 /** Are these sources (paths and dependency signatures) the ones check.bin lists, in its order? */
 function samePaths(c: StoredCheck, found: Found[]): boolean {
   if (found.length !== c.count) return false;
   const paths = storedPaths(c);
   if (paths.length !== c.count) return false;
-  for (let i = 0; i < found.length; i++) {
-    const f = found[i]!;
-    if (paths[i] !== (f.stat.sig ? `${f.src.path}\u0001${f.stat.sig}` : f.src.path)) return false;
-  }
+  for (let i = 0; i < found.length; i++) if (paths[i] !== checkName(found[i]!)) return false;
   return true;
 }
 
