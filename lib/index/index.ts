@@ -234,6 +234,9 @@ export function haveListing(ctx: Ctx): boolean {
 /** State shards: an append reads and rewrites one (at 22,000 sources 16 shards were 10 MB each). */
 export const SHARDS = 256;
 
+/** A session's key in the listing: `harness:id`. */
+const keyOf = (s: SessionCore) => `${s.harness}:${s.id}`;
+
 /** The state kept of a source once it is written, when nothing in the run reads it again (one object for all). */
 const NO_STATE: LineState = Object.freeze({}) as LineState;
 
@@ -800,7 +803,8 @@ function tryFast(ctx: Ctx, opts: IndexOptions, want: 'full' | 'rows', files: Ind
   const stored = readCheck(files.check);
   const { found, roots, meta, metaChanged, live } = discoverCached(ctx, ADAPTERS, skipped, files, false, stored);
   const id = matchCheck(stored, found, live);
-  if (!id) return { found, roots, skipped, meta, stored };  if (metaChanged) {
+  if (!id) return { found, roots, skipped, meta, stored };
+  if (metaChanged) {
     // the same sources, and a discovery memo made or dropped: record it for the next run
     try {
       writeCheck(files.check, id, found, meta);
@@ -974,7 +978,7 @@ async function build(ctx: Ctx, opts: IndexOptions, files: IndexFiles, want: 'ful
     e.state = !a?.finish ? NO_STATE : a.finishState ? a.finishState(e.state, e.src) : e.state;
     e.tail = ''; // (for the next run's append check: it reads it from the shard)
     // (with its key when no finish pass changes it: the copy the finished list takes)
-    if (e.sessions?.length) e.sessions = e.sessions.map(({ allPrompts: _, ...x }) => (a?.finish ? x : keyed(x, `${x.harness}:${x.id}`)));
+    if (e.sessions?.length) e.sessions = e.sessions.map(({ allPrompts: _, ...x }) => (a?.finish ? x : keyed(x, keyOf(x))));
   };
   let shards: ShardWriter<Entry> | null = null;
   if (!partial) {
@@ -1069,7 +1073,7 @@ async function build(ctx: Ctx, opts: IndexOptions, files: IndexFiles, want: 'ful
     const keys = new Set(kept.map((s) => s.key));
     for (const p of changedPaths) {
       for (const s of entries[p]?.sessions ?? []) {
-        const key = `${s.harness}:${s.id}`;
+        const key = keyOf(s);
         if (keys.has(key)) continue;
         keys.add(key);
         kept.push({ ...s, key });
@@ -1123,8 +1127,6 @@ function jobFor(f: Found, e: Entry | undefined, counts: IndexResult['counts']): 
 
 /** Ids whose rendered key and short id are the ids themselves (row() changes nothing in them). */
 const PLAIN_ID = /^[!-~]+$/;
-
-const keyOf = (s: SessionCore) => `${s.harness}:${s.id}`;
 
 function newBuildId(): string {
   return `${Date.now().toString(36)}-${process.pid.toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
@@ -1356,7 +1358,7 @@ function finishHarness(ctx: Ctx, a: Adapter<any>, entries: Record<string, Entry>
   const out: Session[] = [];
   const seen = new Set<string>();
   for (const s of ss) {
-    const key = `${s.harness}:${s.id}`;
+    const key = keyOf(s);
     if (seen.has(key)) continue;
     seen.add(key);
     out.push((s as Session).key === key && !a.finish ? (s as Session) : keyed(s, key));
