@@ -12,6 +12,7 @@ import { applyFilters, shortIds, type Filters } from '../lib/select/filter.js';
 import { harnessColor, row } from '../lib/output.js';
 import { oneLine, width } from '../lib/util/text.js';
 import { tildify } from '../lib/util/paths.js';
+import { eachRow, type RowBin } from '../lib/index/rowbin.js';
 
 /** What a fed row needs of a session: a listing row (rows.json) or a whole session. */
 export type Fed = Pick<Session, 'key' | 'id' | 'updated' | 'started' | 'harness' | 'cwd' | 'branch' | 'title' | 'firstPrompt' | 'hidden'>;
@@ -55,18 +56,20 @@ export function nextHarness(current: Harness[] | null, sessions: Pick<Session, '
 
 /** The status line above the list (the --header-lines line: empty hidden key, then the text). */
 export function statusLine<T extends Fed>(all: T[], shown: T[], s: PickState, home: string, search?: string): string {
-  if (all.length === 0 && search == null) return '\tno sessions found (resume doctor shows where it looked)';
+  const hidden = s.all || search != null ? 0 : applyFilters(all, { ...stateFilters(s), all: true }).length - shown.length;
+  return statusOf(all.length, shown.length, hidden, s, home, search);
+}
+
+/** The status line from counts: every session, those shown, and those the state's filters show but for being hidden. */
+function statusOf(total: number, shown: number, hidden: number, s: PickState, home: string, search?: string): string {
+  if (total === 0 && search == null) return '\tno sessions found (resume doctor shows where it looked)';
   const parts: string[] = [];
   if (search != null) parts.push(`deep search: ${oneLine(search)}`);
   parts.push(s.harness ? s.harness.join(',') : 'all harnesses');
   if (s.dir) parts.push(`in ${oneLine(tildify(s.dir, home))}`);
-  let n = `${shown.length} session${shown.length === 1 ? '' : 's'}`;
+  let n = `${shown} session${shown === 1 ? '' : 's'}`;
   if (s.all) n += ' incl. hidden';
-  else if (search == null) {
-    const f = stateFilters(s);
-    const hidden = applyFilters(all, { ...f, all: true }).length - shown.length;
-    if (hidden > 0) n += ` (+${hidden} hidden)`;
-  }
+  else if (search == null && hidden > 0) n += ` (+${hidden} hidden)`;
   parts.push(n);
   return '\t' + parts.join(' · ');
 }
@@ -117,6 +120,30 @@ export function feedLines<T extends Fed>(all: T[], s: PickState, home: string, c
   const shorts = shortIds(all);
   const rows = shown.map((x) => row(x, shorts.get(x.id) ?? x.id, home, now));
   return [statusLine(all, shown, s, home), ...(plain ? rows : alignRows(rows.map((r) => r.split('\t')), color))];
+}
+
+/**
+ * feedLines from the rendered rows (rows.bin) instead of the listing: the same lines, without
+ * parsing the listing. Not for a directory filter (the rows hold the directory shortened, not the
+ * session's own): null then.
+ */
+export function binFeedLines(bin: RowBin, s: PickState, readNames: () => Record<string, string>, home: string, color = false, now = Date.now()): string[] | null {
+  if (s.dir) return null;
+  const rows: string[][] = [];
+  let hidden = 0;
+  eachRow(bin, readNames, now, (r) => {
+    if (s.harness && !s.harness.includes(r.harness)) return;
+    if (r.hidden && !s.all) hidden++;
+    else rows.push(r.fields);
+  });
+  return [statusOf(bin.count, rows.length, hidden, s, home), ...alignRows(rows, color)];
+}
+
+/** The harnesses that have sessions in rendered rows, as nextHarness wants them. */
+export function binHarnesses(bin: RowBin): Pick<Session, 'harness'>[] {
+  const seen = new Set<Harness>();
+  eachRow(bin, () => ({}), 0, (r) => seen.add(r.harness));
+  return [...seen].map((harness) => ({ harness }));
 }
 
 /** Colour in the list unless NO_COLOR is set (fzf itself runs on the terminal). */

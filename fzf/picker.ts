@@ -18,7 +18,8 @@ import { fmtVersion, has, probeFzf, type Fzf } from './version.js';
 import { ACTION_MARK, fzfFlags, type Flags, type PickAction } from './flags.js';
 import { quoteSh } from '../lib/util/quote.js';
 import { noColor } from '../lib/util/color.js';
-import { alignRows, feedLines, listColor, stateFilters, writeState, type PickState } from './feed.js';
+import { alignRows, binFeedLines, feedLines, listColor, stateFilters, writeState, type Fed, type PickState } from './feed.js';
+import { findSession } from '../lib/select/find.js';
 import { haveListing } from '../lib/index/index.js';
 import { applyFilters } from '../lib/select/filter.js';
 import { row } from '../lib/output.js';
@@ -114,6 +115,15 @@ export async function pick(app: App, o: PickOptions = {}): Promise<PickResult> {
     // replaces them once with the finished list (sorted, aligned, with the real status line).
     const stream = !o.sessions && has(fzf.version, 'loadEvent') && has(fzf.version, 'unbind') && !haveListing(app.ctx);
     if (stream) args.push(`--bind=load:unbind(load)+reload(${selfCommand(app)} __feed)`);
+    // A warm index: the rows of the last build are shown at once, while the index is checked; the
+    // check ends the input, and fzf's `load` then runs what it left in `onload`: nothing when
+    // nothing changed, else a reload of the fresh rows (needs transform: older fzf waits for the check).
+    const early = !stream && !o.sessions && !state.dir && has(fzf.version, 'loadEvent') && has(fzf.version, 'unbind') && has(fzf.version, 'transform') ? app.lastRows() : null;
+    const onload = path.join(dir, 'onload');
+    if (early) {
+      fs.writeFileSync(onload, '');
+      args.push('--bind=load:unbind(load)+transform(cat "$RESUME_PICK_DIR/onload")');
+    }
     const child = spawn(fzf.path, args, {
       stdio: ['pipe', 'pipe', 'inherit'],
       env: { ...process.env, ...flags.env, RESUME_PICK_DIR: dir },
@@ -147,9 +157,28 @@ export async function pick(app: App, o: PickOptions = {}): Promise<PickResult> {
         if (!child.stdin.destroyed) child.stdin.end();
         return;
       }
-      const sessions = o.sessions ?? (await app.index({ quiet: true })).sessions;
-      const lines = feedLines(sessions, state, app.ctx.home, listColor(process.env));
-      if (!child.stdin.destroyed) child.stdin.end(lines.join('\n') + '\n');
+      const color = listColor(process.env);
+      const firstLines = early && binFeedLines(early.bin, state, early.names, app.ctx.home, color);
+      if (firstLines && !child.stdin.destroyed) child.stdin.write(firstLines.join('\n') + '\n');
+      let lines: string[] | null = null;
+      if (o.sessions || state.dir) lines = feedLines<Fed>(o.sessions ?? (await app.listing({ quiet: true })), state, app.ctx.home, color);
+      else {
+        // the rendered rows when nothing changed, else the listing the check just brought up to date
+        const got = await app.listingRows({ quiet: true });
+        // the rows shown are the build's that the check found current: nothing to replace
+        if (firstLines && 'bin' in got && got.bin.id === early!.bin.id) {
+          if (!child.stdin.destroyed) child.stdin.end();
+          return;
+        }
+        lines = ('bin' in got && binFeedLines(got.bin, state, got.names, app.ctx.home, color)) || feedLines('sessions' in got ? got.sessions : await app.listing({ quiet: true }), state, app.ctx.home, color);
+      }
+      if (child.stdin.destroyed) return;
+      if (!firstLines) child.stdin.end(lines.join('\n') + '\n');
+      else {
+        fs.writeFileSync(path.join(dir, 'fresh'), lines.join('\n') + '\n');
+        fs.writeFileSync(onload, 'reload(cat "$RESUME_PICK_DIR/fresh")');
+        child.stdin.end();
+      }
     })().catch((err) => {
       feedError = err;
       // say so in the status line rather than leave an unexplained empty list
@@ -175,9 +204,9 @@ export async function pickSession(app: App, o: PickOptions = {}): Promise<{ sess
   const r = await pick(app, o);
   if (r.kind === 'cancel') throw new ExitError(130, '');
   if (r.kind === 'nomatch') throw new ExitError(1, 'no session picked');
-  // pick() brought the index up to date through app.index(), which app.sessions() reuses
-  const all = o.sessions ?? (await app.sessions());
-  const session = all.find((x) => x.key === r.key);
+  // pick() brought the index up to date: the session is one record of its listing
+  const found = o.sessions ? o.sessions.find((x) => x.key === r.key) : await findSession(app, r.key);
+  const session = found && !o.sessions ? app.named([found])[0] : found;
   if (!session) throw new ExitError(1, 'the picked session is gone');
   return { session, action: r.action };
 }

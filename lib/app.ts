@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { Ctx, Harness, Session } from './types.js';
 import { oneLine } from './util/text.js';
 import { makeCtx, cacheDir } from './util/paths.js';
-import { listSessions, toListed, updateIndex, type IndexResult, type ListedSession } from './index/index.js';
+import { lastRowBin, listSessions, toListed, updateIndex, type IndexResult, type ListedSession } from './index/index.js';
 import type { RowBin } from './index/rowbin.js';
 import { progressBar } from './util/progress.js';
 import { readNames, storeDir } from './harness/claude/care/store.js';
@@ -34,7 +34,15 @@ export interface App {
    * As `listing`, but a no-change run hands back the rendered rows (rows.bin) instead, with the
    * snapshot names to apply as they are printed (`resume rows`). Never for the demo.
    */
-  listingRows(o?: { onSessions?: (batch: Session[]) => void }): Promise<{ bin: RowBin; names: () => Record<string, string> } | { sessions: ListedSession[] }>;
+  listingRows(o?: { onSessions?: (batch: Session[]) => void; quiet?: boolean }): Promise<{ bin: RowBin; names: () => Record<string, string> } | { sessions: ListedSession[] }>;
+  /**
+   * The rendered rows of the last build, as they were: nothing is statted or checked against the
+   * sources (the picker shows them at once while listingRows checks). Null when there are none,
+   * and for the demo.
+   */
+  lastRows(): { bin: RowBin; names: () => Record<string, string> } | null;
+  /** Sessions with their snapshot names (a Claude session without a title takes the name it was given). */
+  named<T extends Pick<Session, 'harness' | 'id' | 'title' | 'firstPrompt'>>(sessions: T[]): T[];
 }
 
 /** Where the demo's sessions were recorded; --demo rewrites it to directories it creates. */
@@ -164,9 +172,15 @@ export function makeApp(opts: { demo?: boolean; env?: NodeJS.ProcessEnv; distDir
         bar?.end();
       }
     },
-    async listingRows({ onSessions } = {}) {
-      if (cached || demo) return { sessions: await app.listing({ onSessions }) };
-      const bar = onSessions ? null : progressBar('indexing');
+    lastRows() {
+      if (demo) return null;
+      const bin = lastRowBin(ctx);
+      return bin ? { bin, names: () => readNames(storeDir(ctx)) } : null;
+    },
+    named: (sessions) => withSnapshotNames(ctx, sessions),
+    async listingRows({ onSessions, quiet } = {}) {
+      if (cached || demo) return { sessions: await app.listing({ onSessions, quiet }) };
+      const bar = onSessions || quiet ? null : progressBar('indexing');
       const stream = onSessions && ((b: Session[]) => onSessions(withSnapshotNames(ctx, b)));
       try {
         const r = await listSessions(ctx, { workerFile: path.join(distDir, 'worker.js'), progress: bar?.update, rowBin: true, ...(stream ? { onSessions: stream } : {}) });

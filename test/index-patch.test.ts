@@ -320,7 +320,7 @@ describe('rows.bin spliced in bytes (listpatch.ts)', () => {
   };
   const print = (bin: NonNullable<ReturnType<typeof render>>) => {
     const out: Buffer[] = [];
-    printRowBin(bin, { all: true }, () => ({}), Date.parse('2026-06-01T00:00:00Z'), (b) => out.push(b));
+    printRowBin(bin, { all: true }, () => ({}), Date.parse('2026-06-01T00:00:00Z'), (b) => out.push(Buffer.from(b)));
     return Buffer.concat(out).toString('utf8');
   };
 

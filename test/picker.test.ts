@@ -2,7 +2,8 @@
 // the screen is read with capture-pane, polling for the expected text (never a fixed sleep as proof).
 import fs from 'node:fs';
 import path from 'node:path';
-import { spawnSync } from 'node:child_process';
+import os from 'node:os';
+import { spawn, spawnSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BIN, envFor, jsonl, tempHome, write, needs } from './helpers.js';
 import { calls, claudeOnPath } from './shell-helpers.js';
@@ -225,6 +226,44 @@ describe.skipIf(SKIP)('picker in tmux (real fzf)', { timeout: 120_000 }, () => {
     await t.waitList([/3 sessions \(\+1 hidden\)/, LIST, '3/3'], ['hidden sdk probe']);
     await t.keys('Enter');
     expect(await t.exit()).toEqual({ code: 0, out: `${S1}\n` });
+  });
+
+  it('a warm index: the list is there at once, and Enter picks from it', async () => {
+    const home = pickerHome();
+    expect(spawnSync(process.execPath, [BIN, 'index'], { env: envFor(home) }).status).toBe(0);
+    const t = await opened(home, ['__pick']);
+    expect(t.list()).not.toMatch(/indexing/);
+    await t.keys('Down', 'Enter');
+    expect(await t.exit()).toEqual({ code: 0, out: `${S2}\n` });
+  });
+
+  it('a warm index that changed: the last rows show while the check waits, then the fresh rows replace them', async () => {
+    const home = pickerHome();
+    expect(spawnSync(process.execPath, [BIN, 'index'], { env: envFor(home) }).status).toBe(0);
+    // a new session since, and another builder holding the index lock: the check must wait
+    const S5 = 'e5555555-0000-4000-8000-000000000005';
+    const cwd = path.join(home, 'proj-epsilon');
+    fs.mkdirSync(cwd, { recursive: true });
+    write(home, `.claude/projects/-p-e5555555/${S5}.jsonl`, jsonl(claudeLine({ id: S5, cwd, type: 'user', uuid: `${S5}-u`, at: '2026-11-22T10:00:00.000Z' }, { message: { role: 'user', content: 'epsilon arrives late' } })));
+    const holder = spawn('sleep', ['120'], { stdio: 'ignore' });
+    try {
+      fs.writeFileSync(path.join(home, '.cache/resume/index.lock'), JSON.stringify({ pid: holder.pid, host: os.hostname(), started: Date.now() }));
+      const t = new Term(home, ['__pick']);
+      if (FZF_VERSION >= 45) {
+        // fzf with transform: the last build's rows at once, without the new session
+        await t.waitList([LIST, READY], ['epsilon']);
+      } else {
+        // older fzf: nothing is listed before the check
+        await sleep(1500);
+        expect(t.list()).not.toMatch(/alpha newest task/);
+      }
+      holder.kill();
+      await t.waitList([/epsilon arrives late[\s\S]*alpha newest task/, /· 4 sessions \(\+1 hidden\)/]);
+      await t.keys('Enter');
+      expect(await t.exit()).toEqual({ code: 0, out: `${S5}\n` });
+    } finally {
+      holder.kill();
+    }
   });
 
   it('a query matching nothing and Enter is exit 1', async () => {

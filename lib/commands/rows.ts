@@ -20,10 +20,14 @@ export interface RowsOpts extends FilterOpts {
 export async function rowsAction(app: App, o: RowsOpts): Promise<void> {
   const filters = filtersOf(o);
   if (o.align || o.status) {
-    const { feedLines } = await import('../../fzf/feed.js');
-    // the listing rows.json holds, as for plain rows (not the whole sessions)
-    const all = await app.listing({ quiet: true });
-    const lines = feedLines(all, { all: !!filters.all, harness: filters.harness ?? null, dir: filters.dir ?? null }, app.ctx.home, !!o.ansi, Date.now(), !o.align);
+    const { binFeedLines, feedLines } = await import('../../fzf/feed.js');
+    const state = { all: !!filters.all, harness: filters.harness ?? null, dir: filters.dir ?? null };
+    const now = Date.now();
+    // the rendered rows when nothing changed (not for --dir: feedLines), else the listing rows.json
+    // holds, as for plain rows (not the whole sessions)
+    const got = o.align && !state.dir ? await app.listingRows({ quiet: true }) : { sessions: await app.listing({ quiet: true }) };
+    const lines = ('bin' in got && binFeedLines(got.bin, state, got.names, app.ctx.home, !!o.ansi, now)) ||
+      feedLines('sessions' in got ? got.sessions : await app.listing({ quiet: true }), state, app.ctx.home, !!o.ansi, now, !o.align);
     out((o.status ? lines : lines.slice(1)).map((l) => l + '\n').join(''));
     return;
   }

@@ -16,6 +16,10 @@
 //                      head line (version, build id, time, skipped sources, and `hold`: the keys an
 //                      append may not patch, below) and a line break before `"sessions"`, so the
 //                      head is read without the listing.
+//   list.idx         — where each session's record sits in list.json (its key, byte offset and
+//                      length, after a head line naming list.json's build), so a lookup by key
+//                      (preview on every cursor move, the picked session) parses one record, not
+//                      the whole listing (storedSession below).
 //   list.patch       — an append's change to list.json and rows.json (lib/index/listpatch.ts).
 //   rows.bin         — the rows `resume rows` prints, rendered (lib/index/rowbin.ts): a no-change
 //                      `rows` copies them out, with only the age computed.
@@ -246,6 +250,8 @@ export interface IndexFiles {
   rows: string;
   rowbin: string;
   patch: string;
+  /** list.idx: each session's byte range in list.json */
+  idx: string;
   check: string;
   dirs: string;
   lock: string;
@@ -255,7 +261,7 @@ export interface IndexFiles {
 export function indexFiles(ctx: Ctx): IndexFiles {
   const dir = cacheDir(ctx);
   const j = (n: string) => path.join(dir, n);
-  return { dir, list: j('list.json'), rows: j('rows.json'), rowbin: j('rows.bin'), patch: j('list.patch'), check: j('check.bin'), dirs: j('dirs.json'), lock: j('index.lock'), state: j('state') };
+  return { dir, list: j('list.json'), rows: j('rows.json'), rowbin: j('rows.bin'), patch: j('list.patch'), idx: j('list.idx'), check: j('check.bin'), dirs: j('dirs.json'), lock: j('index.lock'), state: j('state') };
 }
 
 /**
@@ -486,6 +492,84 @@ export function storedListing(ctx: Ctx): Session[] | null {
   const files = indexFiles(ctx);
   const id = checkId(files.check);
   return id ? (readListing(files, 'full', id)?.sessions ?? null) : null;
+}
+
+/**
+ * list.idx for list.json of build `id`: a head line `v<version> <id> <count>`, then per session in
+ * list.json's order `key\toffset\tlength`. A key with a line break or tab cannot be stored so: the
+ * file is removed instead (lookups then read the whole listing).
+ */
+function writeIdx(file: string, id: string, sessions: Session[], at: Float64Array): void {
+  if (sessions.some((s) => /[\t\n\r]/.test(s.key))) {
+    fs.rmSync(file, { force: true });
+    return;
+  }
+  function* lines(): Generator<string> {
+    yield `v${INDEX_VERSION} ${id} ${sessions.length}\n`;
+    let buf = '';
+    for (let i = 0; i < sessions.length; i++) {
+      buf += `${sessions[i]!.key}\t${at[i * 2]}\t${at[i * 2 + 1]}\n`;
+      if (buf.length > 65536) {
+        yield buf;
+        buf = '';
+      }
+    }
+    yield buf;
+  }
+  writeAtomic(file, lines());
+}
+
+/**
+ * One session of the build check.bin names, by key, without statting any source or parsing the
+ * listing: from list.patch when the patch in force puts it, else its record in list.json found
+ * through list.idx. Null when the listing has no such key; undefined when this cannot tell (no
+ * index, list.idx missing or of another build, anything malformed): read the whole listing then.
+ */
+export function storedSession(ctx: Ctx, key: string): Session | null | undefined {
+  const files = indexFiles(ctx);
+  const id = checkId(files.check);
+  if (!id || /[\t\n\r]/.test(key)) return undefined;
+  let fd: number;
+  try {
+    fd = fs.openSync(files.list, 'r');
+  } catch {
+    return undefined;
+  }
+  try {
+    // the head and the record are read from the one file opened (a rewrite renames a new one in)
+    const head = readHead(fd);
+    if (!head || head.v !== INDEX_VERSION) return undefined;
+    if (head.id !== id) {
+      const p = readPatch(files.patch, INDEX_VERSION);
+      if (!p || p.id !== id || p.base !== head.id) return undefined;
+      const put = p.put.find((s) => s.key === key);
+      if (put) return put;
+    }
+    let idx: Buffer;
+    try {
+      idx = fs.readFileSync(files.idx);
+    } catch {
+      return undefined;
+    }
+    const nl = idx.indexOf(10);
+    const m = nl > 0 ? /^v(\d+) (\S+) (\d+)$/.exec(idx.toString('latin1', 0, nl)) : null;
+    if (!m || Number(m[1]) !== INDEX_VERSION || m[2] !== head.id) return undefined;
+    const at = idx.indexOf(`\n${key}\t`, nl, 'utf8');
+    if (at < 0) return null;
+    const start = at + 1 + Buffer.byteLength(key, 'utf8') + 1;
+    const end = idx.indexOf(10, start);
+    const f = /^(\d+)\t(\d+)$/.exec(idx.toString('latin1', start, end < 0 ? idx.length : end));
+    if (!f) return undefined;
+    const len = Number(f[2]);
+    const rec = Buffer.allocUnsafe(len);
+    if (fs.readSync(fd, rec, 0, len, Number(f[1])) !== len) return undefined;
+    const s = JSON.parse(rec.toString('utf8')) as Session;
+    return s && typeof s === 'object' && s.key === key ? s : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 /** FNV-1a of the path, folded to a shard number. */
@@ -835,6 +919,13 @@ function tryFast(ctx: Ctx, opts: IndexOptions, want: 'full' | 'rows', files: Ind
     }
   }
   return res;
+}
+
+/** rows.bin of the build check.bin names, whole and of this home, not checked against any source; null when there is none. */
+export function lastRowBin(ctx: Ctx): RowBin | null {
+  const files = indexFiles(ctx);
+  const id = checkId(files.check);
+  return id ? readRowBinFile(files.rowbin, id, ctx.home) : null;
 }
 
 /** rows.bin when it is whole and of this build and home; null otherwise (rows.json serves). */
@@ -1292,17 +1383,29 @@ function writeListing(files: IndexFiles, found: Found[], sessions: Session[], sk
   const id = newBuildId();
   // the head is the first line (JSON.stringify writes no line break): readHead reads it alone
   const head = `{"v":${INDEX_VERSION},"id":${JSON.stringify(id)},"built":${Date.now()},"skipped":${JSON.stringify(skipped)},"hold":${JSON.stringify(holdKeys(sessions))},\n"sessions":[`;
-  function* chunks(f: (s: Session) => unknown): Generator<string> {
+  function* chunks(f: (s: Session) => unknown, at?: Float64Array): Generator<string> {
     yield head;
-    for (let i = 0; i < sessions.length; i++) yield (i ? ',' : '') + JSON.stringify(f(sessions[i]!));
+    let pos = at ? Buffer.byteLength(head, 'utf8') : 0;
+    for (let i = 0; i < sessions.length; i++) {
+      const rec = JSON.stringify(f(sessions[i]!));
+      if (at) {
+        // where the record starts (after the comma) and how long it is, in bytes
+        at[i * 2] = pos + (i ? 1 : 0);
+        at[i * 2 + 1] = Buffer.byteLength(rec, 'utf8');
+        pos = at[i * 2]! + at[i * 2 + 1]!;
+      }
+      yield (i ? ',' : '') + rec;
+    }
     yield ']}';
   }
   // every prompt stays in the state shards (lib/index/prompts.ts): a listing never loads them
+  const at = new Float64Array(sessions.length * 2);
   writeAtomic(files.list, chunks((s) => {
     if (s.allPrompts === undefined) return s;
     const { allPrompts: _, ...rest } = s;
     return rest;
-  }));
+  }, at));
+  writeIdx(files.idx, id, sessions, at);
   writeAtomic(files.rows, chunks((s) => listed(s, shorts.get(s.id) ?? s.id)));
   const bin = rowBinChunks(id, home, sessions.map((s) => ({ s, short: shorts.get(s.id) ?? s.id })));
   if (bin) writeAtomic(files.rowbin, bin);

@@ -89,7 +89,7 @@ export interface ListHead {
  * The first line of list.json or rows.json (the writer puts a line break before `"sessions"`, the
  * only one in the file: JSON.stringify never writes one), parsed; null when it cannot be.
  */
-export function readHead(file: string, maxBytes = 4 << 20): ListHead | null {
+export function readHead(file: string | number, maxBytes = 4 << 20): ListHead | null {
   const first = readFirstLine(file, maxBytes);
   if (!first) return null;
   try {

@@ -115,8 +115,8 @@ export interface RowFilter {
 
 /**
  * Print the rows that pass the filter (`readNames`: the snapshot names by session id, read the first
- * time an untitled Claude row is printed), in blocks so
- * fzf sees the first screen at once.
+ * time an untitled Claude row is printed), in blocks so fzf sees the first screen at once. `write`
+ * must be done with each block when it returns (the buffer is written over for the next).
  */
 export function printRowBin(r: RowBin, f: RowFilter, readNames: () => Record<string, string>, now: number, write: (b: Buffer) => void): void {
   const { at } = r;
@@ -126,7 +126,7 @@ export function printRowBin(r: RowBin, f: RowFilter, readNames: () => Record<str
   let out = Buffer.allocUnsafe(BLOCK * 2);
   let o = 0;
   const flush = () => {
-    if (o > 0) write(Buffer.from(out.subarray(0, o)));
+    if (o > 0) write(out.subarray(0, o));
     o = 0;
   };
   const put = (src: Buffer, s: number, e: number) => {
@@ -177,4 +177,49 @@ export function printRowBin(r: RowBin, f: RowFilter, readNames: () => Record<str
     if (o >= BLOCK) flush();
   }
   flush();
+}
+
+/** A record of rows.bin as the row's fields, with what filters it. */
+export interface BinRow {
+  /** key, short id, age, harness, directory, branch, label: `resume rows` split at its tabs */
+  fields: string[];
+  hidden: boolean;
+  harness: Harness;
+}
+
+/**
+ * Every record as the fields of the row printRowBin prints for it (the same age and snapshot names),
+ * in order: for the picker, which pads the columns and counts what a filter hides.
+ */
+export function eachRow(r: RowBin, readNames: () => Record<string, string>, now: number, cb: (row: BinRow) => void): void {
+  let names: Record<string, string> | null = null;
+  for (let k = 0; k < r.count; k++) {
+    let p = r.at[k]!;
+    let buf = r.buf;
+    if (p >= buf.length) {
+      p -= buf.length;
+      buf = r.more!;
+    }
+    const flags = buf[p]!;
+    const t = buf.readDoubleLE(p + 2);
+    const a = p + FIXED;
+    const b = a + buf.readUInt32LE(p + 10);
+    const l = b + buf.readUInt32LE(p + 14);
+    const e = l + buf.readUInt32LE(p + 18);
+    const li = buf.readUInt32LE(p + 22);
+    let label: string | null = null;
+    if (flags & UNTITLED && li > 0) {
+      names ??= readNames();
+      const name = names[buf.toString('utf8', e, e + li)];
+      if (name) label = oneLine(oneLine(name)).replace(/\t/g, ' ') || null;
+    }
+    // A is `key\tshort`, B is `harness\tdir\tbranch\t`
+    const [key = '', short = ''] = buf.toString('utf8', a, b).split('\t');
+    const [harness = '', dir = '', branch = ''] = buf.toString('utf8', b, l).split('\t');
+    cb({
+      fields: [key, short, age(Number.isNaN(t) ? null : t, now), harness, dir, branch, label ?? buf.toString('utf8', l, e)],
+      hidden: !!(flags & HIDDEN),
+      harness: HARNESSES[buf[p + 1]!]!,
+    });
+  }
 }

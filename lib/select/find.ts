@@ -1,9 +1,10 @@
 // Finding one session by key without a full listing when possible: the picker's callbacks (preview,
 // pager, picked id) name sessions by `harness:id`, which the stored listing answers without
-// statting anything; only a key missing from it (or no index yet) brings the index up to date.
+// statting anything (one record of it, through list.idx: lib/index/index.ts storedSession); only a
+// key missing from it (or no index yet) brings the index up to date.
 import type { App } from '../app.js';
 import type { Session } from '../types.js';
-import { storedListing } from '../index/index.js';
+import { storedListing, storedSession } from '../index/index.js';
 import { resolve } from './resolve.js';
 
 /**
@@ -22,6 +23,13 @@ export async function findSession(app: App, key: string): Promise<Session | null
 
 /** The session a key names, and the list it was found in (for the short ids of its links). */
 export async function findWithList(app: App, key: string): Promise<{ session: Session | null; list: Session[] }> {
+  // One record, unless the session is a fork: its preview names the parent by a short id that is
+  // unique among all the listing's ids.
+  const one = storedSession(app.ctx, key);
+  if (one && !one.forkedFrom) {
+    const [s] = app.view([one]);
+    return { session: s!, list: [s!] };
+  }
   const stored = storedSessions(app);
   const hit = stored?.find((s) => s.key === key);
   if (hit) return { session: hit, list: stored! };

@@ -120,10 +120,11 @@ export function uniqueReal<T extends { path: string }>(items: T[]): T[] {
  * A file's first line (without its line break), read in pieces until the break: null when the
  * file cannot be read or has no line break within `maxBytes`.
  */
-export function readFirstLine(file: string, maxBytes: number): Buffer | null {
+export function readFirstLine(file: string | number, maxBytes: number): Buffer | null {
+  // a descriptor is the caller's (read from its start, left open); a path is opened and closed here
   let fd: number;
   try {
-    fd = fs.openSync(file, 'r');
+    fd = typeof file === 'number' ? file : fs.openSync(file, 'r');
   } catch {
     return null;
   }
@@ -143,7 +144,7 @@ export function readFirstLine(file: string, maxBytes: number): Buffer | null {
   } catch {
     return null;
   } finally {
-    fs.closeSync(fd);
+    if (typeof file !== 'number') fs.closeSync(fd);
   }
 }
 
