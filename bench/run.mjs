@@ -110,6 +110,18 @@ async function measure(label, home, o) {
   rows();
 
   const [noChange, nodeFloor] = pair(o.runs, rows, () => time(process.execPath, ['-e', '0']));
+  // the other commands a picker runs, each against Node's start-up: a preview per cursor move (a
+  // session from the middle of the list), the picker's own list (what it and its reloads feed fzf:
+  // status line and padded columns), the whole CLI's start-up, and a key resolved for the launch
+  const listed = spawnSync(process.execPath, [BIN, 'rows', '-a'], { env, encoding: 'utf8', maxBuffer: 512 << 20 }).stdout.split('\n').filter(Boolean);
+  const midKey = listed[listed.length >> 1].split('\t')[0];
+  const nodeE0 = () => time(process.execPath, ['-e', '0']);
+  const others = [
+    ['`preview KEY`', ['preview', midKey]],
+    ['the picker\'s list (`rows --align --status`)', ['rows', '--align', '--status']],
+    ['`resume --version` (the whole CLI\'s start-up)', ['--version']],
+    ['`resolve KEY`', ['resolve', midKey]],
+  ].map(([what, argv]) => [what, ...pair(o.runs, () => time(process.execPath, [BIN, ...argv], { stdout: devnull }), nodeE0)]);
   const [full, cat] = pair(o.buildRuns, () => time(process.execPath, [BIN, 'index', '--rebuild']), catAll);
   spawnSync('sleep', ['2.2']);
   rows();
@@ -148,6 +160,7 @@ async function measure(label, home, o) {
     '| measure | resume | floor | ratio |',
     '| --- | --- | --- | --- |',
     `| no-change \`rows\` vs \`node -e 0\` | ${f1(noChange)} ms | ${f1(nodeFloor)} ms | ${(noChange / nodeFloor).toFixed(2)}x |`,
+    ...others.map(([what, a, b]) => `| ${what} vs \`node -e 0\` | ${f1(a)} ms | ${f1(b)} ms | ${(a / b).toFixed(2)}x |`),
     `| full build (\`index --rebuild\`) vs \`cat\` of the same files | ${f1(full)} ms | ${f1(cat)} ms | ${(full / cat).toFixed(2)}x |`,
     `| append one line to the largest file (${kind}), then \`rows\`, vs no-change \`rows\` | ${f1(append)} ms | ${f1(noChange2)} ms | ${(append / noChange2).toFixed(2)}x |`,
     `| peak RSS of the full build | ${f1(peakMiB)} MiB | | |`,

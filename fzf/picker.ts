@@ -20,7 +20,7 @@ import { quoteSh } from '../lib/util/quote.js';
 import { noColor } from '../lib/util/color.js';
 import { alignRows, binFeedLines, feedLines, listColor, stateFilters, writeState, type Fed, type PickState } from './feed.js';
 import { findSession } from '../lib/select/find.js';
-import { haveListing } from '../lib/index/index.js';
+import { haveListing, storedSession } from '../lib/index/index.js';
 import { applyFilters } from '../lib/select/filter.js';
 import { row } from '../lib/output.js';
 import { oneLine } from '../lib/util/text.js';
@@ -200,13 +200,19 @@ export async function pick(app: App, o: PickOptions = {}): Promise<PickResult> {
 }
 
 /** pick() for the resume command: the chosen session and action; Esc is a quiet 130, no match 1. */
-export async function pickSession(app: App, o: PickOptions = {}): Promise<{ session: Session; action: PickAction }> {
+export async function pickSession(app: App, o: PickOptions = {}): Promise<{ session: Session; action: PickAction; short?: string }> {
   const r = await pick(app, o);
   if (r.kind === 'cancel') throw new ExitError(130, '');
   if (r.kind === 'nomatch') throw new ExitError(1, 'no session picked');
-  // pick() brought the index up to date: the session is one record of its listing
-  const found = o.sessions ? o.sessions.find((x) => x.key === r.key) : await findSession(app, r.key);
-  const session = found && !o.sessions ? app.named([found])[0] : found;
-  if (!session) throw new ExitError(1, 'the picked session is gone');
-  return { session, action: r.action };
+  if (o.sessions) {
+    const session = o.sessions.find((x) => x.key === r.key);
+    if (!session) throw new ExitError(1, 'the picked session is gone');
+    return { session, action: r.action };
+  }
+  // pick() brought the index up to date: the session is one record of its listing, with its short id
+  const hit = storedSession(app.ctx, { key: r.key });
+  if (hit) return { session: app.named(app.view([hit.session]))[0]!, action: r.action, short: hit.short };
+  const found = await findSession(app, r.key);
+  if (!found) throw new ExitError(1, 'the picked session is gone');
+  return { session: app.named([found])[0]!, action: r.action };
 }

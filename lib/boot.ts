@@ -22,3 +22,21 @@ export async function main(argv: string[], distDir: string): Promise<boolean> {
   m.save();
   return done;
 }
+
+/**
+ * Every other command: the whole CLI (dist/cli.cjs, from lib/cli.ts), loaded the same way. The cache
+ * is written when the process exits, once the run has compiled what it needed (a command may end
+ * with process.exit).
+ */
+export async function cli(argv: string[], distDir: string): Promise<void> {
+  const file = path.join(distDir, 'cli.cjs');
+  let cache: string | null = null;
+  try {
+    cache = cacheFileFor(file, cacheDir(makeCtx()));
+  } catch {
+    cache = null;
+  }
+  const m = loadCached<{ main: (argv: string[]) => Promise<void> }>(file, cache, require);
+  process.once('exit', () => m.save());
+  await m.exports.main(argv);
+}

@@ -1,5 +1,6 @@
 // Bundle the CLI into dist/ so start-up loads one file (start-up is most of a no-change listing).
-// Entry points: the CLI and the index worker (worker_threads needs a file of its own).
+// ES modules: the index and search workers (worker_threads needs a file of its own). CommonJS,
+// loaded with V8's code cache by dist/boot.cjs: rows.cjs (`rows`, `preview`) and cli.cjs (the rest).
 import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 import fs from 'node:fs';
@@ -13,7 +14,7 @@ const tmp = `${dist}.tmp-${process.pid}`;
 fs.rmSync(tmp, { recursive: true, force: true });
 await build({
   absWorkingDir: root,
-  entryPoints: { cli: 'lib/cli.ts', worker: 'lib/index/worker.ts', 'search-worker': 'lib/search/worker.ts' },
+  entryPoints: { worker: 'lib/index/worker.ts', 'search-worker': 'lib/search/worker.ts' },
   outdir: tmp,
   bundle: true,
   platform: 'node',
@@ -47,18 +48,25 @@ const cjs = {
   define: { 'import.meta.url': '__resumeMetaUrl' },
   banner: { js: 'var __resumeMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
 };
-await build({ ...cjs, entryPoints: { rows: 'lib/fast-rows.ts', boot: 'lib/boot.ts' } });
+await build({ ...cjs, entryPoints: { rows: 'lib/fast-rows.ts', boot: 'lib/boot.ts', cli: 'lib/cli.ts' } });
 // esbuild gives CommonJS code a default or namespace import of a Node module (`import fs from
 // 'node:fs'`, in most of lib/) as a copy of the whole module object: some 50 copies of fs, path and
 // os per run, ~7 ms and most of the run's garbage. An object that inherits from the module reads the
 // same and copies nothing. (If esbuild ever writes these calls differently, nothing is replaced and
 // the copies come back: slower, never wrong.)
-for (const f of ['rows.cjs', 'boot.cjs']) {
+for (const f of ['rows.cjs', 'boot.cjs', 'cli.cjs']) {
   const file = path.join(tmp, f);
   const text = fs.readFileSync(file, 'utf8');
   // (and "use strict" first again: esbuild's own comes after the banner, where it is no directive)
   const ns = '"use strict";\nvar __resumeNs = (m) => Object.create(m, { default: { value: m, enumerable: true } });\n';
-  fs.writeFileSync(file, ns + text.replace(/__toESM\(require\("(node:[\w/]+)"\)(?:,\s*1)?\)/g, '__resumeNs(require("$1"))'));
+  // A Node module imported dynamically (`await import('node:worker_threads')`) stays an import() in
+  // esbuild's output; code compiled by vm.Script (the code cache) has no loader for it ("A dynamic
+  // import callback was not specified"): a require, resolved the same way.
+  const out = text
+    .replace(/__toESM\(require\("(node:[\w/]+)"\)(?:,\s*1)?\)/g, '__resumeNs(require("$1"))')
+    .replace(/\bimport\("(node:[\w/]+)"\)/g, 'Promise.resolve().then(() => __resumeNs(require("$1")))');
+  if (/\bimport\(/.test(out)) throw new Error(`${f}: an import() is left that the code cache loader cannot run`);
+  fs.writeFileSync(file, ns + out);
 }
 const old = `${dist}.old-${process.pid}`;
 if (fs.existsSync(dist)) fs.renameSync(dist, old);

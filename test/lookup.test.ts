@@ -8,9 +8,11 @@ import { jsonl, run, tempDir, tempHome, write } from './helpers.js';
 
 const uuid = (n: number) => `${String(n).padStart(8, '0')}-3333-4333-8333-333333333333`;
 const ts = (day: number) => `2026-06-${String(day).padStart(2, '0')}T10:00:00.000Z`;
+/** Session n's directory: made under HOME (emit refuses a directory that is gone). */
+let cwdOf = (n: number) => `/tmp/p${n}`;
 const claudeLine = (n: number, text: string, at: string) =>
   jsonl({
-    parentUuid: null, isSidechain: false, userType: 'external', cwd: `/tmp/p${n}`, sessionId: uuid(n), version: '2.1.207', gitBranch: 'main',
+    parentUuid: null, isSidechain: false, userType: 'external', cwd: cwdOf(n), sessionId: uuid(n), version: '2.1.207', gitBranch: 'main',
     type: 'user', message: { role: 'user', content: text }, uuid: `u-${n}-${at}`, timestamp: at, entrypoint: 'cli',
   });
 const claudeFile = (h: string, n: number) => path.join(h, `.claude/projects/-tmp-p${n}/${uuid(n)}.jsonl`);
@@ -21,6 +23,8 @@ const file = (h: string, f: string) => path.join(cache(h), f);
 /** Six Claude sessions with prompts of plain, wide and escaped text. */
 function store(): string {
   const h = tempHome();
+  cwdOf = (n: number) => path.join(h, `p${n}`);
+  for (let n = 1; n <= 9; n++) fs.mkdirSync(cwdOf(n), { recursive: true });
   const texts = ['plain one', 'naïve café ☕ two', 'tab\there three', 'quote " and \\ four', '日本語 five', 'six'];
   texts.forEach((t, i) => write(h, claudeFile(h, i + 1), claudeLine(i + 1, t, ts(i + 1))));
   return h;
@@ -43,9 +47,10 @@ describe('lookup by key through list.idx', () => {
     const listId = JSON.parse(list.toString('utf8')).id;
     expect(idx[0]).toBe(`v${idx[0]!.slice(1).split(' ')[0]} ${listId} 6`);
     for (const line of idx.slice(1).filter(Boolean)) {
-      const [k, off, len] = line.split('\t');
+      const [k, short, off, len] = line.split('\t');
       const rec = JSON.parse(list.toString('utf8', Number(off), Number(off) + Number(len)));
       expect(rec.key).toBe(k);
+      expect(short).toBe(rec.id.slice(0, 8));
     }
     for (let n = 1; n <= 6; n++) expect(preview(h, key(n))).toBe(fresh(h, key(n)));
   });
@@ -57,13 +62,46 @@ describe('lookup by key through list.idx', () => {
     // garble every other record in place (same length), leaving the head and session 3's record
     const idx = fs.readFileSync(file(h, 'list.idx'), 'utf8').split('\n').slice(1).filter(Boolean).map((l) => l.split('\t'));
     const list = fs.readFileSync(file(h, 'list.json'));
-    for (const [k, off, len] of idx) if (k !== key(3)) list.fill(0x7e, Number(off), Number(off) + Number(len));
+    for (const [k, , off, len] of idx) if (k !== key(3)) list.fill(0x7e, Number(off), Number(off) + Number(len));
     fs.writeFileSync(file(h, 'list.json'), list);
     expect(preview(h, key(3))).toBe(want);
     // nothing was built again (a whole read would have found the listing broken and rewritten it)
     expect(fs.readFileSync(file(h, 'list.json')).equals(list)).toBe(true);
+    // so are resolve and emit by key or full id (the launch's own lookup)
+    expect(run(h, ['resolve', uuid(3)]).stdout).toBe(`${key(3)}\n`);
+    const emit = run(h, ['emit', key(3)], { RESUME_SHELL: 'bash' });
+    expect(emit.code, emit.stderr).toBe(0);
+    expect(emit.stdout).toBe(`cd ${h}/p3 && claude --resume ${uuid(3)}\n`);
+    expect(fs.readFileSync(file(h, 'list.json')).equals(list)).toBe(true);
     // a garbled record is not trusted: the listing is found broken and built again
     expect(preview(h, key(2))).toBe(fresh(h, key(2)));
+  });
+
+  it('resolve and emit by key, id, prefix or words give what the whole listing gives', () => {
+    const h = store();
+    // a pi session sharing session 6's id: the bare id names two sessions
+    write(h, `.pi/agent/sessions/--tmp-q6--/2026-06-07T10-00-00-000Z_${uuid(6)}.jsonl`,
+      jsonl({ type: 'session', version: 3, id: uuid(6), timestamp: ts(7), cwd: cwdOf(7) }) +
+      jsonl({ type: 'message', id: 'm1', parentId: null, timestamp: ts(7), message: { role: 'user', content: [{ type: 'text', text: 'pi twin' }], timestamp: Date.parse(ts(7)) } }));
+    expect(run(h, ['index']).code).toBe(0);
+    const other = { RESUME_CACHE_DIR: tempDir('resume-fresh-') };
+    const same = (args: string[], env: Record<string, string> = {}) => {
+      const a = run(h, args, env);
+      const b = run(h, args, { ...env, ...other });
+      expect([a.code, a.stdout, a.stderr]).toEqual([b.code, b.stdout, b.stderr]);
+      return a;
+    };
+    expect(same(['resolve', key(2)]).stdout).toBe(`${key(2)}\n`);
+    expect(same(['resolve', uuid(2)]).stdout).toBe(`${key(2)}\n`);
+    expect(same(['resolve', uuid(6)]).code).toBe(1);
+    expect(same(['resolve', `pi:${uuid(6)}`]).stdout).toBe(`pi:${uuid(6)}\n`);
+    expect(same(['resolve', '00000004']).stdout).toBe(`${key(4)}\n`);
+    expect(same(['resolve', 'café']).stdout).toBe(`${key(2)}\n`);
+    expect(same(['resolve', '--harness', 'pi', key(2)]).code).toBe(1);
+    for (const k of [key(1), uuid(5), `pi:${uuid(6)}`, '00000003']) {
+      const r = same(['emit', k], { RESUME_SHELL: 'zsh' });
+      expect(r.code, r.stderr).toBe(0);
+    }
   });
 
   it('after an append the patched session comes from list.patch, the others from list.json', () => {
@@ -85,7 +123,7 @@ describe('lookup by key through list.idx', () => {
       // another build's head
       [lines[0]!.replace(/ \S+ /, ' someotherbuild '), ...lines.slice(1)].join('\n'),
       // every offset moved by one record: each points at a neighbour's record
-      [lines[0], ...lines.slice(1).map((l, i, a) => (l && a[(i + 1) % 6] ? l.split('\t')[0] + '\t' + a[(i + 1) % 6]!.split('\t').slice(1).join('\t') : l))].join('\n'),
+      [lines[0], ...lines.slice(1).map((l, i, a) => (l && a[(i + 1) % 6] ? l.split('\t').slice(0, 2).join('\t') + '\t' + a[(i + 1) % 6]!.split('\t').slice(2).join('\t') : l))].join('\n'),
       // cut short, and garbage
       good.slice(0, good.length >> 1),
       '\u0000\u0001garbage',

@@ -14,6 +14,8 @@ import { loadConfig } from '../launch/config.js';
 import { shellLine } from '../launch/emit.js';
 import { forStdout, prepare, shellOf } from '../launch/prepare.js';
 import { candidateLines } from '../present/candidates.js';
+import { lookup } from '../select/find.js';
+import type { Session } from '../types.js';
 
 export function register(program: Command, app: App): void {
   program
@@ -39,18 +41,26 @@ export function register(program: Command, app: App): void {
       }
       const cfg = loadConfig(app.ctx);
       const shell = shellOf(o.shell);
-      const all = await app.sessions();
-      const shorts = shortIds(all);
-      const r = resolve([key], all, { all: true, prompts: () => allPrompts(app.ctx) });
-      if (r.kind === 'none') throw new ExitError(1, `no session matches '${oneLine(key)}'`);
-      if (r.kind !== 'one') {
-        out(candidateLines(r.candidates, shorts));
-        throw r.kind === 'ambiguous-prefix'
-          ? usage(`'${oneLine(key)}' is the start of ${r.candidates.length} session ids; type more characters`)
-          : new ExitError(1, `${r.candidates.length} sessions match '${oneLine(key)}'`);
+      // a full key or id (what the picker and resolve hand on) is one record of the listing
+      const { hit, all: every } = await lookup(app, [key]);
+      let s: Session;
+      let name: string;
+      if (hit) ({ session: s, short: name } = hit);
+      else {
+        const all = await every();
+        const shorts = shortIds(all);
+        const r = resolve([key], all, { all: true, prompts: () => allPrompts(app.ctx) });
+        if (r.kind === 'none') throw new ExitError(1, `no session matches '${oneLine(key)}'`);
+        if (r.kind !== 'one') {
+          out(candidateLines(r.candidates, shorts));
+          throw r.kind === 'ambiguous-prefix'
+            ? usage(`'${oneLine(key)}' is the start of ${r.candidates.length} session ids; type more characters`)
+            : new ExitError(1, `${r.candidates.length} sessions match '${oneLine(key)}'`);
+        }
+        s = r.session;
+        name = shorts.get(s.id) ?? s.id;
       }
-      const s = r.session;
-      const plan = prepare(s, { fork: !!o.fork, extra: tail, cfg, name: shorts.get(s.id) ?? s.id, env: app.launchEnv(), ctx: app.ctx });
+      const plan = prepare(s, { fork: !!o.fork, extra: tail, cfg, name, env: app.launchEnv(), ctx: app.ctx });
       out(shellLine(forStdout(plan, cfg).plan, shell) + '\n');
     });
 }

@@ -4,6 +4,7 @@ import type { App } from '../app.js';
 import { ExitError, usage } from '../errors.js';
 import { applyFilters } from '../select/filter.js';
 import { resolve } from '../select/resolve.js';
+import { lookup } from '../select/find.js';
 import { allPrompts } from '../index/prompts.js';
 import { oneLine } from '../util/text.js';
 import { filtersOf, out, withFilters, type FilterOpts } from './common.js';
@@ -13,7 +14,12 @@ export function register(program: Command, app: App): void {
     .argument('<query...>', 'id, id prefix (4+ characters), transcript path, or words')
     .action(async (query: string[], o: FilterOpts) => {
       const filters = filtersOf(o);
-      const pool = applyFilters(await app.sessions(), { ...filters, all: true });
+      const { hit, all } = await lookup(app, query);
+      if (hit && applyFilters([hit.session], { ...filters, all: true }).length === 1) {
+        out(hit.session.key + '\n');
+        return;
+      }
+      const pool = applyFilters(await all(), { ...filters, all: true });
       const r = resolve(query, pool, { all: !!o.all, prompts: () => allPrompts(app.ctx) });
       const q = oneLine(query.join(' '));
       if (r.kind === 'none') throw new ExitError(1, `no session matches '${q}'`);

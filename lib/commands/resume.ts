@@ -20,6 +20,7 @@ import { quotePosix, shown, type ShellName } from '../util/quote.js';
 import { execPlan } from '../launch/exec.js';
 import { adapter } from '../harness/registry.js';
 import { pickerAvailable, pickSession } from '../../fzf/picker.js';
+import { lookup } from '../select/find.js';
 import type { PickAction } from '../../fzf/flags.js';
 
 export interface LaunchOpts {
@@ -129,7 +130,10 @@ export function register(program: Command, app: App): void {
       const filters = filtersOf(o);
       // Bare `resume` on a terminal: fzf opens at once and its rows arrive when the index is ready.
       const early = query.length === 0 && !o.dryRun && pickerAvailable() ? await pickSession(app, { filters }) : null;
-      const all = await app.sessions();
+      // a full key or id is one record of the listing; anything else resolves over all of it
+      const found = early ? null : await lookup(app, query);
+      const hit = found?.hit && applyFilters([found.hit.session], { ...filters, all: true }).length === 1 ? found.hit : null;
+      const all = early?.short || hit ? [] : found ? await found.all() : await app.sessions();
       const pool = applyFilters(all, { ...filters, all: true });
       const shorts = shortIds(all);
       const choice: Choice = { query, dryRun: !!o.dryRun, shorts, filters, all, action: early?.action };
@@ -137,6 +141,8 @@ export function register(program: Command, app: App): void {
       let s: Session;
       if (early) {
         s = early.session;
+      } else if (hit) {
+        s = hit.session;
       } else if (query.length === 0) {
         s = await chooseAmong(app, applyFilters(all, filters), choice);
       } else {
@@ -153,7 +159,7 @@ export function register(program: Command, app: App): void {
         }
         s = r.kind === 'one' ? r.session : await chooseAmong(app, r.candidates, choice);
       }
-      const name = shorts.get(s.id) ?? s.id;
+      const name = early?.short ?? (hit ? hit.short : shorts.get(s.id) ?? s.id);
       // A key in the picker can ask to print the line or to fork instead.
       const fork = !!o.fork || choice.action === 'fork';
       const print = !!o.print || choice.action === 'print';

@@ -496,11 +496,13 @@ export function storedListing(ctx: Ctx): Session[] | null {
 
 /**
  * list.idx for list.json of build `id`: a head line `v<version> <id> <count>`, then per session in
- * list.json's order `key\toffset\tlength`. A key with a line break or tab cannot be stored so: the
- * file is removed instead (lookups then read the whole listing).
+ * list.json's order `key\tshort\toffset\tlength` (short: its short id in the listing). A key or
+ * short id with a line break or tab cannot be stored so: the file is removed instead (lookups then
+ * read the whole listing).
  */
-function writeIdx(file: string, id: string, sessions: Session[], at: Float64Array): void {
-  if (sessions.some((s) => /[\t\n\r]/.test(s.key))) {
+function writeIdx(file: string, id: string, sessions: Session[], shorts: Map<string, string>, at: Float64Array): void {
+  const bad = /[\t\n\r]/;
+  if (sessions.some((s) => bad.test(s.key) || bad.test(shorts.get(s.id) ?? s.id))) {
     fs.rmSync(file, { force: true });
     return;
   }
@@ -508,7 +510,8 @@ function writeIdx(file: string, id: string, sessions: Session[], at: Float64Arra
     yield `v${INDEX_VERSION} ${id} ${sessions.length}\n`;
     let buf = '';
     for (let i = 0; i < sessions.length; i++) {
-      buf += `${sessions[i]!.key}\t${at[i * 2]}\t${at[i * 2 + 1]}\n`;
+      const s = sessions[i]!;
+      buf += `${s.key}\t${shorts.get(s.id) ?? s.id}\t${at[i * 2]}\t${at[i * 2 + 1]}\n`;
       if (buf.length > 65536) {
         yield buf;
         buf = '';
@@ -519,16 +522,25 @@ function writeIdx(file: string, id: string, sessions: Session[], at: Float64Arra
   writeAtomic(file, lines());
 }
 
+/** A session of the stored listing, with its short id there. */
+export interface StoredHit {
+  session: Session;
+  short: string;
+}
+
 /**
- * One session of the build check.bin names, by key, without statting any source or parsing the
- * listing: from list.patch when the patch in force puts it, else its record in list.json found
- * through list.idx. Null when the listing has no such key; undefined when this cannot tell (no
- * index, list.idx missing or of another build, anything malformed): read the whole listing then.
+ * One session of the build check.bin names, without statting any source or parsing the listing:
+ * by its key, or by its full id when exactly one session has it. From list.patch when the patch in
+ * force puts it, else its record in list.json found through list.idx. Null when the listing has no
+ * session of that key; undefined when this cannot tell (no index, list.idx missing or of another
+ * build, an id several sessions share or none has, anything malformed): ask the whole listing then.
  */
-export function storedSession(ctx: Ctx, key: string): Session | null | undefined {
+export function storedSession(ctx: Ctx, q: { key: string } | { id: string }): StoredHit | null | undefined {
   const files = indexFiles(ctx);
   const id = checkId(files.check);
-  if (!id || /[\t\n\r]/.test(key)) return undefined;
+  const want = 'key' in q ? q.key : q.id;
+  if (!id || !want || /[\t\n\r]/.test(want)) return undefined;
+  const matches = (s: { key: string; id: string }) => ('key' in q ? s.key === q.key : s.id === q.id);
   let fd: number;
   try {
     fd = fs.openSync(files.list, 'r');
@@ -539,11 +551,15 @@ export function storedSession(ctx: Ctx, key: string): Session | null | undefined
     // the head and the record are read from the one file opened (a rewrite renames a new one in)
     const head = readHead(fd);
     if (!head || head.v !== INDEX_VERSION) return undefined;
+    let put: Set<string> | null = null;
     if (head.id !== id) {
       const p = readPatch(files.patch, INDEX_VERSION);
       if (!p || p.id !== id || p.base !== head.id) return undefined;
-      const put = p.put.find((s) => s.key === key);
-      if (put) return put;
+      const hits = p.put.flatMap((s, i) => (matches(s) ? [{ session: s, short: p.short[i]! }] : []));
+      // a key is put once; an id shared with a session outside the patch is not for here to tell
+      if ('key' in q && hits.length === 1) return hits[0]!;
+      if ('id' in q && hits.length > 0) return undefined;
+      put = new Set(p.drop);
     }
     let idx: Buffer;
     try {
@@ -554,17 +570,32 @@ export function storedSession(ctx: Ctx, key: string): Session | null | undefined
     const nl = idx.indexOf(10);
     const m = nl > 0 ? /^v(\d+) (\S+) (\d+)$/.exec(idx.toString('latin1', 0, nl)) : null;
     if (!m || Number(m[1]) !== INDEX_VERSION || m[2] !== head.id) return undefined;
-    const at = idx.indexOf(`\n${key}\t`, nl, 'utf8');
-    if (at < 0) return null;
-    const start = at + 1 + Buffer.byteLength(key, 'utf8') + 1;
+    // the line of the key; for an id, the lines whose key ends in `:id` (exactly one)
+    const lines: number[] = [];
+    if ('key' in q) {
+      const at = idx.indexOf(`\n${q.key}\t`, nl, 'utf8');
+      if (at >= 0) lines.push(at + 1);
+    } else {
+      const needle = Buffer.from(`:${q.id}\t`, 'utf8');
+      for (let at = idx.indexOf(needle, nl); at >= 0; at = idx.indexOf(needle, at + 1)) {
+        const start = idx.lastIndexOf(10, at) + 1;
+        // the colon after the harness name, in the key field (an id may hold colons of its own)
+        if (idx.indexOf(58, start) === at && !idx.subarray(start, at).includes(9)) lines.push(start);
+      }
+      if (lines.length !== 1) return undefined;
+    }
+    if (lines.length === 0) return null;
+    const start = lines[0]!;
     const end = idx.indexOf(10, start);
-    const f = /^(\d+)\t(\d+)$/.exec(idx.toString('latin1', start, end < 0 ? idx.length : end));
-    if (!f) return undefined;
-    const len = Number(f[2]);
+    const f = idx.toString('utf8', start, end < 0 ? idx.length : end).split('\t');
+    if (f.length !== 4 || !/^\d+$/.test(f[2]!) || !/^\d+$/.test(f[3]!)) return undefined;
+    // a patched session's record here is the one before the append (the patch answered above)
+    if (put?.has(f[0]!)) return undefined;
+    const len = Number(f[3]);
     const rec = Buffer.allocUnsafe(len);
-    if (fs.readSync(fd, rec, 0, len, Number(f[1])) !== len) return undefined;
+    if (fs.readSync(fd, rec, 0, len, Number(f[2])) !== len) return undefined;
     const s = JSON.parse(rec.toString('utf8')) as Session;
-    return s && typeof s === 'object' && s.key === key ? s : undefined;
+    return s && typeof s === 'object' && s.key === f[0] && matches(s) ? { session: s, short: f[1]! } : undefined;
   } catch {
     return undefined;
   } finally {
@@ -1405,7 +1436,7 @@ function writeListing(files: IndexFiles, found: Found[], sessions: Session[], sk
     const { allPrompts: _, ...rest } = s;
     return rest;
   }, at));
-  writeIdx(files.idx, id, sessions, at);
+  writeIdx(files.idx, id, sessions, shorts, at);
   writeAtomic(files.rows, chunks((s) => listed(s, shorts.get(s.id) ?? s.id)));
   const bin = rowBinChunks(id, home, sessions.map((s) => ({ s, short: shorts.get(s.id) ?? s.id })));
   if (bin) writeAtomic(files.rowbin, bin);

@@ -5,7 +5,8 @@
 import type { App } from '../app.js';
 import type { Session } from '../types.js';
 import { storedListing, storedSession } from '../index/index.js';
-import { resolve } from './resolve.js';
+import { looksLikePath, resolve } from './resolve.js';
+import { HARNESSES } from '../types.js';
 
 /**
  * Sessions from the stored listing of the build check.bin names (list.patch applied), without
@@ -25,7 +26,7 @@ export async function findSession(app: App, key: string): Promise<Session | null
 export async function findWithList(app: App, key: string): Promise<{ session: Session | null; list: Session[] }> {
   // One record, unless the session is a fork: its preview names the parent by a short id that is
   // unique among all the listing's ids.
-  const one = storedSession(app.ctx, key);
+  const one = storedSession(app.ctx, { key })?.session;
   if (one && !one.forkedFrom) {
     const [s] = app.view([one]);
     return { session: s!, list: [s!] };
@@ -38,4 +39,28 @@ export async function findWithList(app: App, key: string): Promise<{ session: Se
   if (exact) return { session: exact, list: all };
   const r = resolve([key], all);
   return { session: r.kind === 'one' ? r.session : null, list: all };
+}
+
+/**
+ * Bring the index up to date (when nothing changed, the stat check only: no listing is parsed), then
+ * find what a one-word query names when it is a full key or id, with its short id: one record of the
+ * listing (what `resolve` would find: an exact id comes before prefixes and words). `hit` is null
+ * when the query is not one of those or the lookup cannot tell alone (a prefix, words, a path, an
+ * id two sessions share); `all()` is then every session of the index just checked, read without
+ * checking again.
+ */
+export async function lookup(app: App, query: string[]): Promise<{ hit: { session: Session; short: string } | null; all: () => Promise<Session[]> }> {
+  await app.listingRows({ quiet: true });
+  const all = async () => {
+    const l = storedSessions(app);
+    return l ? app.named(l) : app.sessions();
+  };
+  const q = query.length === 1 ? query[0]!.trim() : '';
+  if (!q || /\s/.test(q) || looksLikePath(q)) return { hit: null, all };
+  const m = /^([a-z]+):(.+)$/.exec(q);
+  const scoped = m && (HARNESSES as readonly string[]).includes(m[1]!);
+  const got = storedSession(app.ctx, scoped ? { key: q } : { id: q });
+  if (!got) return { hit: null, all };
+  const [session] = app.named(app.view([got.session]));
+  return { hit: { session: session!, short: got.short }, all };
 }

@@ -32,7 +32,7 @@ export interface ResolveOptions {
   prompts?: () => Map<string, string[]>;
 }
 
-function looksLikePath(q: string): boolean {
+export function looksLikePath(q: string): boolean {
   return q.includes('/') || q.startsWith('~') || /\.(jsonl|json|db|zst)$/.test(q);
 }
 
