@@ -223,6 +223,12 @@ describe('incremental index', () => {
     const strip = (l: any[]) => l.map((s) => ({ ...s, file: path.relative(s.harness, s.file).replace(/.*\.claude/, ''), resume: null }));
     expect(strip(par)).toEqual(strip(seq));
     expect(par).toHaveLength(12);
+    // the same through the rows/preview bundle (run by the code-cache loader), on a cold cache
+    const home3 = tempHome();
+    fs.cpSync(path.join(home, '.claude'), path.join(home3, '.claude'), { recursive: true });
+    const r = run(home3, ['preview', `claude:${seq[0].id}`], { RESUME_THREADS: '2', RESUME_PARALLEL_MIN_BYTES: '0' });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(seq[0].firstPrompt);
   });
 });
 
