@@ -388,24 +388,24 @@ function storedPaths(c: StoredCheck): string[] {
 }
 
 /**
- * The build id when the stored check matches these sources exactly; null otherwise. `live` (see
- * Discovered): the ranges whose paths a live discovery found; every other source is the stored
- * one at the same index, so only stats compare there. Null: compare every path.
+ * The build id when the stored check matches this discovery exactly; null otherwise. With `live`
+ * (see Discovered), every source outside the live discoveries is the stored one at the same index,
+ * so only the stats compare there. Without it, every path is compared.
  */
-function matchCheck(c: StoredCheck | null, found: Found[], live: Array<[number, number]> | null = null): string | null {
-  if (!c || c.count !== found.length) return null;
+function matchCheck(c: StoredCheck | null, d: Discovered): string | null {
+  if (!c || c.count !== d.count) return null;
   // the stats first: an append differs there, and the paths need not be joined to tell
-  if (Buffer.compare(statNums(found), c.buf.subarray(c.numsAt, c.namesAt)) !== 0) return null;
-  if (live) {
-    if (live.length === 0) return c.id;
+  if (Buffer.compare(d.nums(), c.buf.subarray(c.numsAt, c.namesAt)) !== 0) return null;
+  if (d.live) {
+    if (d.liveParts.length === 0) return c.id;
     const paths = storedPaths(c);
     if (paths.length !== c.count) return null;
-    for (const [at, n] of live) {
-      for (let i = at; i < at + n; i++) if (paths[i] !== checkName(found[i]!)) return null;
+    for (const [at, found] of d.liveParts) {
+      for (let k = 0; k < found.length; k++) if (paths[at + k] !== checkName(found[k]!)) return null;
     }
     return c.id;
   }
-  const names = checkNames(found);
+  const names = checkNames(d.found);
   const rest = c.buf.subarray(c.namesAt);
   if (rest.length !== Buffer.byteLength(names, 'utf8') || rest.toString('utf8') !== names) return null;
   return c.id;
@@ -659,9 +659,29 @@ export interface Found {
   bound: number;
 }
 
+/**
+ * An adapter's sources served by its memo: the stored check's sources `from`..`from + n`, with the
+ * stats this run took (size, mtime, inode per source), not yet made into Found objects. A no-change
+ * run compares these numbers and never makes them (22,000 sources are 66,000 objects).
+ */
+interface MemoSeg {
+  from: number;
+  n: number;
+  h: Harness;
+  memo: Memo;
+  nums: Float64Array;
+}
+
 /** What a discovery found, and what check.bin is to record of it. */
 interface Discovered {
-  found: Found[];
+  /** every source found, in order (made on first use from the memo segments and the live discoveries) */
+  readonly found: Found[];
+  /** how many sources were found */
+  count: number;
+  /** their stats as check.bin stores them (statNums of `found`, without making `found`) */
+  nums(): Buffer;
+  /** the sources each live discovery found, with the index in `found` of its first */
+  liveParts: Array<[number, Found[]]>;
   roots: Map<Harness, Root[]>;
   meta: AdapterMeta[];
   /** a memo was made or dropped this run: check.bin should be written again even if nothing else changed */
@@ -704,12 +724,23 @@ function discoverCached(ctx: Ctx, adapters: Adapter<any>[], skipped: Skipped, fi
 }
 
 function discoverAll(ctx: Ctx, adapters: Adapter<any>[], skipped: Skipped, cache: DirCache | null, stored: StoredCheck | null): Discovered {
-  const found: Found[] = [];
   const roots = new Map<Harness, Root[]>();
   const seen = new Set<string>();
   const meta: AdapterMeta[] = [];
   let metaChanged = !stored;
   const live: Array<[number, number]> = [];
+  const liveParts: Array<[number, Found[]]> = [];
+  // each adapter's sources in order: a memo segment, or what its live discovery found
+  const parts: Array<MemoSeg | Found[]> = [];
+  let count = 0;
+  // memo segments whose paths are not in `seen` yet: added before a live discovery's sources are
+  // checked against it (most runs have none)
+  let pending: MemoSeg[] = [];
+  const flush = () => {
+    const paths = storedPaths(stored!);
+    for (const g of pending) for (let k = 0; k < g.n; k++) seen.add(paths[g.from + k]!);
+    pending = [];
+  };
   // where each adapter's sources start in the stored check
   const starts = new Map<string, { at: number; m: AdapterMeta }>();
   if (stored) {
@@ -733,12 +764,13 @@ function discoverAll(ctx: Ctx, adapters: Adapter<any>[], skipped: Skipped, cache
     if (a.listsOnly && stored && st?.m.memo && st.m.memo.key === key && dirsStand(st.m.memo.dirs)) {
       // Served only when every remembered source is still a regular file and new to this run: a
       // source gone without its directory changing means the memo (or check.bin) is not to be trusted.
-      const srcs = fromMemo(stored, st.at, st.m.n, a.name, st.m.memo);
-      const got = srcs && statAll(srcs, seen);
-      if (got) {
-        for (const f of got) found.push(f);
+      const g = statMemo(stored, st.at, st.m.n, a.name, st.m.memo, seen);
+      if (g) {
+        parts.push(g);
+        pending.push(g);
+        count += g.n;
         memo = st.m.memo;
-        meta.push({ name: a.name, n: got.length, memo });
+        meta.push({ name: a.name, n: g.n, memo });
         continue;
       }
     }
@@ -761,7 +793,8 @@ function discoverAll(ctx: Ctx, adapters: Adapter<any>[], skipped: Skipped, cache
     }
     if (a.listsOnly && cache) memo = makeMemo(key, trace, srcs, symlinked);
     if (st?.m.memo || memo) metaChanged = true;
-    const before = found.length;
+    if (srcs.length && pending.length) flush();
+    const mine: Found[] = [];
     for (const src of srcs) {
       if (seen.has(src.path)) continue;
       seen.add(src.path);
@@ -775,35 +808,77 @@ function discoverAll(ctx: Ctx, adapters: Adapter<any>[], skipped: Skipped, cache
         continue;
       }
       const sig = depSig(src.deps);
-      found.push({ src, stat: { size: st.size, mtime: st.mtimeMs, ino: st.ino, sig }, bound: sig ? boundOf(st.mtimeMs, sig) : st.mtimeMs });
+      mine.push({ src, stat: { size: st.size, mtime: st.mtimeMs, ino: st.ino, sig }, bound: sig ? boundOf(st.mtimeMs, sig) : st.mtimeMs });
     }
-    const n = found.length - before;
+    const n = mine.length;
     // a memo holds exactly what the discovery found: nothing skipped or shared with another adapter
     if (memo && n !== srcs.length) memo = undefined;
     meta.push(memo ? { name: a.name, n, memo } : { name: a.name, n });
-    if (n > 0) live.push([before, n]);
+    if (n > 0) {
+      live.push([count, n]);
+      liveParts.push([count, mine]);
+    }
+    parts.push(mine);
+    count += n;
   }
   // The stored check's segments are these adapters' only when it lists them in this order with the
   // same number of sources each (then a source's index here is its index there).
   const aligned = !!stored && stored.meta.length === adapters.length && stored.meta.every((m, i) => m.name === adapters[i]!.name && m.n === meta[i]!.n);
-  return { found, roots, meta, metaChanged, live: aligned ? live : null };
+  let made: Found[] | null = null;
+  return {
+    get found() {
+      made ??= parts.flatMap((p) => (Array.isArray(p) ? p : memoFound(stored!, p)));
+      return made;
+    },
+    count,
+    nums() {
+      const out = new Float64Array(count * 3);
+      let i = 0;
+      for (const p of parts) {
+        if (!Array.isArray(p)) out.set(p.nums, i * 3);
+        else for (let k = 0; k < p.length; k++) {
+          const st = p[k]!.stat;
+          out[(i + k) * 3] = st.size;
+          out[(i + k) * 3 + 1] = st.mtime;
+          out[(i + k) * 3 + 2] = st.ino;
+        }
+        i += Array.isArray(p) ? p.length : p.n;
+      }
+      return Buffer.from(out.buffer);
+    },
+    liveParts,
+    roots,
+    meta,
+    metaChanged,
+    live: aligned ? live : null,
+  };
 }
 
-/** Stat remembered sources: null when one is gone, not a regular file, or found already this run. */
-function statAll(srcs: Source[], seen: Set<string>): Found[] | null {
-  const out = new Array<Found>(srcs.length);
-  for (let i = 0; i < srcs.length; i++) {
-    const src = srcs[i]!;
-    const st = seen.has(src.path) ? null : statOf(src.path);
-    if (!st || !st.isFile()) {
-      // undo: the adapter is discovered again
-      for (let k = 0; k < i; k++) seen.delete(srcs[k]!.path);
-      return null;
-    }
-    seen.add(src.path);
-    out[i] = { src, stat: { size: st.size, mtime: st.mtimeMs, ino: st.ino, sig: '' }, bound: st.mtimeMs };
+/**
+ * Stat an adapter's remembered sources into a memo segment: null when one does not fit its memo (a
+ * kind it does not know, a dependency signature), is gone, is not a regular file, or was found
+ * already this run.
+ */
+function statMemo(c: StoredCheck, at: number, n: number, h: Harness, m: Memo, seen: Set<string>): MemoSeg | null {
+  const paths = storedPaths(c);
+  if (at + n > paths.length) return null;
+  const nums = new Float64Array(n * 3);
+  for (let k = 0; k < n; k++) {
+    const p = paths[at + k]!;
+    if (m.kinds[c.buf[c.codesAt + at + k]! >> 1] === undefined || p.includes('\u0001') || (seen.size > 0 && seen.has(p))) return null;
+    const st = statOf(p);
+    if (!st || !st.isFile()) return null;
+    nums[k * 3] = st.size;
+    nums[k * 3 + 1] = st.mtimeMs;
+    nums[k * 3 + 2] = st.ino;
   }
-  return out;
+  return { from: at, n, h, memo: m, nums };
+}
+
+/** A memo segment's sources as Found objects (the stored paths and kinds, the stats taken this run). */
+function memoFound(c: StoredCheck, g: MemoSeg): Found[] {
+  const srcs = fromMemo(c, g.from, g.n, g.h, g.memo)!;
+  return srcs.map((src, k) => ({ src, stat: { size: g.nums[k * 3]!, mtime: g.nums[k * 3 + 1]!, ino: g.nums[k * 3 + 2]!, sig: '' }, bound: g.nums[k * 3 + 1]! }));
 }
 
 /** An adapter's sources as the stored check lists them (null when they do not fit its memo). */
@@ -916,13 +991,15 @@ function tryFast(ctx: Ctx, opts: IndexOptions, want: 'full' | 'rows', files: Ind
   if (opts.harnesses) return null;
   const skipped: Skipped = { notRegular: 0, unreadable: 0, failed: {} };
   const stored = readCheck(files.check);
-  const { found, roots, meta, metaChanged, live } = discoverCached(ctx, ADAPTERS, skipped, files, false, stored);
-  const id = matchCheck(stored, found, live);
-  if (!id) return { found, roots, skipped, meta, stored };
+  const d = discoverCached(ctx, ADAPTERS, skipped, files, false, stored);
+  const { roots, meta, metaChanged } = d;
+  const id = matchCheck(stored, d);
+  // the sources as objects only now, for the builder
+  if (!id) return { found: d.found, roots, skipped, meta, stored };
   if (metaChanged) {
     // the same sources, and a discovery memo made or dropped: record it for the next run
     try {
-      writeCheck(files.check, id, found, meta);
+      writeCheck(files.check, id, d.found, meta);
     } catch {
       /* only costs speed */
     }
@@ -930,13 +1007,13 @@ function tryFast(ctx: Ctx, opts: IndexOptions, want: 'full' | 'rows', files: Ind
   if (want === 'rows' && opts.rowBin) {
     const bin = readRowBinFile(files.rowbin, id, ctx.home);
     if (bin) {
-      const counts = { sources: found.length, parsed: 0, appended: 0, reused: found.length, dropped: 0, bytes: 0 };
+      const counts = { sources: d.count, parsed: 0, appended: 0, reused: d.count, dropped: 0, bytes: 0 };
       return { sessions: [], rowBin: bin, skipped, counts, roots, changed: false } as AnyResult;
     }
   }
   const list = readListing(files, want, id);
-  if (!list) return { found, roots, skipped, meta, stored };
-  const counts = { sources: found.length, parsed: 0, appended: 0, reused: found.length, dropped: 0, bytes: 0 };
+  if (!list) return { found: d.found, roots, skipped, meta, stored };
+  const counts = { sources: d.count, parsed: 0, appended: 0, reused: d.count, dropped: 0, bytes: 0 };
   const res: AnyResult = { sessions: list.sessions as Session[], skipped: mergeSkipped(skipped, list.skipped), counts, roots, changed: false };
   if (opts.withEntries) res.entries = loadShards(files.state, allShards());
   // rows.bin missing, damaged or of another home: render it again from the listing just read
