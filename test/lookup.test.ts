@@ -136,6 +136,21 @@ describe('lookup by key through list.idx', () => {
     for (const n of [1, 4, 6]) expect(preview(h, key(n))).toBe(fresh(h, key(n)));
   });
 
+  it('completion from the rendered rows gives what the listing gives', () => {
+    const h = store();
+    write(h, `.pi/agent/sessions/--tmp-q8--/2026-06-08T10-00-00-000Z_${uuid(8)}.jsonl`,
+      jsonl({ type: 'session', version: 3, id: uuid(8), timestamp: ts(8), cwd: cwdOf(8) }) +
+      jsonl({ type: 'message', id: 'm1', parentId: null, timestamp: ts(8), message: { role: 'user', content: [{ type: 'text', text: 'pi eight' }], timestamp: Date.parse(ts(8)) } }));
+    expect(run(h, ['index']).code).toBe(0);
+    for (const words of [[''], ['0000000'], ['00000003-3333'], ['-a', ''], ['--harness', 'pi', ''], ['show', '0'], ['café'], ['--dir', h, '']]) {
+      const warm = run(h, ['__complete', '--', ...words]);
+      // a fresh cache directory builds the index: its listing answers, not rows.bin
+      const cold = run(h, ['__complete', '--', ...words], { RESUME_CACHE_DIR: tempDir('resume-fresh-') });
+      expect([warm.code, warm.stdout]).toEqual([cold.code, cold.stdout]);
+    }
+    expect(run(h, ['__complete', '--', '-a', '']).stdout.split('\n').filter(Boolean)).toHaveLength(7);
+  });
+
   it('a key the listing does not have is still an error, and a new session is found', () => {
     const h = store();
     expect(run(h, ['index']).code).toBe(0);

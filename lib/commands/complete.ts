@@ -17,6 +17,8 @@ import { age } from '../util/time.js';
 import { clip, oneLine } from '../util/text.js';
 import { tildify } from '../util/paths.js';
 import { label } from '../output.js';
+import { eachRow, type RowBin } from '../index/rowbin.js';
+import { checkedSessions } from '../select/find.js';
 
 /** Subcommands whose argument names a session (QUERY). */
 const SESSION_ARG = new Set(['show', 'resolve']);
@@ -52,6 +54,30 @@ export function sessionCandidates(word: string, all: Session[], home: string, no
       .replace(/\t/g, ' ');
     return { value: oneLine(value).replace(/\t/g, ' '), desc: clip(desc, 120) };
   });
+}
+
+/**
+ * sessionCandidates from the rendered rows (rows.bin) when the word is empty or the start of an id:
+ * the same rows, without parsing the listing. Null when they cannot tell (a directory filter, a word
+ * that starts no id and must be resolved, an id the row cannot give exactly): ask the listing then.
+ */
+export function binCandidates(word: string, bin: RowBin, readNames: () => Record<string, string>, now: number, filters: Filters = {}): Candidate[] | null {
+  if (filters.dir) return null;
+  const low = word.toLowerCase();
+  const out: Candidate[] = [];
+  let exact = true;
+  eachRow(bin, readNames, now, (r) => {
+    if ((r.hidden && !filters.all) || (filters.harness && !filters.harness.includes(r.harness))) return;
+    const [key = '', short = '', when = '', harness = '', dir = '', branch = '', text = ''] = r.fields;
+    // a space in the key may stand for a tab or line break of the id: not the id itself
+    if (key.includes(' ')) exact = false;
+    const id = key.slice(key.indexOf(':') + 1);
+    if (word !== '' && !id.toLowerCase().startsWith(low)) return;
+    const value = word.length > short.length ? id : short;
+    const desc = [when, harness, dir, branch ? `(${branch})` : '', text].filter(Boolean).join('  ');
+    out.push({ value: oneLine(value).replace(/\t/g, ' '), desc: clip(desc, 120) });
+  });
+  return exact && (word === '' || out.length > 0) ? out : null;
 }
 
 function optionRows(cmd: Command, word: string, extra: Candidate[] = []): Candidate[] {
@@ -156,7 +182,15 @@ export async function candidates(program: Command, app: App, words: string[], no
   if (cur.startsWith('-')) return optionRows(cmd, cur, cmd === program ? [{ value: '--demo', desc: 'use the bundled demo sessions' }] : []);
   if (bare > 0) return [];
   if (cmd === program || SESSION_ARG.has(cmd.name())) {
-    return sessionCandidates(cur, await app.sessions(), app.ctx.home, now, filtersGiven(given, app.ctx.home));
+    const f = filtersGiven(given, app.ctx.home);
+    // the rendered rows when nothing changed (most TABs), else the listing, checked once
+    if (!f.dir) {
+      const got = await app.listingRows({ quiet: true });
+      const rows = 'bin' in got ? binCandidates(cur, got.bin, got.names, now, f) : null;
+      if (rows) return rows;
+      return sessionCandidates(cur, await checkedSessions(app), app.ctx.home, now, f);
+    }
+    return sessionCandidates(cur, await app.sessions(), app.ctx.home, now, f);
   }
   if (cmd.name() === 'init') return SHELL_NAMES.filter((s) => s.startsWith(cur)).map((s) => ({ value: s, desc: `${s} integration` }));
   const arg = cmd.registeredArguments[0];

@@ -51,10 +51,7 @@ export async function findWithList(app: App, key: string): Promise<{ session: Se
  */
 export async function lookup(app: App, query: string[]): Promise<{ hit: { session: Session; short: string } | null; all: () => Promise<Session[]> }> {
   await app.listingRows({ quiet: true });
-  const all = async () => {
-    const l = storedSessions(app);
-    return l ? app.named(l) : app.sessions();
-  };
+  const all = () => checkedSessions(app);
   const q = query.length === 1 ? query[0]!.trim() : '';
   if (!q || /\s/.test(q) || looksLikePath(q)) return { hit: null, all };
   const m = /^([a-z]+):(.+)$/.exec(q);
@@ -63,4 +60,13 @@ export async function lookup(app: App, query: string[]): Promise<{ hit: { sessio
   if (!got) return { hit: null, all };
   const [session] = app.named(app.view([got.session]));
   return { hit: { session: session!, short: got.short }, all };
+}
+
+/**
+ * Every session, named, of the index a caller just brought up to date (app.listingRows): the stored
+ * listing read without checking the sources again (else the whole index run).
+ */
+export async function checkedSessions(app: App): Promise<Session[]> {
+  const l = storedSessions(app);
+  return l ? app.named(l) : app.sessions();
 }
