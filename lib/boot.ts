@@ -12,7 +12,7 @@ export async function main(argv: string[], distDir: string): Promise<boolean> {
   const file = path.join(distDir, 'rows.cjs');
   let cache: string | null = null;
   try {
-    cache = cacheFileFor(file, cacheDir(makeCtx()));
+    cache = cacheFileFor(file, cacheDir(makeCtx()), argv[0] === 'preview' ? 'preview' : 'rows');
   } catch {
     cache = null;
   }
@@ -32,11 +32,19 @@ export async function cli(argv: string[], distDir: string): Promise<void> {
   const file = path.join(distDir, 'cli.cjs');
   let cache: string | null = null;
   try {
-    cache = cacheFileFor(file, cacheDir(makeCtx()));
+    cache = cacheFileFor(file, cacheDir(makeCtx()), variantOf(argv));
   } catch {
     cache = null;
   }
   const m = loadCached<{ main: (argv: string[]) => Promise<void> }>(file, cache, require);
   process.once('exit', () => m.save());
   await m.exports.main(argv);
+}
+
+/** The commands of the CLI that keep a code cache of their own; anything else (`resume QUERY`, the picker, --help) shares `main`. */
+const CACHED = new Set(['ls', 'show', 'rows', 'index', 'doctor', 'init', '__complete', 'resolve', 'emit', 'preview', '__pick', '__fzf-flags', '__transcript', '__feed', 'search', 'snapshot', 'outdated', 'restart', 'hooks']);
+
+function variantOf(argv: string[]): string {
+  const first = argv.find((a) => !a.startsWith('-'));
+  return first !== undefined && CACHED.has(first) ? `cli-${first}` : 'cli-main';
 }

@@ -48,12 +48,30 @@ describe('the code cache of rows and preview', () => {
     const again = run(h, ['rows']);
     expect(again).toEqual(first);
     expect(fs.readFileSync(file).equals(bytes)).toBe(true);
-    // preview goes through the same loader
+    // preview goes through the same loader, with a cache of its own (each holds what its command compiled)
     const key = first.stdout.split('\t')[0]!;
     const p1 = run(h, ['preview', key]);
     expect(p1.code).toBe(0);
     expect(p1.stdout).toContain('task 19');
     expect(run(h, ['preview', key])).toEqual(p1);
+    expect(caches(h)).toHaveLength(2);
+    expect(fs.readFileSync(file).equals(bytes)).toBe(true);
+  });
+
+  it('the whole CLI keeps one per command, and every command prints the same with it as without', () => {
+    const h = home(4);
+    const cmds = [['ls', '-n', '2'], ['--version'], ['resolve', 'c0de0001'], ['__complete', '--', 'c0de000'], ['doctor', '--json']];
+    const first = cmds.map((c) => run(h, c));
+    expect(first.map((r) => r.code)).toEqual([0, 0, 0, 0, 0]);
+    const names = caches(h).filter((f) => f.startsWith('cli.cjs-'));
+    expect(names.map((f) => /-(cli-[\w-]+)\.v8$/.exec(f)?.[1]).sort()).toEqual(['cli-__complete', 'cli-doctor', 'cli-ls', 'cli-main', 'cli-resolve']);
+    // from the caches: the same output (doctor's timings aside)
+    const again = cmds.map((c) => run(h, c));
+    for (let i = 0; i < 4; i++) expect(again[i]).toEqual(first[i]);
+    expect(again[4]!.code).toBe(0);
+    // a query is no command: it shares the main cache
+    expect(run(h, ['--dry-run', 'c0de0002']).code).toBe(0);
+    expect(caches(h).filter((f) => f.startsWith('cli.cjs-'))).toHaveLength(5);
   });
 
   it('a damaged cache is rejected (never run), the output is the same, and a good one replaces it', () => {
@@ -78,8 +96,8 @@ describe('the code cache of rows and preview', () => {
 
   it('goes with the earlier builds of the same installation only', () => {
     const h = home(3);
-    const mine = cacheFileFor(path.join(ROOT, 'dist', 'rows.cjs'), path.join(h, '.cache', 'resume'))!;
-    const prefix = path.basename(mine).replace(/\d+-\d+-v[^-]+-[^-]+\.v8$/, '');
+    const mine = cacheFileFor(path.join(ROOT, 'dist', 'rows.cjs'), path.join(h, '.cache', 'resume'), 'rows')!;
+    const prefix = path.basename(mine).replace(/\d+-\d+-v[^-]+-[^-]+-rows\.v8$/, '');
     expect(prefix).toMatch(/^rows\.cjs-[0-9a-f]+-$/);
     fs.mkdirSync(codeDir(h), { recursive: true });
     const older = path.join(codeDir(h), `${prefix}1-2-v0.0.0-x64.v8`);
@@ -90,6 +108,11 @@ describe('the code cache of rows and preview', () => {
     expect(fs.existsSync(older)).toBe(false);
     expect(fs.existsSync(other)).toBe(true);
     expect(fs.existsSync(mine)).toBe(true);
+    // the same build's cache of another command stays
+    expect(run(h, ['preview', run(h, ['rows']).stdout.split('\t')[0]!]).code).toBe(0);
+    expect(run(h, ['rows']).code).toBe(0);
+    expect(fs.existsSync(mine)).toBe(true);
+    expect(caches(h).filter((f) => f.startsWith(prefix))).toHaveLength(2);
   });
 
   it('a cache directory that cannot be written only means no cache', () => {

@@ -21,16 +21,26 @@ export interface Loaded<T> {
   save(): void;
 }
 
-/** The cache file for `file` under `dir`, or null when the bundle cannot be read. */
-export function cacheFileFor(file: string, dir: string): string | null {
+/**
+ * The cache file for `file` under `dir`, or null when the bundle cannot be read. `variant` names the
+ * command the cache is for (a bundle serving several commands keeps one cache each: a cache holds
+ * what its first run compiled, and each command compiles its own part of the bundle).
+ */
+export function cacheFileFor(file: string, dir: string, variant = ''): string | null {
+  const tag = buildTag(file);
+  if (tag === null) return null;
+  return path.join(dir, 'code', `${tag}${variant ? `-${variant.replace(/[^\w.-]/g, '_')}` : ''}.v8`);
+}
+
+/** The start of the cache names of this build of the bundle (its installation, size and mtime, and this Node). */
+function buildTag(file: string): string | null {
   let st: fs.Stats;
   try {
     st = fs.statSync(file);
   } catch {
     return null;
   }
-  const tag = `${installTag(file)}${st.size}-${Math.floor(st.mtimeMs)}-${process.version}-${process.arch}`;
-  return path.join(dir, 'code', `${tag.replace(/[^\w.-]/g, '_')}.v8`);
+  return `${installTag(file)}${st.size}-${Math.floor(st.mtimeMs)}-${process.version}-${process.arch}`.replace(/[^\w.-]/g, '_');
 }
 
 /** The start of the cache names of this bundle of this installation (others share the directory). */
@@ -100,8 +110,9 @@ export function loadCached<T>(file: string, cacheFile: string | null, req: NodeR
         fs.mkdirSync(path.dirname(cacheFile), { recursive: true, mode: 0o700 });
         // caches of this installation's earlier builds, or of another Node, are of no more use
         const mine = installTag(file).replace(/[^\w.-]/g, '_');
+        const now = buildTag(file);
         for (const old of fs.readdirSync(path.dirname(cacheFile))) {
-          if (old.endsWith('.v8') && old !== path.basename(cacheFile) && old.startsWith(mine)) fs.rmSync(path.join(path.dirname(cacheFile), old), { force: true });
+          if (old.endsWith('.v8') && old.startsWith(mine) && (now === null || !old.startsWith(now))) fs.rmSync(path.join(path.dirname(cacheFile), old), { force: true });
         }
         const tmp = `${cacheFile}.tmp-${process.pid}`;
         fs.writeFileSync(tmp, data, { mode: 0o600 });
