@@ -99,10 +99,12 @@ export function readRowBin(buf: Buffer): RowBin | null {
   const count = Number(m[3]);
   const at = new Uint32Array(count);
   let p = nl + 1;
+  // the four lengths, little-endian, read byte by byte (readUInt32LE checks its bounds on every call)
+  const u32 = (q: number) => (buf[q]! | (buf[q + 1]! << 8) | (buf[q + 2]! << 16)) + buf[q + 3]! * 0x1000000;
   for (let k = 0; k < count; k++) {
     if (p + FIXED > buf.length || buf[p + 1]! >= HARNESSES.length) return null;
     at[k] = p;
-    p += FIXED + buf.readUInt32LE(p + 10) + buf.readUInt32LE(p + 14) + buf.readUInt32LE(p + 18) + buf.readUInt32LE(p + 22);
+    p += FIXED + u32(p + 10) + u32(p + 14) + u32(p + 18) + u32(p + 22);
   }
   if (p !== buf.length) return null;
   return { id: m[2]!, home: m[4]!, count, buf, at };
@@ -213,11 +215,12 @@ export function eachRow(r: RowBin, readNames: () => Record<string, string>, now:
       const name = names[buf.toString('utf8', e, e + li)];
       if (name) label = oneLine(oneLine(name)).replace(/\t/g, ' ') || null;
     }
-    // A is `key\tshort`, B is `harness\tdir\tbranch\t`
+    // A is `key\tshort`, B is `harness\tdir\tbranch\t`, then the label (no field holds a tab):
+    // A, and B with the label, each decoded once
     const [key = '', short = ''] = buf.toString('utf8', a, b).split('\t');
-    const [harness = '', dir = '', branch = ''] = buf.toString('utf8', b, l).split('\t');
+    const [harness = '', dir = '', branch = '', text = ''] = buf.toString('utf8', b, label == null ? e : l).split('\t');
     cb({
-      fields: [key, short, age(Number.isNaN(t) ? null : t, now), harness, dir, branch, label ?? buf.toString('utf8', l, e)],
+      fields: [key, short, age(Number.isNaN(t) ? null : t, now), harness, dir, branch, label ?? text],
       hidden: !!(flags & HIDDEN),
       harness: HARNESSES[buf[p + 1]!]!,
     });
