@@ -187,6 +187,8 @@ describe('resume restart --outdated (real tmux, stand-in claude)', { timeout: 12
     expect(r.stdout).toBe(`${busy}\ttimeout\tnot safe to stop within the timeout: status is busy, not idle\n`);
     expect(alive(b.pid)).toBe(true);
     write(w.home, `status-${busy}`, 'waiting'); // anything but idle
+    // the stand-in writes its status every 200 ms: wait until its registry entry says so
+    for (let t0 = Date.now(); Date.now() - t0 < 10_000 && registry(w).find((e) => e.sessionId === busy)?.status !== 'waiting'; ) await new Promise((r) => setTimeout(r, 50));
     expect(run(w.home, ['restart', '--outdated', '--timeout', '2s'], { PATH: w.env.PATH }).stdout).toContain('status is waiting, not idle');
     tmux(w, 'kill-server');
 
