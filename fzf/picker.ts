@@ -1,7 +1,9 @@
 // The picker: fzf over the sessions, newest first, with a preview and action keys.
 //
-// fzf starts at once and reads the rows from a pipe: written when the index is ready, or — on a
-// cold index — as each session file is parsed, then replaced by the finished list on fzf's `load`. fzf's child commands (preview, reload, execute) run
+// fzf starts at once and reads the rows from a pipe: on a warm index with fzf 0.45+, the last
+// build's rows at once and a reload on fzf's `load` only if the check found a change; with older fzf,
+// when the index is checked; on a cold index, as each session file is parsed, then replaced by the
+// finished list on fzf's `load`. fzf's child commands (preview, reload, execute) run
 // through a known POSIX shell (--with-shell 'sh -c', else SHELL=sh) and call back into resume by
 // absolute path (node + bin/resume). The picker's state and the action file live in a private
 // temporary directory ($RESUME_PICK_DIR) that is removed afterwards.
