@@ -1516,7 +1516,11 @@ function writeListing(files: IndexFiles, found: Found[], sessions: Session[], sk
     const { allPrompts: _, ...rest } = s;
     return rest;
   }, at));
-  writeIdx(files.idx, id, sessions, shorts, at);
+  try {
+    writeIdx(files.idx, id, sessions, shorts, at);
+  } catch {
+    // only costs speed: a lookup without it reads the whole listing (one of another build is not used)
+  }
   writeAtomic(files.rows, chunks((s) => listed(s, shorts.get(s.id) ?? s.id)));
   const bin = rowBinChunks(id, home, sessions.map((s) => ({ s, short: shorts.get(s.id) ?? s.id })));
   if (bin) writeAtomic(files.rowbin, bin);
