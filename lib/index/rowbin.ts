@@ -136,7 +136,9 @@ export function printRowBin(r: RowBin, f: RowFilter, readNames: () => Record<str
       flush();
       if (e - s > out.length) out = Buffer.allocUnsafe(e - s);
     }
-    o += src.copy(out, o, s, e);
+    // TypedArray#set of a view: several times faster than Buffer#copy while the code is still cold
+    out.set(src.subarray(s, e), o);
+    o += e - s;
   };
   const putStr = (s: string) => {
     const n = s.length * 3;
