@@ -50,7 +50,8 @@ export async function findWithList(app: App, key: string): Promise<{ session: Se
  * checking again.
  */
 export async function lookup(app: App, query: string[]): Promise<{ hit: { session: Session; short: string } | null; all: () => Promise<Session[]> }> {
-  await app.listingRows({ quiet: true });
+  // (the progress bar of a long build, on a terminal, as the whole index run shows it)
+  await app.listingRows();
   const all = () => checkedSessions(app);
   const q = query.length === 1 ? query[0]!.trim() : '';
   if (!q || /\s/.test(q) || looksLikePath(q)) return { hit: null, all };
