@@ -310,13 +310,18 @@ function writeCheck(file: string, id: string, found: Found[], meta: AdapterMeta[
 /** The stat bytes of check.bin for these sources. */
 function statNums(found: Found[]): Buffer {
   const nums = new Float64Array(found.length * 3);
+  putNums(found, nums, 0);
+  return Buffer.from(nums.buffer);
+}
+
+/** Each source's size, mtime and inode into `nums`, from source number `at` on. */
+function putNums(found: Found[], nums: Float64Array, at: number): void {
   for (let i = 0; i < found.length; i++) {
     const st = found[i]!.stat;
-    nums[i * 3] = st.size;
-    nums[i * 3 + 1] = st.mtime;
-    nums[i * 3 + 2] = st.ino;
+    nums[(at + i) * 3] = st.size;
+    nums[(at + i) * 3 + 1] = st.mtime;
+    nums[(at + i) * 3 + 2] = st.ino;
   }
-  return Buffer.from(nums.buffer);
 }
 
 /** A source's name in the check: its path, with its dependencies' signature after \u0001. */
@@ -400,10 +405,10 @@ function matchCheck(c: StoredCheck | null, d: Discovered): string | null {
   // the stats first: an append differs there, and the paths need not be joined to tell
   if (Buffer.compare(d.nums(), c.buf.subarray(c.numsAt, c.namesAt)) !== 0) return null;
   if (d.live) {
-    if (d.liveParts.length === 0) return c.id;
+    if (d.live.length === 0) return c.id;
     const paths = storedPaths(c);
     if (paths.length !== c.count) return null;
-    for (const [at, found] of d.liveParts) {
+    for (const [at, found] of d.live) {
       for (let k = 0; k < found.length; k++) if (paths[at + k] !== checkName(found[k]!)) return null;
     }
     return c.id;
@@ -554,7 +559,7 @@ export function storedSession(ctx: Ctx, q: { key: string } | { id: string }): St
     // the head and the record are read from the one file opened (a rewrite renames a new one in)
     const head = readHead(fd);
     if (!head || head.v !== INDEX_VERSION) return undefined;
-    let put: Set<string> | null = null;
+    let dropped: Set<string> | null = null;
     if (head.id !== id) {
       const p = readPatch(files.patch, INDEX_VERSION);
       if (!p || p.id !== id || p.base !== head.id) return undefined;
@@ -562,7 +567,7 @@ export function storedSession(ctx: Ctx, q: { key: string } | { id: string }): St
       // a key is put once; an id shared with a session outside the patch is not for here to tell
       if ('key' in q && hits.length === 1) return hits[0]!;
       if ('id' in q && hits.length > 0) return undefined;
-      put = new Set(p.drop);
+      dropped = new Set(p.drop);
     }
     let idx: Buffer;
     try {
@@ -593,7 +598,7 @@ export function storedSession(ctx: Ctx, q: { key: string } | { id: string }): St
     const f = idx.toString('utf8', start, end < 0 ? idx.length : end).split('\t');
     if (f.length !== 4 || !/^\d+$/.test(f[2]!) || !/^\d+$/.test(f[3]!)) return undefined;
     // a patched session's record here is the one before the append (the patch answered above)
-    if (put?.has(f[0]!)) return undefined;
+    if (dropped?.has(f[0]!)) return undefined;
     const len = Number(f[3]);
     const rec = Buffer.allocUnsafe(len);
     if (fs.readSync(fd, rec, 0, len, Number(f[2])) !== len) return undefined;
@@ -683,19 +688,17 @@ interface Discovered {
   count: number;
   /** their stats as check.bin stores them (statNums of `found`, without making `found`) */
   nums(): Buffer;
-  /** the sources each live discovery found, with the index in `found` of its first */
-  liveParts: Array<[number, Found[]]>;
   roots: Map<Harness, Root[]>;
   meta: AdapterMeta[];
   /** a memo was made or dropped this run: check.bin should be written again even if nothing else changed */
   metaChanged: boolean;
   /**
-   * The ranges of `found` that a live discovery made, when every other range came whole from the
-   * stored check's memos, each adapter has as many sources as the stored check gives it, and the
-   * adapters are in its order: then only these ranges' paths need comparing with the stored ones
-   * (the rest are the stored paths). Null: compare every path.
+   * The sources each live discovery found (with the index in `found` of its first), when every
+   * other source came whole from the stored check's memos, each adapter has as many sources as the
+   * stored check gives it, and the adapters are in its order: then only these sources' paths need
+   * comparing with the stored ones (the rest are the stored paths). Null: compare every path.
    */
-  live: Array<[number, number]> | null;
+  live: Array<[number, Found[]]> | null;
 }
 
 /**
@@ -731,8 +734,7 @@ function discoverAll(ctx: Ctx, adapters: Adapter<any>[], skipped: Skipped, cache
   const seen = new Set<string>();
   const meta: AdapterMeta[] = [];
   let metaChanged = !stored;
-  const live: Array<[number, number]> = [];
-  const liveParts: Array<[number, Found[]]> = [];
+  const live: Array<[number, Found[]]> = [];
   // each adapter's sources in order: a memo segment, or what its live discovery found
   const parts: Array<MemoSeg | Found[]> = [];
   let count = 0;
@@ -817,10 +819,7 @@ function discoverAll(ctx: Ctx, adapters: Adapter<any>[], skipped: Skipped, cache
     // a memo holds exactly what the discovery found: nothing skipped or shared with another adapter
     if (memo && n !== srcs.length) memo = undefined;
     meta.push(memo ? { name: a.name, n, memo } : { name: a.name, n });
-    if (n > 0) {
-      live.push([count, n]);
-      liveParts.push([count, mine]);
-    }
+    if (n > 0) live.push([count, mine]);
     parts.push(mine);
     count += n;
   }
@@ -838,18 +837,12 @@ function discoverAll(ctx: Ctx, adapters: Adapter<any>[], skipped: Skipped, cache
       const out = new Float64Array(count * 3);
       let i = 0;
       for (const p of parts) {
-        if (!Array.isArray(p)) out.set(p.nums, i * 3);
-        else for (let k = 0; k < p.length; k++) {
-          const st = p[k]!.stat;
-          out[(i + k) * 3] = st.size;
-          out[(i + k) * 3 + 1] = st.mtime;
-          out[(i + k) * 3 + 2] = st.ino;
-        }
+        if (Array.isArray(p)) putNums(p, out, i);
+        else out.set(p.nums, i * 3);
         i += Array.isArray(p) ? p.length : p.n;
       }
       return Buffer.from(out.buffer);
     },
-    liveParts,
     roots,
     meta,
     metaChanged,
