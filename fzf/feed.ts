@@ -13,6 +13,7 @@ import { harnessColor, row } from '../lib/output.js';
 import { oneLine, width } from '../lib/util/text.js';
 import { tildify } from '../lib/util/paths.js';
 import { eachRow, type RowBin } from '../lib/index/rowbin.js';
+import type { App } from '../lib/app.js';
 
 /** What a fed row needs of a session: a listing row (rows.json) or a whole session. */
 export type Fed = Pick<Session, 'key' | 'id' | 'updated' | 'started' | 'harness' | 'cwd' | 'branch' | 'title' | 'firstPrompt' | 'hidden'>;
@@ -122,21 +123,33 @@ export function feedLines<T extends Fed>(all: T[], s: PickState, home: string, c
   return [statusLine(all, shown, s, home), ...(plain ? rows : alignRows(rows.map((r) => r.split('\t')), color))];
 }
 
+/** What the picker's lines are made from: the rendered rows (rows.bin), or the listing rows. */
+export type FeedSource = { bin: RowBin; names: () => Record<string, string> } | { sessions: Fed[] };
+
 /**
- * feedLines from the rendered rows (rows.bin) instead of the listing: the same lines, without
- * parsing the listing. Not for a directory filter (the rows hold the directory shortened, not the
- * session's own): null then.
+ * Bring the index up to date and take what the lines for state `s` are made from: the rendered rows
+ * when nothing changed, else the listing rows (rows.json); always these with a directory filter (the
+ * rendered rows hold the directory shortened, not the session's own). Never the whole sessions.
  */
-export function binFeedLines(bin: RowBin, s: PickState, readNames: () => Record<string, string>, home: string, color = false, now = Date.now()): string[] | null {
-  if (s.dir) return null;
+export async function feedSource(app: App, s: PickState): Promise<FeedSource> {
+  return s.dir ? { sessions: await app.listing({ quiet: true }) } : app.listingRows({ quiet: true });
+}
+
+/**
+ * The lines for state `s` (the status line first) from a feed source: from rendered rows the same
+ * lines feedLines gives from the listing. Rendered rows only come without a directory filter
+ * (feedSource, app.lastRows): they cannot apply one.
+ */
+export function linesOf(src: FeedSource, s: PickState, home: string, color = false, now = Date.now(), plain = false): string[] {
+  if ('sessions' in src) return feedLines(src.sessions, s, home, color, now, plain);
   const rows: string[][] = [];
   let hidden = 0;
-  eachRow(bin, readNames, now, (r) => {
+  eachRow(src.bin, src.names, now, (r) => {
     if (s.harness && !s.harness.includes(r.harness)) return;
     if (r.hidden && !s.all) hidden++;
     else rows.push(r.fields);
   });
-  return [statusOf(bin.count, rows.length, hidden, s, home), ...alignRows(rows, color)];
+  return [statusOf(src.bin.count, rows.length, hidden, s, home), ...(plain ? rows.map((r) => r.join('\t')) : alignRows(rows, color))];
 }
 
 /** The harnesses that have sessions in rendered rows, as nextHarness wants them. */

@@ -20,7 +20,7 @@ import { fmtVersion, has, probeFzf, type Fzf } from './version.js';
 import { ACTION_MARK, fzfFlags, type Flags, type PickAction } from './flags.js';
 import { quoteSh } from '../lib/util/quote.js';
 import { noColor } from '../lib/util/color.js';
-import { alignRows, binFeedLines, feedLines, listColor, stateFilters, writeState, type Fed, type PickState } from './feed.js';
+import { alignRows, feedLines, feedSource, linesOf, listColor, stateFilters, writeState, type PickState } from './feed.js';
 import { findSession } from '../lib/select/find.js';
 import { haveListing, storedSession } from '../lib/index/index.js';
 import { applyFilters } from '../lib/select/filter.js';
@@ -160,19 +160,19 @@ export async function pick(app: App, o: PickOptions = {}): Promise<PickResult> {
         return;
       }
       const color = listColor(process.env);
-      const firstLines = early && binFeedLines(early.bin, state, early.names, app.ctx.home, color);
+      const firstLines = early && linesOf(early, state, app.ctx.home, color);
       if (firstLines && !child.stdin.destroyed) child.stdin.write(firstLines.join('\n') + '\n');
-      let lines: string[] | null = null;
-      if (o.sessions || state.dir) lines = feedLines<Fed>(o.sessions ?? (await app.listing({ quiet: true })), state, app.ctx.home, color);
+      let lines: string[];
+      if (o.sessions) lines = feedLines(o.sessions, state, app.ctx.home, color);
       else {
         // the rendered rows when nothing changed, else the listing the check just brought up to date
-        const got = await app.listingRows({ quiet: true });
+        const got = await feedSource(app, state);
         // the rows shown are the build's that the check found current: nothing to replace
         if (firstLines && 'bin' in got && got.bin.id === early!.bin.id) {
           if (!child.stdin.destroyed) child.stdin.end();
           return;
         }
-        lines = ('bin' in got && binFeedLines(got.bin, state, got.names, app.ctx.home, color)) || feedLines('sessions' in got ? got.sessions : await app.listing({ quiet: true }), state, app.ctx.home, color);
+        lines = linesOf(got, state, app.ctx.home, color);
       }
       if (child.stdin.destroyed) return;
       if (!firstLines) child.stdin.end(lines.join('\n') + '\n');

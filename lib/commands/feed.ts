@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import type { App } from '../app.js';
 import { usage } from '../errors.js';
 import { out } from './common.js';
-import { alignRows, binFeedLines, binHarnesses, feedLines, listColor, nextHarness, readState, writeState, type PickState } from '../../fzf/feed.js';
+import { alignRows, binHarnesses, feedSource, linesOf, listColor, nextHarness, readState, writeState, type PickState } from '../../fzf/feed.js';
 import { oneLine } from '../util/text.js';
 
 /** Deep search (in this process) with the picker's filters, as picker lines under a status line. */
@@ -37,14 +37,11 @@ export function register(program: Command, app: App): void {
         out((await deepSearchLines(app, o.search, state)).join('\n') + '\n');
         return;
       }
-      // what `rows` reads: the rendered rows when nothing changed (not for a directory filter),
-      // else rows.json; never the whole sessions
-      const got = state.dir ? { sessions: await app.listing({ quiet: true }) } : await app.listingRows({ quiet: true });
+      // what `rows` reads: the rendered rows when nothing changed, else rows.json
+      const got = await feedSource(app, state);
       if (o.toggleHidden) state.all = !state.all;
       if (o.nextHarness) state.harness = nextHarness(state.harness, 'bin' in got ? binHarnesses(got.bin) : got.sessions);
       writeState(dir, state);
-      const color = listColor(process.env);
-      const lines = ('bin' in got && binFeedLines(got.bin, state, got.names, app.ctx.home, color)) || feedLines('sessions' in got ? got.sessions : await app.listing({ quiet: true }), state, app.ctx.home, color);
-      out(lines.join('\n') + '\n');
+      out(linesOf(got, state, app.ctx.home, listColor(process.env)).join('\n') + '\n');
     });
 }

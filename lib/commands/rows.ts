@@ -20,14 +20,10 @@ export interface RowsOpts extends FilterOpts {
 export async function rowsAction(app: App, o: RowsOpts): Promise<void> {
   const filters = filtersOf(o);
   if (o.align || o.status) {
-    const { binFeedLines, feedLines } = await import('../../fzf/feed.js');
+    const { feedSource, linesOf } = await import('../../fzf/feed.js');
     const state = { all: !!filters.all, harness: filters.harness ?? null, dir: filters.dir ?? null };
-    const now = Date.now();
-    // the rendered rows when nothing changed (not for --dir: feedLines), else the listing rows.json
-    // holds, as for plain rows (not the whole sessions)
-    const got = o.align && !state.dir ? await app.listingRows({ quiet: true }) : { sessions: await app.listing({ quiet: true }) };
-    const lines = ('bin' in got && binFeedLines(got.bin, state, got.names, app.ctx.home, !!o.ansi, now)) ||
-      feedLines('sessions' in got ? got.sessions : await app.listing({ quiet: true }), state, app.ctx.home, !!o.ansi, now, !o.align);
+    // the rendered rows when nothing changed, else the listing rows.json holds (not the whole sessions)
+    const lines = linesOf(await feedSource(app, state), state, app.ctx.home, !!o.ansi, Date.now(), !o.align);
     out((o.status ? lines : lines.slice(1)).map((l) => l + '\n').join(''));
     return;
   }
