@@ -127,6 +127,8 @@ export function makeApp(opts: { demo?: boolean; env?: NodeJS.ProcessEnv; distDir
   }
   const ctx = makeCtx(env);
   let cached: Promise<IndexResult> | null = null;
+  // rendered rows with the snapshot names to apply as they are printed (read only if needed)
+  const withNames = (bin: RowBin) => ({ bin, names: () => readNames(storeDir(ctx)) });
   const app: App = {
     ctx,
     demo,
@@ -173,9 +175,8 @@ export function makeApp(opts: { demo?: boolean; env?: NodeJS.ProcessEnv; distDir
       }
     },
     lastRows() {
-      if (demo) return null;
-      const bin = lastRowBin(ctx);
-      return bin ? { bin, names: () => readNames(storeDir(ctx)) } : null;
+      const bin = demo ? null : lastRowBin(ctx);
+      return bin ? withNames(bin) : null;
     },
     named: (sessions) => withSnapshotNames(ctx, sessions),
     async listingRows({ onSessions, quiet } = {}) {
@@ -184,7 +185,7 @@ export function makeApp(opts: { demo?: boolean; env?: NodeJS.ProcessEnv; distDir
       const stream = onSessions && ((b: Session[]) => onSessions(withSnapshotNames(ctx, b)));
       try {
         const r = await listSessions(ctx, { workerFile: path.join(distDir, 'worker.js'), progress: bar?.update, rowBin: true, ...(stream ? { onSessions: stream } : {}) });
-        if (r.rowBin) return { bin: r.rowBin, names: () => readNames(storeDir(ctx)) };
+        if (r.rowBin) return withNames(r.rowBin);
         return { sessions: withSnapshotNames(ctx, r.sessions) };
       } finally {
         bar?.end();

@@ -48,12 +48,13 @@ export function sessionCandidates(word: string, all: Session[], home: string, no
     // A typed id prefix longer than the short id keeps matching: offer the whole id then.
     const value = word.length > short.length && s.id.toLowerCase().startsWith(low) ? s.id : short;
     const dir = oneLine(tildify(s.cwd, home) || '?');
-    const desc = [age(s.updated ?? s.started, now), s.harness, dir, s.branch ? `(${oneLine(s.branch)})` : '', label(s)]
-      .filter(Boolean)
-      .join('  ')
-      .replace(/\t/g, ' ');
-    return { value: oneLine(value).replace(/\t/g, ' '), desc: clip(desc, 120) };
+    return candidate(value, [age(s.updated ?? s.started, now), s.harness, dir, s.branch ? `(${oneLine(s.branch)})` : '', label(s)]);
   });
+}
+
+/** A session's candidate row: the id to insert, and its description from these parts (age, harness, directory, branch, label). */
+function candidate(value: string, parts: string[]): Candidate {
+  return { value: oneLine(value).replace(/\t/g, ' '), desc: clip(parts.filter(Boolean).join('  ').replace(/\t/g, ' '), 120) };
 }
 
 /**
@@ -73,9 +74,7 @@ export function binCandidates(word: string, bin: RowBin, readNames: () => Record
     if (key.includes(' ')) exact = false;
     const id = key.slice(key.indexOf(':') + 1);
     if (word !== '' && !id.toLowerCase().startsWith(low)) return;
-    const value = word.length > short.length ? id : short;
-    const desc = [when, harness, dir, branch ? `(${branch})` : '', text].filter(Boolean).join('  ');
-    out.push({ value: oneLine(value).replace(/\t/g, ' '), desc: clip(desc, 120) });
+    out.push(candidate(word.length > short.length ? id : short, [when, harness, dir, branch ? `(${branch})` : '', text]));
   });
   return exact && (word === '' || out.length > 0) ? out : null;
 }

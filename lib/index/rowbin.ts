@@ -122,7 +122,7 @@ export interface RowFilter {
  */
 export function printRowBin(r: RowBin, f: RowFilter, readNames: () => Record<string, string>, now: number, write: (b: Buffer) => void): void {
   const { at } = r;
-  let names: Record<string, string> | null = null;
+  const nameOf = snapshotNames(readNames);
   const want = f.harness ? new Set(f.harness.map((h) => HARNESSES.indexOf(h))) : null;
   const BLOCK = 65536;
   let out = Buffer.allocUnsafe(BLOCK * 2);
@@ -169,18 +169,28 @@ export function printRowBin(r: RowBin, f: RowFilter, readNames: () => Record<str
     put(buf, a, b);
     putStr(`\t${age(Number.isNaN(t) ? null : t, now)}\t`);
     put(buf, b, l);
-    let named: string | null = null;
-    if (flags & UNTITLED && li > 0) {
-      names ??= readNames();
-      const name = names[buf.toString('utf8', l + ll, l + ll + li)];
-      if (name) named = oneLine(oneLine(name)).replace(/\t/g, ' ') || null;
-    }
+    const named = nameOf(buf, flags, l + ll, li);
     if (named != null) putStr(named);
     else put(buf, l, l + ll);
     putStr('\n');
     if (o >= BLOCK) flush();
   }
   flush();
+}
+
+/**
+ * The label a record takes from the snapshot names instead of its own (a Claude session without a
+ * title, flag 2: its id is the `len` bytes at `at`), as a row field; null when it takes none. The
+ * names are read the first time one is needed.
+ */
+function snapshotNames(readNames: () => Record<string, string>): (buf: Buffer, flags: number, at: number, len: number) => string | null {
+  let names: Record<string, string> | null = null;
+  return (buf, flags, at, len) => {
+    if (!(flags & UNTITLED) || len === 0) return null;
+    names ??= readNames();
+    const name = names[buf.toString('utf8', at, at + len)];
+    return (name && oneLine(oneLine(name)).replace(/\t/g, ' ')) || null;
+  };
 }
 
 /** A record of rows.bin as the row's fields, with what filters it. */
@@ -196,7 +206,7 @@ export interface BinRow {
  * in order: for the picker, which pads the columns and counts what a filter hides.
  */
 export function eachRow(r: RowBin, readNames: () => Record<string, string>, now: number, cb: (row: BinRow) => void): void {
-  let names: Record<string, string> | null = null;
+  const nameOf = snapshotNames(readNames);
   for (let k = 0; k < r.count; k++) {
     let p = r.at[k]!;
     let buf = r.buf;
@@ -211,12 +221,7 @@ export function eachRow(r: RowBin, readNames: () => Record<string, string>, now:
     const l = b + buf.readUInt32LE(p + 14);
     const e = l + buf.readUInt32LE(p + 18);
     const li = buf.readUInt32LE(p + 22);
-    let label: string | null = null;
-    if (flags & UNTITLED && li > 0) {
-      names ??= readNames();
-      const name = names[buf.toString('utf8', e, e + li)];
-      if (name) label = oneLine(oneLine(name)).replace(/\t/g, ' ') || null;
-    }
+    const label = nameOf(buf, flags, e, li);
     // A is `key\tshort`, B is `harness\tdir\tbranch\t`, then the label (no field holds a tab):
     // A, and B with the label, each decoded once
     const [key = '', short = ''] = buf.toString('utf8', a, b).split('\t');
