@@ -1,6 +1,7 @@
-// `resume rows` and `resume preview` start here (bin/resume): the bundle that does the work
-// (dist/rows.cjs, from lib/fast-rows.ts) is loaded with V8's code cache (lib/util/codecache.ts), in
-// resume's cache directory. This file is small on purpose: it is compiled on every run.
+// Every run starts here (bin/resume): the bundle that does the work (dist/rows.cjs, from
+// lib/fast-rows.ts, for `rows` and `preview`; dist/cli.cjs, from lib/cli.ts, for the rest) is loaded
+// with V8's code cache (lib/util/codecache.ts), in resume's cache directory. This file is small on
+// purpose: it is compiled on every run.
 import path from 'node:path';
 import { cacheDir, makeCtx } from './util/paths.js';
 import { cacheFileFor, loadCached } from './util/codecache.js';
@@ -10,14 +11,8 @@ type Main = (argv: string[]) => Promise<boolean>;
 /** Run `rows`/`preview` from the bundle in `distDir`; false: not parsed there (the full CLI takes it). */
 export async function main(argv: string[], distDir: string): Promise<boolean> {
   const file = path.join(distDir, 'rows.cjs');
-  let cache: string | null = null;
-  try {
-    cache = cacheFileFor(file, cacheDir(makeCtx()), argv[0] === 'preview' ? 'preview' : 'rows');
-  } catch {
-    cache = null;
-  }
-  // this file's own require: dist/boot.cjs sits beside dist/rows.cjs, so it resolves the same
-  const m = loadCached<{ main: Main }>(file, cache, require);
+  // this file's own require: dist/boot.cjs sits beside the bundles, so it resolves the same
+  const m = loadCached<{ main: Main }>(file, cacheFor(file, argv[0] === 'preview' ? 'preview' : 'rows'), require);
   const done = await m.exports.main(argv);
   m.save();
   return done;
@@ -30,13 +25,7 @@ export async function main(argv: string[], distDir: string): Promise<boolean> {
  */
 export async function cli(argv: string[], distDir: string): Promise<void> {
   const file = path.join(distDir, 'cli.cjs');
-  let cache: string | null = null;
-  try {
-    cache = cacheFileFor(file, cacheDir(makeCtx()), variantOf(argv));
-  } catch {
-    cache = null;
-  }
-  const m = loadCached<{ main: (argv: string[]) => Promise<void> }>(file, cache, require);
+  const m = loadCached<{ main: (argv: string[]) => Promise<void> }>(file, cacheFor(file, variantOf(argv)), require);
   process.once('exit', () => m.save());
   await m.exports.main(argv);
 }
@@ -47,4 +36,13 @@ const CACHED = new Set(['ls', 'show', 'rows', 'index', 'doctor', 'init', '__comp
 function variantOf(argv: string[]): string {
   const first = argv.find((a) => !a.startsWith('-'));
   return first !== undefined && CACHED.has(first) ? `cli-${first}` : 'cli-main';
+}
+
+/** The code cache of this bundle for this command in resume's cache directory; null without one. */
+function cacheFor(file: string, variant: string): string | null {
+  try {
+    return cacheFileFor(file, cacheDir(makeCtx()), variant);
+  } catch {
+    return null;
+  }
 }
