@@ -30,6 +30,13 @@ function store(): string {
   return h;
 }
 
+/** A pi session with id `id`, one prompt on day `day`, in the directory of session `day`. */
+function piSession(h: string, id: string, day: number, text: string): void {
+  write(h, `.pi/agent/sessions/--tmp-q${day}--/2026-06-0${day}T10-00-00-000Z_${id}.jsonl`,
+    jsonl({ type: 'session', version: 3, id, timestamp: ts(day), cwd: cwdOf(day) }) +
+    jsonl({ type: 'message', id: 'm1', parentId: null, timestamp: ts(day), message: { role: 'user', content: [{ type: 'text', text }], timestamp: Date.parse(ts(day)) } }));
+}
+
 function preview(h: string, k: string, env: Record<string, string> = {}): string {
   const r = run(h, ['preview', k], env);
   expect(r.code, r.stderr).toBe(0);
@@ -80,9 +87,7 @@ describe('lookup by key through list.idx', () => {
   it('resolve and emit by key, id, prefix or words give what the whole listing gives', () => {
     const h = store();
     // a pi session sharing session 6's id: the bare id names two sessions
-    write(h, `.pi/agent/sessions/--tmp-q6--/2026-06-07T10-00-00-000Z_${uuid(6)}.jsonl`,
-      jsonl({ type: 'session', version: 3, id: uuid(6), timestamp: ts(7), cwd: cwdOf(7) }) +
-      jsonl({ type: 'message', id: 'm1', parentId: null, timestamp: ts(7), message: { role: 'user', content: [{ type: 'text', text: 'pi twin' }], timestamp: Date.parse(ts(7)) } }));
+    piSession(h, uuid(6), 7, 'pi twin');
     expect(run(h, ['index']).code).toBe(0);
     const other = { RESUME_CACHE_DIR: tempDir('resume-fresh-') };
     const same = (args: string[], env: Record<string, string> = {}) => {
@@ -138,9 +143,7 @@ describe('lookup by key through list.idx', () => {
 
   it('completion from the rendered rows gives what the listing gives', () => {
     const h = store();
-    write(h, `.pi/agent/sessions/--tmp-q8--/2026-06-08T10-00-00-000Z_${uuid(8)}.jsonl`,
-      jsonl({ type: 'session', version: 3, id: uuid(8), timestamp: ts(8), cwd: cwdOf(8) }) +
-      jsonl({ type: 'message', id: 'm1', parentId: null, timestamp: ts(8), message: { role: 'user', content: [{ type: 'text', text: 'pi eight' }], timestamp: Date.parse(ts(8)) } }));
+    piSession(h, uuid(8), 8, 'pi eight');
     expect(run(h, ['index']).code).toBe(0);
     for (const words of [[''], ['0000000'], ['00000003-3333'], ['-a', ''], ['--harness', 'pi', ''], ['show', '0'], ['café'], ['--dir', h, '']]) {
       const warm = run(h, ['__complete', '--', ...words]);
