@@ -174,6 +174,36 @@ describe('pi workers', () => {
     expect(r.find((x) => x.id === L).hidden).toBe('subagent');
     expect(run(h, ['search', 'lemur', 'cache']).stdout).toMatch(/\[worker\]/);
   });
+
+  it('of two sessions of the project going when a worker started, the one started later has it; another project\'s never', () => {
+    const h = home();
+    const E = '019a0000-0000-7000-8000-00000000eeee';
+    const O = '019a0000-0000-7000-8000-00000000ffff';
+    // E started first and was still going when the worker started; P started after E
+    write(h, `${PI_DIR}/2026-03-01T09-00-00-000Z_${E}.jsonl`, jsonl(
+      piHeader(E, '2026-03-01T09:00:00.000Z'),
+      piEntry('e1', null, '2026-03-01T09:00:01.000Z', 'user', 'an earlier long session'),
+      piEntry('e2', 'e1', '2026-03-01T11:00:00.000Z', 'user', 'still going'),
+    ));
+    write(h, `${PI_DIR}/2026-03-01T10-00-00-000Z_${P}.jsonl`, jsonl(
+      piHeader(P, '2026-03-01T10:00:00.000Z'),
+      piEntry('p1', null, '2026-03-01T10:00:01.000Z', 'user', 'survey the storage layer'),
+      piEntry('p2', 'p1', '2026-03-01T10:30:00.000Z', 'user', 'summarise'),
+    ));
+    // another project's session, started later still: not a candidate
+    write(h, `.pi/agent/sessions/--tmp-other--/2026-03-01T10-00-30-000Z_${O}.jsonl`, jsonl(
+      piHeader(O, '2026-03-01T10:00:30.000Z', { cwd: '/tmp/other' }),
+      piEntry('o1', null, '2026-03-01T10:00:31.000Z', 'user', 'elsewhere'),
+      piEntry('o2', 'o1', '2026-03-01T10:40:00.000Z', 'user', 'still elsewhere'),
+    ));
+    const worker = write(h, `${PI_DIR}/subagents/2026-03-01T10-01-00-000Z_${W}.jsonl`, jsonl(
+      piHeader(W, '2026-03-01T10:01:00.000Z'),
+      piEntry('w1', null, '2026-03-01T10:01:01.000Z', 'user', 'find every caller of the lemur cache'),
+    ));
+    const r = searchJson(h, ['lemur']);
+    expect(r.map((x) => x.id)).toEqual([P]);
+    expect(r[0].subagentFiles).toEqual([worker]);
+  });
 });
 
 // ---- abandoned branches ------------------------------------------------------------------------

@@ -253,6 +253,29 @@ describe('ranking', () => {
   });
 });
 
+describe('piece keys', () => {
+  it('hash the role and the first 400 characters with white space folded, as the text reads', async () => {
+    const { pieceKey } = await import('../lib/search/score.js');
+    // what the key stands for, written the plain way
+    const ref = (p: Piece) => {
+      const t = p.role + '\u0000' + p.text.slice(0, 400).replace(/\s+/g, ' ').trim();
+      let a = 0x811c9dc5;
+      let b = 5381;
+      for (let i = 0; i < t.length; i++) {
+        a = Math.imul(a ^ t.charCodeAt(i), 0x01000193);
+        b = (Math.imul(b, 33) + t.charCodeAt(i)) | 0;
+      }
+      return (a >>> 0) * 0x200000 + (b & 0x1fffff);
+    };
+    const texts = ['', '   ', 'plain', '  lead and trail \n', 'a\t\t b\r\n\u00a0c\u2028d\u3000e\ufeff', 'x'.repeat(399) + '  y', 'é ü 日本 😀  z', 'w '.repeat(300)];
+    for (const text of texts) {
+      for (const role of ['user', 'tool-output'] as const) expect(pieceKey({ role, text }), JSON.stringify(text)).toBe(ref({ role, text }));
+    }
+    expect(pieceKey({ role: 'user', text: 'a  b' })).toBe(pieceKey({ role: 'user', text: ' a\nb ' }));
+    expect(pieceKey({ role: 'user', text: 'a b' })).not.toBe(pieceKey({ role: 'assistant', text: 'a b' }));
+  });
+});
+
 describe('output', () => {
   it('--rows prints `resume rows` lines, best first; no words lists every session', () => {
     const h = home();
@@ -293,6 +316,21 @@ describe('output', () => {
     expect(run(h, ['search', 'gecko', '--harness', 'pi']).code).toBe(1);
     expect(run(h, ['search', 'gecko', '--since', 'yesterdayish']).code).toBe(2);
     expect(run(h, ['search']).code).toBe(2);
+  });
+
+  it('evidence cut when a session\'s files are read stands when its metadata then ranks first', () => {
+    const h = home();
+    // read from the transcript: a reply, then tool output (their texts are freed once the file is
+    // read, but for those that can still be shown); then the directory (metadata) ranks above them
+    write(h, `.claude/projects/-w-zorilla/${ID(1)}.jsonl`, jsonl(
+      user('look at the layout', '2026-01-01T09:00:00Z'),
+      reply('the zorilla layout is odd', '2026-01-01T09:00:01Z'),
+      ...Array.from({ length: 10 }, (_, i) => toolResult(`zorilla/src/file${i}.ts changed`, `2026-01-01T09:00:0${2 + (i % 7)}Z`)),
+    ).replaceAll(CWD, '/w/zorilla'));
+    const [r] = searchJson(h, ['zorilla']);
+    expect(r.evidence.map((e: any) => e.role)).toEqual(['metadata', 'assistant']);
+    expect(r.evidence[1].text).toContain('zorilla layout is odd');
+    expect(r.evidence[0].text).toContain('/w/zorilla');
   });
 
   it('marks matches with colour only on request and never prints raw control characters', () => {

@@ -464,6 +464,25 @@ function storedStats(c: StoredCheck, found: Found[], served: boolean): Map<strin
   return out;
 }
 
+/**
+ * Each source's size as the last build recorded it (check.bin), by path: for ordering work by size
+ * without a stat per file (a search at 22,000 sessions spent 165 ms on them). Empty when there is
+ * no readable check.bin.
+ */
+export function storedSizes(ctx: Ctx): Map<string, number> {
+  const out = new Map<string, number>();
+  const c = readCheck(indexFiles(ctx).check);
+  if (!c) return out;
+  const paths = storedPaths(c);
+  if (paths.length !== c.count) return out;
+  for (let i = 0; i < c.count; i++) {
+    const name = paths[i]!;
+    const sep = name.indexOf('\u0001');
+    out.set(sep < 0 ? name : name.slice(0, sep), c.buf.readDoubleLE(c.numsAt + i * 24));
+  }
+  return out;
+}
+
 /** The build id check.bin names (its first line only); null when there is none of this version. */
 function checkId(file: string): string | null {
   const first = readFirstLine(file, 200);

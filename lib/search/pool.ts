@@ -5,7 +5,7 @@ import type { Term } from './query.js';
 import type { Group } from './groups.js';
 import { allNeedles, termMask } from './query.js';
 import { childFiles, metadataText } from './groups.js';
-import { collect, markAbandoned, outputMoot, STOP, type Hit } from './score.js';
+import { collect, markAbandoned, settleEvidence, outputMoot, STOP, type Hit } from './score.js';
 import { branchPass, closeCtx, noStats, readCtx, scanChildFile, scanSession, type GroupScan, type OnPiece, type SearchStats } from './read.js';
 import type { Harness } from '../types.js';
 
@@ -77,6 +77,7 @@ export function scanGroups(groups: Group[], terms: Term[], needKeys: Set<string>
           if (d && d.size) markAbandoned(g, file, d, K);
         }
       }
+      settleEvidence(g, terms);
     }
   } finally {
     closeCtx(cx);
@@ -95,6 +96,8 @@ export interface SearchOptions {
   threads?: number;
   /** workers started ahead (prestartWorkers): used if the search runs in parallel, else stopped */
   prestarted?: Promise<ScanWorker[]> | null;
+  /** the files' sizes as the index knows them (the work is ordered by size; a file not in it is stat'ed) */
+  sizes?: () => Map<string, number>;
 }
 
 type WorkerCtor = typeof import('node:worker_threads').Worker;
@@ -151,9 +154,14 @@ export function prestartWorkers(file: string, threads: number): Promise<ScanWork
 /** bytes below which starting worker threads costs more than it saves */
 const PARALLEL_MIN_BYTES = 48 << 20;
 
-function sizeOf(g: Group): number {
+function sizeOf(g: Group, known?: Map<string, number>): number {
   let n = 0;
   for (const m of g.members) {
+    const k = known?.get(m.file);
+    if (k !== undefined) {
+      n += k;
+      continue;
+    }
     try {
       n += fs.statSync(m.file).size;
     } catch {
@@ -164,7 +172,8 @@ function sizeOf(g: Group): number {
 }
 
 export async function scanParallel(groups: Group[], terms: Term[], needKeys: Set<string>, opts: SearchOptions): Promise<ScanOut> {
-  const sizes = new Map(groups.map((g) => [g, sizeOf(g)]));
+  const known = opts.sizes?.();
+  const sizes = new Map(groups.map((g) => [g, sizeOf(g, known)]));
   const total = [...sizes.values()].reduce((a, b) => a + b, 0);
   const minBytes = process.env.RESUME_PARALLEL_MIN_BYTES != null ? Number(process.env.RESUME_PARALLEL_MIN_BYTES) : PARALLEL_MIN_BYTES;
   const threads = Math.min(opts.threads ?? 1, 8, groups.length);

@@ -11,6 +11,7 @@ import { prestartWorkers, type ScanWorker } from './pool.js';
 import { usage } from '../errors.js';
 import { shortIds } from '../select/filter.js';
 import { row } from '../output.js';
+import { storedSizes } from '../index/index.js';
 
 const threadCount = () => Number(process.env.RESUME_THREADS) || (os.availableParallelism ? os.availableParallelism() : os.cpus().length);
 const workerFile = (app: App) => path.join(app.distDir, 'search-worker.js');
@@ -26,7 +27,7 @@ export function prestart(app: App): Promise<ScanWorker[]> | null {
 
 /** `search()` on worker threads of this install (`RESUME_THREADS` caps them). */
 export function runSearch(app: App, all: Session[], terms: Term[], filters: SearchFilters, prestarted: Promise<ScanWorker[]> | null = null): ReturnType<typeof search> {
-  return search(all, terms, filters, { workerFile: workerFile(app), threads: threadCount(), prestarted });
+  return search(all, terms, filters, { workerFile: workerFile(app), threads: threadCount(), prestarted, sizes: () => storedSizes(app.ctx) });
 }
 
 /**

@@ -6,7 +6,7 @@ import type { Piece, Role } from './types.js';
 import type { Term } from './query.js';
 import type { Group } from './groups.js';
 import { termMask } from './query.js';
-import { excerpt } from './snippet.js';
+import { excerpt, makeSnippet, type Snippet } from './snippet.js';
 import { promptText } from '../util/text.js';
 
 /** Thrown from a scan to stop reading a group whose evidence cannot get materially better. */
@@ -33,13 +33,15 @@ export interface Hit {
   /** the text lies only on a branch the session left (a rewind, an edited prompt, `/tree`) */
   abandoned: boolean;
   /** the store several sessions share that the text came from (`prompt history`) */
-  via?: string;
+  via?: string | undefined;
   /** the ids of the records in its transcript that hold this text (branch tracking), when the harness names them */
-  rids?: string[];
+  rids?: string[] | undefined;
   key: number;
   score: number;
   /** unredacted text around the matches (a few KiB); the snippet is cut from it for the results shown */
   text: string;
+  /** the snippet, cut already (settleEvidence: the text is then freed) */
+  snippet?: Snippet | undefined;
 }
 
 export function bits(m: number): number {
@@ -62,15 +64,40 @@ export function hitScore(h: Omit<Hit, 'score' | 'text'>, K: number): number {
   return s;
 }
 
-/** A 53-bit hash of the role and the start of the text (whitespace folded): duplicates are skipped. */
+/** JavaScript's white space (what `\s` matches) */
+function isSpace(c: number): boolean {
+  return c === 32 || (c >= 9 && c <= 13) || (c > 127 && (c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff));
+}
+
+/**
+ * A 53-bit hash of the role and the start of the text (its first 400 characters, runs of white
+ * space as one space, none at either end): duplicates are skipped. Hashed as it is read (no
+ * strings made: this runs for every piece that holds a term).
+ */
 export function pieceKey(p: Piece): number {
-  const t = p.role + '\u0000' + p.text.slice(0, 400).replace(/\s+/g, ' ').trim();
   let a = 0x811c9dc5;
   let b = 5381;
-  for (let i = 0; i < t.length; i++) {
-    const c = t.charCodeAt(i);
+  const mix = (c: number) => {
     a = Math.imul(a ^ c, 0x01000193);
     b = (Math.imul(b, 33) + c) | 0;
+  };
+  const role = p.role;
+  for (let i = 0; i < role.length; i++) mix(role.charCodeAt(i));
+  mix(0);
+  const t = p.text;
+  const n = Math.min(t.length, 400);
+  let started = false;
+  let gap = false;
+  for (let i = 0; i < n; i++) {
+    const c = t.charCodeAt(i);
+    if (isSpace(c)) {
+      gap = started;
+      continue;
+    }
+    if (gap) mix(32);
+    gap = false;
+    started = true;
+    mix(c);
   }
   return (a >>> 0) * 0x200000 + (b & 0x1fffff);
 }
@@ -106,7 +133,8 @@ export function collect(g: Group, terms: Term[], p: Piece, file: string, child: 
   const inChild = child || memberIsChild;
   // the first user line of a subagent or child is the task it was given
   const role: Role = inChild && p.role === 'user' ? 'task' : p.role;
-  const h = {
+  // one literal, one shape for every hit (spreads made each a dictionary: a third of collect's time)
+  const hit: Hit = {
     role,
     mask,
     k: bits(mask),
@@ -117,13 +145,17 @@ export function collect(g: Group, terms: Term[], p: Piece, file: string, child: 
     write: !!p.write,
     firstPrompt: !inChild && role === 'user' && !p.copied && isFirstPrompt(member, p.text),
     abandoned: false,
-    ...(rid ? { rids: [rid] } : {}),
-    ...(via ? { via } : {}),
+    rids: rid ? [rid] : undefined,
+    via: via || undefined,
     key,
+    score: 0,
+    text: '',
+    snippet: undefined,
   };
-  const score = hitScore(h, K);
+  const score = hitScore(hit, K);
   if (g.hits.length >= KEEP && score <= g.hits[g.hits.length - 1]!.score) return enough(g, K);
-  const hit: Hit = { ...h, score, text: excerpt(p.text, terms) };
+  hit.score = score;
+  hit.text = excerpt(p.text, terms);
   g.hits.push(hit);
   g.hits.sort((a, b) => b.score - a.score);
   if (g.hits.length > KEEP) g.hits.length = KEEP;
@@ -144,6 +176,32 @@ export function outputMoot(g: Group, K: number, file?: string): boolean {
   if (g.hits[KEEP - 1]!.score < W['tool-output']) return false;
   if (file !== undefined) for (const h of g.hits) if (h.role === 'tool-output' && h.rids && h.file === file) return false;
   return true;
+}
+
+/** The hits a result shows: the best, and the next from another role or file (else the next). */
+export function evidenceOf(hits: Hit[]): Hit[] {
+  const best = hits[0];
+  if (!best) return [];
+  const second = hits.find((h) => h !== best && (h.role !== best.role || h.file !== best.file)) ?? hits[1];
+  return second ? [best, second] : [best];
+}
+
+/**
+ * Once a group's files are read, cut the snippets of the kept hits that can still be shown and free
+ * every kept text (a word in every file kept eight excerpts of up to 8 KiB for each of 22,000
+ * sessions: most of the search's 650 MB). What comes after adds hits (metadata, prompt history)
+ * and changes none: the evidence is then a new hit, the best or second now, or the next of those
+ * from another role or file. Not for a fork, whose copied hits are weighed down later and can let
+ * any other rise.
+ */
+export function settleEvidence(g: Group, terms: Term[]): void {
+  if (g.root.forkedFrom) return;
+  const keep = new Set(evidenceOf(g.hits));
+  if (g.hits[1]) keep.add(g.hits[1]);
+  for (const h of g.hits) {
+    if (keep.has(h) && !h.snippet) h.snippet = makeSnippet(h.text, terms);
+    h.text = '';
+  }
 }
 
 /** Mark the hits of `file` whose record is in `dead` as abandoned, and weigh them again. */

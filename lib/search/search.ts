@@ -12,7 +12,7 @@ import type { Term } from './query.js';
 import { loadExtractors } from './registry.js';
 import { makeSnippet, type Snippet } from './snippet.js';
 import { groupSessions, metadataText, passes, type Group, type SearchFilters } from './groups.js';
-import { collect, groupScore, hitScore, originLevel, STOP, type Hit } from './score.js';
+import { collect, evidenceOf, groupScore, hitScore, originLevel, STOP } from './score.js';
 import { scanParallel, type SearchOptions } from './pool.js';
 import { closeCtx, noStats, readCtx, scanShared, type SearchStats } from './read.js';
 import { allNeedles } from './query.js';
@@ -111,11 +111,15 @@ export async function search(all: Session[], terms: Term[], filters: SearchFilte
 
   const levels = new Map(found.map((g) => [g, originLevel(g, K)]));
   const startOf = (g: Group) => g.root.started ?? g.root.updated ?? 0;
+  // a later request that names the same thing is a follow-up of an earlier one that did: the
+  // original is the earliest of the sessions with such a request (or any with a first request)
+  let firstAsked = Infinity;
+  for (const g of found) if (levels.get(g)! >= 1) firstAsked = Math.min(firstAsked, startOf(g));
   const results: Result[] = found.map((g) => {
     const lvl = levels.get(g)!;
-    // a later request that names the same thing is a follow-up of an earlier one that did
-    const original = lvl >= 2 || (lvl === 1 && !found.some((o) => o !== g && levels.get(o)! >= 1 && startOf(o) < startOf(g)));
-    const best = g.hits[0]!;
+    const original = lvl >= 2 || (lvl === 1 && startOf(g) <= firstAsked);
+    const ev = evidenceOf(g.hits);
+    const best = ev[0]!;
     const solid = best.k === K && !best.copied && !best.abandoned;
     const confidence: Confidence =
       solid && original && (best.role === 'user' || best.role === 'task' || best.role === 'tool-call')
@@ -123,9 +127,6 @@ export async function search(all: Session[], terms: Term[], filters: SearchFilte
         : solid && best.role !== 'tool-output'
           ? 'medium'
           : 'low';
-    const ev: Hit[] = [best];
-    const second = g.hits.find((h) => h !== best && (h.role !== best.role || h.file !== best.file)) ?? g.hits[1];
-    if (second) ev.push(second);
     return {
       session: g.root,
       score: Math.round((groupScore(g) + (original ? 6 : 0)) * 100) / 100,
@@ -139,7 +140,7 @@ export async function search(all: Session[], terms: Term[], filters: SearchFilte
         copied: h.copied,
         abandoned: h.abandoned,
         via: h.via ?? null,
-        snippet: makeSnippet(h.text, terms),
+        snippet: h.snippet ?? makeSnippet(h.text, terms),
       })),
     };
   });
