@@ -67,7 +67,7 @@ import { runJob, type Job, type JobResult } from './parse.js';
 import { tailMatches } from './lines.js';
 import { sanitizeSession } from '../util/redact.js';
 import { DirCache, parseDirFile, type SeenDir } from './dirs.js';
-import { readFirstLine, setReaddirHook, setSymlinkHook, writeAtomic } from '../util/fsx.js';
+import { readFirstLine, readText as readTextFile, setReaddirHook, setSymlinkHook, writeAtomic } from '../util/fsx.js';
 import { dirsStand, makeMemo, parseMeta, type AdapterMeta, type Memo } from './discmemo.js';
 import { shortIds } from '../select/filter.js';
 import { tryLock, unlock, waitUnlocked } from './lock.js';
@@ -201,7 +201,7 @@ function depSig(deps: string[] | undefined): string {
 
 function readJson<T>(file: string): T | null {
   try {
-    return JSON.parse(fs.readFileSync(file, 'utf8')) as T;
+    return JSON.parse(readTextFile(file)) as T;
   } catch {
     return null;
   }
@@ -209,7 +209,7 @@ function readJson<T>(file: string): T | null {
 
 function readText(file: string): string | null {
   try {
-    return fs.readFileSync(file, 'utf8');
+    return readTextFile(file);
   } catch {
     return null;
   }

@@ -19,7 +19,7 @@ import fs from 'node:fs';
 import type { Session } from '../types.js';
 import { byRecency } from './stream.js';
 import { ROWBIN_VERSION, type RowBin } from './rowbin.js';
-import { readFirstLine } from '../util/fsx.js';
+import { readFirstLine, readText } from '../util/fsx.js';
 
 /** Successive appends merge into one patch up to these bounds; past them the listing is rewritten. */
 export const PATCH_MAX_SESSIONS = 256;
@@ -40,7 +40,7 @@ export interface ListPatch<K = unknown> {
 export function readPatch(file: string, version: number): ListPatch | null {
   let p: ListPatch;
   try {
-    p = JSON.parse(fs.readFileSync(file, 'utf8')) as ListPatch;
+    p = JSON.parse(readText(file)) as ListPatch;
   } catch {
     return null;
   }

@@ -7,7 +7,7 @@ import { allNeedles, termMask } from './query.js';
 import { childFiles, metadataText } from './groups.js';
 import { collect, markAbandoned, settleEvidence, outputMoot, STOP, type Hit } from './score.js';
 import { branchPass, closeCtx, noStats, readCtx, scanChildFile, scanSession, type GroupScan, type OnPiece, type SearchStats } from './read.js';
-import type { Harness } from '../types.js';
+import type { Harness, Session } from '../types.js';
 
 export interface ScanOut {
   /** `keys`: the piece hashes (a fork's copies are told by its source's; prompt history is not counted twice) */
@@ -196,7 +196,18 @@ export async function scanParallel(groups: Group[], terms: Term[], needKeys: Set
     for (const k of Object.keys(out.stats) as (keyof SearchStats)[]) out.stats[k] += m.stats[k];
   };
   const wire = terms.map((t) => ({ text: t.text, phrase: t.phrase }));
-  const msg = { terms: wire, need: [...needKeys], counter: counter.buffer, groups: order.map((g) => ({ root: g.root, members: g.members })) };
+  // each session without what no scan reads (the last prompt and reply, the model, the counts):
+  // a third less to copy to every thread (200 ms at 22,000 sessions)
+  const lean = new Map<Session, Session>();
+  const slim = (s: Session): Session => {
+    let l = lean.get(s);
+    if (!l) {
+      const { lastPrompt: _p, lastReply: _r, model: _m, prompts: _n, ...rest } = s;
+      lean.set(s, (l = rest as Session));
+    }
+    return l;
+  };
+  const msg = { terms: wire, need: [...needKeys], counter: counter.buffer, groups: order.map((g) => ({ root: slim(g.root), members: g.members.map(slim) })) };
   const use = ready.slice(0, threads - 1);
   for (const w of ready.slice(threads - 1)) w.stop();
   if (use.length < threads - 1) {

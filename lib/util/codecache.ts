@@ -14,6 +14,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import vm from 'node:vm';
 import { fnv1a } from './fnv.js';
+import { readText } from './fsx.js';
 
 export interface Loaded<T> {
   exports: T;
@@ -85,7 +86,7 @@ function wrap(data: Buffer): Buffer {
  * its ESM loader stay unloaded).
  */
 export function loadCached<T>(file: string, cacheFile: string | null, req: NodeRequire): Loaded<T> {
-  const source = fs.readFileSync(file, 'utf8');
+  const source = readText(file);
   let cachedData: Buffer | undefined;
   if (cacheFile) {
     try {

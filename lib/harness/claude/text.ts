@@ -77,19 +77,27 @@ export function claudeText(o: any, _cx: ExtractCtx): Piece[] {
 // ---------------------------------------------------------------------------------------------
 // Search hooks
 
-const flatCache = new Map<string, Map<string, string[]>>();
+interface ProjectDir {
+  /** Claude's older flat layout: `agent-*.jsonl` beside the sessions, by the session they name */
+  flat: Map<string, string[]>;
+  /** the names in the directory (a session's `<id>/` of subagents is looked into only when it is there) */
+  names: Set<string>;
+}
+
+const dirCache = new Map<string, ProjectDir>();
 
 /**
- * Claude's older flat layout: `agent-*.jsonl` beside the sessions, each naming its parent in the
- * `sessionId` of its lines. Read once per directory (the first 64 KiB of each file).
+ * A project directory, read once: its flat-layout agents (each names its parent in the `sessionId`
+ * of its lines; the first 64 KiB of each file are read) and its entries' names.
  */
-function flatAgents(dir: string): Map<string, string[]> {
-  let m = flatCache.get(dir);
-  if (m) return m;
-  m = new Map();
-  flatCache.set(dir, m);
+function projectDir(dir: string): ProjectDir {
+  let pd = dirCache.get(dir);
+  if (pd) return pd;
+  pd = { flat: new Map(), names: new Set() };
+  dirCache.set(dir, pd);
   const head = Buffer.allocUnsafe(64 << 10);
   for (const d of entries(dir)) {
+    pd.names.add(d.name);
     if (!d.name.startsWith('agent-') || !d.name.endsWith('.jsonl')) continue;
     const f = path.join(dir, d.name);
     try {
@@ -101,21 +109,24 @@ function flatAgents(dir: string): Map<string, string[]> {
         fs.closeSync(fd);
       }
       const id = /"sessionId":"([^"]+)"/.exec(head.toString('utf8', 0, n))?.[1];
-      if (id) m.set(id, [...(m.get(id) ?? []), f]);
+      if (id) pd.flat.set(id, [...(pd.flat.get(id) ?? []), f]);
     } catch {
       /* unreadable: not ours to report */
     }
   }
-  return m;
+  return pd;
 }
 
 /** Subagent transcripts: `<id>/subagents/agent-*.jsonl` (2.1.x) or flat `agent-*.jsonl` beside the session. */
 function children(s: Session): string[] {
   if (!s.file.endsWith('.jsonl')) return [];
   const dir = path.dirname(s.file);
-  const out = [...(flatAgents(dir).get(s.id) ?? [])];
-  const sub = path.join(dir, path.basename(s.file, '.jsonl'), 'subagents');
-  for (const f of walk(sub, (n) => n.startsWith('agent-') && n.endsWith('.jsonl'), 2)) {
+  const pd = projectDir(dir);
+  const out = [...(pd.flat.get(s.id) ?? [])];
+  const own = path.basename(s.file, '.jsonl');
+  // (most sessions have no directory of their own: no readdir that would fail)
+  if (!pd.names.has(own)) return out;
+  for (const f of walk(path.join(dir, own, 'subagents'), (n) => n.startsWith('agent-') && n.endsWith('.jsonl'), 2)) {
     // internal helpers (compaction, prompt suggestions) restate the session: not evidence
     if (/^agent-(acompact|prompt_suggestion)-/.test(path.basename(f))) continue;
     out.push(f);
