@@ -169,7 +169,7 @@ async function measure(label, home, o) {
   console.log(out.join('\n') + '\n');
 
   if (o.search && !args.includes('--no-search')) {
-    spawnSync(process.execPath, [path.join(here, 'search.mjs'), home, '--runs', String(Math.max(3, Math.round(o.runs / 2)))], { stdio: 'inherit', env });
+    spawnSync(process.execPath, [path.join(here, 'search.mjs'), home, '--runs', String(o.searchRuns ?? Math.max(3, Math.round(o.runs / 2)))], { stdio: 'inherit', env });
     console.log('');
   }
   fs.rmSync(cache, { recursive: true, force: true });
@@ -195,7 +195,8 @@ if (ONLY !== 'big') scales.push(['seed', SCALE === 1 ? 'home' : `home-${SCALE}`,
 if (ONLY !== 'seed') {
   scales.push([
     'big', `home-n${BIG}${SCALE === 1 ? '' : `-${SCALE}`}`, ['--sessions', String(BIG), '--gib', String(0.9 * SCALE)],
-    { runs: RUNS, buildRuns: QUICK ? 1 : 3, search: false, concurrent: false },
+    // search at this scale takes seconds a run: fewer runs
+    { runs: RUNS, buildRuns: QUICK ? 1 : 3, search: true, searchRuns: QUICK ? 1 : 3, concurrent: false },
   ]);
 }
 console.log(`machine: ${os.cpus().length} × ${os.cpus()[0]?.model?.trim()}, ${Math.round(os.totalmem() / 1024 ** 3)} GiB, Node ${process.version}, ${os.platform()} ${os.release()}; load ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}\n`);

@@ -79,9 +79,15 @@ const lines = [
   '| --- | --- | --- | --- | --- | --- |',
 ];
 for (const [name, words] of cases) {
-  const s = rep(() => time(process.execPath, [BIN, 'search', '-a', '--json', ...words]).ms);
-  const res = JSON.parse(time(process.execPath, [BIN, 'search', '-a', '--json', ...words]).out || '[]').length;
-  time(process.execPath, ['-r', pre, BIN, 'search', '-a', '--json', ...words]);
+  // the result count and peak RSS are the measured runs' own (the preload that records the RSS is
+  // a few lines run at exit)
+  let out = '';
+  const s = rep(() => {
+    const r = time(process.execPath, ['-r', pre, BIN, 'search', '-a', '--json', ...words]);
+    out = r.out;
+    return r.ms;
+  });
+  const res = JSON.parse(out || '[]').length;
   const rss = Number(fs.readFileSync(rssFile, 'utf8')) / 1024;
   const r = rg ? rep(() => time('rg', ['-i', '-c', '-F', '--hidden', '--no-ignore', ...words.flatMap((w) => ['-e', w]), ...roots]).ms) : NaN;
   lines.push(`| ${name} (\`${words.join(' ')}\`) | ${f(s)} ms | ${rg ? f(r) + ' ms' : '–'} | ${rg ? (s / r).toFixed(2) + 'x' : '–'} | ${res} | ${rss.toFixed(0)} MiB |`);

@@ -8,6 +8,7 @@ import { childFiles, metadataText } from './groups.js';
 import { collect, markAbandoned, settleEvidence, outputMoot, STOP, type Hit } from './score.js';
 import { branchPass, closeCtx, noStats, readCtx, scanChildFile, scanSession, type GroupScan, type OnPiece, type SearchStats } from './read.js';
 import type { Harness, Session } from '../types.js';
+import { HOOKS } from './registry.js';
 
 export interface ScanOut {
   /** `keys`: the piece hashes (a fork's copies are told by its source's; prompt history is not counted twice) */
@@ -78,14 +79,20 @@ export function scanGroups(groups: Group[], terms: Term[], needKeys: Set<string>
         }
       }
       settleEvidence(g, terms);
+      // the record ids told branches apart, which is done: not copied back
+      for (const h of g.hits) h.rids = undefined;
     }
   } finally {
     closeCtx(cx);
   }
+  // The piece hashes are read afterwards only in a fork's source (to tell the fork's copies) and in
+  // a group a shared store (prompt history) may add to (not counted twice): only those are copied
+  // back (at 22,000 sessions, the copies of every group's were most of what a thread posted).
+  const keysRead = (g: Group) => needKeys.has(g.root.key) || g.members.some((m) => !!HOOKS[m.harness]?.shared);
   return {
     groups: scanned
       .filter((g) => g.mask !== 0)
-      .map((g) => ({ key: g.root.key, mask: g.mask, hits: g.hits, nHits: g.nHits, keys: [...g.keys] })),
+      .map((g) => ({ key: g.root.key, mask: g.mask, hits: g.hits, nHits: g.nHits, keys: keysRead(g) ? [...g.keys] : [] })),
     stats,
   };
 }

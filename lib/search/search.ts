@@ -88,8 +88,8 @@ export async function search(all: Session[], terms: Term[], filters: SearchFilte
     g.mask = o.mask;
     g.hits = o.hits;
     g.nHits = o.nHits;
-    // scanned on a worker: the hashes come back (a group scanned here has them already)
-    if (g.keys.size !== o.keys.length) g.keys = new Set(o.keys);
+    // scanned on a worker: the hashes that are read come back (a group scanned here has them already)
+    if (g.keys.size < o.keys.length) g.keys = new Set(o.keys);
   }
   sideEvidence(groups, all, terms, stats);
   const found = groups.filter((g) => (g.mask & full) === full && g.hits.length > 0);
