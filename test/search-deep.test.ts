@@ -17,8 +17,8 @@ function home(): string {
   return h;
 }
 
-function searchJson(h: string, args: string[]): any[] {
-  const r = run(h, ['search', '--json', ...args]);
+function searchJson(h: string, args: string[], env: Record<string, string> = {}): any[] {
+  const r = run(h, ['search', '--json', ...args], env);
   expect(r.code, r.stderr).toBe(0);
   return JSON.parse(r.stdout);
 }
@@ -94,10 +94,16 @@ describe('Claude prompt history (history.jsonl)', () => {
       { role: 'user', text: 'rename the heron module', uuid: 'a1', parent: null, ts: '2026-02-01T10:00:00.000Z' },
       { role: 'assistant', text: 'Renamed the heron module.', uuid: 'a2', parent: 'a1', ts: '2026-02-01T10:05:00.000Z' },
     ])));
+    write(h, `.claude/projects/-w-proj/${CB}.jsonl`, jsonl(...chain(CB, [
+      { role: 'user', text: 'what does the heron module do', uuid: 'b1', parent: null, ts: '2026-01-01T10:00:00.000Z' },
+    ])));
     write(h, '.claude/history.jsonl', jsonl({ display: 'rename the heron module', pastedContents: {}, timestamp: Date.parse('2026-02-01T10:00:00.000Z'), project: CWD, sessionId: CA }));
-    const [r] = searchJson(h, ['heron']);
+    const all = searchJson(h, ['heron']);
+    const r = all.find((x) => x.id === CA);
     expect(r.evidence.filter((e: any) => e.role === 'user')).toHaveLength(1);
     expect(r.evidence[0].via).toBeNull();
+    // the same when the transcripts are read on another thread (their piece hashes come back)
+    expect(searchJson(h, ['heron'], { RESUME_THREADS: '2', RESUME_PARALLEL_MIN_BYTES: '0' })).toEqual(all);
   });
 });
 
