@@ -3,9 +3,9 @@
 // SessionCore.allPrompts (each clipped to 400 characters, sanitised by the index like the rest);
 // the index keeps them in its per-source state shards (state/NNN.json) and leaves them out of the
 // listing (list.json), so `rows`, `ls` and completion never load them. Only words matching does.
-import fs from 'node:fs';
 import type { Ctx } from '../types.js';
 import { indexFiles, INDEX_VERSION, SHARDS, shardFile } from './index.js';
+import { readText } from '../util/fsx.js';
 
 /** `harness:id` → every prompt of that session, read from the index's state shards. */
 export function allPrompts(ctx: Ctx): Map<string, string[]> {
@@ -14,7 +14,7 @@ export function allPrompts(ctx: Ctx): Map<string, string[]> {
   for (let n = 0; n < SHARDS; n++) {
     let doc: { v?: number; entries?: Record<string, { sessions?: { harness?: string; id?: string; allPrompts?: unknown }[] }> };
     try {
-      doc = JSON.parse(fs.readFileSync(shardFile(dir, n), 'utf8'));
+      doc = JSON.parse(readText(shardFile(dir, n)));
     } catch {
       continue;
     }
