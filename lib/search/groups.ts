@@ -46,9 +46,11 @@ export function groupSessions(all: Session[]): Map<string, Group> {
   const parentOf = (s: Session) => s.parent ?? inferred.get(s.key) ?? null;
   const rootOf = (s: Session): Session => {
     let cur = s;
-    const seen = new Set<string>([s.key]);
+    // (made only for a session with a parent: most have none)
+    let seen: Set<string> | null = null;
     for (let p = parentOf(cur); p; p = parentOf(cur)) {
       const ps = byKey.get(`${cur.harness}:${p}`);
+      seen ??= new Set([s.key]);
       if (!ps || seen.has(ps.key)) break;
       seen.add(ps.key);
       cur = ps;
