@@ -1,6 +1,8 @@
 // Forks and clones list under their own first prompt (issue 10): Claude `--fork-session` copies the
 // parent's records with the same uuids and no marker; pi `--fork`/`/clone` copies the parent's
 // entries under a header naming the parent. The fork links its parent and counts only its own prompts.
+import fs from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { jsonl, lsJson, run, tempHome, write, byId } from './helpers.js';
 
@@ -145,5 +147,28 @@ describe('pi forks and clones', () => {
       piMsg('e2', 'e1', 'user', 'second', '2026-03-01T10:00:02.000Z'),
     ));
     expect(byId(lsJson(home), F)).toMatchObject({ forkedFrom: P, prompts: 0, firstPrompt: null, hidden: true, hiddenReason: 'empty' });
+  });
+
+  it('the preview names the source by the short id the listing gives it, or by its id among the listed ones when it is gone', () => {
+    const home = tempHome();
+    const pfile = write(home, `${PI_DIR}/a_${P}.jsonl`, jsonl(piHeader(P, '2026-03-01T10:00:00.000Z'), piMsg('e1', null, 'user', 'the source', '2026-03-01T10:00:01.000Z')));
+    write(home, `${PI_DIR}/b_${F}.jsonl`, jsonl(
+      piHeader(F, '2026-03-01T11:00:00.000Z', pfile),
+      piMsg('e1', null, 'user', 'the source', '2026-03-01T10:00:01.000Z'),
+      piMsg('f1', 'e1', 'user', 'the fork', '2026-03-01T11:00:01.000Z'),
+    ));
+    // the ids share all but their last character: the source's short id is its whole id
+    expect(byId(lsJson(home), P).short).toBe(P);
+    expect(run(home, ['preview', `pi:${F}`]).stdout).toContain(`fork of ${P}\n`);
+    // the source gone: still named, by as much of its id as tells it from the listed ids (F's)
+    fs.rmSync(pfile);
+    expect(run(home, ['rows']).code).toBe(0);
+    expect(run(home, ['preview', `pi:${F}`]).stdout).toContain(`fork of ${P}\n`);
+    write(home, `${PI_DIR}/c_${G}.jsonl`, jsonl(
+      piHeader(G, '2026-03-02T11:00:00.000Z', path.join(home, PI_DIR, 'gone_019a0000-0000-7000-8000-000000000123.jsonl')),
+      piMsg('g1', null, 'user', 'a fork of a file long gone', '2026-03-02T11:00:01.000Z'),
+    ));
+    expect(run(home, ['rows']).code).toBe(0);
+    expect(run(home, ['preview', `pi:${G}`]).stdout).toContain('fork of 019a0000\n');
   });
 });

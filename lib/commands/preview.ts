@@ -4,8 +4,8 @@
 import type { Command } from 'commander';
 import type { App } from '../app.js';
 import { ExitError, usage } from '../errors.js';
-import { findWithList } from '../select/find.js';
-import { forkLine, previewColor, previewText } from '../present/preview.js';
+import { findForPreview } from '../select/find.js';
+import { previewColor, previewText } from '../present/preview.js';
 import { out } from './common.js';
 import { oneLine } from '../util/text.js';
 
@@ -24,12 +24,12 @@ export async function previewAction(app: App, keys: string[]): Promise<void> {
   const missing: string[] = [];
   let first = true;
   for (const key of keys) {
-    const { session: s, list } = await findWithList(app, key);
+    const { session: s, fork } = await findForPreview(app, key);
     if (!s) {
       missing.push(key);
       continue;
     }
-    out((first ? '' : '\n' + '-'.repeat(40) + '\n\n') + previewText(s, app.ctx.home, Date.now(), color, forkLine(s, list.map((x) => x.id))));
+    out((first ? '' : '\n' + '-'.repeat(40) + '\n\n') + previewText(s, app.ctx.home, Date.now(), color, fork));
     first = false;
   }
   if (missing.length) throw new ExitError(1, `no session '${oneLine(missing[0]!)}'${missing.length > 1 ? ` (and ${missing.length - 1} more)` : ''}`);

@@ -7,11 +7,10 @@ import { tildify } from '../util/paths.js';
 import { sanitize } from '../util/redact.js';
 import { harnessColor } from '../output.js';
 import { colorOn } from '../util/color.js';
-import { shortOf } from '../select/filter.js';
 
 /** "fork of <short id>" for a fork, else null. */
-export function forkLine(s: { forkedFrom: string | null }, ids: Iterable<string>): string | null {
-  return s.forkedFrom ? `fork of ${shortOf(s.forkedFrom, ids)}` : null;
+export function forkLine(s: { forkedFrom: string | null }, short: (id: string) => string): string | null {
+  return s.forkedFrom ? `fork of ${short(s.forkedFrom)}` : null;
 }
 
 const clean = (s: string | null | undefined): string => (s ? sanitize(s) : '');

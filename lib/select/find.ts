@@ -7,6 +7,8 @@ import type { Session } from '../types.js';
 import { storedListing, storedSession } from '../index/index.js';
 import { looksLikePath, resolve } from './resolve.js';
 import { HARNESSES } from '../types.js';
+import { shortOf } from './filter.js';
+import { forkLine } from '../present/preview.js';
 
 /**
  * Sessions from the stored listing of the build check.bin names (list.patch applied), without
@@ -19,18 +21,31 @@ export function storedSessions(app: App): Session[] | null {
 
 /** Find a session by key (`harness:id`), else by anything `resume QUERY` accepts when it names one. */
 export async function findSession(app: App, key: string): Promise<Session | null> {
+  const one = storedSession(app.ctx, { key })?.session;
+  if (one) return app.view([one])[0]!;
   return (await findWithList(app, key)).session;
 }
 
-/** The session a key names, and the list it was found in (for the short ids of its links). */
-export async function findWithList(app: App, key: string): Promise<{ session: Session | null; list: Session[] }> {
-  // One record, unless the session is a fork: its preview names the parent by a short id that is
-  // unique among all the listing's ids.
+/**
+ * The session a key names, and for a fork the line naming its source by short id (unique among
+ * all the listing's ids). One record each, through list.idx, when the listing has them (a source's
+ * short id is its own record's); else the whole listing.
+ */
+export async function findForPreview(app: App, key: string): Promise<{ session: Session | null; fork: string | null }> {
   const one = storedSession(app.ctx, { key })?.session;
-  if (one && !one.forkedFrom) {
+  if (one) {
     const [s] = app.view([one]);
-    return { session: s!, list: [s!] };
+    if (!one.forkedFrom) return { session: s!, fork: null };
+    const src = storedSession(app.ctx, { key: `${one.harness}:${one.forkedFrom}` });
+    if (src) return { session: s!, fork: forkLine(one, () => src.short) };
   }
+  const found = await findWithList(app, key);
+  const ids = found.list.map((x) => x.id);
+  return { session: found.session, fork: found.session && forkLine(found.session, (id) => shortOf(id, ids)) };
+}
+
+/** The session a key names, and the list it was found in. */
+async function findWithList(app: App, key: string): Promise<{ session: Session | null; list: Session[] }> {
   const stored = storedSessions(app);
   const hit = stored?.find((s) => s.key === key);
   if (hit) return { session: hit, list: stored! };
