@@ -89,7 +89,8 @@ function indexFiles(cache: string): Record<string, string> {
   const nl = check.indexOf(10);
   out['check.bin'] = check.subarray(nl + 1 + Number(check.toString('latin1', 0, nl).split(' ')[3])).toString('latin1');
   const state = path.join(cache, 'state');
-  for (const f of fs.readdirSync(state).sort()) out[`state/${f}`] = fs.readFileSync(path.join(state, f), 'utf8');
+  // (the token pairing a shard with its prompt file is new at every writing)
+  for (const f of fs.readdirSync(state).sort()) out[`state/${f}`] = fs.readFileSync(path.join(state, f), 'utf8').replace(/^\{"v":(\d+),"tok":"[0-9a-z]+"/, '{"v":$1,"tok":"TOK"');
   return out;
 }
 
@@ -121,7 +122,8 @@ describe('a full build lets go of what it has written, and writes the same index
     // as many entries as sources (check.bin's header: v<version> <build> <count> <meta length>)
     const check = fs.readFileSync(path.join(home, 'c-kept', 'check.bin'));
     expect(kept.entries && Object.keys(kept.entries).length).toBe(Number(check.toString('latin1', 0, check.indexOf(10)).split(' ')[2]));
-    expect(base['state/000.json']).toMatch(new RegExp(`^\\{"v":${INDEX_VERSION},"entries":\\{`));
+    expect(base['state/000.json']).toMatch(new RegExp(`^\\{"v":${INDEX_VERSION},"tok":"TOK","entries":\\{`));
+    expect(base['state/000.prompts.json']).toMatch(new RegExp(`^\\{"v":${INDEX_VERSION},"tok":"TOK","p":\\[`));
 
     // one thread (2 cores: the default here) and the slimmed entries
     const one = await build(home, path.join(home, 'c-one'));
@@ -146,22 +148,39 @@ describe('a full build lets go of what it has written, and writes the same index
     const streamed = await build(home, path.join(home, 'c-stream'), { onSessions: (b) => batches.push(...b) });
     const s = indexFiles(path.join(home, 'c-stream'));
     for (const f of ['list.json', 'rows.json', 'rows.bin', 'check.bin']) expect(s[f]).toBe(base[f]);
-    for (const f of Object.keys(base).filter((k) => k.startsWith('state/'))) expect(JSON.parse(s[f]!)).toEqual(JSON.parse(base[f]!));
+    // (a prompt file's pairs follow its shard's entry order)
+    const asSet = (text: string) => {
+      const o = JSON.parse(text);
+      if (Array.isArray(o.p)) o.p.sort((a: [string], b: [string]) => a[0].localeCompare(b[0]));
+      return o;
+    };
+    for (const f of Object.keys(base).filter((k) => k.startsWith('state/'))) expect(asSet(s[f]!)).toEqual(asSet(base[f]!));
     expect(withoutPrompts(batches)).toEqual(withoutPrompts(streamed.sessions));
     expect(withoutPrompts(streamed.sessions)).toEqual(withoutPrompts(kept.sessions));
   });
 
-  it('every shard is exactly what JSON.stringify of the whole shard gives', async () => {
+  it('every shard and prompt file is exactly what JSON.stringify of the whole gives; each prompt file has its shard\'s prompts and token', async () => {
     const home = corpus();
     await build(home, path.join(home, 'c'));
     const dir = path.join(home, 'c', 'state');
-    const shards = fs.readdirSync(dir);
+    const files = fs.readdirSync(dir);
+    const shards = files.filter((f) => /^\d{3}\.json$/.test(f));
     expect(shards.length).toBe(SHARDS);
+    expect(files.filter((f) => /^\d{3}\.prompts\.json$/.test(f)).length).toBe(SHARDS);
+    expect(files.length).toBe(2 * SHARDS);
     for (const f of shards) {
       const text = fs.readFileSync(path.join(dir, f), 'utf8');
-      expect(JSON.stringify(JSON.parse(text))).toBe(text);
+      const shard = JSON.parse(text);
+      expect(JSON.stringify(shard)).toBe(text);
+      const ptext = fs.readFileSync(path.join(dir, f.replace('.json', '.prompts.json')), 'utf8');
+      const pf = JSON.parse(ptext);
+      expect(JSON.stringify(pf)).toBe(ptext);
+      expect(pf.tok).toBe(shard.tok);
+      const want = Object.values(shard.entries as Record<string, { sessions: { harness: string; id: string; allPrompts?: string[] }[] }>)
+        .flatMap((e) => e.sessions.filter((x) => x.allPrompts).map((x) => [`${x.harness}:${x.id}`, x.allPrompts]));
+      expect(pf.p).toEqual(want);
     }
-    expect(fs.readdirSync(dir).filter((f) => f.includes('.tmp-'))).toEqual([]);
+    expect(files.filter((f) => f.includes('.tmp-'))).toEqual([]);
   });
 
   it('words from any prompt still name a session right after a cold build (read from the shards)', () => {

@@ -161,7 +161,10 @@ describe('incremental index', () => {
     fs.appendFileSync(target, jsonl({ ...claudeUser('newest words', '2026-03-01T00:00:00.000Z'), cwd: '/s3', sessionId: ids[3] }));
     expect(indexCounts(home)).toMatch(/0 parsed, 1 appended, 39 unchanged/);
     const m1 = mtimes();
-    expect(Object.keys(m1).filter((f) => m1[f] !== m0[f])).toHaveLength(1);
+    // one shard and its prompt file
+    const changed = Object.keys(m1).filter((f) => m1[f] !== m0[f]).sort();
+    expect(changed).toHaveLength(2);
+    expect(changed[1]).toBe(changed[0]!.replace('.json', '.prompts.json'));
     const after = lsJson(home);
     expect(after[0]).toMatchObject({ id: ids[3], lastPrompt: 'newest words', prompts: 2 });
     expect(after.slice(1)).toEqual(before.filter((s) => s.id !== ids[3]));

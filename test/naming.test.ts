@@ -50,10 +50,46 @@ describe('words match every prompt', () => {
     expect(list).not.toContain('quokka');
     // and the prompts kept for words are sanitised like everything else the index hands out
     const dir = path.join(home, '.cache', 'resume', 'state');
-    const kept = fs.readdirSync(dir).flatMap((f) => Object.values(JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')).entries as Record<string, { sessions: { allPrompts?: string[] }[] }>))
+    const files = fs.readdirSync(dir);
+    const kept = files.filter((f) => !f.endsWith('.prompts.json')).flatMap((f) => Object.values(JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')).entries as Record<string, { sessions: { allPrompts?: string[] }[] }>))
       .flatMap((e) => e.sessions.flatMap((x) => x.allPrompts ?? []));
     expect(kept).toContain('rename the quokka helper, token=[REDACTED:token]');
     expect(kept.join('\n')).not.toContain('abcdefgh12345678');
+    // the prompt files beside the shards hold the same
+    const again = files.filter((f) => f.endsWith('.prompts.json')).flatMap((f) => (JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')).p as [string, string[]][]).flatMap(([, ps]) => ps));
+    expect(again.sort()).toEqual([...kept].sort());
+  });
+});
+
+describe('prompt files', () => {
+  it('words are read from a shard\'s prompt file only while it carries its shard\'s token; else from the shard', () => {
+    const { home, pi } = corpus();
+    expect(run(home, ['resolve', 'zeppelin']).stdout).toBe(`pi:${pi}\n`);
+    const dir = path.join(home, '.cache', 'resume', 'state');
+    const file = fs.readdirSync(dir).filter((f) => f.endsWith('.prompts.json')).map((f) => path.join(dir, f))
+      .find((f) => fs.readFileSync(f, 'utf8').includes('zeppelin'))!;
+    const doc = JSON.parse(fs.readFileSync(file, 'utf8'));
+    // what the file says is what words see (a word only it holds names the session)
+    const edited = { ...doc, p: doc.p.map(([k, ps]: [string, string[]]) => [k, k === `pi:${pi}` ? [...ps, 'the wombat gateway'] : ps]) };
+    fs.writeFileSync(file, JSON.stringify(edited));
+    expect(run(home, ['resolve', 'wombat']).stdout).toBe(`pi:${pi}\n`);
+    // another token (a file older or newer than its shard): passed over, the shard read instead
+    fs.writeFileSync(file, JSON.stringify({ ...edited, tok: 'zz0' }));
+    expect(run(home, ['resolve', 'wombat']).code).toBe(1);
+    expect(run(home, ['resolve', 'zeppelin']).stdout).toBe(`pi:${pi}\n`);
+    // damaged or gone: the same
+    for (const bad of ['{"v":12,"tok":', '']) {
+      fs.writeFileSync(file, bad);
+      expect(run(home, ['resolve', 'zeppelin']).stdout).toBe(`pi:${pi}\n`);
+    }
+    fs.rmSync(file);
+    expect(run(home, ['resolve', 'zeppelin']).stdout).toBe(`pi:${pi}\n`);
+    // an append writes the shard and its prompt file again: a new prompt is found, and from the file
+    const piFile = fs.readdirSync(path.join(home, '.pi/agent/sessions'), { recursive: true }).map(String).find((f) => f.endsWith('.jsonl') && f.includes(pi))!;
+    const full = path.join(home, '.pi/agent/sessions', piFile);
+    fs.appendFileSync(full, JSON.stringify({ type: 'message', id: 'late', parentId: null, timestamp: new Date().toISOString(), message: { role: 'user', content: [{ type: 'text', text: 'one more about the narwhal cache' }], timestamp: Date.now() } }) + '\n');
+    expect(run(home, ['resolve', 'narwhal']).stdout).toBe(`pi:${pi}\n`);
+    expect(fs.readFileSync(file, 'utf8')).toContain('narwhal');
   });
 });
 

@@ -73,7 +73,8 @@ import { shortIds } from '../select/filter.js';
 import { tryLock, unlock, waitUnlocked } from './lock.js';
 import { byRecency, OrderedStream, planOrder } from './stream.js';
 import { readRowBin, rowBinChunks, type RowBin } from './rowbin.js';
-import { ShardWriter } from './shardwriter.js';
+import { PairedShardWriter, ShardWriter } from './shardwriter.js';
+import { promptItems, promptsFile, promptsHead, PROMPTS_TAIL, shardToken, stateHead } from './promptfile.js';
 import { applyPatch, findRecords, PATCH_MAX_BYTES, PATCH_MAX_SESSIONS, readHead, readPatch, spliceRowBin, splitRecords, type ListPatch, type NewRecord } from './listpatch.js';
 
 /**
@@ -667,16 +668,35 @@ function writeShards(stateDir: string, entries: Record<string, Entry>, which: Se
 }
 
 /**
- * One shard: these entries, in this order, as `JSON.stringify({ v, entries })` gives them (the
- * same bytes), written entry by entry so a shard is never one string.
+ * One shard: these entries, in this order, as `JSON.stringify({ v, tok, entries })` gives them
+ * (the same bytes), written entry by entry so a shard is never one string; then its prompt file
+ * (lib/index/promptfile.ts) with the same token.
  */
 function writeShard(stateDir: string, n: number, entries: Record<string, Entry>, paths: string[]): void {
+  const tok = shardToken();
   function* chunks(): Generator<string> {
-    yield `{"v":${INDEX_VERSION},"entries":{`;
+    yield stateHead(INDEX_VERSION, tok);
     for (let i = 0; i < paths.length; i++) yield (i ? ',' : '') + JSON.stringify(paths[i]) + ':' + JSON.stringify(entries[paths[i]!]);
     yield '}}';
   }
   writeAtomic(shardFile(stateDir, n), chunks());
+  function* prompts(): Generator<string> {
+    yield promptsHead(INDEX_VERSION, tok);
+    let any = false;
+    for (const p of paths) {
+      const t = promptItems(p, entries[p]);
+      if (!t) continue;
+      yield (any ? ',' : '') + t;
+      any = true;
+    }
+    yield PROMPTS_TAIL;
+  }
+  try {
+    writeAtomic(promptsFile(stateDir, n), prompts());
+  } catch (err) {
+    // only costs speed: words are then matched from the shard
+    debugWrite(err);
+  }
 }
 
 export interface Found {
@@ -1194,16 +1214,18 @@ async function build(ctx: Ctx, opts: IndexOptions, files: IndexFiles, want: 'ful
     // (with its key when no finish pass changes it: the copy the finished list takes)
     if (e.sessions?.length) e.sessions = e.sessions.map(({ allPrompts: _, ...x }) => (a?.finish ? x : keyed(x, keyOf(x))));
   };
-  let shards: ShardWriter<Entry> | null = null;
+  let shards: PairedShardWriter<Entry> | null = null;
   if (!partial) {
     const seqs: string[][] = Array.from({ length: SHARDS }, () => []);
     // (a parsed path among the kept entries keeps that place, as an assignment to it would)
     const seq = Object.keys(entries);
     for (const j of order) if (!(j.src.path in entries)) seq.push(j.src.path);
     for (const p of seq) seqs[shardOf(p)]!.push(p);
-    shards = new ShardWriter(
-      (n) => shardFile(files.state, n), `{"v":${INDEX_VERSION},"entries":{`, seqs,
-      (p) => entries[p], (_p, e) => slim(e),
+    // each entry's prompts go to its prompt file before its shard takes it (and lets them go)
+    const tok = shardToken();
+    shards = new PairedShardWriter(
+      new ShardWriter((n) => promptsFile(files.state, n), promptsHead(INDEX_VERSION, tok), seqs, (p) => entries[p], () => {}, promptItems, PROMPTS_TAIL),
+      new ShardWriter((n) => shardFile(files.state, n), stateHead(INDEX_VERSION, tok), seqs, (p) => entries[p], (_p, e) => slim(e)),
     );
     // the entries keep this order whatever order the results come in
     if (!plan) for (const j of order) entries[j.src.path] = undefined as unknown as Entry;

@@ -1,17 +1,30 @@
 // Every prompt of every session, for naming a session by words (DESIGN.md "Naming a session": a word
 // may come from any prompt, not only the first and last). Adapters report them as
 // SessionCore.allPrompts (each clipped to 400 characters, sanitised by the index like the rest);
-// the index keeps them in its per-source state shards (state/NNN.json) and leaves them out of the
-// listing (list.json), so `rows`, `ls` and completion never load them. Only words matching does.
+// the index keeps them in its per-source state shards (state/NNN.json), and each shard's again in
+// its prompt file (state/NNN.prompts.json: lib/index/promptfile.ts, a third of the bytes to read),
+// and leaves them out of the listing (list.json), so `rows`, `ls` and completion never load them.
+// Only words matching does.
 import type { Ctx } from '../types.js';
 import { indexFiles, INDEX_VERSION, SHARDS, shardFile } from './index.js';
 import { readText } from '../util/fsx.js';
+import { promptsFile, shardTokenOf } from './promptfile.js';
 
-/** `harness:id` → every prompt of that session, read from the index's state shards. */
+/** `harness:id` → every prompt of that session, from each shard's prompt file (else the shard). */
 export function allPrompts(ctx: Ctx): Map<string, string[]> {
   const out = new Map<string, string[]>();
   const dir = indexFiles(ctx).state;
+  // a session split over several sources (a Claude session continued in another file): all of them
+  const put = (key: string, ps: string[]) => {
+    const had = out.get(key);
+    out.set(key, had ? had.concat(ps) : ps);
+  };
   for (let n = 0; n < SHARDS; n++) {
+    const pairs = fromPromptFile(dir, n);
+    if (pairs) {
+      for (const [key, ps] of pairs) put(key, ps);
+      continue;
+    }
     let doc: { v?: number; entries?: Record<string, { sessions?: { harness?: string; id?: string; allPrompts?: unknown }[] }> };
     try {
       doc = JSON.parse(readText(shardFile(dir, n)));
@@ -22,13 +35,27 @@ export function allPrompts(ctx: Ctx): Map<string, string[]> {
     for (const e of Object.values(doc.entries)) {
       for (const s of Array.isArray(e?.sessions) ? e.sessions : []) {
         if (!s || typeof s.harness !== 'string' || typeof s.id !== 'string' || !Array.isArray(s.allPrompts)) continue;
-        const key = `${s.harness}:${s.id}`;
-        const ps = s.allPrompts.filter((p): p is string => typeof p === 'string');
-        // a session split over several sources (a Claude session continued in another file): all of them
-        const had = out.get(key);
-        out.set(key, had ? had.concat(ps) : ps);
+        put(`${s.harness}:${s.id}`, s.allPrompts.filter((p): p is string => typeof p === 'string'));
       }
     }
+  }
+  return out;
+}
+
+/** Shard n's prompt pairs from its prompt file, when that is whole and of the shard as it stands; else null. */
+function fromPromptFile(dir: string, n: number): Array<[string, string[]]> | null {
+  let doc: { v?: unknown; tok?: unknown; p?: unknown };
+  try {
+    doc = JSON.parse(readText(promptsFile(dir, n)));
+  } catch {
+    return null;
+  }
+  if (!doc || doc.v !== INDEX_VERSION || typeof doc.tok !== 'string' || !Array.isArray(doc.p)) return null;
+  if (shardTokenOf(shardFile(dir, n)) !== doc.tok) return null;
+  const out: Array<[string, string[]]> = [];
+  for (const x of doc.p) {
+    if (!Array.isArray(x) || typeof x[0] !== 'string' || !Array.isArray(x[1])) return null;
+    out.push([x[0], (x[1] as unknown[]).filter((p): p is string => typeof p === 'string')]);
   }
   return out;
 }

@@ -22,7 +22,12 @@ interface Open {
   fd: number;
   tmp: string;
   buf: string;
+  /** an item is written already (the next is preceded by a comma) */
+  any: boolean;
 }
+
+/** An entry as the state shards hold it: `"<path>":<entry>`. */
+const asMember = (p: string, e: unknown) => JSON.stringify(p) + ':' + JSON.stringify(e);
 
 export class ShardWriter<E> {
   private at: number[];
@@ -32,6 +37,8 @@ export class ShardWriter<E> {
   /**
    * `seqs[n]`: the paths of shard n in their order; `get(p)`: the entry of p once it is made
    * (undefined before); `written(p, e)`: called once p's entry is in its shard's temp file.
+   * `item`: the text an entry is written as ('' for none; items are separated by commas), and
+   * `tail` what closes the file (by default the state shards' object of entries).
    */
   constructor(
     private file: (n: number) => string,
@@ -39,6 +46,8 @@ export class ShardWriter<E> {
     private seqs: string[][],
     private get: (p: string) => E | undefined,
     private written: (p: string, e: E) => void,
+    private item: (p: string, e: E) => string = asMember,
+    private tail = '}}',
   ) {
     this.at = seqs.map(() => 0);
   }
@@ -76,14 +85,18 @@ export class ShardWriter<E> {
       const file = this.file(n);
       fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
       const tmp = `${file}.tmp-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
-      o = { fd: fs.openSync(tmp, 'w', 0o600), tmp, buf: this.head };
+      o = { fd: fs.openSync(tmp, 'w', 0o600), tmp, buf: this.head, any: false };
       this.open.set(n, o);
     }
     while (this.at[n]! < seq.length) {
       const p = seq[this.at[n]!]!;
       const e = this.get(p);
       if (e === undefined) return;
-      o.buf += (this.at[n] ? ',' : '') + JSON.stringify(p) + ':' + JSON.stringify(e);
+      const text = this.item(p, e);
+      if (text) {
+        o.buf += (o.any ? ',' : '') + text;
+        o.any = true;
+      }
       this.at[n]!++;
       if (o.buf.length >= FLUSH) {
         fs.writeSync(o.fd, o.buf);
@@ -91,7 +104,7 @@ export class ShardWriter<E> {
       }
       this.written(p, e);
     }
-    fs.writeSync(o.fd, o.buf + '}}');
+    fs.writeSync(o.fd, o.buf + this.tail);
     o.buf = '';
     fs.closeSync(o.fd);
     this.open.delete(n);
@@ -118,5 +131,36 @@ export class ShardWriter<E> {
       /* closed already */
     }
     fs.rmSync(o.tmp, { force: true });
+  }
+}
+
+/**
+ * Two writers over the same entries, pumped together: the first (the prompt files) takes each entry
+ * before the second (the state shards) is told it is written and may let parts of it go. Only the
+ * second's error counts: a prompt file not written is read from its shard instead.
+ */
+export class PairedShardWriter<E> {
+  constructor(
+    private first: ShardWriter<E>,
+    private second: ShardWriter<E>,
+  ) {}
+
+  get error(): unknown {
+    return this.second.error;
+  }
+
+  pump(n: number): void {
+    this.first.pump(n);
+    this.second.pump(n);
+  }
+
+  pumpAll(): void {
+    this.first.pumpAll();
+    this.second.pumpAll();
+  }
+
+  close(): void {
+    this.first.close();
+    this.second.close();
   }
 }
