@@ -131,7 +131,12 @@ export function printRowBin(r: RowBin, f: RowFilter, readNames: () => Record<str
     if (o > 0) write(out.subarray(0, o));
     o = 0;
   };
-  const put = (src: Buffer, s: number, e: number) => {
+  // The records' bytes as plain Uint8Array views: a view of one is a plain Uint8Array too, made
+  // without running Buffer's constructor (a Buffer view per field cost ~15 ms at 22,000 rows).
+  const plain = (b: Buffer) => new Uint8Array(b.buffer, b.byteOffset, b.length);
+  const bufU8 = plain(r.buf);
+  const moreU8 = r.more ? plain(r.more) : null;
+  const put = (src: Uint8Array, s: number, e: number) => {
     if (o + (e - s) > out.length) {
       flush();
       if (e - s > out.length) out = Buffer.allocUnsafe(e - s);
@@ -166,12 +171,16 @@ export function printRowBin(r: RowBin, f: RowFilter, readNames: () => Record<str
     const a = p + FIXED;
     const b = a + la;
     const l = b + lb;
-    put(buf, a, b);
+    const u8 = buf === r.buf ? bufU8 : moreU8!;
+    put(u8, a, b);
     putStr(`\t${age(Number.isNaN(t) ? null : t, now)}\t`);
-    put(buf, b, l);
     const named = nameOf(buf, flags, l + ll, li);
-    if (named != null) putStr(named);
-    else put(buf, l, l + ll);
+    // the fields after the age and the label are one run of bytes unless a snapshot name replaces the label
+    if (named == null) put(u8, b, l + ll);
+    else {
+      put(u8, b, l);
+      putStr(named);
+    }
     putStr('\n');
     if (o >= BLOCK) flush();
   }
