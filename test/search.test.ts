@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { BIN, FIXTURES, envFor, jsonl, put, run, tempHome, write } from './helpers.js';
 import { redact } from '../lib/util/redact.js';
 import { parseQuery, byteKey } from '../lib/search/query.js';
-import { scanLines, type Reader } from '../lib/search/scan.js';
+import { rawText, scanLines, type Reader } from '../lib/search/scan.js';
 import { makeSnippet, marked } from '../lib/search/snippet.js';
 import { EXTRACTORS, HOOKS, loadExtractors } from '../lib/search/registry.js';
 import type { Piece } from '../lib/search/types.js';
@@ -594,6 +594,19 @@ describe('scanning', () => {
     const [r] = searchJson(h, ['manatee']);
     expect(r.id).toBe(id);
     expect(r.evidence[0].text).toBe('rotate the manatee certificates');
+  });
+
+  it('raw text around a hit undoes JSON escapes in one pass: an escaped backslash stays one', () => {
+    const raw = Buffer.from('a\\\\nb \\u00e9t\\u00e9 \\"q\\" \\t| HIT tail\\n', 'utf8');
+    const at = raw.indexOf('HIT');
+    const r = rawText(raw, at);
+    expect(r.text).toBe('a\\nb été "q" \t| HIT tail\n');
+    expect(r.text.slice(r.at, r.at + 3)).toBe('HIT');
+    // a character cut at either end is dropped
+    const cut = Buffer.concat([Buffer.from('é', 'utf8').subarray(1), Buffer.from(' x HIT y ', 'utf8'), Buffer.from('é', 'utf8').subarray(0, 1)]);
+    const c = rawText(cut, cut.indexOf('HIT'));
+    expect(c.text).toBe(' x HIT y ');
+    expect(c.text.slice(c.at, c.at + 3)).toBe('HIT');
   });
 
   it('finds JSON-escaped and non-ASCII words', () => {

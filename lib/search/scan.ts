@@ -348,6 +348,11 @@ export function scanFile(file: string, needles: string[], sink: ScanSink, rawHea
   }
 }
 
+/** a JSON string escape (or a character cut in two, which decodes as U+FFFD): one pass, left to right */
+const JSON_ESCAPE = /\\(?:u([0-9a-fA-F]{4})|([nrt])|(["\\/]))|\uFFFD/g;
+const unescape1 = (_: string, hex?: string, ctl?: string, lit?: string): string =>
+  hex ? String.fromCharCode(parseInt(hex, 16)) : ctl ? (ctl === 'n' ? '\n' : ctl === 'r' ? '\r' : '\t') : (lit ?? '');
+
 /**
  * Text around a hit in raw JSON bytes that could not be parsed: JSON string escapes undone as far
  * as they are whole, a multi-byte character cut at either end dropped.
@@ -355,12 +360,7 @@ export function scanFile(file: string, needles: string[], sink: ScanSink, rawHea
 export function rawText(bytes: Buffer, hitAt: number): { text: string; at: number } {
   const before = bytes.toString('utf8', 0, hitAt);
   const after = bytes.toString('utf8', hitAt);
-  const un = (s: string) =>
-    s
-      .replace(/\\u([0-9a-fA-F]{4})/g, (_, h) => String.fromCharCode(parseInt(h, 16)))
-      .replace(/\\([nrt])/g, (_, c) => (c === 'n' ? '\n' : c === 'r' ? '\r' : '\t'))
-      .replace(/\\(["\\/])/g, '$1')
-      .replace(/\uFFFD/g, '');
+  const un = (s: string) => s.replace(JSON_ESCAPE, unescape1);
   const b = un(before);
   return { text: b + un(after), at: b.length };
 }
