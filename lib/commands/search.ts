@@ -90,7 +90,9 @@ export function register(program: Command, app: App): void {
       // the worker threads start while the listing loads (stopped unused for a small corpus)
       const workers = terms.length > 0 ? prestart(app) : null;
       const all = await app.sessions();
-      const shorts = shortIds(all);
+      // (made only when there is something to print: 70 ms at 22,000 sessions)
+      let shortMap: Map<string, string> | null = null;
+      const shorts = () => (shortMap ??= shortIds(all));
       const now = Date.now();
       if (terms.length === 0) {
         if (!o.rows) throw usage('search needs at least one word (resume search WORDS...)');
@@ -99,26 +101,26 @@ export function register(program: Command, app: App): void {
           const u = s.updated ?? s.started ?? 0;
           return (filters.since == null || u >= filters.since) && (filters.until == null || (s.started ?? u) <= filters.until);
         });
-        out(shown.map((s) => row(s, shorts.get(s.id)!, app.ctx.home, now) + '\n').join(''));
+        out(shown.map((s) => row(s, shorts().get(s.id)!, app.ctx.home, now) + '\n').join(''));
         return;
       }
       const t0 = Date.now();
       const { results, stats } = await runSearch(app, all, terms, filters, workers);
       const list = o.n ? results.slice(0, o.n) : results;
       const query = terms.map((t) => (t.phrase ? `"${t.text}"` : t.text)).join(' ');
-      if (o.copy && !o.rows && list.length) await copyBest(app, list[0]!.session, shorts.get(list[0]!.session.id)!);
+      if (o.copy && !o.rows && list.length) await copyBest(app, list[0]!.session, shorts().get(list[0]!.session.id)!);
       if (process.stderr.isTTY && !o.rows) {
         const mb = (stats.bytes / 1048576).toFixed(1);
         note(`${count(results.length, 'session')} ${results.length === 1 ? 'mentions' : 'mention'} ${oneLine(query)} (${stats.sessions} sessions, ${stats.files} files, ${mb} MiB in ${Date.now() - t0} ms)`);
       }
       if (o.rows) {
-        out(list.map((r) => row(r.session, shorts.get(r.session.id)!, app.ctx.home, now) + '\n').join(''));
+        out(list.map((r) => row(r.session, shorts().get(r.session.id)!, app.ctx.home, now) + '\n').join(''));
         if (list.length === 0) throw new ExitError(1, `no session mentions ${oneLine(query)}`);
         return;
       }
       if (o.json) {
         const how = await resumeOf(app);
-        out(JSON.stringify(list.map((r) => ({ ...toJson(r, shorts.get(r.session.id)!), resume: how(r.session)?.plan ?? null })), null, 2) + '\n');
+        out(JSON.stringify(list.map((r) => ({ ...toJson(r, shorts().get(r.session.id)!), resume: how(r.session)?.plan ?? null })), null, 2) + '\n');
         if (list.length === 0) throw new ExitError(1, `no session mentions ${oneLine(query)}`);
         return;
       }
@@ -127,7 +129,7 @@ export function register(program: Command, app: App): void {
       // on a terminal the best screenfuls, not hundreds of results (-n N, a pipe or --json: all)
       const shown = o.n == null && process.stdout.isTTY ? list.slice(0, TTY_RESULTS) : list;
       const how = await resumeOf(app);
-      out(shown.map((r) => human(r, shorts.get(r.session.id)!, app.ctx.home, color, how(r.session)?.line ?? null)).join('\n'));
+      out(shown.map((r) => human(r, shorts().get(r.session.id)!, app.ctx.home, color, how(r.session)?.line ?? null)).join('\n'));
       if (shown.length < list.length) note(`+${list.length - shown.length} more (-n N shows more)`);
       // one result clearly ahead: say so, and end with its resume line (the last line on screen)
       const [a, b] = list;

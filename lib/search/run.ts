@@ -40,8 +40,9 @@ export async function searchRows(app: App, query: string, filters: SearchFilters
   if (terms.length === 0) return [];
   const workers = prestart(app);
   const all = await app.sessions();
-  const shorts = shortIds(all);
   const now = Date.now();
   const { results } = await runSearch(app, all, terms, filters, workers);
+  if (results.length === 0) return [];
+  const shorts = shortIds(all);
   return results.map((r) => row(r.session, shorts.get(r.session.id)!, app.ctx.home, now).split('\t'));
 }
