@@ -67,7 +67,7 @@ import { runJob, type Job, type JobResult } from './parse.js';
 import { tailMatches } from './lines.js';
 import { sanitizeSession } from '../util/redact.js';
 import { DirCache, parseDirFile, type SeenDir } from './dirs.js';
-import { readFirstLine, readText as readTextFile, setReaddirHook, setSymlinkHook, writeAtomic } from '../util/fsx.js';
+import { readFirstLine, readPrefix, readText as readTextFile, setReaddirHook, setSymlinkHook, writeAtomic } from '../util/fsx.js';
 import { dirsStand, makeMemo, parseMeta, type AdapterMeta, type Memo } from './discmemo.js';
 import { shortIds } from '../select/filter.js';
 import { tryLock, unlock, waitUnlocked } from './lock.js';
@@ -222,19 +222,7 @@ function readText(file: string): string | null {
  * written first): for callers that must know whether a run will be cold before starting it.
  */
 export function haveListing(ctx: Ctx): boolean {
-  let fd: number;
-  try {
-    fd = fs.openSync(indexFiles(ctx).list, 'r');
-  } catch {
-    return false;
-  }
-  try {
-    const b = Buffer.alloc(32);
-    const n = fs.readSync(fd, b, 0, 32, 0);
-    return b.toString('latin1', 0, n).startsWith(`{"v":${INDEX_VERSION},`);
-  } finally {
-    fs.closeSync(fd);
-  }
+  return !!readPrefix(indexFiles(ctx).list, 32)?.startsWith(`{"v":${INDEX_VERSION},`);
 }
 
 /** State shards: an append reads and rewrites one (at 22,000 sources 16 shards were 10 MB each). */

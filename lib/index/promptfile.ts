@@ -10,8 +10,8 @@
 //
 // The pairs are in the shard's entry order, one per session that has prompts (a session split over
 // several sources, a Claude session continued in another file, has one pair per source).
-import fs from 'node:fs';
 import path from 'node:path';
+import { readPrefix } from '../util/fsx.js';
 
 export const promptsFile = (stateDir: string, n: number): string => path.join(stateDir, `${String(n).padStart(3, '0')}.prompts.json`);
 
@@ -41,26 +41,7 @@ export function promptItems(_p: string, e: WithPrompts | undefined): string {
 /** The token in a state shard's head; null when it has none (written before there were prompt files). */
 export function shardTokenOf(file: string): string | null {
   // the head is in the first bytes; the file has no line break, so a short read is asked for
-  const head = readHeadBytes(file, 96);
+  const head = readPrefix(file, 96);
   const m = head && /^\{"v":\d+,"tok":"([0-9a-z]+)"/.exec(head);
   return m ? m[1]! : null;
-}
-
-/** The first `n` bytes of a file (fewer when it is shorter), as latin1; null when it cannot be read. */
-function readHeadBytes(file: string, n: number): string | null {
-  let fd: number;
-  try {
-    fd = fs.openSync(file, 'r');
-  } catch {
-    return null;
-  }
-  try {
-    const b = Buffer.allocUnsafe(n);
-    const got = fs.readSync(fd, b, 0, n, 0);
-    return b.toString('latin1', 0, got);
-  } catch {
-    return null;
-  } finally {
-    fs.closeSync(fd);
-  }
 }

@@ -127,6 +127,24 @@ export function uniqueReal<T extends { path: string }>(items: T[]): T[] {
   return out;
 }
 
+/** The first `n` bytes of a file (fewer when it is shorter), as latin1; null when it cannot be opened or read. */
+export function readPrefix(file: string, n: number): string | null {
+  let fd: number;
+  try {
+    fd = fs.openSync(file, 'r');
+  } catch {
+    return null;
+  }
+  try {
+    const b = Buffer.allocUnsafe(n);
+    return b.toString('latin1', 0, fs.readSync(fd, b, 0, n, 0));
+  } catch {
+    return null;
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
 /**
  * A file's first line (without its line break), read in pieces until the break: null when the
  * file cannot be read or has no line break within `maxBytes`.
