@@ -112,7 +112,8 @@ async function measure(label, home, o) {
   const [noChange, nodeFloor] = pair(o.runs, rows, () => time(process.execPath, ['-e', '0']));
   // the other commands a picker runs, each against Node's start-up: a preview per cursor move (a
   // session from the middle of the list), the picker's own list (what it and its reloads feed fzf:
-  // status line and padded columns), the whole CLI's start-up, and a key resolved for the launch
+  // status line and padded columns), the whole CLI's start-up, a key resolved for the launch, and
+  // `ls` (every session, and the newest 20)
   const listed = spawnSync(process.execPath, [BIN, 'rows', '-a'], { env, encoding: 'utf8', maxBuffer: 512 << 20 }).stdout.split('\n').filter(Boolean);
   const midKey = listed[listed.length >> 1].split('\t')[0];
   const nodeE0 = () => time(process.execPath, ['-e', '0']);
@@ -121,6 +122,8 @@ async function measure(label, home, o) {
     ['the picker\'s list (`rows --align --status`)', ['rows', '--align', '--status']],
     ['`resume --version` (the whole CLI\'s start-up)', ['--version']],
     ['`resolve KEY`', ['resolve', midKey]],
+    ['`ls -a` (every session, tab-separated)', ['ls', '-a']],
+    ['`ls -n 20`', ['ls', '-n', '20']],
   ].map(([what, argv]) => [what, ...pair(o.runs, () => time(process.execPath, [BIN, ...argv], { stdout: devnull }), nodeE0)]);
   const [full, cat] = pair(o.buildRuns, () => time(process.execPath, [BIN, 'index', '--rebuild']), catAll);
   spawnSync('sleep', ['2.2']);

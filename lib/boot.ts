@@ -1,5 +1,5 @@
 // Every run starts here (bin/resume): the bundle that does the work (dist/rows.cjs, from
-// lib/fast-rows.ts, for `rows` and `preview`; dist/cli.cjs, from lib/cli.ts, for the rest) is loaded
+// lib/fast-rows.ts, for `rows`, `preview` and `ls`; dist/cli.cjs, from lib/cli.ts, for the rest) is loaded
 // with V8's code cache (lib/util/codecache.ts), in resume's cache directory. This file is small on
 // purpose: it is compiled on every run.
 import path from 'node:path';
@@ -8,11 +8,11 @@ import { cacheFileFor, loadCached } from './util/codecache.js';
 
 type Main = (argv: string[]) => Promise<boolean>;
 
-/** Run `rows`/`preview` from the bundle in `distDir`; false: not parsed there (the full CLI takes it). */
+/** Run `rows`, `preview` or `ls` from the bundle in `distDir`; false: not parsed there (the full CLI takes it). */
 export async function main(argv: string[], distDir: string): Promise<boolean> {
   const file = path.join(distDir, 'rows.cjs');
   // this file's own require: dist/boot.cjs sits beside the bundles, so it resolves the same
-  const m = loadCached<{ main: Main }>(file, cacheFor(file, argv[0] === 'preview' ? 'preview' : 'rows'), require);
+  const m = loadCached<{ main: Main }>(file, cacheFor(file, argv[0] === 'preview' || argv[0] === 'ls' ? argv[0] : 'rows'), require);
   const done = await m.exports.main(argv);
   m.save();
   return done;

@@ -1,7 +1,8 @@
-// `resume rows` and `resume preview` without the CLI framework: bin/resume imports this single
-// bundled file directly when its first argument is `rows` or `preview` (every listing, every fzf
-// reload and every cursor move in the picker runs one of them). Options are parsed with Node's
-// `util.parseArgs`; anything it does not take falls back to the full CLI.
+// `resume rows`, `resume preview` and `resume ls` (without --json) without the CLI framework:
+// bin/resume imports this single bundled file directly when its first argument is one of them
+// (every listing, every fzf reload and every cursor move in the picker runs one). Options are parsed
+// with Node's `util.parseArgs`; anything it does not take (--json, --help, a bad value) falls back
+// to the full CLI, which answers it.
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
@@ -9,6 +10,7 @@ import { makeApp } from './app.js';
 import { ExitError } from './errors.js';
 import { rowsAction, type RowsOpts } from './commands/rows.js';
 import { previewAction } from './commands/preview.js';
+import { lsAction } from './commands/ls-list.js';
 
 function parse(argv: string[]): { values: Record<string, unknown>; positionals: string[] } | null {
   const cmd = argv[0];
@@ -29,6 +31,18 @@ function parse(argv: string[]): { values: Record<string, unknown>; positionals: 
         allowPositionals: false,
       });
     }
+    if (cmd === 'ls') {
+      const p = parseArgs({
+        args: argv.slice(1),
+        options: { all: { type: 'boolean', short: 'a' }, harness: { type: 'string' }, dir: { type: 'string' }, demo: { type: 'boolean' }, n: { type: 'string', short: 'n' } },
+        strict: true,
+        allowPositionals: false,
+      });
+      const n = p.values.n;
+      // -n takes a whole number; anything else is the CLI's to refuse
+      if (n !== undefined && !/^\d+$/.test(n)) return null;
+      return { values: { ...p.values, n: n === undefined ? undefined : Number(n) }, positionals: [] };
+    }
     if (cmd === 'preview') {
       return parseArgs({ args: argv.slice(1), options: { demo: { type: 'boolean' } }, strict: true, allowPositionals: true });
     }
@@ -45,6 +59,7 @@ export async function main(argv: string[]): Promise<boolean> {
   const app = makeApp({ demo: !!v.demo, distDir: path.dirname(fileURLToPath(import.meta.url)) });
   try {
     if (argv[0] === 'rows') await rowsAction(app, v as RowsOpts);
+    else if (argv[0] === 'ls') await lsAction(app, v);
     else await previewAction(app, p.positionals);
   } catch (err) {
     if (err instanceof ExitError) {

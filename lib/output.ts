@@ -1,6 +1,6 @@
 // How sessions are printed: `ls --json` objects, fzf rows, tables.
 import { colorOn } from './util/color.js';
-import type { Session } from './types.js';
+import type { Harness, Session } from './types.js';
 import { ADAPTERS, adapter } from './harness/registry.js';
 import { age, iso } from './util/time.js';
 import { clip, cut, fit, oneLine, width } from './util/text.js';
@@ -120,26 +120,61 @@ export function harnessColor(h: string, on: boolean): string {
   return `${c === undefined ? '' : `\x1b[38;5;${c}m`}${h}${RESET}`;
 }
 
-/** A table sized to the terminal: short id, age, harness, directory, branch, title, prompts. */
-export function table(sessions: Session[], shorts: Map<string, string>, home: string, now: number, cols: number, color: boolean): string[] {
-  const rows = sessions.map((s) => ({
-    short: shorts.get(s.id) ?? s.id,
-    age: age(s.updated ?? s.started, now),
+/**
+ * What `resume ls` shows of a session. It comes from the listing (lsRow) or, when nothing changed,
+ * from the rendered rows (lib/index/rowbin.ts lsRows), which give the same values.
+ */
+export interface LsRow {
+  short: string;
+  /** updated, else started (ms since the epoch); null when unknown */
+  time: number | null;
+  harness: Harness;
+  cwd: string | null;
+  branch: string | null;
+  prompts: number;
+  /** the session's label (title, else first prompt, else a placeholder), on one line */
+  label: string;
+  hidden: boolean;
+  hiddenReason: string | null;
+}
+
+export function lsRow(s: Pick<Session, 'harness' | 'cwd' | 'branch' | 'prompts' | 'title' | 'firstPrompt' | 'updated' | 'started' | 'hidden' | 'hiddenReason'>, short: string): LsRow {
+  return {
+    short, time: s.updated ?? s.started, harness: s.harness, cwd: s.cwd, branch: s.branch, prompts: s.prompts,
+    label: label(s), hidden: s.hidden, hiddenReason: s.hiddenReason,
+  };
+}
+
+/** A table sized to the terminal: short id, age, harness, directory, branch, prompts, title. */
+export function table(list: LsRow[], home: string, now: number, cols: number, color: boolean): string[] {
+  // tabs too become spaces: a tab would break the columns
+  const f = (v: string) => oneLine(v).replace(/\t/g, ' ');
+  const rows = list.map((s) => ({
+    short: f(s.short),
+    age: age(s.time, now),
     harness: s.harness,
-    dir: oneLine(tildify(s.cwd, home) || '?'),
-    branch: oneLine(s.branch ?? ''),
-    title: label(s),
+    dir: f(tildify(s.cwd, home) || '?'),
+    branch: f(s.branch ?? ''),
+    title: f(s.label),
     prompts: String(s.prompts),
   }));
-  const w = (k: keyof (typeof rows)[number], max: number) => Math.min(max, Math.max(0, ...rows.map((r) => width(r[k]))));
-  const wShort = w('short', 40);
-  const wAge = Math.max(3, w('age', 4));
-  const wH = w('harness', 8);
-  const wP = Math.max(1, w('prompts', 5));
-  const wB = w('branch', 20);
+  let wShort = 0, wAge = 3, wH = 0, wP = 1, wB = 0, wDirAll = 0;
+  for (const r of rows) {
+    wShort = Math.max(wShort, width(r.short));
+    wAge = Math.max(wAge, width(r.age));
+    wH = Math.max(wH, width(r.harness));
+    wP = Math.max(wP, r.prompts.length);
+    wB = Math.max(wB, width(r.branch));
+    wDirAll = Math.max(wDirAll, width(r.dir));
+  }
+  wShort = Math.min(40, wShort);
+  wAge = Math.min(4, wAge);
+  wH = Math.min(8, wH);
+  wP = Math.min(5, wP);
+  wB = Math.min(20, wB);
   const fixed = wShort + wAge + wH + wP + wB + 6 * 2;
   const rest = Math.max(20, cols - fixed);
-  const wDir = Math.min(w('dir', 60), Math.max(12, Math.floor(rest * 0.4)));
+  const wDir = Math.min(wDirAll, 60, Math.max(12, Math.floor(rest * 0.4)));
   const wTitle = Math.max(8, rest - wDir);
   return rows.map((r) => {
     const parts = [
@@ -156,7 +191,7 @@ export function table(sessions: Session[], shorts: Map<string, string>, home: st
 }
 
 /** Plain tab-separated columns for a pipe: short id, updated (ISO), harness, directory, branch, prompts, title. */
-export function plain(s: Session, short: string): string {
+export function plain(s: LsRow): string {
   const f = (v: string) => oneLine(v).replace(/\t/g, ' ');
-  return [f(short), iso(s.updated ?? s.started) ?? '', s.harness, f(s.cwd ?? ''), f(s.branch ?? ''), String(s.prompts), f(label(s))].join('\t');
+  return [f(s.short), iso(s.time) ?? '', s.harness, f(s.cwd ?? ''), f(s.branch ?? ''), String(s.prompts), f(s.label)].join('\t');
 }

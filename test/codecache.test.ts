@@ -60,7 +60,7 @@ describe('the code cache of rows and preview', () => {
 
   it('the whole CLI keeps one per command, and every command prints the same with it as without', () => {
     const h = home(4);
-    const cmds = [['ls', '-n', '2'], ['--version'], ['resolve', 'c0de0001'], ['__complete', '--', 'c0de000'], ['doctor', '--json']];
+    const cmds = [['ls', '--json', '-n', '2'], ['--version'], ['resolve', 'c0de0001'], ['__complete', '--', 'c0de000'], ['doctor', '--json']];
     const first = cmds.map((c) => run(h, c));
     expect(first.map((r) => r.code)).toEqual([0, 0, 0, 0, 0]);
     const names = caches(h).filter((f) => f.startsWith('cli.cjs-'));
@@ -72,6 +72,11 @@ describe('the code cache of rows and preview', () => {
     // a query is no command: it shares the main cache
     expect(run(h, ['--dry-run', 'c0de0002']).code).toBe(0);
     expect(caches(h).filter((f) => f.startsWith('cli.cjs-'))).toHaveLength(5);
+    // `ls` without --json runs from the rows bundle, with a cache of its own there
+    const ls = run(h, ['ls', '-n', '2']);
+    expect(ls.code).toBe(0);
+    expect(run(h, ['ls', '-n', '2'])).toEqual(ls);
+    expect(caches(h).filter((f) => f.startsWith('rows.cjs-') && f.endsWith('-ls.v8'))).toHaveLength(1);
   });
 
   it('a damaged cache is rejected (never run), the output is the same, and a good one replaces it', () => {

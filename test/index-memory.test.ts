@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { jsonl, lsJson, put, ROOT, run, tempDir, tempHome, write } from './helpers.js';
-import { updateIndex, INDEX_VERSION, SHARDS, type IndexResult } from '../lib/index/index.js';
+import { updateIndex, STATE_VERSION, SHARDS, type IndexResult } from '../lib/index/index.js';
 import { ShardWriter } from '../lib/index/shardwriter.js';
 import { makeCtx } from '../lib/util/paths.js';
 import type { Session } from '../lib/types.js';
@@ -122,8 +122,8 @@ describe('a full build lets go of what it has written, and writes the same index
     // as many entries as sources (check.bin's header: v<version> <build> <count> <meta length>)
     const check = fs.readFileSync(path.join(home, 'c-kept', 'check.bin'));
     expect(kept.entries && Object.keys(kept.entries).length).toBe(Number(check.toString('latin1', 0, check.indexOf(10)).split(' ')[2]));
-    expect(base['state/000.json']).toMatch(new RegExp(`^\\{"v":${INDEX_VERSION},"tok":"TOK","entries":\\{`));
-    expect(base['state/000.prompts.json']).toMatch(new RegExp(`^\\{"v":${INDEX_VERSION},"tok":"TOK","p":\\[`));
+    expect(base['state/000.json']).toMatch(new RegExp(`^\\{"v":${STATE_VERSION},"tok":"TOK","entries":\\{`));
+    expect(base['state/000.prompts.json']).toMatch(new RegExp(`^\\{"v":${STATE_VERSION},"tok":"TOK","p":\\[`));
 
     // one thread (2 cores: the default here) and the slimmed entries
     const one = await build(home, path.join(home, 'c-one'));

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { envFor, indexStderr, jsonl, lsJson, put, run, tempHome, write, BIN } from './helpers.js';
-import { INDEX_VERSION } from '../lib/index/index.js';
+import { INDEX_VERSION, STATE_VERSION } from '../lib/index/index.js';
 
 const CLAUDE_ID = '0a1b2c3d-4e5f-4061-8071-2a3b4c5d6e7f';
 const PI_ID = '019e19b4-eb48-746a-aa6b-8dfcfa37954b';
@@ -186,7 +186,7 @@ describe('incremental index', () => {
     const { home } = claudeHome();
     const want = lsJson(home);
     const cache = path.join(home, '.cache', 'resume');
-    for (const bad of ['{not json', '', '{"v":0,"files":{},"sessions":[]}', '[]', `{"v":${INDEX_VERSION},"files":null}`, `{"v":${INDEX_VERSION},"entries":[1]}`]) {
+    for (const bad of ['{not json', '', '{"v":0,"files":{},"sessions":[]}', '[]', `{"v":${INDEX_VERSION},"files":null}`, `{"v":${STATE_VERSION},"entries":[1]}`]) {
       fs.writeFileSync(path.join(cache, 'list.json'), bad);
       for (const f of fs.readdirSync(path.join(cache, 'state'))) fs.writeFileSync(path.join(cache, 'state', f), bad);
       const r = run(home, ['ls', '--json', '-a']);

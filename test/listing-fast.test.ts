@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { jsonl, run, tempHome, write } from './helpers.js';
 import { RACY_MS, type SeenDir } from '../lib/index/dirs.js';
 import { dirsStand, makeMemo, parseMeta } from '../lib/index/discmemo.js';
-import { printRowBin, readRowBin, rowBinChunks } from '../lib/index/rowbin.js';
+import { lsRows, printRowBin, readRowBin, ROWBIN_VERSION, rowBinChunks } from '../lib/index/rowbin.js';
 import type { Source } from '../lib/types.js';
 
 const uuid = (n: number) => `${String(n).padStart(8, '0')}-2222-4222-8222-222222222222`;
@@ -82,9 +82,10 @@ describe('rendered rows (rows.bin)', () => {
       Buffer.concat([good, Buffer.from([1, 2, 3])]),
       Buffer.from('garbage'),
       Buffer.alloc(0),
-      Buffer.from(good.toString('latin1').replace(/^v1 \S+/, 'v1 another-build'), 'latin1'),
-      Buffer.from(good.toString('latin1').replace(/^(v1 \S+ \d+ )\S+/, '$1/home/someone-else'), 'latin1'),
-      Buffer.from(good.toString('latin1').replace(/^v1 /, 'v999 '), 'latin1'),
+      Buffer.from(good.toString('latin1').replace(/^(v\d+) \S+/, '$1 another-build'), 'latin1'),
+      Buffer.from(good.toString('latin1').replace(/^(v\d+ \S+ \d+ )\S+/, '$1/home/someone-else'), 'latin1'),
+      Buffer.from(good.toString('latin1').replace(/^v\d+ /, 'v999 '), 'latin1'),
+      Buffer.from(good.toString('latin1').replace(/^v\d+ /, `v${ROWBIN_VERSION - 1} `), 'latin1'),
     ];
     // a record whose length runs past the end
     const long = Buffer.from(good);
@@ -98,8 +99,12 @@ describe('rendered rows (rows.bin)', () => {
   });
 
   it('round-trips records and refuses an id that would break a row', () => {
-    const s = (id: string, title: string | null, harness: 'claude' | 'pi' = 'claude') => ({
-      s: { key: `${harness}:${id}`, id, harness, cwd: '/home/u/p', title, firstPrompt: 'first ask', branch: 'main', started: 1, updated: 1_700_000_000_000, hidden: false },
+    type Extra = { cwd?: string | null; hidden?: boolean; hiddenReason?: string | null; prompts?: number };
+    const s = (id: string, title: string | null, harness: 'claude' | 'pi' = 'claude', x: Extra = {}) => ({
+      s: {
+        key: `${harness}:${id}`, id, harness, cwd: '/home/u/p', title, firstPrompt: 'first ask', branch: 'main', started: 1, updated: 1_700_000_000_000,
+        hidden: false, hiddenReason: null, prompts: 3, ...x,
+      },
       short: id.slice(0, 8),
     });
     const chunks = rowBinChunks('b1', '/home/u', [s('abcdefgh-1', 'A title'), s('abcdefgh-2', null, 'pi')])!;
@@ -109,6 +114,45 @@ describe('rendered rows (rows.bin)', () => {
     printRowBin(r, {}, () => ({}), 1_700_000_060_000, (b) => out.push(Buffer.from(b)));
     expect(Buffer.concat(out).toString()).toBe('claude:abcdefgh-1\tabcdefgh\t1m\tclaude\t~/p\tmain\tA title\npi:abcdefgh-2\tabcdefgh\t1m\tpi\t~/p\tmain\tfirst ask\n');
     expect(rowBinChunks('b1', '/home/u', [s('bad\tid', null)])).toBeNull();
+  });
+
+  it("gives `ls` each record's values as the listing has them: the directory whole, the prompt count, why it is hidden", () => {
+    const s = (id: string, x: object) => ({
+      s: {
+        key: `pi:${id}`, id, harness: 'pi' as const, cwd: '/home/u/p', title: null, firstPrompt: 'ask', branch: null, started: 5, updated: null,
+        hidden: false, hiddenReason: null, prompts: 0, ...x,
+      },
+      short: id,
+    });
+    const home = '/home/u';
+    const list = [
+      s('a', { cwd: '/home/u/p', prompts: 7, branch: 'dev' }),
+      s('b', { cwd: home, hidden: true, hiddenReason: 'subagent' }),
+      s('c', { cwd: null, hidden: true, hiddenReason: 'archived', prompts: 70000 }),
+      // `~` that is not the home, and a directory outside it
+      s('d', { cwd: '/srv/~/x', title: 'T', updated: 9 }),
+      s('e', { cwd: '~/literal' }),
+    ];
+    const bin = readRowBin(Buffer.concat(rowBinChunks('b', home, list)!))!;
+    const got = lsRows(bin, () => ({}), { all: true })!.shown;
+    expect(got.map((r) => [r.short, r.cwd, r.prompts, r.hidden, r.hiddenReason, r.branch, r.label, r.time])).toEqual([
+      ['a', '/home/u/p', 7, false, null, 'dev', 'ask', 5],
+      ['b', '/home/u', 0, true, 'subagent', null, 'ask', 5],
+      ['c', null, 70000, true, 'archived', null, 'ask', 5],
+      ['d', '/srv/~/x', 0, false, null, null, 'T', 9],
+      ['e', '~/literal', 0, false, null, null, 'ask', 5],
+    ]);
+    // the filter and the limit pick what is shown; every hidden record is still counted
+    const some = lsRows(bin, () => ({}), {}, 1)!;
+    expect(some.shown.map((r) => r.short)).toEqual(['a']);
+    expect(some.hidden).toEqual([
+      { hidden: true, harness: 'pi', cwd: null, hiddenReason: 'subagent' },
+      { hidden: true, harness: 'pi', cwd: null, hiddenReason: 'archived' },
+    ]);
+    expect(lsRows(bin, () => ({}), { harness: ['claude'] })!.shown).toEqual([]);
+    // a reason without a code, or a home that is not one clean line: the listing serves
+    expect(lsRows(readRowBin(Buffer.concat(rowBinChunks('b', home, [s('f', { hidden: true, hiddenReason: 'new-kind' })])!))!, () => ({}))).toBeNull();
+    expect(lsRows(readRowBin(Buffer.concat(rowBinChunks('b', '/home/u  two', list)!))!, () => ({}))).toBeNull();
   });
 });
 

@@ -154,7 +154,7 @@ describe('the stored listing (check.bin, rows.json, list.json)', () => {
     expect(rows.id).toBe(list.id);
     expect(fs.readFileSync(path.join(cache(h), 'check.bin')).toString('latin1').split('\n')[0]).toMatch(new RegExp(`^v${INDEX_VERSION} ${rows.id} 2 \\d+$`));
     expect(Object.keys(rows.sessions[0]).sort()).toEqual(
-      ['branch', 'cwd', 'firstPrompt', 'harness', 'hidden', 'hiddenReason', 'id', 'key', 'short', 'started', 'title', 'updated'].sort(),
+      ['branch', 'cwd', 'firstPrompt', 'harness', 'hidden', 'hiddenReason', 'id', 'key', 'prompts', 'short', 'started', 'title', 'updated'].sort(),
     );
     expect(rows.sessions.map((s: { key: string }) => s.key)).toEqual(list.sessions.map((s: { key: string }) => s.key));
     expect(counts(h)).toMatch(/0 parsed, 0 appended, 2 unchanged/);
@@ -207,6 +207,23 @@ describe('the stored listing (check.bin, rows.json, list.json)', () => {
     expect(fs.existsSync(path.join(c, 'state', '03.json'))).toBe(false);
     expect(JSON.parse(fs.readFileSync(path.join(c, 'list.json'), 'utf8')).v).toBe(INDEX_VERSION);
     expect(fs.existsSync(path.join(c, 'files.json'))).toBe(false);
+  });
+
+  it('writes the listing files of a new listing version from the state kept: nothing parsed', () => {
+    const h = twoSessions();
+    const want = rowsOf(h);
+    const ls = run(h, ['ls', '-a']).stdout;
+    const c = cache(h);
+    // the files as the release before wrote them: the listing's version one less, the state as it is
+    const older = (f: string, from: string, to: string) => fs.writeFileSync(path.join(c, f), fs.readFileSync(path.join(c, f), 'latin1').replace(from, to), 'latin1');
+    older('check.bin', `v${INDEX_VERSION} `, `v${INDEX_VERSION - 1} `);
+    older('list.json', `{"v":${INDEX_VERSION},`, `{"v":${INDEX_VERSION - 1},`);
+    older('rows.json', `{"v":${INDEX_VERSION},`, `{"v":${INDEX_VERSION - 1},`);
+    fs.writeFileSync(path.join(c, 'rows.bin'), 'v1 old 0 /nowhere\n');
+    expect(counts(h)).toMatch(/0 parsed, 0 appended, 2 unchanged/);
+    expect(rowsOf(h)).toEqual(want);
+    expect(run(h, ['ls', '-a']).stdout).toBe(ls);
+    expect(JSON.parse(fs.readFileSync(path.join(c, 'rows.json'), 'utf8')).v).toBe(INDEX_VERSION);
   });
 
   it('notices a grown, a replaced and a same-size rewritten file (never a stale listing)', () => {

@@ -81,7 +81,13 @@ import { applyPatch, findRecords, PATCH_MAX_BYTES, PATCH_MAX_SESSIONS, readHead,
  * Bump when any parser changes what it extracts, or the cache's layout changes (12: 256 state shards,
  * list.patch, no files.json): older caches are discarded and rebuilt.
  */
-export const INDEX_VERSION = 12;
+export const INDEX_VERSION = 13;
+/**
+ * The state shards' and prompt files' own version. They hold what parsing the sources found; a
+ * change to the listing files alone (INDEX_VERSION) keeps them, so the first run after it writes
+ * the listing again from them without reading a transcript.
+ */
+export const STATE_VERSION = 12;
 
 /**
  * What a listing row needs of a session (rows.json holds only these). `short` is the id's shortest
@@ -89,7 +95,7 @@ export const INDEX_VERSION = 12;
  */
 export type ListedSession = Pick<
   Session,
-  'key' | 'id' | 'harness' | 'cwd' | 'title' | 'firstPrompt' | 'branch' | 'started' | 'updated' | 'hidden' | 'hiddenReason'
+  'key' | 'id' | 'harness' | 'cwd' | 'title' | 'firstPrompt' | 'branch' | 'started' | 'updated' | 'hidden' | 'hiddenReason' | 'prompts'
 > & { short: string };
 
 export function listed(s: Session, short: string): ListedSession {
@@ -97,7 +103,7 @@ export function listed(s: Session, short: string): ListedSession {
     key: s.key, id: s.id, short, harness: s.harness, cwd: s.cwd, title: s.title,
     // the row shows the title when there is one (kept when it is the prompt: a snapshot name may replace it)
     firstPrompt: s.title && s.title !== s.firstPrompt ? null : s.firstPrompt,
-    branch: s.branch, started: s.started, updated: s.updated, hidden: s.hidden, hiddenReason: s.hiddenReason,
+    branch: s.branch, started: s.started, updated: s.updated, hidden: s.hidden, hiddenReason: s.hiddenReason, prompts: s.prompts,
   };
 }
 
@@ -640,7 +646,7 @@ function loadShards(stateDir: string, which: Iterable<number>): Record<string, E
   const out: Record<string, Entry> = {};
   for (const n of which) {
     const f = readJson<StateFile>(shardFile(stateDir, n));
-    if (!f || f.v !== INDEX_VERSION || !f.entries || typeof f.entries !== 'object' || Array.isArray(f.entries)) continue;
+    if (!f || f.v !== STATE_VERSION || !f.entries || typeof f.entries !== 'object' || Array.isArray(f.entries)) continue;
     for (const [p, e] of Object.entries(f.entries)) if (e && typeof e === 'object' && shardOf(p) === n) out[p] = e;
   }
   return out;
@@ -665,13 +671,13 @@ function writeShards(stateDir: string, entries: Record<string, Entry>, which: Se
 function writeShard(stateDir: string, n: number, entries: Record<string, Entry>, paths: string[]): void {
   const tok = shardToken();
   function* chunks(): Generator<string> {
-    yield stateHead(INDEX_VERSION, tok);
+    yield stateHead(STATE_VERSION, tok);
     for (let i = 0; i < paths.length; i++) yield (i ? ',' : '') + JSON.stringify(paths[i]) + ':' + JSON.stringify(entries[paths[i]!]);
     yield '}}';
   }
   writeAtomic(shardFile(stateDir, n), chunks());
   function* prompts(): Generator<string> {
-    yield promptsHead(INDEX_VERSION, tok);
+    yield promptsHead(STATE_VERSION, tok);
     let any = false;
     for (const p of paths) {
       const t = promptItems(p, entries[p]);
@@ -1219,8 +1225,8 @@ async function build(ctx: Ctx, opts: IndexOptions, files: IndexFiles, want: 'ful
     // each entry's prompts go to its prompt file before its shard takes it (and lets them go)
     const tok = shardToken();
     shards = new PairedShardWriter(
-      new ShardWriter((n) => promptsFile(files.state, n), promptsHead(INDEX_VERSION, tok), seqs, (p) => entries[p], () => {}, promptItems, PROMPTS_TAIL),
-      new ShardWriter((n) => shardFile(files.state, n), stateHead(INDEX_VERSION, tok), seqs, (p) => entries[p], (_p, e) => slim(e)),
+      new ShardWriter((n) => promptsFile(files.state, n), promptsHead(STATE_VERSION, tok), seqs, (p) => entries[p], () => {}, promptItems, PROMPTS_TAIL),
+      new ShardWriter((n) => shardFile(files.state, n), stateHead(STATE_VERSION, tok), seqs, (p) => entries[p], (_p, e) => slim(e)),
     );
     // the entries keep this order whatever order the results come in
     if (!plan) for (const j of order) entries[j.src.path] = undefined as unknown as Entry;

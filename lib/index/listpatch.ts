@@ -18,7 +18,7 @@
 import fs from 'node:fs';
 import type { Session } from '../types.js';
 import { byRecency } from './stream.js';
-import { ROWBIN_VERSION, type RowBin } from './rowbin.js';
+import { FIXED, ROWBIN_VERSION, type RowBin } from './rowbin.js';
 import { readFirstLine, readText } from '../util/fsx.js';
 
 /** Successive appends merge into one patch up to these bounds; past them the listing is rewritten. */
@@ -103,8 +103,6 @@ export function readHead(file: string | number, maxBytes = 4 << 20): ListHead | 
     return null;
   }
 }
-
-const FIXED = 2 + 8 + 16;
 
 /** The key and short id a rows.bin record starts with (`key\tshort`). */
 function keyShort(buf: Buffer, p: number): [string, string] {

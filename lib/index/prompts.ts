@@ -6,7 +6,7 @@
 // and leaves them out of the listing (list.json), so `rows`, `ls` and completion never load them.
 // Only words matching does.
 import type { Ctx } from '../types.js';
-import { indexFiles, INDEX_VERSION, SHARDS, shardFile } from './index.js';
+import { indexFiles, STATE_VERSION, SHARDS, shardFile } from './index.js';
 import { readText } from '../util/fsx.js';
 import { promptsFile, shardTokenOf } from './promptfile.js';
 
@@ -31,7 +31,7 @@ export function allPrompts(ctx: Ctx): Map<string, string[]> {
     } catch {
       continue;
     }
-    if (!doc || doc.v !== INDEX_VERSION || !doc.entries || typeof doc.entries !== 'object') continue;
+    if (!doc || doc.v !== STATE_VERSION || !doc.entries || typeof doc.entries !== 'object') continue;
     for (const e of Object.values(doc.entries)) {
       for (const s of Array.isArray(e?.sessions) ? e.sessions : []) {
         if (!s || typeof s.harness !== 'string' || typeof s.id !== 'string' || !Array.isArray(s.allPrompts)) continue;
@@ -50,7 +50,7 @@ function fromPromptFile(dir: string, n: number): Array<[string, string[]]> | nul
   } catch {
     return null;
   }
-  if (!doc || doc.v !== INDEX_VERSION || typeof doc.tok !== 'string' || !Array.isArray(doc.p)) return null;
+  if (!doc || doc.v !== STATE_VERSION || typeof doc.tok !== 'string' || !Array.isArray(doc.p)) return null;
   if (shardTokenOf(shardFile(dir, n)) !== doc.tok) return null;
   const out: Array<[string, string[]]> = [];
   for (const x of doc.p) {

@@ -5,25 +5,34 @@
 //
 // Layout: a header line `v<version> <build id> <count> <home>\n` (UTF-8; the home the directories
 // were shortened against), then one record per session, newest first:
-//   u8 flags (1: hidden, 2: a Claude session without a title), u8 harness (index in HARNESSES),
-//   f64 LE time (updated, else started; NaN when unknown), u32 LE lengths of A, B, L and I, then the
-//   bytes of A (`key\tshort`), B (`harness\tdir\tbranch\t`), L (the label) and I (the id: only
-//   for flag 2).
+//   u8 flags (1: hidden, 2: a Claude session without a title, 4: no directory, 8: the directory
+//   shortened to `~`), u8 harness (index in HARNESSES), f64 LE time (updated, else started; NaN
+//   when unknown), u32 LE lengths of A, B, L and I, u8 why it is hidden (index in REASONS, 255: a
+//   reason not there), u32 LE prompt count, then the bytes of A (`key\tshort`), B
+//   (`harness\tdir\tbranch\t`), L (the label) and I (the id: only for flag 2).
 // A row is A \t age \t B L \n — exactly what lib/output.ts `row` gives (it renders the parts here).
+// `resume ls` prints from the same records (lsRows): flags 4 and 8 give the directory back whole.
 // The file is read only when its build id is the one check.bin matched; anything malformed is
 // ignored (the caller reads rows.json instead), never trusted in part.
 import { HARNESSES, type Harness, type Session } from '../types.js';
-import { row } from '../output.js';
+import { row, type LsRow } from '../output.js';
 import { age } from '../util/time.js';
 import { oneLine } from '../util/text.js';
+import { tildify } from '../util/paths.js';
 
-export const ROWBIN_VERSION = 1;
+export const ROWBIN_VERSION = 2;
 
 const HIDDEN = 1;
 const UNTITLED = 2;
-const FIXED = 2 + 8 + 16;
+const NO_DIR = 4;
+const TILDE = 8;
+/** bytes before a record's fields: flags, harness, time, four lengths, reason, prompts */
+export const FIXED = 2 + 8 + 16 + 1 + 4;
+/** the hidden reasons a record can name (index 0: not hidden or no reason); OTHER: one not here */
+const REASONS = [null, 'subagent', 'headless', 'sdk', 'exec', 'mcp', 'empty', 'archived'] as const;
+const OTHER = 255;
 
-type Listed = Pick<Session, 'key' | 'id' | 'harness' | 'cwd' | 'title' | 'firstPrompt' | 'branch' | 'started' | 'updated' | 'hidden'>;
+type Listed = Pick<Session, 'key' | 'id' | 'harness' | 'cwd' | 'title' | 'firstPrompt' | 'branch' | 'started' | 'updated' | 'hidden' | 'hiddenReason' | 'prompts'>;
 
 /** The rule of withSnapshotNames: these take a snapshot name when one is stored. */
 export function untitledClaude(s: Pick<Session, 'harness' | 'title' | 'firstPrompt'>): boolean {
@@ -58,9 +67,13 @@ export function rowBinChunks(id: string, home: string, sessions: { s: Listed; sh
     const i = untitled ? s.id : '';
     room(FIXED + (a.length + b.length + l.length + i.length) * 3);
     const at = o;
-    out[o] = (s.hidden ? HIDDEN : 0) | (untitled ? UNTITLED : 0);
+    const dir = s.cwd ? (tildify(s.cwd, home) !== s.cwd ? TILDE : 0) : NO_DIR;
+    out[o] = (s.hidden ? HIDDEN : 0) | (untitled ? UNTITLED : 0) | dir;
     out[o + 1] = h;
     out.writeDoubleLE(s.updated ?? s.started ?? NaN, o + 2);
+    const reason = REASONS.indexOf(s.hiddenReason as (typeof REASONS)[number]);
+    out[o + 26] = reason < 0 ? OTHER : reason;
+    out.writeUInt32LE(Number.isInteger(s.prompts) && s.prompts >= 0 && s.prompts <= 0xffffffff ? s.prompts : 0, o + 27);
     o += FIXED;
     const la = out.write(a, o, 'utf8');
     o += la;
@@ -241,4 +254,61 @@ export function eachRow(r: RowBin, readNames: () => Record<string, string>, now:
       harness: HARNESSES[buf[p + 1]!]!,
     });
   }
+}
+
+/** What `ls` shows (lsRows): the rows that pass its filter, and what its hidden count needs of the hidden ones. */
+export interface LsPick {
+  shown: LsRow[];
+  hidden: Pick<LsRow, 'hidden' | 'harness' | 'cwd' | 'hiddenReason'>[];
+}
+
+/**
+ * The records that pass the filter, at most `limit` of them (0: all), as what `resume ls` shows of
+ * each (the values lib/output.ts lsRow takes from the listing: the directory whole again, the
+ * snapshot names as printRowBin gives them), in order; and every hidden record for the count of
+ * those left out. Null when the records cannot give these exactly: a home that is not already one
+ * clean line (putting it back in front of a directory shortened to `~` would then differ from the
+ * directory made one line), or a hidden reason without a code here. The listing serves then.
+ */
+export function lsRows(r: RowBin, readNames: () => Record<string, string>, f: RowFilter = {}, limit = 0): LsPick | null {
+  const { home } = r;
+  if (oneLine(home) !== home) return null;
+  const nameOf = snapshotNames(readNames);
+  const want = f.harness ? new Set(f.harness.map((h) => HARNESSES.indexOf(h))) : null;
+  const shown: LsRow[] = [];
+  const hidden: LsPick['hidden'] = [];
+  for (let k = 0; k < r.count; k++) {
+    let p = r.at[k]!;
+    let buf = r.buf;
+    if (p >= buf.length) {
+      p -= buf.length;
+      buf = r.more!;
+    }
+    const flags = buf[p]!;
+    const reason = buf[p + 26]!;
+    if (reason >= REASONS.length) return null;
+    const harness = HARNESSES[buf[p + 1]!]!;
+    if (flags & HIDDEN) hidden.push({ hidden: true, harness, cwd: null, hiddenReason: REASONS[reason]! });
+    if ((!f.all && flags & HIDDEN) || (want && !want.has(buf[p + 1]!)) || (limit > 0 && shown.length >= limit)) continue;
+    const t = buf.readDoubleLE(p + 2);
+    const a = p + FIXED;
+    const b = a + buf.readUInt32LE(p + 10);
+    const l = b + buf.readUInt32LE(p + 14);
+    const e = l + buf.readUInt32LE(p + 18);
+    const named = nameOf(buf, flags, e, buf.readUInt32LE(p + 22));
+    const ab = buf.toString('utf8', a, b);
+    const [, dir = '', branch = '', text = ''] = buf.toString('utf8', b, named == null ? e : l).split('\t');
+    shown.push({
+      short: ab.slice(ab.indexOf('\t') + 1),
+      time: Number.isNaN(t) ? null : t,
+      harness,
+      cwd: flags & NO_DIR ? null : flags & TILDE ? home + dir.slice(1) : dir,
+      branch: branch || null,
+      prompts: buf.readUInt32LE(p + 27),
+      label: named ?? text,
+      hidden: !!(flags & HIDDEN),
+      hiddenReason: REASONS[reason]!,
+    });
+  }
+  return { shown, hidden };
 }

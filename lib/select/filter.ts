@@ -72,7 +72,7 @@ function cutId(id: string, shared: number, min: number): string {
 }
 
 /** Hidden sessions by reason, for the stderr summary of a listing. */
-export function hiddenSummary(all: Session[], shown: Filters): string | null {
+export function hiddenSummary(all: Pick<Session, 'hidden' | 'harness' | 'cwd' | 'hiddenReason'>[], shown: Filters): string | null {
   if (shown.all) return null;
   const by = new Map<string, number>();
   let n = 0;

@@ -9,3 +9,8 @@ export function createHash(algorithm: string): import('node:crypto').Hash {
   cryptoMod ??= req('node:crypto') as typeof import('node:crypto');
   return cryptoMod.createHash(algorithm);
 }
+
+/** Is descriptor `fd` a terminal? (process.stdout.isTTY would build the stream, and load node:net for a pipe.) */
+export function isTty(fd: number): boolean {
+  return (req('node:tty') as typeof import('node:tty')).isatty(fd);
+}

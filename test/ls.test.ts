@@ -1,0 +1,161 @@
+// `resume ls` without --json runs in the rows bundle and, when nothing changed, prints from the
+// rendered rows (rows.bin) without reading the listing. Its output must be exactly what the
+// listing gives, for every filter, on a terminal and on a pipe.
+import fs from 'node:fs';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { BIN, envFor, jsonl, run, tempHome, write } from './helpers.js';
+
+const uuid = (n: number) => `${String(n).padStart(8, '0')}-3333-4333-8333-333333333333`;
+const cache = (h: string) => path.join(h, '.cache', 'resume');
+
+function claude(h: string, n: number, cwd: string, texts: string[], ts: string, extra: Record<string, unknown> = {}): string {
+  const id = uuid(n);
+  const lines = texts.map((text, i) => ({
+    parentUuid: null, isSidechain: false, userType: 'external', cwd, sessionId: id, version: '2.1.207', gitBranch: 'main',
+    type: 'user', message: { role: 'user', content: text }, uuid: `u-${id}-${i}`, timestamp: ts, entrypoint: 'cli', ...extra,
+  }));
+  return write(h, `.claude/projects/${cwd.replace(/[^a-zA-Z0-9]/g, '-')}/${id}.jsonl`, jsonl(...lines));
+}
+
+function pi(h: string, n: number, cwd: string, texts: string[], ts: string): void {
+  const id = uuid(n);
+  const msgs = texts.map((text, i) => ({
+    type: 'message', id: `m${i}`, parentId: i ? `m${i - 1}` : null, timestamp: ts,
+    message: { role: 'user', content: [{ type: 'text', text }], timestamp: Date.parse(ts) },
+  }));
+  write(h, `.pi/agent/sessions/--p${n}--/${ts.replace(/[:.]/g, '-')}_${id}.jsonl`, jsonl({ type: 'session', version: 3, id, timestamp: ts, cwd }, ...msgs));
+}
+
+/** Sessions of every kind a row shortens or hides: in and outside HOME, HOME itself, hidden for each reason, untitled with a snapshot name. */
+function store(home?: string): string {
+  const h = home ?? tempHome();
+  claude(h, 1, path.join(h, 'src', 'app'), ['first ask', 'second ask', 'third ask'], '2026-05-01T10:00:00.000Z');
+  claude(h, 2, '/tmp/outside\tthe home', ['tab in the directory'], '2026-05-02T10:00:00.000Z');
+  claude(h, 3, h, ['at home'], '2026-05-03T10:00:00.000Z');
+  claude(h, 4, '/tmp/w', ['an sdk worker'], '2026-05-04T10:00:00.000Z', { entrypoint: 'sdk-ts' });
+  claude(h, 5, '/tmp/n', ['to be named'], '2026-05-05T10:00:00.000Z');
+  pi(h, 6, '/tmp/p', ['a pi session', 'and more'], '2026-05-06T10:00:00.000Z');
+  pi(h, 7, '/tmp/e', [], '2026-05-07T10:00:00.000Z');
+  write(h, '.config/resume/sessions/names.json', JSON.stringify({ [uuid(5)]: 'named by snapshot' }));
+  return h;
+}
+
+const VARIANTS = [[], ['-a'], ['-n', '2'], ['-a', '-n', '3'], ['--harness', 'pi'], ['-a', '--harness', 'claude'], ['-n0']];
+
+const ls = (h: string, args: string[]) => {
+  const r = run(h, ['ls', ...args]);
+  expect(r.code, r.stderr).toBe(0);
+  return r.stdout + '--stderr--\n' + r.stderr;
+};
+
+/** ls on a terminal (script(1) gives it one), as the table it prints there. */
+function lsTty(h: string, args: string[]): string {
+  const cmd = [process.execPath, BIN, 'ls', ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
+  const r = spawnSync('script', ['-qec', `stty cols 120 2>/dev/null; ${cmd}`, '/dev/null'], { env: envFor(h), cwd: h, encoding: 'utf8' });
+  expect(r.status, r.stderr).toBe(0);
+  return r.stdout.replace(/\r\n/g, '\n');
+}
+
+describe('resume ls', () => {
+  it('prints from the rendered rows exactly what the listing gives, never reading the listing', () => {
+    const h = store();
+    // the first run builds; its output comes from the listing it made
+    const built = VARIANTS.map((v) => ls(h, v));
+    const fromBin = VARIANTS.map((v) => ls(h, v));
+    expect(fromBin).toEqual(built);
+    // nothing changed: neither listing file is read
+    for (const f of ['list.json', 'rows.json']) fs.writeFileSync(path.join(cache(h), f), 'not read');
+    expect(VARIANTS.map((v) => ls(h, v))).toEqual(built);
+    expect(fs.readFileSync(path.join(cache(h), 'list.json'), 'utf8')).toBe('not read');
+
+    const [plain, all] = built;
+    const line = (id: number) => all!.split('\n').find((l) => l.startsWith(uuid(id).slice(0, 8)))!.split('\t');
+    // short id, time, harness, whole directory, branch, prompts, label
+    expect(line(1)).toEqual([uuid(1).slice(0, 8), '2026-05-01T10:00:00.000Z', 'claude', path.join(h, 'src', 'app'), 'main', '3', 'first ask']);
+    expect(line(2)[3]).toBe('/tmp/outside the home');
+    expect(line(3)[3]).toBe(h);
+    expect(line(5)[6]).toBe('named by snapshot');
+    expect(line(6)[5]).toBe('2');
+    expect(plain).not.toContain(uuid(4).slice(0, 8));
+    expect(plain).toMatch(/--stderr--\n\+3 hidden: 1 empty, 1 print-mode, 1 SDK; --all shows them\n$/);
+    expect(all).toMatch(/--stderr--\n$/);
+  });
+
+  it('gives the same from rows.json, and from the listing when the rows cannot say it exactly', () => {
+    const h = store();
+    const want = VARIANTS.map((v) => ls(h, v));
+    // rows.bin gone: rows.json serves (and rows.bin is written again)
+    fs.rmSync(path.join(cache(h), 'rows.bin'));
+    expect(VARIANTS.map((v) => ls(h, v))).toEqual(want);
+    expect(fs.existsSync(path.join(cache(h), 'rows.bin'))).toBe(true);
+    // a directory filter reads the listing
+    const dir = ls(h, ['--dir', path.join(h, 'src')]);
+    expect(dir.split('\n')[0]!.split('\t')[0]).toBe(uuid(1).slice(0, 8));
+    expect(dir.split('\n')[1]).toBe('--stderr--');
+
+    // a HOME that is not one clean line: a directory made one line (runs of spaces folded, as in
+    // every column) cannot be put back from `~`; the listing serves
+    const odd = path.join(tempHome(), 'two  spaces');
+    fs.mkdirSync(odd);
+    store(odd);
+    const first = VARIANTS.map((v) => ls(odd, v));
+    expect(VARIANTS.map((v) => ls(odd, v))).toEqual(first);
+    expect(first[1]).toContain(`\t${path.join(odd, 'src', 'app').replace('two  spaces', 'two spaces')}\t`);
+  });
+
+  it('shows an append at once (the spliced rows) with its new prompt count', () => {
+    const h = store();
+    const file = claude(h, 1, path.join(h, 'src', 'app'), ['first ask', 'second ask', 'third ask'], '2026-05-01T10:00:00.000Z');
+    ls(h, ['-a']);
+    fs.appendFileSync(file, jsonl({
+      parentUuid: null, isSidechain: false, userType: 'external', cwd: path.join(h, 'src', 'app'), sessionId: uuid(1), version: '2.1.207', gitBranch: 'main',
+      type: 'user', message: { role: 'user', content: 'fourth ask' }, uuid: 'u-late', timestamp: '2026-06-01T10:00:00.000Z', entrypoint: 'cli',
+    }));
+    for (let i = 0; i < 2; i++) {
+      const first = ls(h, ['-n', '1']).split('\n')[0]!.split('\t');
+      expect(first[0]).toBe(uuid(1).slice(0, 8));
+      expect(first[1]).toBe('2026-06-01T10:00:00.000Z');
+      expect(first[5]).toBe('4');
+    }
+  });
+
+  it('leaves to the CLI what its fast path does not take', () => {
+    const h = store();
+    const json = run(h, ['ls', '--json', '-n', '1']);
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout)).toHaveLength(1);
+    for (const bad of [['-n', 'x'], ['-n', '-1'], ['extra'], ['--nope']]) {
+      const r = run(h, ['ls', ...bad]);
+      expect(r.code, bad.join(' ')).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    }
+    const help = run(h, ['ls', '--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('--json');
+    // the demo, with --demo before or after the command
+    const demo = run(h, ['--demo', 'ls', '-n', '2']);
+    expect(demo.code).toBe(0);
+    expect(demo.stdout.split('\n').filter(Boolean)).toHaveLength(2);
+    expect(run(h, ['ls', '--demo', '-n', '2']).stdout).toBe(demo.stdout);
+  });
+
+  it('prints a table on a terminal, the same from the rendered rows as from the listing', () => {
+    const h = store();
+    // built first: a build on a terminal shows its progress on stderr
+    expect(run(h, ['index']).code).toBe(0);
+    const fromBin = lsTty(h, ['-a']);
+    fs.rmSync(path.join(cache(h), 'rows.bin'));
+    expect(lsTty(h, ['-a'])).toBe(fromBin);
+    fs.writeFileSync(path.join(cache(h), 'rows.json'), 'damaged');
+    expect(lsTty(h, ['-a'])).toBe(fromBin);
+    const rows = fromBin.split('\n').filter(Boolean);
+    expect(rows).toHaveLength(7);
+    // no tab (the table pads with spaces), no colour under NO_COLOR, directories under HOME from ~
+    expect(fromBin).not.toMatch(/[\t\x1b]/);
+    expect(rows.find((l) => l.startsWith(uuid(1).slice(0, 8)))).toMatch(/~\/src\/app +main +3 +first ask$/);
+    expect(rows.find((l) => l.startsWith(uuid(2).slice(0, 8)))).toContain('/tmp/outside the home');
+  });
+});
