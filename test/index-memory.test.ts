@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { jsonl, lsJson, put, ROOT, run, tempDir, tempHome, write } from './helpers.js';
-import { updateIndex, STATE_VERSION, SHARDS, type IndexResult } from '../lib/index/index.js';
+import { storedSizes, updateIndex, STATE_VERSION, SHARDS, type IndexResult } from '../lib/index/index.js';
 import { ShardWriter } from '../lib/index/shardwriter.js';
 import { makeCtx } from '../lib/util/paths.js';
 import type { Session } from '../lib/types.js';
@@ -278,5 +278,25 @@ describe('ShardWriter', () => {
     expect(written).toEqual(['a', 'b']);
     expect(fs.readdirSync(dir).filter((f) => f.includes('.tmp-'))).toEqual([]);
     expect(fs.existsSync(file(0))).toBe(false);
+  });
+});
+
+describe('the sizes check.bin recorded (storedSizes: how a search orders its work)', () => {
+  it('come from the check.bin the index run read, and from the file again once it was replaced', async () => {
+    const home = tempHome();
+    const cache = path.join(home, '.cache', 'resume');
+    const a = write(home, '.pi/agent/sessions/--a--/2026-01-01T00-00-00-000Z_a.jsonl', jsonl({ type: 'session', version: 3, id: 'a', timestamp: '2026-01-01T00:00:00.000Z', cwd: '/a' }));
+    const b = write(home, '.pi/agent/sessions/--b--/2026-01-02T00-00-00-000Z_b.jsonl', jsonl({ type: 'session', version: 3, id: 'b', timestamp: '2026-01-02T00:00:00.000Z', cwd: '/b' }));
+    const ctx = makeCtx({ PATH: process.env.PATH, HOME: home, RESUME_CACHE_DIR: cache, TZ: 'UTC' });
+    await updateIndex(ctx);
+    const size = (f: string) => fs.statSync(f).size;
+    expect(Object.fromEntries(storedSizes(ctx))).toEqual({ [a]: size(a), [b]: size(b) });
+    // another process brings the index up to date: check.bin is a new file, read again
+    fs.appendFileSync(a, jsonl({ type: 'message', id: 'm', parentId: null, timestamp: '2026-01-03T00:00:00.000Z', message: { role: 'user', content: [{ type: 'text', text: 'more' }] } }));
+    expect(run(home, ['index']).code).toBe(0);
+    expect(storedSizes(ctx).get(a)).toBe(size(a));
+    // no check.bin: no sizes
+    fs.rmSync(path.join(cache, 'check.bin'));
+    expect(storedSizes(ctx).size).toBe(0);
   });
 });
