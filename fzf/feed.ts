@@ -8,12 +8,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Harness, Session } from '../lib/types.js';
 import { HARNESSES } from '../lib/types.js';
-import { applyFilters, shortIds, type Filters } from '../lib/select/filter.js';
+import { applyFilters, shortIds, under, type Filters } from '../lib/select/filter.js';
 import { harnessColor, row } from '../lib/output.js';
 import { oneLine, width } from '../lib/util/text.js';
 import { tildify } from '../lib/util/paths.js';
-import { eachRow, type RowBin } from '../lib/index/rowbin.js';
+import { dirFilterable, eachRow, type RowBin } from '../lib/index/rowbin.js';
 import type { App } from '../lib/app.js';
+import { checkedRows } from '../lib/select/find.js';
 
 /** What a fed row needs of a session: a listing row (rows.json) or a whole session. */
 export type Fed = Pick<Session, 'key' | 'id' | 'updated' | 'started' | 'harness' | 'cwd' | 'branch' | 'title' | 'firstPrompt' | 'hidden'>;
@@ -128,17 +129,18 @@ export type FeedSource = { bin: RowBin; names: () => Record<string, string> } | 
 
 /**
  * Bring the index up to date and take what the lines for state `s` are made from: the rendered rows
- * when nothing changed, else the listing rows (rows.json); always these with a directory filter (the
- * rendered rows hold the directory shortened, not the session's own). Never the whole sessions.
+ * when nothing changed, else the listing rows (rows.json); these too for a directory filter the
+ * rendered rows cannot apply (dirFilterable). Never the whole sessions.
  */
 export async function feedSource(app: App, s: PickState): Promise<FeedSource> {
-  return s.dir ? { sessions: await app.listing({ quiet: true }) } : app.listingRows({ quiet: true });
+  const got = await app.listingRows({ quiet: true });
+  return 'bin' in got && s.dir && !dirFilterable(got.bin) ? { sessions: await checkedRows(app) } : got;
 }
 
 /**
  * The lines for state `s` (the status line first) from a feed source: from rendered rows the same
- * lines feedLines gives from the listing. Rendered rows only come without a directory filter
- * (feedSource, app.lastRows): they cannot apply one.
+ * lines feedLines gives from the listing. Rendered rows come with a directory filter only when they
+ * can apply it (feedSource, dirFilterable).
  */
 export function linesOf(src: FeedSource, s: PickState, home: string, color = false, now = Date.now(), plain = false): string[] {
   if ('sessions' in src) return feedLines(src.sessions, s, home, color, now, plain);
@@ -146,6 +148,7 @@ export function linesOf(src: FeedSource, s: PickState, home: string, color = fal
   let hidden = 0;
   eachRow(src.bin, src.names, now, (r) => {
     if (s.harness && !s.harness.includes(r.harness)) return;
+    if (s.dir && !under(r.cwd, s.dir)) return;
     if (r.hidden && !s.all) hidden++;
     else rows.push(r.fields);
   });

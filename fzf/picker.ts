@@ -23,6 +23,7 @@ import { noColor } from '../lib/util/color.js';
 import { alignRows, feedLines, feedSource, linesOf, listColor, stateFilters, writeState, type PickState } from './feed.js';
 import { findSession } from '../lib/select/find.js';
 import { haveListing, storedSession } from '../lib/index/index.js';
+import { dirFilterable } from '../lib/index/rowbin.js';
 import { applyFilters } from '../lib/select/filter.js';
 import { row } from '../lib/output.js';
 import { oneLine } from '../lib/util/text.js';
@@ -120,7 +121,9 @@ export async function pick(app: App, o: PickOptions = {}): Promise<PickResult> {
     // A warm index: the rows of the last build are shown at once, while the index is checked; the
     // check ends the input, and fzf's `load` then runs what it left in `onload`: nothing when
     // nothing changed, else a reload of the fresh rows (needs transform: older fzf waits for the check).
-    const early = !stream && !o.sessions && !state.dir && has(fzf.version, 'loadEvent') && has(fzf.version, 'unbind') && has(fzf.version, 'transform') ? app.lastRows() : null;
+    const last = !stream && !o.sessions && has(fzf.version, 'loadEvent') && has(fzf.version, 'unbind') && has(fzf.version, 'transform') ? app.lastRows() : null;
+    // (with a directory filter, only rows that can apply it: see dirFilterable)
+    const early = last && (!state.dir || dirFilterable(last.bin)) ? last : null;
     const onload = path.join(dir, 'onload');
     if (early) {
       fs.writeFileSync(onload, '');

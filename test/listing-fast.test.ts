@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { jsonl, run, tempHome, write } from './helpers.js';
 import { RACY_MS, type SeenDir } from '../lib/index/dirs.js';
 import { dirsStand, makeMemo, parseMeta } from '../lib/index/discmemo.js';
-import { lsRows, printRowBin, readRowBin, ROWBIN_VERSION, rowBinChunks } from '../lib/index/rowbin.js';
+import { dirFilterable, lsRows, printRowBin, readRowBin, ROWBIN_VERSION, rowBinChunks } from '../lib/index/rowbin.js';
 import type { Source } from '../lib/types.js';
 
 const uuid = (n: number) => `${String(n).padStart(8, '0')}-2222-4222-8222-222222222222`;
@@ -150,6 +150,15 @@ describe('rendered rows (rows.bin)', () => {
       { hidden: true, harness: 'pi', cwd: null, hiddenReason: 'archived' },
     ]);
     expect(lsRows(bin, () => ({}), { harness: ['claude'] })!.shown).toEqual([]);
+    // a directory filter: the directories whole again (under HOME and not), none for a session without one
+    expect(dirFilterable(bin)).toBe(true);
+    expect(lsRows(bin, () => ({}), { all: true, dir: '/home/u' })!.shown.map((r) => r.short)).toEqual(['a', 'b']);
+    expect(lsRows(bin, () => ({}), { all: true, dir: '/srv' })!.shown.map((r) => r.short)).toEqual(['d']);
+    // a directory a row shows made one line (a tab in it) cannot be filtered from the rows
+    const tabbed = readRowBin(Buffer.concat(rowBinChunks('b', home, [...list, s('g', { cwd: '/srv/a\tb' })])!))!;
+    expect(dirFilterable(tabbed)).toBe(false);
+    expect(lsRows(tabbed, () => ({}), { dir: '/srv' })).toBeNull();
+    expect(lsRows(tabbed, () => ({}), {})!.shown.map((r) => r.cwd)).toContain('/srv/a b');
     // a reason without a code, or a home that is not one clean line: the listing serves
     expect(lsRows(readRowBin(Buffer.concat(rowBinChunks('b', home, [s('f', { hidden: true, hiddenReason: 'new-kind' })])!))!, () => ({}))).toBeNull();
     expect(lsRows(readRowBin(Buffer.concat(rowBinChunks('b', '/home/u  two', list)!))!, () => ({}))).toBeNull();

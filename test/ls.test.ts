@@ -28,11 +28,15 @@ function pi(h: string, n: number, cwd: string, texts: string[], ts: string): voi
   write(h, `.pi/agent/sessions/--p${n}--/${ts.replace(/[:.]/g, '-')}_${id}.jsonl`, jsonl({ type: 'session', version: 3, id, timestamp: ts, cwd }, ...msgs));
 }
 
-/** Sessions of every kind a row shortens or hides: in and outside HOME, HOME itself, hidden for each reason, untitled with a snapshot name. */
-function store(home?: string): string {
+/**
+ * Sessions of every kind a row shortens or hides: in and outside HOME, HOME itself, hidden for each
+ * reason, untitled with a snapshot name; and (unless `plainDirs`) a directory with a tab in it, which
+ * a row shows made one line.
+ */
+function store(home?: string, plainDirs = false): string {
   const h = home ?? tempHome();
   claude(h, 1, path.join(h, 'src', 'app'), ['first ask', 'second ask', 'third ask'], '2026-05-01T10:00:00.000Z');
-  claude(h, 2, '/tmp/outside\tthe home', ['tab in the directory'], '2026-05-02T10:00:00.000Z');
+  claude(h, 2, plainDirs ? '/tmp/outside the home' : '/tmp/outside\tthe home', ['tab in the directory'], '2026-05-02T10:00:00.000Z');
   claude(h, 3, h, ['at home'], '2026-05-03T10:00:00.000Z');
   claude(h, 4, '/tmp/w', ['an sdk worker'], '2026-05-04T10:00:00.000Z', { entrypoint: 'sdk-ts' });
   claude(h, 5, '/tmp/n', ['to be named'], '2026-05-05T10:00:00.000Z');
@@ -43,6 +47,8 @@ function store(home?: string): string {
 }
 
 const VARIANTS = [[], ['-a'], ['-n', '2'], ['-a', '-n', '3'], ['--harness', 'pi'], ['-a', '--harness', 'claude'], ['-n0']];
+
+const keysOf = (out: string) => out.split('--stderr--')[0]!.split('\n').filter(Boolean).map((l) => l.split('\t')[0]);
 
 const ls = (h: string, args: string[]) => {
   const r = run(h, ['ls', ...args]);
@@ -103,6 +109,42 @@ describe('resume ls', () => {
     const first = VARIANTS.map((v) => ls(odd, v));
     expect(VARIANTS.map((v) => ls(odd, v))).toEqual(first);
     expect(first[1]).toContain(`\t${path.join(odd, 'src', 'app').replace('two  spaces', 'two spaces')}\t`);
+  });
+
+  it('applies a directory filter from the rendered rows when each row holds its directory exactly, else from the listing', () => {
+    for (const plainDirs of [true, false]) {
+      const h = store(undefined, plainDirs);
+      claude(h, 8, path.join(h, 'src', 'application'), ['a sibling directory'], '2026-05-08T10:00:00.000Z');
+      const dirs = [path.join(h, 'src', 'app'), path.join(h, 'src'), h, '/tmp', '/tmp/outside the home', '/nowhere'];
+      const cmds = dirs.flatMap((d) => [
+        ['rows', '-a', '--dir', d],
+        ['rows', '--dir', d],
+        ['rows', '--align', '--status', '--dir', d],
+        ['ls', '--dir', d],
+        ['ls', '-a', '-n', '1', '--dir', d],
+        ['__complete', '--', '--dir', d, ''],
+        ['__complete', '--', '-a', '--dir', d, '000'],
+      ]);
+      const out = (c: string[]) => {
+        const r = run(h, c);
+        expect(r.code, `${c.join(' ')}: ${r.stderr}`).toBe(0);
+        return r.stdout + '--stderr--\n' + r.stderr;
+      };
+      // from the listing (its first build), then from the rendered rows
+      fs.rmSync(path.join(cache(h), 'rows.bin'), { force: true });
+      const want = cmds.map((c) => (fs.rmSync(path.join(cache(h), 'rows.bin'), { force: true }), out(c)));
+      if (plainDirs) {
+        // nothing changed and every directory is exact: neither listing file is read
+        for (const f of ['list.json', 'rows.json']) fs.writeFileSync(path.join(cache(h), f), 'not read');
+      }
+      expect(cmds.map(out)).toEqual(want);
+      const rowsIn = (d: string) => want[cmds.findIndex((c) => c[0] === 'rows' && c[1] === '-a' && c[3] === d)]!;
+      expect(keysOf(rowsIn(path.join(h, 'src', 'app')))).toEqual([`claude:${uuid(1)}`]);
+      expect(keysOf(rowsIn(path.join(h, 'src'))).sort()).toEqual([`claude:${uuid(1)}`, `claude:${uuid(8)}`]);
+      expect(keysOf(rowsIn(h))).toHaveLength(3);
+      expect(keysOf(rowsIn('/tmp/outside the home'))).toEqual(plainDirs ? [`claude:${uuid(2)}`] : []);
+      expect(keysOf(rowsIn('/nowhere'))).toEqual([]);
+    }
   });
 
   it('shows an append at once (the spliced rows) with its new prompt count', () => {

@@ -10,14 +10,14 @@ import type { Command, Option } from 'commander';
 import type { App } from '../app.js';
 import { makeApp } from '../app.js';
 import { out } from './common.js';
-import { applyFilters, parseHarnesses, resolveDir, shortIds, type Filters } from '../select/filter.js';
+import { applyFilters, parseHarnesses, resolveDir, shortIds, under, type Filters } from '../select/filter.js';
 import { resolve } from '../select/resolve.js';
 import { HARNESSES, type Session } from '../types.js';
 import { age } from '../util/time.js';
 import { clip, oneLine } from '../util/text.js';
 import { tildify } from '../util/paths.js';
 import { label } from '../output.js';
-import { eachRow, type RowBin } from '../index/rowbin.js';
+import { dirFilterable, eachRow, type RowBin } from '../index/rowbin.js';
 import { checkedSessions } from '../select/find.js';
 
 /** Subcommands whose argument names a session (QUERY). */
@@ -59,16 +59,17 @@ function candidate(value: string, parts: string[]): Candidate {
 
 /**
  * sessionCandidates from the rendered rows (rows.bin) when the word is empty or the start of an id:
- * the same rows, without parsing the listing. Null when they cannot tell (a directory filter, a word
- * that starts no id and must be resolved, an id the row cannot give exactly): ask the listing then.
+ * the same rows, without parsing the listing. Null when they cannot tell (a directory filter they
+ * cannot apply, a word that starts no id and must be resolved, an id the row cannot give exactly):
+ * ask the listing then.
  */
 export function binCandidates(word: string, bin: RowBin, readNames: () => Record<string, string>, now: number, filters: Filters = {}): Candidate[] | null {
-  if (filters.dir) return null;
+  if (filters.dir && !dirFilterable(bin)) return null;
   const low = word.toLowerCase();
   const out: Candidate[] = [];
   let exact = true;
   eachRow(bin, readNames, now, (r) => {
-    if ((r.hidden && !filters.all) || (filters.harness && !filters.harness.includes(r.harness))) return;
+    if ((r.hidden && !filters.all) || (filters.harness && !filters.harness.includes(r.harness)) || (filters.dir && !under(r.cwd, filters.dir))) return;
     const [key = '', short = '', when = '', harness = '', dir = '', branch = '', text = ''] = r.fields;
     // a space in the key may stand for a tab or line break of the id: not the id itself
     if (key.includes(' ')) exact = false;
@@ -183,13 +184,10 @@ export async function candidates(program: Command, app: App, words: string[], no
   if (cmd === program || SESSION_ARG.has(cmd.name())) {
     const f = filtersGiven(given, app.ctx.home);
     // the rendered rows when nothing changed (most TABs), else the listing, checked once
-    if (!f.dir) {
-      const got = await app.listingRows({ quiet: true });
-      const rows = 'bin' in got ? binCandidates(cur, got.bin, got.names, now, f) : null;
-      if (rows) return rows;
-      return sessionCandidates(cur, await checkedSessions(app), app.ctx.home, now, f);
-    }
-    return sessionCandidates(cur, await app.sessions(), app.ctx.home, now, f);
+    const got = await app.listingRows({ quiet: true });
+    const rows = 'bin' in got ? binCandidates(cur, got.bin, got.names, now, f) : null;
+    if (rows) return rows;
+    return sessionCandidates(cur, await checkedSessions(app), app.ctx.home, now, f);
   }
   if (cmd.name() === 'init') return SHELL_NAMES.filter((s) => s.startsWith(cur)).map((s) => ({ value: s, desc: `${s} integration` }));
   const arg = cmd.registeredArguments[0];

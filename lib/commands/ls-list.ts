@@ -5,10 +5,10 @@
 import fs from 'node:fs';
 import type { App } from '../app.js';
 import { filtersOf, type FilterOpts } from './common.js';
-import { applyFilters, hiddenSummary, shortIds, type Filters } from '../select/filter.js';
-import { lsRow, plain, table, type LsRow } from '../output.js';
+import { applyFilters, hiddenSummary, type Filters } from '../select/filter.js';
+import { lsRow, plain, table } from '../output.js';
 import { lsRows, type LsPick } from '../index/rowbin.js';
-import { checkedSessions } from '../select/find.js';
+import { checkedRows } from '../select/find.js';
 import { writeOut } from '../util/stdout.js';
 import { isTty } from '../util/lazy.js';
 import { colorOn } from '../util/color.js';
@@ -43,19 +43,14 @@ export async function lsAction(app: App, o: LsOpts): Promise<void> {
 /**
  * The sessions `ls` shows (at most `limit`; 0: all), newest first, and the hidden ones for the count
  * of those left out: from the rendered rows when nothing changed, else from the listing the run made
- * or read. A directory filter needs each directory as it is, not as a row shows it: the listing.
+ * or read (and when the rows cannot give them exactly: lsRows).
  */
 async function lsListing(app: App, filters: Filters, limit: number): Promise<LsPick> {
-  let all: LsRow[];
-  const got = filters.dir ? null : await app.listingRows();
-  const picked = got && 'bin' in got ? lsRows(got.bin, got.names, filters, limit) : null;
+  const got = await app.listingRows();
+  const picked = 'bin' in got ? lsRows(got.bin, got.names, filters, limit) : null;
   if (picked) return picked;
-  if (got && !('bin' in got)) all = got.sessions.map((s) => lsRow(s, s.short));
-  else {
-    const sessions = filters.dir ? await app.sessions() : await checkedSessions(app);
-    const shorts = shortIds(sessions);
-    all = sessions.map((s) => lsRow(s, shorts.get(s.id)!));
-  }
+  // the listing rows the run made or read, else those of the build it just checked
+  const all = ('bin' in got ? await checkedRows(app) : got.sessions).map((s) => lsRow(s, s.short));
   const shown = applyFilters(all, filters);
   return { shown: limit > 0 ? shown.slice(0, limit) : shown, hidden: all.filter((s) => s.hidden) };
 }

@@ -9,7 +9,8 @@ import { writeOut as out } from '../util/stdout.js';
 import { applyFilters } from '../select/filter.js';
 import { row } from '../output.js';
 import type { Session } from '../types.js';
-import { printRowBin } from '../index/rowbin.js';
+import { dirFilterable, printRowBin } from '../index/rowbin.js';
+import { checkedRows } from '../select/find.js';
 
 export interface RowsOpts extends FilterOpts {
   align?: boolean;
@@ -39,12 +40,15 @@ export async function rowsAction(app: App, o: RowsOpts): Promise<void> {
     for (const s of applyFilters(batch, filters)) buf += row(s, ids.add(s.id), app.ctx.home, now) + '\n';
     out(buf);
   };
-  // --dir needs each session's directory: the listing; otherwise the rendered rows when nothing changed
-  const got = filters.dir ? { sessions: await app.listing({ onSessions }) } : await app.listingRows({ onSessions });
+  // the rendered rows when nothing changed (with --dir, when they can tell each session's directory)
+  let got = await app.listingRows({ onSessions });
   if (streamed) return;
   if ('bin' in got) {
-    printRowBin(got.bin, filters, got.names, now, out);
-    return;
+    if (!filters.dir || dirFilterable(got.bin)) {
+      printRowBin(got.bin, filters, got.names, now, out);
+      return;
+    }
+    got = { sessions: await checkedRows(app) };
   }
   const all = got.sessions;
   const shown = applyFilters(all, filters);

@@ -521,6 +521,16 @@ function readListing(files: IndexFiles, want: 'full' | 'rows', id: string): List
 }
 
 /**
+ * The listing rows (rows.json, list.patch applied) of the build check.bin names, without statting
+ * any source: for a caller that has just brought the index up to date; null when there are none.
+ */
+export function storedRows(ctx: Ctx): ListedSession[] | null {
+  const files = indexFiles(ctx);
+  const id = checkId(files.check);
+  return id ? (readListing(files, 'rows', id)?.sessions ?? null) : null;
+}
+
+/**
  * The listing of the build check.bin names, whole, without statting any source (the picker's
  * callbacks look a session up by key in it); null when there is none.
  */

@@ -6,12 +6,14 @@
 // Layout: a header line `v<version> <build id> <count> <home>\n` (UTF-8; the home the directories
 // were shortened against), then one record per session, newest first:
 //   u8 flags (1: hidden, 2: a Claude session without a title, 4: no directory, 8: the directory
-//   shortened to `~`), u8 harness (index in HARNESSES), f64 LE time (updated, else started; NaN
+//   shortened to `~`, 16: the directory field is the directory exactly, `~` aside: nothing in it
+//   was made one line), u8 harness (index in HARNESSES), f64 LE time (updated, else started; NaN
 //   when unknown), u32 LE lengths of A, B, L and I, u8 why it is hidden (index in REASONS, 255: a
 //   reason not there), u32 LE prompt count, then the bytes of A (`key\tshort`), B
 //   (`harness\tdir\tbranch\t`), L (the label) and I (the id: only for flag 2).
 // A row is A \t age \t B L \n — exactly what lib/output.ts `row` gives (it renders the parts here).
-// `resume ls` prints from the same records (lsRows): flags 4 and 8 give the directory back whole.
+// `resume ls` prints from the same records (lsRows): flags 4 and 8 give the directory back whole,
+// and flag 16 says a directory filter (`--dir`) can be applied to it (dirFilterable).
 // The file is read only when its build id is the one check.bin matched; anything malformed is
 // ignored (the caller reads rows.json instead), never trusted in part.
 import { HARNESSES, type Harness, type Session } from '../types.js';
@@ -19,13 +21,15 @@ import { row, type LsRow } from '../output.js';
 import { age } from '../util/time.js';
 import { oneLine } from '../util/text.js';
 import { tildify } from '../util/paths.js';
+import { under } from '../select/filter.js';
 
-export const ROWBIN_VERSION = 2;
+export const ROWBIN_VERSION = 3;
 
 const HIDDEN = 1;
 const UNTITLED = 2;
 const NO_DIR = 4;
 const TILDE = 8;
+const EXACT_DIR = 16;
 /** bytes before a record's fields: flags, harness, time, four lengths, reason, prompts */
 export const FIXED = 2 + 8 + 16 + 1 + 4;
 /** the hidden reasons a record can name (index 0: not hidden or no reason); OTHER: one not here */
@@ -67,7 +71,8 @@ export function rowBinChunks(id: string, home: string, sessions: { s: Listed; sh
     const i = untitled ? s.id : '';
     room(FIXED + (a.length + b.length + l.length + i.length) * 3);
     const at = o;
-    const dir = s.cwd ? (tildify(s.cwd, home) !== s.cwd ? TILDE : 0) : NO_DIR;
+    const shown = s.cwd ? tildify(s.cwd, home) : '';
+    const dir = s.cwd ? (shown !== s.cwd ? TILDE : 0) | (parts[4] === shown ? EXACT_DIR : 0) : NO_DIR;
     out[o] = (s.hidden ? HIDDEN : 0) | (untitled ? UNTITLED : 0) | dir;
     out[o + 1] = h;
     out.writeDoubleLE(s.updated ?? s.started ?? NaN, o + 2);
@@ -126,11 +131,44 @@ export function readRowBin(buf: Buffer): RowBin | null {
 export interface RowFilter {
   all?: boolean;
   harness?: Harness[];
+  /** only sessions in this directory or below: for rows that can tell (dirFilterable) */
+  dir?: string;
 }
 
 /**
- * Print the rows that pass the filter (`readNames`: the snapshot names by session id, read the first
- * time an untitled Claude row is printed), in blocks so fzf sees the first screen at once. `write`
+ * Can a directory filter be applied to these rows? Each record's directory must be the session's
+ * own once `~` is put back: the home one clean line, and no directory made one line (a control
+ * character or a run of spaces in it). When not, the listing serves a directory filter.
+ */
+export function dirFilterable(r: RowBin): boolean {
+  if (oneLine(r.home) !== r.home) return false;
+  for (let k = 0; k < r.count; k++) {
+    let p = r.at[k]!;
+    let buf = r.buf;
+    if (p >= buf.length) {
+      p -= buf.length;
+      buf = r.more!;
+    }
+    if (!(buf[p]! & (NO_DIR | EXACT_DIR))) return false;
+  }
+  return true;
+}
+
+/** A record's directory as the session has it (its flags, and its directory field as the row shows it). */
+function cwdOf(flags: number, dir: string, home: string): string | null {
+  return flags & NO_DIR ? null : flags & TILDE ? home + dir.slice(1) : dir;
+}
+
+/** The directory field of the record whose B part starts at `b` (`harness\tdir\tbranch\t`). */
+function dirField(buf: Buffer, b: number): string {
+  const t1 = buf.indexOf(9, b);
+  return buf.toString('utf8', t1 + 1, buf.indexOf(9, t1 + 1));
+}
+
+/**
+ * Print the rows that pass the filter (a directory filter only on rows that can tell:
+ * dirFilterable; `readNames`: the snapshot names by session id, read the first time an untitled
+ * Claude row is printed), in blocks so fzf sees the first screen at once. `write`
  * must be done with each block when it returns (the buffer is written over for the next).
  */
 export function printRowBin(r: RowBin, f: RowFilter, readNames: () => Record<string, string>, now: number, write: (b: Buffer) => void): void {
@@ -176,6 +214,7 @@ export function printRowBin(r: RowBin, f: RowFilter, readNames: () => Record<str
     const flags = buf[p]!;
     if (!f.all && flags & HIDDEN) continue;
     if (want && !want.has(buf[p + 1]!)) continue;
+    if (f.dir && !under(cwdOf(flags, dirField(buf, p + FIXED + buf.readUInt32LE(p + 10)), r.home), f.dir)) continue;
     const t = buf.readDoubleLE(p + 2);
     const la = buf.readUInt32LE(p + 10);
     const lb = buf.readUInt32LE(p + 14);
@@ -221,6 +260,8 @@ export interface BinRow {
   fields: string[];
   hidden: boolean;
   harness: Harness;
+  /** the session's directory, `~` put back (what a directory filter compares: see dirFilterable) */
+  cwd: string | null;
 }
 
 /**
@@ -252,6 +293,7 @@ export function eachRow(r: RowBin, readNames: () => Record<string, string>, now:
       fields: [key, short, age(Number.isNaN(t) ? null : t, now), harness, dir, branch, label ?? text],
       hidden: !!(flags & HIDDEN),
       harness: HARNESSES[buf[p + 1]!]!,
+      cwd: cwdOf(flags, dir, r.home),
     });
   }
 }
@@ -268,11 +310,12 @@ export interface LsPick {
  * snapshot names as printRowBin gives them), in order; and every hidden record for the count of
  * those left out. Null when the records cannot give these exactly: a home that is not already one
  * clean line (putting it back in front of a directory shortened to `~` would then differ from the
- * directory made one line), or a hidden reason without a code here. The listing serves then.
+ * directory made one line), a hidden reason without a code here, or a directory filter on rows
+ * that cannot tell (dirFilterable). The listing serves then.
  */
 export function lsRows(r: RowBin, readNames: () => Record<string, string>, f: RowFilter = {}, limit = 0): LsPick | null {
   const { home } = r;
-  if (oneLine(home) !== home) return null;
+  if (oneLine(home) !== home || (f.dir && !dirFilterable(r))) return null;
   const nameOf = snapshotNames(readNames);
   const want = f.harness ? new Set(f.harness.map((h) => HARNESSES.indexOf(h))) : null;
   const shown: LsRow[] = [];
@@ -288,11 +331,13 @@ export function lsRows(r: RowBin, readNames: () => Record<string, string>, f: Ro
     const reason = buf[p + 26]!;
     if (reason >= REASONS.length) return null;
     const harness = HARNESSES[buf[p + 1]!]!;
-    if (flags & HIDDEN) hidden.push({ hidden: true, harness, cwd: null, hiddenReason: REASONS[reason]! });
-    if ((!f.all && flags & HIDDEN) || (want && !want.has(buf[p + 1]!)) || (limit > 0 && shown.length >= limit)) continue;
-    const t = buf.readDoubleLE(p + 2);
     const a = p + FIXED;
     const b = a + buf.readUInt32LE(p + 10);
+    // the directory, for a directory filter (the hidden count takes it too)
+    const where = f.dir ? cwdOf(flags, dirField(buf, b), home) : null;
+    if (flags & HIDDEN) hidden.push({ hidden: true, harness, cwd: where, hiddenReason: REASONS[reason]! });
+    if ((!f.all && flags & HIDDEN) || (want && !want.has(buf[p + 1]!)) || (f.dir && !under(where, f.dir)) || (limit > 0 && shown.length >= limit)) continue;
+    const t = buf.readDoubleLE(p + 2);
     const l = b + buf.readUInt32LE(p + 14);
     const e = l + buf.readUInt32LE(p + 18);
     const named = nameOf(buf, flags, e, buf.readUInt32LE(p + 22));
@@ -302,7 +347,7 @@ export function lsRows(r: RowBin, readNames: () => Record<string, string>, f: Ro
       short: ab.slice(ab.indexOf('\t') + 1),
       time: Number.isNaN(t) ? null : t,
       harness,
-      cwd: flags & NO_DIR ? null : flags & TILDE ? home + dir.slice(1) : dir,
+      cwd: cwdOf(flags, dir, home),
       branch: branch || null,
       prompts: buf.readUInt32LE(p + 27),
       label: named ?? text,

@@ -4,7 +4,7 @@
 // key missing from it (or no index yet) brings the index up to date.
 import type { App } from '../app.js';
 import type { Session } from '../types.js';
-import { storedListing, storedSession } from '../index/index.js';
+import { storedListing, storedRows, storedSession, type ListedSession } from '../index/index.js';
 import { looksLikePath, resolve } from './resolve.js';
 import { HARNESSES } from '../types.js';
 import { shortOf } from './filter.js';
@@ -85,4 +85,10 @@ export async function lookup(app: App, query: string[]): Promise<{ hit: { sessio
 export async function checkedSessions(app: App): Promise<Session[]> {
   const l = storedSessions(app);
   return l ? app.named(l) : app.sessions();
+}
+
+/** The same for the listing rows (rows.json): what a row shows of every session, named. */
+export async function checkedRows(app: App): Promise<ListedSession[]> {
+  const l = app.demo ? null : storedRows(app.ctx);
+  return l ? app.named(l) : app.listing({ quiet: true });
 }
