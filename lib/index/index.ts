@@ -429,11 +429,19 @@ interface PrevStat extends Stat {
   harness: Harness;
 }
 
-/** Are these sources (paths and dependency signatures) the ones check.bin lists, in its order? */
-function samePaths(c: StoredCheck, found: Found[]): boolean {
+/**
+ * Are these sources (paths and dependency signatures) the ones check.bin lists, in its order? With
+ * `live` (Discovered: the discovery was made against this check), only the live discoveries' paths
+ * are compared; every other source is the stored one at its index.
+ */
+function samePaths(c: StoredCheck, found: Found[], live: Discovered['live'] = null): boolean {
   if (found.length !== c.count) return false;
   const paths = storedPaths(c);
   if (paths.length !== c.count) return false;
+  if (live) {
+    for (const [at, fs] of live) for (let k = 0; k < fs.length; k++) if (paths[at + k] !== checkName(fs[k]!)) return false;
+    return true;
+  }
   for (let i = 0; i < found.length; i++) if (paths[i] !== checkName(found[i]!)) return false;
   return true;
 }
@@ -1036,6 +1044,8 @@ interface Discovery {
   meta: AdapterMeta[];
   /** the check.bin read */
   stored: StoredCheck | null;
+  /** Discovered.live, against `stored` */
+  live?: Discovered['live'];
 }
 
 /**
@@ -1050,7 +1060,7 @@ function tryFast(ctx: Ctx, opts: IndexOptions, want: 'full' | 'rows', files: Ind
   const { roots, meta, metaChanged } = d;
   const id = matchCheck(stored, d);
   // the sources as objects only now, for the builder
-  if (!id) return { found: d.found, nums: d.nums(), roots, skipped, meta, stored };
+  if (!id) return { found: d.found, nums: d.nums(), roots, skipped, meta, stored, live: d.live };
   if (metaChanged) {
     // the same sources, and a discovery memo made or dropped: record it for the next run
     try {
@@ -1115,7 +1125,7 @@ async function build(ctx: Ctx, opts: IndexOptions, files: IndexFiles, want: 'ful
   // file the discovery read: another builder may have finished while this run waited for the lock.
   const stored = opts.rebuild ? null : recheck(files.check, d?.stored ?? null);
   // the sources are check.bin's, in its order (the usual case): only the changed ones are looked at
-  const served = !!stored && samePaths(stored, found);
+  const served = !!stored && samePaths(stored, found, d && d.stored === stored ? d.live : null);
   const prev = stored ? storedStats(stored, found, served, d?.nums) : null;
 
   // What changed: new or modified sources, and sources gone since the stored build.
