@@ -11,13 +11,14 @@ import type { App } from '../app.js';
 import { makeApp } from '../app.js';
 import { out } from './common.js';
 import { applyFilters, parseHarnesses, resolveDir, shortIds, under, type Filters } from '../select/filter.js';
-import { resolve } from '../select/resolve.js';
+import { looksLikePath, resolve } from '../select/resolve.js';
+import { sessionsHolding } from '../index/holding.js';
 import { HARNESSES, type Session } from '../types.js';
 import { age } from '../util/time.js';
 import { clip, oneLine } from '../util/text.js';
 import { tildify } from '../util/paths.js';
 import { label } from '../output.js';
-import { dirFilterable, eachRow, type RowBin } from '../index/rowbin.js';
+import { anyIdStarts, dirFilterable, eachRow, type RowBin } from '../index/rowbin.js';
 import { checkedSessions } from '../select/find.js';
 
 /** Subcommands whose argument names a session (QUERY). */
@@ -29,10 +30,12 @@ export interface Candidate {
   desc: string;
 }
 
-/** `<short or full id>\t<display>` rows for the sessions the word names, newest first. */
-export function sessionCandidates(word: string, all: Session[], home: string, now = Date.now(), filters: Filters = {}): Candidate[] {
+/**
+ * `<short or full id>\t<display>` rows for the sessions the word names, newest first. `shorts`: the
+ * short ids when `all` is not every session (lib/index/holding.ts: the sessions that may match).
+ */
+export function sessionCandidates(word: string, all: Session[], home: string, now = Date.now(), filters: Filters = {}, shorts = shortIds(all)): Candidate[] {
   const shown = applyFilters(all, filters);
-  const shorts = shortIds(all);
   const low = word.toLowerCase();
   let hits: Session[];
   if (word === '') hits = shown;
@@ -66,6 +69,8 @@ function candidate(value: string, parts: string[]): Candidate {
 export function binCandidates(word: string, bin: RowBin, readNames: () => Record<string, string>, now: number, filters: Filters = {}): Candidate[] | null {
   if (filters.dir && !dirFilterable(bin)) return null;
   const low = word.toLowerCase();
+  // a word that starts no id: nothing here (without decoding every row)
+  if (word !== '' && !anyIdStarts(bin, low)) return null;
   const out: Candidate[] = [];
   let exact = true;
   eachRow(bin, readNames, now, (r) => {
@@ -187,6 +192,9 @@ export async function candidates(program: Command, app: App, words: string[], no
     const got = await app.listingRows({ quiet: true });
     const rows = 'bin' in got ? binCandidates(cur, got.bin, got.names, now, f) : null;
     if (rows) return rows;
+    // a word: only the sessions whose listing record holds it are parsed, when that can be told
+    const held = 'bin' in got && !looksLikePath(cur) ? sessionsHolding(app.ctx, [cur], got.names()) : null;
+    if (held) return sessionCandidates(cur, app.named(held.sessions), app.ctx.home, now, f, held.shorts);
     return sessionCandidates(cur, await checkedSessions(app), app.ctx.home, now, f);
   }
   if (cmd.name() === 'init') return SHELL_NAMES.filter((s) => s.startsWith(cur)).map((s) => ({ value: s, desc: `${s} integration` }));

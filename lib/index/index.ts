@@ -501,7 +501,7 @@ export function storedSizes(ctx: Ctx): Map<string, number> {
 }
 
 /** The build id check.bin names (its first line only); null when there is none of this version. */
-function checkId(file: string): string | null {
+export function checkId(file: string): string | null {
   const first = readFirstLine(file, 200);
   const m = first ? /^v(\d+) (\S+) \d+ \d+$/.exec(first.toString('latin1')) : null;
   return m && Number(m[1]) === INDEX_VERSION ? m[2]! : null;

@@ -357,3 +357,25 @@ export function lsRows(r: RowBin, readNames: () => Record<string, string>, f: Ro
   }
   return { shown, hidden };
 }
+
+/**
+ * Does any record's id (its key after `harness:`) start with `low` (lower case)? Only the keys are
+ * decoded: completion asks before it decodes every row for a word that names no id.
+ */
+export function anyIdStarts(r: RowBin, low: string): boolean {
+  for (let k = 0; k < r.count; k++) {
+    let p = r.at[k]!;
+    let buf = r.buf;
+    if (p >= buf.length) {
+      p -= buf.length;
+      buf = r.more!;
+    }
+    const a = p + FIXED;
+    const colon = buf.indexOf(58, a);
+    const end = a + buf.readUInt32LE(p + 10);
+    if (colon < 0 || colon >= end) continue;
+    const tab = buf.indexOf(9, colon);
+    if (buf.toString('utf8', colon + 1, tab < 0 || tab > end ? end : tab).toLowerCase().startsWith(low)) return true;
+  }
+  return false;
+}
