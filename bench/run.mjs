@@ -112,10 +112,13 @@ async function measure(label, home, o) {
   const [noChange, nodeFloor] = pair(o.runs, rows, () => time(process.execPath, ['-e', '0']));
   // the other commands a picker runs, each against Node's start-up: a preview per cursor move (a
   // session from the middle of the list), the picker's own list (what it and its reloads feed fzf:
-  // status line and padded columns), the whole CLI's start-up, a key resolved for the launch, and
-  // `ls` (every session, and the newest 20)
+  // status line and padded columns), the whole CLI's start-up, a key resolved for the launch,
+  // `ls` (every session, and the newest 20), `rows` for one directory, and completing a word
   const listed = spawnSync(process.execPath, [BIN, 'rows', '-a'], { env, encoding: 'utf8', maxBuffer: 512 << 20 }).stdout.split('\n').filter(Boolean);
   const midKey = listed[listed.length >> 1].split('\t')[0];
+  // its directory (the row shows it from ~), and that directory's last part as a word to complete
+  const midDir = listed[listed.length >> 1].split('\t')[4].replace(/^~(?=\/|$)/, home);
+  const midWord = path.basename(midDir);
   const nodeE0 = () => time(process.execPath, ['-e', '0']);
   const others = [
     ['`preview KEY`', ['preview', midKey]],
@@ -124,6 +127,8 @@ async function measure(label, home, o) {
     ['`resolve KEY`', ['resolve', midKey]],
     ['`ls -a` (every session, tab-separated)', ['ls', '-a']],
     ['`ls -n 20`', ['ls', '-n', '20']],
+    ['`rows --dir DIR` (a session\'s directory)', ['rows', '--dir', midDir]],
+    ['completion of a word (`__complete -- WORD`, that directory\'s name)', ['__complete', '--', midWord]],
   ].map(([what, argv]) => [what, ...pair(o.runs, () => time(process.execPath, [BIN, ...argv], { stdout: devnull }), nodeE0)]);
   const [full, cat] = pair(o.buildRuns, () => time(process.execPath, [BIN, 'index', '--rebuild']), catAll);
   spawnSync('sleep', ['2.2']);
