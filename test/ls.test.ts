@@ -115,14 +115,12 @@ describe('resume ls', () => {
     for (const plainDirs of [true, false]) {
       const h = store(undefined, plainDirs);
       claude(h, 8, path.join(h, 'src', 'application'), ['a sibling directory'], '2026-05-08T10:00:00.000Z');
-      const dirs = [path.join(h, 'src', 'app'), path.join(h, 'src'), h, '/tmp', '/tmp/outside the home', '/nowhere'];
+      const dirs = [path.join(h, 'src', 'app'), path.join(h, 'src'), h, '/tmp/outside the home', '/nowhere'];
       const cmds = dirs.flatMap((d) => [
         ['rows', '-a', '--dir', d],
-        ['rows', '--dir', d],
         ['rows', '--align', '--status', '--dir', d],
         ['ls', '--dir', d],
         ['ls', '-a', '-n', '1', '--dir', d],
-        ['__complete', '--', '--dir', d, ''],
         ['__complete', '--', '-a', '--dir', d, '000'],
       ]);
       const out = (c: string[]) => {
@@ -145,7 +143,7 @@ describe('resume ls', () => {
       expect(keysOf(rowsIn('/tmp/outside the home'))).toEqual(plainDirs ? [`claude:${uuid(2)}`] : []);
       expect(keysOf(rowsIn('/nowhere'))).toEqual([]);
     }
-  });
+  }, 120_000);
 
   it('shows an append at once (the spliced rows) with its new prompt count', () => {
     const h = store();
