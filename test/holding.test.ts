@@ -50,6 +50,20 @@ describe('completing a word from the listing records that hold it', () => {
     expect(run(h, ['index']).code).toBe(0);
     const ctx = makeCtx({ PATH: process.env.PATH, HOME: h, RESUME_CACHE_DIR: cache(h), TZ: 'UTC' });
     for (const w of WORDS) expect(sessionsHolding(ctx, [w]), w).not.toBeNull();
+    // offsets that point elsewhere in list.json (here: two records at one place) are refused
+    const idxFile = path.join(cache(h), 'list.idx');
+    const good = fs.readFileSync(idxFile, 'utf8');
+    const lines = good.split('\n');
+    const [k1, s1, , l1] = lines[1]!.split('\t');
+    const [, , o2] = lines[2]!.split('\t');
+    fs.writeFileSync(idxFile, [lines[0], [k1, s1, o2, l1].join('\t'), ...lines.slice(2)].join('\n'));
+    expect(sessionsHolding(ctx, ['webhook'])).toBeNull();
+    // lines that name each other's records: a record found must be the session its line names
+    const [ka, ...ra] = lines[1]!.split('\t');
+    const [kb, ...rb] = lines[2]!.split('\t');
+    fs.writeFileSync(idxFile, [lines[0], [kb, ...ra].join('\t'), [ka, ...rb].join('\t'), ...lines.slice(3)].join('\n'));
+    expect(sessionsHolding(ctx, ['harness'])).toBeNull(); // (a key every record holds)
+    fs.writeFileSync(idxFile, good);
     const held = WORDS.map((w) => complete(h, w));
     const ids = (out: string) => out.split('\n').filter(Boolean).map((l) => l.split('\t')[0]);
     // (the pi session holds it too, but is hidden as print-mode: words pass hidden sessions over)
@@ -86,6 +100,11 @@ describe('completing a word from the listing records that hold it', () => {
     const held = words.map((w) => complete(h, w));
     expect(held[0]!.split('\t')[0]).toBe(uuid(2).slice(0, 8));
     fs.rmSync(path.join(cache(h), 'list.idx'));
+    expect(words.map((w) => complete(h, w))).toEqual(held);
+
+    // a damaged list.idx (records where it says none are, or cut short) is not trusted: the whole listing
+    fs.writeFileSync(path.join(cache(h), 'list.idx'), 'not an index');
+    expect(sessionsHolding(ctx, ['queues'])).toBeNull();
     expect(words.map((w) => complete(h, w))).toEqual(held);
 
     // words JSON writes otherwise than as their bytes, and paths: the whole listing
