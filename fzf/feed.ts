@@ -12,9 +12,8 @@ import { applyFilters, shortIds, under, type Filters } from '../lib/select/filte
 import { harnessColor, row } from '../lib/output.js';
 import { oneLine, width } from '../lib/util/text.js';
 import { tildify } from '../lib/util/paths.js';
-import { dirFilterable, eachRow, type RowBin } from '../lib/index/rowbin.js';
+import { eachRow, type RowBin } from '../lib/index/rowbin.js';
 import type { App } from '../lib/app.js';
-import { checkedRows } from '../lib/select/find.js';
 
 /** What a fed row needs of a session: a listing row (rows.json) or a whole session. */
 export type Fed = Pick<Session, 'key' | 'id' | 'updated' | 'started' | 'harness' | 'cwd' | 'branch' | 'title' | 'firstPrompt' | 'hidden'>;
@@ -130,17 +129,16 @@ export type FeedSource = { bin: RowBin; names: () => Record<string, string> } | 
 /**
  * Bring the index up to date and take what the lines for state `s` are made from: the rendered rows
  * when nothing changed, else the listing rows (rows.json); these too for a directory filter the
- * rendered rows cannot apply (dirFilterable). Never the whole sessions.
+ * rendered rows cannot apply (app.listingRows). Never the whole sessions.
  */
-export async function feedSource(app: App, s: PickState): Promise<FeedSource> {
-  const got = await app.listingRows({ quiet: true });
-  return 'bin' in got && s.dir && !dirFilterable(got.bin) ? { sessions: await checkedRows(app) } : got;
+export function feedSource(app: App, s: PickState): Promise<FeedSource> {
+  return app.listingRows({ quiet: true, dir: s.dir });
 }
 
 /**
  * The lines for state `s` (the status line first) from a feed source: from rendered rows the same
  * lines feedLines gives from the listing. Rendered rows come with a directory filter only when they
- * can apply it (feedSource, dirFilterable).
+ * can apply it (feedSource, and the picker's own check of app.lastRows: dirFilterable).
  */
 export function linesOf(src: FeedSource, s: PickState, home: string, color = false, now = Date.now(), plain = false): string[] {
   if ('sessions' in src) return feedLines(src.sessions, s, home, color, now, plain);

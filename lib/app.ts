@@ -5,8 +5,8 @@ import { fileURLToPath } from 'node:url';
 import type { Ctx, Harness, Session } from './types.js';
 import { oneLine } from './util/text.js';
 import { makeCtx, cacheDir } from './util/paths.js';
-import { lastRowBin, listSessions, toListed, updateIndex, type IndexResult, type ListedSession } from './index/index.js';
-import type { RowBin } from './index/rowbin.js';
+import { lastRowBin, listSessions, storedRows, toListed, updateIndex, type IndexResult, type ListedSession } from './index/index.js';
+import { dirFilterable, type RowBin } from './index/rowbin.js';
 import { progressBar } from './util/progress.js';
 import { readNames, storeDir } from './harness/claude/care/store.js';
 import { rootVars } from './harness/registry.js';
@@ -32,9 +32,11 @@ export interface App {
   listing(o?: { onSessions?: (batch: Session[]) => void; quiet?: boolean }): Promise<ListedSession[]>;
   /**
    * As `listing`, but a no-change run hands back the rendered rows (rows.bin) instead, with the
-   * snapshot names to apply as they are printed (`resume rows`). Never for the demo.
+   * snapshot names to apply as they are printed (`resume rows`). Never for the demo. With `dir`
+   * (a directory filter the caller applies), only rendered rows that can apply it (dirFilterable);
+   * else the listing rows of the build just checked.
    */
-  listingRows(o?: { onSessions?: (batch: Session[]) => void; quiet?: boolean }): Promise<{ bin: RowBin; names: () => Record<string, string> } | { sessions: ListedSession[] }>;
+  listingRows(o?: { onSessions?: (batch: Session[]) => void; quiet?: boolean; dir?: string | null }): Promise<{ bin: RowBin; names: () => Record<string, string> } | { sessions: ListedSession[] }>;
   /**
    * The rendered rows of the last build, as they were: nothing is statted or checked against the
    * sources (the picker shows them at once while listingRows checks). Null when there are none,
@@ -179,14 +181,16 @@ export function makeApp(opts: { demo?: boolean; env?: NodeJS.ProcessEnv; distDir
       return bin ? withNames(bin) : null;
     },
     named: (sessions) => withSnapshotNames(ctx, sessions),
-    async listingRows({ onSessions, quiet } = {}) {
+    async listingRows({ onSessions, quiet, dir } = {}) {
       if (cached || demo) return { sessions: await app.listing({ onSessions, quiet }) };
       const bar = onSessions || quiet ? null : progressBar('indexing');
       const stream = onSessions && ((b: Session[]) => onSessions(withSnapshotNames(ctx, b)));
       try {
         const r = await listSessions(ctx, { workerFile: path.join(distDir, 'worker.js'), progress: bar?.update, rowBin: true, ...(stream ? { onSessions: stream } : {}) });
-        if (r.rowBin) return withNames(r.rowBin);
-        return { sessions: withSnapshotNames(ctx, r.sessions) };
+        if (!r.rowBin) return { sessions: withSnapshotNames(ctx, r.sessions) };
+        if (!dir || dirFilterable(r.rowBin)) return withNames(r.rowBin);
+        const rows = storedRows(ctx);
+        return { sessions: rows ? withSnapshotNames(ctx, rows) : await app.listing({ quiet: true }) };
       } finally {
         bar?.end();
       }

@@ -86,6 +86,9 @@ export function label(s: Pick<Session, 'title' | 'firstPrompt'>): string {
   return oneLine(s.title || s.firstPrompt || '') || '(no prompt)';
 }
 
+/** A value as a column shows it: one line, tabs as spaces (fzf rows, `ls` tables and columns). */
+const column = (v: string): string => oneLine(v).replace(/\t/g, ' ');
+
 /** One fzf row: key, then visible columns. Tabs and controls inside values become spaces. */
 export function row(
   s: Pick<Session, 'key' | 'updated' | 'started' | 'harness' | 'cwd' | 'branch' | 'title' | 'firstPrompt'>,
@@ -93,15 +96,14 @@ export function row(
   home: string,
   now: number,
 ): string {
-  const f = (v: string) => oneLine(v).replace(/\t/g, ' ');
   return [
     s.key.replace(/[\t\n\r]/g, ' '),
-    f(short),
+    column(short),
     age(s.updated ?? s.started, now),
     s.harness,
-    f(tildify(s.cwd, home) || '?'),
-    f(s.branch ?? ''),
-    f(label(s)),
+    column(tildify(s.cwd, home) || '?'),
+    column(s.branch ?? ''),
+    column(label(s)),
   ].join('\t');
 }
 
@@ -147,15 +149,14 @@ export function lsRow(s: Pick<Session, 'harness' | 'cwd' | 'branch' | 'prompts' 
 
 /** A table sized to the terminal: short id, age, harness, directory, branch, prompts, title. */
 export function table(list: LsRow[], home: string, now: number, cols: number, color: boolean): string[] {
-  // tabs too become spaces: a tab would break the columns
-  const f = (v: string) => oneLine(v).replace(/\t/g, ' ');
+  // (tabs become spaces: a tab would break the columns)
   const rows = list.map((s) => ({
-    short: f(s.short),
+    short: column(s.short),
     age: age(s.time, now),
     harness: s.harness,
-    dir: f(tildify(s.cwd, home) || '?'),
-    branch: f(s.branch ?? ''),
-    title: f(s.label),
+    dir: column(tildify(s.cwd, home) || '?'),
+    branch: column(s.branch ?? ''),
+    title: column(s.label),
     prompts: String(s.prompts),
   }));
   let wShort = 0, wAge = 3, wH = 0, wP = 1, wB = 0, wDirAll = 0;
@@ -192,6 +193,5 @@ export function table(list: LsRow[], home: string, now: number, cols: number, co
 
 /** Plain tab-separated columns for a pipe: short id, updated (ISO), harness, directory, branch, prompts, title. */
 export function plain(s: LsRow): string {
-  const f = (v: string) => oneLine(v).replace(/\t/g, ' ');
-  return [f(s.short), iso(s.time) ?? '', s.harness, f(s.cwd ?? ''), f(s.branch ?? ''), String(s.prompts), f(s.label)].join('\t');
+  return [column(s.short), iso(s.time) ?? '', s.harness, column(s.cwd ?? ''), column(s.branch ?? ''), String(s.prompts), column(s.label)].join('\t');
 }

@@ -189,7 +189,7 @@ export async function candidates(program: Command, app: App, words: string[], no
   if (cmd === program || SESSION_ARG.has(cmd.name())) {
     const f = filtersGiven(given, app.ctx.home);
     // the rendered rows when nothing changed (most TABs), else the listing, checked once
-    const got = await app.listingRows({ quiet: true });
+    const got = await app.listingRows({ quiet: true, dir: f.dir });
     const rows = 'bin' in got ? binCandidates(cur, got.bin, got.names, now, f) : null;
     if (rows) return rows;
     // a word: only the sessions whose listing record holds it are parsed, when that can be told

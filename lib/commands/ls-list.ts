@@ -46,7 +46,7 @@ export async function lsAction(app: App, o: LsOpts): Promise<void> {
  * or read (and when the rows cannot give them exactly: lsRows).
  */
 async function lsListing(app: App, filters: Filters, limit: number): Promise<LsPick> {
-  const got = await app.listingRows();
+  const got = await app.listingRows({ dir: filters.dir });
   const picked = 'bin' in got ? lsRows(got.bin, got.names, filters, limit) : null;
   if (picked) return picked;
   // the listing rows the run made or read, else those of the build it just checked

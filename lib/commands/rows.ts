@@ -9,8 +9,7 @@ import { writeOut as out } from '../util/stdout.js';
 import { applyFilters } from '../select/filter.js';
 import { row } from '../output.js';
 import type { Session } from '../types.js';
-import { dirFilterable, printRowBin } from '../index/rowbin.js';
-import { checkedRows } from '../select/find.js';
+import { printRowBin } from '../index/rowbin.js';
 
 export interface RowsOpts extends FilterOpts {
   align?: boolean;
@@ -41,14 +40,11 @@ export async function rowsAction(app: App, o: RowsOpts): Promise<void> {
     out(buf);
   };
   // the rendered rows when nothing changed (with --dir, when they can tell each session's directory)
-  let got = await app.listingRows({ onSessions });
+  const got = await app.listingRows({ onSessions, dir: filters.dir });
   if (streamed) return;
   if ('bin' in got) {
-    if (!filters.dir || dirFilterable(got.bin)) {
-      printRowBin(got.bin, filters, got.names, now, out);
-      return;
-    }
-    got = { sessions: await checkedRows(app) };
+    printRowBin(got.bin, filters, got.names, now, out);
+    return;
   }
   const all = got.sessions;
   const shown = applyFilters(all, filters);

@@ -89,6 +89,6 @@ export async function checkedSessions(app: App): Promise<Session[]> {
 
 /** The same for the listing rows (rows.json): what a row shows of every session, named. */
 export async function checkedRows(app: App): Promise<ListedSession[]> {
-  const l = app.demo ? null : storedRows(app.ctx);
-  return l ? app.named(l) : app.listing({ quiet: true });
+  const l = storedRows(app.ctx);
+  return l ? app.named(app.view(l)) : app.listing({ quiet: true });
 }
