@@ -10,8 +10,8 @@
 // at all (null: the caller parses the whole listing). The caller matches what is found exactly.
 import fs from 'node:fs';
 import type { Ctx, Session } from '../types.js';
-import { checkId, indexFiles, INDEX_VERSION } from './index.js';
-import { applyPatch, readHead, readPatch } from './listpatch.js';
+import { checkId, idxCount, indexFiles, INDEX_VERSION, patchFor } from './index.js';
+import { applyPatch, readHead } from './listpatch.js';
 import { Folder, foldNeedle } from '../search/fold.js';
 
 export interface Holding {
@@ -53,15 +53,13 @@ export function sessionsHolding(ctx: Ctx, words: string[], names: Record<string,
   try {
     const head = readHead(fd);
     if (!head || head.v !== INDEX_VERSION) return null;
-    const patch = head.id === id ? null : readPatch(files.patch, INDEX_VERSION);
-    if (head.id !== id && (!patch || patch.id !== id || patch.base !== head.id)) return null;
+    const patch = head.id === id ? null : patchFor(files, head.id, id);
+    if (head.id !== id && !patch) return null;
     // list.idx: `key\tshort\toffset\tlength` per record, in list.json's order
     const idx = fs.readFileSync(files.idx, 'utf8');
     const lines = idx.split('\n');
-    const m = /^v(\d+) (\S+) (\d+)$/.exec(lines[0] ?? '');
-    if (!m || Number(m[1]) !== INDEX_VERSION || m[2] !== head.id) return null;
-    const count = Number(m[3]);
-    if (lines.length !== count + 2 || lines[count + 1] !== '') return null;
+    const count = idxCount(lines[0] ?? '', head.id);
+    if (count == null || lines.length !== count + 2 || lines[count + 1] !== '') return null;
     const keys: string[] = new Array(count);
     const shortOf: string[] = new Array(count);
     const at = new Float64Array(count);

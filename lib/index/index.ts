@@ -520,12 +520,27 @@ function readListing(files: IndexFiles, want: 'full' | 'rows', id: string): List
   const list = readJson<ListFile<Session> | ListFile<ListedSession>>(want === 'rows' ? files.rows : files.list);
   if (!list || list.v !== INDEX_VERSION || !Array.isArray(list.sessions)) return null;
   if (list.id === id) return list;
-  const p = readPatch(files.patch, INDEX_VERSION);
-  if (!p || p.id !== id || p.base !== list.id) return null;
+  const p = patchFor(files, list.id, id);
+  if (!p) return null;
   const at = { v: list.v, id: p.id, built: p.built, skipped: p.skipped as Skipped };
   return want === 'rows'
     ? { ...at, sessions: applyPatch(list.sessions as ListedSession[], p, (s, short) => listed(s, short)) }
     : { ...at, sessions: applyPatch(list.sessions as Session[], p, (s) => s) };
+}
+
+/** list.patch when it brings the listing of build `base` up to build `id`; null otherwise. */
+export function patchFor(files: IndexFiles, base: string, id: string): ListPatch | null {
+  const p = readPatch(files.patch, INDEX_VERSION);
+  return p && p.id === id && p.base === base ? p : null;
+}
+
+/**
+ * list.idx's head line (`v<version> <build of list.json> <count>`): the record count when it is of
+ * this version and describes list.json of build `listId`; null otherwise.
+ */
+export function idxCount(head: string, listId: string): number | null {
+  const m = /^v(\d+) (\S+) (\d+)$/.exec(head);
+  return m && Number(m[1]) === INDEX_VERSION && m[2] === listId ? Number(m[3]) : null;
 }
 
 /**
@@ -607,8 +622,8 @@ export function storedSession(ctx: Ctx, q: { key: string } | { id: string }): St
     if (!head || head.v !== INDEX_VERSION) return undefined;
     let dropped: Set<string> | null = null;
     if (head.id !== id) {
-      const p = readPatch(files.patch, INDEX_VERSION);
-      if (!p || p.id !== id || p.base !== head.id) return undefined;
+      const p = patchFor(files, head.id, id);
+      if (!p) return undefined;
       const hits = p.put.flatMap((s, i) => (matches(s) ? [{ session: s, short: p.short[i]! }] : []));
       // a key is put once; an id shared with a session outside the patch is not for here to tell
       if ('key' in q && hits.length === 1) return hits[0]!;
@@ -622,8 +637,7 @@ export function storedSession(ctx: Ctx, q: { key: string } | { id: string }): St
       return undefined;
     }
     const nl = idx.indexOf(10);
-    const m = nl > 0 ? /^v(\d+) (\S+) (\d+)$/.exec(idx.toString('latin1', 0, nl)) : null;
-    if (!m || Number(m[1]) !== INDEX_VERSION || m[2] !== head.id) return undefined;
+    if (nl <= 0 || idxCount(idx.toString('latin1', 0, nl), head.id) == null) return undefined;
     // the line of the key; for an id, the lines whose key ends in `:id` (exactly one)
     const lines: number[] = [];
     if ('key' in q) {
@@ -1424,8 +1438,8 @@ async function appendPatch(
   if (!head || head.v !== INDEX_VERSION || !head.hold) return null;
   let cur: ListPatch | null = null;
   if (head.id !== stored.id) {
-    cur = readPatch(files.patch, INDEX_VERSION);
-    if (!cur || cur.id !== stored.id || cur.base !== head.id) return null;
+    cur = patchFor(files, head.id, stored.id);
+    if (!cur) return null;
   }
   const bin = readRowBinFile(files.rowbin, stored.id, ctx.home);
   if (!bin) return null;
