@@ -12,9 +12,29 @@ import { rowsAction, type RowsOpts } from './commands/rows.js';
 import { previewAction } from './commands/preview.js';
 import { lsAction } from './commands/ls-list.js';
 
+/** The switches `rows` and `ls` take that have no value, as written on a command line. */
+const SWITCHES: Record<string, string> = { '--all': 'all', '-a': 'all', '--demo': 'demo', '--align': 'align', '--status': 'status', '--ansi': 'ansi' };
+
+/**
+ * Arguments that are all whole switches (`rows`, `rows --align --status --all`, what the picker and
+ * its reloads pass) need no parser: node:util's parseArgs is loaded on first use (~1 ms of a
+ * listing). Anything else, a value, a bundle of short flags, `--`, goes to parseArgs.
+ */
+function switchesOnly(args: string[], allowed: readonly string[]): Record<string, unknown> | null {
+  const values: Record<string, unknown> = {};
+  for (const a of args) {
+    const name = Object.hasOwn(SWITCHES, a) ? SWITCHES[a]! : undefined;
+    if (name === undefined || !allowed.includes(name)) return null;
+    values[name] = true;
+  }
+  return values;
+}
+
 function parse(argv: string[]): { values: Record<string, unknown>; positionals: string[] } | null {
   const cmd = argv[0];
   try {
+    const quick = cmd === 'rows' ? switchesOnly(argv.slice(1), ['all', 'demo', 'align', 'status', 'ansi']) : cmd === 'ls' ? switchesOnly(argv.slice(1), ['all', 'demo']) : null;
+    if (quick) return { values: quick, positionals: [] };
     if (cmd === 'rows') {
       return parseArgs({
         args: argv.slice(1),
@@ -56,7 +76,8 @@ export async function main(argv: string[]): Promise<boolean> {
   const p = parse(argv);
   if (!p) return false;
   const v = p.values;
-  const app = makeApp({ demo: !!v.demo, distDir: path.dirname(fileURLToPath(import.meta.url)) });
+  // the bundle's directory (its CommonJS __dirname; from the module's URL when run as ESM, in tests)
+  const app = makeApp({ demo: !!v.demo, distDir: typeof __dirname === 'string' ? __dirname : path.dirname(fileURLToPath(import.meta.url)) });
   try {
     if (argv[0] === 'rows') await rowsAction(app, v as RowsOpts);
     else if (argv[0] === 'ls') await lsAction(app, v);

@@ -44,9 +44,10 @@ const cjs = {
   outExtension: { '.js': '.cjs' },
   external: ['better-sqlite3'],
   logLevel: 'warning',
-  // import.meta.url (the dist directory, createRequire) from the file's own name
-  define: { 'import.meta.url': '__resumeMetaUrl' },
-  banner: { js: 'var __resumeMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
+  // import.meta.url (the dist directory, createRequire) from the file's own name, worked out when
+  // first read (node:url's conversion is not needed on most runs)
+  define: { 'import.meta.url': '__resumeMeta.url' },
+  banner: { js: 'var __resumeMeta = { get url() { return require("node:url").pathToFileURL(__filename).href; } };' },
 };
 await build({ ...cjs, entryPoints: { rows: 'lib/fast-rows.ts', boot: 'lib/boot.ts', cli: 'lib/cli.ts' } });
 // esbuild gives CommonJS code a default or namespace import of a Node module (`import fs from

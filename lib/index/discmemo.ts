@@ -12,9 +12,9 @@
 //   - skipped nothing (no duplicate, unreadable or irregular source: what is stored is what it found),
 //   - read no directory within RACY_MS of its last change (lib/index/dirs.ts: a change in the same
 //     timestamp tick would not show in the stat).
-import fs from 'node:fs';
 import type { Harness, Source } from '../types.js';
 import { RACY_MS, type SeenDir } from './dirs.js';
+import { DIR, quickStat } from '../util/quickstat.js';
 
 export interface Memo {
   /** JSON of the adapter's roots when it was made */
@@ -34,17 +34,12 @@ export interface AdapterMeta {
 /** Do the directories still stand as recorded (and were they read safely after their last change)? */
 export function dirsStand(dirs: SeenDir[]): boolean {
   for (const [p, m, c, ino, at] of dirs) {
-    let st: fs.Stats | undefined;
-    try {
-      st = fs.statSync(p, { throwIfNoEntry: false });
-    } catch {
-      st = undefined;
-    }
+    const st = quickStat(p);
     if (m === -1) {
-      if (st && st.isDirectory()) return false;
+      if (st[0] === DIR) return false;
       continue;
     }
-    if (!st || !st.isDirectory() || st.mtimeMs !== m || st.ctimeMs !== c || st.ino !== ino || !(at - Math.max(m, c) > RACY_MS)) return false;
+    if (st[0] !== DIR || st[2] !== m || st[3] !== c || st[4] !== ino || !(at - Math.max(m, c) > RACY_MS)) return false;
   }
   return true;
 }

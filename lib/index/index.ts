@@ -76,6 +76,7 @@ import { readRowBin, rowBinChunks, type RowBin } from './rowbin.js';
 import { PairedShardWriter, ShardWriter } from './shardwriter.js';
 import { promptItems, promptsFile, promptsHead, PROMPTS_TAIL, shardToken, stateHead } from './promptfile.js';
 import { applyPatch, findRecords, PATCH_MAX_BYTES, PATCH_MAX_SESSIONS, readHead, readPatch, spliceRowBin, splitRecords, type ListPatch, type NewRecord } from './listpatch.js';
+import { FILE, NONE, quickStat } from '../util/quickstat.js';
 
 /**
  * Bump when any parser changes what it extracts, or the cache's layout changes (12: 256 state shards,
@@ -882,17 +883,20 @@ function discoverAll(ctx: Ctx, adapters: Adapter<any>[], skipped: Skipped, cache
     for (const src of srcs) {
       if (seen.has(src.path)) continue;
       seen.add(src.path);
-      const st = statOf(src.path);
-      if (!st) {
+      const st = quickStat(src.path);
+      if (st[0] === NONE) {
         skipped.unreadable++;
         continue;
       }
-      if (!st.isFile()) {
+      if (st[0] !== FILE) {
         skipped.notRegular++;
         continue;
       }
+      const size = st[1]!;
+      const mtime = st[2]!;
+      const ino = st[4]!;
       const sig = depSig(src.deps);
-      mine.push({ src, stat: { size: st.size, mtime: st.mtimeMs, ino: st.ino, sig }, bound: sig ? boundOf(st.mtimeMs, sig) : st.mtimeMs });
+      mine.push({ src, stat: { size, mtime, ino, sig }, bound: sig ? boundOf(mtime, sig) : mtime });
     }
     const n = mine.length;
     // a memo holds exactly what the discovery found: nothing skipped or shared with another adapter
@@ -941,11 +945,11 @@ function statMemo(c: StoredCheck, at: number, n: number, h: Harness, m: Memo, se
   for (let k = 0; k < n; k++) {
     const p = paths[at + k]!;
     if (m.kinds[c.buf[c.codesAt + at + k]! >> 1] === undefined || p.includes('\u0001') || (seen.size > 0 && seen.has(p))) return null;
-    const st = statOf(p);
-    if (!st || !st.isFile()) return null;
-    nums[k * 3] = st.size;
-    nums[k * 3 + 1] = st.mtimeMs;
-    nums[k * 3 + 2] = st.ino;
+    const st = quickStat(p);
+    if (st[0] !== FILE) return null;
+    nums[k * 3] = st[1]!;
+    nums[k * 3 + 1] = st[2]!;
+    nums[k * 3 + 2] = st[4]!;
   }
   return { from: at, n, h, memo: m, nums };
 }

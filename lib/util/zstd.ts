@@ -1,7 +1,12 @@
 // One zstd decoder for the whole tree (Codex keeps cold rollouts as `.jsonl.zst`): a pull reader
 // that decodes a file in chunks, for the index's line splitter and for deep search's scanner.
 import fs from 'node:fs';
-import { Decompress } from 'fzstd';
+import type { Decompress as DecompressT } from 'fzstd';
+import { requireLazy } from './lazy.js';
+
+// fzstd builds its decoding tables when it is loaded: loaded when a `.jsonl.zst` is first read,
+// not on every start (resolved from node_modules at run time, like better-sqlite3)
+let fzstd: { Decompress: typeof DecompressT } | null = null;
 
 /** Fill `buf[off, off+len)` with the next bytes; 0 at the end. */
 export type Reader = (buf: Buffer, off: number, len: number) => number;
@@ -13,7 +18,8 @@ export function zstReader(fd: number): Reader {
   let ended = false;
   let pos = 0;
   const inBuf = Buffer.allocUnsafe(256 << 10);
-  const dec = new Decompress((chunk) => {
+  fzstd ??= requireLazy('fzstd') as { Decompress: typeof DecompressT };
+  const dec = new fzstd.Decompress((chunk) => {
     if (chunk.length) queue.push(chunk);
   });
   return (buf, off, len) => {

@@ -1,0 +1,100 @@
+// quickStat: the numbers of a stat(2) without a Stats object, from Node's fs binding once it has
+// proved itself against fs.statSync, else from fs.statSync. Either way the numbers must be exactly
+// those fs.statSync gives (the listing compares them with numbers stored by earlier runs).
+import { afterEach, describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { DIR, FILE, NONE, OTHER, quickStat, quickStatFast, resetQuickStat } from '../lib/util/quickstat.js';
+import { run, tempHome } from './helpers.js';
+
+function tree(): Record<string, string> {
+  const d = fs.mkdtempSync(path.join(os.tmpdir(), 'resume-qs-'));
+  const file = path.join(d, 'a file \u00e9 "q".jsonl');
+  fs.writeFileSync(file, 'x'.repeat(1234));
+  const sub = path.join(d, 'sub');
+  fs.mkdirSync(sub);
+  const fifo = path.join(d, 'fifo');
+  const mk = spawnSync('mkfifo', [fifo]);
+  const linkDir = path.join(d, 'link-to-sub');
+  fs.symlinkSync(sub, linkDir);
+  const dangling = path.join(d, 'dangling');
+  fs.symlinkSync(path.join(d, 'nowhere'), dangling);
+  return { file, sub, linkDir, dangling, missing: path.join(d, 'missing'), notDir: path.join(file, 'below-a-file'), ...(mk.status === 0 ? { fifo } : {}) };
+}
+
+function expected(p: string): number[] {
+  const st = fs.statSync(p, { throwIfNoEntry: false });
+  if (!st) return [NONE];
+  return [st.isFile() ? FILE : st.isDirectory() ? DIR : OTHER, st.size, st.mtimeMs, st.ctimeMs, st.ino];
+}
+
+function got(p: string): number[] {
+  const s = quickStat(p);
+  return s[0] === NONE ? [NONE] : Array.from(s);
+}
+
+function expectedSafe(p: string): number[] {
+  try {
+    return expected(p);
+  } catch {
+    return [NONE];
+  }
+}
+
+describe('quickStat', () => {
+  afterEach(() => resetQuickStat());
+
+  it('gives exactly what fs.statSync gives: files, directories, symlinks, a fifo, missing and impossible paths', () => {
+    const t = tree();
+    resetQuickStat();
+    for (const p of Object.values(t)) expect(got(p), p).toEqual(expectedSafe(p));
+    // again, now that the first path that exists has been checked both ways
+    for (const p of Object.values(t)) expect(got(p), p).toEqual(expectedSafe(p));
+    // a file that changes between calls: the shared array holds the latest numbers
+    fs.appendFileSync(t.file!, 'more');
+    expect(got(t.file!)).toEqual(expected(t.file!));
+  });
+
+  it('starting on a missing path proves nothing, and the next one that exists is checked', () => {
+    const t = tree();
+    resetQuickStat();
+    expect(got(t.missing!)).toEqual([NONE]);
+    expect(got(t.notDir!)).toEqual([NONE]);
+    expect(got(t.file!)).toEqual(expected(t.file!));
+    expect(got(t.sub!)).toEqual(expected(t.sub!));
+  });
+
+  it('on this Node the binding proves itself and is used (if it ever does not, the fallback below still holds)', () => {
+    const t = tree();
+    resetQuickStat();
+    got(t.file!);
+    // Node 20 to 24 all hand back the raw numbers; a Node that does not only costs speed
+    expect(quickStatFast()).toBe(true);
+  });
+
+  it('without the binding (fs.statSync only) the numbers are the same', () => {
+    const t = tree();
+    resetQuickStat(true);
+    for (const p of Object.values(t)) expect(got(p), p).toEqual(expectedSafe(p));
+    expect(quickStatFast()).toBe(false);
+  });
+
+  it('--pending-deprecation (process.binding would warn) turns it off: a listing writes nothing to stderr', () => {
+    const home = tempHome();
+    fs.mkdirSync(path.join(home, '.claude', 'projects', '-tmp-x'), { recursive: true });
+    fs.writeFileSync(
+      path.join(home, '.claude', 'projects', '-tmp-x', '11111111-2222-4333-8444-555555555555.jsonl'),
+      JSON.stringify({ type: 'user', sessionId: '11111111-2222-4333-8444-555555555555', cwd: '/tmp/x', timestamp: '2026-01-01T00:00:00.000Z', message: { role: 'user', content: 'hello there' } }) + '\n',
+    );
+    for (const extra of [{ NODE_OPTIONS: '--pending-deprecation' }, { NODE_PENDING_DEPRECATION: '1' }]) {
+      for (let i = 0; i < 2; i++) {
+        const r = run(home, ['rows'], extra);
+        expect(r.code).toBe(0);
+        expect(r.stderr).toBe('');
+        expect(r.stdout).toContain('hello there');
+      }
+    }
+  });
+});
