@@ -2,6 +2,7 @@
 // instead of rewriting list.json and rows.json. What it must never do is serve a stale listing:
 // every listing here is compared with one built from nothing (another cache directory).
 import fs from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { jsonl, run, tempDir, tempHome, write } from './helpers.js';
@@ -97,6 +98,33 @@ describe('an append patches the listing', () => {
     expect(keys(ok(h, ['rows', '-a']))).toEqual([`claude:${uuid(1)}`, `pi:${uuid(5)}`, `pi:${uuid(4)}`, `claude:${uuid(3)}`, `claude:${uuid(2)}`]);
     expect(read(h, 'list.json').equals(list)).toBe(true);
     expect(patchOf(h).drop.sort()).toEqual([`claude:${uuid(1)}`, `pi:${uuid(4)}`].sort());
+    expectFresh(h);
+  });
+
+  it('an append while the discovery memos serve (sources taken from check.bin, their paths alike but for one character) patches the right session', () => {
+    const h = store();
+    // two more Claude sessions in one directory: paths of one length, the same last characters
+    const dir = path.join(h, '.claude/projects/-tmp-same');
+    const twin = (n: number) => path.join(dir, `${uuid(n)}.jsonl`);
+    for (const n of [6, 7]) write(h, twin(n), claudeLine(uuid(n), '/tmp/same', `twin prompt ${n}`, ts(n)));
+    ok(h, ['rows']);
+    // directories read more than RACY_MS after their last change are remembered (lib/index/discmemo.ts)
+    spawnSync('sleep', ['2.4']);
+    ok(h, ['rows']);
+    expect(read(h, 'check.bin').toString('latin1')).toContain('"memo"');
+    const list = read(h, 'list.json');
+    fs.appendFileSync(twin(6), claudeLine(uuid(6), '/tmp/same', 'twin six goes on', ts(9)));
+    const after = ok(h, ['rows', '-a']);
+    expect(keys(after)[0]).toBe(`claude:${uuid(6)}`);
+    expect(read(h, 'list.json').equals(list)).toBe(true);
+    expect(patchOf(h).put.map((s: { key: string; lastPrompt: string }) => [s.key, s.lastPrompt])).toEqual([[`claude:${uuid(6)}`, 'twin six goes on']]);
+    expect(read(h, 'check.bin').toString('latin1')).toContain('"memo"');
+    expectFresh(h);
+    expect(counts(h)).toMatch(/0 parsed, 0 appended, 7 unchanged/);
+    // and the other twin after it
+    fs.appendFileSync(twin(7), claudeLine(uuid(7), '/tmp/same', 'twin seven too', ts(10)));
+    expect(keys(ok(h, ['rows', '-a'])).slice(0, 2)).toEqual([`claude:${uuid(7)}`, `claude:${uuid(6)}`]);
+    expect(read(h, 'list.json').equals(list)).toBe(true);
     expectFresh(h);
   });
 

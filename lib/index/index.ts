@@ -271,9 +271,14 @@ function checkNames(found: Found[]): string {
   return found.map(checkName).join('\u0000');
 }
 
-function writeCheck(file: string, id: string, found: Found[], meta: AdapterMeta[], same?: StoredCheck, taken?: Buffer): void {
+/** Sources as an array, or as a discovery that makes the array only when asked (Discovered). */
+type SourceList = Found[] | { readonly count: number; readonly found: Found[] };
+const countOf = (x: SourceList) => (Array.isArray(x) ? x.length : x.count);
+const listOf = (x: SourceList) => (Array.isArray(x) ? x : x.found);
+
+function writeCheck(file: string, id: string, sources: SourceList, meta: AdapterMeta[], same?: StoredCheck, taken?: Buffer): void {
   // (`taken`: these sources' stat bytes as the discovery gave them, when it did)
-  const nums = taken ?? statNums(found);
+  const nums = taken ?? statNums(listOf(sources));
   // the same memos over the same paths: the meta and kind codes stand as stored too
   const sameMeta = !!same && meta.length === same.meta.length && meta.every((m, i) => m.name === same.meta[i]!.name && m.n === same.meta[i]!.n && m.memo === same.meta[i]!.memo);
   const metaBuf = sameMeta ? same!.buf.subarray(same!.buf.indexOf(10) + 1, same!.codesAt) : Buffer.from(JSON.stringify(meta), 'utf8');
@@ -281,6 +286,7 @@ function writeCheck(file: string, id: string, found: Found[], meta: AdapterMeta[
   let codes: Buffer;
   if (sameMeta) codes = same!.buf.subarray(same!.codesAt, same!.numsAt);
   else {
+    const found = listOf(sources);
     codes = Buffer.alloc(found.length);
     let i = 0;
     for (const m of meta) {
@@ -291,7 +297,8 @@ function writeCheck(file: string, id: string, found: Found[], meta: AdapterMeta[
       }
     }
   }
-  const head = `v${INDEX_VERSION} ${id} ${found.length} ${metaBuf.length}\n`;
+  const count = countOf(sources);
+  const head = `v${INDEX_VERSION} ${id} ${count} ${metaBuf.length}\n`;
   // written as its parts (no copy of the whole): the names section of a check whose paths these are
   // (`same`) as it stands, else the names as UTF-8 text, path by path (not one string)
   writeAtomic(file, (function* () {
@@ -300,7 +307,10 @@ function writeCheck(file: string, id: string, found: Found[], meta: AdapterMeta[
     yield codes;
     yield nums;
     if (same) yield same.buf.subarray(same.namesAt);
-    else for (let i = 0; i < found.length; i++) yield (i ? '\u0000' : '') + checkName(found[i]!);
+    else {
+      const found = listOf(sources);
+      for (let i = 0; i < found.length; i++) yield (i ? '\u0000' : '') + checkName(found[i]!);
+    }
   })());
 }
 
@@ -435,14 +445,15 @@ interface PrevStat extends Stat {
  * `live` (Discovered: the discovery was made against this check), only the live discoveries' paths
  * are compared; every other source is the stored one at its index.
  */
-function samePaths(c: StoredCheck, found: Found[], live: Discovered['live'] = null): boolean {
-  if (found.length !== c.count) return false;
+function samePaths(c: StoredCheck, sources: SourceList, live: Discovered['live'] = null): boolean {
+  if (countOf(sources) !== c.count) return false;
   const paths = storedPaths(c);
   if (paths.length !== c.count) return false;
   if (live) {
     for (const [at, fs] of live) for (let k = 0; k < fs.length; k++) if (paths[at + k] !== checkName(fs[k]!)) return false;
     return true;
   }
+  const found = listOf(sources);
   for (let i = 0; i < found.length; i++) if (paths[i] !== checkName(found[i]!)) return false;
   return true;
 }
@@ -452,26 +463,33 @@ function samePaths(c: StoredCheck, found: Found[], live: Discovered['live'] = nu
  * are check.bin's, in its order (samePaths); then only those whose stat bytes differ are decoded,
  * and no path is gone.
  */
-function storedStats(c: StoredCheck, found: Found[], served: boolean, taken?: Buffer): Map<string, PrevStat> | null {
+function storedStats(c: StoredCheck, sources: SourceList, served: boolean, taken?: Buffer): Map<string, PrevStat> | null {
   const paths = storedPaths(c);
   if (paths.length !== c.count) return null;
-  // a copy: the stat bytes need not be 8-byte aligned in the file's buffer
-  const nums = new Float64Array(c.buf.buffer.slice(c.buf.byteOffset + c.numsAt, c.buf.byteOffset + c.namesAt));
+  const stat = c.buf.subarray(c.numsAt, c.namesAt);
   const out = new Map<string, PrevStat>();
-  const harness: Harness[] = new Array(c.count);
-  let i = 0;
-  for (const m of c.meta) for (let k = 0; k < m.n; k++, i++) harness[i] = m.name;
+  // each source's harness: the adapter whose segment of check.bin holds it
+  const ends: number[] = [];
+  let end = 0;
+  for (const m of c.meta) ends.push((end += m.n));
   const put = (i: number) => {
     const name = paths[i]!;
     const sep = name.indexOf('\u0001');
     const p = sep < 0 ? name : name.slice(0, sep);
-    out.set(p, { size: nums[i * 3]!, mtime: nums[i * 3 + 1]!, ino: nums[i * 3 + 2]!, sig: sep < 0 ? '' : name.slice(sep + 1), harness: harness[i]! });
+    let a = 0;
+    while (a < ends.length && i >= ends[a]!) a++;
+    // (read from the bytes: they need not be 8-byte aligned in the file's buffer)
+    out.set(p, { size: stat.readDoubleLE(i * 24), mtime: stat.readDoubleLE(i * 24 + 8), ino: stat.readDoubleLE(i * 24 + 16), sig: sep < 0 ? '' : name.slice(sep + 1), harness: c.meta[a]?.name as Harness });
   };
-  if (served && found.length === c.count) {
-    const b = taken ?? statNums(found);
-    const now = new Float64Array(b.buffer, b.byteOffset, b.length / 8);
-    for (let i = 0; i < c.count; i++) {
-      if (now[i * 3] !== nums[i * 3] || now[i * 3 + 1] !== nums[i * 3 + 1] || now[i * 3 + 2] !== nums[i * 3 + 2]) put(i);
+  if (served && countOf(sources) === c.count) {
+    const now = taken ?? statNums(listOf(sources));
+    // compared a block at a time (native), and only a block that differs source by source: an
+    // append changes one source of 22,000
+    const BLOCK = 24 * 128;
+    for (let at = 0; at < stat.length; at += BLOCK) {
+      const to = Math.min(at + BLOCK, stat.length);
+      if (now.compare(stat, at, to, at, to) === 0) continue;
+      for (let i = at / 24; i < to / 24; i++) if (now.compare(stat, i * 24, i * 24 + 24, i * 24, i * 24 + 24) !== 0) put(i);
     }
     return out;
   }
@@ -766,6 +784,11 @@ interface Discovered {
   readonly found: Found[];
   /** how many sources were found */
   count: number;
+  /**
+   * The found sources of these paths, by path: Found objects made for them alone (an append needs
+   * the changed sources, not 22,000 objects and their garbage).
+   */
+  pick(paths: Set<string>): Map<string, Found>;
   /** their stats as check.bin stores them (statNums of `found`, without making `found`) */
   nums(): Buffer;
   roots: Map<Harness, Root[]>;
@@ -910,13 +933,39 @@ function discoverAll(ctx: Ctx, adapters: Adapter<any>[], skipped: Skipped, cache
   // same number of sources each (then a source's index here is its index there).
   const aligned = !!stored && stored.meta.length === adapters.length && stored.meta.every((m, i) => m.name === adapters[i]!.name && m.n === meta[i]!.n);
   let made: Found[] | null = null;
+  let numsMade: Buffer | null = null;
   return {
     get found() {
       made ??= parts.flatMap((p) => (Array.isArray(p) ? p : memoFound(stored!, p)));
       return made;
     },
     count,
+    pick(paths) {
+      if (made) return foundOf(made, paths);
+      const out = new Map<string, Found>();
+      let keys: Set<number> | null = null;
+      for (const p of parts) {
+        if (Array.isArray(p)) {
+          for (let i = 0; i < p.length; i++) if (paths.has(p[i]!.src.path)) out.set(p[i]!.src.path, p[i]!);
+          continue;
+        }
+        // a memo segment's names are plain paths (fromMemo takes no other). A number made of each
+        // name's length and two of its last characters is looked up first: hashing 22,000 paths for
+        // the set was most of this loop
+        const names = storedPaths(stored!);
+        keys ??= new Set([...paths].map(tailKey));
+        for (let k = 0; k < p.n; k++) {
+          const name = names[p.from + k]!;
+          if (!keys.has(tailKey(name)) || !paths.has(name)) continue;
+          const f = memoFoundAt(stored!, p, k);
+          if (f) out.set(f.src.path, f);
+        }
+      }
+      return out;
+    },
     nums() {
+      // once: the check compares it and a builder takes it (at 22,000 sources it is 528 KB of fresh memory)
+      if (numsMade) return numsMade;
       const out = new Float64Array(count * 3);
       let i = 0;
       for (const p of parts) {
@@ -924,7 +973,7 @@ function discoverAll(ctx: Ctx, adapters: Adapter<any>[], skipped: Skipped, cache
         else out.set(p.nums, i * 3);
         i += Array.isArray(p) ? p.length : p.n;
       }
-      return Buffer.from(out.buffer);
+      return (numsMade = Buffer.from(out.buffer));
     },
     roots,
     meta,
@@ -958,6 +1007,22 @@ function statMemo(c: StoredCheck, at: number, n: number, h: Harness, m: Memo, se
 function memoFound(c: StoredCheck, g: MemoSeg): Found[] {
   const srcs = fromMemo(c, g.from, g.n, g.h, g.memo)!;
   return srcs.map((src, k) => ({ src, stat: { size: g.nums[k * 3]!, mtime: g.nums[k * 3 + 1]!, ino: g.nums[k * 3 + 2]!, sig: '' }, bound: g.nums[k * 3 + 1]! }));
+}
+
+/** A path's length and two characters near its end as one number (a filter before a string lookup). */
+function tailKey(p: string): number {
+  const n = p.length;
+  return n * 65536 + ((p.charCodeAt(n - 7) & 0xff) << 8) + (p.charCodeAt(n - 8) & 0xff);
+}
+
+/** Source `k` of a memo segment as a Found object (null when it does not fit the memo). */
+function memoFoundAt(c: StoredCheck, g: MemoSeg, k: number): Found | null {
+  const p = storedPaths(c)[g.from + k]!;
+  const code = c.buf[c.codesAt + g.from + k]!;
+  const kind = g.memo.kinds[code >> 1];
+  if (kind === undefined || p.includes('\u0001')) return null;
+  const src: Source = { path: p, harness: g.h, kind: kind as Source['kind'], mode: code & 1 ? 'whole' : 'lines' };
+  return { src, stat: { size: g.nums[k * 3]!, mtime: g.nums[k * 3 + 1]!, ino: g.nums[k * 3 + 2]!, sig: '' }, bound: g.nums[k * 3 + 1]! };
 }
 
 /** An adapter's sources as the stored check lists them (null when they do not fit its memo). */
@@ -1054,7 +1119,8 @@ async function update(ctx: Ctx, opts: IndexOptions, want: 'full' | 'rows'): Prom
 }
 
 interface Discovery {
-  found: Found[];
+  /** the sources (their Found objects made only when asked for: see Discovered) */
+  sources: Discovered;
   /** the stat bytes of `found`, as check.bin stores them (taken from the discovery, not from 22,000 objects again) */
   nums?: Buffer;
   roots: Map<Harness, Root[]>;
@@ -1078,7 +1144,7 @@ function tryFast(ctx: Ctx, opts: IndexOptions, want: 'full' | 'rows', files: Ind
   const { roots, meta, metaChanged } = d;
   const id = matchCheck(stored, d);
   // the sources as objects only now, for the builder
-  if (!id) return { found: d.found, nums: d.nums(), roots, skipped, meta, stored, live: d.live };
+  if (!id) return { sources: d, nums: d.nums(), roots, skipped, meta, stored, live: d.live };
   if (metaChanged) {
     // the same sources, and a discovery memo made or dropped: record it for the next run
     try {
@@ -1095,7 +1161,7 @@ function tryFast(ctx: Ctx, opts: IndexOptions, want: 'full' | 'rows', files: Ind
     }
   }
   const list = readListing(files, want, id);
-  if (!list) return { found: d.found, nums: d.nums(), roots, skipped, meta, stored };
+  if (!list) return { sources: d, nums: d.nums(), roots, skipped, meta, stored };
   const counts = { sources: d.count, parsed: 0, appended: 0, reused: d.count, dropped: 0, bytes: 0 };
   const res: AnyResult = { sessions: list.sessions as Session[], skipped: mergeSkipped(skipped, list.skipped), counts, roots, changed: false };
   if (opts.withEntries) res.entries = loadShards(files.state, allShards());
@@ -1136,26 +1202,27 @@ async function build(ctx: Ctx, opts: IndexOptions, files: IndexFiles, want: 'ful
   // a discovery made just before this run took the lock serves (a rebuild reads every directory again)
   const d = seen && !opts.rebuild && !opts.harnesses ? seen : null;
   const skipped: Skipped = d ? d.skipped : { notRegular: 0, unreadable: 0, failed: {} };
-  const { found, roots, meta } = d ?? discoverCached(ctx, adapters, skipped, files, !!opts.rebuild);
-  const counts = { sources: found.length, parsed: 0, appended: 0, reused: 0, dropped: 0, bytes: 0 };
+  const disc = d ? d.sources : discoverCached(ctx, adapters, skipped, files, !!opts.rebuild);
+  const { roots, meta } = d ?? disc;
+  const counts = { sources: disc.count, parsed: 0, appended: 0, reused: 0, dropped: 0, bytes: 0 };
 
   // The stored build (unless rebuilding): check.bin's stats by path. Read again unless it is the
   // file the discovery read: another builder may have finished while this run waited for the lock.
   const stored = opts.rebuild ? null : recheck(files.check, d?.stored ?? null);
   // the sources are check.bin's, in its order (the usual case): only the changed ones are looked at
-  const served = !!stored && samePaths(stored, found, d && d.stored === stored ? d.live : null);
-  const prev = stored ? storedStats(stored, found, served, d?.nums) : null;
+  const served = !!stored && samePaths(stored, disc, d && d.stored === stored ? d.live : null);
+  const prev = stored ? storedStats(stored, disc, served, d?.nums) : null;
 
   // What changed: new or modified sources, and sources gone since the stored build.
   let changedPaths = new Set<string>();
   // (made when first needed: an append of check.bin's own sources never needs it, and at 22,000
   // sources it is ~10 ms of a ~550 ms run)
   let foundSet: Set<string> | null = null;
-  const foundPaths = () => (foundSet ??= new Set(found.map((f) => f.src.path)));
+  const foundPaths = () => (foundSet ??= new Set(disc.found.map((f) => f.src.path)));
   let gonePaths: string[] = [];
   if (prev && served) changedPaths = new Set(prev.keys());
   else {
-    for (const f of found) if (!prev || !sameStat(f.stat, prev.get(f.src.path))) changedPaths.add(f.src.path);
+    for (const f of disc.found) if (!prev || !sameStat(f.stat, prev.get(f.src.path))) changedPaths.add(f.src.path);
     if (prev) gonePaths = [...prev.keys()].filter((p) => !foundPaths().has(p));
   }
 
@@ -1164,7 +1231,7 @@ async function build(ctx: Ctx, opts: IndexOptions, files: IndexFiles, want: 'ful
   if (prev && !opts.harnesses && changedPaths.size === 0 && gonePaths.length === 0) {
     const l = readListing(files, want, stored!.id);
     if (l) {
-      counts.reused = found.length;
+      counts.reused = disc.count;
       const res: AnyResult = { sessions: l.sessions, skipped: mergeSkipped(skipped, l.skipped), counts, roots, changed: false };
       if (opts.withEntries) res.entries = loadShards(files.state, allShards());
       return res;
@@ -1175,7 +1242,7 @@ async function build(ctx: Ctx, opts: IndexOptions, files: IndexFiles, want: 'ful
   // what it parsed already is handed on (`carried`), not parsed again.
   let carried: Record<string, Entry> = {};
   if (prev && !opts.rebuild && !opts.harnesses && !opts.withEntries && changedPaths.size > 0 && gonePaths.length === 0) {
-    const r = await appendPatch(ctx, opts, files, want, stored!, prev, served, found, d?.nums, meta, changedPaths, skipped, counts, roots);
+    const r = await appendPatch(ctx, opts, files, want, stored!, prev, served, disc, d?.nums, meta, changedPaths, skipped, counts, roots);
     if (r && 'result' in r) return r.result;
     if (r) carried = r.parsed;
   }
@@ -1183,6 +1250,7 @@ async function build(ctx: Ctx, opts: IndexOptions, files: IndexFiles, want: 'ful
   // The stored listing, whole (with list.patch applied when it is of the stored build).
   const list = prev ? readListing(files, 'full', stored!.id) : null;
   const validList = !!list;
+  const found = disc.found;
   if (!validList) {
     changedPaths = foundPaths();
     gonePaths = [];
@@ -1427,14 +1495,16 @@ function newBuildId(): string {
  */
 async function appendPatch(
   ctx: Ctx, opts: IndexOptions, files: IndexFiles, want: 'full' | 'rows', stored: StoredCheck, prev: Map<string, PrevStat>, served: boolean,
-  found: Found[], nums: Buffer | undefined, meta: AdapterMeta[], changed: Set<string>, skipped: Skipped, counts: IndexResult['counts'], roots: Map<Harness, Root[]>,
+  sources: Discovered, nums: Buffer | undefined, meta: AdapterMeta[], changed: Set<string>, skipped: Skipped, counts: IndexResult['counts'], roots: Map<Harness, Root[]>,
 ): Promise<{ result: AnyResult } | { parsed: Record<string, Entry> } | null> {
-  // the sources looked up by path: the changed ones (and, below, the loaded shards' entries), not
-  // a map of every source
-  const byPath = foundOf(found, changed);
+  // the changed sources' shards, and the sources looked up by path: those the shards hold (the
+  // changed ones among them), not a map of every source
+  const shards = new Set([...changed].map(shardOf));
+  const old = loadShards(files.state, shards);
+  const byPath = sources.pick(new Set(Object.keys(old)));
   for (const p of changed) {
-    const f = byPath.get(p)!;
-    if (prev.get(p)?.harness !== f.src.harness) return null;
+    const f = byPath.get(p);
+    if (!f || prev.get(p)?.harness !== f.src.harness) return null;
     const a = ADAPTERS.find((x) => x.name === f.src.harness);
     if (!a?.perSource || (a.finish && !a.linked)) return null;
   }
@@ -1447,8 +1517,6 @@ async function appendPatch(
   }
   const bin = readRowBinFile(files.rowbin, stored.id, ctx.home);
   if (!bin) return null;
-  const shards = new Set([...changed].map(shardOf));
-  const old = loadShards(files.state, shards);
   const hold = new Set(head.hold);
   for (const p of changed) {
     const e = old[p];
@@ -1527,8 +1595,7 @@ async function appendPatch(
 
   // The changed shards (with their unchanged entries), the patch, rows.bin, and check.bin last.
   const entries: Record<string, Entry> = {};
-  const still = foundOf(found, new Set(Object.keys(old)));
-  for (const [p, e] of Object.entries(old)) if (still.has(p)) entries[p] = e;
+  for (const [p, e] of Object.entries(old)) if (byPath.has(p)) entries[p] = e;
   Object.assign(entries, parsed);
   try {
     writeShards(files.state, entries, shards);
@@ -1539,13 +1606,13 @@ async function appendPatch(
   try {
     writeAtomic(files.patch, text);
     writeAtomic(files.rowbin, nextBin.parts);
-    writeCheck(files.check, id, found, meta, served ? stored : undefined, nums);
+    writeCheck(files.check, id, sources, meta, served ? stored : undefined, nums);
   } catch (err) {
     // the listing of the stored build stands (or, with the patch written, none does: the next run builds it)
     debugWrite(err);
   }
   handOn();
-  counts.reused = found.length - changed.size;
+  counts.reused = sources.count - changed.size;
   if (want === 'rows' && opts.rowBin) return { result: { sessions: [], rowBin: nextBin.bin, skipped, counts, roots, changed: true } };
   const l = readListing(files, want, id);
   if (l) return { result: { sessions: l.sessions, skipped, counts, roots, changed: true } };
