@@ -58,6 +58,21 @@ describe('the code cache of rows and preview', () => {
     expect(fs.readFileSync(file).equals(bytes)).toBe(true);
   });
 
+  it('a build that collected garbage on demand (V8 flags changed for a moment) saves a cache the next runs take', () => {
+    const h = home(20);
+    // RESUME_GC_EVERY=1: a full collection after every file parsed (lib/util/gc.ts turns --expose-gc on and off)
+    const first = run(h, ['rows'], { RESUME_GC_EVERY: '1' });
+    expect(first.code).toBe(0);
+    expect(first.stderr).toBe('');
+    const made = caches(h);
+    expect(made).toHaveLength(1);
+    const file = path.join(codeDir(h), made[0]!);
+    const bytes = fs.readFileSync(file);
+    // a cache made under other V8 flags would be refused here, and written again
+    for (let i = 0; i < 2; i++) expect(run(h, ['rows'])).toEqual(first);
+    expect(fs.readFileSync(file).equals(bytes)).toBe(true);
+  });
+
   it('the whole CLI keeps one per command, and every command prints the same with it as without', () => {
     const h = home(4);
     const cmds = [['ls', '--json', '-n', '2'], ['--version'], ['resolve', 'c0de0001'], ['__complete', '--', 'c0de000'], ['doctor', '--json']];
