@@ -9,10 +9,10 @@ import path from 'node:path';
 import type { Harness, Session } from '../lib/types.js';
 import { HARNESSES } from '../lib/types.js';
 import { applyFilters, shortIds, under, type Filters } from '../lib/select/filter.js';
-import { harnessColor, row } from '../lib/output.js';
+import { ALIGN_CAPS, alignLine, row } from '../lib/output.js';
 import { oneLine, width } from '../lib/util/text.js';
 import { tildify } from '../lib/util/paths.js';
-import { eachRow, type RowBin } from '../lib/index/rowbin.js';
+import { eachRow, printAligned, type RowBin } from '../lib/index/rowbin.js';
 import type { App } from '../lib/app.js';
 
 /** What a fed row needs of a session: a listing row (rows.json) or a whole session. */
@@ -62,7 +62,7 @@ export function statusLine<T extends Fed>(all: T[], shown: T[], s: PickState, ho
 }
 
 /** The status line from counts: every session, those shown, and those the state's filters show but for being hidden. */
-function statusOf(total: number, shown: number, hidden: number, s: PickState, home: string, search?: string): string {
+export function statusOf(total: number, shown: number, hidden: number, s: PickState, home: string, search?: string): string {
   if (total === 0 && search == null) return '\tno sessions found (resume doctor shows where it looked)';
   const parts: string[] = [];
   if (search != null) parts.push(`deep search: ${oneLine(search)}`);
@@ -75,44 +75,21 @@ function statusOf(total: number, shown: number, hidden: number, s: PickState, ho
   return '\t' + parts.join(' · ');
 }
 
-function pad(s: string, w: number): string {
-  const d = w - width(s);
-  return d > 0 ? s + ' '.repeat(d) : s;
-}
-
-const DIM = '\x1b[2m';
-const RESET = '\x1b[0m';
-
-const CAP = { short: 40, age: 4, harness: 8, dir: 40, branch: 24 };
-
 /**
  * Rows in `resume rows` format (key, short id, age, harness, directory, branch, title) turned into
- * fzf lines: the key, a tab, then the visible columns padded to line up. A value longer than its
- * column's cap is kept whole (it stays searchable) and only that line is pushed right.
+ * fzf lines: the key, a tab, then the visible columns padded to line up (lib/output.ts alignLine).
+ * A value longer than its column's cap is kept whole (it stays searchable) and only that line is
+ * pushed right.
  */
 export function alignRows(rows: string[][], color = false): string[] {
-  const w = [0, 0, 0, 0, 0, 0];
-  const caps = [CAP.short, CAP.age, CAP.harness, CAP.dir, CAP.branch];
+  const w = [0, 0, 0, 0, 0];
   for (const r of rows) {
     for (let i = 1; i <= 5; i++) {
       const cw = width(r[i] ?? '');
-      if (cw <= caps[i - 1]! && cw > w[i - 1]!) w[i - 1] = cw;
+      if (cw <= ALIGN_CAPS[i - 1]! && cw > w[i - 1]!) w[i - 1] = cw;
     }
   }
-  return rows.map((r) => {
-    const cols: string[] = [];
-    for (let i = 1; i <= 5; i++) {
-      if (w[i - 1] === 0) continue;
-      const v = r[i] ?? '';
-      const p = pad(v, w[i - 1]!);
-      // colour around the value, padding outside: fzf (--ansi) matches the plain text
-      if (color && i === 2) cols.push(`${DIM}${v}${RESET}${p.slice(v.length)}`);
-      else if (color && i === 3) cols.push(harnessColor(v, true) + p.slice(v.length));
-      else cols.push(p);
-    }
-    cols.push(r.slice(6).join(' '));
-    return `${r[0] ?? ''}\t${cols.join('  ').trimEnd()}`;
-  });
+  return rows.map((r) => alignLine(r, w, color));
 }
 
 /** The sessions the state shows, as fzf lines: the status line first, then the rows. */
@@ -151,6 +128,21 @@ export function linesOf(src: FeedSource, s: PickState, home: string, color = fal
     else rows.push(r.fields);
   });
   return [statusOf(src.bin.count, rows.length, hidden, s, home), ...(plain ? rows.map((r) => r.join('\t')) : alignRows(rows, color))];
+}
+
+/**
+ * linesOf(...), each line ending in a newline, handed to `write` in blocks: from rendered rows
+ * without a directory filter, written from the records' bytes (lib/index/rowbin.ts printAligned:
+ * the same lines, without a string per field); otherwise linesOf. `status`: the status line first.
+ */
+export function writeLines(src: FeedSource, s: PickState, home: string, color: boolean, now: number, status: boolean, write: (b: Buffer) => void): void {
+  if ('bin' in src && !s.dir) {
+    const { bin } = src;
+    printAligned(bin, { all: s.all, harness: s.harness }, src.names, now, color, (shown, hidden) => (status ? statusOf(bin.count, shown, hidden, s, home) + '\n' : ''), write);
+    return;
+  }
+  const lines = linesOf(src, s, home, color, now);
+  write(Buffer.from((status ? lines : lines.slice(1)).map((l) => l + '\n').join(''), 'utf8'));
 }
 
 /** The harnesses that have sessions in rendered rows, as nextHarness wants them. */

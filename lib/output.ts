@@ -116,6 +116,30 @@ export function useColor(stream: NodeJS.WriteStream = process.stdout): boolean {
 }
 
 /** The harness name in its adapter's colour (xterm-256) when `on`. */
+/** The picker's columns after the key (short id, age, harness, directory, branch): a wider value is kept whole and pushes only its line right. */
+export const ALIGN_CAPS = [40, 4, 8, 40, 24] as const;
+
+/**
+ * One picker line from a row's fields (`resume rows` split at its tabs: key, short id, age,
+ * harness, directory, branch, label) and the widths of the five padded columns (0: the column is
+ * left out): the key, a tab, then the columns padded, two spaces apart, colour around the values
+ * (fzf --ansi matches the plain text), trailing blanks trimmed.
+ */
+export function alignLine(r: string[], w: ArrayLike<number>, color: boolean): string {
+  const cols: string[] = [];
+  for (let i = 1; i <= 5; i++) {
+    if (w[i - 1] === 0) continue;
+    const v = r[i] ?? '';
+    const d = w[i - 1]! - width(v);
+    const padding = d > 0 ? ' '.repeat(d) : '';
+    if (color && i === 2) cols.push(`${DIM}${v}${RESET}${padding}`);
+    else if (color && i === 3) cols.push(harnessColor(v, true) + padding);
+    else cols.push(v + padding);
+  }
+  cols.push(r.slice(6).join(' '));
+  return `${r[0] ?? ''}\t${cols.join('  ').trimEnd()}`;
+}
+
 export function harnessColor(h: string, on: boolean): string {
   if (!on) return h;
   const c = ADAPTERS.find((a) => a.name === h)?.color;

@@ -4,7 +4,8 @@ import type { Command } from 'commander';
 import type { App } from '../app.js';
 import { usage } from '../errors.js';
 import { out } from './common.js';
-import { alignRows, binHarnesses, feedSource, linesOf, listColor, nextHarness, readState, writeState, type PickState } from '../../fzf/feed.js';
+import { alignRows, binHarnesses, feedSource, listColor, nextHarness, readState, writeLines, writeState, type PickState } from '../../fzf/feed.js';
+import { writeOut } from '../util/stdout.js';
 import { oneLine } from '../util/text.js';
 
 /** Deep search (in this process) with the picker's filters, as picker lines under a status line. */
@@ -42,6 +43,6 @@ export function register(program: Command, app: App): void {
       if (o.toggleHidden) state.all = !state.all;
       if (o.nextHarness) state.harness = nextHarness(state.harness, 'bin' in got ? binHarnesses(got.bin) : got.sessions);
       writeState(dir, state);
-      out(linesOf(got, state, app.ctx.home, listColor(process.env)).join('\n') + '\n');
+      writeLines(got, state, app.ctx.home, listColor(process.env), Date.now(), true, writeOut);
     });
 }

@@ -17,9 +17,10 @@
 // The file is read only when its build id is the one check.bin matched; anything malformed is
 // ignored (the caller reads rows.json instead), never trusted in part.
 import { HARNESSES, type Harness, type Session } from '../types.js';
-import { row, type LsRow } from '../output.js';
+import { isAscii } from 'node:buffer';
+import { ALIGN_CAPS, alignLine, harnessColor, row, type LsRow } from '../output.js';
 import { age } from '../util/time.js';
-import { oneLine } from '../util/text.js';
+import { oneLine, width } from '../util/text.js';
 import { tildify } from '../util/paths.js';
 import { under } from '../select/filter.js';
 
@@ -297,6 +298,172 @@ export function eachRow(r: RowBin, readNames: () => Record<string, string>, now:
     });
   }
 }
+
+/**
+ * The picker's lines (fzf/feed.ts linesOf: `head`, given the counts, then every row that passes the
+ * filter aligned as alignRows aligns eachRow's fields), written from the records' bytes: a row
+ * whose fields are ASCII is measured by its byte counts and copied out with its padding, without
+ * making its fields into strings (at 22,000 rows those strings and their garbage were a third of
+ * the picker's list). Any other row (non-ASCII fields, or a label that is empty or ends in a blank,
+ * which alignLine would trim) goes through alignLine itself. No directory filter: linesOf serves it.
+ */
+export function printAligned(
+  r: RowBin, f: { all: boolean; harness?: Harness[] | null }, readNames: () => Record<string, string>, now: number, color: boolean,
+  head: (shown: number, hidden: number) => string, write: (b: Buffer) => void,
+): void {
+  const nameOf = snapshotNames(readNames);
+  const want = f.harness ? new Set(f.harness.map((h) => HARNESSES.indexOf(h))) : null;
+  // per shown row: its record (offset, +1 in `more`), the tab positions in A and B, its age and label
+  const n = r.count;
+  const pos = new Uint32Array(n);
+  const inMoreOf = new Uint8Array(n);
+  const tabs = new Int32Array(n * 4);
+  const ages: string[] = [];
+  const labels: (string | null)[] = [];
+  /** rows made by alignLine: their fields as strings */
+  const slow = new Map<number, string[]>();
+  const w = [0, 0, 0, 0, 0];
+  const widen = (i: number, cw: number) => {
+    if (cw <= ALIGN_CAPS[i]! && cw > w[i]!) w[i] = cw;
+  };
+  let shown = 0;
+  let hidden = 0;
+  for (let k = 0; k < n; k++) {
+    let p = r.at[k]!;
+    let buf = r.buf;
+    let inMore = 0;
+    if (p >= buf.length) {
+      p -= buf.length;
+      buf = r.more!;
+      inMore = 1;
+    }
+    const flags = buf[p]!;
+    if (want && !want.has(buf[p + 1]!)) continue;
+    if (flags & HIDDEN && !f.all) {
+      hidden++;
+      continue;
+    }
+    const t = buf.readDoubleLE(p + 2);
+    const a = p + FIXED;
+    const b = a + buf.readUInt32LE(p + 10);
+    const l = b + buf.readUInt32LE(p + 14);
+    const e = l + buf.readUInt32LE(p + 18);
+    const label = nameOf(buf, flags, e, buf.readUInt32LE(p + 22));
+    const ag = age(Number.isNaN(t) ? null : t, now);
+    const i = shown++;
+    pos[i] = p;
+    inMoreOf[i] = inMore;
+    ages.push(ag);
+    labels.push(label);
+    widen(1, ag.length);
+    const t0 = buf.indexOf(9, a);
+    const t1 = buf.indexOf(9, b);
+    const t2 = buf.indexOf(9, t1 + 1);
+    const t3 = buf.indexOf(9, t2 + 1);
+    const last = label == null ? (e > l ? buf[e - 1]! : 0) : label.length ? label.charCodeAt(label.length - 1) : 0;
+    const plain = t0 >= 0 && t0 < b && t3 === l - 1 && isAscii(buf.subarray(a, label == null ? e : l)) && last > 32 && last < 127;
+    if (!plain) {
+      const [key = '', short = ''] = buf.toString('utf8', a, b).split('\t');
+      const [harness = '', dir = '', branch = '', text = ''] = buf.toString('utf8', b, label == null ? e : l).split('\t');
+      const fields = [key, short, ag, harness, dir, branch, label ?? text];
+      slow.set(i, fields);
+      for (let c = 1; c <= 5; c++) if (c !== 2) widen(c - 1, width(fields[c]!));
+      continue;
+    }
+    tabs[i * 4] = t0;
+    tabs[i * 4 + 1] = t1;
+    tabs[i * 4 + 2] = t2;
+    tabs[i * 4 + 3] = t3;
+    widen(0, b - t0 - 1);
+    widen(2, t1 - b);
+    widen(3, t2 - t1 - 1);
+    widen(4, t3 - t2 - 1);
+  }
+  const BLOCK = 65536;
+  let out = Buffer.allocUnsafe(BLOCK * 2);
+  let o = 0;
+  const flush = () => {
+    if (o > 0) write(out.subarray(0, o));
+    o = 0;
+  };
+  const room = (k: number) => {
+    if (o + k > out.length) {
+      flush();
+      if (k > out.length) out = Buffer.allocUnsafe(k);
+    }
+  };
+  const putStr = (x: string) => {
+    room(x.length * 3);
+    o += out.write(x, o, 'utf8');
+  };
+  const put = (src: Buffer, s: number, e: number) => {
+    room(e - s);
+    src.copy(out, o, s, e);
+    o += e - s;
+  };
+  const spaces = (k: number) => {
+    if (k <= 0) return;
+    room(k);
+    out.fill(32, o, o + k);
+    o += k;
+  };
+  const painted = new Map<string, string>();
+  putStr(head(shown, hidden));
+  for (let i = 0; i < shown; i++) {
+    const fields = slow.get(i);
+    if (fields) {
+      putStr(alignLine(fields, w, color) + '\n');
+      if (o >= BLOCK) flush();
+      continue;
+    }
+    const buf = inMoreOf[i] ? r.more! : r.buf;
+    const p = pos[i]!;
+    const a = p + FIXED;
+    const b = a + buf.readUInt32LE(p + 10);
+    const l = b + buf.readUInt32LE(p + 14);
+    const [t0, t1, t2, t3] = [tabs[i * 4]!, tabs[i * 4 + 1]!, tabs[i * 4 + 2]!, tabs[i * 4 + 3]!];
+    put(buf, a, t0 + 1);
+    let sep = false;
+    const column = (c: number, s: number, e: number) => {
+      if (w[c] === 0) return;
+      if (sep) putStr('  ');
+      sep = true;
+      put(buf, s, e);
+      spaces(w[c]! - (e - s));
+    };
+    column(0, t0 + 1, b);
+    if (w[1] !== 0) {
+      if (sep) putStr('  ');
+      sep = true;
+      const ag = ages[i]!;
+      putStr(color ? `${DIM}${ag}${RESET}` : ag);
+      spaces(w[1]! - ag.length);
+    }
+    if (w[2] !== 0) {
+      if (sep) putStr('  ');
+      sep = true;
+      if (color) {
+        const h = buf.toString('latin1', b, t1);
+        let c = painted.get(h);
+        if (c === undefined) painted.set(h, (c = harnessColor(h, true)));
+        putStr(c);
+      } else put(buf, b, t1);
+      spaces(w[2]! - (t1 - b));
+    }
+    column(3, t1 + 1, t2);
+    column(4, t2 + 1, t3);
+    if (sep) putStr('  ');
+    const label = labels[i];
+    if (label == null) put(buf, l, l + buf.readUInt32LE(p + 18));
+    else putStr(label);
+    putStr('\n');
+    if (o >= BLOCK) flush();
+  }
+  flush();
+}
+
+const DIM = '\x1b[2m';
+const RESET = '\x1b[0m';
 
 /** What `ls` shows (lsRows): the rows that pass its filter, and what its hidden count needs of the hidden ones. */
 export interface LsPick {

@@ -1,0 +1,111 @@
+// The picker's list from rendered rows written from their bytes (lib/index/rowbin.ts printAligned)
+// must be exactly the lines fzf/feed.ts linesOf makes from the same rows (decoded, aligned by
+// alignLine): ASCII rows copied, everything else (wide and combining characters, labels that end in
+// a blank or are empty, snapshot names) through alignLine, every filter and colour, and rows.bin
+// spliced by an append (records in a second buffer).
+import { describe, expect, it } from 'vitest';
+import type { Harness, Session } from '../lib/types.js';
+import { byRecency } from '../lib/index/index.js';
+import { printAligned, readRowBin, rowBinChunks, type RowBin } from '../lib/index/rowbin.js';
+import { findRecords, spliceRowBin, splitRecords } from '../lib/index/listpatch.js';
+import { linesOf, writeLines, type PickState } from '../fzf/feed.js';
+
+const home = '/home/u';
+const now = Date.parse('2026-06-01T00:00:00Z');
+const uuid = (n: number) => `${String(n).padStart(8, '0')}-3333-4333-8333-333333333333`;
+
+function mk(n: number, o: Partial<Session> = {}): Session {
+  const harness: Harness = (['claude', 'pi', 'codex'] as const)[n % 3]!;
+  const t = n % 11 === 0 ? null : now - n * 3_600_000;
+  return {
+    key: `${harness}:${uuid(n)}`, id: uuid(n), harness, cwd: `/home/u/p${n}`, title: `title ${n}`, firstPrompt: `title ${n}`, lastPrompt: null,
+    lastReply: null, prompts: 1, branch: n % 4 === 0 ? null : `b${n}`, model: null, started: t, updated: t, file: `/f/${n}`,
+    hidden: n % 5 === 0, hiddenReason: n % 5 === 0 ? 'empty' : null, parent: null, forkedFrom: null, ...o,
+  } as Session;
+}
+
+const odd: Session[] = [
+  mk(1),
+  mk(2, { cwd: '/srv/日本語のプロジェクト', title: 'ascii title' }),
+  mk(3, { branch: 'feature/漢字-branch', title: '表の題' }),
+  mk(4, { cwd: '/home/u/cafe\u0301', title: 'combining' }),
+  mk(6, { title: 'ends in a space ', firstPrompt: 'ends in a space ' }),
+  mk(7, { title: 'ends in nbsp\u00a0', firstPrompt: 'ends in nbsp\u00a0' }),
+  mk(8, { title: null, firstPrompt: null } as Partial<Session>),
+  mk(9, { cwd: null } as Partial<Session>),
+  mk(10, { cwd: `/home/u/${'deep/'.repeat(12)}x`, branch: 'a-branch-name-longer-than-the-cap-of-24' }),
+  // untitled Claude sessions: their snapshot names (one with a trailing blank, one wide) replace the label
+  mk(12, { harness: 'claude', key: `claude:${uuid(12)}`, title: null } as Partial<Session>),
+  mk(15, { harness: 'claude', key: `claude:${uuid(15)}`, title: null } as Partial<Session>),
+  mk(18, { harness: 'claude', key: `claude:${uuid(18)}`, title: null } as Partial<Session>),
+  mk(21, { harness: 'claude', key: `claude:${uuid(21)}`, title: null } as Partial<Session>),
+  ...Array.from({ length: 30 }, (_, i) => mk(30 + i)),
+];
+const names = { [uuid(12)]: 'named session', [uuid(15)]: 'trailing blank ', [uuid(18)]: '名前' };
+
+function render(ss: Session[]): RowBin {
+  const sorted = [...ss].sort(byRecency);
+  return readRowBin(Buffer.concat(rowBinChunks('b', home, sorted.map((s) => ({ s, short: s.id.slice(0, 8) })))!))!;
+}
+
+function printed(bin: RowBin, s: PickState, color: boolean, status: boolean): string {
+  const out: Buffer[] = [];
+  writeLines({ bin, names: () => names }, s, home, color, now, status, (b) => out.push(Buffer.from(b)));
+  return Buffer.concat(out).toString('utf8');
+}
+
+function expected(bin: RowBin, s: PickState, color: boolean, status: boolean): string {
+  const lines = linesOf({ bin, names: () => names }, s, home, color, now);
+  return (status ? lines : lines.slice(1)).map((l) => l + '\n').join('');
+}
+
+const states: PickState[] = [];
+for (const all of [false, true]) for (const harness of [null, ['claude'], ['pi', 'codex']] as (Harness[] | null)[]) states.push({ all, harness, dir: null });
+
+describe('printAligned', () => {
+  it('writes exactly the lines linesOf makes, for every filter, with and without colour and status', () => {
+    const bin = render(odd);
+    for (const s of states) for (const color of [false, true]) for (const status of [false, true]) expect(printed(bin, s, color, status), JSON.stringify({ s, color, status })).toBe(expected(bin, s, color, status));
+    // the wide and trimmed rows are among those shown
+    const all = printed(bin, { all: true, harness: null, dir: null }, false, true);
+    expect(all).toContain('日本語');
+    expect(all).toContain('named session');
+    expect(all.split('\n')[0]).toMatch(/^\t/);
+  });
+
+  it('leaves out a column no shown row fills (no branch anywhere), as alignRows does', () => {
+    const bin = render(Array.from({ length: 8 }, (_, i) => mk(40 + i * 4, { branch: null } as Partial<Session>)));
+    for (const s of states) for (const color of [false, true]) expect(printed(bin, s, color, true)).toBe(expected(bin, s, color, true));
+  });
+
+  it('no rows, or only hidden ones: the status line alone', () => {
+    const bin = render([mk(5), mk(10)]);
+    const s: PickState = { all: false, harness: null, dir: null };
+    expect(printed(bin, s, false, true)).toBe(expected(bin, s, false, true));
+    expect(printed(bin, s, false, false)).toBe('');
+    expect(printed(render([]), s, true, true)).toBe(expected(render([]), s, true, true));
+  });
+
+  it('rows.bin spliced by an append (records in a second buffer) prints the same as a build of it', () => {
+    const bin = render(odd);
+    const changed = [mk(33, { title: 'changed and newest', updated: now - 1000 } as Partial<Session>), mk(3, { branch: 'feature/漢字-branch', title: '表の題 again', updated: now - 2000 } as Partial<Session>)];
+    const recs = findRecords(bin, new Set(changed.map((s) => s.key)))!;
+    const one = splitRecords(rowBinChunks('-', home, changed.map((s) => ({ s, short: recs.get(s.key)!.short })))![1]!);
+    const spliced = spliceRowBin(bin, 'n', new Set([...recs.values()].map((r) => r.k)), changed.map((s, i) => ({ rec: one[i]!, s })))!.bin;
+    expect(spliced.more).toBeTruthy();
+    const rebuilt = render(odd.map((s) => changed.find((c) => c.key === s.key) ?? s));
+    for (const s of states) {
+      expect(printed(spliced, s, true, true)).toBe(expected(spliced, s, true, true));
+      expect(printed(spliced, s, false, true)).toBe(printed(rebuilt, s, false, true));
+    }
+  });
+
+  it('hands out the lines in blocks a writer may reuse', () => {
+    const bin = render(Array.from({ length: 3000 }, (_, i) => mk(100 + i)));
+    const s: PickState = { all: true, harness: null, dir: null };
+    const blocks: string[] = [];
+    printAligned(bin, s, () => names, now, false, () => '', (b) => blocks.push(b.toString('utf8')));
+    expect(blocks.length).toBeGreaterThan(1);
+    expect(blocks.join('')).toBe(expected(bin, s, false, false));
+  });
+});
