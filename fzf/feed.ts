@@ -145,6 +145,13 @@ export function writeLines(src: FeedSource, s: PickState, home: string, color: b
   write(Buffer.from((status ? lines : lines.slice(1)).map((l) => l + '\n').join(''), 'utf8'));
 }
 
+/** writeLines with the status line, as one text. */
+export function linesText(src: FeedSource, s: PickState, home: string, color: boolean, now = Date.now()): string {
+  const parts: string[] = [];
+  writeLines(src, s, home, color, now, true, (b) => parts.push(b.toString('utf8')));
+  return parts.join('');
+}
+
 /** The harnesses that have sessions in rendered rows, as nextHarness wants them. */
 export function binHarnesses(bin: RowBin): Pick<Session, 'harness'>[] {
   const seen = new Set<Harness>();

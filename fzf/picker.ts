@@ -20,7 +20,7 @@ import { fmtVersion, has, probeFzf, type Fzf } from './version.js';
 import { ACTION_MARK, fzfFlags, type Flags, type PickAction } from './flags.js';
 import { quoteSh } from '../lib/util/quote.js';
 import { noColor } from '../lib/util/color.js';
-import { alignRows, feedLines, feedSource, linesOf, listColor, stateFilters, writeState, type PickState } from './feed.js';
+import { alignRows, feedLines, feedSource, linesText, listColor, stateFilters, writeState, type PickState } from './feed.js';
 import { findSession } from '../lib/select/find.js';
 import { haveListing, storedSession } from '../lib/index/index.js';
 import { dirFilterable } from '../lib/index/rowbin.js';
@@ -163,10 +163,10 @@ export async function pick(app: App, o: PickOptions = {}): Promise<PickResult> {
         return;
       }
       const color = listColor(process.env);
-      const firstLines = early && linesOf(early, state, app.ctx.home, color);
-      if (firstLines && !child.stdin.destroyed) child.stdin.write(firstLines.join('\n') + '\n');
-      let lines: string[];
-      if (o.sessions) lines = feedLines(o.sessions, state, app.ctx.home, color);
+      const firstLines = early ? linesText(early, state, app.ctx.home, color) : null;
+      if (firstLines && !child.stdin.destroyed) child.stdin.write(firstLines);
+      let lines: string;
+      if (o.sessions) lines = feedLines(o.sessions, state, app.ctx.home, color).join('\n') + '\n';
       else {
         // the rendered rows when nothing changed, else the listing the check just brought up to date
         const got = await feedSource(app, state);
@@ -175,12 +175,12 @@ export async function pick(app: App, o: PickOptions = {}): Promise<PickResult> {
           if (!child.stdin.destroyed) child.stdin.end();
           return;
         }
-        lines = linesOf(got, state, app.ctx.home, color);
+        lines = linesText(got, state, app.ctx.home, color);
       }
       if (child.stdin.destroyed) return;
-      if (!firstLines) child.stdin.end(lines.join('\n') + '\n');
+      if (!firstLines) child.stdin.end(lines);
       else {
-        fs.writeFileSync(path.join(dir, 'fresh'), lines.join('\n') + '\n');
+        fs.writeFileSync(path.join(dir, 'fresh'), lines);
         fs.writeFileSync(onload, 'reload(cat "$RESUME_PICK_DIR/fresh")');
         child.stdin.end();
       }
