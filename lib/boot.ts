@@ -12,10 +12,21 @@ type Main = (argv: string[]) => Promise<boolean>;
 export async function main(argv: string[], distDir: string): Promise<boolean> {
   const file = path.join(distDir, 'rows.cjs');
   // this file's own require: dist/boot.cjs sits beside the bundles, so it resolves the same
-  const m = loadCached<{ main: Main }>(file, cacheFor(file, argv[0] === 'preview' || argv[0] === 'ls' ? argv[0] : 'rows'), require);
+  const m = loadCached<{ main: Main }>(file, cacheFor(file, fastVariant(argv)), require);
   const done = await m.exports.main(argv);
   m.save();
   return done;
+}
+
+/**
+ * The code cache of a fast command: `preview`, `ls`, the picker's list (`rows --align` or
+ * `--status`: it compiles the aligning code plain `rows` never runs, and plain `rows` would
+ * otherwise compile it lazily on every run when the picker's list wrote the cache, or the other
+ * way round), and `rows`.
+ */
+function fastVariant(argv: string[]): string {
+  if (argv[0] === 'preview' || argv[0] === 'ls') return argv[0];
+  return argv.includes('--align') || argv.includes('--status') ? 'rows-align' : 'rows';
 }
 
 /**

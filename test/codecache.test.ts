@@ -56,6 +56,14 @@ describe('the code cache of rows and preview', () => {
     expect(run(h, ['preview', key])).toEqual(p1);
     expect(caches(h)).toHaveLength(2);
     expect(fs.readFileSync(file).equals(bytes)).toBe(true);
+    // the picker's list compiles what plain rows never runs: a cache of its own, and plain rows' stands
+    const list = run(h, ['rows', '--align', '--status']);
+    expect(list.code).toBe(0);
+    expect(list.stdout.split('\n')).toHaveLength(22);
+    expect(caches(h).filter((f) => f.endsWith('-rows-align.v8'))).toHaveLength(1);
+    expect(run(h, ['rows', '--align', '--status'])).toEqual(list);
+    expect(run(h, ['rows'])).toEqual(first);
+    expect(fs.readFileSync(file).equals(bytes)).toBe(true);
   });
 
   it('a build that collected garbage on demand (V8 flags changed for a moment) saves a cache the next runs take', () => {
