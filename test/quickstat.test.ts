@@ -81,6 +81,31 @@ describe('quickStat', () => {
     expect(quickStatFast()).toBe(false);
   });
 
+  it('a deprecation warning while the binding is taken turns it off, and the warning is not passed on', async () => {
+    const t = tree();
+    const p = process as unknown as { binding: (name: string) => unknown };
+    const real = p.binding;
+    const seen: unknown[] = [];
+    const onWarning = (w: unknown) => seen.push(w);
+    process.on('warning', onWarning);
+    p.binding = function (this: unknown, name: string) {
+      process.emitWarning('process.binding() is deprecated', 'DeprecationWarning', 'DEP0111');
+      return real.call(this, name);
+    };
+    try {
+      resetQuickStat();
+      expect(got(t.file!)).toEqual(expected(t.file!));
+      expect(got(t.sub!)).toEqual(expected(t.sub!));
+      expect(quickStatFast()).toBe(false);
+      // warnings go out on the next tick: none came
+      await new Promise((r) => setTimeout(r, 20));
+      expect(seen).toEqual([]);
+    } finally {
+      p.binding = real;
+      process.off('warning', onWarning);
+    }
+  });
+
   it('--pending-deprecation (process.binding would warn) turns it off: a listing writes nothing to stderr', () => {
     const home = tempHome();
     fs.mkdirSync(path.join(home, '.claude', 'projects', '-tmp-x'), { recursive: true });

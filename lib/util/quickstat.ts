@@ -8,8 +8,8 @@
 // That binding is Node's internal interface, so it is trusted only once it has proved itself in
 // this process: the first path that exists is stat'ed both ways, and the binding is used from then
 // on only if size, inode, mode, mtimeMs and ctimeMs agree exactly (mtimeMs is computed as Node
-// computes it). Anything else, a missing binding, a throw, another result shape (a later Node),
-// `--pending-deprecation` (process.binding would warn on stderr), falls back to fs.statSync for
+// computes it). Anything else, a missing binding, a throw, another result shape (a later Node), a
+// deprecation warning when it is taken (`--pending-deprecation`), falls back to fs.statSync for
 // the rest of the run. Results are the same either way; only the cost differs.
 import fs from 'node:fs';
 
@@ -30,19 +30,24 @@ let proved = false;
 function binding(): Raw | null {
   if (raw !== undefined) return raw;
   raw = null;
+  // process.binding is deprecated in the documentation only, but warns (once, on stderr) under
+  // --pending-deprecation and would if a later Node made that the rule: a warning while it is
+  // taken means it is not used, and the warning, about resume's own call, is not passed on
+  const emit = process.emitWarning;
+  let warned = false;
   try {
-    const pending =
-      process.execArgv.some((a) => a.includes('pending-deprecation')) ||
-      (process.env.NODE_OPTIONS ?? '').includes('pending-deprecation') ||
-      process.env.NODE_PENDING_DEPRECATION === '1';
-    if (pending) return raw;
+    process.emitWarning = (() => {
+      warned = true;
+    }) as typeof process.emitWarning;
     const b = (process as unknown as { binding?: (name: string) => { stat?: unknown } }).binding?.('fs');
-    if (b && typeof b.stat === 'function') {
+    if (!warned && b && typeof b.stat === 'function') {
       const stat = b.stat as Raw;
       raw = (p, bigint, req, throwIfNoEntry) => stat.call(b, p, bigint, req, throwIfNoEntry);
     }
   } catch {
     raw = null;
+  } finally {
+    process.emitWarning = emit;
   }
   return raw;
 }
