@@ -57,6 +57,15 @@ describe('quickStat', () => {
     expect(got(t.file!)).toEqual(expected(t.file!));
   });
 
+  it('a path with a NUL in it is never a path cut at the NUL (fs.statSync refuses it)', () => {
+    const t = tree();
+    resetQuickStat();
+    got(t.file!);
+    expect(quickStatFast()).toBe(true);
+    expect(got(`${t.file!}\0ignored`)).toEqual([NONE]);
+    expect(got(`${t.sub!}\0`)).toEqual([NONE]);
+  });
+
   it('starting on a missing path proves nothing, and the next one that exists is checked', () => {
     const t = tree();
     resetQuickStat();

@@ -88,7 +88,8 @@ function slow(p: string): fs.Stats | undefined {
  */
 export function quickStat(p: string): Float64Array {
   const b = binding();
-  if (b === null) return fromStats(slow(p));
+  // fs.statSync refuses a path with a NUL in it; the binding would stat the path cut there
+  if (b === null || p.includes('\0')) return fromStats(slow(p));
   let r: ArrayLike<number> | undefined;
   try {
     r = b(p, false, undefined, false);
