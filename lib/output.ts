@@ -107,8 +107,8 @@ export function row(
   ].join('\t');
 }
 
-const DIM = '\x1b[2m';
-const RESET = '\x1b[0m';
+export const DIM = '\x1b[2m';
+export const RESET = '\x1b[0m';
 
 /** Colour on this stream (lib/util/color.ts decides). */
 export function useColor(stream: NodeJS.WriteStream = process.stdout): boolean {

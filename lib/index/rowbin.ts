@@ -18,7 +18,7 @@
 // ignored (the caller reads rows.json instead), never trusted in part.
 import { HARNESSES, type Harness, type Session } from '../types.js';
 import { isAscii } from 'node:buffer';
-import { ALIGN_CAPS, alignLine, harnessColor, row, type LsRow } from '../output.js';
+import { ALIGN_CAPS, alignLine, DIM, harnessColor, RESET, row, type LsRow } from '../output.js';
 import { age } from '../util/time.js';
 import { oneLine, width } from '../util/text.js';
 import { tildify } from '../util/paths.js';
@@ -118,15 +118,123 @@ export function readRowBin(buf: Buffer): RowBin | null {
   const count = Number(m[3]);
   const at = new Uint32Array(count);
   let p = nl + 1;
-  // the four lengths, little-endian, read byte by byte (readUInt32LE checks its bounds on every call)
-  const u32 = (q: number) => (buf[q]! | (buf[q + 1]! << 8) | (buf[q + 2]! << 16)) + buf[q + 3]! * 0x1000000;
   for (let k = 0; k < count; k++) {
     if (p + FIXED > buf.length || buf[p + 1]! >= HARNESSES.length) return null;
     at[k] = p;
-    p += FIXED + u32(p + 10) + u32(p + 14) + u32(p + 18) + u32(p + 22);
+    p += FIXED + u32(buf, p + 10) + u32(buf, p + 14) + u32(buf, p + 18) + u32(buf, p + 22);
   }
   if (p !== buf.length) return null;
   return { id: m[2]!, home: m[4]!, count, buf, at };
+}
+
+/** A little-endian u32, read byte by byte (readUInt32LE checks its bounds on every call). */
+function u32(buf: Uint8Array, q: number): number {
+  return (buf[q]! | (buf[q + 1]! << 8) | (buf[q + 2]! << 16)) + buf[q + 3]! * 0x1000000;
+}
+
+/**
+ * Where a record's parts lie: its buffer (and a plain Uint8Array view of it: a view of that is made
+ * without running Buffer's constructor, and copies faster while the code is cold), its start and
+ * flags, and the ends of A (`b`), B (`l`) and L (`e`) with the length of I. One object, filled by
+ * `locate` and good until its next call: the loops over 22,000 records make no object per record.
+ */
+interface Rec {
+  buf: Buffer;
+  u8: Uint8Array;
+  p: number;
+  flags: number;
+  a: number;
+  b: number;
+  l: number;
+  e: number;
+  li: number;
+}
+const REC: Rec = { buf: Buffer.alloc(0), u8: new Uint8Array(0), p: 0, flags: 0, a: 0, b: 0, l: 0, e: 0, li: 0 };
+/** the plain views of the last RowBin located */
+let viewed: { r: RowBin; buf: Uint8Array; more: Uint8Array | null } | null = null;
+const plainView = (b: Buffer) => new Uint8Array(b.buffer, b.byteOffset, b.length);
+
+/** Record `k` of `r` into REC. */
+function locate(r: RowBin, k: number): Rec {
+  if (viewed?.r !== r) viewed = { r, buf: plainView(r.buf), more: r.more ? plainView(r.more) : null };
+  let p = r.at[k]!;
+  let buf = r.buf;
+  let u8 = viewed.buf;
+  if (p >= buf.length) {
+    p -= buf.length;
+    buf = r.more!;
+    u8 = viewed.more!;
+  }
+  REC.buf = buf;
+  REC.u8 = u8;
+  REC.p = p;
+  REC.flags = u8[p]!;
+  REC.a = p + FIXED;
+  REC.b = REC.a + u32(u8, p + 10);
+  REC.l = REC.b + u32(u8, p + 14);
+  REC.e = REC.l + u32(u8, p + 18);
+  REC.li = u32(u8, p + 22);
+  return REC;
+}
+
+/** A record's time (updated, else started), null when unknown. */
+function timeOf(rec: Rec): number | null {
+  const t = rec.buf.readDoubleLE(rec.p + 2);
+  return Number.isNaN(t) ? null : t;
+}
+
+/**
+ * A record as the fields of its row (key, short id, age, harness, directory, branch, label), the
+ * label a snapshot name when it takes one. A, and B with the label, are each decoded once.
+ */
+function fieldsOf(rec: Rec, ag: string, label: string | null): string[] {
+  const { buf, a, b, l, e } = rec;
+  const [key = '', short = ''] = buf.toString('utf8', a, b).split('\t');
+  const [harness = '', dir = '', branch = '', text = ''] = buf.toString('utf8', b, label == null ? e : l).split('\t');
+  return [key, short, ag, harness, dir, branch, label ?? text];
+}
+
+/**
+ * Output in blocks of about 64 KiB handed to `write`, so fzf sees the first screen at once; `write`
+ * must be done with each block when it returns (the buffer is written over for the next).
+ */
+function blockWriter(write: (b: Buffer) => void) {
+  const BLOCK = 65536;
+  let out = Buffer.allocUnsafe(BLOCK * 2);
+  let o = 0;
+  const flush = () => {
+    if (o > 0) write(out.subarray(0, o));
+    o = 0;
+  };
+  const room = (k: number) => {
+    if (o + k > out.length) {
+      flush();
+      if (k > out.length) out = Buffer.allocUnsafe(k);
+    }
+  };
+  return {
+    /** bytes [s, e) of a plain view (TypedArray#set: several times faster than Buffer#copy while cold) */
+    put(src: Uint8Array, s: number, e: number) {
+      room(e - s);
+      out.set(src.subarray(s, e), o);
+      o += e - s;
+    },
+    putStr(x: string) {
+      room(x.length * 3);
+      o += out.write(x, o, 'utf8');
+    },
+    spaces(k: number) {
+      if (k <= 0) return;
+      room(k);
+      out.fill(32, o, o + k);
+      o += k;
+    },
+    /** at the end of a line: a full block goes out */
+    endLine() {
+      if (o >= BLOCK) flush();
+    },
+    flush,
+  };
 }
 
 export interface RowFilter {
@@ -143,15 +251,7 @@ export interface RowFilter {
  */
 export function dirFilterable(r: RowBin): boolean {
   if (oneLine(r.home) !== r.home) return false;
-  for (let k = 0; k < r.count; k++) {
-    let p = r.at[k]!;
-    let buf = r.buf;
-    if (p >= buf.length) {
-      p -= buf.length;
-      buf = r.more!;
-    }
-    if (!(buf[p]! & (NO_DIR | EXACT_DIR))) return false;
-  }
+  for (let k = 0; k < r.count; k++) if (!(locate(r, k).flags & (NO_DIR | EXACT_DIR))) return false;
   return true;
 }
 
@@ -173,71 +273,28 @@ function dirField(buf: Buffer, b: number): string {
  * must be done with each block when it returns (the buffer is written over for the next).
  */
 export function printRowBin(r: RowBin, f: RowFilter, readNames: () => Record<string, string>, now: number, write: (b: Buffer) => void): void {
-  const { at } = r;
   const nameOf = snapshotNames(readNames);
   const want = f.harness ? new Set(f.harness.map((h) => HARNESSES.indexOf(h))) : null;
-  const BLOCK = 65536;
-  let out = Buffer.allocUnsafe(BLOCK * 2);
-  let o = 0;
-  const flush = () => {
-    if (o > 0) write(out.subarray(0, o));
-    o = 0;
-  };
-  // The records' bytes as plain Uint8Array views: a view of one is a plain Uint8Array too, made
-  // without running Buffer's constructor (a Buffer view per field cost ~15 ms at 22,000 rows).
-  const plain = (b: Buffer) => new Uint8Array(b.buffer, b.byteOffset, b.length);
-  const bufU8 = plain(r.buf);
-  const moreU8 = r.more ? plain(r.more) : null;
-  const put = (src: Uint8Array, s: number, e: number) => {
-    if (o + (e - s) > out.length) {
-      flush();
-      if (e - s > out.length) out = Buffer.allocUnsafe(e - s);
-    }
-    // TypedArray#set of a view: several times faster than Buffer#copy while the code is still cold
-    out.set(src.subarray(s, e), o);
-    o += e - s;
-  };
-  const putStr = (s: string) => {
-    const n = s.length * 3;
-    if (o + n > out.length) {
-      flush();
-      if (n > out.length) out = Buffer.allocUnsafe(n);
-    }
-    o += out.write(s, o, 'utf8');
-  };
+  const out = blockWriter(write);
   for (let k = 0; k < r.count; k++) {
-    let p = at[k]!;
-    let buf = r.buf;
-    if (p >= buf.length) {
-      p -= buf.length;
-      buf = r.more!;
-    }
-    const flags = buf[p]!;
+    const rec = locate(r, k);
+    const { buf, u8, p, flags, a, b, l, e } = rec;
     if (!f.all && flags & HIDDEN) continue;
-    if (want && !want.has(buf[p + 1]!)) continue;
-    if (f.dir && !under(cwdOf(flags, dirField(buf, p + FIXED + buf.readUInt32LE(p + 10)), r.home), f.dir)) continue;
-    const t = buf.readDoubleLE(p + 2);
-    const la = buf.readUInt32LE(p + 10);
-    const lb = buf.readUInt32LE(p + 14);
-    const ll = buf.readUInt32LE(p + 18);
-    const li = buf.readUInt32LE(p + 22);
-    const a = p + FIXED;
-    const b = a + la;
-    const l = b + lb;
-    const u8 = buf === r.buf ? bufU8 : moreU8!;
-    put(u8, a, b);
-    putStr(`\t${age(Number.isNaN(t) ? null : t, now)}\t`);
-    const named = nameOf(buf, flags, l + ll, li);
+    if (want && !want.has(u8[p + 1]!)) continue;
+    if (f.dir && !under(cwdOf(flags, dirField(buf, b), r.home), f.dir)) continue;
+    out.put(u8, a, b);
+    out.putStr(`\t${age(timeOf(rec), now)}\t`);
+    const named = nameOf(buf, flags, e, rec.li);
     // the fields after the age and the label are one run of bytes unless a snapshot name replaces the label
-    if (named == null) put(u8, b, l + ll);
+    if (named == null) out.put(u8, b, e);
     else {
-      put(u8, b, l);
-      putStr(named);
+      out.put(u8, b, l);
+      out.putStr(named);
     }
-    putStr('\n');
-    if (o >= BLOCK) flush();
+    out.putStr('\n');
+    out.endLine();
   }
-  flush();
+  out.flush();
 }
 
 /**
@@ -272,30 +329,9 @@ export interface BinRow {
 export function eachRow(r: RowBin, readNames: () => Record<string, string>, now: number, cb: (row: BinRow) => void): void {
   const nameOf = snapshotNames(readNames);
   for (let k = 0; k < r.count; k++) {
-    let p = r.at[k]!;
-    let buf = r.buf;
-    if (p >= buf.length) {
-      p -= buf.length;
-      buf = r.more!;
-    }
-    const flags = buf[p]!;
-    const t = buf.readDoubleLE(p + 2);
-    const a = p + FIXED;
-    const b = a + buf.readUInt32LE(p + 10);
-    const l = b + buf.readUInt32LE(p + 14);
-    const e = l + buf.readUInt32LE(p + 18);
-    const li = buf.readUInt32LE(p + 22);
-    const label = nameOf(buf, flags, e, li);
-    // A is `key\tshort`, B is `harness\tdir\tbranch\t`, then the label (no field holds a tab):
-    // A, and B with the label, each decoded once
-    const [key = '', short = ''] = buf.toString('utf8', a, b).split('\t');
-    const [harness = '', dir = '', branch = '', text = ''] = buf.toString('utf8', b, label == null ? e : l).split('\t');
-    cb({
-      fields: [key, short, age(Number.isNaN(t) ? null : t, now), harness, dir, branch, label ?? text],
-      hidden: !!(flags & HIDDEN),
-      harness: HARNESSES[buf[p + 1]!]!,
-      cwd: cwdOf(flags, dir, r.home),
-    });
+    const rec = locate(r, k);
+    const fields = fieldsOf(rec, age(timeOf(rec), now), nameOf(rec.buf, rec.flags, rec.e, rec.li));
+    cb({ fields, hidden: !!(rec.flags & HIDDEN), harness: HARNESSES[rec.u8[rec.p + 1]!]!, cwd: cwdOf(rec.flags, fields[4]!, r.home) });
   }
 }
 
@@ -313,11 +349,9 @@ export function printAligned(
 ): void {
   const nameOf = snapshotNames(readNames);
   const want = f.harness ? new Set(f.harness.map((h) => HARNESSES.indexOf(h))) : null;
-  // per shown row: its record (offset, +1 in `more`), the tab positions in A and B, its age and label
-  const n = r.count;
-  const pos = new Uint32Array(n);
-  const inMoreOf = new Uint8Array(n);
-  const tabs = new Int32Array(n * 4);
+  // per shown row: its record, the tab positions in A and B, its age and label
+  const rows = new Uint32Array(r.count);
+  const tabs = new Int32Array(r.count * 4);
   const ages: string[] = [];
   const labels: (string | null)[] = [];
   /** rows made by alignLine: their fields as strings */
@@ -328,31 +362,18 @@ export function printAligned(
   };
   let shown = 0;
   let hidden = 0;
-  for (let k = 0; k < n; k++) {
-    let p = r.at[k]!;
-    let buf = r.buf;
-    let inMore = 0;
-    if (p >= buf.length) {
-      p -= buf.length;
-      buf = r.more!;
-      inMore = 1;
-    }
-    const flags = buf[p]!;
-    if (want && !want.has(buf[p + 1]!)) continue;
+  for (let k = 0; k < r.count; k++) {
+    const rec = locate(r, k);
+    const { buf, u8, p, flags, a, b, l, e } = rec;
+    if (want && !want.has(u8[p + 1]!)) continue;
     if (flags & HIDDEN && !f.all) {
       hidden++;
       continue;
     }
-    const t = buf.readDoubleLE(p + 2);
-    const a = p + FIXED;
-    const b = a + buf.readUInt32LE(p + 10);
-    const l = b + buf.readUInt32LE(p + 14);
-    const e = l + buf.readUInt32LE(p + 18);
-    const label = nameOf(buf, flags, e, buf.readUInt32LE(p + 22));
-    const ag = age(Number.isNaN(t) ? null : t, now);
+    const label = nameOf(buf, flags, e, rec.li);
+    const ag = age(timeOf(rec), now);
     const i = shown++;
-    pos[i] = p;
-    inMoreOf[i] = inMore;
+    rows[i] = k;
     ages.push(ag);
     labels.push(label);
     widen(1, ag.length);
@@ -360,12 +381,10 @@ export function printAligned(
     const t1 = buf.indexOf(9, b);
     const t2 = buf.indexOf(9, t1 + 1);
     const t3 = buf.indexOf(9, t2 + 1);
-    const last = label == null ? (e > l ? buf[e - 1]! : 0) : label.length ? label.charCodeAt(label.length - 1) : 0;
-    const plain = t0 >= 0 && t0 < b && t3 === l - 1 && isAscii(buf.subarray(a, label == null ? e : l)) && last > 32 && last < 127;
+    const last = label == null ? (e > l ? u8[e - 1]! : 0) : label.length ? label.charCodeAt(label.length - 1) : 0;
+    const plain = t0 >= 0 && t0 < b && t3 === l - 1 && isAscii(u8.subarray(a, label == null ? e : l)) && last > 32 && last < 127;
     if (!plain) {
-      const [key = '', short = ''] = buf.toString('utf8', a, b).split('\t');
-      const [harness = '', dir = '', branch = '', text = ''] = buf.toString('utf8', b, label == null ? e : l).split('\t');
-      const fields = [key, short, ag, harness, dir, branch, label ?? text];
+      const fields = fieldsOf(rec, ag, label);
       slow.set(i, fields);
       for (let c = 1; c <= 5; c++) if (c !== 2) widen(c - 1, width(fields[c]!));
       continue;
@@ -379,91 +398,65 @@ export function printAligned(
     widen(3, t2 - t1 - 1);
     widen(4, t3 - t2 - 1);
   }
-  const BLOCK = 65536;
-  let out = Buffer.allocUnsafe(BLOCK * 2);
-  let o = 0;
-  const flush = () => {
-    if (o > 0) write(out.subarray(0, o));
-    o = 0;
-  };
-  const room = (k: number) => {
-    if (o + k > out.length) {
-      flush();
-      if (k > out.length) out = Buffer.allocUnsafe(k);
-    }
-  };
-  const putStr = (x: string) => {
-    room(x.length * 3);
-    o += out.write(x, o, 'utf8');
-  };
-  const put = (src: Buffer, s: number, e: number) => {
-    room(e - s);
-    src.copy(out, o, s, e);
-    o += e - s;
-  };
-  const spaces = (k: number) => {
-    if (k <= 0) return;
-    room(k);
-    out.fill(32, o, o + k);
-    o += k;
-  };
+  const out = blockWriter(write);
   const painted = new Map<string, string>();
-  putStr(head(shown, hidden));
+  out.putStr(head(shown, hidden));
   for (let i = 0; i < shown; i++) {
     const fields = slow.get(i);
     if (fields) {
-      putStr(alignLine(fields, w, color) + '\n');
-      if (o >= BLOCK) flush();
+      out.putStr(alignLine(fields, w, color) + '\n');
+      out.endLine();
       continue;
     }
-    const buf = inMoreOf[i] ? r.more! : r.buf;
-    const p = pos[i]!;
-    const a = p + FIXED;
-    const b = a + buf.readUInt32LE(p + 10);
-    const l = b + buf.readUInt32LE(p + 14);
-    const [t0, t1, t2, t3] = [tabs[i * 4]!, tabs[i * 4 + 1]!, tabs[i * 4 + 2]!, tabs[i * 4 + 3]!];
-    put(buf, a, t0 + 1);
+    const { buf, u8, a, b, l, e } = locate(r, rows[i]!);
+    const t0 = tabs[i * 4]!;
+    const t1 = tabs[i * 4 + 1]!;
+    const t2 = tabs[i * 4 + 2]!;
+    const t3 = tabs[i * 4 + 3]!;
+    const ag = ages[i]!;
+    out.put(u8, a, t0 + 1);
+    // each column alignLine keeps, two spaces after the one before, padded to its width
     let sep = false;
-    const column = (c: number, s: number, e: number) => {
-      if (w[c] === 0) return;
-      if (sep) putStr('  ');
+    const next = (c: number) => {
+      if (w[c] === 0) return false;
+      if (sep) out.putStr('  ');
       sep = true;
-      put(buf, s, e);
-      spaces(w[c]! - (e - s));
+      return true;
     };
-    column(0, t0 + 1, b);
-    if (w[1] !== 0) {
-      if (sep) putStr('  ');
-      sep = true;
-      const ag = ages[i]!;
-      putStr(color ? `${DIM}${ag}${RESET}` : ag);
-      spaces(w[1]! - ag.length);
+    if (next(0)) {
+      out.put(u8, t0 + 1, b);
+      out.spaces(w[0]! - (b - t0 - 1));
     }
-    if (w[2] !== 0) {
-      if (sep) putStr('  ');
-      sep = true;
+    if (next(1)) {
+      out.putStr(color ? `${DIM}${ag}${RESET}` : ag);
+      out.spaces(w[1]! - ag.length);
+    }
+    if (next(2)) {
       if (color) {
         const h = buf.toString('latin1', b, t1);
         let c = painted.get(h);
         if (c === undefined) painted.set(h, (c = harnessColor(h, true)));
-        putStr(c);
-      } else put(buf, b, t1);
-      spaces(w[2]! - (t1 - b));
+        out.putStr(c);
+      } else out.put(u8, b, t1);
+      out.spaces(w[2]! - (t1 - b));
     }
-    column(3, t1 + 1, t2);
-    column(4, t2 + 1, t3);
-    if (sep) putStr('  ');
+    if (next(3)) {
+      out.put(u8, t1 + 1, t2);
+      out.spaces(w[3]! - (t2 - t1 - 1));
+    }
+    if (next(4)) {
+      out.put(u8, t2 + 1, t3);
+      out.spaces(w[4]! - (t3 - t2 - 1));
+    }
+    if (sep) out.putStr('  ');
     const label = labels[i];
-    if (label == null) put(buf, l, l + buf.readUInt32LE(p + 18));
-    else putStr(label);
-    putStr('\n');
-    if (o >= BLOCK) flush();
+    if (label == null) out.put(u8, l, e);
+    else out.putStr(label);
+    out.putStr('\n');
+    out.endLine();
   }
-  flush();
+  out.flush();
 }
-
-const DIM = '\x1b[2m';
-const RESET = '\x1b[0m';
 
 /** What `ls` shows (lsRows): the rows that pass its filter, and what its hidden count needs of the hidden ones. */
 export interface LsPick {
@@ -488,36 +481,24 @@ export function lsRows(r: RowBin, readNames: () => Record<string, string>, f: Ro
   const shown: LsRow[] = [];
   const hidden: LsPick['hidden'] = [];
   for (let k = 0; k < r.count; k++) {
-    let p = r.at[k]!;
-    let buf = r.buf;
-    if (p >= buf.length) {
-      p -= buf.length;
-      buf = r.more!;
-    }
-    const flags = buf[p]!;
-    const reason = buf[p + 26]!;
+    const rec = locate(r, k);
+    const { buf, u8, p, flags, b } = rec;
+    const reason = u8[p + 26]!;
     if (reason >= REASONS.length) return null;
-    const harness = HARNESSES[buf[p + 1]!]!;
-    const a = p + FIXED;
-    const b = a + buf.readUInt32LE(p + 10);
+    const harness = HARNESSES[u8[p + 1]!]!;
     // the directory, for a directory filter (the hidden count takes it too)
     const where = f.dir ? cwdOf(flags, dirField(buf, b), home) : null;
     if (flags & HIDDEN) hidden.push({ hidden: true, harness, cwd: where, hiddenReason: REASONS[reason]! });
-    if ((!f.all && flags & HIDDEN) || (want && !want.has(buf[p + 1]!)) || (f.dir && !under(where, f.dir)) || (limit > 0 && shown.length >= limit)) continue;
-    const t = buf.readDoubleLE(p + 2);
-    const l = b + buf.readUInt32LE(p + 14);
-    const e = l + buf.readUInt32LE(p + 18);
-    const named = nameOf(buf, flags, e, buf.readUInt32LE(p + 22));
-    const ab = buf.toString('utf8', a, b);
-    const [, dir = '', branch = '', text = ''] = buf.toString('utf8', b, named == null ? e : l).split('\t');
+    if ((!f.all && flags & HIDDEN) || (want && !want.has(u8[p + 1]!)) || (f.dir && !under(where, f.dir)) || (limit > 0 && shown.length >= limit)) continue;
+    const [, short, , , dir, branch, label] = fieldsOf(rec, '', nameOf(buf, flags, rec.e, rec.li));
     shown.push({
-      short: ab.slice(ab.indexOf('\t') + 1),
-      time: Number.isNaN(t) ? null : t,
+      short: short!,
+      time: timeOf(rec),
       harness,
-      cwd: cwdOf(flags, dir, home),
+      cwd: cwdOf(flags, dir!, home),
       branch: branch || null,
-      prompts: buf.readUInt32LE(p + 27),
-      label: named ?? text,
+      prompts: u32(u8, p + 27),
+      label: label!,
       hidden: !!(flags & HIDDEN),
       hiddenReason: REASONS[reason]!,
     });
@@ -531,15 +512,8 @@ export function lsRows(r: RowBin, readNames: () => Record<string, string>, f: Ro
  */
 export function anyIdStarts(r: RowBin, low: string): boolean {
   for (let k = 0; k < r.count; k++) {
-    let p = r.at[k]!;
-    let buf = r.buf;
-    if (p >= buf.length) {
-      p -= buf.length;
-      buf = r.more!;
-    }
-    const a = p + FIXED;
+    const { buf, a, b: end } = locate(r, k);
     const colon = buf.indexOf(58, a);
-    const end = a + buf.readUInt32LE(p + 10);
     if (colon < 0 || colon >= end) continue;
     const tab = buf.indexOf(9, colon);
     if (buf.toString('utf8', colon + 1, tab < 0 || tab > end ? end : tab).toLowerCase().startsWith(low)) return true;
