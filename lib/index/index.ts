@@ -950,10 +950,10 @@ function discoverAll(ctx: Ctx, adapters: Adapter<any>[], skipped: Skipped, cache
       let keys: Set<number> | null = null;
       for (const p of parts) {
         if (Array.isArray(p)) {
-          for (let i = 0; i < p.length; i++) if (paths.has(p[i]!.src.path)) out.set(p[i]!.src.path, p[i]!);
+          foundOf(p, paths, out);
           continue;
         }
-        // a memo segment's names are plain paths (fromMemo takes no other). A number made of each
+        // a memo segment's names are plain paths (memoFoundAt takes no other). A number made of each
         // name's length and two of its last characters is looked up first: hashing 22,000 paths for
         // the set was most of this loop
         const names = storedPaths(stored!);
@@ -1007,10 +1007,14 @@ function statMemo(c: StoredCheck, at: number, n: number, h: Harness, m: Memo, se
   return { from: at, n, h, memo: m, nums };
 }
 
-/** A memo segment's sources as Found objects (the stored paths and kinds, the stats taken this run). */
+/**
+ * A memo segment's sources as Found objects (the stored paths and kinds, the stats taken this run;
+ * statMemo served the segment only when every source fits its memo).
+ */
 function memoFound(c: StoredCheck, g: MemoSeg): Found[] {
-  const srcs = fromMemo(c, g.from, g.n, g.h, g.memo)!;
-  return srcs.map((src, k) => ({ src, stat: { size: g.nums[k * 3]!, mtime: g.nums[k * 3 + 1]!, ino: g.nums[k * 3 + 2]!, sig: '' }, bound: g.nums[k * 3 + 1]! }));
+  const out = new Array<Found>(g.n);
+  for (let k = 0; k < g.n; k++) out[k] = memoFoundAt(c, g, k)!;
+  return out;
 }
 
 /** A path's length and two characters near its end as one number (a filter before a string lookup). */
@@ -1027,21 +1031,6 @@ function memoFoundAt(c: StoredCheck, g: MemoSeg, k: number): Found | null {
   if (kind === undefined || p.includes('\u0001')) return null;
   const src: Source = { path: p, harness: g.h, kind: kind as Source['kind'], mode: code & 1 ? 'whole' : 'lines' };
   return { src, stat: { size: g.nums[k * 3]!, mtime: g.nums[k * 3 + 1]!, ino: g.nums[k * 3 + 2]!, sig: '' }, bound: g.nums[k * 3 + 1]! };
-}
-
-/** An adapter's sources as the stored check lists them (null when they do not fit its memo). */
-function fromMemo(c: StoredCheck, at: number, n: number, h: Harness, m: Memo): Source[] | null {
-  const paths = storedPaths(c);
-  if (at + n > paths.length) return null;
-  const out = new Array<Source>(n);
-  for (let k = 0; k < n; k++) {
-    const p = paths[at + k]!;
-    const code = c.buf[c.codesAt + at + k]!;
-    const kind = m.kinds[code >> 1];
-    if (kind === undefined || p.includes('\u0001')) return null;
-    out[k] = { path: p, harness: h, kind: kind as Source['kind'], mode: code & 1 ? 'whole' : 'lines' };
-  }
-  return out;
 }
 
 /** The file's mtime or a later one among its dependencies (from their `size:mtime|…` signature). */
@@ -1626,9 +1615,8 @@ async function appendPatch(
   return { parsed };
 }
 
-/** The found sources of these paths, by path (one pass, no map of every source). */
-function foundOf(found: Found[], paths: Set<string>): Map<string, Found> {
-  const out = new Map<string, Found>();
+/** The found sources of these paths, by path (one pass, no map of every source), into `out`. */
+function foundOf(found: Found[], paths: Set<string>, out = new Map<string, Found>()): Map<string, Found> {
   // (an index loop: `for…of` makes an iterator result per source while the code is cold)
   for (let i = 0; i < found.length; i++) {
     const f = found[i]!;
