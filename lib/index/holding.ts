@@ -10,8 +10,8 @@
 // at all (null: the caller parses the whole listing). The caller matches what is found exactly.
 import fs from 'node:fs';
 import type { Ctx, Session } from '../types.js';
-import { checkId, idxCount, indexFiles, INDEX_VERSION, patchFor } from './index.js';
-import { applyPatch, readHead } from './listpatch.js';
+import { idxCount, indexFiles, openListing } from './index.js';
+import { applyPatch } from './listpatch.js';
 import { Folder, foldNeedle } from '../search/fold.js';
 
 export interface Holding {
@@ -42,19 +42,10 @@ export function plainWord(w: string): boolean {
 export function sessionsHolding(ctx: Ctx, words: string[], names: Record<string, string> = {}): Holding | null {
   if (words.length === 0 || !words.every(plainWord)) return null;
   const files = indexFiles(ctx);
-  const id = checkId(files.check);
-  if (!id) return null;
-  let fd: number;
+  const open = openListing(files);
+  if (!open) return null;
+  const { fd, head, patch } = open;
   try {
-    fd = fs.openSync(files.list, 'r');
-  } catch {
-    return null;
-  }
-  try {
-    const head = readHead(fd);
-    if (!head || head.v !== INDEX_VERSION) return null;
-    const patch = head.id === id ? null : patchFor(files, head.id, id);
-    if (head.id !== id && !patch) return null;
     // list.idx: `key\tshort\toffset\tlength` per record, in list.json's order
     const idx = fs.readFileSync(files.idx, 'utf8');
     const lines = idx.split('\n');

@@ -75,7 +75,7 @@ import { byRecency, OrderedStream, planOrder } from './stream.js';
 import { readRowBin, rowBinChunks, type RowBin } from './rowbin.js';
 import { PairedShardWriter, ShardWriter } from './shardwriter.js';
 import { promptItems, promptsFile, promptsHead, PROMPTS_TAIL, shardToken, stateHead } from './promptfile.js';
-import { applyPatch, findRecords, PATCH_MAX_BYTES, PATCH_MAX_SESSIONS, readHead, readPatch, spliceRowBin, splitRecords, type ListPatch, type NewRecord } from './listpatch.js';
+import { applyPatch, findRecords, PATCH_MAX_BYTES, PATCH_MAX_SESSIONS, readHead, readPatch, spliceRowBin, splitRecords, type ListHead, type ListPatch, type NewRecord } from './listpatch.js';
 import { FILE, NONE, quickStat } from '../util/quickstat.js';
 import { fullCollector } from '../util/gc.js';
 
@@ -629,24 +629,16 @@ export interface StoredHit {
  */
 export function storedSession(ctx: Ctx, q: { key: string } | { id: string }): StoredHit | null | undefined {
   const files = indexFiles(ctx);
-  const id = checkId(files.check);
   const want = 'key' in q ? q.key : q.id;
-  if (!id || !want || /[\t\n\r]/.test(want)) return undefined;
+  if (!want || /[\t\n\r]/.test(want)) return undefined;
   const matches = (s: { key: string; id: string }) => ('key' in q ? s.key === q.key : s.id === q.id);
-  let fd: number;
+  // the head and the record are read from the one file opened (a rewrite renames a new one in)
+  const open = openListing(files);
+  if (!open) return undefined;
+  const { fd, head, patch: p } = open;
   try {
-    fd = fs.openSync(files.list, 'r');
-  } catch {
-    return undefined;
-  }
-  try {
-    // the head and the record are read from the one file opened (a rewrite renames a new one in)
-    const head = readHead(fd);
-    if (!head || head.v !== INDEX_VERSION) return undefined;
     let dropped: Set<string> | null = null;
-    if (head.id !== id) {
-      const p = patchFor(files, head.id, id);
-      if (!p) return undefined;
+    if (p) {
       const hits = p.put.flatMap((s, i) => (matches(s) ? [{ session: s, short: p.short[i]! }] : []));
       // a key is put once; an id shared with a session outside the patch is not for here to tell
       if ('key' in q && hits.length === 1) return hits[0]!;
@@ -692,6 +684,32 @@ export function storedSession(ctx: Ctx, q: { key: string } | { id: string }): St
   } finally {
     fs.closeSync(fd);
   }
+}
+
+/**
+ * list.json opened for the build check.bin names: its descriptor, its head, and the patch in force
+ * over it (null when list.json is of that build itself). Null when it cannot serve that build: no
+ * check.bin of this version, no readable list.json of this version, no patch from its build to that
+ * one. The caller closes `fd`.
+ */
+export function openListing(files: IndexFiles): { fd: number; head: ListHead; patch: ListPatch | null } | null {
+  const id = checkId(files.check);
+  if (!id) return null;
+  let fd: number;
+  try {
+    fd = fs.openSync(files.list, 'r');
+  } catch {
+    return null;
+  }
+  try {
+    const head = readHead(fd);
+    const patch = head && head.v === INDEX_VERSION && head.id !== id ? patchFor(files, head.id, id) : null;
+    if (head && head.v === INDEX_VERSION && (head.id === id || patch)) return { fd, head, patch };
+  } catch {
+    /* as unreadable */
+  }
+  fs.closeSync(fd);
+  return null;
 }
 
 /** FNV-1a of the path, folded to a shard number. */
