@@ -131,17 +131,18 @@ export function linesOf(src: FeedSource, s: PickState, home: string, color = fal
 }
 
 /**
- * linesOf(...), each line ending in a newline, handed to `write` in blocks: from rendered rows
- * without a directory filter, written from the records' bytes (lib/index/rowbin.ts printAligned:
- * the same lines, without a string per field); otherwise linesOf. `status`: the status line first.
+ * linesOf(...), each line ending in a newline, handed to `write` in blocks (`status`: the status
+ * line first). Aligned lines from rendered rows are written from the records' bytes
+ * (lib/index/rowbin.ts printAligned: the same lines, without a string per field); the rest through
+ * linesOf (`plain`: the rows unaligned).
  */
-export function writeLines(src: FeedSource, s: PickState, home: string, color: boolean, now: number, status: boolean, write: (b: Buffer) => void): void {
-  if ('bin' in src && !s.dir) {
+export function writeLines(src: FeedSource, s: PickState, home: string, color: boolean, now: number, status: boolean, write: (b: Buffer) => void, plain = false): void {
+  if ('bin' in src && !plain) {
     const { bin } = src;
-    printAligned(bin, { all: s.all, harness: s.harness }, src.names, now, color, (shown, hidden) => (status ? statusOf(bin.count, shown, hidden, s, home) + '\n' : ''), write);
+    printAligned(bin, s, src.names, now, color, (shown, hidden) => (status ? statusOf(bin.count, shown, hidden, s, home) + '\n' : ''), write);
     return;
   }
-  const lines = linesOf(src, s, home, color, now);
+  const lines = linesOf(src, s, home, color, now, plain);
   write(Buffer.from((status ? lines : lines.slice(1)).map((l) => l + '\n').join(''), 'utf8'));
 }
 

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Harness, Session } from '../lib/types.js';
 import { byRecency } from '../lib/index/index.js';
-import { printAligned, readRowBin, rowBinChunks, type RowBin } from '../lib/index/rowbin.js';
+import { dirFilterable, printAligned, readRowBin, rowBinChunks, type RowBin } from '../lib/index/rowbin.js';
 import { findRecords, spliceRowBin, splitRecords } from '../lib/index/listpatch.js';
 import { linesOf, writeLines, type PickState } from '../fzf/feed.js';
 
@@ -60,11 +60,17 @@ function expected(bin: RowBin, s: PickState, color: boolean, status: boolean): s
 }
 
 const states: PickState[] = [];
-for (const all of [false, true]) for (const harness of [null, ['claude'], ['pi', 'codex']] as (Harness[] | null)[]) states.push({ all, harness, dir: null });
+for (const all of [false, true]) {
+  for (const harness of [null, ['claude'], ['pi', 'codex']] as (Harness[] | null)[]) {
+    for (const dir of [null, '/home/u', '/srv']) states.push({ all, harness, dir });
+  }
+}
 
 describe('printAligned', () => {
   it('writes exactly the lines linesOf makes, for every filter, with and without colour and status', () => {
     const bin = render(odd);
+    // (a directory filter is applied to rows that can tell each session's directory)
+    expect(dirFilterable(bin)).toBe(true);
     for (const s of states) for (const color of [false, true]) for (const status of [false, true]) expect(printed(bin, s, color, status), JSON.stringify({ s, color, status })).toBe(expected(bin, s, color, status));
     // the wide and trimmed rows are among those shown
     const all = printed(bin, { all: true, harness: null, dir: null }, false, true);

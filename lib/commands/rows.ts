@@ -20,16 +20,10 @@ export interface RowsOpts extends FilterOpts {
 export async function rowsAction(app: App, o: RowsOpts): Promise<void> {
   const filters = filtersOf(o);
   if (o.align || o.status) {
-    const { feedSource, linesOf, writeLines } = await import('../../fzf/feed.js');
+    const { feedSource, writeLines } = await import('../../fzf/feed.js');
     const state = { all: !!filters.all, harness: filters.harness ?? null, dir: filters.dir ?? null };
     // the rendered rows when nothing changed, else the listing rows.json holds (not the whole sessions)
-    const src = await feedSource(app, state);
-    if (o.align) {
-      writeLines(src, state, app.ctx.home, !!o.ansi, Date.now(), !!o.status, out);
-      return;
-    }
-    const lines = linesOf(src, state, app.ctx.home, !!o.ansi, Date.now(), true);
-    out((o.status ? lines : lines.slice(1)).map((l) => l + '\n').join(''));
+    writeLines(await feedSource(app, state), state, app.ctx.home, !!o.ansi, Date.now(), !!o.status, out, !o.align);
     return;
   }
   const now = Date.now();

@@ -341,10 +341,11 @@ export function eachRow(r: RowBin, readNames: () => Record<string, string>, now:
  * whose fields are ASCII is measured by its byte counts and copied out with its padding, without
  * making its fields into strings (at 22,000 rows those strings and their garbage were a third of
  * the picker's list). Any other row (non-ASCII fields, or a label that is empty or ends in a blank,
- * which alignLine would trim) goes through alignLine itself. No directory filter: linesOf serves it.
+ * which alignLine would trim) goes through alignLine itself. A directory filter only on rows that
+ * can tell (dirFilterable), as printRowBin.
  */
 export function printAligned(
-  r: RowBin, f: { all: boolean; harness?: Harness[] | null }, readNames: () => Record<string, string>, now: number, color: boolean,
+  r: RowBin, f: { all: boolean; harness?: Harness[] | null; dir?: string | null }, readNames: () => Record<string, string>, now: number, color: boolean,
   head: (shown: number, hidden: number) => string, write: (b: Buffer) => void,
 ): void {
   const nameOf = snapshotNames(readNames);
@@ -366,6 +367,7 @@ export function printAligned(
     const rec = locate(r, k);
     const { buf, u8, p, flags, a, b, l, e } = rec;
     if (want && !want.has(u8[p + 1]!)) continue;
+    if (f.dir && !under(cwdOf(flags, dirField(buf, b), r.home), f.dir)) continue;
     if (flags & HIDDEN && !f.all) {
       hidden++;
       continue;
