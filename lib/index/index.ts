@@ -1130,17 +1130,11 @@ async function update(ctx: Ctx, opts: IndexOptions, want: 'full' | 'rows'): Prom
 }
 
 interface Discovery {
-  /** the sources (their Found objects made only when asked for: see Discovered) */
+  /** the discovery (its Found objects made only when asked for, its stat bytes once; its live ranges are against `stored`) */
   sources: Discovered;
-  /** the stat bytes of `found`, as check.bin stores them (taken from the discovery, not from 22,000 objects again) */
-  nums?: Buffer;
-  roots: Map<Harness, Root[]>;
   skipped: Skipped;
-  meta: AdapterMeta[];
   /** the check.bin read */
   stored: StoredCheck | null;
-  /** Discovered.live, against `stored` */
-  live?: Discovered['live'];
 }
 
 /**
@@ -1154,8 +1148,8 @@ function tryFast(ctx: Ctx, opts: IndexOptions, want: 'full' | 'rows', files: Ind
   const d = discoverCached(ctx, ADAPTERS, skipped, files, false, stored);
   const { roots, meta, metaChanged } = d;
   const id = matchCheck(stored, d);
-  // the sources as objects only now, for the builder
-  if (!id) return { sources: d, nums: d.nums(), roots, skipped, meta, stored, live: d.live };
+  // a change: the discovery goes to the builder (its Found objects made only if it needs them)
+  if (!id) return { sources: d, skipped, stored };
   if (metaChanged) {
     // the same sources, and a discovery memo made or dropped: record it for the next run
     try {
@@ -1172,7 +1166,7 @@ function tryFast(ctx: Ctx, opts: IndexOptions, want: 'full' | 'rows', files: Ind
     }
   }
   const list = readListing(files, want, id);
-  if (!list) return { sources: d, nums: d.nums(), roots, skipped, meta, stored };
+  if (!list) return { sources: d, skipped, stored };
   const counts = { sources: d.count, parsed: 0, appended: 0, reused: d.count, dropped: 0, bytes: 0 };
   const res: AnyResult = { sessions: list.sessions as Session[], skipped: mergeSkipped(skipped, list.skipped), counts, roots, changed: false };
   if (opts.withEntries) res.entries = loadShards(files.state, allShards());
@@ -1214,15 +1208,15 @@ async function build(ctx: Ctx, opts: IndexOptions, files: IndexFiles, want: 'ful
   const d = seen && !opts.rebuild && !opts.harnesses ? seen : null;
   const skipped: Skipped = d ? d.skipped : { notRegular: 0, unreadable: 0, failed: {} };
   const disc = d ? d.sources : discoverCached(ctx, adapters, skipped, files, !!opts.rebuild);
-  const { roots, meta } = d ?? disc;
+  const { roots, meta } = disc;
   const counts = { sources: disc.count, parsed: 0, appended: 0, reused: 0, dropped: 0, bytes: 0 };
 
   // The stored build (unless rebuilding): check.bin's stats by path. Read again unless it is the
   // file the discovery read: another builder may have finished while this run waited for the lock.
   const stored = opts.rebuild ? null : recheck(files.check, d?.stored ?? null);
   // the sources are check.bin's, in its order (the usual case): only the changed ones are looked at
-  const served = !!stored && samePaths(stored, disc, d && d.stored === stored ? d.live : null);
-  const prev = stored ? storedStats(stored, disc, served, d?.nums) : null;
+  const served = !!stored && samePaths(stored, disc, d && d.stored === stored ? disc.live : null);
+  const prev = stored ? storedStats(stored, disc, served, disc.nums()) : null;
 
   // What changed: new or modified sources, and sources gone since the stored build.
   let changedPaths = new Set<string>();
@@ -1253,7 +1247,7 @@ async function build(ctx: Ctx, opts: IndexOptions, files: IndexFiles, want: 'ful
   // what it parsed already is handed on (`carried`), not parsed again.
   let carried: Record<string, Entry> = {};
   if (prev && !opts.rebuild && !opts.harnesses && !opts.withEntries && changedPaths.size > 0 && gonePaths.length === 0) {
-    const r = await appendPatch(ctx, opts, files, want, stored!, prev, served, disc, d?.nums, meta, changedPaths, skipped, counts, roots);
+    const r = await appendPatch(ctx, opts, files, want, stored!, prev, served, disc, meta, changedPaths, skipped, counts, roots);
     if (r && 'result' in r) return r.result;
     if (r) carried = r.parsed;
   }
@@ -1506,7 +1500,7 @@ function newBuildId(): string {
  */
 async function appendPatch(
   ctx: Ctx, opts: IndexOptions, files: IndexFiles, want: 'full' | 'rows', stored: StoredCheck, prev: Map<string, PrevStat>, served: boolean,
-  sources: Discovered, nums: Buffer | undefined, meta: AdapterMeta[], changed: Set<string>, skipped: Skipped, counts: IndexResult['counts'], roots: Map<Harness, Root[]>,
+  sources: Discovered, meta: AdapterMeta[], changed: Set<string>, skipped: Skipped, counts: IndexResult['counts'], roots: Map<Harness, Root[]>,
 ): Promise<{ result: AnyResult } | { parsed: Record<string, Entry> } | null> {
   // the changed sources' shards, and the sources looked up by path: those the shards hold (the
   // changed ones among them), not a map of every source
@@ -1617,7 +1611,7 @@ async function appendPatch(
   try {
     writeAtomic(files.patch, text);
     writeAtomic(files.rowbin, nextBin.parts);
-    writeCheck(files.check, id, sources, meta, served ? stored : undefined, nums);
+    writeCheck(files.check, id, sources, meta, served ? stored : undefined, sources.nums());
   } catch (err) {
     // the listing of the stored build stands (or, with the patch written, none does: the next run builds it)
     debugWrite(err);
