@@ -270,6 +270,12 @@ describe('the discovery memo (check.bin)', () => {
     const head = good.toString('latin1', 0, nl).split(' ');
     const metaLen = Number(head[3]);
     const metaText = good.toString('utf8', nl + 1, nl + 1 + metaLen);
+    const count = Number(head[2]);
+    const names = (hurt: (b: Buffer, at: number) => void) => {
+      const b = Buffer.from(good);
+      hurt(b, nl + 1 + metaLen + count * 25);
+      return b;
+    };
     const withMeta = (m: string) => Buffer.concat([Buffer.from(`${head.slice(0, 3).join(' ')} ${Buffer.byteLength(m)}\n`, 'latin1'), Buffer.from(m), good.subarray(nl + 1 + metaLen)]);
     const bad = [
       withMeta('{not json'),
@@ -278,11 +284,33 @@ describe('the discovery memo (check.bin)', () => {
       Buffer.concat([good.subarray(0, good.length - 5)]),
       // kinds shuffled: the memo's codes no longer name the stored kinds
       withMeta(JSON.stringify(JSON.parse(metaText).map((m: { memo?: { kinds: string[] } }) => (m.memo ? { ...m, memo: { ...m.memo, kinds: [] } } : m)))),
+      // the stored paths (NUL between, last in the file): two joined into one, one split in two
+      names((b, at) => (b[b.indexOf(0, at)] = 0x78)),
+      names((b, at) => (b[b.lastIndexOf(0x2f, b.indexOf(0, at))] = 0)),
     ];
     bad.forEach((b, i) => {
       fs.writeFileSync(file, b);
       expect(rows(h), `damage ${i}`).toBe(want);
     });
+  });
+
+  it('sessions in directories with hostile names are served from the memo as a fresh build lists them, appends included', () => {
+    const h = tempHome();
+    const odd = ['-tmp-sp ace', "-tmp-q'uo\"te", '-tmp-new\nline', '-tmp-\u00e9t\u00e9-\u6f22', '-tmp-$(x)`y`'];
+    odd.forEach((d, i) => write(h, `.claude/projects/${d}/${uuid(30 + i)}.jsonl`, claudeLine(uuid(30 + i), `/tmp/${i}`, `odd ${i}`, `2026-05-0${i + 1}T10:00:00.000Z`)));
+    // and two in one directory, so the memo's walk stays in a directory for more than one file
+    write(h, `.claude/projects/${odd[3]}/${uuid(40)}.jsonl`, claudeLine(uuid(40), '/tmp/3', 'odd again', '2026-05-08T10:00:00.000Z'));
+    settle();
+    const first = rows(h);
+    expect(memoOf(h, 'claude')).toBeDefined();
+    const fresh = () => run(h, ['rows', '-a'], { RESUME_CACHE_DIR: path.join(h, `fresh-${Math.random()}`) }).stdout;
+    expect(rows(h)).toBe(first);
+    expect(first).toBe(fresh());
+    expect(keys(first)).toHaveLength(odd.length + 1);
+    fs.appendFileSync(path.join(h, `.claude/projects/${odd[3]}/${uuid(33)}.jsonl`), claudeLine(uuid(33), '/tmp/3', 'appended', '2026-06-01T10:00:00.000Z'));
+    const after = rows(h);
+    expect(keys(after)[0]).toBe(`claude:${uuid(33)}`);
+    expect(after).toBe(fresh());
   });
 
   it('dirsStand: a changed, created, removed or recently changed directory does not stand', () => {

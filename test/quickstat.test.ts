@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { DIR, FILE, NONE, OTHER, quickStat, quickStatFast, resetQuickStat } from '../lib/util/quickstat.js';
+import { DIR, FILE, NONE, OTHER, quickStat, quickStatBytes, quickStatFast, resetQuickStat, StatInDirs } from '../lib/util/quickstat.js';
 import { run, tempHome } from './helpers.js';
 
 function tree(): Record<string, string> {
@@ -127,6 +127,95 @@ describe('quickStat', () => {
         expect(r.stderr).toBe('');
         expect(r.stdout).toContain('hello there');
       }
+    }
+  });
+});
+
+/** the paths as check.bin holds them: UTF-8, NUL between; with where each lies */
+function packed(paths: string[]): { buf: Buffer; at: Array<[number, number]> } {
+  const parts = paths.map((p) => Buffer.from(p, 'utf8'));
+  const at: Array<[number, number]> = [];
+  let o = 0;
+  for (const b of parts) {
+    at.push([o, o + b.length]);
+    o += b.length + 1;
+  }
+  // inside a larger buffer, as a read file's bytes are (a view's offset must be honoured)
+  const whole = Buffer.concat([Buffer.from('pad'), ...parts.flatMap((b) => [b, Buffer.from([0])])]);
+  return { buf: whole.subarray(3), at };
+}
+
+const arr = (s: Float64Array) => (s[0] === NONE ? [NONE] : Array.from(s));
+
+describe('stat from bytes, and from inside each directory', () => {
+  afterEach(() => resetQuickStat());
+
+  it('quickStatBytes gives what quickStat gives for the same path, with or without the binding', () => {
+    const t = tree();
+    const paths = Object.values(t);
+    const { buf, at } = packed(paths);
+    for (const off of [false, true]) {
+      resetQuickStat(off);
+      paths.forEach((p, i) => expect(arr(quickStatBytes(buf, at[i]![0], at[i]![1])), p).toEqual(expected(p)));
+    }
+  });
+
+  it('StatInDirs: the same numbers for paths in many directories (odd names, missing ones, relative ones), and the working directory back after', () => {
+    const t = tree();
+    const d = path.dirname(t.file!);
+    const odd = path.join(d, 'dir with \u00e9 $`\'"\n and\ttabs');
+    fs.mkdirSync(odd);
+    fs.writeFileSync(path.join(odd, 'f.jsonl'), 'abc');
+    fs.writeFileSync(path.join(odd, 'g.jsonl'), 'abcdef');
+    const gone = path.join(d, 'gone');
+    fs.mkdirSync(gone);
+    fs.writeFileSync(path.join(gone, 'h.jsonl'), 'h');
+    const rel = path.relative(process.cwd(), t.file!);
+    const paths = [t.file!, path.join(odd, 'f.jsonl'), path.join(odd, 'g.jsonl'), path.join(gone, 'h.jsonl'), t.missing!, rel, t.notDir!, path.join(odd, 'f.jsonl'), path.join(t.sub!, 'nothing'), t.sub!, '/'];
+    const { buf, at } = packed(paths);
+    const cwd = process.cwd();
+    for (const off of [false, true]) {
+      resetQuickStat(off);
+      const walk = new StatInDirs();
+      const want = paths.map(expected);
+      // the directory removed after the walk entered another: entering it fails, the whole path is stat'ed
+      paths.forEach((p, i) => {
+        if (i === 3) {
+          fs.rmSync(gone, { recursive: true, force: true });
+          want[3] = expected(p);
+        }
+        expect(arr(walk.stat(buf, at[i]![0], at[i]![1])), p).toEqual(want[i]);
+      });
+      walk.done();
+      expect(process.cwd()).toBe(cwd);
+      fs.mkdirSync(gone);
+      fs.writeFileSync(path.join(gone, 'h.jsonl'), 'h');
+    }
+  });
+
+  it('StatInDirs changes directory only when the directory changes, and a relative path is stat\'ed from where it started', () => {
+    const t = tree();
+    const d = path.dirname(t.file!);
+    const names = ['a.jsonl', 'b.jsonl', 'c.jsonl'];
+    for (const n of names) fs.writeFileSync(path.join(t.sub!, n), n);
+    const cwd = process.cwd();
+    const chdir = process.chdir;
+    const went: string[] = [];
+    process.chdir = ((dir: string) => {
+      went.push(dir);
+      chdir(dir);
+    }) as typeof process.chdir;
+    try {
+      const paths = [...names.map((n) => path.join(t.sub!, n)), t.file!, path.relative(cwd, t.file!)];
+      const { buf, at } = packed(paths);
+      const walk = new StatInDirs();
+      paths.forEach((p, i) => expect(arr(walk.stat(buf, at[i]![0], at[i]![1])), p).toEqual(expected(p)));
+      walk.done();
+      // the check that it can go back, the sub directory once for three files, the tree's own, back for the relative path
+      expect(went).toEqual([cwd, t.sub!, d, cwd]);
+      expect(process.cwd()).toBe(cwd);
+    } finally {
+      process.chdir = chdir;
     }
   });
 });

@@ -76,7 +76,7 @@ import { readRowBin, rowBinChunks, type RowBin } from './rowbin.js';
 import { PairedShardWriter, ShardWriter } from './shardwriter.js';
 import { promptItems, promptsFile, promptsHead, PROMPTS_TAIL, shardToken, stateHead } from './promptfile.js';
 import { applyPatch, findRecords, PATCH_MAX_BYTES, PATCH_MAX_SESSIONS, readHead, readPatch, spliceRowBin, splitRecords, type ListHead, type ListPatch, type NewRecord } from './listpatch.js';
-import { FILE, NONE, quickStat } from '../util/quickstat.js';
+import { FILE, NONE, quickStat, StatInDirs } from '../util/quickstat.js';
 import { fullCollector } from '../util/gc.js';
 
 /** Bytes parsed between full collections in a long build (RESUME_GC_EVERY, for measuring). */
@@ -351,6 +351,10 @@ interface StoredCheck {
   namesAt: number;
   /** the stored source paths in order (decoded on first use) */
   paths?: string[];
+  /** where each stored path ends in `buf` (nameEnds; null: a names section not to stat from) */
+  ends?: Uint32Array | null;
+  /** the indexes of the stored paths that carry a dependency signature (set with `ends`) */
+  signed?: Set<number>;
   /** the file's stat when read: whether it is still the file on disk */
   stat: fs.Stats;
 }
@@ -880,6 +884,7 @@ function discoverAll(ctx: Ctx, adapters: Adapter<any>[], skipped: Skipped, cache
       at += m.n;
     }
   }
+  let walk: StatInDirs | undefined;
   for (const a of adapters) {
     let rs: Root[] = [];
     try {
@@ -894,7 +899,14 @@ function discoverAll(ctx: Ctx, adapters: Adapter<any>[], skipped: Skipped, cache
     if (a.listsOnly && stored && st?.m.memo && st.m.memo.key === key && dirsStand(st.m.memo.dirs)) {
       // Served only when every remembered source is still a regular file and new to this run: a
       // source gone without its directory changing means the memo (or check.bin) is not to be trusted.
-      const g = statMemo(stored, st.at, st.m.n, a.name, st.m.memo, seen);
+      // the working directory is back where it was before anything else runs (roots may be relative)
+      walk ??= new StatInDirs();
+      let g: MemoSeg | null;
+      try {
+        g = statMemo(stored, st.at, st.m.n, a.name, st.m.memo, seen, walk);
+      } finally {
+        walk.done();
+      }
       if (g) {
         parts.push(g);
         pending.push(g);
@@ -1009,20 +1021,60 @@ function discoverAll(ctx: Ctx, adapters: Adapter<any>[], skipped: Skipped, cache
  * kind it does not know, a dependency signature), is gone, is not a regular file, or was found
  * already this run.
  */
-function statMemo(c: StoredCheck, at: number, n: number, h: Harness, m: Memo, seen: Set<string>): MemoSeg | null {
-  const paths = storedPaths(c);
-  if (at + n > paths.length) return null;
+function statMemo(c: StoredCheck, at: number, n: number, h: Harness, m: Memo, seen: Set<string>, walk: StatInDirs): MemoSeg | null {
+  const ends = nameEnds(c);
+  if (!ends || at + n > c.count) return null;
+  const signed = c.signed!;
+  const { buf, codesAt } = c;
   const nums = new Float64Array(n * 3);
   for (let k = 0; k < n; k++) {
-    const p = paths[at + k]!;
-    if (m.kinds[c.buf[c.codesAt + at + k]! >> 1] === undefined || p.includes('\u0001') || (seen.size > 0 && seen.has(p))) return null;
-    const st = quickStat(p);
+    const s = at + k === 0 ? c.namesAt : ends[at + k - 1]! + 1;
+    const e = ends[at + k]!;
+    if (m.kinds[buf[codesAt + at + k]! >> 1] === undefined || signed.has(at + k) || (seen.size > 0 && seen.has(buf.toString('utf8', s, e)))) return null;
+    const st = walk.stat(buf, s, e);
     if (st[0] !== FILE) return null;
     nums[k * 3] = st[1]!;
     nums[k * 3 + 1] = st[2]!;
     nums[k * 3 + 2] = st[4]!;
   }
   return { from: at, n, h, memo: m, nums };
+}
+
+/**
+ * Where each stored path ends in check.bin (the offset of the NUL after it, or of the end), found
+ * once, with the paths that carry a dependency signature (after \u0001: not a path to stat as it
+ * is; no memo holds one); null when the names section does not hold exactly `count` paths.
+ */
+function nameEnds(c: StoredCheck): Uint32Array | null {
+  if (c.ends !== undefined) return c.ends;
+  const { buf, count } = c;
+  let ends: Uint32Array | null = new Uint32Array(count);
+  let p = c.namesAt;
+  for (let k = 0; k < count; k++) {
+    let e = buf.indexOf(0, p);
+    if (e < 0) e = buf.length;
+    if ((k === count - 1) !== (e === buf.length)) {
+      ends = null;
+      break;
+    }
+    ends[k] = e;
+    p = e + 1;
+  }
+  c.signed = new Set();
+  if (ends) {
+    // the few signed paths: each \u0001 found, and the path it lies in (the first that ends past it)
+    for (let q = buf.indexOf(1, c.namesAt); q >= 0; q = buf.indexOf(1, q + 1)) {
+      let lo = 0;
+      let hi = count - 1;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (ends[mid]! < q) lo = mid + 1;
+        else hi = mid;
+      }
+      c.signed.add(lo);
+    }
+  }
+  return (c.ends = ends);
 }
 
 /**

@@ -21,7 +21,9 @@ export const FILE = 1;
 export const DIR = 2;
 export const OTHER = 3;
 
-type Raw = (p: string, bigint: boolean, req: undefined, throwIfNoEntry: boolean) => ArrayLike<number> | undefined;
+/** a path as a string, or as its bytes (no NUL among them) */
+type PathLike = string | Uint8Array;
+type Raw = (p: PathLike, bigint: boolean, req: undefined, throwIfNoEntry: boolean) => ArrayLike<number> | undefined;
 
 /** undefined: not tried yet; null: not usable in this process */
 let raw: Raw | null | undefined;
@@ -74,9 +76,9 @@ function fromStats(st: fs.Stats | undefined): Float64Array {
   return STAT;
 }
 
-function slow(p: string): fs.Stats | undefined {
+function slow(p: PathLike): fs.Stats | undefined {
   try {
-    return fs.statSync(p, { throwIfNoEntry: false });
+    return fs.statSync(typeof p === 'string' ? p : Buffer.from(p.buffer, p.byteOffset, p.length), { throwIfNoEntry: false });
   } catch {
     return undefined;
   }
@@ -87,9 +89,23 @@ function slow(p: string): fs.Stats | undefined {
  * stat'ed), size, mtimeMs, ctimeMs and inode. The array is shared: copy what you keep.
  */
 export function quickStat(p: string): Float64Array {
-  const b = binding();
   // fs.statSync refuses a path with a NUL in it; the binding would stat the path cut there
-  if (b === null || p.includes('\0')) return fromStats(slow(p));
+  if (p.includes('\0')) return fromStats(slow(p));
+  return statOf(p);
+}
+
+/**
+ * quickStat of the path held in bytes [s, e) of `buf` (UTF-8, no NUL among them; a relative one
+ * from the working directory), without making a string of it: the stored paths of a listing are
+ * stat'ed straight from the bytes of check.bin (a 3 MB string at 22,000 sessions otherwise).
+ */
+export function quickStatBytes(buf: Buffer, s: number, e: number): Float64Array {
+  return statOf(new Uint8Array(buf.buffer, buf.byteOffset + s, e - s));
+}
+
+function statOf(p: PathLike): Float64Array {
+  const b = binding();
+  if (b === null) return fromStats(slow(p));
   let r: ArrayLike<number> | undefined;
   try {
     r = b(p, false, undefined, false);
@@ -128,6 +144,87 @@ export function quickStat(p: string): Float64Array {
   STAT[3] = ctimeMs;
   STAT[4] = ino;
   return STAT;
+}
+
+/**
+ * Stat many absolute paths, given as bytes, from inside their directories: the working directory
+ * is changed to a path's directory when it is not that already, and the path's last name alone is
+ * stat'ed, so the kernel walks one name instead of every component of the path again (as `find`
+ * does with its own chdir/openat walk). For sources listed directory by directory, that took the
+ * stat calls of a no-change listing of 22,000 sessions from ~150 to ~125 ms here.
+ *
+ * Only on the main thread, and only when the working directory can be returned to (checked by
+ * going there first); `done()` returns to it. Nothing else may use a relative path in between. A
+ * directory that cannot be entered, a path that is not absolute, or a worker thread: the whole
+ * path is stat'ed from where the process started, as quickStat does.
+ */
+export class StatInDirs {
+  /** the working directory to return to; null: stat whole paths */
+  private home: string | null = null;
+  /** the directory entered: bytes [dirS, dirS + dirLen) of `dirBuf` */
+  private dirBuf: Buffer | null = null;
+  private dirS = 0;
+  private dirLen = -1;
+
+  constructor() {
+    try {
+      const cwd = process.cwd();
+      process.chdir(cwd);
+      this.home = cwd;
+    } catch {
+      this.home = null;
+    }
+  }
+
+  /** quickStatBytes of bytes [s, e) of `buf`, an absolute path (the working directory may change) */
+  stat(buf: Buffer, s: number, e: number): Float64Array {
+    if (this.home === null || buf[s] !== 0x2f) {
+      this.back();
+      return quickStatBytes(buf, s, e);
+    }
+    const sl = buf.lastIndexOf(0x2f, e - 1);
+    if (sl === e - 1) {
+      // no name after the last slash (`/`, `dir/`): the whole path
+      this.back();
+      return quickStatBytes(buf, s, e);
+    }
+    const len = sl - s;
+    const d = this.dirBuf;
+    if (!(d && len === this.dirLen && buf.compare(d, this.dirS, this.dirS + len, s, sl) === 0)) {
+      try {
+        process.chdir(len === 0 ? '/' : buf.toString('utf8', s, sl));
+        this.dirBuf = buf;
+        this.dirS = s;
+        this.dirLen = len;
+      } catch {
+        this.back();
+        return quickStatBytes(buf, s, e);
+      }
+    }
+    return quickStatBytes(buf, sl + 1, e);
+  }
+
+  /** Return to the working directory the walk started from. */
+  done(): void {
+    this.back();
+  }
+
+  private back(): void {
+    if (this.dirLen < 0 || this.home === null) return;
+    this.dirBuf = null;
+    this.dirLen = -1;
+    try {
+      process.chdir(this.home);
+    } catch {
+      // it was entered a moment ago; if it is gone now, stay out of the sources and stat whole paths
+      this.home = null;
+      try {
+        process.chdir('/');
+      } catch {
+        /* nothing better to do */
+      }
+    }
+  }
 }
 
 /** For tests: forget what was learnt of the binding (`off`: never use it). */
