@@ -146,6 +146,8 @@ function packed(paths: string[]): { buf: Buffer; at: Array<[number, number]> } {
 }
 
 const arr = (s: Float64Array) => (s[0] === NONE ? [NONE] : Array.from(s));
+/** path i of a packed list through the walk, told the next path as the listing does */
+const walkAt = (walk: StatInDirs, buf: Buffer, at: Array<[number, number]>, i: number) => walk.stat(buf, at[i]![0], at[i]![1], at[i + 1]?.[0] ?? -1, at[i + 1]?.[1] ?? -1);
 
 describe('stat from bytes, and from inside each directory', () => {
   afterEach(() => resetQuickStat());
@@ -171,7 +173,8 @@ describe('stat from bytes, and from inside each directory', () => {
     fs.mkdirSync(gone);
     fs.writeFileSync(path.join(gone, 'h.jsonl'), 'h');
     const rel = path.relative(process.cwd(), t.file!);
-    const paths = [t.file!, path.join(odd, 'f.jsonl'), path.join(odd, 'g.jsonl'), path.join(gone, 'h.jsonl'), t.missing!, rel, t.notDir!, path.join(odd, 'f.jsonl'), path.join(t.sub!, 'nothing'), t.sub!, '/'];
+    fs.writeFileSync(path.join(gone, 'i.jsonl'), 'i');
+    const paths = [t.file!, path.join(odd, 'f.jsonl'), path.join(odd, 'g.jsonl'), path.join(gone, 'h.jsonl'), path.join(gone, 'i.jsonl'), t.missing!, rel, t.notDir!, path.join(odd, 'f.jsonl'), path.join(t.sub!, 'nothing'), t.sub!, '/'];
     const { buf, at } = packed(paths);
     const cwd = process.cwd();
     for (const off of [false, true]) {
@@ -183,13 +186,16 @@ describe('stat from bytes, and from inside each directory', () => {
         if (i === 3) {
           fs.rmSync(gone, { recursive: true, force: true });
           want[3] = expected(p);
+          want[4] = expected(paths[4]!);
+          expect(want[4]).toEqual([NONE]);
         }
-        expect(arr(walk.stat(buf, at[i]![0], at[i]![1])), p).toEqual(want[i]);
+        expect(arr(walkAt(walk, buf, at, i)), p).toEqual(want[i]);
       });
       walk.done();
       expect(process.cwd()).toBe(cwd);
       fs.mkdirSync(gone);
       fs.writeFileSync(path.join(gone, 'h.jsonl'), 'h');
+      fs.writeFileSync(path.join(gone, 'i.jsonl'), 'i');
     }
   });
 
@@ -206,13 +212,21 @@ describe('stat from bytes, and from inside each directory', () => {
       chdir(dir);
     }) as typeof process.chdir;
     try {
-      const paths = [...names.map((n) => path.join(t.sub!, n)), t.file!, path.relative(cwd, t.file!)];
+      const paths = [...names.map((n) => path.join(t.sub!, n)), t.file!, path.join(d, 'missing'), path.relative(cwd, t.file!), path.join(t.sub!, 'a.jsonl')];
       const { buf, at } = packed(paths);
       const walk = new StatInDirs();
-      paths.forEach((p, i) => expect(arr(walk.stat(buf, at[i]![0], at[i]![1])), p).toEqual(expected(p)));
+      paths.forEach((p, i) => expect(arr(walkAt(walk, buf, at, i)), p).toEqual(expected(p)));
       walk.done();
-      // the check that it can go back, the sub directory once for three files, the tree's own, back for the relative path
+      // the check that it can go back, the sub directory once for three files, the tree's own for
+      // two names, back for the relative path; a lone path in a directory is stat'ed whole
       expect(went).toEqual([cwd, t.sub!, d, cwd]);
+      // the same for paths as strings (the remembered directories)
+      went.length = 0;
+      const dirs = [t.sub!, path.join(d, 'missing'), path.join(t.sub!, 'a.jsonl'), path.join(t.sub!, 'b.jsonl'), path.relative(cwd, t.file!), '/'];
+      const w2 = new StatInDirs();
+      dirs.forEach((p, i) => expect(arr(w2.statPath(p, dirs[i + 1])), p).toEqual(expected(p)));
+      w2.done();
+      expect(went).toEqual([cwd, d, t.sub!, cwd]);
       expect(process.cwd()).toBe(cwd);
     } finally {
       process.chdir = chdir;

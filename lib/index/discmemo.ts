@@ -14,7 +14,7 @@
 //     timestamp tick would not show in the stat).
 import type { Harness, Source } from '../types.js';
 import { RACY_MS, type SeenDir } from './dirs.js';
-import { DIR, quickStat } from '../util/quickstat.js';
+import { DIR, quickStat, type StatInDirs } from '../util/quickstat.js';
 
 export interface Memo {
   /** JSON of the adapter's roots when it was made */
@@ -31,10 +31,11 @@ export interface AdapterMeta {
   memo?: Memo;
 }
 
-/** Do the directories still stand as recorded (and were they read safely after their last change)? */
-export function dirsStand(dirs: SeenDir[]): boolean {
-  for (const [p, m, c, ino, at] of dirs) {
-    const st = quickStat(p);
+/** Do the directories still stand as recorded (and were they read safely after their last change)? `walk`: stat each from its parent (the caller returns from it). */
+export function dirsStand(dirs: SeenDir[], walk?: StatInDirs): boolean {
+  for (let i = 0; i < dirs.length; i++) {
+    const [p, m, c, ino, at] = dirs[i]!;
+    const st = walk ? walk.statPath(p, dirs[i + 1]?.[0]) : quickStat(p);
     if (m === -1) {
       if (st[0] === DIR) return false;
       continue;

@@ -896,14 +896,14 @@ function discoverAll(ctx: Ctx, adapters: Adapter<any>[], skipped: Skipped, cache
     const key = JSON.stringify(rs);
     let memo: Memo | undefined;
     const st = starts.get(a.name);
-    if (a.listsOnly && stored && st?.m.memo && st.m.memo.key === key && dirsStand(st.m.memo.dirs)) {
+    if (a.listsOnly && stored && st?.m.memo && st.m.memo.key === key) {
       // Served only when every remembered source is still a regular file and new to this run: a
       // source gone without its directory changing means the memo (or check.bin) is not to be trusted.
-      // the working directory is back where it was before anything else runs (roots may be relative)
+      // The working directory is back where it was before anything else runs (roots may be relative).
       walk ??= new StatInDirs();
       let g: MemoSeg | null;
       try {
-        g = statMemo(stored, st.at, st.m.n, a.name, st.m.memo, seen, walk);
+        g = dirsStand(st.m.memo.dirs, walk) ? statMemo(stored, st.at, st.m.n, a.name, st.m.memo, seen, walk) : null;
       } finally {
         walk.done();
       }
@@ -1031,7 +1031,7 @@ function statMemo(c: StoredCheck, at: number, n: number, h: Harness, m: Memo, se
     const s = at + k === 0 ? c.namesAt : ends[at + k - 1]! + 1;
     const e = ends[at + k]!;
     if (m.kinds[buf[codesAt + at + k]! >> 1] === undefined || signed.has(at + k) || (seen.size > 0 && seen.has(buf.toString('utf8', s, e)))) return null;
-    const st = walk.stat(buf, s, e);
+    const st = walk.stat(buf, s, e, k + 1 < n ? e + 1 : -1, k + 1 < n ? ends[at + k + 1]! : -1);
     if (st[0] !== FILE) return null;
     nums[k * 3] = st[1]!;
     nums[k * 3 + 1] = st[2]!;

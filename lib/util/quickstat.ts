@@ -161,8 +161,9 @@ function statOf(p: PathLike): Float64Array {
 export class StatInDirs {
   /** the working directory to return to; null: stat whole paths */
   private home: string | null = null;
-  /** the directory entered: bytes [dirS, dirS + dirLen) of `dirBuf` */
+  /** the directory entered: bytes [dirS, dirS + dirLen) of `dirBuf`, or `dirStr` (dirLen -1: none) */
   private dirBuf: Buffer | null = null;
+  private dirStr: string | null = null;
   private dirS = 0;
   private dirLen = -1;
 
@@ -176,24 +177,29 @@ export class StatInDirs {
     }
   }
 
-  /** quickStatBytes of bytes [s, e) of `buf`, an absolute path (the working directory may change) */
-  stat(buf: Buffer, s: number, e: number): Float64Array {
+  /**
+   * quickStatBytes of bytes [s, e) of `buf`, an absolute path. The working directory changes to its
+   * directory only when the next path to be stat'ed, bytes [ns, ne) (ns < 0: none), is in it too:
+   * entering a directory walks its whole path once, and pays only for a second name.
+   */
+  stat(buf: Buffer, s: number, e: number, ns = -1, ne = -1): Float64Array {
     if (this.home === null || buf[s] !== 0x2f) {
       this.back();
       return quickStatBytes(buf, s, e);
     }
     const sl = buf.lastIndexOf(0x2f, e - 1);
-    if (sl === e - 1) {
-      // no name after the last slash (`/`, `dir/`): the whole path
-      this.back();
-      return quickStatBytes(buf, s, e);
-    }
+    // no name after the last slash (`/`, `dir/`): the whole path
+    if (sl === e - 1) return quickStatBytes(buf, s, e);
     const len = sl - s;
     const d = this.dirBuf;
     if (!(d && len === this.dirLen && buf.compare(d, this.dirS, this.dirS + len, s, sl) === 0)) {
+      // the next path in the same directory: it has the same bytes up to the same slash, and no slash after
+      const shared = ns >= 0 && ne - ns > len + 1 && buf.lastIndexOf(0x2f, ne - 1) === ns + len && buf.compare(buf, ns, ns + len, s, sl) === 0;
+      if (!shared) return quickStatBytes(buf, s, e);
       try {
         process.chdir(len === 0 ? '/' : buf.toString('utf8', s, sl));
         this.dirBuf = buf;
+        this.dirStr = null;
         this.dirS = s;
         this.dirLen = len;
       } catch {
@@ -204,6 +210,30 @@ export class StatInDirs {
     return quickStatBytes(buf, sl + 1, e);
   }
 
+  /** quickStat of `p`, as `stat` does it for bytes (`next`: the path stat'ed after it) */
+  statPath(p: string, next?: string): Float64Array {
+    const sl = p.lastIndexOf('/');
+    if (this.home === null || p.charCodeAt(0) !== 0x2f || p.includes('\0')) {
+      this.back();
+      return quickStat(p);
+    }
+    if (sl === p.length - 1) return quickStat(p);
+    const dir = sl === 0 ? '/' : p.slice(0, sl);
+    if (dir !== this.dirStr) {
+      if (!(next !== undefined && next.lastIndexOf('/') === sl && next.length > sl + 1 && next.startsWith(p.slice(0, sl + 1)))) return quickStat(p);
+      try {
+        process.chdir(dir);
+        this.dirStr = dir;
+        this.dirBuf = null;
+        this.dirLen = 0;
+      } catch {
+        this.back();
+        return quickStat(p);
+      }
+    }
+    return quickStat(p.slice(sl + 1));
+  }
+
   /** Return to the working directory the walk started from. */
   done(): void {
     this.back();
@@ -212,6 +242,7 @@ export class StatInDirs {
   private back(): void {
     if (this.dirLen < 0 || this.home === null) return;
     this.dirBuf = null;
+    this.dirStr = null;
     this.dirLen = -1;
     try {
       process.chdir(this.home);
