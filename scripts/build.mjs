@@ -55,6 +55,8 @@ await build({ ...cjs, entryPoints: { rows: 'lib/fast-rows.ts', boot: 'lib/boot.t
 // os per run, ~7 ms and most of the run's garbage. An object that inherits from the module reads the
 // same and copies nothing. (If esbuild ever writes these calls differently, nothing is replaced and
 // the copies come back: slower, never wrong.)
+const WRAP_HEAD = '(function (exports, require, module, __filename, __dirname) { ';
+const WRAP_TAIL = '\n});';
 for (const f of ['rows.cjs', 'boot.cjs', 'cli.cjs']) {
   const file = path.join(tmp, f);
   const text = fs.readFileSync(file, 'utf8');
@@ -67,7 +69,10 @@ for (const f of ['rows.cjs', 'boot.cjs', 'cli.cjs']) {
     .replace(/__toESM\(require\("(node:[\w/]+)"\)(?:,\s*1)?\)/g, '__resumeNs(require("$1"))')
     .replace(/\bimport\("(node:[\w/]+)"\)/g, 'Promise.resolve().then(() => __resumeNs(require("$1")))');
   if (/\bimport\(/.test(out)) throw new Error(`${f}: an import() is left that the code cache loader cannot run`);
-  fs.writeFileSync(file, ns + out);
+  // The bundles boot.cjs loads are written as the function around them that Module.wrap would make
+  // (lib/util/codecache.ts WRAP_HEAD, WRAP_TAIL): the loader hands the file's text to V8 as it is,
+  // instead of a concatenation V8 copies whole (flattens) before it can look the code cache up.
+  fs.writeFileSync(file, f === 'boot.cjs' ? ns + out : `${WRAP_HEAD}${ns}${out}${WRAP_TAIL}`);
 }
 const old = `${dist}.old-${process.pid}`;
 if (fs.existsSync(dist)) fs.renameSync(dist, old);

@@ -10,7 +10,8 @@ import { describe, expect, it } from 'vitest';
 import { BIN, ROOT, envFor, run, tempHome, needs } from './helpers.js';
 import { claudeHome } from './shell-helpers.js';
 import { TAIL } from './launch-helpers.js';
-import { cacheFileFor } from '../lib/util/codecache.js';
+import os from 'node:os';
+import { cacheFileFor, loadCached, WRAP_HEAD, WRAP_TAIL } from '../lib/util/codecache.js';
 
 /** Many sessions (more rows than a pipe holds), with a cache directory of their own. */
 function home(n: number): string {
@@ -141,6 +142,26 @@ describe('the code cache of rows and preview', () => {
     expect(run(h, ['rows']).code).toBe(0);
     expect(fs.existsSync(mine)).toBe(true);
     expect(caches(h).filter((f) => f.startsWith(prefix))).toHaveLength(2);
+  });
+
+  it('loads a bundle written inside its CommonJS function (as the build writes rows.cjs and cli.cjs) and a plain one alike, with a cache or without', () => {
+    for (const f of ['rows.cjs', 'cli.cjs']) {
+      const text = fs.readFileSync(path.join(ROOT, 'dist', f), 'latin1');
+      expect(text.startsWith(WRAP_HEAD) && text.endsWith(WRAP_TAIL), f).toBe(true);
+    }
+    const d = fs.mkdtempSync(path.join(os.tmpdir(), 'resume-wrap-'));
+    const body = '"use strict";\nmodule.exports = { dir: __dirname, strict: (function () { return this === undefined; })(), req: typeof require };';
+    for (const [name, text] of [['plain.cjs', body], ['wrapped.cjs', `${WRAP_HEAD}${body}${WRAP_TAIL}`]] as const) {
+      const file = path.join(d, name);
+      fs.writeFileSync(file, text);
+      const cache = path.join(d, 'code', `${name}.v8`);
+      for (let i = 0; i < 2; i++) {
+        const m = loadCached<{ dir: string; strict: boolean; req: string }>(file, cache, require);
+        expect(m.exports, `${name} run ${i}`).toEqual({ dir: d, strict: true, req: 'function' });
+        m.save();
+        expect(fs.existsSync(cache)).toBe(true);
+      }
+    }
   });
 
   it('a cache directory that cannot be written only means no cache', () => {

@@ -49,6 +49,10 @@ function installTag(file: string): string {
   return `${path.basename(file)}-${fnv1a(Buffer.from(path.resolve(file), 'utf8')).toString(16)}-`;
 }
 
+/** The CommonJS function around a bundle's code (scripts/build.mjs writes rows.cjs and cli.cjs inside it). */
+export const WRAP_HEAD = '(function (exports, require, module, __filename, __dirname) { ';
+export const WRAP_TAIL = '\n});';
+
 const MAGIC = 0x31434352; // "RCC1", little-endian
 const HEAD = 8;
 
@@ -95,8 +99,10 @@ export function loadCached<T>(file: string, cacheFile: string | null, req: NodeR
       cachedData = undefined;
     }
   }
-  // what Module.wrap gives (the CommonJS function around the source)
-  const wrapped = `(function (exports, require, module, __filename, __dirname) { ${source}\n});`;
+  // what Module.wrap gives (the CommonJS function around the source); the build writes the bundles so
+  // already, and a string made by joining would be copied whole (flattened) by V8 before it looks the
+  // cache up (~0.6 ms and 50 fresh pages for rows.cjs)
+  const wrapped = source.startsWith(WRAP_HEAD) && source.endsWith(WRAP_TAIL) ? source : `${WRAP_HEAD}${source}${WRAP_TAIL}`;
   const script = new vm.Script(wrapped, { filename: file, ...(cachedData ? { cachedData } : {}) });
   const fn = script.runInThisContext() as (exports: unknown, require: NodeRequire, module: { exports: unknown }, filename: string, dirname: string) => void;
   const mod = { exports: {} as unknown };
