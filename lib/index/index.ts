@@ -72,7 +72,7 @@ import { dirsStand, makeMemo, parseMeta, type AdapterMeta, type Memo } from './d
 import { shortIds } from '../select/filter.js';
 import { tryLock, unlock, waitUnlocked } from './lock.js';
 import { byRecency, OrderedStream, planOrder } from './stream.js';
-import { readRowBin, rowBinChunks, type RowBin } from './rowbin.js';
+import { closeRowBin, openRowBin, readRowBin, rowBinChunks, type RowBin } from './rowbin.js';
 import { PairedShardWriter, ShardWriter } from './shardwriter.js';
 import { promptItems, promptsFile, promptsHead, PROMPTS_TAIL, shardToken, stateHead } from './promptfile.js';
 import { applyPatch, findRecords, PATCH_MAX_BYTES, PATCH_MAX_SESSIONS, readHead, readPatch, spliceRowBin, splitRecords, type ListHead, type ListPatch, type NewRecord } from './listpatch.js';
@@ -1211,7 +1211,7 @@ function tryFast(ctx: Ctx, opts: IndexOptions, want: 'full' | 'rows', files: Ind
     }
   }
   if (want === 'rows' && opts.rowBin) {
-    const bin = readRowBinFile(files.rowbin, id, ctx.home);
+    const bin = openRowBinFile(files.rowbin, id, ctx.home);
     if (bin) {
       const counts = { sources: d.count, parsed: 0, appended: 0, reused: d.count, dropped: 0, bytes: 0 };
       return { sessions: [], rowBin: bin, skipped, counts, roots, changed: false } as AnyResult;
@@ -1239,7 +1239,15 @@ function tryFast(ctx: Ctx, opts: IndexOptions, want: 'full' | 'rows', files: Ind
 export function lastRowBin(ctx: Ctx): RowBin | null {
   const files = indexFiles(ctx);
   const id = checkId(files.check);
-  return id ? readRowBinFile(files.rowbin, id, ctx.home) : null;
+  return id ? openRowBinFile(files.rowbin, id, ctx.home) : null;
+}
+
+/** openRowBin when the file is whole and of this build and home (read a window at a time); null otherwise. */
+function openRowBinFile(file: string, id: string, home: string): RowBin | null {
+  const r = openRowBin(file);
+  if (r && r.id === id && r.home === home) return r;
+  if (r) closeRowBin(r);
+  return null;
 }
 
 /** rows.bin when it is whole and of this build and home; null otherwise (rows.json serves). */

@@ -16,6 +16,7 @@
 // and flag 16 says a directory filter (`--dir`) can be applied to it (dirFilterable).
 // The file is read only when its build id is the one check.bin matched; anything malformed is
 // ignored (the caller reads rows.json instead), never trusted in part.
+import fs from 'node:fs';
 import { HARNESSES, type Harness, type Session } from '../types.js';
 import { isAscii } from 'node:buffer';
 import { ALIGN_CAPS, alignLine, DIM, harnessColor, RESET, row, type LsRow } from '../output.js';
@@ -102,11 +103,14 @@ export interface RowBin {
   id: string;
   home: string;
   count: number;
-  buf: Buffer;
+  /** the file's bytes (one opened by openRowBin reads them whole the first time this is asked) */
+  readonly buf: Buffer;
   /** offset of each record; past the end of `buf`, an offset into `more` (less buf.length) */
   at: Uint32Array;
   /** records held apart from `buf` (an append's new records: lib/index/listpatch.ts spliceRowBin) */
   more?: Buffer;
+  /** the open file its records are read from a window at a time (openRowBin), until `buf` is asked for */
+  win?: Win;
 }
 
 /** Parse and check the whole file; null when it is not a complete file of this version. */
@@ -125,6 +129,136 @@ export function readRowBin(buf: Buffer): RowBin | null {
   }
   if (p !== buf.length) return null;
   return { id: m[2]!, home: m[4]!, count, buf, at };
+}
+
+/**
+ * A part of an open rows.bin in memory: bytes [from, from + len) of the file. The no-change listing
+ * reads its records through one of these (256 KiB, reused) rather than the whole file: at 22,000
+ * sessions rows.bin is 4.9 MB, and the first touch of that much fresh memory cost more here (~13 ms
+ * of page faults) than reading the file twice through a window that stays in place.
+ */
+interface Win {
+  fd: number;
+  size: number;
+  buf: Buffer;
+  u8: Uint8Array;
+  from: number;
+  len: number;
+  /** the whole file, once something asked for `buf` (the window is then no longer used) */
+  whole: Buffer | null;
+}
+
+let WINDOW = 256 << 10;
+
+/** For tests: the window's size (small ones put records across its edges). */
+export function setRowBinWindow(bytes = 256 << 10): void {
+  WINDOW = bytes;
+}
+/** open windows whose RowBin was dropped without closeRowBin: their file is closed when it is collected */
+const unclosed = new FinalizationRegistry<number>((fd) => {
+  try {
+    fs.closeSync(fd);
+  } catch {
+    /* closed already */
+  }
+});
+
+/** Bytes [p, end) of the file into the window (from p on, as much as the window holds). */
+function fill(w: Win, p: number, end: number): void {
+  const want = Math.min(Math.max(WINDOW, end - p), w.size - p);
+  if (w.buf.length < want) {
+    w.buf = Buffer.allocUnsafe(want);
+    w.u8 = new Uint8Array(w.buf.buffer, w.buf.byteOffset, w.buf.length);
+  }
+  let n = 0;
+  while (n < want) {
+    const k = fs.readSync(w.fd, w.buf, n, want - n, p + n);
+    if (k <= 0) break;
+    n += k;
+  }
+  // rows.bin is only ever replaced (a new file), so an open one never shrinks: this is damage
+  if (n < end - p) throw new Error('rows.bin was cut short while it was read');
+  w.from = p;
+  w.len = n;
+}
+
+/**
+ * Open rows.bin and check it as readRowBin does, reading it through a window; its records are then
+ * read through the same window (in order, each part of the file is read once more). Null when it is
+ * missing or not a complete file of this version. The file stays open until closeRowBin (or the
+ * RowBin is collected): a rows.bin written meanwhile replaces the name, never these bytes.
+ */
+export function openRowBin(file: string): RowBin | null {
+  let fd: number;
+  try {
+    fd = fs.openSync(file, 'r');
+  } catch {
+    return null;
+  }
+  let ok = false;
+  try {
+    const size = fs.fstatSync(fd).size;
+    const buf = Buffer.allocUnsafe(Math.min(WINDOW, Math.max(size, 1)));
+    const w: Win = { fd, size, buf, u8: new Uint8Array(buf.buffer, buf.byteOffset, buf.length), from: 0, len: 0, whole: null };
+    fill(w, 0, Math.min(size, 8193));
+    const nl = w.buf.indexOf(10);
+    if (nl <= 0 || nl > 8192 || nl >= w.len) return null;
+    const m = /^v(\d+) (\S+) (\d+) (.*)$/s.exec(w.buf.toString('utf8', 0, nl));
+    if (!m || Number(m[1]) !== ROWBIN_VERSION) return null;
+    const count = Number(m[3]);
+    // a count the file cannot hold is damage (and must not size the offsets)
+    if (count * FIXED > size) return null;
+    const at = new Uint32Array(count);
+    let p = nl + 1;
+    for (let k = 0; k < count; k++) {
+      if (p + FIXED > size) return null;
+      if (p + FIXED > w.from + w.len) fill(w, p, p + FIXED);
+      const q = p - w.from;
+      if (w.u8[q + 1]! >= HARNESSES.length) return null;
+      at[k] = p;
+      p += FIXED + u32(w.u8, q + 10) + u32(w.u8, q + 14) + u32(w.u8, q + 18) + u32(w.u8, q + 22);
+    }
+    if (p !== size) return null;
+    const r: RowBin = {
+      id: m[2]!,
+      home: m[4]!,
+      count,
+      at,
+      win: w,
+      get buf() {
+        if (!w.whole) {
+          const whole = Buffer.allocUnsafe(size);
+          let n = 0;
+          while (n < size) {
+            const k = fs.readSync(w.fd, whole, n, size - n, n);
+            if (k <= 0) throw new Error('rows.bin was cut short while it was read');
+            n += k;
+          }
+          w.whole = whole;
+        }
+        return w.whole;
+      },
+    };
+    unclosed.register(r, fd, r);
+    ok = true;
+    return r;
+  } catch {
+    return null;
+  } finally {
+    if (!ok) fs.closeSync(fd);
+  }
+}
+
+/** Close the file an opened RowBin reads from (its records can no longer be read unless `buf` was asked for). */
+export function closeRowBin(r: RowBin): void {
+  if (!r.win || r.win.fd < 0) return;
+  unclosed.unregister(r);
+  try {
+    fs.closeSync(r.win.fd);
+  } catch {
+    /* closed already */
+  }
+  r.win.fd = -1;
 }
 
 /** A little-endian u32, read byte by byte (readUInt32LE checks its bounds on every call). */
@@ -156,6 +290,14 @@ const plainView = (b: Buffer) => new Uint8Array(b.buffer, b.byteOffset, b.length
 
 /** Record `k` of `r` into REC. */
 function locate(r: RowBin, k: number): Rec {
+  const w = r.win;
+  if (w && !w.whole) {
+    // read through the window: the record whole in it, read from its start when it is not
+    const p = r.at[k]!;
+    const end = k + 1 < r.count ? r.at[k + 1]! : w.size;
+    if (p < w.from || end > w.from + w.len) fill(w, p, end);
+    return fillRec(w.buf, w.u8, p - w.from);
+  }
   if (viewed?.r !== r) viewed = { r, buf: plainView(r.buf), more: r.more ? plainView(r.more) : null };
   let p = r.at[k]!;
   let buf = r.buf;
@@ -165,6 +307,10 @@ function locate(r: RowBin, k: number): Rec {
     buf = r.more!;
     u8 = viewed.more!;
   }
+  return fillRec(buf, u8, p);
+}
+
+function fillRec(buf: Buffer, u8: Uint8Array, p: number): Rec {
   REC.buf = buf;
   REC.u8 = u8;
   REC.p = p;
@@ -350,7 +496,7 @@ export function printAligned(
 ): void {
   const nameOf = snapshotNames(readNames);
   const want = f.harness ? new Set(f.harness.map((h) => HARNESSES.indexOf(h))) : null;
-  // per shown row: its record, the tab positions in A and B, its age and label
+  // per shown row: its record, the tab positions in A and B (from the record's A), its age and label
   const rows = new Uint32Array(r.count);
   const tabs = new Int32Array(r.count * 4);
   const ages: string[] = [];
@@ -391,10 +537,11 @@ export function printAligned(
       for (let c = 1; c <= 5; c++) if (c !== 2) widen(c - 1, width(fields[c]!));
       continue;
     }
-    tabs[i * 4] = t0;
-    tabs[i * 4 + 1] = t1;
-    tabs[i * 4 + 2] = t2;
-    tabs[i * 4 + 3] = t3;
+    // from the record's start: a record read through a window lies elsewhere when it is read again
+    tabs[i * 4] = t0 - a;
+    tabs[i * 4 + 1] = t1 - a;
+    tabs[i * 4 + 2] = t2 - a;
+    tabs[i * 4 + 3] = t3 - a;
     widen(0, b - t0 - 1);
     widen(2, t1 - b);
     widen(3, t2 - t1 - 1);
@@ -411,10 +558,10 @@ export function printAligned(
       continue;
     }
     const { buf, u8, a, b, l, e } = locate(r, rows[i]!);
-    const t0 = tabs[i * 4]!;
-    const t1 = tabs[i * 4 + 1]!;
-    const t2 = tabs[i * 4 + 2]!;
-    const t3 = tabs[i * 4 + 3]!;
+    const t0 = a + tabs[i * 4]!;
+    const t1 = a + tabs[i * 4 + 1]!;
+    const t2 = a + tabs[i * 4 + 2]!;
+    const t3 = a + tabs[i * 4 + 3]!;
     const ag = ages[i]!;
     out.put(u8, a, t0 + 1);
     // each column alignLine keeps, two spaces after the one before, padded to its width
