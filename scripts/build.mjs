@@ -49,7 +49,21 @@ const cjs = {
   define: { 'import.meta.url': '__resumeMeta.url' },
   banner: { js: 'var __resumeMeta = { get url() { return require("node:url").pathToFileURL(__filename).href; } };' },
 };
-await build({ ...cjs, entryPoints: { rows: 'lib/fast-rows.ts', boot: 'lib/boot.ts', cli: 'lib/cli.ts' } });
+// `import { createRequire } from 'node:module'` (lib/util/lazy.ts, which the tests run as ES modules
+// without a `require`) would load node:module and Node's ESM loader on every start of a CommonJS
+// bundle, which has a `require` of its own: there it is a function that loads node:module when called.
+const lazyModule = {
+  name: 'lazy-node-module',
+  setup(b) {
+    // (the shim's own require is of the real module)
+    b.onResolve({ filter: /^node:module$/ }, (a) => (a.namespace === 'lazy-node-module' ? { path: 'node:module', external: true } : { path: 'node:module', namespace: 'lazy-node-module' }));
+    b.onLoad({ filter: /.*/, namespace: 'lazy-node-module' }, () => ({
+      contents: 'export function createRequire(url) { return require("node:module").createRequire(url); }',
+      loader: 'js',
+    }));
+  },
+};
+await build({ ...cjs, plugins: [lazyModule], entryPoints: { rows: 'lib/fast-rows.ts', boot: 'lib/boot.ts', cli: 'lib/cli.ts' } });
 // esbuild gives CommonJS code a default or namespace import of a Node module (`import fs from
 // 'node:fs'`, in most of lib/) as a copy of the whole module object: some 50 copies of fs, path and
 // os per run, ~7 ms and most of the run's garbage. An object that inherits from the module reads the

@@ -3,8 +3,8 @@
 // at run time too (node:v8 setFlagsFromString), and a context made after that has `gc`. The flag
 // is turned off again at once: V8's code cache (lib/util/codecache.ts) records the flags a cache
 // was made under, and a cache saved with it on would be refused by every later run.
-import v8 from 'node:v8';
 import vm from 'node:vm';
+import { requireLazy } from './lazy.js';
 
 /** undefined: not tried yet; null: not to be had */
 let fn: (() => void) | null | undefined;
@@ -13,6 +13,14 @@ let fn: (() => void) | null | undefined;
 export function fullCollector(): (() => void) | null {
   if (fn !== undefined) return fn;
   fn = null;
+  // node:v8 only here, when a long build asks: loading it (and the streams it loads) took ~5 ms of
+  // every listing while it was imported at the top
+  let v8: typeof import('node:v8');
+  try {
+    v8 = requireLazy('node:v8') as typeof import('node:v8');
+  } catch {
+    return fn;
+  }
   try {
     v8.setFlagsFromString('--expose-gc');
     const g = vm.runInNewContext('gc') as unknown;
