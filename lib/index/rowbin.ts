@@ -325,9 +325,18 @@ function fillRec(buf: Buffer, u8: Uint8Array, p: number): Rec {
 
 /** A record's time (updated, else started), null when unknown. */
 function timeOf(rec: Rec): number | null {
-  const t = rec.buf.readDoubleLE(rec.p + 2);
+  // the 8 bytes through a Float64Array (Buffer#readDoubleLE checks its offset through a wrapper that
+  // makes an array each call); little-endian, as rows.bin is written, on a little-endian machine
+  const u8 = rec.u8;
+  const p = rec.p + 2;
+  if (LE) for (let i = 0; i < 8; i++) D8[i] = u8[p + i]!;
+  else for (let i = 0; i < 8; i++) D8[7 - i] = u8[p + i]!;
+  const t = D64[0]!;
   return Number.isNaN(t) ? null : t;
 }
+const D64 = new Float64Array(1);
+const D8 = new Uint8Array(D64.buffer);
+const LE = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
 /**
  * A record as the fields of its row (key, short id, age, harness, directory, branch, label), the
@@ -367,6 +376,21 @@ function blockWriter(write: (b: Buffer) => void) {
     },
     putStr(x: string) {
       room(x.length * 3);
+      // the short ASCII strings of every row (the age, tabs) byte by byte: Buffer#write checks its
+      // arguments through a wrapper that makes an array each call (most of a listing's garbage)
+      const n = x.length;
+      if (n <= 16) {
+        let i = 0;
+        for (; i < n; i++) {
+          const c = x.charCodeAt(i);
+          if (c > 127) break;
+          out[o + i] = c;
+        }
+        if (i === n) {
+          o += n;
+          return;
+        }
+      }
       o += out.write(x, o, 'utf8');
     },
     spaces(k: number) {
