@@ -9,6 +9,8 @@ import { RACY_MS, type SeenDir } from '../lib/index/dirs.js';
 import { dirsStand, makeMemo, parseMeta } from '../lib/index/discmemo.js';
 import { dirFilterable, lsRows, printRowBin, readRowBin, ROWBIN_VERSION, rowBinChunks } from '../lib/index/rowbin.js';
 import type { Source } from '../lib/types.js';
+import { checkNames, wholePaths, type Found } from '../lib/index/index.js';
+import type { AdapterMeta } from '../lib/index/discmemo.js';
 
 const uuid = (n: number) => `${String(n).padStart(8, '0')}-2222-4222-8222-222222222222`;
 function claudeLine(id: string, cwd: string, text: string, ts: string, extra: Record<string, unknown> = {}): string {
@@ -346,5 +348,51 @@ describe('the discovery memo (check.bin)', () => {
     expect(parseMeta('[{"name":"claude","n":-1}]')).toBeNull();
     expect(parseMeta('[{"name":"claude","n":1,"memo":{"key":"k","kinds":["s"],"dirs":[["/x",1,2,3]]}}]')).toBeNull();
     expect(parseMeta('[{"name":"claude","n":1,"memo":{"key":"k","kinds":["s"],"dirs":[["/x",1,2,3,4]]}}]')).toHaveLength(1);
+  });
+});
+
+describe("check.bin's names: a path in the directory of the one before written short", () => {
+  const f = (p: string, sig = '') => ({ src: { path: p, harness: 'claude', kind: 'session', mode: 'lines' }, stat: { size: 1, mtime: 1, ino: 1, sig }, bound: 1 }) as unknown as Found;
+  const seg = (...ns: number[]) => ns.map((n, i) => ({ name: (['claude', 'pi', 'codex'] as const)[i]!, n })) as AdapterMeta[];
+
+  it('round-trips every kind of name, and writes short only within a directory and an adapter', () => {
+    const found = [
+      f('/a/p/1.jsonl'), f('/a/p/2.jsonl'), f('/a/p/3.jsonl'), f('/a/q/1.jsonl'), f('/a/p/4.jsonl'),
+      // a path with a dependency signature is never short, nor the one after it
+      f('/a/q/2.jsonl', '10:1|-'), f('/a/q/3.jsonl'), f('/a/q/4.jsonl'),
+      // the next adapter's first path, in the same directory as the last: written whole
+      f('/a/q/5.jsonl'), f('/a/q/6.jsonl'),
+      // a file at the root, a relative path, names that start with the markers, odd characters
+      f('/top.jsonl'), f('/top2.jsonl'), f('relative/x.jsonl'), f('\u0002odd'), f('\u0003odder'), f('/d/é \t\n"$`/x.jsonl'), f('/d/é \t\n"$`/y.jsonl'), f('/d/trailing/'),
+    ];
+    const meta = seg(8, found.length - 8);
+    const text = checkNames(found, meta);
+    const names = text.split('\u0000');
+    expect(names).toEqual([
+      '/a/p/1.jsonl', '\u00022.jsonl', '\u00023.jsonl', '/a/q/1.jsonl', '/a/p/4.jsonl',
+      '/a/q/2.jsonl\u000110:1|-', '/a/q/3.jsonl', '\u00024.jsonl',
+      '/a/q/5.jsonl', '\u00026.jsonl',
+      '/top.jsonl', '\u0002top2.jsonl', 'relative/x.jsonl', '\u0003\u0002odd', '\u0003\u0003odder', '/d/é \t\n"$`/x.jsonl', '\u0002y.jsonl', '/d/trailing/',
+    ]);
+    expect(wholePaths(names, meta)).toEqual(found.map((x) => (x.stat.sig ? `${x.src.path}\u0001${x.stat.sig}` : x.src.path)));
+    // a short name with nothing before it in its adapter, or one with a slash, is damage
+    expect(wholePaths(['\u00021.jsonl'], seg(1))).toEqual([]);
+    expect(wholePaths(['/a/1.jsonl', '\u0002b/1.jsonl'], seg(2))).toEqual([]);
+    expect(wholePaths(['/a/1.jsonl', '\u00022.jsonl'], seg(1, 1))).toEqual([]);
+  });
+
+  it('shrinks the names of a store whose sessions share directories, and the listing reads them back', () => {
+    const h = store();
+    for (let i = 0; i < 5; i++) write(h, `.claude/projects/-tmp-a/${uuid(60 + i)}.jsonl`, claudeLine(uuid(60 + i), '/tmp/a', `more ${i}`, `2026-05-1${i}T10:00:00.000Z`));
+    settle();
+    const first = rows(h);
+    const check = fs.readFileSync(path.join(cache(h), 'check.bin'));
+    expect(check.includes(Buffer.from(`\u0002${uuid(61)}.jsonl`))).toBe(true);
+    expect(rows(h)).toBe(first);
+    // an append in that directory is seen, and the files are where they are
+    fs.appendFileSync(path.join(h, `.claude/projects/-tmp-a/${uuid(62)}.jsonl`), claudeLine(uuid(62), '/tmp/a', 'appended', '2026-07-01T10:00:00.000Z'));
+    expect(keys(rows(h))[0]).toBe(`claude:${uuid(62)}`);
+    const ls = JSON.parse(run(h, ['ls', '--json', '-a']).stdout) as { id: string; file: string }[];
+    for (let i = 0; i < 5; i++) expect(ls.find((s) => s.id === uuid(60 + i))!.file).toBe(path.join(h, `.claude/projects/-tmp-a/${uuid(60 + i)}.jsonl`));
   });
 });

@@ -34,7 +34,13 @@ export interface AdapterMeta {
 /** Do the directories still stand as recorded (and were they read safely after their last change)? `walk`: stat each from its parent (the caller returns from it). */
 export function dirsStand(dirs: SeenDir[], walk?: StatInDirs): boolean {
   for (let i = 0; i < dirs.length; i++) {
-    const [p, m, c, ino, at] = dirs[i]!;
+    // (by index: destructuring a tuple runs the array iterator, and its garbage, for each)
+    const d = dirs[i]!;
+    const p = d[0];
+    const m = d[1];
+    const c = d[2];
+    const ino = d[3];
+    const at = d[4];
     const st = walk ? walk.statPath(p, dirs[i + 1]?.[0]) : quickStat(p);
     if (m === -1) {
       if (st[0] === DIR) return false;

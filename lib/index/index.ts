@@ -76,7 +76,7 @@ import { closeRowBin, openRowBin, readRowBin, rowBinChunks, type RowBin } from '
 import { PairedShardWriter, ShardWriter } from './shardwriter.js';
 import { promptItems, promptsFile, promptsHead, PROMPTS_TAIL, shardToken, stateHead } from './promptfile.js';
 import { applyPatch, findRecords, PATCH_MAX_BYTES, PATCH_MAX_SESSIONS, readHead, readPatch, spliceRowBin, splitRecords, type ListHead, type ListPatch, type NewRecord } from './listpatch.js';
-import { FILE, NONE, quickStat, StatInDirs } from '../util/quickstat.js';
+import { FILE, NONE, quickStat, quickStatBytes, StatInDirs } from '../util/quickstat.js';
 import { fullCollector } from '../util/gc.js';
 
 /** Bytes parsed between full collections in a long build (RESUME_GC_EVERY, for measuring). */
@@ -84,9 +84,10 @@ const GC_EVERY = Number(process.env.RESUME_GC_EVERY) || 96 << 20;
 
 /**
  * Bump when any parser changes what it extracts, or the cache's layout changes (12: 256 state shards,
- * list.patch, no files.json): older caches are discarded and rebuilt.
+ * list.patch, no files.json; 14: check.bin's names in the directory of the one before written
+ * short): older caches are discarded and rebuilt.
  */
-export const INDEX_VERSION = 13;
+export const INDEX_VERSION = 14;
 /**
  * The state shards' and prompt files' own version. They hold what parsing the sources found; a
  * change to the listing files alone (INDEX_VERSION) keeps them, so the first run after it writes
@@ -267,12 +268,43 @@ export function indexFiles(ctx: Ctx): IndexFiles {
 
 /**
  * The stat check a no-change run compares, exactly and without parsing: every source's size, mtime
- * and inode as float64 bytes (statNums), then every path (with its dependency signature, checkName)
- * NUL-separated, in discovery order. Stored in check.bin after a header line naming the version and
- * build id; a run builds the same bytes from its own stats and compares them with one memcmp.
+ * and inode as float64 bytes (statNums), then every source's name (its path, with its dependency
+ * signature: checkName) NUL-separated, in discovery order. Stored in check.bin after a header line
+ * naming the version and build id; a run builds the same bytes from its own stats and compares them
+ * with one memcmp.
+ *
+ * A path in the directory of the path before it, in the same adapter's segment (`meta`), is written
+ * as SAME_DIR and its last part: most session files share their directory with others, so the names
+ * are a third of the size, and a no-change run knows where the directory changes without comparing
+ * bytes (statMemo enters each directory once). A name that would start with SAME_DIR or LITERAL
+ * otherwise is written after LITERAL. storedPaths gives the paths back whole.
  */
-function checkNames(found: Found[]): string {
-  return found.map(checkName).join('\u0000');
+const SAME_DIR = '\u0002';
+const LITERAL = '\u0003';
+
+/** The names of these sources as check.bin writes them, in order. */
+function* checkNameParts(found: Found[], meta: AdapterMeta[]): Generator<string> {
+  let seg = 0;
+  let segEnd = meta[0]?.n ?? found.length;
+  let prevDir: string | null = null;
+  for (let i = 0; i < found.length; i++) {
+    while (i >= segEnd && seg < meta.length - 1) {
+      segEnd += meta[++seg]!.n;
+      prevDir = null;
+    }
+    if (i >= segEnd) prevDir = null;
+    const name = checkName(found[i]!);
+    const sl = name.charCodeAt(0) === 0x2f && !name.includes('\u0001') ? name.lastIndexOf('/') : -1;
+    const dir = sl >= 0 && sl < name.length - 1 ? name.slice(0, sl) : null;
+    if (dir !== null && dir === prevDir) yield SAME_DIR + name.slice(sl + 1);
+    else yield name.startsWith(SAME_DIR) || name.startsWith(LITERAL) ? LITERAL + name : name;
+    prevDir = dir;
+  }
+}
+
+/** check.bin's names section for these sources (exported for tests) */
+export function checkNames(found: Found[], meta: AdapterMeta[]): string {
+  return [...checkNameParts(found, meta)].join('\u0000');
 }
 
 /** Sources as an array, or as a discovery that makes the array only when asked (Discovered). */
@@ -305,15 +337,18 @@ function writeCheck(file: string, id: string, sources: SourceList, meta: Adapter
   const head = `v${INDEX_VERSION} ${id} ${count} ${metaBuf.length}\n`;
   // written as its parts (no copy of the whole): the names section of a check whose paths these are
   // (`same`) as it stands, else the names as UTF-8 text, path by path (not one string)
+  // (the names as stored are these only while each adapter has as many sources: a path's name
+  // depends on the one before it in its adapter's segment)
+  const sameNames = !!same && meta.length === same.meta.length && meta.every((m, i) => m.n === same.meta[i]!.n);
   writeAtomic(file, (function* () {
     yield Buffer.from(head, 'latin1');
     yield metaBuf;
     yield codes;
     yield nums;
-    if (same) yield same.buf.subarray(same.namesAt);
+    if (sameNames) yield same!.buf.subarray(same!.namesAt);
     else {
-      const found = listOf(sources);
-      for (let i = 0; i < found.length; i++) yield (i ? '\u0000' : '') + checkName(found[i]!);
+      let i = 0;
+      for (const name of checkNameParts(listOf(sources), meta)) yield (i++ ? '\u0000' : '') + name;
     }
   })());
 }
@@ -414,9 +449,32 @@ function storedPaths(c: StoredCheck): string[] {
     const names = isAscii(raw) ? raw.toString('latin1') : raw.toString('utf8');
     const paths = c.count === 0 ? [] : names.split('\u0000');
     // a damaged names section serves no memo
-    c.paths = paths.length === c.count ? paths : [];
+    c.paths = paths.length === c.count ? wholePaths(paths, c.meta) : [];
   }
   return c.paths;
+}
+
+/** check.bin's names made whole again (checkNameParts); empty when they cannot be (a damaged section). */
+export function wholePaths(names: string[], meta: AdapterMeta[]): string[] {
+  let seg = 0;
+  let segEnd = meta[0]?.n ?? names.length;
+  let prevDir: string | null = null;
+  for (let i = 0; i < names.length; i++) {
+    while (i >= segEnd && seg < meta.length - 1) {
+      segEnd += meta[++seg]!.n;
+      prevDir = null;
+    }
+    if (i >= segEnd) prevDir = null;
+    let name = names[i]!;
+    if (name.startsWith(SAME_DIR)) {
+      if (prevDir === null || name.length < 2 || name.includes('/') || name.includes('\u0001')) return [];
+      name = `${prevDir}/${name.slice(1)}`;
+    } else if (name.startsWith(LITERAL)) name = name.slice(1);
+    names[i] = name;
+    const sl = name.charCodeAt(0) === 0x2f && !name.includes('\u0001') ? name.lastIndexOf('/') : -1;
+    prevDir = sl >= 0 && sl < name.length - 1 ? name.slice(0, sl) : null;
+  }
+  return names;
 }
 
 /**
@@ -437,7 +495,7 @@ function matchCheck(c: StoredCheck | null, d: Discovered): string | null {
     }
     return c.id;
   }
-  const names = checkNames(d.found);
+  const names = checkNames(d.found, d.meta);
   const rest = c.buf.subarray(c.namesAt);
   if (rest.length !== Buffer.byteLength(names, 'utf8') || rest.toString('utf8') !== names) return null;
   return c.id;
@@ -1024,20 +1082,58 @@ function discoverAll(ctx: Ctx, adapters: Adapter<any>[], skipped: Skipped, cache
 function statMemo(c: StoredCheck, at: number, n: number, h: Harness, m: Memo, seen: Set<string>, walk: StatInDirs): MemoSeg | null {
   const ends = nameEnds(c);
   if (!ends || at + n > c.count) return null;
-  const signed = c.signed!;
   const { buf, codesAt } = c;
+  const signed = c.signed!;
   const nums = new Float64Array(n * 3);
+  // the directory of the last path written whole: bytes [dir, dir + dirLen) (dir < 0: none); a
+  // name written short (SAME_DIR) is in it, so it changes only at a path written whole
+  let dir = -1;
+  let dirLen = 0;
   for (let k = 0; k < n; k++) {
-    const s = at + k === 0 ? c.namesAt : ends[at + k - 1]! + 1;
+    let s = at + k === 0 ? c.namesAt : ends[at + k - 1]! + 1;
     const e = ends[at + k]!;
-    if (m.kinds[buf[codesAt + at + k]! >> 1] === undefined || signed.has(at + k) || (seen.size > 0 && seen.has(buf.toString('utf8', s, e)))) return null;
-    const st = walk.stat(buf, s, e, k + 1 < n ? e + 1 : -1, k + 1 < n ? ends[at + k + 1]! : -1);
+    if (m.kinds[buf[codesAt + at + k]! >> 1] === undefined || signed.has(at + k)) return null;
+    let name: number;
+    if (buf[s] === 2) {
+      // the first of a segment is never short (checkNameParts)
+      if (dir < 0 || k === 0) return null;
+      name = s + 1;
+    } else {
+      if (buf[s] === 3) s++;
+      const sl = buf[s] === 0x2f ? lastSlash(buf, s, e) : -1;
+      if (sl < 0 || sl === e - 1) {
+        // not a path in a directory (nothing memo'd is): stat'ed as it is
+        dir = -1;
+        if (seen.size > 0 && seen.has(buf.toString('utf8', s, e))) return null;
+        const st = quickStatBytes(buf, s, e);
+        if (st[0] !== FILE) return null;
+        putStat(nums, k, st);
+        continue;
+      }
+      dir = s;
+      dirLen = sl - s;
+      name = sl + 1;
+    }
+    if (seen.size > 0 && seen.has(`${buf.toString('utf8', dir, dir + dirLen)}/${buf.toString('utf8', name, e)}`)) return null;
+    // another name in this directory next: worth entering it
+    const more = k + 1 < n && buf[e + 1] === 2;
+    const st = walk.statIn(buf, dir, dirLen, name, e, more);
     if (st[0] !== FILE) return null;
-    nums[k * 3] = st[1]!;
-    nums[k * 3 + 1] = st[2]!;
-    nums[k * 3 + 2] = st[4]!;
+    putStat(nums, k, st);
   }
   return { from: at, n, h, memo: m, nums };
+}
+
+function putStat(nums: Float64Array, k: number, st: Float64Array): void {
+  nums[k * 3] = st[1]!;
+  nums[k * 3 + 1] = st[2]!;
+  nums[k * 3 + 2] = st[4]!;
+}
+
+/** The offset of the last `/` in bytes [s, e) of `buf`; -1 when there is none. */
+function lastSlash(buf: Buffer, s: number, e: number): number {
+  for (let i = e - 1; i >= s; i--) if (buf[i] === 0x2f) return i;
+  return -1;
 }
 
 /**
@@ -1050,8 +1146,10 @@ function nameEnds(c: StoredCheck): Uint32Array | null {
   const { buf, count } = c;
   let ends: Uint32Array | null = new Uint32Array(count);
   let p = c.namesAt;
+  // a plain view's indexOf (Buffer#indexOf checks its arguments through a wrapper that makes an array each call)
+  const u8 = new Uint8Array(buf.buffer, buf.byteOffset, buf.length);
   for (let k = 0; k < count; k++) {
-    let e = buf.indexOf(0, p);
+    let e = u8.indexOf(0, p);
     if (e < 0) e = buf.length;
     if ((k === count - 1) !== (e === buf.length)) {
       ends = null;
