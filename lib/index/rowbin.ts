@@ -20,7 +20,7 @@ import fs from 'node:fs';
 import { HARNESSES, type Harness, type Session } from '../types.js';
 import { isAscii } from 'node:buffer';
 import { ALIGN_CAPS, alignLine, DIM, harnessColor, RESET, row, type LsRow } from '../output.js';
-import { age } from '../util/time.js';
+import { age, ageCode, ageText } from '../util/time.js';
 import { oneLine, width } from '../util/text.js';
 import { tildify } from '../util/paths.js';
 import { under } from '../select/filter.js';
@@ -324,6 +324,17 @@ function fillRec(buf: Buffer, u8: Uint8Array, p: number): Rec {
 }
 
 /** A record's time (updated, else started), null when unknown. */
+/** The age of a time as text, each text made once (the rows of a listing share a few dozen). */
+function agesAt(now: number): (t: number | null) => string {
+  const made = new Map<number, string>();
+  return (t) => {
+    const code = ageCode(t, now);
+    let a = made.get(code);
+    if (a === undefined) made.set(code, (a = ageText(code)));
+    return a;
+  };
+}
+
 function timeOf(rec: Rec): number | null {
   // the 8 bytes through a Float64Array (Buffer#readDoubleLE checks its offset through a wrapper that
   // makes an array each call); little-endian, as rows.bin is written, on a little-endian machine
@@ -371,8 +382,17 @@ function blockWriter(write: (b: Buffer) => void) {
     /** bytes [s, e) of a plain view (TypedArray#set: several times faster than Buffer#copy while cold) */
     put(src: Uint8Array, s: number, e: number) {
       room(e - s);
+      if (e - s <= 64) {
+        // a short run byte by byte: a view of it for TypedArray#set is an object per run
+        for (let i = s; i < e; i++) out[o++] = src[i]!;
+        return;
+      }
       out.set(src.subarray(s, e), o);
       o += e - s;
+    },
+    byte(c: number) {
+      room(1);
+      out[o++] = c;
     },
     putStr(x: string) {
       room(x.length * 3);
@@ -444,6 +464,7 @@ function dirField(buf: Buffer, b: number): string {
  */
 export function printRowBin(r: RowBin, f: RowFilter, readNames: () => Record<string, string>, now: number, write: (b: Buffer) => void): void {
   const nameOf = snapshotNames(readNames);
+  const ages = agesAt(now);
   const want = f.harness ? new Set(f.harness.map((h) => HARNESSES.indexOf(h))) : null;
   const out = blockWriter(write);
   for (let k = 0; k < r.count; k++) {
@@ -453,7 +474,9 @@ export function printRowBin(r: RowBin, f: RowFilter, readNames: () => Record<str
     if (want && !want.has(u8[p + 1]!)) continue;
     if (f.dir && !under(cwdOf(flags, dirField(buf, b), r.home), f.dir)) continue;
     out.put(u8, a, b);
-    out.putStr(`\t${age(timeOf(rec), now)}\t`);
+    out.byte(9);
+    out.putStr(ages(timeOf(rec)));
+    out.byte(9);
     const named = nameOf(buf, flags, e, rec.li);
     // the fields after the age and the label are one run of bytes unless a snapshot name replaces the label
     if (named == null) out.put(u8, b, e);

@@ -22,18 +22,30 @@ export function minMs(a: number | null, b: number | null): number | null {
 
 /** Compact age: 12s, 5m, 3h, 4d, 6w, 7mo, 2y. */
 export function age(ms: number | null, now = Date.now()): string {
-  if (ms == null) return '?';
+  return ageText(ageCode(ms, now));
+}
+
+const UNITS = ['s', 'm', 'h', 'd', 'w', 'mo', 'y'];
+
+/** An age as one number: its count times 8 plus its unit (UNITS), -1 when unknown (`?`). */
+export function ageCode(ms: number | null, now = Date.now()): number {
+  if (ms == null) return -1;
   const s = Math.max(0, Math.round((now - ms) / 1000));
-  if (s < 60) return `${s}s`;
+  if (s < 60) return s * 8;
   const m = Math.floor(s / 60);
-  if (m < 60) return `${m}m`;
+  if (m < 60) return m * 8 + 1;
   const h = Math.floor(m / 60);
-  if (h < 24) return `${h}h`;
+  if (h < 24) return h * 8 + 2;
   const d = Math.floor(h / 24);
-  if (d < 14) return `${d}d`;
-  if (d < 60) return `${Math.floor(d / 7)}w`;
-  if (d < 365) return `${Math.floor(d / 30)}mo`;
-  return `${Math.floor(d / 365)}y`;
+  if (d < 14) return d * 8 + 3;
+  if (d < 60) return Math.floor(d / 7) * 8 + 4;
+  if (d < 365) return Math.floor(d / 30) * 8 + 5;
+  return Math.floor(d / 365) * 8 + 6;
+}
+
+/** The text of an age code. */
+export function ageText(code: number): string {
+  return code < 0 ? '?' : `${Math.floor(code / 8)}${UNITS[code % 8]}`;
 }
 
 export function iso(ms: number | null): string | null {
