@@ -396,3 +396,35 @@ describe("check.bin's names: a path in the directory of the one before written s
     for (let i = 0; i < 5; i++) expect(ls.find((s) => s.id === uuid(60 + i))!.file).toBe(path.join(h, `.claude/projects/-tmp-a/${uuid(60 + i)}.jsonl`));
   });
 });
+
+describe('an append against check.bin names written short', () => {
+  it('finds the changed sources among short names, and a damaged short name sends the run the whole way', () => {
+    const h = store();
+    for (let i = 0; i < 4; i++) write(h, `.claude/projects/-tmp-a/${uuid(70 + i)}.jsonl`, claudeLine(uuid(70 + i), '/tmp/a', `sib ${i}`, `2026-05-1${i}T10:00:00.000Z`));
+    settle();
+    rows(h);
+    const file = path.join(cache(h), 'check.bin');
+    const good = fs.readFileSync(file);
+    const fresh = () => run(h, ['rows', '-a'], { RESUME_CACHE_DIR: path.join(h, `fresh-${Math.random()}`) }).stdout;
+    const target = path.join(h, `.claude/projects/-tmp-a/${uuid(72)}.jsonl`);
+    let n = 0;
+    const append = () => fs.appendFileSync(target, claudeLine(uuid(72), '/tmp/a', `appended ${n++}`, `2026-08-0${n}T10:00:00.000Z`));
+    // a short name in the middle of its directory's run: the append is found and patched
+    expect(good.includes(Buffer.from(`\u0002${uuid(72)}.jsonl`))).toBe(true);
+    append();
+    const after = rows(h);
+    expect(keys(after)[0]).toBe(`claude:${uuid(72)}`);
+    expect(after).toBe(fresh());
+    // damage: the first name of check.bin made short (nothing before it to take a directory from)
+    const now = fs.readFileSync(file);
+    const nl = now.indexOf(10);
+    const head = now.toString('latin1', 0, nl).split(' ');
+    const namesAt = nl + 1 + Number(head[3]) + Number(head[2]) * 25;
+    const bad = Buffer.concat([now.subarray(0, namesAt), Buffer.from([2]), now.subarray(now.lastIndexOf(0x2f, now.indexOf(0, namesAt)) + 1)]);
+    fs.writeFileSync(file, bad);
+    append();
+    const again = rows(h);
+    expect(keys(again)[0]).toBe(`claude:${uuid(72)}`);
+    expect(again).toBe(fresh());
+  });
+});

@@ -454,6 +454,37 @@ function storedPaths(c: StoredCheck): string[] {
   return c.paths;
 }
 
+/**
+ * Stored name `i` made whole (as storedPaths gives it) without decoding the others: an append looks
+ * up a few sources, and making all 22,000 names whole again (most written short) was more than the
+ * rest of its work. Null when the names section is damaged.
+ */
+function storedPath(c: StoredCheck, i: number): string | null {
+  // (all made whole already; not when that failed: a damaged name spoils only its own segment here)
+  if (c.paths && c.paths.length === c.count) return c.paths[i] ?? null;
+  const ends = nameEnds(c);
+  if (!ends || i < 0 || i >= c.count) return null;
+  const { buf } = c;
+  const at = (k: number) => (k === 0 ? c.namesAt : ends[k - 1]! + 1);
+  const s = at(i);
+  const e = ends[i]!;
+  if (buf[s] === 3) return buf.toString('utf8', s + 1, e);
+  if (buf[s] !== 2) return buf.toString('utf8', s, e);
+  // a short name: the directory of the last name before it written whole, in its adapter's segment
+  let first = 0;
+  for (const m of c.meta) {
+    if (i < first + m.n) break;
+    first += m.n;
+  }
+  let j = i - 1;
+  while (j >= first && buf[at(j)] === 2) j--;
+  if (j < first) return null;
+  const js = at(j);
+  const sl = buf[js] === 0x2f ? lastSlash(buf, js, ends[j]!) : -1;
+  if (sl < 0 || sl === ends[j]! - 1 || e - s < 2) return null;
+  return `${buf.toString('utf8', js, sl)}/${buf.toString('utf8', s + 1, e)}`;
+}
+
 /** check.bin's names made whole again (checkNameParts); empty when they cannot be (a damaged section). */
 export function wholePaths(names: string[], meta: AdapterMeta[]): string[] {
   let seg = 0;
@@ -513,12 +544,14 @@ interface PrevStat extends Stat {
  */
 function samePaths(c: StoredCheck, sources: SourceList, live: Discovered['live'] = null): boolean {
   if (countOf(sources) !== c.count) return false;
-  const paths = storedPaths(c);
-  if (paths.length !== c.count) return false;
   if (live) {
-    for (const [at, fs] of live) for (let k = 0; k < fs.length; k++) if (paths[at + k] !== checkName(fs[k]!)) return false;
+    // only the live discoveries' names, each made whole on its own (storedPath)
+    if (!nameEnds(c)) return false;
+    for (const [at, fs] of live) for (let k = 0; k < fs.length; k++) if (storedPath(c, at + k) !== checkName(fs[k]!)) return false;
     return true;
   }
+  const paths = storedPaths(c);
+  if (paths.length !== c.count) return false;
   const found = listOf(sources);
   for (let i = 0; i < found.length; i++) if (paths[i] !== checkName(found[i]!)) return false;
   return true;
@@ -530,8 +563,10 @@ function samePaths(c: StoredCheck, sources: SourceList, live: Discovered['live']
  * and no path is gone.
  */
 function storedStats(c: StoredCheck, sources: SourceList, served: boolean, taken?: Buffer): Map<string, PrevStat> | null {
-  const paths = storedPaths(c);
-  if (paths.length !== c.count) return null;
+  // served: a few names, made whole one by one (storedPath); else every one
+  const paths = served && countOf(sources) === c.count ? null : storedPaths(c);
+  if (paths ? paths.length !== c.count : !nameEnds(c)) return null;
+  let damaged = false;
   const stat = c.buf.subarray(c.numsAt, c.namesAt);
   const out = new Map<string, PrevStat>();
   // each source's harness: the adapter whose segment of check.bin holds it
@@ -539,7 +574,11 @@ function storedStats(c: StoredCheck, sources: SourceList, served: boolean, taken
   let end = 0;
   for (const m of c.meta) ends.push((end += m.n));
   const put = (i: number) => {
-    const name = paths[i]!;
+    const name = paths ? paths[i]! : storedPath(c, i);
+    if (name === null) {
+      damaged = true;
+      return;
+    }
     const sep = name.indexOf('\u0001');
     const p = sep < 0 ? name : name.slice(0, sep);
     let a = 0;
@@ -557,7 +596,7 @@ function storedStats(c: StoredCheck, sources: SourceList, served: boolean, taken
       if (now.compare(stat, at, to, at, to) === 0) continue;
       for (let i = at / 24; i < to / 24; i++) if (now.compare(stat, i * 24, i * 24 + 24, i * 24, i * 24 + 24) !== 0) put(i);
     }
-    return out;
+    return damaged ? null : out;
   }
   for (let i = 0; i < c.count; i++) put(i);
   return out;
@@ -1042,13 +1081,21 @@ function discoverAll(ctx: Ctx, adapters: Adapter<any>[], skipped: Skipped, cache
           continue;
         }
         // a memo segment's names are plain paths (memoFoundAt takes no other). A number made of each
-        // name's length and two of its last characters is looked up first: hashing 22,000 paths for
-        // the set was most of this loop
-        const names = storedPaths(stored!);
-        keys ??= new Set([...paths].map(tailKey));
+        // name's last part (its length and two of its last bytes, read in place) is looked up first,
+        // and only a name that has one is made whole and looked up: making 22,000 paths whole for
+        // this was most of an append
+        const ends = nameEnds(stored!);
+        if (!ends) continue;
+        keys ??= new Set([...paths].map((x) => baseKeyOf(Buffer.from(x.slice(x.lastIndexOf('/') + 1)), 0)));
+        const { buf, namesAt } = stored!;
         for (let k = 0; k < p.n; k++) {
-          const name = names[p.from + k]!;
-          if (!keys.has(tailKey(name)) || !paths.has(name)) continue;
+          const i = p.from + k;
+          const s = i === 0 ? namesAt : ends[i - 1]! + 1;
+          const e = ends[i]!;
+          const b = buf[s] === 2 ? s + 1 : lastSlash(buf, s, e) + 1;
+          if (!keys.has(baseKey(buf, b, e))) continue;
+          const name = storedPath(stored!, i);
+          if (name === null || !paths.has(name)) continue;
           const f = memoFoundAt(stored!, p, k);
           if (f) out.set(f.src.path, f);
         }
@@ -1185,15 +1232,16 @@ function memoFound(c: StoredCheck, g: MemoSeg): Found[] {
   return out;
 }
 
-/** A path's length and two characters near its end as one number (a filter before a string lookup). */
-function tailKey(p: string): number {
-  const n = p.length;
-  return n * 65536 + ((p.charCodeAt(n - 7) & 0xff) << 8) + (p.charCodeAt(n - 8) & 0xff);
+/** A name's last part, bytes [b, e) of `buf`: its length and two of its last bytes as one number (a filter before a string lookup). */
+function baseKey(buf: Buffer, b: number, e: number): number {
+  return (e - b) * 65536 + ((e - 7 >= b ? buf[e - 7]! : 0) << 8) + (e - 8 >= b ? buf[e - 8]! : 0);
 }
+const baseKeyOf = (base: Buffer, b: number) => baseKey(base, b, base.length);
 
 /** Source `k` of a memo segment as a Found object (null when it does not fit the memo). */
 function memoFoundAt(c: StoredCheck, g: MemoSeg, k: number): Found | null {
-  const p = storedPaths(c)[g.from + k]!;
+  const p = storedPath(c, g.from + k);
+  if (p === null) return null;
   const code = c.buf[c.codesAt + g.from + k]!;
   const kind = g.memo.kinds[code >> 1];
   if (kind === undefined || p.includes('\u0001')) return null;
