@@ -97,7 +97,7 @@ describe('printAligned', () => {
     const changed = [mk(33, { title: 'changed and newest', updated: now - 1000 } as Partial<Session>), mk(3, { branch: 'feature/漢字-branch', title: '表の題 again', updated: now - 2000 } as Partial<Session>)];
     const recs = findRecords(bin, new Set(changed.map((s) => s.key)))!;
     const one = splitRecords(rowBinChunks('-', home, changed.map((s) => ({ s, short: recs.get(s.key)!.short })))![1]!);
-    const spliced = spliceRowBin(bin, 'n', new Set([...recs.values()].map((r) => r.k)), changed.map((s, i) => ({ rec: one[i]!, s })))!.bin;
+    const spliced = spliceRowBin(bin, 'n', new Set([...recs.values()].map((r) => r.k)), changed.map((s, i) => ({ rec: one[i]!, s })))!.bin!;
     expect(spliced.more).toBeTruthy();
     const rebuilt = render(odd.map((s) => changed.find((c) => c.key === s.key) ?? s));
     for (const s of states) {

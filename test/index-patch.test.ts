@@ -376,9 +376,9 @@ describe('rows.bin spliced in bytes (listpatch.ts)', () => {
       const one = splitRecords(rowBinChunks('-', home, put.map((s) => ({ s, short: recs.get(s.key)!.short })))![1]!);
       const spliced = spliceRowBin(bin, 'n', new Set([...recs.values()].map((r) => r.k)), put.map((s, i) => ({ rec: one[i]!, s })))!;
       const want = render(next);
-      expect(print(spliced.bin)).toBe(print(want));
+      expect(print(spliced.bin!)).toBe(print(want));
       // the file written from the parts is the file a build writes (but for its build id)
-      const file = Buffer.concat(spliced.parts);
+      const file = Buffer.concat([...spliced.parts]);
       expect(file.subarray(file.indexOf(10)).equals(want.buf.subarray(want.buf.indexOf(10)))).toBe(true);
       expect(readRowBin(file)?.id).toBe('n');
     }

@@ -90,19 +90,34 @@ describe('rows.bin read a window at a time', () => {
     }
   });
 
-  it('an append spliced into an opened file prints as one built from the changed sessions', () => {
+  it('an append spliced into an opened file writes what a splice of the whole file writes, and prints as one built from the changed sessions', () => {
     setRowBinWindow(100);
     const file = fileOf(sessions);
     const bin = openRowBin(file)!;
     const changed = [mk(7, { title: 'changed and newest', updated: now - 1000 } as Partial<Session>)];
     const recs = findRecords(bin, new Set(changed.map((s) => s.key)))!;
     const one = splitRecords(rowBinChunks('-', home, changed.map((s) => ({ s, short: recs.get(s.key)!.short })))![1]!);
-    const spliced = spliceRowBin(bin, 'n', new Set([...recs.values()].map((x) => x.k)), changed.map((s, i) => ({ rec: one[i]!, s })))!.bin;
-    const rebuilt = readRowBin(fs.readFileSync(fileOf(sessions.map((s) => changed.find((c) => c.key === s.key) ?? s))))!;
-    const { id: _a, ...got } = views(spliced) as Record<string, unknown>;
-    const { id: _b, ...exp } = views(rebuilt) as Record<string, unknown>;
-    expect(got).toEqual(exp);
+    const spliced = spliceRowBin(bin, 'n', new Set([...recs.values()].map((x) => x.k)), changed.map((s, i) => ({ rec: one[i]!, s })))!;
+    // nothing of the old file held: its runs are read as the new one is written (each piece copied
+    // here, as writing it would take it before the next is read)
+    expect(spliced.bin).toBeNull();
+    expect(bin.win!.whole).toBeNull();
+    const out = path.join(path.dirname(file), 'spliced.bin');
+    const pieces: Buffer[] = [];
+    for (const b of spliced.parts) pieces.push(Buffer.from(b));
+    fs.writeFileSync(out, Buffer.concat(pieces));
     closeRowBin(bin);
+    const rebuilt = readRowBin(fs.readFileSync(fileOf(sessions.map((s) => changed.find((c) => c.key === s.key) ?? s))))!;
+    const got = openRowBin(out)!;
+    expect(got.id).toBe('n');
+    const { id: _a, ...g } = views(got) as Record<string, unknown>;
+    const { id: _b, ...exp } = views(rebuilt) as Record<string, unknown>;
+    expect(g).toEqual(exp);
+    // the bytes are those the whole-file splice writes
+    const whole = readRowBin(fs.readFileSync(file))!;
+    const w = spliceRowBin(whole, 'n', new Set([...findRecords(whole, new Set(changed.map((s) => s.key)))!.values()].map((x) => x.k)), changed.map((s, i) => ({ rec: one[i]!, s })))!;
+    expect(fs.readFileSync(out).equals(Buffer.concat([...w.parts]))).toBe(true);
+    closeRowBin(got);
   });
 
   it('refuses a damaged file and closes it: truncated, extended, garbage, empty, another version, a length past the end, a count it cannot hold', () => {

@@ -1726,7 +1726,8 @@ async function appendPatch(
     cur = patchFor(files, head.id, stored.id);
     if (!cur) return null;
   }
-  const bin = readRowBinFile(files.rowbin, stored.id, ctx.home);
+  // read through a window: the splice streams its unchanged runs into the new file
+  const bin = openRowBinFile(files.rowbin, stored.id, ctx.home);
   if (!bin) return null;
   const hold = new Set(head.hold);
   for (const p of changed) {
@@ -1823,8 +1824,13 @@ async function appendPatch(
     debugWrite(err);
   }
   handOn();
+  closeRowBin(bin);
   counts.reused = sources.count - changed.size;
-  if (want === 'rows' && opts.rowBin) return { result: { sessions: [], rowBin: nextBin.bin, skipped, counts, roots, changed: true } };
+  if (want === 'rows' && opts.rowBin) {
+    // the file just written, read back through a window (the old one was never held whole)
+    const rowBin = nextBin.bin ?? openRowBinFile(files.rowbin, id, ctx.home);
+    if (rowBin) return { result: { sessions: [], rowBin, skipped, counts, roots, changed: true } };
+  }
   const l = readListing(files, want, id);
   if (l) return { result: { sessions: l.sessions, skipped, counts, roots, changed: true } };
   // what was written cannot be read back: the caller writes the listing whole (nothing to parse

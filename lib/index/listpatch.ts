@@ -18,7 +18,7 @@
 import fs from 'node:fs';
 import type { Session } from '../types.js';
 import { byRecency } from './stream.js';
-import { FIXED, ROWBIN_VERSION, type RowBin } from './rowbin.js';
+import { FIXED, fileFind, fileRange, recordHead, ROWBIN_VERSION, windowed, type RowBin } from './rowbin.js';
 import { readFirstLine, readText } from '../util/fsx.js';
 
 /** Successive appends merge into one patch up to these bounds; past them the listing is rewritten. */
@@ -116,6 +116,22 @@ function keyShort(buf: Buffer, p: number): [string, string] {
 /** The records of these keys in rows.bin: record number and short id; null unless each is there once. */
 export function findRecords(bin: RowBin, keys: Set<string>): Map<string, { k: number; short: string }> | null {
   const out = new Map<string, { k: number; short: string }>();
+  if (windowed(bin)) {
+    // the same through the file's window: each hit's record read on its own
+    for (const key of keys) {
+      const b = Buffer.from(key + '\t', 'utf8');
+      for (const pos of fileFind(bin, b)) {
+        const k = recordAt(bin.at, pos - FIXED);
+        if (k < 0) continue;
+        if (out.has(key)) return null;
+        const a = recordHead(bin, k).a;
+        if (!a.startsWith(key + '\t')) return null;
+        out.set(key, { k, short: a.slice(key.length + 1) });
+      }
+      if (!out.has(key)) return null;
+    }
+    return out;
+  }
   const { buf, at } = bin;
   // searched as bytes (the key, then the tab) over the whole file, each hit kept only where a
   // record's first field starts: no record passed over is decoded
@@ -168,15 +184,21 @@ export interface NewRecord {
  * rows.bin of build `id`: the records of `bin` but those numbered in `drop`, and `add` placed in the
  * order byRecency gives (time, then id). Neither is copied: `bin` holds the old file's buffer and
  * the new records apart (RowBin.more), and `parts` are the file's bytes in order, to be written as
- * they are. Null when the order cannot be told from the bytes: a record
- * ties on time with one to put and its key has a space (which may stand for a tab of the real id), or
- * the same id.
+ * they are. For a RowBin read through a window (openRowBin) the old file is never held whole:
+ * `parts` reads its unchanged runs a window at a time as it is written (each piece in one buffer,
+ * written before the next is read), and `bin` is null (the file written is the one to read back).
+ * Null when the order cannot be told from the bytes: a record ties on time with one to put and its
+ * key has a space (which may stand for a tab of the real id), or the same id.
  */
-export function spliceRowBin(bin: RowBin, id: string, drop: Set<number>, add: NewRecord[]): { bin: RowBin; parts: Buffer[] } | null {
-  const { buf, at } = bin;
+export function spliceRowBin(bin: RowBin, id: string, drop: Set<number>, add: NewRecord[]): { bin: RowBin | null; parts: Iterable<Buffer> } | null {
+  const { at } = bin;
+  const win = windowed(bin);
+  const buf = win ? null : bin.buf;
+  const size = win ? bin.win!.size : buf!.length;
   const adds = [...add].sort((x, y) => byRecency(x.s as Session, y.s as Session));
-  const end = (k: number) => (k + 1 < bin.count ? at[k + 1]! : buf.length);
-  const parts: Buffer[] = [];
+  const end = (k: number) => (k + 1 < bin.count ? at[k + 1]! : size);
+  /** the unchanged runs of records (file offsets) and the new records, in order */
+  const runs: Array<[number, number] | Buffer> = [];
   // where each record starts in the buffers the RowBin keeps
   const count = bin.count - drop.size + add.length;
   const abs = new Uint32Array(count);
@@ -184,7 +206,7 @@ export function spliceRowBin(bin: RowBin, id: string, drop: Set<number>, add: Ne
   let runStart = -1;
   let runEnd = -1;
   const flushRun = () => {
-    if (runStart >= 0) parts.push(buf.subarray(runStart, runEnd));
+    if (runStart >= 0) runs.push([runStart, runEnd]);
     runStart = -1;
   };
   const more = Buffer.concat(adds.map((x) => x.rec));
@@ -192,8 +214,8 @@ export function spliceRowBin(bin: RowBin, id: string, drop: Set<number>, add: Ne
   for (let i = 0, q = 0; i < adds.length; q += adds[i]!.rec.length, i++) moreAt.push(q);
   // a new record: its offset in `more` for the RowBin, its bytes for the file
   const putNew = (i: number) => {
-    abs[n++] = buf.length + moreAt[i]!;
-    parts.push(more.subarray(moreAt[i]!, moreAt[i]! + adds[i]!.rec.length));
+    abs[n++] = size + moreAt[i]!;
+    runs.push(more.subarray(moreAt[i]!, moreAt[i]! + adds[i]!.rec.length));
   };
   let j = 0;
   for (let k = 0; k < bin.count; k++) {
@@ -202,24 +224,28 @@ export function spliceRowBin(bin: RowBin, id: string, drop: Set<number>, add: Ne
       continue;
     }
     const p = at[k]!;
-    while (j < adds.length) {
-      const t = buf.readDoubleLE(p + 2);
-      const rt = Number.isNaN(t) ? 0 : t;
-      const s = adds[j]!.s;
-      const nt = s.updated ?? s.started ?? 0;
-      let first: boolean;
-      if (nt !== rt) first = nt > rt;
-      else {
-        const key = keyShort(buf, p)[0];
-        const oid = key.slice(key.indexOf(':') + 1);
-        // equal ids of two harnesses tie in byRecency too: their order is the sort's, not ours to tell
-        if (key.includes(' ') || oid === s.id) return null;
-        first = s.id < oid;
+    if (j < adds.length) {
+      const h = win ? recordHead(bin, k) : null;
+      while (j < adds.length) {
+        const t = h ? h.time : buf!.readDoubleLE(p + 2);
+        const rt = Number.isNaN(t) ? 0 : t;
+        const s = adds[j]!.s;
+        const nt = s.updated ?? s.started ?? 0;
+        let first: boolean;
+        if (nt !== rt) first = nt > rt;
+        else {
+          const a = h ? h.a : null;
+          const key = a !== null ? (a.includes('\t') ? a.slice(0, a.indexOf('\t')) : a) : keyShort(buf!, p)[0];
+          const oid = key.slice(key.indexOf(':') + 1);
+          // equal ids of two harnesses tie in byRecency too: their order is the sort's, not ours to tell
+          if (key.includes(' ') || oid === s.id) return null;
+          first = s.id < oid;
+        }
+        if (!first) break;
+        flushRun();
+        putNew(j);
+        j++;
       }
-      if (!first) break;
-      flushRun();
-      putNew(j);
-      j++;
     }
     if (runStart < 0) runStart = p;
     abs[n++] = p;
@@ -227,7 +253,18 @@ export function spliceRowBin(bin: RowBin, id: string, drop: Set<number>, add: Ne
   }
   flushRun();
   for (; j < adds.length; j++) putNew(j);
-  if (n !== count || buf.length + more.length > 0xffffffff) return null;
+  if (n !== count || size + more.length > 0xffffffff) return null;
   const head = Buffer.from(`v${ROWBIN_VERSION} ${id} ${count} ${bin.home}\n`, 'utf8');
-  return { bin: { id, home: bin.home, count, buf, at: abs, more }, parts: [head, ...parts] };
+  if (win) {
+    const parts = function* (): Generator<Buffer> {
+      yield head;
+      for (const r of runs) {
+        if (Buffer.isBuffer(r)) yield r;
+        else yield* fileRange(bin, r[0], r[1]);
+      }
+    };
+    return { bin: null, parts: { [Symbol.iterator]: parts } };
+  }
+  const parts = runs.map((r) => (Buffer.isBuffer(r) ? r : buf!.subarray(r[0], r[1])));
+  return { bin: { id, home: bin.home, count, buf: buf!, at: abs, more }, parts: [head, ...parts] };
 }

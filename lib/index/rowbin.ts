@@ -249,6 +249,61 @@ export function openRowBin(file: string): RowBin | null {
   }
 }
 
+/** Is this RowBin read a window at a time (openRowBin, its whole bytes not asked for)? */
+export function windowed(r: RowBin): boolean {
+  return !!r.win && !r.win.whole;
+}
+
+/** Record `k`'s time (updated, else started; NaN when unknown) and its first field's bytes (`key\tshort`), through the window when it is one. */
+export function recordHead(r: RowBin, k: number): { time: number; a: string } {
+  const rec = locate(r, k);
+  const t = timeOf(rec);
+  return { time: t ?? NaN, a: rec.buf.toString('utf8', rec.a, rec.b) };
+}
+
+/**
+ * Bytes [from, to) of an opened RowBin's file, in pieces of at most a window, each in the same
+ * buffer (done with before the next is asked for): for writing the unchanged runs of records into
+ * a new rows.bin without holding the old one in memory.
+ */
+export function* fileRange(r: RowBin, from: number, to: number): Generator<Buffer> {
+  const w = r.win!;
+  const chunk = Buffer.allocUnsafe(Math.min(WINDOW, Math.max(1, to - from)));
+  for (let p = from; p < to; ) {
+    const n = fs.readSync(w.fd, chunk, 0, Math.min(chunk.length, to - p), p);
+    if (n <= 0) throw new Error('rows.bin was cut short while it was read');
+    yield chunk.subarray(0, n);
+    p += n;
+  }
+}
+
+/**
+ * Where `needle` occurs in an opened RowBin's file (file offsets, in order), read a window at a time
+ * with an overlap so none is missed at a seam.
+ */
+export function fileFind(r: RowBin, needle: Buffer): number[] {
+  const w = r.win!;
+  const out: number[] = [];
+  const size = Math.max(WINDOW, needle.length * 2);
+  const chunk = Buffer.allocUnsafe(size);
+  for (let p = 0; p < w.size; ) {
+    let n = 0;
+    while (n < size && p + n < w.size) {
+      const k = fs.readSync(w.fd, chunk, n, Math.min(size - n, w.size - p - n), p + n);
+      if (k <= 0) throw new Error('rows.bin was cut short while it was read');
+      n += k;
+    }
+    for (let q = chunk.indexOf(needle); q >= 0 && q + needle.length <= n; q = chunk.indexOf(needle, q + 1)) {
+      // a hit in the overlap is the next piece's
+      if (p + n < w.size && q > n - needle.length) break;
+      out.push(p + q);
+    }
+    if (p + n >= w.size) break;
+    p += n - needle.length + 1;
+  }
+  return out;
+}
+
 /** Close the file an opened RowBin reads from (its records can no longer be read unless `buf` was asked for). */
 export function closeRowBin(r: RowBin): void {
   if (!r.win || r.win.fd < 0) return;
