@@ -1227,8 +1227,12 @@ function nameEnds(c: StoredCheck): Uint32Array | null {
  * statMemo served the segment only when every source fits its memo).
  */
 function memoFound(c: StoredCheck, g: MemoSeg): Found[] {
+  // every name of the segment: made whole in one pass (one by one, each short name looks back for
+  // its directory), unless the section is damaged elsewhere
+  const all = storedPaths(c);
+  const whole = all.length === c.count;
   const out = new Array<Found>(g.n);
-  for (let k = 0; k < g.n; k++) out[k] = memoFoundAt(c, g, k)!;
+  for (let k = 0; k < g.n; k++) out[k] = memoFoundAt(c, g, k, whole ? all[g.from + k] : undefined)!;
   return out;
 }
 
@@ -1239,8 +1243,8 @@ function baseKey(buf: Buffer, b: number, e: number): number {
 const baseKeyOf = (base: Buffer, b: number) => baseKey(base, b, base.length);
 
 /** Source `k` of a memo segment as a Found object (null when it does not fit the memo). */
-function memoFoundAt(c: StoredCheck, g: MemoSeg, k: number): Found | null {
-  const p = storedPath(c, g.from + k);
+function memoFoundAt(c: StoredCheck, g: MemoSeg, k: number, path?: string): Found | null {
+  const p = path ?? storedPath(c, g.from + k);
   if (p === null) return null;
   const code = c.buf[c.codesAt + g.from + k]!;
   const kind = g.memo.kinds[code >> 1];
