@@ -159,7 +159,8 @@ function walkAll(walk: StatInDirs, buf: Buffer, at: Array<[number, number]>, eac
   let dirLen = 0;
   const dirOf = (i: number) => {
     const [s, e] = at[i]!;
-    const sl = buf.lastIndexOf(0x2f, e - 1);
+    // (as the listing does: only an absolute path is stat'ed from its directory)
+    const sl = buf[s] === 0x2f ? buf.lastIndexOf(0x2f, e - 1) : -1;
     return sl >= s && sl < e - 1 ? { s, len: sl - s } : null;
   };
   const same = (a: { s: number; len: number } | null, b: { s: number; len: number } | null) =>
@@ -169,7 +170,7 @@ function walkAll(walk: StatInDirs, buf: Buffer, at: Array<[number, number]>, eac
     const [s, e] = at[i]!;
     const d = dirOf(i);
     if (!d) {
-      out.push(noCtime(arr(quickStatBytes(buf, s, e))));
+      out.push(noCtime(arr(walk.statWhole(buf, s, e))));
       dir = -1;
       continue;
     }
@@ -249,14 +250,16 @@ describe('stat from bytes, and from inside each directory', () => {
       chdir(dir);
     }) as typeof process.chdir;
     try {
-      const paths = [...names.map((n) => path.join(t.sub!, n)), t.file!, path.join(d, 'missing'), path.join(t.sub!, 'a.jsonl')];
+      // (a relative path right after a directory was entered: stat'ed from where the walk started)
+      const rel = path.relative(cwd, path.join(t.sub!, 'b.jsonl'));
+      const paths = [...names.map((n) => path.join(t.sub!, n)), rel, t.file!, path.join(d, 'missing'), path.join(t.sub!, 'a.jsonl')];
       const { buf, at } = packed(paths);
       const walk = new StatInDirs();
       expect(walkAll(walk, buf, at)).toEqual(paths.map((p) => noCtime(expected(p))));
       walk.done();
-      // the check that it can go back, the sub directory once for three files, the tree's own for two
-      // names; a lone path in a directory is stat'ed whole
-      expect(went).toEqual([cwd, t.sub!, d, cwd]);
+      // the check that it can go back, the sub directory once for three files, back for the relative
+      // path, the tree's own for two names; a lone path in a directory is stat'ed whole
+      expect(went).toEqual([cwd, t.sub!, cwd, d, cwd]);
       expect(process.cwd()).toBe(cwd);
       // a name whose directory's bytes lie elsewhere (a short name in check.bin), the directory not
       // entered (a worker thread would not): its path is put together

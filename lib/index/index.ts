@@ -76,7 +76,7 @@ import { closeRowBin, openRowBin, readRowBin, rowBinChunks, type RowBin } from '
 import { PairedShardWriter, ShardWriter } from './shardwriter.js';
 import { promptItems, promptsFile, promptsHead, PROMPTS_TAIL, shardToken, stateHead } from './promptfile.js';
 import { applyPatch, findRecords, PATCH_MAX_BYTES, PATCH_MAX_SESSIONS, readHead, readPatch, spliceRowBin, splitRecords, type ListHead, type ListPatch, type NewRecord } from './listpatch.js';
-import { FILE, NONE, quickStat, quickStatBytes, StatInDirs } from '../util/quickstat.js';
+import { FILE, NONE, quickStat, StatInDirs } from '../util/quickstat.js';
 import { fullCollector } from '../util/gc.js';
 
 /** Bytes parsed between full collections in a long build (RESUME_GC_EVERY, for measuring). */
@@ -1152,7 +1152,7 @@ function statMemo(c: StoredCheck, at: number, n: number, h: Harness, m: Memo, se
         // not a path in a directory (nothing memo'd is): stat'ed as it is
         dir = -1;
         if (seen.size > 0 && seen.has(buf.toString('utf8', s, e))) return null;
-        const st = quickStatBytes(buf, s, e);
+        const st = walk.statWhole(buf, s, e);
         if (st[0] !== FILE) return null;
         putStat(nums, k, st);
         continue;

@@ -208,6 +208,12 @@ export class StatInDirs {
     return quickStatBytes(Buffer.concat([buf.subarray(dir, dir + dirLen), Buffer.from('/'), buf.subarray(name, end)]), 0, dirLen + 1 + end - name, false);
   }
 
+  /** quickStatBytes of a path that is not stat'ed from a directory (a relative one: from where the walk started) */
+  statWhole(buf: Buffer, s: number, e: number): Float64Array {
+    if (buf[s] !== 0x2f) this.back();
+    return quickStatBytes(buf, s, e, false);
+  }
+
   /** quickStat of `p`, as statIn does it for bytes (`next`: the path stat'ed after it) */
   statPath(p: string, next?: string): Float64Array {
     const sl = p.lastIndexOf('/');
