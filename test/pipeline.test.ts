@@ -196,7 +196,9 @@ describe('README recipes in tmux', { timeout: 120_000 }, () => {
         t.send('Enter');
         // the popup is drawn over the pane: a border around the rows
         await shown(/[│|].*cccc3333 [\s\S]*bbbb2222 /, 'the popup with the rows');
-        o('send-keys', '-t', '0', 'Down');
+        // ctrl-n (fzf's down too) is one byte: Down is an escape sequence, and through two tmux
+        // clients on a loaded machine its ESC can arrive alone, which fzf takes for abort
+        o('send-keys', '-t', '0', 'C-n');
         await new Promise((r) => setTimeout(r, 300));
         o('send-keys', '-t', '0', 'Enter');
         await t.until(() => calls(home).length === 1, 'the stand-in run');
