@@ -72,7 +72,7 @@ import { dirsStand, makeMemo, parseMeta, type AdapterMeta, type Memo } from './d
 import { shortIds } from '../select/filter.js';
 import { tryLock, unlock, waitUnlocked } from './lock.js';
 import { byRecency, OrderedStream, planOrder } from './stream.js';
-import { closeRowBin, openRowBin, readRowBin, rowBinChunks, type RowBin } from './rowbin.js';
+import { closeRowBin, openRowBin, rowBinChunks, type RowBin } from './rowbin.js';
 import { PairedShardWriter, ShardWriter } from './shardwriter.js';
 import { promptItems, promptsFile, promptsHead, PROMPTS_TAIL, shardToken, stateHead } from './promptfile.js';
 import { applyPatch, findRecords, PATCH_MAX_BYTES, PATCH_MAX_SESSIONS, readHead, readPatch, spliceRowBin, splitRecords, type ListHead, type ListPatch, type NewRecord } from './listpatch.js';
@@ -282,21 +282,35 @@ export function indexFiles(ctx: Ctx): IndexFiles {
 const SAME_DIR = '\u0002';
 const LITERAL = '\u0003';
 
+/**
+ * Where no name may be written short: the first source of each adapter's segment (`meta`), and any
+ * past them all. (With no meta at all, only the first.)
+ */
+function segmentStarts(meta: AdapterMeta[]): (i: number) => boolean {
+  const starts = new Set<number>([0]);
+  let end = 0;
+  for (const m of meta) {
+    starts.add(end);
+    end += m.n;
+  }
+  return (i) => starts.has(i) || (meta.length > 0 && i >= end);
+}
+
+/** The directory of a name written whole that a name after it may be written short in, else null. */
+function dirOfName(name: string): string | null {
+  const sl = name.charCodeAt(0) === 0x2f && !name.includes('\u0001') ? name.lastIndexOf('/') : -1;
+  return sl >= 0 && sl < name.length - 1 ? name.slice(0, sl) : null;
+}
+
 /** The names of these sources as check.bin writes them, in order. */
 function* checkNameParts(found: Found[], meta: AdapterMeta[]): Generator<string> {
-  let seg = 0;
-  let segEnd = meta[0]?.n ?? found.length;
+  const isStart = segmentStarts(meta);
   let prevDir: string | null = null;
   for (let i = 0; i < found.length; i++) {
-    while (i >= segEnd && seg < meta.length - 1) {
-      segEnd += meta[++seg]!.n;
-      prevDir = null;
-    }
-    if (i >= segEnd) prevDir = null;
+    if (isStart(i)) prevDir = null;
     const name = checkName(found[i]!);
-    const sl = name.charCodeAt(0) === 0x2f && !name.includes('\u0001') ? name.lastIndexOf('/') : -1;
-    const dir = sl >= 0 && sl < name.length - 1 ? name.slice(0, sl) : null;
-    if (dir !== null && dir === prevDir) yield SAME_DIR + name.slice(sl + 1);
+    const dir = dirOfName(name);
+    if (dir !== null && dir === prevDir) yield SAME_DIR + name.slice(dir.length + 1);
     else yield name.startsWith(SAME_DIR) || name.startsWith(LITERAL) ? LITERAL + name : name;
     prevDir = dir;
   }
@@ -465,7 +479,7 @@ function storedPath(c: StoredCheck, i: number): string | null {
   const ends = nameEnds(c);
   if (!ends || i < 0 || i >= c.count) return null;
   const { buf } = c;
-  const at = (k: number) => (k === 0 ? c.namesAt : ends[k - 1]! + 1);
+  const at = (k: number) => nameStart(c, ends, k);
   const s = at(i);
   const e = ends[i]!;
   if (buf[s] === 3) return buf.toString('utf8', s + 1, e);
@@ -487,23 +501,17 @@ function storedPath(c: StoredCheck, i: number): string | null {
 
 /** check.bin's names made whole again (checkNameParts); empty when they cannot be (a damaged section). */
 export function wholePaths(names: string[], meta: AdapterMeta[]): string[] {
-  let seg = 0;
-  let segEnd = meta[0]?.n ?? names.length;
+  const isStart = segmentStarts(meta);
   let prevDir: string | null = null;
   for (let i = 0; i < names.length; i++) {
-    while (i >= segEnd && seg < meta.length - 1) {
-      segEnd += meta[++seg]!.n;
-      prevDir = null;
-    }
-    if (i >= segEnd) prevDir = null;
+    if (isStart(i)) prevDir = null;
     let name = names[i]!;
     if (name.startsWith(SAME_DIR)) {
       if (prevDir === null || name.length < 2 || name.includes('/') || name.includes('\u0001')) return [];
       name = `${prevDir}/${name.slice(1)}`;
     } else if (name.startsWith(LITERAL)) name = name.slice(1);
     names[i] = name;
-    const sl = name.charCodeAt(0) === 0x2f && !name.includes('\u0001') ? name.lastIndexOf('/') : -1;
-    prevDir = sl >= 0 && sl < name.length - 1 ? name.slice(0, sl) : null;
+    prevDir = dirOfName(name);
   }
   return names;
 }
@@ -1087,10 +1095,10 @@ function discoverAll(ctx: Ctx, adapters: Adapter<any>[], skipped: Skipped, cache
         const ends = nameEnds(stored!);
         if (!ends) continue;
         keys ??= new Set([...paths].map((x) => baseKeyOf(Buffer.from(x.slice(x.lastIndexOf('/') + 1)), 0)));
-        const { buf, namesAt } = stored!;
+        const { buf } = stored!;
         for (let k = 0; k < p.n; k++) {
           const i = p.from + k;
-          const s = i === 0 ? namesAt : ends[i - 1]! + 1;
+          const s = nameStart(stored!, ends, i);
           const e = ends[i]!;
           const b = buf[s] === 2 ? s + 1 : lastSlash(buf, s, e) + 1;
           if (!keys.has(baseKey(buf, b, e))) continue;
@@ -1137,7 +1145,7 @@ function statMemo(c: StoredCheck, at: number, n: number, h: Harness, m: Memo, se
   let dir = -1;
   let dirLen = 0;
   for (let k = 0; k < n; k++) {
-    let s = at + k === 0 ? c.namesAt : ends[at + k - 1]! + 1;
+    let s = nameStart(c, ends, at + k);
     const e = ends[at + k]!;
     if (m.kinds[buf[codesAt + at + k]! >> 1] === undefined || signed.has(at + k)) return null;
     let name: number;
@@ -1181,6 +1189,11 @@ function putStat(nums: Float64Array, k: number, st: Float64Array): void {
 function lastSlash(buf: Buffer, s: number, e: number): number {
   for (let i = e - 1; i >= s; i--) if (buf[i] === 0x2f) return i;
   return -1;
+}
+
+/** Where stored name `i` starts in check.bin (`ends`: nameEnds). */
+function nameStart(c: StoredCheck, ends: Uint32Array, i: number): number {
+  return i === 0 ? c.namesAt : ends[i - 1]! + 1;
 }
 
 /**
@@ -1398,18 +1411,6 @@ function openRowBinFile(file: string, id: string, home: string): RowBin | null {
   if (r && r.id === id && r.home === home) return r;
   if (r) closeRowBin(r);
   return null;
-}
-
-/** rows.bin when it is whole and of this build and home; null otherwise (rows.json serves). */
-function readRowBinFile(file: string, id: string, home: string): RowBin | null {
-  let buf: Buffer;
-  try {
-    buf = fs.readFileSync(file);
-  } catch {
-    return null;
-  }
-  const r = readRowBin(buf);
-  return r && r.id === id && r.home === home ? r : null;
 }
 
 async function build(ctx: Ctx, opts: IndexOptions, files: IndexFiles, want: 'full' | 'rows', seen?: Discovery): Promise<AnyResult> {

@@ -116,10 +116,9 @@ export interface RowBin {
 /** Parse and check the whole file; null when it is not a complete file of this version. */
 export function readRowBin(buf: Buffer): RowBin | null {
   const nl = buf.indexOf(10);
-  if (nl <= 0 || nl > 8192) return null;
-  const m = /^v(\d+) (\S+) (\d+) (.*)$/s.exec(buf.toString('utf8', 0, nl));
-  if (!m || Number(m[1]) !== ROWBIN_VERSION) return null;
-  const count = Number(m[3]);
+  const h = headOf(buf, nl, buf.length);
+  if (!h) return null;
+  const { count } = h;
   const at = new Uint32Array(count);
   let p = nl + 1;
   for (let k = 0; k < count; k++) {
@@ -128,7 +127,26 @@ export function readRowBin(buf: Buffer): RowBin | null {
     p += FIXED + u32(buf, p + 10) + u32(buf, p + 14) + u32(buf, p + 18) + u32(buf, p + 22);
   }
   if (p !== buf.length) return null;
-  return { id: m[2]!, home: m[4]!, count, buf, at };
+  return { id: h.id, home: h.home, count, buf, at };
+}
+
+/** The header line (bytes [0, nl) of `buf`, the first `len` of them read): build id, count, home; null when it is not one of this version. */
+function headOf(buf: Buffer, nl: number, len: number): { id: string; count: number; home: string } | null {
+  if (nl <= 0 || nl > 8192 || nl >= len) return null;
+  const m = /^v(\d+) (\S+) (\d+) (.*)$/s.exec(buf.toString('utf8', 0, nl));
+  if (!m || Number(m[1]) !== ROWBIN_VERSION) return null;
+  return { id: m[2]!, count: Number(m[3]), home: m[4]! };
+}
+
+/** Bytes [pos, pos + len) of the file into `buf` from `off`, as many as there are (fewer only at its end). */
+function readFully(fd: number, buf: Buffer, off: number, len: number, pos: number): number {
+  let n = 0;
+  while (n < len) {
+    const k = fs.readSync(fd, buf, off + n, len - n, pos + n);
+    if (k <= 0) break;
+    n += k;
+  }
+  return n;
 }
 
 /**
@@ -170,12 +188,7 @@ function fill(w: Win, p: number, end: number): void {
     w.buf = Buffer.allocUnsafe(want);
     w.u8 = new Uint8Array(w.buf.buffer, w.buf.byteOffset, w.buf.length);
   }
-  let n = 0;
-  while (n < want) {
-    const k = fs.readSync(w.fd, w.buf, n, want - n, p + n);
-    if (k <= 0) break;
-    n += k;
-  }
+  const n = readFully(w.fd, w.buf, 0, want, p);
   // rows.bin is only ever replaced (a new file), so an open one never shrinks: this is damage
   if (n < end - p) throw new Error('rows.bin was cut short while it was read');
   w.from = p;
@@ -202,10 +215,9 @@ export function openRowBin(file: string): RowBin | null {
     const w: Win = { fd, size, buf, u8: new Uint8Array(buf.buffer, buf.byteOffset, buf.length), from: 0, len: 0, whole: null };
     fill(w, 0, Math.min(size, 8193));
     const nl = w.buf.indexOf(10);
-    if (nl <= 0 || nl > 8192 || nl >= w.len) return null;
-    const m = /^v(\d+) (\S+) (\d+) (.*)$/s.exec(w.buf.toString('utf8', 0, nl));
-    if (!m || Number(m[1]) !== ROWBIN_VERSION) return null;
-    const count = Number(m[3]);
+    const h = headOf(w.buf, nl, w.len);
+    if (!h) return null;
+    const { count } = h;
     // a count the file cannot hold is damage (and must not size the offsets)
     if (count * FIXED > size) return null;
     const at = new Uint32Array(count);
@@ -220,20 +232,15 @@ export function openRowBin(file: string): RowBin | null {
     }
     if (p !== size) return null;
     const r: RowBin = {
-      id: m[2]!,
-      home: m[4]!,
+      id: h.id,
+      home: h.home,
       count,
       at,
       win: w,
       get buf() {
         if (!w.whole) {
           const whole = Buffer.allocUnsafe(size);
-          let n = 0;
-          while (n < size) {
-            const k = fs.readSync(w.fd, whole, n, size - n, n);
-            if (k <= 0) throw new Error('rows.bin was cut short while it was read');
-            n += k;
-          }
+          if (readFully(w.fd, whole, 0, size, 0) < size) throw new Error('rows.bin was cut short while it was read');
           w.whole = whole;
         }
         return w.whole;
@@ -287,12 +294,9 @@ export function fileFind(r: RowBin, needle: Buffer): number[] {
   const size = Math.max(WINDOW, needle.length * 2);
   const chunk = Buffer.allocUnsafe(size);
   for (let p = 0; p < w.size; ) {
-    let n = 0;
-    while (n < size && p + n < w.size) {
-      const k = fs.readSync(w.fd, chunk, n, Math.min(size - n, w.size - p - n), p + n);
-      if (k <= 0) throw new Error('rows.bin was cut short while it was read');
-      n += k;
-    }
+    const want = Math.min(size, w.size - p);
+    const n = readFully(w.fd, chunk, 0, want, p);
+    if (n < want) throw new Error('rows.bin was cut short while it was read');
     for (let q = chunk.indexOf(needle); q >= 0 && q + needle.length <= n; q = chunk.indexOf(needle, q + 1)) {
       // a hit in the overlap is the next piece's
       if (p + n < w.size && q > n - needle.length) break;
@@ -378,7 +382,6 @@ function fillRec(buf: Buffer, u8: Uint8Array, p: number): Rec {
   return REC;
 }
 
-/** A record's time (updated, else started), null when unknown. */
 /** The age of a time as text, each text made once (the rows of a listing share a few dozen). */
 function agesAt(now: number): (t: number | null) => string {
   const made = new Map<number, string>();
@@ -390,6 +393,7 @@ function agesAt(now: number): (t: number | null) => string {
   };
 }
 
+/** A record's time (updated, else started), null when unknown. */
 function timeOf(rec: Rec): number | null {
   // the 8 bytes through a Float64Array (Buffer#readDoubleLE checks its offset through a wrapper that
   // makes an array each call); little-endian, as rows.bin is written, on a little-endian machine

@@ -200,12 +200,9 @@ export class StatInDirs {
       }
     }
     // the whole path: in place when the name follows its directory's `/` in the bytes
-    if (name === dir + dirLen + 1 && buf[dir + dirLen] === 0x2f) {
-      if (buf[dir] !== 0x2f) this.back();
-      return quickStatBytes(buf, dir, end, false);
-    }
-    if (buf[dir] !== 0x2f) this.back();
-    return quickStatBytes(Buffer.concat([buf.subarray(dir, dir + dirLen), Buffer.from('/'), buf.subarray(name, end)]), 0, dirLen + 1 + end - name, false);
+    if (name === dir + dirLen + 1 && buf[dir + dirLen] === 0x2f) return this.statWhole(buf, dir, end);
+    const whole = Buffer.concat([buf.subarray(dir, dir + dirLen), Buffer.from('/'), buf.subarray(name, end)]);
+    return this.statWhole(whole, 0, whole.length);
   }
 
   /** quickStatBytes of a path that is not stat'ed from a directory (a relative one: from where the walk started) */
