@@ -78,6 +78,7 @@ import { promptItems, promptsFile, promptsHead, PROMPTS_TAIL, shardToken, stateH
 import { applyPatch, findRecords, PATCH_MAX_BYTES, PATCH_MAX_SESSIONS, readHead, readPatch, spliceRowBin, splitRecords, type ListHead, type ListPatch, type NewRecord } from './listpatch.js';
 import { FILE, NONE, quickStat, StatInDirs } from '../util/quickstat.js';
 import { fullCollector } from '../util/gc.js';
+import { fnv1a } from '../util/fnv.js';
 
 /** Bytes parsed between full collections in a long build (RESUME_GC_EVERY, for measuring). */
 const GC_EVERY = Number(process.env.RESUME_GC_EVERY) || 96 << 20;
@@ -1249,9 +1250,13 @@ function memoFound(c: StoredCheck, g: MemoSeg): Found[] {
   return out;
 }
 
-/** A name's last part, bytes [b, e) of `buf`: its length and two of its last bytes as one number (a filter before a string lookup). */
+/**
+ * A name's last part, bytes [b, e) of `buf`: its length and an FNV-1a hash of its last 16 bytes as
+ * one number (a filter before a string lookup). Two bytes were too few: session files differ in the
+ * hex digits before `.jsonl`, so an append's 110 shard paths let a third of 22,000 names through.
+ */
 function baseKey(buf: Buffer, b: number, e: number): number {
-  return (e - b) * 65536 + ((e - 7 >= b ? buf[e - 7]! : 0) << 8) + (e - 8 >= b ? buf[e - 8]! : 0);
+  return (e - b) * 0x100000000 + fnv1a(buf, Math.max(b, e - 16), e);
 }
 const baseKeyOf = (base: Buffer, b: number) => baseKey(base, b, base.length);
 
