@@ -107,6 +107,9 @@ async function build(home: string, cache: string, opts: Parameters<typeof update
   return updateIndex(ctx, { rebuild: true, ...opts });
 }
 
+/** A file in the shards' line layout: the head, each item a line (after a comma but the first), the tail a line. */
+const lined = (head: string, items: string[], tail: string) => [head, ...items.map((x, i) => (i ? ',' : '') + x), tail].join('\n');
+
 const withoutPrompts = (ss: Session[]) => ss.map(({ allPrompts: _, ...s }) => s);
 
 describe('a full build lets go of what it has written, and writes the same index', () => {
@@ -123,7 +126,7 @@ describe('a full build lets go of what it has written, and writes the same index
     const check = fs.readFileSync(path.join(home, 'c-kept', 'check.bin'));
     expect(kept.entries && Object.keys(kept.entries).length).toBe(Number(check.toString('latin1', 0, check.indexOf(10)).split(' ')[2]));
     expect(base['state/000.json']).toMatch(new RegExp(`^\\{"v":${STATE_VERSION},"tok":"TOK","entries":\\{`));
-    expect(base['state/000.prompts.json']).toMatch(new RegExp(`^\\{"v":${STATE_VERSION},"tok":"TOK","p":\\[`));
+    expect(base['state/000.prompts.json']).toMatch(new RegExp(`^\\{"v":${STATE_VERSION},"tok":"TOK","e":\\[\n`));
 
     // one thread (2 cores: the default here) and the slimmed entries
     const one = await build(home, path.join(home, 'c-one'));
@@ -151,7 +154,7 @@ describe('a full build lets go of what it has written, and writes the same index
     // (a prompt file's pairs follow its shard's entry order)
     const asSet = (text: string) => {
       const o = JSON.parse(text);
-      if (Array.isArray(o.p)) o.p.sort((a: [string], b: [string]) => a[0].localeCompare(b[0]));
+      if (Array.isArray(o.e)) o.e = o.e.flat().sort((a: [string], b: [string]) => a[0].localeCompare(b[0]));
       return o;
     };
     for (const f of Object.keys(base).filter((k) => k.startsWith('state/'))) expect(asSet(s[f]!)).toEqual(asSet(base[f]!));
@@ -159,7 +162,7 @@ describe('a full build lets go of what it has written, and writes the same index
     expect(withoutPrompts(streamed.sessions)).toEqual(withoutPrompts(kept.sessions));
   });
 
-  it('every shard and prompt file is exactly what JSON.stringify of the whole gives; each prompt file has its shard\'s prompts and token', async () => {
+  it('every shard and prompt file is its JSON a line per entry, in the same order; each prompt file has its shard\'s prompts and token', async () => {
     const home = corpus();
     await build(home, path.join(home, 'c'));
     const dir = path.join(home, 'c', 'state');
@@ -171,14 +174,15 @@ describe('a full build lets go of what it has written, and writes the same index
     for (const f of shards) {
       const text = fs.readFileSync(path.join(dir, f), 'utf8');
       const shard = JSON.parse(text);
-      expect(JSON.stringify(shard)).toBe(text);
+      const members = Object.entries(shard.entries as Record<string, unknown>).map(([p, e]) => JSON.stringify(p) + ':' + JSON.stringify(e));
+      expect(text).toBe(lined(`{"v":${STATE_VERSION},"tok":"${shard.tok}","entries":{`, members, '}}'));
       const ptext = fs.readFileSync(path.join(dir, f.replace('.json', '.prompts.json')), 'utf8');
       const pf = JSON.parse(ptext);
-      expect(JSON.stringify(pf)).toBe(ptext);
       expect(pf.tok).toBe(shard.tok);
       const want = Object.values(shard.entries as Record<string, { sessions: { harness: string; id: string; allPrompts?: string[] }[] }>)
-        .flatMap((e) => e.sessions.filter((x) => x.allPrompts).map((x) => [`${x.harness}:${x.id}`, x.allPrompts]));
-      expect(pf.p).toEqual(want);
+        .map((e) => e.sessions.filter((x) => x.allPrompts).map((x) => [`${x.harness}:${x.id}`, x.allPrompts]));
+      expect(pf.e).toEqual(want);
+      expect(ptext).toBe(lined(`{"v":${STATE_VERSION},"tok":"${shard.tok}","e":[`, want.map((x) => JSON.stringify(x)), ']}'));
     }
     expect(files.filter((f) => f.includes('.tmp-'))).toEqual([]);
   });
@@ -245,8 +249,8 @@ describe('ShardWriter', () => {
     w.pump(0);
     w.pump(2);
     expect(written).toEqual(['a', 'b', 'c', 'd']);
-    expect(fs.readFileSync(file(0), 'utf8')).toBe(JSON.stringify({ v: 1, entries: { a: made.a, b: made.b, c: made.c } }));
-    expect(fs.readFileSync(file(2), 'utf8')).toBe(JSON.stringify({ v: 1, entries: { d: made.d } }));
+    expect(fs.readFileSync(file(0), 'utf8')).toBe(lined(head, ['"a":{"n":1}', '"b":{"n":2}', '"c":{"n":3}'], '}}'));
+    expect(fs.readFileSync(file(2), 'utf8')).toBe(lined(head, ['"d":{"n":4}'], '}}'));
     expect(w.error).toBeNull();
     expect(fs.readdirSync(dir).sort()).toEqual(['0.json', '1.json', '2.json']);
   });

@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { jsonl, run, tempDir, tempHome, write } from './helpers.js';
-import { byRecency, INDEX_VERSION } from '../lib/index/index.js';
+import { byRecency, INDEX_VERSION, shardOf, STATE_VERSION } from '../lib/index/index.js';
 import { findRecords, spliceRowBin, splitRecords } from '../lib/index/listpatch.js';
 import { printRowBin, readRowBin, rowBinChunks } from '../lib/index/rowbin.js';
 import type { Session } from '../lib/types.js';
@@ -238,6 +238,80 @@ describe('an append patches the listing', () => {
     expect(exists(h, 'list.patch')).toBe(false);
     const ls = JSON.parse(ok(h, ['ls', '--json', '-a'])) as { id: string; forkedFrom: string | null }[];
     expect(ls.find((s) => s.id === fork)?.forkedFrom).toBe(id);
+  });
+});
+
+describe('an append writes its shard again a line per entry (lib/index/shardtext.ts)', () => {
+  it('copies the lines of the entries it did not change, its prompt file\'s too; a shard of the old layout or a missing prompt file is made whole again', () => {
+    const h = store();
+    // two Claude sources that share a state shard
+    const n0 = 10;
+    let n1 = n0 + 1;
+    while (shardOf(claudeFile(h, n1)) !== shardOf(claudeFile(h, n0))) n1++;
+    const [a, b] = [n0, n1];
+    for (const n of [a, b]) write(h, claudeFile(h, n), claudeLine(uuid(n), `/tmp/p${n}`, `first words of ${n}`, ts(6)));
+    ok(h, ['rows']);
+    const sfile = path.join(cache(h), 'state', `${String(shardOf(claudeFile(h, a))).padStart(3, '0')}.json`);
+    const pfile = sfile.replace('.json', '.prompts.json');
+    const lines = (f: string) => fs.readFileSync(f, 'utf8').split('\n');
+    const lineOf = (ls: string[], n: number) => ls.find((l) => l.includes(JSON.stringify(claudeFile(h, n)) + ':') || l.includes(`"claude:${uuid(n)}"`))!;
+    const s0 = lines(sfile);
+    const p0 = lines(pfile);
+    expect(s0.length).toBe(4);
+    expect(p0.length).toBe(4);
+    expect(s0[0]).toMatch(new RegExp(`^\\{"v":${STATE_VERSION},"tok":"[0-9a-z]+","entries":\\{$`));
+    expect(s0[3]).toBe('}}');
+    expect(p0[3]).toBe(']}');
+
+    // an append to a: b's lines are copied byte for byte, a's made again
+    fs.appendFileSync(claudeFile(h, a), claudeLine(uuid(a), `/tmp/p${a}`, 'the walrus index', ts(9)));
+    expect(keys(ok(h, ['rows', '-a']))[0]).toBe(`claude:${uuid(a)}`);
+    expect(exists(h, 'list.patch')).toBe(true);
+    const s1 = lines(sfile);
+    const p1 = lines(pfile);
+    expect(s1.length).toBe(4);
+    expect(lineOf(s1, b)).toBe(lineOf(s0, b));
+    expect(lineOf(s1, a)).not.toBe(lineOf(s0, a));
+    expect(lineOf(p1, b)).toBe(lineOf(p0, b));
+    expect(lineOf(p1, a)).toContain('the walrus index');
+    expect(JSON.parse(p1.join('\n')).tok).toBe(JSON.parse(s1.join('\n')).tok);
+    expect(ok(h, ['resolve', 'walrus'])).toBe(`claude:${uuid(a)}\n`);
+    expectFresh(h);
+
+    // the shard as earlier versions wrote it (one line) and its prompt file (pairs in one array):
+    // read whole, written in lines
+    const doc = JSON.parse(s1.join('\n'));
+    fs.writeFileSync(sfile, JSON.stringify(doc));
+    fs.writeFileSync(pfile, JSON.stringify({ v: STATE_VERSION, tok: doc.tok, p: JSON.parse(p1.join('\n')).e.flat() }));
+    fs.appendFileSync(claudeFile(h, b), claudeLine(uuid(b), `/tmp/p${b}`, 'the puffin queue', ts(10)));
+    expect(keys(ok(h, ['rows', '-a']))[0]).toBe(`claude:${uuid(b)}`);
+    const s2 = lines(sfile);
+    expect(s2.length).toBe(4);
+    expect(JSON.parse(s2.join('\n')).entries[claudeFile(h, a)]).toEqual(doc.entries[claudeFile(h, a)]);
+    expect(lines(pfile).length).toBe(4);
+    expect(ok(h, ['resolve', 'walrus'])).toBe(`claude:${uuid(a)}\n`);
+    expect(ok(h, ['resolve', 'puffin'])).toBe(`claude:${uuid(b)}\n`);
+    expectFresh(h);
+
+    // no prompt file: the unchanged entry's line is made from its entry
+    fs.rmSync(pfile);
+    fs.appendFileSync(claudeFile(h, b), claudeLine(uuid(b), `/tmp/p${b}`, 'the ibis cache', ts(11)));
+    ok(h, ['rows']);
+    const p3 = lines(pfile);
+    expect(lineOf(p3, a)).toBe(lineOf(p1, a));
+    expect(lineOf(p3, b)).toContain('the ibis cache');
+    expect(lineOf(s2, a)).toBe(lineOf(lines(sfile), a));
+    expect(ok(h, ['resolve', 'walrus'])).toBe(`claude:${uuid(a)}\n`);
+    expectFresh(h);
+
+    // a damaged line: the shard is not taken as lines (nor trusted whole): the sources are parsed again
+    const s4 = lines(sfile);
+    fs.writeFileSync(sfile, [s4[0], s4[1], s4[2]!.slice(0, 20), s4[3]].join('\n'));
+    fs.appendFileSync(claudeFile(h, a), claudeLine(uuid(a), `/tmp/p${a}`, 'the heron branch', ts(12)));
+    expect(keys(ok(h, ['rows', '-a']))[0]).toBe(`claude:${uuid(a)}`);
+    expect(ok(h, ['resolve', 'heron'])).toBe(`claude:${uuid(a)}\n`);
+    expect(ok(h, ['resolve', 'ibis'])).toBe(`claude:${uuid(b)}\n`);
+    expectFresh(h);
   });
 });
 

@@ -56,7 +56,7 @@ describe('words match every prompt', () => {
     expect(kept).toContain('rename the quokka helper, token=[REDACTED:token]');
     expect(kept.join('\n')).not.toContain('abcdefgh12345678');
     // the prompt files beside the shards hold the same
-    const again = files.filter((f) => f.endsWith('.prompts.json')).flatMap((f) => (JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')).p as [string, string[]][]).flatMap(([, ps]) => ps));
+    const again = files.filter((f) => f.endsWith('.prompts.json')).flatMap((f) => (JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')).e as [string, string[]][][]).flat().flatMap(([, ps]) => ps));
     expect(again.sort()).toEqual([...kept].sort());
   });
 });
@@ -70,8 +70,12 @@ describe('prompt files', () => {
       .find((f) => fs.readFileSync(f, 'utf8').includes('zeppelin'))!;
     const doc = JSON.parse(fs.readFileSync(file, 'utf8'));
     // what the file says is what words see (a word only it holds names the session)
-    const edited = { ...doc, p: doc.p.map(([k, ps]: [string, string[]]) => [k, k === `pi:${pi}` ? [...ps, 'the wombat gateway'] : ps]) };
+    const edit = ([k, ps]: [string, string[]]) => [k, k === `pi:${pi}` ? [...ps, 'the wombat gateway'] : ps];
+    const edited = { ...doc, e: doc.e.map((pairs: [string, string[]][]) => pairs.map(edit)) };
     fs.writeFileSync(file, JSON.stringify(edited));
+    expect(run(home, ['resolve', 'wombat']).stdout).toBe(`pi:${pi}\n`);
+    // a prompt file written before the line layout (its pairs in one array) is read too
+    fs.writeFileSync(file, JSON.stringify({ v: doc.v, tok: doc.tok, p: doc.e.flat().map(edit) }));
     expect(run(home, ['resolve', 'wombat']).stdout).toBe(`pi:${pi}\n`);
     // another token (a file older or newer than its shard): passed over, the shard read instead
     fs.writeFileSync(file, JSON.stringify({ ...edited, tok: 'zz0' }));

@@ -74,7 +74,8 @@ import { tryLock, unlock, waitUnlocked } from './lock.js';
 import { byRecency, OrderedStream, planOrder } from './stream.js';
 import { closeRowBin, openRowBin, rowBinChunks, type RowBin } from './rowbin.js';
 import { PairedShardWriter, ShardWriter } from './shardwriter.js';
-import { promptItems, promptsFile, promptsHead, PROMPTS_TAIL, shardToken, stateHead } from './promptfile.js';
+import { memberLine, promptLine, promptsFile, promptsHead, PROMPTS_TAIL, shardToken, stateHead } from './promptfile.js';
+import { readShardText, shardEntry, writeShardFiles, type ShardText } from './shardtext.js';
 import { applyPatch, findRecords, PATCH_MAX_BYTES, PATCH_MAX_SESSIONS, readHead, readPatch, spliceRowBin, splitRecords, type ListHead, type ListPatch, type NewRecord } from './listpatch.js';
 import { FILE, NONE, quickStat, StatInDirs } from '../util/quickstat.js';
 import { fullCollector } from '../util/gc.js';
@@ -858,36 +859,12 @@ function writeShards(stateDir: string, entries: Record<string, Entry>, which: Se
   for (const [n, paths] of by) writeShard(stateDir, n, entries, paths);
 }
 
-/**
- * One shard: these entries, in this order, as `JSON.stringify({ v, tok, entries })` gives them
- * (the same bytes), written entry by entry so a shard is never one string; then its prompt file
- * (lib/index/promptfile.ts) with the same token.
- */
+/** One shard and its prompt file: these entries, in this order, a line each (lib/index/promptfile.ts). */
 function writeShard(stateDir: string, n: number, entries: Record<string, Entry>, paths: string[]): void {
-  const tok = shardToken();
-  function* chunks(): Generator<string> {
-    yield stateHead(STATE_VERSION, tok);
-    for (let i = 0; i < paths.length; i++) yield (i ? ',' : '') + JSON.stringify(paths[i]) + ':' + JSON.stringify(entries[paths[i]!]);
-    yield '}}';
-  }
-  writeAtomic(shardFile(stateDir, n), chunks());
-  function* prompts(): Generator<string> {
-    yield promptsHead(STATE_VERSION, tok);
-    let any = false;
-    for (const p of paths) {
-      const t = promptItems(p, entries[p]);
-      if (!t) continue;
-      yield (any ? ',' : '') + t;
-      any = true;
-    }
-    yield PROMPTS_TAIL;
-  }
-  try {
-    writeAtomic(promptsFile(stateDir, n), prompts());
-  } catch (err) {
-    // only costs speed: words are then matched from the shard
-    debugWrite(err);
-  }
+  writeShardFiles(
+    shardFile(stateDir, n), promptsFile(stateDir, n), STATE_VERSION,
+    paths.map((p) => memberLine(p, entries[p])), paths.map((p) => promptLine(p, entries[p])), debugWrite,
+  );
 }
 
 export interface Found {
@@ -1564,7 +1541,7 @@ async function build(ctx: Ctx, opts: IndexOptions, files: IndexFiles, want: 'ful
     // each entry's prompts go to its prompt file before its shard takes it (and lets them go)
     const tok = shardToken();
     shards = new PairedShardWriter(
-      new ShardWriter((n) => promptsFile(files.state, n), promptsHead(STATE_VERSION, tok), seqs, (p) => entries[p], () => {}, promptItems, PROMPTS_TAIL),
+      new ShardWriter((n) => promptsFile(files.state, n), promptsHead(STATE_VERSION, tok), seqs, (p) => entries[p], () => {}, promptLine, PROMPTS_TAIL),
       new ShardWriter((n) => shardFile(files.state, n), stateHead(STATE_VERSION, tok), seqs, (p) => entries[p], (_p, e) => slim(e)),
     );
     // the entries keep this order whatever order the results come in
@@ -1718,11 +1695,11 @@ async function appendPatch(
   ctx: Ctx, opts: IndexOptions, files: IndexFiles, want: 'full' | 'rows', stored: StoredCheck, prev: Map<string, PrevStat>, served: boolean,
   sources: Discovered, meta: AdapterMeta[], changed: Set<string>, skipped: Skipped, counts: IndexResult['counts'], roots: Map<Harness, Root[]>,
 ): Promise<{ result: AnyResult } | { parsed: Record<string, Entry> } | null> {
-  // the changed sources' shards, and the sources looked up by path: those the shards hold (the
-  // changed ones among them), not a map of every source
+  // the changed sources' shards (as lines: only the changed entries are parsed), and the sources
+  // looked up by path: those the shards hold (the changed ones among them), not a map of every source
   const shards = new Set([...changed].map(shardOf));
-  const old = loadShards(files.state, shards);
-  const byPath = sources.pick(new Set(Object.keys(old)));
+  const { old, texts, held } = loadChanged(files.state, shards, changed);
+  const byPath = sources.pick(held);
   for (const p of changed) {
     const f = byPath.get(p);
     if (!f || prev.get(p)?.harness !== f.src.harness) return null;
@@ -1816,11 +1793,8 @@ async function appendPatch(
   if (!nextBin) return handOn();
 
   // The changed shards (with their unchanged entries), the patch, rows.bin, and check.bin last.
-  const entries: Record<string, Entry> = {};
-  for (const [p, e] of Object.entries(old)) if (byPath.has(p)) entries[p] = e;
-  Object.assign(entries, parsed);
   try {
-    writeShards(files.state, entries, shards);
+    writeChanged(files.state, shards, texts, old, parsed, byPath);
   } catch (err) {
     debugWrite(err);
     return handOn();
@@ -1847,6 +1821,66 @@ async function appendPatch(
   // again; what was parsed here stays counted)
   counts.reused = 0;
   return { parsed };
+}
+
+/**
+ * An append's shards: each read as lines (lib/index/shardtext.ts), its changed entries parsed
+ * (`old`), or read whole when it is not in the line layout (`old` then has every entry of it), and
+ * every path they hold.
+ */
+function loadChanged(stateDir: string, shards: Set<number>, changed: Set<string>): { old: Record<string, Entry>; texts: Map<number, ShardText>; held: Set<string> } {
+  const old: Record<string, Entry> = {};
+  const texts = new Map<number, ShardText>();
+  const held = new Set<string>();
+  for (const n of shards) {
+    const t = readShardText(shardFile(stateDir, n), promptsFile(stateDir, n), STATE_VERSION);
+    if (!t) {
+      for (const [p, e] of Object.entries(loadShards(stateDir, [n]))) {
+        old[p] = e;
+        held.add(p);
+      }
+      continue;
+    }
+    texts.set(n, t);
+    for (let i = 0; i < t.paths.length; i++) {
+      const p = t.paths[i]!;
+      // (as loadShards: an entry in another path's shard is not one)
+      if (shardOf(p) !== n) continue;
+      held.add(p);
+      if (!changed.has(p)) continue;
+      const e = shardEntry(t, i);
+      if (e && typeof e === 'object') old[p] = e as Entry;
+    }
+  }
+  return { old, texts, held };
+}
+
+/**
+ * Write an append's shards again: the entries of sources still found, the parsed ones in place of
+ * their old ones. A shard read as lines keeps its other entries' lines (and prompt file lines) as
+ * they were; one read whole is written whole (and so in the line layout from then on).
+ */
+function writeChanged(stateDir: string, shards: Set<number>, texts: Map<number, ShardText>, old: Record<string, Entry>, parsed: Record<string, Entry>, found: Map<string, Found>): void {
+  for (const n of shards) {
+    const t = texts.get(n);
+    if (!t) {
+      const entries: Record<string, Entry> = {};
+      for (const [p, e] of Object.entries(old)) if (shardOf(p) === n && found.has(p)) entries[p] = parsed[p] ?? e;
+      writeShard(stateDir, n, entries, Object.keys(entries));
+      continue;
+    }
+    const members: Array<string | Buffer> = [];
+    const prompts: Array<string | Buffer> = [];
+    for (let i = 0; i < t.paths.length; i++) {
+      const p = t.paths[i]!;
+      if (shardOf(p) !== n || !found.has(p)) continue;
+      const e = parsed[p];
+      members.push(e ? memberLine(p, e) : t.members[i]!);
+      // (no usable prompt file: the entry is parsed for its line)
+      prompts.push(e ? promptLine(p, e) : (t.prompts?.[i] ?? promptLine(p, (shardEntry(t, i) as Entry | null) ?? undefined)));
+    }
+    writeShardFiles(shardFile(stateDir, n), promptsFile(stateDir, n), STATE_VERSION, members, prompts, debugWrite);
+  }
 }
 
 /** The found sources of these paths, by path (one pass, no map of every source), into `out`. */

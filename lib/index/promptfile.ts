@@ -5,11 +5,23 @@
 // shard's head carries (both are written with a new token each time), so a missing, older, newer or
 // damaged one is passed over and its shard read instead.
 //
-//   state/NNN.json          {"v":12,"tok":"<token>","entries":{"<path>":<entry>,…}}
-//   state/NNN.prompts.json  {"v":12,"tok":"<token>","p":[["<harness>:<id>",["<prompt>",…]],…]}
+// Both are written a line per entry, in the shard's entry order, so an append copies the lines of
+// the entries it did not change and makes only its own (lib/index/shardtext.ts); JSON takes the
+// line breaks as white space, so either file is still one JSON document:
 //
-// The pairs are in the shard's entry order, one per session that has prompts (a session split over
-// several sources, a Claude session continued in another file, has one pair per source).
+//   state/NNN.json          {"v":12,"tok":"<token>","entries":{
+//                           "<path>":<entry>
+//                           ,"<path>":<entry>
+//                           }}
+//   state/NNN.prompts.json  {"v":12,"tok":"<token>","e":[
+//                           [["<harness>:<id>",["<prompt>",…]],…]
+//                           ,[]
+//                           ]}
+//
+// A prompt file's line n holds the pairs of the shard's entry n, one per session that has prompts
+// (`[]` when none has; a session split over several sources, a Claude session continued in another
+// file, has one pair per source). Files written before the line layout (no line break after the
+// head; prompt pairs in one flat array `"p"`) are still read, and written again in this layout.
 import path from 'node:path';
 import { readPrefix } from '../util/fsx.js';
 
@@ -21,26 +33,32 @@ export function shardToken(): string {
 }
 
 export const stateHead = (v: number, tok: string): string => `{"v":${v},"tok":"${tok}","entries":{`;
-export const promptsHead = (v: number, tok: string): string => `{"v":${v},"tok":"${tok}","p":[`;
-export const PROMPTS_TAIL = ']}';
+export const STATE_TAIL = '\n}}';
+export const promptsHead = (v: number, tok: string): string => `{"v":${v},"tok":"${tok}","e":[`;
+export const PROMPTS_TAIL = '\n]}';
+/** What comes before item n of either file: a line break, and a comma after the first. */
+export const itemSep = (n: number): string => (n ? '\n,' : '\n');
 
 interface WithPrompts {
   sessions?: { harness?: unknown; id?: unknown; allPrompts?: unknown }[] | null;
 }
 
-/** An entry's pairs, comma-separated ('' when none of its sessions has prompts). */
-export function promptItems(_p: string, e: WithPrompts | undefined): string {
+/** An entry's line of the prompt file: its pairs, as an array (`[]` when none of its sessions has prompts). */
+export function promptLine(_p: string, e: WithPrompts | undefined): string {
   const out: string[] = [];
   for (const s of Array.isArray(e?.sessions) ? e.sessions : []) {
     if (!s || typeof s.harness !== 'string' || typeof s.id !== 'string' || !Array.isArray(s.allPrompts)) continue;
     out.push(JSON.stringify([`${s.harness}:${s.id}`, s.allPrompts]));
   }
-  return out.join(',');
+  return `[${out.join(',')}]`;
 }
+
+/** An entry's line of its state shard: `"<path>":<entry>`. */
+export const memberLine = (p: string, e: unknown): string => JSON.stringify(p) + ':' + JSON.stringify(e);
 
 /** The token in a state shard's head; null when it has none (written before there were prompt files). */
 export function shardTokenOf(file: string): string | null {
-  // the head is in the first bytes; the file has no line break, so a short read is asked for
+  // the head is in the first bytes (a line of its own, or the start of one long line): a short read
   const head = readPrefix(file, 96);
   const m = head && /^\{"v":\d+,"tok":"([0-9a-z]+)"/.exec(head);
   return m ? m[1]! : null;

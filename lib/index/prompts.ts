@@ -44,16 +44,23 @@ export function allPrompts(ctx: Ctx): Map<string, string[]> {
 
 /** Shard n's prompt pairs from its prompt file, when that is whole and of the shard as it stands; else null. */
 function fromPromptFile(dir: string, n: number): Array<[string, string[]]> | null {
-  let doc: { v?: unknown; tok?: unknown; p?: unknown };
+  let doc: { v?: unknown; tok?: unknown; e?: unknown; p?: unknown };
   try {
     doc = JSON.parse(readText(promptsFile(dir, n)));
   } catch {
     return null;
   }
-  if (!doc || doc.v !== STATE_VERSION || typeof doc.tok !== 'string' || !Array.isArray(doc.p)) return null;
+  if (!doc || doc.v !== STATE_VERSION || typeof doc.tok !== 'string') return null;
+  // an entry's pairs a line (`e`), or, written before the line layout, all in one array (`p`)
+  let pairs: unknown[];
+  if (Array.isArray(doc.e)) {
+    if (!doc.e.every(Array.isArray)) return null;
+    pairs = (doc.e as unknown[][]).flat();
+  } else if (Array.isArray(doc.p)) pairs = doc.p;
+  else return null;
   if (shardTokenOf(shardFile(dir, n)) !== doc.tok) return null;
   const out: Array<[string, string[]]> = [];
-  for (const x of doc.p) {
+  for (const x of pairs) {
     if (!Array.isArray(x) || typeof x[0] !== 'string' || !Array.isArray(x[1])) return null;
     out.push([x[0], (x[1] as unknown[]).filter((p): p is string => typeof p === 'string')]);
   }

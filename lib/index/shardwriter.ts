@@ -2,14 +2,15 @@
 // state of every source is never held at once (the caller lets an entry's state go once it is
 // written: see `build` in lib/index/index.ts).
 //
-// Each shard is one JSON object, `{"v":…,"entries":{"<path>":<entry>,…}}`, with its entries in a
-// fixed order (the order of the build's entries, as the whole-object writer gave them). The order
+// Each shard is one JSON object, `{"v":…,"entries":{"<path>":<entry>,…}}`, an entry a line
+// (lib/index/promptfile.ts), with its entries in a fixed order (the order of the build's entries, as the whole-object writer gave them). The order
 // of every shard is known before parsing starts; an entry made before its turn (worker threads
 // finish out of order) waits in the caller's entries until the ones before it are written. Each
 // shard goes to a temp file (mode 0600) renamed into place when its last entry is written: a reader
 // sees the old shard or the new one, whole.
 import fs from 'node:fs';
 import path from 'node:path';
+import { itemSep, memberLine, STATE_TAIL } from './promptfile.js';
 
 /**
  * Text held per shard before it is written out. Small on purpose: with 16 shards filled at once,
@@ -26,9 +27,6 @@ interface Open {
   any: boolean;
 }
 
-/** An entry as the state shards hold it: `"<path>":<entry>`. */
-const asMember = (p: string, e: unknown) => JSON.stringify(p) + ':' + JSON.stringify(e);
-
 export class ShardWriter<E> {
   private at: number[];
   private open = new Map<number, Open>();
@@ -37,8 +35,8 @@ export class ShardWriter<E> {
   /**
    * `seqs[n]`: the paths of shard n in their order; `get(p)`: the entry of p once it is made
    * (undefined before); `written(p, e)`: called once p's entry is in its shard's temp file.
-   * `item`: the text an entry is written as ('' for none; items are separated by commas), and
-   * `tail` what closes the file (by default the state shards' object of entries).
+   * `item`: the text an entry is written as ('' for none; each item is a line, after a comma but
+   * the first), and `tail` what closes the file (by default the state shards' object of entries).
    */
   constructor(
     private file: (n: number) => string,
@@ -46,8 +44,8 @@ export class ShardWriter<E> {
     private seqs: string[][],
     private get: (p: string) => E | undefined,
     private written: (p: string, e: E) => void,
-    private item: (p: string, e: E) => string = asMember,
-    private tail = '}}',
+    private item: (p: string, e: E) => string = memberLine,
+    private tail = STATE_TAIL,
   ) {
     this.at = seqs.map(() => 0);
   }
@@ -94,7 +92,7 @@ export class ShardWriter<E> {
       if (e === undefined) return;
       const text = this.item(p, e);
       if (text) {
-        o.buf += (o.any ? ',' : '') + text;
+        o.buf += itemSep(o.any ? 1 : 0) + text;
         o.any = true;
       }
       this.at[n]!++;

@@ -1,0 +1,131 @@
+// A state shard and its prompt file as lines of text (the layout: lib/index/promptfile.ts), for an
+// append: it changes one or two entries of a shard of ~100, so it parses only those and copies the
+// other lines as they are (at 22,000 sessions a shard is ~900 KB and its prompt file ~270 KB;
+// parsing and writing them whole was a third of an append).
+import fs from 'node:fs';
+import { writeAtomic } from '../util/fsx.js';
+import { itemSep, promptsHead, PROMPTS_TAIL, shardToken, STATE_TAIL, stateHead } from './promptfile.js';
+
+export interface ShardText {
+  /** each entry's path, in the shard's order */
+  paths: string[];
+  /** each entry's line, `"<path>":<entry>` (without the comma before it) */
+  members: Buffer[];
+  /** where each line's entry starts (after the key and its colon) */
+  at: number[];
+  /** each entry's line of the prompt file, when that file is whole, of this shard and in the line layout; else null */
+  prompts: Buffer[] | null;
+}
+
+const NL = 10;
+const COMMA = 0x2c;
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COLON = 0x3a;
+
+/**
+ * The lines of a file after its head line (the head is `head`, exactly) up to its tail line, each
+ * without the comma before it; null when the file is not in the line layout or not whole.
+ */
+function itemLines(buf: Buffer, head: string, tail: string): Buffer[] | null {
+  const nl = buf.indexOf(NL);
+  if (nl !== head.length || buf.toString('latin1', 0, nl) !== head) return null;
+  const end = buf.length - tail.length;
+  if (end < nl || buf.toString('latin1', end) !== tail) return null;
+  const out: Buffer[] = [];
+  for (let p = nl + 1; p <= end; ) {
+    let e = buf.indexOf(NL, p);
+    if (e < 0 || e > end) e = end;
+    const s = out.length ? p + 1 : p;
+    if ((out.length && buf[p] !== COMMA) || s >= e) return null;
+    out.push(buf.subarray(s, e));
+    p = e + 1;
+  }
+  return out;
+}
+
+/** Bytes of a file; null when it cannot be read. */
+function readBytes(file: string): Buffer | null {
+  try {
+    return fs.readFileSync(file);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Shard `file` of `version` as lines, with its prompt file's lines when that is of the same token
+ * and has a line per entry. Null when the shard is missing, damaged, of another version, written
+ * before the line layout, or names a path twice: the caller then reads it whole.
+ */
+export function readShardText(file: string, pfile: string, version: number): ShardText | null {
+  const buf = readBytes(file);
+  if (!buf) return null;
+  const m = /^\{"v":(\d+),"tok":"([0-9a-z]+)","entries":\{\n/.exec(buf.toString('latin1', 0, 96));
+  if (!m || Number(m[1]) !== version) return null;
+  const tok = m[2]!;
+  const members = itemLines(buf, stateHead(version, tok), STATE_TAIL);
+  if (!members) return null;
+  const paths: string[] = [];
+  const at: number[] = [];
+  const seen = new Set<string>();
+  for (const line of members) {
+    // the key: a JSON string (its end is the first quote no backslash escapes), then a colon
+    if (line[0] !== QUOTE) return null;
+    let q = 1;
+    while (q < line.length && line[q] !== QUOTE) q += line[q] === BACKSLASH ? 2 : 1;
+    if (q + 1 >= line.length || line[q + 1] !== COLON) return null;
+    let p: unknown;
+    try {
+      p = JSON.parse(line.toString('utf8', 0, q + 1));
+    } catch {
+      return null;
+    }
+    if (typeof p !== 'string' || seen.has(p)) return null;
+    seen.add(p);
+    paths.push(p);
+    at.push(q + 2);
+  }
+  const pbuf = readBytes(pfile);
+  let prompts = pbuf && itemLines(pbuf, promptsHead(version, tok), PROMPTS_TAIL);
+  if (prompts && prompts.length !== members.length) prompts = null;
+  return { paths, members, at, prompts };
+}
+
+/** Entry `i` of a shard read as lines, parsed (null when its line is not JSON). */
+export function shardEntry(t: ShardText, i: number): unknown {
+  try {
+    return JSON.parse(t.members[i]!.toString('utf8', t.at[i]!));
+  } catch {
+    return null;
+  }
+}
+
+const SEP = [Buffer.from(itemSep(0)), Buffer.from(itemSep(1))];
+
+/**
+ * Write a shard and its prompt file, with a new token: item n of each is `members[n]` and
+ * `prompts[n]` (text or bytes, each a line as the layout has it). Bytes are written as they are,
+ * the whole file in one vectored write. A prompt file that cannot be written only costs speed
+ * (words are then matched from the shard): its error goes to `onPromptError`.
+ */
+export function writeShardFiles(
+  file: string, pfile: string, version: number, members: Array<string | Buffer>, prompts: Array<string | Buffer>, onPromptError: (err: unknown) => void,
+): void {
+  const tok = shardToken();
+  const items = (head: string, xs: Array<string | Buffer>, tail: string): Buffer[] => {
+    const out: Buffer[] = [Buffer.from(head)];
+    for (let i = 0; i < xs.length; i++) {
+      const x = xs[i]!;
+      out.push(SEP[i ? 1 : 0]!, typeof x === 'string' ? Buffer.from(x, 'utf8') : x);
+    }
+    out.push(Buffer.from(tail));
+    return out;
+  };
+  writeAtomic(file, items(stateHead(version, tok), members, STATE_TAIL));
+  try {
+    writeAtomic(pfile, items(promptsHead(version, tok), prompts, PROMPTS_TAIL));
+  } catch (err) {
+    onPromptError(err);
+  }
+}
