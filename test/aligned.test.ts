@@ -2,12 +2,12 @@
 // must be exactly the lines fzf/feed.ts linesOf makes from the same rows (decoded, aligned by
 // alignLine): ASCII rows copied, everything else (wide and combining characters, labels that end in
 // a blank or are empty, snapshot names) through alignLine, every filter and colour, and rows.bin
-// spliced by an append (records in a second buffer).
+// with an append's patch over it (records in a second buffer).
 import { describe, expect, it } from 'vitest';
 import type { Harness, Session } from '../lib/types.js';
 import { byRecency } from '../lib/index/index.js';
 import { dirFilterable, printAligned, readRowBin, rowBinChunks, type RowBin } from '../lib/index/rowbin.js';
-import { findRecords, spliceRowBin, splitRecords } from '../lib/index/listpatch.js';
+import { emptyOver, overlayRows, overWith } from '../lib/index/overlay.js';
 import { linesOf, writeLines, type PickState } from '../fzf/feed.js';
 
 const home = '/home/u';
@@ -92,17 +92,16 @@ describe('printAligned', () => {
     expect(printed(render([]), s, true, true)).toBe(expected(render([]), s, true, true));
   });
 
-  it('rows.bin spliced by an append (records in a second buffer) prints the same as a build of it', () => {
-    const bin = render(odd);
+  it('rows.bin with an append\'s patch over it (records in a second buffer) prints the same as a build of it', () => {
     const changed = [mk(33, { title: 'changed and newest', updated: now - 1000 } as Partial<Session>), mk(3, { branch: 'feature/漢字-branch', title: '表の題 again', updated: now - 2000 } as Partial<Session>)];
-    const recs = findRecords(bin, new Set(changed.map((s) => s.key)))!;
-    const one = splitRecords(rowBinChunks('-', home, changed.map((s) => ({ s, short: recs.get(s.key)!.short })))![1]!);
-    const spliced = spliceRowBin(bin, 'n', new Set([...recs.values()].map((r) => r.k)), changed.map((s, i) => ({ rec: one[i]!, s })))!.bin!;
-    expect(spliced.more).toBeTruthy();
+    const o = overWith(render(odd), emptyOver('b'), 'n', home, changed, new Map())!.over;
+    const patched = render(odd);
+    expect(overlayRows(patched, o)).toBe(true);
+    expect(patched.more).toBeTruthy();
     const rebuilt = render(odd.map((s) => changed.find((c) => c.key === s.key) ?? s));
     for (const s of states) {
-      expect(printed(spliced, s, true, true)).toBe(expected(spliced, s, true, true));
-      expect(printed(spliced, s, false, true)).toBe(printed(rebuilt, s, false, true));
+      expect(printed(patched, s, true, true)).toBe(expected(patched, s, true, true));
+      expect(printed(patched, s, false, true)).toBe(printed(rebuilt, s, false, true));
     }
   });
 

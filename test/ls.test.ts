@@ -145,7 +145,7 @@ describe('resume ls', () => {
     }
   }, 120_000);
 
-  it('shows an append at once (the spliced rows) with its new prompt count', () => {
+  it('shows an append at once (the rows of check.patch over rows.bin) with its new prompt count', () => {
     const h = store();
     const file = claude(h, 1, path.join(h, 'src', 'app'), ['first ask', 'second ask', 'third ask'], '2026-05-01T10:00:00.000Z');
     ls(h, ['-a']);

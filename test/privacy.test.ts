@@ -97,7 +97,7 @@ describe('nothing from a transcript reaches any output raw', () => {
     const bin = fs.readFileSync(path.join(dir, 'rows.bin')).toString('utf8');
     for (const sec of NEEDLES) expect(bin).not.toContain(sec);
 
-    // an append: list.patch and the spliced rows.bin hold the new prompt redacted
+    // an append: list.patch and check.patch (the new rows over rows.bin) hold the new prompt redacted
     const cwd = path.join(home, 'work', 'shop');
     fs.appendFileSync(path.join(home, `.claude/projects/-w-shop/${id2}.jsonl`), JSON.stringify({
       parentUuid: `${id2}-2`, isSidechain: false, userType: 'external', cwd, sessionId: id2, version: '2.1.0', gitBranch: 'main', type: 'user',
@@ -112,7 +112,7 @@ describe('nothing from a transcript reaches any output raw', () => {
     // and every other file the index writes (whatever its name) holds no secret; the state shards
     // are the exception: the parser's state (to continue an append) is the transcript's own text
     const every = fs.readdirSync(dir, { withFileTypes: true }).filter((e) => e.isFile()).map((e) => path.join(dir, e.name));
-    expect(every.map((f) => path.relative(dir, f))).toEqual(expect.arrayContaining(['list.json', 'rows.json', 'rows.bin', 'list.patch', 'check.bin', 'dirs.json']));
+    expect(every.map((f) => path.relative(dir, f))).toEqual(expect.arrayContaining(['list.json', 'rows.json', 'rows.bin', 'list.patch', 'check.bin', 'check.patch', 'dirs.json']));
     for (const f of every) {
       const text = fs.readFileSync(f).toString('utf8');
       for (const sec of NEEDLES) expect(text, `${path.relative(dir, f)} holds a secret`).not.toContain(sec);

@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Harness, Session } from '../lib/types.js';
 import { byRecency } from '../lib/index/index.js';
 import { anyIdStarts, closeRowBin, eachRow, lsRows, openRowBin, printRowBin, readRowBin, rowBinChunks, setRowBinWindow, type BinRow, type RowBin, type RowFilter } from '../lib/index/rowbin.js';
-import { findRecords, spliceRowBin, splitRecords } from '../lib/index/listpatch.js';
+import { emptyOver, overlayRows, overWith } from '../lib/index/overlay.js';
 import { writeLines, type PickState } from '../fzf/feed.js';
 
 const home = '/home/u';
@@ -83,41 +83,33 @@ describe('rows.bin read a window at a time', () => {
       const r = openRowBin(file)!;
       expect(r, `window ${w}`).not.toBeNull();
       expect(views(r), `window ${w}`).toEqual(want);
-      // asked for the whole file (an append's splice), it has it, and reads from it from then on
+      // asked for the whole file, it has it, and reads from it from then on
       expect(r.buf.equals(fs.readFileSync(file))).toBe(true);
       expect(views(r), `window ${w}, whole`).toEqual(want);
       closeRowBin(r);
     }
   });
 
-  it('an append spliced into an opened file writes what a splice of the whole file writes, and prints as one built from the changed sessions', () => {
-    setRowBinWindow(100);
+  it('with an append\'s patch over it (records held apart, between records of the file), every consumer gets what a file built from the changed sessions gives', () => {
+    // changed: to the top, into the middle (next to records larger than the window), to the end
+    const changed = [
+      mk(7, { title: 'changed and newest', updated: now - 1000 } as Partial<Session>),
+      mk(101, { title: `still long ${'y'.repeat(3000)}`, updated: now - 30.5 * 3_600_000 } as Partial<Session>),
+      mk(40, { title: 'changed, no time', updated: null, started: null } as Partial<Session>),
+    ];
+    const rebuilt = views(readRowBin(fs.readFileSync(fileOf(sessions.map((s) => changed.find((c) => c.key === s.key) ?? s))))!) as Record<string, unknown>;
     const file = fileOf(sessions);
-    const bin = openRowBin(file)!;
-    const changed = [mk(7, { title: 'changed and newest', updated: now - 1000 } as Partial<Session>)];
-    const recs = findRecords(bin, new Set(changed.map((s) => s.key)))!;
-    const one = splitRecords(rowBinChunks('-', home, changed.map((s) => ({ s, short: recs.get(s.key)!.short })))![1]!);
-    const spliced = spliceRowBin(bin, 'n', new Set([...recs.values()].map((x) => x.k)), changed.map((s, i) => ({ rec: one[i]!, s })))!;
-    // nothing of the old file held: its runs are read as the new one is written (each piece copied
-    // here, as writing it would take it before the next is read)
-    expect(spliced.bin).toBeNull();
-    expect(bin.win!.whole).toBeNull();
-    const out = path.join(path.dirname(file), 'spliced.bin');
-    const pieces: Buffer[] = [];
-    for (const b of spliced.parts) pieces.push(Buffer.from(b));
-    fs.writeFileSync(out, Buffer.concat(pieces));
-    closeRowBin(bin);
-    const rebuilt = readRowBin(fs.readFileSync(fileOf(sessions.map((s) => changed.find((c) => c.key === s.key) ?? s))))!;
-    const got = openRowBin(out)!;
-    expect(got.id).toBe('n');
-    const { id: _a, ...g } = views(got) as Record<string, unknown>;
-    const { id: _b, ...exp } = views(rebuilt) as Record<string, unknown>;
-    expect(g).toEqual(exp);
-    // the bytes are those the whole-file splice writes
-    const whole = readRowBin(fs.readFileSync(file))!;
-    const w = spliceRowBin(whole, 'n', new Set([...findRecords(whole, new Set(changed.map((s) => s.key)))!.values()].map((x) => x.k)), changed.map((s, i) => ({ rec: one[i]!, s })))!;
-    expect(fs.readFileSync(out).equals(Buffer.concat([...w.parts]))).toBe(true);
-    closeRowBin(got);
+    for (const w of [40, 100, 4096, 1 << 20]) {
+      setRowBinWindow(w);
+      const bin = openRowBin(file)!;
+      const o = overWith(bin, emptyOver('b'), 'n', home, changed, new Map())!.over;
+      expect(overlayRows(bin, o)).toBe(true);
+      // read through the window still: the file is never held whole
+      expect(bin.win!.whole).toBeNull();
+      expect(views(bin), `window ${w}`).toEqual({ ...rebuilt, id: 'n' });
+      expect(bin.win!.whole).toBeNull();
+      closeRowBin(bin);
+    }
   });
 
   it('refuses a damaged file and closes it: truncated, extended, garbage, empty, another version, a length past the end, a count it cannot hold', () => {

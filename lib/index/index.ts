@@ -21,16 +21,20 @@
 //                      (preview on every cursor move, the picked session) parses one record, not
 //                      the whole listing (storedSession below).
 //   list.patch       — an append's change to list.json and rows.json (lib/index/listpatch.ts).
+//   check.patch      — an append's change to check.bin and rows.bin (lib/index/overlay.ts): the
+//                      stats it recorded anew, the rows.bin records it drops and the rows it puts
+//                      in their places. It names the build over check.bin's, its base.
 //   rows.bin         — the rows `resume rows` prints, rendered (lib/index/rowbin.ts): a no-change
 //                      `rows` copies them out, with only the age computed.
 //   dirs.json        — directory listings by directory stat (lib/index/dirs.ts).
 //   state/NNN.json   — per source: its stat, offset, parser state (to continue an append), per-source
 //                      sessions; sharded by a hash of the path into SHARDS files, so an append
-//                      reads and rewrites one small shard, not the state of every source.
+//                      reads and rewrites one small shard, not the state of every source (a line
+//                      per source: it parses only the changed ones, lib/index/shardtext.ts).
 //   index.lock       — held by the one run that parses (lib/index/lock.ts); others wait for it.
-// check.bin is written last and names the build: rows.bin, and the listing (list.json and rows.json,
-// or them with list.patch applied), are used only when they are of the build it names, so a run that
-// died half-way is never read as finished. (files.json, the stat table earlier versions kept, is
+// check.bin is written last and names the build (check.patch, when one is over it, names it instead):
+// rows.bin, and the listing (list.json and rows.json, or them with list.patch applied), are used only
+// when they are of the build it names, so a run that died half-way is never read as finished. (files.json, the stat table earlier versions kept, is
 // gone: check.bin holds the same.)
 //
 // An append (sources of per-source harnesses grown or rewritten; none new, none gone) updates the
@@ -48,14 +52,18 @@
 //     list.json is the current build) merged with this change stays within PATCH_MAX_SESSIONS and
 //     PATCH_MAX_BYTES.
 // It then writes the changed shards, list.patch (new build id, base = list.json's build, the
-// changed keys dropped and their sessions put, merged with the patch in force), rows.bin (spliced
-// in bytes: listpatch.ts spliceRowBin) and check.bin last. Anything else (a new or vanished source or
-// session, a damaged or foreign patch, a bound passed) takes the partial or full path, which reads
-// the listing (with the patch applied), writes list.json, rows.json, rows.bin and check.bin whole
-// (compaction) and removes list.patch. A run that dies between the patch and check.bin leaves a
-// patch check.bin does not name: when the build check.bin names was itself a patch, its listing is
-// then gone and the next run builds the listing whole from the state shards (nothing is parsed
-// again that did not change); when it was list.json's own build, that still serves.
+// changed keys dropped and their sessions put, merged with the patch in force), check.bin again
+// only when its sources or memos changed (of its own build, so the patches over it stand) and
+// check.patch last (the same build id, base = check.bin's and rows.bin's build: the stats recorded
+// anew while check.bin lists the same sources, the records of rows.bin dropped and the changed
+// rows with their places, merged with the patch in force: lib/index/overlay.ts). Anything else (a
+// new or vanished source or session, a damaged or foreign patch, a bound passed) takes the partial
+// or full path, which reads the listing (with the patch applied), writes list.json, rows.json,
+// rows.bin and check.bin whole (compaction) and removes both patches. A run that dies between
+// list.patch and check.patch leaves a list.patch the check does not name: when the build it names
+// was itself a patch, its listing is then gone and the next run builds the listing whole from the
+// state shards (nothing is parsed again that did not change); when it was list.json's own build,
+// that still serves.
 import fs from 'node:fs';
 import os from 'node:os';
 import { isAscii } from 'node:buffer';
@@ -73,10 +81,11 @@ import { shortIds } from '../select/filter.js';
 import { tryLock, unlock, waitUnlocked } from './lock.js';
 import { byRecency, OrderedStream, planOrder } from './stream.js';
 import { closeRowBin, openRowBin, rowBinChunks, type RowBin } from './rowbin.js';
+import { applyStats, emptyOver, overBytes, overlayRows, overWith, readOver, type Over, type OverStat } from './overlay.js';
 import { PairedShardWriter, ShardWriter } from './shardwriter.js';
 import { memberLine, promptLine, promptsFile, promptsHead, PROMPTS_TAIL, shardToken, stateHead } from './promptfile.js';
 import { readShardText, shardEntry, writeShardFiles, type ShardText } from './shardtext.js';
-import { applyPatch, findRecords, PATCH_MAX_BYTES, PATCH_MAX_SESSIONS, readHead, readPatch, spliceRowBin, splitRecords, type ListHead, type ListPatch, type NewRecord } from './listpatch.js';
+import { applyPatch, PATCH_MAX_BYTES, PATCH_MAX_SESSIONS, readHead, readPatch, type ListHead, type ListPatch } from './listpatch.js';
 import { FILE, NONE, quickStat, StatInDirs } from '../util/quickstat.js';
 import { fullCollector } from '../util/gc.js';
 import { fnv1a } from '../util/fnv.js';
@@ -254,6 +263,8 @@ export interface IndexFiles {
   rows: string;
   rowbin: string;
   patch: string;
+  /** check.patch: an append's change to check.bin and rows.bin (lib/index/overlay.ts) */
+  over: string;
   /** list.idx: each session's byte range in list.json */
   idx: string;
   check: string;
@@ -265,7 +276,15 @@ export interface IndexFiles {
 export function indexFiles(ctx: Ctx): IndexFiles {
   const dir = cacheDir(ctx);
   const j = (n: string) => path.join(dir, n);
-  return { dir, list: j('list.json'), rows: j('rows.json'), rowbin: j('rows.bin'), patch: j('list.patch'), idx: j('list.idx'), check: j('check.bin'), dirs: j('dirs.json'), lock: j('index.lock'), state: j('state') };
+  return {
+    dir, list: j('list.json'), rows: j('rows.json'), rowbin: j('rows.bin'), patch: j('list.patch'), over: overFileOf(j('check.bin')), idx: j('list.idx'), check: j('check.bin'),
+    dirs: j('dirs.json'), lock: j('index.lock'), state: j('state'),
+  };
+}
+
+/** check.patch, beside its check.bin. */
+function overFileOf(check: string): string {
+  return path.join(path.dirname(check), 'check.patch');
 }
 
 /**
@@ -393,7 +412,14 @@ function checkName(f: Found): string {
 
 /** check.bin read and split: build id, per-adapter meta (with the memos), and the stat bytes. */
 interface StoredCheck {
+  /** the build it names: check.patch's when one is over this check.bin, else check.bin's own */
   id: string;
+  /** check.bin's own build id (that of rows.bin) */
+  fileId: string;
+  /** check.patch, when it is over this check.bin (its stats are put over `buf`'s already) */
+  over: Over | null;
+  /** check.patch's stat when read (null: none), whether it is still the file on disk */
+  overStat: OverStat;
   count: number;
   meta: AdapterMeta[];
   buf: Buffer;
@@ -445,16 +471,23 @@ function readCheckFile(file: string): StoredCheck | null {
   if (buf.length < namesAt) return null;
   const meta = parseMeta(buf.toString('utf8', metaAt, codesAt));
   if (!meta || meta.reduce((n, a) => n + a.n, 0) !== count) return null;
-  return { id: m[2]!, count, meta, buf, codesAt, numsAt, namesAt, stat };
+  const fileId = m[2]!;
+  // an append's patch over it: its stats put over the stored ones (buf is this process's own copy)
+  const r = readOver(overFileOf(file), INDEX_VERSION);
+  const over = overOf(r.over, fileId, count) && applyStats(r.over!, buf, numsAt, count) ? r.over : null;
+  return { id: over ? over.id : fileId, fileId, over, overStat: r.stat, count, meta, buf, codesAt, numsAt, namesAt, stat };
 }
 
 /** check.bin as read before, when it is still the file on disk (written atomically: a new one is a new inode); else read again. */
 function recheck(file: string, c: StoredCheck | null): StoredCheck | null {
-  if (c) {
-    const st = statOf(file);
-    if (st && st.ino === c.stat.ino && st.size === c.stat.size && st.mtimeMs === c.stat.mtimeMs && st.ctimeMs === c.stat.ctimeMs) return c;
-  }
+  if (c && sameFile(statOf(file), c.stat) && sameFile(statOf(overFileOf(file)), c.overStat)) return c;
   return readCheck(file);
+}
+
+/** The same file as when it was read (both none, or the same inode, size, mtime and ctime)? */
+function sameFile(st: fs.Stats | null, was: OverStat): boolean {
+  if (!st || !was) return !st && !was;
+  return st.ino === was.ino && st.size === was.size && st.mtimeMs === was.mtimeMs && st.ctimeMs === was.ctimeMs;
 }
 
 /** The stored source paths (a path with dependencies carries their signature after \u0001). */
@@ -545,6 +578,8 @@ function matchCheck(c: StoredCheck | null, d: Discovered): string | null {
 /** A stored source: its stat as check.bin recorded it, and its harness. */
 interface PrevStat extends Stat {
   harness: Harness;
+  /** its index in check.bin */
+  at: number;
 }
 
 /**
@@ -594,7 +629,7 @@ function storedStats(c: StoredCheck, sources: SourceList, served: boolean, taken
     let a = 0;
     while (a < ends.length && i >= ends[a]!) a++;
     // (read from the bytes: they need not be 8-byte aligned in the file's buffer)
-    out.set(p, { size: stat.readDoubleLE(i * 24), mtime: stat.readDoubleLE(i * 24 + 8), ino: stat.readDoubleLE(i * 24 + 16), sig: sep < 0 ? '' : name.slice(sep + 1), harness: c.meta[a]?.name as Harness });
+    out.set(p, { size: stat.readDoubleLE(i * 24), mtime: stat.readDoubleLE(i * 24 + 8), ino: stat.readDoubleLE(i * 24 + 16), sig: sep < 0 ? '' : name.slice(sep + 1), harness: c.meta[a]?.name as Harness, at: i });
   };
   if (served && countOf(sources) === c.count) {
     const now = taken ?? statNums(listOf(sources));
@@ -634,11 +669,27 @@ export function storedSizes(ctx: Ctx): Map<string, number> {
   return out;
 }
 
-/** The build id check.bin names (its first line only); null when there is none of this version. */
-export function checkId(file: string): string | null {
+/** Is this check.patch over the check.bin of build `fileId` with `count` sources? */
+function overOf(o: Over | null, fileId: string, count: number): boolean {
+  return !!o && o.base === fileId && (o.statAt.length === 0 || o.statAt[o.statAt.length - 1]! < count);
+}
+
+/**
+ * The build check.bin names (check.patch's when one is over it) from check.bin's first line and
+ * check.patch, with what rows.bin needs to list it; null when there is none of this version.
+ */
+function checkHead(file: string): Pick<StoredCheck, 'id' | 'fileId' | 'over'> | null {
   const first = readFirstLine(file, 200);
-  const m = first ? /^v(\d+) (\S+) \d+ \d+$/.exec(first.toString('latin1')) : null;
-  return m && Number(m[1]) === INDEX_VERSION ? m[2]! : null;
+  const m = first ? /^v(\d+) (\S+) (\d+) \d+$/.exec(first.toString('latin1')) : null;
+  if (!m || Number(m[1]) !== INDEX_VERSION) return null;
+  const { over } = readOver(overFileOf(file), INDEX_VERSION);
+  const o = overOf(over, m[2]!, Number(m[3])) ? over : null;
+  return { id: o ? o.id : m[2]!, fileId: m[2]!, over: o };
+}
+
+/** The build id check.bin names (check.patch's when one is over it); null when there is none of this version. */
+export function checkId(file: string): string | null {
+  return checkHead(file)?.id ?? null;
 }
 
 /**
@@ -1348,15 +1399,16 @@ function tryFast(ctx: Ctx, opts: IndexOptions, want: 'full' | 'rows', files: Ind
   // a change: the discovery goes to the builder (its Found objects made only if it needs them)
   if (!id) return { sources: d, skipped, stored };
   if (metaChanged) {
-    // the same sources, and a discovery memo made or dropped: record it for the next run
+    // the same sources, and a discovery memo made or dropped: record it for the next run (as
+    // check.bin of its own build: a check.patch over it stays so)
     try {
-      writeCheck(files.check, id, d.found, meta);
+      writeCheck(files.check, stored!.fileId, d.found, meta);
     } catch {
       /* only costs speed */
     }
   }
   if (want === 'rows' && opts.rowBin) {
-    const bin = openRowBinFile(files.rowbin, id, ctx.home);
+    const bin = openListingRows(files.rowbin, stored!, ctx.home);
     if (bin) {
       const counts = { sources: d.count, parsed: 0, appended: 0, reused: d.count, dropped: 0, bytes: 0 };
       return { sessions: [], rowBin: bin, skipped, counts, roots, changed: false } as AnyResult;
@@ -1372,7 +1424,14 @@ function tryFast(ctx: Ctx, opts: IndexOptions, want: 'full' | 'rows', files: Ind
     const ss = list.sessions as ListedSession[];
     const bin = rowBinChunks(id, ctx.home, ss.map((s) => ({ s, short: s.short })));
     try {
-      if (bin) writeAtomic(files.rowbin, Buffer.concat(bin));
+      if (bin) {
+        writeAtomic(files.rowbin, Buffer.concat(bin));
+        // rows.bin is now of the build check.patch names: check.bin is made of it too, and the patch goes
+        if (stored!.over) {
+          writeCheck(files.check, id, d.found, meta);
+          fs.rmSync(files.over, { force: true });
+        }
+      }
     } catch {
       /* only costs speed */
     }
@@ -1383,8 +1442,16 @@ function tryFast(ctx: Ctx, opts: IndexOptions, want: 'full' | 'rows', files: Ind
 /** rows.bin of the build check.bin names, whole and of this home, not checked against any source; null when there is none. */
 export function lastRowBin(ctx: Ctx): RowBin | null {
   const files = indexFiles(ctx);
-  const id = checkId(files.check);
-  return id ? openRowBinFile(files.rowbin, id, ctx.home) : null;
+  const c = checkHead(files.check);
+  return c ? openListingRows(files.rowbin, c, ctx.home) : null;
+}
+
+/** The rows of the build a check names: rows.bin of its own build, with its check.patch put over it when it has one. */
+function openListingRows(file: string, c: Pick<StoredCheck, 'fileId' | 'over'>, home: string): RowBin | null {
+  const r = openRowBinFile(file, c.fileId, home);
+  if (!r || !c.over || overlayRows(r, c.over)) return r;
+  closeRowBin(r);
+  return null;
 }
 
 /** openRowBin when the file is whole and of this build and home (read a window at a time); null otherwise. */
@@ -1713,8 +1780,8 @@ async function appendPatch(
     cur = patchFor(files, head.id, stored.id);
     if (!cur) return null;
   }
-  // read through a window: the splice streams its unchanged runs into the new file
-  const bin = openRowBinFile(files.rowbin, stored.id, ctx.home);
+  // rows.bin of check.bin's own build, read through a window (the patch in force is put over it below)
+  const bin = openRowBinFile(files.rowbin, stored.fileId, ctx.home);
   if (!bin) return null;
   const hold = new Set(head.hold);
   for (const p of changed) {
@@ -1761,19 +1828,28 @@ async function appendPatch(
     }
   }
 
-  // rows.bin: the changed records found (their short ids stand: the ids did not change) and replaced
+  // check.patch: the changed records put over the listing in force (their short ids stand: the ids
+  // did not change), and the new stats (by check.bin index) while check.bin lists these very
+  // sources with the same memos; else check.bin is written again (of its own build, with every stat
+  // as found) and the patch carries no stats
   if (put.length > PATCH_MAX_SESSIONS) return handOn();
   const keys = new Set(put.map((s) => s.key));
-  const recs = findRecords(bin, keys);
-  if (!recs) return handOn();
-  const shorts = put.map((s) => recs.get(s.key)!.short);
-  const rendered = rowBinChunks('-', ctx.home, put.map((s, i) => ({ s, short: shorts[i]! })));
-  const one = rendered && splitRecords(rendered[1]!);
-  if (!one || one.length !== put.length) return handOn();
-  const adds: NewRecord[] = put.map((s, i) => ({ rec: one[i]!, s }));
+  const over = stored.over ?? emptyOver(stored.fileId);
+  const asStored = served && !sources.metaChanged;
+  const stats = new Map<number, Buffer>();
+  if (asStored) {
+    const nums = sources.nums();
+    for (const p of changed) {
+      const i = prev.get(p)!.at;
+      stats.set(i, nums.subarray(i * 24, i * 24 + 24));
+    }
+  }
   const id = newBuildId();
+  const made = overWith(bin, asStored ? over : { ...over, statAt: new Uint32Array(0), stats: Buffer.alloc(0) }, id, ctx.home, put, stats);
+  if (!made || made.over.statAt.length > PATCH_MAX_SESSIONS * 4) return handOn();
+  const { over: next, shorts } = made;
 
-  // the patch: the one in force with these sessions put over it
+  // list.patch: the one in force with these sessions put over it
   const patch: ListPatch = { v: INDEX_VERSION, id, base: head.id, built: Date.now(), skipped, drop: [...new Set([...(cur?.drop ?? []), ...keys])], put: [], short: [] };
   if (cur) {
     for (let i = 0; i < cur.put.length; i++) {
@@ -1789,10 +1865,7 @@ async function appendPatch(
   const text = JSON.stringify(patch);
   if (text.length > PATCH_MAX_BYTES) return handOn();
 
-  const nextBin = spliceRowBin(bin, id, new Set([...recs.values()].map((x) => x.k)), adds);
-  if (!nextBin) return handOn();
-
-  // The changed shards (with their unchanged entries), the patch, rows.bin, and check.bin last.
+  // The changed shards (with their unchanged entries), the patch, check.bin when it changes, and check.patch last.
   try {
     writeChanged(files.state, shards, texts, old, parsed, byPath);
   } catch (err) {
@@ -1801,20 +1874,16 @@ async function appendPatch(
   }
   try {
     writeAtomic(files.patch, text);
-    writeAtomic(files.rowbin, nextBin.parts);
-    writeCheck(files.check, id, sources, meta, served ? stored : undefined, sources.nums());
+    if (!asStored) writeCheck(files.check, stored.fileId, sources, meta, served ? stored : undefined, sources.nums());
+    writeAtomic(files.over, overBytes(next, INDEX_VERSION));
   } catch (err) {
     // the listing of the stored build stands (or, with the patch written, none does: the next run builds it)
     debugWrite(err);
   }
   handOn();
-  closeRowBin(bin);
   counts.reused = sources.count - changed.size;
-  if (want === 'rows' && opts.rowBin) {
-    // the file just written, read back through a window (the old one was never held whole)
-    const rowBin = nextBin.bin ?? openRowBinFile(files.rowbin, id, ctx.home);
-    if (rowBin) return { result: { sessions: [], rowBin, skipped, counts, roots, changed: true } };
-  }
+  if (want === 'rows' && opts.rowBin && overlayRows(bin, next)) return { result: { sessions: [], rowBin: bin, skipped, counts, roots, changed: true } };
+  closeRowBin(bin);
   const l = readListing(files, want, id);
   if (l) return { result: { sessions: l.sessions, skipped, counts, roots, changed: true } };
   // what was written cannot be read back: the caller writes the listing whole (nothing to parse
@@ -1953,6 +2022,7 @@ function writeListing(files: IndexFiles, found: Found[], sessions: Session[], sk
   else fs.rmSync(files.rowbin, { force: true });
   writeCheck(files.check, id, found, meta);
   fs.rmSync(files.patch, { force: true });
+  fs.rmSync(files.over, { force: true });
   fs.rmSync(path.join(files.dir, 'files.json'), { force: true });
 }
 

@@ -38,7 +38,7 @@ export const FIXED = 2 + 8 + 16 + 1 + 4;
 const REASONS = [null, 'subagent', 'headless', 'sdk', 'exec', 'mcp', 'empty', 'archived'] as const;
 const OTHER = 255;
 
-type Listed = Pick<Session, 'key' | 'id' | 'harness' | 'cwd' | 'title' | 'firstPrompt' | 'branch' | 'started' | 'updated' | 'hidden' | 'hiddenReason' | 'prompts'>;
+export type Listed = Pick<Session, 'key' | 'id' | 'harness' | 'cwd' | 'title' | 'firstPrompt' | 'branch' | 'started' | 'updated' | 'hidden' | 'hiddenReason' | 'prompts'>;
 
 /** The rule of withSnapshotNames: these take a snapshot name when one is stored. */
 export function untitledClaude(s: Pick<Session, 'harness' | 'title' | 'firstPrompt'>): boolean {
@@ -107,7 +107,7 @@ export interface RowBin {
   readonly buf: Buffer;
   /** offset of each record; past the end of `buf`, an offset into `more` (less buf.length) */
   at: Uint32Array;
-  /** records held apart from `buf` (an append's new records: lib/index/listpatch.ts spliceRowBin) */
+  /** records held apart from the file (an append's: lib/index/overlay.ts), at offsets past the file's end in `at` */
   more?: Buffer;
   /** the open file its records are read from a window at a time (openRowBin), until `buf` is asked for */
   win?: Win;
@@ -256,34 +256,6 @@ export function openRowBin(file: string): RowBin | null {
   }
 }
 
-/** Is this RowBin read a window at a time (openRowBin, its whole bytes not asked for)? */
-export function windowed(r: RowBin): boolean {
-  return !!r.win && !r.win.whole;
-}
-
-/** Record `k`'s time (updated, else started; NaN when unknown) and its first field's bytes (`key\tshort`), through the window when it is one. */
-export function recordHead(r: RowBin, k: number): { time: number; a: string } {
-  const rec = locate(r, k);
-  const t = timeOf(rec);
-  return { time: t ?? NaN, a: rec.buf.toString('utf8', rec.a, rec.b) };
-}
-
-/**
- * Bytes [from, to) of an opened RowBin's file, in pieces of at most a window, each in the same
- * buffer (done with before the next is asked for): for writing the unchanged runs of records into
- * a new rows.bin without holding the old one in memory.
- */
-export function* fileRange(r: RowBin, from: number, to: number): Generator<Buffer> {
-  const w = r.win!;
-  const chunk = Buffer.allocUnsafe(Math.min(WINDOW, Math.max(1, to - from)));
-  for (let p = from; p < to; ) {
-    const n = fs.readSync(w.fd, chunk, 0, Math.min(chunk.length, to - p), p);
-    if (n <= 0) throw new Error('rows.bin was cut short while it was read');
-    yield chunk.subarray(0, n);
-    p += n;
-  }
-}
-
 /**
  * Where `needle` occurs in an opened RowBin's file (file offsets, in order), read a window at a time
  * with an overlap so none is missed at a seam.
@@ -331,7 +303,7 @@ function u32(buf: Uint8Array, q: number): number {
  * flags, and the ends of A (`b`), B (`l`) and L (`e`) with the length of I. One object, filled by
  * `locate` and good until its next call: the loops over 22,000 records make no object per record.
  */
-interface Rec {
+export interface Rec {
   buf: Buffer;
   u8: Uint8Array;
   p: number;
@@ -343,30 +315,31 @@ interface Rec {
   li: number;
 }
 const REC: Rec = { buf: Buffer.alloc(0), u8: new Uint8Array(0), p: 0, flags: 0, a: 0, b: 0, l: 0, e: 0, li: 0 };
-/** the plain views of the last RowBin located */
-let viewed: { r: RowBin; buf: Uint8Array; more: Uint8Array | null } | null = null;
+/** the plain views of the last RowBin located (`buf`: none while it is read through its window) */
+let viewed: { r: RowBin; of: Buffer | undefined; buf: Uint8Array | null; more: Uint8Array | null } | null = null;
 const plainView = (b: Buffer) => new Uint8Array(b.buffer, b.byteOffset, b.length);
 
 /** Record `k` of `r` into REC. */
-function locate(r: RowBin, k: number): Rec {
+export function locate(r: RowBin, k: number): Rec {
   const w = r.win;
-  if (w && !w.whole) {
+  const p = r.at[k]!;
+  if (w && !w.whole && p < w.size) {
     // read through the window: the record whole in it, read from its start when it is not
-    const p = r.at[k]!;
-    const end = k + 1 < r.count ? r.at[k + 1]! : w.size;
+    let end = k + 1 < r.count ? r.at[k + 1]! : w.size;
+    if (end > w.size) {
+      // the next is a record held apart: this one's end from its lengths
+      if (p < w.from || p + FIXED > w.from + w.len) fill(w, p, p + FIXED);
+      const q = p - w.from;
+      end = p + FIXED + u32(w.u8, q + 10) + u32(w.u8, q + 14) + u32(w.u8, q + 18) + u32(w.u8, q + 22);
+    }
     if (p < w.from || end > w.from + w.len) fill(w, p, end);
     return fillRec(w.buf, w.u8, p - w.from);
   }
-  if (viewed?.r !== r) viewed = { r, buf: plainView(r.buf), more: r.more ? plainView(r.more) : null };
-  let p = r.at[k]!;
-  let buf = r.buf;
-  let u8 = viewed.buf;
-  if (p >= buf.length) {
-    p -= buf.length;
-    buf = r.more!;
-    u8 = viewed.more!;
-  }
-  return fillRec(buf, u8, p);
+  if (viewed?.r !== r || viewed.of !== r.more) viewed = { r, of: r.more, buf: null, more: r.more ? plainView(r.more) : null };
+  const size = w && !w.whole ? w.size : r.buf.length;
+  if (p >= size) return fillRec(r.more!, viewed.more!, p - size);
+  viewed.buf ??= plainView(r.buf);
+  return fillRec(r.buf, viewed.buf, p);
 }
 
 function fillRec(buf: Buffer, u8: Uint8Array, p: number): Rec {
