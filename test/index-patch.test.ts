@@ -288,9 +288,22 @@ describe('an append writes its shard again a line per entry (lib/index/shardtext
     expect(ok(h, ['resolve', 'walrus'])).toBe(`claude:${uuid(a)}\n`);
     expectFresh(h);
 
+    // a reply adds no prompt: the prompt file stays as it is (the same file), the shard keeps its token
+    const pinode = fs.statSync(pfile).ino;
+    fs.appendFileSync(claudeFile(h, b), claudeLine(uuid(b), `/tmp/p${b}`, 'a reply about otters', ts(9, 11), {
+      type: 'assistant', message: { role: 'assistant', model: 'claude-test', content: [{ type: 'text', text: 'a reply about otters' }] },
+    }));
+    ok(h, ['rows']);
+    expect(fs.statSync(pfile).ino).toBe(pinode);
+    expect(lines(pfile)).toEqual(p1);
+    expect(lineOf(lines(sfile), b)).not.toBe(lineOf(s1, b));
+    expect(JSON.parse(lines(sfile).join('\n')).tok).toBe(JSON.parse(p1.join('\n')).tok);
+    expect(ok(h, ['resolve', 'walrus'])).toBe(`claude:${uuid(a)}\n`);
+    expectFresh(h);
+
     // the shard as earlier versions wrote it (one line) and its prompt file (pairs in one array):
     // read whole, written in lines
-    const doc = JSON.parse(s1.join('\n'));
+    const doc = JSON.parse(lines(sfile).join('\n'));
     fs.writeFileSync(sfile, JSON.stringify(doc));
     fs.writeFileSync(pfile, JSON.stringify({ v: STATE_VERSION, tok: doc.tok, p: JSON.parse(p1.join('\n')).e.flat() }));
     fs.appendFileSync(claudeFile(h, b), claudeLine(uuid(b), `/tmp/p${b}`, 'the puffin queue', ts(10)));

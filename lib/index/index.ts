@@ -1940,15 +1940,23 @@ function writeChanged(stateDir: string, shards: Set<number>, texts: Map<number, 
     }
     const members: Array<string | Buffer> = [];
     const prompts: Array<string | Buffer> = [];
+    // the prompt file holds these very lines already (an append of replies and tool output, the
+    // usual kind, adds no prompt): it stays, and the shard keeps its token
+    let same = !!t.prompts;
     for (let i = 0; i < t.paths.length; i++) {
       const p = t.paths[i]!;
-      if (shardOf(p) !== n || !found.has(p)) continue;
+      if (shardOf(p) !== n || !found.has(p)) {
+        same = false;
+        continue;
+      }
       const e = parsed[p];
       members.push(e ? memberLine(p, e) : t.members[i]!);
       // (no usable prompt file: the entry is parsed for its line)
-      prompts.push(e ? promptLine(p, e) : (t.prompts?.[i] ?? promptLine(p, (shardEntry(t, i) as Entry | null) ?? undefined)));
+      const line = e ? promptLine(p, e) : (t.prompts?.[i] ?? promptLine(p, (shardEntry(t, i) as Entry | null) ?? undefined));
+      if (e && same && !t.prompts![i]!.equals(Buffer.from(line as string, 'utf8'))) same = false;
+      prompts.push(line);
     }
-    writeShardFiles(shardFile(stateDir, n), promptsFile(stateDir, n), STATE_VERSION, members, prompts, debugWrite);
+    writeShardFiles(shardFile(stateDir, n), promptsFile(stateDir, n), STATE_VERSION, members, same ? { same: t.tok } : prompts, debugWrite);
   }
 }
 

@@ -7,6 +7,8 @@ import { writeAtomic } from '../util/fsx.js';
 import { itemSep, promptsHead, PROMPTS_TAIL, shardToken, STATE_TAIL, stateHead } from './promptfile.js';
 
 export interface ShardText {
+  /** the token its head carries (and its prompt file's, when `prompts` is not null) */
+  tok: string;
   /** each entry's path, in the shard's order */
   paths: string[];
   /** each entry's line, `"<path>":<entry>` (without the comma before it) */
@@ -89,7 +91,7 @@ export function readShardText(file: string, pfile: string, version: number): Sha
   const pbuf = readBytes(pfile);
   let prompts = pbuf && itemLines(pbuf, promptsHead(version, tok), PROMPTS_TAIL);
   if (prompts && prompts.length !== members.length) prompts = null;
-  return { paths, members, at, prompts };
+  return { tok, paths, members, at, prompts };
 }
 
 /** Entry `i` of a shard read as lines, parsed (null when its line is not JSON). */
@@ -107,12 +109,15 @@ const SEP = [Buffer.from(itemSep(0)), Buffer.from(itemSep(1))];
  * Write a shard and its prompt file, with a new token: item n of each is `members[n]` and
  * `prompts[n]` (text or bytes, each a line as the layout has it). Bytes are written as they are,
  * the whole file in one vectored write. A prompt file that cannot be written only costs speed
- * (words are then matched from the shard): its error goes to `onPromptError`.
+ * (words are then matched from the shard): its error goes to `onPromptError`. `same`: the prompt
+ * file on disk holds these prompts already, with this token: the shard is written with it, the
+ * prompt file left as it is.
  */
 export function writeShardFiles(
-  file: string, pfile: string, version: number, members: Array<string | Buffer>, prompts: Array<string | Buffer>, onPromptError: (err: unknown) => void,
+  file: string, pfile: string, version: number, members: Array<string | Buffer>, prompts: Array<string | Buffer> | { same: string }, onPromptError: (err: unknown) => void,
 ): void {
-  const tok = shardToken();
+  const kept = !Array.isArray(prompts);
+  const tok = kept ? prompts.same : shardToken();
   const items = (head: string, xs: Array<string | Buffer>, tail: string): Buffer[] => {
     const out: Buffer[] = [Buffer.from(head)];
     for (let i = 0; i < xs.length; i++) {
@@ -123,6 +128,7 @@ export function writeShardFiles(
     return out;
   };
   writeAtomic(file, items(stateHead(version, tok), members, STATE_TAIL));
+  if (kept) return;
   try {
     writeAtomic(pfile, items(promptsHead(version, tok), prompts, PROMPTS_TAIL));
   } catch (err) {
