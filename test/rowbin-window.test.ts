@@ -91,14 +91,19 @@ describe('rows.bin read a window at a time', () => {
   });
 
   it('with an append\'s patch over it (records held apart, between records of the file), every consumer gets what a file built from the changed sessions gives', () => {
-    // changed: to the top, into the middle (next to records larger than the window), to the end
+    // changed: into the middle (the first held apart comes after a record of the file; next to
+    // records larger than the window), and to the end
     const changed = [
-      mk(7, { title: 'changed and newest', updated: now - 1000 } as Partial<Session>),
+      mk(7, { title: 'changed, between 20 and 21', updated: now - 20.5 * 3_600_000 } as Partial<Session>),
       mk(101, { title: `still long ${'y'.repeat(3000)}`, updated: now - 30.5 * 3_600_000 } as Partial<Session>),
       mk(40, { title: 'changed, no time', updated: null, started: null } as Partial<Session>),
     ];
-    const rebuilt = views(readRowBin(fs.readFileSync(fileOf(sessions.map((s) => changed.find((c) => c.key === s.key) ?? s))))!) as Record<string, unknown>;
-    const file = fileOf(sessions);
+    // (older sessions after them: a record read past its end would show in the window's size)
+    const many = [...sessions, ...Array.from({ length: 300 }, (_, i) => mk(200 + i))];
+    const rebuilt = views(readRowBin(fs.readFileSync(fileOf(many.map((s) => changed.find((c) => c.key === s.key) ?? s))))!) as Record<string, unknown>;
+    const file = fileOf(many);
+    const whole = readRowBin(fs.readFileSync(file))!;
+    const largest = Math.max(...Array.from(whole.at, (p, k) => (k + 1 < whole.count ? whole.at[k + 1]! : whole.buf.length) - p));
     for (const w of [40, 100, 4096, 1 << 20]) {
       setRowBinWindow(w);
       const bin = openRowBin(file)!;
@@ -108,6 +113,8 @@ describe('rows.bin read a window at a time', () => {
       expect(bin.win!.whole).toBeNull();
       expect(views(bin), `window ${w}`).toEqual({ ...rebuilt, id: 'n' });
       expect(bin.win!.whole).toBeNull();
+      // and the window grew no larger than a record or the header read (a record before one held apart is read alone)
+      expect(bin.win!.buf.length).toBeLessThanOrEqual(Math.max(w, largest, 8193));
       closeRowBin(bin);
     }
   });

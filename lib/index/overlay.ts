@@ -140,15 +140,24 @@ export function overlayRows(r: RowBin, o: Over): boolean {
   let m = 0;
   let j = 0;
   let d = 0;
-  for (let k = 0; k <= n; k++) {
-    while (j < o.pos.length && o.pos[j] === k) at[m++] = size + o.recAt[j++]!;
-    if (k === n) break;
-    if (d < o.drop.length && o.drop[d] === k) {
-      d++;
-      continue;
+  // the runs of rows.bin's records between the patch's places copied as runs (a loop over 22,000
+  // records, run once while the code is cold, cost ~2 ms), the patch's records put in their places
+  for (let k = 0; ; ) {
+    const np = j < o.pos.length ? o.pos[j]! : n + 1;
+    const nd = d < o.drop.length ? o.drop[d]! : n + 1;
+    const stop = Math.min(np, nd, n);
+    if (stop > k) {
+      at.set(r.at.subarray(k, stop), m);
+      m += stop - k;
+      k = stop;
     }
-    at[m++] = r.at[k]!;
+    if (np === k) at[m++] = size + o.recAt[j++]!;
+    else if (nd === k) {
+      d++;
+      k++;
+    } else break;
   }
+  if (m !== count) return false;
   r.id = o.id;
   r.count = count;
   r.at = at;

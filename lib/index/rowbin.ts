@@ -326,8 +326,8 @@ export function locate(r: RowBin, k: number): Rec {
   if (w && !w.whole && p < w.size) {
     // read through the window: the record whole in it, read from its start when it is not
     let end = k + 1 < r.count ? r.at[k + 1]! : w.size;
-    if (end > w.size) {
-      // the next is a record held apart: this one's end from its lengths
+    if (end >= w.size || end <= p) {
+      // the last, or the next is held apart (or not the next in the file): this one's end from its lengths
       if (p < w.from || p + FIXED > w.from + w.len) fill(w, p, p + FIXED);
       const q = p - w.from;
       end = p + FIXED + u32(w.u8, q + 10) + u32(w.u8, q + 14) + u32(w.u8, q + 18) + u32(w.u8, q + 22);
