@@ -15,7 +15,7 @@
 // It counts only over the check.bin and rows.bin of build `base`; anything malformed is not used
 // at all (the listing is then built again from the state shards).
 import fs from 'node:fs';
-import { fileFind, FIXED, locate, rowBinChunks, type Listed, type RowBin } from './rowbin.js';
+import { fileFind, FIXED, holdApart, locate, rowBinChunks, type Listed, type RowBin } from './rowbin.js';
 
 export interface Over {
   id: string;
@@ -162,6 +162,7 @@ export function overlayRows(r: RowBin, o: Over): boolean {
   r.count = count;
   r.at = at;
   r.more = o.recs;
+  holdApart(r, o.recs);
   return true;
 }
 

@@ -164,6 +164,13 @@ interface Win {
   len: number;
   /** the whole file, once something asked for `buf` (the window is then no longer used) */
   whole: Buffer | null;
+  /**
+   * The records held apart (RowBin.more), copied once to the end of `buf`, from `tailAt`: a record
+   * of either kind is then read from the same buffer, and the loops over them stay of one shape
+   * (with a second buffer for a few records, printing 22,000 rows took ~20 ms more).
+   */
+  tail: number;
+  tailAt: number;
 }
 
 let WINDOW = 256 << 10;
@@ -184,15 +191,36 @@ const unclosed = new FinalizationRegistry<number>((fd) => {
 /** Bytes [p, end) of the file into the window (from p on, as much as the window holds). */
 function fill(w: Win, p: number, end: number): void {
   const want = Math.min(Math.max(WINDOW, end - p), w.size - p);
-  if (w.buf.length < want) {
-    w.buf = Buffer.allocUnsafe(want);
-    w.u8 = new Uint8Array(w.buf.buffer, w.buf.byteOffset, w.buf.length);
-  }
+  if (w.tailAt < want) grow(w, want);
   const n = readFully(w.fd, w.buf, 0, want, p);
   // rows.bin is only ever replaced (a new file), so an open one never shrinks: this is damage
   if (n < end - p) throw new Error('rows.bin was cut short while it was read');
   w.from = p;
   w.len = n;
+}
+
+/** A window of `cap` bytes, the records held apart after it (the window's bytes are not kept). */
+function grow(w: Win, cap: number): void {
+  const next = Buffer.allocUnsafe(Math.max(cap + w.tail, 1));
+  if (w.tail) w.buf.copy(next, cap, w.tailAt, w.tailAt + w.tail);
+  w.buf = next;
+  w.u8 = new Uint8Array(next.buffer, next.byteOffset, next.length);
+  w.tailAt = cap;
+  w.len = 0;
+}
+
+/** Put these records (RowBin.more) at the end of the window's buffer. */
+export function holdApart(r: RowBin, more: Buffer): void {
+  const w = r.win;
+  if (!w || w.whole) return;
+  const cap = Math.max(w.tailAt, WINDOW);
+  const next = Buffer.allocUnsafe(cap + more.length);
+  more.copy(next, cap);
+  w.buf = next;
+  w.u8 = new Uint8Array(next.buffer, next.byteOffset, next.length);
+  w.tailAt = cap;
+  w.tail = more.length;
+  w.len = 0;
 }
 
 /**
@@ -212,7 +240,7 @@ export function openRowBin(file: string): RowBin | null {
   try {
     const size = fs.fstatSync(fd).size;
     const buf = Buffer.allocUnsafe(Math.min(WINDOW, Math.max(size, 1)));
-    const w: Win = { fd, size, buf, u8: new Uint8Array(buf.buffer, buf.byteOffset, buf.length), from: 0, len: 0, whole: null };
+    const w: Win = { fd, size, buf, u8: new Uint8Array(buf.buffer, buf.byteOffset, buf.length), from: 0, len: 0, whole: null, tail: 0, tailAt: buf.length };
     fill(w, 0, Math.min(size, 8193));
     const nl = w.buf.indexOf(10);
     const h = headOf(w.buf, nl, w.len);
@@ -315,15 +343,17 @@ export interface Rec {
   li: number;
 }
 const REC: Rec = { buf: Buffer.alloc(0), u8: new Uint8Array(0), p: 0, flags: 0, a: 0, b: 0, l: 0, e: 0, li: 0 };
-/** the plain views of the last RowBin located (`buf`: none while it is read through its window) */
-let viewed: { r: RowBin; of: Buffer | undefined; buf: Uint8Array | null; more: Uint8Array | null } | null = null;
+/** the plain views of the last RowBin located whole */
+let viewed: { r: RowBin; of: Buffer | undefined; buf: Uint8Array; more: Uint8Array | null } | null = null;
 const plainView = (b: Buffer) => new Uint8Array(b.buffer, b.byteOffset, b.length);
 
 /** Record `k` of `r` into REC. */
 export function locate(r: RowBin, k: number): Rec {
   const w = r.win;
   const p = r.at[k]!;
-  if (w && !w.whole && p < w.size) {
+  if (w && !w.whole) {
+    // a record held apart: in the same buffer, after the window
+    if (p >= w.size) return fillRec(w.buf, w.u8, w.tailAt + p - w.size);
     // read through the window: the record whole in it, read from its start when it is not
     let end = k + 1 < r.count ? r.at[k + 1]! : w.size;
     if (end >= w.size || end <= p) {
@@ -335,10 +365,8 @@ export function locate(r: RowBin, k: number): Rec {
     if (p < w.from || end > w.from + w.len) fill(w, p, end);
     return fillRec(w.buf, w.u8, p - w.from);
   }
-  if (viewed?.r !== r || viewed.of !== r.more) viewed = { r, of: r.more, buf: null, more: r.more ? plainView(r.more) : null };
-  const size = w && !w.whole ? w.size : r.buf.length;
-  if (p >= size) return fillRec(r.more!, viewed.more!, p - size);
-  viewed.buf ??= plainView(r.buf);
+  if (viewed?.r !== r || viewed.of !== r.more) viewed = { r, of: r.more, buf: plainView(r.buf), more: r.more ? plainView(r.more) : null };
+  if (p >= r.buf.length) return fillRec(r.more!, viewed.more!, p - r.buf.length);
   return fillRec(r.buf, viewed.buf, p);
 }
 
