@@ -75,7 +75,7 @@ import { runJob, type Job, type JobResult } from './parse.js';
 import { tailMatches } from './lines.js';
 import { sanitizeSession } from '../util/redact.js';
 import { DirCache, parseDirFile, type SeenDir } from './dirs.js';
-import { readFirstLine, readPrefix, readText as readTextFile, setReaddirHook, setSymlinkHook, writeAtomic } from '../util/fsx.js';
+import { readFirstLine, readPrefix, readText as readTextFile, readWithStat, setReaddirHook, setSymlinkHook, writeAtomic } from '../util/fsx.js';
 import { dirsStand, makeMemo, parseMeta, type AdapterMeta, type Memo } from './discmemo.js';
 import { shortIds } from '../select/filter.js';
 import { tryLock, unlock, waitUnlocked } from './lock.js';
@@ -446,19 +446,9 @@ function readCheck(file: string): StoredCheck | null {
 }
 
 function readCheckFile(file: string): StoredCheck | null {
-  let buf: Buffer;
-  let stat: fs.Stats;
-  try {
-    const fd = fs.openSync(file, 'r');
-    try {
-      stat = fs.fstatSync(fd);
-      buf = fs.readFileSync(fd);
-    } finally {
-      fs.closeSync(fd);
-    }
-  } catch {
-    return null;
-  }
+  const read = readWithStat(file);
+  if (!read) return null;
+  const { buf, stat } = read;
   const nl = buf.indexOf(10);
   if (nl <= 0 || nl > 200) return null;
   const m = /^v(\d+) (\S+) (\d+) (\d+)$/.exec(buf.toString('latin1', 0, nl));

@@ -14,7 +14,8 @@
 //   the records        rows.bin records (lib/index/rowbin.ts), each whole, in the listing's order
 // It counts only over the check.bin and rows.bin of build `base`; anything malformed is not used
 // at all (the listing is then built again from the state shards).
-import fs from 'node:fs';
+import type fs from 'node:fs';
+import { readWithStat } from '../util/fsx.js';
 import { fileFind, FIXED, holdApart, locate, rowBinChunks, type Listed, type RowBin } from './rowbin.js';
 
 export interface Over {
@@ -58,20 +59,8 @@ export type OverStat = Pick<fs.Stats, 'ino' | 'size' | 'mtimeMs' | 'ctimeMs'> | 
  * (its base) is the caller's to tell.
  */
 export function readOver(file: string, version: number): { over: Over | null; stat: OverStat } {
-  let buf: Buffer;
-  let stat: fs.Stats;
-  try {
-    const fd = fs.openSync(file, 'r');
-    try {
-      stat = fs.fstatSync(fd);
-      buf = fs.readFileSync(fd);
-    } finally {
-      fs.closeSync(fd);
-    }
-  } catch {
-    return { over: null, stat: null };
-  }
-  return { over: parseOver(buf, version), stat };
+  const r = readWithStat(file);
+  return r ? { over: parseOver(r.buf, version), stat: r.stat } : { over: null, stat: null };
 }
 
 export function parseOver(buf: Buffer, version: number): Over | null {

@@ -127,6 +127,21 @@ export function uniqueReal<T extends { path: string }>(items: T[]): T[] {
   return out;
 }
 
+/** A file's bytes and its stat, taken through one descriptor (the stat is of the bytes read); null when it cannot be read. */
+export function readWithStat(file: string): { buf: Buffer; stat: fs.Stats } | null {
+  try {
+    const fd = fs.openSync(file, 'r');
+    try {
+      const stat = fs.fstatSync(fd);
+      return { buf: fs.readFileSync(fd), stat };
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch {
+    return null;
+  }
+}
+
 /** The first `n` bytes of a file (fewer when it is shorter), as latin1; null when it cannot be opened or read. */
 export function readPrefix(file: string, n: number): string | null {
   let fd: number;
