@@ -129,6 +129,7 @@ export function overlayRows(r: RowBin, o: Over): boolean {
   let m = 0;
   let j = 0;
   let d = 0;
+  let first = -1;
   // the runs of rows.bin's records between the patch's places copied as runs (a loop over 22,000
   // records, run once while the code is cold, cost ~2 ms), the patch's records put in their places
   for (let k = 0; ; ) {
@@ -140,7 +141,10 @@ export function overlayRows(r: RowBin, o: Over): boolean {
       m += stop - k;
       k = stop;
     }
-    if (np === k) at[m++] = size + o.recAt[j++]!;
+    if (np === k) {
+      if (first < 0) first = m;
+      at[m++] = size + o.recAt[j++]!;
+    }
     else if (nd === k) {
       d++;
       k++;
@@ -152,6 +156,10 @@ export function overlayRows(r: RowBin, o: Over): boolean {
   r.at = at;
   r.more = o.recs;
   holdApart(r, o.recs);
+  // one record held apart read now, before any loop over them: the loops are optimised knowing the
+  // way to it (met first in the middle of one, it sent the loop back to the interpreter: ~10 ms of
+  // printing 22,000 rows)
+  if (first >= 0) locate(r, first);
   return true;
 }
 
