@@ -12,9 +12,10 @@ type Main = (argv: string[]) => Promise<boolean>;
 export async function main(argv: string[], distDir: string): Promise<boolean> {
   const file = path.join(distDir, 'rows.cjs');
   // this file's own require: dist/boot.cjs sits beside the bundles, so it resolves the same
-  const m = loadCached<{ main: Main }>(file, cacheFor(file, fastVariant(argv)), require);
+  const m = loadCached<{ main: Main; busy?: () => boolean }>(file, cacheFor(file, fastVariant(argv)), require);
   const done = await m.exports.main(argv);
-  m.save();
+  // a run that built or patched the index compiled code a listing does not run: it writes no cache
+  m.save(m.exports.busy?.() === true);
   return done;
 }
 

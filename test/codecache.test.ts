@@ -31,15 +31,20 @@ function home(n: number): string {
 }
 
 const codeDir = (h: string) => path.join(h, '.cache', 'resume', 'code');
+/** The index built (by `resume index`, the CLI's bundle): the next `rows` is a plain run, which writes its cache. */
+const indexed = (h: string) => expect(run(h, ['index']).code).toBe(0);
 const caches = (h: string) => (fs.existsSync(codeDir(h)) ? fs.readdirSync(codeDir(h)).filter((f) => f.endsWith('.v8')) : []);
 
 describe('the code cache of rows and preview', () => {
-  it('is made by the first run, 0600, and reused unchanged by the next', () => {
+  it('is made by the first plain run (not one that built or patched the index), 0600, and reused unchanged', () => {
     const h = home(20);
     const first = run(h, ['rows']);
     expect(first.code).toBe(0);
     expect(first.stderr).toBe('');
     expect(first.stdout.split('\n')).toHaveLength(21);
+    // the first run built the index: what it compiled (the parsers) is not what a listing runs
+    expect(caches(h)).toHaveLength(0);
+    expect(run(h, ['rows'])).toEqual(first);
     const made = caches(h);
     expect(made).toHaveLength(1);
     const file = path.join(codeDir(h), made[0]!);
@@ -65,19 +70,34 @@ describe('the code cache of rows and preview', () => {
     expect(run(h, ['rows', '--align', '--status'])).toEqual(list);
     expect(run(h, ['rows'])).toEqual(first);
     expect(fs.readFileSync(file).equals(bytes)).toBe(true);
+    // an append (the index patched) leaves it as it is, and writes none when there is none
+    const jsonl = fs.readdirSync(path.join(h, '.claude', 'projects'), { recursive: true }).map(String).find((f) => f.endsWith('.jsonl'))!;
+    const f0 = path.join(h, '.claude', 'projects', jsonl);
+    const grow = () => fs.appendFileSync(f0, fs.readFileSync(f0, 'utf8').split('\n')[0]! + '\n');
+    grow();
+    expect(run(h, ['rows']).code).toBe(0);
+    expect(fs.readFileSync(file).equals(bytes)).toBe(true);
+    fs.rmSync(file);
+    grow();
+    const plain = () => caches(h).filter((f) => f.endsWith('-rows.v8'));
+    expect(run(h, ['rows']).code).toBe(0);
+    expect(plain()).toHaveLength(0);
+    expect(run(h, ['rows']).code).toBe(0);
+    expect(plain()).toHaveLength(1);
   });
 
-  it('a build that collected garbage on demand (V8 flags changed for a moment) saves a cache the next runs take', () => {
+  it('a build that collected garbage on demand (V8 flags changed for a moment) writes no cache; the next run writes one the runs after take', () => {
     const h = home(20);
     // RESUME_GC_EVERY=1: a full collection after every file parsed (lib/util/gc.ts turns --expose-gc on and off)
     const first = run(h, ['rows'], { RESUME_GC_EVERY: '1' });
     expect(first.code).toBe(0);
     expect(first.stderr).toBe('');
+    expect(caches(h)).toHaveLength(0);
+    expect(run(h, ['rows'])).toEqual(first);
     const made = caches(h);
     expect(made).toHaveLength(1);
     const file = path.join(codeDir(h), made[0]!);
     const bytes = fs.readFileSync(file);
-    // a cache made under other V8 flags would be refused here, and written again
     for (let i = 0; i < 2; i++) expect(run(h, ['rows'])).toEqual(first);
     expect(fs.readFileSync(file).equals(bytes)).toBe(true);
   });
@@ -105,8 +125,9 @@ describe('the code cache of rows and preview', () => {
 
   it('a damaged cache is rejected (never run), the output is the same, and a good one replaces it', () => {
     const h = home(20);
+    indexed(h);
     const want = run(h, ['rows']);
-    const file = path.join(codeDir(h), caches(h)[0]!);
+    const file = path.join(codeDir(h), caches(h).find((f) => f.startsWith('rows.cjs'))!);
     const good = fs.readFileSync(file);
     // empty, cut short, not a cache at all, a sound header over a damaged body, one bit flipped
     // (the last two crash a Node that does not check the checksum)
@@ -125,6 +146,7 @@ describe('the code cache of rows and preview', () => {
 
   it('goes with the earlier builds of the same installation only', () => {
     const h = home(3);
+    indexed(h);
     const mine = cacheFileFor(path.join(ROOT, 'dist', 'rows.cjs'), path.join(h, '.cache', 'resume'), 'rows')!;
     const prefix = path.basename(mine).replace(/\d+-\d+-v[^-]+-[^-]+-rows\.v8$/, '');
     expect(prefix).toMatch(/^rows\.cjs-[0-9a-f]+-$/);
@@ -166,6 +188,7 @@ describe('the code cache of rows and preview', () => {
 
   it('a cache directory that cannot be written only means no cache', () => {
     const h = home(5);
+    indexed(h);
     const want = run(h, ['rows']);
     fs.rmSync(codeDir(h), { recursive: true });
     fs.writeFileSync(codeDir(h), 'not a directory');

@@ -1330,6 +1330,10 @@ export async function listSessions(ctx: Ctx, opts: Omit<IndexOptions, 'withEntri
 
 type AnyResult = Omit<IndexResult, 'sessions'> & { sessions: Session[] | ListedSession[]; rowBin?: RowBin };
 
+/** Did this process bring the index up to date (parse, patch or build), rather than find it so? */
+let worked = false;
+export const indexWorked = (): boolean => worked;
+
 async function update(ctx: Ctx, opts: IndexOptions, want: 'full' | 'rows'): Promise<AnyResult> {
   const files = indexFiles(ctx);
   const asked = Date.now();
@@ -1338,6 +1342,7 @@ async function update(ctx: Ctx, opts: IndexOptions, want: 'full' | 'rows'): Prom
     // the discovery that found a change is handed to the builder (taken just before the lock)
     const fast = rebuild ? null : tryFast(ctx, opts, want, files);
     if (fast && 'sessions' in fast) return fast;
+    worked = true;
     const seen = fast ?? undefined;
     // Something to parse: one builder at a time. Without a usable cache directory, build unlocked.
     let locked = false;

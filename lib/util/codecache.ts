@@ -6,7 +6,12 @@
 //
 // The cache is a file in resume's cache directory, named after the bundle (its name, a hash of its
 // path, its size and mtime) and the Node version and architecture, and written (0600, atomically)
-// after a run that had none or had one V8 rejected; older caches of the same installation go then. V8 checks the data itself before using any of it (its version, flags, the
+// after a run that had none or had one V8 rejected; older caches of the same installation go then.
+// A cache holds what its run compiled, and V8 writes back whatever a run had compiled, what it
+// took from the cache included: a cache written by a run that did more than its command usually does
+// (a listing that built or patched the index compiles the parsers and the append) would be read
+// whole by every later run. Such a run writes none; the next plain run does (a listing that
+// deserialised a build's cache on every run paid ~2 ms and a garbage collection for code it never ran). V8 checks the data itself before using any of it (its version, flags, the
 // source's length, the payload's length and checksum) and rejects what does not fit: a damaged or
 // foreign file only costs the compile it was meant to save, and is written again. It holds compiled
 // resume code, never session data. A cache directory that cannot be written only means no cache.
@@ -18,8 +23,11 @@ import { readText } from './fsx.js';
 
 export interface Loaded<T> {
   exports: T;
-  /** write the cache if this load had none or V8 rejected it (call once the run's work is done) */
-  save(): void;
+  /**
+   * Write the cache if this load had none or V8 rejected it (call once the run's work is done);
+   * `busy`: this run did more than its command usually does, and writes none.
+   */
+  save(busy?: boolean): void;
 }
 
 /**
@@ -110,8 +118,8 @@ export function loadCached<T>(file: string, cacheFile: string | null, req: NodeR
   const stale = !cachedData || script.cachedDataRejected === true;
   return {
     exports: mod.exports as T,
-    save() {
-      if (!stale || !cacheFile) return;
+    save(busy = false) {
+      if (!stale || !cacheFile || busy) return;
       try {
         const data = wrap(script.createCachedData());
         fs.mkdirSync(path.dirname(cacheFile), { recursive: true, mode: 0o700 });
