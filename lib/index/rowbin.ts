@@ -209,10 +209,16 @@ function grow(w: Win, cap: number): void {
   w.len = 0;
 }
 
-/** Put these records (RowBin.more) at the end of the window's buffer. */
+/** Put these records (RowBin.more) at the end of the window's buffer (or read a small file whole). */
 export function holdApart(r: RowBin, more: Buffer): void {
   const w = r.win;
   if (!w || w.whole) return;
+  // a file the window holds whole anyway is read whole, and read as one (locateWhole: the reader
+  // with records held apart in the window's buffer costs a listing of 686 rows two scavenges)
+  if (w.size <= WINDOW) {
+    void r.buf;
+    return;
+  }
   const cap = Math.max(w.tailAt, WINDOW);
   const next = Buffer.allocUnsafe(cap + more.length);
   more.copy(next, cap);
