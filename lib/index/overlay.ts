@@ -144,8 +144,7 @@ export function overlayRows(r: RowBin, o: Over): boolean {
     if (np === k) {
       if (first < 0) first = m;
       at[m++] = size + o.recAt[j++]!;
-    }
-    else if (nd === k) {
+    } else if (nd === k) {
       d++;
       k++;
     } else break;
