@@ -81,7 +81,7 @@ import { shortIds } from '../select/filter.js';
 import { tryLock, unlock, waitUnlocked } from './lock.js';
 import { byRecency, OrderedStream, planOrder } from './stream.js';
 import { closeRowBin, openRowBin, rowBinChunks, type RowBin } from './rowbin.js';
-import { applyStats, emptyOver, overBytes, overlayRows, overWith, readOver, type Over, type OverStat } from './overlay.js';
+import { applyStats, emptyOver, fitsCheck, overBytes, overlayRows, overWith, readOver, type Over, type OverStat } from './overlay.js';
 import { PairedShardWriter, ShardWriter } from './shardwriter.js';
 import { memberLine, promptLine, promptsFile, promptsHead, PROMPTS_TAIL, shardToken, stateHead } from './promptfile.js';
 import { readShardText, shardEntry, writeShardFiles, type ShardText } from './shardtext.js';
@@ -451,21 +451,32 @@ function readCheckFile(file: string): StoredCheck | null {
   const { buf, stat } = read;
   const nl = buf.indexOf(10);
   if (nl <= 0 || nl > 200) return null;
-  const m = /^v(\d+) (\S+) (\d+) (\d+)$/.exec(buf.toString('latin1', 0, nl));
-  if (!m || Number(m[1]) !== INDEX_VERSION) return null;
-  const count = Number(m[3]);
+  const h = checkLine(buf.toString('latin1', 0, nl));
+  if (!h) return null;
+  const { fileId, count } = h;
   const metaAt = nl + 1;
-  const codesAt = metaAt + Number(m[4]);
+  const codesAt = metaAt + h.metaLen;
   const numsAt = codesAt + count;
   const namesAt = numsAt + count * 24;
   if (buf.length < namesAt) return null;
   const meta = parseMeta(buf.toString('utf8', metaAt, codesAt));
   if (!meta || meta.reduce((n, a) => n + a.n, 0) !== count) return null;
-  const fileId = m[2]!;
   // an append's patch over it: its stats put over the stored ones (buf is this process's own copy)
-  const r = readOver(overFileOf(file), INDEX_VERSION);
-  const over = overOf(r.over, fileId, count) && applyStats(r.over!, buf, numsAt, count) ? r.over : null;
+  const r = overFor(file, fileId, count);
+  const over = r.over && applyStats(r.over, buf, numsAt, count) ? r.over : null;
   return { id: over ? over.id : fileId, fileId, over, overStat: r.stat, count, meta, buf, codesAt, numsAt, namesAt, stat };
+}
+
+/** check.bin's first line: its build id, source count and meta length; null when it is not one of this version. */
+function checkLine(line: string): { fileId: string; count: number; metaLen: number } | null {
+  const m = /^v(\d+) (\S+) (\d+) (\d+)$/.exec(line);
+  return m && Number(m[1]) === INDEX_VERSION ? { fileId: m[2]!, count: Number(m[3]), metaLen: Number(m[4]) } : null;
+}
+
+/** check.patch beside `check` when it is over the check.bin of build `fileId` with `count` sources (else null), and the patch file's stat. */
+function overFor(check: string, fileId: string, count: number): { over: Over | null; stat: OverStat } {
+  const r = readOver(overFileOf(check), INDEX_VERSION);
+  return { over: r.over && r.over.base === fileId && fitsCheck(r.over, count) ? r.over : null, stat: r.stat };
 }
 
 /** check.bin as read before, when it is still the file on disk (written atomically: a new one is a new inode); else read again. */
@@ -659,22 +670,16 @@ export function storedSizes(ctx: Ctx): Map<string, number> {
   return out;
 }
 
-/** Is this check.patch over the check.bin of build `fileId` with `count` sources? */
-function overOf(o: Over | null, fileId: string, count: number): boolean {
-  return !!o && o.base === fileId && (o.statAt.length === 0 || o.statAt[o.statAt.length - 1]! < count);
-}
-
 /**
  * The build check.bin names (check.patch's when one is over it) from check.bin's first line and
  * check.patch, with what rows.bin needs to list it; null when there is none of this version.
  */
 function checkHead(file: string): Pick<StoredCheck, 'id' | 'fileId' | 'over'> | null {
   const first = readFirstLine(file, 200);
-  const m = first ? /^v(\d+) (\S+) (\d+) \d+$/.exec(first.toString('latin1')) : null;
-  if (!m || Number(m[1]) !== INDEX_VERSION) return null;
-  const { over } = readOver(overFileOf(file), INDEX_VERSION);
-  const o = overOf(over, m[2]!, Number(m[3])) ? over : null;
-  return { id: o ? o.id : m[2]!, fileId: m[2]!, over: o };
+  const h = first && checkLine(first.toString('latin1'));
+  if (!h) return null;
+  const { over } = overFor(file, h.fileId, h.count);
+  return { id: over ? over.id : h.fileId, fileId: h.fileId, over };
 }
 
 /** The build id check.bin names (check.patch's when one is over it); null when there is none of this version. */

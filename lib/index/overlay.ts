@@ -16,7 +16,7 @@
 // at all (the listing is then built again from the state shards).
 import type fs from 'node:fs';
 import { readWithStat } from '../util/fsx.js';
-import { fileFind, FIXED, holdApart, locate, rowBinChunks, type Listed, type RowBin } from './rowbin.js';
+import { fileFind, FIXED, holdApart, locate, locator, recordLength, rowBinChunks, type Listed, type RowBin } from './rowbin.js';
 
 export interface Over {
   id: string;
@@ -86,7 +86,7 @@ export function parseOver(buf: Buffer, version: number): Over | null {
   for (let i = 0; i < nr; i++) {
     if (q + FIXED > recs.length) return null;
     recAt[i] = q;
-    q += FIXED + recs.readUInt32LE(q + 10) + recs.readUInt32LE(q + 14) + recs.readUInt32LE(q + 18) + recs.readUInt32LE(q + 22);
+    q += recordLength(recs, q);
   }
   if (q !== recs.length) return null;
   return { id: m[2]!, base: m[3]!, statAt, stats, drop, pos, recs, recAt };
@@ -103,12 +103,17 @@ export function overBytes(o: Over, version: number): Buffer[] {
   return [Buffer.from(head, 'latin1'), n(o.statAt), o.stats, n(o.drop), n(o.pos), o.recs];
 }
 
+/** Does every stat the patch records name a source of a check.bin of `count` sources? */
+export function fitsCheck(o: Over, count: number): boolean {
+  return o.statAt.length === 0 || o.statAt[o.statAt.length - 1]! < count;
+}
+
 /**
  * The stats recorded anew, put over check.bin's (its bytes from `numsAt`, `count` sources); false
  * when one names a source check.bin does not have.
  */
 export function applyStats(o: Over, buf: Buffer, numsAt: number, count: number): boolean {
-  if (o.statAt.length > 0 && o.statAt[o.statAt.length - 1]! >= count) return false;
+  if (!fitsCheck(o, count)) return false;
   for (let i = 0; i < o.statAt.length; i++) o.stats.copy(buf, numsAt + o.statAt[i]! * 24, i * 24, i * 24 + 24);
   return true;
 }
@@ -201,12 +206,13 @@ export function findKeys(r: RowBin, o: Over, keys: Set<string>): Map<string, Hel
   }
   // rows.bin's: searched as bytes (the key, then a tab), each hit kept only where a record's first field starts
   const dropped = new Set(o.drop);
+  const loc = locator(r);
   for (const key of keys) {
     const needle = Buffer.from(key + '\t', 'utf8');
     for (const p of recordFind(r, needle)) {
       const k = recordAt(r.at, p - FIXED);
       if (k < 0 || dropped.has(k)) continue;
-      const rec = locate(r, k);
+      const rec = loc(r, k);
       const [rk, short] = keyShort(rec.buf, rec.a, rec.b);
       if (rk !== key || !found(key, { base: k, rec: -1, short })) return null;
     }
@@ -238,10 +244,15 @@ function recordAt(at: Uint32Array, p: number): number {
 
 /** What orders a record (lib/index/stream.ts byRecency, from its bytes): its time (0 when unknown), its id, and whether its key has a space (a tab of the real id may stand there). */
 function orderOf(buf: Buffer, p: number): { t: number; id: string; blurred: boolean } {
-  const t = buf.readDoubleLE(p + 2);
   const a = p + FIXED;
   const [key] = keyShort(buf, a, a + buf.readUInt32LE(p + 10));
-  return { t: Number.isNaN(t) ? 0 : t, id: key.slice(key.indexOf(':') + 1), blurred: key.includes(' ') };
+  return { t: timeAt(buf, p), id: key.slice(key.indexOf(':') + 1), blurred: key.includes(' ') };
+}
+
+/** A record's time as byRecency takes it (0 when unknown). */
+function timeAt(buf: Buffer, p: number): number {
+  const t = buf.readDoubleLE(p + 2);
+  return Number.isNaN(t) ? 0 : t;
 }
 
 /** Does x come before y (-1), after it (1), or can the bytes not tell (0: a tie on time with a blurred key or the same id)? */
@@ -280,13 +291,14 @@ export function nextOver(r: RowBin, o: Over, id: string, held: Map<string, Held>
   }
   // each new record before the first of rows.bin's listed records that comes after it
   const fresh = adds.map((rec) => ({ pos: r.count, rec, ord: orderOf(rec, 0) }));
+  const loc = locator(r);
   for (const x of fresh) {
     for (let k = 0; k < r.count; k++) {
       if (drops.has(k)) continue;
-      const rec = locate(r, k);
+      const rec = loc(r, k);
       // the time decides but for a tie (only then is the key decoded)
-      const t = rec.buf.readDoubleLE(rec.p + 2);
-      const c = (Number.isNaN(t) ? 0 : t) !== x.ord.t ? (x.ord.t > (Number.isNaN(t) ? 0 : t) ? -1 : 1) : before(x.ord, orderOf(rec.buf, rec.p));
+      const t = timeAt(rec.buf, rec.p);
+      const c = t !== x.ord.t ? (x.ord.t > t ? -1 : 1) : before(x.ord, orderOf(rec.buf, rec.p));
       if (c === 0) return null;
       if (c < 0) {
         x.pos = k;
@@ -322,7 +334,7 @@ export function nextOver(r: RowBin, o: Over, id: string, held: Map<string, Held>
 export function splitRecords(body: Buffer): Buffer[] {
   const out: Buffer[] = [];
   for (let p = 0; p < body.length; ) {
-    const n = FIXED + body.readUInt32LE(p + 10) + body.readUInt32LE(p + 14) + body.readUInt32LE(p + 18) + body.readUInt32LE(p + 22);
+    const n = recordLength(body, p);
     out.push(body.subarray(p, p + n));
     p += n;
   }

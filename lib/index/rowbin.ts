@@ -124,7 +124,7 @@ export function readRowBin(buf: Buffer): RowBin | null {
   for (let k = 0; k < count; k++) {
     if (p + FIXED > buf.length || buf[p + 1]! >= HARNESSES.length) return null;
     at[k] = p;
-    p += FIXED + u32(buf, p + 10) + u32(buf, p + 14) + u32(buf, p + 18) + u32(buf, p + 22);
+    p += recordLength(buf, p);
   }
   if (p !== buf.length) return null;
   return { id: h.id, home: h.home, count, buf, at };
@@ -201,11 +201,17 @@ function fill(w: Win, p: number, end: number): void {
 
 /** A window of `cap` bytes, the records held apart after it (the window's bytes are not kept). */
 function grow(w: Win, cap: number): void {
-  const next = Buffer.allocUnsafe(Math.max(cap + w.tail, 1));
-  if (w.tail) w.buf.copy(next, cap, w.tailAt, w.tailAt + w.tail);
+  rebuffer(w, cap, w.buf.subarray(w.tailAt, w.tailAt + w.tail));
+}
+
+/** A new buffer for the window: `cap` bytes of window (empty), then `tail` (the records held apart). */
+function rebuffer(w: Win, cap: number, tail: Uint8Array): void {
+  const next = Buffer.allocUnsafe(Math.max(cap + tail.length, 1));
+  next.set(tail, cap);
   w.buf = next;
   w.u8 = new Uint8Array(next.buffer, next.byteOffset, next.length);
   w.tailAt = cap;
+  w.tail = tail.length;
   w.len = 0;
 }
 
@@ -219,14 +225,7 @@ export function holdApart(r: RowBin, more: Buffer): void {
     void r.buf;
     return;
   }
-  const cap = Math.max(w.tailAt, WINDOW);
-  const next = Buffer.allocUnsafe(cap + more.length);
-  more.copy(next, cap);
-  w.buf = next;
-  w.u8 = new Uint8Array(next.buffer, next.byteOffset, next.length);
-  w.tailAt = cap;
-  w.tail = more.length;
-  w.len = 0;
+  rebuffer(w, Math.max(w.tailAt, WINDOW), more);
 }
 
 /**
@@ -262,7 +261,7 @@ export function openRowBin(file: string): RowBin | null {
       const q = p - w.from;
       if (w.u8[q + 1]! >= HARNESSES.length) return null;
       at[k] = p;
-      p += FIXED + u32(w.u8, q + 10) + u32(w.u8, q + 14) + u32(w.u8, q + 18) + u32(w.u8, q + 22);
+      p += recordLength(w.u8, q);
     }
     if (p !== size) return null;
     const r: RowBin = {
@@ -324,6 +323,11 @@ export function closeRowBin(r: RowBin): void {
     /* closed already */
   }
   r.win.fd = -1;
+}
+
+/** The length of the record at `q` of `buf` (its fixed part and four fields), from its header. */
+export function recordLength(buf: Uint8Array, q: number): number {
+  return FIXED + u32(buf, q + 10) + u32(buf, q + 14) + u32(buf, q + 18) + u32(buf, q + 22);
 }
 
 /** A little-endian u32, read byte by byte (readUInt32LE checks its bounds on every call). */
@@ -393,7 +397,7 @@ function locateHeld(r: RowBin, k: number): Rec {
     // the last, or the next is held apart (or not the next in the file): this one's end from its lengths
     if (p < w.from || p + FIXED > w.from + w.len) fill(w, p, p + FIXED);
     const q = p - w.from;
-    end = p + FIXED + u32(w.u8, q + 10) + u32(w.u8, q + 14) + u32(w.u8, q + 18) + u32(w.u8, q + 22);
+    end = p + recordLength(w.u8, q);
   }
   if (p < w.from || end > w.from + w.len) fill(w, p, end);
   return fillRec(w.buf, w.u8, p - w.from);
