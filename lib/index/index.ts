@@ -75,7 +75,7 @@ import { runJob, type Job, type JobResult } from './parse.js';
 import { tailMatches } from './lines.js';
 import { sanitizeSession } from '../util/redact.js';
 import { DirCache, parseDirFile, type SeenDir } from './dirs.js';
-import { readFirstLine, readPrefix, readText as readTextFile, readWithStat, setReaddirHook, setSymlinkHook, writeAtomic } from '../util/fsx.js';
+import { readFirstLine, readPrefix, readText as readTextFile, readWithStat, removeFile, setReaddirHook, setSymlinkHook, writeAtomic } from '../util/fsx.js';
 import { dirsStand, makeMemo, parseMeta, type AdapterMeta, type Memo } from './discmemo.js';
 import { shortIds } from '../select/filter.js';
 import { tryLock, unlock, waitUnlocked } from './lock.js';
@@ -1429,7 +1429,7 @@ function tryFast(ctx: Ctx, opts: IndexOptions, want: 'full' | 'rows', files: Ind
         // rows.bin is now of the build check.patch names: check.bin is made of it too, and the patch goes
         if (stored!.over) {
           writeCheck(files.check, id, d.found, meta);
-          fs.rmSync(files.over, { force: true });
+          removeFile(files.over);
         }
       }
     } catch {

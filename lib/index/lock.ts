@@ -9,6 +9,7 @@
 // waiters cannot both take over and one cannot remove a fresh lock another just created.
 import fs from 'node:fs';
 import os from 'node:os';
+import { removeFile } from '../util/fsx.js';
 
 export const STALE_MS = 15 * 60_000;
 export const EMPTY_MS = 5_000;
@@ -103,7 +104,7 @@ export function tryLock(file: string): boolean {
 /** Remove the lock if it is ours. */
 export function unlock(file: string): void {
   const l = readLock(file);
-  if (l?.info && l.info.pid === process.pid && l.info.host === os.hostname()) fs.rmSync(file, { force: true });
+  if (l?.info && l.info.pid === process.pid && l.info.host === os.hostname()) removeFile(file);
 }
 
 /**

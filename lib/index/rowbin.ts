@@ -188,6 +188,11 @@ const unclosed = new FinalizationRegistry<number>((fd) => {
   }
 });
 
+/** The whole file when the window holds it (a rows.bin no larger than the window, once read), else null. */
+function inWindow(w: Win): Buffer | null {
+  return w.from === 0 && w.len === w.size ? w.buf.subarray(0, w.size) : null;
+}
+
 /** Bytes [p, end) of the file into the window (from p on, as much as the window holds). */
 function fill(w: Win, p: number, end: number): void {
   const want = Math.min(Math.max(WINDOW, end - p), w.size - p);
@@ -222,6 +227,8 @@ export function holdApart(r: RowBin, more: Buffer): void {
   // a file the window holds whole anyway is read whole, and read as one (locateWhole: the reader
   // with records held apart in the window's buffer costs a listing of 686 rows two scavenges)
   if (w.size <= WINDOW) {
+    // (its bytes are in the window already when it was read through it: not read again)
+    w.whole = inWindow(w);
     void r.buf;
     return;
   }
@@ -296,6 +303,11 @@ export function openRowBin(file: string): RowBin | null {
 export function fileFind(r: RowBin, needle: Buffer): number[] {
   const w = r.win!;
   const out: number[] = [];
+  const all = inWindow(w);
+  if (all) {
+    for (let q = all.indexOf(needle); q >= 0; q = all.indexOf(needle, q + 1)) out.push(q);
+    return out;
+  }
   const size = Math.max(WINDOW, needle.length * 2);
   const chunk = Buffer.allocUnsafe(size);
   for (let p = 0; p < w.size; ) {
