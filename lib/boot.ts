@@ -4,7 +4,7 @@
 // purpose: it is compiled on every run.
 import path from 'node:path';
 import { cacheDir, makeCtx } from './util/paths.js';
-import { cacheFileFor, loadCached } from './util/codecache.js';
+import { cacheFileFor, loadCached, type RunWork } from './util/codecache.js';
 
 type Main = (argv: string[]) => Promise<boolean>;
 
@@ -12,10 +12,10 @@ type Main = (argv: string[]) => Promise<boolean>;
 export async function main(argv: string[], distDir: string): Promise<boolean> {
   const file = path.join(distDir, 'rows.cjs');
   // this file's own require: dist/boot.cjs sits beside the bundles, so it resolves the same
-  const m = loadCached<{ main: Main; busy?: () => boolean }>(file, cacheFor(file, fastVariant(argv)), require);
+  const m = loadCached<{ main: Main; work?: () => RunWork }>(file, cacheFor(file, fastVariant(argv)), require);
   const done = await m.exports.main(argv);
-  // a run that built or patched the index compiled code a listing does not run: it writes no cache
-  m.save(m.exports.busy?.() === true);
+  // a run that built the index compiled code a listing never runs: it writes no cache; an append's is kept
+  m.save(m.exports.work?.() ?? 'none');
   return done;
 }
 

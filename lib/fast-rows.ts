@@ -11,10 +11,10 @@ import { ExitError } from './errors.js';
 import { rowsAction, type RowsOpts } from './commands/rows.js';
 import { previewAction } from './commands/preview.js';
 import { lsAction } from './commands/ls-list.js';
-import { indexWorked } from './index/index.js';
+import { indexWork } from './index/index.js';
 
-/** Did this run do more than a listing usually does (bring the index up to date)? It then writes no code cache (lib/util/codecache.ts). */
-export const busy = indexWorked;
+/** What this run did to the index beyond reading it (an append, a build): what its code cache may keep (lib/util/codecache.ts). */
+export const work = indexWork;
 
 /** The switches `rows` and `ls` take that have no value, as written on a command line. */
 const SWITCHES: Record<string, string> = { '--all': 'all', '-a': 'all', '--demo': 'demo', '--align': 'align', '--status': 'status', '--ansi': 'ansi' };

@@ -36,7 +36,7 @@ const indexed = (h: string) => expect(run(h, ['index']).code).toBe(0);
 const caches = (h: string) => (fs.existsSync(codeDir(h)) ? fs.readdirSync(codeDir(h)).filter((f) => f.endsWith('.v8')) : []);
 
 describe('the code cache of rows and preview', () => {
-  it('is made by the first plain run (not one that built or patched the index), 0600, and reused unchanged', () => {
+  it('is made by the first plain run (not one that built the index), 0600, reused unchanged, and made again once by the first append', () => {
     const h = home(20);
     const first = run(h, ['rows']);
     expect(first.code).toBe(0);
@@ -70,20 +70,43 @@ describe('the code cache of rows and preview', () => {
     expect(run(h, ['rows', '--align', '--status'])).toEqual(list);
     expect(run(h, ['rows'])).toEqual(first);
     expect(fs.readFileSync(file).equals(bytes)).toBe(true);
-    // an append (the index patched) leaves it as it is, and writes none when there is none
+    // an append (the index patched) recurs: the first one writes the cache again, holding its code
+    // too (a flag in the header), and the runs after leave that one as it is
     const jsonl = fs.readdirSync(path.join(h, '.claude', 'projects'), { recursive: true }).map(String).find((f) => f.endsWith('.jsonl'))!;
     const f0 = path.join(h, '.claude', 'projects', jsonl);
     const grow = () => fs.appendFileSync(f0, fs.readFileSync(f0, 'utf8').split('\n')[0]! + '\n');
+    const holdsAppend = (b: Buffer) => b.readUInt32LE(8) === 1;
+    expect(holdsAppend(bytes)).toBe(false);
     grow();
-    expect(run(h, ['rows']).code).toBe(0);
-    expect(fs.readFileSync(file).equals(bytes)).toBe(true);
+    const appended = run(h, ['rows']);
+    expect(appended.code).toBe(0);
+    expect(appended.stdout.split('\n')).toHaveLength(21);
+    const withAppend = fs.readFileSync(file);
+    expect(holdsAppend(withAppend)).toBe(true);
+    expect(withAppend.length).toBeGreaterThan(bytes.length);
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    grow();
+    const again2 = run(h, ['rows']);
+    expect(again2.code).toBe(0);
+    expect(fs.readFileSync(file).equals(withAppend)).toBe(true);
+    expect(run(h, ['rows'])).toEqual(again2);
+    expect(fs.readFileSync(file).equals(withAppend)).toBe(true);
+    // with none, an append writes one that holds it
     fs.rmSync(file);
     grow();
     const plain = () => caches(h).filter((f) => f.endsWith('-rows.v8'));
     expect(run(h, ['rows']).code).toBe(0);
+    expect(plain()).toHaveLength(1);
+    expect(holdsAppend(fs.readFileSync(path.join(codeDir(h), plain()[0]!)))).toBe(true);
+    // a build (a session gone: the listing written whole) writes none
+    fs.rmSync(path.join(codeDir(h), plain()[0]!));
+    const other = fs.readdirSync(path.join(h, '.claude', 'projects'), { recursive: true }).map(String).find((f) => f.endsWith('.jsonl') && f !== jsonl)!;
+    fs.rmSync(path.join(h, '.claude', 'projects', other));
+    expect(run(h, ['rows']).code).toBe(0);
     expect(plain()).toHaveLength(0);
     expect(run(h, ['rows']).code).toBe(0);
     expect(plain()).toHaveLength(1);
+    expect(holdsAppend(fs.readFileSync(path.join(codeDir(h), plain()[0]!)))).toBe(false);
   });
 
   it('a build that collected garbage on demand (V8 flags changed for a moment) writes no cache; the next run writes one the runs after take', () => {

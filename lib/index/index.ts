@@ -1335,9 +1335,11 @@ export async function listSessions(ctx: Ctx, opts: Omit<IndexOptions, 'withEntri
 
 type AnyResult = Omit<IndexResult, 'sessions'> & { sessions: Session[] | ListedSession[]; rowBin?: RowBin };
 
-/** Did this process bring the index up to date (parse, patch or build), rather than find it so? */
-let worked = false;
-export const indexWorked = (): boolean => worked;
+/** Builds this process began (any parse, a patch included) and of those, ones that ended as an append's patch. */
+let builds = 0;
+let appends = 0;
+/** What this process did to the index: found it up to date, only patched it for appends, or built (parsed) it otherwise. */
+export const indexWork = (): 'none' | 'append' | 'build' => (builds > appends ? 'build' : appends > 0 ? 'append' : 'none');
 
 async function update(ctx: Ctx, opts: IndexOptions, want: 'full' | 'rows'): Promise<AnyResult> {
   const files = indexFiles(ctx);
@@ -1347,7 +1349,7 @@ async function update(ctx: Ctx, opts: IndexOptions, want: 'full' | 'rows'): Prom
     // the discovery that found a change is handed to the builder (taken just before the lock)
     const fast = rebuild ? null : tryFast(ctx, opts, want, files);
     if (fast && 'sessions' in fast) return fast;
-    worked = true;
+    builds++;
     const seen = fast ?? undefined;
     // Something to parse: one builder at a time. Without a usable cache directory, build unlocked.
     let locked = false;
@@ -1508,7 +1510,10 @@ async function build(ctx: Ctx, opts: IndexOptions, files: IndexFiles, want: 'ful
   let carried: Record<string, Entry> = {};
   if (prev && !opts.rebuild && !opts.harnesses && !opts.withEntries && changedPaths.size > 0 && gonePaths.length === 0) {
     const r = await appendPatch(ctx, opts, files, want, stored!, prev, served, disc, meta, changedPaths, skipped, counts, roots);
-    if (r && 'result' in r) return r.result;
+    if (r && 'result' in r) {
+      appends++;
+      return r.result;
+    }
     if (r) carried = r.parsed;
   }
 

@@ -8,10 +8,13 @@
 // path, its size and mtime) and the Node version and architecture, and written (0600, atomically)
 // after a run that had none or had one V8 rejected; older caches of the same installation go then.
 // A cache holds what its run compiled, and V8 writes back whatever a run had compiled, what it
-// took from the cache included: a cache written by a run that did more than its command usually does
-// (a listing that built or patched the index compiles the parsers and the append) would be read
-// whole by every later run. Such a run writes none; the next plain run does (a listing that
-// deserialised a build's cache on every run paid ~2 ms and a garbage collection for code it never ran). V8 checks the data itself before using any of it (its version, flags, the
+// took from the cache included. A run that built or parsed the index whole compiled the parsers and
+// the build, which a listing never runs: it writes none (a listing that deserialised such a cache on
+// every run paid ~2 ms and a garbage collection for code it never ran); the next plain run does. An
+// append (a session grew: the index patched) recurs all day, and compiling its code lazily on every
+// one cost it ~3–5 ms: an append writes the cache when the one it loaded does not hold the append
+// yet (a flag in the file's header), once; a listing that deserialises it pays nothing measurable
+// (BENCHMARKS.md, 2026-12-01 12:08). V8 checks the data itself before using any of it (its version, flags, the
 // source's length, the payload's length and checksum) and rejects what does not fit: a damaged or
 // foreign file only costs the compile it was meant to save, and is written again. It holds compiled
 // resume code, never session data. A cache directory that cannot be written only means no cache.
@@ -21,13 +24,19 @@ import vm from 'node:vm';
 import { fnv1a } from './fnv.js';
 import { readText } from './fsx.js';
 
+/**
+ * What a run did beyond its command's usual work: nothing, an append to the index (a patch: its code
+ * is worth keeping), or a build or parse of the index (its code is not: the run writes no cache).
+ */
+export type RunWork = 'none' | 'append' | 'build';
+
 export interface Loaded<T> {
   exports: T;
   /**
-   * Write the cache if this load had none or V8 rejected it (call once the run's work is done);
-   * `busy`: this run did more than its command usually does, and writes none.
+   * Write the cache if this load had none or V8 rejected it, or if this run appended and the cache
+   * does not hold the append yet (call once the run's work is done). A run that built writes none.
    */
-  save(busy?: boolean): void;
+  save(work?: RunWork): void;
 }
 
 /**
@@ -61,8 +70,9 @@ function installTag(file: string): string {
 export const WRAP_HEAD = '(function (exports, require, module, __filename, __dirname) { ';
 export const WRAP_TAIL = '\n});';
 
-const MAGIC = 0x31434352; // "RCC1", little-endian
-const HEAD = 8;
+const MAGIC = 0x32434352; // "RCC2", little-endian
+/** magic, checksum, and what the cache holds beyond its command's usual code (1: an append's) */
+const HEAD = 12;
 
 /**
  * FNV-1a over 32-bit words (a quarter of the steps of the byte-wise one: this runs cold, in the
@@ -78,17 +88,18 @@ function checksum(data: Buffer): number {
   return h >>> 0;
 }
 
-/** The V8 data of a cache file, or undefined when it is not one of ours or its checksum fails. */
-function unwrap(buf: Buffer): Buffer | undefined {
+/** The V8 data of a cache file and whether it holds an append's code, or undefined when it is not one of ours or its checksum fails. */
+function unwrap(buf: Buffer): { data: Buffer; append: boolean } | undefined {
   if (buf.length <= HEAD || buf.readUInt32LE(0) !== MAGIC) return undefined;
   const data = buf.subarray(HEAD);
-  return checksum(data) === buf.readUInt32LE(4) ? data : undefined;
+  return checksum(data) === buf.readUInt32LE(4) ? { data, append: buf.readUInt32LE(8) === 1 } : undefined;
 }
 
-function wrap(data: Buffer): Buffer {
+function wrap(data: Buffer, append: boolean): Buffer {
   const head = Buffer.alloc(HEAD);
   head.writeUInt32LE(MAGIC, 0);
   head.writeUInt32LE(checksum(data), 4);
+  head.writeUInt32LE(append ? 1 : 0, 8);
   return Buffer.concat([head, data]);
 }
 
@@ -99,14 +110,15 @@ function wrap(data: Buffer): Buffer {
  */
 export function loadCached<T>(file: string, cacheFile: string | null, req: NodeRequire): Loaded<T> {
   const source = readText(file);
-  let cachedData: Buffer | undefined;
+  let cached: ReturnType<typeof unwrap>;
   if (cacheFile) {
     try {
-      cachedData = unwrap(fs.readFileSync(cacheFile));
+      cached = unwrap(fs.readFileSync(cacheFile));
     } catch {
-      cachedData = undefined;
+      cached = undefined;
     }
   }
+  const cachedData = cached?.data;
   // what Module.wrap gives (the CommonJS function around the source); the build writes the bundles so
   // already, and a string made by joining would be copied whole (flattened) by V8 before it looks the
   // cache up (~0.6 ms and 50 fresh pages for rows.cjs)
@@ -118,10 +130,12 @@ export function loadCached<T>(file: string, cacheFile: string | null, req: NodeR
   const stale = !cachedData || script.cachedDataRejected === true;
   return {
     exports: mod.exports as T,
-    save(busy = false) {
-      if (!stale || !cacheFile || busy) return;
+    save(work = 'none') {
+      if (!cacheFile || work === 'build') return;
+      const append = work === 'append';
+      if (!stale && !(append && !cached!.append)) return;
       try {
-        const data = wrap(script.createCachedData());
+        const data = wrap(script.createCachedData(), append);
         fs.mkdirSync(path.dirname(cacheFile), { recursive: true, mode: 0o700 });
         // caches of this installation's earlier builds, or of another Node, are of no more use
         const mine = installTag(file).replace(/[^\w.-]/g, '_');
