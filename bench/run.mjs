@@ -110,6 +110,14 @@ async function measure(label, home, o) {
   rows();
 
   const [noChange, nodeFloor] = pair(o.runs, rows, () => time(process.execPath, ['-e', '0']));
+  // What a no-change run must learn, by the fastest standard tool: the size and time of every file
+  // under the roots resume reads (find(1), one process, no Node). A listing that may never be stale
+  // stats every file: an append changes a file's size and time, not its directory's.
+  const roots = ['.claude/projects', '.pi/agent/sessions', '.codex/sessions', '.codex/archived_sessions', '.gemini/tmp', '.cursor/projects']
+    .map((r) => path.join(home, r))
+    .filter((r) => fs.existsSync(r));
+  const findAll = () => time('find', [...roots, '-type', 'f', '-printf', '%s %T@\\n'], { stdout: devnull });
+  const [noChange3, findFloor] = pair(o.runs, rows, findAll);
   // the other commands a picker runs, each against Node's start-up: a preview per cursor move (a
   // session from the middle of the list), the picker's own list (what it and its reloads feed fzf:
   // status line and padded columns), the whole CLI's start-up, a key resolved for the launch,
@@ -168,6 +176,7 @@ async function measure(label, home, o) {
     '| measure | resume | floor | ratio |',
     '| --- | --- | --- | --- |',
     `| no-change \`rows\` vs \`node -e 0\` | ${f1(noChange)} ms | ${f1(nodeFloor)} ms | ${(noChange / nodeFloor).toFixed(2)}x |`,
+    `| no-change \`rows\` vs \`find\` printing every file's size and time (no Node) | ${f1(noChange3)} ms | ${f1(findFloor)} ms | ${(noChange3 / findFloor).toFixed(2)}x |`,
     ...others.map(([what, a, b]) => `| ${what} vs \`node -e 0\` | ${f1(a)} ms | ${f1(b)} ms | ${(a / b).toFixed(2)}x |`),
     `| full build (\`index --rebuild\`) vs \`cat\` of the same files | ${f1(full)} ms | ${f1(cat)} ms | ${(full / cat).toFixed(2)}x |`,
     `| append one line to the largest file (${kind}), then \`rows\`, vs no-change \`rows\` | ${f1(append)} ms | ${f1(noChange2)} ms | ${(append / noChange2).toFixed(2)}x |`,
