@@ -11,7 +11,7 @@
 //   seed — 686 files, ~1.2 GiB (the shape of the store the targets came from);
 //   big  — 22,000 files in ~2,900 directories, ~1.2 GiB, Codex rollouts among them
 //          (`--sessions` changes the count).
-// Every command — resume and every floor (`node -e 0`, `cat`, `rg`) — runs in the same scrubbed
+// Every command — resume and every floor (`node -e 0`, `cat`, `find`, `rg`) — runs in the same scrubbed
 // environment: PATH, HOME (the corpus), the cache directory and NO_COLOR only. Inherited variables
 // such as NODE_EXTRA_CA_CERTS or NODE_OPTIONS slow every Node start and would flatter the ratios.
 import fs from 'node:fs';
