@@ -203,6 +203,21 @@ describe('stat from bytes, and from inside each directory', () => {
     }
   });
 
+  it('quickStatBytes: paths of one length one after another (each its own), a shorter one after them, and a path longer than PATH_MAX', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'resume-qsb-'));
+    fs.writeFileSync(path.join(dir, 'a1'), 'x');
+    fs.writeFileSync(path.join(dir, 'a2'), 'xyz');
+    fs.mkdirSync(path.join(dir, 'a3'));
+    const long = path.join(dir, ...Array<string>(25).fill('n'.repeat(200)), 'f');
+    const paths = [path.join(dir, 'a1'), path.join(dir, 'a2'), path.join(dir, 'a3'), path.join(dir, 'a4'), path.join(dir, 'a'), path.join(dir, 'a2'), long];
+    const { buf, at } = packed(paths);
+    for (const off of [false, true]) {
+      resetQuickStat(off);
+      paths.forEach((p, i) => expect(arr(quickStatBytes(buf, at[i]![0], at[i]![1])), p).toEqual(expected(p)));
+    }
+    expect(arr(quickStatBytes(buf, at[1]![0], at[1]![1]))[1]).toBe(3);
+  });
+
   it('StatInDirs: the same numbers for paths in many directories (odd names, missing ones, one removed under it), and the working directory back after', () => {
     const t = tree();
     const d = path.dirname(t.file!);

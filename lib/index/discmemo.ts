@@ -81,7 +81,7 @@ export function parseMeta(text: string): AdapterMeta[] | null {
     if (m === undefined) continue;
     if (
       !m || typeof m.key !== 'string' || !Array.isArray(m.kinds) || !m.kinds.every((k) => typeof k === 'string') || !Array.isArray(m.dirs) ||
-      !m.dirs.every((d) => Array.isArray(d) && d.length === 5 && typeof d[0] === 'string' && d.slice(1).every((x) => typeof x === 'number'))
+      !m.dirs.every((d) => Array.isArray(d) && d.length === 5 && typeof d[0] === 'string' && typeof d[1] === 'number' && typeof d[2] === 'number' && typeof d[3] === 'number' && typeof d[4] === 'number')
     ) return null;
   }
   return v as AdapterMeta[];
