@@ -13,8 +13,8 @@
 // every run paid ~2 ms and a garbage collection for code it never ran); the next plain run does. An
 // append (a session grew: the index patched) recurs all day, and compiling its code lazily on every
 // one cost it ~3–5 ms: an append writes the cache when the one it loaded does not hold the append
-// yet (a flag in the file's header), once; a listing that deserialises it pays under 1 ms more in
-// most runs (BENCHMARKS.md, session of 2026-12-01 12:08). V8 checks the data itself before using
+// yet (a flag in the file's header), once; a listing that deserialises it pays 1–2 ms more
+// (BENCHMARKS.md, session of 2026-12-01 12:08). V8 checks the data itself before using
 // any of it (its version, flags, the source's length, the payload's length and checksum) and rejects
 // what does not fit: a damaged or foreign file only costs the compile it was meant to save, and is
 // written again. It holds compiled resume code, never session data. A cache directory that cannot
