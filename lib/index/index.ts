@@ -752,7 +752,7 @@ export function storedListing(ctx: Ctx): Session[] | null {
 function writeIdx(file: string, id: string, sessions: Session[], shorts: Map<string, string>, at: Float64Array): void {
   const bad = /[\t\n\r]/;
   if (sessions.some((s) => bad.test(s.key) || bad.test(shorts.get(s.id) ?? s.id))) {
-    fs.rmSync(file, { force: true });
+    removeFile(file);
     return;
   }
   function* lines(): Generator<string> {
@@ -1684,8 +1684,8 @@ async function build(ctx: Ctx, opts: IndexOptions, files: IndexFiles, want: 'ful
     }
     try {
       // the single state file, and the 16 shards (state/NN.json), of earlier versions
-      fs.rmSync(path.join(files.dir, 'state.json'), { force: true });
-      for (let n = 0; n < 16; n++) fs.rmSync(path.join(files.state, `${String(n).padStart(2, '0')}.json`), { force: true });
+      removeFile(path.join(files.dir, 'state.json'));
+      for (let n = 0; n < 16; n++) removeFile(path.join(files.state, `${String(n).padStart(2, '0')}.json`));
     } catch (err) {
       debug(err);
     }
@@ -2032,11 +2032,11 @@ function writeListing(files: IndexFiles, found: Found[], sessions: Session[], sk
   writeAtomic(files.rows, chunks((s) => listed(s, shorts.get(s.id) ?? s.id)));
   const bin = rowBinChunks(id, home, sessions.map((s) => ({ s, short: shorts.get(s.id) ?? s.id })));
   if (bin) writeAtomic(files.rowbin, bin);
-  else fs.rmSync(files.rowbin, { force: true });
+  else removeFile(files.rowbin);
   writeCheck(files.check, id, found, meta);
-  fs.rmSync(files.patch, { force: true });
-  fs.rmSync(files.over, { force: true });
-  fs.rmSync(path.join(files.dir, 'files.json'), { force: true });
+  removeFile(files.patch);
+  removeFile(files.over);
+  removeFile(path.join(files.dir, 'files.json'));
 }
 
 /**

@@ -87,10 +87,10 @@ export function tryLock(file: string): boolean {
       } catch {
         /* another lock exists now: theirs stands */
       }
-      fs.rmSync(aside, { force: true });
+      removeFile(aside);
       return false;
     }
-    fs.rmSync(aside, { force: true });
+    removeFile(aside);
     return tryLock(file);
   }
   try {

@@ -11,6 +11,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { itemSep, memberLine, STATE_TAIL } from './promptfile.js';
+import { removeFile } from '../util/fsx.js';
 
 /**
  * Text held per shard before it is written out. Small on purpose: with 16 shards filled at once,
@@ -110,7 +111,7 @@ export class ShardWriter<E> {
     try {
       fs.renameSync(o.tmp, this.file(n));
     } catch (err) {
-      fs.rmSync(o.tmp, { force: true });
+      removeFile(o.tmp);
       throw err;
     }
   }
@@ -128,7 +129,7 @@ export class ShardWriter<E> {
     } catch {
       /* closed already */
     }
-    fs.rmSync(o.tmp, { force: true });
+    removeFile(o.tmp);
   }
 }
 

@@ -2,6 +2,7 @@
 // and taken over.
 import fs from 'node:fs';
 import path from 'node:path';
+import { removeFile } from '../util/fsx.js';
 
 export function acquire(file: string): { ok: true; release: () => void } | { ok: false; holder: number } {
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
@@ -32,7 +33,7 @@ export function acquire(file: string): { ok: true; release: () => void } | { ok:
       }
     }
     if (alive) return { ok: false, holder };
-    fs.rmSync(file, { force: true }); // stale
+    removeFile(file); // stale
   }
   return { ok: false, holder: -1 };
 }

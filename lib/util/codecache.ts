@@ -23,7 +23,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import vm from 'node:vm';
 import { fnv1a } from './fnv.js';
-import { readText } from './fsx.js';
+import { readText, removeFile } from './fsx.js';
 
 /**
  * What a run did beyond its command's usual work: nothing, an append to the index (a patch: its code
@@ -142,7 +142,7 @@ export function loadCached<T>(file: string, cacheFile: string | null, req: NodeR
         const mine = installTag(file).replace(/[^\w.-]/g, '_');
         const now = buildTag(file);
         for (const old of fs.readdirSync(path.dirname(cacheFile))) {
-          if (old.endsWith('.v8') && old.startsWith(mine) && (now === null || !old.startsWith(now))) fs.rmSync(path.join(path.dirname(cacheFile), old), { force: true });
+          if (old.endsWith('.v8') && old.startsWith(mine) && (now === null || !old.startsWith(now))) removeFile(path.join(path.dirname(cacheFile), old));
         }
         const tmp = `${cacheFile}.tmp-${process.pid}`;
         fs.writeFileSync(tmp, data, { mode: 0o600 });

@@ -251,7 +251,7 @@ export function writeAtomic(file: string, data: string | Uint8Array | Iterable<s
     }
     fs.renameSync(tmp, file);
   } catch (err) {
-    fs.rmSync(tmp, { force: true });
+    removeFile(tmp);
     throw err;
   }
 }
