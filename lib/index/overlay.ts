@@ -186,6 +186,12 @@ function keyShort(buf: Buffer, a: number, b: number): [string, string] {
   return [buf.toString('utf8', a, t), buf.toString('utf8', t + 1, b)];
 }
 
+/** keyShort of the record starting at byte `p` of `buf` (its A field from the length in its header). */
+function recordKey(buf: Buffer, p: number): [string, string] {
+  const a = p + FIXED;
+  return keyShort(buf, a, a + buf.readUInt32LE(p + 10));
+}
+
 /**
  * The records of these keys in the listing of build `o.id` (rows.bin `r` of `o.base`, not
  * overlaid, and the patch): null unless each key is there exactly once. A record of rows.bin the
@@ -200,8 +206,7 @@ export function findKeys(r: RowBin, o: Over, keys: Set<string>): Map<string, Hel
   };
   // the patch's records: few, each read
   for (let i = 0; i < o.recAt.length; i++) {
-    const a = o.recAt[i]! + FIXED;
-    const [key, short] = keyShort(o.recs, a, a + o.recs.readUInt32LE(o.recAt[i]! + 10));
+    const [key, short] = recordKey(o.recs, o.recAt[i]!);
     if (keys.has(key) && !found(key, { base: -1, rec: i, short })) return null;
   }
   // rows.bin's: searched as bytes (the key, then a tab), each hit kept only where a record's first field starts
@@ -209,7 +214,7 @@ export function findKeys(r: RowBin, o: Over, keys: Set<string>): Map<string, Hel
   const loc = locator(r);
   for (const key of keys) {
     const needle = Buffer.from(key + '\t', 'utf8');
-    for (const p of recordFind(r, needle)) {
+    for (const p of fileFind(r, needle)) {
       const k = recordAt(r.at, p - FIXED);
       if (k < 0 || dropped.has(k)) continue;
       const rec = loc(r, k);
@@ -218,14 +223,6 @@ export function findKeys(r: RowBin, o: Over, keys: Set<string>): Map<string, Hel
     }
     if (!out.has(key)) return null;
   }
-  return out;
-}
-
-/** Where `needle` occurs in rows.bin's bytes (offsets, in order): through its window when it has one. */
-function recordFind(r: RowBin, needle: Buffer): number[] {
-  if (r.win && !r.win.whole) return fileFind(r, needle);
-  const out: number[] = [];
-  for (let p = r.buf.indexOf(needle); p >= 0; p = r.buf.indexOf(needle, p + 1)) out.push(p);
   return out;
 }
 
@@ -244,8 +241,7 @@ function recordAt(at: Uint32Array, p: number): number {
 
 /** What orders a record (lib/index/stream.ts byRecency, from its bytes): its time (0 when unknown), its id, and whether its key has a space (a tab of the real id may stand there). */
 function orderOf(buf: Buffer, p: number): { t: number; id: string; blurred: boolean } {
-  const a = p + FIXED;
-  const [key] = keyShort(buf, a, a + buf.readUInt32LE(p + 10));
+  const [key] = recordKey(buf, p);
   return { t: timeAt(buf, p), id: key.slice(key.indexOf(':') + 1), blurred: key.includes(' ') };
 }
 

@@ -297,17 +297,16 @@ export function openRowBin(file: string): RowBin | null {
 }
 
 /**
- * Where `needle` occurs in an opened RowBin's file (file offsets, in order), read a window at a time
- * with an overlap so none is missed at a seam.
+ * Where `needle` occurs in a RowBin's file (file offsets, in order): in its bytes when they are in
+ * memory (held whole, or all in the window), else read a window at a time with an overlap so none
+ * is missed at a seam.
  */
 export function fileFind(r: RowBin, needle: Buffer): number[] {
-  const w = r.win!;
-  const out: number[] = [];
+  const w = r.win;
+  if (!w || w.whole) return indexesOf(r.buf, needle);
   const all = inWindow(w);
-  if (all) {
-    for (let q = all.indexOf(needle); q >= 0; q = all.indexOf(needle, q + 1)) out.push(q);
-    return out;
-  }
+  if (all) return indexesOf(all, needle);
+  const out: number[] = [];
   const size = Math.max(WINDOW, needle.length * 2);
   const chunk = Buffer.allocUnsafe(size);
   for (let p = 0; p < w.size; ) {
@@ -322,6 +321,13 @@ export function fileFind(r: RowBin, needle: Buffer): number[] {
     if (p + n >= w.size) break;
     p += n - needle.length + 1;
   }
+  return out;
+}
+
+/** Where `needle` occurs in `buf`, in order. */
+function indexesOf(buf: Buffer, needle: Buffer): number[] {
+  const out: number[] = [];
+  for (let q = buf.indexOf(needle); q >= 0; q = buf.indexOf(needle, q + 1)) out.push(q);
   return out;
 }
 
