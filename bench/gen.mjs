@@ -125,7 +125,8 @@ function piFile(kind, target) {
   let parent = null;
   const entry = (o) => {
     const id8 = hex(8);
-    const line = JSON.stringify({ id: id8, parentId: parent, timestamp: iso(t), ...o }) + '\n';
+    // pi's own key order: type, id, parentId, timestamp, then the entry's fields (pi 0.73.1)
+    const line = JSON.stringify({ type: o.type, id: id8, parentId: parent, timestamp: iso(t), ...o }) + '\n';
     parent = id8;
     out.push(line);
     size += line.length;

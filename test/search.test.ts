@@ -555,16 +555,38 @@ describe('scanning', () => {
   it('pi: only a tool result as pi writes it is taken, from its bytes, as a line of tool output only', async () => {
     await loadExtractors();
     const only = HOOKS.pi.outputOnly!;
+    // every line of the sessions pi 0.73.1 wrote: a tool result is told from its bytes exactly when
+    // decoding it gives tool output alone
+    const dir = path.join(FIXTURES, 'real/pi-0.73.1/home/.pi/agent/sessions');
+    let results = 0;
+    for (const f of fs.readdirSync(dir, { recursive: true }) as string[]) {
+      if (!f.endsWith('.jsonl')) continue;
+      for (const text of fs.readFileSync(path.join(dir, f), 'utf8').split('\n').filter(Boolean)) {
+        const o = JSON.parse(text);
+        const isResult = o.type === 'message' && o.message?.role === 'toolResult';
+        expect(only(Buffer.from(text)), text.slice(0, 120)).toBe(isResult);
+        if (isResult) results++;
+      }
+    }
+    expect(results).toBeGreaterThan(0);
     const line = (o: unknown) => Buffer.from(JSON.stringify(o));
-    const msg = (message: unknown, extra: Record<string, unknown> = {}) => line({ id: 'a1', parentId: 'a0', timestamp: '2026-03-05T10:00:00.000Z', ...extra, type: 'message', message });
+    // pi's order (type, id, parentId, timestamp, message) and ids before the type
+    const msg = (message: unknown, extra: Record<string, unknown> = {}) => line({ type: 'message', id: 'a1', parentId: 'a0', timestamp: '2026-03-05T10:00:00.000Z', ...extra, message });
+    const late = (message: unknown) => line({ id: 'a1', parentId: null, timestamp: '2026-03-05T10:00:00.000Z', type: 'message', message });
     expect(only(msg({ role: 'toolResult', content: [{ type: 'text', text: 'ok' }] }))).toBe(true);
+    expect(only(late({ role: 'toolResult', content: [{ type: 'text', text: 'ok' }] }))).toBe(true);
     expect(only(msg({ role: 'user', content: [{ type: 'text', text: 'ok' }] }))).toBe(false);
+    expect(only(msg({ role: 'assistant', content: [{ type: 'text', text: '"role":"toolResult"' }] }))).toBe(false);
     // the same bytes inside a prompt are escaped
     expect(only(msg({ role: 'user', content: [{ type: 'text', text: '"type":"message","message":{"role":"toolResult"' }] }))).toBe(false);
     // not a top-level key: an object or array opens before it
     expect(only(line({ id: 'a1', details: { x: 1 }, type: 'message', message: { role: 'toolResult' } }))).toBe(false);
     expect(only(line({ id: 'a1', tags: ['x'], type: 'message', message: { role: 'toolResult' } }))).toBe(false);
     expect(only(line({ type: 'custom', data: { type: 'message', message: { role: 'toolResult' } } }))).toBe(false);
+    // another type, or the type after the message (not how pi writes it): decoded
+    expect(only(line({ type: 'custom_message', message: { role: 'toolResult' } }))).toBe(false);
+    expect(only(line({ subtype: 'message', message: { role: 'toolResult' } }))).toBe(false);
+    expect(only(line({ message: { role: 'toolResult' }, type: 'message' }))).toBe(false);
     expect(only(Buffer.from('not json'))).toBe(false);
     expect(only(Buffer.alloc(0))).toBe(false);
   });

@@ -162,17 +162,24 @@ function parents(all: Session[]): Map<string, string> {
   return out;
 }
 
-const K_TOOL_RESULT = bytes('"type":"message","message":{"role":"toolResult"');
+const K_TOOL_RESULT = bytes('"message":{"role":"toolResult"');
+const K_TYPE_MESSAGE = bytes('"type":"message"');
 
 /**
- * A tool result, as pi writes it: the entry's own `type` and `message.role` (no object or array
- * opens before them, so they are top-level keys), whose only text is tool output.
+ * A tool result, from its bytes: a top-level `message` whose first key says `"role":"toolResult"`,
+ * after a top-level `"type":"message"`. pi writes `type`, `id`, `parentId` and `timestamp` before
+ * `message` (0.73.1, the recorded fixtures); no object or array may open before it, so both are
+ * keys of the entry itself, and inside a string those bytes would be escaped. Anything else (another
+ * order, a key in between that holds an object) is decoded as usual.
  */
 function outputOnly(line: Buffer): boolean {
-  const i = line.indexOf(K_TOOL_RESULT);
-  if (i <= 0 || line[0] !== 0x7b) return false;
+  if (line[0] !== 0x7b) return false;
+  const head = line.length > HEAD ? line.subarray(0, HEAD) : line;
+  const i = head.indexOf(K_TOOL_RESULT);
+  if (i <= 0) return false;
   for (let j = 1; j < i; j++) if (line[j] === 0x7b || line[j] === 0x5b) return false;
-  return true;
+  const t = head.indexOf(K_TYPE_MESSAGE);
+  return t > 0 && t < i && (line[t - 1] === 0x7b || line[t - 1] === 0x2c);
 }
 
 export const search: SearchHooks = {
