@@ -347,9 +347,9 @@ describe('text only on an abandoned branch', () => {
   it('pi: tool output repeated on the live path after an abandoned copy keeps its evidence live, also once further tool output is no longer decoded', () => {
     const h = home();
     const A = '019a0000-0000-7000-8000-0000000000a5';
-    // keys in the order pi writes them
+    // keys in the order pi writes them (0.73.1)
     const result = (id: string, parentId: string, ts: string, text: string) => ({
-      id, parentId, timestamp: ts, type: 'message',
+      type: 'message', id, parentId, timestamp: ts,
       message: { role: 'toolResult', toolCallId: 'c', toolName: 'bash', content: [{ type: 'text', text }], timestamp: Date.parse(ts) },
     });
     const ts = (n: number) => `2026-03-05T10:${String(n).padStart(2, '0')}:00.000Z`;
@@ -369,6 +369,36 @@ describe('text only on an abandoned branch', () => {
     const [r] = searchJson(h, ['ocelot']);
     expect(r.evidence[0]).toMatchObject({ role: 'user', abandoned: false });
     expect(r.evidence[1]).toMatchObject({ role: 'tool-output', abandoned: false, text: 'ocelot fixture output' });
+  });
+
+  it('pi: tool output held back to the end of the file still counts: the session that mentions the word more ranks first', () => {
+    const h = home();
+    const A = '019a0000-0000-7000-8000-0000000000a6';
+    const B = '019a0000-0000-7000-8000-0000000000a7';
+    const result = (id: string, parentId: string, ts: string, text: string) => ({
+      type: 'message', id, parentId, timestamp: ts,
+      message: { role: 'toolResult', toolCallId: 'c', toolName: 'bash', content: [{ type: 'text', text }], timestamp: Date.parse(ts) },
+    });
+    const ts = (d: number, n: number) => `2026-03-0${d}T10:${String(n).padStart(2, '0')}:00.000Z`;
+    // the first prompt names it, then tool output between replies: 25 times in A (older), twice in B
+    const session = (id: string, d: number, outputs: number) => {
+      const lines: unknown[] = [piHeader(id, ts(d, 0)), piEntry('u1', null, ts(d, 1), 'user', 'trace the kinkajou leak')];
+      let parent = 'u1';
+      for (let i = 0; i < 25; i++) {
+        lines.push(piEntry(`a${i}`, parent, ts(d, 2 + i), 'assistant', `looking ${i}`));
+        lines.push(result(`t${i}`, `a${i}`, ts(d, 2 + i), i < outputs ? `kinkajou.c:${i}: alloc` : `other.c:${i}`));
+        parent = `t${i}`;
+      }
+      write(h, `${PI_DIR}/${ts(d, 0).replace(/[:.]/g, '-')}_${id}.jsonl`, jsonl(...lines));
+    };
+    session(A, 1, 25);
+    session(B, 2, 2);
+    const r = searchJson(h, ['kinkajou']);
+    expect(r.map((x) => x.id)).toEqual([A, B]);
+    // twenty hits counted in A (the prompt and 19 outputs), three in B: 0.05 a hit
+    expect(Math.round((r[0].score - r[1].score) * 100) / 100).toBe(0.85);
+    expect(r[0].evidence.map((e: any) => e.role)).toEqual(['user', 'tool-output']);
+    expect(r[0].evidence[1].text).toBe('kinkajou.c:0: alloc');
   });
 
   it('pi: a line longer than can be read on the path makes the tree unknown (all live)', () => {

@@ -8,6 +8,7 @@ import type { Term } from './query.js';
 import { EXTRACTORS, HOOKS, rawHeads } from './registry.js';
 import { rawText, scanFile, type ScanSink } from './scan.js';
 import { STOP } from './score.js';
+import { canHoldLines, Held } from './held.js';
 import { openReadonly, type Db } from '../harness/sqlite.js';
 
 export interface SearchStats {
@@ -86,40 +87,53 @@ function scanJsonl(cx: ReadCtx, harness: Harness, file: string, child: boolean, 
     if (err !== STOP) throw err;
     sink.stop = true;
   };
-  const sink: ScanSink = {
-    line(buf, s, e, first) {
-      // a line of tool output that could not change the results is not decoded
-      if (!first && outputOnly && gs.outputMoot(file) && outputOnly(buf.subarray(s, e))) return;
+  /** decode one line and hand on its pieces */
+  const decode = (buf: Buffer, s: number, e: number, first: boolean) => {
+    try {
+      let o: unknown;
       try {
-        let o: unknown;
-        try {
-          o = JSON.parse(buf.toString('utf8', s, e));
-        } catch {
-          if (plain) on({ role: 'assistant', text: buf.toString('utf8', s, e) }, file, child);
-          return;
-        }
-        ecx.first = first;
-        const ps = ex(o, ecx);
-        if (ps.length === 0) return;
-        const rid = recordId?.(o) ?? null;
-        if (rid && !told) {
-          told = true;
-          gs.told(file, harness);
-        }
-        for (const p of ps) on(p, file, child, rid);
-      } catch (err) {
-        stopped(err);
+        o = JSON.parse(buf.toString('utf8', s, e));
+      } catch {
+        if (plain) on({ role: 'assistant', text: buf.toString('utf8', s, e) }, file, child);
+        return;
       }
+      ecx.first = first;
+      const ps = ex(o, ecx);
+      if (ps.length === 0) return;
+      const rid = recordId?.(o) ?? null;
+      if (rid && !told) {
+        told = true;
+        gs.told(file, harness);
+      }
+      for (const p of ps) on(p, file, child, rid);
+    } catch (err) {
+      stopped(err);
+    }
+  };
+  const rawPiece = (bytes: Buffer, at: number) => {
+    try {
+      on({ role: 'tool-output', text: rawText(bytes, at).text }, file, child);
+    } catch (err) {
+      stopped(err);
+    }
+  };
+  // Tool output is held back to the end of the file (held.ts): it weighs least, and once the rest
+  // of the file has given the group its hits it seldom matters, so most of it is never decoded.
+  const held = new Held(file, canHoldLines(file) ? outputOnly : undefined, decode, rawPiece);
+  const moot = (line: boolean) => (line ? gs.outputMoot(file) : gs.outputMoot());
+  const stopping = () => sink.stop === true;
+  const sink: ScanSink = {
+    line(buf, s, e, first, at) {
+      if (!first && outputOnly && outputOnly(buf.subarray(s, e))) {
+        // a line of tool output that could not change the results is not decoded
+        if (gs.outputMoot(file)) return;
+        if (held.line(at, e - s)) return;
+      }
+      decode(buf, s, e, first);
     },
     raw(bytes, at) {
       // a line too long to decode: the text around the hit, as tool output (what such lines hold)
-      if (gs.outputMoot()) return;
-      try {
-        const r = rawText(bytes, at);
-        on({ role: 'tool-output', text: r.text }, file, child);
-      } catch (err) {
-        stopped(err);
-      }
+      if (!gs.outputMoot()) held.raw(bytes, at, moot, stopping);
     },
   };
   const track = makeTree
@@ -146,6 +160,8 @@ function scanJsonl(cx: ReadCtx, harness: Harness, file: string, child: boolean, 
     }
     gs.read(file, dead);
   }
+  // what was held back, in file order, while it can still change the results
+  held.flush(moot, stopping);
   if (sink.stop) throw STOP;
 }
 

@@ -40,8 +40,11 @@ function sharedFolder(): Folder {
 export type { Reader };
 
 export interface ScanSink {
-  /** a complete line (the first line of the file, or one that holds a needle); `first` marks line 0 */
-  line(buf: Buffer, start: number, end: number, first: boolean): void;
+  /**
+   * a complete line (the first line of the file, or one that holds a needle); `first` marks line 0;
+   * `at`: where it starts in the stream read (the file's byte offset, for a plain file)
+   */
+  line(buf: Buffer, start: number, end: number, first: boolean, at: number): void;
   /** a needle hit inside a line too long to parse: raw bytes around it */
   raw(bytes: Buffer, hitAt: number): void;
   /**
@@ -114,7 +117,7 @@ export function scanLines(read: Reader, needles: string[], sink: ScanSink, parse
   const deliver = (s: number, e: number, isFirst: boolean) => {
     if (isFirst && e - s >= 3 && buf[s] === 0xef && buf[s + 1] === 0xbb && buf[s + 2] === 0xbf) s += 3;
     if (e > s && buf[e - 1] === 13) e--;
-    if (e > s) sink.line(buf, s, e, isFirst);
+    if (e > s) sink.line(buf, s, e, isFirst, stats.bytes - len + s);
   };
 
   /** complete lines in [0, r) */
