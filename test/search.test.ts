@@ -555,20 +555,6 @@ describe('scanning', () => {
   it('pi: only a tool result as pi writes it is taken, from its bytes, as a line of tool output only', async () => {
     await loadExtractors();
     const only = HOOKS.pi.outputOnly!;
-    // every line of the sessions pi 0.73.1 wrote: a tool result is told from its bytes exactly when
-    // decoding it gives tool output alone
-    const dir = path.join(FIXTURES, 'real/pi-0.73.1/home/.pi/agent/sessions');
-    let results = 0;
-    for (const f of fs.readdirSync(dir, { recursive: true }) as string[]) {
-      if (!f.endsWith('.jsonl')) continue;
-      for (const text of fs.readFileSync(path.join(dir, f), 'utf8').split('\n').filter(Boolean)) {
-        const o = JSON.parse(text);
-        const isResult = o.type === 'message' && o.message?.role === 'toolResult';
-        expect(only(Buffer.from(text)), text.slice(0, 120)).toBe(isResult);
-        if (isResult) results++;
-      }
-    }
-    expect(results).toBeGreaterThan(0);
     const line = (o: unknown) => Buffer.from(JSON.stringify(o));
     // pi's order (type, id, parentId, timestamp, message) and ids before the type
     const msg = (message: unknown, extra: Record<string, unknown> = {}) => line({ type: 'message', id: 'a1', parentId: 'a0', timestamp: '2026-03-05T10:00:00.000Z', ...extra, message });
@@ -589,6 +575,46 @@ describe('scanning', () => {
     expect(only(line({ message: { role: 'toolResult' }, type: 'message' }))).toBe(false);
     expect(only(Buffer.from('not json'))).toBe(false);
     expect(only(Buffer.alloc(0))).toBe(false);
+  });
+
+  it('outputOnly: on every fixture line of pi and Codex, true only for a record whose text is tool output alone, and for every such record as the harness writes it', async () => {
+    await loadExtractors();
+    const kinds: Record<string, (o: any) => boolean> = {
+      pi: (o) => o.type === 'message' && o.message?.role === 'toolResult',
+      codex: (o) => o.type === 'response_item' && ['function_call_output', 'custom_tool_call_output', 'tool_search_output'].includes(o.payload?.type),
+    };
+    for (const [h, isOutput] of Object.entries(kinds)) {
+      const only = HOOKS[h as 'pi' | 'codex'].outputOnly!;
+      const files = [path.join(FIXTURES, h), ...fs.readdirSync(path.join(FIXTURES, 'real')).filter((d) => d.startsWith(`${h}-`)).map((d) => path.join(FIXTURES, 'real', d))]
+        .flatMap((d) => (fs.readdirSync(d, { recursive: true }) as string[]).map((f) => path.join(d, f)))
+        .filter((f) => f.endsWith('.jsonl'));
+      let outputs = 0;
+      for (const f of files) {
+        const lines = fs.readFileSync(f, 'utf8').split('\n').filter(Boolean);
+        const cx = { first: true, st: {} };
+        for (const text of lines) {
+          let o: any;
+          try {
+            o = JSON.parse(text);
+          } catch {
+            continue;
+          }
+          const pieces = EXTRACTORS[h as 'pi' | 'codex'](o, cx);
+          cx.first = false;
+          const said = only(Buffer.from(text));
+          if (said) {
+            outputs++;
+            expect(pieces.every((p) => p.role === 'tool-output'), `${f}: ${text.slice(0, 120)}`).toBe(true);
+          }
+          // each harness writes the record's type and the payload's (or message's) first; a
+          // bracket in a value before it (the fixtures' "[trimmed for fixture]") makes the bytes
+          // ambiguous, and such a line is decoded as usual
+          const before = text.slice(1, text.indexOf(h === 'pi' ? '"message":' : '"payload":'));
+          if (isOutput(o) && !/[[{]/.test(before)) expect(said, `${f}: ${text.slice(0, 120)}`).toBe(true);
+        }
+      }
+      expect(outputs, h).toBeGreaterThan(2);
+    }
   });
 
   it('reads Codex .jsonl.zst rollouts', () => {

@@ -1,6 +1,6 @@
 // Searchable text of one Codex rollout line (formats.md §2).
 import type { ExtractCtx, Piece, SearchHooks } from '../../search/types.js';
-import { blockText, ms, outputText, piece, toolPiece } from '../../search/extract-util.js';
+import { blockText, ms, outputRecord, outputText, piece, toolPiece } from '../../search/extract-util.js';
 
 import { codexInjected } from './index.js';
 
@@ -125,7 +125,15 @@ export function codexText(o: any, cx: ExtractCtx): Piece[] {
   return out;
 }
 
-/** Tool output lines: long ones are never decoded (only the text around a hit is shown). */
+const K_RESPONSE_ITEM = Buffer.from('"type":"response_item"');
+const K_OUTPUTS = ['function_call_output', 'custom_tool_call_output', 'tool_search_output'].map((t) => Buffer.from(`"payload":{"type":"${t}"`));
+
+/**
+ * Tool output lines: long ones are never decoded (only the text around a hit is shown), and a
+ * record of tool output (`response_item` whose payload starts with its type, as Codex writes it)
+ * is held back by search and decoded only while it can change the results.
+ */
 export const search: SearchHooks = {
   rawHead: ['"type":"function_call_output"', '"type":"custom_tool_call_output"'],
+  outputOnly: (line) => outputRecord(line, K_RESPONSE_ITEM, K_OUTPUTS),
 };

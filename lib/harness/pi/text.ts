@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Session } from '../../types.js';
 import type { BranchTracker, ExtractCtx, Piece, SearchHooks } from '../../search/types.js';
 import { bytes, firstLink, firstString } from '../branches.js';
-import { blockText, ms, outputText, piece, toolPiece } from '../../search/extract-util.js';
+import { blockText, ms, outputRecord, outputText, piece, toolPiece } from '../../search/extract-util.js';
 
 export function piText(o: any, cx: ExtractCtx): Piece[] {
   if (!o || typeof o !== 'object') return [];
@@ -162,25 +162,15 @@ function parents(all: Session[]): Map<string, string> {
   return out;
 }
 
-const K_TOOL_RESULT = bytes('"message":{"role":"toolResult"');
+const K_TOOL_RESULT = [bytes('"message":{"role":"toolResult"')];
 const K_TYPE_MESSAGE = bytes('"type":"message"');
 
 /**
- * A tool result, from its bytes: a top-level `message` whose first key says `"role":"toolResult"`,
- * after a top-level `"type":"message"`. pi writes `type`, `id`, `parentId` and `timestamp` before
- * `message` (0.73.1, the recorded fixtures); no object or array may open before it, so both are
- * keys of the entry itself, and inside a string those bytes would be escaped. Anything else (another
- * order, a key in between that holds an object) is decoded as usual.
+ * A tool result: a top-level `message` whose first key says `"role":"toolResult"`, after a
+ * top-level `"type":"message"`. pi writes `type`, `id`, `parentId` and `timestamp` before `message`
+ * (0.73.1, the recorded fixtures).
  */
-function outputOnly(line: Buffer): boolean {
-  if (line[0] !== 0x7b) return false;
-  const head = line.length > HEAD ? line.subarray(0, HEAD) : line;
-  const i = head.indexOf(K_TOOL_RESULT);
-  if (i <= 0) return false;
-  for (let j = 1; j < i; j++) if (line[j] === 0x7b || line[j] === 0x5b) return false;
-  const t = head.indexOf(K_TYPE_MESSAGE);
-  return t > 0 && t < i && (line[t - 1] === 0x7b || line[t - 1] === 0x2c);
-}
+const outputOnly = (line: Buffer): boolean => outputRecord(line, K_TYPE_MESSAGE, K_TOOL_RESULT);
 
 export const search: SearchHooks = {
   rawHead: ['"role":"toolResult"'],
