@@ -74,14 +74,14 @@ export function piece(role: Role, text: unknown, ts?: number | null, extra: Part
 export const ms = toMs;
 
 /** bytes at the start of a line within which a harness's tool-output markers are looked for */
-const OUTPUT_HEAD = 4 << 10;
+const OUTPUT_HEAD = 1 << 10;
 
 /**
  * Whether a JSONL line is a record of tool output, from its bytes: one of `markers` (an object
  * key and the start of its value, e.g. `"payload":{"type":"function_call_output"`) lies within the
- * line's first 4 KiB with no object or array opened before it, so it is a key of the record itself
- * (inside a string those bytes would be escaped), and `type` (e.g. `"type":"response_item"`) is a
- * key of the record before it. For a harness's `outputOnly` hook: true only where the record's
+ * line's first KiB (pi and Codex write it within ~150 bytes) with no object or array opened before
+ * it, so it is a key of the record itself (inside a string those bytes would be escaped), and
+ * `type` (e.g. `"type":"response_item"`) is a key of the record before it. For a harness's `outputOnly` hook: true only where the record's
  * decoded text is tool output alone; any other layout is decoded as usual.
  */
 export function outputRecord(line: Buffer, type: Buffer, markers: Buffer[]): boolean {

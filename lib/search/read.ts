@@ -127,7 +127,7 @@ function scanJsonl(cx: ReadCtx, harness: Harness, file: string, child: boolean, 
       if (!first && outputOnly && outputOnly(buf.subarray(s, e))) {
         // a line of tool output that could not change the results is not decoded
         if (gs.outputMoot(file)) return;
-        if (held.line(at, e - s)) return;
+        if (held.line(buf, s, e, at)) return;
       }
       decode(buf, s, e, first);
     },
