@@ -1,4 +1,4 @@
-// The line scanner of deep search. A file is read in 1 MiB chunks; each run of complete lines is
+// The line scanner of deep search. A file is read in 128 KiB chunks; each run of complete lines is
 // case-folded into a copy (fold.ts: SIMD, about 40 GB/s) and the folded prefilter needles are
 // looked for with a native `indexOf` over the whole run. Only the lines holding a needle (and the first line of the file,
 // which carries session metadata) are handed on to be decoded; every other line is never split,
@@ -10,7 +10,12 @@ import { zstReader, type Reader } from '../util/zstd.js';
 import { Folder, foldNeedle } from './fold.js';
 import { headHas } from '../harness/jsonl.js';
 
-export const CHUNK = 1 << 20;
+/**
+ * bytes read at a time: 128 KiB stays in the core's cache between the kernel's copy and the scan
+ * of it; 1 MiB reads ran ~3x slower here (24 MB file: 6 vs 18 ms), a search for an absent word on
+ * one thread 1,084 -> 721 ms. A line longer than this grows the window up to the parse cap.
+ */
+export const CHUNK = 128 << 10;
 export const PARSE_CAP = 8 << 20;
 /** bytes of a line too long to parse folded at a time */
 const SLICE = 1 << 20;
