@@ -401,6 +401,38 @@ describe('text only on an abandoned branch', () => {
     expect(r[0].evidence[1].text).toBe('kinkajou.c:0: alloc');
   });
 
+  it('Claude: tool results held back to the end of the file still count: the session that mentions the word more ranks first', () => {
+    const h = home();
+    const A = 'aaaaaaaa-2222-4222-8222-222222222222';
+    const B = 'bbbbbbbb-2222-4222-8222-222222222222';
+    const ts = (d: number, n: number) => `2026-02-0${d}T10:${String(n).padStart(2, '0')}:00.000Z`;
+    const rec = (id: string, uuid: string, parent: string | null, t: string, type: 'user' | 'assistant', content: unknown) => ({
+      parentUuid: parent, isSidechain: false, userType: 'external', cwd: CWD, sessionId: id, version: '2.1.332', type,
+      message: type === 'user' ? { role: 'user', content } : { role: 'assistant', model: 'claude-x', content }, uuid, timestamp: t,
+    });
+    const result = (text: string) => [{ tool_use_id: 'toolu_1', type: 'tool_result', content: text }];
+    // the first prompt names it, then a tool result after each reply: 25 times in A (older), twice in B
+    const session = (id: string, d: number, outputs: number, extra: unknown[] = []) => {
+      const lines: unknown[] = [rec(id, 'u1', null, ts(d, 1), 'user', 'trace the kinkajou leak')];
+      let parent = 'u1';
+      for (let i = 0; i < 25; i++) {
+        lines.push(rec(id, `a${i}`, parent, ts(d, 2 + i), 'assistant', [{ type: 'text', text: `looking ${i}` }, { type: 'tool_use', id: 'toolu_1', name: 'Bash', input: { command: 'grep -rn leak' } }]));
+        lines.push(rec(id, `t${i}`, `a${i}`, ts(d, 2 + i), 'user', result(i < outputs ? `kinkajou.c:${i}: alloc` : `other.c:${i}`)));
+        parent = `t${i}`;
+      }
+      lines.push(...extra);
+      write(h, `.claude/projects/-w-proj/${id}.jsonl`, jsonl(...lines));
+    };
+    session(A, 1, 25);
+    session(B, 2, 2);
+    const r = searchJson(h, ['kinkajou']);
+    expect(r.map((x) => x.id)).toEqual([A, B]);
+    // twenty hits counted in A (the prompt and 19 results), three in B: 0.05 a hit
+    expect(Math.round((r[0].score - r[1].score) * 100) / 100).toBe(0.85);
+    expect(r[0].evidence.map((e: any) => e.role)).toEqual(['user', 'tool-output']);
+    expect(r[0].evidence[1].text).toBe('kinkajou.c:0: alloc');
+  });
+
   it('pi: a line longer than can be read on the path makes the tree unknown (all live)', () => {
     const h = home();
     const A = '019a0000-0000-7000-8000-0000000000a4';

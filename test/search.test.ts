@@ -577,14 +577,40 @@ describe('scanning', () => {
     expect(only(Buffer.alloc(0))).toBe(false);
   });
 
-  it('outputOnly: on every fixture line of pi and Codex, true only for a record whose text is tool output alone, and for every such record as the harness writes it', async () => {
+  it('Claude: a tool result is taken from its bytes as tool output only when no text block could be in it', async () => {
+    await loadExtractors();
+    const only = HOOKS.claude.outputOnly!;
+    const rec = (content: unknown, extra: Record<string, unknown> = {}) =>
+      Buffer.from(JSON.stringify({ parentUuid: 'p', isSidechain: false, promptId: 'q', type: 'user', message: { role: 'user', content }, uuid: 'u', timestamp: '2026-03-05T10:00:00.000Z', ...extra }));
+    const result = (content: unknown) => ({ tool_use_id: 'toolu_1', type: 'tool_result', content });
+    expect(only(rec([result('ok')]))).toBe(true);
+    expect(only(rec([{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'ok' }]))).toBe(true);
+    expect(only(rec([result('a'), result('b')]))).toBe(true);
+    // the user's words beside it, or text nested in it (cannot be told apart): decoded
+    expect(only(rec([result('ok'), { type: 'text', text: 'and also fix the build' }]))).toBe(false);
+    expect(only(rec([result([{ type: 'text', text: 'nested' }])]))).toBe(false);
+    // a prompt, a prompt as a string, a prompt quoting the bytes, a summary, a reply
+    expect(only(rec([{ type: 'text', text: 'hello' }]))).toBe(false);
+    expect(only(rec('hello'))).toBe(false);
+    expect(only(rec([{ type: 'text', text: '"type":"tool_result"' }]))).toBe(false);
+    expect(only(rec([result('ok')], { isCompactSummary: true }))).toBe(false);
+    expect(only(Buffer.from(JSON.stringify({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'tool_use', id: 't', name: 'Bash', input: {} }] } })))).toBe(false);
+    expect(only(Buffer.alloc(0))).toBe(false);
+    // an object before the message (not how Claude Code writes it): decoded
+    expect(only(Buffer.from(JSON.stringify({ meta: { a: 1 }, type: 'user', message: { role: 'user', content: [result('ok')] } })))).toBe(false);
+  });
+
+  it('outputOnly: on every fixture line of pi, Codex and Claude, true only for a record whose text is tool output alone, and for every such record as the harness writes it', async () => {
     await loadExtractors();
     const kinds: Record<string, (o: any) => boolean> = {
+      // Claude: tool results only, none holding a text block at any depth (those are decoded as usual)
+      claude: (o) => o.type === 'user' && !o.isCompactSummary && Array.isArray(o.message?.content) && o.message.content[0]?.type === 'tool_result'
+        && o.message.content.every((b: any) => b?.type === 'tool_result') && !JSON.stringify(o).includes('"type":"text"'),
       pi: (o) => o.type === 'message' && o.message?.role === 'toolResult',
       codex: (o) => o.type === 'response_item' && ['function_call_output', 'custom_tool_call_output', 'tool_search_output'].includes(o.payload?.type),
     };
     for (const [h, isOutput] of Object.entries(kinds)) {
-      const only = HOOKS[h as 'pi' | 'codex'].outputOnly!;
+      const only = HOOKS[h as 'pi' | 'codex' | 'claude'].outputOnly!;
       const files = [path.join(FIXTURES, h), ...fs.readdirSync(path.join(FIXTURES, 'real')).filter((d) => d.startsWith(`${h}-`)).map((d) => path.join(FIXTURES, 'real', d))]
         .flatMap((d) => (fs.readdirSync(d, { recursive: true }) as string[]).map((f) => path.join(d, f)))
         .filter((f) => f.endsWith('.jsonl'));
@@ -599,7 +625,7 @@ describe('scanning', () => {
           } catch {
             continue;
           }
-          const pieces = EXTRACTORS[h as 'pi' | 'codex'](o, cx);
+          const pieces = EXTRACTORS[h as 'pi' | 'codex' | 'claude'](o, cx);
           cx.first = false;
           const said = only(Buffer.from(text));
           if (said) {
@@ -609,7 +635,7 @@ describe('scanning', () => {
           // each harness writes the record's type and the payload's (or message's) first; a
           // bracket in a value before it (the fixtures' "[trimmed for fixture]") makes the bytes
           // ambiguous, and such a line is decoded as usual
-          const before = text.slice(1, text.indexOf(h === 'pi' ? '"message":' : '"payload":'));
+          const before = text.slice(1, text.indexOf(h === 'codex' ? '"payload":' : '"message":'));
           if (isOutput(o) && !/[[{]/.test(before)) expect(said, `${f}: ${text.slice(0, 120)}`).toBe(true);
         }
       }

@@ -5,7 +5,7 @@ import type { Session } from '../../types.js';
 import type { BranchTracker, ExtractCtx, Piece, SearchHooks, SharedSource } from '../../search/types.js';
 import { entries, walk } from '../../util/fsx.js';
 import { bytes, firstLink, firstString } from '../branches.js';
-import { blockText, ms, outputText, piece, toolPiece } from '../../search/extract-util.js';
+import { blockText, ms, outputRecord, outputText, piece, toolPiece } from '../../search/extract-util.js';
 
 /** User-line text the harness wrote (command output, notifications): shown as output, not as a prompt. */
 const OUTPUT_TAGS = /^\s*(<local-command-stdout>|<local-command-stderr>|<bash-stdout>|<bash-stderr>|<task-notification>|<local-command-caveat>|Caveat: The messages below)/;
@@ -259,9 +259,35 @@ function shared(all: Session[]): SharedSource[] {
   return out;
 }
 
+const K_USER = bytes('"type":"user"');
+const K_BLOCKS = [bytes('"message":{"role":"user","content":[{')];
+const K_RESULT = bytes('"type":"tool_result"');
+const K_TEXT = bytes('"type":"text"');
+const K_COMPACT = bytes('"isCompactSummary":true');
+
+/**
+ * A record of tool output only, from its bytes: a top-level `user` record whose message content is
+ * an array that starts with a `tool_result` block (its `type` among the block's first keys) and
+ * holds no `text` block at any depth (a text block at the top is the user's words; one nested in a
+ * result cannot be told from it without decoding, so such a line is decoded as usual) and is no
+ * compaction summary. Claude Code writes each tool result so (2.1.332: `tool_use_id` or `type`
+ * first).
+ */
+function outputOnly(line: Buffer): boolean {
+  if (!outputRecord(line, K_USER, K_BLOCKS)) return false;
+  const at = line.indexOf(K_BLOCKS[0]!) + K_BLOCKS[0]!.length;
+  const head = line.subarray(at, Math.min(line.length, at + 256));
+  const t = head.indexOf(K_RESULT);
+  // the block's first key (right after its brace), or one after a comma
+  if (t < 0 || (t > 0 && head[t - 1] !== 0x2c)) return false;
+  for (let j = 0; j < t; j++) if (head[j] === 0x7b || head[j] === 0x5b) return false;
+  return line.indexOf(K_TEXT) < 0 && line.indexOf(K_COMPACT) < 0;
+}
+
 export const search: SearchHooks = {
   children,
   rawHead: ['"type":"tool_result"'],
+  outputOnly,
   recordId: (o) => (o && typeof o.uuid === 'string' ? o.uuid : null),
   branches,
   shared,
