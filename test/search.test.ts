@@ -586,6 +586,8 @@ describe('scanning', () => {
     expect(only(rec([result('ok')]))).toBe(true);
     expect(only(rec([{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'ok' }]))).toBe(true);
     expect(only(rec([result('a'), result('b')]))).toBe(true);
+    // a long directory before the message
+    expect(only(Buffer.from(JSON.stringify({ parentUuid: 'p', cwd: '/w/' + 'd'.repeat(2000), type: 'user', message: { role: 'user', content: [result('ok')] } })))).toBe(true);
     // the user's words beside it, or text nested in it (cannot be told apart): decoded
     expect(only(rec([result('ok'), { type: 'text', text: 'and also fix the build' }]))).toBe(false);
     expect(only(rec([result([{ type: 'text', text: 'nested' }])]))).toBe(false);

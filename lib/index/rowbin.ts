@@ -508,7 +508,6 @@ function blockWriter(write: (b: Buffer) => void) {
       out.set(src.subarray(s, e), o);
       o += e - s;
     },
-
     byte(c: number) {
       room(1);
       out[o++] = c;

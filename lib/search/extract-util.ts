@@ -73,27 +73,25 @@ export function piece(role: Role, text: unknown, ts?: number | null, extra: Part
 
 export const ms = toMs;
 
-/** bytes at the start of a line within which a harness's tool-output markers are looked for */
-const OUTPUT_HEAD = 1 << 10;
-
 /**
  * Whether a JSONL line is a record of tool output, from its bytes: one of `markers` (an object
  * key and the start of its value, e.g. `"payload":{"type":"function_call_output"`) lies within the
- * line's first KiB (pi and Codex write it within ~150 bytes) with no object or array opened before
- * it, so it is a key of the record itself (inside a string those bytes would be escaped), and
- * `type` (e.g. `"type":"response_item"`) is a key of the record before it. For a harness's `outputOnly` hook: true only where the record's
- * decoded text is tool output alone; any other layout is decoded as usual.
+ * line's first `head` bytes with no object or array opened before it, so it is a key of the record
+ * itself (inside a string those bytes would be escaped), and `type` (e.g. `"type":"response_item"`)
+ * is a key of the record before it. For a harness's `outputOnly` hook: true only where the
+ * record's decoded text is tool output alone; any other layout is decoded as usual. pi and Codex
+ * write the marker within ~150 bytes; Claude Code after the directory, so further in.
  */
-export function outputRecord(line: Buffer, type: Buffer, markers: Buffer[]): boolean {
+export function outputRecord(line: Buffer, type: Buffer, markers: Buffer[], head = 1 << 10): boolean {
   if (line[0] !== 0x7b) return false;
-  const head = line.length > OUTPUT_HEAD ? line.subarray(0, OUTPUT_HEAD) : line;
+  const h = line.length > head ? line.subarray(0, head) : line;
   let i = -1;
   for (const m of markers) {
-    i = head.indexOf(m);
+    i = h.indexOf(m);
     if (i > 0) break;
   }
   if (i <= 0) return false;
   for (let j = 1; j < i; j++) if (line[j] === 0x7b || line[j] === 0x5b) return false;
-  const t = head.indexOf(type);
+  const t = h.indexOf(type);
   return t > 0 && t < i && (line[t - 1] === 0x7b || line[t - 1] === 0x2c);
 }

@@ -274,7 +274,8 @@ const K_COMPACT = bytes('"isCompactSummary":true');
  * first).
  */
 function outputOnly(line: Buffer): boolean {
-  if (!outputRecord(line, K_USER, K_BLOCKS)) return false;
+  // the record's first keys include its directory, which can be long: 4 KiB of them
+  if (!outputRecord(line, K_USER, K_BLOCKS, 4 << 10)) return false;
   const at = line.indexOf(K_BLOCKS[0]!) + K_BLOCKS[0]!.length;
   const head = line.subarray(at, Math.min(line.length, at + 256));
   const t = head.indexOf(K_RESULT);
