@@ -84,10 +84,13 @@ function indexFiles(cache: string): Record<string, string> {
   const mask = (s: string) => s.replace(/"id":"[^"]*","built":\d+/, 'ID').replace(/^(v\d+) \S+/, '$1 ID');
   for (const f of ['list.json', 'rows.json']) out[f] = mask(fs.readFileSync(path.join(cache, f), 'utf8'));
   out['rows.bin'] = mask(fs.readFileSync(path.join(cache, 'rows.bin')).toString('latin1'));
-  // check.bin: the stats, kinds and paths after the discovery memos (which hold read times)
+  // check.bin: the stats and paths after the discovery memos (which hold read times) and each
+  // source's memo code (0 for a source in a directory changed within 2 s of the read, which no memo
+  // holds yet: a build a few seconds later than the first memoises it)
   const check = fs.readFileSync(path.join(cache, 'check.bin'));
   const nl = check.indexOf(10);
-  out['check.bin'] = check.subarray(nl + 1 + Number(check.toString('latin1', 0, nl).split(' ')[3])).toString('latin1');
+  const [, , count, metaLen] = check.toString('latin1', 0, nl).split(' ');
+  out['check.bin'] = check.subarray(nl + 1 + Number(metaLen) + Number(count)).toString('latin1');
   const state = path.join(cache, 'state');
   // (the token pairing a shard with its prompt file is new at every writing)
   for (const f of fs.readdirSync(state).sort()) out[`state/${f}`] = fs.readFileSync(path.join(state, f), 'utf8').replace(/^\{"v":(\d+),"tok":"[0-9a-z]+"/, '{"v":$1,"tok":"TOK"');
