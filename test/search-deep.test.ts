@@ -164,6 +164,22 @@ const piEntry = (id: string, parentId: string | null, ts: string, role: 'user' |
   message: { role, content: [{ type: 'text', text }], timestamp: Date.parse(ts), ...(role === 'assistant' ? { model: 'm' } : {}) },
 });
 
+/**
+ * Two sessions whose first prompt names the word, then a tool result after each of 25 replies:
+ * `session(id, day, n)` writes one with the word in the first n results. The older (A, 25 results)
+ * ranks first: twenty hits counted (the prompt and 19 results, held back to the end of the file and
+ * decoded for the count) against three in B, 0.05 a hit.
+ */
+function expectHeldCounted(h: string, session: (id: string, day: number, outputs: number) => void, A: string, B: string): void {
+  session(A, 1, 25);
+  session(B, 2, 2);
+  const r = searchJson(h, ['kinkajou']);
+  expect(r.map((x) => x.id)).toEqual([A, B]);
+  expect(Math.round((r[0].score - r[1].score) * 100) / 100).toBe(0.85);
+  expect(r[0].evidence.map((e: any) => e.role)).toEqual(['user', 'tool-output']);
+  expect(r[0].evidence[1].text).toBe('kinkajou.c:0: alloc');
+}
+
 describe('pi workers', () => {
   const P = '019a0000-0000-7000-8000-00000000aaaa';
   const W = '019a0000-0000-7000-8000-00000000bbbb';
@@ -391,14 +407,7 @@ describe('text only on an abandoned branch', () => {
       }
       write(h, `${PI_DIR}/${ts(d, 0).replace(/[:.]/g, '-')}_${id}.jsonl`, jsonl(...lines));
     };
-    session(A, 1, 25);
-    session(B, 2, 2);
-    const r = searchJson(h, ['kinkajou']);
-    expect(r.map((x) => x.id)).toEqual([A, B]);
-    // twenty hits counted in A (the prompt and 19 outputs), three in B: 0.05 a hit
-    expect(Math.round((r[0].score - r[1].score) * 100) / 100).toBe(0.85);
-    expect(r[0].evidence.map((e: any) => e.role)).toEqual(['user', 'tool-output']);
-    expect(r[0].evidence[1].text).toBe('kinkajou.c:0: alloc');
+    expectHeldCounted(h, session, A, B);
   });
 
   it('Claude: tool results held back to the end of the file still count: the session that mentions the word more ranks first', () => {
@@ -412,7 +421,7 @@ describe('text only on an abandoned branch', () => {
     });
     const result = (text: string) => [{ tool_use_id: 'toolu_1', type: 'tool_result', content: text }];
     // the first prompt names it, then a tool result after each reply: 25 times in A (older), twice in B
-    const session = (id: string, d: number, outputs: number, extra: unknown[] = []) => {
+    const session = (id: string, d: number, outputs: number) => {
       const lines: unknown[] = [rec(id, 'u1', null, ts(d, 1), 'user', 'trace the kinkajou leak')];
       let parent = 'u1';
       for (let i = 0; i < 25; i++) {
@@ -420,17 +429,9 @@ describe('text only on an abandoned branch', () => {
         lines.push(rec(id, `t${i}`, `a${i}`, ts(d, 2 + i), 'user', result(i < outputs ? `kinkajou.c:${i}: alloc` : `other.c:${i}`)));
         parent = `t${i}`;
       }
-      lines.push(...extra);
       write(h, `.claude/projects/-w-proj/${id}.jsonl`, jsonl(...lines));
     };
-    session(A, 1, 25);
-    session(B, 2, 2);
-    const r = searchJson(h, ['kinkajou']);
-    expect(r.map((x) => x.id)).toEqual([A, B]);
-    // twenty hits counted in A (the prompt and 19 results), three in B: 0.05 a hit
-    expect(Math.round((r[0].score - r[1].score) * 100) / 100).toBe(0.85);
-    expect(r[0].evidence.map((e: any) => e.role)).toEqual(['user', 'tool-output']);
-    expect(r[0].evidence[1].text).toBe('kinkajou.c:0: alloc');
+    expectHeldCounted(h, session, A, B);
   });
 
   it('pi: a line longer than can be read on the path makes the tree unknown (all live)', () => {
