@@ -434,6 +434,35 @@ describe('text only on an abandoned branch', () => {
     expectHeldCounted(h, session, A, B);
   });
 
+  it('pi: a session whose only hits are held tool output has its tree read along, not the file read again', async () => {
+    const h = home();
+    const A = '019a0000-0000-7000-8000-0000000000a8';
+    const ts = (n: number) => `2026-03-05T10:${String(n).padStart(2, '0')}:00.000Z`;
+    const result = (id: string, parentId: string, t: string, text: string) => ({
+      type: 'message', id, parentId, timestamp: t,
+      message: { role: 'toolResult', toolCallId: 'c', toolName: 'bash', content: [{ type: 'text', text }], timestamp: Date.parse(t) },
+    });
+    const lines: unknown[] = [piHeader(A, ts(0)), piEntry('u0', null, ts(1), 'user', 'look at the logs')];
+    let parent = 'u0';
+    for (let i = 1; i <= 5; i++) {
+      lines.push(piEntry(`a${i}`, parent, ts(2 * i), 'assistant', `reading ${i}`));
+      lines.push(result(`t${i}`, `a${i}`, ts(2 * i + 1), `log ${i}: pangolin ` + 'x'.repeat(5_000)));
+      parent = `t${i}`;
+    }
+    // a rewind: the last result is left on an abandoned branch
+    lines.push(piEntry('u9', 't4', ts(20), 'user', 'go back'));
+    const file = write(h, `${PI_DIR}/2026-03-05T10-00-00-000Z_${A}.jsonl`, jsonl(...lines));
+    const [r] = searchJson(h, ['pangolin']);
+    expect(r.evidence.map((e: any) => [e.role, e.abandoned])).toEqual([['tool-output', false], ['tool-output', false]]);
+    expect(r.evidence[0].text).toMatch(/^log 1: pangolin x+/);
+    // read once: the bytes read are the file's (a second read for its tree would count them twice)
+    await loadExtractors();
+    const s = { harness: 'pi', id: A, key: `pi:${A}`, file, cwd: CWD, title: null, firstPrompt: null, started: null, updated: null, hidden: false, hiddenReason: null, parent: null, forkedFrom: null } as unknown as Session;
+    const out = scanGroups([newGroup(s, [s])], parseQuery(['pangolin']), new Set());
+    expect(out.stats.bytes).toBe(fs.statSync(file).size);
+    expect(out.groups[0]!.nHits).toBe(5);
+  });
+
   it('pi: a line longer than can be read on the path makes the tree unknown (all live)', () => {
     const h = home();
     const A = '019a0000-0000-7000-8000-0000000000a4';

@@ -68,6 +68,11 @@ export class Held {
     private readonly copyBudget = COPY_BUDGET,
   ) {}
 
+  /** something is held */
+  get holding(): boolean {
+    return this.items.length > 0;
+  }
+
   /**
    * Hold the line of tool output `buf[s, e)`, which starts at `at` in the file; false when lines
    * are not held here.

@@ -127,7 +127,15 @@ function scanJsonl(cx: ReadCtx, harness: Harness, file: string, child: boolean, 
       if (!first && outputOnly && outputOnly(buf.subarray(s, e))) {
         // a line of tool output that could not change the results is not decoded
         if (gs.outputMoot(file)) return;
-        if (held.line(buf, s, e, at)) return;
+        if (held.line(buf, s, e, at)) {
+          // a record with an id, most likely: its tree is read along from here (a hit of it kept
+          // later would otherwise have the file read again for it, in branchPass)
+          if (recordId && !told) {
+            told = true;
+            gs.told(file, harness);
+          }
+          return;
+        }
       }
       decode(buf, s, e, first);
     },
@@ -140,7 +148,9 @@ function scanJsonl(cx: ReadCtx, harness: Harness, file: string, child: boolean, 
     ? {
         head: HOOKS[harness]?.branchHead,
         wanted() {
-          if (!told || !gs.full()) return false;
+          // (held tool output may give the group its last term: its tree is read along, rather than
+          // the file read again for it once a held hit is kept)
+          if (!told || !(gs.full() || held.holding)) return false;
           tree = makeTree();
           return true;
         },
@@ -218,13 +228,15 @@ export function branchPass(cx: ReadCtx, harness: Harness, file: string): Set<str
   if (!make) return null;
   try {
     const t = make();
-    scanFile(file, [], {
+    const st = scanFile(file, [], {
       line(buf, s, e) {
         const line = buf.subarray(s, e);
         t.visit(line, parseLine(line));
       },
       raw() {},
     });
+    // read again: counted among the bytes read
+    cx.stats.bytes += st.bytes;
     return t.result();
   } catch {
     cx.stats.unreadable++;
