@@ -509,6 +509,22 @@ describe('scanning', () => {
     expect(fresh).toBe(3);
   });
 
+  it('a long tool-output line gives one raw hit per word in each of its megabytes, whatever the size of the reads', () => {
+    // 2.5 MiB: the word twice in the first megabyte of the line, once in the second, twice in the third
+    const mib = 1 << 20;
+    const text = Buffer.alloc(Math.floor(2.5 * mib), 'x');
+    const tags: [number, string][] = [[1000, 'A1'], [500_000, 'A2'], [mib + 1000, 'B1'], [2 * mib + 1000, 'C1'], [2 * mib + 400_000, 'C2']];
+    for (const [at, tag] of tags) text.write(tag + 'heron', at - 2);
+    const tool = Buffer.from(jsonl({ type: 'session' }, { type: 'user', message: { content: [{ type: 'tool_result', content: text.toString('latin1') }] } }));
+    const hits = (step: number) => {
+      const got: string[] = [];
+      scanLines(memReader(tool, step), [byteKey('heron')], { line: () => {}, raw: (b, h) => got.push(b.toString('latin1', h - 2, h)) }, undefined, [Buffer.from('"type":"tool_result"')]);
+      return got;
+    };
+    // the first in each megabyte of the line
+    for (const step of [Infinity, 65_521, mib]) expect(hits(step), String(step)).toEqual(['A1', 'B1', 'C1']);
+  });
+
   for (const [stop, head] of [[false, undefined], [true, undefined], [false, 100]] as const) {
     it(`a tracker turned on mid-file sees every line once, in order, as a scan with no needles does${stop ? ' (search ended at the first hit)' : ''}${head ? ' (only the head of a line read in pieces)' : ''}`, () => {
       const lines = [

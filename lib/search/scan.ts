@@ -21,7 +21,10 @@ export const PARSE_CAP = 8 << 20;
 const SLICE = 1 << 20;
 /** bytes kept on each side of a hit inside a line too long to parse */
 export const RAW_WINDOW = 2048;
-/** raw hits reported per huge line (the rest of the line is still scanned for the other needles) */
+/**
+ * raw hits reported per line too long to parse, at most: one per needle in each MiB of the line
+ * (where it first occurs there), whatever the size of the reads the line arrives in
+ */
 const RAW_HITS_PER_LINE = 4;
 /**
  * A line longer than this whose first bytes mark it as tool output is not decoded either: only
@@ -107,6 +110,10 @@ export function scanLines(read: Reader, needles: string[], sink: ScanSink, parse
   let first = true;
   let huge = false;
   let hugeHits = 0;
+  /** where buf[0] lies in the huge line being read */
+  let hugePos = 0;
+  /** per needle, the last MiB of the huge line (SLICE) it was reported in */
+  const hugeSlot: number[] = [];
   const overlap = Math.max(0, Math.max(0, ...needles.map((n) => n.length)) - 1);
   const folded = needles.map(foldNeedle);
   const folder = sharedFolder();
@@ -206,13 +213,24 @@ export function scanLines(read: Reader, needles: string[], sink: ScanSink, parse
     for (let a = 0; a < r && hugeHits < RAW_HITS_PER_LINE; a += SLICE) {
       const b = Math.min(r, a + SLICE + overlap);
       const low = folder.fold(buf, a, b);
-      for (const nd of folded) {
-        const i = low.indexOf(nd);
-        if (i < 0 || (b < r && i >= SLICE)) continue;
-        const at = a + i;
-        const w0 = Math.max(0, at - RAW_WINDOW);
-        sink.raw(Buffer.from(buf.subarray(w0, Math.min(r, at + nd.length + RAW_WINDOW))), at - w0);
-        if (++hugeHits >= RAW_HITS_PER_LINE || sink.stop) return;
+      for (let k = 0; k < folded.length; k++) {
+        const nd = folded[k]!;
+        for (let from = 0; ; ) {
+          const i = low.indexOf(nd, from);
+          if (i < 0 || (b < r && i >= SLICE)) break;
+          const at = a + i;
+          const slot = Math.floor((hugePos + at) / SLICE);
+          if (slot <= hugeSlot[k]!) {
+            // reported in this MiB of the line already: the next MiB's first
+            from = (slot + 1) * SLICE - hugePos - a;
+            continue;
+          }
+          hugeSlot[k] = slot;
+          const w0 = Math.max(0, at - RAW_WINDOW);
+          sink.raw(Buffer.from(buf.subarray(w0, Math.min(r, at + nd.length + RAW_WINDOW))), at - w0);
+          if (++hugeHits >= RAW_HITS_PER_LINE || sink.stop) return;
+          from = (slot + 1) * SLICE - hugePos - a;
+        }
       }
     }
   };
@@ -291,6 +309,9 @@ export function scanLines(read: Reader, needles: string[], sink: ScanSink, parse
         if (!huge) {
           huge = true;
           hugeHits = 0;
+          hugePos = 0;
+          hugeSlot.length = 0;
+          for (let k = 0; k < folded.length; k++) hugeSlot.push(-1);
           stats.hugeLines++;
           first = false;
           side = null;
@@ -303,6 +324,7 @@ export function scanLines(read: Reader, needles: string[], sink: ScanSink, parse
           }
         }
         hugePiece(len);
+        hugePos += len - overlap;
         shift(len - overlap);
       }
     }
