@@ -24,6 +24,7 @@ import { age, ageCode, ageText } from '../util/time.js';
 import { oneLine, width } from '../util/text.js';
 import { tildify } from '../util/paths.js';
 import { under } from '../select/filter.js';
+import { readFully } from '../util/fsx.js';
 
 export const ROWBIN_VERSION = 3;
 
@@ -136,17 +137,6 @@ function headOf(buf: Buffer, nl: number, len: number): { id: string; count: numb
   const m = /^v(\d+) (\S+) (\d+) (.*)$/s.exec(buf.toString('utf8', 0, nl));
   if (!m || Number(m[1]) !== ROWBIN_VERSION) return null;
   return { id: m[2]!, count: Number(m[3]), home: m[4]! };
-}
-
-/** Bytes [pos, pos + len) of the file into `buf` from `off`, as many as there are (fewer only at its end). */
-function readFully(fd: number, buf: Buffer, off: number, len: number, pos: number): number {
-  let n = 0;
-  while (n < len) {
-    const k = fs.readSync(fd, buf, off + n, len - n, pos + n);
-    if (k <= 0) break;
-    n += k;
-  }
-  return n;
 }
 
 /**

@@ -6,7 +6,7 @@
 // The fold runs in a 64-byte WebAssembly function (16 bytes per SIMD instruction, about 40 GB/s
 // here) over a copy of the bytes in the module's memory; where WebAssembly SIMD is missing, a
 // 32-bit JavaScript loop does the same.
-import fs from 'node:fs';
+import { readFully } from '../util/fsx.js';
 
 /** The module, as bytes: `fold(n)` ORs 0x20 into memory[0, n) rounded up to 16. */
 function moduleBytes(): Uint8Array<ArrayBuffer> {
@@ -68,14 +68,7 @@ export class Folder {
    * (no copy); null when fewer could be read. Valid until the next call.
    */
   foldRead(fd: number, n: number, pos = 0): Buffer | null {
-    const view = this.room(n);
-    let got = 0;
-    while (got < n) {
-      const k = fs.readSync(fd, view, got, n - got, pos + got);
-      if (k <= 0) break;
-      got += k;
-    }
-    return got === n ? this.foldIn(n) : null;
+    return readFully(fd, this.room(n), 0, n, pos) === n ? this.foldIn(n) : null;
   }
 
   /** A view of at least n + 16 bytes of memory to fold in (the SIMD loop reads 16 at a time). */

@@ -12,6 +12,7 @@
 // too long to decode is kept as the copy it already is, up to a budget, past which what is held is
 // handed on at once.
 import fs from 'node:fs';
+import { readFully } from '../util/fsx.js';
 
 /** bytes of raw text held before what is held is handed on (memory stays bounded) */
 const RAW_BUDGET = 1 << 20;
@@ -33,13 +34,7 @@ let spareRead: Buffer | null = null;
 function readAt(fd: number, n: number, at: number): Buffer | null {
   const buf = spareRead && spareRead.length >= n ? spareRead : Buffer.allocUnsafe(Math.max(n, 64 << 10));
   if (buf.length <= 16 << 20) spareRead = buf;
-  let got = 0;
-  while (got < n) {
-    const k = fs.readSync(fd, buf, got, n - got, at + got);
-    if (k <= 0) return null;
-    got += k;
-  }
-  return buf;
+  return readFully(fd, buf, 0, n, at) === n ? buf : null;
 }
 
 /**
