@@ -83,15 +83,21 @@ export const ms = toMs;
  * write the marker within ~150 bytes; Claude Code after the directory, so further in.
  */
 export function outputRecord(line: Buffer, type: Buffer, markers: Buffer[], head = 1 << 10): boolean {
-  if (line[0] !== 0x7b) return false;
+  return outputMarkerEnd(line, type, markers, head) >= 0;
+}
+
+/** outputRecord's test, giving where the marker found ends in the line (-1: not such a record). */
+export function outputMarkerEnd(line: Buffer, type: Buffer, markers: Buffer[], head = 1 << 10): number {
+  if (line[0] !== 0x7b) return -1;
   const h = line.length > head ? line.subarray(0, head) : line;
   let i = -1;
-  for (const m of markers) {
+  let m: Buffer | undefined;
+  for (m of markers) {
     i = h.indexOf(m);
     if (i > 0) break;
   }
-  if (i <= 0) return false;
-  for (let j = 1; j < i; j++) if (line[j] === 0x7b || line[j] === 0x5b) return false;
+  if (i <= 0) return -1;
+  for (let j = 1; j < i; j++) if (line[j] === 0x7b || line[j] === 0x5b) return -1;
   const t = h.indexOf(type);
-  return t > 0 && t < i && (line[t - 1] === 0x7b || line[t - 1] === 0x2c);
+  return t > 0 && t < i && (line[t - 1] === 0x7b || line[t - 1] === 0x2c) ? i + m!.length : -1;
 }

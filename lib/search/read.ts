@@ -87,6 +87,12 @@ function scanJsonl(cx: ReadCtx, harness: Harness, file: string, child: boolean, 
     if (err !== STOP) throw err;
     sink.stop = true;
   };
+  /** the transcript has a hit from a record with an id (said once) */
+  const tell = () => {
+    if (told) return;
+    told = true;
+    gs.told(file, harness);
+  };
   /** decode one line and hand on its pieces */
   const decode = (buf: Buffer, s: number, e: number, first: boolean) => {
     try {
@@ -101,10 +107,7 @@ function scanJsonl(cx: ReadCtx, harness: Harness, file: string, child: boolean, 
       const ps = ex(o, ecx);
       if (ps.length === 0) return;
       const rid = recordId?.(o) ?? null;
-      if (rid && !told) {
-        told = true;
-        gs.told(file, harness);
-      }
+      if (rid) tell();
       for (const p of ps) on(p, file, child, rid);
     } catch (err) {
       stopped(err);
@@ -130,10 +133,7 @@ function scanJsonl(cx: ReadCtx, harness: Harness, file: string, child: boolean, 
         if (held.line(buf, s, e, at)) {
           // a record with an id, most likely: its tree is read along from here (a hit of it kept
           // later would otherwise have the file read again for it, in branchPass)
-          if (recordId && !told) {
-            told = true;
-            gs.told(file, harness);
-          }
+          if (recordId) tell();
           return;
         }
       }

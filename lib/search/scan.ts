@@ -112,8 +112,8 @@ export function scanLines(read: Reader, needles: string[], sink: ScanSink, parse
   let hugeHits = 0;
   /** where buf[0] lies in the huge line being read */
   let hugePos = 0;
-  /** per needle, the last MiB of the huge line (SLICE) it was reported in */
-  const hugeSlot: number[] = [];
+  /** per needle, the last MiB of the huge line (SLICE) it was reported in (-1: none) */
+  const hugeSlot = needles.map(() => -1);
   const overlap = Math.max(0, Math.max(0, ...needles.map((n) => n.length)) - 1);
   const folded = needles.map(foldNeedle);
   const folder = sharedFolder();
@@ -220,15 +220,14 @@ export function scanLines(read: Reader, needles: string[], sink: ScanSink, parse
           if (i < 0 || (b < r && i >= SLICE)) break;
           const at = a + i;
           const slot = Math.floor((hugePos + at) / SLICE);
-          if (slot <= hugeSlot[k]!) {
-            // reported in this MiB of the line already: the next MiB's first
-            from = (slot + 1) * SLICE - hugePos - a;
-            continue;
+          // (one in this MiB of the line reported already: it is passed over)
+          if (slot > hugeSlot[k]!) {
+            hugeSlot[k] = slot;
+            const w0 = Math.max(0, at - RAW_WINDOW);
+            sink.raw(Buffer.from(buf.subarray(w0, Math.min(r, at + nd.length + RAW_WINDOW))), at - w0);
+            if (++hugeHits >= RAW_HITS_PER_LINE || sink.stop) return;
           }
-          hugeSlot[k] = slot;
-          const w0 = Math.max(0, at - RAW_WINDOW);
-          sink.raw(Buffer.from(buf.subarray(w0, Math.min(r, at + nd.length + RAW_WINDOW))), at - w0);
-          if (++hugeHits >= RAW_HITS_PER_LINE || sink.stop) return;
+          // the next MiB's first
           from = (slot + 1) * SLICE - hugePos - a;
         }
       }
@@ -310,8 +309,7 @@ export function scanLines(read: Reader, needles: string[], sink: ScanSink, parse
           huge = true;
           hugeHits = 0;
           hugePos = 0;
-          hugeSlot.length = 0;
-          for (let k = 0; k < folded.length; k++) hugeSlot.push(-1);
+          hugeSlot.fill(-1);
           stats.hugeLines++;
           first = false;
           side = null;

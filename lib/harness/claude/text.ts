@@ -5,7 +5,7 @@ import type { Session } from '../../types.js';
 import type { BranchTracker, ExtractCtx, Piece, SearchHooks, SharedSource } from '../../search/types.js';
 import { entries, walk } from '../../util/fsx.js';
 import { bytes, firstLink, firstString } from '../branches.js';
-import { blockText, ms, outputRecord, outputText, piece, toolPiece } from '../../search/extract-util.js';
+import { blockText, ms, outputMarkerEnd, outputText, piece, toolPiece } from '../../search/extract-util.js';
 
 /** User-line text the harness wrote (command output, notifications): shown as output, not as a prompt. */
 const OUTPUT_TAGS = /^\s*(<local-command-stdout>|<local-command-stderr>|<bash-stdout>|<bash-stderr>|<task-notification>|<local-command-caveat>|Caveat: The messages below)/;
@@ -275,8 +275,8 @@ const K_COMPACT = bytes('"isCompactSummary":true');
  */
 function outputOnly(line: Buffer): boolean {
   // the record's first keys include its directory, which can be long: 4 KiB of them
-  if (!outputRecord(line, K_USER, K_BLOCKS, 4 << 10)) return false;
-  const at = line.indexOf(K_BLOCKS[0]!) + K_BLOCKS[0]!.length;
+  const at = outputMarkerEnd(line, K_USER, K_BLOCKS, 4 << 10);
+  if (at < 0) return false;
   const head = line.subarray(at, Math.min(line.length, at + 256));
   const t = head.indexOf(K_RESULT);
   // the block's first key (right after its brace), or one after a comma
