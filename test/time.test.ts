@@ -1,7 +1,7 @@
 // The age column: every boundary of the compact age, and the code the listing caches texts by
 // giving exactly the text age gives.
 import { describe, expect, it } from 'vitest';
-import { age, ageCode, ageText } from '../lib/util/time.js';
+import { age, ageCode, ageText, toMs } from '../lib/util/time.js';
 
 const now = Date.parse('2026-06-01T00:00:00Z');
 const ago = (sec: number) => now - sec * 1000;
@@ -48,5 +48,43 @@ describe('age', () => {
     for (let s = 3 * DAY; s < 10 * 365 * DAY; s += 3600) check(s);
     // and distinct texts have distinct codes
     expect(new Set(seen.values()).size).toBe(seen.size);
+  });
+});
+
+describe('toMs', () => {
+  // The hand reader of `YYYY-MM-DDTHH:MM:SS.sssZ` must give what Date.parse gives, for every string.
+  const same = (v: string) => {
+    const t = Date.parse(v);
+    expect(toMs(v), v).toBe(Number.isNaN(t) ? null : t);
+  };
+
+  it('reads the usual ISO form as Date.parse does, on every day of several years', () => {
+    let checked = 0;
+    for (let ms = Date.UTC(1999, 11, 25, 1, 2, 3, 4); ms < Date.UTC(2031, 0, 1); ms += 86_400_000 * 3 + 3_723_457) {
+      same(new Date(ms).toISOString());
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(3000);
+    expect(toMs('2027-06-03T18:05:59.001Z')).toBe(Date.UTC(2027, 5, 3, 18, 5, 59, 1));
+  });
+
+  it('gives what Date.parse gives for near misses of that form', () => {
+    const cases = [
+      '2026-02-29T00:00:00.000Z', '2024-02-29T12:00:00.000Z', '2026-04-31T00:00:00.000Z', '2026-13-01T00:00:00.000Z',
+      '2026-00-10T00:00:00.000Z', '2026-01-00T00:00:00.000Z', '2026-01-10T24:00:00.000Z', '2026-01-10T23:60:00.000Z',
+      '2026-01-10T23:59:60.000Z', '0999-01-10T23:59:59.000Z', '1969-12-31T23:59:59.999Z', '0050-01-01T00:00:00.000Z',
+      '2026-01-1OT00:00:00.000Z', '2026-01-10 00:00:00.000Z', '2026-01-10T00:00:00,000Z', '2026-01-10T00:00:00.000z',
+      '2026/01/10T00:00:00.000Z', '+02026-01-10T00:00:00.0Z', '2026-01-10T00:00:00.000+', '  2026-01-10T00:00:00.00Z',
+      '2026-01-10T00:00:00.000', '2026-01-10', 'not a time at all, really', '2026-1-10T00:00:00.0000Z', '２026-01-10T00:00:00.000Z',
+    ];
+    for (const c of cases) same(c);
+  });
+
+  it('takes epoch seconds and milliseconds, and nothing else', () => {
+    expect(toMs(1_700_000_000)).toBe(1_700_000_000_000);
+    expect(toMs(1_700_000_000_123)).toBe(1_700_000_000_123);
+    expect(toMs('')).toBeNull();
+    expect(toMs(null)).toBeNull();
+    expect(toMs(Number.NaN)).toBeNull();
   });
 });

@@ -1,0 +1,51 @@
+// Prompt text as the index keeps it: folded white space and a clip at 400 code points. The fast
+// paths (no fold when there is nothing to fold; counting code points without an array) must give
+// what the plain definitions give, for any text.
+import { describe, expect, it } from 'vitest';
+import { clip, promptText } from '../lib/util/text.js';
+
+const plainClip = (s: string, n: number): string => {
+  const arr = Array.from(s);
+  return arr.length <= n ? s : arr.slice(0, n - 1).join('') + '…';
+};
+const plainPrompt = (s: string): string => {
+  const head = s.length > 2000 ? s.slice(0, 2000) : s;
+  const t = plainClip(head.replace(/\s+/g, ' ').trim(), 400);
+  return head.length < s.length && !t.endsWith('…') ? t + '…' : t;
+};
+
+// a deterministic generator of awkward text: spaces of every kind, surrogate pairs, lone surrogates
+function* texts(): Generator<string> {
+  const parts = ['a', 'word ', ' ', '  ', '\t', '\n', '\r\n', '\u00a0', '\u2028', '\ufeff', '😀', '\ud83d', '\ude00', 'é', '中文', '…'];
+  let seed = 7;
+  const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648);
+  for (let k = 0; k < 600; k++) {
+    const len = [0, 1, 5, 399, 400, 401, 402, 1999, 2000, 2001, 3000][k % 11]!;
+    let s = '';
+    while (s.length < len) s += parts[next() % parts.length];
+    yield s.slice(0, len);
+  }
+}
+
+describe('clip', () => {
+  it('cuts at code points as Array.from counts them, around the limit', () => {
+    for (const s of texts()) for (const n of [1, 2, 3, 399, 400, 401]) expect(clip(s, n)).toBe(plainClip(s, n));
+    expect(clip('😀'.repeat(400), 400)).toBe('😀'.repeat(400));
+    expect(clip('😀'.repeat(401), 400)).toBe('😀'.repeat(399) + '…');
+    expect(clip('x'.repeat(399) + '\ud83d', 400)).toBe('x'.repeat(399) + '\ud83d');
+  });
+});
+
+describe('promptText', () => {
+  it('folds and clips as the plain definition does', () => {
+    let folded = 0;
+    for (const s of texts()) {
+      const t = promptText(s);
+      expect(t).toBe(plainPrompt(s));
+      if (t !== s.trim()) folded++;
+    }
+    expect(folded).toBeGreaterThan(100);
+    expect(promptText('  fix\tthe\n\nbuild  ')).toBe('fix the build');
+    expect(promptText('one two')).toBe('one two');
+  });
+});
