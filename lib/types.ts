@@ -139,8 +139,18 @@ export interface Adapter<S extends LineState = LineState, N extends string = Har
 
   /** lines mode */
   begin?(src: Source): S;
-  /** One complete line `buf[start, end)` (no newline). `complete` is false for a line cut at the size cap. */
-  line?(state: S, buf: Buffer, start: number, end: number, complete: boolean): void;
+  /**
+   * One complete line `buf[start, end)` (no newline). `complete` is false for a line cut at the size
+   * cap. `at` is where the line starts in the file when the caller will call `settle` at the end of
+   * the file, so a line may be left undecoded and read back then; without it, decode every line.
+   */
+  line?(state: S, buf: Buffer, start: number, end: number, complete: boolean, at?: number): void;
+  /**
+   * At the end of the lines read (before `sessions`): decode what `line` put off, reading it back
+   * with `read(at, length)` (null when the file no longer has those bytes). Only what the last lines
+   * decide (the model, the last reply) is put off, and never kept in a stored state.
+   */
+  settle?(state: S, read: (at: number, length: number) => Buffer | null): void;
   /**
    * A line longer than one read (1 MiB), given its first 8 KiB: worth assembling whole? When not,
    * `line` gets only its first 8 KiB and last 1 KiB with `complete = false`. Default: assemble.

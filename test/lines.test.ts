@@ -30,6 +30,18 @@ describe('readLines', () => {
     expect(r2.offset).toBe(fs.statSync(p).size);
   });
 
+  it('tells where each line starts in the file: its bytes read back there are the line', () => {
+    const long = 'b'.repeat(300 << 10); // spans reads
+    const p = file(`\ufeff{"a":1}\r\n${long}\n\nx\r\ny\npartial`);
+    const bytes = fs.readFileSync(p);
+    for (const from of [0, bytes.indexOf('b')]) {
+      const seen: { at: number; line: string }[] = [];
+      readLines(p, from, bytes.length, (b, s, e, _c, at) => seen.push({ at, line: b.toString('latin1', s, e) }));
+      expect(seen.length).toBe(from ? 4 : 5);
+      for (const { at, line } of seen) expect(bytes.toString('latin1', at, at + line.length)).toBe(line);
+    }
+  });
+
   it('assembles lines that span reads', () => {
     const big = 'a'.repeat(3 << 20);
     const r = collect(file(`x\n${big}\ny\n`));

@@ -23,6 +23,52 @@ export function parseObject(c: Counters, buf: Buffer, start: number, end: number
   return v as Record<string, any>;
 }
 
+/** A state that puts lines off to the end of their file (Adapter.settle). */
+export interface Deferring {
+  /** where each line put off starts in the file and its length, newest last */
+  deferred?: number[];
+}
+
+/** Put a line off to the end of the file (`at`: where it starts in the file). */
+export function deferLine(st: Deferring, at: number, len: number): void {
+  (st.deferred ??= []).push(at, len);
+}
+
+/**
+ * The lines put off, newest first, each read back, decoded and given to `take` with its place among
+ * them (0 the oldest), until `take` has what it needs (returns true). A line that is not a JSON object
+ * (any more) is passed over, uncounted. The list is then gone from the state.
+ */
+export function settleDeferred(st: Deferring, read: (at: number, len: number) => Buffer | null, take: (o: Record<string, any>, i: number) => boolean): void {
+  const d = st.deferred;
+  if (!d) return;
+  delete st.deferred;
+  for (let i = d.length - 2; i >= 0; i -= 2) {
+    const b = read(d[i]!, d[i + 1]!);
+    if (!b) continue;
+    let o: unknown;
+    try {
+      o = JSON.parse(b.toString('utf8'));
+    } catch {
+      continue;
+    }
+    if (o && typeof o === 'object' && !Array.isArray(o) && take(o as Record<string, any>, i / 2)) return;
+  }
+}
+
+/** The position just past the first `needle` in `buf[start, end)`, or -1. */
+export function after(buf: Buffer, start: number, end: number, needle: Buffer): number {
+  const i = buf.subarray(start, end).indexOf(needle);
+  return i < 0 ? -1 : start + i + needle.length;
+}
+
+/** Do the bytes at `at` begin with `word` (within `end`)? */
+export function bytesAt(buf: Buffer, at: number, end: number, word: Buffer): boolean {
+  if (at < 0 || at + word.length > end) return false;
+  for (let k = 0; k < word.length; k++) if (buf[at + k] !== word[k]) return false;
+  return true;
+}
+
 export function countUnknown(c: Counters, type: string): void {
   const t = type.length > 60 ? type.slice(0, 60) : type;
   c.unknownTypes[t] = (c.unknownTypes[t] ?? 0) + 1;

@@ -12,7 +12,8 @@ export const CHUNK = 128 << 10;
 /** Lines longer than this are handed over cut (complete = false); memory stays bounded. */
 export const MAX_LINE = 16 << 20;
 
-export type LineFn = (buf: Buffer, start: number, end: number, complete: boolean) => void;
+/** `at`: where the line starts in the file (its bytes are `buf[start, end)`, CR of a CRLF left out). */
+export type LineFn = (buf: Buffer, start: number, end: number, complete: boolean, at: number) => void;
 
 export interface LinesResult {
   /** file offset just past the last newline consumed */
@@ -26,7 +27,6 @@ export interface LinesResult {
   tail: string;
 }
 
-/** Read complete lines in [from, limit). */
 /**
  * Asked about a line longer than what one read holds, once its first `PROBE` bytes are in: is the
  * whole line worth assembling? When not, only its first and last bytes are kept and handed over
@@ -38,11 +38,16 @@ export const PROBE = 8192;
 let readBuf: Buffer | null = null;
 const TAIL = 1024;
 
-/** Read complete lines in [from, limit). */
-export function readLines(file: string, from: number, limit: number, onLine: LineFn, wantLong?: WantLong, maxLine = MAX_LINE): LinesResult {
+/**
+ * Read complete lines in [from, limit). `after`, when given, is called with the file still open
+ * once the lines are read (to read back some of them: see Adapter.settle).
+ */
+export function readLines(file: string, from: number, limit: number, onLine: LineFn, wantLong?: WantLong, maxLine = MAX_LINE, after?: (fd: number) => void): LinesResult {
   const fd = fs.openSync(file, 'r');
   try {
-    return readLinesFd(fd, from, limit, onLine, wantLong, maxLine);
+    const r = readLinesFd(fd, from, limit, onLine, wantLong, maxLine);
+    after?.(fd);
+    return r;
   } finally {
     fs.closeSync(fd);
   }
@@ -64,6 +69,7 @@ export function readLinesFd(fd: number, from: number, limit: number, onLine: Lin
   let head: Buffer | null = null;
   let tail: Buffer = Buffer.alloc(0);
   let first = from === 0;
+  let at = from; // where the line being read starts in the file
 
   const keepTail = (seg: Buffer) => {
     if (seg.length >= TAIL) tail = Buffer.from(seg.subarray(seg.length - TAIL));
@@ -121,7 +127,7 @@ export function readLinesFd(fd: number, from: number, limit: number, onLine: Lin
     let s = 0;
     if (first) {
       first = false;
-      if (n >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) s = 3; // UTF-8 BOM
+      if (n >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) at = s = 3; // UTF-8 BOM
     }
     for (;;) {
       const nl = buf.indexOf(10, s);
@@ -129,22 +135,22 @@ export function readLinesFd(fd: number, from: number, limit: number, onLine: Lin
       if (plen === 0 && !over && !skipping) {
         let e = nl;
         if (e > s && buf[e - 1] === 13) e--; // CRLF
-        if (e - s > maxLine) onLine(buf, s, s + maxLine, false);
-        else onLine(buf, s, e, true);
+        if (e - s > maxLine) onLine(buf, s, s + maxLine, false, at);
+        else onLine(buf, s, e, true, at);
       } else {
         keep(buf.subarray(s, nl));
         if (skipping) {
           const line = Buffer.concat([head!, tail]);
-          onLine(line, 0, line.length, false);
+          onLine(line, 0, line.length, false, at);
         } else {
           const line = pending.length === 1 ? pending[0]! : Buffer.concat(pending, plen);
           let e = line.length;
           if (!over && e > 0 && line[e - 1] === 13) e--;
-          onLine(line, 0, e, !over);
+          onLine(line, 0, e, !over, at);
         }
         reset();
       }
-      offset = filePos + nl + 1;
+      at = offset = filePos + nl + 1;
       s = nl + 1;
     }
     if (s < n) keep(buf.subarray(s, n));

@@ -1,7 +1,8 @@
 // Parse one changed source: continue a `lines` source from its offset, or read a `whole` one.
 import type { Ctx, LineState, SessionCore, Source } from '../types.js';
 import { adapter } from '../harness/registry.js';
-import { readLines } from './lines.js';
+import { MAX_LINE, readLines } from './lines.js';
+import { readFully } from '../util/fsx.js';
 import { sanitizeSession } from '../util/redact.js';
 
 export interface Job {
@@ -29,7 +30,13 @@ export async function runJob(job: Job, ctx: Ctx): Promise<JobResult> {
       const state = job.state ?? a.begin(job.src);
       const line = a.line.bind(a);
       const want = a.wantLong ? (head: Buffer) => a.wantLong!(state, head) : undefined;
-      const r = readLines(job.src.path, job.from, job.size, (buf, s, e, complete) => line(state, buf, s, e, complete), want);
+      const settle = a.settle ? a.settle.bind(a) : null;
+      const r = readLines(
+        job.src.path, job.from, job.size,
+        settle ? (buf, s, e, complete, at) => line(state, buf, s, e, complete, at) : (buf, s, e, complete) => line(state, buf, s, e, complete),
+        want, MAX_LINE,
+        settle ? (fd) => settle(state, (at, len) => readBack(fd, at, len)) : undefined,
+      );
       return { path: job.src.path, offset: r.offset, tail: r.tail, state, sessions: a.sessions(state, job.src).map(sanitizeSession) };
     }
     if (!a.readWhole) throw new Error(`${a.name} has no reader`);
@@ -39,4 +46,10 @@ export async function runJob(job: Job, ctx: Ctx): Promise<JobResult> {
     const msg = err instanceof Error ? err.message : String(err);
     return { path: job.src.path, offset: 0, tail: '', state: {}, sessions: [], error: msg.split('\n')[0] };
   }
+}
+
+/** The bytes [at, at + len) of an open file; null when it is shorter now. */
+function readBack(fd: number, at: number, len: number): Buffer | null {
+  const b = Buffer.allocUnsafe(len);
+  return readFully(fd, b, 0, len, at) === len ? b : null;
 }

@@ -3,11 +3,11 @@ import path from 'node:path';
 import type { Adapter, Ctx, LineState, Root, SessionCore, Source } from '../../types.js';
 import { envDirs, expandHome, storeEnv } from '../../util/paths.js';
 import { entries, direntIsDir, direntMaybeFile, isDir, uniqueReal } from '../../util/fsx.js';
-import { absolute, countUnknown, touchTimes, newCounters, parseObject, peekTimestamp, str, textOf } from '../jsonl.js';
+import { absolute, after, bytesAt, countUnknown, deferLine, type Deferring, newCounters, parseObject, peekTimestamp, settleDeferred, str, textOf, touchTimes } from '../jsonl.js';
 import { promptText, rawClip } from '../../util/text.js';
 import { toMs } from '../../util/time.js';
 
-interface ClaudeState extends LineState {
+interface ClaudeState extends LineState, Deferring {
   id: string;
   cwd: string | null;
   branch: string | null;
@@ -47,14 +47,29 @@ const KNOWN = new Set([
   'api-request', 'api-request-blob', 'api-request-shape', 'cost-state', 'tools-used',
 ]);
 
-const B_TOOL_RESULT = Buffer.from('"type":"tool_result"');
-const B_TOOL_USE = Buffer.from('"type":"tool_use"');
-const B_PROGRESS = Buffer.from('"type":"progress"');
-const B_SNAPSHOT = Buffer.from('"type":"file-history-snapshot"');
-/** `api-request`, `api-request-blob`, `api-request-shape` (2.1.332): request copies, never listed */
-const B_API_REQUEST = Buffer.from('"type":"api-request');
 const B_ASSISTANT = Buffer.from('"type":"assistant"');
+const B_TYPE = Buffer.from('"type":"');
+// The values after B_TYPE that make a record skippable. `api-request…`: api-request,
+// api-request-blob, api-request-shape (2.1.332), request copies, never listed.
+const T_TOOL_RESULT = Buffer.from('tool_result"');
+const T_TOOL_USE = Buffer.from('tool_use"');
+const T_PROGRESS = Buffer.from('progress"');
+const T_SNAPSHOT = Buffer.from('file-history-snapshot"');
+const T_API_REQUEST = Buffer.from('api-request');
+const T_ASSISTANT = Buffer.from('assistant"');
 const BIG = 64 * 1024;
+const B_ROLE = Buffer.from('"role":"');
+
+/**
+ * An assistant record, told from its bytes: the first role named in its first 4 KiB is the
+ * message's, `assistant` (the message object gives its role before its content; a role in text
+ * would be escaped), and the record's type, `"type":"assistant"`, is in it. Tool results and
+ * progress records (which carry agents' messages) are skipped before this is asked.
+ */
+function assistantRecord(buf: Buffer, start: number, end: number): boolean {
+  const lim = Math.min(end, start + 4096);
+  return bytesAt(buf, after(buf, start, lim, B_ROLE), lim, T_ASSISTANT) && buf.subarray(start, end).indexOf(B_ASSISTANT) >= 0;
+}
 
 /** Text a harness put into a user line: not something the human typed. */
 const INJECTED = [
@@ -69,20 +84,24 @@ const INJECTED = [
  * listing and are most of the bytes; a big assistant line is a tool call (a file written whole).
  * Their time stamp is taken without decoding them.
  */
-function skippable(buf: Buffer, start: number, end: number, big: boolean): boolean {
-  // one bounded view per line (every view is an allocation): a needle counts within `lim` bytes
-  const head = buf.subarray(start, Math.min(end, start + 4096));
-  const within = (n: Buffer, lim: number) => {
-    const i = head.indexOf(n);
-    return i >= 0 && i + n.length <= lim;
-  };
-  return (
-    within(B_TOOL_RESULT, 2048) ||
-    within(B_PROGRESS, 2048) ||
-    within(B_SNAPSHOT, 64) ||
-    within(B_API_REQUEST, 64) ||
-    (big && within(B_TOOL_USE, 4096) && within(B_ASSISTANT, 4096))
-  );
+export function skippable(buf: Buffer, start: number, end: number, big: boolean): boolean {
+  // One pass over the `"type":"` keys in the first 4 KiB (a handful in a record): a kind counts when
+  // one of its keys ends within its limit, as a search for the whole key would find it.
+  const lim = Math.min(end, start + 4096);
+  let toolUse = false;
+  let assistant = false;
+  for (let i = after(buf, start, lim, B_TYPE); i >= 0; i = after(buf, i - 1, lim, B_TYPE)) {
+    const off = i - start; // where the value starts
+    if (!big && off > 2048) break;
+    const ends = (w: Buffer, within: number) => off + w.length <= within && bytesAt(buf, i, lim, w);
+    if (ends(T_TOOL_RESULT, 2048) || ends(T_PROGRESS, 2048) || ends(T_SNAPSHOT, 64) || ends(T_API_REQUEST, 64)) return true;
+    if (big) {
+      toolUse ||= ends(T_TOOL_USE, 4096);
+      assistant ||= ends(T_ASSISTANT, 4096);
+      if (toolUse && assistant) return true;
+    }
+  }
+  return false;
 }
 
 export function claudePromptText(content: unknown): string | null {
@@ -160,7 +179,7 @@ export const claude: Adapter<ClaudeState, 'claude'> = {
     return !skippable(head, 0, head.length, true);
   },
 
-  line(st, buf, start, end, complete) {
+  line(st, buf, start, end, complete, at) {
     const c = st.counters!;
     if (!complete) {
       c.hugeLines++;
@@ -169,6 +188,14 @@ export const claude: Adapter<ClaudeState, 'claude'> = {
     }
     if (skippable(buf, start, end, end - start > BIG)) {
       touch(st, peekTimestamp(buf, start, end));
+      return;
+    }
+    // An assistant record: only the last ones count (the model, the last reply), and they are most
+    // of the bytes decoded. Put off to the end of the file (settle) when it can be read back there,
+    // and once the session's entry point is known (the first record that has one gives it).
+    if (at !== undefined && st.entrypoint && assistantRecord(buf, start, end)) {
+      touch(st, peekTimestamp(buf, start, end));
+      deferLine(st, at, end - start);
       return;
     }
     const o = parseObject(c, buf, start, end);
@@ -228,6 +255,30 @@ export const claude: Adapter<ClaudeState, 'claude'> = {
         if (typeof o.entrypoint === 'string' && !st.entrypoint) st.entrypoint = o.entrypoint;
         if (!st.fallbackCwd && absolute(o.cwd)) st.fallbackCwd = o.cwd;
     }
+  },
+
+  settle(st, read) {
+    // The assistant records put off, newest first: the newest with a model sets it, the newest with
+    // text is the last reply (neither from a synthetic one), as when each was decoded in turn.
+    let model = false;
+    let reply = false;
+    settleDeferred(st, read, (o) => {
+      const m = o.message;
+      if (o.type !== 'assistant' || !m || typeof m !== 'object') return false;
+      const real = m.model !== '<synthetic>';
+      if (!model && typeof m.model === 'string' && m.model && real) {
+        st.model = m.model;
+        model = true;
+      }
+      if (!reply && real) {
+        const t = textOf(m.content, ['text']).trim();
+        if (t) {
+          st.lastReply = rawClip(t);
+          reply = true;
+        }
+      }
+      return model && reply;
+    });
   },
 
   sessions(st, src): SessionCore[] {

@@ -5,11 +5,11 @@ import path from 'node:path';
 import type { Adapter, Ctx, LineState, Root, SessionCore, Source } from '../../types.js';
 import { envDirs, expandHome } from '../../util/paths.js';
 import { isDir, uniqueReal, walk } from '../../util/fsx.js';
-import { absolute, countUnknown, touchTimes, newCounters, parseObject, peekTimestamp, str, textOf } from '../jsonl.js';
+import { absolute, after, bytesAt, countUnknown, deferLine, type Deferring, newCounters, parseObject, peekTimestamp, settleDeferred, str, textOf, touchTimes } from '../jsonl.js';
 import { promptText, rawClip } from '../../util/text.js';
 import { toMs } from '../../util/time.js';
 
-interface PiState extends LineState {
+interface PiState extends LineState, Deferring {
   header: boolean;
   id: string | null;
   cwd: string | null;
@@ -32,15 +32,20 @@ interface PiState extends LineState {
   /** the header's time and the first own prompt's (a print run sends its prompt at once) */
   hts?: number | null;
   fpTs?: number | null;
+  /** with lines put off: how many were before the last model change (they cannot set the model) */
+  modelCut?: number;
 }
 
 const KNOWN = new Set([
   'session', 'message', 'model_change', 'thinking_level_change', 'compaction', 'branch_summary', 'custom',
   'custom_message', 'label', 'session_info',
 ]);
-const B_TOOLRESULT = Buffer.from('"role":"toolResult"');
-const B_BASH = Buffer.from('"role":"bashExecution"');
-const B_ASSIST = Buffer.from('"role":"assistant"');
+const B_ROLE = Buffer.from('"role":"');
+const R_TOOLRESULT = Buffer.from('toolResult"');
+const R_BASH = Buffer.from('bashExecution"');
+const R_ASSIST = Buffer.from('assistant"');
+const B_MESSAGE = Buffer.from('{"type":"message",');
+const B_TS = Buffer.from('"timestamp":');
 const BIG = 64 * 1024;
 
 function agentDir(ctx: Ctx): { path: string; via: string } {
@@ -66,10 +71,36 @@ export function piIdFromPath(p: string): string {
   return i >= 0 ? stem.slice(i + 1) : stem;
 }
 
+/**
+ * Where the first role named in a line's first 512 bytes begins (just past `"role":"`), or -1. pi
+ * writes a message's role before its content, so this is the message's own role (a role in the
+ * text would be escaped, `\"role\"`).
+ */
+function roleAt(buf: Buffer, start: number, end: number): number {
+  return after(buf, start, Math.min(end, start + 512), B_ROLE);
+}
+
 /** Tool output and shell runs are most of the bytes and never matter for a listing; nor does a big assistant line (tool call arguments). */
 function skippable(buf: Buffer, start: number, end: number, big: boolean): boolean {
-  const head = buf.subarray(start, Math.min(end, start + 512)); // one bounded view per line
-  return head.indexOf(B_TOOLRESULT) >= 0 || head.indexOf(B_BASH) >= 0 || (big && head.indexOf(B_ASSIST) >= 0);
+  const r = roleAt(buf, start, end);
+  return bytesAt(buf, r, end, R_TOOLRESULT) || bytesAt(buf, r, end, R_BASH) || (big && bytesAt(buf, r, end, R_ASSIST));
+}
+
+/**
+ * An assistant message's time without decoding it: the message's own `timestamp` (epoch ms, among its
+ * last keys: pi 0.73 writes `responseId` after it), else the entry's (an ISO string near the start),
+ * as a decoded line gives it.
+ */
+function replyTime(buf: Buffer, start: number, end: number): number | string | null {
+  const from = Math.max(start, end - 256);
+  const i = buf.subarray(from, end).lastIndexOf(B_TS);
+  if (i >= 0) {
+    const s = from + i + B_TS.length;
+    let e = s;
+    while (e < end && buf[e]! >= 48 && buf[e]! <= 57) e++;
+    if (e > s && e < end && (buf[e] === 125 || buf[e] === 44)) return Number(buf.toString('latin1', s, e)); // then `}` or `,`
+  }
+  return peekTimestamp(buf, start, Math.min(end, start + 512));
 }
 
 const touch = touchTimes;
@@ -132,7 +163,7 @@ export const pi: Adapter<PiState, 'pi'> = {
     return st.lines === 0 || !skippable(head, 0, head.length, true);
   },
 
-  line(st, buf, start, end, complete) {
+  line(st, buf, start, end, complete, at) {
     const c = st.counters!;
     const first = st.lines++ === 0;
     if (!complete) {
@@ -140,9 +171,22 @@ export const pi: Adapter<PiState, 'pi'> = {
       touch(st, peekTimestamp(buf, start, end));
       return;
     }
-    if (!first && skippable(buf, start, end, end - start > BIG)) {
-      touch(st, peekTimestamp(buf, start, end, 256));
-      return;
+    if (!first) {
+      const r = roleAt(buf, start, end);
+      if (r >= 0) {
+        if (bytesAt(buf, r, end, R_TOOLRESULT) || bytesAt(buf, r, end, R_BASH) || (end - start > BIG && bytesAt(buf, r, end, R_ASSIST))) {
+          touch(st, peekTimestamp(buf, start, end, 256));
+          return;
+        }
+        // An assistant message: only the last ones count (the model, the last reply), and they are
+        // more than half the bytes decoded. Put off to the end of the file (settle) when it can be
+        // read back there.
+        if (at !== undefined && st.header && bytesAt(buf, r, end, R_ASSIST) && bytesAt(buf, start, end, B_MESSAGE)) {
+          touch(st, replyTime(buf, start, end));
+          deferLine(st, at, end - start);
+          return;
+        }
+      }
     }
     const o = parseObject(c, buf, start, end);
     if (!o) return;
@@ -200,11 +244,40 @@ export const pi: Adapter<PiState, 'pi'> = {
       }
       case 'model_change':
         touch(st, o.timestamp);
-        if (str(o.modelId)) st.model = o.modelId;
+        if (str(o.modelId)) {
+          st.model = o.modelId;
+          if (st.deferred) st.modelCut = st.deferred.length / 2;
+        }
         return;
       default:
         touch(st, o.timestamp);
     }
+  },
+
+  settle(st, read) {
+    // The assistant messages put off, newest first: the newest with a model sets it (unless a model
+    // change came after it), the newest with text is the last reply, as when each was decoded in turn.
+    const cut = st.modelCut ?? 0;
+    delete st.modelCut;
+    let model = false;
+    let reply = false;
+    settleDeferred(st, read, (o, i) => {
+      const m = o.message;
+      if (o.type === 'message' && m && typeof m === 'object' && m.role === 'assistant') {
+        if (!model && i >= cut && str(m.model)) {
+          st.model = m.model;
+          model = true;
+        }
+        if (!reply) {
+          const t = textOf(m.content, ['text']).trim();
+          if (t) {
+            st.lastReply = rawClip(t);
+            reply = true;
+          }
+        }
+      }
+      return reply && (model || i <= cut);
+    });
   },
 
   sessions(st, src): SessionCore[] {
