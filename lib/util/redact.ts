@@ -173,12 +173,23 @@ export function sanitizeSession<T extends SessionCore>(s: T): T {
   // `{ ...s, title: … }` field by field: the same object, but with a hidden class shared by every
   // session (a spread gives each copy its own, about half a KiB per session at scale)
   const out: T = Object.assign({}, s);
-  out.title = nul(s.title, sanitize);
-  out.firstPrompt = nul(s.firstPrompt, sanitize);
-  out.lastPrompt = nul(s.lastPrompt, sanitize);
+  const all = s.allPrompts;
+  if (all) out.allPrompts = all.map(sanitize);
+  // the first and last prompts (and a title that is the first) are among every prompt: the same
+  // strings, sanitised once
+  const once = (v: string | null | undefined): string | null => {
+    if (v == null) return null;
+    if (all && all.length) {
+      if (v === all[0]) return out.allPrompts![0]!;
+      if (v === all[all.length - 1]) return out.allPrompts![all.length - 1]!;
+    }
+    return sanitize(v);
+  };
+  out.title = once(s.title);
+  out.firstPrompt = once(s.firstPrompt);
+  out.lastPrompt = once(s.lastPrompt);
   out.lastReply = nul(s.lastReply, sanitizeText);
   out.branch = nul(s.branch, sanitize);
   out.model = nul(s.model, sanitize);
-  if (s.allPrompts) out.allPrompts = s.allPrompts.map(sanitize);
   return out;
 }
