@@ -56,6 +56,10 @@ export function settleDeferred(st: Deferring, read: (at: number, len: number) =>
   }
 }
 
+/** `"role":"`, and the bytes after it (or after `"type":"`) that name an assistant message. */
+export const B_ROLE = Buffer.from('"role":"');
+export const V_ASSISTANT = Buffer.from('assistant"');
+
 /** The position just past the first `needle` in `buf[start, end)`, or -1. */
 export function after(buf: Buffer, start: number, end: number, needle: Buffer): number {
   const i = buf.subarray(start, end).indexOf(needle);

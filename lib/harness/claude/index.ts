@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Adapter, Ctx, LineState, Root, SessionCore, Source } from '../../types.js';
 import { envDirs, expandHome, storeEnv } from '../../util/paths.js';
 import { entries, direntIsDir, direntMaybeFile, isDir, uniqueReal } from '../../util/fsx.js';
-import { absolute, after, bytesAt, countUnknown, deferLine, type Deferring, newCounters, parseObject, peekTimestamp, settleDeferred, str, textOf, touchTimes } from '../jsonl.js';
+import { absolute, after, B_ROLE, bytesAt, countUnknown, deferLine, type Deferring, newCounters, parseObject, peekTimestamp, settleDeferred, str, textOf, touchTimes, V_ASSISTANT } from '../jsonl.js';
 import { promptText, rawClip } from '../../util/text.js';
 import { toMs } from '../../util/time.js';
 
@@ -56,9 +56,7 @@ const T_TOOL_USE = Buffer.from('tool_use"');
 const T_PROGRESS = Buffer.from('progress"');
 const T_SNAPSHOT = Buffer.from('file-history-snapshot"');
 const T_API_REQUEST = Buffer.from('api-request');
-const T_ASSISTANT = Buffer.from('assistant"');
 const BIG = 64 * 1024;
-const B_ROLE = Buffer.from('"role":"');
 
 /**
  * An assistant record, told from its bytes: the first role named in its first 4 KiB is the
@@ -68,7 +66,7 @@ const B_ROLE = Buffer.from('"role":"');
  */
 function assistantRecord(buf: Buffer, start: number, end: number): boolean {
   const lim = Math.min(end, start + 4096);
-  return bytesAt(buf, after(buf, start, lim, B_ROLE), lim, T_ASSISTANT) && buf.subarray(start, end).indexOf(B_ASSISTANT) >= 0;
+  return bytesAt(buf, after(buf, start, lim, B_ROLE), lim, V_ASSISTANT) && buf.subarray(start, end).indexOf(B_ASSISTANT) >= 0;
 }
 
 /** Text a harness put into a user line: not something the human typed. */
@@ -97,7 +95,7 @@ export function skippable(buf: Buffer, start: number, end: number, big: boolean)
     if (ends(T_TOOL_RESULT, 2048) || ends(T_PROGRESS, 2048) || ends(T_SNAPSHOT, 64) || ends(T_API_REQUEST, 64)) return true;
     if (big) {
       toolUse ||= ends(T_TOOL_USE, 4096);
-      assistant ||= ends(T_ASSISTANT, 4096);
+      assistant ||= ends(V_ASSISTANT, 4096);
       if (toolUse && assistant) return true;
     }
   }

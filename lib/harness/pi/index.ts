@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Adapter, Ctx, LineState, Root, SessionCore, Source } from '../../types.js';
 import { envDirs, expandHome } from '../../util/paths.js';
 import { isDir, uniqueReal, walk } from '../../util/fsx.js';
-import { absolute, after, bytesAt, countUnknown, deferLine, type Deferring, newCounters, parseObject, peekTimestamp, settleDeferred, str, textOf, touchTimes } from '../jsonl.js';
+import { absolute, after, B_ROLE, bytesAt, countUnknown, deferLine, type Deferring, newCounters, parseObject, peekTimestamp, settleDeferred, str, textOf, touchTimes, V_ASSISTANT } from '../jsonl.js';
 import { promptText, rawClip } from '../../util/text.js';
 import { toMs } from '../../util/time.js';
 
@@ -40,10 +40,8 @@ const KNOWN = new Set([
   'session', 'message', 'model_change', 'thinking_level_change', 'compaction', 'branch_summary', 'custom',
   'custom_message', 'label', 'session_info',
 ]);
-const B_ROLE = Buffer.from('"role":"');
 const R_TOOLRESULT = Buffer.from('toolResult"');
 const R_BASH = Buffer.from('bashExecution"');
-const R_ASSIST = Buffer.from('assistant"');
 const B_MESSAGE = Buffer.from('{"type":"message",');
 const B_TS = Buffer.from('"timestamp":');
 const BIG = 64 * 1024;
@@ -82,8 +80,12 @@ function roleAt(buf: Buffer, start: number, end: number): number {
 
 /** Tool output and shell runs are most of the bytes and never matter for a listing; nor does a big assistant line (tool call arguments). */
 function skippable(buf: Buffer, start: number, end: number, big: boolean): boolean {
-  const r = roleAt(buf, start, end);
-  return bytesAt(buf, r, end, R_TOOLRESULT) || bytesAt(buf, r, end, R_BASH) || (big && bytesAt(buf, r, end, R_ASSIST));
+  return skippableRole(buf, roleAt(buf, start, end), end, big);
+}
+
+/** The same, given where the role begins (`roleAt`). */
+function skippableRole(buf: Buffer, r: number, end: number, big: boolean): boolean {
+  return bytesAt(buf, r, end, R_TOOLRESULT) || bytesAt(buf, r, end, R_BASH) || (big && bytesAt(buf, r, end, V_ASSISTANT));
 }
 
 /**
@@ -174,14 +176,14 @@ export const pi: Adapter<PiState, 'pi'> = {
     if (!first) {
       const r = roleAt(buf, start, end);
       if (r >= 0) {
-        if (bytesAt(buf, r, end, R_TOOLRESULT) || bytesAt(buf, r, end, R_BASH) || (end - start > BIG && bytesAt(buf, r, end, R_ASSIST))) {
+        if (skippableRole(buf, r, end, end - start > BIG)) {
           touch(st, peekTimestamp(buf, start, end, 256));
           return;
         }
         // An assistant message: only the last ones count (the model, the last reply), and they are
         // more than half the bytes decoded. Put off to the end of the file (settle) when it can be
         // read back there.
-        if (at !== undefined && st.header && bytesAt(buf, r, end, R_ASSIST) && bytesAt(buf, start, end, B_MESSAGE)) {
+        if (at !== undefined && st.header && bytesAt(buf, r, end, V_ASSISTANT) && bytesAt(buf, start, end, B_MESSAGE)) {
           touch(st, replyTime(buf, start, end));
           deferLine(st, at, end - start);
           return;
