@@ -9,18 +9,20 @@ export function newCounters(): Counters {
 /** Decode one line as a JSON object; null (counted) when it is not one. */
 export function parseObject(c: Counters, buf: Buffer, start: number, end: number): Record<string, any> | null {
   if (end <= start) return null;
+  const o = decodeObject(buf, start, end);
+  if (!o) c.badLines++;
+  return o;
+}
+
+/** Decode bytes as a JSON object; null when they are not one. */
+function decodeObject(buf: Buffer, start: number, end: number): Record<string, any> | null {
   let v: unknown;
   try {
     v = JSON.parse(buf.toString('utf8', start, end));
   } catch {
-    c.badLines++;
     return null;
   }
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) {
-    c.badLines++;
-    return null;
-  }
-  return v as Record<string, any>;
+  return v === null || typeof v !== 'object' || Array.isArray(v) ? null : (v as Record<string, any>);
 }
 
 /** A state that puts lines off to the end of their file (Adapter.settle). */
@@ -45,14 +47,8 @@ export function settleDeferred(st: Deferring, read: (at: number, len: number) =>
   delete st.deferred;
   for (let i = d.length - 2; i >= 0; i -= 2) {
     const b = read(d[i]!, d[i + 1]!);
-    if (!b) continue;
-    let o: unknown;
-    try {
-      o = JSON.parse(b.toString('utf8'));
-    } catch {
-      continue;
-    }
-    if (o && typeof o === 'object' && !Array.isArray(o) && take(o as Record<string, any>, i / 2)) return;
+    const o = b && decodeObject(b, 0, b.length);
+    if (o && take(o, i / 2)) return;
   }
 }
 
@@ -81,7 +77,7 @@ export function countUnknown(c: Counters, type: string): void {
 /** Does `needle` occur in the first `n` bytes of the line? (a byte-level prefilter; no decoding) */
 export function headHas(buf: Buffer, start: number, end: number, needle: Buffer, n = 2048): boolean {
   // Search a bounded view: Buffer#indexOf has no end, and would run on through the whole chunk.
-  return buf.subarray(start, Math.min(end, start + n)).indexOf(needle) >= 0;
+  return after(buf, start, Math.min(end, start + n), needle) >= 0;
 }
 
 const TS = Buffer.from('"timestamp":"');
@@ -141,9 +137,8 @@ export function touchTimes(st: { started: number | null; updated: number | null 
  */
 export function peekStr(buf: Buffer, start: number, end: number, needle: Buffer, window: number, max = 200, enc: BufferEncoding = 'utf8'): string | null {
   // search only the window (an unbounded indexOf would scan the rest of the chunk when absent)
-  const j = buf.subarray(start, Math.min(end, start + window)).indexOf(needle);
-  if (j < 0) return null;
-  const s = start + j + needle.length;
+  const s = after(buf, start, Math.min(end, start + window), needle);
+  if (s < 0) return null;
   const q = buf.subarray(s, Math.min(end, s + max + 1)).indexOf(34);
   if (q < 0) return null;
   return buf.toString(enc, s, s + q);
