@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { jsonl, lsJson, put, ROOT, run, tempDir, tempHome, write } from './helpers.js';
 import { storedSizes, updateIndex, STATE_VERSION, SHARDS, type IndexResult } from '../lib/index/index.js';
 import { ShardWriter } from '../lib/index/shardwriter.js';
+import { packEntry, reviveEntry, SAME_AS_STATE } from '../lib/index/promptfile.js';
 import { makeCtx } from '../lib/util/paths.js';
 import type { Session } from '../lib/types.js';
 
@@ -183,11 +184,47 @@ describe('a full build lets go of what it has written, and writes the same index
       const pf = JSON.parse(ptext);
       expect(pf.tok).toBe(shard.tok);
       const want = Object.values(shard.entries as Record<string, { sessions: { harness: string; id: string; allPrompts?: string[] }[] }>)
-        .map((e) => e.sessions.filter((x) => x.allPrompts).map((x) => [`${x.harness}:${x.id}`, x.allPrompts]));
+        .map((e) => reviveEntry(e).sessions.filter((x) => x.allPrompts).map((x) => [`${x.harness}:${x.id}`, x.allPrompts]));
       expect(pf.e).toEqual(want);
       expect(ptext).toBe(lined(`{"v":${STATE_VERSION},"tok":"${shard.tok}","e":[`, want.map((x) => JSON.stringify(x)), ']}'));
     }
     expect(files.filter((f) => f.includes('.tmp-'))).toEqual([]);
+  });
+
+  it('a session\'s prompt list that is its parser state\'s is written once; read back, it is whole again', async () => {
+    const home = corpus();
+    const kept = await build(home, path.join(home, 'c'), { withEntries: true });
+    const dir = path.join(home, 'c', 'state');
+    const text = fs.readdirSync(dir).filter((f) => /^\d{3}\.json$/.test(f)).map((f) => fs.readFileSync(path.join(dir, f), 'utf8')).join('\n');
+    // every pi session here has four prompts, none redacted: each list is in its shard once
+    for (let i = 0; i < 12; i++) expect(text.split(`"pi ${i} prompt 1"`).length - 1).toBe(1);
+    expect(text).toContain(`"allPrompts":"${SAME_AS_STATE}"`);
+    // what the build kept in memory is what the shards give back
+    const again = await build(home, path.join(home, 'c'), { rebuild: false, withEntries: true });
+    expect(again.entries).toEqual(kept.entries);
+    const pi7 = Object.values(again.entries!).find((e) => e.sessions.some((s) => s.id.endsWith('000000000007')))!;
+    expect(pi7.sessions[0]!.allPrompts).toEqual(['pi 7 prompt 0', 'pi 7 prompt 1', 'pi 7 prompt 2 zeppelin', 'pi 7 prompt 3']);
+    // (a copy: an append goes on adding to the state's list)
+    expect(pi7.sessions[0]!.allPrompts).not.toBe((pi7.state as { all: string[] }).all);
+  });
+
+  it('packEntry and reviveEntry: only a list equal to state.all, element for element, becomes the marker', () => {
+    const all = ['a', 'b'];
+    const e = { state: { all }, sessions: [{ id: '1', allPrompts: all }, { id: '2', allPrompts: ['a', 'b'] }, { id: '3', allPrompts: ['a', '[REDACTED]'] }, { id: '4' }] };
+    const packed = packEntry(e);
+    expect(packed.sessions.map((x) => x.allPrompts)).toEqual([SAME_AS_STATE, SAME_AS_STATE, ['a', '[REDACTED]'], undefined]);
+    // the entry itself is left as it was
+    expect(e.sessions[0]!.allPrompts).toBe(all);
+    const back = reviveEntry(JSON.parse(JSON.stringify(packed)));
+    expect(back).toEqual(e);
+    // nothing to pack: the same object; a marker with no list to stand for is dropped, not kept as a string
+    const plain = { state: {}, sessions: [{ id: '1', allPrompts: ['x'] }] };
+    expect(packEntry(plain)).toBe(plain);
+    expect(reviveEntry({ state: {}, sessions: [{ id: '1', allPrompts: SAME_AS_STATE }] })).toEqual({ state: {}, sessions: [{ id: '1' }] });
+    for (const odd of [null, undefined, 3, 'x', { sessions: null }, { state: null, sessions: [null] }]) {
+      expect(packEntry(odd)).toBe(odd);
+      expect(reviveEntry(odd)).toBe(odd);
+    }
   });
 
   it('words from any prompt still name a session right after a cold build (read from the shards)', () => {

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { jsonl, run, tempHome, write } from './helpers.js';
 import { claudeSession, piSession } from './launch-helpers.js';
+import { reviveEntry, SAME_AS_STATE } from '../lib/index/promptfile.js';
 
 function corpus() {
   const home = tempHome();
@@ -51,8 +52,16 @@ describe('words match every prompt', () => {
     // and the prompts kept for words are sanitised like everything else the index hands out
     const dir = path.join(home, '.cache', 'resume', 'state');
     const files = fs.readdirSync(dir);
-    const kept = files.filter((f) => !f.endsWith('.prompts.json')).flatMap((f) => Object.values(JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')).entries as Record<string, { sessions: { allPrompts?: string[] }[] }>))
-      .flatMap((e) => e.sessions.flatMap((x) => x.allPrompts ?? []));
+    type Stored = { state: { all?: string[] }; sessions: { id: string; allPrompts?: string[] | string }[] };
+    const stored = files.filter((f) => !f.endsWith('.prompts.json')).flatMap((f) => Object.values(JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')).entries as Record<string, Stored>));
+    // a session's list that is its parser state's is written once, as a marker; one that differs
+    // (sanitised: the quokka prompt's token) is written whole
+    const of = (id: string) => stored.find((e) => e.sessions.some((x) => x.id === id))!;
+    expect(of(pi).sessions[0]!.allPrompts).toBe(SAME_AS_STATE);
+    expect(of(pi).state.all).toContain('now the zeppelin middleware please');
+    expect(Array.isArray(of(cid).sessions[0]!.allPrompts)).toBe(true);
+    const kept = stored.map((e) => reviveEntry(e)).flatMap((e) => e.sessions.flatMap((x) => (x.allPrompts as string[] | undefined) ?? []));
+    expect(kept).toContain('now the zeppelin middleware please');
     expect(kept).toContain('rename the quokka helper, token=[REDACTED:token]');
     expect(kept.join('\n')).not.toContain('abcdefgh12345678');
     // the prompt files beside the shards hold the same

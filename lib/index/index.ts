@@ -83,7 +83,7 @@ import { byRecency, OrderedStream, planOrder } from './stream.js';
 import { closeRowBin, openRowBin, rowBinChunks, type RowBin } from './rowbin.js';
 import { applyStats, emptyOver, fitsCheck, overBytes, overlayRows, overWith, readOver, type Over, type OverStat } from './overlay.js';
 import { PairedShardWriter, ShardWriter } from './shardwriter.js';
-import { memberLine, promptLine, promptsFile, promptsHead, PROMPTS_TAIL, shardToken, stateHead } from './promptfile.js';
+import { memberLine, promptLine, promptsFile, promptsHead, PROMPTS_TAIL, reviveEntry, shardToken, stateHead } from './promptfile.js';
 import { readShardText, shardEntry, writeShardFiles, type ShardText } from './shardtext.js';
 import { applyPatch, PATCH_MAX_BYTES, PATCH_MAX_SESSIONS, readHead, readPatch, type ListHead, type ListPatch } from './listpatch.js';
 import { FILE, NONE, quickStat, StatInDirs } from '../util/quickstat.js';
@@ -98,13 +98,17 @@ const GC_EVERY = Number(process.env.RESUME_GC_EVERY) || 96 << 20;
  * list.patch, no files.json; 14: check.bin's names in the directory of the one before written
  * short): older caches are discarded and rebuilt.
  */
-export const INDEX_VERSION = 14;
+export const INDEX_VERSION = 15;
 /**
  * The state shards' and prompt files' own version. They hold what parsing the sources found; a
  * change to the listing files alone (INDEX_VERSION) keeps them, so the first run after it writes
- * the listing again from them without reading a transcript.
+ * the listing again from them without reading a transcript. A change of this one changes
+ * INDEX_VERSION too: shards of another version are never read, so the first run after it must parse
+ * every source again, which only a listing of another version makes it do (a listing of this
+ * version over old shards would stand, and words from a middle prompt, read from the shards, would
+ * stop naming sessions until the next full build).
  */
-export const STATE_VERSION = 12;
+export const STATE_VERSION = 13;
 
 /**
  * What a listing row needs of a session (rows.json holds only these). `short` is the id's shortest
@@ -889,7 +893,7 @@ function loadShards(stateDir: string, which: Iterable<number>): Record<string, E
   for (const n of which) {
     const f = readJson<StateFile>(shardFile(stateDir, n));
     if (!f || f.v !== STATE_VERSION || !f.entries || typeof f.entries !== 'object' || Array.isArray(f.entries)) continue;
-    for (const [p, e] of Object.entries(f.entries)) if (e && typeof e === 'object' && shardOf(p) === n) out[p] = e;
+    for (const [p, e] of Object.entries(f.entries)) if (e && typeof e === 'object' && shardOf(p) === n) out[p] = reviveEntry(e);
   }
   return out;
 }

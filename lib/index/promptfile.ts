@@ -9,14 +9,17 @@
 // the entries it did not change and makes only its own (lib/index/shardtext.ts); JSON takes the
 // line breaks as white space, so either file is still one JSON document:
 //
-//   state/NNN.json          {"v":12,"tok":"<token>","entries":{
+//   state/NNN.json          {"v":13,"tok":"<token>","entries":{
 //                           "<path>":<entry>
 //                           ,"<path>":<entry>
 //                           }}
-//   state/NNN.prompts.json  {"v":12,"tok":"<token>","e":[
+//   state/NNN.prompts.json  {"v":13,"tok":"<token>","e":[
 //                           [["<harness>:<id>",["<prompt>",…]],…]
 //                           ,[]
 //                           ]}
+//
+// In a shard, a session's prompt list that is its entry's parser-state list is written as a marker
+// (packEntry, reviveEntry below).
 //
 // A prompt file's line n holds the pairs of the shard's entry n, one per session that has prompts
 // (`[]` when none has; a session split over several sources, a Claude session continued in another
@@ -53,8 +56,62 @@ export function promptLine(_p: string, e: WithPrompts | undefined): string {
   return `[${out.join(',')}]`;
 }
 
-/** An entry's line of its state shard: `"<path>":<entry>`. */
-export const memberLine = (p: string, e: unknown): string => JSON.stringify(p) + ':' + JSON.stringify(e);
+/**
+ * A session's `allPrompts` in a state shard when it is its entry's parser-state list (`state.all`,
+ * every prompt the parser kept), element for element: the list is written once. It was, at 22,000
+ * sessions, 49 of a shard set's 167 MB (BENCHMARKS.md). `reviveEntry` puts the list back; a session
+ * whose prompts differ (sanitised: a secret redacted) keeps its own list.
+ */
+export const SAME_AS_STATE = 'state.all';
+
+interface Packable {
+  state?: { all?: unknown } | null;
+  sessions?: ({ allPrompts?: unknown } | null)[] | null;
+}
+
+function sameList(a: unknown, b: unknown[]): boolean {
+  if (a === b) return true;
+  if (!Array.isArray(a) || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** The entry as its shard line holds it: each session's list that is `state.all` as SAME_AS_STATE (a copy; the entry is left as it is). */
+export function packEntry<E>(e: E): E {
+  const x = e as Packable | null | undefined;
+  const all = x?.state?.all;
+  const ss = x?.sessions;
+  if (!Array.isArray(all) || !Array.isArray(ss)) return e;
+  let out: Packable['sessions'] = null;
+  for (let i = 0; i < ss.length; i++) {
+    const s = ss[i];
+    if (!s || !sameList(s.allPrompts, all)) continue;
+    out ??= ss.slice();
+    out[i] = { ...s, allPrompts: SAME_AS_STATE };
+  }
+  return out ? ({ ...x, sessions: out } as E) : e;
+}
+
+/**
+ * A shard entry as parsed, with each session's SAME_AS_STATE list put back (a copy of `state.all`:
+ * an append goes on pushing to the state's). A marker without a list to stand for is dropped.
+ * Every reader of a shard entry goes through this.
+ */
+export function reviveEntry<E>(e: E): E {
+  const x = e as Packable | null | undefined;
+  const ss = x?.sessions;
+  if (!Array.isArray(ss)) return e;
+  const all = x!.state?.all;
+  for (const s of ss) {
+    if (!s || s.allPrompts !== SAME_AS_STATE) continue;
+    if (Array.isArray(all)) s.allPrompts = all.slice();
+    else delete s.allPrompts;
+  }
+  return e;
+}
+
+/** An entry's line of its state shard: `"<path>":<entry>` (packed: packEntry). */
+export const memberLine = (p: string, e: unknown): string => JSON.stringify(p) + ':' + JSON.stringify(packEntry(e));
 
 /** The token in a state shard's head; null when it has none (written before there were prompt files). */
 export function shardTokenOf(file: string): string | null {

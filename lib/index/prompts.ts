@@ -8,7 +8,7 @@
 import type { Ctx } from '../types.js';
 import { indexFiles, STATE_VERSION, SHARDS, shardFile } from './index.js';
 import { readText } from '../util/fsx.js';
-import { promptsFile, shardTokenOf } from './promptfile.js';
+import { promptsFile, reviveEntry, shardTokenOf } from './promptfile.js';
 
 /** `harness:id` → every prompt of that session, from each shard's prompt file (else the shard). */
 export function allPrompts(ctx: Ctx): Map<string, string[]> {
@@ -33,6 +33,7 @@ export function allPrompts(ctx: Ctx): Map<string, string[]> {
     }
     if (!doc || doc.v !== STATE_VERSION || !doc.entries || typeof doc.entries !== 'object') continue;
     for (const e of Object.values(doc.entries)) {
+      reviveEntry(e);
       for (const s of Array.isArray(e?.sessions) ? e.sessions : []) {
         if (!s || typeof s.harness !== 'string' || typeof s.id !== 'string' || !Array.isArray(s.allPrompts)) continue;
         put(`${s.harness}:${s.id}`, s.allPrompts.filter((p): p is string => typeof p === 'string'));

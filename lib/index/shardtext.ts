@@ -4,7 +4,7 @@
 // parsing and writing them whole was a third of an append).
 import fs from 'node:fs';
 import { writeAtomic } from '../util/fsx.js';
-import { itemSep, promptsHead, PROMPTS_TAIL, shardToken, STATE_TAIL, stateHead } from './promptfile.js';
+import { itemSep, promptsHead, PROMPTS_TAIL, reviveEntry, shardToken, STATE_TAIL, stateHead } from './promptfile.js';
 
 export interface ShardText {
   /** the token its head carries (and its prompt file's, when `prompts` is not null) */
@@ -94,10 +94,10 @@ export function readShardText(file: string, pfile: string, version: number): Sha
   return { tok, paths, members, at, prompts };
 }
 
-/** Entry `i` of a shard read as lines, parsed (null when its line is not JSON). */
+/** Entry `i` of a shard read as lines, parsed (null when its line is not JSON) and revived (reviveEntry). */
 export function shardEntry(t: ShardText, i: number): unknown {
   try {
-    return JSON.parse(t.members[i]!.toString('utf8', t.at[i]!));
+    return reviveEntry(JSON.parse(t.members[i]!.toString('utf8', t.at[i]!)));
   } catch {
     return null;
   }
