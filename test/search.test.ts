@@ -477,8 +477,17 @@ describe('scanning', () => {
     const data = Buffer.from(lines.join('\n') + '\n');
     const reader = memReader(data, 4093); // odd-sized reads
     const got: string[] = [];
-    scanLines(reader, [byteKey('needle')], { line: (b, s, e) => got.push(b.toString('utf8', s, e)), raw: () => {} });
+    const bare: boolean[] = [];
+    scanLines(reader, [byteKey('needle')], { line: (b, s, e, _f, _a, x) => (got.push(b.toString('utf8', s, e)), bare.push(!!x)), raw: () => {} });
     expect(got).toEqual([lines[0], lines[23_456]]);
+    // the first line holds no needle: it is handed on bare (decoded only if a later line is)
+    expect(bare).toEqual([true, false]);
+    // a first line with a needle (at its start, or further in) is not bare; with no needles none is
+    for (const [first, needles] of [['{"t":"needle first"}', ['needle']], ['needle at 0', ['needle']], ['{"n":0}', []]] as const) {
+      const flags: boolean[] = [];
+      scanLines(memReader(Buffer.from(`${first}\n{"t":"needle"}\n`)), needles.map(byteKey), { line: (_b, _s, _e, _f, _a, x) => flags.push(!!x), raw: () => {} });
+      expect(flags, first).toEqual([false, false]);
+    }
   });
 
   it('with no needles hands on every line and steps over a line too long to parse', () => {

@@ -16,6 +16,7 @@ import { spawnSync } from 'node:child_process';
 import type { Harness, Session } from '../types.js';
 import { procStat } from '../panes/proc.js';
 import { readRegistry, rootOfTranscript } from '../harness/claude/care/registry.js';
+import { addTo } from '../util/multimap.js';
 
 export interface LiveHit {
   pid: number;
@@ -146,8 +147,8 @@ export function findLive(sessions: Session[], opts: LiveOptions): Map<string, Li
   const byId = new Map<string, Session[]>();
   const byFile = new Map<string, Session[]>();
   for (const s of sessions) {
-    byId.set(s.id, [...(byId.get(s.id) ?? []), s]);
-    byFile.set(s.file, [...(byFile.get(s.file) ?? []), s]);
+    addTo(byId, s.id, s);
+    addTo(byFile, s.file, s);
   }
   const mark = (s: Session, pid: number, via: LiveHit['via']) => {
     if (!hits.has(s.key)) hits.set(s.key, { pid, via });
@@ -195,7 +196,7 @@ export function findLive(sessions: Session[], opts: LiveOptions): Map<string, Li
   for (const s of sessions) {
     if (s.harness !== 'claude' || hits.has(s.key)) continue;
     const root = rootOfTranscript(s.file);
-    if (root) regRoots.set(root, [...(regRoots.get(root) ?? []), s]);
+    if (root) addTo(regRoots, root, s);
   }
   for (const [root, ss] of regRoots) {
     const want = new Map(ss.map((s) => [s.id, s]));

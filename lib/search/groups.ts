@@ -20,6 +20,13 @@ export interface Group {
   hits: Hit[];
   nHits: number;
   keys: Set<number>;
+  /** metadataText of its root, once asked for (groupMeta) */
+  meta?: string;
+}
+
+/** The group's metadata line (asked for when its files are scanned, and again as evidence of its own). */
+export function groupMeta(g: Group): string {
+  return (g.meta ??= metadataText(g.root));
 }
 
 export function newGroup(root: Session, members: Session[]): Group {

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import type { Term } from './query.js';
 import type { Group } from './groups.js';
 import { allNeedles, termMask } from './query.js';
-import { childFiles, metadataText } from './groups.js';
+import { childFiles, groupMeta } from './groups.js';
 import { collect, markAbandoned, settleEvidence, outputMoot, STOP, type Hit } from './score.js';
 import { branchPass, closeCtx, noStats, readCtx, scanChildFile, scanSession, type GroupScan, type OnPiece, type SearchStats } from './read.js';
 import type { Harness, Session } from '../types.js';
@@ -36,7 +36,7 @@ export function scanGroups(groups: Group[], terms: Term[], needKeys: Set<string>
       scanned.push(g);
       const withIds = new Map<string, Harness>();
       const trees = new Map<string, Set<string> | null>();
-      const meta = termMask(terms, metadataText(g.root));
+      const meta = termMask(terms, groupMeta(g));
       const isFull = () => ((g.mask | meta) & full) === full;
       const keysWanted = needKeys.has(g.root.key);
       const br: GroupScan = {

@@ -93,8 +93,19 @@ function scanJsonl(cx: ReadCtx, harness: Harness, file: string, child: boolean, 
     told = true;
     gs.told(file, harness);
   };
+  /**
+   * The first line, when it holds no needle: its pieces cannot match, and what it tells the
+   * extractor (a session header, a fork's start) matters only to a line decoded after it, so it is
+   * decoded then, or never (most files of a search for a rare word).
+   */
+  let bareFirst: Buffer | null = null;
   /** decode one line and hand on its pieces */
   const decode = (buf: Buffer, s: number, e: number, first: boolean) => {
+    if (bareFirst) {
+      const b = bareFirst;
+      bareFirst = null;
+      decode(b, 0, b.length, true);
+    }
     try {
       let o: unknown;
       try {
@@ -126,7 +137,11 @@ function scanJsonl(cx: ReadCtx, harness: Harness, file: string, child: boolean, 
   const moot = (line: boolean) => (line ? gs.outputMoot(file) : gs.outputMoot());
   const stopping = () => sink.stop === true;
   const sink: ScanSink = {
-    line(buf, s, e, first, at) {
+    line(buf, s, e, first, at, bare) {
+      if (bare) {
+        bareFirst = Buffer.from(buf.subarray(s, e));
+        return;
+      }
       if (!first && outputOnly && outputOnly(buf.subarray(s, e))) {
         // a line of tool output that could not change the results is not decoded
         if (gs.outputMoot(file)) return;

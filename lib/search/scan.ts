@@ -50,9 +50,11 @@ export type { Reader };
 export interface ScanSink {
   /**
    * a complete line (the first line of the file, or one that holds a needle); `first` marks line 0;
-   * `at`: where it starts in the stream read (the file's byte offset, for a plain file)
+   * `at`: where it starts in the stream read (the file's byte offset, for a plain file); `bare`:
+   * line 0 handed on only for being the first (it holds no needle: what it says of the session
+   * matters only to lines decoded after it)
    */
-  line(buf: Buffer, start: number, end: number, first: boolean, at: number): void;
+  line(buf: Buffer, start: number, end: number, first: boolean, at: number, bare?: boolean): void;
   /** a needle hit inside a line too long to parse: raw bytes around it */
   raw(bytes: Buffer, hitAt: number): void;
   /**
@@ -126,10 +128,10 @@ export function scanLines(read: Reader, needles: string[], sink: ScanSink, parse
   let sideTotal = 0;
   const keep = Math.min(parseCap, track?.head ?? parseCap);
 
-  const deliver = (s: number, e: number, isFirst: boolean) => {
+  const deliver = (s: number, e: number, isFirst: boolean, bare = false) => {
     if (isFirst && e - s >= 3 && buf[s] === 0xef && buf[s + 1] === 0xbb && buf[s + 2] === 0xbf) s += 3;
     if (e > s && buf[e - 1] === 13) e--;
-    if (e > s) sink.line(buf, s, e, isFirst, stats.bytes - len + s);
+    if (e > s) sink.line(buf, s, e, isFirst, stats.bytes - len + s, bare);
   };
 
   /** complete lines in [0, r) */
@@ -168,6 +170,8 @@ export function scanLines(read: Reader, needles: string[], sink: ScanSink, parse
       return e < 0 || e > b ? b - a : e - a;
     };
     if (first && a === 0) picked.set(0, lineEnd(0));
+    /** line 0 holds a needle */
+    let firstHit = false;
     for (const nd of folded) {
       let p = 0;
       for (;;) {
@@ -176,6 +180,7 @@ export function scanLines(read: Reader, needles: string[], sink: ScanSink, parse
         // lastIndexOf(10, -1) would search from the end: a hit at 0 starts the region's first line
         const ls = a + i === 0 ? 0 : Math.max(0, lineStart(i));
         const le = lineEnd(i + nd.length);
+        if (ls === 0 && a === 0) firstHit = true;
         picked.set(ls, le);
         p = le + 1;
       }
@@ -202,7 +207,7 @@ export function scanLines(read: Reader, needles: string[], sink: ScanSink, parse
         }
         continue;
       }
-      deliver(s, e, isFirst);
+      deliver(s, e, isFirst, isFirst && !firstHit);
       if (isFirst) first = false;
     }
   };

@@ -11,6 +11,7 @@ import { capture, inputEmpty, listPanes, paneExists, sendKeys, socketOf, userSoc
 import { liveEntries, pidAlive, readRegistry, type RegEntry } from './registry.js';
 import { findOutdated, type Outdated } from './outdated.js';
 import { snapshotAll } from './snapshot.js';
+import { addTo } from '../../../util/multimap.js';
 
 export const CHECK_MS = 2000;
 const EXIT_MS = 30_000;
@@ -158,7 +159,7 @@ export async function plan(ctx: Ctx, only: string[]): Promise<{ targets: Target[
   const notes: string[] = [];
   const targets: Target[] = [];
   const bySession = new Map<string, Outdated[]>();
-  for (const s of list) bySession.set(s.session, [...(bySession.get(s.session) ?? []), s]);
+  for (const s of list) addTo(bySession, s.session, s);
   for (const [sid, group] of bySession) {
     const entries = group.map((g) => live.find((e) => e.pid === g.pid)!).filter(Boolean);
     const located = await Promise.all(entries.map((e) => locate(e, table)));
