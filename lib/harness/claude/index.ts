@@ -29,11 +29,18 @@ interface ClaudeState extends LineState, Deferring {
   /**
    * For finding forks (`--fork-session`, `/fork`, `/branch` copy the parent's records with their
    * `uuid`s and time stamps under the new session id, with no marker): the counted prompts' uuids
-   * (last 12 characters) and times, in order, and the first prompts' texts.
+   * (last 12 characters) and times, in order, and the first MAX_PT prompts' texts. The texts are
+   * `all`'s first ones: a parsed state keeps only `all` (the shards held every Claude session's
+   * prompts a third time), and only the finish pass's state (`finishState`) has `pt`.
    */
   pu?: string[];
   pts?: (number | null)[];
   pt?: string[];
+}
+
+/** The text of counted prompt `i` as the finish pass knows it (the first MAX_PT only). */
+function promptAt(st: ClaudeState, i: number): string | undefined {
+  return i < MAX_PT ? (st.pt ?? st.all)?.[i] : undefined;
 }
 
 const MAX_PU = 5000;
@@ -168,7 +175,7 @@ export const claude: Adapter<ClaudeState, 'claude'> = {
       cwd: null, branch: null, model: null, started: null, updated: null,
       firstPrompt: null, lastPrompt: null, lastReply: null, prompts: 0,
       customTitle: null, aiTitle: null, summary: null, entrypoint: null, sdk: false, forkedFrom: null,
-      pu: [], pts: [], pt: [],
+      pu: [], pts: [],
       counters: newCounters(),
     };
   },
@@ -220,12 +227,10 @@ export const claude: Adapter<ClaudeState, 'claude'> = {
         (st.all ??= []).push(p);
         st.pu ??= [];
         st.pts ??= [];
-        st.pt ??= [];
         if (st.pu.length < MAX_PU && typeof o.uuid === 'string') {
           st.pu.push(o.uuid.length === 36 ? o.uuid.slice(-12) : o.uuid);
           st.pts.push(toMs(o.timestamp));
         }
-        if (st.pt.length < MAX_PT) st.pt.push(p);
         return;
       }
       case 'assistant': {
@@ -312,8 +317,8 @@ export const claude: Adapter<ClaudeState, 'claude'> = {
 
   // what linkForks reads: the prompts' uuids, times and first texts, and the titles
   finishState(st) {
-    const { pu, pts, pt, customTitle, aiTitle, summary } = st;
-    return { pu, pts, pt, customTitle, aiTitle, summary } as ClaudeState;
+    const { pu, pts, customTitle, aiTitle, summary } = st;
+    return { pu, pts, pt: st.pt ?? st.all?.slice(0, MAX_PT), customTitle, aiTitle, summary } as ClaudeState;
   },
 
   finish(sessions, _ctx, states) {
@@ -383,7 +388,7 @@ export function linkForks(sessions: SessionCore[], states: Map<string, { src: So
     const st = byFile.get(s.file);
     if (!l || !st) return s;
     const prompts = Math.max(0, s.prompts - l.shared);
-    const first = prompts === 0 ? null : (st.pt?.[l.shared] ?? s.lastPrompt);
+    const first = prompts === 0 ? null : (promptAt(st, l.shared) ?? s.lastPrompt);
     const explicit = st.customTitle ?? st.aiTitle ?? st.summary ?? null;
     // a title copied with the parent's history is the parent's, not the fork's
     const pst = [...byFile.entries()].find(([file]) => idOf.get(file) === l.parent)?.[1];
