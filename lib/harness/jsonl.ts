@@ -1,6 +1,7 @@
 // Helpers adapters share for tolerant, cheap JSONL parsing.
 import type { Counters } from '../types.js';
 import { maxMs, minMs, toMs } from '../util/time.js';
+import { rawClip } from '../util/text.js';
 
 export function newCounters(): Counters {
   return { badLines: 0, hugeLines: 0, unknownTypes: {} };
@@ -50,6 +51,40 @@ export function settleDeferred(st: Deferring, read: (at: number, len: number) =>
     const o = b && decodeObject(b, 0, b.length);
     if (o && take(o, i / 2)) return;
   }
+}
+
+/**
+ * The model and the last reply from the assistant messages put off, as decoding each in turn would
+ * have set them: the newest whose model counts sets the model, the newest with text is the last
+ * reply. `message`: a decoded line's assistant message, null when it is none (or one that sets
+ * neither). `modelFrom`: the place among the lines put off (0 the oldest) from which a model counts
+ * (an older one was replaced since: pi's model change).
+ */
+export function settleModelReply(
+  st: Deferring & { model: string | null; lastReply: string | null },
+  read: (at: number, len: number) => Buffer | null,
+  message: (o: Record<string, any>) => Record<string, any> | null,
+  modelFrom = 0,
+): void {
+  let model = false;
+  let reply = false;
+  settleDeferred(st, read, (o, i) => {
+    const m = message(o);
+    if (m) {
+      if (!model && i >= modelFrom && str(m.model)) {
+        st.model = m.model;
+        model = true;
+      }
+      if (!reply) {
+        const t = textOf(m.content, ['text']).trim();
+        if (t) {
+          st.lastReply = rawClip(t);
+          reply = true;
+        }
+      }
+    }
+    return reply && (model || i <= modelFrom);
+  });
 }
 
 /** `"role":"`, and the bytes after it (or after `"type":"`) that name an assistant message. */

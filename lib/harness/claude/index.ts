@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Adapter, Ctx, LineState, Root, SessionCore, Source } from '../../types.js';
 import { envDirs, expandHome, storeEnv } from '../../util/paths.js';
 import { entries, direntIsDir, direntMaybeFile, isDir, uniqueReal } from '../../util/fsx.js';
-import { absolute, after, B_ROLE, bytesAt, countUnknown, deferLine, type Deferring, newCounters, parseObject, peekTimestamp, settleDeferred, str, textOf, touchTimes, V_ASSISTANT } from '../jsonl.js';
+import { absolute, after, B_ROLE, bytesAt, countUnknown, deferLine, type Deferring, newCounters, parseObject, peekTimestamp, settleModelReply, str, textOf, touchTimes, V_ASSISTANT } from '../jsonl.js';
 import { promptText, rawClip } from '../../util/text.js';
 import { toMs } from '../../util/time.js';
 
@@ -261,27 +261,8 @@ export const claude: Adapter<ClaudeState, 'claude'> = {
   },
 
   settle(st, read) {
-    // The assistant records put off, newest first: the newest with a model sets it, the newest with
-    // text is the last reply (neither from a synthetic one), as when each was decoded in turn.
-    let model = false;
-    let reply = false;
-    settleDeferred(st, read, (o) => {
-      const m = o.message;
-      if (o.type !== 'assistant' || !m || typeof m !== 'object') return false;
-      const real = m.model !== '<synthetic>';
-      if (!model && typeof m.model === 'string' && m.model && real) {
-        st.model = m.model;
-        model = true;
-      }
-      if (!reply && real) {
-        const t = textOf(m.content, ['text']).trim();
-        if (t) {
-          st.lastReply = rawClip(t);
-          reply = true;
-        }
-      }
-      return model && reply;
-    });
+    // (a synthetic message sets neither the model nor the reply)
+    settleModelReply(st, read, (o) => (o.type === 'assistant' && o.message && typeof o.message === 'object' && o.message.model !== '<synthetic>' ? o.message : null));
   },
 
   sessions(st, src): SessionCore[] {

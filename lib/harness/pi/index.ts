@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Adapter, Ctx, LineState, Root, SessionCore, Source } from '../../types.js';
 import { envDirs, expandHome } from '../../util/paths.js';
 import { isDir, uniqueReal, walk } from '../../util/fsx.js';
-import { absolute, after, B_ROLE, bytesAt, countUnknown, deferLine, type Deferring, newCounters, parseObject, peekTimestamp, settleDeferred, str, textOf, touchTimes, V_ASSISTANT } from '../jsonl.js';
+import { absolute, after, B_ROLE, bytesAt, countUnknown, deferLine, type Deferring, newCounters, parseObject, peekTimestamp, settleModelReply, str, textOf, touchTimes, V_ASSISTANT } from '../jsonl.js';
 import { promptText, rawClip } from '../../util/text.js';
 import { toMs } from '../../util/time.js';
 
@@ -257,29 +257,10 @@ export const pi: Adapter<PiState, 'pi'> = {
   },
 
   settle(st, read) {
-    // The assistant messages put off, newest first: the newest with a model sets it (unless a model
-    // change came after it), the newest with text is the last reply, as when each was decoded in turn.
+    // (an assistant message older than the last model change cannot set the model)
     const cut = st.modelCut ?? 0;
     delete st.modelCut;
-    let model = false;
-    let reply = false;
-    settleDeferred(st, read, (o, i) => {
-      const m = o.message;
-      if (o.type === 'message' && m && typeof m === 'object' && m.role === 'assistant') {
-        if (!model && i >= cut && str(m.model)) {
-          st.model = m.model;
-          model = true;
-        }
-        if (!reply) {
-          const t = textOf(m.content, ['text']).trim();
-          if (t) {
-            st.lastReply = rawClip(t);
-            reply = true;
-          }
-        }
-      }
-      return reply && (model || i <= cut);
-    });
+    settleModelReply(st, read, (o) => (o.type === 'message' && o.message && typeof o.message === 'object' && o.message.role === 'assistant' ? o.message : null), cut);
   },
 
   sessions(st, src): SessionCore[] {
