@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { jsonl, lsJson, put, ROOT, run, tempDir, tempHome, write } from './helpers.js';
-import { storedSizes, updateIndex, STATE_VERSION, SHARDS, type IndexResult } from '../lib/index/index.js';
+import { shardCount, storedSizes, updateIndex, STATE_VERSION, type IndexResult } from '../lib/index/index.js';
 import { ShardWriter } from '../lib/index/shardwriter.js';
 import { packEntry, reviveEntry, SAME_AS_STATE } from '../lib/index/promptfile.js';
 import { makeCtx } from '../lib/util/paths.js';
@@ -94,7 +94,7 @@ function indexFiles(cache: string): Record<string, string> {
   out['check.bin'] = check.subarray(nl + 1 + Number(metaLen) + Number(count)).toString('latin1');
   const state = path.join(cache, 'state');
   // (the token pairing a shard with its prompt file is new at every writing)
-  for (const f of fs.readdirSync(state).sort()) out[`state/${f}`] = fs.readFileSync(path.join(state, f), 'utf8').replace(/^\{"v":(\d+),"tok":"[0-9a-z]+"/, '{"v":$1,"tok":"TOK"');
+  for (const f of fs.readdirSync(state).sort()) out[`state/${f}`] = fs.readFileSync(path.join(state, f), 'utf8').replace(/^\{"v":(\d+),(?:"of":(\d+),)?"tok":"[0-9a-z]+"/, (_m, v, of) => `{"v":${v},${of ? `"of":${of},` : ''}"tok":"TOK"`);
   return out;
 }
 
@@ -129,7 +129,9 @@ describe('a full build lets go of what it has written, and writes the same index
     // as many entries as sources (check.bin's header: v<version> <build> <count> <meta length>)
     const check = fs.readFileSync(path.join(home, 'c-kept', 'check.bin'));
     expect(kept.entries && Object.keys(kept.entries).length).toBe(Number(check.toString('latin1', 0, check.indexOf(10)).split(' ')[2]));
-    expect(base['state/000.json']).toMatch(new RegExp(`^\\{"v":${STATE_VERSION},"tok":"TOK","entries":\\{`));
+    // (the shard count: one per 32 sources, a power of two)
+    const sources = Object.keys(kept.entries!).length;
+    expect(base['state/000.json']).toMatch(new RegExp(`^\\{"v":${STATE_VERSION},"of":${shardCount(sources)},"tok":"TOK","entries":\\{`));
     expect(base['state/000.prompts.json']).toMatch(new RegExp(`^\\{"v":${STATE_VERSION},"tok":"TOK","e":\\[\n`));
 
     // one thread (2 cores: the default here) and the slimmed entries
@@ -168,18 +170,19 @@ describe('a full build lets go of what it has written, and writes the same index
 
   it('every shard and prompt file is its JSON a line per entry, in the same order; each prompt file has its shard\'s prompts and token', async () => {
     const home = corpus();
-    await build(home, path.join(home, 'c'));
+    const r = await build(home, path.join(home, 'c'));
     const dir = path.join(home, 'c', 'state');
     const files = fs.readdirSync(dir);
     const shards = files.filter((f) => /^\d{3}\.json$/.test(f));
-    expect(shards.length).toBe(SHARDS);
-    expect(files.filter((f) => /^\d{3}\.prompts\.json$/.test(f)).length).toBe(SHARDS);
-    expect(files.length).toBe(2 * SHARDS);
+    const count = shardCount(r.counts.sources);
+    expect(shards.length).toBe(count);
+    expect(files.filter((f) => /^\d{3}\.prompts\.json$/.test(f)).length).toBe(count);
+    expect(files.length).toBe(2 * count);
     for (const f of shards) {
       const text = fs.readFileSync(path.join(dir, f), 'utf8');
       const shard = JSON.parse(text);
       const members = Object.entries(shard.entries as Record<string, unknown>).map(([p, e]) => JSON.stringify(p) + ':' + JSON.stringify(e));
-      expect(text).toBe(lined(`{"v":${STATE_VERSION},"tok":"${shard.tok}","entries":{`, members, '}}'));
+      expect(text).toBe(lined(`{"v":${STATE_VERSION},"of":${count},"tok":"${shard.tok}","entries":{`, members, '}}'));
       const ptext = fs.readFileSync(path.join(dir, f.replace('.json', '.prompts.json')), 'utf8');
       const pf = JSON.parse(ptext);
       expect(pf.tok).toBe(shard.tok);

@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { jsonl, run, tempDir, tempHome, write } from './helpers.js';
-import { byRecency, INDEX_VERSION, shardOf, STATE_VERSION } from '../lib/index/index.js';
+import { byRecency, INDEX_VERSION, shardCount, STATE_VERSION } from '../lib/index/index.js';
 import { applyStats, emptyOver, findKeys, overBytes, overlayRows, overWith, parseOver, splitRecords, type Over } from '../lib/index/overlay.js';
 import { printRowBin, readRowBin, rowBinChunks } from '../lib/index/rowbin.js';
 import type { Session } from '../lib/types.js';
@@ -254,24 +254,22 @@ describe('an append patches the listing', () => {
 describe('an append writes its shard again a line per entry (lib/index/shardtext.ts)', () => {
   it('copies the lines of the entries it did not change, its prompt file\'s too; a shard of the old layout or a missing prompt file is made whole again', () => {
     const h = store();
-    // two Claude sources that share a state shard
-    const n0 = 10;
-    let n1 = n0 + 1;
-    while (shardOf(claudeFile(h, n1)) !== shardOf(claudeFile(h, n0))) n1++;
-    const [a, b] = [n0, n1];
+    // two more Claude sources: seven in all, so the state is one shard (shardCount)
+    const [a, b] = [10, 11];
     for (const n of [a, b]) write(h, claudeFile(h, n), claudeLine(uuid(n), `/tmp/p${n}`, `first words of ${n}`, ts(6)));
     ok(h, ['rows']);
-    const sfile = path.join(cache(h), 'state', `${String(shardOf(claudeFile(h, a))).padStart(3, '0')}.json`);
+    expect(shardCount(7)).toBe(1);
+    const sfile = path.join(cache(h), 'state', '000.json');
     const pfile = sfile.replace('.json', '.prompts.json');
     const lines = (f: string) => fs.readFileSync(f, 'utf8').split('\n');
     const lineOf = (ls: string[], n: number) => ls.find((l) => l.includes(JSON.stringify(claudeFile(h, n)) + ':') || l.includes(`"claude:${uuid(n)}"`))!;
     const s0 = lines(sfile);
     const p0 = lines(pfile);
-    expect(s0.length).toBe(4);
-    expect(p0.length).toBe(4);
-    expect(s0[0]).toMatch(new RegExp(`^\\{"v":${STATE_VERSION},"tok":"[0-9a-z]+","entries":\\{$`));
-    expect(s0[3]).toBe('}}');
-    expect(p0[3]).toBe(']}');
+    expect(s0.length).toBe(9);
+    expect(p0.length).toBe(9);
+    expect(s0[0]).toMatch(new RegExp(`^\\{"v":${STATE_VERSION},"of":1,"tok":"[0-9a-z]+","entries":\\{$`));
+    expect(s0[8]).toBe('}}');
+    expect(p0[8]).toBe(']}');
 
     // an append to a: b's lines are copied byte for byte, a's made again
     fs.appendFileSync(claudeFile(h, a), claudeLine(uuid(a), `/tmp/p${a}`, 'the walrus index', ts(9)));
@@ -279,7 +277,7 @@ describe('an append writes its shard again a line per entry (lib/index/shardtext
     expect(exists(h, 'list.patch')).toBe(true);
     const s1 = lines(sfile);
     const p1 = lines(pfile);
-    expect(s1.length).toBe(4);
+    expect(s1.length).toBe(9);
     expect(lineOf(s1, b)).toBe(lineOf(s0, b));
     expect(lineOf(s1, a)).not.toBe(lineOf(s0, a));
     expect(lineOf(p1, b)).toBe(lineOf(p0, b));
@@ -309,9 +307,9 @@ describe('an append writes its shard again a line per entry (lib/index/shardtext
     fs.appendFileSync(claudeFile(h, b), claudeLine(uuid(b), `/tmp/p${b}`, 'the puffin queue', ts(10)));
     expect(keys(ok(h, ['rows', '-a']))[0]).toBe(`claude:${uuid(b)}`);
     const s2 = lines(sfile);
-    expect(s2.length).toBe(4);
+    expect(s2.length).toBe(9);
     expect(JSON.parse(s2.join('\n')).entries[claudeFile(h, a)]).toEqual(doc.entries[claudeFile(h, a)]);
-    expect(lines(pfile).length).toBe(4);
+    expect(lines(pfile).length).toBe(9);
     expect(ok(h, ['resolve', 'walrus'])).toBe(`claude:${uuid(a)}\n`);
     expect(ok(h, ['resolve', 'puffin'])).toBe(`claude:${uuid(b)}\n`);
     expectFresh(h);
@@ -329,7 +327,7 @@ describe('an append writes its shard again a line per entry (lib/index/shardtext
 
     // a damaged line: the shard is not taken as lines (nor trusted whole): the sources are parsed again
     const s4 = lines(sfile);
-    fs.writeFileSync(sfile, [s4[0], s4[1], s4[2]!.slice(0, 20), s4[3]].join('\n'));
+    fs.writeFileSync(sfile, s4.map((l, i) => (i === 2 ? l.slice(0, 20) : l)).join('\n'));
     fs.appendFileSync(claudeFile(h, a), claudeLine(uuid(a), `/tmp/p${a}`, 'the heron branch', ts(12)));
     expect(keys(ok(h, ['rows', '-a']))[0]).toBe(`claude:${uuid(a)}`);
     expect(ok(h, ['resolve', 'heron'])).toBe(`claude:${uuid(a)}\n`);
@@ -653,5 +651,86 @@ describe('check.patch over rows.bin and check.bin (overlay.ts)', () => {
     expect(overlayRows(small, { ...o, drop: Uint32Array.from([5]) })).toBe(false);
     expect(overlayRows(small, { ...o, pos: Uint32Array.from([3]) })).toBe(false);
     expect(small.id).toBe('b');
+  });
+});
+
+describe('the state shards: as many as the sources call for (shardCount)', () => {
+  /** pi session n: three prompts, the middle one `middle` (in no listing: only the shards hold it); no reply (hidden: -a) */
+  const piSession = (h: string, n: number, middle = `middle prompt ${n}`) => {
+    const at = ts(1 + (n % 27));
+    write(h, piFile(h, n), piHeader(uuid(n), `/tmp/q${n}`, at) + piMessage(`first prompt ${n}`, at, 1) + piMessage(middle, at, 2) + piMessage(`last prompt ${n}`, at, 3));
+  };
+  const shardNames = (h: string) => fs.readdirSync(path.join(cache(h), 'state')).filter((f) => !f.includes('.tmp-')).sort();
+  const namesFor = (count: number) => Array.from({ length: count }, (_, n) => String(n).padStart(3, '0')).flatMap((s) => [`${s}.json`, `${s}.prompts.json`]).sort();
+  const countOf = (h: string) => Number(/^\{"v":\d+,"of":(\d+),/.exec(read(h, 'state/000.json').toString('latin1', 0, 64))![1]);
+
+  it('is a power of two, one per 32 sources or so, 1 to 256', () => {
+    expect([0, 1, 32, 33, 64, 65, 686, 8192, 8193, 22000, 1e6].map(shardCount)).toEqual([1, 1, 1, 2, 2, 4, 32, 256, 256, 256, 256]);
+  });
+
+  it('a full build picks it for its sources; it stands while it suits them, else every shard is written again (nothing parsed again) and those past it removed', () => {
+    const h = tempHome();
+    for (let n = 1; n <= 40; n++) piSession(h, n, n === 7 ? 'the okapi ledger' : undefined);
+    ok(h, ['rows']);
+    expect(countOf(h)).toBe(2);
+    expect(shardNames(h)).toEqual(namesFor(2));
+    expect(ok(h, ['resolve', '-a', 'okapi'])).toBe(`pi:${uuid(7)}\n`);
+    expectFresh(h);
+
+    // thirty sources more call for four shards: two still suit them (a partial update keeps them)
+    for (let n = 41; n <= 70; n++) piSession(h, n, n === 60 ? 'the tapir schedule' : undefined);
+    expect(counts(h)).toMatch(/30 parsed, 0 appended, 40 unchanged/);
+    expect(countOf(h)).toBe(2);
+    expect(ok(h, ['resolve', '-a', 'tapir'])).toBe(`pi:${uuid(60)}\n`);
+    expectFresh(h);
+
+    // seventy more call for eight: the state is written again in eight, only the new ones parsed
+    for (let n = 71; n <= 140; n++) piSession(h, n);
+    expect(counts(h)).toMatch(/70 parsed, 0 appended, 70 unchanged/);
+    expect(countOf(h)).toBe(8);
+    expect(shardNames(h)).toEqual(namesFor(8));
+    expect(ok(h, ['resolve', '-a', 'okapi'])).toBe(`pi:${uuid(7)}\n`);
+    expect(ok(h, ['resolve', '-a', 'tapir'])).toBe(`pi:${uuid(60)}\n`);
+    expectFresh(h);
+
+    // all but two gone: one shard, and the other seven with their prompt files removed
+    for (let n = 1; n <= 140; n++) if (n !== 7 && n !== 60) fs.rmSync(piFile(h, n));
+    expect(counts(h)).toMatch(/0 parsed, 0 appended, 2 unchanged, 138 dropped/);
+    expect(countOf(h)).toBe(1);
+    expect(shardNames(h)).toEqual(namesFor(1));
+    expect(ok(h, ['resolve', '-a', 'okapi'])).toBe(`pi:${uuid(7)}\n`);
+    expect(ok(h, ['resolve', '-a', 'tapir'])).toBe(`pi:${uuid(60)}\n`);
+    expectFresh(h);
+
+    // --rebuild picks the count afresh too
+    for (let n = 200; n <= 240; n++) piSession(h, n);
+    ok(h, ['index', '--rebuild']);
+    expect(countOf(h)).toBe(2);
+    expectFresh(h);
+  });
+
+  it('an append whose shard cannot be read reads and writes every shard again: the other sources of that shard keep their prompts', () => {
+    const h = tempHome();
+    for (let n = 1; n <= 40; n++) piSession(h, n);
+    ok(h, ['rows']);
+    expect(countOf(h)).toBe(2);
+    // two sources in shard 1: one grows, the other has a word only its middle prompt holds
+    const inOne = Array.from({ length: 40 }, (_, i) => i + 1).filter((n) => {
+      const s = read(h, 'state/001.json').toString('utf8');
+      return s.includes(JSON.stringify(piFile(h, n)));
+    });
+    expect(inOne.length).toBeGreaterThan(2);
+    const [grows, other] = inOne as [number, number];
+    piSession(h, other, 'the quokka rota');
+    ok(h, ['rows']);
+    expect(ok(h, ['resolve', '-a', 'quokka'])).toBe(`pi:${uuid(other)}\n`);
+    // shard 1 damaged, then an append to the other source of it
+    const sfile = path.join(cache(h), 'state', '001.json');
+    fs.writeFileSync(sfile, fs.readFileSync(sfile).subarray(0, 200));
+    fs.appendFileSync(piFile(h, grows), piMessage('a later prompt', ts(28), 4));
+    expect(keys(ok(h, ['rows', '-a']))[0]).toBe(`pi:${uuid(grows)}`);
+    expect(ok(h, ['resolve', '-a', 'quokka'])).toBe(`pi:${uuid(other)}\n`);
+    expect(JSON.parse(read(h, 'state/001.json').toString('utf8')).entries[piFile(h, other)]).toBeDefined();
+    expectFresh(h);
   });
 });

@@ -28,9 +28,11 @@
 //                      `rows` copies them out, with only the age computed.
 //   dirs.json        — directory listings by directory stat (lib/index/dirs.ts).
 //   state/NNN.json   — per source: its stat, offset, parser state (to continue an append), per-source
-//                      sessions; sharded by a hash of the path into SHARDS files, so an append
-//                      reads and rewrites one small shard, not the state of every source (a line
-//                      per source: it parses only the changed ones, lib/index/shardtext.ts).
+//                      sessions; sharded by a hash of the path into a power of two of files, about
+//                      one per 32 sources and at most MAX_SHARDS (shardCount: a full build picks it,
+//                      each shard's head says it, and the first shard's is the state's), so an
+//                      append reads and rewrites one small shard, not the state of every source (a
+//                      line per source: it parses only the changed ones, lib/index/shardtext.ts).
 //   index.lock       — held by the one run that parses (lib/index/lock.ts); others wait for it.
 // check.bin is written last and names the build (check.patch, when one is over it, names it instead):
 // rows.bin, and the listing (list.json and rows.json, or them with list.patch applied), are used only
@@ -83,7 +85,7 @@ import { byRecency, OrderedStream, planOrder } from './stream.js';
 import { closeRowBin, openRowBin, rowBinChunks, type RowBin } from './rowbin.js';
 import { applyStats, emptyOver, fitsCheck, overBytes, overlayRows, overWith, readOver, type Over, type OverStat } from './overlay.js';
 import { PairedShardWriter, ShardWriter } from './shardwriter.js';
-import { memberLine, promptLine, promptsFile, promptsHead, PROMPTS_TAIL, reviveEntry, shardToken, stateHead } from './promptfile.js';
+import { memberLine, promptLine, promptsFile, promptsHead, PROMPTS_TAIL, reviveEntry, shardHeadOf, shardToken, stateHead } from './promptfile.js';
 import { readShardText, shardEntry, writeShardFiles, type ShardText } from './shardtext.js';
 import { applyPatch, PATCH_MAX_BYTES, PATCH_MAX_SESSIONS, readHead, readPatch, type ListHead, type ListPatch } from './listpatch.js';
 import { FILE, NONE, quickStat, StatInDirs } from '../util/quickstat.js';
@@ -98,7 +100,7 @@ const GC_EVERY = Number(process.env.RESUME_GC_EVERY) || 96 << 20;
  * list.patch, no files.json; 14: check.bin's names in the directory of the one before written
  * short): older caches are discarded and rebuilt.
  */
-export const INDEX_VERSION = 15;
+export const INDEX_VERSION = 16;
 /**
  * The state shards' and prompt files' own version. They hold what parsing the sources found; a
  * change to the listing files alone (INDEX_VERSION) keeps them, so the first run after it writes
@@ -108,7 +110,7 @@ export const INDEX_VERSION = 15;
  * version over old shards would stand, and words from a middle prompt, read from the shards, would
  * stop naming sessions until the next full build).
  */
-export const STATE_VERSION = 13;
+export const STATE_VERSION = 14;
 
 /**
  * What a listing row needs of a session (rows.json holds only these). `short` is the id's shortest
@@ -147,6 +149,8 @@ interface Entry extends Stat {
 
 interface StateFile {
   v: number;
+  /** the shard count of the state it was written in */
+  of: number;
   entries: Record<string, Entry>;
 }
 
@@ -252,8 +256,39 @@ export function haveListing(ctx: Ctx): boolean {
   return !!readPrefix(indexFiles(ctx).list, 32)?.startsWith(`{"v":${INDEX_VERSION},`);
 }
 
-/** State shards: an append reads and rewrites one (at 22,000 sources 16 shards were 10 MB each). */
-export const SHARDS = 256;
+/** State shards: at most this many (an append reads and rewrites one; at 22,000 sources 16 shards were 10 MB each). */
+export const MAX_SHARDS = 256;
+/**
+ * The sources a full build puts in a shard, about: a shard per source would be one file to create
+ * per source (this VM takes 0.3-1 ms to create one: 512 files were a fifth of a 686-source build),
+ * and a large one is more to read and write again on an append.
+ */
+const PER_SHARD = 32;
+
+/** How many state shards a full build of `sources` sources writes: a power of two, 1 to MAX_SHARDS. */
+export function shardCount(sources: number): number {
+  let c = 1;
+  while (c < MAX_SHARDS && c * PER_SHARD < sources) c *= 2;
+  return c;
+}
+
+/** The shard count of the state in `stateDir`, as its first shard says; null when it has none of this version. */
+export function shardLayout(stateDir: string): number | null {
+  const h = shardHeadOf(shardFile(stateDir, 0));
+  return h && h.v === STATE_VERSION && isShardCount(h.of) ? h.of : null;
+}
+
+/**
+ * Whether a state of `count` shards still suits `sources` sources: from half to four times the
+ * count they call for. A store that grows from a few sessions to thousands is laid out again at
+ * each doubling of its shard count, not left with an append rewriting one shard of every session.
+ */
+function shardsFit(count: number, sources: number): boolean {
+  const want = shardCount(sources);
+  return count * 2 >= want && count <= want * 4;
+}
+
+const isShardCount = (c: number): boolean => Number.isInteger(c) && c >= 1 && c <= MAX_SHARDS && (c & (c - 1)) === 0;
 
 /** A session's key in the listing: `harness:id`. */
 const keyOf = (s: SessionCore) => `${s.harness}:${s.id}`;
@@ -873,46 +908,65 @@ export function openListing(files: IndexFiles): { fd: number; head: ListHead; pa
   return null;
 }
 
-/** FNV-1a of the path, folded to a shard number. */
-export function shardOf(p: string): number {
+/**
+ * FNV-1a of the path, its top bits as a shard number of a state of `count` shards (a power of two).
+ * The top bits: the multiplications carry every character up into them, while FNV-1a's low k bits
+ * depend only on the low k bits of each character (two paths that differ in the digits of a name
+ * written twice in them, as pi's directory and file names are, would share a shard).
+ */
+export function shardOf(p: string, count: number): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < p.length; i++) {
     h ^= p.charCodeAt(i);
     h = Math.imul(h, 0x01000193);
   }
-  return (h >>> 0) % SHARDS;
+  return count === 1 ? 0 : (h >>> 0) >>> (Math.clz32(count) + 1);
 }
 
-/** A state shard's file: state/000.json … state/255.json. */
+/** A state shard's file: state/000.json, state/001.json … */
 export function shardFile(stateDir: string, n: number): string {
   return path.join(stateDir, `${String(n).padStart(3, '0')}.json`);
 }
 
-function loadShards(stateDir: string, which: Iterable<number>): Record<string, Entry> {
+/**
+ * The entries of shards `which` of a state of `count` shards (null: there is none, and so no entry);
+ * the shards that cannot be read (missing, damaged, of another version or count) go to `bad`.
+ */
+function loadShards(stateDir: string, which: Iterable<number>, count: number | null, bad?: number[]): Record<string, Entry> {
   const out: Record<string, Entry> = {};
+  if (count === null) return out;
   for (const n of which) {
     const f = readJson<StateFile>(shardFile(stateDir, n));
-    if (!f || f.v !== STATE_VERSION || !f.entries || typeof f.entries !== 'object' || Array.isArray(f.entries)) continue;
-    for (const [p, e] of Object.entries(f.entries)) if (e && typeof e === 'object' && shardOf(p) === n) out[p] = reviveEntry(e);
+    if (!f || f.v !== STATE_VERSION || f.of !== count || !f.entries || typeof f.entries !== 'object' || Array.isArray(f.entries)) {
+      bad?.push(n);
+      continue;
+    }
+    for (const [p, e] of Object.entries(f.entries)) if (e && typeof e === 'object' && shardOf(p, count) === n) out[p] = reviveEntry(e);
   }
   return out;
 }
 
-function allShards(): number[] {
-  return Array.from({ length: SHARDS }, (_, i) => i);
+/** Every shard of the state in `stateDir`, as its first shard gives their count. */
+function loadAllShards(stateDir: string): Record<string, Entry> {
+  const count = shardLayout(stateDir);
+  return loadShards(stateDir, allShards(count ?? 0), count);
 }
 
-function writeShards(stateDir: string, entries: Record<string, Entry>, which: Set<number>): void {
+function allShards(count: number): number[] {
+  return Array.from({ length: count }, (_, i) => i);
+}
+
+function writeShards(stateDir: string, entries: Record<string, Entry>, which: Set<number>, count: number): void {
   const by = new Map<number, string[]>();
   for (const n of which) by.set(n, []);
-  for (const p of Object.keys(entries)) by.get(shardOf(p))?.push(p);
-  for (const [n, paths] of by) writeShard(stateDir, n, entries, paths);
+  for (const p of Object.keys(entries)) by.get(shardOf(p, count))?.push(p);
+  for (const [n, paths] of by) writeShard(stateDir, n, count, entries, paths);
 }
 
-/** One shard and its prompt file: these entries, in this order, a line each (lib/index/promptfile.ts). */
-function writeShard(stateDir: string, n: number, entries: Record<string, Entry>, paths: string[]): void {
+/** One shard of `count` and its prompt file: these entries, in this order, a line each (lib/index/promptfile.ts). */
+function writeShard(stateDir: string, n: number, count: number, entries: Record<string, Entry>, paths: string[]): void {
   writeShardFiles(
-    shardFile(stateDir, n), promptsFile(stateDir, n), STATE_VERSION,
+    shardFile(stateDir, n), promptsFile(stateDir, n), STATE_VERSION, count,
     paths.map((p) => memberLine(p, entries[p])), paths.map((p) => promptLine(p, entries[p])), debugWrite,
   );
 }
@@ -1424,7 +1478,7 @@ function tryFast(ctx: Ctx, opts: IndexOptions, want: 'full' | 'rows', files: Ind
   if (!list) return { sources: d, skipped, stored };
   const counts = { sources: d.count, parsed: 0, appended: 0, reused: d.count, dropped: 0, bytes: 0 };
   const res: AnyResult = { sessions: list.sessions as Session[], skipped: mergeSkipped(skipped, list.skipped), counts, roots, changed: false };
-  if (opts.withEntries) res.entries = loadShards(files.state, allShards());
+  if (opts.withEntries) res.entries = loadAllShards(files.state);
   // rows.bin missing, damaged or of another home: render it again from the listing just read
   if (want === 'rows' && opts.rowBin) {
     const ss = list.sessions as ListedSession[];
@@ -1504,7 +1558,7 @@ async function build(ctx: Ctx, opts: IndexOptions, files: IndexFiles, want: 'ful
     if (l) {
       counts.reused = disc.count;
       const res: AnyResult = { sessions: l.sessions, skipped: mergeSkipped(skipped, l.skipped), counts, roots, changed: false };
-      if (opts.withEntries) res.entries = loadShards(files.state, allShards());
+      if (opts.withEntries) res.entries = loadAllShards(files.state);
       return res;
     }
   }
@@ -1540,16 +1594,29 @@ async function build(ctx: Ctx, opts: IndexOptions, files: IndexFiles, want: 'ful
     const h = harnessOf.get(p);
     if (h) affected.add(h);
   }
-  const partial =
-    !opts.rebuild && !opts.harnesses && !opts.withEntries && validList &&
+  // (and the state has shards of this version, as many as still suit the sources: a partial update
+  // keeps their count; else every shard is read and written again, in the count the sources call
+  // for, and only the changed sources parsed)
+  const layout = shardLayout(files.state);
+  let partial =
+    !opts.rebuild && !opts.harnesses && !opts.withEntries && validList && layout !== null && shardsFit(layout, found.length) &&
     [...affected].every((h) => {
       const a = ADAPTERS.find((x) => x.name === h);
       if (!a?.perSource) return false;
       return !a.finish || (!!a.linked && linkedAppendOnly(h, list!.sessions, changedPaths, gonePaths, harnessOf));
     });
 
-  const shardsNeeded = partial ? new Set([...changedPaths, ...gonePaths].map(shardOf)) : new Set(allShards());
-  const old: Record<string, Entry> = opts.rebuild ? {} : loadShards(files.state, shardsNeeded);
+  let shardsNeeded = partial ? new Set([...changedPaths, ...gonePaths].map((p) => shardOf(p, layout!))) : new Set(allShards(layout ?? 0));
+  const bad: number[] = [];
+  let old: Record<string, Entry> = opts.rebuild ? {} : loadShards(files.state, shardsNeeded, layout, bad);
+  if (partial && bad.length) {
+    // a shard of the changed sources cannot be read: written again with only them, it would lose
+    // the other sources' entries (their prompts for words). Every shard is read and written again;
+    // the sources whose entries are lost are parsed.
+    partial = false;
+    shardsNeeded = new Set(allShards(layout!));
+    old = loadShards(files.state, shardsNeeded, layout);
+  }
   Object.assign(old, carried);
   const entries: Record<string, Entry> = {};
   const jobs: Job[] = [];
@@ -1608,17 +1675,20 @@ async function build(ctx: Ctx, opts: IndexOptions, files: IndexFiles, want: 'ful
     if (e.sessions?.length) e.sessions = e.sessions.map(({ allPrompts: _, ...x }) => (a?.finish ? x : keyed(x, keyOf(x))));
   };
   let shards: PairedShardWriter<Entry> | null = null;
+  // the shard count: a partial update keeps the state's, a full build picks one for its sources
+  let count = layout ?? 1;
   if (!partial) {
-    const seqs: string[][] = Array.from({ length: SHARDS }, () => []);
     // (a parsed path among the kept entries keeps that place, as an assignment to it would)
     const seq = Object.keys(entries);
     for (const j of order) if (!(j.src.path in entries)) seq.push(j.src.path);
-    for (const p of seq) seqs[shardOf(p)]!.push(p);
+    count = shardCount(seq.length);
+    const seqs: string[][] = Array.from({ length: count }, () => []);
+    for (const p of seq) seqs[shardOf(p, count)]!.push(p);
     // each entry's prompts go to its prompt file before its shard takes it (and lets them go)
     const tok = shardToken();
     shards = new PairedShardWriter(
       new ShardWriter((n) => promptsFile(files.state, n), promptsHead(STATE_VERSION, tok), seqs, (p) => entries[p], () => {}, promptLine, PROMPTS_TAIL),
-      new ShardWriter((n) => shardFile(files.state, n), stateHead(STATE_VERSION, tok), seqs, (p) => entries[p], (_p, e) => slim(e)),
+      new ShardWriter((n) => shardFile(files.state, n), stateHead(STATE_VERSION, count, tok), seqs, (p) => entries[p], (_p, e) => slim(e)),
     );
     // the entries keep this order whatever order the results come in
     if (!plan) for (const j of order) entries[j.src.path] = undefined as unknown as Entry;
@@ -1633,7 +1703,7 @@ async function build(ctx: Ctx, opts: IndexOptions, files: IndexFiles, want: 'ful
     if (r.error) e.error = r.error;
     entries[r.path] = e;
     if (r.error) skipped.failed[job.src.harness] = r.error;
-    shards?.pump(shardOf(r.path));
+    shards?.pump(shardOf(r.path, count));
   };
 
   // A full build asked to stream: read newest first and hand over the finished list in order.
@@ -1672,7 +1742,7 @@ async function build(ctx: Ctx, opts: IndexOptions, files: IndexFiles, want: 'ful
   const saveShards = () => {
     if (!shards) {
       try {
-        writeShards(files.state, entries, shardsNeeded);
+        writeShards(files.state, entries, shardsNeeded, count);
       } catch (err) {
         shardsOk = false;
         debug(err);
@@ -1686,10 +1756,14 @@ async function build(ctx: Ctx, opts: IndexOptions, files: IndexFiles, want: 'ful
       debug(shards.error);
       return;
     }
+    // a state of more shards leaves those past this one's count (and earlier versions their own
+    // names: the single state.json, the 16 shards state/NN.json)
     try {
-      // the single state file, and the 16 shards (state/NN.json), of earlier versions
       removeFile(path.join(files.dir, 'state.json'));
-      for (let n = 0; n < 16; n++) removeFile(path.join(files.state, `${String(n).padStart(2, '0')}.json`));
+      for (const f of fs.readdirSync(files.state)) {
+        const m = /^(\d+)(?:\.prompts)?\.json$/.exec(f);
+        if (m && (m[1]!.length !== 3 || Number(m[1]) >= count)) removeFile(path.join(files.state, f));
+      }
     } catch (err) {
       debug(err);
     }
@@ -1773,8 +1847,10 @@ async function appendPatch(
 ): Promise<{ result: AnyResult } | { parsed: Record<string, Entry> } | null> {
   // the changed sources' shards (as lines: only the changed entries are parsed), and the sources
   // looked up by path: those the shards hold (the changed ones among them), not a map of every source
-  const shards = new Set([...changed].map(shardOf));
-  const { old, texts, held } = loadChanged(files.state, shards, changed);
+  const count = shardLayout(files.state);
+  if (count === null) return null;
+  const shards = new Set([...changed].map((p) => shardOf(p, count)));
+  const { old, texts, held } = loadChanged(files.state, count, shards, changed);
   const byPath = sources.pick(held);
   for (const p of changed) {
     const f = byPath.get(p);
@@ -1876,7 +1952,7 @@ async function appendPatch(
 
   // The changed shards (with their unchanged entries), the patch, check.bin when it changes, and check.patch last.
   try {
-    writeChanged(files.state, shards, texts, old, parsed, byPath);
+    writeChanged(files.state, count, shards, texts, old, parsed, byPath);
   } catch (err) {
     debugWrite(err);
     return handOn();
@@ -1906,14 +1982,14 @@ async function appendPatch(
  * (`old`), or read whole when it is not in the line layout (`old` then has every entry of it), and
  * every path they hold.
  */
-function loadChanged(stateDir: string, shards: Set<number>, changed: Set<string>): { old: Record<string, Entry>; texts: Map<number, ShardText>; held: Set<string> } {
+function loadChanged(stateDir: string, count: number, shards: Set<number>, changed: Set<string>): { old: Record<string, Entry>; texts: Map<number, ShardText>; held: Set<string> } {
   const old: Record<string, Entry> = {};
   const texts = new Map<number, ShardText>();
   const held = new Set<string>();
   for (const n of shards) {
-    const t = readShardText(shardFile(stateDir, n), promptsFile(stateDir, n), STATE_VERSION);
+    const t = readShardText(shardFile(stateDir, n), promptsFile(stateDir, n), STATE_VERSION, count);
     if (!t) {
-      for (const [p, e] of Object.entries(loadShards(stateDir, [n]))) {
+      for (const [p, e] of Object.entries(loadShards(stateDir, [n], count))) {
         old[p] = e;
         held.add(p);
       }
@@ -1923,7 +1999,7 @@ function loadChanged(stateDir: string, shards: Set<number>, changed: Set<string>
     for (let i = 0; i < t.paths.length; i++) {
       const p = t.paths[i]!;
       // (as loadShards: an entry in another path's shard is not one)
-      if (shardOf(p) !== n) continue;
+      if (shardOf(p, count) !== n) continue;
       held.add(p);
       if (!changed.has(p)) continue;
       const e = shardEntry(t, i);
@@ -1938,13 +2014,13 @@ function loadChanged(stateDir: string, shards: Set<number>, changed: Set<string>
  * their old ones. A shard read as lines keeps its other entries' lines (and prompt file lines) as
  * they were; one read whole is written whole (and so in the line layout from then on).
  */
-function writeChanged(stateDir: string, shards: Set<number>, texts: Map<number, ShardText>, old: Record<string, Entry>, parsed: Record<string, Entry>, found: Map<string, Found>): void {
+function writeChanged(stateDir: string, count: number, shards: Set<number>, texts: Map<number, ShardText>, old: Record<string, Entry>, parsed: Record<string, Entry>, found: Map<string, Found>): void {
   for (const n of shards) {
     const t = texts.get(n);
     if (!t) {
       const entries: Record<string, Entry> = {};
-      for (const [p, e] of Object.entries(old)) if (shardOf(p) === n && found.has(p)) entries[p] = parsed[p] ?? e;
-      writeShard(stateDir, n, entries, Object.keys(entries));
+      for (const [p, e] of Object.entries(old)) if (shardOf(p, count) === n && found.has(p)) entries[p] = parsed[p] ?? e;
+      writeShard(stateDir, n, count, entries, Object.keys(entries));
       continue;
     }
     const members: Array<string | Buffer> = [];
@@ -1954,7 +2030,7 @@ function writeChanged(stateDir: string, shards: Set<number>, texts: Map<number, 
     let same = !!t.prompts;
     for (let i = 0; i < t.paths.length; i++) {
       const p = t.paths[i]!;
-      if (shardOf(p) !== n || !found.has(p)) {
+      if (shardOf(p, count) !== n || !found.has(p)) {
         same = false;
         continue;
       }
@@ -1965,7 +2041,7 @@ function writeChanged(stateDir: string, shards: Set<number>, texts: Map<number, 
       if (e && same && !t.prompts![i]!.equals(Buffer.from(line as string, 'utf8'))) same = false;
       prompts.push(line);
     }
-    writeShardFiles(shardFile(stateDir, n), promptsFile(stateDir, n), STATE_VERSION, members, same ? { same: t.tok } : prompts, debugWrite);
+    writeShardFiles(shardFile(stateDir, n), promptsFile(stateDir, n), STATE_VERSION, count, members, same ? { same: t.tok } : prompts, debugWrite);
   }
 }
 

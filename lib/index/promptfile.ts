@@ -9,14 +9,17 @@
 // the entries it did not change and makes only its own (lib/index/shardtext.ts); JSON takes the
 // line breaks as white space, so either file is still one JSON document:
 //
-//   state/NNN.json          {"v":13,"tok":"<token>","entries":{
+//   state/NNN.json          {"v":14,"of":<shards>,"tok":"<token>","entries":{
 //                           "<path>":<entry>
 //                           ,"<path>":<entry>
 //                           }}
-//   state/NNN.prompts.json  {"v":13,"tok":"<token>","e":[
+//   state/NNN.prompts.json  {"v":14,"tok":"<token>","e":[
 //                           [["<harness>:<id>",["<prompt>",…]],…]
 //                           ,[]
 //                           ]}
+//
+// `of` is how many shards the state has (its layout: lib/index/index.ts, shardCount); a shard
+// counts only in a state of that many, the one the first shard (000.json) names.
 //
 // In a shard, a session's prompt list that is its entry's parser-state list is written as a marker
 // (packEntry, reviveEntry below).
@@ -35,7 +38,7 @@ export function shardToken(): string {
   return `${Date.now().toString(36)}${process.pid.toString(36)}${Math.random().toString(36).slice(2, 10)}`;
 }
 
-export const stateHead = (v: number, tok: string): string => `{"v":${v},"tok":"${tok}","entries":{`;
+export const stateHead = (v: number, of: number, tok: string): string => `{"v":${v},"of":${of},"tok":"${tok}","entries":{`;
 export const STATE_TAIL = '\n}}';
 export const promptsHead = (v: number, tok: string): string => `{"v":${v},"tok":"${tok}","e":[`;
 export const PROMPTS_TAIL = '\n]}';
@@ -113,10 +116,10 @@ export function reviveEntry<E>(e: E): E {
 /** An entry's line of its state shard: `"<path>":<entry>` (packed: packEntry). */
 export const memberLine = (p: string, e: unknown): string => JSON.stringify(p) + ':' + JSON.stringify(packEntry(e));
 
-/** The token in a state shard's head; null when it has none (written before there were prompt files). */
-export function shardTokenOf(file: string): string | null {
+/** What a state shard's head says: its version, the shard count of its state, its token; null when it is not such a head. */
+export function shardHeadOf(file: string): { v: number; of: number; tok: string } | null {
   // the head is in the first bytes (a line of its own, or the start of one long line): a short read
   const head = readPrefix(file, 96);
-  const m = head && /^\{"v":\d+,"tok":"([0-9a-z]+)"/.exec(head);
-  return m ? m[1]! : null;
+  const m = head && /^\{"v":(\d+),"of":(\d+),"tok":"([0-9a-z]+)"/.exec(head);
+  return m ? { v: Number(m[1]), of: Number(m[2]), tok: m[3]! } : null;
 }

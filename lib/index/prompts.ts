@@ -6,9 +6,9 @@
 // and leaves them out of the listing (list.json), so `rows`, `ls` and completion never load them.
 // Only words matching does.
 import type { Ctx } from '../types.js';
-import { indexFiles, STATE_VERSION, SHARDS, shardFile } from './index.js';
+import { indexFiles, STATE_VERSION, shardFile, shardLayout } from './index.js';
 import { readText } from '../util/fsx.js';
-import { promptsFile, reviveEntry, shardTokenOf } from './promptfile.js';
+import { promptsFile, reviveEntry, shardHeadOf } from './promptfile.js';
 
 /** `harness:id` → every prompt of that session, from each shard's prompt file (else the shard). */
 export function allPrompts(ctx: Ctx): Map<string, string[]> {
@@ -19,19 +19,21 @@ export function allPrompts(ctx: Ctx): Map<string, string[]> {
     const had = out.get(key);
     out.set(key, had ? had.concat(ps) : ps);
   };
-  for (let n = 0; n < SHARDS; n++) {
-    const pairs = fromPromptFile(dir, n);
+  // the shards of the state as it stands (a shard of another count is left over, or half-written)
+  const count = shardLayout(dir) ?? 0;
+  for (let n = 0; n < count; n++) {
+    const pairs = fromPromptFile(dir, n, count);
     if (pairs) {
       for (const [key, ps] of pairs) put(key, ps);
       continue;
     }
-    let doc: { v?: number; entries?: Record<string, { sessions?: { harness?: string; id?: string; allPrompts?: unknown }[] }> };
+    let doc: { v?: number; of?: number; entries?: Record<string, { sessions?: { harness?: string; id?: string; allPrompts?: unknown }[] }> };
     try {
       doc = JSON.parse(readText(shardFile(dir, n)));
     } catch {
       continue;
     }
-    if (!doc || doc.v !== STATE_VERSION || !doc.entries || typeof doc.entries !== 'object') continue;
+    if (!doc || doc.v !== STATE_VERSION || doc.of !== count || !doc.entries || typeof doc.entries !== 'object') continue;
     for (const e of Object.values(doc.entries)) {
       reviveEntry(e);
       for (const s of Array.isArray(e?.sessions) ? e.sessions : []) {
@@ -43,8 +45,8 @@ export function allPrompts(ctx: Ctx): Map<string, string[]> {
   return out;
 }
 
-/** Shard n's prompt pairs from its prompt file, when that is whole and of the shard as it stands; else null. */
-function fromPromptFile(dir: string, n: number): Array<[string, string[]]> | null {
+/** Shard n's prompt pairs from its prompt file, when that is whole and of the shard as it stands (one of `count`); else null. */
+function fromPromptFile(dir: string, n: number, count: number): Array<[string, string[]]> | null {
   let doc: { v?: unknown; tok?: unknown; e?: unknown; p?: unknown };
   try {
     doc = JSON.parse(readText(promptsFile(dir, n)));
@@ -59,7 +61,8 @@ function fromPromptFile(dir: string, n: number): Array<[string, string[]]> | nul
     pairs = (doc.e as unknown[][]).flat();
   } else if (Array.isArray(doc.p)) pairs = doc.p;
   else return null;
-  if (shardTokenOf(shardFile(dir, n)) !== doc.tok) return null;
+  const head = shardHeadOf(shardFile(dir, n));
+  if (!head || head.tok !== doc.tok || head.of !== count) return null;
   const out: Array<[string, string[]]> = [];
   for (const x of pairs) {
     if (!Array.isArray(x) || typeof x[0] !== 'string' || !Array.isArray(x[1])) return null;

@@ -56,17 +56,18 @@ function readBytes(file: string): Buffer | null {
 }
 
 /**
- * Shard `file` of `version` as lines, with its prompt file's lines when that is of the same token
- * and has a line per entry. Null when the shard is missing, damaged, of another version, written
- * before the line layout, or names a path twice: the caller then reads it whole.
+ * Shard `file` of `version`, in a state of `of` shards, as lines, with its prompt file's lines when
+ * that is of the same token and has a line per entry. Null when the shard is missing, damaged, of
+ * another version or shard count, written before the line layout, or names a path twice: the
+ * caller then reads it whole.
  */
-export function readShardText(file: string, pfile: string, version: number): ShardText | null {
+export function readShardText(file: string, pfile: string, version: number, of: number): ShardText | null {
   const buf = readBytes(file);
   if (!buf) return null;
-  const m = /^\{"v":(\d+),"tok":"([0-9a-z]+)","entries":\{\n/.exec(buf.toString('latin1', 0, 96));
-  if (!m || Number(m[1]) !== version) return null;
-  const tok = m[2]!;
-  const members = itemLines(buf, stateHead(version, tok), STATE_TAIL);
+  const m = /^\{"v":(\d+),"of":(\d+),"tok":"([0-9a-z]+)","entries":\{\n/.exec(buf.toString('latin1', 0, 96));
+  if (!m || Number(m[1]) !== version || Number(m[2]) !== of) return null;
+  const tok = m[3]!;
+  const members = itemLines(buf, stateHead(version, of, tok), STATE_TAIL);
   if (!members) return null;
   const paths: string[] = [];
   const at: number[] = [];
@@ -106,7 +107,7 @@ export function shardEntry(t: ShardText, i: number): unknown {
 const SEP = [Buffer.from(itemSep(0)), Buffer.from(itemSep(1))];
 
 /**
- * Write a shard and its prompt file, with a new token: item n of each is `members[n]` and
+ * Write a shard (of a state of `of` shards) and its prompt file, with a new token: item n of each is `members[n]` and
  * `prompts[n]` (text or bytes, each a line as the layout has it). Bytes are written as they are,
  * the whole file in one vectored write. A prompt file that cannot be written only costs speed
  * (words are then matched from the shard): its error goes to `onPromptError`. `same`: the prompt
@@ -114,7 +115,7 @@ const SEP = [Buffer.from(itemSep(0)), Buffer.from(itemSep(1))];
  * prompt file left as it is.
  */
 export function writeShardFiles(
-  file: string, pfile: string, version: number, members: Array<string | Buffer>, prompts: Array<string | Buffer> | { same: string }, onPromptError: (err: unknown) => void,
+  file: string, pfile: string, version: number, of: number, members: Array<string | Buffer>, prompts: Array<string | Buffer> | { same: string }, onPromptError: (err: unknown) => void,
 ): void {
   const kept = !Array.isArray(prompts);
   const tok = kept ? prompts.same : shardToken();
@@ -127,7 +128,7 @@ export function writeShardFiles(
     out.push(Buffer.from(tail));
     return out;
   };
-  writeAtomic(file, items(stateHead(version, tok), members, STATE_TAIL));
+  writeAtomic(file, items(stateHead(version, of, tok), members, STATE_TAIL));
   if (kept) return;
   try {
     writeAtomic(pfile, items(promptsHead(version, tok), prompts, PROMPTS_TAIL));
