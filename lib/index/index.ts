@@ -89,11 +89,13 @@ import { memberLine, promptLine, promptsFile, promptsHead, PROMPTS_TAIL, reviveE
 import { readShardText, shardEntry, writeShardFiles, type ShardText } from './shardtext.js';
 import { applyPatch, PATCH_MAX_BYTES, PATCH_MAX_SESSIONS, readHead, readPatch, type ListHead, type ListPatch } from './listpatch.js';
 import { FILE, NONE, quickStat, StatInDirs } from '../util/quickstat.js';
-import { fullCollector } from '../util/gc.js';
+import { fullCollector, heapUsed } from '../util/gc.js';
 import { fnv1a } from '../util/fnv.js';
 
-/** Bytes parsed between full collections in a long build (RESUME_GC_EVERY, for measuring). */
-const GC_EVERY = Number(process.env.RESUME_GC_EVERY) || 96 << 20;
+/** Bytes parsed between looks at the heap in a long build (RESUME_GC_EVERY, for measuring). */
+const GC_EVERY = Number(process.env.RESUME_GC_EVERY) || 16 << 20;
+/** Growth of the heap since the last full collection that makes a long build take one (RESUME_GC_GROWTH, for measuring). */
+const GC_GROWTH = Number(process.env.RESUME_GC_GROWTH) || 16 << 20;
 
 /**
  * Bump when any parser changes what it extracts, or the cache's layout changes (12: 256 state shards,
@@ -2213,10 +2215,13 @@ async function runJobs(jobs: Job[], ctx: Ctx, opts: IndexOptions, onResult: (j: 
   // A long build keeps every session it has parsed, and the garbage of parsing (lines, parser
   // states, entries slimmed once written) lives long enough to reach V8's old generation, which
   // it collects only when it has grown a lot: at 22,000 sessions the heap grew to ~128 MB, half
-  // of it garbage, before the first full collection. One after every GC_EVERY bytes parsed keeps
-  // the peak ~30 MB lower at no cost in time (BENCHMARKS.md).
+  // of it garbage, before the first full collection. One whenever the heap has grown by GC_GROWTH
+  // since the last (looked at after every GC_EVERY bytes parsed) keeps the peak ~30 MB lower at no
+  // cost in time. The growth, not the bytes read, is the measure: 686 files of 1.2 GiB leave a small
+  // heap, and a collection every 96 MB read there was ~10% of the build (BENCHMARKS.md).
   const gc = total >= GC_EVERY ? fullCollector() : null;
   let since = 0;
+  let base = gc ? heapUsed() : NaN;
   const tick = (j: Job, r: JobResult) => {
     done += j.size - j.from;
     doneFiles++;
@@ -2225,7 +2230,11 @@ async function runJobs(jobs: Job[], ctx: Ctx, opts: IndexOptions, onResult: (j: 
     since += j.size - j.from;
     if (gc && since >= GC_EVERY) {
       since = 0;
-      gc();
+      if (!(heapUsed() - base < GC_GROWTH)) {
+        gc();
+        base = heapUsed();
+        if (process.env.RESUME_DEBUG_GC) process.stderr.write(`gc at ${done} bytes: ${(base / 1048576).toFixed(1)} MiB after\n`);
+      }
     }
   };
   if (inOrder || !opts.workerFile || threads < 2 || total < minBytes || !fs.existsSync(opts.workerFile)) {

@@ -9,6 +9,15 @@ import { requireLazy } from './lazy.js';
 /** undefined: not tried yet; null: not to be had */
 let fn: (() => void) | null | undefined;
 
+/** The bytes of V8's heap in use (live and not yet collected); NaN when node:v8 cannot be had. */
+export function heapUsed(): number {
+  try {
+    return (requireLazy('node:v8') as typeof import('node:v8')).getHeapStatistics().used_heap_size;
+  } catch {
+    return NaN;
+  }
+}
+
 /** V8's full collection as a function, or null when this Node does not give it. */
 export function fullCollector(): (() => void) | null {
   if (fn !== undefined) return fn;
