@@ -15,15 +15,17 @@
 // one cost it ~3–5 ms: an append writes the cache when the one it loaded does not hold the append
 // yet (a flag in the file's header), once; a listing that deserialises it pays 1–2 ms more
 // (BENCHMARKS.md, session of 2026-12-01 12:08). V8 checks the data itself before using
-// any of it (its version, flags, the source's length, the payload's length and checksum) and rejects
-// what does not fit: a damaged or foreign file only costs the compile it was meant to save, and is
-// written again. It holds compiled resume code, never session data. A cache directory that cannot
+// any of it (its version, flags, the source's length, the payload's length) and rejects what does
+// not fit; its own checksum of the payload it verifies only in debug builds, so each file carries
+// one of ours too (lib/util/wordhash.ts), checked first: a damaged or foreign file only costs the
+// compile it was meant to save, and is written again. It holds compiled resume code, never session data. A cache directory that cannot
 // be written only means no cache.
 import fs from 'node:fs';
 import path from 'node:path';
 import vm from 'node:vm';
 import { fnv1a } from './fnv.js';
-import { readText, removeFile } from './fsx.js';
+import { readFully, readText, removeFile } from './fsx.js';
+import { WordHasher } from './wordhash.js';
 
 /**
  * What a run did beyond its command's usual work: nothing, an append to the index (a patch: its code
@@ -76,17 +78,29 @@ const MAGIC = 0x32434352; // "RCC2", little-endian
 const HEAD = 12;
 
 /**
- * FNV-1a over 32-bit words (a quarter of the steps of the byte-wise one: this runs cold, in the
- * interpreter, on every start). Each step is a bijection of the running value, so any one changed
- * word changes the result; more than one collides with odds of about 2^-32.
+ * FNV-1a over 32-bit words (lib/util/wordhash.ts). Each step is a bijection of the running value,
+ * so any one changed word changes the result; more than one collides with odds of about 2^-32.
  */
-function checksum(data: Buffer): number {
-  const n = data.length >>> 2;
-  const words = data.byteOffset % 4 === 0 ? new Int32Array(data.buffer, data.byteOffset, n) : new Int32Array(Uint8Array.from(data.subarray(0, n * 4)).buffer);
-  let h = 0x811c9dc5 ^ data.length;
-  for (let i = 0; i < n; i++) h = Math.imul(h ^ words[i]!, 0x01000193);
-  for (let i = n * 4; i < data.length; i++) h = Math.imul(h ^ data[i]!, 0x01000193);
-  return h >>> 0;
+let hasher: WordHasher | undefined;
+const checksum = (data: Buffer): number => (hasher ??= new WordHasher()).hash(data);
+
+/** A cache file's bytes, read into the hasher's memory (its checksum is taken in place); undefined when it cannot be read. */
+function readCache(file: string): Buffer | undefined {
+  let fd: number;
+  try {
+    fd = fs.openSync(file, 'r');
+  } catch {
+    return undefined;
+  }
+  try {
+    const size = fs.fstatSync(fd).size;
+    const buf = (hasher ??= new WordHasher()).room(size);
+    return readFully(fd, buf, 0, size, 0) === size ? buf : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 /** The V8 data of a cache file and whether it holds an append's code, or undefined when it is not one of ours or its checksum fails. */
@@ -113,11 +127,8 @@ export function loadCached<T>(file: string, cacheFile: string | null, req: NodeR
   const source = readText(file);
   let cached: ReturnType<typeof unwrap>;
   if (cacheFile) {
-    try {
-      cached = unwrap(fs.readFileSync(cacheFile));
-    } catch {
-      cached = undefined;
-    }
+    const buf = readCache(cacheFile);
+    cached = buf && unwrap(buf);
   }
   const cachedData = cached?.data;
   // what Module.wrap gives (the CommonJS function around the source); the build writes the bundles so
