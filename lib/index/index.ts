@@ -100,7 +100,7 @@ const GC_GROWTH = Number(process.env.RESUME_GC_GROWTH) || 16 << 20;
 /**
  * Bump when any parser changes what it extracts, or the cache's layout changes (12: 256 state shards,
  * list.patch, no files.json; 14: check.bin's names in the directory of the one before written
- * short): older caches are discarded and rebuilt.
+ * short; 16: as many state shards as the sources call for): older caches are discarded and rebuilt.
  */
 export const INDEX_VERSION = 16;
 /**
