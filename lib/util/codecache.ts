@@ -24,7 +24,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import vm from 'node:vm';
 import { fnv1a } from './fnv.js';
-import { readFully, readText, removeFile } from './fsx.js';
+import { readFully, readText, removeFile, withFile } from './fsx.js';
 import { WordHasher } from './wordhash.js';
 
 /**
@@ -86,21 +86,11 @@ const checksum = (data: Buffer): number => (hasher ??= new WordHasher()).hash(da
 
 /** A cache file's bytes, read into the hasher's memory (its checksum is taken in place); undefined when it cannot be read. */
 function readCache(file: string): Buffer | undefined {
-  let fd: number;
-  try {
-    fd = fs.openSync(file, 'r');
-  } catch {
-    return undefined;
-  }
-  try {
+  return withFile(file, (fd) => {
     const size = fs.fstatSync(fd).size;
     const buf = (hasher ??= new WordHasher()).room(size);
     return readFully(fd, buf, 0, size, 0) === size ? buf : undefined;
-  } catch {
-    return undefined;
-  } finally {
-    fs.closeSync(fd);
-  }
+  }, undefined);
 }
 
 /** The V8 data of a cache file and whether it holds an append's code, or undefined when it is not one of ours or its checksum fails. */

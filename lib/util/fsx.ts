@@ -153,22 +153,29 @@ export function readWithStat(file: string): { buf: Buffer; stat: fs.Stats } | nu
   }
 }
 
-/** The first `n` bytes of a file (fewer when it is shorter), as latin1; null when it cannot be opened or read. */
-export function readPrefix(file: string, n: number): string | null {
+/** `fn` of a file opened for reading, closed after; `otherwise` when it cannot be opened or `fn` throws. */
+export function withFile<T, U>(file: string, fn: (fd: number) => T, otherwise: U): T | U {
   let fd: number;
   try {
     fd = fs.openSync(file, 'r');
   } catch {
-    return null;
+    return otherwise;
   }
   try {
-    const b = Buffer.allocUnsafe(n);
-    return b.toString('latin1', 0, fs.readSync(fd, b, 0, n, 0));
+    return fn(fd);
   } catch {
-    return null;
+    return otherwise;
   } finally {
     fs.closeSync(fd);
   }
+}
+
+/** The first `n` bytes of a file (fewer when it is shorter), as latin1; null when it cannot be opened or read. */
+export function readPrefix(file: string, n: number): string | null {
+  return withFile(file, (fd) => {
+    const b = Buffer.allocUnsafe(n);
+    return b.toString('latin1', 0, fs.readSync(fd, b, 0, n, 0));
+  }, null);
 }
 
 /**
