@@ -262,7 +262,7 @@ export function haveListing(ctx: Ctx): boolean {
 export const MAX_SHARDS = 256;
 /**
  * The sources a full build puts in a shard, about: a shard per source would be one file to create
- * per source (this VM takes 0.3-1 ms to create one: 512 files were a fifth of a 686-source build),
+ * per source (this VM takes 0.3-1 ms to create one: 512 files were a third of a 686-source build),
  * and a large one is more to read and write again on an append.
  */
 const PER_SHARD = 32;
