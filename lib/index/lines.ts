@@ -1,7 +1,7 @@
 // Streams the complete lines of a file from a byte offset, without holding the file in memory.
 // A last line without a newline is left for the next run (a harness may be writing it).
 import fs from 'node:fs';
-import { fnv1a } from '../util/fnv.js';
+import { fnv1aWords } from '../util/fnv.js';
 
 /**
  * bytes read at a time: 128 KiB stays in the core's cache between the kernel's copy and the parse
@@ -189,7 +189,7 @@ export function tailHex(fd: number, offset: number): string {
   const len = Math.min(32, offset);
   const b = Buffer.alloc(len);
   fs.readSync(fd, b, 0, len, offset - len);
-  return fnv1a(head).toString(16) + ':' + b.toString('hex');
+  return fnv1aWords(head).toString(16) + ':' + b.toString('hex');
 }
 
 /** True when the bytes before `offset` still match what was seen (the file was appended to, not rewritten). */

@@ -2,8 +2,9 @@
 // little-endian words (and the last 0–3 bytes one by one), run on every `rows`, `preview` and `ls`
 // before V8 is handed the cache. In JavaScript the loop runs cold, in the interpreter: ~3 ms for a
 // 174 KB cache, a twentieth of a listing. Here it runs in a 40-byte WebAssembly function instead,
-// over the file read straight into the module's memory (no copy); where WebAssembly is missing, a
-// JavaScript loop gives the same number.
+// over the file read straight into the module's memory (no copy); where WebAssembly is missing, the
+// JavaScript loop (fnv1aWords) gives the same number.
+import { fnv1aWords } from './fnv.js';
 
 /** The module, as bytes: `hash(p, end, h)` folds the words at [p, end) into h and returns it. */
 function moduleBytes(): Uint8Array<ArrayBuffer> {
@@ -60,21 +61,21 @@ export class WordHasher {
     return Buffer.from(this.mem.buffer, 0, n);
   }
 
-  /** FNV-1a over `data` as 32-bit little-endian words, then its last bytes, seeded with its length. */
+  /**
+   * FNV-1a over `data` as 32-bit little-endian words, then its last bytes, seeded with its length
+   * (without WebAssembly: fnv1aWords, the same number on a little-endian machine, as every machine
+   * Node runs on but s390x is; a cache is checked only where it was written).
+   */
   hash(data: Buffer): number {
+    if (!this.fn || !this.mem) return fnv1aWords(data);
     const words = data.length >>> 2;
-    let h = (OFFSET ^ data.length) | 0;
-    if (this.fn && this.mem) {
-      if (data.buffer !== this.mem.buffer || data.byteOffset % 4 !== 0) {
-        // (copied to the start of the memory: from there on it is the copy that is read)
-        const copy = this.room(data.length);
-        data.copy(copy);
-        data = copy;
-      }
-      h = this.fn(data.byteOffset, data.byteOffset + words * 4, h);
-    } else {
-      for (let i = 0; i < words; i++) h = Math.imul(h ^ data.readInt32LE(i * 4), PRIME);
+    if (data.buffer !== this.mem.buffer || data.byteOffset % 4 !== 0) {
+      // (copied to the start of the memory: from there on it is the copy that is read)
+      const copy = this.room(data.length);
+      data.copy(copy);
+      data = copy;
     }
+    let h = this.fn(data.byteOffset, data.byteOffset + words * 4, (OFFSET ^ data.length) | 0);
     for (let i = words * 4; i < data.length; i++) h = Math.imul(h ^ data[i]!, PRIME);
     return h >>> 0;
   }
