@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CHUNK, readLines, PROBE } from '../lib/index/lines.js';
+import { CHUNK, readLines, PROBE, tailHex } from '../lib/index/lines.js';
 import { tempHome } from './helpers.js';
 
 function file(content: string | Buffer): string {
@@ -131,5 +131,29 @@ describe('readLines', () => {
     expect(asked).toBe(asks);
     expect(got.length).toBe(model.length);
     for (let i = 0; i < model.length; i++) expect(got[i], `line ${i}`).toEqual(model[i]);
+  });
+
+  it('fingerprints from the bytes it read what tailHex reads again from the file (short files, a last line across reads, a partial last line, from an offset)', () => {
+    const cases: string[] = [
+      'a\n', 'abc\n' + 'x'.repeat(10), 'x'.repeat(20) + '\n' + 'y'.repeat(5000) + '\n',
+      'z'.repeat(CHUNK - 10) + '\n' + 'w'.repeat(40) + '\n',
+      'q'.repeat(CHUNK + 5) + '\n' + 'tail part',
+      'r'.repeat(CHUNK - 1) + '\n',
+      'r'.repeat(CHUNK) + '\n' + 's'.repeat(2 * CHUNK) + '\nleft',
+      Array.from({ length: 3000 }, (_, i) => `line ${i}`).join('\n') + '\n',
+    ];
+    for (const text of cases) {
+      const p = file(text);
+      const size = fs.statSync(p).size;
+      for (const from of [0, text.indexOf('\n') + 1]) {
+        const r = readLines(p, from, size, () => {});
+        const fd = fs.openSync(p, 'r');
+        try {
+          expect(r.tail, `${text.length} bytes from ${from}`).toBe(tailHex(fd, r.offset));
+        } finally {
+          fs.closeSync(fd);
+        }
+      }
+    }
   });
 });

@@ -139,14 +139,23 @@ export function readLinesFd(fd: number, from: number, limit: number, onLine: Lin
     tailLen = 0;
   };
 
+  // what the fingerprint (tailHex) needs, from the reads themselves when they hold it: the file's
+  // first bytes (a read from 0) and the last read's window [lastAt, lastAt + lastN) of buf
+  let head: Buffer | null = null;
+  let lastAt = -1;
+  let lastN = 0;
   while (filePos < limit) {
     const want = Math.min(buf.length, limit - filePos);
     const n = fs.readSync(fd, buf, 0, want, filePos);
     if (n <= 0) break;
+    lastAt = filePos;
+    lastN = n;
     let s = 0;
     if (first) {
       first = false;
       if (n >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) at = s = 3; // UTF-8 BOM
+      head = (headBuf ??= Buffer.allocUnsafe(HEAD_FP)).subarray(0, Math.min(n, HEAD_FP));
+      buf.copy(head, 0, 0, head.length);
     }
     for (;;) {
       const nl = buf.indexOf(10, s);
@@ -178,18 +187,35 @@ export function readLinesFd(fd: number, from: number, limit: number, onLine: Lin
     if (s < n) keep(buf.subarray(s, n));
     filePos += n;
   }
-  return { offset, tail: tailHex(fd, offset) };
+  return { offset, tail: tailHex(fd, offset, head, buf, lastAt, lastN) };
 }
 
-export function tailHex(fd: number, offset: number): string {
+/** bytes of a file's start in its fingerprint */
+const HEAD_FP = 4096;
+/** bytes before the offset in it */
+const TAIL_FP = 32;
+/** a copy of the first bytes of the file being read from 0 (one per thread) */
+let headBuf: Buffer | null = null;
+
+/**
+ * The fingerprint of a file's bytes before `offset` (LinesResult.tail). `head`: the file's first
+ * bytes, and `win`: bytes [winAt, winAt + winLen) of it, when the caller has them (the reads of a
+ * parse do: two reads a file fewer, ~20 µs here, 0.4 s of a 22,000-file build); what they do not
+ * hold is read.
+ */
+export function tailHex(fd: number, offset: number, head?: Buffer | null, win?: Buffer, winAt = -1, winLen = 0): string {
   if (offset === 0) return '';
-  const headLen = Math.min(4096, offset);
-  const head = Buffer.alloc(headLen);
-  fs.readSync(fd, head, 0, headLen, 0);
-  const len = Math.min(32, offset);
+  const hl = Math.min(HEAD_FP, offset);
+  const h = head && head.length >= hl ? head.subarray(0, hl) : readAt(fd, hl, 0);
+  const len = Math.min(TAIL_FP, offset);
+  const t = win && winAt >= 0 && offset - len >= winAt && offset <= winAt + winLen ? win.subarray(offset - len - winAt, offset - winAt) : readAt(fd, len, offset - len);
+  return fnv1aWords(h).toString(16) + ':' + t.toString('hex');
+}
+
+function readAt(fd: number, len: number, pos: number): Buffer {
   const b = Buffer.alloc(len);
-  fs.readSync(fd, b, 0, len, offset - len);
-  return fnv1aWords(head).toString(16) + ':' + b.toString('hex');
+  fs.readSync(fd, b, 0, len, pos);
+  return b;
 }
 
 /** True when the bytes before `offset` still match what was seen (the file was appended to, not rewritten). */
