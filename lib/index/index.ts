@@ -1569,11 +1569,14 @@ async function build(ctx: Ctx, opts: IndexOptions, files: IndexFiles, want: 'ful
     }
   }
 
+  // the stored state's shard count (an append keeps it)
+  const layout = shardLayout(files.state);
+
   // An append: patch the listing instead of reading and rewriting it (see the top). When it cannot,
   // what it parsed already is handed on (`carried`), not parsed again.
   let carried: Record<string, Entry> = {};
-  if (prev && !opts.rebuild && !opts.harnesses && !opts.withEntries && changedPaths.size > 0 && gonePaths.length === 0) {
-    const r = await appendPatch(ctx, opts, files, want, stored!, prev, served, disc, meta, changedPaths, skipped, counts, roots);
+  if (prev && layout !== null && !opts.rebuild && !opts.harnesses && !opts.withEntries && changedPaths.size > 0 && gonePaths.length === 0) {
+    const r = await appendPatch(ctx, opts, files, want, stored!, prev, served, disc, meta, changedPaths, skipped, counts, roots, layout);
     if (r && 'result' in r) {
       appends++;
       return r.result;
@@ -1603,7 +1606,6 @@ async function build(ctx: Ctx, opts: IndexOptions, files: IndexFiles, want: 'ful
   // (and the state has shards of this version, as many as still suit the sources: a partial update
   // keeps their count; else every shard is read and written again, in the count the sources call
   // for, and only the changed sources parsed)
-  const layout = shardLayout(files.state);
   let partial =
     !opts.rebuild && !opts.harnesses && !opts.withEntries && validList && layout !== null && shardsFit(layout, found.length) &&
     [...affected].every((h) => {
@@ -1614,14 +1616,15 @@ async function build(ctx: Ctx, opts: IndexOptions, files: IndexFiles, want: 'ful
 
   let shardsNeeded = partial ? new Set([...changedPaths, ...gonePaths].map((p) => shardOf(p, layout!))) : new Set(allShards(layout ?? 0));
   const bad: number[] = [];
-  let old: Record<string, Entry> = opts.rebuild ? {} : loadShards(files.state, shardsNeeded, layout, bad);
+  const old: Record<string, Entry> = opts.rebuild ? {} : loadShards(files.state, shardsNeeded, layout, bad);
   if (partial && bad.length) {
     // a shard of the changed sources cannot be read: written again with only them, it would lose
-    // the other sources' entries (their prompts for words). Every shard is read and written again;
-    // the sources whose entries are lost are parsed.
+    // the other sources' entries (their prompts for words). Every shard is read (the rest of them
+    // now) and written again; the sources whose entries are lost are parsed.
     partial = false;
+    const rest = allShards(layout!).filter((n) => !shardsNeeded.has(n));
+    Object.assign(old, loadShards(files.state, rest, layout));
     shardsNeeded = new Set(allShards(layout!));
-    old = loadShards(files.state, shardsNeeded, layout);
   }
   Object.assign(old, carried);
   const entries: Record<string, Entry> = {};
@@ -1845,16 +1848,14 @@ function newBuildId(): string {
  * The append path (see the top of this file): parse the changed sources and patch the listing.
  * `{ result }` when it did; `{ parsed }` when it parsed but may not patch (the caller takes those
  * entries instead of parsing again; errors are left out, to be parsed and reported there); null
- * when it declined before parsing anything.
+ * when it declined before parsing anything. `count`: the stored state's shard count.
  */
 async function appendPatch(
   ctx: Ctx, opts: IndexOptions, files: IndexFiles, want: 'full' | 'rows', stored: StoredCheck, prev: Map<string, PrevStat>, served: boolean,
-  sources: Discovered, meta: AdapterMeta[], changed: Set<string>, skipped: Skipped, counts: IndexResult['counts'], roots: Map<Harness, Root[]>,
+  sources: Discovered, meta: AdapterMeta[], changed: Set<string>, skipped: Skipped, counts: IndexResult['counts'], roots: Map<Harness, Root[]>, count: number,
 ): Promise<{ result: AnyResult } | { parsed: Record<string, Entry> } | null> {
   // the changed sources' shards (as lines: only the changed entries are parsed), and the sources
   // looked up by path: those the shards hold (the changed ones among them), not a map of every source
-  const count = shardLayout(files.state);
-  if (count === null) return null;
   const shards = new Set([...changed].map((p) => shardOf(p, count)));
   const { old, texts, held } = loadChanged(files.state, count, shards, changed);
   const byPath = sources.pick(held);

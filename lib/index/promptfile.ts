@@ -116,10 +116,15 @@ export function reviveEntry<E>(e: E): E {
 /** An entry's line of its state shard: `"<path>":<entry>` (packed: packEntry). */
 export const memberLine = (p: string, e: unknown): string => JSON.stringify(p) + ':' + JSON.stringify(packEntry(e));
 
+/** What a state shard's head says (stateHead), from the text the file starts with; null when it is not such a head. */
+export function parseStateHead(text: string): { v: number; of: number; tok: string } | null {
+  const m = /^\{"v":(\d+),"of":(\d+),"tok":"([0-9a-z]+)"/.exec(text);
+  return m ? { v: Number(m[1]), of: Number(m[2]), tok: m[3]! } : null;
+}
+
 /** What a state shard's head says: its version, the shard count of its state, its token; null when it is not such a head. */
 export function shardHeadOf(file: string): { v: number; of: number; tok: string } | null {
   // the head is in the first bytes (a line of its own, or the start of one long line): a short read
   const head = readPrefix(file, 96);
-  const m = head && /^\{"v":(\d+),"of":(\d+),"tok":"([0-9a-z]+)"/.exec(head);
-  return m ? { v: Number(m[1]), of: Number(m[2]), tok: m[3]! } : null;
+  return head === null ? null : parseStateHead(head);
 }

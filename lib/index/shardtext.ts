@@ -4,7 +4,7 @@
 // parsing and writing them whole was a third of an append).
 import fs from 'node:fs';
 import { writeAtomic } from '../util/fsx.js';
-import { itemSep, promptsHead, PROMPTS_TAIL, reviveEntry, shardToken, STATE_TAIL, stateHead } from './promptfile.js';
+import { itemSep, parseStateHead, promptsHead, PROMPTS_TAIL, reviveEntry, shardToken, STATE_TAIL, stateHead } from './promptfile.js';
 
 export interface ShardText {
   /** the token its head carries (and its prompt file's, when `prompts` is not null) */
@@ -64,9 +64,10 @@ function readBytes(file: string): Buffer | null {
 export function readShardText(file: string, pfile: string, version: number, of: number): ShardText | null {
   const buf = readBytes(file);
   if (!buf) return null;
-  const m = /^\{"v":(\d+),"of":(\d+),"tok":"([0-9a-z]+)","entries":\{\n/.exec(buf.toString('latin1', 0, 96));
-  if (!m || Number(m[1]) !== version || Number(m[2]) !== of) return null;
-  const tok = m[3]!;
+  // (the whole head line is checked against stateHead's by itemLines)
+  const h = parseStateHead(buf.toString('latin1', 0, 96));
+  if (!h || h.v !== version || h.of !== of) return null;
+  const tok = h.tok;
   const members = itemLines(buf, stateHead(version, of, tok), STATE_TAIL);
   if (!members) return null;
   const paths: string[] = [];

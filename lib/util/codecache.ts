@@ -82,13 +82,14 @@ const HEAD = 12;
  * so any one changed word changes the result; more than one collides with odds of about 2^-32.
  */
 let hasher: WordHasher | undefined;
-const checksum = (data: Buffer): number => (hasher ??= new WordHasher()).hash(data);
+const theHasher = (): WordHasher => (hasher ??= new WordHasher());
+const checksum = (data: Buffer): number => theHasher().hash(data);
 
 /** A cache file's bytes, read into the hasher's memory (its checksum is taken in place); undefined when it cannot be read. */
 function readCache(file: string): Buffer | undefined {
   return withFile(file, (fd) => {
     const size = fs.fstatSync(fd).size;
-    const buf = (hasher ??= new WordHasher()).room(size);
+    const buf = theHasher().room(size);
     return readFully(fd, buf, 0, size, 0) === size ? buf : undefined;
   }, undefined);
 }
