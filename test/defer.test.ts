@@ -25,7 +25,7 @@ function plain(harness: Harness, file: string) {
   const st = a.begin!(s);
   const size = fs.statSync(file).size;
   const r = readLines(file, 0, size, (b, x, e, c) => a.line!(st, b, x, e, c), a.wantLong ? (h) => a.wantLong!(st, h) : undefined);
-  return { offset: r.offset, state: copy(st), sessions: a.sessions(st, s).map(sanitizeSession) };
+  return { offset: r.offset, state: copy(st), sessions: a.sessions(st, s).map((s) => sanitizeSession(s)) };
 }
 
 /** As the index reads a file: from `from` with a stored state, lines put off and settled. */

@@ -109,6 +109,12 @@ describe('nothing from a transcript reaches any output raw', () => {
     expect(JSON.parse(patch).put.map((s: { id: string }) => s.id)).toEqual([id2]);
     expect(patch).toContain('cartwheel appended');
     expectCleanJson('list.patch sessions', JSON.stringify(JSON.parse(patch).put));
+    // the prompt files (every prompt, for words) too: the append kept the session's earlier
+    // prompts as stored, sanitised, and sanitised the new one
+    const pf = fs.readdirSync(path.join(dir, 'state')).filter((f) => f.endsWith('.prompts.json')).map((f) => fs.readFileSync(path.join(dir, 'state', f), 'utf8')).join('\n');
+    expect(pf).toContain('cartwheel appended');
+    expect(pf).toContain('cartwheel again [REDACTED:openai-key]');
+    for (const sec of NEEDLES) expect(pf, 'a prompt file holds a secret').not.toContain(sec);
     // and every other file the index writes (whatever its name) holds no secret; the state shards
     // are the exception: the parser's state (to continue an append) is the transcript's own text
     const every = fs.readdirSync(dir, { withFileTypes: true }).filter((e) => e.isFile()).map((e) => path.join(dir, e.name));

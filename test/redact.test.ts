@@ -1,8 +1,10 @@
 // The one sanitiser: every secret rule with a real-shaped sample (redacted) and near misses (kept),
 // and the control-character stripping it starts with.
 import { describe, expect, it } from 'vitest';
-import { maySecret, redact, RULES, sanitize, sanitizeSession, sanitizeText } from '../lib/util/redact.js';
-import { oneLine, safeText, stripControls } from '../lib/util/text.js';
+import { MAY, maySecret, redact, RULES, sanitize, sanitizeSession, sanitizeText } from '../lib/util/redact.js';
+import { CONTROL_CHARS, oneLine, safeText, stripControls } from '../lib/util/text.js';
+import { STATE_VERSION } from '../lib/index/index.js';
+import { fnv1a } from '../lib/util/fnv.js';
 import type { SessionCore } from '../lib/types.js';
 
 // Samples are assembled from parts so this file holds no string a secret scanner would flag.
@@ -55,6 +57,21 @@ const SAMPLES: [string, string, string][] = [
   ['password', 'mysql --password=s3cr3tpw -u root', 's3cr3tpw'],
 ];
 
+const NEAR_MISSES = [
+  'commit 3f2a9c1d8e7b6a5f4e3d2c1b0a9f8e7d6c5b4a39 fixed it', // a git sha
+  'commit 3f2a9c1 and 3f2a9c1d8e7b',
+  'session 0197a3f2-8c1d-7e6b-9a5f-4e3d2c1b0a98 resumed', // a UUID
+  'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', // base64 image prefix
+  'the task-management-service is slow', // a hyphenated word around "sk-"
+  'max_tokens: 4096 and tokens used 12',
+  'the AKIA prefix marks an AWS key id', // the prefix alone
+  'ghp_ tokens start with ghp_', // the prefix alone
+  'a password manager is a good idea', // the word without a value
+  'eyJhbGciOiJIUzI1NiJ9 alone is no token', // a JWT header without the rest
+  'sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08',
+  'pk_live_ keys are publishable', // Stripe publishable prefix
+];
+
 describe('secret rules', () => {
   it.each(SAMPLES)('%s: %s', (kind, text, secret) => {
     const out = redact(text);
@@ -76,20 +93,6 @@ describe('secret rules', () => {
     expect(redact('Authorization: Basic dXNlcjpwYXNzd29yZA==')).toBe('Authorization: Basic [REDACTED:authorization]');
   });
 
-  const NEAR_MISSES = [
-    'commit 3f2a9c1d8e7b6a5f4e3d2c1b0a9f8e7d6c5b4a39 fixed it', // a git sha
-    'commit 3f2a9c1 and 3f2a9c1d8e7b',
-    'session 0197a3f2-8c1d-7e6b-9a5f-4e3d2c1b0a98 resumed', // a UUID
-    'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', // base64 image prefix
-    'the task-management-service is slow', // a hyphenated word around "sk-"
-    'max_tokens: 4096 and tokens used 12',
-    'the AKIA prefix marks an AWS key id', // the prefix alone
-    'ghp_ tokens start with ghp_', // the prefix alone
-    'a password manager is a good idea', // the word without a value
-    'eyJhbGciOiJIUzI1NiJ9 alone is no token', // a JWT header without the rest
-    'sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08',
-    'pk_live_ keys are publishable', // Stripe publishable prefix
-  ];
   it.each(NEAR_MISSES)('keeps %s', (text) => {
     expect(redact(text)).toBe(text);
   });
@@ -145,5 +148,42 @@ describe('sanitizeSession', () => {
     expect(o.branch).toBe('main');
     expect(o.allPrompts).toEqual(['one', '[REDACTED:aws-key]']);
     expect([o.id, o.cwd, o.file]).toEqual(['abc', '/tmp/x', '/tmp/x.jsonl']);
+  });
+
+  // An append passes the texts the index stored for the session (sanitised) as `done`: they are
+  // kept as they are, which is right only because sanitize's results are its own fixed points.
+  it('sanitize is idempotent on every sample, near miss and control-character text', () => {
+    const texts = [...SAMPLES.map((x) => x[1]), ...NEAR_MISSES, 't\x1b[2J  x', 'a\u202e b\n c\t', j('use ghp_', R(36), ' \x1b]0;t\x07 and password=x1')];
+    for (const t of texts) {
+      const once = sanitize(t);
+      expect(sanitize(once), t).toBe(once);
+    }
+  });
+
+  it('a change to the rules comes with a new STATE_VERSION (stored texts are trusted as sanitised)', () => {
+    // When this fails after a change to the redaction: bump STATE_VERSION and INDEX_VERSION in
+    // lib/index/index.ts, then put both new values here.
+    const rules = RULES.map((r) => [r.kind, r.kw, r.re.source, r.re.flags]);
+    const sig = fnv1a(Buffer.from(JSON.stringify([rules, MAY.source, MAY.flags, CONTROL_CHARS]))).toString(16);
+    expect({ STATE_VERSION, sig }).toEqual({ STATE_VERSION: 14, sig: '69a7a630' });
+  });
+
+  it('keeps the texts given as sanitised already, and sanitises every other', () => {
+    const secret = j('AKIA', 'IOSFODNN7EXAMPLE');
+    const s: SessionCore = {
+      harness: 'pi', id: 'p', cwd: '/w', title: null, firstPrompt: 'first \x1b[2J', lastPrompt: `new ${secret}`, lastReply: null, prompts: 3,
+      branch: null, model: null, started: 1, updated: 2, file: '/w/p.jsonl', hidden: false, hiddenReason: null, parent: null, forkedFrom: null,
+      allPrompts: ['first \x1b[2J', 'stored already', `new ${secret}`],
+    };
+    // what the index stored for the first two prompts: their sanitised forms
+    const done = new Set(['first', 'stored already']);
+    const o = sanitizeSession(s, done);
+    expect(o.allPrompts).toEqual(['first', 'stored already', 'new [REDACTED:aws-key]']);
+    expect(o.firstPrompt).toBe('first');
+    expect(o.lastPrompt).toBe('new [REDACTED:aws-key]');
+    // a raw text is never taken for its stored form: only an equal string is kept
+    const o2 = sanitizeSession({ ...s, allPrompts: [`old ${secret}`], firstPrompt: `old ${secret}`, lastPrompt: `old ${secret}` }, new Set(['old [REDACTED:aws-key]']));
+    expect(o2.allPrompts).toEqual(['old [REDACTED:aws-key]']);
+    expect(o2.firstPrompt).toBe('old [REDACTED:aws-key]');
   });
 });

@@ -1830,11 +1830,23 @@ function jobFor(f: Found, e: Entry | undefined, counts: IndexResult['counts']): 
   ) {
     counts.appended++;
     counts.bytes += f.stat.size - e.offset;
-    return { src: f.src, size: f.stat.size, from: e.offset, state: e.state };
+    return { src: f.src, size: f.stat.size, from: e.offset, state: e.state, done: sanitisedTexts(e) };
   }
   counts.parsed++;
   counts.bytes += f.stat.size;
   return { src: f.src, size: f.stat.size, from: 0, state: null };
+}
+
+/** The one-line texts an entry's sessions hold as stored (sanitised): an append does not sanitise them again. */
+function sanitisedTexts(e: Entry): string[] | undefined {
+  if (!Array.isArray(e.sessions)) return undefined;
+  const out: string[] = [];
+  for (const s of e.sessions) {
+    if (!s || typeof s !== 'object') continue;
+    if (Array.isArray(s.allPrompts)) for (const p of s.allPrompts) if (typeof p === 'string') out.push(p);
+    for (const v of [s.title, s.firstPrompt, s.lastPrompt]) if (typeof v === 'string') out.push(v);
+  }
+  return out.length ? out : undefined;
 }
 
 /** Ids whose rendered key and short id are the ids themselves (row() changes nothing in them). */
@@ -2164,7 +2176,7 @@ function finishHarness(ctx: Ctx, a: Adapter<any>, entries: Record<string, Entry>
     const states = new Map(mine.map((e) => [e.src.path, { src: e.src, state: e.state }]));
     try {
       // a finish pass may bring text of its own (titles from side files): sanitised like the rest
-      ss = a.finish(ss, ctx, states).map(sanitizeSession);
+      ss = a.finish(ss, ctx, states).map((s) => sanitizeSession(s));
     } catch {
       /* keep the unfinished list rather than none */
     }

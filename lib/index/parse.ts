@@ -11,6 +11,11 @@ export interface Job {
   /** continue from this offset with this state (lines mode); 0 and null = from the start */
   from: number;
   state: LineState | null;
+  /**
+   * One-line texts of the source's sessions as the index stored them, sanitised (an append: its
+   * earlier prompts and titles), which are not sanitised again
+   */
+  done?: string[];
 }
 
 export interface JobResult {
@@ -24,6 +29,8 @@ export interface JobResult {
 
 export async function runJob(job: Job, ctx: Ctx): Promise<JobResult> {
   const a = adapter(job.src.harness);
+  const done = job.done?.length ? new Set(job.done) : null;
+  const clean = (s: SessionCore) => sanitizeSession(s, done);
   try {
     if (job.src.mode === 'lines') {
       if (!a.begin || !a.line) throw new Error(`${a.name} has no line parser`);
@@ -37,11 +44,11 @@ export async function runJob(job: Job, ctx: Ctx): Promise<JobResult> {
         want, MAX_LINE,
         settle ? (fd) => settle(state, (at, len) => readBack(fd, at, len)) : undefined,
       );
-      return { path: job.src.path, offset: r.offset, tail: r.tail, state, sessions: a.sessions(state, job.src).map(sanitizeSession) };
+      return { path: job.src.path, offset: r.offset, tail: r.tail, state, sessions: a.sessions(state, job.src).map(clean) };
     }
     if (!a.readWhole) throw new Error(`${a.name} has no reader`);
     const state = await a.readWhole(job.src, ctx);
-    return { path: job.src.path, offset: job.size, tail: '', state, sessions: a.sessions(state, job.src).map(sanitizeSession) };
+    return { path: job.src.path, offset: job.size, tail: '', state, sessions: a.sessions(state, job.src).map(clean) };
   } catch (err) {
     const msg = err instanceof Error ? err.message : String(err);
     return { path: job.src.path, offset: 0, tail: '', state: {}, sessions: [], error: msg.split('\n')[0] };

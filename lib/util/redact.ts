@@ -12,6 +12,13 @@
 // Speed: a stored prompt passes through here at index time. Two cheap tests (one case-sensitive
 // regex of the providers' prefixes, one case-insensitive of the secret-ish words) decide whether any
 // rule can match; most text fails both and is returned as it came.
+//
+// What the index stores is trusted as sanitised: an append keeps a session's earlier prompts as the
+// index stored them (sanitizeSession's `done`). So a change to what is redacted (a rule, a keyword,
+// the control characters) must bump STATE_VERSION in lib/index/index.ts (and INDEX_VERSION with it):
+// every source is then parsed and sanitised again. test/redact.test.ts holds a fingerprint of the
+// rules (their patterns, keywords and this prefilter, and the control characters) next to
+// STATE_VERSION, and fails when one changes without the other.
 import type { SessionCore } from '../types.js';
 import { oneLine, safeText } from './text.js';
 
@@ -127,7 +134,8 @@ const KEYWORDS = [
   'aida', 'aroa', 'anpa', 'anva', 'aipa', 'q~', 'sg.', 'npm_', 'pypi-', 'hf_', 'api_org_', 'private key', 'eyj', 'sig=',
   'pass', 'pwd', 'secret', 'token', 'key', 'credential', 'authoriz', 'bearer', 'basic', 'sharedaccess',
 ];
-const MAY = new RegExp(
+/** the prefilter (exported for the rules' fingerprint in the tests) */
+export const MAY = new RegExp(
   [...KEYWORDS.map((k) => k.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')), ':\\/\\/[^\\s/@]+:[^\\s/@]*@', 'sk[0-9a-f]{32}'].join('|'),
   'i',
 );
@@ -167,14 +175,19 @@ const nul = <T>(v: T | null | undefined, f: (x: T) => T): T | null => (v == null
 /**
  * A session as the index stores it: every text field that came from the session sanitised (title,
  * prompts, reply, branch, model). The directory, ids and file paths are kept as they are (they are
- * needed to resume; display paths pass them through oneLine).
+ * needed to resume; display paths pass them through oneLine). `done`: one-line texts known to be
+ * sanitised already (sanitize's own results), kept as they are: an append to a session of hundreds
+ * of prompts redacted every one of them again (~15 ms at 300 prompts).
  */
-export function sanitizeSession<T extends SessionCore>(s: T): T {
+export function sanitizeSession<T extends SessionCore>(s: T, done?: ReadonlySet<string> | null): T {
   // `{ ...s, title: … }` field by field: the same object, but with a hidden class shared by every
   // session (a spread gives each copy its own, about half a KiB per session at scale)
   const out: T = Object.assign({}, s);
   const all = s.allPrompts;
-  if (all) out.allPrompts = all.map(sanitize);
+  // a text that is already the sanitised form of one (`done`: an append's earlier prompts, as the
+  // index stored them) is its own sanitised form: sanitize(sanitize(x)) === sanitize(x)
+  const one = done ? (v: string) => (done.has(v) ? v : sanitize(v)) : sanitize;
+  if (all) out.allPrompts = all.map(one);
   // the first and last prompts (and a title that is the first) are among every prompt: the same
   // strings, sanitised once
   const once = (v: string | null | undefined): string | null => {
@@ -183,7 +196,7 @@ export function sanitizeSession<T extends SessionCore>(s: T): T {
       if (v === all[0]) return out.allPrompts![0]!;
       if (v === all[all.length - 1]) return out.allPrompts![all.length - 1]!;
     }
-    return sanitize(v);
+    return one(v);
   };
   out.title = once(s.title);
   out.firstPrompt = once(s.firstPrompt);
