@@ -2055,13 +2055,34 @@ function writeChanged(stateDir: string, count: number, shards: Set<number>, text
       }
       const e = parsed[p];
       members.push(e ? memberLine(p, e) : t.members[i]!);
-      // (no usable prompt file: the entry is parsed for its line)
-      const line = e ? promptLine(p, e) : (t.prompts?.[i] ?? promptLine(p, (shardEntry(t, i) as Entry | null) ?? undefined));
-      if (e && same && !t.prompts![i]!.equals(Buffer.from(line as string, 'utf8'))) same = false;
+      // (no usable prompt file: the entry is parsed for its line). An append of replies and tool
+      // output leaves every prompt as it was: the line on disk stands (not made and compared again:
+      // a session of a thousand prompts has a line of a megabyte)
+      const kept = t.prompts?.[i];
+      const line = e ? (kept && samePrompts(old[p], e) ? kept : promptLine(p, e)) : (kept ?? promptLine(p, (shardEntry(t, i) as Entry | null) ?? undefined));
+      if (e && same && line !== kept && !kept!.equals(Buffer.from(line as string, 'utf8'))) same = false;
       prompts.push(line);
     }
     writeShardFiles(shardFile(stateDir, n), promptsFile(stateDir, n), STATE_VERSION, count, members, same ? { same: t.tok } : prompts, debugWrite);
   }
+}
+
+/** Do two entries hold the same sessions with the same prompts (what promptLine writes), element for element? */
+function samePrompts(a: Entry | undefined, b: Entry): boolean {
+  const x = a?.sessions;
+  const y = b.sessions;
+  if (!Array.isArray(x) || !Array.isArray(y) || x.length !== y.length) return false;
+  for (let i = 0; i < x.length; i++) {
+    const s = x[i];
+    const n = y[i];
+    if (!s || !n || s.harness !== n.harness || s.id !== n.id) return false;
+    const p = s.allPrompts;
+    const q = n.allPrompts;
+    if (p === q) continue;
+    if (!Array.isArray(p) || !Array.isArray(q) || p.length !== q.length) return false;
+    for (let k = 0; k < p.length; k++) if (p[k] !== q[k]) return false;
+  }
+  return true;
 }
 
 /** The found sources of these paths, by path (one pass, no map of every source), into `out`. */
