@@ -164,6 +164,25 @@ async function measure(label, home, o) {
   fs.truncateSync(largest, original);
   time(process.execPath, [BIN, 'index']);
 
+  // The same to a session of 1,000 prompts (a day's work in one session; the corpus's largest file
+  // has a few dozen): a prompt, and a reply. What an append costs must not grow with its session.
+  const longDir = path.join(home, '.pi', 'agent', 'sessions', '--home-bench-long-session--');
+  const longFile = path.join(longDir, '2026-06-01T08-00-00-000Z_0b0b0b0b-1000-4000-8000-000000001000.jsonl');
+  writeLongSession(longFile, LONG_PROMPTS);
+  time(process.execPath, [BIN, 'index']);
+  spawnSync('sleep', ['2.2']);
+  rows();
+  let m = 0;
+  const piLine = (role) => {
+    const text = `bench long ${role} ${m++}`;
+    const message = role === 'user' ? { role, content: [{ type: 'text', text }], timestamp: Date.now() } : { role, content: [{ type: 'text', text }], provider: 'bench', model: 'bench-model', stopReason: 'stop', timestamp: Date.now() };
+    fs.appendFileSync(longFile, JSON.stringify({ type: 'message', id: `l${m}`, parentId: null, timestamp: new Date().toISOString(), message }) + '\n');
+  };
+  const [appendLong, noChangeLong] = pair(o.runs, () => (piLine('user'), rows()), rows);
+  const [replyLong, noChangeLong2] = pair(o.runs, () => (piLine('assistant'), rows()), rows);
+  fs.rmSync(longDir, { recursive: true, force: true });
+  time(process.execPath, [BIN, 'index']);
+
   // Peak RSS of a full build (main thread and workers: one process).
   const rssFile = path.join(cache, 'rss');
   const pre = path.join(cache, 'rss.cjs');
@@ -182,6 +201,8 @@ async function measure(label, home, o) {
     ...others.map(([what, a, b]) => `| ${what} vs \`node -e 0\` | ${f1(a)} ms | ${f1(b)} ms | ${(a / b).toFixed(2)}x |`),
     `| full build (\`index --rebuild\`) vs \`cat\` of the same files | ${f1(full)} ms | ${f1(cat)} ms | ${(full / cat).toFixed(2)}x |`,
     `| append one line to the largest file (${kind}), then \`rows\`, vs no-change \`rows\` | ${f1(append)} ms | ${f1(noChange2)} ms | ${(append / noChange2).toFixed(2)}x |`,
+    `| the same, a prompt appended to a session of ${LONG_PROMPTS.toLocaleString('en')} prompts (pi) | ${f1(appendLong)} ms | ${f1(noChangeLong)} ms | ${(appendLong / noChangeLong).toFixed(2)}x |`,
+    `| the same, a reply appended to it | ${f1(replyLong)} ms | ${f1(noChangeLong2)} ms | ${(replyLong / noChangeLong2).toFixed(2)}x |`,
     `| peak RSS of the full build | ${f1(peakMiB)} MiB | | |`,
   ];
   if (o.concurrent) out.push(`| 3 concurrent \`index\` on a cold cache: files parsed in all | ${await concurrent(env, cache)} | ${files.length} (one build) | |`);
@@ -192,6 +213,28 @@ async function measure(label, home, o) {
     console.log('');
   }
   fs.rmSync(cache, { recursive: true, force: true });
+}
+
+const LONG_PROMPTS = 1000;
+
+/** A pi session of `prompts` prompts of ~80 words (coding words, some of them the redaction's keywords), each with a reply. */
+function writeLongSession(file, prompts) {
+  const words = 'please fix the failing test in the parser and update the config key handling so that the token refresh works with the new api endpoint also check the cache path and the retry logic'.split(' ');
+  let seed = 7;
+  const rnd = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
+  const text = (n) => Array.from({ length: n }, () => words[Math.floor(rnd() * words.length)]).join(' ');
+  const t0 = Date.parse('2026-06-01T08:00:00Z');
+  const lines = [{ type: 'session', version: 3, id: '0b0b0b0b-1000-4000-8000-000000001000', timestamp: new Date(t0).toISOString(), cwd: '/home/bench/src/long-session' }];
+  let prev = null;
+  for (let i = 0; i < prompts; i++) {
+    const at = t0 + i * 60_000;
+    const ts = new Date(at).toISOString();
+    lines.push({ type: 'message', id: `u${i}`, parentId: prev, timestamp: ts, message: { role: 'user', content: [{ type: 'text', text: text(60 + Math.floor(rnd() * 100)) }], timestamp: at } });
+    lines.push({ type: 'message', id: `a${i}`, parentId: `u${i}`, timestamp: ts, message: { role: 'assistant', content: [{ type: 'text', text: text(200) }], provider: 'bench', model: 'bench-model', stopReason: 'stop', timestamp: at + 1 } });
+    prev = `a${i}`;
+  }
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
 }
 
 /** Three `resume index` started together on an empty cache: how many files did they parse in all? */
