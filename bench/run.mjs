@@ -227,7 +227,8 @@ function writeLongSession(file, prompts) {
   const lines = [{ type: 'session', version: 3, id: '0b0b0b0b-1000-4000-8000-000000001000', timestamp: new Date(t0).toISOString(), cwd: '/home/bench/src/long-session' }];
   let prev = null;
   for (let i = 0; i < prompts; i++) {
-    const at = t0 + i * 60_000;
+    // (the first prompt a while after the header: one within a second is a print run, hidden)
+    const at = t0 + 30_000 + i * 60_000;
     const ts = new Date(at).toISOString();
     lines.push({ type: 'message', id: `u${i}`, parentId: prev, timestamp: ts, message: { role: 'user', content: [{ type: 'text', text: text(60 + Math.floor(rnd() * 100)) }], timestamp: at } });
     lines.push({ type: 'message', id: `a${i}`, parentId: `u${i}`, timestamp: ts, message: { role: 'assistant', content: [{ type: 'text', text: text(200) }], provider: 'bench', model: 'bench-model', stopReason: 'stop', timestamp: at + 1 } });
