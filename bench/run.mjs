@@ -183,6 +183,38 @@ async function measure(label, home, o) {
   fs.rmSync(longDir, { recursive: true, force: true });
   time(process.execPath, [BIN, 'index']);
 
+  // A session appears: a new Claude Code session, then `rows`. Claude's finish pass (forks) reads
+  // every source's state, so this is a full pass over the stored state, not an append's patch.
+  const claudeDir = fs.existsSync(path.join(home, '.claude', 'projects')) ? path.join(home, '.claude', 'projects', '-home-bench-src-new-sessions') : null;
+  let newSession = NaN;
+  let noChange4 = NaN;
+  if (claudeDir) {
+    fs.mkdirSync(claudeDir, { recursive: true });
+    let k = 0;
+    const create = () => {
+      const id = `0c0c0c0c-2000-4000-8000-${String(++k).padStart(12, '0')}`;
+      const at = new Date().toISOString();
+      const line = { parentUuid: null, isSidechain: false, userType: 'external', cwd: '/home/bench/src/new-sessions', sessionId: id, version: '2.1.0', gitBranch: 'main', type: 'user', message: { role: 'user', content: `bench new session ${k}` }, uuid: `n-${id}`, timestamp: at, entrypoint: 'cli' };
+      fs.writeFileSync(path.join(claudeDir, `${id}.jsonl`), JSON.stringify(line) + '\n');
+    };
+    [newSession, noChange4] = pair(o.runs, () => (create(), rows()), rows);
+    fs.rmSync(claudeDir, { recursive: true, force: true });
+    time(process.execPath, [BIN, 'index']);
+  }
+  // An append to a Codex rollout (when the corpus has them): Codex's finish pass (thread names,
+  // forks) also reads every source's state.
+  const rollout = files.find((f) => f.includes(`${path.sep}.codex${path.sep}sessions${path.sep}`) && f.endsWith('.jsonl'));
+  let codexAppend = NaN;
+  let noChange5 = NaN;
+  if (rollout) {
+    const size0 = sizes.get(rollout);
+    let c = 0;
+    const grow = () => fs.appendFileSync(rollout, JSON.stringify({ timestamp: new Date().toISOString(), type: 'event_msg', payload: { type: 'user_message', message: `bench codex append ${c++}` } }) + '\n');
+    [codexAppend, noChange5] = pair(o.runs, () => (grow(), rows()), rows);
+    fs.truncateSync(rollout, size0);
+    time(process.execPath, [BIN, 'index']);
+  }
+
   // Peak RSS of a full build (main thread and workers: one process).
   const rssFile = path.join(cache, 'rss');
   const pre = path.join(cache, 'rss.cjs');
@@ -203,6 +235,8 @@ async function measure(label, home, o) {
     `| append one line to the largest file (${kind}), then \`rows\`, vs no-change \`rows\` | ${f1(append)} ms | ${f1(noChange2)} ms | ${(append / noChange2).toFixed(2)}x |`,
     `| the same, a prompt appended to a session of ${LONG_PROMPTS.toLocaleString('en')} prompts (pi) | ${f1(appendLong)} ms | ${f1(noChangeLong)} ms | ${(appendLong / noChangeLong).toFixed(2)}x |`,
     `| the same, a reply appended to it | ${f1(replyLong)} ms | ${f1(noChangeLong2)} ms | ${(replyLong / noChangeLong2).toFixed(2)}x |`,
+    ...(claudeDir ? [`| a new Claude Code session, then \`rows\`, vs no-change \`rows\` | ${f1(newSession)} ms | ${f1(noChange4)} ms | ${(newSession / noChange4).toFixed(2)}x |`] : []),
+    ...(rollout ? [`| a line appended to a Codex rollout, then \`rows\`, vs no-change \`rows\` | ${f1(codexAppend)} ms | ${f1(noChange5)} ms | ${(codexAppend / noChange5).toFixed(2)}x |`] : []),
     `| peak RSS of the full build | ${f1(peakMiB)} MiB | | |`,
   ];
   if (o.concurrent) out.push(`| 3 concurrent \`index\` on a cold cache: files parsed in all | ${await concurrent(env, cache)} | ${files.length} (one build) | |`);

@@ -709,6 +709,49 @@ describe('the state shards: as many as the sources call for (shardCount)', () =>
     expectFresh(h);
   });
 
+  it('a full pass over a stored state (a Claude Code session appears, forks, goes) writes again only the shards of what changed', () => {
+    const h = tempHome();
+    const claude = (n: number, text = `claude prompt ${n}`) => write(h, claudeFile(h, n), claudeLine(uuid(n), `/tmp/p${n}`, text, ts(1 + (n % 27))));
+    for (let n = 1; n <= 70; n++) claude(n);
+    ok(h, ['rows']);
+    expect(countOf(h)).toBe(4);
+    const shardWith = (n: number) => [0, 1, 2, 3].find((k) => read(h, `state/00${k}.json`).toString('utf8').includes(JSON.stringify(claudeFile(h, n))))!;
+    const inodes = () => shardNames(h).map((f) => fs.statSync(path.join(cache(h), 'state', f)).ino);
+    /** the shard files (state and prompts) that are new files since `before`, by shard number */
+    const rewritten = (before: number[]) => {
+      const now = inodes();
+      return [...new Set(shardNames(h).filter((_, i) => now[i] !== before[i]).map((f) => Number(f.slice(0, 3))))].sort();
+    };
+
+    // a new session: Claude's finish pass reads every source's state (a new file can be a fork),
+    // but only the new file's shard is written again
+    let before = inodes();
+    claude(71, 'the pangolin audit');
+    expect(counts(h)).toMatch(/1 parsed, 0 appended, 70 unchanged/);
+    expect(rewritten(before)).toEqual([shardWith(71)]);
+    expect(ok(h, ['resolve', '-a', 'pangolin'])).toBe(`claude:${uuid(71)}\n`);
+    expectFresh(h);
+
+    // a fork of session 3 (its first prompt copied, the same record): linked by the finish pass
+    before = inodes();
+    const first = { uuid: `u-${uuid(3)}-${ts(4)}` };
+    write(h, claudeFile(h, 72), claudeLine(uuid(72), '/tmp/p3', 'claude prompt 3', ts(4), first) + claudeLine(uuid(72), '/tmp/p3', 'the fork of three', ts(28)));
+    ok(h, ['rows']);
+    expect(rewritten(before)).toEqual([shardWith(72)]);
+    const ls = JSON.parse(ok(h, ['ls', '--json', '-a'])) as { id: string; forkedFrom: string | null }[];
+    expect(ls.find((s) => s.id === uuid(72))?.forkedFrom).toBe(uuid(3));
+    expectFresh(h);
+
+    // one gone: its shard is written again without it
+    const of5 = shardWith(5);
+    before = inodes();
+    fs.rmSync(claudeFile(h, 5));
+    expect(counts(h)).toMatch(/0 parsed, 0 appended, 71 unchanged, 1 dropped/);
+    expect(rewritten(before)).toEqual([of5]);
+    expect(read(h, `state/00${of5}.json`).toString('utf8')).not.toContain(JSON.stringify(claudeFile(h, 5)));
+    expectFresh(h);
+  });
+
   it('an append whose shard cannot be read reads and writes every shard again: the other sources of that shard keep their prompts', () => {
     const h = tempHome();
     for (let n = 1; n <= 40; n++) piSession(h, n);

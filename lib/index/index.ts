@@ -1635,10 +1635,13 @@ async function build(ctx: Ctx, opts: IndexOptions, files: IndexFiles, want: 'ful
     for (const [p, e] of Object.entries(old)) if (!opts.harnesses.includes(e.src?.harness)) entries[p] = e;
   }
 
+  /** unchanged sources whose description changed (a shard kept as it is would hold the old one) */
+  const redescribed: string[] = [];
   for (const f of found) {
     if (partial && !changedPaths.has(f.src.path)) continue;
     const e = old[f.src.path];
     if (e && e.src && e.src.harness === f.src.harness && sameStat(f.stat, e) && !e.error) {
+      if (!partial && !sameSource(e.src, f.src)) redescribed.push(f.src.path);
       entries[f.src.path] = { ...e, src: f.src };
       // parsed this run by the append path (counted there)
       if (!carried[f.src.path]) counts.reused++;
@@ -1653,6 +1656,28 @@ async function build(ctx: Ctx, opts: IndexOptions, files: IndexFiles, want: 'ful
     for (const p of Object.keys(old)) if (!foundPaths().has(p) && !entries[p]) counts.dropped++;
   }
 
+  // A full pass over a stored state that keeps its layout (an append to a harness whose finish pass
+  // reads every source's state, a session of one that appears or goes): the finish pass reads every
+  // entry, but only the shards that hold a changed, parsed, gone or re-described source are written
+  // again (at 22,000 sources every shard was: 512 files, most of such a run). Its sessions come at the
+  // end, not streamed (what streaming is for, a build from nothing, is not this). Not for a build
+  // asked for its entries or for some harnesses only.
+  let writeOnly: Set<number> | null = null;
+  if (!partial && layout !== null && !opts.rebuild && !opts.harnesses && !opts.withEntries) {
+    let n = Object.keys(entries).length;
+    for (const j of jobs) if (!(j.src.path in entries)) n++;
+    if (shardCount(n) === layout) {
+      writeOnly = new Set(bad);
+      const parsing = new Set<string>();
+      for (const j of jobs) {
+        parsing.add(j.src.path);
+        writeOnly.add(shardOf(j.src.path, layout));
+      }
+      for (const p of redescribed) writeOnly.add(shardOf(p, layout));
+      // (and the shards of sources gone since)
+      for (const p of Object.keys(old)) if (!(p in entries) && !parsing.has(p)) writeOnly.add(shardOf(p, layout));
+    }
+  }
   const debug = (err: unknown) => {
     // A cache we cannot write only costs speed next time.
     if (process.env.RESUME_DEBUG) process.stderr.write(`resume: cannot write index: ${(err as Error).message}\n`);
@@ -1662,7 +1687,7 @@ async function build(ctx: Ctx, opts: IndexOptions, files: IndexFiles, want: 'ful
   // in the order they are read when streaming, else largest first (the order results came in
   // from one thread; taken up front so that results from workers, which finish out of order,
   // take it too).
-  const stream = !!opts.onSessions && !partial && !opts.harnesses;
+  const stream = !!opts.onSessions && !partial && !opts.harnesses && !writeOnly;
   const finishing = new Set(adapters.filter((a) => a.finish).map((a) => a.name));
   const plan = stream ? planOrder(jobs, new Map(found.map((f) => [f.src.path, f.bound])), finishing, found) : null;
   const order = plan ? plan.map((p) => p.job) : [...jobs].sort((a, b) => b.size - b.from - (a.size - a.from));
@@ -1684,9 +1709,10 @@ async function build(ctx: Ctx, opts: IndexOptions, files: IndexFiles, want: 'ful
     if (e.sessions?.length) e.sessions = e.sessions.map(({ allPrompts: _, ...x }) => (a?.finish ? x : keyed(x, keyOf(x))));
   };
   let shards: PairedShardWriter<Entry> | null = null;
-  // the shard count: a partial update keeps the state's, a full build picks one for its sources
+  // the shard count: a partial update (or a full pass that writes only some shards) keeps the
+  // state's, a full build picks one for its sources
   let count = layout ?? 1;
-  if (!partial) {
+  if (!partial && !writeOnly) {
     // (a parsed path among the kept entries keeps that place, as an assignment to it would)
     const seq = Object.keys(entries);
     for (const j of order) if (!(j.src.path in entries)) seq.push(j.src.path);
@@ -1751,19 +1777,20 @@ async function build(ctx: Ctx, opts: IndexOptions, files: IndexFiles, want: 'ful
   const saveShards = () => {
     if (!shards) {
       try {
-        writeShards(files.state, entries, shardsNeeded, count);
+        writeShards(files.state, entries, writeOnly ?? shardsNeeded, count);
       } catch (err) {
         shardsOk = false;
         debug(err);
       }
-      return;
-    }
-    shards.pumpAll();
-    shards.close();
-    if (shards.error) {
-      shardsOk = false;
-      debug(shards.error);
-      return;
+      if (!writeOnly || !shardsOk) return;
+    } else {
+      shards.pumpAll();
+      shards.close();
+      if (shards.error) {
+        shardsOk = false;
+        debug(shards.error);
+        return;
+      }
     }
     // a state of more shards leaves those past this one's count (and earlier versions their own
     // names: the single state.json, the 16 shards state/NN.json)
@@ -1798,6 +1825,7 @@ async function build(ctx: Ctx, opts: IndexOptions, files: IndexFiles, want: 'ful
   } else {
     // every shard is written (and its entries slimmed) before the finish pass
     saveShards();
+    if (writeOnly) for (const e of Object.values(entries)) slim(e);
     sessions = finishAll(ctx, entries, finished);
     // what is left of the entries is not read again (nor returned) unless they were asked for
     if (!opts.withEntries) for (const e of Object.values(entries)) {
@@ -2065,6 +2093,13 @@ function writeChanged(stateDir: string, count: number, shards: Set<number>, text
     }
     writeShardFiles(shardFile(stateDir, n), promptsFile(stateDir, n), STATE_VERSION, count, members, same ? { same: t.tok } : prompts, debugWrite);
   }
+}
+
+/** The same description of a source (what discovery found: kind, mode, side files, hint)? */
+function sameSource(a: Source, b: Source): boolean {
+  if (a.path !== b.path || a.harness !== b.harness || a.kind !== b.kind || a.mode !== b.mode) return false;
+  if (a.deps === undefined && b.deps === undefined && a.hint === undefined && b.hint === undefined) return true;
+  return JSON.stringify([a.deps ?? null, a.hint ?? null]) === JSON.stringify([b.deps ?? null, b.hint ?? null]);
 }
 
 /** Do two entries hold the same sessions with the same prompts (what promptLine writes), element for element? */
