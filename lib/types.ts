@@ -165,9 +165,10 @@ export interface Adapter<S extends LineState = LineState, N extends string = Har
    */
   perSource?: boolean;
   /**
-   * With `perSource` and a `finish` that only relates sessions sharing a `link` key (forks): an
-   * append to a file whose key no other session shares cannot change any link, so the index still
-   * updates that file alone; a new or removed file, or one that shares its key, takes a full pass.
+   * With `perSource` and a `finish` that only relates sessions sharing a `link` key (forks): a
+   * change to files whose sessions share their keys with no other session (an append, a new file
+   * once parsed, a removed one) cannot change any link, so the index still updates those files
+   * alone; one that shares its key takes a full pass.
    */
   linked?: boolean;
   /** Sessions described by one source's state (0 or more). */

@@ -1611,8 +1611,10 @@ async function build(ctx: Ctx, opts: IndexOptions, files: IndexFiles, want: 'ful
     [...affected].every((h) => {
       const a = ADAPTERS.find((x) => x.name === h);
       if (!a?.perSource) return false;
-      return !a.finish || (!!a.linked && linkedAppendOnly(h, list!.sessions, changedPaths, gonePaths, harnessOf));
+      return !a.finish || (!!a.linked && linkedChangeStands(h, list!.sessions, changedPaths, gonePaths, harnessOf));
     });
+  /** harnesses of the update whose link keys are checked once the changed sources are parsed */
+  const linkedHere = partial ? [...affected].filter((h) => ADAPTERS.find((x) => x.name === h)?.finish) : [];
 
   let shardsNeeded = partial ? new Set([...changedPaths, ...gonePaths].map((p) => shardOf(p, layout!))) : new Set(allShards(layout ?? 0));
   const bad: number[] = [];
@@ -1804,6 +1806,34 @@ async function build(ctx: Ctx, opts: IndexOptions, files: IndexFiles, want: 'ful
       debug(err);
     }
   };
+  // A partial update of a linked harness whose parsed files turn out to share a link key (a new
+  // file that is a fork, or whose history another has): the finish pass must run over every source,
+  // so the rest of the state is read and the update goes on as a full pass that writes only the
+  // shards of what changed (a source whose entry cannot be read now is parsed).
+  if (partial && linkedHere.length && !linksStandAlone(linkedHere, list!.sessions, changedPaths, gonePaths, entries)) {
+    partial = false;
+    const rest = allShards(layout!).filter((n) => !shardsNeeded.has(n));
+    const more: number[] = [];
+    Object.assign(old, loadShards(files.state, rest, layout, more));
+    writeOnly = new Set([...changedPaths, ...gonePaths].map((p) => shardOf(p, layout!)));
+    for (const n of more) writeOnly.add(n);
+    const extra: Job[] = [];
+    for (const f of found) {
+      if (f.src.path in entries) continue;
+      const e = old[f.src.path];
+      if (e && e.src && e.src.harness === f.src.harness && sameStat(f.stat, e) && !e.error) {
+        if (!sameSource(e.src, f.src)) writeOnly.add(shardOf(f.src.path, layout!));
+        entries[f.src.path] = { ...e, src: f.src };
+        continue;
+      }
+      writeOnly.add(shardOf(f.src.path, layout!));
+      extra.push(jobFor(f, e, counts));
+    }
+    counts.reused -= extra.length;
+    if (extra.length) await runJobs(extra, ctx, opts, onResult, false);
+    // (and the shards of entries of sources no longer found)
+    for (const p of Object.keys(old)) if (!(p in entries)) writeOnly.add(shardOf(p, layout!));
+  }
   let sessions: Session[];
   if (partial) {
     // Sessions of unchanged sources stand as stored; the changed ones are replaced.
@@ -2195,12 +2225,11 @@ function writeListing(files: IndexFiles, found: Found[], sessions: Session[], sk
 }
 
 /**
- * For a `linked` harness: every changed file of it is one the stored listing has (an append, not a
- * new file), none is gone, and no other session shares its link key (and none of its sessions is a
- * fork), so the finish pass could not change anything about it.
+ * For a `linked` harness, before parsing: no changed or gone file of it held a session that shares
+ * its link key with another session or is a fork, so the finish pass related none of them to
+ * anything. A new file is judged once parsed (linksStandAlone).
  */
-function linkedAppendOnly(h: Harness, stored: Session[], changed: Set<string>, gone: string[], harnessOf: Map<string, Harness>): boolean {
-  if (gone.some((p) => harnessOf.get(p) === h)) return false;
+function linkedChangeStands(h: Harness, stored: Session[], changed: Set<string>, gone: string[], harnessOf: Map<string, Harness>): boolean {
   const mine = stored.filter((s) => s.harness === h);
   const keys = new Map<string, number>();
   for (const s of mine) if (s.link) keys.set(s.link, (keys.get(s.link) ?? 0) + 1);
@@ -2210,11 +2239,33 @@ function linkedAppendOnly(h: Harness, stored: Session[], changed: Set<string>, g
     if (l) l.push(s);
     else byFile.set(s.file, [s]);
   }
-  for (const p of changed) {
+  for (const p of [...changed, ...gone]) {
     if (harnessOf.get(p) !== h) continue;
-    const ss = byFile.get(p);
-    if (!ss) return false;
-    for (const s of ss) if (s.forkedFrom || (s.link && (keys.get(s.link) ?? 0) > 1)) return false;
+    for (const s of byFile.get(p) ?? []) if (s.forkedFrom || (s.link && (keys.get(s.link) ?? 0) > 1)) return false;
+  }
+  return true;
+}
+
+/**
+ * After parsing, for the `linked` harnesses of a partial update: the changed files' sessions are no
+ * forks and share their link keys with no session of another file (stored, or changed too), so
+ * the finish pass, which relates only sessions sharing a key, would leave every session as it is.
+ */
+function linksStandAlone(hs: Harness[], stored: Session[], changed: Set<string>, gone: string[], entries: Record<string, Entry>): boolean {
+  const replaced = new Set([...changed, ...gone]);
+  for (const h of hs) {
+    const taken = new Set<string>();
+    for (const s of stored) if (s.harness === h && s.link && !replaced.has(s.file)) taken.add(s.link);
+    for (const p of changed) {
+      const e = entries[p];
+      if (!e || e.src?.harness !== h) continue;
+      const mine = new Set<string>();
+      for (const s of e.sessions ?? []) {
+        if (s.forkedFrom || (s.link && taken.has(s.link))) return false;
+        if (s.link) mine.add(s.link);
+      }
+      for (const l of mine) taken.add(l);
+    }
   }
   return true;
 }
