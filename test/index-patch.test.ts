@@ -752,6 +752,23 @@ describe('the state shards: as many as the sources call for (shardCount)', () =>
     expectFresh(h);
   });
 
+  it('a full pass after an append that parsed and handed on its file (its sessions changed) writes that file\'s shard too', () => {
+    const h = store();
+    // a Claude file whose first line is not complete yet: no session
+    const f = claudeFile(h, 7);
+    const first = claudeLine(uuid(7), '/tmp/p7', 'first words of seven', ts(7));
+    write(h, f, first.slice(0, 30));
+    views(h);
+    // list.json's body damaged (its head still read): the run after the append goes the full way
+    const list = path.join(cache(h), 'list.json');
+    fs.truncateSync(list, fs.statSync(list).size - 5);
+    fs.appendFileSync(f, first.slice(30) + claudeLine(uuid(7), '/tmp/p7', 'the narwhal manifest', ts(8)) + claudeLine(uuid(7), '/tmp/p7', 'last words of seven', ts(9)));
+    ok(h, ['rows']);
+    // the middle prompt is only in the state: the shard was written with the parsed entry
+    expect(ok(h, ['resolve', '-a', 'narwhal'])).toBe(`claude:${uuid(7)}\n`);
+    expectFresh(h);
+  });
+
   it('an append whose shard cannot be read reads and writes every shard again: the other sources of that shard keep their prompts', () => {
     const h = tempHome();
     for (let n = 1; n <= 40; n++) piSession(h, n);

@@ -1676,6 +1676,8 @@ async function build(ctx: Ctx, opts: IndexOptions, files: IndexFiles, want: 'ful
         writeOnly.add(shardOf(j.src.path, layout));
       }
       for (const p of redescribed) writeOnly.add(shardOf(p, layout));
+      // (and those of what an append parsed and handed on: kept below as they came, not parsed again)
+      for (const p of changedPaths) writeOnly.add(shardOf(p, layout));
       // (and the shards of sources gone since)
       for (const p of Object.keys(old)) if (!(p in entries) && !parsing.has(p)) writeOnly.add(shardOf(p, layout));
     }
