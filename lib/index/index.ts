@@ -85,7 +85,7 @@ import { byRecency, OrderedStream, planOrder } from './stream.js';
 import { closeRowBin, openRowBin, rowBinChunks, type RowBin } from './rowbin.js';
 import { applyStats, emptyOver, fitsCheck, overBytes, overlayRows, overWith, readOver, type Over, type OverStat } from './overlay.js';
 import { PairedShardWriter, ShardWriter } from './shardwriter.js';
-import { memberLine, promptLine, promptsFile, promptsHead, PROMPTS_TAIL, reviveEntry, shardHeadOf, shardToken, stateHead } from './promptfile.js';
+import { memberLine, promptLine, promptsFile, promptsHead, PROMPTS_TAIL, reviveEntry, sameList, shardHeadOf, shardToken, stateHead } from './promptfile.js';
 import { readShardText, shardEntry, writeShardFiles, type ShardText } from './shardtext.js';
 import { applyPatch, PATCH_MAX_BYTES, PATCH_MAX_SESSIONS, readHead, readPatch, type ListHead, type ListPatch } from './listpatch.js';
 import { FILE, NONE, quickStat, StatInDirs } from '../util/quickstat.js';
@@ -1639,17 +1639,22 @@ async function build(ctx: Ctx, opts: IndexOptions, files: IndexFiles, want: 'ful
 
   /** unchanged sources whose description changed (a shard kept as it is would hold the old one) */
   const redescribed: string[] = [];
+  /** Take a found source's stored entry when it stands (same stat, no error); false: it is to be parsed. */
+  const kept = (f: Found): boolean => {
+    const e = old[f.src.path];
+    if (!e || !e.src || e.src.harness !== f.src.harness || !sameStat(f.stat, e) || e.error) return false;
+    if (!sameSource(e.src, f.src)) redescribed.push(f.src.path);
+    entries[f.src.path] = { ...e, src: f.src };
+    return true;
+  };
   for (const f of found) {
     if (partial && !changedPaths.has(f.src.path)) continue;
-    const e = old[f.src.path];
-    if (e && e.src && e.src.harness === f.src.harness && sameStat(f.stat, e) && !e.error) {
-      if (!partial && !sameSource(e.src, f.src)) redescribed.push(f.src.path);
-      entries[f.src.path] = { ...e, src: f.src };
+    if (kept(f)) {
       // parsed this run by the append path (counted there)
       if (!carried[f.src.path]) counts.reused++;
       continue;
     }
-    jobs.push(jobFor(f, e, counts));
+    jobs.push(jobFor(f, old[f.src.path], counts));
   }
   if (partial) {
     counts.reused += found.length - changedPaths.size;
@@ -1664,24 +1669,25 @@ async function build(ctx: Ctx, opts: IndexOptions, files: IndexFiles, want: 'ful
   // again (at 22,000 sources every shard was: 512 files, most of such a run). Its sessions come at the
   // end, not streamed (what streaming is for, a build from nothing, is not this). Not for a build
   // asked for its entries or for some harnesses only.
-  let writeOnly: Set<number> | null = null;
+  let writeOnly = false;
   if (!partial && layout !== null && !opts.rebuild && !opts.harnesses && !opts.withEntries) {
     let n = Object.keys(entries).length;
     for (const j of jobs) if (!(j.src.path in entries)) n++;
-    if (shardCount(n) === layout) {
-      writeOnly = new Set(bad);
-      const parsing = new Set<string>();
-      for (const j of jobs) {
-        parsing.add(j.src.path);
-        writeOnly.add(shardOf(j.src.path, layout));
-      }
-      for (const p of redescribed) writeOnly.add(shardOf(p, layout));
-      // (and those of what an append parsed and handed on: kept below as they came, not parsed again)
-      for (const p of changedPaths) writeOnly.add(shardOf(p, layout));
-      // (and the shards of sources gone since)
-      for (const p of Object.keys(old)) if (!(p in entries) && !parsing.has(p)) writeOnly.add(shardOf(p, layout));
-    }
+    writeOnly = shardCount(n) === layout;
   }
+  /**
+   * The shards such a pass writes: those unreadable, of the changed sources (what an append parsed
+   * and handed on is kept as it came, not parsed again), of those parsed or re-described, and of
+   * those gone (stored, not found).
+   */
+  const shardsToWrite = (): Set<number> => {
+    const out = new Set(bad);
+    for (const p of changedPaths) out.add(shardOf(p, count));
+    for (const j of jobs) out.add(shardOf(j.src.path, count));
+    for (const p of redescribed) out.add(shardOf(p, count));
+    for (const p of Object.keys(old)) if (!(p in entries)) out.add(shardOf(p, count));
+    return out;
+  };
   const debug = (err: unknown) => {
     // A cache we cannot write only costs speed next time.
     if (process.env.RESUME_DEBUG) process.stderr.write(`resume: cannot write index: ${(err as Error).message}\n`);
@@ -1781,7 +1787,7 @@ async function build(ctx: Ctx, opts: IndexOptions, files: IndexFiles, want: 'ful
   const saveShards = () => {
     if (!shards) {
       try {
-        writeShards(files.state, entries, writeOnly ?? shardsNeeded, count);
+        writeShards(files.state, entries, writeOnly ? shardsToWrite() : shardsNeeded, count);
       } catch (err) {
         shardsOk = false;
         debug(err);
@@ -1814,27 +1820,14 @@ async function build(ctx: Ctx, opts: IndexOptions, files: IndexFiles, want: 'ful
   // shards of what changed (a source whose entry cannot be read now is parsed).
   if (partial && linkedHere.length && !linksStandAlone(linkedHere, list!.sessions, changedPaths, gonePaths, entries)) {
     partial = false;
+    writeOnly = true;
     const rest = allShards(layout!).filter((n) => !shardsNeeded.has(n));
-    const more: number[] = [];
-    Object.assign(old, loadShards(files.state, rest, layout, more));
-    writeOnly = new Set([...changedPaths, ...gonePaths].map((p) => shardOf(p, layout!)));
-    for (const n of more) writeOnly.add(n);
+    Object.assign(old, loadShards(files.state, rest, layout, bad));
     const extra: Job[] = [];
-    for (const f of found) {
-      if (f.src.path in entries) continue;
-      const e = old[f.src.path];
-      if (e && e.src && e.src.harness === f.src.harness && sameStat(f.stat, e) && !e.error) {
-        if (!sameSource(e.src, f.src)) writeOnly.add(shardOf(f.src.path, layout!));
-        entries[f.src.path] = { ...e, src: f.src };
-        continue;
-      }
-      writeOnly.add(shardOf(f.src.path, layout!));
-      extra.push(jobFor(f, e, counts));
-    }
+    for (const f of found) if (!(f.src.path in entries) && !kept(f)) extra.push(jobFor(f, old[f.src.path], counts));
     counts.reused -= extra.length;
+    jobs.push(...extra);
     if (extra.length) await runJobs(extra, ctx, opts, onResult, false);
-    // (and the shards of entries of sources no longer found)
-    for (const p of Object.keys(old)) if (!(p in entries)) writeOnly.add(shardOf(p, layout!));
   }
   let sessions: Session[];
   if (partial) {
@@ -2143,11 +2136,8 @@ function samePrompts(a: Entry | undefined, b: Entry): boolean {
     const s = x[i];
     const n = y[i];
     if (!s || !n || s.harness !== n.harness || s.id !== n.id) return false;
-    const p = s.allPrompts;
     const q = n.allPrompts;
-    if (p === q) continue;
-    if (!Array.isArray(p) || !Array.isArray(q) || p.length !== q.length) return false;
-    for (let k = 0; k < p.length; k++) if (p[k] !== q[k]) return false;
+    if (s.allPrompts !== q && !(Array.isArray(q) && sameList(s.allPrompts, q))) return false;
   }
   return true;
 }

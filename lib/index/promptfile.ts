@@ -72,7 +72,8 @@ interface Packable {
   sessions?: ({ allPrompts?: unknown } | null)[] | null;
 }
 
-function sameList(a: unknown, b: unknown[]): boolean {
+/** Is `a` the list `b`, element for element (the same strings)? */
+export function sameList(a: unknown, b: unknown[]): boolean {
   if (a === b) return true;
   if (!Array.isArray(a) || a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
