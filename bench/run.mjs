@@ -153,7 +153,7 @@ async function measure(label, home, o) {
     const text = `bench append ${n++}`;
     const line =
       kind === 'pi'
-        ? { type: 'message', id: `b${n}`, parentId: null, timestamp: ts, message: { role: 'user', content: [{ type: 'text', text }], timestamp: Date.now() } }
+        ? piMessage(`b${n}`, null, 'user', text, ts, Date.now())
         : kind === 'codex'
           ? { timestamp: ts, type: 'event_msg', payload: { type: 'user_message', message: text } }
           : { type: 'user', cwd: '/x', message: { role: 'user', content: text }, timestamp: ts, entrypoint: 'cli' };
@@ -175,8 +175,7 @@ async function measure(label, home, o) {
   let m = 0;
   const piLine = (role) => {
     const text = `bench long ${role} ${m++}`;
-    const message = role === 'user' ? { role, content: [{ type: 'text', text }], timestamp: Date.now() } : { role, content: [{ type: 'text', text }], provider: 'bench', model: 'bench-model', stopReason: 'stop', timestamp: Date.now() };
-    fs.appendFileSync(longFile, JSON.stringify({ type: 'message', id: `l${m}`, parentId: null, timestamp: new Date().toISOString(), message }) + '\n');
+    fs.appendFileSync(longFile, JSON.stringify(piMessage(`l${m}`, null, role, text, new Date().toISOString(), Date.now())) + '\n');
   };
   const [appendLong, noChangeLong] = pair(o.runs, () => (piLine('user'), rows()), rows);
   const [replyLong, noChangeLong2] = pair(o.runs, () => (piLine('assistant'), rows()), rows);
@@ -251,6 +250,13 @@ async function measure(label, home, o) {
 
 const LONG_PROMPTS = 1000;
 
+/** A pi message line: a prompt (`user`) or a reply (`assistant`), the line's time `ts`, the message's `at` (epoch ms). */
+function piMessage(id, parentId, role, text, ts, at) {
+  const content = [{ type: 'text', text }];
+  const message = role === 'user' ? { role, content, timestamp: at } : { role, content, provider: 'bench', model: 'bench-model', stopReason: 'stop', timestamp: at };
+  return { type: 'message', id, parentId, timestamp: ts, message };
+}
+
 /** A pi session of `prompts` prompts of ~80 words (coding words, some of them the redaction's keywords), each with a reply. */
 function writeLongSession(file, prompts) {
   const words = 'please fix the failing test in the parser and update the config key handling so that the token refresh works with the new api endpoint also check the cache path and the retry logic'.split(' ');
@@ -264,8 +270,8 @@ function writeLongSession(file, prompts) {
     // (the first prompt a while after the header: one within a second is a print run, hidden)
     const at = t0 + 30_000 + i * 60_000;
     const ts = new Date(at).toISOString();
-    lines.push({ type: 'message', id: `u${i}`, parentId: prev, timestamp: ts, message: { role: 'user', content: [{ type: 'text', text: text(60 + Math.floor(rnd() * 100)) }], timestamp: at } });
-    lines.push({ type: 'message', id: `a${i}`, parentId: `u${i}`, timestamp: ts, message: { role: 'assistant', content: [{ type: 'text', text: text(200) }], provider: 'bench', model: 'bench-model', stopReason: 'stop', timestamp: at + 1 } });
+    lines.push(piMessage(`u${i}`, prev, 'user', text(60 + Math.floor(rnd() * 100)), ts, at));
+    lines.push(piMessage(`a${i}`, `u${i}`, 'assistant', text(200), ts, at + 1));
     prev = `a${i}`;
   }
   fs.mkdirSync(path.dirname(file), { recursive: true });
