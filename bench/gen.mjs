@@ -9,7 +9,10 @@
 // OUT_HOME defaults to bench/corpus/home. --scale shrinks every file (for quick runs).
 // --sessions N: N session files instead of the seed's 686 — 64% pi (a quarter of them workers
 // under subagents/), 24% Claude Code, 12% Codex rollouts under sessions/YYYY/MM/DD/ — across
-// N/26 project directories (22,000 → 846 projects, ~2,900 directories in all).
+// N/26 project directories (22,000 → 846 projects, ~2,900 directories in all). Every 20th Codex
+// rollout is a fork of the one before (forked_from_id, the parent's first prompts copied), and
+// session_index.jsonl names every thread (its first words, as Codex's auto title), a few twice
+// (a rename).
 // --gib G: total size (default 1.2). --heavy: assistant- and tool-heavy transcripts (many short
 // assistant and tool lines, few big tool outputs), where decoding lines the listing never shows
 // is most of the parse.
@@ -185,8 +188,11 @@ function claudeFile(sdk, target) {
   writeFile(file, out);
 }
 
-// A Codex CLI rollout: sessions/YYYY/MM/DD/rollout-<local time>-<uuid>.jsonl.
-function codexFile(target) {
+// A Codex CLI rollout: sessions/YYYY/MM/DD/rollout-<local time>-<uuid>.jsonl. `parent`: a thread it
+// is a fork of (the rollout starts with its first prompts copied; no random draws, so the files
+// after it are the same bytes as without forks).
+const codexThreads = [];
+function codexFile(target, parent) {
   const cwd = pick(dirs);
   const id = uuid();
   let t = tick(60_000 + Math.floor(rand() * 3_600_000));
@@ -200,13 +206,17 @@ function codexFile(target) {
     out.push(line);
     size += line.length;
   };
-  push('session_meta', { id, timestamp: iso(t), cwd, originator: 'codex_cli_rs', cli_version: '0.146.0', source: 'cli', model_provider: 'openai', base_instructions: { text: sentence(200) }, git: { branch: pick(['main', 'feat/retry']) } });
+  push('session_meta', { id, timestamp: iso(t), cwd, originator: 'codex_cli_rs', cli_version: '0.146.0', source: 'cli', model_provider: 'openai', base_instructions: { text: sentence(200) }, git: { branch: pick(['main', 'feat/retry']) }, ...(parent ? { forked_from_id: parent.id } : {}) });
+  for (const text of parent?.prompts.slice(0, 3) ?? []) out.push(JSON.stringify({ timestamp: iso(t), type: 'event_msg', payload: { type: 'user_message', message: text, images: [] } }) + '\n');
   push('turn_context', { cwd, model: 'gpt-5.6', approval_policy: 'never', sandbox_policy: { type: 'workspace-write' } });
   const prompts = 1 + Math.floor(rand() * 20);
+  const own = [];
+  codexThreads.push({ id, t, prompts: own });
   for (let p = 0; size < target || p < prompts; p++) {
     t += 5000 + Math.floor(rand() * 60000);
     if (p < prompts) {
       const text = `${sentence(6 + Math.floor(rand() * 40))}?`;
+      own.push(text);
       push('event_msg', { type: 'user_message', message: text, images: [] });
       push('response_item', { type: 'message', role: 'user', content: [{ type: 'input_text', text }] });
     }
@@ -243,9 +253,19 @@ for (let i = SESSIONS ? 0 : all.length; i < all.length; i++) {
   if (r < PI - pi) piFile(kinds[pi++], all[i]);
   else if (r < PI - pi + CLAUDE - cl) claudeFile(cl++ < CLAUDE_SDK, all[i]);
   else {
+    codexFile(all[i], cx % 20 === 19 ? codexThreads.at(-1) : undefined);
     cx++;
-    codexFile(all[i]);
   }
+}
+// Codex's thread names: one per thread (its first words), every 15th renamed later.
+if (codexThreads.length) {
+  const lines = [];
+  const name = (id, thread_name, at) => lines.push(JSON.stringify({ id, thread_name, updated_at: iso(at) }) + '\n');
+  codexThreads.forEach((c, k) => {
+    name(c.id, (c.prompts[0] ?? 'untitled').split(' ').slice(0, 5).join(' '), c.t + 20_000);
+    if (k % 15 === 14) name(c.id, `renamed thread ${k}`, c.t + 120_000);
+  });
+  writeFile(path.join(OUT, '.codex', 'session_index.jsonl'), lines);
 }
 
 let bytes = 0;

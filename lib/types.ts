@@ -103,6 +103,34 @@ export interface LaunchSpec {
 }
 
 /**
+ * One changed source of a harness with `refinish`, as an update hands it over: its finish state
+ * (`finishState`) before the change (null for a new source) and after it (null for a gone one), and
+ * its sessions now, before the finish pass (none when gone).
+ */
+export interface FinishChange<S> {
+  src: Source;
+  before: S | null;
+  after: S | null;
+  now: SessionCore[];
+}
+
+/** What an update gives `refinish` to read. */
+export interface RefinishIO<S> {
+  ctx: Ctx;
+  /**
+   * This harness's sessions in the stored listing. Null when the update does not read the listing:
+   * `held` then tells the keys that `holds` named in it, whose sessions are read by the finish pass
+   * of sessions in other files (which, without the listing, cannot be found: null then).
+   */
+  listed: Session[] | null;
+  held(key: string): boolean;
+  /** the paths of this harness's sources */
+  paths(): string[];
+  /** The stored entries of these unchanged sources (their states, their sessions before the finish pass); one that cannot be read is left out. */
+  load(paths: string[]): Map<string, { src: Source; state: S; sessions: SessionCore[] }>;
+}
+
+/**
  * Everything resume knows about one harness. `N` is the adapter's name as a literal type: the
  * registry derives the `Harness` union from its list of adapters, so every adapter states it.
  */
@@ -171,6 +199,19 @@ export interface Adapter<S extends LineState = LineState, N extends string = Har
    * alone; one that shares its key takes a full pass.
    */
   linked?: boolean;
+  /**
+   * With `finish`: the finish pass over the sources a change concerns, not every source, so that an
+   * update can stay partial. Returns the files whose sessions it gave again (every changed source
+   * that is not gone among them) and those sessions, as `finish` over every source would give them;
+   * null when only a pass over every source is sure (the update then takes one).
+   */
+  refinish?(changes: FinishChange<S>[], io: RefinishIO<S>): { files: string[]; sessions: SessionCore[] } | null;
+  /**
+   * With `refinish`: the keys of stored sessions whose change reaches sessions of other files
+   * through the finish pass (a thread with forks). An update that does not read the listing leaves
+   * them to one that does.
+   */
+  holds?(sessions: Session[]): string[];
   /** Sessions described by one source's state (0 or more). */
   sessions(state: S, src: Source): SessionCore[];
   /**

@@ -100,9 +100,10 @@ const GC_GROWTH = Number(process.env.RESUME_GC_GROWTH) || 16 << 20;
 /**
  * Bump when any parser changes what it extracts, or the cache's layout changes (12: 256 state shards,
  * list.patch, no files.json; 14: check.bin's names in the directory of the one before written
- * short; 16: as many state shards as the sources call for): older caches are discarded and rebuilt.
+ * short; 16: as many state shards as the sources call for; 17: the listing's held keys include those
+ * of adapters with `holds`): older caches are discarded and rebuilt.
  */
-export const INDEX_VERSION = 16;
+export const INDEX_VERSION = 17;
 /**
  * The state shards' and prompt files' own version. They hold what parsing the sources found; a
  * change to the listing files alone (INDEX_VERSION) keeps them, so the first run after it writes
@@ -574,6 +575,25 @@ function storedPath(c: StoredCheck, i: number): string | null {
   const sl = buf[js] === 0x2f ? lastSlash(buf, js, ends[j]!) : -1;
   if (sl < 0 || sl === ends[j]! - 1 || e - s < 2) return null;
   return `${buf.toString('utf8', js, sl)}/${buf.toString('utf8', s + 1, e)}`;
+}
+
+/** The stored paths of one harness's sources (its segment of check.bin); throws when a name is damaged. */
+function storedPathsOf(c: StoredCheck, h: Harness): string[] {
+  let first = 0;
+  for (const m of c.meta) {
+    if (m.name === h) {
+      const out: string[] = [];
+      for (let i = first; i < first + m.n; i++) {
+        const n = storedPath(c, i);
+        if (n === null) throw new Error('damaged name in check.bin');
+        const sep = n.indexOf('\u0001');
+        out.push(sep < 0 ? n : n.slice(0, sep));
+      }
+      return out;
+    }
+    first += m.n;
+  }
+  return [];
 }
 
 /** check.bin's names made whole again (checkNameParts); empty when they cannot be (a damaged section). */
@@ -1575,13 +1595,18 @@ async function build(ctx: Ctx, opts: IndexOptions, files: IndexFiles, want: 'ful
   // An append: patch the listing instead of reading and rewriting it (see the top). When it cannot,
   // what it parsed already is handed on (`carried`), not parsed again.
   let carried: Record<string, Entry> = {};
+  /** the finish states of the changed sources of a harness with `refinish`, from before their parse */
+  let before = new Map<string, unknown>();
   if (prev && layout !== null && !opts.rebuild && !opts.harnesses && !opts.withEntries && changedPaths.size > 0 && gonePaths.length === 0) {
     const r = await appendPatch(ctx, opts, files, want, stored!, prev, served, disc, meta, changedPaths, skipped, counts, roots, layout);
     if (r && 'result' in r) {
       appends++;
       return r.result;
     }
-    if (r) carried = r.parsed;
+    if (r) {
+      carried = r.parsed;
+      before = r.before;
+    }
   }
 
   // The stored listing, whole (with list.patch applied when it is of the stored build).
@@ -1610,11 +1635,14 @@ async function build(ctx: Ctx, opts: IndexOptions, files: IndexFiles, want: 'ful
     !opts.rebuild && !opts.harnesses && !opts.withEntries && validList && layout !== null && shardsFit(layout, found.length) &&
     [...affected].every((h) => {
       const a = ADAPTERS.find((x) => x.name === h);
+      if (a?.refinish) return true;
       if (!a?.perSource) return false;
       return !a.finish || (!!a.linked && linkedChangeStands(h, list!.sessions, changedPaths, gonePaths, harnessOf));
     });
   /** harnesses of the update whose link keys are checked once the changed sources are parsed */
-  const linkedHere = partial ? [...affected].filter((h) => ADAPTERS.find((x) => x.name === h)?.finish) : [];
+  const linkedHere = partial ? [...affected].filter((h) => ADAPTERS.find((x) => x.name === h)?.linked) : [];
+  /** harnesses of the update whose finish pass is run over what the change concerns (Adapter.refinish) */
+  const scopedHere = partial ? [...affected].filter((h) => ADAPTERS.find((x) => x.name === h)?.refinish) : [];
 
   let shardsNeeded = partial ? new Set([...changedPaths, ...gonePaths].map((p) => shardOf(p, layout!))) : new Set(allShards(layout ?? 0));
   const bad: number[] = [];
@@ -1659,6 +1687,8 @@ async function build(ctx: Ctx, opts: IndexOptions, files: IndexFiles, want: 'ful
   if (partial) {
     counts.reused += found.length - changedPaths.size;
     counts.dropped = gonePaths.length;
+    // (a parse continues a stored state in place)
+    if (scopedHere.length) for (const [p, st] of finishStatesOf([...changedPaths, ...gonePaths].filter((p) => !before.has(p) && !carried[p]), old)) before.set(p, st);
   } else {
     for (const p of Object.keys(old)) if (!foundPaths().has(p) && !entries[p]) counts.dropped++;
   }
@@ -1818,7 +1848,31 @@ async function build(ctx: Ctx, opts: IndexOptions, files: IndexFiles, want: 'ful
   // file that is a fork, or whose history another has): the finish pass must run over every source,
   // so the rest of the state is read and the update goes on as a full pass that writes only the
   // shards of what changed (a source whose entry cannot be read now is parsed).
-  if (partial && linkedHere.length && !linksStandAlone(linkedHere, list!.sessions, changedPaths, gonePaths, entries)) {
+  // A partial update of a harness with `refinish`: its finish pass over the sources the change
+  // concerns (read from their shards), or, when it cannot say, the full pass as above.
+  const redone = new Map<Harness, { files: Set<string>; sessions: Session[] }>();
+  if (partial) {
+    const load = (paths: string[]) => {
+      const want = new Set<number>();
+      for (const p of paths) if (!(p in old)) want.add(shardOf(p, layout!));
+      if (want.size) Object.assign(old, loadShards(files.state, [...want].filter((n) => !shardsNeeded.has(n)), layout));
+      return old;
+    };
+    for (const h of scopedHere) {
+      const r = refinishOf(ctx, h, [...changedPaths, ...gonePaths].filter((p) => harnessOf.get(p) === h), before, entries, old, {
+        listed: list!.sessions.filter((s) => s.harness === h),
+        held: () => false,
+        paths: () => found.filter((f) => f.src.harness === h).map((f) => f.src.path),
+        load,
+      });
+      if (!r) {
+        redone.clear();
+        break;
+      }
+      redone.set(h, r);
+    }
+  }
+  if (partial && ((linkedHere.length && !linksStandAlone(linkedHere, list!.sessions, changedPaths, gonePaths, entries)) || redone.size < scopedHere.length)) {
     partial = false;
     writeOnly = true;
     const rest = allShards(layout!).filter((n) => !shardsNeeded.has(n));
@@ -1833,9 +1887,17 @@ async function build(ctx: Ctx, opts: IndexOptions, files: IndexFiles, want: 'ful
   if (partial) {
     // Sessions of unchanged sources stand as stored; the changed ones are replaced.
     const replaced = new Set([...changedPaths, ...gonePaths]);
-    const kept = list!.sessions.filter((s) => !(replaced.has(s.file) && affected.has(s.harness)));
+    const kept = list!.sessions.filter((s) => !((replaced.has(s.file) && affected.has(s.harness)) || redone.get(s.harness)?.files.has(s.file)));
     const keys = new Set(kept.map((s) => s.key));
+    for (const { sessions } of redone.values()) {
+      for (const s of sessions) {
+        if (keys.has(s.key)) continue;
+        keys.add(s.key);
+        kept.push(s);
+      }
+    }
     for (const p of changedPaths) {
+      if (redone.has(harnessOf.get(p)!)) continue;
       for (const s of entries[p]?.sessions ?? []) {
         const key = keyOf(s);
         if (keys.has(key)) continue;
@@ -1918,7 +1980,7 @@ function newBuildId(): string {
 async function appendPatch(
   ctx: Ctx, opts: IndexOptions, files: IndexFiles, want: 'full' | 'rows', stored: StoredCheck, prev: Map<string, PrevStat>, served: boolean,
   sources: Discovered, meta: AdapterMeta[], changed: Set<string>, skipped: Skipped, counts: IndexResult['counts'], roots: Map<Harness, Root[]>, count: number,
-): Promise<{ result: AnyResult } | { parsed: Record<string, Entry> } | null> {
+): Promise<{ result: AnyResult } | { parsed: Record<string, Entry>; before: Map<string, unknown> } | null> {
   // the changed sources' shards (as lines: only the changed entries are parsed), and the sources
   // looked up by path: those the shards hold (the changed ones among them), not a map of every source
   const shards = new Set([...changed].map((p) => shardOf(p, count)));
@@ -1928,7 +1990,7 @@ async function appendPatch(
     const f = byPath.get(p);
     if (!f || prev.get(p)?.harness !== f.src.harness) return null;
     const a = ADAPTERS.find((x) => x.name === f.src.harness);
-    if (!a?.perSource || (a.finish && !a.linked)) return null;
+    if (!a?.refinish && (!a?.perSource || (a.finish && !a.linked))) return null;
   }
   const head = readHead(files.list);
   if (!head || head.v !== INDEX_VERSION || !head.hold) return null;
@@ -1946,12 +2008,17 @@ async function appendPatch(
     // the entry the stored build used: its stat is the one check.bin recorded (a run that died
     // after writing the shards leaves a newer one, which the stored listing does not show)
     if (!e || e.error || e.src?.harness !== byPath.get(p)!.src.harness || !sameStat(e, prev.get(p)) || !Array.isArray(e.sessions)) return null;
-    for (const s of e.sessions) if (hold.has(keyOf(s)) || !PLAIN_ID.test(s.id)) return null;
+    // (of a harness with `refinish`, a held session stops the patch when the change reaches
+    // further: refinish tells)
+    const refines = !!ADAPTERS.find((x) => x.name === e.src.harness)?.refinish;
+    for (const s of e.sessions) if ((hold.has(keyOf(s)) && !refines) || !PLAIN_ID.test(s.id)) return null;
   }
 
   // parse, counting apart: only what is handed on or patched counts
   const mine = { ...counts, parsed: 0, appended: 0, bytes: 0 };
   const jobs = [...changed].map((p) => jobFor(byPath.get(p)!, old[p], mine));
+  // (a parse continues a stored state in place)
+  const before = finishStatesOf(changed, old);
   const parsed: Record<string, Entry> = {};
   await runJobs(jobs, ctx, opts, (job, r) => {
     if (r.error) return;
@@ -1964,11 +2031,13 @@ async function appendPatch(
       else counts.parsed++;
       counts.bytes += j.size - j.from;
     }
-    return { parsed };
+    return { parsed, before };
   };
 
   // the same sessions, with the same links, as before
   const put: Session[] = [];
+  const scoped = new Set<Harness>();
+  for (const p of changed) if (ADAPTERS.find((x) => x.name === byPath.get(p)!.src.harness)?.refinish) scoped.add(byPath.get(p)!.src.harness);
   for (const p of changed) {
     const n = parsed[p];
     if (!n) return handOn();
@@ -1980,9 +2049,24 @@ async function appendPatch(
       const b = before.get(key);
       if (!b || seen.has(key) || (b.link ?? null) !== (s.link ?? null) || (b.forkedFrom ?? null) !== (s.forkedFrom ?? null)) return handOn();
       seen.add(key);
+      if (scoped.has(byPath.get(p)!.src.harness)) continue;
       const { allPrompts: _, ...whole } = s;
       put.push({ ...whole, key });
     }
+  }
+  // a harness with `refinish`: its finish pass over what the change concerns (its changed files and
+  // any other whose row changes with them, which stand as stored and are put over the listing too)
+  for (const h of scoped) {
+    const r = refinishOf(ctx, h, [...changed].filter((p) => byPath.get(p)!.src.harness === h), before, parsed, old, {
+      listed: null,
+      held: (key) => hold.has(key),
+      // (check.bin's: an append's sources are the stored ones)
+      paths: () => storedPathsOf(stored, h),
+      load: (want) => loadChanged(files.state, count, new Set(want.map((p) => shardOf(p, count))), new Set(want)).old,
+    });
+    if (!r) return handOn();
+    for (const s of r.sessions) if (!PLAIN_ID.test(s.id)) return handOn();
+    put.push(...r.sessions);
   }
 
   // check.patch: the changed records put over the listing in force (their short ids stand: the ids
@@ -2046,7 +2130,7 @@ async function appendPatch(
   // what was written cannot be read back: the caller writes the listing whole (nothing to parse
   // again; what was parsed here stays counted)
   counts.reused = 0;
-  return { parsed };
+  return { parsed, before };
 }
 
 /**
@@ -2157,7 +2241,10 @@ function debugWrite(err: unknown): void {
   if (process.env.RESUME_DEBUG) process.stderr.write(`resume: cannot write index: ${(err as Error).message}\n`);
 }
 
-/** Keys an append may not patch: of a linked harness, a fork, or sharing its link key with another session. */
+/**
+ * Keys an append may not patch without reading the listing: of a linked harness, a fork, or sharing
+ * its link key with another session; of a harness with `holds`, those it names.
+ */
 function holdKeys(sessions: Session[]): string[] {
   const linked = new Set<string>(ADAPTERS.filter((a) => a.linked).map((a) => a.name));
   const n = new Map<string, number>();
@@ -2167,6 +2254,7 @@ function holdKeys(sessions: Session[]): string[] {
     if (!linked.has(s.harness)) continue;
     if (s.forkedFrom || (s.link && n.get(`${s.harness}\0${s.link}`)! > 1)) out.push(s.key);
   }
+  for (const a of ADAPTERS) if (a.holds) out.push(...a.holds(sessions));
   return out;
 }
 
@@ -2260,6 +2348,75 @@ function linksStandAlone(hs: Harness[], stored: Session[], changed: Set<string>,
     }
   }
   return true;
+}
+
+/**
+ * The finish states (`finishState`) of these sources' stored entries, of harnesses with `refinish`,
+ * copied: a parse continues a stored state in place, and `refinish` compares before with after.
+ */
+function finishStatesOf(paths: Iterable<string>, old: Record<string, Entry>): Map<string, unknown> {
+  const out = new Map<string, unknown>();
+  for (const p of paths) {
+    const e = old[p];
+    if (!e || e.error || !e.state || typeof e.state !== 'object') continue;
+    const a = ADAPTERS.find((x) => x.name === e.src?.harness);
+    if (!a?.refinish) continue;
+    out.set(p, structuredClone(a.finishState ? a.finishState(e.state, e.src) : e.state));
+  }
+  return out;
+}
+
+/**
+ * A harness's finish pass over what a change concerns (Adapter.refinish): the sessions of the files
+ * it gave again, sanitised and keyed as finishHarness gives them, without their prompts. `paths`:
+ * its changed and gone sources; `entries` has the changed ones as parsed, `old` the stored ones;
+ * `io.load` reads stored entries into a record of them. Null: a full pass.
+ */
+function refinishOf(
+  ctx: Ctx, h: Harness, paths: string[], before: Map<string, unknown>, entries: Record<string, Entry>, old: Record<string, Entry>,
+  io: { listed: Session[] | null; held: (key: string) => boolean; paths: () => string[]; load: (paths: string[]) => Record<string, Entry> },
+): { files: Set<string>; sessions: Session[] } | null {
+  const a = ADAPTERS.find((x) => x.name === h)!;
+  const changes = [];
+  for (const p of paths) {
+    const e = entries[p];
+    const src = e?.src ?? old[p]?.src;
+    if (!src) return null;
+    const ok = !!e && !e.error && !!e.state && typeof e.state === 'object';
+    changes.push({ src, before: before.get(p) ?? null, after: ok ? e.state : null, now: ok ? (e.sessions ?? []) : [] });
+  }
+  let r: { files: string[]; sessions: SessionCore[] } | null;
+  try {
+    r = a.refinish!(changes, {
+      ctx,
+      listed: io.listed,
+      held: io.held,
+      paths: io.paths,
+      load: (want) => {
+        const got = io.load(want);
+        const out = new Map<string, { src: Source; state: any; sessions: SessionCore[] }>();
+        for (const p of want) {
+          const e = got[p];
+          if (e && !e.error && e.src?.harness === h && e.state && typeof e.state === 'object' && Array.isArray(e.sessions)) out.set(p, { src: e.src, state: e.state, sessions: e.sessions });
+        }
+        return out;
+      },
+    });
+  } catch {
+    return null;
+  }
+  if (!r) return null;
+  const files = new Set(r.files);
+  const out: Session[] = [];
+  const seen = new Set<string>();
+  for (const x of r.sessions) {
+    const { allPrompts: _, ...s } = x;
+    const key = keyOf(s);
+    if (seen.has(key) || !files.has(s.file)) continue;
+    seen.add(key);
+    out.push(keyed(sanitizeSession(s), key));
+  }
+  return { files, sessions: out };
 }
 
 function mergeSkipped(now: Skipped, stored: Skipped | undefined): Skipped {

@@ -5,7 +5,7 @@ import { createHash } from '../../util/lazy.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { zstReader } from '../../util/zstd.js';
-import type { Adapter, Ctx, LineState, Root, SessionCore, Source } from '../../types.js';
+import type { Adapter, Ctx, FinishChange, LineState, RefinishIO, Root, Session, SessionCore, Source } from '../../types.js';
 import { envDirs, expandHome, storeEnv } from '../../util/paths.js';
 import { entries, direntMaybeFile, isDir, uniqueReal, walk } from '../../util/fsx.js';
 import { countUnknown, newCounters, parseObject, peekTimestamp, str, peekStr as peekStrAt } from '../jsonl.js';
@@ -424,6 +424,134 @@ export function codexHomeOf(file: string): string | null {
   return m ? m[1]! : null;
 }
 
+/** The titles file of a CODEX_HOME. */
+const isTitlesPath = (p: string) => path.basename(p) === 'session_index.jsonl';
+
+/** The same inputs to the finish pass (id, links, prompt hashes and texts, own name)? */
+function sameInputs(a: CodexState | null, b: CodexState | null): boolean {
+  if (!a || !b) return a === b;
+  if (a.id !== b.id || a.child !== b.child || a.forkedFrom !== b.forkedFrom || a.parent !== b.parent || a.threadName !== b.threadName) return false;
+  const same = (x: string[] | undefined, y: string[] | undefined) => {
+    if (!Array.isArray(x) || !Array.isArray(y)) return x === y;
+    if (x.length !== y.length) return false;
+    for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
+    return true;
+  };
+  return same(a.ph, b.ph) && same(a.pt, b.pt);
+}
+
+/** Ids whose entry in a titles file differs between two of its states. */
+function renamed(a: TitlesState | null, b: TitlesState | null): string[] {
+  const x = a?.names ?? {};
+  const y = b?.names ?? {};
+  const out: string[] = [];
+  for (const id of Object.keys(y)) {
+    const u = x[id];
+    const v = y[id]!;
+    if (!u || u[0] !== v[0] || u[1] !== v[1]) out.push(id);
+  }
+  for (const id of Object.keys(x)) if (!(id in y)) out.push(id);
+  return out;
+}
+
+/**
+ * The finish pass for the threads a change concerns (see Adapter.refinish). A thread's row depends on
+ * its rollout, the rollouts its fork or spawn links name (byId), and the titles files. A change
+ * reaches: the changed rollouts; the threads whose finish inputs changed (their id, links, prompt
+ * hashes and texts, or own name in a rollout; or their entry in a titles file), and their forks and
+ * spawned threads. Each is finished again against its linked rollouts and every titles file. Rollouts
+ * are found by the thread id in their names; an id named by two rollouts (copies in two CODEX_HOMEs)
+ * takes the full pass, where the first one found wins.
+ */
+function refinish(changes: FinishChange<any>[], io: RefinishIO<any>): { files: string[]; sessions: SessionCore[] } | null {
+  const changed = new Map(changes.map((c) => [c.src.path, c]));
+  const ids = new Set<string>();
+  const files = new Set<string>();
+  for (const c of changes) {
+    if (c.src.kind === 'titles') {
+      for (const id of renamed(c.before, c.after)) ids.add(id);
+      continue;
+    }
+    if (c.after) files.add(c.src.path);
+    if (!sameInputs(c.before, c.after)) for (const st of [c.before, c.after]) if (st?.id) ids.add(st.id);
+  }
+  const paths = io.paths();
+  // rollouts by the thread id in their names (null: named twice)
+  const byId = new Map<string, string | null>();
+  for (const p of paths) {
+    const id = codexIdFromPath(p);
+    if (id) byId.set(id, byId.has(id) ? null : p);
+  }
+  const gone = (p: string) => changed.get(p)?.after === null;
+  if (io.listed) {
+    for (const s of io.listed) {
+      if ((ids.has(s.id) || (s.forkedFrom && ids.has(s.forkedFrom)) || (s.parent && ids.has(s.parent))) && !gone(s.file)) files.add(s.file);
+    }
+  } else {
+    for (const id of ids) {
+      // its forks and spawned threads are in the listing alone
+      if (io.held(`codex:${id}`)) return null;
+      const f = byId.get(id);
+      if (f === null) return null;
+      if (f && !gone(f)) files.add(f);
+    }
+  }
+  const states = new Map<string, { src: Source; state: any }>();
+  const sessions: SessionCore[] = [];
+  /** the states of these files (changed ones as they are now), and with `own` their sessions; `ids`: the thread each must hold */
+  const take = (want: string[], own: boolean, ids: Map<string, string>): boolean => {
+    const load: string[] = [];
+    for (const p of want) {
+      if (states.has(p)) continue;
+      const c = changed.get(p);
+      if (!c) load.push(p);
+      else if (c.after) {
+        states.set(p, { src: c.src, state: c.after });
+        if (own) sessions.push(...c.now);
+      }
+    }
+    const got = io.load(load);
+    for (const p of load) {
+      const e = got.get(p);
+      if (!e) return false;
+      // a rollout found by its name holds that thread
+      if (ids.has(p) && e.state?.id !== ids.get(p)) return false;
+      states.set(p, { src: e.src, state: e.state });
+      if (own) sessions.push(...e.sessions);
+    }
+    return true;
+  };
+  const named = new Map<string, string>();
+  if (!io.listed) for (const p of files) if (!changed.has(p)) named.set(p, codexIdFromPath(p)!);
+  if (!take([...files], true, named)) return null;
+  // the rollouts they are measured against, and every titles file
+  const links = new Map<string, string>();
+  for (const p of files) {
+    const st = states.get(p)?.state as CodexState | undefined;
+    for (const id of [st?.forkedFrom, st?.parent]) {
+      if (!id) continue;
+      const f = byId.get(id);
+      if (f === null) return null;
+      if (f && !states.has(f)) links.set(f, id);
+    }
+  }
+  if (!take([...links.keys(), ...paths.filter(isTitlesPath)], false, links)) return null;
+  return { files: [...files], sessions: codex.finish!(sessions, io.ctx, states) };
+}
+
+/** Threads whose rows a change to them can change too: those another thread forks or spawns from. */
+function holds(sessions: Session[]): string[] {
+  const named = new Set<string>();
+  for (const s of sessions) {
+    if (s.harness !== 'codex') continue;
+    if (s.forkedFrom) named.add(s.forkedFrom);
+    if (s.parent) named.add(s.parent);
+  }
+  const out: string[] = [];
+  for (const s of sessions) if (s.harness === 'codex' && named.has(s.id)) out.push(s.key);
+  return out;
+}
+
 function codexHome(ctx: Ctx): Root {
   const v = ctx.env.CODEX_HOME;
   // Codex refuses to start with a CODEX_HOME that does not exist; so do we (no silent ~/.codex).
@@ -615,6 +743,9 @@ export const codex: Adapter<any, 'codex'> = {
       return title === out.title ? out : { ...out, title };
     });
   },
+
+  refinish,
+  holds,
 
   launch(s, { fork, ctx }) {
     const argv = fork ? ['codex', 'fork', s.id] : ['codex', 'resume', s.id];

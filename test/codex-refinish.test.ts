@@ -1,0 +1,173 @@
+// Issue 15: a change to Codex sources updates the index without a pass over every source. Codex's
+// finish pass (thread names from session_index.jsonl, forks and spawned threads measured against
+// their parents) runs over what the change concerns (Adapter.refinish): an append is patched over
+// the listing, a new, renamed or removed thread rewrites the listing from the changed shards. Every
+// step is compared with a listing built from nothing, and shows that no other shard was read: one
+// that holds nothing the step concerns is made unreadable first, and a pass that read it would
+// parse its sources again.
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { jsonl, run, tempDir, tempHome, write } from './helpers.js';
+import { shardOf } from '../lib/index/index.js';
+
+const uuid = (n: number) => `019c0000-0000-7000-8000-${n.toString(16).padStart(12, '0')}`;
+const day = (n: number) => `2026-03-${String(1 + (n % 28)).padStart(2, '0')}`;
+const at = (n: number, s = 0) => `${day(n)}T10:${String(Math.floor(s / 60)).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}.000Z`;
+const rel = (n: number) => `.codex/sessions/${day(n).replace(/-/g, '/')}/rollout-${day(n)}T10-00-00-${uuid(n)}.jsonl`;
+const meta = (n: number, ts: string, extra: Record<string, unknown> = {}) => ({
+  timestamp: ts, type: 'session_meta', payload: { id: uuid(n), timestamp: ts, cwd: `/work/p${n}`, originator: 'codex_cli_rs', cli_version: '0.171.0', source: 'cli', ...extra },
+});
+const user = (message: string, ts: string) => ({ timestamp: ts, type: 'event_msg', payload: { type: 'user_message', message, images: [] } });
+const reply = (message: string, ts: string) => ({ timestamp: ts, type: 'event_msg', payload: { type: 'agent_message', message } });
+const name = (n: number, thread_name: string, s: number) => jsonl({ id: uuid(n), thread_name, updated_at: at(n, s) });
+
+const PARENT = 200;
+const FORK = 201;
+const SPAWNED = 202;
+
+function store(): string {
+  const h = tempHome();
+  for (let n = 1; n <= 140; n++) write(h, rel(n), jsonl(meta(n, at(n)), user(`thread ${n} asks`, at(n, 1)), reply(`answer ${n}`, at(n, 2))));
+  write(h, rel(PARENT), jsonl(meta(PARENT, at(PARENT)), user('parent one', at(PARENT, 1)), user('parent two', at(PARENT, 2))));
+  // a fork: the parent's prompts copied (new time stamps), then its own
+  write(h, rel(FORK), jsonl(meta(FORK, at(FORK), { forked_from_id: uuid(PARENT) }), meta(PARENT, at(FORK)), user('parent one', at(FORK)), user('parent two', at(FORK)), user('fork own words', at(FORK, 5))));
+  // a spawned thread: hidden, its history measured against the parent's too
+  write(h, rel(SPAWNED), jsonl(meta(SPAWNED, at(SPAWNED), { parent_thread_id: uuid(PARENT), source: { subagent: { thread_spawn: { parent_thread_id: uuid(PARENT), depth: 1 } } } }), user('parent one', at(SPAWNED)), user('spawned task', at(SPAWNED, 3))));
+  // names: threads 1–10, the parent, and the fork with the parent's name (as Codex writes it)
+  let idx = '';
+  for (let n = 1; n <= 10; n++) idx += name(n, `named thread ${n}`, 30);
+  idx += name(PARENT, 'the parent thread', 30) + name(FORK, 'the parent thread', 40);
+  write(h, '.codex/session_index.jsonl', idx);
+  return h;
+}
+
+const cache = (h: string) => path.join(h, '.cache', 'resume');
+function ok(h: string, args: string[], env: Record<string, string> = {}): string {
+  const r = run(h, args, env);
+  expect(r.code, r.stderr).toBe(0);
+  return r.stdout;
+}
+const views = (h: string, env: Record<string, string> = {}) => ({ rows: ok(h, ['rows', '-a'], env), align: ok(h, ['rows', '-a', '--align'], env), ls: JSON.parse(ok(h, ['ls', '--json', '-a'], env)) });
+/** The views of a listing built from nothing (by `index`: a cold `rows` streams, its short ids unique among the rows so far). */
+function fresh(h: string, env: Record<string, string> = {}) {
+  const e = { ...env, RESUME_CACHE_DIR: tempDir('resume-fresh-') };
+  ok(h, ['index'], e);
+  return views(h, e);
+}
+const expectFresh = (h: string, env: Record<string, string> = {}) => expect(views(h, env)).toEqual(fresh(h, env));
+const listId = (h: string) => JSON.parse(fs.readFileSync(path.join(cache(h), 'list.json'), 'utf8')).id as string;
+const byId = (h: string, n: number) => (JSON.parse(ok(h, ['ls', '--json', '-a'])) as Record<string, unknown>[]).find((s) => s.id === uuid(n))!;
+const shards = (h: string) => fs.readdirSync(path.join(cache(h), 'state')).filter((f) => /^\d{3}\.json$/.test(f)).sort();
+
+/**
+ * Run `index` with a shard that holds none of `concerned` (paths relative to the home) unreadable,
+ * and give its summary; the shard is put back after. A pass that read it would parse its sources.
+ */
+function indexSparing(h: string, concerned: string[]): string {
+  // (not the first: its head tells the shard count; nor the shard a concerned path goes to, new
+  // ones too)
+  const names = shards(h);
+  const mine = new Set(concerned.map((r) => shardOf(path.join(h, r), names.length)));
+  const files = names.slice(1).filter((_, i) => !mine.has(i + 1)).map((f) => path.join(cache(h), 'state', f));
+  const spare = files.find((f) => {
+    const t = fs.readFileSync(f, 'utf8');
+    return !concerned.some((r) => t.includes(JSON.stringify(path.join(h, r))));
+  });
+  expect(spare, 'a shard that holds nothing the change concerns').toBeTruthy();
+  const bytes = fs.readFileSync(spare!);
+  fs.writeFileSync(spare!, bytes.subarray(0, 40));
+  const r = run(h, ['index']);
+  expect(r.code, r.stderr).toBe(0);
+  // not read, not written
+  expect(fs.readFileSync(spare!).length).toBe(40);
+  fs.writeFileSync(spare!, bytes);
+  return r.stderr;
+}
+
+describe('a Codex change runs the finish pass over what it concerns (Adapter.refinish)', () => {
+  it('appends, renames, forks, new and removed threads: each listing as a build from nothing, no other shard read', { timeout: 120_000 }, () => {
+    const h = store();
+    ok(h, ['index']);
+    expectFresh(h);
+    expect(shards(h).length).toBe(8);
+    expect(byId(h, FORK)).toMatchObject({ forkedFrom: uuid(PARENT), prompts: 1, firstPrompt: 'fork own words', title: 'fork own words' });
+    expect(byId(h, SPAWNED)).toMatchObject({ parent: uuid(PARENT), prompts: 1, firstPrompt: 'spawned task', hidden: true });
+    let list = listId(h);
+
+    // a reply and a prompt appended to a plain thread: patched over the listing
+    fs.appendFileSync(path.join(h, rel(5)), jsonl(reply('more of five', at(5, 9))));
+    expect(indexSparing(h, [rel(5)])).toMatch(/0 parsed, 1 appended/);
+    fs.appendFileSync(path.join(h, rel(5)), jsonl(user('the okapi question', at(5, 10))));
+    expect(indexSparing(h, [rel(5), '.codex/session_index.jsonl'])).toMatch(/0 parsed, 1 appended/);
+    expect(listId(h)).toBe(list);
+    expect(byId(h, 5)).toMatchObject({ prompts: 2, lastPrompt: 'the okapi question', title: 'named thread 5' });
+    expectFresh(h);
+
+    // a thread renamed: session_index.jsonl grows; the renamed thread's row is patched too
+    fs.appendFileSync(path.join(h, '.codex/session_index.jsonl'), name(7, 'the tapir plan', 50));
+    expect(indexSparing(h, [rel(7), '.codex/session_index.jsonl'])).toMatch(/0 parsed, 1 appended/);
+    expect(listId(h)).toBe(list);
+    expect(byId(h, 7)).toMatchObject({ title: 'the tapir plan' });
+    expectFresh(h);
+
+    // a reply to the parent of a fork: nothing the fork is measured by changed (patched)
+    fs.appendFileSync(path.join(h, rel(PARENT)), jsonl(reply('parent reply', at(PARENT, 3))));
+    expect(indexSparing(h, [rel(PARENT), rel(FORK), rel(SPAWNED), '.codex/session_index.jsonl'])).toMatch(/0 parsed, 1 appended/);
+    expect(listId(h)).toBe(list);
+    expectFresh(h);
+
+    // a prompt to it, the one the fork typed: the fork's own prompts are now copies of the parent's
+    // (its row changes with the parent's), so the listing is read and written again
+    fs.appendFileSync(path.join(h, rel(PARENT)), jsonl(user('fork own words', at(PARENT, 4))));
+    expect(indexSparing(h, [rel(PARENT), rel(FORK), rel(SPAWNED), '.codex/session_index.jsonl'])).toMatch(/0 parsed, 1 appended/);
+    expect(listId(h)).not.toBe(list);
+    expect(byId(h, FORK)).toMatchObject({ prompts: 0, firstPrompt: null });
+    expectFresh(h);
+
+    // the parent renamed: the fork, named as the parent was, is now listed by that name
+    list = listId(h);
+    fs.appendFileSync(path.join(h, '.codex/session_index.jsonl'), name(PARENT, 'the parent renamed', 60));
+    expect(indexSparing(h, [rel(PARENT), rel(FORK), rel(SPAWNED), '.codex/session_index.jsonl'])).toMatch(/0 parsed, 1 appended/);
+    expect(listId(h)).not.toBe(list);
+    expect(byId(h, PARENT)).toMatchObject({ title: 'the parent renamed' });
+    expect(byId(h, FORK)).toMatchObject({ title: 'the parent thread' });
+    expectFresh(h);
+
+    // a new thread with its auto title
+    write(h, rel(150), jsonl(meta(150, at(150)), user('the pangolin audit', at(150, 1))));
+    fs.appendFileSync(path.join(h, '.codex/session_index.jsonl'), name(150, 'pangolin audit', 20));
+    expect(indexSparing(h, [rel(150), '.codex/session_index.jsonl'])).toMatch(/1 parsed, 1 appended/);
+    expect(byId(h, 150)).toMatchObject({ title: 'pangolin audit', prompts: 1 });
+    expect(ok(h, ['resolve', '-a', 'pangolin'])).toBe(`codex:${uuid(150)}\n`);
+    expectFresh(h);
+
+    // a new fork of thread 9, then thread 9 removed: the fork is measured against nothing now
+    write(h, rel(151), jsonl(meta(151, at(151), { forked_from_id: uuid(9) }), user('thread 9 asks', at(151)), user('fork of nine', at(151, 4))));
+    expect(indexSparing(h, [rel(151), rel(9), '.codex/session_index.jsonl'])).toMatch(/1 parsed, 0 appended/);
+    expect(byId(h, 151)).toMatchObject({ forkedFrom: uuid(9), prompts: 1, firstPrompt: 'fork of nine' });
+    expectFresh(h);
+    fs.rmSync(path.join(h, rel(9)));
+    expect(indexSparing(h, [rel(151), rel(9), '.codex/session_index.jsonl'])).toMatch(/0 parsed, 0 appended, .* 1 dropped/);
+    expect(byId(h, 151)).toMatchObject({ prompts: 2, firstPrompt: 'thread 9 asks' });
+    expectFresh(h);
+
+    // the parent removed: its fork and spawned thread count every prompt as their own
+    fs.rmSync(path.join(h, rel(PARENT)));
+    expect(indexSparing(h, [rel(PARENT), rel(FORK), rel(SPAWNED), '.codex/session_index.jsonl'])).toMatch(/1 dropped/);
+    expect(byId(h, SPAWNED)).toMatchObject({ prompts: 2, firstPrompt: 'parent one' });
+    expectFresh(h);
+  });
+
+  it('a thread named in two rollouts (copies in two CODEX_HOMEs) takes the full pass', { timeout: 60_000 }, () => {
+    const h = store();
+    const other = path.join(h, 'other-codex');
+    // the same thread copied into a second home, with a different prompt
+    write(h, `other-codex/sessions/${day(5).replace(/-/g, '/')}/rollout-${day(5)}T10-00-00-${uuid(5)}.jsonl`, jsonl(meta(5, at(5)), user('the copy of five', at(5, 1))));
+    const env = { RESUME_CODEX_DIRS: other };
+    ok(h, ['index'], env);
+    expectFresh(h, env);
+    fs.appendFileSync(path.join(h, rel(5)), jsonl(user('five grows', at(5, 8))));
+    expectFresh(h, env);
+  });
+});
