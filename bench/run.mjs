@@ -200,17 +200,40 @@ async function measure(label, home, o) {
     fs.rmSync(claudeDir, { recursive: true, force: true });
     time(process.execPath, [BIN, 'index']);
   }
-  // An append to a Codex rollout (when the corpus has them): Codex's finish pass (thread names,
-  // forks) also reads every source's state.
-  const rollout = files.find((f) => f.includes(`${path.sep}.codex${path.sep}sessions${path.sep}`) && f.endsWith('.jsonl'));
-  let codexAppend = NaN;
-  let noChange5 = NaN;
-  if (rollout) {
-    const size0 = sizes.get(rollout);
-    let c = 0;
-    const grow = () => fs.appendFileSync(rollout, JSON.stringify({ timestamp: new Date().toISOString(), type: 'event_msg', payload: { type: 'user_message', message: `bench codex append ${c++}` } }) + '\n');
-    [codexAppend, noChange5] = pair(o.runs, () => (grow(), rows()), rows);
-    fs.truncateSync(rollout, size0);
+  // Codex changes (when the corpus has them). Codex's finish pass (thread names from
+  // session_index.jsonl, forks measured against their parents) runs over what a change concerns:
+  // a prompt appended to a thread, a thread renamed, a new thread (its rollout and its title), a
+  // prompt to a thread that has forks (whose rows may change with it: the listing is read).
+  const codexNow = JSON.parse(spawnSync(process.execPath, [BIN, 'ls', '--json', '-a'], { env, encoding: 'utf8', maxBuffer: 512 << 20 }).stdout).filter((s) => s.harness === 'codex');
+  const forked = new Set(codexNow.map((s) => s.forkedFrom).filter(Boolean));
+  const plainThread = codexNow.find((s) => !s.hidden && !s.forkedFrom && !forked.has(s.id));
+  const forkedThread = codexNow.find((s) => forked.has(s.id));
+  const titles = path.join(home, '.codex', 'session_index.jsonl');
+  const codex = [];
+  const event = (type, message) => JSON.stringify({ timestamp: new Date().toISOString(), type: 'event_msg', payload: { type, message } }) + '\n';
+  /** `change(i)` before each `rows` against a no-change `rows`; `file` is put back as it was */
+  const codexMeasure = (what, file, change) => {
+    const size0 = fs.statSync(file).size;
+    rows();
+    const [a, b] = pair(o.runs, (i = c++) => (change(i), rows()), rows);
+    fs.truncateSync(file, size0);
+    time(process.execPath, [BIN, 'index']);
+    codex.push([what, a, b]);
+  };
+  let c = 0;
+  if (plainThread) codexMeasure('a prompt appended to a Codex rollout', plainThread.file, (i) => fs.appendFileSync(plainThread.file, event('user_message', `bench codex append ${i}`)));
+  if (plainThread && fs.existsSync(titles)) codexMeasure('a Codex thread renamed (session_index.jsonl)', titles, (i) => fs.appendFileSync(titles, JSON.stringify({ id: plainThread.id, thread_name: `bench rename ${i}`, updated_at: new Date().toISOString() }) + '\n'));
+  if (forkedThread) codexMeasure('a prompt appended to a Codex thread that has forks', forkedThread.file, (i) => fs.appendFileSync(forkedThread.file, event('user_message', `bench codex parent ${i}`)));
+  if (plainThread && fs.existsSync(titles)) {
+    const dir = path.join(home, '.codex', 'sessions', '2030', '01', '01');
+    fs.mkdirSync(dir, { recursive: true });
+    codexMeasure('a new Codex thread (its rollout and its title)', titles, (i) => {
+      const id = `0d0d0d0d-3000-4000-8000-${String(i).padStart(12, '0')}`;
+      const at = new Date().toISOString();
+      fs.writeFileSync(path.join(dir, `rollout-2030-01-01T10-00-00-${id}.jsonl`), JSON.stringify({ timestamp: at, type: 'session_meta', payload: { id, timestamp: at, cwd: '/home/bench/src/new-codex', source: 'cli' } }) + '\n' + event('user_message', `bench new codex thread ${i}`));
+      fs.appendFileSync(titles, JSON.stringify({ id, thread_name: `bench new codex thread ${i}`, updated_at: at }) + '\n');
+    });
+    fs.rmSync(path.join(home, '.codex', 'sessions', '2030'), { recursive: true, force: true });
     time(process.execPath, [BIN, 'index']);
   }
 
@@ -235,7 +258,7 @@ async function measure(label, home, o) {
     `| the same, a prompt appended to a session of ${LONG_PROMPTS.toLocaleString('en')} prompts (pi) | ${f1(appendLong)} ms | ${f1(noChangeLong)} ms | ${(appendLong / noChangeLong).toFixed(2)}x |`,
     `| the same, a reply appended to it | ${f1(replyLong)} ms | ${f1(noChangeLong2)} ms | ${(replyLong / noChangeLong2).toFixed(2)}x |`,
     ...(claudeDir ? [`| a new Claude Code session, then \`rows\`, vs no-change \`rows\` | ${f1(newSession)} ms | ${f1(noChange4)} ms | ${(newSession / noChange4).toFixed(2)}x |`] : []),
-    ...(rollout ? [`| a line appended to a Codex rollout, then \`rows\`, vs no-change \`rows\` | ${f1(codexAppend)} ms | ${f1(noChange5)} ms | ${(codexAppend / noChange5).toFixed(2)}x |`] : []),
+    ...codex.map(([what, a, b]) => `| ${what}, then \`rows\`, vs no-change \`rows\` | ${f1(a)} ms | ${f1(b)} ms | ${(a / b).toFixed(2)}x |`),
     `| peak RSS of the full build | ${f1(peakMiB)} MiB | | |`,
   ];
   if (o.concurrent) out.push(`| 3 concurrent \`index\` on a cold cache: files parsed in all | ${await concurrent(env, cache)} | ${files.length} (one build) | |`);

@@ -105,7 +105,9 @@ export interface LaunchSpec {
 /**
  * One changed source of a harness with `refinish`, as an update hands it over: its finish state
  * (`finishState`) before the change (null for a new source) and after it (null for a gone one), and
- * its sessions now, before the finish pass (none when gone).
+ * its sessions now, before the finish pass (none when gone). `before` is a copy two levels deep of
+ * the stored state (the parse continues that state in place): a parser that has `refinish` replaces
+ * what lies deeper (a name's `[text, time]`), never changes it in place.
  */
 export interface FinishChange<S> {
   src: Source;
@@ -124,8 +126,8 @@ export interface RefinishIO<S> {
    */
   listed: Session[] | null;
   held(key: string): boolean;
-  /** the paths of this harness's sources */
-  paths(): string[];
+  /** the paths of this harness's sources whose file name contains `part` */
+  find(part: string): string[];
   /** The stored entries of these unchanged sources (their states, their sessions before the finish pass); one that cannot be read is left out. */
   load(paths: string[]): Map<string, { src: Source; state: S; sessions: SessionCore[] }>;
 }

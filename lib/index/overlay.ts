@@ -288,19 +288,53 @@ export function nextOver(r: RowBin, o: Over, id: string, held: Map<string, Held>
   // each new record before the first of rows.bin's listed records that comes after it
   const fresh = adds.map((rec) => ({ pos: r.count, rec, ord: orderOf(rec, 0) }));
   const loc = locator(r);
+  /** x against rows.bin's record k: the time decides but for a tie (only then is the key decoded) */
+  const cmp = (x: (typeof fresh)[number], k: number): -1 | 0 | 1 => {
+    const rec = loc(r, k);
+    const t = timeAt(rec.buf, rec.p);
+    return t !== x.ord.t ? (x.ord.t > t ? -1 : 1) : before(x.ord, orderOf(rec.buf, rec.p));
+  };
   for (const x of fresh) {
-    for (let k = 0; k < r.count; k++) {
-      if (drops.has(k)) continue;
-      const rec = loc(r, k);
-      // the time decides but for a tie (only then is the key decoded)
-      const t = timeAt(rec.buf, rec.p);
-      const c = t !== x.ord.t ? (x.ord.t > t ? -1 : 1) : before(x.ord, orderOf(rec.buf, rec.p));
-      if (c === 0) return null;
-      if (c < 0) {
-        x.pos = k;
-        break;
+    // rows.bin is in this order: the first listed record x comes before, by halving over the listed
+    // records (x's own record, dropped, would tie); then no listed record before it may tie with x.
+    // A tie met while halving is looked at one record at a time.
+    let lo = 0;
+    let hi = r.count;
+    let tied = false;
+    while (lo < hi && !tied) {
+      const m = (lo + hi) >> 1;
+      let k = m;
+      while (k < hi && drops.has(k)) k++;
+      if (k === hi) {
+        k = m - 1;
+        while (k >= lo && drops.has(k)) k--;
+        // (every record from lo to hi dropped: x goes before hi's)
+        if (k < lo) break;
+      }
+      const c = cmp(x, k);
+      if (c === 0) tied = true;
+      else if (c < 0) hi = k;
+      else lo = k + 1;
+    }
+    if (tied) {
+      lo = r.count;
+      for (let k = 0; k < r.count; k++) {
+        if (drops.has(k)) continue;
+        const c = cmp(x, k);
+        if (c === 0) return null;
+        if (c < 0) {
+          lo = k;
+          break;
+        }
+      }
+    } else {
+      for (let k = lo - 1; k >= 0; k--) {
+        const rec = loc(r, k);
+        if (timeAt(rec.buf, rec.p) !== x.ord.t) break;
+        if (!drops.has(k) && cmp(x, k) === 0) return null;
       }
     }
+    x.pos = lo;
     recs.push(x);
   }
   // a place before a record now dropped is the place before the next one listed: records there

@@ -106,7 +106,7 @@ const B_ROLE_ASSISTANT = Buffer.from('"role":"assistant"');
 const BIG = 256 * 1024;
 const MAX_PH = 5000;
 const MAX_PT = 200;
-const UUID_AT_END = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl(?:\.zst)?$/i;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 const peekStr = (buf: Buffer, start: number, end: number, needle: Buffer, window: number) => peekStrAt(buf, start, end, needle, window, 80, 'latin1');
 
@@ -121,9 +121,12 @@ function peekOrdinal(buf: Buffer, start: number, end: number): number | null {
   return k > d0 ? n : null;
 }
 
+/** The thread id a rollout's name ends with (`…-<uuid>.jsonl`, `.jsonl.zst`), lower-cased; null when none. */
 export function codexIdFromPath(p: string): string | null {
-  const m = UUID_AT_END.exec(path.basename(p));
-  return m ? m[1]!.toLowerCase() : null;
+  const end = p.endsWith('.jsonl') ? p.length - 6 : p.endsWith('.jsonl.zst') ? p.length - 10 : -1;
+  if (end < 36) return null;
+  const id = p.slice(end - 36, end).toLowerCase();
+  return UUID.test(id) ? id : null;
 }
 
 function isTitles(st: CodexState | TitlesState): st is TitlesState {
@@ -425,7 +428,7 @@ export function codexHomeOf(file: string): string | null {
 }
 
 /** The titles file of a CODEX_HOME. */
-const isTitlesPath = (p: string) => path.basename(p) === 'session_index.jsonl';
+const isTitlesPath = (p: string) => p.endsWith('/session_index.jsonl');
 
 /** The same inputs to the finish pass (id, links, prompt hashes and texts, own name)? */
 function sameInputs(a: CodexState | null, b: CodexState | null): boolean {
@@ -475,14 +478,19 @@ function refinish(changes: FinishChange<any>[], io: RefinishIO<any>): { files: s
     if (c.after) files.add(c.src.path);
     if (!sameInputs(c.before, c.after)) for (const st of [c.before, c.after]) if (st?.id) ids.add(st.id);
   }
-  const paths = io.paths();
-  // rollouts by the thread id in their names (null: named twice)
-  const byId = new Map<string, string | null>();
-  for (const p of paths) {
-    const id = codexIdFromPath(p);
-    if (id) byId.set(id, byId.has(id) ? null : p);
-  }
+  // the rollout named for a thread (Codex names it by the lower-case id its session_meta holds):
+  // undefined when none is, null when two are
+  const found = new Map<string, string | null | undefined>();
+  const fileOf = (id: string): string | null | undefined => {
+    if (found.has(id)) return found.get(id);
+    const named = UUID.test(id) ? io.find(`${id}.jsonl`).filter((p) => codexIdFromPath(p) === id) : [];
+    const f = named.length > 1 ? null : named[0];
+    found.set(id, f);
+    return f;
+  };
   const gone = (p: string) => changed.get(p)?.after === null;
+  for (const id of ids) if (fileOf(id) === null) return null;
+  for (const p of files) if (fileOf(codexIdFromPath(p) ?? '') === null) return null;
   if (io.listed) {
     for (const s of io.listed) {
       if ((ids.has(s.id) || (s.forkedFrom && ids.has(s.forkedFrom)) || (s.parent && ids.has(s.parent))) && !gone(s.file)) files.add(s.file);
@@ -491,8 +499,7 @@ function refinish(changes: FinishChange<any>[], io: RefinishIO<any>): { files: s
     for (const id of ids) {
       // its forks and spawned threads are in the listing alone
       if (io.held(`codex:${id}`)) return null;
-      const f = byId.get(id);
-      if (f === null) return null;
+      const f = fileOf(id);
       if (f && !gone(f)) files.add(f);
     }
   }
@@ -530,12 +537,12 @@ function refinish(changes: FinishChange<any>[], io: RefinishIO<any>): { files: s
     const st = states.get(p)?.state as CodexState | undefined;
     for (const id of [st?.forkedFrom, st?.parent]) {
       if (!id) continue;
-      const f = byId.get(id);
+      const f = fileOf(id);
       if (f === null) return null;
       if (f && !states.has(f)) links.set(f, id);
     }
   }
-  if (!take([...links.keys(), ...paths.filter(isTitlesPath)], false, links)) return null;
+  if (!take([...links.keys(), ...io.find('session_index.jsonl').filter(isTitlesPath)], false, links)) return null;
   return { files: [...files], sessions: codex.finish!(sessions, io.ctx, states) };
 }
 
