@@ -19,6 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { randomUUID } from 'node:crypto';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.dirname(here);
@@ -182,8 +183,8 @@ async function measure(label, home, o) {
   fs.rmSync(longDir, { recursive: true, force: true });
   time(process.execPath, [BIN, 'index']);
 
-  // A session appears: a new Claude Code session, then `rows`. Claude's finish pass (forks) reads
-  // every source's state, so this is a full pass over the stored state, not an append's patch.
+  // A session appears: a new Claude Code session, then `rows`. Its first record is its own (no fork:
+  // links.bin), so it is patched over the listing as an append is.
   const claudeDir = fs.existsSync(path.join(home, '.claude', 'projects')) ? path.join(home, '.claude', 'projects', '-home-bench-src-new-sessions') : null;
   let newSession = NaN;
   let noChange4 = NaN;
@@ -191,7 +192,10 @@ async function measure(label, home, o) {
     fs.mkdirSync(claudeDir, { recursive: true });
     let k = 0;
     const create = () => {
-      const id = `0c0c0c0c-2000-4000-8000-${String(++k).padStart(12, '0')}`;
+      // (random, as Claude Code's are: ids sharing their first 8 characters make longer short ids,
+      // and the listing is then written whole)
+      const id = randomUUID();
+      ++k;
       const at = new Date().toISOString();
       const line = { parentUuid: null, isSidechain: false, userType: 'external', cwd: '/home/bench/src/new-sessions', sessionId: id, version: '2.1.0', gitBranch: 'main', type: 'user', message: { role: 'user', content: `bench new session ${k}` }, uuid: `n-${id}`, timestamp: at, entrypoint: 'cli' };
       fs.writeFileSync(path.join(claudeDir, `${id}.jsonl`), JSON.stringify(line) + '\n');
@@ -228,7 +232,7 @@ async function measure(label, home, o) {
     const dir = path.join(home, '.codex', 'sessions', '2030', '01', '01');
     fs.mkdirSync(dir, { recursive: true });
     codexMeasure('a new Codex thread (its rollout and its title)', titles, (i) => {
-      const id = `0d0d0d0d-3000-4000-8000-${String(i).padStart(12, '0')}`;
+      const id = randomUUID();
       const at = new Date().toISOString();
       fs.writeFileSync(path.join(dir, `rollout-2030-01-01T10-00-00-${id}.jsonl`), JSON.stringify({ timestamp: at, type: 'session_meta', payload: { id, timestamp: at, cwd: '/home/bench/src/new-codex', source: 'cli' } }) + '\n' + event('user_message', `bench new codex thread ${i}`));
       fs.appendFileSync(titles, JSON.stringify({ id, thread_name: `bench new codex thread ${i}`, updated_at: at }) + '\n');

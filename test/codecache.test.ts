@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { BIN, ROOT, envFor, run, tempHome, needs } from './helpers.js';
 import { claudeHome } from './shell-helpers.js';
-import { TAIL } from './launch-helpers.js';
+import { claudeSession, TAIL } from './launch-helpers.js';
 import os from 'node:os';
 import { cacheFileFor, loadCached, WRAP_HEAD, WRAP_TAIL } from '../lib/util/codecache.js';
 
@@ -98,10 +98,9 @@ describe('the code cache of rows and preview', () => {
     expect(run(h, ['rows']).code).toBe(0);
     expect(plain()).toHaveLength(1);
     expect(holdsAppend(fs.readFileSync(path.join(codeDir(h), plain()[0]!)))).toBe(true);
-    // a build (a session gone: the listing written whole) writes none
+    // a build (a new session whose id begins as another's: the listing written whole) writes none
     fs.rmSync(path.join(codeDir(h), plain()[0]!));
-    const other = fs.readdirSync(path.join(h, '.claude', 'projects'), { recursive: true }).map(String).find((f) => f.endsWith('.jsonl') && f !== jsonl)!;
-    fs.rmSync(path.join(h, '.claude', 'projects', other));
+    claudeSession(h, { id: `c0de0001-ffff-4061-8071-${TAIL}`, cwd: path.join(h, 'src', 'proj'), prompt: 'a twin', at: new Date(Date.UTC(2025, 0, 2)).toISOString() });
     expect(run(h, ['rows']).code).toBe(0);
     expect(plain()).toHaveLength(0);
     expect(run(h, ['rows']).code).toBe(0);

@@ -63,6 +63,7 @@ const shards = (h: string) => fs.readdirSync(path.join(cache(h), 'state')).filte
 /**
  * Run `index` with a shard that holds none of `concerned` (paths relative to the home) unreadable,
  * and give its summary; the shard is put back after. A pass that read it would parse its sources.
+ * (A Codex change reads the titles file's entry always: it is among the concerned.)
  */
 function indexSparing(h: string, concerned: string[]): string {
   // (not the first: its head tells the shard count; nor the shard a concerned path goes to, new
@@ -97,7 +98,7 @@ describe('a Codex change runs the finish pass over what it concerns (Adapter.ref
 
     // a reply and a prompt appended to a plain thread: patched over the listing
     fs.appendFileSync(path.join(h, rel(5)), jsonl(reply('more of five', at(5, 9))));
-    expect(indexSparing(h, [rel(5)])).toMatch(/0 parsed, 1 appended/);
+    expect(indexSparing(h, [rel(5), '.codex/session_index.jsonl'])).toMatch(/0 parsed, 1 appended/);
     fs.appendFileSync(path.join(h, rel(5)), jsonl(user('the okapi question', at(5, 10))));
     expect(indexSparing(h, [rel(5), '.codex/session_index.jsonl'])).toMatch(/0 parsed, 1 appended/);
     expect(listId(h)).toBe(list);
@@ -134,12 +135,29 @@ describe('a Codex change runs the finish pass over what it concerns (Adapter.ref
     expect(byId(h, FORK)).toMatchObject({ title: 'the parent thread' });
     expectFresh(h);
 
-    // a new thread with its auto title
-    write(h, rel(150), jsonl(meta(150, at(150)), user('the pangolin audit', at(150, 1))));
-    fs.appendFileSync(path.join(h, '.codex/session_index.jsonl'), name(150, 'pangolin audit', 20));
-    expect(indexSparing(h, [rel(150), '.codex/session_index.jsonl'])).toMatch(/1 parsed, 1 appended/);
-    expect(byId(h, 150)).toMatchObject({ title: 'pangolin audit', prompts: 1 });
-    expect(ok(h, ['resolve', '-a', 'pangolin'])).toBe(`codex:${uuid(150)}\n`);
+    // a new thread with its auto title: patched over the listing too (its id's first 8 characters
+    // its own, so no short id changes with it; the ids above all begin 019c0000)
+    list = listId(h);
+    const own = '7e57ab1e-0000-7000-8000-000000000150';
+    const ownRel = `.codex/sessions/2026/03/20/rollout-2026-03-20T10-00-00-${own}.jsonl`;
+    write(h, ownRel, jsonl({ ...meta(150, at(150)), payload: { ...meta(150, at(150)).payload, id: own } }, user('the pangolin audit', at(150, 1))));
+    fs.appendFileSync(path.join(h, '.codex/session_index.jsonl'), jsonl({ id: own, thread_name: 'pangolin audit', updated_at: at(150, 20) }));
+    expect(indexSparing(h, [ownRel, '.codex/session_index.jsonl'])).toMatch(/1 parsed, 1 appended/);
+    expect(listId(h)).toBe(list);
+    const ls = JSON.parse(ok(h, ['ls', '--json', '-a'])) as Record<string, unknown>[];
+    expect(ls.find((s) => s.id === own)).toMatchObject({ title: 'pangolin audit', prompts: 1 });
+    expect(ok(h, ['resolve', '-a', 'pangolin'])).toBe(`codex:${own}\n`);
+    expectFresh(h);
+    // one whose id begins as the others': the listing is written again
+    write(h, rel(150), jsonl(meta(150, at(150)), user('the second audit', at(150, 1))));
+    expect(indexSparing(h, [rel(150), '.codex/session_index.jsonl'])).toMatch(/1 parsed, 0 appended/);
+    expect(listId(h)).not.toBe(list);
+    expectFresh(h);
+    list = listId(h);
+    // a thread that goes (no fork of it, its short id no other's longer for it): patched
+    fs.rmSync(path.join(h, ownRel));
+    expect(indexSparing(h, [ownRel, '.codex/session_index.jsonl'])).toMatch(/0 parsed, 0 appended, .* 1 dropped/);
+    expect(listId(h)).toBe(list);
     expectFresh(h);
 
     // a new fork of thread 9, then thread 9 removed: the fork is measured against nothing now

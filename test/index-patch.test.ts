@@ -47,6 +47,12 @@ function views(h: string, env: Record<string, string> = {}): { rows: string; ali
 /** The same, from a listing built from nothing. */
 const fresh = (h: string) => views(h, { RESUME_CACHE_DIR: tempDir('resume-fresh-') });
 const expectFresh = (h: string, env: Record<string, string> = {}) => expect(views(h, env)).toEqual(fresh(h));
+/** The same against a listing built by `index` first: a cold `rows` streams, its short ids unique among the rows so far. */
+const expectBuilt = (h: string) => {
+  const env = { RESUME_CACHE_DIR: tempDir('resume-fresh-') };
+  ok(h, ['index'], env);
+  expect(views(h)).toEqual(views(h, env));
+};
 const keys = (out: string) => out.split('\n').filter(Boolean).map((l) => l.split('\t')[0]);
 const read = (h: string, f: string) => fs.readFileSync(path.join(cache(h), f));
 const exists = (h: string, f: string) => fs.existsSync(path.join(cache(h), f));
@@ -199,25 +205,92 @@ describe('an append patches the listing', () => {
     expectFresh(h);
   });
 
-  it('a new session or a removed file after a patch rewrites the listing (no patch left)', () => {
+  it('a session that appears or goes is patched over the listing; a Claude Code fork (its first record another\'s) rewrites it', () => {
     const h = store();
     views(h);
     fs.appendFileSync(claudeFile(h, 1), claudeLine(uuid(1), '/tmp/p1', 'one a', ts(10)));
     views(h);
     expect(exists(h, 'list.patch')).toBe(true);
+    const list = listId(h);
+    // a new Claude session whose first record is its own (links.bin: no other session has it)
     write(h, claudeFile(h, 6), claudeLine(uuid(6), '/tmp/p6', 'claude prompt 6', ts(11)));
+    expect(counts(h)).toMatch(/1 parsed, 0 appended, 5 unchanged/);
+    expectFresh(h);
+    expect(listId(h)).toBe(list);
+    expect(keys(ok(h, ['rows', '-a']))).toContain(`claude:${uuid(6)}`);
+    // a fork of session 3 (its first record copied): the finish pass over the listing links it
+    write(h, claudeFile(h, 8), claudeLine(uuid(8), '/tmp/p3', 'claude prompt 3', ts(3), { uuid: `u-${uuid(3)}-${ts(3)}` }) + claudeLine(uuid(8), '/tmp/p3', 'the fork of three', ts(15)));
     expectFresh(h);
     expect(exists(h, 'list.patch')).toBe(false);
-    expect(listId(h)).toBe(checkId(h));
-    expect(JSON.parse(read(h, 'list.json').toString('utf8')).sessions.map((s: { key: string }) => s.key)).toContain(`claude:${uuid(6)}`);
+    expect(listId(h)).not.toBe(list);
+    expect((JSON.parse(ok(h, ['ls', '--json', '-a'])) as { id: string; forkedFrom: string | null }[]).find((s) => s.id === uuid(8))?.forkedFrom).toBe(uuid(3));
+    fs.rmSync(claudeFile(h, 8));
+    views(h);
+    const again = listId(h);
+    // a second session new since the listing with the first record of one new since it too (the patch's)
+    write(h, claudeFile(h, 9), claudeLine(uuid(9), '/tmp/p9', 'claude prompt 9', ts(16)));
+    views(h);
+    expect(listId(h)).toBe(again);
+    write(h, claudeFile(h, 10), claudeLine(uuid(10), '/tmp/p9', 'claude prompt 9', ts(16), { uuid: `u-${uuid(9)}-${ts(16)}` }) + claudeLine(uuid(10), '/tmp/p9', 'the fork of nine', ts(17)));
+    expectFresh(h);
+    expect(listId(h)).not.toBe(again);
+    expect((JSON.parse(ok(h, ['ls', '--json', '-a'])) as { id: string; forkedFrom: string | null }[]).find((s) => s.id === uuid(10))?.forkedFrom).toBe(uuid(9));
+    fs.rmSync(claudeFile(h, 10));
+    fs.rmSync(claudeFile(h, 9));
+    fs.rmSync(claudeFile(h, 6));
+    ok(h, ['index', '--rebuild']);
+    const base = listId(h);
 
+    // a Claude session gone (no fork, its first record its own): its row and record dropped by the patch
     fs.appendFileSync(piFile(h, 4), piMessage('four a', ts(12), 2));
     views(h);
-    expect(exists(h, 'list.patch')).toBe(true);
     fs.rmSync(claudeFile(h, 2));
+    expect(counts(h)).toMatch(/0 parsed, 0 appended, 4 unchanged, 1 dropped/);
     expectFresh(h);
-    expect(exists(h, 'list.patch')).toBe(false);
+    expect(listId(h)).toBe(base);
+    expect(patchOf(h).gone).toEqual([`claude:${uuid(2)}`]);
     expect(keys(ok(h, ['rows', '-a']))).not.toContain(`claude:${uuid(2)}`);
+    expect(run(h, ['resolve', '-a', `claude:${uuid(2)}`]).code).toBe(1);
+
+    // a pi session appears: put with its short id, its prompts in its shard for words
+    write(h, piFile(h, 7), piHeader(uuid(7), '/tmp/q7', ts(13)) + piMessage('the quokka census', ts(13, 11), 1));
+    expect(counts(h)).toMatch(/1 parsed, 0 appended, 4 unchanged/);
+    expectFresh(h);
+    expect(listId(h)).toBe(base);
+    expect(keys(ok(h, ['rows']))[0]).toBe(`pi:${uuid(7)}`);
+    expect(ok(h, ['resolve', '-a', 'quokka'])).toBe(`pi:${uuid(7)}\n`);
+    expect(ok(h, ['resolve', '-a', uuid(7).slice(0, 8)])).toBe(`pi:${uuid(7)}\n`);
+
+    // and goes again, with another pi session
+    fs.rmSync(piFile(h, 7));
+    fs.rmSync(piFile(h, 5));
+    expect(counts(h)).toMatch(/0 parsed, 0 appended, 3 unchanged, 2 dropped/);
+    expectFresh(h);
+    expect(listId(h)).toBe(base);
+    expect(patchOf(h).gone.sort()).toEqual([`claude:${uuid(2)}`, `pi:${uuid(5)}`, `pi:${uuid(7)}`].sort());
+    expect(run(h, ['resolve', '-a', 'quokka']).code).toBe(1);
+  });
+
+  it('a new session whose id begins as another\'s (its short id, or theirs, would be longer), or a gone one whose short id is, rewrites the listing', () => {
+    const h = store();
+    views(h);
+    const list = listId(h);
+    // 00000004-… is listed: 00000004-3333-… shares its first 8 characters
+    const twin = `${uuid(4).slice(0, 9)}3333-4333-8333-333333333333`;
+    write(h, `.pi/agent/sessions/--tmp-twin--/2026-05-01T10-00-00-000Z_${twin}.jsonl`, piHeader(twin, '/tmp/twin', ts(14)) + piMessage('twin prompt', ts(14), 1));
+    expectBuilt(h);
+    expect(listId(h)).not.toBe(list);
+    expect(exists(h, 'list.patch')).toBe(false);
+    const shorts = new Map(ok(h, ['rows', '-a']).trim().split('\n').map((l) => [l.split('\t')[0], l.split('\t')[1]]));
+    expect(shorts.get(`pi:${twin}`)).toBe(twin.slice(0, 10));
+    expect(shorts.get(`pi:${uuid(4)}`)).toBe(uuid(4).slice(0, 10));
+
+    // the twin goes: pi 4's short id is 8 characters again
+    const again = listId(h);
+    fs.rmSync(path.join(h, `.pi/agent/sessions/--tmp-twin--/2026-05-01T10-00-00-000Z_${twin}.jsonl`));
+    expectBuilt(h);
+    expect(listId(h)).not.toBe(again);
+    expect(keys(ok(h, ['rows', '-a']))).not.toContain(`pi:${twin}`);
   });
 
   it('a grown file whose sessions change (a pi header only now complete) takes the full path', () => {

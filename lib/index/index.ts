@@ -83,7 +83,7 @@ import { shortIds } from '../select/filter.js';
 import { tryLock, unlock, waitUnlocked } from './lock.js';
 import { byRecency, OrderedStream, planOrder } from './stream.js';
 import { closeRowBin, openRowBin, rowBinChunks, type RowBin } from './rowbin.js';
-import { applyStats, emptyOver, fitsCheck, overBytes, overlayRows, overWith, readOver, type Over, type OverStat } from './overlay.js';
+import { applyStats, emptyOver, fitsCheck, freshShorts, overBytes, overlayRows, overWith, readOver, type Over, type OverStat } from './overlay.js';
 import { PairedShardWriter, ShardWriter } from './shardwriter.js';
 import { memberLine, promptLine, promptsFile, promptsHead, PROMPTS_TAIL, reviveEntry, sameList, shardHeadOf, shardToken, stateHead } from './promptfile.js';
 import { readShardText, shardEntry, writeShardFiles, type ShardText } from './shardtext.js';
@@ -101,9 +101,10 @@ const GC_GROWTH = Number(process.env.RESUME_GC_GROWTH) || 16 << 20;
  * Bump when any parser changes what it extracts, or the cache's layout changes (12: 256 state shards,
  * list.patch, no files.json; 14: check.bin's names in the directory of the one before written
  * short; 16: as many state shards as the sources call for; 17: the listing's held keys include those
- * of adapters with `holds`): older caches are discarded and rebuilt.
+ * of adapters with `holds`; 18: those of threads named as parents that no session has yet, as a new
+ * session may now be patched over the listing): older caches are discarded and rebuilt.
  */
-export const INDEX_VERSION = 17;
+export const INDEX_VERSION = 18;
 /**
  * The state shards' and prompt files' own version. They hold what parsing the sources found; a
  * change to the listing files alone (INDEX_VERSION) keeps them, so the first run after it writes
@@ -309,6 +310,8 @@ export interface IndexFiles {
   over: string;
   /** list.idx: each session's byte range in list.json */
   idx: string;
+  /** links.bin: the link keys of the listing's sessions of linked harnesses, hashed (linkKeys) */
+  links: string;
   check: string;
   dirs: string;
   lock: string;
@@ -319,7 +322,7 @@ export function indexFiles(ctx: Ctx): IndexFiles {
   const dir = cacheDir(ctx);
   const j = (n: string) => path.join(dir, n);
   return {
-    dir, list: j('list.json'), rows: j('rows.json'), rowbin: j('rows.bin'), patch: j('list.patch'), over: overFileOf(j('check.bin')), idx: j('list.idx'), check: j('check.bin'),
+    dir, list: j('list.json'), rows: j('rows.json'), rowbin: j('rows.bin'), patch: j('list.patch'), over: overFileOf(j('check.bin')), idx: j('list.idx'), links: j('links.bin'), check: j('check.bin'),
     dirs: j('dirs.json'), lock: j('index.lock'), state: j('state'),
   };
 }
@@ -1620,8 +1623,8 @@ async function build(ctx: Ctx, opts: IndexOptions, files: IndexFiles, want: 'ful
   let carried: Record<string, Entry> = {};
   /** the finish states of the changed sources of a harness with `refinish`, from before their parse */
   let before = new Map<string, unknown>();
-  if (prev && layout !== null && !opts.rebuild && !opts.harnesses && !opts.withEntries && changedPaths.size > 0 && gonePaths.length === 0) {
-    const r = await appendPatch(ctx, opts, files, want, stored!, prev, served, disc, meta, changedPaths, skipped, counts, roots, layout);
+  if (prev && layout !== null && !opts.rebuild && !opts.harnesses && !opts.withEntries && changedPaths.size + gonePaths.length > 0) {
+    const r = await appendPatch(ctx, opts, files, want, stored!, prev, served, disc, meta, changedPaths, gonePaths, skipped, counts, roots, layout);
     if (r && 'result' in r) {
       appends++;
       return r.result;
@@ -2002,19 +2005,27 @@ function newBuildId(): string {
  */
 async function appendPatch(
   ctx: Ctx, opts: IndexOptions, files: IndexFiles, want: 'full' | 'rows', stored: StoredCheck, prev: Map<string, PrevStat>, served: boolean,
-  sources: Discovered, meta: AdapterMeta[], changed: Set<string>, skipped: Skipped, counts: IndexResult['counts'], roots: Map<Harness, Root[]>, count: number,
+  sources: Discovered, meta: AdapterMeta[], changed: Set<string>, gone: string[], skipped: Skipped, counts: IndexResult['counts'], roots: Map<Harness, Root[]>, count: number,
 ): Promise<{ result: AnyResult } | { parsed: Record<string, Entry>; before: Map<string, unknown> } | null> {
-  // the changed sources' shards (as lines: only the changed entries are parsed), and the sources
-  // looked up by path: those the shards hold (the changed ones among them), not a map of every source
-  const shards = new Set([...changed].map((p) => shardOf(p, count)));
-  const { old, texts, held } = loadChanged(files.state, count, shards, changed);
-  const byPath = sources.pick(held);
+  // the changed and gone sources' shards (as lines: only their entries are parsed), and the sources
+  // looked up by path: those the shards hold and the changed ones, not a map of every source
+  const shards = new Set([...changed, ...gone].map((p) => shardOf(p, count)));
+  const { old, texts, held } = loadChanged(files.state, count, shards, new Set([...changed, ...gone]));
+  const byPath = sources.pick(new Set([...held, ...changed]));
+  /** a source new since the stored build (its sessions are new to the listing) */
+  const added = new Set([...changed].filter((p) => !prev.has(p)));
+  const isNew = (p: string) => added.has(p);
+  // (a new or gone source: the state keeps its shard count only while it suits the sources)
+  if ((gone.length || added.size) && !shardsFit(count, sources.count)) return null;
+  const patchable = (h: Harness) => {
+    const a = ADAPTERS.find((x) => x.name === h);
+    return !!a && (!!a.refinish || (!!a.perSource && (!a.finish || !!a.linked)));
+  };
   for (const p of changed) {
     const f = byPath.get(p);
-    if (!f || prev.get(p)?.harness !== f.src.harness) return null;
-    const a = ADAPTERS.find((x) => x.name === f.src.harness);
-    if (!a?.refinish && (!a?.perSource || (a.finish && !a.linked))) return null;
+    if (!f || (!isNew(p) && prev.get(p)!.harness !== f.src.harness) || !patchable(f.src.harness)) return null;
   }
+  for (const p of gone) if (!patchable(prev.get(p)!.harness) || byPath.has(p)) return null;
   const head = readHead(files.list);
   if (!head || head.v !== INDEX_VERSION || !head.hold) return null;
   let cur: ListPatch | null = null;
@@ -2026,11 +2037,16 @@ async function appendPatch(
   const bin = openRowBinFile(files.rowbin, stored.fileId, ctx.home);
   if (!bin) return null;
   const hold = new Set(head.hold);
-  for (const p of changed) {
+  for (const p of [...changed, ...gone]) {
+    // (a new source's entry, if its shard has one, is of a run that died before writing the listing)
+    if (isNew(p)) {
+      delete old[p];
+      continue;
+    }
     const e = old[p];
     // the entry the stored build used: its stat is the one check.bin recorded (a run that died
     // after writing the shards leaves a newer one, which the stored listing does not show)
-    if (!e || e.error || e.src?.harness !== byPath.get(p)!.src.harness || !sameStat(e, prev.get(p)) || !Array.isArray(e.sessions)) return null;
+    if (!e || e.error || e.src?.harness !== prev.get(p)!.harness || !sameStat(e, prev.get(p)) || !Array.isArray(e.sessions)) return null;
     // (of a harness with `refinish`, a held session stops the patch when the change reaches
     // further: refinish tells)
     const refines = !!ADAPTERS.find((x) => x.name === e.src.harness)?.refinish;
@@ -2041,7 +2057,7 @@ async function appendPatch(
   const mine = { ...counts, parsed: 0, appended: 0, bytes: 0 };
   const jobs = [...changed].map((p) => jobFor(byPath.get(p)!, old[p], mine));
   // (a parse continues a stored state in place)
-  const before = finishStatesOf(changed, old);
+  const before = finishStatesOf([...changed, ...gone], old);
   const parsed: Record<string, Entry> = {};
   await runJobs(jobs, ctx, opts, (job, r) => {
     if (r.error) return;
@@ -2057,13 +2073,39 @@ async function appendPatch(
     return { parsed, before };
   };
 
-  // the same sessions, with the same links, as before
+  // the same sessions, with the same links, as before (a new source's are new to the listing; a
+  // gone source's leave it)
   const put: Session[] = [];
+  const harnessOfPath = (p: string) => byPath.get(p)?.src.harness ?? prev.get(p)!.harness;
   const scoped = new Set<Harness>();
-  for (const p of changed) if (ADAPTERS.find((x) => x.name === byPath.get(p)!.src.harness)?.refinish) scoped.add(byPath.get(p)!.src.harness);
+  for (const p of [...changed, ...gone]) if (ADAPTERS.find((x) => x.name === harnessOfPath(p))?.refinish) scoped.add(harnessOfPath(p));
+  const goneKeys: string[] = [];
+  for (const p of gone) for (const s of old[p]!.sessions) goneKeys.push(keyOf(s));
+  let taken: Uint32Array | 'none' | undefined;
+  const newLinks = new Set<number>();
   for (const p of changed) {
     const n = parsed[p];
     if (!n) return handOn();
+    if (isNew(p)) {
+      if (new Set(n.sessions.map(keyOf)).size !== n.sessions.length) return handOn();
+      // of a linked harness: no fork, and its link keys taken by no other session (links.bin)
+      if (ADAPTERS.find((x) => x.name === harnessOfPath(p))?.linked) {
+        for (const s of n.sessions) {
+          if (s.forkedFrom) return handOn();
+          if (!s.link) continue;
+          taken ??= readLinkKeys(files.links, head.id) ?? 'none';
+          const h = linkHash(s);
+          if (taken === 'none' || hasSorted(taken, h) || newLinks.has(h) || cur?.put.some((x) => x.harness === s.harness && x.link === s.link)) return handOn();
+          newLinks.add(h);
+        }
+      }
+      if (scoped.has(harnessOfPath(p))) continue;
+      for (const s of n.sessions) {
+        const { allPrompts: _, ...whole } = s;
+        put.push({ ...whole, key: keyOf(s) });
+      }
+      continue;
+    }
     const before = new Map(old[p]!.sessions.map((s) => [keyOf(s), s]));
     if (before.size !== old[p]!.sessions.length || n.sessions.length !== before.size) return handOn();
     const seen = new Set<string>();
@@ -2080,7 +2122,7 @@ async function appendPatch(
   // a harness with `refinish`: its finish pass over what the change concerns (its changed files and
   // any other whose row changes with them, which stand as stored and are put over the listing too)
   for (const h of scoped) {
-    const r = refinishOf(ctx, h, [...changed].filter((p) => byPath.get(p)!.src.harness === h), before, parsed, old, {
+    const r = refinishOf(ctx, h, [...changed, ...gone].filter((p) => harnessOfPath(p) === h), before, parsed, old, {
       listed: null,
       held: (key) => hold.has(key),
       // (check.bin's: an append's sources are the stored ones)
@@ -2098,6 +2140,7 @@ async function appendPatch(
   // as found) and the patch carries no stats
   if (put.length > PATCH_MAX_SESSIONS) return handOn();
   const keys = new Set(put.map((s) => s.key));
+  if (goneKeys.some((k) => keys.has(k))) return handOn();
   const over = stored.over ?? emptyOver(stored.fileId);
   const asStored = served && !sources.metaChanged;
   const stats = new Map<number, Buffer>();
@@ -2108,16 +2151,23 @@ async function appendPatch(
       stats.set(i, nums.subarray(i * 24, i * 24 + 24));
     }
   }
+  // a new session's short id: only when it makes no other longer (freshShorts)
+  const fresh = freshShorts(bin, over, new Map(put.filter((s) => isNew(s.file)).map((s) => [s.key, s.id])));
+  if (!fresh) return handOn();
   const id = newBuildId();
-  const made = overWith(bin, asStored ? over : { ...over, statAt: new Uint32Array(0), stats: Buffer.alloc(0) }, id, ctx.home, put, stats);
+  const made = overWith(bin, asStored ? over : { ...over, statAt: new Uint32Array(0), stats: Buffer.alloc(0) }, id, ctx.home, put, stats, fresh, goneKeys);
   if (!made || made.over.statAt.length > PATCH_MAX_SESSIONS * 4) return handOn();
   const { over: next, shorts } = made;
 
   // list.patch: the one in force with these sessions put over it
-  const patch: ListPatch = { v: INDEX_VERSION, id, base: head.id, built: Date.now(), skipped, drop: [...new Set([...(cur?.drop ?? []), ...keys])], put: [], short: [] };
+  const patch: ListPatch = { v: INDEX_VERSION, id, base: head.id, built: Date.now(), skipped, drop: [...new Set([...(cur?.drop ?? []), ...keys, ...goneKeys])], put: [], short: [] };
+  const out = new Set([...keys, ...goneKeys]);
+  // (gone: this run's, and the patch's own that no session is put for again)
+  const goneNow = [...new Set([...(cur?.gone ?? []).filter((k) => !keys.has(k)), ...goneKeys])];
+  if (goneNow.length) patch.gone = goneNow;
   if (cur) {
     for (let i = 0; i < cur.put.length; i++) {
-      if (keys.has(cur.put[i]!.key)) continue;
+      if (out.has(cur.put[i]!.key)) continue;
       patch.put.push(cur.put[i]!);
       patch.short.push(cur.short[i]!);
     }
@@ -2146,6 +2196,7 @@ async function appendPatch(
   }
   handOn();
   counts.reused = sources.count - changed.size;
+  counts.dropped = gone.length;
   if (want === 'rows' && opts.rowBin && overlayRows(bin, next)) return { result: { sessions: [], rowBin: bin, skipped, counts, roots, changed: true } };
   closeRowBin(bin);
   const l = readListing(files, want, id);
@@ -2196,9 +2247,13 @@ function loadChanged(stateDir: string, count: number, shards: Set<number>, chang
 function writeChanged(stateDir: string, count: number, shards: Set<number>, texts: Map<number, ShardText>, old: Record<string, Entry>, parsed: Record<string, Entry>, found: Map<string, Found>): void {
   for (const n of shards) {
     const t = texts.get(n);
+    // (a new source's entry goes after the others)
+    const mine = Object.keys(parsed).filter((p) => shardOf(p, count) === n);
     if (!t) {
+      const added = mine.filter((p) => !(p in old));
       const entries: Record<string, Entry> = {};
       for (const [p, e] of Object.entries(old)) if (shardOf(p, count) === n && found.has(p)) entries[p] = parsed[p] ?? e;
+      for (const p of added) entries[p] = parsed[p]!;
       writeShard(stateDir, n, count, entries, Object.keys(entries));
       continue;
     }
@@ -2222,6 +2277,13 @@ function writeChanged(stateDir: string, count: number, shards: Set<number>, text
       const line = e ? (kept && samePrompts(old[p], e) ? kept : promptLine(p, e)) : (kept ?? promptLine(p, (shardEntry(t, i) as Entry | null) ?? undefined));
       if (e && same && line !== kept && !kept!.equals(Buffer.from(line as string, 'utf8'))) same = false;
       prompts.push(line);
+    }
+    const listed = new Set(t.paths);
+    for (const p of mine) {
+      if (listed.has(p)) continue;
+      members.push(memberLine(p, parsed[p]!));
+      prompts.push(promptLine(p, parsed[p]!));
+      same = false;
     }
     writeShardFiles(shardFile(stateDir, n), promptsFile(stateDir, n), STATE_VERSION, count, members, same ? { same: t.tok } : prompts, debugWrite);
   }
@@ -2262,6 +2324,52 @@ function foundOf(found: Found[], paths: Set<string>, out = new Map<string, Found
 function debugWrite(err: unknown): void {
   // A cache we cannot write only costs speed next time.
   if (process.env.RESUME_DEBUG) process.stderr.write(`resume: cannot write index: ${(err as Error).message}\n`);
+}
+
+/** A session's link key as links.bin holds it: of its harness, hashed. */
+const linkHash = (s: Pick<Session, 'harness' | 'link'>): number => fnv1a(Buffer.from(`${s.harness}\0${s.link}`, 'utf8'));
+
+/**
+ * links.bin: `l<version> <build id>\n`, then the link keys (`link`) of the build's sessions of
+ * linked harnesses, hashed (u32 LE, ascending). A new file of a linked harness is patched over the
+ * listing only when its sessions' keys are none of these (or of the patch's sessions): else it may
+ * be a fork, which only the finish pass over the listing tells. A collision only sends it the full way.
+ */
+function linkKeys(id: string, sessions: Session[]): Buffer {
+  const linked = new Set<string>(ADAPTERS.filter((a) => a.linked).map((a) => a.name));
+  const hs = Uint32Array.from(sessions.filter((s) => linked.has(s.harness) && s.link).map(linkHash)).sort();
+  const head = Buffer.from(`l${INDEX_VERSION} ${id}\n`, 'latin1');
+  const body = Buffer.alloc(hs.length * 4);
+  for (let i = 0; i < hs.length; i++) body.writeUInt32LE(hs[i]!, i * 4);
+  return Buffer.concat([head, body]);
+}
+
+/** links.bin of build `id`: its hashes, or null when it is missing, damaged or of another build. */
+function readLinkKeys(file: string, id: string): Uint32Array | null {
+  let buf: Buffer;
+  try {
+    buf = fs.readFileSync(file);
+  } catch {
+    return null;
+  }
+  const nl = buf.indexOf(10);
+  if (nl < 0 || buf.toString('latin1', 0, nl) !== `l${INDEX_VERSION} ${id}` || (buf.length - nl - 1) % 4) return null;
+  const out = new Uint32Array((buf.length - nl - 1) / 4);
+  for (let i = 0; i < out.length; i++) out[i] = buf.readUInt32LE(nl + 1 + i * 4);
+  return out;
+}
+
+/** Binary search of an ascending array. */
+function hasSorted(xs: Uint32Array, x: number): boolean {
+  let lo = 0;
+  let hi = xs.length - 1;
+  while (lo <= hi) {
+    const m = (lo + hi) >> 1;
+    if (xs[m] === x) return true;
+    if (xs[m]! < x) lo = m + 1;
+    else hi = m - 1;
+  }
+  return false;
 }
 
 /**
@@ -2318,6 +2426,12 @@ function writeListing(files: IndexFiles, found: Found[], sessions: Session[], sk
     // only costs speed: a lookup without it reads the whole listing (one of another build is not used)
   }
   writeAtomic(files.rows, chunks((s) => listed(s, shorts.get(s.id) ?? s.id)));
+  try {
+    writeAtomic(files.links, linkKeys(id, sessions));
+  } catch {
+    // only costs speed: a new session of a linked harness then takes the full way
+    removeFile(files.links);
+  }
   const bin = rowBinChunks(id, home, sessions.map((s) => ({ s, short: shorts.get(s.id) ?? s.id })));
   if (bin) writeAtomic(files.rowbin, bin);
   else removeFile(files.rowbin);

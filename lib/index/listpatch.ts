@@ -3,13 +3,14 @@
 //
 // The file is one JSON document:
 //   {"v": INDEX_VERSION, "id": <build id>, "base": <build id of list.json and rows.json>,
-//    "built": <ms>, "skipped": {...}, "drop": [<key>...], "put": [<Session>...], "short": [<id>...]}
+//    "built": <ms>, "skipped": {...}, "drop": [<key>...], "put": [<Session>...], "short": [<id>...],
+//    "gone": [<key>...]}
 // The listing of build `id` is the base listing without the sessions whose key is in `drop`, with
 // `put` added (whole sessions, without `allPrompts`, as list.json holds them; `short[i]` is the short
 // id of `put[i]`, for the rows of rows.json), sorted by `byRecency` as a build sorts it. Every key of
-// `put` is in `drop` and no key is put twice, so a key is listed once; and, as an append never takes
-// a session away (one that goes takes the full path), every dropped key is put again. A patch that
-// breaks this, or any other malformed one, is not applied at all.
+// `put` is in `drop` (a session new to the listing too) and no key is put twice, so a key is listed
+// once; every other dropped key is in `gone` (a session whose file went away), and no key is in
+// both. A patch that breaks this, or any other malformed one, is not applied at all.
 //
 // The same module reads the head of list.json (its first line: version, build id, and the keys a
 // patch may not touch), which an append needs without parsing the listing. Its change to rows.bin
@@ -32,6 +33,8 @@ export interface ListPatch<K = unknown> {
   drop: string[];
   put: Session[];
   short: string[];
+  /** the dropped keys not put again (sessions gone) */
+  gone?: string[];
 }
 
 /** A patch read and checked for shape (see the top); null when missing or malformed. */
@@ -59,7 +62,15 @@ export function readPatch(file: string, version: number): ListPatch | null {
     if (!drop.has(s.key) || put.has(s.key)) return null;
     put.add(s.key);
   }
-  return put.size === drop.size ? p : null;
+  const gone = new Set<string>();
+  if (p.gone !== undefined) {
+    if (!Array.isArray(p.gone)) return null;
+    for (const k of p.gone) {
+      if (typeof k !== 'string' || !drop.has(k) || put.has(k) || gone.has(k)) return null;
+      gone.add(k);
+    }
+  }
+  return put.size + gone.size === drop.size ? p : null;
 }
 
 /** The base listing with the patch applied: dropped keys out, put sessions in, sorted as a build sorts. */

@@ -377,13 +377,64 @@ export function splitRecords(body: Buffer): Buffer[] {
  * short ids. Null when a key is not listed exactly once, a row cannot be rendered as a record, or
  * the order cannot be told from the bytes.
  */
-export function overWith(r: RowBin, o: Over, id: string, home: string, put: Listed[], stats: Map<number, Buffer>): { over: Over; shorts: string[] } | null {
-  const where = findKeys(r, o, new Set(put.map((s) => s.key)));
+export function overWith(
+  r: RowBin, o: Over, id: string, home: string, put: Listed[], stats: Map<number, Buffer>, fresh: Map<string, string> = new Map(), gone: string[] = [],
+): { over: Over; shorts: string[] } | null {
+  const where = findKeys(r, o, new Set([...put.filter((s) => !fresh.has(s.key)).map((s) => s.key), ...gone]));
   if (!where) return null;
-  const shorts = put.map((s) => where.get(s.key)!.short);
-  const rendered = rowBinChunks('-', home, put.map((s, i) => ({ s, short: shorts[i]! })));
-  const one = rendered && splitRecords(rendered[1]!);
+  // a session gone whose short id is longer than the least made others' longer: they would be shorter now
+  for (const k of gone) if (where.get(k)!.short.length > MIN_SHORT) return null;
+  const shorts = put.map((s) => fresh.get(s.key) ?? where.get(s.key)!.short);
+  // (nothing put: sessions only gone)
+  const rendered = put.length ? rowBinChunks('-', home, put.map((s, i) => ({ s, short: shorts[i]! }))) : null;
+  const one = put.length ? rendered && splitRecords(rendered[1]!) : [];
   if (!one || one.length !== put.length) return null;
   const over = nextOver(r, o, id, where, one, stats);
   return over && { over, shorts };
+}
+
+/** The least length of a short id (lib/select/filter.ts shortIds). */
+const MIN_SHORT = 8;
+
+/**
+ * Short ids for sessions new to the listing of build `o.id` (rows.bin `r` of `o.base`, not
+ * overlaid, and the patch), by the rule of shortIds, when they change no one else's: each new id's
+ * first 8 characters begin no other id listed, nor another new one. Its short id is then those
+ * characters, and no other grows. Null when one does (the listing is then written whole).
+ */
+export function freshShorts(r: RowBin, o: Over, ids: Map<string, string>): Map<string, string> | null {
+  const out = new Map<string, string>();
+  const heads = [...ids].map(([key, sid]) => [key, sid.slice(0, MIN_SHORT)] as const);
+  for (const [key, head] of heads) {
+    if (heads.some(([k, h]) => k !== key && (h.startsWith(head) || head.startsWith(h)))) return null;
+    const idOf = (k: string) => k.slice(k.indexOf(':') + 1);
+    // the patch's records (few), each read
+    for (let i = 0; i < o.recAt.length; i++) if (idOf(recordKey(o.recs, o.recAt[i]!)[0]).startsWith(head)) return null;
+    // rows.bin's, searched as bytes (`:` and the id's head), each hit's record read
+    const dropped = new Set(o.drop);
+    const loc = locator(r);
+    for (const p of fileFind(r, Buffer.from(`:${head}`, 'utf8'))) {
+      const k = recordHolding(r.at, p);
+      if (k < 0 || dropped.has(k)) continue;
+      const rec = loc(r, k);
+      if (idOf(keyShort(rec.buf, rec.a, rec.b)[0]).startsWith(head)) return null;
+    }
+    out.set(key, head);
+  }
+  return out;
+}
+
+/** The record that holds byte `p` (the last whose offset is at or before it), or -1. */
+function recordHolding(at: Uint32Array, p: number): number {
+  let lo = 0;
+  let hi = at.length - 1;
+  let found = -1;
+  while (lo <= hi) {
+    const m = (lo + hi) >> 1;
+    if (at[m]! <= p) {
+      found = m;
+      lo = m + 1;
+    } else hi = m - 1;
+  }
+  return found;
 }

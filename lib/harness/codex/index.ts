@@ -477,6 +477,9 @@ function refinish(changes: FinishChange<any>[], io: RefinishIO<any>): { files: s
     }
     if (c.after) files.add(c.src.path);
     if (!sameInputs(c.before, c.after)) for (const st of [c.before, c.after]) if (st?.id) ids.add(st.id);
+    // a thread that appears or goes with a fork or spawn link: what `holds` names changes with it,
+    // which only an update that writes the listing records
+    if (!io.listed && (!c.before || !c.after) && [c.before, c.after].some((st) => st?.forkedFrom || st?.parent)) return null;
   }
   // the rollout named for a thread (Codex names it by the lower-case id its session_meta holds):
   // undefined when none is, null when two are
@@ -490,7 +493,11 @@ function refinish(changes: FinishChange<any>[], io: RefinishIO<any>): { files: s
   };
   const gone = (p: string) => changed.get(p)?.after === null;
   for (const id of ids) if (fileOf(id) === null) return null;
-  for (const p of files) if (fileOf(codexIdFromPath(p) ?? '') === null) return null;
+  // (a rollout named for the thread of another: a copy, new or stored)
+  for (const p of files) {
+    const f = fileOf(codexIdFromPath(p) ?? '');
+    if (f === null || (f !== undefined && f !== p)) return null;
+  }
   if (io.listed) {
     for (const s of io.listed) {
       if ((ids.has(s.id) || (s.forkedFrom && ids.has(s.forkedFrom)) || (s.parent && ids.has(s.parent))) && !gone(s.file)) files.add(s.file);
@@ -546,7 +553,10 @@ function refinish(changes: FinishChange<any>[], io: RefinishIO<any>): { files: s
   return { files: [...files], sessions: codex.finish!(sessions, io.ctx, states) };
 }
 
-/** Threads whose rows a change to them can change too: those another thread forks or spawns from. */
+/**
+ * Threads whose rows a change to them can change too: those another thread forks or spawns from,
+ * listed or not (a thread that appears with that id changes its forks' rows).
+ */
 function holds(sessions: Session[]): string[] {
   const named = new Set<string>();
   for (const s of sessions) {
@@ -554,9 +564,7 @@ function holds(sessions: Session[]): string[] {
     if (s.forkedFrom) named.add(s.forkedFrom);
     if (s.parent) named.add(s.parent);
   }
-  const out: string[] = [];
-  for (const s of sessions) if (s.harness === 'codex' && named.has(s.id)) out.push(s.key);
-  return out;
+  return [...named].map((id) => `codex:${id}`);
 }
 
 function codexHome(ctx: Ctx): Root {
