@@ -83,7 +83,7 @@ import { shortIds } from '../select/filter.js';
 import { tryLock, unlock, waitUnlocked } from './lock.js';
 import { byRecency, OrderedStream, planOrder } from './stream.js';
 import { closeRowBin, openRowBin, rowBinChunks, type RowBin } from './rowbin.js';
-import { applyStats, emptyOver, fitsCheck, freshShorts, overBytes, overlayRows, overWith, readOver, type Over, type OverStat } from './overlay.js';
+import { applyStats, emptyOver, fitsCheck, freshShorts, overBytes, overlayRows, overWith, readOver, recordAt, type Over, type OverStat } from './overlay.js';
 import { PairedShardWriter, ShardWriter } from './shardwriter.js';
 import { memberLine, promptLine, promptsFile, promptsHead, PROMPTS_TAIL, reviveEntry, sameList, shardHeadOf, shardToken, stateHead } from './promptfile.js';
 import { readShardText, shardEntry, writeShardFiles, type ShardText } from './shardtext.js';
@@ -2095,7 +2095,7 @@ async function appendPatch(
           if (!s.link) continue;
           taken ??= readLinkKeys(files.links, head.id) ?? 'none';
           const h = linkHash(s);
-          if (taken === 'none' || hasSorted(taken, h) || newLinks.has(h) || cur?.put.some((x) => x.harness === s.harness && x.link === s.link)) return handOn();
+          if (taken === 'none' || recordAt(taken, h) >= 0 || newLinks.has(h) || cur?.put.some((x) => x.harness === s.harness && x.link === s.link)) return handOn();
           newLinks.add(h);
         }
       }
@@ -2357,19 +2357,6 @@ function readLinkKeys(file: string, id: string): Uint32Array | null {
   const out = new Uint32Array((buf.length - nl - 1) / 4);
   for (let i = 0; i < out.length; i++) out[i] = buf.readUInt32LE(nl + 1 + i * 4);
   return out;
-}
-
-/** Binary search of an ascending array. */
-function hasSorted(xs: Uint32Array, x: number): boolean {
-  let lo = 0;
-  let hi = xs.length - 1;
-  while (lo <= hi) {
-    const m = (lo + hi) >> 1;
-    if (xs[m] === x) return true;
-    if (xs[m]! < x) lo = m + 1;
-    else hi = m - 1;
-  }
-  return false;
 }
 
 /**

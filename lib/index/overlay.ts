@@ -226,8 +226,8 @@ export function findKeys(r: RowBin, o: Over, keys: Set<string>): Map<string, Hel
   return out;
 }
 
-/** The record starting at byte `p` (binary search of rows.bin's offsets, ascending), or -1. */
-function recordAt(at: Uint32Array, p: number): number {
+/** Where `p` is in an ascending array (the record starting at byte `p`, of rows.bin's offsets), or -1. */
+export function recordAt(at: Uint32Array, p: number): number {
   let lo = 0;
   let hi = at.length - 1;
   while (lo <= hi) {
