@@ -271,6 +271,28 @@ describe('an append patches the listing', () => {
     expect(run(h, ['resolve', '-a', 'quokka']).code).toBe(1);
   });
 
+  it('links.bin missing, damaged or of another build: a new Claude session goes the full way, and the listing is right', () => {
+    const h = store();
+    views(h);
+    const links = path.join(cache(h), 'links.bin');
+    const good = fs.readFileSync(links);
+    expect(good.toString('latin1', 0, good.indexOf(10))).toBe(`l${INDEX_VERSION} ${listId(h)}`);
+    const bad = [null, Buffer.from('garbage'), good.subarray(0, good.length - 1), Buffer.concat([Buffer.from(`l${INDEX_VERSION} another-build\n`), good.subarray(good.indexOf(10) + 1)])];
+    let n = 20;
+    for (const b of bad) {
+      const list = listId(h);
+      if (b) fs.writeFileSync(links, b);
+      else fs.rmSync(links, { force: true });
+      write(h, claudeFile(h, n), claudeLine(uuid(n), `/tmp/p${n}`, `claude prompt ${n}`, ts(20)));
+      expectFresh(h);
+      expect(listId(h)).not.toBe(list);
+      expect(exists(h, 'list.patch')).toBe(false);
+      // written again with the listing
+      expect(read(h, 'links.bin').toString('latin1', 0, read(h, 'links.bin').indexOf(10))).toBe(`l${INDEX_VERSION} ${listId(h)}`);
+      n++;
+    }
+  });
+
   it('a new session whose id begins as another\'s (its short id, or theirs, would be longer), or a gone one whose short id is, rewrites the listing', () => {
     const h = store();
     views(h);
@@ -430,8 +452,13 @@ describe('a patch is used only when it is sound and of the build check.bin names
       JSON.stringify({ ...p, id: 'another-build' }),
       // a put key it does not drop would list a session twice
       JSON.stringify({ ...p, drop: [] }),
-      // nor take a session away (an append never does)
+      // nor take a session away that it does not say is gone
       JSON.stringify({ ...p, drop: [...p.drop, `claude:${uuid(2)}`] }),
+      // and what it says is gone it drops, and does not put again
+      JSON.stringify({ ...p, gone: [`claude:${uuid(2)}`] }),
+      JSON.stringify({ ...p, drop: [...p.drop, `claude:${uuid(2)}`], gone: [`claude:${uuid(2)}`, `claude:${uuid(2)}`] }),
+      JSON.stringify({ ...p, gone: p.put.map((x: { key: string }) => x.key) }),
+      JSON.stringify({ ...p, gone: 'claude' }),
       JSON.stringify({ ...p, short: [] }),
       JSON.stringify({ ...p, put: [...p.put, p.put[0]], short: [...p.short, p.short[0]] }),
     ];
