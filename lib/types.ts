@@ -121,11 +121,12 @@ export interface RefinishIO<S> {
   ctx: Ctx;
   /**
    * This harness's sessions in the stored listing. Null when the update does not read the listing:
-   * `held` then tells the keys that `holds` named in it, whose sessions are read by the finish pass
-   * of sessions in other files (which, without the listing, cannot be found: null then).
+   * `reached` then tells, of a key that `holds` named, the files of the sessions whose finish pass
+   * reads it (as the listing was written: undefined when the key reaches none, null when that
+   * cannot be told).
    */
   listed: Session[] | null;
-  held(key: string): boolean;
+  reached(key: string): string[] | null | undefined;
   /** the paths of this harness's sources whose file name contains `part` */
   find(part: string): string[];
   /** The stored entries of these unchanged sources (their states, their sessions before the finish pass); one that cannot be read is left out. */
@@ -209,11 +210,12 @@ export interface Adapter<S extends LineState = LineState, N extends string = Har
    */
   refinish?(changes: FinishChange<S>[], io: RefinishIO<S>): { files: string[]; sessions: SessionCore[] } | null;
   /**
-   * With `refinish`: the keys of stored sessions whose change reaches sessions of other files
-   * through the finish pass (a thread with forks). An update that does not read the listing leaves
-   * them to one that does.
+   * With `refinish`: the keys whose change reaches sessions of other files through the finish pass
+   * (a thread with forks), each with those files. Written with the listing (reach.json), for
+   * updates that do not read it; a change that would change these relations must not be made
+   * without it (`refinish` returns null then).
    */
-  holds?(sessions: Session[]): string[];
+  holds?(sessions: Session[]): Map<string, string[]>;
   /** Sessions described by one source's state (0 or more). */
   sessions(state: S, src: Source): SessionCore[];
   /**

@@ -119,20 +119,28 @@ describe('a Codex change runs the finish pass over what it concerns (Adapter.ref
     expectFresh(h);
 
     // a prompt to it, the one the fork typed: the fork's own prompts are now copies of the parent's
-    // (its row changes with the parent's), so the listing is read and written again
+    // (its row changes with the parent's): the fork and the spawned thread, found in reach.json,
+    // are finished again and patched too
     fs.appendFileSync(path.join(h, rel(PARENT)), jsonl(user('fork own words', at(PARENT, 4))));
     expect(indexSparing(h, [rel(PARENT), rel(FORK), rel(SPAWNED), '.codex/session_index.jsonl'])).toMatch(/0 parsed, 1 appended/);
-    expect(listId(h)).not.toBe(list);
+    expect(listId(h)).toBe(list);
     expect(byId(h, FORK)).toMatchObject({ prompts: 0, firstPrompt: null });
     expectFresh(h);
 
     // the parent renamed: the fork, named as the parent was, is now listed by that name
-    list = listId(h);
     fs.appendFileSync(path.join(h, '.codex/session_index.jsonl'), name(PARENT, 'the parent renamed', 60));
     expect(indexSparing(h, [rel(PARENT), rel(FORK), rel(SPAWNED), '.codex/session_index.jsonl'])).toMatch(/0 parsed, 1 appended/);
-    expect(listId(h)).not.toBe(list);
+    expect(listId(h)).toBe(list);
     expect(byId(h, PARENT)).toMatchObject({ title: 'the parent renamed' });
     expect(byId(h, FORK)).toMatchObject({ title: 'the parent thread' });
+    expectFresh(h);
+
+    // reach.json missing (or damaged, or of another build): a change to the parent reads the listing
+    fs.rmSync(path.join(cache(h), 'reach.json'));
+    fs.appendFileSync(path.join(h, rel(PARENT)), jsonl(user('parent three', at(PARENT, 6))));
+    expect(indexSparing(h, [rel(PARENT), rel(FORK), rel(SPAWNED), '.codex/session_index.jsonl'])).toMatch(/0 parsed, 1 appended/);
+    expect(listId(h)).not.toBe(list);
+    expect(fs.existsSync(path.join(cache(h), 'reach.json'))).toBe(true);
     expectFresh(h);
 
     // a new thread with its auto title: patched over the listing too (its id's first 8 characters

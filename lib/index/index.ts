@@ -312,6 +312,8 @@ export interface IndexFiles {
   idx: string;
   /** links.bin: the link keys of the listing's sessions of linked harnesses, hashed (linkKeys) */
   links: string;
+  /** reach.json: what each key `Adapter.holds` names reaches (reachOf) */
+  reach: string;
   check: string;
   dirs: string;
   lock: string;
@@ -322,7 +324,7 @@ export function indexFiles(ctx: Ctx): IndexFiles {
   const dir = cacheDir(ctx);
   const j = (n: string) => path.join(dir, n);
   return {
-    dir, list: j('list.json'), rows: j('rows.json'), rowbin: j('rows.bin'), patch: j('list.patch'), over: overFileOf(j('check.bin')), idx: j('list.idx'), links: j('links.bin'), check: j('check.bin'),
+    dir, list: j('list.json'), rows: j('rows.json'), rowbin: j('rows.bin'), patch: j('list.patch'), over: overFileOf(j('check.bin')), idx: j('list.idx'), links: j('links.bin'), reach: j('reach.json'), check: j('check.bin'),
     dirs: j('dirs.json'), lock: j('index.lock'), state: j('state'),
   };
 }
@@ -1887,7 +1889,7 @@ async function build(ctx: Ctx, opts: IndexOptions, files: IndexFiles, want: 'ful
     for (const h of scopedHere) {
       const r = refinishOf(ctx, h, [...changedPaths, ...gonePaths].filter((p) => harnessOf.get(p) === h), before, entries, old, {
         listed: list!.sessions.filter((s) => s.harness === h),
-        held: () => false,
+        reached: () => undefined,
         find: (part) => found.filter((f) => f.src.harness === h && path.basename(f.src.path).includes(part)).map((f) => f.src.path),
         load,
       });
@@ -2082,6 +2084,7 @@ async function appendPatch(
   const goneKeys: string[] = [];
   for (const p of gone) for (const s of old[p]!.sessions) goneKeys.push(keyOf(s));
   let taken: Uint32Array | 'none' | undefined;
+  let reach: ((key: string) => string[] | undefined) | 'none' | undefined;
   const newLinks = new Set<number>();
   for (const p of changed) {
     const n = parsed[p];
@@ -2112,7 +2115,8 @@ async function appendPatch(
     for (const s of n.sessions) {
       const key = keyOf(s);
       const b = before.get(key);
-      if (!b || seen.has(key) || (b.link ?? null) !== (s.link ?? null) || (b.forkedFrom ?? null) !== (s.forkedFrom ?? null)) return handOn();
+      // (and the same parent: reach.json and the head's held keys record these relations)
+      if (!b || seen.has(key) || (b.link ?? null) !== (s.link ?? null) || (b.forkedFrom ?? null) !== (s.forkedFrom ?? null) || (b.parent ?? null) !== (s.parent ?? null)) return handOn();
       seen.add(key);
       if (scoped.has(byPath.get(p)!.src.harness)) continue;
       const { allPrompts: _, ...whole } = s;
@@ -2124,7 +2128,11 @@ async function appendPatch(
   for (const h of scoped) {
     const r = refinishOf(ctx, h, [...changed, ...gone].filter((p) => harnessOfPath(p) === h), before, parsed, old, {
       listed: null,
-      held: (key) => hold.has(key),
+      reached: (key) => {
+        if (!hold.has(key)) return undefined;
+        reach ??= readReach(files.reach, head.id) ?? 'none';
+        return reach === 'none' ? null : (reach(key) ?? null);
+      },
       // (check.bin's: an append's sources are the stored ones)
       find: (part) => storedFind(stored, h, part),
       load: (want) => loadChanged(files.state, count, new Set(want.map((p) => shardOf(p, count))), new Set(want)).old,
@@ -2344,6 +2352,34 @@ function linkKeys(id: string, sessions: Session[]): Buffer {
   return Buffer.concat([head, body]);
 }
 
+/**
+ * reach.json: `{"v": INDEX_VERSION, "id": <build id>, "reach": {<key>: [<file>…]}}`, what each key
+ * an adapter's `holds` names reaches (the files of the sessions whose finish pass reads it), for an
+ * update that does not read the listing. Written with the listing; the relations it records change
+ * only with a listing written whole (refinish refuses a change that would change them).
+ */
+function reachOf(id: string, sessions: Session[]): string {
+  const reach: Record<string, string[]> = {};
+  for (const a of ADAPTERS) if (a.holds) for (const [k, files] of a.holds(sessions)) reach[k] = files;
+  return JSON.stringify({ v: INDEX_VERSION, id, reach });
+}
+
+/** reach.json of build `id` as a lookup (undefined: the key reaches nothing); null when it is missing, damaged or of another build. */
+function readReach(file: string, id: string): ((key: string) => string[] | undefined) | null {
+  try {
+    const o = JSON.parse(fs.readFileSync(file, 'utf8')) as { v: number; id: string; reach: Record<string, unknown> };
+    if (!o || o.v !== INDEX_VERSION || o.id !== id || !o.reach || typeof o.reach !== 'object') return null;
+    const reach = o.reach;
+    return (key) => {
+      if (!Object.hasOwn(reach, key)) return undefined;
+      const v = reach[key];
+      return Array.isArray(v) && v.every((x) => typeof x === 'string') ? (v as string[]) : [];
+    };
+  } catch {
+    return null;
+  }
+}
+
 /** links.bin of build `id`: its hashes, or null when it is missing, damaged or of another build. */
 function readLinkKeys(file: string, id: string): Uint32Array | null {
   let buf: Buffer;
@@ -2372,7 +2408,7 @@ function holdKeys(sessions: Session[]): string[] {
     if (!linked.has(s.harness)) continue;
     if (s.forkedFrom || (s.link && n.get(`${s.harness}\0${s.link}`)! > 1)) out.push(s.key);
   }
-  for (const a of ADAPTERS) if (a.holds) out.push(...a.holds(sessions));
+  for (const a of ADAPTERS) if (a.holds) out.push(...a.holds(sessions).keys());
   return out;
 }
 
@@ -2418,6 +2454,12 @@ function writeListing(files: IndexFiles, found: Found[], sessions: Session[], sk
   } catch {
     // only costs speed: a new session of a linked harness then takes the full way
     removeFile(files.links);
+  }
+  try {
+    writeAtomic(files.reach, reachOf(id, sessions));
+  } catch {
+    // only costs speed: a change to a held key then reads the listing
+    removeFile(files.reach);
   }
   const bin = rowBinChunks(id, home, sessions.map((s) => ({ s, short: shorts.get(s.id) ?? s.id })));
   if (bin) writeAtomic(files.rowbin, bin);
@@ -2504,7 +2546,7 @@ function finishStatesOf(paths: Iterable<string>, old: Record<string, Entry>): Ma
  */
 function refinishOf(
   ctx: Ctx, h: Harness, paths: string[], before: Map<string, unknown>, entries: Record<string, Entry>, old: Record<string, Entry>,
-  io: { listed: Session[] | null; held: (key: string) => boolean; find: (part: string) => string[]; load: (paths: string[]) => Record<string, Entry> },
+  io: { listed: Session[] | null; reached: (key: string) => string[] | null | undefined; find: (part: string) => string[]; load: (paths: string[]) => Record<string, Entry> },
 ): { files: Set<string>; sessions: Session[] } | null {
   const a = ADAPTERS.find((x) => x.name === h)!;
   const changes = [];
@@ -2520,7 +2562,7 @@ function refinishOf(
     r = a.refinish!(changes, {
       ctx,
       listed: io.listed,
-      held: io.held,
+      reached: io.reached,
       find: io.find,
       load: (want) => {
         const got = io.load(want);

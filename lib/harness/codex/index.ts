@@ -504,10 +504,12 @@ function refinish(changes: FinishChange<any>[], io: RefinishIO<any>): { files: s
     }
   } else {
     for (const id of ids) {
-      // its forks and spawned threads are in the listing alone
-      if (io.held(`codex:${id}`)) return null;
       const f = fileOf(id);
       if (f && !gone(f)) files.add(f);
+      // its forks and spawned threads, as the listing was written
+      const r = io.reached(`codex:${id}`);
+      if (r === null) return null;
+      for (const c of r ?? []) if (!gone(c)) files.add(c);
     }
   }
   const states = new Map<string, { src: Source; state: any }>();
@@ -554,17 +556,23 @@ function refinish(changes: FinishChange<any>[], io: RefinishIO<any>): { files: s
 }
 
 /**
- * Threads whose rows a change to them can change too: those another thread forks or spawns from,
- * listed or not (a thread that appears with that id changes its forks' rows).
+ * Threads whose rows a change to them can change too, with the rollouts of those rows: the threads
+ * another forks or spawns from, listed or not (a thread that appears with that id changes its
+ * forks' rows).
  */
-function holds(sessions: Session[]): string[] {
-  const named = new Set<string>();
+function holds(sessions: Session[]): Map<string, string[]> {
+  const out = new Map<string, string[]>();
   for (const s of sessions) {
     if (s.harness !== 'codex') continue;
-    if (s.forkedFrom) named.add(s.forkedFrom);
-    if (s.parent) named.add(s.parent);
+    for (const id of new Set([s.forkedFrom, s.parent])) {
+      if (!id) continue;
+      const k = `codex:${id}`;
+      const l = out.get(k);
+      if (l) l.push(s.file);
+      else out.set(k, [s.file]);
+    }
   }
-  return [...named].map((id) => `codex:${id}`);
+  return out;
 }
 
 function codexHome(ctx: Ctx): Root {
