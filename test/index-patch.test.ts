@@ -271,6 +271,20 @@ describe('an append patches the listing', () => {
     expect(run(h, ['resolve', '-a', 'quokka']).code).toBe(1);
   });
 
+  it('a session file moved (gone from one path, new at another, the same key): listed as a build lists it', () => {
+    const h = store();
+    views(h);
+    fs.appendFileSync(piFile(h, 4), piMessage('four a', ts(12, 11), 2));
+    views(h);
+    expect(exists(h, 'list.patch')).toBe(true);
+    const moved = path.join(h, '.pi/agent/sessions/--tmp-moved--', path.basename(piFile(h, 5)));
+    fs.mkdirSync(path.dirname(moved), { recursive: true });
+    fs.renameSync(piFile(h, 5), moved);
+    expectFresh(h);
+    expect(keys(ok(h, ['rows', '-a'])).filter((k) => k === `pi:${uuid(5)}`)).toHaveLength(1);
+    expect(exists(h, 'list.patch')).toBe(false);
+  });
+
   it('links.bin missing, damaged or of another build: a new Claude session goes the full way, and the listing is right', () => {
     const h = store();
     views(h);
