@@ -6,7 +6,7 @@ import type { Command } from 'commander';
 import type { App } from '../app.js';
 import { filtersOf, withFilters, type FilterOpts } from './common.js';
 import { writeOut as out } from '../util/stdout.js';
-import { applyFilters } from '../select/filter.js';
+import { applyFilters, MIN_SHORT } from '../select/filter.js';
 import { row } from '../output.js';
 import type { Session } from '../types.js';
 import { printRowBin } from '../index/rowbin.js';
@@ -79,7 +79,7 @@ export class StreamShorts {
       return i;
     };
     const l = Math.max(lcp(a[lo - 1]), lcp(a[lo + 1]));
-    return id.slice(0, Math.min(id.length, Math.max(8, l + 1)));
+    return id.slice(0, Math.min(id.length, Math.max(MIN_SHORT, l + 1)));
   }
 }
 

@@ -605,14 +605,8 @@ function storedFind(c: StoredCheck, h: Harness, part: string): string[] {
   const to = ends[first + n - 1]!;
   let last = -1;
   for (let q = c.buf.indexOf(needle, from); q >= 0 && q + needle.length <= to; q = c.buf.indexOf(needle, q + 1)) {
-    // the name it lies in: the first that ends past it
-    let lo = first;
-    let hi = first + n - 1;
-    while (lo < hi) {
-      const m = (lo + hi) >> 1;
-      if (ends[m]! < q + needle.length) lo = m + 1;
-      else hi = m;
-    }
+    // the name it lies in
+    const lo = nameAt(ends, q + needle.length, first, first + n - 1);
     if (lo === last) continue;
     last = lo;
     const name = storedPath(c, lo);
@@ -622,6 +616,16 @@ function storedFind(c: StoredCheck, h: Harness, part: string): string[] {
     if (p.slice(p.lastIndexOf('/') + 1).includes(part)) out.push(p);
   }
   return out;
+}
+
+/** The name of check.bin (from `lo` to `hi`) that byte `q` lies in: the first that ends at or past it. */
+function nameAt(ends: Uint32Array, q: number, lo: number, hi: number): number {
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (ends[mid]! < q) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** check.bin's names made whole again (checkNameParts); empty when they cannot be (a damaged section). */
@@ -1352,17 +1356,8 @@ function nameEnds(c: StoredCheck): Uint32Array | null {
   }
   c.signed = new Set();
   if (ends) {
-    // the few signed paths: each \u0001 found, and the path it lies in (the first that ends past it)
-    for (let q = buf.indexOf(1, c.namesAt); q >= 0; q = buf.indexOf(1, q + 1)) {
-      let lo = 0;
-      let hi = count - 1;
-      while (lo < hi) {
-        const mid = (lo + hi) >> 1;
-        if (ends[mid]! < q) lo = mid + 1;
-        else hi = mid;
-      }
-      c.signed.add(lo);
-    }
+    // the few signed paths: each \u0001 found, and the path it lies in
+    for (let q = buf.indexOf(1, c.namesAt); q >= 0; q = buf.indexOf(1, q + 1)) c.signed.add(nameAt(ends, q, 0, count - 1));
   }
   return (c.ends = ends);
 }
@@ -1872,12 +1867,8 @@ async function build(ctx: Ctx, opts: IndexOptions, files: IndexFiles, want: 'ful
       debug(err);
     }
   };
-  // A partial update of a linked harness whose parsed files turn out to share a link key (a new
-  // file that is a fork, or whose history another has): the finish pass must run over every source,
-  // so the rest of the state is read and the update goes on as a full pass that writes only the
-  // shards of what changed (a source whose entry cannot be read now is parsed).
   // A partial update of a harness with `refinish`: its finish pass over the sources the change
-  // concerns (read from their shards), or, when it cannot say, the full pass as above.
+  // concerns (read from their shards), or, when it cannot say, the full pass below.
   const redone = new Map<Harness, { files: Set<string>; sessions: Session[] }>();
   if (partial) {
     const load = (paths: string[]) => {
@@ -1900,6 +1891,11 @@ async function build(ctx: Ctx, opts: IndexOptions, files: IndexFiles, want: 'ful
       redone.set(h, r);
     }
   }
+  // A partial update of a linked harness whose parsed files turn out to share a link key (a new
+  // file that is a fork, or whose history another has), or one that refinish could not make: the
+  // finish pass must run over every source, so the rest of the state is read and the update goes
+  // on as a full pass that writes only the shards of what changed (a source whose entry cannot be
+  // read now is parsed).
   if (partial && ((linkedHere.length && !linksStandAlone(linkedHere, list!.sessions, changedPaths, gonePaths, entries)) || redone.size < scopedHere.length)) {
     partial = false;
     writeOnly = true;
@@ -2358,10 +2354,15 @@ function linkKeys(id: string, sessions: Session[]): Buffer {
  * update that does not read the listing. Written with the listing; the relations it records change
  * only with a listing written whole (refinish refuses a change that would change them).
  */
-function reachOf(id: string, sessions: Session[]): string {
-  const reach: Record<string, string[]> = {};
-  for (const a of ADAPTERS) if (a.holds) for (const [k, files] of a.holds(sessions)) reach[k] = files;
-  return JSON.stringify({ v: INDEX_VERSION, id, reach });
+function reachOf(id: string, held: Map<string, string[]>): string {
+  return JSON.stringify({ v: INDEX_VERSION, id, reach: Object.fromEntries(held) });
+}
+
+/** What the adapters' `holds` name in these sessions, each key with the files it reaches. */
+function heldBy(sessions: Session[]): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const a of ADAPTERS) if (a.holds) for (const [k, files] of a.holds(sessions)) out.set(k, files);
+  return out;
 }
 
 /** reach.json of build `id` as a lookup (undefined: the key reaches nothing); null when it is missing, damaged or of another build. */
@@ -2399,7 +2400,7 @@ function readLinkKeys(file: string, id: string): Uint32Array | null {
  * Keys an append may not patch without reading the listing: of a linked harness, a fork, or sharing
  * its link key with another session; of a harness with `holds`, those it names.
  */
-function holdKeys(sessions: Session[]): string[] {
+function holdKeys(sessions: Session[], held: Map<string, string[]>): string[] {
   const linked = new Set<string>(ADAPTERS.filter((a) => a.linked).map((a) => a.name));
   const n = new Map<string, number>();
   for (const s of sessions) if (linked.has(s.harness) && s.link) n.set(`${s.harness}\0${s.link}`, (n.get(`${s.harness}\0${s.link}`) ?? 0) + 1);
@@ -2408,7 +2409,7 @@ function holdKeys(sessions: Session[]): string[] {
     if (!linked.has(s.harness)) continue;
     if (s.forkedFrom || (s.link && n.get(`${s.harness}\0${s.link}`)! > 1)) out.push(s.key);
   }
-  for (const a of ADAPTERS) if (a.holds) out.push(...a.holds(sessions).keys());
+  out.push(...held.keys());
   return out;
 }
 
@@ -2419,8 +2420,9 @@ function holdKeys(sessions: Session[]): string[] {
  */
 function writeListing(files: IndexFiles, found: Found[], sessions: Session[], skipped: Skipped, home: string, meta: AdapterMeta[], shorts: Map<string, string>): void {
   const id = newBuildId();
+  const held = heldBy(sessions);
   // the head is the first line (JSON.stringify writes no line break): readHead reads it alone
-  const head = `{"v":${INDEX_VERSION},"id":${JSON.stringify(id)},"built":${Date.now()},"skipped":${JSON.stringify(skipped)},"hold":${JSON.stringify(holdKeys(sessions))},\n"sessions":[`;
+  const head = `{"v":${INDEX_VERSION},"id":${JSON.stringify(id)},"built":${Date.now()},"skipped":${JSON.stringify(skipped)},"hold":${JSON.stringify(holdKeys(sessions, held))},\n"sessions":[`;
   function* chunks(f: (s: Session) => unknown, at?: Float64Array): Generator<string> {
     yield head;
     let pos = at ? Buffer.byteLength(head, 'utf8') : 0;
@@ -2456,7 +2458,7 @@ function writeListing(files: IndexFiles, found: Found[], sessions: Session[], sk
     removeFile(files.links);
   }
   try {
-    writeAtomic(files.reach, reachOf(id, sessions));
+    writeAtomic(files.reach, reachOf(id, held));
   } catch {
     // only costs speed: a change to a held key then reads the listing
     removeFile(files.reach);

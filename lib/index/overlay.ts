@@ -17,6 +17,7 @@
 import type fs from 'node:fs';
 import { readWithStat } from '../util/fsx.js';
 import { fileFind, FIXED, holdApart, locate, locator, recordLength, rowBinChunks, type Listed, type RowBin } from './rowbin.js';
+import { MIN_SHORT } from '../select/filter.js';
 
 export interface Over {
   id: string;
@@ -242,8 +243,11 @@ export function recordAt(at: Uint32Array, p: number): number {
 /** What orders a record (lib/index/stream.ts byRecency, from its bytes): its time (0 when unknown), its id, and whether its key has a space (a tab of the real id may stand there). */
 function orderOf(buf: Buffer, p: number): { t: number; id: string; blurred: boolean } {
   const [key] = recordKey(buf, p);
-  return { t: timeAt(buf, p), id: key.slice(key.indexOf(':') + 1), blurred: key.includes(' ') };
+  return { t: timeAt(buf, p), id: idOf(key), blurred: key.includes(' ') };
 }
+
+/** The id of a key (`<harness>:<id>`). */
+const idOf = (key: string): string => key.slice(key.indexOf(':') + 1);
 
 /** A record's time as byRecency takes it (0 when unknown). */
 function timeAt(buf: Buffer, p: number): number {
@@ -393,9 +397,6 @@ export function overWith(
   return over && { over, shorts };
 }
 
-/** The least length of a short id (lib/select/filter.ts shortIds). */
-const MIN_SHORT = 8;
-
 /**
  * Short ids for sessions new to the listing of build `o.id` (rows.bin `r` of `o.base`, not
  * overlaid, and the patch), by the rule of shortIds, when they change no one else's: each new id's
@@ -405,14 +406,13 @@ const MIN_SHORT = 8;
 export function freshShorts(r: RowBin, o: Over, ids: Map<string, string>): Map<string, string> | null {
   const out = new Map<string, string>();
   const heads = [...ids].map(([key, sid]) => [key, sid.slice(0, MIN_SHORT)] as const);
+  const dropped = new Set(o.drop);
+  const loc = locator(r);
   for (const [key, head] of heads) {
     if (heads.some(([k, h]) => k !== key && (h.startsWith(head) || head.startsWith(h)))) return null;
-    const idOf = (k: string) => k.slice(k.indexOf(':') + 1);
     // the patch's records (few), each read
     for (let i = 0; i < o.recAt.length; i++) if (idOf(recordKey(o.recs, o.recAt[i]!)[0]).startsWith(head)) return null;
     // rows.bin's, searched as bytes (`:` and the id's head), each hit's record read
-    const dropped = new Set(o.drop);
-    const loc = locator(r);
     for (const p of fileFind(r, Buffer.from(`:${head}`, 'utf8'))) {
       const k = recordHolding(r.at, p);
       if (k < 0 || dropped.has(k)) continue;

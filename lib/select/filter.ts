@@ -41,8 +41,11 @@ export function applyFilters<T extends Pick<Session, 'hidden' | 'harness' | 'cwd
   );
 }
 
+/** The least length of a short id. */
+export const MIN_SHORT = 8;
+
 /** Shortest unique prefix per id across all sessions, at least `min` characters. */
-export function shortIds(sessions: { id: string }[], min = 8): Map<string, string> {
+export function shortIds(sessions: { id: string }[], min = MIN_SHORT): Map<string, string> {
   const ids = [...new Set(sessions.map((s) => s.id))].sort();
   const out = new Map<string, string>();
   for (let i = 0; i < ids.length; i++) {
@@ -54,7 +57,7 @@ export function shortIds(sessions: { id: string }[], min = 8): Map<string, strin
 }
 
 /** The short id of one id among others, by the rule of shortIds (one pass, no sort: for a preview). */
-export function shortOf(id: string, ids: Iterable<string>, min = 8): string {
+export function shortOf(id: string, ids: Iterable<string>, min = MIN_SHORT): string {
   let l = 0;
   for (const other of ids) if (other !== id) l = Math.max(l, lcp(id, other));
   return cutId(id, l, min);

@@ -12,6 +12,7 @@ import { countUnknown, newCounters, parseObject, peekTimestamp, str, peekStr as 
 import { promptText } from '../../util/text.js';
 import { maxMs, minMs, toMs } from '../../util/time.js';
 import { MAX_LINE } from '../../index/lines.js';
+import { sameList } from '../../index/promptfile.js';
 
 interface CodexState extends LineState {
   lines: number;
@@ -434,12 +435,7 @@ const isTitlesPath = (p: string) => p.endsWith('/session_index.jsonl');
 function sameInputs(a: CodexState | null, b: CodexState | null): boolean {
   if (!a || !b) return a === b;
   if (a.id !== b.id || a.child !== b.child || a.forkedFrom !== b.forkedFrom || a.parent !== b.parent || a.threadName !== b.threadName) return false;
-  const same = (x: string[] | undefined, y: string[] | undefined) => {
-    if (!Array.isArray(x) || !Array.isArray(y)) return x === y;
-    if (x.length !== y.length) return false;
-    for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
-    return true;
-  };
+  const same = (x: string[] | undefined, y: string[] | undefined) => (Array.isArray(y) ? sameList(x, y) : x === y);
   return same(a.ph, b.ph) && same(a.pt, b.pt);
 }
 
