@@ -88,7 +88,7 @@ export function register(program: Command, app: App): void {
       const terms = parseQuery(words, !!o.rows);
       if (terms.length > 31) throw usage('at most 31 words or phrases');
       // the worker threads start while the listing loads (stopped unused for a small corpus)
-      const workers = terms.length > 0 ? prestart(app) : null;
+      const workers = terms.length > 0 ? prestart(app, terms) : null;
       const all = await app.sessions();
       // (made only when there is something to print: 70 ms at 22,000 sessions)
       let shortMap: Map<string, string> | null = null;

@@ -747,6 +747,18 @@ function storedStats(c: StoredCheck, sources: SourceList, served: boolean, taken
  * no readable check.bin. The check.bin this process read already serves when it is still the file
  * on disk (~60 ms at 22,000 sessions: reading it again and decoding its paths).
  */
+/** The files the stored index tracks, as storedSizes names them, without their sizes; [] when there is no index. */
+export function storedFiles(ctx: Ctx): string[] {
+  const c = recheck(indexFiles(ctx).check, null);
+  if (!c) return [];
+  const paths = storedPaths(c);
+  if (paths.length !== c.count) return [];
+  return paths.map((name) => {
+    const sep = name.indexOf('\u0001');
+    return sep < 0 ? name : name.slice(0, sep);
+  });
+}
+
 export function storedSizes(ctx: Ctx): Map<string, number> {
   const out = new Map<string, number>();
   const file = indexFiles(ctx).check;

@@ -6,6 +6,7 @@
 // The fold runs in a 64-byte WebAssembly function (16 bytes per SIMD instruction, about 40 GB/s
 // here) over a copy of the bytes in the module's memory; where WebAssembly SIMD is missing, a
 // 32-bit JavaScript loop does the same.
+import fs from 'node:fs';
 import { readFully } from '../util/fsx.js';
 
 /** The module, as bytes: `fold(n)` ORs 0x20 into memory[0, n) rounded up to 16. */
@@ -69,6 +70,20 @@ export class Folder {
    */
   foldRead(fd: number, n: number, pos = 0): Buffer | null {
     return readFully(fd, this.room(n), 0, n, pos) === n ? this.foldIn(n) : null;
+  }
+
+  /**
+   * The next piece of a file read straight into the folder's memory, for a search that needs only
+   * the folded bytes (prefilter.ts): the last `carry` bytes of the previous call's view (`prevLen`
+   * long) moved to the front, then up to `n` bytes of `fd` from `pos` after them, all folded (the
+   * carried bytes are folded already; folding is idempotent). Valid until the next call; its length
+   * minus `carry` is what was read (0 at the end of the file).
+   */
+  foldNext(fd: number, pos: number, n: number, carry: number, prevLen: number): Buffer {
+    const view = this.room(carry + n);
+    if (carry > 0) view.copyWithin(0, prevLen - carry, prevLen);
+    const got = fs.readSync(fd, view, carry, n, pos);
+    return this.foldIn(carry + got);
   }
 
   /** A view of at least n + 16 bytes of memory to fold in (the SIMD loop reads 16 at a time). */

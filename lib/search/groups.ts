@@ -93,10 +93,18 @@ export function passes(s: Session, f: SearchFilters): boolean {
 
 /** What the index knows of a session, as one searchable line: title, branch, directory, repository, harness, id. */
 export function metadataText(s: Session): string {
-  const repo = s.cwd ? s.cwd.split('/').filter(Boolean).pop() : null;
+  // (made for every session a search reads: joined as it goes, no arrays)
+  let out = '';
   // a title that is only the first prompt is in the transcript already (and copied, in a fork)
-  const title = s.title && s.title !== s.firstPrompt ? s.title : null;
-  return [title ? `title: ${title}` : '', s.branch ? `branch: ${s.branch}` : '', s.cwd ? `directory: ${s.cwd}` : '', repo ? `repository: ${repo}` : '', `${s.harness} ${s.id}`]
-    .filter(Boolean)
-    .join(' · ');
+  if (s.title && s.title !== s.firstPrompt) out += `title: ${s.title} · `;
+  if (s.branch) out += `branch: ${s.branch} · `;
+  if (s.cwd) {
+    out += `directory: ${s.cwd} · `;
+    // the last name in the path (trailing slashes aside)
+    let e = s.cwd.length;
+    while (e > 0 && s.cwd.charCodeAt(e - 1) === 47) e--;
+    const repo = s.cwd.slice(s.cwd.lastIndexOf('/', e - 1) + 1, e);
+    if (repo) out += `repository: ${repo} · `;
+  }
+  return `${out}${s.harness} ${s.id}`;
 }

@@ -9,6 +9,8 @@ import { collect, markAbandoned, settleEvidence, outputMoot, STOP, type Hit } fr
 import { branchPass, closeCtx, noStats, readCtx, scanChildFile, scanSession, type GroupScan, type OnPiece, type SearchStats } from './read.js';
 import type { Harness, Session } from '../types.js';
 import { HOOKS } from './registry.js';
+import type { Prefilter, PrefilterMsg } from './prefilter.js';
+import { requireLazy } from '../util/lazy.js';
 
 export interface ScanOut {
   /** `keys`: the piece hashes (a fork's copies are told by its source's; prompt history is not counted twice) */
@@ -22,9 +24,9 @@ export interface ScanOut {
  * (threads share the list that way); without it, every group in order. Used by `search` directly
  * and by its worker threads.
  */
-export function scanGroups(groups: Group[], terms: Term[], needKeys: Set<string>, pick?: () => number): ScanOut {
+export function scanGroups(groups: Group[], terms: Term[], needKeys: Set<string>, pick?: () => number, pre?: Prefilter | null): ScanOut {
   const stats = noStats();
-  const cx = readCtx(terms, allNeedles(terms), stats);
+  const cx = readCtx(terms, allNeedles(terms), stats, pre ? (f) => pre.clean(f) : undefined);
   const K = Math.min(terms.length, 31);
   const full = K >= 31 ? 0x7fffffff : (1 << K) - 1;
   const scanned: Group[] = [];
@@ -102,7 +104,7 @@ export interface SearchOptions {
   workerFile?: string;
   threads?: number;
   /** workers started ahead (prestartWorkers): used if the search runs in parallel, else stopped */
-  prestarted?: Promise<ScanWorker[]> | null;
+  prestarted?: Prestarted | null;
   /** the files' sizes as the index knows them (the work is ordered by size; a file not in it is stat'ed) */
   sizes?: () => Map<string, number>;
 }
@@ -141,21 +143,39 @@ export class ScanWorker {
       if (this.error) throw this.error;
     });
   }
+  /** Have it mark the files that hold no needle (prefilter.ts) until the scan begins. */
+  prefilter(msg: PrefilterMsg): void {
+    this.w.postMessage({ prefilter: msg });
+  }
   stop(): void {
     void this.w.terminate();
   }
 }
 
+/** Workers started ahead, and the marks of the files they read before the scan (null: none are read). */
+export interface Prestarted {
+  workers: Promise<ScanWorker[]>;
+  prefilter: Prefilter | null;
+}
+
 /**
  * Start the workers a parallel search would use before the search is known to need them: their
  * start-up (Node's, the bundle's, the harness extractors') then overlaps the caller's own (loading
- * the listing), and they are ready when scanning starts. Null when the search would run in this
+ * the listing), and they are ready when scanning starts. With `pre` (the transcripts the index
+ * knows and the search's needles) they use that time to mark the files that hold no
+ * needle, which the scan then need not read (prefilter.ts). Null when the search would run in this
  * thread anyway.
  */
-export function prestartWorkers(file: string, threads: number): Promise<ScanWorker[]> | null {
+export function prestartWorkers(file: string, threads: number, pre: (() => Prefilter | null) | null = null): Prestarted | null {
   const n = Math.min(threads, 8) - 1;
   if (n < 1 || !fs.existsSync(file)) return null;
-  return import('node:worker_threads').then(({ Worker }) => Array.from({ length: n }, () => new ScanWorker(Worker, file).unref()));
+  // made now, not when the caller next yields (it loads the listing meanwhile, without yielding)
+  const { Worker } = requireLazy('node:worker_threads') as typeof import('node:worker_threads');
+  const ws = Array.from({ length: n }, () => new ScanWorker(Worker, file).unref());
+  // (the list is made while the workers start)
+  const prefilter = pre?.() ?? null;
+  if (prefilter) for (const w of ws) w.prefilter(prefilter.msg());
+  return { workers: Promise.resolve(ws), prefilter };
 }
 
 /** bytes below which starting worker threads costs more than it saves */
@@ -184,10 +204,13 @@ export async function scanParallel(groups: Group[], terms: Term[], needKeys: Set
   const total = [...sizes.values()].reduce((a, b) => a + b, 0);
   const minBytes = process.env.RESUME_PARALLEL_MIN_BYTES != null ? Number(process.env.RESUME_PARALLEL_MIN_BYTES) : PARALLEL_MIN_BYTES;
   const threads = Math.min(opts.threads ?? 1, 8, groups.length);
-  const ready = opts.prestarted ? await opts.prestarted : [];
+  const pre = opts.prestarted?.prefilter ?? null;
+  const ready = opts.prestarted ? await opts.prestarted.workers : [];
   if (!opts.workerFile || threads < 2 || total < minBytes || !fs.existsSync(opts.workerFile)) {
+    // the scan begins: the workers stop marking files (what they marked is used)
+    pre?.stop();
     for (const w of ready) w.stop();
-    return scanGroups(groups, terms, needKeys);
+    return scanGroups(groups, terms, needKeys, undefined, pre);
   }
   // Largest first; every thread (this one too) takes the next group from a shared counter, so none
   // waits for another to hand it work and they finish together.
@@ -203,18 +226,23 @@ export async function scanParallel(groups: Group[], terms: Term[], needKeys: Set
     for (const k of Object.keys(out.stats) as (keyof SearchStats)[]) out.stats[k] += m.stats[k];
   };
   const wire = terms.map((t) => ({ text: t.text, phrase: t.phrase }));
-  // each session without what no scan reads (the last prompt and reply, the model, the counts):
-  // a third less to copy to every thread (200 ms at 22,000 sessions)
+  // Each session with only what a scan reads: the file and its children, the names, the first
+  // prompt (isFirstPrompt), what metadataText shows (the title only where it shows it) and a fork's
+  // source (settleEvidence). A search hook (lib/harness/*/text.ts `children`, `scan`) is given these
+  // on a worker thread. One shape, a third of the fields: at 22,000 sessions the copy took a worker
+  // 300-400 ms to take in before it could scan.
   const lean = new Map<Session, Session>();
   const slim = (s: Session): Session => {
     let l = lean.get(s);
     if (!l) {
-      const { lastPrompt: _p, lastReply: _r, model: _m, prompts: _n, ...rest } = s;
-      lean.set(s, (l = rest as Session));
+      const title = s.title !== s.firstPrompt ? s.title : null;
+      l = { harness: s.harness, id: s.id, key: s.key, file: s.file, children: s.children, cwd: s.cwd, branch: s.branch, title, firstPrompt: s.firstPrompt, forkedFrom: s.forkedFrom } as Session;
+      lean.set(s, l);
     }
     return l;
   };
-  const msg = { terms: wire, need: [...needKeys], counter: counter.buffer, groups: order.map((g) => ({ root: slim(g.root), members: g.members.map(slim) })) };
+  // a group as its members, the root first (as groupSessions builds them)
+  const msg = { terms: wire, need: [...needKeys], counter: counter.buffer, groups: order.map((g) => g.members.map(slim)), pre: pre !== null };
   const use = ready.slice(0, threads - 1);
   for (const w of ready.slice(threads - 1)) w.stop();
   if (use.length < threads - 1) {
@@ -222,8 +250,10 @@ export async function scanParallel(groups: Group[], terms: Term[], needKeys: Set
     while (use.length < threads - 1) use.push(new ScanWorker(Worker, opts.workerFile));
   }
   const workers = use.map((w) => w.run(msg, merge));
-  // the workers are started; this thread scans meanwhile
-  merge(scanGroups(order, terms, needKeys, pick));
+  // The scan begins: the workers stop marking files (what they marked is used), and each takes the
+  // message posted to it (it waited in its queue meanwhile). This thread scans meanwhile.
+  pre?.stop();
+  merge(scanGroups(order, terms, needKeys, pick, pre));
   await Promise.all(workers);
   return out;
 }

@@ -32,12 +32,14 @@ export interface ReadCtx {
   sqlNeedles: string[] | null;
   stats: SearchStats;
   dbs: Map<string, Db | null>;
+  /** the bytes of a transcript found to hold no needle before the scan (prefilter.ts), else undefined */
+  clean?: (file: string) => number | undefined;
 }
 
-export function readCtx(terms: Term[], needles: string[], stats: SearchStats): ReadCtx {
+export function readCtx(terms: Term[], needles: string[], stats: SearchStats, clean?: (file: string) => number | undefined): ReadCtx {
   const ascii = terms.map((t) => t.needles.filter((n) => /^[\x20-\x7e]+$/.test(n)));
   const sqlNeedles = ascii.every((a) => a.length > 0) ? [...new Set(ascii.flat())] : null;
-  return { terms, needles, sqlNeedles, stats, dbs: new Map() };
+  return { terms, needles, sqlNeedles, stats, dbs: new Map(), clean };
 }
 
 export function closeCtx(cx: ReadCtx): void {
@@ -75,6 +77,13 @@ const parseLine = (line: Buffer) => () => {
  * read for the tree, without searching it, and STOP is thrown after.
  */
 function scanJsonl(cx: ReadCtx, harness: Harness, file: string, child: boolean, on: OnPiece, gs: GroupScan): void {
+  // read already and found to hold no needle: what a read would give, a file with no hit
+  const clean = cx.clean?.(file);
+  if (clean !== undefined) {
+    cx.stats.files++;
+    cx.stats.bytes += clean;
+    return;
+  }
   const ex = EXTRACTORS[harness];
   const recordId = HOOKS[harness]?.recordId;
   const makeTree = HOOKS[harness]?.branches;

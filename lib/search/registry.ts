@@ -21,5 +21,9 @@ export async function loadExtractors(): Promise<Record<Harness, Extractor>> {
 
 /** The raw-head markers of every harness (tool-output lines never worth decoding when long). */
 export function rawHeads(h: Harness): Buffer[] {
-  return (HOOKS[h]?.rawHead ?? []).map((m) => Buffer.from(m));
+  // made once per harness: asked for every file a search reads (22,000 at a time)
+  let b = heads.get(h);
+  if (!b) heads.set(h, (b = (HOOKS[h]?.rawHead ?? []).map((m) => Buffer.from(m))));
+  return b;
 }
+const heads = new Map<Harness, Buffer[]>();

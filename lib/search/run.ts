@@ -7,11 +7,13 @@ import type { Session } from '../types.js';
 import type { Term } from './query.js';
 import { parseQuery } from './query.js';
 import { search, type SearchFilters } from './search.js';
-import { prestartWorkers, type ScanWorker } from './pool.js';
+import { prestartWorkers, type Prestarted } from './pool.js';
+import { Prefilter } from './prefilter.js';
+import { allNeedles } from './query.js';
 import { usage } from '../errors.js';
 import { shortIds } from '../select/filter.js';
 import { row } from '../output.js';
-import { storedSizes } from '../index/index.js';
+import { storedFiles, storedSizes } from '../index/index.js';
 
 const threadCount = () => Number(process.env.RESUME_THREADS) || (os.availableParallelism ? os.availableParallelism() : os.cpus().length);
 const workerFile = (app: App) => path.join(app.distDir, 'search-worker.js');
@@ -19,14 +21,20 @@ const workerFile = (app: App) => path.join(app.distDir, 'search-worker.js');
 /**
  * Start the search's worker threads now, before the listing is loaded, so that they are ready when
  * scanning starts (pass the result to runSearch; unused ones are stopped there, and never keep the
- * process alive).
+ * process alive). Meanwhile they read the transcripts the index knows and mark those that hold
+ * none of the terms' needles (prefilter.ts).
  */
-export function prestart(app: App): Promise<ScanWorker[]> | null {
-  return prestartWorkers(workerFile(app), threadCount());
+export function prestart(app: App, terms: Term[]): Prestarted | null {
+  return prestartWorkers(workerFile(app), threadCount(), () => {
+    const needles = allNeedles(terms);
+    if (needles.length === 0) return null;
+    const files = storedFiles(app.ctx).filter((f) => f.endsWith('.jsonl'));
+    return files.length > 0 ? new Prefilter(files, needles) : null;
+  });
 }
 
 /** `search()` on worker threads of this install (`RESUME_THREADS` caps them). */
-export function runSearch(app: App, all: Session[], terms: Term[], filters: SearchFilters, prestarted: Promise<ScanWorker[]> | null = null): ReturnType<typeof search> {
+export function runSearch(app: App, all: Session[], terms: Term[], filters: SearchFilters, prestarted: Prestarted | null = null): ReturnType<typeof search> {
   return search(all, terms, filters, { workerFile: workerFile(app), threads: threadCount(), prestarted, sizes: () => storedSizes(app.ctx) });
 }
 
@@ -38,7 +46,7 @@ export async function searchRows(app: App, query: string, filters: SearchFilters
   const terms = parseQuery([query], true);
   if (terms.length > 31) throw usage('at most 31 words or phrases');
   if (terms.length === 0) return [];
-  const workers = prestart(app);
+  const workers = prestart(app, terms);
   const all = await app.sessions();
   const now = Date.now();
   const { results } = await runSearch(app, all, terms, filters, workers);

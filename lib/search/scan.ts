@@ -44,6 +44,13 @@ function sharedFolder(): Folder {
 }
 
 
+/** the needles of the last scan, folded: a search hands the same array to every file it reads */
+let lastNeedles: { of: string[]; folded: Buffer[] } | null = null;
+function foldedOf(needles: string[]): Buffer[] {
+  if (lastNeedles?.of !== needles) lastNeedles = { of: needles, folded: needles.map(foldNeedle) };
+  return lastNeedles.folded;
+}
+
 /** Fill `buf[off, off+len)`; return the byte count, 0 at the end. */
 export type { Reader };
 
@@ -117,7 +124,7 @@ export function scanLines(read: Reader, needles: string[], sink: ScanSink, parse
   /** per needle, the last MiB of the huge line (SLICE) it was reported in (-1: none) */
   const hugeSlot = needles.map(() => -1);
   const overlap = Math.max(0, Math.max(0, ...needles.map((n) => n.length)) - 1);
-  const folded = needles.map(foldNeedle);
+  const folded = foldedOf(needles);
   const folder = sharedFolder();
   /** the tracker is on: every line goes to it */
   let tracking = false;

@@ -6,28 +6,39 @@ import { makeTerm, type Term } from './query.js';
 import { newGroup } from './groups.js';
 import { scanGroups } from './pool.js';
 import { loadExtractors } from './registry.js';
+import { Prefilter, type PrefilterMsg } from './prefilter.js';
 
 interface Msg {
   terms: { text: string; phrase: boolean }[];
   need: string[];
-  /** every group, largest first; the next to scan is taken from `counter` (shared with the other threads) */
-  groups: { root: Session; members: Session[] }[];
+  /** every group as its members, the root first, largest first; the next to scan is taken from `counter` (shared with the other threads) */
+  groups: Session[][];
   counter: SharedArrayBuffer;
+  /** the files marked before the scan (prefilter.ts) are passed over */
+  pre: boolean;
 }
+
+/** the marks this thread made or shares, before the scan (null: none) */
+let pre: Prefilter | null = null;
 
 // Loaded at once: a worker may be started before the search is known (pool.ts prestartWorkers).
 const loaded = loadExtractors();
 
-parentPort!.on('message', async (m: Msg | null) => {
+parentPort!.on('message', async (m: Msg | { prefilter: PrefilterMsg } | null) => {
   if (m === null) process.exit(0);
+  if ('prefilter' in m) {
+    // until the scan begins: the scan's message waits in the queue meanwhile
+    pre = Prefilter.of(m.prefilter);
+    pre.run();
+    return;
+  }
   await loaded;
   const terms = m.terms.map((t) => makeTerm(t.text, t.phrase)).filter((t): t is Term => t !== null);
-  // the root is the first member (as groupSessions builds them): keep object identity
-  const groups = m.groups.map((g) => newGroup(g.members[0]!, g.members));
+  const groups = m.groups.map((ms) => newGroup(ms[0]!, ms));
   const counter = new Int32Array(m.counter);
   const pick = () => {
     const i = Atomics.add(counter, 0, 1);
     return i < groups.length ? i : -1;
   };
-  parentPort!.postMessage(scanGroups(groups, terms, new Set(m.need), pick));
+  parentPort!.postMessage(scanGroups(groups, terms, new Set(m.need), pick, m.pre ? pre : null));
 });

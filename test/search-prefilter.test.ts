@@ -1,0 +1,125 @@
+// The search's prefilter (lib/search/prefilter.ts): the files a worker thread marks, before the scan,
+// as holding no needle, and the scan passing over them as a read with no hit. Real pi transcripts
+// in a temp directory; the scan is the one the search runs (scanGroups).
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Session } from '../lib/types.js';
+import { metadataText, newGroup, scanGroups } from '../lib/search/search.js';
+import { allNeedles, parseQuery } from '../lib/search/query.js';
+import { loadExtractors } from '../lib/search/registry.js';
+import { Folder, foldNeedle } from '../lib/search/fold.js';
+import { CHUNK } from '../lib/search/scan.js';
+import { Prefilter, cleanBytes } from '../lib/search/prefilter.js';
+
+let dir: string;
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'resume-prefilter-'));
+  await loadExtractors();
+});
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+const header = (id: string) => JSON.stringify({ type: 'session', version: 3, id, timestamp: '2026-03-05T10:00:00.000Z', cwd: '/w/proj' });
+const entry = (id: string, parent: string | null, role: 'user' | 'assistant', text: string) =>
+  JSON.stringify({ type: 'message', id, parentId: parent, timestamp: '2026-03-05T10:00:01.000Z', message: { role, content: [{ type: 'text', text }] } });
+
+/** a pi session file with these prompts (each answered) */
+function piFile(name: string, prompts: string[]): string {
+  const lines = [header(name)];
+  let parent: string | null = null;
+  prompts.forEach((p, i) => {
+    lines.push(entry(`u${i}`, parent, 'user', p), entry(`a${i}`, `u${i}`, 'assistant', `done: ${i}`));
+    parent = `a${i}`;
+  });
+  const file = path.join(dir, `${name}.jsonl`);
+  fs.writeFileSync(file, lines.join('\n') + '\n');
+  return file;
+}
+
+const session = (file: string): Session =>
+  ({ harness: 'pi', id: path.basename(file, '.jsonl'), key: `pi:${path.basename(file, '.jsonl')}`, file, cwd: '/w/proj', title: null, firstPrompt: null, branch: null, forkedFrom: null }) as unknown as Session;
+
+function check(file: string, word: string): number {
+  const folded = allNeedles(parseQuery([word])).map(foldNeedle);
+  return cleanBytes(file, folded, Math.max(...folded.map((n) => n.length)) - 1, new Folder());
+}
+
+describe('search prefilter', () => {
+  it('finds a needle in any case, across the seam of two reads, deep in a long line; counts a clean file', () => {
+    const hit = piFile('hit', ['where is the PANGOLIN config?']);
+    const none = piFile('none', ['where is the badger config?']);
+    expect(check(hit, 'pangolin')).toBe(-1);
+    expect(check(none, 'pangolin')).toBe(fs.statSync(none).size);
+    // the word across the end of the first read: only the bytes kept from it find it
+    const seam = path.join(dir, 'seam.jsonl');
+    const pad = 'x'.repeat(CHUNK - 4 - header('seam').length - 1);
+    fs.writeFileSync(seam, `${header('seam')}\n${pad}pangolin${'y'.repeat(CHUNK)}\n`);
+    expect(fs.readFileSync(seam).indexOf('pangolin')).toBe(CHUNK - 4);
+    expect(check(seam, 'pangolin')).toBe(-1);
+    expect(check(seam, 'badger')).toBe(fs.statSync(seam).size);
+    // a word several reads into a line of 3 MB
+    const deep = path.join(dir, 'deep.jsonl');
+    fs.writeFileSync(deep, `${header('deep')}\n${entry('u0', null, 'user', `${'z '.repeat(1_500_000)}Pangolin`)}\n`);
+    expect(check(deep, 'pangolin')).toBe(-1);
+    const empty = path.join(dir, 'empty.jsonl');
+    fs.writeFileSync(empty, '');
+    expect(check(empty, 'pangolin')).toBe(0);
+    // a file that cannot be read is not marked: the scan reads it and counts it
+    expect(check(path.join(dir, 'missing.jsonl'), 'pangolin')).toBe(-1);
+  });
+
+  it('marks each file once, shared by every thread; marks nothing once told to stop', () => {
+    const files = ['p1', 'p2', 'p3', 'p4'].map((n, i) => piFile(n, [i % 2 ? 'a pangolin here' : 'nothing here']));
+    const needles = allNeedles(parseQuery(['pangolin']));
+    const a = new Prefilter(files, needles);
+    // a second thread's view of the same marks
+    const b = Prefilter.of(a.msg());
+    b.run();
+    a.run();
+    expect(files.map((f) => a.clean(f))).toEqual([fs.statSync(files[0]!).size, undefined, fs.statSync(files[2]!).size, undefined]);
+    expect(files.map((f) => b.clean(f))).toEqual(files.map((f) => a.clean(f)));
+    expect(a.clean(path.join(dir, 'other.jsonl'))).toBeUndefined();
+    const stopped = new Prefilter(files, needles);
+    stopped.stop();
+    stopped.run();
+    expect(files.map((f) => stopped.clean(f))).toEqual([undefined, undefined, undefined, undefined]);
+  });
+
+  it('the scan gives with the marks what it gives without them, and does not read a marked file', () => {
+    const files = [
+      piFile('s1', ['set up the pangolin parser', 'and its tests']),
+      piFile('s2', ['a badger', 'a fox']),
+      piFile('s3', ['no animal', 'the PANGOLIN again, then the pangolin']),
+      piFile('s4', ['nothing at all']),
+    ];
+    const terms = parseQuery(['pangolin']);
+    const groups = () => files.map((f) => newGroup(session(f), [session(f)]));
+    const plain = scanGroups(groups(), terms, new Set());
+    const pre = new Prefilter(files, allNeedles(terms));
+    pre.run();
+    expect(files.map((f) => pre.clean(f) !== undefined)).toEqual([false, true, false, true]);
+    const marked = scanGroups(groups(), terms, new Set(), undefined, pre);
+    expect(marked).toEqual(plain);
+    expect(marked.stats.files).toBe(4);
+    expect(marked.stats.bytes).toBe(files.reduce((n, f) => n + fs.statSync(f).size, 0));
+    expect(marked.groups.map((g) => g.key)).toEqual(['pi:s1', 'pi:s3']);
+    // a marked file is passed over, not read: the word written into it since is not seen (the search
+    // is of the files as they were when read), while a scan without the marks sees it
+    fs.writeFileSync(files[1]!, fs.readFileSync(files[0]!));
+    expect(scanGroups(groups(), terms, new Set(), undefined, pre).groups.map((g) => g.key)).toEqual(['pi:s1', 'pi:s3']);
+    expect(scanGroups(groups(), terms, new Set()).groups.map((g) => g.key)).toEqual(['pi:s1', 'pi:s2', 'pi:s3']);
+  });
+});
+
+describe('a session as one searchable line of metadata', () => {
+  const meta = (s: Partial<Session>) => metadataText({ harness: 'pi', id: 'abc', title: null, firstPrompt: null, branch: null, cwd: null, ...s } as Session);
+  it('names the title (not a copy of the first prompt), branch, directory and its last name, then the harness and id', () => {
+    expect(meta({ title: 'Fix it', firstPrompt: 'fix the parser', branch: 'main', cwd: '/w/proj' })).toBe('title: Fix it · branch: main · directory: /w/proj · repository: proj · pi abc');
+    expect(meta({ title: 'fix the parser', firstPrompt: 'fix the parser', cwd: '/w/proj/' })).toBe('directory: /w/proj/ · repository: proj · pi abc');
+    expect(meta({ cwd: '/w//deep///' })).toBe('directory: /w//deep/// · repository: deep · pi abc');
+    expect(meta({ cwd: '/' })).toBe('directory: / · pi abc');
+    expect(meta({ cwd: 'rel' })).toBe('directory: rel · repository: rel · pi abc');
+    expect(meta({})).toBe('pi abc');
+  });
+});
