@@ -749,6 +749,7 @@ function storedStats(c: StoredCheck, sources: SourceList, served: boolean, taken
  */
 /** The files the stored index tracks, as storedSizes names them, without their sizes; [] when there is no index. */
 export function storedFiles(ctx: Ctx): string[] {
+  // (kept as lastCheck: the index run that follows, and storedSizes after it, use it while it is the file on disk)
   const c = recheck(indexFiles(ctx).check, null);
   if (!c) return [];
   const paths = storedPaths(c);
@@ -1513,7 +1514,8 @@ interface Discovery {
 function tryFast(ctx: Ctx, opts: IndexOptions, want: 'full' | 'rows', files: IndexFiles): AnyResult | Discovery | null {
   if (opts.harnesses) return null;
   const skipped: Skipped = { notRegular: 0, unreadable: 0, failed: {} };
-  const stored = readCheck(files.check);
+  // (a search read it already for its prefilter, with its paths made whole: used while the same file)
+  const stored = recheck(files.check, lastCheck?.file === files.check ? lastCheck.c : null);
   const d = discoverCached(ctx, ADAPTERS, skipped, files, false, stored);
   const { roots, meta, metaChanged } = d;
   const id = matchCheck(stored, d);

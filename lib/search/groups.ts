@@ -1,7 +1,7 @@
 // Group membership: a session and everything below it (subagent transcripts next to it, child
 // sessions whose parent points at it, workers a harness attributes to it) form a group that is
 // reported on the root, the resumable session.
-import type { Session } from '../types.js';
+import type { Harness, Session } from '../types.js';
 import type { Hit } from './score.js';
 import { HOOKS } from './registry.js';
 import { applyFilters, type Filters } from '../select/filter.js';
@@ -44,14 +44,21 @@ export function childFiles(s: Session): string[] {
  * harness's `parents` hook infers), cycles cut.
  */
 export function groupSessions(all: Session[]): Map<string, Group> {
-  const byKey = new Map(all.map((s) => [s.key, s]));
-  const inferred = new Map<string, string>();
-  for (const h of new Set(all.map((s) => s.harness))) {
-    const f = HOOKS[h]?.parents;
-    if (f) for (const [k, p] of f(all.filter((s) => s.harness === h))) inferred.set(k, p);
+  // (one pass: this runs over every session a search may read, 22,000 at a time)
+  const byKey = new Map<string, Session>();
+  const inferOf = new Map<Harness, Session[]>();
+  for (const s of all) {
+    byKey.set(s.key, s);
+    if (!HOOKS[s.harness]?.parents) continue;
+    const list = inferOf.get(s.harness);
+    if (list) list.push(s);
+    else inferOf.set(s.harness, [s]);
   }
+  const inferred = new Map<string, string>();
+  for (const [h, list] of inferOf) for (const [k, p] of HOOKS[h]!.parents!(list)) inferred.set(k, p);
   const parentOf = (s: Session) => s.parent ?? inferred.get(s.key) ?? null;
   const rootOf = (s: Session): Session => {
+    if (parentOf(s) === null) return s;
     let cur = s;
     // (made only for a session with a parent: most have none)
     let seen: Set<string> | null = null;
