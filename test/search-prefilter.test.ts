@@ -7,6 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Session } from '../lib/types.js';
 import { metadataText, newGroup, scanGroups } from '../lib/search/search.js';
+import { scanParallel } from '../lib/search/pool.js';
 import { allNeedles, parseQuery } from '../lib/search/query.js';
 import { loadExtractors } from '../lib/search/registry.js';
 import { Folder, foldNeedle } from '../lib/search/fold.js';
@@ -109,6 +110,38 @@ describe('search prefilter', () => {
     fs.writeFileSync(files[1]!, fs.readFileSync(files[0]!));
     expect(scanGroups(groups(), terms, new Set(), undefined, pre).groups.map((g) => g.key)).toEqual(['pi:s1', 'pi:s3']);
     expect(scanGroups(groups(), terms, new Set()).groups.map((g) => g.key)).toEqual(['pi:s1', 'pi:s2', 'pi:s3']);
+  });
+});
+
+describe('groups passed over whole', () => {
+  it('a group whose every file is marked is counted as read and not scanned; one with an unmarked child is scanned', async () => {
+    const own = piFile('g1', ['a badger']);
+    const child = piFile('g1-child', ['the pangolin task']);
+    const files = [
+      own,
+      child,
+      piFile('g2', ['set up the pangolin parser']),
+      piFile('g3', ['a fox']),
+      piFile('g4', ['a hen']),
+    ];
+    const terms = parseQuery(['pangolin']);
+    // g1 names a child transcript (the index's `children`) that holds the word; g4 shares g3's group
+    const groups = () => {
+      const s = files.map(session);
+      s[0] = { ...s[0]!, children: [child] } as Session;
+      return [newGroup(s[0]!, [s[0]!]), newGroup(s[2]!, [s[2]!]), newGroup(s[3]!, [s[3]!, s[4]!])];
+    };
+    const plain = scanGroups(groups(), terms, new Set());
+    const pre = new Prefilter(files, allNeedles(terms));
+    pre.run();
+    const passed = await scanParallel(groups(), terms, new Set(), { threads: 1, prestarted: { workers: Promise.resolve([]), prefilter: pre } });
+    expect(passed).toEqual(plain);
+    expect(passed.stats).toMatchObject({ sessions: 4, files: 5 });
+    expect(passed.groups.map((g) => g.key)).toEqual(['pi:g1', 'pi:g2']);
+    // g3's group was not scanned: a word written into its files since is not seen; g1's child was read
+    fs.writeFileSync(files[3]!, fs.readFileSync(files[2]!));
+    const again = await scanParallel(groups(), terms, new Set(), { threads: 1, prestarted: { workers: Promise.resolve([]), prefilter: pre } });
+    expect(again.groups.map((g) => g.key)).toEqual(['pi:g1', 'pi:g2']);
   });
 });
 

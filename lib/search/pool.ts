@@ -178,6 +178,35 @@ export function prestartWorkers(file: string, threads: number, pre: (() => Prefi
   return { workers: Promise.resolve(ws), prefilter };
 }
 
+function addStats(to: SearchStats, from: SearchStats): void {
+  for (const k of Object.keys(to) as (keyof SearchStats)[]) to[k] += from[k];
+}
+
+/**
+ * A group the scan would find nothing in: every file it would read (its members' transcripts and
+ * the children the index names; no harness hook that adds files or reads a store) is marked as
+ * holding no needle. It is counted as the scan would count it (sessions, files once each, their
+ * bytes) and passed over: a group without a hit gives the ranking nothing (its metadata is weighed
+ * apart, in search.ts).
+ */
+function passOver(g: Group, pre: Prefilter, stats: SearchStats): boolean {
+  const files = new Map<string, number>();
+  for (const m of g.members) {
+    const hooks = HOOKS[m.harness];
+    if (hooks?.children || hooks?.scan) return false;
+    for (const f of [m.file, ...(m.children ?? [])]) {
+      if (files.has(f)) continue;
+      const n = pre.clean(f);
+      if (n === undefined) return false;
+      files.set(f, n);
+    }
+  }
+  stats.sessions += g.members.length;
+  stats.files += files.size;
+  for (const n of files.values()) stats.bytes += n;
+  return true;
+}
+
 /** bytes below which starting worker threads costs more than it saves */
 const PARALLEL_MIN_BYTES = 48 << 20;
 
@@ -210,20 +239,24 @@ export async function scanParallel(groups: Group[], terms: Term[], needKeys: Set
     // the scan begins: the workers stop marking files (what they marked is used)
     pre?.stop();
     for (const w of ready) w.stop();
-    return scanGroups(groups, terms, needKeys, undefined, pre);
+    const passed = noStats();
+    const out = scanGroups(pre ? groups.filter((g) => !passOver(g, pre, passed)) : groups, terms, needKeys, undefined, pre);
+    addStats(out.stats, passed);
+    return out;
   }
+  const out: ScanOut = { groups: [], stats: noStats() };
   // Largest first; every thread (this one too) takes the next group from a shared counter, so none
-  // waits for another to hand it work and they finish together.
-  const order = [...groups].sort((a, b) => sizes.get(b)! - sizes.get(a)!);
+  // waits for another to hand it work and they finish together. A group every file of which is
+  // marked is not handed on at all.
+  const order = (pre ? groups.filter((g) => !passOver(g, pre, out.stats)) : [...groups]).sort((a, b) => sizes.get(b)! - sizes.get(a)!);
   const counter = new Int32Array(new SharedArrayBuffer(4));
   const pick = () => {
     const i = Atomics.add(counter, 0, 1);
     return i < order.length ? i : -1;
   };
-  const out: ScanOut = { groups: [], stats: noStats() };
   const merge = (m: ScanOut) => {
     out.groups.push(...m.groups);
-    for (const k of Object.keys(out.stats) as (keyof SearchStats)[]) out.stats[k] += m.stats[k];
+    addStats(out.stats, m.stats);
   };
   const wire = terms.map((t) => ({ text: t.text, phrase: t.phrase }));
   // Each session with only what a scan reads: the file and its children, the names, the first
