@@ -10,6 +10,7 @@ import { byId, envFor, jsonl, lsJson, run, tempHome, write, needs } from './help
 import { records, standIn, uuid } from './launch-helpers.js';
 import { addSessions, assistant, opencodeDb, user } from './sqlite-fixtures.js';
 import { quoteFish, quotePosix } from '../lib/util/quote.js';
+import { cacheDir, makeCtx } from '../lib/util/paths.js';
 
 function claudeAt(home: string, root: string, id: string, cwd: string): string {
   const line = (type: string, extra: object) => ({
@@ -189,4 +190,27 @@ describe('every launch path applies the store variable', { timeout: 120_000 }, (
       expect(records(si.log).map((x) => ({ cwd: x.cwd, argv: x.argv, env: x.env }))).toEqual([{ cwd, argv: ['--resume', id], env: { CLAUDE_CONFIG_DIR: store } }]);
     });
   }
+});
+
+describe('an empty or relative HOME', () => {
+  it("is the account's home: never the directory resume runs in (its stores and cache)", () => {
+    // a session under the working directory, where a HOME of '' or 'x' would point every root
+    const cwd = tempHome();
+    const id = uuid(77);
+    claudeAt(cwd, '.claude', id, '/w');
+    fs.mkdirSync(path.join(cwd, 'x'));
+    for (const HOME of ['', 'x']) {
+      const r = run(cwd, ['ls', '--json', '-a'], { HOME, RESUME_CACHE_DIR: path.join(cwd, 'cache') }, { cwd });
+      expect(r.code, r.stderr).toBeLessThan(2);
+      const listed = r.code === 0 ? (JSON.parse(r.stdout) as { id: string }[]) : [];
+      expect(listed.map((s) => s.id)).not.toContain(id);
+    }
+    for (const HOME of ['', 'x', undefined]) {
+      const ctx = makeCtx(HOME === undefined ? {} : { HOME });
+      expect(path.isAbsolute(ctx.home)).toBe(true);
+      expect(path.isAbsolute(cacheDir(ctx))).toBe(true);
+    }
+    expect(makeCtx({ HOME: '/some/where' }).home).toBe('/some/where');
+    fs.rmSync(cwd, { recursive: true, force: true });
+  });
 });

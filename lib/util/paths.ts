@@ -4,8 +4,26 @@ import path from 'node:path';
 import type { Ctx } from '../types.js';
 
 export function makeCtx(env: NodeJS.ProcessEnv = process.env): Ctx {
-  const home = env.HOME || os.homedir();
+  const home = env.HOME && path.isAbsolute(env.HOME) ? env.HOME : accountHome();
   return { env, home };
+}
+
+/**
+ * The home directory when HOME is unset, empty or relative (cron, `env -i`, a service): the
+ * account's, from the password database. Node's os.homedir() gives an empty HOME back as it is, and
+ * every path under it (the cache, the config, the harnesses' stores) would then be relative to
+ * whatever directory resume was run in: a cache written into a project. `/` when the account has
+ * none (a container's bare uid).
+ */
+function accountHome(): string {
+  try {
+    const h = os.userInfo().homedir;
+    if (h && path.isAbsolute(h)) return h;
+  } catch {
+    /* no entry for this uid */
+  }
+  const h = os.homedir();
+  return h && path.isAbsolute(h) ? h : '/';
 }
 
 /** `~` for the home directory in displayed paths. */
