@@ -66,8 +66,15 @@ const rssFile = path.join(cache, 'search-rss');
 const pre = path.join(cache, 'search-rss.cjs');
 fs.writeFileSync(pre, `process.on('exit', () => require('fs').writeFileSync(${JSON.stringify(rssFile)}, String(process.resourceUsage().maxRSS)));`);
 
+// A word in a few files, the usual search: the name of the project of the session in the middle of
+// the listing (its directory's last part, e.g. `api-04`; at 22,000 sessions it also starts the names
+// of ten more projects, `api-040` to `api-049`)
+const mid = spawnSync(process.execPath, [BIN, 'ls', '-a', '--json'], { env, encoding: 'utf8', maxBuffer: 512 << 20 });
+const listed = JSON.parse(mid.stdout || '[]');
+const project = listed.length ? path.basename(listed[listed.length >> 1].cwd ?? '') : '';
 const cases = [
   ['absent word', ['zebrafishquux']],
+  ...(project ? [['a project name (a few files)', [project]]] : []),
   ['word in every file', ['webhook']],
   ['two words', ['webhook', 'backoff']],
 ];

@@ -1,7 +1,7 @@
 // The search prefilter's case fold: SIMD module and the JavaScript fallback agree, and a folded
 // needle is found in every casing of its word.
 import { describe, expect, it } from 'vitest';
-import { Folder, foldNeedle } from '../lib/search/fold.js';
+import { Folder, Needle, findIn, foldNeedle } from '../lib/search/fold.js';
 
 describe('Folder', () => {
   it('folds ASCII letters of both cases to one byte, on lengths that are not multiples of 16', () => {
@@ -34,5 +34,47 @@ describe('Folder', () => {
     const big = Buffer.alloc(3 << 20, 'a');
     big.write('NEEDLE', (3 << 20) - 6);
     expect(f.fold(big, 0, big.length).indexOf(foldNeedle('needle'))).toBe((3 << 20) - 6);
+  });
+});
+
+describe('a needle found from its rarest byte', () => {
+  it('finds what indexOf finds, from any start, wherever its rarest byte is', () => {
+    // a small alphabet: many partial matches and near misses; seeded, so a failure repeats
+    let seed = 12345;
+    const rnd = (n: number) => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) % n);
+    const abc = 'aAe-24z_ "q';
+    const text = (n: number) => Array.from({ length: n }, () => abc[rnd(abc.length)]).join('');
+    const f = new Folder();
+    let found = 0;
+    for (let t = 0; t < 400; t++) {
+      const src = Buffer.from(text(200 + rnd(400)));
+      const hay = Buffer.from(f.fold(src, 0, src.length));
+      const key = text(1 + rnd(8));
+      const n = new Needle(key);
+      const plain = foldNeedle(key);
+      for (const from of [0, rnd(hay.length), hay.length - 1, hay.length + 3]) {
+        const want = hay.indexOf(plain, from);
+        expect(findIn(hay, n, from)).toBe(want);
+        if (want >= 0) found++;
+      }
+    }
+    expect(found).toBeGreaterThan(200);
+  });
+
+  it('looks from the rarest byte that leaves three after it: `-` in `api-24`, `f` in `café`', () => {
+    expect(new Needle('api-24').at).toBe(3);
+    expect(new Needle('pi-24z').at).toBe(3);
+    expect(new Needle(Buffer.from('café', 'utf8').toString('latin1')).at).toBe(2);
+    // the rarest byte too near the end (the `z`, the `4`); all as common: the first
+    expect(new Needle('az').at).toBe(0);
+    expect(new Needle('data4').at).toBe(0);
+    expect(new Needle('eeee').at).toBe(0);
+    // seven bytes or more: the whole needle (the search skips by its length)
+    expect(new Needle('authentication').at).toBe(0);
+    expect(new Needle('api-24zz').at).toBe(0);
+    const hay = Buffer.from('xx api-2 api-24 api-24');
+    expect(findIn(hay, new Needle('api-24'))).toBe(9);
+    expect(findIn(hay, new Needle('api-24'), 10)).toBe(16);
+    expect(findIn(hay, new Needle('api-25'))).toBe(-1);
   });
 });

@@ -10,7 +10,7 @@ import { metadataText, newGroup, scanGroups } from '../lib/search/search.js';
 import { scanParallel } from '../lib/search/pool.js';
 import { allNeedles, parseQuery } from '../lib/search/query.js';
 import { loadExtractors } from '../lib/search/registry.js';
-import { Folder, foldNeedle } from '../lib/search/fold.js';
+import { Folder, Needle } from '../lib/search/fold.js';
 import { CHUNK } from '../lib/search/scan.js';
 import { Prefilter, cleanBytes } from '../lib/search/prefilter.js';
 
@@ -42,7 +42,7 @@ const session = (file: string): Session =>
   ({ harness: 'pi', id: path.basename(file, '.jsonl'), key: `pi:${path.basename(file, '.jsonl')}`, file, cwd: '/w/proj', title: null, firstPrompt: null, branch: null, forkedFrom: null }) as unknown as Session;
 
 function check(file: string, word: string): number {
-  const folded = allNeedles(parseQuery([word])).map(foldNeedle);
+  const folded = allNeedles(parseQuery([word])).map((n) => new Needle(n));
   return cleanBytes(file, folded, Math.max(...folded.map((n) => n.length)) - 1, new Folder());
 }
 

@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import type { Ctx, Session } from '../types.js';
 import { idxCount, indexFiles, openListing } from './index.js';
 import { applyPatch } from './listpatch.js';
-import { Folder, foldNeedle } from '../search/fold.js';
+import { Folder, Needle, findIn } from '../search/fold.js';
 
 export interface Holding {
   /** the sessions whose record holds every word (or may), newest first */
@@ -23,8 +23,8 @@ export interface Holding {
 
 // The two characters whose lower case is (or holds) an ASCII letter, as their bytes fold: a record
 // holding one may match `i` or `k` without holding the letter itself.
-const DOTTED_I = foldNeedle(Buffer.from('\u0130', 'utf8').toString('latin1'));
-const KELVIN = foldNeedle(Buffer.from('\u212a', 'utf8').toString('latin1'));
+const DOTTED_I = new Needle(Buffer.from('\u0130', 'utf8').toString('latin1'));
+const KELVIN = new Needle(Buffer.from('\u212a', 'utf8').toString('latin1'));
 /** bytes of list.json read and folded at a time */
 const CHUNK = 1 << 20;
 
@@ -88,7 +88,7 @@ export function sessionsHolding(ctx: Ctx, words: string[], names: Record<string,
       return at[lo]! <= pos && pos < at[lo]! + len[lo]! ? lo : -1;
     };
     const needles = words.map((w) => {
-      const list = [foldNeedle(w.toLowerCase())];
+      const list = [new Needle(w.toLowerCase())];
       if (/[ik]/i.test(w)) list.push(DOTTED_I, KELVIN);
       return list;
     });
@@ -100,13 +100,13 @@ export function sessionsHolding(ctx: Ctx, words: string[], names: Record<string,
       if (!low) return null;
       needles.forEach((list, k) => {
         for (const needle of list) {
-          for (let p = low.indexOf(needle); p >= 0; ) {
+          for (let p = findIn(low, needle); p >= 0; ) {
             const r = recordOf(from + p, run[0], run[1] - 1);
             if (r >= 0) {
               each[k]!.add(r);
               // the rest of this record holds nothing more to find
-              p = low.indexOf(needle, at[r]! + len[r]! - from);
-            } else p = low.indexOf(needle, p + 1);
+              p = findIn(low, needle, at[r]! + len[r]! - from);
+            } else p = findIn(low, needle, p + 1);
           }
         }
       });

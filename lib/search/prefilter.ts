@@ -16,7 +16,7 @@
 // the scan would have: a search, like a listing, is of the files as they were when read.
 import fs from 'node:fs';
 import { CHUNK } from './scan.js';
-import { Folder, foldNeedle } from './fold.js';
+import { Folder, Needle, findIn } from './fold.js';
 
 /** What a worker is given to mark: the files, and the shared memory of the marks. */
 export interface PrefilterMsg {
@@ -69,7 +69,7 @@ export class Prefilter {
 
   /** Mark files, taking the next from the shared counter, until none is left or told to stop (a worker's work before the scan). */
   run(): void {
-    const folded = this.needles.map(foldNeedle);
+    const folded = this.needles.map((n) => new Needle(n));
     if (folded.length === 0) return;
     const carry = Math.max(...folded.map((n) => n.length)) - 1;
     const folder = new Folder();
@@ -86,7 +86,7 @@ export class Prefilter {
 }
 
 /** The bytes of `file` if none of the folded needles is in it; -1 if one is, or it cannot be read. */
-export function cleanBytes(file: string, folded: Buffer[], carry: number, folder: Folder): number {
+export function cleanBytes(file: string, folded: Needle[], carry: number, folder: Folder): number {
   let fd: number;
   try {
     fd = fs.openSync(file, 'r');
@@ -101,7 +101,7 @@ export function cleanBytes(file: string, folded: Buffer[], carry: number, folder
       const low = folder.foldNext(fd, pos, CHUNK, kept, len);
       const got = low.length - kept;
       if (got <= 0) return pos;
-      for (const nd of folded) if (low.indexOf(nd) >= 0) return -1;
+      for (const nd of folded) if (findIn(low, nd) >= 0) return -1;
       pos += got;
       len = low.length;
       kept = Math.min(carry, len);

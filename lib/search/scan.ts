@@ -7,7 +7,7 @@
 // is reported as raw bytes around the hit. Memory stays below ~PARSE_CAP + CHUNK whatever the file.
 import fs from 'node:fs';
 import { zstReader, type Reader } from '../util/zstd.js';
-import { Folder, foldNeedle } from './fold.js';
+import { Folder, Needle, findIn } from './fold.js';
 import { headHas } from '../harness/jsonl.js';
 
 /**
@@ -45,9 +45,9 @@ function sharedFolder(): Folder {
 
 
 /** the needles of the last scan, folded: a search hands the same array to every file it reads */
-let lastNeedles: { of: string[]; folded: Buffer[] } | null = null;
-function foldedOf(needles: string[]): Buffer[] {
-  if (lastNeedles?.of !== needles) lastNeedles = { of: needles, folded: needles.map(foldNeedle) };
+let lastNeedles: { of: string[]; folded: Needle[] } | null = null;
+function foldedOf(needles: string[]): Needle[] {
+  if (lastNeedles?.of !== needles) lastNeedles = { of: needles, folded: needles.map((n) => new Needle(n)) };
   return lastNeedles.folded;
 }
 
@@ -182,7 +182,7 @@ export function scanLines(read: Reader, needles: string[], sink: ScanSink, parse
     for (const nd of folded) {
       let p = 0;
       for (;;) {
-        const i = low.indexOf(nd, p);
+        const i = findIn(low, nd, p);
         if (i < 0) break;
         // lastIndexOf(10, -1) would search from the end: a hit at 0 starts the region's first line
         const ls = a + i === 0 ? 0 : Math.max(0, lineStart(i));
@@ -205,7 +205,7 @@ export function scanLines(read: Reader, needles: string[], sink: ScanSink, parse
         let n = 0;
         const lineLow = low.subarray(rs, re);
         for (const nd of folded) {
-          const i = lineLow.indexOf(nd);
+          const i = findIn(lineLow, nd);
           if (i < 0) continue;
           const at = s + i;
           const w0 = Math.max(s, at - RAW_WINDOW);
@@ -228,7 +228,7 @@ export function scanLines(read: Reader, needles: string[], sink: ScanSink, parse
       for (let k = 0; k < folded.length; k++) {
         const nd = folded[k]!;
         for (let from = 0; ; ) {
-          const i = low.indexOf(nd, from);
+          const i = findIn(low, nd, from);
           if (i < 0 || (b < r && i >= SLICE)) break;
           const at = a + i;
           const slot = Math.floor((hugePos + at) / SLICE);
