@@ -6,6 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { jsonl, run, tempHome, write } from './helpers.js';
 import { claudeSession, piSession } from './launch-helpers.js';
 import { reviveEntry, SAME_AS_STATE } from '../lib/index/promptfile.js';
+import { allPrompts } from '../lib/index/prompts.js';
+import { makeCtx } from '../lib/util/paths.js';
 
 function corpus() {
   const home = tempHome();
@@ -143,5 +145,56 @@ describe('options', () => {
         expect(h, `${cmd} --help: ${f}`).toMatch(new RegExp(`\\b${f}\\b`));
       }
     }
+  });
+});
+
+describe('words matched only in the prompt files that hold them', () => {
+  it('a prompt file holding none of the words is left out, unless it is cut or of another shard; the same sessions are named', () => {
+    const home = tempHome();
+    const cwd = path.join(home, 'src', 'shop');
+    fs.mkdirSync(cwd, { recursive: true });
+    const id = (i: number) => `abcdef${String(i).padStart(2, '0')}-1111-4111-8111-111111111111`;
+    // 70 sessions: four state shards; the words only in middle prompts
+    for (let i = 0; i < 70; i++) {
+      // (40: `kiwi` written with a Kelvin sign, whose lower case is `k`)
+      const words = i === 17 ? 'the zanzibar parser' : i === 40 ? 'the Zanzibar \u212aiwi stand' : `filler ${i}`;
+      piSession(home, { id: id(i), cwd, prompts: [`start ${i}`, words, `end ${i}`], at: new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString() });
+    }
+    expect(run(home, ['index']).code).toBe(0);
+    const ctx = makeCtx({ HOME: home, RESUME_CACHE_DIR: path.join(home, '.cache', 'resume') });
+    const every = allPrompts(ctx);
+    expect(every.size).toBe(70);
+    const state = path.join(home, '.cache', 'resume', 'state');
+    const files = fs.readdirSync(state).filter((f) => f.endsWith('.prompts.json')).map((f) => path.join(state, f));
+    expect(files.length).toBeGreaterThan(2);
+    const holding = (w: string) => files.filter((f) => fs.readFileSync(f, 'latin1').toLowerCase().includes(w));
+    const keysIn = (f: string) => (JSON.parse(fs.readFileSync(f, 'utf8')).e as [string, string[]][][]).flat().map(([k]) => k);
+    // only the prompt files holding a word are parsed (in any case); every prompt of them is there
+    const some = allPrompts(ctx, ['zanzibar']);
+    expect([...some.keys()].sort()).toEqual(holding('zanzibar').flatMap(keysIn).sort());
+    expect(some.get(`pi:${id(17)}`)).toEqual(every.get(`pi:${id(17)}`));
+    expect(some.size).toBeLessThan(70);
+    // a word with a `k`: a file holding a Kelvin sign is read for it
+    expect(fs.readFileSync(holding('zanzibar').find((f) => keysIn(f).includes(`pi:${id(40)}`))!, 'utf8')).toContain('\u212aiwi');
+    expect(allPrompts(ctx, ['kiwi']).has(`pi:${id(40)}`)).toBe(true);
+    expect(run(home, ['resolve', 'kiwi']).stdout).toBe(`pi:${id(40)}\n`);
+    // the same sessions named as with every prompt
+    for (const q of [['zanzibar'], ['zanzibar', 'parser'], ['ZANZIBAR', 'kiwi'], ['shop', 'filler'], ['nothing-here']]) {
+      const r = run(home, ['resolve', '-a', ...q]);
+      const want = [...every].filter(([, ps]) => q.every((w) => ps.some((p) => p.toLowerCase().includes(w.toLowerCase())) || cwd.includes(w.toLowerCase()))).map(([k]) => k);
+      expect(r.stdout.split('\n').filter(Boolean).sort(), q.join(' ')).toEqual(want.sort());
+    }
+    // a prompt file cut short, or of another shard's token, is refused and its shard read instead
+    const [other, rest] = files.filter((f) => !holding('zanzibar').includes(f));
+    const mine = keysIn(other!);
+    const text = fs.readFileSync(other!, 'utf8');
+    const read = () => [...allPrompts(ctx, ['zanzibar']).keys()];
+    expect(read()).not.toContain(mine[0]);
+    fs.writeFileSync(other!, text.slice(0, -3));
+    expect(read()).toEqual(expect.arrayContaining(mine));
+    fs.writeFileSync(other!, text.replace(/"tok":"[^"]*"/, '"tok":"someone-else"'));
+    expect(read()).toEqual(expect.arrayContaining(mine));
+    // (the others still left out)
+    if (rest) expect(read()).not.toContain(keysIn(rest)[0]);
   });
 });

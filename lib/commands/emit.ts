@@ -49,7 +49,7 @@ export function register(program: Command, app: App): void {
       else {
         const all = await every();
         const shorts = shortIds(all);
-        const r = resolve([key], all, { all: true, prompts: () => allPrompts(app.ctx) });
+        const r = resolve([key], all, { all: true, prompts: (words) => allPrompts(app.ctx, words) });
         if (r.kind === 'none') throw new ExitError(1, `no session matches '${oneLine(key)}'`);
         if (r.kind !== 'one') {
           out(candidateLines(r.candidates, shorts));

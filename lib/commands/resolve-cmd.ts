@@ -20,7 +20,7 @@ export function register(program: Command, app: App): void {
         return;
       }
       const pool = applyFilters(await all(), { ...filters, all: true });
-      const r = resolve(query, pool, { all: !!o.all, prompts: () => allPrompts(app.ctx) });
+      const r = resolve(query, pool, { all: !!o.all, prompts: (words) => allPrompts(app.ctx, words) });
       const q = oneLine(query.join(' '));
       if (r.kind === 'none') throw new ExitError(1, `no session matches '${q}'`);
       if (r.kind === 'one') {

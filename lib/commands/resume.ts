@@ -146,7 +146,7 @@ export function register(program: Command, app: App): void {
       } else if (query.length === 0) {
         s = await chooseAmong(app, applyFilters(all, filters), choice);
       } else {
-        const r = resolve(query, pool, { all: !!o.all, prompts: () => allPrompts(app.ctx) });
+        const r = resolve(query, pool, { all: !!o.all, prompts: (words) => allPrompts(app.ctx, words) });
         const q = oneLine(query.join(' '));
         if (r.kind === 'none') {
           const sub = query.length === 1 ? didYouMean(query[0]!, commandNames(program)) : null;

@@ -20,7 +20,7 @@ export function register(program: Command, app: App): void {
     .addHelpText('after', JSON_FIELDS_HELP)
     .action(async (query: string[], o: { json?: boolean }) => {
       const all = await app.sessions();
-      const r = resolve(query, all, { prompts: () => allPrompts(app.ctx) });
+      const r = resolve(query, all, { prompts: (words) => allPrompts(app.ctx, words) });
       const shorts = shortIds(all);
       if (r.kind === 'none') throw new ExitError(1, `no session matches '${query.join(' ')}'`);
       if (r.kind !== 'one') {

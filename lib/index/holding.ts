@@ -28,6 +28,16 @@ const KELVIN = new Needle(Buffer.from('\u212a', 'utf8').toString('latin1'));
 /** bytes of list.json read and folded at a time */
 const CHUNK = 1 << 20;
 
+/**
+ * The folded needles of a plainWord: its bytes, and for a word with `i` or `k` the two characters
+ * whose lower case holds that letter (a text holding one may match without holding the letter).
+ */
+export function wordNeedles(w: string): Needle[] {
+  const list = [new Needle(w.toLowerCase())];
+  if (/[ik]/i.test(w)) list.push(DOTTED_I, KELVIN);
+  return list;
+}
+
 /** Can a word be looked for as its folded bytes? Printable ASCII that JSON writes as it is. */
 export function plainWord(w: string): boolean {
   return /^[\x21-\x7e]+$/.test(w) && !/["\\]/.test(w);
@@ -87,11 +97,7 @@ export function sessionsHolding(ctx: Ctx, words: string[], names: Record<string,
       }
       return at[lo]! <= pos && pos < at[lo]! + len[lo]! ? lo : -1;
     };
-    const needles = words.map((w) => {
-      const list = [new Needle(w.toLowerCase())];
-      if (/[ik]/i.test(w)) list.push(DOTTED_I, KELVIN);
-      return list;
-    });
+    const needles = words.map(wordNeedles);
     const each = words.map(() => new Set<number>());
     const folder = new Folder();
     for (const run of runs) {

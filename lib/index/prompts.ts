@@ -5,13 +5,26 @@
 // its prompt file (state/NNN.prompts.json: lib/index/promptfile.ts, a third of the bytes to read),
 // and leaves them out of the listing (list.json), so `rows`, `ls` and completion never load them.
 // Only words matching does.
+//
+// Given the words being matched, a prompt file none of whose bytes holds any of them (folded, as deep
+// search looks: holding.ts `wordNeedles`) is not parsed: none of its prompts can hold a word, and a
+// session's prompts only ever add to what its words are looked for in. At 22,000 sessions the prompt
+// files are 49 MB, and parsing them was ~240 ms of naming a session by a rare word.
+import fs from 'node:fs';
 import type { Ctx } from '../types.js';
 import { indexFiles, STATE_VERSION, shardFile, shardLayout } from './index.js';
+import { isAscii } from 'node:buffer';
 import { readText } from '../util/fsx.js';
-import { promptsFile, reviveEntry, shardHeadOf } from './promptfile.js';
+import { PROMPTS_TAIL, promptsFile, reviveEntry, shardHeadOf } from './promptfile.js';
+import { plainWord, wordNeedles } from './holding.js';
+import { Folder, findIn, type Needle } from '../search/fold.js';
 
-/** `harness:id` → every prompt of that session, from each shard's prompt file (else the shard). */
-export function allPrompts(ctx: Ctx): Map<string, string[]> {
+/**
+ * `harness:id` → every prompt of that session, from each shard's prompt file (else the shard).
+ * `words`: the words it is for (lower or any case); the prompts of a prompt file that holds none of
+ * them are left out. Without (or with a word that cannot be looked for as bytes), every prompt.
+ */
+export function allPrompts(ctx: Ctx, words: string[] = []): Map<string, string[]> {
   const out = new Map<string, string[]>();
   const dir = indexFiles(ctx).state;
   // a session split over several sources (a Claude session continued in another file): all of them
@@ -21,8 +34,9 @@ export function allPrompts(ctx: Ctx): Map<string, string[]> {
   };
   // the shards of the state as it stands (a shard of another count is left over, or half-written)
   const count = shardLayout(dir) ?? 0;
+  const look = words.length > 0 && words.every(plainWord) ? { needles: words.flatMap(wordNeedles), folder: new Folder() } : null;
   for (let n = 0; n < count; n++) {
-    const pairs = fromPromptFile(dir, n, count);
+    const pairs = fromPromptFile(dir, n, count, look);
     if (pairs) {
       for (const [key, ps] of pairs) put(key, ps);
       continue;
@@ -45,11 +59,34 @@ export function allPrompts(ctx: Ctx): Map<string, string[]> {
   return out;
 }
 
-/** Shard n's prompt pairs from its prompt file, when that is whole and of the shard as it stands (one of `count`); else null. */
-function fromPromptFile(dir: string, n: number, count: number): Array<[string, string[]]> | null {
+/** A prompt file written to its end (a cut one is read whole, and refused, as before). */
+const whole = (b: Buffer): boolean => b.length >= PROMPTS_TAIL.length && b.toString('latin1', b.length - PROMPTS_TAIL.length) === PROMPTS_TAIL;
+
+/** Whether the folded bytes of `b` hold any of the needles. */
+function holdsAny(b: Buffer, needles: Needle[], folder: Folder): boolean {
+  const low = folder.fold(b, 0, b.length);
+  return needles.some((nd) => findIn(low, nd) >= 0);
+}
+
+/** Whether a prompt file's head (its first line: `{"v":…,"tok":"…",`) names this version and the shard's token and count. */
+function ofShard(b: Buffer, dir: string, n: number, count: number): boolean {
+  const m = /^\{"v":(\d+),"tok":"([^"\\]*)",/.exec(b.toString('latin1', 0, Math.min(b.length, 200)));
+  if (!m || Number(m[1]) !== STATE_VERSION) return false;
+  const head = shardHeadOf(shardFile(dir, n));
+  return !!head && head.tok === m[2] && head.of === count;
+}
+
+/**
+ * Shard n's prompt pairs from its prompt file, when that is whole and of the shard as it stands (one
+ * of `count`); else null. `look`: none when the file is of the shard (its head says so) and holds
+ * none of these needles.
+ */
+function fromPromptFile(dir: string, n: number, count: number, look: { needles: Needle[]; folder: Folder } | null = null): Array<[string, string[]]> | null {
   let doc: { v?: unknown; tok?: unknown; e?: unknown; p?: unknown };
   try {
-    doc = JSON.parse(readText(promptsFile(dir, n)));
+    const b = fs.readFileSync(promptsFile(dir, n));
+    if (look && whole(b) && !holdsAny(b, look.needles, look.folder) && ofShard(b, dir, n, count)) return [];
+    doc = JSON.parse(isAscii(b) ? b.toString('latin1') : b.toString('utf8'));
   } catch {
     return null;
   }

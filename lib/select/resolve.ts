@@ -27,9 +27,10 @@ export interface ResolveOptions {
   /**
    * Every prompt per session key (lib/index/prompts.ts), loaded only when words are matched: words
    * may come from any prompt. Without it, the sessions' own allPrompts (when present) and their
-   * first and last prompts are searched.
+   * first and last prompts are searched. Given the words matched: it may leave out prompts that
+   * hold none of them.
    */
-  prompts?: () => Map<string, string[]>;
+  prompts?: (words: string[]) => Map<string, string[]>;
 }
 
 export function looksLikePath(q: string): boolean {
@@ -87,7 +88,7 @@ export function resolve(query: string[], sessions: Session[], opts: ResolveOptio
   }
   // (4) words
   const words = query.flatMap((w) => w.toLowerCase().split(/\s+/)).filter(Boolean);
-  const more = opts.prompts?.();
+  const more = opts.prompts?.(words);
   const hits = sessions.filter((s) => {
     if (s.hidden && !opts.all) return false;
     const every = s.allPrompts ?? more?.get(s.key) ?? [];
