@@ -87,6 +87,7 @@ import { applyStats, emptyOver, fitsCheck, freshShorts, overBytes, overlayRows, 
 import { PairedShardWriter, ShardWriter } from './shardwriter.js';
 import { memberLine, promptLine, promptsFile, promptsHead, PROMPTS_TAIL, reviveEntry, sameList, shardHeadOf, shardToken, stateHead } from './promptfile.js';
 import { readShardText, shardEntry, writeShardFiles, type ShardText } from './shardtext.js';
+import { addTo } from '../util/multimap.js';
 import { applyPatch, PATCH_MAX_BYTES, PATCH_MAX_SESSIONS, readHead, readPatch, type ListHead, type ListPatch } from './listpatch.js';
 import { FILE, NONE, quickStat, StatInDirs } from '../util/quickstat.js';
 import { fullCollector, heapUsed } from '../util/gc.js';
@@ -2496,11 +2497,7 @@ function linkedChangeStands(h: Harness, stored: Session[], changed: Set<string>,
   const keys = new Map<string, number>();
   for (const s of mine) if (s.link) keys.set(s.link, (keys.get(s.link) ?? 0) + 1);
   const byFile = new Map<string, Session[]>();
-  for (const s of mine) {
-    const l = byFile.get(s.file);
-    if (l) l.push(s);
-    else byFile.set(s.file, [s]);
-  }
+  for (const s of mine) addTo(byFile, s.file, s);
   for (const p of [...changed, ...gone]) {
     if (harnessOf.get(p) !== h) continue;
     for (const s of byFile.get(p) ?? []) if (s.forkedFrom || (s.link && (keys.get(s.link) ?? 0) > 1)) return false;

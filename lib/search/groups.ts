@@ -5,6 +5,7 @@ import type { Harness, Session } from '../types.js';
 import type { Hit } from './score.js';
 import { HOOKS } from './registry.js';
 import { applyFilters, type Filters } from '../select/filter.js';
+import { addTo } from '../util/multimap.js';
 
 export interface SearchFilters extends Filters {
   /** epoch ms: sessions active at or after */
@@ -49,10 +50,7 @@ export function groupSessions(all: Session[]): Map<string, Group> {
   const inferOf = new Map<Harness, Session[]>();
   for (const s of all) {
     byKey.set(s.key, s);
-    if (!HOOKS[s.harness]?.parents) continue;
-    const list = inferOf.get(s.harness);
-    if (list) list.push(s);
-    else inferOf.set(s.harness, [s]);
+    if (HOOKS[s.harness]?.parents) addTo(inferOf, s.harness, s);
   }
   const inferred = new Map<string, string>();
   for (const [h, list] of inferOf) for (const [k, p] of HOOKS[h]!.parents!(list)) inferred.set(k, p);

@@ -13,6 +13,7 @@ import { promptText } from '../../util/text.js';
 import { maxMs, minMs, toMs } from '../../util/time.js';
 import { MAX_LINE } from '../../index/lines.js';
 import { sameList } from '../../index/promptfile.js';
+import { addTo } from '../../util/multimap.js';
 
 interface CodexState extends LineState {
   lines: number;
@@ -560,13 +561,7 @@ function holds(sessions: Session[]): Map<string, string[]> {
   const out = new Map<string, string[]>();
   for (const s of sessions) {
     if (s.harness !== 'codex') continue;
-    for (const id of new Set([s.forkedFrom, s.parent])) {
-      if (!id) continue;
-      const k = `codex:${id}`;
-      const l = out.get(k);
-      if (l) l.push(s.file);
-      else out.set(k, [s.file]);
-    }
+    for (const id of new Set([s.forkedFrom, s.parent])) if (id) addTo(out, `codex:${id}`, s.file);
   }
   return out;
 }

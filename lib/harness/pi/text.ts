@@ -4,6 +4,7 @@ import type { Session } from '../../types.js';
 import type { BranchTracker, ExtractCtx, Piece, SearchHooks } from '../../search/types.js';
 import { bytes, firstLink, firstString } from '../branches.js';
 import { blockText, ms, outputRecord, outputText, piece, toolPiece } from '../../search/extract-util.js';
+import { addTo } from '../../util/multimap.js';
 
 export function piText(o: any, cx: ExtractCtx): Piece[] {
   if (!o || typeof o !== 'object') return [];
@@ -139,10 +140,7 @@ function parents(all: Session[]): Map<string, string> {
       mainsIn = new Map();
       for (const m of all) {
         if (m.hiddenReason === 'subagent' || m.started == null) continue;
-        const d = path.dirname(m.file);
-        const list = mainsIn.get(d);
-        if (list) list.push(m);
-        else mainsIn.set(d, [m]);
+        addTo(mainsIn, path.dirname(m.file), m);
       }
       for (const list of mainsIn.values()) list.sort((a, b) => b.started! - a.started!);
     }
