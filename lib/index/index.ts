@@ -458,6 +458,12 @@ function checkName(f: Found): string {
   return f.stat.sig ? `${f.src.path}\u0001${f.stat.sig}` : f.src.path;
 }
 
+/** The path of a stored name (checkName: the name without its dependency signature). */
+function pathOfName(name: string): string {
+  const sep = name.indexOf('\u0001');
+  return sep < 0 ? name : name.slice(0, sep);
+}
+
 /** check.bin read and split: build id, per-adapter meta (with the memos), and the stat bytes. */
 interface StoredCheck {
   /** the build it names: check.patch's when one is over this check.bin, else check.bin's own */
@@ -612,8 +618,7 @@ function storedFind(c: StoredCheck, h: Harness, part: string): string[] {
     last = lo;
     const name = storedPath(c, lo);
     if (name === null) throw new Error('damaged name in check.bin');
-    const sep = name.indexOf('\u0001');
-    const p = sep < 0 ? name : name.slice(0, sep);
+    const p = pathOfName(name);
     if (p.slice(p.lastIndexOf('/') + 1).includes(part)) out.push(p);
   }
   return out;
@@ -719,12 +724,11 @@ function storedStats(c: StoredCheck, sources: SourceList, served: boolean, taken
       damaged = true;
       return;
     }
-    const sep = name.indexOf('\u0001');
-    const p = sep < 0 ? name : name.slice(0, sep);
+    const p = pathOfName(name);
     let a = 0;
     while (a < ends.length && i >= ends[a]!) a++;
     // (read from the bytes: they need not be 8-byte aligned in the file's buffer)
-    out.set(p, { size: stat.readDoubleLE(i * 24), mtime: stat.readDoubleLE(i * 24 + 8), ino: stat.readDoubleLE(i * 24 + 16), sig: sep < 0 ? '' : name.slice(sep + 1), harness: c.meta[a]?.name as Harness, at: i });
+    out.set(p, { size: stat.readDoubleLE(i * 24), mtime: stat.readDoubleLE(i * 24 + 8), ino: stat.readDoubleLE(i * 24 + 16), sig: name.slice(p.length + 1), harness: c.meta[a]?.name as Harness, at: i });
   };
   if (served && countOf(sources) === c.count) {
     const now = taken ?? statNums(listOf(sources));
@@ -743,37 +747,34 @@ function storedStats(c: StoredCheck, sources: SourceList, served: boolean, taken
 }
 
 /**
+ * check.bin and its source paths, made whole: the one this process read already while it is still
+ * the file on disk (its paths decoded once: the index run, a search's prefilter and its sizes share
+ * it), else read now (and kept so). Null when there is no readable check.bin or its names are damaged.
+ */
+function storedNames(ctx: Ctx): { c: StoredCheck; paths: string[] } | null {
+  const file = indexFiles(ctx).check;
+  const c = recheck(file, lastCheck?.file === file ? lastCheck.c : null);
+  if (!c) return null;
+  const paths = storedPaths(c);
+  return paths.length === c.count ? { c, paths } : null;
+}
+
+/** The files the stored index tracks, as storedSizes names them, without their sizes; [] when there is no index. */
+export function storedFiles(ctx: Ctx): string[] {
+  return storedNames(ctx)?.paths.map(pathOfName) ?? [];
+}
+
+/**
  * Each source's size as the last build recorded it (check.bin), by path: for ordering work by size
  * without a stat per file (a search at 22,000 sessions spent 165 ms on them). Empty when there is
  * no readable check.bin. The check.bin this process read already serves when it is still the file
  * on disk (~60 ms at 22,000 sessions: reading it again and decoding its paths).
  */
-/** The files the stored index tracks, as storedSizes names them, without their sizes; [] when there is no index. */
-export function storedFiles(ctx: Ctx): string[] {
-  // (kept as lastCheck: the index run that follows, and storedSizes after it, use it while it is the file on disk)
-  const c = recheck(indexFiles(ctx).check, null);
-  if (!c) return [];
-  const paths = storedPaths(c);
-  if (paths.length !== c.count) return [];
-  return paths.map((name) => {
-    const sep = name.indexOf('\u0001');
-    return sep < 0 ? name : name.slice(0, sep);
-  });
-}
-
 export function storedSizes(ctx: Ctx): Map<string, number> {
   const out = new Map<string, number>();
-  const file = indexFiles(ctx).check;
-  // the one the index run just read, with its paths decoded, while it is still the file on disk
-  const c = recheck(file, lastCheck?.file === file ? lastCheck.c : null);
-  if (!c) return out;
-  const paths = storedPaths(c);
-  if (paths.length !== c.count) return out;
-  for (let i = 0; i < c.count; i++) {
-    const name = paths[i]!;
-    const sep = name.indexOf('\u0001');
-    out.set(sep < 0 ? name : name.slice(0, sep), c.buf.readDoubleLE(c.numsAt + i * 24));
-  }
+  const s = storedNames(ctx);
+  if (!s) return out;
+  for (let i = 0; i < s.c.count; i++) out.set(pathOfName(s.paths[i]!), s.c.buf.readDoubleLE(s.c.numsAt + i * 24));
   return out;
 }
 
