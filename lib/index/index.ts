@@ -68,7 +68,6 @@
 // that still serves.
 import fs from 'node:fs';
 import os from 'node:os';
-import { isAscii } from 'node:buffer';
 import path from 'node:path';
 import type { Adapter, Ctx, Harness, LineState, Root, Session, SessionCore, Source } from '../types.js';
 import { ADAPTERS } from '../harness/registry.js';
@@ -77,7 +76,7 @@ import { runJob, type Job, type JobResult } from './parse.js';
 import { tailMatches } from './lines.js';
 import { sanitizeSession } from '../util/redact.js';
 import { DirCache, parseDirFile, type SeenDir } from './dirs.js';
-import { readFirstLine, readPrefix, readText as readTextFile, readWithStat, removeFile, setReaddirHook, setSymlinkHook, writeAtomic } from '../util/fsx.js';
+import { readFirstLine, readPrefix, readText as readTextFile, readWithStat, removeFile, setReaddirHook, setSymlinkHook, textOf, writeAtomic } from '../util/fsx.js';
 import { dirsStand, makeMemo, parseMeta, type AdapterMeta, type Memo } from './discmemo.js';
 import { shortIds } from '../select/filter.js';
 import { tryLock, unlock, waitUnlocked } from './lock.js';
@@ -550,7 +549,7 @@ function storedPaths(c: StoredCheck): string[] {
   if (!c.paths) {
     // ASCII (the usual case) decodes faster as latin1, to the same string
     const raw = c.buf.subarray(c.namesAt);
-    const names = isAscii(raw) ? raw.toString('latin1') : raw.toString('utf8');
+    const names = textOf(raw);
     const paths = c.count === 0 ? [] : names.split('\u0000');
     // a damaged names section serves no memo
     c.paths = paths.length === c.count ? wholePaths(paths, c.meta) : [];

@@ -123,6 +123,12 @@ export function parseStateHead(text: string): { v: number; of: number; tok: stri
   return m ? { v: Number(m[1]), of: Number(m[2]), tok: m[3]! } : null;
 }
 
+/** What a prompt file's head says (promptsHead), from the text the file starts with; null when it is not such a head. */
+export function parsePromptsHead(text: string): { v: number; tok: string } | null {
+  const m = /^\{"v":(\d+),"tok":"([0-9a-z]+)","e":\[/.exec(text);
+  return m ? { v: Number(m[1]), tok: m[2]! } : null;
+}
+
 /** What a state shard's head says: its version, the shard count of its state, its token; null when it is not such a head. */
 export function shardHeadOf(file: string): { v: number; of: number; tok: string } | null {
   // the head is in the first bytes (a line of its own, or the start of one long line): a short read

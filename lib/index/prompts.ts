@@ -13,9 +13,8 @@
 import fs from 'node:fs';
 import type { Ctx } from '../types.js';
 import { indexFiles, STATE_VERSION, shardFile, shardLayout } from './index.js';
-import { isAscii } from 'node:buffer';
-import { readText } from '../util/fsx.js';
-import { PROMPTS_TAIL, promptsFile, reviveEntry, shardHeadOf } from './promptfile.js';
+import { readText, textOf } from '../util/fsx.js';
+import { parsePromptsHead, PROMPTS_TAIL, promptsFile, reviveEntry, shardHeadOf } from './promptfile.js';
 import { plainWord, wordNeedles } from './holding.js';
 import { Folder, findIn, type Needle } from '../search/fold.js';
 
@@ -68,12 +67,11 @@ function holdsAny(b: Buffer, needles: Needle[], folder: Folder): boolean {
   return needles.some((nd) => findIn(low, nd) >= 0);
 }
 
-/** Whether a prompt file's head (its first line: `{"v":…,"tok":"…",`) names this version and the shard's token and count. */
-function ofShard(b: Buffer, dir: string, n: number, count: number): boolean {
-  const m = /^\{"v":(\d+),"tok":"([^"\\]*)",/.exec(b.toString('latin1', 0, Math.min(b.length, 200)));
-  if (!m || Number(m[1]) !== STATE_VERSION) return false;
+/** Whether a prompt file of this version and token is of shard n as it stands (its head says the token, of a state of `count` shards). */
+function ofShard(dir: string, n: number, count: number, v: unknown, tok: unknown): boolean {
+  if (v !== STATE_VERSION || typeof tok !== 'string') return false;
   const head = shardHeadOf(shardFile(dir, n));
-  return !!head && head.tok === m[2] && head.of === count;
+  return !!head && head.tok === tok && head.of === count;
 }
 
 /**
@@ -85,12 +83,15 @@ function fromPromptFile(dir: string, n: number, count: number, look: { needles: 
   let doc: { v?: unknown; tok?: unknown; e?: unknown; p?: unknown };
   try {
     const b = fs.readFileSync(promptsFile(dir, n));
-    if (look && whole(b) && !holdsAny(b, look.needles, look.folder) && ofShard(b, dir, n, count)) return [];
-    doc = JSON.parse(isAscii(b) ? b.toString('latin1') : b.toString('utf8'));
+    if (look && whole(b) && !holdsAny(b, look.needles, look.folder)) {
+      const h = parsePromptsHead(b.toString('latin1', 0, Math.min(b.length, 96)));
+      if (h && ofShard(dir, n, count, h.v, h.tok)) return [];
+    }
+    doc = JSON.parse(textOf(b));
   } catch {
     return null;
   }
-  if (!doc || doc.v !== STATE_VERSION || typeof doc.tok !== 'string') return null;
+  if (!doc) return null;
   // an entry's pairs a line (`e`), or, written before the line layout, all in one array (`p`)
   let pairs: unknown[];
   if (Array.isArray(doc.e)) {
@@ -98,8 +99,7 @@ function fromPromptFile(dir: string, n: number, count: number, look: { needles: 
     pairs = (doc.e as unknown[][]).flat();
   } else if (Array.isArray(doc.p)) pairs = doc.p;
   else return null;
-  const head = shardHeadOf(shardFile(dir, n));
-  if (!head || head.tok !== doc.tok || head.of !== count) return null;
+  if (!ofShard(dir, n, count, doc.v, doc.tok)) return null;
   const out: Array<[string, string[]]> = [];
   for (const x of pairs) {
     if (!Array.isArray(x) || typeof x[0] !== 'string' || !Array.isArray(x[1])) return null;

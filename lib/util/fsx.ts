@@ -19,7 +19,11 @@ export function readFully(fd: number, buf: Uint8Array, off: number, len: number,
  * (ASCII, the usual case, decodes as latin1: the same string, faster).
  */
 export function readText(file: string): string {
-  const b = fs.readFileSync(file);
+  return textOf(fs.readFileSync(file));
+}
+
+/** Bytes as UTF-8 text (ASCII, the usual case, decoded as latin1: the same string, faster). */
+export function textOf(b: Buffer): string {
   return isAscii(b) ? b.toString('latin1') : b.toString('utf8');
 }
 
