@@ -194,7 +194,7 @@ function passOver(g: Group, pre: Prefilter, stats: SearchStats): boolean {
   for (const m of g.members) {
     const hooks = HOOKS[m.harness];
     if (hooks?.children || hooks?.scan) return false;
-    for (const f of [m.file, ...(m.children ?? [])]) {
+    for (const f of [m.file, ...childFiles(m)]) {
       if (files.has(f)) continue;
       const n = pre.clean(f);
       if (n === undefined) return false;
@@ -275,7 +275,7 @@ export async function scanParallel(groups: Group[], terms: Term[], needKeys: Set
     return l;
   };
   // a group as its members, the root first (as groupSessions builds them)
-  const msg = { terms: wire, need: [...needKeys], counter: counter.buffer, groups: order.map((g) => g.members.map(slim)), pre: pre !== null };
+  const msg = { terms: wire, need: [...needKeys], counter: counter.buffer, groups: order.map((g) => g.members.map(slim)) };
   const use = ready.slice(0, threads - 1);
   for (const w of ready.slice(threads - 1)) w.stop();
   if (use.length < threads - 1) {

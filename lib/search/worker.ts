@@ -14,11 +14,9 @@ interface Msg {
   /** every group as its members, the root first, largest first; the next to scan is taken from `counter` (shared with the other threads) */
   groups: Session[][];
   counter: SharedArrayBuffer;
-  /** the files marked before the scan (prefilter.ts) are passed over */
-  pre: boolean;
 }
 
-/** the marks this thread made or shares, before the scan (null: none) */
+/** the marks this thread made or shares, before the scan (null: none); the files marked are passed over */
 let pre: Prefilter | null = null;
 
 // Loaded at once: a worker may be started before the search is known (pool.ts prestartWorkers).
@@ -40,5 +38,5 @@ parentPort!.on('message', async (m: Msg | { prefilter: PrefilterMsg } | null) =>
     const i = Atomics.add(counter, 0, 1);
     return i < groups.length ? i : -1;
   };
-  parentPort!.postMessage(scanGroups(groups, terms, new Set(m.need), pick, m.pre ? pre : null));
+  parentPort!.postMessage(scanGroups(groups, terms, new Set(m.need), pick, pre));
 });
