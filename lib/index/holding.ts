@@ -12,6 +12,7 @@ import fs from 'node:fs';
 import type { Ctx, Session } from '../types.js';
 import { idxCount, indexFiles, openListing } from './index.js';
 import { applyPatch } from './listpatch.js';
+import { recordHolding } from './overlay.js';
 import { Folder, Needle, findIn } from '../search/fold.js';
 
 export interface Holding {
@@ -90,12 +91,8 @@ export function sessionsHolding(ctx: Ctx, words: string[], names: Record<string,
 
     // the records each word is in (by the record a hit falls in: the last one starting at or before it)
     const recordOf = (pos: number, lo: number, hi: number): number => {
-      while (lo < hi) {
-        const mid = (lo + hi + 1) >> 1;
-        if (at[mid]! <= pos) lo = mid;
-        else hi = mid - 1;
-      }
-      return at[lo]! <= pos && pos < at[lo]! + len[lo]! ? lo : -1;
+      const k = recordHolding(at, pos, lo, hi);
+      return k >= 0 && pos < at[k]! + len[k]! ? k : -1;
     };
     const needles = words.map(wordNeedles);
     const each = words.map(() => new Set<number>());

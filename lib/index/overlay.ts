@@ -424,10 +424,11 @@ export function freshShorts(r: RowBin, o: Over, ids: Map<string, string>): Map<s
   return out;
 }
 
-/** The record that holds byte `p` (the last whose offset is at or before it), or -1. */
-function recordHolding(at: Uint32Array, p: number): number {
-  let lo = 0;
-  let hi = at.length - 1;
+/**
+ * The record that holds byte `p`: the last of `at[lo..hi]` (ascending offsets) at or before it, or
+ * -1 when none is.
+ */
+export function recordHolding(at: ArrayLike<number>, p: number, lo = 0, hi = at.length - 1): number {
   let found = -1;
   while (lo <= hi) {
     const m = (lo + hi) >> 1;
