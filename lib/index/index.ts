@@ -2345,6 +2345,10 @@ function debugWrite(err: unknown): void {
   if (process.env.RESUME_DEBUG) process.stderr.write(`resume: cannot write index: ${(err as Error).message}\n`);
 }
 
+/** The harnesses whose adapters are `linked` (made once, when first asked for). */
+let linkedSet: ReadonlySet<string> | null = null;
+const linkedNames = (): ReadonlySet<string> => (linkedSet ??= new Set<string>(ADAPTERS.filter((a) => a.linked).map((a) => a.name)));
+
 /** A session's link key as links.bin holds it: of its harness, hashed. */
 const linkHash = (s: Pick<Session, 'harness' | 'link'>): number => fnv1a(Buffer.from(`${s.harness}\0${s.link}`, 'utf8'));
 
@@ -2355,7 +2359,7 @@ const linkHash = (s: Pick<Session, 'harness' | 'link'>): number => fnv1a(Buffer.
  * be a fork, which only the finish pass over the listing tells. A collision only sends it the full way.
  */
 function linkKeys(id: string, sessions: Session[]): Buffer {
-  const linked = new Set<string>(ADAPTERS.filter((a) => a.linked).map((a) => a.name));
+  const linked = linkedNames();
   const hs = Uint32Array.from(sessions.filter((s) => linked.has(s.harness) && s.link).map(linkHash)).sort();
   const head = Buffer.from(`l${INDEX_VERSION} ${id}\n`, 'latin1');
   const body = Buffer.alloc(hs.length * 4);
@@ -2416,7 +2420,7 @@ function readLinkKeys(file: string, id: string): Uint32Array | null {
  * its link key with another session; of a harness with `holds`, those it names.
  */
 function holdKeys(sessions: Session[], held: Map<string, string[]>): string[] {
-  const linked = new Set<string>(ADAPTERS.filter((a) => a.linked).map((a) => a.name));
+  const linked = linkedNames();
   const n = new Map<string, number>();
   for (const s of sessions) if (linked.has(s.harness) && s.link) n.set(`${s.harness}\0${s.link}`, (n.get(`${s.harness}\0${s.link}`) ?? 0) + 1);
   const out: string[] = [];
