@@ -4,7 +4,7 @@ import { parentPort } from 'node:worker_threads';
 import type { Session } from '../types.js';
 import { makeTerm, type Term } from './query.js';
 import { newGroup } from './groups.js';
-import { scanGroups } from './pool.js';
+import { packScan, scanGroups } from './pool.js';
 import { loadExtractors } from './registry.js';
 import { Prefilter, type PrefilterMsg } from './prefilter.js';
 
@@ -38,5 +38,6 @@ parentPort!.on('message', async (m: Msg | { prefilter: PrefilterMsg } | null) =>
     const i = Atomics.add(counter, 0, 1);
     return i < groups.length ? i : -1;
   };
-  parentPort!.postMessage(scanGroups(groups, terms, new Set(m.need), pick, pre));
+  const out = packScan(scanGroups(groups, terms, new Set(m.need), pick, pre));
+  parentPort!.postMessage(out, [out.nums.buffer]);
 });
