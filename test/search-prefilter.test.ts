@@ -143,6 +143,30 @@ describe('groups passed over whole', () => {
     const again = await scanParallel(groups(), terms, new Set(), { threads: 1, prestarted: { workers: Promise.resolve([]), prefilter: pre } });
     expect(again.groups.map((g) => g.key)).toEqual(['pi:g1', 'pi:g2']);
   });
+
+  it('a group passed over still has its metadata weighed, as a scan of it would', async () => {
+    const files = [piFile('m1', ['a badger']), piFile('m2', ['the otter parser'])];
+    const terms = parseQuery(['otter']);
+    // m1 was run in a directory named for the word; its transcript never says it
+    const groups = () => {
+      const s = files.map(session);
+      s[0] = { ...s[0]!, cwd: '/w/otter-app', branch: 'otter' } as Session;
+      return s.map((x) => newGroup(x, [x]));
+    };
+    const plain = scanGroups(groups(), terms, new Set());
+    const pre = new Prefilter(files, allNeedles(terms));
+    pre.run();
+    expect(pre.clean(files[0]!)).toBeDefined();
+    const gs = groups();
+    const passed = await scanParallel(gs, terms, new Set(), { threads: 1, prestarted: { workers: Promise.resolve([]), prefilter: pre } });
+    // (a group passed over is not among the scan's output: its hits are on the group itself)
+    expect(passed.groups.map((g) => g.key)).toEqual(['pi:m2']);
+    const m1 = plain.groups.find((g) => g.key === 'pi:m1')!;
+    expect(m1.hits.map((h) => h.role)).toEqual(['metadata']);
+    expect(m1.hits[0]!.snippet?.text).toContain('otter-app');
+    expect({ mask: gs[0]!.mask, nHits: gs[0]!.nHits, hits: gs[0]!.hits }).toEqual({ mask: m1.mask, nHits: m1.nHits, hits: m1.hits });
+    expect(passed.groups[0]).toEqual(plain.groups.find((g) => g.key === 'pi:m2'));
+  });
 });
 
 describe('a session as one searchable line of metadata', () => {

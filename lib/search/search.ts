@@ -11,7 +11,7 @@ import type { Role } from './types.js';
 import type { Term } from './query.js';
 import { loadExtractors } from './registry.js';
 import { makeSnippet, type Snippet } from './snippet.js';
-import { groupMeta, groupSessions, passes, type Group, type SearchFilters } from './groups.js';
+import { groupSessions, passes, type Group, type SearchFilters } from './groups.js';
 import { collect, evidenceOf, groupScore, hitScore, originLevel, STOP } from './score.js';
 import { scanParallel, type SearchOptions } from './pool.js';
 import { closeCtx, noStats, readCtx, scanShared, type SearchStats } from './read.js';
@@ -48,7 +48,10 @@ export interface Result {
   evidence: Evidence[];
 }
 
-/** Evidence that is not in a group's own files: its metadata, and shared stores (prompt history). */
+/**
+ * Evidence that is not in a group's own files, from shared stores (prompt history). (Its metadata is
+ * weighed by the scan: pool.ts `finish`.)
+ */
 function sideEvidence(groups: Group[], all: Session[], terms: Term[], stats: SearchStats): void {
   const guard = (f: () => void) => {
     try {
@@ -57,9 +60,6 @@ function sideEvidence(groups: Group[], all: Session[], terms: Term[], stats: Sea
       if (err !== STOP) throw err;
     }
   };
-  // Metadata is evidence too: the title (harness-stored names included), branch, directory and
-  // repository name the index knows, matched like a piece of the transcript.
-  for (const g of groups) guard(() => collect(g, terms, { role: 'metadata', text: groupMeta(g) }, g.root.file, false, g.root, false));
   const byMember = new Map<string, { g: Group; m: Session }>();
   for (const g of groups) for (const m of g.members) byMember.set(m.key, { g, m });
   const cx = readCtx(terms, allNeedles(terms), stats);
