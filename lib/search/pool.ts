@@ -366,9 +366,13 @@ function sizeOf(g: Group, known?: Map<string, number>): number {
 
 export async function scanParallel(groups: Group[], terms: Term[], needKeys: Set<string>, opts: SearchOptions): Promise<ScanOut> {
   const known = opts.sizes?.();
-  const sizes = new Map(groups.map((g) => [g, sizeOf(g, known)]));
-  const total = [...sizes.values()].reduce((a, b) => a + b, 0);
   const minBytes = process.env.RESUME_PARALLEL_MIN_BYTES != null ? Number(process.env.RESUME_PARALLEL_MIN_BYTES) : PARALLEL_MIN_BYTES;
+  // whether the groups hold enough to share: summed until they do
+  let total = 0;
+  for (const g of groups) {
+    if (total >= minBytes) break;
+    total += sizeOf(g, known);
+  }
   const threads = Math.min(opts.threads ?? 1, 8, groups.length);
   const pre = opts.prestarted?.prefilter ?? null;
   const ready = opts.prestarted ? await opts.prestarted.workers : [];
@@ -385,7 +389,10 @@ export async function scanParallel(groups: Group[], terms: Term[], needKeys: Set
   // Largest first; every thread (this one too) takes the next group from a shared counter, so none
   // waits for another to hand it work and they finish together. A group every file of which is
   // marked is not handed on at all.
-  const order = (pre ? groups.filter((g) => !passOver(g, terms, pre, out.stats)) : [...groups]).sort((a, b) => sizes.get(b)! - sizes.get(a)!);
+  const order = pre ? groups.filter((g) => !passOver(g, terms, pre, out.stats)) : [...groups];
+  // (sized only now: a group passed over needs no size)
+  const sizes = new Map(order.map((g) => [g, sizeOf(g, known)]));
+  order.sort((a, b) => sizes.get(b)! - sizes.get(a)!);
   const counter = new Int32Array(new SharedArrayBuffer(4));
   const pick = () => {
     const i = Atomics.add(counter, 0, 1);
