@@ -1,11 +1,12 @@
-// pi's abandoned-branch reader (lib/harness/pi/text.ts `branches`), which follows a session that is
-// one chain of entries on the bytes alone and makes its map of links only at the first entry that
-// is not the child of the one before: what it tells is what the map of every link tells (the
-// reference below, the reader as it was before the chain was read apart), over seeded random
-// transcripts with branches, repeated ids, headers, broken and truncated lines. (End to end: the
-// pi case of search-deep.test.ts.)
+// The abandoned-branch readers of pi and Claude Code (lib/harness/{pi,claude}/text.ts `branches`),
+// which follow a session that is one chain of records on the bytes alone and make their map of
+// links only at the first record that is not the child of the one before: what each tells is what
+// the map of every link tells (the references below, the readers as they were before the chain was
+// read apart), over seeded random transcripts with branches, repeated ids, headers, broken, cut and
+// long lines. (End to end: the abandoned-branch cases of search-deep.test.ts.)
 import { describe, expect, it } from 'vitest';
 import { search } from '../lib/harness/pi/text.js';
+import { search as claudeSearch } from '../lib/harness/claude/text.js';
 import { firstLink, firstString } from '../lib/harness/branches.js';
 
 const HEAD = 4096;
@@ -110,5 +111,156 @@ describe("pi's abandoned branches", () => {
     expect(feed([line('a', null), line('b', 'a'), line('c', 'b'), line('d', 'b')])).toEqual(new Set(['c']));
     // a long id after a short one, and the other way round
     expect(feed([line('a', null), line('b'.repeat(300), 'a'), line('c', 'b'.repeat(300)), line('e', 'a')])).toEqual(new Set(['b'.repeat(300), 'c']));
+  });
+});
+
+// ---- Claude Code ----------------------------------------------------------------------------------
+
+const C_HEAD = 1024;
+const C_TAIL = 2048;
+const K_UUID = Buffer.from('"uuid":"');
+const K_PUUID = Buffer.from('"parentUuid":');
+const K_LOGICAL = Buffer.from('"logicalParentUuid":');
+
+/** a record's place in the tree as the reader took it before, from the bytes or else decoded */
+function claudeLink(line: Buffer, parse: () => any): { id: string; parent: string | null; message: boolean } | null {
+  const fallback = () => {
+    const o = parse();
+    if (!o || typeof o !== 'object' || typeof o.uuid !== 'string') return null;
+    const parent = typeof o.parentUuid === 'string' ? o.parentUuid : typeof o.logicalParentUuid === 'string' ? o.logicalParentUuid : null;
+    return { id: o.uuid as string, parent, message: o.type === 'user' || o.type === 'assistant' };
+  };
+  if (line.length < K_PUUID.length + 1 || line.compare(K_PUUID, 0, K_PUUID.length, 1, 1 + K_PUUID.length) !== 0) {
+    return line.indexOf(K_UUID) >= 0 ? fallback() : null;
+  }
+  let parent = firstLink(line.subarray(0, C_HEAD), K_PUUID);
+  const tail = line.subarray(Math.max(0, line.length - C_TAIL));
+  const u = tail.lastIndexOf(K_UUID);
+  if (u < 0 || parent === undefined) return fallback();
+  const e = tail.indexOf(0x22, u + K_UUID.length);
+  if (e < 0) return fallback();
+  const id = tail.toString('latin1', u + K_UUID.length, e);
+  const t = firstString(line.subarray(0, C_HEAD), K_TYPE);
+  if (parent === null) {
+    const l = firstLink(line.subarray(0, C_HEAD), K_LOGICAL);
+    if (typeof l === 'string') parent = l;
+  }
+  return { id, parent, message: t === 'user' || t === 'assistant' };
+}
+
+function claudeReference(lines: Buffer[]): Set<string> | null {
+  const parent = new Map<string, string | null>();
+  const messages: string[] = [];
+  let leaf: string | null = null;
+  let roots = 0;
+  for (const line of lines) {
+    const l = claudeLink(line, () => parseOrNull(line));
+    if (!l) continue;
+    parent.set(l.id, l.parent);
+    if (l.message) {
+      messages.push(l.id);
+      leaf = l.id;
+      if (l.parent == null) roots++;
+    }
+  }
+  if (!leaf || roots > 1) return null;
+  const live = new Set<string>();
+  for (let u: string | null = leaf; u != null; u = parent.get(u) ?? null) {
+    if (live.has(u) || !parent.has(u)) return null;
+    live.add(u);
+  }
+  return new Set(messages.filter((u) => !live.has(u)));
+}
+
+const parseOrNull = (line: Buffer) => {
+  try {
+    return JSON.parse(line.toString('utf8'));
+  } catch {
+    return null;
+  }
+};
+
+function claudeTranscript(r: () => number): Buffer[] {
+  const ids: string[] = [];
+  const out: string[] = [];
+  const pick = <T>(xs: T[]) => xs[Math.floor(r() * xs.length)]!;
+  const n = 1 + Math.floor(r() * 16);
+  for (let i = 0; i < n; i++) {
+    const odd = r();
+    // ids of the usual shape, now and then one with a quote, a backslash or a character past Latin-1
+    const id = r() < 0.03 && ids.length ? pick(ids) : odd < 0.03 ? `q"${i}` : odd < 0.05 ? `b\\${i}` : odd < 0.07 ? `ü${i}é` : odd < 0.08 ? `猫${i}` : `u${Math.floor(r() * 1e6)}`;
+    const roll = r();
+    const prev = ids[ids.length - 1];
+    const parent = i === 0 ? (r() < 0.85 ? null : 'elsewhere') : roll < 0.72 ? prev! : roll < 0.76 ? null : roll < 0.95 ? pick(ids) : `${prev}z`;
+    const type = pick(['user', 'assistant', 'assistant', 'system', 'progress', 'attachment']);
+    const rec: Record<string, unknown> = { parentUuid: parent, isSidechain: false, type, message: { role: type, content: [{ type: 'text', text: 'x' }] } };
+    if (parent === null && i > 0 && r() < 0.6) rec.logicalParentUuid = r() < 0.7 ? prev : pick(ids);
+    // a nested uuid in a tool's input comes before the record's own
+    if (r() < 0.1) rec.toolUseResult = { uuid: 'nested', filePath: '/x' };
+    const kind = r();
+    if (kind < 0.04) rec.message = { role: type, content: [{ type: 'text', text: 'p'.repeat(3000) }] }; // own uuid within the tail still
+    rec.uuid = id;
+    rec.timestamp = '2026-01-01T00:00:00.000Z';
+    let line = JSON.stringify(rec);
+    if (kind >= 0.04 && kind < 0.07) line = line.replace(/,"timestamp":/, `,"pad":"${'t'.repeat(C_TAIL)}","timestamp":`); // its uuid past the tail: decoded
+    else if (kind < 0.1) line = `{"type":"${type}","parentUuid":${JSON.stringify(parent)},` + line.slice(1).replace(/"type":"[a-z]+",/, ''); // keys in another order
+    else if (kind < 0.12) line = line.slice(0, line.length - 20); // cut
+    else if (kind < 0.14) line = line.replace('"uuid":', '"id":'); // no uuid: not in the tree
+    else if (kind < 0.16) line = line.replace('"isSidechain":false,', `"pad":"${'h'.repeat(C_HEAD)}",`); // its type past the head
+    else if (kind < 0.17) line = JSON.stringify({ type: 'file-history-snapshot', messageId: 'm', snapshot: {} }); // not a record of the tree
+    out.push(line);
+    if (parseOrNull(Buffer.from(line))?.uuid === id) ids.push(id);
+  }
+  return out.map((l) => Buffer.from(l));
+}
+
+describe("Claude Code's abandoned branches", () => {
+  it('tells what a map of every link tells, over seeded random transcripts', () => {
+    let branched = 0;
+    let chains = 0;
+    for (let seed = 1; seed <= 3000; seed++) {
+      const lines = claudeTranscript(rng(seed));
+      const t = claudeSearch.branches!();
+      for (const l of lines) {
+        const big = Buffer.alloc(l.length + 64, 0x22);
+        l.copy(big, 32);
+        t.visit(big.subarray(32, 32 + l.length), () => parseOrNull(l));
+        big.fill(0x22);
+      }
+      const want = claudeReference(lines);
+      if (want && want.size) branched++;
+      if (want && want.size === 0) chains++;
+      expect(weighed(t.result()), `seed ${seed}:\n${lines.join('\n')}`).toEqual(weighed(want));
+    }
+    expect(branched).toBeGreaterThan(300);
+    expect(chains).toBeGreaterThan(300);
+  });
+
+  it('a link the head does not close, and a value with a quote in it, are read as before', () => {
+    const feed = (ls: string[]) => {
+      const t = claudeSearch.branches!();
+      for (const l of ls) t.visit(Buffer.from(l), () => parseOrNull(Buffer.from(l)));
+      return weighed(t.result());
+    };
+    const want = (ls: string[]) => weighed(claudeReference(ls.map((l) => Buffer.from(l))));
+    const rec = (parent: string | null, type: string, uuid: string) => JSON.stringify({ parentUuid: parent, isSidechain: false, type, message: { content: 'x' }, uuid });
+    // an id so long that the link to it is not closed within the head: that line is decoded, and its
+    // type (past the head) makes it a message, left when the next goes on from the first
+    const long = 'L'.repeat(1100);
+    const a = [rec(null, 'user', long), rec(long, 'user', 'b'), rec(long, 'assistant', 'c')];
+    expect(feed(a)).toEqual(['b']);
+    expect(feed(a)).toEqual(want(a));
+    // an id with a quote (decoded: its keys are not in Claude's order), then a broken line whose link
+    // holds the same bytes: the link is read up to its quote, as before, and leads nowhere
+    const q = [
+      '{"parentUuid":null,"type":"user","uuid":"x"}',
+      '{"type":"user","parentUuid":"x","uuid":"q\\"1"}',
+      '{"parentUuid":"q"1","type":"user","uuid":"z"}',
+      '{"parentUuid":"x","type":"user","uuid":"v"}',
+      '{"parentUuid":"z","type":"user","uuid":"w"}',
+    ];
+    expect(parseOrNull(Buffer.from(q[1]!)).uuid).toBe('q"1');
+    expect(feed(q)).toEqual(want(q));
+    expect(feed(q)).toEqual([]);
   });
 });

@@ -21,3 +21,10 @@ export function firstLink(line: Buffer, key: Buffer): string | null | undefined 
   const b = line.indexOf(0x22, a + 1);
   return b < 0 ? undefined : line.toString('latin1', a + 1, b);
 }
+
+/** `line` holds `b[s, e)` at `at` (a loop: Buffer#compare's checks cost more than these few bytes) */
+export function same(line: Buffer, at: number, b: Buffer, s: number, e: number): boolean {
+  if (at < 0 || at + e - s > line.length) return false;
+  for (let i = s; i < e; i++) if (line[at + i - s] !== b[i]) return false;
+  return true;
+}

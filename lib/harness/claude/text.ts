@@ -5,7 +5,7 @@ import type { Session } from '../../types.js';
 import type { BranchTracker, ExtractCtx, Piece, SearchHooks, SharedSource } from '../../search/types.js';
 import { entries, walk } from '../../util/fsx.js';
 import { addTo } from '../../util/multimap.js';
-import { bytes, firstLink, firstString } from '../branches.js';
+import { bytes, firstLink, firstString, same } from '../branches.js';
 import { blockText, ms, outputMarkerEnd, outputText, piece, toolPiece } from '../../search/extract-util.js';
 
 /** User-line text the harness wrote (command output, notifications): shown as output, not as a prompt. */
@@ -139,6 +139,9 @@ const K_UUID = bytes('"uuid":"');
 const K_PARENT = bytes('"parentUuid":');
 const K_LOGICAL = bytes('"logicalParentUuid":');
 const K_TYPE = bytes('"type":"');
+/** the `type` values of a message, with the quote that ends them */
+const V_USER = bytes('user"');
+const V_ASSISTANT = bytes('assistant"');
 
 /**
  * A line's place in the tree, read from its bytes where Claude Code writes the keys (`parentUuid`
@@ -184,24 +187,94 @@ const HEAD = 1024;
  * `parentUuid`, bridging a compaction (`compact_boundary`) by `logicalParentUuid`. Unknown (null)
  * when the walk does not reach the first record (a line too long to read, a cycle), or when more
  * than one message starts a thread (not a tree Claude Code wrote).
+ *
+ * While each record is the child of the one before (a session never rewound: most), the records
+ * are kept as a chain, their ids as bytes, and a line whose `parentUuid` is the id before it is
+ * read on the bytes alone (its own id from its tail, its type from its head): no strings, no map.
+ * A chain leaves nothing abandoned (the empty set; an id repeated in it made the walk meet itself:
+ * null, which weighs nothing down either). At the first record that is not the child of the one
+ * before, the map is made of the chain so far, and every record after is taken into it.
  */
 function branches(): BranchTracker {
   const parent = new Map<string, string | null>();
   const messages: string[] = [];
   let leaf: string | null = null;
   let roots = 0;
+  /** the records so far, one chain from a record without a parent (null: the map is used instead) */
+  let chain: { ids: Buffer; ends: number[]; message: boolean[] } | null = { ids: Buffer.allocUnsafe(2048), ends: [], message: [] };
+  const take = (id: string, p: string | null, message: boolean) => {
+    parent.set(id, p);
+    if (message) {
+      messages.push(id);
+      leaf = id;
+      if (p == null) roots++;
+    }
+  };
+  /** the chain's records, each the child of the one before, into the map as the map takes them */
+  const unchain = (c: NonNullable<typeof chain>) => {
+    let prev: string | null = null;
+    for (let i = 0; i < c.ends.length; i++) {
+      const id = c.ids.toString('latin1', i ? c.ends[i - 1] : 0, c.ends[i]);
+      take(id, prev, c.message[i]!);
+      prev = id;
+    }
+    chain = null;
+  };
+  const push = (c: NonNullable<typeof chain>, from: Buffer, a: number, b: number, message: boolean) => {
+    const end = c.ends.length ? c.ends[c.ends.length - 1]! : 0;
+    if (end + b - a > c.ids.length) {
+      const grown = Buffer.allocUnsafe(2 * (end + b - a));
+      c.ids.copy(grown, 0, 0, end);
+      c.ids = grown;
+    }
+    from.copy(c.ids, end, a, b);
+    c.ends.push(end + b - a);
+    c.message.push(message);
+  };
   return {
     visit(line, parse) {
+      const c = chain;
+      const n = c ? c.ends.length : 0;
+      if (c && n > 0) {
+        // the usual record: `{"parentUuid":"<the id before>"`, its own id near its end
+        const ps = n > 1 ? c.ends[n - 2]! : 0;
+        const pe = c.ends[n - 1]!;
+        const v = 1 + K_PARENT.length;
+        const q = v + 1 + pe - ps;
+        if (q < HEAD && line[q] === 0x22 && line[v] === 0x22 && same(line, 1, K_PARENT, 0, K_PARENT.length) && same(line, v + 1, c.ids, ps, pe)) {
+          const t0 = Math.max(0, line.length - TAIL);
+          const tail = t0 > 0 ? line.subarray(t0) : line;
+          const u = tail.lastIndexOf(K_UUID);
+          const e = u < 0 ? -1 : tail.indexOf(0x22, u + K_UUID.length);
+          if (e >= 0) {
+            const head = line.length > HEAD ? line.subarray(0, HEAD) : line;
+            const t = head.indexOf(K_TYPE) + K_TYPE.length;
+            const message = t >= K_TYPE.length && (same(head, t, V_USER, 0, V_USER.length) || same(head, t, V_ASSISTANT, 0, V_ASSISTANT.length));
+            push(c, tail, u + K_UUID.length, e, message);
+            return;
+          }
+        }
+      }
       const l = link(line, parse);
       if (!l) return;
-      parent.set(l.id, l.parent);
-      if (l.message) {
-        messages.push(l.id);
-        leaf = l.id;
-        if (l.parent == null) roots++;
+      if (c) {
+        // the next of the chain (the first: a record without a parent)
+        const prev = n > 0 ? c.ids.toString('latin1', n > 1 ? c.ends[n - 2]! : 0, c.ends[n - 1]!) : null;
+        if (l.parent === prev) {
+          const id = Buffer.from(l.id, 'latin1');
+          // (an id that is not one byte a character, or holds a quote, which ends the value where its
+          // bytes are compared, is not kept so)
+          if (id.toString('latin1') === l.id && !id.includes(0x22)) {
+            push(c, id, 0, id.length, l.message);
+            return;
+          }
+        }
+        unchain(c);
       }
+      take(l.id, l.parent, l.message);
     },
     result() {
+      if (chain) return chain.message.includes(true) ? new Set() : null;
       if (!leaf || roots > 1) return null;
       const live = new Set<string>();
       for (let u: string | null = leaf; u != null; u = parent.get(u) ?? null) {

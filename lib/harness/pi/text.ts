@@ -2,7 +2,7 @@
 import path from 'node:path';
 import type { Session } from '../../types.js';
 import type { BranchTracker, ExtractCtx, Piece, SearchHooks } from '../../search/types.js';
-import { bytes, firstLink } from '../branches.js';
+import { bytes, firstLink, same } from '../branches.js';
 import { blockText, ms, outputRecord, outputText, piece, toolPiece } from '../../search/extract-util.js';
 import { addTo } from '../../util/multimap.js';
 
@@ -167,13 +167,6 @@ function branches(): BranchTracker {
       return new Set([...parent.keys()].filter((u) => !live.has(u)));
     },
   };
-}
-
-/** `line` holds `b[s, e)` at `at` (a loop: Buffer#compare's checks cost more than these few bytes) */
-function same(line: Buffer, at: number, b: Buffer, s: number, e: number): boolean {
-  if (at + e - s > line.length) return false;
-  for (let i = s; i < e; i++) if (line[at + i - s] !== b[i]) return false;
-  return true;
 }
 
 /**
