@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { search } from '../lib/harness/pi/text.js';
 import { search as claudeSearch } from '../lib/harness/claude/text.js';
 import { firstLink, firstString } from '../lib/harness/branches.js';
+import type { BranchTracker } from '../lib/search/types.js';
 
 const HEAD = 4096;
 const K_TYPE = Buffer.from('"type":"');
@@ -77,25 +78,45 @@ function transcript(r: () => number): Buffer[] {
   return out.map((l) => Buffer.from(l));
 }
 
+/**
+ * The reader against its reference over 3,000 seeded transcripts; how many of them left something
+ * (the map was needed) and how many were whole chains.
+ */
+function agree(make: () => BranchTracker, ref: (lines: Buffer[]) => Set<string> | null, gen: (r: () => number) => Buffer[]): { branched: number; chains: number } {
+  let branched = 0;
+  let chains = 0;
+  for (let seed = 1; seed <= 3000; seed++) {
+    const lines = gen(rng(seed));
+    const t = make();
+    // each line as a view into a larger buffer that is overwritten after (as the scan hands them on)
+    for (const l of lines) {
+      const big = Buffer.alloc(l.length + 64, 0x22);
+      l.copy(big, 32);
+      t.visit(big.subarray(32, 32 + l.length), () => parseOrNull(l));
+      big.fill(0x22);
+    }
+    const want = ref(lines);
+    if (want && want.size) branched++;
+    if (want && want.size === 0) chains++;
+    expect(weighed(t.result()), `seed ${seed}:\n${lines.join('\n')}`).toEqual(weighed(want));
+  }
+  return { branched, chains };
+}
+
+const parseOrNull = (line: Buffer) => {
+  try {
+    return JSON.parse(line.toString('utf8'));
+  } catch {
+    return null;
+  }
+};
+
 describe("pi's abandoned branches", () => {
   it('tells what a map of every link tells, over seeded random transcripts', () => {
-    let branched = 0;
-    for (let seed = 1; seed <= 3000; seed++) {
-      const lines = transcript(rng(seed));
-      const t = search.branches!();
-      // each line as a view into a larger buffer that is reused after (as the scan hands them on)
-      for (const l of lines) {
-        const big = Buffer.alloc(l.length + 64, 0x22);
-        l.copy(big, 32);
-        t.visit(big.subarray(32, 32 + l.length), () => JSON.parse(l.toString()));
-        big.fill(0x22);
-      }
-      const want = reference(lines);
-      if (want && want.size) branched++;
-      expect(weighed(t.result()), `seed ${seed}:\n${lines.join('\n')}`).toEqual(weighed(want));
-    }
+    const { branched, chains } = agree(search.branches!, reference, transcript);
     // the seeds reach the map, not only chains
     expect(branched).toBeGreaterThan(300);
+    expect(chains).toBeGreaterThan(300);
   });
 
   it('a chain leaves nothing; a branch left is told at once', () => {
@@ -172,14 +193,6 @@ function claudeReference(lines: Buffer[]): Set<string> | null {
   return new Set(messages.filter((u) => !live.has(u)));
 }
 
-const parseOrNull = (line: Buffer) => {
-  try {
-    return JSON.parse(line.toString('utf8'));
-  } catch {
-    return null;
-  }
-};
-
 function claudeTranscript(r: () => number): Buffer[] {
   const ids: string[] = [];
   const out: string[] = [];
@@ -216,22 +229,7 @@ function claudeTranscript(r: () => number): Buffer[] {
 
 describe("Claude Code's abandoned branches", () => {
   it('tells what a map of every link tells, over seeded random transcripts', () => {
-    let branched = 0;
-    let chains = 0;
-    for (let seed = 1; seed <= 3000; seed++) {
-      const lines = claudeTranscript(rng(seed));
-      const t = claudeSearch.branches!();
-      for (const l of lines) {
-        const big = Buffer.alloc(l.length + 64, 0x22);
-        l.copy(big, 32);
-        t.visit(big.subarray(32, 32 + l.length), () => parseOrNull(l));
-        big.fill(0x22);
-      }
-      const want = claudeReference(lines);
-      if (want && want.size) branched++;
-      if (want && want.size === 0) chains++;
-      expect(weighed(t.result()), `seed ${seed}:\n${lines.join('\n')}`).toEqual(weighed(want));
-    }
+    const { branched, chains } = agree(claudeSearch.branches!, claudeReference, claudeTranscript);
     expect(branched).toBeGreaterThan(300);
     expect(chains).toBeGreaterThan(300);
   });
