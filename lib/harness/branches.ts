@@ -28,3 +28,49 @@ export function same(line: Buffer, at: number, b: Buffer, s: number, e: number):
   for (let i = s; i < e; i++) if (line[at + i - s] !== b[i]) return false;
   return true;
 }
+
+/**
+ * A branch reader's chain: the ids of a transcript's records while each is the child of the one
+ * before (a session that never branched), kept as bytes, so that the next record's link is compared
+ * with the last id where it lies in its line, without a string or a map entry per record.
+ */
+export class IdChain {
+  private ids = Buffer.allocUnsafe(1024);
+  private ends: number[] = [];
+
+  get length(): number {
+    return this.ends.length;
+  }
+
+  /** Bytes `from[a, b)` as the next id. */
+  push(from: Buffer, a: number, b: number): void {
+    const end = this.ends.length ? this.ends[this.ends.length - 1]! : 0;
+    if (end + b - a > this.ids.length) {
+      const grown = Buffer.allocUnsafe(2 * (end + b - a));
+      this.ids.copy(grown, 0, 0, end);
+      this.ids = grown;
+    }
+    from.copy(this.ids, end, a, b);
+    this.ends.push(end + b - a);
+  }
+
+  /** Id `i` as text. */
+  id(i: number): string {
+    return this.ids.toString('latin1', i ? this.ends[i - 1] : 0, this.ends[i]);
+  }
+
+  /** The last id as text; null when there is none. */
+  last(): string | null {
+    return this.ends.length ? this.id(this.ends.length - 1) : null;
+  }
+
+  /** `line` holds the last id at `at`, its closing quote right after it and before `within`. */
+  lastAt(line: Buffer, at: number, within = line.length): boolean {
+    const n = this.ends.length;
+    if (n === 0) return false;
+    const s = n > 1 ? this.ends[n - 2]! : 0;
+    const e = this.ends[n - 1]!;
+    const q = at + e - s;
+    return q < within && line[q] === 0x22 && same(line, at, this.ids, s, e);
+  }
+}

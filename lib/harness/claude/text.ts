@@ -5,7 +5,7 @@ import type { Session } from '../../types.js';
 import type { BranchTracker, ExtractCtx, Piece, SearchHooks, SharedSource } from '../../search/types.js';
 import { entries, walk } from '../../util/fsx.js';
 import { addTo } from '../../util/multimap.js';
-import { bytes, firstLink, firstString, same } from '../branches.js';
+import { bytes, firstLink, firstString, IdChain, same } from '../branches.js';
 import { blockText, ms, outputMarkerEnd, outputText, piece, toolPiece } from '../../search/extract-util.js';
 
 /** User-line text the harness wrote (command output, notifications): shown as output, not as a prompt. */
@@ -201,7 +201,9 @@ function branches(): BranchTracker {
   let leaf: string | null = null;
   let roots = 0;
   /** the records so far, one chain from a record without a parent (null: the map is used instead) */
-  let chain: { ids: Buffer; ends: number[]; message: boolean[] } | null = { ids: Buffer.allocUnsafe(2048), ends: [], message: [] };
+  let chain: IdChain | null = new IdChain();
+  /** whether each record of the chain is a message */
+  const isMessage: boolean[] = [];
   const take = (id: string, p: string | null, message: boolean) => {
     parent.set(id, p);
     if (message) {
@@ -211,37 +213,26 @@ function branches(): BranchTracker {
     }
   };
   /** the chain's records, each the child of the one before, into the map as the map takes them */
-  const unchain = (c: NonNullable<typeof chain>) => {
+  const unchain = (c: IdChain) => {
     let prev: string | null = null;
-    for (let i = 0; i < c.ends.length; i++) {
-      const id = c.ids.toString('latin1', i ? c.ends[i - 1] : 0, c.ends[i]);
-      take(id, prev, c.message[i]!);
+    for (let i = 0; i < c.length; i++) {
+      const id = c.id(i);
+      take(id, prev, isMessage[i]!);
       prev = id;
     }
     chain = null;
   };
-  const push = (c: NonNullable<typeof chain>, from: Buffer, a: number, b: number, message: boolean) => {
-    const end = c.ends.length ? c.ends[c.ends.length - 1]! : 0;
-    if (end + b - a > c.ids.length) {
-      const grown = Buffer.allocUnsafe(2 * (end + b - a));
-      c.ids.copy(grown, 0, 0, end);
-      c.ids = grown;
-    }
-    from.copy(c.ids, end, a, b);
-    c.ends.push(end + b - a);
-    c.message.push(message);
+  const push = (c: IdChain, from: Buffer, a: number, b: number, message: boolean) => {
+    c.push(from, a, b);
+    isMessage.push(message);
   };
   return {
     visit(line, parse) {
       const c = chain;
-      const n = c ? c.ends.length : 0;
-      if (c && n > 0) {
-        // the usual record: `{"parentUuid":"<the id before>"`, its own id near its end
-        const ps = n > 1 ? c.ends[n - 2]! : 0;
-        const pe = c.ends[n - 1]!;
+      if (c) {
+        // the usual record: `{"parentUuid":"<the id before>"` (closed within the head), its own id near its end
         const v = 1 + K_PARENT.length;
-        const q = v + 1 + pe - ps;
-        if (q < HEAD && line[q] === 0x22 && line[v] === 0x22 && same(line, 1, K_PARENT, 0, K_PARENT.length) && same(line, v + 1, c.ids, ps, pe)) {
+        if (line[v] === 0x22 && same(line, 1, K_PARENT, 0, K_PARENT.length) && c.lastAt(line, v + 1, HEAD)) {
           const t0 = Math.max(0, line.length - TAIL);
           const tail = t0 > 0 ? line.subarray(t0) : line;
           const u = tail.lastIndexOf(K_UUID);
@@ -259,8 +250,7 @@ function branches(): BranchTracker {
       if (!l) return;
       if (c) {
         // the next of the chain (the first: a record without a parent)
-        const prev = n > 0 ? c.ids.toString('latin1', n > 1 ? c.ends[n - 2]! : 0, c.ends[n - 1]!) : null;
-        if (l.parent === prev) {
+        if (l.parent === c.last()) {
           const id = Buffer.from(l.id, 'latin1');
           // (an id that is not one byte a character, or holds a quote, which ends the value where its
           // bytes are compared, is not kept so)
@@ -274,7 +264,7 @@ function branches(): BranchTracker {
       take(l.id, l.parent, l.message);
     },
     result() {
-      if (chain) return chain.message.includes(true) ? new Set() : null;
+      if (chain) return isMessage.includes(true) ? new Set() : null;
       if (!leaf || roots > 1) return null;
       const live = new Set<string>();
       for (let u: string | null = leaf; u != null; u = parent.get(u) ?? null) {

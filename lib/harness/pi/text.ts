@@ -2,7 +2,7 @@
 import path from 'node:path';
 import type { Session } from '../../types.js';
 import type { BranchTracker, ExtractCtx, Piece, SearchHooks } from '../../search/types.js';
-import { bytes, firstLink, same } from '../branches.js';
+import { bytes, firstLink, IdChain, same } from '../branches.js';
 import { blockText, ms, outputRecord, outputText, piece, toolPiece } from '../../search/extract-util.js';
 import { addTo } from '../../util/multimap.js';
 
@@ -96,22 +96,21 @@ function branches(): BranchTracker {
   let leaf: string | null = null;
   let roots = 0;
   /** the entries so far form one chain from a root (null: the map is used instead) */
-  let chain: { ids: Buffer; ends: number[] } | null = { ids: Buffer.allocUnsafe(1024), ends: [] };
-  /** the chain's entries, each the child of the one before, into the map as the map takes them */
-  const unchain = (c: { ids: Buffer; ends: number[] }) => {
-    let prev: string | null = null;
-    for (let i = 0; i < c.ends.length; i++) {
-      const id = c.ids.toString('latin1', i ? c.ends[i - 1] : 0, c.ends[i]);
-      parent.set(id, prev);
-      if (prev == null) roots++;
-      leaf = prev = id;
-    }
-    chain = null;
-  };
+  let chain: IdChain | null = new IdChain();
   const take = (id: string, p: string | null) => {
     parent.set(id, p);
     if (p == null) roots++;
     leaf = id;
+  };
+  /** the chain's entries, each the child of the one before, into the map as the map takes them */
+  const unchain = (c: IdChain) => {
+    let prev: string | null = null;
+    for (let i = 0; i < c.length; i++) {
+      const id = c.id(i);
+      take(id, prev);
+      prev = id;
+    }
+    chain = null;
   };
   return {
     visit(whole) {
@@ -133,21 +132,9 @@ function branches(): BranchTracker {
       const q = line.indexOf(K_PARENT);
       if (q < 0) return;
       const v = q + K_PARENT.length;
-      const n = c.ends.length;
-      const prevStart = n > 1 ? c.ends[n - 2]! : 0;
-      const prevEnd = n > 0 ? c.ends[n - 1]! : 0;
-      /** where the parent's id would end, were it the entry before's */
-      const pe = v + 1 + prevEnd - prevStart;
-      if (line[v] === 0x6e ? n === 0 : n > 0 && line[v] === 0x22 && line[pe] === 0x22 && same(line, v + 1, c.ids, prevStart, prevEnd)) {
+      if (line[v] === 0x6e ? c.length === 0 : line[v] === 0x22 && c.lastAt(line, v + 1)) {
         // the next link of the chain (the first: a root)
-        const len = b - a;
-        if (prevEnd + len > c.ids.length) {
-          const grown = Buffer.allocUnsafe(2 * (prevEnd + len));
-          c.ids.copy(grown, 0, 0, prevEnd);
-          c.ids = grown;
-        }
-        line.copy(c.ids, prevEnd, a, b);
-        c.ends.push(prevEnd + len);
+        c.push(line, a, b);
         return;
       }
       const p = firstLink(line, K_PARENT);
@@ -156,7 +143,7 @@ function branches(): BranchTracker {
       take(line.toString('latin1', a, b), p);
     },
     result() {
-      if (chain) return chain.ends.length ? new Set() : null;
+      if (chain) return chain.length ? new Set() : null;
       // one tree, or the file was not written as one (a hand-made or converted file): unknown
       if (!leaf || roots !== 1) return null;
       const live = new Set<string>();
