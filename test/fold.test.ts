@@ -1,5 +1,8 @@
 // The search prefilter's case fold: SIMD module and the JavaScript fallback agree, and a folded
 // needle is found in every casing of its word.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Folder, Needle, findIn, foldNeedle } from '../lib/search/fold.js';
 
@@ -26,6 +29,44 @@ describe('Folder', () => {
     for (const w of ['retry_count', 'RETRY_COUNT', 'Retry_Count', 'rEtRy_CoUnT']) {
       const src = Buffer.from(`{"text":"set ${w} = 3"}`);
       expect(f.fold(src, 0, src.length).indexOf(n)).toBe(13);
+    }
+  });
+
+  it('reads a file piece by piece with the end of each piece carried in front of the next (foldNext), for any carry', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'resume-fold-'));
+    try {
+      // bytes of every value, seeded: the views must be the file's own bytes, folded, in order
+      let seed = 777;
+      const data = Buffer.alloc(300_000);
+      for (let i = 0; i < data.length; i++) data[i] = (seed = (seed * 1103515245 + 12345) & 0x7fffffff) >> 8;
+      const file = path.join(dir, 'f');
+      fs.writeFileSync(file, data);
+      const folded = Buffer.from(new Folder(false).fold(data, 0, data.length));
+      const fd = fs.openSync(file, 'r');
+      try {
+        // carries below, at and past the 64-byte boundary the bytes are read to; odd read sizes
+        for (const [carry, n] of [[0, 4096], [1, 1000], [16, 65536], [63, 70_001], [64, 3333], [100, 131072], [200, 99_999]] as const) {
+          for (const f of [new Folder(), new Folder(false)]) {
+            let pos = 0;
+            let kept = 0;
+            let len = 0;
+            for (;;) {
+              const view = f.foldNext(fd, pos, n, kept, len);
+              const got = view.length - kept;
+              expect(view.equals(folded.subarray(pos - kept, pos + got)), `carry ${carry}, at ${pos}`).toBe(true);
+              if (got <= 0) break;
+              pos += got;
+              len = view.length;
+              kept = Math.min(carry, len);
+            }
+            expect(pos).toBe(data.length);
+          }
+        }
+      } finally {
+        fs.closeSync(fd);
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 
