@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { jsonl, lsJson, put, ROOT, run, tempDir, tempHome, write } from './helpers.js';
-import { shardCount, storedSizes, updateIndex, STATE_VERSION, type IndexResult } from '../lib/index/index.js';
+import { shardCount, storedFiles, storedSizes, updateIndex, STATE_VERSION, type IndexResult } from '../lib/index/index.js';
 import { ShardWriter } from '../lib/index/shardwriter.js';
 import { packEntry, reviveEntry, SAME_AS_STATE } from '../lib/index/promptfile.js';
 import { makeCtx } from '../lib/util/paths.js';
@@ -328,7 +328,7 @@ describe('ShardWriter', () => {
   });
 });
 
-describe('the sizes check.bin recorded (storedSizes: how a search orders its work)', () => {
+describe('the sizes check.bin recorded (storedSizes, storedFiles: how a search orders its work)', () => {
   it('come from the check.bin the index run read, and from the file again once it was replaced', async () => {
     const home = tempHome();
     const cache = path.join(home, '.cache', 'resume');
@@ -342,8 +342,16 @@ describe('the sizes check.bin recorded (storedSizes: how a search orders its wor
     fs.appendFileSync(a, jsonl({ type: 'message', id: 'm', parentId: null, timestamp: '2026-01-03T00:00:00.000Z', message: { role: 'user', content: [{ type: 'text', text: 'more' }] } }));
     expect(run(home, ['index']).code).toBe(0);
     expect(storedSizes(ctx).get(a)).toBe(size(a));
-    // no check.bin: no sizes
+    // the files, largest first (the order a search's threads mark them in): a grew past b
+    expect(size(a)).toBeGreaterThan(size(b));
+    expect(storedFiles(ctx)).toEqual([a, b]);
+    fs.appendFileSync(b, jsonl({ type: 'message', id: 'n', parentId: null, timestamp: '2026-01-03T00:00:00.000Z', message: { role: 'user', content: [{ type: 'text', text: 'much more than a said, '.repeat(20) }] } }));
+    expect(run(home, ['index']).code).toBe(0);
+    expect(size(b)).toBeGreaterThan(size(a));
+    expect(storedFiles(ctx)).toEqual([b, a]);
+    // no check.bin: no sizes, no files
     fs.rmSync(path.join(cache, 'check.bin'));
     expect(storedSizes(ctx).size).toBe(0);
+    expect(storedFiles(ctx)).toEqual([]);
   });
 });

@@ -4,7 +4,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT } from './helpers.js';
 import type { Session } from '../lib/types.js';
 import { metadataText, newGroup, scanGroups } from '../lib/search/search.js';
 import { scanParallel } from '../lib/search/pool.js';
@@ -85,6 +87,53 @@ describe('search prefilter', () => {
     stopped.stop();
     stopped.run();
     expect(files.map((f) => stopped.clean(f))).toEqual([undefined, undefined, undefined, undefined]);
+  });
+
+  it('this thread marks what is left while most files hold no needle, and gives up once most do', () => {
+    const needles = allNeedles(parseQuery(['pangolin']));
+    const clean = Array.from({ length: 20 }, (_, i) => piFile(`c${i}`, ['nothing here']));
+    const dirty = Array.from({ length: 20 }, (_, i) => piFile(`d${i}`, ['a pangolin here']));
+    // a word in a few files: every file is read, every clean one marked
+    const few = [...clean.slice(0, 10), dirty[0]!, ...clean.slice(10)];
+    const a = new Prefilter(few, needles);
+    a.finishHere();
+    expect(few.map((f) => a.clean(f) !== undefined)).toEqual(few.map((f) => f !== dirty[0]));
+    // a word in most files: it stops once 16 files are taken and fewer than half were marked; the
+    // clean files after that are left to the scan
+    const most = [...dirty.slice(0, 10), clean[0]!, ...dirty.slice(10), clean[1]!];
+    const b = new Prefilter(most, needles);
+    b.finishHere();
+    expect(most.map((f) => b.clean(f) !== undefined)).toEqual(most.map((f) => f === clean[0]));
+    // told to stop (the scan has begun): nothing more is marked
+    const c = new Prefilter(clean, needles);
+    c.stop();
+    c.finishHere();
+    expect(clean.filter((f) => c.clean(f) !== undefined)).toEqual([]);
+  });
+
+  it('this thread waits for the file a worker thread is still reading before the scan', async () => {
+    const workerFile = path.join(ROOT, 'dist', 'search-worker.js');
+    if (!fs.existsSync(workerFile)) throw new Error('dist/search-worker.js is missing: npm run build');
+    // the largest file first: the worker takes it, this thread the small ones after it
+    const big = path.join(dir, 'big.jsonl');
+    fs.writeFileSync(big, `${header('big')}\n${entry('u0', null, 'user', 'y'.repeat(96 << 20))}\n`);
+    const files = [big, ...Array.from({ length: 8 }, (_, i) => piFile(`w${i}`, ['nothing here']))];
+    const pre = new Prefilter(files, allNeedles(parseQuery(['pangolin'])));
+    const w = new Worker(workerFile);
+    try {
+      w.postMessage({ prefilter: pre.msg() });
+      // (the shared memory's head: the stop flag, the next file, the files done, the files marked)
+      const ctl = new Int32Array(pre.shared, 0, 4);
+      const until = Date.now() + 20_000;
+      while (Atomics.load(ctl, 1) === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 2));
+      expect(Atomics.load(ctl, 1)).toBeGreaterThan(0);
+      pre.finishHere();
+      expect(Atomics.load(ctl, 2)).toBe(files.length);
+      expect(files.map((f) => pre.clean(f))).toEqual(files.map((f) => fs.statSync(f).size));
+    } finally {
+      await w.terminate();
+      fs.rmSync(big);
+    }
   });
 
   it('the scan gives with the marks what it gives without them, and does not read a marked file', () => {

@@ -472,6 +472,27 @@ describe('scanning', () => {
     }
   });
 
+  it('files marked before the scan (by the worker and this thread) give what one thread gives, a Claude subagent among them', () => {
+    const h = home();
+    for (let i = 1; i <= 8; i++) {
+      claude(h, ID(i), [user(`session ${i} about the badger cache`, `2026-01-0${i}T09:00:00Z`), toolResult(`badger ${'z'.repeat(i * 1000)}`, `2026-01-0${i}T09:00:01Z`)]);
+    }
+    // a word in two sessions: in one's own transcript, and only in the other's subagent
+    claude(h, ID(9), [user('rename the wombat column', '2026-01-09T09:00:00Z')]);
+    write(h, `.claude/projects/-w-proj/${ID(2)}/subagents/agent-a1b2c3.jsonl`, jsonl(
+      user('list every wombat query', '2026-01-02T09:00:05Z', { isSidechain: true, agentId: 'a1b2c3' }),
+    ));
+    // the index the marks are taken from (a search marks only files the index knows)
+    expect(run(h, ['index']).code).toBe(0);
+    for (const word of ['wombat', 'nothing-mentions-this', 'badger']) {
+      const one = run(h, ['search', '--json', word], { RESUME_THREADS: '1' });
+      const two = run(h, ['search', '--json', word], { RESUME_THREADS: '2', RESUME_PARALLEL_MIN_BYTES: '0' });
+      expect(two.code, two.stderr).toBe(one.code);
+      expect(two.stdout, word).toBe(one.stdout);
+    }
+    expect(searchJson(h, ['wombat'], { RESUME_THREADS: '2', RESUME_PARALLEL_MIN_BYTES: '0' }).map((r) => r.id).sort()).toEqual([ID(2), ID(9)]);
+  });
+
   it('the prefilter hands on only lines holding a needle (and the first line), also across chunk seams', () => {
     const lines = Array.from({ length: 40_000 }, (_, i) => JSON.stringify({ n: i, t: i === 23_456 ? 'the Needle is here' : 'hay' }));
     const data = Buffer.from(lines.join('\n') + '\n');

@@ -758,9 +758,20 @@ function storedNames(ctx: Ctx): { c: StoredCheck; paths: string[] } | null {
   return paths.length === c.count ? { c, paths } : null;
 }
 
-/** The files the stored index tracks, as storedSizes names them, without their sizes; [] when there is no index. */
+/**
+ * The files the stored index tracks, as storedSizes names them, largest first by the sizes it
+ * recorded (threads that take them in turn then end on small ones, together); [] when there is no index.
+ */
 export function storedFiles(ctx: Ctx): string[] {
-  return storedNames(ctx)?.paths.map(pathOfName) ?? [];
+  const s = storedNames(ctx);
+  if (!s) return [];
+  const size = new Float64Array(s.c.count);
+  for (let i = 0; i < size.length; i++) size[i] = s.c.buf.readDoubleLE(s.c.numsAt + i * 24);
+  const order = new Uint32Array(size.length);
+  for (let i = 0; i < order.length; i++) order[i] = i;
+  // (a stable sort: equal sizes keep check.bin's order)
+  order.sort((a, b) => size[b]! - size[a]!);
+  return Array.from(order, (i) => pathOfName(s.paths[i]!));
 }
 
 /**

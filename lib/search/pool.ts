@@ -320,26 +320,36 @@ function finish(g: Group, terms: Term[]): void {
 }
 
 /**
- * A group the scan would find nothing in: every file it would read (its members' transcripts and
- * the children the index names; no harness hook that adds files or reads a store) is marked as
- * holding no needle. It is counted as the scan would count it (sessions, files once each, their
- * bytes) and passed over, with what a scan of it gives (its metadata weighed: `finish`).
+ * The files a scan of `g` reads, each once: its members' transcripts and their children (those the
+ * index names and those a harness hook finds, as `childFiles` gives them to the scan). Null when a
+ * member is read by a harness hook of its own (a database, a directory of parts): never passed over.
  */
-function passOver(g: Group, terms: Term[], pre: Prefilter, stats: SearchStats): boolean {
-  const files = new Map<string, number>();
+function filesOf(g: Group): string[] | null {
+  const files = new Set<string>();
   for (const m of g.members) {
-    const hooks = HOOKS[m.harness];
-    if (hooks?.children || hooks?.scan) return false;
-    for (const f of [m.file, ...childFiles(m)]) {
-      if (files.has(f)) continue;
-      const n = pre.clean(f);
-      if (n === undefined) return false;
-      files.set(f, n);
-    }
+    if (HOOKS[m.harness]?.scan) return null;
+    files.add(m.file);
+    for (const f of childFiles(m)) files.add(f);
+  }
+  return [...files];
+}
+
+/**
+ * A group the scan would find nothing in: every file it would read (`filesOf`) is marked as holding
+ * no needle. It is counted as the scan would count it (sessions, files once each, their bytes) and
+ * passed over, with what a scan of it gives (its metadata weighed: `finish`).
+ */
+function passOver(g: Group, files: string[] | null, terms: Term[], pre: Prefilter, stats: SearchStats): boolean {
+  if (!files) return false;
+  let bytes = 0;
+  for (const f of files) {
+    const n = pre.clean(f);
+    if (n === undefined) return false;
+    bytes += n;
   }
   stats.sessions += g.members.length;
-  stats.files += files.size;
-  for (const n of files.values()) stats.bytes += n;
+  stats.files += files.length;
+  stats.bytes += bytes;
   finish(g, terms);
   return true;
 }
@@ -381,7 +391,7 @@ export async function scanParallel(groups: Group[], terms: Term[], needKeys: Set
     pre?.stop();
     for (const w of ready) w.stop();
     const passed = noStats();
-    const out = scanGroups(pre ? groups.filter((g) => !passOver(g, terms, pre, passed)) : groups, terms, needKeys, undefined, pre);
+    const out = scanGroups(pre ? groups.filter((g) => !passOver(g, filesOf(g), terms, pre, passed)) : groups, terms, needKeys, undefined, pre);
     addStats(out.stats, passed);
     return out;
   }
@@ -389,7 +399,17 @@ export async function scanParallel(groups: Group[], terms: Term[], needKeys: Set
   // Largest first; every thread (this one too) takes the next group from a shared counter, so none
   // waits for another to hand it work and they finish together. A group every file of which is
   // marked is not handed on at all.
-  const order = pre ? groups.filter((g) => !passOver(g, terms, pre, out.stats)) : [...groups];
+  let order: Group[];
+  if (pre) {
+    // what each group reads, found while the workers go on marking (a harness's children are
+    // found in their directories: ~70 ms at 22,000 sessions)
+    const files = groups.map(filesOf);
+    pre.lookup();
+    // While most files read hold no needle, this thread marks the rest too, beside the workers,
+    // before any group is handed on (prefilter.ts); a group left with a needle is scanned as before.
+    pre.finishHere();
+    order = groups.filter((g, i) => !passOver(g, files[i]!, terms, pre, out.stats));
+  } else order = [...groups];
   // (sized only now: a group passed over needs no size)
   const sizes = new Map(order.map((g) => [g, sizeOf(g, known)]));
   order.sort((a, b) => sizes.get(b)! - sizes.get(a)!);

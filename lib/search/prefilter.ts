@@ -6,9 +6,16 @@
 // (a file without a needle yields no line, no raw hit and no branch tree; scan.ts).
 //
 // The marks live in shared memory: one byte per file (0: not read, or it holds a needle; 1: it holds
-// none), the bytes each marked file had, the next file to read (every worker thread takes files
-// from it), and a flag that tells the workers to stop, set when the scan begins. A file that could
-// not be read is left unmarked: the scan reads it and counts it.
+// none), the bytes each marked file had, the next file to read (every thread that marks takes files
+// from it, largest first: run.ts), how many files are done, and a flag that tells the workers to
+// stop, set when the scan begins. A file that could not be read is left unmarked: the scan reads it
+// and counts it.
+//
+// When the calling thread has the listing it marks the files left itself, beside the workers, before
+// the scan (`finishHere`), while most files taken were marked (a word in few sessions, or in none):
+// the files left are then mostly ones the scan would read whole for nothing, and marking one costs
+// less than scanning it. Once most files taken turn out to hold a needle (a word in most sessions),
+// it stops, and so do the workers when the scan begins: the scan reads those files again anyway.
 //
 // The check is a superset of the scan's: every byte of the file is folded as the scan folds it
 // (fold.ts) and searched for every needle, the end of each read kept in front of the next so no
@@ -25,6 +32,12 @@ export interface PrefilterMsg {
   shared: SharedArrayBuffer;
 }
 
+/**
+ * Files taken (by any thread) before the calling thread may judge that most hold a needle and give
+ * up marking (finishHere). A file being read counts as taken and not marked.
+ */
+const EVIDENCE = 16;
+
 export class Prefilter {
   readonly files: string[];
   readonly needles: string[];
@@ -37,11 +50,12 @@ export class Prefilter {
   constructor(files: string[], needles: string[], shared?: SharedArrayBuffer) {
     this.files = files;
     this.needles = needles;
-    // the stop flag and the next file (4 bytes each), the sizes, the marks
-    this.shared = shared ?? new SharedArrayBuffer(8 + files.length * 9);
-    this.ctl = new Int32Array(this.shared, 0, 2);
-    this.sizes = new Float64Array(this.shared, 8, files.length);
-    this.marks = new Uint8Array(this.shared, 8 + files.length * 8, files.length);
+    // the stop flag, the next file, the files done and the files marked (4 bytes each), the sizes,
+    // the marks
+    this.shared = shared ?? new SharedArrayBuffer(16 + files.length * 9);
+    this.ctl = new Int32Array(this.shared, 0, 4);
+    this.sizes = new Float64Array(this.shared, 16, files.length);
+    this.marks = new Uint8Array(this.shared, 16 + files.length * 8, files.length);
   }
 
   static of(m: PrefilterMsg): Prefilter {
@@ -52,41 +66,80 @@ export class Prefilter {
     return { files: this.files, needles: this.needles, shared: this.shared };
   }
 
+  /**
+   * The calling thread's part, once it has the listing: it marks the files left beside the workers
+   * while most of the files taken so far were marked (it gives up, leaving the rest to the scan, once
+   * EVIDENCE files have been taken and fewer than half were marked: a word in most sessions), then
+   * waits for the files the workers are still reading, as one left unmarked would be read again,
+   * whole, by the scan. The wait is bounded (`waitMs`): a worker that is gone leaves its file
+   * unmarked, and the scan reads it.
+   */
+  finishHere(waitMs = 2000): void {
+    if (!this.run(true)) return;
+    const until = Date.now() + waitMs;
+    for (;;) {
+      const done = Atomics.load(this.ctl, 2);
+      const left = until - Date.now();
+      if (done >= this.files.length || left <= 0) return;
+      Atomics.wait(this.ctl, 2, done, left);
+    }
+  }
+
   /** Tell the worker to stop marking (the scan begins). */
   stop(): void {
     Atomics.store(this.ctl, 0, 1);
   }
 
-  /** The bytes of `file` when it was found to hold no needle, else undefined (the scan reads it). */
-  clean(file: string): number | undefined {
+  /** Each file's place in the marks, made now (else on the first `clean`). */
+  lookup(): Map<string, number> {
     if (!this.at) {
       this.at = new Map();
       for (let i = 0; i < this.files.length; i++) this.at.set(this.files[i]!, i);
     }
-    const i = this.at.get(file);
+    return this.at;
+  }
+
+  /** The bytes of `file` when it was found to hold no needle, else undefined (the scan reads it). */
+  clean(file: string): number | undefined {
+    const i = this.lookup().get(file);
     return i !== undefined && Atomics.load(this.marks, i) === 1 ? this.sizes[i] : undefined;
   }
 
-  /** Mark files, taking the next from the shared counter, until none is left or told to stop (a worker's work before the scan). */
-  run(): void {
+  /**
+   * Mark files, taking the next from the shared counter, until none is left (true) or told to stop
+   * (a worker's work before the scan); with `giveUp` (finishHere), also until most files taken turn
+   * out to hold a needle (false then, and when told to stop).
+   */
+  run(giveUp = false): boolean {
     const folded = this.needles.map((n) => new Needle(n));
-    if (folded.length === 0) return;
+    if (folded.length === 0) return false;
     const carry = Math.max(...folded.map((n) => n.length)) - 1;
     const folder = new Folder();
     for (;;) {
-      if (Atomics.load(this.ctl, 0) !== 0) return;
+      if (Atomics.load(this.ctl, 0) !== 0) return false;
+      if (giveUp) {
+        const taken = Atomics.load(this.ctl, 1);
+        if (taken >= EVIDENCE && Atomics.load(this.ctl, 3) * 2 < Math.min(taken, this.files.length)) return false;
+      }
       const i = Atomics.add(this.ctl, 1, 1);
-      if (i >= this.files.length) return;
-      const bytes = cleanBytes(this.files[i]!, folded, carry, folder);
-      if (bytes < 0) continue;
-      this.sizes[i] = bytes;
-      Atomics.store(this.marks, i, 1);
+      if (i >= this.files.length) return true;
+      const bytes = cleanBytes(this.files[i]!, folded, carry, folder, this.ctl);
+      if (bytes >= 0) {
+        this.sizes[i] = bytes;
+        Atomics.store(this.marks, i, 1);
+        Atomics.add(this.ctl, 3, 1);
+      }
+      Atomics.add(this.ctl, 2, 1);
+      Atomics.notify(this.ctl, 2);
     }
   }
 }
 
-/** The bytes of `file` if none of the folded needles is in it; -1 if one is, or it cannot be read. */
-export function cleanBytes(file: string, folded: Needle[], carry: number, folder: Folder): number {
+/**
+ * The bytes of `file` if none of the folded needles is in it; -1 if one is, or it cannot be read, or
+ * `ctl`'s stop flag was set while it was read (the scan begins: a large file is not read to its end).
+ */
+export function cleanBytes(file: string, folded: Needle[], carry: number, folder: Folder, ctl?: Int32Array): number {
   let fd: number;
   try {
     fd = fs.openSync(file, 'r');
@@ -102,6 +155,7 @@ export function cleanBytes(file: string, folded: Needle[], carry: number, folder
       const got = low.length - kept;
       if (got <= 0) return pos;
       for (const nd of folded) if (findIn(low, nd) >= 0) return -1;
+      if (ctl && Atomics.load(ctl, 0) !== 0) return -1;
       pos += got;
       len = low.length;
       kept = Math.min(carry, len);
