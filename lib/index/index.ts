@@ -760,18 +760,24 @@ function storedNames(ctx: Ctx): { c: StoredCheck; paths: string[] } | null {
 
 /**
  * The files the stored index tracks, as storedSizes names them, largest first by the sizes it
- * recorded (threads that take them in turn then end on small ones, together); [] when there is no index.
+ * recorded (threads that take them in turn then end on small ones, together; of equal sizes the
+ * later in check.bin first); [] when there is no index.
  */
 export function storedFiles(ctx: Ctx): string[] {
   const s = storedNames(ctx);
   if (!s) return [];
-  const size = new Float64Array(s.c.count);
-  for (let i = 0; i < size.length; i++) size[i] = s.c.buf.readDoubleLE(s.c.numsAt + i * 24);
-  const order = new Uint32Array(size.length);
-  for (let i = 0; i < order.length; i++) order[i] = i;
-  // (a stable sort: equal sizes keep check.bin's order)
-  order.sort((a, b) => size[b]! - size[a]!);
-  return Array.from(order, (i) => pathOfName(s.paths[i]!));
+  // Each file as one number, its size times m plus its place, sorted natively: a sort with a
+  // comparator took 25-30 ms of a search's start at 22,000 files (it runs cold), this one ~2 ms.
+  // (Sizes past 2^53 / m bytes, 256 GB at 22,000 files, count as that size.)
+  const n = s.c.count;
+  const m = 2 ** (32 - Math.clz32(n));
+  const most = Math.floor(Number.MAX_SAFE_INTEGER / m) - 1;
+  const key = new Float64Array(n);
+  for (let i = 0; i < n; i++) key[i] = Math.min(most, Math.max(0, Math.floor(s.c.buf.readDoubleLE(s.c.numsAt + i * 24)))) * m + i;
+  key.sort();
+  const out = new Array<string>(n);
+  for (let j = 0; j < n; j++) out[j] = pathOfName(s.paths[key[n - 1 - j]! % m]!);
+  return out;
 }
 
 /**
