@@ -12,6 +12,7 @@ import { marked } from '../search/snippet.js';
 import { iso, localTime } from '../util/time.js';
 import { clip, oneLine } from '../util/text.js';
 import { tildify } from '../util/paths.js';
+import { progressBar } from '../util/progress.js';
 
 interface SearchOpts extends FilterOpts {
   json?: boolean;
@@ -105,7 +106,15 @@ export function register(program: Command, app: App): void {
         return;
       }
       const t0 = Date.now();
-      const { results, stats } = await runSearch(app, all, terms, filters, workers);
+      // a long search shows how far it is on a terminal (never for the picker: fzf owns the screen)
+      const bar = o.rows ? null : progressBar('searching', undefined, 'sessions');
+      let found: Awaited<ReturnType<typeof runSearch>>;
+      try {
+        found = await runSearch(app, all, terms, filters, workers, bar?.update);
+      } finally {
+        bar?.end();
+      }
+      const { results, stats } = found;
       const list = o.n ? results.slice(0, o.n) : results;
       const query = terms.map((t) => (t.phrase ? `"${t.text}"` : t.text)).join(' ');
       if (o.copy && !o.rows && list.length) await copyBest(app, list[0]!.session, shorts().get(list[0]!.session.id)!);

@@ -25,7 +25,7 @@ export interface ScanOut {
  * (threads share the list that way); without it, every group in order. Used by `search` directly
  * and by its worker threads.
  */
-export function scanGroups(groups: Group[], terms: Term[], needKeys: Set<string>, pick?: () => number, pre?: Prefilter | null): ScanOut {
+export function scanGroups(groups: Group[], terms: Term[], needKeys: Set<string>, pick?: () => number, pre?: Prefilter | null, after?: () => void): ScanOut {
   const stats = noStats();
   const cx = readCtx(terms, allNeedles(terms), stats, pre ? (f) => pre.clean(f) : undefined);
   const K = Math.min(terms.length, 31);
@@ -82,6 +82,7 @@ export function scanGroups(groups: Group[], terms: Term[], needKeys: Set<string>
         }
       }
       finish(g, terms);
+      after?.();
     }
   } finally {
     closeCtx(cx);
@@ -216,6 +217,28 @@ export interface SearchOptions {
   prestarted?: Prestarted | null;
   /** the files' sizes as the index knows them (the work is ordered by size; a file not in it is stat'ed) */
   sizes?: () => Map<string, number>;
+  /**
+   * How far the scan is, told by the calling thread after each group it scans (a progress bar):
+   * the bytes and the groups taken by every thread so far, of those to scan (the groups passed over
+   * are not counted).
+   */
+  progress?: (done: number, total: number, groups: number, totalGroups: number) => void;
+}
+
+/**
+ * `opts.progress` for a scan of `order` (in the order the threads take it), each group's bytes from
+ * `size`; `taken()`: how many groups the threads have taken. Undefined without a progress callback.
+ */
+function reporter(order: Group[], size: (g: Group) => number, taken: () => number, opts: SearchOptions): (() => void) | undefined {
+  const report = opts.progress;
+  if (!report) return undefined;
+  const upTo = new Float64Array(order.length + 1);
+  for (let i = 0; i < order.length; i++) upTo[i + 1] = upTo[i]! + size(order[i]!);
+  const n = order.length;
+  return () => {
+    const k = Math.min(taken(), n);
+    report(upTo[k]!, upTo[n]!, k, n);
+  };
 }
 
 type WorkerCtor = typeof import('node:worker_threads').Worker;
@@ -391,7 +414,10 @@ export async function scanParallel(groups: Group[], terms: Term[], needKeys: Set
     pre?.stop();
     for (const w of ready) w.stop();
     const passed = noStats();
-    const out = scanGroups(pre ? groups.filter((g) => !passOver(g, filesOf(g), terms, pre, passed)) : groups, terms, needKeys, undefined, pre);
+    const order = pre ? groups.filter((g) => !passOver(g, filesOf(g), terms, pre, passed)) : groups;
+    let taken = 0;
+    const after = reporter(order, (g) => sizeOf(g, known), () => ++taken, opts);
+    const out = scanGroups(order, terms, needKeys, undefined, pre, after);
     addStats(out.stats, passed);
     return out;
   }
@@ -450,7 +476,10 @@ export async function scanParallel(groups: Group[], terms: Term[], needKeys: Set
   // The scan begins: the workers stop marking files (what they marked is used), and each takes the
   // message posted to it (it waited in its queue meanwhile). This thread scans meanwhile.
   pre?.stop();
-  merge(scanGroups(order, terms, needKeys, pick, pre));
+  const after = reporter(order, (g) => sizes.get(g)!, () => Atomics.load(counter, 0), opts);
+  merge(scanGroups(order, terms, needKeys, pick, pre, after));
+  // (every group is taken now: the workers finish theirs)
+  after?.();
   await Promise.all(workers);
   return out;
 }

@@ -6,7 +6,7 @@ import type { App } from '../app.js';
 import type { Session } from '../types.js';
 import type { Term } from './query.js';
 import { parseQuery } from './query.js';
-import { search, type SearchFilters } from './search.js';
+import { search, type SearchFilters, type SearchOptions } from './search.js';
 import { prestartWorkers, type Prestarted } from './pool.js';
 import { Prefilter } from './prefilter.js';
 import { allNeedles } from './query.js';
@@ -34,8 +34,8 @@ export function prestart(app: App, terms: Term[]): Prestarted | null {
 }
 
 /** `search()` on worker threads of this install (`RESUME_THREADS` caps them). */
-export function runSearch(app: App, all: Session[], terms: Term[], filters: SearchFilters, prestarted: Prestarted | null = null): ReturnType<typeof search> {
-  return search(all, terms, filters, { workerFile: workerFile(app), threads: threadCount(), prestarted, sizes: () => storedSizes(app.ctx) });
+export function runSearch(app: App, all: Session[], terms: Term[], filters: SearchFilters, prestarted: Prestarted | null = null, progress?: SearchOptions['progress']): ReturnType<typeof search> {
+  return search(all, terms, filters, { workerFile: workerFile(app), threads: threadCount(), prestarted, sizes: () => storedSizes(app.ctx), progress });
 }
 
 /**
