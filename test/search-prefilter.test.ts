@@ -111,6 +111,34 @@ describe('search prefilter', () => {
     expect(clean.filter((f) => c.clean(f) !== undefined)).toEqual([]);
   });
 
+  it('gives up sooner when the files holding the word are large and hold it late: 64 MiB read for nothing', () => {
+    const needles = allNeedles(parseQuery(['pangolin']));
+    // three files of 30 MB with the word at their very end, then small clean ones
+    const late = ['l0', 'l1', 'l2'].map((n) => {
+      const f = path.join(dir, `${n}.jsonl`);
+      fs.writeFileSync(f, `${header(n)}\n${entry('u0', null, 'user', 'y'.repeat(30 << 20))}\n${entry('u1', 'u0', 'user', 'a pangolin')}\n`);
+      return f;
+    });
+    const clean = Array.from({ length: 4 }, (_, i) => piFile(`lc${i}`, ['nothing here']));
+    try {
+      const files = [...late, ...clean];
+      const pre = new Prefilter(files, needles);
+      pre.finishHere();
+      // (the shared memory's head: the stop flag, the next file, the files done, the files marked, the KiB read for nothing)
+      const ctl = new Int32Array(pre.shared, 0, 5);
+      // after three files (90 MB read, none marked) it stopped: the clean files are left to the scan
+      expect(Atomics.load(ctl, 1)).toBe(3);
+      expect(Atomics.load(ctl, 4)).toBeGreaterThanOrEqual(64 << 10);
+      expect(files.filter((f) => pre.clean(f) !== undefined)).toEqual([]);
+      // a worker (no giving up) reads them all
+      const w = new Prefilter(files, needles);
+      w.run();
+      expect(files.filter((f) => w.clean(f) !== undefined)).toEqual(clean);
+    } finally {
+      for (const f of late) fs.rmSync(f);
+    }
+  });
+
   it('this thread waits for the file a worker thread is still reading before the scan', async () => {
     const workerFile = path.join(ROOT, 'dist', 'search-worker.js');
     if (!fs.existsSync(workerFile)) throw new Error('dist/search-worker.js is missing: npm run build');

@@ -37,6 +37,21 @@ export interface PrefilterMsg {
  * up marking (finishHere). A file being read counts as taken and not marked.
  */
 const EVIDENCE = 16;
+/**
+ * Or KiB read, in files found to hold a needle, before it may judge so with fewer files: the files
+ * are taken largest first, and a word in most files that first occurs late in each would have it
+ * read the 16 largest nearly whole (a quarter of the bench's 686-session corpus) before giving up.
+ */
+const WASTED_KIB = 64 << 10;
+
+/** the shared memory's head: five counters (prefilter's `ctl`), and room to align the sizes */
+const HEAD = 24;
+
+/** What `cleanBytes` read of its last file: the bytes, and whether it stopped at a needle. */
+export interface Seen {
+  bytes: number;
+  needle: boolean;
+}
 
 export class Prefilter {
   readonly files: string[];
@@ -50,12 +65,12 @@ export class Prefilter {
   constructor(files: string[], needles: string[], shared?: SharedArrayBuffer) {
     this.files = files;
     this.needles = needles;
-    // the stop flag, the next file, the files done and the files marked (4 bytes each), the sizes,
-    // the marks
-    this.shared = shared ?? new SharedArrayBuffer(16 + files.length * 9);
-    this.ctl = new Int32Array(this.shared, 0, 4);
-    this.sizes = new Float64Array(this.shared, 16, files.length);
-    this.marks = new Uint8Array(this.shared, 16 + files.length * 8, files.length);
+    // the stop flag, the next file, the files done, the files marked and the KiB read in files found
+    // to hold a needle (4 bytes each; 24 in all, for the sizes' alignment), the sizes, the marks
+    this.shared = shared ?? new SharedArrayBuffer(HEAD + files.length * 9);
+    this.ctl = new Int32Array(this.shared, 0, 5);
+    this.sizes = new Float64Array(this.shared, HEAD, files.length);
+    this.marks = new Uint8Array(this.shared, HEAD + files.length * 8, files.length);
   }
 
   static of(m: PrefilterMsg): Prefilter {
@@ -69,7 +84,8 @@ export class Prefilter {
   /**
    * The calling thread's part, once it has the listing: it marks the files left beside the workers
    * while most of the files taken so far were marked (it gives up, leaving the rest to the scan, once
-   * EVIDENCE files have been taken and fewer than half were marked: a word in most sessions), then
+   * EVIDENCE files have been taken, or WASTED_KIB read in files that hold a needle, and fewer than
+   * half were marked: a word in most sessions), then
    * waits for the files the workers are still reading, as one left unmarked would be read again,
    * whole, by the scan. The wait is bounded (`waitMs`): a worker that is gone leaves its file
    * unmarked, and the scan reads it.
@@ -115,20 +131,21 @@ export class Prefilter {
     if (folded.length === 0) return false;
     const carry = Math.max(...folded.map((n) => n.length)) - 1;
     const folder = new Folder();
+    const seen: Seen = { bytes: 0, needle: false };
     for (;;) {
       if (Atomics.load(this.ctl, 0) !== 0) return false;
       if (giveUp) {
-        const taken = Atomics.load(this.ctl, 1);
-        if (taken >= EVIDENCE && Atomics.load(this.ctl, 3) * 2 < Math.min(taken, this.files.length)) return false;
+        const taken = Math.min(Atomics.load(this.ctl, 1), this.files.length);
+        if ((taken >= EVIDENCE || Atomics.load(this.ctl, 4) >= WASTED_KIB) && Atomics.load(this.ctl, 3) * 2 < taken) return false;
       }
       const i = Atomics.add(this.ctl, 1, 1);
       if (i >= this.files.length) return true;
-      const bytes = cleanBytes(this.files[i]!, folded, carry, folder, this.ctl);
+      const bytes = cleanBytes(this.files[i]!, folded, carry, folder, this.ctl, seen);
       if (bytes >= 0) {
         this.sizes[i] = bytes;
         Atomics.store(this.marks, i, 1);
         Atomics.add(this.ctl, 3, 1);
-      }
+      } else if (seen.needle) Atomics.add(this.ctl, 4, Math.ceil(seen.bytes / 1024));
       Atomics.add(this.ctl, 2, 1);
       Atomics.notify(this.ctl, 2);
     }
@@ -138,8 +155,13 @@ export class Prefilter {
 /**
  * The bytes of `file` if none of the folded needles is in it; -1 if one is, or it cannot be read, or
  * `ctl`'s stop flag was set while it was read (the scan begins: a large file is not read to its end).
+ * `seen` is told how much was read, and whether a needle was found.
  */
-export function cleanBytes(file: string, folded: Needle[], carry: number, folder: Folder, ctl?: Int32Array): number {
+export function cleanBytes(file: string, folded: Needle[], carry: number, folder: Folder, ctl?: Int32Array, seen?: Seen): number {
+  if (seen) {
+    seen.bytes = 0;
+    seen.needle = false;
+  }
   let fd: number;
   try {
     fd = fs.openSync(file, 'r');
@@ -154,7 +176,13 @@ export function cleanBytes(file: string, folded: Needle[], carry: number, folder
       const low = folder.foldNext(fd, pos, CHUNK, kept, len);
       const got = low.length - kept;
       if (got <= 0) return pos;
-      for (const nd of folded) if (findIn(low, nd) >= 0) return -1;
+      if (seen) seen.bytes = pos + got;
+      for (const nd of folded) {
+        if (findIn(low, nd) >= 0) {
+          if (seen) seen.needle = true;
+          return -1;
+        }
+      }
       if (ctl && Atomics.load(ctl, 0) !== 0) return -1;
       pos += got;
       len = low.length;
