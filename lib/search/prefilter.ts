@@ -7,9 +7,9 @@
 //
 // The marks live in shared memory: one byte per file (0: not read, or it holds a needle; 1: it holds
 // none), the bytes each marked file had, the next file to read (every thread that marks takes files
-// from it, largest first: run.ts), how many files are done, and a flag that tells the workers to
-// stop, set when the scan begins. A file that could not be read is left unmarked: the scan reads it
-// and counts it.
+// from it, largest first: run.ts), how many files are done and how many marked, the KiB read in
+// files found to hold a needle, and a flag that tells the workers to stop, set when the scan begins.
+// A file that could not be read is left unmarked: the scan reads it and counts it.
 //
 // When the calling thread has the listing it marks the files left itself, beside the workers, before
 // the scan (`finishHere`), while most files taken were marked (a word in few sessions, or in none):
@@ -85,10 +85,9 @@ export class Prefilter {
    * The calling thread's part, once it has the listing: it marks the files left beside the workers
    * while most of the files taken so far were marked (it gives up, leaving the rest to the scan, once
    * EVIDENCE files have been taken, or WASTED_KIB read in files that hold a needle, and fewer than
-   * half were marked: a word in most sessions), then
-   * waits for the files the workers are still reading, as one left unmarked would be read again,
-   * whole, by the scan. The wait is bounded (`waitMs`): a worker that is gone leaves its file
-   * unmarked, and the scan reads it.
+   * half were marked: a word in most sessions), then waits for the files the workers are still
+   * reading, as one left unmarked would be read again, whole, by the scan. The wait is bounded
+   * (`waitMs`): a worker that is gone leaves its file unmarked, and the scan reads it.
    */
   finishHere(waitMs = 2000): void {
     if (!this.run(true)) return;
