@@ -82,9 +82,10 @@ export class Folder {
    * minus `carry` is what was read (0 at the end of the file).
    *
    * The bytes are read to a 64-byte boundary, the carried ones just before it: on the bench machine
-   * (Linux 6.18, a VM) a read(2) into memory 1 to 31 bytes past a page's start took 3.5 times as long
-   * as one a little further on, and the carry of a needle's length put every read there (a search
-   * for an absent word, 686 sessions: the marking of 1.2 GB on one thread 600 -> 200 ms).
+   * (AMD EPYC, Linux 6.18, a VM) a read(2) took 3.5 times as long when the memory it fills lies 1 to
+   * 31 bytes past the file position within a page ((dst - src) mod 4096 in [1, 31]); reads from a
+   * page boundary (these are) into the carry of a needle's length were all there (the marking of
+   * 1.2 GB on one thread, 686 sessions: 600 -> 230 ms).
    */
   foldNext(fd: number, pos: number, n: number, carry: number, prevLen: number): Buffer {
     const at = (carry + 63) & ~63;
