@@ -758,6 +758,9 @@ function storedNames(ctx: Ctx): { c: StoredCheck; paths: string[] } | null {
   return paths.length === c.count ? { c, paths } : null;
 }
 
+/** Source `i`'s size as check.bin records it: the first of its stat's three doubles. */
+const recordedSize = (c: StoredCheck, i: number): number => c.buf.readDoubleLE(c.numsAt + i * 24);
+
 /**
  * The files the stored index tracks, as storedSizes names them, largest first by the sizes it
  * recorded (threads that take them in turn then end on small ones, together; of equal sizes the
@@ -773,7 +776,7 @@ export function storedFiles(ctx: Ctx): string[] {
   const m = 2 ** (32 - Math.clz32(n));
   const most = Math.floor(Number.MAX_SAFE_INTEGER / m) - 1;
   const key = new Float64Array(n);
-  for (let i = 0; i < n; i++) key[i] = Math.min(most, Math.max(0, Math.floor(s.c.buf.readDoubleLE(s.c.numsAt + i * 24)))) * m + i;
+  for (let i = 0; i < n; i++) key[i] = Math.min(most, Math.max(0, Math.floor(recordedSize(s.c, i)))) * m + i;
   key.sort();
   const out = new Array<string>(n);
   for (let j = 0; j < n; j++) out[j] = pathOfName(s.paths[key[n - 1 - j]! % m]!);
@@ -790,7 +793,7 @@ export function storedSizes(ctx: Ctx): Map<string, number> {
   const out = new Map<string, number>();
   const s = storedNames(ctx);
   if (!s) return out;
-  for (let i = 0; i < s.c.count; i++) out.set(pathOfName(s.paths[i]!), s.c.buf.readDoubleLE(s.c.numsAt + i * 24));
+  for (let i = 0; i < s.c.count; i++) out.set(pathOfName(s.paths[i]!), recordedSize(s.c, i));
   return out;
 }
 
