@@ -5,7 +5,7 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { BIN, FIXTURES, envFor, jsonl, put, run, tempHome, write } from './helpers.js';
+import { BIN, FIXTURES, ROOT, envFor, jsonl, put, run, tempHome, write } from './helpers.js';
 import { redact } from '../lib/util/redact.js';
 import { parseQuery, byteKey } from '../lib/search/query.js';
 import { rawText, scanLines, type Reader } from '../lib/search/scan.js';
@@ -292,6 +292,76 @@ describe('output', () => {
     const none = run(h, ['search', '--rows', 'nonexistentword']);
     expect(none.code).toBe(1);
     expect(none.stdout).toBe('');
+  });
+
+  it('--rows ranks as --json does, on one thread and on worker threads, without cutting evidence', () => {
+    const h = home();
+    // a parent and its fork, an original and a later mention, words in a prompt and scattered in tool output
+    const P = ID(4);
+    const F = ID(5);
+    const pl = [
+      user('implement the narwhal exporter', '2026-01-04T10:00:00Z'),
+      toolUse('Write', { file_path: '/w/proj/src/narwhal.ts', content: 'export function narwhalExporter() {}' }, '2026-01-04T10:00:05Z'),
+      reply('The narwhal exporter is in src/narwhal.ts.', '2026-01-04T10:00:09Z'),
+    ];
+    claude(h, P, pl);
+    claude(h, F, [...pl.map((l: any) => ({ ...l, sessionId: F, forkedFrom: { sessionId: P, messageUuid: l.uuid } })), user('add a changelog entry for the narwhal exporter', '2026-01-09T10:00:00Z')]);
+    claude(h, ID(6), [user('the narwhal exporter from last month breaks on empty lines', '2026-02-01T09:10:00Z')]);
+    claude(h, ID(7), [
+      user('check the logs', '2026-03-01T09:00:00Z'),
+      toolResult(`line 1: narwhal started ${'x'.repeat(20_000)}`, '2026-03-01T09:00:02Z'),
+      toolResult('line 9: exporter stopped', '2026-03-01T09:00:04Z'),
+    ]);
+    claude(h, ID(8), [user('tune the narwhal cache', '2026-01-01T09:00:00Z')]);
+    for (const words of [['narwhal'], ['narwhal', 'exporter']]) {
+      const want = searchJson(h, words).map((r) => `${r.harness}:${r.id}`);
+      expect(want.length, words.join(' ')).toBeGreaterThan(2);
+      for (const threads of [{ RESUME_THREADS: '1' }, { RESUME_THREADS: '2', RESUME_PARALLEL_MIN_BYTES: '0' }]) {
+        const r = run(h, ['search', '--rows', words.join(' ')], threads);
+        expect(r.code, r.stderr).toBe(0);
+        expect(r.stdout.split('\n').filter(Boolean).map((l) => l.split('\t')[0]), `${words.join(' ')} ${threads.RESUME_THREADS}`).toEqual(want);
+      }
+    }
+  });
+
+  it('a search for rows only keeps no text of its hits and cuts no snippet; the hits weigh the same', async () => {
+    const { scanParallel } = await import('../lib/search/pool.js');
+    const { newGroup } = await import('../lib/search/groups.js');
+    await loadExtractors();
+    const h = home();
+    const file = claude(h, ID(1), [
+      user('the quokka importer fails', '2026-01-01T09:00:00Z'),
+      reply('The quokka importer reads the header twice.', '2026-01-01T09:00:05Z'),
+      toolResult(`quokka ${'y'.repeat(5000)}`, '2026-01-01T09:00:07Z'),
+    ]);
+    const s = { harness: 'claude', id: ID(1), key: `claude:${ID(1)}`, file, cwd: CWD, title: null, firstPrompt: 'the quokka importer fails', branch: null, forkedFrom: null } as any;
+    const terms = parseQuery(['quokka']);
+    const full = await scanParallel([newGroup(s, [s])], terms, new Set(), { threads: 1 });
+    const bare = await scanParallel([newGroup(s, [s])], terms, new Set(), { threads: 1, evidence: false });
+    const [f] = full.groups;
+    const [b] = bare.groups;
+    expect(f!.hits.length).toBeGreaterThan(1);
+    expect(f!.hits.some((x) => x.snippet)).toBe(true);
+    expect(b!.hits.every((x) => x.text === '' && x.snippet === undefined)).toBe(true);
+    const weigh = (g: typeof f) => ({ mask: g!.mask, nHits: g!.nHits, hits: g!.hits.map((x) => [x.role, x.score, x.k, x.key, x.firstPrompt]) });
+    expect(weigh(b)).toEqual(weigh(f));
+    // on a worker thread too (every group taken there: this thread scans none)
+    const { ScanWorker } = await import('../lib/search/pool.js');
+    const { Worker } = await import('node:worker_threads');
+    const counter = new SharedArrayBuffer(4);
+    const got: any[] = [];
+    const w = new ScanWorker(Worker, path.join(ROOT, 'dist', 'search-worker.js'));
+    const msg = (bare: boolean) => ({ terms: [{ text: 'quokka', phrase: false }], need: [], counter, groups: Array.from({ length: 3 }, () => [s]), bare });
+    await w.run(msg(true), (m) => got.push(...m.groups));
+    expect(got).toHaveLength(3);
+    for (const g of got) expect(weigh(g)).toEqual(weigh(f));
+    for (const g of got) expect(g.hits.every((x: any) => x.text === '' && x.snippet === undefined)).toBe(true);
+    // (and the same worker protocol with evidence: snippets cut there)
+    new Int32Array(counter)[0] = 0;
+    const w2 = new ScanWorker(Worker, path.join(ROOT, 'dist', 'search-worker.js'));
+    const full2: any[] = [];
+    await w2.run(msg(false), (m) => full2.push(...m.groups));
+    expect(full2[0].hits.some((x: any) => x.snippet)).toBe(true);
   });
 
   it('--json carries the ls --json identity fields and evidence; filters apply', () => {

@@ -108,7 +108,8 @@ export function register(program: Command, app: App): void {
       const t0 = Date.now();
       // a long search shows how far it is on a terminal (never for the picker: fzf owns the screen)
       const bar = o.rows ? null : progressBar('searching', undefined, 'sessions');
-      const { results, stats } = await runSearch(app, all, terms, filters, workers, bar?.update).finally(() => bar?.end());
+      // (--rows prints rows only: the results are ranked without their evidence)
+      const { results, stats } = await runSearch(app, all, terms, filters, workers, { progress: bar?.update, evidence: !o.rows }).finally(() => bar?.end());
       const list = o.n ? results.slice(0, o.n) : results;
       const query = terms.map((t) => (t.phrase ? `"${t.text}"` : t.text)).join(' ');
       if (o.copy && !o.rows && list.length) await copyBest(app, list[0]!.session, shorts().get(list[0]!.session.id)!);

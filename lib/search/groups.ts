@@ -23,6 +23,11 @@ export interface Group {
   keys: Set<number>;
   /** metadataText of its root, once asked for (groupMeta) */
   meta?: string;
+  /**
+   * Weighed only: its hits keep no text and get no snippet (a search whose results show no evidence,
+   * the picker's rows). Their scores, and so the ranking, are the same either way.
+   */
+  bare: boolean;
 }
 
 /** The group's metadata line (asked for when its files are scanned, and again as evidence of its own). */
@@ -30,8 +35,8 @@ export function groupMeta(g: Group): string {
   return (g.meta ??= metadataText(g.root));
 }
 
-export function newGroup(root: Session, members: Session[]): Group {
-  return { root, members, mask: 0, hits: [], nHits: 0, keys: new Set() };
+export function newGroup(root: Session, members: Session[], bare = false): Group {
+  return { root, members, mask: 0, hits: [], nHits: 0, keys: new Set(), bare };
 }
 
 /** Subagent transcripts a harness keeps beside a session file (not sessions of their own). */

@@ -223,6 +223,11 @@ export interface SearchOptions {
    * are not counted).
    */
   progress?: (done: number, total: number, groups: number, totalGroups: number) => void;
+  /**
+   * false: the results are ranked only, with no evidence (the picker's rows): the hits keep no text
+   * and no snippet is cut (Group `bare`; at 22,000 sessions a word in every file cut 44,000).
+   */
+  evidence?: boolean;
 }
 
 /**
@@ -398,6 +403,8 @@ function sizeOf(g: Group, known?: Map<string, number>): number {
 }
 
 export async function scanParallel(groups: Group[], terms: Term[], needKeys: Set<string>, opts: SearchOptions): Promise<ScanOut> {
+  // (made bare here, on every thread, and so for what is weighed after the scan too: search.ts)
+  if (opts.evidence === false) for (const g of groups) g.bare = true;
   const known = opts.sizes?.();
   const minBytes = process.env.RESUME_PARALLEL_MIN_BYTES != null ? Number(process.env.RESUME_PARALLEL_MIN_BYTES) : PARALLEL_MIN_BYTES;
   // whether the groups hold enough to share: summed until they do
@@ -465,7 +472,7 @@ export async function scanParallel(groups: Group[], terms: Term[], needKeys: Set
     return l;
   };
   // a group as its members, the root first (as groupSessions builds them)
-  const msg = { terms: wire, need: [...needKeys], counter: counter.buffer, groups: order.map((g) => g.members.map(slim)) };
+  const msg = { terms: wire, need: [...needKeys], counter: counter.buffer, groups: order.map((g) => g.members.map(slim)), bare: opts.evidence === false };
   const use = ready.slice(0, threads - 1);
   for (const w of ready.slice(threads - 1)) w.stop();
   if (use.length < threads - 1) {

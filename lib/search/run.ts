@@ -33,9 +33,19 @@ export function prestart(app: App, terms: Term[]): Prestarted | null {
   });
 }
 
-/** `search()` on worker threads of this install (`RESUME_THREADS` caps them). */
-export function runSearch(app: App, all: Session[], terms: Term[], filters: SearchFilters, prestarted: Prestarted | null = null, progress?: SearchOptions['progress']): ReturnType<typeof search> {
-  return search(all, terms, filters, { workerFile: workerFile(app), threads: threadCount(), prestarted, sizes: () => storedSizes(app.ctx), progress });
+/**
+ * `search()` on worker threads of this install (`RESUME_THREADS` caps them). `how`: a progress
+ * callback, and whether the results need their evidence (rows do not).
+ */
+export function runSearch(
+  app: App,
+  all: Session[],
+  terms: Term[],
+  filters: SearchFilters,
+  prestarted: Prestarted | null = null,
+  how: Pick<SearchOptions, 'progress' | 'evidence'> = {},
+): ReturnType<typeof search> {
+  return search(all, terms, filters, { workerFile: workerFile(app), threads: threadCount(), prestarted, sizes: () => storedSizes(app.ctx), ...how });
 }
 
 /**
@@ -49,7 +59,8 @@ export async function searchRows(app: App, query: string, filters: SearchFilters
   const workers = prestart(app, terms);
   const all = await app.sessions();
   const now = Date.now();
-  const { results } = await runSearch(app, all, terms, filters, workers);
+  // rows only: ranked, with no evidence cut
+  const { results } = await runSearch(app, all, terms, filters, workers, { evidence: false });
   if (results.length === 0) return [];
   const shorts = shortIds(all);
   return results.map((r) => row(r.session, shorts.get(r.session.id)!, app.ctx.home, now).split('\t'));

@@ -38,7 +38,7 @@ export interface Hit {
   rids?: string[] | undefined;
   key: number;
   score: number;
-  /** unredacted text around the matches (a few KiB); the snippet is cut from it for the results shown */
+  /** unredacted text around the matches (a few KiB); the snippet is cut from it for the results shown ('' in a bare group) */
   text: string;
   /** the snippet, cut already (settleEvidence: the text is then freed) */
   snippet?: Snippet | undefined;
@@ -155,7 +155,7 @@ export function collect(g: Group, terms: Term[], p: Piece, file: string, child: 
   const score = hitScore(hit, K);
   if (g.hits.length >= KEEP && score <= g.hits[g.hits.length - 1]!.score) return enough(g, K);
   hit.score = score;
-  hit.text = excerpt(p.text, terms);
+  if (!g.bare) hit.text = excerpt(p.text, terms);
   g.hits.push(hit);
   g.hits.sort((a, b) => b.score - a.score);
   if (g.hits.length > KEEP) g.hits.length = KEEP;
@@ -195,7 +195,7 @@ export function evidenceOf(hits: Hit[]): Hit[] {
  * any other rise.
  */
 export function settleEvidence(g: Group, terms: Term[]): void {
-  if (g.root.forkedFrom) return;
+  if (g.root.forkedFrom || g.bare) return;
   const keep = new Set(evidenceOf(g.hits));
   if (g.hits[1]) keep.add(g.hits[1]);
   for (const h of g.hits) {

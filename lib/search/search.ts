@@ -45,6 +45,7 @@ export interface Result {
   confidence: Confidence;
   /** why the session is hidden from the listing (archived, exec, sdk, subagent, headless…), else null */
   hidden: string | null;
+  /** the best hit and the next (empty when the search was asked for none: SearchOptions `evidence`) */
   evidence: Evidence[];
 }
 
@@ -133,7 +134,7 @@ export async function search(all: Session[], terms: Term[], filters: SearchFilte
       original,
       confidence,
       hidden: g.root.hidden ? (g.root.hiddenReason ?? 'hidden') : null,
-      evidence: ev.map((h) => ({
+      evidence: g.bare ? [] : ev.map((h) => ({
         role: h.role,
         file: h.file,
         child: h.child && h.file !== g.root.file && !h.via,

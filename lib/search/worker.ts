@@ -14,6 +14,8 @@ interface Msg {
   /** every group as its members, the root first, largest first; the next to scan is taken from `counter` (shared with the other threads) */
   groups: Session[][];
   counter: SharedArrayBuffer;
+  /** the groups are weighed only (pool.ts SearchOptions `evidence`) */
+  bare: boolean;
 }
 
 /** the marks this thread made or shares, before the scan (null: none); the files marked are passed over */
@@ -32,7 +34,7 @@ parentPort!.on('message', async (m: Msg | { prefilter: PrefilterMsg } | null) =>
   }
   await loaded;
   const terms = m.terms.map((t) => makeTerm(t.text, t.phrase)).filter((t): t is Term => t !== null);
-  const groups = m.groups.map((ms) => newGroup(ms[0]!, ms));
+  const groups = m.groups.map((ms) => newGroup(ms[0]!, ms, m.bare));
   const counter = new Int32Array(m.counter);
   const pick = () => {
     const i = Atomics.add(counter, 0, 1);
