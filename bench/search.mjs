@@ -76,6 +76,8 @@ const cases = [
   ['absent word', ['zebrafishquux']],
   ...(project ? [['a project name (a few files)', [project]]] : []),
   ['word in every file', ['webhook']],
+  // the picker's deep search (Ctrl-S): rows only, ranked the same, no evidence cut
+  ['word in every file, as rows', ['webhook'], '--rows'],
   ['two words', ['webhook', 'backoff']],
 ];
 const f = (n) => n.toFixed(0);
@@ -85,16 +87,16 @@ const lines = [
   '| query | `resume search` | `rg -i -c` | ratio | results | peak RSS |',
   '| --- | --- | --- | --- | --- | --- |',
 ];
-for (const [name, words] of cases) {
+for (const [name, words, as = '--json'] of cases) {
   // the result count and peak RSS are the measured runs' own (the preload that records the RSS is
   // a few lines run at exit)
   let out = '';
   const s = rep(() => {
-    const r = time(process.execPath, ['-r', pre, BIN, 'search', '-a', '--json', ...words]);
+    const r = time(process.execPath, ['-r', pre, BIN, 'search', '-a', as, ...words]);
     out = r.out;
     return r.ms;
   });
-  const res = JSON.parse(out || '[]').length;
+  const res = as === '--rows' ? out.split('\n').filter(Boolean).length : JSON.parse(out || '[]').length;
   const rss = Number(fs.readFileSync(rssFile, 'utf8')) / 1024;
   const r = rg ? rep(() => time('rg', ['-i', '-c', '-F', '--hidden', '--no-ignore', ...words.flatMap((w) => ['-e', w]), ...roots]).ms) : NaN;
   lines.push(`| ${name} (\`${words.join(' ')}\`) | ${f(s)} ms | ${rg ? f(r) + ' ms' : '–'} | ${rg ? (s / r).toFixed(2) + 'x' : '–'} | ${res} | ${rss.toFixed(0)} MiB |`);
