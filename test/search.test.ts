@@ -50,6 +50,17 @@ function claude(h: string, id: string, lines: unknown[], cwdSlug = '-w-proj'): s
 
 const ID = (n: number) => `${String(n).repeat(8)}-1111-4111-8111-111111111111`;
 
+/** A session that writes the narwhal exporter, and a fork of it: its turns copied (`forkedFrom`), then `more`. */
+function narwhalFork(h: string, P: string, F: string, more: unknown[]): void {
+  const pl = [
+    user('implement the narwhal exporter', '2026-01-04T10:00:00Z'),
+    toolUse('Write', { file_path: '/w/proj/src/narwhal.ts', content: 'export function narwhalExporter() {}' }, '2026-01-04T10:00:05Z'),
+    reply('The narwhal exporter is in src/narwhal.ts.', '2026-01-04T10:00:09Z'),
+  ];
+  claude(h, P, pl);
+  claude(h, F, [...pl.map((l: any) => ({ ...l, sessionId: F, forkedFrom: { sessionId: P, messageUuid: l.uuid } })), ...more]);
+}
+
 function searchJson(h: string, args: string[], extra: Record<string, string> = {}): any[] {
   const r = run(h, ['search', '--json', ...args], extra);
   expect(r.code, r.stderr).toBe(0);
@@ -167,15 +178,8 @@ describe('ranking', () => {
     const h = home();
     const P = ID(4);
     const F = ID(5);
-    const pl = [
-      user('implement the narwhal exporter', '2026-01-04T10:00:00Z'),
-      toolUse('Write', { file_path: '/w/proj/src/narwhal.ts', content: 'export function narwhalExporter() {}' }, '2026-01-04T10:00:05Z'),
-      reply('The narwhal exporter is in src/narwhal.ts.', '2026-01-04T10:00:09Z'),
-    ];
-    claude(h, P, pl);
-    // the fork: copies with `forkedFrom`, then its own turn, days later (more recent)
-    const copies = pl.map((l: any) => ({ ...l, sessionId: F, forkedFrom: { sessionId: P, messageUuid: l.uuid } }));
-    claude(h, F, [...copies, user('add a changelog entry for the exporter', '2026-01-09T10:00:00Z'), reply('Added.', '2026-01-09T10:00:03Z')]);
+    // the fork's own turn comes days later (more recent)
+    narwhalFork(h, P, F, [user('add a changelog entry for the exporter', '2026-01-09T10:00:00Z'), reply('Added.', '2026-01-09T10:00:03Z')]);
     const r = searchJson(h, ['narwhal', 'exporter']);
     expect(r.map((x) => x.id)).toEqual([P, F]);
     expect(r[0].kind).toBe('original');
@@ -297,15 +301,7 @@ describe('output', () => {
   it('--rows ranks as --json does, on one thread and on worker threads, without cutting evidence', () => {
     const h = home();
     // a parent and its fork, an original and a later mention, words in a prompt and scattered in tool output
-    const P = ID(4);
-    const F = ID(5);
-    const pl = [
-      user('implement the narwhal exporter', '2026-01-04T10:00:00Z'),
-      toolUse('Write', { file_path: '/w/proj/src/narwhal.ts', content: 'export function narwhalExporter() {}' }, '2026-01-04T10:00:05Z'),
-      reply('The narwhal exporter is in src/narwhal.ts.', '2026-01-04T10:00:09Z'),
-    ];
-    claude(h, P, pl);
-    claude(h, F, [...pl.map((l: any) => ({ ...l, sessionId: F, forkedFrom: { sessionId: P, messageUuid: l.uuid } })), user('add a changelog entry for the narwhal exporter', '2026-01-09T10:00:00Z')]);
+    narwhalFork(h, ID(4), ID(5), [user('add a changelog entry for the narwhal exporter', '2026-01-09T10:00:00Z')]);
     claude(h, ID(6), [user('the narwhal exporter from last month breaks on empty lines', '2026-02-01T09:10:00Z')]);
     claude(h, ID(7), [
       user('check the logs', '2026-03-01T09:00:00Z'),
