@@ -108,75 +108,111 @@ export function fdReader(fd: number): Reader {
  * tool output, never decoded when long.
  */
 export function scanLines(read: Reader, needles: string[], sink: ScanSink, parseCap = PARSE_CAP, rawHead: Buffer[] = [], track?: LineTracker): ScanStats {
-  const stats: ScanStats = { bytes: 0, lines: 0, hugeLines: 0 };
-  // Every file starts with the same window whatever buffer it reuses: how a long line is read (whole,
-  // or in pieces) must not depend on the file scanned before it on this thread.
-  let cap = Math.min(CHUNK, parseCap + 1);
-  // One buffer per thread, reused from file to file (a fresh megabyte per file was 10% of a scan).
-  let buf = spare && spare.length >= cap ? spare : Buffer.allocUnsafe(cap);
-  spare = null;
-  let len = 0;
-  let first = true;
-  let huge = false;
-  let hugeHits = 0;
-  /** where buf[0] lies in the huge line being read */
-  let hugePos = 0;
-  /** per needle, the last MiB of the huge line (SLICE) it was reported in (-1: none) */
-  const hugeSlot = needles.map(() => -1);
-  const overlap = Math.max(0, Math.max(0, ...needles.map((n) => n.length)) - 1);
-  const folded = foldedOf(needles);
-  const folder = sharedFolder();
-  /** the tracker is on: every line goes to it */
-  let tracking = false;
-  /** a line read in pieces, assembled for the tracker (null: longer than the parse cap) */
-  let side: Buffer | null = null;
-  let sideLen = 0;
-  /** the length of that line so far (only its head is kept when the tracker says it needs no more) */
-  let sideTotal = 0;
-  const keep = Math.min(parseCap, track?.head ?? parseCap);
+  return new LineScan(read, needles, sink, parseCap, rawHead, track).run();
+}
 
-  const deliver = (s: number, e: number, isFirst: boolean, bare = false) => {
+/** Where the line holding byte `i` of the run [a, b) of `buf` starts, from a (lastIndexOf(10, a - 1) would search from the end). */
+function lineStart(buf: Buffer, a: number, i: number): number {
+  return buf.lastIndexOf(10, a + i) + 1 - a;
+}
+
+/** Where the line holding byte `i` of the run [a, b) ends (its newline, or b), from a. */
+function lineEnd(buf: Buffer, a: number, b: number, i: number): number {
+  const e = buf.indexOf(10, a + i);
+  return e < 0 || e > b ? b - a : e - a;
+}
+
+/**
+ * One scan of a stream (scanLines). Its steps are methods, not closures made for each file: V8
+ * compiles a closure made once for the closure alone, so the scan's hottest code was compiled again
+ * for the second and the third file each thread read (`slice` three times at ~40 ms each, in every
+ * isolate), and a search on two threads spent a third of its CPU compiling (BENCHMARKS.md).
+ */
+class LineScan {
+  readonly stats: ScanStats = { bytes: 0, lines: 0, hugeLines: 0 };
+  /** the window: a long line grows it up to the parse cap */
+  private cap: number;
+  private buf: Buffer;
+  private len = 0;
+  private first = true;
+  private huge = false;
+  private hugeHits = 0;
+  /** where buf[0] lies in the huge line being read */
+  private hugePos = 0;
+  /** per needle, the last MiB of the huge line (SLICE) it was reported in (-1: none) */
+  private readonly hugeSlot: number[];
+  private readonly overlap: number;
+  private readonly folded: Needle[];
+  private readonly folder: Folder;
+  /** the tracker is on: every line goes to it */
+  private tracking = false;
+  /** a line read in pieces, assembled for the tracker (null: longer than the parse cap) */
+  private side: Buffer | null = null;
+  private sideLen = 0;
+  /** the length of that line so far (only its head is kept when the tracker says it needs no more) */
+  private sideTotal = 0;
+  private readonly keep: number;
+
+  constructor(
+    private readonly read: Reader,
+    private readonly needles: string[],
+    private readonly sink: ScanSink,
+    private readonly parseCap: number,
+    private readonly rawHead: Buffer[],
+    private readonly track: LineTracker | undefined,
+  ) {
+    // Every file starts with the same window whatever buffer it reuses: how a long line is read (whole,
+    // or in pieces) must not depend on the file scanned before it on this thread.
+    this.cap = Math.min(CHUNK, parseCap + 1);
+    // One buffer per thread, reused from file to file (a fresh megabyte per file was 10% of a scan).
+    this.buf = spare && spare.length >= this.cap ? spare : Buffer.allocUnsafe(this.cap);
+    spare = null;
+    this.hugeSlot = needles.map(() => -1);
+    this.overlap = Math.max(0, Math.max(0, ...needles.map((n) => n.length)) - 1);
+    this.folded = foldedOf(needles);
+    this.folder = sharedFolder();
+    this.keep = Math.min(parseCap, track?.head ?? parseCap);
+  }
+
+  private deliver(s: number, e: number, isFirst: boolean, bare = false): void {
+    const buf = this.buf;
     if (isFirst && e - s >= 3 && buf[s] === 0xef && buf[s + 1] === 0xbb && buf[s + 2] === 0xbf) s += 3;
     if (e > s && buf[e - 1] === 13) e--;
-    if (e > s) sink.line(buf, s, e, isFirst, stats.bytes - len + s, bare);
-  };
+    if (e > s) this.sink.line(buf, s, e, isFirst, this.stats.bytes - this.len + s, bare);
+  }
 
   /** complete lines in [0, r) */
-  const region = (r: number) => {
+  private region(r: number): void {
     if (r <= 0) {
-      if (first) first = false; // an empty first line
+      if (this.first) this.first = false; // an empty first line
       return;
     }
-    if (sink.stop) {
-      first = false;
+    if (this.sink.stop) {
+      this.first = false;
       return;
     }
-    if (needles.length === 0) {
+    if (this.needles.length === 0) {
       let s = 0;
       while (s < r) {
-        let e = buf.indexOf(10, s);
+        let e = this.buf.indexOf(10, s);
         if (e < 0 || e > r) e = r;
-        stats.lines++;
-        deliver(s, e, first);
-        first = false;
+        this.stats.lines++;
+        this.deliver(s, e, this.first);
+        this.first = false;
         s = e + 1;
       }
       return;
     }
-    slice(0, r);
-    first = false;
-  };
+    this.slice(0, r);
+    this.first = false;
+  }
 
   /** the complete lines in [a, b) */
-  const slice = (a: number, b: number) => {
-    const low = folder.fold(buf, a, b);
+  private slice(a: number, b: number): void {
+    const { buf, folded, sink } = this;
+    const low = this.folder.fold(buf, a, b);
     const picked = new Map<number, number>();
-    const lineStart = (i: number) => buf.lastIndexOf(10, a + i) + 1 - a;
-    const lineEnd = (i: number) => {
-      const e = buf.indexOf(10, a + i);
-      return e < 0 || e > b ? b - a : e - a;
-    };
-    if (first && a === 0) picked.set(0, lineEnd(0));
+    if (this.first && a === 0) picked.set(0, lineEnd(buf, a, b, 0));
     /** line 0 holds a needle */
     let firstHit = false;
     for (const nd of folded) {
@@ -185,8 +221,8 @@ export function scanLines(read: Reader, needles: string[], sink: ScanSink, parse
         const i = findIn(low, nd, p);
         if (i < 0) break;
         // lastIndexOf(10, -1) would search from the end: a hit at 0 starts the region's first line
-        const ls = a + i === 0 ? 0 : Math.max(0, lineStart(i));
-        const le = lineEnd(i + nd.length);
+        const ls = a + i === 0 ? 0 : Math.max(0, lineStart(buf, a, i));
+        const le = lineEnd(buf, a, b, i + nd.length);
         if (ls === 0 && a === 0) firstHit = true;
         picked.set(ls, le);
         p = le + 1;
@@ -199,8 +235,8 @@ export function scanLines(read: Reader, needles: string[], sink: ScanSink, parse
       const re = picked.get(rs)!;
       const s = a + rs;
       const e = a + re;
-      const isFirst = first && s === 0;
-      if (e - s > RAW_LINE && !isFirst && rawHead.some((m) => headHas(buf, s, e, m, HEAD))) {
+      const isFirst = this.first && s === 0;
+      if (e - s > RAW_LINE && !isFirst && this.rawHead.some((m) => headHas(buf, s, e, m, HEAD))) {
         // a long tool-output line: the text around each hit is all that can be shown of it
         let n = 0;
         const lineLow = low.subarray(rs, re);
@@ -214,58 +250,61 @@ export function scanLines(read: Reader, needles: string[], sink: ScanSink, parse
         }
         continue;
       }
-      deliver(s, e, isFirst, isFirst && !firstHit);
-      if (isFirst) first = false;
+      this.deliver(s, e, isFirst, isFirst && !firstHit);
+      if (isFirst) this.first = false;
     }
-  };
+  }
 
   /** a piece [0, r) of a line too long to parse: report hits, raw */
-  const hugePiece = (r: number) => {
-    if (needles.length === 0 || sink.stop) return;
-    for (let a = 0; a < r && hugeHits < RAW_HITS_PER_LINE; a += SLICE) {
-      const b = Math.min(r, a + SLICE + overlap);
-      const low = folder.fold(buf, a, b);
+  private hugePiece(r: number): void {
+    const { buf, folded, sink, hugeSlot } = this;
+    if (this.needles.length === 0 || sink.stop) return;
+    for (let a = 0; a < r && this.hugeHits < RAW_HITS_PER_LINE; a += SLICE) {
+      const b = Math.min(r, a + SLICE + this.overlap);
+      const low = this.folder.fold(buf, a, b);
       for (let k = 0; k < folded.length; k++) {
         const nd = folded[k]!;
         for (let from = 0; ; ) {
           const i = findIn(low, nd, from);
           if (i < 0 || (b < r && i >= SLICE)) break;
           const at = a + i;
-          const slot = Math.floor((hugePos + at) / SLICE);
+          const slot = Math.floor((this.hugePos + at) / SLICE);
           // (one in this MiB of the line reported already: it is passed over)
           if (slot > hugeSlot[k]!) {
             hugeSlot[k] = slot;
             const w0 = Math.max(0, at - RAW_WINDOW);
             sink.raw(Buffer.from(buf.subarray(w0, Math.min(r, at + nd.length + RAW_WINDOW))), at - w0);
-            if (++hugeHits >= RAW_HITS_PER_LINE || sink.stop) return;
+            if (++this.hugeHits >= RAW_HITS_PER_LINE || sink.stop) return;
           }
           // the next MiB's first
-          from = (slot + 1) * SLICE - hugePos - a;
+          from = (slot + 1) * SLICE - this.hugePos - a;
         }
       }
     }
-  };
+  }
 
-  const shift = (from: number) => {
-    buf.copy(buf, 0, from, len);
-    len -= from;
-  };
+  private shift(from: number): void {
+    this.buf.copy(this.buf, 0, from, this.len);
+    this.len -= from;
+  }
 
   /** one line for the tracker, trimmed as `deliver` trims it */
-  const visit = (b: Buffer, s: number, e: number, isFirst: boolean) => {
+  private visit(b: Buffer, s: number, e: number, isFirst: boolean): void {
     if (isFirst && e - s >= 3 && b[s] === 0xef && b[s + 1] === 0xbb && b[s + 2] === 0xbf) s += 3;
     if (e > s && b[e - 1] === 13) e--;
-    if (e > s) track!.visit(b.subarray(s, e));
-  };
+    if (e > s) this.track!.visit(b.subarray(s, e));
+  }
+
   /** after the search of the complete lines in [0, r): hand them to the tracker, turning it on if it asks */
-  const trackRegion = (r: number, wasFirst: boolean) => {
-    if (!tracking) {
-      if (!track!.wanted()) return;
-      tracking = true;
+  private trackRegion(r: number, wasFirst: boolean): void {
+    const track = this.track!;
+    if (!this.tracking) {
+      if (!track.wanted()) return;
+      this.tracking = true;
       // the lines before this run, read again (the same rules: no needles hands on every line)
-      const before = stats.bytes - len;
+      const before = this.stats.bytes - this.len;
       if (before > 0) {
-        const again = track!.reread();
+        const again = track.reread();
         let left = before;
         const limited: Reader = (b, off, n) => {
           if (left <= 0) return 0;
@@ -273,107 +312,116 @@ export function scanLines(read: Reader, needles: string[], sink: ScanSink, parse
           left -= k;
           return k;
         };
-        scanLines(limited, [], { line: (b, s, e) => track!.visit(b.subarray(s, e)), raw() {} }, parseCap);
+        scanLines(limited, [], { line: (b, s, e) => track.visit(b.subarray(s, e)), raw() {} }, this.parseCap);
       }
     }
+    const buf = this.buf;
     for (let s = 0; s < r; ) {
       let e = buf.indexOf(10, s);
       if (e < 0 || e > r) e = r;
-      visit(buf, s, e, wasFirst && s === 0);
+      this.visit(buf, s, e, wasFirst && s === 0);
       s = e + 1;
     }
-  };
+  }
+
   /** bytes [a, b) of a line read in pieces, kept for the tracker while it fits the parse cap */
-  const sideAdd = (a: number, b: number) => {
+  private sideAdd(a: number, b: number): void {
+    const side = this.side;
     if (!side) return;
-    sideTotal += b - a;
-    if (sideTotal > parseCap) {
-      side = null;
+    this.sideTotal += b - a;
+    if (this.sideTotal > this.parseCap) {
+      this.side = null;
       return;
     }
-    const n = Math.min(b - a, keep - sideLen);
+    const n = Math.min(b - a, this.keep - this.sideLen);
     if (n > 0) {
-      buf.copy(side, sideLen, a, a + n);
-      sideLen += n;
+      this.buf.copy(side, this.sideLen, a, a + n);
+      this.sideLen += n;
     }
-  };
-  const sideEnd = () => {
-    // the head of a longer line is shown as it is (what ends it is not there to trim)
-    if (side) sideTotal > sideLen ? track!.visit(side.subarray(0, sideLen)) : visit(side, 0, sideLen, false);
-    side = null;
-  };
+  }
 
-  for (;;) {
-    if (sink.stop && !tracking) break;
-    if (len === cap) {
-      // a long line that starts like tool output is read in pieces at once (never decoded anyway)
-      const rawNow = !huge && !first && len > RAW_LINE && rawHead.some((m) => headHas(buf, 0, len, m, HEAD));
-      if (!huge && !rawNow && cap < parseCap + 1) {
-        cap = Math.min(cap * 2, parseCap + 1);
-        if (buf.length < cap) {
-          const nb = Buffer.allocUnsafe(cap);
-          buf.copy(nb, 0, 0, len);
-          buf = nb;
-        }
-      } else {
-        // no newline in a full buffer: the current line is too long to parse
-        if (!huge) {
-          huge = true;
-          hugeHits = 0;
-          hugePos = 0;
-          hugeSlot.fill(-1);
-          stats.hugeLines++;
-          first = false;
-          side = null;
-          if (tracking && len <= parseCap) {
-            // one buffer of the parse cap, kept for the thread: growing one per line cost more than the search
-            side = sideSpare && sideSpare.length >= keep ? sideSpare : (sideSpare = Buffer.allocUnsafe(keep));
-            sideLen = 0;
-            sideTotal = 0;
-            sideAdd(0, len);
+  private sideEnd(): void {
+    // the head of a longer line is shown as it is (what ends it is not there to trim)
+    const side = this.side;
+    if (side) this.sideTotal > this.sideLen ? this.track!.visit(side.subarray(0, this.sideLen)) : this.visit(side, 0, this.sideLen, false);
+    this.side = null;
+  }
+
+  run(): ScanStats {
+    // (the reader is called as the plain function it was handed as)
+    const { sink, stats, track, read } = this;
+    for (;;) {
+      if (sink.stop && !this.tracking) break;
+      if (this.len === this.cap) {
+        // a long line that starts like tool output is read in pieces at once (never decoded anyway)
+        const rawNow = !this.huge && !this.first && this.len > RAW_LINE && this.rawHead.some((m) => headHas(this.buf, 0, this.len, m, HEAD));
+        if (!this.huge && !rawNow && this.cap < this.parseCap + 1) {
+          this.cap = Math.min(this.cap * 2, this.parseCap + 1);
+          if (this.buf.length < this.cap) {
+            const nb = Buffer.allocUnsafe(this.cap);
+            this.buf.copy(nb, 0, 0, this.len);
+            this.buf = nb;
           }
+        } else {
+          // no newline in a full buffer: the current line is too long to parse
+          if (!this.huge) {
+            this.huge = true;
+            this.hugeHits = 0;
+            this.hugePos = 0;
+            this.hugeSlot.fill(-1);
+            stats.hugeLines++;
+            this.first = false;
+            this.side = null;
+            if (this.tracking && this.len <= this.parseCap) {
+              // one buffer of the parse cap, kept for the thread: growing one per line cost more than the search
+              this.side = sideSpare && sideSpare.length >= this.keep ? sideSpare : (sideSpare = Buffer.allocUnsafe(this.keep));
+              this.sideLen = 0;
+              this.sideTotal = 0;
+              this.sideAdd(0, this.len);
+            }
+          }
+          this.hugePiece(this.len);
+          this.hugePos += this.len - this.overlap;
+          this.shift(this.len - this.overlap);
         }
-        hugePiece(len);
-        hugePos += len - overlap;
-        shift(len - overlap);
       }
+      const n = read(this.buf, this.len, this.cap - this.len);
+      stats.bytes += n;
+      if (n <= 0) break;
+      const old = this.len;
+      this.len += n;
+      if (this.huge) {
+        let nl = this.buf.indexOf(10, old);
+        if (nl >= this.len) nl = -1;
+        if (this.tracking) this.sideAdd(old, nl < 0 ? this.len : nl);
+        if (nl < 0) continue;
+        this.hugePiece(nl);
+        this.huge = false;
+        if (this.tracking) this.sideEnd();
+        this.shift(nl + 1);
+        if (this.len === 0) continue;
+      }
+      const last = this.buf.lastIndexOf(10, this.len - 1);
+      if (last < 0) continue;
+      const wasFirst = this.first;
+      this.region(last);
+      if (track) this.trackRegion(last, wasFirst);
+      this.shift(last + 1);
     }
-    const n = read(buf, len, cap - len);
-    stats.bytes += n;
-    if (n <= 0) break;
-    const old = len;
-    len += n;
-    if (huge) {
-      let nl = buf.indexOf(10, old);
-      if (nl >= len) nl = -1;
-      if (tracking) sideAdd(old, nl < 0 ? len : nl);
-      if (nl < 0) continue;
-      hugePiece(nl);
-      huge = false;
-      if (tracking) sideEnd();
-      shift(nl + 1);
-      if (len === 0) continue;
+    if (sink.stop && !this.tracking) {
+      // the search was ended and nothing else wants the rest
+    } else if (this.huge) {
+      this.hugePiece(this.len);
+      if (this.tracking) this.sideEnd();
+    } else if (this.len > 0) {
+      // a last line without a newline (maybe being written): decoded only if it parses
+      const wasFirst = this.first;
+      this.region(this.len);
+      if (track) this.trackRegion(this.len, wasFirst);
     }
-    const last = buf.lastIndexOf(10, len - 1);
-    if (last < 0) continue;
-    const wasFirst = first;
-    region(last);
-    if (track) trackRegion(last, wasFirst);
-    shift(last + 1);
+    if (this.buf.length <= 16 << 20) spare = this.buf;
+    return stats;
   }
-  if (sink.stop && !tracking) {
-    // the search was ended and nothing else wants the rest
-  } else if (huge) {
-    hugePiece(len);
-    if (tracking) sideEnd();
-  } else if (len > 0) {
-    // a last line without a newline (maybe being written): decoded only if it parses
-    const wasFirst = first;
-    region(len);
-    if (track) trackRegion(len, wasFirst);
-  }
-  if (buf.length <= 16 << 20) spare = buf;
-  return stats;
 }
 
 /** Scan one transcript file (plain or `.zst`). */
