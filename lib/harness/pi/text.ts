@@ -92,68 +92,79 @@ export function piText(o: any, cx: ExtractCtx): Piece[] {
  * of the chain so far, and every entry after is taken into it.
  */
 function branches(): BranchTracker {
-  const parent = new Map<string, string | null>();
-  let leaf: string | null = null;
-  let roots = 0;
+  return new PiBranches();
+}
+
+/**
+ * branches()'s tracker: a class, not an object of closures made for each file (V8 compiles a
+ * closure made once for that closure alone: `visit` was compiled again for the second file a thread
+ * read; lib/search/scan.ts `LineScan`).
+ */
+class PiBranches implements BranchTracker {
+  private readonly parent = new Map<string, string | null>();
+  private leaf: string | null = null;
+  private roots = 0;
   /** the entries so far form one chain from a root (null: the map is used instead) */
-  let chain: IdChain | null = new IdChain();
-  const take = (id: string, p: string | null) => {
-    parent.set(id, p);
-    if (p == null) roots++;
-    leaf = id;
-  };
+  private chain: IdChain | null = new IdChain();
+
+  private take(id: string, p: string | null): void {
+    this.parent.set(id, p);
+    if (p == null) this.roots++;
+    this.leaf = id;
+  }
+
   /** the chain's entries, each the child of the one before, into the map as the map takes them */
-  const unchain = (c: IdChain) => {
+  private unchain(c: IdChain): void {
     let prev: string | null = null;
     for (let i = 0; i < c.length; i++) {
       const id = c.id(i);
-      take(id, prev);
+      this.take(id, prev);
       prev = id;
     }
-    chain = null;
-  };
-  return {
-    visit(whole) {
-      // pi writes `type`, `id` and `parentId` first: the first of each is the entry's own
-      const line = whole.length > HEAD ? whole.subarray(0, HEAD) : whole;
-      const t = line.indexOf(K_TYPE);
-      if (t >= 0 && same(line, t + K_TYPE.length, V_SESSION, 0, V_SESSION.length)) return;
-      const i = line.indexOf(K_ID);
-      if (i < 0) return;
-      const a = i + K_ID.length;
-      const b = line.indexOf(0x22, a);
-      if (b < 0) return;
-      const c = chain;
-      if (!c) {
-        const p = firstLink(line, K_PARENT);
-        if (p !== undefined) take(line.toString('latin1', a, b), p);
-        return;
-      }
-      const q = line.indexOf(K_PARENT);
-      if (q < 0) return;
-      const v = q + K_PARENT.length;
-      if (line[v] === 0x6e ? c.length === 0 : line[v] === 0x22 && c.lastAt(line, v + 1)) {
-        // the next link of the chain (the first: a root)
-        c.push(line, a, b);
-        return;
-      }
+    this.chain = null;
+  }
+
+  visit(whole: Buffer): void {
+    // pi writes `type`, `id` and `parentId` first: the first of each is the entry's own
+    const line = whole.length > HEAD ? whole.subarray(0, HEAD) : whole;
+    const t = line.indexOf(K_TYPE);
+    if (t >= 0 && same(line, t + K_TYPE.length, V_SESSION, 0, V_SESSION.length)) return;
+    const i = line.indexOf(K_ID);
+    if (i < 0) return;
+    const a = i + K_ID.length;
+    const b = line.indexOf(0x22, a);
+    if (b < 0) return;
+    const c = this.chain;
+    if (!c) {
       const p = firstLink(line, K_PARENT);
-      if (p === undefined) return;
-      unchain(c);
-      take(line.toString('latin1', a, b), p);
-    },
-    result() {
-      if (chain) return chain.length ? new Set() : null;
-      // one tree, or the file was not written as one (a hand-made or converted file): unknown
-      if (!leaf || roots !== 1) return null;
-      const live = new Set<string>();
-      for (let u: string | null = leaf; u != null; u = parent.get(u) ?? null) {
-        if (live.has(u) || !parent.has(u)) return null;
-        live.add(u);
-      }
-      return new Set([...parent.keys()].filter((u) => !live.has(u)));
-    },
-  };
+      if (p !== undefined) this.take(line.toString('latin1', a, b), p);
+      return;
+    }
+    const q = line.indexOf(K_PARENT);
+    if (q < 0) return;
+    const v = q + K_PARENT.length;
+    if (line[v] === 0x6e ? c.length === 0 : line[v] === 0x22 && c.lastAt(line, v + 1)) {
+      // the next link of the chain (the first: a root)
+      c.push(line, a, b);
+      return;
+    }
+    const p = firstLink(line, K_PARENT);
+    if (p === undefined) return;
+    this.unchain(c);
+    this.take(line.toString('latin1', a, b), p);
+  }
+
+  result(): Set<string> | null {
+    if (this.chain) return this.chain.length ? new Set() : null;
+    // one tree, or the file was not written as one (a hand-made or converted file): unknown
+    if (!this.leaf || this.roots !== 1) return null;
+    const live = new Set<string>();
+    for (let u: string | null = this.leaf; u != null; u = this.parent.get(u) ?? null) {
+      if (live.has(u) || !this.parent.has(u)) return null;
+      live.add(u);
+    }
+    return new Set([...this.parent.keys()].filter((u) => !live.has(u)));
+  }
 }
 
 /**
