@@ -196,84 +196,96 @@ const HEAD = 1024;
  * before, the map is made of the chain so far, and every record after is taken into it.
  */
 function branches(): BranchTracker {
-  const parent = new Map<string, string | null>();
-  const messages: string[] = [];
-  let leaf: string | null = null;
-  let roots = 0;
+  return new ClaudeBranches();
+}
+
+/**
+ * branches()'s tracker: a class, not an object of closures made for each file (V8 compiles a
+ * closure made once for that closure alone, and compiled `visit` again for the next file a thread
+ * read; lib/search/scan.ts `LineScan`).
+ */
+class ClaudeBranches implements BranchTracker {
+  private readonly parent = new Map<string, string | null>();
+  private readonly messages: string[] = [];
+  private leaf: string | null = null;
+  private roots = 0;
   /** the records so far, one chain from a record without a parent (null: the map is used instead) */
-  let chain: IdChain | null = new IdChain();
+  private chain: IdChain | null = new IdChain();
   /** whether each record of the chain is a message */
-  const isMessage: boolean[] = [];
-  const take = (id: string, p: string | null, message: boolean) => {
-    parent.set(id, p);
+  private readonly isMessage: boolean[] = [];
+
+  private take(id: string, p: string | null, message: boolean): void {
+    this.parent.set(id, p);
     if (message) {
-      messages.push(id);
-      leaf = id;
-      if (p == null) roots++;
+      this.messages.push(id);
+      this.leaf = id;
+      if (p == null) this.roots++;
     }
-  };
+  }
+
   /** the chain's records, each the child of the one before, into the map as the map takes them */
-  const unchain = (c: IdChain) => {
+  private unchain(c: IdChain): void {
     let prev: string | null = null;
     for (let i = 0; i < c.length; i++) {
       const id = c.id(i);
-      take(id, prev, isMessage[i]!);
+      this.take(id, prev, this.isMessage[i]!);
       prev = id;
     }
-    chain = null;
-  };
-  const push = (c: IdChain, from: Buffer, a: number, b: number, message: boolean) => {
+    this.chain = null;
+  }
+
+  private push(c: IdChain, from: Buffer, a: number, b: number, message: boolean): void {
     c.push(from, a, b);
-    isMessage.push(message);
-  };
-  return {
-    visit(line, parse) {
-      const c = chain;
-      if (c) {
-        // the usual record: `{"parentUuid":"<the id before>"` (closed within the head), its own id near its end
-        const v = 1 + K_PARENT.length;
-        if (line[v] === 0x22 && same(line, 1, K_PARENT, 0, K_PARENT.length) && c.lastAt(line, v + 1, HEAD)) {
-          const t0 = Math.max(0, line.length - TAIL);
-          const tail = t0 > 0 ? line.subarray(t0) : line;
-          const u = tail.lastIndexOf(K_UUID);
-          const e = u < 0 ? -1 : tail.indexOf(0x22, u + K_UUID.length);
-          if (e >= 0) {
-            const head = line.length > HEAD ? line.subarray(0, HEAD) : line;
-            const t = head.indexOf(K_TYPE) + K_TYPE.length;
-            const message = t >= K_TYPE.length && (same(head, t, V_USER, 0, V_USER.length) || same(head, t, V_ASSISTANT, 0, V_ASSISTANT.length));
-            push(c, tail, u + K_UUID.length, e, message);
-            return;
-          }
+    this.isMessage.push(message);
+  }
+
+  visit(line: Buffer, parse: () => any): void {
+    const c = this.chain;
+    if (c) {
+      // the usual record: `{"parentUuid":"<the id before>"` (closed within the head), its own id near its end
+      const v = 1 + K_PARENT.length;
+      if (line[v] === 0x22 && same(line, 1, K_PARENT, 0, K_PARENT.length) && c.lastAt(line, v + 1, HEAD)) {
+        const t0 = Math.max(0, line.length - TAIL);
+        const tail = t0 > 0 ? line.subarray(t0) : line;
+        const u = tail.lastIndexOf(K_UUID);
+        const e = u < 0 ? -1 : tail.indexOf(0x22, u + K_UUID.length);
+        if (e >= 0) {
+          const head = line.length > HEAD ? line.subarray(0, HEAD) : line;
+          const t = head.indexOf(K_TYPE) + K_TYPE.length;
+          const message = t >= K_TYPE.length && (same(head, t, V_USER, 0, V_USER.length) || same(head, t, V_ASSISTANT, 0, V_ASSISTANT.length));
+          this.push(c, tail, u + K_UUID.length, e, message);
+          return;
         }
       }
-      const l = link(line, parse);
-      if (!l) return;
-      if (c) {
-        // the next of the chain (the first: a record without a parent)
-        if (l.parent === c.last()) {
-          const id = Buffer.from(l.id, 'latin1');
-          // (an id that is not one byte a character, or holds a quote, which ends the value where its
-          // bytes are compared, is not kept so)
-          if (id.toString('latin1') === l.id && !id.includes(0x22)) {
-            push(c, id, 0, id.length, l.message);
-            return;
-          }
+    }
+    const l = link(line, parse);
+    if (!l) return;
+    if (c) {
+      // the next of the chain (the first: a record without a parent)
+      if (l.parent === c.last()) {
+        const id = Buffer.from(l.id, 'latin1');
+        // (an id that is not one byte a character, or holds a quote, which ends the value where its
+        // bytes are compared, is not kept so)
+        if (id.toString('latin1') === l.id && !id.includes(0x22)) {
+          this.push(c, id, 0, id.length, l.message);
+          return;
         }
-        unchain(c);
       }
-      take(l.id, l.parent, l.message);
-    },
-    result() {
-      if (chain) return isMessage.includes(true) ? new Set() : null;
-      if (!leaf || roots > 1) return null;
-      const live = new Set<string>();
-      for (let u: string | null = leaf; u != null; u = parent.get(u) ?? null) {
-        if (live.has(u) || !parent.has(u)) return null;
-        live.add(u);
-      }
-      return new Set(messages.filter((u) => !live.has(u)));
-    },
-  };
+      this.unchain(c);
+    }
+    this.take(l.id, l.parent, l.message);
+  }
+
+  result(): Set<string> | null {
+    if (this.chain) return this.isMessage.includes(true) ? new Set() : null;
+    if (!this.leaf || this.roots > 1) return null;
+    const live = new Set<string>();
+    for (let u: string | null = this.leaf; u != null; u = this.parent.get(u) ?? null) {
+      if (live.has(u) || !this.parent.has(u)) return null;
+      live.add(u);
+    }
+    return new Set(this.messages.filter((u) => !live.has(u)));
+  }
 }
 
 /** The project root a transcript lies under: `<root>/projects/<slug>/<id>.jsonl`. */
