@@ -12,6 +12,7 @@ import { rawText, scanLines, type Reader } from '../lib/search/scan.js';
 import { makeSnippet, marked } from '../lib/search/snippet.js';
 import { EXTRACTORS, HOOKS, loadExtractors } from '../lib/search/registry.js';
 import type { Piece } from '../lib/search/types.js';
+import type { ScanOut } from '../lib/search/pool.js';
 
 function home(): string {
   const h = tempHome('resume-search-');
@@ -321,7 +322,7 @@ describe('output', () => {
   });
 
   it('a search for rows only keeps no text of its hits and cuts no snippet; the hits weigh the same', async () => {
-    const { scanParallel } = await import('../lib/search/pool.js');
+    const { scanParallel, ScanWorker } = await import('../lib/search/pool.js');
     const { newGroup } = await import('../lib/search/groups.js');
     await loadExtractors();
     const h = home();
@@ -341,23 +342,20 @@ describe('output', () => {
     expect(b!.hits.every((x) => x.text === '' && x.snippet === undefined)).toBe(true);
     const weigh = (g: typeof f) => ({ mask: g!.mask, nHits: g!.nHits, hits: g!.hits.map((x) => [x.role, x.score, x.k, x.key, x.firstPrompt]) });
     expect(weigh(b)).toEqual(weigh(f));
-    // on a worker thread too (every group taken there: this thread scans none)
-    const { ScanWorker } = await import('../lib/search/pool.js');
+    // on a worker thread too (every group taken there: this thread scans none), and the same
+    // protocol with evidence cuts snippets there
     const { Worker } = await import('node:worker_threads');
-    const counter = new SharedArrayBuffer(4);
-    const got: any[] = [];
-    const w = new ScanWorker(Worker, path.join(ROOT, 'dist', 'search-worker.js'));
-    const msg = (bare: boolean) => ({ terms: [{ text: 'quokka', phrase: false }], need: [], counter, groups: Array.from({ length: 3 }, () => [s]), bare });
-    await w.run(msg(true), (m) => got.push(...m.groups));
+    const onWorker = async (bare: boolean) => {
+      const got: ScanOut['groups'] = [];
+      const msg = { terms: [{ text: 'quokka', phrase: false }], need: [], counter: new SharedArrayBuffer(4), groups: Array.from({ length: 3 }, () => [s]), bare };
+      await new ScanWorker(Worker, path.join(ROOT, 'dist', 'search-worker.js')).run(msg, (m) => got.push(...m.groups));
+      return got;
+    };
+    const got = await onWorker(true);
     expect(got).toHaveLength(3);
     for (const g of got) expect(weigh(g)).toEqual(weigh(f));
-    for (const g of got) expect(g.hits.every((x: any) => x.text === '' && x.snippet === undefined)).toBe(true);
-    // (and the same worker protocol with evidence: snippets cut there)
-    new Int32Array(counter)[0] = 0;
-    const w2 = new ScanWorker(Worker, path.join(ROOT, 'dist', 'search-worker.js'));
-    const full2: any[] = [];
-    await w2.run(msg(false), (m) => full2.push(...m.groups));
-    expect(full2[0].hits.some((x: any) => x.snippet)).toBe(true);
+    for (const g of got) expect(g.hits.every((x) => x.text === '' && x.snippet === undefined)).toBe(true);
+    expect((await onWorker(false))[0]!.hits.some((x) => x.snippet)).toBe(true);
   });
 
   it('--json carries the ls --json identity fields and evidence; filters apply', () => {
