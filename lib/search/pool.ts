@@ -403,7 +403,8 @@ function sizeOf(g: Group, known?: Map<string, number>): number {
 }
 
 export async function scanParallel(groups: Group[], terms: Term[], needKeys: Set<string>, opts: SearchOptions): Promise<ScanOut> {
-  // (made bare here, on every thread, and so for what is weighed after the scan too: search.ts)
+  // (bare for this thread's scan and for what search.ts weighs after it; the workers are told in the
+  // scan's message)
   if (opts.evidence === false) for (const g of groups) g.bare = true;
   const known = opts.sizes?.();
   const minBytes = process.env.RESUME_PARALLEL_MIN_BYTES != null ? Number(process.env.RESUME_PARALLEL_MIN_BYTES) : PARALLEL_MIN_BYTES;
