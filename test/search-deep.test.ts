@@ -243,6 +243,25 @@ describe('pi workers', () => {
     expect(r.map((x) => x.id)).toEqual([P]);
     expect(r[0].subagentFiles).toEqual([worker]);
   });
+
+  it('the parents hook: the latest started of the project\'s sessions still going, past later ones and ones ended', async () => {
+    const { search: hooks } = await import('../lib/harness/pi/text.js');
+    const at = (hm: string) => Date.parse(`2026-03-01T${hm}:00.000Z`);
+    const dir = '/h/.pi/agent/sessions/--w--';
+    const s = (id: string, started: number, updated: number, worker = false) =>
+      ({ harness: 'pi', id, key: `pi:${id}`, file: `${dir}/${worker ? 'subagents/' : ''}${id}.jsonl`, started, updated, hidden: worker, hiddenReason: worker ? 'subagent' : undefined }) as unknown as Session;
+    const all = [
+      s('old', at('08:00'), at('12:00')), // going all morning
+      s('ended', at('09:00'), at('09:10')), // started later than `old`, ended before the workers
+      s('late', at('11:00'), at('11:30')), // started after the first worker
+      s('w1', at('10:00'), at('10:05'), true), // `ended` is not going: `old` has it
+      s('w2', at('09:05'), at('09:06'), true), // `ended` was going, and started after `old`
+      s('w3', at('11:10'), at('11:12'), true), // `late` started before it
+      s('w4', at('07:00'), at('07:01'), true), // before every session: nobody's
+    ];
+    const got = hooks.parents!(all);
+    expect(Object.fromEntries(got)).toEqual({ 'pi:w1': 'old', 'pi:w2': 'ended', 'pi:w3': 'late' });
+  });
 });
 
 // ---- abandoned branches ------------------------------------------------------------------------

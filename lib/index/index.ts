@@ -642,8 +642,11 @@ export function wholePaths(names: string[], meta: AdapterMeta[]): string[] {
     let name = names[i]!;
     if (name.startsWith(SAME_DIR)) {
       if (prevDir === null || name.length < 2 || name.includes('/') || name.includes('\u0001')) return [];
-      name = `${prevDir}/${name.slice(1)}`;
-    } else if (name.startsWith(LITERAL)) name = name.slice(1);
+      // (in the same directory: dirOfName of it is prevDir again)
+      names[i] = `${prevDir}/${name.slice(1)}`;
+      continue;
+    }
+    if (name.startsWith(LITERAL)) name = name.slice(1);
     names[i] = name;
     prevDir = dirOfName(name);
   }

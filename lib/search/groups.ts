@@ -41,7 +41,10 @@ export function newGroup(root: Session, members: Session[], bare = false): Group
 
 /** Subagent transcripts a harness keeps beside a session file (not sessions of their own). */
 export function childFiles(s: Session): string[] {
-  const out: string[] = [...(s.children ?? []), ...(HOOKS[s.harness]?.children?.(s) ?? [])];
+  const hooked = HOOKS[s.harness]?.children?.(s);
+  // (most sessions have none: a search asks this of every session, 22,000 at a time)
+  if (!s.children?.length && !hooked?.length) return [];
+  const out: string[] = [...(s.children ?? []), ...(hooked ?? [])];
   return [...new Set(out)].filter((f) => f !== s.file);
 }
 

@@ -1,5 +1,4 @@
 // Searchable text of one pi session line (formats.md §3).
-import path from 'node:path';
 import type { Session } from '../../types.js';
 import type { BranchTracker, ExtractCtx, Piece, SearchHooks } from '../../search/types.js';
 import { bytes, firstLink, IdChain, same } from '../branches.js';
@@ -187,7 +186,8 @@ const V_SESSION = bytes('session"');
  */
 function parents(all: Session[]): Map<string, string> {
   const out = new Map<string, string>();
-  const ids = new Set(all.map((s) => s.id));
+  // (made only when a worker names a fork source: most name none)
+  let ids: Set<string> | null = null;
   // the main sessions by project directory, latest started first (looked up once per worker: a
   // scan of every main session per worker took 15 s at 22,000 sessions)
   let mainsIn: Map<string, Session[]> | null = null;
@@ -196,24 +196,57 @@ function parents(all: Session[]): Map<string, string> {
       mainsIn = new Map();
       for (const m of all) {
         if (m.hiddenReason === 'subagent' || m.started == null) continue;
-        addTo(mainsIn, path.dirname(m.file), m);
+        addTo(mainsIn, dirOf(m.file), m);
       }
-      for (const list of mainsIn.values()) list.sort((a, b) => b.started! - a.started!);
+      for (const list of mainsIn.values()) if (list.length > 1) list.sort(laterFirst);
     }
     return mainsIn.get(dir) ?? [];
   };
   for (const w of all) {
     if (w.hiddenReason !== 'subagent' || w.parent) continue;
-    if (w.forkedFrom && ids.has(w.forkedFrom)) {
+    if (w.forkedFrom && (ids ??= new Set(all.map((s) => s.id))).has(w.forkedFrom)) {
       out.set(w.key, w.forkedFrom);
       continue;
     }
     const t = w.started ?? w.updated;
-    if (path.basename(path.dirname(w.file)) !== 'subagents' || t == null) continue;
-    const p = mainsOf(path.dirname(path.dirname(w.file))).find((m) => m.started! <= t && t <= (m.updated ?? m.started!) + 60e3);
+    if (t == null) continue;
+    // `<project>/subagents/<worker file>`
+    const dir = dirOf(w.file);
+    if (!dir.endsWith('/subagents')) continue;
+    const p = goingAt(mainsOf(dir.slice(0, -'/subagents'.length) || '/'), t);
     if (p) out.set(w.key, p.id);
   }
   return out;
+}
+
+const laterFirst = (a: Session, b: Session) => b.started! - a.started!;
+
+/**
+ * The latest started of `mains` (latest started first) that was going at `t`: started by then, and
+ * active until at least a minute before it. The ones started after `t` are stepped over by halving.
+ */
+function goingAt(mains: Session[], t: number): Session | undefined {
+  let lo = 0;
+  let hi = mains.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (mains[mid]!.started! > t) lo = mid + 1;
+    else hi = mid;
+  }
+  for (let i = lo; i < mains.length; i++) {
+    const m = mains[i]!;
+    if (t <= (m.updated ?? m.started!) + 60e3) return m;
+  }
+  return undefined;
+}
+
+/**
+ * The directory of an absolute file path, as path.dirname gives it (a search infers every worker's
+ * session over all of them: 22,000 at a time, and path.dirname checks and walks each one).
+ */
+function dirOf(file: string): string {
+  const i = file.lastIndexOf('/');
+  return i > 0 ? file.slice(0, i) : i === 0 ? '/' : '.';
 }
 
 const K_TOOL_RESULT = [bytes('"message":{"role":"toolResult"')];
