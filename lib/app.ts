@@ -7,6 +7,8 @@ import { oneLine } from './util/text.js';
 import { makeCtx, cacheDir } from './util/paths.js';
 import { lastRowBin, listSessions, storedRows, toListed, updateIndex, type IndexResult, type ListedSession } from './index/index.js';
 import { dirFilterable, type RowBin } from './index/rowbin.js';
+import { namesSig, printRowsOut, RowsTape, type RowsOutKey } from './index/rowsout.js';
+import type { IndexFiles } from './index/index.js';
 import { progressBar } from './util/progress.js';
 import { readNames, storeDir } from './harness/claude/care/store.js';
 import { rootVars } from './harness/registry.js';
@@ -34,9 +36,14 @@ export interface App {
    * As `listing`, but a no-change run hands back the rendered rows (rows.bin) instead, with the
    * snapshot names to apply as they are printed (`resume rows`). Never for the demo. With `dir`
    * (a directory filter the caller applies), only rendered rows that can apply it (dirFilterable);
-   * else the listing rows of the build just checked.
+   * else the listing rows of the build just checked. With `rowsOut` (`resume rows` with no harness or
+   * directory filter), a no-change run prints what rows.out holds when it is still good, and hands
+   * back `printed`; else rows.bin with a tape to print it with and `keep` to write rows.out after
+   * (lib/index/rowsout.ts).
    */
-  listingRows(o?: { onSessions?: (batch: Session[]) => void; quiet?: boolean; dir?: string | null }): Promise<{ bin: RowBin; names: () => Record<string, string> } | { sessions: ListedSession[] }>;
+  listingRows(o?: { onSessions?: (batch: Session[]) => void; quiet?: boolean; dir?: string | null; rowsOut?: RowsOutAsk }): Promise<
+    { bin: RowBin; names: () => Record<string, string>; tape?: RowsTape; keep?: () => void } | { sessions: ListedSession[]; printed?: boolean }
+  >;
   /**
    * The rendered rows of the last build, as they were: nothing is statted or checked against the
    * sources (the picker shows them at once while listingRows checks). Null when there are none,
@@ -45,6 +52,13 @@ export interface App {
   lastRows(): { bin: RowBin; names: () => Record<string, string> } | null;
   /** Sessions with their snapshot names (a Claude session without a title takes the name it was given). */
   named<T extends Pick<Session, 'harness' | 'id' | 'title' | 'firstPrompt'>>(sessions: T[]): T[];
+}
+
+/** What `resume rows` asks of rows.out: which variant, the time the ages are of, and where to print. */
+export interface RowsOutAsk {
+  all: boolean;
+  now: number;
+  write: (b: Uint8Array) => void;
 }
 
 /** Where the demo's sessions were recorded; --demo rewrites it to directories it creates. */
@@ -181,13 +195,25 @@ export function makeApp(opts: { demo?: boolean; env?: NodeJS.ProcessEnv; distDir
       return bin ? withNames(bin) : null;
     },
     named: (sessions) => withSnapshotNames(ctx, sessions),
-    async listingRows({ onSessions, quiet, dir } = {}) {
+    async listingRows({ onSessions, quiet, dir, rowsOut } = {}) {
       if (cached || demo) return { sessions: await app.listing({ onSessions, quiet }) };
       const bar = onSessions || quiet ? null : progressBar('indexing');
       const stream = onSessions && ((b: Session[]) => onSessions(withSnapshotNames(ctx, b)));
+      // rows.out of the listing found unchanged: printed when still good, else written after rows.bin is
+      let out: { file: string; key: RowsOutKey } | null = null;
+      const printed = rowsOut && ((files: IndexFiles, id: string) => {
+        out = { file: rowsOut.all ? files.rowsOutAll : files.rowsOut, key: { id, home: ctx.home, names: namesSig(path.join(storeDir(ctx), 'names.json')) } };
+        return printRowsOut(out.file, out.key, rowsOut.now, rowsOut.write);
+      });
       try {
-        const r = await listSessions(ctx, { workerFile: path.join(distDir, 'worker.js'), progress: bar?.update, rowBin: true, ...(stream ? { onSessions: stream } : {}) });
+        const r = await listSessions(ctx, { workerFile: path.join(distDir, 'worker.js'), progress: bar?.update, rowBin: true, ...(stream ? { onSessions: stream } : {}), ...(printed ? { printed } : {}) });
+        if (r.printed) return { sessions: [], printed: true };
         if (!r.rowBin) return { sessions: withSnapshotNames(ctx, r.sessions) };
+        const kept = out as { file: string; key: RowsOutKey } | null;
+        if (rowsOut && kept && kept.key.id === r.rowBinId) {
+          const tape = new RowsTape(rowsOut.now);
+          return { ...withNames(r.rowBin), tape, keep: () => tape.save(kept.file, kept.key) };
+        }
         if (!dir || dirFilterable(r.rowBin)) return withNames(r.rowBin);
         const rows = storedRows(ctx);
         return { sessions: rows ? withSnapshotNames(ctx, rows) : await app.listing({ quiet: true }) };

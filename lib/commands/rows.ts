@@ -38,13 +38,17 @@ export async function rowsAction(app: App, o: RowsOpts): Promise<void> {
     for (const s of applyFilters(batch, filters)) buf += row(s, ids.add(s.id), app.ctx.home, now) + '\n';
     out(buf);
   };
-  // the rendered rows when nothing changed (with --dir, when they can tell each session's directory)
-  const got = await app.listingRows({ onSessions, dir: filters.dir });
+  // the rendered rows when nothing changed (with --dir, when they can tell each session's directory);
+  // without a harness or directory filter, the rows printed last time when they still stand (rows.out)
+  const rowsOut = filters.harness || filters.dir ? undefined : { all: !!filters.all, now, write: out };
+  const got = await app.listingRows({ onSessions, dir: filters.dir, rowsOut });
   if (streamed) return;
   if ('bin' in got) {
-    printRowBin(got.bin, filters, got.names, now, out);
+    printRowBin(got.bin, filters, got.names, now, out, got.tape);
+    got.keep?.();
     return;
   }
+  if (got.printed) return;
   const all = got.sessions;
   const shown = applyFilters(all, filters);
   // Written in blocks so fzf sees the first screen at once on a long list.

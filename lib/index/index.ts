@@ -194,6 +194,10 @@ export interface ListingResult extends Omit<IndexResult, 'sessions' | 'entries'>
   sessions: ListedSession[];
   /** with `rowBin` asked and nothing changed: the rendered rows (rows.bin), and `sessions` empty */
   rowBin?: RowBin;
+  /** the build id of that listing (rows.bin with the patch over it, if any) */
+  rowBinId?: string;
+  /** `printed` printed the rows (nothing changed), and `sessions` is empty */
+  printed?: boolean;
 }
 
 export interface IndexOptions {
@@ -215,6 +219,11 @@ export interface IndexOptions {
   onSessions?: (sessions: Session[]) => void;
   /** listSessions: on a no-change run, hand back rows.bin (rendered rows) instead of reading rows.json */
   rowBin?: boolean;
+  /**
+   * With `rowBin`, on a no-change run, before rows.bin is opened: print the rows of listing `id`
+   * some other way (rows.out), true when done.
+   */
+  printed?: (files: IndexFiles, id: string) => boolean;
 }
 
 function statOf(p: string): fs.Stats | null {
@@ -314,6 +323,9 @@ export interface IndexFiles {
   links: string;
   /** reach.json: what each key `Adapter.holds` names reaches (reachOf) */
   reach: string;
+  /** rows.out and rows-all.out: the rows the last no-change `resume rows` (`--all`) printed (lib/index/rowsout.ts) */
+  rowsOut: string;
+  rowsOutAll: string;
   check: string;
   dirs: string;
   lock: string;
@@ -324,7 +336,7 @@ export function indexFiles(ctx: Ctx): IndexFiles {
   const dir = cacheDir(ctx);
   const j = (n: string) => path.join(dir, n);
   return {
-    dir, list: j('list.json'), rows: j('rows.json'), rowbin: j('rows.bin'), patch: j('list.patch'), over: overFileOf(j('check.bin')), idx: j('list.idx'), links: j('links.bin'), reach: j('reach.json'), check: j('check.bin'),
+    dir, list: j('list.json'), rows: j('rows.json'), rowbin: j('rows.bin'), patch: j('list.patch'), over: overFileOf(j('check.bin')), idx: j('list.idx'), links: j('links.bin'), reach: j('reach.json'), rowsOut: j('rows.out'), rowsOutAll: j('rows-all.out'), check: j('check.bin'),
     dirs: j('dirs.json'), lock: j('index.lock'), state: j('state'),
   };
 }
@@ -1477,7 +1489,7 @@ export async function listSessions(ctx: Ctx, opts: Omit<IndexOptions, 'withEntri
   return r as ListingResult;
 }
 
-type AnyResult = Omit<IndexResult, 'sessions'> & { sessions: Session[] | ListedSession[]; rowBin?: RowBin };
+type AnyResult = Omit<IndexResult, 'sessions'> & { sessions: Session[] | ListedSession[]; rowBin?: RowBin; rowBinId?: string; printed?: boolean };
 
 /** Builds this process began (any parse, a patch included) and of those, ones that ended as an append's patch. */
 let builds = 0;
@@ -1555,11 +1567,10 @@ function tryFast(ctx: Ctx, opts: IndexOptions, want: 'full' | 'rows', files: Ind
     }
   }
   if (want === 'rows' && opts.rowBin) {
+    const counts = { sources: d.count, parsed: 0, appended: 0, reused: d.count, dropped: 0, bytes: 0 };
+    if (opts.printed?.(files, id)) return { sessions: [], printed: true, skipped, counts, roots, changed: false } as AnyResult;
     const bin = openListingRows(files.rowbin, stored!, ctx.home);
-    if (bin) {
-      const counts = { sources: d.count, parsed: 0, appended: 0, reused: d.count, dropped: 0, bytes: 0 };
-      return { sessions: [], rowBin: bin, skipped, counts, roots, changed: false } as AnyResult;
-    }
+    if (bin) return { sessions: [], rowBin: bin, rowBinId: id, skipped, counts, roots, changed: false } as AnyResult;
   }
   const list = readListing(files, want, id);
   if (!list) return { sources: d, skipped, stored };
@@ -2511,6 +2522,9 @@ function writeListing(files: IndexFiles, found: Found[], sessions: Session[], sk
   writeCheck(files.check, id, found, meta);
   removeFile(files.patch);
   removeFile(files.over);
+  // the rows printed from the listing before: of no more use (the next no-change listing prints them again)
+  removeFile(files.rowsOut);
+  removeFile(files.rowsOutAll);
   removeFile(path.join(files.dir, 'files.json'));
 }
 

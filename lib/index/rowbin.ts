@@ -25,6 +25,7 @@ import { oneLine, width } from '../util/text.js';
 import { tildify } from '../util/paths.js';
 import { under } from '../select/filter.js';
 import { readFully } from '../util/fsx.js';
+import type { RowsTape } from './rowsout.js';
 
 export const ROWBIN_VERSION = 3;
 
@@ -477,8 +478,11 @@ function blockWriter(write: (b: Buffer) => void) {
   const BLOCK = 65536;
   let out = Buffer.allocUnsafe(BLOCK * 2);
   let o = 0;
+  /** bytes handed to `write` so far */
+  let written = 0;
   const flush = () => {
     if (o > 0) write(out.subarray(0, o));
+    written += o;
     o = 0;
   };
   const room = (k: number) => {
@@ -527,6 +531,10 @@ function blockWriter(write: (b: Buffer) => void) {
       out.fill(32, o, o + k);
       o += k;
     },
+    /** how many bytes were put so far */
+    pos() {
+      return written + o;
+    },
     /** at the end of a line: a full block goes out */
     endLine() {
       if (o >= BLOCK) flush();
@@ -571,11 +579,11 @@ function dirField(buf: Buffer, b: number): string {
  * Claude row is printed), in blocks so fzf sees the first screen at once. `write`
  * must be done with each block when it returns (the buffer is written over for the next).
  */
-export function printRowBin(r: RowBin, f: RowFilter, readNames: () => Record<string, string>, now: number, write: (b: Buffer) => void): void {
+export function printRowBin(r: RowBin, f: RowFilter, readNames: () => Record<string, string>, now: number, write: (b: Buffer) => void, tape?: RowsTape): void {
   const nameOf = snapshotNames(readNames);
   const ages = agesAt(now);
   const want = f.harness ? new Set(f.harness.map((h) => HARNESSES.indexOf(h))) : null;
-  const out = blockWriter(write);
+  const out = blockWriter(tape ? (b) => (tape.block(b), write(b)) : write);
   const loc = locator(r);
   for (let k = 0; k < r.count; k++) {
     const rec = loc(r, k);
@@ -585,7 +593,13 @@ export function printRowBin(r: RowBin, f: RowFilter, readNames: () => Record<str
     if (f.dir && !under(cwdOf(flags, dirField(buf, b), r.home), f.dir)) continue;
     out.put(u8, a, b);
     out.byte(9);
-    out.putStr(ages(timeOf(rec)));
+    if (tape) {
+      // (rows.out: where this age lies and what it tells)
+      const t = timeOf(rec);
+      const at = out.pos();
+      out.putStr(ages(t));
+      tape.age(at, out.pos(), t);
+    } else out.putStr(ages(timeOf(rec)));
     out.byte(9);
     const named = nameOf(buf, flags, e, rec.li);
     // the fields after the age and the label are one run of bytes unless a snapshot name replaces the label

@@ -85,6 +85,29 @@ export function ageCode(ms: number | null, now = Date.now()): number {
   return Math.floor(d / 365) * 8 + 6;
 }
 
+/**
+ * The first time after `now` at which `ms` has another age (ageCode), or a millisecond before it
+ * (never after): Infinity when it is unknown. An age is a step of whole elapsed seconds (rounded),
+ * minutes, hours, days, weeks (from 14 days), months of 30 days (from 60) and years of 365 (from
+ * 365): the next step is the next whole one of its unit, or the next unit's first.
+ */
+export function nextAgeChange(ms: number | null, now: number): number {
+  if (ms == null) return Infinity;
+  const s = Math.max(0, Math.round((now - ms) / 1000));
+  let next: number;
+  if (s < 60) next = s + 1;
+  else if (s < 3600) next = (Math.floor(s / 60) + 1) * 60;
+  else if (s < 86400) next = (Math.floor(s / 3600) + 1) * 3600;
+  else {
+    const d = Math.floor(s / 86400);
+    const nd = d < 14 ? d + 1 : d < 60 ? Math.min((Math.floor(d / 7) + 1) * 7, 60) : d < 365 ? Math.min((Math.floor(d / 30) + 1) * 30, 365) : (Math.floor(d / 365) + 1) * 365;
+    next = nd * 86400;
+  }
+  // the rounded seconds reach `next` once now - ms >= (next - 0.5) s; a millisecond earlier, so that
+  // no rounding of the sum makes it late
+  return ms + next * 1000 - 501;
+}
+
 /** The text of an age code. */
 export function ageText(code: number): string {
   return code < 0 ? '?' : `${Math.floor(code / 8)}${UNITS[code % 8]}`;

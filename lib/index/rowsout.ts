@@ -1,0 +1,167 @@
+// rows.out: the bytes the last no-change `resume rows` printed, kept so the next one with the same
+// listing prints them again instead of reading rows.bin and putting every row together (at 22,000
+// sessions that was ~50 of a ~200 ms run). A row's only part that changes with time is its age, and
+// ages are coarse: a session of last month reads `1mo` for weeks. So each run that rendered the
+// rows notes, for every row, when its age text next changes (nextAgeChange). Rows whose age
+// changes within the hour are kept with where their age lies and their time, and get a fresh age
+// each time the file is printed; every other row is printed as it was, until the first of them would
+// change (`until`). Past that, or with another listing (any change to the index gives a new build
+// id), another home, another snapshot-names file, or a clock that went back, the file is not used:
+// the rows are put together from rows.bin as before and the file is written again. A run with a
+// harness or directory filter neither reads nor writes it. One file per variant: `rows.out` (what
+// `resume rows` shows) and `rows-all.out` (`--all`).
+//
+// Layout: a header line `o<version> <build id> <rendered at> <until> <names> <dynamic> <body
+// bytes> <home>\n` (times in epoch ms; <names>: the snapshot-names file as `<hash of its path>:<its
+// stat>`), then `dynamic` records of a u32 LE start, a u32 LE end (where the row's age text lies in
+// the body) and a f64 LE time, in order, then the body: exactly what was printed. Anything
+// malformed is ignored (the rows are put together again), never trusted in part. The file is written
+// atomically (0600) like the rest of the index, and holds nothing rows.bin does not.
+import fs from 'node:fs';
+import { ageCode, ageText, nextAgeChange } from '../util/time.js';
+import { fnv1a } from '../util/fnv.js';
+import { readFully, writeAtomic } from '../util/fsx.js';
+
+export const ROWSOUT_VERSION = 1;
+/** a row whose age text changes sooner than this is printed with a fresh age every time */
+export const HORIZON_MS = 60 * 60 * 1000;
+/** bytes of a dynamic row's record: start, end, time */
+const DYN = 16;
+
+/** What the printed rows depend on besides the time: the listing, the home and the snapshot names. */
+export interface RowsOutKey {
+  id: string;
+  home: string;
+  /** the snapshot-names file (namesSig) */
+  names: string;
+}
+
+/** The snapshot-names file as the key holds it: its path's hash and its stat (`-`: there is none). */
+export function namesSig(file: string): string {
+  let st: fs.Stats | undefined;
+  try {
+    st = fs.statSync(file, { throwIfNoEntry: false });
+  } catch {
+    st = undefined;
+  }
+  const at = fnv1a(Buffer.from(file, 'utf8')).toString(16);
+  return st ? `${at}:${st.ino}.${st.size}.${st.mtimeMs}.${st.ctimeMs}` : `${at}:-`;
+}
+
+/**
+ * Print rows.out with fresh ages for its dynamic rows, when it is of this key and still good at
+ * `now`; false (nothing written) when it is missing, malformed or not of this listing and time.
+ */
+export function printRowsOut(file: string, key: RowsOutKey, now: number, write: (b: Uint8Array) => void): boolean {
+  const f = readRowsOut(file);
+  if (!f || f.id !== key.id || f.home !== key.home || f.names !== key.names || !(now >= f.at && now < f.until)) return false;
+  const { buf, body, dyn } = f;
+  let p = body;
+  const parts: Uint8Array[] = [];
+  for (let i = 0; i < dyn.length; i += 3) {
+    const s = body + dyn[i]!;
+    const e = body + dyn[i + 1]!;
+    parts.push(buf.subarray(p, s), Buffer.from(ageText(ageCode(dyn[i + 2]!, now)), 'latin1'));
+    p = e;
+  }
+  parts.push(buf.subarray(p));
+  // (in one piece: a pipe takes it as fast as its reader reads; fzf shows the first screen at once)
+  write(parts.length === 1 ? parts[0]! : Buffer.concat(parts));
+  return true;
+}
+
+interface RowsOutFile {
+  id: string;
+  at: number;
+  until: number;
+  names: string;
+  home: string;
+  buf: Buffer;
+  /** offset of the body in buf */
+  body: number;
+  /** start, end (in the body) and time of each dynamic row, three numbers each */
+  dyn: number[];
+}
+
+const HEAD = /^o(\d+) (\S+) (\d+) (\d+|Infinity) (\S+) (\d+) (\d+) (.*)$/s;
+
+function readRowsOut(file: string): RowsOutFile | null {
+  let buf: Buffer;
+  try {
+    const fd = fs.openSync(file, 'r');
+    try {
+      const size = fs.fstatSync(fd).size;
+      buf = Buffer.allocUnsafe(size);
+      if (readFully(fd, buf, 0, size, 0) !== size) return null;
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch {
+    return null;
+  }
+  const nl = buf.indexOf(10);
+  if (nl <= 0 || nl > 8192) return null;
+  const m = HEAD.exec(buf.toString('utf8', 0, nl));
+  if (!m || Number(m[1]) !== ROWSOUT_VERSION) return null;
+  const n = Number(m[6]);
+  const len = Number(m[7]);
+  const body = nl + 1 + n * DYN;
+  if (body + len !== buf.length) return null;
+  const dyn: number[] = [];
+  let last = 0;
+  for (let i = 0; i < n; i++) {
+    const q = nl + 1 + i * DYN;
+    const s = buf.readUInt32LE(q);
+    const e = buf.readUInt32LE(q + 4);
+    const t = buf.readDoubleLE(q + 8);
+    // in order, within the body, and a time
+    if (s < last || e < s || e > len || !Number.isFinite(t)) return null;
+    dyn.push(s, e, t);
+    last = e;
+  }
+  return { id: m[2]!, at: Number(m[3]), until: Number(m[4]), names: m[5]!, home: m[8]!, buf, body, dyn };
+}
+
+/**
+ * What a rendering of the rows records for rows.out as it prints them: each block written, and
+ * where each row's age lies and what time it shows.
+ */
+export class RowsTape {
+  private blocks: Buffer[] = [];
+  private size = 0;
+  private dyn: number[] = [];
+  /** the first time a row printed as it is would read differently */
+  private until = Infinity;
+
+  constructor(private now: number) {}
+
+  /** a block as it is written (copied: the writer reuses its buffer) */
+  block(b: Uint8Array): void {
+    this.blocks.push(Buffer.from(b));
+    this.size += b.length;
+  }
+
+  /** a row's age text lies at [start, end) of everything written (blocks before this one included), for time `t` */
+  age(start: number, end: number, t: number | null): void {
+    const next = nextAgeChange(t, this.now);
+    if (next - this.now < HORIZON_MS && t !== null) this.dyn.push(start, end, t);
+    else if (next < this.until) this.until = next;
+  }
+
+  /** Write rows.out for this key (quietly not, when it cannot be: it only costs the next run speed). */
+  save(file: string, key: RowsOutKey): void {
+    const n = this.dyn.length / 3;
+    const head = Buffer.from(`o${ROWSOUT_VERSION} ${key.id} ${this.now} ${this.until} ${key.names} ${n} ${this.size} ${key.home}\n`, 'utf8');
+    const table = Buffer.alloc(n * DYN);
+    for (let i = 0; i < n; i++) {
+      table.writeUInt32LE(this.dyn[i * 3]!, i * DYN);
+      table.writeUInt32LE(this.dyn[i * 3 + 1]!, i * DYN + 4);
+      table.writeDoubleLE(this.dyn[i * 3 + 2]!, i * DYN + 8);
+    }
+    try {
+      writeAtomic(file, [head, table, ...this.blocks]);
+    } catch {
+      /* only costs speed */
+    }
+  }
+}

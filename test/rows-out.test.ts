@@ -1,0 +1,221 @@
+// Issue 15: rows.out, the rows the last no-change `resume rows` printed, printed again while the
+// listing, the home, the snapshot names and every age but the ones it renews stand. It must never
+// print a stale listing, a stale age, or anything from a damaged file.
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { jsonl, run, tempDir, tempHome, write } from './helpers.js';
+import { printRowBin, readRowBin, rowBinChunks } from '../lib/index/rowbin.js';
+import { HORIZON_MS, namesSig, printRowsOut, RowsTape, type RowsOutKey } from '../lib/index/rowsout.js';
+import { ageCode, nextAgeChange } from '../lib/util/time.js';
+
+describe('nextAgeChange', () => {
+  const S = 1000;
+  const M = 60 * S;
+  const H = 60 * M;
+  const D = 24 * H;
+  // the true change is a millisecond after what it gives: the same age up to it, another one after
+  const check = (ms: number, now: number) => {
+    const next = nextAgeChange(ms, now);
+    const code = ageCode(ms, now);
+    expect(next).toBeGreaterThan(now - 1);
+    expect(ageCode(ms, next), `${ms} ${now}`).toBe(code);
+    expect(ageCode(ms, next + 1), `${ms} ${now}`).not.toBe(code);
+    // and nowhere in between (sampled)
+    for (let k = 1; k < 16; k++) expect(ageCode(ms, now + Math.floor(((next - now) * k) / 16))).toBe(code);
+  };
+
+  it('finds the next step of every unit, and the step into the next unit', () => {
+    const t = Date.UTC(2026, 0, 1);
+    const ages = [0, 499, 500, 1 * S, 59 * S + 499, 59 * S + 500, 61 * S, 59 * M + 30 * S, 2 * H + 5, 23 * H + 59 * M + 59 * S + 499, 1 * D, 13 * D + 5, 14 * D, 20 * D, 55 * D, 59 * D + 23 * H, 60 * D, 89 * D, 360 * D, 364 * D + 23 * H, 365 * D, 800 * D, 2000 * D + 17];
+    for (const a of ages) check(t, t + a);
+  });
+
+  it('agrees with ageCode over many random times, future ones included', () => {
+    let seed = 42;
+    const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    for (let i = 0; i < 3000; i++) {
+      const now = 1_790_000_000_000 + Math.floor(rnd() * 1e9);
+      // ages from a second to a few years, spread over the units; a few in the future
+      const ms = now - Math.floor(Math.exp(rnd() * Math.log(4e11))) + (i % 50 === 0 ? 3e6 : 0);
+      check(ms, now);
+    }
+  });
+
+  it('an unknown time never changes', () => {
+    expect(nextAgeChange(null, Date.now())).toBe(Infinity);
+  });
+});
+
+/** rows.bin of these sessions (the listing a build writes), read back. */
+function listing(id: string, home: string, times: number[]) {
+  const sessions = times.map((t, i) => ({
+    s: {
+      key: `pi:id-${i}`, id: `id-${i}`, harness: 'pi' as const, cwd: `${home}/p${i}`, title: `session ${i}`, firstPrompt: 'first ask', branch: 'main', started: t, updated: t,
+      hidden: i === 2, hiddenReason: i === 2 ? 'subagent' : null, prompts: 1,
+    },
+    short: `id-${i}`,
+  }));
+  return readRowBin(Buffer.concat(rowBinChunks(id, home, sessions)!))!;
+}
+
+const printed = (f: (w: (b: Uint8Array) => void) => unknown) => {
+  const out: Buffer[] = [];
+  const r = f((b) => out.push(Buffer.from(b)));
+  return { r, text: Buffer.concat(out).toString() };
+};
+
+describe('rows.out, as a file', () => {
+  const now = Date.UTC(2026, 10, 30, 12, 0, 0);
+  const times = [now - 30_000, now - 20 * 60_000, now - 5 * 3_600_000, now - 3 * 86_400_000 - 7 * 60_000, now - 200 * 86_400_000];
+  const key: RowsOutKey = { id: 'build-1', home: '/home/u', names: 'abc:-' };
+
+  function saved(all = false) {
+    const dir = tempDir();
+    const file = path.join(dir, 'rows.out');
+    const bin = listing(key.id, key.home, times);
+    const tape = new RowsTape(now);
+    const first = printed((w) => printRowBin(bin, { all }, () => ({}), now, w, tape)).text;
+    tape.save(file, key);
+    return { file, bin, first };
+  }
+
+  it('prints what was printed, and later the ages of rows.bin at that time: the recent ones renewed, the rest until one would change', () => {
+    const { file, bin, first } = saved();
+    expect(first.split('\n').filter(Boolean)).toHaveLength(4); // the hidden one left out
+    expect(printed((w) => printRowsOut(file, key, now, w))).toEqual({ r: true, text: first });
+    // minutes and hours later: the seconds, minutes and hours ages move, the days and months stay
+    for (const later of [now + 1_000, now + 61_000, now + 30 * 60_000, now + 59 * 60_000]) {
+      const want = printed((w) => printRowBin(bin, {}, () => ({}), later, w)).text;
+      expect(printed((w) => printRowsOut(file, key, later, w))).toEqual({ r: true, text: want });
+    }
+    // 3d 0h 7m ago turns 4d in under 24 h: past that rows.out is not used
+    const head = fs.readFileSync(file).toString('latin1').split('\n')[0]!.split(' ');
+    const until = Number(head[3]);
+    expect(until - now).toBeGreaterThan(HORIZON_MS);
+    expect(until - now).toBeLessThan(86_400_000);
+    expect(printed((w) => printRowsOut(file, key, until - 1, w))).toEqual({ r: true, text: printed((w) => printRowBin(bin, {}, () => ({}), until - 1, w)).text });
+    expect(printed((w) => printRowsOut(file, key, until, w))).toEqual({ r: false, text: '' });
+    // a clock that went back
+    expect(printRowsOut(file, key, now - 1, () => {})).toBe(false);
+  });
+
+  it('is of one listing, home and names file; --all has its own', () => {
+    const { file } = saved();
+    for (const other of [{ ...key, id: 'build-2' }, { ...key, home: '/home/v' }, { ...key, names: 'abc:1.2.3.4' }]) {
+      expect(printRowsOut(file, other, now, () => {})).toBe(false);
+    }
+    const all = saved(true);
+    expect(all.first.split('\n').filter(Boolean)).toHaveLength(5);
+    expect(printed((w) => printRowsOut(all.file, key, now, w)).text).toBe(all.first);
+  });
+
+  it('is not used when it is damaged, cut short, grown or of another version (nothing is printed)', () => {
+    const { file } = saved();
+    const good = fs.readFileSync(file);
+    const nl = good.indexOf(10);
+    const bad: Buffer[] = [
+      good.subarray(0, good.length - 1),
+      Buffer.concat([good, Buffer.from('x')]),
+      Buffer.from('garbage'),
+      Buffer.alloc(0),
+      Buffer.from(good.toString('latin1').replace(/^o\d+ /, 'o999 '), 'latin1'),
+    ];
+    // a dynamic row's place past the body, and out of order
+    const far = Buffer.from(good);
+    far.writeUInt32LE(0xffffff, nl + 1 + 4);
+    const back = Buffer.from(good);
+    back.writeUInt32LE(back.readUInt32LE(nl + 1 + 16) , nl + 1 + 16 + 4);
+    back.writeUInt32LE(0, nl + 1 + 16);
+    bad.push(far, back);
+    for (const b of bad) {
+      fs.writeFileSync(file, b);
+      expect(printed((w) => printRowsOut(file, key, now, w))).toEqual({ r: false, text: '' });
+    }
+    fs.rmSync(file);
+    expect(printRowsOut(file, key, now, () => {})).toBe(false);
+  });
+
+  it('namesSig changes with the names file and its path', () => {
+    const dir = tempDir();
+    const f = path.join(dir, 'names.json');
+    const none = namesSig(f);
+    fs.writeFileSync(f, '{}');
+    const one = namesSig(f);
+    expect(one).not.toBe(none);
+    fs.writeFileSync(f, '{"a":"b"}');
+    expect(namesSig(f)).not.toBe(one);
+    expect(namesSig(path.join(dir, 'other.json'))).not.toBe(none);
+  });
+});
+
+describe('rows.out, as `resume rows` uses it', () => {
+  const ago = (ms: number) => new Date(Date.now() - ms).toISOString();
+  function piSession(h: string, n: number, cwd: string, text: string, ts: string): string {
+    const id = `${String(n).padStart(8, '0')}-3333-4333-8333-333333333333`;
+    // (the prompt typed seconds after the session began: one at once is a print run, hidden)
+    const at = (s: number) => new Date(Date.parse(ts) + s * 1000).toISOString();
+    write(h, `.pi/agent/sessions/-${cwd.replace(/\//g, '-')}--/2026-01-01T00-00-00-000Z_${id}.jsonl`, jsonl(
+      { type: 'session', version: 3, id, timestamp: ts, cwd },
+      { type: 'message', id: 'm1', parentId: null, timestamp: at(5), message: { role: 'user', content: [{ type: 'text', text }], timestamp: Date.parse(at(5)) } },
+      { type: 'message', id: 'm2', parentId: 'm1', timestamp: at(9), message: { role: 'assistant', content: [{ type: 'text', text: 'done' }], timestamp: Date.parse(at(9)) } },
+    ));
+    return id;
+  }
+  const cache = (h: string) => path.join(h, '.cache', 'resume');
+  const rows = (h: string, args: string[] = []) => {
+    const r = run(h, ['rows', ...args]);
+    expect(r.code, r.stderr).toBe(0);
+    return r.stdout;
+  };
+  const noAge = (out: string) => out.split('\n').map((l) => l.split('\t').filter((_, i) => i !== 2).join('\t'));
+
+  it('a no-change listing prints it without opening rows.bin; a change, a new names file or a filter does not use it', () => {
+    const h = tempHome();
+    const a = piSession(h, 1, '/tmp/a', 'alpha prompt', ago(90 * 86_400_000));
+    piSession(h, 2, '/tmp/b', 'beta prompt', ago(20 * 60_000));
+    const built = rows(h); // a build: rows.out is written by the next listing, which renders from rows.bin
+    expect(built.split('\n').filter(Boolean)).toHaveLength(2);
+    expect(fs.existsSync(path.join(cache(h), 'rows.out'))).toBe(false);
+    expect(noAge(rows(h))).toEqual(noAge(built));
+    const out = path.join(cache(h), 'rows.out');
+    expect(fs.existsSync(out)).toBe(true);
+    expect(fs.statSync(out).mode & 0o777).toBe(0o600);
+    // rows.bin made unreadable as a listing: a run that prints rows.out never opens it
+    const bin = path.join(cache(h), 'rows.bin');
+    fs.writeFileSync(bin, 'garbage');
+    expect(noAge(rows(h))).toEqual(noAge(built));
+    expect(fs.readFileSync(bin, 'utf8')).toBe('garbage');
+    // --all has a file of its own; a harness or directory filter reads and writes none
+    rows(h, ['-a']);
+    rows(h, ['-a']);
+    expect(fs.existsSync(path.join(cache(h), 'rows-all.out'))).toBe(true);
+    const stamp = fs.statSync(out).mtimeMs;
+    expect(rows(h, ['--harness', 'pi']).split('\n').filter(Boolean)).toHaveLength(2);
+    expect(rows(h, ['--dir', '/tmp/a']).split('\n').filter(Boolean)).toHaveLength(1);
+    expect(fs.statSync(out).mtimeMs).toBe(stamp);
+    // an append changes the listing: never the rows of before
+    const file = fs.readdirSync(path.join(h, '.pi/agent/sessions/--tmp-a--')).map((f) => path.join(h, '.pi/agent/sessions/--tmp-a--', f))[0]!;
+    fs.appendFileSync(file, jsonl({ type: 'message', id: 'm3', parentId: 'm2', timestamp: ago(0), message: { role: 'user', content: [{ type: 'text', text: 'a later ask' }], timestamp: Date.now() } }));
+    const after = rows(h);
+    expect(after.split('\n')[0]!.startsWith(`pi:${a}\t`)).toBe(true);
+    expect(after.split('\n')[0]!.split('\t')[2]).toMatch(/^\d+s$/);
+    expect(noAge(rows(h))).toEqual(noAge(after));
+  }, 30_000);
+
+  it('a name given to an untitled Claude session (names.json) is shown at once', () => {
+    const h = tempHome();
+    const id = '00000007-2222-4222-8222-222222222222';
+    write(h, `.claude/projects/-tmp-n/${id}.jsonl`, jsonl({
+      parentUuid: null, isSidechain: false, userType: 'external', cwd: '/tmp/n', sessionId: id, version: '2.1.207', gitBranch: 'main',
+      type: 'user', message: { role: 'user', content: 'untitled ask' }, uuid: 'u1', timestamp: ago(40 * 86_400_000), entrypoint: 'cli',
+    }));
+    rows(h);
+    rows(h);
+    expect(fs.existsSync(path.join(cache(h), 'rows.out'))).toBe(true);
+    expect(rows(h)).toMatch(/\tuntitled ask\n$/);
+    write(h, '.config/resume/sessions/names.json', JSON.stringify({ [id]: 'named later' }));
+    expect(rows(h)).toMatch(/\tnamed later\n$/);
+    expect(rows(h)).toMatch(/\tnamed later\n$/);
+  }, 30_000);
+});
