@@ -64,9 +64,11 @@ export function printRowsOut(file: string, key: RowsOutKey, now: number, write: 
     parts.push(buf.subarray(p, s), Buffer.from(ageText(ageCode(dyn[i + 2]!, now)), 'latin1'));
     p = e;
   }
-  parts.push(buf.subarray(p));
-  // (in one piece: a pipe takes it as fast as its reader reads; fzf shows the first screen at once)
-  write(parts.length === 1 ? parts[0]! : Buffer.concat(parts));
+  // The rows up to the last renewed age joined (they are the newest, at the top: a few), the rest
+  // written from the file's bytes as they are. (A pipe takes each piece as fast as its reader
+  // reads; fzf shows the first screen at once.)
+  if (parts.length > 0) write(Buffer.concat(parts));
+  write(buf.subarray(p));
   return true;
 }
 
