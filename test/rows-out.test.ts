@@ -100,6 +100,22 @@ describe('rows.out, as a file', () => {
     expect(printRowsOut(file, key, now - 1, () => {})).toBe(false);
   });
 
+  it('copies a large file out a window at a time, with renewed ages past the first window too', () => {
+    // 12,000 rows (~600 KB), the recent ones at the top, in the middle and at the end
+    const ts = Array.from({ length: 12000 }, (_, i) => (i % 4500 === 7 || i === 11999 ? now - (i % 50) * 60_000 - 1000 : now - 40 * 86_400_000 - i * 1000));
+    const dir = tempDir();
+    const file = path.join(dir, 'rows.out');
+    const bin = listing(key.id, key.home, ts);
+    const tape = new RowsTape(now);
+    const first = printed((w) => printRowBin(bin, { all: true }, () => ({}), now, w, tape)).text;
+    tape.save(file, key);
+    expect(first.length).toBeGreaterThan(512 << 10);
+    for (const later of [now, now + 90_000, now + 30 * 60_000]) {
+      const want = printed((w) => printRowBin(bin, { all: true }, () => ({}), later, w)).text;
+      expect(printed((w) => printRowsOut(file, key, later, w))).toEqual({ r: true, text: want });
+    }
+  });
+
   it('is of one listing, home and names file; --all has its own', () => {
     const { file } = saved();
     for (const other of [{ ...key, id: 'build-2' }, { ...key, home: '/home/v' }, { ...key, names: 'abc:1.2.3.4' }]) {
