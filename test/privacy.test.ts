@@ -96,6 +96,13 @@ describe('nothing from a transcript reaches any output raw', () => {
     r(['rows']);
     const bin = fs.readFileSync(path.join(dir, 'rows.bin')).toString('utf8');
     for (const sec of NEEDLES) expect(bin).not.toContain(sec);
+    // nor the rows a listing printed, kept for the next (rows.out)
+    const shown = r(['rows']).stdout;
+    const printed = fs.readFileSync(path.join(dir, 'rows.out'));
+    for (const sec of NEEDLES) expect(printed.toString('utf8')).not.toContain(sec);
+    // (its body is what was printed, which holds no control character: checked above for every listing)
+    expect(printed.subarray(printed.length - Buffer.byteLength(shown)).toString('utf8')).toBe(shown);
+    expect(shown).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f]/);
 
     // an append: list.patch and check.patch (the new rows over rows.bin) hold the new prompt redacted
     const cwd = path.join(home, 'work', 'shop');

@@ -67,7 +67,6 @@
 // state shards (nothing is parsed again that did not change); when it was list.json's own build,
 // that still serves.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import type { Adapter, Ctx, Harness, LineState, Root, Session, SessionCore, Source } from '../types.js';
 import { ADAPTERS } from '../harness/registry.js';
@@ -91,6 +90,7 @@ import { applyPatch, PATCH_MAX_BYTES, PATCH_MAX_SESSIONS, readHead, readPatch, t
 import { FILE, NONE, quickStat, StatInDirs } from '../util/quickstat.js';
 import { fullCollector, heapUsed } from '../util/gc.js';
 import { fnv1a } from '../util/fnv.js';
+import { nodeOs } from '../util/lazy.js';
 
 /** Bytes parsed between looks at the heap in a long build (RESUME_GC_EVERY, for measuring). */
 const GC_EVERY = Number(process.env.RESUME_GC_EVERY) || 16 << 20;
@@ -2707,6 +2707,7 @@ async function runJobs(jobs: Job[], ctx: Ctx, opts: IndexOptions, onResult: (j: 
   const minBytes = process.env.RESUME_PARALLEL_MIN_BYTES != null ? Number(process.env.RESUME_PARALLEL_MIN_BYTES) : PARALLEL_MIN_BYTES;
   // Below 4 cores the workers cost memory (a heap each, and every result cloned) without making
   // the build faster (memory-bandwidth bound on 2-core machines; BENCHMARKS.md): one thread there.
+  const os = nodeOs();
   const cores = os.availableParallelism ? os.availableParallelism() : os.cpus().length;
   const threads = Math.min(Number(process.env.RESUME_THREADS) || (cores >= 4 ? cores : 1), jobs.length, 8);
   let done = 0;

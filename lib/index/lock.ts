@@ -8,7 +8,7 @@
 // renames the stale file aside and checks that what was renamed is the file judged stale, so two
 // waiters cannot both take over and one cannot remove a fresh lock another just created.
 import fs from 'node:fs';
-import os from 'node:os';
+import { nodeOs } from '../util/lazy.js';
 import { removeFile } from '../util/fsx.js';
 
 export const STALE_MS = 15 * 60_000;
@@ -53,7 +53,7 @@ function alive(pid: number): boolean {
 export function isStale(l: { info: LockInfo | null; mtime: number }, now = Date.now()): boolean {
   if (!l.info) return now - l.mtime > EMPTY_MS;
   if (now - l.info.started > STALE_MS) return true;
-  if (l.info.host === os.hostname() && l.info.pid !== process.pid) return !alive(l.info.pid);
+  if (l.info.host === nodeOs().hostname() && l.info.pid !== process.pid) return !alive(l.info.pid);
   return false;
 }
 
@@ -94,7 +94,7 @@ export function tryLock(file: string): boolean {
     return tryLock(file);
   }
   try {
-    fs.writeSync(fd, JSON.stringify({ pid: process.pid, host: os.hostname(), started: Date.now() } satisfies LockInfo));
+    fs.writeSync(fd, JSON.stringify({ pid: process.pid, host: nodeOs().hostname(), started: Date.now() } satisfies LockInfo));
   } finally {
     fs.closeSync(fd);
   }
@@ -104,7 +104,7 @@ export function tryLock(file: string): boolean {
 /** Remove the lock if it is ours. */
 export function unlock(file: string): void {
   const l = readLock(file);
-  if (l?.info && l.info.pid === process.pid && l.info.host === os.hostname()) removeFile(file);
+  if (l?.info && l.info.pid === process.pid && l.info.host === nodeOs().hostname()) removeFile(file);
 }
 
 /**

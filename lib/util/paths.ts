@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import os from 'node:os';
+import { nodeOs } from './lazy.js';
 import path from 'node:path';
 import type { Ctx } from '../types.js';
 
@@ -17,12 +17,12 @@ export function makeCtx(env: NodeJS.ProcessEnv = process.env): Ctx {
  */
 function accountHome(): string {
   try {
-    const h = os.userInfo().homedir;
+    const h = nodeOs().userInfo().homedir;
     if (h && path.isAbsolute(h)) return h;
   } catch {
     /* no entry for this uid */
   }
-  const h = os.homedir();
+  const h = nodeOs().homedir();
   return h && path.isAbsolute(h) ? h : '/';
 }
 
