@@ -11,8 +11,10 @@ import { HARNESSES } from '../lib/types.js';
 import { applyFilters, shortIds, under, type Filters } from '../lib/select/filter.js';
 import { ALIGN_CAPS, alignLine, row } from '../lib/output.js';
 import { oneLine, width } from '../lib/util/text.js';
-import { tildify } from '../lib/util/paths.js';
 import { eachRow, printAligned, type RowBin } from '../lib/index/rowbin.js';
+import { alignedName, namesSig, printRowsOut, RowsTape, type RowsOutKey } from '../lib/index/rowsout.js';
+import { cacheDir, tildify } from '../lib/util/paths.js';
+import { storeDir } from '../lib/harness/claude/care/store.js';
 import type { App } from '../lib/app.js';
 
 /** What a fed row needs of a session: a listing row (rows.json) or a whole session. */
@@ -136,10 +138,15 @@ export function linesOf(src: FeedSource, s: PickState, home: string, color = fal
  * (lib/index/rowbin.ts printAligned: the same lines, without a string per field); the rest through
  * linesOf (`plain`: the rows unaligned).
  */
-export function writeLines(src: FeedSource, s: PickState, home: string, color: boolean, now: number, status: boolean, write: (b: Buffer) => void, plain = false): void {
+export function writeLines(src: FeedSource, s: PickState, home: string, color: boolean, now: number, status: boolean, write: (b: Buffer) => void, plain = false, cache: LinesCache | null = null): void {
   if ('bin' in src && !plain) {
     const { bin } = src;
-    printAligned(bin, s, src.names, now, color, (shown, hidden) => (status ? statusOf(bin.count, shown, hidden, s, home) + '\n' : ''), write);
+    // the lines printed last for this listing, while they stand (lib/index/rowsout.ts)
+    const kept = cache && cache.key.id === bin.id ? cache : null;
+    if (kept && printRowsOut(kept.file, kept.key, now, write)) return;
+    const tape = kept ? new RowsTape(now, { color }) : undefined;
+    printAligned(bin, s, src.names, now, color, (shown, hidden) => (status ? statusOf(bin.count, shown, hidden, s, home) + '\n' : ''), write, tape);
+    if (kept) tape!.save(kept.file, kept.key);
     return;
   }
   const lines = linesOf(src, s, home, color, now, plain);
@@ -147,10 +154,27 @@ export function writeLines(src: FeedSource, s: PickState, home: string, color: b
 }
 
 /** writeLines with the status line, as one text. */
-export function linesText(src: FeedSource, s: PickState, home: string, color: boolean, now = Date.now()): string {
-  const parts: string[] = [];
-  writeLines(src, s, home, color, now, true, (b) => parts.push(b.toString('utf8')));
-  return parts.join('');
+export function linesText(src: FeedSource, s: PickState, home: string, color: boolean, now = Date.now(), cache: LinesCache | null = null): string {
+  // (bytes kept and decoded once: a piece may end inside a character)
+  const parts: Buffer[] = [];
+  writeLines(src, s, home, color, now, true, (b) => parts.push(Buffer.from(b)), false, cache);
+  return Buffer.concat(parts).toString('utf8');
+}
+
+/** Where the picker's lines for a state are kept between runs (rows.out's aligned kind), and what they depend on. */
+export interface LinesCache {
+  file: string;
+  key: RowsOutKey;
+}
+
+/**
+ * The kept lines of the listing `bin` for state `s` (with the status line or not, coloured or not):
+ * none with a harness or directory filter, or for the demo.
+ */
+export function linesCache(app: App, s: PickState, color: boolean, status: boolean, bin: RowBin): LinesCache | null {
+  if (s.harness || s.dir || app.demo) return null;
+  const file = path.join(cacheDir(app.ctx), alignedName(s.all, status, color));
+  return { file, key: { id: bin.id, home: app.ctx.home, names: namesSig(path.join(storeDir(app.ctx), 'names.json')) } };
 }
 
 /** The harnesses that have sessions in rendered rows, as nextHarness wants them. */

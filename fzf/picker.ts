@@ -20,7 +20,7 @@ import { fmtVersion, has, probeFzf, type Fzf } from './version.js';
 import { ACTION_MARK, fzfFlags, type Flags, type PickAction } from './flags.js';
 import { quoteSh } from '../lib/util/quote.js';
 import { noColor } from '../lib/util/color.js';
-import { alignRows, feedLines, feedSource, linesText, listColor, stateFilters, writeState, type PickState } from './feed.js';
+import { alignRows, feedLines, feedSource, linesCache, linesText, listColor, stateFilters, writeState, type PickState } from './feed.js';
 import { findSession } from '../lib/select/find.js';
 import { haveListing, storedSession } from '../lib/index/index.js';
 import { dirFilterable } from '../lib/index/rowbin.js';
@@ -163,7 +163,7 @@ export async function pick(app: App, o: PickOptions = {}): Promise<PickResult> {
         return;
       }
       const color = listColor(process.env);
-      const firstLines = early ? linesText(early, state, app.ctx.home, color) : null;
+      const firstLines = early ? linesText(early, state, app.ctx.home, color, Date.now(), linesCache(app, state, color, true, early.bin)) : null;
       if (firstLines && !child.stdin.destroyed) child.stdin.write(firstLines);
       let lines: string;
       if (o.sessions) lines = feedLines(o.sessions, state, app.ctx.home, color).join('\n') + '\n';
@@ -175,7 +175,7 @@ export async function pick(app: App, o: PickOptions = {}): Promise<PickResult> {
           if (!child.stdin.destroyed) child.stdin.end();
           return;
         }
-        lines = linesText(got, state, app.ctx.home, color);
+        lines = linesText(got, state, app.ctx.home, color, Date.now(), 'bin' in got ? linesCache(app, state, color, true, got.bin) : null);
       }
       if (child.stdin.destroyed) return;
       if (!firstLines) child.stdin.end(lines);

@@ -58,7 +58,7 @@ export interface App {
 export interface RowsOutAsk {
   all: boolean;
   now: number;
-  write: (b: Uint8Array) => void;
+  write: (b: Buffer) => void;
 }
 
 /** Where the demo's sessions were recorded; --demo rewrites it to directories it creates. */

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { jsonl, run, tempDir, tempHome, write } from './helpers.js';
-import { printRowBin, readRowBin, rowBinChunks } from '../lib/index/rowbin.js';
+import { printAligned, printRowBin, readRowBin, rowBinChunks } from '../lib/index/rowbin.js';
 import { HORIZON_MS, namesSig, printRowsOut, RowsTape, type RowsOutKey } from '../lib/index/rowsout.js';
 import { ageCode, nextAgeChange } from '../lib/util/time.js';
 
@@ -165,6 +165,66 @@ describe('rows.out, as a file', () => {
   });
 });
 
+describe("rows.out's aligned kind (the picker's padded lines)", () => {
+  const now = Date.UTC(2026, 10, 30, 12, 0, 0);
+  const key: RowsOutKey = { id: 'build-1', home: '/home/u', names: 'abc:-' };
+  /** rows with these times and labels (a label or directory out of ASCII is laid out by alignLine) */
+  function bin(rows: { t: number; label?: string; cwd?: string; hidden?: boolean }[]) {
+    const sessions = rows.map((x, i) => ({
+      s: {
+        key: `pi:id-${i}`, id: `id-${i}`, harness: (i % 2 ? 'claude' : 'pi') as 'pi', cwd: x.cwd ?? `/home/u/p${i}`, title: x.label ?? `session ${i}`, firstPrompt: 'ask',
+        branch: i % 3 ? 'main' : null, started: x.t, updated: x.t, hidden: !!x.hidden, hiddenReason: x.hidden ? 'subagent' : null, prompts: 1,
+      },
+      short: `id-${i}`,
+    }));
+    return readRowBin(Buffer.concat(rowBinChunks(key.id, key.home, sessions)!))!;
+  }
+  const lines = (r: ReturnType<typeof bin>, at: number, color: boolean, all: boolean, tape?: RowsTape) =>
+    printed((w) => printAligned(r, { all }, () => ({}), at, color, (shown, hidden) => `\tstatus ${shown} ${hidden}\n`, w, tape)).text;
+
+  it('renews the ages of recent lines, coloured or not, through alignLine\'s lines too, while the age column keeps its width', () => {
+    const r = bin([
+      { t: now - 40_000 },
+      { t: now - 9 * 60_000, label: 'répertoire ünïcode' },
+      { t: now - 3 * 3_600_000, cwd: '/home/u/日本語' },
+      { t: now - 2 * 86_400_000, hidden: true },
+      { t: now - 100 * 86_400_000 },
+    ]);
+    for (const color of [false, true]) {
+      for (const all of [false, true]) {
+        const file = path.join(tempDir(), 'rows-align.out');
+        const tape = new RowsTape(now, { color });
+        const first = lines(r, now, color, all, tape);
+        tape.save(file, key);
+        expect(printed((w) => printRowsOut(file, key, now, w))).toEqual({ r: true, text: first });
+        for (const later of [now + 25_000, now + 70_000, now + 50 * 60_000]) {
+          expect(printed((w) => printRowsOut(file, key, later, w)), `${color} ${all} ${later - now}`).toEqual({ r: true, text: lines(r, later, color, all) });
+        }
+      }
+    }
+  });
+
+  it('is not used when a renewed age would make the age column wider or narrower', () => {
+    // every line's age is 2 wide but the recent one's (10m): the column is 3 wide, until it reads 1h
+    const r = bin([{ t: now - 10 * 60_000 }, { t: now - 3 * 86_400_000 }, { t: now - 5 * 86_400_000 }]);
+    const file = path.join(tempDir(), 'rows-align.out');
+    const tape = new RowsTape(now, { color: false });
+    const first = lines(r, now, false, false, tape);
+    tape.save(file, key);
+    expect(first.split('\n')[1]).toMatch(/\t\S+ {2}10m {2}pi/);
+    expect(printed((w) => printRowsOut(file, key, now + 30 * 60_000, w))).toEqual({ r: true, text: lines(r, now + 30 * 60_000, false, false) });
+    // at 1h the column is 2 wide: every line changes
+    const later = lines(r, now + 50 * 60_000 + 1000, false, false);
+    expect(later.split('\n')[2]).toMatch(/\t\S+ {2}3d {2}claude/);
+    expect(printRowsOut(file, key, now + 50 * 60_000 + 1000, () => {})).toBe(false);
+    // an aligned file whose lines hold no age column (every age wider than the column's cap) is not written
+    const none = new RowsTape(now, { color: false });
+    none.ageWidth(0);
+    none.save(path.join(path.dirname(file), 'none.out'), key);
+    expect(fs.existsSync(path.join(path.dirname(file), 'none.out'))).toBe(false);
+  });
+});
+
 describe('rows.out, as `resume rows` uses it', () => {
   const ago = (ms: number) => new Date(Date.now() - ms).toISOString();
   function piSession(h: string, n: number, cwd: string, text: string, ts: string): string {
@@ -217,6 +277,29 @@ describe('rows.out, as `resume rows` uses it', () => {
     expect(after.split('\n')[0]!.startsWith(`pi:${a}\t`)).toBe(true);
     expect(after.split('\n')[0]!.split('\t')[2]).toMatch(/^\d+s$/);
     expect(noAge(rows(h))).toEqual(noAge(after));
+  }, 30_000);
+
+  it('the picker\'s padded list keeps its own, by its flags; a build removes them all', () => {
+    const h = tempHome();
+    piSession(h, 1, '/tmp/a', 'alpha prompt', ago(90 * 86_400_000));
+    piSession(h, 2, '/tmp/b', 'beta prompt', ago(20 * 60_000));
+    rows(h);
+    const list = rows(h, ['--align', '--status']);
+    const file = path.join(cache(h), 'rows-align-status.out');
+    expect(fs.existsSync(file)).toBe(true);
+    const bytes = fs.readFileSync(file);
+    expect(noAge(rows(h, ['--align', '--status']))).toEqual(noAge(list));
+    expect(fs.readFileSync(file).equals(bytes)).toBe(true);
+    rows(h, ['--align', '--status', '--ansi', '-a']);
+    expect(fs.existsSync(path.join(cache(h), 'rows-align-all-status-color.out'))).toBe(true);
+    rows(h, ['--align', '--status', '--harness', 'pi']);
+    expect(fs.readdirSync(cache(h)).filter((f) => f.startsWith('rows-align'))).toHaveLength(2);
+    // a new session: the listing is built again (not patched: a new pi file), and every kept file goes
+    expect(rows(h, ['--align', '--status']).split('\n')).toHaveLength(4);
+    piSession(h, 3, '/tmp/c', 'gamma prompt', ago(5 * 86_400_000));
+    expect(run(h, ['index', '--rebuild']).code).toBe(0);
+    expect(fs.readdirSync(cache(h)).filter((f) => f.endsWith('.out'))).toEqual([]);
+    expect(rows(h, ['--align', '--status']).split('\n')).toHaveLength(5);
   }, 30_000);
 
   it('a name given to an untitled Claude session (names.json) is shown at once', () => {

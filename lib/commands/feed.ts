@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import type { App } from '../app.js';
 import { usage } from '../errors.js';
 import { out } from './common.js';
-import { alignRows, binHarnesses, feedSource, listColor, nextHarness, readState, writeLines, writeState, type PickState } from '../../fzf/feed.js';
+import { alignRows, binHarnesses, feedSource, linesCache, listColor, nextHarness, readState, writeLines, writeState, type PickState } from '../../fzf/feed.js';
 import { writeOut } from '../util/stdout.js';
 import { oneLine } from '../util/text.js';
 
@@ -43,6 +43,7 @@ export function register(program: Command, app: App): void {
       if (o.toggleHidden) state.all = !state.all;
       if (o.nextHarness) state.harness = nextHarness(state.harness, 'bin' in got ? binHarnesses(got.bin) : got.sessions);
       writeState(dir, state);
-      writeLines(got, state, app.ctx.home, listColor(process.env), Date.now(), true, writeOut);
+      const color = listColor(process.env);
+      writeLines(got, state, app.ctx.home, color, Date.now(), true, writeOut, false, 'bin' in got ? linesCache(app, state, color, true, got.bin) : null);
     });
 }

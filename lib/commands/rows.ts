@@ -20,10 +20,13 @@ export interface RowsOpts extends FilterOpts {
 export async function rowsAction(app: App, o: RowsOpts): Promise<void> {
   const filters = filtersOf(o);
   if (o.align || o.status) {
-    const { feedSource, writeLines } = await import('../../fzf/feed.js');
+    const { feedSource, linesCache, writeLines } = await import('../../fzf/feed.js');
     const state = { all: !!filters.all, harness: filters.harness ?? null, dir: filters.dir ?? null };
-    // the rendered rows when nothing changed, else the listing rows.json holds (not the whole sessions)
-    writeLines(await feedSource(app, state), state, app.ctx.home, !!o.ansi, Date.now(), !!o.status, out, !o.align);
+    // the rendered rows when nothing changed, else the listing rows.json holds (not the whole sessions);
+    // the padded lines printed last for the same listing while they stand
+    const src = await feedSource(app, state);
+    const cache = 'bin' in src && o.align ? linesCache(app, state, !!o.ansi, !!o.status, src.bin) : null;
+    writeLines(src, state, app.ctx.home, !!o.ansi, Date.now(), !!o.status, out, !o.align, cache);
     return;
   }
   const now = Date.now();

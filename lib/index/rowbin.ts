@@ -664,7 +664,7 @@ export function eachRow(r: RowBin, readNames: () => Record<string, string>, now:
  */
 export function printAligned(
   r: RowBin, f: { all: boolean; harness?: Harness[] | null; dir?: string | null }, readNames: () => Record<string, string>, now: number, color: boolean,
-  head: (shown: number, hidden: number) => string, write: (b: Buffer) => void,
+  head: (shown: number, hidden: number) => string, write: (b: Buffer) => void, tape?: RowsTape,
 ): void {
   const nameOf = snapshotNames(readNames);
   const want = f.harness ? new Set(f.harness.map((h) => HARNESSES.indexOf(h))) : null;
@@ -673,6 +673,8 @@ export function printAligned(
   const tabs = new Int32Array(r.count * 4);
   const ages: string[] = [];
   const labels: (string | null)[] = [];
+  /** (rows.out: each shown row's time, NaN when unknown) */
+  const times = tape ? new Float64Array(r.count) : null;
   /** rows made by alignLine: their fields as strings */
   const slow = new Map<number, string[]>();
   const w = [0, 0, 0, 0, 0];
@@ -692,8 +694,10 @@ export function printAligned(
       continue;
     }
     const label = nameOf(buf, flags, e, rec.li);
-    const ag = age(timeOf(rec), now);
+    const t = timeOf(rec);
+    const ag = age(t, now);
     const i = shown++;
+    if (times) times[i] = t ?? NaN;
     rows[i] = k;
     ages.push(ag);
     labels.push(label);
@@ -720,13 +724,28 @@ export function printAligned(
     widen(3, t2 - t1 - 1);
     widen(4, t3 - t2 - 1);
   }
-  const out = blockWriter(write);
+  tape?.ageWidth(w[1]!);
+  const out = blockWriter(tape ? (b) => (tape.block(b), write(b)) : write);
   const painted = new Map<string, string>();
+  /** (rows.out) row i's time */
+  const tOf = (i: number) => (Number.isNaN(times![i]!) ? null : times![i]!);
   out.putStr(head(shown, hidden));
   for (let i = 0; i < shown; i++) {
     const fields = slow.get(i);
     if (fields) {
-      out.putStr(alignLine(fields, w, color) + '\n');
+      const line = alignLine(fields, w, color);
+      if (tape && w[1]! > 0) {
+        // where alignLine put the age: after the key, a tab and the padded short id (when shown)
+        const pad = (c: number, v: string) => ' '.repeat(Math.max(0, w[c]! - width(v)));
+        const pre = `${fields[0]}\t${w[0] ? `${fields[1]}${pad(0, fields[1]!)}  ` : ''}`;
+        const field = `${color ? `${DIM}${fields[2]}${RESET}` : fields[2]}${pad(1, fields[2]!)}`;
+        // (checked: a line not laid out so keeps its age until it changes)
+        if (line.startsWith(pre + field)) {
+          const s0 = out.pos() + Buffer.byteLength(pre);
+          tape.age(s0, s0 + Buffer.byteLength(field), tOf(i));
+        } else tape.fixed(tOf(i));
+      } else tape?.fixed(tOf(i));
+      out.putStr(line + '\n');
       out.endLine();
       continue;
     }
@@ -750,9 +769,11 @@ export function printAligned(
       out.spaces(w[0]! - (b - t0 - 1));
     }
     if (next(1)) {
+      const at = out.pos();
       out.putStr(color ? `${DIM}${ag}${RESET}` : ag);
       out.spaces(w[1]! - ag.length);
-    }
+      tape?.age(at, out.pos(), tOf(i));
+    } else tape?.fixed(tOf(i));
     if (next(2)) {
       if (color) {
         const h = buf.toString('latin1', b, t1);

@@ -11,22 +11,40 @@
 // harness or directory filter neither reads nor writes it. One file per variant: `rows.out` (what
 // `resume rows` shows) and `rows-all.out` (`--all`).
 //
+// The picker's padded list (`rows --align`, its reloads, its first lines) keeps one the same way
+// (`rows-align….out`, by its flags): a renewed age is put in with its colour and padded to the age
+// column's width, and the file is not used when the renewed ages would make that column wider or
+// narrower (every line's padding would change).
+//
 // Layout: a header line `o<version> <build id> <rendered at> <until> <names> <dynamic> <body
-// bytes> <home>\n` (times in epoch ms; <names>: the snapshot-names file as `<hash of its path>:<its
-// stat>`), then `dynamic` records of a u32 LE start, a u32 LE end (where the row's age text lies in
+// bytes> <age width> <colour> <widest> <home>\n` (times in epoch ms; <names>: the snapshot-names
+// file as `<hash of its path>:<its stat>`; <age width> 0 for plain rows, else the age column's
+// width in the aligned lines, with <colour> 0 or 1 and <widest> the widest age printed as it is),
+// then `dynamic` records of a u32 LE start, a u32 LE end (where the row's age text lies in
 // the body) and a f64 LE time, in order, then the body: exactly what was printed. Anything
 // malformed is ignored (the rows are put together again), never trusted in part. The file is written
 // atomically (0600) like the rest of the index, and holds nothing rows.bin does not.
 import fs from 'node:fs';
 import { ageCode, ageText, nextAgeChange } from '../util/time.js';
+import { ALIGN_CAPS, DIM, RESET } from '../output.js';
 import { fnv1a } from '../util/fnv.js';
 import { readFully, removeFile, writeAtomic } from '../util/fsx.js';
 
-export const ROWSOUT_VERSION = 1;
+export const ROWSOUT_VERSION = 2;
 /** a row whose age text changes sooner than this is printed with a fresh age every time */
 export const HORIZON_MS = 60 * 60 * 1000;
 /** bytes of a dynamic row's record: start, end, time */
 const DYN = 16;
+/** the widest age the picker's aligned lines pad to (a longer one is not counted: its line is pushed right) */
+const AGE_CAP = ALIGN_CAPS[1];
+
+/** The file the picker's aligned lines are kept in, for their flags (rows.out's aligned kind). */
+export function alignedName(all: boolean, status: boolean, color: boolean): string {
+  return `rows-align${all ? '-all' : ''}${status ? '-status' : ''}${color ? '-color' : ''}.out`;
+}
+
+/** Every aligned kind's file name (a build removes them all, as it does rows.out). */
+export const ALIGNED_NAMES: readonly string[] = [false, true].flatMap((a) => [false, true].flatMap((st) => [false, true].map((c) => alignedName(a, st, c))));
 
 /** What the printed rows depend on besides the time: the listing, the home and the snapshot names. */
 export interface RowsOutKey {
@@ -55,7 +73,7 @@ export function namesSig(file: string): string {
  * 22,000 sessions it is 3 MB, and the first touch of that much fresh memory cost more than the
  * reads: ~6.5 ms against ~3.5).
  */
-export function printRowsOut(file: string, key: RowsOutKey, now: number, write: (b: Uint8Array) => void): boolean {
+export function printRowsOut(file: string, key: RowsOutKey, now: number, write: (b: Buffer) => void): boolean {
   const f = openRowsOut(file);
   if (!f) return false;
   try {
@@ -72,13 +90,22 @@ export function printRowsOut(file: string, key: RowsOutKey, now: number, write: 
         p += n;
       }
     };
-    const fresh = (i: number) => Buffer.from(ageText(ageCode(dyn[i + 2]!, now)), 'latin1');
+    const ages: string[] = [];
+    for (let i = 0; i < dyn.length; i += 3) ages.push(ageText(ageCode(dyn[i + 2]!, now)));
+    // aligned lines: each renewed age padded to the column's width, which must come out the same
+    // (the widest age of them all, up to the cap: else every line's padding would change)
+    if (f.width > 0 && Math.max(f.widest, ...ages.map((a) => (a.length <= AGE_CAP ? a.length : 0))) !== f.width) return false;
+    const fresh = (i: number) => {
+      const a = ages[i / 3]!;
+      if (f.width === 0) return Buffer.from(a, 'latin1');
+      return Buffer.from(`${f.color ? DIM : ''}${a}${f.color ? RESET : ''}${' '.repeat(Math.max(0, f.width - a.length))}`, 'latin1');
+    };
     let p = body;
     const head = dyn.length > 0 ? dyn[dyn.length - 2]! : 0;
     if (head <= win.length) {
       // the rows up to the last renewed age (the newest, at the top: a few) in one piece
       if (readFully(fd, win, 0, head, body) !== head) throw new Error('rows.out was cut short while it was read');
-      const parts: Uint8Array[] = [];
+      const parts: Buffer[] = [];
       let q = 0;
       for (let i = 0; i < dyn.length; i += 3) {
         parts.push(win.subarray(q, dyn[i]!), fresh(i));
@@ -115,9 +142,13 @@ interface RowsOutFile {
   body: number;
   /** start, end (in the body) and time of each dynamic row, three numbers each */
   dyn: number[];
+  /** the picker's aligned lines: the age column's width (0: the plain rows), colour, the widest age printed as it is */
+  width: number;
+  color: boolean;
+  widest: number;
 }
 
-const HEAD = /^o(\d+) (\S+) (\d+) (\d+|Infinity) (\S+) (\d+) (\d+) (.*)$/s;
+const HEAD = /^o(\d+) (\S+) (\d+) (\d+|Infinity) (\S+) (\d+) (\d+) (\d+) ([01]) (\d+) (.*)$/s;
 
 /** rows.out opened and checked (its header, the table of dynamic rows, its size); null when it is not a whole file of this version. */
 function openRowsOut(file: string): RowsOutFile | null {
@@ -154,7 +185,10 @@ function openRowsOut(file: string): RowsOutFile | null {
       last = e;
     }
     ok = true;
-    return { fd, size, id: m[2]!, at: Number(m[3]), until: Number(m[4]), names: m[5]!, home: m[8]!, body, dyn };
+    const width = Number(m[8]);
+    const widest = Number(m[10]);
+    if (width > AGE_CAP || widest > width) return null;
+    return { fd, size, id: m[2]!, at: Number(m[3]), until: Number(m[4]), names: m[5]!, home: m[11]!, body, dyn, width, color: m[9] === '1', widest };
   } catch {
     return null;
   } finally {
@@ -172,8 +206,20 @@ export class RowsTape {
   private dyn: number[] = [];
   /** the first time a row printed as it is would read differently */
   private until = Infinity;
+  /** the picker's aligned list: the age column's width, and the widest age of a row printed as it is */
+  private width = 0;
+  private widest = 0;
 
-  constructor(private now: number) {}
+  /** `aligned`: the rows are the picker's padded lines (printAligned), their ages coloured or not */
+  constructor(
+    private now: number,
+    private aligned: { color: boolean } | null = null,
+  ) {}
+
+  /** the age column's width in the aligned lines (0: no age column; nothing is kept then) */
+  ageWidth(w: number): void {
+    this.width = w;
+  }
 
   /** a block as it is written (copied: the writer reuses its buffer) */
   block(b: Uint8Array): void {
@@ -181,17 +227,31 @@ export class RowsTape {
     this.size += b.length;
   }
 
-  /** a row's age text lies at [start, end) of everything written (blocks before this one included), for time `t` */
+  /**
+   * A row's age lies at [start, end) of everything written (blocks before this one included), for
+   * time `t`: its text (in the aligned lines, with its colour and the padding after it).
+   */
   age(start: number, end: number, t: number | null): void {
     const next = nextAgeChange(t, this.now);
     if (next - this.now < HORIZON_MS && t !== null) this.dyn.push(start, end, t);
-    else if (next < this.until) this.until = next;
+    else this.fixed(t, next);
+  }
+
+  /** A row printed as it is until its age changes (its age's place not told). */
+  fixed(t: number | null, next = nextAgeChange(t, this.now)): void {
+    if (next < this.until) this.until = next;
+    if (this.aligned) {
+      const n = ageText(ageCode(t, this.now)).length;
+      if (n <= AGE_CAP && n > this.widest) this.widest = n;
+    }
   }
 
   /** Write rows.out for this key (quietly not, when it cannot be: it only costs the next run speed). */
   save(file: string, key: RowsOutKey): void {
+    if (this.aligned && this.width === 0) return;
     const n = this.dyn.length / 3;
-    const head = Buffer.from(`o${ROWSOUT_VERSION} ${key.id} ${this.now} ${this.until} ${key.names} ${n} ${this.size} ${key.home}\n`, 'utf8');
+    const shape = this.aligned ? `${this.width} ${this.aligned.color ? 1 : 0} ${this.widest}` : '0 0 0';
+    const head = Buffer.from(`o${ROWSOUT_VERSION} ${key.id} ${this.now} ${this.until} ${key.names} ${n} ${this.size} ${shape} ${key.home}\n`, 'utf8');
     const table = Buffer.alloc(n * DYN);
     for (let i = 0; i < n; i++) {
       table.writeUInt32LE(this.dyn[i * 3]!, i * DYN);
