@@ -136,6 +136,9 @@ describe('rows.out, as a file', () => {
       Buffer.from('garbage'),
       Buffer.alloc(0),
       Buffer.from(good.toString('latin1').replace(/^o\d+ /, 'o999 '), 'latin1'),
+      // an age column wider than its cap, or an age wider than its column
+      Buffer.from(good.toString('latin1').replace(/ 0 0 0 /, ' 9 0 0 '), 'latin1'),
+      Buffer.from(good.toString('latin1').replace(/ 0 0 0 /, ' 2 0 3 '), 'latin1'),
     ];
     // a dynamic row's place past the body, and out of order
     const far = Buffer.from(good);

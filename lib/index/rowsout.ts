@@ -184,10 +184,10 @@ function openRowsOut(file: string): RowsOutFile | null {
       dyn.push(s, e, t);
       last = e;
     }
-    ok = true;
     const width = Number(m[8]);
     const widest = Number(m[10]);
     if (width > AGE_CAP || widest > width) return null;
+    ok = true;
     return { fd, size, id: m[2]!, at: Number(m[3]), until: Number(m[4]), names: m[5]!, home: m[11]!, body, dyn, width, color: m[9] === '1', widest };
   } catch {
     return null;
