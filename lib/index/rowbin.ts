@@ -24,7 +24,7 @@ import { age, ageCode, ageText } from '../util/time.js';
 import { oneLine, width } from '../util/text.js';
 import { tildify } from '../util/paths.js';
 import { under } from '../select/filter.js';
-import { readFully } from '../util/fsx.js';
+import { openKept, readFully } from '../util/fsx.js';
 import type { RowsTape } from './rowsout.js';
 
 export const ROWBIN_VERSION = 3;
@@ -233,15 +233,7 @@ export function holdApart(r: RowBin, more: Buffer): void {
  * RowBin is collected): a rows.bin written meanwhile replaces the name, never these bytes.
  */
 export function openRowBin(file: string): RowBin | null {
-  let fd: number;
-  try {
-    fd = fs.openSync(file, 'r');
-  } catch {
-    return null;
-  }
-  let ok = false;
-  try {
-    const size = fs.fstatSync(fd).size;
+  return openKept(file, (fd, size) => {
     const buf = Buffer.allocUnsafe(Math.min(WINDOW, Math.max(size, 1)));
     const w: Win = { fd, size, buf, u8: new Uint8Array(buf.buffer, buf.byteOffset, buf.length), from: 0, len: 0, whole: null, tail: 0, tailAt: buf.length };
     fill(w, 0, Math.min(size, 8193));
@@ -278,13 +270,8 @@ export function openRowBin(file: string): RowBin | null {
       },
     };
     unclosed.register(r, fd, r);
-    ok = true;
     return r;
-  } catch {
-    return null;
-  } finally {
-    if (!ok) fs.closeSync(fd);
-  }
+  });
 }
 
 /**

@@ -28,7 +28,7 @@ import fs from 'node:fs';
 import { ageCode, ageText, nextAgeChange } from '../util/time.js';
 import { ALIGN_CAPS, DIM, RESET } from '../output.js';
 import { fnv1a } from '../util/fnv.js';
-import { readFully, removeFile, writeAtomic } from '../util/fsx.js';
+import { openKept, readFully, removeFile, writeAtomic } from '../util/fsx.js';
 
 export const ROWSOUT_VERSION = 2;
 /** a row whose age text changes sooner than this is printed with a fresh age every time */
@@ -152,15 +152,7 @@ const HEAD = /^o(\d+) (\S+) (\d+) (\d+|Infinity) (\S+) (\d+) (\d+) (\d+) ([01]) 
 
 /** rows.out opened and checked (its header, the table of dynamic rows, its size); null when it is not a whole file of this version. */
 function openRowsOut(file: string): RowsOutFile | null {
-  let fd: number;
-  try {
-    fd = fs.openSync(file, 'r');
-  } catch {
-    return null;
-  }
-  let ok = false;
-  try {
-    const size = fs.fstatSync(fd).size;
+  return openKept(file, (fd, size) => {
     const first = Buffer.allocUnsafe(Math.min(size, 8193));
     const got = readFully(fd, first, 0, first.length, 0);
     const nl = first.subarray(0, got).indexOf(10);
@@ -187,13 +179,8 @@ function openRowsOut(file: string): RowsOutFile | null {
     const width = Number(m[8]);
     const widest = Number(m[10]);
     if (width > AGE_CAP || widest > width) return null;
-    ok = true;
     return { fd, size, id: m[2]!, at: Number(m[3]), until: Number(m[4]), names: m[5]!, home: m[11]!, body, dyn, width, color: m[9] === '1', widest };
-  } catch {
-    return null;
-  } finally {
-    if (!ok) fs.closeSync(fd);
-  }
+  });
 }
 
 /**

@@ -174,6 +174,29 @@ export function withFile<T, U>(file: string, fn: (fd: number) => T, otherwise: U
   }
 }
 
+/**
+ * A file opened for reading, its descriptor and size handed to `fn`: what `fn` gives back keeps
+ * the file open (it closes it later); null, a throw, or a file that cannot be opened gives null,
+ * the file closed.
+ */
+export function openKept<T>(file: string, fn: (fd: number, size: number) => T | null): T | null {
+  let fd: number;
+  try {
+    fd = fs.openSync(file, 'r');
+  } catch {
+    return null;
+  }
+  let kept: T | null = null;
+  try {
+    kept = fn(fd, fs.fstatSync(fd).size);
+    return kept;
+  } catch {
+    return null;
+  } finally {
+    if (kept === null) fs.closeSync(fd);
+  }
+}
+
 /** The first `n` bytes of a file (fewer when it is shorter), as latin1; null when it cannot be opened or read. */
 export function readPrefix(file: string, n: number): string | null {
   return withFile(file, (fd) => {
