@@ -305,6 +305,52 @@ describe('rows.out, as `resume rows` uses it', () => {
     expect(rows(h, ['--align', '--status']).split('\n')).toHaveLength(5);
   }, 30_000);
 
+  it('`ls` into a pipe keeps what it printed and said (ls.out), for the same listing only', () => {
+    const h = tempHome();
+    piSession(h, 1, '/tmp/a', 'alpha prompt', ago(90 * 86_400_000));
+    piSession(h, 2, '/tmp/b', 'beta prompt', ago(20 * 60_000));
+    // a print run (its prompt at once): hidden, and counted on stderr
+    const at = ago(30 * 86_400_000);
+    const pid = '00000009-3333-4333-8333-333333333333';
+    write(h, `.pi/agent/sessions/--tmp-p--/2026-01-01T00-00-00-000Z_${pid}.jsonl`, jsonl(
+      { type: 'session', version: 3, id: pid, timestamp: at, cwd: '/tmp/p' },
+      { type: 'message', id: 'm1', parentId: null, timestamp: at, message: { role: 'user', content: [{ type: 'text', text: 'print run' }], timestamp: Date.parse(at) } },
+    ));
+    rows(h);
+    const ls = (args: string[] = []) => {
+      const r = run(h, ['ls', ...args]);
+      expect(r.code, r.stderr).toBe(0);
+      return r;
+    };
+    const first = ls();
+    expect(first.stdout.split('\n').filter(Boolean)).toHaveLength(2);
+    expect(first.stderr).toMatch(/^\+1 hidden/);
+    const file = path.join(cache(h), 'ls.out');
+    expect(fs.existsSync(file)).toBe(true);
+    expect(ls()).toEqual(first);
+    // what it holds is what is printed (here changed by hand to tell it was used)
+    const kept = fs.readFileSync(file, 'utf8');
+    fs.writeFileSync(file, kept.replace('alpha prompt', 'alpha from ls.out'));
+    expect(ls().stdout).toContain('alpha from ls.out');
+    // a damaged one is written again
+    fs.writeFileSync(file, '{"v":1,' + kept.slice(7, 40));
+    expect(ls()).toEqual(first);
+    expect(fs.readFileSync(file, 'utf8')).toBe(kept);
+    // --all has its own; -n, --harness and --dir write none
+    ls(['-a']);
+    expect(fs.existsSync(path.join(cache(h), 'ls-all.out'))).toBe(true);
+    fs.rmSync(file);
+    ls(['-n', '1']);
+    ls(['--harness', 'pi']);
+    ls(['--dir', '/tmp/a']);
+    expect(fs.existsSync(file)).toBe(false);
+    // another listing: an append shows at once
+    const f = fs.readdirSync(path.join(h, '.pi/agent/sessions/--tmp-a--')).map((x) => path.join(h, '.pi/agent/sessions/--tmp-a--', x))[0]!;
+    ls();
+    fs.appendFileSync(f, jsonl({ type: 'message', id: 'm3', parentId: 'm2', timestamp: ago(0), message: { role: 'user', content: [{ type: 'text', text: 'a later ask' }], timestamp: Date.now() } }));
+    expect(ls().stdout.split('\n')[0]!).toMatch(/^00000001\t/);
+  }, 30_000);
+
   it('a name given to an untitled Claude session (names.json) is shown at once', () => {
     const h = tempHome();
     const id = '00000007-2222-4222-8222-222222222222';

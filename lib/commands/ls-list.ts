@@ -12,6 +12,10 @@ import { checkedRows } from '../select/find.js';
 import { writeOut } from '../util/stdout.js';
 import { isTty } from '../util/lazy.js';
 import { colorOn } from '../util/color.js';
+import path from 'node:path';
+import { cacheDir } from '../util/paths.js';
+import { storeDir } from '../harness/claude/care/store.js';
+import { namesSig, printLsOut, saveLsOut, type RowsOutKey } from '../index/rowsout.js';
 
 export interface LsOpts extends FilterOpts {
   n?: number;
@@ -19,8 +23,31 @@ export interface LsOpts extends FilterOpts {
 
 export async function lsAction(app: App, o: LsOpts): Promise<void> {
   const filters = filtersOf(o);
-  const { shown: list, hidden } = await lsListing(app, filters, o.n ?? 0);
-  if (isTty(1)) {
+  const limit = o.n ?? 0;
+  const got = await app.listingRows({ dir: filters.dir });
+  const tty = isTty(1);
+  // every session into a pipe, unfiltered: what the last such run printed for the same listing (ls.out)
+  const kept = !tty && limit === 0 && !filters.harness && !filters.dir && 'bin' in got ? lsOutFor(app, !!filters.all, got.bin.id) : null;
+  if (kept) {
+    let printed = false;
+    const said = printLsOut(kept.file, kept.key, (b) => {
+      printed = true;
+      writeOut(b);
+    });
+    if (said !== null) {
+      if (said) note(said);
+      if (!printed && isTty(2)) note('no sessions found (resume doctor shows where it looked)');
+      return;
+    }
+  }
+  const { shown: list, hidden } = await lsListing(app, got, filters, limit);
+  const h = hiddenSummary(hidden, filters);
+  const taken: Buffer[] = [];
+  const out = (text: string) => {
+    if (kept) taken.push(Buffer.from(text, 'utf8'));
+    writeOut(text);
+  };
+  if (tty) {
     const lines = table(list, app.ctx.home, Date.now(), process.stdout.columns || 100, colorOn(true));
     writeOut(lines.length ? lines.join('\n') + '\n' : '');
   } else {
@@ -29,15 +56,23 @@ export async function lsAction(app: App, o: LsOpts): Promise<void> {
     for (const s of list) {
       buf += plain(s) + '\n';
       if (buf.length > 65536) {
-        writeOut(buf);
+        out(buf);
         buf = '';
       }
     }
-    writeOut(buf);
+    out(buf);
   }
-  const h = hiddenSummary(hidden, filters);
+  if (kept) saveLsOut(kept.file, kept.key, taken, h ?? '');
   if (h) note(h);
   if (list.length === 0 && isTty(2)) note('no sessions found (resume doctor shows where it looked)');
+}
+
+/** ls.out of listing `id` (ls-all.out with `--all`), and what it depends on. */
+function lsOutFor(app: App, all: boolean, id: string): { file: string; key: RowsOutKey } {
+  return {
+    file: path.join(cacheDir(app.ctx), all ? 'ls-all.out' : 'ls.out'),
+    key: { id, home: app.ctx.home, names: namesSig(path.join(storeDir(app.ctx), 'names.json')) },
+  };
 }
 
 /**
@@ -45,8 +80,7 @@ export async function lsAction(app: App, o: LsOpts): Promise<void> {
  * of those left out: from the rendered rows when nothing changed, else from the listing the run made
  * or read (and when the rows cannot give them exactly: lsRows).
  */
-async function lsListing(app: App, filters: Filters, limit: number): Promise<LsPick> {
-  const got = await app.listingRows({ dir: filters.dir });
+async function lsListing(app: App, got: Awaited<ReturnType<App['listingRows']>>, filters: Filters, limit: number): Promise<LsPick> {
   const picked = 'bin' in got ? lsRows(got.bin, got.names, filters, limit) : null;
   if (picked) return picked;
   // the listing rows the run made or read, else those of the build it just checked

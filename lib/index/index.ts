@@ -91,7 +91,7 @@ import { FILE, NONE, quickStat, StatInDirs } from '../util/quickstat.js';
 import { fullCollector, heapUsed } from '../util/gc.js';
 import { fnv1a } from '../util/fnv.js';
 import { nodeOs } from '../util/lazy.js';
-import { ALIGNED_NAMES } from './rowsout.js';
+import { KEPT_NAMES } from './rowsout.js';
 
 /** Bytes parsed between looks at the heap in a long build (RESUME_GC_EVERY, for measuring). */
 const GC_EVERY = Number(process.env.RESUME_GC_EVERY) || 16 << 20;
@@ -2524,9 +2524,7 @@ function writeListing(files: IndexFiles, found: Found[], sessions: Session[], sk
   removeFile(files.patch);
   removeFile(files.over);
   // the rows printed from the listing before: of no more use (the next no-change listing prints them again)
-  removeFile(files.rowsOut);
-  removeFile(files.rowsOutAll);
-  for (const n of ALIGNED_NAMES) removeFile(path.join(files.dir, n));
+  for (const n of KEPT_NAMES) removeFile(path.join(files.dir, n));
   removeFile(path.join(files.dir, 'files.json'));
 }
 

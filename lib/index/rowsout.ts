@@ -43,8 +43,14 @@ export function alignedName(all: boolean, status: boolean, color: boolean): stri
   return `rows-align${all ? '-all' : ''}${status ? '-status' : ''}${color ? '-color' : ''}.out`;
 }
 
-/** Every aligned kind's file name (a build removes them all, as it does rows.out). */
-export const ALIGNED_NAMES: readonly string[] = [false, true].flatMap((a) => [false, true].flatMap((st) => [false, true].map((c) => alignedName(a, st, c))));
+/** Every file of printed output kept in the index directory, by name (a build removes them all). */
+export const KEPT_NAMES: readonly string[] = [
+  'rows.out',
+  'rows-all.out',
+  'ls.out',
+  'ls-all.out',
+  ...[false, true].flatMap((a) => [false, true].flatMap((st) => [false, true].map((c) => alignedName(a, st, c)))),
+];
 
 /** What the printed rows depend on besides the time: the listing, the home and the snapshot names. */
 export interface RowsOutKey {
@@ -253,5 +259,52 @@ export class RowsTape {
     } catch {
       /* only costs speed */
     }
+  }
+}
+
+// ls.out and ls-all.out: what the last `resume ls` into a pipe printed (every session, or every one
+// `--all`), with the line it said on stderr. Its lines hold times, not ages: they stand as long as
+// the listing, the home and the snapshot-names file do. Layout: a JSON line `{"v", "id", "home",
+// "names", "note"}`, then the lines printed. A run with a harness or directory filter or `-n`, or
+// onto a terminal (a table sized to it), neither reads nor writes it.
+
+const LSOUT_VERSION = 1;
+
+/**
+ * Print ls.out when it is of this key; the stderr line it keeps ('' for none), or null (nothing
+ * printed) when it is missing, malformed or of another listing.
+ */
+export function printLsOut(file: string, key: RowsOutKey, write: (b: Buffer) => void): string | null {
+  const f = openKept(file, (fd, size) => {
+    const first = Buffer.allocUnsafe(Math.min(size, 16384));
+    const got = readFully(fd, first, 0, first.length, 0);
+    const nl = first.subarray(0, got).indexOf(10);
+    if (nl <= 0) return null;
+    const h = JSON.parse(first.toString('utf8', 0, nl)) as Record<string, unknown>;
+    if (!h || h.v !== LSOUT_VERSION || typeof h.note !== 'string' || h.id !== key.id || h.home !== key.home || h.names !== key.names) return null;
+    return { fd, size, body: nl + 1, note: h.note };
+  });
+  if (!f) return null;
+  try {
+    const win = Buffer.allocUnsafe(Math.max(1, Math.min(WINDOW, f.size - f.body)));
+    for (let p = f.body; p < f.size; ) {
+      const n = readFully(f.fd, win, 0, Math.min(win.length, f.size - p), p);
+      if (n <= 0) throw new Error('ls.out was cut short while it was read');
+      write(win.subarray(0, n));
+      p += n;
+    }
+    return f.note;
+  } finally {
+    fs.closeSync(f.fd);
+  }
+}
+
+/** Write ls.out: the lines printed (in the pieces they were written in) and the stderr line ('' for none). */
+export function saveLsOut(file: string, key: RowsOutKey, lines: Uint8Array[], note: string): void {
+  try {
+    removeFile(file);
+    writeAtomic(file, [Buffer.from(JSON.stringify({ v: LSOUT_VERSION, id: key.id, home: key.home, names: key.names, note }) + '\n', 'utf8'), ...lines]);
+  } catch {
+    /* only costs speed */
   }
 }
