@@ -12,9 +12,8 @@ import { applyFilters, shortIds, under, type Filters } from '../lib/select/filte
 import { ALIGN_CAPS, alignLine, row } from '../lib/output.js';
 import { oneLine, width } from '../lib/util/text.js';
 import { eachRow, printAligned, type RowBin } from '../lib/index/rowbin.js';
-import { alignedName, namesSig, printRowsOut, RowsTape, type RowsOutKey } from '../lib/index/rowsout.js';
+import { alignedName, printRowsOut, rowsOutKey, RowsTape, type RowsOutKey } from '../lib/index/rowsout.js';
 import { cacheDir, tildify } from '../lib/util/paths.js';
-import { storeDir } from '../lib/harness/claude/care/store.js';
 import type { App } from '../lib/app.js';
 
 /** What a fed row needs of a session: a listing row (rows.json) or a whole session. */
@@ -174,7 +173,7 @@ export interface LinesCache {
 export function linesCache(app: App, s: PickState, color: boolean, status: boolean, bin: RowBin): LinesCache | null {
   if (s.harness || s.dir || app.demo) return null;
   const file = path.join(cacheDir(app.ctx), alignedName(s.all, status, color));
-  return { file, key: { id: bin.id, home: app.ctx.home, names: namesSig(path.join(storeDir(app.ctx), 'names.json')) } };
+  return { file, key: rowsOutKey(app.ctx, bin.id) };
 }
 
 /** The harnesses that have sessions in rendered rows, as nextHarness wants them. */

@@ -7,7 +7,7 @@ import { oneLine } from './util/text.js';
 import { makeCtx, cacheDir } from './util/paths.js';
 import { lastRowBin, listSessions, storedRows, toListed, updateIndex, type IndexResult, type ListedSession } from './index/index.js';
 import { dirFilterable, type RowBin } from './index/rowbin.js';
-import { namesSig, printRowsOut, RowsTape, type RowsOutKey } from './index/rowsout.js';
+import { printRowsOut, rowsOutKey, rowsOutName, RowsTape, type RowsOutKey } from './index/rowsout.js';
 import type { IndexFiles } from './index/index.js';
 import { progressBar } from './util/progress.js';
 import { readNames, storeDir } from './harness/claude/care/store.js';
@@ -202,7 +202,7 @@ export function makeApp(opts: { demo?: boolean; env?: NodeJS.ProcessEnv; distDir
       // rows.out of the listing found unchanged: printed when still good, else written after rows.bin is
       let out: { file: string; key: RowsOutKey } | null = null;
       const printed = rowsOut && ((files: IndexFiles, id: string) => {
-        out = { file: rowsOut.all ? files.rowsOutAll : files.rowsOut, key: { id, home: ctx.home, names: namesSig(path.join(storeDir(ctx), 'names.json')) } };
+        out = { file: path.join(files.dir, rowsOutName(rowsOut.all)), key: rowsOutKey(ctx, id) };
         return printRowsOut(out.file, out.key, rowsOut.now, rowsOut.write);
       });
       try {
@@ -210,7 +210,7 @@ export function makeApp(opts: { demo?: boolean; env?: NodeJS.ProcessEnv; distDir
         if (r.printed) return { sessions: [], printed: true };
         if (!r.rowBin) return { sessions: withSnapshotNames(ctx, r.sessions) };
         const kept = out as { file: string; key: RowsOutKey } | null;
-        if (rowsOut && kept && kept.key.id === r.rowBinId) {
+        if (rowsOut && kept && kept.key.id === r.rowBin.id) {
           const tape = new RowsTape(rowsOut.now);
           return { ...withNames(r.rowBin), tape, keep: () => tape.save(kept.file, kept.key) };
         }

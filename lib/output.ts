@@ -126,18 +126,42 @@ export const ALIGN_CAPS = [40, 4, 8, 40, 24] as const;
  * (fzf --ansi matches the plain text), trailing blanks trimmed.
  */
 export function alignLine(r: string[], w: ArrayLike<number>, color: boolean): string {
+  return alignLineAt(r, w, color).line;
+}
+
+/**
+ * alignLine's line, and where its age column (the text, its colour and its padding) lies in it, in
+ * characters: null when the line has no age column (its width 0). rows.out's aligned kind renews
+ * an age there (lib/index/rowsout.ts).
+ */
+export function alignLineAt(r: string[], w: ArrayLike<number>, color: boolean): { line: string; age: [number, number] | null } {
   const cols: string[] = [];
+  let at = (r[0] ?? '').length + 1;
+  let age: [number, number] | null = null;
   for (let i = 1; i <= 5; i++) {
     if (w[i - 1] === 0) continue;
     const v = r[i] ?? '';
     const d = w[i - 1]! - width(v);
     const padding = d > 0 ? ' '.repeat(d) : '';
-    if (color && i === 2) cols.push(`${DIM}${v}${RESET}${padding}`);
-    else if (color && i === 3) cols.push(harnessColor(v, true) + padding);
-    else cols.push(v + padding);
+    let col: string;
+    if (i === 2) {
+      col = ageColumn(v, w[1]!, color);
+      age = [at, at + col.length];
+    } else if (color && i === 3) col = harnessColor(v, true) + padding;
+    else col = v + padding;
+    cols.push(col);
+    at += col.length + 2;
   }
   cols.push(r.slice(6).join(' '));
-  return `${r[0] ?? ''}\t${cols.join('  ').trimEnd()}`;
+  const line = `${r[0] ?? ''}\t${cols.join('  ').trimEnd()}`;
+  // (the trimmed blanks of a line that ends in its age column are not the column's)
+  return { line, age: age && age[1] <= line.length ? age : null };
+}
+
+/** The age column of an aligned line: the age, dim when coloured, padded to the column's width. */
+export function ageColumn(v: string, w: number, color: boolean): string {
+  const d = w - width(v);
+  return `${color ? `${DIM}${v}${RESET}` : v}${d > 0 ? ' '.repeat(d) : ''}`;
 }
 
 export function harnessColor(h: string, on: boolean): string {

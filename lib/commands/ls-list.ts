@@ -14,8 +14,7 @@ import { isTty } from '../util/lazy.js';
 import { colorOn } from '../util/color.js';
 import path from 'node:path';
 import { cacheDir } from '../util/paths.js';
-import { storeDir } from '../harness/claude/care/store.js';
-import { namesSig, printLsOut, saveLsOut, type RowsOutKey } from '../index/rowsout.js';
+import { lsOutName, printLsOut, rowsOutKey, saveLsOut, type RowsOutKey } from '../index/rowsout.js';
 
 export interface LsOpts extends FilterOpts {
   n?: number;
@@ -28,50 +27,49 @@ export async function lsAction(app: App, o: LsOpts): Promise<void> {
   const tty = isTty(1);
   // every session into a pipe, unfiltered: what the last such run printed for the same listing (ls.out)
   const kept = !tty && limit === 0 && !filters.harness && !filters.dir && 'bin' in got ? lsOutFor(app, !!filters.all, got.bin.id) : null;
-  if (kept) {
-    let printed = false;
-    const said = printLsOut(kept.file, kept.key, (b) => {
-      printed = true;
-      writeOut(b);
-    });
-    if (said !== null) {
-      if (said) note(said);
-      if (!printed && isTty(2)) note('no sessions found (resume doctor shows where it looked)');
-      return;
-    }
-  }
-  const { shown: list, hidden } = await lsListing(app, got, filters, limit);
-  const h = hiddenSummary(hidden, filters);
-  const taken: Buffer[] = [];
-  const out = (text: string) => {
-    if (kept) taken.push(Buffer.from(text, 'utf8'));
-    writeOut(text);
-  };
-  if (tty) {
-    const lines = table(list, app.ctx.home, Date.now(), process.stdout.columns || 100, colorOn(true));
-    writeOut(lines.length ? lines.join('\n') + '\n' : '');
-  } else {
-    // in blocks: a long listing is never one string
-    let buf = '';
-    for (const s of list) {
-      buf += plain(s) + '\n';
-      if (buf.length > 65536) {
-        out(buf);
-        buf = '';
+  let printed = false;
+  /** the stderr line ('' for none); null until the lines are printed */
+  let said = kept
+    ? printLsOut(kept.file, kept.key, (b) => {
+        printed = true;
+        writeOut(b);
+      })
+    : null;
+  if (said === null) {
+    const { shown: list, hidden } = await lsListing(app, got, filters, limit);
+    printed = list.length > 0;
+    said = hiddenSummary(hidden, filters) ?? '';
+    const taken: Buffer[] = [];
+    const out = (text: string) => {
+      if (kept) taken.push(Buffer.from(text, 'utf8'));
+      writeOut(text);
+    };
+    if (tty) {
+      const lines = table(list, app.ctx.home, Date.now(), process.stdout.columns || 100, colorOn(true));
+      writeOut(lines.length ? lines.join('\n') + '\n' : '');
+    } else {
+      // in blocks: a long listing is never one string
+      let buf = '';
+      for (const s of list) {
+        buf += plain(s) + '\n';
+        if (buf.length > 65536) {
+          out(buf);
+          buf = '';
+        }
       }
+      out(buf);
     }
-    out(buf);
+    if (kept) saveLsOut(kept.file, kept.key, taken, said);
   }
-  if (kept) saveLsOut(kept.file, kept.key, taken, h ?? '');
-  if (h) note(h);
-  if (list.length === 0 && isTty(2)) note('no sessions found (resume doctor shows where it looked)');
+  if (said) note(said);
+  if (!printed && isTty(2)) note('no sessions found (resume doctor shows where it looked)');
 }
 
 /** ls.out of listing `id` (ls-all.out with `--all`), and what it depends on. */
 function lsOutFor(app: App, all: boolean, id: string): { file: string; key: RowsOutKey } {
   return {
-    file: path.join(cacheDir(app.ctx), all ? 'ls-all.out' : 'ls.out'),
-    key: { id, home: app.ctx.home, names: namesSig(path.join(storeDir(app.ctx), 'names.json')) },
+    file: path.join(cacheDir(app.ctx), lsOutName(all)),
+    key: rowsOutKey(app.ctx, id),
   };
 }
 

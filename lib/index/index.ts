@@ -195,8 +195,6 @@ export interface ListingResult extends Omit<IndexResult, 'sessions' | 'entries'>
   sessions: ListedSession[];
   /** with `rowBin` asked and nothing changed: the rendered rows (rows.bin), and `sessions` empty */
   rowBin?: RowBin;
-  /** the build id of that listing (rows.bin with the patch over it, if any) */
-  rowBinId?: string;
   /** `printed` printed the rows (nothing changed), and `sessions` is empty */
   printed?: boolean;
 }
@@ -324,9 +322,6 @@ export interface IndexFiles {
   links: string;
   /** reach.json: what each key `Adapter.holds` names reaches (reachOf) */
   reach: string;
-  /** rows.out and rows-all.out: the rows the last no-change `resume rows` (`--all`) printed (lib/index/rowsout.ts) */
-  rowsOut: string;
-  rowsOutAll: string;
   check: string;
   dirs: string;
   lock: string;
@@ -337,7 +332,7 @@ export function indexFiles(ctx: Ctx): IndexFiles {
   const dir = cacheDir(ctx);
   const j = (n: string) => path.join(dir, n);
   return {
-    dir, list: j('list.json'), rows: j('rows.json'), rowbin: j('rows.bin'), patch: j('list.patch'), over: overFileOf(j('check.bin')), idx: j('list.idx'), links: j('links.bin'), reach: j('reach.json'), rowsOut: j('rows.out'), rowsOutAll: j('rows-all.out'), check: j('check.bin'),
+    dir, list: j('list.json'), rows: j('rows.json'), rowbin: j('rows.bin'), patch: j('list.patch'), over: overFileOf(j('check.bin')), idx: j('list.idx'), links: j('links.bin'), reach: j('reach.json'), check: j('check.bin'),
     dirs: j('dirs.json'), lock: j('index.lock'), state: j('state'),
   };
 }
@@ -1490,7 +1485,7 @@ export async function listSessions(ctx: Ctx, opts: Omit<IndexOptions, 'withEntri
   return r as ListingResult;
 }
 
-type AnyResult = Omit<IndexResult, 'sessions'> & { sessions: Session[] | ListedSession[]; rowBin?: RowBin; rowBinId?: string; printed?: boolean };
+type AnyResult = Omit<IndexResult, 'sessions'> & { sessions: Session[] | ListedSession[]; rowBin?: RowBin; printed?: boolean };
 
 /** Builds this process began (any parse, a patch included) and of those, ones that ended as an append's patch. */
 let builds = 0;
@@ -1571,7 +1566,7 @@ function tryFast(ctx: Ctx, opts: IndexOptions, want: 'full' | 'rows', files: Ind
     const counts = { sources: d.count, parsed: 0, appended: 0, reused: d.count, dropped: 0, bytes: 0 };
     if (opts.printed?.(files, id)) return { sessions: [], printed: true, skipped, counts, roots, changed: false } as AnyResult;
     const bin = openListingRows(files.rowbin, stored!, ctx.home);
-    if (bin) return { sessions: [], rowBin: bin, rowBinId: id, skipped, counts, roots, changed: false } as AnyResult;
+    if (bin) return { sessions: [], rowBin: bin, skipped, counts, roots, changed: false } as AnyResult;
   }
   const list = readListing(files, want, id);
   if (!list) return { sources: d, skipped, stored };

@@ -19,7 +19,7 @@
 import fs from 'node:fs';
 import { HARNESSES, type Harness, type Session } from '../types.js';
 import { isAscii } from 'node:buffer';
-import { ALIGN_CAPS, alignLine, DIM, harnessColor, RESET, row, type LsRow } from '../output.js';
+import { ALIGN_CAPS, alignLineAt, DIM, harnessColor, RESET, row, type LsRow } from '../output.js';
 import { age, ageCode, ageText } from '../util/time.js';
 import { oneLine, width } from '../util/text.js';
 import { tildify } from '../util/paths.js';
@@ -720,18 +720,14 @@ export function printAligned(
   for (let i = 0; i < shown; i++) {
     const fields = slow.get(i);
     if (fields) {
-      const line = alignLine(fields, w, color);
-      if (tape && w[1]! > 0) {
-        // where alignLine put the age: after the key, a tab and the padded short id (when shown)
-        const pad = (c: number, v: string) => ' '.repeat(Math.max(0, w[c]! - width(v)));
-        const pre = `${fields[0]}\t${w[0] ? `${fields[1]}${pad(0, fields[1]!)}  ` : ''}`;
-        const field = `${color ? `${DIM}${fields[2]}${RESET}` : fields[2]}${pad(1, fields[2]!)}`;
-        // (checked: a line not laid out so keeps its age until it changes)
-        if (line.startsWith(pre + field)) {
-          const s0 = out.pos() + Buffer.byteLength(pre);
-          tape.age(s0, s0 + Buffer.byteLength(field), tOf(i));
+      const { line, age: at } = alignLineAt(fields, w, color);
+      if (tape) {
+        // (rows.out: where alignLine put the age, in bytes; a line without one keeps its age until it changes)
+        if (at) {
+          const s0 = out.pos() + Buffer.byteLength(line.slice(0, at[0]));
+          tape.age(s0, s0 + Buffer.byteLength(line.slice(at[0], at[1])), tOf(i));
         } else tape.fixed(tOf(i));
-      } else tape?.fixed(tOf(i));
+      }
       out.putStr(line + '\n');
       out.endLine();
       continue;

@@ -25,10 +25,12 @@
 // malformed is ignored (the rows are put together again), never trusted in part. The file is written
 // atomically (0600) like the rest of the index, and holds nothing rows.bin does not.
 import fs from 'node:fs';
+import type { Ctx } from '../types.js';
+import { namesFile, storeDir } from '../harness/claude/care/store.js';
 import { ageCode, ageText, nextAgeChange } from '../util/time.js';
-import { ALIGN_CAPS, DIM, RESET } from '../output.js';
+import { ageColumn, ALIGN_CAPS } from '../output.js';
 import { fnv1a } from '../util/fnv.js';
-import { openKept, readFully, removeFile, writeAtomic } from '../util/fsx.js';
+import { openKept, readFirstLine, readFully, removeFile, writeAtomic } from '../util/fsx.js';
 
 export const ROWSOUT_VERSION = 2;
 /** a row whose age text changes sooner than this is printed with a fresh age every time */
@@ -38,19 +40,23 @@ const DYN = 16;
 /** the widest age the picker's aligned lines pad to (a longer one is not counted: its line is pushed right) */
 const AGE_CAP = ALIGN_CAPS[1];
 
+/** The file `resume rows` (`--all`) keeps its rows in. */
+export const rowsOutName = (all: boolean): string => (all ? 'rows-all.out' : 'rows.out');
+
+/** The file `resume ls` into a pipe (`--all`) keeps its lines in. */
+export const lsOutName = (all: boolean): string => (all ? 'ls-all.out' : 'ls.out');
+
 /** The file the picker's aligned lines are kept in, for their flags (rows.out's aligned kind). */
 export function alignedName(all: boolean, status: boolean, color: boolean): string {
   return `rows-align${all ? '-all' : ''}${status ? '-status' : ''}${color ? '-color' : ''}.out`;
 }
 
 /** Every file of printed output kept in the index directory, by name (a build removes them all). */
-export const KEPT_NAMES: readonly string[] = [
-  'rows.out',
-  'rows-all.out',
-  'ls.out',
-  'ls-all.out',
-  ...[false, true].flatMap((a) => [false, true].flatMap((st) => [false, true].map((c) => alignedName(a, st, c)))),
-];
+export const KEPT_NAMES: readonly string[] = [false, true].flatMap((a) => [
+  rowsOutName(a),
+  lsOutName(a),
+  ...[false, true].flatMap((st) => [false, true].map((c) => alignedName(a, st, c))),
+]);
 
 /** What the printed rows depend on besides the time: the listing, the home and the snapshot names. */
 export interface RowsOutKey {
@@ -58,6 +64,11 @@ export interface RowsOutKey {
   home: string;
   /** the snapshot-names file (namesSig) */
   names: string;
+}
+
+/** The key of listing `id` as this run sees it (its home, its snapshot-names file). */
+export function rowsOutKey(ctx: Ctx, id: string): RowsOutKey {
+  return { id, home: ctx.home, names: namesSig(namesFile(storeDir(ctx))) };
 }
 
 /** The snapshot-names file as the key holds it: its path's hash and its stat (`-`: there is none). */
@@ -86,16 +97,7 @@ export function printRowsOut(file: string, key: RowsOutKey, now: number, write: 
     if (f.id !== key.id || f.home !== key.home || f.names !== key.names || !(now >= f.at && now < f.until)) return false;
     const { fd, body, dyn, size } = f;
     const win = Buffer.allocUnsafe(Math.max(1, Math.min(WINDOW, size - body)));
-    /** bytes [p, e) of the file, a window at a time */
-    const copy = (p: number, e: number) => {
-      while (p < e) {
-        const n = readFully(fd, win, 0, Math.min(win.length, e - p), p);
-        // rows.out is only ever replaced (a new file): an open one never shrinks, this is damage
-        if (n <= 0) throw new Error('rows.out was cut short while it was read');
-        write(win.subarray(0, n));
-        p += n;
-      }
-    };
+    const copy = (p: number, e: number) => copyOut(fd, win, p, e, write);
     const ages: string[] = [];
     for (let i = 0; i < dyn.length; i += 3) ages.push(ageText(ageCode(dyn[i + 2]!, now)));
     // aligned lines: each renewed age padded to the column's width, which must come out the same
@@ -103,8 +105,7 @@ export function printRowsOut(file: string, key: RowsOutKey, now: number, write: 
     if (f.width > 0 && Math.max(f.widest, ...ages.map((a) => (a.length <= AGE_CAP ? a.length : 0))) !== f.width) return false;
     const fresh = (i: number) => {
       const a = ages[i / 3]!;
-      if (f.width === 0) return Buffer.from(a, 'latin1');
-      return Buffer.from(`${f.color ? DIM : ''}${a}${f.color ? RESET : ''}${' '.repeat(Math.max(0, f.width - a.length))}`, 'latin1');
+      return Buffer.from(f.width === 0 ? a : ageColumn(a, f.width, f.color), 'latin1');
     };
     let p = body;
     const head = dyn.length > 0 ? dyn[dyn.length - 2]! : 0;
@@ -136,6 +137,17 @@ export function printRowsOut(file: string, key: RowsOutKey, now: number, write: 
 /** bytes read at a time */
 const WINDOW = 256 << 10;
 
+/** Bytes [p, e) of a kept file to `write`, a window (`win`) at a time. */
+function copyOut(fd: number, win: Buffer, p: number, e: number, write: (b: Buffer) => void): void {
+  while (p < e) {
+    const n = readFully(fd, win, 0, Math.min(win.length, e - p), p);
+    // a kept file is only ever replaced (a new file): an open one never shrinks, this is damage
+    if (n <= 0) throw new Error('a kept listing was cut short while it was read');
+    write(win.subarray(0, n));
+    p += n;
+  }
+}
+
 interface RowsOutFile {
   fd: number;
   size: number;
@@ -159,11 +171,10 @@ const HEAD = /^o(\d+) (\S+) (\d+) (\d+|Infinity) (\S+) (\d+) (\d+) (\d+) ([01]) 
 /** rows.out opened and checked (its header, the table of dynamic rows, its size); null when it is not a whole file of this version. */
 function openRowsOut(file: string): RowsOutFile | null {
   return openKept(file, (fd, size) => {
-    const first = Buffer.allocUnsafe(Math.min(size, 8193));
-    const got = readFully(fd, first, 0, first.length, 0);
-    const nl = first.subarray(0, got).indexOf(10);
-    if (nl <= 0) return null;
-    const m = HEAD.exec(first.toString('utf8', 0, nl));
+    const first = readFirstLine(fd, 8192);
+    if (!first || first.length === 0) return null;
+    const nl = first.length;
+    const m = HEAD.exec(first.toString('utf8'));
     if (!m || Number(m[1]) !== ROWSOUT_VERSION) return null;
     const n = Number(m[6]);
     const len = Number(m[7]);
@@ -276,23 +287,15 @@ const LSOUT_VERSION = 1;
  */
 export function printLsOut(file: string, key: RowsOutKey, write: (b: Buffer) => void): string | null {
   const f = openKept(file, (fd, size) => {
-    const first = Buffer.allocUnsafe(Math.min(size, 16384));
-    const got = readFully(fd, first, 0, first.length, 0);
-    const nl = first.subarray(0, got).indexOf(10);
-    if (nl <= 0) return null;
-    const h = JSON.parse(first.toString('utf8', 0, nl)) as Record<string, unknown>;
+    const first = readFirstLine(fd, 16384);
+    if (!first || first.length === 0) return null;
+    const h = JSON.parse(first.toString('utf8')) as Record<string, unknown>;
     if (!h || h.v !== LSOUT_VERSION || typeof h.note !== 'string' || h.id !== key.id || h.home !== key.home || h.names !== key.names) return null;
-    return { fd, size, body: nl + 1, note: h.note };
+    return { fd, size, body: first.length + 1, note: h.note };
   });
   if (!f) return null;
   try {
-    const win = Buffer.allocUnsafe(Math.max(1, Math.min(WINDOW, f.size - f.body)));
-    for (let p = f.body; p < f.size; ) {
-      const n = readFully(f.fd, win, 0, Math.min(win.length, f.size - p), p);
-      if (n <= 0) throw new Error('ls.out was cut short while it was read');
-      write(win.subarray(0, n));
-      p += n;
-    }
+    copyOut(f.fd, Buffer.allocUnsafe(Math.max(1, Math.min(WINDOW, f.size - f.body))), f.body, f.size, write);
     return f.note;
   } finally {
     fs.closeSync(f.fd);

@@ -5,6 +5,7 @@ import type { Session } from '../../types.js';
 import type { BranchTracker, ExtractCtx, Piece, SearchHooks, SharedSource } from '../../search/types.js';
 import { entries, walk } from '../../util/fsx.js';
 import { addTo } from '../../util/multimap.js';
+import { dirOf } from '../../util/paths.js';
 import { bytes, firstLink, firstString, IdChain, same } from '../branches.js';
 import { blockText, ms, outputMarkerEnd, outputText, piece, toolPiece } from '../../search/extract-util.js';
 
@@ -124,12 +125,11 @@ function projectDir(dir: string): ProjectDir {
 function children(s: Session): string[] {
   if (!s.file.endsWith('.jsonl')) return [];
   // (the file's directory and name by hand: this runs for every Claude session a search reads)
-  const sl = s.file.lastIndexOf('/');
-  if (sl < 0) return [];
-  const dir = sl === 0 ? '/' : s.file.slice(0, sl);
+  if (!s.file.includes('/')) return [];
+  const dir = dirOf(s.file);
   const pd = projectDir(dir);
   const out = [...(pd.flat.get(s.id) ?? [])];
-  const own = s.file.slice(sl + 1, -'.jsonl'.length);
+  const own = s.file.slice(s.file.lastIndexOf('/') + 1, -'.jsonl'.length);
   // (most sessions have no directory of their own: no readdir that would fail)
   if (!pd.names.has(own)) return out;
   for (const f of walk(path.join(dir, own, 'subagents'), (n) => n.startsWith('agent-') && n.endsWith('.jsonl'), 2)) {

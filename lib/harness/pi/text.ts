@@ -4,6 +4,7 @@ import type { BranchTracker, ExtractCtx, Piece, SearchHooks } from '../../search
 import { bytes, firstLink, IdChain, same } from '../branches.js';
 import { blockText, ms, outputRecord, outputText, piece, toolPiece } from '../../search/extract-util.js';
 import { addTo } from '../../util/multimap.js';
+import { dirOf } from '../../util/paths.js';
 
 export function piText(o: any, cx: ExtractCtx): Piece[] {
   if (!o || typeof o !== 'object') return [];
@@ -238,15 +239,6 @@ function goingAt(mains: Session[], t: number): Session | undefined {
     if (t <= (m.updated ?? m.started!) + 60e3) return m;
   }
   return undefined;
-}
-
-/**
- * The directory of an absolute file path, as path.dirname gives it (a search infers every worker's
- * session over all of them: 22,000 at a time, and path.dirname checks and walks each one).
- */
-function dirOf(file: string): string {
-  const i = file.lastIndexOf('/');
-  return i > 0 ? file.slice(0, i) : i === 0 ? '/' : '.';
 }
 
 const K_TOOL_RESULT = [bytes('"message":{"role":"toolResult"')];

@@ -108,9 +108,14 @@ export function saveSnapshot(dir: string, s: Snapshot): void {
 }
 
 /** id → name, from names.json (empty when missing or bad). */
+/** The names kept for sessions (`/rename`), in the store `dir`. */
+export function namesFile(dir: string): string {
+  return path.join(dir, 'names.json');
+}
+
 export function readNames(dir: string): Record<string, string> {
   try {
-    const o = JSON.parse(fs.readFileSync(path.join(dir, 'names.json'), 'utf8'));
+    const o = JSON.parse(fs.readFileSync(namesFile(dir), 'utf8'));
     if (!o || typeof o !== 'object' || Array.isArray(o)) return {};
     const out: Record<string, string> = {};
     for (const [k, v] of Object.entries(o)) if (typeof v === 'string' && v) out[k] = v;
@@ -135,7 +140,7 @@ export function updateNames(dir: string, changes: Record<string, string | null>)
       changed = true;
     }
   }
-  if (changed) writeStored(path.join(dir, 'names.json'), JSON.stringify(names, null, 2) + '\n');
+  if (changed) writeStored(namesFile(dir), JSON.stringify(names, null, 2) + '\n');
 }
 
 // ---- pruning ----
