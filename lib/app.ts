@@ -7,7 +7,7 @@ import { oneLine } from './util/text.js';
 import { makeCtx, cacheDir } from './util/paths.js';
 import { lastRowBin, listSessions, storedRows, toListed, updateIndex, type IndexResult, type ListedSession } from './index/index.js';
 import { dirFilterable, type RowBin } from './index/rowbin.js';
-import { printRowsOut, rowsOutKey, rowsOutName, RowsTape, type RowsOutKey } from './index/rowsout.js';
+import { CANDIDATES_OUT, printRowsOut, rowsOutKey, rowsOutName, RowsTape, type RowsOutKey } from './index/rowsout.js';
 import type { IndexFiles } from './index/index.js';
 import { progressBar } from './util/progress.js';
 import { readNames, storeDir } from './harness/claude/care/store.js';
@@ -59,6 +59,8 @@ export interface RowsOutAsk {
   all: boolean;
   now: number;
   write: (b: Buffer) => void;
+  /** TAB's candidates for an empty session word (complete.out), not rows */
+  candidates?: boolean;
 }
 
 /** Where the demo's sessions were recorded; --demo rewrites it to directories it creates. */
@@ -202,7 +204,7 @@ export function makeApp(opts: { demo?: boolean; env?: NodeJS.ProcessEnv; distDir
       // rows.out of the listing found unchanged: printed when still good, else written after rows.bin is
       let out: { file: string; key: RowsOutKey } | null = null;
       const printed = rowsOut && ((files: IndexFiles, id: string) => {
-        out = { file: path.join(files.dir, rowsOutName(rowsOut.all)), key: rowsOutKey(ctx, id) };
+        out = { file: path.join(files.dir, rowsOut.candidates ? CANDIDATES_OUT : rowsOutName(rowsOut.all)), key: rowsOutKey(ctx, id) };
         return printRowsOut(out.file, out.key, rowsOut.now, rowsOut.write);
       });
       try {
@@ -211,7 +213,7 @@ export function makeApp(opts: { demo?: boolean; env?: NodeJS.ProcessEnv; distDir
         if (!r.rowBin) return { sessions: withSnapshotNames(ctx, r.sessions) };
         const kept = out as { file: string; key: RowsOutKey } | null;
         if (rowsOut && kept && kept.key.id === r.rowBin.id) {
-          const tape = new RowsTape(rowsOut.now);
+          const tape = new RowsTape(rowsOut.now, null, !!rowsOut.candidates);
           return { ...withNames(r.rowBin), tape, keep: () => tape.save(kept.file, kept.key) };
         }
         if (!dir || dirFilterable(r.rowBin)) return withNames(r.rowBin);

@@ -26,7 +26,7 @@ export async function main(argv: string[], distDir: string): Promise<boolean> {
  * way round), and `rows`.
  */
 function fastVariant(argv: string[]): string {
-  if (argv[0] === 'preview' || argv[0] === 'ls') return argv[0];
+  if (argv[0] === 'preview' || argv[0] === 'ls' || argv[0] === '__complete') return argv[0];
   return argv.includes('--align') || argv.includes('--status') ? 'rows-align' : 'rows';
 }
 

@@ -1,4 +1,5 @@
-// `resume rows`, `resume preview` and `resume ls` (without --json) without the CLI framework:
+// `resume rows`, `resume preview`, `resume ls` (without --json) and the completion of a bare session
+// word (`resume __complete -- WORD`) without the CLI framework:
 // bin/resume imports this single bundled file directly when its first argument is one of them
 // (every listing, every fzf reload and every cursor move in the picker runs one). Options are parsed
 // with Node's `util.parseArgs`; anything it does not take (--json, --help, a bad value) falls back
@@ -12,6 +13,8 @@ import { rowsAction, type RowsOpts } from './commands/rows.js';
 import { previewAction } from './commands/preview.js';
 import { lsAction } from './commands/ls-list.js';
 import { indexWork } from './index/index.js';
+import { printWordCandidates } from './commands/complete.js';
+import { writeOut } from './util/stdout.js';
 
 /** What this run did to the index beyond reading it (an append, a build): what its code cache may keep (lib/util/codecache.ts). */
 export const work = indexWork;
@@ -70,6 +73,9 @@ function parse(argv: string[]): { values: Record<string, unknown>; positionals: 
     if (cmd === 'preview') {
       return parseArgs({ args: argv.slice(1), options: { demo: { type: 'boolean' } }, strict: true, allowPositionals: true });
     }
+    // TAB on a bare session word, `resume WORD<TAB>` (what the shell integration runs most): the
+    // word alone after `--`, not an option. Anything else on the line is the full CLI's to walk.
+    if (cmd === '__complete' && argv.length === 3 && argv[1] === '--' && !argv[2]!.startsWith('-')) return { values: {}, positionals: [argv[2]!] };
   } catch {
     return null;
   }
@@ -85,6 +91,7 @@ export async function main(argv: string[]): Promise<boolean> {
   try {
     if (argv[0] === 'rows') await rowsAction(app, v as RowsOpts);
     else if (argv[0] === 'ls') await lsAction(app, v);
+    else if (argv[0] === '__complete') await printWordCandidates(app, { word: p.positionals[0]!, filters: { all: false } }, writeOut);
     else await previewAction(app, p.positionals);
   } catch (err) {
     if (err instanceof ExitError) {

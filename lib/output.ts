@@ -86,6 +86,24 @@ export function label(s: Pick<Session, 'title' | 'firstPrompt'>): string {
   return oneLine(s.title || s.firstPrompt || '') || '(no prompt)';
 }
 
+/** A completion candidate (lib/commands/complete.ts): the value the shell inserts, and what it shows beside it. */
+export interface Candidate {
+  value: string;
+  desc: string;
+}
+
+/** The most characters a candidate's description shows (clipped with `…`). */
+export const CANDIDATE_WIDTH = 120;
+
+/**
+ * A session's candidate: the id to insert, and its description from these parts (age, harness,
+ * directory, `(branch)`, label), the empty ones left out. rowbin.ts printCandidates writes the same
+ * from a record's bytes.
+ */
+export function candidate(value: string, parts: string[]): Candidate {
+  return { value: oneLine(value).replace(/\t/g, ' '), desc: clip(parts.filter(Boolean).join('  ').replace(/\t/g, ' '), CANDIDATE_WIDTH) };
+}
+
 /** A value as a column shows it: one line, tabs as spaces (fzf rows, `ls` tables and columns). */
 const column = (v: string): string => oneLine(v).replace(/\t/g, ' ');
 

@@ -129,7 +129,8 @@ describe('the code cache of rows and preview', () => {
 
   it('the whole CLI keeps one per command, and every command prints the same with it as without', () => {
     const h = home(4);
-    const cmds = [['ls', '--json', '-n', '2'], ['--version'], ['resolve', 'c0de0001'], ['__complete', '--', 'c0de000'], ['doctor', '--json']];
+    // (TAB on an option: the CLI walks its options; on a bare session word, the rows bundle answers)
+    const cmds = [['ls', '--json', '-n', '2'], ['--version'], ['resolve', 'c0de0001'], ['__complete', '--', 'show', 'c0de000'], ['doctor', '--json']];
     const first = cmds.map((c) => run(h, c));
     expect(first.map((r) => r.code)).toEqual([0, 0, 0, 0, 0]);
     const names = caches(h).filter((f) => f.startsWith('cli.cjs-'));
@@ -146,6 +147,12 @@ describe('the code cache of rows and preview', () => {
     expect(ls.code).toBe(0);
     expect(run(h, ['ls', '-n', '2'])).toEqual(ls);
     expect(caches(h).filter((f) => f.startsWith('rows.cjs-') && f.endsWith('-ls.v8'))).toHaveLength(1);
+    const tab = run(h, ['__complete', '--', 'c0de000']);
+    expect(tab.code).toBe(0);
+    expect(tab.stdout).toBe(first[3]!.stdout);
+    expect(run(h, ['__complete', '--', 'c0de000'])).toEqual(tab);
+    expect(caches(h).filter((f) => f.startsWith('rows.cjs-') && f.endsWith('-__complete.v8'))).toHaveLength(1);
+    expect(caches(h).filter((f) => f.startsWith('cli.cjs-'))).toHaveLength(5);
   });
 
   it('a damaged cache is rejected (never run), the output is the same, and a good one replaces it', () => {

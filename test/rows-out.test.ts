@@ -305,6 +305,42 @@ describe('rows.out, as `resume rows` uses it', () => {
     expect(rows(h, ['--align', '--status']).split('\n')).toHaveLength(5);
   }, 30_000);
 
+  it('TAB on an empty word keeps its candidates (complete.out), for the same listing only; a word or a filter neither reads nor writes it', () => {
+    const h = tempHome();
+    const a = piSession(h, 1, '/tmp/a', 'alpha prompt', ago(90 * 86_400_000));
+    piSession(h, 2, '/tmp/b', 'beta prompt', ago(20 * 60_000));
+    const tab = (words: string[]) => {
+      const r = run(h, ['__complete', '--', ...words]);
+      expect(r.code, r.stderr).toBe(0);
+      return r.stdout;
+    };
+    const noAge = (out: string) => out.replace(/\t\S+ {2}/g, '\t');
+    rows(h);
+    const first = tab(['']);
+    expect(first.split('\n').filter(Boolean)).toHaveLength(2);
+    const out = path.join(cache(h), 'complete.out');
+    expect(fs.existsSync(out)).toBe(true);
+    expect(fs.statSync(out).mode & 0o777).toBe(0o600);
+    // rows.bin made unreadable: the next TAB prints complete.out and never opens it
+    const bin = path.join(cache(h), 'rows.bin');
+    const good = fs.readFileSync(bin);
+    fs.writeFileSync(bin, 'garbage');
+    expect(noAge(tab(['']))).toBe(noAge(first));
+    expect(fs.readFileSync(bin, 'utf8')).toBe('garbage');
+    fs.writeFileSync(bin, good);
+    const stamp = fs.statSync(out).mtimeMs;
+    expect(tab(['0000000']).split('\n').filter(Boolean)).toHaveLength(2);
+    expect(tab(['-a', '']).split('\n').filter(Boolean)).toHaveLength(2);
+    expect(tab(['--harness', 'claude', ''])).toBe('');
+    expect(fs.statSync(out).mtimeMs).toBe(stamp);
+    // an append changes the listing: its session first, never the candidates of before
+    const file = fs.readdirSync(path.join(h, '.pi/agent/sessions/--tmp-a--')).map((f) => path.join(h, '.pi/agent/sessions/--tmp-a--', f))[0]!;
+    fs.appendFileSync(file, jsonl({ type: 'message', id: 'm3', parentId: 'm2', timestamp: ago(0), message: { role: 'user', content: [{ type: 'text', text: 'a later ask' }], timestamp: Date.now() } }));
+    const after = tab(['']);
+    expect(after.split('\n')[0]!.startsWith(`${a.slice(0, 8)}\t`)).toBe(true);
+    expect(noAge(tab(['']))).toBe(noAge(after));
+  }, 30_000);
+
   it('`ls` into a pipe keeps what it printed and said (ls.out), for the same listing only', () => {
     const h = tempHome();
     piSession(h, 1, '/tmp/a', 'alpha prompt', ago(90 * 86_400_000));

@@ -9,26 +9,23 @@
 import type { Command, Option } from 'commander';
 import type { App } from '../app.js';
 import { makeApp } from '../app.js';
-import { out } from './common.js';
+import { writeOut } from '../util/stdout.js';
 import { applyFilters, parseHarnesses, resolveDir, shortIds, under, type Filters } from '../select/filter.js';
 import { looksLikePath, resolve } from '../select/resolve.js';
 import { sessionsHolding } from '../index/holding.js';
 import { HARNESSES, type Session } from '../types.js';
 import { age } from '../util/time.js';
-import { clip, oneLine } from '../util/text.js';
+import { oneLine } from '../util/text.js';
 import { tildify } from '../util/paths.js';
-import { label } from '../output.js';
-import { anyIdStarts, dirFilterable, eachRow, type RowBin } from '../index/rowbin.js';
+import { candidate, label, type Candidate } from '../output.js';
+import { printCandidates } from '../index/rowbin.js';
 import { checkedSessions } from '../select/find.js';
 
 /** Subcommands whose argument names a session (QUERY). */
 const SESSION_ARG = new Set(['show', 'resolve']);
 const SHELL_NAMES = ['zsh', 'bash', 'fish'];
 
-export interface Candidate {
-  value: string;
-  desc: string;
-}
+export type { Candidate };
 
 /**
  * `<short or full id>\t<display>` rows for the sessions the word names, newest first. `shorts`: the
@@ -55,34 +52,36 @@ export function sessionCandidates(word: string, all: Session[], home: string, no
   });
 }
 
-/** A session's candidate row: the id to insert, and its description from these parts (age, harness, directory, branch, label). */
-function candidate(value: string, parts: string[]): Candidate {
-  return { value: oneLine(value).replace(/\t/g, ' '), desc: clip(parts.filter(Boolean).join('  ').replace(/\t/g, ' '), 120) };
+/** The session word to complete (the word under the cursor where a QUERY goes), with the filters on the line. */
+export interface SessionWord {
+  word: string;
+  filters: Filters;
 }
 
 /**
- * sessionCandidates from the rendered rows (rows.bin) when the word is empty or the start of an id:
- * the same rows, without parsing the listing. Null when they cannot tell (a directory filter they
- * cannot apply, a word that starts no id and must be resolved, an id the row cannot give exactly):
- * ask the listing then.
+ * Write the sessions a session word offers, as candidateLines writes them: from the rendered rows
+ * when nothing changed and the word is empty or starts an id (most TABs: rowbin.ts printCandidates;
+ * for an empty word without filters, what that printed last while it stands: complete.out), else
+ * from the listing, checked once.
  */
-export function binCandidates(word: string, bin: RowBin, readNames: () => Record<string, string>, now: number, filters: Filters = {}): Candidate[] | null {
-  if (filters.dir && !dirFilterable(bin)) return null;
-  const low = word.toLowerCase();
-  // a word that starts no id: nothing here (without decoding every row)
-  if (word !== '' && !anyIdStarts(bin, low)) return null;
-  const out: Candidate[] = [];
-  let exact = true;
-  eachRow(bin, readNames, now, (r) => {
-    if ((r.hidden && !filters.all) || (filters.harness && !filters.harness.includes(r.harness)) || (filters.dir && !under(r.cwd, filters.dir))) return;
-    const [key = '', short = '', when = '', harness = '', dir = '', branch = '', text = ''] = r.fields;
-    // a space in the key may stand for a tab or line break of the id: not the id itself
-    if (key.includes(' ')) exact = false;
-    const id = key.slice(key.indexOf(':') + 1);
-    if (word !== '' && !id.toLowerCase().startsWith(low)) return;
-    out.push(candidate(word.length > short.length ? id : short, [when, harness, dir, branch ? `(${branch})` : '', text]));
-  });
-  return exact && (word === '' || out.length > 0) ? out : null;
+export async function printWordCandidates(app: App, { word, filters: f }: SessionWord, write: (b: string | Buffer) => void, now = Date.now()): Promise<void> {
+  // TAB on an empty word offers every session: the candidates printed last time while they stand (complete.out)
+  const kept = word === '' && !f.all && !f.harness && !f.dir;
+  const got = await app.listingRows({ quiet: true, dir: f.dir, ...(kept ? { rowsOut: { all: false, now, write, candidates: true } } : {}) });
+  if ('printed' in got && got.printed) return;
+  if ('bin' in got && printCandidates(got.bin, word, f, got.names, now, write, got.tape)) {
+    got.keep?.();
+    return;
+  }
+  // a word: only the sessions whose listing record holds it are parsed, when that can be told
+  const held = 'bin' in got && !looksLikePath(word) ? sessionsHolding(app.ctx, [word], got.names()) : null;
+  const rows = held ? sessionCandidates(word, app.named(held.sessions), app.ctx.home, now, f, held.shorts) : sessionCandidates(word, await checkedSessions(app), app.ctx.home, now, f);
+  write(candidateLines(rows));
+}
+
+/** The candidates as the shell integration reads them: `<value>\t<description>` a line. */
+export function candidateLines(rows: Candidate[]): string {
+  return rows.map((r) => `${r.value}\t${r.desc}\n`).join('');
 }
 
 function optionRows(cmd: Command, word: string, extra: Candidate[] = []): Candidate[] {
@@ -133,7 +132,8 @@ function filtersGiven(given: Map<string, string | true>, home: string): Filters 
   return f;
 }
 
-export async function candidates(program: Command, app: App, words: string[], now = Date.now()): Promise<Candidate[]> {
+/** What TAB offers for these words: candidates, or the session word whose sessions printWordCandidates writes. */
+export async function candidates(program: Command, app: App, words: string[]): Promise<Candidate[] | SessionWord> {
   const cur = words.length ? words[words.length - 1]! : '';
   let before = words.slice(0, -1);
   if (before.includes('--')) return []; // arguments for the harness
@@ -186,17 +186,7 @@ export async function candidates(program: Command, app: App, words: string[], no
   }
   if (cur.startsWith('-')) return optionRows(cmd, cur, cmd === program ? [{ value: '--demo', desc: 'use the bundled demo sessions' }] : []);
   if (bare > 0) return [];
-  if (cmd === program || SESSION_ARG.has(cmd.name())) {
-    const f = filtersGiven(given, app.ctx.home);
-    // the rendered rows when nothing changed (most TABs), else the listing, checked once
-    const got = await app.listingRows({ quiet: true, dir: f.dir });
-    const rows = 'bin' in got ? binCandidates(cur, got.bin, got.names, now, f) : null;
-    if (rows) return rows;
-    // a word: only the sessions whose listing record holds it are parsed, when that can be told
-    const held = 'bin' in got && !looksLikePath(cur) ? sessionsHolding(app.ctx, [cur], got.names()) : null;
-    if (held) return sessionCandidates(cur, app.named(held.sessions), app.ctx.home, now, f, held.shorts);
-    return sessionCandidates(cur, await checkedSessions(app), app.ctx.home, now, f);
-  }
+  if (cmd === program || SESSION_ARG.has(cmd.name())) return { word: cur, filters: filtersGiven(given, app.ctx.home) };
   if (cmd.name() === 'init') return SHELL_NAMES.filter((s) => s.startsWith(cur)).map((s) => ({ value: s, desc: `${s} integration` }));
   const arg = cmd.registeredArguments[0];
   if (arg?.argChoices) return arg.argChoices.filter((c) => c.startsWith(cur)).map((c) => ({ value: c, desc: '' }));
@@ -211,7 +201,9 @@ export function register(program: Command, app: App): void {
     .allowUnknownOption(true)
     .helpOption(false)
     .action(async (words: string[]) => {
-      const rows = await candidates(program, app, words);
-      out(rows.map((r) => (r.desc ? `${r.value}\t${r.desc}\n` : `${r.value}\t\n`)).join(''));
+      const c = await candidates(program, app, words);
+      // written with write(2): the rows' blocks are written over once written
+      if (Array.isArray(c)) writeOut(candidateLines(c));
+      else await printWordCandidates(app, c, writeOut);
     });
 }

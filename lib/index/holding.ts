@@ -24,8 +24,9 @@ export interface Holding {
 
 // The two characters whose lower case is (or holds) an ASCII letter, as their bytes fold: a record
 // holding one may match `i` or `k` without holding the letter itself.
-const DOTTED_I = new Needle(Buffer.from('\u0130', 'utf8').toString('latin1'));
-const KELVIN = new Needle(Buffer.from('\u212a', 'utf8').toString('latin1'));
+// (made when first asked: this module is in the bundle of every `resume rows`, which never asks)
+let foldsToIk: Needle[] | undefined;
+const dottedIKelvin = (): Needle[] => (foldsToIk ??= [new Needle(Buffer.from('\u0130', 'utf8').toString('latin1')), new Needle(Buffer.from('\u212a', 'utf8').toString('latin1'))]);
 /** bytes of list.json read and folded at a time */
 const CHUNK = 1 << 20;
 
@@ -35,7 +36,7 @@ const CHUNK = 1 << 20;
  */
 export function wordNeedles(w: string): Needle[] {
   const list = [new Needle(w.toLowerCase())];
-  if (/[ik]/i.test(w)) list.push(DOTTED_I, KELVIN);
+  if (/[ik]/i.test(w)) list.push(...dottedIKelvin());
   return list;
 }
 

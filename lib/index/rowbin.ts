@@ -19,7 +19,7 @@
 import fs from 'node:fs';
 import { HARNESSES, type Harness, type Session } from '../types.js';
 import { isAscii } from 'node:buffer';
-import { ALIGN_CAPS, alignLineAt, DIM, harnessColor, RESET, row, type LsRow } from '../output.js';
+import { ALIGN_CAPS, alignLineAt, candidate, CANDIDATE_WIDTH, DIM, harnessColor, RESET, row, type LsRow } from '../output.js';
 import { age, ageCode, ageText } from '../util/time.js';
 import { oneLine, width } from '../util/text.js';
 import { tildify } from '../util/paths.js';
@@ -512,6 +512,15 @@ function blockWriter(write: (b: Buffer) => void) {
       }
       o += out.write(x, o, 'utf8');
     },
+    /** at most `room` of the `n` bytes at `s` of a plain view; what is left of `room` */
+    clipped(src: Uint8Array, s: number, n: number, left: number): number {
+      const k = n < left ? n : left;
+      if (k <= 0) return left;
+      room(k);
+      out.set(src.subarray(s, s + k), o);
+      o += k;
+      return left - k;
+    },
     spaces(k: number) {
       if (k <= 0) return;
       room(k);
@@ -837,6 +846,145 @@ export function lsRows(r: RowBin, readNames: () => Record<string, string>, f: Ro
  * Does any record's id (its key after `harness:`) start with `low` (lower case)? Only the keys are
  * decoded: completion asks before it decodes every row for a word that names no id.
  */
+/**
+ * The completion candidates of the records that pass the filter, one `candidate` (lib/output.ts)
+ * of each row's fields (key, short id, age, harness, directory, branch, label) as
+ * lib/commands/complete.ts candidateLines writes them (`<value>\t<description>` a line), written
+ * from the records' bytes: at 22,000 rows, making every row's fields into strings and a candidate of them was most of
+ * a TAB. A row whose bytes are ASCII with a plain id and no snapshot name is copied out, its
+ * description clipped by bytes (one byte a character); any other goes through `candidate` itself.
+ * False, with nothing written, where the rows cannot tell: a directory filter the rows cannot tell
+ * (dirFilterable), a key with a space among the rows shown (it may stand for a tab or line break of
+ * the id), or a word that starts no shown id. `tape`: records what is written for complete.out
+ * (lib/index/rowsout.ts).
+ */
+export function printCandidates(
+  r: RowBin, word: string, f: RowFilter, readNames: () => Record<string, string>, now: number, write: (b: Buffer) => void, tape?: RowsTape,
+): boolean {
+  if (f.dir && !dirFilterable(r)) return false;
+  const low = word.toLowerCase();
+  if (word !== '' && !anyIdStarts(r, low)) return false;
+  const want = f.harness ? new Set(f.harness.map((h) => HARNESSES.indexOf(h))) : null;
+  const loc = locator(r);
+  // the records shown, in order
+  const rows = new Uint32Array(r.count);
+  let shown = 0;
+  for (let k = 0; k < r.count; k++) {
+    const { buf, u8, p, flags, a, b } = loc(r, k);
+    if (flags & HIDDEN && !f.all) continue;
+    if (want && !want.has(u8[p + 1]!)) continue;
+    if (f.dir && !under(cwdOf(flags, dirField(buf, b), r.home), f.dir)) continue;
+    let t0 = u8.indexOf(9, a);
+    if (t0 < 0 || t0 > b) t0 = b;
+    const sp = u8.indexOf(32, a);
+    if (sp >= 0 && sp < t0) return false;
+    if (word !== '' && !idOf(u8, buf, a, t0).toLowerCase().startsWith(low)) continue;
+    rows[shown++] = k;
+  }
+  if (word !== '' && shown === 0) return false;
+  const nameOf = snapshotNames(readNames);
+  const ages = agesAt(now);
+  const out = blockWriter(tape ? (b) => (tape.block(b), write(b)) : write);
+  const W = CANDIDATE_WIDTH;
+  for (let i = 0; i < shown; i++) {
+    const rec = loc(r, rows[i]!);
+    const { buf, u8, flags, a, b, l, e } = rec;
+    const t = timeOf(rec);
+    const ag = ages(t);
+    const named = nameOf(buf, flags, e, rec.li);
+    // (a plain view's indexOf: Buffer#indexOf checks its arguments through a wrapper that makes an array each call)
+    const t0 = u8.indexOf(9, a);
+    const t1 = u8.indexOf(9, b);
+    const t2 = t1 < 0 ? -1 : u8.indexOf(9, t1 + 1);
+    const t3 = t2 < 0 ? -1 : u8.indexOf(9, t2 + 1);
+    // the value: the short id, or the whole id when the word is longer than it
+    const whole = t0 >= 0 && t0 < b && word.length > b - t0 - 1;
+    const vs = t0 < 0 || t0 >= b ? -1 : whole ? idStart(u8, a, t0) : t0 + 1;
+    const ve = whole ? t0 : b;
+    const tab = u8.indexOf(9, l);
+    const plain = named == null && vs >= 0 && t3 === l - 1 && (tab < 0 || tab >= e) && isAscii(u8.subarray(a, e)) && graphic(u8, t0 + 1, b) && graphic(u8, vs, ve) && PRINTABLE.test(ag);
+    if (!plain) {
+      const [key = '', short = '', when = '', harness = '', dir = '', branch = '', text = ''] = fieldsOf(rec, ag, named);
+      const c = candidate(word.length > short.length ? key.slice(key.indexOf(':') + 1) : short, [when, harness, dir, branch ? `(${branch})` : '', text]);
+      if (tape) {
+        // (complete.out: the description starts with the age when there is one)
+        const at = out.pos() + Buffer.byteLength(c.value) + 1;
+        if (when) tape.age(at, at + Buffer.byteLength(when), t);
+        else tape.fixed(t);
+      }
+      out.putStr(`${c.value}\t${c.desc}\n`);
+      out.endLine();
+      continue;
+    }
+    out.put(u8, vs, ve);
+    out.byte(9);
+    // the description: the parts that are not empty (age, harness, directory, `(branch)`, label),
+    // two spaces apart, clipped to W characters (here bytes) with `…`
+    const nAge = ag.length;
+    const nHarness = t1 - b;
+    const nDir = t2 - t1 - 1;
+    const nBranch = t3 - t2 - 1;
+    const nText = e - l;
+    const total = (nAge > 0 ? nAge + 2 : 0) + (nHarness > 0 ? nHarness + 2 : 0) + (nDir > 0 ? nDir + 2 : 0) + (nBranch > 0 ? nBranch + 4 : 0) + (nText > 0 ? nText + 2 : 0) - 2;
+    // bytes left to put before the clip
+    let room = total > W ? W - 1 : total;
+    let apart = false;
+    if (nAge > 0) {
+      const at = out.pos();
+      const k = Math.min(nAge, room);
+      out.putStr(k === nAge ? ag : ag.slice(0, k));
+      room -= k;
+      apart = true;
+      tape?.age(at, out.pos(), t);
+    } else tape?.fixed(t);
+    if (nHarness > 0 && room > 0) {
+      if (apart) room = out.clipped(PUNCT, 0, 2, room);
+      room = out.clipped(u8, b, nHarness, room);
+      apart = true;
+    }
+    if (nDir > 0 && room > 0) {
+      if (apart) room = out.clipped(PUNCT, 0, 2, room);
+      room = out.clipped(u8, t1 + 1, nDir, room);
+      apart = true;
+    }
+    if (nBranch > 0 && room > 0) {
+      room = apart ? out.clipped(PUNCT, 0, 3, room) : out.clipped(PUNCT, 2, 1, room);
+      room = out.clipped(u8, t2 + 1, nBranch, room);
+      room = out.clipped(PUNCT, 3, 1, room);
+      apart = true;
+    }
+    if (nText > 0 && room > 0) {
+      if (apart) room = out.clipped(PUNCT, 0, 2, room);
+      out.clipped(u8, l, nText, room);
+    }
+    if (total > W) out.putStr('…');
+    out.byte(10);
+    out.endLine();
+  }
+  out.flush();
+  return true;
+}
+
+/** The id of a key (`harness:id`) in bytes [a, t0): its text after the first colon, or all of it. */
+function idOf(u8: Uint8Array, buf: Buffer, a: number, t0: number): string {
+  return buf.toString('utf8', idStart(u8, a, t0), t0);
+}
+
+function idStart(u8: Uint8Array, a: number, t0: number): number {
+  const c = u8.indexOf(58, a);
+  return c >= 0 && c < t0 ? c + 1 : a;
+}
+
+/** Bytes [s, e) all printable ASCII and not a space (what `oneLine` keeps as it is). */
+function graphic(u8: Uint8Array, s: number, e: number): boolean {
+  for (let i = s; i < e; i++) if (u8[i]! <= 32 || u8[i]! >= 127) return false;
+  return true;
+}
+
+/** a candidate's separator and the brackets of its branch, as bytes (`  (`: a separator and the bracket after it) */
+const PUNCT = Buffer.from('  ()', 'latin1');
+const PRINTABLE = /^[\x20-\x7e]*$/;
+
 export function anyIdStarts(r: RowBin, low: string): boolean {
   const loc = locator(r);
   for (let k = 0; k < r.count; k++) {

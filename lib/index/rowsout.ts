@@ -14,12 +14,15 @@
 // The picker's padded list (`rows --align`, its reloads, its first lines) keeps one the same way
 // (`rows-align….out`, by its flags): a renewed age is put in with its colour and padded to the age
 // column's width, and the file is not used when the renewed ages would make that column wider or
-// narrower (every line's padding would change).
+// narrower (every line's padding would change). TAB on an empty session word keeps its candidates
+// (`complete.out`, rowbin.ts printCandidates): their descriptions are clipped after the age, so the
+// file is not used when a renewed age would be longer or shorter than the one it replaces.
 //
 // Layout: a header line `o<version> <build id> <rendered at> <until> <names> <dynamic> <body
-// bytes> <age width> <colour> <widest> <home>\n` (times in epoch ms; <names>: the snapshot-names
+// bytes> <age width> <colour> <widest> <fit> <home>\n` (times in epoch ms; <names>: the snapshot-names
 // file as `<hash of its path>:<its stat>`; <age width> 0 for plain rows, else the age column's
-// width in the aligned lines, with <colour> 0 or 1 and <widest> the widest age printed as it is),
+// width in the aligned lines, with <colour> 0 or 1 and <widest> the widest age printed as it is;
+// <fit> 1 when each renewed age must be as long as the one it replaces),
 // then `dynamic` records of a u32 LE start, a u32 LE end (where the row's age text lies in
 // the body) and a f64 LE time, in order, then the body: exactly what was printed. Anything
 // malformed is ignored (the rows are put together again), never trusted in part. The file is written
@@ -32,7 +35,7 @@ import { ageColumn, ALIGN_CAPS } from '../output.js';
 import { fnv1a } from '../util/fnv.js';
 import { openKept, readFirstLine, readFully, removeFile, writeAtomic } from '../util/fsx.js';
 
-export const ROWSOUT_VERSION = 2;
+export const ROWSOUT_VERSION = 3;
 /** a row whose age text changes sooner than this is printed with a fresh age every time */
 export const HORIZON_MS = 60 * 60 * 1000;
 /** bytes of a dynamic row's record: start, end, time */
@@ -46,6 +49,9 @@ export const rowsOutName = (all: boolean): string => (all ? 'rows-all.out' : 'ro
 /** The file `resume ls` into a pipe (`--all`) keeps its lines in. */
 export const lsOutName = (all: boolean): string => (all ? 'ls-all.out' : 'ls.out');
 
+/** The file TAB's candidates for an empty session word are kept in (rowbin.ts printCandidates). */
+export const CANDIDATES_OUT = 'complete.out';
+
 /** The file the picker's aligned lines are kept in, for their flags (rows.out's aligned kind). */
 export function alignedName(all: boolean, status: boolean, color: boolean): string {
   return `rows-align${all ? '-all' : ''}${status ? '-status' : ''}${color ? '-color' : ''}.out`;
@@ -56,7 +62,7 @@ export const KEPT_NAMES: readonly string[] = [false, true].flatMap((a) => [
   rowsOutName(a),
   lsOutName(a),
   ...[false, true].flatMap((st) => [false, true].map((c) => alignedName(a, st, c))),
-]);
+]).concat(CANDIDATES_OUT);
 
 /** What the printed rows depend on besides the time: the listing, the home and the snapshot names. */
 export interface RowsOutKey {
@@ -103,6 +109,8 @@ export function printRowsOut(file: string, key: RowsOutKey, now: number, write: 
     // aligned lines: each renewed age padded to the column's width, which must come out the same
     // (the widest age of them all, up to the cap: else every line's padding would change)
     if (f.width > 0 && Math.max(f.widest, ...ages.map((a) => (a.length <= AGE_CAP ? a.length : 0))) !== f.width) return false;
+    // clipped lines: each renewed age as long as the one it replaces (else the clip would fall elsewhere)
+    if (f.fit) for (let i = 0; i < dyn.length; i += 3) if (ages[i / 3]!.length !== dyn[i + 1]! - dyn[i]!) return false;
     const fresh = (i: number) => {
       const a = ages[i / 3]!;
       return Buffer.from(f.width === 0 ? a : ageColumn(a, f.width, f.color), 'latin1');
@@ -164,9 +172,11 @@ interface RowsOutFile {
   width: number;
   color: boolean;
   widest: number;
+  /** each renewed age must be as long as the one it replaces */
+  fit: boolean;
 }
 
-const HEAD = /^o(\d+) (\S+) (\d+) (\d+|Infinity) (\S+) (\d+) (\d+) (\d+) ([01]) (\d+) (.*)$/s;
+const HEAD = /^o(\d+) (\S+) (\d+) (\d+|Infinity) (\S+) (\d+) (\d+) (\d+) ([01]) (\d+) ([01]) (.*)$/s;
 
 /** rows.out opened and checked (its header, the table of dynamic rows, its size); null when it is not a whole file of this version. */
 function openRowsOut(file: string): RowsOutFile | null {
@@ -196,7 +206,7 @@ function openRowsOut(file: string): RowsOutFile | null {
     const width = Number(m[8]);
     const widest = Number(m[10]);
     if (width > AGE_CAP || widest > width) return null;
-    return { fd, size, id: m[2]!, at: Number(m[3]), until: Number(m[4]), names: m[5]!, home: m[11]!, body, dyn, width, color: m[9] === '1', widest };
+    return { fd, size, id: m[2]!, at: Number(m[3]), until: Number(m[4]), names: m[5]!, home: m[12]!, body, dyn, width, color: m[9] === '1', widest, fit: m[11] === '1' };
   });
 }
 
@@ -214,10 +224,14 @@ export class RowsTape {
   private width = 0;
   private widest = 0;
 
-  /** `aligned`: the rows are the picker's padded lines (printAligned), their ages coloured or not */
+  /**
+   * `aligned`: the rows are the picker's padded lines (printAligned), their ages coloured or not;
+   * `fit`: lines clipped after their age (TAB's candidates), kept only while every renewed age is as long as its old one
+   */
   constructor(
     private now: number,
     private aligned: { color: boolean } | null = null,
+    private fit = false,
   ) {}
 
   /** the age column's width in the aligned lines (0: no age column; nothing is kept then) */
@@ -255,7 +269,7 @@ export class RowsTape {
     if (this.aligned && this.width === 0) return;
     const n = this.dyn.length / 3;
     const shape = this.aligned ? `${this.width} ${this.aligned.color ? 1 : 0} ${this.widest}` : '0 0 0';
-    const head = Buffer.from(`o${ROWSOUT_VERSION} ${key.id} ${this.now} ${this.until} ${key.names} ${n} ${this.size} ${shape} ${key.home}\n`, 'utf8');
+    const head = Buffer.from(`o${ROWSOUT_VERSION} ${key.id} ${this.now} ${this.until} ${key.names} ${n} ${this.size} ${shape} ${this.fit ? 1 : 0} ${key.home}\n`, 'utf8');
     const table = Buffer.alloc(n * DYN);
     for (let i = 0; i < n; i++) {
       table.writeUInt32LE(this.dyn[i * 3]!, i * DYN);

@@ -1,0 +1,176 @@
+// TAB's session candidates written from rendered rows' bytes (lib/index/rowbin.ts printCandidates)
+// must be exactly what the rows give decoded, one candidate each (lib/output.ts candidate, as
+// lib/commands/complete.ts candidateLines writes them): descriptions clipped at 120 characters on
+// either side of the clip, branches, wide and combining text, snapshot names, whole ids for a word
+// longer than the short id, every filter; and nothing at all where the rows cannot tell.
+import { describe, expect, it } from 'vitest';
+import type { Harness, Session } from '../lib/types.js';
+import { byRecency } from '../lib/index/index.js';
+import { eachRow, printCandidates, readRowBin, rowBinChunks, type RowBin, type RowFilter } from '../lib/index/rowbin.js';
+import { emptyOver, overlayRows, overWith } from '../lib/index/overlay.js';
+import { candidate, CANDIDATE_WIDTH } from '../lib/output.js';
+import { candidateLines } from '../lib/commands/complete.js';
+import { under } from '../lib/select/filter.js';
+import { printRowsOut, RowsTape, type RowsOutKey } from '../lib/index/rowsout.js';
+import fs from 'node:fs';
+import path from 'node:path';
+import { tempDir } from './helpers.js';
+
+const home = '/home/u';
+const now = Date.parse('2026-06-01T00:00:00Z');
+const uuid = (n: number) => `${String(n).padStart(8, '0')}-3333-4333-8333-333333333333`;
+
+function mk(n: number, o: Partial<Session> = {}): Session {
+  const harness: Harness = (['claude', 'pi', 'codex'] as const)[n % 3]!;
+  const t = n % 11 === 0 ? null : now - n * 3_600_000;
+  return {
+    key: `${harness}:${uuid(n)}`, id: uuid(n), harness, cwd: `/home/u/p${n}`, title: `title ${n}`, firstPrompt: `title ${n}`, lastPrompt: null,
+    lastReply: null, prompts: 1, branch: n % 4 === 0 ? null : `b${n}`, model: null, started: t, updated: t, file: `/f/${n}`,
+    hidden: n % 5 === 0, hiddenReason: n % 5 === 0 ? 'empty' : null, parent: null, forkedFrom: null, ...o,
+  } as Session;
+}
+
+/** Titles of every length from 80 to 124 characters: with the rest of the description, each side of the clip. */
+const long = Array.from({ length: 45 }, (_, i) => mk(60 + i, { title: `${'word '.repeat(30)}`.slice(0, 80 + i) + 'x' }));
+const odd: Session[] = [
+  mk(1),
+  mk(2, { cwd: '/srv/日本語のプロジェクト', title: 'ascii title' }),
+  mk(3, { branch: 'feature/漢字-branch', title: '表の題' }),
+  mk(4, { cwd: '/home/u/cafe\u0301', title: 'combining' }),
+  mk(6, { title: 'ends in a space ', firstPrompt: 'ends in a space ' }),
+  mk(7, { title: `${'wide 表 '.repeat(20)}end` }),
+  mk(8, { title: null, firstPrompt: null } as Partial<Session>),
+  mk(9, { cwd: null } as Partial<Session>),
+  mk(10, { cwd: `/home/u/${'deep/'.repeat(30)}x`, branch: 'a-branch-name-longer-than-usual' }),
+  mk(12, { harness: 'claude', key: `claude:${uuid(12)}`, title: null } as Partial<Session>),
+  mk(15, { harness: 'claude', key: `claude:${uuid(15)}`, title: null } as Partial<Session>),
+  mk(18, { harness: 'claude', key: `claude:${uuid(18)}`, title: null } as Partial<Session>),
+  mk(19, { id: 'ABCDEF12-upper', key: 'pi:ABCDEF12-upper', harness: 'pi' } as Partial<Session>),
+  ...long,
+  ...Array.from({ length: 20 }, (_, i) => mk(30 + i)),
+];
+const names = { [uuid(12)]: 'named session', [uuid(15)]: `${'a long snapshot name '.repeat(8)}`, [uuid(18)]: '名前' };
+
+function render(ss: Session[]): RowBin {
+  const sorted = [...ss].sort(byRecency);
+  return readRowBin(Buffer.concat(rowBinChunks('b', home, sorted.map((s) => ({ s, short: s.id.slice(0, 8) })))!))!;
+}
+
+function printed(bin: RowBin, word: string, f: RowFilter): string | null {
+  const out: string[] = [];
+  // each block is written over once handed out: copied here
+  return printCandidates(bin, word, f, () => names, now, (b) => out.push(Buffer.from(b).toString('utf8'))) ? out.join('') : null;
+}
+
+/** The candidates from the rows decoded (eachRow), one `candidate` each; null where a listing must answer. */
+function expected(bin: RowBin, word: string, f: RowFilter): string | null {
+  const low = word.toLowerCase();
+  const out: ReturnType<typeof candidate>[] = [];
+  let exact = true;
+  eachRow(bin, () => names, now, (r) => {
+    if ((r.hidden && !f.all) || (f.harness && !f.harness.includes(r.harness)) || (f.dir && !under(r.cwd, f.dir))) return;
+    const [key = '', short = '', when = '', harness = '', dir = '', branch = '', text = ''] = r.fields;
+    if (key.includes(' ')) exact = false;
+    const id = key.slice(key.indexOf(':') + 1);
+    if (word !== '' && !id.toLowerCase().startsWith(low)) return;
+    out.push(candidate(word.length > short.length ? id : short, [when, harness, dir, branch ? `(${branch})` : '', text]));
+  });
+  return exact && (word === '' || out.length > 0) ? candidateLines(out) : null;
+}
+
+const filters: RowFilter[] = [];
+for (const all of [false, true]) {
+  for (const harness of [undefined, ['claude'], ['pi', 'codex']] as (Harness[] | undefined)[]) {
+    for (const dir of [undefined, '/home/u', '/srv']) filters.push({ all, harness, dir });
+  }
+}
+const words = ['', '0', '0000006', '00000061-3333', '00000061-3333-4333-8333-33333333333', 'abcdef', 'ABCDEF12-U', 'zz', '表'];
+
+describe('printCandidates', () => {
+  it('writes exactly the candidates the decoded rows give, for every word and filter', () => {
+    const bin = render(odd);
+    for (const f of filters) for (const w of words) expect(printed(bin, w, f), JSON.stringify({ w, f })).toBe(expected(bin, w, f));
+    const all = printed(bin, '', { all: true })!;
+    // both sides of the clip, and the rows that are not plain ASCII, are among them
+    const descs = all.split('\n').filter(Boolean).map((l) => l.slice(l.indexOf('\t') + 1));
+    expect(descs.some((d) => d.length === CANDIDATE_WIDTH && d.endsWith('…'))).toBe(true);
+    expect(descs.some((d) => d.length === CANDIDATE_WIDTH && !d.endsWith('…'))).toBe(true);
+    expect(descs.some((d) => d.length === CANDIDATE_WIDTH - 1)).toBe(true);
+    expect(all).toContain('日本語');
+    expect(all).toContain('named session');
+    expect(all).toContain('(feature/漢字-branch)');
+    // a word longer than the short id inserts the whole id
+    expect(printed(bin, '00000061-3333', {})).toMatch(/^00000061-3333-4333-8333-333333333333\t/);
+  });
+
+  it('gives nothing where the listing must answer: a word that starts no id, an id with a space', () => {
+    const bin = render(odd);
+    expect(printed(bin, 'zz', {})).toBeNull();
+    const spaced = render([...odd, mk(71, { id: 'has space', key: 'pi:has space', harness: 'pi' } as Partial<Session>)]);
+    expect(expected(spaced, '', {})).toBeNull();
+    expect(printed(spaced, '', {})).toBeNull();
+    // (unless a filter leaves that row out)
+    expect(printed(spaced, '', { harness: ['claude'] })).toBe(expected(spaced, '', { harness: ['claude'] }));
+    expect(printed(render([]), '', {})).toBe('');
+  });
+
+  it('rows.bin with an append\'s patch over it gives the candidates of a build of it', () => {
+    const changed = [mk(33, { title: 'changed and newest', updated: now - 1000 } as Partial<Session>), mk(3, { branch: 'feature/漢字-branch', title: '表の題 again', updated: now - 2000 } as Partial<Session>)];
+    const o = overWith(render(odd), emptyOver('b'), 'n', home, changed, new Map())!.over;
+    const patched = render(odd);
+    expect(overlayRows(patched, o)).toBe(true);
+    const rebuilt = render(odd.map((s) => changed.find((c) => c.key === s.key) ?? s));
+    for (const f of filters) for (const w of ['', '0000003']) expect(printed(patched, w, f)).toBe(printed(rebuilt, w, f));
+  });
+
+  it('hands out the candidates in blocks a writer may reuse', () => {
+    const bin = render(Array.from({ length: 3000 }, (_, i) => mk(100 + i, { title: `prompt ${i} ${'x'.repeat(i % 150)}` })));
+    const blocks: number[] = [];
+    const out: string[] = [];
+    printCandidates(bin, '', { all: true }, () => names, now, (b) => {
+      blocks.push(b.length);
+      out.push(Buffer.from(b).toString('utf8'));
+      b.fill(0);
+    });
+    expect(blocks.length).toBeGreaterThan(1);
+    expect(out.join('')).toBe(expected(bin, '', { all: true }));
+  });
+});
+
+describe('complete.out (rows.out\'s kind for TAB on an empty word)', () => {
+  const key: RowsOutKey = { id: 'b', home, names: 'abc:-' };
+  it('renews the ages of recent candidates, clipped or not, plain or not, while each keeps its length', () => {
+    // recent sessions (their ages renewed) with short and clipped descriptions, wide text among them
+    const at = now - 3 * 60_000;
+    const recent = [
+      mk(1, { updated: at, started: at }),
+      mk(2, { updated: at - 1000, started: at, title: `${'long prompt '.repeat(15)}` }),
+      mk(3, { updated: at - 2000, started: at, title: `表 ${'wide prompt '.repeat(15)}` }),
+    ];
+    const bin = render([...recent, ...odd]);
+    const file = path.join(tempDir(), 'complete.out');
+    const tape = new RowsTape(now, null, true);
+    const out: Buffer[] = [];
+    expect(printCandidates(bin, '', {}, () => names, now, (b) => out.push(Buffer.from(b)), tape)).toBe(true);
+    tape.save(file, key);
+    const first = Buffer.concat(out).toString('utf8');
+    expect(first).toBe(expected(bin, '', {}));
+    const kept = (t: number) => {
+      const parts: Buffer[] = [];
+      return printRowsOut(file, key, t, (b) => parts.push(Buffer.from(b))) ? Buffer.concat(parts).toString('utf8') : null;
+    };
+    expect(kept(now)).toBe(first);
+    // 3m → 9m: the same length, renewed; at 10m the recent ones' ages are a character longer: not used
+    for (const later of [now + 60_000, now + 6 * 60_000 + 30_000]) {
+      expect(kept(later)).toBe(printed2(bin, '', {}, later));
+    }
+    expect(kept(now + 7 * 60_000 + 30_000)).toBeNull();
+    expect(fs.readFileSync(file, 'latin1').split('\n')[0]).toMatch(/ 1 \/home\/u$/);
+  });
+});
+
+function printed2(bin: RowBin, word: string, f: RowFilter, at: number): string {
+  const out: Buffer[] = [];
+  printCandidates(bin, word, f, () => names, at, (b) => out.push(Buffer.from(b)));
+  return Buffer.concat(out).toString('utf8');
+}
