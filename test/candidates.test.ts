@@ -46,6 +46,8 @@ const odd: Session[] = [
   mk(15, { harness: 'claude', key: `claude:${uuid(15)}`, title: null } as Partial<Session>),
   mk(18, { harness: 'claude', key: `claude:${uuid(18)}`, title: null } as Partial<Session>),
   mk(19, { id: 'ABCDEF12-upper', key: 'pi:ABCDEF12-upper', harness: 'pi' } as Partial<Session>),
+  // an id out of ASCII that lower-cases into ASCII (the Kelvin sign: `k`)
+  mk(22, { id: '\u212aelvin-22', key: 'pi:\u212aelvin-22', harness: 'pi' } as Partial<Session>),
   ...long,
   ...Array.from({ length: 20 }, (_, i) => mk(30 + i)),
 ];
@@ -84,7 +86,7 @@ for (const all of [false, true]) {
     for (const dir of [undefined, '/home/u', '/srv']) filters.push({ all, harness, dir });
   }
 }
-const words = ['', '0', '0000006', '00000061-3333', '00000061-3333-4333-8333-33333333333', 'abcdef', 'ABCDEF12-U', 'zz', '表'];
+const words = ['', '0', '0000006', '00000061-3333', '00000061-3333-4333-8333-33333333333', 'abcdef', 'ABCDEF12-U', 'zz', '表', 'k', 'kelvin-2', 'KELVIN-22x'];
 
 describe('printCandidates', () => {
   it('writes exactly the candidates the decoded rows give, for every word and filter', () => {
@@ -101,6 +103,7 @@ describe('printCandidates', () => {
     expect(all).toContain('(feature/漢字-branch)');
     // a word longer than the short id inserts the whole id
     expect(printed(bin, '00000061-3333', {})).toMatch(/^00000061-3333-4333-8333-333333333333\t/);
+    expect(printed(bin, 'kelvin', {})).toMatch(/^\u212aelvin-2\t/);
   });
 
   it('gives nothing where the listing must answer: a word that starts no id, an id with a space', () => {

@@ -864,6 +864,7 @@ export function printCandidates(
   if (f.dir && !dirFilterable(r)) return false;
   const low = word.toLowerCase();
   if (word !== '' && !anyIdStarts(r, low)) return false;
+  const ascii = PRINTABLE.test(low);
   const want = f.harness ? new Set(f.harness.map((h) => HARNESSES.indexOf(h))) : null;
   const loc = locator(r);
   // the records shown, in order
@@ -878,7 +879,7 @@ export function printCandidates(
     if (t0 < 0 || t0 > b) t0 = b;
     const sp = u8.indexOf(32, a);
     if (sp >= 0 && sp < t0) return false;
-    if (word !== '' && !idOf(u8, buf, a, t0).toLowerCase().startsWith(low)) continue;
+    if (word !== '' && !startsLow(u8, buf, idStart(u8, a, t0), t0, low, ascii)) continue;
     rows[shown++] = k;
   }
   if (word !== '' && shown === 0) return false;
@@ -965,11 +966,7 @@ export function printCandidates(
   return true;
 }
 
-/** The id of a key (`harness:id`) in bytes [a, t0): its text after the first colon, or all of it. */
-function idOf(u8: Uint8Array, buf: Buffer, a: number, t0: number): string {
-  return buf.toString('utf8', idStart(u8, a, t0), t0);
-}
-
+/** Where the id of a key (`harness:id`) in bytes [a, t0) starts: after the first colon, or at the start. */
 function idStart(u8: Uint8Array, a: number, t0: number): number {
   const c = u8.indexOf(58, a);
   return c >= 0 && c < t0 ? c + 1 : a;
@@ -987,12 +984,33 @@ const PRINTABLE = /^[\x20-\x7e]*$/;
 
 export function anyIdStarts(r: RowBin, low: string): boolean {
   const loc = locator(r);
+  const ascii = PRINTABLE.test(low);
   for (let k = 0; k < r.count; k++) {
-    const { buf, a, b: end } = loc(r, k);
-    const colon = buf.indexOf(58, a);
+    const { buf, u8, a, b: end } = loc(r, k);
+    const colon = u8.indexOf(58, a);
     if (colon < 0 || colon >= end) continue;
-    const tab = buf.indexOf(9, colon);
-    if (buf.toString('utf8', colon + 1, tab < 0 || tab > end ? end : tab).toLowerCase().startsWith(low)) return true;
+    const tab = u8.indexOf(9, colon);
+    if (startsLow(u8, buf, colon + 1, tab < 0 || tab > end ? end : tab, low, ascii)) return true;
   }
   return false;
+}
+
+/**
+ * Whether the text of bytes [s, e) lower-cased starts with `low` (`ascii`: low is printable ASCII).
+ * An ASCII word is compared with the bytes as they come, until a byte out of ASCII: that text is
+ * decoded and lower-cased then (a character out of ASCII may lower-case into it: the Kelvin sign).
+ */
+function startsLow(u8: Uint8Array, buf: Buffer, s: number, e: number, low: string, ascii: boolean): boolean {
+  if (ascii) {
+    let i = 0;
+    for (; i < low.length && s + i < e; i++) {
+      let c = u8[s + i]!;
+      if (c >= 0x80) break;
+      if (c >= 65 && c <= 90) c += 32;
+      if (c !== low.charCodeAt(i)) return false;
+    }
+    if (i === low.length) return true;
+    if (s + i >= e) return false;
+  }
+  return buf.toString('utf8', s, e).toLowerCase().startsWith(low);
 }
