@@ -144,6 +144,7 @@ async function measure(label, home, o) {
     ['`ls -n 20`', ['ls', '-n', '20']],
     ['`rows --dir DIR` (a session\'s directory)', ['rows', '--dir', midDir]],
     ['completion of a word (`__complete -- WORD`, that directory\'s name)', ['__complete', '--', midWord]],
+    ['completion of an empty word (`__complete -- \'\'`, every session)', ['__complete', '--', '']],
   ].map(([what, argv]) => [what, ...pair(o.runs, () => time(process.execPath, [BIN, ...argv], { stdout: devnull }), nodeE0)]);
   const [full, cat] = pair(o.buildRuns, () => time(process.execPath, [BIN, 'index', '--rebuild']), catAll);
   spawnSync('sleep', ['2.2']);
