@@ -843,15 +843,11 @@ export function lsRows(r: RowBin, readNames: () => Record<string, string>, f: Ro
 }
 
 /**
- * Does any record's id (its key after `harness:`) start with `low` (lower case)? Only the keys are
- * decoded: completion asks before it decodes every row for a word that names no id.
- */
-/**
  * The completion candidates of the records that pass the filter, one `candidate` (lib/output.ts)
  * of each row's fields (key, short id, age, harness, directory, branch, label) as
  * lib/commands/complete.ts candidateLines writes them (`<value>\t<description>` a line), written
- * from the records' bytes: at 22,000 rows, making every row's fields into strings and a candidate of them was most of
- * a TAB. A row whose bytes are ASCII with a plain id and no snapshot name is copied out, its
+ * from the records' bytes: at 22,000 rows, making every row's fields into strings and a candidate
+ * of them was most of a TAB. A row whose bytes are ASCII with a plain id and no snapshot name is copied out, its
  * description clipped by bytes (one byte a character); any other goes through `candidate` itself.
  * False, with nothing written, where the rows cannot tell: a directory filter the rows cannot tell
  * (dirFilterable), a key with a space among the rows shown (it may stand for a tab or line break of
@@ -877,8 +873,8 @@ export function printCandidates(
     if (f.dir && !under(cwdOf(flags, dirField(buf, b), r.home), f.dir)) continue;
     let t0 = u8.indexOf(9, a);
     if (t0 < 0 || t0 > b) t0 = b;
-    const sp = u8.indexOf(32, a);
-    if (sp >= 0 && sp < t0) return false;
+    // (in the key's bytes alone: a row without a space after it would send an open search far)
+    if (u8.subarray(a, t0).indexOf(32) >= 0) return false;
     if (word !== '' && !startsLow(u8, buf, idStart(u8, a, t0), t0, low, ascii)) continue;
     rows[shown++] = k;
   }
@@ -982,6 +978,10 @@ function graphic(u8: Uint8Array, s: number, e: number): boolean {
 const PUNCT = Buffer.from('  ()', 'latin1');
 const PRINTABLE = /^[\x20-\x7e]*$/;
 
+/**
+ * Does any record's id (its key after `harness:`) start with `low` (lower case)? The keys alone are
+ * read: completion asks before it writes a row for a word that names no id.
+ */
 export function anyIdStarts(r: RowBin, low: string): boolean {
   const loc = locator(r);
   const ascii = PRINTABLE.test(low);
