@@ -5,48 +5,10 @@
 // with an append's patch over it (records in a second buffer).
 import { describe, expect, it } from 'vitest';
 import type { Harness, Session } from '../lib/types.js';
-import { byRecency } from '../lib/index/index.js';
-import { dirFilterable, printAligned, readRowBin, rowBinChunks, type RowBin } from '../lib/index/rowbin.js';
+import { dirFilterable, printAligned, type RowBin } from '../lib/index/rowbin.js';
 import { emptyOver, overlayRows, overWith } from '../lib/index/overlay.js';
 import { linesOf, writeLines, type PickState } from '../fzf/feed.js';
-
-const home = '/home/u';
-const now = Date.parse('2026-06-01T00:00:00Z');
-const uuid = (n: number) => `${String(n).padStart(8, '0')}-3333-4333-8333-333333333333`;
-
-function mk(n: number, o: Partial<Session> = {}): Session {
-  const harness: Harness = (['claude', 'pi', 'codex'] as const)[n % 3]!;
-  const t = n % 11 === 0 ? null : now - n * 3_600_000;
-  return {
-    key: `${harness}:${uuid(n)}`, id: uuid(n), harness, cwd: `/home/u/p${n}`, title: `title ${n}`, firstPrompt: `title ${n}`, lastPrompt: null,
-    lastReply: null, prompts: 1, branch: n % 4 === 0 ? null : `b${n}`, model: null, started: t, updated: t, file: `/f/${n}`,
-    hidden: n % 5 === 0, hiddenReason: n % 5 === 0 ? 'empty' : null, parent: null, forkedFrom: null, ...o,
-  } as Session;
-}
-
-const odd: Session[] = [
-  mk(1),
-  mk(2, { cwd: '/srv/日本語のプロジェクト', title: 'ascii title' }),
-  mk(3, { branch: 'feature/漢字-branch', title: '表の題' }),
-  mk(4, { cwd: '/home/u/cafe\u0301', title: 'combining' }),
-  mk(6, { title: 'ends in a space ', firstPrompt: 'ends in a space ' }),
-  mk(7, { title: 'ends in nbsp\u00a0', firstPrompt: 'ends in nbsp\u00a0' }),
-  mk(8, { title: null, firstPrompt: null } as Partial<Session>),
-  mk(9, { cwd: null } as Partial<Session>),
-  mk(10, { cwd: `/home/u/${'deep/'.repeat(12)}x`, branch: 'a-branch-name-longer-than-the-cap-of-24' }),
-  // untitled Claude sessions: their snapshot names (one with a trailing blank, one wide) replace the label
-  mk(12, { harness: 'claude', key: `claude:${uuid(12)}`, title: null } as Partial<Session>),
-  mk(15, { harness: 'claude', key: `claude:${uuid(15)}`, title: null } as Partial<Session>),
-  mk(18, { harness: 'claude', key: `claude:${uuid(18)}`, title: null } as Partial<Session>),
-  mk(21, { harness: 'claude', key: `claude:${uuid(21)}`, title: null } as Partial<Session>),
-  ...Array.from({ length: 30 }, (_, i) => mk(30 + i)),
-];
-const names = { [uuid(12)]: 'named session', [uuid(15)]: 'trailing blank ', [uuid(18)]: '名前' };
-
-function render(ss: Session[]): RowBin {
-  const sorted = [...ss].sort(byRecency);
-  return readRowBin(Buffer.concat(rowBinChunks('b', home, sorted.map((s) => ({ s, short: s.id.slice(0, 8) })))!))!;
-}
+import { home, mk, names, now, odd, render } from './rows-sample.js';
 
 function printed(bin: RowBin, s: PickState, color: boolean, status: boolean): string {
   const out: Buffer[] = [];

@@ -3,60 +3,18 @@
 // lib/commands/complete.ts candidateLines writes them): descriptions clipped at 120 characters on
 // either side of the clip, branches, wide and combining text, snapshot names, whole ids for a word
 // longer than the short id, every filter; and nothing at all where the rows cannot tell.
+import fs from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Harness, Session } from '../lib/types.js';
-import { byRecency } from '../lib/index/index.js';
-import { eachRow, printCandidates, readRowBin, rowBinChunks, type RowBin, type RowFilter } from '../lib/index/rowbin.js';
+import { eachRow, printCandidates, type RowBin, type RowFilter } from '../lib/index/rowbin.js';
 import { emptyOver, overlayRows, overWith } from '../lib/index/overlay.js';
+import { printRowsOut, RowsTape, type RowsOutKey } from '../lib/index/rowsout.js';
 import { candidate, CANDIDATE_WIDTH } from '../lib/output.js';
 import { candidateLines } from '../lib/commands/complete.js';
 import { under } from '../lib/select/filter.js';
-import { printRowsOut, RowsTape, type RowsOutKey } from '../lib/index/rowsout.js';
-import fs from 'node:fs';
-import path from 'node:path';
 import { tempDir } from './helpers.js';
-
-const home = '/home/u';
-const now = Date.parse('2026-06-01T00:00:00Z');
-const uuid = (n: number) => `${String(n).padStart(8, '0')}-3333-4333-8333-333333333333`;
-
-function mk(n: number, o: Partial<Session> = {}): Session {
-  const harness: Harness = (['claude', 'pi', 'codex'] as const)[n % 3]!;
-  const t = n % 11 === 0 ? null : now - n * 3_600_000;
-  return {
-    key: `${harness}:${uuid(n)}`, id: uuid(n), harness, cwd: `/home/u/p${n}`, title: `title ${n}`, firstPrompt: `title ${n}`, lastPrompt: null,
-    lastReply: null, prompts: 1, branch: n % 4 === 0 ? null : `b${n}`, model: null, started: t, updated: t, file: `/f/${n}`,
-    hidden: n % 5 === 0, hiddenReason: n % 5 === 0 ? 'empty' : null, parent: null, forkedFrom: null, ...o,
-  } as Session;
-}
-
-/** Titles of every length from 80 to 124 characters: with the rest of the description, each side of the clip. */
-const long = Array.from({ length: 45 }, (_, i) => mk(60 + i, { title: `${'word '.repeat(30)}`.slice(0, 80 + i) + 'x' }));
-const odd: Session[] = [
-  mk(1),
-  mk(2, { cwd: '/srv/日本語のプロジェクト', title: 'ascii title' }),
-  mk(3, { branch: 'feature/漢字-branch', title: '表の題' }),
-  mk(4, { cwd: '/home/u/cafe\u0301', title: 'combining' }),
-  mk(6, { title: 'ends in a space ', firstPrompt: 'ends in a space ' }),
-  mk(7, { title: `${'wide 表 '.repeat(20)}end` }),
-  mk(8, { title: null, firstPrompt: null } as Partial<Session>),
-  mk(9, { cwd: null } as Partial<Session>),
-  mk(10, { cwd: `/home/u/${'deep/'.repeat(30)}x`, branch: 'a-branch-name-longer-than-usual' }),
-  mk(12, { harness: 'claude', key: `claude:${uuid(12)}`, title: null } as Partial<Session>),
-  mk(15, { harness: 'claude', key: `claude:${uuid(15)}`, title: null } as Partial<Session>),
-  mk(18, { harness: 'claude', key: `claude:${uuid(18)}`, title: null } as Partial<Session>),
-  mk(19, { id: 'ABCDEF12-upper', key: 'pi:ABCDEF12-upper', harness: 'pi' } as Partial<Session>),
-  // an id out of ASCII that lower-cases into ASCII (the Kelvin sign: `k`)
-  mk(22, { id: '\u212aelvin-22', key: 'pi:\u212aelvin-22', harness: 'pi' } as Partial<Session>),
-  ...long,
-  ...Array.from({ length: 20 }, (_, i) => mk(30 + i)),
-];
-const names = { [uuid(12)]: 'named session', [uuid(15)]: `${'a long snapshot name '.repeat(8)}`, [uuid(18)]: '名前' };
-
-function render(ss: Session[]): RowBin {
-  const sorted = [...ss].sort(byRecency);
-  return readRowBin(Buffer.concat(rowBinChunks('b', home, sorted.map((s) => ({ s, short: s.id.slice(0, 8) })))!))!;
-}
+import { home, mk, names, now, odd, render } from './rows-sample.js';
 
 function printed(bin: RowBin, word: string, f: RowFilter): string | null {
   const out: string[] = [];
