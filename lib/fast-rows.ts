@@ -71,7 +71,13 @@ function parse(argv: string[]): { values: Record<string, unknown>; positionals: 
       return { values: { ...p.values, n: n === undefined ? undefined : Number(n) }, positionals: [] };
     }
     if (cmd === 'preview') {
-      return parseArgs({ args: argv.slice(1), options: { demo: { type: 'boolean' } }, strict: true, allowPositionals: true });
+      // `preview KEY` (`--demo` first, as bin/resume puts it), what every cursor move in the picker
+      // runs, needs no parser either (parseArgs loads two modules of Node's own)
+      const rest = argv.slice(1);
+      const demo = rest[0] === '--demo';
+      const keys = demo ? rest.slice(1) : rest;
+      if (keys.length > 0 && keys.every((k) => !k.startsWith('-'))) return { values: demo ? { demo: true } : {}, positionals: keys };
+      return parseArgs({ args: rest, options: { demo: { type: 'boolean' } }, strict: true, allowPositionals: true });
     }
     // TAB on a bare session word, `resume WORD<TAB>` (what the shell integration runs most): the
     // word alone after `--`, not an option. Anything else on the line is the full CLI's to walk.

@@ -80,6 +80,21 @@ describe('resume preview', () => {
     expect(r.stdout).toBe('');
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
   });
+
+  it('takes its key with or without --demo before it, as the picker passes them; an option it does not know is a usage error', () => {
+    const { home: h } = home();
+    const plain = run(h, ['preview', KEY]);
+    expect(plain.code).toBe(0);
+    expect(run(h, ['preview', '--', KEY])).toEqual(plain);
+    const demoKey = run(h, ['--demo', 'rows']).stdout.split('\t')[0]!;
+    const demo = run(h, ['--demo', 'preview', demoKey]);
+    expect(demo.code, demo.stderr).toBe(0);
+    expect(demo.stdout).toMatch(/^harness: /m);
+    expect(run(h, ['preview', '--demo', demoKey])).toEqual(demo);
+    const bad = run(h, ['preview', '--nope', KEY]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr.trim().split('\n')).toHaveLength(1);
+  });
 });
 
 describe('the transcript for the pager', () => {
