@@ -159,14 +159,15 @@ export function alignLineAt(r: string[], w: ArrayLike<number>, color: boolean): 
   for (let i = 1; i <= 5; i++) {
     if (w[i - 1] === 0) continue;
     const v = r[i] ?? '';
-    const d = w[i - 1]! - width(v);
-    const padding = d > 0 ? ' '.repeat(d) : '';
     let col: string;
     if (i === 2) {
       col = ageColumn(v, w[1]!, color);
       age = [at, at + col.length];
-    } else if (color && i === 3) col = harnessColor(v, true) + padding;
-    else col = v + padding;
+    } else {
+      const d = w[i - 1]! - width(v);
+      const padding = d > 0 ? ' '.repeat(d) : '';
+      col = color && i === 3 ? harnessColor(v, true) + padding : v + padding;
+    }
     cols.push(col);
     at += col.length + 2;
   }

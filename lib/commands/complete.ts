@@ -25,8 +25,6 @@ import { checkedSessions } from '../select/find.js';
 const SESSION_ARG = new Set(['show', 'resolve']);
 const SHELL_NAMES = ['zsh', 'bash', 'fish'];
 
-export type { Candidate };
-
 /**
  * `<short or full id>\t<display>` rows for the sessions the word names, newest first. `shorts`: the
  * short ids when `all` is not every session (lib/index/holding.ts: the sessions that may match).

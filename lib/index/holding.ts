@@ -71,13 +71,12 @@ export function sessionsHolding(ctx: Ctx, words: string[], names: Record<string,
     // a field with a tab of its own leaves a length that is no number
     let p = nl + 1;
     for (let i = 0; i < count; i++) {
+      const e = idx.indexOf('\n', p);
       const t1 = idx.indexOf('\t', p);
       const t2 = t1 < 0 ? -1 : idx.indexOf('\t', t1 + 1);
       const t3 = t2 < 0 ? -1 : idx.indexOf('\t', t2 + 1);
-      const e = t3 < 0 ? -1 : idx.indexOf('\n', t3 + 1);
-      if (e < 0) return null;
-      const n1 = idx.indexOf('\n', p);
-      if (n1 < e) return null;
+      // three tabs within the line
+      if (e < 0 || t3 < 0 || t3 > e) return null;
       keys[i] = idx.slice(p, t1);
       shortOf[i] = idx.slice(t1 + 1, t2);
       at[i] = Number(idx.slice(t2 + 1, t3));

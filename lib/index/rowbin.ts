@@ -563,6 +563,16 @@ function cwdOf(flags: number, dir: string, home: string): string | null {
   return flags & NO_DIR ? null : flags & TILDE ? home + dir.slice(1) : dir;
 }
 
+/** The harness codes a harness filter keeps (null: every harness). */
+function harnessCodes(f: { harness?: Harness[] | null }): Set<number> | null {
+  return f.harness ? new Set(f.harness.map((h) => HARNESSES.indexOf(h))) : null;
+}
+
+/** Does a record pass a harness filter (`want`: harnessCodes) and a directory filter (on rows that can tell: dirFilterable)? */
+function inScope(rec: Rec, want: Set<number> | null, dir: string | null | undefined, home: string): boolean {
+  return (!want || want.has(rec.u8[rec.p + 1]!)) && (!dir || under(cwdOf(rec.flags, dirField(rec.buf, rec.b), home), dir));
+}
+
 /** The directory field of the record whose B part starts at `b` (`harness\tdir\tbranch\t`). */
 function dirField(buf: Buffer, b: number): string {
   const t1 = buf.indexOf(9, b);
@@ -578,15 +588,13 @@ function dirField(buf: Buffer, b: number): string {
 export function printRowBin(r: RowBin, f: RowFilter, readNames: () => Record<string, string>, now: number, write: (b: Buffer) => void, tape?: RowsTape): void {
   const nameOf = snapshotNames(readNames);
   const ages = agesAt(now);
-  const want = f.harness ? new Set(f.harness.map((h) => HARNESSES.indexOf(h))) : null;
+  const want = harnessCodes(f);
   const out = blockWriter(tape ? (b) => (tape.block(b), write(b)) : write);
   const loc = locator(r);
   for (let k = 0; k < r.count; k++) {
     const rec = loc(r, k);
-    const { buf, u8, p, flags, a, b, l, e } = rec;
-    if (!f.all && flags & HIDDEN) continue;
-    if (want && !want.has(u8[p + 1]!)) continue;
-    if (f.dir && !under(cwdOf(flags, dirField(buf, b), r.home), f.dir)) continue;
+    const { buf, u8, flags, a, b, l, e } = rec;
+    if ((!f.all && flags & HIDDEN) || !inScope(rec, want, f.dir, r.home)) continue;
     out.put(u8, a, b);
     out.byte(9);
     if (tape) {
@@ -663,7 +671,7 @@ export function printAligned(
   head: (shown: number, hidden: number) => string, write: (b: Buffer) => void, tape?: RowsTape,
 ): void {
   const nameOf = snapshotNames(readNames);
-  const want = f.harness ? new Set(f.harness.map((h) => HARNESSES.indexOf(h))) : null;
+  const want = harnessCodes(f);
   // per shown row: its record, the tab positions in A and B (from the record's A), its age and label
   const rows = new Uint32Array(r.count);
   const tabs = new Int32Array(r.count * 4);
@@ -682,9 +690,8 @@ export function printAligned(
   const loc = locator(r);
   for (let k = 0; k < r.count; k++) {
     const rec = loc(r, k);
-    const { buf, u8, p, flags, a, b, l, e } = rec;
-    if (want && !want.has(u8[p + 1]!)) continue;
-    if (f.dir && !under(cwdOf(flags, dirField(buf, b), r.home), f.dir)) continue;
+    const { buf, u8, flags, a, b, l, e } = rec;
+    if (!inScope(rec, want, f.dir, r.home)) continue;
     if (flags & HIDDEN && !f.all) {
       hidden++;
       continue;
@@ -812,7 +819,7 @@ export function lsRows(r: RowBin, readNames: () => Record<string, string>, f: Ro
   const { home } = r;
   if (oneLine(home) !== home || (f.dir && !dirFilterable(r))) return null;
   const nameOf = snapshotNames(readNames);
-  const want = f.harness ? new Set(f.harness.map((h) => HARNESSES.indexOf(h))) : null;
+  const want = harnessCodes(f);
   const shown: LsRow[] = [];
   const hidden: LsPick['hidden'] = [];
   const loc = locator(r);
@@ -861,16 +868,15 @@ export function printCandidates(
   const low = word.toLowerCase();
   if (word !== '' && !anyIdStarts(r, low)) return false;
   const ascii = PRINTABLE.test(low);
-  const want = f.harness ? new Set(f.harness.map((h) => HARNESSES.indexOf(h))) : null;
+  const want = harnessCodes(f);
   const loc = locator(r);
   // the records shown, in order
   const rows = new Uint32Array(r.count);
   let shown = 0;
   for (let k = 0; k < r.count; k++) {
-    const { buf, u8, p, flags, a, b } = loc(r, k);
-    if (flags & HIDDEN && !f.all) continue;
-    if (want && !want.has(u8[p + 1]!)) continue;
-    if (f.dir && !under(cwdOf(flags, dirField(buf, b), r.home), f.dir)) continue;
+    const rec = loc(r, k);
+    const { buf, u8, flags, a, b } = rec;
+    if ((flags & HIDDEN && !f.all) || !inScope(rec, want, f.dir, r.home)) continue;
     let t0 = u8.indexOf(9, a);
     if (t0 < 0 || t0 > b) t0 = b;
     // (in the key's bytes alone: a row without a space after it would send an open search far)
