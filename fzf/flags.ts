@@ -50,6 +50,12 @@ export interface FlagOptions {
   ansi?: boolean;
   /** where fzf_opts came from, for messages */
   configFile?: string | null;
+  /**
+   * picker: fzf's `load` event replaces the first list once (fzf/picker.ts binds it). A key that
+   * reloads the list unbinds it first, so a load that comes after the key cannot put the list from
+   * before the key back on the screen.
+   */
+  loadOnce?: boolean;
 }
 
 export interface Flags {
@@ -212,15 +218,16 @@ export function fzfFlags(o: FlagOptions): Flags {
   else env.SHELL = 'sh';
   if (o.noColor) args.push('--no-color');
   if (o.ansi) args.push('--ansi');
+  const reload = (cmd: string) => `${o.loadOnce ? 'unbind(load)+' : ''}reload(${cmd})`;
   args.push(
     `--bind=${KEYS.print}:${accept('print')}`,
     `--bind=${KEYS.fork}:${accept('fork')}`,
     `--bind=${KEYS.copy}:${accept('copy')}`,
-    `--bind=${KEYS.hidden}:reload(${self} __feed --toggle-hidden)`,
-    `--bind=${KEYS.harness}:reload(${self} __feed --next-harness)`,
+    `--bind=${KEYS.hidden}:${reload(`${self} __feed --toggle-hidden`)}`,
+    `--bind=${KEYS.harness}:${reload(`${self} __feed --next-harness`)}`,
     `--bind=${KEYS.pager}:execute(${self} __transcript {1} > /dev/tty)`,
   );
-  if (deep) args.push(`--bind=${KEYS.search}:reload(${self} __feed --search {q})+clear-query`);
+  if (deep) args.push(`--bind=${KEYS.search}:${reload(`${self} __feed --search {q}`)}+clear-query`);
   args.push(`--bind=${KEYS.preview}:toggle-preview`);
   if (o.keys === 'vim') args.push(...vimBinds(v, 'picker', accept));
   return { args: [...args, ...user], env, report: has(v, 'print') ? 'print' : 'file' };

@@ -46,7 +46,7 @@ export function selfCommand(app: App): string {
 }
 
 /** The flags of one context for this app's config and the installed fzf. */
-export function flagsFor(app: App, context: 'picker' | 'tab', fzf: Fzf = probeFzf(app.ctx)): Flags {
+export function flagsFor(app: App, context: 'picker' | 'tab', fzf: Fzf = probeFzf(app.ctx), loadOnce = false): Flags {
   const cfg = loadConfig(app.ctx);
   return fzfFlags({
     version: fzf.version,
@@ -58,6 +58,7 @@ export function flagsFor(app: App, context: 'picker' | 'tab', fzf: Fzf = probeFz
     deepSearch: DEEP_SEARCH,
     noColor: noColor(process.env),
     ansi: listColor(process.env),
+    loadOnce,
   });
 }
 
@@ -101,9 +102,21 @@ function haveTerminal(): boolean {
 export async function pick(app: App, o: PickOptions = {}): Promise<PickResult> {
   if (!haveTerminal()) throw new ExitError(2, 'the picker needs a terminal (name the session instead: resume QUERY, or resume ls)');
   const fzf = probeFzf(app.ctx);
-  const flags = flagsFor(app, 'picker', fzf);
   const f = o.filters ?? {};
   const state: PickState = { all: !!f.all, harness: f.harness ?? null, dir: f.dir ?? null };
+  // A cold index (first run, or after an upgrade): rows are written as their files are read,
+  // newest files first, under an "indexing" status line; when the input ends fzf's `load` event
+  // replaces them once with the finished list (sorted, aligned, with the real status line).
+  const stream = !o.sessions && has(fzf.version, 'loadEvent') && has(fzf.version, 'unbind') && !haveListing(app.ctx);
+  // A warm index: the rows of the last build are shown at once, while the index is checked; the
+  // check ends the input, and fzf's `load` then runs what it left in `onload`: nothing when
+  // nothing changed, else a reload of the fresh rows (needs transform: older fzf waits for the check).
+  const last = !stream && !o.sessions && has(fzf.version, 'loadEvent') && has(fzf.version, 'unbind') && has(fzf.version, 'transform') ? app.lastRows() : null;
+  // (with a directory filter, only rows that can apply it: see dirFilterable)
+  const early = last && (!state.dir || dirFilterable(last.bin)) ? last : null;
+  // Either way a key that reloads the list before that load (Ctrl-R pressed while the index is
+  // read) unbinds it: the key's list is already the finished one, in the key's state.
+  const flags = flagsFor(app, 'picker', fzf, !!(stream || early));
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'resume-pick-'));
   const ignoreInt = () => {
     /* fzf handles Ctrl-C itself and exits 130 */
@@ -113,17 +126,7 @@ export async function pick(app: App, o: PickOptions = {}): Promise<PickResult> {
     writeState(dir, state);
     const args = [...flags.args];
     if (o.query) args.push(`--query=${o.query}`);
-    // A cold index (first run, or after an upgrade): rows are written as their files are read,
-    // newest files first, under an "indexing" status line; when the input ends fzf's `load` event
-    // replaces them once with the finished list (sorted, aligned, with the real status line).
-    const stream = !o.sessions && has(fzf.version, 'loadEvent') && has(fzf.version, 'unbind') && !haveListing(app.ctx);
     if (stream) args.push(`--bind=load:unbind(load)+reload(${selfCommand(app)} __feed)`);
-    // A warm index: the rows of the last build are shown at once, while the index is checked; the
-    // check ends the input, and fzf's `load` then runs what it left in `onload`: nothing when
-    // nothing changed, else a reload of the fresh rows (needs transform: older fzf waits for the check).
-    const last = !stream && !o.sessions && has(fzf.version, 'loadEvent') && has(fzf.version, 'unbind') && has(fzf.version, 'transform') ? app.lastRows() : null;
-    // (with a directory filter, only rows that can apply it: see dirFilterable)
-    const early = last && (!state.dir || dirFilterable(last.bin)) ? last : null;
     const onload = path.join(dir, 'onload');
     if (early) {
       fs.writeFileSync(onload, '');

@@ -198,6 +198,15 @@ describe('generated flags', () => {
     expect(f.args.some((a) => a.startsWith('--prompt'))).toBe(false);
   });
 
+  it("with the picker's load binding, each key that reloads the list unbinds load first", () => {
+    const f = flags('0.48.0', { loadOnce: true, deepSearch: true });
+    expect(f.args).toContain(`--bind=ctrl-t:unbind(load)+reload(${SELF} __feed --toggle-hidden)`);
+    expect(f.args).toContain(`--bind=ctrl-r:unbind(load)+reload(${SELF} __feed --next-harness)`);
+    expect(f.args).toContain(`--bind=ctrl-s:unbind(load)+reload(${SELF} __feed --search {q})+clear-query`);
+    // without it (the input is the finished list), load is left to the user's own fzf options
+    expect(flags('0.48.0', { deepSearch: true }).args.join('\n')).not.toContain('unbind(load)');
+  });
+
   it('fzf-tab context: no --with-shell, `/` left alone, --no-sort kept', () => {
     for (const ver of ['0.38.0', '0.46.0', '0.53.0', '0.60.0']) {
       const f = flags(ver, { keys: 'vim', context: 'tab' });

@@ -266,6 +266,36 @@ describe.skipIf(SKIP)('picker in tmux (real fzf)', { timeout: 120_000 }, () => {
     }
   });
 
+  it('a warm index that changed: Ctrl-R pressed before the check ends is not undone by the fresh rows', async () => {
+    const home = pickerHome();
+    expect(spawnSync(process.execPath, [BIN, 'index'], { env: envFor(home) }).status).toBe(0);
+    const S5 = 'e5555555-0000-4000-8000-000000000005';
+    const cwd = path.join(home, 'proj-epsilon');
+    fs.mkdirSync(cwd, { recursive: true });
+    write(home, `.claude/projects/-p-e5555555/${S5}.jsonl`, jsonl(claudeLine({ id: S5, cwd, type: 'user', uuid: `${S5}-u`, at: '2026-11-22T10:00:00.000Z' }, { message: { role: 'user', content: 'epsilon arrives late' } })));
+    const holder = spawn('sleep', ['120'], { stdio: 'ignore' });
+    try {
+      // the check waits for the lock: Ctrl-R comes while fzf still reads the last build's rows
+      fs.writeFileSync(path.join(home, '.cache/resume/index.lock'), JSON.stringify({ pid: holder.pid, host: os.hostname(), started: Date.now() }));
+      const t = new Term(home, ['__pick']);
+      // fzf with transform lists the last build's rows at once; older fzf shows nothing before the check
+      if (FZF_VERSION >= 45) await t.waitList([LIST, READY], ['epsilon']);
+      else await t.waitFor('ctrl-r harness');
+      await t.keys('C-r');
+      holder.kill();
+      // the check's fresh rows (all harnesses) were left for fzf's load; the key's list stays
+      await t.waitList([/claude · 4 sessions/, /epsilon arrives late[\s\S]*alpha newest task/, '4/4']);
+      await sleep(1500);
+      expect(t.list()).toMatch(/claude · 4 sessions/);
+      await t.keys('C-r');
+      await t.waitList([/all harnesses · 4 sessions/, /epsilon arrives late[\s\S]*alpha newest task/]);
+      await t.keys('Escape');
+      expect((await t.exit()).code).toBe(130);
+    } finally {
+      holder.kill();
+    }
+  });
+
   it('a query matching nothing and Enter is exit 1', async () => {
     const home = pickerHome();
     const t = new Term(home, ['__pick', 'zzzqqq']);
