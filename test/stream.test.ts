@@ -156,4 +156,23 @@ describe('one listing for rows and the picker reloads', () => {
     const next = run(home, ['__feed', '--next-harness'], { RESUME_PICK_DIR: pick });
     expect(steady(next.stdout)).toEqual(steady(run(home, ['rows', '--align', '--status', '-a', '--harness', 'claude']).stdout));
   });
+
+  it('a plain __feed (fzf load) lists in the state it finds and never writes it back', () => {
+    const { home } = mixedHome();
+    expect(run(home, ['index']).code).toBe(0);
+    const pick = path.join(home, 'pick');
+    fs.mkdirSync(pick);
+    const state = path.join(pick, 'state.json');
+    fs.writeFileSync(state, JSON.stringify({ all: true, harness: ['claude'], dir: null }));
+    const before = fs.statSync(state);
+    const fed = run(home, ['__feed'], { RESUME_PICK_DIR: pick });
+    expect(fed.code).toBe(0);
+    expect(steady(fed.stdout)).toEqual(steady(run(home, ['rows', '--align', '--status', '-a', '--harness', 'claude']).stdout));
+    // a key's reload may have changed the state meanwhile: the same file, untouched
+    const after = fs.statSync(state);
+    expect([after.ino, after.mtimeMs]).toEqual([before.ino, before.mtimeMs]);
+    // a key writes its change (a new file, renamed into place)
+    run(home, ['__feed', '--toggle-hidden'], { RESUME_PICK_DIR: pick });
+    expect(JSON.parse(fs.readFileSync(state, 'utf8'))).toMatchObject({ all: false, harness: ['claude'] });
+  });
 });

@@ -42,7 +42,9 @@ export function register(program: Command, app: App): void {
       const got = await feedSource(app, state);
       if (o.toggleHidden) state.all = !state.all;
       if (o.nextHarness) state.harness = nextHarness(state.harness, 'bin' in got ? binHarnesses(got.bin) : got.sessions);
-      writeState(dir, state);
+      // only a key's change is written: a plain reload (fzf's load) must not write back what it read
+      // while a key's reload may have changed it
+      if (o.toggleHidden || o.nextHarness) writeState(dir, state);
       const color = listColor(process.env);
       writeLines(got, state, app.ctx.home, color, Date.now(), true, writeOut, false, 'bin' in got ? linesCache(app, state, color, true, got.bin) : null);
     });
