@@ -11,6 +11,7 @@ import { sanitizeText } from '../util/redact.js';
 import { oneLine } from '../util/text.js';
 import { localTime } from '../util/time.js';
 import { tildify } from '../util/paths.js';
+import { readText } from '../util/fsx.js';
 import { label } from '../output.js';
 
 const WHOLE_CAP = 64 << 20;
@@ -28,7 +29,7 @@ export function transcriptPieces(s: Session): Piece[] | null {
     if (st.size > WHOLE_CAP) return null;
     let doc: unknown;
     try {
-      doc = JSON.parse(fs.readFileSync(f, 'utf8'));
+      doc = JSON.parse(readText(f));
     } catch {
       return null;
     }

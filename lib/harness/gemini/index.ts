@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Adapter, Ctx, LineState, Root, SessionCore, Source } from '../../types.js';
 import { envDirs, expandHome, samePlace, storeEnv } from '../../util/paths.js';
-import { entries, direntIsDir, direntMaybeFile, isDir, uniqueReal } from '../../util/fsx.js';
+import { entries, direntIsDir, direntMaybeFile, isDir, readText as readAll, uniqueReal } from '../../util/fsx.js';
 import { newCounters, parseObject, peekTimestamp, str, peekStr as peekStrAt } from '../jsonl.js';
 import { promptText } from '../../util/text.js';
 import { maxMs, minMs, toMs } from '../../util/time.js';
@@ -203,7 +203,7 @@ function readText(p: string, max = 1 << 20): string | null {
   try {
     const st = fs.statSync(p);
     if (!st.isFile() || st.size > max) return null;
-    return fs.readFileSync(p, 'utf8');
+    return readAll(p);
   } catch {
     return null;
   }
@@ -261,7 +261,7 @@ export const gemini: Adapter<GeminiState, 'gemini'> = {
 
   readWhole(src: Source): GeminiState {
     const st = newState();
-    const text = fs.readFileSync(src.path, 'utf8');
+    const text = readAll(src.path);
     let o: unknown;
     try {
       o = JSON.parse(text);
