@@ -63,6 +63,11 @@ describe('completing a word from the listing records that hold it', () => {
     const [kb, ...rb] = lines[2]!.split('\t');
     fs.writeFileSync(idxFile, [lines[0], [kb, ...ra].join('\t'), [ka, ...rb].join('\t'), ...lines.slice(3)].join('\n'));
     expect(sessionsHolding(ctx, ['harness'])).toBeNull(); // (a key every record holds)
+    // an offset or length that is not plain digits (a sign, a space, an exponent, nothing) is refused
+    for (const bad of ['-0', ' 0', '0e0', '', '1.0']) {
+      fs.writeFileSync(idxFile, [lines[0], [k1, s1, bad, l1].join('\t'), ...lines.slice(2)].join('\n'));
+      expect(sessionsHolding(ctx, ['webhook']), JSON.stringify(bad)).toBeNull();
+    }
     fs.writeFileSync(idxFile, good);
     const held = WORDS.map((w) => complete(h, w));
     const ids = (out: string) => out.split('\n').filter(Boolean).map((l) => l.split('\t')[0]);

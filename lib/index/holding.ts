@@ -46,6 +46,18 @@ export function plainWord(w: string): boolean {
   return /^[\x21-\x7e]+$/.test(w) && !/["\\]/.test(w);
 }
 
+/** The decimal number in [a, b) of `s` (digits only, at most 15), else NaN. */
+function digits(s: string, a: number, b: number): number {
+  if (b <= a || b - a > 15) return NaN;
+  let n = 0;
+  for (let i = a; i < b; i++) {
+    const c = s.charCodeAt(i) - 48;
+    if (c < 0 || c > 9) return NaN;
+    n = n * 10 + c;
+  }
+  return n;
+}
+
 /**
  * The sessions of the build check.bin names whose listing record holds every word (case-folded
  * bytes; see the top), with their short ids. `names`: the snapshot names by Claude session id (a
@@ -65,11 +77,14 @@ export function sessionsHolding(ctx: Ctx, words: string[], names: Record<string,
     const nl = idx.indexOf('\n');
     const count = nl < 0 ? null : idxCount(idx.slice(0, nl), head.id);
     if (count == null) return null;
-    const keys: string[] = new Array(count);
-    const shortOf: string[] = new Array(count);
+    // where each line's key and short id lie (sliced only for the records a word is in) and its
+    // record's offset and length; a line's tabs are found in place (a split of 22,000 lines into their
+    // fields was ~40 ms of a TAB, and a string for every key and number ~10 ms more)
+    const lineAt = new Int32Array(count);
+    const tab1 = new Int32Array(count);
+    const tab2 = new Int32Array(count);
     const at = new Float64Array(count);
     const len = new Float64Array(count);
-    // each line's tabs found in place (a split of 22,000 lines into their fields was ~40 ms of a TAB);
     // a field with a tab of its own leaves a length that is no number
     let p = nl + 1;
     for (let i = 0; i < count; i++) {
@@ -79,13 +94,15 @@ export function sessionsHolding(ctx: Ctx, words: string[], names: Record<string,
       const t3 = t2 < 0 ? -1 : idx.indexOf('\t', t2 + 1);
       // three tabs within the line
       if (e < 0 || t3 < 0 || t3 > e) return null;
-      keys[i] = idx.slice(p, t1);
-      shortOf[i] = idx.slice(t1 + 1, t2);
-      at[i] = Number(idx.slice(t2 + 1, t3));
-      len[i] = Number(idx.slice(t3 + 1, e));
-      if (!Number.isInteger(at[i]) || !Number.isInteger(len[i]) || (i > 0 && at[i]! < at[i - 1]! + len[i - 1]!)) return null;
+      lineAt[i] = p;
+      tab1[i] = t1;
+      tab2[i] = t2;
+      at[i] = digits(idx, t2 + 1, t3);
+      len[i] = digits(idx, t3 + 1, e);
+      if (Number.isNaN(at[i]) || Number.isNaN(len[i]) || (i > 0 && at[i]! < at[i - 1]! + len[i - 1]!)) return null;
       p = e + 1;
     }
+    const keyOf = (r: number) => idx.slice(lineAt[r]!, tab1[r]!);
     if (p !== idx.length) return null;
     const size = fs.fstatSync(fd).size;
     if (count > 0 && at[count - 1]! + len[count - 1]! > size) return null;
@@ -131,7 +148,10 @@ export function sessionsHolding(ctx: Ctx, words: string[], names: Record<string,
     words.forEach((w, k) => {
       for (const sid in names) {
         if (!names[sid]!.toLowerCase().includes(w.toLowerCase())) continue;
-        byKey ??= new Map(keys.map((key, i) => [key, i]));
+        if (!byKey) {
+          byKey = new Map();
+          for (let i = 0; i < count; i++) byKey.set(keyOf(i), i);
+        }
         const r = byKey.get(`claude:${sid}`);
         if (r !== undefined) each[k]!.add(r);
       }
@@ -144,16 +164,16 @@ export function sessionsHolding(ctx: Ctx, words: string[], names: Record<string,
     let buf = Buffer.allocUnsafe(0);
     for (const run of runs) {
       const mine: number[] = [];
-      for (let r = run[0]; r < run[1]; r++) if (found.has(r) && !dropped.has(keys[r]!)) mine.push(r);
+      for (let r = run[0]; r < run[1]; r++) if (found.has(r) && !dropped.has(keyOf(r))) mine.push(r);
       if (mine.length === 0) continue;
       const [from, to] = span(run);
       if (buf.length < to - from) buf = Buffer.allocUnsafe(Math.max(to - from, CHUNK));
       if (fs.readSync(fd, buf, 0, to - from, from) !== to - from) return null;
       for (const r of mine) {
         const s = JSON.parse(buf.toString('utf8', at[r]! - from, at[r]! - from + len[r]!)) as Session;
-        if (!s || typeof s !== 'object' || s.key !== keys[r]) return null;
+        if (!s || typeof s !== 'object' || s.key !== keyOf(r)) return null;
         sessions.push(s);
-        shorts.set(s.id, shortOf[r]!);
+        shorts.set(s.id, idx.slice(tab1[r]! + 1, tab2[r]!));
       }
     }
     // a patched session is matched whole, as the patch puts it (there are few)
