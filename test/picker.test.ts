@@ -165,6 +165,23 @@ const LIST = /alpha newest task[\s\S]*beta second task[\s\S]*gamma third session
 /** The finished list's status line: on a cold index the streamed rows come first, then this. */
 const READY = /· 3 sessions \(\+1 hidden\)/;
 
+const S5 = 'e5555555-0000-4000-8000-000000000005';
+
+/**
+ * A warm index of pickerHome, a new session since (S5, the newest), and another builder holding
+ * the index lock (`holder`: kill it to let the check go on), so the picker's check must wait.
+ */
+function changedWhileLocked(): { home: string; holder: ReturnType<typeof spawn> } {
+  const home = pickerHome();
+  expect(spawnSync(process.execPath, [BIN, 'index'], { env: envFor(home) }).status).toBe(0);
+  const cwd = path.join(home, 'proj-epsilon');
+  fs.mkdirSync(cwd, { recursive: true });
+  write(home, `.claude/projects/-p-e5555555/${S5}.jsonl`, jsonl(claudeLine({ id: S5, cwd, type: 'user', uuid: `${S5}-u`, at: '2026-11-22T10:00:00.000Z' }, { message: { role: 'user', content: 'epsilon arrives late' } })));
+  const holder = spawn('sleep', ['120'], { stdio: 'ignore' });
+  fs.writeFileSync(path.join(home, '.cache/resume/index.lock'), JSON.stringify({ pid: holder.pid, host: os.hostname(), started: Date.now() }));
+  return { home, holder };
+}
+
 /** Start `resume ARGS` in tmux on `home` and wait for the finished list. */
 async function opened(home: string, args: string[], env: Record<string, string | undefined> = {}): Promise<Term> {
   const t = new Term(home, args, env);
@@ -238,16 +255,8 @@ describe.skipIf(SKIP)('picker in tmux (real fzf)', { timeout: 120_000 }, () => {
   });
 
   it('a warm index that changed: the last rows show while the check waits, then the fresh rows replace them', async () => {
-    const home = pickerHome();
-    expect(spawnSync(process.execPath, [BIN, 'index'], { env: envFor(home) }).status).toBe(0);
-    // a new session since, and another builder holding the index lock: the check must wait
-    const S5 = 'e5555555-0000-4000-8000-000000000005';
-    const cwd = path.join(home, 'proj-epsilon');
-    fs.mkdirSync(cwd, { recursive: true });
-    write(home, `.claude/projects/-p-e5555555/${S5}.jsonl`, jsonl(claudeLine({ id: S5, cwd, type: 'user', uuid: `${S5}-u`, at: '2026-11-22T10:00:00.000Z' }, { message: { role: 'user', content: 'epsilon arrives late' } })));
-    const holder = spawn('sleep', ['120'], { stdio: 'ignore' });
+    const { home, holder } = changedWhileLocked();
     try {
-      fs.writeFileSync(path.join(home, '.cache/resume/index.lock'), JSON.stringify({ pid: holder.pid, host: os.hostname(), started: Date.now() }));
       const t = new Term(home, ['__pick']);
       if (FZF_VERSION >= 45) {
         // fzf with transform: the last build's rows at once, without the new session
@@ -267,16 +276,9 @@ describe.skipIf(SKIP)('picker in tmux (real fzf)', { timeout: 120_000 }, () => {
   });
 
   it('a warm index that changed: Ctrl-R pressed before the check ends is not undone by the fresh rows', async () => {
-    const home = pickerHome();
-    expect(spawnSync(process.execPath, [BIN, 'index'], { env: envFor(home) }).status).toBe(0);
-    const S5 = 'e5555555-0000-4000-8000-000000000005';
-    const cwd = path.join(home, 'proj-epsilon');
-    fs.mkdirSync(cwd, { recursive: true });
-    write(home, `.claude/projects/-p-e5555555/${S5}.jsonl`, jsonl(claudeLine({ id: S5, cwd, type: 'user', uuid: `${S5}-u`, at: '2026-11-22T10:00:00.000Z' }, { message: { role: 'user', content: 'epsilon arrives late' } })));
-    const holder = spawn('sleep', ['120'], { stdio: 'ignore' });
+    // the check waits for the lock: Ctrl-R comes while fzf still reads the last build's rows
+    const { home, holder } = changedWhileLocked();
     try {
-      // the check waits for the lock: Ctrl-R comes while fzf still reads the last build's rows
-      fs.writeFileSync(path.join(home, '.cache/resume/index.lock'), JSON.stringify({ pid: holder.pid, host: os.hostname(), started: Date.now() }));
       const t = new Term(home, ['__pick']);
       // fzf with transform lists the last build's rows at once; older fzf shows nothing before the check
       if (FZF_VERSION >= 45) await t.waitList([LIST, READY], ['epsilon']);
