@@ -192,16 +192,39 @@ describe('README recipes in tmux', { timeout: 120_000 }, () => {
           throw new Error(`timed out waiting for ${what}; outer screen:\n${o('capture-pane', '-p', '-t', '0').stdout}`);
         };
         await shown(/\$/, 'the attached client');
-        t.send('-l', `eval "$(resume rows | fzf --tmux center --delimiter='\\t' --with-nth=2.. --no-sort --layout=reverse | resume emit)"`);
-        t.send('Enter');
-        // the popup is drawn over the pane: a border around the rows
-        await shown(/[│|].*cccc3333 [\s\S]*bbbb2222 /, 'the popup with the rows');
-        // ctrl-n (fzf's down too) is one byte: Down is an escape sequence, and through two tmux
-        // clients on a loaded machine its ESC can arrive alone, which fzf takes for abort
-        o('send-keys', '-t', '0', 'C-n');
-        await new Promise((r) => setTimeout(r, 300));
-        o('send-keys', '-t', '0', 'Enter');
-        await t.until(() => calls(home).length === 1, 'the stand-in run');
+        // Keys reach the popup through two tmux clients. Now and then under CI the popup's fzf ended
+        // without a pick, as if aborted (likely an escape sequence between the clients, a terminal
+        // reply or focus report, whose ESC arrived alone: fzf takes that for Esc). The recipe is run
+        // again when that happens (the shell says nothing was picked, and no run was made), up to
+        // three times; a wrong pick, or no popup, still fails at once.
+        for (let attempt = 1; ; attempt++) {
+          t.send('-l', 'clear');
+          t.send('Enter');
+          await t.until(() => t.line() === '$', 'the prompt');
+          t.send('-l', `eval "$(resume rows | fzf --tmux center --delimiter='\\t' --with-nth=2.. --no-sort --layout=reverse | resume emit)"`);
+          t.send('Enter');
+          // the popup is drawn over the pane: a border around the rows, and fzf's count once it has read them
+          await shown(/[│|].*cccc3333 [\s\S]*bbbb2222 /, 'the popup with the rows');
+          await shown(/\b3\/3\b/, "the popup's count");
+          // ctrl-n (fzf's down too) is one byte: Down is an escape sequence, and through two tmux
+          // clients on a loaded machine its ESC can arrive alone, which fzf takes for abort
+          o('send-keys', '-t', '0', 'C-n');
+          const moved = await (async () => {
+            for (let i = 0; i < 100; i++) {
+              const txt = o('capture-pane', '-p', '-t', '0').stdout;
+              if (/[▌>] *bbbb2222 /.test(txt)) return true;
+              if (/no key on stdin/.test(t.screen())) return false;
+              await new Promise((r) => setTimeout(r, 100));
+            }
+            throw new Error(`the cursor never reached the second row; outer screen:\n${o('capture-pane', '-p', '-t', '0').stdout}`);
+          })();
+          if (moved) {
+            o('send-keys', '-t', '0', 'Enter');
+            await t.until((x) => calls(home).length === 1 || /no key on stdin/.test(x), 'the stand-in run');
+          }
+          if (calls(home).length === 1) break;
+          if (attempt === 3) throw new Error(`fzf in the popup ended without a pick ${attempt} times; screen:\n${t.screen()}`);
+        }
         expect(calls(home)[0]).toEqual({ cwd: path.join(home, 'src', 'beta'), argv: ['--resume', uid('bbbb2222')] });
       } finally {
         o('kill-server');
