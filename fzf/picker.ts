@@ -107,11 +107,12 @@ export async function pick(app: App, o: PickOptions = {}): Promise<PickResult> {
   // A cold index (first run, or after an upgrade): rows are written as their files are read,
   // newest files first, under an "indexing" status line; when the input ends fzf's `load` event
   // replaces them once with the finished list (sorted, aligned, with the real status line).
-  const stream = !o.sessions && has(fzf.version, 'loadEvent') && has(fzf.version, 'unbind') && !haveListing(app.ctx);
+  const loadable = !o.sessions && has(fzf.version, 'loadEvent') && has(fzf.version, 'unbind');
+  const stream = loadable && !haveListing(app.ctx);
   // A warm index: the rows of the last build are shown at once, while the index is checked; the
   // check ends the input, and fzf's `load` then runs what it left in `onload`: nothing when
   // nothing changed, else a reload of the fresh rows (needs transform: older fzf waits for the check).
-  const last = !stream && !o.sessions && has(fzf.version, 'loadEvent') && has(fzf.version, 'unbind') && has(fzf.version, 'transform') ? app.lastRows() : null;
+  const last = loadable && !stream && has(fzf.version, 'transform') ? app.lastRows() : null;
   // (with a directory filter, only rows that can apply it: see dirFilterable)
   const early = last && (!state.dir || dirFilterable(last.bin)) ? last : null;
   // Either way a key that reloads the list before that load (Ctrl-R pressed while the index is

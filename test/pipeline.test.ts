@@ -183,10 +183,12 @@ describe('README recipes in tmux', { timeout: 120_000 }, () => {
       const o = (...a: string[]) => spawnSync('tmux', ['-S', outer, ...a], { encoding: 'utf8' });
       try {
         expect(o('-f', '/dev/null', 'new-session', '-d', '-x', '200', '-y', '40', 'env', `TERM=xterm-256color`, 'tmux', '-S', inner, 'attach').status).toBe(0);
-        const shown = async (re: RegExp, what: string) => {
+        // the outer screen once it matches; null as soon as `over` says waiting is moot
+        const shown = async (re: RegExp, what: string, over: () => boolean = () => false) => {
           for (let i = 0; i < 250; i++) {
             const txt = o('capture-pane', '-p', '-t', '0').stdout;
             if (re.test(txt)) return txt;
+            if (over()) return null;
             await new Promise((r) => setTimeout(r, 100));
           }
           throw new Error(`timed out waiting for ${what}; outer screen:\n${o('capture-pane', '-p', '-t', '0').stdout}`);
@@ -209,16 +211,8 @@ describe('README recipes in tmux', { timeout: 120_000 }, () => {
           // ctrl-n (fzf's down too) is one byte: Down is an escape sequence, and through two tmux
           // clients on a loaded machine its ESC can arrive alone, which fzf takes for abort
           o('send-keys', '-t', '0', 'C-n');
-          const moved = await (async () => {
-            for (let i = 0; i < 100; i++) {
-              const txt = o('capture-pane', '-p', '-t', '0').stdout;
-              if (/[▌>] *bbbb2222 /.test(txt)) return true;
-              if (/no key on stdin/.test(t.screen())) return false;
-              await new Promise((r) => setTimeout(r, 100));
-            }
-            throw new Error(`the cursor never reached the second row; outer screen:\n${o('capture-pane', '-p', '-t', '0').stdout}`);
-          })();
-          if (moved) {
+          const moved = await shown(/[▌>] *bbbb2222 /, 'the cursor on the second row', () => /no key on stdin/.test(t.screen()));
+          if (moved !== null) {
             o('send-keys', '-t', '0', 'Enter');
             await t.until((x) => calls(home).length === 1 || /no key on stdin/.test(x), 'the stand-in run');
           }

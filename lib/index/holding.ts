@@ -15,6 +15,7 @@ import { applyPatch } from './listpatch.js';
 import { recordHolding } from './overlay.js';
 import { Folder, Needle, findIn } from '../search/fold.js';
 import { readText } from '../util/fsx.js';
+import { digits } from '../util/time.js';
 
 export interface Holding {
   /** the sessions whose record holds every word (or may), newest first */
@@ -46,18 +47,6 @@ export function plainWord(w: string): boolean {
   return /^[\x21-\x7e]+$/.test(w) && !/["\\]/.test(w);
 }
 
-/** The decimal number in [a, b) of `s` (digits only, at most 15), else NaN. */
-function digits(s: string, a: number, b: number): number {
-  if (b <= a || b - a > 15) return NaN;
-  let n = 0;
-  for (let i = a; i < b; i++) {
-    const c = s.charCodeAt(i) - 48;
-    if (c < 0 || c > 9) return NaN;
-    n = n * 10 + c;
-  }
-  return n;
-}
-
 /**
  * The sessions of the build check.bin names whose listing record holds every word (case-folded
  * bytes; see the top), with their short ids. `names`: the snapshot names by Claude session id (a
@@ -85,7 +74,9 @@ export function sessionsHolding(ctx: Ctx, words: string[], names: Record<string,
     const tab2 = new Int32Array(count);
     const at = new Float64Array(count);
     const len = new Float64Array(count);
-    // a field with a tab of its own leaves a length that is no number
+    // a field with a tab of its own leaves a length that is no number: an offset or length is 1 to
+    // 15 digits, else -1
+    const number = (a: number, b: number) => (b > a && b - a <= 15 ? digits(idx, a, b - a) : -1);
     let p = nl + 1;
     for (let i = 0; i < count; i++) {
       const e = idx.indexOf('\n', p);
@@ -97,9 +88,9 @@ export function sessionsHolding(ctx: Ctx, words: string[], names: Record<string,
       lineAt[i] = p;
       tab1[i] = t1;
       tab2[i] = t2;
-      at[i] = digits(idx, t2 + 1, t3);
-      len[i] = digits(idx, t3 + 1, e);
-      if (Number.isNaN(at[i]) || Number.isNaN(len[i]) || (i > 0 && at[i]! < at[i - 1]! + len[i - 1]!)) return null;
+      at[i] = number(t2 + 1, t3);
+      len[i] = number(t3 + 1, e);
+      if (at[i]! < 0 || len[i]! < 0 || (i > 0 && at[i]! < at[i - 1]! + len[i - 1]!)) return null;
       p = e + 1;
     }
     const keyOf = (r: number) => idx.slice(lineAt[r]!, tab1[r]!);

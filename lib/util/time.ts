@@ -9,7 +9,7 @@ export function toMs(v: unknown): number | null {
 }
 
 /** The n decimal digits at `at`, as a number; -1 when any is not a digit. */
-function digits(s: string, at: number, n: number): number {
+export function digits(s: string, at: number, n: number): number {
   let v = 0;
   for (let i = at; i < at + n; i++) {
     const d = s.charCodeAt(i) - 48;
