@@ -9,6 +9,8 @@ import { jsonl, run, tempDir, tempHome, write } from './helpers.js';
 import { byRecency, INDEX_VERSION, shardCount, STATE_VERSION } from '../lib/index/index.js';
 import { applyStats, emptyOver, findKeys, overBytes, overlayRows, overWith, parseOver, splitRecords, type Over } from '../lib/index/overlay.js';
 import { printRowBin, readRowBin, rowBinChunks } from '../lib/index/rowbin.js';
+import { heldEntry, readShardText, writeShardFiles } from '../lib/index/shardtext.js';
+import { HELD_HEAD, memberLine, promptLine, reviveEntry } from '../lib/index/promptfile.js';
 import type { Session } from '../lib/types.js';
 
 const uuid = (n: number) => `${String(n).padStart(8, '0')}-2222-4222-8222-222222222222`;
@@ -442,6 +444,148 @@ describe('an append writes its shard again a line per entry (lib/index/shardtext
     expect(ok(h, ['resolve', 'heron'])).toBe(`claude:${uuid(a)}\n`);
     expect(ok(h, ['resolve', 'ibis'])).toBe(`claude:${uuid(b)}\n`);
     expectFresh(h);
+  });
+});
+
+describe('an append to a long session takes its prompt list as it was (shardtext.ts heldEntry)', () => {
+  // a session's entry line and prompt file line, as they stand in a cache (a leading comma dropped)
+  const entryLines = (dir: string, file: string, key: string) => {
+    const state = path.join(dir, 'state');
+    const pick = (f: string, needle: string) => {
+      for (const n of fs.readdirSync(state).filter((x) => x.endsWith(f)).sort()) {
+        const l = fs.readFileSync(path.join(state, n), 'utf8').split('\n').find((x) => x.includes(needle));
+        if (l) return l.replace(/^,/, '');
+      }
+      return null;
+    };
+    return { member: pick('.json', JSON.stringify(file) + ':'), prompts: pick('.prompts.json', JSON.stringify(key)) };
+  };
+  /** The long session's lines here and in a cache built from nothing: the same bytes. */
+  const expectAsBuilt = (h: string, file: string, key: string) => {
+    const d = tempDir('resume-fresh-');
+    ok(h, ['index'], { RESUME_CACHE_DIR: d });
+    const mine = entryLines(cache(h), file, key);
+    expect(mine.member).toBeTruthy();
+    expect(mine).toEqual(entryLines(d, file, key));
+    expectFresh(h);
+    return mine;
+  };
+  const words = (i: number) => `prompt number ${i} about the ${['otter', 'heron', 'ibis', 'puffin'][i % 4]} module`;
+
+  it('heldEntry takes a list past HELD_HEAD prompts, written first by memberLine, and declines what it cannot take as it is', () => {
+    const tricky = ['a "quoted" word', 'back\\slash', 'ends with a backslash \\', '\\"', 'caf\u00e9 \u2713', 'tab\there'];
+    const all = Array.from({ length: 100 }, (_, i) => (i % 10 === 3 ? `${i} ` + tricky[Math.floor(i / 10) % tricky.length]! : `prompt ${i}`));
+    const entry = (sessions: unknown[], list = all) => ({ size: 10, mtime: 1, state: { header: true, all: list.slice(), prompts: list.length }, sessions });
+    const one = (list: unknown) => [{ harness: 'pi', id: 's1', allPrompts: list }];
+    const dir = tempDir('resume-held-');
+    const shard = (entries: Record<string, unknown>) => {
+      const paths = Object.keys(entries);
+      const sf = path.join(dir, '000.json');
+      writeShardFiles(sf, path.join(dir, '000.prompts.json'), STATE_VERSION, 1, paths.map((p) => memberLine(p, entries[p])), paths.map((p) => promptLine(p, entries[p] as never)), (err) => { throw err; });
+      return readShardText(sf, path.join(dir, '000.prompts.json'), STATE_VERSION, 1)!;
+    };
+    const e = entry(one(all));
+    const t = shard({ '/a': e, '/b': entry(one(all.slice(0, HELD_HEAD)), all.slice(0, HELD_HEAD)), '/c': entry(one(all.map((x) => x.toUpperCase()))), '/d': entry([...one(all), { harness: 'pi', id: 's2', allPrompts: all }]) });
+    // written first, and read back whole as it was
+    expect(t.members[0]!.toString('utf8', t.at[0]!)).toMatch(/^\{"\$all":\["prompt 0",/);
+    expect(reviveEntry(JSON.parse(t.members[0]!.toString('utf8', t.at[0]!)))).toEqual(e);
+    const got = heldEntry(t, 0)!;
+    expect(got.held.count).toBe(100);
+    expect(got.held.head).toBe(HELD_HEAD);
+    expect(JSON.parse(got.held.bytes.toString('utf8'))).toEqual(all);
+    expect(got.entry).toEqual({ ...e, state: { ...e.state, all: all.slice(0, HELD_HEAD) }, sessions: one(all.slice(0, HELD_HEAD)) });
+    // a list of HELD_HEAD prompts (not written first), a session with a list of its own, two sessions
+    expect(t.members[1]!.toString('utf8', t.at[1]!)).not.toContain('$all');
+    expect(heldEntry(t, 1)).toBeNull();
+    expect(heldEntry(t, 2)).toBeNull();
+    expect(heldEntry(t, 3)).toBeNull();
+    // a list cut short, or one whose line goes on with no entry after it
+    const line = t.members[0]!;
+    const cut = (b: Buffer) => heldEntry({ ...t, members: [b], at: [t.at[0]!] }, 0);
+    expect(cut(Buffer.from(line.toString('utf8').replace('"prompt 99"]', '"prompt 99]')))).toBeNull();
+    expect(cut(Buffer.from(line.toString('utf8').replace('"prompt 50",', '"prompt 50" ,')))).toBeNull();
+    expect(cut(line.subarray(0, line.indexOf('"prompt 99"]') + 12))).toBeNull();
+  });
+
+  it('pi: a prompt or a reply appended writes the same entry and prompt line as a build; a prompt with a secret, and a damaged list, go the whole way', () => {
+    const h = store();
+    const n = 7;
+    const f = piFile(h, n);
+    const key = `pi:${uuid(n)}`;
+    write(h, f, piHeader(uuid(n), `/tmp/q${n}`, ts(7)) + Array.from({ length: 100 }, (_, i) => piMessage(words(i), ts(7, 11), 10 + i)).join(''));
+    ok(h, ['rows']);
+    const first = entryLines(cache(h), f, key);
+    // (a list past HELD_HEAD prompts is written first in its entry)
+    expect(first.member).toMatch(/^"[^"]+":\{"\$all":\["prompt number 0 /);
+
+    // a prompt: the list's bytes taken as they were, the new prompt after them
+    fs.appendFileSync(f, piMessage('the walrus cache', ts(8), 500));
+    expect(keys(ok(h, ['rows', '-a']))[0]).toBe(key);
+    expect(exists(h, 'list.patch')).toBe(true);
+    let now = expectAsBuilt(h, f, key);
+    expect(now.prompts).toContain('"prompt number 80 about the otter module"');
+    expect(ok(h, ['resolve', 'walrus'])).toBe(`${key}\n`);
+    expect(ok(h, ['resolve', 'number 81 '])).toBe(`${key}\n`);
+
+    // a reply: the prompt file stays as it was
+    const pfile = () => fs.readdirSync(path.join(cache(h), 'state')).filter((x) => x.endsWith('.prompts.json')).map((x) => path.join(cache(h), 'state', x)).find((x) => fs.readFileSync(x, 'utf8').includes(key))!;
+    const ino = fs.statSync(pfile()).ino;
+    fs.appendFileSync(f, jsonl({ type: 'message', id: 'r1', parentId: null, timestamp: ts(8, 12), message: { role: 'assistant', content: [{ type: 'text', text: 'a reply about kelp' }], model: 'm', timestamp: Date.parse(ts(8, 12)) } }));
+    ok(h, ['rows']);
+    expect(fs.statSync(pfile()).ino).toBe(ino);
+    now = expectAsBuilt(h, f, key);
+
+    // a prompt with a secret: its session's prompts are no longer the parser's list; the list is
+    // decoded whole, and the entry written as a build writes it (every prompt kept, the secret out)
+    const secret = 'ghp_' + 'a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8';
+    fs.appendFileSync(f, piMessage(`use the token ${secret} for the narwhal job`, ts(9), 501));
+    expect(keys(ok(h, ['rows', '-a']))[0]).toBe(key);
+    now = expectAsBuilt(h, f, key);
+    expect(now.prompts).not.toContain(secret);
+    expect(now.prompts).toContain('[REDACTED');
+    expect(now.prompts).toContain('"prompt number 99 about the puffin module"');
+    expect(ok(h, ['resolve', 'narwhal'])).toBe(`${key}\n`);
+    expect(ok(h, ['resolve', 'number 70 '])).toBe(`${key}\n`);
+    // and the next append to it (its session keeps a list of its own now) goes the whole way too
+    fs.appendFileSync(f, piMessage('the dugong queue', ts(10), 502));
+    expect(keys(ok(h, ['rows', '-a']))[0]).toBe(key);
+    expectAsBuilt(h, f, key);
+    expect(ok(h, ['resolve', 'dugong'])).toBe(`${key}\n`);
+    expect(ok(h, ['resolve', 'number 72 '])).toBe(`${key}\n`);
+
+    // a list cut short in its line: not taken; the source is parsed again and the listing is right
+    const n2 = 8;
+    const f2 = piFile(h, n2);
+    const key2 = `pi:${uuid(n2)}`;
+    write(h, f2, piHeader(uuid(n2), `/tmp/q${n2}`, ts(7)) + Array.from({ length: 90 }, (_, i) => piMessage(words(i + 200), ts(7, 12), 10 + i)).join(''));
+    ok(h, ['rows']);
+    for (const name of fs.readdirSync(path.join(cache(h), 'state')).filter((x) => /^\d+\.json$/.test(x))) {
+      const sf = path.join(cache(h), 'state', name);
+      const text = fs.readFileSync(sf, 'utf8');
+      if (!text.includes(JSON.stringify(f2) + ':')) continue;
+      // the list's last prompt loses its closing quote: the line is no JSON
+      fs.writeFileSync(sf, text.replace('"prompt number 289 about the ibis module"]', '"prompt number 289 about the ibis module]'));
+    }
+    fs.appendFileSync(f2, piMessage('the manatee branch', ts(11), 600));
+    expect(keys(ok(h, ['rows', '-a']))[0]).toBe(key2);
+    expectAsBuilt(h, f2, key2);
+    expect(ok(h, ['resolve', 'manatee'])).toBe(`${key2}\n`);
+    expect(ok(h, ['resolve', 'number 285 '])).toBe(`${key2}\n`);
+  });
+
+  it('Claude Code: a prompt appended to a session of 70 writes what a build writes', () => {
+    const h = store();
+    const n = 9;
+    const f = claudeFile(h, n);
+    const key = `claude:${uuid(n)}`;
+    write(h, f, Array.from({ length: 70 }, (_, i) => claudeLine(uuid(n), `/tmp/p${n}`, words(i + 100), ts(7, 10) .replace('00:00.000', `${String(i % 60).padStart(2, '0')}:00.000`))).join(''));
+    ok(h, ['rows']);
+    expect(entryLines(cache(h), f, key).member).toMatch(/\{"\$all":\[/);
+    fs.appendFileSync(f, claudeLine(uuid(n), `/tmp/p${n}`, 'the axolotl plan', ts(8)));
+    expect(keys(ok(h, ['rows', '-a']))[0]).toBe(key);
+    expectAsBuilt(h, f, key);
+    expect(ok(h, ['resolve', 'axolotl'])).toBe(`${key}\n`);
+    expect(ok(h, ['resolve', 'number 165 '])).toBe(`${key}\n`);
   });
 });
 

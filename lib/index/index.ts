@@ -83,8 +83,8 @@ import { byRecency, OrderedStream, planOrder } from './stream.js';
 import { closeRowBin, openRowBin, rowBinChunks, type RowBin } from './rowbin.js';
 import { applyStats, emptyOver, fitsCheck, freshShorts, overBytes, overlayRows, overWith, readOver, recordAt, type Over, type OverStat } from './overlay.js';
 import { PairedShardWriter, ShardWriter } from './shardwriter.js';
-import { memberLine, promptLine, promptsFile, promptsHead, PROMPTS_TAIL, reviveEntry, sameList, shardHeadOf, shardToken, stateHead } from './promptfile.js';
-import { readShardText, shardEntry, writeShardFiles, type ShardText } from './shardtext.js';
+import { memberLine, packEntry, promptLine, promptsFile, promptsHead, PROMPTS_TAIL, restOf, reviveEntry, sameList, shardHeadOf, shardToken, stateHead } from './promptfile.js';
+import { heldEntry, readShardText, shardEntry, writeShardFiles, type HeldList, type Line, type ShardText } from './shardtext.js';
 import { addTo } from '../util/multimap.js';
 import { applyPatch, PATCH_MAX_BYTES, PATCH_MAX_SESSIONS, readHead, readPatch, type ListHead, type ListPatch } from './listpatch.js';
 import { FILE, NONE, quickStat, StatInDirs } from '../util/quickstat.js';
@@ -103,9 +103,9 @@ const GC_GROWTH = Number(process.env.RESUME_GC_GROWTH) || 16 << 20;
  * list.patch, no files.json; 14: check.bin's names in the directory of the one before written
  * short; 16: as many state shards as the sources call for; 17: the listing's held keys include those
  * of adapters with `holds`; 18: those of threads named as parents that no session has yet, as a new
- * session may now be patched over the listing): older caches are discarded and rebuilt.
+ * session may now be patched over the listing; 19: STATE_VERSION 15): older caches are discarded and rebuilt.
  */
-export const INDEX_VERSION = 18;
+export const INDEX_VERSION = 19;
 /**
  * The state shards' and prompt files' own version. They hold what parsing the sources found; a
  * change to the listing files alone (INDEX_VERSION) keeps them, so the first run after it writes
@@ -115,7 +115,7 @@ export const INDEX_VERSION = 18;
  * version over old shards would stand, and words from a middle prompt, read from the shards, would
  * stop naming sessions until the next full build).
  */
-export const STATE_VERSION = 14;
+export const STATE_VERSION = 15;
 
 /**
  * What a listing row needs of a session (rows.json holds only these). `short` is the id's shortest
@@ -2053,7 +2053,7 @@ async function appendPatch(
   // the changed and gone sources' shards (as lines: only their entries are parsed), and the sources
   // looked up by path: those the shards hold and the changed ones, not a map of every source
   const shards = new Set([...changed, ...gone].map((p) => shardOf(p, count)));
-  const { old, texts, held } = loadChanged(files.state, count, shards, new Set([...changed, ...gone]));
+  const { old, texts, held, lists } = loadChanged(files.state, count, shards, new Set([...changed, ...gone]), changed);
   const byPath = sources.pick(new Set([...held, ...changed]));
   /** a source new since the stored build (its sessions are new to the listing) */
   const added = new Set([...changed].filter((p) => !prev.has(p)));
@@ -2099,6 +2099,8 @@ async function appendPatch(
   // parse, counting apart: only what is handed on or patched counts
   const mine = { ...counts, parsed: 0, appended: 0, bytes: 0 };
   const jobs = [...changed].map((p) => jobFor(byPath.get(p)!, old[p], mine));
+  // (a long list is taken as it was only by a parse that goes on from the stored state)
+  for (const j of jobs) if (j.from === 0) lists.delete(j.src.path);
   // (a parse continues a stored state in place)
   const before = finishStatesOf([...changed, ...gone], old);
   const parsed: Record<string, Entry> = {};
@@ -2106,13 +2108,17 @@ async function appendPatch(
     if (r.error) return;
     parsed[r.path] = { ...byPath.get(r.path)!.stat, src: job.src, offset: r.offset, tail: r.tail, state: r.state, sessions: r.sessions };
   }, false);
-  const handOn = () => {
+  // a long list taken as it was, whose new prompts are not all as the session shows them (a secret
+  // redacted), is decoded whole here; so is every one, before the entries are handed on
+  for (const p of lists.keys()) if (!heldStands(parsed[p], lists.get(p)!)) wholeList(parsed, p, lists);
+  const handOn = (handing = true) => {
     for (const j of jobs) {
       if (!parsed[j.src.path]) continue;
       if (j.from > 0) counts.appended++;
       else counts.parsed++;
       counts.bytes += j.size - j.from;
     }
+    if (handing) for (const p of [...lists.keys()]) wholeList(parsed, p, lists);
     return { parsed, before };
   };
 
@@ -2230,7 +2236,7 @@ async function appendPatch(
 
   // The changed shards (with their unchanged entries), the patch, check.bin when it changes, and check.patch last.
   try {
-    writeChanged(files.state, count, shards, texts, old, parsed, byPath);
+    writeChanged(files.state, count, shards, texts, old, parsed, byPath, lists);
   } catch (err) {
     debugWrite(err);
     return handOn();
@@ -2243,7 +2249,7 @@ async function appendPatch(
     // the listing of the stored build stands (or, with the patch written, none does: the next run builds it)
     debugWrite(err);
   }
-  handOn();
+  handOn(false);
   counts.reused = sources.count - changed.size;
   counts.dropped = gone.length;
   if (want === 'rows' && opts.rowBin && overlayRows(bin, next)) return { result: { sessions: [], rowBin: bin, skipped, counts, roots, changed: true } };
@@ -2253,7 +2259,69 @@ async function appendPatch(
   // what was written cannot be read back: the caller writes the listing whole (nothing to parse
   // again; what was parsed here stays counted)
   counts.reused = 0;
+  for (const p of [...lists.keys()]) wholeList(parsed, p, lists);
   return { parsed, before };
+}
+
+/** A long list an append took as it was (shardtext.ts `heldEntry`), with the prompts of its head as they were read. */
+interface Held extends HeldList {
+  first: string[];
+}
+
+/** Does a parsed list begin with the head that was read? */
+const startsWith = (xs: unknown, head: string[]): xs is unknown[] => Array.isArray(xs) && xs.length >= head.length && head.every((x, i) => xs[i] === x);
+
+/**
+ * Can the parsed entry be written with its long list's bytes as they were? Its state's list must
+ * still begin with the head that was read (the parse went on from it), and its one session must
+ * show that list as it is (no prompt of it sanitised otherwise): then the session's prompts and its
+ * prompt file line are the state's list, the taken bytes and the new prompts after them.
+ */
+function heldStands(e: Entry | undefined, h: Held): boolean {
+  const all = (e?.state as { all?: unknown } | null | undefined)?.all;
+  const ss = e?.sessions;
+  return !!e && startsWith(all, h.first) && Array.isArray(ss) && ss.length === 1 && !!ss[0] && Array.isArray(ss[0].allPrompts) && sameList(ss[0].allPrompts, all);
+}
+
+/**
+ * A parsed entry whose long list was taken as it was, made whole: the list decoded and put before
+ * what the parse added, in its state and in its sessions (whose prompts of the list were stored as
+ * the list itself). An entry this cannot be done for is dropped from `parsed`, to be parsed again
+ * from its start by whoever takes the entries.
+ */
+function wholeList(parsed: Record<string, Entry>, p: string, lists: Map<string, Held>): void {
+  const h = lists.get(p)!;
+  lists.delete(p);
+  const e = parsed[p];
+  if (!e) return;
+  let full: unknown;
+  try {
+    full = JSON.parse(h.bytes.toString('utf8'));
+  } catch {
+    full = null;
+  }
+  const st = e.state as { all?: unknown } | null | undefined;
+  const ok = Array.isArray(full) && full.length === h.count && startsWith(full, h.first) && startsWith(st?.all, h.first) &&
+    (e.sessions ?? []).every((s) => !s || s.allPrompts === undefined || startsWith(s.allPrompts, h.first));
+  if (!ok) {
+    delete parsed[p];
+    return;
+  }
+  const list = full as string[];
+  st!.all = list.concat((st!.all as string[]).slice(h.head));
+  for (const s of e.sessions ?? []) if (s && Array.isArray(s.allPrompts)) s.allPrompts = list.concat(s.allPrompts.slice(h.head));
+}
+
+/**
+ * The line of a parsed entry whose long list was taken as it was, as memberLine makes it (the same
+ * bytes): the list's bytes with the new prompts after them, then the rest of the entry; and the
+ * list as bytes in pieces, for its prompt file line.
+ */
+function heldLines(p: string, e: Entry, h: Held): { member: Buffer[]; list: Buffer[] } {
+  const added = ((e.state as { all: string[] }).all).slice(h.head);
+  const list = added.length ? [h.bytes.subarray(0, h.bytes.length - 1), Buffer.from(',' + JSON.stringify(added).slice(1), 'utf8')] : [h.bytes];
+  const rest = restOf(packEntry(e));
+  return { member: [Buffer.from(JSON.stringify(p) + ':{"$all":', 'utf8'), ...list, Buffer.from(rest, 'utf8')], list };
 }
 
 /**
@@ -2261,10 +2329,13 @@ async function appendPatch(
  * (`old`), or read whole when it is not in the line layout (`old` then has every entry of it), and
  * every path they hold.
  */
-function loadChanged(stateDir: string, count: number, shards: Set<number>, changed: Set<string>): { old: Record<string, Entry>; texts: Map<number, ShardText>; held: Set<string> } {
+function loadChanged(
+  stateDir: string, count: number, shards: Set<number>, changed: Set<string>, appended?: Set<string>,
+): { old: Record<string, Entry>; texts: Map<number, ShardText>; held: Set<string>; lists: Map<string, Held> } {
   const old: Record<string, Entry> = {};
   const texts = new Map<number, ShardText>();
   const held = new Set<string>();
+  const lists = new Map<string, Held>();
   for (const n of shards) {
     const t = readShardText(shardFile(stateDir, n), promptsFile(stateDir, n), STATE_VERSION, count);
     if (!t) {
@@ -2281,11 +2352,19 @@ function loadChanged(stateDir: string, count: number, shards: Set<number>, chang
       if (shardOf(p, count) !== n) continue;
       held.add(p);
       if (!changed.has(p)) continue;
+      // (an entry of an appended source that begins with a long list: the list is taken as it is)
+      const taken = appended?.has(p) ? heldEntry(t, i) : null;
+      if (taken) {
+        const e = taken.entry as Entry;
+        old[p] = e;
+        lists.set(p, { ...taken.held, first: ((e.state as { all: string[] }).all).slice() });
+        continue;
+      }
       const e = shardEntry(t, i);
       if (e && typeof e === 'object') old[p] = e as Entry;
     }
   }
-  return { old, texts, held };
+  return { old, texts, held, lists };
 }
 
 /**
@@ -2293,7 +2372,10 @@ function loadChanged(stateDir: string, count: number, shards: Set<number>, chang
  * their old ones. A shard read as lines keeps its other entries' lines (and prompt file lines) as
  * they were; one read whole is written whole (and so in the line layout from then on).
  */
-function writeChanged(stateDir: string, count: number, shards: Set<number>, texts: Map<number, ShardText>, old: Record<string, Entry>, parsed: Record<string, Entry>, found: Map<string, Found>): void {
+function writeChanged(
+  stateDir: string, count: number, shards: Set<number>, texts: Map<number, ShardText>, old: Record<string, Entry>, parsed: Record<string, Entry>, found: Map<string, Found>,
+  lists: Map<string, Held>,
+): void {
   for (const n of shards) {
     const t = texts.get(n);
     // (a new source's entry goes after the others)
@@ -2306,8 +2388,8 @@ function writeChanged(stateDir: string, count: number, shards: Set<number>, text
       writeShard(stateDir, n, count, entries, Object.keys(entries));
       continue;
     }
-    const members: Array<string | Buffer> = [];
-    const prompts: Array<string | Buffer> = [];
+    const members: Line[] = [];
+    const prompts: Line[] = [];
     // the prompt file holds these very lines already (an append of replies and tool output, the
     // usual kind, adds no prompt): it stays, and the shard keeps its token
     let same = !!t.prompts;
@@ -2318,13 +2400,21 @@ function writeChanged(stateDir: string, count: number, shards: Set<number>, text
         continue;
       }
       const e = parsed[p];
-      members.push(e ? memberLine(p, e) : t.members[i]!);
+      const h = e && lists.get(p);
+      const taken = h ? heldLines(p, e, h) : null;
+      members.push(taken ? taken.member : e ? memberLine(p, e) : t.members[i]!);
       // (no usable prompt file: the entry is parsed for its line). An append of replies and tool
       // output leaves every prompt as it was: the line on disk stands (not made and compared again:
       // a session of a thousand prompts has a line of a megabyte)
       const kept = t.prompts?.[i];
-      const line = e ? (kept && samePrompts(old[p], e) ? kept : promptLine(p, e)) : (kept ?? promptLine(p, (shardEntry(t, i) as Entry | null) ?? undefined));
-      if (e && same && line !== kept && !kept!.equals(Buffer.from(line as string, 'utf8'))) same = false;
+      const made = (): Line => {
+        if (!taken) return promptLine(p, e);
+        // (promptLine's bytes: the one session's key, and its prompts, which are the list)
+        const s = e!.sessions[0]!;
+        return [Buffer.from(`[[${JSON.stringify(`${s.harness}:${s.id}`)},`, 'utf8'), ...taken.list, Buffer.from(']]')];
+      };
+      const line = e ? (kept && samePrompts(old[p], e) ? kept : made()) : (kept ?? promptLine(p, (shardEntry(t, i) as Entry | null) ?? undefined));
+      if (e && same && line !== kept && (typeof line !== 'string' || !kept!.equals(Buffer.from(line, 'utf8')))) same = false;
       prompts.push(line);
     }
     const listed = new Set(t.paths);

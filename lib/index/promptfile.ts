@@ -9,11 +9,11 @@
 // the entries it did not change and makes only its own (lib/index/shardtext.ts); JSON takes the
 // line breaks as white space, so either file is still one JSON document:
 //
-//   state/NNN.json          {"v":14,"of":<shards>,"tok":"<token>","entries":{
+//   state/NNN.json          {"v":15,"of":<shards>,"tok":"<token>","entries":{
 //                           "<path>":<entry>
 //                           ,"<path>":<entry>
 //                           }}
-//   state/NNN.prompts.json  {"v":14,"tok":"<token>","e":[
+//   state/NNN.prompts.json  {"v":15,"tok":"<token>","e":[
 //                           [["<harness>:<id>",["<prompt>",…]],…]
 //                           ,[]
 //                           ]}
@@ -22,7 +22,10 @@
 // counts only in a state of that many, the one the first shard (000.json) names.
 //
 // In a shard, a session's prompt list that is its entry's parser-state list is written as a marker
-// (packEntry, reviveEntry below).
+// (packEntry, reviveEntry below). A parser-state list longer than HELD_HEAD prompts is written first
+// in its entry, as `"<path>":{"$all":[…],<the rest of the entry>}`, so that an append to a long
+// session can take the list's bytes as they are, decode only its first HELD_HEAD prompts, and write
+// the list again with only its new prompts made (shardtext.ts `heldEntry`, index.ts `writeChanged`).
 //
 // A prompt file's line n holds the pairs of the shard's entry n, one per session that has prompts
 // (`[]` when none has; a session split over several sources, a Claude session continued in another
@@ -102,7 +105,12 @@ export function packEntry<E>(e: E): E {
  * Every reader of a shard entry goes through this.
  */
 export function reviveEntry<E>(e: E): E {
-  const x = e as Packable | null | undefined;
+  const x = e as (Packable & { $all?: unknown }) | null | undefined;
+  if (x && x.$all !== undefined) {
+    // (a long list, written first: put back where the parser keeps it)
+    if (Array.isArray(x.$all) && x.state && typeof x.state === 'object') x.state.all = x.$all;
+    delete x.$all;
+  }
   const ss = x?.sessions;
   if (!Array.isArray(ss)) return e;
   const all = x!.state?.all;
@@ -114,8 +122,31 @@ export function reviveEntry<E>(e: E): E {
   return e;
 }
 
-/** An entry's line of its state shard: `"<path>":<entry>` (packed: packEntry). */
-export const memberLine = (p: string, e: unknown): string => JSON.stringify(p) + ':' + JSON.stringify(packEntry(e));
+/**
+ * Prompts of a parser-state list decoded by an append that takes the list's bytes as they are
+ * (shardtext.ts `heldEntry`): more than any parser reads back (Claude's finish pass, the first 50).
+ * A longer list is written first in its entry's line.
+ */
+export const HELD_HEAD = 64;
+
+/** An entry's line of its state shard: `"<path>":<entry>` (packed: packEntry; a long parser-state list first, as `$all`). */
+export function memberLine(p: string, e: unknown): string {
+  const packed = packEntry(e) as (Packable & Record<string, unknown>) | null | undefined;
+  const all = packed?.state?.all;
+  if (!Array.isArray(all) || all.length <= HELD_HEAD) return JSON.stringify(p) + ':' + JSON.stringify(packed);
+  return JSON.stringify(p) + ':{"$all":' + JSON.stringify(all) + restOf(packed!);
+}
+
+/**
+ * What follows a long list in an entry's line (memberLine): the entry without it, from the comma
+ * after the list to the entry's closing brace. An append writes the same bytes after a list it
+ * took as it was (index.ts `writeChanged`).
+ */
+export function restOf(packed: object): string {
+  const { all: _, ...state } = (packed as { state: Record<string, unknown> }).state;
+  const rest = JSON.stringify({ ...packed, state });
+  return rest === '{}' ? '}' : ',' + rest.slice(1);
+}
 
 /** What a state shard's head says (stateHead), from the text the file starts with; null when it is not such a head. */
 export function parseStateHead(text: string): { v: number; of: number; tok: string } | null {

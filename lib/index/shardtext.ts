@@ -4,7 +4,7 @@
 // parsing and writing them whole was a third of an append).
 import fs from 'node:fs';
 import { writeAtomic } from '../util/fsx.js';
-import { itemSep, parseStateHead, promptsHead, PROMPTS_TAIL, reviveEntry, shardToken, STATE_TAIL, stateHead } from './promptfile.js';
+import { HELD_HEAD, itemSep, parseStateHead, promptsHead, PROMPTS_TAIL, reviveEntry, SAME_AS_STATE, shardToken, STATE_TAIL, stateHead } from './promptfile.js';
 
 export interface ShardText {
   /** the token its head carries (and its prompt file's, when `prompts` is not null) */
@@ -105,26 +105,105 @@ export function shardEntry(t: ShardText, i: number): unknown {
   }
 }
 
+/**
+ * A long parser-state list an append took as it was (memberLine writes it first in its entry):
+ * its JSON text, how many prompts it holds, and how many of them (its head) were decoded.
+ */
+export interface HeldList {
+  bytes: Buffer;
+  count: number;
+  head: number;
+}
+
+const LIST_START = Buffer.from('{"$all":[');
+const CLOSE = 0x5d;
+
+/**
+ * The end of the JSON string that starts at `q` (its closing quote), or -1. A quote ends it when an
+ * even number of backslashes stands before it.
+ */
+function stringEnd(b: Buffer, q: number, end: number): number {
+  for (let i = q + 1; ; i++) {
+    i = b.indexOf(QUOTE, i);
+    if (i < 0 || i >= end) return -1;
+    let k = i - 1;
+    while (b[k] === BACKSLASH) k--;
+    if ((i - 1 - k) % 2 === 0) return i;
+  }
+}
+
+/**
+ * Entry `i` of a shard read as lines, for an append to it, when its line begins with a long list
+ * (memberLine) and its one session's prompts are that list: the list's bytes are kept as they are
+ * and only its first HELD_HEAD prompts decoded (`state.all` and the session's `allPrompts` hold
+ * those). A session of a thousand prompts has an entry of half a megabyte, and decoding it and
+ * making it again was most of what an append to it cost. Null otherwise (shardEntry then).
+ */
+export function heldEntry(t: ShardText, i: number): { entry: unknown; held: HeldList } | null {
+  const line = t.members[i]!;
+  const s = t.at[i]!;
+  if (line.length - s < LIST_START.length || line.compare(LIST_START, 0, LIST_START.length, s, s + LIST_START.length) !== 0) return null;
+  const a = s + LIST_START.length - 1;
+  // the list: strings, each followed by a comma or by the closing bracket
+  let p = a + 1;
+  let count = 0;
+  let headEnd = -1;
+  for (;;) {
+    if (line[p] !== QUOTE) return null;
+    const q = stringEnd(line, p, line.length);
+    if (q < 0) return null;
+    count++;
+    if (count === HELD_HEAD) headEnd = q + 1;
+    p = q + 1;
+    if (line[p] === COMMA) {
+      p++;
+      continue;
+    }
+    if (line[p] !== CLOSE) return null;
+    break;
+  }
+  const listEnd = p + 1;
+  if (count <= HELD_HEAD || line[listEnd] !== COMMA) return null;
+  try {
+    const head = JSON.parse(line.toString('utf8', a, headEnd) + ']') as unknown;
+    const entry = JSON.parse('{' + line.toString('utf8', listEnd + 1)) as { state?: unknown; sessions?: unknown; $all?: unknown };
+    const ss = entry.sessions;
+    if (!Array.isArray(head) || head.length !== HELD_HEAD || !entry.state || typeof entry.state !== 'object' || 'all' in entry.state || '$all' in entry) return null;
+    if (!Array.isArray(ss) || ss.length !== 1 || !ss[0] || ss[0].allPrompts !== SAME_AS_STATE) return null;
+    (entry.state as { all?: unknown }).all = head;
+    reviveEntry(entry);
+    return { entry, held: { bytes: line.subarray(a, listEnd), count, head: HELD_HEAD } };
+  } catch {
+    return null;
+  }
+}
+
 const SEP = [Buffer.from(itemSep(0)), Buffer.from(itemSep(1))];
+
+/** A line of a shard or prompt file: text, bytes, or bytes in pieces (written one after another). */
+export type Line = string | Buffer | Buffer[];
 
 /**
  * Write a shard (of a state of `of` shards) and its prompt file, with a new token: item n of each is `members[n]` and
- * `prompts[n]` (text or bytes, each a line as the layout has it). Bytes are written as they are,
+ * `prompts[n]` (text, bytes or bytes in pieces, each a line as the layout has it). Bytes are written as they are,
  * the whole file in one vectored write. A prompt file that cannot be written only costs speed
  * (words are then matched from the shard): its error goes to `onPromptError`. `same`: the prompt
  * file on disk holds these prompts already, with this token: the shard is written with it, the
  * prompt file left as it is.
  */
 export function writeShardFiles(
-  file: string, pfile: string, version: number, of: number, members: Array<string | Buffer>, prompts: Array<string | Buffer> | { same: string }, onPromptError: (err: unknown) => void,
+  file: string, pfile: string, version: number, of: number, members: Line[], prompts: Line[] | { same: string }, onPromptError: (err: unknown) => void,
 ): void {
   const kept = !Array.isArray(prompts);
   const tok = kept ? prompts.same : shardToken();
-  const items = (head: string, xs: Array<string | Buffer>, tail: string): Buffer[] => {
+  const items = (head: string, xs: Line[], tail: string): Buffer[] => {
     const out: Buffer[] = [Buffer.from(head)];
     for (let i = 0; i < xs.length; i++) {
       const x = xs[i]!;
-      out.push(SEP[i ? 1 : 0]!, typeof x === 'string' ? Buffer.from(x, 'utf8') : x);
+      out.push(SEP[i ? 1 : 0]!);
+      if (typeof x === 'string') out.push(Buffer.from(x, 'utf8'));
+      else if (Buffer.isBuffer(x)) out.push(x);
+      else out.push(...x);
     }
     out.push(Buffer.from(tail));
     return out;
