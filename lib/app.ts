@@ -5,9 +5,9 @@ import { fileURLToPath } from 'node:url';
 import type { Ctx, Harness, Session } from './types.js';
 import { oneLine } from './util/text.js';
 import { makeCtx, cacheDir } from './util/paths.js';
-import { lastRowBin, listSessions, storedRows, toListed, updateIndex, type IndexResult, type ListedSession } from './index/index.js';
-import { dirFilterable, type RowBin } from './index/rowbin.js';
-import { CANDIDATES_OUT, printRowsOut, rowsOutKey, rowsOutName, RowsTape, type RowsOutKey } from './index/rowsout.js';
+import { indexFiles, lastRowBin, listSessions, storedRows, toListed, updateIndex, type IndexResult, type ListedSession } from './index/index.js';
+import { closeRowBin, dirFilterable, type RowBin } from './index/rowbin.js';
+import { CANDIDATES_OUT, printRowsOut, rowsOutKey, rowsOutName, RowsTape, spliceRowsOut, type RowsOutKey } from './index/rowsout.js';
 import type { IndexFiles } from './index/index.js';
 import { progressBar } from './util/progress.js';
 import { readNames, storeDir } from './harness/claude/care/store.js';
@@ -211,6 +211,16 @@ export function makeApp(opts: { demo?: boolean; env?: NodeJS.ProcessEnv; distDir
         const r = await listSessions(ctx, { workerFile: path.join(distDir, 'worker.js'), progress: bar?.update, rowBin: true, ...(stream ? { onSessions: stream } : {}), ...(printed ? { printed } : {}) });
         if (r.printed) return { sessions: [], printed: true };
         if (!r.rowBin) return { sessions: withSnapshotNames(ctx, r.sessions) };
+        // an append: the rows printed before, with the changed sessions' rows made again (rows.out)
+        if (rowsOut && !rowsOut.candidates && r.after) {
+          const file = path.join(indexFiles(ctx).dir, rowsOutName(rowsOut.all));
+          const key = rowsOutKey(ctx, r.rowBin.id);
+          const names = () => readNames(storeDir(ctx));
+          if (spliceRowsOut(file, rowsOutKey(ctx, r.after.id), key, rowsOut.now, r.rowBin, r.after.keys, rowsOut.all, names) && printRowsOut(file, key, rowsOut.now, rowsOut.write)) {
+            closeRowBin(r.rowBin);
+            return { sessions: [], printed: true };
+          }
+        }
         const kept = out as { file: string; key: RowsOutKey } | null;
         if (rowsOut && kept && kept.key.id === r.rowBin.id) {
           const tape = new RowsTape(rowsOut.now, null, !!rowsOut.candidates);

@@ -282,6 +282,91 @@ describe('rows.out, as `resume rows` uses it', () => {
     expect(noAge(rows(h))).toEqual(noAge(after));
   }, 30_000);
 
+  it('an append makes rows.out of the listing before it into the one after it (spliceRowsOut): the rows a render prints, at the top, in place, hidden, new and gone', () => {
+    const h = tempHome();
+    const ids = [
+      piSession(h, 1, '/tmp/a', 'alpha prompt', ago(90 * 86_400_000)),
+      piSession(h, 2, '/tmp/b', 'beta prompt', ago(20 * 60_000)),
+      piSession(h, 3, '/tmp/c', 'gamma prompt', ago(3 * 3_600_000)),
+      piSession(h, 4, '/tmp/d', 'delta prompt', ago(2 * 86_400_000)),
+      piSession(h, 5, '/tmp/e', 'epsilon prompt', ago(40 * 86_400_000)),
+    ];
+    // a print run (its prompt with its header): hidden
+    const hid = '00000009-3333-4333-8333-333333333333';
+    const hidFile = write(h, '.pi/agent/sessions/--tmp-h--/2026-01-01T00-00-00-000Z_' + hid + '.jsonl', jsonl(
+      { type: 'session', version: 3, id: hid, timestamp: ago(86_400_000), cwd: '/tmp/h' },
+      { type: 'message', id: 'm1', parentId: null, timestamp: ago(86_400_000), message: { role: 'user', content: [{ type: 'text', text: 'print run' }], timestamp: Date.now() - 86_400_000 } },
+    ));
+    const fileOf = (n: number) => {
+      const d = path.join(h, '.pi/agent/sessions', `--tmp-${'abcde'[n - 1]}--`);
+      return path.join(d, fs.readdirSync(d)[0]!);
+    };
+    const say = (file: string, text: string, at: number) =>
+      fs.appendFileSync(file, jsonl({ type: 'message', id: `x${at}`, parentId: null, timestamp: new Date(at).toISOString(), message: { role: 'user', content: [{ type: 'text', text }], timestamp: at } }));
+    const idOf = (f: string) => fs.readFileSync(path.join(cache(h), f)).toString('latin1').split(' ')[1];
+    /** what a listing of the same index renders from rows.bin (no kept rows) */
+    const rendered = (args: string[] = []) => {
+      const d = tempDir('resume-render-');
+      fs.cpSync(cache(h), d, { recursive: true });
+      for (const f of fs.readdirSync(d)) if (f.endsWith('.out')) fs.rmSync(path.join(d, f));
+      const r = run(h, ['rows', ...args], { RESUME_CACHE_DIR: d });
+      expect(r.code, r.stderr).toBe(0);
+      return r.stdout;
+    };
+    /** an append's rows: spliced (rows.out now of the new listing), and what a render prints, then and after */
+    const spliced = (args: string[] = []) => {
+      const f = args.includes('-a') ? 'rows-all.out' : 'rows.out';
+      const was = idOf(f);
+      const out = rows(h, args);
+      expect(idOf(f)).not.toBe(was);
+      expect(noAge(out)).toEqual(noAge(rendered(args)));
+      // the file is whole and good: the next listing prints it (a render would write it again)
+      const ino = fs.statSync(path.join(cache(h), f)).ino;
+      expect(noAge(rows(h, args))).toEqual(noAge(out));
+      expect(fs.statSync(path.join(cache(h), f)).ino).toBe(ino);
+      return out;
+    };
+    rows(h);
+    for (const a of [[], ['-a'], [], ['-a']]) rows(h, a);
+    expect(rows(h).split('\n').filter(Boolean)).toHaveLength(5);
+
+    // an old session written to now: its row goes to the top, its old line out
+    say(fileOf(5), 'epsilon again', Date.now());
+    let out = spliced();
+    expect(out.split('\n')[0]!.startsWith(`pi:${ids[4]}\t`)).toBe(true);
+    expect(out.split('\n').filter((l) => l.startsWith(`pi:${ids[4]}\t`))).toHaveLength(1);
+    // one written to two hours ago: it moves up, not to the top (after the one of twenty minutes ago)
+    say(fileOf(3), 'gamma again', Date.now() - 2 * 3_600_000);
+    out = spliced();
+    expect(out.split('\n').findIndex((l) => l.startsWith(`pi:${ids[2]}\t`))).toBe(2);
+    // a hidden one: not among the rows, and their file still of the new listing
+    say(hidFile, 'print run again', Date.now());
+    spliced();
+    // --all has a file of its own
+    rows(h, ['-a']);
+    rows(h, ['-a']);
+    say(fileOf(1), 'alpha again', Date.now());
+    out = spliced(['-a']);
+    expect(out.split('\n').filter(Boolean)).toHaveLength(6);
+    // a new session, and a gone one
+    piSession(h, 7, '/tmp/g', 'eta prompt', ago(30_000));
+    rows(h);
+    rows(h);
+    const six = piSession(h, 6, '/tmp/f', 'zeta prompt', ago(10_000));
+    out = spliced();
+    expect(out.split('\n').some((l) => l.startsWith(`pi:${six}\t`))).toBe(true);
+    fs.rmSync(fileOf(2));
+    out = spliced();
+    expect(out.split('\n').some((l) => l.startsWith(`pi:${ids[1]}\t`))).toBe(false);
+    // a damaged one is not spliced: the rows are rendered, and kept again by the next listing
+    const kept = path.join(cache(h), 'rows.out');
+    fs.truncateSync(kept, fs.statSync(kept).size - 5);
+    say(fileOf(4), 'delta again', Date.now());
+    out = rows(h);
+    expect(noAge(out)).toEqual(noAge(rendered()));
+    expect(out.split('\n')[0]!.startsWith(`pi:${ids[3]}\t`)).toBe(true);
+  }, 60_000);
+
   it('the picker\'s padded list keeps its own, by its flags; a build removes them all', () => {
     const h = tempHome();
     piSession(h, 1, '/tmp/a', 'alpha prompt', ago(90 * 86_400_000));

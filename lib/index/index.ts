@@ -197,6 +197,8 @@ export interface ListingResult extends Omit<IndexResult, 'sessions' | 'entries'>
   rowBin?: RowBin;
   /** `printed` printed the rows (nothing changed), and `sessions` is empty */
   printed?: boolean;
+  /** with `rowBin` after an append patched it: the listing before (its build id) and the keys of the sessions the append changed or dropped */
+  after?: { id: string; keys: ReadonlySet<string> };
 }
 
 export interface IndexOptions {
@@ -1485,7 +1487,7 @@ export async function listSessions(ctx: Ctx, opts: Omit<IndexOptions, 'withEntri
   return r as ListingResult;
 }
 
-type AnyResult = Omit<IndexResult, 'sessions'> & { sessions: Session[] | ListedSession[]; rowBin?: RowBin; printed?: boolean };
+type AnyResult = Omit<IndexResult, 'sessions'> & { sessions: Session[] | ListedSession[]; rowBin?: RowBin; printed?: boolean; after?: ListingResult['after'] };
 
 /** Builds this process began (any parse, a patch included) and of those, ones that ended as an append's patch. */
 let builds = 0;
@@ -2252,7 +2254,7 @@ async function appendPatch(
   handOn(false);
   counts.reused = sources.count - changed.size;
   counts.dropped = gone.length;
-  if (want === 'rows' && opts.rowBin && overlayRows(bin, next)) return { result: { sessions: [], rowBin: bin, skipped, counts, roots, changed: true } };
+  if (want === 'rows' && opts.rowBin && overlayRows(bin, next)) return { result: { sessions: [], rowBin: bin, skipped, counts, roots, changed: true, after: { id: stored.id, keys: out } } };
   closeRowBin(bin);
   const l = readListing(files, want, id);
   if (l) return { result: { sessions: l.sessions, skipped, counts, roots, changed: true } };

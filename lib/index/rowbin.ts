@@ -461,6 +461,8 @@ function fieldsOf(rec: Rec, ag: string, label: string | null): string[] {
  * Output in blocks of about 64 KiB handed to `write`, so fzf sees the first screen at once; `write`
  * must be done with each block when it returns (the buffer is written over for the next).
  */
+type BlockWriter = ReturnType<typeof blockWriter>;
+
 function blockWriter(write: (b: Buffer) => void) {
   const BLOCK = 65536;
   let out = Buffer.allocUnsafe(BLOCK * 2);
@@ -593,29 +595,59 @@ export function printRowBin(r: RowBin, f: RowFilter, readNames: () => Record<str
   const loc = locator(r);
   for (let k = 0; k < r.count; k++) {
     const rec = loc(r, k);
-    const { buf, u8, flags, a, b, l, e } = rec;
-    if ((!f.all && flags & HIDDEN) || !inScope(rec, want, f.dir, r.home)) continue;
-    out.put(u8, a, b);
-    out.byte(9);
-    if (tape) {
-      // (rows.out: where this age lies and what it tells)
-      const t = timeOf(rec);
-      const at = out.pos();
-      out.putStr(ages(t));
-      tape.age(at, out.pos(), t);
-    } else out.putStr(ages(timeOf(rec)));
-    out.byte(9);
-    const named = nameOf(buf, flags, e, rec.li);
-    // the fields after the age and the label are one run of bytes unless a snapshot name replaces the label
-    if (named == null) out.put(u8, b, e);
-    else {
-      out.put(u8, b, l);
-      out.putStr(named);
-    }
-    out.putStr('\n');
-    out.endLine();
+    if ((!f.all && rec.flags & HIDDEN) || !inScope(rec, want, f.dir, r.home)) continue;
+    putRow(out, rec, ages, nameOf, tape);
   }
   out.flush();
+}
+
+/** A record's row as printRowBin prints it (its age's place told to the tape). */
+function putRow(out: BlockWriter, rec: Rec, ages: (t: number | null) => string, nameOf: ReturnType<typeof snapshotNames>, tape?: RowsTape): void {
+  const { buf, u8, flags, a, b, l, e } = rec;
+  out.put(u8, a, b);
+  out.byte(9);
+  if (tape) {
+    // (rows.out: where this age lies and what it tells)
+    const t = timeOf(rec);
+    const at = out.pos();
+    out.putStr(ages(t));
+    tape.age(at, out.pos(), t);
+  } else out.putStr(ages(timeOf(rec)));
+  out.byte(9);
+  const named = nameOf(buf, flags, e, rec.li);
+  // the fields after the age and the label are one run of bytes unless a snapshot name replaces the label
+  if (named == null) out.put(u8, b, e);
+  else {
+    out.put(u8, b, l);
+    out.putStr(named);
+  }
+  out.putStr('\n');
+  out.endLine();
+}
+
+/** The rows of records `ks` (each printed, hidden or not), as printRowBin prints them, told to the tape. */
+export function printRecords(r: RowBin, ks: number[], readNames: () => Record<string, string>, now: number, tape: RowsTape): void {
+  const nameOf = snapshotNames(readNames);
+  const ages = agesAt(now);
+  const out = blockWriter((b) => tape.block(b));
+  for (const k of ks) putRow(out, locate(r, k), ages, nameOf, tape);
+  out.flush();
+}
+
+/** A record's key (its first field) and whether it is hidden. */
+export function recordKey(r: RowBin, k: number): { key: string; hidden: boolean } {
+  const rec = locate(r, k);
+  const t = rec.buf.indexOf(9, rec.a);
+  return { key: rec.buf.toString('utf8', rec.a, t < 0 || t > rec.b ? rec.b : t), hidden: (rec.flags & HIDDEN) !== 0 };
+}
+
+/** The records of `r` held apart from its file (an append's, put over it: lib/index/overlay.ts), by number. */
+export function heldRecords(r: RowBin): number[] {
+  if (!r.more) return [];
+  const size = r.win ? r.win.size : r.buf.length;
+  const out: number[] = [];
+  for (let k = 0; k < r.count; k++) if (r.at[k]! >= size) out.push(k);
+  return out;
 }
 
 /**
