@@ -461,8 +461,6 @@ function fieldsOf(rec: Rec, ag: string, label: string | null): string[] {
  * Output in blocks of about 64 KiB handed to `write`, so fzf sees the first screen at once; `write`
  * must be done with each block when it returns (the buffer is written over for the next).
  */
-type BlockWriter = ReturnType<typeof blockWriter>;
-
 function blockWriter(write: (b: Buffer) => void) {
   const BLOCK = 65536;
   let out = Buffer.allocUnsafe(BLOCK * 2);
@@ -540,6 +538,8 @@ function blockWriter(write: (b: Buffer) => void) {
     flush,
   };
 }
+
+type BlockWriter = ReturnType<typeof blockWriter>;
 
 export interface RowFilter {
   all?: boolean;
