@@ -472,7 +472,7 @@ describe('an append to a long session takes its prompt list as it was (shardtext
   };
   const words = (i: number) => `prompt number ${i} about the ${['otter', 'heron', 'ibis', 'puffin'][i % 4]} module`;
 
-  it('heldEntry takes a list past HELD_HEAD prompts, written first by memberLine, and declines what it cannot take as it is', () => {
+  it('heldEntry takes a list past HELD_HEAD prompts, written first by memberLine, and a session\'s own list after it; declines what it cannot take as it is', () => {
     const tricky = ['a "quoted" word', 'back\\slash', 'ends with a backslash \\', '\\"', 'caf\u00e9 \u2713', 'tab\there'];
     const all = Array.from({ length: 100 }, (_, i) => (i % 10 === 3 ? `${i} ` + tricky[Math.floor(i / 10) % tricky.length]! : `prompt ${i}`));
     const entry = (sessions: unknown[], list = all) => ({ size: 10, mtime: 1, state: { header: true, all: list.slice(), prompts: list.length }, sessions });
@@ -485,7 +485,11 @@ describe('an append to a long session takes its prompt list as it was (shardtext
       return readShardText(sf, path.join(dir, '000.prompts.json'), STATE_VERSION, 1)!;
     };
     const e = entry(one(all));
-    const t = shard({ '/a': e, '/b': entry(one(all.slice(0, HELD_HEAD)), all.slice(0, HELD_HEAD)), '/c': entry(one(all.map((x) => x.toUpperCase()))), '/d': entry([...one(all), { harness: 'pi', id: 's2', allPrompts: all }]) });
+    const upper = all.map((x) => x.toUpperCase());
+    const t = shard({
+      '/a': e, '/b': entry(one(all.slice(0, HELD_HEAD)), all.slice(0, HELD_HEAD)), '/c': entry(one(upper)), '/d': entry([...one(all), { harness: 'pi', id: 's2', allPrompts: all }]),
+      '/e': entry(one(all.slice(0, 10))),
+    });
     // written first, and read back whole as it was
     expect(t.members[0]!.toString('utf8', t.at[0]!)).toMatch(/^\{"\$all":\["prompt 0",/);
     expect(reviveEntry(JSON.parse(t.members[0]!.toString('utf8', t.at[0]!)))).toEqual(e);
@@ -494,11 +498,21 @@ describe('an append to a long session takes its prompt list as it was (shardtext
     expect(got.held.head).toBe(HELD_HEAD);
     expect(JSON.parse(got.held.bytes.toString('utf8'))).toEqual(all);
     expect(got.entry).toEqual({ ...e, state: { ...e.state, all: all.slice(0, HELD_HEAD) }, sessions: one(all.slice(0, HELD_HEAD)) });
-    // a list of HELD_HEAD prompts (not written first), a session with a list of its own, two sessions
+    expect(got.own).toBeNull();
+    // a session whose prompts are not the state's list (a secret redacted): its own list, after it
+    const c = entry(one(upper));
+    expect(t.members[2]!.toString('utf8', t.at[2]!)).toMatch(/^\{"\$all":\["prompt 0",.*\],"\$own":\["PROMPT 0",/);
+    expect(reviveEntry(JSON.parse(t.members[2]!.toString('utf8', t.at[2]!)))).toEqual(c);
+    const own = heldEntry(t, 2)!;
+    expect(JSON.parse(own.own!.bytes.toString('utf8'))).toEqual(upper);
+    expect(own.own!.count).toBe(100);
+    expect(own.entry).toEqual({ ...c, state: { ...c.state, all: all.slice(0, HELD_HEAD) }, sessions: one(upper.slice(0, HELD_HEAD)) });
+    // a list of HELD_HEAD prompts (not written first), two sessions, a session's own list of 10
     expect(t.members[1]!.toString('utf8', t.at[1]!)).not.toContain('$all');
     expect(heldEntry(t, 1)).toBeNull();
-    expect(heldEntry(t, 2)).toBeNull();
     expect(heldEntry(t, 3)).toBeNull();
+    expect(t.members[4]!.toString('utf8', t.at[4]!)).not.toContain('$own');
+    expect(heldEntry(t, 4)).toBeNull();
     // a list cut short, or one whose line goes on with no entry after it
     const line = t.members[0]!;
     const cut = (b: Buffer) => heldEntry({ ...t, members: [b], at: [t.at[0]!] }, 0);
@@ -507,7 +521,7 @@ describe('an append to a long session takes its prompt list as it was (shardtext
     expect(cut(line.subarray(0, line.indexOf('"prompt 99"]') + 12))).toBeNull();
   });
 
-  it('pi: a prompt or a reply appended writes the same entry and prompt line as a build; a prompt with a secret, and a damaged list, go the whole way', () => {
+  it('pi: a prompt or a reply appended writes the same entry and prompt line as a build; a prompt with a secret gives the session a list of its own; a damaged list goes the whole way', () => {
     const h = store();
     const n = 7;
     const f = piFile(h, n);
@@ -535,20 +549,26 @@ describe('an append to a long session takes its prompt list as it was (shardtext
     expect(fs.statSync(pfile()).ino).toBe(ino);
     now = expectAsBuilt(h, f, key);
 
-    // a prompt with a secret: its session's prompts are no longer the parser's list; the list is
-    // decoded whole, and the entry written as a build writes it (every prompt kept, the secret out)
+    // a prompt with a secret: its session's prompts are no longer the parser's list, and are written
+    // as a list of their own after it; the entry as a build writes it (every prompt kept, the secret out)
     const secret = 'ghp_' + 'a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8';
     fs.appendFileSync(f, piMessage(`use the token ${secret} for the narwhal job`, ts(9), 501));
     expect(keys(ok(h, ['rows', '-a']))[0]).toBe(key);
     now = expectAsBuilt(h, f, key);
+    expect(now.member).toContain(',"$own":[');
     expect(now.prompts).not.toContain(secret);
     expect(now.prompts).toContain('[REDACTED');
     expect(now.prompts).toContain('"prompt number 99 about the puffin module"');
     expect(ok(h, ['resolve', 'narwhal'])).toBe(`${key}\n`);
     expect(ok(h, ['resolve', 'number 70 '])).toBe(`${key}\n`);
-    // and the next append to it (its session keeps a list of its own now) goes the whole way too
+    // and the next appends to it take both lists as they are: a prompt, a reply
     fs.appendFileSync(f, piMessage('the dugong queue', ts(10), 502));
     expect(keys(ok(h, ['rows', '-a']))[0]).toBe(key);
+    expect(expectAsBuilt(h, f, key).member).toContain(',"$own":[');
+    const ino2 = fs.statSync(pfile()).ino;
+    fs.appendFileSync(f, jsonl({ type: 'message', id: 'r2', parentId: null, timestamp: ts(10, 12), message: { role: 'assistant', content: [{ type: 'text', text: 'a reply about krill' }], model: 'm', timestamp: Date.parse(ts(10, 12)) } }));
+    ok(h, ['rows']);
+    expect(fs.statSync(pfile()).ino).toBe(ino2);
     expectAsBuilt(h, f, key);
     expect(ok(h, ['resolve', 'dugong'])).toBe(`${key}\n`);
     expect(ok(h, ['resolve', 'number 72 '])).toBe(`${key}\n`);
@@ -573,17 +593,20 @@ describe('an append to a long session takes its prompt list as it was (shardtext
     expect(ok(h, ['resolve', 'number 285 '])).toBe(`${key2}\n`);
   });
 
-  it('Claude Code: a prompt appended to a session of 70 writes what a build writes', () => {
+  it('Claude Code: a prompt appended to a session of 70, one of them with a secret, writes what a build writes', () => {
     const h = store();
     const n = 9;
     const f = claudeFile(h, n);
     const key = `claude:${uuid(n)}`;
-    write(h, f, Array.from({ length: 70 }, (_, i) => claudeLine(uuid(n), `/tmp/p${n}`, words(i + 100), ts(7, 10) .replace('00:00.000', `${String(i % 60).padStart(2, '0')}:00.000`))).join(''));
+    // (its fourth prompt holds a secret: the session's prompts are a list of their own, from the head on)
+    const text = (i: number) => (i === 3 ? `deploy with password=hunter2hunter2 ${words(i + 100)}` : words(i + 100));
+    write(h, f, Array.from({ length: 70 }, (_, i) => claudeLine(uuid(n), `/tmp/p${n}`, text(i), ts(7, 10).replace('00:00.000', `${String(i % 60).padStart(2, '0')}:00.000`))).join(''));
     ok(h, ['rows']);
-    expect(entryLines(cache(h), f, key).member).toMatch(/\{"\$all":\[/);
+    expect(entryLines(cache(h), f, key).member).toMatch(/\{"\$all":\[.*\],"\$own":\[/);
+    expect(entryLines(cache(h), f, key).prompts).not.toContain('hunter2');
     fs.appendFileSync(f, claudeLine(uuid(n), `/tmp/p${n}`, 'the axolotl plan', ts(8)));
     expect(keys(ok(h, ['rows', '-a']))[0]).toBe(key);
-    expectAsBuilt(h, f, key);
+    expect(expectAsBuilt(h, f, key).prompts).not.toContain('hunter2');
     expect(ok(h, ['resolve', 'axolotl'])).toBe(`${key}\n`);
     expect(ok(h, ['resolve', 'number 165 '])).toBe(`${key}\n`);
   });

@@ -83,7 +83,7 @@ import { byRecency, OrderedStream, planOrder } from './stream.js';
 import { closeRowBin, openRowBin, rowBinChunks, type RowBin } from './rowbin.js';
 import { applyStats, emptyOver, fitsCheck, freshShorts, overBytes, overlayRows, overWith, readOver, recordAt, type Over, type OverStat } from './overlay.js';
 import { PairedShardWriter, ShardWriter } from './shardwriter.js';
-import { memberLine, packEntry, promptLine, promptsFile, promptsHead, PROMPTS_TAIL, restOf, reviveEntry, sameList, shardHeadOf, shardToken, stateHead } from './promptfile.js';
+import { memberLine, packEntry, promptLine, promptsFile, promptsHead, PROMPTS_TAIL, restOf, reviveEntry, sameList, shardHeadOf, shardToken, stateHead, withOwn } from './promptfile.js';
 import { heldEntry, readShardText, shardEntry, writeShardFiles, type HeldList, type Line, type ShardText } from './shardtext.js';
 import { addTo } from '../util/multimap.js';
 import { applyPatch, PATCH_MAX_BYTES, PATCH_MAX_SESSIONS, readHead, readPatch, type ListHead, type ListPatch } from './listpatch.js';
@@ -2265,24 +2265,31 @@ async function appendPatch(
   return { parsed, before };
 }
 
-/** A long list an append took as it was (shardtext.ts `heldEntry`), with the prompts of its head as they were read. */
+/**
+ * A long list an append took as it was (shardtext.ts `heldEntry`), with the prompts of its head as
+ * they were read; and the one session's own list, when it had one.
+ */
 interface Held extends HeldList {
   first: string[];
+  own: (HeldList & { first: string[] }) | null;
 }
 
 /** Does a parsed list begin with the head that was read? */
 const startsWith = (xs: unknown, head: string[]): xs is unknown[] => Array.isArray(xs) && xs.length >= head.length && head.every((x, i) => xs[i] === x);
 
 /**
- * Can the parsed entry be written with its long list's bytes as they were? Its state's list must
- * still begin with the head that was read (the parse went on from it), and its one session must
- * show that list as it is (no prompt of it sanitised otherwise): then the session's prompts and its
- * prompt file line are the state's list, the taken bytes and the new prompts after them.
+ * Can the parsed entry be written with its long lists' bytes as they were? Its state's list must
+ * still begin with the head that was read (the parse went on from it), and its one session's
+ * prompts (made from that list, sanitised) must begin with the head of the list they were stored
+ * as (the state's, or their own) and be as many: then the whole lists are the taken bytes with the
+ * new prompts after them, the state's raw and the session's sanitised.
  */
 function heldStands(e: Entry | undefined, h: Held): boolean {
   const all = (e?.state as { all?: unknown } | null | undefined)?.all;
   const ss = e?.sessions;
-  return !!e && startsWith(all, h.first) && Array.isArray(ss) && ss.length === 1 && !!ss[0] && Array.isArray(ss[0].allPrompts) && sameList(ss[0].allPrompts, all);
+  if (!e || !startsWith(all, h.first) || !Array.isArray(ss) || ss.length !== 1 || !ss[0]) return false;
+  const mine = ss[0].allPrompts;
+  return Array.isArray(mine) && mine.length === all.length && startsWith(mine, h.own ? h.own.first : h.first);
 }
 
 /**
@@ -2296,22 +2303,25 @@ function wholeList(parsed: Record<string, Entry>, p: string, lists: Map<string, 
   lists.delete(p);
   const e = parsed[p];
   if (!e) return;
-  let full: unknown;
-  try {
-    full = JSON.parse(h.bytes.toString('utf8'));
-  } catch {
-    full = null;
-  }
+  const decode = (l: HeldList & { first: string[] }): string[] | null => {
+    try {
+      const x = JSON.parse(l.bytes.toString('utf8')) as unknown;
+      return Array.isArray(x) && x.length === l.count && startsWith(x, l.first) ? (x as string[]) : null;
+    } catch {
+      return null;
+    }
+  };
+  const full = decode(h);
+  const own = h.own ? decode(h.own) : full;
+  const mine = h.own ? h.own.first : h.first;
   const st = e.state as { all?: unknown } | null | undefined;
-  const ok = Array.isArray(full) && full.length === h.count && startsWith(full, h.first) && startsWith(st?.all, h.first) &&
-    (e.sessions ?? []).every((s) => !s || s.allPrompts === undefined || startsWith(s.allPrompts, h.first));
+  const ok = full && own && startsWith(st?.all, h.first) && (e.sessions ?? []).every((s) => !s || s.allPrompts === undefined || startsWith(s.allPrompts, mine));
   if (!ok) {
     delete parsed[p];
     return;
   }
-  const list = full as string[];
-  st!.all = list.concat((st!.all as string[]).slice(h.head));
-  for (const s of e.sessions ?? []) if (s && Array.isArray(s.allPrompts)) s.allPrompts = list.concat(s.allPrompts.slice(h.head));
+  st!.all = full.concat((st!.all as string[]).slice(h.head));
+  for (const s of e.sessions ?? []) if (s && Array.isArray(s.allPrompts)) s.allPrompts = own.concat(s.allPrompts.slice(h.head));
 }
 
 /**
@@ -2320,10 +2330,18 @@ function wholeList(parsed: Record<string, Entry>, p: string, lists: Map<string, 
  * list as bytes in pieces, for its prompt file line.
  */
 function heldLines(p: string, e: Entry, h: Held): { member: Buffer[]; list: Buffer[] } {
-  const added = ((e.state as { all: string[] }).all).slice(h.head);
-  const list = added.length ? [h.bytes.subarray(0, h.bytes.length - 1), Buffer.from(',' + JSON.stringify(added).slice(1), 'utf8')] : [h.bytes];
-  const rest = restOf(packEntry(e));
-  return { member: [Buffer.from(JSON.stringify(p) + ':{"$all":', 'utf8'), ...list, Buffer.from(rest, 'utf8')], list };
+  const spliced = (bytes: Buffer, added: string[]) => (added.length ? [bytes.subarray(0, bytes.length - 1), Buffer.from(',' + JSON.stringify(added).slice(1), 'utf8')] : [bytes]);
+  const all = (e.state as { all: string[] }).all;
+  const mine = e.sessions[0]!.allPrompts!;
+  const list = spliced(h.bytes, all.slice(h.head));
+  // the session's prompts written as its own list: they were, or a new one differs from the state's
+  // (a secret, redacted; before it the two lists were the same, the state's bytes)
+  if (!h.own && sameList(mine.slice(h.head), all.slice(h.head))) {
+    return { member: [Buffer.from(JSON.stringify(p) + ':{"$all":', 'utf8'), ...list, Buffer.from(restOf(packEntry(e)), 'utf8')], list };
+  }
+  const own = spliced(h.own ? h.own.bytes : h.bytes, mine.slice(h.head));
+  const rest = restOf(withOwn(packEntry(e)));
+  return { member: [Buffer.from(JSON.stringify(p) + ':{"$all":', 'utf8'), ...list, Buffer.from(',"$own":'), ...own, Buffer.from(rest, 'utf8')], list: own };
 }
 
 /**
@@ -2359,7 +2377,8 @@ function loadChanged(
       if (taken) {
         const e = taken.entry as Entry;
         old[p] = e;
-        lists.set(p, { ...taken.held, first: ((e.state as { all: string[] }).all).slice() });
+        const own = taken.own && { ...taken.own, first: e.sessions[0]!.allPrompts!.slice() };
+        lists.set(p, { ...taken.held, first: ((e.state as { all: string[] }).all).slice(), own });
         continue;
       }
       const e = shardEntry(t, i);

@@ -23,9 +23,11 @@
 //
 // In a shard, a session's prompt list that is its entry's parser-state list is written as a marker
 // (packEntry, reviveEntry below). A parser-state list longer than HELD_HEAD prompts is written first
-// in its entry, as `"<path>":{"$all":[…],<the rest of the entry>}`, so that an append to a long
-// session can take the list's bytes as they are, decode only its first HELD_HEAD prompts, and write
-// the list again with only its new prompts made (shardtext.ts `heldEntry`, index.ts `writeChanged`).
+// in its entry, as `"<path>":{"$all":[…],<the rest of the entry>}`, and the prompts of the entry's
+// one session after it when they are not that list (a prompt with a secret, redacted for the
+// session), as `"$own":[…]` (the session's `allPrompts` then OWN_LIST). So an append to a long
+// session can take the lists' bytes as they are, decode only their first HELD_HEAD prompts, and write
+// them again with only their new prompts made (shardtext.ts `heldEntry`, index.ts `writeChanged`).
 //
 // A prompt file's line n holds the pairs of the shard's entry n, one per session that has prompts
 // (`[]` when none has; a session split over several sources, a Claude session continued in another
@@ -105,22 +107,34 @@ export function packEntry<E>(e: E): E {
  * Every reader of a shard entry goes through this.
  */
 export function reviveEntry<E>(e: E): E {
-  const x = e as (Packable & { $all?: unknown }) | null | undefined;
+  const x = e as (Packable & { $all?: unknown; $own?: unknown }) | null | undefined;
   if (x && x.$all !== undefined) {
     // (a long list, written first: put back where the parser keeps it)
     if (Array.isArray(x.$all) && x.state && typeof x.state === 'object') x.state.all = x.$all;
     delete x.$all;
   }
+  if (x && x.$own !== undefined) {
+    // (the one session's own long list, written after it)
+    const s0 = Array.isArray(x.sessions) ? x.sessions[0] : null;
+    if (Array.isArray(x.$own) && s0 && s0.allPrompts === OWN_LIST) s0.allPrompts = x.$own;
+    delete x.$own;
+  }
   const ss = x?.sessions;
   if (!Array.isArray(ss)) return e;
   const all = x!.state?.all;
   for (const s of ss) {
-    if (!s || s.allPrompts !== SAME_AS_STATE) continue;
+    if (!s) continue;
+    // (a marker without its list: none)
+    if (s.allPrompts === OWN_LIST) delete s.allPrompts;
+    if (s.allPrompts !== SAME_AS_STATE) continue;
     if (Array.isArray(all)) s.allPrompts = all.slice();
     else delete s.allPrompts;
   }
   return e;
 }
+
+/** A session's `allPrompts` in a state shard when they are written as its entry's `$own` (memberLine). */
+export const OWN_LIST = '$own';
 
 /**
  * Prompts of a parser-state list decoded by an append that takes the list's bytes as they are
@@ -134,7 +148,22 @@ export function memberLine(p: string, e: unknown): string {
   const packed = packEntry(e) as (Packable & Record<string, unknown>) | null | undefined;
   const all = packed?.state?.all;
   if (!Array.isArray(all) || all.length <= HELD_HEAD) return JSON.stringify(p) + ':' + JSON.stringify(packed);
-  return JSON.stringify(p) + ':{"$all":' + JSON.stringify(all) + restOf(packed!);
+  const own = ownList(packed!);
+  if (!own) return JSON.stringify(p) + ':{"$all":' + JSON.stringify(all) + restOf(packed!);
+  return JSON.stringify(p) + ':{"$all":' + JSON.stringify(all) + ',"$own":' + JSON.stringify(own) + restOf(withOwn(packed!));
+}
+
+/** The one session's prompts, when an entry has one session and they are a long list not written as SAME_AS_STATE (memberLine writes them as `$own`). */
+export function ownList(packed: Packable): unknown[] | null {
+  const ss = packed.sessions;
+  const l = Array.isArray(ss) && ss.length === 1 ? ss[0]?.allPrompts : null;
+  return Array.isArray(l) && l.length > HELD_HEAD ? l : null;
+}
+
+/** The packed entry with its one session's prompts as OWN_LIST (a copy). */
+export function withOwn<E>(packed: E): E {
+  const x = packed as Packable;
+  return { ...x, sessions: [{ ...x.sessions![0], allPrompts: OWN_LIST }] } as E;
 }
 
 /**

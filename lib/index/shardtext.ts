@@ -4,7 +4,7 @@
 // parsing and writing them whole was a third of an append).
 import fs from 'node:fs';
 import { writeAtomic } from '../util/fsx.js';
-import { HELD_HEAD, itemSep, parseStateHead, promptsHead, PROMPTS_TAIL, reviveEntry, SAME_AS_STATE, shardToken, STATE_TAIL, stateHead } from './promptfile.js';
+import { HELD_HEAD, itemSep, OWN_LIST, parseStateHead, promptsHead, PROMPTS_TAIL, reviveEntry, SAME_AS_STATE, shardToken, STATE_TAIL, stateHead } from './promptfile.js';
 
 export interface ShardText {
   /** the token its head carries (and its prompt file's, when `prompts` is not null) */
@@ -106,8 +106,8 @@ export function shardEntry(t: ShardText, i: number): unknown {
 }
 
 /**
- * A long parser-state list an append took as it was (memberLine writes it first in its entry):
- * its JSON text, how many prompts it holds, and how many of them (its head) were decoded.
+ * A long list an append took as it was (memberLine writes it first in its entry): its JSON text, how
+ * many prompts it holds, and how many of them (its head) were decoded.
  */
 export interface HeldList {
   bytes: Buffer;
@@ -116,6 +116,7 @@ export interface HeldList {
 }
 
 const LIST_START = Buffer.from('{"$all":[');
+const OWN_START = Buffer.from(',"$own":[');
 const CLOSE = 0x5d;
 
 /**
@@ -133,18 +134,10 @@ function stringEnd(b: Buffer, q: number, end: number): number {
 }
 
 /**
- * Entry `i` of a shard read as lines, for an append to it, when its line begins with a long list
- * (memberLine) and its one session's prompts are that list: the list's bytes are kept as they are
- * and only its first HELD_HEAD prompts decoded (`state.all` and the session's `allPrompts` hold
- * those). A session of a thousand prompts has an entry of half a megabyte, and decoding it and
- * making it again was most of what an append to it cost. Null otherwise (shardEntry then).
+ * The list of JSON strings whose `[` is at `a`: where it ends (past its `]`), how many strings it
+ * holds, and where its first HELD_HEAD end (-1 when it holds fewer); null when it is not such a list.
  */
-export function heldEntry(t: ShardText, i: number): { entry: unknown; held: HeldList } | null {
-  const line = t.members[i]!;
-  const s = t.at[i]!;
-  if (line.length - s < LIST_START.length || line.compare(LIST_START, 0, LIST_START.length, s, s + LIST_START.length) !== 0) return null;
-  const a = s + LIST_START.length - 1;
-  // the list: strings, each followed by a comma or by the closing bracket
+function listAt(line: Buffer, a: number): { end: number; count: number; headEnd: number } | null {
   let p = a + 1;
   let count = 0;
   let headEnd = -1;
@@ -159,20 +152,56 @@ export function heldEntry(t: ShardText, i: number): { entry: unknown; held: Held
       p++;
       continue;
     }
-    if (line[p] !== CLOSE) return null;
-    break;
+    return line[p] === CLOSE ? { end: p + 1, count, headEnd } : null;
   }
-  const listEnd = p + 1;
-  if (count <= HELD_HEAD || line[listEnd] !== COMMA) return null;
+}
+
+/** The first HELD_HEAD strings of a list (listAt), decoded; null when they are not. */
+function headOf(line: Buffer, a: number, headEnd: number): string[] | null {
+  const head = JSON.parse(line.toString('utf8', a, headEnd) + ']') as unknown;
+  return Array.isArray(head) && head.length === HELD_HEAD && head.every((x) => typeof x === 'string') ? (head as string[]) : null;
+}
+
+/**
+ * Entry `i` of a shard read as lines, for an append to it, when its line begins with a long list
+ * (memberLine) and its one session's prompts are that list or its own long list after it: the lists'
+ * bytes are kept as they are and only their first HELD_HEAD prompts decoded (`state.all` and the
+ * session's `allPrompts` hold those). A session of a thousand prompts has an entry of half a
+ * megabyte (a megabyte with a list of its own), and decoding it and making it again was most of what
+ * an append to it cost. Null otherwise (shardEntry then).
+ */
+export function heldEntry(t: ShardText, i: number): { entry: unknown; held: HeldList; own: HeldList | null } | null {
+  const line = t.members[i]!;
+  const s = t.at[i]!;
+  if (line.length - s < LIST_START.length || line.compare(LIST_START, 0, LIST_START.length, s, s + LIST_START.length) !== 0) return null;
+  const a = s + LIST_START.length - 1;
+  const all = listAt(line, a);
+  if (!all || all.count <= HELD_HEAD) return null;
+  let own: { a: number; end: number; count: number; headEnd: number } | null = null;
+  let restAt = all.end;
+  if (line.length - all.end >= OWN_START.length && line.compare(OWN_START, 0, OWN_START.length, all.end, all.end + OWN_START.length) === 0) {
+    const oa = all.end + OWN_START.length - 1;
+    const o = listAt(line, oa);
+    if (!o || o.count <= HELD_HEAD) return null;
+    own = { a: oa, ...o };
+    restAt = o.end;
+  }
+  if (line[restAt] !== COMMA) return null;
   try {
-    const head = JSON.parse(line.toString('utf8', a, headEnd) + ']') as unknown;
-    const entry = JSON.parse('{' + line.toString('utf8', listEnd + 1)) as { state?: unknown; sessions?: unknown; $all?: unknown };
+    const head = headOf(line, a, all.headEnd);
+    const ownHead = own ? headOf(line, own.a, own.headEnd) : null;
+    const entry = JSON.parse('{' + line.toString('utf8', restAt + 1)) as { state?: unknown; sessions?: unknown; $all?: unknown; $own?: unknown };
     const ss = entry.sessions;
-    if (!Array.isArray(head) || head.length !== HELD_HEAD || !entry.state || typeof entry.state !== 'object' || 'all' in entry.state || '$all' in entry) return null;
-    if (!Array.isArray(ss) || ss.length !== 1 || !ss[0] || ss[0].allPrompts !== SAME_AS_STATE) return null;
+    if (!head || (own && !ownHead) || !entry.state || typeof entry.state !== 'object' || 'all' in entry.state || '$all' in entry || '$own' in entry) return null;
+    if (!Array.isArray(ss) || ss.length !== 1 || !ss[0] || ss[0].allPrompts !== (own ? OWN_LIST : SAME_AS_STATE)) return null;
     (entry.state as { all?: unknown }).all = head;
+    if (ownHead) ss[0].allPrompts = ownHead;
     reviveEntry(entry);
-    return { entry, held: { bytes: line.subarray(a, listEnd), count, head: HELD_HEAD } };
+    return {
+      entry,
+      held: { bytes: line.subarray(a, all.end), count: all.count, head: HELD_HEAD },
+      own: own && { bytes: line.subarray(own.a, own.end), count: own.count, head: HELD_HEAD },
+    };
   } catch {
     return null;
   }
