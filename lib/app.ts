@@ -39,7 +39,8 @@ export interface App {
    * else the listing rows of the build just checked. With `rowsOut` (`resume rows` with no harness or
    * directory filter), a no-change run prints what rows.out holds when it is still good, and hands
    * back `printed`; else rows.bin with a tape to print it with and `keep` to write rows.out after
-   * (lib/index/rowsout.ts).
+   * (lib/index/rowsout.ts). After an append (not for TAB's candidates), rows.out of the listing
+   * before it is made into the new listing's and printed (`printed`), when it can be.
    */
   listingRows(o?: { onSessions?: (batch: Session[]) => void; quiet?: boolean; dir?: string | null; rowsOut?: RowsOutAsk }): Promise<
     { bin: RowBin; names: () => Record<string, string>; tape?: RowsTape; keep?: () => void } | { sessions: ListedSession[]; printed?: boolean }
