@@ -83,7 +83,7 @@ import { byRecency, OrderedStream, planOrder } from './stream.js';
 import { closeRowBin, openRowBin, rowBinChunks, type RowBin } from './rowbin.js';
 import { applyStats, emptyOver, fitsCheck, freshShorts, overBytes, overlayRows, overWith, readOver, recordAt, type Over, type OverStat } from './overlay.js';
 import { PairedShardWriter, ShardWriter } from './shardwriter.js';
-import { memberLine, packEntry, promptLine, promptsFile, promptsHead, PROMPTS_TAIL, restOf, reviveEntry, sameList, shardHeadOf, shardToken, stateHead, withOwn } from './promptfile.js';
+import { HELD_HEAD, longLine, memberLine, packEntry, promptLine, promptLineOf, promptsFile, promptsHead, PROMPTS_TAIL, restOf, reviveEntry, sameList, shardHeadOf, shardToken, stateHead, withOwn } from './promptfile.js';
 import { heldEntry, readShardText, shardEntry, writeShardFiles, type HeldList, type Line, type ShardText } from './shardtext.js';
 import { addTo } from '../util/multimap.js';
 import { applyPatch, PATCH_MAX_BYTES, PATCH_MAX_SESSIONS, readHead, readPatch, type ListHead, type ListPatch } from './listpatch.js';
@@ -2110,9 +2110,12 @@ async function appendPatch(
     if (r.error) return;
     parsed[r.path] = { ...byPath.get(r.path)!.stat, src: job.src, offset: r.offset, tail: r.tail, state: r.state, sessions: r.sessions };
   }, false);
-  // a long list taken as it was, whose new prompts are not all as the session shows them (a secret
-  // redacted), is decoded whole here; so is every one, before the entries are handed on
+  // a long list taken as it was that the parsed entry does not go on from is decoded whole here;
+  // so is every one, before the entries are handed on
   for (const p of lists.keys()) if (!heldStands(parsed[p], lists.get(p)!)) wholeList(parsed, p, lists);
+  const wholeLists = () => {
+    for (const p of [...lists.keys()]) wholeList(parsed, p, lists);
+  };
   const handOn = (handing = true) => {
     for (const j of jobs) {
       if (!parsed[j.src.path]) continue;
@@ -2120,7 +2123,7 @@ async function appendPatch(
       else counts.parsed++;
       counts.bytes += j.size - j.from;
     }
-    if (handing) for (const p of [...lists.keys()]) wholeList(parsed, p, lists);
+    if (handing) wholeLists();
     return { parsed, before };
   };
 
@@ -2261,7 +2264,7 @@ async function appendPatch(
   // what was written cannot be read back: the caller writes the listing whole (nothing to parse
   // again; what was parsed here stays counted)
   counts.reused = 0;
-  for (const p of [...lists.keys()]) wholeList(parsed, p, lists);
+  wholeLists();
   return { parsed, before };
 }
 
@@ -2320,8 +2323,8 @@ function wholeList(parsed: Record<string, Entry>, p: string, lists: Map<string, 
     delete parsed[p];
     return;
   }
-  st!.all = full.concat((st!.all as string[]).slice(h.head));
-  for (const s of e.sessions ?? []) if (s && Array.isArray(s.allPrompts)) s.allPrompts = own.concat(s.allPrompts.slice(h.head));
+  st!.all = full.concat((st!.all as string[]).slice(HELD_HEAD));
+  for (const s of e.sessions ?? []) if (s && Array.isArray(s.allPrompts)) s.allPrompts = own.concat(s.allPrompts.slice(HELD_HEAD));
 }
 
 /**
@@ -2333,15 +2336,13 @@ function heldLines(p: string, e: Entry, h: Held): { member: Buffer[]; list: Buff
   const spliced = (bytes: Buffer, added: string[]) => (added.length ? [bytes.subarray(0, bytes.length - 1), Buffer.from(',' + JSON.stringify(added).slice(1), 'utf8')] : [bytes]);
   const all = (e.state as { all: string[] }).all;
   const mine = e.sessions[0]!.allPrompts!;
-  const list = spliced(h.bytes, all.slice(h.head));
+  const list = spliced(h.bytes, all.slice(HELD_HEAD));
+  const bytes = (x: string) => Buffer.from(x, 'utf8');
   // the session's prompts written as its own list: they were, or a new one differs from the state's
   // (a secret, redacted; before it the two lists were the same, the state's bytes)
-  if (!h.own && sameList(mine.slice(h.head), all.slice(h.head))) {
-    return { member: [Buffer.from(JSON.stringify(p) + ':{"$all":', 'utf8'), ...list, Buffer.from(restOf(packEntry(e)), 'utf8')], list };
-  }
-  const own = spliced(h.own ? h.own.bytes : h.bytes, mine.slice(h.head));
-  const rest = restOf(withOwn(packEntry(e)));
-  return { member: [Buffer.from(JSON.stringify(p) + ':{"$all":', 'utf8'), ...list, Buffer.from(',"$own":'), ...own, Buffer.from(rest, 'utf8')], list: own };
+  if (!h.own && sameList(mine.slice(HELD_HEAD), all.slice(HELD_HEAD))) return { member: longLine(p, list, null, restOf(packEntry(e)), bytes), list };
+  const own = spliced(h.own ? h.own.bytes : h.bytes, mine.slice(HELD_HEAD));
+  return { member: longLine(p, list, own, restOf(withOwn(packEntry(e))), bytes), list: own };
 }
 
 /**
@@ -2432,7 +2433,7 @@ function writeChanged(
         if (!taken) return promptLine(p, e);
         // (promptLine's bytes: the one session's key, and its prompts, which are the list)
         const s = e!.sessions[0]!;
-        return [Buffer.from(`[[${JSON.stringify(`${s.harness}:${s.id}`)},`, 'utf8'), ...taken.list, Buffer.from(']]')];
+        return promptLineOf(`${s.harness}:${s.id}`, taken.list, (x) => Buffer.from(x, 'utf8'));
       };
       const line = e ? (kept && samePrompts(old[p], e) ? kept : made()) : (kept ?? promptLine(p, (shardEntry(t, i) as Entry | null) ?? undefined));
       if (e && same && line !== kept && (typeof line !== 'string' || !kept!.equals(Buffer.from(line, 'utf8')))) same = false;

@@ -55,6 +55,11 @@ interface WithPrompts {
 }
 
 /** An entry's line of the prompt file: its pairs, as an array (`[]` when none of its sessions has prompts). */
+/** A prompt file line of one session whose prompts are the list in `list` (JSON, in pieces): what promptLine makes for it. */
+export function promptLineOf<T>(key: string, list: T[], piece: (text: string) => T): T[] {
+  return [piece(`[[${JSON.stringify(key)},`), ...list, piece(']]')];
+}
+
 export function promptLine(_p: string, e: WithPrompts | undefined): string {
   const out: string[] = [];
   for (const s of Array.isArray(e?.sessions) ? e.sessions : []) {
@@ -143,14 +148,27 @@ export const OWN_LIST = '$own';
  */
 export const HELD_HEAD = 64;
 
+/** What opens an entry's line that begins with a long list, and what comes before the session's own list after it. */
+export const ALL_OPEN = '{"$all":';
+export const OWN_OPEN = ',"$own":';
+
+/**
+ * The pieces of a line that begins with a long list (memberLine's layout): its path, the list, the
+ * session's own list when there is one, the rest of the entry (restOf). `piece` makes a piece of
+ * text (a string for memberLine, bytes for an append that has the lists as bytes).
+ */
+export function longLine<T>(p: string, all: T[], own: T[] | null, rest: string, piece: (text: string) => T): T[] {
+  return [piece(JSON.stringify(p) + ':' + ALL_OPEN), ...all, ...(own ? [piece(OWN_OPEN), ...own] : []), piece(rest)];
+}
+
 /** An entry's line of its state shard: `"<path>":<entry>` (packed: packEntry; a long parser-state list first, as `$all`). */
 export function memberLine(p: string, e: unknown): string {
   const packed = packEntry(e) as (Packable & Record<string, unknown>) | null | undefined;
   const all = packed?.state?.all;
   if (!Array.isArray(all) || all.length <= HELD_HEAD) return JSON.stringify(p) + ':' + JSON.stringify(packed);
   const own = ownList(packed!);
-  if (!own) return JSON.stringify(p) + ':{"$all":' + JSON.stringify(all) + restOf(packed!);
-  return JSON.stringify(p) + ':{"$all":' + JSON.stringify(all) + ',"$own":' + JSON.stringify(own) + restOf(withOwn(packed!));
+  const text = (x: string) => x;
+  return longLine(p, [JSON.stringify(all)], own && [JSON.stringify(own)], restOf(own ? withOwn(packed!) : packed!), text).join('');
 }
 
 /** The one session's prompts, when an entry has one session and they are a long list not written as SAME_AS_STATE (memberLine writes them as `$own`). */

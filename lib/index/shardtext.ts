@@ -4,7 +4,7 @@
 // parsing and writing them whole was a third of an append).
 import fs from 'node:fs';
 import { writeAtomic } from '../util/fsx.js';
-import { HELD_HEAD, itemSep, OWN_LIST, parseStateHead, promptsHead, PROMPTS_TAIL, reviveEntry, SAME_AS_STATE, shardToken, STATE_TAIL, stateHead } from './promptfile.js';
+import { ALL_OPEN, HELD_HEAD, itemSep, OWN_LIST, OWN_OPEN, parseStateHead, promptsHead, PROMPTS_TAIL, reviveEntry, SAME_AS_STATE, shardToken, STATE_TAIL, stateHead } from './promptfile.js';
 
 export interface ShardText {
   /** the token its head carries (and its prompt file's, when `prompts` is not null) */
@@ -74,11 +74,10 @@ export function readShardText(file: string, pfile: string, version: number, of: 
   const at: number[] = [];
   const seen = new Set<string>();
   for (const line of members) {
-    // the key: a JSON string (its end is the first quote no backslash escapes), then a colon
+    // the key: a JSON string, then a colon
     if (line[0] !== QUOTE) return null;
-    let q = 1;
-    while (q < line.length && line[q] !== QUOTE) q += line[q] === BACKSLASH ? 2 : 1;
-    if (q + 1 >= line.length || line[q + 1] !== COLON) return null;
+    const q = stringEnd(line, 0, line.length);
+    if (q < 0 || q + 1 >= line.length || line[q + 1] !== COLON) return null;
     let p: unknown;
     try {
       p = JSON.parse(line.toString('utf8', 0, q + 1));
@@ -106,17 +105,16 @@ export function shardEntry(t: ShardText, i: number): unknown {
 }
 
 /**
- * A long list an append took as it was (memberLine writes it first in its entry): its JSON text, how
- * many prompts it holds, and how many of them (its head) were decoded.
+ * A long list an append took as it was (memberLine writes it first in its entry): its JSON text and
+ * how many prompts it holds (its first HELD_HEAD were decoded).
  */
 export interface HeldList {
   bytes: Buffer;
   count: number;
-  head: number;
 }
 
-const LIST_START = Buffer.from('{"$all":[');
-const OWN_START = Buffer.from(',"$own":[');
+const LIST_START = Buffer.from(ALL_OPEN + '[');
+const OWN_START = Buffer.from(OWN_OPEN + '[');
 const CLOSE = 0x5d;
 
 /**
@@ -199,8 +197,8 @@ export function heldEntry(t: ShardText, i: number): { entry: unknown; held: Held
     reviveEntry(entry);
     return {
       entry,
-      held: { bytes: line.subarray(a, all.end), count: all.count, head: HELD_HEAD },
-      own: own && { bytes: line.subarray(own.a, own.end), count: own.count, head: HELD_HEAD },
+      held: { bytes: line.subarray(a, all.end), count: all.count },
+      own: own && { bytes: line.subarray(own.a, own.end), count: own.count },
     };
   } catch {
     return null;
