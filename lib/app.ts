@@ -216,8 +216,7 @@ export function makeApp(opts: { demo?: boolean; env?: NodeJS.ProcessEnv; distDir
         if (rowsOut && !rowsOut.candidates && r.after) {
           const file = path.join(indexFiles(ctx).dir, rowsOutName(rowsOut.all));
           const key = rowsOutKey(ctx, r.rowBin.id);
-          const names = () => readNames(storeDir(ctx));
-          if (spliceRowsOut(file, rowsOutKey(ctx, r.after.id), key, rowsOut.now, r.rowBin, r.after.keys, rowsOut.all, names) && printRowsOut(file, key, rowsOut.now, rowsOut.write)) {
+          if (spliceRowsOut(file, rowsOutKey(ctx, r.after.id), key, rowsOut.now, r.rowBin, r.after.keys, rowsOut.all, withNames(r.rowBin).names) && printRowsOut(file, key, rowsOut.now, rowsOut.write)) {
             closeRowBin(r.rowBin);
             return { sessions: [], printed: true };
           }

@@ -16,7 +16,7 @@
 // at all (the listing is then built again from the state shards).
 import type fs from 'node:fs';
 import { readWithStat } from '../util/fsx.js';
-import { fileFind, FIXED, holdApart, locate, locator, recordLength, rowBinChunks, type Listed, type RowBin } from './rowbin.js';
+import { fileFind, FIXED, holdApart, keyShort, locate, locator, recordEnd, recordLength, rowBinChunks, type Listed, type RowBin } from './rowbin.js';
 import { MIN_SHORT } from '../select/filter.js';
 
 export interface Over {
@@ -168,23 +168,11 @@ export function overlayRows(r: RowBin, o: Over): boolean {
   return true;
 }
 
-/** Where rows.bin's records end (its size): offsets past it are the patch's records. */
-function recordEnd(r: RowBin): number {
-  return r.win ? r.win.size : r.buf.length;
-}
-
 /** A changed session's record in the listing in force: rows.bin's record `base`, or the patch's record `rec`; and its short id. */
 export interface Held {
   base: number;
   rec: number;
   short: string;
-}
-
-/** The key and short id a record starts with (`key\tshort`): A is bytes [a, b) of `buf`. */
-function keyShort(buf: Buffer, a: number, b: number): [string, string] {
-  const t = buf.indexOf(9, a);
-  if (t < 0 || t >= b) return [buf.toString('utf8', a, b), ''];
-  return [buf.toString('utf8', a, t), buf.toString('utf8', t + 1, b)];
 }
 
 /** keyShort of the record starting at byte `p` of `buf` (its A field from the length in its header). */

@@ -634,17 +634,28 @@ export function printRecords(r: RowBin, ks: number[], readNames: () => Record<st
   out.flush();
 }
 
-/** A record's key (its first field) and whether it is hidden. */
+/** The key and short id a record starts with (`key\tshort`): A is bytes [a, b) of `buf`. */
+export function keyShort(buf: Buffer, a: number, b: number): [string, string] {
+  const t = buf.indexOf(9, a);
+  if (t < 0 || t >= b) return [buf.toString('utf8', a, b), ''];
+  return [buf.toString('utf8', a, t), buf.toString('utf8', t + 1, b)];
+}
+
+/** Record `k`'s key (its first field) and whether it is hidden. */
 export function recordKey(r: RowBin, k: number): { key: string; hidden: boolean } {
   const rec = locate(r, k);
-  const t = rec.buf.indexOf(9, rec.a);
-  return { key: rec.buf.toString('utf8', rec.a, t < 0 || t > rec.b ? rec.b : t), hidden: (rec.flags & HIDDEN) !== 0 };
+  return { key: keyShort(rec.buf, rec.a, rec.b)[0], hidden: (rec.flags & HIDDEN) !== 0 };
+}
+
+/** Where rows.bin's records end (its size): offsets past it are those held apart (an append's: lib/index/overlay.ts). */
+export function recordEnd(r: RowBin): number {
+  return r.win ? r.win.size : r.buf.length;
 }
 
 /** The records of `r` held apart from its file (an append's, put over it: lib/index/overlay.ts), by number. */
 export function heldRecords(r: RowBin): number[] {
   if (!r.more) return [];
-  const size = r.win ? r.win.size : r.buf.length;
+  const size = recordEnd(r);
   const out: number[] = [];
   for (let k = 0; k < r.count; k++) if (r.at[k]! >= size) out.push(k);
   return out;

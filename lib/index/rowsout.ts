@@ -147,15 +147,37 @@ export function printRowsOut(file: string, key: RowsOutKey, now: number, write: 
 /** bytes read at a time */
 const WINDOW = 256 << 10;
 
-/** Bytes [p, e) of a kept file to `write`, a window (`win`) at a time. */
-function copyOut(fd: number, win: Buffer, p: number, e: number, write: (b: Buffer) => void): void {
+/** Bytes [p, e) of a kept file, a window (`win`) at a time (each done with before the next is read). */
+function* windowsOf(fd: number, win: Buffer, p: number, e: number): Generator<Buffer> {
   while (p < e) {
     const n = readFully(fd, win, 0, Math.min(win.length, e - p), p);
     // a kept file is only ever replaced (a new file): an open one never shrinks, this is damage
     if (n <= 0) throw new Error('a kept listing was cut short while it was read');
-    write(win.subarray(0, n));
+    yield win.subarray(0, n);
     p += n;
   }
+}
+
+/** Bytes [p, e) of a kept file to `write`, a window (`win`) at a time. */
+function copyOut(fd: number, win: Buffer, p: number, e: number, write: (b: Buffer) => void): void {
+  for (const b of windowsOf(fd, win, p, e)) write(b);
+}
+
+/**
+ * A rows.out's header line and its table of dynamic rows (start, end, time each, `dyn` three numbers
+ * a row), for a body of `size` bytes: the layout above, which openRowsOut reads. `shape`: the age
+ * width, colour and widest age of the aligned kind (`0 0 0` for the plain rows).
+ */
+function keptHead(key: RowsOutKey, at: number, until: number, dyn: number[], size: number, shape: string, fit: boolean): Buffer[] {
+  const n = dyn.length / 3;
+  const head = Buffer.from(`o${ROWSOUT_VERSION} ${key.id} ${at} ${until} ${key.names} ${n} ${size} ${shape} ${fit ? 1 : 0} ${key.home}\n`, 'utf8');
+  const table = Buffer.alloc(n * DYN);
+  for (let i = 0; i < n; i++) {
+    table.writeUInt32LE(dyn[i * 3]!, i * DYN);
+    table.writeUInt32LE(dyn[i * 3 + 1]!, i * DYN + 4);
+    table.writeDoubleLE(dyn[i * 3 + 2]!, i * DYN + 8);
+  }
+  return [head, table];
 }
 
 interface RowsOutFile {
@@ -274,20 +296,12 @@ export class RowsTape {
   /** Write rows.out for this key (quietly not, when it cannot be: it only costs the next run speed). */
   save(file: string, key: RowsOutKey): void {
     if (this.aligned && this.width === 0) return;
-    const n = this.dyn.length / 3;
     const shape = this.aligned ? `${this.width} ${this.aligned.color ? 1 : 0} ${this.widest}` : '0 0 0';
-    const head = Buffer.from(`o${ROWSOUT_VERSION} ${key.id} ${this.now} ${this.until} ${key.names} ${n} ${this.size} ${shape} ${this.fit ? 1 : 0} ${key.home}\n`, 'utf8');
-    const table = Buffer.alloc(n * DYN);
-    for (let i = 0; i < n; i++) {
-      table.writeUInt32LE(this.dyn[i * 3]!, i * DYN);
-      table.writeUInt32LE(this.dyn[i * 3 + 1]!, i * DYN + 4);
-      table.writeDoubleLE(this.dyn[i * 3 + 2]!, i * DYN + 8);
-    }
     try {
       // (the old one removed first: renamed over an existing file, ext4 writes the new one out at
       // once, ~3 ms of 3 MB here; a listing that looks in between finds none and puts the rows together)
       removeFile(file);
-      writeAtomic(file, [head, table, ...this.blocks]);
+      writeAtomic(file, [...keptHead(key, this.now, this.until, this.dyn, this.size, shape, this.fit), ...this.blocks]);
     } catch {
       /* only costs speed */
     }
@@ -424,40 +438,25 @@ export function spliceRowsOut(file: string, was: RowsOutKey, key: RowsOutKey, no
     }
     takeOld(Infinity);
     const size = len + ins.reduce((n, i) => n + i.size, 0) - cut.reduce((n, c) => n + c[1] - c[0], 0);
-    const n = dyn.length / 3;
-    const head = Buffer.from(`o${ROWSOUT_VERSION} ${key.id} ${f.at} ${until} ${key.names} ${n} ${size} 0 0 0 0 ${key.home}\n`, 'utf8');
-    const table = Buffer.alloc(n * DYN);
-    for (let i = 0; i < n; i++) {
-      table.writeUInt32LE(dyn[i * 3]!, i * DYN);
-      table.writeUInt32LE(dyn[i * 3 + 1]!, i * DYN + 4);
-      table.writeDoubleLE(dyn[i * 3 + 2]!, i * DYN + 8);
-    }
     const fd = f.fd;
     const body = f.body;
     const win = Buffer.allocUnsafe(Math.max(1, Math.min(WINDOW, len)));
+    const head = keptHead(key, f.at, until, dyn, size, '0 0 0', false);
     function* pieces(): Generator<Uint8Array> {
-      yield head;
-      yield table;
+      yield* head;
       // the body's runs between the edits, read a window at a time (each written before the next read)
       const edits = [...cut.map((c) => ({ at: c[0], end: c[1], rows: null as Buffer[] | null })), ...ins.map((i) => ({ at: i.at, end: i.at, rows: i.blocks }))]
         .sort((a, b) => a.at - b.at || (a.rows ? -1 : 1));
       let p = 0;
       for (const e of edits) {
-        for (; p < e.at; ) {
-          const k = readFully(fd, win, 0, Math.min(win.length, e.at - p), body + p);
-          if (k <= 0) throw new Error('rows.out was cut short while it was read');
-          yield win.subarray(0, k);
-          p += k;
+        if (p < e.at) {
+          yield* windowsOf(fd, win, body + p, body + e.at);
+          p = e.at;
         }
         if (e.rows) yield* e.rows;
         else p = e.end;
       }
-      for (; p < len; ) {
-        const k = readFully(fd, win, 0, Math.min(win.length, len - p), body + p);
-        if (k <= 0) throw new Error('rows.out was cut short while it was read');
-        yield win.subarray(0, k);
-        p += k;
-      }
+      yield* windowsOf(fd, win, body + p, body + len);
     }
     try {
       removeFile(file);
