@@ -3,6 +3,7 @@ import type { App } from '../app.js';
 import { usage } from '../errors.js';
 import { applyFilters, parseHarnesses, resolveDir, UsageError, type Filters } from '../select/filter.js';
 import { HARNESSES, type Session } from '../types.js';
+import { writeOut } from '../util/stdout.js';
 
 export interface FilterOpts {
   all?: boolean;
@@ -33,9 +34,9 @@ export async function filtered(app: App, o: FilterOpts): Promise<{ all: Session[
   return { all, shown: applyFilters(all, filters), filters };
 }
 
-/** Write text to stdout in one go (a closed pipe is handled by bin/resume). */
+/** Write text to stdout (a long text in pieces; a closed pipe is a quiet exit 0: lib/util/stdout.ts). */
 export function out(text: string): void {
-  if (text) process.stdout.write(text);
+  if (text) writeOut(text);
 }
 
 export function note(line: string): void {

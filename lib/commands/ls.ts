@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { App } from '../app.js';
-import { filtered, note, out, positiveInt, withFilters } from './common.js';
+import { filtered, note, positiveInt, withFilters } from './common.js';
+import { writeJsonArray } from '../util/stdout.js';
 import { hiddenSummary, shortIds } from '../select/filter.js';
 import { JSON_FIELDS_HELP, toJson } from '../output.js';
 import { launchInfo, liveInfo } from '../launch/info.js';
@@ -18,7 +19,7 @@ export function register(program: Command, app: App): void {
         const shorts = shortIds(all);
         const launch = await launchInfo(app);
         const live = await liveInfo(app, list);
-        out(JSON.stringify(list.map((s) => toJson(s, shorts.get(s.id)!, launch, live.get(s.key))), null, 2) + '\n');
+        writeJsonArray(list.map((s) => toJson(s, shorts.get(s.id)!, launch, live.get(s.key))));
         // on stderr, so it is seen under --json too without touching the JSON
         const h = hiddenSummary(all, filters);
         if (h) note(h);

@@ -12,6 +12,7 @@ import { marked } from '../search/snippet.js';
 import { iso, localTime } from '../util/time.js';
 import { clip, oneLine } from '../util/text.js';
 import { tildify } from '../util/paths.js';
+import { writeJsonArray } from '../util/stdout.js';
 import { progressBar } from '../util/progress.js';
 
 interface SearchOpts extends FilterOpts {
@@ -124,7 +125,7 @@ export function register(program: Command, app: App): void {
       }
       if (o.json) {
         const how = await resumeOf(app);
-        out(JSON.stringify(list.map((r) => ({ ...toJson(r, shorts().get(r.session.id)!), resume: how(r.session)?.plan ?? null })), null, 2) + '\n');
+        writeJsonArray(list.map((r) => ({ ...toJson(r, shorts().get(r.session.id)!), resume: how(r.session)?.plan ?? null })));
         if (list.length === 0) throw new ExitError(1, `no session mentions ${oneLine(query)}`);
         return;
       }
