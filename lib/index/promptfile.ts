@@ -54,12 +54,12 @@ interface WithPrompts {
   sessions?: { harness?: unknown; id?: unknown; allPrompts?: unknown }[] | null;
 }
 
-/** An entry's line of the prompt file: its pairs, as an array (`[]` when none of its sessions has prompts). */
 /** A prompt file line of one session whose prompts are the list in `list` (JSON, in pieces): what promptLine makes for it. */
 export function promptLineOf<T>(key: string, list: T[], piece: (text: string) => T): T[] {
   return [piece(`[[${JSON.stringify(key)},`), ...list, piece(']]')];
 }
 
+/** An entry's line of the prompt file: its pairs, as an array (`[]` when none of its sessions has prompts). */
 export function promptLine(_p: string, e: WithPrompts | undefined): string {
   const out: string[] = [];
   for (const s of Array.isArray(e?.sessions) ? e.sessions : []) {

@@ -642,7 +642,7 @@ export function keyShort(buf: Buffer, a: number, b: number): [string, string] {
 }
 
 /** Record `k`'s key (its first field) and whether it is hidden. */
-export function recordKey(r: RowBin, k: number): { key: string; hidden: boolean } {
+export function rowKey(r: RowBin, k: number): { key: string; hidden: boolean } {
   const rec = locate(r, k);
   return { key: keyShort(rec.buf, rec.a, rec.b)[0], hidden: (rec.flags & HIDDEN) !== 0 };
 }

@@ -35,7 +35,7 @@ import { ageCode, ageText, nextAgeChange } from '../util/time.js';
 import { ageColumn, ALIGN_CAPS } from '../output.js';
 import { fnv1a } from '../util/fnv.js';
 import { openKept, readFirstLine, readFully, removeFile, writeAtomic } from '../util/fsx.js';
-import { heldRecords, printRecords, recordKey, type RowBin } from './rowbin.js';
+import { heldRecords, printRecords, rowKey, type RowBin } from './rowbin.js';
 
 export const ROWSOUT_VERSION = 3;
 /** a row whose age text changes sooner than this is printed with a fresh age every time */
@@ -379,11 +379,11 @@ export function spliceRowsOut(file: string, was: RowsOutKey, key: RowsOutKey, no
     // record an append put over it is), each with the row shown before it that did not change
     const mine: { k: number; after: string | null }[] = [];
     for (const k of heldRecords(r)) {
-      const rk = recordKey(r, k);
+      const rk = rowKey(r, k);
       if (!changed.has(rk.key) || (!all && rk.hidden)) continue;
       let after: string | null = null;
       for (let j = k - 1; j >= 0; j--) {
-        const o = recordKey(r, j);
+        const o = rowKey(r, j);
         if (changed.has(o.key) || (!all && o.hidden)) continue;
         after = o.key;
         break;
