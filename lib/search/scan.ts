@@ -37,6 +37,12 @@ const HEAD = 4096;
 let theFolder: Folder | null = null;
 /** the read buffer of the last scan on this thread, handed to the next one */
 let spare: Buffer | null = null;
+/**
+ * the same for the reading again of a file's first lines for a tracker (made while the scan that
+ * asked for it holds `spare`): it grows to the longest line it assembles, and a fresh one for each
+ * file was touched page by page again (~12 µs a page on this project's VM)
+ */
+let rereadSpare: Buffer | null = null;
 /** where a line read in pieces is assembled for a tracker (parse cap bytes, one per thread) */
 let sideSpare: Buffer | null = null;
 function sharedFolder(): Folder {
@@ -160,13 +166,18 @@ class LineScan {
     private readonly parseCap: number,
     private readonly rawHead: Buffer[],
     private readonly track: LineTracker | undefined,
+    /** a reading again for the tracker alone (`reread`): every line goes to it from the start */
+    private readonly rereading = false,
   ) {
     // Every file starts with the same window whatever buffer it reuses: how a long line is read (whole,
     // or in pieces) must not depend on the file scanned before it on this thread.
     this.cap = Math.min(CHUNK, parseCap + 1);
     // One buffer per thread, reused from file to file (a fresh megabyte per file was 10% of a scan).
-    this.buf = spare && spare.length >= this.cap ? spare : Buffer.allocUnsafe(this.cap);
-    spare = null;
+    const kept = rereading ? rereadSpare : spare;
+    this.buf = kept && kept.length >= this.cap ? kept : Buffer.allocUnsafe(this.cap);
+    if (rereading) rereadSpare = null;
+    else spare = null;
+    this.tracking = rereading;
     this.hugeSlot = needles.map(() => -1);
     this.overlap = Math.max(0, Math.max(0, ...needles.map((n) => n.length)) - 1);
     this.folded = foldedOf(needles);
@@ -301,7 +312,8 @@ class LineScan {
     if (!this.tracking) {
       if (!track.wanted()) return;
       this.tracking = true;
-      // the lines before this run, read again (the same rules: no needles hands on every line)
+      // the lines before this run, read again and handed to the tracker as the lines from here on
+      // are (a line longer than the window in pieces, only its head kept when the tracker has one)
       const before = this.stats.bytes - this.len;
       if (before > 0) {
         const again = track.reread();
@@ -312,7 +324,7 @@ class LineScan {
           left -= k;
           return k;
         };
-        scanLines(limited, [], { line: (b, s, e) => track.visit(b.subarray(s, e)), raw() {} }, this.parseCap);
+        new LineScan(limited, [], REREAD_SINK, this.parseCap, [], track, true).run();
       }
     }
     const buf = this.buf;
@@ -355,7 +367,9 @@ class LineScan {
       if (this.len === this.cap) {
         // a long line that starts like tool output is read in pieces at once (never decoded anyway)
         const rawNow = !this.huge && !this.first && this.len > RAW_LINE && this.rawHead.some((m) => headHas(this.buf, 0, this.len, m, HEAD));
-        if (!this.huge && !rawNow && this.cap < this.parseCap + 1) {
+        // (reading again for a tracker that looks at a line's head only: nothing else wants the rest)
+        const headOnly = this.rereading && this.keep < this.cap;
+        if (!this.huge && !rawNow && !headOnly && this.cap < this.parseCap + 1) {
           this.cap = Math.min(this.cap * 2, this.parseCap + 1);
           if (this.buf.length < this.cap) {
             const nb = Buffer.allocUnsafe(this.cap);
@@ -419,10 +433,16 @@ class LineScan {
       this.region(this.len);
       if (track) this.trackRegion(this.len, wasFirst);
     }
-    if (this.buf.length <= 16 << 20) spare = this.buf;
+    if (this.buf.length <= 16 << 20) {
+      if (this.rereading) rereadSpare = this.buf;
+      else spare = this.buf;
+    }
     return stats;
   }
 }
+
+/** what a reading again for a tracker hands its lines to: nothing (they go to the tracker) */
+const REREAD_SINK: ScanSink = { stop: true, line() {}, raw() {} };
 
 /** Scan one transcript file (plain or `.zst`). */
 export function scanFile(file: string, needles: string[], sink: ScanSink, rawHead: Buffer[] = [], track?: Omit<LineTracker, 'reread'>): ScanStats {
