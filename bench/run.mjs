@@ -125,6 +125,24 @@ async function measure(label, home, o) {
   const gnuFind = spawnSync('find', ['--version'], { encoding: 'utf8' }).stdout?.includes('GNU') === true;
   const findAll = () => time('find', [...roots, '-type', 'f', '-printf', '%s %T@\\n'], { stdout: devnull });
   const [noChange3, findFloor] = gnuFind ? pair(o.runs, rows, findAll) : [NaN, NaN];
+  // The same in Node: a process that only stats every directory under the roots and every session
+  // file in them (bench/floor.cjs), against resume and against Node's own start-up
+  const statList = path.join(os.tmpdir(), `resume-bench-stat-${process.pid}.json`);
+  const listed0 = [];
+  const listDir = (d) => {
+    const names = [];
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      if (e.isDirectory()) listDir(path.join(d, e.name));
+      else if (e.name.endsWith('.jsonl')) names.push(e.name);
+    }
+    listed0.push([d, names]);
+  };
+  roots.forEach(listDir);
+  fs.writeFileSync(statList, JSON.stringify(listed0));
+  const statOnly = () => time(process.execPath, [path.join(here, 'floor.cjs'), 'stat', statList]);
+  const [noChange5, statFloor] = pair(o.runs, rows, statOnly);
+  const [statFloor2, nodeFloor2] = pair(o.runs, statOnly, () => time(process.execPath, ['-e', '0']));
+  fs.rmSync(statList, { force: true });
   // the other commands a picker runs, each against Node's start-up: a preview per cursor move (a
   // session from the middle of the list), the picker's own list (what it and its reloads feed fzf:
   // status line and padded columns), the whole CLI's start-up, a key resolved for the launch,
@@ -261,6 +279,8 @@ async function measure(label, home, o) {
     '| --- | --- | --- | --- |',
     `| no-change \`rows\` vs \`node -e 0\` | ${f1(noChange)} ms | ${f1(nodeFloor)} ms | ${(noChange / nodeFloor).toFixed(2)}x |`,
     ...(gnuFind ? [`| no-change \`rows\` vs \`find\` printing every file's size and time (no Node) | ${f1(noChange3)} ms | ${f1(findFloor)} ms | ${(noChange3 / findFloor).toFixed(2)}x |`] : []),
+    `| no-change \`rows\` vs a Node process that only stats the same directories and files (\`bench/floor.cjs stat\`) | ${f1(noChange5)} ms | ${f1(statFloor)} ms | ${(noChange5 / statFloor).toFixed(2)}x |`,
+    `| that process (the least a listing that is never stale can do in Node) vs \`node -e 0\` | ${f1(statFloor2)} ms | ${f1(nodeFloor2)} ms | ${(statFloor2 / nodeFloor2).toFixed(2)}x |`,
     ...others.map(([what, a, b]) => `| ${what} vs \`node -e 0\` | ${f1(a)} ms | ${f1(b)} ms | ${(a / b).toFixed(2)}x |`),
     `| full build (\`index --rebuild\`) vs \`cat\` of the same files | ${f1(full)} ms | ${f1(cat)} ms | ${(full / cat).toFixed(2)}x |`,
     `| append one line to the largest file (${kind}), then \`rows\`, vs no-change \`rows\` | ${f1(append)} ms | ${f1(noChange2)} ms | ${(append / noChange2).toFixed(2)}x |`,

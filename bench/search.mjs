@@ -7,7 +7,10 @@
 //
 // The floor is `rg -i -c` (matching lines per file): like search it reads every byte of every file
 // (`-l` would stop at a file's first match). Cases: a word absent from the corpus, a word in every
-// file (search decodes and ranks every line holding it), and two words.
+// file (search decodes and ranks every line holding it), and two words. A second floor for a
+// one-word case: Node reading every byte and finding the lines that hold the word
+// (bench/floor.cjs read; no case folding, no decoding), what a search in Node costs before its own
+// work.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -35,17 +38,24 @@ const roots = ['.claude/projects', '.pi/agent/sessions', '.codex/sessions', '.co
   .filter((r) => fs.existsSync(r));
 let bytes = 0;
 let nfiles = 0;
+/** [directory, [file names]]: the files the floor (bench/floor.cjs read) reads */
+const listed0 = [];
 const walk = (d) => {
+  const names = [];
   for (const e of fs.readdirSync(d, { withFileTypes: true })) {
     const p = path.join(d, e.name);
     if (e.isDirectory()) walk(p);
     else if (/\.(jsonl|json)$/.test(e.name)) {
       nfiles++;
       bytes += fs.statSync(p).size;
+      names.push(e.name);
     }
   }
+  if (names.length) listed0.push([d, names]);
 };
 roots.forEach(walk);
+const readList = path.join(os.tmpdir(), `resume-bench-read-${process.pid}.json`);
+fs.writeFileSync(readList, JSON.stringify(listed0));
 
 function time(cmd, argv, okCodes = [0, 1]) {
   const t0 = process.hrtime.bigint();
@@ -84,8 +94,8 @@ const f = (n) => n.toFixed(0);
 const lines = [
   `search corpus: ${nfiles} files, ${(bytes / 1024 ** 3).toFixed(2)} GiB; rg ${rg ? spawnSync('rg', ['--version'], { encoding: 'utf8' }).stdout.split('\n')[0] : 'not installed'}`,
   '',
-  '| query | `resume search` | `rg -i -c` | ratio | results | peak RSS |',
-  '| --- | --- | --- | --- | --- | --- |',
+  '| query | `resume search` | `rg -i -c` | ratio | Node reading every byte (`floor.cjs read`) | that vs `rg -i -c` | results | peak RSS |',
+  '| --- | --- | --- | --- | --- | --- | --- | --- |',
 ];
 for (const [name, words, as = '--json'] of cases) {
   // the result count and peak RSS are the measured runs' own (the preload that records the RSS is
@@ -99,7 +109,11 @@ for (const [name, words, as = '--json'] of cases) {
   const res = as === '--rows' ? out.split('\n').filter(Boolean).length : JSON.parse(out || '[]').length;
   const rss = Number(fs.readFileSync(rssFile, 'utf8')) / 1024;
   const r = rg ? rep(() => time('rg', ['-i', '-c', '-F', '--hidden', '--no-ignore', ...words.flatMap((w) => ['-e', w]), ...roots]).ms) : NaN;
-  lines.push(`| ${name} (\`${words.join(' ')}\`) | ${f(s)} ms | ${rg ? f(r) + ' ms' : '–'} | ${rg ? (s / r).toFixed(2) + 'x' : '–'} | ${res} | ${rss.toFixed(0)} MiB |`);
+  // the least a search for one word can do in Node: read every byte and find the lines holding it
+  const fl = words.length === 1 && as === '--json' ? rep(() => time(process.execPath, [path.join(here, 'floor.cjs'), 'read', readList, words[0]]).ms) : NaN;
+  const flCells = Number.isNaN(fl) ? '– | –' : `${f(fl)} ms | ${rg ? (fl / r).toFixed(2) + 'x' : '–'}`;
+  lines.push(`| ${name} (\`${words.join(' ')}\`) | ${f(s)} ms | ${rg ? f(r) + ' ms' : '–'} | ${rg ? (s / r).toFixed(2) + 'x' : '–'} | ${flCells} | ${res} | ${rss.toFixed(0)} MiB |`);
 }
+fs.rmSync(readList, { force: true });
 console.log(lines.join('\n'));
 if (!process.env.RESUME_CACHE_DIR) fs.rmSync(cache, { recursive: true, force: true });
