@@ -518,6 +518,34 @@ describe('text only on an abandoned branch', () => {
     expect(r.evidence[1].text).toMatch(/^quokka step \d+$/);
   });
 
+  it('Claude: long lines read in pieces are placed in the tree by their head and tail, or read again whole when their own uuid is not in its tail', () => {
+    const h = home();
+    const ts = (n: number) => `2026-02-01T10:${String(n).padStart(2, '0')}:00.000Z`;
+    const [start, ready, look, rewound, readyAgain, again, looking, done] = chain(CA, [
+      { role: 'user', text: 'start', uuid: 'u1', parent: null, ts: ts(1) },
+      { role: 'assistant', text: 'Ready.', uuid: 'a1', parent: 'u1', ts: ts(2) },
+      { role: 'assistant', text: 'Looked.', uuid: 'a2', parent: 't1', ts: ts(4) },
+      { role: 'user', text: 'migrate the capybara ledger', uuid: 'u2', parent: 'a2', ts: ts(5) },
+      { role: 'assistant', text: 'Starting.', uuid: 'a3', parent: 'u2', ts: ts(6) },
+      { role: 'user', text: 'move the capybara ledger by hand', uuid: 'u3', parent: 'a2', ts: ts(7) },
+      { role: 'assistant', text: 'Looking.', uuid: 'a4', parent: 'u3', ts: ts(8) },
+      { role: 'assistant', text: 'Done.', uuid: 'a5', parent: 't2', ts: ts(10) },
+    ]);
+    const out = (n: number, word: string) => Array.from({ length: n }, (_, i) => `row ${i} ${word}`).join('\n');
+    // before the first hit (read again for the tree), 300 KB, its uuid near its end (older versions' order)
+    const t1 = { parentUuid: 'a1', isSidechain: false, userType: 'external', cwd: CWD, sessionId: CA, version: '2.1.200', type: 'user', message: { role: 'user', content: [{ tool_use_id: 'tu', type: 'tool_result', content: out(20_000, 'plain') }] }, uuid: 't1', timestamp: ts(3) };
+    // on the live path after the rewind, 600 KB with a hit, in the order 2.1.332 writes: the tool's
+    // result again after the uuid, so the uuid is not in the line's last bytes
+    const big = out(20_000, 'capybara');
+    const t2 = { parentUuid: 'a4', isSidechain: false, promptId: 'p', type: 'user', message: { role: 'user', content: [{ tool_use_id: 'tu', type: 'tool_result', content: big }] }, uuid: 't2', timestamp: ts(9), toolUseResult: { stdout: big, stderr: '', interrupted: false }, sessionId: CA, cwd: CWD, version: '2.1.332' };
+    write(h, `.claude/projects/-w-proj/${CA}.jsonl`, jsonl(start, ready, t1, look, rewound, readyAgain, again, looking, t2, done));
+    // (each time the tree is read along from the prompt on: t1 read again, t2 read in pieces by the search)
+    const [r] = searchJson(h, ['migrate', 'capybara']);
+    expect(r.id).toBe(CA);
+    expect(r.evidence[0]).toMatchObject({ role: 'user', abandoned: true, text: 'migrate the capybara ledger' });
+    expect(searchJson(h, ['hand', 'capybara'])[0].evidence[0]).toMatchObject({ role: 'user', abandoned: false, text: 'move the capybara ledger by hand' });
+  });
+
   it('Claude: a group that has every word only once a subagent is read still has its branches told apart', () => {
     const h = home();
     write(h, `.claude/projects/-w-proj/${CA}.jsonl`, jsonl(...chain(CA, [

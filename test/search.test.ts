@@ -619,8 +619,8 @@ describe('scanning', () => {
     for (const step of [Infinity, 65_521, mib]) expect(hits(step), String(step)).toEqual(['A1', 'B1', 'C1']);
   });
 
-  for (const [stop, head] of [[false, undefined], [true, undefined], [false, 100]] as const) {
-    it(`a tracker turned on mid-file sees every line once, in order, as a scan with no needles does${stop ? ' (search ended at the first hit)' : ''}${head ? ' (only the head of a line read in pieces)' : ''}`, () => {
+  for (const [stop, head, tail] of [[false, undefined, undefined], [true, undefined, undefined], [false, 100, undefined], [false, 100, 50], [true, 100, 50]] as const) {
+    it(`a tracker turned on mid-file sees every line once, in order, as a scan with no needles does${stop ? ' (search ended at the first hit)' : ''}${head ? ` (only the head${tail ? ' and tail' : ''} of a line read in pieces)` : ''}`, () => {
       const lines = [
         JSON.stringify({ type: 'session' }),
         // a long line before the first hit, read again for the tracker: whole, or only its head when
@@ -641,6 +641,8 @@ describe('scanning', () => {
       expect(expected).toHaveLength(lines.length); // the huge line left out, the partial last line in
       let hit = false;
       const seen: string[] = [];
+      /** for each line seen: where it lies in the stream and its length, when it was handed cut */
+      const cuts: ([number, number] | undefined)[] = [];
       const sink = {
         stop: false,
         line(b: Buffer, s: number, e: number, first: boolean) {
@@ -652,18 +654,53 @@ describe('scanning', () => {
       scanLines(readerOf(), [byteKey('heron')], sink, undefined, [Buffer.from('"role":"toolResult"')], {
         head,
         wanted: () => hit,
-        visit: (line) => seen.push(line.toString('utf8')),
+        tail,
+        visit: (line, at, length) => {
+          seen.push(line.toString('utf8'));
+          cuts.push(at === undefined ? undefined : [at, length!]);
+        },
         reread: readerOf,
       });
       expect(hit).toBe(true);
       if (head) {
         // the long tool output and the long line read again are shown by their heads alone; every other line whole
         const heads = [expected.findIndex((l) => l.startsWith('{"id":"long"')), expected.findIndex((l) => l.startsWith('{"id":"early"'))];
-        for (const at of heads) expect(seen[at]).toBe(expected[at]!.slice(0, head));
+        for (const at of heads) expect(seen[at]).toBe(tail ? expected[at]!.slice(0, head) + expected[at]!.slice(-tail) : expected[at]!.slice(0, head));
         expect(seen.filter((_, i) => !heads.includes(i))).toEqual(expected.filter((_, i) => !heads.includes(i)));
+        // a line cut to its head and tail says where it lies, to be read whole again; no other does
+        for (const [i, cut] of cuts.entries()) {
+          if (!tail || !heads.includes(i)) expect(cut).toBeUndefined();
+          else expect(data.toString('utf8', cut![0], cut![0] + cut![1])).toBe(expected[i]);
+        }
       } else expect(seen).toEqual(expected);
     });
   }
+
+  it('a line read in small pieces is handed to a tracker with a tail as its head and its last bytes, whatever the pieces', () => {
+    const long = JSON.stringify({ id: 'long', role: 'toolResult', t: Array.from({ length: 30_000 }, (_, i) => `l${i}`).join(' ') });
+    const lines = [JSON.stringify({ id: 'first', t: 'a heron' }), long, JSON.stringify({ id: 'after', t: 'hay' }) + '\r', long + '\r', JSON.stringify({ id: 'end' })];
+    const data = Buffer.from(lines.join('\n') + '\n');
+    for (const step of [37, 1, 50, 51, 4096]) {
+      const seen: [string, number | undefined, number | undefined][] = [];
+      scanLines(memReader(data, step), [byteKey('heron')], { line() {}, raw() {} }, undefined, [Buffer.from('"role":"toolResult"')], {
+        head: 100,
+        tail: 50,
+        wanted: () => true,
+        visit: (line, at, length) => seen.push([line.toString('utf8'), at, length]),
+        reread: () => memReader(data),
+      });
+      const at2 = lines[0]!.length + 1;
+      const at4 = data.indexOf(long + '\r', at2 + long.length);
+      expect(seen, `reads of ${step} bytes`).toEqual([
+        [lines[0], undefined, undefined],
+        [long.slice(0, 100) + long.slice(-50), at2, long.length],
+        [lines[2]!.slice(0, -1), undefined, undefined],
+        // the carriage return that ends it is not part of its tail
+        [long.slice(0, 100) + long.slice(-50), at4, long.length + 1],
+        [lines[4], undefined, undefined],
+      ]);
+    }
+  });
 
   it('pi: only a tool result as pi writes it is taken, from its bytes, as a line of tool output only', async () => {
     await loadExtractors();

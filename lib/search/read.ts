@@ -6,7 +6,7 @@ import type { Harness, Session } from '../types.js';
 import type { BranchTracker, ExtractCtx, Piece, ScanIO } from './types.js';
 import type { Term } from './query.js';
 import { EXTRACTORS, HOOKS, rawHeads } from './registry.js';
-import { rawText, scanFile, type ScanSink } from './scan.js';
+import { PARSE_CAP, rawText, scanFile, trackFile, type ScanSink } from './scan.js';
 import { STOP } from './score.js';
 import { canHoldLines, Held } from './held.js';
 import { openReadonly, type Db } from '../harness/sqlite.js';
@@ -69,6 +69,42 @@ const parseLine = (line: Buffer) => () => {
     return null; // a partial or bad line
   }
 };
+
+/** where parseAt reads a line (kept for the thread: a fresh buffer is touched page by page) */
+let parseBuf: Buffer | null = null;
+
+/** The line of `length` bytes at byte `at` of `file`, read again and decoded (null: not JSON, or not there whole now). */
+const parseAt = (file: string, at: number, length: number) => () => {
+  if (length > PARSE_CAP) return null;
+  let fd = -1;
+  try {
+    fd = fs.openSync(file, 'r');
+    if (!parseBuf || parseBuf.length < length) parseBuf = Buffer.allocUnsafe(Math.max(length, 64 << 10));
+    const buf = parseBuf;
+    let got = 0;
+    while (got < length) {
+      const n = fs.readSync(fd, buf, got, length - got, at + got);
+      if (n <= 0) return null;
+      got += n;
+    }
+    return JSON.parse(buf.toString('utf8', 0, length));
+  } catch {
+    return null;
+  } finally {
+    if (fd >= 0) fs.closeSync(fd);
+  }
+};
+
+/**
+ * What a tree reader is handed of a line: its bytes, and how to decode it: from those bytes, or,
+ * when they are only its head and tail (`at`, `length`: a long line read in pieces), from the file.
+ */
+function visitOf(file: string, tree: () => BranchTracker): (line: Buffer, at?: number, length?: number) => void {
+  return (line, at, length) => (at === undefined ? tree().visit(line, parseLine(line)) : tree().visit(line, parseAt(file, at, length!), true));
+}
+
+/** The bytes at the end of a line a harness's tree reader looks at (none for a compressed file: its lines are not read again by offset). */
+const tailOf = (harness: Harness, file: string): number | undefined => (file.endsWith('.zst') ? undefined : HOOKS[harness]?.branchTail);
 
 /**
  * Read one JSONL transcript. Its tree (the harness's `branches` hook) is read along with the search
@@ -171,6 +207,7 @@ function scanJsonl(cx: ReadCtx, harness: Harness, file: string, child: boolean, 
   const track = makeTree
     ? {
         head: HOOKS[harness]?.branchHead,
+        tail: tailOf(harness, file),
         wanted() {
           // (held tool output may give the group its last term: its tree is read along, rather than
           // the file read again for it once a held hit is kept)
@@ -178,7 +215,7 @@ function scanJsonl(cx: ReadCtx, harness: Harness, file: string, child: boolean, 
           tree = makeTree();
           return true;
         },
-        visit: (line: Buffer) => tree!.visit(line, parseLine(line)),
+        visit: visitOf(file, () => tree!),
       }
     : undefined;
   const st = scanFile(file, cx.needles, sink, rawHeads(harness), track);
@@ -252,13 +289,7 @@ export function branchPass(cx: ReadCtx, harness: Harness, file: string): Set<str
   if (!make) return null;
   try {
     const t = make();
-    const st = scanFile(file, [], {
-      line(buf, s, e) {
-        const line = buf.subarray(s, e);
-        t.visit(line, parseLine(line));
-      },
-      raw() {},
-    });
+    const st = trackFile(file, { head: HOOKS[harness]?.branchHead, tail: tailOf(harness, file), visit: visitOf(file, () => t) });
     // read again: counted among the bytes read
     cx.stats.bytes += st.bytes;
     return t.result();

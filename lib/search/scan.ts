@@ -45,6 +45,8 @@ let spare: Buffer | null = null;
 let rereadSpare: Buffer | null = null;
 /** where a line read in pieces is assembled for a tracker (parse cap bytes, one per thread) */
 let sideSpare: Buffer | null = null;
+/** the last bytes of that line, for a tracker with a tail (one per thread) */
+let tailSpare: Buffer | null = null;
 function sharedFolder(): Folder {
   return (theFolder ??= new Folder());
 }
@@ -87,8 +89,14 @@ export interface ScanSink {
 export interface LineTracker {
   /** the tracker looks at no more than the first `head` bytes of a line: a line read in pieces is not assembled, only its head kept */
   head?: number;
+  /**
+   * with `head`: and at no more than the last `tail` bytes; a line read in pieces is then handed as
+   * its first `head` and last `tail` bytes joined, with where it lies in the stream (`at`) and its
+   * length, for what the tracker must read of it whole
+   */
+  tail?: number;
   wanted(): boolean;
-  visit(line: Buffer): void;
+  visit(line: Buffer, at?: number, length?: number): void;
   /** a fresh reader of the same file from its start */
   reread(): Reader;
 }
@@ -157,7 +165,13 @@ class LineScan {
   private sideLen = 0;
   /** the length of that line so far (only its head is kept when the tracker says it needs no more) */
   private sideTotal = 0;
+  /** where that line starts in the stream */
+  private sideAt = 0;
+  /** its last bytes so far (a tracker with a tail: `tailKeep` of them, and one for a carriage return) */
+  private tailBuf: Buffer | null = null;
+  private tailLen = 0;
   private readonly keep: number;
+  private readonly tailKeep: number;
 
   constructor(
     private readonly read: Reader,
@@ -166,23 +180,24 @@ class LineScan {
     private readonly parseCap: number,
     private readonly rawHead: Buffer[],
     private readonly track: LineTracker | undefined,
-    /** a reading again for the tracker alone (`reread`): every line goes to it from the start */
-    private readonly rereading = false,
+    /** a reading for the tracker alone (a file's first lines read again, `reread`; or a file read for its tree): every line goes to it from the start */
+    private readonly trackOnly = false,
   ) {
     // Every file starts with the same window whatever buffer it reuses: how a long line is read (whole,
     // or in pieces) must not depend on the file scanned before it on this thread.
     this.cap = Math.min(CHUNK, parseCap + 1);
     // One buffer per thread, reused from file to file (a fresh megabyte per file was 10% of a scan).
-    const kept = rereading ? rereadSpare : spare;
+    const kept = trackOnly ? rereadSpare : spare;
     this.buf = kept && kept.length >= this.cap ? kept : Buffer.allocUnsafe(this.cap);
-    if (rereading) rereadSpare = null;
+    if (trackOnly) rereadSpare = null;
     else spare = null;
-    this.tracking = rereading;
+    this.tracking = trackOnly;
     this.hugeSlot = needles.map(() => -1);
     this.overlap = Math.max(0, Math.max(0, ...needles.map((n) => n.length)) - 1);
     this.folded = foldedOf(needles);
     this.folder = sharedFolder();
     this.keep = Math.min(parseCap, track?.head ?? parseCap);
+    this.tailKeep = track?.head !== undefined && track.tail !== undefined ? Math.min(track.tail, parseCap) : 0;
   }
 
   private deliver(s: number, e: number, isFirst: boolean, bare = false): void {
@@ -345,18 +360,47 @@ class LineScan {
       this.side = null;
       return;
     }
-    const n = Math.min(b - a, this.keep - this.sideLen);
+    // (with a tail: the head and the tail may meet, so as much as both is kept in one piece)
+    const n = Math.min(b - a, this.keep + this.tailKeep - this.sideLen);
     if (n > 0) {
       this.buf.copy(side, this.sideLen, a, a + n);
       this.sideLen += n;
     }
+    const tb = this.tailBuf;
+    if (tb) {
+      // the last bytes so far: this piece's, after what is left of the ones before
+      const k = b - a;
+      if (k >= tb.length) {
+        this.buf.copy(tb, 0, b - tb.length, b);
+        this.tailLen = tb.length;
+      } else {
+        const old = Math.min(this.tailLen, tb.length - k);
+        tb.copy(tb, 0, this.tailLen - old, this.tailLen);
+        this.buf.copy(tb, old, a, b);
+        this.tailLen = old + k;
+      }
+    }
   }
 
   private sideEnd(): void {
-    // the head of a longer line is shown as it is (what ends it is not there to trim)
     const side = this.side;
-    if (side) this.sideTotal > this.sideLen ? this.track!.visit(side.subarray(0, this.sideLen)) : this.visit(side, 0, this.sideLen, false);
+    const tb = this.tailBuf;
     this.side = null;
+    this.tailBuf = null;
+    if (!side) return;
+    if (this.sideTotal <= this.sideLen) {
+      this.visit(side, 0, this.sideLen, false);
+    } else if (tb) {
+      // its head and its tail joined (a carriage return that ends it trimmed, as `visit` trims)
+      let e = this.tailLen;
+      if (e > 0 && tb[e - 1] === 13) e--;
+      const t = Math.min(this.tailKeep, e);
+      tb.copy(side, this.keep, e - t, e);
+      this.track!.visit(side.subarray(0, this.keep + t), this.sideAt, this.sideTotal);
+    } else {
+      // the head of a longer line is shown as it is (what ends it is not there to trim)
+      this.track!.visit(side.subarray(0, this.sideLen));
+    }
   }
 
   run(): ScanStats {
@@ -368,7 +412,7 @@ class LineScan {
         // a long line that starts like tool output is read in pieces at once (never decoded anyway)
         const rawNow = !this.huge && !this.first && this.len > RAW_LINE && this.rawHead.some((m) => headHas(this.buf, 0, this.len, m, HEAD));
         // (reading again for a tracker that looks at a line's head only: nothing else wants the rest)
-        const headOnly = this.rereading && this.keep < this.cap;
+        const headOnly = this.trackOnly && this.keep < this.cap;
         if (!this.huge && !rawNow && !headOnly && this.cap < this.parseCap + 1) {
           this.cap = Math.min(this.cap * 2, this.parseCap + 1);
           if (this.buf.length < this.cap) {
@@ -386,11 +430,18 @@ class LineScan {
             stats.hugeLines++;
             this.first = false;
             this.side = null;
+            this.tailBuf = null;
             if (this.tracking && this.len <= this.parseCap) {
               // one buffer of the parse cap, kept for the thread: growing one per line cost more than the search
-              this.side = sideSpare && sideSpare.length >= this.keep ? sideSpare : (sideSpare = Buffer.allocUnsafe(this.keep));
+              const room = this.keep + this.tailKeep;
+              this.side = sideSpare && sideSpare.length >= room ? sideSpare : (sideSpare = Buffer.allocUnsafe(room));
               this.sideLen = 0;
               this.sideTotal = 0;
+              this.sideAt = stats.bytes - this.len;
+              if (this.tailKeep > 0) {
+                this.tailBuf = tailSpare && tailSpare.length === this.tailKeep + 1 ? tailSpare : (tailSpare = Buffer.allocUnsafe(this.tailKeep + 1));
+                this.tailLen = 0;
+              }
               this.sideAdd(0, this.len);
             }
           }
@@ -434,22 +485,38 @@ class LineScan {
       if (track) this.trackRegion(this.len, wasFirst);
     }
     if (this.buf.length <= 16 << 20) {
-      if (this.rereading) rereadSpare = this.buf;
+      if (this.trackOnly) rereadSpare = this.buf;
       else spare = this.buf;
     }
     return stats;
   }
 }
 
-/** what a reading again for a tracker hands its lines to: nothing (they go to the tracker) */
+/** what a reading for a tracker alone hands its lines to: nothing (they go to the tracker) */
 const REREAD_SINK: ScanSink = { stop: true, line() {}, raw() {} };
+
+/**
+ * Every line of one transcript file (plain or `.zst`) to a tracker, as a scan hands them once it
+ * is on: lines up to the window whole, longer ones up to the parse cap read in pieces and handed
+ * whole, or as the head (and tail) the tracker asks for; longer ones never.
+ */
+export function trackFile(file: string, track: Omit<LineTracker, 'reread' | 'wanted'>): ScanStats {
+  const fd = fs.openSync(file, 'r');
+  try {
+    const reader = () => (file.endsWith('.zst') ? zstReader(fd) : fdReader(fd));
+    const t: LineTracker = { head: track.head, tail: track.tail, wanted: () => true, visit: (line, at, length) => track.visit(line, at, length), reread: reader };
+    return new LineScan(reader(), [], REREAD_SINK, PARSE_CAP, [], t, true).run();
+  } finally {
+    fs.closeSync(fd);
+  }
+}
 
 /** Scan one transcript file (plain or `.zst`). */
 export function scanFile(file: string, needles: string[], sink: ScanSink, rawHead: Buffer[] = [], track?: Omit<LineTracker, 'reread'>): ScanStats {
   const fd = fs.openSync(file, 'r');
   try {
     const reader = () => (file.endsWith('.zst') ? zstReader(fd) : fdReader(fd));
-    const t: LineTracker | undefined = track && { head: track.head, wanted: () => track.wanted(), visit: (line) => track.visit(line), reread: reader };
+    const t: LineTracker | undefined = track && { head: track.head, tail: track.tail, wanted: () => track.wanted(), visit: (line, at, length) => track.visit(line, at, length), reread: reader };
     return scanLines(reader(), needles, sink, PARSE_CAP, rawHead, t);
   } finally {
     fs.closeSync(fd);

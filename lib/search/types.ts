@@ -82,13 +82,21 @@ export interface SearchHooks {
    * writes a record's own ids): a long line read in pieces is then not assembled for it.
    */
   branchHead?: number;
+  /**
+   * With `branchHead`: and at no more than this many bytes at the end of a line (where the harness
+   * writes the rest of them). A long line read in pieces is then handed to the tree reader as its
+   * head and tail joined (exactly `branchHead` bytes, then at most `branchTail`), with `cut` set:
+   * what is not in them must be had from `parse`, which reads the line whole again from the file.
+   */
+  branchTail?: number;
   /** Stores shared by sessions (prompt history), found from the sessions' files. */
   shared?(all: import('../types.js').Session[]): SharedSource[];
 }
 
 /** What `SearchHooks.branches` returns: fed every line of one transcript, in order. */
 export interface BranchTracker {
-  visit(line: Buffer, parse: () => any): void;
+  /** `cut`: `line` is only the head and tail of a longer line (SearchHooks.branchTail) */
+  visit(line: Buffer, parse: () => any, cut?: boolean): void;
   /** the ids of records only on abandoned branches, or null when that cannot be told */
   result(): Set<string> | null;
 }

@@ -153,7 +153,7 @@ const V_ASSISTANT = bytes('assistant"');
  * first, `type` before `message`, `uuid` after it, among the last few fields), decoded only when
  * they are not there; null: not in the tree. Scanning every line whole costs more than the search.
  */
-function link(line: Buffer, parse: () => any): { id: string; parent: string | null; message: boolean } | null {
+function link(line: Buffer, parse: () => any, cut = false): { id: string; parent: string | null; message: boolean } | null {
   const fallback = () => {
     const o = parse();
     if (!o || typeof o !== 'object' || typeof o.uuid !== 'string') return null;
@@ -162,7 +162,8 @@ function link(line: Buffer, parse: () => any): { id: string; parent: string | nu
   };
   // bounded views: a search over the whole of every line would cost more than the search itself
   if (line.length < K_PARENT.length + 1 || line.compare(K_PARENT, 0, K_PARENT.length, 1, 1 + K_PARENT.length) !== 0) {
-    return line.indexOf(K_UUID) >= 0 ? fallback() : null;
+    // (a line cut to its head and tail: its uuid may lie between them)
+    return cut || line.indexOf(K_UUID) >= 0 ? fallback() : null;
   }
   let parent = firstLink(line.subarray(0, HEAD), K_PARENT);
   // the last "uuid" near the end is the record's own (a nested one, in a tool's input, comes before it)
@@ -244,7 +245,7 @@ class ClaudeBranches implements BranchTracker {
     this.isMessage.push(message);
   }
 
-  visit(line: Buffer, parse: () => any): void {
+  visit(line: Buffer, parse: () => any, cut = false): void {
     const c = this.chain;
     if (c) {
       // the usual record: `{"parentUuid":"<the id before>"` (closed within the head), its own id near its end
@@ -263,7 +264,7 @@ class ClaudeBranches implements BranchTracker {
         }
       }
     }
-    const l = link(line, parse);
+    const l = link(line, parse, cut);
     if (!l) return;
     if (c) {
       // the next of the chain (the first: a record without a parent)
@@ -373,5 +374,8 @@ export const search: SearchHooks = {
   outputOnly,
   recordId: (o) => (o && typeof o.uuid === 'string' ? o.uuid : null),
   branches,
+  // the tree reader looks at a line's first HEAD and last TAIL bytes (and decodes it when the keys are not there)
+  branchHead: HEAD,
+  branchTail: TAIL,
   shared,
 };
