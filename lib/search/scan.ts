@@ -4,7 +4,8 @@
 // which carries session metadata) are handed on to be decoded; every other line is never split,
 // copied or parsed. Lines up to PARSE_CAP bytes are kept whole; a longer line is not parsed: it is
 // scanned in pieces (with an overlap so no needle is missed at a seam) and each needle hit in it
-// is reported as raw bytes around the hit. Memory stays below ~PARSE_CAP + CHUNK whatever the file.
+// is reported as raw bytes around the hit. Memory stays below ~PARSE_CAP + CHUNK a window whatever
+// the file (a thread keeps two: the scan's, and one for the lines a tracker reads again).
 import fs from 'node:fs';
 import { zstReader, type Reader } from '../util/zstd.js';
 import { Folder, Needle, findIn } from './fold.js';
