@@ -13,6 +13,13 @@ export function createHash(algorithm: string): import('node:crypto').Hash {
   return cryptoMod.createHash(algorithm);
 }
 
+let decoderMod: typeof import('node:string_decoder') | null = null;
+
+/** node:string_decoder's StringDecoder (for the few texts decoded in pieces that are not ASCII). */
+export function stringDecoder(): typeof import('node:string_decoder').StringDecoder {
+  return (decoderMod ??= req('node:string_decoder') as typeof import('node:string_decoder')).StringDecoder;
+}
+
 let osMod: typeof import('node:os') | null = null;
 
 /** node:os (~0.4 ms to load: a listing that finds HOME set and builds nothing never needs it). */
