@@ -12,7 +12,8 @@
 // directory). It stats as resume does at its cheapest: the raw numbers from Node's fs binding (no
 // Stats object) when it has one, from inside each directory (one name for the kernel to walk).
 //
-// `read` is a lower bound of a deep search in Node: 1 MiB reads, and a native search for WORD's
+// `read` is a lower bound of a deep search in Node on one thread: 128 KiB reads (as resume reads:
+// they stay in the cache between the kernel's copy and the search of them), a native search for WORD's
 // bytes as given (no case folding, no decoding, no ranking), each hit's line counted once; a line
 // longer than the buffer is looked at in pieces. As resume does, the native search looks for the
 // word from its first byte that is not a lower-case letter (it skips from one of its first byte to
@@ -53,7 +54,7 @@ if (mode === 'stat') {
     }
     return -1;
   };
-  const buf = Buffer.allocUnsafe(1 << 20);
+  const buf = Buffer.allocUnsafe(128 << 10);
   let lines = 0;
   for (const [dir, names] of list) {
     for (const name of names) {
