@@ -10,6 +10,7 @@ import { PARSE_CAP, rawText, scanFile, trackFile, type ScanSink } from './scan.j
 import { STOP } from './score.js';
 import { canHoldLines, Held } from './held.js';
 import { openReadonly, type Db } from '../harness/sqlite.js';
+import { readFully } from '../util/fsx.js';
 
 export interface SearchStats {
   sessions: number;
@@ -80,14 +81,8 @@ const parseAt = (file: string, at: number, length: number) => () => {
   try {
     fd = fs.openSync(file, 'r');
     if (!parseBuf || parseBuf.length < length) parseBuf = Buffer.allocUnsafe(Math.max(length, 64 << 10));
-    const buf = parseBuf;
-    let got = 0;
-    while (got < length) {
-      const n = fs.readSync(fd, buf, got, length - got, at + got);
-      if (n <= 0) return null;
-      got += n;
-    }
-    return JSON.parse(buf.toString('utf8', 0, length));
+    if (readFully(fd, parseBuf, 0, length, at) < length) return null;
+    return JSON.parse(parseBuf.toString('utf8', 0, length));
   } catch {
     return null;
   } finally {
