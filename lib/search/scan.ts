@@ -39,11 +39,12 @@ let theFolder: Folder | null = null;
 /** the read buffer of the last scan on this thread, handed to the next one */
 let spare: Buffer | null = null;
 /**
- * the same for the reading again of a file's first lines for a tracker (made while the scan that
- * asked for it holds `spare`): it grows to the longest line it assembles, and a fresh one for each
- * file was touched page by page again (~12 µs a page on this project's VM)
+ * the same for a reading for a tracker alone (a file's first lines read again while the scan that
+ * asked for it holds `spare`, or a file read for its tree): it grows to the longest line it
+ * assembles, and a fresh one for each file was touched page by page again (~12 µs a page on this
+ * project's VM)
  */
-let rereadSpare: Buffer | null = null;
+let trackSpare: Buffer | null = null;
 /** where a line read in pieces is assembled for a tracker (parse cap bytes, one per thread) */
 let sideSpare: Buffer | null = null;
 /** the last bytes of that line, for a tracker with a tail (one per thread) */
@@ -188,9 +189,9 @@ class LineScan {
     // or in pieces) must not depend on the file scanned before it on this thread.
     this.cap = Math.min(CHUNK, parseCap + 1);
     // One buffer per thread, reused from file to file (a fresh megabyte per file was 10% of a scan).
-    const kept = trackOnly ? rereadSpare : spare;
+    const kept = trackOnly ? trackSpare : spare;
     this.buf = kept && kept.length >= this.cap ? kept : Buffer.allocUnsafe(this.cap);
-    if (trackOnly) rereadSpare = null;
+    if (trackOnly) trackSpare = null;
     else spare = null;
     this.tracking = trackOnly;
     this.hugeSlot = needles.map(() => -1);
@@ -340,7 +341,7 @@ class LineScan {
           left -= k;
           return k;
         };
-        new LineScan(limited, [], REREAD_SINK, this.parseCap, [], track, true).run();
+        new LineScan(limited, [], TRACK_SINK, this.parseCap, [], track, true).run();
       }
     }
     const buf = this.buf;
@@ -486,7 +487,7 @@ class LineScan {
       if (track) this.trackRegion(this.len, wasFirst);
     }
     if (this.buf.length <= 16 << 20) {
-      if (this.trackOnly) rereadSpare = this.buf;
+      if (this.trackOnly) trackSpare = this.buf;
       else spare = this.buf;
     }
     return stats;
@@ -494,7 +495,17 @@ class LineScan {
 }
 
 /** what a reading for a tracker alone hands its lines to: nothing (they go to the tracker) */
-const REREAD_SINK: ScanSink = { stop: true, line() {}, raw() {} };
+const TRACK_SINK: ScanSink = { stop: true, line() {}, raw() {} };
+
+/** One transcript file (plain or `.zst`) open for `fn`, given a fresh reader of it from its start each time it asks. */
+function withFile(file: string, fn: (reader: () => Reader) => ScanStats): ScanStats {
+  const fd = fs.openSync(file, 'r');
+  try {
+    return fn(() => (file.endsWith('.zst') ? zstReader(fd) : fdReader(fd)));
+  } finally {
+    fs.closeSync(fd);
+  }
+}
 
 /**
  * Every line of one transcript file (plain or `.zst`) to a tracker, as a scan hands them once it
@@ -502,26 +513,18 @@ const REREAD_SINK: ScanSink = { stop: true, line() {}, raw() {} };
  * whole, or as the head (and tail) the tracker asks for; longer ones never.
  */
 export function trackFile(file: string, track: Omit<LineTracker, 'reread' | 'wanted'>): ScanStats {
-  const fd = fs.openSync(file, 'r');
-  try {
-    const reader = () => (file.endsWith('.zst') ? zstReader(fd) : fdReader(fd));
+  return withFile(file, (reader) => {
     const t: LineTracker = { head: track.head, tail: track.tail, wanted: () => true, visit: (line, at, length) => track.visit(line, at, length), reread: reader };
-    return new LineScan(reader(), [], REREAD_SINK, PARSE_CAP, [], t, true).run();
-  } finally {
-    fs.closeSync(fd);
-  }
+    return new LineScan(reader(), [], TRACK_SINK, PARSE_CAP, [], t, true).run();
+  });
 }
 
 /** Scan one transcript file (plain or `.zst`). */
 export function scanFile(file: string, needles: string[], sink: ScanSink, rawHead: Buffer[] = [], track?: Omit<LineTracker, 'reread'>): ScanStats {
-  const fd = fs.openSync(file, 'r');
-  try {
-    const reader = () => (file.endsWith('.zst') ? zstReader(fd) : fdReader(fd));
+  return withFile(file, (reader) => {
     const t: LineTracker | undefined = track && { head: track.head, tail: track.tail, wanted: () => track.wanted(), visit: (line, at, length) => track.visit(line, at, length), reread: reader };
     return scanLines(reader(), needles, sink, PARSE_CAP, rawHead, t);
-  } finally {
-    fs.closeSync(fd);
-  }
+  });
 }
 
 /** a JSON string escape (or a character cut in two, which decodes as U+FFFD): one pass, left to right */
