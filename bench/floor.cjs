@@ -47,6 +47,7 @@ if (mode === 'stat') {
   while (from < needle.length && needle[from] >= 0x61 && needle[from] <= 0x7a) from++;
   if (from === needle.length) from = 0;
   const key = needle.subarray(from);
+  const buf = Buffer.allocUnsafe(128 << 10);
   /** where the word is in bytes [p, end) of buf (-1: not there) */
   const find = (p, end) => {
     for (let k = buf.indexOf(key, p + from); k >= 0 && k - from + needle.length <= end; k = buf.indexOf(key, k + 1)) {
@@ -54,7 +55,6 @@ if (mode === 'stat') {
     }
     return -1;
   };
-  const buf = Buffer.allocUnsafe(128 << 10);
   let lines = 0;
   for (const [dir, names] of list) {
     for (const name of names) {
@@ -70,8 +70,9 @@ if (mode === 'stat') {
         const stop = r === 0 ? end : buf.lastIndexOf(10, end - 1) + 1;
         let p = 0;
         if (long && stop > 0) {
-          // the long line ends in this piece
-          const nl = Math.min(stop, buf.indexOf(10) < 0 ? end : buf.indexOf(10) + 1);
+          // the long line ends in this piece (at its first newline, or the file's end)
+          const first = buf.indexOf(10);
+          const nl = first < 0 ? stop : Math.min(stop, first + 1);
           if (longHit || find(0, nl) >= 0) lines++;
           long = longHit = false;
           p = nl;
