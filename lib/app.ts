@@ -163,7 +163,7 @@ export function makeApp(opts: { demo?: boolean; env?: NodeJS.ProcessEnv; distDir
         rebuild: o.rebuild,
         harnesses: o.harnesses,
         withEntries: o.withEntries,
-        workerFile: path.join(distDir, 'worker.js'),
+        workerFile: path.join(distDir, 'worker.cjs'),
         progress: bar?.update,
         onSessions,
       })
@@ -187,7 +187,7 @@ export function makeApp(opts: { demo?: boolean; env?: NodeJS.ProcessEnv; distDir
       // not the demo, whose fixed times are not its files' times
       const stream = onSessions && !demo && ((b: Session[]) => onSessions(withSnapshotNames(ctx, app.view(b))));
       try {
-        const r = await listSessions(ctx, { workerFile: path.join(distDir, 'worker.js'), progress: bar?.update, ...(stream ? { onSessions: stream } : {}) });
+        const r = await listSessions(ctx, { workerFile: path.join(distDir, 'worker.cjs'), progress: bar?.update, ...(stream ? { onSessions: stream } : {}) });
         return withSnapshotNames(ctx, app.view(r.sessions));
       } finally {
         bar?.end();
@@ -209,7 +209,7 @@ export function makeApp(opts: { demo?: boolean; env?: NodeJS.ProcessEnv; distDir
         return printRowsOut(out.file, out.key, rowsOut.now, rowsOut.write);
       });
       try {
-        const r = await listSessions(ctx, { workerFile: path.join(distDir, 'worker.js'), progress: bar?.update, rowBin: true, ...(stream ? { onSessions: stream } : {}), ...(printed ? { printed } : {}) });
+        const r = await listSessions(ctx, { workerFile: path.join(distDir, 'worker.cjs'), progress: bar?.update, rowBin: true, ...(stream ? { onSessions: stream } : {}), ...(printed ? { printed } : {}) });
         if (r.printed) return { sessions: [], printed: true };
         if (!r.rowBin) return { sessions: withSnapshotNames(ctx, r.sessions) };
         // an append: the rows printed before, with the changed sessions' rows made again (rows.out)

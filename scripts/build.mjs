@@ -1,32 +1,20 @@
 // Bundle the CLI into dist/ so start-up loads one file (start-up is most of a no-change listing).
-// ES modules: the index and search workers (worker_threads needs a file of its own). CommonJS,
-// loaded with V8's code cache by dist/boot.cjs: rows.cjs (`rows`, `preview`) and cli.cjs (the rest).
+// All CommonJS, each file self-contained: rows.cjs (`rows`, `preview`) and cli.cjs (the rest), loaded
+// with V8's code cache by dist/boot.cjs, and the index and search workers (worker.cjs,
+// search-worker.cjs: worker_threads needs a file of its own), which a thread loads with Node's own
+// CommonJS loader (as ES modules, with chunks shared between them, a search's worker took ~20 ms
+// longer to start: Node's ESM loader in the thread, and more files).
 import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 import fs from 'node:fs';
 import path from 'node:path';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
-// Chunk names carry content hashes: build into a fresh directory and swap it in, so stale chunks
-// never pile up and a concurrent run never sees a half-written dist/.
+// Built into a fresh directory and swapped in, so a concurrent run never sees a half-written dist/
+// and no file of an earlier build stays behind.
 const dist = path.join(root, 'dist');
 const tmp = `${dist}.tmp-${process.pid}`;
 fs.rmSync(tmp, { recursive: true, force: true });
-await build({
-  absWorkingDir: root,
-  entryPoints: { worker: 'lib/index/worker.ts', 'search-worker': 'lib/search/worker.ts' },
-  outdir: tmp,
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  splitting: true,
-  chunkNames: 'chunks/[name]-[hash]',
-  external: ['better-sqlite3'],
-  sourcemap: false,
-  logLevel: 'warning',
-  banner: { js: "import { createRequire as __resumeCreateRequire } from 'node:module'; const require = __resumeCreateRequire(import.meta.url);" },
-});
 // `resume rows` and `resume preview` run on every listing, fzf reload and cursor move: one
 // self-contained CommonJS file, loaded by dist/boot.cjs with V8's code cache (lib/util/codecache.ts),
 // so a run deserializes its compiled functions instead of compiling the bundle again. CommonJS, and
@@ -63,7 +51,7 @@ const lazyModule = {
     }));
   },
 };
-await build({ ...cjs, plugins: [lazyModule], entryPoints: { rows: 'lib/fast-rows.ts', boot: 'lib/boot.ts', cli: 'lib/cli.ts' } });
+await build({ ...cjs, plugins: [lazyModule], entryPoints: { rows: 'lib/fast-rows.ts', boot: 'lib/boot.ts', cli: 'lib/cli.ts', worker: 'lib/index/worker.ts', 'search-worker': 'lib/search/worker.ts' } });
 // esbuild gives CommonJS code a default or namespace import of a Node module (`import fs from
 // 'node:fs'`, in most of lib/) as a copy of the whole module object: some 50 copies of fs, path and
 // os per run, ~7 ms and most of the run's garbage. An object that inherits from the module reads the
@@ -71,7 +59,7 @@ await build({ ...cjs, plugins: [lazyModule], entryPoints: { rows: 'lib/fast-rows
 // the copies come back: slower, never wrong.)
 const WRAP_HEAD = '(function (exports, require, module, __filename, __dirname) { ';
 const WRAP_TAIL = '\n});';
-for (const f of ['rows.cjs', 'boot.cjs', 'cli.cjs']) {
+for (const f of ['rows.cjs', 'boot.cjs', 'cli.cjs', 'worker.cjs', 'search-worker.cjs']) {
   const file = path.join(tmp, f);
   const text = fs.readFileSync(file, 'utf8');
   // (and "use strict" first again: esbuild's own comes after the banner, where it is no directive)
@@ -86,7 +74,8 @@ for (const f of ['rows.cjs', 'boot.cjs', 'cli.cjs']) {
   // The bundles boot.cjs loads are written as the function around them that Module.wrap would make
   // (lib/util/codecache.ts WRAP_HEAD, WRAP_TAIL): the loader hands the file's text to V8 as it is,
   // instead of a concatenation V8 copies whole (flattens) before it can look the code cache up.
-  fs.writeFileSync(file, f === 'boot.cjs' ? ns + out : `${WRAP_HEAD}${ns}${out}${WRAP_TAIL}`);
+  // (boot.cjs and the workers are loaded by Node itself, as they are)
+  fs.writeFileSync(file, f === 'boot.cjs' || f.endsWith('worker.cjs') ? ns + out : `${WRAP_HEAD}${ns}${out}${WRAP_TAIL}`);
 }
 const old = `${dist}.old-${process.pid}`;
 if (fs.existsSync(dist)) fs.renameSync(dist, old);

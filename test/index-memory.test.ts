@@ -13,7 +13,7 @@ import { packEntry, reviveEntry, SAME_AS_STATE } from '../lib/index/promptfile.j
 import { makeCtx } from '../lib/util/paths.js';
 import type { Session } from '../lib/types.js';
 
-const WORKER = path.join(ROOT, 'dist', 'worker.js');
+const WORKER = path.join(ROOT, 'dist', 'worker.cjs');
 
 // Claude: a parent and its fork (same uuids, no marker), titled
 const P = 'aaaaaaaa-0000-4000-8000-000000000001';

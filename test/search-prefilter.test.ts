@@ -140,8 +140,8 @@ describe('search prefilter', () => {
   });
 
   it('this thread waits for the file a worker thread is still reading before the scan', async () => {
-    const workerFile = path.join(ROOT, 'dist', 'search-worker.js');
-    if (!fs.existsSync(workerFile)) throw new Error('dist/search-worker.js is missing: npm run build');
+    const workerFile = path.join(ROOT, 'dist', 'search-worker.cjs');
+    if (!fs.existsSync(workerFile)) throw new Error('dist/search-worker.cjs is missing: npm run build');
     // the largest file first: the worker takes it, this thread the small ones after it
     const big = path.join(dir, 'big.jsonl');
     fs.writeFileSync(big, `${header('big')}\n${entry('u0', null, 'user', 'y'.repeat(96 << 20))}\n`);

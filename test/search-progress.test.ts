@@ -61,8 +61,8 @@ describe("the scan's progress", () => {
   });
 
   it('on worker threads: the groups every thread has taken, largest first, told by this thread', async () => {
-    const workerFile = path.join(ROOT, 'dist', 'search-worker.js');
-    if (!fs.existsSync(workerFile)) throw new Error('dist/search-worker.js is missing: npm run build');
+    const workerFile = path.join(ROOT, 'dist', 'search-worker.cjs');
+    if (!fs.existsSync(workerFile)) throw new Error('dist/search-worker.cjs is missing: npm run build');
     const sessions = Array.from({ length: 12 }, (_, i) => pi(`w${i}`, 200 * (i + 1)));
     const calls: Call[] = [];
     const saved = process.env.RESUME_PARALLEL_MIN_BYTES;

@@ -348,7 +348,7 @@ describe('output', () => {
     const onWorker = async (bare: boolean) => {
       const got: ScanOut['groups'] = [];
       const msg = { terms: [{ text: 'quokka', phrase: false }], need: [], counter: new SharedArrayBuffer(4), groups: Array.from({ length: 3 }, () => [s]), bare };
-      await new ScanWorker(Worker, path.join(ROOT, 'dist', 'search-worker.js')).run(msg, (m) => got.push(...m.groups));
+      await new ScanWorker(Worker, path.join(ROOT, 'dist', 'search-worker.cjs')).run(msg, (m) => got.push(...m.groups));
       return got;
     };
     const got = await onWorker(true);

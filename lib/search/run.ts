@@ -16,7 +16,7 @@ import { row } from '../output.js';
 import { storedFiles, storedSizes } from '../index/index.js';
 
 const threadCount = () => Number(process.env.RESUME_THREADS) || (os.availableParallelism ? os.availableParallelism() : os.cpus().length);
-const workerFile = (app: App) => path.join(app.distDir, 'search-worker.js');
+const workerFile = (app: App) => path.join(app.distDir, 'search-worker.cjs');
 
 /**
  * Start the search's worker threads now, before the listing is loaded, so that they are ready when
