@@ -513,18 +513,23 @@ function withFile(file: string, fn: (reader: () => Reader) => ScanStats): ScanSt
  * whole, or as the head (and tail) the tracker asks for; longer ones never.
  */
 export function trackFile(file: string, track: Omit<LineTracker, 'reread' | 'wanted'>): ScanStats {
-  return withFile(file, (reader) => {
-    const t: LineTracker = { head: track.head, tail: track.tail, wanted: () => true, visit: (line, at, length) => track.visit(line, at, length), reread: reader };
-    return new LineScan(reader(), [], TRACK_SINK, PARSE_CAP, [], t, true).run();
-  });
+  return withFile(file, (reader) => new LineScan(reader(), [], TRACK_SINK, PARSE_CAP, [], fileTracker(track, reader), true).run());
 }
 
 /** Scan one transcript file (plain or `.zst`). */
 export function scanFile(file: string, needles: string[], sink: ScanSink, rawHead: Buffer[] = [], track?: Omit<LineTracker, 'reread'>): ScanStats {
-  return withFile(file, (reader) => {
-    const t: LineTracker | undefined = track && { head: track.head, tail: track.tail, wanted: () => track.wanted(), visit: (line, at, length) => track.visit(line, at, length), reread: reader };
-    return scanLines(reader(), needles, sink, PARSE_CAP, rawHead, t);
-  });
+  return withFile(file, (reader) => scanLines(reader(), needles, sink, PARSE_CAP, rawHead, track && fileTracker(track, reader)));
+}
+
+/** A caller's tracker as a scan of one file takes it: `wanted` from the start when it has none, `reread` a fresh reader of the file. */
+function fileTracker(track: Omit<LineTracker, 'reread' | 'wanted'> & { wanted?(): boolean }, reader: () => Reader): LineTracker {
+  return {
+    head: track.head,
+    tail: track.tail,
+    wanted: track.wanted ? () => track.wanted!() : () => true,
+    visit: (line, at, length) => track.visit(line, at, length),
+    reread: reader,
+  };
 }
 
 /** a JSON string escape (or a character cut in two, which decodes as U+FFFD): one pass, left to right */
