@@ -15,6 +15,9 @@ import { eachRow, printAligned, type RowBin } from '../lib/index/rowbin.js';
 import { alignedName, printRowsOut, rowsOutKey, RowsTape, type RowsOutKey } from '../lib/index/rowsout.js';
 import { cacheDir, tildify } from '../lib/util/paths.js';
 import type { App } from '../lib/app.js';
+import { parseQuery, rank, wantedWords, type Matchable } from '../lib/select/rank.js';
+import { allPrompts } from '../lib/index/prompts.js';
+import { layRows, listWidth } from './layout.js';
 
 /** What a fed row needs of a session: a listing row (rows.json) or a whole session. */
 export type Fed = Pick<Session, 'key' | 'id' | 'updated' | 'started' | 'harness' | 'cwd' | 'branch' | 'title' | 'firstPrompt' | 'hidden'>;
@@ -23,6 +26,10 @@ export interface PickState {
   all: boolean;
   harness: Harness[] | null;
   dir: string | null;
+  /** Ctrl-S: the query searches every transcript (deep search) instead of naming sessions */
+  deep?: boolean;
+  /** the terminal's width when the picker started (fzf before 0.4x does not say it to reloads) */
+  cols?: number | null;
 }
 
 export function stateFile(pickDir: string): string {
@@ -37,7 +44,13 @@ export function readState(pickDir: string): PickState {
   try {
     const s = JSON.parse(fs.readFileSync(stateFile(pickDir), 'utf8')) as PickState;
     const harness = Array.isArray(s.harness) ? s.harness.filter((h) => (HARNESSES as readonly string[]).includes(h)) : null;
-    return { all: !!s.all, harness: harness && harness.length ? harness : null, dir: typeof s.dir === 'string' ? s.dir : null };
+    return {
+      all: !!s.all,
+      harness: harness && harness.length ? harness : null,
+      dir: typeof s.dir === 'string' ? s.dir : null,
+      deep: s.deep === true,
+      cols: typeof s.cols === 'number' && s.cols > 0 ? s.cols : null,
+    };
   } catch {
     return { all: false, harness: null, dir: null };
   }
@@ -63,13 +76,13 @@ export function statusLine<T extends Fed>(all: T[], shown: T[], s: PickState, ho
 }
 
 /** The status line from counts: every session, those shown, and those the state's filters show but for being hidden. */
-export function statusOf(total: number, shown: number, hidden: number, s: PickState, home: string, search?: string): string {
+export function statusOf(total: number, shown: number, hidden: number, s: PickState, home: string, search?: string, matched?: number): string {
   if (total === 0 && search == null) return '\tno sessions found (resume doctor shows where it looked)';
   const parts: string[] = [];
   if (search != null) parts.push(`deep search: ${oneLine(search)}`);
   parts.push(s.harness ? s.harness.join(',') : 'all harnesses');
   if (s.dir) parts.push(`in ${oneLine(tildify(s.dir, home))}`);
-  let n = `${shown} session${shown === 1 ? '' : 's'}`;
+  let n = matched != null ? `${matched} of ${shown} session${shown === 1 ? '' : 's'} match` : `${shown} session${shown === 1 ? '' : 's'}`;
   if (s.all) n += ' incl. hidden';
   else if (search == null && hidden > 0) n += ` (+${hidden} hidden)`;
   parts.push(n);
@@ -186,4 +199,79 @@ export function binHarnesses(bin: RowBin): Pick<Session, 'harness'>[] {
 /** Colour in the list unless NO_COLOR is set (fzf itself runs on the terminal). */
 export function listColor(env: NodeJS.ProcessEnv): boolean {
   return colorOn(true, env);
+}
+
+/** A row of the picker with what a query is matched against. */
+interface PickRow {
+  fields: string[];
+  hidden: boolean;
+  harness: Harness;
+  cwd: string | null;
+}
+
+/** How the picker's list is drawn: the terminal's width, colour, and the time ages are counted from. */
+export interface PickView {
+  cols: number;
+  color: boolean;
+  now: number;
+  /** fzf takes the preview's alternative layout (fzf >= 0.31) */
+  alt?: boolean;
+}
+
+/** Every row of a feed source, in its order (newest first), with what filters and queries read. */
+function pickRows(src: FeedSource, home: string, now: number): PickRow[] {
+  const out: PickRow[] = [];
+  if ('bin' in src) {
+    eachRow(src.bin, src.names, now, (r) => out.push({ fields: r.fields, hidden: r.hidden, harness: r.harness, cwd: r.cwd }));
+    return out;
+  }
+  const shorts = shortIds(src.sessions);
+  for (const x of src.sessions) out.push({ fields: row(x, shorts.get(x.id) ?? x.id, home, now).split('\t'), hidden: x.hidden, harness: x.harness, cwd: x.cwd });
+  return out;
+}
+
+/** What a picker row offers to a query (lib/select/rank.ts), with every prompt of its session when known. */
+function rowMatchable(r: PickRow, prompts: Map<string, string[]> | null): Matchable {
+  const key = r.fields[0] ?? '';
+  return {
+    id: key.slice(r.harness.length + 1),
+    harness: r.harness,
+    cwd: r.cwd,
+    branch: r.fields[5] ?? null,
+    label: r.fields.slice(6).join(' '),
+    prompts: prompts?.get(key) ?? null,
+  };
+}
+
+/**
+ * The picker's list for state `s` and the typed query: the status line, then the rows the filters
+ * show, those the query matches best first (lib/select/rank.ts, the rules of `resume WORDS`), laid
+ * out for the screen (fzf/layout.ts). Prompts are read only for a query.
+ */
+export function pickerText(app: App, src: FeedSource, s: PickState, query: string, v: PickView): string {
+  const home = app.ctx.home;
+  const all = pickRows(src, home, v.now);
+  let hidden = 0;
+  let shown: PickRow[] = [];
+  for (const r of all) {
+    if (s.harness && !s.harness.includes(r.harness)) continue;
+    if (s.dir && !under(r.cwd, s.dir)) continue;
+    if (r.hidden && !s.all) hidden++;
+    else shown.push(r);
+  }
+  const terms = parseQuery(query);
+  const count = shown.length;
+  if (terms.length) {
+    const words = wantedWords(terms);
+    const prompts = words.length ? allPrompts(app.ctx, words) : null;
+    shown = rank(shown, terms, home, (r) => rowMatchable(r, prompts));
+  }
+  const status = statusOf(all.length, count, hidden, s, home, undefined, terms.length ? shown.length : undefined);
+  const lines = layRows(shown.map((r) => r.fields), listWidth(v.cols, v.alt ?? true), v.color, terms);
+  return [status, ...lines].join('\n') + '\n';
+}
+
+/** Rows in `resume rows` format (deep search's, or a batch of a cold build's) as picker lines. */
+export function layFields(rows: string[][], v: PickView, query = ''): string[] {
+  return layRows(rows, listWidth(v.cols, v.alt ?? true), v.color, query ? parseQuery(query) : null);
 }

@@ -10,6 +10,7 @@ import shellQuote from 'shell-quote';
 import { ExitError } from '../lib/errors.js';
 import { quoteSh } from '../lib/util/quote.js';
 import { fmtVersion, has, MIN, type Feature, type Version } from './version.js';
+import { previewWindow } from './layout.js';
 
 export type Keymap = 'default' | 'vim';
 export type Context = 'picker' | 'tab';
@@ -163,16 +164,18 @@ export function vimBinds(v: Version, context: Context, accept: (a: PickAction) =
   return args;
 }
 
-/** The header naming the keys: two short lines, so it fits beside the preview. */
+/**
+ * The header naming the keys: two short lines that fit 80 columns (fzf indents them by two). Keys
+ * left out for lack of room (vim mode: alt-c copy, p preview) are in the README.
+ */
 export function headerLine(keys: Keymap, deepSearch: boolean): string {
   const l1 =
     keys === 'vim'
-      ? ['esc normal', 'i insert', 'enter resume', `y/${KEYS.print} print`, `${KEYS.fork} fork`, 'q quit']
-      : ['enter resume', `${KEYS.print} print`, `${KEYS.fork} fork`, `${KEYS.pager} transcript`];
-  const l2 = [`${KEYS.copy} copy`, `${KEYS.hidden} hidden`, `${KEYS.harness} harness`];
+      ? ['esc normal', 'i insert', 'enter resume', 'y print', `${KEYS.fork} fork`, 'q quit']
+      : ['enter resume', `${KEYS.print} print`, `${KEYS.fork} fork`, `${KEYS.copy} copy`, `${KEYS.pager} transcript`];
+  const l2 = [`${KEYS.hidden} hidden`, `${KEYS.harness} harness`];
   if (deepSearch) l2.push(`${KEYS.search} deep search`);
-  if (keys === 'vim') l2.push(`${KEYS.pager} transcript`);
-  l2.push(keys === 'vim' ? 'p preview' : `${KEYS.preview} preview`);
+  l2.push(keys === 'vim' ? `${KEYS.pager} transcript` : `${KEYS.preview} preview`);
   return `${l1.join(' · ')}\n${l2.join(' · ')}`;
 }
 
@@ -202,17 +205,22 @@ export function fzfFlags(o: FlagOptions): Flags {
   need(v, 'reload', 'the picker');
   const self = o.self;
   if (!self) throw new Error('fzfFlags: picker needs `self`');
-  const deep = !!o.deepSearch && has(v, 'clearQuery');
+  const deep = !!o.deepSearch;
+  // resume matches and orders the list itself (lib/select/rank.ts, the rules of `resume WORDS`):
+  // fzf draws it and reloads it as the query changes (--disabled: fzf filters nothing)
+  need(v, 'disabled', 'the picker');
   const args = [
     '--delimiter=\\t',
     '--with-nth=2..',
     '--no-sort',
+    '--disabled',
+    '--no-hscroll',
     '--layout=reverse',
     '--no-multi',
     '--header-lines=1',
     `--header=${headerLine(o.keys, deep)}`,
     `--preview=${self} preview {1}`,
-    has(v, 'previewAlt') ? '--preview-window=right,50%,wrap,<50(down,50%,wrap)' : '--preview-window=right:50%:wrap',
+    previewWindow(has(v, 'previewAlt')),
   ];
   if (has(v, 'withShell')) args.push('--with-shell=sh -c');
   else env.SHELL = 'sh';
@@ -220,14 +228,15 @@ export function fzfFlags(o: FlagOptions): Flags {
   if (o.ansi) args.push('--ansi');
   const reload = (cmd: string) => `${o.loadOnce ? 'unbind(load)+' : ''}reload(${cmd})`;
   args.push(
+    `--bind=change:${reload(`${self} __feed --query {q}`)}`,
     `--bind=${KEYS.print}:${accept('print')}`,
     `--bind=${KEYS.fork}:${accept('fork')}`,
     `--bind=${KEYS.copy}:${accept('copy')}`,
-    `--bind=${KEYS.hidden}:${reload(`${self} __feed --toggle-hidden`)}`,
-    `--bind=${KEYS.harness}:${reload(`${self} __feed --next-harness`)}`,
+    `--bind=${KEYS.hidden}:${reload(`${self} __feed --toggle-hidden --query {q}`)}`,
+    `--bind=${KEYS.harness}:${reload(`${self} __feed --next-harness --query {q}`)}`,
     `--bind=${KEYS.pager}:execute(${self} __transcript {1} > /dev/tty)`,
   );
-  if (deep) args.push(`--bind=${KEYS.search}:${reload(`${self} __feed --search {q}`)}+clear-query`);
+  if (deep) args.push(`--bind=${KEYS.search}:${reload(`${self} __feed --toggle-deep --query {q}`)}`);
   args.push(`--bind=${KEYS.preview}:toggle-preview`);
   if (o.keys === 'vim') args.push(...vimBinds(v, 'picker', accept));
   return { args: [...args, ...user], env, report: has(v, 'print') ? 'print' : 'file' };

@@ -20,7 +20,10 @@ import { fmtVersion, has, probeFzf, type Fzf } from './version.js';
 import { ACTION_MARK, fzfFlags, type Flags, type PickAction } from './flags.js';
 import { quoteSh } from '../lib/util/quote.js';
 import { noColor } from '../lib/util/color.js';
-import { alignRows, feedLines, feedSource, linesCache, linesText, listColor, stateFilters, writeState, type PickState } from './feed.js';
+import { feedSource, layFields, listColor, pickerText, stateFilters, writeState, type PickState, type PickView } from './feed.js';
+import { termColumns } from './layout.js';
+import { parseQuery, rank } from '../lib/select/rank.js';
+import { sessionMatchable } from '../lib/select/resolve.js';
 import { findSession } from '../lib/select/find.js';
 import { haveListing, storedSession } from '../lib/index/index.js';
 import { dirFilterable } from '../lib/index/rowbin.js';
@@ -103,7 +106,8 @@ export async function pick(app: App, o: PickOptions = {}): Promise<PickResult> {
   if (!haveTerminal()) throw new ExitError(2, 'the picker needs a terminal (name the session instead: resume QUERY, or resume ls)');
   const fzf = probeFzf(app.ctx);
   const f = o.filters ?? {};
-  const state: PickState = { all: !!f.all, harness: f.harness ?? null, dir: f.dir ?? null };
+  const cols = process.stderr.columns || null;
+  const state: PickState = { all: !!f.all, harness: f.harness ?? null, dir: f.dir ?? null, cols };
   // A cold index (first run, or after an upgrade): rows are written as their files are read,
   // newest files first, under an "indexing" status line; when the input ends fzf's `load` event
   // replaces them once with the finished list (sorted, aligned, with the real status line).
@@ -127,7 +131,7 @@ export async function pick(app: App, o: PickOptions = {}): Promise<PickResult> {
     writeState(dir, state);
     const args = [...flags.args];
     if (o.query) args.push(`--query=${o.query}`);
-    if (stream) args.push(`--bind=load:unbind(load)+reload(${selfCommand(app)} __feed)`);
+    if (stream) args.push(`--bind=load:unbind(load)+reload(${selfCommand(app)} __feed --query {q})`);
     const onload = path.join(dir, 'onload');
     if (early) {
       fs.writeFileSync(onload, '');
@@ -148,29 +152,30 @@ export async function pick(app: App, o: PickOptions = {}): Promise<PickResult> {
       child.on('close', (code, signal) => resolve(code ?? (signal ? 128 + (os.constants.signals[signal] ?? 1) : 2)));
     });
     let feedError: unknown = null;
+    const query = o.query ?? '';
+    const view: PickView = { cols: termColumns({}, cols), color: listColor(process.env), now: Date.now(), alt: has(fzf.version, 'previewAlt') };
     const feed = (async () => {
       if (stream) {
-        const color = listColor(process.env);
         const filters = stateFilters(state);
-        const now = Date.now();
+        const terms = parseQuery(query);
         if (!child.stdin.destroyed) child.stdin.write('\tindexing: sessions appear as their files are read\n');
         await app.index({
           quiet: true,
           onSessions: (batch) => {
-            const shown = applyFilters(batch, filters);
+            // (the first and last prompts only: the finished list, on fzf's load, weighs every prompt)
+            const shown = rank(applyFilters(batch, filters), terms, app.ctx.home, (x) => sessionMatchable(x));
             if (!shown.length || child.stdin.destroyed) return;
-            const rows = shown.map((x) => row(x, x.id.slice(0, 8), app.ctx.home, now).split('\t'));
-            child.stdin.write(alignRows(rows, color).join('\n') + '\n');
+            const rows = shown.map((x) => row(x, x.id.slice(0, 8), app.ctx.home, view.now).split('\t'));
+            child.stdin.write(layFields(rows, view, query).join('\n') + '\n');
           },
         });
         if (!child.stdin.destroyed) child.stdin.end();
         return;
       }
-      const color = listColor(process.env);
-      const firstLines = early ? linesText(early, state, app.ctx.home, color, Date.now(), linesCache(app, state, color, true, early.bin)) : null;
+      const firstLines = early ? pickerText(app, early, state, query, view) : null;
       if (firstLines && !child.stdin.destroyed) child.stdin.write(firstLines);
       let lines: string;
-      if (o.sessions) lines = feedLines(o.sessions, state, app.ctx.home, color).join('\n') + '\n';
+      if (o.sessions) lines = pickerText(app, { sessions: o.sessions }, state, query, view);
       else {
         // the rendered rows when nothing changed, else the listing the check just brought up to date
         const got = await feedSource(app, state);
@@ -179,7 +184,7 @@ export async function pick(app: App, o: PickOptions = {}): Promise<PickResult> {
           if (!child.stdin.destroyed) child.stdin.end();
           return;
         }
-        lines = linesText(got, state, app.ctx.home, color, Date.now(), 'bin' in got ? linesCache(app, state, color, true, got.bin) : null);
+        lines = pickerText(app, got, state, query, { ...view, now: Date.now() });
       }
       if (child.stdin.destroyed) return;
       if (!firstLines) child.stdin.end(lines);

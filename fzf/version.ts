@@ -32,6 +32,8 @@ export const MIN = {
   previewHalfPage: '0.23.0',
   /** change-prompt(...) action */
   changePrompt: '0.24.4',
+  /** --disabled (--phony before), with the `change` event: resume filters the list itself */
+  disabled: '0.25.0',
   /** first / last actions (`top` before) */
   firstLast: '0.25.0',
   /** unbind(...) action */

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { fzfFlags, normalLetters, splitOpts, INSERT_PROMPT, NORMAL_PROMPT, type FlagOptions } from '../fzf/flags.js';
+import { fzfFlags, headerLine, normalLetters, splitOpts, INSERT_PROMPT, NORMAL_PROMPT, type FlagOptions } from '../fzf/flags.js';
 import { cmpVersion, fzfVersion, has, MIN, parseVersion, type Feature, type Version } from '../fzf/version.js';
 import { alignRows, nextHarness } from '../fzf/feed.js';
 import { ExitError } from '../lib/errors.js';
@@ -33,6 +33,7 @@ const SEEN: Record<Feature, Seen | null> = {
   clearQuery: action('clear-query'),
   previewHalfPage: action('preview-half-page-(up|down)'),
   changePrompt: (_a, b) => !!b?.includes('change-prompt('),
+  disabled: (a) => a === '--disabled',
   firstLast: action('(first|last)'),
   unbind: (_a, b) => !!b?.includes('unbind('),
   rebind: (_a, b) => !!b?.includes('rebind('),
@@ -186,23 +187,31 @@ describe('generated flags', () => {
     }
   });
 
-  it('the picker: hidden key field, no sort, top-down, preview by absolute path, keys in the header', () => {
+  it('the picker: hidden key field, resume matches (fzf reloads on each change), no sideways scroll, top-down, preview by absolute path, keys in the header', () => {
     const f = flags('0.38.0');
-    expect(f.args).toEqual(expect.arrayContaining(['--delimiter=\\t', '--with-nth=2..', '--no-sort', '--layout=reverse', '--header-lines=1']));
+    expect(f.args).toEqual(expect.arrayContaining(['--delimiter=\\t', '--with-nth=2..', '--no-sort', '--disabled', '--no-hscroll', '--layout=reverse', '--header-lines=1']));
     expect(f.args).toContain(`--preview=${SELF} preview {1}`);
-    expect(f.args).toContain(`--bind=ctrl-t:reload(${SELF} __feed --toggle-hidden)`);
-    expect(f.args).toContain(`--bind=ctrl-r:reload(${SELF} __feed --next-harness)`);
+    expect(f.args).toContain(`--bind=change:reload(${SELF} __feed --query {q})`);
+    expect(f.args).toContain(`--bind=ctrl-t:reload(${SELF} __feed --toggle-hidden --query {q})`);
+    expect(f.args).toContain(`--bind=ctrl-r:reload(${SELF} __feed --next-harness --query {q})`);
+    // the preview goes below the list where, on the right, it would leave the list too narrow
+    expect(f.args).toContain('--preview-window=right,50%,wrap,<70(down,40%,wrap)');
     const header = f.args.find((a) => a.startsWith('--header='))!;
     expect(header).toContain('ctrl-y print');
     expect(header).toContain('ctrl-t hidden');
+    // each line fits an 80-column terminal after fzf's two-column indent, in both keymaps
+    for (const keys of ['default', 'vim'] as const) {
+      for (const l of headerLine(keys, true).split('\n')) expect(l.length, l).toBeLessThanOrEqual(78);
+    }
     expect(f.args.some((a) => a.startsWith('--prompt'))).toBe(false);
   });
 
   it("with the picker's load binding, each key that reloads the list unbinds load first", () => {
     const f = flags('0.48.0', { loadOnce: true, deepSearch: true });
-    expect(f.args).toContain(`--bind=ctrl-t:unbind(load)+reload(${SELF} __feed --toggle-hidden)`);
-    expect(f.args).toContain(`--bind=ctrl-r:unbind(load)+reload(${SELF} __feed --next-harness)`);
-    expect(f.args).toContain(`--bind=ctrl-s:unbind(load)+reload(${SELF} __feed --search {q})+clear-query`);
+    expect(f.args).toContain(`--bind=change:unbind(load)+reload(${SELF} __feed --query {q})`);
+    expect(f.args).toContain(`--bind=ctrl-t:unbind(load)+reload(${SELF} __feed --toggle-hidden --query {q})`);
+    expect(f.args).toContain(`--bind=ctrl-r:unbind(load)+reload(${SELF} __feed --next-harness --query {q})`);
+    expect(f.args).toContain(`--bind=ctrl-s:unbind(load)+reload(${SELF} __feed --toggle-deep --query {q})`);
     // without it (the input is the finished list), load is left to the user's own fzf options
     expect(flags('0.48.0', { deepSearch: true }).args.join('\n')).not.toContain('unbind(load)');
   });

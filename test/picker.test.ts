@@ -4,10 +4,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import os from 'node:os';
 import { spawn, spawnSync } from 'node:child_process';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BIN, envFor, jsonl, tempHome, write, needs } from './helpers.js';
 import { calls, claudeOnPath } from './shell-helpers.js';
 import { claudeLine } from './launch-helpers.js';
+import { shq, sleep, Term } from './tmux-term.js';
 
 const SKIP = needs('fzf', 'tmux');
 /** The installed fzf's minor version (0.MINOR.x), for the keys whose meaning depends on it. */
@@ -52,115 +53,6 @@ function pickerHome(): string {
 
 
 
-const shq = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-const sockets: string[] = [];
-
-/** One tmux server per run: the command's stdout and exit status go to files, the screen is fzf's. */
-class Term {
-  sock: string;
-  constructor(
-    public home: string,
-    args: string[],
-    env: Record<string, string | undefined> = {},
-  ) {
-    this.sock = `resume-pick-${process.pid}-${sockets.length}`;
-    sockets.push(this.sock);
-    const e = envFor(home, { TERM: 'xterm-256color', ...env });
-    const script = [
-      ...Object.entries(e).filter(([, val]) => val !== undefined).map(([k, val]) => `export ${k}=${shq(val!)}`),
-      `cd ${shq(home)}`,
-      `${shq(process.execPath)} ${shq(BIN)} ${args.map(shq).join(' ')} > ${shq(path.join(home, 'out'))}`,
-      `echo $? > ${shq(path.join(home, 'code'))}`,
-      'sleep 600',
-    ].join('\n');
-    fs.writeFileSync(path.join(home, 'run.sh'), script + '\n');
-    this.tmux('-f', '/dev/null', 'new-session', '-d', '-x', '160', '-y', '40', `sh ${shq(path.join(home, 'run.sh'))}`);
-  }
-
-  tmux(...args: string[]): string {
-    const r = spawnSync('tmux', ['-L', this.sock, ...args], { encoding: 'utf8' });
-    if (r.status !== 0) throw new Error(`tmux ${args.join(' ')}: ${r.stderr}`);
-    return r.stdout;
-  }
-
-  screen(): string {
-    return this.tmux('capture-pane', '-p');
-  }
-
-  async waitFor(what: string | RegExp, timeout = 20000): Promise<string> {
-    const t0 = Date.now();
-    let s = '';
-    while (Date.now() - t0 < timeout) {
-      s = this.screen();
-      if (typeof what === 'string' ? s.includes(what) : what.test(s)) return s;
-      await sleep(150);
-    }
-    throw new Error(`screen never showed ${what}; last screen:\n${s}`);
-  }
-
-  /** The list side of the screen: each line up to the preview's border. */
-  list(): string {
-    return this.screen().split('\n').map((l) => l.split(/[│╭╰]/)[0]!.trimEnd()).join('\n');
-  }
-
-  /**
-   * Wait until the list side satisfies every condition at once. After a reload fzf may show the
-   * new status line a moment before the new rows, and the preview may lag behind the cursor, so
-   * absence is polled for like presence, on the list side only.
-   */
-  async waitList(has: (string | RegExp)[], hasNot: (string | RegExp)[] = [], timeout = 20000): Promise<string> {
-    const t0 = Date.now();
-    const ok = (l: string, w: string | RegExp) => (typeof w === 'string' ? l.includes(w) : w.test(l));
-    let l = '';
-    while (Date.now() - t0 < timeout) {
-      l = this.list();
-      if (has.every((w) => ok(l, w)) && !hasNot.some((w) => ok(l, w))) return l;
-      await sleep(150);
-    }
-    throw new Error(`the list never showed ${has.join(', ')} without ${hasNot.join(', ')}; last list:\n${l}`);
-  }
-
-  async keys(...keys: string[]): Promise<void> {
-    for (const k of keys) {
-      this.tmux('send-keys', k);
-      await sleep(300);
-    }
-  }
-
-  async type(text: string): Promise<void> {
-    for (const ch of text) {
-      this.tmux('send-keys', '-l', ch);
-      await sleep(60);
-    }
-    await sleep(300);
-  }
-
-  async exit(timeout = 20000): Promise<{ code: number; out: string }> {
-    const f = path.join(this.home, 'code');
-    const t0 = Date.now();
-    while (!fs.existsSync(f) || fs.readFileSync(f, 'utf8').trim() === '') {
-      if (Date.now() - t0 > timeout) throw new Error(`the command did not end; screen:\n${this.screen()}`);
-      await sleep(150);
-    }
-    const code = Number(fs.readFileSync(f, 'utf8').trim());
-    const out = fs.readFileSync(path.join(this.home, 'out'), 'utf8');
-    this.kill();
-    return { code, out };
-  }
-
-  kill(): void {
-    spawnSync('tmux', ['-L', this.sock, 'kill-server']);
-  }
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
-}
-
-afterAll(() => {
-  for (const s of sockets) spawnSync('tmux', ['-L', s, 'kill-server']);
-});
-
 const LIST = /alpha newest task[\s\S]*beta second task[\s\S]*gamma third session/;
 /** The finished list's status line: on a cold index the streamed rows come first, then this. */
 const READY = /· 3 sessions \(\+1 hidden\)/;
@@ -200,7 +92,8 @@ describe.skipIf(SKIP)('picker in tmux (real fzf)', { timeout: 120_000 }, () => {
     expect(screen).toContain('ctrl-t hidden');
     expect(screen).not.toContain('hidden sdk probe');
     await t.type('beta');
-    await t.waitList([/^> beta/m, '1/3', 'beta second task']);
+    // resume matches the words (fzf only draws): the status line counts the matches
+    await t.waitList([/^> beta/m, /1 of 3 sessions match/, 'beta second task'], ['alpha newest task']);
     await t.keys('Enter');
     const r = await t.exit();
     expect(r).toEqual({ code: 0, out: `${S2}\n` });
@@ -301,7 +194,7 @@ describe.skipIf(SKIP)('picker in tmux (real fzf)', { timeout: 120_000 }, () => {
   it('a query matching nothing and Enter is exit 1', async () => {
     const home = pickerHome();
     const t = new Term(home, ['__pick', 'zzzqqq']);
-    await t.waitFor(/0\/3/);
+    await t.waitFor(/0 of 3 sessions match/);
     await t.keys('Enter');
     expect((await t.exit()).code).toBe(1);
   });
@@ -327,7 +220,7 @@ describe.skipIf(SKIP)('picker in tmux (real fzf)', { timeout: 120_000 }, () => {
     await t.keys('0', 'x', 'i');
     await t.waitFor(/^> amma/m);
     await t.type('g');
-    await t.waitList([/^> gamma/m, '1/3', 'gamma third session']);
+    await t.waitList([/^> gamma/m, /1 of 3 sessions match/, 'gamma third session'], ['alpha newest task']);
     await t.keys('Enter');
     expect(await t.exit()).toEqual({ code: 0, out: `${S3}\n` });
   });
@@ -395,20 +288,27 @@ describe.skipIf(SKIP)('picker in tmux (real fzf)', { timeout: 120_000 }, () => {
     expect((await t.exit()).code).toBe(130);
   });
 
-  it('ctrl-s replaces the list with deep-search results for the query', async () => {
+  it('ctrl-s searches every transcript for the query as it is typed, and back', async () => {
     const home = pickerHome();
     const t = await opened(home, ['__pick']);
-    await t.type('follow-up');
-    await t.waitFor(/0\/3/);
+    // a word only a reply holds: naming sessions finds none
+    await t.type('reply to beta');
+    await t.waitFor(/0 of 3 sessions match/);
     await t.keys('C-s');
-    await t.waitList([/deep search: follow-up · 1 session/, 'alpha newest task', '1/1', /^> *$/m], ['beta second task']);
-    // Ctrl-S on the (now empty) query: back to the list
+    await t.waitList([/deep search: reply to beta · 1 session/, 'beta second task', /^> reply to beta$/m], ['alpha newest task']);
+    // typing goes on searching
+    await t.keys('BSpace', 'BSpace', 'BSpace', 'BSpace');
+    await t.type('gamma');
+    await t.waitList([/deep search: reply to gamma · 1 session/, 'gamma third session'], ['beta second task']);
+    // Ctrl-S again: back to naming sessions, the query kept
     await t.keys('C-s');
-    await t.waitList([/all harnesses · 3 sessions/, LIST, '3/3']);
+    await t.waitList([/0 of 3 sessions match/, /^> reply to gamma$/m], ['gamma third session']);
+    await t.keys('C-u');
+    await t.waitList([/all harnesses · 3 sessions/, LIST]);
     await t.type('follow');
-    await t.waitFor(/0\/3/);
+    await t.waitList([/1 of 3 sessions match/, 'alpha newest task'], ['beta second task']);
     await t.keys('C-s');
-    await t.waitList([/deep search: follow · 1 session/, 'alpha newest task', '1/1', /^> *$/m]);
+    await t.waitList([/deep search: follow · 1 session/, 'alpha newest task', /^> follow$/m]);
     await t.keys('Enter');
     expect(await t.exit()).toEqual({ code: 0, out: `${S1}\n` });
   });
@@ -447,8 +347,7 @@ describe.skipIf(SKIP)('resume [QUERY] through the picker (real fzf, stand-in cla
     const home = pickerHome();
     const t = new Term(home, ['task'], { PATH: claudeOnPath(home) });
     // the query shows before fzf has read and filtered every row: wait for both
-    const s = await t.waitFor(/^> task[\s\S]*\b2\/3\b|\b2\/3\b[\s\S]*^> task/m);
-    expect(s).toMatch(/2\/3/);
+    await t.waitList([/^> task$/m, /2 of 3 sessions match/, /alpha newest task[\s\S]*beta second task/], ['gamma third session']);
     await t.keys('Down', 'Enter');
     expect((await t.exit()).code).toBe(0);
     expect(calls(home)).toEqual([{ cwd: path.join(home, 'proj-beta'), argv: ['--resume', S2] }]);

@@ -1,16 +1,18 @@
-// `resume __feed [--toggle-hidden|--next-harness|--search Q]` (hidden): the picker's list after a
-// key changed its state (fzf reload); needs $RESUME_PICK_DIR, set by the picker for fzf.
+// `resume __feed [--query Q] [--toggle-hidden|--next-harness|--toggle-deep]` (hidden): the picker's
+// list for the typed query (fzf's change:reload), or after a key changed its state; needs
+// $RESUME_PICK_DIR, set by the picker for fzf.
 import type { Command } from 'commander';
 import type { App } from '../app.js';
 import { usage } from '../errors.js';
 import { out } from './common.js';
-import { alignRows, binHarnesses, feedSource, linesCache, listColor, nextHarness, readState, writeLines, writeState, type PickState } from '../../fzf/feed.js';
-import { writeOut } from '../util/stdout.js';
+import { binHarnesses, feedSource, layFields, listColor, nextHarness, pickerText, readState, writeState, type PickState, type PickView } from '../../fzf/feed.js';
+import { termColumns } from '../../fzf/layout.js';
 import { oneLine } from '../util/text.js';
 
 /** Deep search (in this process) with the picker's filters, as picker lines under a status line. */
-async function deepSearchLines(app: App, query: string, state: PickState): Promise<string[]> {
+async function deepSearchText(app: App, query: string, state: PickState, view: PickView): Promise<string> {
   const q = oneLine(query);
+  if (!q) return '\tdeep search: type words to look for in every transcript (ctrl-s: back to the list)\n';
   let rows: string[][] = [];
   let status: string;
   try {
@@ -20,22 +22,36 @@ async function deepSearchLines(app: App, query: string, state: PickState): Promi
   } catch (err) {
     status = `deep search failed: ${oneLine(err instanceof Error ? err.message : String(err))}`;
   }
-  return ['\t' + status, ...alignRows(rows, listColor(process.env))];
+  return ['\t' + status, ...layFields(rows, view, query)].join('\n') + '\n';
+}
+
+interface FeedOpts {
+  toggleHidden?: boolean;
+  nextHarness?: boolean;
+  toggleDeep?: boolean;
+  query?: string;
 }
 
 export function register(program: Command, app: App): void {
   program
     .command('__feed', { hidden: true })
-    .description("the picker's list after a key changed its state (fzf reload)")
+    .description("the picker's list for the typed query, or after a key changed its state (fzf reload)")
+    .option('--query <query>', 'the typed query: the sessions it names, best first (as resume WORDS)', '')
     .option('--toggle-hidden', 'show or hide hidden sessions')
     .option('--next-harness', 'the next harness filter: all, then each harness, then all')
-    .option('--search <query>', 'deep-search results for the query (as resume search --rows); empty: the list')
-    .action(async (o: { toggleHidden?: boolean; nextHarness?: boolean; search?: string }) => {
+    .option('--toggle-deep', 'switch between naming sessions and deep search of every transcript')
+    .action(async (o: FeedOpts) => {
       const dir = process.env.RESUME_PICK_DIR;
       if (!dir) throw usage('__feed runs inside the picker only (RESUME_PICK_DIR is not set)');
       const state = readState(dir);
-      if (o.search != null && o.search.trim() !== '') {
-        out((await deepSearchLines(app, o.search, state)).join('\n') + '\n');
+      const query = o.query ?? '';
+      const view: PickView = { cols: termColumns(process.env, state.cols), color: listColor(process.env), now: Date.now() };
+      if (o.toggleDeep) {
+        state.deep = !state.deep;
+        writeState(dir, state);
+      }
+      if (state.deep && !o.toggleHidden && !o.nextHarness) {
+        out(await deepSearchText(app, query, state, view));
         return;
       }
       // what `rows` reads: the rendered rows when nothing changed, else rows.json
@@ -45,7 +61,10 @@ export function register(program: Command, app: App): void {
       // only a key's change is written: a plain reload (fzf's load) must not write back what it read
       // while a key's reload may have changed it
       if (o.toggleHidden || o.nextHarness) writeState(dir, state);
-      const color = listColor(process.env);
-      writeLines(got, state, app.ctx.home, color, Date.now(), true, writeOut, false, 'bin' in got ? linesCache(app, state, color, true, got.bin) : null);
+      if (state.deep) {
+        out(await deepSearchText(app, query, state, view));
+        return;
+      }
+      out(pickerText(app, got, state, query, view));
     });
 }

@@ -1,13 +1,15 @@
 // Naming a session (DESIGN.md "Naming a session"). For one argument, in order: (1) a path to an
 // indexed transcript; (2) a full id (or a `harness:id` key); (3) an id prefix of at least 4
 // characters (`harness:prefix` too) matching exactly one session, two or more being ambiguous;
-// (4) otherwise words, every one of which must appear (case-insensitive) in the session's directory,
-// title, prompts, branch, harness or id. Hidden sessions are always found by path, id and prefix;
+// (4) otherwise words, every one of which must appear (case-insensitive) in the session's title,
+// prompts, the last parts of its directory, branch, harness or the start of its id (lib/select/rank.ts,
+// which also orders several matches: best first, then newest). Hidden sessions are always found by path, id and prefix;
 // words find them only with `all`.
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Session } from '../types.js';
 import { HARNESSES } from '../types.js';
+import { parseQuery, rank, wantedWords, type Matchable } from './rank.js';
 
 export type Resolution =
   | { kind: 'one'; session: Session; how: 'path' | 'id' | 'prefix' | 'words' }
@@ -61,6 +63,18 @@ function byPath(q: string, sessions: Session[], o: ResolveOptions): Session[] {
 const result = (list: Session[], how: 'path' | 'id' | 'prefix'): Resolution | null =>
   list.length === 1 ? { kind: 'one', session: list[0]!, how } : list.length > 1 ? { kind: how === 'prefix' ? 'ambiguous-prefix' : 'many', candidates: list } : null;
 
+/** What a session offers to a query (rank.ts): its label, every prompt known, its directory, branch, harness and id. */
+export function sessionMatchable(s: Session, prompts?: string[]): Matchable {
+  return {
+    id: s.id,
+    harness: s.harness,
+    cwd: s.cwd,
+    branch: s.branch,
+    label: s.title || s.firstPrompt,
+    prompts: s.allPrompts ?? (prompts ? [s.firstPrompt, s.lastPrompt, ...prompts] : [s.firstPrompt, s.lastPrompt]),
+  };
+}
+
 export function resolve(query: string[], sessions: Session[], opts: ResolveOptions = {}): Resolution {
   const q = query.join(' ').trim();
   if (!q) return { kind: 'none' };
@@ -86,15 +100,17 @@ export function resolve(query: string[], sessions: Session[], opts: ResolveOptio
       if (pre) return pre;
     }
   }
-  // (4) words
-  const words = query.flatMap((w) => w.toLowerCase().split(/\s+/)).filter(Boolean);
-  const more = opts.prompts?.(words);
-  const hits = sessions.filter((s) => {
-    if (s.hidden && !opts.all) return false;
-    const every = s.allPrompts ?? more?.get(s.key) ?? [];
-    const hay = [s.cwd, s.title, s.firstPrompt, s.lastPrompt, ...every, s.branch, s.harness, s.id].filter(Boolean).join('\n').toLowerCase();
-    return words.every((w) => hay.includes(w));
-  });
+  // (4) words, matched and ordered as everywhere else (rank.ts)
+  const terms = parseQuery(query);
+  if (!terms.length) return { kind: 'none' };
+  const more = opts.prompts?.(wantedWords(terms));
+  const home = opts.home ?? process.env.HOME ?? '';
+  const hits = rank(
+    sessions.filter((s) => !s.hidden || opts.all),
+    terms,
+    home,
+    (s) => sessionMatchable(s, more?.get(s.key)),
+  );
   if (hits.length === 1) return { kind: 'one', session: hits[0]!, how: 'words' };
   if (hits.length > 1) return { kind: 'many', candidates: hits };
   return { kind: 'none' };

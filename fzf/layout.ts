@@ -1,0 +1,162 @@
+// The picker's lines, laid out for the terminal fzf draws on: short id, age, harness, directory,
+// branch and title, each column as wide as what it holds needs and the screen allows, the title
+// taking the rest. At 80 columns the title keeps at least 30 characters: the directory is cut from
+// the left (`…/acme/webshop`, its last parts are what tells projects apart) and the branch column is
+// left out when there is no room for it (the preview shows it). Lines never need fzf to scroll them
+// sideways (the picker runs fzf with --no-hscroll), so the id and harness stay in view.
+import { DIM, RESET, harnessColor } from '../lib/output.js';
+import { fold, type Term } from '../lib/select/rank.js';
+import { cut, width } from '../lib/util/text.js';
+
+/** A row's visible fields: `resume rows` split at its tabs, the key first. */
+export type RowFields = string[];
+
+/** The preview goes below the list when, on the right, it would be narrower than this. */
+export const PREVIEW_MIN = 70;
+
+/** fzf's gutter left of each line (pointer and marker) and a column kept free on the right (scrollbar). */
+const GUTTER = 3;
+const GAP = 2;
+/** The title keeps at least this many columns before the branch column is given any (30 is the least it gets at 80). */
+const TITLE_MIN = 36;
+const CAP = { short: 12, age: 4, harness: 8, dir: 40, branch: 24 } as const;
+
+/** The preview window flag that matches listWidth's rule (fzf >= 0.31: the alternative layout). */
+export function previewWindow(alt: boolean): string {
+  return alt ? `--preview-window=right,50%,wrap,<${PREVIEW_MIN}(down,40%,wrap)` : '--preview-window=right:50%:wrap';
+}
+
+/** The columns the list gets in a terminal `cols` wide, with the preview where fzf puts it. */
+export function listWidth(cols: number, alt = true): number {
+  const right = Math.floor(cols / 2);
+  if (!alt || right >= PREVIEW_MIN) return cols - right - 1;
+  return cols;
+}
+
+/** The terminal's width for a layout: fzf's own ($FZF_COLUMNS), else the picker's, else 80. */
+export function termColumns(env: NodeJS.ProcessEnv, saved?: number | null): number {
+  const n = Number(env.FZF_COLUMNS);
+  if (Number.isInteger(n) && n > 0) return n;
+  if (saved && saved > 0) return saved;
+  const c = process.stderr.columns;
+  return c && c > 0 ? c : 80;
+}
+
+/** A directory cut from the left to `w` columns, whole parts first: `…/acme/webshop`. */
+export function cutDir(d: string, w: number): string {
+  if (width(d) <= w) return d;
+  const parts = d.split('/');
+  // as many last parts as fit after `…/`
+  let out = '';
+  for (let i = parts.length - 1; i >= 0; i--) {
+    const next = out ? `${parts[i]}/${out}` : parts[i]!;
+    if (width(next) + 2 > w) break;
+    out = next;
+  }
+  if (out) return `…/${out}`;
+  // the last part alone is too long: its end
+  const last = parts[parts.length - 1] ?? d;
+  let tail = '';
+  for (const ch of [...last].reverse()) {
+    if (width(ch + tail) + 1 > w) break;
+    tail = ch + tail;
+  }
+  return `…${tail}`;
+}
+
+export interface Widths {
+  short: number;
+  age: number;
+  harness: number;
+  dir: number;
+  /** 0: no branch column */
+  branch: number;
+  title: number;
+}
+
+/** Column widths for these rows in a list `listCols` wide. */
+export function widths(rows: readonly RowFields[], listCols: number): Widths {
+  const max = { short: 0, age: 0, harness: 0, dir: 0, branch: 0 };
+  for (const r of rows) {
+    max.short = Math.max(max.short, width(r[1] ?? ''));
+    max.age = Math.max(max.age, width(r[2] ?? ''));
+    max.harness = Math.max(max.harness, width(r[3] ?? ''));
+    max.dir = Math.max(max.dir, width(r[4] ?? ''));
+    max.branch = Math.max(max.branch, width(r[5] ?? ''));
+  }
+  const short = Math.min(CAP.short, max.short);
+  const age = Math.min(CAP.age, max.age);
+  const harness = Math.min(CAP.harness, max.harness);
+  const rest = listCols - GUTTER - short - age - harness - 3 * GAP;
+  // the directory: what it needs, up to a share of what is left (its last parts carry the meaning)
+  const dir = Math.min(max.dir, CAP.dir, Math.max(10, Math.floor(rest * 0.3)));
+  let left = rest - dir - GAP;
+  // the branch: only where the title keeps TITLE_MIN columns and the branch gets 8 or more
+  let branch = Math.min(max.branch, CAP.branch, Math.max(0, left - GAP - TITLE_MIN));
+  if (branch < Math.min(8, max.branch)) branch = 0;
+  if (branch > 0) left -= branch + GAP;
+  return { short, age, harness, dir, branch, title: Math.max(10, left) };
+}
+
+const HL = '\x1b[1;32m';
+
+/**
+ * `v` with the places the terms occur in it highlighted (bold green, as fzf marks a match), when
+ * colour is on and folding keeps the text's length (so a place in the folded text is the same place).
+ */
+export function highlight(v: string, terms: readonly Term[] | null, color: boolean, after = ''): string {
+  if (!color || !terms || !terms.length || !v) return v;
+  const f = fold(v);
+  if (f.length !== v.length) return v;
+  const on = new Uint8Array(v.length);
+  let any = false;
+  for (const t of terms) {
+    if (t.not || !t.text) continue;
+    for (let i = f.indexOf(t.text); i >= 0; i = f.indexOf(t.text, i + t.text.length)) {
+      on.fill(1, i, i + t.text.length);
+      any = true;
+    }
+  }
+  if (!any) return v;
+  let out = '';
+  let i = 0;
+  while (i < v.length) {
+    let j = i;
+    while (j < v.length && on[j] === on[i]) j++;
+    out += on[i] ? `${HL}${v.slice(i, j)}${RESET}${after}` : v.slice(i, j);
+    i = j;
+  }
+  return out;
+}
+
+const pad = (s: string, w: number) => s + ' '.repeat(Math.max(0, w - width(s)));
+
+/** One fzf line: the key, a tab, then the columns at these widths (trailing blanks trimmed). */
+export function layLine(r: RowFields, w: Widths, color: boolean, terms: readonly Term[] | null = null): string {
+  const short = cut(r[1] ?? '', w.short);
+  const age = cut(r[2] ?? '', w.age);
+  const harness = cut(r[3] ?? '', w.harness);
+  const dir = cutDir(r[4] ?? '', w.dir);
+  const branch = w.branch ? cut(r[5] ?? '', w.branch) : '';
+  const title = cut(r.slice(6).join(' '), w.title);
+  const cols = [
+    padTo(highlight(short, terms, color), short, w.short),
+    color ? `${DIM}${age}${RESET}${' '.repeat(Math.max(0, w.age - width(age)))}` : pad(age, w.age),
+    color ? harnessColor(harness, true) + ' '.repeat(Math.max(0, w.harness - width(harness))) : pad(harness, w.harness),
+    padTo(highlight(dir, terms, color), dir, w.dir),
+  ];
+  if (w.branch) cols.push(padTo(color ? DIM + highlight(branch, terms, color, DIM) + RESET : branch, branch, w.branch));
+  cols.push(highlight(title, terms, color));
+  return `${r[0] ?? ''}\t${cols.join(' '.repeat(GAP)).trimEnd()}`;
+}
+
+/** `shown` (which may hold colour) padded as if it were `plain`, to `w` columns. */
+function padTo(shown: string, plain: string, w: number): string {
+  return shown + ' '.repeat(Math.max(0, w - width(plain)));
+}
+
+/** The lines for these rows in a list `listCols` wide. */
+export function layRows(rows: readonly RowFields[], listCols: number, color: boolean, terms: readonly Term[] | null = null): string[] {
+  const w = widths(rows, listCols);
+  return rows.map((r) => layLine(r, w, color, terms));
+}

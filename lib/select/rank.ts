@@ -1,0 +1,161 @@
+// One query, one order (DESIGN.md "Naming a session"): the picker, `resume WORDS`, TAB completion
+// and the key-binding widget all match and order sessions here.
+//
+// A query is words. Every word must occur (case-insensitive, accents folded) in what a person would
+// type to name a session: its title, its prompts, the last parts of its directory, its branch, its
+// harness, or the start of its id. A long shared path prefix (`/home/me/src/`) is not matched: a
+// word found only there would match every session. `"two words"` is a phrase; `!word` leaves out the
+// sessions that hold it; a leading `'` (fzf's exact-match mark) is taken off, as every word here is
+// matched exactly. Fuzzy matching is not done: `blog astro` once matched a session whose path held
+// b…l…o…g somewhere, and Enter resumed it.
+//
+// The best match comes first; among equal scores the order given (newest first) stands. A word
+// scores by where it is found (field weights below) and how (the whole field, a whole word, a word's
+// start, inside a word); a session's score is the sum over its words.
+
+/** What a session offers to a query. Strings may be null or empty. */
+export interface Matchable {
+  id: string;
+  harness: string;
+  cwd: string | null;
+  branch: string | null;
+  /** the title, else the first prompt (what the row shows) */
+  label: string | null;
+  /** every prompt known (first and last at least) */
+  prompts?: readonly (string | null)[] | null;
+}
+
+export interface Term {
+  text: string;
+  not: boolean;
+}
+
+/** Lower case, accents folded (é → e), so `cafe` finds `Café`. */
+export function fold(s: string): string {
+  const low = s.toLowerCase();
+  // eslint-disable-next-line no-control-regex
+  return /[^\u0000-\u007f]/.test(low) ? low.normalize('NFD').replace(/\p{M}/gu, '') : low;
+}
+
+/** The query's terms: words and "quoted phrases", `!` for a term that must not occur. */
+export function parseQuery(q: string | readonly string[]): Term[] {
+  const text = typeof q === 'string' ? q : q.join(' ');
+  const out: Term[] = [];
+  const re = /(!?)"([^"]*)"?|(\S+)/g;
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    let not = m[1] === '!';
+    let t = m[2] ?? m[3] ?? '';
+    if (m[3] != null) {
+      if (t.startsWith('!') && t.length > 1) {
+        not = true;
+        t = t.slice(1);
+      }
+      if (t.startsWith("'") && t.length > 1) t = t.slice(1);
+    }
+    t = fold(t.trim().replace(/\s+/g, ' '));
+    if (t && t !== '!') out.push({ text: t, not });
+  }
+  return out;
+}
+
+/** Field weights: what a person most likely typed a word from. */
+const W = { id: 5, label: 4, base: 3, branch: 2, harness: 2, prompt: 1.5, parent: 1 } as const;
+
+const isWordChar = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c > 127;
+
+/**
+ * How well `t` occurs in `f` (both folded): 4 the whole field, 3 a whole word, 2 a word's start,
+ * 1 inside a word, 0 not at all.
+ */
+export function quality(f: string, t: string): number {
+  if (f.length < t.length) return 0;
+  if (f === t) return 4;
+  let best = 0;
+  for (let i = f.indexOf(t); i >= 0; i = f.indexOf(t, i + 1)) {
+    const start = i === 0 || !isWordChar(f.charCodeAt(i - 1));
+    const end = i + t.length >= f.length || !isWordChar(f.charCodeAt(i + t.length));
+    const q = start ? (end ? 3 : 2) : 1;
+    if (q > best) best = q;
+    if (best === 3) break;
+  }
+  return best;
+}
+
+/** The folded fields of one session, made once per ranking. */
+interface Fields {
+  id: string;
+  harness: string;
+  base: string;
+  parent: string;
+  branch: string;
+  label: string;
+  prompts: string[];
+}
+
+/** The last two parts of a directory (the project and what holds it), folded; HOME is not a part. */
+export function dirParts(cwd: string | null, home: string): { base: string; parent: string } {
+  if (!cwd) return { base: '', parent: '' };
+  const rel = home && home !== '/' && (cwd === home || cwd.startsWith(home + '/')) ? cwd.slice(home.length) : cwd;
+  const parts = rel.split('/').filter(Boolean);
+  return { base: fold(parts[parts.length - 1] ?? ''), parent: fold(parts[parts.length - 2] ?? '') };
+}
+
+function fieldsOf(s: Matchable, home: string): Fields {
+  const { base, parent } = dirParts(s.cwd, home);
+  const prompts: string[] = [];
+  for (const p of s.prompts ?? []) if (p) prompts.push(fold(p));
+  return { id: s.id.toLowerCase(), harness: s.harness, base, parent, branch: fold(s.branch ?? ''), label: fold(s.label ?? ''), prompts };
+}
+
+/** The best weighted quality of one term in a session's fields (0: nowhere). */
+function termScore(f: Fields, t: string): number {
+  let best = 0;
+  // an id is named by its start only: a word inside a hex id is noise
+  if (f.id.startsWith(t)) best = W.id * (f.id === t ? 4 : 3);
+  const take = (field: string, w: number) => {
+    if (w * 4 <= best || !field) return;
+    const q = quality(field, t);
+    if (q && q * w > best) best = q * w;
+  };
+  take(f.label, W.label);
+  take(f.base, W.base);
+  take(f.branch, W.branch);
+  take(f.harness, W.harness);
+  if (W.prompt * 4 > best) for (const p of f.prompts) take(p, W.prompt);
+  take(f.parent, W.parent);
+  return best;
+}
+
+/** The session's score for these terms, or null when a term is missing (or a `!` term is there). */
+export function score(s: Matchable, terms: readonly Term[], home: string): number | null {
+  const f = fieldsOf(s, home);
+  let total = 0;
+  for (const t of terms) {
+    const got = termScore(f, t.text);
+    if (t.not) {
+      if (got > 0) return null;
+    } else if (got === 0) return null;
+    else total += got;
+  }
+  return total;
+}
+
+/**
+ * The items that match every term, best first; equal scores keep the order given (newest first).
+ * No terms (an empty query, or only `!` terms): every item not excluded, in the order given.
+ */
+export function rank<T>(items: readonly T[], terms: readonly Term[], home: string, view: (x: T) => Matchable): T[] {
+  const scored: { x: T; s: number; i: number }[] = [];
+  for (let i = 0; i < items.length; i++) {
+    const x = items[i]!;
+    const s = score(view(x), terms, home);
+    if (s != null) scored.push({ x, s, i });
+  }
+  scored.sort((a, b) => b.s - a.s || a.i - b.i);
+  return scored.map((e) => e.x);
+}
+
+/** The plain words of the terms (for a prefilter that looks for bytes): none for `!` terms. */
+export function wantedWords(terms: readonly Term[]): string[] {
+  return terms.filter((t) => !t.not).flatMap((t) => t.text.split(' '));
+}

@@ -1,0 +1,163 @@
+// Type two words, press Enter, get the session you meant (issue 43): one set of rules
+// (lib/select/rank.ts) orders the sessions for `resume WORDS`, `resume resolve`, TAB completion and
+// the picker, over a home of look-alike projects (test/relevance-corpus.ts). The picker part runs
+// the real fzf in tmux (CI runs this file on each supported fzf).
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { BIN, envFor, needs, run } from './helpers.js';
+import { byName, keyOf, QUERIES, relevanceHome, SESSIONS } from './relevance-corpus.js';
+import { fold, parseQuery, quality, rank, type Matchable } from '../lib/select/rank.js';
+import { calls, claudeOnPath } from './shell-helpers.js';
+import { standIn } from './launch-helpers.js';
+import { Term } from './tmux-term.js';
+import { cutDir, layRows, listWidth, widths } from '../fzf/layout.js';
+import { width } from '../lib/util/text.js';
+
+describe('the rules', () => {
+  it('parses words, "phrases", !exclusions and fzf\'s exact mark', () => {
+    expect(parseQuery('Blog  ASTRO')).toEqual([
+      { text: 'blog', not: false },
+      { text: 'astro', not: false },
+    ]);
+    expect(parseQuery('"rate limit" !terraform \'exact')).toEqual([
+      { text: 'rate limit', not: false },
+      { text: 'terraform', not: true },
+      { text: 'exact', not: false },
+    ]);
+    expect(parseQuery(['two words', 'three'])).toHaveLength(3);
+    expect(parseQuery('  ')).toEqual([]);
+  });
+
+  it('folds case and accents', () => {
+    expect(fold('Café Ünïcode')).toBe('cafe unicode');
+  });
+
+  it('a whole field beats a whole word beats a word start beats inside a word', () => {
+    expect(quality('webshop', 'webshop')).toBe(4);
+    expect(quality('webshop-admin', 'webshop')).toBe(3);
+    expect(quality('add rate limiting', 'limit')).toBe(2);
+    expect(quality('generate', 'rate')).toBe(1);
+    expect(quality('terraform', 'rate')).toBe(0);
+  });
+
+  const m = (o: Partial<Matchable>): Matchable => ({ id: 'x', harness: 'claude', cwd: null, branch: null, label: null, prompts: [], ...o });
+
+  it('every word must occur; the best first; equal scores keep the order given (newest first)', () => {
+    const items = [
+      m({ id: 'n1', label: 'Fix rounding in the cart total', cwd: '/h/src/webshop' }),
+      m({ id: 'n2', label: 'Upgrade the terraform provider', cwd: '/h/src/infra' }),
+      m({ id: 'n3', label: 'Show the cart total with tax', cwd: '/h/src/webshop' }),
+      m({ id: 'n4', label: 'Totals', cwd: '/h/src/cart' }),
+    ];
+    const ids = (q: string) => rank(items, parseQuery(q), '/h', (x) => x).map((x) => x.id);
+    expect(ids('cart total')).toEqual(['n1', 'n3', 'n4']);
+    expect(ids('form')).toEqual(['n2']);
+    expect(ids('rate')).toEqual([]);
+    expect(ids('cart !rounding')).toEqual(['n3', 'n4']);
+    expect(ids('')).toEqual(['n1', 'n2', 'n3', 'n4']);
+  });
+
+  it('matches the last parts of the directory, never the path above them', () => {
+    const items = [m({ id: 'a', cwd: '/home/me/src/acme/webshop' }), m({ id: 'b', cwd: '/home/me/src/blog' })];
+    const ids = (q: string) => rank(items, parseQuery(q), '/home/me', (x) => x).map((x) => x.id);
+    expect(ids('acme')).toEqual(['a']);
+    expect(ids('src')).toEqual(['b']); // blog's parent is src; webshop's is acme
+    expect(ids('home')).toEqual([]);
+  });
+
+  it('an id is named by its start, not by digits inside it', () => {
+    const items = [m({ id: '019b0a1e-0000-4000-8000-000000000003' }), m({ id: 'c0e1a000-0000-4000-8000-000000000019' })];
+    expect(rank(items, parseQuery('019b'), '/h', (x) => x)).toHaveLength(1);
+    expect(rank(items, parseQuery('0019'), '/h', (x) => x)).toHaveLength(0);
+  });
+});
+
+describe('the picker layout', () => {
+  it('keeps 30 or more columns of title at 80 columns, the preview below', () => {
+    const rows = SESSIONS.map((s) => [keyOf(s.name), s.id.slice(0, 8), '6d', s.harness, `~/${s.dir}`, s.branch ?? '', s.prompts[0]!]);
+    const lw = listWidth(80);
+    expect(lw).toBe(80);
+    const w = widths(rows, lw);
+    expect(w.title).toBeGreaterThanOrEqual(30);
+    for (const line of layRows(rows, lw, false)) expect(width(line.split('\t')[1]!)).toBeLessThanOrEqual(80 - 3);
+    // at 200 columns the preview is on the right and the list still keeps the title readable
+    expect(listWidth(200)).toBe(99);
+    expect(widths(rows, listWidth(200)).title).toBeGreaterThanOrEqual(30);
+  });
+
+  it('cuts a directory from the left, whole parts first', () => {
+    expect(cutDir('~/src/acme/webshop-admin', 20)).toBe('…/acme/webshop-admin');
+    expect(cutDir('~/src/acme/webshop', 40)).toBe('~/src/acme/webshop');
+    expect(cutDir('~/a-very-long-project-directory-name', 12)).toBe('…ectory-name');
+  });
+});
+
+describe('one query, one session, everywhere', () => {
+  let home = '';
+  beforeAll(() => {
+    home = relevanceHome();
+    expect(run(home, ['index']).code).toBe(0);
+  });
+
+  it.each(QUERIES)('resume resolve $q → $want ($why)', ({ q, want }) => {
+    const r = run(home, ['resolve', ...q.split(' ')]);
+    expect(r.stdout.split('\n')[0], r.stderr).toBe(keyOf(want));
+  });
+
+  it('resume WORDS resumes the one session two words name, in its directory', () => {
+    const { PATH } = standIn(home, ['claude', 'codex', 'pi']);
+    const r = spawnSync(process.execPath, [BIN, 'blog', 'astro'], { env: envFor(home, { PATH }), encoding: 'utf8', input: '' });
+    expect(r.status, r.stderr).toBe(0);
+    const c = calls(home).pop()!;
+    expect(c.cwd).toBe(path.join(home, byName('astro').dir));
+    expect(c.argv.join(' ')).toContain(byName('astro').id);
+  });
+
+  it('TAB on a word offers the sessions it names, best first', () => {
+    for (const { q, want } of QUERIES.filter((x) => !x.q.includes(' '))) {
+      const r = run(home, ['__complete', '--', q]);
+      expect(r.code, r.stderr).toBe(0);
+      const first = r.stdout.split('\n')[0]!.split('\t')[0]!;
+      expect(byName(want).id.startsWith(first), `${q}: ${r.stdout}`).toBe(true);
+    }
+  });
+});
+
+/** fzf's pointer: `>`, or `▌` from fzf 0.5x on */
+const PTR = '[>▌]';
+
+describe.skipIf(needs('fzf', 'tmux'))('the picker in tmux picks what the words name', { timeout: 180_000 }, () => {
+  const typed = ['blog astro', 'rate limit', 'admin login', 'sliding window'];
+  it.each(typed)('%s + Enter', async (q) => {
+    const want = byName(QUERIES.find((x) => x.q === q)!.want);
+    const home = relevanceHome();
+    const t = new Term(home, [], { PATH: `${standIn(home, ['claude', 'codex', 'pi']).PATH}` }, [80, 24]);
+    await t.waitList([/20 sessions/]);
+    await t.type(q);
+    // the first row is the one meant: its short id and its harness in view, its title readable
+    const screen = await t.waitList([/\d+ of 20 sessions match/, new RegExp(`^${PTR} ${want.id.slice(0, 8)}`, 'm')]);
+    const first = screen.split('\n').find((l) => new RegExp(`^${PTR} ${want.id.slice(0, 8)}`).test(l));
+    expect(first).toContain(want.harness);
+    expect(first).toContain(want.prompts[0]!.slice(0, 30));
+    await t.keys('Enter');
+    const { code } = await t.exit();
+    expect(code).toBe(0);
+    const c = calls(home).pop()!;
+    expect(c.cwd).toBe(path.join(home, want.dir));
+    expect(c.argv.join(' ')).toContain(want.id);
+  });
+
+  it('at 200x50 the preview is on the right and a typed word still shows the id, harness and title', async () => {
+    const home = relevanceHome();
+    const t = new Term(home, ['__pick'], { PATH: claudeOnPath(home) }, [200, 50]);
+    await t.waitList([/20 sessions/]);
+    await t.type('backoff');
+    const l = await t.waitList([/1 of 20 sessions match/, new RegExp(`^${PTR} .*Webhook retries`, 'm')]);
+    const row = l.split('\n').find((x) => new RegExp(`^${PTR} .*Webhook`).test(x));
+    expect(row, l).toContain(byName('backoff').id.slice(0, 8));
+    expect(row).toContain('claude');
+    expect(row).toContain('acme/webshop');
+    t.kill();
+  });
+});
