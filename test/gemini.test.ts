@@ -126,12 +126,31 @@ describe('gemini chats', () => {
     expect(b[0].firstPrompt).toBe('only here');
   });
 
+  it('hides a one-shot run: one prompt that came with the start; lists a session a person typed into', () => {
+    const home = tempHome();
+    const dir = project(home, '.gemini', 'proj', '/w/proj');
+    const ids = ['10000000-0000-4000-8000-000000000001', '20000000-0000-4000-8000-000000000002', '30000000-0000-4000-8000-000000000003', '40000000-0000-4000-8000-000000000004'];
+    // `gemini -p A`: the prompt 1.2 s after the header (the longest gap the real 0.61.0 showed)
+    chat(dir, 'session-2026-03-01T10-00-10000000.jsonl', jsonl(metaLine(ids[0]), userMsg('a', 'one shot', '2026-03-01T10:00:01.200Z'), modelMsg('b', 'ok', '2026-03-01T10:00:02.000Z')));
+    // `gemini A`, then a prompt typed: two prompts
+    chat(dir, 'session-2026-03-01T10-00-20000000.jsonl', jsonl(metaLine(ids[1]), userMsg('a', 'started with', '2026-03-01T10:00:00.500Z'), modelMsg('b', 'ok', '2026-03-01T10:00:01.000Z'), userMsg('c', 'typed', '2026-03-01T10:00:09.000Z')));
+    // one prompt typed into the UI seconds after it started
+    chat(dir, 'session-2026-03-01T10-00-30000000.jsonl', jsonl(metaLine(ids[2]), userMsg('a', 'typed', '2026-03-01T10:00:06.000Z')));
+    // a run whose messages Gemini wrote again in a `$set` (as on --resume): their own times still count
+    chat(dir, 'session-2026-03-01T10-00-40000000.jsonl', jsonl(metaLine(ids[3]), { $set: { messages: [userMsg('a', 'one shot again', '2026-03-01T10:00:00.300Z')] } }));
+    const list = lsJson(home);
+    const reason = (id: string) => byId(list, id).hiddenReason;
+    expect(ids.map(reason)).toEqual(['headless', null, null, 'headless']);
+    expect(lsJson(home, {}, []).map((s) => s.id).sort()).toEqual([ids[1], ids[2]]);
+  });
+
   it('hides subagents in chats/<parent>/ and links them to the parent', () => {
     const home = tempHome();
     const dir = project(home, '.gemini', 'proj', '/w/proj');
-    chat(dir, 'session-2026-03-01T10-00-a1b2c3d4.jsonl', jsonl(metaLine(), userMsg('u1', 'delegate', '2026-03-01T10:00:01.000Z')));
+    // the parent was typed into (its prompt seconds after its start: a person's session, listed)
+    chat(dir, 'session-2026-03-01T10-00-a1b2c3d4.jsonl', jsonl(metaLine(), userMsg('u1', 'delegate', '2026-03-01T10:00:08.000Z')));
     const child = 'c0c0c0c0-0000-4000-8000-000000000001';
-    chat(dir, `${SID}/${child}.jsonl`, jsonl(metaLine(child, { kind: 'subagent' }), userMsg('t', 'subtask', '2026-03-01T10:00:02.000Z')));
+    chat(dir, `${SID}/${child}.jsonl`, jsonl(metaLine(child, { kind: 'subagent' }), userMsg('t', 'subtask', '2026-03-01T10:00:09.000Z')));
     const list = lsJson(home);
     expect(byId(list, child)).toMatchObject({ hidden: true, hiddenReason: 'subagent', parent: SID, cwd: '/w/proj' });
     expect(lsJson(home, {}, []).map((s) => s.id)).toEqual([SID]);

@@ -24,16 +24,42 @@ interface Recorded {
   forkedFrom: string | null;
   titleCopiedFromParent?: boolean;
   copiedPrompts?: string[];
+  /** in a `-starts` set: argv (interactive, first prompt on the command line), typed, or print */
+  started?: string;
 }
 
-/** Modes that are runs without a person at the keyboard, or workers: hidden. */
-const HIDDEN_MODES = new Set(['print', 'exec', 'sdk', 'subagent']);
+/**
+ * Why a recorded session is hidden from the listing, by how it was made: a one-shot run is hidden
+ * because the client marks it (Claude `entrypoint: "sdk-cli"`, Codex `source: "exec"`, opencode the
+ * permission rules `run` gives its session) or because every prompt came in the burst that started
+ * it (pi, Gemini: `headless`); a worker is a subagent; a person's session is listed.
+ */
+const HIDDEN_AS: Record<string, string> = {
+  'claude:print': 'sdk',
+  'codex:exec': 'exec',
+  'pi:print': 'headless',
+  'opencode:run': 'headless',
+  'gemini:print': 'headless',
+};
 
 /**
- * Runs the client writes no marker for, which resume does not tell apart from interactive sessions
- * yet (listed as shown): opencode `run`, Gemini `-p` (same `kind: "main"` header and records).
+ * One-shot runs that end up listed, and why: the client marks neither, and a person could have made
+ * them the same way.
  */
-const UNMARKED = new Set(['opencode:run', 'gemini:print']);
+const LISTED_RUNS: Record<string, string> = {
+  // `pi -p` started it; its second prompt came from a later `pi --session ID -p`, not from the
+  // burst that started it, as a prompt typed into a resumed session does.
+  'pi:01a22c97-421f-779a-a9d6-44d642c7e755': 'resumed by a later run',
+  // `opencode run --session ID --fork`: opencode makes the fork through session.fork, which gives
+  // it none of the permission rules `run` gives a session it creates.
+  'opencode:ses_dd3615250ffe1MK77AzM1of2Kx': 'forked by run',
+};
+
+function hiddenAs(client: string, r: Recorded): string | null {
+  if (r.mode === 'subagent') return 'subagent';
+  if (LISTED_RUNS[`${client}:${r.id}`]) return null;
+  return HIDDEN_AS[`${client}:${r.mode}`] ?? null;
+}
 
 /** The argv resume runs for a session, per harness (`file` for pi, which resumes by path). */
 function argvFor(client: string, id: string, file: string): string[] {
@@ -112,10 +138,10 @@ for (const set of sets) {
         const own = r.prompts;
         expect({
           cwd: s.cwd, prompts: s.prompts, firstPrompt: unquote(client, s.firstPrompt), lastPrompt: unquote(client, s.lastPrompt),
-          hidden: s.hidden, parent: s.parent, forkedFrom: s.forkedFrom,
+          hidden: s.hidden, hiddenReason: s.hiddenReason, parent: s.parent, forkedFrom: s.forkedFrom,
         }).toEqual({
           cwd: r.cwd, prompts: own.length, firstPrompt: own[0] ?? null, lastPrompt: own[own.length - 1] ?? null,
-          hidden: HIDDEN_MODES.has(r.mode) && !UNMARKED.has(`${client}:${r.mode}`), parent: r.parent, forkedFrom: r.forkedFrom,
+          hidden: hiddenAs(client, r) != null, hiddenReason: hiddenAs(client, r), parent: r.parent, forkedFrom: r.forkedFrom,
         });
         // A fork is listed by its own first prompt, not by the title it copied from its parent.
         const parentTitle = sessions.find((x) => x.id === r.forkedFrom)?.title ?? null;
@@ -131,3 +157,32 @@ for (const set of sets) {
     }
   });
 }
+
+// How a session began, recorded per client (`npm run real:record -- --starts`): an interactive session
+// started with its first prompt on the command line and then typed into, one typed into from the
+// start, and the client's one-shot run. The first two are a person's and listed by plain `resume ls`;
+// the run is not (it is under --all, with why).
+const startSets = sets.filter((s) => s.endsWith('-starts'));
+
+describe('how a session began', () => {
+  it('is recorded for every client with an npm package', () => {
+    expect(startSets.map((s) => s.split('-')[0]).sort()).toEqual(['claude', 'codex', 'gemini', 'opencode', 'pi']);
+  });
+
+  for (const set of startSets) {
+    const dir = path.join(REAL, set);
+    const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8'));
+    const sessions: Recorded[] = manifest.sessions;
+    it(`${set}: a person's sessions are listed, one-shot runs are not`, () => {
+      const home = sharedTempHome();
+      fs.cpSync(path.join(dir, 'home'), home, { recursive: true });
+      const listed = lsJson(home, {}, []).map((s) => s.id).sort();
+      const person = sessions.filter((s) => s.started === 'argv' || s.started === 'typed');
+      expect(person.map((s) => s.started).sort()).toEqual(['argv', 'typed']);
+      expect(person.every((s) => s.prompts.length === 2)).toBe(true);
+      const runs = sessions.filter((s) => s.started === 'print');
+      expect(runs.length).toBeGreaterThan(0);
+      expect(listed).toEqual(person.map((s) => s.id).sort());
+    });
+  }
+});

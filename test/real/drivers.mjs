@@ -493,3 +493,161 @@ async function gemini({ bin, mock, dest }) {
 
 export const drivers = { claude, codex, pi, opencode, gemini };
 export const setups = { claude: setupClaude, codex: setupCodex, pi: setupPi, opencode: setupOpencode, gemini: setupGemini };
+
+// ---------------------------------------------------------------------------------------------------
+// Starts: how a session began, for telling a person's session from a one-shot run. Per client, in a
+// HOME of its own (recorded as `<client>-<version>-starts/`, next to the main set):
+//   - argv:  interactive, its first prompt on the command line, then a second prompt typed;
+//   - typed: interactive, both prompts typed;
+//   - print: the client's one-shot run (pi also `pi -p A B`, two messages in one run).
+// Prompts are plain (the mock answers "Mock answer to: PROMPT").
+
+const esc = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Per client: how to start it, how it says it is ready, how to quit it, and where it keeps sessions. */
+const START = {
+  claude: {
+    setup: setupClaude, ready: /❯/, argv: (p) => [p], quit: async () => { await tmux.type('/exit', 1500); },
+    print: (p) => [{ args: ['-p', p], prompts: [p] }],
+    store: (home) => join(home, '.claude', 'projects'),
+    ids: (store, before) => created(store, before, /^[^/]+\/[0-9a-f-]{36}\.jsonl$/).map((f) => ({ id: f.split('/')[1].replace(/\.jsonl$/, '') })),
+    copy: (home, dest) => copyStore(home, ['.claude/projects', '.claude/history.jsonl'], dest, { skip: (f) => f.endsWith('.key') }),
+  },
+  codex: {
+    setup: setupCodex, ready: /›/, pre: ['--no-daemon'], argv: (p) => [p], quit: async () => { await tmux.type('/quit', 1500); },
+    print: (p) => [{ args: ['exec', '--skip-git-repo-check', p], prompts: [p] }],
+    store: (home) => join(home, '.codex', 'sessions'),
+    ids: (store, before) => created(store, before, /\.jsonl$/).map((f) => ({ id: /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$/.exec(f)[1], file: join('home/.codex/sessions', f) })),
+    copy: async (home, dest) => {
+      copyStore(home, ['.codex/sessions', '.codex/session_index.jsonl'], dest, { preserveBytes: true });
+      const codexHome = join(home, '.codex');
+      for (const f of listFiles(codexHome).filter((x) => /^(state|thread_history)_\d+\.sqlite$/.test(x))) {
+        await copySqlite(join(codexHome, f), join(dest, 'home', '.codex', f), undefined, { trim: false });
+      }
+    },
+  },
+  pi: {
+    setup: setupPi, ready: /mock-model/, pre: ['--provider', 'mock', '--model', 'mock-model'], argv: (p) => [p], quit: async () => { tmux.keys('C-d'); },
+    print: (p, q) => [{ args: ['-p', p], prompts: [p] }, { args: ['-p', `${p} first`, q], prompts: [`${p} first`, q] }],
+    store: (home) => join(home, '.pi', 'agent', 'sessions'),
+    ids: (store, before) => created(store, before, /\.jsonl$/).map((f) => ({ id: /_([0-9a-f-]{36})\.jsonl$/.exec(f)[1], file: join('home/.pi/agent/sessions', f) })),
+    copy: (home, dest) => copyStore(home, ['.pi/agent/sessions'], dest),
+  },
+  opencode: {
+    setup: setupOpencode, ready: /Ask anything|Build · Mock/, argv: (p) => ['--prompt', p], quit: async () => { tmux.keys('C-c'); await sleep(500); tmux.keys('C-c'); },
+    print: (p) => [{ args: ['run', p], prompts: [p] }],
+    db: (home) => join(home, '.local', 'share', 'opencode', 'opencode.db'),
+    copy: (home, dest) => copySqlite(join(home, '.local', 'share', 'opencode', 'opencode.db'), join(dest, 'home', '.local', 'share', 'opencode', 'opencode.db')),
+  },
+  gemini: {
+    setup: setupGemini, ready: /Type your message|YOLO/i, pre: ['--yolo'], argv: (p) => [p], quit: async () => { await tmux.type('/quit', 1500); },
+    print: (p) => [{ args: ['-p', p], prompts: [p] }],
+    store: (home) => join(home, '.gemini', 'tmp'),
+    ids: (store, before) => created(store, before, /\/chats\/session-[^/]+\.jsonl$/).map((f) => ({ id: JSON.parse(readFileSync(join(store, f), 'utf8').split('\n')[0]).sessionId, file: join('home/.gemini/tmp', f) })),
+    copy: (home, dest) => copyStore(home, ['.gemini/tmp', '.gemini/projects.json'], dest, { skip: (f) => /\/(shell_history|logs\.json)$/.test(f) }),
+  },
+};
+
+/**
+ * The title the client gives a session of its own (Codex: the last `session_index.jsonl` line;
+ * opencode: `session.title`), or null (the others show the first prompt, or Gemini a summary).
+ */
+export async function clientTitle(client, home, id) {
+  if (client === 'codex') {
+    const f = join(home, '.codex', 'session_index.jsonl');
+    if (!existsSync(f)) return null;
+    let t = null;
+    for (const line of readFileSync(f, 'utf8').split('\n')) {
+      try { const o = JSON.parse(line); if (o.id === id && o.thread_name) t = o.thread_name; } catch { /* blank or partial */ }
+    }
+    return t;
+  }
+  if (client === 'opencode') {
+    const { default: Database } = await import('better-sqlite3');
+    const d = new Database(START.opencode.db(home), { readonly: true });
+    try { return d.prepare('SELECT title FROM session WHERE id = ?').get(id)?.title ?? null; } finally { d.close(); }
+  }
+  return null;
+}
+
+async function starts(client, { bin, mock, dest }) {
+  const c = START[client];
+  const { home, projA, projB } = freshBase(client);
+  const env = c.setup({ home, projA, projB, bin, mock });
+  const pre = c.pre ?? [];
+  // New top-level sessions since `before`: files under the store, or opencode's session rows.
+  const { default: Database } = await import('better-sqlite3');
+  const rows = () => {
+    const db = c.db(home);
+    if (!existsSync(db)) return new Set();
+    const d = new Database(db, { readonly: true });
+    try { return new Set(d.prepare('SELECT id FROM session WHERE parent_id IS NULL').all().map((r) => r.id)); } finally { d.close(); }
+  };
+  const snap = () => (c.db ? rows() : snapshot(c.store(home)));
+  const news = (before) => (c.db ? [...rows()].filter((id) => !before.has(id)).map((id) => ({ id })) : c.ids(c.store(home), before));
+  const one = (before, what) => {
+    const n = news(before);
+    if (n.length !== 1) throw new Error(`${client} ${what}: ${n.length} new sessions`);
+    return n[0];
+  };
+  const answer = async (p, ms = 90000) => {
+    const want = new RegExp(`Mock answer to: ${esc(p)}`);
+    try { await tmux.waitFor(want, 20000, `an answer to ${p}`); } catch {
+      // the first Enter can be swallowed while a UI is still loading
+      tmux.keys('Enter');
+      await tmux.waitFor(want, ms, `an answer to ${p}`);
+    }
+  };
+  const interactive = async (cwd, argv, typed, first) => {
+    tmux.start([bin, ...pre, ...argv], { cwd, env });
+    await tmux.waitFor(c.ready, 60000, `the ${client} prompt`);
+    if (first) await answer(first);
+    await sleep(3000);
+    for (const p of typed) {
+      await tmux.type(p, 1500);
+      await answer(p);
+      await sleep(2000);
+    }
+    await c.quit();
+    if (!(await tmux.waitExit(20000))) {
+      tmux.keys('C-c'); await sleep(500); tmux.keys('C-c');
+      if (!(await tmux.waitExit(10000))) throw new Error(`${client} did not exit`);
+    }
+  };
+  const sessions = [];
+  const add = (s, extra) => sessions.push({ ...s, title: null, parent: null, forkedFrom: null, ...extra });
+
+  // argv: the first prompt on the command line, then one typed
+  const a1 = 'Plan the quasar module refactor';
+  const a2 = 'Now list the risks';
+  let before = snap();
+  await interactive(projA, c.argv(a1), [a2], a1);
+  add(one(before, 'argv'), { cwd: projA, prompts: [a1, a2], mode: 'interactive', started: 'argv' });
+  log(`${client}: argv ${sessions.at(-1).id}`);
+
+  // typed: both prompts typed
+  const t1 = 'Sketch the nebula cache';
+  const t2 = 'Add a test for it';
+  before = snap();
+  await interactive(projB, [], [t1, t2]);
+  add(one(before, 'typed'), { cwd: projB, prompts: [t1, t2], mode: 'interactive', started: 'typed' });
+  log(`${client}: typed ${sessions.at(-1).id}`);
+
+  // print: the client's one-shot run(s)
+  const mode = { claude: 'print', codex: 'exec', pi: 'print', opencode: 'run', gemini: 'print' }[client];
+  for (const { args, prompts } of c.print('Summarize the pulsar log', 'Then count the warnings')) {
+    before = snap();
+    mustRun(await run([bin, ...pre, ...args], { cwd: projA, env, timeoutMs: 240000 }), `${client} ${args.join(' ')}`);
+    add(one(before, 'print'), { cwd: projA, prompts, mode, started: 'print', argv: args });
+    log(`${client}: print ${sessions.at(-1).id} (${args.join(' ')})`);
+  }
+
+  for (const x of sessions) x.title = await clientTitle(client, home, x.id);
+  await c.copy(home, dest);
+  return {
+    home, sessions,
+    note: { starts: 'argv: interactive, first prompt on the command line, second typed; typed: interactive, both typed; print: one-shot run (argv as run)' },
+  };
+}
+
+export const startDrivers = Object.fromEntries(Object.keys(START).map((k) => [k, (o) => starts(k, o)]));

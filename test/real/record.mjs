@@ -1,16 +1,21 @@
 // `npm run real:record [client…]`: install the pinned clients (clients.json), start the mock model
 // server, drive each client in a throwaway HOME under /tmp/resume-real/<client>/, and write what it
 // stored plus a manifest.json under test/fixtures/real/<client>-<version>/.
+// `npm run real:record -- --starts [client…]` records how sessions begin (drivers.mjs, "Starts") into
+// test/fixtures/real/<client>-<version>-starts/ instead, leaving the main set as it is.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { clients, install } from './install.mjs';
 import { startMock, SCRIPTS } from './mock-server.mjs';
 import { dirSize, fixturesRoot, log, realRoot, scanSecrets } from './lib.mjs';
-import { drivers } from './drivers.mjs';
+import { drivers, startDrivers } from './drivers.mjs';
 
 const ORDER = ['claude', 'codex', 'pi', 'opencode', 'gemini'];
-const wanted = process.argv.slice(2).length ? process.argv.slice(2) : ORDER;
+const args = process.argv.slice(2);
+const startsOnly = args.includes('--starts');
+const named = args.filter((a) => a !== '--starts');
+const wanted = named.length ? named : ORDER;
 for (const w of wanted) if (!clients[w]) { process.stderr.write(`real:record: unknown client ${w}\n`); process.exit(2); }
 
 const logDir = join(homedir(), '.cache', 'resume-real', 'logs');
@@ -26,12 +31,12 @@ for (const name of wanted) {
   try {
     const bin = install(name);
     log(`${name} ${version}: recording against ${mock.url}`);
-    const dest = join(fixturesRoot, `${name}-${version}`);
+    const dest = join(fixturesRoot, `${name}-${version}${startsOnly ? '-starts' : ''}`);
     rmSync(dest, { recursive: true, force: true });
     mkdirSync(dest, { recursive: true });
-    const result = await drivers[name]({ bin, mock, dest, version });
+    const result = await (startsOnly ? startDrivers : drivers)[name]({ bin, mock, dest, version });
     const manifest = {
-      client: name, package: clients[name].package, version,
+      client: name, package: clients[name].package, version, ...(startsOnly ? { scenario: 'starts' } : {}),
       recordedAt: new Date().toISOString().slice(0, 10),
       home: result.home, note: result.note, scripts: SCRIPTS,
       sessions: result.sessions,

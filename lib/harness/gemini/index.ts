@@ -11,8 +11,8 @@ import { newCounters, parseObject, peekTimestamp, str, peekStr as peekStrAt } fr
 import { promptText } from '../../util/text.js';
 import { maxMs, minMs, toMs } from '../../util/time.js';
 
-/** One message of the conversation, as far as a listing needs it: its id, and its prompt text when it is a prompt. */
-type Msg = [id: string, prompt: string | null];
+/** One message of the conversation, as far as a listing needs it: its id, and its prompt text and time when it is a prompt. */
+type Msg = [id: string, prompt: string | null, at?: number | null];
 
 interface GeminiState extends LineState {
   lines: number;
@@ -105,10 +105,11 @@ function putMessage(st: GeminiState, m: Record<string, any>, id: string | null):
     if (!isIgnoredUserContent(t)) prompt = promptText(t);
   }
   const key = id ?? `#${st.msgs.length}`;
+  const entry: Msg = prompt == null ? [key, null] : [key, prompt, toMs(m.timestamp)];
   let at = id ? indexOfId(st, id) : -1;
-  if (at >= 0) st.msgs[at] = [key, prompt];
+  if (at >= 0) st.msgs[at] = entry;
   else {
-    st.msgs.push([key, prompt]);
+    st.msgs.push(entry);
     at = st.msgs.length - 1;
   }
   if (type === 'gemini') {
@@ -188,6 +189,24 @@ function lineInto(st: GeminiState, buf: Buffer, start: number, end: number, comp
   }
   const o = parseObject(c, buf, start, end);
   if (o) apply(st, o);
+}
+
+/**
+ * Longer than Gemini CLI takes from writing a session's header to recording the prompt it was given
+ * (0.04-1.2 s seen for `gemini -p` in 0.61.0), shorter than starting the UI and typing one.
+ */
+const PRINT_GAP_MS = 3000;
+
+/**
+ * A one-shot run (`gemini -p`; Gemini writes no marker for it, `kind` is "main" either way): its one
+ * prompt came with the session's start. A session a person went on typing into has more; one
+ * started with a prompt (`gemini "A"`, `-i A`) and never typed into cannot be told from a `-p` run.
+ */
+function headless(st: GeminiState, prompts: number): boolean {
+  if (prompts !== 1 || st.started == null) return false;
+  const first = st.msgs.find((m) => m[1] != null);
+  const at = first?.[2];
+  return at != null && at - st.started < PRINT_GAP_MS;
 }
 
 function mtimeOf(p: string): number | null {
@@ -297,6 +316,7 @@ export const gemini: Adapter<GeminiState, 'gemini'> = {
     let hiddenReason: string | null = null;
     if (sub) hiddenReason = 'subagent';
     else if (prompts === 0 && !st.summary) hiddenReason = 'empty';
+    else if (headless(st, prompts)) hiddenReason = 'headless';
     return [
       {
         harness: 'gemini',

@@ -89,15 +89,34 @@ function modelName(provider: unknown, model: unknown): string | null {
   return p ? `${p}/${m}` : m;
 }
 
+/**
+ * Whether a session's own permission rules are the ones `opencode run` gives the session it creates
+ * (1.18: question, plan_enter and plan_exit denied, as nobody is there to answer); the TUI gives
+ * none. A session `run --fork` or `run --session` continues keeps what it had.
+ */
+export function isRunPermission(v: unknown): boolean {
+  if (typeof v !== 'string' || !v.includes('"question"')) return false;
+  let rules: unknown;
+  try {
+    rules = JSON.parse(v);
+  } catch {
+    return false;
+  }
+  if (!Array.isArray(rules)) return false;
+  const denied = new Set(rules.filter((r) => r && r.action === 'deny' && r.pattern === '*').map((r) => r.permission));
+  return denied.has('question') && denied.has('plan_enter') && denied.has('plan_exit');
+}
+
 function core(src: Source, o: {
   id: string; cwd: string | null; title: string | null; parent: string | null; archived: number | null;
-  created: number | null; updated: number | null; forkedFrom: string | null; talk: Talk;
+  created: number | null; updated: number | null; forkedFrom: string | null; talk: Talk; run?: boolean;
 }): SessionCore {
   const title = o.title && !isPlaceholderTitle(o.title.trim()) ? promptText(o.title) || null : null;
   let hiddenReason: string | null = null;
   if (o.parent) hiddenReason = 'subagent';
   else if (o.archived) hiddenReason = 'archived';
   else if (o.talk.prompts === 0 && !title) hiddenReason = 'empty';
+  else if (o.run) hiddenReason = 'headless';
   return {
     harness: 'opencode',
     id: o.id,
@@ -139,7 +158,7 @@ function readDb(src: Source): OpencodeState {
 function queryDb(db: Db, src: Source, c: Counters, forks: NonNullable<OpencodeState['forks']> = {}): SessionCore[] {
   // opencode 2.x keeps sessions in `session_v2` (1.x rows migrated in place); 1.2+ in `session`.
   // Both are read when both exist; a session in both is taken from session_v2.
-  const want = ['id', 'parent_id', 'directory', 'title', 'time_created', 'time_updated', 'time_archived', 'project_id', 'model', 'fork_session_id', 'fork_boundary'];
+  const want = ['id', 'parent_id', 'directory', 'title', 'time_created', 'time_updated', 'time_archived', 'project_id', 'model', 'fork_session_id', 'fork_boundary', 'permission'];
   const rows: Record<string, unknown>[] = [];
   const seen = new Set<unknown>();
   for (const table of ['session_v2', 'session']) {
@@ -334,6 +353,7 @@ function queryDb(db: Db, src: Source, c: Counters, forks: NonNullable<OpencodeSt
       updated: toMs(r.time_updated),
       forkedFrom: str(r.fork_session_id),
       talk: t,
+      run: isRunPermission(r.permission),
     }));
   }
   return out;

@@ -29,9 +29,14 @@ interface PiState extends LineState, Deferring {
   forkTs?: number | null;
   /** prompts copied from the parent (not counted) */
   copied?: number;
-  /** the header's time and the first own prompt's (a print run sends its prompt at once) */
-  hts?: number | null;
-  fpTs?: number | null;
+  /**
+   * Whether every own prompt so far came in the burst that started the session (each within
+   * PRINT_GAP_MS of the entry before it: the header, or the reply it followed), as `pi -p A B` sends
+   * them; false once one came later (a person typed it); null when a prompt had no time.
+   */
+  burst?: boolean | null;
+  /** the newest entry time seen, while `burst` is still true (what the next prompt is measured from) */
+  lastTs?: number | null;
   /** with lines put off: how many were before the last model change (they cannot set the model) */
   modelCut?: number;
 }
@@ -107,11 +112,32 @@ function replyTime(buf: Buffer, start: number, end: number): number | string | n
 
 const touch = touchTimes;
 
+/** Longer than pi takes to send a message it was given (at start, or after the reply before it), shorter than anyone types one. */
 const PRINT_GAP_MS = 1000;
 
+/** Track the newest entry time while the session still looks like one burst (nothing to do after). */
+function burstTs(st: PiState, ts: unknown): void {
+  if (st.burst === false || st.burst === null) return;
+  const t = toMs(ts);
+  if (t != null && (st.lastTs == null || t > st.lastTs)) st.lastTs = t;
+}
+
+/** An own prompt at `ts`: did it come in the burst (straight after the entry before it)? */
+function burstPrompt(st: PiState, ts: number | null): void {
+  if (st.burst === false || st.burst === null) return;
+  st.burst = ts == null || st.lastTs == null ? null : ts - st.lastTs < PRINT_GAP_MS;
+}
+
+/**
+ * A print run (pi writes no marker for it): every prompt came in the burst that started the session,
+ * as `pi -p A` or `pi -p A B` sends them, where a person types a prompt seconds after the reply
+ * before it. A session started with its first prompt on the command line (`pi "A"`) and then typed
+ * into is a person's. Without time stamps, a one-prompt session is taken for a print run.
+ */
 function headless(st: PiState): boolean {
-  if (st.hts != null && st.fpTs != null) return st.fpTs - st.hts < PRINT_GAP_MS;
-  return st.prompts === 1;
+  if (st.prompts === 0) return false;
+  if (st.burst == null) return st.prompts === 1;
+  return st.burst;
 }
 
 export const pi: Adapter<PiState, 'pi'> = {
@@ -170,14 +196,18 @@ export const pi: Adapter<PiState, 'pi'> = {
     const first = st.lines++ === 0;
     if (!complete) {
       c.hugeLines++;
-      touch(st, peekTimestamp(buf, start, end));
+      const ts = peekTimestamp(buf, start, end);
+      touch(st, ts);
+      burstTs(st, ts);
       return;
     }
     if (!first) {
       const r = roleAt(buf, start, end);
       if (r >= 0) {
         if (skippableRole(buf, r, end, end - start > BIG)) {
-          touch(st, peekTimestamp(buf, start, end, 256));
+          const ts = peekTimestamp(buf, start, end, 256);
+          touch(st, ts);
+          burstTs(st, ts);
           return;
         }
         // An assistant message: only the last ones count (the model, the last reply), and they are
@@ -185,6 +215,8 @@ export const pi: Adapter<PiState, 'pi'> = {
         // read back there.
         if (at !== undefined && st.header && bytesAt(buf, r, end, V_ASSISTANT) && bytesAt(buf, start, end, B_MESSAGE)) {
           touch(st, replyTime(buf, start, end));
+          // the entry's own time (when the reply was written, near the line's start), not the message's (when it began)
+          if (st.burst !== false && st.burst !== null) burstTs(st, peekTimestamp(buf, start, Math.min(end, start + 512)));
           deferLine(st, at, end - start);
           return;
         }
@@ -203,7 +235,7 @@ export const pi: Adapter<PiState, 'pi'> = {
       // A fork or clone (`--fork`, `/fork`, `/clone`) begins with copies of its parent's entries,
       // which keep their time stamps: they are older than its own header.
       st.forkTs = st.parentSession ? toMs(o.timestamp) : null;
-      st.hts = toMs(o.timestamp);
+      burstTs(st, o.timestamp);
       if (str(o.modelId)) st.model = o.modelId;
       touch(st, o.timestamp);
       return;
@@ -224,12 +256,14 @@ export const pi: Adapter<PiState, 'pi'> = {
             return;
           }
           st.prompts++;
-          if (st.prompts === 1) st.fpTs = ts;
+          burstPrompt(st, ts);
+          burstTs(st, o.timestamp);
           const p = promptText(t);
           if (st.firstPrompt == null) st.firstPrompt = p;
           st.lastPrompt = p;
           (st.all ??= []).push(p);
         } else if (m.role === 'assistant') {
+          burstTs(st, o.timestamp);
           if (str(m.model)) st.model = m.model;
           const t = textOf(m.content, ['text']).trim();
           if (t) st.lastReply = rawClip(t); // folded once, in sessions()
@@ -238,6 +272,7 @@ export const pi: Adapter<PiState, 'pi'> = {
       }
       case 'session_info': {
         touch(st, o.timestamp);
+        burstTs(st, o.timestamp);
         const at = toMs(o.timestamp);
         if (st.forkTs != null && at != null && at < st.forkTs) return; // the parent's name, copied
         const n = typeof o.name === 'string' ? o.name.trim() : '';
@@ -246,6 +281,7 @@ export const pi: Adapter<PiState, 'pi'> = {
       }
       case 'model_change':
         touch(st, o.timestamp);
+        burstTs(st, o.timestamp);
         if (str(o.modelId)) {
           st.model = o.modelId;
           if (st.deferred) st.modelCut = st.deferred.length / 2;
@@ -253,6 +289,7 @@ export const pi: Adapter<PiState, 'pi'> = {
         return;
       default:
         touch(st, o.timestamp);
+        burstTs(st, o.timestamp);
     }
   },
 
@@ -268,10 +305,8 @@ export const pi: Adapter<PiState, 'pi'> = {
     let hiddenReason: string | null = null;
     if (src.kind === 'subagent') hiddenReason = 'subagent';
     else if (st.prompts === 0) hiddenReason = 'empty';
-    // Heuristic (pi writes no marker for print mode): `pi -p` sends its prompt as the session starts,
-    // where a prompt typed in the TUI comes seconds later. An unnamed session whose first own prompt
-    // is less than a second after its header is a print run; without time stamps, an unnamed
-    // one-prompt session is. `--all` shows them.
+    // pi writes no marker for print mode: an unnamed session all of whose prompts came in the
+    // burst that started it is a print run (headless). `--all` shows them.
     else if (!st.name && headless(st)) hiddenReason = 'headless';
     return [
       {
