@@ -103,9 +103,10 @@ const GC_GROWTH = Number(process.env.RESUME_GC_GROWTH) || 16 << 20;
  * list.patch, no files.json; 14: check.bin's names in the directory of the one before written
  * short; 16: as many state shards as the sources call for; 17: the listing's held keys include those
  * of adapters with `holds`; 18: those of threads named as parents that no session has yet, as a new
- * session may now be patched over the listing; 19: STATE_VERSION 15): older caches are discarded and rebuilt.
+ * session may now be patched over the listing; 19: STATE_VERSION 15; 20: STATE_VERSION 16, the hidden rules of
+ * pi, Gemini and opencode): older caches are discarded and rebuilt.
  */
-export const INDEX_VERSION = 19;
+export const INDEX_VERSION = 20;
 /**
  * The state shards' and prompt files' own version. They hold what parsing the sources found; a
  * change to the listing files alone (INDEX_VERSION) keeps them, so the first run after it writes
@@ -115,7 +116,7 @@ export const INDEX_VERSION = 19;
  * version over old shards would stand, and words from a middle prompt, read from the shards, would
  * stop naming sessions until the next full build).
  */
-export const STATE_VERSION = 15;
+export const STATE_VERSION = 16;
 
 /**
  * What a listing row needs of a session (rows.json holds only these). `short` is the id's shortest
