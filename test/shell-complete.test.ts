@@ -261,6 +261,18 @@ describe('bash completion (tmux)', { timeout: 120_000 }, () => {
     });
   });
 
+  it.skipIf(skip)('an id prefix that several sessions share opens the picker filtered to them; the id inserted starts with it', async () => {
+    await withBash(async (t) => {
+      t.send('-l', 'resume abcd');
+      t.send('Tab');
+      const s = await t.until((x) => /abcd2222 .*\n(.*\n)*.*abcd1111 /.test(x) && /2 of 5 sessions match/.test(x), 'the picker over the two');
+      expect(s).not.toMatch(/(11111111|22222222|33333333) /);
+      t.send('Down');
+      t.send('Enter');
+      await t.until(() => t.line() === `$ resume ${uid('abcd1111')}`, 'the chosen id, which starts with what was typed');
+    });
+  });
+
   it.skipIf(skip)('an empty word opens the picker over every session, newest first', async () => {
     await withBash(async (t) => {
       t.send('-l', 'resume ');

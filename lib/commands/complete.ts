@@ -13,6 +13,8 @@ import { writeOut } from '../util/stdout.js';
 import { applyFilters, parseHarnesses, resolveDir, shortIds, under, type Filters } from '../select/filter.js';
 import { looksLikePath, resolve } from '../select/resolve.js';
 import { sessionsHolding } from '../index/holding.js';
+import { allPrompts } from '../index/prompts.js';
+import { fold, parseQuery, wantedWords } from '../select/rank.js';
 import { HARNESSES, type Session } from '../types.js';
 import { age } from '../util/time.js';
 import { oneLine } from '../util/text.js';
@@ -29,7 +31,9 @@ const SHELL_NAMES = ['zsh', 'bash', 'fish'];
  * `<short or full id>\t<display>` rows for the sessions the word names, newest first. `shorts`: the
  * short ids when `all` is not every session (lib/index/holding.ts: the sessions that may match).
  */
-export function sessionCandidates(word: string, all: Session[], home: string, now = Date.now(), filters: Filters = {}, shorts = shortIds(all)): Candidate[] {
+export function sessionCandidates(
+  word: string, all: Session[], home: string, now = Date.now(), filters: Filters = {}, shorts = shortIds(all), prompts?: Map<string, string[]>,
+): Candidate[] {
   const shown = applyFilters(all, filters);
   const low = word.toLowerCase();
   let hits: Session[];
@@ -37,7 +41,7 @@ export function sessionCandidates(word: string, all: Session[], home: string, no
   else {
     hits = shown.filter((s) => s.id.toLowerCase().startsWith(low));
     if (hits.length === 0) {
-      const r = resolve([word], shown);
+      const r = resolve([word], shown, { home, prompts: prompts ? () => prompts : undefined });
       hits = r.kind === 'one' ? [r.session] : r.kind === 'none' ? [] : r.candidates;
     }
   }
@@ -71,10 +75,24 @@ export async function printWordCandidates(app: App, { word, filters: f }: Sessio
     got.keep?.();
     return;
   }
-  // a word: only the sessions whose listing record holds it are parsed, when that can be told
-  const held = 'bin' in got && !looksLikePath(word) ? sessionsHolding(app.ctx, [word], got.names()) : null;
-  const rows = held ? sessionCandidates(word, app.named(held.sessions), app.ctx.home, now, f, held.shorts) : sessionCandidates(word, await checkedSessions(app), app.ctx.home, now, f);
+  // a word: only the sessions whose listing record holds it are parsed, when that can be told, and
+  // every prompt is looked in as `resume WORDS` looks (the listing keeps the first and last only)
+  const prompts = looksLikePath(word) ? undefined : allPrompts(app.ctx, wantedWords(parseQuery(word)));
+  let held = 'bin' in got && !looksLikePath(word) ? sessionsHolding(app.ctx, [word], got.names()) : null;
+  // a session that only a middle prompt names is not among them: then the whole listing
+  if (held && prompts && promptOnly(prompts, word, held.sessions)) held = null;
+  const rows = held
+    ? sessionCandidates(word, app.named(held.sessions), app.ctx.home, now, f, held.shorts, prompts)
+    : sessionCandidates(word, await checkedSessions(app), app.ctx.home, now, f, undefined, prompts);
   write(candidateLines(rows));
+}
+
+/** Does a prompt of a session outside `held` hold the word (folded as rank.ts folds)? */
+function promptOnly(prompts: Map<string, string[]>, word: string, held: Session[]): boolean {
+  const keys = new Set(held.map((s) => s.key));
+  const w = fold(word);
+  for (const [key, ps] of prompts) if (!keys.has(key) && ps.some((p) => fold(p).includes(w))) return true;
+  return false;
 }
 
 /** The candidates as the shell integration reads them: `<value>\t<description>` a line. */
