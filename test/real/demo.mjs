@@ -22,7 +22,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { clients, install } from './install.mjs';
-import { agentArgs, AGENT_TOOLS, findTool, isTitleRequest, plan, SHELL_TOOLS, shellArgs, startMock } from './mock-server.mjs';
+import { agentArgs, AGENT_TOOLS, findTool, fromSchema, isTitleRequest, plan, SHELL_TOOLS, shellArgs, startMock } from './mock-server.mjs';
 import { copySqlite, copyStore, listFiles, log, repo, run, scanSecrets, sleep, Tmux } from './lib.mjs';
 import { setups } from './drivers.mjs';
 
@@ -48,6 +48,7 @@ const T = {
   },
   retrySub: {
     prompt: 'Find every caller of fulfilOrder under src/ and say what each does when it throws.',
+    sub: true,
     reply: 'Two callers: src/webhooks/payment.ts answers 500; src/jobs/reconcile.ts logs the error and moves on.',
   },
   retry3: {
@@ -121,6 +122,7 @@ const T = {
   },
   bodySub: {
     prompt: 'List the route handlers under src/routes that parse a request body, and whether a size limit applies.',
+    sub: true,
     reply: 'POST /orders parses JSON with no limit; POST /login uses the global 10kb limit.',
   },
   rss1: {
@@ -133,7 +135,13 @@ const T = {
   },
   auth: {
     prompt: 'Explain what the auth middleware does',
+    agent: { description: 'Read the auth middleware', prompt: 'Read the auth middleware and list what it checks, in order.' },
     reply: 'It reads the bearer token, verifies it with the JWT secret and puts the user id on req.user; a bad token is a 401.',
+  },
+  authSub: {
+    prompt: 'Read the auth middleware and list what it checks, in order.',
+    sub: true,
+    reply: 'It checks that an Authorization header is present, that it is a Bearer token, and that the JWT verifies and has not expired.',
   },
 };
 
@@ -173,6 +181,9 @@ function answer(req) {
     const t = findTool(tools, AGENT_TOOLS);
     if (t) return { tool: { name: t.name, namespace: t.namespace, args: agentArgs(t, turn.agent.prompt, turn.agent.description) } };
   }
+  // a Gemini subagent must end by calling complete_task (else Gemini prompts it once more)
+  const done = turn.sub && req.steps === 0 && findTool(tools, ['complete_task']);
+  if (done) return { tool: { name: done.name, args: fromSchema(done.schema || { type: 'object' }, { response: turn.reply }) } };
   return { text: turn.reply };
 }
 
@@ -440,7 +451,8 @@ async function gemini(bin, mock) {
   before = snap(store);
   mustRun(await run([bin, '--yolo', '-p', T.auth.prompt], { cwd: dir('api-server'), env, timeoutMs: 180000 }), 'gemini -p');
   const g2 = one(before);
-  sessions.push({ client: 'gemini', id: g2, cwd: dir('api-server'), prompts: turns(T.auth), title: null, mode: 'print' });
+  const subs = since(store, before, /\/chats\/[^/]+\/[^/]+\.jsonl$/);
+  sessions.push({ client: 'gemini', id: g2, cwd: dir('api-server'), prompts: turns(T.auth), title: null, mode: 'print', subagents: subs.length });
   log(`gemini: ${g1} ${g2}`);
   copyStore(HOME, ['.gemini/tmp', '.gemini/projects.json'], OUT, { skip: (f) => /\/(shell_history|logs\.json)$/.test(f) });
 }
