@@ -7,6 +7,7 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { BIN, ROOT, envFor, lsJson, needs, run, tempHome, write } from './helpers.js';
+import { TmuxShell } from './shell-helpers.js';
 
 interface Recorded {
   client: string;
@@ -61,11 +62,11 @@ describe('the demo sessions are what the clients recorded', () => {
   });
 });
 
-/** The shell blocks that follow a `<!-- demo-recipe -->` line in README.md, one command a line. */
-function recipes(): string[] {
+/** The shell blocks that follow a `<!-- demo-recipe -->` (or `<!-- demo-recipe picker -->`) line in README.md, one command a line. */
+function recipes(kind = ''): string[] {
   const text = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
   const out: string[] = [];
-  const re = /<!-- demo-recipe -->\s*\n```sh\n([\s\S]*?)```/g;
+  const re = new RegExp(`<!-- demo-recipe${kind ? ` ${kind}` : ''} -->\\s*\\n\`\`\`sh\\n([\\s\\S]*?)\`\`\``, 'g');
   for (let m = re.exec(text); m; m = re.exec(text)) {
     for (const line of m[1]!.split('\n')) if (line.trim() && !line.trim().startsWith('#')) out.push(line);
   }
@@ -106,6 +107,42 @@ describe('the README recipes run on the demo', () => {
     expect(r.status).not.toBe(0);
     expect(r.stdout).toBe('');
   });
+});
+
+describe('the README picker recipes run on the demo: a query typed into the real fzf, Enter', { timeout: 120_000 }, () => {
+  const skip = needs('fzf', 'tmux', 'bash');
+  const minor = skip ? 0 : Number(/^0\.(\d+)/.exec(spawnSync('fzf', ['--version'], { encoding: 'utf8' }).stdout ?? '')?.[1] ?? 0);
+  const fork = manifest.sessions.find((s) => s.client === 'codex' && s.forkedFrom)!;
+  const lines = recipes('picker');
+
+  it('finds the marked recipes', () => {
+    expect(lines.length).toBeGreaterThanOrEqual(3);
+  });
+
+  // outside tmux (no TMUX in the shell) fzf-tmux and fzf --tmux run fzf in place; the tmux pane and
+  // popup themselves are tested in test/pipeline.test.ts
+  for (const line of lines) {
+    it.skipIf(skip || (line.includes('--tmux') && minor < 53))(line, async () => {
+      const home = tempHome('resume-picker-');
+      fs.mkdirSync(path.join(home, 'bin'));
+      fs.symlinkSync(BIN, path.join(home, 'bin', 'resume'));
+      const t = new TmuxShell(home, 'bash', { PATH: `${path.join(home, 'bin')}:${process.env.PATH}`, RESUME_DEMO: '1' });
+      try {
+        await t.until(() => t.line() === '$', 'the prompt');
+        t.send('-l', line);
+        t.send('Enter');
+        await t.until((s) => / codex /.test(s) && /\b(\d+)\/\1\b/.test(s), 'fzf with every demo row read');
+        // an exact word (fzf's extended syntax): one row
+        t.send('-l', "'integer");
+        await t.until((s) => /\b1\/\d+/.test(s), 'one row left');
+        t.send('Enter');
+        const s = await t.until((x) => /would (resume|fork) \S+ in/.test(x), 'the stand-in');
+        expect(s).toContain(`codex (demo stand-in): would resume ${fork.id} in ~/.cache/resume/demo/dirs/src/webshop`);
+      } finally {
+        t.kill();
+      }
+    });
+  }
 });
 
 describe('--demo and the config file', () => {
