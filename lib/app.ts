@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Ctx, Harness, Session } from './types.js';
 import { oneLine } from './util/text.js';
-import { makeCtx, cacheDir } from './util/paths.js';
+import { makeCtx, cacheDir, configFile } from './util/paths.js';
 import { indexFiles, lastRowBin, listSessions, storedRows, toListed, updateIndex, type IndexResult, type ListedSession } from './index/index.js';
 import { closeRowBin, dirFilterable, type RowBin } from './index/rowbin.js';
 import { CANDIDATES_OUT, printRowsOut, rowsOutKey, rowsOutName, RowsTape, spliceRowsOut, type RowsOutKey } from './index/rowsout.js';
@@ -144,7 +144,8 @@ export function makeApp(opts: { demo?: boolean; env?: NodeJS.ProcessEnv; distDir
     env.HOME = path.join(pkgDir, 'demo', 'home');
     env.RESUME_CACHE_DIR = path.join(realCache, 'demo');
   }
-  const ctx = makeCtx(env);
+  // the demo keeps the user's picker settings (keys, fzf_opts) from their own config file
+  const ctx = demo ? { ...makeCtx(env), userConfig: configFile(makeCtx(baseEnv)) } : makeCtx(env);
   let cached: Promise<IndexResult> | null = null;
   // rendered rows with the snapshot names to apply as they are printed (read only if needed)
   const withNames = (bin: RowBin) => ({ bin, names: () => readNames(storeDir(ctx)) });

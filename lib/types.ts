@@ -51,6 +51,8 @@ export interface Session extends SessionCore {
 export interface Ctx {
   env: NodeJS.ProcessEnv;
   home: string;
+  /** the demo: the user's own config file, read for the picker's settings only (lib/launch/config.ts) */
+  userConfig?: string;
 }
 
 export interface Root {

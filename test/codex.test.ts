@@ -315,15 +315,16 @@ describe('codex synthetic rollouts', () => {
 });
 
 describe('codex demo', () => {
-  it('the bundled demo HOME holds real-format Codex rollouts: visible, forked, and hidden ones', () => {
+  it('the bundled demo HOME holds rollouts the real Codex wrote: two prompts, a renamed fork, a hidden exec', () => {
     const home = tempHome();
     const list = lsJson(home, {}, ['-a', '--demo', '--harness', 'codex']);
-    expect(list.length).toBeGreaterThanOrEqual(4);
+    expect(list.length).toBeGreaterThanOrEqual(3);
     // recorded in /home/demo/src/…; --demo lists them in the directories it creates under its cache
     for (const s of list) expect(s.cwd).toMatch(/\/\.cache\/resume\/demo\/dirs\/src\//);
-    expect(list.some((s) => !s.hidden && s.forkedFrom)).toBe(true);
-    expect(new Set(list.filter((s) => s.hidden).map((s) => s.hiddenReason))).toEqual(new Set(['subagent', 'exec', 'archived']));
-    expect(list.some((s) => s.title === 'Cart total rounding')).toBe(true);
+    const parent = list.find((s) => s.title === 'Fix cart total rounding');
+    expect(parent).toMatchObject({ prompts: 2, hidden: false });
+    expect(list.find((s) => s.forkedFrom === parent.id)).toMatchObject({ title: 'Cart total in integer cents', prompts: 1, hidden: false });
+    expect(new Set(list.filter((s) => s.hidden).map((s) => s.hiddenReason))).toEqual(new Set(['exec']));
   });
 });
 

@@ -232,15 +232,15 @@ describe('gemini chats', () => {
 });
 
 describe('gemini demo', () => {
-  it('the bundled demo HOME holds real-format Gemini chats (JSONL, legacy JSON, a subagent)', () => {
+  it('the bundled demo HOME holds chats the real Gemini CLI wrote (JSONL, a subagent)', () => {
     const home = tempHome();
     const list = lsJson(home, {}, ['-a', '--demo', '--harness', 'gemini']);
     expect(list.length).toBeGreaterThanOrEqual(3);
     // recorded in /home/demo/src/…; --demo lists them in the directories it creates under its cache
     for (const s of list) expect(s.cwd).toMatch(/\/\.cache\/resume\/demo\/dirs\/src\//);
-    expect(list.some((s) => s.file.endsWith('.json'))).toBe(true);
-    expect(list.some((s) => s.hiddenReason === 'subagent' && s.parent)).toBe(true);
-    expect(list.some((s) => s.title === 'Playwright tests for checkout discounts' && s.prompts === 2)).toBe(true);
+    const parent = list.find((s) => s.firstPrompt === 'Explain what the auth middleware does');
+    expect(list.some((s) => s.hiddenReason === 'subagent' && s.parent === parent.id)).toBe(true);
+    expect(list.some((s) => s.title === 'Add an RSS feed to the blog' && s.prompts === 2)).toBe(true);
   });
 });
 

@@ -256,9 +256,9 @@ describe('--dry-run, --print, --fork', () => {
     expect(argv(xid, false)).toEqual(['codex', 'resume', xid]);
   });
 
-  it('--fork on a harness without a fork is exit 2 saying so (the demo Gemini and Cursor sessions)', () => {
+  it('--fork on a harness without a fork is exit 2 saying so (the demo Gemini sessions)', () => {
     const home = tempHome();
-    const list = JSON.parse(run(home, ['--demo', 'ls', '--json', '-a', '--harness', 'gemini,cursor']).stdout) as { id: string; harness: string }[];
+    const list = JSON.parse(run(home, ['--demo', 'ls', '--json', '-a', '--harness', 'gemini']).stdout) as { id: string; harness: string }[];
     expect(list.length).toBeGreaterThan(0);
     for (const s of list) {
       const r = run(home, ['--demo', `${s.harness}:${s.id}`, '--fork', '--dry-run']);

@@ -110,9 +110,21 @@ function showValue(v: unknown): string {
   return tomlType(v);
 }
 
-/** Read the config for this environment; no file means the defaults. Throws ExitError(2) on a bad one. */
+/**
+ * Read the config for this environment; no file means the defaults. Throws ExitError(2) on a bad one.
+ * The demo reads the user's own file (ctx.userConfig) but keeps only how the picker looks and acts
+ * (keys, fzf_opts): a harness's command or args would launch the real client in place of the demo's
+ * stand-in on PATH (a `command` replaces the binary), and update hooks act on the real installation.
+ */
 export function loadConfig(ctx: Ctx): Config {
-  const file = configFile(ctx);
+  if (ctx.userConfig) {
+    const user = readConfig(ctx.userConfig);
+    return { ...DEFAULT_CONFIG, file: user.file, keys: user.keys, fzfOpts: user.fzfOpts };
+  }
+  return readConfig(configFile(ctx));
+}
+
+function readConfig(file: string): Config {
   let text: string;
   try {
     text = fs.readFileSync(file, 'utf8');

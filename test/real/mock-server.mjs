@@ -25,8 +25,8 @@ export const SCRIPTS = {
   tasks: 'create a task list',
 };
 
-const SHELL_TOOLS = ['Bash', 'bash', 'shell_command', 'exec_command', 'shell', 'run_shell_command', 'local_shell'];
-const AGENT_TOOLS = ['Agent', 'Task', 'task', 'spawn_agent', 'invoke_agent', 'generalist', 'codebase_investigator'];
+export const SHELL_TOOLS = ['Bash', 'bash', 'shell_command', 'exec_command', 'shell', 'run_shell_command', 'local_shell'];
+export const AGENT_TOOLS = ['Agent', 'Task', 'task', 'spawn_agent', 'invoke_agent', 'generalist', 'codebase_investigator'];
 
 // ---------------------------------------------------------------------------------------------------
 // Scripting
@@ -57,7 +57,7 @@ export function fromSchema(schema, hints = {}, key = '') {
   }
 }
 
-function findTool(tools, names) {
+export function findTool(tools, names) {
   for (const n of names) {
     const t = tools.find((x) => x.name === n);
     if (t) return t;
@@ -65,10 +65,17 @@ function findTool(tools, names) {
   return undefined;
 }
 
-function shellArgs(tool) {
+export function shellArgs(tool, cmd = 'echo hi', description = 'Print hi') {
   const props = tool.schema?.properties || {};
-  const command = props.command?.type === 'array' ? ['bash', '-lc', 'echo hi'] : 'echo hi';
-  return fromSchema(tool.schema || { type: 'object' }, { command, cmd: 'echo hi', description: 'Print hi', is_background: false, workdir: undefined, justification: undefined });
+  const command = props.command?.type === 'array' ? ['bash', '-lc', cmd] : cmd;
+  return fromSchema(tool.schema || { type: 'object' }, { command, cmd, description, is_background: false, workdir: undefined, justification: undefined });
+}
+
+/** Arguments for a subagent tool (Agent, spawn_agent, task, invoke_agent) that hands `prompt` to the subagent. */
+export function agentArgs(tool, prompt = 'Reply with the word hi.', description = 'Say hi') {
+  const st = tool.schema?.properties?.subagent_type;
+  const subagent_type = st?.enum?.[0] ?? (tool.name === 'task' ? 'general' : 'general-purpose');
+  return fromSchema(tool.schema || { type: 'object' }, { description, prompt, subagent_type, agent_name: 'generalist', message: prompt, query: prompt, objective: prompt, task: prompt });
 }
 
 /**
@@ -77,13 +84,13 @@ function shellArgs(tool) {
  * `steps` is how many tool calls the assistant made since the prompt.
  * Returns { text } or { tool: {name, args} }.
  */
-export function plan(req) {
+export function plan(req, { title = TITLE } = {}) {
   const prompt = req.prompt || '';
   const sys = req.system || '';
-  if (req.jsonSchema) return { text: JSON.stringify(fromSchema(req.jsonSchema, { title: TITLE, isNewTopic: true, next_speaker: 'user', reasoning: 'done' })) };
+  if (req.jsonSchema) return { text: JSON.stringify(fromSchema(req.jsonSchema, { title, isNewTopic: true, next_speaker: 'user', reasoning: 'done' })) };
   if (isTitleRequest(req)) {
-    if (/isNewTopic|"title"\s*:/.test(sys + prompt)) return { text: JSON.stringify({ isNewTopic: true, title: TITLE }) };
-    return { text: TITLE };
+    if (/isNewTopic|"title"\s*:/.test(sys + prompt)) return { text: JSON.stringify({ isNewTopic: true, title }) };
+    return { text: title };
   }
   const tools = req.tools || [];
   if (prompt.includes(SCRIPTS.shell)) {
@@ -93,11 +100,7 @@ export function plan(req) {
   }
   if (prompt.includes(SCRIPTS.subagent)) {
     const t = findTool(tools, AGENT_TOOLS);
-    if (t && req.steps === 0) {
-      const st = t.schema?.properties?.subagent_type;
-      const subagent_type = st?.enum?.[0] ?? (t.name === 'task' ? 'general' : 'general-purpose');
-      return { tool: { name: t.name, namespace: t.namespace, args: fromSchema(t.schema || { type: 'object' }, { description: 'Say hi', prompt: 'Reply with the word hi.', subagent_type, agent_name: 'generalist', message: 'Reply with the word hi.', query: 'Reply with the word hi.', objective: 'Reply with the word hi.', task: 'Reply with the word hi.' }) } };
-    }
+    if (t && req.steps === 0) return { tool: { name: t.name, namespace: t.namespace, args: agentArgs(t) } };
     return { text: 'The subagent answered hi.' };
   }
   if (prompt.includes(SCRIPTS.tasks)) {
@@ -132,7 +135,7 @@ export function plan(req) {
   return { text: `Mock answer to: ${prompt.replace(/\s+/g, ' ').slice(0, 80)}` };
 }
 
-function isTitleRequest(req) {
+export function isTitleRequest(req) {
   const s = `${req.system || ''}\n${(req.tools || []).length ? '' : req.prompt || ''}`;
   if ((req.tools || []).length) return false;
   return /\btitle\b/i.test(s) && /(generate|summar|concise|short)/i.test(s);
@@ -342,11 +345,14 @@ function geminiResponse(model, ans) {
 
 /**
  * Start the mock. Options: maxRequests (default 1000), maxMs (default 30 min), unknownLog (file path),
- * requestLog (file path: every request's method, url and body, one JSON line each).
+ * requestLog (file path: every request's method, url and body, one JSON line each), answer (a function
+ * of the normalised request returning an answer, or undefined to leave it to `plan`).
  * Resolves to { url, port, close(), requests: number, closed: Promise<void> }.
  */
 export function startMock(opts = {}) {
   const maxRequests = opts.maxRequests ?? 1000;
+  // opts.answer(req) may script an answer of its own (the demo recorder's sessions); undefined = plan's
+  const decide = (req) => opts.answer?.(req) ?? plan(req);
   const maxMs = opts.maxMs ?? 30 * 60 * 1000;
   const state = { requests: 0 };
   const log = (file, obj) => { if (file) try { appendFileSync(file, JSON.stringify(obj) + '\n'); } catch { /* logging is best effort */ } };
@@ -385,24 +391,24 @@ export function startMock(opts = {}) {
     }
     if (/\/messages\/count_tokens$/.test(p)) return json(200, { input_tokens: 10 });
     if (/\/messages$/.test(p)) {
-      const msg = anthropicMessage(body, plan(anthropicReq(body)));
+      const msg = anthropicMessage(body, decide(anthropicReq(body)));
       return body.stream ? stream(anthropicStream(msg)) : json(200, msg);
     }
     if (/\/responses$/.test(p)) {
-      const ans = plan(responsesReq(body));
+      const ans = decide(responsesReq(body));
       if (body.stream) return stream(responsesStream(body, ans));
       body.__id = nextId('resp_mock');
       return json(200, responsesObject(body, responsesItems(ans), 'completed'));
     }
     if (/\/chat\/completions$/.test(p)) {
-      const ans = plan(chatReq(body));
+      const ans = decide(chatReq(body));
       return body.stream ? stream(chatStream(body, ans)) : json(200, chatObject(body, ans));
     }
     const g = /\/models\/([^/:]+):(generateContent|streamGenerateContent|countTokens)$/.exec(p);
     if (g) {
       if (g[2] === 'countTokens') return json(200, { totalTokens: 10 });
       const inner = body.request && !body.contents ? body.request : body; // Code Assist wraps the request
-      const resp = geminiResponse(g[1], plan(geminiReq(inner)));
+      const resp = geminiResponse(g[1], decide(geminiReq(inner)));
       if (g[2] === 'generateContent') return json(200, resp);
       return stream(`data: ${JSON.stringify(resp)}\n\n`);
     }
