@@ -2,7 +2,7 @@
 // paths (no fold when there is nothing to fold; counting code points without an array) must give
 // what the plain definitions give, for any text.
 import { describe, expect, it } from 'vitest';
-import { clip, promptText } from '../lib/util/text.js';
+import { clip, cut, promptText, width } from '../lib/util/text.js';
 
 const plainClip = (s: string, n: number): string => {
   const arr = Array.from(s);
@@ -47,5 +47,21 @@ describe('promptText', () => {
     expect(folded).toBeGreaterThan(100);
     expect(promptText('  fix\tthe\n\nbuild  ')).toBe('fix the build');
     expect(promptText('one two')).toBe('one two');
+  });
+});
+
+describe('display width', () => {
+  it('counts what a terminal shows: wide characters and emoji 2, a family emoji one grapheme, marks 0', () => {
+    expect(width('webshop')).toBe(7);
+    expect(width('☕')).toBe(2);
+    expect(width('👨‍👩‍👧')).toBe(2);
+    expect(width('日本語')).toBe(6);
+    expect(width('Cafe\u0301')).toBe(4);
+  });
+
+  it('cuts between graphemes, never inside one', () => {
+    expect(cut('👨‍👩‍👧👨‍👩‍👧👨‍👩‍👧', 5)).toBe('👨‍👩‍👧👨‍👩‍👧…');
+    expect(width(cut('日本語のタイトル', 7))).toBeLessThanOrEqual(7);
+    expect(cut('webshop-admin', 8)).toBe('webshop…');
   });
 });

@@ -2,6 +2,7 @@
 // characters on screen": stripControls (below); oneLine and safeText are its two display forms, and
 // lib/util/redact.ts's sanitize/sanitizeText add secret redaction on top.
 import { stripVTControlCharacters } from 'node:util';
+import stringWidth from 'string-width';
 
 /**
  * The characters never written raw to a terminal: C0 controls, DEL, C1 controls, the left/right
@@ -96,42 +97,31 @@ export function promptText(s: string): string {
   return head.length < s.length && !t.endsWith('…') ? t + '…' : t;
 }
 
-/** Display width of a string in a terminal (wide East Asian characters and emoji count 2). */
+/** Printable ASCII only: one column a character, no library needed (most ids, paths and titles). */
+// eslint-disable-next-line no-control-regex
+const ASCII = /^[\x20-\x7e]*$/;
+
+/**
+ * Display width of a string in a terminal: string-width (East Asian wide characters and emoji 2,
+ * combining marks and zero-width joiners 0, a family emoji one grapheme of 2), printable ASCII
+ * counted directly.
+ */
 export function width(s: string): number {
-  let w = 0;
-  for (const ch of s) {
-    const cp = ch.codePointAt(0)!;
-    if (cp < 0x300) w += 1;
-    else if (cp >= 0x300 && cp <= 0x36f) w += 0; // combining marks
-    else if (isWide(cp)) w += 2;
-    else w += 1;
-  }
-  return w;
+  return ASCII.test(s) ? s.length : stringWidth(s);
 }
 
-function isWide(cp: number): boolean {
-  return (
-    (cp >= 0x1100 && cp <= 0x115f) ||
-    (cp >= 0x2e80 && cp <= 0xa4cf && cp !== 0x303f) ||
-    (cp >= 0xac00 && cp <= 0xd7a3) ||
-    (cp >= 0xf900 && cp <= 0xfaff) ||
-    (cp >= 0xfe30 && cp <= 0xfe4f) ||
-    (cp >= 0xff00 && cp <= 0xff60) ||
-    (cp >= 0xffe0 && cp <= 0xffe6) ||
-    (cp >= 0x1f300 && cp <= 0x1faff) ||
-    (cp >= 0x20000 && cp <= 0x3fffd)
-  );
-}
+let graphemes: Intl.Segmenter | undefined;
 
-/** Cut to at most `w` display columns (ellipsis when cut). */
+/** Cut to at most `w` display columns (ellipsis when cut), never inside a grapheme. */
 export function cut(s: string, w: number): string {
   if (width(s) <= w) return s;
+  if (ASCII.test(s)) return s.slice(0, Math.max(0, w - 1)) + '…';
   let out = '';
   let cur = 0;
-  for (const ch of s) {
-    const cw = width(ch);
+  for (const { segment } of (graphemes ??= new Intl.Segmenter()).segment(s)) {
+    const cw = stringWidth(segment);
     if (cur + cw > w - 1) break;
-    out += ch;
+    out += segment;
     cur += cw;
   }
   return out + '…';
