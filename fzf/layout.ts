@@ -76,20 +76,22 @@ export interface Widths {
 
 /** Column widths for these rows in a list `listCols` wide. */
 export function widths(rows: readonly RowFields[], listCols: number): Widths {
-  const max = { short: 0, age: 0, harness: 0, dir: 0, branch: 0 };
+  const max = { short: 0, age: 0, harness: 0, branch: 0 };
   for (const r of rows) {
     max.short = Math.max(max.short, width(r[1] ?? ''));
     max.age = Math.max(max.age, width(r[2] ?? ''));
     max.harness = Math.max(max.harness, width(r[3] ?? ''));
-    max.dir = Math.max(max.dir, width(r[4] ?? ''));
     max.branch = Math.max(max.branch, width(r[5] ?? ''));
   }
   const short = Math.min(CAP.short, max.short);
   const age = Math.min(CAP.age, max.age);
   const harness = Math.min(CAP.harness, max.harness);
   const rest = listCols - GUTTER - short - age - harness - 3 * GAP;
-  // the directory: what it needs, up to a share of what is left (its last parts carry the meaning)
-  const dir = Math.min(max.dir, CAP.dir, Math.max(10, Math.floor(rest * 0.3)));
+  // the directory: what it needs, up to a share of what is left (its last parts carry the meaning),
+  // as wide as the widest directory once cut to that share
+  const dirCap = Math.min(CAP.dir, Math.max(10, Math.floor(rest * 0.3)));
+  let dir = 0;
+  for (const r of rows) dir = Math.max(dir, width(cutDir(r[4] ?? '', dirCap)));
   let left = rest - dir - GAP;
   // the branch: only where the title keeps TITLE_MIN columns and the branch gets 8 or more
   let branch = Math.min(max.branch, CAP.branch, Math.max(0, left - GAP - TITLE_MIN));
