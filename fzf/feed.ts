@@ -30,6 +30,8 @@ export interface PickState {
   deep?: boolean;
   /** the terminal's width when the picker started (fzf before 0.4x does not say it to reloads) */
   cols?: number | null;
+  /** the fzf has the preview's alternative layout (>= 0.31): the list's width depends on it */
+  alt?: boolean;
 }
 
 export function stateFile(pickDir: string): string {
@@ -50,6 +52,7 @@ export function readState(pickDir: string): PickState {
       dir: typeof s.dir === 'string' ? s.dir : null,
       deep: s.deep === true,
       cols: typeof s.cols === 'number' && s.cols > 0 ? s.cols : null,
+      alt: s.alt !== false,
     };
   } catch {
     return { all: false, harness: null, dir: null };

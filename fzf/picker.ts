@@ -107,7 +107,7 @@ export async function pick(app: App, o: PickOptions = {}): Promise<PickResult> {
   const fzf = probeFzf(app.ctx);
   const f = o.filters ?? {};
   const cols = process.stderr.columns || null;
-  const state: PickState = { all: !!f.all, harness: f.harness ?? null, dir: f.dir ?? null, cols };
+  const state: PickState = { all: !!f.all, harness: f.harness ?? null, dir: f.dir ?? null, cols, alt: has(fzf.version, 'previewAlt') };
   // A cold index (first run, or after an upgrade): rows are written as their files are read,
   // newest files first, under an "indexing" status line; when the input ends fzf's `load` event
   // replaces them once with the finished list (sorted, aligned, with the real status line).

@@ -2,7 +2,7 @@
 // characters on screen": stripControls (below); oneLine and safeText are its two display forms, and
 // lib/util/redact.ts's sanitize/sanitizeText add secret redaction on top.
 import { stripVTControlCharacters } from 'node:util';
-import stringWidth from 'string-width';
+import { eastAsianWidth } from 'get-east-asian-width';
 
 /**
  * The characters never written raw to a terminal: C0 controls, DEL, C1 controls, the left/right
@@ -97,20 +97,40 @@ export function promptText(s: string): string {
   return head.length < s.length && !t.endsWith('…') ? t + '…' : t;
 }
 
-/** Printable ASCII only: one column a character, no library needed (most ids, paths and titles). */
-// eslint-disable-next-line no-control-regex
+/** Printable ASCII only: one column a character (most ids, paths and titles). */
 const ASCII = /^[\x20-\x7e]*$/;
-
 /**
- * Display width of a string in a terminal: string-width (East Asian wide characters and emoji 2,
- * combining marks and zero-width joiners 0, a family emoji one grapheme of 2), printable ASCII
- * counted directly.
+ * One column a UTF-16 unit, too: Latin-1 and Latin Extended letters (precomposed), and general
+ * punctuation such as `…` and `—` (not the zero-width and direction marks).
  */
-export function width(s: string): number {
-  return ASCII.test(s) ? s.length : stringWidth(s);
+const NARROW = /^[\x20-\x7e\u00a0-\u02ff\u2010-\u2027\u2030-\u205e]*$/;
+/** A grapheme that draws nothing: marks, formats (ZWJ, variation selectors) and controls alone. */
+const INVISIBLE = /^[\p{Mn}\p{Me}\p{Cf}\p{Cc}]+$/u;
+const PICTOGRAPHIC = /\p{Extended_Pictographic}/u;
+
+// Made when first needed: creating a segmenter loads ICU's break rules (tens of ms), and most text
+// is NARROW.
+let graphemes: Intl.Segmenter | undefined;
+const segments = (s: string): Iterable<{ segment: string }> => (graphemes ??= new Intl.Segmenter()).segment(s);
+
+/** Columns of one grapheme: an emoji (a ZWJ family too) 2, East Asian wide and fullwidth 2 (get-east-asian-width), a lone mark 0. */
+function graphemeWidth(g: string): number {
+  if (INVISIBLE.test(g)) return 0;
+  if (PICTOGRAPHIC.test(g) && (g.length > 1 || eastAsianWidth(g.codePointAt(0)!) === 2)) return 2;
+  return eastAsianWidth(g.codePointAt(0)!);
 }
 
-let graphemes: Intl.Segmenter | undefined;
+/**
+ * Display width of a string in a terminal, grapheme by grapheme (Intl.Segmenter): East Asian wide
+ * characters and emoji 2, combining marks and joiners 0, so a family emoji is 2 and `e` with a
+ * combining accent 1. Text of one column a unit (NARROW) is counted directly.
+ */
+export function width(s: string): number {
+  if (NARROW.test(s)) return s.length;
+  let w = 0;
+  for (const { segment } of segments(s)) w += graphemeWidth(segment);
+  return w;
+}
 
 /** Cut to at most `w` display columns (ellipsis when cut), never inside a grapheme. */
 export function cut(s: string, w: number): string {
@@ -118,8 +138,8 @@ export function cut(s: string, w: number): string {
   if (ASCII.test(s)) return s.slice(0, Math.max(0, w - 1)) + '…';
   let out = '';
   let cur = 0;
-  for (const { segment } of (graphemes ??= new Intl.Segmenter()).segment(s)) {
-    const cw = stringWidth(segment);
+  for (const { segment } of segments(s)) {
+    const cw = graphemeWidth(segment);
     if (cur + cw > w - 1) break;
     out += segment;
     cur += cw;
