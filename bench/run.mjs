@@ -307,7 +307,7 @@ async function measure(label, home, o) {
 
   if (o.search && !args.includes('--no-search')) {
     const s = spawnSync(process.execPath, [path.join(here, 'search.mjs'), home, '--runs', String(o.searchRuns ?? Math.max(3, Math.round(o.runs / 2)))], { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8', env, maxBuffer: 16 << 20 });
-    say(s.stdout);
+    say(s.stdout ?? '');
   }
   fs.rmSync(cache, { recursive: true, force: true });
 }
