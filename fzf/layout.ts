@@ -6,7 +6,7 @@
 // sideways (the picker runs fzf with --no-hscroll), so the id and harness stay in view.
 import { DIM, RESET, harnessColor } from '../lib/output.js';
 import { fold, type Term } from '../lib/select/rank.js';
-import { cut, width } from '../lib/util/text.js';
+import { cut, cutDir, width } from '../lib/util/text.js';
 
 /** A row's visible fields: `resume rows` split at its tabs, the key first. */
 export type RowFields = string[];
@@ -40,28 +40,6 @@ export function termColumns(env: NodeJS.ProcessEnv, saved?: number | null): numb
   if (saved && saved > 0) return saved;
   const c = process.stderr.columns;
   return c && c > 0 ? c : 80;
-}
-
-/** A directory cut from the left to `w` columns, whole parts first: `…/acme/webshop`. */
-export function cutDir(d: string, w: number): string {
-  if (width(d) <= w) return d;
-  const parts = d.split('/');
-  // as many last parts as fit after `…/`
-  let out = '';
-  for (let i = parts.length - 1; i >= 0; i--) {
-    const next = out ? `${parts[i]}/${out}` : parts[i]!;
-    if (width(next) + 2 > w) break;
-    out = next;
-  }
-  if (out) return `…/${out}`;
-  // the last part alone is too long: its end
-  const last = parts[parts.length - 1] ?? d;
-  let tail = '';
-  for (const ch of [...last].reverse()) {
-    if (width(ch + tail) + 1 > w) break;
-    tail = ch + tail;
-  }
-  return `…${tail}`;
 }
 
 export interface Widths {

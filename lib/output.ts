@@ -3,7 +3,7 @@ import { colorOn } from './util/color.js';
 import type { Harness, Session } from './types.js';
 import { ADAPTERS, adapter } from './harness/registry.js';
 import { age, iso } from './util/time.js';
-import { clip, cut, fit, oneLine, width } from './util/text.js';
+import { clip, cut, cutDir, fit, oneLine, width } from './util/text.js';
 import { tildify } from './util/paths.js';
 
 export interface JsonSession {
@@ -249,7 +249,7 @@ export function table(list: LsRow[], home: string, now: number, cols: number, co
       fit(r.short, wShort),
       color ? DIM + fit(r.age, wAge) + RESET : fit(r.age, wAge),
       color ? harnessColor(r.harness, true) + ' '.repeat(Math.max(0, wH - r.harness.length)) : fit(r.harness, wH),
-      fit(r.dir, wDir),
+      fit(cutDir(r.dir, wDir), wDir),
       ...(wB > 0 ? [color ? DIM + fit(r.branch, wB) + RESET : fit(r.branch, wB)] : []),
       r.prompts.padStart(wP),
       cut(r.title, wTitle),

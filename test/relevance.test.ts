@@ -11,8 +11,8 @@ import { fold, parseQuery, quality, rank, type Matchable } from '../lib/select/r
 import { calls, claudeOnPath } from './shell-helpers.js';
 import { standIn } from './launch-helpers.js';
 import { Term } from './tmux-term.js';
-import { cutDir, layRows, listWidth, widths } from '../fzf/layout.js';
-import { width } from '../lib/util/text.js';
+import { layRows, listWidth, widths } from '../fzf/layout.js';
+import { cutDir, width } from '../lib/util/text.js';
 
 describe('the rules', () => {
   it('parses words, "phrases", !exclusions and fzf\'s exact mark', () => {

@@ -147,6 +147,28 @@ export function cut(s: string, w: number): string {
   return out + '…';
 }
 
+/** A directory cut from the left to `w` columns, whole parts first: `…/acme/webshop`. */
+export function cutDir(d: string, w: number): string {
+  if (width(d) <= w) return d;
+  const parts = d.split('/');
+  // as many last parts as fit after `…/`
+  let out = '';
+  for (let i = parts.length - 1; i >= 0; i--) {
+    const next = out ? `${parts[i]}/${out}` : parts[i]!;
+    if (width(next) + 2 > w) break;
+    out = next;
+  }
+  if (out) return `…/${out}`;
+  // the last part alone is too long: its end
+  const last = parts[parts.length - 1] ?? d;
+  let tail = '';
+  for (const ch of [...last].reverse()) {
+    if (width(ch + tail) + 1 > w) break;
+    tail = ch + tail;
+  }
+  return `…${tail}`;
+}
+
 /** Pad or cut to exactly `w` display columns. */
 export function fit(s: string, w: number): string {
   const c = cut(s, w);
