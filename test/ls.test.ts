@@ -198,4 +198,38 @@ describe('resume ls', () => {
     expect(rows.find((l) => l.startsWith(uuid(1).slice(0, 8)))).toMatch(/~\/src\/app +main +3 +first ask$/);
     expect(rows.find((l) => l.startsWith(uuid(2).slice(0, 8)))).toContain('/tmp/outside the home');
   });
+
+  it('takes the shared options before the command as after it (resume -a ls = resume ls -a)', () => {
+    const h = store();
+    const same = (before: string[], cmd: string[], after: string[] = before) => {
+      const a = run(h, [...before, ...cmd]);
+      const b = run(h, [...cmd, ...after]);
+      expect(a, [...before, ...cmd].join(' ')).toEqual(b);
+      return a;
+    };
+    for (const v of [['-a'], ['--all'], ['--harness', 'pi'], ['-a', '--harness', 'claude'], ['--harness=claude'], ['--dir', '/tmp'], ['-a', '--dir', '.']]) {
+      expect(same(v, ['ls']).code).toBe(0);
+      expect(same(v, ['rows']).code).toBe(0);
+    }
+    expect(same(['-a'], ['ls'], ['-a']).stdout.split('\n').filter(Boolean)).toHaveLength(7);
+    // a value before and one after: the one after wins, as a repeated option does
+    expect(run(h, ['--harness', 'pi', 'ls', '--harness', 'claude']).stdout).toBe(run(h, ['ls', '--harness', 'claude']).stdout);
+    // with the command's own options after it
+    expect(same(['-a'], ['ls', '-n', '3'], ['-a']).stdout.split('\n').filter(Boolean)).toHaveLength(3);
+    const json = same(['--json'], ['ls']);
+    expect(JSON.parse(json.stdout)).toHaveLength(4);
+    expect(JSON.parse(same(['--json', '-a'], ['ls']).stdout)).toHaveLength(7);
+    expect(JSON.parse(same(['--json'], ['show', uuid(1).slice(0, 8)]).stdout).id).toBe(uuid(1));
+    expect(same(['--harness', 'claude'], ['resolve', 'ask']).stdout).toBe(`claude:${uuid(1)}\n`);
+    expect(same(['--harness', 'pi'], ['resolve', 'ask']).code).toBe(1);
+    // an option the command does not take is refused the same way before it as after it
+    for (const [before, cmd] of [[['--json'], ['rows']], [['-a'], ['doctor']], [['--harness', 'pi'], ['show', 'x']], [['--json'], ['preview', 'x']]] as const) {
+      const r = same([...before], [...cmd]);
+      expect(r.code, [...before, ...cmd].join(' ')).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(/^resume: unknown option '(--json|-a|--harness)'\n$/);
+    }
+    // and the root command's own options are not the subcommand's
+    expect(run(h, ['--dry-run', 'ls'])).toMatchObject({ code: 2, stdout: '', stderr: "resume: unknown option '--dry-run'\n" });
+  });
 });
