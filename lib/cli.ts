@@ -5,6 +5,7 @@ import type { Command } from 'commander';
 import { makeApp, type App } from './app.js';
 import { ExitError, usage } from './errors.js';
 import { withFilters } from './commands/common.js';
+import { tellHomeless } from './util/paths.js';
 type Register = (p: Command, app: App) => void;
 type Loader = () => Promise<{ register: Register }>;
 
@@ -83,6 +84,9 @@ function handOver(program: Command, cmd: Command): void {
   }
 }
 
+/** Commands whose stderr a picker, a shell or a hook shows, or that use no index: no note about a HOME that is not there. */
+const QUIET = new Set(['rows', 'preview', 'init', 'snapshot']);
+
 export const VERSION = '0.1.0';
 
 function fail(code: number, msg: string): never {
@@ -114,7 +118,10 @@ export async function main(argv: string[]): Promise<void> {
   const program = withGlobals(new Command('resume').description('find and resume coding-agent sessions from anywhere').enablePositionalOptions())
     .option('--demo', 'use the bundled demo sessions instead of yours (also RESUME_DEMO=1)')
     .version(VERSION, '-V, --version')
-    .hook('preAction', (self, cmd) => handOver(self, cmd))
+    .hook('preAction', (self, cmd) => {
+      handOver(self, cmd);
+      if (!QUIET.has(cmd.name()) && !cmd.name().startsWith('__')) tellHomeless();
+    })
     .showSuggestionAfterError(true)
     .exitOverride()
     .configureOutput({

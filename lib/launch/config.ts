@@ -7,7 +7,8 @@
 //   args = ["--model", "opus"]       # arguments put right after the command
 //   [[resume.on_update]]             # update hooks (lib/hooks/config.ts)
 //
-// An unknown key or a bad value is an exit-2 error naming the key, raised before anything runs.
+// An unknown key or a bad value is an exit-2 error naming the key, raised before anything runs; a
+// file that cannot be read is a warning, and the defaults.
 import fs from 'node:fs';
 import { parse, TomlError } from 'smol-toml';
 import { ExitError } from '../errors.js';
@@ -110,18 +111,37 @@ function showValue(v: unknown): string {
   return tomlType(v);
 }
 
-/** Read the config for this environment; no file means the defaults. Throws ExitError(2) on a bad one. */
+/** Config files that could not be read, already warned about: one line per run, however often it is read. */
+const warned = new Set<string>();
+
+/**
+ * Read the config for this environment; no file means the defaults. A file that is there but cannot
+ * be read (a directory in its place, no permission) is a one-line warning naming it, and the
+ * defaults: nothing in it can be wrong, and every command still runs. Throws ExitError(2) on a bad
+ * key or value (DESIGN.md).
+ */
 export function loadConfig(ctx: Ctx): Config {
+  const r = readConfig(ctx);
+  if ('config' in r) return r.config;
+  if (!warned.has(r.file)) {
+    warned.add(r.file);
+    process.stderr.write(`resume: config ${shown(r.file)}: cannot read it (${r.unreadable}); using the defaults\n`);
+  }
+  return { ...DEFAULT_CONFIG };
+}
+
+/** The config, or why the file there could not be read (its error code). Throws ExitError(2) on a bad key or value. */
+export function readConfig(ctx: Ctx): { config: Config } | { file: string; unreadable: string } {
   const file = configFile(ctx);
   let text: string;
   try {
     text = fs.readFileSync(file, 'utf8');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return { ...DEFAULT_CONFIG };
-    throw bad(file, `cannot read it (${code ?? (err as Error).message})`);
+    if (code === 'ENOENT' || code === 'ENOTDIR') return { config: { ...DEFAULT_CONFIG } };
+    return { file, unreadable: code ?? (err as Error).message };
   }
-  return parseConfig(text, file);
+  return { config: parseConfig(text, file) };
 }
 
 /** The argv to run: the config's command in place of the binary, its args right after it. */
