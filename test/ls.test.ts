@@ -232,4 +232,58 @@ describe('resume ls', () => {
     // and the root command's own options are not the subcommand's
     expect(run(h, ['--dry-run', 'ls'])).toMatchObject({ code: 2, stdout: '', stderr: "resume: unknown option '--dry-run'\n" });
   });
+
+  it('on a machine with no sessions says so on stderr, with how to try the demo; rows says nothing', () => {
+    const h = tempHome();
+    const none = 'resume: no sessions on this machine yet (resume doctor shows where it looked; resume --demo tries the bundled demo sessions)\n';
+    // the first run builds the index, the second prints from it (ls.out on the second pipe run)
+    for (let i = 0; i < 2; i++) {
+      expect(run(h, ['ls'])).toEqual({ code: 0, stdout: '', stderr: none });
+      expect(run(h, ['ls', '--json'])).toEqual({ code: 0, stdout: '[]\n', stderr: none });
+      expect(run(h, ['-a', 'ls'])).toEqual({ code: 0, stdout: '', stderr: none });
+      expect(run(h, ['rows'])).toEqual({ code: 0, stdout: '', stderr: '' });
+    }
+    // sessions that are all hidden are not "no sessions": the count of hidden ones says it
+    const s = tempHome();
+    claude(s, 4, '/tmp/w', ['an sdk worker'], '2026-05-04T10:00:00.000Z', { entrypoint: 'sdk-ts' });
+    const r = run(s, ['ls']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).not.toContain('no sessions');
+    expect(r.stderr).toContain('hidden');
+    // and the demo has its own
+    expect(run(h, ['--demo', 'ls']).stderr).not.toContain('no sessions');
+  });
+
+  it('creates nothing under a HOME that does not exist: the index goes to a directory of its own under TMPDIR, said once', () => {
+    const base = tempHome();
+    const tmp = path.join(base, 'tmp');
+    fs.mkdirSync(tmp);
+    const gone = path.join(base, 'gone');
+    const env = { HOME: gone, RESUME_CACHE_DIR: undefined, TMPDIR: tmp };
+    const cache = path.join(tmp, `resume-${process.getuid!()}`);
+    const said = `resume: HOME ${gone} is not a directory; the index is kept in ${cache} instead\n`;
+    const ls = run(base, ['ls'], env);
+    expect(ls).toEqual({ code: 0, stdout: '', stderr: said + 'resume: no sessions on this machine yet (resume doctor shows where it looked; resume --demo tries the bundled demo sessions)\n' });
+    expect(run(base, ['doctor'], env)).toMatchObject({ code: 0, stderr: said });
+    const idx = run(base, ['index'], env);
+    expect(idx.code).toBe(0);
+    expect(idx.stderr.startsWith(said) && !idx.stderr.slice(said.length).includes('HOME')).toBe(true);
+    // rows feeds fzf: nothing on stderr
+    expect(run(base, ['rows'], env)).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect(fs.existsSync(gone)).toBe(false);
+    expect(fs.readdirSync(cache)).toContain('rows.bin');
+    expect(fs.statSync(cache).mode & 0o777).toBe(0o700);
+    // a resume-<uid> that is not this user's own directory (here a link) is not used
+    const other = path.join(base, 'other');
+    fs.mkdirSync(other);
+    const tmp2 = path.join(base, 'tmp2');
+    fs.mkdirSync(tmp2);
+    fs.symlinkSync(other, path.join(tmp2, `resume-${process.getuid!()}`));
+    const r = run(base, ['ls'], { ...env, TMPDIR: tmp2 });
+    expect(r.code).toBe(0);
+    expect(fs.readdirSync(other)).toEqual([]);
+    expect(r.stderr).toMatch(new RegExp(`the index is kept in ${tmp2}/resume-\\w{6} instead`));
+    expect(fs.existsSync(gone)).toBe(false);
+  });
 });
