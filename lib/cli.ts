@@ -3,7 +3,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { makeApp, type App } from './app.js';
-import { ExitError } from './errors.js';
+import { ExitError, usage } from './errors.js';
+import { withFilters } from './commands/common.js';
+import { tellHomeless } from './util/paths.js';
 type Register = (p: Command, app: App) => void;
 type Loader = () => Promise<{ register: Register }>;
 
@@ -32,29 +34,58 @@ const COMMANDS: [names: string[], load: Loader][] = [
 ];
 /** `resume [QUERY...]`: the root command's action and options. */
 const ROOT: Loader = () => import('./commands/resume.js');
-/** root options that take a value (so the value is not taken for a subcommand name) */
-const ROOT_VALUE_OPTS = new Set(['--harness', '--dir', '--shell']);
-
-/** The subcommand's loader when argv names one, else null (the root command, help, a typo). */
-function only(argv: string[]): Loader | null {
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (a === '--') return null;
-    if (ROOT_VALUE_OPTS.has(a)) {
-      i++;
-      continue;
-    }
-    if (a.startsWith('-')) {
-      if (a === '-h' || a === '--help' || a === '-V' || a === '--version') return null;
-      continue;
-    }
-    // completion reads every command's options off the program: it needs them all registered
-    if (a === '__complete') return null;
-    const hit = COMMANDS.find(([names]) => names.includes(a));
-    return hit ? hit[1] : null;
-  }
-  return null;
+/**
+ * The options a command line may carry before its subcommand as well as after it (DESIGN.md: shared
+ * options), declared on the program. `resume -a ls` is `resume ls -a`: a subcommand that declares the
+ * same option takes the program's value (handOver); one that does not refuses it as it would after
+ * its name.
+ */
+function withGlobals(c: Command): Command {
+  return withFilters(c).option('--json', 'JSON output (ls, show, search, doctor, outdated; on resume QUERY: with --dry-run, one object {harness,id,cwd,argv,env})');
 }
+
+/**
+ * The subcommand's loader when argv names one, else null (the root command, help, a typo, an option
+ * only the root command knows). Commander reads the global options (so `--harness ls` is a value,
+ * not a subcommand) on a program of its own, which keeps the real one's state untouched.
+ */
+function only(CommandClass: typeof Command, argv: string[]): Loader | null {
+  const names = withGlobals(new CommandClass().enablePositionalOptions().exitOverride().configureOutput({ writeErr: () => {}, writeOut: () => {} }));
+  let first: string | undefined;
+  try {
+    first = names.parseOptions(argv).operands[0];
+  } catch {
+    return null; // (`--harness` without its value: the real parse says so)
+  }
+  // completion reads every command's options off the program: it needs them all registered
+  if (first === undefined || first === '__complete') return null;
+  const hit = COMMANDS.find(([names]) => names.includes(first));
+  return hit ? hit[1] : null;
+}
+
+/**
+ * Before a subcommand's action: the global options given before its name become its own (the value
+ * written after the name wins), and one it does not take is refused as it would be after the name.
+ */
+function handOver(program: Command, cmd: Command): void {
+  if (cmd === program) return;
+  for (const g of program.options) {
+    const key = g.attributeName();
+    if (program.getOptionValueSource(key) !== 'cli') continue;
+    const own = cmd.options.find((o) => o.long === g.long);
+    if (!own) {
+      // named as it was written (-a or --all), as commander names an unknown option
+      const raw = (program as unknown as { rawArgs?: string[] }).rawArgs ?? [];
+      const flag = raw.find((a) => a === g.short || a === g.long || a.startsWith(`${g.long}=`)) ?? g.long;
+      throw usage(`unknown option '${flag}'`);
+    }
+    const mine = own.attributeName();
+    if (cmd.getOptionValueSource(mine) !== 'cli') cmd.setOptionValueWithSource(mine, program.getOptionValue(key), 'cli');
+  }
+}
+
+/** Commands whose stderr a picker, a shell or a hook shows, or that use no index: no note about a HOME that is not there. */
+const QUIET = new Set(['rows', 'preview', 'init', 'snapshot']);
 
 export const VERSION = '0.1.0';
 
@@ -83,10 +114,14 @@ export async function main(argv: string[]): Promise<void> {
   const app = makeApp({ demo, distDir: path.dirname(fileURLToPath(import.meta.url)) });
 
   const { Command, CommanderError } = await import('commander');
-  const program = new Command('resume')
-    .description('find and resume coding-agent sessions from anywhere')
-    .version(VERSION, '-V, --version')
+  // Program options only before a subcommand: after it they are the subcommand's own (handOver).
+  const program = withGlobals(new Command('resume').description('find and resume coding-agent sessions from anywhere').enablePositionalOptions())
     .option('--demo', 'use the bundled demo sessions instead of yours (also RESUME_DEMO=1)')
+    .version(VERSION, '-V, --version')
+    .hook('preAction', (self, cmd) => {
+      handOver(self, cmd);
+      if (!QUIET.has(cmd.name()) && !cmd.name().startsWith('__')) tellHomeless();
+    })
     .showSuggestionAfterError(true)
     .exitOverride()
     .configureOutput({
@@ -95,7 +130,7 @@ export async function main(argv: string[]): Promise<void> {
         /* reported once below */
       },
     });
-  const one = only(argv);
+  const one = only(Command, argv);
   const mods = await Promise.all(one ? [one()] : [...COMMANDS.map(([, load]) => load()), ROOT()]);
   for (const m of mods) m.register(program, app);
   for (const c of program.commands) c.exitOverride().configureOutput({ outputError: () => {} });

@@ -159,4 +159,28 @@ describe('doctor', () => {
     expect(t).toMatch(/drift +codex-cli 0\.999\.1 is newer than 0\.171\.0/);
     expect(t).toMatch(/drift +1 sessions with replies but no prompt found/);
   });
+
+  it('exits 0 with a config it cannot read or a bad value in it, and reports what became of it', () => {
+    const h = home();
+    const file = path.join(h, '.config/resume/config');
+    expect(JSON.parse(run(h, ['doctor', '--json']).stdout).config).toEqual({ file, state: 'absent', error: null });
+    // a directory in the file's place (EISDIR: as root, a file without permissions is still read)
+    fs.mkdirSync(file, { recursive: true });
+    let r = run(h, ['doctor']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^ {2}config {4}~\/\.config\/resume\/config {2}cannot read it \(EISDIR\): the defaults are used$/m);
+    expect(r.stdout).toContain('update hooks');
+    expect(r.stderr).toBe(`resume: config ${file}: cannot read it (EISDIR); using the defaults\n`);
+    expect(JSON.parse(run(h, ['doctor', '--json']).stdout).config).toEqual({ file, state: 'unreadable', error: 'EISDIR' });
+    // a bad value: reported, and the report goes on
+    fs.rmdirSync(file);
+    write(h, file, 'keys = "emacs"\n');
+    r = run(h, ['doctor']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^ {2}config {4}~\/\.config\/resume\/config {2}'keys' must be "default" or "vim", not "emacs" \(commands that use it stop with exit 2\)$/m);
+    expect(r.stdout).toContain('update hooks');
+    expect(JSON.parse(run(h, ['doctor', '--json']).stdout).config.state).toBe('bad');
+    write(h, file, 'keys = "vim"\n');
+    expect(JSON.parse(run(h, ['doctor', '--json']).stdout).config.state).toBe('read');
+  });
 });

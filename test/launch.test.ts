@@ -346,6 +346,28 @@ describe('the config file', () => {
   }
 });
 
+describe('a config file that cannot be read', () => {
+  it('is one warning naming it, and every command runs with the defaults', () => {
+    const { home, si, cwd, id, env } = oneSession();
+    const file = path.join(home, '.config/resume/config');
+    // a directory in the file's place: EISDIR (as root, a file without permissions is still read)
+    fs.mkdirSync(file, { recursive: true });
+    const warning = `resume: config ${file}: cannot read it (EISDIR); using the defaults\n`;
+    const d = run(home, [id, '--dry-run', '--json'], env);
+    expect(d.code).toBe(0);
+    expect(JSON.parse(d.stdout).argv).toEqual(['claude', '--resume', id]);
+    expect(d.stderr).toBe(warning);
+    const ls = run(home, ['ls', '--json'], env);
+    expect(ls.code).toBe(0);
+    expect(JSON.parse(ls.stdout)[0].resume).toEqual({ cwd, argv: ['claude', '--resume', id] });
+    expect(ls.stderr).toBe(warning);
+    const e = run(home, ['emit', id, '--shell', 'bash'], env);
+    expect([e.code, e.stdout, e.stderr]).toEqual([0, `cd ${quotePosix(cwd)} && claude --resume ${id}\n`, warning]);
+    expect(run(home, [id], env).code).toBe(0);
+    expect(records(si.log).map((x) => [x.name, x.argv])).toEqual([['claude', ['--resume', id]]]);
+  });
+});
+
 describe('the directory must exist', () => {
   it('a missing directory is exit 2 naming it and the nearest existing directory; nothing runs', () => {
     const home = tempHome();

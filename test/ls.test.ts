@@ -198,4 +198,92 @@ describe('resume ls', () => {
     expect(rows.find((l) => l.startsWith(uuid(1).slice(0, 8)))).toMatch(/~\/src\/app +main +3 +first ask$/);
     expect(rows.find((l) => l.startsWith(uuid(2).slice(0, 8)))).toContain('/tmp/outside the home');
   });
+
+  it('takes the shared options before the command as after it (resume -a ls = resume ls -a)', () => {
+    const h = store();
+    const same = (before: string[], cmd: string[], after: string[] = before) => {
+      const a = run(h, [...before, ...cmd]);
+      const b = run(h, [...cmd, ...after]);
+      expect(a, [...before, ...cmd].join(' ')).toEqual(b);
+      return a;
+    };
+    for (const v of [['-a'], ['--all'], ['--harness', 'pi'], ['-a', '--harness', 'claude'], ['--harness=claude'], ['--dir', '/tmp'], ['-a', '--dir', '.']]) {
+      expect(same(v, ['ls']).code).toBe(0);
+      expect(same(v, ['rows']).code).toBe(0);
+    }
+    expect(same(['-a'], ['ls'], ['-a']).stdout.split('\n').filter(Boolean)).toHaveLength(7);
+    // a value before and one after: the one after wins, as a repeated option does
+    expect(run(h, ['--harness', 'pi', 'ls', '--harness', 'claude']).stdout).toBe(run(h, ['ls', '--harness', 'claude']).stdout);
+    // with the command's own options after it
+    expect(same(['-a'], ['ls', '-n', '3'], ['-a']).stdout.split('\n').filter(Boolean)).toHaveLength(3);
+    const json = same(['--json'], ['ls']);
+    expect(JSON.parse(json.stdout)).toHaveLength(4);
+    expect(JSON.parse(same(['--json', '-a'], ['ls']).stdout)).toHaveLength(7);
+    expect(JSON.parse(same(['--json'], ['show', uuid(1).slice(0, 8)]).stdout).id).toBe(uuid(1));
+    expect(same(['--harness', 'claude'], ['resolve', 'ask']).stdout).toBe(`claude:${uuid(1)}\n`);
+    expect(same(['--harness', 'pi'], ['resolve', 'ask']).code).toBe(1);
+    // an option the command does not take is refused the same way before it as after it
+    for (const [before, cmd] of [[['--json'], ['rows']], [['-a'], ['doctor']], [['--harness', 'pi'], ['show', 'x']], [['--json'], ['preview', 'x']]] as const) {
+      const r = same([...before], [...cmd]);
+      expect(r.code, [...before, ...cmd].join(' ')).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(/^resume: unknown option '(--json|-a|--harness)'\n$/);
+    }
+    // and the root command's own options are not the subcommand's
+    expect(run(h, ['--dry-run', 'ls'])).toMatchObject({ code: 2, stdout: '', stderr: "resume: unknown option '--dry-run'\n" });
+  });
+
+  it('on a machine with no sessions says so on stderr, with how to try the demo; rows says nothing', () => {
+    const h = tempHome();
+    const none = 'resume: no sessions on this machine yet (resume doctor shows where it looked; resume --demo tries the bundled demo sessions)\n';
+    // the first run builds the index, the second prints from it (ls.out on the second pipe run)
+    for (let i = 0; i < 2; i++) {
+      expect(run(h, ['ls'])).toEqual({ code: 0, stdout: '', stderr: none });
+      expect(run(h, ['ls', '--json'])).toEqual({ code: 0, stdout: '[]\n', stderr: none });
+      expect(run(h, ['-a', 'ls'])).toEqual({ code: 0, stdout: '', stderr: none });
+      expect(run(h, ['rows'])).toEqual({ code: 0, stdout: '', stderr: '' });
+    }
+    // sessions that are all hidden are not "no sessions": the count of hidden ones says it
+    const s = tempHome();
+    claude(s, 4, '/tmp/w', ['an sdk worker'], '2026-05-04T10:00:00.000Z', { entrypoint: 'sdk-ts' });
+    const r = run(s, ['ls']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).not.toContain('no sessions');
+    expect(r.stderr).toContain('hidden');
+    // and the demo has its own
+    expect(run(h, ['--demo', 'ls']).stderr).not.toContain('no sessions');
+  });
+
+  it('creates nothing under a HOME that does not exist: the index goes to a directory of its own under TMPDIR, said once', () => {
+    const base = tempHome();
+    const tmp = path.join(base, 'tmp');
+    fs.mkdirSync(tmp);
+    const gone = path.join(base, 'gone');
+    const env = { HOME: gone, RESUME_CACHE_DIR: undefined, TMPDIR: tmp };
+    const cache = path.join(tmp, `resume-${process.getuid!()}`);
+    const said = `resume: HOME ${gone} is not a directory; the index is kept in ${cache} instead\n`;
+    const ls = run(base, ['ls'], env);
+    expect(ls).toEqual({ code: 0, stdout: '', stderr: said + 'resume: no sessions on this machine yet (resume doctor shows where it looked; resume --demo tries the bundled demo sessions)\n' });
+    expect(run(base, ['doctor'], env)).toMatchObject({ code: 0, stderr: said });
+    const idx = run(base, ['index'], env);
+    expect(idx.code).toBe(0);
+    expect(idx.stderr.startsWith(said) && !idx.stderr.slice(said.length).includes('HOME')).toBe(true);
+    // rows feeds fzf: nothing on stderr
+    expect(run(base, ['rows'], env)).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect(fs.existsSync(gone)).toBe(false);
+    expect(fs.readdirSync(cache)).toContain('rows.bin');
+    expect(fs.statSync(cache).mode & 0o777).toBe(0o700);
+    // a resume-<uid> that is not this user's own directory (here a link) is not used
+    const other = path.join(base, 'other');
+    fs.mkdirSync(other);
+    const tmp2 = path.join(base, 'tmp2');
+    fs.mkdirSync(tmp2);
+    fs.symlinkSync(other, path.join(tmp2, `resume-${process.getuid!()}`));
+    const r = run(base, ['ls'], { ...env, TMPDIR: tmp2 });
+    expect(r.code).toBe(0);
+    expect(fs.readdirSync(other)).toEqual([]);
+    expect(r.stderr).toMatch(new RegExp(`the index is kept in ${tmp2}/resume-\\w{6} instead`));
+    expect(fs.existsSync(gone)).toBe(false);
+  });
 });

@@ -61,6 +61,10 @@ describe('resume __complete', () => {
     expect(values(comp('init', '').stdout)).toEqual(['zsh', 'bash', 'fish']);
     expect(values(comp('show', 'dotf').stdout)).toEqual(['22222222', '11111111']);
     expect(values(comp('--harness', 'claude', 'dep').stdout)).toEqual(['33333333']);
+    // the program's options once each (--demo among them), and a subcommand's after global options
+    expect(values(comp('--de').stdout)).toEqual(['--demo']);
+    expect(values(comp('-a', 'ls', '--j').stdout)).toEqual(['--json']);
+    expect(values(comp('--harness', 'claude', 'show', 'dep').stdout)).toEqual(['33333333']);
   });
 
   it('--dir and --harness already on the line narrow the sessions offered', () => {

@@ -100,7 +100,7 @@ export function candidateLines(rows: Candidate[]): string {
   return rows.map((r) => `${r.value}\t${r.desc}\n`).join('');
 }
 
-function optionRows(cmd: Command, word: string, extra: Candidate[] = []): Candidate[] {
+function optionRows(cmd: Command, word: string): Candidate[] {
   const rows: Candidate[] = [];
   for (const o of cmd.options as readonly Option[]) {
     if (o.hidden) continue;
@@ -110,7 +110,7 @@ function optionRows(cmd: Command, word: string, extra: Candidate[] = []): Candid
   if (word.startsWith('--')) {
     for (const name of ['--help']) if (name.startsWith(word) && !rows.some((r) => r.value === name)) rows.push({ value: name, desc: 'show help' });
   }
-  return [...rows, ...extra.filter((r) => r.value.startsWith(word))];
+  return rows;
 }
 
 function findOption(cmd: Command, token: string): Option | undefined {
@@ -200,7 +200,8 @@ export async function candidates(program: Command, app: App, words: string[]): P
     const o = findOption(cmd, eq[1]!);
     return o && takesValue(o) ? optionValues(o, eq[2]!).map((c) => ({ ...c, value: `${eq[1]}=${c.value}` })) : [];
   }
-  if (cur.startsWith('-')) return optionRows(cmd, cur, cmd === program ? [{ value: '--demo', desc: 'use the bundled demo sessions' }] : []);
+  // (--demo is one of the program's options: lib/cli.ts)
+  if (cur.startsWith('-')) return optionRows(cmd, cur);
   if (bare > 0) return [];
   if (cmd === program || SESSION_ARG.has(cmd.name())) return { word: cur, filters: filtersGiven(given, app.ctx.home) };
   if (cmd.name() === 'init') return SHELL_NAMES.filter((s) => s.startsWith(cur)).map((s) => ({ value: s, desc: `${s} integration` }));

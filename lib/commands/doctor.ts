@@ -17,7 +17,8 @@ import type { IndexResult } from '../index/index.js';
 import { indexFiles } from '../index/index.js';
 import { age, iso } from '../util/time.js';
 import { clip, oneLine } from '../util/text.js';
-import { tildify } from '../util/paths.js';
+import { configFile, tildify } from '../util/paths.js';
+import { shown } from '../util/quote.js';
 
 const VERSION_TIMEOUT_MS = 2000;
 const TOP_UNKNOWN = 5;
@@ -54,6 +55,8 @@ interface HarnessReport {
 interface Report {
   version: string;
   demo: boolean;
+  /** the config file and what became of it: read, absent, unreadable (the defaults are used) or bad (commands that use it stop) */
+  config: { file: string; state: 'read' | 'absent' | 'unreadable' | 'bad'; error: string | null };
   index: { dir: string; files: { path: string; size: number; files: number; modified: string }[] };
   fzf: Program | null;
   shell: string | null;
@@ -189,6 +192,9 @@ function text(r: Report, home: string, now: number): string {
     const n = f.files > 1 ? `/ (${f.files} files)` : '';
     kv('', `${oneLine(path.basename(f.path))}${n}  ${size(f.size)}, ${age(Date.parse(f.modified), now)} old`);
   }
+  const cf = r.config;
+  const cfState = { read: 'read', absent: 'none (the defaults)', unreadable: `cannot read it (${cf.error}): the defaults are used`, bad: `${cf.error} (commands that use it stop with exit 2)` }[cf.state];
+  kv('config', `${p(cf.file)}  ${oneLine(cfState)}`);
   kv('fzf', r.fzf ? `${p(r.fzf.path)}${r.fzf.version ? ` (${r.fzf.version})` : ''}` : 'not on PATH (the picker needs it)');
   kv('shell', r.shell ? oneLine(r.shell) : '$SHELL is not set');
   kv('sqlite', r.sqlite.ok ? `better-sqlite3, SQLite ${r.sqlite.version}` : `cannot load: ${oneLine(r.sqlite.error ?? '')} (opencode and Cursor chat databases are not read)`);
@@ -240,6 +246,27 @@ function text(r: Report, home: string, now: number): string {
   if (hk.lastRun) kv('last run', `${hk.lastRun.time}  ${hk.lastRun.hook != null ? `hook ${hk.lastRun.hook} ` : ''}${oneLine(hk.lastRun.result)}`);
   for (const w of hk.warnings) kv('warning', oneLine(w));
   return lines.join('\n') + '\n';
+}
+
+/** The config as commands see it, without the warning loadConfig writes (the report says it). */
+async function configReport(app: App): Promise<Report['config']> {
+  const file = configFile(app.ctx);
+  const { readConfig } = await import('../launch/config.js');
+  try {
+    const r = readConfig(app.ctx);
+    if ('unreadable' in r) return { file, state: 'unreadable', error: r.unreadable };
+    return { file, state: r.config.file ? 'read' : 'absent', error: null };
+  } catch (err) {
+    // (the file is on the report's line already)
+    const msg = err instanceof Error ? err.message : String(err);
+    const named = `config ${shown(file)}: `;
+    return { file, state: 'bad', error: msg.startsWith(named) ? msg.slice(named.length) : msg };
+  }
+}
+
+/** A part of the report that could not be made: its error, as one line, instead of the whole report. */
+function failed(err: unknown): string {
+  return `could not read: ${oneLine(err instanceof Error ? err.message : String(err))}`;
 }
 
 async function hooksSummary(app: App): Promise<Report['hooks']> {
@@ -309,8 +336,12 @@ export function register(program_: Command, app: App): void {
           const v = versionIn(bins[i]?.version ?? null);
           return { ...h, binary: bins[i] ?? null, newerThanTested: !!(v && h.tested && newerThan(v, h.tested)) };
         }),
-        claudeCare: await claudeCare(app, r.sessions),
-        hooks: await hooksSummary(app),
+        config: await configReport(app),
+        // doctor reports what it could not read and goes on: it exits 0 whatever it finds
+        claudeCare: await claudeCare(app, r.sessions).catch((err: unknown) => ({ live: 0, snapshots: 0, store: '', warnings: [failed(err)] })),
+        hooks: await hooksSummary(app).catch((err: unknown) => ({
+          configured: 0, installed: false, loaded: null, loadedDetail: 'unknown', recorded: null, pending: [], lastRun: null, warnings: [failed(err)],
+        })),
       };
       if (o.json) out(JSON.stringify(report, null, 2) + '\n');
       else out(text(report, app.ctx.home, Date.now()));

@@ -13,7 +13,7 @@ import { writeOut } from '../util/stdout.js';
 import { isTty } from '../util/lazy.js';
 import { colorOn } from '../util/color.js';
 import path from 'node:path';
-import { cacheDir } from '../util/paths.js';
+import { cacheDir, tellHomeless } from '../util/paths.js';
 import { lsOutName, printLsOut, rowsOutKey, saveLsOut, type RowsOutKey } from '../index/rowsout.js';
 
 export interface LsOpts extends FilterOpts {
@@ -22,6 +22,7 @@ export interface LsOpts extends FilterOpts {
 
 export async function lsAction(app: App, o: LsOpts): Promise<void> {
   const filters = filtersOf(o);
+  tellHomeless();
   const limit = o.n ?? 0;
   const got = await app.listingRows({ dir: filters.dir });
   const tty = isTty(1);
@@ -62,8 +63,14 @@ export async function lsAction(app: App, o: LsOpts): Promise<void> {
     if (kept) saveLsOut(kept.file, kept.key, taken, said);
   }
   if (said) note(said);
-  if (!printed && isTty(2)) note('no sessions found (resume doctor shows where it looked)');
+  // none at all, hidden ones included: a new machine (said on a pipe too; stdout stays empty)
+  const none = ('bin' in got ? got.bin.count : got.sessions.length) === 0;
+  if (none && !app.demo) note(NO_SESSIONS);
+  else if (!printed && isTty(2)) note('no sessions found (resume doctor shows where it looked)');
 }
+
+/** What `ls` says on stderr on a machine with no sessions (`rows`, which feeds fzf, says nothing). */
+export const NO_SESSIONS = 'resume: no sessions on this machine yet (resume doctor shows where it looked; resume --demo tries the bundled demo sessions)';
 
 /** ls.out of listing `id` (ls-all.out with `--all`), and what it depends on. */
 function lsOutFor(app: App, all: boolean, id: string): { file: string; key: RowsOutKey } {

@@ -5,7 +5,7 @@ import { writeJsonArray } from '../util/stdout.js';
 import { hiddenSummary, shortIds } from '../select/filter.js';
 import { JSON_FIELDS_HELP, toJson } from '../output.js';
 import { launchInfo, liveInfo } from '../launch/info.js';
-import { lsAction, type LsOpts } from './ls-list.js';
+import { lsAction, NO_SESSIONS, type LsOpts } from './ls-list.js';
 
 export function register(program: Command, app: App): void {
   withFilters(program.command('ls').description('list sessions, newest first'))
@@ -23,6 +23,7 @@ export function register(program: Command, app: App): void {
         // on stderr, so it is seen under --json too without touching the JSON
         const h = hiddenSummary(all, filters);
         if (h) note(h);
+        if (all.length === 0 && !app.demo) note(NO_SESSIONS);
         return;
       }
       await lsAction(app, o);

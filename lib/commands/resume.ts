@@ -11,7 +11,7 @@ import { didYouMean, resolve } from '../select/resolve.js';
 import { allPrompts } from '../index/prompts.js';
 import { label } from '../output.js';
 import { oneLine } from '../util/text.js';
-import { dashTail, filtersOf, out, withFilters, type FilterOpts } from './common.js';
+import { dashTail, filtersOf, out, type FilterOpts } from './common.js';
 import { forStdout, prepare, shellOf } from '../launch/prepare.js';
 import { candidateLines } from '../present/candidates.js';
 import { loadConfig, type Config } from '../launch/config.js';
@@ -108,15 +108,13 @@ async function launch(s: Session, full: Plan, o: LaunchOpts, shell: ShellName, c
 interface RootOpts extends FilterOpts, LaunchOpts {}
 
 export function register(program: Command, app: App): void {
-  // Program options only before a subcommand: `resume ls --json` stays ls's own option.
-  program.enablePositionalOptions();
-  withFilters(program)
+  // -a/--all, --harness, --dir and --json are the program's: lib/cli.ts declares them for every command
+  program
     .argument('[query...]', 'id, id prefix (4+ characters), transcript path, or words; arguments after -- go to the harness')
     .option('--dry-run', 'print the directory and command, run nothing, never prompt')
     .option('-p, --print', 'print the shell line (cd DIR && COMMAND) instead of running it')
     .option('--copy', 'put the shell line on the clipboard instead of running it (says where on stderr)')
     .option('--fork', "the harness's native fork instead of a resume")
-    .option('--json', 'with --dry-run: one object {harness,id,cwd,argv,env}')
     .option('--shell <shell>', 'quote --print for zsh, bash or fish (default: RESUME_SHELL, else $SHELL)')
     .action(async (args: string[], o: RootOpts) => {
       const tail = dashTail(program);

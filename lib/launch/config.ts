@@ -7,7 +7,8 @@
 //   args = ["--model", "opus"]       # arguments put right after the command
 //   [[resume.on_update]]             # update hooks (lib/hooks/config.ts)
 //
-// An unknown key or a bad value is an exit-2 error naming the key, raised before anything runs.
+// An unknown key or a bad value is an exit-2 error naming the key, raised before anything runs; a
+// file that cannot be read is a warning, and the defaults.
 import fs from 'node:fs';
 import { parse, TomlError } from 'smol-toml';
 import { ExitError } from '../errors.js';
@@ -110,30 +111,51 @@ function showValue(v: unknown): string {
   return tomlType(v);
 }
 
+/** Config files that could not be read, already warned about: one line per run, however often it is read. */
+const warned = new Set<string>();
+
 /**
- * Read the config for this environment; no file means the defaults. Throws ExitError(2) on a bad one.
- * The demo reads the user's own file (ctx.userConfig) but keeps only how the picker looks and acts
- * (keys, fzf_opts): a harness's command or args would launch the real client in place of the demo's
- * stand-in on PATH (a `command` replaces the binary), and update hooks act on the real installation.
+ * Read the config for this environment; no file means the defaults. A file that is there but cannot
+ * be read (a directory in its place, no permission) is a one-line warning naming it, and the
+ * defaults: nothing in it can be wrong, and every command still runs. Throws ExitError(2) on a bad
+ * key or value (DESIGN.md).
  */
 export function loadConfig(ctx: Ctx): Config {
-  if (ctx.userConfig) {
-    const user = readConfig(ctx.userConfig);
-    return { ...DEFAULT_CONFIG, file: user.file, keys: user.keys, fzfOpts: user.fzfOpts };
+  const r = readConfig(ctx);
+  if ('config' in r) return r.config;
+  if (!warned.has(r.file)) {
+    warned.add(r.file);
+    process.stderr.write(`resume: config ${shown(r.file)}: cannot read it (${r.unreadable}); using the defaults\n`);
   }
-  return readConfig(configFile(ctx));
+  return { ...DEFAULT_CONFIG };
 }
 
-function readConfig(file: string): Config {
+/**
+ * The config, or why the file there could not be read (its error code). Throws ExitError(2) on a bad
+ * key or value. The demo reads the user's own file (ctx.userConfig) but keeps only how the picker
+ * looks and acts (keys, fzf_opts): a harness's command or args would launch the real client in place
+ * of the demo's stand-in on PATH (a `command` replaces the binary), and update hooks act on the real
+ * installation.
+ */
+export function readConfig(ctx: Ctx): { config: Config } | { file: string; unreadable: string } {
+  if (ctx.userConfig) {
+    const r = readFile(ctx.userConfig);
+    if (!('config' in r)) return r;
+    return { config: { ...DEFAULT_CONFIG, file: r.config.file, keys: r.config.keys, fzfOpts: r.config.fzfOpts } };
+  }
+  return readFile(configFile(ctx));
+}
+
+function readFile(file: string): { config: Config } | { file: string; unreadable: string } {
   let text: string;
   try {
     text = fs.readFileSync(file, 'utf8');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return { ...DEFAULT_CONFIG };
-    throw bad(file, `cannot read it (${code ?? (err as Error).message})`);
+    if (code === 'ENOENT' || code === 'ENOTDIR') return { config: { ...DEFAULT_CONFIG } };
+    return { file, unreadable: code ?? (err as Error).message };
   }
-  return parseConfig(text, file);
+  return { config: parseConfig(text, file) };
 }
 
 /** The argv to run: the config's command in place of the binary, its args right after it. */

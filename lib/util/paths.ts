@@ -65,7 +65,71 @@ export function cacheDir(ctx: Ctx): string {
   const e = ctx.env;
   if (e.RESUME_CACHE_DIR) return path.resolve(expandHome(e.RESUME_CACHE_DIR, ctx.home));
   if (e.XDG_CACHE_HOME && path.isAbsolute(e.XDG_CACHE_HOME)) return path.join(e.XDG_CACHE_HOME, 'resume');
-  return path.join(ctx.home, '.cache', 'resume');
+  return homelessCache(ctx.home) ?? path.join(ctx.home, '.cache', 'resume');
+}
+
+/** HOME → the temp cache used in its place (null: HOME is a directory), worked out once a run. */
+const homeless = new Map<string, string | null>();
+let toldHomeless = false;
+
+/**
+ * The cache when HOME is not a directory (a service account's /nonexistent, a home since removed)
+ * and no variable names one: nothing is created under a HOME that is not there (a root run would
+ * make it), so the index is kept in the temp directory instead, in `resume-<uid>` (0700, and used
+ * only when it is this user's own directory, not a link; else a fresh one for this run). Null when
+ * HOME is a directory.
+ */
+function homelessCache(home: string): string | null {
+  const known = homeless.get(home);
+  if (known !== undefined) return known;
+  let dir: string | null = null;
+  try {
+    if (!fs.statSync(home).isDirectory()) dir = tempCache();
+  } catch {
+    dir = tempCache();
+  }
+  homeless.set(home, dir);
+  return dir;
+}
+
+function tempCache(): string {
+  const tmp = nodeOs().tmpdir();
+  const uid = process.getuid?.() ?? -1;
+  const dir = path.join(tmp, `resume-${uid}`);
+  try {
+    fs.mkdirSync(dir, { mode: 0o700 });
+  } catch {
+    /* there already: checked below */
+  }
+  try {
+    const st = fs.lstatSync(dir);
+    if (st.isDirectory() && (uid < 0 || st.uid === uid) && (st.mode & 0o077) === 0) return dir;
+  } catch {
+    /* cannot be made: a fresh one below */
+  }
+  try {
+    return fs.mkdtempSync(path.join(tmp, 'resume-'));
+  } catch {
+    return dir; // nowhere better
+  }
+}
+
+/**
+ * Say once on stderr that HOME is not a directory and where the cache went instead (commands a
+ * person reads; not `rows`, `preview` and completion, whose stderr a picker or a shell shows).
+ */
+export function tellHomeless(env: NodeJS.ProcessEnv = process.env): void {
+  if (toldHomeless) return;
+  toldHomeless = true;
+  const ctx = makeCtx(env);
+  const dir = cacheDir(ctx);
+  if (homeless.get(ctx.home) !== dir) return;
+  const safe = (p: string) => p.replace(/[\x00-\x1f\x7f]/g, '?');
+  try {
+    fs.writeSync(2, `resume: HOME ${safe(ctx.home)} is not a directory; the index is kept in ${safe(dir)} instead\n`);
+  } catch {
+    /* nowhere to say it */
+  }
 }
 
 export function configFile(ctx: Ctx): string {
