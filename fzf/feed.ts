@@ -80,7 +80,7 @@ export function statusLine<T extends Fed>(all: T[], shown: T[], s: PickState, ho
 
 /** The status line from counts: every session, those shown, and those the state's filters show but for being hidden. */
 export function statusOf(total: number, shown: number, hidden: number, s: PickState, home: string, search?: string, matched?: number): string {
-  if (total === 0 && search == null) return '\tno sessions found (resume doctor shows where it looked)';
+  if (total === 0 && search == null) return '\tno sessions yet (resume doctor shows where it looked; resume --demo tries the demo)';
   const parts: string[] = [];
   if (search != null) parts.push(`deep search: ${oneLine(search)}`);
   parts.push(s.harness ? s.harness.join(',') : 'all harnesses');

@@ -255,6 +255,16 @@ describe('resume ls', () => {
     expect(run(h, ['--demo', 'ls']).stderr).not.toContain('no sessions');
   });
 
+  it('a closed pipe on stderr too is a quiet exit 0 (resume ls 2>&1 | head -1)', () => {
+    const h = store();
+    for (const args of [['ls'], ['ls', '--json'], ['-a', 'ls']]) {
+      for (let i = 0; i < 2; i++) {
+        const r = spawnSync('bash', ['-o', 'pipefail', '-c', `${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} ${args.join(' ')} 2>&1 | head -c 1 >/dev/null`], { env: envFor(h), encoding: 'utf8' });
+        expect(r.status, `${args.join(' ')}: ${r.stderr}`).toBe(0);
+      }
+    }
+  });
+
   it('creates nothing under a HOME that does not exist: the index goes to a directory of its own under TMPDIR, said once', () => {
     const base = tempHome();
     const tmp = path.join(base, 'tmp');

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import type { Command } from 'commander';
 import type { App } from '../app.js';
 import { usage } from '../errors.js';
@@ -39,8 +40,16 @@ export function out(text: string): void {
   if (text) writeOut(text);
 }
 
+/**
+ * A line on stderr. Written with write(2): when stderr is a pipe nobody reads any more
+ * (`resume ls 2>&1 | head -3`), the note is dropped (EPIPE) and the command ends as it would have.
+ */
 export function note(line: string): void {
-  process.stderr.write(line + '\n');
+  try {
+    fs.writeSync(2, line + '\n');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EPIPE' && (err as NodeJS.ErrnoException).code !== 'EAGAIN') throw err;
+  }
 }
 
 export function positiveInt(v: string): number {

@@ -14,6 +14,7 @@ import { oneLine } from '../util/text.js';
 import { dashTail, filtersOf, out, type FilterOpts } from './common.js';
 import { forStdout, prepare, shellOf } from '../launch/prepare.js';
 import { candidateLines } from '../present/candidates.js';
+import { NO_SESSIONS } from './ls-list.js';
 import { loadConfig, type Config } from '../launch/config.js';
 import { shellLine, type Plan } from '../launch/emit.js';
 import { quotePosix, shown, type ShellName } from '../util/quote.js';
@@ -51,7 +52,7 @@ export interface Choice {
  * the candidates are printed on stdout and the command ends with exit 1.
  */
 export async function chooseAmong(app: App, candidates: Session[], c: Choice): Promise<Session> {
-  if (candidates.length === 0) throw new ExitError(1, 'no sessions found (resume doctor shows where it looked)');
+  if (candidates.length === 0) throw new ExitError(1, c.all?.length === 0 ? NO_SESSIONS.replace(/^resume: /, '') : 'no sessions found (resume doctor shows where it looked)');
   if (!c.dryRun && pickerAvailable()) {
     const r = await pickSession(app, { query: c.query.join(' '), filters: c.filters, sessions: c.all });
     c.action = r.action;
