@@ -2826,18 +2826,20 @@ async function runJobs(jobs: Job[], ctx: Ctx, opts: IndexOptions, onResult: (j: 
   // since the last (looked at after every GC_EVERY bytes parsed) keeps the peak ~30 MB lower at no
   // cost in time. The growth, not the bytes read, is the measure: 686 files of 1.2 GiB leave a small
   // heap, and a collection every 96 MB read there was ~10% of the build (BENCHMARKS.md).
-  const gc = total >= GC_EVERY ? fullCollector() : null;
+  // (node:v8, which the collector needs, is loaded the first time one is due: a build of a few
+  // hundred sessions never needs one, and loading it took ~4 ms before the first file was read)
+  let gc: (() => void) | null | undefined = total >= GC_EVERY ? undefined : null;
   let since = 0;
-  let base = gc ? heapUsed() : NaN;
+  let base = gc === null ? NaN : heapUsed();
   const tick = (j: Job, r: JobResult) => {
     done += j.size - j.from;
     doneFiles++;
     opts.progress?.(done, total, doneFiles, jobs.length);
     onResult(j, r);
     since += j.size - j.from;
-    if (gc && since >= GC_EVERY) {
+    if (gc !== null && since >= GC_EVERY) {
       since = 0;
-      if (!(heapUsed() - base < GC_GROWTH)) {
+      if (!(heapUsed() - base < GC_GROWTH) && (gc ??= fullCollector())) {
         gc();
         base = heapUsed();
         if (process.env.RESUME_DEBUG_GC) process.stderr.write(`gc at ${done} bytes: ${(base / 1048576).toFixed(1)} MiB after\n`);
