@@ -79,7 +79,7 @@ import { readFirstLine, readPrefix, readText as readTextFile, readWithStat, remo
 import { dirsStand, makeMemo, parseMeta, type AdapterMeta, type Memo } from './discmemo.js';
 import { shortIds } from '../select/filter.js';
 import { tryLock, unlock, waitUnlocked } from './lock.js';
-import { byRecency, OrderedStream, planOrder } from './stream.js';
+import { byRecency, Links, OrderedStream, planOrder } from './stream.js';
 import { closeRowBin, openRowBin, rowBinChunks, type RowBin } from './rowbin.js';
 import { applyStats, emptyOver, fitsCheck, freshShorts, overBytes, overlayRows, overWith, readOver, recordAt, type Over, type OverStat } from './overlay.js';
 import { PairedShardWriter, ShardWriter } from './shardwriter.js';
@@ -1799,7 +1799,10 @@ async function build(ctx: Ctx, opts: IndexOptions, files: IndexFiles, want: 'ful
   // take it too).
   const stream = !!opts.onSessions && !partial && !opts.harnesses && !writeOnly;
   const finishing = new Set(adapters.filter((a) => a.finish).map((a) => a.name));
-  const plan = stream ? planOrder(jobs, new Map(found.map((f) => [f.src.path, f.bound])), finishing, found) : null;
+  // (a linked harness's files are read in their own places, not as a group: stream.ts)
+  const linked = new Set(adapters.filter((a) => a.finish && a.linked).map((a) => a.name));
+  const bounds = new Map(found.map((f) => [f.src.path, f.bound]));
+  const plan = stream ? planOrder(jobs, bounds, new Set([...finishing].filter((h) => !linked.has(h))), found) : null;
   const order = plan ? plan.map((p) => p.job) : [...jobs].sort((a, b) => b.size - b.from - (a.size - a.from));
 
   // A full build writes the state shards entry by entry as the sources are parsed
@@ -1861,10 +1864,25 @@ async function build(ctx: Ctx, opts: IndexOptions, files: IndexFiles, want: 'ful
     const finish = (h: Harness) => {
       const ss = finishHarness(ctx, ADAPTERS.find((a) => a.name === h)!, entries);
       finished.set(h, ss);
-      out.finished(ss);
+      out.finished(h, ss);
     };
     // what is reused is read already (in the order the finished list takes it)
-    for (const e of Object.values(entries)) if (!finishing.has(e.src.harness)) out.add(e.sessions ?? []);
+    const links = new Links();
+    for (const e of Object.values(entries)) {
+      const h = e.src.harness;
+      if (!finishing.has(h)) out.add(e.sessions ?? []);
+      else if (linked.has(h)) {
+        links.see(h, e.src.path, e.sessions ?? [], true);
+        out.hold(h, bounds.get(e.src.path) ?? Infinity);
+      }
+    }
+    // the first lines of every file of a linked harness: which sessions its finish pass can touch
+    for (const { job } of plan) {
+      if (!linked.has(job.src.harness)) continue;
+      const whole = job.size <= LINK_HEAD;
+      const r = await runJob({ src: job.src, size: whole ? job.size : LINK_HEAD, from: 0, state: null }, ctx);
+      links.see(job.src.harness, job.src.path, r.error ? null : r.sessions, whole);
+    }
     for (const [h, n] of left) if (n === 0) finish(h);
     out.flush(plan.length ? plan[0]!.key : -Infinity);
     let i = 0;
@@ -1873,6 +1891,13 @@ async function build(ctx: Ctx, opts: IndexOptions, files: IndexFiles, want: 'ful
       const h = job.src.harness;
       if (!finishing.has(h)) out.add(r.sessions);
       else {
+        if (linked.has(h)) {
+          // handed over now as the finish pass would give them (it sanitises what it returns, and
+          // a finished session has no allPrompts); the rest wait for it
+          const free = r.sessions.filter((s) => links.stands(job.src.path, s));
+          out.add(free.map(({ allPrompts: _, ...x }) => sanitizeSession(x)));
+          if (free.length < r.sessions.length) out.hold(h, bounds.get(job.src.path) ?? Infinity);
+        }
         const n = left.get(h)! - 1;
         left.set(h, n);
         if (n === 0) finish(h);
@@ -2802,6 +2827,8 @@ export function finishAll(ctx: Ctx, entries: Record<string, Entry>, done: Map<Ha
 export { byRecency };
 
 const PARALLEL_MIN_BYTES = 16 << 20;
+/** The first bytes of a linked harness's file read before a streamed build, for its link keys (stream.ts: Links). */
+const LINK_HEAD = 64 << 10;
 
 /**
  * Parse the jobs, handed out in the given order, calling `onResult` as each finishes. `inOrder`:
