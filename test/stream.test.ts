@@ -171,7 +171,11 @@ function claudeHome(names: string[]): string {
   };
   for (const name of names) {
     const [n, recs] = texts[name]!;
-    const file = write(home, `.claude/projects/-tmp/${sid(n)}.jsonl`, jsonl(...recs));
+    // a long reply after the first record (the stream reads a linked harness's files one by one only
+    // when their first lines are a small part of them)
+    const first = recs[0] as { timestamp: string; uuid: string };
+    const pad = crec(sid(n), 'assistant', uu(900 + n), first.uuid, 'long reply'.repeat(60_000), first.timestamp);
+    const file = write(home, `.claude/projects/-tmp/${sid(n)}.jsonl`, jsonl(recs[0], pad, ...recs.slice(1)));
     const t = Date.parse((recs.at(-1) as { timestamp: string }).timestamp) / 1000 + 60;
     fs.utimesSync(file, t, t);
   }

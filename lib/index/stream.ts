@@ -10,7 +10,7 @@
 // Ties wait for the next lower watermark, so the id order of equal times is kept.
 //
 // A `linked` harness (Claude Code: its finish pass relates only sessions that share a link key, the
-// forks) is not read as a group: its files take their own places, and a session is handed over as
+// forks) with large files is not read as a group (`build` decides): its files take their own places, and a session is handed over as
 // soon as it is read when the pass cannot touch it: no other file of the harness has its link key
 // or its key, which `Links` knows from the first lines of every file (a link key is a file's first
 // prompt, read before the rest). The others are held for the pass, and nothing older than their
