@@ -1801,9 +1801,9 @@ async function build(ctx: Ctx, opts: IndexOptions, files: IndexFiles, want: 'ful
   const finishing = new Set(adapters.filter((a) => a.finish).map((a) => a.name));
   // A linked harness's files are read in their own places, not as a group (stream.ts), when their
   // first lines, read before the rest for their link keys, are a small part of them: each costs a
-  // file opened once more (~0.1 ms), and a small file is parsed twice. (At 686 sessions, 52 Claude
-  // Code files of 118 MiB: ~6 ms more, and the first row ~65 ms sooner; at 22,000, 5,300 of ~40 KiB
-  // each would cost ~0.5 s: grouped.)
+  // file opened once more, and a small file is parsed twice. (At 686 sessions, 52 Claude Code files
+  // of 118 MiB: the first row ~65 ms sooner for a few ms more; at 22,000, 5,300 of ~40 KiB each, the
+  // pass took 1.6-1.8 s: grouped, as before.)
   const heads = new Map<Harness, [number, number]>();
   for (const j of jobs) {
     const a = ADAPTERS.find((x) => x.name === j.src.harness);
