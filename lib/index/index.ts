@@ -1802,8 +1802,8 @@ async function build(ctx: Ctx, opts: IndexOptions, files: IndexFiles, want: 'ful
   // A linked harness's files are read in their own places, not as a group (stream.ts), when their
   // first lines, read before the rest for their link keys, are a small part of them: each costs a
   // file opened once more, and a small file is parsed twice. (At 686 sessions, 52 Claude Code files
-  // of 118 MiB: the first row ~65 ms sooner for a few ms more; at 22,000, 5,300 of ~40 KiB each, the
-  // pass took 1.6-1.8 s: grouped, as before.)
+  // of 118 MiB: the first row ~65 ms sooner for a few ms more; at 22,000, 5,280 of ~75 KiB on average,
+  // the pass took 1.6-1.8 s on a loaded machine: grouped, as before.)
   const heads = new Map<Harness, [number, number]>();
   for (const j of jobs) {
     const a = ADAPTERS.find((x) => x.name === j.src.harness);
