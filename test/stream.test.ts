@@ -150,7 +150,7 @@ const sid = (n: number) => `aaaaaaaa-0000-4000-8000-${n.toString(16).padStart(12
  * of the fork (the fork's records copy the parent's uuids: test/forks.test.ts), and one whose first
  * prompt is longer than the first lines the stream reads for link keys: those `names` names. Each
  * file's mtime is a minute after its last record, so the files are read in the order of their
- * newest sessions: long (08:00), alone1 (07:30), fork (07:00), parent, alone2, grand, then pi's.
+ * newest sessions: long (08:00), alone1 (07:30), fork (07:00), parent, grand, alone2, then pi's.
  */
 function claudeHome(names: string[]): string {
   const home = tempHome();
@@ -163,7 +163,7 @@ function claudeHome(names: string[]): string {
   const history = (s: string) => [crec(s, 'user', uu(1), null, 'parent first prompt', at(1)), crec(s, 'assistant', uu(2), uu(1), 'ok', at(1))];
   const texts: Record<string, [number, unknown[]]> = {
     alone1: [1, [crec(sid(1), 'user', uu(101), null, 'alone one', at(5)), crec(sid(1), 'assistant', uu(102), uu(101), 'ok', '2026-12-01T07:30:00.000Z')]],
-    alone2: [2, [crec(sid(2), 'user', uu(201), null, 'alone two', at(3))]],
+    alone2: [2, [crec(sid(2), 'user', uu(201), null, 'alone two', '2026-12-01T00:30:00.000Z')]],
     parent: [3, [...history(sid(3)), crec(sid(3), 'user', uu(20), uu(2), 'parent after the fork', at(4))]],
     fork: [4, [...history(sid(4)), crec(sid(4), 'user', uu(10), uu(2), 'fork own prompt', at(2)), crec(sid(4), 'user', uu(12), uu(10), 'fork goes on', at(7))]],
     grand: [5, [...history(sid(5)), crec(sid(5), 'user', uu(10), uu(2), 'fork own prompt', at(2)), crec(sid(5), 'user', uu(30), uu(10), 'grandchild', at(2))]],
@@ -201,8 +201,9 @@ describe('a linked harness in the stream (Claude Code: forks)', () => {
     expect(batches.flatMap((b) => b.keys)).toEqual(result);
     // the newest file is read first and its session handed over at once, before any other file
     expect(batches[0]).toEqual({ at: 1, keys: [`claude:${sid(1)}`] });
-    // the fork waits for the finish pass: until the last Claude file (grand) is read
-    expect(batches.find((b) => b.keys.includes(`claude:${sid(4)}`))!.at).toBe(5);
+    // the fork waits for the finish pass over the files it may be related to: until the last of
+    // them (grand, the 4th file) is read, not the last Claude file (alone2, the 5th)
+    expect(batches.find((b) => b.keys.includes(`claude:${sid(4)}`))!.at).toBe(4);
     // and the rows a cold `rows` prints are those of the finished list
     fs.rmSync(path.join(home, '.cache'), { recursive: true, force: true });
     const cold = run(home, ['rows', '-a']);

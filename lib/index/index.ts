@@ -1894,6 +1894,20 @@ async function build(ctx: Ctx, opts: IndexOptions, files: IndexFiles, want: 'ful
       const r = await runJob({ src: job.src, size: whole ? job.size : LINK_HEAD, from: 0, state: null }, ctx);
       links.see(job.src.harness, job.src.path, r.error ? null : r.sessions, whole);
     }
+    // The files whose sessions the pass may relate: once all of them are read, the pass over them
+    // alone gives their sessions as the whole pass will (it relates no others), and what they held
+    // back is handed over then rather than after the harness's last file. (Not with entries reused,
+    // nor once a session is held for what the link keys do not show: a fork by its own mark.)
+    const tangled = new Map<Harness, { all: string[]; left: Set<string> }>();
+    for (const { job } of plan) {
+      const h = job.src.harness;
+      if (!linked.has(h) || !links.tangled(h, job.src.path)) continue;
+      const t = tangled.get(h) ?? { all: [], left: new Set<string>() };
+      t.all.push(job.src.path);
+      t.left.add(job.src.path);
+      tangled.set(h, t);
+    }
+    for (const e of Object.values(entries)) tangled.delete(e.src.harness);
     for (const [h, n] of left) if (n === 0) finish(h);
     out.flush(plan.length ? plan[0]!.key : -Infinity);
     let i = 0;
@@ -1907,7 +1921,14 @@ async function build(ctx: Ctx, opts: IndexOptions, files: IndexFiles, want: 'ful
           // a finished session has no allPrompts); the rest wait for it
           const free = r.sessions.filter((s) => links.stands(job.src.path, s));
           out.add(free.map(({ allPrompts: _, ...x }) => sanitizeSession(x)));
-          if (free.length < r.sessions.length) out.hold(h, bounds.get(job.src.path) ?? Infinity);
+          const t = tangled.get(h);
+          if (free.length < r.sessions.length) {
+            out.hold(h, bounds.get(job.src.path) ?? Infinity);
+            if (!t?.left.has(job.src.path)) tangled.delete(h);
+          }
+          if (t?.left.delete(job.src.path) && t.left.size === 0 && tangled.has(h) && left.get(h)! > 1) {
+            out.finished(h, finishHarness(ctx, ADAPTERS.find((a) => a.name === h)!, Object.fromEntries(t.all.map((p) => [p, entries[p]!]))));
+          }
         }
         const n = left.get(h)! - 1;
         left.set(h, n);

@@ -14,7 +14,8 @@
 // soon as it is read when the pass cannot touch it: no other file of the harness has its link key
 // or its key, which `Links` knows from the first lines of every file (a link key is a file's first
 // prompt, read before the rest). The others are held for the pass, and nothing older than their
-// file's bound is handed over before it has run. On the 686-session corpus, whose newest files are
+// file's bound is handed over before it has run: the pass over the files it may relate (those that
+// share a key or link key) alone, once they are all read, or the harness's whole pass. On the 686-session corpus, whose newest files are
 // Claude Code's, the first row no longer waits for all 52 of them (~65 ms, a sixth of the build).
 //
 // If a file holds a session stamped later than the file's own mtime (a clock set back, a file whose
@@ -77,6 +78,12 @@ export class Links {
     }
     for (const m of marks) this.files.set(m, (this.files.get(m) ?? 0) + 1);
     this.own.set(file, marks);
+  }
+
+  /** The finish pass may relate this file's sessions to another file's (they share a key or link key, or it cannot tell). */
+  tangled(h: Harness, file: string): boolean {
+    const own = this.own.get(file);
+    return this.unsure.has(h) || !own || [...own].some((m) => this.files.get(m) !== 1);
   }
 
   /** No other file of its harness has this session's key or link key, and it is no fork: the finish pass leaves it as it is. */
@@ -158,10 +165,14 @@ export class OrderedStream {
     this.held.set(h, Math.max(this.held.get(h) ?? -Infinity, bound));
   }
 
-  /** Harness h's finished list (but the sessions handed over already, as `add` took them). */
+  /** Harness h's finished list, or the part of it a pass over some of its files gave (but the sessions taken already). */
   finished(h: Harness, sessions: Session[]): void {
     this.held.delete(h);
-    for (const s of sessions) if (!this.seen.has(s.key)) this.heap.push(s);
+    for (const s of sessions) {
+      if (this.seen.has(s.key)) continue;
+      this.seen.add(s.key);
+      this.heap.push(s);
+    }
   }
 
   flush(watermark: number): void {
