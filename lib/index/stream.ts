@@ -10,13 +10,14 @@
 // Ties wait for the next lower watermark, so the id order of equal times is kept.
 //
 // A `linked` harness (Claude Code: its finish pass relates only sessions that share a link key, the
-// forks) with large files is not read as a group (`build` decides): its files take their own places, and a session is handed over as
-// soon as it is read when the pass cannot touch it: no other file of the harness has its link key
-// or its key, which `Links` knows from the first lines of every file (a link key is a file's first
-// prompt, read before the rest). The others are held for the pass, and nothing older than their
-// file's bound is handed over before it has run: the pass over the files it may relate (those that
-// share a key or link key) alone, once they are all read, or the harness's whole pass. On the 686-session corpus, whose newest files are
-// Claude Code's, the first row no longer waits for all 52 of them (~65 ms, a sixth of the build).
+// forks) with large files is not read as a group (`build` decides): its files take their own
+// places, and a session is handed over as soon as it is read when the pass cannot touch it: no
+// other file of the harness has its key or link key, which `Links` knows from the first lines of
+// every file (a link key is a file's first prompt, read before the rest). The others are held for
+// the pass, and nothing older than their file's bound is handed over before it has run: the pass
+// over the files it may relate (those that share a key or link key) alone, once they are all
+// read, or the harness's whole pass. On the 686-session corpus, whose newest files are Claude
+// Code's, the first row no longer waits for all 52 of them (~65 ms, a sixth of the build).
 //
 // If a file holds a session stamped later than the file's own mtime (a clock set back, a file whose
 // mtime was set into the past) that session may come out of place in this stream; the finished
