@@ -177,6 +177,14 @@ async function measure(label, home, o) {
     ['completion of an empty word (`__complete -- \'\'`, every session)', ['__complete', '--', '']],
   ].map(([what, argv]) => [what, ...pair(o.runs, () => time(process.execPath, [BIN, ...argv], { stdout: devnull }), nodeE0)]);
   const [full, cat] = pair(o.buildRuns, () => time(process.execPath, [BIN, 'index', '--rebuild']), catAll);
+  // A cold `rows` (an empty cache directory, as after an install: no index, no code cache): when its
+  // first row is written, as a share of the whole run (the build it streams from). Each run's own
+  // share, then their median: the first row and the end move together with the machine's load.
+  const colds = [];
+  for (let i = 0; i < o.coldRuns; i++) colds.push(await firstRow(home));
+  const coldFirst = median(colds.map((c) => c.first));
+  const coldEnd = median(colds.map((c) => c.end));
+  const coldShare = median(colds.map((c) => c.first / c.end));
   spawnSync('sleep', ['2.2']);
   rows();
 
@@ -295,6 +303,7 @@ async function measure(label, home, o) {
     `| that process (the least a listing that is never stale can do in Node) vs \`node -e 0\` | ${f1(statFloor2)} ms | ${f1(nodeFloor2)} ms | ${(statFloor2 / nodeFloor2).toFixed(2)}x |`,
     ...others.map(([what, a, b]) => `| ${what} vs \`node -e 0\` | ${f1(a)} ms | ${f1(b)} ms | ${(a / b).toFixed(2)}x |`),
     `| full build (\`index --rebuild\`) vs \`cat\` of the same files | ${f1(full)} ms | ${f1(cat)} ms | ${(full / cat).toFixed(2)}x |`,
+    `| cold \`rows\` (empty cache): its first row vs the whole run (the median of each run's share) | ${f1(coldFirst)} ms | ${f1(coldEnd)} ms | ${coldShare.toFixed(2)} |`,
     `| append one line to the largest file (${kind}), then \`rows\`, vs no-change \`rows\` | ${f1(append)} ms | ${f1(noChange2)} ms | ${(append / noChange2).toFixed(2)}x |`,
     `| the same, a prompt appended to a session of ${LONG_PROMPTS.toLocaleString('en')} prompts (pi) | ${f1(appendLong)} ms | ${f1(noChangeLong)} ms | ${(appendLong / noChangeLong).toFixed(2)}x |`,
     `| the same, a reply appended to it | ${f1(replyLong)} ms | ${f1(noChangeLong2)} ms | ${(replyLong / noChangeLong2).toFixed(2)}x |`,
@@ -342,6 +351,27 @@ function writeLongSession(file, prompts) {
   fs.writeFileSync(file, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
 }
 
+/** `resume rows` on an empty cache directory of its own: ms to its first byte of output and to its exit. */
+function firstRow(home) {
+  const cache = fs.mkdtempSync(path.join(os.tmpdir(), 'resume-bench-cold-'));
+  return new Promise((resolve, reject) => {
+    const t0 = process.hrtime.bigint();
+    const ms = () => Number(process.hrtime.bigint() - t0) / 1e6;
+    const p = spawn(process.execPath, [BIN, 'rows'], { env: cleanEnv(home, cache), stdio: ['ignore', 'pipe', 'ignore'] });
+    let first = NaN;
+    p.stdout.on('data', () => {
+      if (Number.isNaN(first)) first = ms();
+    });
+    p.on('error', reject);
+    p.on('close', (code) => {
+      const end = ms();
+      fs.rmSync(cache, { recursive: true, force: true });
+      if (code !== 0 || Number.isNaN(first)) reject(new Error(`cold rows failed (${code})`));
+      else resolve({ first, end });
+    });
+  });
+}
+
 /** Three `resume index` started together on an empty cache: how many files did they parse in all? */
 async function concurrent(env, cache) {
   fs.rmSync(cache, { recursive: true, force: true });
@@ -358,12 +388,12 @@ async function concurrent(env, cache) {
 }
 
 const scales = [];
-if (ONLY !== 'big') scales.push(['seed', SCALE === 1 ? 'home' : `home-${SCALE}`, ['--scale', String(SCALE)], { runs: RUNS, buildRuns: QUICK ? 3 : 5, search: true, concurrent: true }]);
+if (ONLY !== 'big') scales.push(['seed', SCALE === 1 ? 'home' : `home-${SCALE}`, ['--scale', String(SCALE)], { runs: RUNS, buildRuns: QUICK ? 3 : 5, coldRuns: RUNS, search: true, concurrent: true }]);
 if (ONLY !== 'seed') {
   scales.push([
     'big', `home-n${BIG}${SCALE === 1 ? '' : `-${SCALE}`}`, ['--sessions', String(BIG), '--gib', String(0.9 * SCALE)],
     // search at this scale takes seconds a run: fewer runs
-    { runs: RUNS, buildRuns: QUICK ? 1 : 3, search: true, searchRuns: QUICK ? 1 : 3, concurrent: false },
+    { runs: RUNS, buildRuns: QUICK ? 1 : 3, coldRuns: QUICK ? 1 : 3, search: true, searchRuns: QUICK ? 1 : 3, concurrent: false },
   ]);
 }
 say(`machine: ${os.cpus().length} × ${os.cpus()[0]?.model?.trim()}, ${Math.round(os.totalmem() / 1024 ** 3)} GiB, Node ${process.version}, ${os.platform()} ${os.release()}; load ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}\n`);

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BIN, FIXTURES, envFor, lsJson, run, tempHome } from './helpers.js';
+import { BIN, FIXTURES, envFor, jsonl, lsJson, run, tempHome, write } from './helpers.js';
 import { cursorStore, md5 } from './sqlite-fixtures.js';
 
 const homes: string[] = [];
@@ -134,6 +134,93 @@ describe('the ordered stream of a full build', () => {
     const found = jobs.map((j) => ({ src: j.src, bound: bounds.get(j.src.path)! }));
     const plan = planOrder(jobs, bounds, new Set(['claude' as const]), found);
     expect(plan.map((p) => [p.job.src.path, p.key])).toEqual([['c2', 30], ['c1', 30], ['p1', 20], ['p2', 5]]);
+  });
+});
+
+/** A Claude Code record of a prompt (`user`) or a reply, in session `sid` (as test/forks.test.ts writes them). */
+function crec(sid: string, role: 'user' | 'assistant', uuid: string, parent: string | null, text: string, ts: string, pad = '') {
+  const message = role === 'user' ? { role, content: text + pad } : { role, model: 'claude-test', content: [{ type: 'text', text }] };
+  return { type: role, sessionId: sid, uuid, parentUuid: parent, cwd: '/tmp', timestamp: ts, entrypoint: 'cli', message };
+}
+const uu = (n: number) => `bbbbbbbb-0000-4000-8000-${n.toString(16).padStart(12, '0')}`;
+const sid = (n: number) => `aaaaaaaa-0000-4000-8000-${n.toString(16).padStart(12, '0')}`;
+
+/**
+ * Claude Code sessions beside pi's real ones: two that stand alone, a parent with a fork and a fork
+ * of the fork (the fork's records copy the parent's uuids: test/forks.test.ts), and one whose first
+ * prompt is longer than the first lines the stream reads for link keys: those `names` names. Each
+ * file's mtime is a minute after its last record, so the files are read in the order of their
+ * newest sessions: long (08:00), alone1 (07:30), fork (07:00), parent, grand, alone2, then pi's.
+ */
+function claudeHome(names: string[]): string {
+  const home = tempHome();
+  homes.push(home);
+  const pi = path.join(home, '.pi/agent/sessions');
+  fs.cpSync(path.join(FIXTURES, 'real', 'pi-0.73.1', 'home'), home, { recursive: true });
+  const old = Date.parse('2026-11-30T14:00:00Z') / 1000;
+  for (const e of fs.readdirSync(pi, { recursive: true, withFileTypes: true })) if (e.isFile()) fs.utimesSync(path.join(e.parentPath, e.name), old, old);
+  const at = (h: number) => `2026-12-01T${String(h).padStart(2, '0')}:00:00.000Z`;
+  const history = (s: string) => [crec(s, 'user', uu(1), null, 'parent first prompt', at(1)), crec(s, 'assistant', uu(2), uu(1), 'ok', at(1))];
+  const texts: Record<string, [number, unknown[]]> = {
+    alone1: [1, [crec(sid(1), 'user', uu(101), null, 'alone one', at(5)), crec(sid(1), 'assistant', uu(102), uu(101), 'ok', '2026-12-01T07:30:00.000Z')]],
+    alone2: [2, [crec(sid(2), 'user', uu(201), null, 'alone two', '2026-12-01T00:30:00.000Z')]],
+    parent: [3, [...history(sid(3)), crec(sid(3), 'user', uu(20), uu(2), 'parent after the fork', at(4))]],
+    fork: [4, [...history(sid(4)), crec(sid(4), 'user', uu(10), uu(2), 'fork own prompt', at(2)), crec(sid(4), 'user', uu(12), uu(10), 'fork goes on', at(7))]],
+    grand: [5, [...history(sid(5)), crec(sid(5), 'user', uu(10), uu(2), 'fork own prompt', at(2)), crec(sid(5), 'user', uu(30), uu(10), 'grandchild', at(2))]],
+    long: [6, [crec(sid(6), 'user', uu(601), null, 'a long first prompt', at(8), ' and more'.repeat(10_000))]],
+  };
+  for (const name of names) {
+    const [n, recs] = texts[name]!;
+    // a long reply after the first record (the stream reads a linked harness's files one by one only
+    // when their first lines are a small part of them)
+    const first = recs[0] as { timestamp: string; uuid: string };
+    const pad = crec(sid(n), 'assistant', uu(900 + n), first.uuid, 'long reply'.repeat(60_000), first.timestamp);
+    const file = write(home, `.claude/projects/-tmp/${sid(n)}.jsonl`, jsonl(recs[0], pad, ...recs.slice(1)));
+    const t = Date.parse((recs.at(-1) as { timestamp: string }).timestamp) / 1000 + 60;
+    fs.utimesSync(file, t, t);
+  }
+  return home;
+}
+
+describe('a linked harness in the stream (Claude Code: forks)', () => {
+  /** The batches a cold build hands over, each with the number of files read before it, and the result. */
+  async function streamed(home: string) {
+    const { updateIndex } = await import('../lib/index/index.js');
+    const batches: { at: number; keys: string[] }[] = [];
+    let filesDone = 0;
+    const r = await updateIndex({ env: envFor(home), home }, {
+      progress: (_d, _t, files) => (filesDone = files),
+      onSessions: (ss) => batches.push({ at: filesDone, keys: ss.map((s) => s.key) }),
+    });
+    return { batches, result: r.sessions.map((s) => s.key) };
+  }
+
+  it('hands over a session no other file is linked to before the other Claude files are read', async () => {
+    const home = claudeHome(['alone1', 'alone2', 'parent', 'fork', 'grand']);
+    const { batches, result } = await streamed(home);
+    expect(batches.flatMap((b) => b.keys)).toEqual(result);
+    // the newest file is read first and its session handed over at once, before any other file
+    expect(batches[0]).toEqual({ at: 1, keys: [`claude:${sid(1)}`] });
+    // the fork waits for the finish pass over the files it may be related to: until the last of
+    // them (grand, the 4th file) is read, not the last Claude file (alone2, the 5th)
+    expect(batches.find((b) => b.keys.includes(`claude:${sid(4)}`))!.at).toBe(4);
+    // and the rows a cold `rows` prints are those of the finished list
+    fs.rmSync(path.join(home, '.cache'), { recursive: true, force: true });
+    const cold = run(home, ['rows', '-a']);
+    const warm = run(home, ['rows', '-a']);
+    expect(noShort(cold.stdout)).toEqual(noShort(warm.stdout));
+    expect(lsJson(home).find((s: any) => s.id === sid(4))).toMatchObject({ forkedFrom: sid(3), firstPrompt: 'fork own prompt' });
+  });
+
+  it('holds every Claude session when a file\'s first lines do not give its link key', async () => {
+    const home = claudeHome(['alone1', 'alone2', 'parent', 'fork', 'grand', 'long']);
+    const { batches, result } = await streamed(home);
+    expect(batches.flatMap((b) => b.keys)).toEqual(result);
+    // nothing before the last of the six Claude files is read
+    expect(batches[0]!.at).toBe(6);
+    fs.rmSync(path.join(home, '.cache'), { recursive: true, force: true });
+    const cold = run(home, ['rows', '-a']);
+    expect(noShort(cold.stdout)).toEqual(noShort(run(home, ['rows', '-a']).stdout));
   });
 });
 

@@ -79,7 +79,7 @@ import { readFirstLine, readPrefix, readText as readTextFile, readWithStat, remo
 import { dirsStand, makeMemo, parseMeta, type AdapterMeta, type Memo } from './discmemo.js';
 import { shortIds } from '../select/filter.js';
 import { tryLock, unlock, waitUnlocked } from './lock.js';
-import { byRecency, OrderedStream, planOrder } from './stream.js';
+import { byRecency, Links, OrderedStream, planOrder } from './stream.js';
 import { closeRowBin, openRowBin, rowBinChunks, type RowBin } from './rowbin.js';
 import { applyStats, emptyOver, fitsCheck, freshShorts, overBytes, overlayRows, overWith, readOver, recordAt, type Over, type OverStat } from './overlay.js';
 import { PairedShardWriter, ShardWriter } from './shardwriter.js';
@@ -1800,7 +1800,21 @@ async function build(ctx: Ctx, opts: IndexOptions, files: IndexFiles, want: 'ful
   // take it too).
   const stream = !!opts.onSessions && !partial && !opts.harnesses && !writeOnly;
   const finishing = new Set(adapters.filter((a) => a.finish).map((a) => a.name));
-  const plan = stream ? planOrder(jobs, new Map(found.map((f) => [f.src.path, f.bound])), finishing, found) : null;
+  // A linked harness's files are read in their own places, not as a group (stream.ts), when their
+  // first lines, read before the rest for their link keys, are a small part of them: each costs a
+  // file opened once more, and a small file is parsed twice. (At 686 sessions, 52 Claude Code files
+  // of 118 MiB: the first row ~65 ms sooner for a few ms more; at 22,000, 5,280 of ~75 KiB on average,
+  // the pass took 1.6-1.8 s on a loaded machine: grouped, as before.)
+  const heads = new Map<Harness, [number, number]>();
+  for (const j of jobs) {
+    const a = ADAPTERS.find((x) => x.name === j.src.harness);
+    if (!a?.finish || !a.linked) continue;
+    const [head, all] = heads.get(a.name) ?? [0, 0];
+    heads.set(a.name, [head + Math.min(j.size, LINK_HEAD), all + j.size]);
+  }
+  const linked = new Set([...heads].filter(([, [head, all]]) => head * 8 <= all).map(([h]) => h));
+  const bounds = new Map(found.map((f) => [f.src.path, f.bound]));
+  const plan = stream ? planOrder(jobs, bounds, new Set([...finishing].filter((h) => !linked.has(h))), found) : null;
   const order = plan ? plan.map((p) => p.job) : [...jobs].sort((a, b) => b.size - b.from - (a.size - a.from));
 
   // A full build writes the state shards entry by entry as the sources are parsed
@@ -1862,10 +1876,39 @@ async function build(ctx: Ctx, opts: IndexOptions, files: IndexFiles, want: 'ful
     const finish = (h: Harness) => {
       const ss = finishHarness(ctx, ADAPTERS.find((a) => a.name === h)!, entries);
       finished.set(h, ss);
-      out.finished(ss);
+      out.finished(h, ss);
     };
     // what is reused is read already (in the order the finished list takes it)
-    for (const e of Object.values(entries)) if (!finishing.has(e.src.harness)) out.add(e.sessions ?? []);
+    const links = new Links();
+    for (const e of Object.values(entries)) {
+      const h = e.src.harness;
+      if (!finishing.has(h)) out.add(e.sessions ?? []);
+      else if (linked.has(h)) {
+        links.see(h, e.src.path, e.sessions ?? [], true);
+        out.hold(h, bounds.get(e.src.path) ?? Infinity);
+      }
+    }
+    // the first lines of every file of a linked harness: which sessions its finish pass can touch
+    for (const { job } of plan) {
+      if (!linked.has(job.src.harness)) continue;
+      const whole = job.size <= LINK_HEAD;
+      const r = await runJob({ src: job.src, size: whole ? job.size : LINK_HEAD, from: 0, state: null }, ctx);
+      links.see(job.src.harness, job.src.path, r.error ? null : r.sessions, whole);
+    }
+    // The files whose sessions the pass may relate: once all of them are read, the pass over them
+    // alone gives their sessions as the whole pass will (it relates no others), and what they held
+    // back is handed over then rather than after the harness's last file. (Not with entries reused,
+    // nor once a session is held for what the link keys do not show: a fork by its own mark.)
+    const tangled = new Map<Harness, { all: string[]; left: Set<string> }>();
+    for (const { job } of plan) {
+      const h = job.src.harness;
+      if (!linked.has(h) || !links.tangled(h, job.src.path)) continue;
+      const t = tangled.get(h) ?? { all: [], left: new Set<string>() };
+      t.all.push(job.src.path);
+      t.left.add(job.src.path);
+      tangled.set(h, t);
+    }
+    for (const e of Object.values(entries)) tangled.delete(e.src.harness);
     for (const [h, n] of left) if (n === 0) finish(h);
     out.flush(plan.length ? plan[0]!.key : -Infinity);
     let i = 0;
@@ -1874,6 +1917,20 @@ async function build(ctx: Ctx, opts: IndexOptions, files: IndexFiles, want: 'ful
       const h = job.src.harness;
       if (!finishing.has(h)) out.add(r.sessions);
       else {
+        if (linked.has(h)) {
+          // handed over now as the finish pass would give them (it sanitises what it returns, and
+          // a finished session has no allPrompts); the rest wait for it
+          const free = r.sessions.filter((s) => links.stands(job.src.path, s));
+          out.add(free.map(({ allPrompts: _, ...x }) => sanitizeSession(x)));
+          const t = tangled.get(h);
+          if (free.length < r.sessions.length) {
+            out.hold(h, bounds.get(job.src.path) ?? Infinity);
+            if (!t?.left.has(job.src.path)) tangled.delete(h);
+          }
+          if (t?.left.delete(job.src.path) && t.left.size === 0 && tangled.has(h) && left.get(h)! > 1) {
+            out.finished(h, finishHarness(ctx, ADAPTERS.find((a) => a.name === h)!, Object.fromEntries(t.all.map((p) => [p, entries[p]!]))));
+          }
+        }
         const n = left.get(h)! - 1;
         left.set(h, n);
         if (n === 0) finish(h);
@@ -2803,6 +2860,8 @@ export function finishAll(ctx: Ctx, entries: Record<string, Entry>, done: Map<Ha
 export { byRecency };
 
 const PARALLEL_MIN_BYTES = 16 << 20;
+/** The first bytes of a linked harness's file read before a streamed build, for its link keys (stream.ts: Links). */
+const LINK_HEAD = 64 << 10;
 
 /**
  * Parse the jobs, handed out in the given order, calling `onResult` as each finishes. `inOrder`:
@@ -2827,18 +2886,20 @@ async function runJobs(jobs: Job[], ctx: Ctx, opts: IndexOptions, onResult: (j: 
   // since the last (looked at after every GC_EVERY bytes parsed) keeps the peak ~30 MB lower at no
   // cost in time. The growth, not the bytes read, is the measure: 686 files of 1.2 GiB leave a small
   // heap, and a collection every 96 MB read there was ~10% of the build (BENCHMARKS.md).
-  const gc = total >= GC_EVERY ? fullCollector() : null;
+  // (node:v8, which the collector needs, is loaded the first time one is due: a build of a few
+  // hundred sessions never needs one, and loading it took ~4 ms before the first file was read)
+  let gc: (() => void) | null | undefined = total >= GC_EVERY ? undefined : null;
   let since = 0;
-  let base = gc ? heapUsed() : NaN;
+  let base = gc === null ? NaN : heapUsed();
   const tick = (j: Job, r: JobResult) => {
     done += j.size - j.from;
     doneFiles++;
     opts.progress?.(done, total, doneFiles, jobs.length);
     onResult(j, r);
     since += j.size - j.from;
-    if (gc && since >= GC_EVERY) {
+    if (gc !== null && since >= GC_EVERY) {
       since = 0;
-      if (!(heapUsed() - base < GC_GROWTH)) {
+      if (!(heapUsed() - base < GC_GROWTH) && (gc ??= fullCollector())) {
         gc();
         base = heapUsed();
         if (process.env.RESUME_DEBUG_GC) process.stderr.write(`gc at ${done} bytes: ${(base / 1048576).toFixed(1)} MiB after\n`);

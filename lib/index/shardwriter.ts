@@ -80,6 +80,8 @@ export class ShardWriter<E> {
     const seq = this.seqs[n]!;
     let o = this.open.get(n);
     if (this.at[n]! > seq.length) return; // finished
+    // (its file is made when it has an entry to take: a build's first rows do not wait for all of them)
+    if (!o && this.at[n]! < seq.length && this.get(seq[this.at[n]!]!) === undefined) return;
     if (!o) {
       const file = this.file(n);
       fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
