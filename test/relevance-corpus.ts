@@ -61,6 +61,7 @@ export const QUERIES: { q: string; want: string; why: string }[] = [
   { q: 'codex clipboard', want: 'clipboard', why: 'the harness' },
   { q: 'rate-limit', want: 'ratelimit', why: 'the branch' },
   { q: 'cart total', want: 'cart', why: 'the newer of two sessions that both say it in their title' },
+  { q: '"cart total" !rounding', want: 'old-cart', why: 'a phrase, and ! to leave one out (quotes pass through the shell fzf runs)' },
   { q: 'zsh git', want: 'zsh', why: 'two title words' },
   { q: 'astro', want: 'astro', why: 'a title word before the same word in another session\'s later prompt' },
 ];

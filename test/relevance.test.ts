@@ -128,7 +128,7 @@ describe('one query, one session, everywhere', () => {
 const PTR = '[>▌]';
 
 describe.skipIf(needs('fzf', 'tmux'))('the picker in tmux picks what the words name', { timeout: 180_000 }, () => {
-  const typed = ['blog astro', 'rate limit', 'admin login', 'sliding window'];
+  const typed = ['blog astro', 'rate limit', 'admin login', 'sliding window', '"cart total" !rounding'];
   it.each(typed)('%s + Enter', async (q) => {
     const want = byName(QUERIES.find((x) => x.q === q)!.want);
     const home = relevanceHome();
@@ -137,6 +137,7 @@ describe.skipIf(needs('fzf', 'tmux'))('the picker in tmux picks what the words n
     await t.type(q);
     // the first row is the one meant: its short id and its harness in view, its title readable
     const screen = await t.waitList([/\d+ of 20 sessions match/, new RegExp(`^${PTR} ${want.id.slice(0, 8)}`, 'm')]);
+    expect(screen).not.toMatch(/ 0 of 20 sessions match/);
     const first = screen.split('\n').find((l) => new RegExp(`^${PTR} ${want.id.slice(0, 8)}`).test(l));
     expect(first).toContain(want.harness);
     expect(first).toContain(want.prompts[0]!.slice(0, 30));
