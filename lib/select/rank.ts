@@ -89,7 +89,9 @@ interface Fields {
   parent: string;
   branch: string;
   label: string;
-  prompts: string[];
+  /** the prompts as given: folded only when a word is looked for in them (most words are found before) */
+  raw: readonly (string | null)[];
+  prompts: string[] | null;
 }
 
 /** The last two parts of a directory (the project and what holds it), folded; HOME is not a part. */
@@ -102,9 +104,7 @@ export function dirParts(cwd: string | null, home: string): { base: string; pare
 
 function fieldsOf(s: Matchable, home: string): Fields {
   const { base, parent } = dirParts(s.cwd, home);
-  const prompts: string[] = [];
-  for (const p of s.prompts ?? []) if (p) prompts.push(fold(p));
-  return { id: s.id.toLowerCase(), harness: s.harness, base, parent, branch: fold(s.branch ?? ''), label: fold(s.label ?? ''), prompts };
+  return { id: s.id.toLowerCase(), harness: s.harness, base, parent, branch: fold(s.branch ?? ''), label: fold(s.label ?? ''), raw: s.prompts ?? [], prompts: null };
 }
 
 /** The best weighted quality of one term in a session's fields (0: nowhere). */
@@ -121,7 +121,10 @@ function termScore(f: Fields, t: string): number {
   take(f.base, W.base);
   take(f.branch, W.branch);
   take(f.harness, W.harness);
-  if (W.prompt * 4 > best) for (const p of f.prompts) take(p, W.prompt);
+  if (W.prompt * 4 > best) {
+    f.prompts ??= f.raw.filter((p): p is string => !!p).map(fold);
+    for (const p of f.prompts) take(p, W.prompt);
+  }
   take(f.parent, W.parent);
   return best;
 }
