@@ -144,6 +144,8 @@ describe('resume ID for a session running in a tmux pane (real tmux, stand-in cl
       `pid   ${pid}\ntty   ${tty}\npane  work:0.0 (${pane}) on ${w.sock} (found by process tree)\n` +
         `go    tmux -S ${w.sock} select-window -t ${pane} ';' select-pane -t ${pane}\n`,
     );
+    // the process table through ps(1), as on macOS: the same answer
+    expect(run(w.home, [w.short, '--dry-run'], { ...w.env, RESUME_PROC_TABLE: 'ps' }).stdout).toBe(r.stdout);
     const j = JSON.parse(run(w.home, [w.short, '--dry-run', '--json'], w.env).stdout);
     expect(j).toMatchObject({ harness: 'claude', id: w.id, running: { pid, tty, pane: { socket: w.sock, id: pane, session: 'work', window: 0, index: 0 } } });
     expect(active(w)).toBe(other);
