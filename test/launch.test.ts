@@ -100,7 +100,8 @@ function oneSession(dirName = 'my project') {
   fs.mkdirSync(cwd, { recursive: true });
   const id = uuid(++sessionNo, `1a2b3c4d-${process.pid.toString(16).padStart(4, '0').slice(-4)}-4000-8000`);
   const file = claudeSession(home, { id, cwd, prompt: 'fix the flaky login test' });
-  return { home, si, cwd, id, file, env: { PATH: si.PATH } as Record<string, string> };
+  // TMUX_TMPDIR: a live session is looked for in the tmux servers there, never the developer's own
+  return { home, si, cwd, id, file, env: { PATH: si.PATH, TMUX_TMPDIR: home } as Record<string, string> };
 }
 
 describe('resume QUERY through the shell integration (RESUME_EMIT_FILE)', { timeout: 120_000 }, () => {

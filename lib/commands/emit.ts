@@ -14,6 +14,8 @@ import { loadConfig } from '../launch/config.js';
 import { shellLine } from '../launch/emit.js';
 import { forStdout, prepare, shellOf } from '../launch/prepare.js';
 import { candidateLines } from '../present/candidates.js';
+import { LiveError } from '../launch/plan.js';
+import { goLive } from './resume-live.js';
 import { lookup } from '../select/find.js';
 import type { Session } from '../types.js';
 
@@ -60,7 +62,14 @@ export function register(program: Command, app: App): void {
         s = r.session;
         name = shorts.get(s.id) ?? s.id;
       }
-      const plan = prepare(s, { fork: !!o.fork, extra: tail, cfg, name, env: app.launchEnv(), ctx: app.ctx });
+      let plan;
+      try {
+        plan = prepare(s, { fork: !!o.fork, extra: tail, cfg, name, env: app.launchEnv(), ctx: app.ctx });
+      } catch (err) {
+        // running: the line that goes to its tmux pane instead (or say where it runs)
+        if (!(err instanceof LiveError)) throw err;
+        return goLive(s, err, { emit: true }, shell);
+      }
       out(shellLine(forStdout(plan, cfg).plan, shell) + '\n');
     });
 }

@@ -19,6 +19,8 @@ import { loadConfig, type Config } from '../launch/config.js';
 import { shellLine, type Plan } from '../launch/emit.js';
 import { quotePosix, shown, type ShellName } from '../util/quote.js';
 import { execPlan } from '../launch/exec.js';
+import { LiveError } from '../launch/plan.js';
+import { goLive } from './resume-live.js';
 import { adapter } from '../harness/registry.js';
 import { pickerAvailable, pickSession } from '../../fzf/picker.js';
 import { lookup } from '../select/find.js';
@@ -163,7 +165,14 @@ export function register(program: Command, app: App): void {
       const fork = !!o.fork || choice.action === 'fork';
       const print = !!o.print || choice.action === 'print';
       const copy = !!o.copy || choice.action === 'copy';
-      const plan = prepare(s, { fork, extra: tail, cfg, name, env: app.launchEnv(), ctx: app.ctx });
+      let plan: Plan;
+      try {
+        plan = prepare(s, { fork, extra: tail, cfg, name, env: app.launchEnv(), ctx: app.ctx });
+      } catch (err) {
+        // running: go to its tmux pane instead (or say where it runs)
+        if (!(err instanceof LiveError)) throw err;
+        return goLive(s, err, { dryRun: o.dryRun, json: o.json, print, copy }, (print || copy) && !quoting ? shellOf(o.shell) : shell);
+      }
       if (s.harness === 'claude') await restoreTasks(app, s, fork, !!o.dryRun);
       await launch(s, plan, { ...o, fork, print, copy }, (print || copy) && !quoting ? shellOf(o.shell) : shell, cfg);
     });

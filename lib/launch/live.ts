@@ -1,5 +1,6 @@
 // Is a session running right now? Two processes appending to one transcript corrupt it, so a live
-// session is refused (`--fork` is the way in).
+// session is never started twice: it is reached in its tmux pane (lib/launch/reach.ts), or refused
+// (`--fork` is the way in).
 //
 // A session is live when a harness process (its program or script is one of the harness's binaries
 // or the configured command):

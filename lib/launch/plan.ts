@@ -8,7 +8,7 @@ import type { Ctx, Session } from '../types.js';
 import { applyConfig, type Config } from './config.js';
 import type { Plan } from './emit.js';
 import { harnessNames } from './info.js';
-import { findLive } from './live.js';
+import { findLive, type LiveHit } from './live.js';
 import { shown } from '../util/quote.js';
 
 export interface PlanOptions {
@@ -82,10 +82,23 @@ export function checkDir(cwd: string, name: string): void {
   throw new ExitError(2, `the directory of ${name}, ${shown(cwd)}, no longer exists (${where}); not starting it anywhere else`);
 }
 
+/**
+ * A session that is running: the refusal as it stands when nothing catches it; `resume` and `emit`
+ * catch it to go to the session's tmux pane instead (lib/launch/reach.ts).
+ */
+export class LiveError extends ExitError {
+  constructor(
+    public hit: LiveHit,
+    public session: string,
+  ) {
+    super(2, `${session} is running (pid ${hit.pid}); use --fork to open a copy of it`);
+  }
+}
+
 /** Refuse a session that is running now: two writers corrupt a transcript. */
 export function checkLive(s: Session, cfg: Config, name: string): void {
   const hit = findLive([s], { names: harnessNames(cfg), thorough: true }).get(s.key);
-  if (hit) throw new ExitError(2, `${name} is running (pid ${hit.pid}); use --fork to open a copy of it`);
+  if (hit) throw new LiveError(hit, name);
 }
 
 /** Permission-bypass flags: never shown in a launch line written to a pipe or file when they came from config. */
