@@ -174,8 +174,8 @@ export function findMoved(s: Session, others: Session[], here: string): Moved[] 
     seen.add(o.cwd);
     if (!isDir(o.cwd)) continue;
     addDir(o.cwd);
-    const t = topOf(o.cwd);
-    if (t) children(path.dirname(t));
+    // the siblings of its repository, or of the directory itself when it is in none
+    children(path.dirname(topOf(o.cwd) ?? o.cwd));
     if (tops.size > MAX_REPOS) break;
   }
   const found: (Moved & { repo: Repo })[] = [];
