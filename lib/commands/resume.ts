@@ -21,6 +21,7 @@ import { quotePosix, shown, type ShellName } from '../util/quote.js';
 import { execPlan } from '../launch/exec.js';
 import { LiveError } from '../launch/plan.js';
 import { goLive } from './resume-live.js';
+import { hereDir, placeSession } from '../launch/moved.js';
 import { adapter } from '../harness/registry.js';
 import { pickerAvailable, pickSession } from '../../fzf/picker.js';
 import { lookup } from '../select/find.js';
@@ -33,6 +34,7 @@ export interface LaunchOpts {
   copy?: boolean;
   json?: boolean;
   shell?: string;
+  cd?: string;
 }
 
 export interface Choice {
@@ -118,6 +120,7 @@ export function register(program: Command, app: App): void {
     .option('-p, --print', 'print the shell line (cd DIR && COMMAND) instead of running it')
     .option('--copy', 'put the shell line on the clipboard instead of running it (says where on stderr)')
     .option('--fork', "the harness's native fork instead of a resume")
+    .option('--cd <dir>', 'resume in DIR (a moved repository; DIR must exist)')
     .option('--shell <shell>', 'quote --print for zsh, bash or fish (default: RESUME_SHELL, else $SHELL)')
     .action(async (args: string[], o: RootOpts) => {
       const tail = dashTail(program);
@@ -165,9 +168,11 @@ export function register(program: Command, app: App): void {
       const fork = !!o.fork || choice.action === 'fork';
       const print = !!o.print || choice.action === 'print';
       const copy = !!o.copy || choice.action === 'copy';
+      // a gone directory: where its repository went, or its worktree added again (lib/launch/moved.ts)
+      const place = await placeSession(s, { cd: o.cd, name, dryRun: !!o.dryRun, fork, others: () => app.sessions(), here: hereDir(app.ctx.home) });
       let plan: Plan;
       try {
-        plan = prepare(s, { fork, extra: tail, cfg, name, env: app.launchEnv(), ctx: app.ctx });
+        plan = prepare(s, { fork, extra: tail, cfg, name, env: app.launchEnv(), ctx: app.ctx, cwd: place?.cwd });
       } catch (err) {
         // running: go to its tmux pane instead (or say where it runs)
         if (!(err instanceof LiveError)) throw err;
@@ -175,6 +180,7 @@ export function register(program: Command, app: App): void {
       }
       if (s.harness === 'claude') await restoreTasks(app, s, fork, !!o.dryRun);
       await launch(s, plan, { ...o, fork, print, copy }, (print || copy) && !quoting ? shellOf(o.shell) : shell, cfg);
+      if (place?.refuse) throw new ExitError(2, place.refuse);
     });
 }
 

@@ -7,6 +7,8 @@ import type { Config } from './config.js';
 import { pickShell, type Plan } from './emit.js';
 import { shown, type ShellName } from '../util/quote.js';
 import { checkDir, checkLive, makePlan, shownPlan, withheldNote } from './plan.js';
+import { carryTo } from './moved.js';
+import { ExitError } from '../errors.js';
 
 /** The shell to quote for; a bad `--shell` or RESUME_SHELL is a usage error. */
 export function shellOf(flag: string | undefined): ShellName {
@@ -16,8 +18,14 @@ export function shellOf(flag: string | undefined): ShellName {
 }
 
 /** The refusals (no fork, directory gone, session running), then the plan. Same checks for every mode. */
-export function prepare(s: Session, o: { fork: boolean; extra: string[]; cfg: Config; name: string; env?: Record<string, string>; ctx?: Ctx }): Plan {
-  const plan = makePlan(s, o);
+export function prepare(s: Session, o: { fork: boolean; extra: string[]; cfg: Config; name: string; env?: Record<string, string>; ctx?: Ctx; cwd?: string }): Plan {
+  let plan = makePlan(s, o);
+  // another directory (--cd, or a moved repository the person said yes to): as the harness allows
+  if (o.cwd != null) {
+    const c = carryTo(plan, s, o.cwd, o.fork);
+    if (typeof c === 'string') throw new ExitError(2, `cannot resume ${o.name} in ${shown(o.cwd)}: ${c}`);
+    plan = c;
+  }
   // the demo's stand-in harness commands (App.launchEnv)
   if (o.env) Object.assign(plan.env, o.env);
   checkDir(plan.cwd, o.name);
