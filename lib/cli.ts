@@ -29,6 +29,7 @@ const COMMANDS: [names: string[], load: Loader][] = [
   [['outdated'], () => import('./commands/outdated.js')],
   [['restart'], () => import('./commands/restart.js')],
   [['hooks'], () => import('./commands/hooks.js')],
+  [['uninstall'], () => import('./commands/uninstall.js')],
 ];
 /** `resume [QUERY...]`: the root command's action and options. */
 const ROOT: Loader = () => import('./commands/resume.js');
