@@ -37,6 +37,11 @@ describe('the npm package', { timeout: 60_000 }, () => {
     // (npm's output masks anything shaped like a UUID, as it would a token: the ids in the names too)
     const masked = (f: string) => f.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '***');
     expect(files.filter((f) => f.startsWith('demo/')).map(masked).sort()).toEqual(demo.map(masked).sort());
+    // no install-time script of ours: an install runs none (the bundles are built before packing, by
+    // prepack), and npm's allowScripts advisory names only better-sqlite3
+    const scripts = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts;
+    for (const s of ['preinstall', 'install', 'postinstall', 'prepare']) expect(scripts, s).not.toHaveProperty(s);
+    expect(scripts.prepack).toMatch(/scripts\/build\.mjs.*scripts\/man\.mjs/);
     // bin/resume stays executable in the tarball
     expect(pack.files.find((f: { path: string; mode: number }) => f.path === 'bin/resume').mode & 0o111).toBe(0o111);
   });
