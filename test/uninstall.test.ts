@@ -10,6 +10,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { run, tempHome, write, notLinux } from './helpers.js';
 import { claudeSession, uuid as uuidAt } from './launch-helpers.js';
+import { removeHook } from '../lib/harness/claude/care/hook.js';
+import { makeCtx } from '../lib/util/paths.js';
 
 // ids of this file's own (the live check reads every process on the machine)
 const uuid = (i: number) => uuidAt(i, 'dededede-0000-4000-8000');
@@ -208,5 +210,26 @@ describe.skipIf(notLinux)('resume uninstall', { timeout: 60_000 }, () => {
     expect(fs.existsSync(path.join(h, 'list.json'))).toBe(true);
     // --demo is refused: uninstall is about your own files
     expect(run(h, ['--demo', 'uninstall'], env)).toMatchObject({ code: 2, stderr: 'resume: uninstall works on your own files: run it without --demo\n' });
+  });
+
+  it('takes out only our hook: a group it shares keeps the others, a file without it is not written', () => {
+    const h = tempHome('resume-uninstall-');
+    const ours = { type: 'command', command: "'/opt/resume/bin/resume' snapshot --quiet" };
+    const theirs = { type: 'command', command: 'notify-send stop' };
+    const file = write(h, '.claude/settings.json', JSON.stringify({ hooks: { Stop: [{ matcher: '', hooks: [theirs, ours] }, { hooks: [ours] }] }, theme: 'dark' }));
+    const ctx = makeCtx({ HOME: h });
+    const now = new Date('2026-01-02T03:04:05.678Z');
+    expect(removeHook(ctx, now, true)).toEqual({ file, removed: 2, backup: `${file}.resume-backup-2026-01-02T03-04-05-678Z` });
+    expect(fs.readdirSync(path.dirname(file))).toEqual(['settings.json']);
+    expect(removeHook(ctx, now)).toMatchObject({ removed: 2 });
+    expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toEqual({ hooks: { Stop: [{ matcher: '', hooks: [theirs] }] }, theme: 'dark' });
+    const text = fs.readFileSync(file, 'utf8');
+    expect(removeHook(ctx, new Date())).toEqual({ file, removed: 0, backup: null });
+    expect(fs.readFileSync(file, 'utf8')).toBe(text);
+    expect(fs.readdirSync(path.dirname(file))).toHaveLength(2);
+    // not JSON: an error naming the file, nothing written
+    fs.writeFileSync(file, '{ broken');
+    expect(() => removeHook(ctx)).toThrow(/settings\.json is not valid JSON/);
+    expect(fs.readFileSync(file, 'utf8')).toBe('{ broken');
   });
 });
