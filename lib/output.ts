@@ -215,12 +215,13 @@ export function lsRow(s: Pick<Session, 'harness' | 'cwd' | 'branch' | 'prompts' 
 }
 
 /**
- * The header row of `ls` on a terminal, one name per column of `table`. Under 100 columns the
- * prompts column is headed `#`: PROMPTS would widen a column of one or two digits by five, taken
- * from the title, which at 80 columns has only some 16 to show.
+ * The header row of `ls` on a terminal, one name per column of `table`. The prompts column is
+ * headed `#` where PROMPTS would leave the directory and title less than WIDE_REST columns: the
+ * name would widen a column of one or two digits by five, taken from the title.
  */
 export const TABLE_HEADER = { short: 'ID', age: 'AGE', harness: 'HARNESS', dir: 'DIRECTORY', branch: 'BRANCH', prompts: 'PROMPTS', title: 'TITLE' } as const;
 const NARROW_PROMPTS = '#';
+const WIDE_REST = 60;
 
 /**
  * A table sized to the terminal: short id, age, harness, directory, branch, prompts, title, under a
@@ -238,7 +239,6 @@ export function table(list: LsRow[], home: string, now: number, cols: number, co
     prompts: String(s.prompts),
   }));
   if (!rows.length) return [];
-  const H = { ...TABLE_HEADER, prompts: cols >= 100 ? TABLE_HEADER.prompts : NARROW_PROMPTS };
   let wShort = 0, wAge = 3, wH = 0, wP = 1, wB = 0, wDirAll = 0;
   for (const r of rows) {
     wShort = Math.max(wShort, width(r.short));
@@ -249,11 +249,15 @@ export function table(list: LsRow[], home: string, now: number, cols: number, co
     wDirAll = Math.max(wDirAll, width(r.dir));
   }
   // (each column at least as wide as its name in the header; no branch column when no row has one)
-  wShort = Math.max(H.short.length, Math.min(40, wShort));
-  wAge = Math.max(H.age.length, Math.min(4, wAge));
-  wH = Math.max(H.harness.length, Math.min(8, wH));
-  wP = Math.max(H.prompts.length, Math.min(5, wP));
-  wB = wB > 0 ? Math.max(H.branch.length, Math.min(20, wB)) : 0;
+  const H0 = TABLE_HEADER;
+  wShort = Math.max(H0.short.length, Math.min(40, wShort));
+  wAge = Math.max(H0.age.length, Math.min(4, wAge));
+  wH = Math.max(H0.harness.length, Math.min(8, wH));
+  wP = Math.min(5, wP);
+  wB = wB > 0 ? Math.max(H0.branch.length, Math.min(20, wB)) : 0;
+  const wide = cols - (wShort + wAge + wH + Math.max(wP, H0.prompts.length) + wB + 6 * 2) >= WIDE_REST;
+  const H = wide ? H0 : { ...H0, prompts: NARROW_PROMPTS };
+  wP = Math.max(H.prompts.length, wP);
   const fixed = wShort + wAge + wH + wP + wB + 6 * 2;
   const rest = Math.max(20, cols - fixed);
   const wDir = Math.max(H.dir.length, Math.min(wDirAll, 60, Math.max(12, Math.floor(rest * 0.4))));
