@@ -135,7 +135,7 @@ export const ENVIRONMENT: [string, string][] = [
 export const INTERNAL_ENV = ['RESUME_PICK_DIR', 'RESUME_GC_EVERY', 'RESUME_GC_GROWTH', 'RESUME_DEBUG_GC', 'RESUME_PATCH_MAX', 'RESUME_PARALLEL_MIN_BYTES'];
 
 const FILES: [string, string][] = [
-  ['$RESUME_CACHE_DIR, else $XDG_CACHE_HOME/resume, else ~/.cache/resume', 'the index (SQLite, mode 0600) and the files beside it; rebuilt when missing, old or damaged.'],
+  ['$RESUME_CACHE_DIR, else $XDG_CACHE_HOME/resume, else ~/.cache/resume', 'the index: what was read of each session file, the listing and the rendered rows (mode 0600); rebuilt when missing, old or damaged, and safe to delete.'],
   ['$XDG_CONFIG_HOME/resume/config, else ~/.config/resume/config', 'the config (TOML): keys, fzf_opts, a table per harness ([claude] command, args), [[resume.on_update]] hooks. resume doctor names it.'],
   ['$XDG_CONFIG_HOME/resume/sessions/, else ~/.config/resume/sessions/ (macOS: ~/Library/Application Support/resume/sessions/)', 'snapshots of Claude sessions (name, tasks) written by resume snapshot.'],
   ['$XDG_STATE_HOME/resume/, else ~/.local/state/resume/ (macOS: ~/Library/Application Support/resume/)', "the update hooks' state (hooks.json), their run log (runs.jsonl) and locks."],
