@@ -31,6 +31,7 @@ const COMMANDS: [names: string[], load: Loader][] = [
   [['outdated'], () => import('./commands/outdated.js')],
   [['restart'], () => import('./commands/restart.js')],
   [['hooks'], () => import('./commands/hooks.js')],
+  [['uninstall'], () => import('./commands/uninstall.js')],
 ];
 /** `resume [QUERY...]`: the root command's action and options. */
 const ROOT: Loader = () => import('./commands/resume.js');
@@ -105,7 +106,8 @@ function handle(err: unknown, CommanderError?: new (...a: any[]) => Error & { co
   fail(2, `internal error: ${err instanceof Error ? err.message : String(err)}`);
 }
 
-export async function main(argv: string[]): Promise<void> {
+/** `inspect`: handed the program with every command registered, instead of a run (the man page: lib/man.ts). */
+export async function main(argv: string[], inspect?: (program: Command) => void): Promise<void> {
   // --demo is global: take it wherever it stands before `--`.
   const dd = argv.indexOf('--');
   const head = dd >= 0 ? argv.slice(0, dd) : argv;
@@ -134,6 +136,7 @@ export async function main(argv: string[]): Promise<void> {
   const mods = await Promise.all(one ? [one()] : [...COMMANDS.map(([, load]) => load()), ROOT()]);
   for (const m of mods) m.register(program, app);
   for (const c of program.commands) c.exitOverride().configureOutput({ outputError: () => {} });
+  if (inspect) return inspect(program);
 
   try {
     await program.parseAsync(argv, { from: 'user' });

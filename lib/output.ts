@@ -214,7 +214,19 @@ export function lsRow(s: Pick<Session, 'harness' | 'cwd' | 'branch' | 'prompts' 
   };
 }
 
-/** A table sized to the terminal: short id, age, harness, directory, branch, prompts, title. */
+/**
+ * The header row of `ls` on a terminal, one name per column of `table`. The prompts column is
+ * headed `#` where PROMPTS would leave the directory and title less than WIDE_REST columns: the
+ * name would widen a column of one or two digits by five, taken from the title.
+ */
+export const TABLE_HEADER = { short: 'ID', age: 'AGE', harness: 'HARNESS', dir: 'DIRECTORY', branch: 'BRANCH', prompts: 'PROMPTS', title: 'TITLE' } as const;
+const NARROW_PROMPTS = '#';
+const WIDE_REST = 60;
+
+/**
+ * A table sized to the terminal: short id, age, harness, directory, branch, prompts, title, under a
+ * header row (dim when coloured) whose names each column is at least as wide as. No rows, no header.
+ */
 export function table(list: LsRow[], home: string, now: number, cols: number, color: boolean): string[] {
   // (tabs become spaces: a tab would break the columns)
   const rows = list.map((s) => ({
@@ -226,6 +238,7 @@ export function table(list: LsRow[], home: string, now: number, cols: number, co
     title: column(s.label),
     prompts: String(s.prompts),
   }));
+  if (!rows.length) return [];
   let wShort = 0, wAge = 3, wH = 0, wP = 1, wB = 0, wDirAll = 0;
   for (const r of rows) {
     wShort = Math.max(wShort, width(r.short));
@@ -235,16 +248,23 @@ export function table(list: LsRow[], home: string, now: number, cols: number, co
     wB = Math.max(wB, width(r.branch));
     wDirAll = Math.max(wDirAll, width(r.dir));
   }
-  wShort = Math.min(40, wShort);
-  wAge = Math.min(4, wAge);
-  wH = Math.min(8, wH);
+  // (each column at least as wide as its name in the header; no branch column when no row has one)
+  const H0 = TABLE_HEADER;
+  wShort = Math.max(H0.short.length, Math.min(40, wShort));
+  wAge = Math.max(H0.age.length, Math.min(4, wAge));
+  wH = Math.max(H0.harness.length, Math.min(8, wH));
   wP = Math.min(5, wP);
-  wB = Math.min(20, wB);
+  wB = wB > 0 ? Math.max(H0.branch.length, Math.min(20, wB)) : 0;
+  const wide = cols - (wShort + wAge + wH + Math.max(wP, H0.prompts.length) + wB + 6 * 2) >= WIDE_REST;
+  const H = wide ? H0 : { ...H0, prompts: NARROW_PROMPTS };
+  wP = Math.max(H.prompts.length, wP);
   const fixed = wShort + wAge + wH + wP + wB + 6 * 2;
   const rest = Math.max(20, cols - fixed);
-  const wDir = Math.min(wDirAll, 60, Math.max(12, Math.floor(rest * 0.4)));
+  const wDir = Math.max(H.dir.length, Math.min(wDirAll, 60, Math.max(12, Math.floor(rest * 0.4))));
   const wTitle = Math.max(8, rest - wDir);
-  return rows.map((r) => {
+  const names = [fit(H.short, wShort), fit(H.age, wAge), fit(H.harness, wH), fit(H.dir, wDir), ...(wB > 0 ? [fit(H.branch, wB)] : []), H.prompts.padStart(wP), H.title].join('  ');
+  const header = color ? DIM + names + RESET : names;
+  return [header, ...rows.map((r) => {
     const parts = [
       fit(r.short, wShort),
       color ? DIM + fit(r.age, wAge) + RESET : fit(r.age, wAge),
@@ -255,7 +275,7 @@ export function table(list: LsRow[], home: string, now: number, cols: number, co
       cut(r.title, wTitle),
     ];
     return parts.join('  ').trimEnd();
-  });
+  })];
 }
 
 /** Plain tab-separated columns for a pipe: short id, updated (ISO), harness, directory, branch, prompts, title. */

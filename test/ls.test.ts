@@ -57,9 +57,9 @@ const ls = (h: string, args: string[]) => {
 };
 
 /** ls on a terminal (script(1) gives it one), as the table it prints there. */
-function lsTty(h: string, args: string[]): string {
+function lsTty(h: string, args: string[], extra: Record<string, string | undefined> = {}, cols = 120): string {
   const cmd = [process.execPath, BIN, 'ls', ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
-  const r = spawnSync('script', ['-qec', `stty cols 120 2>/dev/null; ${cmd}`, '/dev/null'], { env: envFor(h), cwd: h, encoding: 'utf8' });
+  const r = spawnSync('script', ['-qec', `stty cols ${cols} 2>/dev/null; ${cmd}`, '/dev/null'], { env: envFor(h, extra), cwd: h, encoding: 'utf8' });
   expect(r.status, r.stderr).toBe(0);
   return r.stdout.replace(/\r\n/g, '\n');
 }
@@ -191,12 +191,33 @@ describe('resume ls', () => {
     expect(lsTty(h, ['-a'])).toBe(fromBin);
     fs.writeFileSync(path.join(cache(h), 'rows.json'), 'damaged');
     expect(lsTty(h, ['-a'])).toBe(fromBin);
-    const rows = fromBin.split('\n').filter(Boolean);
+    const [header, ...rows] = fromBin.split('\n').filter(Boolean);
     expect(rows).toHaveLength(7);
+    // a header row naming the columns, each name where its column starts
+    expect(header).toMatch(/^ID +AGE +HARNESS +DIRECTORY +BRANCH +PROMPTS +TITLE$/);
+    const one = rows.find((l) => l.startsWith(uuid(1).slice(0, 8)))!;
+    for (const [name, value] of [['HARNESS', 'claude'], ['DIRECTORY', '~/src/app'], ['BRANCH', 'main'], ['TITLE', 'first ask']]) {
+      expect(one.indexOf(value!), name).toBe(header!.indexOf(name!));
+    }
+    // (prompts right-aligned under its name)
+    expect(one.indexOf('main') + 'main'.length).toBeLessThan(header!.indexOf('PROMPTS'));
+    expect(one.indexOf('3  first ask')).toBe(header!.indexOf('S  TITLE'));
     // no tab (the table pads with spaces), no colour under NO_COLOR, directories under HOME from ~
     expect(fromBin).not.toMatch(/[\t\x1b]/);
-    expect(rows.find((l) => l.startsWith(uuid(1).slice(0, 8)))).toMatch(/~\/src\/app +main +3 +first ask$/);
+    expect(one).toMatch(/~\/src\/app +main +3 +first ask$/);
     expect(rows.find((l) => l.startsWith(uuid(2).slice(0, 8)))).toContain('/tmp/outside the home');
+    // with colour the header is dim; piped, no header at all
+    const colored = lsTty(h, ['-a'], { NO_COLOR: undefined, TERM: 'xterm-256color' }).split('\n')[0]!;
+    expect(colored).toMatch(/^\x1b\[2mID +AGE +HARNESS +DIRECTORY +BRANCH +PROMPTS +TITLE\x1b\[0m$/);
+    const piped = run(h, ['ls', '-a']).stdout.split('\n').filter(Boolean);
+    expect(piped).toHaveLength(7);
+    expect(piped.every((l) => l.split('\t').length === 7 && !l.startsWith('ID'))).toBe(true);
+    // at 80 columns the prompts column is headed # (PROMPTS would take five columns from the title)
+    const narrow = lsTty(h, ['-a'], {}, 80).split('\n');
+    expect(narrow[0]).toMatch(/^ID +AGE +HARNESS +DIRECTORY +BRANCH +# +TITLE$/);
+    expect(narrow[0]!.indexOf('TITLE')).toBe(narrow.find((l) => l.startsWith(uuid(1).slice(0, 8)))!.indexOf('first ask'));
+    // nothing to list: no header either (the terminal shows stderr too: only a note is there)
+    expect(lsTty(tempHome(), [])).not.toContain('HARNESS');
   });
 
   it('takes the shared options before the command as after it (resume -a ls = resume ls -a)', () => {

@@ -78,7 +78,7 @@ export function writeHook(ctx: Ctx, bin: string, now = new Date()): WriteResult 
   let backup: string | null = null;
   let mode = 0o600;
   if (text != null) {
-    backup = `${file}.resume-backup-${now.toISOString().replace(/[:.]/g, '-')}`;
+    backup = backupName(file, now);
     try {
       mode = fs.statSync(file).mode & 0o777;
     } catch {
@@ -88,4 +88,59 @@ export function writeHook(ctx: Ctx, bin: string, now = new Date()): WriteResult 
   }
   writeAtomic(file, JSON.stringify(settings, null, 2) + '\n', mode);
   return { file, changed: true, backup, replaced };
+}
+
+/** How many hook entries of ours were (or, dry, would be) removed, and the backup written first (null: none removed). */
+export type RemoveResult = { file: string; removed: number; backup: string | null };
+
+/** The backup of settings.json written before a change, named by the time. */
+const backupName = (file: string, now: Date) => `${file}.resume-backup-${now.toISOString().replace(/[:.]/g, '-')}`;
+
+/**
+ * `resume uninstall`: take our Stop hook out of settings.json again, after a backup, keeping every
+ * other setting and hook. A group left with no hooks goes, then an empty `Stop`, then an empty
+ * `hooks` (as --write found the file when it had none). `dryRun`: count only, write nothing.
+ * A settings file that is not a JSON object is an error (nothing is written).
+ */
+export function removeHook(ctx: Ctx, now = new Date(), dryRun = false): RemoveResult {
+  const file = settingsFile(ctx);
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { file, removed: 0, backup: null };
+    throw new Error(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code}`);
+  }
+  if (!text.trim()) return { file, removed: 0, backup: null };
+  let settings: any;
+  try {
+    settings = JSON.parse(text);
+  } catch (err) {
+    throw new Error(`${file} is not valid JSON (${(err as Error).message}); take the Stop hook out by hand (its command ends in "resume snapshot --quiet")`);
+  }
+  if (!settings || typeof settings !== 'object' || Array.isArray(settings)) throw new Error(`${file} is not a JSON object`);
+  const hooks = settings.hooks;
+  if (!hooks || typeof hooks !== 'object' || Array.isArray(hooks) || !Array.isArray(hooks.Stop)) return { file, removed: 0, backup: null };
+  let removed = 0;
+  const stop = hooks.Stop.flatMap((group: any) => {
+    if (!group || !Array.isArray(group.hooks)) return [group];
+    const kept = group.hooks.filter((h: any) => !(h && h.type === 'command' && ours(h.command)));
+    if (kept.length === group.hooks.length) return [group];
+    removed += group.hooks.length - kept.length;
+    return kept.length ? [{ ...group, hooks: kept }] : [];
+  });
+  if (!removed || dryRun) return { file, removed, backup: removed ? backupName(file, now) : null };
+  if (stop.length) hooks.Stop = stop;
+  else delete hooks.Stop;
+  if (!Object.keys(hooks).length) delete settings.hooks;
+  let mode = 0o600;
+  try {
+    mode = fs.statSync(file).mode & 0o777;
+  } catch {
+    /* keep 0600 */
+  }
+  const backup = backupName(file, now);
+  fs.writeFileSync(backup, text, { mode: 0o600, flag: 'wx' });
+  writeAtomic(file, JSON.stringify(settings, null, 2) + '\n', mode);
+  return { file, removed, backup };
 }
