@@ -129,6 +129,8 @@ export const ENVIRONMENT: [string, string][] = [
   ['PAGER', 'the pager for a transcript (default less).'],
   ['XDG_CACHE_HOME, XDG_CONFIG_HOME, XDG_STATE_HOME', "where resume's cache, config and state live (see FILES)."],
   ['TMUX', 'a session running in a tmux pane is reached by switching to that pane.'],
+  ['RESUME_TMUX_SOCKET', "a tmux server to look in for a running session's pane (a socket path, or a name as tmux -L takes it)."],
+  ['TMUX_TMPDIR', 'where tmux servers are looked for, as tmux reads it.'],
 ];
 
 /** Variables read only by tests, benchmarks or resume's own processes: not for a person to set. */

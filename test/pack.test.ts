@@ -64,8 +64,11 @@ describe('the npm package', { timeout: 60_000 }, () => {
     const ls = resume(['--demo', 'ls', '-a', '--json']);
     expect(ls.status, ls.stderr).toBe(0);
     const list = JSON.parse(ls.stdout);
-    // every demo harness, the SQLite ones (opencode, Cursor's chat store) included
-    expect(new Set(list.map((s: { harness: string }) => s.harness))).toEqual(new Set(['claude', 'codex', 'pi', 'cursor', 'opencode', 'gemini']));
+    // every demo harness (the clients demo/manifest.json says recorded it), opencode's SQLite store included
+    const recorded = JSON.parse(fs.readFileSync(path.join(ROOT, 'demo', 'manifest.json'), 'utf8'));
+    const clients = new Set<string>((recorded.sessions ?? recorded).map((s: { client?: string; harness?: string }) => s.client ?? s.harness));
+    expect(clients.has('opencode')).toBe(true);
+    expect(new Set(list.map((s: { harness: string }) => s.harness))).toEqual(clients);
     expect(ls.stderr).not.toMatch(/cannot/);
     // a demo session resumed: the package's own stand-in answers (npm packs no symlinks: a linked
     // stand-in would be missing, and the real claude on PATH would start)
