@@ -26,13 +26,14 @@ export function prepare(s: Session, o: { fork: boolean; extra: string[]; cfg: Co
 }
 
 /**
- * The plan a launch line on stdout shows: all of it on a terminal; into a pipe or file, without the
- * permission-bypass flags from config (named on stderr).
+ * The plan a launch line on stdout shows, or a launch run with stdout not a terminal starts: all of
+ * it on a terminal; into a pipe or file, without the permission-bypass flags from config (named on
+ * stderr). A run whose output is piped is not a person at the terminal who chose those flags.
  */
-export function forStdout(plan: Plan, cfg: Config): { plan: Plan; withheld: string[] } {
+export function forStdout(plan: Plan, cfg: Config, what: 'shown' | 'run' = 'shown'): { plan: Plan; withheld: string[] } {
   if (process.stdout.isTTY) return { plan, withheld: [] };
   const r = shownPlan(plan, cfg);
-  const n = withheldNote(r.withheld, plan.harness);
+  const n = withheldNote(r.withheld, plan.harness, what);
   if (n) process.stderr.write(n + '\n');
   return r;
 }
