@@ -58,7 +58,7 @@ bad config.`)
         const res = await hooksRun(app.ctx, cfg.onUpdate ?? [], r, {
           line: (s) => out(s.split('\t').map(oneLine).join('\t') + '\n'),
           note: (s) => process.stderr.write(`resume: ${oneLine(s)}\n`),
-        }, { settleMs: pause });
+        }, { settleMs: pause, self: [process.execPath, app.self] });
         process.exitCode = res.code;
       } finally {
         if (lock.ok) lock.release();
@@ -106,7 +106,7 @@ rewritten). Records the baseline version when none is recorded, so the first upd
           await hooksRun(app.ctx, [], { interrupted: null, stop: { stop: false }, child: null }, {
             line: (s) => out(s + '\n'),
             note: (s) => process.stderr.write(`resume: ${oneLine(s)}\n`),
-          }, { settleMs: settleMs(app.ctx.env) });
+          }, { settleMs: settleMs(app.ctx.env), self: [process.execPath, app.self] });
         } finally {
           lock.release();
         }

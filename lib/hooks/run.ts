@@ -183,7 +183,7 @@ export function runCommand(ctx: Ctx, h: OnUpdate, oldV: string, newV: string, r:
 }
 
 /** `action = "restart"`: `resume restart --outdated` in process, bounded by the hook's timeout. */
-async function runRestart(ctx: Ctx, h: OnUpdate, r: Runner, io: Io): Promise<HookResult> {
+async function runRestart(ctx: Ctx, h: OnUpdate, r: Runner, io: Io, self: string[]): Promise<HookResult> {
   const t0 = Date.now();
   const { noProcTable } = await import('../panes/proc.js');
   const cannot = noProcTable(process.env.PATH);
@@ -194,7 +194,13 @@ async function runRestart(ctx: Ctx, h: OnUpdate, r: Runner, io: Io): Promise<Hoo
   for (const n of p.notes) io.note(`restart: note: ${n}`);
   if (!p.targets.length) return { exit: 0, stopped: null, stderr: 'no outdated live Claude sessions', ms: Date.now() - t0, complete: true };
   const ms = h.timeoutSeconds * 1000;
-  const res = await restartTargets(ctx, p.targets, { timeoutMs: ms, deadline: t0 + ms, stop: r.stop, onLine: (l) => io.note(`restart: ${l}`) });
+  const res = await restartTargets(ctx, p.targets, {
+    timeoutMs: ms,
+    deadline: t0 + ms,
+    stop: r.stop,
+    relaunch: { self, note: (s) => io.note(`restart: ${s}`) },
+    onLine: (l) => io.note(`restart: ${l}`),
+  });
   if ('locked' in res) return { exit: 1, stopped: null, stderr: `another restart is running (pid ${res.locked})`, ms: Date.now() - t0, complete: false };
   const stopped = r.interrupted ? `interrupted (${r.interrupted})` : null;
   return { exit: res.complete ? 0 : 1, stopped, stderr: res.lines.join('; '), ms: Date.now() - t0, complete: res.complete };
@@ -223,7 +229,7 @@ export interface RunOutcome {
 }
 
 /** Run the hooks of `hooks` (claude only) once under the caller's lock. */
-export async function hooksRun(ctx: Ctx, hooks: OnUpdate[], r: Runner, io: Io, o: { settleMs?: number } = {}): Promise<RunOutcome> {
+export async function hooksRun(ctx: Ctx, hooks: OnUpdate[], r: Runner, io: Io, o: { settleMs?: number; self: string[] }): Promise<RunOutcome> {
   const f = files(ctx);
   const settleMs = o.settleMs ?? SETTLE_MS;
   const audit = (rec: RunRecord) => appendRun(f.runs, rec);
@@ -235,7 +241,7 @@ export async function hooksRun(ctx: Ctx, hooks: OnUpdate[], r: Runner, io: Io, o
     let detail = '';
     for (const h of list) {
       if (r.interrupted) return null;
-      const res = h.action ? await runRestart(ctx, h, r, io) : await runCommand(ctx, h, oldV, newV, r, io);
+      const res = h.action ? await runRestart(ctx, h, r, io, o.self) : await runCommand(ctx, h, oldV, newV, r, io);
       const tail = scrubTail(res.stderr);
       audit(record({ old_version: oldV, new_version: newV }, h, { exit_code: res.exit, stopped: res.stopped, duration_ms: res.ms, stderr_tail: tail, ...(attempt ? { attempt } : {}) }));
       const ok = res.exit === 0 && !res.stopped;
