@@ -40,6 +40,7 @@ name=$(basename "$0")
 [ -f "$HOME/$name.bump" ] && { cat "$HOME/$name.bump" > "$HOME/versions"; rm -f "$HOME/reads" "$HOME/$name.bump"; }
 [ -f "$HOME/$name.bumpall" ] && { echo "9.0.$(wc -l < "$HOME/hooks.log" | tr -d ' ')" > "$HOME/versions"; rm -f "$HOME/reads"; }
 [ -f "$HOME/$name.stderr" ] && cat "$HOME/$name.stderr" >&2
+[ -f "$HOME/$name.echoargs" ] && echo "posting to $1 as $2 failed" >&2
 exit "$(cat "$HOME/$name.exit" 2>/dev/null || echo 0)"
 `;
 
@@ -134,6 +135,29 @@ describe('resume hooks run', { timeout: 60_000 }, () => {
     expect(r.stderr).not.toContain('abcdefghijklmnop0123');
     // the version is recorded all the same: a command is not retried
     expect(state(w).claude).toMatchObject({ version: '2.1.2', pending: null });
+  });
+
+  it('each record says what fired it; the hook\'s own argument values are scrubbed from stderr_tail (issue 48)', () => {
+    const w = world(['2.1.1']);
+    const url = 'https://hooks.example.com/services/T0AAA/B0BBB/q7Zx9Lm2Np4Rt6Vw';
+    config(w, `[[resume.on_update]]\nharness = "claude"\ncommand = ["${w.home}/bin/hook-a", "${url}", "user=alice-ops"]\n`);
+    expect(hooksRun(w).code).toBe(0);
+    write(w.home, 'hook-a.echoargs', '');
+    write(w.home, 'hook-a.exit', '1');
+    setVersions(w, ['2.1.2']);
+    const r = run(w.home, ['hooks', 'run', '--trigger', 'watcher'], w.env);
+    expect(r.code).toBe(1);
+    const rs = runs(w);
+    expect(rs.map((x) => [x.event, x.trigger])).toEqual([['baseline', 'manual'], ['hook', 'watcher']]);
+    const text = fs.readFileSync(path.join(stateDir(w), 'runs.jsonl'), 'utf8');
+    expect(text).not.toContain('q7Zx9Lm2Np4Rt6Vw');
+    expect(text).not.toContain('alice-ops');
+    expect(rs[1].stderr_tail).toBe('posting to [REDACTED:argument-1] as [REDACTED:argument-2] failed');
+    expect(r.stderr).not.toContain('q7Zx9Lm2Np4Rt6Vw');
+    expect(run(w.home, ['hooks', 'run', '--trigger', 'cron'], w.env).code).toBe(2);
+    const st = run(w.home, ['hooks', 'status'], w.env).stdout;
+    expect(st).toMatch(/\twatcher\tclaude 2\.1\.1 -> 2\.1\.2\thook 1 hook-a\texit 1\t/);
+    expect(st).not.toContain('q7Zx9Lm2Np4Rt6Vw');
   });
 
   it('a program that cannot be started is a failed hook, and the next one runs', () => {
@@ -395,7 +419,7 @@ describe.skipIf(process.platform !== 'linux')('resume hooks install (systemd use
     const r = run(w.home, ['hooks', 'install', '--dry-run'], w.env);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(`# ${unitDir(w)}/resume-hooks.service\n`);
-    expect(r.stdout).toContain(`ExecStart="${process.execPath}" "${BIN}" hooks run\n`);
+    expect(r.stdout).toContain(`ExecStart="${process.execPath}" "${BIN}" hooks run --trigger watcher\n`);
     expect(r.stdout).toContain(`[Path]\nPathChanged=${link}\nPathChanged=${target}\nPathChanged=${path.dirname(target)}\nUnit=resume-hooks.service\n`);
     expect(r.stdout).toContain('[Timer]\nOnCalendar=daily\nPersistent=true\n');
     expect(r.stderr).toMatch(/^resume: dry run: nothing written/);
@@ -547,7 +571,7 @@ describe('resume hooks install (launchd agent, macOS)', () => {
     const o = readPlist(u.text) as Record<string, any>;
     expect(Object.keys(o).sort()).toEqual(['EnvironmentVariables', 'Label', 'ProcessType', 'ProgramArguments', 'RunAtLoad', 'StartCalendarInterval', 'WatchPaths']);
     expect(o.Label).toBe('resume-sessions.hooks');
-    expect(o.ProgramArguments).toEqual(['/opt/homebrew/bin/node', `${x.home}/app & co/bin/resume`, 'hooks', 'run']);
+    expect(o.ProgramArguments).toEqual(['/opt/homebrew/bin/node', `${x.home}/app & co/bin/resume`, 'hooks', 'run', '--trigger', 'watcher']);
     expect(o.WatchPaths).toEqual(p(x.home).watch);
     for (const a of [...o.ProgramArguments.slice(0, 2), ...o.WatchPaths]) expect(path.isAbsolute(a)).toBe(true);
     expect(o.StartCalendarInterval).toEqual({ Hour: 12, Minute: 0 });
@@ -589,7 +613,7 @@ describe('resume hooks install (launchd agent, macOS)', () => {
   it('systemd words are quoted and % escaped', () => {
     const x = w();
     const units = systemdUnits(makeCtx({ HOME: x.home }), { ...p(x.home), resume: '/srv/100%/a "b"/resume' });
-    expect(units[0]!.text).toContain('ExecStart="/opt/homebrew/bin/node" "/srv/100%%/a \\"b\\"/resume" hooks run\n');
+    expect(units[0]!.text).toContain('ExecStart="/opt/homebrew/bin/node" "/srv/100%%/a \\"b\\"/resume" hooks run --trigger watcher\n');
   });
 });
 

@@ -3,7 +3,7 @@
 // status report. See lib/hooks/.
 import type { Command } from 'commander';
 import type { App } from '../app.js';
-import { ExitError } from '../errors.js';
+import { ExitError, usage } from '../errors.js';
 import { out } from './common.js';
 import { oneLine } from '../util/text.js';
 
@@ -38,10 +38,14 @@ Hooks run in config order once the version has settled (two reads agree, up to 5
 command gets RESUME_HARNESS, RESUME_OLD_VERSION and RESUME_NEW_VERSION. The new version is recorded
 after all have run; SIGINT, SIGTERM or SIGHUP stops with exit 1 and records nothing. Up to 3 passes
 under a lock. An unfinished restart is retried by later runs, 3 attempts in all. Each hook is a line
-in runs.jsonl in the state directory. Exit 0: baseline, unchanged, or every hook succeeded; 1: a hook
+in runs.jsonl in the state directory, with what fired it (--trigger: the installed watcher passes
+"watcher"; by hand it is "manual"). Exit 0: baseline, unchanged, or every hook succeeded; 1: a hook
 failed, the version did not settle or cannot be told, another run holds the lock, or a signal; 2: a
 bad config.`)
-    .action(async () => {
+    .option('--trigger <what>', 'what fired this run, for the audit trail: manual or watcher', 'manual')
+    .action(async (o: { trigger: string }) => {
+      if (o.trigger !== 'manual' && o.trigger !== 'watcher') throw usage(`--trigger takes manual or watcher, not '${oneLine(o.trigger)}'`);
+      const trigger = o.trigger;
       const { loadConfig } = await import('../launch/config.js');
       const cfg = loadConfig(app.ctx);
       const pause = settleMs(app.ctx.env);
@@ -58,7 +62,7 @@ bad config.`)
         const res = await hooksRun(app.ctx, cfg.onUpdate ?? [], r, {
           line: (s) => out(s.split('\t').map(oneLine).join('\t') + '\n'),
           note: (s) => process.stderr.write(`resume: ${oneLine(s)}\n`),
-        }, { settleMs: pause, self: [process.execPath, app.self] });
+        }, { settleMs: pause, self: [process.execPath, app.self], trigger });
         process.exitCode = res.code;
       } finally {
         if (lock.ok) lock.release();
@@ -106,7 +110,7 @@ rewritten). Records the baseline version when none is recorded, so the first upd
           await hooksRun(app.ctx, [], { interrupted: null, stop: { stop: false }, child: null }, {
             line: (s) => out(s + '\n'),
             note: (s) => process.stderr.write(`resume: ${oneLine(s)}\n`),
-          }, { settleMs: settleMs(app.ctx.env), self: [process.execPath, app.self] });
+          }, { settleMs: settleMs(app.ctx.env), self: [process.execPath, app.self], trigger: 'install' });
         } finally {
           lock.release();
         }
@@ -135,7 +139,7 @@ rewritten). Records the baseline version when none is recorded, so the first upd
       L.push(`last runs (${runsFile}):`);
       for (const r of report.runs) {
         const res = r.event === 'hook' ? (r.stopped ?? `exit ${r.exit_code}`) : r.event;
-        L.push(`  ${r.time}\t${r.harness} ${r.old_version ?? '-'} -> ${r.new_version ?? '-'}\t${r.hook != null ? `hook ${r.hook} ${r.program}` : r.event}\t${res}\t${r.duration_ms ?? '-'} ms\t${r.stderr_tail}`);
+        L.push(`  ${r.time}\t${r.trigger ?? '-'}\t${r.harness} ${r.old_version ?? '-'} -> ${r.new_version ?? '-'}\t${r.hook != null ? `hook ${r.hook} ${r.program}` : r.event}\t${res}\t${r.duration_ms ?? '-'} ms\t${r.stderr_tail}`);
       }
       if (!report.runs.length) L.push('  none');
       out(L.map((l) => l.split('\t').map(oneLine).join('\t')).join('\n') + '\n');

@@ -89,7 +89,7 @@ Description=resume: run update hooks when claude changes version
 
 [Service]
 Type=oneshot
-ExecStart=${sdWord(p.node)} ${sdWord(p.resume)} hooks run
+ExecStart=${sdWord(p.node)} ${sdWord(p.resume)} hooks run --trigger watcher
 Environment=${sdWord(`PATH=${p.envPath}`)}
 # each hook is bounded by its own timeout_seconds
 TimeoutStartSec=infinity
@@ -136,7 +136,7 @@ export function launchdPlist(ctx: Ctx, p: Paths): UnitFile {
 \t${str(LABEL)}
 \t<key>ProgramArguments</key>
 \t<array>
-${[p.node, p.resume, 'hooks', 'run'].map((a) => `\t\t${str(a)}`).join('\n')}
+${[p.node, p.resume, 'hooks', 'run', '--trigger', 'watcher'].map((a) => `\t\t${str(a)}`).join('\n')}
 \t</array>
 \t<key>EnvironmentVariables</key>
 \t<dict>

@@ -19,7 +19,7 @@ import type { Ctx } from '../types.js';
 import { stateDir } from '../util/paths.js';
 import { installedVersion } from '../harness/claude/care/version.js';
 import { writeAtomic } from '../util/fsx.js';
-import { appendRun, scrubTail, type RunRecord } from './audit.js';
+import { appendRun, scrubTail, type RunRecord, type Trigger } from './audit.js';
 import type { OnUpdate } from './config.js';
 
 export const PASSES = 3;
@@ -206,10 +206,11 @@ async function runRestart(ctx: Ctx, h: OnUpdate, r: Runner, io: Io, self: string
   return { exit: res.complete ? 0 : 1, stopped, stderr: res.lines.join('; '), ms: Date.now() - t0, complete: res.complete };
 }
 
-function record(base: Pick<RunRecord, 'old_version' | 'new_version'>, h: OnUpdate | null, x: Partial<RunRecord>): RunRecord {
+function recordOf(trigger: Trigger, base: Pick<RunRecord, 'old_version' | 'new_version'>, h: OnUpdate | null, x: Partial<RunRecord>): RunRecord {
   return {
     time: new Date().toISOString(),
     harness: 'claude',
+    trigger,
     event: 'hook',
     ...base,
     hook: h ? h.n : null,
@@ -229,8 +230,9 @@ export interface RunOutcome {
 }
 
 /** Run the hooks of `hooks` (claude only) once under the caller's lock. */
-export async function hooksRun(ctx: Ctx, hooks: OnUpdate[], r: Runner, io: Io, o: { settleMs?: number; self: string[] }): Promise<RunOutcome> {
+export async function hooksRun(ctx: Ctx, hooks: OnUpdate[], r: Runner, io: Io, o: { settleMs?: number; self: string[]; trigger: Trigger }): Promise<RunOutcome> {
   const f = files(ctx);
+  const record = (base: Pick<RunRecord, 'old_version' | 'new_version'>, h: OnUpdate | null, x: Partial<RunRecord>) => recordOf(o.trigger, base, h, x);
   const settleMs = o.settleMs ?? SETTLE_MS;
   const audit = (rec: RunRecord) => appendRun(f.runs, rec);
   let failed = false;
@@ -242,7 +244,7 @@ export async function hooksRun(ctx: Ctx, hooks: OnUpdate[], r: Runner, io: Io, o
     for (const h of list) {
       if (r.interrupted) return null;
       const res = h.action ? await runRestart(ctx, h, r, io, o.self) : await runCommand(ctx, h, oldV, newV, r, io);
-      const tail = scrubTail(res.stderr);
+      const tail = scrubTail(res.stderr, undefined, h.command?.slice(1));
       audit(record({ old_version: oldV, new_version: newV }, h, { exit_code: res.exit, stopped: res.stopped, duration_ms: res.ms, stderr_tail: tail, ...(attempt ? { attempt } : {}) }));
       const ok = res.exit === 0 && !res.stopped;
       if (!ok) failed = true;
