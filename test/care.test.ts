@@ -163,14 +163,20 @@ describe.skipIf(notLinux)('resume snapshot', () => {
 });
 
 describe.skipIf(notLinux)('pruning the snapshot store', () => {
-  function record(h: string, id: string, transcript: string | null): void {
+  /** A record last snapshotted `daysAgo` days ago (a day ago unless told). */
+  function record(h: string, id: string, transcript: string | null, daysAgo = 1): void {
+    const last = Date.now() - daysAgo * 86400e3;
     write(h, path.join(store(h), `${id}.json`), JSON.stringify({
       format: 1, id, root: path.join(h, '.claude'), cwd: h, version: '2.1.0', name: null, transcript, taskListId: id,
-      taskDir: null, highwatermark: null, tasks: {}, pid: null, startedAt: null, first: 1, last: 1,
+      taskDir: null, highwatermark: null, tasks: {}, pid: null, startedAt: null, first: last, last,
     }));
   }
+  const dayLater = (h: string) => {
+    const dayAgo = new Date(Date.now() - 25 * 3600e3);
+    fs.utimesSync(path.join(store(h), '.pruned'), dayAgo, dayAgo);
+  };
 
-  it('retires records whose transcript is gone (however old), keeps the rest (however old), at most once a day', () => {
+  it('retires records whose transcript is gone (however new), keeps the rest (up to 180 days), at most once a day', () => {
     const h = home();
     const kept = uuid(10);
     const file = claudeSession(h, { id: kept, cwd: h });
@@ -188,8 +194,7 @@ describe.skipIf(notLinux)('pruning the snapshot store', () => {
     expect(run(h, ['snapshot']).stderr).not.toContain('pruned');
     expect(fs.existsSync(path.join(store(h), `${uuid(12)}.json`))).toBe(true);
     // A day later it runs; RESUME_NO_PRUNE=1 turns it off.
-    const dayAgo = new Date(Date.now() - 25 * 3600e3);
-    fs.utimesSync(path.join(store(h), '.pruned'), dayAgo, dayAgo);
+    dayLater(h);
     run(h, ['snapshot'], { RESUME_NO_PRUNE: '1' });
     expect(fs.existsSync(path.join(store(h), `${uuid(12)}.json`))).toBe(true);
     expect(run(h, ['snapshot']).stderr).toContain('pruned 1 record(s)');
@@ -214,6 +219,43 @@ describe.skipIf(notLinux)('pruning the snapshot store', () => {
     expect(r.code).toBe(0);
     expect(r.stderr).toContain('pruning refused: 5 of 6 snapshot records have no transcript');
     expect(fs.readdirSync(store(h)).filter((n) => n.endsWith('.json'))).toHaveLength(6);
+    // The next pass finds the lookup still broken: said once, not on every run.
+    dayLater(h);
+    const again = run(h, ['snapshot']);
+    expect(again.stderr).not.toContain('pruning refused');
+    expect(fs.readdirSync(store(h)).filter((n) => n.endsWith('.json'))).toHaveLength(6);
+    // The lookup works again (the transcripts are back): a clean pass; broken once more, it is said again.
+    for (let i = 21; i < 26; i++) record(h, uuid(i), claudeSession(h, { id: uuid(i), cwd: h }));
+    dayLater(h);
+    expect(run(h, ['snapshot']).stderr).not.toContain('pruning refused');
+    for (let i = 21; i < 26; i++) record(h, uuid(i), path.join(h, `x${i}.jsonl`));
+    for (let i = 21; i < 26; i++) fs.rmSync(path.join(h, '.claude', 'projects', `-p-${uuid(i).slice(0, 8)}`, `${uuid(i)}.jsonl`));
+    dayLater(h);
+    expect(run(h, ['snapshot']).stderr).toContain('pruning refused: 5 of 6 snapshot records have no transcript');
+  });
+
+  it('keeps nothing past 180 days, even a record whose session can still be resumed (issue 48)', () => {
+    const h = home();
+    const old = uuid(30);
+    const young = uuid(31);
+    record(h, old, claudeSession(h, { id: old, cwd: h }), 181);
+    record(h, young, claudeSession(h, { id: young, cwd: h }), 179);
+    const r = run(h, ['snapshot']);
+    expect(r.stderr).toContain('pruned 1 record(s) (0 whose transcript is gone, 1 older than 180 days)');
+    expect(fs.existsSync(path.join(store(h), `${old}.json`))).toBe(false);
+    expect(fs.existsSync(path.join(store(h), `${young}.json`))).toBe(true);
+  });
+
+  it('RESUME_NO_PRUNE takes the usual true words: 1, yes, true, on, in any case (issue 48)', () => {
+    const h = home();
+    record(h, uuid(40), path.join(h, 'gone.jsonl'));
+    for (const v of ['1', 'yes', 'TRUE', 'On']) {
+      const r = run(h, ['snapshot'], { RESUME_NO_PRUNE: v });
+      expect(r.stderr, v).not.toContain('pruned');
+      expect(fs.existsSync(path.join(store(h), `${uuid(40)}.json`)), v).toBe(true);
+    }
+    // anything else is not a yes
+    expect(run(h, ['snapshot'], { RESUME_NO_PRUNE: 'no' }).stderr).toContain('pruned 1 record(s)');
   });
 });
 
