@@ -298,6 +298,40 @@ describe.skipIf(notLinux)('restore on resume', () => {
     expect(fs.readdirSync(dir).map((n) => [n, fs.statSync(path.join(dir, n)).mtimeMs])).toEqual(before);
   });
 
+  it('a /rename name the transcript lost is given back to claude as --name (issue 48)', async () => {
+    const h = home();
+    const id = uuid(32);
+    await quitSession(h, id, 'my name');
+    const installed = (v: string) => {
+      const link = path.join(h, '.local', 'bin', 'claude');
+      fs.rmSync(link, { force: true });
+      fs.mkdirSync(path.dirname(link), { recursive: true });
+      fs.symlinkSync(write(h, `.local/share/claude/versions/${v}`, ''), link);
+    };
+    const argv = (r: { stdout: string }) => JSON.parse(r.stdout).argv;
+    // the installed claude is one checked to take --name with --resume (it appends a custom-title record)
+    installed('2.1.332');
+    const r = run(h, [id, '--dry-run', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(argv(r)).toEqual(['claude', '--resume', id, '--name', 'my name']);
+    expect(r.stderr).toContain(`the name "my name" kept by resume snapshot goes back to claude (--name): its transcript has lost it`);
+    // a fork is a new session: not named after this one
+    expect(argv(run(h, [id, '--fork', '--dry-run', '--json']))).toEqual(['claude', '--resume', id, '--fork-session']);
+    // a name given after -- is the user's
+    expect(argv(run(h, [id, '--dry-run', '--json', '--', '--name', 'mine']))).toEqual(['claude', '--resume', id, '--name', 'mine']);
+    // an older claude, not known to take --name: left out, and said
+    installed('2.1.100');
+    const old = run(h, [id, '--dry-run', '--json']);
+    expect(argv(old)).toEqual(['claude', '--resume', id]);
+    expect(old.stderr).toContain('not given back: claude 2.1.100 is older than 2.1.332');
+    // the transcript has a name of its own: nothing to give back
+    installed('2.1.332');
+    fs.appendFileSync(path.join(h, '.claude', 'projects', `-p-${id.slice(0, 8)}`, `${id}.jsonl`), JSON.stringify({ type: 'custom-title', customTitle: 'renamed since', sessionId: id }) + '\n');
+    const own = run(h, [id, '--dry-run', '--json']);
+    expect(argv(own)).toEqual(['claude', '--resume', id]);
+    expect(own.stderr).not.toContain('--name');
+  });
+
   it("a task file the session already has wins; .highwatermark is raised, never lowered", async () => {
     const h = home();
     const id = uuid(31);
@@ -510,7 +544,9 @@ describe.skipIf(notLinux)('restore when the client kept its tasks (Claude Code 2
   it('finds nothing missing, writes nothing (not even a .highwatermark the client does not keep)', async () => {
     const h = home();
     const id = uuid(70);
-    claudeSession(h, { id, cwd: h });
+    // 2.1.332 keeps a /rename name in the transcript itself
+    const file = claudeSession(h, { id, cwd: h });
+    fs.appendFileSync(file, JSON.stringify({ type: 'custom-title', customTitle: 'kept', sessionId: id }) + '\n');
     const p = await liveProc();
     const reg = registry(h, { id, pid: p.pid!, name: 'kept' });
     const dir = tasks(h, id, [task(1, 'a', 'completed'), task(2, 'b')]);

@@ -7,6 +7,8 @@ import type { Config } from './config.js';
 import { pickShell, type Plan } from './emit.js';
 import { shown, type ShellName } from '../util/quote.js';
 import { checkDir, checkLive, makePlan, shownPlan, withheldNote } from './plan.js';
+import { nameBack } from '../harness/claude/care/restore.js';
+import { oneLine } from '../util/text.js';
 
 /** The shell to quote for; a bad `--shell` or RESUME_SHELL is a usage error. */
 export function shellOf(flag: string | undefined): ShellName {
@@ -22,6 +24,12 @@ export function prepare(s: Session, o: { fork: boolean; extra: string[]; cfg: Co
   if (o.env) Object.assign(plan.env, o.env);
   checkDir(plan.cwd, o.name);
   if (!o.fork) checkLive(s, o.cfg, o.name);
+  // Claude Code: a /rename name its transcript lost goes back as --name, before the user's own arguments
+  if (s.harness === 'claude' && o.ctx) {
+    const nb = nameBack(o.ctx, s, o.fork, o.extra);
+    if (nb.args.length) plan.argv.splice(plan.argv.length - o.extra.length, 0, ...nb.args);
+    if (nb.note) process.stderr.write(`resume: ${oneLine(nb.note)}\n`);
+  }
   return plan;
 }
 
