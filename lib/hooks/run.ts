@@ -21,6 +21,7 @@ import { installedVersion } from '../harness/claude/care/version.js';
 import { writeAtomic } from '../util/fsx.js';
 import { appendRun, scrubTail, type RunRecord, type Trigger } from './audit.js';
 import type { OnUpdate } from './config.js';
+import { raiseAlert } from './alert.js';
 
 export const PASSES = 3;
 export const REREADS = 5;
@@ -254,6 +255,8 @@ export async function hooksRun(ctx: Ctx, hooks: OnUpdate[], r: Runner, io: Io, o
       if (h.action && !res.complete) {
         unfinished.push(h.n);
         detail = tail;
+        // nobody reads a watcher's output: a person has to hear of it (alert.ts)
+        if (o.trigger === 'watcher' && !r.interrupted) raiseAlert(ctx, { old_version: oldV, new_version: newV, detail: tail });
       }
       if (r.interrupted) return null;
     }
