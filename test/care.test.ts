@@ -163,14 +163,20 @@ describe.skipIf(notLinux)('resume snapshot', () => {
 });
 
 describe.skipIf(notLinux)('pruning the snapshot store', () => {
-  function record(h: string, id: string, transcript: string | null): void {
+  /** A record last snapshotted `daysAgo` days ago (a day ago unless told). */
+  function record(h: string, id: string, transcript: string | null, daysAgo = 1): void {
+    const last = Date.now() - daysAgo * 86400e3;
     write(h, path.join(store(h), `${id}.json`), JSON.stringify({
       format: 1, id, root: path.join(h, '.claude'), cwd: h, version: '2.1.0', name: null, transcript, taskListId: id,
-      taskDir: null, highwatermark: null, tasks: {}, pid: null, startedAt: null, first: 1, last: 1,
+      taskDir: null, highwatermark: null, tasks: {}, pid: null, startedAt: null, first: last, last,
     }));
   }
+  const dayLater = (h: string) => {
+    const dayAgo = new Date(Date.now() - 25 * 3600e3);
+    fs.utimesSync(path.join(store(h), '.pruned'), dayAgo, dayAgo);
+  };
 
-  it('retires records whose transcript is gone (however old), keeps the rest (however old), at most once a day', () => {
+  it('retires records whose transcript is gone (however new), keeps the rest (up to 180 days), at most once a day', () => {
     const h = home();
     const kept = uuid(10);
     const file = claudeSession(h, { id: kept, cwd: h });
@@ -188,8 +194,7 @@ describe.skipIf(notLinux)('pruning the snapshot store', () => {
     expect(run(h, ['snapshot']).stderr).not.toContain('pruned');
     expect(fs.existsSync(path.join(store(h), `${uuid(12)}.json`))).toBe(true);
     // A day later it runs; RESUME_NO_PRUNE=1 turns it off.
-    const dayAgo = new Date(Date.now() - 25 * 3600e3);
-    fs.utimesSync(path.join(store(h), '.pruned'), dayAgo, dayAgo);
+    dayLater(h);
     run(h, ['snapshot'], { RESUME_NO_PRUNE: '1' });
     expect(fs.existsSync(path.join(store(h), `${uuid(12)}.json`))).toBe(true);
     expect(run(h, ['snapshot']).stderr).toContain('pruned 1 record(s)');
@@ -214,6 +219,43 @@ describe.skipIf(notLinux)('pruning the snapshot store', () => {
     expect(r.code).toBe(0);
     expect(r.stderr).toContain('pruning refused: 5 of 6 snapshot records have no transcript');
     expect(fs.readdirSync(store(h)).filter((n) => n.endsWith('.json'))).toHaveLength(6);
+    // The next pass finds the lookup still broken: said once, not on every run.
+    dayLater(h);
+    const again = run(h, ['snapshot']);
+    expect(again.stderr).not.toContain('pruning refused');
+    expect(fs.readdirSync(store(h)).filter((n) => n.endsWith('.json'))).toHaveLength(6);
+    // The lookup works again (the transcripts are back): a clean pass; broken once more, it is said again.
+    for (let i = 21; i < 26; i++) record(h, uuid(i), claudeSession(h, { id: uuid(i), cwd: h }));
+    dayLater(h);
+    expect(run(h, ['snapshot']).stderr).not.toContain('pruning refused');
+    for (let i = 21; i < 26; i++) record(h, uuid(i), path.join(h, `x${i}.jsonl`));
+    for (let i = 21; i < 26; i++) fs.rmSync(path.join(h, '.claude', 'projects', `-p-${uuid(i).slice(0, 8)}`, `${uuid(i)}.jsonl`));
+    dayLater(h);
+    expect(run(h, ['snapshot']).stderr).toContain('pruning refused: 5 of 6 snapshot records have no transcript');
+  });
+
+  it('keeps nothing past 180 days, even a record whose session can still be resumed (issue 48)', () => {
+    const h = home();
+    const old = uuid(30);
+    const young = uuid(31);
+    record(h, old, claudeSession(h, { id: old, cwd: h }), 181);
+    record(h, young, claudeSession(h, { id: young, cwd: h }), 179);
+    const r = run(h, ['snapshot']);
+    expect(r.stderr).toContain('pruned 1 record(s) (0 whose transcript is gone, 1 older than 180 days)');
+    expect(fs.existsSync(path.join(store(h), `${old}.json`))).toBe(false);
+    expect(fs.existsSync(path.join(store(h), `${young}.json`))).toBe(true);
+  });
+
+  it('RESUME_NO_PRUNE takes the usual true words: 1, yes, true, on, in any case (issue 48)', () => {
+    const h = home();
+    record(h, uuid(40), path.join(h, 'gone.jsonl'));
+    for (const v of ['1', 'yes', 'TRUE', 'On']) {
+      const r = run(h, ['snapshot'], { RESUME_NO_PRUNE: v });
+      expect(r.stderr, v).not.toContain('pruned');
+      expect(fs.existsSync(path.join(store(h), `${uuid(40)}.json`)), v).toBe(true);
+    }
+    // anything else is not a yes
+    expect(run(h, ['snapshot'], { RESUME_NO_PRUNE: 'no' }).stderr).toContain('pruned 1 record(s)');
   });
 });
 
@@ -254,6 +296,40 @@ describe.skipIf(notLinux)('restore on resume', () => {
     expect(again.code).toBe(0);
     expect(again.stderr).toBe('');
     expect(fs.readdirSync(dir).map((n) => [n, fs.statSync(path.join(dir, n)).mtimeMs])).toEqual(before);
+  });
+
+  it('a /rename name the transcript lost is given back to claude as --name (issue 48)', async () => {
+    const h = home();
+    const id = uuid(32);
+    await quitSession(h, id, 'my name');
+    const installed = (v: string) => {
+      const link = path.join(h, '.local', 'bin', 'claude');
+      fs.rmSync(link, { force: true });
+      fs.mkdirSync(path.dirname(link), { recursive: true });
+      fs.symlinkSync(write(h, `.local/share/claude/versions/${v}`, ''), link);
+    };
+    const argv = (r: { stdout: string }) => JSON.parse(r.stdout).argv;
+    // the installed claude is one checked to take --name with --resume (it appends a custom-title record)
+    installed('2.1.332');
+    const r = run(h, [id, '--dry-run', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(argv(r)).toEqual(['claude', '--resume', id, '--name', 'my name']);
+    expect(r.stderr).toContain(`the name "my name" kept by resume snapshot goes back to claude (--name): its transcript has lost it`);
+    // a fork is a new session: not named after this one
+    expect(argv(run(h, [id, '--fork', '--dry-run', '--json']))).toEqual(['claude', '--resume', id, '--fork-session']);
+    // a name given after -- is the user's
+    expect(argv(run(h, [id, '--dry-run', '--json', '--', '--name', 'mine']))).toEqual(['claude', '--resume', id, '--name', 'mine']);
+    // an older claude, not known to take --name: left out, and said
+    installed('2.1.100');
+    const old = run(h, [id, '--dry-run', '--json']);
+    expect(argv(old)).toEqual(['claude', '--resume', id]);
+    expect(old.stderr).toContain('not given back: claude 2.1.100 is older than 2.1.332');
+    // the transcript has a name of its own: nothing to give back
+    installed('2.1.332');
+    fs.appendFileSync(path.join(h, '.claude', 'projects', `-p-${id.slice(0, 8)}`, `${id}.jsonl`), JSON.stringify({ type: 'custom-title', customTitle: 'renamed since', sessionId: id }) + '\n');
+    const own = run(h, [id, '--dry-run', '--json']);
+    expect(argv(own)).toEqual(['claude', '--resume', id]);
+    expect(own.stderr).not.toContain('--name');
   });
 
   it("a task file the session already has wins; .highwatermark is raised, never lowered", async () => {
@@ -468,7 +544,9 @@ describe.skipIf(notLinux)('restore when the client kept its tasks (Claude Code 2
   it('finds nothing missing, writes nothing (not even a .highwatermark the client does not keep)', async () => {
     const h = home();
     const id = uuid(70);
-    claudeSession(h, { id, cwd: h });
+    // 2.1.332 keeps a /rename name in the transcript itself
+    const file = claudeSession(h, { id, cwd: h });
+    fs.appendFileSync(file, JSON.stringify({ type: 'custom-title', customTitle: 'kept', sessionId: id }) + '\n');
     const p = await liveProc();
     const reg = registry(h, { id, pid: p.pid!, name: 'kept' });
     const dir = tasks(h, id, [task(1, 'a', 'completed'), task(2, 'b')]);

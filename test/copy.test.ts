@@ -85,6 +85,18 @@ describe('resume --copy', () => {
     expect(r.stderr).toContain(`copied the line that resumes ${id} (the best result) to the clipboard (xclip)`);
   });
 
+  it('search --copy on a tie copies nothing, says so and exits 1 (no best: line) (issue 48)', () => {
+    const t = setup();
+    // two sessions alike in every way the ranking sees
+    for (const n of [2, 3]) claudeSession(t.home, { id: `c0b1c0b1-0000-4000-8000-00000000000${n}`, cwd: path.join(t.home, 'src', 'shop'), prompt: 'twin session wombat' });
+    const r = run(t.home, ['search', 'wombat', '--copy'], { ...clean, PATH: t.only(['xclip']), DISPLAY: ':0' });
+    expect(r.stdout).toContain('«wombat»');
+    expect(r.stdout).not.toContain('best:');
+    expect(fs.existsSync(path.join(t.home, 'xclip.got'))).toBe(false);
+    expect(r.stderr).toContain('copied nothing: no one result is clearly best (2 results); resume one by its id');
+    expect(r.code).toBe(1);
+  });
+
   it.skipIf(needs('script'))('over ssh: an OSC 52 write to the terminal', () => {
     const env = envFor(home, { ...clean, PATH: `${only([])}:/usr/bin:/bin`, SSH_TTY: '/dev/pts/9', SSH_CONNECTION: '10.0.0.1 5 10.0.0.2 22' });
     const p = spawnSync('script', ['-qec', `${process.execPath} ${BIN} ${id} --copy`, '/dev/null'], { env, encoding: 'utf8', cwd: home });

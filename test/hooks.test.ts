@@ -40,6 +40,7 @@ name=$(basename "$0")
 [ -f "$HOME/$name.bump" ] && { cat "$HOME/$name.bump" > "$HOME/versions"; rm -f "$HOME/reads" "$HOME/$name.bump"; }
 [ -f "$HOME/$name.bumpall" ] && { echo "9.0.$(wc -l < "$HOME/hooks.log" | tr -d ' ')" > "$HOME/versions"; rm -f "$HOME/reads"; }
 [ -f "$HOME/$name.stderr" ] && cat "$HOME/$name.stderr" >&2
+[ -f "$HOME/$name.echoargs" ] && echo "posting to $1 as $2 failed" >&2
 exit "$(cat "$HOME/$name.exit" 2>/dev/null || echo 0)"
 `;
 
@@ -134,6 +135,29 @@ describe('resume hooks run', { timeout: 60_000 }, () => {
     expect(r.stderr).not.toContain('abcdefghijklmnop0123');
     // the version is recorded all the same: a command is not retried
     expect(state(w).claude).toMatchObject({ version: '2.1.2', pending: null });
+  });
+
+  it('each record says what fired it; the hook\'s own argument values are scrubbed from stderr_tail (issue 48)', () => {
+    const w = world(['2.1.1']);
+    const url = 'https://hooks.example.com/services/T0AAA/B0BBB/q7Zx9Lm2Np4Rt6Vw';
+    config(w, `[[resume.on_update]]\nharness = "claude"\ncommand = ["${w.home}/bin/hook-a", "${url}", "user=alice-ops"]\n`);
+    expect(hooksRun(w).code).toBe(0);
+    write(w.home, 'hook-a.echoargs', '');
+    write(w.home, 'hook-a.exit', '1');
+    setVersions(w, ['2.1.2']);
+    const r = run(w.home, ['hooks', 'run', '--trigger', 'watcher'], w.env);
+    expect(r.code).toBe(1);
+    const rs = runs(w);
+    expect(rs.map((x) => [x.event, x.trigger])).toEqual([['baseline', 'manual'], ['hook', 'watcher']]);
+    const text = fs.readFileSync(path.join(stateDir(w), 'runs.jsonl'), 'utf8');
+    expect(text).not.toContain('q7Zx9Lm2Np4Rt6Vw');
+    expect(text).not.toContain('alice-ops');
+    expect(rs[1].stderr_tail).toBe('posting to [REDACTED:argument-1] as [REDACTED:argument-2] failed');
+    expect(r.stderr).not.toContain('q7Zx9Lm2Np4Rt6Vw');
+    expect(run(w.home, ['hooks', 'run', '--trigger', 'cron'], w.env).code).toBe(2);
+    const st = run(w.home, ['hooks', 'status'], w.env).stdout;
+    expect(st).toMatch(/\twatcher\tclaude 2\.1\.1 -> 2\.1\.2\thook 1 hook-a\texit 1\t/);
+    expect(st).not.toContain('q7Zx9Lm2Np4Rt6Vw');
   });
 
   it('a program that cannot be started is a failed hook, and the next one runs', () => {
@@ -237,18 +261,65 @@ describe('resume hooks run', { timeout: 60_000 }, () => {
     }
   });
 
-  it('the lock: a run holding it refuses a second one; a stale lock is taken over', () => {
+  it('the lock: a second run waits its turn (issue 48); a stale lock is taken over', async () => {
     const w = world(['2.1.1']);
     config(w, hook(w, 'hook-a'));
+    const lockFile = path.join(stateDir(w), 'hooks.lock');
     write(w.home, '.local/state/resume/hooks.lock', `${process.pid}\n`);
-    const r = hooksRun(w);
-    expect(r.code).toBe(1);
-    expect(r.stderr).toBe(`resume: another hooks run is running (pid ${process.pid}; lock ${stateDir(w)}/hooks.lock)\n`);
+    const p = spawn(process.execPath, [BIN, 'hooks', 'run'], { env: envFor(w.home, w.env), cwd: w.home });
+    kids.push(p);
+    let stderr = '';
+    p.stderr.on('data', (d) => (stderr += d));
+    const done = new Promise<number | null>((res) => p.on('close', (c) => res(c)));
+    while (!stderr.includes(`resume: waiting for the hooks run of pid ${process.pid} to finish (lock ${lockFile})`)) await sleep(50);
     expect(fs.existsSync(path.join(stateDir(w), 'hooks.json'))).toBe(false);
+    // the holder finishes: the waiting run goes ahead
+    fs.rmSync(lockFile);
+    expect(await done).toBe(0);
+    expect(state(w).claude.version).toBe('2.1.1');
+    expect(fs.existsSync(lockFile)).toBe(false);
+    fs.rmSync(path.join(stateDir(w), 'hooks.json'));
     const dead = spawnSync('true').pid!; // exited: its pid names no process
     write(w.home, '.local/state/resume/hooks.lock', `${dead}\n`);
     expect(hooksRun(w).code).toBe(0);
     expect(state(w).claude.version).toBe('2.1.1');
+  });
+
+  it.skipIf(process.platform !== 'linux')('a failed unattended restart notifies (notify-send) and stays in status and doctor until acknowledged (issue 48)', async () => {
+    const w = world(['2.1.1']);
+    write(w.home, 'bin/notify-send', `#!/bin/sh\nprintf '%s\\n' "$@" >> "$HOME/notified"\n`);
+    fs.chmodSync(path.join(w.home, 'bin/notify-send'), 0o755);
+    config(w, '[[resume.on_update]]\nharness = "claude"\naction = "restart"\ntimeout_seconds = 5\n');
+    hooksRun(w);
+    // a live claude 2.1.1 outside tmux: restart refuses it
+    const p = spawn('sleep', ['600'], { stdio: 'ignore' });
+    kids.push(p);
+    await new Promise((res) => p.once('spawn', res));
+    const st = fs.readFileSync(`/proc/${p.pid}/stat`, 'utf8');
+    const id = uuid(9);
+    write(w.home, `.claude/sessions/${p.pid}.json`, JSON.stringify({ pid: p.pid, sessionId: id, cwd: w.home, procStart: st.slice(st.lastIndexOf(')') + 2).split(' ')[19], version: '2.1.1', status: 'idle', kind: 'interactive' }));
+    setVersions(w, ['2.1.2']);
+    // by hand: the person sees the output; no alert
+    expect(hooksRun(w).code).toBe(1);
+    expect(fs.existsSync(path.join(w.home, 'notified'))).toBe(false);
+    expect(fs.existsSync(path.join(stateDir(w), 'alert.json'))).toBe(false);
+    // from the watcher: a desktop notification, and a line in status and doctor
+    expect(run(w.home, ['hooks', 'run', '--trigger', 'watcher'], w.env).code).toBe(1);
+    const said = fs.readFileSync(path.join(w.home, 'notified'), 'utf8');
+    expect(said).toContain('resume: claude restart failed');
+    expect(said).toContain(id);
+    const line = `alert: the unattended restart for claude 2.1.1 -> 2.1.2 failed`;
+    expect(run(w.home, ['hooks', 'status'], w.env).stdout).toContain(line);
+    expect(run(w.home, ['doctor'], w.env).stdout).toContain(line.replace('alert: ', ''));
+    // a second failure does not notify again
+    run(w.home, ['hooks', 'run', '--trigger', 'watcher'], w.env);
+    expect(fs.readFileSync(path.join(w.home, 'notified'), 'utf8')).toBe(said);
+    const ack = run(w.home, ['hooks', 'ack'], w.env);
+    expect(ack.code).toBe(0);
+    expect(ack.stderr).toContain('acknowledged');
+    expect(run(w.home, ['hooks', 'status'], w.env).stdout).not.toContain('alert:');
+    expect(run(w.home, ['doctor'], w.env).stdout).not.toContain('unattended restart');
+    expect(run(w.home, ['hooks', 'ack'], w.env).stderr).toContain('nothing to acknowledge');
   });
 
   it('runs.jsonl is rotated at 1 MiB, one .1 kept; status reads the last runs across both', () => {
@@ -395,9 +466,12 @@ describe.skipIf(process.platform !== 'linux')('resume hooks install (systemd use
     const r = run(w.home, ['hooks', 'install', '--dry-run'], w.env);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(`# ${unitDir(w)}/resume-hooks.service\n`);
-    expect(r.stdout).toContain(`ExecStart="${process.execPath}" "${BIN}" hooks run\n`);
-    expect(r.stdout).toContain(`[Path]\nPathChanged=${link}\nPathChanged=${target}\nPathChanged=${path.dirname(target)}\nUnit=resume-hooks.service\n`);
-    expect(r.stdout).toContain('[Timer]\nOnCalendar=daily\nPersistent=true\n');
+    expect(r.stdout).toContain(`ExecStart="${process.execPath}" "${BIN}" hooks run --trigger watcher\n`);
+    // the link and the versions directory: nothing that changes with each claude version (issue 48)
+    expect(r.stdout).toContain(`[Path]\nPathChanged=${link}\nPathChanged=${path.dirname(target)}\nUnit=resume-hooks.service\n`);
+    expect(r.stdout).not.toContain(`PathChanged=${target}\n`);
+    // every 30 minutes (issue 48)
+    expect(r.stdout).toContain('[Timer]\nOnCalendar=*:0/30\nPersistent=true\n');
     expect(r.stderr).toMatch(/^resume: dry run: nothing written/);
     expect(fs.existsSync(unitDir(w))).toBe(false);
     expect(fs.existsSync(stateDir(w))).toBe(false);
@@ -452,6 +526,9 @@ describe.skipIf(process.platform !== 'linux')('resume hooks install (systemd use
     nativeClaude(w, '2.1.3');
     const st2 = JSON.parse(run(w.home, ['hooks', 'status', '--json'], env).stdout);
     expect(st2.pending).toEqual(['claude 2.1.2 -> 2.1.3: the next run fires the hooks']);
+    // the installed units still fit: a claude update is no reason to install again (issue 48)
+    expect(st2.files.map((f: any) => f.state)).toEqual(['current', 'current', 'current']);
+    expect(JSON.parse(run(w.home, ['doctor', '--json'], env).stdout).hooks.warnings.join('\n')).not.toContain('differ');
     const text = run(w.home, ['hooks', 'status'], env);
     expect(text.code).toBe(0);
     expect(text.stdout).toContain('watcher: installed; loaded: yes (resume-hooks.path active, resume-hooks.timer active)\n');
@@ -545,15 +622,15 @@ describe('resume hooks install (launchd agent, macOS)', () => {
     const u = launchdPlist(makeCtx({ HOME: x.home }), p(x.home));
     expect(u.file).toBe(path.join(x.home, 'Library', 'LaunchAgents', 'resume-sessions.hooks.plist'));
     const o = readPlist(u.text) as Record<string, any>;
-    expect(Object.keys(o).sort()).toEqual(['EnvironmentVariables', 'Label', 'ProcessType', 'ProgramArguments', 'RunAtLoad', 'StartCalendarInterval', 'WatchPaths']);
+    expect(Object.keys(o).sort()).toEqual(['EnvironmentVariables', 'Label', 'ProcessType', 'ProgramArguments', 'RunAtLoad', 'StartInterval', 'WatchPaths']);
     expect(o.Label).toBe('resume-sessions.hooks');
-    expect(o.ProgramArguments).toEqual(['/opt/homebrew/bin/node', `${x.home}/app & co/bin/resume`, 'hooks', 'run']);
+    expect(o.ProgramArguments).toEqual(['/opt/homebrew/bin/node', `${x.home}/app & co/bin/resume`, 'hooks', 'run', '--trigger', 'watcher']);
     expect(o.WatchPaths).toEqual(p(x.home).watch);
     for (const a of [...o.ProgramArguments.slice(0, 2), ...o.WatchPaths]) expect(path.isAbsolute(a)).toBe(true);
-    expect(o.StartCalendarInterval).toEqual({ Hour: 12, Minute: 0 });
+    expect(o.StartInterval).toBe(1800);
     expect(o.RunAtLoad).toBe(false);
     expect(o.EnvironmentVariables).toEqual({ PATH: '/opt/homebrew/bin:/usr/bin:/bin' });
-    expect(() => readPlist(u.text.replace('<integer>12</integer>', '<integer>noon</integer>'))).toThrow(/bad integer/);
+    expect(() => readPlist(u.text.replace('<integer>1800</integer>', '<integer>half an hour</integer>'))).toThrow(/bad integer/);
     if (spawnSync('sh', ['-c', 'command -v plutil']).status === 0) {
       fs.writeFileSync(path.join(x.home, 'a.plist'), u.text);
       const r = spawnSync('plutil', ['-lint', path.join(x.home, 'a.plist')], { encoding: 'utf8' });
@@ -589,7 +666,7 @@ describe('resume hooks install (launchd agent, macOS)', () => {
   it('systemd words are quoted and % escaped', () => {
     const x = w();
     const units = systemdUnits(makeCtx({ HOME: x.home }), { ...p(x.home), resume: '/srv/100%/a "b"/resume' });
-    expect(units[0]!.text).toContain('ExecStart="/opt/homebrew/bin/node" "/srv/100%%/a \\"b\\"/resume" hooks run\n');
+    expect(units[0]!.text).toContain('ExecStart="/opt/homebrew/bin/node" "/srv/100%%/a \\"b\\"/resume" hooks run --trigger watcher\n');
   });
 });
 

@@ -283,8 +283,9 @@ describe('the config file', () => {
     const ls = JSON.parse(run(home, ['ls', '--json'], env).stdout);
     expect(ls[0].resume).toEqual({ cwd, argv: ['vamos', '--dangerously-skip-permissions', 'a b', '--resume', id] });
     expect(run(home, ['show', id], env).stdout).toContain(`vamos --dangerously-skip-permissions a b --resume ${id}`);
+    // run with stdout a pipe: the bypass flag is withheld from the launch too
     expect(run(home, [id], env).code).toBe(0);
-    expect(records(si.log).map((x) => [x.name, x.argv])).toEqual([['vamos', ['--dangerously-skip-permissions', 'a b', '--resume', id]]]);
+    expect(records(si.log).map((x) => [x.name, x.argv])).toEqual([['vamos', ['a b', '--resume', id]]]);
     // $XDG_CONFIG_HOME/resume/config is read instead.
     const xdg = path.join(home, 'xdg');
     write(home, 'xdg/resume/config', '[claude]\nargs = ["--from-xdg"]\n');
@@ -315,6 +316,20 @@ describe('the config file', () => {
     // Codex and Gemini spellings
     write(home, '.config/resume/config', '[claude]\nargs = ["--yolo", "--dangerously-bypass-approvals-and-sandbox", "--keep"]\n');
     expect(JSON.parse(run(home, [id, '--dry-run', '--json'], env).stdout).argv).toEqual(['claude', '--keep', '--resume', id]);
+  });
+
+  it('a launch run with stdout a pipe withholds the permission-bypass flags from config and keeps the rest (issue 48)', () => {
+    const { home, si, id, env } = oneSession();
+    write(home, '.config/resume/config', '[claude]\nargs = ["--model", "opus", "--allow-dangerously-skip-permissions"]\n');
+    // `resume ID </dev/null | cat`: no emit file, so resume starts claude itself; stdout is a pipe
+    const r = run(home, [id, '--', '--verbose'], env);
+    expect(r.code).toBe(0);
+    expect(records(si.log).map((x) => x.argv)).toEqual([['--model', 'opus', '--resume', id, '--verbose']]);
+    expect(r.stderr).toMatch(/left out of the launch \(stdout is not a terminal\): --allow-dangerously-skip-permissions from the config's \[claude\] args/);
+    // a flag typed after -- is the user's own and reaches claude
+    const u = run(home, [id, '--', '--allow-dangerously-skip-permissions'], env);
+    expect(u.code).toBe(0);
+    expect(records(si.log).at(-1).argv).toEqual(['--model', 'opus', '--resume', id, '--allow-dangerously-skip-permissions']);
   });
 
   const BAD: [string, RegExp][] = [

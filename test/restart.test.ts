@@ -7,7 +7,7 @@ import path from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BIN, envFor, needs, notLinux, run, tempHome, write } from './helpers.js';
-import { uuid as uuidAt } from './launch-helpers.js';
+import { claudeSession, uuid as uuidAt } from './launch-helpers.js';
 
 // Ids of this file's own (the live check reads every process on the machine: another test file's
 // stand-in naming the same id would make its session look live).
@@ -67,9 +67,8 @@ function world(sockAt?: (home: string) => string): World {
   const home = tempHome('resume-rs-');
   const bin = path.join(home, 'bin');
   write(home, 'bin/claude', STANDIN);
-  write(home, 'bin/resume', '#!/bin/sh\nexec claude --resume "$1"\n');
+  // No \`resume\` on the panes' PATH: the relaunch types this resume's absolute path.
   fs.chmodSync(path.join(bin, 'claude'), 0o755);
-  fs.chmodSync(path.join(bin, 'resume'), 0o755);
   // The installed claude: a symlink into a versions directory, newer than the stand-in's 2.1.1.
   const target = write(home, '.local/share/claude/versions/2.1.2', '');
   fs.mkdirSync(path.join(home, '.local', 'bin'), { recursive: true });
@@ -109,17 +108,21 @@ function registry(w: World): any[] {
   });
 }
 
-/** A pane running a shell that runs the stand-in claude for session `id`; resolves {pane, pid}. */
-async function claudeInPane(w: World, id: string, extra = ''): Promise<{ pane: string; pid: number }> {
+/**
+ * A pane (in HOME) running a shell that runs the stand-in claude for session `id`, then `after` when
+ * given; the session has a transcript, so the resume typed back finds it. Resolves {pane, pid}.
+ */
+async function claudeInPane(w: World, id: string, extra = '', after = ''): Promise<{ pane: string; pid: number }> {
+  claudeSession(w.home, { id, cwd: w.home });
   let pane: string;
   try {
     tmux(w, 'has-session', '-t', 'w');
-    pane = tmux(w, 'split-window', '-d', '-P', '-F', '#{pane_id}', '-t', 'w', 'bash --norc --noprofile -i').trim();
+    pane = tmux(w, 'split-window', '-d', '-P', '-F', '#{pane_id}', '-c', w.home, '-t', 'w', 'bash --norc --noprofile -i').trim();
   } catch {
-    pane = tmux(w, 'new-session', '-d', '-P', '-F', '#{pane_id}', '-s', 'w', '-x', '120', '-y', '40', 'bash --norc --noprofile -i').trim();
+    pane = tmux(w, 'new-session', '-d', '-P', '-F', '#{pane_id}', '-c', w.home, '-s', 'w', '-x', '200', '-y', '40', 'bash --norc --noprofile -i').trim();
   }
   const before = new Set(registry(w).map((r) => r.pid));
-  tmux(w, 'send-keys', '-t', pane, '-l', `${extra} STANDIN_SESSION=${id} claude`);
+  tmux(w, 'send-keys', '-t', pane, '-l', `${extra} STANDIN_SESSION=${id} claude${after ? `; ${after}` : ''}`);
   tmux(w, 'send-keys', '-t', pane, 'Enter');
   const r = await until(() => registry(w).find((e) => e.sessionId === id && !before.has(e.pid)));
   await until(() => tmux(w, 'capture-pane', '-p', '-t', pane).includes('❯'));
@@ -169,6 +172,10 @@ describe('resume restart --outdated (real tmux, stand-in claude)', { timeout: 12
     expect(again[0].pid).not.toBe(pid);
     const log = fs.readFileSync(path.join(w.home, 'claude.log'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
     expect(log.at(-1).argv).toEqual(['--resume', id]);
+    // typed by absolute path (no \`resume\` on the pane's PATH)
+    const screen = tmux(w, 'capture-pane', '-p', '-J', '-t', pane);
+    expect(screen).toContain(`${BIN} ${id}`);
+    expect(screen).not.toContain('command not found');
     // it was typed into the same pane: the new claude's pane is that pane
     const panes = tmux(w, 'list-panes', '-a', '-F', '#{pane_id} #{pane_pid}').trim().split('\n');
     expect(panes).toHaveLength(1);
@@ -269,6 +276,59 @@ describe('resume restart --outdated (real tmux, stand-in claude)', { timeout: 12
   });
 });
 
+/** Run resume and call `onErr` with everything on stderr so far, as it arrives. */
+function runWatched(w: World, args: string[]) {
+  const p = spawn(process.execPath, [BIN, ...args], { env: envFor(w.home, { PATH: w.env.PATH }), cwd: w.home });
+  let stdout = '';
+  let stderr = '';
+  p.stdout.on('data', (d) => (stdout += d));
+  p.stderr.on('data', (d) => (stderr += d));
+  const done = new Promise<{ code: number; stdout: string; stderr: string }>((res) => p.on('close', (code) => res({ code: code ?? 1, stdout, stderr })));
+  return { done, err: () => stderr };
+}
+
+describe('resume restart: the relaunch (issue 48)', { timeout: 120_000 }, () => {
+  it_('types nothing while another program holds the pane after claude exits; types once the shell has the foreground', async () => {
+    const w = world();
+    const id = uuid(13);
+    // after claude, `head` reads the terminal: a line typed then would be its input, not a command
+    const { pane } = await claudeInPane(w, id, '', 'head -n1 > caught');
+    const p = runWatched(w, ['restart', '--outdated', '--timeout', '60s']);
+    await until(() => p.err().includes(`waiting for the shell in pane ${pane} to hold the foreground again (head holds it)`));
+    // the redirection has made the file; head has read nothing yet
+    expect(fs.readFileSync(path.join(w.home, 'caught'), 'utf8')).toBe('');
+    tmux(w, 'send-keys', '-t', pane, '-l', 'hello');
+    tmux(w, 'send-keys', '-t', pane, 'Enter');
+    const r = await p.done;
+    expect(r.stdout, r.stderr).toBe(`${id}\tresumed\tresumed in pane ${pane}\n`);
+    expect(r.code).toBe(0);
+    expect(fs.readFileSync(path.join(w.home, 'caught'), 'utf8')).toBe('hello\n');
+  });
+
+  it_('refuses to type when the session is running again by then', async () => {
+    const w = world();
+    const id = uuid(14);
+    const { pane, pid } = await claudeInPane(w, id, '', 'head -n1 > caught');
+    const p = runWatched(w, ['restart', '--outdated', '--timeout', '60s']);
+    await until(() => p.err().includes(`waiting for the shell in pane ${pane}`));
+    // meanwhile someone resumed it elsewhere
+    const other = spawn(path.join(w.home, 'bin', 'claude'), ['--resume', id], { env: w.env, cwd: w.home, stdio: 'ignore' });
+    try {
+      const again = await until(() => registry(w).find((e) => e.sessionId === id && e.pid !== pid && e.pid === other.pid));
+      tmux(w, 'send-keys', '-t', pane, '-l', 'hello');
+      tmux(w, 'send-keys', '-t', pane, 'Enter');
+      const r = await p.done;
+      expect(r.code).toBe(1);
+      expect(r.stdout).toBe(`${id}\trefused\tstopped, but it is running again (pid ${again.pid}); nothing typed into ${pane}\n`);
+      const log = fs.readFileSync(path.join(w.home, 'claude.log'), 'utf8').trim().split('\n');
+      expect(log).toHaveLength(2);
+      expect(tmux(w, 'capture-pane', '-p', '-J', '-t', pane)).not.toContain(`${BIN} ${id}`);
+    } finally {
+      other.kill('SIGKILL');
+    }
+  });
+});
+
 describe('resume restart: how the pane is found', { timeout: 120_000 }, () => {
   it_('never a session that is an ancestor of the resume that runs; TMUX_PANE only as a noted fallback', async () => {
     const w = world();
@@ -276,7 +336,8 @@ describe('resume restart: how the pane is found', { timeout: 120_000 }, () => {
     const args = JSON.stringify([BIN, 'restart', '--outdated', '--dry-run']);
     const { pane } = await claudeInPane(w, id, `RESUME_CACHE_DIR=${w.home}/.cache/resume STANDIN_RUN='${args}'`);
     const inner = JSON.parse(await until(() => fs.existsSync(path.join(w.home, 'inner.out')) && fs.readFileSync(path.join(w.home, 'inner.out'), 'utf8')));
-    expect(inner.code).toBe(0);
+    // a plan holding a refusal: exit 2
+    expect(inner.code).toBe(2);
     expect(inner.stdout).toContain(`pane ${pane} (process tree)`);
     expect(inner.stdout).toContain('refused: it is an ancestor of this resume');
 
@@ -354,6 +415,7 @@ describe('resume restart: a claude whose TMUX was cleared', { timeout: 120_000 }
     expect(r.stdout).not.toContain('refused');
     // No server of the user to ask: refused, and nothing is touched.
     const none = run(w.home, ['restart', '--outdated', '--dry-run'], { PATH: w.env.PATH, TMUX_TMPDIR: path.join(w.home, 'empty') });
+    expect(none.code).toBe(2);
     expect(none.stdout).toContain('refused: not in a tmux pane (no TMUX in its environment and no tmux server of its user)');
     // And the real restart through the found server resumes it in the same pane.
     const go = run(w.home, ['restart', '--outdated', '--timeout', '30s'], { PATH: w.env.PATH, TMUX_TMPDIR: tmpdir });

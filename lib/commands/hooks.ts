@@ -3,7 +3,7 @@
 // status report. See lib/hooks/.
 import type { Command } from 'commander';
 import type { App } from '../app.js';
-import { ExitError } from '../errors.js';
+import { ExitError, usage } from '../errors.js';
 import { out } from './common.js';
 import { oneLine } from '../util/text.js';
 
@@ -37,11 +37,15 @@ Configure in the config file (resume doctor names it):
 Hooks run in config order once the version has settled (two reads agree, up to 5 re-reads); a
 command gets RESUME_HARNESS, RESUME_OLD_VERSION and RESUME_NEW_VERSION. The new version is recorded
 after all have run; SIGINT, SIGTERM or SIGHUP stops with exit 1 and records nothing. Up to 3 passes
-under a lock. An unfinished restart is retried by later runs, 3 attempts in all. Each hook is a line
-in runs.jsonl in the state directory. Exit 0: baseline, unchanged, or every hook succeeded; 1: a hook
-failed, the version did not settle or cannot be told, another run holds the lock, or a signal; 2: a
+under a lock; a second run waits its turn. An unfinished restart is retried by later runs, 3 attempts in all. Each hook is a line
+in runs.jsonl in the state directory, with what fired it (--trigger: the installed watcher passes
+"watcher"; by hand it is "manual"). Exit 0: baseline, unchanged, or every hook succeeded; 1: a hook
+failed, the version did not settle or cannot be told, or a signal; 2: a
 bad config.`)
-    .action(async () => {
+    .option('--trigger <what>', 'what fired this run, for the audit trail: manual or watcher', 'manual')
+    .action(async (o: { trigger: string }) => {
+      if (o.trigger !== 'manual' && o.trigger !== 'watcher') throw usage(`--trigger takes manual or watcher, not '${oneLine(o.trigger)}'`);
+      const trigger = o.trigger;
       const { loadConfig } = await import('../launch/config.js');
       const cfg = loadConfig(app.ctx);
       const pause = settleMs(app.ctx.env);
@@ -50,31 +54,37 @@ bad config.`)
       const onSig = (sig: NodeJS.Signals) => interrupt(r, sig);
       for (const s of SIGNALS) process.on(s, onSig);
       // The handlers are in place before the lock exists: a signal can never leave it behind.
-      const { acquire } = await import('../panes/lock.js');
+      const { acquireWait } = await import('../panes/lock.js');
       const f = files(app.ctx);
-      const lock = acquire(f.lock);
+      // A second run (the path unit and the timer at once, or by hand) waits its turn: it then sees
+      // what the first recorded and fires only what is still new.
+      const lock = await acquireWait(f.lock, {
+        onWait: (pid) => process.stderr.write(`resume: waiting for the hooks run of pid ${pid} to finish (lock ${f.lock})\n`),
+        stopped: () => r.interrupted != null,
+      });
       try {
-        if (!lock.ok) throw new ExitError(1, `another hooks run is running (pid ${lock.holder}; lock ${f.lock})`);
+        if (!lock?.ok) throw new ExitError(1, `${r.interrupted ?? 'stopped'} while waiting for another hooks run; nothing run, nothing recorded`);
         const res = await hooksRun(app.ctx, cfg.onUpdate ?? [], r, {
           line: (s) => out(s.split('\t').map(oneLine).join('\t') + '\n'),
           note: (s) => process.stderr.write(`resume: ${oneLine(s)}\n`),
-        }, { settleMs: pause });
+        }, { settleMs: pause, self: [process.execPath, app.self], trigger });
         process.exitCode = res.code;
       } finally {
-        if (lock.ok) lock.release();
+        if (lock?.ok) lock.release();
         for (const s of SIGNALS) process.off(s, onSig);
       }
     });
 
   hooks
     .command('install')
-    .description('install the watcher that runs `resume hooks run` when claude changes and daily (systemd user units; launchd on macOS)')
+    .description('install the watcher that runs `resume hooks run` when claude changes and every 30 minutes (systemd user units; launchd on macOS)')
     .option('--dry-run', 'print the files that would be written and the commands that would run; change nothing')
     .addHelpText('after', `
-Linux: ${'resume-hooks.service'} (oneshot: resume hooks run), resume-hooks.path (the claude binary,
-its target and the versions directory) and resume-hooks.timer (daily) in ~/.config/systemd/user/;
+Linux: resume-hooks.service (oneshot: resume hooks run), resume-hooks.path (the claude command and,
+for the native installer, its versions directory; else the file it resolves to: nothing that
+changes with each version) and resume-hooks.timer (every 30 minutes) in ~/.config/systemd/user/;
 then systemctl --user daemon-reload and enable --now when a user bus is there, else it says what to
-run. macOS: ~/Library/LaunchAgents/resume-sessions.hooks.plist (WatchPaths, daily at 12:00), loaded
+run. macOS: ~/Library/LaunchAgents/resume-sessions.hooks.plist (WatchPaths, every 30 minutes), loaded
 with launchctl bootstrap. Absolute paths throughout; safe to repeat (only what differs is
 rewritten). Records the baseline version when none is recorded, so the first update fires.`)
     .action(async (o: { dryRun?: boolean }) => {
@@ -106,7 +116,7 @@ rewritten). Records the baseline version when none is recorded, so the first upd
           await hooksRun(app.ctx, [], { interrupted: null, stop: { stop: false }, child: null }, {
             line: (s) => out(s + '\n'),
             note: (s) => process.stderr.write(`resume: ${oneLine(s)}\n`),
-          }, { settleMs: settleMs(app.ctx.env) });
+          }, { settleMs: settleMs(app.ctx.env), self: [process.execPath, app.self], trigger: 'install' });
         } finally {
           lock.release();
         }
@@ -119,6 +129,7 @@ rewritten). Records the baseline version when none is recorded, so the first upd
     .option('--json', 'one JSON object')
     .action(async (o: { json?: boolean }) => {
       const { hooksReport } = await import('../hooks/status.js');
+      const { alertLine } = await import('../hooks/alert.js');
       const report = hooksReport(app);
       const { runs_file: runsFile, ...json } = report;
       if (o.json) {
@@ -132,12 +143,22 @@ rewritten). Records the baseline version when none is recorded, so the first upd
       const c = report.claude;
       L.push(`claude: recorded ${c.recorded ? `${c.recorded} (${c.recorded_at})` : 'none'}; installed ${c.installed ?? `unknown (${c.installed_error})`}`);
       L.push(`pending: ${report.pending.length ? report.pending.join('; ') : 'nothing'}`);
+      if (report.alert) L.push(`alert: ${alertLine(report.alert)}`);
       L.push(`last runs (${runsFile}):`);
       for (const r of report.runs) {
         const res = r.event === 'hook' ? (r.stopped ?? `exit ${r.exit_code}`) : r.event;
-        L.push(`  ${r.time}\t${r.harness} ${r.old_version ?? '-'} -> ${r.new_version ?? '-'}\t${r.hook != null ? `hook ${r.hook} ${r.program}` : r.event}\t${res}\t${r.duration_ms ?? '-'} ms\t${r.stderr_tail}`);
+        L.push(`  ${r.time}\t${r.trigger ?? '-'}\t${r.harness} ${r.old_version ?? '-'} -> ${r.new_version ?? '-'}\t${r.hook != null ? `hook ${r.hook} ${r.program}` : r.event}\t${res}\t${r.duration_ms ?? '-'} ms\t${r.stderr_tail}`);
       }
       if (!report.runs.length) L.push('  none');
       out(L.map((l) => l.split('\t').map(oneLine).join('\t')).join('\n') + '\n');
+    });
+
+  hooks
+    .command('ack')
+    .description('acknowledge a failed unattended restart: status and doctor stop showing it')
+    .action(async () => {
+      const { ackAlert, alertLine } = await import('../hooks/alert.js');
+      const a = ackAlert(app.ctx);
+      process.stderr.write(a ? `resume: acknowledged: ${oneLine(alertLine(a))}\n` : 'resume: nothing to acknowledge\n');
     });
 }

@@ -1,7 +1,7 @@
 // `resume restart --outdated [--session ID]... [--dry-run] [--timeout 30m]`: stop each outdated live
 // Claude session once it is provably safe and resume it in the same tmux pane.
 // Exit 0 when every session was resumed or skipped; 1 for a failure, a timeout, a vanished pane or a
-// refusal; 2 for bad usage.
+// refusal; 2 for bad usage, and for a --dry-run whose plan holds a refusal (one the user can fix).
 import type { Command } from 'commander';
 import type { App } from '../app.js';
 import { ExitError, usage } from '../errors.js';
@@ -27,17 +27,20 @@ export function register(program: Command, app: App): void {
 Safe to stop means, re-checked every few seconds until the timeout: the same process (start time),
 registry status exactly "idle", the pane's foreground process, and an empty input line. A session
 that is an ancestor of this command, or claimed by two panes, is refused. The sequence: snapshot,
-SIGTERM, wait for the exit and the registry file to go, clear the line, type \`resume <id>\`, confirm
-the session registered again. Panes are found through the process tree on the tmux server named by
+SIGTERM, wait for the exit and the registry file to go and for the pane's shell to hold the
+foreground again, refuse if the session runs again by then, clear the line, type this resume by
+absolute path (\`<node> <resume> <id>\`), confirm the session registered again. Panes are found through the process tree on the tmux server named by
 the process's own TMUX variable (without one, every server of the user is asked); TMUX_PANE is a
 fallback (noted). herdr panes are not driven. Process facts: /proc on Linux, ps(1) elsewhere.
-Exit 0: all resumed or skipped; 1: a failure, timeout, vanished pane or refusal; 2: bad usage.`)
+Exit 0: all resumed or skipped; 1: a failure, timeout, vanished pane or refusal; 2: bad usage, or
+a --dry-run whose plan holds a refusal.`)
     .action(async (o: Opts) => {
       if (!o.outdated) throw usage('restart needs --outdated (the only selection it has)');
       const { noProcTable } = await import('../panes/proc.js');
       const cannot = noProcTable(process.env.PATH);
       if (cannot) throw usage(cannot);
-      const { parseDuration, plan, restartTargets } = await import('../harness/claude/care/restart.js');
+      const { parseDuration, plan, relaunchLine, restartTargets } = await import('../harness/claude/care/restart.js');
+      const self = [process.execPath, app.self];
       const timeoutMs = parseDuration(o.timeout);
       if (timeoutMs == null) throw usage(`--timeout takes a duration like 30m, 90s or 1h, not '${oneLine(o.timeout)}'`);
       const p = await plan(app.ctx, o.session);
@@ -48,12 +51,13 @@ Exit 0: all resumed or skipped; 1: a failure, timeout, vanished pane or refusal;
         let text = '';
         for (const t of p.targets) {
           const where = t.pane ? `pane ${t.pane} (${t.via}) on ${t.socket}` : 'no pane';
-          const what = t.refused ? `refused: ${t.refused}` : `wait up to ${o.timeout} for: same process, status idle, foreground in the pane, empty input line; then snapshot, SIGTERM, type \`resume ${t.o.session}\``;
+          const what = t.refused ? `refused: ${t.refused}` : `wait up to ${o.timeout} for: same process, status idle, foreground in the pane, empty input line; then snapshot, SIGTERM, wait for the pane's shell, type \`${relaunchLine(self, t.o.session) ?? '(cannot be typed)'}\``;
           text += `${t.o.session}\tpid ${t.o.pid}\t${t.o.version ?? '?'} < ${t.o.installed}\t${oneLine(where)}\t${oneLine(what)}\n`;
         }
         out(text);
         if (!p.targets.length) process.stderr.write('resume: no outdated live Claude sessions\n');
-        process.exitCode = p.unknown.length ? 1 : 0;
+        // a refusal the user can fix (a pane, a draft…): 2, so a script checking the plan sees it
+        process.exitCode = p.targets.some((t) => t.refused) ? 2 : p.unknown.length ? 1 : 0;
         return;
       }
       const stop = { stop: false };
@@ -65,7 +69,12 @@ Exit 0: all resumed or skipped; 1: a failure, timeout, vanished pane or refusal;
       // The handlers are in place before the lock exists: a signal can never leave it behind.
       let r;
       try {
-        r = await restartTargets(app.ctx, p.targets, { timeoutMs, stop, onLine: (l) => out(l.split('\t').map(oneLine).join('\t') + '\n') });
+        r = await restartTargets(app.ctx, p.targets, {
+          timeoutMs,
+          stop,
+          relaunch: { self, note: (s) => process.stderr.write(`resume: ${oneLine(s)}\n`) },
+          onLine: (l) => out(l.split('\t').map(oneLine).join('\t') + '\n'),
+        });
       } finally {
         for (const s of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.off(s, onSig);
       }

@@ -90,13 +90,11 @@ async function launch(s: Session, full: Plan, o: LaunchOpts, shell: ShellName, c
     process.stderr.write(`resume: copied the line that resumes ${s.id} to ${where}\n`);
     return;
   }
-  // what runs: the whole plan (RESUME_EMIT_FILE is run by the shell integration, not shown)
-  const plan = full;
-  const line = shellLine(plan, shell);
+  // RESUME_EMIT_FILE is run by the shell integration at the user's prompt, not shown: the whole plan
   const emitFile = process.env.RESUME_EMIT_FILE;
   if (emitFile) {
     try {
-      fs.writeFileSync(emitFile, line + '\n');
+      fs.writeFileSync(emitFile, shellLine(full, shell) + '\n');
     } catch (err) {
       throw new ExitError(2, `cannot write RESUME_EMIT_FILE ${shown(emitFile)}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
     }
@@ -106,7 +104,8 @@ async function launch(s: Session, full: Plan, o: LaunchOpts, shell: ShellName, c
   const hint = cmd
     ? ` (it is the command configured for ${s.harness}; an alias or function runs only through the shell integration: resume init zsh|bash|fish)`
     : ` (is ${adapter(s.harness).label} installed?)`;
-  const code = await execPlan(plan, hint);
+  // run by resume itself: with stdout not a terminal, without the config's permission-bypass flags
+  const code = await execPlan(forStdout(full, cfg, 'run').plan, hint);
   process.exitCode = code;
 }
 

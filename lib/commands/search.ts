@@ -113,7 +113,15 @@ export function register(program: Command, app: App): void {
       const { results, stats } = await runSearch(app, all, terms, filters, workers, { progress: bar?.update, evidence: !o.rows }).finally(() => bar?.end());
       const list = o.n ? results.slice(0, o.n) : results;
       const query = terms.map((t) => (t.phrase ? `"${t.text}"` : t.text)).join(' ');
-      if (o.copy && !o.rows && list.length) await copyBest(app, list[0]!.session, shorts().get(list[0]!.session.id)!);
+      // --copy takes the one best result (the `best:` line), never the first of a tie
+      const best = clearlyBest(results);
+      if (o.copy && !o.rows && list.length) {
+        if (best) await copyBest(app, best.session, shorts().get(best.session.id)!);
+        else {
+          note(`copied nothing: no one result is clearly best (${count(results.length, 'result')}); resume one by its id`);
+          process.exitCode = 1;
+        }
+      }
       if (process.stderr.isTTY && !o.rows) {
         const mb = (stats.bytes / 1048576).toFixed(1);
         note(`${count(results.length, 'session')} ${results.length === 1 ? 'mentions' : 'mention'} ${oneLine(query)} (${stats.sessions} sessions, ${stats.files} files, ${mb} MiB in ${Date.now() - t0} ms)`);
@@ -137,12 +145,21 @@ export function register(program: Command, app: App): void {
       out(shown.map((r) => human(r, shorts().get(r.session.id)!, app.ctx.home, color, how(r.session)?.line ?? null)).join('\n'));
       if (shown.length < list.length) note(`+${list.length - shown.length} more (-n N shows more)`);
       // one result clearly ahead: say so, and end with its resume line (the last line on screen)
-      const [a, b] = list;
-      if (a && (!b || (a.confidence === 'high' && b.confidence !== 'high') || a.score >= 1.5 * b.score)) {
-        const line = how(a.session)?.line;
-        if (line) out(`\nbest: ${a.session.harness} ${a.session.id}${b ? ' (clearly ahead of the rest)' : ''}\n${line}\n`);
+      if (best) {
+        const line = how(best.session)?.line;
+        if (line) out(`\nbest: ${best.session.harness} ${best.session.id}${results.length > 1 ? ' (clearly ahead of the rest)' : ''}\n${line}\n`);
       }
     });
+}
+
+/**
+ * The one result clearly ahead of the rest (of all of them, not only those -n shows): the only one,
+ * one of high confidence above none, or one scoring half again the next; null on a tie.
+ */
+function clearlyBest(results: Result[]): Result | null {
+  const [a, b] = results;
+  if (!a) return null;
+  return !b || (a.confidence === 'high' && b.confidence !== 'high') || a.score >= 1.5 * b.score ? a : null;
 }
 
 /** `search --copy`: the best result's resume line onto the clipboard, where it went on stderr. */

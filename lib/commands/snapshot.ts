@@ -26,7 +26,11 @@ export function register(program: Command, app: App): void {
         process.stderr.write(`resume: ${r.captured.length} live Claude session(s) snapshotted in ${where}\n`);
         for (const f of r.failed) process.stderr.write(`resume: snapshot of ${oneLine(f.id)} failed: ${oneLine(f.error)}\n`);
         if (r.prune?.note) process.stderr.write(`resume: ${oneLine(r.prune.note)}\n`);
-        else if (r.prune?.retired.length) process.stderr.write(`resume: pruned ${r.prune.retired.length} record(s) whose transcript is gone\n`);
+        else if (r.prune?.retired.length) {
+          const p = r.prune;
+          const why = p.aged.length ? ` (${p.retired.length - p.aged.length} whose transcript is gone, ${p.aged.length} older than 180 days)` : ' whose transcript is gone';
+          process.stderr.write(`resume: pruned ${p.retired.length} record(s)${why}\n`);
+        }
       } catch (err) {
         if (!o.quiet) process.stderr.write(`resume: snapshot failed: ${oneLine(err instanceof Error ? err.message : String(err))}\n`);
       }

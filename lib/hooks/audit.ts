@@ -1,6 +1,8 @@
 // The audit trail of `resume hooks run`: `runs.jsonl` in the state directory, one JSON object a
 // line, mode 0600 in a 0700 directory, rotated at 1 MiB (the previous file is kept as runs.jsonl.1).
-// It holds the program's base name only (never its arguments) and a scrubbed tail of its stderr.
+// It holds the program's base name only (never its arguments) and a scrubbed tail of its stderr:
+// secrets redacted and the hook's own argument values replaced (a webhook URL passed as an argument
+// and echoed in an error message is a secret no pattern knows).
 import fs from 'node:fs';
 import path from 'node:path';
 import { sanitize } from '../util/redact.js';
@@ -8,9 +10,15 @@ import { sanitize } from '../util/redact.js';
 export const ROTATE_AT = 1 << 20;
 export const TAIL = 240;
 
+/** What started a `hooks run`: the installed watcher, a person (`manual`), or `hooks install` (its baseline). */
+export const TRIGGERS = ['watcher', 'manual', 'install'] as const;
+export type Trigger = (typeof TRIGGERS)[number];
+
 export interface RunRecord {
   time: string;
   harness: string;
+  /** absent in records written before it was kept */
+  trigger?: Trigger;
   /** hook: one hook ran; baseline: first version recorded; retry-abandoned; unsettled; error; interrupted */
   event: 'hook' | 'baseline' | 'unsettled' | 'error' | 'interrupted' | 'retry-abandoned';
   old_version: string | null;
@@ -32,10 +40,25 @@ export interface RunRecord {
   attempt?: number;
 }
 
-/** The last `TAIL` characters of text, one line, control characters stripped, secrets redacted. */
-export function scrubTail(text: string, n = TAIL): string {
+/** Argument values shorter than this stay: `-v`, `on`, `1` would blank out ordinary words. */
+export const ARG_MIN = 5;
+
+/**
+ * The last `TAIL` characters of text, one line, control characters stripped, secrets redacted, and
+ * each of `args` (the hook's arguments, argv[1..]) of ARG_MIN characters or more replaced by
+ * `[REDACTED:argument-N]`, as is the value of a `--name=value` argument.
+ */
+export function scrubTail(text: string, n = TAIL, args: readonly string[] = []): string {
   // Redact a window much larger than what is kept, so a secret is matched whole before the cut.
-  const win = text.length > 8192 ? text.slice(-8192) : text;
+  let win = text.length > 8192 ? text.slice(-8192) : text;
+  const vals: [string, number][] = [];
+  args.forEach((a, i) => {
+    vals.push([a, i + 1]);
+    const eq = /^-[^=]*=(.+)$/s.exec(a);
+    if (eq) vals.push([eq[1]!, i + 1]);
+  });
+  // longest first, so a value inside another is not replaced half
+  for (const [v, i] of vals.filter(([v]) => v.length >= ARG_MIN).sort((a, b) => b[0].length - a[0].length)) win = win.split(v).join(`[REDACTED:argument-${i}]`);
   const clean = sanitize(win);
   const cps = Array.from(clean);
   return cps.length <= n ? clean : cps.slice(-n).join('');

@@ -1,7 +1,8 @@
 // `resume hooks install`: something that runs `resume hooks run` when the claude binary changes and
-// once a day. Linux: systemd user units (a path unit on the binary, a daily timer, both starting a
-// oneshot service). macOS: a launchd agent (WatchPaths plus StartCalendarInterval). Every path is
-// absolute (node, resume, claude); a file is rewritten only when its text differs.
+// every 30 minutes. Linux: systemd user units (a path unit on the binary, a timer, both starting a
+// oneshot service). macOS: a launchd agent (WatchPaths plus StartInterval). Every path is absolute
+// (node, resume, claude); a file is rewritten only when its text differs. What is watched does not
+// change with each claude version, so an update leaves the installed files current.
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -11,6 +12,8 @@ import { onPath } from '../util/which.js';
 
 export const UNIT = 'resume-hooks';
 export const LABEL = 'resume-sessions.hooks';
+/** how often the watcher looks, whatever the path unit saw (pending restarts are retried then too) */
+export const EVERY_MINUTES = 30;
 
 export interface Paths {
   /** node, then bin/resume */
@@ -43,16 +46,21 @@ export function watchPaths(ctx: Ctx): string[] | { error: string } {
   if (!bin) return { error: `no claude found (neither ${link} nor claude on PATH); install Claude Code first` };
   bin = path.resolve(bin);
   const out = [bin];
-  let real: string | null = null;
-  try {
-    real = fs.realpathSync(bin);
-  } catch {
-    /* a dangling link: watching the link still catches its repair */
-  }
-  if (real && real !== bin) out.push(real);
   const s = symlinkVersion(bin);
-  // The native installer's layout: the link's target is versions/<version>; a new build appears there.
-  if (s) out.push(path.dirname(s.target));
+  if (s) {
+    // The native installer's layout: the link's target is versions/<version>, which changes with every
+    // update; the link and the versions directory (where a new build appears) do not.
+    out.push(path.dirname(s.target));
+  } else {
+    let real: string | null = null;
+    try {
+      real = fs.realpathSync(bin);
+    } catch {
+      /* a dangling link: watching the link still catches its repair */
+    }
+    // another layout (npm's, a package manager's): the resolved file is updated in place
+    if (real && real !== bin) out.push(real);
+  }
   for (const p of out) if (CONTROL.test(p)) return { error: `cannot watch a path with control characters: ${JSON.stringify(p)}` };
   return [...new Set(out)];
 }
@@ -89,7 +97,7 @@ Description=resume: run update hooks when claude changes version
 
 [Service]
 Type=oneshot
-ExecStart=${sdWord(p.node)} ${sdWord(p.resume)} hooks run
+ExecStart=${sdWord(p.node)} ${sdWord(p.resume)} hooks run --trigger watcher
 Environment=${sdWord(`PATH=${p.envPath}`)}
 # each hook is bounded by its own timeout_seconds
 TimeoutStartSec=infinity
@@ -105,12 +113,12 @@ Unit=${UNIT}.service
 WantedBy=default.target
 `;
   const timer = `${HEAD}[Unit]
-Description=resume: daily check for a claude update (and pending restarts)
+Description=resume: check for a claude update (and pending restarts) every ${EVERY_MINUTES} minutes
 
 [Timer]
-OnCalendar=daily
+OnCalendar=*:0/${EVERY_MINUTES}
 Persistent=true
-RandomizedDelaySec=600
+RandomizedDelaySec=120
 Unit=${UNIT}.service
 
 [Install]
@@ -136,7 +144,7 @@ export function launchdPlist(ctx: Ctx, p: Paths): UnitFile {
 \t${str(LABEL)}
 \t<key>ProgramArguments</key>
 \t<array>
-${[p.node, p.resume, 'hooks', 'run'].map((a) => `\t\t${str(a)}`).join('\n')}
+${[p.node, p.resume, 'hooks', 'run', '--trigger', 'watcher'].map((a) => `\t\t${str(a)}`).join('\n')}
 \t</array>
 \t<key>EnvironmentVariables</key>
 \t<dict>
@@ -147,13 +155,8 @@ ${[p.node, p.resume, 'hooks', 'run'].map((a) => `\t\t${str(a)}`).join('\n')}
 \t<array>
 ${p.watch.map((w) => `\t\t${str(w)}`).join('\n')}
 \t</array>
-\t<key>StartCalendarInterval</key>
-\t<dict>
-\t\t<key>Hour</key>
-\t\t<integer>12</integer>
-\t\t<key>Minute</key>
-\t\t<integer>0</integer>
-\t</dict>
+\t<key>StartInterval</key>
+\t<integer>${EVERY_MINUTES * 60}</integer>
 \t<key>RunAtLoad</key>
 \t<false/>
 \t<key>ProcessType</key>

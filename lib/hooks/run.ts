@@ -19,8 +19,9 @@ import type { Ctx } from '../types.js';
 import { stateDir } from '../util/paths.js';
 import { installedVersion } from '../harness/claude/care/version.js';
 import { writeAtomic } from '../util/fsx.js';
-import { appendRun, scrubTail, type RunRecord } from './audit.js';
+import { appendRun, scrubTail, type RunRecord, type Trigger } from './audit.js';
 import type { OnUpdate } from './config.js';
+import { raiseAlert } from './alert.js';
 
 export const PASSES = 3;
 export const REREADS = 5;
@@ -183,7 +184,7 @@ export function runCommand(ctx: Ctx, h: OnUpdate, oldV: string, newV: string, r:
 }
 
 /** `action = "restart"`: `resume restart --outdated` in process, bounded by the hook's timeout. */
-async function runRestart(ctx: Ctx, h: OnUpdate, r: Runner, io: Io): Promise<HookResult> {
+async function runRestart(ctx: Ctx, h: OnUpdate, r: Runner, io: Io, self: string[]): Promise<HookResult> {
   const t0 = Date.now();
   const { noProcTable } = await import('../panes/proc.js');
   const cannot = noProcTable(process.env.PATH);
@@ -194,16 +195,23 @@ async function runRestart(ctx: Ctx, h: OnUpdate, r: Runner, io: Io): Promise<Hoo
   for (const n of p.notes) io.note(`restart: note: ${n}`);
   if (!p.targets.length) return { exit: 0, stopped: null, stderr: 'no outdated live Claude sessions', ms: Date.now() - t0, complete: true };
   const ms = h.timeoutSeconds * 1000;
-  const res = await restartTargets(ctx, p.targets, { timeoutMs: ms, deadline: t0 + ms, stop: r.stop, onLine: (l) => io.note(`restart: ${l}`) });
+  const res = await restartTargets(ctx, p.targets, {
+    timeoutMs: ms,
+    deadline: t0 + ms,
+    stop: r.stop,
+    relaunch: { self, note: (s) => io.note(`restart: ${s}`) },
+    onLine: (l) => io.note(`restart: ${l}`),
+  });
   if ('locked' in res) return { exit: 1, stopped: null, stderr: `another restart is running (pid ${res.locked})`, ms: Date.now() - t0, complete: false };
   const stopped = r.interrupted ? `interrupted (${r.interrupted})` : null;
   return { exit: res.complete ? 0 : 1, stopped, stderr: res.lines.join('; '), ms: Date.now() - t0, complete: res.complete };
 }
 
-function record(base: Pick<RunRecord, 'old_version' | 'new_version'>, h: OnUpdate | null, x: Partial<RunRecord>): RunRecord {
+function recordOf(trigger: Trigger, base: Pick<RunRecord, 'old_version' | 'new_version'>, h: OnUpdate | null, x: Partial<RunRecord>): RunRecord {
   return {
     time: new Date().toISOString(),
     harness: 'claude',
+    trigger,
     event: 'hook',
     ...base,
     hook: h ? h.n : null,
@@ -223,8 +231,9 @@ export interface RunOutcome {
 }
 
 /** Run the hooks of `hooks` (claude only) once under the caller's lock. */
-export async function hooksRun(ctx: Ctx, hooks: OnUpdate[], r: Runner, io: Io, o: { settleMs?: number } = {}): Promise<RunOutcome> {
+export async function hooksRun(ctx: Ctx, hooks: OnUpdate[], r: Runner, io: Io, o: { settleMs?: number; self: string[]; trigger: Trigger }): Promise<RunOutcome> {
   const f = files(ctx);
+  const record = (base: Pick<RunRecord, 'old_version' | 'new_version'>, h: OnUpdate | null, x: Partial<RunRecord>) => recordOf(o.trigger, base, h, x);
   const settleMs = o.settleMs ?? SETTLE_MS;
   const audit = (rec: RunRecord) => appendRun(f.runs, rec);
   let failed = false;
@@ -235,8 +244,8 @@ export async function hooksRun(ctx: Ctx, hooks: OnUpdate[], r: Runner, io: Io, o
     let detail = '';
     for (const h of list) {
       if (r.interrupted) return null;
-      const res = h.action ? await runRestart(ctx, h, r, io) : await runCommand(ctx, h, oldV, newV, r, io);
-      const tail = scrubTail(res.stderr);
+      const res = h.action ? await runRestart(ctx, h, r, io, o.self) : await runCommand(ctx, h, oldV, newV, r, io);
+      const tail = scrubTail(res.stderr, undefined, h.command?.slice(1));
       audit(record({ old_version: oldV, new_version: newV }, h, { exit_code: res.exit, stopped: res.stopped, duration_ms: res.ms, stderr_tail: tail, ...(attempt ? { attempt } : {}) }));
       const ok = res.exit === 0 && !res.stopped;
       if (!ok) failed = true;
@@ -246,6 +255,8 @@ export async function hooksRun(ctx: Ctx, hooks: OnUpdate[], r: Runner, io: Io, o
       if (h.action && !res.complete) {
         unfinished.push(h.n);
         detail = tail;
+        // nobody reads a watcher's output: a person has to hear of it (alert.ts)
+        if (o.trigger === 'watcher' && !r.interrupted) raiseAlert(ctx, { old_version: oldV, new_version: newV, detail: tail });
       }
       if (r.interrupted) return null;
     }

@@ -8,6 +8,7 @@ import { files as hookFiles, readState } from './run.js';
 import { lastRuns, type RunRecord } from './audit.js';
 import { installState } from './install.js';
 import { installedVersion } from '../harness/claude/care/version.js';
+import { alertLine, readAlert, type Alert } from './alert.js';
 
 export interface HooksReport {
   platform: string;
@@ -18,6 +19,8 @@ export interface HooksReport {
   hooks: { hook: number; harness: string; kind: 'restart' | 'command'; program: string | null; timeout_seconds: number }[];
   claude: { recorded: string | null; recorded_at: string | null; installed: string | null; installed_error: string | null; pending_restart: unknown };
   pending: string[];
+  /** a failed unattended restart not yet acknowledged (resume hooks ack), or null */
+  alert: Alert | null;
   state_dir: string;
   runs_file: string;
   runs: RunRecord[];
@@ -49,6 +52,7 @@ export function hooksReport(app: App, nRuns = 5): HooksReport {
       pending_restart: rec?.pending ?? null,
     },
     pending,
+    alert: readAlert(app.ctx),
     state_dir: f.dir,
     runs_file: f.runs,
     runs: lastRuns(f.runs, nRuns),
@@ -58,6 +62,7 @@ export function hooksReport(app: App, nRuns = 5): HooksReport {
 /** doctor's warnings about the hooks: configured but not watched, stale unit files, a failed last run. */
 export function hooksWarnings(r: HooksReport): string[] {
   const w: string[] = [];
+  if (r.alert) w.push(alertLine(r.alert));
   if (r.hooks.length && !r.installed) w.push(`${r.hooks.length} update hook(s) configured but no watcher installed: they run only when \`resume hooks run\` is run (resume hooks install)`);
   if (r.files.some((x) => x.state === 'different')) w.push('the watcher files differ from what this resume would write (moved resume or claude?): resume hooks install');
   if (r.installed && r.loaded === false) w.push(`the watcher is installed but not loaded (${r.loaded_detail})`);

@@ -111,8 +111,8 @@ export const BYPASS_FLAGS = new Set([
 ]);
 
 /**
- * The plan as it may be shown when stdout is not a terminal (`--dry-run`, `--print`, `emit` into a
- * pipe or file): the permission-bypass flags that came from the config's `args` taken out, the
+ * The plan as it may be shown or run when stdout is not a terminal (`--dry-run`, `--print`, `emit`
+ * into a pipe or file, a launch run by resume itself): the permission-bypass flags that came from the config's `args` taken out, the
  * rest kept in order. The line the shell integration runs (RESUME_EMIT_FILE) is never filtered.
  */
 export function shownPlan(plan: Plan, cfg: Config): { plan: Plan; withheld: string[] } {
@@ -134,8 +134,9 @@ export function shownPlan(plan: Plan, cfg: Config): { plan: Plan; withheld: stri
   return withheld.length ? { plan: { ...plan, argv }, withheld } : { plan, withheld };
 }
 
-/** The stderr line that says which flags a shown launch line leaves out, or null. */
-export function withheldNote(withheld: string[], harness: string): string | null {
+/** The stderr line that says which flags a shown launch line (or a launch run) leaves out, or null. */
+export function withheldNote(withheld: string[], harness: string, what: 'shown' | 'run' = 'shown'): string | null {
   if (withheld.length === 0) return null;
-  return `resume: left out of the line shown (stdout is not a terminal): ${withheld.join(' ')} from the config's [${harness}] args; the shell integration and a terminal keep them`;
+  const where = what === 'run' ? 'the launch' : 'the line shown';
+  return `resume: left out of ${where} (stdout is not a terminal): ${withheld.join(' ')} from the config's [${harness}] args; the shell integration and a terminal keep them`;
 }

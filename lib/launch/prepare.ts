@@ -9,6 +9,8 @@ import { shown, type ShellName } from '../util/quote.js';
 import { checkDir, checkLive, makePlan, shownPlan, withheldNote } from './plan.js';
 import { carryTo } from './moved.js';
 import { ExitError } from '../errors.js';
+import { nameBack } from '../harness/claude/care/restore.js';
+import { oneLine } from '../util/text.js';
 
 /** The shell to quote for; a bad `--shell` or RESUME_SHELL is a usage error. */
 export function shellOf(flag: string | undefined): ShellName {
@@ -30,17 +32,24 @@ export function prepare(s: Session, o: { fork: boolean; extra: string[]; cfg: Co
   if (o.env) Object.assign(plan.env, o.env);
   checkDir(plan.cwd, o.name);
   if (!o.fork) checkLive(s, o.cfg, o.name);
+  // Claude Code: a /rename name its transcript lost goes back as --name, before the user's own arguments
+  if (s.harness === 'claude' && o.ctx) {
+    const nb = nameBack(o.ctx, s, o.fork, o.extra);
+    if (nb.args.length) plan.argv.splice(plan.argv.length - o.extra.length, 0, ...nb.args);
+    if (nb.note) process.stderr.write(`resume: ${oneLine(nb.note)}\n`);
+  }
   return plan;
 }
 
 /**
- * The plan a launch line on stdout shows: all of it on a terminal; into a pipe or file, without the
- * permission-bypass flags from config (named on stderr).
+ * The plan a launch line on stdout shows, or a launch run with stdout not a terminal starts: all of
+ * it on a terminal; into a pipe or file, without the permission-bypass flags from config (named on
+ * stderr). A run whose output is piped is not a person at the terminal who chose those flags.
  */
-export function forStdout(plan: Plan, cfg: Config): { plan: Plan; withheld: string[] } {
+export function forStdout(plan: Plan, cfg: Config, what: 'shown' | 'run' = 'shown'): { plan: Plan; withheld: string[] } {
   if (process.stdout.isTTY) return { plan, withheld: [] };
   const r = shownPlan(plan, cfg);
-  const n = withheldNote(r.withheld, plan.harness);
+  const n = withheldNote(r.withheld, plan.harness, what);
   if (n) process.stderr.write(n + '\n');
   return r;
 }

@@ -81,6 +81,14 @@ export async function paneExists(socket: string, pane: string): Promise<boolean>
   return r.ok && r.stdout.trim() === pane;
 }
 
+/** The pane's own process (its shell) and the command in its foreground, or null when the pane is gone. */
+export async function paneProcess(socket: string, pane: string): Promise<{ pid: number; current: string } | null> {
+  const r = await tmux(socket, ['display-message', '-p', '-t', pane, '#{pane_pid}\t#{pane_current_command}']);
+  if (!r.ok) return null;
+  const [pid, current] = r.stdout.replace(/\n$/, '').split('\t');
+  return /^\d+$/.test(pid ?? '') ? { pid: Number(pid), current: current ?? '' } : null;
+}
+
 export async function sendKeys(socket: string, pane: string, keys: string[], literal = false): Promise<boolean> {
   const r = await tmux(socket, ['send-keys', '-t', pane, ...(literal ? ['-l'] : []), ...keys]);
   return r.ok;

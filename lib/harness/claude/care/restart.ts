@@ -2,12 +2,14 @@
 // resume it in the same tmux pane. Safe means, re-checked every few seconds until the timeout: the
 // same process (start time), registry status exactly `idle`, the pane's foreground process, an empty
 // input line; and never an ancestor of this process. Then: snapshot, SIGTERM, wait for the exit and
-// the registry file to go, clear the line, type `resume <id>`, confirm the session registered again.
+// the registry file to go and for the pane's shell to hold the foreground again, refuse when the
+// session runs again by then, clear the line, type this resume by absolute path (`<node> <resume>
+// <id>`: the pane's PATH may not have it), confirm the session registered again.
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Ctx } from '../../../types.js';
 import { ancestry, inForeground, isAncestor, procTable, type ProcTable } from '../../../panes/proc.js';
-import { capture, inputEmpty, listPanes, paneExists, sendKeys, socketOf, userSockets, type Pane } from '../../../panes/tmux.js';
+import { capture, inputEmpty, listPanes, paneExists, paneProcess, sendKeys, socketOf, userSockets, type Pane } from '../../../panes/tmux.js';
 import { liveEntries, pidAlive, readRegistry, type RegEntry } from './registry.js';
 import { findOutdated, type Outdated } from './outdated.js';
 import { snapshotAll } from './snapshot.js';
@@ -16,6 +18,24 @@ import { addTo } from '../../../util/multimap.js';
 export const CHECK_MS = 2000;
 const EXIT_MS = 30_000;
 const REGISTER_MS = 60_000;
+/** how long a stopped session's pane may take to give its shell the foreground back */
+const SHELL_MS = 60_000;
+
+/**
+ * One word typed into a shell that may be sh, bash, zsh or fish: bare when every one reads it
+ * literally, else in single quotes when it holds no quote, backslash or control character (the same
+ * in all four); else null.
+ */
+export function typedWord(w: string): string | null {
+  if (/^[A-Za-z0-9_/.,:@+-]+$/.test(w)) return w;
+  return /^[^'\\\x00-\x1f\x7f]*$/.test(w) ? `'${w}'` : null;
+}
+
+/** The line the relaunch types: this node and this resume by absolute path, then the id; or null. */
+export function relaunchLine(self: string[], id: string): string | null {
+  const words = [...self, id].map(typedWord);
+  return words.every((x) => x != null) ? words.join(' ') : null;
+}
 
 export interface Target {
   o: Outdated;
@@ -32,7 +52,7 @@ export interface Target {
 
 export interface Outcome {
   session: string;
-  result: 'resumed' | 'skipped' | 'failed' | 'timeout' | 'vanished' | 'interrupted';
+  result: 'resumed' | 'skipped' | 'failed' | 'timeout' | 'vanished' | 'interrupted' | 'refused';
   detail: string;
 }
 
@@ -104,10 +124,19 @@ async function waitFor(cond: () => boolean, ms: number): Promise<boolean> {
   }
 }
 
+export interface Relaunch {
+  /** the argv prefix typed before the id: this node and this resume, absolute */
+  self: string[];
+  /** a note on stderr (what it waits for) */
+  note?: (s: string) => void;
+}
+
 /** One session: wait until safe (or timeout/stop), then the relaunch sequence. */
-export async function restartOne(ctx: Ctx, t: Target, timeoutMs: number, stop: Stop, checkMs = CHECK_MS): Promise<Outcome> {
+export async function restartOne(ctx: Ctx, t: Target, timeoutMs: number, stop: Stop, rl: Relaunch, checkMs = CHECK_MS): Promise<Outcome> {
   const table = procTable();
   const id = t.o.session;
+  const line = relaunchLine(rl.self, id);
+  if (!line) return { session: id, result: 'refused', detail: `the path of this resume (${rl.self.join(' ')}) holds a quote, backslash or control character: it cannot be typed the same into every shell` };
   const end = Date.now() + timeoutMs;
   let why: string | null = null;
   for (;;) {
@@ -133,14 +162,30 @@ export async function restartOne(ctx: Ctx, t: Target, timeoutMs: number, stop: S
   }
   if (!(await waitFor(() => !pidAlive(e.pid, e.procStart), EXIT_MS))) return { session: id, result: 'failed', detail: `pid ${e.pid} did not exit within ${EXIT_MS / 1000} s of SIGTERM` };
   if (!(await waitFor(() => !fs.existsSync(e.file), EXIT_MS))) return { session: id, result: 'failed', detail: `its registry file ${path.basename(e.file)} stayed after the exit` };
-  if (!(await paneExists(t.socket!, t.pane!))) return { session: id, result: 'vanished', detail: `pane ${t.pane} closed with the session` };
+  // Whatever ran claude may start something else that reads the terminal (`claude; read-something`):
+  // a line typed then would be its input. Type only once the pane's own process (its shell) holds the
+  // terminal's foreground again.
+  const shellEnd = Date.now() + SHELL_MS;
+  let told = false;
+  for (;;) {
+    const pp = await paneProcess(t.socket!, t.pane!);
+    if (!pp) return { session: id, result: 'vanished', detail: `pane ${t.pane} closed with the session` };
+    if (inForeground(pp.pid, procTable())) break;
+    if (Date.now() >= shellEnd) return { session: id, result: 'failed', detail: `stopped, but the shell in pane ${t.pane} did not get the foreground back within ${SHELL_MS / 1000} s (${pp.current || 'another program'} holds it); nothing typed: run \`${line}\` there` };
+    if (!told) rl.note?.(`${id}: waiting for the shell in pane ${t.pane} to hold the foreground again (${pp.current || 'another program'} holds it)`);
+    told = true;
+    await sleep(200);
+  }
+  // Started again meanwhile (by hand, elsewhere): a second resume would make two writers of one transcript.
+  const running = liveEntries(ctx).find((r) => r.sessionId === id && r.pid !== e.pid);
+  if (running) return { session: id, result: 'refused', detail: `stopped, but it is running again (pid ${running.pid}); nothing typed into ${t.pane}` };
   const typed =
     (await sendKeys(t.socket!, t.pane!, ['C-e', 'C-u'])) &&
-    (await sendKeys(t.socket!, t.pane!, [`resume ${id}`], true)) &&
+    (await sendKeys(t.socket!, t.pane!, [line], true)) &&
     (await sendKeys(t.socket!, t.pane!, ['Enter']));
   if (!typed) return { session: id, result: 'vanished', detail: `could not type into pane ${t.pane}` };
   const again = await waitFor(() => liveEntries(ctx).some((r) => r.sessionId === id && r.pid !== e.pid), REGISTER_MS);
-  if (!again) return { session: id, result: 'failed', detail: `typed \`resume ${id}\` into ${t.pane}, but the session did not register again within ${REGISTER_MS / 1000} s` };
+  if (!again) return { session: id, result: 'failed', detail: `typed \`${line}\` into ${t.pane}, but the session did not register again within ${REGISTER_MS / 1000} s` };
   return { session: id, result: 'resumed', detail: `resumed in pane ${t.pane}` };
 }
 
@@ -201,7 +246,7 @@ export interface Pass {
 export async function restartTargets(
   ctx: Ctx,
   targets: Target[],
-  o: { timeoutMs: number; deadline?: number; stop: Stop; onLine?: (line: string) => void; checkMs?: number },
+  o: { timeoutMs: number; deadline?: number; stop: Stop; relaunch: Relaunch; onLine?: (line: string) => void; checkMs?: number },
 ): Promise<Pass | { locked: number; file: string }> {
   const { acquire } = await import('../../../panes/lock.js');
   const { stateDir } = await import('../../../util/paths.js');
@@ -231,7 +276,7 @@ export async function restartTargets(
         say(`${t.o.session}\ttimeout\tnot started: the time allowed had passed`);
         continue;
       }
-      const r = await restartOne(ctx, t, left, o.stop, o.checkMs);
+      const r = await restartOne(ctx, t, left, o.stop, o.relaunch, o.checkMs);
       if (r.result !== 'resumed' && r.result !== 'skipped') res.complete = false;
       say(`${r.session}\t${r.result}\t${r.detail}`);
     }

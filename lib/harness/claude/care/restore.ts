@@ -1,10 +1,12 @@
 // Restore on resume: before a Claude session is resumed, its snapshotted tasks go back into its task
 // directory (tasks.ts: missing files only, high-water mark only raised). A fork starts a new session
 // with its own list, so for a fork the snapshotted tasks are reported, not restored.
+import fs from 'node:fs';
 import path from 'node:path';
 import type { Ctx, Session } from '../../../types.js';
 import { rootOfTranscript } from './registry.js';
-import { readSnapshot, storeDir } from './store.js';
+import { readNames, readSnapshot, storeDir } from './store.js';
+import { compareVersions, installedVersion, parseVersion } from './version.js';
 import { planRestore, restore, taskDir } from './tasks.js';
 import { clip, oneLine } from '../../../util/text.js';
 import { tildify } from '../../../util/paths.js';
@@ -39,4 +41,37 @@ export function restoreBeforeLaunch(ctx: Ctx, s: Session, o: RestoreOpts): strin
   if (done.present.length) parts.push(`${done.present.length} already there (kept)`);
   if (done.hwm) parts.push(`.highwatermark ${done.hwm.from ?? 'none'} → ${done.hwm.to}`);
   return [`tasks: ${parts.join('; ')}`];
+}
+
+/**
+ * The first claude checked to take `--name` together with `--resume`: it appends a `custom-title`
+ * record with that name to the resumed transcript (2.1.332, against a mock model). Older builds are
+ * not known to accept the flag, and an unknown flag would stop the launch.
+ */
+export const NAME_FLAG_SINCE = '2.1.332';
+
+/**
+ * The `/rename` name `resume snapshot` kept, when the transcript has lost it (no `custom-title`
+ * record of its own) and the user gave no `--name`/`-n` after `--`: `--name NAME` for the launch, so
+ * claude writes it back itself (resume never writes Claude's transcript for it). A note for stderr
+ * either way; nothing for a fork (a new session) or a session with no kept name.
+ */
+export function nameBack(ctx: Ctx, s: Session, fork: boolean, extra: string[]): { args: string[]; note: string | null } {
+  const none = { args: [], note: null };
+  if (s.harness !== 'claude' || fork) return none;
+  const name = readNames(storeDir(ctx))[s.id];
+  if (!name || extra.some((a) => a === '--name' || a === '-n' || a.startsWith('--name='))) return none;
+  let text: string;
+  try {
+    text = fs.readFileSync(s.file, 'utf8');
+  } catch {
+    return none;
+  }
+  if (/"type"\s*:\s*"custom-title"/.test(text)) return none;
+  const shownName = JSON.stringify(oneLine(name));
+  const v = installedVersion(ctx);
+  if ('error' in v) return { args: [], note: `the name ${shownName} kept by resume snapshot is not given back: the installed claude version cannot be told (${v.error})` };
+  const have = parseVersion(v.version);
+  if (!have || compareVersions(have, parseVersion(NAME_FLAG_SINCE)!) < 0) return { args: [], note: `the name ${shownName} kept by resume snapshot is not given back: claude ${v.version} is older than ${NAME_FLAG_SINCE}, the first checked to take --name with --resume` };
+  return { args: ['--name', name], note: `the name ${shownName} kept by resume snapshot goes back to claude (--name): its transcript has lost it` };
 }

@@ -146,50 +146,70 @@ export function updateNames(dir: string, changes: Record<string, string | null>)
 // ---- pruning ----
 
 const DAY = 24 * 3600 * 1000;
+/** Nothing is kept longer than this after its last snapshot (a live session is snapshotted afresh). */
+export const CEILING_DAYS = 180;
+
+/** The usual true words of an environment switch: 1, yes, true, on (any case). */
+export function envOn(v: string | undefined): boolean {
+  return v != null && /^(1|yes|true|on)$/i.test(v.trim());
+}
 /** The guard: a pass that would retire more than half of a store of at least this many records refuses. */
 export const GUARD_MIN = 5;
 
 export interface PruneResult {
   ran: boolean;
-  /** why it did not run or refused */
+  /** why it did not run or refused (a refusal only the first time in a row: see `.prune-refused`) */
   note: string | null;
   retired: string[];
+  /** of `retired`, those past the 180-day ceiling (their transcript still there) */
+  aged: string[];
 }
 
 /**
- * Retire records whose session's transcript is gone (whatever their age: a record whose session can
- * still be resumed is never retired for age). Runs at most once a day (stamp file `.pruned`); off with
- * RESUME_NO_PRUNE=1. A pass that would retire most of a store of five or more records refuses: that is
- * a broken lookup (a moved config directory, an unmounted disk), not a clean-up.
+ * Retire records whose session's transcript is gone (whatever their age), and records not
+ * snapshotted for 180 days (a live session never: `transcriptOf` says `live`). Runs at most once a
+ * day (stamp file `.pruned`); off with RESUME_NO_PRUNE set to 1, yes, true or on. A pass that would
+ * retire most of a store of five or more records for a missing transcript refuses: that is a broken
+ * lookup (a moved config directory, an unmounted disk), not a clean-up. The refusal is said once:
+ * `.prune-refused` remembers it until a pass is not refused.
  */
 export function prune(ctx: Ctx, dir: string, transcriptOf: (s: Snapshot) => string | null, now = Date.now(), force = false): PruneResult {
-  if (ctx.env.RESUME_NO_PRUNE === '1') return { ran: false, note: 'RESUME_NO_PRUNE=1', retired: [] };
+  if (envOn(ctx.env.RESUME_NO_PRUNE)) return { ran: false, note: `pruning is off (RESUME_NO_PRUNE=${ctx.env.RESUME_NO_PRUNE!.trim()})`, retired: [], aged: [] };
   const stamp = path.join(dir, '.pruned');
+  const refusedMark = path.join(dir, '.prune-refused');
   if (!force) {
     try {
-      if (now - fs.statSync(stamp).mtimeMs < DAY) return { ran: false, note: null, retired: [] };
+      if (now - fs.statSync(stamp).mtimeMs < DAY) return { ran: false, note: null, retired: [], aged: [] };
     } catch {
       /* never pruned */
     }
   }
   const ids = listSnapshots(dir);
   const gone: string[] = [];
+  const aged: string[] = [];
   for (const id of ids) {
     const s = readSnapshot(dir, id);
     if (!s) continue; // unreadable: left alone
-    if (!transcriptOf(s)) gone.push(id);
+    const t = transcriptOf(s);
+    if (!t) gone.push(id);
+    else if (t !== 'live' && now - s.last > CEILING_DAYS * DAY) aged.push(id);
   }
   writeStored(stamp, new Date(now).toISOString() + '\n');
   if (ids.length >= GUARD_MIN && gone.length * 2 > ids.length) {
-    return { ran: true, note: `pruning refused: ${gone.length} of ${ids.length} snapshot records have no transcript, which looks like a broken lookup (moved or unmounted Claude directory), not a clean-up`, retired: [] };
+    const said = fs.existsSync(refusedMark);
+    if (!said) writeStored(refusedMark, new Date(now).toISOString() + '\n');
+    const note = said ? null : `pruning refused: ${gone.length} of ${ids.length} snapshot records have no transcript, which looks like a broken lookup (moved or unmounted Claude directory), not a clean-up; said once, until a pass finds them`;
+    return { ran: true, note, retired: [], aged: [] };
   }
-  for (const id of gone) {
+  fs.rmSync(refusedMark, { force: true });
+  for (const id of [...gone, ...aged]) {
     try {
       fs.unlinkSync(path.join(dir, `${id}.json`));
     } catch {
       /* gone already */
     }
   }
-  if (gone.length) updateNames(dir, Object.fromEntries(gone.map((id) => [id, null])));
-  return { ran: true, note: null, retired: gone };
+  const retired = [...gone, ...aged];
+  if (retired.length) updateNames(dir, Object.fromEntries(retired.map((id) => [id, null])));
+  return { ran: true, note: null, retired, aged };
 }
