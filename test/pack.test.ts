@@ -72,11 +72,13 @@ describe('the npm package', { timeout: 60_000 }, () => {
     expect(ls.stderr).not.toMatch(/cannot/);
     // a demo session resumed: the package's own stand-in answers (npm packs no symlinks: a linked
     // stand-in would be missing, and the real claude on PATH would start)
-    const launched = resume(['--demo', '6b1f2c3d']);
+    const claude = recorded.sessions.find((s: { client: string; mode: string; forkedFrom?: string }) => s.client === 'claude' && s.mode === 'interactive' && !s.forkedFrom);
+    const codex = recorded.sessions.find((s: { client: string; mode: string }) => s.client === 'codex' && s.mode === 'interactive');
+    const launched = resume(['--demo', claude.id]);
     expect(launched.status, launched.stderr).toBe(0);
-    expect(launched.stdout).toBe('claude (demo stand-in): would resume 6b1f2c3d-8e9a-4b0c-9d1e-2f3a4b5c6d7e in ~/.cache/resume/demo/dirs/src/webshop\n');
-    const fork = resume(['--demo', '--fork', '019acc55']);
-    expect(fork.stdout).toMatch(/^codex \(demo stand-in\): would fork 019acc55-/);
+    expect(launched.stdout).toBe(`claude (demo stand-in): would resume ${claude.id} in ~/.cache/resume/demo/dirs/${path.relative('/home/demo', claude.cwd)}\n`);
+    const fork = resume(['--demo', '--fork', codex.id]);
+    expect(fork.stdout).toMatch(new RegExp(`^codex \\(demo stand-in\\): would fork ${codex.id}`));
     for (const sh of ['zsh', 'bash', 'fish']) {
       const init = resume(['init', sh]);
       expect(init.status, init.stderr).toBe(0);
