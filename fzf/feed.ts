@@ -2,21 +2,22 @@
 // visible columns padded so they line up. The picker state (hidden shown, harness filter) lives in a
 // small JSON file in the picker's private directory ($RESUME_PICK_DIR), so the keys that reload the
 // list (`resume __feed --toggle-hidden`, …) work on every fzf version without transform.
-import { writeAtomic } from '../lib/util/fsx.js';
-import { colorOn } from '../lib/util/color.js';
+
 import fs from 'node:fs';
 import path from 'node:path';
+import type { App } from '../lib/app.js';
+import { allPrompts } from '../lib/index/prompts.js';
+import { eachRow, printAligned, type RowBin } from '../lib/index/rowbin.js';
+import { alignedName, printRowsOut, type RowsOutKey, RowsTape, rowsOutKey } from '../lib/index/rowsout.js';
+import { ALIGN_CAPS, alignLine, row } from '../lib/output.js';
+import { applyFilters, type Filters, shortIds, under } from '../lib/select/filter.js';
+import { type Matchable, parseQuery, rank, wantedWords } from '../lib/select/rank.js';
 import type { Harness, Session } from '../lib/types.js';
 import { HARNESSES } from '../lib/types.js';
-import { applyFilters, shortIds, under, type Filters } from '../lib/select/filter.js';
-import { ALIGN_CAPS, alignLine, row } from '../lib/output.js';
-import { oneLine, width } from '../lib/util/text.js';
-import { eachRow, printAligned, type RowBin } from '../lib/index/rowbin.js';
-import { alignedName, printRowsOut, rowsOutKey, RowsTape, type RowsOutKey } from '../lib/index/rowsout.js';
+import { colorOn } from '../lib/util/color.js';
+import { writeAtomic } from '../lib/util/fsx.js';
 import { cacheDir, tildify } from '../lib/util/paths.js';
-import type { App } from '../lib/app.js';
-import { parseQuery, rank, wantedWords, type Matchable } from '../lib/select/rank.js';
-import { allPrompts } from '../lib/index/prompts.js';
+import { oneLine, width } from '../lib/util/text.js';
 import { layRows, listWidth } from './layout.js';
 
 /** What a fed row needs of a session: a listing row (rows.json) or a whole session. */
@@ -79,7 +80,15 @@ export function statusLine<T extends Fed>(all: T[], shown: T[], s: PickState, ho
 }
 
 /** The status line from counts: every session, those shown, and those the state's filters show but for being hidden. */
-export function statusOf(total: number, shown: number, hidden: number, s: PickState, home: string, search?: string, matched?: number): string {
+export function statusOf(
+  total: number,
+  shown: number,
+  hidden: number,
+  s: PickState,
+  home: string,
+  search?: string,
+  matched?: number,
+): string {
   if (total === 0 && search == null) return '\tno sessions yet (resume doctor shows where it looked; resume --demo tries the demo)';
   const parts: string[] = [];
   if (search != null) parts.push(`deep search: ${oneLine(search)}`);
@@ -114,7 +123,15 @@ export function feedLines<T extends Fed>(all: T[], s: PickState, home: string, c
   const shown = applyFilters(all, stateFilters(s));
   const shorts = shortIds(all);
   const rows = shown.map((x) => row(x, shorts.get(x.id) ?? x.id, home, now));
-  return [statusLine(all, shown, s, home), ...(plain ? rows : alignRows(rows.map((r) => r.split('\t')), color))];
+  return [
+    statusLine(all, shown, s, home),
+    ...(plain
+      ? rows
+      : alignRows(
+          rows.map((r) => r.split('\t')),
+          color,
+        )),
+  ];
 }
 
 /** What the picker's lines are made from: the rendered rows (rows.bin), or the listing rows. */
@@ -153,14 +170,33 @@ export function linesOf(src: FeedSource, s: PickState, home: string, color = fal
  * (lib/index/rowbin.ts printAligned: the same lines, without a string per field); the rest through
  * linesOf (`plain`: the rows unaligned).
  */
-export function writeLines(src: FeedSource, s: PickState, home: string, color: boolean, now: number, status: boolean, write: (b: Buffer) => void, plain = false, cache: LinesCache | null = null): void {
+export function writeLines(
+  src: FeedSource,
+  s: PickState,
+  home: string,
+  color: boolean,
+  now: number,
+  status: boolean,
+  write: (b: Buffer) => void,
+  plain = false,
+  cache: LinesCache | null = null,
+): void {
   if ('bin' in src && !plain) {
     const { bin } = src;
     // the lines printed last for this listing, while they stand (lib/index/rowsout.ts)
     const kept = cache && cache.key.id === bin.id ? cache : null;
     if (kept && printRowsOut(kept.file, kept.key, now, write)) return;
     const tape = kept ? new RowsTape(now, { color }) : undefined;
-    printAligned(bin, s, src.names, now, color, (shown, hidden) => (status ? statusOf(bin.count, shown, hidden, s, home) + '\n' : ''), write, tape);
+    printAligned(
+      bin,
+      s,
+      src.names,
+      now,
+      color,
+      (shown, hidden) => (status ? statusOf(bin.count, shown, hidden, s, home) + '\n' : ''),
+      write,
+      tape,
+    );
     if (kept) tape!.save(kept.file, kept.key);
     return;
   }
@@ -169,7 +205,14 @@ export function writeLines(src: FeedSource, s: PickState, home: string, color: b
 }
 
 /** writeLines with the status line, as one text. */
-export function linesText(src: FeedSource, s: PickState, home: string, color: boolean, now = Date.now(), cache: LinesCache | null = null): string {
+export function linesText(
+  src: FeedSource,
+  s: PickState,
+  home: string,
+  color: boolean,
+  now = Date.now(),
+  cache: LinesCache | null = null,
+): string {
   // (bytes kept and decoded once: a piece may end inside a character)
   const parts: Buffer[] = [];
   writeLines(src, s, home, color, now, true, (b) => parts.push(Buffer.from(b)), false, cache);
@@ -195,7 +238,12 @@ export function linesCache(app: App, s: PickState, color: boolean, status: boole
 /** The harnesses that have sessions in rendered rows, as nextHarness wants them. */
 export function binHarnesses(bin: RowBin): Pick<Session, 'harness'>[] {
   const seen = new Set<Harness>();
-  eachRow(bin, () => ({}), 0, (r) => seen.add(r.harness));
+  eachRow(
+    bin,
+    () => ({}),
+    0,
+    (r) => seen.add(r.harness),
+  );
   return [...seen].map((harness) => ({ harness }));
 }
 
@@ -229,7 +277,8 @@ function pickRows(src: FeedSource, home: string, now: number): PickRow[] {
     return out;
   }
   const shorts = shortIds(src.sessions);
-  for (const x of src.sessions) out.push({ fields: row(x, shorts.get(x.id) ?? x.id, home, now).split('\t'), hidden: x.hidden, harness: x.harness, cwd: x.cwd });
+  for (const x of src.sessions)
+    out.push({ fields: row(x, shorts.get(x.id) ?? x.id, home, now).split('\t'), hidden: x.hidden, harness: x.harness, cwd: x.cwd });
   return out;
 }
 
@@ -270,7 +319,12 @@ export function pickerText(app: App, src: FeedSource, s: PickState, query: strin
     shown = rank(shown, terms, home, (r) => rowMatchable(r, prompts));
   }
   const status = statusOf(all.length, count, hidden, s, home, undefined, terms.length ? shown.length : undefined);
-  const lines = layRows(shown.map((r) => r.fields), listWidth(v.cols, v.alt ?? true), v.color, terms);
+  const lines = layRows(
+    shown.map((r) => r.fields),
+    listWidth(v.cols, v.alt ?? true),
+    v.color,
+    terms,
+  );
   return [status, ...lines].join('\n') + '\n';
 }
 

@@ -4,7 +4,7 @@
 // the left (`…/acme/webshop`, its last parts are what tells projects apart) and the branch column is
 // left out when there is no room for it (the preview shows it). Lines never need fzf to scroll them
 // sideways (the picker runs fzf with --no-hscroll), so the id and harness stay in view.
-import { DIM, RESET, harnessColor } from '../lib/output.js';
+import { DIM, harnessColor, RESET } from '../lib/output.js';
 import { fold, type Term } from '../lib/select/rank.js';
 import { cut, cutDir, width } from '../lib/util/text.js';
 

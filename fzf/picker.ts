@@ -7,29 +7,30 @@
 // through a known POSIX shell (--with-shell 'sh -c', else SHELL=sh) and call back into resume by
 // absolute path (node + bin/resume). The picker's state and the action file live in a private
 // temporary directory ($RESUME_PICK_DIR) that is removed afterwards.
+
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { spawn } from 'node:child_process';
 import type { App } from '../lib/app.js';
 import { ExitError } from '../lib/errors.js';
-import type { Session } from '../lib/types.js';
-import type { Filters } from '../lib/select/filter.js';
-import { loadConfig } from '../lib/launch/config.js';
-import { fmtVersion, has, probeFzf, type Fzf } from './version.js';
-import { ACTION_MARK, fzfFlags, type Flags, type PickAction } from './flags.js';
-import { quoteSh } from '../lib/util/quote.js';
-import { noColor } from '../lib/util/color.js';
-import { feedSource, layFields, listColor, pickerText, stateFilters, writeState, type PickState, type PickView } from './feed.js';
-import { termColumns } from './layout.js';
-import { parseQuery, rank } from '../lib/select/rank.js';
-import { sessionMatchable } from '../lib/select/resolve.js';
-import { findSession } from '../lib/select/find.js';
 import { haveListing, storedSession } from '../lib/index/index.js';
 import { dirFilterable } from '../lib/index/rowbin.js';
-import { applyFilters } from '../lib/select/filter.js';
+import { loadConfig } from '../lib/launch/config.js';
 import { row } from '../lib/output.js';
+import type { Filters } from '../lib/select/filter.js';
+import { applyFilters } from '../lib/select/filter.js';
+import { findSession } from '../lib/select/find.js';
+import { parseQuery, rank } from '../lib/select/rank.js';
+import { sessionMatchable } from '../lib/select/resolve.js';
+import type { Session } from '../lib/types.js';
+import { noColor } from '../lib/util/color.js';
+import { quoteSh } from '../lib/util/quote.js';
 import { oneLine } from '../lib/util/text.js';
+import { feedSource, layFields, listColor, type PickState, type PickView, pickerText, stateFilters, writeState } from './feed.js';
+import { ACTION_MARK, type Flags, fzfFlags, type PickAction } from './flags.js';
+import { termColumns } from './layout.js';
+import { type Fzf, fmtVersion, has, probeFzf } from './version.js';
 
 export type PickResult = { kind: 'picked'; key: string; action: PickAction } | { kind: 'cancel' } | { kind: 'nomatch' };
 
@@ -153,7 +154,12 @@ export async function pick(app: App, o: PickOptions = {}): Promise<PickResult> {
     });
     let feedError: unknown = null;
     const query = o.query ?? '';
-    const view: PickView = { cols: termColumns({}, cols), color: listColor(process.env), now: Date.now(), alt: has(fzf.version, 'previewAlt') };
+    const view: PickView = {
+      cols: termColumns({}, cols),
+      color: listColor(process.env),
+      now: Date.now(),
+      alt: has(fzf.version, 'previewAlt'),
+    };
     const feed = (async () => {
       if (stream) {
         const filters = stateFilters(state);
@@ -204,7 +210,11 @@ export async function pick(app: App, o: PickOptions = {}): Promise<PickResult> {
     if (code === 130) return { kind: 'cancel' };
     if (feedError && code !== 0) throw feedError;
     if (code === 1) return { kind: 'nomatch' };
-    if (code !== 0) throw new ExitError(2, `fzf ${fmtVersion(fzf.version)} (${fzf.path}) failed with exit status ${code}; check FZF_DEFAULT_OPTS and fzf_opts in the config`);
+    if (code !== 0)
+      throw new ExitError(
+        2,
+        `fzf ${fmtVersion(fzf.version)} (${fzf.path}) failed with exit status ${code}; check FZF_DEFAULT_OPTS and fzf_opts in the config`,
+      );
     const r = parseOutput(out, flags.report === 'file' ? path.join(dir, 'action') : null);
     return r ? { kind: 'picked', ...r } : { kind: 'nomatch' };
   } finally {

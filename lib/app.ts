@@ -2,16 +2,25 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Ctx, Harness, Session } from './types.js';
-import { oneLine } from './util/text.js';
-import { makeCtx, cacheDir, configFile } from './util/paths.js';
-import { indexFiles, lastRowBin, listSessions, storedRows, toListed, updateIndex, type IndexResult, type ListedSession } from './index/index.js';
-import { closeRowBin, dirFilterable, type RowBin } from './index/rowbin.js';
-import { CANDIDATES_OUT, printRowsOut, rowsOutKey, rowsOutName, RowsTape, spliceRowsOut, type RowsOutKey } from './index/rowsout.js';
-import type { IndexFiles } from './index/index.js';
-import { progressBar } from './util/progress.js';
 import { readNames, storeDir } from './harness/claude/care/store.js';
 import { rootVars } from './harness/registry.js';
+import type { IndexFiles } from './index/index.js';
+import {
+  type IndexResult,
+  indexFiles,
+  type ListedSession,
+  lastRowBin,
+  listSessions,
+  storedRows,
+  toListed,
+  updateIndex,
+} from './index/index.js';
+import { closeRowBin, dirFilterable, type RowBin } from './index/rowbin.js';
+import { CANDIDATES_OUT, printRowsOut, type RowsOutKey, RowsTape, rowsOutKey, rowsOutName, spliceRowsOut } from './index/rowsout.js';
+import type { Ctx, Harness, Session } from './types.js';
+import { cacheDir, configFile, makeCtx } from './util/paths.js';
+import { progressBar } from './util/progress.js';
+import { oneLine } from './util/text.js';
 
 export { ExitError, usage } from './errors.js';
 
@@ -24,7 +33,13 @@ export interface App {
   pkgDir: string;
   /** absolute path of the resume executable, for fzf callbacks */
   self: string;
-  index(opts?: { rebuild?: boolean; harnesses?: Harness[]; withEntries?: boolean; quiet?: boolean; onSessions?: (s: Session[]) => void }): Promise<IndexResult>;
+  index(opts?: {
+    rebuild?: boolean;
+    harnesses?: Harness[];
+    withEntries?: boolean;
+    quiet?: boolean;
+    onSessions?: (s: Session[]) => void;
+  }): Promise<IndexResult>;
   sessions(): Promise<Session[]>;
   /** sessions as this app shows them (the demo's directories and fixed times; else as they are) */
   view<T extends Pick<Session, 'key' | 'cwd' | 'started' | 'updated'>>(sessions: T[]): T[];
@@ -42,8 +57,14 @@ export interface App {
    * (lib/index/rowsout.ts). After an append (not for TAB's candidates), rows.out of the listing
    * before it is made into the new listing's and printed (`printed`), when it can be.
    */
-  listingRows(o?: { onSessions?: (batch: Session[]) => void; quiet?: boolean; dir?: string | null; rowsOut?: RowsOutAsk }): Promise<
-    { bin: RowBin; names: () => Record<string, string>; tape?: RowsTape; keep?: () => void } | { sessions: ListedSession[]; printed?: boolean }
+  listingRows(o?: {
+    onSessions?: (batch: Session[]) => void;
+    quiet?: boolean;
+    dir?: string | null;
+    rowsOut?: RowsOutAsk;
+  }): Promise<
+    | { bin: RowBin; names: () => Record<string, string>; tape?: RowsTape; keep?: () => void }
+    | { sessions: ListedSession[]; printed?: boolean }
   >;
   /**
    * The rendered rows of the last build, as they were: nothing is statted or checked against the
@@ -188,7 +209,11 @@ export function makeApp(opts: { demo?: boolean; env?: NodeJS.ProcessEnv; distDir
       // not the demo, whose fixed times are not its files' times
       const stream = onSessions && !demo && ((b: Session[]) => onSessions(withSnapshotNames(ctx, app.view(b))));
       try {
-        const r = await listSessions(ctx, { workerFile: path.join(distDir, 'worker.cjs'), progress: bar?.update, ...(stream ? { onSessions: stream } : {}) });
+        const r = await listSessions(ctx, {
+          workerFile: path.join(distDir, 'worker.cjs'),
+          progress: bar?.update,
+          ...(stream ? { onSessions: stream } : {}),
+        });
         return withSnapshotNames(ctx, app.view(r.sessions));
       } finally {
         bar?.end();
@@ -205,19 +230,39 @@ export function makeApp(opts: { demo?: boolean; env?: NodeJS.ProcessEnv; distDir
       const stream = onSessions && ((b: Session[]) => onSessions(withSnapshotNames(ctx, b)));
       // rows.out of the listing found unchanged: printed when still good, else written after rows.bin is
       let out: { file: string; key: RowsOutKey } | null = null;
-      const printed = rowsOut && ((files: IndexFiles, id: string) => {
-        out = { file: path.join(files.dir, rowsOut.candidates ? CANDIDATES_OUT : rowsOutName(rowsOut.all)), key: rowsOutKey(ctx, id) };
-        return printRowsOut(out.file, out.key, rowsOut.now, rowsOut.write);
-      });
+      const printed =
+        rowsOut &&
+        ((files: IndexFiles, id: string) => {
+          out = { file: path.join(files.dir, rowsOut.candidates ? CANDIDATES_OUT : rowsOutName(rowsOut.all)), key: rowsOutKey(ctx, id) };
+          return printRowsOut(out.file, out.key, rowsOut.now, rowsOut.write);
+        });
       try {
-        const r = await listSessions(ctx, { workerFile: path.join(distDir, 'worker.cjs'), progress: bar?.update, rowBin: true, ...(stream ? { onSessions: stream } : {}), ...(printed ? { printed } : {}) });
+        const r = await listSessions(ctx, {
+          workerFile: path.join(distDir, 'worker.cjs'),
+          progress: bar?.update,
+          rowBin: true,
+          ...(stream ? { onSessions: stream } : {}),
+          ...(printed ? { printed } : {}),
+        });
         if (r.printed) return { sessions: [], printed: true };
         if (!r.rowBin) return { sessions: withSnapshotNames(ctx, r.sessions) };
         // an append: the rows printed before, with the changed sessions' rows made again (rows.out)
         if (rowsOut && !rowsOut.candidates && r.after) {
           const file = path.join(indexFiles(ctx).dir, rowsOutName(rowsOut.all));
           const key = rowsOutKey(ctx, r.rowBin.id);
-          if (spliceRowsOut(file, rowsOutKey(ctx, r.after.id), key, rowsOut.now, r.rowBin, r.after.keys, rowsOut.all, withNames(r.rowBin).names) && printRowsOut(file, key, rowsOut.now, rowsOut.write)) {
+          if (
+            spliceRowsOut(
+              file,
+              rowsOutKey(ctx, r.after.id),
+              key,
+              rowsOut.now,
+              r.rowBin,
+              r.after.keys,
+              rowsOut.all,
+              withNames(r.rowBin).names,
+            ) &&
+            printRowsOut(file, key, rowsOut.now, rowsOut.write)
+          ) {
             closeRowBin(r.rowBin);
             return { sessions: [], printed: true };
           }

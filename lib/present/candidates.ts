@@ -1,6 +1,7 @@
 // Several sessions fit and no picker can ask: one line per candidate on stdout.
-import type { Session } from '../types.js';
+
 import { label } from '../output.js';
+import type { Session } from '../types.js';
 import { oneLine } from '../util/text.js';
 
 /** One candidate per line: short id, harness, directory, title (tab-separated, sanitized). */

@@ -1,12 +1,13 @@
 // The preview text fzf shows beside the list (and `resume preview` prints). Every value from a
 // transcript is redacted and stripped of control characters and escape sequences.
+
+import { harnessColor } from '../output.js';
 import type { Session } from '../types.js';
-import { age, localTime } from '../util/time.js';
-import { oneLine } from '../util/text.js';
+import { colorOn } from '../util/color.js';
 import { tildify } from '../util/paths.js';
 import { sanitize } from '../util/redact.js';
-import { harnessColor } from '../output.js';
-import { colorOn } from '../util/color.js';
+import { oneLine } from '../util/text.js';
+import { age, localTime } from '../util/time.js';
 
 /** "fork of <short id>" for a fork, else null. */
 export function forkLine(s: { forkedFrom: string | null }, short: (id: string) => string): string | null {

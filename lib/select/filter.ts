@@ -15,7 +15,10 @@ export class UsageError extends Error {}
 export function parseHarnesses(v: string | undefined): Harness[] | undefined {
   if (!v) return undefined;
   const out: Harness[] = [];
-  for (const part of v.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean)) {
+  for (const part of v
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean)) {
     if (!(HARNESSES as readonly string[]).includes(part)) {
       throw new UsageError(`unknown harness '${part}' (expected ${HARNESSES.join(', ')})`);
     }
@@ -36,9 +39,7 @@ export function under(cwd: string | null, dir: string): boolean {
 }
 
 export function applyFilters<T extends Pick<Session, 'hidden' | 'harness' | 'cwd'>>(sessions: T[], f: Filters): T[] {
-  return sessions.filter(
-    (s) => (f.all || !s.hidden) && (!f.harness || f.harness.includes(s.harness)) && (!f.dir || under(s.cwd, f.dir)),
-  );
+  return sessions.filter((s) => (f.all || !s.hidden) && (!f.harness || f.harness.includes(s.harness)) && (!f.dir || under(s.cwd, f.dir)));
 }
 
 /** The least length of a short id. */

@@ -3,12 +3,12 @@
 // statting anything (one record of it, through list.idx: lib/index/index.ts storedSession); only a
 // key missing from it (or no index yet) brings the index up to date.
 import type { App } from '../app.js';
+import { type ListedSession, storedListing, storedRows, storedSession } from '../index/index.js';
+import { forkLine } from '../present/preview.js';
 import type { Session } from '../types.js';
-import { storedListing, storedRows, storedSession, type ListedSession } from '../index/index.js';
-import { looksLikePath, resolve } from './resolve.js';
 import { HARNESSES } from '../types.js';
 import { shortOf } from './filter.js';
-import { forkLine } from '../present/preview.js';
+import { looksLikePath, resolve } from './resolve.js';
 
 /**
  * Sessions from the stored listing of the build check.bin names (list.patch applied), without
@@ -64,7 +64,10 @@ async function findWithList(app: App, key: string): Promise<{ session: Session |
  * id two sessions share); `all()` is then every session of the index just checked, read without
  * checking again.
  */
-export async function lookup(app: App, query: string[]): Promise<{ hit: { session: Session; short: string } | null; all: () => Promise<Session[]> }> {
+export async function lookup(
+  app: App,
+  query: string[],
+): Promise<{ hit: { session: Session; short: string } | null; all: () => Promise<Session[]> }> {
   // (the progress bar of a long build, on a terminal, as the whole index run shows it)
   await app.listingRows();
   const all = () => checkedSessions(app);

@@ -104,7 +104,16 @@ export function dirParts(cwd: string | null, home: string): { base: string; pare
 
 function fieldsOf(s: Matchable, home: string): Fields {
   const { base, parent } = dirParts(s.cwd, home);
-  return { id: s.id.toLowerCase(), harness: s.harness, base, parent, branch: fold(s.branch ?? ''), label: fold(s.label ?? ''), raw: s.prompts ?? [], prompts: null };
+  return {
+    id: s.id.toLowerCase(),
+    harness: s.harness,
+    base,
+    parent,
+    branch: fold(s.branch ?? ''),
+    label: fold(s.label ?? ''),
+    raw: s.prompts ?? [],
+    prompts: null,
+  };
 }
 
 /** The best weighted quality of one term in a session's fields (0: nowhere). */

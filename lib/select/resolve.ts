@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Session } from '../types.js';
 import { HARNESSES } from '../types.js';
-import { parseQuery, rank, wantedWords, type Matchable } from './rank.js';
+import { type Matchable, parseQuery, rank, wantedWords } from './rank.js';
 
 export type Resolution =
   | { kind: 'one'; session: Session; how: 'path' | 'id' | 'prefix' | 'words' }
@@ -57,11 +57,17 @@ function byPath(q: string, sessions: Session[], o: ResolveOptions): Session[] {
   const real = realpath(abs);
   if (!real) return [];
   const name = path.basename(real);
-  return sessions.filter((s) => (path.basename(s.file) === name || path.basename(s.file) === path.basename(abs)) && realpath(s.file) === real);
+  return sessions.filter(
+    (s) => (path.basename(s.file) === name || path.basename(s.file) === path.basename(abs)) && realpath(s.file) === real,
+  );
 }
 
 const result = (list: Session[], how: 'path' | 'id' | 'prefix'): Resolution | null =>
-  list.length === 1 ? { kind: 'one', session: list[0]!, how } : list.length > 1 ? { kind: how === 'prefix' ? 'ambiguous-prefix' : 'many', candidates: list } : null;
+  list.length === 1
+    ? { kind: 'one', session: list[0]!, how }
+    : list.length > 1
+      ? { kind: how === 'prefix' ? 'ambiguous-prefix' : 'many', candidates: list }
+      : null;
 
 /** What a session offers to a query (rank.ts): its label, every prompt known, its directory, branch, harness and id. */
 export function sessionMatchable(s: Session, prompts?: string[]): Matchable {
@@ -91,12 +97,18 @@ export function resolve(query: string[], sessions: Session[], opts: ResolveOptio
     const pool = scoped ? sessions.filter((s) => s.harness === scoped.h) : sessions;
     const idq = scoped ? scoped.rest : one;
     // (2) a full id
-    const exact = result(pool.filter((s) => s.id === idq), 'id');
+    const exact = result(
+      pool.filter((s) => s.id === idq),
+      'id',
+    );
     if (exact) return exact;
     // (3) an id prefix of at least 4 characters
     if (idq.length >= MIN_PREFIX && !/\s/.test(idq)) {
       const low = idq.toLowerCase();
-      const pre = result(pool.filter((s) => s.id.toLowerCase().startsWith(low)), 'prefix');
+      const pre = result(
+        pool.filter((s) => s.id.toLowerCase().startsWith(low)),
+        'prefix',
+      );
       if (pre) return pre;
     }
   }

@@ -21,7 +21,8 @@ export function fnv1aWords(b: Uint8Array): number {
     const words = new Int32Array(b.buffer, b.byteOffset, n);
     for (let i = 0; i < n; i++) h = Math.imul(h ^ words[i]!, 0x01000193);
   } else {
-    for (let i = 0; i < n; i++) h = Math.imul(h ^ (b[i * 4]! | (b[i * 4 + 1]! << 8) | (b[i * 4 + 2]! << 16) | (b[i * 4 + 3]! << 24)), 0x01000193);
+    for (let i = 0; i < n; i++)
+      h = Math.imul(h ^ (b[i * 4]! | (b[i * 4 + 1]! << 8) | (b[i * 4 + 2]! << 16) | (b[i * 4 + 3]! << 24)), 0x01000193);
   }
   for (let i = n * 4; i < b.length; i++) h = Math.imul(h ^ b[i]!, 0x01000193);
   return h >>> 0;

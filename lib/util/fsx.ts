@@ -1,6 +1,6 @@
+import { isAscii } from 'node:buffer';
 import fs from 'node:fs';
 import path from 'node:path';
-import { isAscii } from 'node:buffer';
 import type { StringDecoder } from 'node:string_decoder';
 import { stringDecoder } from './lazy.js';
 
@@ -132,13 +132,26 @@ export function direntMaybeFile(d: fs.Dirent): boolean {
  * are followed; a loop is cut by remembering the real path of every symlinked directory entered
  * (plain directories cannot loop, and are not stat'ed: this runs on every listing).
  */
-export function walk(dir: string, match: (name: string, rel: string) => boolean, depth: number, seen = new Set<string>(), rel = ''): string[] {
+export function walk(
+  dir: string,
+  match: (name: string, rel: string) => boolean,
+  depth: number,
+  seen = new Set<string>(),
+  rel = '',
+): string[] {
   const out: string[] = [];
   walkInto(dir, match, depth, seen, rel, out);
   return out;
 }
 
-function walkInto(dir: string, match: (name: string, rel: string) => boolean, depth: number, seen: Set<string>, rel: string, out: string[]): void {
+function walkInto(
+  dir: string,
+  match: (name: string, rel: string) => boolean,
+  depth: number,
+  seen: Set<string>,
+  rel: string,
+  out: string[],
+): void {
   // String joins, not path.join: `dir` is already absolute and normal, and this runs per entry.
   const base = dir.endsWith('/') ? dir : dir + '/';
   for (const d of entries(dir)) {
@@ -238,10 +251,14 @@ export function openKept<T>(file: string, fn: (fd: number, size: number) => T | 
 
 /** The first `n` bytes of a file (fewer when it is shorter), as latin1; null when it cannot be opened or read. */
 export function readPrefix(file: string, n: number): string | null {
-  return withFile(file, (fd) => {
-    const b = Buffer.allocUnsafe(n);
-    return b.toString('latin1', 0, fs.readSync(fd, b, 0, n, 0));
-  }, null);
+  return withFile(
+    file,
+    (fd) => {
+      const b = Buffer.allocUnsafe(n);
+      return b.toString('latin1', 0, fs.readSync(fd, b, 0, n, 0));
+    },
+    null,
+  );
 }
 
 /**
@@ -301,7 +318,7 @@ export function writeAtomic(file: string, data: string | Uint8Array | Iterable<s
       // buffers in order, without joining them first
       const fd = fs.openSync(tmp, 'w', mode);
       try {
-        let parts = data.filter((d) => d.length > 0);
+        const parts = data.filter((d) => d.length > 0);
         while (parts.length > 0) {
           let n = fs.writevSync(fd, parts);
           while (parts.length > 0 && n >= parts[0]!.length) n -= parts.shift()!.length;

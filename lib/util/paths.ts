@@ -1,7 +1,7 @@
 import fs from 'node:fs';
-import { nodeOs } from './lazy.js';
 import path from 'node:path';
 import type { Ctx } from '../types.js';
+import { nodeOs } from './lazy.js';
 
 export function makeCtx(env: NodeJS.ProcessEnv = process.env): Ctx {
   const home = env.HOME && path.isAbsolute(env.HOME) ? env.HOME : accountHome();
@@ -161,6 +161,7 @@ export function storeEnv(name: string, store: string, dflt: string): Record<stri
 /** The tool's state directory: `$XDG_STATE_HOME/resume`, else `~/.local/state/resume`; macOS `~/Library/Application Support/resume`. */
 export function stateDir(ctx: Ctx, platform = process.platform): string {
   if (platform === 'darwin') return path.join(ctx.home, 'Library', 'Application Support', 'resume');
-  const x = ctx.env.XDG_STATE_HOME && path.isAbsolute(ctx.env.XDG_STATE_HOME) ? ctx.env.XDG_STATE_HOME : path.join(ctx.home, '.local', 'state');
+  const x =
+    ctx.env.XDG_STATE_HOME && path.isAbsolute(ctx.env.XDG_STATE_HOME) ? ctx.env.XDG_STATE_HOME : path.join(ctx.home, '.local', 'state');
   return path.join(x, 'resume');
 }

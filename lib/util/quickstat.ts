@@ -135,7 +135,15 @@ function statOf(p: PathLike, ctime = true): Float64Array {
   STAT[4] = r[7]!;
   if (!proved) {
     const st = slow(p);
-    if (!(r instanceof Float64Array) || !st || st.mode !== r[1] || st.size !== STAT[1] || st.ino !== STAT[4] || st.mtimeMs !== STAT[2] || st.ctimeMs !== STAT[3]) {
+    if (
+      !(r instanceof Float64Array) ||
+      !st ||
+      st.mode !== r[1] ||
+      st.size !== STAT[1] ||
+      st.ino !== STAT[4] ||
+      st.mtimeMs !== STAT[2] ||
+      st.ctimeMs !== STAT[3]
+    ) {
       raw = null;
       return fromStats(st);
     }
@@ -221,7 +229,16 @@ export class StatInDirs {
     if (sl === p.length - 1) return quickStat(p);
     const dir = sl === 0 ? '/' : p.slice(0, sl);
     if (!(this.entered && dir === this.dirStr)) {
-      if (!(next !== undefined && next.lastIndexOf('/') === sl && next.length > sl + 1 && next.startsWith(dir) && next.charCodeAt(sl) === 0x2f)) return quickStat(p);
+      if (
+        !(
+          next !== undefined &&
+          next.lastIndexOf('/') === sl &&
+          next.length > sl + 1 &&
+          next.startsWith(dir) &&
+          next.charCodeAt(sl) === 0x2f
+        )
+      )
+        return quickStat(p);
       try {
         process.chdir(dir);
         this.dirStr = dir;

@@ -21,7 +21,8 @@ const CONTROL_BUT_NL_G = new RegExp(`[${CONTROL_CHARS.replace('\\u0000-\\u001f',
 // then takes what is left (charset selection, `ESC 7`, …); run alone, it also takes the text after
 // a CSI when a BEL follows (`ESC[2Jword BEL` loses `word`) and leaves DCS payloads behind.
 // eslint-disable-next-line no-control-regex
-const SEQUENCES = /(?:\u001b\[|\u009b)[0-?]*[ -/]*[@-~]|(?:\u001b\]|\u009d)[^\u0007\u001b\u009c]*(?:\u0007|\u001b\\|\u009c)|(?:\u001b[PX^_]|[\u0090\u0098\u009e\u009f])[^\u0007\u001b\u009c]*(?:\u001b\\|\u0007|\u009c)/g;
+const SEQUENCES =
+  /(?:\u001b\[|\u009b)[0-?]*[ -/]*[@-~]|(?:\u001b\]|\u009d)[^\u0007\u001b\u009c]*(?:\u0007|\u001b\\|\u009c)|(?:\u001b[PX^_]|[\u0090\u0098\u009e\u009f])[^\u0007\u001b\u009c]*(?:\u001b\\|\u0007|\u009c)/g;
 
 /**
  * Escape sequences removed whole (SEQUENCES, then util.stripVTControlCharacters for the rest), then
