@@ -49,7 +49,7 @@ export function readState(pickDir: string): PickState {
     const harness = Array.isArray(s.harness) ? s.harness.filter((h) => (HARNESSES as readonly string[]).includes(h)) : null;
     return {
       all: !!s.all,
-      harness: harness && harness.length ? harness : null,
+      harness: harness?.length ? harness : null,
       dir: typeof s.dir === 'string' ? s.dir : null,
       deep: s.deep === true,
       cols: typeof s.cols === 'number' && s.cols > 0 ? s.cols : null,
@@ -98,7 +98,7 @@ export function statusOf(
   if (s.all) n += ' incl. hidden';
   else if (search == null && hidden > 0) n += ` (+${hidden} hidden)`;
   parts.push(n);
-  return '\t' + parts.join(' · ');
+  return `\t${parts.join(' · ')}`;
 }
 
 /**
@@ -193,7 +193,7 @@ export function writeLines(
       src.names,
       now,
       color,
-      (shown, hidden) => (status ? statusOf(bin.count, shown, hidden, s, home) + '\n' : ''),
+      (shown, hidden) => (status ? `${statusOf(bin.count, shown, hidden, s, home)}\n` : ''),
       write,
       tape,
     );
@@ -201,7 +201,7 @@ export function writeLines(
     return;
   }
   const lines = linesOf(src, s, home, color, now, plain);
-  write(Buffer.from((status ? lines : lines.slice(1)).map((l) => l + '\n').join(''), 'utf8'));
+  write(Buffer.from((status ? lines : lines.slice(1)).map((l) => `${l}\n`).join(''), 'utf8'));
 }
 
 /** writeLines with the status line, as one text. */
@@ -325,7 +325,7 @@ export function pickerText(app: App, src: FeedSource, s: PickState, query: strin
     v.color,
     terms,
   );
-  return [status, ...lines].join('\n') + '\n';
+  return `${[status, ...lines].join('\n')}\n`;
 }
 
 /** Rows in `resume rows` format (deep search's, or a batch of a cold build's) as picker lines. */

@@ -78,7 +78,7 @@ function need(v: Version, f: Feature, what: string): void {
 
 /** fzf_opts split into words like a shell would (no expansion); operators are refused. */
 export function splitOpts(s: string | null, file?: string | null): string[] {
-  if (!s || !s.trim()) return [];
+  if (!s?.trim()) return [];
   const where = file ? `config ${file}: ` : '';
   // Keep `$NAME` literal: fzf receives the words exactly as written.
   const parsed = shellQuote.parse(s, (name: string) => `$${name}`);

@@ -85,7 +85,7 @@ const HL = '\x1b[1;32m';
  * colour is on and folding keeps the text's length (so a place in the folded text is the same place).
  */
 export function highlight(v: string, terms: readonly Term[] | null, color: boolean, after = ''): string {
-  if (!color || !terms || !terms.length || !v) return v;
+  if (!color || !terms?.length || !v) return v;
   const f = fold(v);
   if (f.length !== v.length) return v;
   const on = new Uint8Array(v.length);

@@ -172,7 +172,7 @@ export async function pick(app: App, o: PickOptions = {}): Promise<PickResult> {
             const shown = rank(applyFilters(batch, filters), terms, app.ctx.home, (x) => sessionMatchable(x));
             if (!shown.length || child.stdin.destroyed) return;
             const rows = shown.map((x) => row(x, x.id.slice(0, 8), app.ctx.home, view.now).split('\t'));
-            child.stdin.write(layFields(rows, view, query).join('\n') + '\n');
+            child.stdin.write(`${layFields(rows, view, query).join('\n')}\n`);
           },
         });
         if (!child.stdin.destroyed) child.stdin.end();

@@ -106,7 +106,7 @@ export function demoView<T extends Viewed>(sessions: T[], pkgDir: string, cache:
   const made = new Set<string>();
   const out = sessions.map((s) => {
     let x = s;
-    if (s.cwd && (s.cwd === DEMO_ROOT || s.cwd.startsWith(DEMO_ROOT + '/'))) {
+    if (s.cwd && (s.cwd === DEMO_ROOT || s.cwd.startsWith(`${DEMO_ROOT}/`))) {
       const cwd = path.join(base, s.cwd.slice(DEMO_ROOT.length));
       if (!made.has(cwd)) {
         made.add(cwd);

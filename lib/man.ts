@@ -221,7 +221,7 @@ export function render(prog: Command): string {
     '.PP',
     roff('The README and docs/ of the package, and resume doctor, which shows where each harness is looked for.'),
   );
-  return L.join('\n') + '\n';
+  return `${L.join('\n')}\n`;
 }
 
 export async function manPage(): Promise<string> {

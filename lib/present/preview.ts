@@ -32,7 +32,7 @@ export function previewText(s: Session, home: string, now = Date.now(), color = 
   lines.push(bold(title), '');
   const when = s.updated ?? s.started;
   const field = (k: string, v: string) => {
-    if (v) lines.push(`${dim((k + ':').padEnd(10))}${v}`);
+    if (v) lines.push(`${dim(`${k}:`.padEnd(10))}${v}`);
   };
   if (fork) lines.push(fork, '');
   field('harness', harnessColor(s.harness, color));
@@ -53,5 +53,5 @@ export function previewText(s: Session, home: string, now = Date.now(), color = 
   if (s.lastPrompt && s.lastPrompt !== s.firstPrompt) block('last prompt', s.lastPrompt);
   block('last reply', s.lastReply);
   lines.push('', `${dim('file:')} ${oneLine(s.file)}`);
-  return lines.join('\n') + '\n';
+  return `${lines.join('\n')}\n`;
 }

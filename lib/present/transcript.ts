@@ -89,7 +89,7 @@ export function renderTranscript(s: Session, pieces: Piece[] | null, home: strin
     ] as const) {
       if (v) head.push(`── ${k} ──`, clean(v), '');
     }
-    return head.join('\n') + '\n';
+    return `${head.join('\n')}\n`;
   }
   const body: string[] = [];
   let prev = '';
@@ -105,5 +105,5 @@ export function renderTranscript(s: Session, pieces: Piece[] | null, home: strin
     body.push(`── ${ROLE[p.role]}${tags ? ` (${tags})` : ''}${when} ──`, t, '');
   }
   if (body.length === 0) body.push('(no turns in this transcript)');
-  return [...head, ...body].join('\n') + '\n';
+  return `${[...head, ...body].join('\n')}\n`;
 }

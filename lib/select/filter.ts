@@ -35,7 +35,7 @@ export function resolveDir(v: string | undefined, cwd = process.cwd()): string |
 export function under(cwd: string | null, dir: string): boolean {
   if (!cwd) return false;
   if (dir === '/') return cwd.startsWith('/');
-  return cwd === dir || cwd.startsWith(dir.endsWith('/') ? dir : dir + '/');
+  return cwd === dir || cwd.startsWith(dir.endsWith('/') ? dir : `${dir}/`);
 }
 
 export function applyFilters<T extends Pick<Session, 'hidden' | 'harness' | 'cwd'>>(sessions: T[], f: Filters): T[] {

@@ -97,7 +97,7 @@ interface Fields {
 /** The last two parts of a directory (the project and what holds it), folded; HOME is not a part. */
 export function dirParts(cwd: string | null, home: string): { base: string; parent: string } {
   if (!cwd) return { base: '', parent: '' };
-  const rel = home && home !== '/' && (cwd === home || cwd.startsWith(home + '/')) ? cwd.slice(home.length) : cwd;
+  const rel = home && home !== '/' && (cwd === home || cwd.startsWith(`${home}/`)) ? cwd.slice(home.length) : cwd;
   const parts = rel.split('/').filter(Boolean);
   return { base: fold(parts[parts.length - 1] ?? ''), parent: fold(parts[parts.length - 2] ?? '') };
 }

@@ -153,11 +153,11 @@ function walkInto(
   out: string[],
 ): void {
   // String joins, not path.join: `dir` is already absolute and normal, and this runs per entry.
-  const base = dir.endsWith('/') ? dir : dir + '/';
+  const base = dir.endsWith('/') ? dir : `${dir}/`;
   for (const d of entries(dir)) {
     const name = d.name;
     if (d.isDirectory()) {
-      if (depth > 0) walkInto(base + name, match, depth - 1, seen, rel ? rel + '/' + name : name, out);
+      if (depth > 0) walkInto(base + name, match, depth - 1, seen, rel ? `${rel}/${name}` : name, out);
     } else if (d.isSymbolicLink() && (symlinkHook?.(), isDir(base + name))) {
       if (depth <= 0) continue;
       let real: string;
@@ -168,8 +168,8 @@ function walkInto(
       }
       if (seen.has(real)) continue;
       seen.add(real);
-      walkInto(base + name, match, depth - 1, seen, rel ? rel + '/' + name : name, out);
-    } else if (match(name, rel ? rel + '/' + name : name)) {
+      walkInto(base + name, match, depth - 1, seen, rel ? `${rel}/${name}` : name, out);
+    } else if (match(name, rel ? `${rel}/${name}` : name)) {
       out.push(base + name);
     }
   }

@@ -39,7 +39,7 @@ export function dirOf(file: string): string {
 export function tildify(p: string | null, home: string): string {
   if (!p) return '';
   if (p === home) return '~';
-  if (home && home !== '/' && p.startsWith(home + '/')) return '~' + p.slice(home.length);
+  if (home && home !== '/' && p.startsWith(`${home}/`)) return `~${p.slice(home.length)}`;
   return p;
 }
 

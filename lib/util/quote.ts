@@ -28,7 +28,7 @@ const UNSAFE = HAS_CONTROL;
 function hexBytes(ch: string): string {
   if (ch === '\n') return '\\n';
   if (ch === '\t') return '\\t';
-  return [...Buffer.from(ch, 'utf8')].map((b) => '\\x' + b.toString(16).padStart(2, '0')).join('');
+  return [...Buffer.from(ch, 'utf8')].map((b) => `\\x${b.toString(16).padStart(2, '0')}`).join('');
 }
 
 function ansiC(w: string): string {
@@ -39,7 +39,7 @@ function ansiC(w: string): string {
     else if (UNSAFE.test(ch)) out += hexBytes(ch);
     else out += ch;
   }
-  return out + "'";
+  return `${out}'`;
 }
 
 /** One word quoted for zsh or bash. */

@@ -100,7 +100,7 @@ export const RULES: Rule[] = [
     kw: ['authoriz'],
     re: /\b((?:proxy-)?authorization["']?\s*[:=]\s*["']?)(?!(?:(?:bearer|basic|token|digest|negotiate|apikey)\s+)?\[REDACTED)(?:(bearer|basic|token|digest|negotiate|apikey)\s+)?([^\s"',;]+)/gi,
     to: (_m, head: string, scheme: string | undefined) =>
-      `${head}${scheme ? scheme + ' ' : ''}${tag(scheme && /^bearer$/i.test(scheme) ? 'bearer-token' : 'authorization')}`,
+      `${head}${scheme ? `${scheme} ` : ''}${tag(scheme && /^bearer$/i.test(scheme) ? 'bearer-token' : 'authorization')}`,
   },
   {
     kind: 'bearer-token',
@@ -251,7 +251,7 @@ export function sanitizeSession<T extends SessionCore>(s: T, done?: ReadonlySet<
   // strings, sanitised once
   const once = (v: string | null | undefined): string | null => {
     if (v == null) return null;
-    if (all && all.length) {
+    if (all?.length) {
       if (v === all[0]) return out.allPrompts![0]!;
       if (v === all[all.length - 1]) return out.allPrompts![all.length - 1]!;
     }

@@ -77,7 +77,7 @@ export function writeJsonArray(items: readonly unknown[], fd = 1): void {
     if (3 * text.length > BUF) {
       // (an item too long for the buffer: its own string, in pieces)
       const mid = text.slice(1, -2);
-      writeTo(fd, k ? ',' + mid : '[' + mid);
+      writeTo(fd, k ? `,${mid}` : `[${mid}`);
       continue;
     }
     const n = buf.write(text, at);

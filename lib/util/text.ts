@@ -74,7 +74,7 @@ export function clip(s: string, n: number): string {
     i = step(i);
     k++;
   }
-  return k <= n ? s : s.slice(0, cut) + '…';
+  return k <= n ? s : `${s.slice(0, cut)}…`;
 }
 
 /**
@@ -95,7 +95,7 @@ export function promptText(s: string): string {
   // Most prompts have no white space to fold (none but single spaces): one test, not a rewrite
   // (the rewrite was most of this function's time in a 22,000-session build).
   const t = clip((UNFOLDED.test(head) ? head.replace(/\s+/g, ' ') : head).trim(), 400);
-  return head.length < s.length && !t.endsWith('…') ? t + '…' : t;
+  return head.length < s.length && !t.endsWith('…') ? `${t}…` : t;
 }
 
 /** Printable ASCII only: one column a character (most ids, paths and titles). */
@@ -136,7 +136,7 @@ export function width(s: string): number {
 /** Cut to at most `w` display columns (ellipsis when cut), never inside a grapheme. */
 export function cut(s: string, w: number): string {
   if (width(s) <= w) return s;
-  if (ASCII.test(s)) return s.slice(0, Math.max(0, w - 1)) + '…';
+  if (ASCII.test(s)) return `${s.slice(0, Math.max(0, w - 1))}…`;
   let out = '';
   let cur = 0;
   for (const { segment } of segments(s)) {
@@ -145,7 +145,7 @@ export function cut(s: string, w: number): string {
     out += segment;
     cur += cw;
   }
-  return out + '…';
+  return `${out}…`;
 }
 
 /** A directory cut from the left to `w` columns, whole parts first: `…/acme/webshop`. */
