@@ -33,8 +33,8 @@ export interface Term {
 /** Lower case, accents folded (é → e), so `cafe` finds `Café`. */
 export function fold(s: string): string {
   const low = s.toLowerCase();
-  // eslint-disable-next-line no-control-regex
-  return /[^\u0000-\u007f]/.test(low) ? low.normalize('NFD').replace(/\p{M}/gu, '') : low;
+  // Any UTF-16 unit past ASCII (surrogates included), written without control characters.
+  return /[\u0080-\uffff]/.test(low) ? low.normalize('NFD').replace(/\p{M}/gu, '') : low;
 }
 
 /** The query's terms: words and "quoted phrases", `!` for a term that must not occur. */

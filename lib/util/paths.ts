@@ -124,6 +124,7 @@ export function tellHomeless(env: NodeJS.ProcessEnv = process.env): void {
   const ctx = makeCtx(env);
   const dir = cacheDir(ctx);
   if (homeless.get(ctx.home) !== dir) return;
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: strips control characters from paths before they reach the terminal
   const safe = (p: string) => p.replace(/[\x00-\x1f\x7f]/g, '?');
   try {
     fs.writeSync(2, `resume: HOME ${safe(ctx.home)} is not a directory; the index is kept in ${safe(dir)} instead\n`);

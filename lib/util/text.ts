@@ -20,8 +20,8 @@ const CONTROL_BUT_NL_G = new RegExp(`[${CONTROL_CHARS.replace('\\u0000-\\u001f',
 // OSC up to BEL or ST, and DCS/SOS/PM/APC strings up to ST or BEL. util.stripVTControlCharacters
 // then takes what is left (charset selection, `ESC 7`, …); run alone, it also takes the text after
 // a CSI when a BEL follows (`ESC[2Jword BEL` loses `word`) and leaves DCS payloads behind.
-// eslint-disable-next-line no-control-regex
 const SEQUENCES =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: strips control characters (escape sequences) from transcript text
   /(?:\u001b\[|\u009b)[0-?]*[ -/]*[@-~]|(?:\u001b\]|\u009d)[^\u0007\u001b\u009c]*(?:\u0007|\u001b\\|\u009c)|(?:\u001b[PX^_]|[\u0090\u0098\u009e\u009f])[^\u0007\u001b\u009c]*(?:\u001b\\|\u0007|\u009c)/g;
 
 /**
@@ -32,7 +32,7 @@ const SEQUENCES =
 export function stripControls(s: string, keepNewlines = false): string {
   if (!HAS_CONTROL.test(s)) return s;
   let t = s;
-  // eslint-disable-next-line no-control-regex
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: strips control characters from transcript text
   if (/[\u001b\u0080-\u009f]/.test(t)) t = stripVTControlCharacters(t.replace(SEQUENCES, ''));
   if (!keepNewlines) return t.replace(CONTROL_G, ' ');
   return t.replace(/\r\n?/g, '\n').replace(/\t/g, '  ').replace(CONTROL_BUT_NL_G, ' ');
