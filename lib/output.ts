@@ -4,7 +4,7 @@ import { ADAPTERS, adapter } from './harness/registry.js';
 import type { Harness, Session } from './types.js';
 import { colorOn } from './util/color.js';
 import { tildify } from './util/paths.js';
-import { clip, cut, cutDir, fit, oneLine, width } from './util/text.js';
+import { clip, cut, cutDir, fitWidth, oneLine, width } from './util/text.js';
 import { age, iso } from './util/time.js';
 
 export interface JsonSession {
@@ -287,11 +287,11 @@ export function table(list: LsRow[], home: string, now: number, cols: number, co
   const wDir = Math.max(H.dir.length, Math.min(wDirAll, 60, Math.max(12, Math.floor(rest * 0.4))));
   const wTitle = Math.max(8, rest - wDir);
   const names = [
-    fit(H.short, wShort),
-    fit(H.age, wAge),
-    fit(H.harness, wH),
-    fit(H.dir, wDir),
-    ...(wB > 0 ? [fit(H.branch, wB)] : []),
+    fitWidth(H.short, wShort),
+    fitWidth(H.age, wAge),
+    fitWidth(H.harness, wH),
+    fitWidth(H.dir, wDir),
+    ...(wB > 0 ? [fitWidth(H.branch, wB)] : []),
     H.prompts.padStart(wP),
     H.title,
   ].join('  ');
@@ -300,11 +300,11 @@ export function table(list: LsRow[], home: string, now: number, cols: number, co
     header,
     ...rows.map((r) => {
       const parts = [
-        fit(r.short, wShort),
-        color ? DIM + fit(r.age, wAge) + RESET : fit(r.age, wAge),
-        color ? harnessColor(r.harness, true) + ' '.repeat(Math.max(0, wH - r.harness.length)) : fit(r.harness, wH),
-        fit(cutDir(r.dir, wDir), wDir),
-        ...(wB > 0 ? [color ? DIM + fit(r.branch, wB) + RESET : fit(r.branch, wB)] : []),
+        fitWidth(r.short, wShort),
+        color ? DIM + fitWidth(r.age, wAge) + RESET : fitWidth(r.age, wAge),
+        color ? harnessColor(r.harness, true) + ' '.repeat(Math.max(0, wH - r.harness.length)) : fitWidth(r.harness, wH),
+        fitWidth(cutDir(r.dir, wDir), wDir),
+        ...(wB > 0 ? [color ? DIM + fitWidth(r.branch, wB) + RESET : fitWidth(r.branch, wB)] : []),
         r.prompts.padStart(wP),
         cut(r.title, wTitle),
       ];

@@ -171,7 +171,7 @@ export function cutDir(d: string, w: number): string {
 }
 
 /** Pad or cut to exactly `w` display columns. */
-export function fit(s: string, w: number): string {
+export function fitWidth(s: string, w: number): string {
   const c = cut(s, w);
   return c + ' '.repeat(Math.max(0, w - width(c)));
 }
