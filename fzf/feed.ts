@@ -69,7 +69,7 @@ export function nextHarness(current: Harness[] | null, sessions: Pick<Session, '
   const present = HARNESSES.filter((h) => sessions.some((s) => s.harness === h));
   const options: (Harness[] | null)[] = [null, ...present.map((h) => [h])];
   const idx = options.findIndex((o) => (o === null ? current === null : current !== null && current.length === 1 && current[0] === o[0]));
-  if (idx < 0) return present.length ? [present[0]!] : null;
+  if (idx < 0) return present.length ? [present[0]] : null;
   return options[(idx + 1) % options.length] ?? null;
 }
 
@@ -112,7 +112,7 @@ export function alignRows(rows: string[][], color = false): string[] {
   for (const r of rows) {
     for (let i = 1; i <= 5; i++) {
       const cw = width(r[i] ?? '');
-      if (cw <= ALIGN_CAPS[i - 1]! && cw > w[i - 1]!) w[i - 1] = cw;
+      if (cw <= ALIGN_CAPS[i - 1] && cw > w[i - 1]) w[i - 1] = cw;
     }
   }
   return rows.map((r) => alignLine(r, w, color));
@@ -197,7 +197,7 @@ export function writeLines(
       write,
       tape,
     );
-    if (kept) tape!.save(kept.file, kept.key);
+    if (kept && tape) tape.save(kept.file, kept.key);
     return;
   }
   const lines = linesOf(src, s, home, color, now, plain);

@@ -186,7 +186,7 @@ export async function pick(app: App, o: PickOptions = {}): Promise<PickResult> {
         // the rendered rows when nothing changed, else the listing the check just brought up to date
         const got = await feedSource(app, state);
         // the rows shown are the build's that the check found current: nothing to replace
-        if (firstLines && 'bin' in got && got.bin.id === early!.bin.id) {
+        if (firstLines && early && 'bin' in got && got.bin.id === early.bin.id) {
           if (!child.stdin.destroyed) child.stdin.end();
           return;
         }
@@ -235,8 +235,8 @@ export async function pickSession(app: App, o: PickOptions = {}): Promise<{ sess
   }
   // pick() brought the index up to date: the session is one record of its listing, with its short id
   const hit = storedSession(app.ctx, { key: r.key });
-  if (hit) return { session: app.named(app.view([hit.session]))[0]!, action: r.action, short: hit.short };
+  if (hit) return { session: app.named(app.view([hit.session]))[0], action: r.action, short: hit.short };
   const found = await findSession(app, r.key);
   if (!found) throw new ExitError(1, 'the picked session is gone');
-  return { session: app.named([found])[0]!, action: r.action };
+  return { session: app.named([found])[0], action: r.action };
 }

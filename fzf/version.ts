@@ -70,7 +70,7 @@ export function parseVersion(s: string): Version | null {
 }
 
 export function cmpVersion(a: Version, b: Version): number {
-  for (let i = 0; i < 3; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
+  for (let i = 0; i < 3; i++) if (a[i] !== b[i]) return a[i] - b[i];
   return 0;
 }
 
@@ -80,7 +80,13 @@ export function fmtVersion(v: Version): string {
 
 /** Does fzf `v` have `f`? */
 export function has(v: Version, f: Feature): boolean {
-  return cmpVersion(v, parseVersion(MIN[f])!) >= 0;
+  return cmpVersion(v, minVersion(f)) >= 0;
+}
+
+function minVersion(f: Feature): Version {
+  const v = parseVersion(MIN[f]);
+  if (!v) throw new Error(`MIN.${f} is '${MIN[f]}', not a version`);
+  return v;
 }
 
 export interface Fzf {

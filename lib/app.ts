@@ -121,7 +121,7 @@ export function demoView<T extends Viewed>(sessions: T[], pkgDir: string, cache:
     const t = times[s.key];
     if (Array.isArray(t) && t.length === 2) {
       const [a, b] = t.map((v) => (typeof v === 'string' ? Date.parse(v) : NaN));
-      if (Number.isFinite(a) && Number.isFinite(b)) x = { ...x, started: a!, updated: b! };
+      if (Number.isFinite(a) && Number.isFinite(b)) x = { ...x, started: a, updated: b };
     }
     return x;
   });
@@ -148,7 +148,7 @@ function withSnapshotNames<T extends Pick<Session, 'harness' | 'id' | 'title' | 
     break;
   }
   if (!any) return sessions;
-  return sessions.map((s) => (names[s.id] && untitled(s) ? { ...s, title: oneLine(names[s.id]!) } : s));
+  return sessions.map((s) => (names[s.id] && untitled(s) ? { ...s, title: oneLine(names[s.id]) } : s));
 }
 
 export function makeApp(opts: { demo?: boolean; env?: NodeJS.ProcessEnv; distDir?: string } = {}): App {
@@ -180,7 +180,8 @@ export function makeApp(opts: { demo?: boolean; env?: NodeJS.ProcessEnv; distDir
     launchEnv: (): Record<string, string> => (demo ? { PATH: `${path.join(pkgDir, 'demo', 'bin')}:${baseEnv.PATH ?? ''}` } : {}),
     index(o = {}) {
       const bar = o.quiet ? null : progressBar('indexing');
-      const onSessions = o.onSessions && demo ? (b: Session[]) => o.onSessions!(app.view(b)) : o.onSessions;
+      const given = o.onSessions;
+      const onSessions = given && demo ? (b: Session[]) => given(app.view(b)) : given;
       const p = updateIndex(ctx, {
         rebuild: o.rebuild,
         harnesses: o.harnesses,

@@ -37,7 +37,7 @@ const SWITCHES: Record<string, string> = {
 function switchesOnly(args: string[], allowed: readonly string[]): Record<string, unknown> | null {
   const values: Record<string, unknown> = {};
   for (const a of args) {
-    const name = Object.hasOwn(SWITCHES, a) ? SWITCHES[a]! : undefined;
+    const name = Object.hasOwn(SWITCHES, a) ? SWITCHES[a] : undefined;
     if (name === undefined || !allowed.includes(name)) return null;
     values[name] = true;
   }
@@ -99,8 +99,8 @@ function parse(argv: string[]): { values: Record<string, unknown>; positionals: 
     }
     // TAB on a bare session word, `resume WORD<TAB>` (what the shell integration runs most): the
     // word alone after `--`, not an option. Anything else on the line is the full CLI's to walk.
-    if (cmd === '__complete' && argv.length === 3 && argv[1] === '--' && !argv[2]!.startsWith('-'))
-      return { values: {}, positionals: [argv[2]!] };
+    if (cmd === '__complete' && argv.length === 3 && argv[1] === '--' && !argv[2].startsWith('-'))
+      return { values: {}, positionals: [argv[2]] };
   } catch {
     return null;
   }
@@ -119,7 +119,7 @@ export async function main(argv: string[]): Promise<boolean> {
   try {
     if (argv[0] === 'rows') await rowsAction(app, v as RowsOpts);
     else if (argv[0] === 'ls') await lsAction(app, v);
-    else if (argv[0] === '__complete') await printWordCandidates(app, { word: p.positionals[0]!, filters: { all: false } }, writeOut);
+    else if (argv[0] === '__complete') await printWordCandidates(app, { word: p.positionals[0], filters: { all: false } }, writeOut);
     else await previewAction(app, p.positionals);
   } catch (err) {
     if (err instanceof ExitError) {

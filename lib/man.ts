@@ -25,7 +25,7 @@ export function roff(s: string): string {
   const t = s
     .replace(/\\/g, '\\e')
     .replace(/-/g, '\\-')
-    .replace(/[\u0080-\u{10ffff}]/gu, (c) => `\\[u${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}]`);
+    .replace(/[\u0080-\u{10ffff}]/gu, (c) => `\\[u${(c.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}]`);
   return t
     .split('\n')
     .map((l) => (/^[.']/.test(l) ? `\\&${l}` : l))

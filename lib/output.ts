@@ -162,10 +162,10 @@ export function alignLineAt(r: string[], w: ArrayLike<number>, color: boolean): 
     const v = r[i] ?? '';
     let col: string;
     if (i === 2) {
-      col = ageColumn(v, w[1]!, color);
+      col = ageColumn(v, w[1], color);
       age = [at, at + col.length];
     } else {
-      const d = w[i - 1]! - width(v);
+      const d = w[i - 1] - width(v);
       const padding = d > 0 ? ' '.repeat(d) : '';
       col = color && i === 3 ? harnessColor(v, true) + padding : v + padding;
     }

@@ -235,7 +235,7 @@ export function plan(ctx: Ctx, opts: { platform?: NodeJS.Platform; now?: Date } 
       hook = true;
       p.steps.push(
         removal(
-          `the Stop hook (resume snapshot --quiet) from ${show(ctx, r.file)} (backup: ${show(ctx, r.backup!)})`,
+          `the Stop hook (resume snapshot --quiet) from ${show(ctx, r.file)} (backup: ${r.backup ? show(ctx, r.backup) : 'none'})`,
           () => void removeHook(ctx, now),
         ),
       );

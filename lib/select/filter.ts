@@ -50,8 +50,8 @@ export function shortIds(sessions: { id: string }[], min = MIN_SHORT): Map<strin
   const ids = [...new Set(sessions.map((s) => s.id))].sort();
   const out = new Map<string, string>();
   for (let i = 0; i < ids.length; i++) {
-    const id = ids[i]!;
-    const l = Math.max(i > 0 ? lcp(id, ids[i - 1]!) : 0, i + 1 < ids.length ? lcp(id, ids[i + 1]!) : 0);
+    const id = ids[i];
+    const l = Math.max(i > 0 ? lcp(id, ids[i - 1]) : 0, i + 1 < ids.length ? lcp(id, ids[i + 1]) : 0);
     out.set(id, cutId(id, l, min));
   }
   return out;

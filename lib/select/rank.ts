@@ -159,7 +159,7 @@ export function score(s: Matchable, terms: readonly Term[], home: string): numbe
 export function rank<T>(items: readonly T[], terms: readonly Term[], home: string, view: (x: T) => Matchable): T[] {
   const scored: { x: T; s: number; i: number }[] = [];
   for (let i = 0; i < items.length; i++) {
-    const x = items[i]!;
+    const x = items[i];
     const s = score(view(x), terms, home);
     if (s != null) scored.push({ x, s, i });
   }

@@ -64,7 +64,7 @@ function byPath(q: string, sessions: Session[], o: ResolveOptions): Session[] {
 
 const result = (list: Session[], how: 'path' | 'id' | 'prefix'): Resolution | null =>
   list.length === 1
-    ? { kind: 'one', session: list[0]!, how }
+    ? { kind: 'one', session: list[0], how }
     : list.length > 1
       ? { kind: how === 'prefix' ? 'ambiguous-prefix' : 'many', candidates: list }
       : null;
@@ -85,7 +85,7 @@ export function resolve(query: string[], sessions: Session[], opts: ResolveOptio
   const q = query.join(' ').trim();
   if (!q) return { kind: 'none' };
   if (query.length === 1) {
-    const one = query[0]!.trim();
+    const one = query[0].trim();
     // (1) a path to an indexed transcript
     if (looksLikePath(one)) {
       const r = result(byPath(one, sessions, opts), 'path');
@@ -93,7 +93,7 @@ export function resolve(query: string[], sessions: Session[], opts: ResolveOptio
     }
     // `harness:rest` narrows the id and prefix steps to one harness
     const m = /^([a-z]+):(.+)$/.exec(one);
-    const scoped = m && (HARNESSES as readonly string[]).includes(m[1]!) ? { h: m[1]!, rest: m[2]! } : null;
+    const scoped = m && (HARNESSES as readonly string[]).includes(m[1]) ? { h: m[1], rest: m[2] } : null;
     const pool = scoped ? sessions.filter((s) => s.harness === scoped.h) : sessions;
     const idq = scoped ? scoped.rest : one;
     // (2) a full id
@@ -123,7 +123,7 @@ export function resolve(query: string[], sessions: Session[], opts: ResolveOptio
     home,
     (s) => sessionMatchable(s, more?.get(s.key)),
   );
-  if (hits.length === 1) return { kind: 'one', session: hits[0]!, how: 'words' };
+  if (hits.length === 1) return { kind: 'one', session: hits[0], how: 'words' };
   if (hits.length > 1) return { kind: 'many', candidates: hits };
   return { kind: 'none' };
 }

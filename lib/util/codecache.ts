@@ -146,7 +146,7 @@ export function loadCached<T>(file: string, cacheFile: string | null, req: NodeR
     save(work = 'none') {
       if (!cacheFile || work === 'build') return;
       const append = work === 'append';
-      if (!stale && !(append && !cached!.append)) return;
+      if (!stale && !(append && !cached?.append)) return;
       try {
         const data = wrap(script.createCachedData(), append);
         fs.mkdirSync(path.dirname(cacheFile), { recursive: true, mode: 0o700 });

@@ -283,7 +283,7 @@ export function readFirstLine(file: string | number, maxBytes: number): Buffer |
       const nl = b.subarray(0, n).indexOf(10);
       parts.push(b.subarray(0, nl >= 0 ? nl : n));
       pos += n;
-      if (nl >= 0) return parts.length === 1 ? parts[0]! : Buffer.concat(parts);
+      if (nl >= 0) return parts.length === 1 ? parts[0] : Buffer.concat(parts);
       if (pos >= maxBytes) return null;
     }
   } catch {
@@ -321,8 +321,11 @@ export function writeAtomic(file: string, data: string | Uint8Array | Iterable<s
         const parts = data.filter((d) => d.length > 0);
         while (parts.length > 0) {
           let n = fs.writevSync(fd, parts);
-          while (parts.length > 0 && n >= parts[0]!.length) n -= parts.shift()!.length;
-          if (n > 0) parts[0] = parts[0]!.subarray(n);
+          // drop the parts written whole, then the written head of the next
+          let k = 0;
+          while (k < parts.length && n >= parts[k].length) n -= parts[k++].length;
+          parts.splice(0, k);
+          if (n > 0) parts[0] = parts[0].subarray(n);
         }
       } finally {
         fs.closeSync(fd);

@@ -34,7 +34,7 @@ export function progressBar(
       );
     },
     end() {
-      if (shown) stream!.write('\r\x1b[K');
+      if (shown && stream) stream.write('\r\x1b[K');
     },
   };
 }

@@ -128,11 +128,11 @@ function statOf(p: PathLike, ctime = true): Float64Array {
   // [dev, mode, nlink, uid, gid, rdev, blksize, ino, size, blocks, atime s, ns, mtime s, ns, ctime s, ns, …]
   // (each time stored as it is computed: a double held in a variable is an object while the code
   // is interpreted, and this runs for every session file)
-  STAT[0] = kindOf(r[1]!);
-  STAT[1] = r[8]!;
-  STAT[2] = r[12]! * 1000 + r[13]! / 1e6;
-  STAT[3] = ctime || !proved ? r[14]! * 1000 + r[15]! / 1e6 : NaN;
-  STAT[4] = r[7]!;
+  STAT[0] = kindOf(r[1]);
+  STAT[1] = r[8];
+  STAT[2] = r[12] * 1000 + r[13] / 1e6;
+  STAT[3] = ctime || !proved ? r[14] * 1000 + r[15] / 1e6 : NaN;
+  STAT[4] = r[7];
   if (!proved) {
     const st = slow(p);
     if (

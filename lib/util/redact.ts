@@ -246,14 +246,15 @@ export function sanitizeSession<T extends SessionCore>(s: T, done?: ReadonlySet<
   // a text that is already the sanitised form of one (`done`: an append's earlier prompts, as the
   // index stored them) is its own sanitised form: sanitize(sanitize(x)) === sanitize(x)
   const one = done ? (v: string) => (done.has(v) ? v : sanitize(v)) : sanitize;
-  if (all) out.allPrompts = all.map(one);
+  const sane = all?.map(one);
+  if (sane) out.allPrompts = sane;
   // the first and last prompts (and a title that is the first) are among every prompt: the same
   // strings, sanitised once
   const once = (v: string | null | undefined): string | null => {
     if (v == null) return null;
-    if (all?.length) {
-      if (v === all[0]) return out.allPrompts![0]!;
-      if (v === all[all.length - 1]) return out.allPrompts![all.length - 1]!;
+    if (all?.length && sane) {
+      if (v === all[0]) return sane[0];
+      if (v === all[all.length - 1]) return sane[all.length - 1];
     }
     return one(v);
   };

@@ -112,13 +112,18 @@ const PICTOGRAPHIC = /\p{Extended_Pictographic}/u;
 // Made when first needed: creating a segmenter loads ICU's break rules (tens of ms), and most text
 // is NARROW.
 let graphemes: Intl.Segmenter | undefined;
-const segments = (s: string): Iterable<{ segment: string }> => (graphemes ??= new Intl.Segmenter()).segment(s);
+const segments = (s: string): Iterable<{ segment: string }> => {
+  graphemes ??= new Intl.Segmenter();
+  return graphemes.segment(s);
+};
 
 /** Columns of one grapheme: an emoji (a ZWJ family too) 2, East Asian wide and fullwidth 2 (get-east-asian-width), a lone mark 0. */
 function graphemeWidth(g: string): number {
   if (INVISIBLE.test(g)) return 0;
-  if (PICTOGRAPHIC.test(g) && (g.length > 1 || eastAsianWidth(g.codePointAt(0)!) === 2)) return 2;
-  return eastAsianWidth(g.codePointAt(0)!);
+  // a grapheme is never empty: the 0 is for the type only
+  const w = eastAsianWidth(g.codePointAt(0) ?? 0);
+  if (PICTOGRAPHIC.test(g) && (g.length > 1 || w === 2)) return 2;
+  return w;
 }
 
 /**
@@ -155,7 +160,7 @@ export function cutDir(d: string, w: number): string {
   // as many last parts as fit after `…/`
   let out = '';
   for (let i = parts.length - 1; i >= 0; i--) {
-    const next = out ? `${parts[i]}/${out}` : parts[i]!;
+    const next = out ? `${parts[i]}/${out}` : parts[i];
     if (width(next) + 2 > w) break;
     out = next;
   }

@@ -150,7 +150,7 @@ export class WordHasher {
       data = copy;
     }
     let h = this.fn(data.byteOffset, data.byteOffset + words * 4, (OFFSET ^ data.length) | 0);
-    for (let i = words * 4; i < data.length; i++) h = Math.imul(h ^ data[i]!, PRIME);
+    for (let i = words * 4; i < data.length; i++) h = Math.imul(h ^ data[i], PRIME);
     return h >>> 0;
   }
 }
