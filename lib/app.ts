@@ -143,7 +143,7 @@ function withSnapshotNames<T extends Pick<Session, 'harness' | 'id' | 'title' | 
   if (!sessions.some(untitled)) return sessions;
   const names = readNames(storeDir(ctx));
   let any = false;
-  for (const k in names) {
+  for (const _ in names) {
     any = true;
     break;
   }

@@ -105,7 +105,7 @@ function fail(code: number, msg: string): never {
   process.exit(code);
 }
 
-function handle(err: unknown, CommanderError?: new (...a: any[]) => Error & { code: string }): never {
+function handle(err: unknown, CommanderError?: new (...a: never[]) => Error & { code: string }): never {
   if (err instanceof ExitError) fail(err.code, err.message);
   if (CommanderError && err instanceof CommanderError) {
     if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') process.exit(0);
