@@ -9,6 +9,7 @@ import {
   type IndexResult,
   indexFiles,
   type ListedSession,
+  type ListingResult,
   lastRowBin,
   listSessions,
   storedRows,
@@ -151,25 +152,87 @@ function withSnapshotNames<T extends Pick<Session, 'harness' | 'id' | 'title' | 
   return sessions.map((s) => (names[s.id] && untitled(s) ? { ...s, title: oneLine(names[s.id]) } : s));
 }
 
+/** Every root pointed into the bundled demo HOME; the real index is left alone. */
+function demoEnv(baseEnv: NodeJS.ProcessEnv, pkgDir: string): NodeJS.ProcessEnv {
+  const env = { ...baseEnv };
+  for (const v of HARNESS_VARS) delete env[v];
+  const realCache = cacheDir(makeCtx(baseEnv));
+  env.HOME = path.join(pkgDir, 'demo', 'home');
+  env.RESUME_CACHE_DIR = path.join(realCache, 'demo');
+  return env;
+}
+
+/** Rendered rows with the snapshot names to apply as they are printed (read only if needed). */
+function withNames(ctx: Ctx, bin: RowBin): { bin: RowBin; names: () => Record<string, string> } {
+  return { bin, names: () => readNames(storeDir(ctx)) };
+}
+
+type ListingRowsAsk = NonNullable<Parameters<App['listingRows']>[0]>;
+type ListingRows = Awaited<ReturnType<App['listingRows']>>;
+
+/**
+ * After an append, rows.out of the listing before it made into the new listing's (the changed
+ * sessions' rows made again) and printed; false when it cannot be.
+ */
+function printedAppend(ctx: Ctx, rowsOut: RowsOutAsk, bin: RowBin, after: NonNullable<ListingResult['after']>): boolean {
+  const file = path.join(indexFiles(ctx).dir, rowsOutName(rowsOut.all));
+  const key = rowsOutKey(ctx, bin.id);
+  return (
+    spliceRowsOut(file, rowsOutKey(ctx, after.id), key, rowsOut.now, bin, after.keys, rowsOut.all, withNames(ctx, bin).names) &&
+    printRowsOut(file, key, rowsOut.now, rowsOut.write)
+  );
+}
+
+/** App.listingRows past the cached and demo cases: the listing checked (or built), as rows when it can be. */
+async function checkedRows(app: App, { onSessions, quiet, dir, rowsOut }: ListingRowsAsk): Promise<ListingRows> {
+  const { ctx, distDir } = app;
+  const bar = onSessions || quiet ? null : progressBar('indexing');
+  const stream = onSessions && ((b: Session[]) => onSessions(withSnapshotNames(ctx, b)));
+  // rows.out of the listing found unchanged: printed when still good, else written after rows.bin is
+  let out: { file: string; key: RowsOutKey } | null = null;
+  const printed =
+    rowsOut &&
+    ((files: IndexFiles, id: string) => {
+      out = { file: path.join(files.dir, rowsOut.candidates ? CANDIDATES_OUT : rowsOutName(rowsOut.all)), key: rowsOutKey(ctx, id) };
+      return printRowsOut(out.file, out.key, rowsOut.now, rowsOut.write);
+    });
+  try {
+    const r = await listSessions(ctx, {
+      workerFile: path.join(distDir, 'worker.cjs'),
+      progress: bar?.update,
+      rowBin: true,
+      ...(stream ? { onSessions: stream } : {}),
+      ...(printed ? { printed } : {}),
+    });
+    if (r.printed) return { sessions: [], printed: true };
+    if (!r.rowBin) return { sessions: withSnapshotNames(ctx, r.sessions) };
+    // an append: the rows printed before, with the changed sessions' rows made again (rows.out)
+    if (rowsOut && !rowsOut.candidates && r.after && printedAppend(ctx, rowsOut, r.rowBin, r.after)) {
+      closeRowBin(r.rowBin);
+      return { sessions: [], printed: true };
+    }
+    const kept = out as { file: string; key: RowsOutKey } | null;
+    if (rowsOut && kept && kept.key.id === r.rowBin.id) {
+      const tape = new RowsTape(rowsOut.now, null, !!rowsOut.candidates);
+      return { ...withNames(ctx, r.rowBin), tape, keep: () => tape.save(kept.file, kept.key) };
+    }
+    if (!dir || dirFilterable(r.rowBin)) return withNames(ctx, r.rowBin);
+    const rows = storedRows(ctx);
+    return { sessions: rows ? withSnapshotNames(ctx, rows) : await app.listing({ quiet: true }) };
+  } finally {
+    bar?.end();
+  }
+}
+
 export function makeApp(opts: { demo?: boolean; env?: NodeJS.ProcessEnv; distDir?: string } = {}): App {
   const distDir = opts.distDir ?? path.dirname(fileURLToPath(import.meta.url));
   const pkgDir = path.dirname(distDir);
   const baseEnv = opts.env ?? process.env;
   const demo = !!opts.demo || baseEnv.RESUME_DEMO === '1';
-  let env = baseEnv;
-  if (demo) {
-    // Every root points into the bundled demo HOME; the real index is left alone.
-    env = { ...baseEnv };
-    for (const v of HARNESS_VARS) delete env[v];
-    const realCache = cacheDir(makeCtx(baseEnv));
-    env.HOME = path.join(pkgDir, 'demo', 'home');
-    env.RESUME_CACHE_DIR = path.join(realCache, 'demo');
-  }
+  const env = demo ? demoEnv(baseEnv, pkgDir) : baseEnv;
   // the demo keeps the user's picker settings (keys, fzf_opts) from their own config file
   const ctx = demo ? { ...makeCtx(env), userConfig: configFile(makeCtx(baseEnv)) } : makeCtx(env);
   let cached: Promise<IndexResult> | null = null;
-  // rendered rows with the snapshot names to apply as they are printed (read only if needed)
-  const withNames = (bin: RowBin) => ({ bin, names: () => readNames(storeDir(ctx)) });
   const app: App = {
     ctx,
     demo,
@@ -222,63 +285,12 @@ export function makeApp(opts: { demo?: boolean; env?: NodeJS.ProcessEnv; distDir
     },
     lastRows() {
       const bin = demo ? null : lastRowBin(ctx);
-      return bin ? withNames(bin) : null;
+      return bin ? withNames(ctx, bin) : null;
     },
     named: (sessions) => withSnapshotNames(ctx, sessions),
-    async listingRows({ onSessions, quiet, dir, rowsOut } = {}) {
-      if (cached || demo) return { sessions: await app.listing({ onSessions, quiet }) };
-      const bar = onSessions || quiet ? null : progressBar('indexing');
-      const stream = onSessions && ((b: Session[]) => onSessions(withSnapshotNames(ctx, b)));
-      // rows.out of the listing found unchanged: printed when still good, else written after rows.bin is
-      let out: { file: string; key: RowsOutKey } | null = null;
-      const printed =
-        rowsOut &&
-        ((files: IndexFiles, id: string) => {
-          out = { file: path.join(files.dir, rowsOut.candidates ? CANDIDATES_OUT : rowsOutName(rowsOut.all)), key: rowsOutKey(ctx, id) };
-          return printRowsOut(out.file, out.key, rowsOut.now, rowsOut.write);
-        });
-      try {
-        const r = await listSessions(ctx, {
-          workerFile: path.join(distDir, 'worker.cjs'),
-          progress: bar?.update,
-          rowBin: true,
-          ...(stream ? { onSessions: stream } : {}),
-          ...(printed ? { printed } : {}),
-        });
-        if (r.printed) return { sessions: [], printed: true };
-        if (!r.rowBin) return { sessions: withSnapshotNames(ctx, r.sessions) };
-        // an append: the rows printed before, with the changed sessions' rows made again (rows.out)
-        if (rowsOut && !rowsOut.candidates && r.after) {
-          const file = path.join(indexFiles(ctx).dir, rowsOutName(rowsOut.all));
-          const key = rowsOutKey(ctx, r.rowBin.id);
-          if (
-            spliceRowsOut(
-              file,
-              rowsOutKey(ctx, r.after.id),
-              key,
-              rowsOut.now,
-              r.rowBin,
-              r.after.keys,
-              rowsOut.all,
-              withNames(r.rowBin).names,
-            ) &&
-            printRowsOut(file, key, rowsOut.now, rowsOut.write)
-          ) {
-            closeRowBin(r.rowBin);
-            return { sessions: [], printed: true };
-          }
-        }
-        const kept = out as { file: string; key: RowsOutKey } | null;
-        if (rowsOut && kept && kept.key.id === r.rowBin.id) {
-          const tape = new RowsTape(rowsOut.now, null, !!rowsOut.candidates);
-          return { ...withNames(r.rowBin), tape, keep: () => tape.save(kept.file, kept.key) };
-        }
-        if (!dir || dirFilterable(r.rowBin)) return withNames(r.rowBin);
-        const rows = storedRows(ctx);
-        return { sessions: rows ? withSnapshotNames(ctx, rows) : await app.listing({ quiet: true }) };
-      } finally {
-        bar?.end();
-      }
+    async listingRows(o = {}) {
+      if (cached || demo) return { sessions: await app.listing({ onSessions: o.onSessions, quiet: o.quiet }) };
+      return checkedRows(app, o);
     },
   };
   return app;
