@@ -139,40 +139,50 @@ export function walk(
   seen = new Set<string>(),
   rel = '',
 ): string[] {
-  const out: string[] = [];
-  walkInto(dir, match, depth, seen, rel, out);
-  return out;
+  const w: Walk = { match, seen, out: [] };
+  walkInto(w, dir, rel, depth);
+  return w.out;
 }
 
-function walkInto(
-  dir: string,
-  match: (name: string, rel: string) => boolean,
-  depth: number,
-  seen: Set<string>,
-  rel: string,
-  out: string[],
-): void {
+/** What a walk carries down: the test, the real paths of the linked directories entered, the files found. */
+interface Walk {
+  match: (name: string, rel: string) => boolean;
+  seen: Set<string>;
+  out: string[];
+}
+
+function walkInto(w: Walk, dir: string, rel: string, depth: number): void {
   // String joins, not path.join: `dir` is already absolute and normal, and this runs per entry.
   const base = dir.endsWith('/') ? dir : `${dir}/`;
+  const prefix = rel ? `${rel}/` : '';
   for (const d of entries(dir)) {
     const name = d.name;
     if (d.isDirectory()) {
-      if (depth > 0) walkInto(base + name, match, depth - 1, seen, rel ? `${rel}/${name}` : name, out);
-    } else if (d.isSymbolicLink() && (symlinkHook?.(), isDir(base + name))) {
-      if (depth <= 0) continue;
-      let real: string;
-      try {
-        real = fs.realpathSync(base + name);
-      } catch {
-        continue;
-      }
-      if (seen.has(real)) continue;
-      seen.add(real);
-      walkInto(base + name, match, depth - 1, seen, rel ? `${rel}/${name}` : name, out);
-    } else if (match(name, rel ? `${rel}/${name}` : name)) {
-      out.push(base + name);
+      if (depth > 0) walkInto(w, base + name, prefix + name, depth - 1);
+    } else if (d.isSymbolicLink() && linkedDir(base + name)) {
+      if (depth > 0) walkLink(w, base + name, prefix + name, depth - 1);
+    } else if (w.match(name, prefix + name)) {
+      w.out.push(base + name);
     }
   }
+}
+
+function linkedDir(p: string): boolean {
+  symlinkHook?.();
+  return isDir(p);
+}
+
+/** A symlink to a directory walked once per real directory (a link loop ends at the second visit). */
+function walkLink(w: Walk, link: string, rel: string, depth: number): void {
+  let real: string;
+  try {
+    real = fs.realpathSync(link);
+  } catch {
+    return;
+  }
+  if (w.seen.has(real)) return;
+  w.seen.add(real);
+  walkInto(w, link, rel, depth);
 }
 
 /** Unique by real path, keeping the first (so the first variable that named a root is reported). */
@@ -302,6 +312,38 @@ export function removeFile(file: string): void {
   }
 }
 
+/** Buffers written in order, without joining them first. */
+function writeBuffers(fd: number, data: Uint8Array[]): void {
+  const parts = data.filter((d) => d.length > 0);
+  while (parts.length > 0) {
+    let n = fs.writevSync(fd, parts);
+    // drop the parts written whole, then the written head of the next
+    let k = 0;
+    while (k < parts.length && n >= parts[k].length) n -= parts[k++].length;
+    parts.splice(0, k);
+    if (n > 0) parts[0] = parts[0].subarray(n);
+  }
+}
+
+/** Text joined up to 1 MiB a write; bytes written as they are (after the text before them), not joined with the rest. */
+function writeChunks(fd: number, data: Iterable<string | Uint8Array>): void {
+  let buf = '';
+  for (const c of data) {
+    if (typeof c !== 'string') {
+      if (buf) fs.writeSync(fd, buf);
+      buf = '';
+      for (let o = 0; o < c.length; ) o += fs.writeSync(fd, c, o);
+      continue;
+    }
+    buf += c;
+    if (buf.length >= 1 << 20) {
+      fs.writeSync(fd, buf);
+      buf = '';
+    }
+  }
+  if (buf) fs.writeSync(fd, buf);
+}
+
 /**
  * Write a file atomically: a temp file in the same directory, then rename, so a reader sees the old
  * file or the new one, never half of one. The directory is created (0700) when missing; the file
@@ -314,41 +356,11 @@ export function writeAtomic(file: string, data: string | Uint8Array | Iterable<s
   const tmp = `${file}.tmp-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
   try {
     if (typeof data === 'string' || data instanceof Uint8Array) fs.writeFileSync(tmp, data, { mode });
-    else if (Array.isArray(data) && data.every((d) => d instanceof Uint8Array)) {
-      // buffers in order, without joining them first
+    else {
       const fd = fs.openSync(tmp, 'w', mode);
       try {
-        const parts = data.filter((d) => d.length > 0);
-        while (parts.length > 0) {
-          let n = fs.writevSync(fd, parts);
-          // drop the parts written whole, then the written head of the next
-          let k = 0;
-          while (k < parts.length && n >= parts[k].length) n -= parts[k++].length;
-          parts.splice(0, k);
-          if (n > 0) parts[0] = parts[0].subarray(n);
-        }
-      } finally {
-        fs.closeSync(fd);
-      }
-    } else {
-      const fd = fs.openSync(tmp, 'w', mode);
-      try {
-        let buf = '';
-        for (const c of data) {
-          if (typeof c !== 'string') {
-            // bytes go out as they are (after the text before them), not joined with the rest
-            if (buf) fs.writeSync(fd, buf);
-            buf = '';
-            for (let o = 0; o < c.length; ) o += fs.writeSync(fd, c, o);
-            continue;
-          }
-          buf += c;
-          if (buf.length >= 1 << 20) {
-            fs.writeSync(fd, buf);
-            buf = '';
-          }
-        }
-        if (buf) fs.writeSync(fd, buf);
+        if (Array.isArray(data) && data.every((d) => d instanceof Uint8Array)) writeBuffers(fd, data);
+        else writeChunks(fd, data);
       } finally {
         fs.closeSync(fd);
       }
