@@ -76,19 +76,22 @@ export function nextHarness(current: Harness[] | null, sessions: Pick<Session, '
 /** The status line above the list (the --header-lines line: empty hidden key, then the text). */
 export function statusLine<T extends Fed>(all: T[], shown: T[], s: PickState, home: string, search?: string): string {
   const hidden = s.all || search != null ? 0 : applyFilters(all, { ...stateFilters(s), all: true }).length - shown.length;
-  return statusOf(all.length, shown.length, hidden, s, home, search);
+  return statusOf({ total: all.length, shown: shown.length, hidden }, s, home, search);
 }
 
-/** The status line from counts: every session, those shown, and those the state's filters show but for being hidden. */
-export function statusOf(
-  total: number,
-  shown: number,
-  hidden: number,
-  s: PickState,
-  home: string,
-  search?: string,
-  matched?: number,
-): string {
+/**
+ * What the status line counts: every session, those shown, those the state's filters show but for
+ * being hidden, and (with a query) those it matches.
+ */
+export interface StatusCounts {
+  total: number;
+  shown: number;
+  hidden: number;
+  matched?: number;
+}
+
+/** The status line from counts. */
+export function statusOf({ total, shown, hidden, matched }: StatusCounts, s: PickState, home: string, search?: string): string {
   if (total === 0 && search == null) return '\tno sessions yet (resume doctor shows where it looked; resume --demo tries the demo)';
   const parts: string[] = [];
   if (search != null) parts.push(`deep search: ${oneLine(search)}`);
@@ -118,8 +121,16 @@ export function alignRows(rows: string[][], color = false): string[] {
   return rows.map((r) => alignLine(r, w, color));
 }
 
+/** How fed lines are drawn: directories against `home`, ages from `now`, coloured or not, aligned unless `plain`. */
+export interface LineLook {
+  home: string;
+  color: boolean;
+  now: number;
+  plain?: boolean;
+}
+
 /** The sessions the state shows, as fzf lines: the status line first, then the rows. */
-export function feedLines<T extends Fed>(all: T[], s: PickState, home: string, color = false, now = Date.now(), plain = false): string[] {
+export function feedLines<T extends Fed>(all: T[], s: PickState, { home, color, now, plain = false }: LineLook): string[] {
   const shown = applyFilters(all, stateFilters(s));
   const shorts = shortIds(all);
   const rows = shown.map((x) => row(x, shorts.get(x.id) ?? x.id, home, now));
@@ -151,8 +162,9 @@ export function feedSource(app: App, s: PickState): Promise<FeedSource> {
  * lines feedLines gives from the listing. Rendered rows come with a directory filter only when they
  * can apply it (feedSource, and the picker's own check of app.lastRows: dirFilterable).
  */
-export function linesOf(src: FeedSource, s: PickState, home: string, color = false, now = Date.now(), plain = false): string[] {
-  if ('sessions' in src) return feedLines(src.sessions, s, home, color, now, plain);
+export function linesOf(src: FeedSource, s: PickState, look: LineLook): string[] {
+  if ('sessions' in src) return feedLines(src.sessions, s, look);
+  const { home, color, now, plain = false } = look;
   const rows: string[][] = [];
   let hidden = 0;
   eachRow(src.bin, src.names, now, (r) => {
@@ -161,7 +173,17 @@ export function linesOf(src: FeedSource, s: PickState, home: string, color = fal
     if (r.hidden && !s.all) hidden++;
     else rows.push(r.fields);
   });
-  return [statusOf(src.bin.count, rows.length, hidden, s, home), ...(plain ? rows.map((r) => r.join('\t')) : alignRows(rows, color))];
+  return [
+    statusOf({ total: src.bin.count, shown: rows.length, hidden }, s, home),
+    ...(plain ? rows.map((r) => r.join('\t')) : alignRows(rows, color)),
+  ];
+}
+
+/** What writeLines writes: the lines' look, the status line or not, where to, and the lines kept from the last run. */
+export interface LinesOut extends LineLook {
+  status: boolean;
+  write: (b: Buffer) => void;
+  cache?: LinesCache | null;
 }
 
 /**
@@ -170,17 +192,8 @@ export function linesOf(src: FeedSource, s: PickState, home: string, color = fal
  * (lib/index/rowbin.ts printAligned: the same lines, without a string per field); the rest through
  * linesOf (`plain`: the rows unaligned).
  */
-export function writeLines(
-  src: FeedSource,
-  s: PickState,
-  home: string,
-  color: boolean,
-  now: number,
-  status: boolean,
-  write: (b: Buffer) => void,
-  plain = false,
-  cache: LinesCache | null = null,
-): void {
+export function writeLines(src: FeedSource, s: PickState, o: LinesOut): void {
+  const { home, color, now, status, write, plain = false, cache = null } = o;
   if ('bin' in src && !plain) {
     const { bin } = src;
     // the lines printed last for this listing, while they stand (lib/index/rowsout.ts)
@@ -193,29 +206,22 @@ export function writeLines(
       src.names,
       now,
       color,
-      (shown, hidden) => (status ? `${statusOf(bin.count, shown, hidden, s, home)}\n` : ''),
+      (shown, hidden) => (status ? `${statusOf({ total: bin.count, shown, hidden }, s, home)}\n` : ''),
       write,
       tape,
     );
     if (kept && tape) tape.save(kept.file, kept.key);
     return;
   }
-  const lines = linesOf(src, s, home, color, now, plain);
+  const lines = linesOf(src, s, { home, color, now, plain });
   write(Buffer.from((status ? lines : lines.slice(1)).map((l) => `${l}\n`).join(''), 'utf8'));
 }
 
-/** writeLines with the status line, as one text. */
-export function linesText(
-  src: FeedSource,
-  s: PickState,
-  home: string,
-  color: boolean,
-  now = Date.now(),
-  cache: LinesCache | null = null,
-): string {
+/** writeLines with the status line, aligned, as one text. */
+export function linesText(src: FeedSource, s: PickState, o: Omit<LineLook, 'plain'> & { cache?: LinesCache | null }): string {
   // (bytes kept and decoded once: a piece may end inside a character)
   const parts: Buffer[] = [];
-  writeLines(src, s, home, color, now, true, (b) => parts.push(Buffer.from(b)), false, cache);
+  writeLines(src, s, { ...o, status: true, write: (b) => parts.push(Buffer.from(b)), plain: false });
   return Buffer.concat(parts).toString('utf8');
 }
 
@@ -318,7 +324,7 @@ export function pickerText(app: App, src: FeedSource, s: PickState, query: strin
     const prompts = words.length ? allPrompts(app.ctx, words) : null;
     shown = rank(shown, terms, home, (r) => rowMatchable(r, prompts));
   }
-  const status = statusOf(all.length, count, hidden, s, home, undefined, terms.length ? shown.length : undefined);
+  const status = statusOf({ total: all.length, shown: count, hidden, matched: terms.length ? shown.length : undefined }, s, home);
   const lines = layRows(
     shown.map((r) => r.fields),
     listWidth(v.cols, v.alt ?? true),
