@@ -80,17 +80,27 @@ export function renderTranscript(s: Session, pieces: Piece[] | null, home: strin
     oneLine(s.file),
     '',
   ];
-  if (!pieces) {
-    head.push('This session is kept in a database, not a transcript file; what the index knows:', '');
-    for (const [k, v] of [
-      ['first prompt', s.firstPrompt],
-      ['last prompt', s.lastPrompt],
-      ['last reply', s.lastReply],
-    ] as const) {
-      if (v) head.push(`── ${k} ──`, clean(v), '');
-    }
-    return `${head.join('\n')}\n`;
+  if (!pieces) return `${[...head, ...indexedText(s)].join('\n')}\n`;
+  const body = turnsText(pieces);
+  if (body.length === 0) body.push('(no turns in this transcript)');
+  return `${[...head, ...body].join('\n')}\n`;
+}
+
+/** A session kept in a database, not a transcript file: what the index knows of it. */
+function indexedText(s: Session): string[] {
+  const out = ['This session is kept in a database, not a transcript file; what the index knows:', ''];
+  for (const [k, v] of [
+    ['first prompt', s.firstPrompt],
+    ['last prompt', s.lastPrompt],
+    ['last reply', s.lastReply],
+  ] as const) {
+    if (v) out.push(`── ${k} ──`, clean(v), '');
   }
+  return out;
+}
+
+/** The turns of a transcript, each under a rule naming its role, its tags and its time. */
+function turnsText(pieces: Piece[]): string[] {
   const body: string[] = [];
   let prev = '';
   for (const p of pieces) {
@@ -104,6 +114,5 @@ export function renderTranscript(s: Session, pieces: Piece[] | null, home: strin
     const tags = [p.summary ? 'summary' : '', p.copied ? 'copied' : ''].filter(Boolean).join(', ');
     body.push(`── ${ROLE[p.role]}${tags ? ` (${tags})` : ''}${when} ──`, t, '');
   }
-  if (body.length === 0) body.push('(no turns in this transcript)');
-  return `${[...head, ...body].join('\n')}\n`;
+  return body;
 }

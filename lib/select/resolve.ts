@@ -85,34 +85,41 @@ export function resolve(query: string[], sessions: Session[], opts: ResolveOptio
   const q = query.join(' ').trim();
   if (!q) return { kind: 'none' };
   if (query.length === 1) {
-    const one = query[0].trim();
-    // (1) a path to an indexed transcript
-    if (looksLikePath(one)) {
-      const r = result(byPath(one, sessions, opts), 'path');
-      if (r) return r;
-    }
-    // `harness:rest` narrows the id and prefix steps to one harness
-    const m = /^([a-z]+):(.+)$/.exec(one);
-    const scoped = m && (HARNESSES as readonly string[]).includes(m[1]) ? { h: m[1], rest: m[2] } : null;
-    const pool = scoped ? sessions.filter((s) => s.harness === scoped.h) : sessions;
-    const idq = scoped ? scoped.rest : one;
-    // (2) a full id
-    const exact = result(
-      pool.filter((s) => s.id === idq),
-      'id',
-    );
-    if (exact) return exact;
-    // (3) an id prefix of at least 4 characters
-    if (idq.length >= MIN_PREFIX && !/\s/.test(idq)) {
-      const low = idq.toLowerCase();
-      const pre = result(
-        pool.filter((s) => s.id.toLowerCase().startsWith(low)),
-        'prefix',
-      );
-      if (pre) return pre;
-    }
+    const r = byWord(query[0].trim(), sessions, opts);
+    if (r) return r;
   }
-  // (4) words, matched and ordered as everywhere else (rank.ts)
+  return byWords(query, sessions, opts);
+}
+
+/** Steps (1) to (3), for a query of one word: a transcript's path, a full id, an id prefix. */
+function byWord(one: string, sessions: Session[], opts: ResolveOptions): Resolution | null {
+  // (1) a path to an indexed transcript
+  if (looksLikePath(one)) {
+    const r = result(byPath(one, sessions, opts), 'path');
+    if (r) return r;
+  }
+  // `harness:rest` narrows the id and prefix steps to one harness
+  const m = /^([a-z]+):(.+)$/.exec(one);
+  const scoped = m && (HARNESSES as readonly string[]).includes(m[1]) ? { h: m[1], rest: m[2] } : null;
+  const pool = scoped ? sessions.filter((s) => s.harness === scoped.h) : sessions;
+  const idq = scoped ? scoped.rest : one;
+  // (2) a full id
+  const exact = result(
+    pool.filter((s) => s.id === idq),
+    'id',
+  );
+  if (exact) return exact;
+  // (3) an id prefix of at least 4 characters
+  if (idq.length < MIN_PREFIX || /\s/.test(idq)) return null;
+  const low = idq.toLowerCase();
+  return result(
+    pool.filter((s) => s.id.toLowerCase().startsWith(low)),
+    'prefix',
+  );
+}
+
+/** Step (4): words, matched and ordered as everywhere else (rank.ts). */
+function byWords(query: string[], sessions: Session[], opts: ResolveOptions): Resolution {
   const terms = parseQuery(query);
   if (!terms.length) return { kind: 'none' };
   const more = opts.prompts?.(wantedWords(terms));
