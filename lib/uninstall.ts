@@ -113,8 +113,16 @@ function entries(dir: string): fs.Dirent[] | null {
   }
 }
 
+/** A store of resume's: its directory, what to call it, the names in it that are resume's, and paths in it left alone. */
+interface Store {
+  dir: string;
+  what: string;
+  ours: RegExp;
+  skip?: string[];
+}
+
 /** Steps that remove a store of resume's: whole when all of it is resume's, else the names that are, the rest named. */
-function storeSteps(ctx: Ctx, dir: string, what: string, ours: RegExp, plan: Plan, skip: string[] = []): void {
+function storeSteps(ctx: Ctx, { dir, what, ours, skip = [] }: Store, plan: Plan): void {
   const list = entries(dir);
   if (!list) return;
   const mine = list.filter((e) => ours.test(e.name) && !skip.includes(path.join(dir, e.name)));
@@ -257,14 +265,15 @@ export function plan(ctx: Ctx, opts: { platform?: NodeJS.Platform; now?: Date } 
   unitSteps(ctx, platform, p);
   // 4. the stores
   const cache = cacheDir(ctx);
-  storeSteps(ctx, cache, 'the cache', CACHE_NAME, p);
+  storeSteps(ctx, { dir: cache, what: 'the cache', ours: CACHE_NAME }, p);
   if (!tooHigh(cache, ctx.home)) p.recheck.push(cache);
   const store = storeDir(ctx, platform);
-  storeSteps(ctx, store, 'the snapshot store', STORE_NAME, p);
+  storeSteps(ctx, { dir: store, what: 'the snapshot store', ours: STORE_NAME }, p);
   const state = stateDir(ctx, platform);
   // (macOS: the snapshot store is inside the state directory: what it holds that is not resume's stays)
   const storeClean = (entries(store) ?? []).every((e) => STORE_NAME.test(e.name));
-  storeSteps(ctx, state, 'the state directory', STATE_NAME, p, platform === 'darwin' && !storeClean ? [store] : []);
+  const skip = platform === 'darwin' && !storeClean ? [store] : [];
+  storeSteps(ctx, { dir: state, what: 'the state directory', ours: STATE_NAME, skip }, p);
   const cfg = configFile(ctx);
   if (fs.existsSync(cfg)) p.steps.push(leaving(`${show(ctx, cfg)} (your config)`));
   else if (platform !== 'darwin' && storeClean && path.dirname(store) === path.dirname(cfg)) {

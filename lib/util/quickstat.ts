@@ -187,26 +187,40 @@ export class StatInDirs {
   /**
    * quickStat of the file named by bytes [name, end) of `buf` in the directory at bytes
    * [dir, dir + dirLen) (an absolute path; the root when dirLen is 0). A directory is told by where
-   * its bytes are: the caller passes the same `dir` for every file of one directory. `more`: another
-   * file of this directory is stat'ed next (entering a directory walks its whole path once, and pays
-   * only for a second name). STAT[3] (the ctime) is NaN: not worked out.
+   * its bytes are: the caller passes the same `dir` for every file of one directory. For a file with
+   * no other of its directory stat'ed next (statEntering when there is one). STAT[3] (the ctime) is
+   * NaN: not worked out.
    */
-  statIn(buf: Buffer, dir: number, dirLen: number, name: number, end: number, more: boolean): Float64Array {
+  statIn(buf: Buffer, dir: number, dirLen: number, name: number, end: number): Float64Array {
+    if (this.home !== null && buf[dir] === 0x2f && this.entered && this.dirBuf === buf && this.dirAt === dir) {
+      return quickStatBytes(buf, name, end, false);
+    }
+    return this.statJoined(buf, dir, dirLen, name, end);
+  }
+
+  /**
+   * statIn for a file with another of its directory stat'ed next: the directory is entered
+   * (entering walks its whole path once, and then each name pays only for itself).
+   */
+  statEntering(buf: Buffer, dir: number, dirLen: number, name: number, end: number): Float64Array {
     if (this.home !== null && buf[dir] === 0x2f) {
       if (this.entered && this.dirBuf === buf && this.dirAt === dir) return quickStatBytes(buf, name, end, false);
-      if (more) {
-        try {
-          process.chdir(dirLen === 0 ? '/' : buf.toString('utf8', dir, dir + dirLen));
-          this.dirBuf = buf;
-          this.dirAt = dir;
-          this.dirStr = null;
-          this.entered = true;
-          return quickStatBytes(buf, name, end, false);
-        } catch {
-          this.back();
-        }
+      try {
+        process.chdir(dirLen === 0 ? '/' : buf.toString('utf8', dir, dir + dirLen));
+        this.dirBuf = buf;
+        this.dirAt = dir;
+        this.dirStr = null;
+        this.entered = true;
+        return quickStatBytes(buf, name, end, false);
+      } catch {
+        this.back();
       }
     }
+    return this.statJoined(buf, dir, dirLen, name, end);
+  }
+
+  /** statIn by the file's whole path, from where the walk started. */
+  private statJoined(buf: Buffer, dir: number, dirLen: number, name: number, end: number): Float64Array {
     // the whole path: in place when the name follows its directory's `/` in the bytes
     if (name === dir + dirLen + 1 && buf[dir + dirLen] === 0x2f) return this.statWhole(buf, dir, end);
     const whole = Buffer.concat([buf.subarray(dir, dir + dirLen), Buffer.from('/'), buf.subarray(name, end)]);
