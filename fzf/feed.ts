@@ -2,21 +2,22 @@
 // visible columns padded so they line up. The picker state (hidden shown, harness filter) lives in a
 // small JSON file in the picker's private directory ($RESUME_PICK_DIR), so the keys that reload the
 // list (`resume __feed --toggle-hidden`, …) work on every fzf version without transform.
-import { writeAtomic } from '../lib/util/fsx.js';
-import { colorOn } from '../lib/util/color.js';
+
 import fs from 'node:fs';
 import path from 'node:path';
+import type { App } from '../lib/app.js';
+import { allPrompts } from '../lib/index/prompts.js';
+import { eachRow, printAligned, type RowBin } from '../lib/index/rowbin.js';
+import { alignedName, printRowsOut, type RowsOutKey, RowsTape, rowsOutKey } from '../lib/index/rowsout.js';
+import { ALIGN_CAPS, alignLine, row } from '../lib/output.js';
+import { applyFilters, type Filters, shortIds, under } from '../lib/select/filter.js';
+import { type Matchable, parseQuery, rank, wantedWords } from '../lib/select/rank.js';
 import type { Harness, Session } from '../lib/types.js';
 import { HARNESSES } from '../lib/types.js';
-import { applyFilters, shortIds, under, type Filters } from '../lib/select/filter.js';
-import { ALIGN_CAPS, alignLine, row } from '../lib/output.js';
-import { oneLine, width } from '../lib/util/text.js';
-import { eachRow, printAligned, type RowBin } from '../lib/index/rowbin.js';
-import { alignedName, printRowsOut, rowsOutKey, RowsTape, type RowsOutKey } from '../lib/index/rowsout.js';
+import { colorOn } from '../lib/util/color.js';
+import { writeAtomic } from '../lib/util/fsx.js';
 import { cacheDir, tildify } from '../lib/util/paths.js';
-import type { App } from '../lib/app.js';
-import { parseQuery, rank, wantedWords, type Matchable } from '../lib/select/rank.js';
-import { allPrompts } from '../lib/index/prompts.js';
+import { oneLine, width } from '../lib/util/text.js';
 import { layRows, listWidth } from './layout.js';
 
 /** What a fed row needs of a session: a listing row (rows.json) or a whole session. */
@@ -48,7 +49,7 @@ export function readState(pickDir: string): PickState {
     const harness = Array.isArray(s.harness) ? s.harness.filter((h) => (HARNESSES as readonly string[]).includes(h)) : null;
     return {
       all: !!s.all,
-      harness: harness && harness.length ? harness : null,
+      harness: harness?.length ? harness : null,
       dir: typeof s.dir === 'string' ? s.dir : null,
       deep: s.deep === true,
       cols: typeof s.cols === 'number' && s.cols > 0 ? s.cols : null,
@@ -68,18 +69,29 @@ export function nextHarness(current: Harness[] | null, sessions: Pick<Session, '
   const present = HARNESSES.filter((h) => sessions.some((s) => s.harness === h));
   const options: (Harness[] | null)[] = [null, ...present.map((h) => [h])];
   const idx = options.findIndex((o) => (o === null ? current === null : current !== null && current.length === 1 && current[0] === o[0]));
-  if (idx < 0) return present.length ? [present[0]!] : null;
+  if (idx < 0) return present.length ? [present[0]] : null;
   return options[(idx + 1) % options.length] ?? null;
 }
 
 /** The status line above the list (the --header-lines line: empty hidden key, then the text). */
 export function statusLine<T extends Fed>(all: T[], shown: T[], s: PickState, home: string, search?: string): string {
   const hidden = s.all || search != null ? 0 : applyFilters(all, { ...stateFilters(s), all: true }).length - shown.length;
-  return statusOf(all.length, shown.length, hidden, s, home, search);
+  return statusOf({ total: all.length, shown: shown.length, hidden }, s, home, search);
 }
 
-/** The status line from counts: every session, those shown, and those the state's filters show but for being hidden. */
-export function statusOf(total: number, shown: number, hidden: number, s: PickState, home: string, search?: string, matched?: number): string {
+/**
+ * What the status line counts: every session, those shown, those the state's filters show but for
+ * being hidden, and (with a query) those it matches.
+ */
+export interface StatusCounts {
+  total: number;
+  shown: number;
+  hidden: number;
+  matched?: number;
+}
+
+/** The status line from counts. */
+export function statusOf({ total, shown, hidden, matched }: StatusCounts, s: PickState, home: string, search?: string): string {
   if (total === 0 && search == null) return '\tno sessions yet (resume doctor shows where it looked; resume --demo tries the demo)';
   const parts: string[] = [];
   if (search != null) parts.push(`deep search: ${oneLine(search)}`);
@@ -89,7 +101,7 @@ export function statusOf(total: number, shown: number, hidden: number, s: PickSt
   if (s.all) n += ' incl. hidden';
   else if (search == null && hidden > 0) n += ` (+${hidden} hidden)`;
   parts.push(n);
-  return '\t' + parts.join(' · ');
+  return `\t${parts.join(' · ')}`;
 }
 
 /**
@@ -103,18 +115,34 @@ export function alignRows(rows: string[][], color = false): string[] {
   for (const r of rows) {
     for (let i = 1; i <= 5; i++) {
       const cw = width(r[i] ?? '');
-      if (cw <= ALIGN_CAPS[i - 1]! && cw > w[i - 1]!) w[i - 1] = cw;
+      if (cw <= ALIGN_CAPS[i - 1] && cw > w[i - 1]) w[i - 1] = cw;
     }
   }
   return rows.map((r) => alignLine(r, w, color));
 }
 
+/** How fed lines are drawn: directories against `home`, ages from `now`, coloured or not, aligned unless `plain`. */
+export interface LineLook {
+  home: string;
+  color: boolean;
+  now: number;
+  plain?: boolean;
+}
+
 /** The sessions the state shows, as fzf lines: the status line first, then the rows. */
-export function feedLines<T extends Fed>(all: T[], s: PickState, home: string, color = false, now = Date.now(), plain = false): string[] {
+export function feedLines<T extends Fed>(all: T[], s: PickState, { home, color, now, plain = false }: LineLook): string[] {
   const shown = applyFilters(all, stateFilters(s));
   const shorts = shortIds(all);
   const rows = shown.map((x) => row(x, shorts.get(x.id) ?? x.id, home, now));
-  return [statusLine(all, shown, s, home), ...(plain ? rows : alignRows(rows.map((r) => r.split('\t')), color))];
+  return [
+    statusLine(all, shown, s, home),
+    ...(plain
+      ? rows
+      : alignRows(
+          rows.map((r) => r.split('\t')),
+          color,
+        )),
+  ];
 }
 
 /** What the picker's lines are made from: the rendered rows (rows.bin), or the listing rows. */
@@ -134,8 +162,9 @@ export function feedSource(app: App, s: PickState): Promise<FeedSource> {
  * lines feedLines gives from the listing. Rendered rows come with a directory filter only when they
  * can apply it (feedSource, and the picker's own check of app.lastRows: dirFilterable).
  */
-export function linesOf(src: FeedSource, s: PickState, home: string, color = false, now = Date.now(), plain = false): string[] {
-  if ('sessions' in src) return feedLines(src.sessions, s, home, color, now, plain);
+export function linesOf(src: FeedSource, s: PickState, look: LineLook): string[] {
+  if ('sessions' in src) return feedLines(src.sessions, s, look);
+  const { home, color, now, plain = false } = look;
   const rows: string[][] = [];
   let hidden = 0;
   eachRow(src.bin, src.names, now, (r) => {
@@ -144,7 +173,17 @@ export function linesOf(src: FeedSource, s: PickState, home: string, color = fal
     if (r.hidden && !s.all) hidden++;
     else rows.push(r.fields);
   });
-  return [statusOf(src.bin.count, rows.length, hidden, s, home), ...(plain ? rows.map((r) => r.join('\t')) : alignRows(rows, color))];
+  return [
+    statusOf({ total: src.bin.count, shown: rows.length, hidden }, s, home),
+    ...(plain ? rows.map((r) => r.join('\t')) : alignRows(rows, color)),
+  ];
+}
+
+/** What writeLines writes: the lines' look, the status line or not, where to, and the lines kept from the last run. */
+export interface LinesOut extends LineLook {
+  status: boolean;
+  write: (b: Buffer) => void;
+  cache?: LinesCache | null;
 }
 
 /**
@@ -153,26 +192,36 @@ export function linesOf(src: FeedSource, s: PickState, home: string, color = fal
  * (lib/index/rowbin.ts printAligned: the same lines, without a string per field); the rest through
  * linesOf (`plain`: the rows unaligned).
  */
-export function writeLines(src: FeedSource, s: PickState, home: string, color: boolean, now: number, status: boolean, write: (b: Buffer) => void, plain = false, cache: LinesCache | null = null): void {
+export function writeLines(src: FeedSource, s: PickState, o: LinesOut): void {
+  const { home, color, now, status, write, plain = false, cache = null } = o;
   if ('bin' in src && !plain) {
     const { bin } = src;
     // the lines printed last for this listing, while they stand (lib/index/rowsout.ts)
     const kept = cache && cache.key.id === bin.id ? cache : null;
     if (kept && printRowsOut(kept.file, kept.key, now, write)) return;
     const tape = kept ? new RowsTape(now, { color }) : undefined;
-    printAligned(bin, s, src.names, now, color, (shown, hidden) => (status ? statusOf(bin.count, shown, hidden, s, home) + '\n' : ''), write, tape);
-    if (kept) tape!.save(kept.file, kept.key);
+    printAligned(
+      bin,
+      s,
+      src.names,
+      now,
+      color,
+      (shown, hidden) => (status ? `${statusOf({ total: bin.count, shown, hidden }, s, home)}\n` : ''),
+      write,
+      tape,
+    );
+    if (kept && tape) tape.save(kept.file, kept.key);
     return;
   }
-  const lines = linesOf(src, s, home, color, now, plain);
-  write(Buffer.from((status ? lines : lines.slice(1)).map((l) => l + '\n').join(''), 'utf8'));
+  const lines = linesOf(src, s, { home, color, now, plain });
+  write(Buffer.from((status ? lines : lines.slice(1)).map((l) => `${l}\n`).join(''), 'utf8'));
 }
 
-/** writeLines with the status line, as one text. */
-export function linesText(src: FeedSource, s: PickState, home: string, color: boolean, now = Date.now(), cache: LinesCache | null = null): string {
+/** writeLines with the status line, aligned, as one text. */
+export function linesText(src: FeedSource, s: PickState, o: Omit<LineLook, 'plain'> & { cache?: LinesCache | null }): string {
   // (bytes kept and decoded once: a piece may end inside a character)
   const parts: Buffer[] = [];
-  writeLines(src, s, home, color, now, true, (b) => parts.push(Buffer.from(b)), false, cache);
+  writeLines(src, s, { ...o, status: true, write: (b) => parts.push(Buffer.from(b)), plain: false });
   return Buffer.concat(parts).toString('utf8');
 }
 
@@ -195,7 +244,12 @@ export function linesCache(app: App, s: PickState, color: boolean, status: boole
 /** The harnesses that have sessions in rendered rows, as nextHarness wants them. */
 export function binHarnesses(bin: RowBin): Pick<Session, 'harness'>[] {
   const seen = new Set<Harness>();
-  eachRow(bin, () => ({}), 0, (r) => seen.add(r.harness));
+  eachRow(
+    bin,
+    () => ({}),
+    0,
+    (r) => seen.add(r.harness),
+  );
   return [...seen].map((harness) => ({ harness }));
 }
 
@@ -229,7 +283,8 @@ function pickRows(src: FeedSource, home: string, now: number): PickRow[] {
     return out;
   }
   const shorts = shortIds(src.sessions);
-  for (const x of src.sessions) out.push({ fields: row(x, shorts.get(x.id) ?? x.id, home, now).split('\t'), hidden: x.hidden, harness: x.harness, cwd: x.cwd });
+  for (const x of src.sessions)
+    out.push({ fields: row(x, shorts.get(x.id) ?? x.id, home, now).split('\t'), hidden: x.hidden, harness: x.harness, cwd: x.cwd });
   return out;
 }
 
@@ -269,9 +324,14 @@ export function pickerText(app: App, src: FeedSource, s: PickState, query: strin
     const prompts = words.length ? allPrompts(app.ctx, words) : null;
     shown = rank(shown, terms, home, (r) => rowMatchable(r, prompts));
   }
-  const status = statusOf(all.length, count, hidden, s, home, undefined, terms.length ? shown.length : undefined);
-  const lines = layRows(shown.map((r) => r.fields), listWidth(v.cols, v.alt ?? true), v.color, terms);
-  return [status, ...lines].join('\n') + '\n';
+  const status = statusOf({ total: all.length, shown: count, hidden, matched: terms.length ? shown.length : undefined }, s, home);
+  const lines = layRows(
+    shown.map((r) => r.fields),
+    listWidth(v.cols, v.alt ?? true),
+    v.color,
+    terms,
+  );
+  return `${[status, ...lines].join('\n')}\n`;
 }
 
 /** Rows in `resume rows` format (deep search's, or a batch of a cold build's) as picker lines. */

@@ -9,8 +9,8 @@
 import shellQuote from 'shell-quote';
 import { ExitError } from '../lib/errors.js';
 import { quoteSh } from '../lib/util/quote.js';
-import { fmtVersion, has, MIN, type Feature, type Version } from './version.js';
 import { previewWindow } from './layout.js';
+import { type Feature, fmtVersion, has, MIN, type Version } from './version.js';
 
 export type Keymap = 'default' | 'vim';
 export type Context = 'picker' | 'tab';
@@ -69,13 +69,16 @@ export interface Flags {
 
 function need(v: Version, f: Feature, what: string): void {
   if (!has(v, f)) {
-    throw new ExitError(2, `${what} needs fzf >= ${MIN[f]}, but fzf ${fmtVersion(v)} is installed; install a newer fzf (https://github.com/junegunn/fzf/releases) or set RESUME_FZF to one`);
+    throw new ExitError(
+      2,
+      `${what} needs fzf >= ${MIN[f]}, but fzf ${fmtVersion(v)} is installed; install a newer fzf (https://github.com/junegunn/fzf/releases) or set RESUME_FZF to one`,
+    );
   }
 }
 
 /** fzf_opts split into words like a shell would (no expansion); operators are refused. */
 export function splitOpts(s: string | null, file?: string | null): string[] {
-  if (!s || !s.trim()) return [];
+  if (!s?.trim()) return [];
   const where = file ? `config ${file}: ` : '';
   // Keep `$NAME` literal: fzf receives the words exactly as written.
   const parsed = shellQuote.parse(s, (name: string) => `$${name}`);
@@ -190,7 +193,10 @@ export function fzfFlags(o: FlagOptions): Flags {
   const v = o.version;
   const user = splitOpts(o.fzfOpts, o.configFile);
   if (o.keys === 'vim' && user.some((a) => a === '--prompt' || a.startsWith('--prompt='))) {
-    throw new ExitError(2, `${o.configFile ? `config ${o.configFile}: ` : ''}'fzf_opts' sets --prompt, but keys = "vim" keeps the mode in the prompt; remove --prompt from fzf_opts`);
+    throw new ExitError(
+      2,
+      `${o.configFile ? `config ${o.configFile}: ` : ''}'fzf_opts' sets --prompt, but keys = "vim" keeps the mode in the prompt; remove --prompt from fzf_opts`,
+    );
   }
   const accept = acceptWith(v);
   const env: Record<string, string> = {};

@@ -4,7 +4,7 @@
 // the left (`…/acme/webshop`, its last parts are what tells projects apart) and the branch column is
 // left out when there is no room for it (the preview shows it). Lines never need fzf to scroll them
 // sideways (the picker runs fzf with --no-hscroll), so the id and harness stay in view.
-import { DIM, RESET, harnessColor } from '../lib/output.js';
+import { DIM, harnessColor, RESET } from '../lib/output.js';
 import { fold, type Term } from '../lib/select/rank.js';
 import { cut, cutDir, width } from '../lib/util/text.js';
 
@@ -85,7 +85,7 @@ const HL = '\x1b[1;32m';
  * colour is on and folding keeps the text's length (so a place in the folded text is the same place).
  */
 export function highlight(v: string, terms: readonly Term[] | null, color: boolean, after = ''): string {
-  if (!color || !terms || !terms.length || !v) return v;
+  if (!color || !terms?.length || !v) return v;
   const f = fold(v);
   if (f.length !== v.length) return v;
   const on = new Uint8Array(v.length);

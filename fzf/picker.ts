@@ -7,29 +7,31 @@
 // through a known POSIX shell (--with-shell 'sh -c', else SHELL=sh) and call back into resume by
 // absolute path (node + bin/resume). The picker's state and the action file live in a private
 // temporary directory ($RESUME_PICK_DIR) that is removed afterwards.
+
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { spawn } from 'node:child_process';
+import type { Writable } from 'node:stream';
 import type { App } from '../lib/app.js';
 import { ExitError } from '../lib/errors.js';
-import type { Session } from '../lib/types.js';
-import type { Filters } from '../lib/select/filter.js';
-import { loadConfig } from '../lib/launch/config.js';
-import { fmtVersion, has, probeFzf, type Fzf } from './version.js';
-import { ACTION_MARK, fzfFlags, type Flags, type PickAction } from './flags.js';
-import { quoteSh } from '../lib/util/quote.js';
-import { noColor } from '../lib/util/color.js';
-import { feedSource, layFields, listColor, pickerText, stateFilters, writeState, type PickState, type PickView } from './feed.js';
-import { termColumns } from './layout.js';
-import { parseQuery, rank } from '../lib/select/rank.js';
-import { sessionMatchable } from '../lib/select/resolve.js';
-import { findSession } from '../lib/select/find.js';
 import { haveListing, storedSession } from '../lib/index/index.js';
 import { dirFilterable } from '../lib/index/rowbin.js';
-import { applyFilters } from '../lib/select/filter.js';
+import { loadConfig } from '../lib/launch/config.js';
 import { row } from '../lib/output.js';
+import type { Filters } from '../lib/select/filter.js';
+import { applyFilters } from '../lib/select/filter.js';
+import { findSession } from '../lib/select/find.js';
+import { parseQuery, rank } from '../lib/select/rank.js';
+import { sessionMatchable } from '../lib/select/resolve.js';
+import type { Session } from '../lib/types.js';
+import { noColor } from '../lib/util/color.js';
+import { quoteSh } from '../lib/util/quote.js';
 import { oneLine } from '../lib/util/text.js';
+import { feedSource, layFields, listColor, type PickState, type PickView, pickerText, stateFilters, writeState } from './feed.js';
+import { ACTION_MARK, type Flags, fzfFlags, type PickAction } from './flags.js';
+import { termColumns } from './layout.js';
+import { type Fzf, fmtVersion, has, probeFzf } from './version.js';
 
 export type PickResult = { kind: 'picked'; key: string; action: PickAction } | { kind: 'cancel' } | { kind: 'nomatch' };
 
@@ -102,8 +104,22 @@ function haveTerminal(): boolean {
   }
 }
 
-export async function pick(app: App, o: PickOptions = {}): Promise<PickResult> {
-  if (!haveTerminal()) throw new ExitError(2, 'the picker needs a terminal (name the session instead: resume QUERY, or resume ls)');
+/** How a pick starts: the fzf, the first state, and whether the rows stream in (cold) or come at once (warm). */
+interface PickStart {
+  fzf: Fzf;
+  state: PickState;
+  /** the terminal's width, if known */
+  cols: number | null;
+  /** a cold index: rows written as their files are read */
+  stream: boolean;
+  /** a warm index: the rows of the last build, shown at once while the index is checked */
+  early: LastRows | null;
+  flags: Flags;
+}
+
+type LastRows = NonNullable<ReturnType<App['lastRows']>>;
+
+function pickStart(app: App, o: PickOptions): PickStart {
   const fzf = probeFzf(app.ctx);
   const f = o.filters ?? {};
   const cols = process.stderr.columns || null;
@@ -122,6 +138,100 @@ export async function pick(app: App, o: PickOptions = {}): Promise<PickResult> {
   // Either way a key that reloads the list before that load (Ctrl-R pressed while the index is
   // read) unbinds it: the key's list is already the finished one, in the key's state.
   const flags = flagsFor(app, 'picker', fzf, !!(stream || early));
+  return { fzf, state, cols, stream, early, flags };
+}
+
+/** fzf's arguments: the flags, the query, and the `load` binding of a cold or warm start (`onload` made empty for a warm one). */
+function pickArgs(app: App, o: PickOptions, start: PickStart, onload: string): string[] {
+  const args = [...start.flags.args];
+  if (o.query) args.push(`--query=${o.query}`);
+  if (start.stream) args.push(`--bind=load:unbind(load)+reload(${selfCommand(app)} __feed --query {q})`);
+  if (start.early) {
+    fs.writeFileSync(onload, '');
+    args.push('--bind=load:unbind(load)+transform(cat "$RESUME_PICK_DIR/onload")');
+  }
+  return args;
+}
+
+/** What feeds fzf's input: where it goes, in which state, drawn how, for which query. */
+interface Feed {
+  app: App;
+  o: PickOptions;
+  stdin: Writable;
+  state: PickState;
+  view: PickView;
+  query: string;
+  /** the picker's private directory */
+  dir: string;
+  early: LastRows | null;
+}
+
+/** A cold index: rows written as their files are read (ranked for the query), then the input ended. */
+async function feedCold(f: Feed): Promise<void> {
+  const { app, stdin, view, query } = f;
+  const filters = stateFilters(f.state);
+  const terms = parseQuery(query);
+  if (!stdin.destroyed) stdin.write('\tindexing: sessions appear as their files are read\n');
+  await app.index({
+    quiet: true,
+    onSessions: (batch) => {
+      // (the first and last prompts only: the finished list, on fzf's load, weighs every prompt)
+      const shown = rank(applyFilters(batch, filters), terms, app.ctx.home, (x) => sessionMatchable(x));
+      if (!shown.length || stdin.destroyed) return;
+      const rows = shown.map((x) => row(x, x.id.slice(0, 8), app.ctx.home, view.now).split('\t'));
+      stdin.write(`${layFields(rows, view, query).join('\n')}\n`);
+    },
+  });
+  if (!stdin.destroyed) stdin.end();
+}
+
+/**
+ * A warm index (or the caller's sessions): the last build's rows at once when there are some, then
+ * the checked list, as the whole input, or left in `fresh` for fzf's `load` to reload.
+ */
+async function feedWarm(f: Feed): Promise<void> {
+  const { app, o, stdin, state, view, query, early } = f;
+  const firstLines = early ? pickerText(app, early, state, query, view) : null;
+  if (firstLines && !stdin.destroyed) stdin.write(firstLines);
+  let lines: string;
+  if (o.sessions) lines = pickerText(app, { sessions: o.sessions }, state, query, view);
+  else {
+    // the rendered rows when nothing changed, else the listing the check just brought up to date
+    const got = await feedSource(app, state);
+    // the rows shown are the build's that the check found current: nothing to replace
+    if (firstLines && early && 'bin' in got && got.bin.id === early.bin.id) {
+      if (!stdin.destroyed) stdin.end();
+      return;
+    }
+    lines = pickerText(app, got, state, query, { ...view, now: Date.now() });
+  }
+  if (stdin.destroyed) return;
+  if (!firstLines) stdin.end(lines);
+  else {
+    fs.writeFileSync(path.join(f.dir, 'fresh'), lines);
+    fs.writeFileSync(path.join(f.dir, 'onload'), 'reload(cat "$RESUME_PICK_DIR/fresh")');
+    stdin.end();
+  }
+}
+
+/** What fzf's exit status and output mean: a pick, a cancel, no match, or an error (the feed's, else fzf's). */
+function pickOutcome(code: number, feedError: unknown, fzf: Fzf, picked: () => ReturnType<typeof parseOutput>): PickResult {
+  if (code === 130) return { kind: 'cancel' };
+  if (feedError && code !== 0) throw feedError;
+  if (code === 1) return { kind: 'nomatch' };
+  if (code !== 0)
+    throw new ExitError(
+      2,
+      `fzf ${fmtVersion(fzf.version)} (${fzf.path}) failed with exit status ${code}; check FZF_DEFAULT_OPTS and fzf_opts in the config`,
+    );
+  const r = picked();
+  return r ? { kind: 'picked', ...r } : { kind: 'nomatch' };
+}
+
+export async function pick(app: App, o: PickOptions = {}): Promise<PickResult> {
+  if (!haveTerminal()) throw new ExitError(2, 'the picker needs a terminal (name the session instead: resume QUERY, or resume ls)');
+  const start = pickStart(app, o);
+  const { fzf, state, flags } = start;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'resume-pick-'));
   const ignoreInt = () => {
     /* fzf handles Ctrl-C itself and exits 130 */
@@ -129,21 +239,16 @@ export async function pick(app: App, o: PickOptions = {}): Promise<PickResult> {
   process.on('SIGINT', ignoreInt);
   try {
     writeState(dir, state);
-    const args = [...flags.args];
-    if (o.query) args.push(`--query=${o.query}`);
-    if (stream) args.push(`--bind=load:unbind(load)+reload(${selfCommand(app)} __feed --query {q})`);
-    const onload = path.join(dir, 'onload');
-    if (early) {
-      fs.writeFileSync(onload, '');
-      args.push('--bind=load:unbind(load)+transform(cat "$RESUME_PICK_DIR/onload")');
-    }
+    const args = pickArgs(app, o, start, path.join(dir, 'onload'));
     const child = spawn(fzf.path, args, {
       stdio: ['pipe', 'pipe', 'inherit'],
       env: { ...process.env, ...flags.env, RESUME_PICK_DIR: dir },
     });
     let out = '';
     child.stdout.setEncoding('utf8');
-    child.stdout.on('data', (d: string) => (out += d));
+    child.stdout.on('data', (d: string) => {
+      out += d;
+    });
     child.stdin.on('error', () => {
       /* fzf closed its input (it exited, or a reload replaced the list) */
     });
@@ -152,48 +257,14 @@ export async function pick(app: App, o: PickOptions = {}): Promise<PickResult> {
       child.on('close', (code, signal) => resolve(code ?? (signal ? 128 + (os.constants.signals[signal] ?? 1) : 2)));
     });
     let feedError: unknown = null;
-    const query = o.query ?? '';
-    const view: PickView = { cols: termColumns({}, cols), color: listColor(process.env), now: Date.now(), alt: has(fzf.version, 'previewAlt') };
-    const feed = (async () => {
-      if (stream) {
-        const filters = stateFilters(state);
-        const terms = parseQuery(query);
-        if (!child.stdin.destroyed) child.stdin.write('\tindexing: sessions appear as their files are read\n');
-        await app.index({
-          quiet: true,
-          onSessions: (batch) => {
-            // (the first and last prompts only: the finished list, on fzf's load, weighs every prompt)
-            const shown = rank(applyFilters(batch, filters), terms, app.ctx.home, (x) => sessionMatchable(x));
-            if (!shown.length || child.stdin.destroyed) return;
-            const rows = shown.map((x) => row(x, x.id.slice(0, 8), app.ctx.home, view.now).split('\t'));
-            child.stdin.write(layFields(rows, view, query).join('\n') + '\n');
-          },
-        });
-        if (!child.stdin.destroyed) child.stdin.end();
-        return;
-      }
-      const firstLines = early ? pickerText(app, early, state, query, view) : null;
-      if (firstLines && !child.stdin.destroyed) child.stdin.write(firstLines);
-      let lines: string;
-      if (o.sessions) lines = pickerText(app, { sessions: o.sessions }, state, query, view);
-      else {
-        // the rendered rows when nothing changed, else the listing the check just brought up to date
-        const got = await feedSource(app, state);
-        // the rows shown are the build's that the check found current: nothing to replace
-        if (firstLines && 'bin' in got && got.bin.id === early!.bin.id) {
-          if (!child.stdin.destroyed) child.stdin.end();
-          return;
-        }
-        lines = pickerText(app, got, state, query, { ...view, now: Date.now() });
-      }
-      if (child.stdin.destroyed) return;
-      if (!firstLines) child.stdin.end(lines);
-      else {
-        fs.writeFileSync(path.join(dir, 'fresh'), lines);
-        fs.writeFileSync(onload, 'reload(cat "$RESUME_PICK_DIR/fresh")');
-        child.stdin.end();
-      }
-    })().catch((err) => {
+    const view: PickView = {
+      cols: termColumns({}, start.cols),
+      color: listColor(process.env),
+      now: Date.now(),
+      alt: has(fzf.version, 'previewAlt'),
+    };
+    const f: Feed = { app, o, stdin: child.stdin, state, view, query: o.query ?? '', dir, early: start.early };
+    const feed = (start.stream ? feedCold(f) : feedWarm(f)).catch((err) => {
       feedError = err;
       // say so in the status line rather than leave an unexplained empty list
       const msg = err instanceof Error ? err.message : String(err);
@@ -201,12 +272,7 @@ export async function pick(app: App, o: PickOptions = {}): Promise<PickResult> {
     });
     const code = await exited;
     await feed;
-    if (code === 130) return { kind: 'cancel' };
-    if (feedError && code !== 0) throw feedError;
-    if (code === 1) return { kind: 'nomatch' };
-    if (code !== 0) throw new ExitError(2, `fzf ${fmtVersion(fzf.version)} (${fzf.path}) failed with exit status ${code}; check FZF_DEFAULT_OPTS and fzf_opts in the config`);
-    const r = parseOutput(out, flags.report === 'file' ? path.join(dir, 'action') : null);
-    return r ? { kind: 'picked', ...r } : { kind: 'nomatch' };
+    return pickOutcome(code, feedError, fzf, () => parseOutput(out, flags.report === 'file' ? path.join(dir, 'action') : null));
   } finally {
     process.removeListener('SIGINT', ignoreInt);
     fs.rmSync(dir, { recursive: true, force: true });
@@ -225,8 +291,8 @@ export async function pickSession(app: App, o: PickOptions = {}): Promise<{ sess
   }
   // pick() brought the index up to date: the session is one record of its listing, with its short id
   const hit = storedSession(app.ctx, { key: r.key });
-  if (hit) return { session: app.named(app.view([hit.session]))[0]!, action: r.action, short: hit.short };
+  if (hit) return { session: app.named(app.view([hit.session]))[0], action: r.action, short: hit.short };
   const found = await findSession(app, r.key);
   if (!found) throw new ExitError(1, 'the picked session is gone');
-  return { session: app.named([found])[0]!, action: r.action };
+  return { session: app.named([found])[0], action: r.action };
 }

@@ -2,14 +2,15 @@
 // event and option resume uses. Flags are generated from this table (fzf/flags.ts): an action the
 // installed fzf does not know makes it exit 2 at start-up, so nothing above the installed version
 // may ever be emitted.
-import { writeAtomic } from '../lib/util/fsx.js';
-import { executable, onPath } from '../lib/util/which.js';
+
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { spawnSync } from 'node:child_process';
 import { ExitError } from '../lib/errors.js';
 import type { Ctx } from '../lib/types.js';
+import { writeAtomic } from '../lib/util/fsx.js';
 import { cacheDir } from '../lib/util/paths.js';
+import { executable, onPath } from '../lib/util/which.js';
 
 export type Version = [number, number, number];
 
@@ -69,7 +70,7 @@ export function parseVersion(s: string): Version | null {
 }
 
 export function cmpVersion(a: Version, b: Version): number {
-  for (let i = 0; i < 3; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
+  for (let i = 0; i < 3; i++) if (a[i] !== b[i]) return a[i] - b[i];
   return 0;
 }
 
@@ -79,7 +80,13 @@ export function fmtVersion(v: Version): string {
 
 /** Does fzf `v` have `f`? */
 export function has(v: Version, f: Feature): boolean {
-  return cmpVersion(v, parseVersion(MIN[f])!) >= 0;
+  return cmpVersion(v, minVersion(f)) >= 0;
+}
+
+function minVersion(f: Feature): Version {
+  const v = parseVersion(MIN[f]);
+  if (!v) throw new Error(`MIN.${f} is '${MIN[f]}', not a version`);
+  return v;
 }
 
 export interface Fzf {
@@ -87,8 +94,8 @@ export interface Fzf {
   version: Version;
 }
 
-export const INSTALL_HINT = 'install fzf (Debian/Ubuntu: apt-get install fzf; macOS: brew install fzf; or https://github.com/junegunn/fzf/releases) or set RESUME_FZF to its path';
-
+export const INSTALL_HINT =
+  'install fzf (Debian/Ubuntu: apt-get install fzf; macOS: brew install fzf; or https://github.com/junegunn/fzf/releases) or set RESUME_FZF to its path';
 
 /** The fzf binary: `RESUME_FZF` (a path or a command name), else `fzf` on PATH. Exit 2 when missing. */
 export function findFzf(env: NodeJS.ProcessEnv): string {
@@ -100,7 +107,10 @@ export function findFzf(env: NodeJS.ProcessEnv): string {
   }
   const found = onPath(want, env.PATH);
   if (found) return found;
-  throw new ExitError(2, `${want === 'fzf' ? 'fzf is not on PATH' : `RESUME_FZF=${want} is not on PATH`}; the picker needs it: ${INSTALL_HINT}`);
+  throw new ExitError(
+    2,
+    `${want === 'fzf' ? 'fzf is not on PATH' : `RESUME_FZF=${want} is not on PATH`}; the picker needs it: ${INSTALL_HINT}`,
+  );
 }
 
 interface CacheFile {
@@ -130,7 +140,11 @@ export function fzfVersion(ctx: Ctx, bin: string): Version {
   }
   const r = spawnSync(bin, ['--version'], { encoding: 'utf8', timeout: 10000, stdio: ['ignore', 'pipe', 'pipe'] });
   const v = r.status === 0 ? parseVersion(r.stdout) : null;
-  if (!v) throw new ExitError(2, `cannot tell the version of ${bin} ('${bin} --version' ${r.error ? `failed: ${r.error.message}` : `printed ${JSON.stringify((r.stdout || r.stderr || '').trim().slice(0, 60))}`}); ${INSTALL_HINT}`);
+  if (!v)
+    throw new ExitError(
+      2,
+      `cannot tell the version of ${bin} ('${bin} --version' ${r.error ? `failed: ${r.error.message}` : `printed ${JSON.stringify((r.stdout || r.stderr || '').trim().slice(0, 60))}`}); ${INSTALL_HINT}`,
+    );
   if (st) {
     cache.entries[bin] = { mtime: st.mtimeMs, size: st.size, version: v };
     try {

@@ -2,16 +2,26 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Ctx, Harness, Session } from './types.js';
-import { oneLine } from './util/text.js';
-import { makeCtx, cacheDir, configFile } from './util/paths.js';
-import { indexFiles, lastRowBin, listSessions, storedRows, toListed, updateIndex, type IndexResult, type ListedSession } from './index/index.js';
-import { closeRowBin, dirFilterable, type RowBin } from './index/rowbin.js';
-import { CANDIDATES_OUT, printRowsOut, rowsOutKey, rowsOutName, RowsTape, spliceRowsOut, type RowsOutKey } from './index/rowsout.js';
-import type { IndexFiles } from './index/index.js';
-import { progressBar } from './util/progress.js';
 import { readNames, storeDir } from './harness/claude/care/store.js';
 import { rootVars } from './harness/registry.js';
+import type { IndexFiles } from './index/index.js';
+import {
+  type IndexResult,
+  indexFiles,
+  type ListedSession,
+  type ListingResult,
+  lastRowBin,
+  listSessions,
+  storedRows,
+  toListed,
+  updateIndex,
+} from './index/index.js';
+import { closeRowBin, dirFilterable, type RowBin } from './index/rowbin.js';
+import { CANDIDATES_OUT, printRowsOut, type RowsOutKey, RowsTape, rowsOutKey, rowsOutName, spliceRowsOut } from './index/rowsout.js';
+import type { Ctx, Harness, Session } from './types.js';
+import { cacheDir, configFile, makeCtx } from './util/paths.js';
+import { progressBar } from './util/progress.js';
+import { oneLine } from './util/text.js';
 
 export { ExitError, usage } from './errors.js';
 
@@ -24,7 +34,13 @@ export interface App {
   pkgDir: string;
   /** absolute path of the resume executable, for fzf callbacks */
   self: string;
-  index(opts?: { rebuild?: boolean; harnesses?: Harness[]; withEntries?: boolean; quiet?: boolean; onSessions?: (s: Session[]) => void }): Promise<IndexResult>;
+  index(opts?: {
+    rebuild?: boolean;
+    harnesses?: Harness[];
+    withEntries?: boolean;
+    quiet?: boolean;
+    onSessions?: (s: Session[]) => void;
+  }): Promise<IndexResult>;
   sessions(): Promise<Session[]>;
   /** sessions as this app shows them (the demo's directories and fixed times; else as they are) */
   view<T extends Pick<Session, 'key' | 'cwd' | 'started' | 'updated'>>(sessions: T[]): T[];
@@ -42,8 +58,14 @@ export interface App {
    * (lib/index/rowsout.ts). After an append (not for TAB's candidates), rows.out of the listing
    * before it is made into the new listing's and printed (`printed`), when it can be.
    */
-  listingRows(o?: { onSessions?: (batch: Session[]) => void; quiet?: boolean; dir?: string | null; rowsOut?: RowsOutAsk }): Promise<
-    { bin: RowBin; names: () => Record<string, string>; tape?: RowsTape; keep?: () => void } | { sessions: ListedSession[]; printed?: boolean }
+  listingRows(o?: {
+    onSessions?: (batch: Session[]) => void;
+    quiet?: boolean;
+    dir?: string | null;
+    rowsOut?: RowsOutAsk;
+  }): Promise<
+    | { bin: RowBin; names: () => Record<string, string>; tape?: RowsTape; keep?: () => void }
+    | { sessions: ListedSession[]; printed?: boolean }
   >;
   /**
    * The rendered rows of the last build, as they were: nothing is statted or checked against the
@@ -85,7 +107,7 @@ export function demoView<T extends Viewed>(sessions: T[], pkgDir: string, cache:
   const made = new Set<string>();
   const out = sessions.map((s) => {
     let x = s;
-    if (s.cwd && (s.cwd === DEMO_ROOT || s.cwd.startsWith(DEMO_ROOT + '/'))) {
+    if (s.cwd && (s.cwd === DEMO_ROOT || s.cwd.startsWith(`${DEMO_ROOT}/`))) {
       const cwd = path.join(base, s.cwd.slice(DEMO_ROOT.length));
       if (!made.has(cwd)) {
         made.add(cwd);
@@ -100,7 +122,7 @@ export function demoView<T extends Viewed>(sessions: T[], pkgDir: string, cache:
     const t = times[s.key];
     if (Array.isArray(t) && t.length === 2) {
       const [a, b] = t.map((v) => (typeof v === 'string' ? Date.parse(v) : NaN));
-      if (Number.isFinite(a) && Number.isFinite(b)) x = { ...x, started: a!, updated: b! };
+      if (Number.isFinite(a) && Number.isFinite(b)) x = { ...x, started: a, updated: b };
     }
     return x;
   });
@@ -122,12 +144,84 @@ function withSnapshotNames<T extends Pick<Session, 'harness' | 'id' | 'title' | 
   if (!sessions.some(untitled)) return sessions;
   const names = readNames(storeDir(ctx));
   let any = false;
-  for (const k in names) {
+  for (const _ in names) {
     any = true;
     break;
   }
   if (!any) return sessions;
-  return sessions.map((s) => (names[s.id] && untitled(s) ? { ...s, title: oneLine(names[s.id]!) } : s));
+  return sessions.map((s) => (names[s.id] && untitled(s) ? { ...s, title: oneLine(names[s.id]) } : s));
+}
+
+/** Every root pointed into the bundled demo HOME; the real index is left alone. */
+function demoEnv(baseEnv: NodeJS.ProcessEnv, pkgDir: string): NodeJS.ProcessEnv {
+  const env = { ...baseEnv };
+  for (const v of HARNESS_VARS) delete env[v];
+  const realCache = cacheDir(makeCtx(baseEnv));
+  env.HOME = path.join(pkgDir, 'demo', 'home');
+  env.RESUME_CACHE_DIR = path.join(realCache, 'demo');
+  return env;
+}
+
+/** Rendered rows with the snapshot names to apply as they are printed (read only if needed). */
+function withNames(ctx: Ctx, bin: RowBin): { bin: RowBin; names: () => Record<string, string> } {
+  return { bin, names: () => readNames(storeDir(ctx)) };
+}
+
+type ListingRowsAsk = NonNullable<Parameters<App['listingRows']>[0]>;
+type ListingRows = Awaited<ReturnType<App['listingRows']>>;
+
+/**
+ * After an append, rows.out of the listing before it made into the new listing's (the changed
+ * sessions' rows made again) and printed; false when it cannot be.
+ */
+function printedAppend(ctx: Ctx, rowsOut: RowsOutAsk, bin: RowBin, after: NonNullable<ListingResult['after']>): boolean {
+  const file = path.join(indexFiles(ctx).dir, rowsOutName(rowsOut.all));
+  const key = rowsOutKey(ctx, bin.id);
+  return (
+    spliceRowsOut(file, rowsOutKey(ctx, after.id), key, rowsOut.now, bin, after.keys, rowsOut.all, withNames(ctx, bin).names) &&
+    printRowsOut(file, key, rowsOut.now, rowsOut.write)
+  );
+}
+
+/** App.listingRows past the cached and demo cases: the listing checked (or built), as rows when it can be. */
+async function checkedRows(app: App, { onSessions, quiet, dir, rowsOut }: ListingRowsAsk): Promise<ListingRows> {
+  const { ctx, distDir } = app;
+  const bar = onSessions || quiet ? null : progressBar('indexing');
+  const stream = onSessions && ((b: Session[]) => onSessions(withSnapshotNames(ctx, b)));
+  // rows.out of the listing found unchanged: printed when still good, else written after rows.bin is
+  let out: { file: string; key: RowsOutKey } | null = null;
+  const printed =
+    rowsOut &&
+    ((files: IndexFiles, id: string) => {
+      out = { file: path.join(files.dir, rowsOut.candidates ? CANDIDATES_OUT : rowsOutName(rowsOut.all)), key: rowsOutKey(ctx, id) };
+      return printRowsOut(out.file, out.key, rowsOut.now, rowsOut.write);
+    });
+  try {
+    const r = await listSessions(ctx, {
+      workerFile: path.join(distDir, 'worker.cjs'),
+      progress: bar?.update,
+      rowBin: true,
+      ...(stream ? { onSessions: stream } : {}),
+      ...(printed ? { printed } : {}),
+    });
+    if (r.printed) return { sessions: [], printed: true };
+    if (!r.rowBin) return { sessions: withSnapshotNames(ctx, r.sessions) };
+    // an append: the rows printed before, with the changed sessions' rows made again (rows.out)
+    if (rowsOut && !rowsOut.candidates && r.after && printedAppend(ctx, rowsOut, r.rowBin, r.after)) {
+      closeRowBin(r.rowBin);
+      return { sessions: [], printed: true };
+    }
+    const kept = out as { file: string; key: RowsOutKey } | null;
+    if (rowsOut && kept && kept.key.id === r.rowBin.id) {
+      const tape = new RowsTape(rowsOut.now, null, !!rowsOut.candidates);
+      return { ...withNames(ctx, r.rowBin), tape, keep: () => tape.save(kept.file, kept.key) };
+    }
+    if (!dir || dirFilterable(r.rowBin)) return withNames(ctx, r.rowBin);
+    const rows = storedRows(ctx);
+    return { sessions: rows ? withSnapshotNames(ctx, rows) : await app.listing({ quiet: true }) };
+  } finally {
+    bar?.end();
+  }
 }
 
 export function makeApp(opts: { demo?: boolean; env?: NodeJS.ProcessEnv; distDir?: string } = {}): App {
@@ -135,20 +229,10 @@ export function makeApp(opts: { demo?: boolean; env?: NodeJS.ProcessEnv; distDir
   const pkgDir = path.dirname(distDir);
   const baseEnv = opts.env ?? process.env;
   const demo = !!opts.demo || baseEnv.RESUME_DEMO === '1';
-  let env = baseEnv;
-  if (demo) {
-    // Every root points into the bundled demo HOME; the real index is left alone.
-    env = { ...baseEnv };
-    for (const v of HARNESS_VARS) delete env[v];
-    const realCache = cacheDir(makeCtx(baseEnv));
-    env.HOME = path.join(pkgDir, 'demo', 'home');
-    env.RESUME_CACHE_DIR = path.join(realCache, 'demo');
-  }
+  const env = demo ? demoEnv(baseEnv, pkgDir) : baseEnv;
   // the demo keeps the user's picker settings (keys, fzf_opts) from their own config file
   const ctx = demo ? { ...makeCtx(env), userConfig: configFile(makeCtx(baseEnv)) } : makeCtx(env);
   let cached: Promise<IndexResult> | null = null;
-  // rendered rows with the snapshot names to apply as they are printed (read only if needed)
-  const withNames = (bin: RowBin) => ({ bin, names: () => readNames(storeDir(ctx)) });
   const app: App = {
     ctx,
     demo,
@@ -159,7 +243,8 @@ export function makeApp(opts: { demo?: boolean; env?: NodeJS.ProcessEnv; distDir
     launchEnv: (): Record<string, string> => (demo ? { PATH: `${path.join(pkgDir, 'demo', 'bin')}:${baseEnv.PATH ?? ''}` } : {}),
     index(o = {}) {
       const bar = o.quiet ? null : progressBar('indexing');
-      const onSessions = o.onSessions && demo ? (b: Session[]) => o.onSessions!(app.view(b)) : o.onSessions;
+      const given = o.onSessions;
+      const onSessions = given && demo ? (b: Session[]) => given(app.view(b)) : given;
       const p = updateIndex(ctx, {
         rebuild: o.rebuild,
         harnesses: o.harnesses,
@@ -188,7 +273,11 @@ export function makeApp(opts: { demo?: boolean; env?: NodeJS.ProcessEnv; distDir
       // not the demo, whose fixed times are not its files' times
       const stream = onSessions && !demo && ((b: Session[]) => onSessions(withSnapshotNames(ctx, app.view(b))));
       try {
-        const r = await listSessions(ctx, { workerFile: path.join(distDir, 'worker.cjs'), progress: bar?.update, ...(stream ? { onSessions: stream } : {}) });
+        const r = await listSessions(ctx, {
+          workerFile: path.join(distDir, 'worker.cjs'),
+          progress: bar?.update,
+          ...(stream ? { onSessions: stream } : {}),
+        });
         return withSnapshotNames(ctx, app.view(r.sessions));
       } finally {
         bar?.end();
@@ -196,43 +285,12 @@ export function makeApp(opts: { demo?: boolean; env?: NodeJS.ProcessEnv; distDir
     },
     lastRows() {
       const bin = demo ? null : lastRowBin(ctx);
-      return bin ? withNames(bin) : null;
+      return bin ? withNames(ctx, bin) : null;
     },
     named: (sessions) => withSnapshotNames(ctx, sessions),
-    async listingRows({ onSessions, quiet, dir, rowsOut } = {}) {
-      if (cached || demo) return { sessions: await app.listing({ onSessions, quiet }) };
-      const bar = onSessions || quiet ? null : progressBar('indexing');
-      const stream = onSessions && ((b: Session[]) => onSessions(withSnapshotNames(ctx, b)));
-      // rows.out of the listing found unchanged: printed when still good, else written after rows.bin is
-      let out: { file: string; key: RowsOutKey } | null = null;
-      const printed = rowsOut && ((files: IndexFiles, id: string) => {
-        out = { file: path.join(files.dir, rowsOut.candidates ? CANDIDATES_OUT : rowsOutName(rowsOut.all)), key: rowsOutKey(ctx, id) };
-        return printRowsOut(out.file, out.key, rowsOut.now, rowsOut.write);
-      });
-      try {
-        const r = await listSessions(ctx, { workerFile: path.join(distDir, 'worker.cjs'), progress: bar?.update, rowBin: true, ...(stream ? { onSessions: stream } : {}), ...(printed ? { printed } : {}) });
-        if (r.printed) return { sessions: [], printed: true };
-        if (!r.rowBin) return { sessions: withSnapshotNames(ctx, r.sessions) };
-        // an append: the rows printed before, with the changed sessions' rows made again (rows.out)
-        if (rowsOut && !rowsOut.candidates && r.after) {
-          const file = path.join(indexFiles(ctx).dir, rowsOutName(rowsOut.all));
-          const key = rowsOutKey(ctx, r.rowBin.id);
-          if (spliceRowsOut(file, rowsOutKey(ctx, r.after.id), key, rowsOut.now, r.rowBin, r.after.keys, rowsOut.all, withNames(r.rowBin).names) && printRowsOut(file, key, rowsOut.now, rowsOut.write)) {
-            closeRowBin(r.rowBin);
-            return { sessions: [], printed: true };
-          }
-        }
-        const kept = out as { file: string; key: RowsOutKey } | null;
-        if (rowsOut && kept && kept.key.id === r.rowBin.id) {
-          const tape = new RowsTape(rowsOut.now, null, !!rowsOut.candidates);
-          return { ...withNames(r.rowBin), tape, keep: () => tape.save(kept.file, kept.key) };
-        }
-        if (!dir || dirFilterable(r.rowBin)) return withNames(r.rowBin);
-        const rows = storedRows(ctx);
-        return { sessions: rows ? withSnapshotNames(ctx, rows) : await app.listing({ quiet: true }) };
-      } finally {
-        bar?.end();
-      }
+    async listingRows(o = {}) {
+      if (cached || demo) return { sessions: await app.listing({ onSessions: o.onSessions, quiet: o.quiet }) };
+      return checkedRows(app, o);
     },
   };
   return app;

@@ -3,8 +3,8 @@
 // with V8's code cache (lib/util/codecache.ts), in resume's cache directory. This file is small on
 // purpose: it is compiled on every run.
 import path from 'node:path';
-import { cacheDir, makeCtx } from './util/paths.js';
 import { cacheFileFor, loadCached, type RunWork } from './util/codecache.js';
+import { cacheDir, makeCtx } from './util/paths.js';
 
 type Main = (argv: string[]) => Promise<boolean>;
 
@@ -43,7 +43,27 @@ export async function cli(argv: string[], distDir: string): Promise<void> {
 }
 
 /** The commands of the CLI that keep a code cache of their own; anything else (`resume QUERY`, the picker, --help) shares `main`. */
-const CACHED = new Set(['ls', 'show', 'rows', 'index', 'doctor', 'init', '__complete', 'resolve', 'emit', 'preview', '__pick', '__fzf-flags', '__transcript', '__feed', 'search', 'snapshot', 'outdated', 'restart', 'hooks']);
+const CACHED = new Set([
+  'ls',
+  'show',
+  'rows',
+  'index',
+  'doctor',
+  'init',
+  '__complete',
+  'resolve',
+  'emit',
+  'preview',
+  '__pick',
+  '__fzf-flags',
+  '__transcript',
+  '__feed',
+  'search',
+  'snapshot',
+  'outdated',
+  'restart',
+  'hooks',
+]);
 
 function variantOf(argv: string[]): string {
   const first = argv.find((a) => !a.startsWith('-'));

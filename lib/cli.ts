@@ -2,10 +2,11 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
-import { makeApp, type App } from './app.js';
-import { ExitError, usage } from './errors.js';
+import { type App, makeApp } from './app.js';
 import { withFilters } from './commands/common.js';
+import { ExitError, usage } from './errors.js';
 import { tellHomeless } from './util/paths.js';
+
 type Register = (p: Command, app: App) => void;
 type Loader = () => Promise<{ register: Register }>;
 
@@ -42,7 +43,10 @@ const ROOT: Loader = () => import('./commands/resume.js');
  * its name.
  */
 function withGlobals(c: Command): Command {
-  return withFilters(c).option('--json', 'JSON output (ls, show, search, doctor, outdated; on resume QUERY: with --dry-run, one object {harness,id,cwd,argv,env})');
+  return withFilters(c).option(
+    '--json',
+    'JSON output (ls, show, search, doctor, outdated; on resume QUERY: with --dry-run, one object {harness,id,cwd,argv,env})',
+  );
 }
 
 /**
@@ -51,7 +55,12 @@ function withGlobals(c: Command): Command {
  * not a subcommand) on a program of its own, which keeps the real one's state untouched.
  */
 function only(CommandClass: typeof Command, argv: string[]): Loader | null {
-  const names = withGlobals(new CommandClass().enablePositionalOptions().exitOverride().configureOutput({ writeErr: () => {}, writeOut: () => {} }));
+  const names = withGlobals(
+    new CommandClass()
+      .enablePositionalOptions()
+      .exitOverride()
+      .configureOutput({ writeErr: () => {}, writeOut: () => {} }),
+  );
   let first: string | undefined;
   try {
     first = names.parseOptions(argv).operands[0];
@@ -96,7 +105,7 @@ function fail(code: number, msg: string): never {
   process.exit(code);
 }
 
-function handle(err: unknown, CommanderError?: new (...a: any[]) => Error & { code: string }): never {
+function handle(err: unknown, CommanderError?: new (...a: never[]) => Error & { code: string }): never {
   if (err instanceof ExitError) fail(err.code, err.message);
   if (CommanderError && err instanceof CommanderError) {
     if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') process.exit(0);
@@ -117,7 +126,9 @@ export async function main(argv: string[], inspect?: (program: Command) => void)
 
   const { Command, CommanderError } = await import('commander');
   // Program options only before a subcommand: after it they are the subcommand's own (handOver).
-  const program = withGlobals(new Command('resume').description('find and resume coding-agent sessions from anywhere').enablePositionalOptions())
+  const program = withGlobals(
+    new Command('resume').description('find and resume coding-agent sessions from anywhere').enablePositionalOptions(),
+  )
     .option('--demo', 'use the bundled demo sessions instead of yours (also RESUME_DEMO=1)')
     .version(VERSION, '-V, --version')
     .hook('preAction', (self, cmd) => {

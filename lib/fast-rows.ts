@@ -5,22 +5,29 @@
 // with Node's `util.parseArgs`; anything it does not take (--json, --help, a bad value) falls back
 // to the full CLI, which answers it.
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import { makeApp } from './app.js';
-import { ExitError } from './errors.js';
-import { rowsAction, type RowsOpts } from './commands/rows.js';
-import { previewAction } from './commands/preview.js';
-import { lsAction } from './commands/ls-list.js';
-import { indexWork } from './index/index.js';
 import { printWordCandidates } from './commands/complete.js';
+import { lsAction } from './commands/ls-list.js';
+import { previewAction } from './commands/preview.js';
+import { type RowsOpts, rowsAction } from './commands/rows.js';
+import { ExitError } from './errors.js';
+import { indexWork } from './index/index.js';
 import { writeOut } from './util/stdout.js';
 
 /** What this run did to the index beyond reading it (an append, a build): what its code cache may keep (lib/util/codecache.ts). */
 export const work = indexWork;
 
 /** The switches `rows` and `ls` take that have no value, as written on a command line. */
-const SWITCHES: Record<string, string> = { '--all': 'all', '-a': 'all', '--demo': 'demo', '--align': 'align', '--status': 'status', '--ansi': 'ansi' };
+const SWITCHES: Record<string, string> = {
+  '--all': 'all',
+  '-a': 'all',
+  '--demo': 'demo',
+  '--align': 'align',
+  '--status': 'status',
+  '--ansi': 'ansi',
+};
 
 /**
  * Arguments that are all whole switches (`rows`, `rows --align --status --all`, what the picker and
@@ -30,7 +37,7 @@ const SWITCHES: Record<string, string> = { '--all': 'all', '-a': 'all', '--demo'
 function switchesOnly(args: string[], allowed: readonly string[]): Record<string, unknown> | null {
   const values: Record<string, unknown> = {};
   for (const a of args) {
-    const name = Object.hasOwn(SWITCHES, a) ? SWITCHES[a]! : undefined;
+    const name = Object.hasOwn(SWITCHES, a) ? SWITCHES[a] : undefined;
     if (name === undefined || !allowed.includes(name)) return null;
     values[name] = true;
   }
@@ -40,7 +47,12 @@ function switchesOnly(args: string[], allowed: readonly string[]): Record<string
 function parse(argv: string[]): { values: Record<string, unknown>; positionals: string[] } | null {
   const cmd = argv[0];
   try {
-    const quick = cmd === 'rows' ? switchesOnly(argv.slice(1), ['all', 'demo', 'align', 'status', 'ansi']) : cmd === 'ls' ? switchesOnly(argv.slice(1), ['all', 'demo']) : null;
+    const quick =
+      cmd === 'rows'
+        ? switchesOnly(argv.slice(1), ['all', 'demo', 'align', 'status', 'ansi'])
+        : cmd === 'ls'
+          ? switchesOnly(argv.slice(1), ['all', 'demo'])
+          : null;
     if (quick) return { values: quick, positionals: [] };
     if (cmd === 'rows') {
       return parseArgs({
@@ -61,7 +73,13 @@ function parse(argv: string[]): { values: Record<string, unknown>; positionals: 
     if (cmd === 'ls') {
       const p = parseArgs({
         args: argv.slice(1),
-        options: { all: { type: 'boolean', short: 'a' }, harness: { type: 'string' }, dir: { type: 'string' }, demo: { type: 'boolean' }, n: { type: 'string', short: 'n' } },
+        options: {
+          all: { type: 'boolean', short: 'a' },
+          harness: { type: 'string' },
+          dir: { type: 'string' },
+          demo: { type: 'boolean' },
+          n: { type: 'string', short: 'n' },
+        },
         strict: true,
         allowPositionals: false,
       });
@@ -81,7 +99,8 @@ function parse(argv: string[]): { values: Record<string, unknown>; positionals: 
     }
     // TAB on a bare session word, `resume WORD<TAB>` (what the shell integration runs most): the
     // word alone after `--`, not an option. Anything else on the line is the full CLI's to walk.
-    if (cmd === '__complete' && argv.length === 3 && argv[1] === '--' && !argv[2]!.startsWith('-')) return { values: {}, positionals: [argv[2]!] };
+    if (cmd === '__complete' && argv.length === 3 && argv[1] === '--' && !argv[2].startsWith('-'))
+      return { values: {}, positionals: [argv[2]] };
   } catch {
     return null;
   }
@@ -93,11 +112,14 @@ export async function main(argv: string[]): Promise<boolean> {
   if (!p) return false;
   const v = p.values;
   // the bundle's directory (its CommonJS __dirname; from the module's URL when run as ESM, in tests)
-  const app = makeApp({ demo: !!v.demo, distDir: typeof __dirname === 'string' ? __dirname : path.dirname(fileURLToPath(import.meta.url)) });
+  const app = makeApp({
+    demo: !!v.demo,
+    distDir: typeof __dirname === 'string' ? __dirname : path.dirname(fileURLToPath(import.meta.url)),
+  });
   try {
     if (argv[0] === 'rows') await rowsAction(app, v as RowsOpts);
     else if (argv[0] === 'ls') await lsAction(app, v);
-    else if (argv[0] === '__complete') await printWordCandidates(app, { word: p.positionals[0]!, filters: { all: false } }, writeOut);
+    else if (argv[0] === '__complete') await printWordCandidates(app, { word: p.positionals[0], filters: { all: false } }, writeOut);
     else await previewAction(app, p.positionals);
   } catch (err) {
     if (err instanceof ExitError) {

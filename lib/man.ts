@@ -22,7 +22,10 @@ export async function program(): Promise<Command> {
  * Latin-1 unless preconv ran), and a line that starts with `.` or `'` made text.
  */
 export function roff(s: string): string {
-  const t = s.replace(/\\/g, '\\e').replace(/-/g, '\\-').replace(/[^\x00-\x7f]/gu, (c) => `\\[u${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}]`);
+  const t = s
+    .replace(/\\/g, '\\e')
+    .replace(/-/g, '\\-')
+    .replace(/[\u0080-\u{10ffff}]/gu, (c) => `\\[u${(c.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}]`);
   return t
     .split('\n')
     .map((l) => (/^[.']/.test(l) ? `\\&${l}` : l))
@@ -110,7 +113,10 @@ export const ENVIRONMENT: [string, string][] = [
   ['RESUME_SHELL', 'the shell --print and emit quote for: zsh, bash or fish (default $SHELL when it is one of them, else bash).'],
   ['RESUME_KEY', 'the key the shell integration binds to the picker (default Alt-R, \\er); empty or none binds none.'],
   ['RESUME_KEY_RUN', '1: the key binding runs the chosen session at once instead of putting the command on the command line.'],
-  ['RESUME_EMIT_FILE', 'set by the shell integration: the binary writes the one line to run (cd DIR && COMMAND) to this file instead of starting the harness.'],
+  [
+    'RESUME_EMIT_FILE',
+    'set by the shell integration: the binary writes the one line to run (cd DIR && COMMAND) to this file instead of starting the harness.',
+  ],
   [
     'RESUME_CLAUDE_DIRS, RESUME_CODEX_DIRS, RESUME_PI_DIRS, RESUME_CURSOR_DIRS, RESUME_OPENCODE_DIRS, RESUME_GEMINI_DIRS',
     "extra roots of a harness, colon-separated (a second account, a synced folder), besides the harness's own.",
@@ -123,7 +129,10 @@ export const ENVIRONMENT: [string, string][] = [
   ['RESUME_NO_PRUNE', '1: keep snapshot records whose transcript is gone.'],
   ['RESUME_PROC_TABLE', 'ps: read live processes with ps(1) on Linux too, instead of /proc.'],
   ['RESUME_HOOKS_SETTLE_MS', 'resume hooks run: the pause between two reads of the claude version (0 to 60000).'],
-  ['RESUME_HARNESS, RESUME_OLD_VERSION, RESUME_NEW_VERSION', 'given to an update hook command: the harness and its versions before and after.'],
+  [
+    'RESUME_HARNESS, RESUME_OLD_VERSION, RESUME_NEW_VERSION',
+    'given to an update hook command: the harness and its versions before and after.',
+  ],
   ['RESUME_DEBUG', 'set: say why the index could not be written (otherwise a listing carries on without it).'],
   ['NO_COLOR', 'set and not empty: no colour anywhere. FORCE_COLOR (other than 0) gives colour where no terminal is seen.'],
   ['PAGER', 'the pager for a transcript (default less).'],
@@ -134,15 +143,40 @@ export const ENVIRONMENT: [string, string][] = [
 ];
 
 /** Variables read only by tests, benchmarks or resume's own processes: not for a person to set. */
-export const INTERNAL_ENV = ['RESUME_PICK_DIR', 'RESUME_GC_EVERY', 'RESUME_GC_GROWTH', 'RESUME_DEBUG_GC', 'RESUME_PATCH_MAX', 'RESUME_PARALLEL_MIN_BYTES'];
+export const INTERNAL_ENV = [
+  'RESUME_PICK_DIR',
+  'RESUME_GC_EVERY',
+  'RESUME_GC_GROWTH',
+  'RESUME_DEBUG_GC',
+  'RESUME_PATCH_MAX',
+  'RESUME_PARALLEL_MIN_BYTES',
+];
 
 const FILES: [string, string][] = [
-  ['$RESUME_CACHE_DIR, else $XDG_CACHE_HOME/resume, else ~/.cache/resume', 'the index: what was read of each session file, the listing and the rendered rows (mode 0600); rebuilt when missing, old or damaged, and safe to delete.'],
-  ['$XDG_CONFIG_HOME/resume/config, else ~/.config/resume/config', 'the config (TOML): keys, fzf_opts, a table per harness ([claude] command, args), [[resume.on_update]] hooks. resume doctor names it.'],
-  ['$XDG_CONFIG_HOME/resume/sessions/, else ~/.config/resume/sessions/ (macOS: ~/Library/Application Support/resume/sessions/)', 'snapshots of Claude sessions (name, tasks) written by resume snapshot.'],
-  ['$XDG_STATE_HOME/resume/, else ~/.local/state/resume/ (macOS: ~/Library/Application Support/resume/)', "the update hooks' state (hooks.json), their run log (runs.jsonl) and locks."],
-  ['~/.config/systemd/user/resume-hooks.service, .path, .timer (macOS: ~/Library/LaunchAgents/resume-sessions.hooks.plist)', 'the watcher written by resume hooks install.'],
-  ['$CLAUDE_CONFIG_DIR/settings.json, else ~/.claude/settings.json', 'the Stop hook merged in by resume init claude-hook --write (a backup beside it first).'],
+  [
+    '$RESUME_CACHE_DIR, else $XDG_CACHE_HOME/resume, else ~/.cache/resume',
+    'the index: what was read of each session file, the listing and the rendered rows (mode 0600); rebuilt when missing, old or damaged, and safe to delete.',
+  ],
+  [
+    '$XDG_CONFIG_HOME/resume/config, else ~/.config/resume/config',
+    'the config (TOML): keys, fzf_opts, a table per harness ([claude] command, args), [[resume.on_update]] hooks. resume doctor names it.',
+  ],
+  [
+    '$XDG_CONFIG_HOME/resume/sessions/, else ~/.config/resume/sessions/ (macOS: ~/Library/Application Support/resume/sessions/)',
+    'snapshots of Claude sessions (name, tasks) written by resume snapshot.',
+  ],
+  [
+    '$XDG_STATE_HOME/resume/, else ~/.local/state/resume/ (macOS: ~/Library/Application Support/resume/)',
+    "the update hooks' state (hooks.json), their run log (runs.jsonl) and locks.",
+  ],
+  [
+    '~/.config/systemd/user/resume-hooks.service, .path, .timer (macOS: ~/Library/LaunchAgents/resume-sessions.hooks.plist)',
+    'the watcher written by resume hooks install.',
+  ],
+  [
+    '$CLAUDE_CONFIG_DIR/settings.json, else ~/.claude/settings.json',
+    'the Stop hook merged in by resume init claude-hook --write (a backup beside it first).',
+  ],
 ];
 
 function tagged(list: [string, string][], term: (s: string) => string = bold): string[] {
@@ -172,7 +206,12 @@ export function render(prog: Command): string {
     '.SH COMMANDS',
   ];
   for (const c of cmds) {
-    L.push(`.SS "${roff(help.commandUsage(c)).replace(/"/g, '\\(dq')}"`, roff(help.commandDescription(c)), ...options(help, c), ...preformatted(afterHelp(c)));
+    L.push(
+      `.SS "${roff(help.commandUsage(c)).replace(/"/g, '\\(dq')}"`,
+      roff(help.commandDescription(c)),
+      ...options(help, c),
+      ...preformatted(afterHelp(c)),
+    );
   }
   L.push('.SH EXAMPLES', ...EXAMPLES.flatMap(([k, v]) => ['.TP', bold(k), roff(v)]));
   L.push('.SH EXIT STATUS', ...tagged(EXIT));
@@ -184,7 +223,7 @@ export function render(prog: Command): string {
     '.PP',
     roff('The README and docs/ of the package, and resume doctor, which shows where each harness is looked for.'),
   );
-  return L.join('\n') + '\n';
+  return `${L.join('\n')}\n`;
 }
 
 export async function manPage(): Promise<string> {

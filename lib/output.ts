@@ -1,10 +1,11 @@
 // How sessions are printed: `ls --json` objects, fzf rows, tables.
-import { colorOn } from './util/color.js';
-import type { Harness, Session } from './types.js';
+
 import { ADAPTERS, adapter } from './harness/registry.js';
-import { age, iso } from './util/time.js';
-import { clip, cut, cutDir, fit, oneLine, width } from './util/text.js';
+import type { Harness, Session } from './types.js';
+import { colorOn } from './util/color.js';
 import { tildify } from './util/paths.js';
+import { clip, cut, cutDir, fitWidth, oneLine, width } from './util/text.js';
+import { age, iso } from './util/time.js';
 
 export interface JsonSession {
   harness: string;
@@ -161,10 +162,10 @@ export function alignLineAt(r: string[], w: ArrayLike<number>, color: boolean): 
     const v = r[i] ?? '';
     let col: string;
     if (i === 2) {
-      col = ageColumn(v, w[1]!, color);
+      col = ageColumn(v, w[1], color);
       age = [at, at + col.length];
     } else {
-      const d = w[i - 1]! - width(v);
+      const d = w[i - 1] - width(v);
       const padding = d > 0 ? ' '.repeat(d) : '';
       col = color && i === 3 ? harnessColor(v, true) + padding : v + padding;
     }
@@ -207,10 +208,20 @@ export interface LsRow {
   hiddenReason: string | null;
 }
 
-export function lsRow(s: Pick<Session, 'harness' | 'cwd' | 'branch' | 'prompts' | 'title' | 'firstPrompt' | 'updated' | 'started' | 'hidden' | 'hiddenReason'>, short: string): LsRow {
+export function lsRow(
+  s: Pick<Session, 'harness' | 'cwd' | 'branch' | 'prompts' | 'title' | 'firstPrompt' | 'updated' | 'started' | 'hidden' | 'hiddenReason'>,
+  short: string,
+): LsRow {
   return {
-    short, time: s.updated ?? s.started, harness: s.harness, cwd: s.cwd, branch: s.branch, prompts: s.prompts,
-    label: label(s), hidden: s.hidden, hiddenReason: s.hiddenReason,
+    short,
+    time: s.updated ?? s.started,
+    harness: s.harness,
+    cwd: s.cwd,
+    branch: s.branch,
+    prompts: s.prompts,
+    label: label(s),
+    hidden: s.hidden,
+    hiddenReason: s.hiddenReason,
   };
 }
 
@@ -219,7 +230,15 @@ export function lsRow(s: Pick<Session, 'harness' | 'cwd' | 'branch' | 'prompts' 
  * headed `#` where PROMPTS would leave the directory and title less than WIDE_REST columns: the
  * name would widen a column of one or two digits by five, taken from the title.
  */
-export const TABLE_HEADER = { short: 'ID', age: 'AGE', harness: 'HARNESS', dir: 'DIRECTORY', branch: 'BRANCH', prompts: 'PROMPTS', title: 'TITLE' } as const;
+export const TABLE_HEADER = {
+  short: 'ID',
+  age: 'AGE',
+  harness: 'HARNESS',
+  dir: 'DIRECTORY',
+  branch: 'BRANCH',
+  prompts: 'PROMPTS',
+  title: 'TITLE',
+} as const;
 const NARROW_PROMPTS = '#';
 const WIDE_REST = 60;
 
@@ -239,7 +258,12 @@ export function table(list: LsRow[], home: string, now: number, cols: number, co
     prompts: String(s.prompts),
   }));
   if (!rows.length) return [];
-  let wShort = 0, wAge = 3, wH = 0, wP = 1, wB = 0, wDirAll = 0;
+  let wShort = 0,
+    wAge = 3,
+    wH = 0,
+    wP = 1,
+    wB = 0,
+    wDirAll = 0;
   for (const r of rows) {
     wShort = Math.max(wShort, width(r.short));
     wAge = Math.max(wAge, width(r.age));
@@ -262,23 +286,42 @@ export function table(list: LsRow[], home: string, now: number, cols: number, co
   const rest = Math.max(20, cols - fixed);
   const wDir = Math.max(H.dir.length, Math.min(wDirAll, 60, Math.max(12, Math.floor(rest * 0.4))));
   const wTitle = Math.max(8, rest - wDir);
-  const names = [fit(H.short, wShort), fit(H.age, wAge), fit(H.harness, wH), fit(H.dir, wDir), ...(wB > 0 ? [fit(H.branch, wB)] : []), H.prompts.padStart(wP), H.title].join('  ');
+  const names = [
+    fitWidth(H.short, wShort),
+    fitWidth(H.age, wAge),
+    fitWidth(H.harness, wH),
+    fitWidth(H.dir, wDir),
+    ...(wB > 0 ? [fitWidth(H.branch, wB)] : []),
+    H.prompts.padStart(wP),
+    H.title,
+  ].join('  ');
   const header = color ? DIM + names + RESET : names;
-  return [header, ...rows.map((r) => {
-    const parts = [
-      fit(r.short, wShort),
-      color ? DIM + fit(r.age, wAge) + RESET : fit(r.age, wAge),
-      color ? harnessColor(r.harness, true) + ' '.repeat(Math.max(0, wH - r.harness.length)) : fit(r.harness, wH),
-      fit(cutDir(r.dir, wDir), wDir),
-      ...(wB > 0 ? [color ? DIM + fit(r.branch, wB) + RESET : fit(r.branch, wB)] : []),
-      r.prompts.padStart(wP),
-      cut(r.title, wTitle),
-    ];
-    return parts.join('  ').trimEnd();
-  })];
+  return [
+    header,
+    ...rows.map((r) => {
+      const parts = [
+        fitWidth(r.short, wShort),
+        color ? DIM + fitWidth(r.age, wAge) + RESET : fitWidth(r.age, wAge),
+        color ? harnessColor(r.harness, true) + ' '.repeat(Math.max(0, wH - r.harness.length)) : fitWidth(r.harness, wH),
+        fitWidth(cutDir(r.dir, wDir), wDir),
+        ...(wB > 0 ? [color ? DIM + fitWidth(r.branch, wB) + RESET : fitWidth(r.branch, wB)] : []),
+        r.prompts.padStart(wP),
+        cut(r.title, wTitle),
+      ];
+      return parts.join('  ').trimEnd();
+    }),
+  ];
 }
 
 /** Plain tab-separated columns for a pipe: short id, updated (ISO), harness, directory, branch, prompts, title. */
 export function plain(s: LsRow): string {
-  return [column(s.short), iso(s.time) ?? '', s.harness, column(s.cwd ?? ''), column(s.branch ?? ''), String(s.prompts), column(s.label)].join('\t');
+  return [
+    column(s.short),
+    iso(s.time) ?? '',
+    s.harness,
+    column(s.cwd ?? ''),
+    column(s.branch ?? ''),
+    String(s.prompts),
+    column(s.label),
+  ].join('\t');
 }

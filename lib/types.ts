@@ -3,6 +3,7 @@
 // the harness names (`HARNESSES`, the `Harness` type) are derived from that list.
 
 export { HARNESSES, type Harness } from './harness/registry.js';
+
 import type { Harness } from './harness/registry.js';
 
 /** What the index keeps per session (no conversation: prompts clipped to 400 characters). */

@@ -11,13 +11,13 @@
 // else is left and named. The harnesses' own stores are never touched, nor the config (the user's).
 import fs from 'node:fs';
 import path from 'node:path';
+import { removeHook, settingsFile } from './harness/claude/care/hook.js';
+import { storeDir } from './harness/claude/care/store.js';
+import { call, LABEL, launchdFile, systemdDir, UNIT, userBus } from './hooks/install.js';
 import type { Ctx } from './types.js';
 import { cacheDir, configFile, stateDir, tildify } from './util/paths.js';
-import { storeDir } from './harness/claude/care/store.js';
-import { removeHook, settingsFile } from './harness/claude/care/hook.js';
-import { call, launchdFile, LABEL, systemdDir, UNIT, userBus } from './hooks/install.js';
-import { onPath } from './util/which.js';
 import { oneLine } from './util/text.js';
+import { onPath } from './util/which.js';
 
 export interface Step {
   /** the line said when it is done (or, for a step the person does by hand, what to do) */
@@ -92,7 +92,8 @@ export function shellLines(ctx: Ctx): { file: string; line: number; text: string
  * versions it removes, lib/index/rowsout.ts, the code cache, the demo's index), each also as a temp
  * file (`NAME.tmp-…`). Exact: RESUME_CACHE_DIR may name a directory that holds other files too.
  */
-const CACHE_NAME = /^(list\.json|rows\.json|rows\.bin|list\.patch|check\.bin|check\.patch|list\.idx|links\.bin|reach\.json|dirs\.json|index\.lock|state|state\.json|files\.json|code|demo|dirs|(rows|ls)(-all)?\.out|complete\.out|rows-align[\w-]*\.out)(\.tmp-[\w-]+)?$/;
+const CACHE_NAME =
+  /^(list\.json|rows\.json|rows\.bin|list\.patch|check\.bin|check\.patch|list\.idx|links\.bin|reach\.json|dirs\.json|index\.lock|state|state\.json|files\.json|code|demo|dirs|(rows|ls)(-all)?\.out|complete\.out|rows-align[\w-]*\.out)(\.tmp-[\w-]+)?$/;
 /** …in the snapshot store (store.ts): one record per session, names.json, the prune stamp. */
 const STORE_NAME = /^[A-Za-z0-9_-]{1,128}\.json$|^\.pruned$|\.tmp-/;
 /** …in the state directory (hooks/run.ts, hooks/audit.ts, care/restart.ts); on macOS it holds the snapshot store too. */
@@ -112,8 +113,16 @@ function entries(dir: string): fs.Dirent[] | null {
   }
 }
 
+/** A store of resume's: its directory, what to call it, the names in it that are resume's, and paths in it left alone. */
+interface Store {
+  dir: string;
+  what: string;
+  ours: RegExp;
+  skip?: string[];
+}
+
 /** Steps that remove a store of resume's: whole when all of it is resume's, else the names that are, the rest named. */
-function storeSteps(ctx: Ctx, dir: string, what: string, ours: RegExp, plan: Plan, skip: string[] = []): void {
+function storeSteps(ctx: Ctx, { dir, what, ours, skip = [] }: Store, plan: Plan): void {
   const list = entries(dir);
   if (!list) return;
   const mine = list.filter((e) => ours.test(e.name) && !skip.includes(path.join(dir, e.name)));
@@ -157,7 +166,12 @@ function unitSteps(ctx: Ctx, platform: NodeJS.Platform, plan: Plan): void {
   for (const f of files) if (!mine.includes(f)) plan.steps.push(leaving(`${show(ctx, f)} (not written by resume hooks install)`));
   const dir = systemdDir(ctx);
   // what `systemctl --user enable` linked (removed by disable; by hand where systemctl is not reached)
-  const wants = platform === 'darwin' ? [] : [path.join(dir, 'default.target.wants', `${UNIT}.path`), path.join(dir, 'timers.target.wants', `${UNIT}.timer`)].filter((l) => isLink(l));
+  const wants =
+    platform === 'darwin'
+      ? []
+      : [path.join(dir, 'default.target.wants', `${UNIT}.path`), path.join(dir, 'timers.target.wants', `${UNIT}.timer`)].filter((l) =>
+          isLink(l),
+        );
   if (!mine.length && !wants.length) return;
   if (platform === 'darwin') {
     const target = `gui/${process.getuid?.() ?? 501}/${LABEL}`;
@@ -182,7 +196,11 @@ function unitSteps(ctx: Ctx, platform: NodeJS.Platform, plan: Plan): void {
         },
       });
     } else {
-      plan.steps.push(byHand(`no systemd user bus reached from here: if ${units.join(' and ')} run in your session, run there: systemctl --user stop ${units.join(' ')} && systemctl --user daemon-reload`));
+      plan.steps.push(
+        byHand(
+          `no systemd user bus reached from here: if ${units.join(' and ')} run in your session, run there: systemctl --user stop ${units.join(' ')} && systemctl --user daemon-reload`,
+        ),
+      );
     }
   }
   for (const l of wants) {
@@ -191,7 +209,11 @@ function unitSteps(ctx: Ctx, platform: NodeJS.Platform, plan: Plan): void {
   }
   for (const f of mine) plan.steps.push(removal(show(ctx, f), () => fs.rmSync(f, { force: true })));
   if (platform !== 'darwin' && mine.length && onPath('systemctl', ctx.env.PATH ?? '') && userBus(ctx)) {
-    plan.steps.push({ done: 'reloaded systemd (systemctl --user daemon-reload)', dry: 'would reload systemd (systemctl --user daemon-reload)', run: () => void call(ctx, 'systemctl', ['--user', 'daemon-reload']) });
+    plan.steps.push({
+      done: 'reloaded systemd (systemctl --user daemon-reload)',
+      dry: 'would reload systemd (systemctl --user daemon-reload)',
+      run: () => void call(ctx, 'systemctl', ['--user', 'daemon-reload']),
+    });
   }
 }
 
@@ -219,7 +241,12 @@ export function plan(ctx: Ctx, opts: { platform?: NodeJS.Platform; now?: Date } 
     const r = removeHook(ctx, now, true);
     if (r.removed) {
       hook = true;
-      p.steps.push(removal(`the Stop hook (resume snapshot --quiet) from ${show(ctx, r.file)} (backup: ${show(ctx, r.backup!)})`, () => void removeHook(ctx, now)));
+      p.steps.push(
+        removal(
+          `the Stop hook (resume snapshot --quiet) from ${show(ctx, r.file)} (backup: ${r.backup ? show(ctx, r.backup) : 'none'})`,
+          () => void removeHook(ctx, now),
+        ),
+      );
     }
   } catch (err) {
     p.steps.push(leaving(`the Stop hook: ${(err as Error).message}`));
@@ -228,26 +255,33 @@ export function plan(ctx: Ctx, opts: { platform?: NodeJS.Platform; now?: Date } 
   const backups = (entries(path.dirname(file)) ?? []).filter((e) => e.name.startsWith(`${path.basename(file)}.resume-backup-`));
   // (the one this run writes is counted too)
   const n = backups.length + (hook ? 1 : 0);
-  if (n) p.steps.push(leaving(`${n} backup${n > 1 ? 's' : ''} of ${show(ctx, file)} (${path.basename(file)}.resume-backup-*): yours to delete once you no longer need them`));
+  if (n)
+    p.steps.push(
+      leaving(
+        `${n} backup${n > 1 ? 's' : ''} of ${show(ctx, file)} (${path.basename(file)}.resume-backup-*): yours to delete once you no longer need them`,
+      ),
+    );
   // 3. the update hooks' watcher
   unitSteps(ctx, platform, p);
   // 4. the stores
   const cache = cacheDir(ctx);
-  storeSteps(ctx, cache, 'the cache', CACHE_NAME, p);
+  storeSteps(ctx, { dir: cache, what: 'the cache', ours: CACHE_NAME }, p);
   if (!tooHigh(cache, ctx.home)) p.recheck.push(cache);
   const store = storeDir(ctx, platform);
-  storeSteps(ctx, store, 'the snapshot store', STORE_NAME, p);
+  storeSteps(ctx, { dir: store, what: 'the snapshot store', ours: STORE_NAME }, p);
   const state = stateDir(ctx, platform);
   // (macOS: the snapshot store is inside the state directory: what it holds that is not resume's stays)
   const storeClean = (entries(store) ?? []).every((e) => STORE_NAME.test(e.name));
-  storeSteps(ctx, state, 'the state directory', STATE_NAME, p, platform === 'darwin' && !storeClean ? [store] : []);
+  const skip = platform === 'darwin' && !storeClean ? [store] : [];
+  storeSteps(ctx, { dir: state, what: 'the state directory', ours: STATE_NAME, skip }, p);
   const cfg = configFile(ctx);
   if (fs.existsSync(cfg)) p.steps.push(leaving(`${show(ctx, cfg)} (your config)`));
   else if (platform !== 'darwin' && storeClean && path.dirname(store) === path.dirname(cfg)) {
     // the config directory, made for the snapshot store alone
     const dir = path.dirname(cfg);
     const rest = (entries(dir) ?? []).filter((e) => e.name !== path.basename(store));
-    if (fs.existsSync(dir) && !rest.length) p.steps.push(removal(`${show(ctx, dir)} (empty without the snapshot store)`, () => fs.rmSync(dir, { recursive: true, force: true })));
+    if (fs.existsSync(dir) && !rest.length)
+      p.steps.push(removal(`${show(ctx, dir)} (empty without the snapshot store)`, () => fs.rmSync(dir, { recursive: true, force: true })));
   }
   return p;
 }

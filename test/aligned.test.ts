@@ -12,12 +12,12 @@ import { home, mk, names, now, odd, render } from './rows-sample.js';
 
 function printed(bin: RowBin, s: PickState, color: boolean, status: boolean): string {
   const out: Buffer[] = [];
-  writeLines({ bin, names: () => names }, s, home, color, now, status, (b) => out.push(Buffer.from(b)));
+  writeLines({ bin, names: () => names }, s, { home, color, now, status, write: (b) => out.push(Buffer.from(b)) });
   return Buffer.concat(out).toString('utf8');
 }
 
 function expected(bin: RowBin, s: PickState, color: boolean, status: boolean): string {
-  const lines = linesOf({ bin, names: () => names }, s, home, color, now);
+  const lines = linesOf({ bin, names: () => names }, s, { home, color, now });
   return (status ? lines : lines.slice(1)).map((l) => l + '\n').join('');
 }
 

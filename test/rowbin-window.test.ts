@@ -54,7 +54,7 @@ function views(r: RowBin): unknown {
   };
   const picker = (s: PickState, color: boolean) => {
     const out: Buffer[] = [];
-    writeLines({ bin: r, names }, s, home, color, now, true, (b) => out.push(Buffer.from(b)));
+    writeLines({ bin: r, names }, s, { home, color, now, status: true, write: (b) => out.push(Buffer.from(b)) });
     return Buffer.concat(out).toString('utf8');
   };
   const rows: BinRow[] = [];

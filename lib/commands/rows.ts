@@ -26,7 +26,8 @@ export async function rowsAction(app: App, o: RowsOpts): Promise<void> {
     // the padded lines printed last for the same listing while they stand
     const src = await feedSource(app, state);
     const cache = 'bin' in src && o.align ? linesCache(app, state, !!o.ansi, !!o.status, src.bin) : null;
-    writeLines(src, state, app.ctx.home, !!o.ansi, Date.now(), !!o.status, out, !o.align, cache);
+    const look = { home: app.ctx.home, color: !!o.ansi, now: Date.now(), plain: !o.align };
+    writeLines(src, state, { ...look, status: !!o.status, write: out, cache });
     return;
   }
   const now = Date.now();

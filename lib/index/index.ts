@@ -1356,7 +1356,7 @@ function statMemo(c: StoredCheck, at: number, n: number, h: Harness, m: Memo, se
     if (seen.size > 0 && seen.has(`${buf.toString('utf8', dir, dir + dirLen)}/${buf.toString('utf8', name, e)}`)) return null;
     // another name in this directory next: worth entering it
     const more = k + 1 < n && buf[e + 1] === 2;
-    const st = walk.statIn(buf, dir, dirLen, name, e, more);
+    const st = more ? walk.statEntering(buf, dir, dirLen, name, e) : walk.statIn(buf, dir, dirLen, name, e);
     if (st[0] !== FILE) return null;
     putStat(nums, k, st);
   }

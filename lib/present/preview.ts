@@ -1,12 +1,13 @@
 // The preview text fzf shows beside the list (and `resume preview` prints). Every value from a
 // transcript is redacted and stripped of control characters and escape sequences.
+
+import { harnessColor } from '../output.js';
 import type { Session } from '../types.js';
-import { age, localTime } from '../util/time.js';
-import { oneLine } from '../util/text.js';
+import { colorOn } from '../util/color.js';
 import { tildify } from '../util/paths.js';
 import { sanitize } from '../util/redact.js';
-import { harnessColor } from '../output.js';
-import { colorOn } from '../util/color.js';
+import { oneLine } from '../util/text.js';
+import { age, localTime } from '../util/time.js';
 
 /** "fork of <short id>" for a fork, else null. */
 export function forkLine(s: { forkedFrom: string | null }, short: (id: string) => string): string | null {
@@ -31,7 +32,7 @@ export function previewText(s: Session, home: string, now = Date.now(), color = 
   lines.push(bold(title), '');
   const when = s.updated ?? s.started;
   const field = (k: string, v: string) => {
-    if (v) lines.push(`${dim((k + ':').padEnd(10))}${v}`);
+    if (v) lines.push(`${dim(`${k}:`.padEnd(10))}${v}`);
   };
   if (fork) lines.push(fork, '');
   field('harness', harnessColor(s.harness, color));
@@ -52,5 +53,5 @@ export function previewText(s: Session, home: string, now = Date.now(), color = 
   if (s.lastPrompt && s.lastPrompt !== s.firstPrompt) block('last prompt', s.lastPrompt);
   block('last reply', s.lastReply);
   lines.push('', `${dim('file:')} ${oneLine(s.file)}`);
-  return lines.join('\n') + '\n';
+  return `${lines.join('\n')}\n`;
 }

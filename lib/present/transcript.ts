@@ -3,16 +3,16 @@
 // every harness format is understood. Secrets are redacted and control characters removed: nothing
 // from a transcript reaches the terminal raw.
 import fs from 'node:fs';
-import type { Session } from '../types.js';
-import type { ExtractCtx, Piece } from '../search/types.js';
+import { label } from '../output.js';
 import { EXTRACTORS, rawHeads } from '../search/registry.js';
 import { scanFile } from '../search/scan.js';
+import type { ExtractCtx, Piece } from '../search/types.js';
+import type { Session } from '../types.js';
+import { readText } from '../util/fsx.js';
+import { tildify } from '../util/paths.js';
 import { sanitizeText } from '../util/redact.js';
 import { oneLine } from '../util/text.js';
 import { localTime } from '../util/time.js';
-import { tildify } from '../util/paths.js';
-import { readText } from '../util/fsx.js';
-import { label } from '../output.js';
 
 const WHOLE_CAP = 64 << 20;
 const TOOL_CLIP = 2000;
@@ -36,21 +36,26 @@ export function transcriptPieces(s: Session): Piece[] | null {
     return ex(doc, { first: true, st: {} });
   }
   const cx: ExtractCtx = { first: false, st: {} };
-  scanFile(f, [], {
-    line(buf, start, end, first) {
-      let o: unknown;
-      try {
-        o = JSON.parse(buf.toString('utf8', start, end));
-      } catch {
-        return;
-      }
-      cx.first = first;
-      for (const p of ex(o, cx)) out.push(p);
+  scanFile(
+    f,
+    [],
+    {
+      line(buf, start, end, first) {
+        let o: unknown;
+        try {
+          o = JSON.parse(buf.toString('utf8', start, end));
+        } catch {
+          return;
+        }
+        cx.first = first;
+        for (const p of ex(o, cx)) out.push(p);
+      },
+      raw() {
+        /* lines too long to decode are left out */
+      },
     },
-    raw() {
-      /* lines too long to decode are left out */
-    },
-  }, rawHeads(s.harness));
+    rawHeads(s.harness),
+  );
   return out;
 }
 
@@ -63,7 +68,10 @@ const ROLE: Record<Piece['role'], string> = {
   metadata: 'metadata',
 };
 
-const clean = (t: string) => sanitizeText(t).replace(/[ \t]+$/gm, '').trim();
+const clean = (t: string) =>
+  sanitizeText(t)
+    .replace(/[ \t]+$/gm, '')
+    .trim();
 
 export function renderTranscript(s: Session, pieces: Piece[] | null, home: string): string {
   const head = [
@@ -72,13 +80,27 @@ export function renderTranscript(s: Session, pieces: Piece[] | null, home: strin
     oneLine(s.file),
     '',
   ];
-  if (!pieces) {
-    head.push('This session is kept in a database, not a transcript file; what the index knows:', '');
-    for (const [k, v] of [['first prompt', s.firstPrompt], ['last prompt', s.lastPrompt], ['last reply', s.lastReply]] as const) {
-      if (v) head.push(`── ${k} ──`, clean(v), '');
-    }
-    return head.join('\n') + '\n';
+  if (!pieces) return `${[...head, ...indexedText(s)].join('\n')}\n`;
+  const body = turnsText(pieces);
+  if (body.length === 0) body.push('(no turns in this transcript)');
+  return `${[...head, ...body].join('\n')}\n`;
+}
+
+/** A session kept in a database, not a transcript file: what the index knows of it. */
+function indexedText(s: Session): string[] {
+  const out = ['This session is kept in a database, not a transcript file; what the index knows:', ''];
+  for (const [k, v] of [
+    ['first prompt', s.firstPrompt],
+    ['last prompt', s.lastPrompt],
+    ['last reply', s.lastReply],
+  ] as const) {
+    if (v) out.push(`── ${k} ──`, clean(v), '');
   }
+  return out;
+}
+
+/** The turns of a transcript, each under a rule naming its role, its tags and its time. */
+function turnsText(pieces: Piece[]): string[] {
   const body: string[] = [];
   let prev = '';
   for (const p of pieces) {
@@ -92,6 +114,5 @@ export function renderTranscript(s: Session, pieces: Piece[] | null, home: strin
     const tags = [p.summary ? 'summary' : '', p.copied ? 'copied' : ''].filter(Boolean).join(', ');
     body.push(`── ${ROLE[p.role]}${tags ? ` (${tags})` : ''}${when} ──`, t, '');
   }
-  if (body.length === 0) body.push('(no turns in this transcript)');
-  return [...head, ...body].join('\n') + '\n';
+  return body;
 }

@@ -15,7 +15,10 @@ export class UsageError extends Error {}
 export function parseHarnesses(v: string | undefined): Harness[] | undefined {
   if (!v) return undefined;
   const out: Harness[] = [];
-  for (const part of v.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean)) {
+  for (const part of v
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean)) {
     if (!(HARNESSES as readonly string[]).includes(part)) {
       throw new UsageError(`unknown harness '${part}' (expected ${HARNESSES.join(', ')})`);
     }
@@ -32,13 +35,11 @@ export function resolveDir(v: string | undefined, cwd = process.cwd()): string |
 export function under(cwd: string | null, dir: string): boolean {
   if (!cwd) return false;
   if (dir === '/') return cwd.startsWith('/');
-  return cwd === dir || cwd.startsWith(dir.endsWith('/') ? dir : dir + '/');
+  return cwd === dir || cwd.startsWith(dir.endsWith('/') ? dir : `${dir}/`);
 }
 
 export function applyFilters<T extends Pick<Session, 'hidden' | 'harness' | 'cwd'>>(sessions: T[], f: Filters): T[] {
-  return sessions.filter(
-    (s) => (f.all || !s.hidden) && (!f.harness || f.harness.includes(s.harness)) && (!f.dir || under(s.cwd, f.dir)),
-  );
+  return sessions.filter((s) => (f.all || !s.hidden) && (!f.harness || f.harness.includes(s.harness)) && (!f.dir || under(s.cwd, f.dir)));
 }
 
 /** The least length of a short id. */
@@ -49,8 +50,8 @@ export function shortIds(sessions: { id: string }[], min = MIN_SHORT): Map<strin
   const ids = [...new Set(sessions.map((s) => s.id))].sort();
   const out = new Map<string, string>();
   for (let i = 0; i < ids.length; i++) {
-    const id = ids[i]!;
-    const l = Math.max(i > 0 ? lcp(id, ids[i - 1]!) : 0, i + 1 < ids.length ? lcp(id, ids[i + 1]!) : 0);
+    const id = ids[i];
+    const l = Math.max(i > 0 ? lcp(id, ids[i - 1]) : 0, i + 1 < ids.length ? lcp(id, ids[i + 1]) : 0);
     out.set(id, cutId(id, l, min));
   }
   return out;

@@ -3,12 +3,12 @@
 // statting anything (one record of it, through list.idx: lib/index/index.ts storedSession); only a
 // key missing from it (or no index yet) brings the index up to date.
 import type { App } from '../app.js';
+import { type ListedSession, storedListing, storedRows, storedSession } from '../index/index.js';
+import { forkLine } from '../present/preview.js';
 import type { Session } from '../types.js';
-import { storedListing, storedRows, storedSession, type ListedSession } from '../index/index.js';
-import { looksLikePath, resolve } from './resolve.js';
 import { HARNESSES } from '../types.js';
 import { shortOf } from './filter.js';
-import { forkLine } from '../present/preview.js';
+import { looksLikePath, resolve } from './resolve.js';
 
 /**
  * Sessions from the stored listing of the build check.bin names (list.patch applied), without
@@ -22,7 +22,7 @@ export function storedSessions(app: App): Session[] | null {
 /** Find a session by key (`harness:id`), else by anything `resume QUERY` accepts when it names one. */
 export async function findSession(app: App, key: string): Promise<Session | null> {
   const one = storedSession(app.ctx, { key })?.session;
-  if (one) return app.view([one])[0]!;
+  if (one) return app.view([one])[0];
   return (await findWithList(app, key)).session;
 }
 
@@ -35,9 +35,9 @@ export async function findForPreview(app: App, key: string): Promise<{ session: 
   const one = storedSession(app.ctx, { key })?.session;
   if (one) {
     const [s] = app.view([one]);
-    if (!one.forkedFrom) return { session: s!, fork: null };
+    if (!one.forkedFrom) return { session: s, fork: null };
     const src = storedSession(app.ctx, { key: `${one.harness}:${one.forkedFrom}` });
-    if (src) return { session: s!, fork: forkLine(one, () => src.short) };
+    if (src) return { session: s, fork: forkLine(one, () => src.short) };
   }
   const found = await findWithList(app, key);
   const ids = found.list.map((x) => x.id);
@@ -48,7 +48,7 @@ export async function findForPreview(app: App, key: string): Promise<{ session: 
 async function findWithList(app: App, key: string): Promise<{ session: Session | null; list: Session[] }> {
   const stored = storedSessions(app);
   const hit = stored?.find((s) => s.key === key);
-  if (hit) return { session: hit, list: stored! };
+  if (stored && hit) return { session: hit, list: stored };
   const all = await app.index({ quiet: true }).then((r) => r.sessions);
   const exact = all.find((s) => s.key === key);
   if (exact) return { session: exact, list: all };
@@ -64,18 +64,21 @@ async function findWithList(app: App, key: string): Promise<{ session: Session |
  * id two sessions share); `all()` is then every session of the index just checked, read without
  * checking again.
  */
-export async function lookup(app: App, query: string[]): Promise<{ hit: { session: Session; short: string } | null; all: () => Promise<Session[]> }> {
+export async function lookup(
+  app: App,
+  query: string[],
+): Promise<{ hit: { session: Session; short: string } | null; all: () => Promise<Session[]> }> {
   // (the progress bar of a long build, on a terminal, as the whole index run shows it)
   await app.listingRows();
   const all = () => checkedSessions(app);
-  const q = query.length === 1 ? query[0]!.trim() : '';
+  const q = query.length === 1 ? query[0].trim() : '';
   if (!q || /\s/.test(q) || looksLikePath(q)) return { hit: null, all };
   const m = /^([a-z]+):(.+)$/.exec(q);
-  const scoped = m && (HARNESSES as readonly string[]).includes(m[1]!);
+  const scoped = m && (HARNESSES as readonly string[]).includes(m[1]);
   const got = storedSession(app.ctx, scoped ? { key: q } : { id: q });
   if (!got) return { hit: null, all };
   const [session] = app.named(app.view([got.session]));
-  return { hit: { session: session!, short: got.short }, all };
+  return { hit: { session: session, short: got.short }, all };
 }
 
 /**

@@ -33,8 +33,8 @@ export interface Term {
 /** Lower case, accents folded (é → e), so `cafe` finds `Café`. */
 export function fold(s: string): string {
   const low = s.toLowerCase();
-  // eslint-disable-next-line no-control-regex
-  return /[^\u0000-\u007f]/.test(low) ? low.normalize('NFD').replace(/\p{M}/gu, '') : low;
+  // Any UTF-16 unit past ASCII (surrogates included), written without control characters.
+  return /[\u0080-\uffff]/.test(low) ? low.normalize('NFD').replace(/\p{M}/gu, '') : low;
 }
 
 /** The query's terms: words and "quoted phrases", `!` for a term that must not occur. */
@@ -97,14 +97,23 @@ interface Fields {
 /** The last two parts of a directory (the project and what holds it), folded; HOME is not a part. */
 export function dirParts(cwd: string | null, home: string): { base: string; parent: string } {
   if (!cwd) return { base: '', parent: '' };
-  const rel = home && home !== '/' && (cwd === home || cwd.startsWith(home + '/')) ? cwd.slice(home.length) : cwd;
+  const rel = home && home !== '/' && (cwd === home || cwd.startsWith(`${home}/`)) ? cwd.slice(home.length) : cwd;
   const parts = rel.split('/').filter(Boolean);
   return { base: fold(parts[parts.length - 1] ?? ''), parent: fold(parts[parts.length - 2] ?? '') };
 }
 
 function fieldsOf(s: Matchable, home: string): Fields {
   const { base, parent } = dirParts(s.cwd, home);
-  return { id: s.id.toLowerCase(), harness: s.harness, base, parent, branch: fold(s.branch ?? ''), label: fold(s.label ?? ''), raw: s.prompts ?? [], prompts: null };
+  return {
+    id: s.id.toLowerCase(),
+    harness: s.harness,
+    base,
+    parent,
+    branch: fold(s.branch ?? ''),
+    label: fold(s.label ?? ''),
+    raw: s.prompts ?? [],
+    prompts: null,
+  };
 }
 
 /** The best weighted quality of one term in a session's fields (0: nowhere). */
@@ -150,7 +159,7 @@ export function score(s: Matchable, terms: readonly Term[], home: string): numbe
 export function rank<T>(items: readonly T[], terms: readonly Term[], home: string, view: (x: T) => Matchable): T[] {
   const scored: { x: T; s: number; i: number }[] = [];
   for (let i = 0; i < items.length; i++) {
-    const x = items[i]!;
+    const x = items[i];
     const s = score(view(x), terms, home);
     if (s != null) scored.push({ x, s, i });
   }

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Session } from '../types.js';
 import { HARNESSES } from '../types.js';
-import { parseQuery, rank, wantedWords, type Matchable } from './rank.js';
+import { type Matchable, parseQuery, rank, wantedWords } from './rank.js';
 
 export type Resolution =
   | { kind: 'one'; session: Session; how: 'path' | 'id' | 'prefix' | 'words' }
@@ -57,11 +57,17 @@ function byPath(q: string, sessions: Session[], o: ResolveOptions): Session[] {
   const real = realpath(abs);
   if (!real) return [];
   const name = path.basename(real);
-  return sessions.filter((s) => (path.basename(s.file) === name || path.basename(s.file) === path.basename(abs)) && realpath(s.file) === real);
+  return sessions.filter(
+    (s) => (path.basename(s.file) === name || path.basename(s.file) === path.basename(abs)) && realpath(s.file) === real,
+  );
 }
 
 const result = (list: Session[], how: 'path' | 'id' | 'prefix'): Resolution | null =>
-  list.length === 1 ? { kind: 'one', session: list[0]!, how } : list.length > 1 ? { kind: how === 'prefix' ? 'ambiguous-prefix' : 'many', candidates: list } : null;
+  list.length === 1
+    ? { kind: 'one', session: list[0], how }
+    : list.length > 1
+      ? { kind: how === 'prefix' ? 'ambiguous-prefix' : 'many', candidates: list }
+      : null;
 
 /** What a session offers to a query (rank.ts): its label, every prompt known, its directory, branch, harness and id. */
 export function sessionMatchable(s: Session, prompts?: string[]): Matchable {
@@ -79,28 +85,41 @@ export function resolve(query: string[], sessions: Session[], opts: ResolveOptio
   const q = query.join(' ').trim();
   if (!q) return { kind: 'none' };
   if (query.length === 1) {
-    const one = query[0]!.trim();
-    // (1) a path to an indexed transcript
-    if (looksLikePath(one)) {
-      const r = result(byPath(one, sessions, opts), 'path');
-      if (r) return r;
-    }
-    // `harness:rest` narrows the id and prefix steps to one harness
-    const m = /^([a-z]+):(.+)$/.exec(one);
-    const scoped = m && (HARNESSES as readonly string[]).includes(m[1]!) ? { h: m[1]!, rest: m[2]! } : null;
-    const pool = scoped ? sessions.filter((s) => s.harness === scoped.h) : sessions;
-    const idq = scoped ? scoped.rest : one;
-    // (2) a full id
-    const exact = result(pool.filter((s) => s.id === idq), 'id');
-    if (exact) return exact;
-    // (3) an id prefix of at least 4 characters
-    if (idq.length >= MIN_PREFIX && !/\s/.test(idq)) {
-      const low = idq.toLowerCase();
-      const pre = result(pool.filter((s) => s.id.toLowerCase().startsWith(low)), 'prefix');
-      if (pre) return pre;
-    }
+    const r = byWord(query[0].trim(), sessions, opts);
+    if (r) return r;
   }
-  // (4) words, matched and ordered as everywhere else (rank.ts)
+  return byWords(query, sessions, opts);
+}
+
+/** Steps (1) to (3), for a query of one word: a transcript's path, a full id, an id prefix. */
+function byWord(one: string, sessions: Session[], opts: ResolveOptions): Resolution | null {
+  // (1) a path to an indexed transcript
+  if (looksLikePath(one)) {
+    const r = result(byPath(one, sessions, opts), 'path');
+    if (r) return r;
+  }
+  // `harness:rest` narrows the id and prefix steps to one harness
+  const m = /^([a-z]+):(.+)$/.exec(one);
+  const scoped = m && (HARNESSES as readonly string[]).includes(m[1]) ? { h: m[1], rest: m[2] } : null;
+  const pool = scoped ? sessions.filter((s) => s.harness === scoped.h) : sessions;
+  const idq = scoped ? scoped.rest : one;
+  // (2) a full id
+  const exact = result(
+    pool.filter((s) => s.id === idq),
+    'id',
+  );
+  if (exact) return exact;
+  // (3) an id prefix of at least 4 characters
+  if (idq.length < MIN_PREFIX || /\s/.test(idq)) return null;
+  const low = idq.toLowerCase();
+  return result(
+    pool.filter((s) => s.id.toLowerCase().startsWith(low)),
+    'prefix',
+  );
+}
+
+/** Step (4): words, matched and ordered as everywhere else (rank.ts). */
+function byWords(query: string[], sessions: Session[], opts: ResolveOptions): Resolution {
   const terms = parseQuery(query);
   if (!terms.length) return { kind: 'none' };
   const more = opts.prompts?.(wantedWords(terms));
@@ -111,7 +130,7 @@ export function resolve(query: string[], sessions: Session[], opts: ResolveOptio
     home,
     (s) => sessionMatchable(s, more?.get(s.key)),
   );
-  if (hits.length === 1) return { kind: 'one', session: hits[0]!, how: 'words' };
+  if (hits.length === 1) return { kind: 'one', session: hits[0], how: 'words' };
   if (hits.length > 1) return { kind: 'many', candidates: hits };
   return { kind: 'none' };
 }

@@ -87,11 +87,15 @@ const checksum = (data: Buffer): number => theHasher().hash(data);
 
 /** A cache file's bytes, read into the hasher's memory (its checksum is taken in place); undefined when it cannot be read. */
 function readCache(file: string): Buffer | undefined {
-  return withFile(file, (fd) => {
-    const size = fs.fstatSync(fd).size;
-    const buf = theHasher().room(size);
-    return readFully(fd, buf, 0, size, 0) === size ? buf : undefined;
-  }, undefined);
+  return withFile(
+    file,
+    (fd) => {
+      const size = fs.fstatSync(fd).size;
+      const buf = theHasher().room(size);
+      return readFully(fd, buf, 0, size, 0) === size ? buf : undefined;
+    },
+    undefined,
+  );
 }
 
 /** The V8 data of a cache file and whether it holds an append's code, or undefined when it is not one of ours or its checksum fails. */
@@ -127,7 +131,13 @@ export function loadCached<T>(file: string, cacheFile: string | null, req: NodeR
   // cache up (~0.6 ms and 50 fresh pages for rows.cjs)
   const wrapped = source.startsWith(WRAP_HEAD) && source.endsWith(WRAP_TAIL) ? source : `${WRAP_HEAD}${source}${WRAP_TAIL}`;
   const script = new vm.Script(wrapped, { filename: file, ...(cachedData ? { cachedData } : {}) });
-  const fn = script.runInThisContext() as (exports: unknown, require: NodeRequire, module: { exports: unknown }, filename: string, dirname: string) => void;
+  const fn = script.runInThisContext() as (
+    exports: unknown,
+    require: NodeRequire,
+    module: { exports: unknown },
+    filename: string,
+    dirname: string,
+  ) => void;
   const mod = { exports: {} as unknown };
   fn.call(mod.exports, mod.exports, req, mod, file, path.dirname(file));
   const stale = !cachedData || script.cachedDataRejected === true;
@@ -136,7 +146,7 @@ export function loadCached<T>(file: string, cacheFile: string | null, req: NodeR
     save(work = 'none') {
       if (!cacheFile || work === 'build') return;
       const append = work === 'append';
-      if (!stale && !(append && !cached!.append)) return;
+      if (!stale && !(append && !cached?.append)) return;
       try {
         const data = wrap(script.createCachedData(), append);
         fs.mkdirSync(path.dirname(cacheFile), { recursive: true, mode: 0o700 });
@@ -144,7 +154,8 @@ export function loadCached<T>(file: string, cacheFile: string | null, req: NodeR
         const mine = installTag(file).replace(/[^\w.-]/g, '_');
         const now = buildTag(file);
         for (const old of fs.readdirSync(path.dirname(cacheFile))) {
-          if (old.endsWith('.v8') && old.startsWith(mine) && (now === null || !old.startsWith(now))) removeFile(path.join(path.dirname(cacheFile), old));
+          if (old.endsWith('.v8') && old.startsWith(mine) && (now === null || !old.startsWith(now)))
+            removeFile(path.join(path.dirname(cacheFile), old));
         }
         const tmp = `${cacheFile}.tmp-${process.pid}`;
         fs.writeFileSync(tmp, data, { mode: 0o600 });

@@ -2,7 +2,7 @@
 export function fnv1a(b: Uint8Array, from = 0, to = b.length): number {
   let h = 0x811c9dc5;
   for (let i = from; i < to; i++) {
-    h ^= b[i]!;
+    h ^= b[i];
     h = Math.imul(h, 0x01000193);
   }
   return h >>> 0;
@@ -19,10 +19,11 @@ export function fnv1aWords(b: Uint8Array): number {
   let h = (0x811c9dc5 ^ b.length) | 0;
   if (b.byteOffset % 4 === 0) {
     const words = new Int32Array(b.buffer, b.byteOffset, n);
-    for (let i = 0; i < n; i++) h = Math.imul(h ^ words[i]!, 0x01000193);
+    for (let i = 0; i < n; i++) h = Math.imul(h ^ words[i], 0x01000193);
   } else {
-    for (let i = 0; i < n; i++) h = Math.imul(h ^ (b[i * 4]! | (b[i * 4 + 1]! << 8) | (b[i * 4 + 2]! << 16) | (b[i * 4 + 3]! << 24)), 0x01000193);
+    for (let i = 0; i < n; i++)
+      h = Math.imul(h ^ (b[i * 4] | (b[i * 4 + 1] << 8) | (b[i * 4 + 2] << 16) | (b[i * 4 + 3] << 24)), 0x01000193);
   }
-  for (let i = n * 4; i < b.length; i++) h = Math.imul(h ^ b[i]!, 0x01000193);
+  for (let i = n * 4; i < b.length; i++) h = Math.imul(h ^ b[i], 0x01000193);
   return h >>> 0;
 }

@@ -1,6 +1,6 @@
+import { isAscii } from 'node:buffer';
 import fs from 'node:fs';
 import path from 'node:path';
-import { isAscii } from 'node:buffer';
 import type { StringDecoder } from 'node:string_decoder';
 import { stringDecoder } from './lazy.js';
 
@@ -132,34 +132,57 @@ export function direntMaybeFile(d: fs.Dirent): boolean {
  * are followed; a loop is cut by remembering the real path of every symlinked directory entered
  * (plain directories cannot loop, and are not stat'ed: this runs on every listing).
  */
-export function walk(dir: string, match: (name: string, rel: string) => boolean, depth: number, seen = new Set<string>(), rel = ''): string[] {
-  const out: string[] = [];
-  walkInto(dir, match, depth, seen, rel, out);
-  return out;
+export function walk(
+  dir: string,
+  match: (name: string, rel: string) => boolean,
+  depth: number,
+  seen = new Set<string>(),
+  rel = '',
+): string[] {
+  const w: Walk = { match, seen, out: [] };
+  walkInto(w, dir, rel, depth);
+  return w.out;
 }
 
-function walkInto(dir: string, match: (name: string, rel: string) => boolean, depth: number, seen: Set<string>, rel: string, out: string[]): void {
+/** What a walk carries down: the test, the real paths of the linked directories entered, the files found. */
+interface Walk {
+  match: (name: string, rel: string) => boolean;
+  seen: Set<string>;
+  out: string[];
+}
+
+function walkInto(w: Walk, dir: string, rel: string, depth: number): void {
   // String joins, not path.join: `dir` is already absolute and normal, and this runs per entry.
-  const base = dir.endsWith('/') ? dir : dir + '/';
+  const base = dir.endsWith('/') ? dir : `${dir}/`;
+  const prefix = rel ? `${rel}/` : '';
   for (const d of entries(dir)) {
     const name = d.name;
     if (d.isDirectory()) {
-      if (depth > 0) walkInto(base + name, match, depth - 1, seen, rel ? rel + '/' + name : name, out);
-    } else if (d.isSymbolicLink() && (symlinkHook?.(), isDir(base + name))) {
-      if (depth <= 0) continue;
-      let real: string;
-      try {
-        real = fs.realpathSync(base + name);
-      } catch {
-        continue;
-      }
-      if (seen.has(real)) continue;
-      seen.add(real);
-      walkInto(base + name, match, depth - 1, seen, rel ? rel + '/' + name : name, out);
-    } else if (match(name, rel ? rel + '/' + name : name)) {
-      out.push(base + name);
+      if (depth > 0) walkInto(w, base + name, prefix + name, depth - 1);
+    } else if (d.isSymbolicLink() && linkedDir(base + name)) {
+      if (depth > 0) walkLink(w, base + name, prefix + name, depth - 1);
+    } else if (w.match(name, prefix + name)) {
+      w.out.push(base + name);
     }
   }
+}
+
+function linkedDir(p: string): boolean {
+  symlinkHook?.();
+  return isDir(p);
+}
+
+/** A symlink to a directory walked once per real directory (a link loop ends at the second visit). */
+function walkLink(w: Walk, link: string, rel: string, depth: number): void {
+  let real: string;
+  try {
+    real = fs.realpathSync(link);
+  } catch {
+    return;
+  }
+  if (w.seen.has(real)) return;
+  w.seen.add(real);
+  walkInto(w, link, rel, depth);
 }
 
 /** Unique by real path, keeping the first (so the first variable that named a root is reported). */
@@ -238,10 +261,14 @@ export function openKept<T>(file: string, fn: (fd: number, size: number) => T | 
 
 /** The first `n` bytes of a file (fewer when it is shorter), as latin1; null when it cannot be opened or read. */
 export function readPrefix(file: string, n: number): string | null {
-  return withFile(file, (fd) => {
-    const b = Buffer.allocUnsafe(n);
-    return b.toString('latin1', 0, fs.readSync(fd, b, 0, n, 0));
-  }, null);
+  return withFile(
+    file,
+    (fd) => {
+      const b = Buffer.allocUnsafe(n);
+      return b.toString('latin1', 0, fs.readSync(fd, b, 0, n, 0));
+    },
+    null,
+  );
 }
 
 /**
@@ -266,7 +293,7 @@ export function readFirstLine(file: string | number, maxBytes: number): Buffer |
       const nl = b.subarray(0, n).indexOf(10);
       parts.push(b.subarray(0, nl >= 0 ? nl : n));
       pos += n;
-      if (nl >= 0) return parts.length === 1 ? parts[0]! : Buffer.concat(parts);
+      if (nl >= 0) return parts.length === 1 ? parts[0] : Buffer.concat(parts);
       if (pos >= maxBytes) return null;
     }
   } catch {
@@ -285,6 +312,38 @@ export function removeFile(file: string): void {
   }
 }
 
+/** Buffers written in order, without joining them first. */
+function writeBuffers(fd: number, data: Uint8Array[]): void {
+  const parts = data.filter((d) => d.length > 0);
+  while (parts.length > 0) {
+    let n = fs.writevSync(fd, parts);
+    // drop the parts written whole, then the written head of the next
+    let k = 0;
+    while (k < parts.length && n >= parts[k].length) n -= parts[k++].length;
+    parts.splice(0, k);
+    if (n > 0) parts[0] = parts[0].subarray(n);
+  }
+}
+
+/** Text joined up to 1 MiB a write; bytes written as they are (after the text before them), not joined with the rest. */
+function writeChunks(fd: number, data: Iterable<string | Uint8Array>): void {
+  let buf = '';
+  for (const c of data) {
+    if (typeof c !== 'string') {
+      if (buf) fs.writeSync(fd, buf);
+      buf = '';
+      for (let o = 0; o < c.length; ) o += fs.writeSync(fd, c, o);
+      continue;
+    }
+    buf += c;
+    if (buf.length >= 1 << 20) {
+      fs.writeSync(fd, buf);
+      buf = '';
+    }
+  }
+  if (buf) fs.writeSync(fd, buf);
+}
+
 /**
  * Write a file atomically: a temp file in the same directory, then rename, so a reader sees the old
  * file or the new one, never half of one. The directory is created (0700) when missing; the file
@@ -297,38 +356,11 @@ export function writeAtomic(file: string, data: string | Uint8Array | Iterable<s
   const tmp = `${file}.tmp-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
   try {
     if (typeof data === 'string' || data instanceof Uint8Array) fs.writeFileSync(tmp, data, { mode });
-    else if (Array.isArray(data) && data.every((d) => d instanceof Uint8Array)) {
-      // buffers in order, without joining them first
+    else {
       const fd = fs.openSync(tmp, 'w', mode);
       try {
-        let parts = data.filter((d) => d.length > 0);
-        while (parts.length > 0) {
-          let n = fs.writevSync(fd, parts);
-          while (parts.length > 0 && n >= parts[0]!.length) n -= parts.shift()!.length;
-          if (n > 0) parts[0] = parts[0]!.subarray(n);
-        }
-      } finally {
-        fs.closeSync(fd);
-      }
-    } else {
-      const fd = fs.openSync(tmp, 'w', mode);
-      try {
-        let buf = '';
-        for (const c of data) {
-          if (typeof c !== 'string') {
-            // bytes go out as they are (after the text before them), not joined with the rest
-            if (buf) fs.writeSync(fd, buf);
-            buf = '';
-            for (let o = 0; o < c.length; ) o += fs.writeSync(fd, c, o);
-            continue;
-          }
-          buf += c;
-          if (buf.length >= 1 << 20) {
-            fs.writeSync(fd, buf);
-            buf = '';
-          }
-        }
-        if (buf) fs.writeSync(fd, buf);
+        if (Array.isArray(data) && data.every((d) => d instanceof Uint8Array)) writeBuffers(fd, data);
+        else writeChunks(fd, data);
       } finally {
         fs.closeSync(fd);
       }

@@ -17,14 +17,16 @@ let decoderMod: typeof import('node:string_decoder') | null = null;
 
 /** node:string_decoder's StringDecoder (for the few texts decoded in pieces that are not ASCII). */
 export function stringDecoder(): typeof import('node:string_decoder').StringDecoder {
-  return (decoderMod ??= req('node:string_decoder') as typeof import('node:string_decoder')).StringDecoder;
+  decoderMod ??= req('node:string_decoder') as typeof import('node:string_decoder');
+  return decoderMod.StringDecoder;
 }
 
 let osMod: typeof import('node:os') | null = null;
 
 /** node:os (~0.4 ms to load: a listing that finds HOME set and builds nothing never needs it). */
 export function nodeOs(): typeof import('node:os') {
-  return (osMod ??= req('node:os') as typeof import('node:os'));
+  osMod ??= req('node:os') as typeof import('node:os');
+  return osMod;
 }
 
 /**

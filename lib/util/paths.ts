@@ -1,7 +1,7 @@
 import fs from 'node:fs';
-import { nodeOs } from './lazy.js';
 import path from 'node:path';
 import type { Ctx } from '../types.js';
+import { nodeOs } from './lazy.js';
 
 export function makeCtx(env: NodeJS.ProcessEnv = process.env): Ctx {
   const home = env.HOME && path.isAbsolute(env.HOME) ? env.HOME : accountHome();
@@ -39,7 +39,7 @@ export function dirOf(file: string): string {
 export function tildify(p: string | null, home: string): string {
   if (!p) return '';
   if (p === home) return '~';
-  if (home && home !== '/' && p.startsWith(home + '/')) return '~' + p.slice(home.length);
+  if (home && home !== '/' && p.startsWith(`${home}/`)) return `~${p.slice(home.length)}`;
   return p;
 }
 
@@ -124,6 +124,7 @@ export function tellHomeless(env: NodeJS.ProcessEnv = process.env): void {
   const ctx = makeCtx(env);
   const dir = cacheDir(ctx);
   if (homeless.get(ctx.home) !== dir) return;
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: strips control characters from paths before they reach the terminal
   const safe = (p: string) => p.replace(/[\x00-\x1f\x7f]/g, '?');
   try {
     fs.writeSync(2, `resume: HOME ${safe(ctx.home)} is not a directory; the index is kept in ${safe(dir)} instead\n`);
@@ -161,6 +162,7 @@ export function storeEnv(name: string, store: string, dflt: string): Record<stri
 /** The tool's state directory: `$XDG_STATE_HOME/resume`, else `~/.local/state/resume`; macOS `~/Library/Application Support/resume`. */
 export function stateDir(ctx: Ctx, platform = process.platform): string {
   if (platform === 'darwin') return path.join(ctx.home, 'Library', 'Application Support', 'resume');
-  const x = ctx.env.XDG_STATE_HOME && path.isAbsolute(ctx.env.XDG_STATE_HOME) ? ctx.env.XDG_STATE_HOME : path.join(ctx.home, '.local', 'state');
+  const x =
+    ctx.env.XDG_STATE_HOME && path.isAbsolute(ctx.env.XDG_STATE_HOME) ? ctx.env.XDG_STATE_HOME : path.join(ctx.home, '.local', 'state');
   return path.join(x, 'resume');
 }

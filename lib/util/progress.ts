@@ -1,7 +1,11 @@
 // A progress bar on stderr, only on a terminal, only when the work takes long enough to notice.
 // process.stderr is looked at only then: building it loads Node's tty and net modules, which a
 // quick run (a no-change `resume rows`) has no use for.
-export function progressBar(label: string, given?: NodeJS.WriteStream, unit = 'files'): {
+export function progressBar(
+  label: string,
+  given?: NodeJS.WriteStream,
+  unit = 'files',
+): {
   update: (done: number, total: number, files: number, totalFiles: number) => void;
   end: () => void;
 } {
@@ -25,10 +29,12 @@ export function progressBar(label: string, given?: NodeJS.WriteStream, unit = 'f
       const frac = total > 0 ? Math.min(1, done / total) : 1;
       const fill = Math.round(frac * cols);
       const mb = (n: number) => (n / 1048576).toFixed(0);
-      stream.write(`\r\x1b[K${label} [${'#'.repeat(fill)}${'.'.repeat(cols - fill)}] ${files}/${totalFiles} ${unit} ${mb(done)}/${mb(total)} MiB`);
+      stream.write(
+        `\r\x1b[K${label} [${'#'.repeat(fill)}${'.'.repeat(cols - fill)}] ${files}/${totalFiles} ${unit} ${mb(done)}/${mb(total)} MiB`,
+      );
     },
     end() {
-      if (shown) stream!.write('\r\x1b[K');
+      if (shown && stream) stream.write('\r\x1b[K');
     },
   };
 }

@@ -128,14 +128,22 @@ function statOf(p: PathLike, ctime = true): Float64Array {
   // [dev, mode, nlink, uid, gid, rdev, blksize, ino, size, blocks, atime s, ns, mtime s, ns, ctime s, ns, …]
   // (each time stored as it is computed: a double held in a variable is an object while the code
   // is interpreted, and this runs for every session file)
-  STAT[0] = kindOf(r[1]!);
-  STAT[1] = r[8]!;
-  STAT[2] = r[12]! * 1000 + r[13]! / 1e6;
-  STAT[3] = ctime || !proved ? r[14]! * 1000 + r[15]! / 1e6 : NaN;
-  STAT[4] = r[7]!;
+  STAT[0] = kindOf(r[1]);
+  STAT[1] = r[8];
+  STAT[2] = r[12] * 1000 + r[13] / 1e6;
+  STAT[3] = ctime || !proved ? r[14] * 1000 + r[15] / 1e6 : NaN;
+  STAT[4] = r[7];
   if (!proved) {
     const st = slow(p);
-    if (!(r instanceof Float64Array) || !st || st.mode !== r[1] || st.size !== STAT[1] || st.ino !== STAT[4] || st.mtimeMs !== STAT[2] || st.ctimeMs !== STAT[3]) {
+    if (
+      !(r instanceof Float64Array) ||
+      !st ||
+      st.mode !== r[1] ||
+      st.size !== STAT[1] ||
+      st.ino !== STAT[4] ||
+      st.mtimeMs !== STAT[2] ||
+      st.ctimeMs !== STAT[3]
+    ) {
       raw = null;
       return fromStats(st);
     }
@@ -179,26 +187,40 @@ export class StatInDirs {
   /**
    * quickStat of the file named by bytes [name, end) of `buf` in the directory at bytes
    * [dir, dir + dirLen) (an absolute path; the root when dirLen is 0). A directory is told by where
-   * its bytes are: the caller passes the same `dir` for every file of one directory. `more`: another
-   * file of this directory is stat'ed next (entering a directory walks its whole path once, and pays
-   * only for a second name). STAT[3] (the ctime) is NaN: not worked out.
+   * its bytes are: the caller passes the same `dir` for every file of one directory. For a file with
+   * no other of its directory stat'ed next (statEntering when there is one). STAT[3] (the ctime) is
+   * NaN: not worked out.
    */
-  statIn(buf: Buffer, dir: number, dirLen: number, name: number, end: number, more: boolean): Float64Array {
+  statIn(buf: Buffer, dir: number, dirLen: number, name: number, end: number): Float64Array {
+    if (this.home !== null && buf[dir] === 0x2f && this.entered && this.dirBuf === buf && this.dirAt === dir) {
+      return quickStatBytes(buf, name, end, false);
+    }
+    return this.statJoined(buf, dir, dirLen, name, end);
+  }
+
+  /**
+   * statIn for a file with another of its directory stat'ed next: the directory is entered
+   * (entering walks its whole path once, and then each name pays only for itself).
+   */
+  statEntering(buf: Buffer, dir: number, dirLen: number, name: number, end: number): Float64Array {
     if (this.home !== null && buf[dir] === 0x2f) {
       if (this.entered && this.dirBuf === buf && this.dirAt === dir) return quickStatBytes(buf, name, end, false);
-      if (more) {
-        try {
-          process.chdir(dirLen === 0 ? '/' : buf.toString('utf8', dir, dir + dirLen));
-          this.dirBuf = buf;
-          this.dirAt = dir;
-          this.dirStr = null;
-          this.entered = true;
-          return quickStatBytes(buf, name, end, false);
-        } catch {
-          this.back();
-        }
+      try {
+        process.chdir(dirLen === 0 ? '/' : buf.toString('utf8', dir, dir + dirLen));
+        this.dirBuf = buf;
+        this.dirAt = dir;
+        this.dirStr = null;
+        this.entered = true;
+        return quickStatBytes(buf, name, end, false);
+      } catch {
+        this.back();
       }
     }
+    return this.statJoined(buf, dir, dirLen, name, end);
+  }
+
+  /** statIn by the file's whole path, from where the walk started. */
+  private statJoined(buf: Buffer, dir: number, dirLen: number, name: number, end: number): Float64Array {
     // the whole path: in place when the name follows its directory's `/` in the bytes
     if (name === dir + dirLen + 1 && buf[dir + dirLen] === 0x2f) return this.statWhole(buf, dir, end);
     const whole = Buffer.concat([buf.subarray(dir, dir + dirLen), Buffer.from('/'), buf.subarray(name, end)]);
@@ -221,7 +243,16 @@ export class StatInDirs {
     if (sl === p.length - 1) return quickStat(p);
     const dir = sl === 0 ? '/' : p.slice(0, sl);
     if (!(this.entered && dir === this.dirStr)) {
-      if (!(next !== undefined && next.lastIndexOf('/') === sl && next.length > sl + 1 && next.startsWith(dir) && next.charCodeAt(sl) === 0x2f)) return quickStat(p);
+      if (
+        !(
+          next !== undefined &&
+          next.lastIndexOf('/') === sl &&
+          next.length > sl + 1 &&
+          next.startsWith(dir) &&
+          next.charCodeAt(sl) === 0x2f
+        )
+      )
+        return quickStat(p);
       try {
         process.chdir(dir);
         this.dirStr = dir;

@@ -28,7 +28,7 @@ const UNSAFE = HAS_CONTROL;
 function hexBytes(ch: string): string {
   if (ch === '\n') return '\\n';
   if (ch === '\t') return '\\t';
-  return [...Buffer.from(ch, 'utf8')].map((b) => '\\x' + b.toString(16).padStart(2, '0')).join('');
+  return [...Buffer.from(ch, 'utf8')].map((b) => `\\x${b.toString(16).padStart(2, '0')}`).join('');
 }
 
 function ansiC(w: string): string {
@@ -39,7 +39,7 @@ function ansiC(w: string): string {
     else if (UNSAFE.test(ch)) out += hexBytes(ch);
     else out += ch;
   }
-  return out + "'";
+  return `${out}'`;
 }
 
 /** One word quoted for zsh or bash. */
@@ -48,10 +48,10 @@ export function quotePosix(w: string): string {
 }
 
 // Words fish reads literally without quotes (no `~`, `%`, `{`, `*`, `?`, `$`, `#`, `(`, …).
-const BARE = /^[A-Za-z0-9_\/.,:@+=-]+$/;
+const BARE = /^[A-Za-z0-9_/.,:@+=-]+$/;
 // Words sh, bash and zsh read literally: as above plus `%`, but not starting with `=` (zsh expands
 // `=cmd` to the path of cmd).
-const SH_BARE = /^[A-Za-z0-9_\/.,:@+%-][A-Za-z0-9_\/.,:@+=%-]*$/;
+const SH_BARE = /^[A-Za-z0-9_/.,:@+%-][A-Za-z0-9_/.,:@+=%-]*$/;
 
 /** One word quoted for fish. */
 export function quoteFish(w: string): string {
@@ -92,5 +92,5 @@ export function quoteSh(w: string): string {
 
 /** A word for a one-line message on stderr: as-is when plain, else quoted so nothing raw reaches the terminal. */
 export function shown(w: string): string {
-  return /^[A-Za-z0-9_\/.,:@+=~-]+$/.test(w) ? w : quotePosix(w);
+  return /^[A-Za-z0-9_/.,:@+=~-]+$/.test(w) ? w : quotePosix(w);
 }

@@ -40,12 +40,17 @@ const tag = redacted;
 const SECRET_NAME =
   '(?:passw(?:or)?d|passwd|pwd|passphrase|secret|api[_-]?key|apikey|access[_-]?key|auth[_-]?token|access[_-]?token|refresh[_-]?token|private[_-]?key|client[_-]?secret|credentials?|token)';
 
-const nameKind = (name: string): string => (/pass|pwd/i.test(name) ? 'password' : /token/i.test(name) ? 'token' : /key/i.test(name) ? 'api-key' : 'secret');
+const nameKind = (name: string): string =>
+  /pass|pwd/i.test(name) ? 'password' : /token/i.test(name) ? 'token' : /key/i.test(name) ? 'api-key' : 'secret';
 
 /** The rules, most specific first (a later rule never re-redacts a `[REDACTED:…]`). Exported for tests. */
 export const RULES: Rule[] = [
   // PEM private keys: the whole block; a block cut by the excerpt's edge is removed to that edge.
-  { kind: 'private-key', kw: ['private key'], re: /-----BEGIN[A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----[\s\S]*?(?:-----END[A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----|$)/g },
+  {
+    kind: 'private-key',
+    kw: ['private key'],
+    re: /-----BEGIN[A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----[\s\S]*?(?:-----END[A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----|$)/g,
+  },
   { kind: 'private-key', kw: ['private key'], re: /^[\s\S]*?-----END[A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----/g },
   // Provider keys and tokens with recognisable shapes.
   { kind: 'anthropic-key', kw: ['sk-ant-'], re: /\bsk-ant-[A-Za-z0-9_-]{8,}/g },
@@ -63,7 +68,8 @@ export const RULES: Rule[] = [
     kind: 'aws-key',
     kw: ['akia', 'asia', 'a3t', 'abia', 'acca', 'agpa', 'aida', 'aroa', 'anpa', 'anva', 'aipa'],
     re: /\b((?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[A-Z0-9]{16})\b(?:([\s"',:;=|/]{1,12}(?:[A-Za-z_]{0,40}[\s"':=]{1,4})?)([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=]))?/g,
-    to: (_m, _id: string, sep: string | undefined, secret: string | undefined) => tag('aws-key') + (secret ? `${sep}${tag('aws-secret')}` : ''),
+    to: (_m, _id: string, sep: string | undefined, secret: string | undefined) =>
+      tag('aws-key') + (secret ? `${sep}${tag('aws-secret')}` : ''),
   },
   {
     kind: 'aws-secret',
@@ -93,7 +99,8 @@ export const RULES: Rule[] = [
     kind: 'authorization',
     kw: ['authoriz'],
     re: /\b((?:proxy-)?authorization["']?\s*[:=]\s*["']?)(?!(?:(?:bearer|basic|token|digest|negotiate|apikey)\s+)?\[REDACTED)(?:(bearer|basic|token|digest|negotiate|apikey)\s+)?([^\s"',;]+)/gi,
-    to: (_m, head: string, scheme: string | undefined) => `${head}${scheme ? scheme + ' ' : ''}${tag(scheme && /^bearer$/i.test(scheme) ? 'bearer-token' : 'authorization')}`,
+    to: (_m, head: string, scheme: string | undefined) =>
+      `${head}${scheme ? `${scheme} ` : ''}${tag(scheme && /^bearer$/i.test(scheme) ? 'bearer-token' : 'authorization')}`,
   },
   {
     kind: 'bearer-token',
@@ -112,7 +119,10 @@ export const RULES: Rule[] = [
   {
     kind: 'secret',
     kw: ['pass', 'pwd', 'secret', 'key', 'token', 'credential'],
-    re: new RegExp(`(${SECRET_NAME}["']?)(\\s*(?::|=|:=|=>)\\s*)(?!\\[REDACTED|(?:bearer|basic)\\s)("[^"\\n]*"|'[^'\\n]*'|[^\\s"',;&)}\\]]+)`, 'gi'),
+    re: new RegExp(
+      `(${SECRET_NAME}["']?)(\\s*(?::|=|:=|=>)\\s*)(?!\\[REDACTED|(?:bearer|basic)\\s)("[^"\\n]*"|'[^'\\n]*'|[^\\s"',;&)}\\]]+)`,
+      'gi',
+    ),
     to: (_m, name: string, op: string, val: string) => {
       const q = val[0] === '"' || val[0] === "'" ? val[0] : '';
       return `${name}${op}${q}${tag(nameKind(name))}${q}`;
@@ -129,10 +139,59 @@ export const RULES: Rule[] = [
 // The prefilter: a rule can match only where one of these occurs. One case-insensitive regex of
 // literal alternatives (measured faster than String.includes per word, and than lower-casing first).
 const KEYWORDS = [
-  'sk-', 'sk_', 'rk_', 'ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_', 'github_pat_', 'glpat-', 'gldt-', 'glrt-', 'glptt-', 'glcbt-', 'gloas-',
-  'glsoat-', 'glft-', 'glimt-', 'glagent-', 'xox', 'xapp-', 'hooks.slack', 'aiza', 'akia', 'asia', 'a3t', 'abia', 'acca', 'agpa',
-  'aida', 'aroa', 'anpa', 'anva', 'aipa', 'q~', 'sg.', 'npm_', 'pypi-', 'hf_', 'api_org_', 'private key', 'eyj', 'sig=',
-  'pass', 'pwd', 'secret', 'token', 'key', 'credential', 'authoriz', 'bearer', 'basic', 'sharedaccess',
+  'sk-',
+  'sk_',
+  'rk_',
+  'ghp_',
+  'gho_',
+  'ghu_',
+  'ghs_',
+  'ghr_',
+  'github_pat_',
+  'glpat-',
+  'gldt-',
+  'glrt-',
+  'glptt-',
+  'glcbt-',
+  'gloas-',
+  'glsoat-',
+  'glft-',
+  'glimt-',
+  'glagent-',
+  'xox',
+  'xapp-',
+  'hooks.slack',
+  'aiza',
+  'akia',
+  'asia',
+  'a3t',
+  'abia',
+  'acca',
+  'agpa',
+  'aida',
+  'aroa',
+  'anpa',
+  'anva',
+  'aipa',
+  'q~',
+  'sg.',
+  'npm_',
+  'pypi-',
+  'hf_',
+  'api_org_',
+  'private key',
+  'eyj',
+  'sig=',
+  'pass',
+  'pwd',
+  'secret',
+  'token',
+  'key',
+  'credential',
+  'authoriz',
+  'bearer',
+  'basic',
+  'sharedaccess',
 ];
 /** the prefilter (exported for the rules' fingerprint in the tests) */
 export const MAY = new RegExp(
@@ -187,14 +246,15 @@ export function sanitizeSession<T extends SessionCore>(s: T, done?: ReadonlySet<
   // a text that is already the sanitised form of one (`done`: an append's earlier prompts, as the
   // index stored them) is its own sanitised form: sanitize(sanitize(x)) === sanitize(x)
   const one = done ? (v: string) => (done.has(v) ? v : sanitize(v)) : sanitize;
-  if (all) out.allPrompts = all.map(one);
+  const sane = all?.map(one);
+  if (sane) out.allPrompts = sane;
   // the first and last prompts (and a title that is the first) are among every prompt: the same
   // strings, sanitised once
   const once = (v: string | null | undefined): string | null => {
     if (v == null) return null;
-    if (all && all.length) {
-      if (v === all[0]) return out.allPrompts![0]!;
-      if (v === all[all.length - 1]) return out.allPrompts![all.length - 1]!;
+    if (all?.length && sane) {
+      if (v === all[0]) return sane[0];
+      if (v === all[all.length - 1]) return sane[all.length - 1];
     }
     return one(v);
   };

@@ -5,7 +5,7 @@
 
 /** The key a line carries, or null. */
 export function keyOfLine(line: string): string | null {
-  const k = line.split('\t', 1)[0]!.trim();
+  const k = line.split('\t', 1)[0].trim();
   return k === '' ? null : k;
 }
 

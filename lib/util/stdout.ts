@@ -45,9 +45,16 @@ export function writeOut(data: string | Uint8Array): void {
 
 /** Write all of `data` to descriptor `fd` (a string as UTF-8). */
 export function writeTo(fd: number, data: string | Uint8Array): void {
-  if (typeof data !== 'string') return writeAll(data, fd);
-  if (data.length <= WHOLE) return writeAll(Buffer.from(data, 'utf8'), fd);
-  const buf = (pieceBuf ??= Buffer.allocUnsafe(BUF));
+  if (typeof data !== 'string') {
+    writeAll(data, fd);
+    return;
+  }
+  if (data.length <= WHOLE) {
+    writeAll(Buffer.from(data, 'utf8'), fd);
+    return;
+  }
+  pieceBuf ??= Buffer.allocUnsafe(BUF);
+  const buf = pieceBuf;
   for (let i = 0; i < data.length; ) {
     let j = Math.min(data.length, i + PIECE);
     // a surrogate pair is never cut in two (each half alone would be written as U+FFFD)
@@ -63,8 +70,12 @@ export function writeTo(fd: number, data: string | Uint8Array): void {
  * ever made (28 MB for `ls --json` at 22,000 sessions).
  */
 export function writeJsonArray(items: readonly unknown[], fd = 1): void {
-  if (items.length === 0) return writeTo(fd, '[]\n');
-  const buf = (pieceBuf ??= Buffer.allocUnsafe(BUF));
+  if (items.length === 0) {
+    writeTo(fd, '[]\n');
+    return;
+  }
+  pieceBuf ??= Buffer.allocUnsafe(BUF);
+  const buf = pieceBuf;
   let at = 0;
   for (let k = 0; k < items.length; k++) {
     // `[\n  {…}\n]`: an item inside an array of its own is indented as it is inside the whole one;
@@ -77,7 +88,7 @@ export function writeJsonArray(items: readonly unknown[], fd = 1): void {
     if (3 * text.length > BUF) {
       // (an item too long for the buffer: its own string, in pieces)
       const mid = text.slice(1, -2);
-      writeTo(fd, k ? ',' + mid : '[' + mid);
+      writeTo(fd, k ? `,${mid}` : `[${mid}`);
       continue;
     }
     const n = buf.write(text, at);

@@ -20,8 +20,9 @@ const CONTROL_BUT_NL_G = new RegExp(`[${CONTROL_CHARS.replace('\\u0000-\\u001f',
 // OSC up to BEL or ST, and DCS/SOS/PM/APC strings up to ST or BEL. util.stripVTControlCharacters
 // then takes what is left (charset selection, `ESC 7`, …); run alone, it also takes the text after
 // a CSI when a BEL follows (`ESC[2Jword BEL` loses `word`) and leaves DCS payloads behind.
-// eslint-disable-next-line no-control-regex
-const SEQUENCES = /(?:\u001b\[|\u009b)[0-?]*[ -/]*[@-~]|(?:\u001b\]|\u009d)[^\u0007\u001b\u009c]*(?:\u0007|\u001b\\|\u009c)|(?:\u001b[PX^_]|[\u0090\u0098\u009e\u009f])[^\u0007\u001b\u009c]*(?:\u001b\\|\u0007|\u009c)/g;
+const SEQUENCES =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: strips control characters (escape sequences) from transcript text
+  /(?:\u001b\[|\u009b)[0-?]*[ -/]*[@-~]|(?:\u001b\]|\u009d)[^\u0007\u001b\u009c]*(?:\u0007|\u001b\\|\u009c)|(?:\u001b[PX^_]|[\u0090\u0098\u009e\u009f])[^\u0007\u001b\u009c]*(?:\u001b\\|\u0007|\u009c)/g;
 
 /**
  * Escape sequences removed whole (SEQUENCES, then util.stripVTControlCharacters for the rest), then
@@ -31,7 +32,7 @@ const SEQUENCES = /(?:\u001b\[|\u009b)[0-?]*[ -/]*[@-~]|(?:\u001b\]|\u009d)[^\u0
 export function stripControls(s: string, keepNewlines = false): string {
   if (!HAS_CONTROL.test(s)) return s;
   let t = s;
-  // eslint-disable-next-line no-control-regex
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: strips control characters from transcript text
   if (/[\u001b\u0080-\u009f]/.test(t)) t = stripVTControlCharacters(t.replace(SEQUENCES, ''));
   if (!keepNewlines) return t.replace(CONTROL_G, ' ');
   return t.replace(/\r\n?/g, '\n').replace(/\t/g, '  ').replace(CONTROL_BUT_NL_G, ' ');
@@ -73,7 +74,7 @@ export function clip(s: string, n: number): string {
     i = step(i);
     k++;
   }
-  return k <= n ? s : s.slice(0, cut) + '…';
+  return k <= n ? s : `${s.slice(0, cut)}…`;
 }
 
 /**
@@ -94,7 +95,7 @@ export function promptText(s: string): string {
   // Most prompts have no white space to fold (none but single spaces): one test, not a rewrite
   // (the rewrite was most of this function's time in a 22,000-session build).
   const t = clip((UNFOLDED.test(head) ? head.replace(/\s+/g, ' ') : head).trim(), 400);
-  return head.length < s.length && !t.endsWith('…') ? t + '…' : t;
+  return head.length < s.length && !t.endsWith('…') ? `${t}…` : t;
 }
 
 /** Printable ASCII only: one column a character (most ids, paths and titles). */
@@ -111,13 +112,18 @@ const PICTOGRAPHIC = /\p{Extended_Pictographic}/u;
 // Made when first needed: creating a segmenter loads ICU's break rules (tens of ms), and most text
 // is NARROW.
 let graphemes: Intl.Segmenter | undefined;
-const segments = (s: string): Iterable<{ segment: string }> => (graphemes ??= new Intl.Segmenter()).segment(s);
+const segments = (s: string): Iterable<{ segment: string }> => {
+  graphemes ??= new Intl.Segmenter();
+  return graphemes.segment(s);
+};
 
 /** Columns of one grapheme: an emoji (a ZWJ family too) 2, East Asian wide and fullwidth 2 (get-east-asian-width), a lone mark 0. */
 function graphemeWidth(g: string): number {
   if (INVISIBLE.test(g)) return 0;
-  if (PICTOGRAPHIC.test(g) && (g.length > 1 || eastAsianWidth(g.codePointAt(0)!) === 2)) return 2;
-  return eastAsianWidth(g.codePointAt(0)!);
+  // a grapheme is never empty: the 0 is for the type only
+  const w = eastAsianWidth(g.codePointAt(0) ?? 0);
+  if (PICTOGRAPHIC.test(g) && (g.length > 1 || w === 2)) return 2;
+  return w;
 }
 
 /**
@@ -135,7 +141,7 @@ export function width(s: string): number {
 /** Cut to at most `w` display columns (ellipsis when cut), never inside a grapheme. */
 export function cut(s: string, w: number): string {
   if (width(s) <= w) return s;
-  if (ASCII.test(s)) return s.slice(0, Math.max(0, w - 1)) + '…';
+  if (ASCII.test(s)) return `${s.slice(0, Math.max(0, w - 1))}…`;
   let out = '';
   let cur = 0;
   for (const { segment } of segments(s)) {
@@ -144,7 +150,7 @@ export function cut(s: string, w: number): string {
     out += segment;
     cur += cw;
   }
-  return out + '…';
+  return `${out}…`;
 }
 
 /** A directory cut from the left to `w` columns, whole parts first: `…/acme/webshop`. */
@@ -154,7 +160,7 @@ export function cutDir(d: string, w: number): string {
   // as many last parts as fit after `…/`
   let out = '';
   for (let i = parts.length - 1; i >= 0; i--) {
-    const next = out ? `${parts[i]}/${out}` : parts[i]!;
+    const next = out ? `${parts[i]}/${out}` : parts[i];
     if (width(next) + 2 > w) break;
     out = next;
   }
@@ -170,7 +176,7 @@ export function cutDir(d: string, w: number): string {
 }
 
 /** Pad or cut to exactly `w` display columns. */
-export function fit(s: string, w: number): string {
+export function fitWidth(s: string, w: number): string {
   const c = cut(s, w);
   return c + ' '.repeat(Math.max(0, w - width(c)));
 }

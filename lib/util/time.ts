@@ -35,8 +35,16 @@ function daysFromCivil(y: number, m: number, d: number): number {
  * Date.parse, so the result is always the same as its.
  */
 function isoZ(s: string): number {
-  if (s.charCodeAt(4) !== 45 || s.charCodeAt(7) !== 45 || s.charCodeAt(10) !== 84 || s.charCodeAt(13) !== 58 ||
-    s.charCodeAt(16) !== 58 || s.charCodeAt(19) !== 46 || s.charCodeAt(23) !== 90) return Date.parse(s);
+  if (
+    s.charCodeAt(4) !== 45 ||
+    s.charCodeAt(7) !== 45 ||
+    s.charCodeAt(10) !== 84 ||
+    s.charCodeAt(13) !== 58 ||
+    s.charCodeAt(16) !== 58 ||
+    s.charCodeAt(19) !== 46 ||
+    s.charCodeAt(23) !== 90
+  )
+    return Date.parse(s);
   const y = digits(s, 0, 4);
   const mo = digits(s, 5, 2);
   const d = digits(s, 8, 2);
@@ -100,7 +108,14 @@ export function nextAgeChange(ms: number | null, now: number): number {
   else if (s < 86400) next = (Math.floor(s / 3600) + 1) * 3600;
   else {
     const d = Math.floor(s / 86400);
-    const nd = d < 14 ? d + 1 : d < 60 ? Math.min((Math.floor(d / 7) + 1) * 7, 60) : d < 365 ? Math.min((Math.floor(d / 30) + 1) * 30, 365) : (Math.floor(d / 365) + 1) * 365;
+    const nd =
+      d < 14
+        ? d + 1
+        : d < 60
+          ? Math.min((Math.floor(d / 7) + 1) * 7, 60)
+          : d < 365
+            ? Math.min((Math.floor(d / 30) + 1) * 30, 365)
+            : (Math.floor(d / 365) + 1) * 365;
     next = nd * 86400;
   }
   // the rounded seconds reach `next` once now - ms >= (next - 0.5) s; a millisecond earlier, so that

@@ -2,7 +2,8 @@
 // lib/hooks/config.ts): smol-toml gives tables as plain objects and dates as Date.
 
 /** Is the value a TOML table (not an array, a date or null)? */
-export const isTable = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Date);
+export const isTable = (v: unknown): v is Record<string, unknown> =>
+  !!v && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Date);
 
 /** The value's TOML kind for an error message: `a table`, `an array`, `a date`, `a string`, … */
 export function tomlType(v: unknown): string {

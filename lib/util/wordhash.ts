@@ -7,6 +7,7 @@
 import { fnv1aWords } from './fnv.js';
 
 /** The module, as bytes: `hash(p, end, h)` folds the words at [p, end) into h and returns it. */
+// biome-ignore format: one WebAssembly instruction or section a line, with what it does
 function moduleBytes(): Uint8Array<ArrayBuffer> {
   const body = [
     0x00, // no locals beyond the parameters $p, $end, $h
@@ -76,7 +77,7 @@ export class WordHasher {
       data = copy;
     }
     let h = this.fn(data.byteOffset, data.byteOffset + words * 4, (OFFSET ^ data.length) | 0);
-    for (let i = words * 4; i < data.length; i++) h = Math.imul(h ^ data[i]!, PRIME);
+    for (let i = words * 4; i < data.length; i++) h = Math.imul(h ^ data[i], PRIME);
     return h >>> 0;
   }
 }

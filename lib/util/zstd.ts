@@ -33,7 +33,7 @@ export function zstReader(fd: number): Reader {
     }
     let w = 0;
     while (w < len && queue.length) {
-      const c = queue[0]!;
+      const c = queue[0];
       const take = Math.min(len - w, c.length - qOff);
       buf.set(c.subarray(qOff, qOff + take), off + w);
       w += take;
