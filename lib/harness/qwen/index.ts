@@ -123,6 +123,7 @@ export const qwen: Adapter<QwenState, 'qwen'> = {
   color: 99,
   testedVersion: '0.24.4',
   text: async () => (await import('./text.js')).qwenText,
+  search: async () => (await import('./text.js')).search,
   perSource: true,
 
   roots(ctx): Root[] {

@@ -1,7 +1,10 @@
 // Searchable text of one Qwen Code record (a JSONL line of chats/<id>.jsonl): prompts, replies,
 // tool calls (`functionCall` parts) and their results (`tool_result` records). A fork's records
 // copied from its parent carry `forkedFrom` and are marked copied.
-import type { ExtractCtx, Piece } from '../../search/types.js';
+import path from 'node:path';
+import type { Session } from '../../types.js';
+import type { ExtractCtx, Piece, SearchHooks } from '../../search/types.js';
+import { entries } from '../../util/fsx.js';
 import { leaves, ms, piece, toolPiece } from '../../search/extract-util.js';
 import { withoutReminders } from './index.js';
 
@@ -34,3 +37,11 @@ export function qwenText(o: any, _cx: ExtractCtx): Piece[] {
   }
   return out;
 }
+
+/** Subagent transcripts: `<project>/subagents/<session id>/agent-*.jsonl` (same records), searched with the session. */
+function children(s: Session): string[] {
+  const sub = path.join(path.dirname(path.dirname(s.file)), 'subagents', s.id);
+  return entries(sub).filter((d) => d.name.endsWith('.jsonl')).map((d) => path.join(sub, d.name));
+}
+
+export const search: SearchHooks = { children };
