@@ -40,6 +40,8 @@ const HIDDEN_AS: Record<string, string> = {
   'pi:print': 'headless',
   'opencode:run': 'headless',
   'gemini:print': 'headless',
+  // Qwen Code: only its terminal UI writes `<id>.runtime.json` beside the transcript.
+  'qwen:print': 'headless',
 };
 
 /**
@@ -69,6 +71,7 @@ function argvFor(client: string, id: string, file: string): string[] {
     case 'pi': return ['pi', '--session', file];
     case 'opencode': return ['opencode', '--session', id];
     case 'gemini': return ['gemini', '--resume', id];
+    case 'qwen': return ['qwen', '--resume', id];
     default: throw new Error(`no argv rule for ${client}`);
   }
 }

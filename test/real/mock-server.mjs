@@ -26,7 +26,7 @@ export const SCRIPTS = {
 };
 
 export const SHELL_TOOLS = ['Bash', 'bash', 'shell_command', 'exec_command', 'shell', 'run_shell_command', 'local_shell'];
-export const AGENT_TOOLS = ['Agent', 'Task', 'task', 'spawn_agent', 'invoke_agent', 'generalist', 'codebase_investigator'];
+export const AGENT_TOOLS = ['Agent', 'Task', 'task', 'spawn_agent', 'invoke_agent', 'generalist', 'codebase_investigator', 'agent'];
 
 // ---------------------------------------------------------------------------------------------------
 // Scripting
@@ -199,7 +199,8 @@ function chatReq(body) {
   for (let i = msgs.length - 1; i >= 0; i--) {
     const m = msgs[i];
     if (m.role === 'assistant') { steps += (m.tool_calls || []).length; continue; }
-    if (m.role === 'user') { prompt = textOf(m.content); break; }
+    // Qwen Code puts <system-reminder> blocks before the prompt (own parts, or the prompt's own text).
+    if (m.role === 'user') { prompt = textOf(m.content).replace(/<system-reminder>[\s\S]*?<\/system-reminder>\s*/g, '').trim(); break; }
   }
   const system = msgs.filter((m) => m.role === 'system' || m.role === 'developer').map((m) => textOf(m.content)).join('\n');
   const tools = (body.tools || []).map((t) => ({ name: t.function?.name, schema: t.function?.parameters })).filter((t) => t.name);
