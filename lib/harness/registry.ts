@@ -8,6 +8,7 @@ import { pi } from './pi/index.js';
 import { cursor } from './cursor/index.js';
 import { opencode } from './opencode/index.js';
 import { gemini } from './gemini/index.js';
+import { copilot } from './copilot/index.js';
 
 const LIST = [
   claude,
@@ -16,6 +17,7 @@ const LIST = [
   cursor,
   opencode,
   gemini,
+  copilot,
 ] as const;
 
 /** A harness name: `'claude' | 'codex' | …`, one per adapter in the list above. */
