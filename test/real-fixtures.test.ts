@@ -40,6 +40,8 @@ const HIDDEN_AS: Record<string, string> = {
   'pi:print': 'headless',
   'opencode:run': 'headless',
   'gemini:print': 'headless',
+  // Copilot CLI: the system prompt of a `-p` run says it is non-interactive, and no startup model change
+  'copilot:print': 'print',
 };
 
 /**
@@ -69,6 +71,7 @@ function argvFor(client: string, id: string, file: string): string[] {
     case 'pi': return ['pi', '--session', file];
     case 'opencode': return ['opencode', '--session', id];
     case 'gemini': return ['gemini', '--resume', id];
+    case 'copilot': return ['copilot', '--resume', id];
     default: throw new Error(`no argv rule for ${client}`);
   }
 }

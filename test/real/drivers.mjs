@@ -598,7 +598,7 @@ async function copilot({ bin, mock, dest }) {
   await interactive(projA, ['--resume', i1, '-i', '/fork'], ['prompt in the fork'], /Forked from/);
   const f1 = one(before, 'copilot /fork');
   const parent = sessions.find((s) => s.id === i1);
-  sessions.push({ id: f1, cwd: projA, prompts: ['prompt in the fork'], title: yaml(f1).name ?? null, mode: 'interactive', parent: null, forkedFrom: i1, via: '--resume ID -i /fork', copiedPrompts: [...parent.prompts] });
+  sessions.push({ id: f1, cwd: projA, prompts: ['prompt in the fork'], title: yaml(f1).name ?? null, titleCopiedFromParent: true, mode: 'interactive', parent: null, forkedFrom: i1, via: '--resume ID -i /fork', copiedPrompts: [...parent.prompts] });
   log(`copilot: fork ${f1}`);
 
   for (const s of sessions) { s.title = s.title ?? null; s.workspaceName = yaml(s.id).name ?? null; s.userNamed = yaml(s.id).user_named === 'true'; }

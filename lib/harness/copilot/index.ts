@@ -17,7 +17,7 @@
 //     records with their original ids and times (older than the start), then a `session.info`
 //     (`infoType` "fork") whose message names the parent's id.
 //   - The name is only in workspace.yaml (`name`, `user_named`): the first prompt until /rename or
-//     `--name`; a fork is named "<parent's name> (fork)".
+//     `--name` (`user_named: true`); a fork is named "<parent's name> (fork)".
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Adapter, Ctx, LineState, Root, SessionCore, Source } from '../../types.js';
@@ -242,10 +242,9 @@ export const copilot: Adapter<CopilotState, 'copilot'> = {
   sessions(st, src): SessionCore[] {
     if (!st.id) return [];
     const ws = workspaceName(src.path);
-    // the name Copilot shows: one given (/rename, --name) or its own (a fork's "… (fork)"), not the
-    // first prompt it starts as
-    const wsName = ws?.name && (ws.userNamed || !st.firstPrompt || !st.firstPrompt.startsWith(ws.name.replace(/…$/, ''))) ? ws.name : null;
-    const title = st.title ?? wsName;
+    // A name someone gave (/rename, --name); Copilot's own names are the first prompt, or for a
+    // fork its parent's name plus " (fork)": the listing shows a fork by its own first prompt.
+    const title = st.title ?? (ws?.userNamed ? ws.name : null);
     let hiddenReason: string | null = null;
     if (st.prompts === 0 && !(ws?.userNamed && title)) hiddenReason = 'empty';
     else if (!st.interactive) hiddenReason = 'print';
@@ -254,7 +253,7 @@ export const copilot: Adapter<CopilotState, 'copilot'> = {
         harness: 'copilot',
         id: st.id,
         cwd: st.cwd,
-        title: title ? promptText(title) : null,
+        title: title ? promptText(title) : st.firstPrompt,
         firstPrompt: st.firstPrompt,
         lastPrompt: st.lastPrompt,
         allPrompts: st.all,
