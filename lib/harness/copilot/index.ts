@@ -23,11 +23,11 @@ import path from 'node:path';
 import type { Adapter, Ctx, LineState, Root, SessionCore, Source } from '../../types.js';
 import { envDirs, expandHome, storeEnv } from '../../util/paths.js';
 import { entries, isDir, uniqueReal } from '../../util/fsx.js';
-import { absolute, countUnknown, headHas, newCounters, parseObject, peekTimestamp, str, touchTimes } from '../jsonl.js';
+import { absolute, addPrompt, countUnknown, headHas, newCounters, parseObject, peekTimestamp, str, type Talk, talkOf, hiding, touchTimes } from '../jsonl.js';
 import { promptText, rawClip } from '../../util/text.js';
 import { toMs } from '../../util/time.js';
 
-interface CopilotState extends LineState {
+interface CopilotState extends LineState, Talk {
   id: string | null;
   cwd: string | null;
   branch: string | null;
@@ -36,12 +36,6 @@ interface CopilotState extends LineState {
   updated: number | null;
   /** the session's own start: records older than it were copied from a fork's parent */
   startTs: number | null;
-  firstPrompt: string | null;
-  lastPrompt: string | null;
-  /** every own prompt, clipped (SessionCore.allPrompts) */
-  all?: string[];
-  lastReply: string | null;
-  prompts: number;
   /** prompts copied from the parent (a fork) */
   copied: number;
   /** an own record shows an interactive run (startup model change, interactive system prompt) */
@@ -131,11 +125,7 @@ function userMessage(st: CopilotState, o: Record<string, any>): void {
     st.copied++;
     return;
   }
-  const p = promptText(t);
-  st.prompts++;
-  st.firstPrompt ??= p;
-  st.lastPrompt = p;
-  (st.all ??= []).push(p);
+  addPrompt(st, promptText(t));
 }
 
 function record(st: CopilotState, o: Record<string, any>): void {
@@ -254,19 +244,14 @@ export const copilot: Adapter<CopilotState, 'copilot'> = {
         id: st.id,
         cwd: st.cwd,
         title: title ? promptText(title) : st.firstPrompt,
-        firstPrompt: st.firstPrompt,
-        lastPrompt: st.lastPrompt,
-        allPrompts: st.all,
-        lastReply: st.lastReply == null ? null : promptText(st.lastReply),
-        prompts: st.prompts,
+        ...talkOf(st),
         branch: st.branch,
         model: st.model,
         // a fork starts when it was made, not when the history it copied did
         started: st.startTs ?? st.started,
         updated: st.updated,
         file: src.path,
-        hidden: hiddenReason != null,
-        hiddenReason,
+        ...hiding(hiddenReason),
         parent: null,
         forkedFrom: st.forkedFrom,
       },
