@@ -118,7 +118,7 @@ export const ENVIRONMENT: [string, string][] = [
     'set by the shell integration: the binary writes the one line to run (cd DIR && COMMAND) to this file instead of starting the harness.',
   ],
   [
-    'RESUME_CLAUDE_DIRS, RESUME_CODEX_DIRS, RESUME_PI_DIRS, RESUME_CURSOR_DIRS, RESUME_OPENCODE_DIRS, RESUME_GEMINI_DIRS',
+    'RESUME_CLAUDE_DIRS, RESUME_CODEX_DIRS, RESUME_PI_DIRS, RESUME_CURSOR_DIRS, RESUME_OPENCODE_DIRS, RESUME_GEMINI_DIRS, RESUME_COPILOT_DIRS',
     "extra roots of a harness, colon-separated (a second account, a synced folder), besides the harness's own.",
   ],
   [

@@ -42,6 +42,8 @@ const HIDDEN_AS: Record<string, string> = {
   'gemini:print': 'headless',
   // Qwen Code: only its terminal UI writes `<id>.runtime.json` beside the transcript.
   'qwen:print': 'headless',
+  // Copilot CLI: the system prompt of a `-p` run says it is non-interactive, and no startup model change
+  'copilot:print': 'print',
 };
 
 /**
@@ -72,6 +74,7 @@ function argvFor(client: string, id: string, file: string): string[] {
     case 'opencode': return ['opencode', '--session', id];
     case 'gemini': return ['gemini', '--resume', id];
     case 'qwen': return ['qwen', '--resume', id];
+    case 'copilot': return ['copilot', '--resume', id];
     default: throw new Error(`no argv rule for ${client}`);
   }
 }

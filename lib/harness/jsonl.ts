@@ -1,7 +1,7 @@
 // Helpers adapters share for tolerant, cheap JSONL parsing.
-import type { Counters } from '../types.js';
+import type { Counters, SessionCore } from '../types.js';
 import { maxMs, minMs, toMs } from '../util/time.js';
-import { rawClip } from '../util/text.js';
+import { promptText, rawClip } from '../util/text.js';
 
 export function newCounters(): Counters {
   return { badLines: 0, hugeLines: 0, unknownTypes: {} };
@@ -177,4 +177,32 @@ export function peekStr(buf: Buffer, start: number, end: number, needle: Buffer,
   const q = buf.subarray(s, Math.min(end, s + max + 1)).indexOf(34);
   if (q < 0) return null;
   return buf.toString(enc, s, s + q);
+}
+
+/** What an adapter's state keeps of a session's own prompts and its last reply. */
+export interface Talk {
+  firstPrompt: string | null;
+  lastPrompt: string | null;
+  /** every own prompt, clipped (SessionCore.allPrompts) */
+  all?: string[];
+  lastReply: string | null;
+  prompts: number;
+}
+
+/** Count an own prompt (already clipped with promptText). */
+export function addPrompt(st: Talk, p: string): void {
+  st.prompts++;
+  st.firstPrompt ??= p;
+  st.lastPrompt = p;
+  (st.all ??= []).push(p);
+}
+
+/** A session's prompt fields from its state; the last reply (kept raw) is folded here. */
+export function talkOf(st: Talk): Pick<SessionCore, 'firstPrompt' | 'lastPrompt' | 'allPrompts' | 'lastReply' | 'prompts'> {
+  return { firstPrompt: st.firstPrompt, lastPrompt: st.lastPrompt, allPrompts: st.all, lastReply: st.lastReply == null ? null : promptText(st.lastReply), prompts: st.prompts };
+}
+
+/** A session's hidden fields from the reason it is hidden (null: listed). */
+export function hiding(reason: string | null): Pick<SessionCore, 'hidden' | 'hiddenReason'> {
+  return { hidden: reason != null, hiddenReason: reason };
 }

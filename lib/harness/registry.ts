@@ -9,6 +9,7 @@ import { cursor } from './cursor/index.js';
 import { opencode } from './opencode/index.js';
 import { gemini } from './gemini/index.js';
 import { qwen } from './qwen/index.js';
+import { copilot } from './copilot/index.js';
 
 const LIST = [
   claude,
@@ -18,6 +19,7 @@ const LIST = [
   opencode,
   gemini,
   qwen,
+  copilot,
 ] as const;
 
 /** A harness name: `'claude' | 'codex' | …`, one per adapter in the list above. */

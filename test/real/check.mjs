@@ -16,7 +16,7 @@ import { cpSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, stat
 import { basename, join } from 'node:path';
 import { clients, install } from './install.mjs';
 import { startMock } from './mock-server.mjs';
-import { freshBase, fixturesRoot, listFiles, log, repo, run } from './lib.mjs';
+import { freshBase, fixturesRoot, listFiles, log, repo, run, sleep, Tmux } from './lib.mjs';
 import { setups } from './drivers.mjs';
 
 const PROMPT = 'check prompt from real:check';
@@ -25,6 +25,7 @@ const OTHER_STORE = {
   claude: { dir: '.claude', var: 'RESUME_CLAUDE_DIRS', alsoMove: ['.claude.json'] },
   // Qwen Code keeps its settings in the same directory: QWEN_HOME moves both.
   qwen: { dir: '.qwen', var: 'RESUME_QWEN_DIRS' },
+  copilot: { dir: '.copilot', var: 'RESUME_COPILOT_DIRS' },
   // Not Codex: 0.171 finds a thread through state_5.sqlite, which keeps each rollout's absolute path,
   // so a moved CODEX_HOME fails in Codex itself ("no rollout found for thread id").
 };
@@ -37,6 +38,8 @@ function printArgv(client, argv, bin) {
   switch (client) {
     case 'codex': return [bin, 'exec', '--skip-git-repo-check', ...rest, PROMPT];
     case 'opencode': return [bin, 'run', ...rest, PROMPT];
+    // -p refuses to run tools without --allow-all-tools
+    case 'copilot': return [bin, ...rest, '-p', PROMPT, '--allow-all-tools'];
     default: return [bin, ...rest, '-p', PROMPT];
   }
 }
@@ -61,6 +64,27 @@ async function resumeJson(args, env) {
   if (r.code !== 0) throw new Error(`resume ${args.join(' ')} exited ${r.code}: ${r.stderr.trim().split('\n').pop()}`);
   return JSON.parse(r.stdout);
 }
+
+/**
+ * Clients whose fork has no one-shot form: the launched command runs in a private tmux server until
+ * the client says it forked, then quits. Copilot CLI forks only with its /fork command
+ * (`copilot --resume ID -i /fork`).
+ */
+const forkInteractive = {
+  copilot: async (bin, plan, env) => {
+    const tmux = new Tmux(`resume-check-${process.pid}`);
+    try {
+      tmux.start([bin, ...plan.argv.slice(1)], { cwd: plan.cwd, env });
+      await tmux.waitFor(/Forked from/, 60000, 'the fork');
+      await sleep(1000);
+      await tmux.type('/exit', 500);
+      if (!(await tmux.waitExit(10000))) { tmux.keys('C-d'); await tmux.waitExit(10000); }
+      return { code: 0, stdout: tmux.screen(), stderr: '' };
+    } catch (e) {
+      return { code: 1, stdout: '', stderr: String(e.message || e) };
+    } finally { tmux.kill(); }
+  },
+};
 
 const dirs = existsSync(fixturesRoot) ? readdirSync(fixturesRoot).filter((d) => /^[a-z]+-\d/.test(d)) : [];
 const results = [];
@@ -136,7 +160,9 @@ for (const d of dirs) {
         row.argv = plan.argv; row.env = plan.env;
         const ids = async () => new Set((await resumeJson(['ls', '--all', '--json', '--harness', client], resumeEnv)).map((x) => x.id));
         const before = await ids();
-        const r = await run(printArgv(client, plan.argv, bin), { cwd: plan.cwd, env: { ...env, ...(plan.env || {}) }, timeoutMs: 240000 });
+        const r = forkInteractive[client]
+          ? await forkInteractive[client](bin, plan, { ...env, ...(plan.env || {}) })
+          : await run(printArgv(client, plan.argv, bin), { cwd: plan.cwd, env: { ...env, ...(plan.env || {}) }, timeoutMs: 240000 });
         if (r.code !== 0) throw new Error(`client exited ${r.code}: ${(r.stderr || r.stdout).trim().split('\n').slice(-3).join(' | ')}`);
         const fresh = [...(await ids())].filter((x) => !before.has(x));
         if (fresh.length < 1) throw new Error('no new session appeared');

@@ -595,6 +595,133 @@ export const drivers = { claude, codex, pi, opencode, gemini, qwen };
 export const setups = { claude: setupClaude, codex: setupCodex, pi: setupPi, opencode: setupOpencode, gemini: setupGemini, qwen: setupQwen };
 
 // ---------------------------------------------------------------------------------------------------
+// GitHub Copilot CLI (its own block: the setup, the driver, and their entries in drivers/setups)
+
+/** Seed a throwaway HOME for Copilot CLI: offline against the mock (BYOK), both projects trusted. */
+export function setupCopilot({ home, projA, projB, bin, mock }) {
+  const dir = join(home, '.copilot');
+  mkdirSync(dir, { recursive: true });
+  // config.json is the client's own file; trustedFolders spares the folder-trust dialog.
+  writeFileSync(join(dir, 'config.json'), JSON.stringify({ trustedFolders: [projA, projB], appTipShown: true }, null, 2));
+  return baseEnv(home, dirname(bin), {
+    COPILOT_OFFLINE: 'true', COPILOT_PROVIDER_BASE_URL: `${mock.url}/v1`, COPILOT_PROVIDER_API_KEY: FAKE_KEYS.openai,
+    COPILOT_MODEL: 'mock-model', COPILOT_AUTO_UPDATE: 'false',
+  });
+}
+
+/** Copilot's main system prompt, cut after its first sentences (they say whether the run is interactive). */
+const COPILOT_SYSTEM = /^You are the GitHub Copilot CLI/;
+function trimCopilotSystem(file) {
+  const out = readFileSync(file, 'utf8').split('\n').map((line) => {
+    if (!line.includes('"system.message"')) return line;
+    try {
+      const o = JSON.parse(line);
+      const c = o.data?.content;
+      if (typeof c === 'string' && COPILOT_SYSTEM.test(c)) o.data.content = `${c.slice(0, 200)}…[placeholder: ${c.length} chars of client text]`;
+      return JSON.stringify(o);
+    } catch { return line; }
+  });
+  writeFileSync(file, out.join('\n'));
+}
+
+async function copilot({ bin, mock, dest }) {
+  const { home, projA, projB } = freshBase('copilot');
+  const env = setupCopilot({ home, projA, projB, bin, mock });
+  const store = join(home, '.copilot', 'session-state');
+  const sessions = [];
+  const news = (before) => [...new Set(created(store, before, /^[0-9a-f-]{36}\/events\.jsonl$/).map((f) => f.split('/')[0]))];
+  const one = (before, what) => { const n = news(before); if (n.length !== 1) throw new Error(`${what}: ${n.length} new copilot sessions`); return n[0]; };
+  const yaml = (id) => Object.fromEntries(readFileSync(join(store, id, 'workspace.yaml'), 'utf8').split('\n').map((l) => /^(\w+): (.*)$/.exec(l)).filter(Boolean).map((m) => [m[1], m[2]]));
+  const print = async (cwd, args, what) => {
+    const before = snapshot(store);
+    mustRun(await run([bin, '--allow-all-tools', ...args], { cwd, env, timeoutMs: 120000 }), what);
+    return before;
+  };
+  const answers = { [SCRIPTS.shell]: /Ran the command/, [SCRIPTS.subagent]: /subagent answered/ };
+  const interactive = async (cwd, argv, steps, first) => {
+    tmux.start([bin, ...argv], { cwd, env });
+    await tmux.waitFor(/\/ commands/, 60000, 'the Copilot prompt');
+    if (first) await tmux.waitFor(first, 60000, 'the answer to the first prompt');
+    await sleep(1500);
+    for (const s of steps) {
+      await tmux.type(s, 1000);
+      if (s.startsWith('/rename ')) await tmux.waitFor(/Session renamed to/, 15000, 'the rename');
+      else await tmux.waitFor(answers[s] ?? new RegExp(`Mock answer to: ${s}`), 60000, `an answer to ${s}`);
+      await sleep(1500);
+    }
+    await tmux.type('/exit', 1000);
+    if (!(await tmux.waitExit(10000))) {
+      // after /fork, /exit leaves the fork and shows the parent again
+      tmux.keys('C-d'); await sleep(1000);
+      if (!(await tmux.waitExit(10000))) { tmux.keys('C-c'); await sleep(500); tmux.keys('C-c'); if (!(await tmux.waitExit(10000))) throw new Error('copilot did not exit'); }
+    }
+  };
+
+  // 1. print mode
+  let before = await print(projA, ['-p', 'hello from print mode'], 'copilot -p');
+  const p1 = one(before, 'copilot -p');
+  sessions.push({ id: p1, cwd: projA, prompts: ['hello from print mode'], title: null, mode: 'print', parent: null, forkedFrom: null });
+  log(`copilot: print ${p1}`);
+
+  // 2. interactive, typed: a shell call, a subagent (in the same file), /rename
+  before = snapshot(store);
+  await interactive(projA, [], [SCRIPTS.shell, SCRIPTS.subagent, '/rename Renamed copilot session']);
+  const i1 = one(before, 'copilot interactive');
+  sessions.push({ id: i1, cwd: projA, prompts: [SCRIPTS.shell, SCRIPTS.subagent], title: 'Renamed copilot session', mode: 'interactive', parent: null, forkedFrom: null });
+  log(`copilot: interactive ${i1}`);
+
+  // 3. interactive in proj-b, named on the command line, its first prompt there too (-i), then typed
+  before = snapshot(store);
+  await interactive(projB, ['--name', 'Named copilot session', '-i', 'first prompt in project b'], ['second prompt in project b'], /Mock answer to: first prompt in project b/);
+  const i2 = one(before, 'copilot -i');
+  sessions.push({ id: i2, cwd: projB, prompts: ['first prompt in project b', 'second prompt in project b'], title: 'Named copilot session', mode: 'interactive', started: 'argv', parent: null, forkedFrom: null });
+  log(`copilot: -i ${i2}`);
+
+  // 4. resume: interactive --resume ID (from the other project), print --resume ID -p, --continue -p
+  before = snapshot(store);
+  await interactive(projB, ['--resume', i1], ['resumed prompt']);
+  if (news(before).length) throw new Error(`copilot --resume made a new session: ${news(before)}`);
+  sessions.find((s) => s.id === i1).prompts.push('resumed prompt');
+  before = await print(projA, ['--resume', p1, '-p', 'second print prompt'], 'copilot --resume -p');
+  if (news(before).length) throw new Error('copilot --resume -p made a new session');
+  sessions.find((s) => s.id === p1).prompts.push('second print prompt');
+  before = await print(projB, ['--continue', '-p', 'continued prompt'], 'copilot --continue -p');
+  if (news(before).length) throw new Error('copilot --continue -p made a new session');
+  const continued = Object.fromEntries(listFiles(store).filter((f) => f.endsWith('/events.jsonl')).map((f) => [f.split('/')[0], readFileSync(join(store, f), 'utf8').includes('continued prompt')]));
+  const contId = Object.keys(continued).find((k) => continued[k]);
+  if (!contId) throw new Error('copilot --continue -p: no session got the prompt');
+  sessions.find((s) => s.id === contId).prompts.push('continued prompt');
+  log(`copilot: --continue went to ${contId}`);
+
+  // 5. fork: /fork has no command-line flag; `--resume ID -i /fork` runs it at start
+  before = snapshot(store);
+  await interactive(projA, ['--resume', i1, '-i', '/fork'], ['prompt in the fork'], /Forked from/);
+  const f1 = one(before, 'copilot /fork');
+  const parent = sessions.find((s) => s.id === i1);
+  sessions.push({ id: f1, cwd: projA, prompts: ['prompt in the fork'], title: yaml(f1).name ?? null, titleCopiedFromParent: true, mode: 'interactive', parent: null, forkedFrom: i1, via: '--resume ID -i /fork', copiedPrompts: [...parent.prompts] });
+  log(`copilot: fork ${f1}`);
+
+  for (const s of sessions) { s.title = s.title ?? null; s.workspaceName = yaml(s.id).name ?? null; s.userNamed = yaml(s.id).user_named === 'true'; }
+  copyStore(home, ['.copilot/session-state'], dest, {
+    skip: (f) => f.includes('/.session-operation-locks/') || /\.(lock|hold)$/.test(f),
+    keep: (s) => COPILOT_SYSTEM.test(s),
+  });
+  for (const f of listFiles(join(dest, 'home'))) if (f.endsWith('/events.jsonl')) trimCopilotSystem(join(dest, 'home', f));
+  return {
+    home, sessions,
+    note: {
+      store: 'session-state/<id>/events.jsonl and workspace.yaml; session-store.db (an index) not copied',
+      title: 'workspace.yaml `name` (the first prompt unless user_named: /rename, --name); a fork is named "<parent name> (fork)"',
+      fork: '/fork copies the parent events with their ids and times under a new session.start, then a session.info infoType "fork" naming the parent id',
+      subagent: 'in the same events.jsonl, records with agentId',
+      continued: contId,
+    },
+  };
+}
+drivers.copilot = copilot;
+setups.copilot = setupCopilot;
+
+// ---------------------------------------------------------------------------------------------------
 // Starts: how a session began, for telling a person's session from a one-shot run. Per client, in a
 // HOME of its own (recorded as `<client>-<version>-starts/`, next to the main set):
 //   - argv:  interactive, its first prompt on the command line, then a second prompt typed;

@@ -85,7 +85,8 @@ export function agentArgs(tool, prompt = 'Reply with the word hi.', description 
  * Returns { text } or { tool: {name, args} }.
  */
 export function plan(req, { title = TITLE } = {}) {
-  const prompt = req.prompt || '';
+  // Copilot CLI prepends the time to every prompt it sends.
+  const prompt = (req.prompt || '').replace(/^\s*<current_datetime>[^<]*<\/current_datetime>\s*/, '');
   const sys = req.system || '';
   if (req.jsonSchema) return { text: JSON.stringify(fromSchema(req.jsonSchema, { title, isNewTopic: true, next_speaker: 'user', reasoning: 'done' })) };
   if (isTitleRequest(req)) {
