@@ -55,7 +55,7 @@ describe('resume __complete', () => {
 
   it('completes options, option values, init shells and the session of show', () => {
     expect(values(comp('--har').stdout)).toEqual(['--harness']);
-    expect(values(comp('--harness', 'c').stdout)).toEqual(['claude', 'codex', 'cursor']);
+    expect(values(comp('--harness', 'c').stdout)).toEqual(['claude', 'codex', 'cursor', 'copilot']);
     expect(values(comp('--harness', '=', 'o').stdout)).toEqual(['opencode']);
     expect(values(comp('--harness=claude,p').stdout)).toEqual(['--harness=claude,pi']);
     expect(values(comp('init', '').stdout)).toEqual(['zsh', 'bash', 'fish']);
