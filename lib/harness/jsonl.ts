@@ -1,7 +1,7 @@
 // Helpers adapters share for tolerant, cheap JSONL parsing.
 import type { Counters } from '../types.js';
-import { maxMs, minMs, toMs } from '../util/time.js';
 import { rawClip } from '../util/text.js';
+import { maxMs, minMs, toMs } from '../util/time.js';
 
 export function newCounters(): Counters {
   return { badLines: 0, hugeLines: 0, unknownTypes: {} };
@@ -42,7 +42,11 @@ export function deferLine(st: Deferring, at: number, len: number): void {
  * them (0 the oldest), until `take` has what it needs (returns true). A line that is not a JSON object
  * (any more) is passed over, uncounted. The list is then gone from the state.
  */
-export function settleDeferred(st: Deferring, read: (at: number, len: number) => Buffer | null, take: (o: Record<string, any>, i: number) => boolean): void {
+export function settleDeferred(
+  st: Deferring,
+  read: (at: number, len: number) => Buffer | null,
+  take: (o: Record<string, any>, i: number) => boolean,
+): void {
   const d = st.deferred;
   if (!d) return;
   delete st.deferred;
@@ -144,7 +148,8 @@ export function textOf(content: unknown, types: string[] = ['text', 'input_text'
   const parts: string[] = [];
   for (const b of content) {
     if (typeof b === 'string') parts.push(b);
-    else if (b && typeof b === 'object' && types.includes((b as any).type) && typeof (b as any).text === 'string') parts.push((b as any).text);
+    else if (b && typeof b === 'object' && types.includes((b as any).type) && typeof (b as any).text === 'string')
+      parts.push((b as any).text);
   }
   return parts.join('\n');
 }
@@ -170,7 +175,15 @@ export function touchTimes(st: { started: number | null; updated: number | null 
  * The string value right after `needle` (a `"key":"` prefix) within the first `window` bytes of a
  * line, at most `max` bytes long; no decoding of the rest of the line.
  */
-export function peekStr(buf: Buffer, start: number, end: number, needle: Buffer, window: number, max = 200, enc: BufferEncoding = 'utf8'): string | null {
+export function peekStr(
+  buf: Buffer,
+  start: number,
+  end: number,
+  needle: Buffer,
+  window: number,
+  max = 200,
+  enc: BufferEncoding = 'utf8',
+): string | null {
   // search only the window (an unbounded indexOf would scan the rest of the chunk when absent)
   const s = after(buf, start, Math.min(end, start + window), needle);
   if (s < 0) return null;

@@ -4,19 +4,12 @@
 import type { Adapter } from '../types.js';
 import { claude } from './claude/index.js';
 import { codex } from './codex/index.js';
-import { pi } from './pi/index.js';
 import { cursor } from './cursor/index.js';
-import { opencode } from './opencode/index.js';
 import { gemini } from './gemini/index.js';
+import { opencode } from './opencode/index.js';
+import { pi } from './pi/index.js';
 
-const LIST = [
-  claude,
-  codex,
-  pi,
-  cursor,
-  opencode,
-  gemini,
-] as const;
+const LIST = [claude, codex, pi, cursor, opencode, gemini] as const;
 
 /** A harness name: `'claude' | 'codex' | …`, one per adapter in the list above. */
 export type Harness = (typeof LIST)[number]['name'];

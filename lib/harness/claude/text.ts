@@ -1,16 +1,17 @@
 // Searchable text of one Claude Code transcript line (formats.md §1).
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Session } from '../../types.js';
+import { blockText, ms, outputMarkerEnd, outputText, piece, toolPiece } from '../../search/extract-util.js';
 import type { BranchTracker, ExtractCtx, Piece, SearchHooks, SharedSource } from '../../search/types.js';
+import type { Session } from '../../types.js';
 import { entries, walk } from '../../util/fsx.js';
 import { addTo } from '../../util/multimap.js';
 import { dirOf } from '../../util/paths.js';
 import { bytes, firstLink, firstString, IdChain, same } from '../branches.js';
-import { blockText, ms, outputMarkerEnd, outputText, piece, toolPiece } from '../../search/extract-util.js';
 
 /** User-line text the harness wrote (command output, notifications): shown as output, not as a prompt. */
-const OUTPUT_TAGS = /^\s*(<local-command-stdout>|<local-command-stderr>|<bash-stdout>|<bash-stderr>|<task-notification>|<local-command-caveat>|Caveat: The messages below)/;
+const OUTPUT_TAGS =
+  /^\s*(<local-command-stdout>|<local-command-stderr>|<bash-stdout>|<bash-stderr>|<task-notification>|<local-command-caveat>|Caveat: The messages below)/;
 
 export function claudeText(o: any, _cx: ExtractCtx): Piece[] {
   if (!o || typeof o !== 'object') return [];
@@ -33,7 +34,9 @@ export function claudeText(o: any, _cx: ExtractCtx): Piece[] {
           if (b && b.type === 'tool_result') add(piece('tool-output', outputText(b.content), ts));
         }
       }
-      let t = blockText(c, ['text']).replace(/<system-reminder>[\s\S]*?<\/system-reminder>/g, '').trim();
+      const t = blockText(c, ['text'])
+        .replace(/<system-reminder>[\s\S]*?<\/system-reminder>/g, '')
+        .trim();
       if (!t) return out;
       if (o.isMeta) add(piece('assistant', t, ts, { summary: true }));
       else if (OUTPUT_TAGS.test(t)) add(piece('tool-output', t, ts));
@@ -258,7 +261,8 @@ class ClaudeBranches implements BranchTracker {
         if (e >= 0) {
           const head = line.length > HEAD ? line.subarray(0, HEAD) : line;
           const t = head.indexOf(K_TYPE) + K_TYPE.length;
-          const message = t >= K_TYPE.length && (same(head, t, V_USER, 0, V_USER.length) || same(head, t, V_ASSISTANT, 0, V_ASSISTANT.length));
+          const message =
+            t >= K_TYPE.length && (same(head, t, V_USER, 0, V_USER.length) || same(head, t, V_ASSISTANT, 0, V_ASSISTANT.length));
           this.push(c, tail, u + K_UUID.length, e, message);
           return;
         }

@@ -1,19 +1,20 @@
 // OpenAI Codex CLI: <CODEX_HOME>/sessions/YYYY/MM/DD/rollout-<ts>-<id>.jsonl (plus cold `.jsonl.zst`),
 // archived_sessions/ (flat), and thread names in session_index.jsonl (formats.md §2).
 // The state SQLite DB (state_*.sqlite) is only a cache rebuilt from the rollouts: never read.
-import { createHash } from '../../util/lazy.js';
+
 import fs from 'node:fs';
 import path from 'node:path';
-import { zstReader } from '../../util/zstd.js';
-import type { Adapter, Ctx, FinishChange, LineState, RefinishIO, Root, Session, SessionCore, Source } from '../../types.js';
-import { envDirs, expandHome, storeEnv } from '../../util/paths.js';
-import { entries, direntMaybeFile, isDir, uniqueReal, walk } from '../../util/fsx.js';
-import { countUnknown, newCounters, parseObject, peekTimestamp, str, peekStr as peekStrAt } from '../jsonl.js';
-import { promptText } from '../../util/text.js';
-import { maxMs, minMs, toMs } from '../../util/time.js';
 import { MAX_LINE } from '../../index/lines.js';
 import { sameList } from '../../index/promptfile.js';
+import type { Adapter, Ctx, FinishChange, LineState, RefinishIO, Root, Session, SessionCore, Source } from '../../types.js';
+import { direntMaybeFile, entries, isDir, uniqueReal, walk } from '../../util/fsx.js';
+import { createHash } from '../../util/lazy.js';
 import { addTo } from '../../util/multimap.js';
+import { envDirs, expandHome, storeEnv } from '../../util/paths.js';
+import { promptText } from '../../util/text.js';
+import { maxMs, minMs, toMs } from '../../util/time.js';
+import { zstReader } from '../../util/zstd.js';
+import { countUnknown, newCounters, parseObject, peekStr as peekStrAt, peekTimestamp, str } from '../jsonl.js';
 
 interface CodexState extends LineState {
   lines: number;
@@ -63,11 +64,25 @@ interface TitlesState extends LineState {
 }
 
 const KNOWN = new Set([
-  'session_meta', 'response_item', 'event_msg', 'turn_context', 'compacted', 'world_state',
-  'inter_agent_communication', 'inter_agent_communication_metadata', 'token_usage_record',
+  'session_meta',
+  'response_item',
+  'event_msg',
+  'turn_context',
+  'compacted',
+  'world_state',
+  'inter_agent_communication',
+  'inter_agent_communication_metadata',
+  'token_usage_record',
 ]);
 /** outer record types never needed for a listing: only their time stamp is read */
-const SKIP_OUTER = new Set(['response_item', 'compacted', 'world_state', 'inter_agent_communication', 'inter_agent_communication_metadata', 'token_usage_record']);
+const SKIP_OUTER = new Set([
+  'response_item',
+  'compacted',
+  'world_state',
+  'inter_agent_communication',
+  'inter_agent_communication_metadata',
+  'token_usage_record',
+]);
 /** event_msg payload types that are decoded */
 const WANT_EVENT = new Set(['user_message', 'thread_name_updated', 'agent_message', 'item_completed']);
 
@@ -76,7 +91,8 @@ const WANT_EVENT = new Set(['user_message', 'thread_name_updated', 'agent_messag
  * instructions, permissions, aborted-turn and shell-command notes, skills, (old builds) the wrapped
  * request (formats.md §2).
  */
-export const CODEX_INJECTED = /^\s*(<environment_context>|<user_instructions>|# AGENTS\.md instructions|<permissions instructions>|<turn_aborted>|<user_shell_command>|<skills_instructions>|## My request for Codex:|<INSTRUCTIONS>)/;
+export const CODEX_INJECTED =
+  /^\s*(<environment_context>|<user_instructions>|# AGENTS\.md instructions|<permissions instructions>|<turn_aborted>|<user_shell_command>|<skills_instructions>|## My request for Codex:|<INSTRUCTIONS>)/;
 
 /** A message that is one whole snake_case tag block (`<collaboration_mode>…</collaboration_mode>`) is injected too. */
 const WRAPPED = /^\s*<([a-z]+_[a-z_]+)>[\s\S]*<\/\1>\s*$/;
@@ -94,7 +110,8 @@ function userContent(content: unknown): { text: string; img: boolean } {
   for (const b of content) {
     if (!b || typeof b !== 'object') continue;
     const t = (b as any).type;
-    if ((t === 'input_text' || t === 'text' || t === 'Text' || t === 'output_text') && typeof (b as any).text === 'string') parts.push((b as any).text);
+    if ((t === 'input_text' || t === 'text' || t === 'Text' || t === 'output_text') && typeof (b as any).text === 'string')
+      parts.push((b as any).text);
     else if (t === 'input_image' || t === 'image' || t === 'local_image' || t === 'localImage') img = true;
   }
   return { text: parts.join('\n'), img };
@@ -110,7 +127,8 @@ const MAX_PH = 5000;
 const MAX_PT = 200;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-const peekStr = (buf: Buffer, start: number, end: number, needle: Buffer, window: number) => peekStrAt(buf, start, end, needle, window, 80, 'latin1');
+const peekStr = (buf: Buffer, start: number, end: number, needle: Buffer, window: number) =>
+  peekStrAt(buf, start, end, needle, window, 80, 'latin1');
 
 function peekOrdinal(buf: Buffer, start: number, end: number): number | null {
   const j = buf.subarray(start, Math.min(end, start + 256)).indexOf(B_ORDINAL);
@@ -332,8 +350,7 @@ function lineInto(st: CodexState, buf: Buffer, start: number, end: number, compl
           const t = typeof it.text === 'string' ? it.text : userContent(it.content).text;
           if (t.trim()) st.lastReply = promptText(t);
         }
-      }
-      else if (p.type === 'thread_name_updated') {
+      } else if (p.type === 'thread_name_updated') {
         const t = toMs(o.timestamp);
         if (st.child && st.metaTs != null && t != null && t < st.metaTs) return; // the parent's name
         const n = typeof p.thread_name === 'string' ? p.thread_name.trim() : '';
@@ -350,10 +367,32 @@ function lineInto(st: CodexState, buf: Buffer, start: number, end: number, compl
 
 function newState(src: Source): CodexState {
   return {
-    lines: 0, meta: false, id: codexIdFromPath(src.path), cwd: null, branch: null, model: null, source: null,
-    subagent: false, parent: null, forkedFrom: null, child: false, metaTs: null, boundary: null,
-    started: null, updated: null, firstPrompt: null, lastPrompt: null, lastReply: null, prompts: 0, copied: 0,
-    threadName: null, lastText: null, lastKind: null, ph: [], pt: [], counters: newCounters(),
+    lines: 0,
+    meta: false,
+    id: codexIdFromPath(src.path),
+    cwd: null,
+    branch: null,
+    model: null,
+    source: null,
+    subagent: false,
+    parent: null,
+    forkedFrom: null,
+    child: false,
+    metaTs: null,
+    boundary: null,
+    started: null,
+    updated: null,
+    firstPrompt: null,
+    lastPrompt: null,
+    lastReply: null,
+    prompts: 0,
+    copied: 0,
+    threadName: null,
+    lastText: null,
+    lastKind: null,
+    ph: [],
+    pt: [],
+    counters: newCounters(),
   };
 }
 
@@ -435,7 +474,8 @@ const isTitlesPath = (p: string) => p.endsWith('/session_index.jsonl');
 /** The same inputs to the finish pass (id, links, prompt hashes and texts, own name)? */
 function sameInputs(a: CodexState | null, b: CodexState | null): boolean {
   if (!a || !b) return a === b;
-  if (a.id !== b.id || a.child !== b.child || a.forkedFrom !== b.forkedFrom || a.parent !== b.parent || a.threadName !== b.threadName) return false;
+  if (a.id !== b.id || a.child !== b.child || a.forkedFrom !== b.forkedFrom || a.parent !== b.parent || a.threadName !== b.threadName)
+    return false;
   const same = (x: string[] | undefined, y: string[] | undefined) => (Array.isArray(y) ? sameList(x, y) : x === y);
   return same(a.ph, b.ph) && same(a.pt, b.pt);
 }
@@ -605,7 +645,11 @@ export const codex: Adapter<any, 'codex'> = {
         out.push({ path: f, harness: 'codex', kind: 'session', mode: f.endsWith('.zst') ? 'whole' : 'lines' });
       }
       const arch = path.join(r.path, 'archived_sessions');
-      const archNames = new Set(entries(arch).filter(direntMaybeFile).map((d) => d.name));
+      const archNames = new Set(
+        entries(arch)
+          .filter(direntMaybeFile)
+          .map((d) => d.name),
+      );
       for (const name of archNames) {
         if (!isRollout(name)) continue;
         const plain = name.replace(/\.zst$/, '');
@@ -633,7 +677,12 @@ export const codex: Adapter<any, 'codex'> = {
     if (isTitles(st) || st.lines === 0) return true;
     const outer = peekStr(head, 0, head.length, B_TYPE, 512);
     if (outer == null) return true;
-    if (SKIP_OUTER.has(outer)) return outer === 'response_item' && peekStr(head, 0, head.length, B_PAYLOAD_TYPE, 1024) === 'message' && head.subarray(0, 1024).indexOf(B_ROLE_USER) >= 0;
+    if (SKIP_OUTER.has(outer))
+      return (
+        outer === 'response_item' &&
+        peekStr(head, 0, head.length, B_PAYLOAD_TYPE, 1024) === 'message' &&
+        head.subarray(0, 1024).indexOf(B_ROLE_USER) >= 0
+      );
     if (outer === 'event_msg') {
       const pt = peekStr(head, 0, head.length, B_PAYLOAD_TYPE, 1024);
       return pt == null || WANT_EVENT.has(pt);

@@ -1,6 +1,7 @@
 // Searchable text of one Codex rollout line (formats.md §2).
-import type { ExtractCtx, Piece, SearchHooks } from '../../search/types.js';
+
 import { blockText, ms, outputRecord, outputText, piece, toolPiece } from '../../search/extract-util.js';
+import type { ExtractCtx, Piece, SearchHooks } from '../../search/types.js';
 
 import { codexInjected } from './index.js';
 
@@ -36,7 +37,19 @@ export function codexText(o: any, cx: ExtractCtx): Piece[] {
     }
     // the git facts of the session are evidence too (a commit hash, the branch, the repository)
     const g = p.git && typeof p.git === 'object' ? p.git : {};
-    return piece('metadata', [['commit', g.commit_hash], ['branch', g.branch], ['repository', g.repository_url], ['directory', p.cwd]].filter(([, v]) => typeof v === 'string' && v).map(([k, v]) => `${k}: ${v}`).join(' · '), ts);
+    return piece(
+      'metadata',
+      [
+        ['commit', g.commit_hash],
+        ['branch', g.branch],
+        ['repository', g.repository_url],
+        ['directory', p.cwd],
+      ]
+        .filter(([, v]) => typeof v === 'string' && v)
+        .map(([k, v]) => `${k}: ${v}`)
+        .join(' · '),
+      ts,
+    );
   }
   if (!p) return [];
   const copied = !!st.child && st.metaTs != null && ts != null && ts < st.metaTs;
@@ -126,7 +139,9 @@ export function codexText(o: any, cx: ExtractCtx): Piece[] {
 }
 
 const K_RESPONSE_ITEM = Buffer.from('"type":"response_item"');
-const K_OUTPUTS = ['function_call_output', 'custom_tool_call_output', 'tool_search_output'].map((t) => Buffer.from(`"payload":{"type":"${t}"`));
+const K_OUTPUTS = ['function_call_output', 'custom_tool_call_output', 'tool_search_output'].map((t) =>
+  Buffer.from(`"payload":{"type":"${t}"`),
+);
 
 /**
  * Tool output lines: long ones are never decoded (only the text around a hit is shown), and a

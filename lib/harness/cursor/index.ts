@@ -6,16 +6,17 @@
 // Neither stores the working directory. It is recovered by hashing candidate directories against
 // the md5 folder name; the project slug is lossy (`-` may be `/` or a literal `-`) and is used on
 // its own only when it names exactly one existing directory.
-import { onPath } from '../../util/which.js';
-import { createHash } from '../../util/lazy.js';
+
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Adapter, Counters, Ctx, LineState, Root, SessionCore, Source } from '../../types.js';
+import { direntIsDir, direntMaybeFile, entries, isDir, uniqueReal } from '../../util/fsx.js';
+import { createHash } from '../../util/lazy.js';
 import { envDirs, expandHome, storeEnv } from '../../util/paths.js';
-import { entries, direntIsDir, direntMaybeFile, isDir, uniqueReal } from '../../util/fsx.js';
-import { countUnknown, headHas, newCounters, parseObject, str } from '../jsonl.js';
 import { promptText } from '../../util/text.js';
 import { maxMs, toMs } from '../../util/time.js';
+import { onPath } from '../../util/which.js';
+import { countUnknown, headHas, newCounters, parseObject, str } from '../jsonl.js';
 import { columns, firstLine, openReadonly, walDeps, warnOnce } from '../sqlite.js';
 
 interface Hint {
@@ -127,7 +128,9 @@ function configDir(ctx: Ctx): { path: string; via: string } {
 }
 
 /** meta['0'] of store.db: hex-encoded UTF-8 JSON (some builds: plain JSON). Only named fields are kept. */
-export function decodeChatMeta(v: unknown): { agentId: string | null; name: string | null; createdAt: number | null; model: string | null; mode: string | null } | null {
+export function decodeChatMeta(
+  v: unknown,
+): { agentId: string | null; name: string | null; createdAt: number | null; model: string | null; mode: string | null } | null {
   let s = Buffer.isBuffer(v) ? v.toString('utf8') : typeof v === 'string' ? v : null;
   if (s == null) return null;
   s = s.trim();
@@ -285,14 +288,26 @@ export const cursor: Adapter<CursorState, 'cursor'> = {
         for (const t of entries(tdir)) {
           if (direntMaybeFile(t) && t.name.endsWith('.jsonl')) {
             const chatId = t.name.slice(0, -6);
-            out.push({ path: path.join(tdir, t.name), harness: 'cursor', kind: 'transcript', mode: 'lines', hint: { chatId, slug: p.name, projDir } satisfies Hint });
+            out.push({
+              path: path.join(tdir, t.name),
+              harness: 'cursor',
+              kind: 'transcript',
+              mode: 'lines',
+              hint: { chatId, slug: p.name, projDir } satisfies Hint,
+            });
             continue;
           }
           if (!direntIsDir(tdir, t)) continue;
           const chatDir = path.join(tdir, t.name);
           for (const f of entries(chatDir)) {
             if (f.name === `${t.name}.jsonl` && direntMaybeFile(f)) {
-              out.push({ path: path.join(chatDir, f.name), harness: 'cursor', kind: 'transcript', mode: 'lines', hint: { chatId: t.name, slug: p.name, projDir } satisfies Hint });
+              out.push({
+                path: path.join(chatDir, f.name),
+                harness: 'cursor',
+                kind: 'transcript',
+                mode: 'lines',
+                hint: { chatId: t.name, slug: p.name, projDir } satisfies Hint,
+              });
             } else if (f.name === 'subagents' && direntIsDir(chatDir, f)) {
               const sub = path.join(chatDir, 'subagents');
               for (const s of entries(sub)) {
@@ -334,7 +349,10 @@ export const cursor: Adapter<CursorState, 'cursor'> = {
     const content = o.message && typeof o.message === 'object' ? o.message.content : undefined;
     const blocks: any[] = typeof content === 'string' ? [{ type: 'text', text: content }] : Array.isArray(content) ? content : [];
     if (role === 'user') {
-      const text = blocks.filter((b) => b && b.type === 'text' && typeof b.text === 'string').map((b) => b.text).join('\n');
+      const text = blocks
+        .filter((b) => b && b.type === 'text' && typeof b.text === 'string')
+        .map((b) => b.text)
+        .join('\n');
       const p = promptText(cursorPromptText(text));
       if (!p) return;
       st.prompts++;
@@ -367,27 +385,58 @@ export const cursor: Adapter<CursorState, 'cursor'> = {
     const hint = src.hint as Hint;
     if (!hint?.chatId) return [];
     const base: SessionCore = {
-      harness: 'cursor', id: hint.chatId, cwd: null, title: null, firstPrompt: null, lastPrompt: null, lastReply: null,
-      prompts: 0, branch: null, model: null, started: null, updated: null, file: src.path, hidden: false, hiddenReason: null,
-      parent: hint.parent ?? null, forkedFrom: null,
+      harness: 'cursor',
+      id: hint.chatId,
+      cwd: null,
+      title: null,
+      firstPrompt: null,
+      lastPrompt: null,
+      lastReply: null,
+      prompts: 0,
+      branch: null,
+      model: null,
+      started: null,
+      updated: null,
+      file: src.path,
+      hidden: false,
+      hiddenReason: null,
+      parent: hint.parent ?? null,
+      forkedFrom: null,
     };
     if (isTranscript(src)) {
       const st = state as TranscriptState;
       // The transcript has no time stamps: its file times are the session's.
       const t = statMs(src.path);
       const started = t && t.birth > 0 && t.birth <= t.mtime ? t.birth : null;
-      return [{
-        ...base, title: st.firstPrompt, firstPrompt: st.firstPrompt, lastPrompt: st.lastPrompt, allPrompts: st.all, lastReply: st.lastReply,
-        prompts: st.prompts, started, updated: t?.mtime ?? null,
-        hidden: src.kind === 'subagent', hiddenReason: src.kind === 'subagent' ? 'subagent' : null,
-      }];
+      return [
+        {
+          ...base,
+          title: st.firstPrompt,
+          firstPrompt: st.firstPrompt,
+          lastPrompt: st.lastPrompt,
+          allPrompts: st.all,
+          lastReply: st.lastReply,
+          prompts: st.prompts,
+          started,
+          updated: t?.mtime ?? null,
+          hidden: src.kind === 'subagent',
+          hiddenReason: src.kind === 'subagent' ? 'subagent' : null,
+        },
+      ];
     }
     const st = state as ChatState;
     const name = st.name && st.name.trim() !== DEFAULT_NAME ? promptText(st.name) || null : null;
-    return [{
-      ...base, title: name, model: st.model && st.model !== 'default' ? st.model : null, started: st.created, updated: st.updated ?? st.created,
-      hidden: st.subagent, hiddenReason: st.subagent ? 'subagent' : null,
-    }];
+    return [
+      {
+        ...base,
+        title: name,
+        model: st.model && st.model !== 'default' ? st.model : null,
+        started: st.created,
+        updated: st.updated ?? st.created,
+        hidden: st.subagent,
+        hiddenReason: st.subagent ? 'subagent' : null,
+      },
+    ];
   },
 
   finish(sessions, _ctx, states) {
@@ -420,7 +469,13 @@ export const cursor: Adapter<CursorState, 'cursor'> = {
       return trusted.get(projDir)!;
     };
 
-    interface Chat { transcript?: SessionCore; tsrc?: Source; tstate?: TranscriptState; chat?: SessionCore; md5?: string | null }
+    interface Chat {
+      transcript?: SessionCore;
+      tsrc?: Source;
+      tstate?: TranscriptState;
+      chat?: SessionCore;
+      md5?: string | null;
+    }
     const chats = new Map<string, Chat>();
     for (const s of sessions) {
       const e = states.get(s.file);

@@ -2,10 +2,10 @@
 // (`{role, message:{content:[…]}}`, Anthropic-style blocks) or a `store.db` message blob
 // (`{role, content:[text|reasoning|tool-call|tool-result]}`, Vercel AI SDK shape).
 import path from 'node:path';
-import type { Session } from '../../types.js';
-import type { ExtractCtx, Piece, ScanIO, SearchHooks } from '../../search/types.js';
-import { entries } from '../../util/fsx.js';
 import { ms, outputText, piece, toolPiece } from '../../search/extract-util.js';
+import type { ExtractCtx, Piece, ScanIO, SearchHooks } from '../../search/types.js';
+import type { Session } from '../../types.js';
+import { entries } from '../../util/fsx.js';
 import { cursorPromptText } from './index.js';
 
 export function cursorText(o: any, _cx: ExtractCtx): Piece[] {
@@ -50,7 +50,9 @@ export function cursorText(o: any, _cx: ExtractCtx): Piece[] {
 function children(s: Session): string[] {
   if (!/\.(jsonl|txt)$/.test(s.file)) return [];
   const sub = path.join(path.dirname(s.file), 'subagents');
-  return entries(sub).filter((d) => d.name.endsWith('.jsonl') || d.name.endsWith('.txt')).map((d) => path.join(sub, d.name));
+  return entries(sub)
+    .filter((d) => d.name.endsWith('.jsonl') || d.name.endsWith('.txt'))
+    .map((d) => path.join(sub, d.name));
 }
 
 /** `store.db` without a transcript: JSON message blobs (encrypted blobs do not parse and are skipped). */

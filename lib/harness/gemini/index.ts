@@ -1,15 +1,16 @@
 // Gemini CLI: <root>/tmp/<project>/chats/session-<ts>-<id8>.jsonl (legacy: session-….json), subagents
 // in chats/<parentSessionId>/<sessionId>.jsonl; the project's directory comes from
 // <root>/tmp/<project>/.project_root or the registry <root>/projects.json (formats.md §6).
-import { createHash } from '../../util/lazy.js';
+
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Adapter, Ctx, LineState, Root, SessionCore, Source } from '../../types.js';
+import { direntIsDir, direntMaybeFile, entries, isDir, readText as readAll, uniqueReal } from '../../util/fsx.js';
+import { createHash } from '../../util/lazy.js';
 import { envDirs, expandHome, samePlace, storeEnv } from '../../util/paths.js';
-import { entries, direntIsDir, direntMaybeFile, isDir, readText as readAll, uniqueReal } from '../../util/fsx.js';
-import { newCounters, parseObject, peekTimestamp, str, peekStr as peekStrAt } from '../jsonl.js';
 import { promptText } from '../../util/text.js';
 import { maxMs, minMs, toMs } from '../../util/time.js';
+import { newCounters, parseObject, peekStr as peekStrAt, peekTimestamp, str } from '../jsonl.js';
 
 /** One message of the conversation, as far as a listing needs it: its id, and its prompt text and time when it is a prompt. */
 type Msg = [id: string, prompt: string | null, at?: number | null];
@@ -44,7 +45,8 @@ const B_TYPE = Buffer.from('"type":"');
 const B_ID = Buffer.from('{"id":"');
 const BIG = 256 * 1024;
 
-const peekStr = (buf: Buffer, start: number, end: number, needle: Buffer, window: number) => peekStrAt(buf, start, end, needle, window, 200, 'utf8');
+const peekStr = (buf: Buffer, start: number, end: number, needle: Buffer, window: number) =>
+  peekStrAt(buf, start, end, needle, window, 200, 'utf8');
 
 /** The text of a Gemini PartListUnion (a string, a part, or a list of them): text parts only. */
 export function partsText(v: unknown): string {
@@ -59,14 +61,32 @@ export function partsText(v: unknown): string {
  * and the grace-period nudge its subagent loop sends as a user message (seen in 0.61.0 recordings).
  */
 export function isIgnoredUserContent(t: string): boolean {
-  return t.length === 0 || t.startsWith('/') || t.startsWith('?') || t.startsWith('<session_context>') || t.startsWith('<hook_context>') ||
-    t.startsWith('You have stopped calling tools without finishing.');
+  return (
+    t.length === 0 ||
+    t.startsWith('/') ||
+    t.startsWith('?') ||
+    t.startsWith('<session_context>') ||
+    t.startsWith('<hook_context>') ||
+    t.startsWith('You have stopped calling tools without finishing.')
+  );
 }
 
 function newState(): GeminiState {
   return {
-    lines: 0, id: null, projectHash: null, kind: null, summary: null, started: null, lastUpdated: null,
-    maxTs: null, minTs: null, model: null, lastReply: null, replyId: null, msgs: [], counters: newCounters(),
+    lines: 0,
+    id: null,
+    projectHash: null,
+    kind: null,
+    summary: null,
+    started: null,
+    lastUpdated: null,
+    maxTs: null,
+    minTs: null,
+    model: null,
+    lastReply: null,
+    replyId: null,
+    msgs: [],
+    counters: newCounters(),
   };
 }
 
@@ -258,8 +278,10 @@ export const gemini: Adapter<GeminiState, 'gemini'> = {
         for (const f of entries(chats)) {
           if (direntMaybeFile(f) && f.name.startsWith('session-')) {
             const hint: Hint = { project, root: r.path };
-            if (f.name.endsWith('.jsonl')) out.push({ path: path.join(chats, f.name), harness: 'gemini', kind: 'session', mode: 'lines', hint });
-            else if (f.name.endsWith('.json')) out.push({ path: path.join(chats, f.name), harness: 'gemini', kind: 'legacy', mode: 'whole', hint });
+            if (f.name.endsWith('.jsonl'))
+              out.push({ path: path.join(chats, f.name), harness: 'gemini', kind: 'session', mode: 'lines', hint });
+            else if (f.name.endsWith('.json'))
+              out.push({ path: path.join(chats, f.name), harness: 'gemini', kind: 'legacy', mode: 'whole', hint });
           } else if (direntIsDir(chats, f)) {
             const sub = path.join(chats, f.name);
             for (const g of entries(sub)) {

@@ -1,11 +1,11 @@
 // Searchable text of one Gemini CLI record (formats.md §6): a JSONL line (metadata, message,
 // `$set`, `$rewindTo`) or a whole legacy `.json` session document.
 import path from 'node:path';
-import type { Session } from '../../types.js';
+import { leaves, ms, outputText, piece, toolPiece } from '../../search/extract-util.js';
 import type { BranchTracker, ExtractCtx, Piece, SearchHooks } from '../../search/types.js';
+import type { Session } from '../../types.js';
 import { entries } from '../../util/fsx.js';
 import { bytes, firstString } from '../branches.js';
-import { leaves, ms, outputText, piece, toolPiece } from '../../search/extract-util.js';
 
 /** Gemini `PartListUnion` as text: a string, a part, or a list of parts (`text` parts only). */
 function partsText(c: unknown): string {
@@ -69,7 +69,9 @@ export function geminiText(o: any, _cx: ExtractCtx): Piece[] {
 /** Subagent chats: `chats/<parentSessionId>/*.jsonl|json` beside the session. */
 function children(s: Session): string[] {
   const sub = path.join(path.dirname(s.file), s.id);
-  return entries(sub).filter((d) => d.name.endsWith('.jsonl') || d.name.endsWith('.json')).map((d) => path.join(sub, d.name));
+  return entries(sub)
+    .filter((d) => d.name.endsWith('.jsonl') || d.name.endsWith('.json'))
+    .map((d) => path.join(sub, d.name));
 }
 
 /**
@@ -87,7 +89,8 @@ function branches(): BranchTracker {
   return {
     visit(line, parse) {
       let o: any;
-      if (line[0] === 0x7b && line[1] === 0x22 && line[2] === 0x24) o = parse(); // {"$rewindTo" / {"$set"
+      if (line[0] === 0x7b && line[1] === 0x22 && line[2] === 0x24)
+        o = parse(); // {"$rewindTo" / {"$set"
       else {
         // a message: Gemini CLI writes its `id` first
         const id = firstString(line, K_ID);

@@ -2,15 +2,15 @@
 // `<data>/storage/` that v1.2 imports and leaves behind (formats.md §5). Both are read; a session in
 // both is listed once, from the database.
 import fs from 'node:fs';
-import { createHash } from '../../util/lazy.js';
 import path from 'node:path';
 import type { Adapter, Counters, Ctx, LineState, Root, SessionCore, Source } from '../../types.js';
+import { direntIsDir, direntMaybeFile, entries, exists, isDir, uniqueReal } from '../../util/fsx.js';
+import { createHash } from '../../util/lazy.js';
 import { envDirs, expandHome, storeEnv } from '../../util/paths.js';
-import { entries, direntIsDir, direntMaybeFile, exists, isDir, uniqueReal } from '../../util/fsx.js';
-import { countUnknown, newCounters, str } from '../jsonl.js';
 import { promptText } from '../../util/text.js';
 import { toMs } from '../../util/time.js';
-import { columns, firstLine, openReadonly, walDeps, warnOnce, type Db } from '../sqlite.js';
+import { countUnknown, newCounters, str } from '../jsonl.js';
+import { columns, type Db, firstLine, openReadonly, walDeps, warnOnce } from '../sqlite.js';
 
 interface OpencodeState extends LineState {
   sessions: SessionCore[];
@@ -38,8 +38,18 @@ const MAX_PT = 50;
 const FORK_TITLE = /^(.*) \(fork #\d+\)$/;
 
 const KNOWN_PARTS = new Set([
-  'text', 'reasoning', 'tool', 'file', 'agent', 'subtask', 'compaction', 'step-start', 'step-finish', 'patch',
-  'snapshot', 'retry',
+  'text',
+  'reasoning',
+  'tool',
+  'file',
+  'agent',
+  'subtask',
+  'compaction',
+  'step-start',
+  'step-finish',
+  'patch',
+  'snapshot',
+  'retry',
 ]);
 const KNOWN_ROLES = new Set(['user', 'assistant']);
 
@@ -107,10 +117,21 @@ export function isRunPermission(v: unknown): boolean {
   return denied.has('question') && denied.has('plan_enter') && denied.has('plan_exit');
 }
 
-function core(src: Source, o: {
-  id: string; cwd: string | null; title: string | null; parent: string | null; archived: number | null;
-  created: number | null; updated: number | null; forkedFrom: string | null; talk: Talk; run?: boolean;
-}): SessionCore {
+function core(
+  src: Source,
+  o: {
+    id: string;
+    cwd: string | null;
+    title: string | null;
+    parent: string | null;
+    archived: number | null;
+    created: number | null;
+    updated: number | null;
+    forkedFrom: string | null;
+    talk: Talk;
+    run?: boolean;
+  },
+): SessionCore {
   const title = o.title && !isPlaceholderTitle(o.title.trim()) ? promptText(o.title) || null : null;
   let hiddenReason: string | null = null;
   if (o.parent) hiddenReason = 'subagent';
@@ -158,7 +179,20 @@ function readDb(src: Source): OpencodeState {
 function queryDb(db: Db, src: Source, c: Counters, forks: NonNullable<OpencodeState['forks']> = {}): SessionCore[] {
   // opencode 2.x keeps sessions in `session_v2` (1.x rows migrated in place); 1.2+ in `session`.
   // Both are read when both exist; a session in both is taken from session_v2.
-  const want = ['id', 'parent_id', 'directory', 'title', 'time_created', 'time_updated', 'time_archived', 'project_id', 'model', 'fork_session_id', 'fork_boundary', 'permission'];
+  const want = [
+    'id',
+    'parent_id',
+    'directory',
+    'title',
+    'time_created',
+    'time_updated',
+    'time_archived',
+    'project_id',
+    'model',
+    'fork_session_id',
+    'fork_boundary',
+    'permission',
+  ];
   const rows: Record<string, unknown>[] = [];
   const seen = new Set<unknown>();
   for (const table of ['session_v2', 'session']) {
@@ -275,7 +309,9 @@ function queryDb(db: Db, src: Source, c: Counters, forks: NonNullable<OpencodeSt
          WHERE message_id = ? AND ${J('data', '$.type')} = 'text' ORDER BY id`,
       );
       for (const [sid, mid] of lastAssistant) {
-        const texts = (reply.all(mid) as { text: unknown }[]).map((r) => (typeof r.text === 'string' ? r.text : '')).filter((t) => t.trim());
+        const texts = (reply.all(mid) as { text: unknown }[])
+          .map((r) => (typeof r.text === 'string' ? r.text : ''))
+          .filter((t) => t.trim());
         if (texts.length) talk(sid).lastReply = promptText(texts.join('\n'));
       }
     }
@@ -316,7 +352,12 @@ function queryDb(db: Db, src: Source, c: Counters, forks: NonNullable<OpencodeSt
           if (typeof e.reply === 'string' && e.reply.trim()) t.lastReply = promptText(e.reply);
           break;
         }
-        case 'synthetic': case 'system': case 'shell': case 'compaction': case 'agent-switched': case 'model-switched':
+        case 'synthetic':
+        case 'system':
+        case 'shell':
+        case 'compaction':
+        case 'agent-switched':
+        case 'model-switched':
           break;
         default:
           countUnknown(c, `session_message ${String(e.type || '(none)').slice(0, 40)}`);
@@ -341,20 +382,22 @@ function queryDb(db: Db, src: Source, c: Counters, forks: NonNullable<OpencodeSt
         /* not JSON: no model */
       }
     }
-    const dir = str(r.directory) ?? (typeof r.project_id === 'string' ? worktree.get(r.project_id) ?? null : null);
+    const dir = str(r.directory) ?? (typeof r.project_id === 'string' ? (worktree.get(r.project_id) ?? null) : null);
     forks[id] = { ph: t.ph, pt: t.pt, boundary: boundaries.has(id) };
-    out.push(core(src, {
-      id,
-      cwd: dir,
-      title: str(r.title),
-      parent: str(r.parent_id),
-      archived: toMs(r.time_archived),
-      created: toMs(r.time_created),
-      updated: toMs(r.time_updated),
-      forkedFrom: str(r.fork_session_id),
-      talk: t,
-      run: isRunPermission(r.permission),
-    }));
+    out.push(
+      core(src, {
+        id,
+        cwd: dir,
+        title: str(r.title),
+        parent: str(r.parent_id),
+        archived: toMs(r.time_archived),
+        created: toMs(r.time_created),
+        updated: toMs(r.time_updated),
+        forkedFrom: str(r.fork_session_id),
+        talk: t,
+        run: isRunPermission(r.permission),
+      }),
+    );
   }
   return out;
 }
@@ -443,7 +486,9 @@ function readLegacy(src: Source): OpencodeState {
       const type = typeof p.type === 'string' ? p.type : '';
       if (!KNOWN_PARTS.has(type)) countUnknown(c, `part ${type || '(none)'}`);
     }
-    return parts.filter((p) => p.type === 'text' && !p.synthetic && !p.ignored && typeof p.text === 'string' && p.text.trim()).map((p) => p.text as string);
+    return parts
+      .filter((p) => p.type === 'text' && !p.synthetic && !p.ignored && typeof p.text === 'string' && p.text.trim())
+      .map((p) => p.text as string);
   };
   // Parts are read for user messages (the prompts) and for the last reply only: an assistant's
   // parts are mostly tool output.
@@ -469,17 +514,19 @@ function readLegacy(src: Source): OpencodeState {
     if (texts.length) t.lastReply = promptText(texts.join('\n'));
   }
   return {
-    sessions: [core(src, {
-      id,
-      cwd: str(s.directory),
-      title: str(s.title),
-      parent: str(s.parentID),
-      archived: toMs(s.time?.archived),
-      created: toMs(s.time?.created),
-      updated: toMs(s.time?.updated),
-      forkedFrom: null,
-      talk: t,
-    })],
+    sessions: [
+      core(src, {
+        id,
+        cwd: str(s.directory),
+        title: str(s.title),
+        parent: str(s.parentID),
+        archived: toMs(s.time?.archived),
+        created: toMs(s.time?.created),
+        updated: toMs(s.time?.updated),
+        forkedFrom: null,
+        talk: t,
+      }),
+    ],
     counters: c,
   };
 }
@@ -497,7 +544,12 @@ export const opencode: Adapter<OpencodeState, 'opencode'> = {
   search: async () => (await import('./text.js')).search,
 
   roots(ctx) {
-    const out: Root[] = envDirs(ctx, 'RESUME_OPENCODE_DIRS').map((p) => ({ path: p, via: 'RESUME_OPENCODE_DIRS', exists: false, role: 'data' }));
+    const out: Root[] = envDirs(ctx, 'RESUME_OPENCODE_DIRS').map((p) => ({
+      path: p,
+      via: 'RESUME_OPENCODE_DIRS',
+      exists: false,
+      role: 'data',
+    }));
     const d = dataDir(ctx);
     const db = ctx.env.OPENCODE_DB;
     if (db && db !== ':memory:') {
@@ -530,8 +582,14 @@ export const opencode: Adapter<OpencodeState, 'opencode'> = {
           // for change detection, so a session is re-read when one of them is added or rewritten.
           const sid = f.name.slice(0, -5);
           const msgDir = path.join(storage, 'message', sid);
-          const msgFiles = entries(msgDir).filter((m) => direntMaybeFile(m) && m.name.endsWith('.json')).map((m) => m.name);
-          const deps = [msgDir, ...msgFiles.map((m) => path.join(msgDir, m)), ...msgFiles.map((m) => path.join(storage, 'part', m.slice(0, -5)))];
+          const msgFiles = entries(msgDir)
+            .filter((m) => direntMaybeFile(m) && m.name.endsWith('.json'))
+            .map((m) => m.name);
+          const deps = [
+            msgDir,
+            ...msgFiles.map((m) => path.join(msgDir, m)),
+            ...msgFiles.map((m) => path.join(storage, 'part', m.slice(0, -5))),
+          ];
           out.push({ path: path.join(dir, f.name), harness: 'opencode', kind: 'legacy', mode: 'whole', deps, hint: { storage } });
         }
       }
@@ -574,7 +632,8 @@ export const opencode: Adapter<OpencodeState, 'opencode'> = {
     const legacy = /^(.*)\/storage\/session\/[^/]+\/[^/]+\.json$/.exec(s.file);
     if (legacy) {
       // the JSON tree opencode imports from its data directory: point XDG_DATA_HOME at its parent
-      if (path.basename(legacy[1]!) === 'opencode') env = storeEnv('XDG_DATA_HOME', path.dirname(legacy[1]!), path.dirname(dataDir(ctx).path));
+      if (path.basename(legacy[1]!) === 'opencode')
+        env = storeEnv('XDG_DATA_HOME', path.dirname(legacy[1]!), path.dirname(dataDir(ctx).path));
     } else {
       env = storeEnv('OPENCODE_DB', s.file, defaultDb(ctx));
     }
@@ -623,7 +682,14 @@ function linkForks(sessions: SessionCore[], states: Map<string, { src: Source; s
     const prompts = Math.max(0, s.prompts - shared);
     const first = shared === 0 ? s.firstPrompt : prompts === 0 ? null : (me.pt[shared] ?? s.lastPrompt);
     const title = marked || rawTitle == null ? first : s.title;
-    const out: SessionCore = { ...s, forkedFrom: parent, prompts, firstPrompt: first, lastPrompt: prompts === 0 ? null : s.lastPrompt, title };
+    const out: SessionCore = {
+      ...s,
+      forkedFrom: parent,
+      prompts,
+      firstPrompt: first,
+      lastPrompt: prompts === 0 ? null : s.lastPrompt,
+      title,
+    };
     if (!out.hidden && prompts === 0 && !title) {
       out.hidden = true;
       out.hiddenReason = 'empty';

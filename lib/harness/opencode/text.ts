@@ -2,11 +2,11 @@
 // (`part.data` in the v1.2 database, a `part/<msg>/<id>.json` file before) and its message's role.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Session } from '../../types.js';
+import { ms, outputText, piece, toolPiece } from '../../search/extract-util.js';
 import type { ExtractCtx, Piece, ScanIO, SearchHooks } from '../../search/types.js';
+import type { Session } from '../../types.js';
 import { entries } from '../../util/fsx.js';
 import { columns, type Db } from '../sqlite.js';
-import { ms, outputText, piece, toolPiece } from '../../search/extract-util.js';
 
 /**
  * opencode 2.x: one `session_message` entry (`{type, entry}`: the row's type and its JSON data);
@@ -86,11 +86,16 @@ function scanEntries(s: Session, d: Db, io: ScanIO, emit: (p: Piece, file: strin
   const mc = columns(d, 'session_message');
   if (!['session_id', 'type', 'seq', 'data'].every((c) => mc.has(c))) return;
   const sc = columns(d, 'session_v2');
-  const boundary = sc.has('id') && sc.has('fork_boundary')
-    ? ((d.prepare('SELECT fork_boundary AS b FROM session_v2 WHERE id = ?').get(s.id) as { b: unknown } | undefined)?.b ?? null)
-    : null;
+  const boundary =
+    sc.has('id') && sc.has('fork_boundary')
+      ? ((d.prepare('SELECT fork_boundary AS b FROM session_v2 WHERE id = ?').get(s.id) as { b: unknown } | undefined)?.b ?? null)
+      : null;
   const f = io.sqlFilter('data');
-  const rows = d.prepare(`SELECT type, seq, data FROM session_message WHERE session_id = ?${f.sql} ORDER BY seq`).all(s.id, ...f.args) as { type: unknown; seq: unknown; data: string }[];
+  const rows = d.prepare(`SELECT type, seq, data FROM session_message WHERE session_id = ?${f.sql} ORDER BY seq`).all(s.id, ...f.args) as {
+    type: unknown;
+    seq: unknown;
+    data: string;
+  }[];
   const ecx: ExtractCtx = { first: false, st: {} };
   for (const r of rows) {
     let entry: unknown;
@@ -116,7 +121,9 @@ function scanDb(s: Session, io: ScanIO, emit: (p: Piece, file: string) => void):
   }
   const f = io.sqlFilter('p.data');
   const rows = d
-    .prepare(`SELECT p.data AS part, m.data AS msg FROM part p LEFT JOIN message m ON m.id = p.message_id WHERE p.session_id = ?${f.sql} ORDER BY p.id`)
+    .prepare(
+      `SELECT p.data AS part, m.data AS msg FROM part p LEFT JOIN message m ON m.id = p.message_id WHERE p.session_id = ?${f.sql} ORDER BY p.id`,
+    )
     .all(s.id, ...f.args) as { part: string; msg: string | null }[];
   const ecx: ExtractCtx = { first: false, st: {} };
   for (const r of rows) {
@@ -138,7 +145,10 @@ function scanLegacy(s: Session, io: ScanIO, emit: (p: Piece, file: string) => vo
   const storage = path.dirname(path.dirname(path.dirname(s.file)));
   const mdir = path.join(storage, 'message', s.id);
   const ecx: ExtractCtx = { first: false, st: {} };
-  const msgs = entries(mdir).filter((d) => d.name.endsWith('.json')).map((d) => d.name).sort();
+  const msgs = entries(mdir)
+    .filter((d) => d.name.endsWith('.json'))
+    .map((d) => d.name)
+    .sort();
   for (const mf of msgs) {
     let msg: any;
     try {
@@ -148,7 +158,10 @@ function scanLegacy(s: Session, io: ScanIO, emit: (p: Piece, file: string) => vo
     }
     const mid = typeof msg?.id === 'string' ? msg.id : mf.replace(/\.json$/, '');
     const pdir = path.join(storage, 'part', mid);
-    for (const pf of entries(pdir).filter((d) => d.name.endsWith('.json')).map((d) => d.name).sort()) {
+    for (const pf of entries(pdir)
+      .filter((d) => d.name.endsWith('.json'))
+      .map((d) => d.name)
+      .sort()) {
       let part: unknown;
       try {
         part = io.readDoc(path.join(pdir, pf));

@@ -3,11 +3,27 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Adapter, Ctx, LineState, Root, SessionCore, Source } from '../../types.js';
-import { envDirs, expandHome } from '../../util/paths.js';
 import { isDir, uniqueReal, walk } from '../../util/fsx.js';
-import { absolute, after, B_ROLE, bytesAt, countUnknown, deferLine, type Deferring, newCounters, parseObject, peekTimestamp, settleModelReply, str, textOf, touchTimes, V_ASSISTANT } from '../jsonl.js';
+import { envDirs, expandHome } from '../../util/paths.js';
 import { promptText, rawClip } from '../../util/text.js';
 import { toMs } from '../../util/time.js';
+import {
+  absolute,
+  after,
+  B_ROLE,
+  bytesAt,
+  countUnknown,
+  type Deferring,
+  deferLine,
+  newCounters,
+  parseObject,
+  peekTimestamp,
+  settleModelReply,
+  str,
+  textOf,
+  touchTimes,
+  V_ASSISTANT,
+} from '../jsonl.js';
 
 interface PiState extends LineState, Deferring {
   header: boolean;
@@ -42,8 +58,16 @@ interface PiState extends LineState, Deferring {
 }
 
 const KNOWN = new Set([
-  'session', 'message', 'model_change', 'thinking_level_change', 'compaction', 'branch_summary', 'custom',
-  'custom_message', 'label', 'session_info',
+  'session',
+  'message',
+  'model_change',
+  'thinking_level_change',
+  'compaction',
+  'branch_summary',
+  'custom',
+  'custom_message',
+  'label',
+  'session_info',
 ]);
 const R_TOOLRESULT = Buffer.from('toolResult"');
 const R_BASH = Buffer.from('bashExecution"');
@@ -155,7 +179,11 @@ export const pi: Adapter<PiState, 'pi'> = {
     const out: Root[] = envDirs(ctx, 'RESUME_PI_DIRS').map((p) => ({ path: p, via: 'RESUME_PI_DIRS', exists: false }));
     const a = agentDir(ctx);
     if (ctx.env.PI_CODING_AGENT_SESSION_DIR) {
-      out.push({ path: path.resolve(expandHome(ctx.env.PI_CODING_AGENT_SESSION_DIR, ctx.home)), via: 'PI_CODING_AGENT_SESSION_DIR', exists: false });
+      out.push({
+        path: path.resolve(expandHome(ctx.env.PI_CODING_AGENT_SESSION_DIR, ctx.home)),
+        via: 'PI_CODING_AGENT_SESSION_DIR',
+        exists: false,
+      });
     }
     const fromSettings = settingsSessionDir(a.path, ctx.home);
     if (fromSettings) out.push({ path: fromSettings, via: `sessionDir in ${path.join(a.path, 'settings.json')}`, exists: false });
@@ -181,8 +209,19 @@ export const pi: Adapter<PiState, 'pi'> = {
 
   begin(): PiState {
     return {
-      header: false, id: null, cwd: null, name: null, model: null, started: null, updated: null,
-      firstPrompt: null, lastPrompt: null, lastReply: null, prompts: 0, parentSession: null, lines: 0,
+      header: false,
+      id: null,
+      cwd: null,
+      name: null,
+      model: null,
+      started: null,
+      updated: null,
+      firstPrompt: null,
+      lastPrompt: null,
+      lastReply: null,
+      prompts: 0,
+      parentSession: null,
+      lines: 0,
       counters: newCounters(),
     };
   },
@@ -297,7 +336,12 @@ export const pi: Adapter<PiState, 'pi'> = {
     // (an assistant message older than the last model change cannot set the model)
     const cut = st.modelCut ?? 0;
     delete st.modelCut;
-    settleModelReply(st, read, (o) => (o.type === 'message' && o.message && typeof o.message === 'object' && o.message.role === 'assistant' ? o.message : null), cut);
+    settleModelReply(
+      st,
+      read,
+      (o) => (o.type === 'message' && o.message && typeof o.message === 'object' && o.message.role === 'assistant' ? o.message : null),
+      cut,
+    );
   },
 
   sessions(st, src): SessionCore[] {

@@ -1,10 +1,11 @@
 // Searchable text of one pi session line (formats.md §3).
-import type { Session } from '../../types.js';
-import type { BranchTracker, ExtractCtx, Piece, SearchHooks } from '../../search/types.js';
-import { bytes, firstLink, IdChain, same } from '../branches.js';
+
 import { blockText, ms, outputRecord, outputText, piece, toolPiece } from '../../search/extract-util.js';
+import type { BranchTracker, ExtractCtx, Piece, SearchHooks } from '../../search/types.js';
+import type { Session } from '../../types.js';
 import { addTo } from '../../util/multimap.js';
 import { dirOf } from '../../util/paths.js';
+import { bytes, firstLink, IdChain, same } from '../branches.js';
 
 export function piText(o: any, cx: ExtractCtx): Piece[] {
   if (!o || typeof o !== 'object') return [];
