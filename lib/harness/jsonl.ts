@@ -3,6 +3,14 @@ import type { Counters } from '../types.js';
 import { rawClip } from '../util/text.js';
 import { maxMs, minMs, toMs } from '../util/time.js';
 
+/** A decoded JSON object: its values are read through the narrowing readers below (`rec`, `str`, …). */
+export type Rec = Record<string, unknown>;
+
+/** `v` when it is a JSON object (not an array), else null. */
+export function rec(v: unknown): Rec | null {
+  return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Rec) : null;
+}
+
 export function newCounters(): Counters {
   return { badLines: 0, hugeLines: 0, unknownTypes: {} };
 }
@@ -34,7 +42,8 @@ export interface Deferring {
 
 /** Put a line off to the end of the file (`at`: where it starts in the file). */
 export function deferLine(st: Deferring, at: number, len: number): void {
-  (st.deferred ??= []).push(at, len);
+  st.deferred ??= [];
+  st.deferred.push(at, len);
 }
 
 /**
@@ -51,7 +60,11 @@ export function settleDeferred(
   if (!d) return;
   delete st.deferred;
   for (let i = d.length - 2; i >= 0; i -= 2) {
-    const b = read(d[i]!, d[i + 1]!);
+    const at = d[i];
+    const len = d[i + 1];
+    // pushed in pairs by deferLine, so both are there
+    if (at === undefined || len === undefined) continue;
+    const b = read(at, len);
     const o = b && decodeObject(b, 0, b.length);
     if (o && take(o, i / 2)) return;
   }
@@ -75,8 +88,9 @@ export function settleModelReply(
   settleDeferred(st, read, (o, i) => {
     const m = message(o);
     if (m) {
-      if (!model && i >= modelFrom && str(m.model)) {
-        st.model = m.model;
+      const named = !model && i >= modelFrom ? str(m.model) : null;
+      if (named) {
+        st.model = named;
         model = true;
       }
       if (!reply) {
@@ -148,8 +162,10 @@ export function textOf(content: unknown, types: string[] = ['text', 'input_text'
   const parts: string[] = [];
   for (const b of content) {
     if (typeof b === 'string') parts.push(b);
-    else if (b && typeof b === 'object' && types.includes((b as any).type) && typeof (b as any).text === 'string')
-      parts.push((b as any).text);
+    else if (b && typeof b === 'object') {
+      const { type, text } = b as { type?: unknown; text?: unknown };
+      if (typeof type === 'string' && types.includes(type) && typeof text === 'string') parts.push(text);
+    }
   }
   return parts.join('\n');
 }
@@ -171,19 +187,19 @@ export function touchTimes(st: { started: number | null; updated: number | null 
   st.updated = maxMs(st.updated, t);
 }
 
+/** How far `peekStr` looks: the first `window` bytes of a line, a value of at most `max` bytes. */
+export interface Peek {
+  window: number;
+  max?: number;
+  enc?: BufferEncoding;
+}
+
 /**
  * The string value right after `needle` (a `"key":"` prefix) within the first `window` bytes of a
- * line, at most `max` bytes long; no decoding of the rest of the line.
+ * line, at most `max` bytes long (200 unless told); no decoding of the rest of the line.
  */
-export function peekStr(
-  buf: Buffer,
-  start: number,
-  end: number,
-  needle: Buffer,
-  window: number,
-  max = 200,
-  enc: BufferEncoding = 'utf8',
-): string | null {
+export function peekStr(buf: Buffer, start: number, end: number, needle: Buffer, peek: Peek): string | null {
+  const { window, max = 200, enc = 'utf8' } = peek;
   // search only the window (an unbounded indexOf would scan the rest of the chunk when absent)
   const s = after(buf, start, Math.min(end, start + window), needle);
   if (s < 0) return null;

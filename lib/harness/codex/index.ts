@@ -128,7 +128,7 @@ const MAX_PT = 200;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 const peekStr = (buf: Buffer, start: number, end: number, needle: Buffer, window: number) =>
-  peekStrAt(buf, start, end, needle, window, 80, 'latin1');
+  peekStrAt(buf, start, end, needle, { window, max: 80, enc: 'latin1' });
 
 function peekOrdinal(buf: Buffer, start: number, end: number): number | null {
   const j = buf.subarray(start, Math.min(end, start + 256)).indexOf(B_ORDINAL);

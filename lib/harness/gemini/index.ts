@@ -46,7 +46,7 @@ const B_ID = Buffer.from('{"id":"');
 const BIG = 256 * 1024;
 
 const peekStr = (buf: Buffer, start: number, end: number, needle: Buffer, window: number) =>
-  peekStrAt(buf, start, end, needle, window, 200, 'utf8');
+  peekStrAt(buf, start, end, needle, { window, max: 200, enc: 'utf8' });
 
 /** The text of a Gemini PartListUnion (a string, a part, or a list of them): text parts only. */
 export function partsText(v: unknown): string {
