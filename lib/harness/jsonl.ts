@@ -1,5 +1,5 @@
 // Helpers adapters share for tolerant, cheap JSONL parsing.
-import type { Counters } from '../types.js';
+import type { Counters, LineState } from '../types.js';
 import { rawClip } from '../util/text.js';
 import { maxMs, minMs, toMs } from '../util/time.js';
 
@@ -11,12 +11,24 @@ export function rec(v: unknown): Rec | null {
   return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Rec) : null;
 }
 
+/** `v` when it is an object, an array too (its keys then read as absent); null otherwise. */
+export function obj(v: unknown): Rec | null {
+  return v !== null && typeof v === 'object' ? (v as Rec) : null;
+}
+
 export function newCounters(): Counters {
   return { badLines: 0, hugeLines: 0, unknownTypes: {} };
 }
 
+/** A line state's counters (`begin` makes them; a state without them is a bug). */
+export function countersOf(st: LineState): Counters {
+  const c = st.counters;
+  if (!c) throw new Error('a line state without counters (begin makes them)');
+  return c;
+}
+
 /** Decode one line as a JSON object; null (counted) when it is not one. */
-export function parseObject(c: Counters, buf: Buffer, start: number, end: number): Record<string, any> | null {
+export function parseObject(c: Counters, buf: Buffer, start: number, end: number): Rec | null {
   if (end <= start) return null;
   const o = decodeObject(buf, start, end);
   if (!o) c.badLines++;
@@ -24,14 +36,14 @@ export function parseObject(c: Counters, buf: Buffer, start: number, end: number
 }
 
 /** Decode bytes as a JSON object; null when they are not one. */
-function decodeObject(buf: Buffer, start: number, end: number): Record<string, any> | null {
+function decodeObject(buf: Buffer, start: number, end: number): Rec | null {
   let v: unknown;
   try {
     v = JSON.parse(buf.toString('utf8', start, end));
   } catch {
     return null;
   }
-  return v === null || typeof v !== 'object' || Array.isArray(v) ? null : (v as Record<string, any>);
+  return v === null || typeof v !== 'object' || Array.isArray(v) ? null : (v as Rec);
 }
 
 /** A state that puts lines off to the end of their file (Adapter.settle). */
@@ -54,7 +66,7 @@ export function deferLine(st: Deferring, at: number, len: number): void {
 export function settleDeferred(
   st: Deferring,
   read: (at: number, len: number) => Buffer | null,
-  take: (o: Record<string, any>, i: number) => boolean,
+  take: (o: Rec, i: number) => boolean,
 ): void {
   const d = st.deferred;
   if (!d) return;
@@ -80,7 +92,7 @@ export function settleDeferred(
 export function settleModelReply(
   st: Deferring & { model: string | null; lastReply: string | null },
   read: (at: number, len: number) => Buffer | null,
-  message: (o: Record<string, any>) => Record<string, any> | null,
+  message: (o: Rec) => Rec | null,
   modelFrom = 0,
 ): void {
   let model = false;

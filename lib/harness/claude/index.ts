@@ -10,12 +10,15 @@ import {
   after,
   B_ROLE,
   bytesAt,
+  countersOf,
   countUnknown,
   type Deferring,
   deferLine,
   newCounters,
   parseObject,
   peekTimestamp,
+  type Rec,
+  rec,
   settleModelReply,
   str,
   textOf,
@@ -40,6 +43,8 @@ interface ClaudeState extends LineState, Deferring {
   aiTitle: string | null;
   summary: string | null;
   entrypoint: string | null;
+  /** a directory from a record other than a prompt, for a session without one */
+  fallbackCwd?: string;
   sdk: boolean;
   forkedFrom: string | null;
   /**
@@ -170,6 +175,86 @@ export function claudePromptText(content: unknown): string | null {
 
 const touch = touchTimes;
 
+/** A decoded record of type `type` into the state. */
+function record(st: ClaudeState, type: string, o: Rec): void {
+  switch (type) {
+    case 'user':
+      userRecord(st, o);
+      return;
+    case 'assistant':
+      assistantMessage(st, o);
+      return;
+    case 'custom-title':
+      st.customTitle = trimmedTitle(o.customTitle, st.customTitle);
+      return;
+    case 'ai-title':
+      st.aiTitle = trimmedTitle(o.aiTitle, st.aiTitle);
+      return;
+    case 'summary':
+      st.summary = trimmedTitle(o.summary, st.summary);
+      return;
+    default:
+      touch(st, o.timestamp);
+      entrypoint(st, o);
+      if (!st.fallbackCwd && absolute(o.cwd)) st.fallbackCwd = o.cwd;
+  }
+}
+
+/** A title record's value, trimmed (null when blank); `was` when the record has none. */
+function trimmedTitle(v: unknown, was: string | null): string | null {
+  const t = str(v);
+  return t ? t.trim() || null : was;
+}
+
+/** The session's entry point: the first record that names one gives it. */
+function entrypoint(st: ClaudeState, o: Rec): void {
+  if (typeof o.entrypoint === 'string' && !st.entrypoint) st.entrypoint = o.entrypoint;
+}
+
+/** A prompt typed by the human, or nothing: meta, sidechain, compaction and non-human records are not. */
+function humanPrompt(o: Rec): string | null {
+  if (o.isMeta || o.isSidechain || o.isCompactSummary || o.isVisibleInTranscriptOnly) return null;
+  const origin = rec(o.origin);
+  if (origin?.kind && origin.kind !== 'human') return null;
+  return claudePromptText(rec(o.message)?.content);
+}
+
+function userRecord(st: ClaudeState, o: Rec): void {
+  touch(st, o.timestamp);
+  const forked = rec(o.forkedFrom);
+  if (forked && !st.forkedFrom) st.forkedFrom = str(forked.sessionId);
+  entrypoint(st, o);
+  const t = humanPrompt(o);
+  if (t == null) return;
+  if (o.promptSource === 'sdk') st.sdk = true;
+  if (st.cwd == null && absolute(o.cwd)) st.cwd = o.cwd;
+  const b = str(o.gitBranch);
+  if (b) st.branch = b === 'HEAD' ? null : b;
+  st.prompts++;
+  const p = promptText(t);
+  if (st.firstPrompt == null) st.firstPrompt = p;
+  st.lastPrompt = p;
+  st.all ??= [];
+  st.all.push(p);
+  st.pu ??= [];
+  st.pts ??= [];
+  if (st.pu.length < MAX_PU && typeof o.uuid === 'string') {
+    st.pu.push(o.uuid.length === 36 ? o.uuid.slice(-12) : o.uuid);
+    st.pts.push(toMs(o.timestamp));
+  }
+}
+
+function assistantMessage(st: ClaudeState, o: Rec): void {
+  touch(st, o.timestamp);
+  const m = rec(o.message);
+  if (m) {
+    if (typeof m.model === 'string' && m.model && m.model !== '<synthetic>') st.model = m.model;
+    const t = textOf(m.content, ['text']).trim();
+    if (t && m.model !== '<synthetic>') st.lastReply = rawClip(t); // folded once, in sessions()
+  }
+  entrypoint(st, o);
+}
+
 /** The directory Claude Code itself uses in this environment. */
 function claudeDefault(ctx: Ctx): string {
   const cfg = ctx.env.CLAUDE_CONFIG_DIR;
@@ -208,12 +293,12 @@ export const claude: Adapter<ClaudeState, 'claude'> = {
       const projects = path.join(r.path, 'projects');
       for (const p of entries(projects)) {
         if (!direntIsDir(projects, p)) continue;
-        const dir = projects + '/' + p.name;
+        const dir = `${projects}/${p.name}`;
         for (const f of entries(dir)) {
           if (!f.name.endsWith('.jsonl') || !direntMaybeFile(f)) continue;
           // agent-*.jsonl beside sessions is the older flat subagent layout: not resumable.
           if (f.name.startsWith('agent-')) continue;
-          out.push({ path: dir + '/' + f.name, harness: 'claude', kind: 'session', mode: 'lines' });
+          out.push({ path: `${dir}/${f.name}`, harness: 'claude', kind: 'session', mode: 'lines' });
         }
       }
     }
@@ -248,8 +333,9 @@ export const claude: Adapter<ClaudeState, 'claude'> = {
     return !skippable(head, 0, head.length, true);
   },
 
+  // biome-ignore lint/complexity/useMaxParams: Adapter.line's signature (lib/types.ts), called once per line without an object per call
   line(st, buf, start, end, complete, at) {
-    const c = st.counters!;
+    const c = countersOf(st);
     if (!complete) {
       c.hugeLines++;
       touch(st, peekTimestamp(buf, start, end));
@@ -271,64 +357,15 @@ export const claude: Adapter<ClaudeState, 'claude'> = {
     if (!o) return;
     const type = typeof o.type === 'string' ? o.type : '';
     if (!KNOWN.has(type)) countUnknown(c, type || '(none)');
-    switch (type) {
-      case 'user': {
-        touch(st, o.timestamp);
-        if (o.forkedFrom && typeof o.forkedFrom === 'object' && !st.forkedFrom) st.forkedFrom = str(o.forkedFrom.sessionId);
-        if (typeof o.entrypoint === 'string' && !st.entrypoint) st.entrypoint = o.entrypoint;
-        if (o.isMeta || o.isSidechain || o.isCompactSummary || o.isVisibleInTranscriptOnly) return;
-        if (o.origin && typeof o.origin === 'object' && o.origin.kind && o.origin.kind !== 'human') return;
-        const t = claudePromptText(o.message?.content);
-        if (t == null) return;
-        if (o.promptSource === 'sdk') st.sdk = true;
-        if (st.cwd == null && absolute(o.cwd)) st.cwd = o.cwd;
-        const b = str(o.gitBranch);
-        if (b) st.branch = b === 'HEAD' ? null : b;
-        st.prompts++;
-        const p = promptText(t);
-        if (st.firstPrompt == null) st.firstPrompt = p;
-        st.lastPrompt = p;
-        (st.all ??= []).push(p);
-        st.pu ??= [];
-        st.pts ??= [];
-        if (st.pu.length < MAX_PU && typeof o.uuid === 'string') {
-          st.pu.push(o.uuid.length === 36 ? o.uuid.slice(-12) : o.uuid);
-          st.pts.push(toMs(o.timestamp));
-        }
-        return;
-      }
-      case 'assistant': {
-        touch(st, o.timestamp);
-        const m = o.message;
-        if (m && typeof m === 'object') {
-          if (typeof m.model === 'string' && m.model && m.model !== '<synthetic>') st.model = m.model;
-          const t = textOf(m.content, ['text']).trim();
-          if (t && m.model !== '<synthetic>') st.lastReply = rawClip(t); // folded once, in sessions()
-        }
-        if (typeof o.entrypoint === 'string' && !st.entrypoint) st.entrypoint = o.entrypoint;
-        return;
-      }
-      case 'custom-title':
-        if (str(o.customTitle)) st.customTitle = o.customTitle.trim() || null;
-        return;
-      case 'ai-title':
-        if (str(o.aiTitle)) st.aiTitle = o.aiTitle.trim() || null;
-        return;
-      case 'summary':
-        if (str(o.summary)) st.summary = o.summary.trim() || null;
-        return;
-      default:
-        touch(st, o.timestamp);
-        if (typeof o.entrypoint === 'string' && !st.entrypoint) st.entrypoint = o.entrypoint;
-        if (!st.fallbackCwd && absolute(o.cwd)) st.fallbackCwd = o.cwd;
-    }
+    record(st, type, o);
   },
 
   settle(st, read) {
     // (a synthetic message sets neither the model nor the reply)
-    settleModelReply(st, read, (o) =>
-      o.type === 'assistant' && o.message && typeof o.message === 'object' && o.message.model !== '<synthetic>' ? o.message : null,
-    );
+    settleModelReply(st, read, (o) => {
+      const m = o.type === 'assistant' ? rec(o.message) : null;
+      return m && m.model !== '<synthetic>' ? m : null;
+    });
   },
 
   sessions(st, src): SessionCore[] {
@@ -341,7 +378,7 @@ export const claude: Adapter<ClaudeState, 'claude'> = {
       {
         harness: 'claude',
         id: st.id,
-        cwd: st.cwd ?? ((st.fallbackCwd as string | undefined) || null),
+        cwd: st.cwd ?? (st.fallbackCwd || null),
         title: title ? promptText(title) : st.firstPrompt,
         firstPrompt: st.firstPrompt,
         lastPrompt: st.lastPrompt,
@@ -380,6 +417,36 @@ export const claude: Adapter<ClaudeState, 'claude'> = {
   },
 };
 
+/** A session file with counted prompts: their uuids and times (ClaudeState's `pu`, `pts`). */
+interface Prompted {
+  file: string;
+  pu: string[];
+  pts: (number | null)[] | undefined;
+}
+
+/**
+ * The session `a` is a fork of, among `files` (those whose first prompt is a's): the one it shares
+ * the most prompts with, of those it is the fork of; null when none.
+ */
+function parentOf(a: Prompted, files: Prompted[], idOf: Map<string, string>): { parent: string; shared: number } | null {
+  let best: { parent: string; shared: number } | null = null;
+  for (const b of files) {
+    if (b === a) continue;
+    const l = common(a.pu, b.pu);
+    if (l === 0) continue;
+    const aOwn = a.pu.length > l;
+    const bOwn = b.pu.length > l;
+    if (!aOwn) continue; // a has nothing after the shared prompts: it is not the fork
+    const aNext = a.pts?.[l] ?? null;
+    const bNext = bOwn ? (b.pts?.[l] ?? null) : null;
+    const isFork = !bOwn || (aNext != null && bNext != null && aNext < bNext);
+    if (!isFork) continue;
+    const pid = idOf.get(b.file);
+    if (pid && (!best || l > best.shared)) best = { parent: pid, shared: l };
+  }
+  return best;
+}
+
 /** Length of the common prefix of two uuid lists. */
 function common(a: string[], b: string[]): number {
   let i = 0;
@@ -396,37 +463,24 @@ function common(a: string[], b: string[]): number {
  */
 export function linkForks(sessions: SessionCore[], states: Map<string, { src: Source; state: ClaudeState }>): SessionCore[] {
   const byFile = new Map<string, ClaudeState>();
-  const groups = new Map<string, string[]>();
+  const groups = new Map<string, Prompted[]>();
   for (const { src, state } of states.values()) {
-    if (!state || !Array.isArray(state.pu) || state.pu.length === 0) continue;
+    const pu = state && Array.isArray(state.pu) ? state.pu : null;
+    const head = pu?.[0];
+    if (!pu || head === undefined) continue;
     byFile.set(src.path, state);
-    const g = groups.get(state.pu[0]!);
-    if (g) g.push(src.path);
-    else groups.set(state.pu[0]!, [src.path]);
+    const one = { file: src.path, pu, pts: state.pts };
+    const g = groups.get(head);
+    if (g) g.push(one);
+    else groups.set(head, [one]);
   }
   const idOf = new Map(sessions.map((s) => [s.file, s.id]));
   const link = new Map<string, { parent: string; shared: number }>();
   for (const files of groups.values()) {
     if (files.length < 2) continue;
-    for (const f of files) {
-      const a = byFile.get(f)!;
-      let best: { parent: string; shared: number } | null = null;
-      for (const g of files) {
-        if (g === f) continue;
-        const b = byFile.get(g)!;
-        const l = common(a.pu!, b.pu!);
-        if (l === 0) continue;
-        const aOwn = a.pu!.length > l;
-        const bOwn = b.pu!.length > l;
-        if (!aOwn) continue; // a has nothing after the shared prompts: it is not the fork
-        const aNext = a.pts?.[l] ?? null;
-        const bNext = bOwn ? (b.pts?.[l] ?? null) : null;
-        const isFork = !bOwn || (aNext != null && bNext != null && aNext < bNext);
-        if (!isFork) continue;
-        const pid = idOf.get(g);
-        if (pid && (!best || l > best.shared)) best = { parent: pid, shared: l };
-      }
-      if (best) link.set(f, best);
+    for (const a of files) {
+      const best = parentOf(a, files, idOf);
+      if (best) link.set(a.file, best);
     }
   }
   if (link.size === 0) return sessions;

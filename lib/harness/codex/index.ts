@@ -14,7 +14,7 @@ import { envDirs, expandHome, storeEnv } from '../../util/paths.js';
 import { promptText } from '../../util/text.js';
 import { maxMs, minMs, toMs } from '../../util/time.js';
 import { zstReader } from '../../util/zstd.js';
-import { countUnknown, newCounters, parseObject, peekStr as peekStrAt, peekTimestamp, str } from '../jsonl.js';
+import { countersOf, countUnknown, newCounters, obj, parseObject, peekStr as peekStrAt, peekTimestamp, type Rec, str } from '../jsonl.js';
 
 interface CodexState extends LineState {
   lines: number;
@@ -109,9 +109,8 @@ function userContent(content: unknown): { text: string; img: boolean } {
   let img = false;
   for (const b of content) {
     if (!b || typeof b !== 'object') continue;
-    const t = (b as any).type;
-    if ((t === 'input_text' || t === 'text' || t === 'Text' || t === 'output_text') && typeof (b as any).text === 'string')
-      parts.push((b as any).text);
+    const { type: t, text } = b as { type?: unknown; text?: unknown };
+    if ((t === 'input_text' || t === 'text' || t === 'Text' || t === 'output_text') && typeof text === 'string') parts.push(text);
     else if (t === 'input_image' || t === 'image' || t === 'local_image' || t === 'localImage') img = true;
   }
   return { text: parts.join('\n'), img };
@@ -137,7 +136,7 @@ function peekOrdinal(buf: Buffer, start: number, end: number): number | null {
   let n = 0;
   let k = i + B_ORDINAL.length;
   const d0 = k;
-  while (k < end && buf[k]! >= 48 && buf[k]! <= 57 && k - d0 < 15) n = n * 10 + (buf[k++]! - 48);
+  for (let b = buf[k]; k < end && b !== undefined && b >= 48 && b <= 57 && k - d0 < 15; b = buf[++k]) n = n * 10 + (b - 48);
   return k > d0 ? n : null;
 }
 
@@ -168,11 +167,12 @@ function touch(st: CodexState, ts: unknown): void {
 function sourceOf(v: unknown): { source: string | null; subagent: boolean; spawnParent: string | null } {
   if (typeof v === 'string') return { source: v, subagent: false, spawnParent: null };
   if (v && typeof v === 'object' && 'subagent' in v) {
-    const sa = (v as any).subagent;
+    const sa = v.subagent;
     if (typeof sa === 'string') return { source: `subagent:${sa}`, subagent: true, spawnParent: null };
     if (sa && typeof sa === 'object') {
-      const ts = sa.thread_spawn;
-      if (ts && typeof ts === 'object') return { source: 'subagent:thread_spawn', subagent: true, spawnParent: str(ts.parent_thread_id) };
+      const ts = (sa as Rec).thread_spawn;
+      if (ts && typeof ts === 'object')
+        return { source: 'subagent:thread_spawn', subagent: true, spawnParent: str((ts as Rec).parent_thread_id) };
       const k = Object.keys(sa)[0];
       return { source: `subagent:${k ?? 'other'}`, subagent: true, spawnParent: null };
     }
@@ -186,12 +186,13 @@ function isAbs(v: unknown): v is string {
   return typeof v === 'string' && (v.startsWith('/') || /^[A-Za-z]:[\\/]/.test(v) || v.startsWith('\\\\'));
 }
 
-function onMeta(st: CodexState, o: Record<string, any>, p: Record<string, any>): void {
+function onMeta(st: CodexState, o: Rec, p: Rec): void {
   st.meta = true;
   st.id = str(p.id) ?? st.id;
   if (isAbs(p.cwd)) st.cwd = p.cwd;
   const g = p.git;
-  if (g && typeof g === 'object' && str(g.branch)) st.branch = g.branch === 'HEAD' ? null : g.branch;
+  const branch = g && typeof g === 'object' ? str((g as Rec).branch) : null;
+  if (branch) st.branch = branch === 'HEAD' ? null : branch;
   const src = sourceOf(p.source);
   st.source = src.source;
   if (!st.source && p.originator === 'codex_exec') st.source = 'exec';
@@ -213,7 +214,7 @@ function onMeta(st: CodexState, o: Record<string, any>, p: Record<string, any>):
  * message, `i` item_completed UserMessage. A turn written in two shapes counts once: a prompt of
  * another shape with the same text right after the last counted one is its second copy.
  */
-function onPrompt(st: CodexState, o: Record<string, any>, text: string, img: boolean, kind: string): void {
+function onPrompt(st: CodexState, o: Rec, text: string, img: boolean, kind: string): void {
   text = text.trim();
   if (!text && !img) return;
   const h = hash(text);
@@ -238,12 +239,13 @@ function onPrompt(st: CodexState, o: Record<string, any>, text: string, img: boo
   const pt = text ? promptText(text) : '[image]';
   if (st.firstPrompt == null) st.firstPrompt = pt;
   st.lastPrompt = pt;
-  (st.all ??= []).push(pt);
+  st.all ??= [];
+  st.all.push(pt);
   if (st.ph.length < MAX_PH) st.ph.push(h);
   if (st.child && st.pt.length < MAX_PT) st.pt.push(pt);
 }
 
-function onUserMessage(st: CodexState, o: Record<string, any>, p: Record<string, any>): void {
+function onUserMessage(st: CodexState, o: Rec, p: Rec): void {
   const text = typeof p.message === 'string' ? p.message : '';
   const img = (Array.isArray(p.images) && p.images.length > 0) || (Array.isArray(p.local_images) && p.local_images.length > 0);
   onPrompt(st, o, text, img, 'e');
@@ -261,8 +263,28 @@ function wantedItem(buf: Buffer, start: number, end: number): boolean {
   return end - start <= BIG && head.indexOf(B_ROLE_ASSISTANT) >= 0;
 }
 
+/**
+ * Byte-level prefilter: tool calls and output, reasoning, token counts, compaction histories are most
+ * of the bytes and never matter for a listing. True when the line is passed over (its time taken,
+ * an unknown type counted) without decoding it.
+ */
+function passedOver(st: CodexState, buf: Buffer, start: number, end: number, idx: number): boolean {
+  const outer = idx === 0 ? null : peekStr(buf, start, end, B_TYPE, 512);
+  if (outer == null) {
+    if (!(idx > 0 && end - start > BIG)) return false;
+  } else if (!KNOWN.has(outer)) countUnknown(countersOf(st), outer);
+  else if (SKIP_OUTER.has(outer)) {
+    if (outer === 'response_item' && wantedItem(buf, start, end)) return false;
+  } else if (outer === 'event_msg') {
+    const pt = peekStr(buf, start, end, B_PAYLOAD_TYPE, 1024);
+    if (!((pt != null && !WANT_EVENT.has(pt)) || (pt == null && end - start > BIG))) return false;
+  } else return false;
+  touch(st, peekTimestamp(buf, start, end));
+  return true;
+}
+
 function lineInto(st: CodexState, buf: Buffer, start: number, end: number, complete: boolean): void {
-  const c = st.counters!;
+  const c = countersOf(st);
   if (end <= start) return; // blank lines do not count as the first record
   const idx = st.lines++;
   if (!complete) {
@@ -274,95 +296,93 @@ function lineInto(st: CodexState, buf: Buffer, start: number, end: number, compl
     const ord = peekOrdinal(buf, start, end) ?? idx;
     if (ord < st.boundary) return; // inherited from the parent
   }
-  const outer = idx === 0 ? null : peekStr(buf, start, end, B_TYPE, 512);
-  if (outer != null) {
-    if (!KNOWN.has(outer)) {
-      countUnknown(c, outer);
-      touch(st, peekTimestamp(buf, start, end));
-      return;
-    }
-    // Byte-level prefilter: tool calls and output, reasoning, token counts, compaction histories
-    // are most of the bytes and never matter for a listing.
-    if (SKIP_OUTER.has(outer) && !(outer === 'response_item' && wantedItem(buf, start, end))) {
-      touch(st, peekTimestamp(buf, start, end));
-      return;
-    }
-    if (outer === 'event_msg') {
-      const pt = peekStr(buf, start, end, B_PAYLOAD_TYPE, 1024);
-      if ((pt != null && !WANT_EVENT.has(pt)) || (pt == null && end - start > BIG)) {
-        touch(st, peekTimestamp(buf, start, end));
-        return;
-      }
-    }
-  } else if (idx > 0 && end - start > BIG) {
-    touch(st, peekTimestamp(buf, start, end));
-    return;
-  }
+  if (passedOver(st, buf, start, end, idx)) return;
   const o = parseObject(c, buf, start, end);
   if (!o) return;
   const type = typeof o.type === 'string' ? o.type : '';
-  const p = o.payload && typeof o.payload === 'object' ? (o.payload as Record<string, any>) : null;
-  if (idx === 0 && !st.meta) {
-    if (type === 'session_meta' && p) {
-      onMeta(st, o, p);
-      return;
-    }
-    // very early rollouts: a bare `{id, timestamp, instructions}` first line
-    if (!type && str(o.id)) {
-      onMeta(st, o, o);
-      return;
-    }
-  }
+  const p = obj(o.payload);
+  if (idx === 0 && !st.meta && firstMeta(st, type, o, p)) return;
   if (type && !KNOWN.has(type)) countUnknown(c, type);
-  switch (type) {
-    case 'session_meta':
-      // only the first record is ours; a later one is the parent's, copied with its history
-      touch(st, o.timestamp);
-      return;
-    case 'turn_context':
-      touch(st, o.timestamp);
-      if (p && str(p.model)) st.model = p.model;
-      if (p && !st.cwd && isAbs(p.cwd)) st.cwd = p.cwd;
-      return;
-    case 'response_item': {
-      touch(st, o.timestamp);
-      if (!p || p.type !== 'message') return;
-      if (p.role === 'user') {
-        const u = userContent(p.content);
-        if (!codexInjected(u.text)) onPrompt(st, o, u.text, u.img, 'r');
-      } else if (p.role === 'assistant') {
-        const u = userContent(p.content);
-        if (u.text.trim()) st.lastReply = promptText(u.text);
-      }
-      return;
-    }
-    case 'event_msg': {
-      touch(st, o.timestamp);
-      if (!p) return;
-      if (p.type === 'user_message') onUserMessage(st, o, p);
-      else if (p.type === 'item_completed') {
-        const it = p.item && typeof p.item === 'object' ? p.item : null;
-        const ty = it ? String(it.type ?? '') : '';
-        if (ty === 'UserMessage' || ty === 'userMessage' || ty === 'user_message') {
-          const u = userContent(it!.content);
-          if (!codexInjected(u.text)) onPrompt(st, o, u.text, u.img, 'i');
-        } else if ((ty === 'AgentMessage' || ty === 'agentMessage' || ty === 'agent_message') && it) {
-          const t = typeof it.text === 'string' ? it.text : userContent(it.content).text;
-          if (t.trim()) st.lastReply = promptText(t);
-        }
-      } else if (p.type === 'thread_name_updated') {
-        const t = toMs(o.timestamp);
-        if (st.child && st.metaTs != null && t != null && t < st.metaTs) return; // the parent's name
-        const n = typeof p.thread_name === 'string' ? p.thread_name.trim() : '';
-        st.threadName = n || null;
-      } else if (p.type === 'agent_message' && typeof p.message === 'string' && p.message.trim()) {
-        st.lastReply = promptText(p.message);
-      }
-      return;
-    }
-    default:
-      touch(st, o.timestamp);
+  touch(st, o.timestamp);
+  if (p) onRecord(st, type, o, p);
+}
+
+/** The first record, when it is the rollout's own session_meta: true when it was. */
+function firstMeta(st: CodexState, type: string, o: Rec, p: Rec | null): boolean {
+  if (type === 'session_meta' && p) {
+    onMeta(st, o, p);
+    return true;
   }
+  // very early rollouts: a bare `{id, timestamp, instructions}` first line
+  if (!type && str(o.id)) {
+    onMeta(st, o, o);
+    return true;
+  }
+  return false;
+}
+
+/** A decoded record with a payload (its time already taken). */
+function onRecord(st: CodexState, type: string, o: Rec, p: Rec): void {
+  // (a later session_meta is the parent's, copied with its history: only its time counts)
+  if (type === 'turn_context') {
+    const model = str(p.model);
+    if (model) st.model = model;
+    if (!st.cwd && isAbs(p.cwd)) st.cwd = p.cwd;
+  } else if (type === 'response_item') onResponseItem(st, o, p);
+  else if (type === 'event_msg') onEvent(st, o, p);
+}
+
+function onResponseItem(st: CodexState, o: Rec, p: Rec): void {
+  if (p.type !== 'message') return;
+  if (p.role === 'user') {
+    const u = userContent(p.content);
+    if (!codexInjected(u.text)) onPrompt(st, o, u.text, u.img, 'r');
+  } else if (p.role === 'assistant') {
+    const u = userContent(p.content);
+    if (u.text.trim()) st.lastReply = promptText(u.text);
+  }
+}
+
+function onEvent(st: CodexState, o: Rec, p: Rec): void {
+  if (p.type === 'user_message') onUserMessage(st, o, p);
+  else if (p.type === 'item_completed') onItemCompleted(st, o, p);
+  else if (p.type === 'thread_name_updated') {
+    const t = toMs(o.timestamp);
+    if (st.child && st.metaTs != null && t != null && t < st.metaTs) return; // the parent's name
+    const n = typeof p.thread_name === 'string' ? p.thread_name.trim() : '';
+    st.threadName = n || null;
+  } else if (p.type === 'agent_message' && typeof p.message === 'string' && p.message.trim()) {
+    st.lastReply = promptText(p.message);
+  }
+}
+
+function onItemCompleted(st: CodexState, o: Rec, p: Rec): void {
+  const it = obj(p.item);
+  if (!it) return;
+  const ty = String(it.type ?? '');
+  if (ty === 'UserMessage' || ty === 'userMessage' || ty === 'user_message') {
+    const u = userContent(it.content);
+    if (!codexInjected(u.text)) onPrompt(st, o, u.text, u.img, 'i');
+  } else if (ty === 'AgentMessage' || ty === 'agentMessage' || ty === 'agent_message') {
+    const t = typeof it.text === 'string' ? it.text : userContent(it.content).text;
+    if (t.trim()) st.lastReply = promptText(t);
+  }
+}
+
+/** A line of session_index.jsonl: a thread's name (the last line for an id wins, as session_index.rs reads it). */
+function titleLine(st: TitlesState, buf: Buffer, start: number, end: number, complete: boolean): void {
+  const c = countersOf(st);
+  if (!complete) {
+    c.hugeLines++;
+    return;
+  }
+  const o = parseObject(c, buf, start, end);
+  const id = o ? str(o.id) : null;
+  if (!o || !id) return;
+  const n = typeof o.thread_name === 'string' ? o.thread_name.trim() : '';
+  st.seq++;
+  if (n) st.names[id] = [n, toMs(o.updated_at) ?? 0];
+  else delete st.names[id];
 }
 
 function newState(src: Source): CodexState {
@@ -692,17 +712,7 @@ export const codex: Adapter<any, 'codex'> = {
 
   line(st: CodexState | TitlesState, buf: Buffer, start: number, end: number, complete: boolean) {
     if (isTitles(st)) {
-      if (!complete) {
-        st.counters!.hugeLines++;
-        return;
-      }
-      const o = parseObject(st.counters!, buf, start, end);
-      if (!o || !str(o.id)) return;
-      const n = typeof o.thread_name === 'string' ? o.thread_name.trim() : '';
-      // the last line for an id wins (session_index.rs)
-      st.seq++;
-      if (n) st.names[o.id] = [n, toMs(o.updated_at) ?? 0];
-      else delete st.names[o.id];
+      titleLine(st, buf, start, end, complete);
       return;
     }
     lineInto(st, buf, start, end, complete);

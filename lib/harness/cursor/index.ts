@@ -16,7 +16,7 @@ import { envDirs, expandHome, storeEnv } from '../../util/paths.js';
 import { promptText } from '../../util/text.js';
 import { maxMs, toMs } from '../../util/time.js';
 import { onPath } from '../../util/which.js';
-import { countUnknown, headHas, newCounters, parseObject, str } from '../jsonl.js';
+import { countUnknown, headHas, newCounters, obj, parseObject, str } from '../jsonl.js';
 import { columns, firstLine, openReadonly, walDeps, warnOnce } from '../sqlite.js';
 
 interface Hint {
@@ -346,7 +346,7 @@ export const cursor: Adapter<CursorState, 'cursor'> = {
       if (o.type !== 'turn_ended') countUnknown(c, typeof o.type === 'string' ? o.type : '(none)');
       return;
     }
-    const content = o.message && typeof o.message === 'object' ? o.message.content : undefined;
+    const content = obj(o.message)?.content;
     const blocks: any[] = typeof content === 'string' ? [{ type: 'text', text: content }] : Array.isArray(content) ? content : [];
     if (role === 'user') {
       const text = blocks
