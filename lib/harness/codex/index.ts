@@ -63,6 +63,9 @@ interface TitlesState extends LineState {
   seq: number;
 }
 
+/** A rollout's state or a titles file's (session_index.jsonl). */
+type AnyState = CodexState | TitlesState;
+
 const KNOWN = new Set([
   'session_meta',
   'response_item',
@@ -485,7 +488,7 @@ function mtimeOf(p: string): number | null {
 /** The CODEX_HOME a rollout lives in: `<home>/sessions/YYYY/MM/DD/` or `<home>/archived_sessions/`. */
 export function codexHomeOf(file: string): string | null {
   const m = /^(.*)\/(?:sessions\/\d{4}\/\d\d\/\d\d|archived_sessions)\/[^/]+$/.exec(file);
-  return m ? m[1]! : null;
+  return m?.[1] ?? null;
 }
 
 /** The titles file of a CODEX_HOME. */
@@ -505,9 +508,8 @@ function renamed(a: TitlesState | null, b: TitlesState | null): string[] {
   const x = a?.names ?? {};
   const y = b?.names ?? {};
   const out: string[] = [];
-  for (const id of Object.keys(y)) {
+  for (const [id, v] of Object.entries(y)) {
     const u = x[id];
-    const v = y[id]!;
     if (!u || u[0] !== v[0] || u[1] !== v[1]) out.push(id);
   }
   for (const id of Object.keys(x)) if (!(id in y)) out.push(id);
@@ -523,84 +525,117 @@ function renamed(a: TitlesState | null, b: TitlesState | null): string[] {
  * are found by the thread id in their names; an id named by two rollouts (copies in two CODEX_HOMEs)
  * takes the full pass, where the first one found wins.
  */
-function refinish(changes: FinishChange<any>[], io: RefinishIO<any>): { files: string[]; sessions: SessionCore[] } | null {
+function refinish(changes: FinishChange<AnyState>[], io: RefinishIO<AnyState>): { files: string[]; sessions: SessionCore[] } | null {
+  const reach = reachedBy(changes, io);
+  if (!reach) return null;
+  const { ids, files } = reach;
   const changed = new Map(changes.map((c) => [c.src.path, c]));
-  const ids = new Set<string>();
-  const files = new Set<string>();
-  for (const c of changes) {
-    if (c.src.kind === 'titles') {
-      for (const id of renamed(c.before, c.after)) ids.add(id);
-      continue;
-    }
-    if (c.after) files.add(c.src.path);
-    if (!sameInputs(c.before, c.after)) for (const st of [c.before, c.after]) if (st?.id) ids.add(st.id);
-    // a thread that appears or goes with a fork or spawn link: what `holds` names changes with it,
-    // which only an update that writes the listing records
-    if (!io.listed && (!c.before || !c.after) && [c.before, c.after].some((st) => st?.forkedFrom || st?.parent)) return null;
-  }
-  // the rollout named for a thread (Codex names it by the lower-case id its session_meta holds):
-  // undefined when none is, null when two are
-  const found = new Map<string, string | null | undefined>();
-  const fileOf = (id: string): string | null | undefined => {
-    if (found.has(id)) return found.get(id);
-    const named = UUID.test(id) ? io.find(`${id}.jsonl`).filter((p) => codexIdFromPath(p) === id) : [];
-    const f = named.length > 1 ? null : named[0];
-    found.set(id, f);
-    return f;
-  };
-  const gone = (p: string) => changed.get(p)?.after === null;
+  const fileOf = rolloutFinder(io);
   for (const id of ids) if (fileOf(id) === null) return null;
   // (a rollout named for the thread of another: a copy, new or stored)
   for (const p of files) {
     const f = fileOf(codexIdFromPath(p) ?? '');
     if (f === null || (f !== undefined && f !== p)) return null;
   }
+  const gone = (p: string) => changed.get(p)?.after === null;
+  if (!addReached({ io, ids, files, fileOf, gone })) return null;
+  const load: Loading = { io, changed, states: new Map(), sessions: [] };
+  const named = new Map<string, string | null>();
+  if (!io.listed) for (const p of files) if (!changed.has(p)) named.set(p, codexIdFromPath(p));
+  if (!take(load, [...files], true, named)) return null;
+  // the rollouts they are measured against, and every titles file
+  const links = linkedRollouts(files, load.states, fileOf);
+  if (!links) return null;
+  if (!take(load, [...links.keys(), ...io.find('session_index.jsonl').filter(isTitlesPath)], false, links)) return null;
+  return { files: [...files], sessions: finish(load.sessions, load.states) };
+}
+
+/** A titles file's state, else null. */
+function titlesOf(st: AnyState | null | undefined): TitlesState | null {
+  return st && isTitles(st) ? st : null;
+}
+
+/** A rollout's state, else null. */
+function rolloutOf(st: AnyState | null | undefined): CodexState | null {
+  return st && !isTitles(st) ? st : null;
+}
+
+/**
+ * The threads whose finish inputs a change changed (their id, links, prompt hashes and texts, or own
+ * name; or their entry in a titles file), and the changed rollouts; null when the full pass is needed.
+ */
+function reachedBy(changes: FinishChange<AnyState>[], io: RefinishIO<AnyState>): { ids: Set<string>; files: Set<string> } | null {
+  const ids = new Set<string>();
+  const files = new Set<string>();
+  for (const c of changes) {
+    if (c.src.kind === 'titles') {
+      for (const id of renamed(titlesOf(c.before), titlesOf(c.after))) ids.add(id);
+      continue;
+    }
+    const before = rolloutOf(c.before);
+    const after = rolloutOf(c.after);
+    if (c.after) files.add(c.src.path);
+    if (!sameInputs(before, after)) for (const st of [before, after]) if (st?.id) ids.add(st.id);
+    // a thread that appears or goes with a fork or spawn link: what `holds` names changes with it,
+    // which only an update that writes the listing records
+    if (!io.listed && (!c.before || !c.after) && [before, after].some((st) => st?.forkedFrom || st?.parent)) return null;
+  }
+  return { ids, files };
+}
+
+/**
+ * The rollout named for a thread (Codex names it by the lower-case id its session_meta holds):
+ * undefined when none is, null when two are. Remembered per id.
+ */
+function rolloutFinder(io: RefinishIO<AnyState>): (id: string) => string | null | undefined {
+  const found = new Map<string, string | null | undefined>();
+  return (id) => {
+    if (found.has(id)) return found.get(id);
+    const named = UUID.test(id) ? io.find(`${id}.jsonl`).filter((p) => codexIdFromPath(p) === id) : [];
+    const f = named.length > 1 ? null : named[0];
+    found.set(id, f);
+    return f;
+  };
+}
+
+/**
+ * Add to `files` the rollouts of the threads `ids` and of their forks and spawned threads (from the
+ * listing, or as it was written); false when that cannot be told.
+ */
+function addReached(r: {
+  io: RefinishIO<AnyState>;
+  ids: Set<string>;
+  files: Set<string>;
+  fileOf: (id: string) => string | null | undefined;
+  gone: (p: string) => boolean;
+}): boolean {
+  const { io, ids, files, fileOf, gone } = r;
   if (io.listed) {
     for (const s of io.listed) {
       if ((ids.has(s.id) || (s.forkedFrom && ids.has(s.forkedFrom)) || (s.parent && ids.has(s.parent))) && !gone(s.file)) files.add(s.file);
     }
-  } else {
-    for (const id of ids) {
-      const f = fileOf(id);
-      if (f && !gone(f)) files.add(f);
-      // its forks and spawned threads, as the listing was written
-      const r = io.reached(`codex:${id}`);
-      if (r === null) return null;
-      for (const c of r ?? []) if (!gone(c)) files.add(c);
-    }
-  }
-  const states = new Map<string, { src: Source; state: any }>();
-  const sessions: SessionCore[] = [];
-  /** the states of these files (changed ones as they are now), and with `own` their sessions; `ids`: the thread each must hold */
-  const take = (want: string[], own: boolean, ids: Map<string, string>): boolean => {
-    const load: string[] = [];
-    for (const p of want) {
-      if (states.has(p)) continue;
-      const c = changed.get(p);
-      if (!c) load.push(p);
-      else if (c.after) {
-        states.set(p, { src: c.src, state: c.after });
-        if (own) sessions.push(...c.now);
-      }
-    }
-    const got = io.load(load);
-    for (const p of load) {
-      const e = got.get(p);
-      if (!e) return false;
-      // a rollout found by its name holds that thread
-      if (ids.has(p) && e.state?.id !== ids.get(p)) return false;
-      states.set(p, { src: e.src, state: e.state });
-      if (own) sessions.push(...e.sessions);
-    }
     return true;
-  };
-  const named = new Map<string, string>();
-  if (!io.listed) for (const p of files) if (!changed.has(p)) named.set(p, codexIdFromPath(p)!);
-  if (!take([...files], true, named)) return null;
-  // the rollouts they are measured against, and every titles file
+  }
+  for (const id of ids) {
+    const f = fileOf(id);
+    if (f && !gone(f)) files.add(f);
+    // its forks and spawned threads, as the listing was written
+    const reached = io.reached(`codex:${id}`);
+    if (reached === null) return false;
+    for (const c of reached ?? []) if (!gone(c)) files.add(c);
+  }
+  return true;
+}
+
+/** The rollouts the threads of `files` fork or spawn from, not yet loaded, with the thread each holds; null when one is named twice. */
+function linkedRollouts(
+  files: Set<string>,
+  states: Map<string, { src: Source; state: AnyState }>,
+  fileOf: (id: string) => string | null | undefined,
+): Map<string, string> | null {
   const links = new Map<string, string>();
   for (const p of files) {
-    const st = states.get(p)?.state as CodexState | undefined;
+    const st = rolloutOf(states.get(p)?.state);
     for (const id of [st?.forkedFrom, st?.parent]) {
       if (!id) continue;
       const f = fileOf(id);
@@ -608,8 +643,98 @@ function refinish(changes: FinishChange<any>[], io: RefinishIO<any>): { files: s
       if (f && !states.has(f)) links.set(f, id);
     }
   }
-  if (!take([...links.keys(), ...io.find('session_index.jsonl').filter(isTitlesPath)], false, links)) return null;
-  return { files: [...files], sessions: codex.finish!(sessions, io.ctx, states) };
+  return links;
+}
+
+/** What refinish has loaded: the states of the files it reads, and the sessions of the files it finishes. */
+interface Loading {
+  io: RefinishIO<AnyState>;
+  changed: Map<string, FinishChange<AnyState>>;
+  states: Map<string, { src: Source; state: AnyState }>;
+  sessions: SessionCore[];
+}
+
+/**
+ * Load the states of these files (changed ones as they are now), and with `own` their sessions;
+ * `ids`: the thread each must hold. False when one cannot be read or holds another thread.
+ */
+function take(l: Loading, want: string[], own: boolean, ids: Map<string, string | null>): boolean {
+  const load: string[] = [];
+  for (const p of want) {
+    if (l.states.has(p)) continue;
+    const c = l.changed.get(p);
+    if (!c) load.push(p);
+    else if (c.after) {
+      l.states.set(p, { src: c.src, state: c.after });
+      if (own) l.sessions.push(...c.now);
+    }
+  }
+  const got = l.io.load(load);
+  for (const p of load) {
+    const e = got.get(p);
+    if (!e) return false;
+    // a rollout found by its name holds that thread
+    if (ids.has(p) && rolloutOf(e.state)?.id !== ids.get(p)) return false;
+    l.states.set(p, { src: e.src, state: e.state });
+    if (own) l.sessions.push(...e.sessions);
+  }
+  return true;
+}
+
+/**
+ * The finish pass: thread names from session_index.jsonl (the last entry per id; across roots the
+ * newest), and a fork's or spawned thread's prompts copied from its parent left out.
+ */
+function finish(sessions: SessionCore[], states: Map<string, { src: Source; state: AnyState }>): SessionCore[] {
+  const names = new Map<string, [string, number]>();
+  const byId = new Map<string, CodexState>();
+  const byFile = new Map<string, CodexState>();
+  for (const { src, state } of states.values()) {
+    if (!state) continue;
+    if (src.kind === 'titles') {
+      for (const [id, v] of Object.entries((state as TitlesState).names ?? {})) {
+        const cur = names.get(id);
+        if (!cur || v[1] >= cur[1]) names.set(id, v);
+      }
+    } else {
+      const cs = state as CodexState;
+      byFile.set(src.path, cs);
+      if (cs.id && !byId.has(cs.id)) byId.set(cs.id, cs);
+    }
+  }
+  return sessions.map((s) => {
+    const st = byFile.get(s.file);
+    const out = st ? withoutCopies(s, st, byId) : s;
+    const n = names.get(s.id);
+    let title = n ? promptText(n[0]) : st?.threadName ? promptText(st.threadName) : out.firstPrompt;
+    // A fork starts with its parent's name (0.171 writes it to session_index.jsonl for the fork
+    // too): listed by its own first prompt until it is given a name of its own.
+    if (s.forkedFrom && out.firstPrompt && title !== out.firstPrompt) {
+      const pn = names.get(s.forkedFrom)?.[0] ?? byId.get(s.forkedFrom)?.threadName ?? null;
+      if (pn && promptText(pn) === title) title = out.firstPrompt;
+    }
+    return title === out.title ? out : { ...out, title };
+  });
+}
+
+/**
+ * A child's session without the copies of its parent's history that came with fresh time stamps:
+ * its leading prompts that repeat the parent's prompts in order are not its own.
+ */
+function withoutCopies(s: SessionCore, st: CodexState, byId: Map<string, CodexState>): SessionCore {
+  if (!st.child || !Array.isArray(st.ph) || st.ph.length === 0) return s;
+  const from = byId.get(st.forkedFrom ?? '') ?? byId.get(st.parent ?? '');
+  if (!from || from === st || !Array.isArray(from.ph)) return s;
+  let l = 0;
+  while (l < st.ph.length && l < from.ph.length && st.ph[l] === from.ph[l]) l++;
+  if (l === 0) return s;
+  const prompts = Math.max(0, s.prompts - l);
+  return {
+    ...s,
+    prompts,
+    firstPrompt: prompts === 0 ? null : (st.pt[l] ?? s.firstPrompt),
+    lastPrompt: prompts === 0 ? null : s.lastPrompt,
+  };
 }
 
 /**
@@ -626,6 +751,39 @@ function holds(sessions: Session[]): Map<string, string[]> {
   return out;
 }
 
+const isRollout = (n: string) => n.startsWith('rollout-') && (n.endsWith('.jsonl') || n.endsWith('.jsonl.zst'));
+
+/** The rollouts under a CODEX_HOME's sessions/ into `out`; their names without `.zst`. */
+function discoverLive(home: string, out: Source[]): Set<string> {
+  const live = walk(path.join(home, 'sessions'), isRollout, 4);
+  const liveSet = new Set(live);
+  const liveNames = new Set(live.map((f) => path.basename(f).replace(/\.zst$/, '')));
+  for (const f of live) {
+    // x.jsonl and x.jsonl.zst: the plain file wins
+    if (f.endsWith('.zst') && liveSet.has(f.slice(0, -4))) continue;
+    out.push({ path: f, harness: 'codex', kind: 'session', mode: f.endsWith('.zst') ? 'whole' : 'lines' });
+  }
+  return liveNames;
+}
+
+/** The rollouts in a CODEX_HOME's archived_sessions/ into `out`, but those also in sessions/ (`liveNames`). */
+function discoverArchived(home: string, liveNames: Set<string>, out: Source[]): void {
+  const arch = path.join(home, 'archived_sessions');
+  const archNames = new Set(
+    entries(arch)
+      .filter(direntMaybeFile)
+      .map((d) => d.name),
+  );
+  for (const name of archNames) {
+    if (!isRollout(name)) continue;
+    const plain = name.replace(/\.zst$/, '');
+    // the same rollout in sessions/ and archived_sessions/: the sessions/ copy wins
+    if (liveNames.has(plain)) continue;
+    if (name.endsWith('.zst') && archNames.has(plain)) continue;
+    out.push({ path: path.join(arch, name), harness: 'codex', kind: 'archived', mode: name.endsWith('.zst') ? 'whole' : 'lines' });
+  }
+}
+
 function codexHome(ctx: Ctx): Root {
   const v = ctx.env.CODEX_HOME;
   // Codex refuses to start with a CODEX_HOME that does not exist; so do we (no silent ~/.codex).
@@ -633,7 +791,7 @@ function codexHome(ctx: Ctx): Root {
   return { path: path.join(ctx.home, '.codex'), via: 'default', exists: false };
 }
 
-export const codex: Adapter<any, 'codex'> = {
+export const codex: Adapter<AnyState, 'codex'> = {
   name: 'codex',
   label: 'Codex CLI',
   binaries: ['codex'],
@@ -653,31 +811,10 @@ export const codex: Adapter<any, 'codex'> = {
   listsOnly: true,
   discover(_ctx, roots) {
     const out: Source[] = [];
-    const isRollout = (n: string) => n.startsWith('rollout-') && (n.endsWith('.jsonl') || n.endsWith('.jsonl.zst'));
     for (const r of roots) {
       if (!r.exists) continue;
-      const live = walk(path.join(r.path, 'sessions'), isRollout, 4);
-      const liveSet = new Set(live);
-      const liveNames = new Set(live.map((f) => path.basename(f).replace(/\.zst$/, '')));
-      for (const f of live) {
-        // x.jsonl and x.jsonl.zst: the plain file wins
-        if (f.endsWith('.zst') && liveSet.has(f.slice(0, -4))) continue;
-        out.push({ path: f, harness: 'codex', kind: 'session', mode: f.endsWith('.zst') ? 'whole' : 'lines' });
-      }
-      const arch = path.join(r.path, 'archived_sessions');
-      const archNames = new Set(
-        entries(arch)
-          .filter(direntMaybeFile)
-          .map((d) => d.name),
-      );
-      for (const name of archNames) {
-        if (!isRollout(name)) continue;
-        const plain = name.replace(/\.zst$/, '');
-        // the same rollout in sessions/ and archived_sessions/: the sessions/ copy wins
-        if (liveNames.has(plain)) continue;
-        if (name.endsWith('.zst') && archNames.has(plain)) continue;
-        out.push({ path: path.join(arch, name), harness: 'codex', kind: 'archived', mode: name.endsWith('.zst') ? 'whole' : 'lines' });
-      }
+      const liveNames = discoverLive(r.path, out);
+      discoverArchived(r.path, liveNames, out);
       const idx = path.join(r.path, 'session_index.jsonl');
       if (entries(r.path).some((d) => d.name === 'session_index.jsonl' && direntMaybeFile(d))) {
         out.push({ path: idx, harness: 'codex', kind: 'titles', mode: 'lines' });
@@ -767,54 +904,7 @@ export const codex: Adapter<any, 'codex'> = {
   },
 
   finish(sessions, _ctx, states) {
-    // Thread names: session_index.jsonl (the last entry per id; across roots the newest).
-    const names = new Map<string, [string, number]>();
-    const byId = new Map<string, CodexState>();
-    const byFile = new Map<string, CodexState>();
-    for (const { src, state } of states.values()) {
-      if (!state) continue;
-      if (src.kind === 'titles') {
-        for (const [id, v] of Object.entries((state as TitlesState).names ?? {})) {
-          const cur = names.get(id);
-          if (!cur || v[1] >= cur[1]) names.set(id, v);
-        }
-      } else {
-        const cs = state as CodexState;
-        byFile.set(src.path, cs);
-        if (cs.id && !byId.has(cs.id)) byId.set(cs.id, cs);
-      }
-    }
-    return sessions.map((s) => {
-      const st = byFile.get(s.file);
-      let out = s;
-      if (st && st.child && Array.isArray(st.ph) && st.ph.length > 0) {
-        // Copies of the parent's history with fresh time stamps: the child's leading prompts that
-        // repeat the parent's prompts in order are not the child's own.
-        const from = byId.get(st.forkedFrom ?? '') ?? byId.get(st.parent ?? '');
-        if (from && from !== st && Array.isArray(from.ph)) {
-          let l = 0;
-          while (l < st.ph.length && l < from.ph.length && st.ph[l] === from.ph[l]) l++;
-          if (l > 0) {
-            const prompts = Math.max(0, s.prompts - l);
-            out = {
-              ...s,
-              prompts,
-              firstPrompt: prompts === 0 ? null : (st.pt[l] ?? s.firstPrompt),
-              lastPrompt: prompts === 0 ? null : s.lastPrompt,
-            };
-          }
-        }
-      }
-      const n = names.get(s.id);
-      let title = n ? promptText(n[0]) : st?.threadName ? promptText(st.threadName) : out.firstPrompt;
-      // A fork starts with its parent's name (0.171 writes it to session_index.jsonl for the fork
-      // too): listed by its own first prompt until it is given a name of its own.
-      if (s.forkedFrom && out.firstPrompt && title !== out.firstPrompt) {
-        const pn = names.get(s.forkedFrom)?.[0] ?? byId.get(s.forkedFrom)?.threadName ?? null;
-        if (pn && promptText(pn) === title) title = out.firstPrompt;
-      }
-      return title === out.title ? out : { ...out, title };
-    });
+    return finish(sessions, states);
   },
 
   refinish,
