@@ -9,7 +9,15 @@ import { gemini } from './gemini/index.js';
 import { opencode } from './opencode/index.js';
 import { pi } from './pi/index.js';
 
-const LIST = [claude, codex, pi, cursor, opencode, gemini] as const;
+const LIST = [
+  // one line each: adding a harness adds a line here (test/new-harness.test.ts adds one before the end)
+  claude,
+  codex,
+  pi,
+  cursor,
+  opencode,
+  gemini,
+] as const;
 
 /** A harness name: `'claude' | 'codex' | …`, one per adapter in the list above. */
 export type Harness = (typeof LIST)[number]['name'];
