@@ -44,7 +44,7 @@ export class IdChain {
 
   /** Bytes `from[a, b)` as the next id. */
   push(from: Buffer, a: number, b: number): void {
-    const end = this.ends.length ? this.ends[this.ends.length - 1]! : 0;
+    const end = this.ends.at(-1) ?? 0;
     if (end + b - a > this.ids.length) {
       const grown = Buffer.allocUnsafe(2 * (end + b - a));
       this.ids.copy(grown, 0, 0, end);
@@ -67,9 +67,9 @@ export class IdChain {
   /** `line` holds the last id at `at`, its closing quote right after it and before `within`. */
   lastAt(line: Buffer, at: number, within = line.length): boolean {
     const n = this.ends.length;
-    if (n === 0) return false;
-    const s = n > 1 ? this.ends[n - 2]! : 0;
-    const e = this.ends[n - 1]!;
+    const e = this.ends[n - 1];
+    if (e === undefined) return false;
+    const s = this.ends[n - 2] ?? 0;
     const q = at + e - s;
     return q < within && line[q] === 0x22 && same(line, at, this.ids, s, e);
   }

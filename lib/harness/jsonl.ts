@@ -1,14 +1,34 @@
 // Helpers adapters share for tolerant, cheap JSONL parsing.
-import type { Counters, SessionCore } from '../types.js';
-import { maxMs, minMs, toMs } from '../util/time.js';
+import type { Counters, LineState, SessionCore } from '../types.js';
 import { promptText, rawClip } from '../util/text.js';
+import { maxMs, minMs, toMs } from '../util/time.js';
+
+/** A decoded JSON object: its values are read through the narrowing readers below (`rec`, `str`, …). */
+export type Rec = Record<string, unknown>;
+
+/** `v` when it is a JSON object (not an array), else null. */
+export function rec(v: unknown): Rec | null {
+  return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Rec) : null;
+}
+
+/** `v` when it is an object, an array too (its keys then read as absent); null otherwise. */
+export function obj(v: unknown): Rec | null {
+  return v !== null && typeof v === 'object' ? (v as Rec) : null;
+}
 
 export function newCounters(): Counters {
   return { badLines: 0, hugeLines: 0, unknownTypes: {} };
 }
 
+/** A line state's counters (`begin` makes them; a state without them is a bug). */
+export function countersOf(st: LineState): Counters {
+  const c = st.counters;
+  if (!c) throw new Error('a line state without counters (begin makes them)');
+  return c;
+}
+
 /** Decode one line as a JSON object; null (counted) when it is not one. */
-export function parseObject(c: Counters, buf: Buffer, start: number, end: number): Record<string, any> | null {
+export function parseObject(c: Counters, buf: Buffer, start: number, end: number): Rec | null {
   if (end <= start) return null;
   const o = decodeObject(buf, start, end);
   if (!o) c.badLines++;
@@ -16,14 +36,14 @@ export function parseObject(c: Counters, buf: Buffer, start: number, end: number
 }
 
 /** Decode bytes as a JSON object; null when they are not one. */
-function decodeObject(buf: Buffer, start: number, end: number): Record<string, any> | null {
+function decodeObject(buf: Buffer, start: number, end: number): Rec | null {
   let v: unknown;
   try {
     v = JSON.parse(buf.toString('utf8', start, end));
   } catch {
     return null;
   }
-  return v === null || typeof v !== 'object' || Array.isArray(v) ? null : (v as Record<string, any>);
+  return v === null || typeof v !== 'object' || Array.isArray(v) ? null : (v as Rec);
 }
 
 /** A state that puts lines off to the end of their file (Adapter.settle). */
@@ -34,7 +54,8 @@ export interface Deferring {
 
 /** Put a line off to the end of the file (`at`: where it starts in the file). */
 export function deferLine(st: Deferring, at: number, len: number): void {
-  (st.deferred ??= []).push(at, len);
+  st.deferred ??= [];
+  st.deferred.push(at, len);
 }
 
 /**
@@ -42,12 +63,20 @@ export function deferLine(st: Deferring, at: number, len: number): void {
  * them (0 the oldest), until `take` has what it needs (returns true). A line that is not a JSON object
  * (any more) is passed over, uncounted. The list is then gone from the state.
  */
-export function settleDeferred(st: Deferring, read: (at: number, len: number) => Buffer | null, take: (o: Record<string, any>, i: number) => boolean): void {
+export function settleDeferred(
+  st: Deferring,
+  read: (at: number, len: number) => Buffer | null,
+  take: (o: Rec, i: number) => boolean,
+): void {
   const d = st.deferred;
   if (!d) return;
   delete st.deferred;
   for (let i = d.length - 2; i >= 0; i -= 2) {
-    const b = read(d[i]!, d[i + 1]!);
+    const at = d[i];
+    const len = d[i + 1];
+    // pushed in pairs by deferLine, so both are there
+    if (at === undefined || len === undefined) continue;
+    const b = read(at, len);
     const o = b && decodeObject(b, 0, b.length);
     if (o && take(o, i / 2)) return;
   }
@@ -63,7 +92,7 @@ export function settleDeferred(st: Deferring, read: (at: number, len: number) =>
 export function settleModelReply(
   st: Deferring & { model: string | null; lastReply: string | null },
   read: (at: number, len: number) => Buffer | null,
-  message: (o: Record<string, any>) => Record<string, any> | null,
+  message: (o: Rec) => Rec | null,
   modelFrom = 0,
 ): void {
   let model = false;
@@ -71,8 +100,9 @@ export function settleModelReply(
   settleDeferred(st, read, (o, i) => {
     const m = message(o);
     if (m) {
-      if (!model && i >= modelFrom && str(m.model)) {
-        st.model = m.model;
+      const named = !model && i >= modelFrom ? str(m.model) : null;
+      if (named) {
+        st.model = named;
         model = true;
       }
       if (!reply) {
@@ -144,7 +174,10 @@ export function textOf(content: unknown, types: string[] = ['text', 'input_text'
   const parts: string[] = [];
   for (const b of content) {
     if (typeof b === 'string') parts.push(b);
-    else if (b && typeof b === 'object' && types.includes((b as any).type) && typeof (b as any).text === 'string') parts.push((b as any).text);
+    else if (b && typeof b === 'object') {
+      const { type, text } = b as { type?: unknown; text?: unknown };
+      if (typeof type === 'string' && types.includes(type) && typeof text === 'string') parts.push(text);
+    }
   }
   return parts.join('\n');
 }
@@ -166,11 +199,19 @@ export function touchTimes(st: { started: number | null; updated: number | null 
   st.updated = maxMs(st.updated, t);
 }
 
+/** How far `peekStr` looks: the first `window` bytes of a line, a value of at most `max` bytes. */
+export interface Peek {
+  window: number;
+  max?: number;
+  enc?: BufferEncoding;
+}
+
 /**
  * The string value right after `needle` (a `"key":"` prefix) within the first `window` bytes of a
- * line, at most `max` bytes long; no decoding of the rest of the line.
+ * line, at most `max` bytes long (200 unless told); no decoding of the rest of the line.
  */
-export function peekStr(buf: Buffer, start: number, end: number, needle: Buffer, window: number, max = 200, enc: BufferEncoding = 'utf8'): string | null {
+export function peekStr(buf: Buffer, start: number, end: number, needle: Buffer, peek: Peek): string | null {
+  const { window, max = 200, enc = 'utf8' } = peek;
   // search only the window (an unbounded indexOf would scan the rest of the chunk when absent)
   const s = after(buf, start, Math.min(end, start + window), needle);
   if (s < 0) return null;
@@ -194,12 +235,19 @@ export function addPrompt(st: Talk, p: string): void {
   st.prompts++;
   st.firstPrompt ??= p;
   st.lastPrompt = p;
-  (st.all ??= []).push(p);
+  st.all ??= [];
+  st.all.push(p);
 }
 
 /** A session's prompt fields from its state; the last reply (kept raw) is folded here. */
 export function talkOf(st: Talk): Pick<SessionCore, 'firstPrompt' | 'lastPrompt' | 'allPrompts' | 'lastReply' | 'prompts'> {
-  return { firstPrompt: st.firstPrompt, lastPrompt: st.lastPrompt, allPrompts: st.all, lastReply: st.lastReply == null ? null : promptText(st.lastReply), prompts: st.prompts };
+  return {
+    firstPrompt: st.firstPrompt,
+    lastPrompt: st.lastPrompt,
+    allPrompts: st.all,
+    lastReply: st.lastReply == null ? null : promptText(st.lastReply),
+    prompts: st.prompts,
+  };
 }
 
 /** A session's hidden fields from the reason it is hidden (null: listed). */

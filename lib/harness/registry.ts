@@ -4,14 +4,15 @@
 import type { Adapter } from '../types.js';
 import { claude } from './claude/index.js';
 import { codex } from './codex/index.js';
-import { pi } from './pi/index.js';
-import { cursor } from './cursor/index.js';
-import { opencode } from './opencode/index.js';
-import { gemini } from './gemini/index.js';
-import { qwen } from './qwen/index.js';
 import { copilot } from './copilot/index.js';
+import { cursor } from './cursor/index.js';
+import { gemini } from './gemini/index.js';
+import { opencode } from './opencode/index.js';
+import { pi } from './pi/index.js';
+import { qwen } from './qwen/index.js';
 
 const LIST = [
+  // one line each: adding a harness adds a line here (test/new-harness.test.ts adds one before the end)
   claude,
   codex,
   pi,
@@ -25,11 +26,20 @@ const LIST = [
 /** A harness name: `'claude' | 'codex' | …`, one per adapter in the list above. */
 export type Harness = (typeof LIST)[number]['name'];
 
-export const ADAPTERS: Adapter<any>[] = [...LIST];
+/**
+ * An adapter of any harness. Each adapter's state type is its own: a state comes from that adapter's
+ * `begin`/`readWhole` and is only ever handed back to the same adapter, which TypeScript cannot say of
+ * a list of adapters (no existential types); `Adapter<LineState>` would reject the states the index
+ * carries as `{}`.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: the state type differs per adapter in the list (see above)
+export type AnyAdapter = Adapter<any>;
+
+export const ADAPTERS: AnyAdapter[] = [...LIST];
 
 export const HARNESSES: readonly Harness[] = LIST.map((a) => a.name);
 
-export function adapter(name: Harness): Adapter<any> {
+export function adapter(name: Harness): AnyAdapter {
   const a = ADAPTERS.find((x) => x.name === name);
   if (!a) throw new Error(`unknown harness ${name}`);
   return a;

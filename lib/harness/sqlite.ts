@@ -25,7 +25,7 @@ function load(): typeof ctor {
 
 export function firstLine(err: unknown): string {
   const m = err instanceof Error ? err.message : String(err);
-  return m.split('\n')[0]!.trim();
+  return (m.split('\n')[0] ?? '').trim();
 }
 
 /**
@@ -35,7 +35,7 @@ export function firstLine(err: unknown): string {
  */
 export function openReadonly(file: string, busyMs = 1000): Db {
   const C = load();
-  if (!C) throw new Error(loadError!);
+  if (!C) throw new Error(loadError ?? 'cannot load better-sqlite3');
   if (!hasWal(file) && !exists(`${file}-journal`)) {
     // No -wal with data, and no rollback journal (no writer is changing the file itself): the
     // database file holds every commit. Opening it in place would make

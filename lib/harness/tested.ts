@@ -19,5 +19,5 @@ export function newerThan(a: string, b: string): boolean {
 /** The first dotted version number in a `--version` line (`2.1.332 (Claude Code)`, `codex-cli 0.171.0`). */
 export function versionIn(line: string | null): string | null {
   const m = line ? /(\d+\.\d+(?:\.\d+)?)/.exec(line) : null;
-  return m ? m[1]! : null;
+  return m?.[1] ?? null;
 }

@@ -1,78 +1,93 @@
 // Searchable text of one Claude Code transcript line (formats.md §1).
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Session } from '../../types.js';
+import { blockText, ms, outputMarkerEnd, outputText, piece, toolPiece } from '../../search/extract-util.js';
 import type { BranchTracker, ExtractCtx, Piece, SearchHooks, SharedSource } from '../../search/types.js';
+import type { Session } from '../../types.js';
 import { entries, walk } from '../../util/fsx.js';
 import { addTo } from '../../util/multimap.js';
 import { dirOf } from '../../util/paths.js';
 import { bytes, firstLink, firstString, IdChain, same } from '../branches.js';
-import { blockText, ms, outputMarkerEnd, outputText, piece, toolPiece } from '../../search/extract-util.js';
+import { obj, type Rec } from '../jsonl.js';
 
 /** User-line text the harness wrote (command output, notifications): shown as output, not as a prompt. */
-const OUTPUT_TAGS = /^\s*(<local-command-stdout>|<local-command-stderr>|<bash-stdout>|<bash-stderr>|<task-notification>|<local-command-caveat>|Caveat: The messages below)/;
+const OUTPUT_TAGS =
+  /^\s*(<local-command-stdout>|<local-command-stderr>|<bash-stdout>|<bash-stderr>|<task-notification>|<local-command-caveat>|Caveat: The messages below)/;
 
-export function claudeText(o: any, _cx: ExtractCtx): Piece[] {
-  if (!o || typeof o !== 'object') return [];
+export function claudeText(v: unknown, _cx: ExtractCtx): Piece[] {
+  const o = obj(v);
+  if (!o) return [];
   const ts = ms(o.timestamp);
   // Lines a fork copied from its source carry `forkedFrom`.
-  const copied = !!(o.forkedFrom && typeof o.forkedFrom === 'object');
+  const copied = !!obj(o.forkedFrom);
   const out: Piece[] = [];
   const add = (ps: Piece[]) => {
     for (const p of ps) out.push(copied ? { ...p, copied: true } : p);
   };
   switch (o.type) {
-    case 'user': {
-      const c = o.message?.content;
-      if (o.isCompactSummary) {
-        add(piece('assistant', blockText(c, ['text']), ts, { summary: true }));
-        return out;
-      }
-      if (Array.isArray(c)) {
-        for (const b of c) {
-          if (b && b.type === 'tool_result') add(piece('tool-output', outputText(b.content), ts));
-        }
-      }
-      let t = blockText(c, ['text']).replace(/<system-reminder>[\s\S]*?<\/system-reminder>/g, '').trim();
-      if (!t) return out;
-      if (o.isMeta) add(piece('assistant', t, ts, { summary: true }));
-      else if (OUTPUT_TAGS.test(t)) add(piece('tool-output', t, ts));
-      else add(piece('user', t, ts));
-      return out;
-    }
-    case 'assistant': {
-      const c = o.message?.content;
-      if (o.message?.model === '<synthetic>') return out;
-      if (typeof c === 'string') add(piece('assistant', c, ts));
-      else if (Array.isArray(c)) {
-        for (const b of c) {
-          if (!b || typeof b !== 'object') continue;
-          if (b.type === 'text') add(piece('assistant', b.text, ts));
-          else if (b.type === 'thinking') add(piece('assistant', b.thinking, ts));
-          else if (b.type === 'tool_use') {
-            const p = toolPiece(b.name, b.input, ts);
-            if (p) add([p]);
-          }
-        }
-      }
-      return out;
-    }
+    case 'user':
+      userText(o, ts, add);
+      break;
+    case 'assistant':
+      assistantText(o, ts, add);
+      break;
     case 'summary':
       add(piece('assistant', o.summary, ts, { summary: true }));
-      return out;
+      break;
     case 'custom-title':
       add(piece('user', o.customTitle, ts, { summary: true }));
-      return out;
+      break;
     case 'ai-title':
       add(piece('assistant', o.aiTitle, ts, { summary: true }));
-      return out;
+      break;
     case 'attachment': {
-      const a = o.attachment;
+      const a = obj(o.attachment);
       if (a && a.type === 'queued_command') add(piece('user', blockText(a.prompt, ['text']), ts));
-      return out;
+      break;
     }
-    default:
-      return out;
+  }
+  return out;
+}
+
+type Add = (ps: Piece[]) => void;
+
+function userText(o: Rec, ts: number | null, add: Add): void {
+  const c = obj(o.message)?.content;
+  if (o.isCompactSummary) {
+    add(piece('assistant', blockText(c, ['text']), ts, { summary: true }));
+    return;
+  }
+  if (Array.isArray(c)) {
+    for (const b of c) {
+      const r = obj(b);
+      if (r && r.type === 'tool_result') add(piece('tool-output', outputText(r.content), ts));
+    }
+  }
+  const t = blockText(c, ['text'])
+    .replace(/<system-reminder>[\s\S]*?<\/system-reminder>/g, '')
+    .trim();
+  if (!t) return;
+  if (o.isMeta) add(piece('assistant', t, ts, { summary: true }));
+  else if (OUTPUT_TAGS.test(t)) add(piece('tool-output', t, ts));
+  else add(piece('user', t, ts));
+}
+
+function assistantText(o: Rec, ts: number | null, add: Add): void {
+  const m = obj(o.message);
+  const c = m?.content;
+  if (m?.model === '<synthetic>') return;
+  if (typeof c === 'string') add(piece('assistant', c, ts));
+  else if (Array.isArray(c)) {
+    for (const v of c) {
+      const b = obj(v);
+      if (!b) continue;
+      if (b.type === 'text') add(piece('assistant', b.text, ts));
+      else if (b.type === 'thinking') add(piece('assistant', b.thinking, ts));
+      else if (b.type === 'tool_use') {
+        const p = toolPiece(b.name, b.input, ts);
+        if (p) add([p]);
+      }
+    }
   }
 }
 
@@ -104,7 +119,8 @@ function projectDir(dir: string): ProjectDir {
     if (!d.name.startsWith('agent-') || !d.name.endsWith('.jsonl')) continue;
     const f = path.join(dir, d.name);
     try {
-      const head = (agentHead ??= Buffer.allocUnsafe(64 << 10));
+      agentHead ??= Buffer.allocUnsafe(64 << 10);
+      const head = agentHead;
       const fd = fs.openSync(f, 'r');
       let n = 0;
       try {
@@ -153,12 +169,12 @@ const V_ASSISTANT = bytes('assistant"');
  * first, `type` before `message`, `uuid` after it, among the last few fields), decoded only when
  * they are not there; null: not in the tree. Scanning every line whole costs more than the search.
  */
-function link(line: Buffer, parse: () => any, cut = false): { id: string; parent: string | null; message: boolean } | null {
+function link(line: Buffer, parse: () => unknown, cut = false): { id: string; parent: string | null; message: boolean } | null {
   const fallback = () => {
-    const o = parse();
-    if (!o || typeof o !== 'object' || typeof o.uuid !== 'string') return null;
+    const o = obj(parse());
+    if (!o || typeof o.uuid !== 'string') return null;
     const parent = typeof o.parentUuid === 'string' ? o.parentUuid : typeof o.logicalParentUuid === 'string' ? o.logicalParentUuid : null;
-    return { id: o.uuid as string, parent, message: o.type === 'user' || o.type === 'assistant' };
+    return { id: o.uuid, parent, message: o.type === 'user' || o.type === 'assistant' };
   };
   // bounded views: a search over the whole of every line would cost more than the search itself
   if (line.length < K_PARENT.length + 1 || line.compare(K_PARENT, 0, K_PARENT.length, 1, 1 + K_PARENT.length) !== 0) {
@@ -234,7 +250,7 @@ class ClaudeBranches implements BranchTracker {
     let prev: string | null = null;
     for (let i = 0; i < c.length; i++) {
       const id = c.id(i);
-      this.take(id, prev, this.isMessage[i]!);
+      this.take(id, prev, this.isMessage[i] === true);
       prev = id;
     }
     this.chain = null;
@@ -245,25 +261,28 @@ class ClaudeBranches implements BranchTracker {
     this.isMessage.push(message);
   }
 
-  visit(line: Buffer, parse: () => any, cut = false): void {
+  /**
+   * The usual record, read on its bytes alone: `{"parentUuid":"<the id before>"` (closed within the
+   * head), its own id near its end; true when it was taken into the chain so.
+   */
+  private chained(c: IdChain, line: Buffer): boolean {
+    const v = 1 + K_PARENT.length;
+    if (line[v] !== 0x22 || !same(line, 1, K_PARENT, 0, K_PARENT.length) || !c.lastAt(line, v + 1, HEAD)) return false;
+    const t0 = Math.max(0, line.length - TAIL);
+    const tail = t0 > 0 ? line.subarray(t0) : line;
+    const u = tail.lastIndexOf(K_UUID);
+    const e = u < 0 ? -1 : tail.indexOf(0x22, u + K_UUID.length);
+    if (e < 0) return false;
+    const head = line.length > HEAD ? line.subarray(0, HEAD) : line;
+    const t = head.indexOf(K_TYPE) + K_TYPE.length;
+    const message = t >= K_TYPE.length && (same(head, t, V_USER, 0, V_USER.length) || same(head, t, V_ASSISTANT, 0, V_ASSISTANT.length));
+    this.push(c, tail, u + K_UUID.length, e, message);
+    return true;
+  }
+
+  visit(line: Buffer, parse: () => unknown, cut = false): void {
     const c = this.chain;
-    if (c) {
-      // the usual record: `{"parentUuid":"<the id before>"` (closed within the head), its own id near its end
-      const v = 1 + K_PARENT.length;
-      if (line[v] === 0x22 && same(line, 1, K_PARENT, 0, K_PARENT.length) && c.lastAt(line, v + 1, HEAD)) {
-        const t0 = Math.max(0, line.length - TAIL);
-        const tail = t0 > 0 ? line.subarray(t0) : line;
-        const u = tail.lastIndexOf(K_UUID);
-        const e = u < 0 ? -1 : tail.indexOf(0x22, u + K_UUID.length);
-        if (e >= 0) {
-          const head = line.length > HEAD ? line.subarray(0, HEAD) : line;
-          const t = head.indexOf(K_TYPE) + K_TYPE.length;
-          const message = t >= K_TYPE.length && (same(head, t, V_USER, 0, V_USER.length) || same(head, t, V_ASSISTANT, 0, V_ASSISTANT.length));
-          this.push(c, tail, u + K_UUID.length, e, message);
-          return;
-        }
-      }
-    }
+    if (c && this.chained(c, line)) return;
     const l = link(line, parse, cut);
     if (!l) return;
     if (c) {
@@ -334,7 +353,12 @@ function shared(all: Session[]): SharedSource[] {
       },
       extract(o) {
         const pasted = o.pastedContents && typeof o.pastedContents === 'object' ? Object.values(o.pastedContents as object) : [];
-        const texts = pasted.map((p: any) => (typeof p === 'string' ? p : typeof p?.content === 'string' ? p.content : '')).filter(Boolean);
+        const texts = pasted
+          .map((p: unknown) => {
+            const content = typeof p === 'string' ? p : obj(p)?.content;
+            return typeof content === 'string' ? content : '';
+          })
+          .filter(Boolean);
         return [...piece('user', o.display, ms(o.timestamp)), ...texts.flatMap((t) => piece('user', t, ms(o.timestamp)))];
       },
     });

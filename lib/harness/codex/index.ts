@@ -1,19 +1,20 @@
 // OpenAI Codex CLI: <CODEX_HOME>/sessions/YYYY/MM/DD/rollout-<ts>-<id>.jsonl (plus cold `.jsonl.zst`),
 // archived_sessions/ (flat), and thread names in session_index.jsonl (formats.md §2).
 // The state SQLite DB (state_*.sqlite) is only a cache rebuilt from the rollouts: never read.
-import { createHash } from '../../util/lazy.js';
+
 import fs from 'node:fs';
 import path from 'node:path';
-import { zstReader } from '../../util/zstd.js';
-import type { Adapter, Ctx, FinishChange, LineState, RefinishIO, Root, Session, SessionCore, Source } from '../../types.js';
-import { envDirs, expandHome, storeEnv } from '../../util/paths.js';
-import { entries, direntMaybeFile, isDir, uniqueReal, walk } from '../../util/fsx.js';
-import { countUnknown, newCounters, parseObject, peekTimestamp, str, peekStr as peekStrAt } from '../jsonl.js';
-import { promptText } from '../../util/text.js';
-import { maxMs, minMs, toMs } from '../../util/time.js';
 import { MAX_LINE } from '../../index/lines.js';
 import { sameList } from '../../index/promptfile.js';
+import type { Adapter, Ctx, FinishChange, LineState, RefinishIO, Root, Session, SessionCore, Source } from '../../types.js';
+import { direntMaybeFile, entries, isDir, uniqueReal, walk } from '../../util/fsx.js';
+import { createHash } from '../../util/lazy.js';
 import { addTo } from '../../util/multimap.js';
+import { envDirs, expandHome, storeEnv } from '../../util/paths.js';
+import { promptText } from '../../util/text.js';
+import { maxMs, minMs, toMs } from '../../util/time.js';
+import { zstReader } from '../../util/zstd.js';
+import { countersOf, countUnknown, newCounters, obj, parseObject, peekStr as peekStrAt, peekTimestamp, type Rec, str } from '../jsonl.js';
 
 interface CodexState extends LineState {
   lines: number;
@@ -62,12 +63,29 @@ interface TitlesState extends LineState {
   seq: number;
 }
 
+/** A rollout's state or a titles file's (session_index.jsonl). */
+type AnyState = CodexState | TitlesState;
+
 const KNOWN = new Set([
-  'session_meta', 'response_item', 'event_msg', 'turn_context', 'compacted', 'world_state',
-  'inter_agent_communication', 'inter_agent_communication_metadata', 'token_usage_record',
+  'session_meta',
+  'response_item',
+  'event_msg',
+  'turn_context',
+  'compacted',
+  'world_state',
+  'inter_agent_communication',
+  'inter_agent_communication_metadata',
+  'token_usage_record',
 ]);
 /** outer record types never needed for a listing: only their time stamp is read */
-const SKIP_OUTER = new Set(['response_item', 'compacted', 'world_state', 'inter_agent_communication', 'inter_agent_communication_metadata', 'token_usage_record']);
+const SKIP_OUTER = new Set([
+  'response_item',
+  'compacted',
+  'world_state',
+  'inter_agent_communication',
+  'inter_agent_communication_metadata',
+  'token_usage_record',
+]);
 /** event_msg payload types that are decoded */
 const WANT_EVENT = new Set(['user_message', 'thread_name_updated', 'agent_message', 'item_completed']);
 
@@ -76,7 +94,8 @@ const WANT_EVENT = new Set(['user_message', 'thread_name_updated', 'agent_messag
  * instructions, permissions, aborted-turn and shell-command notes, skills, (old builds) the wrapped
  * request (formats.md §2).
  */
-export const CODEX_INJECTED = /^\s*(<environment_context>|<user_instructions>|# AGENTS\.md instructions|<permissions instructions>|<turn_aborted>|<user_shell_command>|<skills_instructions>|## My request for Codex:|<INSTRUCTIONS>)/;
+export const CODEX_INJECTED =
+  /^\s*(<environment_context>|<user_instructions>|# AGENTS\.md instructions|<permissions instructions>|<turn_aborted>|<user_shell_command>|<skills_instructions>|## My request for Codex:|<INSTRUCTIONS>)/;
 
 /** A message that is one whole snake_case tag block (`<collaboration_mode>…</collaboration_mode>`) is injected too. */
 const WRAPPED = /^\s*<([a-z]+_[a-z_]+)>[\s\S]*<\/\1>\s*$/;
@@ -93,8 +112,8 @@ function userContent(content: unknown): { text: string; img: boolean } {
   let img = false;
   for (const b of content) {
     if (!b || typeof b !== 'object') continue;
-    const t = (b as any).type;
-    if ((t === 'input_text' || t === 'text' || t === 'Text' || t === 'output_text') && typeof (b as any).text === 'string') parts.push((b as any).text);
+    const { type: t, text } = b as { type?: unknown; text?: unknown };
+    if ((t === 'input_text' || t === 'text' || t === 'Text' || t === 'output_text') && typeof text === 'string') parts.push(text);
     else if (t === 'input_image' || t === 'image' || t === 'local_image' || t === 'localImage') img = true;
   }
   return { text: parts.join('\n'), img };
@@ -110,7 +129,8 @@ const MAX_PH = 5000;
 const MAX_PT = 200;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-const peekStr = (buf: Buffer, start: number, end: number, needle: Buffer, window: number) => peekStrAt(buf, start, end, needle, window, 80, 'latin1');
+const peekStr = (buf: Buffer, start: number, end: number, needle: Buffer, window: number) =>
+  peekStrAt(buf, start, end, needle, { window, max: 80, enc: 'latin1' });
 
 function peekOrdinal(buf: Buffer, start: number, end: number): number | null {
   const j = buf.subarray(start, Math.min(end, start + 256)).indexOf(B_ORDINAL);
@@ -119,7 +139,7 @@ function peekOrdinal(buf: Buffer, start: number, end: number): number | null {
   let n = 0;
   let k = i + B_ORDINAL.length;
   const d0 = k;
-  while (k < end && buf[k]! >= 48 && buf[k]! <= 57 && k - d0 < 15) n = n * 10 + (buf[k++]! - 48);
+  for (let b = buf[k]; k < end && b !== undefined && b >= 48 && b <= 57 && k - d0 < 15; b = buf[++k]) n = n * 10 + (b - 48);
   return k > d0 ? n : null;
 }
 
@@ -150,11 +170,12 @@ function touch(st: CodexState, ts: unknown): void {
 function sourceOf(v: unknown): { source: string | null; subagent: boolean; spawnParent: string | null } {
   if (typeof v === 'string') return { source: v, subagent: false, spawnParent: null };
   if (v && typeof v === 'object' && 'subagent' in v) {
-    const sa = (v as any).subagent;
+    const sa = v.subagent;
     if (typeof sa === 'string') return { source: `subagent:${sa}`, subagent: true, spawnParent: null };
     if (sa && typeof sa === 'object') {
-      const ts = sa.thread_spawn;
-      if (ts && typeof ts === 'object') return { source: 'subagent:thread_spawn', subagent: true, spawnParent: str(ts.parent_thread_id) };
+      const ts = (sa as Rec).thread_spawn;
+      if (ts && typeof ts === 'object')
+        return { source: 'subagent:thread_spawn', subagent: true, spawnParent: str((ts as Rec).parent_thread_id) };
       const k = Object.keys(sa)[0];
       return { source: `subagent:${k ?? 'other'}`, subagent: true, spawnParent: null };
     }
@@ -168,12 +189,13 @@ function isAbs(v: unknown): v is string {
   return typeof v === 'string' && (v.startsWith('/') || /^[A-Za-z]:[\\/]/.test(v) || v.startsWith('\\\\'));
 }
 
-function onMeta(st: CodexState, o: Record<string, any>, p: Record<string, any>): void {
+function onMeta(st: CodexState, o: Rec, p: Rec): void {
   st.meta = true;
   st.id = str(p.id) ?? st.id;
   if (isAbs(p.cwd)) st.cwd = p.cwd;
   const g = p.git;
-  if (g && typeof g === 'object' && str(g.branch)) st.branch = g.branch === 'HEAD' ? null : g.branch;
+  const branch = g && typeof g === 'object' ? str((g as Rec).branch) : null;
+  if (branch) st.branch = branch === 'HEAD' ? null : branch;
   const src = sourceOf(p.source);
   st.source = src.source;
   if (!st.source && p.originator === 'codex_exec') st.source = 'exec';
@@ -195,7 +217,7 @@ function onMeta(st: CodexState, o: Record<string, any>, p: Record<string, any>):
  * message, `i` item_completed UserMessage. A turn written in two shapes counts once: a prompt of
  * another shape with the same text right after the last counted one is its second copy.
  */
-function onPrompt(st: CodexState, o: Record<string, any>, text: string, img: boolean, kind: string): void {
+function onPrompt(st: CodexState, o: Rec, text: string, img: boolean, kind: string): void {
   text = text.trim();
   if (!text && !img) return;
   const h = hash(text);
@@ -220,12 +242,13 @@ function onPrompt(st: CodexState, o: Record<string, any>, text: string, img: boo
   const pt = text ? promptText(text) : '[image]';
   if (st.firstPrompt == null) st.firstPrompt = pt;
   st.lastPrompt = pt;
-  (st.all ??= []).push(pt);
+  st.all ??= [];
+  st.all.push(pt);
   if (st.ph.length < MAX_PH) st.ph.push(h);
   if (st.child && st.pt.length < MAX_PT) st.pt.push(pt);
 }
 
-function onUserMessage(st: CodexState, o: Record<string, any>, p: Record<string, any>): void {
+function onUserMessage(st: CodexState, o: Rec, p: Rec): void {
   const text = typeof p.message === 'string' ? p.message : '';
   const img = (Array.isArray(p.images) && p.images.length > 0) || (Array.isArray(p.local_images) && p.local_images.length > 0);
   onPrompt(st, o, text, img, 'e');
@@ -243,8 +266,28 @@ function wantedItem(buf: Buffer, start: number, end: number): boolean {
   return end - start <= BIG && head.indexOf(B_ROLE_ASSISTANT) >= 0;
 }
 
+/**
+ * Byte-level prefilter: tool calls and output, reasoning, token counts, compaction histories are most
+ * of the bytes and never matter for a listing. True when the line is passed over (its time taken,
+ * an unknown type counted) without decoding it.
+ */
+function passedOver(st: CodexState, buf: Buffer, start: number, end: number, idx: number): boolean {
+  const outer = idx === 0 ? null : peekStr(buf, start, end, B_TYPE, 512);
+  if (outer == null) {
+    if (!(idx > 0 && end - start > BIG)) return false;
+  } else if (!KNOWN.has(outer)) countUnknown(countersOf(st), outer);
+  else if (SKIP_OUTER.has(outer)) {
+    if (outer === 'response_item' && wantedItem(buf, start, end)) return false;
+  } else if (outer === 'event_msg') {
+    const pt = peekStr(buf, start, end, B_PAYLOAD_TYPE, 1024);
+    if (!((pt != null && !WANT_EVENT.has(pt)) || (pt == null && end - start > BIG))) return false;
+  } else return false;
+  touch(st, peekTimestamp(buf, start, end));
+  return true;
+}
+
 function lineInto(st: CodexState, buf: Buffer, start: number, end: number, complete: boolean): void {
-  const c = st.counters!;
+  const c = countersOf(st);
   if (end <= start) return; // blank lines do not count as the first record
   const idx = st.lines++;
   if (!complete) {
@@ -256,104 +299,123 @@ function lineInto(st: CodexState, buf: Buffer, start: number, end: number, compl
     const ord = peekOrdinal(buf, start, end) ?? idx;
     if (ord < st.boundary) return; // inherited from the parent
   }
-  const outer = idx === 0 ? null : peekStr(buf, start, end, B_TYPE, 512);
-  if (outer != null) {
-    if (!KNOWN.has(outer)) {
-      countUnknown(c, outer);
-      touch(st, peekTimestamp(buf, start, end));
-      return;
-    }
-    // Byte-level prefilter: tool calls and output, reasoning, token counts, compaction histories
-    // are most of the bytes and never matter for a listing.
-    if (SKIP_OUTER.has(outer) && !(outer === 'response_item' && wantedItem(buf, start, end))) {
-      touch(st, peekTimestamp(buf, start, end));
-      return;
-    }
-    if (outer === 'event_msg') {
-      const pt = peekStr(buf, start, end, B_PAYLOAD_TYPE, 1024);
-      if ((pt != null && !WANT_EVENT.has(pt)) || (pt == null && end - start > BIG)) {
-        touch(st, peekTimestamp(buf, start, end));
-        return;
-      }
-    }
-  } else if (idx > 0 && end - start > BIG) {
-    touch(st, peekTimestamp(buf, start, end));
-    return;
-  }
+  if (passedOver(st, buf, start, end, idx)) return;
   const o = parseObject(c, buf, start, end);
   if (!o) return;
   const type = typeof o.type === 'string' ? o.type : '';
-  const p = o.payload && typeof o.payload === 'object' ? (o.payload as Record<string, any>) : null;
-  if (idx === 0 && !st.meta) {
-    if (type === 'session_meta' && p) {
-      onMeta(st, o, p);
-      return;
-    }
-    // very early rollouts: a bare `{id, timestamp, instructions}` first line
-    if (!type && str(o.id)) {
-      onMeta(st, o, o);
-      return;
-    }
-  }
+  const p = obj(o.payload);
+  if (idx === 0 && !st.meta && firstMeta(st, type, o, p)) return;
   if (type && !KNOWN.has(type)) countUnknown(c, type);
-  switch (type) {
-    case 'session_meta':
-      // only the first record is ours; a later one is the parent's, copied with its history
-      touch(st, o.timestamp);
-      return;
-    case 'turn_context':
-      touch(st, o.timestamp);
-      if (p && str(p.model)) st.model = p.model;
-      if (p && !st.cwd && isAbs(p.cwd)) st.cwd = p.cwd;
-      return;
-    case 'response_item': {
-      touch(st, o.timestamp);
-      if (!p || p.type !== 'message') return;
-      if (p.role === 'user') {
-        const u = userContent(p.content);
-        if (!codexInjected(u.text)) onPrompt(st, o, u.text, u.img, 'r');
-      } else if (p.role === 'assistant') {
-        const u = userContent(p.content);
-        if (u.text.trim()) st.lastReply = promptText(u.text);
-      }
-      return;
-    }
-    case 'event_msg': {
-      touch(st, o.timestamp);
-      if (!p) return;
-      if (p.type === 'user_message') onUserMessage(st, o, p);
-      else if (p.type === 'item_completed') {
-        const it = p.item && typeof p.item === 'object' ? p.item : null;
-        const ty = it ? String(it.type ?? '') : '';
-        if (ty === 'UserMessage' || ty === 'userMessage' || ty === 'user_message') {
-          const u = userContent(it!.content);
-          if (!codexInjected(u.text)) onPrompt(st, o, u.text, u.img, 'i');
-        } else if ((ty === 'AgentMessage' || ty === 'agentMessage' || ty === 'agent_message') && it) {
-          const t = typeof it.text === 'string' ? it.text : userContent(it.content).text;
-          if (t.trim()) st.lastReply = promptText(t);
-        }
-      }
-      else if (p.type === 'thread_name_updated') {
-        const t = toMs(o.timestamp);
-        if (st.child && st.metaTs != null && t != null && t < st.metaTs) return; // the parent's name
-        const n = typeof p.thread_name === 'string' ? p.thread_name.trim() : '';
-        st.threadName = n || null;
-      } else if (p.type === 'agent_message' && typeof p.message === 'string' && p.message.trim()) {
-        st.lastReply = promptText(p.message);
-      }
-      return;
-    }
-    default:
-      touch(st, o.timestamp);
+  touch(st, o.timestamp);
+  if (p) onRecord(st, type, o, p);
+}
+
+/** The first record, when it is the rollout's own session_meta: true when it was. */
+function firstMeta(st: CodexState, type: string, o: Rec, p: Rec | null): boolean {
+  if (type === 'session_meta' && p) {
+    onMeta(st, o, p);
+    return true;
   }
+  // very early rollouts: a bare `{id, timestamp, instructions}` first line
+  if (!type && str(o.id)) {
+    onMeta(st, o, o);
+    return true;
+  }
+  return false;
+}
+
+/** A decoded record with a payload (its time already taken). */
+function onRecord(st: CodexState, type: string, o: Rec, p: Rec): void {
+  // (a later session_meta is the parent's, copied with its history: only its time counts)
+  if (type === 'turn_context') {
+    const model = str(p.model);
+    if (model) st.model = model;
+    if (!st.cwd && isAbs(p.cwd)) st.cwd = p.cwd;
+  } else if (type === 'response_item') onResponseItem(st, o, p);
+  else if (type === 'event_msg') onEvent(st, o, p);
+}
+
+function onResponseItem(st: CodexState, o: Rec, p: Rec): void {
+  if (p.type !== 'message') return;
+  if (p.role === 'user') {
+    const u = userContent(p.content);
+    if (!codexInjected(u.text)) onPrompt(st, o, u.text, u.img, 'r');
+  } else if (p.role === 'assistant') {
+    const u = userContent(p.content);
+    if (u.text.trim()) st.lastReply = promptText(u.text);
+  }
+}
+
+function onEvent(st: CodexState, o: Rec, p: Rec): void {
+  if (p.type === 'user_message') onUserMessage(st, o, p);
+  else if (p.type === 'item_completed') onItemCompleted(st, o, p);
+  else if (p.type === 'thread_name_updated') {
+    const t = toMs(o.timestamp);
+    if (st.child && st.metaTs != null && t != null && t < st.metaTs) return; // the parent's name
+    const n = typeof p.thread_name === 'string' ? p.thread_name.trim() : '';
+    st.threadName = n || null;
+  } else if (p.type === 'agent_message' && typeof p.message === 'string' && p.message.trim()) {
+    st.lastReply = promptText(p.message);
+  }
+}
+
+function onItemCompleted(st: CodexState, o: Rec, p: Rec): void {
+  const it = obj(p.item);
+  if (!it) return;
+  const ty = String(it.type ?? '');
+  if (ty === 'UserMessage' || ty === 'userMessage' || ty === 'user_message') {
+    const u = userContent(it.content);
+    if (!codexInjected(u.text)) onPrompt(st, o, u.text, u.img, 'i');
+  } else if (ty === 'AgentMessage' || ty === 'agentMessage' || ty === 'agent_message') {
+    const t = typeof it.text === 'string' ? it.text : userContent(it.content).text;
+    if (t.trim()) st.lastReply = promptText(t);
+  }
+}
+
+/** A line of session_index.jsonl: a thread's name (the last line for an id wins, as session_index.rs reads it). */
+function titleLine(st: TitlesState, buf: Buffer, start: number, end: number, complete: boolean): void {
+  const c = countersOf(st);
+  if (!complete) {
+    c.hugeLines++;
+    return;
+  }
+  const o = parseObject(c, buf, start, end);
+  const id = o ? str(o.id) : null;
+  if (!o || !id) return;
+  const n = typeof o.thread_name === 'string' ? o.thread_name.trim() : '';
+  st.seq++;
+  if (n) st.names[id] = [n, toMs(o.updated_at) ?? 0];
+  else delete st.names[id];
 }
 
 function newState(src: Source): CodexState {
   return {
-    lines: 0, meta: false, id: codexIdFromPath(src.path), cwd: null, branch: null, model: null, source: null,
-    subagent: false, parent: null, forkedFrom: null, child: false, metaTs: null, boundary: null,
-    started: null, updated: null, firstPrompt: null, lastPrompt: null, lastReply: null, prompts: 0, copied: 0,
-    threadName: null, lastText: null, lastKind: null, ph: [], pt: [], counters: newCounters(),
+    lines: 0,
+    meta: false,
+    id: codexIdFromPath(src.path),
+    cwd: null,
+    branch: null,
+    model: null,
+    source: null,
+    subagent: false,
+    parent: null,
+    forkedFrom: null,
+    child: false,
+    metaTs: null,
+    boundary: null,
+    started: null,
+    updated: null,
+    firstPrompt: null,
+    lastPrompt: null,
+    lastReply: null,
+    prompts: 0,
+    copied: 0,
+    threadName: null,
+    lastText: null,
+    lastKind: null,
+    ph: [],
+    pt: [],
+    counters: newCounters(),
   };
 }
 
@@ -426,7 +488,7 @@ function mtimeOf(p: string): number | null {
 /** The CODEX_HOME a rollout lives in: `<home>/sessions/YYYY/MM/DD/` or `<home>/archived_sessions/`. */
 export function codexHomeOf(file: string): string | null {
   const m = /^(.*)\/(?:sessions\/\d{4}\/\d\d\/\d\d|archived_sessions)\/[^/]+$/.exec(file);
-  return m ? m[1]! : null;
+  return m?.[1] ?? null;
 }
 
 /** The titles file of a CODEX_HOME. */
@@ -435,7 +497,8 @@ const isTitlesPath = (p: string) => p.endsWith('/session_index.jsonl');
 /** The same inputs to the finish pass (id, links, prompt hashes and texts, own name)? */
 function sameInputs(a: CodexState | null, b: CodexState | null): boolean {
   if (!a || !b) return a === b;
-  if (a.id !== b.id || a.child !== b.child || a.forkedFrom !== b.forkedFrom || a.parent !== b.parent || a.threadName !== b.threadName) return false;
+  if (a.id !== b.id || a.child !== b.child || a.forkedFrom !== b.forkedFrom || a.parent !== b.parent || a.threadName !== b.threadName)
+    return false;
   const same = (x: string[] | undefined, y: string[] | undefined) => (Array.isArray(y) ? sameList(x, y) : x === y);
   return same(a.ph, b.ph) && same(a.pt, b.pt);
 }
@@ -445,9 +508,8 @@ function renamed(a: TitlesState | null, b: TitlesState | null): string[] {
   const x = a?.names ?? {};
   const y = b?.names ?? {};
   const out: string[] = [];
-  for (const id of Object.keys(y)) {
+  for (const [id, v] of Object.entries(y)) {
     const u = x[id];
-    const v = y[id]!;
     if (!u || u[0] !== v[0] || u[1] !== v[1]) out.push(id);
   }
   for (const id of Object.keys(x)) if (!(id in y)) out.push(id);
@@ -463,84 +525,117 @@ function renamed(a: TitlesState | null, b: TitlesState | null): string[] {
  * are found by the thread id in their names; an id named by two rollouts (copies in two CODEX_HOMEs)
  * takes the full pass, where the first one found wins.
  */
-function refinish(changes: FinishChange<any>[], io: RefinishIO<any>): { files: string[]; sessions: SessionCore[] } | null {
+function refinish(changes: FinishChange<AnyState>[], io: RefinishIO<AnyState>): { files: string[]; sessions: SessionCore[] } | null {
+  const reach = reachedBy(changes, io);
+  if (!reach) return null;
+  const { ids, files } = reach;
   const changed = new Map(changes.map((c) => [c.src.path, c]));
-  const ids = new Set<string>();
-  const files = new Set<string>();
-  for (const c of changes) {
-    if (c.src.kind === 'titles') {
-      for (const id of renamed(c.before, c.after)) ids.add(id);
-      continue;
-    }
-    if (c.after) files.add(c.src.path);
-    if (!sameInputs(c.before, c.after)) for (const st of [c.before, c.after]) if (st?.id) ids.add(st.id);
-    // a thread that appears or goes with a fork or spawn link: what `holds` names changes with it,
-    // which only an update that writes the listing records
-    if (!io.listed && (!c.before || !c.after) && [c.before, c.after].some((st) => st?.forkedFrom || st?.parent)) return null;
-  }
-  // the rollout named for a thread (Codex names it by the lower-case id its session_meta holds):
-  // undefined when none is, null when two are
-  const found = new Map<string, string | null | undefined>();
-  const fileOf = (id: string): string | null | undefined => {
-    if (found.has(id)) return found.get(id);
-    const named = UUID.test(id) ? io.find(`${id}.jsonl`).filter((p) => codexIdFromPath(p) === id) : [];
-    const f = named.length > 1 ? null : named[0];
-    found.set(id, f);
-    return f;
-  };
-  const gone = (p: string) => changed.get(p)?.after === null;
+  const fileOf = rolloutFinder(io);
   for (const id of ids) if (fileOf(id) === null) return null;
   // (a rollout named for the thread of another: a copy, new or stored)
   for (const p of files) {
     const f = fileOf(codexIdFromPath(p) ?? '');
     if (f === null || (f !== undefined && f !== p)) return null;
   }
+  const gone = (p: string) => changed.get(p)?.after === null;
+  if (!addReached({ io, ids, files, fileOf, gone })) return null;
+  const load: Loading = { io, changed, states: new Map(), sessions: [] };
+  const named = new Map<string, string | null>();
+  if (!io.listed) for (const p of files) if (!changed.has(p)) named.set(p, codexIdFromPath(p));
+  if (!take(load, [...files], true, named)) return null;
+  // the rollouts they are measured against, and every titles file
+  const links = linkedRollouts(files, load.states, fileOf);
+  if (!links) return null;
+  if (!take(load, [...links.keys(), ...io.find('session_index.jsonl').filter(isTitlesPath)], false, links)) return null;
+  return { files: [...files], sessions: finish(load.sessions, load.states) };
+}
+
+/** A titles file's state, else null. */
+function titlesOf(st: AnyState | null | undefined): TitlesState | null {
+  return st && isTitles(st) ? st : null;
+}
+
+/** A rollout's state, else null. */
+function rolloutOf(st: AnyState | null | undefined): CodexState | null {
+  return st && !isTitles(st) ? st : null;
+}
+
+/**
+ * The threads whose finish inputs a change changed (their id, links, prompt hashes and texts, or own
+ * name; or their entry in a titles file), and the changed rollouts; null when the full pass is needed.
+ */
+function reachedBy(changes: FinishChange<AnyState>[], io: RefinishIO<AnyState>): { ids: Set<string>; files: Set<string> } | null {
+  const ids = new Set<string>();
+  const files = new Set<string>();
+  for (const c of changes) {
+    if (c.src.kind === 'titles') {
+      for (const id of renamed(titlesOf(c.before), titlesOf(c.after))) ids.add(id);
+      continue;
+    }
+    const before = rolloutOf(c.before);
+    const after = rolloutOf(c.after);
+    if (c.after) files.add(c.src.path);
+    if (!sameInputs(before, after)) for (const st of [before, after]) if (st?.id) ids.add(st.id);
+    // a thread that appears or goes with a fork or spawn link: what `holds` names changes with it,
+    // which only an update that writes the listing records
+    if (!io.listed && (!c.before || !c.after) && [before, after].some((st) => st?.forkedFrom || st?.parent)) return null;
+  }
+  return { ids, files };
+}
+
+/**
+ * The rollout named for a thread (Codex names it by the lower-case id its session_meta holds):
+ * undefined when none is, null when two are. Remembered per id.
+ */
+function rolloutFinder(io: RefinishIO<AnyState>): (id: string) => string | null | undefined {
+  const found = new Map<string, string | null | undefined>();
+  return (id) => {
+    if (found.has(id)) return found.get(id);
+    const named = UUID.test(id) ? io.find(`${id}.jsonl`).filter((p) => codexIdFromPath(p) === id) : [];
+    const f = named.length > 1 ? null : named[0];
+    found.set(id, f);
+    return f;
+  };
+}
+
+/**
+ * Add to `files` the rollouts of the threads `ids` and of their forks and spawned threads (from the
+ * listing, or as it was written); false when that cannot be told.
+ */
+function addReached(r: {
+  io: RefinishIO<AnyState>;
+  ids: Set<string>;
+  files: Set<string>;
+  fileOf: (id: string) => string | null | undefined;
+  gone: (p: string) => boolean;
+}): boolean {
+  const { io, ids, files, fileOf, gone } = r;
   if (io.listed) {
     for (const s of io.listed) {
       if ((ids.has(s.id) || (s.forkedFrom && ids.has(s.forkedFrom)) || (s.parent && ids.has(s.parent))) && !gone(s.file)) files.add(s.file);
     }
-  } else {
-    for (const id of ids) {
-      const f = fileOf(id);
-      if (f && !gone(f)) files.add(f);
-      // its forks and spawned threads, as the listing was written
-      const r = io.reached(`codex:${id}`);
-      if (r === null) return null;
-      for (const c of r ?? []) if (!gone(c)) files.add(c);
-    }
-  }
-  const states = new Map<string, { src: Source; state: any }>();
-  const sessions: SessionCore[] = [];
-  /** the states of these files (changed ones as they are now), and with `own` their sessions; `ids`: the thread each must hold */
-  const take = (want: string[], own: boolean, ids: Map<string, string>): boolean => {
-    const load: string[] = [];
-    for (const p of want) {
-      if (states.has(p)) continue;
-      const c = changed.get(p);
-      if (!c) load.push(p);
-      else if (c.after) {
-        states.set(p, { src: c.src, state: c.after });
-        if (own) sessions.push(...c.now);
-      }
-    }
-    const got = io.load(load);
-    for (const p of load) {
-      const e = got.get(p);
-      if (!e) return false;
-      // a rollout found by its name holds that thread
-      if (ids.has(p) && e.state?.id !== ids.get(p)) return false;
-      states.set(p, { src: e.src, state: e.state });
-      if (own) sessions.push(...e.sessions);
-    }
     return true;
-  };
-  const named = new Map<string, string>();
-  if (!io.listed) for (const p of files) if (!changed.has(p)) named.set(p, codexIdFromPath(p)!);
-  if (!take([...files], true, named)) return null;
-  // the rollouts they are measured against, and every titles file
+  }
+  for (const id of ids) {
+    const f = fileOf(id);
+    if (f && !gone(f)) files.add(f);
+    // its forks and spawned threads, as the listing was written
+    const reached = io.reached(`codex:${id}`);
+    if (reached === null) return false;
+    for (const c of reached ?? []) if (!gone(c)) files.add(c);
+  }
+  return true;
+}
+
+/** The rollouts the threads of `files` fork or spawn from, not yet loaded, with the thread each holds; null when one is named twice. */
+function linkedRollouts(
+  files: Set<string>,
+  states: Map<string, { src: Source; state: AnyState }>,
+  fileOf: (id: string) => string | null | undefined,
+): Map<string, string> | null {
   const links = new Map<string, string>();
   for (const p of files) {
-    const st = states.get(p)?.state as CodexState | undefined;
+    const st = rolloutOf(states.get(p)?.state);
     for (const id of [st?.forkedFrom, st?.parent]) {
       if (!id) continue;
       const f = fileOf(id);
@@ -548,8 +643,98 @@ function refinish(changes: FinishChange<any>[], io: RefinishIO<any>): { files: s
       if (f && !states.has(f)) links.set(f, id);
     }
   }
-  if (!take([...links.keys(), ...io.find('session_index.jsonl').filter(isTitlesPath)], false, links)) return null;
-  return { files: [...files], sessions: codex.finish!(sessions, io.ctx, states) };
+  return links;
+}
+
+/** What refinish has loaded: the states of the files it reads, and the sessions of the files it finishes. */
+interface Loading {
+  io: RefinishIO<AnyState>;
+  changed: Map<string, FinishChange<AnyState>>;
+  states: Map<string, { src: Source; state: AnyState }>;
+  sessions: SessionCore[];
+}
+
+/**
+ * Load the states of these files (changed ones as they are now), and with `own` their sessions;
+ * `ids`: the thread each must hold. False when one cannot be read or holds another thread.
+ */
+function take(l: Loading, want: string[], own: boolean, ids: Map<string, string | null>): boolean {
+  const load: string[] = [];
+  for (const p of want) {
+    if (l.states.has(p)) continue;
+    const c = l.changed.get(p);
+    if (!c) load.push(p);
+    else if (c.after) {
+      l.states.set(p, { src: c.src, state: c.after });
+      if (own) l.sessions.push(...c.now);
+    }
+  }
+  const got = l.io.load(load);
+  for (const p of load) {
+    const e = got.get(p);
+    if (!e) return false;
+    // a rollout found by its name holds that thread
+    if (ids.has(p) && rolloutOf(e.state)?.id !== ids.get(p)) return false;
+    l.states.set(p, { src: e.src, state: e.state });
+    if (own) l.sessions.push(...e.sessions);
+  }
+  return true;
+}
+
+/**
+ * The finish pass: thread names from session_index.jsonl (the last entry per id; across roots the
+ * newest), and a fork's or spawned thread's prompts copied from its parent left out.
+ */
+function finish(sessions: SessionCore[], states: Map<string, { src: Source; state: AnyState }>): SessionCore[] {
+  const names = new Map<string, [string, number]>();
+  const byId = new Map<string, CodexState>();
+  const byFile = new Map<string, CodexState>();
+  for (const { src, state } of states.values()) {
+    if (!state) continue;
+    if (src.kind === 'titles') {
+      for (const [id, v] of Object.entries((state as TitlesState).names ?? {})) {
+        const cur = names.get(id);
+        if (!cur || v[1] >= cur[1]) names.set(id, v);
+      }
+    } else {
+      const cs = state as CodexState;
+      byFile.set(src.path, cs);
+      if (cs.id && !byId.has(cs.id)) byId.set(cs.id, cs);
+    }
+  }
+  return sessions.map((s) => {
+    const st = byFile.get(s.file);
+    const out = st ? withoutCopies(s, st, byId) : s;
+    const n = names.get(s.id);
+    let title = n ? promptText(n[0]) : st?.threadName ? promptText(st.threadName) : out.firstPrompt;
+    // A fork starts with its parent's name (0.171 writes it to session_index.jsonl for the fork
+    // too): listed by its own first prompt until it is given a name of its own.
+    if (s.forkedFrom && out.firstPrompt && title !== out.firstPrompt) {
+      const pn = names.get(s.forkedFrom)?.[0] ?? byId.get(s.forkedFrom)?.threadName ?? null;
+      if (pn && promptText(pn) === title) title = out.firstPrompt;
+    }
+    return title === out.title ? out : { ...out, title };
+  });
+}
+
+/**
+ * A child's session without the copies of its parent's history that came with fresh time stamps:
+ * its leading prompts that repeat the parent's prompts in order are not its own.
+ */
+function withoutCopies(s: SessionCore, st: CodexState, byId: Map<string, CodexState>): SessionCore {
+  if (!st.child || !Array.isArray(st.ph) || st.ph.length === 0) return s;
+  const from = byId.get(st.forkedFrom ?? '') ?? byId.get(st.parent ?? '');
+  if (!from || from === st || !Array.isArray(from.ph)) return s;
+  let l = 0;
+  while (l < st.ph.length && l < from.ph.length && st.ph[l] === from.ph[l]) l++;
+  if (l === 0) return s;
+  const prompts = Math.max(0, s.prompts - l);
+  return {
+    ...s,
+    prompts,
+    firstPrompt: prompts === 0 ? null : (st.pt[l] ?? s.firstPrompt),
+    lastPrompt: prompts === 0 ? null : s.lastPrompt,
+  };
 }
 
 /**
@@ -566,6 +751,39 @@ function holds(sessions: Session[]): Map<string, string[]> {
   return out;
 }
 
+const isRollout = (n: string) => n.startsWith('rollout-') && (n.endsWith('.jsonl') || n.endsWith('.jsonl.zst'));
+
+/** The rollouts under a CODEX_HOME's sessions/ into `out`; their names without `.zst`. */
+function discoverLive(home: string, out: Source[]): Set<string> {
+  const live = walk(path.join(home, 'sessions'), isRollout, 4);
+  const liveSet = new Set(live);
+  const liveNames = new Set(live.map((f) => path.basename(f).replace(/\.zst$/, '')));
+  for (const f of live) {
+    // x.jsonl and x.jsonl.zst: the plain file wins
+    if (f.endsWith('.zst') && liveSet.has(f.slice(0, -4))) continue;
+    out.push({ path: f, harness: 'codex', kind: 'session', mode: f.endsWith('.zst') ? 'whole' : 'lines' });
+  }
+  return liveNames;
+}
+
+/** The rollouts in a CODEX_HOME's archived_sessions/ into `out`, but those also in sessions/ (`liveNames`). */
+function discoverArchived(home: string, liveNames: Set<string>, out: Source[]): void {
+  const arch = path.join(home, 'archived_sessions');
+  const archNames = new Set(
+    entries(arch)
+      .filter(direntMaybeFile)
+      .map((d) => d.name),
+  );
+  for (const name of archNames) {
+    if (!isRollout(name)) continue;
+    const plain = name.replace(/\.zst$/, '');
+    // the same rollout in sessions/ and archived_sessions/: the sessions/ copy wins
+    if (liveNames.has(plain)) continue;
+    if (name.endsWith('.zst') && archNames.has(plain)) continue;
+    out.push({ path: path.join(arch, name), harness: 'codex', kind: 'archived', mode: name.endsWith('.zst') ? 'whole' : 'lines' });
+  }
+}
+
 function codexHome(ctx: Ctx): Root {
   const v = ctx.env.CODEX_HOME;
   // Codex refuses to start with a CODEX_HOME that does not exist; so do we (no silent ~/.codex).
@@ -573,7 +791,7 @@ function codexHome(ctx: Ctx): Root {
   return { path: path.join(ctx.home, '.codex'), via: 'default', exists: false };
 }
 
-export const codex: Adapter<any, 'codex'> = {
+export const codex: Adapter<AnyState, 'codex'> = {
   name: 'codex',
   label: 'Codex CLI',
   binaries: ['codex'],
@@ -593,27 +811,10 @@ export const codex: Adapter<any, 'codex'> = {
   listsOnly: true,
   discover(_ctx, roots) {
     const out: Source[] = [];
-    const isRollout = (n: string) => n.startsWith('rollout-') && (n.endsWith('.jsonl') || n.endsWith('.jsonl.zst'));
     for (const r of roots) {
       if (!r.exists) continue;
-      const live = walk(path.join(r.path, 'sessions'), isRollout, 4);
-      const liveSet = new Set(live);
-      const liveNames = new Set(live.map((f) => path.basename(f).replace(/\.zst$/, '')));
-      for (const f of live) {
-        // x.jsonl and x.jsonl.zst: the plain file wins
-        if (f.endsWith('.zst') && liveSet.has(f.slice(0, -4))) continue;
-        out.push({ path: f, harness: 'codex', kind: 'session', mode: f.endsWith('.zst') ? 'whole' : 'lines' });
-      }
-      const arch = path.join(r.path, 'archived_sessions');
-      const archNames = new Set(entries(arch).filter(direntMaybeFile).map((d) => d.name));
-      for (const name of archNames) {
-        if (!isRollout(name)) continue;
-        const plain = name.replace(/\.zst$/, '');
-        // the same rollout in sessions/ and archived_sessions/: the sessions/ copy wins
-        if (liveNames.has(plain)) continue;
-        if (name.endsWith('.zst') && archNames.has(plain)) continue;
-        out.push({ path: path.join(arch, name), harness: 'codex', kind: 'archived', mode: name.endsWith('.zst') ? 'whole' : 'lines' });
-      }
+      const liveNames = discoverLive(r.path, out);
+      discoverArchived(r.path, liveNames, out);
       const idx = path.join(r.path, 'session_index.jsonl');
       if (entries(r.path).some((d) => d.name === 'session_index.jsonl' && direntMaybeFile(d))) {
         out.push({ path: idx, harness: 'codex', kind: 'titles', mode: 'lines' });
@@ -633,7 +834,12 @@ export const codex: Adapter<any, 'codex'> = {
     if (isTitles(st) || st.lines === 0) return true;
     const outer = peekStr(head, 0, head.length, B_TYPE, 512);
     if (outer == null) return true;
-    if (SKIP_OUTER.has(outer)) return outer === 'response_item' && peekStr(head, 0, head.length, B_PAYLOAD_TYPE, 1024) === 'message' && head.subarray(0, 1024).indexOf(B_ROLE_USER) >= 0;
+    if (SKIP_OUTER.has(outer))
+      return (
+        outer === 'response_item' &&
+        peekStr(head, 0, head.length, B_PAYLOAD_TYPE, 1024) === 'message' &&
+        head.subarray(0, 1024).indexOf(B_ROLE_USER) >= 0
+      );
     if (outer === 'event_msg') {
       const pt = peekStr(head, 0, head.length, B_PAYLOAD_TYPE, 1024);
       return pt == null || WANT_EVENT.has(pt);
@@ -643,17 +849,7 @@ export const codex: Adapter<any, 'codex'> = {
 
   line(st: CodexState | TitlesState, buf: Buffer, start: number, end: number, complete: boolean) {
     if (isTitles(st)) {
-      if (!complete) {
-        st.counters!.hugeLines++;
-        return;
-      }
-      const o = parseObject(st.counters!, buf, start, end);
-      if (!o || !str(o.id)) return;
-      const n = typeof o.thread_name === 'string' ? o.thread_name.trim() : '';
-      // the last line for an id wins (session_index.rs)
-      st.seq++;
-      if (n) st.names[o.id] = [n, toMs(o.updated_at) ?? 0];
-      else delete st.names[o.id];
+      titleLine(st, buf, start, end, complete);
       return;
     }
     lineInto(st, buf, start, end, complete);
@@ -708,54 +904,7 @@ export const codex: Adapter<any, 'codex'> = {
   },
 
   finish(sessions, _ctx, states) {
-    // Thread names: session_index.jsonl (the last entry per id; across roots the newest).
-    const names = new Map<string, [string, number]>();
-    const byId = new Map<string, CodexState>();
-    const byFile = new Map<string, CodexState>();
-    for (const { src, state } of states.values()) {
-      if (!state) continue;
-      if (src.kind === 'titles') {
-        for (const [id, v] of Object.entries((state as TitlesState).names ?? {})) {
-          const cur = names.get(id);
-          if (!cur || v[1] >= cur[1]) names.set(id, v);
-        }
-      } else {
-        const cs = state as CodexState;
-        byFile.set(src.path, cs);
-        if (cs.id && !byId.has(cs.id)) byId.set(cs.id, cs);
-      }
-    }
-    return sessions.map((s) => {
-      const st = byFile.get(s.file);
-      let out = s;
-      if (st && st.child && Array.isArray(st.ph) && st.ph.length > 0) {
-        // Copies of the parent's history with fresh time stamps: the child's leading prompts that
-        // repeat the parent's prompts in order are not the child's own.
-        const from = byId.get(st.forkedFrom ?? '') ?? byId.get(st.parent ?? '');
-        if (from && from !== st && Array.isArray(from.ph)) {
-          let l = 0;
-          while (l < st.ph.length && l < from.ph.length && st.ph[l] === from.ph[l]) l++;
-          if (l > 0) {
-            const prompts = Math.max(0, s.prompts - l);
-            out = {
-              ...s,
-              prompts,
-              firstPrompt: prompts === 0 ? null : (st.pt[l] ?? s.firstPrompt),
-              lastPrompt: prompts === 0 ? null : s.lastPrompt,
-            };
-          }
-        }
-      }
-      const n = names.get(s.id);
-      let title = n ? promptText(n[0]) : st?.threadName ? promptText(st.threadName) : out.firstPrompt;
-      // A fork starts with its parent's name (0.171 writes it to session_index.jsonl for the fork
-      // too): listed by its own first prompt until it is given a name of its own.
-      if (s.forkedFrom && out.firstPrompt && title !== out.firstPrompt) {
-        const pn = names.get(s.forkedFrom)?.[0] ?? byId.get(s.forkedFrom)?.threadName ?? null;
-        if (pn && promptText(pn) === title) title = out.firstPrompt;
-      }
-      return title === out.title ? out : { ...out, title };
-    });
+    return finish(sessions, states);
   },
 
   refinish,

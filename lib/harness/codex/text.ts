@@ -1,7 +1,9 @@
 // Searchable text of one Codex rollout line (formats.md §2).
-import type { ExtractCtx, Piece, SearchHooks } from '../../search/types.js';
-import { blockText, ms, outputRecord, outputText, piece, toolPiece } from '../../search/extract-util.js';
 
+import { blockText, ms, outputRecord, outputText, piece, toolPiece } from '../../search/extract-util.js';
+import type { ExtractCtx, Piece, SearchHooks } from '../../search/types.js';
+
+import { obj, type Rec } from '../jsonl.js';
 import { codexInjected } from './index.js';
 
 /**
@@ -9,7 +11,7 @@ import { codexInjected } from './index.js';
  * response_item + item_completed UserMessage): a prompt of another shape with the same text right
  * after the last one is its second copy and is not searched twice.
  */
-function seen(st: Record<string, any>, text: string, kind: string): boolean {
+function seen(st: Rec, text: string, kind: string): boolean {
   const t = text.trim();
   if (st.lastKind != null && st.lastKind !== kind && st.lastText === t) {
     st.lastKind = null;
@@ -21,112 +23,139 @@ function seen(st: Record<string, any>, text: string, kind: string): boolean {
   return false;
 }
 
-export function codexText(o: any, cx: ExtractCtx): Piece[] {
-  if (!o || typeof o !== 'object') return [];
+export function codexText(v: unknown, cx: ExtractCtx): Piece[] {
+  const o = obj(v);
+  if (!o) return [];
   const st = cx.st;
-  const p = o.payload && typeof o.payload === 'object' ? o.payload : null;
+  const p = obj(o.payload);
   const ts = ms(o.timestamp);
-  if (o.type === 'session_meta' && p) {
-    // A fork or a spawned thread begins with copies of its parent's history, which keep their
-    // older time stamps: anything older than this thread's own start is a copy.
-    if (st.metaTs == null) {
-      st.metaTs = ms(p.timestamp) ?? ts;
-      const src = p.source;
-      st.child = !!(p.forked_from_id || p.parent_thread_id || (src && typeof src === 'object' && src.subagent));
-    }
-    // the git facts of the session are evidence too (a commit hash, the branch, the repository)
-    const g = p.git && typeof p.git === 'object' ? p.git : {};
-    return piece('metadata', [['commit', g.commit_hash], ['branch', g.branch], ['repository', g.repository_url], ['directory', p.cwd]].filter(([, v]) => typeof v === 'string' && v).map(([k, v]) => `${k}: ${v}`).join(' · '), ts);
-  }
+  if (o.type === 'session_meta' && p) return sessionMeta(st, p, ts);
   if (!p) return [];
   const copied = !!st.child && st.metaTs != null && ts != null && ts < st.metaTs;
   const out: Piece[] = [];
   const add = (ps: Piece[]) => {
     for (const x of ps) out.push(copied ? { ...x, copied: true } : x);
   };
-  if (o.type === 'event_msg') {
-    switch (p.type) {
-      case 'user_message':
-        if (typeof p.message === 'string' && !seen(st, p.message, 'e')) add(piece('user', p.message, ts));
-        break;
-      case 'item_completed': {
-        const it = p.item && typeof p.item === 'object' ? p.item : null;
-        const ty = it ? String(it.type ?? '') : '';
-        if (ty === 'UserMessage' || ty === 'userMessage' || ty === 'user_message') {
-          const t = blockText(it.content, ['text', 'input_text']);
-          if (!codexInjected(t) && !seen(st, t, 'i')) add(piece('user', t, ts));
-        } else if (ty === 'AgentMessage' || ty === 'agentMessage' || ty === 'agent_message') {
-          add(piece('assistant', typeof it.text === 'string' ? it.text : blockText(it.content), ts));
-        }
-        break;
-      }
-      case 'agent_message':
-        add(piece('assistant', p.message, ts));
-        break;
-      case 'agent_reasoning':
-        add(piece('assistant', p.text, ts));
-        break;
-      case 'thread_name_updated':
-        add(piece('user', p.thread_name, ts, { summary: true }));
-        break;
-    }
-    return out;
-  }
-  if (o.type === 'response_item') {
-    switch (p.type) {
-      case 'message': {
-        const t = blockText(p.content);
-        if (p.role === 'assistant') add(piece('assistant', t, ts));
-        else if (p.role === 'user' && !codexInjected(t) && !seen(st, t, 'r')) add(piece('user', t, ts));
-        break;
-      }
-      case 'reasoning':
-        // summaries only; `encrypted_content` is never decoded
-        add(piece('assistant', blockText(p.summary, ['summary_text']), ts));
-        break;
-      case 'function_call':
-      case 'custom_tool_call':
-      case 'tool_search_call': {
-        const tp = toolPiece(p.name ?? p.type, p.arguments ?? p.input, ts);
-        if (tp) add([tp]);
-        break;
-      }
-      case 'local_shell_call': {
-        const tp = toolPiece('shell', p.action, ts);
-        if (tp) add([tp]);
-        break;
-      }
-      case 'web_search_call': {
-        const tp = toolPiece('web_search', p.action, ts);
-        if (tp) add([tp]);
-        break;
-      }
-      case 'function_call_output':
-      case 'custom_tool_call_output':
-      case 'tool_search_output':
-        add(piece('tool-output', outputText(p.output ?? p.tools), ts));
-        break;
-    }
-    return out;
-  }
-  if (o.type === 'compacted') {
-    // the post-compaction history restates earlier turns of this same file
-    add(piece('assistant', p.message, ts, { summary: true }));
-    if (Array.isArray(p.replacement_history)) {
-      for (const it of p.replacement_history) {
-        if (it && it.type === 'message') {
-          const t = blockText(it.content);
-          if (!codexInjected(t)) add(piece(it.role === 'user' ? 'user' : 'assistant', t, ts, { summary: true }));
-        }
-      }
-    }
-    return out;
-  }
+  if (o.type === 'event_msg') eventMsg(st, p, ts, add);
+  else if (o.type === 'response_item') responseItem(st, p, ts, add);
+  else if (o.type === 'compacted') compacted(p, ts, add);
   return out;
 }
 
+type Add = (ps: Piece[]) => void;
+
+/** The session's start (for telling copies), and its git facts as evidence (a commit hash, the branch, the repository). */
+function sessionMeta(st: Rec, p: Rec, ts: number | null): Piece[] {
+  // A fork or a spawned thread begins with copies of its parent's history, which keep their
+  // older time stamps: anything older than this thread's own start is a copy.
+  if (st.metaTs == null) {
+    st.metaTs = ms(p.timestamp) ?? ts;
+    st.child = !!(p.forked_from_id || p.parent_thread_id || obj(p.source)?.subagent);
+  }
+  const g = obj(p.git) ?? {};
+  return piece(
+    'metadata',
+    [
+      ['commit', g.commit_hash],
+      ['branch', g.branch],
+      ['repository', g.repository_url],
+      ['directory', p.cwd],
+    ]
+      .filter(([, v]) => typeof v === 'string' && v)
+      .map(([k, v]) => `${k}: ${v}`)
+      .join(' · '),
+    ts,
+  );
+}
+
+function eventMsg(st: Rec, p: Rec, ts: number | null, add: Add): void {
+  switch (p.type) {
+    case 'user_message':
+      if (typeof p.message === 'string' && !seen(st, p.message, 'e')) add(piece('user', p.message, ts));
+      break;
+    case 'item_completed':
+      itemCompleted(st, obj(p.item), ts, add);
+      break;
+    case 'agent_message':
+      add(piece('assistant', p.message, ts));
+      break;
+    case 'agent_reasoning':
+      add(piece('assistant', p.text, ts));
+      break;
+    case 'thread_name_updated':
+      add(piece('user', p.thread_name, ts, { summary: true }));
+      break;
+  }
+}
+
+function itemCompleted(st: Rec, it: Rec | null, ts: number | null, add: Add): void {
+  if (!it) return;
+  const ty = String(it.type ?? '');
+  if (ty === 'UserMessage' || ty === 'userMessage' || ty === 'user_message') {
+    const t = blockText(it.content, ['text', 'input_text']);
+    if (!codexInjected(t) && !seen(st, t, 'i')) add(piece('user', t, ts));
+  } else if (ty === 'AgentMessage' || ty === 'agentMessage' || ty === 'agent_message') {
+    add(piece('assistant', typeof it.text === 'string' ? it.text : blockText(it.content), ts));
+  }
+}
+
+/** A tool call's name and arguments, by the payload type that carries them. */
+function toolCall(p: Rec, ts: number | null): Piece | null {
+  switch (p.type) {
+    case 'function_call':
+    case 'custom_tool_call':
+    case 'tool_search_call':
+      return toolPiece(p.name ?? p.type, p.arguments ?? p.input, ts);
+    case 'local_shell_call':
+      return toolPiece('shell', p.action, ts);
+    case 'web_search_call':
+      return toolPiece('web_search', p.action, ts);
+    default:
+      return null;
+  }
+}
+
+function responseItem(st: Rec, p: Rec, ts: number | null, add: Add): void {
+  switch (p.type) {
+    case 'message': {
+      const t = blockText(p.content);
+      if (p.role === 'assistant') add(piece('assistant', t, ts));
+      else if (p.role === 'user' && !codexInjected(t) && !seen(st, t, 'r')) add(piece('user', t, ts));
+      return;
+    }
+    case 'reasoning':
+      // summaries only; `encrypted_content` is never decoded
+      add(piece('assistant', blockText(p.summary, ['summary_text']), ts));
+      return;
+    case 'function_call_output':
+    case 'custom_tool_call_output':
+    case 'tool_search_output':
+      add(piece('tool-output', outputText(p.output ?? p.tools), ts));
+      return;
+    default: {
+      const tp = toolCall(p, ts);
+      if (tp) add([tp]);
+    }
+  }
+}
+
+/** The post-compaction history restates earlier turns of this same file. */
+function compacted(p: Rec, ts: number | null, add: Add): void {
+  add(piece('assistant', p.message, ts, { summary: true }));
+  if (!Array.isArray(p.replacement_history)) return;
+  for (const v of p.replacement_history) {
+    const it = obj(v);
+    if (it && it.type === 'message') {
+      const t = blockText(it.content);
+      if (!codexInjected(t)) add(piece(it.role === 'user' ? 'user' : 'assistant', t, ts, { summary: true }));
+    }
+  }
+}
+
 const K_RESPONSE_ITEM = Buffer.from('"type":"response_item"');
-const K_OUTPUTS = ['function_call_output', 'custom_tool_call_output', 'tool_search_output'].map((t) => Buffer.from(`"payload":{"type":"${t}"`));
+const K_OUTPUTS = ['function_call_output', 'custom_tool_call_output', 'tool_search_output'].map((t) =>
+  Buffer.from(`"payload":{"type":"${t}"`),
+);
 
 /**
  * Tool output lines: long ones are never decoded (only the text around a hit is shown), and a

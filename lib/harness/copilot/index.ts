@@ -21,11 +21,27 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Adapter, Ctx, LineState, Root, SessionCore, Source } from '../../types.js';
-import { envDirs, expandHome, storeEnv } from '../../util/paths.js';
 import { entries, isDir, uniqueReal } from '../../util/fsx.js';
-import { absolute, addPrompt, countUnknown, headHas, newCounters, parseObject, peekTimestamp, str, type Talk, talkOf, hiding, touchTimes } from '../jsonl.js';
+import { envDirs, expandHome, storeEnv } from '../../util/paths.js';
 import { promptText, rawClip } from '../../util/text.js';
 import { toMs } from '../../util/time.js';
+import {
+  absolute,
+  addPrompt,
+  countersOf,
+  countUnknown,
+  headHas,
+  hiding,
+  newCounters,
+  parseObject,
+  peekTimestamp,
+  type Rec,
+  rec,
+  str,
+  type Talk,
+  talkOf,
+  touchTimes,
+} from '../jsonl.js';
 
 interface CopilotState extends LineState, Talk {
   id: string | null;
@@ -46,13 +62,35 @@ interface CopilotState extends LineState, Talk {
 }
 
 const KNOWN = new Set([
-  'session.start', 'session.resume', 'session.shutdown', 'session.info', 'session.model_change', 'session.usage_record',
-  'session.title_changed', 'session.context_changed', 'user.message', 'system.message', 'assistant.message',
-  'assistant.turn_start', 'assistant.turn_end', 'tool.execution_start', 'tool.execution_complete',
-  'subagent.started', 'subagent.selected', 'subagent.configured', 'subagent.completed', 'subagent.failed',
+  'session.start',
+  'session.resume',
+  'session.shutdown',
+  'session.info',
+  'session.model_change',
+  'session.usage_record',
+  'session.title_changed',
+  'session.context_changed',
+  'user.message',
+  'system.message',
+  'assistant.message',
+  'assistant.turn_start',
+  'assistant.turn_end',
+  'tool.execution_start',
+  'tool.execution_complete',
+  'subagent.started',
+  'subagent.selected',
+  'subagent.configured',
+  'subagent.completed',
+  'subagent.failed',
 ]);
 /** Records that are most of the bytes and say nothing a listing shows: only their time is read. */
-const BULKY = ['tool.execution_complete', 'tool.execution_start', 'session.usage_record', 'session.shutdown', 'tool.execution_partial_result'].map((t) => Buffer.from(`{"type":"${t}"`));
+const BULKY = [
+  'tool.execution_complete',
+  'tool.execution_start',
+  'session.usage_record',
+  'session.shutdown',
+  'tool.execution_partial_result',
+].map((t) => Buffer.from(`{"type":"${t}"`));
 const B_SYSTEM = Buffer.from('{"type":"system.message"');
 const B_AGENT = Buffer.from('"agentId":"');
 const MAIN_PROMPT = 'You are the GitHub Copilot CLI';
@@ -81,7 +119,7 @@ export function workspaceName(file: string): { name: string | null; userNamed: b
     const m = /^(name|user_named):[ \t]*(.*?)\s*$/.exec(line);
     if (!m) continue;
     if (m[1] === 'user_named') userNamed = m[2] === 'true';
-    else name = yamlScalar(m[2]!);
+    else name = yamlScalar(m[2] ?? '');
   }
   return { name, userNamed };
 }
@@ -116,9 +154,9 @@ function systemMessage(st: CopilotState, buf: Buffer, start: number, end: number
   if (i >= 0 && !head.includes(PRINT_MARK, i)) st.interactive = true;
 }
 
-function userMessage(st: CopilotState, o: Record<string, any>): void {
-  const d = o.data;
-  if (!d || typeof d !== 'object' || str(o.agentId) || str(d.source) || d.isAutopilotContinuation === true) return;
+function userMessage(st: CopilotState, o: Rec): void {
+  const d = rec(o.data);
+  if (!d || str(o.agentId) || str(d.source) || d.isAutopilotContinuation === true) return;
   const t = typeof d.content === 'string' ? d.content.trim() : '';
   if (!t) return;
   if (copiedRecord(st, o.timestamp)) {
@@ -128,47 +166,53 @@ function userMessage(st: CopilotState, o: Record<string, any>): void {
   addPrompt(st, promptText(t));
 }
 
-function record(st: CopilotState, o: Record<string, any>): void {
-  const type = typeof o.type === 'string' ? o.type : '';
-  const d = o.data && typeof o.data === 'object' ? o.data : {};
-  touchTimes(st, o.timestamp);
-  if (!KNOWN.has(type)) countUnknown(st.counters!, type || '(none)');
-  const own = !str(o.agentId) && !copiedRecord(st, o.timestamp);
+/** `session.start`: the session's id, start, directory, branch and model (the first one only). */
+function sessionStart(st: CopilotState, o: Rec, d: Rec): void {
+  if (st.id) return;
+  st.id = str(d.sessionId);
+  st.startTs = toMs(o.timestamp) ?? toMs(d.startTime);
+  st.started = st.startTs;
+  const c = rec(d.context);
+  if (c) {
+    if (absolute(c.cwd)) st.cwd = c.cwd;
+    st.branch = str(c.branch);
+  }
+  st.model = str(d.selectedModel) ?? st.model;
+}
+
+/** The events of the session's own (not a subagent's, not copied by a fork) that say something of it. */
+function ownEvent(st: CopilotState, type: string, d: Rec): void {
   switch (type) {
-    case 'session.start': {
-      if (st.id) return;
-      st.id = str(d.sessionId);
-      st.startTs = toMs(o.timestamp) ?? toMs(d.startTime);
-      st.started = st.startTs;
-      const c = d.context;
-      if (c && typeof c === 'object') {
-        if (absolute(c.cwd)) st.cwd = c.cwd;
-        st.branch = str(c.branch);
-      }
-      st.model = str(d.selectedModel) ?? st.model;
-      return;
-    }
     case 'session.model_change':
-      if (!own) return;
       if (d.source === 'startup') st.interactive = true;
       st.model = str(d.newModel) ?? st.model;
       return;
     case 'session.info':
-      if (own && d.infoType === 'fork' && typeof d.message === 'string' && !st.forkedFrom) st.forkedFrom = FORKED_FROM.exec(d.message)?.[1] ?? null;
+      if (d.infoType === 'fork' && typeof d.message === 'string' && !st.forkedFrom)
+        st.forkedFrom = FORKED_FROM.exec(d.message)?.[1] ?? null;
       return;
-    case 'session.title_changed':
-      if (own && str(d.title)) st.title = d.title.trim() || null;
+    case 'session.title_changed': {
+      const title = str(d.title);
+      if (title) st.title = title.trim() || null;
       return;
-    case 'user.message':
-      userMessage(st, o);
-      return;
-    case 'assistant.message':
-      if (!own) return;
-      if (str(d.model)) st.model = d.model;
+    }
+    case 'assistant.message': {
+      st.model = str(d.model) ?? st.model;
       if (typeof d.content === 'string' && d.content.trim()) st.lastReply = rawClip(d.content.trim());
       return;
+    }
     default:
   }
+}
+
+function record(st: CopilotState, o: Rec): void {
+  const type = typeof o.type === 'string' ? o.type : '';
+  const d = rec(o.data) ?? {};
+  touchTimes(st, o.timestamp);
+  if (!KNOWN.has(type)) countUnknown(countersOf(st), type || '(none)');
+  if (type === 'session.start') sessionStart(st, o, d);
+  else if (type === 'user.message') userMessage(st, o);
+  else if (!str(o.agentId) && !copiedRecord(st, o.timestamp)) ownEvent(st, type, d);
 }
 
 export const copilot: Adapter<CopilotState, 'copilot'> = {
@@ -205,9 +249,22 @@ export const copilot: Adapter<CopilotState, 'copilot'> = {
 
   begin(): CopilotState {
     return {
-      id: null, cwd: null, branch: null, model: null, started: null, updated: null, startTs: null,
-      firstPrompt: null, lastPrompt: null, lastReply: null, prompts: 0, copied: 0, interactive: false,
-      title: null, forkedFrom: null, counters: newCounters(),
+      id: null,
+      cwd: null,
+      branch: null,
+      model: null,
+      started: null,
+      updated: null,
+      startTs: null,
+      firstPrompt: null,
+      lastPrompt: null,
+      lastReply: null,
+      prompts: 0,
+      copied: 0,
+      interactive: false,
+      title: null,
+      forkedFrom: null,
+      counters: newCounters(),
     };
   },
 
@@ -221,11 +278,11 @@ export const copilot: Adapter<CopilotState, 'copilot'> = {
       return;
     }
     if (!complete || BULKY.some((b) => headHas(buf, start, end, b, b.length))) {
-      if (!complete) st.counters!.hugeLines++;
+      if (!complete) countersOf(st).hugeLines++;
       touchTimes(st, peekTimestamp(buf, start, end));
       return;
     }
-    const o = parseObject(st.counters!, buf, start, end);
+    const o = parseObject(countersOf(st), buf, start, end);
     if (o) record(st, o);
   },
 

@@ -1,10 +1,13 @@
 // Searchable text of one Copilot CLI event (a line of session-state/<id>/events.jsonl).
-import type { ExtractCtx, Piece } from '../../search/types.js';
-import { ms, outputText, piece, toolPiece } from '../../search/extract-util.js';
 
-export function copilotText(o: any, _cx: ExtractCtx): Piece[] {
-  if (!o || typeof o !== 'object' || !o.data || typeof o.data !== 'object') return [];
-  const d = o.data;
+import { ms, outputText, piece, toolPiece } from '../../search/extract-util.js';
+import type { ExtractCtx, Piece } from '../../search/types.js';
+import { rec } from '../jsonl.js';
+
+export function copilotText(v: unknown, _cx: ExtractCtx): Piece[] {
+  const o = rec(v);
+  const d = rec(o?.data);
+  if (!o || !d) return [];
   const ts = ms(o.timestamp);
   switch (o.type) {
     case 'user.message':
@@ -13,13 +16,16 @@ export function copilotText(o: any, _cx: ExtractCtx): Piece[] {
     case 'assistant.message': {
       const out = piece('assistant', d.content, ts);
       for (const r of Array.isArray(d.toolRequests) ? d.toolRequests : []) {
-        const tp = r && typeof r === 'object' ? toolPiece(r.name, r.arguments, ts) : null;
+        const req = rec(r);
+        const tp = req ? toolPiece(req.name, req.arguments, ts) : null;
         if (tp) out.push(tp);
       }
       return out;
     }
-    case 'tool.execution_complete':
-      return piece('tool-output', outputText(d.result?.content ?? d.result), ts);
+    case 'tool.execution_complete': {
+      const result = rec(d.result);
+      return piece('tool-output', outputText(result?.content ?? d.result), ts);
+    }
     default:
       return [];
   }

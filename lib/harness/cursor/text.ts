@@ -2,45 +2,51 @@
 // (`{role, message:{content:[…]}}`, Anthropic-style blocks) or a `store.db` message blob
 // (`{role, content:[text|reasoning|tool-call|tool-result]}`, Vercel AI SDK shape).
 import path from 'node:path';
-import type { Session } from '../../types.js';
-import type { ExtractCtx, Piece, ScanIO, SearchHooks } from '../../search/types.js';
-import { entries } from '../../util/fsx.js';
 import { ms, outputText, piece, toolPiece } from '../../search/extract-util.js';
+import type { ExtractCtx, Piece, ScanIO, SearchHooks } from '../../search/types.js';
+import type { Session } from '../../types.js';
+import { entries } from '../../util/fsx.js';
+import { obj, type Rec } from '../jsonl.js';
 import { cursorPromptText } from './index.js';
 
-export function cursorText(o: any, _cx: ExtractCtx): Piece[] {
-  if (!o || typeof o !== 'object') return [];
+export function cursorText(v: unknown, _cx: ExtractCtx): Piece[] {
+  const o = obj(v);
+  if (!o) return [];
   const role = o.role;
   if (role !== 'user' && role !== 'assistant' && role !== 'tool') return [];
-  const content = o.message && typeof o.message === 'object' ? o.message.content : o.content;
+  const m = obj(o.message);
+  const content = m ? m.content : o.content;
   const ts = ms(o.timestamp);
   const out: Piece[] = [];
-  const blocks = typeof content === 'string' ? [{ type: 'text', text: content }] : Array.isArray(content) ? content : [];
-  for (const b of blocks) {
-    if (!b || typeof b !== 'object') continue;
-    switch (b.type) {
-      case 'text':
-        if (role === 'user') out.push(...piece('user', cursorPromptText(String(b.text ?? '')), ts));
-        else if (role === 'assistant' && b.text !== '[REDACTED]') out.push(...piece('assistant', b.text, ts));
-        else if (role === 'tool') out.push(...piece('tool-output', b.text, ts));
-        break;
-      case 'thinking':
-      case 'reasoning':
-        if (b.text !== '[REDACTED]' && b.thinking !== '[REDACTED]') out.push(...piece('assistant', b.thinking ?? b.text, ts));
-        break;
-      case 'tool_use':
-      case 'tool-call': {
-        const tp = toolPiece(b.name ?? b.toolName, b.input ?? b.args, ts);
-        if (tp) out.push(tp);
-        break;
-      }
-      case 'tool_result':
-      case 'tool-result':
-        out.push(...piece('tool-output', outputText(b.content ?? b.output ?? b.result), ts));
-        break;
-    }
+  const blocks: unknown[] = typeof content === 'string' ? [{ type: 'text', text: content }] : Array.isArray(content) ? content : [];
+  for (const x of blocks) {
+    const b = obj(x);
+    if (b) out.push(...blockPieces(role, b, ts));
   }
   return out;
+}
+
+/** One content block's pieces, by its type (transcript and store.db names). */
+function blockPieces(role: 'user' | 'assistant' | 'tool', b: Rec, ts: number | null): Piece[] {
+  switch (b.type) {
+    case 'text':
+      if (role === 'user') return piece('user', cursorPromptText(String(b.text ?? '')), ts);
+      if (role === 'assistant') return b.text !== '[REDACTED]' ? piece('assistant', b.text, ts) : [];
+      return piece('tool-output', b.text, ts);
+    case 'thinking':
+    case 'reasoning':
+      return b.text !== '[REDACTED]' && b.thinking !== '[REDACTED]' ? piece('assistant', b.thinking ?? b.text, ts) : [];
+    case 'tool_use':
+    case 'tool-call': {
+      const tp = toolPiece(b.name ?? b.toolName, b.input ?? b.args, ts);
+      return tp ? [tp] : [];
+    }
+    case 'tool_result':
+    case 'tool-result':
+      return piece('tool-output', outputText(b.content ?? b.output ?? b.result), ts);
+    default:
+      return [];
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -50,7 +56,9 @@ export function cursorText(o: any, _cx: ExtractCtx): Piece[] {
 function children(s: Session): string[] {
   if (!/\.(jsonl|txt)$/.test(s.file)) return [];
   const sub = path.join(path.dirname(s.file), 'subagents');
-  return entries(sub).filter((d) => d.name.endsWith('.jsonl') || d.name.endsWith('.txt')).map((d) => path.join(sub, d.name));
+  return entries(sub)
+    .filter((d) => d.name.endsWith('.jsonl') || d.name.endsWith('.txt'))
+    .map((d) => path.join(sub, d.name));
 }
 
 /** `store.db` without a transcript: JSON message blobs (encrypted blobs do not parse and are skipped). */

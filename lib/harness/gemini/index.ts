@@ -1,15 +1,16 @@
 // Gemini CLI: <root>/tmp/<project>/chats/session-<ts>-<id8>.jsonl (legacy: session-….json), subagents
 // in chats/<parentSessionId>/<sessionId>.jsonl; the project's directory comes from
 // <root>/tmp/<project>/.project_root or the registry <root>/projects.json (formats.md §6).
-import { createHash } from '../../util/lazy.js';
+
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Adapter, Ctx, LineState, Root, SessionCore, Source } from '../../types.js';
+import { direntIsDir, direntMaybeFile, entries, isDir, readText as readAll, uniqueReal } from '../../util/fsx.js';
+import { createHash } from '../../util/lazy.js';
 import { envDirs, expandHome, samePlace, storeEnv } from '../../util/paths.js';
-import { entries, direntIsDir, direntMaybeFile, isDir, readText as readAll, uniqueReal } from '../../util/fsx.js';
-import { newCounters, parseObject, peekTimestamp, str, peekStr as peekStrAt } from '../jsonl.js';
 import { promptText } from '../../util/text.js';
 import { maxMs, minMs, toMs } from '../../util/time.js';
+import { countersOf, newCounters, obj, parseObject, peekStr as peekStrAt, peekTimestamp, type Rec, rec, str } from '../jsonl.js';
 
 /** One message of the conversation, as far as a listing needs it: its id, and its prompt text and time when it is a prompt. */
 type Msg = [id: string, prompt: string | null, at?: number | null];
@@ -44,13 +45,17 @@ const B_TYPE = Buffer.from('"type":"');
 const B_ID = Buffer.from('{"id":"');
 const BIG = 256 * 1024;
 
-const peekStr = (buf: Buffer, start: number, end: number, needle: Buffer, window: number) => peekStrAt(buf, start, end, needle, window, 200, 'utf8');
+const peekStr = (buf: Buffer, start: number, end: number, needle: Buffer, window: number) =>
+  peekStrAt(buf, start, end, needle, { window, max: 200, enc: 'utf8' });
 
 /** The text of a Gemini PartListUnion (a string, a part, or a list of them): text parts only. */
 export function partsText(v: unknown): string {
   if (typeof v === 'string') return v;
   if (Array.isArray(v)) return v.map(partsText).filter(Boolean).join('\n');
-  if (v && typeof v === 'object' && typeof (v as any).text === 'string' && !(v as any).thought) return (v as any).text;
+  if (v && typeof v === 'object') {
+    const { text, thought } = v as { text?: unknown; thought?: unknown };
+    if (typeof text === 'string' && !thought) return text;
+  }
   return '';
 }
 
@@ -59,14 +64,32 @@ export function partsText(v: unknown): string {
  * and the grace-period nudge its subagent loop sends as a user message (seen in 0.61.0 recordings).
  */
 export function isIgnoredUserContent(t: string): boolean {
-  return t.length === 0 || t.startsWith('/') || t.startsWith('?') || t.startsWith('<session_context>') || t.startsWith('<hook_context>') ||
-    t.startsWith('You have stopped calling tools without finishing.');
+  return (
+    t.length === 0 ||
+    t.startsWith('/') ||
+    t.startsWith('?') ||
+    t.startsWith('<session_context>') ||
+    t.startsWith('<hook_context>') ||
+    t.startsWith('You have stopped calling tools without finishing.')
+  );
 }
 
 function newState(): GeminiState {
   return {
-    lines: 0, id: null, projectHash: null, kind: null, summary: null, started: null, lastUpdated: null,
-    maxTs: null, minTs: null, model: null, lastReply: null, replyId: null, msgs: [], counters: newCounters(),
+    lines: 0,
+    id: null,
+    projectHash: null,
+    kind: null,
+    summary: null,
+    started: null,
+    lastUpdated: null,
+    maxTs: null,
+    minTs: null,
+    model: null,
+    lastReply: null,
+    replyId: null,
+    msgs: [],
+    counters: newCounters(),
   };
 }
 
@@ -78,14 +101,14 @@ function seen(st: GeminiState, ts: unknown): void {
 }
 
 function indexOfId(st: GeminiState, id: string): number {
-  for (let i = st.msgs.length - 1; i >= 0; i--) if (st.msgs[i]![0] === id) return i;
+  for (let i = st.msgs.length - 1; i >= 0; i--) if (st.msgs[i]?.[0] === id) return i;
   return -1;
 }
 
-function applyMeta(st: GeminiState, o: Record<string, any>): void {
-  if (str(o.sessionId)) st.id = o.sessionId;
-  if (str(o.projectHash)) st.projectHash = o.projectHash;
-  if (str(o.kind)) st.kind = o.kind;
+function applyMeta(st: GeminiState, o: Rec): void {
+  st.id = str(o.sessionId) ?? st.id;
+  st.projectHash = str(o.projectHash) ?? st.projectHash;
+  st.kind = str(o.kind) ?? st.kind;
   if (typeof o.summary === 'string') st.summary = o.summary.trim() || null;
   const s = toMs(o.startTime);
   if (s != null) st.started = s;
@@ -94,7 +117,7 @@ function applyMeta(st: GeminiState, o: Record<string, any>): void {
 }
 
 /** Add a message, or replace the earlier one with the same id in its first position. */
-function putMessage(st: GeminiState, m: Record<string, any>, id: string | null): void {
+function putMessage(st: GeminiState, m: Rec, id: string | null): void {
   seen(st, m.timestamp);
   const type = m.type;
   let prompt: string | null = null;
@@ -113,7 +136,7 @@ function putMessage(st: GeminiState, m: Record<string, any>, id: string | null):
     at = st.msgs.length - 1;
   }
   if (type === 'gemini') {
-    if (str(m.model)) st.model = m.model;
+    st.model = str(m.model) ?? st.model;
     const text = partsText(m.content).trim();
     const cur = st.replyId ? indexOfId(st, st.replyId) : -1;
     if (text && at >= cur) {
@@ -140,18 +163,22 @@ function replaceAll(st: GeminiState, messages: unknown[]): void {
   st.msgs = [];
   st.lastReply = null;
   st.replyId = null;
-  for (const m of messages) if (m && typeof m === 'object') putMessage(st, m as Record<string, any>, str((m as any).id));
+  for (const v of messages) {
+    const m = obj(v);
+    if (m) putMessage(st, m, str(m.id));
+  }
 }
 
 /** One JSONL record: metadata, message, `$set` or `$rewindTo`. */
-function apply(st: GeminiState, o: Record<string, any>): void {
+function apply(st: GeminiState, o: Rec): void {
   if ('$rewindTo' in o) {
-    if (str(o.$rewindTo)) rewindTo(st, o.$rewindTo);
+    const to = str(o.$rewindTo);
+    if (to) rewindTo(st, to);
     return;
   }
   if ('$set' in o) {
-    const s = o.$set;
-    if (!s || typeof s !== 'object') return;
+    const s = obj(o.$set);
+    if (!s) return;
     applyMeta(st, s);
     if (Array.isArray(s.messages)) replaceAll(st, s.messages);
     return;
@@ -164,7 +191,7 @@ function apply(st: GeminiState, o: Record<string, any>): void {
 }
 
 function lineInto(st: GeminiState, buf: Buffer, start: number, end: number, complete: boolean): void {
-  const c = st.counters!;
+  const c = countersOf(st);
   st.lines++;
   if (!complete) {
     c.hugeLines++;
@@ -228,6 +255,109 @@ function readText(p: string, max = 1 << 20): string | null {
   }
 }
 
+/** A project's sessions under `<root>/tmp/<project>/chats/`: `session-*.jsonl` (legacy `.json`), subagents in `<parentSessionId>/`. */
+function discoverProject(project: string, root: string, out: Source[]): void {
+  const chats = path.join(project, 'chats');
+  for (const f of entries(chats)) {
+    if (direntMaybeFile(f) && f.name.startsWith('session-')) {
+      const hint: Hint = { project, root };
+      if (f.name.endsWith('.jsonl')) out.push({ path: path.join(chats, f.name), harness: 'gemini', kind: 'session', mode: 'lines', hint });
+      else if (f.name.endsWith('.json'))
+        out.push({ path: path.join(chats, f.name), harness: 'gemini', kind: 'legacy', mode: 'whole', hint });
+    } else if (direntIsDir(chats, f)) {
+      const sub = path.join(chats, f.name);
+      for (const g of entries(sub)) {
+        if (!direntMaybeFile(g) || !g.name.endsWith('.jsonl')) continue;
+        const hint: Hint = { project, root, parent: f.name };
+        out.push({ path: path.join(sub, g.name), harness: 'gemini', kind: 'subagent', mode: 'lines', hint });
+      }
+    }
+  }
+}
+
+const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
+
+/**
+ * The project's directory: .project_root in its temp dir, else the registry, else a legacy
+ * sha256(path) directory or projectHash matched against every known project path.
+ */
+class ProjectDirs {
+  private readonly rootOf = new Map<string, string | null>();
+  private readonly registries = new Map<string, Map<string, string>>();
+  private readonly hashes = new Map<string, string>();
+
+  /** A Gemini home's projects.json: project directory by slug (read once). */
+  registry(root: string): Map<string, string> {
+    let m = this.registries.get(root);
+    if (m) return m;
+    m = new Map();
+    const text = readText(path.join(root, 'projects.json'), 16 << 20);
+    if (text) {
+      try {
+        const projects = obj(JSON.parse(text))?.projects ?? {};
+        for (const [p, slug] of Object.entries(projects as Rec)) {
+          if (typeof slug !== 'string' || !path.isAbsolute(p)) continue;
+          m.set(slug, p);
+          this.hashes.set(sha256(p), p);
+        }
+      } catch {
+        /* a broken registry: no mapping */
+      }
+    }
+    this.registries.set(root, m);
+    return m;
+  }
+
+  /** A project temp dir's .project_root (read once). */
+  projectRoot(project: string): string | null {
+    const known = this.rootOf.get(project);
+    if (known !== undefined) return known;
+    const t = readText(path.join(project, '.project_root'), 64 << 10)?.trim() ?? '';
+    const v = t && path.isAbsolute(t) && !t.includes('\n') ? t : null;
+    if (v) this.hashes.set(sha256(v), v);
+    this.rootOf.set(project, v);
+    return v;
+  }
+
+  load(h: Partial<Hint>): void {
+    if (h.root) this.registry(h.root);
+    if (h.project) this.projectRoot(h.project);
+  }
+
+  cwdOf(h: Partial<Hint>, st: GeminiState): string | null {
+    if (!h.project || !h.root) return null;
+    const fromFile = this.projectRoot(h.project);
+    if (fromFile) return fromFile;
+    const name = path.basename(h.project);
+    const fromRegistry = this.registry(h.root).get(name);
+    if (fromRegistry) return fromRegistry;
+    const byName = /^[0-9a-f]{64}$/.test(name) ? this.hashes.get(name) : undefined;
+    if (byName !== undefined) return byName;
+    const byHash = st.projectHash ? this.hashes.get(st.projectHash) : undefined;
+    return byHash ?? null;
+  }
+}
+
+/**
+ * One session id in two files (a legacy .json resumed into a .jsonl): the one holding the
+ * conversation (more messages), the .jsonl on a tie.
+ */
+function oneFilePerId(sessions: SessionCore[], info: Map<string, { st: GeminiState }>): Map<string, SessionCore> {
+  const best = new Map<string, SessionCore>();
+  const size = (s: SessionCore) => info.get(s.file)?.st.msgs?.length ?? 0;
+  for (const s of sessions) {
+    const cur = best.get(s.id);
+    if (!cur) {
+      best.set(s.id, s);
+      continue;
+    }
+    const a = size(s);
+    const b = size(cur);
+    if (a > b || (a === b && s.file.endsWith('.jsonl') && !cur.file.endsWith('.jsonl'))) best.set(s.id, s);
+  }
+  return best;
+}
+
 export const gemini: Adapter<GeminiState, 'gemini'> = {
   name: 'gemini',
   label: 'Gemini CLI',
@@ -252,23 +382,7 @@ export const gemini: Adapter<GeminiState, 'gemini'> = {
       if (!r.exists) continue;
       const tmp = path.join(r.path, 'tmp');
       for (const p of entries(tmp)) {
-        if (!direntIsDir(tmp, p)) continue;
-        const project = path.join(tmp, p.name);
-        const chats = path.join(project, 'chats');
-        for (const f of entries(chats)) {
-          if (direntMaybeFile(f) && f.name.startsWith('session-')) {
-            const hint: Hint = { project, root: r.path };
-            if (f.name.endsWith('.jsonl')) out.push({ path: path.join(chats, f.name), harness: 'gemini', kind: 'session', mode: 'lines', hint });
-            else if (f.name.endsWith('.json')) out.push({ path: path.join(chats, f.name), harness: 'gemini', kind: 'legacy', mode: 'whole', hint });
-          } else if (direntIsDir(chats, f)) {
-            const sub = path.join(chats, f.name);
-            for (const g of entries(sub)) {
-              if (!direntMaybeFile(g) || !g.name.endsWith('.jsonl')) continue;
-              const hint: Hint = { project, root: r.path, parent: f.name };
-              out.push({ path: path.join(sub, g.name), harness: 'gemini', kind: 'subagent', mode: 'lines', hint });
-            }
-          }
-        }
+        if (direntIsDir(tmp, p)) discoverProject(path.join(tmp, p.name), r.path, out);
       }
     }
     return out;
@@ -285,14 +399,14 @@ export const gemini: Adapter<GeminiState, 'gemini'> = {
     try {
       o = JSON.parse(text);
     } catch {
-      st.counters!.badLines++;
+      countersOf(st).badLines++;
       return st;
     }
-    if (!o || typeof o !== 'object' || Array.isArray(o)) {
-      st.counters!.badLines++;
+    const doc = rec(o);
+    if (!doc) {
+      countersOf(st).badLines++;
       return st;
     }
-    const doc = o as Record<string, any>;
     applyMeta(st, doc);
     if (Array.isArray(doc.messages)) replaceAll(st, doc.messages);
     return st;
@@ -342,79 +456,17 @@ export const gemini: Adapter<GeminiState, 'gemini'> = {
   },
 
   finish(sessions, _ctx, states) {
-    // The project's directory: .project_root in its temp dir, else the registry, else a legacy
-    // sha256(path) directory or projectHash matched against every known project path.
-    const rootOf = new Map<string, string | null>();
-    const registries = new Map<string, Map<string, string>>();
-    const hashes = new Map<string, string>();
-    const registry = (root: string): Map<string, string> => {
-      let m = registries.get(root);
-      if (m) return m;
-      m = new Map();
-      const text = readText(path.join(root, 'projects.json'), 16 << 20);
-      if (text) {
-        try {
-          const j = JSON.parse(text);
-          const projects = j && typeof j === 'object' ? (j.projects ?? {}) : {};
-          for (const [p, slug] of Object.entries(projects)) {
-            if (typeof slug !== 'string' || !path.isAbsolute(p)) continue;
-            m.set(slug, p);
-            hashes.set(createHash('sha256').update(p).digest('hex'), p);
-          }
-        } catch {
-          /* a broken registry: no mapping */
-        }
-      }
-      registries.set(root, m);
-      return m;
-    };
-    const projectRoot = (project: string): string | null => {
-      if (rootOf.has(project)) return rootOf.get(project)!;
-      const t = readText(path.join(project, '.project_root'), 64 << 10)?.trim() ?? '';
-      const v = t && path.isAbsolute(t) && !t.includes('\n') ? t : null;
-      if (v) hashes.set(createHash('sha256').update(v).digest('hex'), v);
-      rootOf.set(project, v);
-      return v;
-    };
+    const dirs = new ProjectDirs();
     const info = new Map<string, { st: GeminiState; src: Source }>();
     for (const { src, state } of states.values()) info.set(src.path, { st: state, src });
     // Load every registry and .project_root first, so hash matching sees all candidates.
-    for (const { src } of info.values()) {
-      const h = (src.hint ?? {}) as Partial<Hint>;
-      if (h.root) registry(h.root);
-      if (h.project) projectRoot(h.project);
-    }
-    const cwdOf = (src: Source, st: GeminiState): string | null => {
-      const h = (src.hint ?? {}) as Partial<Hint>;
-      if (!h.project || !h.root) return null;
-      const fromFile = projectRoot(h.project);
-      if (fromFile) return fromFile;
-      const name = path.basename(h.project);
-      const fromRegistry = registry(h.root).get(name);
-      if (fromRegistry) return fromRegistry;
-      if (/^[0-9a-f]{64}$/.test(name) && hashes.has(name)) return hashes.get(name)!;
-      if (st.projectHash && hashes.has(st.projectHash)) return hashes.get(st.projectHash)!;
-      return null;
-    };
-    // One session id in two files (a legacy .json resumed into a .jsonl): keep the one holding the
-    // conversation (more messages), the .jsonl on a tie.
-    const best = new Map<string, SessionCore>();
-    const size = (s: SessionCore) => info.get(s.file)?.st.msgs?.length ?? 0;
-    for (const s of sessions) {
-      const cur = best.get(s.id);
-      if (!cur) {
-        best.set(s.id, s);
-        continue;
-      }
-      const a = size(s);
-      const b = size(cur);
-      if (a > b || (a === b && s.file.endsWith('.jsonl') && !cur.file.endsWith('.jsonl'))) best.set(s.id, s);
-    }
+    for (const { src } of info.values()) dirs.load((src.hint ?? {}) as Partial<Hint>);
+    const best = oneFilePerId(sessions, info);
     const out: SessionCore[] = [];
     for (const s of sessions) {
       if (best.get(s.id) !== s) continue;
       const i = info.get(s.file);
-      out.push(i ? { ...s, cwd: cwdOf(i.src, i.st) } : s);
+      out.push(i ? { ...s, cwd: dirs.cwdOf((i.src.hint ?? {}) as Partial<Hint>, i.st) } : s);
     }
     return out;
   },
@@ -423,9 +475,8 @@ export const gemini: Adapter<GeminiState, 'gemini'> = {
     if (fork) return 'Gemini CLI cannot fork a session; resume it instead';
     const argv = ['gemini', '--resume', s.id];
     // <home>/.gemini/tmp/<project>/chats/…: Gemini reads $GEMINI_CLI_HOME/.gemini, else ~/.gemini
-    const m = ctx ? /^(.*)\/tmp\/[^/]+\/chats\//.exec(s.file) : null;
-    if (!ctx || !m) return { argv };
-    const root = m[1]!;
+    const root = ctx ? /^(.*)\/tmp\/[^/]+\/chats\//.exec(s.file)?.[1] : undefined;
+    if (!ctx || root === undefined) return { argv };
     const h = ctx.env.GEMINI_CLI_HOME;
     const dflt = h ? path.resolve(expandHome(h, ctx.home)) : ctx.home;
     if (samePlace(root, path.join(dflt, '.gemini'))) return { argv };

@@ -3,11 +3,30 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Adapter, Ctx, LineState, Root, SessionCore, Source } from '../../types.js';
-import { envDirs, expandHome } from '../../util/paths.js';
 import { isDir, uniqueReal, walk } from '../../util/fsx.js';
-import { absolute, after, B_ROLE, bytesAt, countUnknown, deferLine, type Deferring, newCounters, parseObject, peekTimestamp, settleModelReply, str, textOf, touchTimes, V_ASSISTANT } from '../jsonl.js';
+import { envDirs, expandHome } from '../../util/paths.js';
 import { promptText, rawClip } from '../../util/text.js';
 import { toMs } from '../../util/time.js';
+import {
+  absolute,
+  after,
+  B_ROLE,
+  bytesAt,
+  countersOf,
+  countUnknown,
+  type Deferring,
+  deferLine,
+  newCounters,
+  obj,
+  parseObject,
+  peekTimestamp,
+  type Rec,
+  settleModelReply,
+  str,
+  textOf,
+  touchTimes,
+  V_ASSISTANT,
+} from '../jsonl.js';
 
 interface PiState extends LineState, Deferring {
   header: boolean;
@@ -42,8 +61,16 @@ interface PiState extends LineState, Deferring {
 }
 
 const KNOWN = new Set([
-  'session', 'message', 'model_change', 'thinking_level_change', 'compaction', 'branch_summary', 'custom',
-  'custom_message', 'label', 'session_info',
+  'session',
+  'message',
+  'model_change',
+  'thinking_level_change',
+  'compaction',
+  'branch_summary',
+  'custom',
+  'custom_message',
+  'label',
+  'session_info',
 ]);
 const R_TOOLRESULT = Buffer.from('toolResult"');
 const R_BASH = Buffer.from('bashExecution"');
@@ -104,13 +131,116 @@ function replyTime(buf: Buffer, start: number, end: number): number | string | n
   if (i >= 0) {
     const s = from + i + B_TS.length;
     let e = s;
-    while (e < end && buf[e]! >= 48 && buf[e]! <= 57) e++;
+    while (e < end && isDigit(buf[e])) e++;
     if (e > s && e < end && (buf[e] === 125 || buf[e] === 44)) return Number(buf.toString('latin1', s, e)); // then `}` or `,`
   }
   return peekTimestamp(buf, start, Math.min(end, start + 512));
 }
 
+const isDigit = (b: number | undefined) => b !== undefined && b >= 48 && b <= 57;
+
 const touch = touchTimes;
+
+/** The first line: pi ignores a file whose first line is not a session header. */
+function header(st: PiState, type: string, o: Rec): void {
+  if (type !== 'session') return;
+  st.header = true;
+  st.id = str(o.id);
+  st.cwd = absolute(o.cwd) ? o.cwd : null;
+  st.parentSession = str(o.parentSession) ?? str(o.branchedFrom);
+  // A fork or clone (`--fork`, `/fork`, `/clone`) begins with copies of its parent's entries,
+  // which keep their time stamps: they are older than its own header.
+  st.forkTs = st.parentSession ? toMs(o.timestamp) : null;
+  burstTs(st, o.timestamp);
+  st.model = str(o.modelId) ?? st.model;
+  touch(st, o.timestamp);
+}
+
+/** A decoded entry after the header. */
+function entry(st: PiState, type: string, o: Rec): void {
+  switch (type) {
+    case 'message':
+      message(st, o);
+      return;
+    case 'session_info': {
+      touch(st, o.timestamp);
+      burstTs(st, o.timestamp);
+      const at = toMs(o.timestamp);
+      if (st.forkTs != null && at != null && at < st.forkTs) return; // the parent's name, copied
+      const n = typeof o.name === 'string' ? o.name.trim() : '';
+      st.name = n || null;
+      return;
+    }
+    case 'model_change': {
+      touch(st, o.timestamp);
+      burstTs(st, o.timestamp);
+      const model = str(o.modelId);
+      if (model) {
+        st.model = model;
+        if (st.deferred) st.modelCut = st.deferred.length / 2;
+      }
+      return;
+    }
+    default:
+      touch(st, o.timestamp);
+      burstTs(st, o.timestamp);
+  }
+}
+
+function message(st: PiState, o: Rec): void {
+  const m = obj(o.message);
+  if (!m) return;
+  touch(st, typeof m.timestamp === 'number' ? m.timestamp : o.timestamp);
+  if (m.role === 'user') userMessage(st, o, m);
+  else if (m.role === 'assistant') {
+    burstTs(st, o.timestamp);
+    st.model = str(m.model) ?? st.model;
+    const t = textOf(m.content, ['text']).trim();
+    if (t) st.lastReply = rawClip(t); // folded once, in sessions()
+  }
+}
+
+function userMessage(st: PiState, o: Rec, m: Rec): void {
+  const t = textOf(m.content, ['text']).trim();
+  if (!t) return;
+  const ts = toMs(o.timestamp) ?? toMs(m.timestamp);
+  if (st.forkTs != null && ts != null && ts < st.forkTs) {
+    st.copied = (st.copied ?? 0) + 1;
+    return;
+  }
+  st.prompts++;
+  burstPrompt(st, ts);
+  burstTs(st, o.timestamp);
+  const p = promptText(t);
+  if (st.firstPrompt == null) st.firstPrompt = p;
+  st.lastPrompt = p;
+  st.all ??= [];
+  st.all.push(p);
+}
+
+/**
+ * A line told from its bytes that needs no decoding: a tool result or shell run (its time taken),
+ * or an assistant message put off to the end of the file (only the last ones count: the model, the
+ * last reply; they are more than half the bytes decoded), when `at` says it can be read back there.
+ */
+function passedOver(st: PiState, buf: Buffer, start: number, end: number, at: number | undefined): boolean {
+  const r = roleAt(buf, start, end);
+  if (r < 0) return false;
+  if (skippableRole(buf, r, end, end - start > BIG)) {
+    const ts = peekTimestamp(buf, start, end, 256);
+    touch(st, ts);
+    burstTs(st, ts);
+    return true;
+  }
+  if (at !== undefined && st.header && bytesAt(buf, r, end, V_ASSISTANT) && bytesAt(buf, start, end, B_MESSAGE)) {
+    touch(st, replyTime(buf, start, end));
+    // the entry's own time (when the reply was written, near the line's start), not the message's (when it began)
+    if (st.burst !== false && st.burst !== null) burstTs(st, peekTimestamp(buf, start, Math.min(end, start + 512)));
+    deferLine(st, at, end - start);
+    return true;
+  }
+  return false;
+}
 
 /** Longer than pi takes to send a message it was given (at start, or after the reply before it), shorter than anyone types one. */
 const PRINT_GAP_MS = 1000;
@@ -155,7 +285,11 @@ export const pi: Adapter<PiState, 'pi'> = {
     const out: Root[] = envDirs(ctx, 'RESUME_PI_DIRS').map((p) => ({ path: p, via: 'RESUME_PI_DIRS', exists: false }));
     const a = agentDir(ctx);
     if (ctx.env.PI_CODING_AGENT_SESSION_DIR) {
-      out.push({ path: path.resolve(expandHome(ctx.env.PI_CODING_AGENT_SESSION_DIR, ctx.home)), via: 'PI_CODING_AGENT_SESSION_DIR', exists: false });
+      out.push({
+        path: path.resolve(expandHome(ctx.env.PI_CODING_AGENT_SESSION_DIR, ctx.home)),
+        via: 'PI_CODING_AGENT_SESSION_DIR',
+        exists: false,
+      });
     }
     const fromSettings = settingsSessionDir(a.path, ctx.home);
     if (fromSettings) out.push({ path: fromSettings, via: `sessionDir in ${path.join(a.path, 'settings.json')}`, exists: false });
@@ -172,7 +306,7 @@ export const pi: Adapter<PiState, 'pi'> = {
       if (!r.exists) continue;
       const rootLen = r.path.endsWith('/') ? r.path.length : r.path.length + 1;
       for (const f of walk(r.path, (n) => n.endsWith('.jsonl'), 3)) {
-        const sub = ('/' + f.slice(rootLen)).includes('/subagents/');
+        const sub = `/${f.slice(rootLen)}`.includes('/subagents/');
         out.push({ path: f, harness: 'pi', kind: sub ? 'subagent' : 'session', mode: 'lines' });
       }
     }
@@ -181,8 +315,19 @@ export const pi: Adapter<PiState, 'pi'> = {
 
   begin(): PiState {
     return {
-      header: false, id: null, cwd: null, name: null, model: null, started: null, updated: null,
-      firstPrompt: null, lastPrompt: null, lastReply: null, prompts: 0, parentSession: null, lines: 0,
+      header: false,
+      id: null,
+      cwd: null,
+      name: null,
+      model: null,
+      started: null,
+      updated: null,
+      firstPrompt: null,
+      lastPrompt: null,
+      lastReply: null,
+      prompts: 0,
+      parentSession: null,
+      lines: 0,
       counters: newCounters(),
     };
   },
@@ -191,8 +336,9 @@ export const pi: Adapter<PiState, 'pi'> = {
     return st.lines === 0 || !skippable(head, 0, head.length, true);
   },
 
+  // biome-ignore lint/complexity/useMaxParams: Adapter.line's signature (lib/types.ts), called once per line without an object per call
   line(st, buf, start, end, complete, at) {
-    const c = st.counters!;
+    const c = countersOf(st);
     const first = st.lines++ === 0;
     if (!complete) {
       c.hugeLines++;
@@ -201,103 +347,29 @@ export const pi: Adapter<PiState, 'pi'> = {
       burstTs(st, ts);
       return;
     }
-    if (!first) {
-      const r = roleAt(buf, start, end);
-      if (r >= 0) {
-        if (skippableRole(buf, r, end, end - start > BIG)) {
-          const ts = peekTimestamp(buf, start, end, 256);
-          touch(st, ts);
-          burstTs(st, ts);
-          return;
-        }
-        // An assistant message: only the last ones count (the model, the last reply), and they are
-        // more than half the bytes decoded. Put off to the end of the file (settle) when it can be
-        // read back there.
-        if (at !== undefined && st.header && bytesAt(buf, r, end, V_ASSISTANT) && bytesAt(buf, start, end, B_MESSAGE)) {
-          touch(st, replyTime(buf, start, end));
-          // the entry's own time (when the reply was written, near the line's start), not the message's (when it began)
-          if (st.burst !== false && st.burst !== null) burstTs(st, peekTimestamp(buf, start, Math.min(end, start + 512)));
-          deferLine(st, at, end - start);
-          return;
-        }
-      }
-    }
+    if (!first && passedOver(st, buf, start, end, at)) return;
     const o = parseObject(c, buf, start, end);
     if (!o) return;
     const type = typeof o.type === 'string' ? o.type : '';
-    if (first) {
-      // pi ignores a file whose first line is not a session header
-      if (type !== 'session') return;
-      st.header = true;
-      st.id = str(o.id);
-      st.cwd = absolute(o.cwd) ? o.cwd : null;
-      st.parentSession = str(o.parentSession) ?? str(o.branchedFrom);
-      // A fork or clone (`--fork`, `/fork`, `/clone`) begins with copies of its parent's entries,
-      // which keep their time stamps: they are older than its own header.
-      st.forkTs = st.parentSession ? toMs(o.timestamp) : null;
-      burstTs(st, o.timestamp);
-      if (str(o.modelId)) st.model = o.modelId;
-      touch(st, o.timestamp);
-      return;
-    }
+    if (first) return header(st, type, o);
     if (!st.header) return;
     if (!KNOWN.has(type)) countUnknown(c, type || '(none)');
-    switch (type) {
-      case 'message': {
-        const m = o.message;
-        if (!m || typeof m !== 'object') return;
-        touch(st, typeof m.timestamp === 'number' ? m.timestamp : o.timestamp);
-        if (m.role === 'user') {
-          const t = textOf(m.content, ['text']).trim();
-          if (!t) return;
-          const ts = toMs(o.timestamp) ?? toMs(m.timestamp);
-          if (st.forkTs != null && ts != null && ts < st.forkTs) {
-            st.copied = (st.copied ?? 0) + 1;
-            return;
-          }
-          st.prompts++;
-          burstPrompt(st, ts);
-          burstTs(st, o.timestamp);
-          const p = promptText(t);
-          if (st.firstPrompt == null) st.firstPrompt = p;
-          st.lastPrompt = p;
-          (st.all ??= []).push(p);
-        } else if (m.role === 'assistant') {
-          burstTs(st, o.timestamp);
-          if (str(m.model)) st.model = m.model;
-          const t = textOf(m.content, ['text']).trim();
-          if (t) st.lastReply = rawClip(t); // folded once, in sessions()
-        }
-        return;
-      }
-      case 'session_info': {
-        touch(st, o.timestamp);
-        burstTs(st, o.timestamp);
-        const at = toMs(o.timestamp);
-        if (st.forkTs != null && at != null && at < st.forkTs) return; // the parent's name, copied
-        const n = typeof o.name === 'string' ? o.name.trim() : '';
-        st.name = n || null;
-        return;
-      }
-      case 'model_change':
-        touch(st, o.timestamp);
-        burstTs(st, o.timestamp);
-        if (str(o.modelId)) {
-          st.model = o.modelId;
-          if (st.deferred) st.modelCut = st.deferred.length / 2;
-        }
-        return;
-      default:
-        touch(st, o.timestamp);
-        burstTs(st, o.timestamp);
-    }
+    entry(st, type, o);
   },
 
   settle(st, read) {
     // (an assistant message older than the last model change cannot set the model)
     const cut = st.modelCut ?? 0;
     delete st.modelCut;
-    settleModelReply(st, read, (o) => (o.type === 'message' && o.message && typeof o.message === 'object' && o.message.role === 'assistant' ? o.message : null), cut);
+    settleModelReply(
+      st,
+      read,
+      (o) => {
+        const m = o.type === 'message' ? obj(o.message) : null;
+        return m?.role === 'assistant' ? m : null;
+      },
+      cut,
+    );
   },
 
   sessions(st, src): SessionCore[] {

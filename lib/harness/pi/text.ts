@@ -1,13 +1,16 @@
 // Searchable text of one pi session line (formats.md §3).
-import type { Session } from '../../types.js';
-import type { BranchTracker, ExtractCtx, Piece, SearchHooks } from '../../search/types.js';
-import { bytes, firstLink, IdChain, same } from '../branches.js';
+
 import { blockText, ms, outputRecord, outputText, piece, toolPiece } from '../../search/extract-util.js';
+import type { BranchTracker, ExtractCtx, Piece, SearchHooks } from '../../search/types.js';
+import type { Session } from '../../types.js';
 import { addTo } from '../../util/multimap.js';
 import { dirOf } from '../../util/paths.js';
+import { bytes, firstLink, IdChain, same } from '../branches.js';
+import { obj, type Rec } from '../jsonl.js';
 
-export function piText(o: any, cx: ExtractCtx): Piece[] {
-  if (!o || typeof o !== 'object') return [];
+export function piText(v: unknown, cx: ExtractCtx): Piece[] {
+  const o = obj(v);
+  if (!o) return [];
   const st = cx.st;
   if (cx.first) {
     if (o.type === 'session') {
@@ -19,60 +22,68 @@ export function piText(o: any, cx: ExtractCtx): Piece[] {
     return [];
   }
   if (!st.header) return []; // pi ignores a file without a session header
-  const ts = ms(o.timestamp) ?? (typeof o.message?.timestamp === 'number' ? o.message.timestamp : null);
+  const m = obj(o.message);
+  const ts = ms(o.timestamp) ?? (typeof m?.timestamp === 'number' ? m.timestamp : null);
   const copied = !!st.fork && st.startTs != null && ts != null && ts < st.startTs;
   const out: Piece[] = [];
   const add = (ps: Piece[]) => {
     for (const x of ps) out.push(copied ? { ...x, copied: true } : x);
   };
   switch (o.type) {
-    case 'message': {
-      const m = o.message;
-      if (!m || typeof m !== 'object') return out;
-      switch (m.role) {
-        case 'user':
-          add(piece('user', blockText(m.content, ['text']), ts));
-          break;
-        case 'assistant':
-          if (typeof m.content === 'string') add(piece('assistant', m.content, ts));
-          else if (Array.isArray(m.content)) {
-            for (const b of m.content) {
-              if (!b || typeof b !== 'object') continue;
-              if (b.type === 'text') add(piece('assistant', b.text, ts));
-              else if (b.type === 'thinking') add(piece('assistant', b.thinking, ts));
-              else if (b.type === 'toolCall') {
-                const tp = toolPiece(b.name, b.arguments, ts);
-                if (tp) add([tp]);
-              }
-            }
-          }
-          break;
-        case 'toolResult':
-          add(piece('tool-output', outputText(m.content), ts));
-          break;
-        case 'bashExecution':
-          // a `!command` the user ran in pi's shell mode
-          add(piece('tool-call', typeof m.command === 'string' ? `bash ${m.command}` : '', ts));
-          add(piece('tool-output', m.output, ts));
-          break;
-        case 'custom':
-          add(piece('assistant', blockText(m.content, ['text']), ts));
-          break;
-      }
-      return out;
-    }
+    case 'message':
+      if (m) messageText(m, ts, add);
+      break;
     case 'compaction':
     case 'branch_summary':
       add(piece('assistant', o.summary, ts, { summary: true }));
-      return out;
+      break;
     case 'custom_message':
       add(piece('assistant', blockText(o.content, ['text']), ts));
-      return out;
+      break;
     case 'session_info':
       add(piece('user', o.name, ts, { summary: true }));
-      return out;
-    default:
-      return out;
+      break;
+  }
+  return out;
+}
+
+type Add = (ps: Piece[]) => void;
+
+function messageText(m: Rec, ts: number | null, add: Add): void {
+  switch (m.role) {
+    case 'user':
+      add(piece('user', blockText(m.content, ['text']), ts));
+      break;
+    case 'assistant':
+      assistantText(m.content, ts, add);
+      break;
+    case 'toolResult':
+      add(piece('tool-output', outputText(m.content), ts));
+      break;
+    case 'bashExecution':
+      // a `!command` the user ran in pi's shell mode
+      add(piece('tool-call', typeof m.command === 'string' ? `bash ${m.command}` : '', ts));
+      add(piece('tool-output', m.output, ts));
+      break;
+    case 'custom':
+      add(piece('assistant', blockText(m.content, ['text']), ts));
+      break;
+  }
+}
+
+function assistantText(content: unknown, ts: number | null, add: Add): void {
+  if (typeof content === 'string') add(piece('assistant', content, ts));
+  else if (Array.isArray(content)) {
+    for (const v of content) {
+      const b = obj(v);
+      if (!b) continue;
+      if (b.type === 'text') add(piece('assistant', b.text, ts));
+      else if (b.type === 'thinking') add(piece('assistant', b.thinking, ts));
+      else if (b.type === 'toolCall') {
+        const tp = toolPiece(b.name, b.arguments, ts);
+        if (tp) add([tp]);
+      }
+    }
   }
 }
 
@@ -191,12 +202,12 @@ function parents(all: Session[]): Map<string, string> {
   let ids: Set<string> | null = null;
   // the main sessions by project directory, latest started first (looked up once per worker: a
   // scan of every main session per worker took 15 s at 22,000 sessions)
-  let mainsIn: Map<string, Session[]> | null = null;
-  const mainsOf = (dir: string): Session[] => {
+  let mainsIn: Map<string, Started[]> | null = null;
+  const mainsOf = (dir: string): Started[] => {
     if (!mainsIn) {
       mainsIn = new Map();
       for (const m of all) {
-        if (m.hiddenReason === 'subagent' || m.started == null) continue;
+        if (m.hiddenReason === 'subagent' || !started(m)) continue;
         addTo(mainsIn, dirOf(m.file), m);
       }
       for (const list of mainsIn.values()) if (list.length > 1) list.sort(laterFirst);
@@ -205,9 +216,12 @@ function parents(all: Session[]): Map<string, string> {
   };
   for (const w of all) {
     if (w.hiddenReason !== 'subagent' || w.parent) continue;
-    if (w.forkedFrom && (ids ??= new Set(all.map((s) => s.id))).has(w.forkedFrom)) {
-      out.set(w.key, w.forkedFrom);
-      continue;
+    if (w.forkedFrom) {
+      ids ??= new Set(all.map((s) => s.id));
+      if (ids.has(w.forkedFrom)) {
+        out.set(w.key, w.forkedFrom);
+        continue;
+      }
     }
     const t = w.started ?? w.updated;
     if (t == null) continue;
@@ -220,23 +234,29 @@ function parents(all: Session[]): Map<string, string> {
   return out;
 }
 
-const laterFirst = (a: Session, b: Session) => b.started! - a.started!;
+/** A session with a start time (the main sessions a worker is matched with). */
+type Started = Session & { started: number };
+
+const started = (s: Session): s is Started => s.started != null;
+
+const laterFirst = (a: Started, b: Started) => b.started - a.started;
 
 /**
  * The latest started of `mains` (latest started first) that was going at `t`: started by then, and
  * active until at least a minute before it. The ones started after `t` are stepped over by halving.
  */
-function goingAt(mains: Session[], t: number): Session | undefined {
+function goingAt(mains: Started[], t: number): Started | undefined {
   let lo = 0;
   let hi = mains.length;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
-    if (mains[mid]!.started! > t) lo = mid + 1;
+    const m = mains[mid];
+    if (m && m.started > t) lo = mid + 1;
     else hi = mid;
   }
   for (let i = lo; i < mains.length; i++) {
-    const m = mains[i]!;
-    if (t <= (m.updated ?? m.started!) + 60e3) return m;
+    const m = mains[i];
+    if (m && t <= (m.updated ?? m.started) + 60e3) return m;
   }
   return undefined;
 }

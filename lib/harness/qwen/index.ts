@@ -5,12 +5,12 @@
 // `chats/<id>.runtime.json` beside the transcript: a session without one is a one-shot run.
 import path from 'node:path';
 import type { Adapter, Ctx, LineState, Root, SessionCore, Source } from '../../types.js';
+import { direntIsDir, direntMaybeFile, entries, isDir, uniqueReal } from '../../util/fsx.js';
 import { envDirs, expandHome, storeEnv } from '../../util/paths.js';
-import { direntMaybeFile, direntIsDir, entries, isDir, uniqueReal } from '../../util/fsx.js';
-import { absolute, newCounters, parseObject, peekStr, peekTimestamp, str } from '../jsonl.js';
-import { partsText } from '../gemini/index.js';
 import { promptText, rawClip } from '../../util/text.js';
 import { maxMs, minMs, toMs } from '../../util/time.js';
+import { partsText } from '../gemini/index.js';
+import { absolute, countersOf, newCounters, obj, parseObject, peekStr, peekTimestamp, type Rec, str } from '../jsonl.js';
 
 interface QwenState extends LineState {
   lines: number;
@@ -53,11 +53,11 @@ function home(ctx: Ctx): { path: string; via: string } {
 }
 
 /** What a user record says when a person wrote it: typed prompts and messages sent mid-turn. */
-function promptOf(o: Record<string, any>): string | null {
+function promptOf(o: Rec): string | null {
   if (o.provenance != null && o.provenance !== 'real_user') return null;
   if (o.subtype != null && o.subtype !== 'mid_turn_user_message') return null;
-  const parts = o.message?.parts;
-  if (!Array.isArray(parts) || parts.some((p) => p && typeof p === 'object' && p.functionResponse)) return null;
+  const parts = obj(o.message)?.parts;
+  if (!Array.isArray(parts) || parts.some((p) => obj(p)?.functionResponse)) return null;
   const t = withoutReminders(partsText(parts));
   return t || null;
 }
@@ -82,37 +82,50 @@ function seen(st: QwenState, ts: unknown, own: boolean): void {
   }
 }
 
-function apply(st: QwenState, o: Record<string, any>): void {
-  if (!st.id && str(o.sessionId)) st.id = o.sessionId;
+/** A prompt of the session's own (not one a fork copied). */
+function ownPrompt(st: QwenState, o: Rec): void {
+  const p = promptOf(o);
+  if (p == null) return;
+  const clipped = promptText(p);
+  st.prompts++;
+  st.firstPrompt ??= clipped;
+  st.lastPrompt = clipped;
+  st.all.push(clipped);
+}
+
+/** A reply: its model and text. */
+function reply(st: QwenState, o: Rec): void {
+  const model = str(o.model);
+  if (model) st.model = model;
+  const parts = obj(o.message)?.parts;
+  const t = Array.isArray(parts) ? partsText(parts).trim() : '';
+  if (t) st.lastReply = rawClip(t);
+}
+
+/** A system record: a title (`/rename`), or the parent of a sub-session. */
+function system(st: QwenState, o: Rec, copied: boolean): void {
+  const p = obj(o.systemPayload) ?? {};
+  if (o.subtype === 'custom_title' && typeof p.customTitle === 'string') {
+    // A title copied from a fork's parent gives way to the fork's own first prompt. The UI writes
+    // the title again (unmarked) as it runs and exits, so the parent's title comes back uncopied.
+    const t = p.customTitle.trim() || null;
+    if (copied) st.copiedTitle = t;
+    else if (t !== st.copiedTitle) st.title = t;
+  } else if (o.subtype === 'parent_session') st.parent = str(p.parentSessionId) ?? st.parent;
+}
+
+function apply(st: QwenState, o: Rec): void {
+  st.id ||= str(o.sessionId);
   if (!st.cwd && absolute(o.cwd)) st.cwd = o.cwd;
-  if (str(o.gitBranch)) st.branch = o.gitBranch;
-  const copied = o.forkedFrom && typeof o.forkedFrom === 'object';
-  if (copied && !st.forkedFrom && str(o.forkedFrom.sessionId)) st.forkedFrom = o.forkedFrom.sessionId;
+  st.branch = str(o.gitBranch) ?? st.branch;
+  const fork = obj(o.forkedFrom);
+  const copied = !!fork;
+  if (fork && !st.forkedFrom) st.forkedFrom = str(fork.sessionId);
   seen(st, o.timestamp, !copied);
   if (o.type === 'user') {
-    const p = promptOf(o);
-    if (p == null || copied) return;
-    const clipped = promptText(p);
-    st.prompts++;
-    st.firstPrompt ??= clipped;
-    st.lastPrompt = clipped;
-    st.all.push(clipped);
-  } else if (o.type === 'assistant') {
-    if (str(o.model)) st.model = o.model;
-    const parts = o.message?.parts;
-    const t = Array.isArray(parts) ? partsText(parts).trim() : '';
-    if (t) st.lastReply = rawClip(t);
-  } else if (o.type === 'system') {
-    const p = o.systemPayload ?? {};
-    if (o.subtype === 'custom_title' && typeof p.customTitle === 'string') {
-      // A title copied from a fork's parent gives way to the fork's own first prompt. The UI writes
-      // the title again (unmarked) as it runs and exits, so the parent's title comes back uncopied.
-      const t = p.customTitle.trim() || null;
-      if (copied) st.copiedTitle = t;
-      else if (t !== st.copiedTitle) st.title = t;
-    }
-    else if (o.subtype === 'parent_session' && str(p.parentSessionId)) st.parent = p.parentSessionId;
-  }
+    if (!copied) ownPrompt(st, o);
+  } else if (o.type === 'assistant') reply(st, o);
+  else if (o.type === 'system') system(st, o, copied);
 }
 
 export const qwen: Adapter<QwenState, 'qwen'> = {
@@ -157,22 +170,38 @@ export const qwen: Adapter<QwenState, 'qwen'> = {
 
   begin(): QwenState {
     return {
-      lines: 0, id: null, cwd: null, branch: null, model: null, title: null, copiedTitle: null, started: null, updated: null,
-      allStarted: null, allUpdated: null, firstPrompt: null, lastPrompt: null, all: [], prompts: 0,
-      lastReply: null, forkedFrom: null, parent: null, counters: newCounters(),
+      lines: 0,
+      id: null,
+      cwd: null,
+      branch: null,
+      model: null,
+      title: null,
+      copiedTitle: null,
+      started: null,
+      updated: null,
+      allStarted: null,
+      allUpdated: null,
+      firstPrompt: null,
+      lastPrompt: null,
+      all: [],
+      prompts: 0,
+      lastReply: null,
+      forkedFrom: null,
+      parent: null,
+      counters: newCounters(),
     };
   },
 
   line(st, buf, start, end, complete) {
     st.lines++;
-    const type = !complete || end - start > BIG ? peekStr(buf, start, end, B_TYPE, 4096) : null;
+    const type = !complete || end - start > BIG ? peekStr(buf, start, end, B_TYPE, { window: 4096 }) : null;
     if (!complete || (type != null && type !== 'user' && type !== 'system')) {
       // a tool's output or a long reply: its time is all a listing needs
-      if (!complete) st.counters!.hugeLines++;
+      if (!complete) countersOf(st).hugeLines++;
       seen(st, peekTimestamp(buf, start, end), true);
       return;
     }
-    const o = parseObject(st.counters!, buf, start, end);
+    const o = parseObject(countersOf(st), buf, start, end);
     if (o) apply(st, o);
   },
 
@@ -212,7 +241,7 @@ export const qwen: Adapter<QwenState, 'qwen'> = {
     const argv = fork ? ['qwen', '--resume', s.id, '--fork-session'] : ['qwen', '--resume', s.id];
     const m = ctx ? /^(.*)\/projects\/[^/]+\/chats\/[^/]+\.jsonl$/.exec(s.file) : null;
     if (!ctx || !m) return { argv };
-    const env = storeEnv('QWEN_HOME', m[1]!, home(ctx).path);
+    const env = m[1] === undefined ? null : storeEnv('QWEN_HOME', m[1], home(ctx).path);
     return env ? { argv, env } : { argv };
   },
 };
