@@ -10,6 +10,7 @@
 import fs from 'node:fs';
 import { nodeOs } from '../util/lazy.js';
 import { removeFile } from '../util/fsx.js';
+import { alive } from '../util/alive.js';
 
 export const STALE_MS = 15 * 60_000;
 export const EMPTY_MS = 5_000;
@@ -39,15 +40,6 @@ function readLock(file: string): { info: LockInfo | null; ino: number; mtime: nu
   return { info, ino: st.ino, mtime: st.mtimeMs };
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    // EPERM: it exists, owned by someone else
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /** Is this lock stale (its builder gone)? */
 export function isStale(l: { info: LockInfo | null; mtime: number }, now = Date.now()): boolean {

@@ -5,17 +5,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { removeFile } from '../util/fsx.js';
+import { alive } from '../util/alive.js';
 
 export type Acquired = { ok: true; release: () => void } | { ok: false; holder: number };
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 export function acquire(file: string): Acquired {
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });

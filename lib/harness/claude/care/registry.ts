@@ -8,6 +8,7 @@ import path from 'node:path';
 import type { Ctx } from '../../../types.js';
 import { claude } from '../index.js';
 import { procEnviron as readEnviron, procStat, procTable } from '../../../panes/proc.js';
+import { alive } from '../../../util/alive.js';
 
 export interface RegEntry {
   /** the registry file */
@@ -106,12 +107,7 @@ export function procStartOf(pid: number, procRoot = '/proc'): string | null {
 /** Is the process still running? On Linux with a recorded start time, it must be the same process. */
 export function pidAlive(pid: number, procStart: string | null, platform = process.platform): boolean {
   if (platform === 'linux' && procStart != null) return procStartOf(pid) === procStart;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
+  return alive(pid);
 }
 
 /** Registry entries whose process runs, across every Claude config directory. */
