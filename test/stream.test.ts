@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BIN, FIXTURES, envFor, jsonl, lsJson, run, tempHome, write } from './helpers.js';
 import { cursorStore, md5 } from './sqlite-fixtures.js';
+import { HARNESSES } from '../lib/types.js';
 
 const homes: string[] = [];
 afterEach(() => {
@@ -56,7 +57,7 @@ describe('rows on a cold index', () => {
     const warm = run(home, ['rows', '-a']);
     expect(warm.code).toBe(0);
     const harnesses = new Set(keys(warm.stdout).map((k) => k.split(':')[0]));
-    expect([...harnesses].sort()).toEqual(['claude', 'codex', 'cursor', 'gemini', 'opencode', 'pi']);
+    expect([...harnesses].sort()).toEqual([...HARNESSES].sort());
     expect(keys(cold.stdout)).toEqual(keys(warm.stdout));
     expect(noShort(cold.stdout)).toEqual(noShort(warm.stdout));
     // every streamed short id is a prefix of its id
