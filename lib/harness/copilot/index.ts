@@ -220,7 +220,7 @@ export const copilot: Adapter<CopilotState, 'copilot'> = {
   label: 'Copilot CLI',
   binaries: ['copilot'],
   envVars: ['RESUME_COPILOT_DIRS', 'COPILOT_HOME'],
-  color: 75,
+  color: 204,
   testedVersion: '1.0.102',
   text: async () => (await import('./text.js')).copilotText,
   perSource: true,
