@@ -3,10 +3,11 @@
 // absolute path. --write merges the fragment into the `hooks` object of Claude's settings.json
 // (CLAUDE_CONFIG_DIR, else ~/.claude), keeping every other setting, after a backup; run again, it
 // changes nothing.
-import { writeAtomic } from '../../../util/fsx.js';
+
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Ctx } from '../../../types.js';
+import { writeAtomic } from '../../../util/fsx.js';
 import { expandHome } from '../../../util/paths.js';
 import { quoteSh } from '../../../util/quote.js';
 
@@ -54,7 +55,8 @@ export function writeHook(ctx: Ctx, bin: string, now = new Date()): WriteResult 
     if (!settings || typeof settings !== 'object' || Array.isArray(settings)) throw new Error(`${file} is not a JSON object`);
   }
   const want = hookCommand(bin);
-  if (settings.hooks != null && (typeof settings.hooks !== 'object' || Array.isArray(settings.hooks))) throw new Error(`${file}: "hooks" is not an object`);
+  if (settings.hooks != null && (typeof settings.hooks !== 'object' || Array.isArray(settings.hooks)))
+    throw new Error(`${file}: "hooks" is not an object`);
   const hooks: Record<string, any> = settings.hooks ?? {};
   if (hooks.Stop != null && !Array.isArray(hooks.Stop)) throw new Error(`${file}: "hooks.Stop" is not an array`);
   const stop: any[] = hooks.Stop ?? [];
@@ -116,7 +118,9 @@ export function removeHook(ctx: Ctx, now = new Date(), dryRun = false): RemoveRe
   try {
     settings = JSON.parse(text);
   } catch (err) {
-    throw new Error(`${file} is not valid JSON (${(err as Error).message}); take the Stop hook out by hand (its command ends in "resume snapshot --quiet")`);
+    throw new Error(
+      `${file} is not valid JSON (${(err as Error).message}); take the Stop hook out by hand (its command ends in "resume snapshot --quiet")`,
+    );
   }
   if (!settings || typeof settings !== 'object' || Array.isArray(settings)) throw new Error(`${file} is not a JSON object`);
   const hooks = settings.hooks;

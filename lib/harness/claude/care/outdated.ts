@@ -1,7 +1,7 @@
 // Live Claude sessions whose registry version is older than the installed claude.
 import type { Ctx } from '../../../types.js';
 import { liveEntries, procEnviron } from './registry.js';
-import { compareVersions, installedVersion, parseVersion, type Installed } from './version.js';
+import { compareVersions, type Installed, installedVersion, parseVersion } from './version.js';
 
 export interface Outdated {
   session: string;

@@ -5,10 +5,10 @@
 // Older builds wrote `pid-<n>.json` with `session_id`; those are orphans and are not read.
 import fs from 'node:fs';
 import path from 'node:path';
+import { procStat, procTable, procEnviron as readEnviron } from '../../../panes/proc.js';
 import type { Ctx } from '../../../types.js';
-import { claude } from '../index.js';
-import { procEnviron as readEnviron, procStat, procTable } from '../../../panes/proc.js';
 import { alive } from '../../../util/alive.js';
+import { claude } from '../index.js';
 
 export interface RegEntry {
   /** the registry file */
@@ -29,7 +29,10 @@ export interface RegEntry {
 
 /** Claude config directories that exist (CLAUDE_CONFIG_DIR or ~/.claude, RESUME_CLAUDE_DIRS, XDG). */
 export function claudeRoots(ctx: Ctx): string[] {
-  return claude.roots(ctx).filter((r) => r.exists).map((r) => r.path);
+  return claude
+    .roots(ctx)
+    .filter((r) => r.exists)
+    .map((r) => r.path);
 }
 
 /** The config directory a transcript `<root>/projects/<slug>/<id>.jsonl` lives under, or null. */

@@ -7,13 +7,23 @@
 // <id>`: the pane's PATH may not have it), confirm the session registered again.
 import fs from 'node:fs';
 import path from 'node:path';
+import { ancestry, inForeground, isAncestor, type ProcTable, procTable } from '../../../panes/proc.js';
+import {
+  capture,
+  inputEmpty,
+  listPanes,
+  type Pane,
+  paneExists,
+  paneProcess,
+  sendKeys,
+  socketOf,
+  userSockets,
+} from '../../../panes/tmux.js';
 import type { Ctx } from '../../../types.js';
-import { ancestry, inForeground, isAncestor, procTable, type ProcTable } from '../../../panes/proc.js';
-import { capture, inputEmpty, listPanes, paneExists, paneProcess, sendKeys, socketOf, userSockets, type Pane } from '../../../panes/tmux.js';
-import { liveEntries, pidAlive, readRegistry, type RegEntry } from './registry.js';
-import { findOutdated, type Outdated } from './outdated.js';
-import { snapshotAll } from './snapshot.js';
 import { addTo } from '../../../util/multimap.js';
+import { findOutdated, type Outdated } from './outdated.js';
+import { liveEntries, pidAlive, type RegEntry, readRegistry } from './registry.js';
+import { snapshotAll } from './snapshot.js';
 
 export const CHECK_MS = 2000;
 const EXIT_MS = 30_000;
@@ -62,14 +72,25 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * The pane holding `pid` in its process tree, on the server named by the process's own TMUX variable.
  * Without one (TMUX cleared, e.g. by `env -i`), every server socket of this user is asked, with a note.
  */
-export async function locate(e: RegEntry, t: ProcTable = procTable()): Promise<Pick<Target, 'socket' | 'pane' | 'via' | 'refused'> & { notes: string[] }> {
+export async function locate(
+  e: RegEntry,
+  t: ProcTable = procTable(),
+): Promise<Pick<Target, 'socket' | 'pane' | 'via' | 'refused'> & { notes: string[] }> {
   const env = t.environ(e.pid);
   const notes: string[] = [];
-  if (env?.HERDR_PANE_ID && !env.TMUX) return { socket: null, pane: null, via: null, refused: 'runs in a herdr pane; restart drives tmux panes only', notes };
+  if (env?.HERDR_PANE_ID && !env.TMUX)
+    return { socket: null, pane: null, via: null, refused: 'runs in a herdr pane; restart drives tmux panes only', notes };
   const named = socketOf(env?.TMUX);
   const uid = t.uid(e.pid) ?? process.getuid?.() ?? 0;
   const sockets = named ? [named] : userSockets(env?.TMUX_TMPDIR ?? process.env.TMUX_TMPDIR, uid);
-  if (!sockets.length) return { socket: null, pane: null, via: null, refused: 'not in a tmux pane (no TMUX in its environment and no tmux server of its user)', notes };
+  if (!sockets.length)
+    return {
+      socket: null,
+      pane: null,
+      via: null,
+      refused: 'not in a tmux pane (no TMUX in its environment and no tmux server of its user)',
+      notes,
+    };
   const chain = new Set(ancestry(e.pid, t));
   const hits: { socket: string; pane: Pane }[] = [];
   let answered = false;
@@ -79,18 +100,40 @@ export async function locate(e: RegEntry, t: ProcTable = procTable()): Promise<P
     answered = true;
     for (const p of panes) if (chain.has(p.pid)) hits.push({ socket, pane: p });
   }
-  if (hits.length > 1) return { socket: null, pane: null, via: null, refused: `${hits.length} panes claim it (${hits.map((h) => h.pane.id).join(', ')})`, notes };
+  if (hits.length > 1)
+    return {
+      socket: null,
+      pane: null,
+      via: null,
+      refused: `${hits.length} panes claim it (${hits.map((h) => h.pane.id).join(', ')})`,
+      notes,
+    };
   if (hits.length === 1) {
     const { socket, pane } = hits[0]!;
     const via = named ? 'process tree' : `process tree, server ${socket} found by asking every tmux server (no TMUX in its environment)`;
-    if (pane.pid === e.pid) return { socket, pane: pane.id, via, refused: "claude is the pane's own process: the pane would close with it and nothing could type the resume", notes };
+    if (pane.pid === e.pid)
+      return {
+        socket,
+        pane: pane.id,
+        via,
+        refused: "claude is the pane's own process: the pane would close with it and nothing could type the resume",
+        notes,
+      };
     return { socket, pane: pane.id, via, refused: null, notes };
   }
   if (named && env?.TMUX_PANE) {
-    notes.push(`pane of ${e.sessionId} taken from its TMUX_PANE (${answered ? 'no pane of that server holds the process' : 'the tmux server did not answer'})`);
+    notes.push(
+      `pane of ${e.sessionId} taken from its TMUX_PANE (${answered ? 'no pane of that server holds the process' : 'the tmux server did not answer'})`,
+    );
     return { socket: named, pane: env.TMUX_PANE, via: 'environment (fallback)', refused: null, notes };
   }
-  return { socket: null, pane: null, via: null, refused: named ? 'no tmux pane holds it' : 'no pane of any tmux server of its user holds it (no TMUX in its environment)', notes };
+  return {
+    socket: null,
+    pane: null,
+    via: null,
+    refused: named ? 'no tmux pane holds it' : 'no pane of any tmux server of its user holds it (no TMUX in its environment)',
+    notes,
+  };
 }
 
 /** Every check that must hold before a signal; the first that fails, or null when all hold. */
@@ -136,7 +179,12 @@ export async function restartOne(ctx: Ctx, t: Target, timeoutMs: number, stop: S
   const table = procTable();
   const id = t.o.session;
   const line = relaunchLine(rl.self, id);
-  if (!line) return { session: id, result: 'refused', detail: `the path of this resume (${rl.self.join(' ')}) holds a quote, backslash or control character: it cannot be typed the same into every shell` };
+  if (!line)
+    return {
+      session: id,
+      result: 'refused',
+      detail: `the path of this resume (${rl.self.join(' ')}) holds a quote, backslash or control character: it cannot be typed the same into every shell`,
+    };
   const end = Date.now() + timeoutMs;
   let why: string | null = null;
   for (;;) {
@@ -160,8 +208,10 @@ export async function restartOne(ctx: Ctx, t: Target, timeoutMs: number, stop: S
   } catch (err) {
     return { session: id, result: 'failed', detail: `SIGTERM: ${(err as NodeJS.ErrnoException).code}` };
   }
-  if (!(await waitFor(() => !pidAlive(e.pid, e.procStart), EXIT_MS))) return { session: id, result: 'failed', detail: `pid ${e.pid} did not exit within ${EXIT_MS / 1000} s of SIGTERM` };
-  if (!(await waitFor(() => !fs.existsSync(e.file), EXIT_MS))) return { session: id, result: 'failed', detail: `its registry file ${path.basename(e.file)} stayed after the exit` };
+  if (!(await waitFor(() => !pidAlive(e.pid, e.procStart), EXIT_MS)))
+    return { session: id, result: 'failed', detail: `pid ${e.pid} did not exit within ${EXIT_MS / 1000} s of SIGTERM` };
+  if (!(await waitFor(() => !fs.existsSync(e.file), EXIT_MS)))
+    return { session: id, result: 'failed', detail: `its registry file ${path.basename(e.file)} stayed after the exit` };
   // Whatever ran claude may start something else that reads the terminal (`claude; read-something`):
   // a line typed then would be its input. Type only once the pane's own process (its shell) holds the
   // terminal's foreground again.
@@ -171,26 +221,47 @@ export async function restartOne(ctx: Ctx, t: Target, timeoutMs: number, stop: S
     const pp = await paneProcess(t.socket!, t.pane!);
     if (!pp) return { session: id, result: 'vanished', detail: `pane ${t.pane} closed with the session` };
     if (inForeground(pp.pid, procTable())) break;
-    if (Date.now() >= shellEnd) return { session: id, result: 'failed', detail: `stopped, but the shell in pane ${t.pane} did not get the foreground back within ${SHELL_MS / 1000} s (${pp.current || 'another program'} holds it); nothing typed: run \`${line}\` there` };
-    if (!told) rl.note?.(`${id}: waiting for the shell in pane ${t.pane} to hold the foreground again (${pp.current || 'another program'} holds it)`);
+    if (Date.now() >= shellEnd)
+      return {
+        session: id,
+        result: 'failed',
+        detail: `stopped, but the shell in pane ${t.pane} did not get the foreground back within ${SHELL_MS / 1000} s (${pp.current || 'another program'} holds it); nothing typed: run \`${line}\` there`,
+      };
+    if (!told)
+      rl.note?.(
+        `${id}: waiting for the shell in pane ${t.pane} to hold the foreground again (${pp.current || 'another program'} holds it)`,
+      );
     told = true;
     await sleep(200);
   }
   // Started again meanwhile (by hand, elsewhere): a second resume would make two writers of one transcript.
   const running = liveEntries(ctx).find((r) => r.sessionId === id && r.pid !== e.pid);
-  if (running) return { session: id, result: 'refused', detail: `stopped, but it is running again (pid ${running.pid}); nothing typed into ${t.pane}` };
+  if (running)
+    return {
+      session: id,
+      result: 'refused',
+      detail: `stopped, but it is running again (pid ${running.pid}); nothing typed into ${t.pane}`,
+    };
   const typed =
     (await sendKeys(t.socket!, t.pane!, ['C-e', 'C-u'])) &&
     (await sendKeys(t.socket!, t.pane!, [line], true)) &&
     (await sendKeys(t.socket!, t.pane!, ['Enter']));
   if (!typed) return { session: id, result: 'vanished', detail: `could not type into pane ${t.pane}` };
   const again = await waitFor(() => liveEntries(ctx).some((r) => r.sessionId === id && r.pid !== e.pid), REGISTER_MS);
-  if (!again) return { session: id, result: 'failed', detail: `typed \`${line}\` into ${t.pane}, but the session did not register again within ${REGISTER_MS / 1000} s` };
+  if (!again)
+    return {
+      session: id,
+      result: 'failed',
+      detail: `typed \`${line}\` into ${t.pane}, but the session did not register again within ${REGISTER_MS / 1000} s`,
+    };
   return { session: id, result: 'resumed', detail: `resumed in pane ${t.pane}` };
 }
 
 /** The sessions to act on (outdated, narrowed by --session ids or prefixes) with their panes. */
-export async function plan(ctx: Ctx, only: string[]): Promise<{ targets: Target[]; notes: string[]; unknown: string[] } | { error: string }> {
+export async function plan(
+  ctx: Ctx,
+  only: string[],
+): Promise<{ targets: Target[]; notes: string[]; unknown: string[] } | { error: string }> {
   const r = findOutdated(ctx);
   if ('error' in r) return r;
   const live = liveEntries(ctx);
@@ -215,7 +286,15 @@ export async function plan(ctx: Ctx, only: string[]): Promise<{ targets: Target[
       let refused = l.refused;
       if (isAncestor(entries[i]!.pid, process.pid, table)) refused = 'it is an ancestor of this resume (it would stop itself)';
       if (entries.length > 1 || panes.size > 1) refused = `${Math.max(panes.size, entries.length)} panes claim session ${sid}`;
-      targets.push({ o: group[i]!, entry: entries[i]!, socket: l.socket, pane: l.pane, via: l.via, refused, start: table.stat(entries[i]!.pid)?.start ?? null });
+      targets.push({
+        o: group[i]!,
+        entry: entries[i]!,
+        socket: l.socket,
+        pane: l.pane,
+        via: l.via,
+        refused,
+        start: table.stat(entries[i]!.pid)?.start ?? null,
+      });
     }
   }
   return { targets, notes, unknown };

@@ -4,12 +4,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Ctx, Session } from '../../../types.js';
+import { tildify } from '../../../util/paths.js';
+import { clip, oneLine } from '../../../util/text.js';
 import { rootOfTranscript } from './registry.js';
 import { readNames, readSnapshot, storeDir } from './store.js';
-import { compareVersions, installedVersion, parseVersion } from './version.js';
 import { planRestore, restore, taskDir } from './tasks.js';
-import { clip, oneLine } from '../../../util/text.js';
-import { tildify } from '../../../util/paths.js';
+import { compareVersions, installedVersion, parseVersion } from './version.js';
 
 export interface RestoreOpts {
   fork: boolean;
@@ -26,7 +26,9 @@ export function restoreBeforeLaunch(ctx: Ctx, s: Session, o: RestoreOpts): strin
   const show = (p: string) => oneLine(tildify(p, ctx.home));
   if (o.fork) {
     const subjects = ids.slice(0, 5).map((id) => `#${id} ${clip(oneLine(String(snap.tasks[id]?.subject ?? '')), 40)}`);
-    return [`the fork starts with its own task list; ${ids.length} snapshotted task(s) of ${s.id} stay in ${show(path.join(storeDir(ctx), `${s.id}.json`))}: ${subjects.join('; ')}${ids.length > 5 ? '; …' : ''}`];
+    return [
+      `the fork starts with its own task list; ${ids.length} snapshotted task(s) of ${s.id} stay in ${show(path.join(storeDir(ctx), `${s.id}.json`))}: ${subjects.join('; ')}${ids.length > 5 ? '; …' : ''}`,
+    ];
   }
   // The directory this session's list lives in: the recorded pairing, else <root>/tasks/<id>.
   const root = rootOfTranscript(s.file) ?? snap.root;
@@ -36,7 +38,8 @@ export function restoreBeforeLaunch(ctx: Ctx, s: Session, o: RestoreOpts): strin
   const plan = planRestore(dir, list);
   const done = o.dryRun ? plan : restore(plan, list);
   const verb = o.dryRun ? 'would restore' : 'restored';
-  if (!done.add.length && !done.hwm) return o.dryRun ? [`tasks: all ${ids.length} snapshotted task(s) already in ${show(dir)}; nothing to restore`] : [];
+  if (!done.add.length && !done.hwm)
+    return o.dryRun ? [`tasks: all ${ids.length} snapshotted task(s) already in ${show(dir)}; nothing to restore`] : [];
   const parts = [`${verb} ${done.add.length} task(s)${done.add.length ? ` (#${done.add.join(', #')})` : ''} into ${show(dir)}`];
   if (done.present.length) parts.push(`${done.present.length} already there (kept)`);
   if (done.hwm) parts.push(`.highwatermark ${done.hwm.from ?? 'none'} → ${done.hwm.to}`);
@@ -70,8 +73,19 @@ export function nameBack(ctx: Ctx, s: Session, fork: boolean, extra: string[]): 
   if (/"type"\s*:\s*"custom-title"/.test(text)) return none;
   const shownName = JSON.stringify(oneLine(name));
   const v = installedVersion(ctx);
-  if ('error' in v) return { args: [], note: `the name ${shownName} kept by resume snapshot is not given back: the installed claude version cannot be told (${v.error})` };
+  if ('error' in v)
+    return {
+      args: [],
+      note: `the name ${shownName} kept by resume snapshot is not given back: the installed claude version cannot be told (${v.error})`,
+    };
   const have = parseVersion(v.version);
-  if (!have || compareVersions(have, parseVersion(NAME_FLAG_SINCE)!) < 0) return { args: [], note: `the name ${shownName} kept by resume snapshot is not given back: claude ${v.version} is older than ${NAME_FLAG_SINCE}, the first checked to take --name with --resume` };
-  return { args: ['--name', name], note: `the name ${shownName} kept by resume snapshot goes back to claude (--name): its transcript has lost it` };
+  if (!have || compareVersions(have, parseVersion(NAME_FLAG_SINCE)!) < 0)
+    return {
+      args: [],
+      note: `the name ${shownName} kept by resume snapshot is not given back: claude ${v.version} is older than ${NAME_FLAG_SINCE}, the first checked to take --name with --resume`,
+    };
+  return {
+    args: ['--name', name],
+    note: `the name ${shownName} kept by resume snapshot goes back to claude (--name): its transcript has lost it`,
+  };
 }

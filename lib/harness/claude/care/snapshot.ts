@@ -4,10 +4,21 @@
 // task id and never shrink.
 import fs from 'node:fs';
 import type { Ctx } from '../../../types.js';
-import { findTranscript, liveEntries, procEnviron, type RegEntry } from './registry.js';
-import { readTasks, taskDir } from './tasks.js';
-import { listSnapshots, merge, prune, readSnapshot, saveSnapshot, storeDir, updateNames, validId, type PruneResult, type Snapshot } from './store.js';
 import { oneLine } from '../../../util/text.js';
+import { findTranscript, liveEntries, procEnviron, type RegEntry } from './registry.js';
+import {
+  listSnapshots,
+  merge,
+  type PruneResult,
+  prune,
+  readSnapshot,
+  type Snapshot,
+  saveSnapshot,
+  storeDir,
+  updateNames,
+  validId,
+} from './store.js';
+import { readTasks, taskDir } from './tasks.js';
 
 export interface Captured {
   id: string;
@@ -90,7 +101,12 @@ export function snapshotAll(ctx: Ctx, now = Date.now()): SnapshotRun {
     if (fs.existsSync(dir) && listSnapshots(dir).length) {
       const liveIds = new Set(live.map((e) => e.sessionId));
       // A live session is never retired (a new one has no transcript until its first turn).
-      run.prune = prune(ctx, dir, (s) => liveIds.has(s.id) ? 'live' : (s.transcript && fs.existsSync(s.transcript) ? s.transcript : findTranscript(s.root, s.id)), now);
+      run.prune = prune(
+        ctx,
+        dir,
+        (s) => (liveIds.has(s.id) ? 'live' : s.transcript && fs.existsSync(s.transcript) ? s.transcript : findTranscript(s.root, s.id)),
+        now,
+      );
     }
   } catch (err) {
     run.failed.push({ id: 'prune', error: (err as NodeJS.ErrnoException).code ?? (err as Error).message });

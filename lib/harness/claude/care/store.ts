@@ -2,10 +2,11 @@
 // (else `~/.config/resume/sessions/`; macOS: `~/Library/Application Support/resume/sessions/`),
 // directory 0700, files 0600, every write a temp file and a rename. `names.json` beside the records
 // maps session id → snapshotted name, so a listing reads one small file, not the whole store.
-import { writeAtomic } from '../../../util/fsx.js';
+
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Ctx } from '../../../types.js';
+import { writeAtomic } from '../../../util/fsx.js';
 import { byId, type TaskBody } from './tasks.js';
 
 export const FORMAT = 1;
@@ -35,7 +36,8 @@ export interface Snapshot {
 
 export function storeDir(ctx: Ctx, platform = process.platform): string {
   if (platform === 'darwin') return path.join(ctx.home, 'Library', 'Application Support', 'resume', 'sessions');
-  const xdg = ctx.env.XDG_CONFIG_HOME && path.isAbsolute(ctx.env.XDG_CONFIG_HOME) ? ctx.env.XDG_CONFIG_HOME : path.join(ctx.home, '.config');
+  const xdg =
+    ctx.env.XDG_CONFIG_HOME && path.isAbsolute(ctx.env.XDG_CONFIG_HOME) ? ctx.env.XDG_CONFIG_HOME : path.join(ctx.home, '.config');
   return path.join(xdg, 'resume', 'sessions');
 }
 
@@ -174,7 +176,8 @@ export interface PruneResult {
  * `.prune-refused` remembers it until a pass is not refused.
  */
 export function prune(ctx: Ctx, dir: string, transcriptOf: (s: Snapshot) => string | null, now = Date.now(), force = false): PruneResult {
-  if (envOn(ctx.env.RESUME_NO_PRUNE)) return { ran: false, note: `pruning is off (RESUME_NO_PRUNE=${ctx.env.RESUME_NO_PRUNE!.trim()})`, retired: [], aged: [] };
+  if (envOn(ctx.env.RESUME_NO_PRUNE))
+    return { ran: false, note: `pruning is off (RESUME_NO_PRUNE=${ctx.env.RESUME_NO_PRUNE!.trim()})`, retired: [], aged: [] };
   const stamp = path.join(dir, '.pruned');
   const refusedMark = path.join(dir, '.prune-refused');
   if (!force) {
@@ -198,7 +201,9 @@ export function prune(ctx: Ctx, dir: string, transcriptOf: (s: Snapshot) => stri
   if (ids.length >= GUARD_MIN && gone.length * 2 > ids.length) {
     const said = fs.existsSync(refusedMark);
     if (!said) writeStored(refusedMark, new Date(now).toISOString() + '\n');
-    const note = said ? null : `pruning refused: ${gone.length} of ${ids.length} snapshot records have no transcript, which looks like a broken lookup (moved or unmounted Claude directory), not a clean-up; said once, until a pass finds them`;
+    const note = said
+      ? null
+      : `pruning refused: ${gone.length} of ${ids.length} snapshot records have no transcript, which looks like a broken lookup (moved or unmounted Claude directory), not a clean-up; said once, until a pass finds them`;
     return { ran: true, note, retired: [], aged: [] };
   }
   fs.rmSync(refusedMark, { force: true });

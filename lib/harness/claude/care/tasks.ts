@@ -6,9 +6,10 @@
 // Restoring is one of the two places this tool writes into Claude's directory (DESIGN.md): it only
 // adds task files that are missing (a file the live list already has always wins, nothing is
 // overwritten) and raises `.highwatermark`, never lowers it. Run twice, the second run changes nothing.
-import { writeAtomic } from '../../../util/fsx.js';
+
 import fs from 'node:fs';
 import path from 'node:path';
+import { writeAtomic } from '../../../util/fsx.js';
 
 export type TaskBody = Record<string, unknown>;
 
@@ -77,7 +78,8 @@ export function planRestore(dir: string, snap: TaskList): RestorePlan {
   const have = readTasks(dir);
   const add: string[] = [];
   const present: string[] = [];
-  for (const id of Object.keys(snap.tasks).sort(byId)) (id in have.tasks || fs.existsSync(path.join(dir, `${id}.json`)) ? present : add).push(id);
+  for (const id of Object.keys(snap.tasks).sort(byId))
+    (id in have.tasks || fs.existsSync(path.join(dir, `${id}.json`)) ? present : add).push(id);
   const want = Math.max(snap.highwatermark ?? 0, maxNumericId(Object.keys(snap.tasks)) ?? 0);
   // A client that keeps no .highwatermark (2.1.332 with every task present) is left without one:
   // the mark is written only alongside restored files, or raised where one exists.

@@ -2,11 +2,12 @@
 // versions directory (`~/.local/share/claude/versions/<version>`) and points `~/.local/bin/claude`
 // at the current one; when that symlink names a version, it is the answer without running anything.
 // Otherwise `claude --version` (first `x.y.z` in its output, 5 s at most).
-import { onPath } from '../../../util/which.js';
+
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { spawnSync } from 'node:child_process';
 import type { Ctx } from '../../../types.js';
+import { onPath } from '../../../util/which.js';
 import { compareVersions } from '../../tested.js';
 
 const VERSION = /^\d+(?:\.\d+)+$/;
@@ -42,7 +43,6 @@ export function symlinkVersion(link: string): { version: string; target: string 
   return parseVersion(v) ? { version: v, target: abs } : null;
 }
 
-
 export function installedVersion(ctx: Ctx): Installed | { error: string } {
   const link = path.join(ctx.home, '.local', 'bin', 'claude');
   const s = symlinkVersion(link);
@@ -51,6 +51,9 @@ export function installedVersion(ctx: Ctx): Installed | { error: string } {
   if (!bin) return { error: `no claude on PATH and ${link} is not a link into a versions directory` };
   const r = spawnSync(bin, ['--version'], { encoding: 'utf8', timeout: 5000, killSignal: 'SIGKILL', env: ctx.env, maxBuffer: 1 << 16 });
   const m = /\b(\d+\.\d+(?:\.\d+)*)\b/.exec(String(r.stdout ?? ''));
-  if (r.status !== 0 || !m) return { error: `${bin} --version gave no version${r.error ? ` (${(r.error as NodeJS.ErrnoException).code ?? r.error.message})` : ''}` };
+  if (r.status !== 0 || !m)
+    return {
+      error: `${bin} --version gave no version${r.error ? ` (${(r.error as NodeJS.ErrnoException).code ?? r.error.message})` : ''}`,
+    };
   return { version: m[1]!, via: 'claude --version', path: bin };
 }
