@@ -32,6 +32,66 @@ function ours(cmd: unknown): boolean {
 
 export type WriteResult = { file: string; changed: false } | { file: string; changed: true; backup: string | null; replaced: boolean };
 
+type JsonObject = Record<string, unknown>;
+
+function isObject(v: unknown): v is JsonObject {
+  return typeof v === 'object' && v !== null;
+}
+
+/** Is this hook entry a command hook of ours? */
+function ourEntry(h: unknown): h is JsonObject {
+  return isObject(h) && h.type === 'command' && ours(h.command);
+}
+
+/** The text of settings.json, null when it does not exist. */
+function readSettingsText(file: string): string | null {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw new Error(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code}`);
+  }
+}
+
+/** Parse settings.json; `byHand` says what to do when it is not JSON. */
+function parseSettings(file: string, text: string, byHand: string): JsonObject {
+  let settings: unknown;
+  try {
+    settings = JSON.parse(text);
+  } catch (err) {
+    throw new Error(`${file} is not valid JSON (${(err as Error).message}); ${byHand}`);
+  }
+  if (!isObject(settings) || Array.isArray(settings)) throw new Error(`${file} is not a JSON object`);
+  return settings;
+}
+
+/** The permission bits of the file, 0600 when it cannot be read. */
+function fileMode(file: string): number {
+  try {
+    return fs.statSync(file).mode & 0o777;
+  } catch {
+    return 0o600;
+  }
+}
+
+/** Point every hook of ours in `stop` at `want`: was one found, was one changed? */
+function updateOurs(stop: unknown[], want: string): { found: boolean; replaced: boolean } {
+  let found = false;
+  let replaced = false;
+  for (const group of stop) {
+    if (!isObject(group) || !Array.isArray(group.hooks)) continue;
+    for (const h of group.hooks as unknown[]) {
+      if (!ourEntry(h)) continue;
+      found = true;
+      if (h.command !== want) {
+        h.command = want;
+        replaced = true;
+      }
+    }
+  }
+  return { found, replaced };
+}
+
 /**
  * Merge the Stop hook into settings.json. An existing hook of ours with another binary path is
  * updated in place; one with this path leaves the file untouched. A settings file that is not a JSON
@@ -39,56 +99,26 @@ export type WriteResult = { file: string; changed: false } | { file: string; cha
  */
 export function writeHook(ctx: Ctx, bin: string, now = new Date()): WriteResult {
   const file = settingsFile(ctx);
-  let text: string | null = null;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new Error(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code}`);
-  }
-  let settings: Record<string, any> = {};
-  if (text != null && text.trim()) {
-    try {
-      settings = JSON.parse(text);
-    } catch (err) {
-      throw new Error(`${file} is not valid JSON (${(err as Error).message}); fix it or add the hook by hand (resume init claude-hook)`);
-    }
-    if (!settings || typeof settings !== 'object' || Array.isArray(settings)) throw new Error(`${file} is not a JSON object`);
-  }
+  const text = readSettingsText(file);
+  const settings: JsonObject = text?.trim() ? parseSettings(file, text, 'fix it or add the hook by hand (resume init claude-hook)') : {};
   const want = hookCommand(bin);
   if (settings.hooks != null && (typeof settings.hooks !== 'object' || Array.isArray(settings.hooks)))
     throw new Error(`${file}: "hooks" is not an object`);
-  const hooks: Record<string, any> = settings.hooks ?? {};
+  const hooks = (settings.hooks ?? {}) as JsonObject;
   if (hooks.Stop != null && !Array.isArray(hooks.Stop)) throw new Error(`${file}: "hooks.Stop" is not an array`);
-  const stop: any[] = hooks.Stop ?? [];
-  let found = false;
-  let replaced = false;
-  for (const group of stop) {
-    if (!group || !Array.isArray(group.hooks)) continue;
-    for (const h of group.hooks) {
-      if (h && h.type === 'command' && ours(h.command)) {
-        found = true;
-        if (h.command !== want) {
-          h.command = want;
-          replaced = true;
-        }
-      }
-    }
-  }
+  const stop = (hooks.Stop ?? []) as unknown[];
+  const { found, replaced } = updateOurs(stop, want);
   if (found && !replaced) return { file, changed: false };
-  if (!found) stop.push(fragment(bin).hooks.Stop[0]);
+  if (!found) stop.push(...fragment(bin).hooks.Stop);
   settings.hooks = { ...hooks, Stop: stop };
   let backup: string | null = null;
   let mode = 0o600;
   if (text != null) {
     backup = backupName(file, now);
-    try {
-      mode = fs.statSync(file).mode & 0o777;
-    } catch {
-      /* keep 0600 */
-    }
+    mode = fileMode(file);
     fs.writeFileSync(backup, text, { mode: 0o600, flag: 'wx' });
   }
-  writeAtomic(file, JSON.stringify(settings, null, 2) + '\n', mode);
+  writeAtomic(file, `${JSON.stringify(settings, null, 2)}\n`, mode);
   return { file, changed: true, backup, replaced };
 }
 
@@ -98,6 +128,20 @@ export type RemoveResult = { file: string; removed: number; backup: string | nul
 /** The backup of settings.json written before a change, named by the time. */
 const backupName = (file: string, now: Date) => `${file}.resume-backup-${now.toISOString().replace(/[:.]/g, '-')}`;
 
+/** `stop` without our hook entries (groups left empty go), and how many went. */
+function withoutOurs(stop: unknown[]): { stop: unknown[]; removed: number } {
+  let removed = 0;
+  const kept = stop.flatMap((group) => {
+    if (!isObject(group) || !Array.isArray(group.hooks)) return [group];
+    const hooks = group.hooks as unknown[];
+    const rest = hooks.filter((h) => !ourEntry(h));
+    if (rest.length === hooks.length) return [group];
+    removed += hooks.length - rest.length;
+    return rest.length ? [{ ...group, hooks: rest }] : [];
+  });
+  return { stop: kept, removed };
+}
+
 /**
  * `resume uninstall`: take our Stop hook out of settings.json again, after a backup, keeping every
  * other setting and hook. A group left with no hooks goes, then an empty `Stop`, then an empty
@@ -106,45 +150,19 @@ const backupName = (file: string, now: Date) => `${file}.resume-backup-${now.toI
  */
 export function removeHook(ctx: Ctx, now = new Date(), dryRun = false): RemoveResult {
   const file = settingsFile(ctx);
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { file, removed: 0, backup: null };
-    throw new Error(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code}`);
-  }
-  if (!text.trim()) return { file, removed: 0, backup: null };
-  let settings: any;
-  try {
-    settings = JSON.parse(text);
-  } catch (err) {
-    throw new Error(
-      `${file} is not valid JSON (${(err as Error).message}); take the Stop hook out by hand (its command ends in "resume snapshot --quiet")`,
-    );
-  }
-  if (!settings || typeof settings !== 'object' || Array.isArray(settings)) throw new Error(`${file} is not a JSON object`);
+  const text = readSettingsText(file);
+  if (text == null || !text.trim()) return { file, removed: 0, backup: null };
+  const settings = parseSettings(file, text, 'take the Stop hook out by hand (its command ends in "resume snapshot --quiet")');
   const hooks = settings.hooks;
-  if (!hooks || typeof hooks !== 'object' || Array.isArray(hooks) || !Array.isArray(hooks.Stop)) return { file, removed: 0, backup: null };
-  let removed = 0;
-  const stop = hooks.Stop.flatMap((group: any) => {
-    if (!group || !Array.isArray(group.hooks)) return [group];
-    const kept = group.hooks.filter((h: any) => !(h && h.type === 'command' && ours(h.command)));
-    if (kept.length === group.hooks.length) return [group];
-    removed += group.hooks.length - kept.length;
-    return kept.length ? [{ ...group, hooks: kept }] : [];
-  });
+  if (!isObject(hooks) || Array.isArray(hooks) || !Array.isArray(hooks.Stop)) return { file, removed: 0, backup: null };
+  const { stop, removed } = withoutOurs(hooks.Stop);
   if (!removed || dryRun) return { file, removed, backup: removed ? backupName(file, now) : null };
   if (stop.length) hooks.Stop = stop;
   else delete hooks.Stop;
   if (!Object.keys(hooks).length) delete settings.hooks;
-  let mode = 0o600;
-  try {
-    mode = fs.statSync(file).mode & 0o777;
-  } catch {
-    /* keep 0600 */
-  }
+  const mode = fileMode(file);
   const backup = backupName(file, now);
   fs.writeFileSync(backup, text, { mode: 0o600, flag: 'wx' });
-  writeAtomic(file, JSON.stringify(settings, null, 2) + '\n', mode);
+  writeAtomic(file, `${JSON.stringify(settings, null, 2)}\n`, mode);
   return { file, removed, backup };
 }
