@@ -38,6 +38,7 @@ const SHELL_MS = 60_000;
  */
 export function typedWord(w: string): string | null {
   if (/^[A-Za-z0-9_/.,:@+-]+$/.test(w)) return w;
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: a word holding a control character is refused: it cannot be typed the same into every shell
   return /^[^'\\\x00-\x1f\x7f]*$/.test(w) ? `'${w}'` : null;
 }
 
@@ -108,8 +109,9 @@ export async function locate(
       refused: `${hits.length} panes claim it (${hits.map((h) => h.pane.id).join(', ')})`,
       notes,
     };
-  if (hits.length === 1) {
-    const { socket, pane } = hits[0]!;
+  const [hit] = hits;
+  if (hit) {
+    const { socket, pane } = hit;
     const via = named ? 'process tree' : `process tree, server ${socket} found by asking every tmux server (no TMUX in its environment)`;
     if (pane.pid === e.pid)
       return {
@@ -136,18 +138,25 @@ export async function locate(
   };
 }
 
+/** The tmux server and pane of a target that was not refused (locate sets both whenever it refuses nothing). */
+function paneOfTarget(t: Target): { socket: string; pane: string } {
+  if (t.socket == null || t.pane == null) throw new Error(`restart: session ${t.o.session} has no tmux pane but was not refused`);
+  return { socket: t.socket, pane: t.pane };
+}
+
 /** Every check that must hold before a signal; the first that fails, or null when all hold. */
 export async function unsafe(t: Target, self = process.pid, table: ProcTable = procTable()): Promise<string | null> {
   const e = t.entry;
   const st = table.stat(e.pid);
   if (!st || (t.start != null && st.start !== t.start)) return 'gone';
   if (isAncestor(e.pid, self, table)) return 'it is an ancestor of this resume';
-  if (!(await paneExists(t.socket!, t.pane!))) return 'pane vanished';
+  const { socket, pane } = paneOfTarget(t);
+  if (!(await paneExists(socket, pane))) return 'pane vanished';
   const now = readRegistry(e.root).find((r) => r.pid === e.pid && r.sessionId === e.sessionId);
   if (!now) return 'its registry file is gone';
   if (now.status !== 'idle') return `status is ${now.status ?? 'unknown'}, not idle`;
   if (!inForeground(e.pid, table)) return "it is not the pane's foreground process";
-  const screen = await capture(t.socket!, t.pane!);
+  const screen = await capture(socket, pane);
   if (screen == null) return 'pane vanished';
   if (!inputEmpty(screen)) return 'the input line is not empty (a draft would be lost)';
   return null;
@@ -174,29 +183,35 @@ export interface Relaunch {
   note?: (s: string) => void;
 }
 
-/** One session: wait until safe (or timeout/stop), then the relaunch sequence. */
-export async function restartOne(ctx: Ctx, t: Target, timeoutMs: number, stop: Stop, rl: Relaunch, checkMs = CHECK_MS): Promise<Outcome> {
-  const table = procTable();
+export interface RestartOne {
+  /** how long to wait for the session to be safe to stop */
+  timeoutMs: number;
+  stop: Stop;
+  relaunch: Relaunch;
+  /** the pause between safety checks */
+  checkMs?: number;
+}
+
+/** Wait until the session is safe to stop: null when it is, else the outcome that ends it. */
+async function waitSafe(t: Target, o: RestartOne, table: ProcTable): Promise<Outcome | null> {
   const id = t.o.session;
-  const line = relaunchLine(rl.self, id);
-  if (!line)
-    return {
-      session: id,
-      result: 'refused',
-      detail: `the path of this resume (${rl.self.join(' ')}) holds a quote, backslash or control character: it cannot be typed the same into every shell`,
-    };
-  const end = Date.now() + timeoutMs;
+  const checkMs = o.checkMs ?? CHECK_MS;
+  const end = Date.now() + o.timeoutMs;
   let why: string | null = null;
   for (;;) {
-    if (stop.stop) return { session: id, result: 'interrupted', detail: `stopped waiting (${why ?? 'not yet checked'})` };
+    if (o.stop.stop) return { session: id, result: 'interrupted', detail: `stopped waiting (${why ?? 'not yet checked'})` };
     why = await unsafe(t, process.pid, table);
     if (why === 'gone') return { session: id, result: 'skipped', detail: 'the process exited by itself' };
     if (why === 'pane vanished') return { session: id, result: 'vanished', detail: `pane ${t.pane} vanished` };
-    if (!why) break;
+    if (!why) return null;
     if (Date.now() + checkMs > end) return { session: id, result: 'timeout', detail: `not safe to stop within the timeout: ${why}` };
     await sleep(checkMs);
   }
-  // From here on a signal does not interrupt: the relaunch is finished or fails on its own.
+}
+
+/** Snapshot, SIGTERM, wait for the exit and for the registry file to go: null when done, else the failure. */
+async function stopSession(ctx: Ctx, t: Target): Promise<Outcome | null> {
+  const id = t.o.session;
   const e = t.entry;
   try {
     snapshotAll(ctx);
@@ -212,15 +227,23 @@ export async function restartOne(ctx: Ctx, t: Target, timeoutMs: number, stop: S
     return { session: id, result: 'failed', detail: `pid ${e.pid} did not exit within ${EXIT_MS / 1000} s of SIGTERM` };
   if (!(await waitFor(() => !fs.existsSync(e.file), EXIT_MS)))
     return { session: id, result: 'failed', detail: `its registry file ${path.basename(e.file)} stayed after the exit` };
-  // Whatever ran claude may start something else that reads the terminal (`claude; read-something`):
-  // a line typed then would be its input. Type only once the pane's own process (its shell) holds the
-  // terminal's foreground again.
+  return null;
+}
+
+/**
+ * Whatever ran claude may start something else that reads the terminal (`claude; read-something`):
+ * a line typed then would be its input. Type only once the pane's own process (its shell) holds the
+ * terminal's foreground again. null when it does, else the outcome that ends it.
+ */
+async function waitShell(t: Target, line: string, rl: Relaunch): Promise<Outcome | null> {
+  const id = t.o.session;
+  const { socket, pane } = paneOfTarget(t);
   const shellEnd = Date.now() + SHELL_MS;
   let told = false;
   for (;;) {
-    const pp = await paneProcess(t.socket!, t.pane!);
+    const pp = await paneProcess(socket, pane);
     if (!pp) return { session: id, result: 'vanished', detail: `pane ${t.pane} closed with the session` };
-    if (inForeground(pp.pid, procTable())) break;
+    if (inForeground(pp.pid, procTable())) return null;
     if (Date.now() >= shellEnd)
       return {
         session: id,
@@ -234,6 +257,13 @@ export async function restartOne(ctx: Ctx, t: Target, timeoutMs: number, stop: S
     told = true;
     await sleep(200);
   }
+}
+
+/** Type the relaunch line into the pane and wait for the session to register again. */
+async function typeRelaunch(ctx: Ctx, t: Target, line: string): Promise<Outcome> {
+  const id = t.o.session;
+  const e = t.entry;
+  const { socket, pane } = paneOfTarget(t);
   // Started again meanwhile (by hand, elsewhere): a second resume would make two writers of one transcript.
   const running = liveEntries(ctx).find((r) => r.sessionId === id && r.pid !== e.pid);
   if (running)
@@ -243,9 +273,9 @@ export async function restartOne(ctx: Ctx, t: Target, timeoutMs: number, stop: S
       detail: `stopped, but it is running again (pid ${running.pid}); nothing typed into ${t.pane}`,
     };
   const typed =
-    (await sendKeys(t.socket!, t.pane!, ['C-e', 'C-u'])) &&
-    (await sendKeys(t.socket!, t.pane!, [line], true)) &&
-    (await sendKeys(t.socket!, t.pane!, ['Enter']));
+    (await sendKeys(socket, pane, ['C-e', 'C-u'])) &&
+    (await sendKeys(socket, pane, [line], true)) &&
+    (await sendKeys(socket, pane, ['Enter']));
   if (!typed) return { session: id, result: 'vanished', detail: `could not type into pane ${t.pane}` };
   const again = await waitFor(() => liveEntries(ctx).some((r) => r.sessionId === id && r.pid !== e.pid), REGISTER_MS);
   if (!again)
@@ -255,6 +285,23 @@ export async function restartOne(ctx: Ctx, t: Target, timeoutMs: number, stop: S
       detail: `typed \`${line}\` into ${t.pane}, but the session did not register again within ${REGISTER_MS / 1000} s`,
     };
   return { session: id, result: 'resumed', detail: `resumed in pane ${t.pane}` };
+}
+
+/** One session: wait until safe (or timeout/stop), then the relaunch sequence. */
+export async function restartOne(ctx: Ctx, t: Target, o: RestartOne): Promise<Outcome> {
+  const table = procTable();
+  const id = t.o.session;
+  const line = relaunchLine(o.relaunch.self, id);
+  if (!line)
+    return {
+      session: id,
+      result: 'refused',
+      detail: `the path of this resume (${o.relaunch.self.join(' ')}) holds a quote, backslash or control character: it cannot be typed the same into every shell`,
+    };
+  const waited = await waitSafe(t, o, table);
+  if (waited) return waited;
+  // From here on a signal does not interrupt: the relaunch is finished or fails on its own.
+  return (await stopSession(ctx, t)) ?? (await waitShell(t, line, o.relaunch)) ?? (await typeRelaunch(ctx, t, line));
 }
 
 /** The sessions to act on (outdated, narrowed by --session ids or prefixes) with their panes. */
@@ -277,24 +324,19 @@ export async function plan(
   const bySession = new Map<string, Outdated[]>();
   for (const s of list) addTo(bySession, s.session, s);
   for (const [sid, group] of bySession) {
-    const entries = group.map((g) => live.find((e) => e.pid === g.pid)!).filter(Boolean);
-    const located = await Promise.all(entries.map((e) => locate(e, table)));
-    for (const l of located) notes.push(...l.notes);
-    const panes = new Set(located.filter((l) => l.pane).map((l) => `${l.socket} ${l.pane}`));
-    for (let i = 0; i < entries.length; i++) {
-      const l = located[i]!;
+    // Each outdated process with its registry entry; one that has gone since is left out.
+    const pairs = group.flatMap((g) => {
+      const entry = live.find((e) => e.pid === g.pid);
+      return entry ? [{ o: g, entry }] : [];
+    });
+    const located = await Promise.all(pairs.map(async (p) => ({ ...p, l: await locate(p.entry, table) })));
+    for (const { l } of located) notes.push(...l.notes);
+    const panes = new Set(located.filter(({ l }) => l.pane).map(({ l }) => `${l.socket} ${l.pane}`));
+    for (const { o, entry, l } of located) {
       let refused = l.refused;
-      if (isAncestor(entries[i]!.pid, process.pid, table)) refused = 'it is an ancestor of this resume (it would stop itself)';
-      if (entries.length > 1 || panes.size > 1) refused = `${Math.max(panes.size, entries.length)} panes claim session ${sid}`;
-      targets.push({
-        o: group[i]!,
-        entry: entries[i]!,
-        socket: l.socket,
-        pane: l.pane,
-        via: l.via,
-        refused,
-        start: table.stat(entries[i]!.pid)?.start ?? null,
-      });
+      if (isAncestor(entry.pid, process.pid, table)) refused = 'it is an ancestor of this resume (it would stop itself)';
+      if (pairs.length > 1 || panes.size > 1) refused = `${Math.max(panes.size, pairs.length)} panes claim session ${sid}`;
+      targets.push({ o, entry, socket: l.socket, pane: l.pane, via: l.via, refused, start: table.stat(entry.pid)?.start ?? null });
     }
   }
   return { targets, notes, unknown };
@@ -355,7 +397,7 @@ export async function restartTargets(
         say(`${t.o.session}\ttimeout\tnot started: the time allowed had passed`);
         continue;
       }
-      const r = await restartOne(ctx, t, left, o.stop, o.relaunch, o.checkMs);
+      const r = await restartOne(ctx, t, { timeoutMs: left, stop: o.stop, relaunch: o.relaunch, checkMs: o.checkMs });
       if (r.result !== 'resumed' && r.result !== 'skipped') res.complete = false;
       say(`${r.session}\t${r.result}\t${r.detail}`);
     }
