@@ -28,7 +28,9 @@ export function paneOf(pid: number): { pane: string; kind: 'tmux' | 'herdr' | nu
 export function findOutdated(ctx: Ctx): { installed: Installed; sessions: Outdated[] } | { error: string } {
   const inst = installedVersion(ctx);
   if ('error' in inst) return inst;
-  const want = parseVersion(inst.version)!;
+  const want = parseVersion(inst.version);
+  // installedVersion only names versions of dotted numbers, so this holds unless it changes.
+  if (!want) return { error: `the installed claude version ${inst.version} is not plain dotted numbers` };
   const sessions: Outdated[] = [];
   for (const e of liveEntries(ctx)) {
     const v = parseVersion(e.version);

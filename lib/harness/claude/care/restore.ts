@@ -52,6 +52,7 @@ export function restoreBeforeLaunch(ctx: Ctx, s: Session, o: RestoreOpts): strin
  * not known to accept the flag, and an unknown flag would stop the launch.
  */
 export const NAME_FLAG_SINCE = '2.1.332';
+const NAME_FLAG_SINCE_PARTS = NAME_FLAG_SINCE.split('.').map(Number);
 
 /**
  * The `/rename` name `resume snapshot` kept, when the transcript has lost it (no `custom-title`
@@ -79,7 +80,7 @@ export function nameBack(ctx: Ctx, s: Session, fork: boolean, extra: string[]): 
       note: `the name ${shownName} kept by resume snapshot is not given back: the installed claude version cannot be told (${v.error})`,
     };
   const have = parseVersion(v.version);
-  if (!have || compareVersions(have, parseVersion(NAME_FLAG_SINCE)!) < 0)
+  if (!have || compareVersions(have, NAME_FLAG_SINCE_PARTS) < 0)
     return {
       args: [],
       note: `the name ${shownName} kept by resume snapshot is not given back: claude ${v.version} is older than ${NAME_FLAG_SINCE}, the first checked to take --name with --resume`,

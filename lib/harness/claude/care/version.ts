@@ -38,8 +38,8 @@ export function symlinkVersion(link: string): { version: string; target: string 
   const abs = path.resolve(path.dirname(link), target);
   const parts = abs.split(path.sep);
   const i = parts.lastIndexOf('versions');
-  if (i < 0 || i + 1 >= parts.length) return null;
-  const v = parts[i + 1]!;
+  const v = i < 0 ? undefined : parts[i + 1];
+  if (v === undefined) return null;
   return parseVersion(v) ? { version: v, target: abs } : null;
 }
 
@@ -50,10 +50,10 @@ export function installedVersion(ctx: Ctx): Installed | { error: string } {
   const bin = onPath('claude', ctx.env.PATH ?? '');
   if (!bin) return { error: `no claude on PATH and ${link} is not a link into a versions directory` };
   const r = spawnSync(bin, ['--version'], { encoding: 'utf8', timeout: 5000, killSignal: 'SIGKILL', env: ctx.env, maxBuffer: 1 << 16 });
-  const m = /\b(\d+\.\d+(?:\.\d+)*)\b/.exec(String(r.stdout ?? ''));
-  if (r.status !== 0 || !m)
+  const version = /\b(\d+\.\d+(?:\.\d+)*)\b/.exec(String(r.stdout ?? ''))?.[1];
+  if (r.status !== 0 || !version)
     return {
       error: `${bin} --version gave no version${r.error ? ` (${(r.error as NodeJS.ErrnoException).code ?? r.error.message})` : ''}`,
     };
-  return { version: m[1]!, via: 'claude --version', path: bin };
+  return { version, via: 'claude --version', path: bin };
 }
