@@ -88,8 +88,7 @@ export function listSnapshots(dir: string): string[] {
 export function merge(old: Snapshot | null, now: Snapshot): Snapshot {
   if (!old) return now;
   const tasks: Record<string, TaskBody> = { ...old.tasks, ...now.tasks };
-  const sorted: Record<string, TaskBody> = {};
-  for (const id of Object.keys(tasks).sort(byId)) sorted[id] = tasks[id]!;
+  const sorted: Record<string, TaskBody> = Object.fromEntries(Object.entries(tasks).sort(([a], [b]) => byId(a, b)));
   const hwm = Math.max(old.highwatermark ?? -1, now.highwatermark ?? -1);
   return {
     ...now,
@@ -106,7 +105,7 @@ export function merge(old: Snapshot | null, now: Snapshot): Snapshot {
 
 export function saveSnapshot(dir: string, s: Snapshot): void {
   if (!validId(s.id)) return;
-  writeStored(path.join(dir, `${s.id}.json`), JSON.stringify(s, null, 2) + '\n');
+  writeStored(path.join(dir, `${s.id}.json`), `${JSON.stringify(s, null, 2)}\n`);
 }
 
 /** id → name, from names.json (empty when missing or bad). */
@@ -142,7 +141,7 @@ export function updateNames(dir: string, changes: Record<string, string | null>)
       changed = true;
     }
   }
-  if (changed) writeStored(namesFile(dir), JSON.stringify(names, null, 2) + '\n');
+  if (changed) writeStored(namesFile(dir), `${JSON.stringify(names, null, 2)}\n`);
 }
 
 // ---- pruning ----
@@ -176,8 +175,9 @@ export interface PruneResult {
  * `.prune-refused` remembers it until a pass is not refused.
  */
 export function prune(ctx: Ctx, dir: string, transcriptOf: (s: Snapshot) => string | null, now = Date.now(), force = false): PruneResult {
-  if (envOn(ctx.env.RESUME_NO_PRUNE))
-    return { ran: false, note: `pruning is off (RESUME_NO_PRUNE=${ctx.env.RESUME_NO_PRUNE!.trim()})`, retired: [], aged: [] };
+  const noPrune = ctx.env.RESUME_NO_PRUNE;
+  if (noPrune != null && envOn(noPrune))
+    return { ran: false, note: `pruning is off (RESUME_NO_PRUNE=${noPrune.trim()})`, retired: [], aged: [] };
   const stamp = path.join(dir, '.pruned');
   const refusedMark = path.join(dir, '.prune-refused');
   if (!force) {
@@ -197,10 +197,10 @@ export function prune(ctx: Ctx, dir: string, transcriptOf: (s: Snapshot) => stri
     if (!t) gone.push(id);
     else if (t !== 'live' && now - s.last > CEILING_DAYS * DAY) aged.push(id);
   }
-  writeStored(stamp, new Date(now).toISOString() + '\n');
+  writeStored(stamp, `${new Date(now).toISOString()}\n`);
   if (ids.length >= GUARD_MIN && gone.length * 2 > ids.length) {
     const said = fs.existsSync(refusedMark);
-    if (!said) writeStored(refusedMark, new Date(now).toISOString() + '\n');
+    if (!said) writeStored(refusedMark, `${new Date(now).toISOString()}\n`);
     const note = said
       ? null
       : `pruning refused: ${gone.length} of ${ids.length} snapshot records have no transcript, which looks like a broken lookup (moved or unmounted Claude directory), not a clean-up; said once, until a pass finds them`;

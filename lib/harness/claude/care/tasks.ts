@@ -36,11 +36,11 @@ export function readTasks(dir: string): TaskList {
     return out;
   }
   for (const n of names) {
-    const m = TASK_FILE.exec(n);
-    if (!m) continue;
+    const id = TASK_FILE.exec(n)?.[1];
+    if (!id) continue;
     try {
       const o = JSON.parse(fs.readFileSync(path.join(dir, n), 'utf8'));
-      if (o && typeof o === 'object' && !Array.isArray(o)) out.tasks[m[1]!] = o;
+      if (o && typeof o === 'object' && !Array.isArray(o)) out.tasks[id] = o;
     } catch {
       /* being written: the next snapshot sees it */
     }
