@@ -49,7 +49,7 @@ const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFi
  * rewrites in place can be read empty or half-written, so such a read is retried twice, 25 ms apart,
  * before the file is passed over. undefined when it is gone or never parses.
  */
-function readJson(file: string): any {
+function readJson(file: string): unknown {
   for (let attempt = 0; ; attempt++) {
     let text: string;
     try {
@@ -79,9 +79,10 @@ export function readRegistry(root: string): RegEntry[] {
   for (const n of names.sort()) {
     if (!/^\d+\.json$/.test(n)) continue;
     const file = path.join(dir, n);
-    const o = readJson(file);
-    if (o === undefined) continue; // gone, foreign, or still half-written after the re-reads
-    if (!o || typeof o !== 'object') continue;
+    const raw = readJson(file);
+    if (raw === undefined) continue; // gone, foreign, or still half-written after the re-reads
+    if (!raw || typeof raw !== 'object') continue;
+    const o = raw as Record<string, unknown>;
     const pid = Number(o.pid ?? n.slice(0, -5));
     const sessionId = str(o.sessionId);
     if (!Number.isInteger(pid) || pid <= 0 || !sessionId) continue;
