@@ -58,7 +58,8 @@ export function scrubTail(text: string, n = TAIL, args: readonly string[] = []):
     if (eq) vals.push([eq[1]!, i + 1]);
   });
   // longest first, so a value inside another is not replaced half
-  for (const [v, i] of vals.filter(([v]) => v.length >= ARG_MIN).sort((a, b) => b[0].length - a[0].length)) win = win.split(v).join(`[REDACTED:argument-${i}]`);
+  for (const [v, i] of vals.filter(([v]) => v.length >= ARG_MIN).sort((a, b) => b[0].length - a[0].length))
+    win = win.split(v).join(`[REDACTED:argument-${i}]`);
   const clean = sanitize(win);
   const cps = Array.from(clean);
   return cps.length <= n ? clean : cps.slice(-n).join('');

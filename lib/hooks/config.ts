@@ -27,7 +27,6 @@ export const DEFAULT_TIMEOUT = 300;
 export const RESTART_TIMEOUT = 1800;
 const KEYS = ['harness', 'action', 'command', 'timeout_seconds'];
 
-
 /**
  * The `[resume]` table's value. Returns the hooks, or a message naming the key (the caller turns it
  * into the config's exit-2 error).
@@ -50,12 +49,14 @@ export function parseResumeTable(v: unknown): OnUpdate[] | { error: string } {
 function parseEntry(e: unknown, i: number): OnUpdate | { error: string } {
   const at = `resume.on_update[${i}]`;
   if (!isTable(e)) return { error: `'${at}' must be a table ([[resume.on_update]]), not ${tomlType(e)}` };
-  for (const k of Object.keys(e)) if (!KEYS.includes(k)) return { error: `unknown key '${at}.${k.replace(/[^\x20-\x7e]/g, '?')}' (known: ${KEYS.join(', ')})` };
+  for (const k of Object.keys(e))
+    if (!KEYS.includes(k)) return { error: `unknown key '${at}.${k.replace(/[^\x20-\x7e]/g, '?')}' (known: ${KEYS.join(', ')})` };
   const h = e.harness;
   if (h === undefined) return { error: `'${at}.harness' is missing (harness = "claude")` };
   if (typeof h !== 'string') return { error: `'${at}.harness' must be a string, not ${tomlType(h)}` };
   if (!(SUPPORTED as readonly string[]).includes(h)) {
-    if ((HARNESSES as readonly string[]).includes(h)) return { error: `'${at}.harness' = "${h}": update hooks are not supported yet for ${h} (only "claude")` };
+    if ((HARNESSES as readonly string[]).includes(h))
+      return { error: `'${at}.harness' = "${h}": update hooks are not supported yet for ${h} (only "claude")` };
     return { error: `'${at}.harness' must be one of ${HARNESSES.join(', ')} (only "claude" is supported yet)` };
   }
   const hasA = e.action !== undefined;
@@ -64,7 +65,8 @@ function parseEntry(e: unknown, i: number): OnUpdate | { error: string } {
   let action: 'restart' | null = null;
   let command: string[] | null = null;
   if (hasA) {
-    if (e.action !== 'restart') return { error: `'${at}.action' must be "restart"${typeof e.action === 'string' ? '' : `, not ${tomlType(e.action)}`}` };
+    if (e.action !== 'restart')
+      return { error: `'${at}.action' must be "restart"${typeof e.action === 'string' ? '' : `, not ${tomlType(e.action)}`}` };
     action = 'restart';
   } else {
     const c = e.command;
@@ -80,7 +82,8 @@ function parseEntry(e: unknown, i: number): OnUpdate | { error: string } {
   let timeoutSeconds = action ? RESTART_TIMEOUT : DEFAULT_TIMEOUT;
   if (e.timeout_seconds !== undefined) {
     const t = e.timeout_seconds;
-    if (typeof t !== 'number' && typeof t !== 'bigint') return { error: `'${at}.timeout_seconds' must be a number of seconds, not ${tomlType(t)}` };
+    if (typeof t !== 'number' && typeof t !== 'bigint')
+      return { error: `'${at}.timeout_seconds' must be a number of seconds, not ${tomlType(t)}` };
     const n = Number(t);
     if (!Number.isFinite(n) || n <= 0 || n > 86_400) return { error: `'${at}.timeout_seconds' must be more than 0 and at most 86400` };
     timeoutSeconds = n;

@@ -12,16 +12,17 @@
 //   ends the run with exit 1 and records nothing, so the next run fires the hooks again.
 // - A restart that did not finish (a session busy until the timeout, a refusal) stays pending and is
 //   retried by later runs while the version stays the same, 3 attempts in all.
+
+import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { spawn, type ChildProcess } from 'node:child_process';
-import type { Ctx } from '../types.js';
-import { stateDir } from '../util/paths.js';
 import { installedVersion } from '../harness/claude/care/version.js';
+import type { Ctx } from '../types.js';
 import { writeAtomic } from '../util/fsx.js';
-import { appendRun, scrubTail, type RunRecord, type Trigger } from './audit.js';
-import type { OnUpdate } from './config.js';
+import { stateDir } from '../util/paths.js';
 import { raiseAlert } from './alert.js';
+import { appendRun, type RunRecord, scrubTail, type Trigger } from './audit.js';
+import type { OnUpdate } from './config.js';
 
 export const PASSES = 3;
 export const REREADS = 5;
@@ -95,7 +96,11 @@ function killGroup(pid: number, sig: NodeJS.Signals): void {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** The installed version once two reads in a row agree (up to REREADS re-reads). */
-export async function settledVersion(ctx: Ctx, pauseMs: number, r: Runner): Promise<{ version: string } | { error: string } | { unsettled: string[] }> {
+export async function settledVersion(
+  ctx: Ctx,
+  pauseMs: number,
+  r: Runner,
+): Promise<{ version: string } | { error: string } | { unsettled: string[] }> {
   let prev = installedVersion(ctx);
   if ('error' in prev) return prev;
   const seen = [prev.version];
@@ -138,9 +143,20 @@ export function runCommand(ctx: Ctx, h: OnUpdate, oldV: string, newV: string, r:
     const env = { ...ctx.env, RESUME_HARNESS: h.harness, RESUME_OLD_VERSION: oldV, RESUME_NEW_VERSION: newV };
     let child: ChildProcess;
     try {
-      child = spawn(argv[0]!, argv.slice(1), { shell: false, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env, cwd: ctx.home || '/' });
+      child = spawn(argv[0]!, argv.slice(1), {
+        shell: false,
+        detached: true,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env,
+        cwd: ctx.home || '/',
+      });
     } catch (err) {
-      resolve({ exit: null, stopped: `cannot run: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, stderr: '', ms: Date.now() - t0 });
+      resolve({
+        exit: null,
+        stopped: `cannot run: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+        stderr: '',
+        ms: Date.now() - t0,
+      });
       return;
     }
     r.child = child;
@@ -191,7 +207,8 @@ async function runRestart(ctx: Ctx, h: OnUpdate, r: Runner, io: Io, self: string
   if (cannot) return { exit: 1, stopped: null, stderr: cannot, ms: 0, complete: false };
   const { plan, restartTargets } = await import('../harness/claude/care/restart.js');
   const p = await plan(ctx, []);
-  if ('error' in p) return { exit: 1, stopped: null, stderr: `cannot tell the installed claude version: ${p.error}`, ms: Date.now() - t0, complete: false };
+  if ('error' in p)
+    return { exit: 1, stopped: null, stderr: `cannot tell the installed claude version: ${p.error}`, ms: Date.now() - t0, complete: false };
   for (const n of p.notes) io.note(`restart: note: ${n}`);
   if (!p.targets.length) return { exit: 0, stopped: null, stderr: 'no outdated live Claude sessions', ms: Date.now() - t0, complete: true };
   const ms = h.timeoutSeconds * 1000;
@@ -202,12 +219,18 @@ async function runRestart(ctx: Ctx, h: OnUpdate, r: Runner, io: Io, self: string
     relaunch: { self, note: (s) => io.note(`restart: ${s}`) },
     onLine: (l) => io.note(`restart: ${l}`),
   });
-  if ('locked' in res) return { exit: 1, stopped: null, stderr: `another restart is running (pid ${res.locked})`, ms: Date.now() - t0, complete: false };
+  if ('locked' in res)
+    return { exit: 1, stopped: null, stderr: `another restart is running (pid ${res.locked})`, ms: Date.now() - t0, complete: false };
   const stopped = r.interrupted ? `interrupted (${r.interrupted})` : null;
   return { exit: res.complete ? 0 : 1, stopped, stderr: res.lines.join('; '), ms: Date.now() - t0, complete: res.complete };
 }
 
-function recordOf(trigger: Trigger, base: Pick<RunRecord, 'old_version' | 'new_version'>, h: OnUpdate | null, x: Partial<RunRecord>): RunRecord {
+function recordOf(
+  trigger: Trigger,
+  base: Pick<RunRecord, 'old_version' | 'new_version'>,
+  h: OnUpdate | null,
+  x: Partial<RunRecord>,
+): RunRecord {
   return {
     time: new Date().toISOString(),
     harness: 'claude',
@@ -231,26 +254,48 @@ export interface RunOutcome {
 }
 
 /** Run the hooks of `hooks` (claude only) once under the caller's lock. */
-export async function hooksRun(ctx: Ctx, hooks: OnUpdate[], r: Runner, io: Io, o: { settleMs?: number; self: string[]; trigger: Trigger }): Promise<RunOutcome> {
+export async function hooksRun(
+  ctx: Ctx,
+  hooks: OnUpdate[],
+  r: Runner,
+  io: Io,
+  o: { settleMs?: number; self: string[]; trigger: Trigger },
+): Promise<RunOutcome> {
   const f = files(ctx);
-  const record = (base: Pick<RunRecord, 'old_version' | 'new_version'>, h: OnUpdate | null, x: Partial<RunRecord>) => recordOf(o.trigger, base, h, x);
+  const record = (base: Pick<RunRecord, 'old_version' | 'new_version'>, h: OnUpdate | null, x: Partial<RunRecord>) =>
+    recordOf(o.trigger, base, h, x);
   const settleMs = o.settleMs ?? SETTLE_MS;
   const audit = (rec: RunRecord) => appendRun(f.runs, rec);
   let failed = false;
 
   /** Run the given hooks from old to new; returns the unfinished restart hooks, or null when interrupted. */
-  const fire = async (list: OnUpdate[], oldV: string, newV: string, attempt?: number): Promise<{ unfinished: number[]; detail: string } | null> => {
+  const fire = async (
+    list: OnUpdate[],
+    oldV: string,
+    newV: string,
+    attempt?: number,
+  ): Promise<{ unfinished: number[]; detail: string } | null> => {
     const unfinished: number[] = [];
     let detail = '';
     for (const h of list) {
       if (r.interrupted) return null;
       const res = h.action ? await runRestart(ctx, h, r, io, o.self) : await runCommand(ctx, h, oldV, newV, r, io);
       const tail = scrubTail(res.stderr, undefined, h.command?.slice(1));
-      audit(record({ old_version: oldV, new_version: newV }, h, { exit_code: res.exit, stopped: res.stopped, duration_ms: res.ms, stderr_tail: tail, ...(attempt ? { attempt } : {}) }));
+      audit(
+        record({ old_version: oldV, new_version: newV }, h, {
+          exit_code: res.exit,
+          stopped: res.stopped,
+          duration_ms: res.ms,
+          stderr_tail: tail,
+          ...(attempt ? { attempt } : {}),
+        }),
+      );
       const ok = res.exit === 0 && !res.stopped;
       if (!ok) failed = true;
       const what = h.action ? 'restart' : path.basename(h.command![0]!);
-      io.line(['claude', `${oldV} -> ${newV}`, `hook ${h.n}`, what, ok ? 'ok' : res.stopped ?? `exit ${res.exit}`, `${res.ms} ms`].join('\t'));
+      io.line(
+        ['claude', `${oldV} -> ${newV}`, `hook ${h.n}`, what, ok ? 'ok' : (res.stopped ?? `exit ${res.exit}`), `${res.ms} ms`].join('\t'),
+      );
       if (tail && !ok) io.note(`hook ${h.n} (${what}): ${tail}`);
       if (h.action && !res.complete) {
         unfinished.push(h.n);
@@ -264,7 +309,9 @@ export async function hooksRun(ctx: Ctx, hooks: OnUpdate[], r: Runner, io: Io, o
   };
 
   const interrupted = (v: { old: string | null; new: string | null }): RunOutcome => {
-    audit(record({ old_version: v.old, new_version: v.new }, null, { event: 'interrupted', stderr_tail: `${r.interrupted}: nothing recorded` }));
+    audit(
+      record({ old_version: v.old, new_version: v.new }, null, { event: 'interrupted', stderr_tail: `${r.interrupted}: nothing recorded` }),
+    );
     io.note(`${r.interrupted}: stopped; nothing recorded (the next run fires the hooks again)`);
     return { code: 1 };
   };
@@ -280,7 +327,12 @@ export async function hooksRun(ctx: Ctx, hooks: OnUpdate[], r: Runner, io: Io, o
       return { code: 1 };
     }
     if ('unsettled' in v) {
-      audit(record({ old_version: rec?.version ?? null, new_version: null }, null, { event: 'unsettled', stderr_tail: `reads: ${v.unsettled.join(', ')}` }));
+      audit(
+        record({ old_version: rec?.version ?? null, new_version: null }, null, {
+          event: 'unsettled',
+          stderr_tail: `reads: ${v.unsettled.join(', ')}`,
+        }),
+      );
       io.note(`the claude version has not settled (${v.unsettled.join(', ')}); nothing fired, nothing recorded`);
       return { code: 1 };
     }
@@ -305,9 +357,15 @@ export async function hooksRun(ctx: Ctx, hooks: OnUpdate[], r: Runner, io: Io, o
       if (list.length) {
         const res = await fire(list, p.old, p.new, attempt);
         if (!res) return interrupted({ old: p.old, new: p.new });
-        if (res.unfinished.length && attempt < ATTEMPTS) pending = { ...p, hooks: res.unfinished, attempts: attempt, last: now, detail: res.detail };
+        if (res.unfinished.length && attempt < ATTEMPTS)
+          pending = { ...p, hooks: res.unfinished, attempts: attempt, last: now, detail: res.detail };
         else if (res.unfinished.length) {
-          audit(record({ old_version: p.old, new_version: p.new }, null, { event: 'retry-abandoned', stderr_tail: scrubTail(`restart still unfinished after ${attempt} attempts: ${res.detail}`) }));
+          audit(
+            record({ old_version: p.old, new_version: p.new }, null, {
+              event: 'retry-abandoned',
+              stderr_tail: scrubTail(`restart still unfinished after ${attempt} attempts: ${res.detail}`),
+            }),
+          );
           io.note(`restart for claude ${p.old} -> ${p.new} still unfinished after ${attempt} attempts; not retried again`);
         }
       } else io.note('a pending restart is no longer configured; dropped');
@@ -317,8 +375,14 @@ export async function hooksRun(ctx: Ctx, hooks: OnUpdate[], r: Runner, io: Io, o
     const res = await fire(mine, rec.version, v.version);
     if (!res) return interrupted({ old: rec.version, new: v.version });
     if (!mine.length) io.line(`claude\t${rec.version} -> ${v.version}\tno hooks configured`);
-    const pending: Pending | null = res.unfinished.length ? { hooks: res.unfinished, old: rec.version, new: v.version, attempts: 1, last: now, detail: res.detail } : null;
-    writeAtomic(f.state, JSON.stringify({ ...readState(f.state), claude: { version: v.version, recorded: new Date().toISOString(), pending } }, null, 2) + '\n');
+    const pending: Pending | null = res.unfinished.length
+      ? { hooks: res.unfinished, old: rec.version, new: v.version, attempts: 1, last: now, detail: res.detail }
+      : null;
+    writeAtomic(
+      f.state,
+      JSON.stringify({ ...readState(f.state), claude: { version: v.version, recorded: new Date().toISOString(), pending } }, null, 2) +
+        '\n',
+    );
   }
   io.note(`${PASSES} passes done; a change after them is taken by the next run`);
   return { code: failed ? 1 : 0 };

@@ -12,11 +12,11 @@
 import fs from 'node:fs';
 import { parse, TomlError } from 'smol-toml';
 import { ExitError } from '../errors.js';
-import { HARNESSES, type Ctx, type Harness } from '../types.js';
+import { type OnUpdate, parseResumeTable } from '../hooks/config.js';
+import { type Ctx, HARNESSES, type Harness } from '../types.js';
 import { configFile } from '../util/paths.js';
 import { shown } from '../util/quote.js';
 import { CONTROL_CHARS, HAS_CONTROL } from '../util/text.js';
-import { parseResumeTable, type OnUpdate } from '../hooks/config.js';
 import { isTable, tomlType } from '../util/toml-value.js';
 
 export interface HarnessConfig {
@@ -86,8 +86,13 @@ export function parseConfig(text: string, file: string): Config {
         if (hk === 'command') {
           if (typeof hv !== 'string') throw bad(file, `'${key}' must be a string, not ${tomlType(hv)}`);
           if (hv.trim() === '') throw bad(file, `'${key}' must not be empty`);
-          if (hv !== hv.trim() || CONTROL.test(hv)) throw bad(file, `'${key}' must be one command name or path, without surrounding spaces or control characters (put arguments in '${h}.args')`);
-          if (hv.startsWith('-')) throw bad(file, `'${key}' must be a command, not an option (${showValue(hv)}; put options in '${h}.args')`);
+          if (hv !== hv.trim() || CONTROL.test(hv))
+            throw bad(
+              file,
+              `'${key}' must be one command name or path, without surrounding spaces or control characters (put arguments in '${h}.args')`,
+            );
+          if (hv.startsWith('-'))
+            throw bad(file, `'${key}' must be a command, not an option (${showValue(hv)}; put options in '${h}.args')`);
           hc.command = hv;
         } else {
           if (!Array.isArray(hv)) throw bad(file, `'${key}' must be an array of strings, not ${tomlType(hv)}`);

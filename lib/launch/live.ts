@@ -11,12 +11,13 @@
 //
 // Cost: one pass over the process table (Linux: /proc/<pid>/cmdline; macOS: one `ps`), the open
 // files of harness processes only, and one directory listing per Claude root. Other platforms: none.
+
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { spawnSync } from 'node:child_process';
-import type { Harness, Session } from '../types.js';
-import { procStat } from '../panes/proc.js';
 import { readRegistry, rootOfTranscript } from '../harness/claude/care/registry.js';
+import { procStat } from '../panes/proc.js';
+import type { Harness, Session } from '../types.js';
 import { addTo } from '../util/multimap.js';
 
 export interface LiveHit {
@@ -113,7 +114,6 @@ function linuxOpenFiles(root: string, pid: number): string[] {
   return out;
 }
 
-
 function macProcs(names: Map<Harness, string[]>): Proc[] {
   const r = spawnSync('ps', ['-axww', '-o', 'pid=,args='], { encoding: 'utf8', timeout: 5000 });
   if (r.status !== 0 || !r.stdout) return [];
@@ -134,7 +134,10 @@ function macProcs(names: Map<Harness, string[]>): Proc[] {
 function macHolders(file: string): number[] {
   const r = spawnSync('lsof', ['-t', '--', file], { encoding: 'utf8', timeout: 5000 });
   if (!r.stdout) return [];
-  return r.stdout.split('\n').filter((l) => /^\d+$/.test(l)).map(Number);
+  return r.stdout
+    .split('\n')
+    .filter((l) => /^\d+$/.test(l))
+    .map(Number);
 }
 
 /** Live sessions among `sessions`, by key. */

@@ -7,8 +7,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ExitError } from '../errors.js';
 import type { Harness, Session } from '../types.js';
-import type { Plan } from './emit.js';
 import { shown } from '../util/quote.js';
+import type { Plan } from './emit.js';
 
 // ---------------------------------------------------------------------------------------------------
 // What each harness does when resumed in another directory (checked with the real clients:
@@ -93,7 +93,10 @@ function repoAt(top: string): Repo | null {
   const refs = git(top, ['for-each-ref', '--format=%(refname:short)', 'refs/heads']);
   if (refs != null) {
     const roots = (git(top, ['rev-list', '--max-parents=0', 'HEAD']) ?? '').split('\n').filter(Boolean).sort();
-    const remotes = (git(top, ['config', '--get-regexp', '^remote\\..*\\.url$']) ?? '').split('\n').map((l) => l.split(' ').slice(1).join(' ')).filter(Boolean);
+    const remotes = (git(top, ['config', '--get-regexp', '^remote\\..*\\.url$']) ?? '')
+      .split('\n')
+      .map((l) => l.split(' ').slice(1).join(' '))
+      .filter(Boolean);
     repo = { top, roots, remotes: remotes.map(normRemote), branches: new Set(refs.split('\n').filter(Boolean)) };
   }
   repoMemo.set(top, repo);
@@ -102,7 +105,13 @@ function repoAt(top: string): Repo | null {
 
 /** `git@host:a/b.git` and `https://host/a/b` are one remote. */
 function normRemote(u: string): string {
-  return u.trim().replace(/\.git$/, '').replace(/^[a-z+]+:\/\/(?:[^@/]+@)?/, '').replace(/^[^@/]+@([^:/]+):/, '$1/').replace(/\/+$/, '').toLowerCase();
+  return u
+    .trim()
+    .replace(/\.git$/, '')
+    .replace(/^[a-z+]+:\/\/(?:[^@/]+@)?/, '')
+    .replace(/^[^@/]+@([^:/]+):/, '$1/')
+    .replace(/\/+$/, '')
+    .toLowerCase();
 }
 
 /** What Codex recorded about the repository (session_meta.git): the remote and the commit. */
@@ -113,7 +122,9 @@ function recordedRepo(s: Session): { remote: string | null; commit: string | nul
     const buf = Buffer.alloc(64 * 1024);
     const n = fs.readSync(fd, buf, 0, buf.length, 0);
     fs.closeSync(fd);
-    const meta = JSON.parse(buf.subarray(0, n).toString('utf8').split('\n')[0]!) as { payload?: { git?: { repository_url?: unknown; commit_hash?: unknown } } };
+    const meta = JSON.parse(buf.subarray(0, n).toString('utf8').split('\n')[0]!) as {
+      payload?: { git?: { repository_url?: unknown; commit_hash?: unknown } };
+    };
     const g = meta.payload?.git;
     return {
       remote: typeof g?.repository_url === 'string' && g.repository_url ? normRemote(g.repository_url) : null,
@@ -213,7 +224,10 @@ export function findMoved(s: Session, others: Session[], here: string): Moved[] 
   // one repository seen through two tops (a symlinked path) counts once
   const byDir = new Map<string, (typeof found)[number]>();
   for (const f of found) byDir.set(realpath(f.dir), f);
-  return [...byDir.values()].map(({ dir, why, repo }) => ({ dir, why: repo.roots.length ? `${why}, root commit ${repo.roots[0]!.slice(0, 8)}` : why }));
+  return [...byDir.values()].map(({ dir, why, repo }) => ({
+    dir,
+    why: repo.roots.length ? `${why}, root commit ${repo.roots[0]!.slice(0, 8)}` : why,
+  }));
 }
 
 function realpath(p: string): string {
@@ -250,12 +264,15 @@ interface Listed {
 function worktrees(repo: string): Listed[] {
   const out = git(repo, ['worktree', 'list', '--porcelain']);
   if (out == null) return [];
-  return out.split('\n\n').map((b) => {
-    const l = b.split('\n');
-    const p = l.find((x) => x.startsWith('worktree '))?.slice(9) ?? '';
-    const br = l.find((x) => x.startsWith('branch '))?.slice(7) ?? null;
-    return { path: p, branch: br?.replace(/^refs\/heads\//, '') ?? null };
-  }).filter((w) => w.path);
+  return out
+    .split('\n\n')
+    .map((b) => {
+      const l = b.split('\n');
+      const p = l.find((x) => x.startsWith('worktree '))?.slice(9) ?? '';
+      const br = l.find((x) => x.startsWith('branch '))?.slice(7) ?? null;
+      return { path: p, branch: br?.replace(/^refs\/heads\//, '') ?? null };
+    })
+    .filter((w) => w.path);
 }
 
 /** The main repository of the work tree at top (for a linked worktree, the one it belongs to). */
@@ -297,11 +314,21 @@ export function findWorktree(s: Session): Worktree | string | null {
     }
     if (!hit) {
       const rel = path.relative(repo, old).split(path.sep);
-      if (!rel[0]!.startsWith('..') && rel.length >= 3 && ((rel[0] === '.claude' && rel[1] === 'worktrees') || (rel[0] === '.worktrees'))) {
+      if (!rel[0]!.startsWith('..') && rel.length >= 3 && ((rel[0] === '.claude' && rel[1] === 'worktrees') || rel[0] === '.worktrees')) {
         const n = rel[0] === '.claude' ? 3 : 2;
-        hit = { path: path.join(repo, ...rel.slice(0, n)), branch: null, registered: false, via: `its path is a worktree of ${shown(repo)} (${rel.slice(0, n - 1).join('/')}/<name>)` };
+        hit = {
+          path: path.join(repo, ...rel.slice(0, n)),
+          branch: null,
+          registered: false,
+          via: `its path is a worktree of ${shown(repo)} (${rel.slice(0, n - 1).join('/')}/<name>)`,
+        };
       } else if (rel[0] === '..' && rel.length >= 2 && rel[1]!.startsWith(path.basename(repo) + '-')) {
-        hit = { path: path.join(path.dirname(repo), rel[1]!), branch: null, registered: false, via: `its path is ${shown(path.basename(repo))}-<name> beside ${shown(repo)}` };
+        hit = {
+          path: path.join(path.dirname(repo), rel[1]!),
+          branch: null,
+          registered: false,
+          via: `its path is ${shown(path.basename(repo))}-<name> beside ${shown(repo)}`,
+        };
       }
     }
     if (!hit) continue;
@@ -311,7 +338,8 @@ export function findWorktree(s: Session): Worktree | string | null {
     const tipLine = git(repo, ['log', '-1', '--format=%H %ct', `refs/heads/${branch}`, '--']);
     if (!tipLine) return `${what} on branch ${shown(branch)}, which is gone; not adding it again`;
     const other = worktrees(repo).find((w) => w.branch === branch && w.path !== hit!.path && isDir(w.path));
-    if (other) return `${what} on branch ${shown(branch)}, which is checked out at ${shown(other.path)} now; resume there with --cd ${shown(other.path)}`;
+    if (other)
+      return `${what} on branch ${shown(branch)}, which is checked out at ${shown(other.path)} now; resume there with --cd ${shown(other.path)}`;
     const [tip, ct] = tipLine.split(' ');
     return { repo, path: hit.path, branch, registered: hit.registered, via: hit.via, tip: tip!, tipAt: Number(ct) * 1000 };
   }
@@ -392,7 +420,7 @@ export interface PlaceOptions {
 
 /** What the harness keeps when resumed elsewhere, said with the question. */
 const KEEPS: Partial<Record<Harness, string>> = {
-  claude: 'Claude Code goes on in the same transcript; the new directory\'s settings and memory apply',
+  claude: "Claude Code goes on in the same transcript; the new directory's settings and memory apply",
   codex: 'Codex goes on in the same rollout (started with -C DIR)',
   pi: 'pi asks once more whether to continue in the current directory, then goes on in the same file',
 };
@@ -417,17 +445,27 @@ export async function placeSession(s: Session, o: PlaceOptions): Promise<Place |
   if (typeof wt === 'string') throw new ExitError(2, wt.replace('the directory of this session', `the directory of ${o.name}`));
   if (wt) {
     const day = (ms: number) => new Date(ms).toISOString().slice(0, 16).replace('T', ' ');
-    const moved = s.updated != null && wt.tipAt > s.updated
-      ? `branch ${shown(wt.branch)} has moved on since the session's last activity (${day(s.updated)} UTC): its tip is ${wt.tip.slice(0, 8)} of ${day(wt.tipAt)} UTC`
-      : null;
+    const moved =
+      s.updated != null && wt.tipAt > s.updated
+        ? `branch ${shown(wt.branch)} has moved on since the session's last activity (${day(s.updated)} UTC): its tip is ${wt.tip.slice(0, 8)} of ${day(wt.tipAt)} UTC`
+        : null;
     const what = `${old}: it was a git worktree of ${shown(wt.repo)} on branch ${shown(wt.branch)} (${wt.via})`;
-    const ask = o.dryRun ? null : askTty(`resume: ${what}.\n${moved ? `resume: ${moved}.\n` : ''}Add it again (${addLine(wt)}) and resume ${o.name} there? [y/N] `);
+    const ask = o.dryRun
+      ? null
+      : askTty(`resume: ${what}.\n${moved ? `resume: ${moved}.\n` : ''}Add it again (${addLine(wt)}) and resume ${o.name} there? [y/N] `);
     if (ask === null) {
-      throw new ExitError(2, `${what}${moved ? `; ${moved}` : ''}; \`resume ${o.name}\` on a terminal adds it again after asking, or run: ${addLine(wt)}`);
+      throw new ExitError(
+        2,
+        `${what}${moved ? `; ${moved}` : ''}; \`resume ${o.name}\` on a terminal adds it again after asking, or run: ${addLine(wt)}`,
+      );
     }
     if (!ask) throw new ExitError(2, `not resumed: the worktree was not added (${addLine(wt)} adds it)`);
     addWorktree(wt);
-    if (!isDir(s.cwd)) throw new ExitError(2, `added the worktree ${shown(wt.path)}, but ${shown(s.cwd)} is not in it on branch ${shown(wt.branch)}; resume with --cd ${shown(wt.path)}`);
+    if (!isDir(s.cwd))
+      throw new ExitError(
+        2,
+        `added the worktree ${shown(wt.path)}, but ${shown(s.cwd)} is not in it on branch ${shown(wt.branch)}; resume with --cd ${shown(wt.path)}`,
+      );
     process.stderr.write(`resume: added the worktree ${shown(wt.path)} on branch ${shown(wt.branch)}\n`);
     return null;
   }
@@ -438,9 +476,13 @@ export async function placeSession(s: Session, o: PlaceOptions): Promise<Place |
     const at = found.length === 1 ? `; its repository seems to be at ${shown(found[0]!.dir)}` : '';
     throw new ExitError(2, `${old}${at}; it cannot be resumed in another directory: ${cannot}`);
   }
-  if (found.length === 0) throw new ExitError(2, `${old} (${nearNote(s.cwd)}), and no checkout of its repository was found; name the directory with --cd DIR`);
+  if (found.length === 0)
+    throw new ExitError(2, `${old} (${nearNote(s.cwd)}), and no checkout of its repository was found; name the directory with --cd DIR`);
   if (found.length > 1) {
-    const list = found.slice(0, 4).map((f) => shown(f.dir)).join(', ');
+    const list = found
+      .slice(0, 4)
+      .map((f) => shown(f.dir))
+      .join(', ');
     throw new ExitError(2, `${old}; its repository may be at any of ${list}${found.length > 4 ? ', …' : ''}; choose one with --cd DIR`);
   }
   const f = found[0]!;

@@ -2,9 +2,10 @@
 // group, start time, uid and environment. Two sources behind one interface: Linux /proc, and ps(1)
 // everywhere else (macOS, the BSDs). RESUME_PROC_TABLE=ps picks ps on Linux too (the tests run
 // restart through it there).
+
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { spawnSync } from 'node:child_process';
 import { onPath } from '../util/which.js';
 
 export interface ProcStat {
@@ -71,7 +72,13 @@ export function linuxTable(root = '/proc'): ProcTable {
 
 const PS_MS = 5000;
 function ps(args: string[]): string | null {
-  const r = spawnSync('ps', args, { encoding: 'utf8', timeout: PS_MS, killSignal: 'SIGKILL', maxBuffer: 16 << 20, env: { ...process.env, LC_ALL: 'C' } });
+  const r = spawnSync('ps', args, {
+    encoding: 'utf8',
+    timeout: PS_MS,
+    killSignal: 'SIGKILL',
+    maxBuffer: 16 << 20,
+    env: { ...process.env, LC_ALL: 'C' },
+  });
   return r.status === 0 ? r.stdout : null;
 }
 
@@ -90,7 +97,15 @@ export function psTable(): ProcTable {
     rows = new Map();
     for (const line of text.split('\n')) {
       const m = /^\s*(\d+)\s+(\d+)\s+(\d+)\s+(-?\d+)\s+(\d+)\s+(.+?)\s*$/.exec(line);
-      if (m) rows.set(Number(m[1]), { pid: Number(m[1]), ppid: Number(m[2]), pgrp: Number(m[3]), tpgid: Number(m[4]), uid: Number(m[5]), start: m[6]! });
+      if (m)
+        rows.set(Number(m[1]), {
+          pid: Number(m[1]),
+          ppid: Number(m[2]),
+          pgrp: Number(m[3]),
+          tpgid: Number(m[4]),
+          uid: Number(m[5]),
+          start: m[6]!,
+        });
     }
     at = Date.now();
     return rows;

@@ -15,10 +15,23 @@ export interface Call {
 
 export function tmux(socket: string, args: string[], ms = CALL_MS): Promise<Call> {
   return new Promise((resolve) => {
-    execFile('tmux', ['-S', socket, ...args], { timeout: ms, killSignal: 'SIGKILL', encoding: 'utf8', maxBuffer: 4 << 20 }, (err, stdout, stderr) => {
-      if (err) resolve({ ok: false, stdout: String(stdout ?? ''), error: String(stderr || err.message).trim().split('\n')[0] ?? 'failed' });
-      else resolve({ ok: true, stdout: String(stdout), error: null });
-    });
+    execFile(
+      'tmux',
+      ['-S', socket, ...args],
+      { timeout: ms, killSignal: 'SIGKILL', encoding: 'utf8', maxBuffer: 4 << 20 },
+      (err, stdout, stderr) => {
+        if (err)
+          resolve({
+            ok: false,
+            stdout: String(stdout ?? ''),
+            error:
+              String(stderr || err.message)
+                .trim()
+                .split('\n')[0] ?? 'failed',
+          });
+        else resolve({ ok: true, stdout: String(stdout), error: null });
+      },
+    );
   });
 }
 

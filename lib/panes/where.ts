@@ -7,10 +7,11 @@
 // TMUX variable, RESUME_TMUX_SOCKET (a socket path, or a name as `tmux -L` takes it), the caller's
 // own $TMUX, then every socket in `${TMUX_TMPDIR:-/tmp}/tmux-<uid>/` (where the default server and
 // every `-L NAME` server live). A server started with `-S elsewhere` is found through the first three.
+
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { spawnSync } from 'node:child_process';
-import { ancestry, procTable, type ProcTable } from './proc.js';
+import { ancestry, type ProcTable, procTable } from './proc.js';
 import { socketOf, tmux, userSockets } from './tmux.js';
 
 export interface PaneAt {
@@ -97,7 +98,16 @@ export function ttyOf(pid: number, t: ProcTable = procTable()): string | null {
   return t.kind === 'proc' ? linuxTty(pid) : psTty(pid);
 }
 
-const FORMAT = ['#{pane_id}', '#{pane_pid}', '#{pane_tty}', '#{session_id}', '#{window_index}', '#{pane_index}', '#{session_attached}', '#{session_name}'].join('\t');
+const FORMAT = [
+  '#{pane_id}',
+  '#{pane_pid}',
+  '#{pane_tty}',
+  '#{session_id}',
+  '#{window_index}',
+  '#{pane_index}',
+  '#{session_attached}',
+  '#{session_name}',
+].join('\t');
 
 /** Every pane of a server with where it sits, or null when the server does not answer. */
 export async function panesAt(socket: string): Promise<Omit<PaneAt, 'via'>[] | null> {
@@ -108,7 +118,17 @@ export async function panesAt(socket: string): Promise<Omit<PaneAt, 'via'>[] | n
     const f = line.split('\t');
     if (f.length < 8 || !/^%\d+$/.test(f[0]!) || !/^\d+$/.test(f[1]!)) continue;
     // the session's name is last: whatever it holds stays in it
-    out.push({ socket, id: f[0]!, pid: Number(f[1]), tty: f[2]!, sessionId: f[3]!, window: Number(f[4]), index: Number(f[5]), attached: Number(f[6]), session: f.slice(7).join('\t') });
+    out.push({
+      socket,
+      id: f[0]!,
+      pid: Number(f[1]),
+      tty: f[2]!,
+      sessionId: f[3]!,
+      window: Number(f[4]),
+      index: Number(f[5]),
+      attached: Number(f[6]),
+      session: f.slice(7).join('\t'),
+    });
   }
   return out;
 }
