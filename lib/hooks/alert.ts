@@ -43,7 +43,7 @@ export function raiseAlert(ctx: Ctx, a: Omit<Alert, 'time'>): void {
   if (readAlert(ctx)) return;
   const rec: Alert = { time: new Date().toISOString(), ...a, detail: oneLine(a.detail) };
   fs.mkdirSync(stateDir(ctx), { recursive: true, mode: 0o700 });
-  writeAtomic(alertFile(ctx), JSON.stringify(rec, null, 2) + '\n');
+  writeAtomic(alertFile(ctx), `${JSON.stringify(rec, null, 2)}\n`);
   const bin = onPath('notify-send', ctx.env.PATH ?? '');
   if (!bin) return;
   // Never blocks the run, never fails it: no session bus, no notification daemon is a quiet no.

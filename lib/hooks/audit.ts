@@ -85,7 +85,7 @@ export function appendRun(file: string, rec: RunRecord, rotateAt = ROTATE_AT): v
   const fd = fs.openSync(file, 'a', 0o600);
   try {
     fs.fchmodSync(fd, 0o600);
-    fs.writeSync(fd, JSON.stringify(rec) + '\n');
+    fs.writeSync(fd, `${JSON.stringify(rec)}\n`);
   } finally {
     fs.closeSync(fd);
   }

@@ -84,7 +84,7 @@ export function launchdFile(ctx: Ctx): string {
 
 /** One systemd word: quoted, with backslash, quote and specifier (%) escaped. */
 function sdWord(s: string): string {
-  return '"' + s.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/%/g, '%%') + '"';
+  return `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/%/g, '%%')}"`;
 }
 /** A path value (PathChanged=): specifiers escaped; systemd takes the rest of the line as it is. */
 const sdPath = (s: string) => s.replace(/%/g, '%%');

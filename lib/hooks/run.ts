@@ -338,7 +338,7 @@ export async function hooksRun(
     }
     const now = new Date().toISOString();
     if (!rec) {
-      writeAtomic(f.state, JSON.stringify({ ...st, claude: { version: v.version, recorded: now, pending: null } }, null, 2) + '\n');
+      writeAtomic(f.state, `${JSON.stringify({ ...st, claude: { version: v.version, recorded: now, pending: null } }, null, 2)}\n`);
       audit(record({ old_version: null, new_version: v.version }, null, { event: 'baseline' }));
       io.line(`claude\t${v.version}\tbaseline recorded; no hooks fired`);
       return { code: 0 };
@@ -369,7 +369,7 @@ export async function hooksRun(
           io.note(`restart for claude ${p.old} -> ${p.new} still unfinished after ${attempt} attempts; not retried again`);
         }
       } else io.note('a pending restart is no longer configured; dropped');
-      writeAtomic(f.state, JSON.stringify({ ...st, claude: { ...rec, pending } }, null, 2) + '\n');
+      writeAtomic(f.state, `${JSON.stringify({ ...st, claude: { ...rec, pending } }, null, 2)}\n`);
       return { code: failed ? 1 : 0 };
     }
     const res = await fire(mine, rec.version, v.version);

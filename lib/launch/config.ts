@@ -112,7 +112,7 @@ export function parseConfig(text: string, file: string): Config {
 const UNSAFE_G = new RegExp(`[${CONTROL_CHARS}]`, 'g');
 
 function showValue(v: unknown): string {
-  if (typeof v === 'string') return JSON.stringify(v).replace(UNSAFE_G, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'));
+  if (typeof v === 'string') return JSON.stringify(v).replace(UNSAFE_G, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
   return tomlType(v);
 }
 

@@ -322,7 +322,7 @@ export function findWorktree(s: Session): Worktree | string | null {
           registered: false,
           via: `its path is a worktree of ${shown(repo)} (${rel.slice(0, n - 1).join('/')}/<name>)`,
         };
-      } else if (rel[0] === '..' && rel.length >= 2 && rel[1]!.startsWith(path.basename(repo) + '-')) {
+      } else if (rel[0] === '..' && rel.length >= 2 && rel[1]!.startsWith(`${path.basename(repo)}-`)) {
         hit = {
           path: path.join(path.dirname(repo), rel[1]!),
           branch: null,
@@ -501,7 +501,7 @@ function nearNote(cwd: string): string {
   const near = nearest(cwd);
   const top = topOf(near);
   if (top === near) return `the nearest existing directory is the git repository ${shown(near)}`;
-  return `the nearest existing directory is ${shown(near)}` + (top ? `, inside the git repository ${shown(top)}` : '');
+  return `the nearest existing directory is ${shown(near)}${top ? `, inside the git repository ${shown(top)}` : ''}`;
 }
 
 /** The current directory, or `fallback` when it was removed from under us. */

@@ -79,7 +79,7 @@ export function checkDir(cwd: string, name: string): void {
   const where =
     repo === near
       ? `the nearest existing directory is the git repository ${shown(near)}`
-      : `the nearest existing directory is ${shown(near)}` + (repo ? `, inside the git repository ${shown(repo)}` : '');
+      : `the nearest existing directory is ${shown(near)}${repo ? `, inside the git repository ${shown(repo)}` : ''}`;
   throw new ExitError(2, `the directory of ${name}, ${shown(cwd)}, no longer exists (${where}); not starting it anywhere else`);
 }
 

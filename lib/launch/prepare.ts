@@ -53,6 +53,6 @@ export function forStdout(plan: Plan, cfg: Config, what: 'shown' | 'run' = 'show
   if (process.stdout.isTTY) return { plan, withheld: [] };
   const r = shownPlan(plan, cfg);
   const n = withheldNote(r.withheld, plan.harness, what);
-  if (n) process.stderr.write(n + '\n');
+  if (n) process.stderr.write(`${n}\n`);
   return r;
 }

@@ -39,7 +39,7 @@ export function tmux(socket: string, args: string[], ms = CALL_MS): Promise<Call
 export function socketOf(tmuxVar: string | undefined): string | null {
   if (!tmuxVar) return null;
   const s = tmuxVar.split(',')[0];
-  return s && s.startsWith('/') ? s : null;
+  return s?.startsWith('/') ? s : null;
 }
 
 /**
