@@ -116,14 +116,12 @@ export function inputEmpty(screen: string): boolean {
   const lines = screen.split('\n');
   const rule = (l: string) => /^\s*─{3,}/.test(l);
   for (let i = lines.length - 1; i >= 0; i--) {
-    const t = lines[i]!.replace(/\u00a0/g, ' ');
+    const t = (lines[i] ?? '').replace(/\u00a0/g, ' ');
     if (!/^\s*❯/.test(t)) continue;
-    let j = i + 1;
-    while (j < lines.length && !rule(lines[j]!)) j++;
-    if (j >= lines.length) continue; // not the input box
+    const j = lines.findIndex((l, k) => k > i && rule(l));
+    if (j < 0) continue; // not the input box
     if (t.replace(/^\s*❯/, '').trim()) return false;
-    for (let k = i + 1; k < j; k++) if (lines[k]!.trim()) return false;
-    return true;
+    return lines.slice(i + 1, j).every((l) => !l.trim());
   }
   return false;
 }

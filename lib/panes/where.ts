@@ -116,17 +116,18 @@ export async function panesAt(socket: string): Promise<Omit<PaneAt, 'via'>[] | n
   const out: Omit<PaneAt, 'via'>[] = [];
   for (const line of r.stdout.split('\n')) {
     const f = line.split('\t');
-    if (f.length < 8 || !/^%\d+$/.test(f[0]!) || !/^\d+$/.test(f[1]!)) continue;
+    const [id = '', pid = '', tty = '', sessionId = '', window, index, attached] = f;
+    if (f.length < 8 || !/^%\d+$/.test(id) || !/^\d+$/.test(pid)) continue;
     // the session's name is last: whatever it holds stays in it
     out.push({
       socket,
-      id: f[0]!,
-      pid: Number(f[1]),
-      tty: f[2]!,
-      sessionId: f[3]!,
-      window: Number(f[4]),
-      index: Number(f[5]),
-      attached: Number(f[6]),
+      id,
+      pid: Number(pid),
+      tty,
+      sessionId,
+      window: Number(window),
+      index: Number(index),
+      attached: Number(attached),
       session: f.slice(7).join('\t'),
     });
   }
@@ -161,12 +162,9 @@ export async function whereRuns(pid: number, o: WhereOptions = {}): Promise<Wher
     const panes = await panesAt(socket);
     if (!panes) continue;
     // One pane at most is an ancestor: a server's panes descend from the server, not from a client.
-    const byTree = panes.filter((p) => chain.has(p.pid));
-    const hit = byTree.length
-      ? { ...byTree[0]!, via: 'process tree' as const }
-      : tty && panes.find((p) => p.tty === tty)
-        ? { ...panes.find((p) => p.tty === tty)!, via: 'terminal' as const }
-        : null;
+    const byTree = panes.find((p) => chain.has(p.pid));
+    const byTty = tty ? panes.find((p) => p.tty === tty) : undefined;
+    const hit = byTree ? { ...byTree, via: 'process tree' as const } : byTty ? { ...byTty, via: 'terminal' as const } : null;
     if (!hit) continue;
     const mine = callerSocket && sameSocket(callerSocket, socket) ? panes.find((p) => p.id === env.TMUX_PANE) : undefined;
     return { pid, tty, pane: hit, callerPane: mine ? { ...mine, via: 'process tree' } : null };
