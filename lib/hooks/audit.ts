@@ -54,8 +54,8 @@ export function scrubTail(text: string, n = TAIL, args: readonly string[] = []):
   const vals: [string, number][] = [];
   args.forEach((a, i) => {
     vals.push([a, i + 1]);
-    const eq = /^-[^=]*=(.+)$/s.exec(a);
-    if (eq) vals.push([eq[1]!, i + 1]);
+    const [, value] = /^-[^=]*=(.+)$/s.exec(a) ?? [];
+    if (value !== undefined) vals.push([value, i + 1]);
   });
   // longest first, so a value inside another is not replaced half
   for (const [v, i] of vals.filter(([v]) => v.length >= ARG_MIN).sort((a, b) => b[0].length - a[0].length))

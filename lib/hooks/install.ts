@@ -31,7 +31,7 @@ export interface UnitFile {
   text: string;
 }
 
-// eslint-disable-next-line no-control-regex
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finds control characters in paths written into unit files
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
 /** The claude binary as the user runs it and what to watch for an update. */
@@ -175,7 +175,9 @@ export function paths(ctx: Ctx, self: string): Paths | { error: string } {
   const resume = path.resolve(self);
   for (const p of [node, resume])
     if (CONTROL.test(p)) return { error: `cannot write a unit for a path with control characters: ${JSON.stringify(p)}` };
-  return { node, resume, watch, envPath: hooksPath(ctx, node, watch[0]!) };
+  const [claude] = watch;
+  if (claude === undefined) throw new Error('watchPaths returned no path (the claude binary is always its first)');
+  return { node, resume, watch, envPath: hooksPath(ctx, node, claude) };
 }
 
 export function unitFiles(ctx: Ctx, p: Paths, platform = process.platform): UnitFile[] {
@@ -283,7 +285,7 @@ export function installState(
     }
     return {
       file,
-      state: cur == null ? ('missing' as const) : want && cur !== want[i]!.text ? ('different' as const) : ('current' as const),
+      state: cur == null ? ('missing' as const) : want && cur !== want[i]?.text ? ('different' as const) : ('current' as const),
     };
   });
   if (platform === 'darwin') {

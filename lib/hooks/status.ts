@@ -57,7 +57,7 @@ export function hooksReport(app: App, nRuns = 5): HooksReport {
       hook: h.n,
       harness: h.harness,
       kind: h.action ? ('restart' as const) : ('command' as const),
-      program: h.action ? null : path.basename(h.command![0]!),
+      program: h.action ? null : path.basename(h.command?.[0] ?? ''),
       timeout_seconds: h.timeoutSeconds,
     })),
     claude: {
