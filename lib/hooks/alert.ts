@@ -2,14 +2,15 @@
 // started. It raises an alert: a desktop notification (notify-send, when on PATH) once, and
 // `alert.json` in the state directory, which `resume hooks status` and `resume doctor` show until
 // `resume hooks ack` removes it. A later failure while one is unacknowledged notifies nobody again.
+
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { spawn } from 'node:child_process';
 import type { Ctx } from '../types.js';
-import { stateDir } from '../util/paths.js';
 import { writeAtomic } from '../util/fsx.js';
-import { onPath } from '../util/which.js';
+import { stateDir } from '../util/paths.js';
 import { oneLine } from '../util/text.js';
+import { onPath } from '../util/which.js';
 
 export interface Alert {
   time: string;
@@ -42,12 +43,21 @@ export function raiseAlert(ctx: Ctx, a: Omit<Alert, 'time'>): void {
   if (readAlert(ctx)) return;
   const rec: Alert = { time: new Date().toISOString(), ...a, detail: oneLine(a.detail) };
   fs.mkdirSync(stateDir(ctx), { recursive: true, mode: 0o700 });
-  writeAtomic(alertFile(ctx), JSON.stringify(rec, null, 2) + '\n');
+  writeAtomic(alertFile(ctx), `${JSON.stringify(rec, null, 2)}\n`);
   const bin = onPath('notify-send', ctx.env.PATH ?? '');
   if (!bin) return;
   // Never blocks the run, never fails it: no session bus, no notification daemon is a quiet no.
   try {
-    const c = spawn(bin, ['--app-name=resume', '--urgency=critical', 'resume: claude restart failed', `claude ${a.old_version} -> ${a.new_version}: ${rec.detail}`], { stdio: 'ignore', env: ctx.env, timeout: NOTIFY_MS, killSignal: 'SIGKILL' });
+    const c = spawn(
+      bin,
+      [
+        '--app-name=resume',
+        '--urgency=critical',
+        'resume: claude restart failed',
+        `claude ${a.old_version} -> ${a.new_version}: ${rec.detail}`,
+      ],
+      { stdio: 'ignore', env: ctx.env, timeout: NOTIFY_MS, killSignal: 'SIGKILL' },
+    );
     c.on('error', () => {});
   } catch {
     /* cannot start it */

@@ -54,11 +54,12 @@ export function scrubTail(text: string, n = TAIL, args: readonly string[] = []):
   const vals: [string, number][] = [];
   args.forEach((a, i) => {
     vals.push([a, i + 1]);
-    const eq = /^-[^=]*=(.+)$/s.exec(a);
-    if (eq) vals.push([eq[1]!, i + 1]);
+    const [, value] = /^-[^=]*=(.+)$/s.exec(a) ?? [];
+    if (value !== undefined) vals.push([value, i + 1]);
   });
   // longest first, so a value inside another is not replaced half
-  for (const [v, i] of vals.filter(([v]) => v.length >= ARG_MIN).sort((a, b) => b[0].length - a[0].length)) win = win.split(v).join(`[REDACTED:argument-${i}]`);
+  for (const [v, i] of vals.filter(([v]) => v.length >= ARG_MIN).sort((a, b) => b[0].length - a[0].length))
+    win = win.split(v).join(`[REDACTED:argument-${i}]`);
   const clean = sanitize(win);
   const cps = Array.from(clean);
   return cps.length <= n ? clean : cps.slice(-n).join('');
@@ -84,7 +85,7 @@ export function appendRun(file: string, rec: RunRecord, rotateAt = ROTATE_AT): v
   const fd = fs.openSync(file, 'a', 0o600);
   try {
     fs.fchmodSync(fd, 0o600);
-    fs.writeSync(fd, JSON.stringify(rec) + '\n');
+    fs.writeSync(fd, `${JSON.stringify(rec)}\n`);
   } finally {
     fs.closeSync(fd);
   }

@@ -27,7 +27,6 @@ export const DEFAULT_TIMEOUT = 300;
 export const RESTART_TIMEOUT = 1800;
 const KEYS = ['harness', 'action', 'command', 'timeout_seconds'];
 
-
 /**
  * The `[resume]` table's value. Returns the hooks, or a message naming the key (the caller turns it
  * into the config's exit-2 error).
@@ -50,40 +49,55 @@ export function parseResumeTable(v: unknown): OnUpdate[] | { error: string } {
 function parseEntry(e: unknown, i: number): OnUpdate | { error: string } {
   const at = `resume.on_update[${i}]`;
   if (!isTable(e)) return { error: `'${at}' must be a table ([[resume.on_update]]), not ${tomlType(e)}` };
-  for (const k of Object.keys(e)) if (!KEYS.includes(k)) return { error: `unknown key '${at}.${k.replace(/[^\x20-\x7e]/g, '?')}' (known: ${KEYS.join(', ')})` };
-  const h = e.harness;
-  if (h === undefined) return { error: `'${at}.harness' is missing (harness = "claude")` };
-  if (typeof h !== 'string') return { error: `'${at}.harness' must be a string, not ${tomlType(h)}` };
-  if (!(SUPPORTED as readonly string[]).includes(h)) {
-    if ((HARNESSES as readonly string[]).includes(h)) return { error: `'${at}.harness' = "${h}": update hooks are not supported yet for ${h} (only "claude")` };
-    return { error: `'${at}.harness' must be one of ${HARNESSES.join(', ')} (only "claude" is supported yet)` };
-  }
+  for (const k of Object.keys(e))
+    if (!KEYS.includes(k)) return { error: `unknown key '${at}.${k.replace(/[^\x20-\x7e]/g, '?')}' (known: ${KEYS.join(', ')})` };
+  const harnessError = checkHarness(e.harness, at);
+  if (harnessError) return { error: harnessError };
   const hasA = e.action !== undefined;
   const hasC = e.command !== undefined;
   if (hasA === hasC) return { error: `'${at}' needs exactly one of action = "restart" or command = ["program", "arg", …]` };
   let action: 'restart' | null = null;
   let command: string[] | null = null;
   if (hasA) {
-    if (e.action !== 'restart') return { error: `'${at}.action' must be "restart"${typeof e.action === 'string' ? '' : `, not ${tomlType(e.action)}`}` };
+    if (e.action !== 'restart')
+      return { error: `'${at}.action' must be "restart"${typeof e.action === 'string' ? '' : `, not ${tomlType(e.action)}`}` };
     action = 'restart';
   } else {
-    const c = e.command;
-    if (!Array.isArray(c)) return { error: `'${at}.command' must be an array of strings (argv, run without a shell), not ${tomlType(c)}` };
-    if (c.length === 0) return { error: `'${at}.command' must name a program` };
-    for (let j = 0; j < c.length; j++) {
-      if (typeof c[j] !== 'string') return { error: `'${at}.command[${j}]' must be a string, not ${tomlType(c[j])}` };
-      if ((c[j] as string).includes('\u0000')) return { error: `'${at}.command[${j}]' must not contain a NUL character` };
-    }
-    if ((c[0] as string).trim() === '') return { error: `'${at}.command[0]' must name a program` };
-    command = c as string[];
+    const c = parseCommand(e.command, at);
+    if ('error' in c) return c;
+    command = c;
   }
-  let timeoutSeconds = action ? RESTART_TIMEOUT : DEFAULT_TIMEOUT;
-  if (e.timeout_seconds !== undefined) {
-    const t = e.timeout_seconds;
-    if (typeof t !== 'number' && typeof t !== 'bigint') return { error: `'${at}.timeout_seconds' must be a number of seconds, not ${tomlType(t)}` };
-    const n = Number(t);
-    if (!Number.isFinite(n) || n <= 0 || n > 86_400) return { error: `'${at}.timeout_seconds' must be more than 0 and at most 86400` };
-    timeoutSeconds = n;
-  }
+  const timeoutSeconds = parseTimeout(e.timeout_seconds, at, action ? RESTART_TIMEOUT : DEFAULT_TIMEOUT);
+  if (typeof timeoutSeconds !== 'number') return timeoutSeconds;
   return { n: i + 1, harness: 'claude', action, command, timeoutSeconds };
+}
+
+/** Why `harness` is not one update hooks support, or null when it is. */
+function checkHarness(h: unknown, at: string): string | null {
+  if (h === undefined) return `'${at}.harness' is missing (harness = "claude")`;
+  if (typeof h !== 'string') return `'${at}.harness' must be a string, not ${tomlType(h)}`;
+  if ((SUPPORTED as readonly string[]).includes(h)) return null;
+  if ((HARNESSES as readonly string[]).includes(h))
+    return `'${at}.harness' = "${h}": update hooks are not supported yet for ${h} (only "claude")`;
+  return `'${at}.harness' must be one of ${HARNESSES.join(', ')} (only "claude" is supported yet)`;
+}
+
+function parseCommand(c: unknown, at: string): string[] | { error: string } {
+  if (!Array.isArray(c)) return { error: `'${at}.command' must be an array of strings (argv, run without a shell), not ${tomlType(c)}` };
+  if (c.length === 0) return { error: `'${at}.command' must name a program` };
+  for (let j = 0; j < c.length; j++) {
+    if (typeof c[j] !== 'string') return { error: `'${at}.command[${j}]' must be a string, not ${tomlType(c[j])}` };
+    if ((c[j] as string).includes('\u0000')) return { error: `'${at}.command[${j}]' must not contain a NUL character` };
+  }
+  if ((c[0] as string).trim() === '') return { error: `'${at}.command[0]' must name a program` };
+  return c as string[];
+}
+
+function parseTimeout(t: unknown, at: string, fallback: number): number | { error: string } {
+  if (t === undefined) return fallback;
+  if (typeof t !== 'number' && typeof t !== 'bigint')
+    return { error: `'${at}.timeout_seconds' must be a number of seconds, not ${tomlType(t)}` };
+  const n = Number(t);
+  if (!Number.isFinite(n) || n <= 0 || n > 86_400) return { error: `'${at}.timeout_seconds' must be more than 0 and at most 86400` };
+  return n;
 }

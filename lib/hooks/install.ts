@@ -3,11 +3,12 @@
 // oneshot service). macOS: a launchd agent (WatchPaths plus StartInterval). Every path is absolute
 // (node, resume, claude); a file is rewritten only when its text differs. What is watched does not
 // change with each claude version, so an update leaves the installed files current.
+
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { spawnSync } from 'node:child_process';
-import type { Ctx } from '../types.js';
 import { symlinkVersion } from '../harness/claude/care/version.js';
+import type { Ctx } from '../types.js';
 import { onPath } from '../util/which.js';
 
 export const UNIT = 'resume-hooks';
@@ -30,7 +31,7 @@ export interface UnitFile {
   text: string;
 }
 
-// eslint-disable-next-line no-control-regex
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finds control characters in paths written into unit files
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
 /** The claude binary as the user runs it and what to watch for an update. */
@@ -83,7 +84,7 @@ export function launchdFile(ctx: Ctx): string {
 
 /** One systemd word: quoted, with backslash, quote and specifier (%) escaped. */
 function sdWord(s: string): string {
-  return '"' + s.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/%/g, '%%') + '"';
+  return `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/%/g, '%%')}"`;
 }
 /** A path value (PathChanged=): specifiers escaped; systemd takes the rest of the line as it is. */
 const sdPath = (s: string) => s.replace(/%/g, '%%');
@@ -172,8 +173,11 @@ export function paths(ctx: Ctx, self: string): Paths | { error: string } {
   if ('error' in watch) return watch;
   const node = process.execPath;
   const resume = path.resolve(self);
-  for (const p of [node, resume]) if (CONTROL.test(p)) return { error: `cannot write a unit for a path with control characters: ${JSON.stringify(p)}` };
-  return { node, resume, watch, envPath: hooksPath(ctx, node, watch[0]!) };
+  for (const p of [node, resume])
+    if (CONTROL.test(p)) return { error: `cannot write a unit for a path with control characters: ${JSON.stringify(p)}` };
+  const [claude] = watch;
+  if (claude === undefined) throw new Error('watchPaths returned no path (the claude binary is always its first)');
+  return { node, resume, watch, envPath: hooksPath(ctx, node, claude) };
 }
 
 export function unitFiles(ctx: Ctx, p: Paths, platform = process.platform): UnitFile[] {
@@ -244,7 +248,9 @@ export function activate(ctx: Ctx, changed: boolean, platform = process.platform
   const manual = `systemctl --user daemon-reload && systemctl --user enable --now ${SD_UNITS.join(' ')}`;
   if (!onPath('systemctl', ctx.env.PATH ?? '') || !userBus(ctx)) return { ran: [], manual };
   const ran: Call[] = [];
-  const steps = changed ? [['daemon-reload'], ['enable', '--now', ...SD_UNITS], ['restart', ...SD_UNITS]] : [['enable', '--now', ...SD_UNITS]];
+  const steps = changed
+    ? [['daemon-reload'], ['enable', '--now', ...SD_UNITS], ['restart', ...SD_UNITS]]
+    : [['enable', '--now', ...SD_UNITS]];
   for (const s of steps) {
     const c = call(ctx, 'systemctl', ['--user', ...s]);
     ran.push(c);
@@ -254,14 +260,22 @@ export function activate(ctx: Ctx, changed: boolean, platform = process.platform
 }
 
 /** Installed (files present and current) and loaded (as far as systemctl/launchctl can tell). */
-export function installState(ctx: Ctx, self: string, platform = process.platform): {
+export function installState(
+  ctx: Ctx,
+  self: string,
+  platform = process.platform,
+): {
   files: { file: string; state: 'current' | 'different' | 'missing' }[];
   loaded: boolean | null;
   loadedDetail: string;
 } {
   const p = paths(ctx, self);
   const want = 'error' in p ? null : unitFiles(ctx, p, platform);
-  const names = want ? want.map((u) => u.file) : platform === 'darwin' ? [launchdFile(ctx)] : ['service', 'path', 'timer'].map((x) => path.join(systemdDir(ctx), `${UNIT}.${x}`));
+  const names = want
+    ? want.map((u) => u.file)
+    : platform === 'darwin'
+      ? [launchdFile(ctx)]
+      : ['service', 'path', 'timer'].map((x) => path.join(systemdDir(ctx), `${UNIT}.${x}`));
   const files = names.map((file, i) => {
     let cur: string | null = null;
     try {
@@ -269,7 +283,10 @@ export function installState(ctx: Ctx, self: string, platform = process.platform
     } catch {
       /* missing */
     }
-    return { file, state: cur == null ? ('missing' as const) : want && cur !== want[i]!.text ? ('different' as const) : ('current' as const) };
+    return {
+      file,
+      state: cur == null ? ('missing' as const) : want && cur !== want[i]?.text ? ('different' as const) : ('current' as const),
+    };
   });
   if (platform === 'darwin') {
     if (!onPath('launchctl', ctx.env.PATH ?? '')) return { files, loaded: null, loadedDetail: 'launchctl not found' };

@@ -12,16 +12,17 @@
 //   ends the run with exit 1 and records nothing, so the next run fires the hooks again.
 // - A restart that did not finish (a session busy until the timeout, a refusal) stays pending and is
 //   retried by later runs while the version stays the same, 3 attempts in all.
+
+import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { spawn, type ChildProcess } from 'node:child_process';
-import type { Ctx } from '../types.js';
-import { stateDir } from '../util/paths.js';
 import { installedVersion } from '../harness/claude/care/version.js';
+import type { Ctx } from '../types.js';
 import { writeAtomic } from '../util/fsx.js';
-import { appendRun, scrubTail, type RunRecord, type Trigger } from './audit.js';
-import type { OnUpdate } from './config.js';
+import { stateDir } from '../util/paths.js';
 import { raiseAlert } from './alert.js';
+import { appendRun, type RunRecord, scrubTail, type Trigger } from './audit.js';
+import type { OnUpdate } from './config.js';
 
 export const PASSES = 3;
 export const REREADS = 5;
@@ -74,9 +75,10 @@ export function interrupt(r: Runner, sig: NodeJS.Signals): void {
   r.interrupted ??= sig;
   r.stop.stop = true;
   const c = r.child;
-  if (c?.pid && c.exitCode == null && c.signalCode == null) {
-    killGroup(c.pid, 'SIGTERM');
-    setTimeout(() => killGroup(c.pid!, 'SIGKILL'), KILL_GRACE_MS).unref();
+  const pid = c?.pid;
+  if (pid && c.exitCode == null && c.signalCode == null) {
+    killGroup(pid, 'SIGTERM');
+    setTimeout(() => killGroup(pid, 'SIGKILL'), KILL_GRACE_MS).unref();
   }
 }
 
@@ -95,7 +97,11 @@ function killGroup(pid: number, sig: NodeJS.Signals): void {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** The installed version once two reads in a row agree (up to REREADS re-reads). */
-export async function settledVersion(ctx: Ctx, pauseMs: number, r: Runner): Promise<{ version: string } | { error: string } | { unsettled: string[] }> {
+export async function settledVersion(
+  ctx: Ctx,
+  pauseMs: number,
+  r: Runner,
+): Promise<{ version: string } | { error: string } | { unsettled: string[] }> {
   let prev = installedVersion(ctx);
   if ('error' in prev) return prev;
   const seen = [prev.version];
@@ -128,8 +134,9 @@ export interface Io {
 }
 
 /** Run one command hook: argv, no shell, its own process group, bounded by its timeout. */
-export function runCommand(ctx: Ctx, h: OnUpdate, oldV: string, newV: string, r: Runner, io: Io): Promise<HookResult> {
-  const argv = h.command!;
+export function runCommand(ctx: Ctx, h: OnUpdate, { oldV, newV, r }: { oldV: string; newV: string; r: Runner }): Promise<HookResult> {
+  const [bin, ...args] = h.command ?? [];
+  if (bin === undefined) throw new Error(`hook ${h.n} is a command hook without a command`);
   const t0 = Date.now();
   return new Promise((resolve) => {
     let tail = '';
@@ -138,9 +145,20 @@ export function runCommand(ctx: Ctx, h: OnUpdate, oldV: string, newV: string, r:
     const env = { ...ctx.env, RESUME_HARNESS: h.harness, RESUME_OLD_VERSION: oldV, RESUME_NEW_VERSION: newV };
     let child: ChildProcess;
     try {
-      child = spawn(argv[0]!, argv.slice(1), { shell: false, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env, cwd: ctx.home || '/' });
+      child = spawn(bin, args, {
+        shell: false,
+        detached: true,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env,
+        cwd: ctx.home || '/',
+      });
     } catch (err) {
-      resolve({ exit: null, stopped: `cannot run: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, stderr: '', ms: Date.now() - t0 });
+      resolve({
+        exit: null,
+        stopped: `cannot run: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+        stderr: '',
+        ms: Date.now() - t0,
+      });
       return;
     }
     r.child = child;
@@ -155,14 +173,15 @@ export function runCommand(ctx: Ctx, h: OnUpdate, oldV: string, newV: string, r:
     };
     const timer = setTimeout(() => {
       stopped = `timeout after ${h.timeoutSeconds} s`;
-      if (child.pid) {
-        killGroup(child.pid, 'SIGTERM');
-        setTimeout(() => killGroup(child.pid!, 'SIGKILL'), KILL_GRACE_MS).unref();
+      const pid = child.pid;
+      if (pid) {
+        killGroup(pid, 'SIGTERM');
+        setTimeout(() => killGroup(pid, 'SIGKILL'), KILL_GRACE_MS).unref();
       }
     }, h.timeoutSeconds * 1000);
     // Its output is drained, never echoed raw: the scrubbed stderr tail is what is reported.
-    child.stdout!.resume();
-    child.stderr!.on('data', (b: Buffer) => {
+    child.stdout?.resume();
+    child.stderr?.on('data', (b: Buffer) => {
       tail = (tail + b.toString('utf8')).slice(-16384);
     });
     child.on('error', (err) => {
@@ -191,7 +210,8 @@ async function runRestart(ctx: Ctx, h: OnUpdate, r: Runner, io: Io, self: string
   if (cannot) return { exit: 1, stopped: null, stderr: cannot, ms: 0, complete: false };
   const { plan, restartTargets } = await import('../harness/claude/care/restart.js');
   const p = await plan(ctx, []);
-  if ('error' in p) return { exit: 1, stopped: null, stderr: `cannot tell the installed claude version: ${p.error}`, ms: Date.now() - t0, complete: false };
+  if ('error' in p)
+    return { exit: 1, stopped: null, stderr: `cannot tell the installed claude version: ${p.error}`, ms: Date.now() - t0, complete: false };
   for (const n of p.notes) io.note(`restart: note: ${n}`);
   if (!p.targets.length) return { exit: 0, stopped: null, stderr: 'no outdated live Claude sessions', ms: Date.now() - t0, complete: true };
   const ms = h.timeoutSeconds * 1000;
@@ -202,12 +222,23 @@ async function runRestart(ctx: Ctx, h: OnUpdate, r: Runner, io: Io, self: string
     relaunch: { self, note: (s) => io.note(`restart: ${s}`) },
     onLine: (l) => io.note(`restart: ${l}`),
   });
-  if ('locked' in res) return { exit: 1, stopped: null, stderr: `another restart is running (pid ${res.locked})`, ms: Date.now() - t0, complete: false };
+  if ('locked' in res)
+    return { exit: 1, stopped: null, stderr: `another restart is running (pid ${res.locked})`, ms: Date.now() - t0, complete: false };
   const stopped = r.interrupted ? `interrupted (${r.interrupted})` : null;
   return { exit: res.complete ? 0 : 1, stopped, stderr: res.lines.join('; '), ms: Date.now() - t0, complete: res.complete };
 }
 
-function recordOf(trigger: Trigger, base: Pick<RunRecord, 'old_version' | 'new_version'>, h: OnUpdate | null, x: Partial<RunRecord>): RunRecord {
+/** The program of a command hook, as reported (its base name). */
+function commandName(h: OnUpdate): string {
+  return path.basename(h.command?.[0] ?? '');
+}
+
+function recordOf(
+  trigger: Trigger,
+  base: Pick<RunRecord, 'old_version' | 'new_version'>,
+  h: OnUpdate | null,
+  x: Partial<RunRecord>,
+): RunRecord {
   return {
     time: new Date().toISOString(),
     harness: 'claude',
@@ -216,7 +247,7 @@ function recordOf(trigger: Trigger, base: Pick<RunRecord, 'old_version' | 'new_v
     ...base,
     hook: h ? h.n : null,
     kind: h ? (h.action ? 'restart' : 'command') : null,
-    program: h ? (h.action ? 'resume restart --outdated' : path.basename(h.command![0]!)) : null,
+    program: h ? (h.action ? 'resume restart --outdated' : commandName(h)) : null,
     exit_code: null,
     stopped: null,
     duration_ms: null,
@@ -230,96 +261,199 @@ export interface RunOutcome {
   code: number;
 }
 
-/** Run the hooks of `hooks` (claude only) once under the caller's lock. */
-export async function hooksRun(ctx: Ctx, hooks: OnUpdate[], r: Runner, io: Io, o: { settleMs?: number; self: string[]; trigger: Trigger }): Promise<RunOutcome> {
-  const f = files(ctx);
-  const record = (base: Pick<RunRecord, 'old_version' | 'new_version'>, h: OnUpdate | null, x: Partial<RunRecord>) => recordOf(o.trigger, base, h, x);
-  const settleMs = o.settleMs ?? SETTLE_MS;
-  const audit = (rec: RunRecord) => appendRun(f.runs, rec);
-  let failed = false;
+/** What one `hooks run` works with. */
+interface RunCtx {
+  ctx: Ctx;
+  r: Runner;
+  io: Io;
+  self: string[];
+  trigger: Trigger;
+  settleMs: number;
+  f: ReturnType<typeof files>;
+  /** has a hook failed in this run */
+  failed: boolean;
+  record(base: Pick<RunRecord, 'old_version' | 'new_version'>, h: OnUpdate | null, x: Partial<RunRecord>): RunRecord;
+  audit(rec: RunRecord): void;
+}
 
-  /** Run the given hooks from old to new; returns the unfinished restart hooks, or null when interrupted. */
-  const fire = async (list: OnUpdate[], oldV: string, newV: string, attempt?: number): Promise<{ unfinished: number[]; detail: string } | null> => {
-    const unfinished: number[] = [];
-    let detail = '';
-    for (const h of list) {
-      if (r.interrupted) return null;
-      const res = h.action ? await runRestart(ctx, h, r, io, o.self) : await runCommand(ctx, h, oldV, newV, r, io);
-      const tail = scrubTail(res.stderr, undefined, h.command?.slice(1));
-      audit(record({ old_version: oldV, new_version: newV }, h, { exit_code: res.exit, stopped: res.stopped, duration_ms: res.ms, stderr_tail: tail, ...(attempt ? { attempt } : {}) }));
-      const ok = res.exit === 0 && !res.stopped;
-      if (!ok) failed = true;
-      const what = h.action ? 'restart' : path.basename(h.command![0]!);
-      io.line(['claude', `${oldV} -> ${newV}`, `hook ${h.n}`, what, ok ? 'ok' : res.stopped ?? `exit ${res.exit}`, `${res.ms} ms`].join('\t'));
-      if (tail && !ok) io.note(`hook ${h.n} (${what}): ${tail}`);
-      if (h.action && !res.complete) {
-        unfinished.push(h.n);
-        detail = tail;
-        // nobody reads a watcher's output: a person has to hear of it (alert.ts)
-        if (o.trigger === 'watcher' && !r.interrupted) raiseAlert(ctx, { old_version: oldV, new_version: newV, detail: tail });
-      }
-      if (r.interrupted) return null;
+interface Firing {
+  list: OnUpdate[];
+  oldV: string;
+  newV: string;
+  attempt?: number;
+}
+
+/** Run one hook, record it and say how it went; its result and scrubbed stderr tail. */
+async function fireOne(c: RunCtx, h: OnUpdate, { oldV, newV, attempt }: Omit<Firing, 'list'>): Promise<{ res: HookResult; tail: string }> {
+  const { ctx, r, io } = c;
+  const res = h.action ? await runRestart(ctx, h, r, io, c.self) : await runCommand(ctx, h, { oldV, newV, r });
+  const tail = scrubTail(res.stderr, undefined, h.command?.slice(1));
+  c.audit(
+    c.record({ old_version: oldV, new_version: newV }, h, {
+      exit_code: res.exit,
+      stopped: res.stopped,
+      duration_ms: res.ms,
+      stderr_tail: tail,
+      ...(attempt ? { attempt } : {}),
+    }),
+  );
+  const ok = res.exit === 0 && !res.stopped;
+  if (!ok) c.failed = true;
+  const what = h.action ? 'restart' : commandName(h);
+  io.line(
+    ['claude', `${oldV} -> ${newV}`, `hook ${h.n}`, what, ok ? 'ok' : (res.stopped ?? `exit ${res.exit}`), `${res.ms} ms`].join('\t'),
+  );
+  if (tail && !ok) io.note(`hook ${h.n} (${what}): ${tail}`);
+  return { res, tail };
+}
+
+/** Run the given hooks from old to new; returns the unfinished restart hooks, or null when interrupted. */
+async function fire(c: RunCtx, { list, ...run }: Firing): Promise<{ unfinished: number[]; detail: string } | null> {
+  const unfinished: number[] = [];
+  let detail = '';
+  for (const h of list) {
+    if (c.r.interrupted) return null;
+    const { res, tail } = await fireOne(c, h, run);
+    if (h.action && !res.complete) {
+      unfinished.push(h.n);
+      detail = tail;
+      // nobody reads a watcher's output: a person has to hear of it (alert.ts)
+      if (c.trigger === 'watcher' && !c.r.interrupted) raiseAlert(c.ctx, { old_version: run.oldV, new_version: run.newV, detail: tail });
     }
-    return { unfinished, detail };
-  };
+    if (c.r.interrupted) return null;
+  }
+  return { unfinished, detail };
+}
 
-  const interrupted = (v: { old: string | null; new: string | null }): RunOutcome => {
-    audit(record({ old_version: v.old, new_version: v.new }, null, { event: 'interrupted', stderr_tail: `${r.interrupted}: nothing recorded` }));
-    io.note(`${r.interrupted}: stopped; nothing recorded (the next run fires the hooks again)`);
+function interrupted(c: RunCtx, v: { old: string | null; new: string | null }): RunOutcome {
+  c.audit(
+    c.record({ old_version: v.old, new_version: v.new }, null, {
+      event: 'interrupted',
+      stderr_tail: `${c.r.interrupted}: nothing recorded`,
+    }),
+  );
+  c.io.note(`${c.r.interrupted}: stopped; nothing recorded (the next run fires the hooks again)`);
+  return { code: 1 };
+}
+
+/** The settled installed version, or the outcome when there is none (interrupted, unreadable, still moving). */
+async function settled(c: RunCtx, old: string | null): Promise<string | RunOutcome> {
+  const v = await settledVersion(c.ctx, c.settleMs, c.r);
+  if (c.r.interrupted) return interrupted(c, { old, new: null });
+  if ('error' in v) {
+    c.audit(c.record({ old_version: old, new_version: null }, null, { event: 'error', stderr_tail: scrubTail(v.error) }));
+    c.io.note(`cannot tell the installed claude version: ${v.error}`);
     return { code: 1 };
+  }
+  if ('unsettled' in v) {
+    c.audit(
+      c.record({ old_version: old, new_version: null }, null, {
+        event: 'unsettled',
+        stderr_tail: `reads: ${v.unsettled.join(', ')}`,
+      }),
+    );
+    c.io.note(`the claude version has not settled (${v.unsettled.join(', ')}); nothing fired, nothing recorded`);
+    return { code: 1 };
+  }
+  return v.version;
+}
+
+interface Retry {
+  st: State;
+  rec: HarnessState;
+  p: Pending;
+  mine: OnUpdate[];
+  now: string;
+}
+
+/** A restart left unfinished by an earlier run: try again (the version has not moved since). */
+async function retryPending(c: RunCtx, { st, rec, p, mine, now }: Retry): Promise<RunOutcome> {
+  const list = mine.filter((h) => h.action === 'restart' && p.hooks.includes(h.n));
+  const attempt = p.attempts + 1;
+  let pending: Pending | null = null;
+  if (list.length) {
+    const res = await fire(c, { list, oldV: p.old, newV: p.new, attempt });
+    if (!res) return interrupted(c, { old: p.old, new: p.new });
+    if (res.unfinished.length && attempt < ATTEMPTS)
+      pending = { ...p, hooks: res.unfinished, attempts: attempt, last: now, detail: res.detail };
+    else if (res.unfinished.length) {
+      c.audit(
+        c.record({ old_version: p.old, new_version: p.new }, null, {
+          event: 'retry-abandoned',
+          stderr_tail: scrubTail(`restart still unfinished after ${attempt} attempts: ${res.detail}`),
+        }),
+      );
+      c.io.note(`restart for claude ${p.old} -> ${p.new} still unfinished after ${attempt} attempts; not retried again`);
+    }
+  } else c.io.note('a pending restart is no longer configured; dropped');
+  writeAtomic(c.f.state, `${JSON.stringify({ ...st, claude: { ...rec, pending } }, null, 2)}\n`);
+  return { code: c.failed ? 1 : 0 };
+}
+
+/** The version changed: fire every hook, then record the new version. An outcome only when interrupted. */
+async function fireChange(
+  c: RunCtx,
+  { rec, version, mine, now }: { rec: HarnessState; version: string; mine: OnUpdate[]; now: string },
+): Promise<RunOutcome | null> {
+  const res = await fire(c, { list: mine, oldV: rec.version, newV: version });
+  if (!res) return interrupted(c, { old: rec.version, new: version });
+  if (!mine.length) c.io.line(`claude\t${rec.version} -> ${version}\tno hooks configured`);
+  const pending: Pending | null = res.unfinished.length
+    ? { hooks: res.unfinished, old: rec.version, new: version, attempts: 1, last: now, detail: res.detail }
+    : null;
+  writeAtomic(
+    c.f.state,
+    `${JSON.stringify({ ...readState(c.f.state), claude: { version, recorded: new Date().toISOString(), pending } }, null, 2)}\n`,
+  );
+  return null;
+}
+
+/** Run the hooks of `hooks` (claude only) once under the caller's lock. */
+export async function hooksRun(
+  ctx: Ctx,
+  hooks: OnUpdate[],
+  r: Runner,
+  io: Io,
+  o: { settleMs?: number; self: string[]; trigger: Trigger },
+): Promise<RunOutcome> {
+  const f = files(ctx);
+  const c: RunCtx = {
+    ctx,
+    r,
+    io,
+    self: o.self,
+    trigger: o.trigger,
+    settleMs: o.settleMs ?? SETTLE_MS,
+    f,
+    failed: false,
+    record: (base, h, x) => recordOf(o.trigger, base, h, x),
+    audit: (rec) => appendRun(f.runs, rec),
   };
 
   for (let pass = 1; pass <= PASSES; pass++) {
     const st = readState(f.state);
     const rec = st.claude ?? null;
-    const v = await settledVersion(ctx, settleMs, r);
-    if (r.interrupted) return interrupted({ old: rec?.version ?? null, new: null });
-    if ('error' in v) {
-      audit(record({ old_version: rec?.version ?? null, new_version: null }, null, { event: 'error', stderr_tail: scrubTail(v.error) }));
-      io.note(`cannot tell the installed claude version: ${v.error}`);
-      return { code: 1 };
-    }
-    if ('unsettled' in v) {
-      audit(record({ old_version: rec?.version ?? null, new_version: null }, null, { event: 'unsettled', stderr_tail: `reads: ${v.unsettled.join(', ')}` }));
-      io.note(`the claude version has not settled (${v.unsettled.join(', ')}); nothing fired, nothing recorded`);
-      return { code: 1 };
-    }
+    const version = await settled(c, rec?.version ?? null);
+    if (typeof version !== 'string') return version;
     const now = new Date().toISOString();
     if (!rec) {
-      writeAtomic(f.state, JSON.stringify({ ...st, claude: { version: v.version, recorded: now, pending: null } }, null, 2) + '\n');
-      audit(record({ old_version: null, new_version: v.version }, null, { event: 'baseline' }));
-      io.line(`claude\t${v.version}\tbaseline recorded; no hooks fired`);
+      writeAtomic(f.state, `${JSON.stringify({ ...st, claude: { version, recorded: now, pending: null } }, null, 2)}\n`);
+      c.audit(c.record({ old_version: null, new_version: version }, null, { event: 'baseline' }));
+      io.line(`claude\t${version}\tbaseline recorded; no hooks fired`);
       return { code: 0 };
     }
     const mine = hooks.filter((h) => h.harness === 'claude');
-    if (v.version === rec.version) {
+    if (version === rec.version) {
       const p = rec.pending;
       if (pass > 1 || !p) {
-        if (pass === 1) io.line(`claude\t${v.version}\tunchanged`);
-        return { code: failed ? 1 : 0 };
+        if (pass === 1) io.line(`claude\t${version}\tunchanged`);
+        return { code: c.failed ? 1 : 0 };
       }
-      // A restart left unfinished by an earlier run: try again (the version has not moved since).
-      const list = mine.filter((h) => h.action === 'restart' && p.hooks.includes(h.n));
-      const attempt = p.attempts + 1;
-      let pending: Pending | null = null;
-      if (list.length) {
-        const res = await fire(list, p.old, p.new, attempt);
-        if (!res) return interrupted({ old: p.old, new: p.new });
-        if (res.unfinished.length && attempt < ATTEMPTS) pending = { ...p, hooks: res.unfinished, attempts: attempt, last: now, detail: res.detail };
-        else if (res.unfinished.length) {
-          audit(record({ old_version: p.old, new_version: p.new }, null, { event: 'retry-abandoned', stderr_tail: scrubTail(`restart still unfinished after ${attempt} attempts: ${res.detail}`) }));
-          io.note(`restart for claude ${p.old} -> ${p.new} still unfinished after ${attempt} attempts; not retried again`);
-        }
-      } else io.note('a pending restart is no longer configured; dropped');
-      writeAtomic(f.state, JSON.stringify({ ...st, claude: { ...rec, pending } }, null, 2) + '\n');
-      return { code: failed ? 1 : 0 };
+      return retryPending(c, { st, rec, p, mine, now });
     }
-    const res = await fire(mine, rec.version, v.version);
-    if (!res) return interrupted({ old: rec.version, new: v.version });
-    if (!mine.length) io.line(`claude\t${rec.version} -> ${v.version}\tno hooks configured`);
-    const pending: Pending | null = res.unfinished.length ? { hooks: res.unfinished, old: rec.version, new: v.version, attempts: 1, last: now, detail: res.detail } : null;
-    writeAtomic(f.state, JSON.stringify({ ...readState(f.state), claude: { version: v.version, recorded: new Date().toISOString(), pending } }, null, 2) + '\n');
+    const stop = await fireChange(c, { rec, version, mine, now });
+    if (stop) return stop;
   }
   io.note(`${PASSES} passes done; a change after them is taken by the next run`);
-  return { code: failed ? 1 : 0 };
+  return { code: c.failed ? 1 : 0 };
 }

@@ -5,11 +5,11 @@
 //                          clipboard (most do: iTerm2, kitty, WezTerm, foot, Windows Terminal, …)
 //   otherwise              pbcopy, wl-copy (Wayland), xclip, xsel (X11), the first found on PATH
 // None of them: an ExitError(2) saying what to install. The caller says where it went (stderr).
-import { onPath } from '../util/which.js';
-import fs from 'node:fs';
-import { spawnSync } from 'node:child_process';
-import { ExitError } from '../errors.js';
 
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import { ExitError } from '../errors.js';
+import { onPath } from '../util/which.js';
 
 function pipeTo(cmd: string, args: string[], text: string, env: NodeJS.ProcessEnv): boolean {
   // xclip and xsel stay running to serve the selection: do not wait on their output pipes
@@ -50,5 +50,8 @@ export function copyText(text: string, env: NodeJS.ProcessEnv = process.env): st
     if (!usable || !onPath(cmd, env.PATH)) continue;
     if (pipeTo(cmd, args, text, env)) return `the clipboard (${cmd})`;
   }
-  throw new ExitError(2, 'no clipboard to copy to (pbcopy, wl-copy with WAYLAND_DISPLAY, xclip or xsel with DISPLAY, tmux, or a terminal over ssh); --print prints the line instead');
+  throw new ExitError(
+    2,
+    'no clipboard to copy to (pbcopy, wl-copy with WAYLAND_DISPLAY, xclip or xsel with DISPLAY, tmux, or a terminal over ssh); --print prints the line instead',
+  );
 }

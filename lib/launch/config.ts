@@ -12,11 +12,11 @@
 import fs from 'node:fs';
 import { parse, TomlError } from 'smol-toml';
 import { ExitError } from '../errors.js';
-import { HARNESSES, type Ctx, type Harness } from '../types.js';
+import { type OnUpdate, parseResumeTable } from '../hooks/config.js';
+import { type Ctx, HARNESSES, type Harness } from '../types.js';
 import { configFile } from '../util/paths.js';
 import { shown } from '../util/quote.js';
 import { CONTROL_CHARS, HAS_CONTROL } from '../util/text.js';
-import { parseResumeTable, type OnUpdate } from '../hooks/config.js';
 import { isTable, tomlType } from '../util/toml-value.js';
 
 export interface HarnessConfig {
@@ -47,18 +47,56 @@ function bad(file: string, msg: string): ExitError {
 
 const CONTROL = HAS_CONTROL;
 
-/** Parse and check config text. Throws ExitError(2) naming the offending key. */
-export function parseConfig(text: string, file: string): Config {
-  let doc: Record<string, unknown>;
+/** The TOML document, or ExitError(2) with the parser's line and column. */
+function parseDoc(text: string, file: string): Record<string, unknown> {
   try {
-    doc = parse(text) as Record<string, unknown>;
+    return parse(text) as Record<string, unknown>;
   } catch (err) {
     if (err instanceof TomlError) {
-      const first = err.message.split('\n')[0]!.replace(/^Invalid TOML document:\s*/, '');
+      const first = (err.message.split('\n')[0] ?? '').replace(/^Invalid TOML document:\s*/, '');
       throw bad(file, `line ${err.line}, column ${err.column}: ${first}`);
     }
     throw bad(file, err instanceof Error ? err.message : String(err));
   }
+}
+
+function checkCommand(file: string, h: Harness, key: string, hv: unknown): string {
+  if (typeof hv !== 'string') throw bad(file, `'${key}' must be a string, not ${tomlType(hv)}`);
+  if (hv.trim() === '') throw bad(file, `'${key}' must not be empty`);
+  if (hv !== hv.trim() || CONTROL.test(hv))
+    throw bad(
+      file,
+      `'${key}' must be one command name or path, without surrounding spaces or control characters (put arguments in '${h}.args')`,
+    );
+  if (hv.startsWith('-')) throw bad(file, `'${key}' must be a command, not an option (${showValue(hv)}; put options in '${h}.args')`);
+  return hv;
+}
+
+function checkArgs(file: string, key: string, hv: unknown): string[] {
+  if (!Array.isArray(hv)) throw bad(file, `'${key}' must be an array of strings, not ${tomlType(hv)}`);
+  hv.forEach((a, i) => {
+    if (typeof a !== 'string') throw bad(file, `'${key}[${i}]' must be a string, not ${tomlType(a)}`);
+    if (a.includes('\u0000')) throw bad(file, `'${key}[${i}]' must not contain a NUL character`);
+  });
+  return hv as string[];
+}
+
+/** One harness's table ([claude], [codex], ...). */
+function parseHarnessTable(file: string, h: Harness, v: unknown): HarnessConfig {
+  if (!isTable(v)) throw bad(file, `'${h}' must be a table ([${h}]), not ${tomlType(v)}`);
+  const hc: HarnessConfig = { command: null, args: [] };
+  for (const [hk, hv] of Object.entries(v as Record<string, unknown>)) {
+    const key = `${h}.${hk}`;
+    if (!HARNESS_KEYS.includes(hk)) throw bad(file, `unknown key '${shown(key)}' (known: ${HARNESS_KEYS.join(', ')})`);
+    if (hk === 'command') hc.command = checkCommand(file, h, key, hv);
+    else hc.args = checkArgs(file, key, hv);
+  }
+  return hc;
+}
+
+/** Parse and check config text. Throws ExitError(2) naming the offending key. */
+export function parseConfig(text: string, file: string): Config {
+  const doc = parseDoc(text, file);
   const cfg: Config = { file, keys: 'default', fzfOpts: null, harness: {} };
   for (const [k, v] of Object.entries(doc)) {
     if (k === 'on_update') throw bad(file, `'on_update' belongs in the [resume] table: write [[resume.on_update]], not [[on_update]]`);
@@ -76,30 +114,7 @@ export function parseConfig(text: string, file: string): Config {
       if (typeof v !== 'string') throw bad(file, `'fzf_opts' must be a string, not ${tomlType(v)}`);
       if (CONTROL.test(v)) throw bad(file, `'fzf_opts' must be one line without control characters`);
       cfg.fzfOpts = v;
-    } else {
-      const h = k as Harness;
-      if (!isTable(v)) throw bad(file, `'${h}' must be a table ([${h}]), not ${tomlType(v)}`);
-      const hc: HarnessConfig = { command: null, args: [] };
-      for (const [hk, hv] of Object.entries(v as Record<string, unknown>)) {
-        const key = `${h}.${hk}`;
-        if (!HARNESS_KEYS.includes(hk)) throw bad(file, `unknown key '${shown(key)}' (known: ${HARNESS_KEYS.join(', ')})`);
-        if (hk === 'command') {
-          if (typeof hv !== 'string') throw bad(file, `'${key}' must be a string, not ${tomlType(hv)}`);
-          if (hv.trim() === '') throw bad(file, `'${key}' must not be empty`);
-          if (hv !== hv.trim() || CONTROL.test(hv)) throw bad(file, `'${key}' must be one command name or path, without surrounding spaces or control characters (put arguments in '${h}.args')`);
-          if (hv.startsWith('-')) throw bad(file, `'${key}' must be a command, not an option (${showValue(hv)}; put options in '${h}.args')`);
-          hc.command = hv;
-        } else {
-          if (!Array.isArray(hv)) throw bad(file, `'${key}' must be an array of strings, not ${tomlType(hv)}`);
-          hv.forEach((a, i) => {
-            if (typeof a !== 'string') throw bad(file, `'${key}[${i}]' must be a string, not ${tomlType(a)}`);
-            if (a.includes('\u0000')) throw bad(file, `'${key}[${i}]' must not contain a NUL character`);
-          });
-          hc.args = hv as string[];
-        }
-      }
-      cfg.harness[h] = hc;
-    }
+    } else cfg.harness[k as Harness] = parseHarnessTable(file, k as Harness, v);
   }
   return cfg;
 }
@@ -107,7 +122,7 @@ export function parseConfig(text: string, file: string): Config {
 const UNSAFE_G = new RegExp(`[${CONTROL_CHARS}]`, 'g');
 
 function showValue(v: unknown): string {
-  if (typeof v === 'string') return JSON.stringify(v).replace(UNSAFE_G, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'));
+  if (typeof v === 'string') return JSON.stringify(v).replace(UNSAFE_G, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
   return tomlType(v);
 }
 
@@ -161,6 +176,7 @@ function readFile(file: string): { config: Config } | { file: string; unreadable
 /** The argv to run: the config's command in place of the binary, its args right after it. */
 export function applyConfig(argv: string[], harness: Harness, cfg: Config): string[] {
   const hc = cfg.harness[harness];
-  if (!hc || argv.length === 0) return argv;
-  return [hc.command ?? argv[0]!, ...hc.args, ...argv.slice(1)];
+  const [bin, ...rest] = argv;
+  if (!hc || bin === undefined) return argv;
+  return [hc.command ?? bin, ...hc.args, ...rest];
 }

@@ -30,9 +30,9 @@ export function pickShell(flag: string | undefined, env: NodeJS.ProcessEnv): She
   if (flag != null) return (SHELLS as readonly string[]).includes(flag) ? (flag as ShellName) : { bad: flag, from: '--shell' };
   const rs = env.RESUME_SHELL;
   if (rs) {
-    const name = rs.split('/').pop()!;
+    const name = rs.split('/').at(-1) ?? '';
     return (SHELLS as readonly string[]).includes(name) ? (name as ShellName) : { bad: rs, from: 'RESUME_SHELL' };
   }
-  const login = (env.SHELL ?? '').split('/').pop()!;
+  const login = (env.SHELL ?? '').split('/').at(-1) ?? '';
   return (SHELLS as readonly string[]).includes(login) ? (login as ShellName) : 'bash';
 }

@@ -1,10 +1,10 @@
 // Without the shell integration: start the harness ourselves in the session's directory, terminal
 // attached, and end with its exit code (128 + signal number when a signal ended it).
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import os from 'node:os';
 import { ExitError } from '../errors.js';
-import type { Plan } from './emit.js';
 import { shown } from '../util/quote.js';
+import type { Plan } from './emit.js';
 
 const FORWARD = ['SIGINT', 'SIGQUIT', 'SIGTERM', 'SIGHUP'] as const;
 

@@ -1,10 +1,10 @@
 // What `ls --json` and `show` say about launching: the argv resume would run (with the config's
 // command and arguments), and whether a session is live.
 import type { App } from '../app.js';
-import type { Harness, Session } from '../types.js';
 import { ADAPTERS, adapter } from '../harness/registry.js';
 import type { LaunchFn } from '../output.js';
-import { applyConfig, loadConfig, type Config } from './config.js';
+import type { Harness, Session } from '../types.js';
+import { applyConfig, type Config, loadConfig } from './config.js';
 import { findLive, type LiveHit } from './live.js';
 
 /**
@@ -15,7 +15,10 @@ export async function launchInfo(app: App, cfg: Config = loadConfig(app.ctx)): P
   return (s: Session) => {
     const spec = adapter(s.harness).launch(s, { fork: false, ctx: app.ctx });
     if (typeof spec === 'string') return null;
-    const out: { cwd: string | null; argv: string[]; env?: Record<string, string> } = { cwd: s.cwd, argv: applyConfig(spec.argv, s.harness, cfg) };
+    const out: { cwd: string | null; argv: string[]; env?: Record<string, string> } = {
+      cwd: s.cwd,
+      argv: applyConfig(spec.argv, s.harness, cfg),
+    };
     if (spec.env && Object.keys(spec.env).length) out.env = spec.env;
     return out;
   };

@@ -11,12 +11,13 @@
 //
 // Cost: one pass over the process table (Linux: /proc/<pid>/cmdline; macOS: one `ps`), the open
 // files of harness processes only, and one directory listing per Claude root. Other platforms: none.
+
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { spawnSync } from 'node:child_process';
-import type { Harness, Session } from '../types.js';
-import { procStat } from '../panes/proc.js';
 import { readRegistry, rootOfTranscript } from '../harness/claude/care/registry.js';
+import { procStat } from '../panes/proc.js';
+import type { Harness, Session } from '../types.js';
 import { addTo } from '../util/multimap.js';
 
 export interface LiveHit {
@@ -113,7 +114,6 @@ function linuxOpenFiles(root: string, pid: number): string[] {
   return out;
 }
 
-
 function macProcs(names: Map<Harness, string[]>): Proc[] {
   const r = spawnSync('ps', ['-axww', '-o', 'pid=,args='], { encoding: 'utf8', timeout: 5000 });
   if (r.status !== 0 || !r.stdout) return [];
@@ -121,12 +121,13 @@ function macProcs(names: Map<Harness, string[]>): Proc[] {
   for (const line of r.stdout.split('\n')) {
     const m = /^\s*(\d+)\s+(.*)$/.exec(line);
     if (!m) continue;
-    const pid = Number(m[1]);
+    const [, pidText, cmd = ''] = m;
+    const pid = Number(pidText);
     if (pid === process.pid) continue;
     // ps joins argv with spaces: words are a best effort (paths with spaces are matched whole below).
-    const argv = m[2]!.split(/\s+/).filter(Boolean);
+    const argv = cmd.split(/\s+/).filter(Boolean);
     const harnesses = harnessesOf(argv, null, names);
-    if (harnesses.size) out.push({ pid, argv: [m[2]!, ...argv], harnesses });
+    if (harnesses.size) out.push({ pid, argv: [cmd, ...argv], harnesses });
   }
   return out.sort((a, b) => a.pid - b.pid);
 }
@@ -134,7 +135,90 @@ function macProcs(names: Map<Harness, string[]>): Proc[] {
 function macHolders(file: string): number[] {
   const r = spawnSync('lsof', ['-t', '--', file], { encoding: 'utf8', timeout: 5000 });
   if (!r.stdout) return [];
-  return r.stdout.split('\n').filter((l) => /^\d+$/.test(l)).map(Number);
+  return r.stdout
+    .split('\n')
+    .filter((l) => /^\d+$/.test(l))
+    .map(Number);
+}
+
+/** What one search for live sessions works on and finds. */
+interface Scan {
+  sessions: Session[];
+  linux: boolean;
+  procRoot: string;
+  byId: Map<string, Session[]>;
+  byFile: Map<string, Session[]>;
+  procByPid: Map<number, Proc>;
+  hits: Map<string, LiveHit>;
+}
+
+function mark(c: Scan, s: Session, pid: number, via: LiveHit['via']): void {
+  if (!c.hits.has(s.key)) c.hits.set(s.key, { pid, via });
+}
+
+/** The one session of a transcript, if only one has it (a shared database says nothing). */
+function only(ss: Session[] | undefined): Session | undefined {
+  return ss?.length === 1 ? ss[0] : undefined;
+}
+
+/** The command line names the id or the file (a fork names its source: that one is not live). */
+function byArgv(c: Scan, p: Proc): void {
+  if (p.argv.some((a) => FORK_FLAGS.has(a))) return;
+  for (const a of p.argv) {
+    const eq = a.indexOf('=');
+    for (const w of eq > 0 ? [a, a.slice(eq + 1)] : [a]) {
+      for (const s of [...(c.byId.get(w) ?? []), ...(c.byFile.get(w) ?? [])]) if (p.harnesses.has(s.harness)) mark(c, s, p.pid, 'argv');
+    }
+  }
+  if (!c.linux) byPsLine(c, p);
+}
+
+/** ps output is one string: look for the file path and the id as whole words in it. */
+function byPsLine(c: Scan, p: Proc): void {
+  const cmd = p.argv[0] ?? '';
+  for (const s of c.sessions) {
+    if (!p.harnesses.has(s.harness) || c.hits.has(s.key)) continue;
+    if (cmd.includes(s.file) || new RegExp(`(^|[\\s=])${escapeRe(s.id)}($|\\s)`).test(cmd)) mark(c, s, p.pid, 'argv');
+  }
+}
+
+/** The transcript is open in it (Linux). */
+function byOpenFiles(c: Scan, p: Proc): void {
+  for (const f of linuxOpenFiles(c.procRoot, p.pid)) {
+    const s = only(c.byFile.get(f));
+    if (s && p.harnesses.has(s.harness)) mark(c, s, p.pid, 'open');
+  }
+}
+
+/** The transcript is open in a harness process (macOS, lsof: one call per file). */
+function byHolders(c: Scan): void {
+  for (const [file, ss] of c.byFile) {
+    const s = only(ss);
+    if (!s || c.hits.has(s.key)) continue;
+    const pid = macHolders(file).find((x) => c.procByPid.get(x)?.harnesses.has(s.harness));
+    if (pid != null) mark(c, s, pid, 'open');
+  }
+}
+
+/** Claude Code's registry, once per config directory. */
+function byRegistry(c: Scan): void {
+  const regRoots = new Map<string, Session[]>();
+  for (const s of c.sessions) {
+    if (s.harness !== 'claude' || c.hits.has(s.key)) continue;
+    const root = rootOfTranscript(s.file);
+    if (root) addTo(regRoots, root, s);
+  }
+  for (const [root, ss] of regRoots) {
+    const want = new Map(ss.map((s) => [s.id, s]));
+    for (const e of readRegistry(root)) {
+      const s = want.get(e.sessionId);
+      if (!s || c.hits.has(s.key)) continue;
+      let alive: boolean;
+      if (c.linux && e.procStart != null) alive = procStat(e.pid, c.procRoot)?.start === e.procStart;
+      else alive = !!c.procByPid.get(e.pid)?.harnesses.has('claude');
+      if (alive) mark(c, s, e.pid, 'registry');
+    }
+  }
 }
 
 /** Live sessions among `sessions`, by key. */
@@ -151,65 +235,15 @@ export function findLive(sessions: Session[], opts: LiveOptions): Map<string, Li
     addTo(byId, s.id, s);
     addTo(byFile, s.file, s);
   }
-  const mark = (s: Session, pid: number, via: LiveHit['via']) => {
-    if (!hits.has(s.key)) hits.set(s.key, { pid, via });
-  };
-
   const procs = linux ? linuxProcs(procRoot, opts.names) : macProcs(opts.names);
-  const procByPid = new Map(procs.map((p) => [p.pid, p]));
+  const c: Scan = { sessions, linux, procRoot, byId, byFile, procByPid: new Map(procs.map((p) => [p.pid, p])), hits };
 
   for (const p of procs) {
-    // The command line names the id or the file (a fork names its source: that one is not live).
-    if (!p.argv.some((a) => FORK_FLAGS.has(a))) {
-      for (const a of p.argv) {
-        const eq = a.indexOf('=');
-        for (const w of eq > 0 ? [a, a.slice(eq + 1)] : [a]) {
-          for (const s of [...(byId.get(w) ?? []), ...(byFile.get(w) ?? [])]) if (p.harnesses.has(s.harness)) mark(s, p.pid, 'argv');
-        }
-      }
-      if (!linux) {
-        // ps output is one string: look for the file path and the id as whole words in it.
-        const cmd = p.argv[0]!;
-        for (const s of sessions) {
-          if (!p.harnesses.has(s.harness) || hits.has(s.key)) continue;
-          if (cmd.includes(s.file) || new RegExp(`(^|[\\s=])${escapeRe(s.id)}($|\\s)`).test(cmd)) mark(s, p.pid, 'argv');
-        }
-      }
-    }
-    // The transcript is open in it (only files that belong to one session: a shared database says nothing).
-    if (linux) {
-      for (const f of linuxOpenFiles(procRoot, p.pid)) {
-        const ss = byFile.get(f);
-        if (ss && ss.length === 1 && p.harnesses.has(ss[0]!.harness)) mark(ss[0]!, p.pid, 'open');
-      }
-    }
+    byArgv(c, p);
+    if (linux) byOpenFiles(c, p);
   }
-  if (!linux && opts.thorough) {
-    for (const [file, ss] of byFile) {
-      if (ss.length !== 1 || hits.has(ss[0]!.key)) continue;
-      const pid = macHolders(file).find((x) => procByPid.get(x)?.harnesses.has(ss[0]!.harness));
-      if (pid != null) mark(ss[0]!, pid, 'open');
-    }
-  }
-
-  // Claude Code's registry, once per config directory.
-  const regRoots = new Map<string, Session[]>();
-  for (const s of sessions) {
-    if (s.harness !== 'claude' || hits.has(s.key)) continue;
-    const root = rootOfTranscript(s.file);
-    if (root) addTo(regRoots, root, s);
-  }
-  for (const [root, ss] of regRoots) {
-    const want = new Map(ss.map((s) => [s.id, s]));
-    for (const e of readRegistry(root)) {
-      const s = want.get(e.sessionId);
-      if (!s || hits.has(s.key)) continue;
-      let alive: boolean;
-      if (linux && e.procStart != null) alive = procStat(e.pid, procRoot)?.start === e.procStart;
-      else alive = !!procByPid.get(e.pid)?.harnesses.has('claude');
-      if (alive) mark(s, e.pid, 'registry');
-    }
-  }
+  if (!linux && opts.thorough) byHolders(c);
+  byRegistry(c);
   return hits;
 }
 

@@ -7,8 +7,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ExitError } from '../errors.js';
 import type { Harness, Session } from '../types.js';
-import type { Plan } from './emit.js';
 import { shown } from '../util/quote.js';
+import type { Plan } from './emit.js';
 
 // ---------------------------------------------------------------------------------------------------
 // What each harness does when resumed in another directory (checked with the real clients:
@@ -35,7 +35,7 @@ export function carryTo(plan: Plan, s: Session, dir: string, fork: boolean): Pla
     case 'pi':
       // pi opens a session file in the directory its header names while that exists; when it is
       // gone it asks itself whether to continue in the current one
-      if (!gone && !fork) return `pi works in the directory its session file names (${shown(s.cwd!)}) while that exists`;
+      if (!gone && !fork) return `pi works in the directory its session file names (${shown(s.cwd ?? '')}) while that exists`;
       return { ...plan, cwd: dir };
     case 'opencode':
       return 'opencode opens a session in the directory its database recorded, whatever the current one; resuming it elsewhere would mean changing that database';
@@ -88,12 +88,16 @@ interface Repo {
 
 const repoMemo = new Map<string, Repo | null>();
 function repoAt(top: string): Repo | null {
-  if (repoMemo.has(top)) return repoMemo.get(top)!;
+  const memo = repoMemo.get(top);
+  if (memo !== undefined) return memo;
   let repo: Repo | null = null;
   const refs = git(top, ['for-each-ref', '--format=%(refname:short)', 'refs/heads']);
   if (refs != null) {
     const roots = (git(top, ['rev-list', '--max-parents=0', 'HEAD']) ?? '').split('\n').filter(Boolean).sort();
-    const remotes = (git(top, ['config', '--get-regexp', '^remote\\..*\\.url$']) ?? '').split('\n').map((l) => l.split(' ').slice(1).join(' ')).filter(Boolean);
+    const remotes = (git(top, ['config', '--get-regexp', '^remote\\..*\\.url$']) ?? '')
+      .split('\n')
+      .map((l) => l.split(' ').slice(1).join(' '))
+      .filter(Boolean);
     repo = { top, roots, remotes: remotes.map(normRemote), branches: new Set(refs.split('\n').filter(Boolean)) };
   }
   repoMemo.set(top, repo);
@@ -102,7 +106,13 @@ function repoAt(top: string): Repo | null {
 
 /** `git@host:a/b.git` and `https://host/a/b` are one remote. */
 function normRemote(u: string): string {
-  return u.trim().replace(/\.git$/, '').replace(/^[a-z+]+:\/\/(?:[^@/]+@)?/, '').replace(/^[^@/]+@([^:/]+):/, '$1/').replace(/\/+$/, '').toLowerCase();
+  return u
+    .trim()
+    .replace(/\.git$/, '')
+    .replace(/^[a-z+]+:\/\/(?:[^@/]+@)?/, '')
+    .replace(/^[^@/]+@([^:/]+):/, '$1/')
+    .replace(/\/+$/, '')
+    .toLowerCase();
 }
 
 /** What Codex recorded about the repository (session_meta.git): the remote and the commit. */
@@ -113,7 +123,9 @@ function recordedRepo(s: Session): { remote: string | null; commit: string | nul
     const buf = Buffer.alloc(64 * 1024);
     const n = fs.readSync(fd, buf, 0, buf.length, 0);
     fs.closeSync(fd);
-    const meta = JSON.parse(buf.subarray(0, n).toString('utf8').split('\n')[0]!) as { payload?: { git?: { repository_url?: unknown; commit_hash?: unknown } } };
+    const meta = JSON.parse(buf.subarray(0, n).toString('utf8').split('\n')[0] ?? '') as {
+      payload?: { git?: { repository_url?: unknown; commit_hash?: unknown } };
+    };
     const g = meta.payload?.git;
     return {
       remote: typeof g?.repository_url === 'string' && g.repository_url ? normRemote(g.repository_url) : null,
@@ -148,9 +160,32 @@ const MAX_REPOS = 300;
  * when different repositories (or several checkouts) qualify, none is picked: they are all named.
  */
 export function findMoved(s: Session, others: Session[], here: string): Moved[] {
-  const old = path.resolve(s.cwd!);
+  const old = path.resolve(recordedDir(s));
   const parts = old.split(path.sep).filter(Boolean);
   const rec = recordedRepo(s);
+  const found: (Moved & { repo: Repo })[] = [];
+  for (const top of candidateTops(s, old, others, here)) {
+    if (old === top || old.startsWith(top + path.sep)) continue;
+    const hit = movedTo({ s, top, parts, rec });
+    if (hit) found.push(hit);
+  }
+  // one repository seen through two tops (a symlinked path) counts once
+  const byDir = new Map<string, (typeof found)[number]>();
+  for (const f of found) byDir.set(realpath(f.dir), f);
+  return [...byDir.values()].map(({ dir, why, repo }) => {
+    const [root] = repo.roots;
+    return { dir, why: root ? `${why}, root commit ${root.slice(0, 8)}` : why };
+  });
+}
+
+/** The recorded directory of a session found gone (callers check it was recorded). */
+function recordedDir(s: Session): string {
+  if (!s.cwd) throw new Error(`session ${s.key} has no recorded directory to look for`);
+  return s.cwd;
+}
+
+/** The tops of work trees where the repository of the gone directory `old` may be now. */
+function candidateTops(s: Session, old: string, others: Session[], here: string): Set<string> {
   const tops = new Set<string>();
   const addDir = (d: string) => {
     const t = topOf(d);
@@ -178,42 +213,49 @@ export function findMoved(s: Session, others: Session[], here: string): Moved[] 
     children(path.dirname(topOf(o.cwd) ?? o.cwd));
     if (tops.size > MAX_REPOS) break;
   }
-  const found: (Moved & { repo: Repo })[] = [];
-  for (const top of tops) {
-    if (old === top || old.startsWith(top + path.sep)) continue;
-    const repo = repoAt(top);
-    if (!repo) continue;
-    if (s.branch && !repo.branches.has(s.branch)) continue;
-    const name = path.basename(top);
-    let dir: string | null = null;
-    const why: string[] = [];
-    // the old path's last component with this name: what follows it is the way down to the cwd
-    const i = parts.lastIndexOf(name);
-    if (i >= 0) {
-      const d = path.join(top, ...parts.slice(i + 1));
-      if (isDir(d)) {
-        dir = d;
-        why.push(`same name ${shown(name)}`);
-      }
+  return tops;
+}
+
+interface MovedCheck {
+  s: Session;
+  top: string;
+  /** the components of the gone directory's path */
+  parts: string[];
+  rec: { remote: string | null; commit: string | null };
+}
+
+/** The repository at `top` taken for the session's, with the directory to resume in, or null. */
+function movedTo({ s, top, parts, rec }: MovedCheck): (Moved & { repo: Repo }) | null {
+  const repo = repoAt(top);
+  if (!repo) return null;
+  if (s.branch && !repo.branches.has(s.branch)) return null;
+  const name = path.basename(top);
+  let dir: string | null = null;
+  const why: string[] = [];
+  // the old path's last component with this name: what follows it is the way down to the cwd
+  const i = parts.lastIndexOf(name);
+  if (i >= 0) {
+    const d = path.join(top, ...parts.slice(i + 1));
+    if (isDir(d)) {
+      dir = d;
+      why.push(`same name ${shown(name)}`);
     }
-    if (rec.remote && repo.remotes.includes(rec.remote)) why.push('same remote');
-    else if (rec.commit && git(top, ['cat-file', '-e', `${rec.commit}^{commit}`]) != null) why.push('holds the recorded commit');
-    if (!why.length) continue;
-    if (!dir) {
-      // found by remote or commit only: the longest tail of the old path that exists below it
-      for (let k = 1; k <= parts.length && !dir; k++) {
-        const d = path.join(top, ...parts.slice(k));
-        if (k < parts.length && isDir(d)) dir = d;
-      }
-      dir ??= top;
-    }
-    if (s.branch) why.push(`has branch ${shown(s.branch)}`);
-    found.push({ dir, why: why.join(', '), repo });
   }
-  // one repository seen through two tops (a symlinked path) counts once
-  const byDir = new Map<string, (typeof found)[number]>();
-  for (const f of found) byDir.set(realpath(f.dir), f);
-  return [...byDir.values()].map(({ dir, why, repo }) => ({ dir, why: repo.roots.length ? `${why}, root commit ${repo.roots[0]!.slice(0, 8)}` : why }));
+  if (rec.remote && repo.remotes.includes(rec.remote)) why.push('same remote');
+  else if (rec.commit && git(top, ['cat-file', '-e', `${rec.commit}^{commit}`]) != null) why.push('holds the recorded commit');
+  if (!why.length) return null;
+  // found by remote or commit only: the longest tail of the old path that exists below it
+  dir ??= longestTail(top, parts);
+  if (s.branch) why.push(`has branch ${shown(s.branch)}`);
+  return { dir, why: why.join(', '), repo };
+}
+
+function longestTail(top: string, parts: string[]): string {
+  for (let k = 1; k < parts.length; k++) {
+    const d = path.join(top, ...parts.slice(k));
+    if (isDir(d)) return d;
+  }
+  return top;
 }
 
 function realpath(p: string): string {
@@ -250,12 +292,15 @@ interface Listed {
 function worktrees(repo: string): Listed[] {
   const out = git(repo, ['worktree', 'list', '--porcelain']);
   if (out == null) return [];
-  return out.split('\n\n').map((b) => {
-    const l = b.split('\n');
-    const p = l.find((x) => x.startsWith('worktree '))?.slice(9) ?? '';
-    const br = l.find((x) => x.startsWith('branch '))?.slice(7) ?? null;
-    return { path: p, branch: br?.replace(/^refs\/heads\//, '') ?? null };
-  }).filter((w) => w.path);
+  return out
+    .split('\n\n')
+    .map((b) => {
+      const l = b.split('\n');
+      const p = l.find((x) => x.startsWith('worktree '))?.slice(9) ?? '';
+      const br = l.find((x) => x.startsWith('branch '))?.slice(7) ?? null;
+      return { path: p, branch: br?.replace(/^refs\/heads\//, '') ?? null };
+    })
+    .filter((w) => w.path);
 }
 
 /** The main repository of the work tree at top (for a linked worktree, the one it belongs to). */
@@ -272,50 +317,88 @@ function mainOf(top: string): string | null {
  * the branch is unknown, gone, or checked out in another worktree.
  */
 export function findWorktree(s: Session): Worktree | string | null {
-  const old = path.resolve(s.cwd!);
-  const near = nearest(old);
-  const repos = new Set<string>();
-  const nearTop = topOf(near);
-  if (nearTop) repos.add(mainOf(nearTop) ?? nearTop);
-  // `<repo>-<suffix>`: a sibling of the gone directory's ancestors whose name is a prefix of it
-  for (let d = old; path.dirname(d) !== d; d = path.dirname(d)) {
-    const parent = path.dirname(d);
-    if (!isDir(parent)) continue;
-    const base = path.basename(d);
-    for (let k = base.lastIndexOf('-'); k > 0; k = base.lastIndexOf('-', k - 1)) {
-      const sib = path.join(parent, base.slice(0, k));
-      if (fs.existsSync(path.join(sib, '.git'))) repos.add(mainOf(sib) ?? sib);
-    }
-    break;
-  }
-  for (const repo of repos) {
-    let hit: { path: string; branch: string | null; registered: boolean; via: string } | null = null;
-    for (const w of worktrees(repo)) {
-      if ((old === w.path || old.startsWith(w.path + path.sep)) && !isDir(w.path)) {
-        hit = { path: w.path, branch: w.branch, registered: true, via: `git worktree list of ${shown(repo)} names it (missing)` };
-      }
-    }
-    if (!hit) {
-      const rel = path.relative(repo, old).split(path.sep);
-      if (!rel[0]!.startsWith('..') && rel.length >= 3 && ((rel[0] === '.claude' && rel[1] === 'worktrees') || (rel[0] === '.worktrees'))) {
-        const n = rel[0] === '.claude' ? 3 : 2;
-        hit = { path: path.join(repo, ...rel.slice(0, n)), branch: null, registered: false, via: `its path is a worktree of ${shown(repo)} (${rel.slice(0, n - 1).join('/')}/<name>)` };
-      } else if (rel[0] === '..' && rel.length >= 2 && rel[1]!.startsWith(path.basename(repo) + '-')) {
-        hit = { path: path.join(path.dirname(repo), rel[1]!), branch: null, registered: false, via: `its path is ${shown(path.basename(repo))}-<name> beside ${shown(repo)}` };
-      }
-    }
-    if (!hit) continue;
-    const branch = hit.branch ?? s.branch;
-    const what = `the directory of this session, ${shown(old)}, was a git worktree of ${shown(repo)}`;
-    if (!branch) return `${what}, on a branch it did not record; add it again with git worktree add`;
-    const tipLine = git(repo, ['log', '-1', '--format=%H %ct', `refs/heads/${branch}`, '--']);
-    if (!tipLine) return `${what} on branch ${shown(branch)}, which is gone; not adding it again`;
-    const other = worktrees(repo).find((w) => w.branch === branch && w.path !== hit!.path && isDir(w.path));
-    if (other) return `${what} on branch ${shown(branch)}, which is checked out at ${shown(other.path)} now; resume there with --cd ${shown(other.path)}`;
-    const [tip, ct] = tipLine.split(' ');
-    return { repo, path: hit.path, branch, registered: hit.registered, via: hit.via, tip: tip!, tipAt: Number(ct) * 1000 };
+  const old = path.resolve(recordedDir(s));
+  for (const repo of worktreeRepos(old)) {
+    const hit = listedHit(repo, old) ?? layoutHit(repo, old);
+    if (hit) return reAddable({ s, old, repo, hit });
   }
   return null;
+}
+
+/** Where a gone worktree was found: its top, and its branch when git still lists it. */
+interface WorktreeHit {
+  path: string;
+  branch: string | null;
+  registered: boolean;
+  via: string;
+}
+
+/** The main repositories the gone directory `old` may have been a worktree of. */
+function worktreeRepos(old: string): Set<string> {
+  const repos = new Set<string>();
+  const nearTop = topOf(nearest(old));
+  if (nearTop) repos.add(mainOf(nearTop) ?? nearTop);
+  // `<repo>-<suffix>`: a sibling of the gone directory's ancestors whose name is a prefix of it (the
+  // topmost gone one, whose parent exists)
+  let d = old;
+  while (path.dirname(d) !== d && !isDir(path.dirname(d))) d = path.dirname(d);
+  const parent = path.dirname(d);
+  if (parent === d) return repos;
+  const base = path.basename(d);
+  for (let k = base.lastIndexOf('-'); k > 0; k = base.lastIndexOf('-', k - 1)) {
+    const sib = path.join(parent, base.slice(0, k));
+    if (fs.existsSync(path.join(sib, '.git'))) repos.add(mainOf(sib) ?? sib);
+  }
+  return repos;
+}
+
+/** A worktree of `repo` that git still lists (missing) and that held `old`. */
+function listedHit(repo: string, old: string): WorktreeHit | null {
+  let hit: WorktreeHit | null = null;
+  for (const w of worktrees(repo)) {
+    if ((old === w.path || old.startsWith(w.path + path.sep)) && !isDir(w.path)) {
+      hit = { path: w.path, branch: w.branch, registered: true, via: `git worktree list of ${shown(repo)} names it (missing)` };
+    }
+  }
+  return hit;
+}
+
+/** A worktree of `repo` by a known layout that held `old`. */
+function layoutHit(repo: string, old: string): WorktreeHit | null {
+  const rel = path.relative(repo, old).split(path.sep);
+  const [r0 = '', r1 = ''] = rel;
+  if (!r0.startsWith('..') && rel.length >= 3 && ((r0 === '.claude' && r1 === 'worktrees') || r0 === '.worktrees')) {
+    const n = r0 === '.claude' ? 3 : 2;
+    return {
+      path: path.join(repo, ...rel.slice(0, n)),
+      branch: null,
+      registered: false,
+      via: `its path is a worktree of ${shown(repo)} (${rel.slice(0, n - 1).join('/')}/<name>)`,
+    };
+  }
+  if (r0 === '..' && rel.length >= 2 && r1.startsWith(`${path.basename(repo)}-`)) {
+    return {
+      path: path.join(path.dirname(repo), r1),
+      branch: null,
+      registered: false,
+      via: `its path is ${shown(path.basename(repo))}-<name> beside ${shown(repo)}`,
+    };
+  }
+  return null;
+}
+
+/** The worktree to add again, or why it cannot be: its branch unknown, gone or checked out elsewhere. */
+function reAddable({ s, old, repo, hit }: { s: Session; old: string; repo: string; hit: WorktreeHit }): Worktree | string {
+  const branch = hit.branch ?? s.branch;
+  const what = `the directory of this session, ${shown(old)}, was a git worktree of ${shown(repo)}`;
+  if (!branch) return `${what}, on a branch it did not record; add it again with git worktree add`;
+  const tipLine = git(repo, ['log', '-1', '--format=%H %ct', `refs/heads/${branch}`, '--']);
+  if (!tipLine) return `${what} on branch ${shown(branch)}, which is gone; not adding it again`;
+  const other = worktrees(repo).find((w) => w.branch === branch && w.path !== hit.path && isDir(w.path));
+  if (other)
+    return `${what} on branch ${shown(branch)}, which is checked out at ${shown(other.path)} now; resume there with --cd ${shown(other.path)}`;
+  const [tip = '', ct] = tipLine.split(' ');
+  return { repo, path: hit.path, branch, registered: hit.registered, via: hit.via, tip, tipAt: Number(ct) * 1000 };
 }
 
 /** `git worktree add` of a gone worktree; ExitError when git refuses. */
@@ -392,7 +475,7 @@ export interface PlaceOptions {
 
 /** What the harness keeps when resumed elsewhere, said with the question. */
 const KEEPS: Partial<Record<Harness, string>> = {
-  claude: 'Claude Code goes on in the same transcript; the new directory\'s settings and memory apply',
+  claude: "Claude Code goes on in the same transcript; the new directory's settings and memory apply",
   codex: 'Codex goes on in the same rollout (started with -C DIR)',
   pi: 'pi asks once more whether to continue in the current directory, then goes on in the same file',
 };
@@ -416,34 +499,67 @@ export async function placeSession(s: Session, o: PlaceOptions): Promise<Place |
   const wt = findWorktree(s);
   if (typeof wt === 'string') throw new ExitError(2, wt.replace('the directory of this session', `the directory of ${o.name}`));
   if (wt) {
-    const day = (ms: number) => new Date(ms).toISOString().slice(0, 16).replace('T', ' ');
-    const moved = s.updated != null && wt.tipAt > s.updated
-      ? `branch ${shown(wt.branch)} has moved on since the session's last activity (${day(s.updated)} UTC): its tip is ${wt.tip.slice(0, 8)} of ${day(wt.tipAt)} UTC`
-      : null;
-    const what = `${old}: it was a git worktree of ${shown(wt.repo)} on branch ${shown(wt.branch)} (${wt.via})`;
-    const ask = o.dryRun ? null : askTty(`resume: ${what}.\n${moved ? `resume: ${moved}.\n` : ''}Add it again (${addLine(wt)}) and resume ${o.name} there? [y/N] `);
-    if (ask === null) {
-      throw new ExitError(2, `${what}${moved ? `; ${moved}` : ''}; \`resume ${o.name}\` on a terminal adds it again after asking, or run: ${addLine(wt)}`);
-    }
-    if (!ask) throw new ExitError(2, `not resumed: the worktree was not added (${addLine(wt)} adds it)`);
-    addWorktree(wt);
-    if (!isDir(s.cwd)) throw new ExitError(2, `added the worktree ${shown(wt.path)}, but ${shown(s.cwd)} is not in it on branch ${shown(wt.branch)}; resume with --cd ${shown(wt.path)}`);
-    process.stderr.write(`resume: added the worktree ${shown(wt.path)} on branch ${shown(wt.branch)}\n`);
+    reAddWorktree({ s, cwd: s.cwd, o, old, wt });
     return null;
   }
+  return placeMoved({ s, cwd: s.cwd, o, old });
+}
 
-  const cannot = carryTo({ harness: s.harness, id: s.id, cwd: s.cwd, argv: [], env: {} }, s, o.here, o.fork);
+/** What placing a session whose directory is gone works with. */
+interface Gone {
+  s: Session;
+  /** its recorded directory, gone */
+  cwd: string;
+  o: PlaceOptions;
+  /** `the directory of <name>, <cwd>, no longer exists` */
+  old: string;
+}
+
+/** Add the removed worktree again after a yes, or refuse. */
+function reAddWorktree({ s, cwd, o, old, wt }: Gone & { wt: Worktree }): void {
+  const day = (ms: number) => new Date(ms).toISOString().slice(0, 16).replace('T', ' ');
+  const moved =
+    s.updated != null && wt.tipAt > s.updated
+      ? `branch ${shown(wt.branch)} has moved on since the session's last activity (${day(s.updated)} UTC): its tip is ${wt.tip.slice(0, 8)} of ${day(wt.tipAt)} UTC`
+      : null;
+  const what = `${old}: it was a git worktree of ${shown(wt.repo)} on branch ${shown(wt.branch)} (${wt.via})`;
+  const ask = o.dryRun
+    ? null
+    : askTty(`resume: ${what}.\n${moved ? `resume: ${moved}.\n` : ''}Add it again (${addLine(wt)}) and resume ${o.name} there? [y/N] `);
+  if (ask === null) {
+    throw new ExitError(
+      2,
+      `${what}${moved ? `; ${moved}` : ''}; \`resume ${o.name}\` on a terminal adds it again after asking, or run: ${addLine(wt)}`,
+    );
+  }
+  if (!ask) throw new ExitError(2, `not resumed: the worktree was not added (${addLine(wt)} adds it)`);
+  addWorktree(wt);
+  if (!isDir(cwd))
+    throw new ExitError(
+      2,
+      `added the worktree ${shown(wt.path)}, but ${shown(cwd)} is not in it on branch ${shown(wt.branch)}; resume with --cd ${shown(wt.path)}`,
+    );
+  process.stderr.write(`resume: added the worktree ${shown(wt.path)} on branch ${shown(wt.branch)}\n`);
+}
+
+/** The moved repository to resume in after a yes (or for --dry-run), or a refusal. */
+async function placeMoved({ s, cwd, o, old }: Gone): Promise<Place> {
+  const cannot = carryTo({ harness: s.harness, id: s.id, cwd, argv: [], env: {} }, s, o.here, o.fork);
   const found = findMoved(s, await o.others(), o.here);
+  const [f] = found;
   if (typeof cannot === 'string') {
-    const at = found.length === 1 ? `; its repository seems to be at ${shown(found[0]!.dir)}` : '';
+    const at = found.length === 1 && f ? `; its repository seems to be at ${shown(f.dir)}` : '';
     throw new ExitError(2, `${old}${at}; it cannot be resumed in another directory: ${cannot}`);
   }
-  if (found.length === 0) throw new ExitError(2, `${old} (${nearNote(s.cwd)}), and no checkout of its repository was found; name the directory with --cd DIR`);
+  if (!f)
+    throw new ExitError(2, `${old} (${nearNote(cwd)}), and no checkout of its repository was found; name the directory with --cd DIR`);
   if (found.length > 1) {
-    const list = found.slice(0, 4).map((f) => shown(f.dir)).join(', ');
+    const list = found
+      .slice(0, 4)
+      .map((f) => shown(f.dir))
+      .join(', ');
     throw new ExitError(2, `${old}; its repository may be at any of ${list}${found.length > 4 ? ', …' : ''}; choose one with --cd DIR`);
   }
-  const f = found[0]!;
   const offer = `${old}; its repository seems to be at ${shown(f.dir)} (${f.why})`;
   const refusal = `${offer}; resume there with: resume ${o.name} --cd ${shown(f.dir)}`;
   if (o.dryRun) return { cwd: f.dir, refuse: refusal };
@@ -459,7 +575,7 @@ function nearNote(cwd: string): string {
   const near = nearest(cwd);
   const top = topOf(near);
   if (top === near) return `the nearest existing directory is the git repository ${shown(near)}`;
-  return `the nearest existing directory is ${shown(near)}` + (top ? `, inside the git repository ${shown(top)}` : '');
+  return `the nearest existing directory is ${shown(near)}${top ? `, inside the git repository ${shown(top)}` : ''}`;
 }
 
 /** The current directory, or `fallback` when it was removed from under us. */

@@ -5,11 +5,11 @@ import path from 'node:path';
 import { ExitError } from '../errors.js';
 import { adapter } from '../harness/registry.js';
 import type { Ctx, Session } from '../types.js';
+import { shown } from '../util/quote.js';
 import { applyConfig, type Config } from './config.js';
 import type { Plan } from './emit.js';
 import { harnessNames } from './info.js';
 import { findLive, type LiveHit } from './live.js';
-import { shown } from '../util/quote.js';
 
 export interface PlanOptions {
   fork: boolean;
@@ -56,7 +56,8 @@ function gitRoot(dir: string): string | null {
 
 /** The directory must exist and be enterable: never launch anywhere else. */
 export function checkDir(cwd: string, name: string): void {
-  if (!path.isAbsolute(cwd)) throw new ExitError(2, `the directory of ${name} is not absolute (${shown(cwd)}); not starting it anywhere else`);
+  if (!path.isAbsolute(cwd))
+    throw new ExitError(2, `the directory of ${name} is not absolute (${shown(cwd)}); not starting it anywhere else`);
   let st: fs.Stats | null = null;
   try {
     st = fs.statSync(cwd);
@@ -78,7 +79,7 @@ export function checkDir(cwd: string, name: string): void {
   const where =
     repo === near
       ? `the nearest existing directory is the git repository ${shown(near)}`
-      : `the nearest existing directory is ${shown(near)}` + (repo ? `, inside the git repository ${shown(repo)}` : '');
+      : `the nearest existing directory is ${shown(near)}${repo ? `, inside the git repository ${shown(repo)}` : ''}`;
   throw new ExitError(2, `the directory of ${name}, ${shown(cwd)}, no longer exists (${where}); not starting it anywhere else`);
 }
 
@@ -122,7 +123,9 @@ export function shownPlan(plan: Plan, cfg: Config): { plan: Plan; withheld: stri
   const argv = plan.argv.filter((a, i) => {
     // config args sit right after the command (applyConfig): positions 1..n
     const fromConfig = i >= 1 && i <= n;
-    const bypass = BYPASS_FLAGS.has(a) || (plan.harness === 'gemini' && a === '-y') ||
+    const bypass =
+      BYPASS_FLAGS.has(a) ||
+      (plan.harness === 'gemini' && a === '-y') ||
       (a === 'yolo' && plan.argv[i - 1] === '--approval-mode' && i - 1 >= 1);
     const prevIsMode = a === '--approval-mode' && plan.argv[i + 1] === 'yolo' && i + 1 <= n;
     if (fromConfig && (bypass || prevIsMode)) {

@@ -1,16 +1,16 @@
 // What every way of launching shares (resume, emit, the picker's keys): the shell to quote for, the
 // refusals (no fork, directory gone, session running) and the plan, and the plan as a line on stdout
 // shows it.
-import type { Ctx, Session } from '../types.js';
-import { usage } from '../errors.js';
-import type { Config } from './config.js';
-import { pickShell, type Plan } from './emit.js';
-import { shown, type ShellName } from '../util/quote.js';
-import { checkDir, checkLive, makePlan, shownPlan, withheldNote } from './plan.js';
-import { carryTo } from './moved.js';
-import { ExitError } from '../errors.js';
+
+import { ExitError, usage } from '../errors.js';
 import { nameBack } from '../harness/claude/care/restore.js';
+import type { Ctx, Session } from '../types.js';
+import { type ShellName, shown } from '../util/quote.js';
 import { oneLine } from '../util/text.js';
+import type { Config } from './config.js';
+import { type Plan, pickShell } from './emit.js';
+import { carryTo } from './moved.js';
+import { checkDir, checkLive, makePlan, shownPlan, withheldNote } from './plan.js';
 
 /** The shell to quote for; a bad `--shell` or RESUME_SHELL is a usage error. */
 export function shellOf(flag: string | undefined): ShellName {
@@ -20,7 +20,10 @@ export function shellOf(flag: string | undefined): ShellName {
 }
 
 /** The refusals (no fork, directory gone, session running), then the plan. Same checks for every mode. */
-export function prepare(s: Session, o: { fork: boolean; extra: string[]; cfg: Config; name: string; env?: Record<string, string>; ctx?: Ctx; cwd?: string }): Plan {
+export function prepare(
+  s: Session,
+  o: { fork: boolean; extra: string[]; cfg: Config; name: string; env?: Record<string, string>; ctx?: Ctx; cwd?: string },
+): Plan {
   let plan = makePlan(s, o);
   // another directory (--cd, or a moved repository the person said yes to): as the harness allows
   if (o.cwd != null) {
@@ -50,6 +53,6 @@ export function forStdout(plan: Plan, cfg: Config, what: 'shown' | 'run' = 'show
   if (process.stdout.isTTY) return { plan, withheld: [] };
   const r = shownPlan(plan, cfg);
   const n = withheldNote(r.withheld, plan.harness, what);
-  if (n) process.stderr.write(n + '\n');
+  if (n) process.stderr.write(`${n}\n`);
   return r;
 }

@@ -14,10 +14,10 @@ import path from 'node:path';
 import { ExitError } from '../errors.js';
 import { isAncestor, procTable } from '../panes/proc.js';
 import { socketOf } from '../panes/tmux.js';
-import { defaultSocket, paneName, sameSocket, whereRuns, type PaneAt, type Where } from '../panes/where.js';
-import { quoteFor, quotePosix, shown, type ShellName } from '../util/quote.js';
-import type { LiveHit } from './live.js';
+import { defaultSocket, type PaneAt, paneName, sameSocket, type Where, whereRuns } from '../panes/where.js';
+import { quoteFor, quotePosix, type ShellName, shown } from '../util/quote.js';
 import { oneLine } from '../util/text.js';
+import type { LiveHit } from './live.js';
 
 export type How = 'select' | 'switch' | 'elsewhere' | 'attach';
 
@@ -51,7 +51,8 @@ export async function reach(name: string, hit: LiveHit, o: { env?: NodeJS.Proces
   const env = o.env ?? process.env;
   const table = procTable(env);
   const where = await whereRuns(hit.pid, { env, table });
-  const at = (p: PaneAt | null) => `pid ${hit.pid}${where.tty ? ` on ${where.tty}` : ', no terminal'}${p ? `, in tmux pane ${paneShown(p)}` : ''}`;
+  const at = (p: PaneAt | null) =>
+    `pid ${hit.pid}${where.tty ? ` on ${where.tty}` : ', no terminal'}${p ? `, in tmux pane ${paneShown(p)}` : ''}`;
   const pane = where.pane;
   if (!pane) throw new ExitError(2, `${name} is running (${at(null)}; no tmux pane holds it); use --fork to open a copy of it`);
   if (isAncestor(hit.pid, process.pid, table)) {
@@ -59,13 +60,18 @@ export async function reach(name: string, hit: LiveHit, o: { env?: NodeJS.Proces
   }
   if (where.callerPane?.id === pane.id) {
     // a job of this very shell (Ctrl-Z, `&`): tmux has nowhere to take the caller
-    throw new ExitError(2, `${name} is running (${at(pane)}), the pane this command runs in (a job of this shell? fg brings it back); or use --fork to open a copy of it`);
+    throw new ExitError(
+      2,
+      `${name} is running (${at(pane)}), the pane this command runs in (a job of this shell? fg brings it back); or use --fork to open a copy of it`,
+    );
   }
   const uid = table.uid(hit.pid) ?? process.getuid?.() ?? 0;
   const caller = socketOf(env.TMUX);
   const how: How = caller
     ? sameSocket(caller, pane.socket)
-      ? where.callerPane?.sessionId === pane.sessionId ? 'select' : 'switch'
+      ? where.callerPane?.sessionId === pane.sessionId
+        ? 'select'
+        : 'switch'
       : 'elsewhere'
     : 'attach';
   const t = pane.id;

@@ -4,11 +4,10 @@
 // neither removes a fresh lock the other has just made.
 import fs from 'node:fs';
 import path from 'node:path';
-import { removeFile } from '../util/fsx.js';
 import { alive } from '../util/alive.js';
+import { removeFile } from '../util/fsx.js';
 
 export type Acquired = { ok: true; release: () => void } | { ok: false; holder: number };
-
 
 export function acquire(file: string): Acquired {
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
@@ -68,7 +67,10 @@ export function acquire(file: string): Acquired {
  * Wait for the lock, polling while a live process holds it; `onWait` is told the holder once, and
  * `stopped` ends the wait (null then).
  */
-export async function acquireWait(file: string, o: { onWait?: (holder: number) => void; stopped?: () => boolean; pollMs?: number } = {}): Promise<Acquired | null> {
+export async function acquireWait(
+  file: string,
+  o: { onWait?: (holder: number) => void; stopped?: () => boolean; pollMs?: number } = {},
+): Promise<Acquired | null> {
   let told = false;
   for (;;) {
     const l = acquire(file);

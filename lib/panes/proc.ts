@@ -2,9 +2,10 @@
 // group, start time, uid and environment. Two sources behind one interface: Linux /proc, and ps(1)
 // everywhere else (macOS, the BSDs). RESUME_PROC_TABLE=ps picks ps on Linux too (the tests run
 // restart through it there).
+
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { spawnSync } from 'node:child_process';
 import { onPath } from '../util/which.js';
 
 export interface ProcStat {
@@ -35,8 +36,9 @@ export function procStat(pid: number, root = '/proc'): ProcStat | null {
   // fields after "(comm)": state ppid pgrp session tty_nr tpgid … starttime (index 19)
   const f = st.slice(st.lastIndexOf(')') + 2).split(' ');
   const n = (i: number) => Number(f[i]);
-  if (f.length < 20) return null;
-  return { pid, ppid: n(1), pgrp: n(2), tpgid: n(5), start: f[19]! };
+  const start = f[19];
+  if (start === undefined) return null;
+  return { pid, ppid: n(1), pgrp: n(2), tpgid: n(5), start };
 }
 
 /** The real uid of a process (Linux /proc/<pid>/status), or null. */
@@ -71,7 +73,13 @@ export function linuxTable(root = '/proc'): ProcTable {
 
 const PS_MS = 5000;
 function ps(args: string[]): string | null {
-  const r = spawnSync('ps', args, { encoding: 'utf8', timeout: PS_MS, killSignal: 'SIGKILL', maxBuffer: 16 << 20, env: { ...process.env, LC_ALL: 'C' } });
+  const r = spawnSync('ps', args, {
+    encoding: 'utf8',
+    timeout: PS_MS,
+    killSignal: 'SIGKILL',
+    maxBuffer: 16 << 20,
+    env: { ...process.env, LC_ALL: 'C' },
+  });
   return r.status === 0 ? r.stdout : null;
 }
 
@@ -90,7 +98,16 @@ export function psTable(): ProcTable {
     rows = new Map();
     for (const line of text.split('\n')) {
       const m = /^\s*(\d+)\s+(\d+)\s+(\d+)\s+(-?\d+)\s+(\d+)\s+(.+?)\s*$/.exec(line);
-      if (m) rows.set(Number(m[1]), { pid: Number(m[1]), ppid: Number(m[2]), pgrp: Number(m[3]), tpgid: Number(m[4]), uid: Number(m[5]), start: m[6]! });
+      if (!m) continue;
+      const [, pid = '', ppid, pgrp, tpgid, uid, start = ''] = m;
+      rows.set(Number(pid), {
+        pid: Number(pid),
+        ppid: Number(ppid),
+        pgrp: Number(pgrp),
+        tpgid: Number(tpgid),
+        uid: Number(uid),
+        start,
+      });
     }
     at = Date.now();
     return rows;
@@ -107,8 +124,8 @@ export function psTable(): ProcTable {
       if (text == null) return null;
       const env: Record<string, string> = {};
       for (const w of text.trim().split(/\s+/)) {
-        const m = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/.exec(w);
-        if (m) env[m[1]!] = m[2]!;
+        const [, name, value] = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/.exec(w) ?? [];
+        if (name !== undefined && value !== undefined) env[name] = value;
       }
       return env;
     },

@@ -15,10 +15,23 @@ export interface Call {
 
 export function tmux(socket: string, args: string[], ms = CALL_MS): Promise<Call> {
   return new Promise((resolve) => {
-    execFile('tmux', ['-S', socket, ...args], { timeout: ms, killSignal: 'SIGKILL', encoding: 'utf8', maxBuffer: 4 << 20 }, (err, stdout, stderr) => {
-      if (err) resolve({ ok: false, stdout: String(stdout ?? ''), error: String(stderr || err.message).trim().split('\n')[0] ?? 'failed' });
-      else resolve({ ok: true, stdout: String(stdout), error: null });
-    });
+    execFile(
+      'tmux',
+      ['-S', socket, ...args],
+      { timeout: ms, killSignal: 'SIGKILL', encoding: 'utf8', maxBuffer: 4 << 20 },
+      (err, stdout, stderr) => {
+        if (err)
+          resolve({
+            ok: false,
+            stdout: String(stdout ?? ''),
+            error:
+              String(stderr || err.message)
+                .trim()
+                .split('\n')[0] ?? 'failed',
+          });
+        else resolve({ ok: true, stdout: String(stdout), error: null });
+      },
+    );
   });
 }
 
@@ -26,7 +39,7 @@ export function tmux(socket: string, args: string[], ms = CALL_MS): Promise<Call
 export function socketOf(tmuxVar: string | undefined): string | null {
   if (!tmuxVar) return null;
   const s = tmuxVar.split(',')[0];
-  return s && s.startsWith('/') ? s : null;
+  return s?.startsWith('/') ? s : null;
 }
 
 /**
@@ -103,14 +116,12 @@ export function inputEmpty(screen: string): boolean {
   const lines = screen.split('\n');
   const rule = (l: string) => /^\s*─{3,}/.test(l);
   for (let i = lines.length - 1; i >= 0; i--) {
-    const t = lines[i]!.replace(/\u00a0/g, ' ');
+    const t = (lines[i] ?? '').replace(/\u00a0/g, ' ');
     if (!/^\s*❯/.test(t)) continue;
-    let j = i + 1;
-    while (j < lines.length && !rule(lines[j]!)) j++;
-    if (j >= lines.length) continue; // not the input box
+    const j = lines.findIndex((l, k) => k > i && rule(l));
+    if (j < 0) continue; // not the input box
     if (t.replace(/^\s*❯/, '').trim()) return false;
-    for (let k = i + 1; k < j; k++) if (lines[k]!.trim()) return false;
-    return true;
+    return lines.slice(i + 1, j).every((l) => !l.trim());
   }
   return false;
 }

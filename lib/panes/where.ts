@@ -7,10 +7,11 @@
 // TMUX variable, RESUME_TMUX_SOCKET (a socket path, or a name as `tmux -L` takes it), the caller's
 // own $TMUX, then every socket in `${TMUX_TMPDIR:-/tmp}/tmux-<uid>/` (where the default server and
 // every `-L NAME` server live). A server started with `-S elsewhere` is found through the first three.
+
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { spawnSync } from 'node:child_process';
-import { ancestry, procTable, type ProcTable } from './proc.js';
+import { ancestry, type ProcTable, procTable } from './proc.js';
 import { socketOf, tmux, userSockets } from './tmux.js';
 
 export interface PaneAt {
@@ -97,7 +98,16 @@ export function ttyOf(pid: number, t: ProcTable = procTable()): string | null {
   return t.kind === 'proc' ? linuxTty(pid) : psTty(pid);
 }
 
-const FORMAT = ['#{pane_id}', '#{pane_pid}', '#{pane_tty}', '#{session_id}', '#{window_index}', '#{pane_index}', '#{session_attached}', '#{session_name}'].join('\t');
+const FORMAT = [
+  '#{pane_id}',
+  '#{pane_pid}',
+  '#{pane_tty}',
+  '#{session_id}',
+  '#{window_index}',
+  '#{pane_index}',
+  '#{session_attached}',
+  '#{session_name}',
+].join('\t');
 
 /** Every pane of a server with where it sits, or null when the server does not answer. */
 export async function panesAt(socket: string): Promise<Omit<PaneAt, 'via'>[] | null> {
@@ -106,9 +116,20 @@ export async function panesAt(socket: string): Promise<Omit<PaneAt, 'via'>[] | n
   const out: Omit<PaneAt, 'via'>[] = [];
   for (const line of r.stdout.split('\n')) {
     const f = line.split('\t');
-    if (f.length < 8 || !/^%\d+$/.test(f[0]!) || !/^\d+$/.test(f[1]!)) continue;
+    const [id = '', pid = '', tty = '', sessionId = '', window, index, attached] = f;
+    if (f.length < 8 || !/^%\d+$/.test(id) || !/^\d+$/.test(pid)) continue;
     // the session's name is last: whatever it holds stays in it
-    out.push({ socket, id: f[0]!, pid: Number(f[1]), tty: f[2]!, sessionId: f[3]!, window: Number(f[4]), index: Number(f[5]), attached: Number(f[6]), session: f.slice(7).join('\t') });
+    out.push({
+      socket,
+      id,
+      pid: Number(pid),
+      tty,
+      sessionId,
+      window: Number(window),
+      index: Number(index),
+      attached: Number(attached),
+      session: f.slice(7).join('\t'),
+    });
   }
   return out;
 }
@@ -141,12 +162,9 @@ export async function whereRuns(pid: number, o: WhereOptions = {}): Promise<Wher
     const panes = await panesAt(socket);
     if (!panes) continue;
     // One pane at most is an ancestor: a server's panes descend from the server, not from a client.
-    const byTree = panes.filter((p) => chain.has(p.pid));
-    const hit = byTree.length
-      ? { ...byTree[0]!, via: 'process tree' as const }
-      : tty && panes.find((p) => p.tty === tty)
-        ? { ...panes.find((p) => p.tty === tty)!, via: 'terminal' as const }
-        : null;
+    const byTree = panes.find((p) => chain.has(p.pid));
+    const byTty = tty ? panes.find((p) => p.tty === tty) : undefined;
+    const hit = byTree ? { ...byTree, via: 'process tree' as const } : byTty ? { ...byTty, via: 'terminal' as const } : null;
     if (!hit) continue;
     const mine = callerSocket && sameSocket(callerSocket, socket) ? panes.find((p) => p.id === env.TMUX_PANE) : undefined;
     return { pid, tty, pane: hit, callerPane: mine ? { ...mine, via: 'process tree' } : null };
