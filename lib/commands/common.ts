@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import type { Command } from 'commander';
 import type { App } from '../app.js';
 import { usage } from '../errors.js';
-import { applyFilters, parseHarnesses, resolveDir, UsageError, type Filters } from '../select/filter.js';
+import { applyFilters, type Filters, parseHarnesses, resolveDir, UsageError } from '../select/filter.js';
 import { HARNESSES, type Session } from '../types.js';
 import { writeOut } from '../util/stdout.js';
 

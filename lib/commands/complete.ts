@@ -9,19 +9,19 @@
 import type { Command, Option } from 'commander';
 import type { App } from '../app.js';
 import { makeApp } from '../app.js';
-import { writeOut } from '../util/stdout.js';
-import { applyFilters, parseHarnesses, resolveDir, shortIds, under, type Filters } from '../select/filter.js';
-import { looksLikePath, resolve } from '../select/resolve.js';
 import { sessionsHolding } from '../index/holding.js';
 import { allPrompts } from '../index/prompts.js';
-import { fold, parseQuery, wantedWords } from '../select/rank.js';
-import { HARNESSES, type Session } from '../types.js';
-import { age } from '../util/time.js';
-import { oneLine } from '../util/text.js';
-import { tildify } from '../util/paths.js';
-import { candidate, label, type Candidate } from '../output.js';
 import { printCandidates } from '../index/rowbin.js';
+import { type Candidate, candidate, label } from '../output.js';
+import { applyFilters, type Filters, parseHarnesses, resolveDir, shortIds, under } from '../select/filter.js';
 import { checkedSessions } from '../select/find.js';
+import { fold, parseQuery, wantedWords } from '../select/rank.js';
+import { looksLikePath, resolve } from '../select/resolve.js';
+import { HARNESSES, type Session } from '../types.js';
+import { tildify } from '../util/paths.js';
+import { writeOut } from '../util/stdout.js';
+import { oneLine } from '../util/text.js';
+import { age } from '../util/time.js';
 
 /** Subcommands whose argument names a session (QUERY). */
 const SESSION_ARG = new Set(['show', 'resolve']);
@@ -32,7 +32,13 @@ const SHELL_NAMES = ['zsh', 'bash', 'fish'];
  * short ids when `all` is not every session (lib/index/holding.ts: the sessions that may match).
  */
 export function sessionCandidates(
-  word: string, all: Session[], home: string, now = Date.now(), filters: Filters = {}, shorts = shortIds(all), prompts?: Map<string, string[]>,
+  word: string,
+  all: Session[],
+  home: string,
+  now = Date.now(),
+  filters: Filters = {},
+  shorts = shortIds(all),
+  prompts?: Map<string, string[]>,
 ): Candidate[] {
   const shown = applyFilters(all, filters);
   const low = word.toLowerCase();
@@ -66,10 +72,19 @@ export interface SessionWord {
  * for an empty word without filters, what that printed last while it stands: complete.out), else
  * from the listing, checked once.
  */
-export async function printWordCandidates(app: App, { word, filters: f }: SessionWord, write: (b: string | Buffer) => void, now = Date.now()): Promise<void> {
+export async function printWordCandidates(
+  app: App,
+  { word, filters: f }: SessionWord,
+  write: (b: string | Buffer) => void,
+  now = Date.now(),
+): Promise<void> {
   // TAB on an empty word offers every session: the candidates printed last time while they stand (complete.out)
   const kept = word === '' && !f.all && !f.harness && !f.dir;
-  const got = await app.listingRows({ quiet: true, dir: f.dir, ...(kept ? { rowsOut: { all: false, now, write, candidates: true } } : {}) });
+  const got = await app.listingRows({
+    quiet: true,
+    dir: f.dir,
+    ...(kept ? { rowsOut: { all: false, now, write, candidates: true } } : {}),
+  });
   if ('printed' in got && got.printed) return;
   if ('bin' in got && printCandidates(got.bin, word, f, got.names, now, write, got.tape)) {
     got.keep?.();
@@ -108,7 +123,8 @@ function optionRows(cmd: Command, word: string): Candidate[] {
     if (name && name.startsWith(word)) rows.push({ value: name, desc: oneLine(o.description ?? '') });
   }
   if (word.startsWith('--')) {
-    for (const name of ['--help']) if (name.startsWith(word) && !rows.some((r) => r.value === name)) rows.push({ value: name, desc: 'show help' });
+    for (const name of ['--help'])
+      if (name.startsWith(word) && !rows.some((r) => r.value === name)) rows.push({ value: name, desc: 'show help' });
   }
   return rows;
 }

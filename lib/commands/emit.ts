@@ -4,20 +4,20 @@
 import type { Command } from 'commander';
 import type { App } from '../app.js';
 import { ExitError, usage } from '../errors.js';
-import { shortIds } from '../select/filter.js';
-import { resolve } from '../select/resolve.js';
 import { allPrompts } from '../index/prompts.js';
-import { oneLine } from '../util/text.js';
-import { dashTail, out } from './common.js';
-import { stdinKeys } from '../util/stdin-keys.js';
 import { loadConfig } from '../launch/config.js';
 import { shellLine } from '../launch/emit.js';
+import { LiveError } from '../launch/plan.js';
 import { forStdout, prepare, shellOf } from '../launch/prepare.js';
 import { candidateLines } from '../present/candidates.js';
-import { LiveError } from '../launch/plan.js';
-import { goLive } from './resume-live.js';
+import { shortIds } from '../select/filter.js';
 import { lookup } from '../select/find.js';
+import { resolve } from '../select/resolve.js';
 import type { Session } from '../types.js';
+import { stdinKeys } from '../util/stdin-keys.js';
+import { oneLine } from '../util/text.js';
+import { dashTail, out } from './common.js';
+import { goLive } from './resume-live.js';
 
 export function register(program: Command, app: App): void {
   program
@@ -38,7 +38,8 @@ export function register(program: Command, app: App): void {
         if (process.stdin.isTTY) throw usage('emit needs a KEY, as an argument or on stdin (resume rows | fzf | resume emit)');
         const got = await stdinKeys();
         if (got.length === 0) throw new ExitError(1, 'no key on stdin (nothing was picked)');
-        if (got.length > 1) throw usage(`emit takes one KEY, but stdin had ${got.length}; narrow the query (resume resolve prints every match)`);
+        if (got.length > 1)
+          throw usage(`emit takes one KEY, but stdin had ${got.length}; narrow the query (resume resolve prints every match)`);
         key = got[0]!;
       }
       const cfg = loadConfig(app.ctx);

@@ -2,13 +2,24 @@
 // list for the typed query (fzf's change:reload), or after a key changed its state; needs
 // $RESUME_PICK_DIR, set by the picker for fzf.
 import type { Command } from 'commander';
+import {
+  binHarnesses,
+  feedSource,
+  layFields,
+  listColor,
+  nextHarness,
+  type PickState,
+  type PickView,
+  pickerText,
+  readState,
+  writeState,
+} from '../../fzf/feed.js';
+import { termColumns } from '../../fzf/layout.js';
 import type { App } from '../app.js';
 import { usage } from '../errors.js';
-import { out } from './common.js';
-import { binHarnesses, feedSource, layFields, listColor, nextHarness, pickerText, readState, writeState, type PickState, type PickView } from '../../fzf/feed.js';
-import { termColumns } from '../../fzf/layout.js';
 import { dirFilterable } from '../index/rowbin.js';
 import { oneLine } from '../util/text.js';
+import { out } from './common.js';
 
 /** Deep search (in this process) with the picker's filters, as picker lines under a status line. */
 async function deepSearchText(app: App, query: string, state: PickState, view: PickView): Promise<string> {
@@ -19,7 +30,9 @@ async function deepSearchText(app: App, query: string, state: PickState, view: P
   try {
     const { searchRows } = await import('../search/run.js');
     rows = await searchRows(app, query, { all: state.all, harness: state.harness ?? undefined, dir: state.dir ?? undefined });
-    status = rows.length ? `deep search: ${q} · ${rows.length} session${rows.length === 1 ? '' : 's'} (best first)` : `deep search: ${q} · no session mentions it`;
+    status = rows.length
+      ? `deep search: ${q} · ${rows.length} session${rows.length === 1 ? '' : 's'} (best first)`
+      : `deep search: ${q} · no session mentions it`;
   } catch (err) {
     status = `deep search failed: ${oneLine(err instanceof Error ? err.message : String(err))}`;
   }
@@ -46,7 +59,12 @@ export function register(program: Command, app: App): void {
       if (!dir) throw usage('__feed runs inside the picker only (RESUME_PICK_DIR is not set)');
       const state = readState(dir);
       const query = o.query ?? '';
-      const view: PickView = { cols: termColumns(process.env, state.cols), color: listColor(process.env), now: Date.now(), alt: state.alt ?? true };
+      const view: PickView = {
+        cols: termColumns(process.env, state.cols),
+        color: listColor(process.env),
+        now: Date.now(),
+        alt: state.alt ?? true,
+      };
       if (o.toggleDeep) {
         state.deep = !state.deep;
         writeState(dir, state);

@@ -6,8 +6,8 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import type { App } from '../app.js';
 import { usage } from '../errors.js';
-import { out } from './common.js';
 import { quoteFish, quotePosix } from '../util/quote.js';
+import { out } from './common.js';
 
 export const INIT_SHELLS = ['zsh', 'bash', 'fish'] as const;
 export type InitShell = (typeof INIT_SHELLS)[number];
@@ -32,9 +32,11 @@ export function script(app: App, shell: InitShell): string {
 export function register(program: Command, app: App): void {
   program
     .command('init')
-    .description('print the shell integration: eval "$(resume init zsh)", eval "$(resume init bash)", resume init fish | source; or the Claude Code Stop hook: resume init claude-hook [--write]')
+    .description(
+      'print the shell integration: eval "$(resume init zsh)", eval "$(resume init bash)", resume init fish | source; or the Claude Code Stop hook: resume init claude-hook [--write]',
+    )
     .argument('<shell>', 'zsh, bash or fish; or claude-hook')
-    .option('--write', 'claude-hook: merge the hook into Claude Code\'s settings.json (a backup first)')
+    .option('--write', "claude-hook: merge the hook into Claude Code's settings.json (a backup first)")
     .action(async (shell: string, o: { write?: boolean }) => {
       if (shell === 'claude-hook') return claudeHook(app, !!o.write);
       if (o.write) throw usage('--write goes with claude-hook');
@@ -58,5 +60,8 @@ async function claudeHook(app: App, write: boolean): Promise<void> {
     throw usage((err as Error).message);
   }
   if (!r.changed) process.stderr.write(`resume: the Stop hook is already in ${r.file}; nothing changed\n`);
-  else process.stderr.write(`resume: ${r.replaced ? 'updated the' : 'added the'} Stop hook in ${r.file}${r.backup ? ` (backup: ${r.backup})` : ''}\n`);
+  else
+    process.stderr.write(
+      `resume: ${r.replaced ? 'updated the' : 'added the'} Stop hook in ${r.file}${r.backup ? ` (backup: ${r.backup})` : ''}\n`,
+    );
 }

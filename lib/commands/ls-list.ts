@@ -3,18 +3,18 @@
 // runs it without the CLI framework; when nothing changed it prints from the rendered rows
 // (rows.bin), as `rows` does, and never reads the listing.
 import fs from 'node:fs';
-import type { App } from '../app.js';
-import { filtersOf, type FilterOpts } from './common.js';
-import { applyFilters, hiddenSummary, type Filters } from '../select/filter.js';
-import { lsRow, plain, table } from '../output.js';
-import { lsRows, type LsPick } from '../index/rowbin.js';
-import { checkedRows } from '../select/find.js';
-import { writeOut } from '../util/stdout.js';
-import { isTty } from '../util/lazy.js';
-import { colorOn } from '../util/color.js';
 import path from 'node:path';
+import type { App } from '../app.js';
+import { type LsPick, lsRows } from '../index/rowbin.js';
+import { lsOutName, printLsOut, type RowsOutKey, rowsOutKey, saveLsOut } from '../index/rowsout.js';
+import { lsRow, plain, table } from '../output.js';
+import { applyFilters, type Filters, hiddenSummary } from '../select/filter.js';
+import { checkedRows } from '../select/find.js';
+import { colorOn } from '../util/color.js';
+import { isTty } from '../util/lazy.js';
 import { cacheDir, tellHomeless } from '../util/paths.js';
-import { lsOutName, printLsOut, rowsOutKey, saveLsOut, type RowsOutKey } from '../index/rowsout.js';
+import { writeOut } from '../util/stdout.js';
+import { type FilterOpts, filtersOf } from './common.js';
 
 export interface LsOpts extends FilterOpts {
   n?: number;
@@ -70,7 +70,8 @@ export async function lsAction(app: App, o: LsOpts): Promise<void> {
 }
 
 /** What `ls` says on stderr on a machine with no sessions (`rows`, which feeds fzf, says nothing). */
-export const NO_SESSIONS = 'resume: no sessions on this machine yet (resume doctor shows where it looked; resume --demo tries the bundled demo sessions)';
+export const NO_SESSIONS =
+  'resume: no sessions on this machine yet (resume doctor shows where it looked; resume --demo tries the bundled demo sessions)';
 
 /** ls.out of listing `id` (ls-all.out with `--all`), and what it depends on. */
 function lsOutFor(app: App, all: boolean, id: string): { file: string; key: RowsOutKey } {

@@ -1,11 +1,11 @@
 import type { Command } from 'commander';
 import type { App } from '../app.js';
-import { filtered, note, positiveInt, withFilters } from './common.js';
-import { writeJsonArray } from '../util/stdout.js';
-import { hiddenSummary, shortIds } from '../select/filter.js';
-import { JSON_FIELDS_HELP, toJson } from '../output.js';
 import { launchInfo, liveInfo } from '../launch/info.js';
-import { lsAction, NO_SESSIONS, type LsOpts } from './ls-list.js';
+import { JSON_FIELDS_HELP, toJson } from '../output.js';
+import { hiddenSummary, shortIds } from '../select/filter.js';
+import { writeJsonArray } from '../util/stdout.js';
+import { filtered, note, positiveInt, withFilters } from './common.js';
+import { type LsOpts, lsAction, NO_SESSIONS } from './ls-list.js';
 
 export function register(program: Command, app: App): void {
   withFilters(program.command('ls').description('list sessions, newest first'))

@@ -2,12 +2,12 @@
 import type { Command } from 'commander';
 import type { App } from '../app.js';
 import { ExitError, usage } from '../errors.js';
-import { applyFilters } from '../select/filter.js';
-import { resolve } from '../select/resolve.js';
-import { lookup } from '../select/find.js';
 import { allPrompts } from '../index/prompts.js';
+import { applyFilters } from '../select/filter.js';
+import { lookup } from '../select/find.js';
+import { resolve } from '../select/resolve.js';
 import { oneLine } from '../util/text.js';
-import { filtersOf, out, withFilters, type FilterOpts } from './common.js';
+import { type FilterOpts, filtersOf, out, withFilters } from './common.js';
 
 export function register(program: Command, app: App): void {
   withFilters(program.command('resolve').description('print the key(s) QUERY names, one per line (exit 1 when several)'))

@@ -5,8 +5,8 @@
 import type { Command } from 'commander';
 import type { App } from '../app.js';
 import { ExitError, usage } from '../errors.js';
-import { out } from './common.js';
 import { oneLine } from '../util/text.js';
+import { out } from './common.js';
 
 interface Opts {
   outdated?: boolean;
@@ -23,7 +23,9 @@ export function register(program: Command, app: App): void {
     .option('--session <id>', 'only this session (id or prefix; repeatable)', (v: string, acc: string[]) => [...acc, v], [] as string[])
     .option('--dry-run', 'print the plan (session, pane and how it was found, what it waits for); touch nothing')
     .option('--timeout <time>', 'how long to wait for each session to become safe to stop (30m, 90s, 1h)', '30m')
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 Safe to stop means, re-checked every few seconds until the timeout: the same process (start time),
 registry status exactly "idle", the pane's foreground process, and an empty input line. A session
 that is an ancestor of this command, or claimed by two panes, is refused. The sequence: snapshot,
@@ -33,7 +35,8 @@ absolute path (\`<node> <resume> <id>\`), confirm the session registered again. 
 the process's own TMUX variable (without one, every server of the user is asked); TMUX_PANE is a
 fallback (noted). herdr panes are not driven. Process facts: /proc on Linux, ps(1) elsewhere.
 Exit 0: all resumed or skipped; 1: a failure, timeout, vanished pane or refusal; 2: bad usage, or
-a --dry-run whose plan holds a refusal.`)
+a --dry-run whose plan holds a refusal.`,
+    )
     .action(async (o: Opts) => {
       if (!o.outdated) throw usage('restart needs --outdated (the only selection it has)');
       const { noProcTable } = await import('../panes/proc.js');
@@ -51,7 +54,9 @@ a --dry-run whose plan holds a refusal.`)
         let text = '';
         for (const t of p.targets) {
           const where = t.pane ? `pane ${t.pane} (${t.via}) on ${t.socket}` : 'no pane';
-          const what = t.refused ? `refused: ${t.refused}` : `wait up to ${o.timeout} for: same process, status idle, foreground in the pane, empty input line; then snapshot, SIGTERM, wait for the pane's shell, type \`${relaunchLine(self, t.o.session) ?? '(cannot be typed)'}\``;
+          const what = t.refused
+            ? `refused: ${t.refused}`
+            : `wait up to ${o.timeout} for: same process, status idle, foreground in the pane, empty input line; then snapshot, SIGTERM, wait for the pane's shell, type \`${relaunchLine(self, t.o.session) ?? '(cannot be typed)'}\``;
           text += `${t.o.session}\tpid ${t.o.pid}\t${t.o.version ?? '?'} < ${t.o.installed}\t${oneLine(where)}\t${oneLine(what)}\n`;
         }
         out(text);

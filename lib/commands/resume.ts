@@ -3,29 +3,29 @@
 // (--dry-run), or run directly with the terminal attached.
 import fs from 'node:fs';
 import type { Command } from 'commander';
+import type { PickAction } from '../../fzf/flags.js';
+import { pickerAvailable, pickSession } from '../../fzf/picker.js';
 import type { App } from '../app.js';
 import { ExitError, usage } from '../errors.js';
-import type { Session } from '../types.js';
-import { applyFilters, shortIds, type Filters } from '../select/filter.js';
-import { didYouMean, resolve } from '../select/resolve.js';
-import { allPrompts } from '../index/prompts.js';
-import { label } from '../output.js';
-import { oneLine } from '../util/text.js';
-import { dashTail, filtersOf, out, type FilterOpts } from './common.js';
-import { forStdout, prepare, shellOf } from '../launch/prepare.js';
-import { candidateLines } from '../present/candidates.js';
-import { NO_SESSIONS } from './ls-list.js';
-import { loadConfig, type Config } from '../launch/config.js';
-import { shellLine, type Plan } from '../launch/emit.js';
-import { quotePosix, shown, type ShellName } from '../util/quote.js';
-import { execPlan } from '../launch/exec.js';
-import { LiveError } from '../launch/plan.js';
-import { goLive } from './resume-live.js';
-import { hereDir, placeSession } from '../launch/moved.js';
 import { adapter } from '../harness/registry.js';
-import { pickerAvailable, pickSession } from '../../fzf/picker.js';
+import { allPrompts } from '../index/prompts.js';
+import { type Config, loadConfig } from '../launch/config.js';
+import { type Plan, shellLine } from '../launch/emit.js';
+import { execPlan } from '../launch/exec.js';
+import { hereDir, placeSession } from '../launch/moved.js';
+import { LiveError } from '../launch/plan.js';
+import { forStdout, prepare, shellOf } from '../launch/prepare.js';
+import { label } from '../output.js';
+import { candidateLines } from '../present/candidates.js';
+import { applyFilters, type Filters, shortIds } from '../select/filter.js';
 import { lookup } from '../select/find.js';
-import type { PickAction } from '../../fzf/flags.js';
+import { didYouMean, resolve } from '../select/resolve.js';
+import type { Session } from '../types.js';
+import { quotePosix, type ShellName, shown } from '../util/quote.js';
+import { oneLine } from '../util/text.js';
+import { dashTail, type FilterOpts, filtersOf, out } from './common.js';
+import { NO_SESSIONS } from './ls-list.js';
+import { goLive } from './resume-live.js';
 
 export interface LaunchOpts {
   fork?: boolean;
@@ -56,7 +56,11 @@ export interface Choice {
  * the candidates are printed on stdout and the command ends with exit 1.
  */
 export async function chooseAmong(app: App, candidates: Session[], c: Choice): Promise<Session> {
-  if (candidates.length === 0) throw new ExitError(1, c.all?.length === 0 ? NO_SESSIONS.replace(/^resume: /, '') : 'no sessions found (resume doctor shows where it looked)');
+  if (candidates.length === 0)
+    throw new ExitError(
+      1,
+      c.all?.length === 0 ? NO_SESSIONS.replace(/^resume: /, '') : 'no sessions found (resume doctor shows where it looked)',
+    );
   if (!c.dryRun && pickerAvailable()) {
     const r = await pickSession(app, { query: c.query.join(' '), filters: c.filters, sessions: c.all });
     c.action = r.action;
@@ -71,7 +75,13 @@ async function launch(s: Session, full: Plan, o: LaunchOpts, shell: ShellName, c
   if (o.dryRun) {
     const { plan, withheld } = forStdout(full, cfg);
     if (o.json) {
-      out(JSON.stringify({ harness: plan.harness, id: plan.id, cwd: plan.cwd, argv: plan.argv, env: plan.env, ...(withheld.length ? { withheld } : {}) }, null, 2) + '\n');
+      out(
+        JSON.stringify(
+          { harness: plan.harness, id: plan.id, cwd: plan.cwd, argv: plan.argv, env: plan.env, ...(withheld.length ? { withheld } : {}) },
+          null,
+          2,
+        ) + '\n',
+      );
     } else {
       let text = `cwd   ${quotePosix(plan.cwd)}\nargv  ${plan.argv.map(quotePosix).join(' ')}\n`;
       for (const [k, v] of Object.entries(plan.env)) text += `env   ${k}=${quotePosix(v)}\n`;
@@ -96,7 +106,10 @@ async function launch(s: Session, full: Plan, o: LaunchOpts, shell: ShellName, c
     try {
       fs.writeFileSync(emitFile, shellLine(full, shell) + '\n');
     } catch (err) {
-      throw new ExitError(2, `cannot write RESUME_EMIT_FILE ${shown(emitFile)}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+      throw new ExitError(
+        2,
+        `cannot write RESUME_EMIT_FILE ${shown(emitFile)}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+      );
     }
     return;
   }
@@ -162,13 +175,20 @@ export function register(program: Command, app: App): void {
         }
         s = r.kind === 'one' ? r.session : await chooseAmong(app, r.candidates, choice);
       }
-      const name = early?.short ?? (hit ? hit.short : shorts.get(s.id) ?? s.id);
+      const name = early?.short ?? (hit ? hit.short : (shorts.get(s.id) ?? s.id));
       // A key in the picker can ask to print the line or to fork instead.
       const fork = !!o.fork || choice.action === 'fork';
       const print = !!o.print || choice.action === 'print';
       const copy = !!o.copy || choice.action === 'copy';
       // a gone directory: where its repository went, or its worktree added again (lib/launch/moved.ts)
-      const place = await placeSession(s, { cd: o.cd, name, dryRun: !!o.dryRun, fork, others: () => app.sessions(), here: hereDir(app.ctx.home) });
+      const place = await placeSession(s, {
+        cd: o.cd,
+        name,
+        dryRun: !!o.dryRun,
+        fork,
+        others: () => app.sessions(),
+        here: hereDir(app.ctx.home),
+      });
       let plan: Plan;
       try {
         plan = prepare(s, { fork, extra: tail, cfg, name, env: app.launchEnv(), ctx: app.ctx, cwd: place?.cwd });

@@ -4,12 +4,12 @@
 // --status puts the picker's status line first (an empty key: fzf --header-lines=1), --ansi colours.
 import type { Command } from 'commander';
 import type { App } from '../app.js';
-import { filtersOf, withFilters, type FilterOpts } from './common.js';
-import { writeOut as out } from '../util/stdout.js';
-import { applyFilters, MIN_SHORT } from '../select/filter.js';
-import { row } from '../output.js';
-import type { Session } from '../types.js';
 import { printRowBin } from '../index/rowbin.js';
+import { row } from '../output.js';
+import { applyFilters, MIN_SHORT } from '../select/filter.js';
+import type { Session } from '../types.js';
+import { writeOut as out } from '../util/stdout.js';
+import { type FilterOpts, filtersOf, withFilters } from './common.js';
 
 export interface RowsOpts extends FilterOpts {
   align?: boolean;

@@ -2,18 +2,18 @@
 import type { Command } from 'commander';
 import type { App } from '../app.js';
 import { ExitError, usage } from '../errors.js';
-import { filtersOf, note, out, withFilters, type FilterOpts } from './common.js';
-import { applyFilters, shortIds } from '../select/filter.js';
 import { harnessColor, label, row, useColor } from '../output.js';
 import { parseQuery } from '../search/query.js';
-import type { Result } from '../search/search.js';
 import { prestart, runSearch } from '../search/run.js';
+import type { Result } from '../search/search.js';
 import { marked } from '../search/snippet.js';
-import { iso, localTime } from '../util/time.js';
-import { clip, oneLine } from '../util/text.js';
+import { applyFilters, shortIds } from '../select/filter.js';
 import { tildify } from '../util/paths.js';
-import { writeJsonArray } from '../util/stdout.js';
 import { progressBar } from '../util/progress.js';
+import { writeJsonArray } from '../util/stdout.js';
+import { clip, oneLine } from '../util/text.js';
+import { iso, localTime } from '../util/time.js';
+import { type FilterOpts, filtersOf, note, out, withFilters } from './common.js';
 
 interface SearchOpts extends FilterOpts {
   json?: boolean;
@@ -79,8 +79,8 @@ export function register(program: Command, app: App): void {
       return n;
     })
     .option('--json', 'one JSON array of results')
-    .option('--copy', 'put the best result\'s resume line on the clipboard (says where on stderr)')
-    .option('--rows', "fzf rows in `resume rows` format, best first (no words: every session, newest first)")
+    .option('--copy', "put the best result's resume line on the clipboard (says where on stderr)")
+    .option('--rows', 'fzf rows in `resume rows` format, best first (no words: every session, newest first)')
     .action(async (words: string[], o: SearchOpts) => {
       const filters = {
         ...filtersOf(o),
@@ -110,7 +110,9 @@ export function register(program: Command, app: App): void {
       // a long search shows how far it is on a terminal (never for the picker: fzf owns the screen)
       const bar = o.rows ? null : progressBar('searching', undefined, 'sessions');
       // (--rows prints rows only: the results are ranked without their evidence)
-      const { results, stats } = await runSearch(app, all, terms, filters, workers, { progress: bar?.update, evidence: !o.rows }).finally(() => bar?.end());
+      const { results, stats } = await runSearch(app, all, terms, filters, workers, { progress: bar?.update, evidence: !o.rows }).finally(
+        () => bar?.end(),
+      );
       const list = o.n ? results.slice(0, o.n) : results;
       const query = terms.map((t) => (t.phrase ? `"${t.text}"` : t.text)).join(' ');
       // --copy takes the one best result (the `best:` line), never the first of a tie
@@ -124,7 +126,9 @@ export function register(program: Command, app: App): void {
       }
       if (process.stderr.isTTY && !o.rows) {
         const mb = (stats.bytes / 1048576).toFixed(1);
-        note(`${count(results.length, 'session')} ${results.length === 1 ? 'mentions' : 'mention'} ${oneLine(query)} (${stats.sessions} sessions, ${stats.files} files, ${mb} MiB in ${Date.now() - t0} ms)`);
+        note(
+          `${count(results.length, 'session')} ${results.length === 1 ? 'mentions' : 'mention'} ${oneLine(query)} (${stats.sessions} sessions, ${stats.files} files, ${mb} MiB in ${Date.now() - t0} ms)`,
+        );
       }
       if (o.rows) {
         out(list.map((r) => row(r.session, shorts().get(r.session.id)!, app.ctx.home, now) + '\n').join(''));
@@ -147,7 +151,8 @@ export function register(program: Command, app: App): void {
       // one result clearly ahead: say so, and end with its resume line (the last line on screen)
       if (best) {
         const line = how(best.session)?.line;
-        if (line) out(`\nbest: ${best.session.harness} ${best.session.id}${results.length > 1 ? ' (clearly ahead of the rest)' : ''}\n${line}\n`);
+        if (line)
+          out(`\nbest: ${best.session.harness} ${best.session.id}${results.length > 1 ? ' (clearly ahead of the rest)' : ''}\n${line}\n`);
       }
     });
 }
@@ -165,7 +170,10 @@ function clearlyBest(results: Result[]): Result | null {
 /** `search --copy`: the best result's resume line onto the clipboard, where it went on stderr. */
 async function copyBest(app: App, s: Result['session'], short: string): Promise<void> {
   const [{ loadConfig }, { makePlan }, { shellLine, pickShell }, { copyText }] = await Promise.all([
-    import('../launch/config.js'), import('../launch/plan.js'), import('../launch/emit.js'), import('../launch/clipboard.js'),
+    import('../launch/config.js'),
+    import('../launch/plan.js'),
+    import('../launch/emit.js'),
+    import('../launch/clipboard.js'),
   ]);
   const sh = pickShell(undefined, process.env);
   const plan = makePlan(s, { fork: false, extra: [], cfg: loadConfig(app.ctx), name: short });
@@ -216,9 +224,14 @@ const RESET = '\x1b[0m';
  * stdout that is not a terminal, permission-bypass flags from config are left out (named once on
  * stderr), as for `--print`.
  */
-async function resumeOf(app: App): Promise<(s: Result['session']) => { plan: { cwd: string | null; argv: string[]; env: Record<string, string> }; line: string } | null> {
+async function resumeOf(
+  app: App,
+): Promise<(s: Result['session']) => { plan: { cwd: string | null; argv: string[]; env: Record<string, string> }; line: string } | null> {
   const [{ loadConfig, applyConfig }, { shownPlan, withheldNote }, { shellLine, pickShell }, { adapter }] = await Promise.all([
-    import('../launch/config.js'), import('../launch/plan.js'), import('../launch/emit.js'), import('../harness/registry.js'),
+    import('../launch/config.js'),
+    import('../launch/plan.js'),
+    import('../launch/emit.js'),
+    import('../harness/registry.js'),
   ]);
   const cfg = loadConfig(app.ctx);
   const sh = pickShell(undefined, process.env);
@@ -227,7 +240,13 @@ async function resumeOf(app: App): Promise<(s: Result['session']) => { plan: { c
   return (s) => {
     const spec = adapter(s.harness).launch(s, { fork: false });
     if (typeof spec === 'string') return null;
-    let plan: { harness: string; id: string; cwd: string; argv: string[]; env: Record<string, string> } = { harness: s.harness, id: s.id, cwd: s.cwd ?? '', argv: applyConfig(spec.argv, s.harness, cfg), env: { ...(spec.env ?? {}) } };
+    let plan: { harness: string; id: string; cwd: string; argv: string[]; env: Record<string, string> } = {
+      harness: s.harness,
+      id: s.id,
+      cwd: s.cwd ?? '',
+      argv: applyConfig(spec.argv, s.harness, cfg),
+      env: { ...(spec.env ?? {}) },
+    };
     if (!process.stdout.isTTY) {
       const r = shownPlan(plan, cfg);
       const n = withheldNote(r.withheld, s.harness);
@@ -254,7 +273,12 @@ function human(r: Result, short: string, home: string, color: boolean, resumeLin
   if (resumeLine) lines.push(`  ${dim('resume:')} ${resumeLine}`);
   for (const f of new Set(r.evidence.filter((e) => e.child).map((e) => e.file))) lines.push(`  ${dim('subagent:')} ${oneLine(f)}`);
   for (const e of r.evidence) {
-    const tag = ROLE_LABEL[e.role] + (e.via ? ` (${e.via})` : '') + (e.copied ? ' (copied)' : '') + (e.child ? ' (subagent)' : '') + (e.abandoned ? ' (abandoned branch)' : '');
+    const tag =
+      ROLE_LABEL[e.role] +
+      (e.via ? ` (${e.via})` : '') +
+      (e.copied ? ' (copied)' : '') +
+      (e.child ? ' (subagent)' : '') +
+      (e.abandoned ? ' (abandoned branch)' : '');
     lines.push(`  ${dim(tag + ':')} ${marked(e.snippet, color)}`);
   }
   return lines.join('\n') + '\n';

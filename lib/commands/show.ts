@@ -1,15 +1,15 @@
 import type { Command } from 'commander';
 import type { App } from '../app.js';
 import { ExitError } from '../errors.js';
-import { out } from './common.js';
-import { resolve } from '../select/resolve.js';
 import { allPrompts } from '../index/prompts.js';
-import { shortIds } from '../select/filter.js';
-import { JSON_FIELDS_HELP, toJson } from '../output.js';
 import { launchInfo, liveInfo } from '../launch/info.js';
-import { localTime, age } from '../util/time.js';
-import { oneLine } from '../util/text.js';
+import { JSON_FIELDS_HELP, toJson } from '../output.js';
+import { shortIds } from '../select/filter.js';
+import { resolve } from '../select/resolve.js';
 import { tildify } from '../util/paths.js';
+import { oneLine } from '../util/text.js';
+import { age, localTime } from '../util/time.js';
+import { out } from './common.js';
 
 export function register(program: Command, app: App): void {
   program
@@ -25,10 +25,12 @@ export function register(program: Command, app: App): void {
       if (r.kind === 'none') throw new ExitError(1, `no session matches '${query.join(' ')}'`);
       if (r.kind !== 'one') {
         out(r.candidates.map((s) => `${shorts.get(s.id)}\t${s.harness}\t${oneLine(s.title ?? s.firstPrompt ?? '')}\n`).join(''));
-        throw new ExitError(r.kind === 'ambiguous-prefix' ? 2 : 1,
+        throw new ExitError(
+          r.kind === 'ambiguous-prefix' ? 2 : 1,
           r.kind === 'ambiguous-prefix'
             ? `'${query.join(' ')}' is the start of ${r.candidates.length} ids; type more characters`
-            : `${r.candidates.length} sessions match '${query.join(' ')}'`);
+            : `${r.candidates.length} sessions match '${query.join(' ')}'`,
+        );
       }
       const s = r.session;
       const launch = await launchInfo(app);
@@ -48,7 +50,10 @@ export function register(program: Command, app: App): void {
         ['branch', j.branch],
         ['model', j.model],
         ['started', s.started != null ? `${localTime(s.started)} (${age(s.started, now)} ago)` : null],
-        ['updated', (s.updated ?? s.started) != null ? `${localTime(s.updated ?? s.started)} (${age(s.updated ?? s.started, now)} ago)` : null],
+        [
+          'updated',
+          (s.updated ?? s.started) != null ? `${localTime(s.updated ?? s.started)} (${age(s.updated ?? s.started, now)} ago)` : null,
+        ],
         ['prompts', String(s.prompts)],
         ['first prompt', j.firstPrompt],
         ['last prompt', j.lastPrompt],
@@ -59,6 +64,11 @@ export function register(program: Command, app: App): void {
         ['file', oneLine(s.file)],
         ['resume', j.resume ? `cd ${oneLine(j.resume.cwd ?? '?')} && ${j.resume.argv.map(oneLine).join(' ')}` : null],
       ];
-      out(lines.filter(([, v]) => v != null && v !== '').map(([k, v]) => `${(k + ':').padEnd(14)}${v}\n`).join(''));
+      out(
+        lines
+          .filter(([, v]) => v != null && v !== '')
+          .map(([k, v]) => `${(k + ':').padEnd(14)}${v}\n`)
+          .join(''),
+      );
     });
 }

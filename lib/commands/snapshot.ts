@@ -3,9 +3,9 @@
 // must never fail a turn.
 import type { Command } from 'commander';
 import type { App } from '../app.js';
-import { out } from './common.js';
-import { oneLine } from '../util/text.js';
 import { tildify } from '../util/paths.js';
+import { oneLine } from '../util/text.js';
+import { out } from './common.js';
 
 export function register(program: Command, app: App): void {
   program
@@ -28,7 +28,9 @@ export function register(program: Command, app: App): void {
         if (r.prune?.note) process.stderr.write(`resume: ${oneLine(r.prune.note)}\n`);
         else if (r.prune?.retired.length) {
           const p = r.prune;
-          const why = p.aged.length ? ` (${p.retired.length - p.aged.length} whose transcript is gone, ${p.aged.length} older than 180 days)` : ' whose transcript is gone';
+          const why = p.aged.length
+            ? ` (${p.retired.length - p.aged.length} whose transcript is gone, ${p.aged.length} older than 180 days)`
+            : ' whose transcript is gone';
           process.stderr.write(`resume: pruned ${p.retired.length} record(s)${why}\n`);
         }
       } catch (err) {

@@ -3,10 +3,10 @@
 import type { Command } from 'commander';
 import type { App } from '../app.js';
 import { ExitError } from '../errors.js';
-import { findSession } from '../select/find.js';
-import { renderTranscript, transcriptPieces } from '../present/transcript.js';
 import { page } from '../present/pager.js';
+import { renderTranscript, transcriptPieces } from '../present/transcript.js';
 import { loadExtractors } from '../search/registry.js';
+import { findSession } from '../select/find.js';
 
 export function register(program: Command, app: App): void {
   program
