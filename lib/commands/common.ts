@@ -46,7 +46,7 @@ export function out(text: string): void {
  */
 export function note(line: string): void {
   try {
-    fs.writeSync(2, line + '\n');
+    fs.writeSync(2, `${line}\n`);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EPIPE' && (err as NodeJS.ErrnoException).code !== 'EAGAIN') throw err;
   }

@@ -13,7 +13,7 @@ import { sessionsHolding } from '../index/holding.js';
 import { allPrompts } from '../index/prompts.js';
 import { printCandidates } from '../index/rowbin.js';
 import { type Candidate, candidate, label } from '../output.js';
-import { applyFilters, type Filters, parseHarnesses, resolveDir, shortIds, under } from '../select/filter.js';
+import { applyFilters, type Filters, parseHarnesses, resolveDir, shortIds } from '../select/filter.js';
 import { checkedSessions } from '../select/find.js';
 import { fold, parseQuery, wantedWords } from '../select/rank.js';
 import { looksLikePath, resolve } from '../select/resolve.js';
@@ -120,7 +120,7 @@ function optionRows(cmd: Command, word: string): Candidate[] {
   for (const o of cmd.options as readonly Option[]) {
     if (o.hidden) continue;
     const name = o.long ?? o.short;
-    if (name && name.startsWith(word)) rows.push({ value: name, desc: oneLine(o.description ?? '') });
+    if (name?.startsWith(word)) rows.push({ value: name, desc: oneLine(o.description ?? '') });
   }
   if (word.startsWith('--')) {
     for (const name of ['--help'])

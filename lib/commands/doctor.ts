@@ -306,7 +306,7 @@ function text(r: Report, home: string, now: number): string {
   if (hk.lastRun)
     kv('last run', `${hk.lastRun.time}  ${hk.lastRun.hook != null ? `hook ${hk.lastRun.hook} ` : ''}${oneLine(hk.lastRun.result)}`);
   for (const w of hk.warnings) kv('warning', oneLine(w));
-  return lines.join('\n') + '\n';
+  return `${lines.join('\n')}\n`;
 }
 
 /** The config as commands see it, without the warning loadConfig writes (the report says it). */
@@ -430,7 +430,7 @@ export function register(program_: Command, app: App): void {
           warnings: [failed(err)],
         })),
       };
-      if (o.json) out(JSON.stringify(report, null, 2) + '\n');
+      if (o.json) out(`${JSON.stringify(report, null, 2)}\n`);
       else out(text(report, app.ctx.home, Date.now()));
     });
 }

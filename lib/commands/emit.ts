@@ -71,6 +71,6 @@ export function register(program: Command, app: App): void {
         if (!(err instanceof LiveError)) throw err;
         return goLive(s, err, { emit: true }, shell);
       }
-      out(shellLine(forStdout(plan, cfg).plan, shell) + '\n');
+      out(`${shellLine(forStdout(plan, cfg).plan, shell)}\n`);
     });
 }

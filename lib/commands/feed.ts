@@ -36,7 +36,7 @@ async function deepSearchText(app: App, query: string, state: PickState, view: P
   } catch (err) {
     status = `deep search failed: ${oneLine(err instanceof Error ? err.message : String(err))}`;
   }
-  return ['\t' + status, ...layFields(rows, view, query)].join('\n') + '\n';
+  return `${[`\t${status}`, ...layFields(rows, view, query)].join('\n')}\n`;
 }
 
 interface FeedOpts {

@@ -16,6 +16,6 @@ export function register(program: Command, app: App): void {
     .action((context: string) => {
       if (context !== 'picker' && context !== 'tab') throw usage(`__fzf-flags takes picker or tab, not '${context}'`);
       const f = flagsFor(app, context);
-      out(f.args.map(quotePosix).join(' ') + '\n');
+      out(`${f.args.map(quotePosix).join(' ')}\n`);
     });
 }

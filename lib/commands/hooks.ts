@@ -77,7 +77,7 @@ bad config.`,
           cfg.onUpdate ?? [],
           r,
           {
-            line: (s) => out(s.split('\t').map(oneLine).join('\t') + '\n'),
+            line: (s) => out(`${s.split('\t').map(oneLine).join('\t')}\n`),
             note: (s) => process.stderr.write(`resume: ${oneLine(s)}\n`),
           },
           { settleMs: pause, self: [process.execPath, app.self], trigger },
@@ -142,7 +142,7 @@ rewritten). Records the baseline version when none is recorded, so the first upd
             [],
             { interrupted: null, stop: { stop: false }, child: null },
             {
-              line: (s) => out(s + '\n'),
+              line: (s) => out(`${s}\n`),
               note: (s) => process.stderr.write(`resume: ${oneLine(s)}\n`),
             },
             { settleMs: settleMs(app.ctx.env), self: [process.execPath, app.self], trigger: 'install' },
@@ -163,7 +163,7 @@ rewritten). Records the baseline version when none is recorded, so the first upd
       const report = hooksReport(app);
       const { runs_file: runsFile, ...json } = report;
       if (o.json) {
-        out(JSON.stringify(json, null, 2) + '\n');
+        out(`${JSON.stringify(json, null, 2)}\n`);
         return;
       }
       const L: string[] = [];
@@ -188,7 +188,7 @@ rewritten). Records the baseline version when none is recorded, so the first upd
         );
       }
       if (!report.runs.length) L.push('  none');
-      out(L.map((l) => l.split('\t').map(oneLine).join('\t')).join('\n') + '\n');
+      out(`${L.map((l) => l.split('\t').map(oneLine).join('\t')).join('\n')}\n`);
     });
 
   hooks

@@ -14,8 +14,8 @@ export type InitShell = (typeof INIT_SHELLS)[number];
 
 export function header(shell: InitShell, bin: string): string {
   const top = `# resume shell integration for ${shell}, printed by \`resume init ${shell}\`.\n`;
-  if (shell === 'fish') return top + `set -g __resume_bin ${quoteFish(bin)}\n`;
-  return top + `__resume_bin=${quotePosix(bin)}\n`;
+  if (shell === 'fish') return `${top}set -g __resume_bin ${quoteFish(bin)}\n`;
+  return `${top}__resume_bin=${quotePosix(bin)}\n`;
 }
 
 export function script(app: App, shell: InitShell): string {
@@ -26,7 +26,7 @@ export function script(app: App, shell: InitShell): string {
   } catch (err) {
     throw usage(`cannot read the ${shell} integration (${file}): ${(err as NodeJS.ErrnoException).code ?? err}`);
   }
-  return header(shell, app.self) + '\n' + body;
+  return `${header(shell, app.self)}\n${body}`;
 }
 
 export function register(program: Command, app: App): void {
@@ -50,7 +50,7 @@ export function register(program: Command, app: App): void {
 async function claudeHook(app: App, write: boolean): Promise<void> {
   const { fragment, writeHook } = await import('../harness/claude/care/hook.js');
   if (!write) {
-    out(JSON.stringify(fragment(app.self), null, 2) + '\n');
+    out(`${JSON.stringify(fragment(app.self), null, 2)}\n`);
     return;
   }
   let r;

@@ -47,12 +47,12 @@ export async function lsAction(app: App, o: LsOpts): Promise<void> {
     };
     if (tty) {
       const lines = table(list, app.ctx.home, Date.now(), process.stdout.columns || 100, colorOn(true));
-      writeOut(lines.length ? lines.join('\n') + '\n' : '');
+      writeOut(lines.length ? `${lines.join('\n')}\n` : '');
     } else {
       // in blocks: a long listing is never one string
       let buf = '';
       for (const s of list) {
-        buf += plain(s) + '\n';
+        buf += `${plain(s)}\n`;
         if (buf.length > 65536) {
           out(buf);
           buf = '';
@@ -98,7 +98,7 @@ async function lsListing(app: App, got: Awaited<ReturnType<App['listingRows']>>,
 /** A line on stderr (written at once: building process.stderr costs more than the line). */
 function note(line: string): void {
   try {
-    fs.writeSync(2, line + '\n');
+    fs.writeSync(2, `${line}\n`);
   } catch {
     /* nowhere to say it */
   }

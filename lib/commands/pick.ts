@@ -21,6 +21,6 @@ export function register(program: Command, app: App): void {
       if (r.kind === 'nomatch') throw new ExitError(1, 'nothing picked');
       const s = await findSession(app, r.key);
       if (!s) throw new ExitError(1, 'the picked session is gone');
-      out(s.id + '\n');
+      out(`${s.id}\n`);
     });
 }

@@ -29,7 +29,7 @@ export async function previewAction(app: App, keys: string[]): Promise<void> {
       missing.push(key);
       continue;
     }
-    out((first ? '' : '\n' + '-'.repeat(40) + '\n\n') + previewText(s, app.ctx.home, Date.now(), color, fork));
+    out((first ? '' : `\n${'-'.repeat(40)}\n\n`) + previewText(s, app.ctx.home, Date.now(), color, fork));
     first = false;
   }
   if (missing.length)

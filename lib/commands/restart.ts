@@ -78,7 +78,7 @@ a --dry-run whose plan holds a refusal.`,
           timeoutMs,
           stop,
           relaunch: { self, note: (s) => process.stderr.write(`resume: ${oneLine(s)}\n`) },
-          onLine: (l) => out(l.split('\t').map(oneLine).join('\t') + '\n'),
+          onLine: (l) => out(`${l.split('\t').map(oneLine).join('\t')}\n`),
         });
       } finally {
         for (const s of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.off(s, onSig);

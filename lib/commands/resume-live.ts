@@ -28,11 +28,11 @@ export async function goLive(s: Session, live: LiveError, m: LiveMode, shell: Sh
   const handed = !!(m.print || m.copy || m.emit || emitFile);
   const r = await reach(live.session, live.hit, { terminal: handed || (!!process.stdin.isTTY && !!process.stdout.isTTY) });
   if (m.dryRun) {
-    out(m.json ? JSON.stringify(reachJson(r, s.harness, s.id), null, 2) + '\n' : reachText(r));
+    out(m.json ? `${JSON.stringify(reachJson(r, s.harness, s.id), null, 2)}\n` : reachText(r));
     return;
   }
   if (m.print || m.emit) {
-    out(reachLine(r, shell) + '\n');
+    out(`${reachLine(r, shell)}\n`);
     return handedNote(r);
   }
   if (m.copy) {
@@ -43,7 +43,7 @@ export async function goLive(s: Session, live: LiveError, m: LiveMode, shell: Sh
   }
   if (emitFile) {
     try {
-      fs.writeFileSync(emitFile, reachLine(r, shell) + '\n');
+      fs.writeFileSync(emitFile, `${reachLine(r, shell)}\n`);
     } catch (err) {
       throw new ExitError(
         2,

@@ -15,7 +15,6 @@ import { execPlan } from '../launch/exec.js';
 import { hereDir, placeSession } from '../launch/moved.js';
 import { LiveError } from '../launch/plan.js';
 import { forStdout, prepare, shellOf } from '../launch/prepare.js';
-import { label } from '../output.js';
 import { candidateLines } from '../present/candidates.js';
 import { applyFilters, type Filters, shortIds } from '../select/filter.js';
 import { lookup } from '../select/find.js';
@@ -76,11 +75,11 @@ async function launch(s: Session, full: Plan, o: LaunchOpts, shell: ShellName, c
     const { plan, withheld } = forStdout(full, cfg);
     if (o.json) {
       out(
-        JSON.stringify(
+        `${JSON.stringify(
           { harness: plan.harness, id: plan.id, cwd: plan.cwd, argv: plan.argv, env: plan.env, ...(withheld.length ? { withheld } : {}) },
           null,
           2,
-        ) + '\n',
+        )}\n`,
       );
     } else {
       let text = `cwd   ${quotePosix(plan.cwd)}\nargv  ${plan.argv.map(quotePosix).join(' ')}\n`;
@@ -90,7 +89,7 @@ async function launch(s: Session, full: Plan, o: LaunchOpts, shell: ShellName, c
     return;
   }
   if (o.print) {
-    out(shellLine(forStdout(full, cfg).plan, shell) + '\n');
+    out(`${shellLine(forStdout(full, cfg).plan, shell)}\n`);
     return;
   }
   if (o.copy) {
@@ -104,7 +103,7 @@ async function launch(s: Session, full: Plan, o: LaunchOpts, shell: ShellName, c
   const emitFile = process.env.RESUME_EMIT_FILE;
   if (emitFile) {
     try {
-      fs.writeFileSync(emitFile, shellLine(full, shell) + '\n');
+      fs.writeFileSync(emitFile, `${shellLine(full, shell)}\n`);
     } catch (err) {
       throw new ExitError(
         2,

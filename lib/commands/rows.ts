@@ -39,7 +39,7 @@ export async function rowsAction(app: App, o: RowsOpts): Promise<void> {
   const onSessions = (batch: Session[]) => {
     streamed = true;
     let buf = '';
-    for (const s of applyFilters(batch, filters)) buf += row(s, ids.add(s.id), app.ctx.home, now) + '\n';
+    for (const s of applyFilters(batch, filters)) buf += `${row(s, ids.add(s.id), app.ctx.home, now)}\n`;
     out(buf);
   };
   // the rendered rows when nothing changed (with --dir, when they can tell each session's directory);
@@ -58,7 +58,7 @@ export async function rowsAction(app: App, o: RowsOpts): Promise<void> {
   // Written in blocks so fzf sees the first screen at once on a long list.
   let buf = '';
   for (const s of shown) {
-    buf += row(s, s.short, app.ctx.home, now) + '\n';
+    buf += `${row(s, s.short, app.ctx.home, now)}\n`;
     if (buf.length > 65536) {
       out(buf);
       buf = '';

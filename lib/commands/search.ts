@@ -64,7 +64,7 @@ const HIDDEN_LABEL: Record<string, string> = {
   empty: 'empty',
 };
 
-function count(n: number, one: string, many = one + 's'): string {
+function count(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
 }
 
@@ -103,7 +103,7 @@ export function register(program: Command, app: App): void {
           const u = s.updated ?? s.started ?? 0;
           return (filters.since == null || u >= filters.since) && (filters.until == null || (s.started ?? u) <= filters.until);
         });
-        out(shown.map((s) => row(s, shorts().get(s.id)!, app.ctx.home, now) + '\n').join(''));
+        out(shown.map((s) => `${row(s, shorts().get(s.id)!, app.ctx.home, now)}\n`).join(''));
         return;
       }
       const t0 = Date.now();
@@ -131,7 +131,7 @@ export function register(program: Command, app: App): void {
         );
       }
       if (o.rows) {
-        out(list.map((r) => row(r.session, shorts().get(r.session.id)!, app.ctx.home, now) + '\n').join(''));
+        out(list.map((r) => `${row(r.session, shorts().get(r.session.id)!, app.ctx.home, now)}\n`).join(''));
         if (list.length === 0) throw new ExitError(1, `no session mentions ${oneLine(query)}`);
         return;
       }
@@ -250,7 +250,7 @@ async function resumeOf(
     if (!process.stdout.isTTY) {
       const r = shownPlan(plan, cfg);
       const n = withheldNote(r.withheld, s.harness);
-      if (n && !noted) process.stderr.write(n + '\n');
+      if (n && !noted) process.stderr.write(`${n}\n`);
       noted ||= !!n;
       plan = r.plan;
     }
@@ -267,7 +267,7 @@ function human(r: Result, short: string, home: string, color: boolean, resumeLin
     localTime(s.updated ?? s.started),
     oneLine(tildify(s.cwd, home) || '?'),
     color ? BOLD + short + RESET : short,
-    `${kind}, ${r.confidence} confidence` + (r.hidden ? ` [${HIDDEN_LABEL[r.hidden] ?? r.hidden}]` : ''),
+    `${kind}, ${r.confidence} confidence${r.hidden ? ` [${HIDDEN_LABEL[r.hidden] ?? r.hidden}]` : ''}`,
   ].join('  ');
   const lines = [head, `  ${dim(clip(label(s), 120))}`, `  ${dim('id:')} ${s.id}`, `  ${dim('file:')} ${oneLine(s.file)}`];
   if (resumeLine) lines.push(`  ${dim('resume:')} ${resumeLine}`);
@@ -279,7 +279,7 @@ function human(r: Result, short: string, home: string, color: boolean, resumeLin
       (e.copied ? ' (copied)' : '') +
       (e.child ? ' (subagent)' : '') +
       (e.abandoned ? ' (abandoned branch)' : '');
-    lines.push(`  ${dim(tag + ':')} ${marked(e.snippet, color)}`);
+    lines.push(`  ${dim(`${tag}:`)} ${marked(e.snippet, color)}`);
   }
-  return lines.join('\n') + '\n';
+  return `${lines.join('\n')}\n`;
 }

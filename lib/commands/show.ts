@@ -37,7 +37,7 @@ export function register(program: Command, app: App): void {
       const live = await liveInfo(app, [s]);
       const j = toJson(s, shorts.get(s.id)!, launch, live.get(s.key));
       if (o.json) {
-        out(JSON.stringify(j, null, 2) + '\n');
+        out(`${JSON.stringify(j, null, 2)}\n`);
         return;
       }
       const now = Date.now();
@@ -67,7 +67,7 @@ export function register(program: Command, app: App): void {
       out(
         lines
           .filter(([, v]) => v != null && v !== '')
-          .map(([k, v]) => `${(k + ':').padEnd(14)}${v}\n`)
+          .map(([k, v]) => `${(`${k}:`).padEnd(14)}${v}\n`)
           .join(''),
       );
     });
