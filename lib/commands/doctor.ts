@@ -107,28 +107,32 @@ async function program(names: string[], envPath: string): Promise<Program | null
   return null;
 }
 
+/** The files' parse counters summed: lines skipped and why, record types not known, files that failed. */
+function countEntries(mine: NonNullable<IndexResult['entries']>[string][]) {
+  const filesByKind: Record<string, number> = {};
+  const reasons: Record<string, number> = {};
+  const unknown: Record<string, number> = {};
+  const n = { badLines: 0, hugeLines: 0, failedFiles: 0 };
+  for (const e of mine) {
+    filesByKind[e.src.kind] = (filesByKind[e.src.kind] ?? 0) + 1;
+    if (e.error) n.failedFiles++;
+    const c = (e.state as { counters?: Counters } | undefined)?.counters;
+    if (!c) continue;
+    n.badLines += c.badLines ?? 0;
+    n.hugeLines += c.hugeLines ?? 0;
+    for (const [k, v] of Object.entries(c.unknownTypes ?? {})) unknown[k] = (unknown[k] ?? 0) + v;
+    for (const [k, v] of Object.entries(c.skipped ?? {})) reasons[k] = (reasons[k] ?? 0) + v;
+  }
+  return { filesByKind, reasons, unknown, ...n };
+}
+
 function harnessReport(
   a: (typeof ADAPTERS)[number],
   r: IndexResult,
   sessions: Session[],
 ): Omit<HarnessReport, 'binary' | 'newerThanTested'> {
   const mine = Object.values(r.entries ?? {}).filter((e) => e.src?.harness === a.name);
-  const filesByKind: Record<string, number> = {};
-  const reasons: Record<string, number> = {};
-  const unknown: Record<string, number> = {};
-  let badLines = 0;
-  let hugeLines = 0;
-  let failedFiles = 0;
-  for (const e of mine) {
-    filesByKind[e.src.kind] = (filesByKind[e.src.kind] ?? 0) + 1;
-    if (e.error) failedFiles++;
-    const c = (e.state as { counters?: Counters } | undefined)?.counters;
-    if (!c) continue;
-    badLines += c.badLines ?? 0;
-    hugeLines += c.hugeLines ?? 0;
-    for (const [k, v] of Object.entries(c.unknownTypes ?? {})) unknown[k] = (unknown[k] ?? 0) + v;
-    for (const [k, v] of Object.entries(c.skipped ?? {})) reasons[k] = (reasons[k] ?? 0) + v;
-  }
+  const { filesByKind, reasons, unknown, badLines, hugeLines, failedFiles } = countEntries(mine);
   const ss = sessions.filter((s) => s.harness === a.name);
   const hidden: Record<string, number> = {};
   for (const s of ss) if (s.hidden) hidden[s.hiddenReason ?? 'other'] = (hidden[s.hiddenReason ?? 'other'] ?? 0) + 1;
@@ -211,10 +215,31 @@ function size(n: number): string {
   return `${(n / 1048576).toFixed(1)} MiB`;
 }
 
+/** What the text report's parts write with: its lines, a `key  value` line, a path as shown, the time now. */
+interface TextOut {
+  lines: string[];
+  kv: (k: string, v: string) => void;
+  p: (s: string | null) => string;
+  now: number;
+}
+
 function text(r: Report, home: string, now: number): string {
-  const p = (s: string | null) => oneLine(tildify(s, home) || '');
   const lines: string[] = [];
-  const kv = (k: string, v: string) => lines.push(`  ${k.padEnd(10)}${v}`);
+  const o: TextOut = {
+    lines,
+    kv: (k, v) => lines.push(`  ${k.padEnd(10)}${v}`),
+    p: (s) => oneLine(tildify(s, home) || ''),
+    now,
+  };
+  generalText(r, o);
+  for (const h of r.harnesses) harnessText(h, o);
+  careText(r.claudeCare, o);
+  hooksText(r.hooks, o);
+  return `${lines.join('\n')}\n`;
+}
+
+/** resume itself: the index, the config, fzf, the shell, SQLite, what was skipped. */
+function generalText(r: Report, { lines, kv, p, now }: TextOut): void {
   lines.push(`resume ${r.version}${r.demo ? ' (demo HOME)' : ''}`);
   kv('index', p(r.index.dir) + (r.index.files.length ? '' : ' (not built yet)'));
   for (const f of r.index.files) {
@@ -240,60 +265,74 @@ function text(r: Report, home: string, now: number): string {
   if (r.skipped.notRegular || r.skipped.unreadable) {
     kv('skipped', `${r.skipped.notRegular} not regular files, ${r.skipped.unreadable} unreadable (all harnesses)`);
   }
-  for (const h of r.harnesses) {
-    lines.push('');
-    lines.push(`${h.name} (${h.label})`);
-    h.roots.forEach((root, i) => {
-      const what = [root.via, root.role, root.exists ? 'exists' : 'missing'].filter(Boolean).join(', ');
-      kv(i === 0 ? 'roots' : '', `${p(root.path)}  (${what})`);
-    });
-    if (!h.roots.length) kv('roots', 'none');
-    const kinds = Object.entries(h.filesByKind)
-      .map(([k, n]) => `${n} ${k}`)
-      .join(', ');
-    kv('files', `${h.files}${kinds ? ` (${kinds})` : ''}`);
-    const hid = Object.entries(h.hidden)
-      .sort((a, b) => b[1] - a[1])
-      .map(([k, n]) => `${n} ${k}`)
-      .join(', ');
-    const nHidden = Object.values(h.hidden).reduce((a, b) => a + b, 0);
-    kv('sessions', `${h.sessions}${nHidden ? `, ${nHidden} hidden: ${hid}` : ''}`);
-    const sk: string[] = [];
-    if (h.skipped.badLines) sk.push(`${h.skipped.badLines} lines that are not JSON objects`);
-    if (h.skipped.hugeLines) sk.push(`${h.skipped.hugeLines} oversized lines not decoded`);
-    for (const [k, n] of Object.entries(h.skipped.reasons)) sk.push(`${n} ${oneLine(k)}`);
-    if (h.skipped.failedFiles) sk.push(`${h.skipped.failedFiles} files failed`);
-    if (sk.length) kv('skipped', sk.join('; '));
-    if (h.skipped.failed) kv('error', oneLine(h.skipped.failed));
-    if (h.unknownTypes.length) kv('unknown', h.unknownTypes.map((u) => `${u.type} ×${u.count}`).join(', '));
-    if (h.newest) {
-      const t = h.newest.title ? clip(oneLine(h.newest.title), 60) : '';
-      const ms = h.newest.updated ? Date.parse(h.newest.updated) : null;
-      kv('newest', `${oneLine(h.newest.id)}  ${age(ms, now)} ago  ${p(h.newest.cwd) || '?'}${t ? `  ${t}` : ''}`);
-    }
-    kv(
-      'binary',
-      h.binary
-        ? `${p(h.binary.path)}${h.binary.version ? ` (${h.binary.version})` : ' (no version)'}`
-        : `not on PATH (${ADAPTERS.find((a) => a.name === h.name)!.binaries.join(' or ')})`,
-    );
-    if (h.newerThanTested)
-      kv(
-        'drift',
-        `${oneLine(h.binary?.version ?? '')} is newer than ${h.tested}, the newest version resume was checked against: its files may have changed shape`,
-      );
-    if (h.noPrompt.count)
-      kv(
-        'drift',
-        `${h.noPrompt.count} sessions with replies but no prompt found (a prompt shape resume does not read?), e.g. ${p(h.noPrompt.files[0] ?? '')}`,
-      );
+}
+
+/** One harness: roots, files, sessions, skipped lines, the newest session, the binary and drift. */
+function harnessText(h: HarnessReport, o: TextOut): void {
+  const { lines, kv, p, now } = o;
+  lines.push('');
+  lines.push(`${h.name} (${h.label})`);
+  h.roots.forEach((root, i) => {
+    const what = [root.via, root.role, root.exists ? 'exists' : 'missing'].filter(Boolean).join(', ');
+    kv(i === 0 ? 'roots' : '', `${p(root.path)}  (${what})`);
+  });
+  if (!h.roots.length) kv('roots', 'none');
+  const kinds = Object.entries(h.filesByKind)
+    .map(([k, n]) => `${n} ${k}`)
+    .join(', ');
+  kv('files', `${h.files}${kinds ? ` (${kinds})` : ''}`);
+  const hid = Object.entries(h.hidden)
+    .sort((a, b) => b[1] - a[1])
+    .map(([k, n]) => `${n} ${k}`)
+    .join(', ');
+  const nHidden = Object.values(h.hidden).reduce((a, b) => a + b, 0);
+  kv('sessions', `${h.sessions}${nHidden ? `, ${nHidden} hidden: ${hid}` : ''}`);
+  const sk: string[] = [];
+  if (h.skipped.badLines) sk.push(`${h.skipped.badLines} lines that are not JSON objects`);
+  if (h.skipped.hugeLines) sk.push(`${h.skipped.hugeLines} oversized lines not decoded`);
+  for (const [k, n] of Object.entries(h.skipped.reasons)) sk.push(`${n} ${oneLine(k)}`);
+  if (h.skipped.failedFiles) sk.push(`${h.skipped.failedFiles} files failed`);
+  if (sk.length) kv('skipped', sk.join('; '));
+  if (h.skipped.failed) kv('error', oneLine(h.skipped.failed));
+  if (h.unknownTypes.length) kv('unknown', h.unknownTypes.map((u) => `${u.type} ×${u.count}`).join(', '));
+  if (h.newest) {
+    const t = h.newest.title ? clip(oneLine(h.newest.title), 60) : '';
+    const ms = h.newest.updated ? Date.parse(h.newest.updated) : null;
+    kv('newest', `${oneLine(h.newest.id)}  ${age(ms, now)} ago  ${p(h.newest.cwd) || '?'}${t ? `  ${t}` : ''}`);
   }
-  const c = r.claudeCare;
+  binaryText(h, o);
+}
+
+/** The harness binary, and signs that its files changed shape. */
+function binaryText(h: HarnessReport, { kv, p }: TextOut): void {
+  kv(
+    'binary',
+    h.binary
+      ? `${p(h.binary.path)}${h.binary.version ? ` (${h.binary.version})` : ' (no version)'}`
+      : `not on PATH (${ADAPTERS.find((a) => a.name === h.name)?.binaries.join(' or ') ?? h.name})`,
+  );
+  if (h.newerThanTested)
+    kv(
+      'drift',
+      `${oneLine(h.binary?.version ?? '')} is newer than ${h.tested}, the newest version resume was checked against: its files may have changed shape`,
+    );
+  if (h.noPrompt.count)
+    kv(
+      'drift',
+      `${h.noPrompt.count} sessions with replies but no prompt found (a prompt shape resume does not read?), e.g. ${p(h.noPrompt.files[0] ?? '')}`,
+    );
+}
+
+/** Claude's rescue records (resume snapshot). */
+function careText(c: Report['claudeCare'], { lines, kv, p }: TextOut): void {
   lines.push('');
   lines.push('claude rescue (resume snapshot)');
   kv('store', `${p(c.store)}  (${c.snapshots} record(s); ${c.live} live Claude session(s))`);
   for (const w of c.warnings) kv('warning', oneLine(w));
-  const hk = r.hooks;
+}
+
+/** The update hooks and their watcher (resume hooks). */
+function hooksText(hk: Report['hooks'], { lines, kv }: TextOut): void {
   lines.push('');
   lines.push('update hooks (resume hooks)');
   kv('hooks', hk.configured ? `${hk.configured} configured` : 'none configured ([[resume.on_update]])');
@@ -306,7 +345,6 @@ function text(r: Report, home: string, now: number): string {
   if (hk.lastRun)
     kv('last run', `${hk.lastRun.time}  ${hk.lastRun.hook != null ? `hook ${hk.lastRun.hook} ` : ''}${oneLine(hk.lastRun.result)}`);
   for (const w of hk.warnings) kv('warning', oneLine(w));
-  return `${lines.join('\n')}\n`;
 }
 
 /** The config as commands see it, without the warning loadConfig writes (the report says it). */
