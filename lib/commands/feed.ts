@@ -73,21 +73,27 @@ export function register(program: Command, app: App): void {
         out(await deepSearchText(app, query, state, view));
         return;
       }
-      // A keystroke lists the rows the picker's own check left (the last build's, no stat of every
-      // file again: at 22,000 sessions that is ~0.3 s a key); a key that changes the filters checks
-      // the index first, as `rows` does.
-      const keyed = o.toggleHidden || o.nextHarness;
-      const last = keyed ? null : app.lastRows();
-      const got = last && (!state.dir || dirFilterable(last.bin)) ? last : await feedSource(app, state);
-      if (o.toggleHidden) state.all = !state.all;
-      if (o.nextHarness) state.harness = nextHarness(state.harness, 'bin' in got ? binHarnesses(got.bin) : got.sessions);
-      // only a key's change is written: a plain reload (fzf's load) must not write back what it read
-      // while a key's reload may have changed it
-      if (o.toggleHidden || o.nextHarness) writeState(dir, state);
-      if (state.deep) {
-        out(await deepSearchText(app, query, state, view));
-        return;
-      }
-      out(pickerText(app, got, state, query, view));
+      out(await listText(app, o, { dir, state, query, view }));
     });
+}
+
+/** The picker's lines for the query, after the key (if any) changed the state in `dir`. */
+async function listText(
+  app: App,
+  o: FeedOpts,
+  { dir, state, query, view }: { dir: string; state: PickState; query: string; view: PickView },
+): Promise<string> {
+  // A keystroke lists the rows the picker's own check left (the last build's, no stat of every
+  // file again: at 22,000 sessions that is ~0.3 s a key); a key that changes the filters checks
+  // the index first, as `rows` does.
+  const keyed = o.toggleHidden || o.nextHarness;
+  const last = keyed ? null : app.lastRows();
+  const got = last && (!state.dir || dirFilterable(last.bin)) ? last : await feedSource(app, state);
+  if (o.toggleHidden) state.all = !state.all;
+  if (o.nextHarness) state.harness = nextHarness(state.harness, 'bin' in got ? binHarnesses(got.bin) : got.sessions);
+  // only a key's change is written: a plain reload (fzf's load) must not write back what it read
+  // while a key's reload may have changed it
+  if (o.toggleHidden || o.nextHarness) writeState(dir, state);
+  if (state.deep) return deepSearchText(app, query, state, view);
+  return pickerText(app, got, state, query, view);
 }
