@@ -4,6 +4,7 @@
 import type { Command } from 'commander';
 import type { App } from '../app.js';
 import { ExitError, usage } from '../errors.js';
+import type { HooksReport } from '../hooks/status.js';
 import { oneLine } from '../util/text.js';
 import { out } from './common.js';
 
@@ -33,7 +34,13 @@ Configure in the config file (resume doctor names it):
   harness = "claude"
   command = ["/usr/bin/notify-send", "claude updated"]   # argv, no shell (timeout_seconds default 300)`,
     );
+  registerRun(hooks, app);
+  registerInstall(hooks, app);
+  registerStatus(hooks, app);
+  registerAck(hooks, app);
+}
 
+function registerRun(hooks: Command, app: App): void {
   hooks
     .command('run')
     .description('fire the hooks if claude changed version since the recorded one (the first run records a baseline)')
@@ -88,7 +95,9 @@ bad config.`,
         for (const s of SIGNALS) process.off(s, onSig);
       }
     });
+}
 
+function registerInstall(hooks: Command, app: App): void {
   hooks
     .command('install')
     .description(
@@ -152,7 +161,9 @@ rewritten). Records the baseline version when none is recorded, so the first upd
         }
       }
     });
+}
 
+function registerStatus(hooks: Command, app: App): void {
   hooks
     .command('status')
     .description('installed and loaded, the recorded versions, pending work, the last 5 runs')
@@ -166,31 +177,11 @@ rewritten). Records the baseline version when none is recorded, so the first upd
         out(`${JSON.stringify(json, null, 2)}\n`);
         return;
       }
-      const L: string[] = [];
-      L.push(
-        `watcher: ${report.installed ? 'installed' : 'not installed'}; loaded: ${report.loaded == null ? `unknown (${report.loaded_detail})` : report.loaded ? `yes (${report.loaded_detail})` : `no (${report.loaded_detail})`}`,
-      );
-      for (const x of report.files) L.push(`  ${x.state}\t${x.file}`);
-      L.push(
-        `hooks: ${report.hooks.length ? report.hooks.map((h) => `${h.hook} ${h.kind === 'restart' ? 'restart' : h.program} (${h.timeout_seconds} s)`).join(', ') : 'none configured'}`,
-      );
-      const c = report.claude;
-      L.push(
-        `claude: recorded ${c.recorded ? `${c.recorded} (${c.recorded_at})` : 'none'}; installed ${c.installed ?? `unknown (${c.installed_error})`}`,
-      );
-      L.push(`pending: ${report.pending.length ? report.pending.join('; ') : 'nothing'}`);
-      if (report.alert) L.push(`alert: ${alertLine(report.alert)}`);
-      L.push(`last runs (${runsFile}):`);
-      for (const r of report.runs) {
-        const res = r.event === 'hook' ? (r.stopped ?? `exit ${r.exit_code}`) : r.event;
-        L.push(
-          `  ${r.time}\t${r.trigger ?? '-'}\t${r.harness} ${r.old_version ?? '-'} -> ${r.new_version ?? '-'}\t${r.hook != null ? `hook ${r.hook} ${r.program}` : r.event}\t${res}\t${r.duration_ms ?? '-'} ms\t${r.stderr_tail}`,
-        );
-      }
-      if (!report.runs.length) L.push('  none');
-      out(`${L.map((l) => l.split('\t').map(oneLine).join('\t')).join('\n')}\n`);
+      out(statusText(report, runsFile, report.alert ? alertLine(report.alert) : null));
     });
+}
 
+function registerAck(hooks: Command, app: App): void {
   hooks
     .command('ack')
     .description('acknowledge a failed unattended restart: status and doctor stop showing it')
@@ -199,4 +190,32 @@ rewritten). Records the baseline version when none is recorded, so the first upd
       const a = ackAlert(app.ctx);
       process.stderr.write(a ? `resume: acknowledged: ${oneLine(alertLine(a))}\n` : 'resume: nothing to acknowledge\n');
     });
+}
+
+/** `resume hooks status` as text: the watcher, the hooks, the versions, pending work, the last runs. */
+function statusText(report: HooksReport, runsFile: string, alert: string | null): string {
+  const L: string[] = [];
+  L.push(
+    `watcher: ${report.installed ? 'installed' : 'not installed'}; loaded: ${report.loaded == null ? `unknown (${report.loaded_detail})` : report.loaded ? `yes (${report.loaded_detail})` : `no (${report.loaded_detail})`}`,
+  );
+  for (const x of report.files) L.push(`  ${x.state}\t${x.file}`);
+  L.push(
+    `hooks: ${report.hooks.length ? report.hooks.map((h) => `${h.hook} ${h.kind === 'restart' ? 'restart' : h.program} (${h.timeout_seconds} s)`).join(', ') : 'none configured'}`,
+  );
+  const c = report.claude;
+  L.push(
+    `claude: recorded ${c.recorded ? `${c.recorded} (${c.recorded_at})` : 'none'}; installed ${c.installed ?? `unknown (${c.installed_error})`}`,
+  );
+  L.push(`pending: ${report.pending.length ? report.pending.join('; ') : 'nothing'}`);
+  if (alert != null) L.push(`alert: ${alert}`);
+  L.push(`last runs (${runsFile}):`);
+  for (const r of report.runs) L.push(runLine(r));
+  if (!report.runs.length) L.push('  none');
+  return `${L.map((l) => l.split('\t').map(oneLine).join('\t')).join('\n')}\n`;
+}
+
+/** One run of runs.jsonl, tab-separated. */
+function runLine(r: HooksReport['runs'][number]): string {
+  const res = r.event === 'hook' ? (r.stopped ?? `exit ${r.exit_code}`) : r.event;
+  return `  ${r.time}\t${r.trigger ?? '-'}\t${r.harness} ${r.old_version ?? '-'} -> ${r.new_version ?? '-'}\t${r.hook != null ? `hook ${r.hook} ${r.program}` : r.event}\t${res}\t${r.duration_ms ?? '-'} ms\t${r.stderr_tail}`;
 }
