@@ -53,7 +53,7 @@ async function claudeHook(app: App, write: boolean): Promise<void> {
     out(`${JSON.stringify(fragment(app.self), null, 2)}\n`);
     return;
   }
-  let r;
+  let r: ReturnType<typeof writeHook>;
   try {
     r = writeHook(app.ctx, app.self);
   } catch (err) {

@@ -19,7 +19,7 @@ export function register(program: Command, app: App): void {
         const shorts = shortIds(all);
         const launch = await launchInfo(app);
         const live = await liveInfo(app, list);
-        writeJsonArray(list.map((s) => toJson(s, shorts.get(s.id)!, launch, live.get(s.key))));
+        writeJsonArray(list.map((s) => toJson(s, shorts.get(s.id) ?? s.id, launch, live.get(s.key))));
         // on stderr, so it is seen under --json too without touching the JSON
         const h = hiddenSummary(all, filters);
         if (h) note(h);

@@ -32,8 +32,9 @@ export async function previewAction(app: App, keys: string[]): Promise<void> {
     out((first ? '' : `\n${'-'.repeat(40)}\n\n`) + previewText(s, app.ctx.home, Date.now(), color, fork));
     first = false;
   }
-  if (missing.length)
-    throw new ExitError(1, `no session '${oneLine(missing[0]!)}'${missing.length > 1 ? ` (and ${missing.length - 1} more)` : ''}`);
+  const [gone] = missing;
+  if (gone !== undefined)
+    throw new ExitError(1, `no session '${oneLine(gone)}'${missing.length > 1 ? ` (and ${missing.length - 1} more)` : ''}`);
 }
 
 export function register(program: Command, app: App): void {

@@ -72,7 +72,7 @@ a --dry-run whose plan holds a refusal.`,
       };
       for (const s of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(s, onSig);
       // The handlers are in place before the lock exists: a signal can never leave it behind.
-      let r;
+      let r: Awaited<ReturnType<typeof restartTargets>>;
       try {
         r = await restartTargets(app.ctx, p.targets, {
           timeoutMs,

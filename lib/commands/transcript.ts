@@ -16,7 +16,7 @@ export function register(program: Command, app: App): void {
     .action(async (key: string) => {
       const s = await findSession(app, key);
       if (!s) throw new ExitError(1, 'no such session');
-      let pieces;
+      let pieces: ReturnType<typeof transcriptPieces>;
       await loadExtractors();
       try {
         pieces = transcriptPieces(s);
