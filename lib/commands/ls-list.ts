@@ -36,32 +36,7 @@ export async function lsAction(app: App, o: LsOpts): Promise<void> {
         writeOut(b);
       })
     : null;
-  if (said === null) {
-    const { shown: list, hidden } = await lsListing(app, got, filters, limit);
-    printed = list.length > 0;
-    said = hiddenSummary(hidden, filters) ?? '';
-    const taken: Buffer[] = [];
-    const out = (text: string) => {
-      if (kept) taken.push(Buffer.from(text, 'utf8'));
-      writeOut(text);
-    };
-    if (tty) {
-      const lines = table(list, app.ctx.home, Date.now(), process.stdout.columns || 100, colorOn(true));
-      writeOut(lines.length ? `${lines.join('\n')}\n` : '');
-    } else {
-      // in blocks: a long listing is never one string
-      let buf = '';
-      for (const s of list) {
-        buf += `${plain(s)}\n`;
-        if (buf.length > 65536) {
-          out(buf);
-          buf = '';
-        }
-      }
-      out(buf);
-    }
-    if (kept) saveLsOut(kept.file, kept.key, taken, said);
-  }
+  if (said === null) ({ printed, said } = await printListing(app, { got, filters, limit, tty, kept }));
   if (said) note(said);
   // none at all, hidden ones included: a new machine (said on a pipe too; stdout stays empty)
   const none = ('bin' in got ? got.bin.count : got.sessions.length) === 0;
@@ -102,4 +77,47 @@ function note(line: string): void {
   } catch {
     /* nowhere to say it */
   }
+}
+
+/** Print the listing (a table on a terminal, else plain lines in blocks, kept as ls.out when `kept`): printed any, the stderr line. */
+async function printListing(
+  app: App,
+  {
+    got,
+    filters,
+    limit,
+    tty,
+    kept,
+  }: {
+    got: Awaited<ReturnType<App['listingRows']>>;
+    filters: Filters;
+    limit: number;
+    tty: boolean;
+    kept: { file: string; key: RowsOutKey } | null;
+  },
+): Promise<{ printed: boolean; said: string }> {
+  const { shown: list, hidden } = await lsListing(app, got, filters, limit);
+  const said = hiddenSummary(hidden, filters) ?? '';
+  const taken: Buffer[] = [];
+  const out = (text: string) => {
+    if (kept) taken.push(Buffer.from(text, 'utf8'));
+    writeOut(text);
+  };
+  if (tty) {
+    const lines = table(list, app.ctx.home, Date.now(), process.stdout.columns || 100, colorOn(true));
+    writeOut(lines.length ? `${lines.join('\n')}\n` : '');
+  } else {
+    // in blocks: a long listing is never one string
+    let buf = '';
+    for (const s of list) {
+      buf += `${plain(s)}\n`;
+      if (buf.length > 65536) {
+        out(buf);
+        buf = '';
+      }
+    }
+    out(buf);
+  }
+  if (kept) saveLsOut(kept.file, kept.key, taken, said);
+  return { printed: list.length > 0, said };
 }

@@ -76,7 +76,9 @@ export class StreamShorts {
     let hi = a.length;
     while (lo < hi) {
       const m = (lo + hi) >> 1;
-      if (a[m]! < id) lo = m + 1;
+      const v = a[m];
+      if (v === undefined) throw new Error('StreamShorts: the binary search left the sorted ids');
+      if (v < id) lo = m + 1;
       else hi = m;
     }
     if (a[lo] !== id) a.splice(lo, 0, id);
