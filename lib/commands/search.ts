@@ -7,7 +7,8 @@ import { parseQuery } from '../search/query.js';
 import { prestart, runSearch } from '../search/run.js';
 import type { Result } from '../search/search.js';
 import { marked } from '../search/snippet.js';
-import { applyFilters, shortIds } from '../select/filter.js';
+import { applyFilters, type Filters, shortIds } from '../select/filter.js';
+import type { Session } from '../types.js';
 import { tildify } from '../util/paths.js';
 import { progressBar } from '../util/progress.js';
 import { writeJsonArray } from '../util/stdout.js';
@@ -32,7 +33,11 @@ const UNITS: Record<string, number> = { m: 60e3, h: 3600e3, d: 86400e3, w: 7 * 8
  */
 export function parseWhen(v: string, end: boolean, now = Date.now()): number {
   const rel = /^(\d+)\s*(mo|m|h|d|w|y)$/i.exec(v.trim());
-  if (rel) return now - Number(rel[1]) * UNITS[rel[2]!.toLowerCase()]!;
+  if (rel) {
+    const [, n, unit = ''] = rel;
+    const ms = UNITS[unit.toLowerCase()];
+    if (ms !== undefined) return now - Number(n) * ms;
+  }
   const day = /^(\d{4})-(\d{2})-(\d{2})$/.exec(v.trim());
   if (day) {
     const d = new Date(Number(day[1]), Number(day[2]) - 1, Number(day[3]));
@@ -94,16 +99,15 @@ export function register(program: Command, app: App): void {
       const all = await app.sessions();
       // (made only when there is something to print: 70 ms at 22,000 sessions)
       let shortMap: Map<string, string> | null = null;
-      const shorts = () => (shortMap ??= shortIds(all));
+      const short = (s: Session) => {
+        shortMap ??= shortIds(all);
+        return shortMap.get(s.id) ?? s.id;
+      };
       const now = Date.now();
       if (terms.length === 0) {
         if (!o.rows) throw usage('search needs at least one word (resume search WORDS...)');
         // an empty fzf query: the plain listing
-        const shown = applyFilters(all, filters).filter((s) => {
-          const u = s.updated ?? s.started ?? 0;
-          return (filters.since == null || u >= filters.since) && (filters.until == null || (s.started ?? u) <= filters.until);
-        });
-        out(shown.map((s) => `${row(s, shorts().get(s.id)!, app.ctx.home, now)}\n`).join(''));
+        out(listingRows(all, filters, { short, home: app.ctx.home, now }));
         return;
       }
       const t0 = Date.now();
@@ -117,43 +121,9 @@ export function register(program: Command, app: App): void {
       const query = terms.map((t) => (t.phrase ? `"${t.text}"` : t.text)).join(' ');
       // --copy takes the one best result (the `best:` line), never the first of a tie
       const best = clearlyBest(results);
-      if (o.copy && !o.rows && list.length) {
-        if (best) await copyBest(app, best.session, shorts().get(best.session.id)!);
-        else {
-          note(`copied nothing: no one result is clearly best (${count(results.length, 'result')}); resume one by its id`);
-          process.exitCode = 1;
-        }
-      }
-      if (process.stderr.isTTY && !o.rows) {
-        const mb = (stats.bytes / 1048576).toFixed(1);
-        note(
-          `${count(results.length, 'session')} ${results.length === 1 ? 'mentions' : 'mention'} ${oneLine(query)} (${stats.sessions} sessions, ${stats.files} files, ${mb} MiB in ${Date.now() - t0} ms)`,
-        );
-      }
-      if (o.rows) {
-        out(list.map((r) => `${row(r.session, shorts().get(r.session.id)!, app.ctx.home, now)}\n`).join(''));
-        if (list.length === 0) throw new ExitError(1, `no session mentions ${oneLine(query)}`);
-        return;
-      }
-      if (o.json) {
-        const how = await resumeOf(app);
-        writeJsonArray(list.map((r) => ({ ...toJson(r, shorts().get(r.session.id)!), resume: how(r.session)?.plan ?? null })));
-        if (list.length === 0) throw new ExitError(1, `no session mentions ${oneLine(query)}`);
-        return;
-      }
-      if (list.length === 0) throw new ExitError(1, `no session mentions ${oneLine(query)}`);
-      const color = useColor();
-      // on a terminal the best screenfuls, not hundreds of results (-n N, a pipe or --json: all)
-      const shown = o.n == null && process.stdout.isTTY ? list.slice(0, TTY_RESULTS) : list;
-      const how = await resumeOf(app);
-      out(shown.map((r) => human(r, shorts().get(r.session.id)!, app.ctx.home, color, how(r.session)?.line ?? null)).join('\n'));
-      if (shown.length < list.length) note(`+${list.length - shown.length} more (-n N shows more)`);
-      // one result clearly ahead: say so, and end with its resume line (the last line on screen)
-      if (best) {
-        const line = how(best.session)?.line;
-        if (line)
-          out(`\nbest: ${best.session.harness} ${best.session.id}${results.length > 1 ? ' (clearly ahead of the rest)' : ''}\n${line}\n`);
-      }
+      if (o.copy && !o.rows && list.length) await copyOrSay(app, best, results.length, short);
+      if (process.stderr.isTTY && !o.rows) tellTally(results.length, query, stats, t0);
+      await printResults(app, { o, results, list, query, best, short, now });
     });
 }
 
@@ -282,4 +252,66 @@ function human(r: Result, short: string, home: string, color: boolean, resumeLin
     lines.push(`  ${dim(`${tag}:`)} ${marked(e.snippet, color)}`);
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** An empty query under --rows: every session the filters (and --since, --until) leave, newest first, as rows. */
+function listingRows(
+  all: Session[],
+  filters: Filters & { since?: number; until?: number },
+  { short, home, now }: { short: (s: Session) => string; home: string; now: number },
+): string {
+  const shown = applyFilters(all, filters).filter((s) => {
+    const u = s.updated ?? s.started ?? 0;
+    return (filters.since == null || u >= filters.since) && (filters.until == null || (s.started ?? u) <= filters.until);
+  });
+  return shown.map((s) => `${row(s, short(s), home, now)}\n`).join('');
+}
+
+/** `search --copy`: the best result's line, else say why nothing was copied (exit 1). */
+async function copyOrSay(app: App, best: Result | null, n: number, short: (s: Session) => string): Promise<void> {
+  if (best) await copyBest(app, best.session, short(best.session));
+  else {
+    note(`copied nothing: no one result is clearly best (${count(n, 'result')}); resume one by its id`);
+    process.exitCode = 1;
+  }
+}
+
+/** The results as --rows, --json or text (with the best one's resume line last); none: exit 1. */
+async function printResults(
+  app: App,
+  w: { o: SearchOpts; results: Result[]; list: Result[]; query: string; best: Result | null; short: (s: Session) => string; now: number },
+): Promise<void> {
+  const { o, results, list, query, best, short, now } = w;
+  if (o.rows) {
+    out(list.map((r) => `${row(r.session, short(r.session), app.ctx.home, now)}\n`).join(''));
+    if (list.length === 0) throw new ExitError(1, `no session mentions ${oneLine(query)}`);
+    return;
+  }
+  if (o.json) {
+    const how = await resumeOf(app);
+    writeJsonArray(list.map((r) => ({ ...toJson(r, short(r.session)), resume: how(r.session)?.plan ?? null })));
+    if (list.length === 0) throw new ExitError(1, `no session mentions ${oneLine(query)}`);
+    return;
+  }
+  if (list.length === 0) throw new ExitError(1, `no session mentions ${oneLine(query)}`);
+  const color = useColor();
+  // on a terminal the best screenfuls, not hundreds of results (-n N, a pipe or --json: all)
+  const shown = o.n == null && process.stdout.isTTY ? list.slice(0, TTY_RESULTS) : list;
+  const how = await resumeOf(app);
+  out(shown.map((r) => human(r, short(r.session), app.ctx.home, color, how(r.session)?.line ?? null)).join('\n'));
+  if (shown.length < list.length) note(`+${list.length - shown.length} more (-n N shows more)`);
+  // one result clearly ahead: say so, and end with its resume line (the last line on screen)
+  if (best) {
+    const line = how(best.session)?.line;
+    if (line)
+      out(`\nbest: ${best.session.harness} ${best.session.id}${results.length > 1 ? ' (clearly ahead of the rest)' : ''}\n${line}\n`);
+  }
+}
+
+/** On stderr (a terminal): how many sessions mention the query, and how much was read in how long. */
+function tellTally(n: number, query: string, stats: Awaited<ReturnType<typeof runSearch>>['stats'], t0: number): void {
+  const mb = (stats.bytes / 1048576).toFixed(1);
+  note(
+    `${count(n, 'session')} ${n === 1 ? 'mentions' : 'mention'} ${oneLine(query)} (${stats.sessions} sessions, ${stats.files} files, ${mb} MiB in ${Date.now() - t0} ms)`,
+  );
 }
