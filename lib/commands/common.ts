@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import type { Command } from 'commander';
 import type { App } from '../app.js';
 import { usage } from '../errors.js';
-import { applyFilters, parseHarnesses, resolveDir, UsageError, type Filters } from '../select/filter.js';
+import { applyFilters, type Filters, parseHarnesses, resolveDir, UsageError } from '../select/filter.js';
 import { HARNESSES, type Session } from '../types.js';
 import { writeOut } from '../util/stdout.js';
 
@@ -46,7 +46,7 @@ export function out(text: string): void {
  */
 export function note(line: string): void {
   try {
-    fs.writeSync(2, line + '\n');
+    fs.writeSync(2, `${line}\n`);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EPIPE' && (err as NodeJS.ErrnoException).code !== 'EAGAIN') throw err;
   }

@@ -9,31 +9,38 @@
 import type { Command, Option } from 'commander';
 import type { App } from '../app.js';
 import { makeApp } from '../app.js';
-import { writeOut } from '../util/stdout.js';
-import { applyFilters, parseHarnesses, resolveDir, shortIds, under, type Filters } from '../select/filter.js';
-import { looksLikePath, resolve } from '../select/resolve.js';
 import { sessionsHolding } from '../index/holding.js';
 import { allPrompts } from '../index/prompts.js';
-import { fold, parseQuery, wantedWords } from '../select/rank.js';
-import { HARNESSES, type Session } from '../types.js';
-import { age } from '../util/time.js';
-import { oneLine } from '../util/text.js';
-import { tildify } from '../util/paths.js';
-import { candidate, label, type Candidate } from '../output.js';
 import { printCandidates } from '../index/rowbin.js';
+import { type Candidate, candidate, label } from '../output.js';
+import { applyFilters, type Filters, parseHarnesses, resolveDir, shortIds } from '../select/filter.js';
 import { checkedSessions } from '../select/find.js';
+import { fold, parseQuery, wantedWords } from '../select/rank.js';
+import { looksLikePath, resolve } from '../select/resolve.js';
+import { HARNESSES, type Session } from '../types.js';
+import { tildify } from '../util/paths.js';
+import { writeOut } from '../util/stdout.js';
+import { oneLine } from '../util/text.js';
+import { age } from '../util/time.js';
 
 /** Subcommands whose argument names a session (QUERY). */
 const SESSION_ARG = new Set(['show', 'resolve']);
 const SHELL_NAMES = ['zsh', 'bash', 'fish'];
 
+interface SessionCandidatesOptions {
+  home: string;
+  now?: number;
+  filters?: Filters;
+  shorts?: Map<string, string>;
+  prompts?: Map<string, string[]>;
+}
+
 /**
  * `<short or full id>\t<display>` rows for the sessions the word names, newest first. `shorts`: the
  * short ids when `all` is not every session (lib/index/holding.ts: the sessions that may match).
  */
-export function sessionCandidates(
-  word: string, all: Session[], home: string, now = Date.now(), filters: Filters = {}, shorts = shortIds(all), prompts?: Map<string, string[]>,
-): Candidate[] {
+export function sessionCandidates(word: string, all: Session[], o: SessionCandidatesOptions): Candidate[] {
+  const { home, now = Date.now(), filters = {}, shorts = shortIds(all), prompts } = o;
   const shown = applyFilters(all, filters);
   const low = word.toLowerCase();
   let hits: Session[];
@@ -66,10 +73,19 @@ export interface SessionWord {
  * for an empty word without filters, what that printed last while it stands: complete.out), else
  * from the listing, checked once.
  */
-export async function printWordCandidates(app: App, { word, filters: f }: SessionWord, write: (b: string | Buffer) => void, now = Date.now()): Promise<void> {
+export async function printWordCandidates(
+  app: App,
+  { word, filters: f }: SessionWord,
+  write: (b: string | Buffer) => void,
+  now = Date.now(),
+): Promise<void> {
   // TAB on an empty word offers every session: the candidates printed last time while they stand (complete.out)
   const kept = word === '' && !f.all && !f.harness && !f.dir;
-  const got = await app.listingRows({ quiet: true, dir: f.dir, ...(kept ? { rowsOut: { all: false, now, write, candidates: true } } : {}) });
+  const got = await app.listingRows({
+    quiet: true,
+    dir: f.dir,
+    ...(kept ? { rowsOut: { all: false, now, write, candidates: true } } : {}),
+  });
   if ('printed' in got && got.printed) return;
   if ('bin' in got && printCandidates(got.bin, word, f, got.names, now, write, got.tape)) {
     got.keep?.();
@@ -82,8 +98,8 @@ export async function printWordCandidates(app: App, { word, filters: f }: Sessio
   // a session that only a middle prompt names is not among them: then the whole listing
   if (held && prompts && promptOnly(prompts, word, held.sessions)) held = null;
   const rows = held
-    ? sessionCandidates(word, app.named(held.sessions), app.ctx.home, now, f, held.shorts, prompts)
-    : sessionCandidates(word, await checkedSessions(app), app.ctx.home, now, f, undefined, prompts);
+    ? sessionCandidates(word, app.named(held.sessions), { home: app.ctx.home, now, filters: f, shorts: held.shorts, prompts })
+    : sessionCandidates(word, await checkedSessions(app), { home: app.ctx.home, now, filters: f, prompts });
   write(candidateLines(rows));
 }
 
@@ -105,10 +121,11 @@ function optionRows(cmd: Command, word: string): Candidate[] {
   for (const o of cmd.options as readonly Option[]) {
     if (o.hidden) continue;
     const name = o.long ?? o.short;
-    if (name && name.startsWith(word)) rows.push({ value: name, desc: oneLine(o.description ?? '') });
+    if (name?.startsWith(word)) rows.push({ value: name, desc: oneLine(o.description ?? '') });
   }
   if (word.startsWith('--')) {
-    for (const name of ['--help']) if (name.startsWith(word) && !rows.some((r) => r.value === name)) rows.push({ value: name, desc: 'show help' });
+    for (const name of ['--help'])
+      if (name.startsWith(word) && !rows.some((r) => r.value === name)) rows.push({ value: name, desc: 'show help' });
   }
   return rows;
 }
@@ -148,57 +165,74 @@ function filtersGiven(given: Map<string, string | true>, home: string): Filters 
   return f;
 }
 
+/** Where the words before the cursor leave the line: the subcommand, bare words, an option awaiting its value. */
+interface Walk {
+  cmd: Command;
+  bare: number;
+  pending: Option | undefined;
+  /** options already on the line (long name → value, or true), to narrow the sessions offered */
+  given: Map<string, string | true>;
+}
+
+/** Walk the words before the cursor: options (and their values), the subcommand, bare words. */
+function walkWords(program: Command, before: string[]): Walk {
+  const walk: Walk = { cmd: program, bare: 0, pending: undefined, given: new Map() };
+  let prev: string | undefined;
+  for (const w of before) {
+    const last = prev;
+    prev = w;
+    // bash splits `--harness=cl` at `=` (COMP_WORDBREAKS): `--harness`, `=`, then the value
+    if (w === '=' && last !== undefined && takesValue(findOption(walk.cmd, last))) {
+      walk.pending = findOption(walk.cmd, last);
+      continue;
+    }
+    if (walk.pending) {
+      if (walk.pending.long) walk.given.set(walk.pending.long, w);
+      walk.pending = undefined;
+      continue;
+    }
+    if (w.startsWith('-') && w.length > 1) {
+      optionWord(walk, w);
+      continue;
+    }
+    if (walk.cmd === program && walk.bare === 0) {
+      const sub = program.commands.find((c) => c.name() === w || c.aliases().includes(w));
+      if (sub) {
+        walk.cmd = sub;
+        continue;
+      }
+    }
+    walk.bare++;
+  }
+  return walk;
+}
+
+/** An option word (`--dir`, `--dir=x`, `-a`): noted as given; one whose value follows awaits it. */
+function optionWord(walk: Walk, w: string): void {
+  const eqAt = w.indexOf('=');
+  const o = findOption(walk.cmd, eqAt > 0 ? w.slice(0, eqAt) : w);
+  if (o?.long) walk.given.set(o.long, eqAt > 0 ? w.slice(eqAt + 1) : true);
+  if (o && takesValue(o) && eqAt < 0 && o.required) walk.pending = o;
+}
+
 /** What TAB offers for these words: candidates, or the session word whose sessions printWordCandidates writes. */
 export async function candidates(program: Command, app: App, words: string[]): Promise<Candidate[] | SessionWord> {
-  const cur = words.length ? words[words.length - 1]! : '';
+  const cur = words.at(-1) ?? '';
   let before = words.slice(0, -1);
   if (before.includes('--')) return []; // arguments for the harness
   if (before.includes('--demo') && !app.demo) app = makeApp({ demo: true, env: process.env, distDir: app.distDir });
   before = before.filter((w) => w !== '--demo');
 
-  // Walk the words before the cursor: options (and their values), the subcommand, bare words.
-  let cmd: Command = program;
-  let bare = 0;
-  let pending: Option | undefined;
-  /** options already on the line (long name → value, or true), to narrow the sessions offered */
-  const given = new Map<string, string | true>();
-  for (let i = 0; i < before.length; i++) {
-    const w = before[i]!;
-    // bash splits `--harness=cl` at `=` (COMP_WORDBREAKS): `--harness`, `=`, then the value
-    if (w === '=' && i > 0 && takesValue(findOption(cmd, before[i - 1]!))) {
-      pending = findOption(cmd, before[i - 1]!);
-      continue;
-    }
-    if (pending) {
-      if (pending.long) given.set(pending.long, w);
-      pending = undefined;
-      continue;
-    }
-    if (w.startsWith('-') && w.length > 1) {
-      const eqAt = w.indexOf('=');
-      const o = findOption(cmd, eqAt > 0 ? w.slice(0, eqAt) : w);
-      if (o?.long) given.set(o.long, eqAt > 0 ? w.slice(eqAt + 1) : true);
-      if (takesValue(o) && eqAt < 0 && o!.required) pending = o;
-      continue;
-    }
-    if (cmd === program && bare === 0) {
-      const sub = program.commands.find((c) => c.name() === w || c.aliases().includes(w));
-      if (sub) {
-        cmd = sub;
-        continue;
-      }
-    }
-    bare++;
-  }
-
+  const { cmd, bare, pending, given } = walkWords(program, before);
   if (pending) {
     // `--harness cl` or `--harness= cl` (bash)
     return optionValues(pending, cur);
   }
   const eq = cur.match(/^(--[^=]+)=(.*)$/s);
   if (eq) {
-    const o = findOption(cmd, eq[1]!);
-    return o && takesValue(o) ? optionValues(o, eq[2]!).map((c) => ({ ...c, value: `${eq[1]}=${c.value}` })) : [];
+    const [, name = '', value = ''] = eq;
+    const o = findOption(cmd, name);
+    return o && takesValue(o) ? optionValues(o, value).map((c) => ({ ...c, value: `${name}=${c.value}` })) : [];
   }
   // (--demo is one of the program's options: lib/cli.ts)
   if (cur.startsWith('-')) return optionRows(cmd, cur);

@@ -2,23 +2,24 @@
 // (and what chose each), files and sessions found, hidden counts, what was skipped and why, record
 // types the parsers do not know, the newest session, the harness binary and its version. Also the
 // index files, fzf, the shell and the SQLite module. Always exits 0.
-import { onPath } from '../util/which.js';
+
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { execFile } from 'node:child_process';
 import type { Command } from 'commander';
 import type { App } from '../app.js';
-import { out } from './common.js';
 import { ADAPTERS } from '../harness/registry.js';
-import { newerThan, versionIn } from '../harness/tested.js';
 import { sqliteStatus } from '../harness/sqlite.js';
-import type { Counters, Harness, Root, Session } from '../types.js';
+import { newerThan, versionIn } from '../harness/tested.js';
 import type { IndexResult } from '../index/index.js';
 import { indexFiles } from '../index/index.js';
-import { age, iso } from '../util/time.js';
-import { clip, oneLine } from '../util/text.js';
+import type { Counters, Harness, Root, Session } from '../types.js';
 import { configFile, tildify } from '../util/paths.js';
 import { shown } from '../util/quote.js';
+import { clip, oneLine } from '../util/text.js';
+import { age, iso } from '../util/time.js';
+import { onPath } from '../util/which.js';
+import { out } from './common.js';
 
 const VERSION_TIMEOUT_MS = 2000;
 const TOP_UNKNOWN = 5;
@@ -66,17 +67,35 @@ interface Report {
   /** Claude Code rescue (snapshot/restore): live sessions, snapshot records, warnings */
   claudeCare: { live: number; snapshots: number; store: string; warnings: string[] };
   /** update hooks (resume hooks): configured hooks, the watcher, pending work, the last run, warnings */
-  hooks: { configured: number; installed: boolean; loaded: boolean | null; loadedDetail: string; recorded: string | null; pending: string[]; lastRun: { time: string; event: string; hook: number | null; result: string } | null; warnings: string[] };
+  hooks: {
+    configured: number;
+    installed: boolean;
+    loaded: boolean | null;
+    loadedDetail: string;
+    recorded: string | null;
+    pending: string[];
+    lastRun: { time: string; event: string; hook: number | null; result: string } | null;
+    warnings: string[];
+  };
 }
 
 /** `<bin> --version`, first line, or null when it fails or takes longer than 2 s. */
 function versionOf(file: string): Promise<string | null> {
   return new Promise((resolve) => {
-    execFile(file, ['--version'], { timeout: VERSION_TIMEOUT_MS, killSignal: 'SIGKILL', maxBuffer: 1 << 16, env: process.env }, (err, stdout) => {
-      if (err) return resolve(null);
-      const line = oneLine(String(stdout).split('\n').find((l) => l.trim()) ?? '');
-      resolve(line ? clip(line, 80) : null);
-    });
+    execFile(
+      file,
+      ['--version'],
+      { timeout: VERSION_TIMEOUT_MS, killSignal: 'SIGKILL', maxBuffer: 1 << 16, env: process.env },
+      (err, stdout) => {
+        if (err) return resolve(null);
+        const line = oneLine(
+          String(stdout)
+            .split('\n')
+            .find((l) => l.trim()) ?? '',
+        );
+        resolve(line ? clip(line, 80) : null);
+      },
+    );
   });
 }
 
@@ -88,24 +107,32 @@ async function program(names: string[], envPath: string): Promise<Program | null
   return null;
 }
 
-function harnessReport(a: (typeof ADAPTERS)[number], r: IndexResult, sessions: Session[]): Omit<HarnessReport, 'binary' | 'newerThanTested'> {
-  const mine = Object.values(r.entries ?? {}).filter((e) => e.src?.harness === a.name);
+/** The files' parse counters summed: lines skipped and why, record types not known, files that failed. */
+function countEntries(mine: NonNullable<IndexResult['entries']>[string][]) {
   const filesByKind: Record<string, number> = {};
   const reasons: Record<string, number> = {};
   const unknown: Record<string, number> = {};
-  let badLines = 0;
-  let hugeLines = 0;
-  let failedFiles = 0;
+  const n = { badLines: 0, hugeLines: 0, failedFiles: 0 };
   for (const e of mine) {
     filesByKind[e.src.kind] = (filesByKind[e.src.kind] ?? 0) + 1;
-    if (e.error) failedFiles++;
+    if (e.error) n.failedFiles++;
     const c = (e.state as { counters?: Counters } | undefined)?.counters;
     if (!c) continue;
-    badLines += c.badLines ?? 0;
-    hugeLines += c.hugeLines ?? 0;
+    n.badLines += c.badLines ?? 0;
+    n.hugeLines += c.hugeLines ?? 0;
     for (const [k, v] of Object.entries(c.unknownTypes ?? {})) unknown[k] = (unknown[k] ?? 0) + v;
     for (const [k, v] of Object.entries(c.skipped ?? {})) reasons[k] = (reasons[k] ?? 0) + v;
   }
+  return { filesByKind, reasons, unknown, ...n };
+}
+
+function harnessReport(
+  a: (typeof ADAPTERS)[number],
+  r: IndexResult,
+  sessions: Session[],
+): Omit<HarnessReport, 'binary' | 'newerThanTested'> {
+  const mine = Object.values(r.entries ?? {}).filter((e) => e.src?.harness === a.name);
+  const { filesByKind, reasons, unknown, badLines, hugeLines, failedFiles } = countEntries(mine);
   const ss = sessions.filter((s) => s.harness === a.name);
   const hidden: Record<string, number> = {};
   for (const s of ss) if (s.hidden) hidden[s.hiddenReason ?? 'other'] = (hidden[s.hiddenReason ?? 'other'] ?? 0) + 1;
@@ -128,7 +155,12 @@ function harnessReport(a: (typeof ADAPTERS)[number], r: IndexResult, sessions: S
     noPrompt: { count: noPrompt.length, files: noPrompt.slice(0, 3).map((s) => s.file) },
     tested: a.testedVersion,
     newest: newest
-      ? { id: newest.id, updated: iso(newest.updated ?? newest.started), cwd: newest.cwd, title: newest.title ?? newest.firstPrompt ? clip(oneLine(newest.title ?? newest.firstPrompt ?? ''), 400) : null }
+      ? {
+          id: newest.id,
+          updated: iso(newest.updated ?? newest.started),
+          cwd: newest.cwd,
+          title: (newest.title ?? newest.firstPrompt) ? clip(oneLine(newest.title ?? newest.firstPrompt ?? ''), 400) : null,
+        }
       : null,
   };
 }
@@ -171,7 +203,8 @@ function indexReport(app: App): Report['index'] {
   }
   for (const n of names) {
     const u = usage(path.join(dir, n));
-    if (u && u.files > 0) files.push({ path: path.join(dir, n), size: u.size, files: u.files, modified: new Date(u.modified).toISOString() });
+    if (u && u.files > 0)
+      files.push({ path: path.join(dir, n), size: u.size, files: u.files, modified: new Date(u.modified).toISOString() });
   }
   return { dir, files };
 }
@@ -182,10 +215,31 @@ function size(n: number): string {
   return `${(n / 1048576).toFixed(1)} MiB`;
 }
 
+/** What the text report's parts write with: its lines, a `key  value` line, a path as shown, the time now. */
+interface TextOut {
+  lines: string[];
+  kv: (k: string, v: string) => void;
+  p: (s: string | null) => string;
+  now: number;
+}
+
 function text(r: Report, home: string, now: number): string {
-  const p = (s: string | null) => oneLine(tildify(s, home) || '');
   const lines: string[] = [];
-  const kv = (k: string, v: string) => lines.push(`  ${k.padEnd(10)}${v}`);
+  const o: TextOut = {
+    lines,
+    kv: (k, v) => lines.push(`  ${k.padEnd(10)}${v}`),
+    p: (s) => oneLine(tildify(s, home) || ''),
+    now,
+  };
+  generalText(r, o);
+  for (const h of r.harnesses) harnessText(h, o);
+  careText(r.claudeCare, o);
+  hooksText(r.hooks, o);
+  return `${lines.join('\n')}\n`;
+}
+
+/** resume itself: the index, the config, fzf, the shell, SQLite, what was skipped. */
+function generalText(r: Report, { lines, kv, p, now }: TextOut): void {
   lines.push(`resume ${r.version}${r.demo ? ' (demo HOME)' : ''}`);
   kv('index', p(r.index.dir) + (r.index.files.length ? '' : ' (not built yet)'));
   for (const f of r.index.files) {
@@ -193,59 +247,104 @@ function text(r: Report, home: string, now: number): string {
     kv('', `${oneLine(path.basename(f.path))}${n}  ${size(f.size)}, ${age(Date.parse(f.modified), now)} old`);
   }
   const cf = r.config;
-  const cfState = { read: 'read', absent: 'none (the defaults)', unreadable: `cannot read it (${cf.error}): the defaults are used`, bad: `${cf.error} (commands that use it stop with exit 2)` }[cf.state];
+  const cfState = {
+    read: 'read',
+    absent: 'none (the defaults)',
+    unreadable: `cannot read it (${cf.error}): the defaults are used`,
+    bad: `${cf.error} (commands that use it stop with exit 2)`,
+  }[cf.state];
   kv('config', `${p(cf.file)}  ${oneLine(cfState)}`);
   kv('fzf', r.fzf ? `${p(r.fzf.path)}${r.fzf.version ? ` (${r.fzf.version})` : ''}` : 'not on PATH (the picker needs it)');
   kv('shell', r.shell ? oneLine(r.shell) : '$SHELL is not set');
-  kv('sqlite', r.sqlite.ok ? `better-sqlite3, SQLite ${r.sqlite.version}` : `cannot load: ${oneLine(r.sqlite.error ?? '')} (opencode and Cursor chat databases are not read)`);
+  kv(
+    'sqlite',
+    r.sqlite.ok
+      ? `better-sqlite3, SQLite ${r.sqlite.version}`
+      : `cannot load: ${oneLine(r.sqlite.error ?? '')} (opencode and Cursor chat databases are not read)`,
+  );
   if (r.skipped.notRegular || r.skipped.unreadable) {
     kv('skipped', `${r.skipped.notRegular} not regular files, ${r.skipped.unreadable} unreadable (all harnesses)`);
   }
-  for (const h of r.harnesses) {
-    lines.push('');
-    lines.push(`${h.name} (${h.label})`);
-    h.roots.forEach((root, i) => {
-      const what = [root.via, root.role, root.exists ? 'exists' : 'missing'].filter(Boolean).join(', ');
-      kv(i === 0 ? 'roots' : '', `${p(root.path)}  (${what})`);
-    });
-    if (!h.roots.length) kv('roots', 'none');
-    const kinds = Object.entries(h.filesByKind).map(([k, n]) => `${n} ${k}`).join(', ');
-    kv('files', `${h.files}${kinds ? ` (${kinds})` : ''}`);
-    const hid = Object.entries(h.hidden).sort((a, b) => b[1] - a[1]).map(([k, n]) => `${n} ${k}`).join(', ');
-    const nHidden = Object.values(h.hidden).reduce((a, b) => a + b, 0);
-    kv('sessions', `${h.sessions}${nHidden ? `, ${nHidden} hidden: ${hid}` : ''}`);
-    const sk: string[] = [];
-    if (h.skipped.badLines) sk.push(`${h.skipped.badLines} lines that are not JSON objects`);
-    if (h.skipped.hugeLines) sk.push(`${h.skipped.hugeLines} oversized lines not decoded`);
-    for (const [k, n] of Object.entries(h.skipped.reasons)) sk.push(`${n} ${oneLine(k)}`);
-    if (h.skipped.failedFiles) sk.push(`${h.skipped.failedFiles} files failed`);
-    if (sk.length) kv('skipped', sk.join('; '));
-    if (h.skipped.failed) kv('error', oneLine(h.skipped.failed));
-    if (h.unknownTypes.length) kv('unknown', h.unknownTypes.map((u) => `${u.type} ×${u.count}`).join(', '));
-    if (h.newest) {
-      const t = h.newest.title ? clip(oneLine(h.newest.title), 60) : '';
-      const ms = h.newest.updated ? Date.parse(h.newest.updated) : null;
-      kv('newest', `${oneLine(h.newest.id)}  ${age(ms, now)} ago  ${p(h.newest.cwd) || '?'}${t ? `  ${t}` : ''}`);
-    }
-    kv('binary', h.binary ? `${p(h.binary.path)}${h.binary.version ? ` (${h.binary.version})` : ' (no version)'}` : `not on PATH (${ADAPTERS.find((a) => a.name === h.name)!.binaries.join(' or ')})`);
-    if (h.newerThanTested) kv('drift', `${oneLine(h.binary?.version ?? '')} is newer than ${h.tested}, the newest version resume was checked against: its files may have changed shape`);
-    if (h.noPrompt.count) kv('drift', `${h.noPrompt.count} sessions with replies but no prompt found (a prompt shape resume does not read?), e.g. ${p(h.noPrompt.files[0] ?? '')}`);
+}
+
+/** One harness: roots, files, sessions, skipped lines, the newest session, the binary and drift. */
+function harnessText(h: HarnessReport, o: TextOut): void {
+  const { lines, kv, p, now } = o;
+  lines.push('');
+  lines.push(`${h.name} (${h.label})`);
+  h.roots.forEach((root, i) => {
+    const what = [root.via, root.role, root.exists ? 'exists' : 'missing'].filter(Boolean).join(', ');
+    kv(i === 0 ? 'roots' : '', `${p(root.path)}  (${what})`);
+  });
+  if (!h.roots.length) kv('roots', 'none');
+  const kinds = Object.entries(h.filesByKind)
+    .map(([k, n]) => `${n} ${k}`)
+    .join(', ');
+  kv('files', `${h.files}${kinds ? ` (${kinds})` : ''}`);
+  const hid = Object.entries(h.hidden)
+    .sort((a, b) => b[1] - a[1])
+    .map(([k, n]) => `${n} ${k}`)
+    .join(', ');
+  const nHidden = Object.values(h.hidden).reduce((a, b) => a + b, 0);
+  kv('sessions', `${h.sessions}${nHidden ? `, ${nHidden} hidden: ${hid}` : ''}`);
+  const sk: string[] = [];
+  if (h.skipped.badLines) sk.push(`${h.skipped.badLines} lines that are not JSON objects`);
+  if (h.skipped.hugeLines) sk.push(`${h.skipped.hugeLines} oversized lines not decoded`);
+  for (const [k, n] of Object.entries(h.skipped.reasons)) sk.push(`${n} ${oneLine(k)}`);
+  if (h.skipped.failedFiles) sk.push(`${h.skipped.failedFiles} files failed`);
+  if (sk.length) kv('skipped', sk.join('; '));
+  if (h.skipped.failed) kv('error', oneLine(h.skipped.failed));
+  if (h.unknownTypes.length) kv('unknown', h.unknownTypes.map((u) => `${u.type} ×${u.count}`).join(', '));
+  if (h.newest) {
+    const t = h.newest.title ? clip(oneLine(h.newest.title), 60) : '';
+    const ms = h.newest.updated ? Date.parse(h.newest.updated) : null;
+    kv('newest', `${oneLine(h.newest.id)}  ${age(ms, now)} ago  ${p(h.newest.cwd) || '?'}${t ? `  ${t}` : ''}`);
   }
-  const c = r.claudeCare;
+  binaryText(h, o);
+}
+
+/** The harness binary, and signs that its files changed shape. */
+function binaryText(h: HarnessReport, { kv, p }: TextOut): void {
+  kv(
+    'binary',
+    h.binary
+      ? `${p(h.binary.path)}${h.binary.version ? ` (${h.binary.version})` : ' (no version)'}`
+      : `not on PATH (${ADAPTERS.find((a) => a.name === h.name)?.binaries.join(' or ') ?? h.name})`,
+  );
+  if (h.newerThanTested)
+    kv(
+      'drift',
+      `${oneLine(h.binary?.version ?? '')} is newer than ${h.tested}, the newest version resume was checked against: its files may have changed shape`,
+    );
+  if (h.noPrompt.count)
+    kv(
+      'drift',
+      `${h.noPrompt.count} sessions with replies but no prompt found (a prompt shape resume does not read?), e.g. ${p(h.noPrompt.files[0] ?? '')}`,
+    );
+}
+
+/** Claude's rescue records (resume snapshot). */
+function careText(c: Report['claudeCare'], { lines, kv, p }: TextOut): void {
   lines.push('');
   lines.push('claude rescue (resume snapshot)');
   kv('store', `${p(c.store)}  (${c.snapshots} record(s); ${c.live} live Claude session(s))`);
   for (const w of c.warnings) kv('warning', oneLine(w));
-  const hk = r.hooks;
+}
+
+/** The update hooks and their watcher (resume hooks). */
+function hooksText(hk: Report['hooks'], { lines, kv }: TextOut): void {
   lines.push('');
   lines.push('update hooks (resume hooks)');
   kv('hooks', hk.configured ? `${hk.configured} configured` : 'none configured ([[resume.on_update]])');
-  kv('watcher', `${hk.installed ? 'installed' : 'not installed'}${hk.loaded == null ? '' : hk.loaded ? ', loaded' : ', not loaded'} (${oneLine(hk.loadedDetail)})`);
+  kv(
+    'watcher',
+    `${hk.installed ? 'installed' : 'not installed'}${hk.loaded == null ? '' : hk.loaded ? ', loaded' : ', not loaded'} (${oneLine(hk.loadedDetail)})`,
+  );
   kv('claude', hk.recorded ? `recorded ${oneLine(hk.recorded)}` : 'no version recorded yet');
   for (const x of hk.pending) kv('pending', oneLine(x));
-  if (hk.lastRun) kv('last run', `${hk.lastRun.time}  ${hk.lastRun.hook != null ? `hook ${hk.lastRun.hook} ` : ''}${oneLine(hk.lastRun.result)}`);
+  if (hk.lastRun)
+    kv('last run', `${hk.lastRun.time}  ${hk.lastRun.hook != null ? `hook ${hk.lastRun.hook} ` : ''}${oneLine(hk.lastRun.result)}`);
   for (const w of hk.warnings) kv('warning', oneLine(w));
-  return lines.join('\n') + '\n';
 }
 
 /** The config as commands see it, without the warning loadConfig writes (the report says it). */
@@ -281,7 +380,14 @@ async function hooksSummary(app: App): Promise<Report['hooks']> {
     recorded: r.claude.recorded,
     // "no baseline" is only news when a hook is configured
     pending: r.hooks.length ? r.pending : [],
-    lastRun: last ? { time: last.time, event: last.event, hook: last.hook, result: last.event === 'hook' ? (last.stopped ?? `exit ${last.exit_code}`) : last.event } : null,
+    lastRun: last
+      ? {
+          time: last.time,
+          event: last.event,
+          hook: last.hook,
+          result: last.event === 'hook' ? (last.stopped ?? `exit ${last.exit_code}`) : last.event,
+        }
+      : null,
     warnings: hooksWarnings(r),
   };
 }
@@ -294,7 +400,9 @@ async function claudeCare(app: App, sessions: Session[]): Promise<Report['claude
   const snapshots = listSnapshots(store).length;
   const warnings: string[] = [];
   if (live.length && !snapshots) {
-    warnings.push(`${live.length} live Claude session(s) but the snapshot store is empty: the Stop hook is missing or in another settings file (resume init claude-hook --write)`);
+    warnings.push(
+      `${live.length} live Claude session(s) but the snapshot store is empty: the Stop hook is missing or in another settings file (resume init claude-hook --write)`,
+    );
   }
   // Rescue finds a session's tasks in tasks/<session id>; Claude Code does not promise that naming.
   const known = new Set([...sessions.filter((s) => s.harness === 'claude').map((s) => s.id), ...live.map((e) => e.sessionId)]);
@@ -302,13 +410,18 @@ async function claudeCare(app: App, sessions: Session[]): Promise<Report['claude
     const dir = path.join(root, 'tasks');
     let names: string[] = [];
     try {
-      names = fs.readdirSync(dir, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+      names = fs
+        .readdirSync(dir, { withFileTypes: true })
+        .filter((d) => d.isDirectory())
+        .map((d) => d.name);
     } catch {
       continue;
     }
     const odd = names.filter((n) => !known.has(n));
     if (odd.length && odd.length * 2 > names.length) {
-      warnings.push(`${odd.length} of ${names.length} task directories in ${tildify(dir, app.ctx.home)} are not named after a known session id: restoring tasks relies on that naming, which Claude Code does not guarantee`);
+      warnings.push(
+        `${odd.length} of ${names.length} task directories in ${tildify(dir, app.ctx.home)} are not named after a known session id: restoring tasks relies on that naming, which Claude Code does not guarantee`,
+      );
     }
   }
   return { live: live.length, snapshots, store, warnings };
@@ -338,12 +451,24 @@ export function register(program_: Command, app: App): void {
         }),
         config: await configReport(app),
         // doctor reports what it could not read and goes on: it exits 0 whatever it finds
-        claudeCare: await claudeCare(app, r.sessions).catch((err: unknown) => ({ live: 0, snapshots: 0, store: '', warnings: [failed(err)] })),
+        claudeCare: await claudeCare(app, r.sessions).catch((err: unknown) => ({
+          live: 0,
+          snapshots: 0,
+          store: '',
+          warnings: [failed(err)],
+        })),
         hooks: await hooksSummary(app).catch((err: unknown) => ({
-          configured: 0, installed: false, loaded: null, loadedDetail: 'unknown', recorded: null, pending: [], lastRun: null, warnings: [failed(err)],
+          configured: 0,
+          installed: false,
+          loaded: null,
+          loadedDetail: 'unknown',
+          recorded: null,
+          pending: [],
+          lastRun: null,
+          warnings: [failed(err)],
         })),
       };
-      if (o.json) out(JSON.stringify(report, null, 2) + '\n');
+      if (o.json) out(`${JSON.stringify(report, null, 2)}\n`);
       else out(text(report, app.ctx.home, Date.now()));
     });
 }

@@ -4,20 +4,20 @@
 import type { Command } from 'commander';
 import type { App } from '../app.js';
 import { ExitError, usage } from '../errors.js';
-import { shortIds } from '../select/filter.js';
-import { resolve } from '../select/resolve.js';
 import { allPrompts } from '../index/prompts.js';
-import { oneLine } from '../util/text.js';
-import { dashTail, out } from './common.js';
-import { stdinKeys } from '../util/stdin-keys.js';
 import { loadConfig } from '../launch/config.js';
 import { shellLine } from '../launch/emit.js';
+import { LiveError } from '../launch/plan.js';
 import { forStdout, prepare, shellOf } from '../launch/prepare.js';
 import { candidateLines } from '../present/candidates.js';
-import { LiveError } from '../launch/plan.js';
-import { goLive } from './resume-live.js';
+import { shortIds } from '../select/filter.js';
 import { lookup } from '../select/find.js';
+import { resolve } from '../select/resolve.js';
 import type { Session } from '../types.js';
+import { stdinKeys } from '../util/stdin-keys.js';
+import { oneLine } from '../util/text.js';
+import { dashTail, out } from './common.js';
+import { goLive } from './resume-live.js';
 
 export function register(program: Command, app: App): void {
   program
@@ -32,37 +32,11 @@ export function register(program: Command, app: App): void {
       // `emit -- ARGS`: commander hands the first word after -- in as KEY; it belongs to the harness
       const given = keyArg !== undefined && args.length + 1 > tail.length ? keyArg : undefined;
       if (args.length > tail.length) throw usage(`emit takes one KEY; put arguments for the harness after --`);
-      let key: string;
-      if (given !== undefined) key = given;
-      else {
-        if (process.stdin.isTTY) throw usage('emit needs a KEY, as an argument or on stdin (resume rows | fzf | resume emit)');
-        const got = await stdinKeys();
-        if (got.length === 0) throw new ExitError(1, 'no key on stdin (nothing was picked)');
-        if (got.length > 1) throw usage(`emit takes one KEY, but stdin had ${got.length}; narrow the query (resume resolve prints every match)`);
-        key = got[0]!;
-      }
+      const key = await theKey(given);
       const cfg = loadConfig(app.ctx);
       const shell = shellOf(o.shell);
-      // a full key or id (what the picker and resolve hand on) is one record of the listing
-      const { hit, all: every } = await lookup(app, [key]);
-      let s: Session;
-      let name: string;
-      if (hit) ({ session: s, short: name } = hit);
-      else {
-        const all = await every();
-        const shorts = shortIds(all);
-        const r = resolve([key], all, { all: true, prompts: (words) => allPrompts(app.ctx, words) });
-        if (r.kind === 'none') throw new ExitError(1, `no session matches '${oneLine(key)}'`);
-        if (r.kind !== 'one') {
-          out(candidateLines(r.candidates, shorts));
-          throw r.kind === 'ambiguous-prefix'
-            ? usage(`'${oneLine(key)}' is the start of ${r.candidates.length} session ids; type more characters`)
-            : new ExitError(1, `${r.candidates.length} sessions match '${oneLine(key)}'`);
-        }
-        s = r.session;
-        name = shorts.get(s.id) ?? s.id;
-      }
-      let plan;
+      const { s, name } = await sessionOf(app, key);
+      let plan: ReturnType<typeof prepare>;
       try {
         plan = prepare(s, { fork: !!o.fork, extra: tail, cfg, name, env: app.launchEnv(), ctx: app.ctx });
       } catch (err) {
@@ -70,6 +44,35 @@ export function register(program: Command, app: App): void {
         if (!(err instanceof LiveError)) throw err;
         return goLive(s, err, { emit: true }, shell);
       }
-      out(shellLine(forStdout(plan, cfg).plan, shell) + '\n');
+      out(`${shellLine(forStdout(plan, cfg).plan, shell)}\n`);
     });
+}
+
+/** The KEY given, else the one key (or row) on stdin. */
+async function theKey(given: string | undefined): Promise<string> {
+  if (given !== undefined) return given;
+  if (process.stdin.isTTY) throw usage('emit needs a KEY, as an argument or on stdin (resume rows | fzf | resume emit)');
+  const got = await stdinKeys();
+  const [first] = got;
+  if (first === undefined) throw new ExitError(1, 'no key on stdin (nothing was picked)');
+  if (got.length > 1) throw usage(`emit takes one KEY, but stdin had ${got.length}; narrow the query (resume resolve prints every match)`);
+  return first;
+}
+
+/** The session KEY names and the name it goes by; several or none: the candidates, and an error. */
+async function sessionOf(app: App, key: string): Promise<{ s: Session; name: string }> {
+  // a full key or id (what the picker and resolve hand on) is one record of the listing
+  const { hit, all: every } = await lookup(app, [key]);
+  if (hit) return { s: hit.session, name: hit.short };
+  const all = await every();
+  const shorts = shortIds(all);
+  const r = resolve([key], all, { all: true, prompts: (words) => allPrompts(app.ctx, words) });
+  if (r.kind === 'none') throw new ExitError(1, `no session matches '${oneLine(key)}'`);
+  if (r.kind !== 'one') {
+    out(candidateLines(r.candidates, shorts));
+    throw r.kind === 'ambiguous-prefix'
+      ? usage(`'${oneLine(key)}' is the start of ${r.candidates.length} session ids; type more characters`)
+      : new ExitError(1, `${r.candidates.length} sessions match '${oneLine(key)}'`);
+  }
+  return { s: r.session, name: shorts.get(r.session.id) ?? r.session.id };
 }

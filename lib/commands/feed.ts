@@ -2,13 +2,24 @@
 // list for the typed query (fzf's change:reload), or after a key changed its state; needs
 // $RESUME_PICK_DIR, set by the picker for fzf.
 import type { Command } from 'commander';
+import {
+  binHarnesses,
+  feedSource,
+  layFields,
+  listColor,
+  nextHarness,
+  type PickState,
+  type PickView,
+  pickerText,
+  readState,
+  writeState,
+} from '../../fzf/feed.js';
+import { termColumns } from '../../fzf/layout.js';
 import type { App } from '../app.js';
 import { usage } from '../errors.js';
-import { out } from './common.js';
-import { binHarnesses, feedSource, layFields, listColor, nextHarness, pickerText, readState, writeState, type PickState, type PickView } from '../../fzf/feed.js';
-import { termColumns } from '../../fzf/layout.js';
 import { dirFilterable } from '../index/rowbin.js';
 import { oneLine } from '../util/text.js';
+import { out } from './common.js';
 
 /** Deep search (in this process) with the picker's filters, as picker lines under a status line. */
 async function deepSearchText(app: App, query: string, state: PickState, view: PickView): Promise<string> {
@@ -19,11 +30,13 @@ async function deepSearchText(app: App, query: string, state: PickState, view: P
   try {
     const { searchRows } = await import('../search/run.js');
     rows = await searchRows(app, query, { all: state.all, harness: state.harness ?? undefined, dir: state.dir ?? undefined });
-    status = rows.length ? `deep search: ${q} · ${rows.length} session${rows.length === 1 ? '' : 's'} (best first)` : `deep search: ${q} · no session mentions it`;
+    status = rows.length
+      ? `deep search: ${q} · ${rows.length} session${rows.length === 1 ? '' : 's'} (best first)`
+      : `deep search: ${q} · no session mentions it`;
   } catch (err) {
     status = `deep search failed: ${oneLine(err instanceof Error ? err.message : String(err))}`;
   }
-  return ['\t' + status, ...layFields(rows, view, query)].join('\n') + '\n';
+  return `${[`\t${status}`, ...layFields(rows, view, query)].join('\n')}\n`;
 }
 
 interface FeedOpts {
@@ -46,7 +59,12 @@ export function register(program: Command, app: App): void {
       if (!dir) throw usage('__feed runs inside the picker only (RESUME_PICK_DIR is not set)');
       const state = readState(dir);
       const query = o.query ?? '';
-      const view: PickView = { cols: termColumns(process.env, state.cols), color: listColor(process.env), now: Date.now(), alt: state.alt ?? true };
+      const view: PickView = {
+        cols: termColumns(process.env, state.cols),
+        color: listColor(process.env),
+        now: Date.now(),
+        alt: state.alt ?? true,
+      };
       if (o.toggleDeep) {
         state.deep = !state.deep;
         writeState(dir, state);
@@ -55,21 +73,27 @@ export function register(program: Command, app: App): void {
         out(await deepSearchText(app, query, state, view));
         return;
       }
-      // A keystroke lists the rows the picker's own check left (the last build's, no stat of every
-      // file again: at 22,000 sessions that is ~0.3 s a key); a key that changes the filters checks
-      // the index first, as `rows` does.
-      const keyed = o.toggleHidden || o.nextHarness;
-      const last = keyed ? null : app.lastRows();
-      const got = last && (!state.dir || dirFilterable(last.bin)) ? last : await feedSource(app, state);
-      if (o.toggleHidden) state.all = !state.all;
-      if (o.nextHarness) state.harness = nextHarness(state.harness, 'bin' in got ? binHarnesses(got.bin) : got.sessions);
-      // only a key's change is written: a plain reload (fzf's load) must not write back what it read
-      // while a key's reload may have changed it
-      if (o.toggleHidden || o.nextHarness) writeState(dir, state);
-      if (state.deep) {
-        out(await deepSearchText(app, query, state, view));
-        return;
-      }
-      out(pickerText(app, got, state, query, view));
+      out(await listText(app, o, { dir, state, query, view }));
     });
+}
+
+/** The picker's lines for the query, after the key (if any) changed the state in `dir`. */
+async function listText(
+  app: App,
+  o: FeedOpts,
+  { dir, state, query, view }: { dir: string; state: PickState; query: string; view: PickView },
+): Promise<string> {
+  // A keystroke lists the rows the picker's own check left (the last build's, no stat of every
+  // file again: at 22,000 sessions that is ~0.3 s a key); a key that changes the filters checks
+  // the index first, as `rows` does.
+  const keyed = o.toggleHidden || o.nextHarness;
+  const last = keyed ? null : app.lastRows();
+  const got = last && (!state.dir || dirFilterable(last.bin)) ? last : await feedSource(app, state);
+  if (o.toggleHidden) state.all = !state.all;
+  if (o.nextHarness) state.harness = nextHarness(state.harness, 'bin' in got ? binHarnesses(got.bin) : got.sessions);
+  // only a key's change is written: a plain reload (fzf's load) must not write back what it read
+  // while a key's reload may have changed it
+  if (o.toggleHidden || o.nextHarness) writeState(dir, state);
+  if (state.deep) return deepSearchText(app, query, state, view);
+  return pickerText(app, got, state, query, view);
 }

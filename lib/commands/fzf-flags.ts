@@ -2,11 +2,11 @@
 // (bash/zsh quoting). Whoever runs fzf with the picker flags sets RESUME_PICK_DIR to a fresh private
 // directory and, for fzf before 0.51 (no --with-shell), SHELL=sh.
 import type { Command } from 'commander';
+import { flagsFor } from '../../fzf/picker.js';
 import type { App } from '../app.js';
 import { usage } from '../errors.js';
-import { out } from './common.js';
-import { flagsFor } from '../../fzf/picker.js';
 import { quotePosix } from '../util/quote.js';
+import { out } from './common.js';
 
 export function register(program: Command, app: App): void {
   program
@@ -16,6 +16,6 @@ export function register(program: Command, app: App): void {
     .action((context: string) => {
       if (context !== 'picker' && context !== 'tab') throw usage(`__fzf-flags takes picker or tab, not '${context}'`);
       const f = flagsFor(app, context);
-      out(f.args.map(quotePosix).join(' ') + '\n');
+      out(`${f.args.map(quotePosix).join(' ')}\n`);
     });
 }

@@ -4,8 +4,9 @@
 import type { Command } from 'commander';
 import type { App } from '../app.js';
 import { ExitError, usage } from '../errors.js';
-import { out } from './common.js';
+import type { HooksReport } from '../hooks/status.js';
 import { oneLine } from '../util/text.js';
+import { out } from './common.js';
 
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
@@ -13,7 +14,8 @@ function settleMs(env: NodeJS.ProcessEnv): number | undefined {
   const v = env.RESUME_HOOKS_SETTLE_MS;
   if (v == null || v === '') return undefined;
   const n = Number(v);
-  if (!Number.isInteger(n) || n < 0 || n > 60_000) throw new ExitError(2, `RESUME_HOOKS_SETTLE_MS must be whole milliseconds (0 to 60000), not '${oneLine(v)}'`);
+  if (!Number.isInteger(n) || n < 0 || n > 60_000)
+    throw new ExitError(2, `RESUME_HOOKS_SETTLE_MS must be whole milliseconds (0 to 60000), not '${oneLine(v)}'`);
   return n;
 }
 
@@ -21,19 +23,30 @@ export function register(program: Command, app: App): void {
   const hooks = program
     .command('hooks')
     .description('update hooks ([[resume.on_update]]) fired when claude changes version: run, install, status')
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 Configure in the config file (resume doctor names it):
   [[resume.on_update]]
   harness = "claude"
   action = "restart"                        # resume restart --outdated (timeout_seconds default 1800)
   [[resume.on_update]]
   harness = "claude"
-  command = ["/usr/bin/notify-send", "claude updated"]   # argv, no shell (timeout_seconds default 300)`);
+  command = ["/usr/bin/notify-send", "claude updated"]   # argv, no shell (timeout_seconds default 300)`,
+    );
+  registerRun(hooks, app);
+  registerInstall(hooks, app);
+  registerStatus(hooks, app);
+  registerAck(hooks, app);
+}
 
+function registerRun(hooks: Command, app: App): void {
   hooks
     .command('run')
     .description('fire the hooks if claude changed version since the recorded one (the first run records a baseline)')
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 Hooks run in config order once the version has settled (two reads agree, up to 5 re-reads); a
 command gets RESUME_HARNESS, RESUME_OLD_VERSION and RESUME_NEW_VERSION. The new version is recorded
 after all have run; SIGINT, SIGTERM or SIGHUP stops with exit 1 and records nothing. Up to 3 passes
@@ -41,7 +54,8 @@ under a lock; a second run waits its turn. An unfinished restart is retried by l
 in runs.jsonl in the state directory, with what fired it (--trigger: the installed watcher passes
 "watcher"; by hand it is "manual"). Exit 0: baseline, unchanged, or every hook succeeded; 1: a hook
 failed, the version did not settle or cannot be told, or a signal; 2: a
-bad config.`)
+bad config.`,
+    )
     .option('--trigger <what>', 'what fired this run, for the audit trail: manual or watcher', 'manual')
     .action(async (o: { trigger: string }) => {
       if (o.trigger !== 'manual' && o.trigger !== 'watcher') throw usage(`--trigger takes manual or watcher, not '${oneLine(o.trigger)}'`);
@@ -63,30 +77,44 @@ bad config.`)
         stopped: () => r.interrupted != null,
       });
       try {
-        if (!lock?.ok) throw new ExitError(1, `${r.interrupted ?? 'stopped'} while waiting for another hooks run; nothing run, nothing recorded`);
-        const res = await hooksRun(app.ctx, cfg.onUpdate ?? [], r, {
-          line: (s) => out(s.split('\t').map(oneLine).join('\t') + '\n'),
-          note: (s) => process.stderr.write(`resume: ${oneLine(s)}\n`),
-        }, { settleMs: pause, self: [process.execPath, app.self], trigger });
+        if (!lock?.ok)
+          throw new ExitError(1, `${r.interrupted ?? 'stopped'} while waiting for another hooks run; nothing run, nothing recorded`);
+        const res = await hooksRun(
+          app.ctx,
+          cfg.onUpdate ?? [],
+          r,
+          {
+            line: (s) => out(`${s.split('\t').map(oneLine).join('\t')}\n`),
+            note: (s) => process.stderr.write(`resume: ${oneLine(s)}\n`),
+          },
+          { settleMs: pause, self: [process.execPath, app.self], trigger },
+        );
         process.exitCode = res.code;
       } finally {
         if (lock?.ok) lock.release();
         for (const s of SIGNALS) process.off(s, onSig);
       }
     });
+}
 
+function registerInstall(hooks: Command, app: App): void {
   hooks
     .command('install')
-    .description('install the watcher that runs `resume hooks run` when claude changes and every 30 minutes (systemd user units; launchd on macOS)')
+    .description(
+      'install the watcher that runs `resume hooks run` when claude changes and every 30 minutes (systemd user units; launchd on macOS)',
+    )
     .option('--dry-run', 'print the files that would be written and the commands that would run; change nothing')
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 Linux: resume-hooks.service (oneshot: resume hooks run), resume-hooks.path (the claude command and,
 for the native installer, its versions directory; else the file it resolves to: nothing that
 changes with each version) and resume-hooks.timer (every 30 minutes) in ~/.config/systemd/user/;
 then systemctl --user daemon-reload and enable --now when a user bus is there, else it says what to
 run. macOS: ~/Library/LaunchAgents/resume-sessions.hooks.plist (WatchPaths, every 30 minutes), loaded
 with launchctl bootstrap. Absolute paths throughout; safe to repeat (only what differs is
-rewritten). Records the baseline version when none is recorded, so the first update fires.`)
+rewritten). Records the baseline version when none is recorded, so the first update fires.`,
+    )
     .action(async (o: { dryRun?: boolean }) => {
       const { loadConfig } = await import('../launch/config.js');
       loadConfig(app.ctx); // a bad config is reported now, not when the watcher fires
@@ -96,12 +124,17 @@ rewritten). Records the baseline version when none is recorded, so the first upd
       const units = ins.unitFiles(app.ctx, p);
       if (o.dryRun) {
         out(units.map((u) => `# ${u.file}\n${u.text}`).join('\n'));
-        process.stderr.write(`resume: dry run: nothing written; ${process.platform === 'darwin' ? 'would load it with launchctl bootstrap' : 'would run systemctl --user daemon-reload and enable --now resume-hooks.path resume-hooks.timer'}\n`);
+        process.stderr.write(
+          `resume: dry run: nothing written; ${process.platform === 'darwin' ? 'would load it with launchctl bootstrap' : 'would run systemctl --user daemon-reload and enable --now resume-hooks.path resume-hooks.timer'}\n`,
+        );
         return;
       }
       const w = ins.writeUnits(units);
       for (const x of w) out(`${x.changed ? 'written' : 'unchanged'}\t${x.file}\n`);
-      const a = ins.activate(app.ctx, w.some((x) => x.changed));
+      const a = ins.activate(
+        app.ctx,
+        w.some((x) => x.changed),
+      );
       for (const c of a.ran) if (!c.ok) process.stderr.write(`resume: ${c.argv.join(' ')} failed: ${oneLine(c.out).slice(0, 300)}\n`);
       if (a.manual) process.stderr.write(`resume: not loaded from here; run: ${a.manual}\n`);
       else out(`loaded\t${a.ran.map((c) => c.argv.join(' ')).join('; ')}\n`);
@@ -113,16 +146,24 @@ rewritten). Records the baseline version when none is recorded, so the first upd
       const lock = readState(f.state).claude ? null : acquire(f.lock);
       if (lock?.ok) {
         try {
-          await hooksRun(app.ctx, [], { interrupted: null, stop: { stop: false }, child: null }, {
-            line: (s) => out(s + '\n'),
-            note: (s) => process.stderr.write(`resume: ${oneLine(s)}\n`),
-          }, { settleMs: settleMs(app.ctx.env), self: [process.execPath, app.self], trigger: 'install' });
+          await hooksRun(
+            app.ctx,
+            [],
+            { interrupted: null, stop: { stop: false }, child: null },
+            {
+              line: (s) => out(`${s}\n`),
+              note: (s) => process.stderr.write(`resume: ${oneLine(s)}\n`),
+            },
+            { settleMs: settleMs(app.ctx.env), self: [process.execPath, app.self], trigger: 'install' },
+          );
         } finally {
           lock.release();
         }
       }
     });
+}
 
+function registerStatus(hooks: Command, app: App): void {
   hooks
     .command('status')
     .description('installed and loaded, the recorded versions, pending work, the last 5 runs')
@@ -133,26 +174,14 @@ rewritten). Records the baseline version when none is recorded, so the first upd
       const report = hooksReport(app);
       const { runs_file: runsFile, ...json } = report;
       if (o.json) {
-        out(JSON.stringify(json, null, 2) + '\n');
+        out(`${JSON.stringify(json, null, 2)}\n`);
         return;
       }
-      const L: string[] = [];
-      L.push(`watcher: ${report.installed ? 'installed' : 'not installed'}; loaded: ${report.loaded == null ? `unknown (${report.loaded_detail})` : report.loaded ? `yes (${report.loaded_detail})` : `no (${report.loaded_detail})`}`);
-      for (const x of report.files) L.push(`  ${x.state}\t${x.file}`);
-      L.push(`hooks: ${report.hooks.length ? report.hooks.map((h) => `${h.hook} ${h.kind === 'restart' ? 'restart' : h.program} (${h.timeout_seconds} s)`).join(', ') : 'none configured'}`);
-      const c = report.claude;
-      L.push(`claude: recorded ${c.recorded ? `${c.recorded} (${c.recorded_at})` : 'none'}; installed ${c.installed ?? `unknown (${c.installed_error})`}`);
-      L.push(`pending: ${report.pending.length ? report.pending.join('; ') : 'nothing'}`);
-      if (report.alert) L.push(`alert: ${alertLine(report.alert)}`);
-      L.push(`last runs (${runsFile}):`);
-      for (const r of report.runs) {
-        const res = r.event === 'hook' ? (r.stopped ?? `exit ${r.exit_code}`) : r.event;
-        L.push(`  ${r.time}\t${r.trigger ?? '-'}\t${r.harness} ${r.old_version ?? '-'} -> ${r.new_version ?? '-'}\t${r.hook != null ? `hook ${r.hook} ${r.program}` : r.event}\t${res}\t${r.duration_ms ?? '-'} ms\t${r.stderr_tail}`);
-      }
-      if (!report.runs.length) L.push('  none');
-      out(L.map((l) => l.split('\t').map(oneLine).join('\t')).join('\n') + '\n');
+      out(statusText(report, runsFile, report.alert ? alertLine(report.alert) : null));
     });
+}
 
+function registerAck(hooks: Command, app: App): void {
   hooks
     .command('ack')
     .description('acknowledge a failed unattended restart: status and doctor stop showing it')
@@ -161,4 +190,32 @@ rewritten). Records the baseline version when none is recorded, so the first upd
       const a = ackAlert(app.ctx);
       process.stderr.write(a ? `resume: acknowledged: ${oneLine(alertLine(a))}\n` : 'resume: nothing to acknowledge\n');
     });
+}
+
+/** `resume hooks status` as text: the watcher, the hooks, the versions, pending work, the last runs. */
+function statusText(report: HooksReport, runsFile: string, alert: string | null): string {
+  const L: string[] = [];
+  L.push(
+    `watcher: ${report.installed ? 'installed' : 'not installed'}; loaded: ${report.loaded == null ? `unknown (${report.loaded_detail})` : report.loaded ? `yes (${report.loaded_detail})` : `no (${report.loaded_detail})`}`,
+  );
+  for (const x of report.files) L.push(`  ${x.state}\t${x.file}`);
+  L.push(
+    `hooks: ${report.hooks.length ? report.hooks.map((h) => `${h.hook} ${h.kind === 'restart' ? 'restart' : h.program} (${h.timeout_seconds} s)`).join(', ') : 'none configured'}`,
+  );
+  const c = report.claude;
+  L.push(
+    `claude: recorded ${c.recorded ? `${c.recorded} (${c.recorded_at})` : 'none'}; installed ${c.installed ?? `unknown (${c.installed_error})`}`,
+  );
+  L.push(`pending: ${report.pending.length ? report.pending.join('; ') : 'nothing'}`);
+  if (alert != null) L.push(`alert: ${alert}`);
+  L.push(`last runs (${runsFile}):`);
+  for (const r of report.runs) L.push(runLine(r));
+  if (!report.runs.length) L.push('  none');
+  return `${L.map((l) => l.split('\t').map(oneLine).join('\t')).join('\n')}\n`;
+}
+
+/** One run of runs.jsonl, tab-separated. */
+function runLine(r: HooksReport['runs'][number]): string {
+  const res = r.event === 'hook' ? (r.stopped ?? `exit ${r.exit_code}`) : r.event;
+  return `  ${r.time}\t${r.trigger ?? '-'}\t${r.harness} ${r.old_version ?? '-'} -> ${r.new_version ?? '-'}\t${r.hook != null ? `hook ${r.hook} ${r.program}` : r.event}\t${res}\t${r.duration_ms ?? '-'} ms\t${r.stderr_tail}`;
 }

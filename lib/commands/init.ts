@@ -6,16 +6,16 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import type { App } from '../app.js';
 import { usage } from '../errors.js';
-import { out } from './common.js';
 import { quoteFish, quotePosix } from '../util/quote.js';
+import { out } from './common.js';
 
 export const INIT_SHELLS = ['zsh', 'bash', 'fish'] as const;
 export type InitShell = (typeof INIT_SHELLS)[number];
 
 export function header(shell: InitShell, bin: string): string {
   const top = `# resume shell integration for ${shell}, printed by \`resume init ${shell}\`.\n`;
-  if (shell === 'fish') return top + `set -g __resume_bin ${quoteFish(bin)}\n`;
-  return top + `__resume_bin=${quotePosix(bin)}\n`;
+  if (shell === 'fish') return `${top}set -g __resume_bin ${quoteFish(bin)}\n`;
+  return `${top}__resume_bin=${quotePosix(bin)}\n`;
 }
 
 export function script(app: App, shell: InitShell): string {
@@ -26,15 +26,17 @@ export function script(app: App, shell: InitShell): string {
   } catch (err) {
     throw usage(`cannot read the ${shell} integration (${file}): ${(err as NodeJS.ErrnoException).code ?? err}`);
   }
-  return header(shell, app.self) + '\n' + body;
+  return `${header(shell, app.self)}\n${body}`;
 }
 
 export function register(program: Command, app: App): void {
   program
     .command('init')
-    .description('print the shell integration: eval "$(resume init zsh)", eval "$(resume init bash)", resume init fish | source; or the Claude Code Stop hook: resume init claude-hook [--write]')
+    .description(
+      'print the shell integration: eval "$(resume init zsh)", eval "$(resume init bash)", resume init fish | source; or the Claude Code Stop hook: resume init claude-hook [--write]',
+    )
     .argument('<shell>', 'zsh, bash or fish; or claude-hook')
-    .option('--write', 'claude-hook: merge the hook into Claude Code\'s settings.json (a backup first)')
+    .option('--write', "claude-hook: merge the hook into Claude Code's settings.json (a backup first)")
     .action(async (shell: string, o: { write?: boolean }) => {
       if (shell === 'claude-hook') return claudeHook(app, !!o.write);
       if (o.write) throw usage('--write goes with claude-hook');
@@ -48,15 +50,18 @@ export function register(program: Command, app: App): void {
 async function claudeHook(app: App, write: boolean): Promise<void> {
   const { fragment, writeHook } = await import('../harness/claude/care/hook.js');
   if (!write) {
-    out(JSON.stringify(fragment(app.self), null, 2) + '\n');
+    out(`${JSON.stringify(fragment(app.self), null, 2)}\n`);
     return;
   }
-  let r;
+  let r: ReturnType<typeof writeHook>;
   try {
     r = writeHook(app.ctx, app.self);
   } catch (err) {
     throw usage((err as Error).message);
   }
   if (!r.changed) process.stderr.write(`resume: the Stop hook is already in ${r.file}; nothing changed\n`);
-  else process.stderr.write(`resume: ${r.replaced ? 'updated the' : 'added the'} Stop hook in ${r.file}${r.backup ? ` (backup: ${r.backup})` : ''}\n`);
+  else
+    process.stderr.write(
+      `resume: ${r.replaced ? 'updated the' : 'added the'} Stop hook in ${r.file}${r.backup ? ` (backup: ${r.backup})` : ''}\n`,
+    );
 }

@@ -3,18 +3,18 @@
 // runs it without the CLI framework; when nothing changed it prints from the rendered rows
 // (rows.bin), as `rows` does, and never reads the listing.
 import fs from 'node:fs';
-import type { App } from '../app.js';
-import { filtersOf, type FilterOpts } from './common.js';
-import { applyFilters, hiddenSummary, type Filters } from '../select/filter.js';
-import { lsRow, plain, table } from '../output.js';
-import { lsRows, type LsPick } from '../index/rowbin.js';
-import { checkedRows } from '../select/find.js';
-import { writeOut } from '../util/stdout.js';
-import { isTty } from '../util/lazy.js';
-import { colorOn } from '../util/color.js';
 import path from 'node:path';
+import type { App } from '../app.js';
+import { type LsPick, lsRows } from '../index/rowbin.js';
+import { lsOutName, printLsOut, type RowsOutKey, rowsOutKey, saveLsOut } from '../index/rowsout.js';
+import { lsRow, plain, table } from '../output.js';
+import { applyFilters, type Filters, hiddenSummary } from '../select/filter.js';
+import { checkedRows } from '../select/find.js';
+import { colorOn } from '../util/color.js';
+import { isTty } from '../util/lazy.js';
 import { cacheDir, tellHomeless } from '../util/paths.js';
-import { lsOutName, printLsOut, rowsOutKey, saveLsOut, type RowsOutKey } from '../index/rowsout.js';
+import { writeOut } from '../util/stdout.js';
+import { type FilterOpts, filtersOf } from './common.js';
 
 export interface LsOpts extends FilterOpts {
   n?: number;
@@ -36,32 +36,7 @@ export async function lsAction(app: App, o: LsOpts): Promise<void> {
         writeOut(b);
       })
     : null;
-  if (said === null) {
-    const { shown: list, hidden } = await lsListing(app, got, filters, limit);
-    printed = list.length > 0;
-    said = hiddenSummary(hidden, filters) ?? '';
-    const taken: Buffer[] = [];
-    const out = (text: string) => {
-      if (kept) taken.push(Buffer.from(text, 'utf8'));
-      writeOut(text);
-    };
-    if (tty) {
-      const lines = table(list, app.ctx.home, Date.now(), process.stdout.columns || 100, colorOn(true));
-      writeOut(lines.length ? lines.join('\n') + '\n' : '');
-    } else {
-      // in blocks: a long listing is never one string
-      let buf = '';
-      for (const s of list) {
-        buf += plain(s) + '\n';
-        if (buf.length > 65536) {
-          out(buf);
-          buf = '';
-        }
-      }
-      out(buf);
-    }
-    if (kept) saveLsOut(kept.file, kept.key, taken, said);
-  }
+  if (said === null) ({ printed, said } = await printListing(app, { got, filters, limit, tty, kept }));
   if (said) note(said);
   // none at all, hidden ones included: a new machine (said on a pipe too; stdout stays empty)
   const none = ('bin' in got ? got.bin.count : got.sessions.length) === 0;
@@ -70,7 +45,8 @@ export async function lsAction(app: App, o: LsOpts): Promise<void> {
 }
 
 /** What `ls` says on stderr on a machine with no sessions (`rows`, which feeds fzf, says nothing). */
-export const NO_SESSIONS = 'resume: no sessions on this machine yet (resume doctor shows where it looked; resume --demo tries the bundled demo sessions)';
+export const NO_SESSIONS =
+  'resume: no sessions on this machine yet (resume doctor shows where it looked; resume --demo tries the bundled demo sessions)';
 
 /** ls.out of listing `id` (ls-all.out with `--all`), and what it depends on. */
 function lsOutFor(app: App, all: boolean, id: string): { file: string; key: RowsOutKey } {
@@ -97,8 +73,51 @@ async function lsListing(app: App, got: Awaited<ReturnType<App['listingRows']>>,
 /** A line on stderr (written at once: building process.stderr costs more than the line). */
 function note(line: string): void {
   try {
-    fs.writeSync(2, line + '\n');
+    fs.writeSync(2, `${line}\n`);
   } catch {
     /* nowhere to say it */
   }
+}
+
+/** Print the listing (a table on a terminal, else plain lines in blocks, kept as ls.out when `kept`): printed any, the stderr line. */
+async function printListing(
+  app: App,
+  {
+    got,
+    filters,
+    limit,
+    tty,
+    kept,
+  }: {
+    got: Awaited<ReturnType<App['listingRows']>>;
+    filters: Filters;
+    limit: number;
+    tty: boolean;
+    kept: { file: string; key: RowsOutKey } | null;
+  },
+): Promise<{ printed: boolean; said: string }> {
+  const { shown: list, hidden } = await lsListing(app, got, filters, limit);
+  const said = hiddenSummary(hidden, filters) ?? '';
+  const taken: Buffer[] = [];
+  const out = (text: string) => {
+    if (kept) taken.push(Buffer.from(text, 'utf8'));
+    writeOut(text);
+  };
+  if (tty) {
+    const lines = table(list, app.ctx.home, Date.now(), process.stdout.columns || 100, colorOn(true));
+    writeOut(lines.length ? `${lines.join('\n')}\n` : '');
+  } else {
+    // in blocks: a long listing is never one string
+    let buf = '';
+    for (const s of list) {
+      buf += `${plain(s)}\n`;
+      if (buf.length > 65536) {
+        out(buf);
+        buf = '';
+      }
+    }
+    out(buf);
+  }
+  if (kept) saveLsOut(kept.file, kept.key, taken, said);
+  return { printed: list.length > 0, said };
 }

@@ -1,11 +1,11 @@
 import type { Command } from 'commander';
 import type { App } from '../app.js';
-import { filtered, note, positiveInt, withFilters } from './common.js';
-import { writeJsonArray } from '../util/stdout.js';
-import { hiddenSummary, shortIds } from '../select/filter.js';
-import { JSON_FIELDS_HELP, toJson } from '../output.js';
 import { launchInfo, liveInfo } from '../launch/info.js';
-import { lsAction, NO_SESSIONS, type LsOpts } from './ls-list.js';
+import { JSON_FIELDS_HELP, toJson } from '../output.js';
+import { hiddenSummary, shortIds } from '../select/filter.js';
+import { writeJsonArray } from '../util/stdout.js';
+import { filtered, note, positiveInt, withFilters } from './common.js';
+import { type LsOpts, lsAction, NO_SESSIONS } from './ls-list.js';
 
 export function register(program: Command, app: App): void {
   withFilters(program.command('ls').description('list sessions, newest first'))
@@ -19,7 +19,7 @@ export function register(program: Command, app: App): void {
         const shorts = shortIds(all);
         const launch = await launchInfo(app);
         const live = await liveInfo(app, list);
-        writeJsonArray(list.map((s) => toJson(s, shorts.get(s.id)!, launch, live.get(s.key))));
+        writeJsonArray(list.map((s) => toJson(s, shorts.get(s.id) ?? s.id, launch, live.get(s.key))));
         // on stderr, so it is seen under --json too without touching the JSON
         const h = hiddenSummary(all, filters);
         if (h) note(h);

@@ -4,10 +4,10 @@
 import type { Command } from 'commander';
 import type { App } from '../app.js';
 import { ExitError, usage } from '../errors.js';
-import { findForPreview } from '../select/find.js';
 import { previewColor, previewText } from '../present/preview.js';
-import { out } from './common.js';
+import { findForPreview } from '../select/find.js';
 import { oneLine } from '../util/text.js';
+import { out } from './common.js';
 
 /**
  * `resume preview [KEY...]`: the preview of each key; with none, of each key (or row) on stdin.
@@ -29,10 +29,12 @@ export async function previewAction(app: App, keys: string[]): Promise<void> {
       missing.push(key);
       continue;
     }
-    out((first ? '' : '\n' + '-'.repeat(40) + '\n\n') + previewText(s, app.ctx.home, Date.now(), color, fork));
+    out((first ? '' : `\n${'-'.repeat(40)}\n\n`) + previewText(s, app.ctx.home, Date.now(), color, fork));
     first = false;
   }
-  if (missing.length) throw new ExitError(1, `no session '${oneLine(missing[0]!)}'${missing.length > 1 ? ` (and ${missing.length - 1} more)` : ''}`);
+  const [gone] = missing;
+  if (gone !== undefined)
+    throw new ExitError(1, `no session '${oneLine(gone)}'${missing.length > 1 ? ` (and ${missing.length - 1} more)` : ''}`);
 }
 
 export function register(program: Command, app: App): void {

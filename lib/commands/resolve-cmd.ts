@@ -2,12 +2,12 @@
 import type { Command } from 'commander';
 import type { App } from '../app.js';
 import { ExitError, usage } from '../errors.js';
-import { applyFilters } from '../select/filter.js';
-import { resolve } from '../select/resolve.js';
-import { lookup } from '../select/find.js';
 import { allPrompts } from '../index/prompts.js';
+import { applyFilters } from '../select/filter.js';
+import { lookup } from '../select/find.js';
+import { resolve } from '../select/resolve.js';
 import { oneLine } from '../util/text.js';
-import { filtersOf, out, withFilters, type FilterOpts } from './common.js';
+import { type FilterOpts, filtersOf, out, withFilters } from './common.js';
 
 export function register(program: Command, app: App): void {
   withFilters(program.command('resolve').description('print the key(s) QUERY names, one per line (exit 1 when several)'))
@@ -16,7 +16,7 @@ export function register(program: Command, app: App): void {
       const filters = filtersOf(o);
       const { hit, all } = await lookup(app, query);
       if (hit && applyFilters([hit.session], { ...filters, all: true }).length === 1) {
-        out(hit.session.key + '\n');
+        out(`${hit.session.key}\n`);
         return;
       }
       const pool = applyFilters(await all(), { ...filters, all: true });
@@ -24,10 +24,10 @@ export function register(program: Command, app: App): void {
       const q = oneLine(query.join(' '));
       if (r.kind === 'none') throw new ExitError(1, `no session matches '${q}'`);
       if (r.kind === 'one') {
-        out(r.session.key + '\n');
+        out(`${r.session.key}\n`);
         return;
       }
-      out(r.candidates.map((s) => s.key + '\n').join(''));
+      out(r.candidates.map((s) => `${s.key}\n`).join(''));
       if (r.kind === 'ambiguous-prefix') throw usage(`'${q}' is the start of ${r.candidates.length} session ids; type more characters`);
       throw new ExitError(1, `${r.candidates.length} sessions match '${q}'`);
     });

@@ -5,8 +5,9 @@
 import type { Command } from 'commander';
 import type { App } from '../app.js';
 import { ExitError, usage } from '../errors.js';
-import { out } from './common.js';
+import type { restartTargets as RestartTargets, Target } from '../harness/claude/care/restart.js';
 import { oneLine } from '../util/text.js';
+import { out } from './common.js';
 
 interface Opts {
   outdated?: boolean;
@@ -23,7 +24,9 @@ export function register(program: Command, app: App): void {
     .option('--session <id>', 'only this session (id or prefix; repeatable)', (v: string, acc: string[]) => [...acc, v], [] as string[])
     .option('--dry-run', 'print the plan (session, pane and how it was found, what it waits for); touch nothing')
     .option('--timeout <time>', 'how long to wait for each session to become safe to stop (30m, 90s, 1h)', '30m')
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 Safe to stop means, re-checked every few seconds until the timeout: the same process (start time),
 registry status exactly "idle", the pane's foreground process, and an empty input line. A session
 that is an ancestor of this command, or claimed by two panes, is refused. The sequence: snapshot,
@@ -33,7 +36,8 @@ absolute path (\`<node> <resume> <id>\`), confirm the session registered again. 
 the process's own TMUX variable (without one, every server of the user is asked); TMUX_PANE is a
 fallback (noted). herdr panes are not driven. Process facts: /proc on Linux, ps(1) elsewhere.
 Exit 0: all resumed or skipped; 1: a failure, timeout, vanished pane or refusal; 2: bad usage, or
-a --dry-run whose plan holds a refusal.`)
+a --dry-run whose plan holds a refusal.`,
+    )
     .action(async (o: Opts) => {
       if (!o.outdated) throw usage('restart needs --outdated (the only selection it has)');
       const { noProcTable } = await import('../panes/proc.js');
@@ -48,38 +52,57 @@ a --dry-run whose plan holds a refusal.`)
       for (const n of p.notes) process.stderr.write(`resume: note: ${oneLine(n)}\n`);
       for (const q of p.unknown) process.stderr.write(`resume: no outdated live session matches '${oneLine(q)}'\n`);
       if (o.dryRun) {
-        let text = '';
-        for (const t of p.targets) {
-          const where = t.pane ? `pane ${t.pane} (${t.via}) on ${t.socket}` : 'no pane';
-          const what = t.refused ? `refused: ${t.refused}` : `wait up to ${o.timeout} for: same process, status idle, foreground in the pane, empty input line; then snapshot, SIGTERM, wait for the pane's shell, type \`${relaunchLine(self, t.o.session) ?? '(cannot be typed)'}\``;
-          text += `${t.o.session}\tpid ${t.o.pid}\t${t.o.version ?? '?'} < ${t.o.installed}\t${oneLine(where)}\t${oneLine(what)}\n`;
-        }
-        out(text);
+        out(planText(p.targets, { timeout: o.timeout, self, relaunchLine }));
         if (!p.targets.length) process.stderr.write('resume: no outdated live Claude sessions\n');
         // a refusal the user can fix (a pane, a draft…): 2, so a script checking the plan sees it
         process.exitCode = p.targets.some((t) => t.refused) ? 2 : p.unknown.length ? 1 : 0;
         return;
       }
-      const stop = { stop: false };
-      const onSig = (sig: NodeJS.Signals) => {
-        if (!stop.stop) process.stderr.write(`resume: ${sig}: no more waiting; a relaunch under way is finished first\n`);
-        stop.stop = true;
-      };
-      for (const s of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(s, onSig);
-      // The handlers are in place before the lock exists: a signal can never leave it behind.
-      let r;
-      try {
-        r = await restartTargets(app.ctx, p.targets, {
-          timeoutMs,
-          stop,
-          relaunch: { self, note: (s) => process.stderr.write(`resume: ${oneLine(s)}\n`) },
-          onLine: (l) => out(l.split('\t').map(oneLine).join('\t') + '\n'),
-        });
-      } finally {
-        for (const s of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.off(s, onSig);
-      }
-      if ('locked' in r) throw new ExitError(1, `another restart is running (pid ${r.locked}; lock ${r.file})`);
-      const bad = p.unknown.length > 0 || !r.complete;
-      process.exitCode = bad ? 1 : 0;
+      await restartAll(app.ctx, p, { timeoutMs, self, restartTargets });
     });
+}
+
+/** The --dry-run plan: a line a session, with its pane and what would be waited for and typed. */
+function planText(
+  targets: Target[],
+  { timeout, self, relaunchLine }: { timeout: string; self: string[]; relaunchLine: (self: string[], id: string) => string | null },
+): string {
+  let text = '';
+  for (const t of targets) {
+    const where = t.pane ? `pane ${t.pane} (${t.via}) on ${t.socket}` : 'no pane';
+    const what = t.refused
+      ? `refused: ${t.refused}`
+      : `wait up to ${timeout} for: same process, status idle, foreground in the pane, empty input line; then snapshot, SIGTERM, wait for the pane's shell, type \`${relaunchLine(self, t.o.session) ?? '(cannot be typed)'}\``;
+    text += `${t.o.session}\tpid ${t.o.pid}\t${t.o.version ?? '?'} < ${t.o.installed}\t${oneLine(where)}\t${oneLine(what)}\n`;
+  }
+  return text;
+}
+
+/** Restart the plan's sessions, SIGINT, SIGTERM and SIGHUP ending the waiting; the exit code as restart's. */
+async function restartAll(
+  ctx: App['ctx'],
+  p: { targets: Target[]; unknown: string[] },
+  { timeoutMs, self, restartTargets }: { timeoutMs: number; self: string[]; restartTargets: typeof RestartTargets },
+): Promise<void> {
+  const stop = { stop: false };
+  const onSig = (sig: NodeJS.Signals) => {
+    if (!stop.stop) process.stderr.write(`resume: ${sig}: no more waiting; a relaunch under way is finished first\n`);
+    stop.stop = true;
+  };
+  for (const s of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(s, onSig);
+  // The handlers are in place before the lock exists: a signal can never leave it behind.
+  let r: Awaited<ReturnType<typeof RestartTargets>>;
+  try {
+    r = await restartTargets(ctx, p.targets, {
+      timeoutMs,
+      stop,
+      relaunch: { self, note: (s) => process.stderr.write(`resume: ${oneLine(s)}\n`) },
+      onLine: (l) => out(`${l.split('\t').map(oneLine).join('\t')}\n`),
+    });
+  } finally {
+    for (const s of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.off(s, onSig);
+  }
+  if ('locked' in r) throw new ExitError(1, `another restart is running (pid ${r.locked}; lock ${r.file})`);
+  const bad = p.unknown.length > 0 || !r.complete;
+  process.exitCode = bad ? 1 : 0;
 }

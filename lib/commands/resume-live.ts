@@ -1,15 +1,16 @@
 // `resume ID` for a session that is running (lib/launch/reach.ts says where and how): go to its tmux
 // pane, or, in each other mode, say or hand over how to: --dry-run describes it, --print and emit
 // print the tmux line, --copy copies it, the shell integration (RESUME_EMIT_FILE) gets it to run.
-import fs from 'node:fs';
+
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
 import { ExitError } from '../errors.js';
 import type { LiveError } from '../launch/plan.js';
-import { reach, reachJson, reachLine, reachNote, reachText, paneShown, type Reach } from '../launch/reach.js';
+import { paneShown, type Reach, reach, reachJson, reachLine, reachNote, reachText } from '../launch/reach.js';
 import { tmux } from '../panes/tmux.js';
-import { shown, type ShellName } from '../util/quote.js';
-import { note, out } from './common.js';
 import type { Session } from '../types.js';
+import { type ShellName, shown } from '../util/quote.js';
+import { note, out } from './common.js';
 
 export interface LiveMode {
   dryRun?: boolean;
@@ -27,11 +28,11 @@ export async function goLive(s: Session, live: LiveError, m: LiveMode, shell: Sh
   const handed = !!(m.print || m.copy || m.emit || emitFile);
   const r = await reach(live.session, live.hit, { terminal: handed || (!!process.stdin.isTTY && !!process.stdout.isTTY) });
   if (m.dryRun) {
-    out(m.json ? JSON.stringify(reachJson(r, s.harness, s.id), null, 2) + '\n' : reachText(r));
+    out(m.json ? `${JSON.stringify(reachJson(r, s.harness, s.id), null, 2)}\n` : reachText(r));
     return;
   }
   if (m.print || m.emit) {
-    out(reachLine(r, shell) + '\n');
+    out(`${reachLine(r, shell)}\n`);
     return handedNote(r);
   }
   if (m.copy) {
@@ -42,9 +43,12 @@ export async function goLive(s: Session, live: LiveError, m: LiveMode, shell: Sh
   }
   if (emitFile) {
     try {
-      fs.writeFileSync(emitFile, reachLine(r, shell) + '\n');
+      fs.writeFileSync(emitFile, `${reachLine(r, shell)}\n`);
     } catch (err) {
-      throw new ExitError(2, `cannot write RESUME_EMIT_FILE ${shown(emitFile)}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+      throw new ExitError(
+        2,
+        `cannot write RESUME_EMIT_FILE ${shown(emitFile)}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+      );
     }
     return handedNote(r);
   }
@@ -62,7 +66,10 @@ async function go(r: Reach): Promise<void> {
   const cmds = r.argv.slice(r.argv.indexOf('select-window'), attach < 0 ? undefined : attach - 1);
   const c = await tmux(r.pane.socket, cmds);
   if (!c.ok) {
-    throw new ExitError(2, `${r.name} is running in tmux pane ${paneShown(r.pane)} (pid ${r.where.pid}), but tmux could not go there: ${c.error}; use --fork to open a copy of it`);
+    throw new ExitError(
+      2,
+      `${r.name} is running in tmux pane ${paneShown(r.pane)} (pid ${r.where.pid}), but tmux could not go there: ${c.error}; use --fork to open a copy of it`,
+    );
   }
   if (attach < 0) {
     note(`resume: ${reachNote(r)}`);

@@ -3,29 +3,28 @@
 // (--dry-run), or run directly with the terminal attached.
 import fs from 'node:fs';
 import type { Command } from 'commander';
+import type { PickAction } from '../../fzf/flags.js';
+import { pickerAvailable, pickSession } from '../../fzf/picker.js';
 import type { App } from '../app.js';
 import { ExitError, usage } from '../errors.js';
-import type { Session } from '../types.js';
-import { applyFilters, shortIds, type Filters } from '../select/filter.js';
-import { didYouMean, resolve } from '../select/resolve.js';
+import { adapter } from '../harness/registry.js';
 import { allPrompts } from '../index/prompts.js';
-import { label } from '../output.js';
-import { oneLine } from '../util/text.js';
-import { dashTail, filtersOf, out, type FilterOpts } from './common.js';
+import { type Config, loadConfig } from '../launch/config.js';
+import { type Plan, shellLine } from '../launch/emit.js';
+import { execPlan } from '../launch/exec.js';
+import { hereDir, placeSession } from '../launch/moved.js';
+import { LiveError } from '../launch/plan.js';
 import { forStdout, prepare, shellOf } from '../launch/prepare.js';
 import { candidateLines } from '../present/candidates.js';
-import { NO_SESSIONS } from './ls-list.js';
-import { loadConfig, type Config } from '../launch/config.js';
-import { shellLine, type Plan } from '../launch/emit.js';
-import { quotePosix, shown, type ShellName } from '../util/quote.js';
-import { execPlan } from '../launch/exec.js';
-import { LiveError } from '../launch/plan.js';
-import { goLive } from './resume-live.js';
-import { hereDir, placeSession } from '../launch/moved.js';
-import { adapter } from '../harness/registry.js';
-import { pickerAvailable, pickSession } from '../../fzf/picker.js';
+import { applyFilters, type Filters, shortIds } from '../select/filter.js';
 import { lookup } from '../select/find.js';
-import type { PickAction } from '../../fzf/flags.js';
+import { didYouMean, resolve } from '../select/resolve.js';
+import type { Session } from '../types.js';
+import { quotePosix, type ShellName, shown } from '../util/quote.js';
+import { oneLine } from '../util/text.js';
+import { dashTail, type FilterOpts, filtersOf, out } from './common.js';
+import { NO_SESSIONS } from './ls-list.js';
+import { goLive } from './resume-live.js';
 
 export interface LaunchOpts {
   fork?: boolean;
@@ -56,7 +55,11 @@ export interface Choice {
  * the candidates are printed on stdout and the command ends with exit 1.
  */
 export async function chooseAmong(app: App, candidates: Session[], c: Choice): Promise<Session> {
-  if (candidates.length === 0) throw new ExitError(1, c.all?.length === 0 ? NO_SESSIONS.replace(/^resume: /, '') : 'no sessions found (resume doctor shows where it looked)');
+  if (candidates.length === 0)
+    throw new ExitError(
+      1,
+      c.all?.length === 0 ? NO_SESSIONS.replace(/^resume: /, '') : 'no sessions found (resume doctor shows where it looked)',
+    );
   if (!c.dryRun && pickerAvailable()) {
     const r = await pickSession(app, { query: c.query.join(' '), filters: c.filters, sessions: c.all });
     c.action = r.action;
@@ -71,7 +74,13 @@ async function launch(s: Session, full: Plan, o: LaunchOpts, shell: ShellName, c
   if (o.dryRun) {
     const { plan, withheld } = forStdout(full, cfg);
     if (o.json) {
-      out(JSON.stringify({ harness: plan.harness, id: plan.id, cwd: plan.cwd, argv: plan.argv, env: plan.env, ...(withheld.length ? { withheld } : {}) }, null, 2) + '\n');
+      out(
+        `${JSON.stringify(
+          { harness: plan.harness, id: plan.id, cwd: plan.cwd, argv: plan.argv, env: plan.env, ...(withheld.length ? { withheld } : {}) },
+          null,
+          2,
+        )}\n`,
+      );
     } else {
       let text = `cwd   ${quotePosix(plan.cwd)}\nargv  ${plan.argv.map(quotePosix).join(' ')}\n`;
       for (const [k, v] of Object.entries(plan.env)) text += `env   ${k}=${quotePosix(v)}\n`;
@@ -80,7 +89,7 @@ async function launch(s: Session, full: Plan, o: LaunchOpts, shell: ShellName, c
     return;
   }
   if (o.print) {
-    out(shellLine(forStdout(full, cfg).plan, shell) + '\n');
+    out(`${shellLine(forStdout(full, cfg).plan, shell)}\n`);
     return;
   }
   if (o.copy) {
@@ -94,9 +103,12 @@ async function launch(s: Session, full: Plan, o: LaunchOpts, shell: ShellName, c
   const emitFile = process.env.RESUME_EMIT_FILE;
   if (emitFile) {
     try {
-      fs.writeFileSync(emitFile, shellLine(full, shell) + '\n');
+      fs.writeFileSync(emitFile, `${shellLine(full, shell)}\n`);
     } catch (err) {
-      throw new ExitError(2, `cannot write RESUME_EMIT_FILE ${shown(emitFile)}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+      throw new ExitError(
+        2,
+        `cannot write RESUME_EMIT_FILE ${shown(emitFile)}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+      );
     }
     return;
   }
@@ -131,55 +143,8 @@ export function register(program: Command, app: App): void {
       const quoting = o.shell != null || (!o.dryRun && (o.print || o.copy || !!process.env.RESUME_EMIT_FILE));
       const shell: ShellName = quoting ? shellOf(o.shell) : 'bash';
       const filters = filtersOf(o);
-      // Bare `resume` on a terminal: fzf opens at once and its rows arrive when the index is ready.
-      const early = query.length === 0 && !o.dryRun && pickerAvailable() ? await pickSession(app, { filters }) : null;
-      // a full key or id is one record of the listing; anything else resolves over all of it
-      const found = early ? null : await lookup(app, query);
-      const hit = found?.hit && applyFilters([found.hit.session], { ...filters, all: true }).length === 1 ? found.hit : null;
-      const all = early?.short || hit ? [] : found ? await found.all() : await app.sessions();
-      const pool = applyFilters(all, { ...filters, all: true });
-      const shorts = shortIds(all);
-      const choice: Choice = { query, dryRun: !!o.dryRun, shorts, filters, all, action: early?.action };
-
-      let s: Session;
-      if (early) {
-        s = early.session;
-      } else if (hit) {
-        s = hit.session;
-      } else if (query.length === 0) {
-        s = await chooseAmong(app, applyFilters(all, filters), choice);
-      } else {
-        const r = resolve(query, pool, { all: !!o.all, prompts: (words) => allPrompts(app.ctx, words) });
-        const q = oneLine(query.join(' '));
-        if (r.kind === 'none') {
-          const sub = query.length === 1 ? didYouMean(query[0]!, commandNames(program)) : null;
-          if (sub) throw usage(`no session matches '${q}'; did you mean '${sub}'?`);
-          throw new ExitError(1, `no session matches '${q}'`);
-        }
-        if (r.kind === 'ambiguous-prefix') {
-          out(candidateLines(r.candidates, shorts));
-          throw usage(`'${q}' is the start of ${r.candidates.length} session ids; type more characters`);
-        }
-        s = r.kind === 'one' ? r.session : await chooseAmong(app, r.candidates, choice);
-      }
-      const name = early?.short ?? (hit ? hit.short : shorts.get(s.id) ?? s.id);
-      // A key in the picker can ask to print the line or to fork instead.
-      const fork = !!o.fork || choice.action === 'fork';
-      const print = !!o.print || choice.action === 'print';
-      const copy = !!o.copy || choice.action === 'copy';
-      // a gone directory: where its repository went, or its worktree added again (lib/launch/moved.ts)
-      const place = await placeSession(s, { cd: o.cd, name, dryRun: !!o.dryRun, fork, others: () => app.sessions(), here: hereDir(app.ctx.home) });
-      let plan: Plan;
-      try {
-        plan = prepare(s, { fork, extra: tail, cfg, name, env: app.launchEnv(), ctx: app.ctx, cwd: place?.cwd });
-      } catch (err) {
-        // running: go to its tmux pane instead (or say where it runs)
-        if (!(err instanceof LiveError)) throw err;
-        return goLive(s, err, { dryRun: o.dryRun, json: o.json, print, copy }, (print || copy) && !quoting ? shellOf(o.shell) : shell);
-      }
-      if (s.harness === 'claude') await restoreTasks(app, s, fork, !!o.dryRun);
-      await launch(s, plan, { ...o, fork, print, copy }, (print || copy) && !quoting ? shellOf(o.shell) : shell, cfg);
-      if (place?.refuse) throw new ExitError(2, place.refuse);
+      const { s, name, choice } = await chosenSession(app, program, { query, o, filters });
+      await resumeChosen(app, s, { name, choice, o, tail, cfg, quoting, shell });
     });
 }
 
@@ -201,4 +166,83 @@ function commandNames(program: Command): { name: string; aliases: string[] }[] {
   const ls = list.find((c) => c.name === 'ls');
   if (ls && !ls.aliases.includes('list')) ls.aliases.push('list');
   return [...list, { name: 'help', aliases: [] }];
+}
+
+/** The session the words name, or the one picked among those they name; none: an error (with a command they may have meant). */
+async function sessionNamed(
+  app: App,
+  program: Command,
+  { query, pool, all, shorts, choice }: { query: string[]; pool: Session[]; all: boolean; shorts: Map<string, string>; choice: Choice },
+): Promise<Session> {
+  const r = resolve(query, pool, { all, prompts: (words) => allPrompts(app.ctx, words) });
+  const q = oneLine(query.join(' '));
+  if (r.kind === 'none') {
+    const [only, ...more] = query;
+    const sub = only !== undefined && more.length === 0 ? didYouMean(only, commandNames(program)) : null;
+    if (sub) throw usage(`no session matches '${q}'; did you mean '${sub}'?`);
+    throw new ExitError(1, `no session matches '${q}'`);
+  }
+  if (r.kind === 'ambiguous-prefix') {
+    out(candidateLines(r.candidates, shorts));
+    throw usage(`'${q}' is the start of ${r.candidates.length} session ids; type more characters`);
+  }
+  return r.kind === 'one' ? r.session : chooseAmong(app, r.candidates, choice);
+}
+
+/** The session to resume and the name it goes by: the picker's pick, a full key's or id's, or what the words name. */
+async function chosenSession(
+  app: App,
+  program: Command,
+  { query, o, filters }: { query: string[]; o: RootOpts; filters: Filters },
+): Promise<{ s: Session; name: string; choice: Choice }> {
+  // Bare `resume` on a terminal: fzf opens at once and its rows arrive when the index is ready.
+  const early = query.length === 0 && !o.dryRun && pickerAvailable() ? await pickSession(app, { filters }) : null;
+  // a full key or id is one record of the listing; anything else resolves over all of it
+  const found = early ? null : await lookup(app, query);
+  const hit = found?.hit && applyFilters([found.hit.session], { ...filters, all: true }).length === 1 ? found.hit : null;
+  const all = early?.short || hit ? [] : found ? await found.all() : await app.sessions();
+  const pool = applyFilters(all, { ...filters, all: true });
+  const shorts = shortIds(all);
+  const choice: Choice = { query, dryRun: !!o.dryRun, shorts, filters, all, action: early?.action };
+
+  let s: Session;
+  if (early) s = early.session;
+  else if (hit) s = hit.session;
+  else if (query.length === 0) s = await chooseAmong(app, applyFilters(all, filters), choice);
+  else s = await sessionNamed(app, program, { query, pool, all: !!o.all, shorts, choice });
+  const name = early?.short ?? (hit ? hit.short : (shorts.get(s.id) ?? s.id));
+  return { s, name, choice };
+}
+
+/** What resume does with the session chosen: place it, then launch it (or print, copy, dry-run it), or go to where it runs. */
+async function resumeChosen(
+  app: App,
+  s: Session,
+  w: { name: string; choice: Choice; o: RootOpts; tail: string[]; cfg: Config; quoting: boolean; shell: ShellName },
+): Promise<void> {
+  const { name, choice, o, tail, cfg, quoting, shell } = w;
+  // A key in the picker can ask to print the line or to fork instead.
+  const fork = !!o.fork || choice.action === 'fork';
+  const print = !!o.print || choice.action === 'print';
+  const copy = !!o.copy || choice.action === 'copy';
+  // a gone directory: where its repository went, or its worktree added again (lib/launch/moved.ts)
+  const place = await placeSession(s, {
+    cd: o.cd,
+    name,
+    dryRun: !!o.dryRun,
+    fork,
+    others: () => app.sessions(),
+    here: hereDir(app.ctx.home),
+  });
+  let plan: Plan;
+  try {
+    plan = prepare(s, { fork, extra: tail, cfg, name, env: app.launchEnv(), ctx: app.ctx, cwd: place?.cwd });
+  } catch (err) {
+    // running: go to its tmux pane instead (or say where it runs)
+    if (!(err instanceof LiveError)) throw err;
+    return goLive(s, err, { dryRun: o.dryRun, json: o.json, print, copy }, (print || copy) && !quoting ? shellOf(o.shell) : shell);
+  }
+  if (s.harness === 'claude') await restoreTasks(app, s, fork, !!o.dryRun);
+  await launch(s, plan, { ...o, fork, print, copy }, (print || copy) && !quoting ? shellOf(o.shell) : shell, cfg);
+  if (place?.refuse) throw new ExitError(2, place.refuse);
 }

@@ -4,12 +4,12 @@
 // --status puts the picker's status line first (an empty key: fzf --header-lines=1), --ansi colours.
 import type { Command } from 'commander';
 import type { App } from '../app.js';
-import { filtersOf, withFilters, type FilterOpts } from './common.js';
-import { writeOut as out } from '../util/stdout.js';
-import { applyFilters, MIN_SHORT } from '../select/filter.js';
-import { row } from '../output.js';
-import type { Session } from '../types.js';
 import { printRowBin } from '../index/rowbin.js';
+import { row } from '../output.js';
+import { applyFilters, MIN_SHORT } from '../select/filter.js';
+import type { Session } from '../types.js';
+import { writeOut as out } from '../util/stdout.js';
+import { type FilterOpts, filtersOf, withFilters } from './common.js';
 
 export interface RowsOpts extends FilterOpts {
   align?: boolean;
@@ -39,7 +39,7 @@ export async function rowsAction(app: App, o: RowsOpts): Promise<void> {
   const onSessions = (batch: Session[]) => {
     streamed = true;
     let buf = '';
-    for (const s of applyFilters(batch, filters)) buf += row(s, ids.add(s.id), app.ctx.home, now) + '\n';
+    for (const s of applyFilters(batch, filters)) buf += `${row(s, ids.add(s.id), app.ctx.home, now)}\n`;
     out(buf);
   };
   // the rendered rows when nothing changed (with --dir, when they can tell each session's directory);
@@ -58,7 +58,7 @@ export async function rowsAction(app: App, o: RowsOpts): Promise<void> {
   // Written in blocks so fzf sees the first screen at once on a long list.
   let buf = '';
   for (const s of shown) {
-    buf += row(s, s.short, app.ctx.home, now) + '\n';
+    buf += `${row(s, s.short, app.ctx.home, now)}\n`;
     if (buf.length > 65536) {
       out(buf);
       buf = '';
@@ -76,7 +76,9 @@ export class StreamShorts {
     let hi = a.length;
     while (lo < hi) {
       const m = (lo + hi) >> 1;
-      if (a[m]! < id) lo = m + 1;
+      const v = a[m];
+      if (v === undefined) throw new Error('StreamShorts: the binary search left the sorted ids');
+      if (v < id) lo = m + 1;
       else hi = m;
     }
     if (a[lo] !== id) a.splice(lo, 0, id);

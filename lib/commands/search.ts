@@ -2,18 +2,19 @@
 import type { Command } from 'commander';
 import type { App } from '../app.js';
 import { ExitError, usage } from '../errors.js';
-import { filtersOf, note, out, withFilters, type FilterOpts } from './common.js';
-import { applyFilters, shortIds } from '../select/filter.js';
 import { harnessColor, label, row, useColor } from '../output.js';
 import { parseQuery } from '../search/query.js';
-import type { Result } from '../search/search.js';
 import { prestart, runSearch } from '../search/run.js';
+import type { Result } from '../search/search.js';
 import { marked } from '../search/snippet.js';
-import { iso, localTime } from '../util/time.js';
-import { clip, oneLine } from '../util/text.js';
+import { applyFilters, type Filters, shortIds } from '../select/filter.js';
+import type { Session } from '../types.js';
 import { tildify } from '../util/paths.js';
-import { writeJsonArray } from '../util/stdout.js';
 import { progressBar } from '../util/progress.js';
+import { writeJsonArray } from '../util/stdout.js';
+import { clip, oneLine } from '../util/text.js';
+import { iso, localTime } from '../util/time.js';
+import { type FilterOpts, filtersOf, note, out, withFilters } from './common.js';
 
 interface SearchOpts extends FilterOpts {
   json?: boolean;
@@ -32,7 +33,11 @@ const UNITS: Record<string, number> = { m: 60e3, h: 3600e3, d: 86400e3, w: 7 * 8
  */
 export function parseWhen(v: string, end: boolean, now = Date.now()): number {
   const rel = /^(\d+)\s*(mo|m|h|d|w|y)$/i.exec(v.trim());
-  if (rel) return now - Number(rel[1]) * UNITS[rel[2]!.toLowerCase()]!;
+  if (rel) {
+    const [, n, unit = ''] = rel;
+    const ms = UNITS[unit.toLowerCase()];
+    if (ms !== undefined) return now - Number(n) * ms;
+  }
   const day = /^(\d{4})-(\d{2})-(\d{2})$/.exec(v.trim());
   if (day) {
     const d = new Date(Number(day[1]), Number(day[2]) - 1, Number(day[3]));
@@ -64,7 +69,7 @@ const HIDDEN_LABEL: Record<string, string> = {
   empty: 'empty',
 };
 
-function count(n: number, one: string, many = one + 's'): string {
+function count(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
 }
 
@@ -79,8 +84,8 @@ export function register(program: Command, app: App): void {
       return n;
     })
     .option('--json', 'one JSON array of results')
-    .option('--copy', 'put the best result\'s resume line on the clipboard (says where on stderr)')
-    .option('--rows', "fzf rows in `resume rows` format, best first (no words: every session, newest first)")
+    .option('--copy', "put the best result's resume line on the clipboard (says where on stderr)")
+    .option('--rows', 'fzf rows in `resume rows` format, best first (no words: every session, newest first)')
     .action(async (words: string[], o: SearchOpts) => {
       const filters = {
         ...filtersOf(o),
@@ -94,61 +99,31 @@ export function register(program: Command, app: App): void {
       const all = await app.sessions();
       // (made only when there is something to print: 70 ms at 22,000 sessions)
       let shortMap: Map<string, string> | null = null;
-      const shorts = () => (shortMap ??= shortIds(all));
+      const short = (s: Session) => {
+        shortMap ??= shortIds(all);
+        return shortMap.get(s.id) ?? s.id;
+      };
       const now = Date.now();
       if (terms.length === 0) {
         if (!o.rows) throw usage('search needs at least one word (resume search WORDS...)');
         // an empty fzf query: the plain listing
-        const shown = applyFilters(all, filters).filter((s) => {
-          const u = s.updated ?? s.started ?? 0;
-          return (filters.since == null || u >= filters.since) && (filters.until == null || (s.started ?? u) <= filters.until);
-        });
-        out(shown.map((s) => row(s, shorts().get(s.id)!, app.ctx.home, now) + '\n').join(''));
+        out(listingRows(all, filters, { short, home: app.ctx.home, now }));
         return;
       }
       const t0 = Date.now();
       // a long search shows how far it is on a terminal (never for the picker: fzf owns the screen)
       const bar = o.rows ? null : progressBar('searching', undefined, 'sessions');
       // (--rows prints rows only: the results are ranked without their evidence)
-      const { results, stats } = await runSearch(app, all, terms, filters, workers, { progress: bar?.update, evidence: !o.rows }).finally(() => bar?.end());
+      const { results, stats } = await runSearch(app, all, terms, filters, workers, { progress: bar?.update, evidence: !o.rows }).finally(
+        () => bar?.end(),
+      );
       const list = o.n ? results.slice(0, o.n) : results;
       const query = terms.map((t) => (t.phrase ? `"${t.text}"` : t.text)).join(' ');
       // --copy takes the one best result (the `best:` line), never the first of a tie
       const best = clearlyBest(results);
-      if (o.copy && !o.rows && list.length) {
-        if (best) await copyBest(app, best.session, shorts().get(best.session.id)!);
-        else {
-          note(`copied nothing: no one result is clearly best (${count(results.length, 'result')}); resume one by its id`);
-          process.exitCode = 1;
-        }
-      }
-      if (process.stderr.isTTY && !o.rows) {
-        const mb = (stats.bytes / 1048576).toFixed(1);
-        note(`${count(results.length, 'session')} ${results.length === 1 ? 'mentions' : 'mention'} ${oneLine(query)} (${stats.sessions} sessions, ${stats.files} files, ${mb} MiB in ${Date.now() - t0} ms)`);
-      }
-      if (o.rows) {
-        out(list.map((r) => row(r.session, shorts().get(r.session.id)!, app.ctx.home, now) + '\n').join(''));
-        if (list.length === 0) throw new ExitError(1, `no session mentions ${oneLine(query)}`);
-        return;
-      }
-      if (o.json) {
-        const how = await resumeOf(app);
-        writeJsonArray(list.map((r) => ({ ...toJson(r, shorts().get(r.session.id)!), resume: how(r.session)?.plan ?? null })));
-        if (list.length === 0) throw new ExitError(1, `no session mentions ${oneLine(query)}`);
-        return;
-      }
-      if (list.length === 0) throw new ExitError(1, `no session mentions ${oneLine(query)}`);
-      const color = useColor();
-      // on a terminal the best screenfuls, not hundreds of results (-n N, a pipe or --json: all)
-      const shown = o.n == null && process.stdout.isTTY ? list.slice(0, TTY_RESULTS) : list;
-      const how = await resumeOf(app);
-      out(shown.map((r) => human(r, shorts().get(r.session.id)!, app.ctx.home, color, how(r.session)?.line ?? null)).join('\n'));
-      if (shown.length < list.length) note(`+${list.length - shown.length} more (-n N shows more)`);
-      // one result clearly ahead: say so, and end with its resume line (the last line on screen)
-      if (best) {
-        const line = how(best.session)?.line;
-        if (line) out(`\nbest: ${best.session.harness} ${best.session.id}${results.length > 1 ? ' (clearly ahead of the rest)' : ''}\n${line}\n`);
-      }
+      if (o.copy && !o.rows && list.length) await copyOrSay(app, best, results.length, short);
+      if (process.stderr.isTTY && !o.rows) tellTally(results.length, query, stats, t0);
+      await printResults(app, { o, results, list, query, best, short, now });
     });
 }
 
@@ -165,7 +140,10 @@ function clearlyBest(results: Result[]): Result | null {
 /** `search --copy`: the best result's resume line onto the clipboard, where it went on stderr. */
 async function copyBest(app: App, s: Result['session'], short: string): Promise<void> {
   const [{ loadConfig }, { makePlan }, { shellLine, pickShell }, { copyText }] = await Promise.all([
-    import('../launch/config.js'), import('../launch/plan.js'), import('../launch/emit.js'), import('../launch/clipboard.js'),
+    import('../launch/config.js'),
+    import('../launch/plan.js'),
+    import('../launch/emit.js'),
+    import('../launch/clipboard.js'),
   ]);
   const sh = pickShell(undefined, process.env);
   const plan = makePlan(s, { fork: false, extra: [], cfg: loadConfig(app.ctx), name: short });
@@ -216,9 +194,14 @@ const RESET = '\x1b[0m';
  * stdout that is not a terminal, permission-bypass flags from config are left out (named once on
  * stderr), as for `--print`.
  */
-async function resumeOf(app: App): Promise<(s: Result['session']) => { plan: { cwd: string | null; argv: string[]; env: Record<string, string> }; line: string } | null> {
+async function resumeOf(
+  app: App,
+): Promise<(s: Result['session']) => { plan: { cwd: string | null; argv: string[]; env: Record<string, string> }; line: string } | null> {
   const [{ loadConfig, applyConfig }, { shownPlan, withheldNote }, { shellLine, pickShell }, { adapter }] = await Promise.all([
-    import('../launch/config.js'), import('../launch/plan.js'), import('../launch/emit.js'), import('../harness/registry.js'),
+    import('../launch/config.js'),
+    import('../launch/plan.js'),
+    import('../launch/emit.js'),
+    import('../harness/registry.js'),
   ]);
   const cfg = loadConfig(app.ctx);
   const sh = pickShell(undefined, process.env);
@@ -227,11 +210,17 @@ async function resumeOf(app: App): Promise<(s: Result['session']) => { plan: { c
   return (s) => {
     const spec = adapter(s.harness).launch(s, { fork: false });
     if (typeof spec === 'string') return null;
-    let plan: { harness: string; id: string; cwd: string; argv: string[]; env: Record<string, string> } = { harness: s.harness, id: s.id, cwd: s.cwd ?? '', argv: applyConfig(spec.argv, s.harness, cfg), env: { ...(spec.env ?? {}) } };
+    let plan: { harness: string; id: string; cwd: string; argv: string[]; env: Record<string, string> } = {
+      harness: s.harness,
+      id: s.id,
+      cwd: s.cwd ?? '',
+      argv: applyConfig(spec.argv, s.harness, cfg),
+      env: { ...(spec.env ?? {}) },
+    };
     if (!process.stdout.isTTY) {
       const r = shownPlan(plan, cfg);
       const n = withheldNote(r.withheld, s.harness);
-      if (n && !noted) process.stderr.write(n + '\n');
+      if (n && !noted) process.stderr.write(`${n}\n`);
       noted ||= !!n;
       plan = r.plan;
     }
@@ -248,14 +237,81 @@ function human(r: Result, short: string, home: string, color: boolean, resumeLin
     localTime(s.updated ?? s.started),
     oneLine(tildify(s.cwd, home) || '?'),
     color ? BOLD + short + RESET : short,
-    `${kind}, ${r.confidence} confidence` + (r.hidden ? ` [${HIDDEN_LABEL[r.hidden] ?? r.hidden}]` : ''),
+    `${kind}, ${r.confidence} confidence${r.hidden ? ` [${HIDDEN_LABEL[r.hidden] ?? r.hidden}]` : ''}`,
   ].join('  ');
   const lines = [head, `  ${dim(clip(label(s), 120))}`, `  ${dim('id:')} ${s.id}`, `  ${dim('file:')} ${oneLine(s.file)}`];
   if (resumeLine) lines.push(`  ${dim('resume:')} ${resumeLine}`);
   for (const f of new Set(r.evidence.filter((e) => e.child).map((e) => e.file))) lines.push(`  ${dim('subagent:')} ${oneLine(f)}`);
   for (const e of r.evidence) {
-    const tag = ROLE_LABEL[e.role] + (e.via ? ` (${e.via})` : '') + (e.copied ? ' (copied)' : '') + (e.child ? ' (subagent)' : '') + (e.abandoned ? ' (abandoned branch)' : '');
-    lines.push(`  ${dim(tag + ':')} ${marked(e.snippet, color)}`);
+    const tag =
+      ROLE_LABEL[e.role] +
+      (e.via ? ` (${e.via})` : '') +
+      (e.copied ? ' (copied)' : '') +
+      (e.child ? ' (subagent)' : '') +
+      (e.abandoned ? ' (abandoned branch)' : '');
+    lines.push(`  ${dim(`${tag}:`)} ${marked(e.snippet, color)}`);
   }
-  return lines.join('\n') + '\n';
+  return `${lines.join('\n')}\n`;
+}
+
+/** An empty query under --rows: every session the filters (and --since, --until) leave, newest first, as rows. */
+function listingRows(
+  all: Session[],
+  filters: Filters & { since?: number; until?: number },
+  { short, home, now }: { short: (s: Session) => string; home: string; now: number },
+): string {
+  const shown = applyFilters(all, filters).filter((s) => {
+    const u = s.updated ?? s.started ?? 0;
+    return (filters.since == null || u >= filters.since) && (filters.until == null || (s.started ?? u) <= filters.until);
+  });
+  return shown.map((s) => `${row(s, short(s), home, now)}\n`).join('');
+}
+
+/** `search --copy`: the best result's line, else say why nothing was copied (exit 1). */
+async function copyOrSay(app: App, best: Result | null, n: number, short: (s: Session) => string): Promise<void> {
+  if (best) await copyBest(app, best.session, short(best.session));
+  else {
+    note(`copied nothing: no one result is clearly best (${count(n, 'result')}); resume one by its id`);
+    process.exitCode = 1;
+  }
+}
+
+/** The results as --rows, --json or text (with the best one's resume line last); none: exit 1. */
+async function printResults(
+  app: App,
+  w: { o: SearchOpts; results: Result[]; list: Result[]; query: string; best: Result | null; short: (s: Session) => string; now: number },
+): Promise<void> {
+  const { o, results, list, query, best, short, now } = w;
+  if (o.rows) {
+    out(list.map((r) => `${row(r.session, short(r.session), app.ctx.home, now)}\n`).join(''));
+    if (list.length === 0) throw new ExitError(1, `no session mentions ${oneLine(query)}`);
+    return;
+  }
+  if (o.json) {
+    const how = await resumeOf(app);
+    writeJsonArray(list.map((r) => ({ ...toJson(r, short(r.session)), resume: how(r.session)?.plan ?? null })));
+    if (list.length === 0) throw new ExitError(1, `no session mentions ${oneLine(query)}`);
+    return;
+  }
+  if (list.length === 0) throw new ExitError(1, `no session mentions ${oneLine(query)}`);
+  const color = useColor();
+  // on a terminal the best screenfuls, not hundreds of results (-n N, a pipe or --json: all)
+  const shown = o.n == null && process.stdout.isTTY ? list.slice(0, TTY_RESULTS) : list;
+  const how = await resumeOf(app);
+  out(shown.map((r) => human(r, short(r.session), app.ctx.home, color, how(r.session)?.line ?? null)).join('\n'));
+  if (shown.length < list.length) note(`+${list.length - shown.length} more (-n N shows more)`);
+  // one result clearly ahead: say so, and end with its resume line (the last line on screen)
+  if (best) {
+    const line = how(best.session)?.line;
+    if (line)
+      out(`\nbest: ${best.session.harness} ${best.session.id}${results.length > 1 ? ' (clearly ahead of the rest)' : ''}\n${line}\n`);
+  }
+}
+
+/** On stderr (a terminal): how many sessions mention the query, and how much was read in how long. */
+function tellTally(n: number, query: string, stats: Awaited<ReturnType<typeof runSearch>>['stats'], t0: number): void {
+  const mb = (stats.bytes / 1048576).toFixed(1);
+  note(
+    `${count(n, 'session')} ${n === 1 ? 'mentions' : 'mention'} ${oneLine(query)} (${stats.sessions} sessions, ${stats.files} files, ${mb} MiB in ${Date.now() - t0} ms)`,
+  );
 }

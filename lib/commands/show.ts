@@ -1,15 +1,16 @@
 import type { Command } from 'commander';
 import type { App } from '../app.js';
 import { ExitError } from '../errors.js';
-import { out } from './common.js';
-import { resolve } from '../select/resolve.js';
 import { allPrompts } from '../index/prompts.js';
-import { shortIds } from '../select/filter.js';
-import { JSON_FIELDS_HELP, toJson } from '../output.js';
 import { launchInfo, liveInfo } from '../launch/info.js';
-import { localTime, age } from '../util/time.js';
-import { oneLine } from '../util/text.js';
+import { JSON_FIELDS_HELP, toJson } from '../output.js';
+import { shortIds } from '../select/filter.js';
+import { resolve } from '../select/resolve.js';
+import type { Session } from '../types.js';
 import { tildify } from '../util/paths.js';
+import { oneLine } from '../util/text.js';
+import { age, localTime } from '../util/time.js';
+import { out } from './common.js';
 
 export function register(program: Command, app: App): void {
   program
@@ -25,40 +26,50 @@ export function register(program: Command, app: App): void {
       if (r.kind === 'none') throw new ExitError(1, `no session matches '${query.join(' ')}'`);
       if (r.kind !== 'one') {
         out(r.candidates.map((s) => `${shorts.get(s.id)}\t${s.harness}\t${oneLine(s.title ?? s.firstPrompt ?? '')}\n`).join(''));
-        throw new ExitError(r.kind === 'ambiguous-prefix' ? 2 : 1,
+        throw new ExitError(
+          r.kind === 'ambiguous-prefix' ? 2 : 1,
           r.kind === 'ambiguous-prefix'
             ? `'${query.join(' ')}' is the start of ${r.candidates.length} ids; type more characters`
-            : `${r.candidates.length} sessions match '${query.join(' ')}'`);
+            : `${r.candidates.length} sessions match '${query.join(' ')}'`,
+        );
       }
       const s = r.session;
       const launch = await launchInfo(app);
       const live = await liveInfo(app, [s]);
-      const j = toJson(s, shorts.get(s.id)!, launch, live.get(s.key));
+      const j = toJson(s, shorts.get(s.id) ?? s.id, launch, live.get(s.key));
       if (o.json) {
-        out(JSON.stringify(j, null, 2) + '\n');
+        out(`${JSON.stringify(j, null, 2)}\n`);
         return;
       }
-      const now = Date.now();
-      const lines: [string, string | null][] = [
-        ['title', j.title],
-        ['harness', s.harness],
-        ['id', s.id],
-        ['short', j.short],
-        ['directory', s.cwd ? oneLine(tildify(s.cwd, app.ctx.home)) : null],
-        ['branch', j.branch],
-        ['model', j.model],
-        ['started', s.started != null ? `${localTime(s.started)} (${age(s.started, now)} ago)` : null],
-        ['updated', (s.updated ?? s.started) != null ? `${localTime(s.updated ?? s.started)} (${age(s.updated ?? s.started, now)} ago)` : null],
-        ['prompts', String(s.prompts)],
-        ['first prompt', j.firstPrompt],
-        ['last prompt', j.lastPrompt],
-        ['hidden', s.hidden ? `yes (${s.hiddenReason})` : 'no'],
-        ['parent', s.parent],
-        ['forked from', s.forkedFrom ? `${s.forkedFrom} (fork of ${shorts.get(s.forkedFrom) ?? s.forkedFrom})` : null],
-        ['live', j.live ? `yes (pid ${j.pid})` : 'no'],
-        ['file', oneLine(s.file)],
-        ['resume', j.resume ? `cd ${oneLine(j.resume.cwd ?? '?')} && ${j.resume.argv.map(oneLine).join(' ')}` : null],
-      ];
-      out(lines.filter(([, v]) => v != null && v !== '').map(([k, v]) => `${(k + ':').padEnd(14)}${v}\n`).join(''));
+      out(showText(s, j, { home: app.ctx.home, shorts }));
     });
+}
+
+/** `show` as text: a `key: value` line for each field known. */
+function showText(s: Session, j: ReturnType<typeof toJson>, { home, shorts }: { home: string; shorts: Map<string, string> }): string {
+  const now = Date.now();
+  const lines: [string, string | null][] = [
+    ['title', j.title],
+    ['harness', s.harness],
+    ['id', s.id],
+    ['short', j.short],
+    ['directory', s.cwd ? oneLine(tildify(s.cwd, home)) : null],
+    ['branch', j.branch],
+    ['model', j.model],
+    ['started', s.started != null ? `${localTime(s.started)} (${age(s.started, now)} ago)` : null],
+    ['updated', (s.updated ?? s.started) != null ? `${localTime(s.updated ?? s.started)} (${age(s.updated ?? s.started, now)} ago)` : null],
+    ['prompts', String(s.prompts)],
+    ['first prompt', j.firstPrompt],
+    ['last prompt', j.lastPrompt],
+    ['hidden', s.hidden ? `yes (${s.hiddenReason})` : 'no'],
+    ['parent', s.parent],
+    ['forked from', s.forkedFrom ? `${s.forkedFrom} (fork of ${shorts.get(s.forkedFrom) ?? s.forkedFrom})` : null],
+    ['live', j.live ? `yes (pid ${j.pid})` : 'no'],
+    ['file', oneLine(s.file)],
+    ['resume', j.resume ? `cd ${oneLine(j.resume.cwd ?? '?')} && ${j.resume.argv.map(oneLine).join(' ')}` : null],
+  ];
+  return lines
+    .filter(([, v]) => v != null && v !== '')
+    .map(([k, v]) => `${`${k}:`.padEnd(14)}${v}\n`)
+    .join('');
 }

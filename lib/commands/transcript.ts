@@ -3,10 +3,10 @@
 import type { Command } from 'commander';
 import type { App } from '../app.js';
 import { ExitError } from '../errors.js';
-import { findSession } from '../select/find.js';
-import { renderTranscript, transcriptPieces } from '../present/transcript.js';
 import { page } from '../present/pager.js';
+import { renderTranscript, transcriptPieces } from '../present/transcript.js';
 import { loadExtractors } from '../search/registry.js';
+import { findSession } from '../select/find.js';
 
 export function register(program: Command, app: App): void {
   program
@@ -16,7 +16,7 @@ export function register(program: Command, app: App): void {
     .action(async (key: string) => {
       const s = await findSession(app, key);
       if (!s) throw new ExitError(1, 'no such session');
-      let pieces;
+      let pieces: ReturnType<typeof transcriptPieces>;
       await loadExtractors();
       try {
         pieces = transcriptPieces(s);

@@ -8,9 +8,13 @@ import { oneLine } from '../util/text.js';
 export function register(program: Command, app: App): void {
   program
     .command('uninstall')
-    .description('remove what resume wrote outside its cache (the Claude Stop hook, the update hooks\' units; shell lines are named for you to remove), then its cache and stores')
+    .description(
+      "remove what resume wrote outside its cache (the Claude Stop hook, the update hooks' units; shell lines are named for you to remove), then its cache and stores",
+    )
     .option('--dry-run', 'say what would be removed; remove nothing')
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 In order: the lines that load the shell integration (resume init zsh|bash|fish in ~/.zshrc,
 ~/.bashrc, ~/.profile, fish's config.fish or conf.d: resume never writes them, so they are named,
 file and line, for you to remove); the Stop hook resume init claude-hook --write added to Claude
@@ -18,7 +22,8 @@ Code's settings.json (that entry only, after a backup; other settings stay); the
 hooks install wrote (stopped and disabled first with systemctl --user or launchctl); then the cache
 (the index), the snapshot store and the state directory. A directory that holds files resume did not
 write keeps them, and they are named. The config file and the harnesses' own files stay. Then:
-npm uninstall -g resume-sessions.`)
+npm uninstall -g resume-sessions.`,
+    )
     .action(async (o: { dryRun?: boolean }) => {
       if (app.demo) throw usage('uninstall works on your own files: run it without --demo');
       const { plan, removeAgainAtExit } = await import('../uninstall.js');
@@ -38,7 +43,7 @@ npm uninstall -g resume-sessions.`)
           say(`could not ${s.dry.replace(/^would /, '')}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
         }
       }
-      if (!p.steps.length) say('nothing of resume\'s to remove');
+      if (!p.steps.length) say("nothing of resume's to remove");
       if (!o.dryRun) removeAgainAtExit(p.recheck);
       if (failed) throw new ExitError(2, `${failed} step${failed > 1 ? 's' : ''} failed (above)`);
     });
