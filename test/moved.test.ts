@@ -97,6 +97,24 @@ describe('a moved repository', () => {
   });
 });
 
+describe('a moved repository through emit (the key binding: __pick, then emit)', () => {
+  it('asks on the terminal while its output is captured; y prints the line for the new place', async () => {
+    const m = movedRepo();
+    // as the widget runs it: emit's stdout captured, the question on the terminal
+    const t = new Term(m.home, ['emit', '--shell', 'bash', m.id], m.env, [100, 24]);
+    await t.waitFor('there? [y/N]');
+    await t.type('y');
+    await t.keys('Enter');
+    const r = await t.exit();
+    expect(r.code).toBe(0);
+    expect(r.out).toBe(`cd ${m.now} && claude --resume ${m.id}\n`);
+    // with no terminal: the refusal names the candidate and --cd, and prints nothing
+    const n = run(m.home, ['emit', m.id], m.env);
+    expect([n.code, n.stdout]).toEqual([2, '']);
+    expect(n.stderr).toContain(`--cd ${m.now}`);
+  });
+});
+
 describe('--cd DIR', () => {
   it('resumes any session in DIR as its harness allows: Claude as is, Codex with -C DIR, pi only when its directory is gone', () => {
     const home = tempHome();

@@ -7,6 +7,7 @@ import { ExitError, usage } from '../errors.js';
 import { allPrompts } from '../index/prompts.js';
 import { loadConfig } from '../launch/config.js';
 import { shellLine } from '../launch/emit.js';
+import { hereDir, placeSession } from '../launch/moved.js';
 import { LiveError } from '../launch/plan.js';
 import { forStdout, prepare, shellOf } from '../launch/prepare.js';
 import { candidateLines } from '../present/candidates.js';
@@ -36,9 +37,19 @@ export function register(program: Command, app: App): void {
       const cfg = loadConfig(app.ctx);
       const shell = shellOf(o.shell);
       const { s, name } = await sessionOf(app, key);
+      // a gone directory: where its repository went, asked on the terminal as `resume ID` asks (the
+      // key binding runs `emit` with its output captured: the question goes to /dev/tty)
+      const place = await placeSession(s, {
+        name,
+        dryRun: false,
+        fork: !!o.fork,
+        others: () => app.sessions(),
+        here: hereDir(app.ctx.home),
+      });
+      if (place?.refuse) throw new ExitError(2, place.refuse);
       let plan: ReturnType<typeof prepare>;
       try {
-        plan = prepare(s, { fork: !!o.fork, extra: tail, cfg, name, env: app.launchEnv(), ctx: app.ctx });
+        plan = prepare(s, { fork: !!o.fork, extra: tail, cfg, name, env: app.launchEnv(), ctx: app.ctx, cwd: place?.cwd });
       } catch (err) {
         // running: the line that goes to its tmux pane instead (or say where it runs)
         if (!(err instanceof LiveError)) throw err;
