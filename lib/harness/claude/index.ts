@@ -7,6 +7,7 @@ import { promptText, rawClip } from '../../util/text.js';
 import { toMs } from '../../util/time.js';
 import {
   absolute,
+  addPrompt,
   after,
   B_ROLE,
   bytesAt,
@@ -21,6 +22,7 @@ import {
   rec,
   settleModelReply,
   str,
+  talkOf,
   textOf,
   touchTimes,
   V_ASSISTANT,
@@ -230,12 +232,7 @@ function userRecord(st: ClaudeState, o: Rec): void {
   if (st.cwd == null && absolute(o.cwd)) st.cwd = o.cwd;
   const b = str(o.gitBranch);
   if (b) st.branch = b === 'HEAD' ? null : b;
-  st.prompts++;
-  const p = promptText(t);
-  if (st.firstPrompt == null) st.firstPrompt = p;
-  st.lastPrompt = p;
-  st.all ??= [];
-  st.all.push(p);
+  addPrompt(st, promptText(t));
   st.pu ??= [];
   st.pts ??= [];
   if (st.pu.length < MAX_PU && typeof o.uuid === 'string') {
@@ -380,11 +377,7 @@ export const claude: Adapter<ClaudeState, 'claude'> = {
         id: st.id,
         cwd: st.cwd ?? (st.fallbackCwd || null),
         title: title ? promptText(title) : st.firstPrompt,
-        firstPrompt: st.firstPrompt,
-        lastPrompt: st.lastPrompt,
-        allPrompts: st.all,
-        lastReply: st.lastReply == null ? null : promptText(st.lastReply),
-        prompts: st.prompts,
+        ...talkOf(st),
         branch: st.branch,
         model: st.model,
         started: st.started,

@@ -14,7 +14,18 @@ import { envDirs, expandHome, storeEnv } from '../../util/paths.js';
 import { promptText } from '../../util/text.js';
 import { maxMs, minMs, toMs } from '../../util/time.js';
 import { zstReader } from '../../util/zstd.js';
-import { countersOf, countUnknown, newCounters, obj, parseObject, peekStr as peekStrAt, peekTimestamp, type Rec, str } from '../jsonl.js';
+import {
+  addPrompt,
+  countersOf,
+  countUnknown,
+  newCounters,
+  obj,
+  parseObject,
+  peekStr as peekStrAt,
+  peekTimestamp,
+  type Rec,
+  str,
+} from '../jsonl.js';
 
 interface CodexState extends LineState {
   lines: number;
@@ -238,12 +249,8 @@ function onPrompt(st: CodexState, o: Rec, text: string, img: boolean, kind: stri
   }
   st.lastKind = kind;
   st.lastText = h;
-  st.prompts++;
   const pt = text ? promptText(text) : '[image]';
-  if (st.firstPrompt == null) st.firstPrompt = pt;
-  st.lastPrompt = pt;
-  st.all ??= [];
-  st.all.push(pt);
+  addPrompt(st, pt);
   if (st.ph.length < MAX_PH) st.ph.push(h);
   if (st.child && st.pt.length < MAX_PT) st.pt.push(pt);
 }

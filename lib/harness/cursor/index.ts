@@ -16,7 +16,7 @@ import { envDirs, expandHome, storeEnv } from '../../util/paths.js';
 import { promptText } from '../../util/text.js';
 import { maxMs, toMs } from '../../util/time.js';
 import { onPath } from '../../util/which.js';
-import { countUnknown, headHas, newCounters, obj, parseObject, type Rec, str } from '../jsonl.js';
+import { addPrompt, countUnknown, headHas, newCounters, obj, parseObject, type Rec, str } from '../jsonl.js';
 import { columns, type Db, firstLine, openReadonly, walDeps, warnOnce } from '../sqlite.js';
 
 interface Hint {
@@ -314,11 +314,7 @@ function userMessage(st: TranscriptState, blocks: unknown[]): void {
   }
   const p = promptText(cursorPromptText(texts.join('\n')));
   if (!p) return;
-  st.prompts++;
-  if (st.firstPrompt == null) st.firstPrompt = p;
-  st.lastPrompt = p;
-  st.all ??= [];
-  st.all.push(p);
+  addPrompt(st, p);
 }
 
 /** An assistant message: its text (the last reply), and the directories its tool calls name (cwd candidates). */

@@ -9,7 +9,7 @@ import { createHash } from '../../util/lazy.js';
 import { envDirs, expandHome, storeEnv } from '../../util/paths.js';
 import { promptText } from '../../util/text.js';
 import { toMs } from '../../util/time.js';
-import { countUnknown, newCounters, obj, type Rec, rec, str } from '../jsonl.js';
+import { addPrompt as countPrompt, countUnknown, newCounters, obj, type Rec, rec, str } from '../jsonl.js';
 import { columns, type Db, firstLine, openReadonly, walDeps, warnOnce } from '../sqlite.js';
 
 interface OpencodeState extends LineState {
@@ -84,11 +84,7 @@ function newTalk(): Talk {
 function addPrompt(t: Talk, text: string): void {
   const p = promptText(text);
   if (!p) return;
-  t.prompts++;
-  if (t.firstPrompt == null) t.firstPrompt = p;
-  t.lastPrompt = p;
-  t.all ??= [];
-  t.all.push(p);
+  countPrompt(t, p);
   if (t.ph.length < MAX_PH) t.ph.push(createHash('sha1').update(text.trim()).digest('base64').slice(0, 12));
   if (t.pt.length < MAX_PT) t.pt.push(p);
 }

@@ -9,6 +9,7 @@ import { promptText, rawClip } from '../../util/text.js';
 import { toMs } from '../../util/time.js';
 import {
   absolute,
+  addPrompt,
   after,
   B_ROLE,
   bytesAt,
@@ -23,6 +24,7 @@ import {
   type Rec,
   settleModelReply,
   str,
+  talkOf,
   textOf,
   touchTimes,
   V_ASSISTANT,
@@ -208,14 +210,9 @@ function userMessage(st: PiState, o: Rec, m: Rec): void {
     st.copied = (st.copied ?? 0) + 1;
     return;
   }
-  st.prompts++;
   burstPrompt(st, ts);
   burstTs(st, o.timestamp);
-  const p = promptText(t);
-  if (st.firstPrompt == null) st.firstPrompt = p;
-  st.lastPrompt = p;
-  st.all ??= [];
-  st.all.push(p);
+  addPrompt(st, promptText(t));
 }
 
 /**
@@ -386,11 +383,7 @@ export const pi: Adapter<PiState, 'pi'> = {
         id: st.id,
         cwd: st.cwd,
         title: st.name ? promptText(st.name) : st.firstPrompt,
-        firstPrompt: st.firstPrompt,
-        lastPrompt: st.lastPrompt,
-        allPrompts: st.all,
-        lastReply: st.lastReply == null ? null : promptText(st.lastReply),
-        prompts: st.prompts,
+        ...talkOf(st),
         branch: null,
         model: st.model,
         // a fork starts when it was made, not when the history it copied did

@@ -10,7 +10,7 @@ import { envDirs, expandHome, storeEnv } from '../../util/paths.js';
 import { promptText, rawClip } from '../../util/text.js';
 import { maxMs, minMs, toMs } from '../../util/time.js';
 import { partsText } from '../gemini/index.js';
-import { absolute, countersOf, newCounters, obj, parseObject, peekStr, peekTimestamp, type Rec, str } from '../jsonl.js';
+import { absolute, addPrompt, countersOf, newCounters, obj, parseObject, peekStr, peekTimestamp, type Rec, str, talkOf } from '../jsonl.js';
 
 interface QwenState extends LineState {
   lines: number;
@@ -86,11 +86,7 @@ function seen(st: QwenState, ts: unknown, own: boolean): void {
 function ownPrompt(st: QwenState, o: Rec): void {
   const p = promptOf(o);
   if (p == null) return;
-  const clipped = promptText(p);
-  st.prompts++;
-  st.firstPrompt ??= clipped;
-  st.lastPrompt = clipped;
-  st.all.push(clipped);
+  addPrompt(st, promptText(p));
 }
 
 /** A reply: its model and text. */
@@ -218,11 +214,7 @@ export const qwen: Adapter<QwenState, 'qwen'> = {
         id: st.id,
         cwd: st.cwd,
         title: st.title ? promptText(st.title) : st.firstPrompt,
-        firstPrompt: st.firstPrompt,
-        lastPrompt: st.lastPrompt,
-        allPrompts: st.all,
-        lastReply: st.lastReply == null ? null : promptText(st.lastReply),
-        prompts: st.prompts,
+        ...talkOf(st),
         branch: st.branch,
         model: st.model,
         started: st.started ?? st.allStarted,
