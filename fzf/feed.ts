@@ -217,14 +217,6 @@ export function writeLines(src: FeedSource, s: PickState, o: LinesOut): void {
   write(Buffer.from((status ? lines : lines.slice(1)).map((l) => `${l}\n`).join(''), 'utf8'));
 }
 
-/** writeLines with the status line, aligned, as one text. */
-export function linesText(src: FeedSource, s: PickState, o: Omit<LineLook, 'plain'> & { cache?: LinesCache | null }): string {
-  // (bytes kept and decoded once: a piece may end inside a character)
-  const parts: Buffer[] = [];
-  writeLines(src, s, { ...o, status: true, write: (b) => parts.push(Buffer.from(b)), plain: false });
-  return Buffer.concat(parts).toString('utf8');
-}
-
 /** Where the picker's lines for a state are kept between runs (rows.out's aligned kind), and what they depend on. */
 export interface LinesCache {
   file: string;

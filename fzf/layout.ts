@@ -4,7 +4,7 @@
 // the left (`…/acme/webshop`, its last parts are what tells projects apart) and the branch column is
 // left out when there is no room for it (the preview shows it). Lines never need fzf to scroll them
 // sideways (the picker runs fzf with --no-hscroll), so the id and harness stay in view.
-import { DIM, harnessColor, RESET } from '../lib/output.js';
+import { ageColumn, DIM, harnessColor, RESET } from '../lib/output.js';
 import { fold, type Term } from '../lib/select/rank.js';
 import { cut, cutDir, width } from '../lib/util/text.js';
 
@@ -109,8 +109,6 @@ export function highlight(v: string, terms: readonly Term[] | null, color: boole
   return out;
 }
 
-const pad = (s: string, w: number) => s + ' '.repeat(Math.max(0, w - width(s)));
-
 /** One fzf line: the key, a tab, then the columns at these widths (trailing blanks trimmed). */
 export function layLine(r: RowFields, w: Widths, color: boolean, terms: readonly Term[] | null = null): string {
   const short = cut(r[1] ?? '', w.short);
@@ -121,8 +119,8 @@ export function layLine(r: RowFields, w: Widths, color: boolean, terms: readonly
   const title = cut(r.slice(6).join(' '), w.title);
   const cols = [
     padTo(highlight(short, terms, color), short, w.short),
-    color ? `${DIM}${age}${RESET}${' '.repeat(Math.max(0, w.age - width(age)))}` : pad(age, w.age),
-    color ? harnessColor(harness, true) + ' '.repeat(Math.max(0, w.harness - width(harness))) : pad(harness, w.harness),
+    ageColumn(age, w.age, color),
+    padTo(harnessColor(harness, color), harness, w.harness),
     padTo(highlight(dir, terms, color), dir, w.dir),
   ];
   if (w.branch) cols.push(padTo(color ? DIM + highlight(branch, terms, color, DIM) + RESET : branch, branch, w.branch));
