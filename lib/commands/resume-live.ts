@@ -3,13 +3,13 @@
 // print the tmux line, --copy copies it, the shell integration (RESUME_EMIT_FILE) gets it to run.
 
 import { spawn } from 'node:child_process';
-import fs from 'node:fs';
 import { ExitError } from '../errors.js';
+import { writeEmitFile } from '../launch/emit.js';
 import type { LiveError } from '../launch/plan.js';
 import { paneShown, type Reach, reach, reachJson, reachLine, reachNote, reachText } from '../launch/reach.js';
 import { tmux } from '../panes/tmux.js';
 import type { Session } from '../types.js';
-import { type ShellName, shown } from '../util/quote.js';
+import { type ShellName, } from '../util/quote.js';
 import { note, out } from './common.js';
 
 export interface LiveMode {
@@ -42,14 +42,7 @@ export async function goLive(s: Session, live: LiveError, m: LiveMode, shell: Sh
     return;
   }
   if (emitFile) {
-    try {
-      fs.writeFileSync(emitFile, `${reachLine(r, shell)}\n`);
-    } catch (err) {
-      throw new ExitError(
-        2,
-        `cannot write RESUME_EMIT_FILE ${shown(emitFile)}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
-      );
-    }
+    writeEmitFile(emitFile, reachLine(r, shell));
     return handedNote(r);
   }
   await go(r);

@@ -1,7 +1,4 @@
-// `resume [QUERY...]`: name a session (or choose among several) and start it again in its directory:
-// through the shell integration (RESUME_EMIT_FILE), as a printed line (--print), described only
-// (--dry-run), or run directly with the terminal attached.
-import fs from 'node:fs';
+
 import type { Command } from 'commander';
 import type { PickAction } from '../../fzf/flags.js';
 import { pickerAvailable, pickSession } from '../../fzf/picker.js';
@@ -10,7 +7,7 @@ import { ExitError, usage } from '../errors.js';
 import { adapter } from '../harness/registry.js';
 import { allPrompts } from '../index/prompts.js';
 import { type Config, loadConfig } from '../launch/config.js';
-import { type Plan, shellLine } from '../launch/emit.js';
+import { type Plan, shellLine, writeEmitFile } from '../launch/emit.js';
 import { execPlan } from '../launch/exec.js';
 import { hereDir, placeSession } from '../launch/moved.js';
 import { LiveError } from '../launch/plan.js';
@@ -20,7 +17,7 @@ import { applyFilters, type Filters, shortIds } from '../select/filter.js';
 import { lookup } from '../select/find.js';
 import { didYouMean, resolve } from '../select/resolve.js';
 import type { Session } from '../types.js';
-import { quotePosix, type ShellName, shown } from '../util/quote.js';
+import { quotePosix, type ShellName, } from '../util/quote.js';
 import { oneLine } from '../util/text.js';
 import { dashTail, type FilterOpts, filtersOf, out } from './common.js';
 import { NO_SESSIONS } from './ls-list.js';
@@ -102,14 +99,7 @@ async function launch(s: Session, full: Plan, o: LaunchOpts, shell: ShellName, c
   // RESUME_EMIT_FILE is run by the shell integration at the user's prompt, not shown: the whole plan
   const emitFile = process.env.RESUME_EMIT_FILE;
   if (emitFile) {
-    try {
-      fs.writeFileSync(emitFile, `${shellLine(full, shell)}\n`);
-    } catch (err) {
-      throw new ExitError(
-        2,
-        `cannot write RESUME_EMIT_FILE ${shown(emitFile)}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
-      );
-    }
+    writeEmitFile(emitFile, shellLine(full, shell));
     return;
   }
   const cmd = cfg.harness[s.harness]?.command;

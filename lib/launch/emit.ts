@@ -1,5 +1,7 @@
 // The one line the shell integration evaluates: `cd DIR && ARGV`, every word quoted for its shell.
-import { quoteFor, SHELLS, type ShellName } from '../util/quote.js';
+import fs from 'node:fs';
+import { ExitError } from '../errors.js';
+import { quoteFor, SHELLS, type ShellName, shown } from '../util/quote.js';
 
 export interface Plan {
   harness: string;
@@ -35,4 +37,16 @@ export function pickShell(flag: string | undefined, env: NodeJS.ProcessEnv): She
   }
   const login = (env.SHELL ?? '').split('/').at(-1) ?? '';
   return (SHELLS as readonly string[]).includes(login) ? (login as ShellName) : 'bash';
+}
+
+/** Write the one line the shell integration runs to its RESUME_EMIT_FILE; exit 2 when it cannot. */
+export function writeEmitFile(file: string, line: string): void {
+  try {
+    fs.writeFileSync(file, `${line}\n`);
+  } catch (err) {
+    throw new ExitError(
+      2,
+      `cannot write RESUME_EMIT_FILE ${shown(file)}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+    );
+  }
 }
