@@ -170,3 +170,16 @@ export function indexStderr(home: string, env: Record<string, string> = {}): str
   expect(r.code).toBe(0);
   return r.stderr;
 }
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}
+
+/** Poll (every 100 ms, with no deadline of its own: the test's timeout bounds it) until `f` gives a truthy value. */
+export async function until<T>(f: () => T | null | undefined | false): Promise<T> {
+  for (;;) {
+    const v = f();
+    if (v) return v;
+    await sleep(100);
+  }
+}

@@ -7,7 +7,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BIN, envFor, needs, run, tempHome, write } from './helpers.js';
+import { BIN, envFor, needs, run, sleep, tempHome, write } from './helpers.js';
 import { uuid as uuidAt } from './launch-helpers.js';
 
 // Ids of this file's own (the live check reads every process on the machine: another test file's
@@ -78,7 +78,6 @@ const stateDir = (w: W) => path.join(w.home, '.local', 'state', 'resume');
 const state = (w: W) => JSON.parse(fs.readFileSync(path.join(stateDir(w), 'hooks.json'), 'utf8'));
 const runs = (w: W) => fs.readFileSync(path.join(stateDir(w), 'runs.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
 const log = (w: W) => (fs.existsSync(path.join(w.home, 'hooks.log')) ? fs.readFileSync(path.join(w.home, 'hooks.log'), 'utf8').trim().split('\n') : []);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('resume hooks run', { timeout: 60_000 }, () => {
   it('the first run records a baseline and fires nothing; a change fires the hooks in order with the versions set; then it is recorded', () => {

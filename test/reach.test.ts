@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BIN, needs, notLinux, run, tempHome, write } from './helpers.js';
+import { BIN, needs, notLinux, run, tempHome, until, write } from './helpers.js';
 import { claudeSession, standIn, TAIL } from './launch-helpers.js';
 import { shq } from './tmux-term.js';
 
@@ -18,14 +18,6 @@ afterEach(() => {
   for (const c of cleanups.splice(0)) c();
 });
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-async function until<T>(f: () => T | null | undefined | false): Promise<T> {
-  for (;;) {
-    const v = f();
-    if (v) return v;
-    await sleep(100);
-  }
-}
 
 interface World {
   home: string;

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BIN, envFor, needs, notLinux, run, tempHome, write } from './helpers.js';
+import { BIN, envFor, needs, notLinux, run, sleep, tempHome, until, write } from './helpers.js';
 import { claudeSession, uuid as uuidAt } from './launch-helpers.js';
 
 // Ids of this file's own (the live check reads every process on the machine: another test file's
@@ -86,15 +86,6 @@ function tmux(w: World, ...args: string[]): string {
   return r.stdout;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function until<T>(f: () => T | null | undefined | false): Promise<T> {
-  for (;;) {
-    const v = f();
-    if (v) return v;
-    await sleep(100);
-  }
-}
 
 function registry(w: World): any[] {
   const d = path.join(w.home, '.claude', 'sessions');
@@ -138,15 +129,15 @@ function alive(pid: number): boolean {
   }
 }
 
-/** Run resume without blocking the event loop (so a test can act while it waits). */
-function runAsync(w: World, args: string[]): { done: Promise<{ code: number; stdout: string; stderr: string }>; pid: number } {
+/** Run resume without blocking the event loop (so a test can act while it waits); `err`: its stderr so far, as it arrives. */
+function runAsync(w: World, args: string[]): { done: Promise<{ code: number; stdout: string; stderr: string }>; pid: number; err: () => string } {
   const p = spawn(process.execPath, [BIN, ...args], { env: envFor(w.home, { PATH: w.env.PATH }), cwd: w.home });
   let stdout = '';
   let stderr = '';
   p.stdout.on('data', (d) => (stdout += d));
   p.stderr.on('data', (d) => (stderr += d));
   const done = new Promise<{ code: number; stdout: string; stderr: string }>((res) => p.on('close', (code) => res({ code: code ?? 1, stdout, stderr })));
-  return { done, pid: p.pid! };
+  return { done, pid: p.pid!, err: () => stderr };
 }
 
 const it_ = it.skipIf(notLinux || needs('tmux'));
@@ -276,16 +267,6 @@ describe('resume restart --outdated (real tmux, stand-in claude)', { timeout: 12
   });
 });
 
-/** Run resume and call `onErr` with everything on stderr so far, as it arrives. */
-function runWatched(w: World, args: string[]) {
-  const p = spawn(process.execPath, [BIN, ...args], { env: envFor(w.home, { PATH: w.env.PATH }), cwd: w.home });
-  let stdout = '';
-  let stderr = '';
-  p.stdout.on('data', (d) => (stdout += d));
-  p.stderr.on('data', (d) => (stderr += d));
-  const done = new Promise<{ code: number; stdout: string; stderr: string }>((res) => p.on('close', (code) => res({ code: code ?? 1, stdout, stderr })));
-  return { done, err: () => stderr };
-}
 
 describe('resume restart: the relaunch (issue 48)', { timeout: 120_000 }, () => {
   it_('types nothing while another program holds the pane after claude exits; types once the shell has the foreground', async () => {
@@ -293,7 +274,7 @@ describe('resume restart: the relaunch (issue 48)', { timeout: 120_000 }, () => 
     const id = uuid(13);
     // after claude, `head` reads the terminal: a line typed then would be its input, not a command
     const { pane } = await claudeInPane(w, id, '', 'head -n1 > caught');
-    const p = runWatched(w, ['restart', '--outdated', '--timeout', '60s']);
+    const p = runAsync(w, ['restart', '--outdated', '--timeout', '60s']);
     await until(() => p.err().includes(`waiting for the shell in pane ${pane} to hold the foreground again (head holds it)`));
     // the redirection has made the file; head has read nothing yet
     expect(fs.readFileSync(path.join(w.home, 'caught'), 'utf8')).toBe('');
@@ -309,7 +290,7 @@ describe('resume restart: the relaunch (issue 48)', { timeout: 120_000 }, () => 
     const w = world();
     const id = uuid(14);
     const { pane, pid } = await claudeInPane(w, id, '', 'head -n1 > caught');
-    const p = runWatched(w, ['restart', '--outdated', '--timeout', '60s']);
+    const p = runAsync(w, ['restart', '--outdated', '--timeout', '60s']);
     await until(() => p.err().includes(`waiting for the shell in pane ${pane}`));
     // meanwhile someone resumed it elsewhere
     const other = spawn(path.join(w.home, 'bin', 'claude'), ['--resume', id], { env: w.env, cwd: w.home, stdio: 'ignore' });

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { afterAll } from 'vitest';
-import { BIN, envFor } from './helpers.js';
+import { BIN, envFor, sleep } from './helpers.js';
 
 export const shq = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 const sockets: string[] = [];
@@ -109,9 +109,7 @@ export class Term {
   }
 }
 
-export function sleep(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
-}
+export { sleep };
 
 afterAll(() => {
   for (const s of sockets) spawnSync('tmux', ['-L', s, 'kill-server']);
