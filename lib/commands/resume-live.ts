@@ -9,7 +9,7 @@ import type { LiveError } from '../launch/plan.js';
 import { paneShown, type Reach, reach, reachJson, reachLine, reachNote, reachText } from '../launch/reach.js';
 import { tmux } from '../panes/tmux.js';
 import type { Session } from '../types.js';
-import { type ShellName, } from '../util/quote.js';
+import type { ShellName } from '../util/quote.js';
 import { note, out } from './common.js';
 
 export interface LiveMode {

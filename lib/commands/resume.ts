@@ -1,4 +1,6 @@
-
+// `resume [QUERY...]`: name a session (or choose among several) and start it again in its directory:
+// through the shell integration (RESUME_EMIT_FILE), as a printed line (--print), described only
+// (--dry-run), or run directly with the terminal attached.
 import type { Command } from 'commander';
 import type { PickAction } from '../../fzf/flags.js';
 import { pickerAvailable, pickSession } from '../../fzf/picker.js';
@@ -17,7 +19,7 @@ import { applyFilters, type Filters, shortIds } from '../select/filter.js';
 import { lookup } from '../select/find.js';
 import { didYouMean, resolve } from '../select/resolve.js';
 import type { Session } from '../types.js';
-import { quotePosix, type ShellName, } from '../util/quote.js';
+import { quotePosix, type ShellName } from '../util/quote.js';
 import { oneLine } from '../util/text.js';
 import { dashTail, type FilterOpts, filtersOf, out } from './common.js';
 import { NO_SESSIONS } from './ls-list.js';
