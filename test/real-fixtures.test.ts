@@ -44,6 +44,9 @@ const HIDDEN_AS: Record<string, string> = {
   'qwen:print': 'headless',
   // Copilot CLI: the system prompt of a `-p` run says it is non-interactive, and no startup model change
   'copilot:print': 'print',
+  // Factory Droid: no prompt came from its terminal UI (`userMessageSource`); a stub the trust dialog left is empty
+  'droid:exec': 'exec',
+  'droid:stub': 'empty',
 };
 
 /**
@@ -75,6 +78,7 @@ function argvFor(client: string, id: string, file: string): string[] {
     case 'gemini': return ['gemini', '--resume', id];
     case 'qwen': return ['qwen', '--resume', id];
     case 'copilot': return ['copilot', '--resume', id];
+    case 'droid': return ['droid', '--resume', id];
     default: throw new Error(`no argv rule for ${client}`);
   }
 }
@@ -154,7 +158,8 @@ for (const set of sets) {
         const copied = !!r.forkedFrom && (r.titleCopiedFromParent || /\(fork #\d+\)$/.test(r.title ?? '') || (r.title != null && r.title === parentTitle));
         // Gemini's title is the summary it writes into the session (`$set.summary`), which its
         // picker shows; the manifest records no title for those sessions.
-        const title = copied ? own[0] : (r.title ?? (client === 'gemini' ? geminiSummary(s.file) : null) ?? own[0]);
+        // (a session with neither, such as Droid's empty stub, has none)
+        const title = copied ? own[0] : (r.title ?? (client === 'gemini' ? geminiSummary(s.file) : null) ?? own[0] ?? null);
         expect(unquote(client, s.title)).toBe(title);
         // found in the harness's default store: no variable to set
         expect(s.resume).toEqual({ cwd: r.cwd, argv: argvFor(client, r.id, s.file) });

@@ -6,6 +6,7 @@ import { claude } from './claude/index.js';
 import { codex } from './codex/index.js';
 import { copilot } from './copilot/index.js';
 import { cursor } from './cursor/index.js';
+import { droid } from './droid/index.js';
 import { gemini } from './gemini/index.js';
 import { opencode } from './opencode/index.js';
 import { pi } from './pi/index.js';
@@ -21,6 +22,7 @@ const LIST = [
   gemini,
   qwen,
   copilot,
+  droid,
 ] as const;
 
 /** A harness name: `'claude' | 'codex' | …`, one per adapter in the list above. */

