@@ -11,13 +11,15 @@
 //   opencode  opencode run <argv after "opencode"> PROMPT
 //   gemini    argv + -p PROMPT
 //   qwen      argv + -p PROMPT   (qwen --resume ID [--fork-session] -p PROMPT, run in the session's cwd)
+//   droid     none: `droid exec -s ID` asks Factory's API first and fails airgapped, so resume's own argv
+//             (droid --resume ID / --fork ID) runs in a private tmux server and PROMPT is typed into it
 // argv[0] is replaced by the pinned client from the cache; env is the seeded client env plus resume's env.
-import { cpSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { clients, install } from './install.mjs';
 import { startMock } from './mock-server.mjs';
 import { freshBase, fixturesRoot, listFiles, log, repo, run, sleep, Tmux } from './lib.mjs';
-import { setups } from './drivers.mjs';
+import { DROID_READY, quitDroid, setups } from './drivers.mjs';
 
 const PROMPT = 'check prompt from real:check';
 /** Where each client's store lives under HOME, and the variable that tells resume about another place. */
@@ -26,6 +28,8 @@ const OTHER_STORE = {
   // Qwen Code keeps its settings in the same directory: QWEN_HOME moves both.
   qwen: { dir: '.qwen', var: 'RESUME_QWEN_DIRS' },
   copilot: { dir: '.copilot', var: 'RESUME_COPILOT_DIRS' },
+  // FACTORY_HOME_OVERRIDE names a home: the moved store keeps its name, <other-store>/.factory.
+  droid: { dir: '.factory', var: 'RESUME_DROID_DIRS', keepName: true },
   // Not Codex: 0.171 finds a thread through state_5.sqlite, which keeps each rollout's absolute path,
   // so a moved CODEX_HOME fails in Codex itself ("no rollout found for thread id").
 };
@@ -53,6 +57,11 @@ async function amount(client, home, id) {
     try { return d.prepare('SELECT count(*) AS n FROM message WHERE session_id = ?').get(id).n; } finally { d.close(); }
   }
   let n = 0;
+  // Droid rewrites <id>.settings.json (token counts) on any run: only the transcript counts.
+  if (client === 'droid') {
+    for (const f of listFiles(home)) if (f.endsWith(`/${id}.jsonl`) && readFileSync(join(home, f), 'utf8').includes(PROMPT)) n += statSync(join(home, f)).size;
+    return n;
+  }
   for (const f of listFiles(home)) {
     if (f.includes(id) || (client === 'gemini' && /\.jsonl?$/.test(f) && f.includes('/chats/') && readFileSync(join(home, f), 'utf8').includes(id))) n += statSync(join(home, f)).size;
   }
@@ -86,6 +95,34 @@ const forkInteractive = {
   },
 };
 
+/**
+ * Clients with no one-shot resume that works here: resume's argv (resume or fork) runs in a private
+ * tmux server, PROMPT is typed, and the client quits once it answered.
+ */
+const typeInteractive = {
+  droid: async (bin, plan, env) => {
+    const tmux = new Tmux(`resume-check-${process.pid}`);
+    try {
+      tmux.start([bin, ...plan.argv.slice(1)], { cwd: plan.cwd, env });
+      await tmux.waitFor(DROID_READY, 60000, 'the Droid prompt');
+      await sleep(1000);
+      await tmux.type(PROMPT, 800);
+      await tmux.waitFor(new RegExp(`Mock answer to: ${PROMPT}`), 90000, 'the answer');
+      await sleep(1000);
+      await quitDroid(tmux);
+      return { code: 0, stdout: tmux.screen(), stderr: '' };
+    } catch (e) {
+      return { code: 1, stdout: '', stderr: String(e.message || e) };
+    } finally { tmux.kill(); }
+  },
+};
+
+/** Run resume's launch of a session through the client, one-shot or typed into. */
+function runPlan(client, plan, bin, env) {
+  if (typeInteractive[client]) return typeInteractive[client](bin, plan, env);
+  return run(printArgv(client, plan.argv, bin), { cwd: plan.cwd, env, timeoutMs: 240000 });
+}
+
 const dirs = existsSync(fixturesRoot) ? readdirSync(fixturesRoot).filter((d) => /^[a-z]+-\d/.test(d)) : [];
 const results = [];
 for (const d of dirs) {
@@ -117,7 +154,7 @@ for (const d of dirs) {
         row.argv = plan.argv; row.env = plan.env; row.cwd = plan.cwd;
         if (plan.cwd !== s.cwd) throw new Error(`cwd ${plan.cwd}, recorded ${s.cwd}`);
         const before = await amount(client, home, s.id);
-        const r = await run(printArgv(client, plan.argv, bin), { cwd: plan.cwd, env: { ...env, ...(plan.env || {}) }, timeoutMs: 240000 });
+        const r = await runPlan(client, plan, bin, { ...env, ...(plan.env || {}) });
         if (r.code !== 0) throw new Error(`client exited ${r.code}: ${(r.stderr || r.stdout).trim().split('\n').slice(-3).join(' | ')}`);
         const after = await amount(client, home, s.id);
         if (!(after > before)) throw new Error(`transcript did not grow (${before} → ${after})`);
@@ -131,14 +168,15 @@ for (const d of dirs) {
     const alt = OTHER_STORE[client];
     if (alt && top[0]) {
       const row = { client, id: top[0].id, what: `resume from ${alt.var}` };
-      const otherHome = join(home, 'other-store');
+      const otherHome = alt.keepName ? join(home, 'other-store', alt.dir) : join(home, 'other-store');
       try {
+        mkdirSync(dirname(otherHome), { recursive: true });
         renameSync(join(home, alt.dir), otherHome);
         for (const f of alt.alsoMove || []) if (existsSync(join(home, f))) cpSync(join(home, f), join(otherHome, f));
         const plan = await resumeJson(['--dry-run', '--json', top[0].id], { ...resumeEnv, [alt.var]: otherHome });
         row.argv = plan.argv; row.env = plan.env;
         const before = await amount(client, otherHome, top[0].id);
-        const r = await run(printArgv(client, plan.argv, bin), { cwd: plan.cwd, env: { ...env, ...(plan.env || {}) }, timeoutMs: 240000 });
+        const r = await runPlan(client, plan, bin, { ...env, ...(plan.env || {}) });
         if (r.code !== 0) throw new Error(`client exited ${r.code}: ${(r.stderr || r.stdout).trim().split('\n').slice(-3).join(' | ')}`);
         const after = await amount(client, otherHome, top[0].id);
         if (!(after > before)) throw new Error(`transcript in the other store did not grow (${before} → ${after}); resume's env was ${JSON.stringify(plan.env || {})}`);
@@ -162,7 +200,7 @@ for (const d of dirs) {
         const before = await ids();
         const r = forkInteractive[client]
           ? await forkInteractive[client](bin, plan, { ...env, ...(plan.env || {}) })
-          : await run(printArgv(client, plan.argv, bin), { cwd: plan.cwd, env: { ...env, ...(plan.env || {}) }, timeoutMs: 240000 });
+          : await runPlan(client, plan, bin, { ...env, ...(plan.env || {}) });
         if (r.code !== 0) throw new Error(`client exited ${r.code}: ${(r.stderr || r.stdout).trim().split('\n').slice(-3).join(' | ')}`);
         const fresh = [...(await ids())].filter((x) => !before.has(x));
         if (fresh.length < 1) throw new Error('no new session appeared');
