@@ -18,6 +18,7 @@
 //     the parent's title (not marked as set by hand).
 //   - A TUI session started in a folder not yet trusted also writes an empty session (line 1 only,
 //     titled "New Session"); a /rename in that run renames the empty one.
+import fs from 'node:fs';
 import path from 'node:path';
 import type { Adapter, Ctx, LineState, Root, SessionCore, Source } from '../../types.js';
 import { direntIsDir, direntMaybeFile, entries, isDir, uniqueReal } from '../../util/fsx.js';
@@ -79,6 +80,14 @@ function factoryDir(ctx: Ctx): { path: string; via: string } {
   const h = ctx.env.FACTORY_HOME_OVERRIDE;
   if (h) return { path: path.join(path.resolve(expandHome(h, ctx.home)), '.factory'), via: 'FACTORY_HOME_OVERRIDE' };
   return { path: path.join(ctx.home, '.factory'), via: 'default' };
+}
+
+function mtimeOf(p: string): number | null {
+  try {
+    return fs.statSync(p).mtimeMs;
+  } catch {
+    return null;
+  }
 }
 
 /** Widen the spans by a record's time: every record's, and the session's own unless it was copied. */
@@ -245,7 +254,8 @@ export const droid: Adapter<DroidState, 'droid'> = {
         branch: null,
         model: st.model,
         started: st.started ?? st.allStarted,
-        updated: st.updated ?? st.allUpdated,
+        // no record with a time (an empty stub): the file's mtime is its last activity
+        updated: st.updated ?? st.allUpdated ?? mtimeOf(src.path),
         file: src.path,
         ...hiding(hiddenReason),
         parent: st.parent,
