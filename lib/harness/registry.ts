@@ -7,6 +7,7 @@ import { codex } from './codex/index.js';
 import { copilot } from './copilot/index.js';
 import { cursor } from './cursor/index.js';
 import { gemini } from './gemini/index.js';
+import { kilo } from './kilo/index.js';
 import { opencode } from './opencode/index.js';
 import { pi } from './pi/index.js';
 import { qwen } from './qwen/index.js';
@@ -21,6 +22,7 @@ const LIST = [
   gemini,
   qwen,
   copilot,
+  kilo,
 ] as const;
 
 /** A harness name: `'claude' | 'codex' | …`, one per adapter in the list above. */
