@@ -64,9 +64,9 @@ function preformatted(text: string): string[] {
 
 const DESCRIPTION = `\
 resume finds every coding-agent session on this machine (Claude Code, Codex CLI, pi, Cursor CLI,
-opencode, Gemini CLI, Qwen Code, GitHub Copilot CLI, Factory Droid), lists them newest first from any directory, lets you pick one in fzf (or name
-it by id, id prefix or words) and starts it again in the directory it started in, through your own
-shell.
+opencode, Gemini CLI, Qwen Code, GitHub Copilot CLI, Factory Droid, Kilo CLI), lists them newest
+first from any directory, lets you pick one in fzf (or name it by id, id prefix or words) and starts it
+again in the directory it started in, through your own shell.
 
 With no QUERY on a terminal the picker opens. A QUERY is, in order: the path of an indexed
 transcript, a full session id, an id prefix of 4 or more characters, or words, each of which must
@@ -118,11 +118,11 @@ export const ENVIRONMENT: [string, string][] = [
     'set by the shell integration: the binary writes the one line to run (cd DIR && COMMAND) to this file instead of starting the harness.',
   ],
   [
-    'RESUME_CLAUDE_DIRS, RESUME_CODEX_DIRS, RESUME_PI_DIRS, RESUME_CURSOR_DIRS, RESUME_OPENCODE_DIRS, RESUME_GEMINI_DIRS, RESUME_QWEN_DIRS, RESUME_COPILOT_DIRS, RESUME_DROID_DIRS',
+    'RESUME_CLAUDE_DIRS, RESUME_CODEX_DIRS, RESUME_PI_DIRS, RESUME_CURSOR_DIRS, RESUME_OPENCODE_DIRS, RESUME_GEMINI_DIRS, RESUME_QWEN_DIRS, RESUME_COPILOT_DIRS, RESUME_DROID_DIRS, RESUME_KILO_DIRS',
     "extra roots of a harness, colon-separated (a second account, a synced folder), besides the harness's own.",
   ],
   [
-    'CLAUDE_CONFIG_DIR, CODEX_HOME, PI_CODING_AGENT_DIR, PI_CODING_AGENT_SESSION_DIR, CURSOR_CONFIG_DIR, CURSOR_DATA_DIR, XDG_DATA_HOME, OPENCODE_DB, GEMINI_CLI_HOME, QWEN_HOME, COPILOT_HOME, FACTORY_HOME_OVERRIDE',
+    'CLAUDE_CONFIG_DIR, CODEX_HOME, PI_CODING_AGENT_DIR, PI_CODING_AGENT_SESSION_DIR, CURSOR_CONFIG_DIR, CURSOR_DATA_DIR, XDG_DATA_HOME, OPENCODE_DB, KILO_DB, GEMINI_CLI_HOME, QWEN_HOME, COPILOT_HOME, FACTORY_HOME_OVERRIDE',
     'where each harness keeps its sessions, read as the harness reads them; a session found elsewhere is resumed with its store named.',
   ],
   ['RESUME_THREADS', 'at most this many worker threads for an index build and a search (default: the cores).'],

@@ -47,6 +47,8 @@ const HIDDEN_AS: Record<string, string> = {
   // Factory Droid: no prompt came from its terminal UI (`userMessageSource`); a stub the trust dialog left is empty
   'droid:exec': 'exec',
   'droid:stub': 'empty',
+  // Kilo CLI: opencode's `run` permission rules
+  'kilo:run': 'headless',
 };
 
 /**
@@ -60,6 +62,8 @@ const LISTED_RUNS: Record<string, string> = {
   // `opencode run --session ID --fork`: opencode makes the fork through session.fork, which gives
   // it none of the permission rules `run` gives a session it creates.
   'opencode:ses_dd3615250ffe1MK77AzM1of2Kx': 'forked by run',
+  // `kilo run --session ID --fork` of a TUI session: the fork keeps its parent's (no) rules, as opencode's
+  'kilo:ses_db6444584ffePDsW27TcCAW5Pq': 'forked by run',
 };
 
 function hiddenAs(client: string, r: Recorded): string | null {
@@ -79,15 +83,17 @@ function argvFor(client: string, id: string, file: string): string[] {
     case 'qwen': return ['qwen', '--resume', id];
     case 'copilot': return ['copilot', '--resume', id];
     case 'droid': return ['droid', '--resume', id];
+    case 'kilo': return ['kilo', '--session', id];
     default: throw new Error(`no argv rule for ${client}`);
   }
 }
 
 /**
- * `opencode run MESSAGE` (1.18.33) stores the message wrapped in double quotes, and that is what the
- * listing shows (it is the stored prompt); the manifest names the prompts as typed.
+ * `opencode run MESSAGE` (1.18.33) and `kilo run MESSAGE` (7.7.9) store the message wrapped in double
+ * quotes, and that is what the listing shows (it is the stored prompt); the manifest names the prompts
+ * as typed.
  */
-const unquote = (client: string, v: string | null) => (client === 'opencode' && v ? v.replace(/^"([\s\S]*)"$/, '$1') : v);
+const unquote = (client: string, v: string | null) => ((client === 'opencode' || client === 'kilo') && v ? v.replace(/^"([\s\S]*)"$/, '$1') : v);
 
 /** The last `$set.summary` of a Gemini session file, or null. */
 function geminiSummary(file: string): string | null {

@@ -8,6 +8,7 @@ import { copilot } from './copilot/index.js';
 import { cursor } from './cursor/index.js';
 import { droid } from './droid/index.js';
 import { gemini } from './gemini/index.js';
+import { kilo } from './kilo/index.js';
 import { opencode } from './opencode/index.js';
 import { pi } from './pi/index.js';
 import { qwen } from './qwen/index.js';
@@ -23,6 +24,7 @@ const LIST = [
   qwen,
   copilot,
   droid,
+  kilo,
 ] as const;
 
 /** A harness name: `'claude' | 'codex' | …`, one per adapter in the list above. */

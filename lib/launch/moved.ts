@@ -39,6 +39,9 @@ export function carryTo(plan: Plan, s: Session, dir: string, fork: boolean): Pla
       return { ...plan, cwd: dir };
     case 'opencode':
       return 'opencode opens a session in the directory its database recorded, whatever the current one; resuming it elsewhere would mean changing that database';
+    case 'kilo':
+      // its TUI, started elsewhere with --session ID, showed and worked in the recorded directory
+      return 'Kilo CLI opens a session in the directory its database recorded, whatever the current one; resuming it elsewhere would mean changing that database';
     case 'gemini':
       return "Gemini CLI finds sessions by the current directory's project (~/.gemini/tmp/<project>); resuming it elsewhere would mean moving its files";
     case 'cursor':

@@ -24,7 +24,7 @@ export function transcriptPieces(s: Session): Piece[] | null {
   const ex = EXTRACTORS[s.harness];
   const out: Piece[] = [];
   if (f.endsWith('.json')) {
-    if (s.harness === 'opencode') return null; // legacy storage tree: one file per message part
+    if (s.harness === 'opencode' || s.harness === 'kilo') return null; // legacy storage tree: one file per message part
     const st = fs.statSync(f);
     if (st.size > WHOLE_CAP) return null;
     let doc: unknown;

@@ -13,6 +13,7 @@
 //   qwen      argv + -p PROMPT   (qwen --resume ID [--fork-session] -p PROMPT, run in the session's cwd)
 //   droid     none: `droid exec -s ID` asks Factory's API first and fails airgapped, so resume's own argv
 //             (droid --resume ID / --fork ID) runs in a private tmux server and PROMPT is typed into it
+//   kilo      kilo run <argv after "kilo"> PROMPT   (kilo run --session ID [--fork] PROMPT)
 // argv[0] is replaced by the pinned client from the cache; env is the seeded client env plus resume's env.
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
@@ -30,6 +31,8 @@ const OTHER_STORE = {
   copilot: { dir: '.copilot', var: 'RESUME_COPILOT_DIRS' },
   // FACTORY_HOME_OVERRIDE names a home: the moved store keeps its name, <other-store>/.factory.
   droid: { dir: '.factory', var: 'RESUME_DROID_DIRS', keepName: true },
+  // Kilo CLI's data directory: resume points KILO_DB at the database found there.
+  kilo: { dir: '.local/share/kilo', var: 'RESUME_KILO_DIRS' },
   // Not Codex: 0.171 finds a thread through state_5.sqlite, which keeps each rollout's absolute path,
   // so a moved CODEX_HOME fails in Codex itself ("no rollout found for thread id").
 };
@@ -41,15 +44,25 @@ function printArgv(client, argv, bin) {
   if (basename(head) !== clients[client].bin) throw new Error(`unexpected executable ${head}`);
   switch (client) {
     case 'codex': return [bin, 'exec', '--skip-git-repo-check', ...rest, PROMPT];
-    case 'opencode': return [bin, 'run', ...rest, PROMPT];
+    case 'opencode': case 'kilo': return [bin, 'run', ...rest, PROMPT];
     // -p refuses to run tools without --allow-all-tools
     case 'copilot': return [bin, ...rest, '-p', PROMPT, '--allow-all-tools'];
     default: return [bin, ...rest, '-p', PROMPT];
   }
 }
 
-/** How much the session `id` holds: bytes of the files named after it, or opencode's message rows. */
+/**
+ * How much the session `id` holds: bytes of the files named after it, opencode's message rows, or
+ * (Kilo CLI) how many of its parts hold this check's prompt, in the kilo.db found under `home`.
+ */
 async function amount(client, home, id) {
+  if (client === 'kilo') {
+    const db = listFiles(home).find((f) => basename(f) === 'kilo.db');
+    if (!db) throw new Error(`no kilo.db under ${home}`);
+    const { default: Database } = await import('better-sqlite3');
+    const d = new Database(join(home, db), { readonly: true });
+    try { return d.prepare('SELECT count(*) AS n FROM part WHERE session_id = ? AND instr(data, ?) > 0').get(id, PROMPT).n; } finally { d.close(); }
+  }
   if (client === 'opencode') {
     const db = join(home, '.local', 'share', 'opencode', 'opencode.db');
     const { default: Database } = await import('better-sqlite3');

@@ -1014,3 +1014,144 @@ async function starts(client, { bin, mock, dest }) {
 }
 
 export const startDrivers = Object.fromEntries(Object.keys(START).map((k) => [k, (o) => starts(k, o)]));
+
+// ---------------------------------------------------------------------------------------------------
+// Kilo CLI (its own block: the setup, the driver, and their entries in drivers/setups). A fork of
+// opencode: the same SQLite layout in ~/.local/share/kilo/kilo.db, configured like opencode.
+
+/** Seed a throwaway HOME for Kilo CLI (a mock OpenAI-compatible provider, no updates or sharing); returns the environment. */
+export function setupKilo({ home, bin, mock }) {
+  const cfgDir = join(home, '.config', 'kilo');
+  mkdirSync(cfgDir, { recursive: true });
+  writeFileSync(join(cfgDir, 'kilo.json'), JSON.stringify({
+    $schema: 'https://app.kilo.ai/config.json', autoupdate: false, share: 'disabled',
+    model: 'mock/mock-model', small_model: 'mock/mock-model',
+    permission: { bash: 'allow', edit: 'allow', webfetch: 'deny' },
+    provider: { mock: { npm: '@ai-sdk/openai-compatible', name: 'Mock', options: { baseURL: `${mock.url}/v1`, apiKey: FAKE_KEYS.openai }, models: { 'mock-model': { name: 'Mock model' } } } },
+  }, null, 2));
+  return baseEnv(home, dirname(bin), {
+    KILO_DISABLE_AUTOUPDATE: '1', KILO_DISABLE_SHARE: '1', KILO_DISABLE_MODELS_FETCH: '1', KILO_DISABLE_LSP_DOWNLOAD: '1',
+    KILO_DISABLE_SESSION_INGEST: '1', KILO_DISABLE_PRESENCE: '1', KILO_TELEMETRY_LEVEL: 'off',
+  });
+}
+
+async function kilo({ bin, mock, dest }) {
+  const { home, projA, projB } = freshBase('kilo');
+  const env = setupKilo({ home, bin, mock });
+  const dbPath = join(home, '.local', 'share', 'kilo', 'kilo.db');
+  const { default: Database } = await import('better-sqlite3');
+  const rows = () => {
+    if (!existsSync(dbPath)) return new Map();
+    const db = new Database(dbPath, { readonly: true });
+    try { return new Map(db.prepare('SELECT id, parent_id AS parent, title, directory FROM session').all().map((r) => [r.id, r])); } finally { db.close(); }
+  };
+  const top = (rs) => rs.filter((r) => !r.parent);
+  const news = (before) => [...rows().values()].filter((r) => !before.has(r.id));
+  const one = (before, what) => { const n = top(news(before)); if (n.length !== 1) throw new Error(`${what}: ${n.length} new kilo sessions`); return n[0]; };
+  const sessions = [];
+  const add = (r, extra) => { sessions.push({ id: r.id, title: null, parent: null, forkedFrom: null, ...extra }); log(`kilo: ${extra.mode} ${r.id}`); return r; };
+  const step = async (cwd, args, what) => {
+    const before = rows();
+    mustRun(await run([bin, 'run', ...args], { cwd, env, timeoutMs: 240000 }), what);
+    return before;
+  };
+  const answers = { [SCRIPTS.shell]: /Ran the command/, [SCRIPTS.subagent]: /subagent answered/ };
+  const answer = async (s) => {
+    const want = answers[s] ?? new RegExp(`Mock answer to: ${s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`);
+    try { await tmux.waitFor(want, 20000, `an answer to ${s}`); } catch { tmux.keys('Enter'); await tmux.waitFor(want, 90000, `an answer to ${s}`); }
+  };
+  /** The TUI: wait for it, answer the command-line prompt, type each step, quit with /exit. */
+  const interactive = async (cwd, argv, steps, first) => {
+    tmux.start([bin, ...argv], { cwd, env });
+    await tmux.waitFor(/ctrl\+p commands/, 60000, 'the Kilo prompt');
+    if (first) await answer(first);
+    await sleep(3000);
+    for (const s of steps) {
+      if (s.startsWith('/rename ')) {
+        // /rename opens a dialog holding the current title: clear it, type the new one
+        await tmux.type('/rename', 1000);
+        await tmux.waitFor(/Rename Session/, 15000, 'the rename dialog');
+        for (let i = 0; i < 80; i++) tmux.keys('BSpace');
+        await tmux.type(s.slice('/rename '.length), 800);
+        await tmux.waitFor(new RegExp(s.slice('/rename '.length)), 15000, 'the new title');
+      } else if (s === '/fork') {
+        // /fork asks from which message: "Full session" is the first choice
+        await tmux.type('/fork', 1000);
+        await tmux.waitFor(/Fork session/, 15000, 'the fork dialog');
+        tmux.keys('Enter');
+        await tmux.waitFor(/\(fork #\d+\)/, 15000, 'the fork');
+      } else {
+        await tmux.type(s, 1500);
+        await answer(s);
+      }
+      await sleep(2000);
+    }
+    await tmux.type('/exit', 1000);
+    if (!(await tmux.waitExit(20000))) { tmux.keys('C-c'); await sleep(500); tmux.keys('C-c'); if (!(await tmux.waitExit(10000))) throw new Error('kilo did not exit'); }
+  };
+
+  // 1. run mode: plain, and named with --title
+  let before = await step(projA, ['hello from run mode'], 'kilo run');
+  const r1 = add(one(before, 'kilo run'), { cwd: projA, prompts: ['hello from run mode'], mode: 'run' });
+  before = await step(projA, ['--title', 'Titled kilo session', 'hello from a titled run'], 'kilo run --title');
+  add(one(before, 'kilo run --title'), { cwd: projA, prompts: ['hello from a titled run'], title: 'Titled kilo session', mode: 'run' });
+
+  // 2. TUI, typed: a shell call, a subagent (a child session), /rename
+  before = rows();
+  await interactive(projA, [], [SCRIPTS.shell, SCRIPTS.subagent, '/rename Renamed kilo session']);
+  const i1 = add(one(before, 'kilo TUI'), { cwd: projA, prompts: [SCRIPTS.shell, SCRIPTS.subagent], title: 'Renamed kilo session', mode: 'interactive', started: 'typed' });
+  for (const c of news(before).filter((r) => r.parent)) add(c, { cwd: projA, prompts: ['Reply with the word hi.'], title: c.title, mode: 'subagent', parent: c.parent });
+
+  // 3. TUI with its first prompt on the command line (--prompt), then one typed
+  before = rows();
+  await interactive(projB, ['--prompt', 'first prompt in project b'], ['second prompt in project b'], 'first prompt in project b');
+  const i2 = add(one(before, 'kilo --prompt'), { cwd: projB, prompts: ['first prompt in project b', 'second prompt in project b'], mode: 'interactive', started: 'argv' });
+
+  // 4. resume: the TUI with --session from the other project, run --session, run --continue
+  before = rows();
+  await interactive(projB, ['--session', i1.id], ['resumed prompt']);
+  if (top(news(before)).length) throw new Error('kilo --session made a new session');
+  sessions.find((s) => s.id === i1.id).prompts.push('resumed prompt');
+  before = await step(projA, ['--session', r1.id, 'resumed run prompt'], 'kilo run --session');
+  if (top(news(before)).length) throw new Error('kilo run --session made a new session');
+  sessions.find((s) => s.id === r1.id).prompts.push('resumed run prompt');
+  before = await step(projB, ['--continue', 'continued prompt'], 'kilo run --continue');
+  if (top(news(before)).length) throw new Error('kilo run --continue made a new session');
+  const db = new Database(dbPath, { readonly: true });
+  const contId = db.prepare(`SELECT p.session_id AS sid FROM part p WHERE p.data LIKE '%continued prompt%' LIMIT 1`).get()?.sid;
+  db.close();
+  if (!contId) throw new Error('kilo run --continue: no session got the prompt');
+  sessions.find((s) => s.id === contId).prompts.push('continued prompt');
+  log(`kilo: --continue went to ${contId}`);
+
+  // 5. forks: run --session --fork, the TUI's --session --fork, and /fork inside the TUI
+  const copied = (id) => [...sessions.find((s) => s.id === id).prompts];
+  before = await step(projB, ['--session', i2.id, '--fork', 'forked run prompt'], 'kilo run --session --fork');
+  add(one(before, 'kilo run --fork'), { cwd: projB, prompts: ['forked run prompt'], mode: 'run', forkedFrom: i2.id, via: 'run --session ID --fork', copiedPrompts: copied(i2.id) });
+  before = rows();
+  await interactive(projA, ['--session', i1.id, '--fork'], ['interactive fork prompt']);
+  const f2 = add(one(before, 'kilo --session --fork'), { cwd: projA, prompts: ['interactive fork prompt'], mode: 'interactive', forkedFrom: i1.id, via: '--session ID --fork', copiedPrompts: copied(i1.id) });
+  // the fork copies the parent's subagent sessions too, as children of its own
+  for (const c of news(before).filter((r) => r.parent)) add(c, { cwd: projA, prompts: ['Reply with the word hi.'], title: c.title, mode: 'subagent', parent: f2.id, note: 'copied from the parent session by the fork' });
+  before = rows();
+  await interactive(projB, ['--session', i2.id], ['/fork', 'prompt after /fork']);
+  add(one(before, 'kilo /fork'), { cwd: projB, prompts: ['prompt after /fork'], mode: 'interactive', forkedFrom: i2.id, via: '/fork', copiedPrompts: copied(i2.id) });
+
+  const now = rows();
+  for (const s of sessions) s.title = now.get(s.id)?.title ?? s.title;
+  // a session not titled yet keeps opencode's placeholder, "New session - <ISO time>": no title
+  for (const s of sessions) if (/^New session - \d{4}-/.test(s.title ?? '')) { s.placeholderTitle = s.title; s.title = null; }
+  await copySqlite(dbPath, join(dest, 'home', '.local', 'share', 'kilo', 'kilo.db'));
+  return {
+    home, sessions,
+    note: {
+      binary: '@kilocode/cli 7.8.1 is a wrapper; it runs the @kilocode/cli-linux-x64 7.7.9 binary (kilo --version: 7.7.9)',
+      store: 'kilo.db in opencode 1.x layout (session, message, part; session_message empty); titles in session.title',
+      run: 'kilo run sessions carry permission deny rules (question, suggest, plan_enter, plan_exit) and model variant "default"; the message is stored wrapped in double quotes',
+      fork: 'forks copy the parent messages into a new session titled "<title> (fork #N)", with no link column',
+      continued: contId,
+    },
+  };
+}
+drivers.kilo = kilo;
+setups.kilo = setupKilo;

@@ -6,6 +6,10 @@
 // A client whose package has no bin entry names its executable by "path" (under the client dir):
 // Factory Droid's wrapper @factory/cli 0.225.1 wants a 0.225.1 binary npm does not have, so the
 // platform package @factory/cli-linux-x64 0.225.2 (the binary alone) is installed.
+// A client whose npm package is a wrapper around a per-platform binary package (clients.json
+// "wrapper" and "binaryPackage": Kilo CLI's @kilocode/cli 7.8.1 runs @kilocode/cli-linux-x64 7.7.9,
+// there being no 7.8.1 binary on npm) is installed as both, without install scripts (the wrapper's
+// postinstall would fetch a binary), and pinned by the binary's version ("version").
 import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -27,11 +31,12 @@ export function clientBin(name) {
   return c.node ? join(clientDir(name), 'bin', c.bin) : join(clientDir(name), 'node_modules', '.bin', c.bin);
 }
 
-function npmInstall(dir, spec) {
+function npmInstall(dir, spec, { specs = [spec], ignoreScripts = false } = {}) {
   mkdirSync(dir, { recursive: true });
-  process.stderr.write(`installing ${spec} into ${dir}\n`);
-  const r = spawnSync('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--prefix', dir, spec], { stdio: ['ignore', 'inherit', 'inherit'] });
-  if (r.status !== 0) throw new Error(`npm install of ${spec} failed`);
+  process.stderr.write(`installing ${specs.join(' ')} into ${dir}\n`);
+  const flags = ['--no-save', '--no-audit', '--no-fund', ...(ignoreScripts ? ['--ignore-scripts'] : [])];
+  const r = spawnSync('npm', ['install', ...flags, '--prefix', dir, ...specs], { stdio: ['ignore', 'inherit', 'inherit'] });
+  if (r.status !== 0) throw new Error(`npm install of ${specs.join(' ')} failed`);
 }
 
 /** The Node executable of that version, installed from npm once (linux x64 only). */
@@ -52,8 +57,11 @@ export function install(name) {
   if (existsSync(bin)) return bin;
   const dir = clientDir(name);
   const script = c.path ? bin : join(dir, 'node_modules', '.bin', c.bin);
-  if (!existsSync(script)) npmInstall(dir, `${c.package}@${c.version}`);
-  if (!existsSync(script)) throw new Error(`npm install of ${c.package}@${c.version} made no ${c.bin}`);
+  if (!existsSync(script)) {
+    if (c.binaryPackage) npmInstall(dir, null, { specs: [`${c.package}@${c.wrapper}`, `${c.binaryPackage}@${c.version}`], ignoreScripts: true });
+    else npmInstall(dir, `${c.package}@${c.version}`);
+  }
+  if (!existsSync(script)) throw new Error(`npm install of ${c.package}@${c.wrapper ?? c.version} made no ${c.bin}`);
   if (c.node) {
     // Named like the client, so argv[0] and the process table show the client's name.
     mkdirSync(join(dir, 'bin'), { recursive: true });

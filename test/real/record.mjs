@@ -11,7 +11,7 @@ import { startMock, SCRIPTS } from './mock-server.mjs';
 import { dirSize, fixturesRoot, log, realRoot, scanSecrets } from './lib.mjs';
 import { drivers, startDrivers } from './drivers.mjs';
 
-const ORDER = ['claude', 'codex', 'pi', 'opencode', 'gemini', 'qwen', 'copilot', 'droid'];
+const ORDER = ['claude', 'codex', 'pi', 'opencode', 'gemini', 'qwen', 'copilot', 'droid', 'kilo'];
 const args = process.argv.slice(2);
 const startsOnly = args.includes('--starts');
 const named = args.filter((a) => a !== '--starts');
@@ -36,7 +36,7 @@ for (const name of wanted) {
     mkdirSync(dest, { recursive: true });
     const result = await (startsOnly ? startDrivers : drivers)[name]({ bin, mock, dest, version });
     const manifest = {
-      client: name, package: clients[name].package, version, ...(startsOnly ? { scenario: 'starts' } : {}),
+      client: name, package: clients[name].package, ...(clients[name].wrapper ? { wrapper: clients[name].wrapper, binaryPackage: clients[name].binaryPackage } : {}), version, ...(startsOnly ? { scenario: 'starts' } : {}),
       recordedAt: new Date().toISOString().slice(0, 10),
       home: result.home, note: result.note, scripts: SCRIPTS,
       sessions: result.sessions,

@@ -1,9 +1,11 @@
 // opencode: one SQLite database per channel, `<data>/opencode*.db` (v1.2+), and the older JSON tree
 // `<data>/storage/` that v1.2 imports and leaves behind (formats.md §5). Both are read; a session in
-// both is listed once, from the database.
+// both is listed once, from the database. Kilo CLI is a fork of opencode that keeps the same layout
+// under its own names (`<data>/kilo*.db`, KILO_DB, the `kilo` binary): `opencodeStore` makes the
+// adapter of either from a `Store`, and lib/harness/kilo/ is that one line.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Adapter, Counters, Ctx, LineState, Root, SessionCore, Source } from '../../types.js';
+import type { Adapter, Counters, Ctx, Harness, LineState, Root, SessionCore, Source } from '../../types.js';
 import { direntIsDir, direntMaybeFile, entries, exists, isDir, uniqueReal } from '../../util/fsx.js';
 import { createHash } from '../../util/lazy.js';
 import { envDirs, expandHome, storeEnv } from '../../util/paths.js';
@@ -63,18 +65,36 @@ function skip(c: Counters, reason: string, n = 1): void {
   c.skipped[reason] = (c.skipped[reason] ?? 0) + n;
 }
 
-function dataDir(ctx: Ctx): { path: string; via: string } {
-  const x = ctx.env.XDG_DATA_HOME;
-  if (x && path.isAbsolute(x)) return { path: path.join(x, 'opencode'), via: 'XDG_DATA_HOME' };
-  return { path: path.join(ctx.home, '.local', 'share', 'opencode'), via: 'default' };
+/** What differs between opencode and the clients that keep its layout under their own names. */
+export interface Store<N extends string> {
+  name: N;
+  label: string;
+  /** the client's executable, first; resume and fork run it */
+  binaries: string[];
+  /** the data directory's name under XDG_DATA_HOME (`~/.local/share/<app>`) */
+  app: string;
+  /** the variable naming the database the client opens (a relative one is under the data dir) */
+  dbVar: string;
+  /** RESUME_<NAME>_DIRS: more data directories to read */
+  dirsVar: string;
+  /** the database files of a data directory, one per channel */
+  dbFile: RegExp;
+  color: number;
+  testedVersion: string | null;
 }
 
-/** The database opencode opens in this environment: OPENCODE_DB (relative: under the data dir), else <data>/opencode.db. */
-function defaultDb(ctx: Ctx): string {
-  const d = dataDir(ctx).path;
-  const db = ctx.env.OPENCODE_DB;
+function dataDir(ctx: Ctx, store: Store<string>): { path: string; via: string } {
+  const x = ctx.env.XDG_DATA_HOME;
+  if (x && path.isAbsolute(x)) return { path: path.join(x, store.app), via: 'XDG_DATA_HOME' };
+  return { path: path.join(ctx.home, '.local', 'share', store.app), via: 'default' };
+}
+
+/** The database the client opens in this environment: its dbVar (relative: under the data dir), else <data>/<app>.db. */
+function defaultDb(ctx: Ctx, store: Store<string>): string {
+  const d = dataDir(ctx, store).path;
+  const db = ctx.env[store.dbVar];
   if (db && db !== ':memory:') return path.isAbsolute(db) ? db : path.resolve(d, expandHome(db, ctx.home));
-  return path.join(d, 'opencode.db');
+  return path.join(d, `${store.app}.db`);
 }
 
 function newTalk(): Talk {
@@ -136,7 +156,7 @@ function core(
   else if (o.talk.prompts === 0 && !title) hiddenReason = 'empty';
   else if (o.run) hiddenReason = 'headless';
   return {
-    harness: 'opencode',
+    harness: src.harness,
     id: o.id,
     cwd: o.cwd,
     title: title ?? o.talk.firstPrompt,
@@ -629,112 +649,137 @@ function legacyTalk(tree: Tree, msgs: Rec[]): Talk {
 
 // ---------------------------------------------------------------------------------------------
 
-export const opencode: Adapter<OpencodeState, 'opencode'> = {
+/** The sessions of a data directory's JSON tree (`storage/session/<project>/<id>.json`) into `out`. */
+function discoverLegacy(data: string, harness: Harness, out: Source[]): void {
+  const storage = path.join(data, 'storage');
+  const sessDir = path.join(storage, 'session');
+  for (const p of entries(sessDir)) {
+    if (!direntIsDir(sessDir, p)) continue;
+    const dir = path.join(sessDir, p.name);
+    for (const f of entries(dir)) {
+      if (!direntMaybeFile(f) || !f.name.endsWith('.json')) continue;
+      // Messages and parts are separate files: their directories (and the message files) count
+      // for change detection, so a session is re-read when one of them is added or rewritten.
+      const sid = f.name.slice(0, -5);
+      const msgDir = path.join(storage, 'message', sid);
+      const msgFiles = entries(msgDir)
+        .filter((m) => direntMaybeFile(m) && m.name.endsWith('.json'))
+        .map((m) => m.name);
+      const deps = [
+        msgDir,
+        ...msgFiles.map((m) => path.join(msgDir, m)),
+        ...msgFiles.map((m) => path.join(storage, 'part', m.slice(0, -5))),
+      ];
+      out.push({ path: path.join(dir, f.name), harness, kind: 'legacy', mode: 'whole', deps, hint: { storage } });
+    }
+  }
+}
+
+/** The adapter of opencode's layout kept under `store`'s names. */
+export function opencodeStore<N extends string>(store: Store<N>): Adapter<OpencodeState, N> {
+  // the registry gives each adapter its name as a Harness; this one is given it by its caller
+  const harness = store.name as string as Harness;
+  return {
+    name: store.name,
+    label: store.label,
+    binaries: store.binaries,
+    envVars: [store.dirsVar, 'XDG_DATA_HOME', store.dbVar],
+    color: store.color,
+    testedVersion: store.testedVersion,
+    text: async () => (await import('./text.js')).opencodeText,
+    search: async () => (await import('./text.js')).search,
+
+    roots(ctx) {
+      const out: Root[] = envDirs(ctx, store.dirsVar).map((p) => ({
+        path: p,
+        via: store.dirsVar,
+        exists: false,
+        role: 'data',
+      }));
+      const d = dataDir(ctx, store);
+      const db = ctx.env[store.dbVar];
+      if (db && db !== ':memory:') {
+        const p = path.isAbsolute(db) ? db : path.resolve(d.path, expandHome(db, ctx.home));
+        out.push({ path: p, via: store.dbVar, exists: false, role: 'db' });
+      }
+      out.push({ path: d.path, via: d.via, exists: false, role: 'data' });
+      return uniqueReal(out).map((r) => ({ ...r, exists: r.role === 'db' ? exists(r.path) : isDir(r.path) }));
+    },
+
+    discover(_ctx, roots) {
+      const out: Source[] = [];
+      const dbSource = (p: string): Source => ({ path: p, harness, kind: 'db', mode: 'whole', deps: walDeps(p) });
+      for (const r of roots) {
+        if (r.role === 'db') {
+          out.push(dbSource(r.path));
+          continue;
+        }
+        for (const f of entries(r.path)) {
+          if (direntMaybeFile(f) && store.dbFile.test(f.name)) out.push(dbSource(path.join(r.path, f.name)));
+        }
+        discoverLegacy(r.path, harness, out);
+      }
+      return out;
+    },
+
+    readWhole(src) {
+      if (src.kind === 'legacy') return readLegacy(src);
+      try {
+        return readDb(src);
+      } catch (err) {
+        const msg = `cannot read ${path.basename(src.path)}: ${firstLine(err)}`;
+        warnOnce(store.name, msg);
+        throw new Error(msg);
+      }
+    },
+
+    sessions(st) {
+      return Array.isArray(st.sessions) ? st.sessions : [];
+    },
+
+    finish(sessions, _ctx, states) {
+      // One session in several stores (the JSON tree v1.2 imported, or two channel databases): the
+      // database wins over the JSON tree, then the most recently updated copy.
+      const best = new Map<string, SessionCore>();
+      const rank = (s: SessionCore) => (s.file.endsWith('.json') ? 0 : 1);
+      for (const s of sessions) {
+        const b = best.get(s.id);
+        if (!b || rank(s) > rank(b) || (rank(s) === rank(b) && (s.updated ?? 0) > (b.updated ?? 0))) best.set(s.id, s);
+      }
+      return linkForks([...best.values()], states);
+    },
+
+    launch(s, { fork, ctx }) {
+      // `--fork` with `--session` is accepted by the TUI (checked against opencode 1.18.33 --help;
+      // Kilo CLI 7.7.9 recorded forking that way)
+      const bin = store.binaries[0] ?? store.name;
+      const argv = fork ? [bin, '--session', s.id, '--fork'] : [bin, '--session', s.id];
+      if (!ctx) return { argv };
+      let env: Record<string, string> | undefined;
+      const legacy = /^(.*)\/storage\/session\/[^/]+\/[^/]+\.json$/.exec(s.file)?.[1];
+      if (legacy !== undefined) {
+        // the JSON tree the client imports from its data directory: point XDG_DATA_HOME at its parent
+        if (path.basename(legacy) === store.app)
+          env = storeEnv('XDG_DATA_HOME', path.dirname(legacy), path.dirname(dataDir(ctx, store).path));
+      } else {
+        env = storeEnv(store.dbVar, s.file, defaultDb(ctx, store));
+      }
+      return env ? { argv, env } : { argv };
+    },
+  };
+}
+
+export const opencode = opencodeStore({
   name: 'opencode',
   label: 'opencode',
   binaries: ['opencode'],
-  envVars: ['RESUME_OPENCODE_DIRS', 'XDG_DATA_HOME', 'OPENCODE_DB'],
+  app: 'opencode',
+  dbVar: 'OPENCODE_DB',
+  dirsVar: 'RESUME_OPENCODE_DIRS',
+  dbFile: /^opencode.*\.db$/,
   color: 114,
   testedVersion: '1.18.33',
-  text: async () => (await import('./text.js')).opencodeText,
-  search: async () => (await import('./text.js')).search,
-
-  roots(ctx) {
-    const out: Root[] = envDirs(ctx, 'RESUME_OPENCODE_DIRS').map((p) => ({
-      path: p,
-      via: 'RESUME_OPENCODE_DIRS',
-      exists: false,
-      role: 'data',
-    }));
-    const d = dataDir(ctx);
-    const db = ctx.env.OPENCODE_DB;
-    if (db && db !== ':memory:') {
-      const p = path.isAbsolute(db) ? db : path.resolve(d.path, expandHome(db, ctx.home));
-      out.push({ path: p, via: 'OPENCODE_DB', exists: false, role: 'db' });
-    }
-    out.push({ path: d.path, via: d.via, exists: false, role: 'data' });
-    return uniqueReal(out).map((r) => ({ ...r, exists: r.role === 'db' ? exists(r.path) : isDir(r.path) }));
-  },
-
-  discover(_ctx, roots) {
-    const out: Source[] = [];
-    const dbSource = (p: string): Source => ({ path: p, harness: 'opencode', kind: 'db', mode: 'whole', deps: walDeps(p) });
-    for (const r of roots) {
-      if (r.role === 'db') {
-        out.push(dbSource(r.path));
-        continue;
-      }
-      for (const f of entries(r.path)) {
-        if (direntMaybeFile(f) && /^opencode.*\.db$/.test(f.name)) out.push(dbSource(path.join(r.path, f.name)));
-      }
-      const storage = path.join(r.path, 'storage');
-      const sessDir = path.join(storage, 'session');
-      for (const p of entries(sessDir)) {
-        if (!direntIsDir(sessDir, p)) continue;
-        const dir = path.join(sessDir, p.name);
-        for (const f of entries(dir)) {
-          if (!direntMaybeFile(f) || !f.name.endsWith('.json')) continue;
-          // Messages and parts are separate files: their directories (and the message files) count
-          // for change detection, so a session is re-read when one of them is added or rewritten.
-          const sid = f.name.slice(0, -5);
-          const msgDir = path.join(storage, 'message', sid);
-          const msgFiles = entries(msgDir)
-            .filter((m) => direntMaybeFile(m) && m.name.endsWith('.json'))
-            .map((m) => m.name);
-          const deps = [
-            msgDir,
-            ...msgFiles.map((m) => path.join(msgDir, m)),
-            ...msgFiles.map((m) => path.join(storage, 'part', m.slice(0, -5))),
-          ];
-          out.push({ path: path.join(dir, f.name), harness: 'opencode', kind: 'legacy', mode: 'whole', deps, hint: { storage } });
-        }
-      }
-    }
-    return out;
-  },
-
-  readWhole(src) {
-    if (src.kind === 'legacy') return readLegacy(src);
-    try {
-      return readDb(src);
-    } catch (err) {
-      const msg = `cannot read ${path.basename(src.path)}: ${firstLine(err)}`;
-      warnOnce('opencode', msg);
-      throw new Error(msg);
-    }
-  },
-
-  sessions(st) {
-    return Array.isArray(st.sessions) ? st.sessions : [];
-  },
-
-  finish(sessions, _ctx, states) {
-    // One session in several stores (the JSON tree v1.2 imported, or two channel databases): the
-    // database wins over the JSON tree, then the most recently updated copy.
-    const best = new Map<string, SessionCore>();
-    const rank = (s: SessionCore) => (s.file.endsWith('.json') ? 0 : 1);
-    for (const s of sessions) {
-      const b = best.get(s.id);
-      if (!b || rank(s) > rank(b) || (rank(s) === rank(b) && (s.updated ?? 0) > (b.updated ?? 0))) best.set(s.id, s);
-    }
-    return linkForks([...best.values()], states);
-  },
-
-  launch(s, { fork, ctx }) {
-    // `--fork` with `--session` is accepted by the TUI (checked against opencode 1.18.33 --help)
-    const argv = fork ? ['opencode', '--session', s.id, '--fork'] : ['opencode', '--session', s.id];
-    if (!ctx) return { argv };
-    let env: Record<string, string> | undefined;
-    const legacy = /^(.*)\/storage\/session\/[^/]+\/[^/]+\.json$/.exec(s.file)?.[1];
-    if (legacy !== undefined) {
-      // the JSON tree opencode imports from its data directory: point XDG_DATA_HOME at its parent
-      if (path.basename(legacy) === 'opencode') env = storeEnv('XDG_DATA_HOME', path.dirname(legacy), path.dirname(dataDir(ctx).path));
-    } else {
-      env = storeEnv('OPENCODE_DB', s.file, defaultDb(ctx));
-    }
-    return env ? { argv, env } : { argv };
-  },
-};
+});
 
 /** Length of the common prefix of two prompt hash lists. */
 function common(a: string[], b: string[]): number {
