@@ -12,10 +12,10 @@
 // Cost: one pass over the process table (Linux: /proc/<pid>/cmdline; macOS: one `ps`), the open
 // files of harness processes only, and one directory listing per Claude root. Other platforms: none.
 
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { readRegistry, rootOfTranscript } from '../harness/claude/care/registry.js';
+import { runSync } from '../os/run.js';
 import { procStat } from '../panes/proc.js';
 import type { Harness, Session } from '../types.js';
 import { addTo } from '../util/multimap.js';
@@ -115,8 +115,8 @@ function linuxOpenFiles(root: string, pid: number): string[] {
 }
 
 function macProcs(names: Map<Harness, string[]>): Proc[] {
-  const r = spawnSync('ps', ['-axww', '-o', 'pid=,args='], { encoding: 'utf8', timeout: 5000 });
-  if (r.status !== 0 || !r.stdout) return [];
+  const r = runSync('ps', ['-axww', '-o', 'pid=,args=']);
+  if (!r.ok || !r.stdout) return [];
   const out: Proc[] = [];
   for (const line of r.stdout.split('\n')) {
     const m = /^\s*(\d+)\s+(.*)$/.exec(line);
@@ -133,7 +133,7 @@ function macProcs(names: Map<Harness, string[]>): Proc[] {
 }
 
 function macHolders(file: string): number[] {
-  const r = spawnSync('lsof', ['-t', '--', file], { encoding: 'utf8', timeout: 5000 });
+  const r = runSync('lsof', ['-t', '--', file]);
   if (!r.stdout) return [];
   return r.stdout
     .split('\n')

@@ -3,9 +3,9 @@
 // everywhere else (macOS, the BSDs). RESUME_PROC_TABLE=ps picks ps on Linux too (the tests run
 // restart through it there).
 
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { runSync } from '../os/run.js';
 import { onPath } from '../util/which.js';
 
 export interface ProcStat {
@@ -71,16 +71,9 @@ export function linuxTable(root = '/proc'): ProcTable {
   return { kind: 'proc', stat: (pid) => procStat(pid, root), uid: (pid) => procUid(pid, root), environ: (pid) => procEnviron(pid, root) };
 }
 
-const PS_MS = 5000;
 function ps(args: string[]): string | null {
-  const r = spawnSync('ps', args, {
-    encoding: 'utf8',
-    timeout: PS_MS,
-    killSignal: 'SIGKILL',
-    maxBuffer: 16 << 20,
-    env: { ...process.env, LC_ALL: 'C' },
-  });
-  return r.status === 0 ? r.stdout : null;
+  const r = runSync('ps', args, { env: { ...process.env, LC_ALL: 'C' } });
+  return r.ok ? r.stdout : null;
 }
 
 /**
