@@ -10,6 +10,7 @@ import { marked } from '../search/snippet.js';
 import { applyFilters, type Filters, shortIds } from '../select/filter.js';
 import type { Session } from '../types.js';
 import { tildify } from '../util/paths.js';
+import { BOLD, DIM, RESET } from '../util/color.js';
 import { progressBar } from '../util/progress.js';
 import { writeJsonArray } from '../util/stdout.js';
 import { clip, oneLine } from '../util/text.js';
@@ -184,10 +185,6 @@ function toJson(r: Result, short: string) {
 
 /** results printed on a terminal without -n */
 const TTY_RESULTS = 20;
-
-const DIM = '\x1b[2m';
-const BOLD = '\x1b[1m';
-const RESET = '\x1b[0m';
 
 /**
  * Per session, how to resume it: `{cwd, argv, env}` (the config applied) and the shell line. On
