@@ -15,8 +15,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { readRegistry, rootOfTranscript } from '../harness/claude/care/registry.js';
+import { alive } from '../os/proc.js';
 import { runSync } from '../os/run.js';
-import { procStat } from '../panes/proc.js';
 import type { Harness, Session } from '../types.js';
 import { addTo } from '../util/multimap.js';
 
@@ -213,10 +213,11 @@ function byRegistry(c: Scan): void {
     for (const e of readRegistry(root)) {
       const s = want.get(e.sessionId);
       if (!s || c.hits.has(s.key)) continue;
-      let alive: boolean;
-      if (c.linux && e.procStart != null) alive = procStat(e.pid, c.procRoot)?.start === e.procStart;
-      else alive = !!c.procByPid.get(e.pid)?.harnesses.has('claude');
-      if (alive) mark(c, s, e.pid, 'registry');
+      const running =
+        c.linux && e.procStart != null
+          ? alive(e.pid, e.procStart, { procRoot: c.procRoot, platform: 'linux' })
+          : !!c.procByPid.get(e.pid)?.harnesses.has('claude');
+      if (running) mark(c, s, e.pid, 'registry');
     }
   }
 }
