@@ -110,13 +110,17 @@ export function runDetached(cmd: string, args: readonly string[], o: { env?: Nod
 const FORWARD = ['SIGINT', 'SIGQUIT', 'SIGTERM', 'SIGHUP'] as const;
 
 /**
- * Run `cmd` on this terminal (stdio inherited) and resolve with the exit code to end with (128 +
+ * Run `cmd` on this terminal (stdio inherited; stdin fed `input` when given: a pager) and resolve with the exit code to end with (128 +
  * signal number when a signal ended it); rejects with the spawn error (ENOENT, EACCES). Signals sent
  * to resume are passed on. Ctrl-C and Ctrl-\ typed on a terminal already reach the child (it is in
  * the same foreground process group), so SIGINT and SIGQUIT are only passed on when stdin is not a
  * terminal: a second copy would make an interactive program quit instead of interrupting its work.
  */
-export function attached(cmd: string, args: readonly string[], o: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<number> {
+export function attached(
+  cmd: string,
+  args: readonly string[],
+  o: { cwd?: string; env?: NodeJS.ProcessEnv; input?: string } = {},
+): Promise<number> {
   return new Promise((resolve, reject) => {
     // Handlers first, so a signal arriving while the child starts is caught (JS handlers run on a
     // later tick, when `child` is set) instead of ending resume and orphaning the child.
@@ -137,7 +141,17 @@ export function attached(cmd: string, args: readonly string[], o: { cwd?: string
     const done = () => {
       for (const [sig, h] of handlers) process.removeListener(sig, h);
     };
-    child = spawn(cmd, args, { cwd: o.cwd, stdio: 'inherit', env: o.env ?? process.env });
+    child = spawn(cmd, args, {
+      cwd: o.cwd,
+      stdio: [o.input == null ? 'inherit' : 'pipe', 'inherit', 'inherit'],
+      env: o.env ?? process.env,
+    });
+    if (o.input != null) {
+      child.stdin?.on('error', () => {
+        /* it quit before reading everything (a pager closed early) */
+      });
+      child.stdin?.end(o.input);
+    }
     child.on('error', (err) => {
       done();
       reject(err);
