@@ -96,11 +96,10 @@ function takeOver(file: string, l: ReadLock): boolean {
   return ino === l.ino;
 }
 
-function mine(file: string): () => void {
-  return () => {
-    const l = readLock(file);
-    if (l?.info && l.info.pid === process.pid && l.info.host === nodeOs().hostname()) removeFile(file);
-  };
+/** Remove the lock if it is this process's. */
+export function unlock(file: string): void {
+  const l = readLock(file);
+  if (l?.info && l.info.pid === process.pid && l.info.host === nodeOs().hostname()) removeFile(file);
 }
 
 /** Try to take the lock (taking a stale one over). Throws only when the directory cannot hold it. */
@@ -129,7 +128,7 @@ export function tryLock(file: string, rules: LockRules = {}): Acquired {
     } finally {
       fs.closeSync(fd);
     }
-    return { ok: true, release: mine(file) };
+    return { ok: true, release: () => unlock(file) };
   }
   return { ok: false, holder: -1 };
 }
