@@ -4,8 +4,9 @@
 // the left (`…/acme/webshop`, its last parts are what tells projects apart) and the branch column is
 // left out when there is no room for it (the preview shows it). Lines never need fzf to scroll them
 // sideways (the picker runs fzf with --no-hscroll), so the id and harness stay in view.
-import { ageColumn, DIM, harnessColor, RESET } from '../lib/output.js';
+import { ageColumn, harnessColor } from '../lib/output.js';
 import { fold, type Term } from '../lib/select/rank.js';
+import { DIM, MATCH, RESET } from '../lib/util/color.js';
 import { cut, cutDir, width } from '../lib/util/text.js';
 
 /** A row's visible fields: `resume rows` split at its tabs, the key first. */
@@ -78,8 +79,6 @@ export function widths(rows: readonly RowFields[], listCols: number): Widths {
   return { short, age, harness, dir, branch, title: Math.max(10, left) };
 }
 
-const HL = '\x1b[1;32m';
-
 /**
  * `v` with the places the terms occur in it highlighted (bold green, as fzf marks a match), when
  * colour is on and folding keeps the text's length (so a place in the folded text is the same place).
@@ -103,7 +102,7 @@ export function highlight(v: string, terms: readonly Term[] | null, color: boole
   while (i < v.length) {
     let j = i;
     while (j < v.length && on[j] === on[i]) j++;
-    out += on[i] ? `${HL}${v.slice(i, j)}${RESET}${after}` : v.slice(i, j);
+    out += on[i] ? `${MATCH}${v.slice(i, j)}${RESET}${after}` : v.slice(i, j);
     i = j;
   }
   return out;

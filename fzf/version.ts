@@ -3,10 +3,10 @@
 // installed fzf does not know makes it exit 2 at start-up, so nothing above the installed version
 // may ever be emitted.
 
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ExitError } from '../lib/errors.js';
+import { probeVersion } from '../lib/os/version.js';
 import type { Ctx } from '../lib/types.js';
 import { writeAtomic } from '../lib/util/fsx.js';
 import { cacheDir } from '../lib/util/paths.js';
@@ -138,13 +138,9 @@ export function fzfVersion(ctx: Ctx, bin: string): Version {
   if (st && hit && hit.mtime === st.mtimeMs && hit.size === st.size && Array.isArray(hit.version) && hit.version.length === 3) {
     return hit.version;
   }
-  const r = spawnSync(bin, ['--version'], { encoding: 'utf8', timeout: 10000, stdio: ['ignore', 'pipe', 'pipe'] });
-  const v = r.status === 0 ? parseVersion(r.stdout) : null;
-  if (!v)
-    throw new ExitError(
-      2,
-      `cannot tell the version of ${bin} ('${bin} --version' ${r.error ? `failed: ${r.error.message}` : `printed ${JSON.stringify((r.stdout || r.stderr || '').trim().slice(0, 60))}`}); ${INSTALL_HINT}`,
-    );
+  const p = probeVersion(bin);
+  const v = p.version ? parseVersion(p.version) : null;
+  if (!v) throw new ExitError(2, `cannot tell the version of ${bin} (${p.error}); ${INSTALL_HINT}`);
   if (st) {
     cache.entries[bin] = { mtime: st.mtimeMs, size: st.size, version: v };
     try {

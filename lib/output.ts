@@ -2,7 +2,7 @@
 
 import { ADAPTERS, adapter } from './harness/registry.js';
 import type { Harness, Session } from './types.js';
-import { colorOn } from './util/color.js';
+import { colorOn, DIM, fg256, RESET } from './util/color.js';
 import { tildify } from './util/paths.js';
 import { clip, cut, cutDir, fitWidth, oneLine, width } from './util/text.js';
 import { age, iso } from './util/time.js';
@@ -126,8 +126,8 @@ export function row(
   ].join('\t');
 }
 
-export const DIM = '\x1b[2m';
-export const RESET = '\x1b[0m';
+// (lib/index/rowbin.ts takes them from here)
+export { DIM, RESET };
 
 /** Colour on this stream (lib/util/color.ts decides). */
 export function useColor(stream: NodeJS.WriteStream = process.stdout): boolean {
@@ -187,7 +187,7 @@ export function ageColumn(v: string, w: number, color: boolean): string {
 export function harnessColor(h: string, on: boolean): string {
   if (!on) return h;
   const c = ADAPTERS.find((a) => a.name === h)?.color;
-  return `${c === undefined ? '' : `\x1b[38;5;${c}m`}${h}${RESET}`;
+  return `${c === undefined ? '' : fg256(c)}${h}${RESET}`;
 }
 
 /**

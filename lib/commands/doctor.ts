@@ -3,16 +3,16 @@
 // types the parsers do not know, the newest session, the harness binary and its version. Also the
 // index files, fzf, the shell and the SQLite module. Always exits 0.
 
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import type { App } from '../app.js';
 import { ADAPTERS } from '../harness/registry.js';
 import { sqliteStatus } from '../harness/sqlite.js';
-import { newerThan, versionIn } from '../harness/tested.js';
+import { newerThan } from '../harness/tested.js';
 import type { IndexResult } from '../index/index.js';
 import { indexFiles } from '../index/index.js';
+import { probeVersionAsync, versionIn } from '../os/version.js';
 import type { Counters, Harness, Root, Session } from '../types.js';
 import { configFile, tildify } from '../util/paths.js';
 import { shown } from '../util/quote.js';
@@ -21,7 +21,6 @@ import { age, iso } from '../util/time.js';
 import { onPath } from '../util/which.js';
 import { out } from './common.js';
 
-const VERSION_TIMEOUT_MS = 2000;
 const TOP_UNKNOWN = 5;
 
 interface Program {
@@ -79,30 +78,10 @@ interface Report {
   };
 }
 
-/** `<bin> --version`, first line, or null when it fails or takes longer than 2 s. */
-function versionOf(file: string): Promise<string | null> {
-  return new Promise((resolve) => {
-    execFile(
-      file,
-      ['--version'],
-      { timeout: VERSION_TIMEOUT_MS, killSignal: 'SIGKILL', maxBuffer: 1 << 16, env: process.env },
-      (err, stdout) => {
-        if (err) return resolve(null);
-        const line = oneLine(
-          String(stdout)
-            .split('\n')
-            .find((l) => l.trim()) ?? '',
-        );
-        resolve(line ? clip(line, 80) : null);
-      },
-    );
-  });
-}
-
 async function program(names: string[], envPath: string): Promise<Program | null> {
   for (const n of names) {
     const p = onPath(n, envPath);
-    if (p) return { name: n, path: p, version: await versionOf(p) };
+    if (p) return { name: n, path: p, version: (await probeVersionAsync(p)).line };
   }
   return null;
 }

@@ -68,7 +68,7 @@ bad config.`,
       const onSig = (sig: NodeJS.Signals) => interrupt(r, sig);
       for (const s of SIGNALS) process.on(s, onSig);
       // The handlers are in place before the lock exists: a signal can never leave it behind.
-      const { acquireWait } = await import('../panes/lock.js');
+      const { acquireWait } = await import('../os/lock.js');
       const f = files(app.ctx);
       // A second run (the path unit and the timer at once, or by hand) waits its turn: it then sees
       // what the first recorded and fires only what is still new.
@@ -140,10 +140,10 @@ rewritten). Records the baseline version when none is recorded, so the first upd
       else out(`loaded\t${a.ran.map((c) => c.argv.join(' ')).join('; ')}\n`);
       // A baseline now, so the first update after installing fires the hooks.
       const { files, readState, hooksRun } = await import('../hooks/run.js');
-      const { acquire } = await import('../panes/lock.js');
+      const { tryLock } = await import('../os/lock.js');
       const f = files(app.ctx);
       // Under the run's lock; a run holding it records the baseline itself.
-      const lock = readState(f.state).claude ? null : acquire(f.lock);
+      const lock = readState(f.state).claude ? null : tryLock(f.lock);
       if (lock?.ok) {
         try {
           await hooksRun(

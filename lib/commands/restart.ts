@@ -7,6 +7,7 @@ import type { App } from '../app.js';
 import { ExitError, usage } from '../errors.js';
 import type { restartTargets as RestartTargets, Target } from '../harness/claude/care/restart.js';
 import { oneLine } from '../util/text.js';
+import { parseDuration } from '../util/time.js';
 import { out } from './common.js';
 
 interface Opts {
@@ -43,10 +44,11 @@ a --dry-run whose plan holds a refusal.`,
       const { noProcTable } = await import('../panes/proc.js');
       const cannot = noProcTable(process.env.PATH);
       if (cannot) throw usage(cannot);
-      const { parseDuration, plan, relaunchLine, restartTargets } = await import('../harness/claude/care/restart.js');
+      const { plan, relaunchLine, restartTargets } = await import('../harness/claude/care/restart.js');
       const self = [process.execPath, app.self];
-      const timeoutMs = parseDuration(o.timeout);
-      if (timeoutMs == null) throw usage(`--timeout takes a duration like 30m, 90s or 1h, not '${oneLine(o.timeout)}'`);
+      // a bare number is seconds
+      const timeoutMs = parseDuration(o.timeout, 's');
+      if (!timeoutMs) throw usage(`--timeout takes a duration like 30m, 90s or 1h, not '${oneLine(o.timeout)}'`);
       const p = await plan(app.ctx, o.session);
       if ('error' in p) throw new ExitError(2, `cannot tell the installed claude version: ${p.error}`);
       for (const n of p.notes) process.stderr.write(`resume: note: ${oneLine(n)}\n`);

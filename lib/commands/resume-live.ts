@@ -2,11 +2,11 @@
 // pane, or, in each other mode, say or hand over how to: --dry-run describes it, --print and emit
 // print the tmux line, --copy copies it, the shell integration (RESUME_EMIT_FILE) gets it to run.
 
-import { spawn } from 'node:child_process';
 import { ExitError } from '../errors.js';
 import { writeEmitFile } from '../launch/emit.js';
 import type { LiveError } from '../launch/plan.js';
 import { paneShown, type Reach, reach, reachJson, reachLine, reachNote, reachText } from '../launch/reach.js';
+import { attached } from '../os/run.js';
 import { tmux } from '../panes/tmux.js';
 import type { Session } from '../types.js';
 import type { ShellName } from '../util/quote.js';
@@ -68,9 +68,5 @@ async function go(r: Reach): Promise<void> {
     note(`resume: ${reachNote(r)}`);
     return;
   }
-  process.exitCode = await new Promise<number>((resolve) => {
-    const child = spawn('tmux', ['-S', r.pane.socket, 'attach-session', '-t', r.pane.id], { stdio: 'inherit' });
-    child.on('error', () => resolve(2));
-    child.on('exit', (code) => resolve(code ?? 1));
-  });
+  process.exitCode = await attached('tmux', ['-S', r.pane.socket, 'attach-session', '-t', r.pane.id]).catch(() => 2);
 }

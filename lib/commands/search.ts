@@ -9,11 +9,12 @@ import type { Result } from '../search/search.js';
 import { marked } from '../search/snippet.js';
 import { applyFilters, type Filters, shortIds } from '../select/filter.js';
 import type { Session } from '../types.js';
+import { BOLD, DIM, RESET } from '../util/color.js';
 import { tildify } from '../util/paths.js';
 import { progressBar } from '../util/progress.js';
 import { writeJsonArray } from '../util/stdout.js';
 import { clip, oneLine } from '../util/text.js';
-import { iso, localTime } from '../util/time.js';
+import { iso, localTime, parseDuration } from '../util/time.js';
 import { type FilterOpts, filtersOf, note, out, withFilters } from './common.js';
 
 interface SearchOpts extends FilterOpts {
@@ -25,19 +26,13 @@ interface SearchOpts extends FilterOpts {
   n?: number;
 }
 
-const UNITS: Record<string, number> = { m: 60e3, h: 3600e3, d: 86400e3, w: 7 * 86400e3, mo: 30 * 86400e3, y: 365 * 86400e3 };
-
 /**
  * `7d`, `3w`, `12h`, `2mo`, `1y` (that long before now), `2026-01-31` (local midnight; as an upper
  * bound the end of that day), or an ISO date-time.
  */
 export function parseWhen(v: string, end: boolean, now = Date.now()): number {
-  const rel = /^(\d+)\s*(mo|m|h|d|w|y)$/i.exec(v.trim());
-  if (rel) {
-    const [, n, unit = ''] = rel;
-    const ms = UNITS[unit.toLowerCase()];
-    if (ms !== undefined) return now - Number(n) * ms;
-  }
+  const ago = parseDuration(v);
+  if (ago != null) return now - ago;
   const day = /^(\d{4})-(\d{2})-(\d{2})$/.exec(v.trim());
   if (day) {
     const d = new Date(Number(day[1]), Number(day[2]) - 1, Number(day[3]));
@@ -184,10 +179,6 @@ function toJson(r: Result, short: string) {
 
 /** results printed on a terminal without -n */
 const TTY_RESULTS = 20;
-
-const DIM = '\x1b[2m';
-const BOLD = '\x1b[1m';
-const RESET = '\x1b[0m';
 
 /**
  * Per session, how to resume it: `{cwd, argv, env}` (the config applied) and the shell line. On

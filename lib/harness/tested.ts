@@ -15,9 +15,3 @@ export function newerThan(a: string, b: string): boolean {
   const parts = (v: string) => v.split(/[.+-]/).map((x) => Number.parseInt(x, 10) || 0);
   return compareVersions(parts(a), parts(b)) > 0;
 }
-
-/** The first dotted version number in a `--version` line (`2.1.332 (Claude Code)`, `codex-cli 0.171.0`). */
-export function versionIn(line: string | null): string | null {
-  const m = line ? /(\d+\.\d+(?:\.\d+)?)/.exec(line) : null;
-  return m?.[1] ?? null;
-}

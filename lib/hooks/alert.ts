@@ -3,9 +3,9 @@
 // `alert.json` in the state directory, which `resume hooks status` and `resume doctor` show until
 // `resume hooks ack` removes it. A later failure while one is unacknowledged notifies nobody again.
 
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { runDetached } from '../os/run.js';
 import type { Ctx } from '../types.js';
 import { writeAtomic } from '../util/fsx.js';
 import { stateDir } from '../util/paths.js';
@@ -19,8 +19,6 @@ export interface Alert {
   /** what the restart said, one line per session, scrubbed */
   detail: string;
 }
-
-const NOTIFY_MS = 5000;
 
 export const alertFile = (ctx: Ctx) => path.join(stateDir(ctx), 'alert.json');
 
@@ -47,21 +45,16 @@ export function raiseAlert(ctx: Ctx, a: Omit<Alert, 'time'>): void {
   const bin = onPath('notify-send', ctx.env.PATH ?? '');
   if (!bin) return;
   // Never blocks the run, never fails it: no session bus, no notification daemon is a quiet no.
-  try {
-    const c = spawn(
-      bin,
-      [
-        '--app-name=resume',
-        '--urgency=critical',
-        'resume: claude restart failed',
-        `claude ${a.old_version} -> ${a.new_version}: ${rec.detail}`,
-      ],
-      { stdio: 'ignore', env: ctx.env, timeout: NOTIFY_MS, killSignal: 'SIGKILL' },
-    );
-    c.on('error', () => {});
-  } catch {
-    /* cannot start it */
-  }
+  runDetached(
+    bin,
+    [
+      '--app-name=resume',
+      '--urgency=critical',
+      'resume: claude restart failed',
+      `claude ${a.old_version} -> ${a.new_version}: ${rec.detail}`,
+    ],
+    { env: ctx.env },
+  );
 }
 
 /** Remove the alert; the one removed, or null when there was none. */

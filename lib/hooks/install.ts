@@ -4,11 +4,12 @@
 // (node, resume, claude); a file is rewritten only when its text differs. What is watched does not
 // change with each claude version, so an update leaves the installed files current.
 
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { symlinkVersion } from '../harness/claude/care/version.js';
+import { runSync, SLOW_MS } from '../os/run.js';
 import type { Ctx } from '../types.js';
+import { writeAtomic } from '../util/fsx.js';
 import { onPath } from '../util/which.js';
 
 export const UNIT = 'resume-hooks';
@@ -195,9 +196,7 @@ export function writeUnits(files: UnitFile[]): { file: string; changed: boolean 
     }
     if (cur === u.text) return { file: u.file, changed: false };
     fs.mkdirSync(path.dirname(u.file), { recursive: true });
-    const tmp = `${u.file}.tmp-${process.pid}`;
-    fs.writeFileSync(tmp, u.text, { mode: 0o644 });
-    fs.renameSync(tmp, u.file);
+    writeAtomic(u.file, u.text, 0o644);
     return { file: u.file, changed: true };
   });
 }
@@ -223,8 +222,8 @@ export interface Call {
 export function call(ctx: Ctx, prog: string, args: string[]): Call {
   const bin = onPath(prog, ctx.env.PATH ?? '');
   if (!bin) return { argv: [prog, ...args], ok: false, out: `${prog} not found` };
-  const r = spawnSync(bin, args, { encoding: 'utf8', timeout: 30_000, killSignal: 'SIGKILL', env: ctx.env, maxBuffer: 1 << 20 });
-  return { argv: [prog, ...args], ok: r.status === 0, out: `${r.stdout ?? ''}${r.stderr ?? ''}`.trim() };
+  const r = runSync(bin, args, { timeout: SLOW_MS, env: ctx.env, maxBuffer: 1 << 20 });
+  return { argv: [prog, ...args], ok: r.ok, out: `${r.stdout}${r.stderr}`.trim() };
 }
 
 const SD_UNITS = [`${UNIT}.path`, `${UNIT}.timer`];

@@ -6,15 +6,14 @@
 //   otherwise              pbcopy, wl-copy (Wayland), xclip, xsel (X11), the first found on PATH
 // None of them: an ExitError(2) saying what to install. The caller says where it went (stderr).
 
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { ExitError } from '../errors.js';
+import { runSync } from '../os/run.js';
 import { onPath } from '../util/which.js';
 
 function pipeTo(cmd: string, args: string[], text: string, env: NodeJS.ProcessEnv): boolean {
   // xclip and xsel stay running to serve the selection: do not wait on their output pipes
-  const r = spawnSync(cmd, args, { input: text, env, stdio: ['pipe', 'ignore', 'ignore'], timeout: 5000 });
-  return r.status === 0;
+  return runSync(cmd, args, { input: text, env, discard: true }).ok;
 }
 
 /** The OSC 52 sequence that asks a terminal to set its clipboard. */

@@ -12,11 +12,11 @@
 // Cost: one pass over the process table (Linux: /proc/<pid>/cmdline; macOS: one `ps`), the open
 // files of harness processes only, and one directory listing per Claude root. Other platforms: none.
 
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { readRegistry, rootOfTranscript } from '../harness/claude/care/registry.js';
-import { procStat } from '../panes/proc.js';
+import { alive } from '../os/proc.js';
+import { runSync } from '../os/run.js';
 import type { Harness, Session } from '../types.js';
 import { addTo } from '../util/multimap.js';
 
@@ -115,8 +115,8 @@ function linuxOpenFiles(root: string, pid: number): string[] {
 }
 
 function macProcs(names: Map<Harness, string[]>): Proc[] {
-  const r = spawnSync('ps', ['-axww', '-o', 'pid=,args='], { encoding: 'utf8', timeout: 5000 });
-  if (r.status !== 0 || !r.stdout) return [];
+  const r = runSync('ps', ['-axww', '-o', 'pid=,args=']);
+  if (!r.ok || !r.stdout) return [];
   const out: Proc[] = [];
   for (const line of r.stdout.split('\n')) {
     const m = /^\s*(\d+)\s+(.*)$/.exec(line);
@@ -133,7 +133,7 @@ function macProcs(names: Map<Harness, string[]>): Proc[] {
 }
 
 function macHolders(file: string): number[] {
-  const r = spawnSync('lsof', ['-t', '--', file], { encoding: 'utf8', timeout: 5000 });
+  const r = runSync('lsof', ['-t', '--', file]);
   if (!r.stdout) return [];
   return r.stdout
     .split('\n')
@@ -213,10 +213,11 @@ function byRegistry(c: Scan): void {
     for (const e of readRegistry(root)) {
       const s = want.get(e.sessionId);
       if (!s || c.hits.has(s.key)) continue;
-      let alive: boolean;
-      if (c.linux && e.procStart != null) alive = procStat(e.pid, c.procRoot)?.start === e.procStart;
-      else alive = !!c.procByPid.get(e.pid)?.harnesses.has('claude');
-      if (alive) mark(c, s, e.pid, 'registry');
+      const running =
+        c.linux && e.procStart != null
+          ? alive(e.pid, e.procStart, { procRoot: c.procRoot, platform: 'linux' })
+          : !!c.procByPid.get(e.pid)?.harnesses.has('claude');
+      if (running) mark(c, s, e.pid, 'registry');
     }
   }
 }

@@ -2,10 +2,10 @@
 // git worktree it was (removed, to be added again), and whether its harness can resume it there.
 // Nothing here is used without the person's yes (asked once on /dev/tty) or `--cd DIR`; a candidate
 // found with no terminal to ask on is named in the refusal, never taken.
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ExitError } from '../errors.js';
+import { runSync } from '../os/run.js';
 import type { Harness, Session } from '../types.js';
 import { shown } from '../util/quote.js';
 import type { Plan } from './emit.js';
@@ -54,8 +54,8 @@ export function carryTo(plan: Plan, s: Session, dir: string, fork: boolean): Pla
 // git
 
 function git(dir: string, args: string[]): string | null {
-  const r = spawnSync('git', ['-C', dir, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 10000 });
-  return r.status === 0 ? r.stdout.trim() : null;
+  const r = runSync('git', ['-C', dir, ...args]);
+  return r.ok ? r.stdout.trim() : null;
 }
 
 function isDir(p: string): boolean {
@@ -409,8 +409,9 @@ export function addWorktree(w: Worktree): void {
   // -f only for a path git still has registered as missing (its bookkeeping would refuse it); the
   // branch was checked above not to be checked out in any worktree that exists
   const args = ['worktree', 'add', ...(w.registered ? ['-f'] : []), w.path, w.branch];
-  const r = spawnSync('git', ['-C', w.repo, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-  if (r.status !== 0) throw new ExitError(2, `git ${args.join(' ')} failed: ${(r.stderr || r.stdout).trim().split('\n').pop()}`);
+  // no timeout: the checkout takes as long as the tree is big, and a killed one leaves a broken worktree
+  const r = runSync('git', ['-C', w.repo, ...args], { timeout: 0 });
+  if (!r.ok) throw new ExitError(2, `git ${args.join(' ')} failed: ${(r.stderr || r.stdout).trim().split('\n').pop()}`);
 }
 
 export function addLine(w: Worktree): string {

@@ -3,20 +3,11 @@
 // everywhere else (macOS, the BSDs). RESUME_PROC_TABLE=ps picks ps on Linux too (the tests run
 // restart through it there).
 
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { type ProcStat, procStat } from '../os/proc.js';
+import { runSync } from '../os/run.js';
 import { onPath } from '../util/which.js';
-
-export interface ProcStat {
-  pid: number;
-  ppid: number;
-  pgrp: number;
-  /** the foreground process group of the process's controlling terminal (-1: none) */
-  tpgid: number;
-  /** the start time as this table tells it: clock ticks since boot (/proc), or ps's lstart */
-  start: string;
-}
 
 export interface ProcTable {
   kind: 'proc' | 'ps';
@@ -24,21 +15,6 @@ export interface ProcTable {
   uid(pid: number): number | null;
   /** the process's environment, or null when it cannot be read */
   environ(pid: number): Record<string, string> | null;
-}
-
-export function procStat(pid: number, root = '/proc'): ProcStat | null {
-  let st: string;
-  try {
-    st = fs.readFileSync(path.join(root, String(pid), 'stat'), 'utf8');
-  } catch {
-    return null;
-  }
-  // fields after "(comm)": state ppid pgrp session tty_nr tpgid … starttime (index 19)
-  const f = st.slice(st.lastIndexOf(')') + 2).split(' ');
-  const n = (i: number) => Number(f[i]);
-  const start = f[19];
-  if (start === undefined) return null;
-  return { pid, ppid: n(1), pgrp: n(2), tpgid: n(5), start };
 }
 
 /** The real uid of a process (Linux /proc/<pid>/status), or null. */
@@ -71,16 +47,9 @@ export function linuxTable(root = '/proc'): ProcTable {
   return { kind: 'proc', stat: (pid) => procStat(pid, root), uid: (pid) => procUid(pid, root), environ: (pid) => procEnviron(pid, root) };
 }
 
-const PS_MS = 5000;
 function ps(args: string[]): string | null {
-  const r = spawnSync('ps', args, {
-    encoding: 'utf8',
-    timeout: PS_MS,
-    killSignal: 'SIGKILL',
-    maxBuffer: 16 << 20,
-    env: { ...process.env, LC_ALL: 'C' },
-  });
-  return r.status === 0 ? r.stdout : null;
+  const r = runSync('ps', args, { env: { ...process.env, LC_ALL: 'C' } });
+  return r.ok ? r.stdout : null;
 }
 
 /**

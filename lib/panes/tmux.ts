@@ -1,11 +1,9 @@
 // tmux, asked of a named server: the socket path from a process's own TMUX variable
-// ("socket,server pid,session"), because people run several servers (-L/-S). Every call is bounded
-// (10 s) and never throws: a failed call is { ok: false }.
-import { execFile } from 'node:child_process';
+// ("socket,server pid,session"), because people run several servers (-L/-S). Every call is a query
+// (lib/os/run.ts: bounded) and never throws: a failed call is { ok: false }.
 import fs from 'node:fs';
 import path from 'node:path';
-
-export const CALL_MS = 10_000;
+import { run } from '../os/run.js';
 
 export interface Call {
   ok: boolean;
@@ -13,26 +11,10 @@ export interface Call {
   error: string | null;
 }
 
-export function tmux(socket: string, args: string[], ms = CALL_MS): Promise<Call> {
-  return new Promise((resolve) => {
-    execFile(
-      'tmux',
-      ['-S', socket, ...args],
-      { timeout: ms, killSignal: 'SIGKILL', encoding: 'utf8', maxBuffer: 4 << 20 },
-      (err, stdout, stderr) => {
-        if (err)
-          resolve({
-            ok: false,
-            stdout: String(stdout ?? ''),
-            error:
-              String(stderr || err.message)
-                .trim()
-                .split('\n')[0] ?? 'failed',
-          });
-        else resolve({ ok: true, stdout: String(stdout), error: null });
-      },
-    );
-  });
+export async function tmux(socket: string, args: string[]): Promise<Call> {
+  const r = await run('tmux', ['-S', socket, ...args]);
+  if (r.ok) return { ok: true, stdout: r.stdout, error: null };
+  return { ok: false, stdout: r.stdout, error: r.stderr.trim().split('\n')[0] || r.error || `exit status ${r.status}` };
 }
 
 /** The server socket named by a TMUX value, or null. */

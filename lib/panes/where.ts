@@ -8,9 +8,9 @@
 // own $TMUX, then every socket in `${TMUX_TMPDIR:-/tmp}/tmux-<uid>/` (where the default server and
 // every `-L NAME` server live). A server started with `-S elsewhere` is found through the first three.
 
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { runSync } from '../os/run.js';
 import { ancestry, type ProcTable, procTable } from './proc.js';
 import { socketOf, tmux, userSockets } from './tmux.js';
 
@@ -88,8 +88,8 @@ function linuxTty(pid: number, root = '/proc'): string | null {
 
 /** ps(1)'s terminal column (`pts/3`, `ttys003`; `?`/`??` for none) as a device path. */
 function psTty(pid: number): string | null {
-  const r = spawnSync('ps', ['-o', 'tty=', '-p', String(pid)], { encoding: 'utf8', timeout: 5000, env: { ...process.env, LC_ALL: 'C' } });
-  const t = r.status === 0 ? r.stdout.trim() : '';
+  const r = runSync('ps', ['-o', 'tty=', '-p', String(pid)], { env: { ...process.env, LC_ALL: 'C' } });
+  const t = r.ok ? r.stdout.trim() : '';
   if (!t || /^[?-]+$/.test(t)) return null;
   return t.startsWith('/') ? t : `/dev/${t}`;
 }

@@ -3,7 +3,7 @@
 
 import { harnessColor } from '../output.js';
 import type { Session } from '../types.js';
-import { colorOn } from '../util/color.js';
+import { BOLD, colorOn, DIM, RESET } from '../util/color.js';
 import { tildify } from '../util/paths.js';
 import { sanitize } from '../util/redact.js';
 import { oneLine } from '../util/text.js';
@@ -25,8 +25,8 @@ export function previewColor(env: NodeJS.ProcessEnv = process.env, tty = !!proce
 }
 
 export function previewText(s: Session, home: string, now = Date.now(), color = false, fork: string | null = null): string {
-  const bold = (t: string) => (color ? `\x1b[1m${t}\x1b[0m` : t);
-  const dim = (t: string) => (color ? `\x1b[2m${t}\x1b[0m` : t);
+  const bold = (t: string) => (color ? `${BOLD}${t}${RESET}` : t);
+  const dim = (t: string) => (color ? `${DIM}${t}${RESET}` : t);
   const lines: string[] = [];
   const title = clean(s.title) || clean(s.firstPrompt) || '(no prompt)';
   lines.push(bold(title), '');

@@ -1,11 +1,2 @@
-// Is a process running? The one check every lock and registry uses.
-
-/** Does process `pid` exist (EPERM: it does, owned by someone else)? */
-export function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
+// lib/index/lock.ts still reads alive() from here; the one check is lib/os/proc.ts.
+export { alive } from '../os/proc.js';

@@ -24,7 +24,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import vm from 'node:vm';
 import { fnv1a } from './fnv.js';
-import { readFully, readText, removeFile, withFile } from './fsx.js';
+import { readFully, readText, removeFile, withFile, writeAtomic } from './fsx.js';
 import { WordHasher } from './wordhash.js';
 
 /**
@@ -157,9 +157,7 @@ export function loadCached<T>(file: string, cacheFile: string | null, req: NodeR
           if (old.endsWith('.v8') && old.startsWith(mine) && (now === null || !old.startsWith(now)))
             removeFile(path.join(path.dirname(cacheFile), old));
         }
-        const tmp = `${cacheFile}.tmp-${process.pid}`;
-        fs.writeFileSync(tmp, data, { mode: 0o600 });
-        fs.renameSync(tmp, cacheFile);
+        writeAtomic(cacheFile, data);
       } catch {
         /* no cache: the next run compiles again */
       }

@@ -1,6 +1,8 @@
 // A progress bar on stderr, only on a terminal, only when the work takes long enough to notice.
 // process.stderr is looked at only then: building it loads Node's tty and net modules, which a
 // quick run (a no-change `resume rows`) has no use for.
+import { REDRAW } from './color.js';
+
 export function progressBar(
   label: string,
   given?: NodeJS.WriteStream,
@@ -30,11 +32,11 @@ export function progressBar(
       const fill = Math.round(frac * cols);
       const mb = (n: number) => (n / 1048576).toFixed(0);
       stream.write(
-        `\r\x1b[K${label} [${'#'.repeat(fill)}${'.'.repeat(cols - fill)}] ${files}/${totalFiles} ${unit} ${mb(done)}/${mb(total)} MiB`,
+        `${REDRAW}${label} [${'#'.repeat(fill)}${'.'.repeat(cols - fill)}] ${files}/${totalFiles} ${unit} ${mb(done)}/${mb(total)} MiB`,
       );
     },
     end() {
-      if (shown && stream) stream.write('\r\x1b[K');
+      if (shown && stream) stream.write(REDRAW);
     },
   };
 }

@@ -139,3 +139,26 @@ export function localTime(ms: number | null): string {
   const p = (n: number) => String(n).padStart(2, '0');
   return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}`;
 }
+
+const DURATION: Record<string, number> = {
+  ms: 1,
+  s: 1e3,
+  m: 60e3,
+  h: 3600e3,
+  d: 86400e3,
+  w: 7 * 86400e3,
+  mo: 30 * 86400e3,
+  y: 365 * 86400e3,
+};
+
+/**
+ * A length of time in ms: `500ms`, `90s`, `30m` (minutes), `12h`, `7d`, `3w`, `2mo` (30 days), `1y`
+ * (365 days); a bare number counts in `bare` units, and without them is none. Null when it is none.
+ */
+export function parseDuration(v: string, bare?: 's'): number | null {
+  const m = /^(\d+(?:\.\d+)?)\s*(ms|mo|s|m|h|d|w|y)?$/i.exec(v.trim());
+  const unit = m ? (m[2]?.toLowerCase() ?? bare) : undefined;
+  if (!m || unit === undefined) return null;
+  const ms = Number(m[1]) * (DURATION[unit] ?? Number.NaN);
+  return Number.isFinite(ms) ? Math.round(ms) : null;
+}

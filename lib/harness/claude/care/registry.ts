@@ -5,9 +5,9 @@
 // Older builds wrote `pid-<n>.json` with `session_id`; those are orphans and are not read.
 import fs from 'node:fs';
 import path from 'node:path';
-import { procStat, procTable, procEnviron as readEnviron } from '../../../panes/proc.js';
+import { alive } from '../../../os/proc.js';
+import { procTable, procEnviron as readEnviron } from '../../../panes/proc.js';
 import type { Ctx } from '../../../types.js';
-import { alive } from '../../../util/alive.js';
 import { claude } from '../index.js';
 
 export interface RegEntry {
@@ -103,21 +103,10 @@ export function readRegistry(root: string): RegEntry[] {
   return out;
 }
 
-/** Field 22 of /proc/<pid>/stat (start time in clock ticks since boot), or null. */
-export function procStartOf(pid: number, procRoot = '/proc'): string | null {
-  return procStat(pid, procRoot)?.start ?? null;
-}
-
-/** Is the process still running? On Linux with a recorded start time, it must be the same process. */
-export function pidAlive(pid: number, procStart: string | null, platform = process.platform): boolean {
-  if (platform === 'linux' && procStart != null) return procStartOf(pid) === procStart;
-  return alive(pid);
-}
-
 /** Registry entries whose process runs, across every Claude config directory. */
 export function liveEntries(ctx: Ctx): RegEntry[] {
   const out: RegEntry[] = [];
-  for (const root of claudeRoots(ctx)) for (const e of readRegistry(root)) if (pidAlive(e.pid, e.procStart)) out.push(e);
+  for (const root of claudeRoots(ctx)) for (const e of readRegistry(root)) if (alive(e.pid, e.procStart)) out.push(e);
   return out;
 }
 

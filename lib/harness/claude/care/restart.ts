@@ -7,6 +7,7 @@
 // <id>`: the pane's PATH may not have it), confirm the session registered again.
 import fs from 'node:fs';
 import path from 'node:path';
+import { alive } from '../../../os/proc.js';
 import { ancestry, inForeground, isAncestor, type ProcTable, procTable } from '../../../panes/proc.js';
 import {
   capture,
@@ -22,7 +23,7 @@ import {
 import type { Ctx } from '../../../types.js';
 import { addTo } from '../../../util/multimap.js';
 import { findOutdated, type Outdated } from './outdated.js';
-import { liveEntries, pidAlive, type RegEntry, readRegistry } from './registry.js';
+import { liveEntries, type RegEntry, readRegistry } from './registry.js';
 import { snapshotAll } from './snapshot.js';
 
 export const CHECK_MS = 2000;
@@ -223,7 +224,7 @@ async function stopSession(ctx: Ctx, t: Target): Promise<Outcome | null> {
   } catch (err) {
     return { session: id, result: 'failed', detail: `SIGTERM: ${(err as NodeJS.ErrnoException).code}` };
   }
-  if (!(await waitFor(() => !pidAlive(e.pid, e.procStart), EXIT_MS)))
+  if (!(await waitFor(() => !alive(e.pid, e.procStart), EXIT_MS)))
     return { session: id, result: 'failed', detail: `pid ${e.pid} did not exit within ${EXIT_MS / 1000} s of SIGTERM` };
   if (!(await waitFor(() => !fs.existsSync(e.file), EXIT_MS)))
     return { session: id, result: 'failed', detail: `its registry file ${path.basename(e.file)} stayed after the exit` };
@@ -342,16 +343,6 @@ export async function plan(
   return { targets, notes, unknown };
 }
 
-/** `30m`, `90s`, `1h`, `45` (seconds) → ms; null when bad. */
-export function parseDuration(v: string): number | null {
-  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(v.trim());
-  if (!m) return null;
-  const n = Number(m[1]);
-  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[(m[2] ?? 's') as 'ms' | 's' | 'm' | 'h'];
-  const ms = n * unit;
-  return ms > 0 && Number.isFinite(ms) ? Math.round(ms) : null;
-}
-
 export interface Pass {
   /** false when a session was refused, timed out, failed, vanished or was interrupted */
   complete: boolean;
@@ -369,10 +360,10 @@ export async function restartTargets(
   targets: Target[],
   o: { timeoutMs: number; deadline?: number; stop: Stop; relaunch: Relaunch; onLine?: (line: string) => void; checkMs?: number },
 ): Promise<Pass | { locked: number; file: string }> {
-  const { acquire } = await import('../../../panes/lock.js');
+  const { tryLock } = await import('../../../os/lock.js');
   const { stateDir } = await import('../../../util/paths.js');
   const file = path.join(stateDir(ctx), 'restart.lock');
-  const lock = acquire(file);
+  const lock = tryLock(file);
   if (!lock.ok) return { locked: lock.holder, file };
   const res: Pass = { complete: true, lines: [] };
   const say = (l: string) => {

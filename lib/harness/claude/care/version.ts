@@ -1,11 +1,11 @@
 // Which claude is installed, and how versions compare. The native installer keeps every build in a
 // versions directory (`~/.local/share/claude/versions/<version>`) and points `~/.local/bin/claude`
 // at the current one; when that symlink names a version, it is the answer without running anything.
-// Otherwise `claude --version` (first `x.y.z` in its output, 5 s at most).
+// Otherwise `claude --version` (lib/os/version.ts).
 
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { probeVersion } from '../../../os/version.js';
 import type { Ctx } from '../../../types.js';
 import { onPath } from '../../../util/which.js';
 import { compareVersions } from '../../tested.js';
@@ -49,11 +49,8 @@ export function installedVersion(ctx: Ctx): Installed | { error: string } {
   if (s) return { version: s.version, via: 'symlink', path: link };
   const bin = onPath('claude', ctx.env.PATH ?? '');
   if (!bin) return { error: `no claude on PATH and ${link} is not a link into a versions directory` };
-  const r = spawnSync(bin, ['--version'], { encoding: 'utf8', timeout: 5000, killSignal: 'SIGKILL', env: ctx.env, maxBuffer: 1 << 16 });
-  const version = /\b(\d+\.\d+(?:\.\d+)*)\b/.exec(String(r.stdout ?? ''))?.[1];
-  if (r.status !== 0 || !version)
-    return {
-      error: `${bin} --version gave no version${r.error ? ` (${(r.error as NodeJS.ErrnoException).code ?? r.error.message})` : ''}`,
-    };
-  return { version, via: 'claude --version', path: bin };
+  const p = probeVersion(bin, ctx.env);
+  return p.version
+    ? { version: p.version, via: 'claude --version', path: bin }
+    : { error: p.error ?? `'${bin} --version' gave no version` };
 }
