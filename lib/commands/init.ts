@@ -3,11 +3,11 @@
 // binary that printed it and the function calls exactly that binary.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Command } from 'commander';
 import type { App } from '../app.js';
 import { usage } from '../errors.js';
 import { quoteFish, quotePosix } from '../util/quote.js';
 import { out } from './common.js';
+import type { Call } from './table.js';
 
 export const INIT_SHELLS = ['zsh', 'bash', 'fish'] as const;
 export type InitShell = (typeof INIT_SHELLS)[number];
@@ -29,22 +29,15 @@ export function script(app: App, shell: InitShell): string {
   return `${header(shell, app.self)}\n${body}`;
 }
 
-export function register(program: Command, app: App): void {
-  program
-    .command('init')
-    .description(
-      'print the shell integration: eval "$(resume init zsh)", eval "$(resume init bash)", resume init fish | source; or the Claude Code Stop hook: resume init claude-hook [--write]',
-    )
-    .argument('<shell>', 'zsh, bash or fish; or claude-hook')
-    .option('--write', "claude-hook: merge the hook into Claude Code's settings.json (a backup first)")
-    .action(async (shell: string, o: { write?: boolean }) => {
-      if (shell === 'claude-hook') return claudeHook(app, !!o.write);
-      if (o.write) throw usage('--write goes with claude-hook');
-      if (!(INIT_SHELLS as readonly string[]).includes(shell)) {
-        throw usage(`unknown shell '${shell}' (expected ${INIT_SHELLS.join(', ')})`);
-      }
-      out(script(app, shell as InitShell));
-    });
+export async function run(app: App, call: Call): Promise<void> {
+  const [shell] = call.args as [string];
+  const o = call.opts as { write?: boolean };
+  if (shell === 'claude-hook') return claudeHook(app, !!o.write);
+  if (o.write) throw usage('--write goes with claude-hook');
+  if (!(INIT_SHELLS as readonly string[]).includes(shell)) {
+    throw usage(`unknown shell '${shell}' (expected ${INIT_SHELLS.join(', ')})`);
+  }
+  out(script(app, shell as InitShell));
 }
 
 async function claudeHook(app: App, write: boolean): Promise<void> {
