@@ -98,7 +98,7 @@ function parsed(cmd: Cmd, args: string[]): Parsed | null {
 }
 
 /** The lean command argv names and what it was given; null: the full CLI takes the command line. */
-function parse(argv: string[]): { cmd: Cmd; demo: boolean; p: Parsed } | null {
+export function parse(argv: string[]): { cmd: Cmd; demo: boolean; p: Parsed } | null {
   // --demo, the program's, wherever it stands before `--` (as lib/cli.ts takes it)
   const dd = argv.indexOf('--');
   const args = argv.filter((a, i) => !(a === '--demo' && (dd < 0 || i < dd)));
