@@ -7,15 +7,23 @@ import type { App } from '../app.js';
 import { usage } from '../errors.js';
 import { quoteFish, quotePosix } from '../util/quote.js';
 import { out } from './common.js';
-import type { Call } from './table.js';
+import { type Call, type Cmd, ROOT } from './table.js';
 
 export const INIT_SHELLS = ['zsh', 'bash', 'fish'] as const;
 export type InitShell = (typeof INIT_SHELLS)[number];
 
 export function header(shell: InitShell, bin: string): string {
   const top = `# resume shell integration for ${shell}, printed by \`resume init ${shell}\`.\n`;
-  if (shell === 'fish') return `${top}set -g __resume_bin ${quoteFish(bin)}\n`;
-  return `${top}__resume_bin=${quotePosix(bin)}\n`;
+  // the options whose value is a directory (the command table's): the shell's own completion takes them
+  const dirs = dirOptions();
+  if (shell === 'fish') return `${top}set -g __resume_bin ${quoteFish(bin)}\nset -g __resume_dir_opts ${dirs.join(' ')}\n`;
+  return `${top}__resume_bin=${quotePosix(bin)}\n__resume_dir_opts=(${dirs.join(' ')})\n`;
+}
+
+/** Every option in the command table that takes a directory: `--dir`, `--cd`. */
+function dirOptions(cmd: Cmd = ROOT): string[] {
+  const own = (cmd.options ?? []).filter((o) => o.values === 'dirs' && o.long).map((o) => o.long as string);
+  return [...new Set([...own, ...(cmd.commands ?? []).flatMap((c) => dirOptions(c))])];
 }
 
 export function script(app: App, shell: InitShell): string {
