@@ -7,7 +7,7 @@ import type { App } from '../app.js';
 import { usage } from '../errors.js';
 import { quoteFish, quotePosix } from '../util/quote.js';
 import { out } from './common.js';
-import { type Call, type Cmd, ROOT } from './table.js';
+import { type Call, type Cmd, ROOT, type Values } from './table.js';
 
 export const INIT_SHELLS = ['zsh', 'bash', 'fish'] as const;
 export type InitShell = (typeof INIT_SHELLS)[number];
@@ -17,7 +17,17 @@ export function header(shell: InitShell, bin: string): string {
   // the options whose value is a directory (the command table's): the shell's own completion takes them
   const dirs = dirOptions();
   if (shell === 'fish') return `${top}set -g __resume_bin ${quoteFish(bin)}\nset -g __resume_dir_opts ${dirs.join(' ')}\n`;
-  return `${top}__resume_bin=${quotePosix(bin)}\n__resume_dir_opts=(${dirs.join(' ')})\n`;
+  const head = `${top}__resume_bin=${quotePosix(bin)}\n__resume_dir_opts=(${dirs.join(' ')})\n`;
+  // bash lists several candidates after these words instead of opening the picker on them
+  return shell === 'bash' ? `${head}__resume_value_words=(${valueWords().join(' ')})\n` : head;
+}
+
+/** The words whose next word has values TAB lists (not sessions): `--harness`, `init`. */
+function valueWords(cmd: Cmd = ROOT): string[] {
+  const listed = (v: Values | undefined) => v === 'harnesses' || typeof v === 'object';
+  const own = (cmd.options ?? []).filter((o) => listed(o.values) && o.long).map((o) => o.long as string);
+  const subs = (cmd.commands ?? []).flatMap((c) => [...(listed(c.args?.[0]?.values) ? [c.name] : []), ...valueWords(c)]);
+  return [...new Set([...own, ...subs])];
 }
 
 /** Every option in the command table that takes a directory: `--dir`, `--cd`. */

@@ -50,13 +50,12 @@ __resume_complete() {
     COMPREPLY=("${vals[@]}")
     return 0
   fi
-  # Options, option values (--harness, init's shell) are not sessions: list them.
-  case $cur:$prev in
-    -*:* | *:--harness | *:= | *:init)
-      COMPREPLY=("${vals[@]}")
-      return 0
-      ;;
-  esac
+  # Options, and the values that follow __resume_value_words (the command table's, in the header:
+  # --harness names, init's shells), are not sessions: list them.
+  if [[ $cur == -* || $prev == = || " ${__resume_value_words[*]} " == *" $prev "* ]]; then
+    COMPREPLY=("${vals[@]}")
+    return 0
+  fi
   # fzf draws on the terminal (stderr); a cancel (exit 130) inserts nothing, the word stays as typed.
   if [[ -n $cur ]]; then
     pick=$("$__resume_bin" __pick "$cur")
