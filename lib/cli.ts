@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command, Option } from 'commander';
 import { type App, makeApp } from './app.js';
-import { type Cmd, countOf, flagsOf, type Opt, ROOT, VERSION } from './commands/table.js';
+import { type Cmd, countOf, flagsOf, type Opt, ROOT, VERSION, withoutDemo } from './commands/table.js';
 import { exitOn, usage } from './errors.js';
 import { tellHomeless } from './util/paths.js';
 
@@ -87,11 +87,9 @@ function fill(c: Command, spec: Cmd, r: Run): Command {
 
 /** `inspect`: handed the program, every command on it, instead of a run (the man page: lib/man.ts). */
 export async function main(argv: string[], inspect?: (program: Command) => void): Promise<void> {
-  // --demo is global: take it wherever it stands before `--`.
-  const dd = argv.indexOf('--');
-  const head = dd >= 0 ? argv.slice(0, dd) : argv;
-  const demo = head.includes('--demo');
-  if (demo) argv = argv.filter((a, i) => !(a === '--demo' && (dd < 0 || i < dd)));
+  const taken = withoutDemo(argv);
+  const demo = taken.demo;
+  argv = taken.argv;
   const app = makeApp({ demo, distDir: path.dirname(fileURLToPath(import.meta.url)) });
 
   const { Command, Option } = await import('commander');

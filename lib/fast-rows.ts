@@ -12,7 +12,7 @@ import { candidateLines, candidates, printWordCandidates } from './commands/comp
 import { type LsOpts, lsAction } from './commands/ls-list.js';
 import { previewAction } from './commands/preview.js';
 import { type RowsOpts, rowsAction } from './commands/rows.js';
-import { attributeOf, type Cmd, commandNamed, countOf, type Opt } from './commands/table.js';
+import { attributeOf, type Cmd, commandNamed, countOf, type Opt, withoutDemo } from './commands/table.js';
 import { exitOn } from './errors.js';
 import { indexWork } from './index/index.js';
 import { writeOut } from './util/stdout.js';
@@ -99,10 +99,7 @@ function parsed(cmd: Cmd, args: string[]): Parsed | null {
 
 /** The lean command argv names and what it was given; null: the full CLI takes the command line. */
 export function parse(argv: string[]): { cmd: Cmd; demo: boolean; p: Parsed } | null {
-  // --demo, the program's, wherever it stands before `--` (as lib/cli.ts takes it)
-  const dd = argv.indexOf('--');
-  const args = argv.filter((a, i) => !(a === '--demo' && (dd < 0 || i < dd)));
-  const demo = args.length < argv.length;
+  const { demo, argv: args } = withoutDemo(argv);
   const at = args.findIndex((a) => !a.startsWith('-'));
   const cmd = at >= 0 && Object.hasOwn(LEAN, args[at]) ? commandNamed(args[at]) : undefined;
   if (!cmd) return null;

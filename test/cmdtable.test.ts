@@ -93,6 +93,14 @@ describe('the command table', () => {
     }
   });
 
+  it('TAB after --demo offers the demo sessions (the words after `resume` on the line name the roots too)', () => {
+    const h = tempHome();
+    expect(run(h, ['__complete', '--', '']).stdout).toBe('');
+    const demo = run(h, ['__complete', '--', '--demo', '']);
+    expect(demo.code).toBe(0);
+    expect(demo.stdout.split('\n').filter(Boolean).length).toBeGreaterThan(3);
+  });
+
   it('the lean bundle has no commander in it', () => {
     expect(fs.readFileSync(path.join(REPO, 'dist', 'rows.cjs'), 'utf8')).not.toContain('CommanderError');
   });

@@ -167,7 +167,7 @@ export const ROOT: Cmd = {
   options: [
     ...FILTERS,
     JSON_OPT('JSON output (ls, show, search, doctor, outdated; on resume QUERY: with --dry-run, one object {harness,id,cwd,argv,env})'),
-    // (taken out of the command line wherever it stands before `--`: lib/cli.ts, lib/fast-rows.ts)
+    // (taken off the command line wherever it stands before `--`: withoutDemo, below)
     { long: '--demo', help: 'use the bundled demo sessions instead of yours (also RESUME_DEMO=1)' },
     { short: '-V', long: '--version', help: 'output the version number', kind: 'version' },
     DRY_RUN('print the directory and command, run nothing, never prompt'),
@@ -396,6 +396,16 @@ export const ROOT: Cmd = {
     },
   ],
 };
+
+/**
+ * The program's --demo, taken off the command line wherever it stands before `--`: it decides which
+ * roots the app reads, and the app is made before the command line is parsed (both paths).
+ */
+export function withoutDemo(argv: string[]): { demo: boolean; argv: string[] } {
+  const dd = argv.indexOf('--');
+  const rest = argv.filter((a, i) => !(a === '--demo' && (dd < 0 || i < dd)));
+  return { demo: rest.length < argv.length, argv: rest };
+}
 
 /** The subcommand named `name` (not the program's own `help`). */
 export function commandNamed(name: string, parent: Cmd = ROOT): Cmd | undefined {
