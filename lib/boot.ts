@@ -26,7 +26,9 @@ export async function main(argv: string[], distDir: string): Promise<boolean> {
  * way round), and `rows`.
  */
 function fastVariant(argv: string[]): string {
-  if (argv[0] === 'preview' || argv[0] === 'ls' || argv[0] === '__complete') return argv[0];
+  // (the command is the first word that is no option: `--demo preview KEY` is what the picker runs)
+  const cmd = argv.find((a) => !a.startsWith('-'));
+  if (cmd === 'preview' || cmd === 'ls' || cmd === '__complete') return cmd;
   return argv.includes('--align') || argv.includes('--status') ? 'rows-align' : 'rows';
 }
 

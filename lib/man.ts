@@ -1,7 +1,8 @@
-// The man page, resume(1), written from the program `--help` describes (lib/cli.ts with every command
-// registered): each command's usage, description, arguments, options and the text its help adds
-// after, through commander's own Help, so the page and `--help` cannot say different things. The
-// sections no command definition holds (description, exit status, environment, files) are here.
+// The man page, resume(1), written from the program `--help` describes (lib/cli.ts makes it from the
+// command table, lib/commands/table.ts): each command's usage, description, arguments, options and
+// the text its help adds after, through commander's own Help, so the page and `--help` cannot say
+// different things. The sections no command definition holds (description, exit status,
+// environment, files) are here.
 // scripts/man.mjs writes it to man/resume.1; test/man.test.ts checks that file is current.
 import type { Command, Help } from 'commander';
 import { main, VERSION } from './cli.js';

@@ -161,9 +161,10 @@ describe.each([false, true])('zsh completion (zsh-autosuggestions loaded: %s)', 
     expect(listed(z.screen)).toEqual([]);
   });
 
-  it.skipIf(skip)('--dir completes directories', () => {
+  it.skipIf(skip)('--dir and --cd complete directories (the options the command table says take one)', () => {
     fs.mkdirSync(path.join(home, 'projA'), { recursive: true });
     expect(zshType(home, 'resume --dir proj\t', { autosuggest }).buffer).toBe('resume --dir projA/');
+    expect(zshType(home, 'resume --cd proj\t', { autosuggest }).buffer).toBe('resume --cd projA/');
   });
 
   it.skipIf(skip)('options and init shells complete', () => {
@@ -317,6 +318,10 @@ describe('bash completion (tmux)', { timeout: 120_000 }, () => {
       t.send('-l', 'resume --dir proj');
       t.send('Tab');
       await t.until(() => t.line() === '$ resume --dir projA/', 'the directory');
+      t.send('C-u');
+      t.send('-l', 'resume abcd1111 --cd proj');
+      t.send('Tab');
+      await t.until(() => t.line() === '$ resume abcd1111 --cd projA/', 'the directory for --cd');
     });
   });
 });
@@ -349,5 +354,6 @@ describe('fish completion', { timeout: 120_000 }, () => {
     expect(values(complete('resume init '))).toEqual(['zsh', 'bash', 'fish']);
     fs.mkdirSync(path.join(home, 'projA'), { recursive: true });
     expect(values(complete('resume --dir proj'))).toEqual(['projA/']);
+    expect(values(complete('resume --cd proj'))).toEqual(['projA/']);
   });
 });

@@ -1,23 +1,14 @@
 import fs from 'node:fs';
-import type { Command } from 'commander';
 import type { App } from '../app.js';
 import { usage } from '../errors.js';
 import { applyFilters, type Filters, parseHarnesses, resolveDir, UsageError } from '../select/filter.js';
-import { HARNESSES, type Session } from '../types.js';
+import type { Session } from '../types.js';
 import { writeOut } from '../util/stdout.js';
 
 export interface FilterOpts {
   all?: boolean;
   harness?: string;
   dir?: string;
-}
-
-/** -a/--all, --harness, --dir on a command. */
-export function withFilters(cmd: Command): Command {
-  return cmd
-    .option('-a, --all', 'include hidden sessions (subagents, print-mode, SDK, exec, archived, empty)')
-    .option('--harness <names>', `only these harnesses (comma-separated: ${HARNESSES.join(',')})`)
-    .option('--dir <dir>', 'only sessions whose directory is DIR or below (. = here)');
 }
 
 export function filtersOf(o: FilterOpts): Filters {
@@ -50,18 +41,4 @@ export function note(line: string): void {
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EPIPE' && (err as NodeJS.ErrnoException).code !== 'EAGAIN') throw err;
   }
-}
-
-export function positiveInt(v: string): number {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 0) throw usage(`-n takes a whole number, not '${v}'`);
-  return n;
-}
-
-/** Arguments after the first `--` on the command line: they go to the harness. */
-export function dashTail(program: Command): string[] {
-  // commander keeps the argv it parsed in rawArgs (not in its type declarations)
-  const raw = (program as unknown as { rawArgs?: string[] }).rawArgs ?? [];
-  const i = raw.indexOf('--');
-  return i >= 0 ? raw.slice(i + 1) : [];
 }

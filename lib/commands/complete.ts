@@ -6,7 +6,6 @@
 // of an id, otherwise by text with the same rule as `resume WORDS` (every word in the directory,
 // title, prompts, branch, harness or id). `resume` takes one session, so once a bare word is on the
 // line nothing more is offered (and zsh-autosuggestions' completion strategy suggests nothing).
-import type { Command, Option } from 'commander';
 import type { App } from '../app.js';
 import { makeApp } from '../app.js';
 import { sessionsHolding } from '../index/holding.js';
@@ -22,10 +21,7 @@ import { tildify } from '../util/paths.js';
 import { writeOut } from '../util/stdout.js';
 import { oneLine } from '../util/text.js';
 import { age } from '../util/time.js';
-
-/** Subcommands whose argument names a session (QUERY). */
-const SESSION_ARG = new Set(['show', 'resolve']);
-const SHELL_NAMES = ['zsh', 'bash', 'fish'];
+import { type Call, type Cmd, commandNamed, type Opt, ROOT, type Values } from './table.js';
 
 interface SessionCandidatesOptions {
   home: string;
@@ -116,12 +112,11 @@ export function candidateLines(rows: Candidate[]): string {
   return rows.map((r) => `${r.value}\t${r.desc}\n`).join('');
 }
 
-function optionRows(cmd: Command, word: string): Candidate[] {
+function optionRows(cmd: Cmd, word: string): Candidate[] {
   const rows: Candidate[] = [];
-  for (const o of cmd.options as readonly Option[]) {
-    if (o.hidden) continue;
+  for (const o of cmd.options ?? []) {
     const name = o.long ?? o.short;
-    if (name?.startsWith(word)) rows.push({ value: name, desc: oneLine(o.description ?? '') });
+    if (name?.startsWith(word)) rows.push({ value: name, desc: oneLine(o.help) });
   }
   if (word.startsWith('--')) {
     for (const name of ['--help'])
@@ -130,23 +125,26 @@ function optionRows(cmd: Command, word: string): Candidate[] {
   return rows;
 }
 
-function findOption(cmd: Command, token: string): Option | undefined {
-  return (cmd.options as readonly Option[]).find((o) => o.long === token || o.short === token);
+function findOption(cmd: Cmd, token: string): Opt | undefined {
+  return cmd.options?.find((o) => o.long === token || o.short === token);
 }
 
-const takesValue = (o: Option | undefined) => !!o && (o.required || o.optional);
+const takesValue = (o: Opt | undefined) => !!o?.value;
 
-/** Value completions for an option that takes one; null when there is nothing cheap to offer. */
-function optionValues(o: Option, word: string): Candidate[] {
-  if (o.long === '--harness') {
+/** What the table offers for a value (an option's or an argument's); none: nothing cheap to offer. */
+function valuesFor(values: Values | undefined, word: string): Candidate[] {
+  if (values === 'harnesses') {
     // a comma-separated list: complete the last element
     const head = word.slice(0, word.lastIndexOf(',') + 1);
     const tail = word.slice(head.length);
     const taken = new Set(head.split(',').filter(Boolean));
     return HARNESSES.filter((h) => !taken.has(h) && h.startsWith(tail)).map((h) => ({ value: head + h, desc: 'harness' }));
   }
-  if (o.argChoices) return o.argChoices.filter((c) => c.startsWith(word)).map((c) => ({ value: c, desc: '' }));
-  return [];
+  // (directories: the shell's own completion, shell/<shell>/; sessions: the session word)
+  if (values === undefined || typeof values === 'string') return [];
+  return Object.entries(values)
+    .filter(([v]) => v.startsWith(word))
+    .map(([value, desc]) => ({ value, desc }));
 }
 
 /** -a/--all, --harness and --dir already on the line; a value that does not parse narrows nothing. */
@@ -165,18 +163,18 @@ function filtersGiven(given: Map<string, string | true>, home: string): Filters 
   return f;
 }
 
-/** Where the words before the cursor leave the line: the subcommand, bare words, an option awaiting its value. */
+/** Where the words before the cursor leave the line: the command, bare words, an option awaiting its value. */
 interface Walk {
-  cmd: Command;
+  cmd: Cmd;
   bare: number;
-  pending: Option | undefined;
+  pending: Opt | undefined;
   /** options already on the line (long name → value, or true), to narrow the sessions offered */
   given: Map<string, string | true>;
 }
 
 /** Walk the words before the cursor: options (and their values), the subcommand, bare words. */
-function walkWords(program: Command, before: string[]): Walk {
-  const walk: Walk = { cmd: program, bare: 0, pending: undefined, given: new Map() };
+function walkWords(before: string[]): Walk {
+  const walk: Walk = { cmd: ROOT, bare: 0, pending: undefined, given: new Map() };
   let prev: string | undefined;
   for (const w of before) {
     const last = prev;
@@ -195,8 +193,8 @@ function walkWords(program: Command, before: string[]): Walk {
       optionWord(walk, w);
       continue;
     }
-    if (walk.cmd === program && walk.bare === 0) {
-      const sub = program.commands.find((c) => c.name() === w || c.aliases().includes(w));
+    if (walk.cmd === ROOT && walk.bare === 0) {
+      const sub = commandNamed(w);
       if (sub) {
         walk.cmd = sub;
         continue;
@@ -212,49 +210,39 @@ function optionWord(walk: Walk, w: string): void {
   const eqAt = w.indexOf('=');
   const o = findOption(walk.cmd, eqAt > 0 ? w.slice(0, eqAt) : w);
   if (o?.long) walk.given.set(o.long, eqAt > 0 ? w.slice(eqAt + 1) : true);
-  if (o && takesValue(o) && eqAt < 0 && o.required) walk.pending = o;
+  if (o && takesValue(o) && eqAt < 0) walk.pending = o;
 }
 
 /** What TAB offers for these words: candidates, or the session word whose sessions printWordCandidates writes. */
-export async function candidates(program: Command, app: App, words: string[]): Promise<Candidate[] | SessionWord> {
+export async function candidates(app: App, words: string[]): Promise<{ app: App; found: Candidate[] | SessionWord }> {
   const cur = words.at(-1) ?? '';
   let before = words.slice(0, -1);
-  if (before.includes('--')) return []; // arguments for the harness
+  if (before.includes('--')) return { app, found: [] }; // arguments for the harness
   if (before.includes('--demo') && !app.demo) app = makeApp({ demo: true, env: process.env, distDir: app.distDir });
   before = before.filter((w) => w !== '--demo');
 
-  const { cmd, bare, pending, given } = walkWords(program, before);
-  if (pending) {
-    // `--harness cl` or `--harness= cl` (bash)
-    return optionValues(pending, cur);
-  }
+  const { cmd, bare, pending, given } = walkWords(before);
+  // `--harness cl` or `--harness= cl` (bash)
+  if (pending) return { app, found: valuesFor(pending.values, cur) };
   const eq = cur.match(/^(--[^=]+)=(.*)$/s);
   if (eq) {
     const [, name = '', value = ''] = eq;
     const o = findOption(cmd, name);
-    return o && takesValue(o) ? optionValues(o, value).map((c) => ({ ...c, value: `${name}=${c.value}` })) : [];
+    return { app, found: o && takesValue(o) ? valuesFor(o.values, value).map((c) => ({ ...c, value: `${name}=${c.value}` })) : [] };
   }
-  // (--demo is one of the program's options: lib/cli.ts)
-  if (cur.startsWith('-')) return optionRows(cmd, cur);
-  if (bare > 0) return [];
-  if (cmd === program || SESSION_ARG.has(cmd.name())) return { word: cur, filters: filtersGiven(given, app.ctx.home) };
-  if (cmd.name() === 'init') return SHELL_NAMES.filter((s) => s.startsWith(cur)).map((s) => ({ value: s, desc: `${s} integration` }));
-  const arg = cmd.registeredArguments[0];
-  if (arg?.argChoices) return arg.argChoices.filter((c) => c.startsWith(cur)).map((c) => ({ value: c, desc: '' }));
-  return [];
+  // (--demo is one of the program's options: lib/commands/table.ts)
+  if (cur.startsWith('-')) return { app, found: optionRows(cmd, cur) };
+  if (bare > 0) return { app, found: [] };
+  const arg = cmd.args?.[0];
+  if (arg?.values === 'sessions') return { app, found: { word: cur, filters: filtersGiven(given, app.ctx.home) } };
+  return { app, found: valuesFor(arg?.values, cur) };
 }
 
-export function register(program: Command, app: App): void {
-  program
-    .command('__complete', { hidden: true })
-    .description('completion candidates for the shell integration: <value>\\t<description> rows')
-    .argument('[words...]', 'the words after `resume`, the last one under the cursor')
-    .allowUnknownOption(true)
-    .helpOption(false)
-    .action(async (words: string[]) => {
-      const c = await candidates(program, app, words);
-      // written with write(2): the rows' blocks are written over once written
-      if (Array.isArray(c)) writeOut(candidateLines(c));
-      else await printWordCandidates(app, c, writeOut);
-    });
+/** `resume __complete -- WORDS...` (the lean path runs it too: lib/fast-rows.ts). */
+export async function run(app: App, call: Call): Promise<void> {
+  const [words] = call.args as [string[]];
+  const c = await candidates(app, words);
+  // written with write(2): the rows' blocks are written over once written
+  if (Array.isArray(c.found)) writeOut(candidateLines(c.found));
+  else await printWordCandidates(c.app, c.found, writeOut);
 }

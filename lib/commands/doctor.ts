@@ -5,7 +5,6 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Command } from 'commander';
 import type { App } from '../app.js';
 import { ADAPTERS } from '../harness/registry.js';
 import { sqliteStatus } from '../harness/sqlite.js';
@@ -20,6 +19,7 @@ import { clip, oneLine } from '../util/text.js';
 import { age, iso } from '../util/time.js';
 import { onPath } from '../util/which.js';
 import { out } from './common.js';
+import { type Call, VERSION } from './table.js';
 
 const TOP_UNKNOWN = 5;
 
@@ -406,48 +406,43 @@ async function claudeCare(app: App, sessions: Session[]): Promise<Report['claude
   return { live: live.length, snapshots, store, warnings };
 }
 
-export function register(program_: Command, app: App): void {
-  program_
-    .command('doctor')
-    .description('roots, counts per harness, unknown record types, fzf and shell status')
-    .option('--json', 'one JSON object for scripts')
-    .action(async (o: { json?: boolean }) => {
-      const r = await app.index({ withEntries: true, quiet: true });
-      const envPath = app.ctx.env.PATH ?? '';
-      const [fzf, ...bins] = await Promise.all([program(['fzf'], envPath), ...ADAPTERS.map((a) => program(a.binaries, envPath))]);
-      const report: Report = {
-        version: String(program_.version() ?? ''),
-        demo: app.demo,
-        index: indexReport(app),
-        fzf: fzf ?? null,
-        shell: app.ctx.env.SHELL || null,
-        sqlite: sqliteStatus(),
-        skipped: { notRegular: r.skipped.notRegular, unreadable: r.skipped.unreadable },
-        harnesses: ADAPTERS.map((a, i) => {
-          const h = harnessReport(a, r, r.sessions);
-          const v = versionIn(bins[i]?.version ?? null);
-          return { ...h, binary: bins[i] ?? null, newerThanTested: !!(v && h.tested && newerThan(v, h.tested)) };
-        }),
-        config: await configReport(app),
-        // doctor reports what it could not read and goes on: it exits 0 whatever it finds
-        claudeCare: await claudeCare(app, r.sessions).catch((err: unknown) => ({
-          live: 0,
-          snapshots: 0,
-          store: '',
-          warnings: [failed(err)],
-        })),
-        hooks: await hooksSummary(app).catch((err: unknown) => ({
-          configured: 0,
-          installed: false,
-          loaded: null,
-          loadedDetail: 'unknown',
-          recorded: null,
-          pending: [],
-          lastRun: null,
-          warnings: [failed(err)],
-        })),
-      };
-      if (o.json) out(`${JSON.stringify(report, null, 2)}\n`);
-      else out(text(report, app.ctx.home, Date.now()));
-    });
+export async function run(app: App, call: Call): Promise<void> {
+  const o = call.opts as { json?: boolean };
+  const r = await app.index({ withEntries: true, quiet: true });
+  const envPath = app.ctx.env.PATH ?? '';
+  const [fzf, ...bins] = await Promise.all([program(['fzf'], envPath), ...ADAPTERS.map((a) => program(a.binaries, envPath))]);
+  const report: Report = {
+    version: VERSION,
+    demo: app.demo,
+    index: indexReport(app),
+    fzf: fzf ?? null,
+    shell: app.ctx.env.SHELL || null,
+    sqlite: sqliteStatus(),
+    skipped: { notRegular: r.skipped.notRegular, unreadable: r.skipped.unreadable },
+    harnesses: ADAPTERS.map((a, i) => {
+      const h = harnessReport(a, r, r.sessions);
+      const v = versionIn(bins[i]?.version ?? null);
+      return { ...h, binary: bins[i] ?? null, newerThanTested: !!(v && h.tested && newerThan(v, h.tested)) };
+    }),
+    config: await configReport(app),
+    // doctor reports what it could not read and goes on: it exits 0 whatever it finds
+    claudeCare: await claudeCare(app, r.sessions).catch((err: unknown) => ({
+      live: 0,
+      snapshots: 0,
+      store: '',
+      warnings: [failed(err)],
+    })),
+    hooks: await hooksSummary(app).catch((err: unknown) => ({
+      configured: 0,
+      installed: false,
+      loaded: null,
+      loadedDetail: 'unknown',
+      recorded: null,
+      pending: [],
+      lastRun: null,
+      warnings: [failed(err)],
+    })),
+  };
+  if (o.json) out(`${JSON.stringify(report, null, 2)}\n`);
+  else out(text(report, app.ctx.home, Date.now()));
 }

@@ -1,7 +1,6 @@
 // `resume emit [KEY] [--shell zsh|bash|fish] [--fork] [-- ARGS]`: the line that resumes KEY. With
 // no KEY it reads one from stdin (a key, or a whole row of `resume rows`), so the stages chain:
 // `resume rows | fzf | resume emit`, `resume resolve WORDS | resume emit`.
-import type { Command } from 'commander';
 import type { App } from '../app.js';
 import { ExitError, usage } from '../errors.js';
 import { allPrompts } from '../index/prompts.js';
@@ -17,46 +16,40 @@ import { resolve } from '../select/resolve.js';
 import type { Session } from '../types.js';
 import { stdinKeys } from '../util/stdin-keys.js';
 import { oneLine } from '../util/text.js';
-import { dashTail, out } from './common.js';
+import { out } from './common.js';
 import { goLive } from './resume-live.js';
+import type { Call } from './table.js';
 
-export function register(program: Command, app: App): void {
-  program
-    .command('emit')
-    .description('print the command line that resumes KEY: cd DIR && COMMAND, quoted for the shell')
-    .argument('[key]', 'a session key (harness:id), id or id prefix; none: one key (or row) from stdin')
-    .argument('[args...]', 'after --: arguments for the harness')
-    .option('--shell <shell>', 'zsh, bash or fish (default: RESUME_SHELL, else $SHELL, else bash)')
-    .option('--fork', "the harness's native fork instead of a resume")
-    .action(async (keyArg: string | undefined, args: string[], o: { shell?: string; fork?: boolean }) => {
-      const tail = dashTail(program);
-      // `emit -- ARGS`: commander hands the first word after -- in as KEY; it belongs to the harness
-      const given = keyArg !== undefined && args.length + 1 > tail.length ? keyArg : undefined;
-      if (args.length > tail.length) throw usage(`emit takes one KEY; put arguments for the harness after --`);
-      const key = await theKey(given);
-      const cfg = loadConfig(app.ctx);
-      const shell = shellOf(o.shell);
-      const { s, name } = await sessionOf(app, key);
-      // a gone directory: where its repository went, asked on the terminal as `resume ID` asks (the
-      // key binding runs `emit` with its output captured: the question goes to /dev/tty)
-      const place = await placeSession(s, {
-        name,
-        dryRun: false,
-        fork: !!o.fork,
-        others: () => app.sessions(),
-        here: hereDir(app.ctx.home),
-      });
-      if (place?.refuse) throw new ExitError(2, place.refuse);
-      let plan: ReturnType<typeof prepare>;
-      try {
-        plan = prepare(s, { fork: !!o.fork, extra: tail, cfg, name, env: app.launchEnv(), ctx: app.ctx, cwd: place?.cwd });
-      } catch (err) {
-        // running: the line that goes to its tmux pane instead (or say where it runs)
-        if (!(err instanceof LiveError)) throw err;
-        return goLive(s, err, { emit: true }, shell);
-      }
-      out(`${shellLine(forStdout(plan, cfg).plan, shell)}\n`);
-    });
+export async function run(app: App, call: Call): Promise<void> {
+  const [keyArg, args] = call.args as [string | undefined, string[]];
+  const o = call.opts as { shell?: string; fork?: boolean };
+  const { tail } = call;
+  // `emit -- ARGS`: commander hands the first word after -- in as KEY; it belongs to the harness
+  const given = keyArg !== undefined && args.length + 1 > tail.length ? keyArg : undefined;
+  if (args.length > tail.length) throw usage(`emit takes one KEY; put arguments for the harness after --`);
+  const key = await theKey(given);
+  const cfg = loadConfig(app.ctx);
+  const shell = shellOf(o.shell);
+  const { s, name } = await sessionOf(app, key);
+  // a gone directory: where its repository went, asked on the terminal as `resume ID` asks (the
+  // key binding runs `emit` with its output captured: the question goes to /dev/tty)
+  const place = await placeSession(s, {
+    name,
+    dryRun: false,
+    fork: !!o.fork,
+    others: () => app.sessions(),
+    here: hereDir(app.ctx.home),
+  });
+  if (place?.refuse) throw new ExitError(2, place.refuse);
+  let plan: ReturnType<typeof prepare>;
+  try {
+    plan = prepare(s, { fork: !!o.fork, extra: tail, cfg, name, env: app.launchEnv(), ctx: app.ctx, cwd: place?.cwd });
+  } catch (err) {
+    // running: the line that goes to its tmux pane instead (or say where it runs)
+    if (!(err instanceof LiveError)) throw err;
+    return goLive(s, err, { emit: true }, shell);
+  }
+  out(`${shellLine(forStdout(plan, cfg).plan, shell)}\n`);
 }
 
 /** The KEY given, else the one key (or row) on stdin. */

@@ -1,7 +1,6 @@
 // `resume __feed [--query Q] [--toggle-hidden|--next-harness|--toggle-deep]` (hidden): the picker's
 // list for the typed query (fzf's change:reload), or after a key changed its state; needs
 // $RESUME_PICK_DIR, set by the picker for fzf.
-import type { Command } from 'commander';
 import {
   binHarnesses,
   feedSource,
@@ -20,6 +19,7 @@ import { usage } from '../errors.js';
 import { dirFilterable } from '../index/rowbin.js';
 import { oneLine } from '../util/text.js';
 import { out } from './common.js';
+import type { Call } from './table.js';
 
 /** Deep search (in this process) with the picker's filters, as picker lines under a status line. */
 async function deepSearchText(app: App, query: string, state: PickState, view: PickView): Promise<string> {
@@ -46,35 +46,27 @@ interface FeedOpts {
   query?: string;
 }
 
-export function register(program: Command, app: App): void {
-  program
-    .command('__feed', { hidden: true })
-    .description("the picker's list for the typed query, or after a key changed its state (fzf reload)")
-    .option('--query <query>', 'the typed query: the sessions it names, best first (as resume WORDS)', '')
-    .option('--toggle-hidden', 'show or hide hidden sessions')
-    .option('--next-harness', 'the next harness filter: all, then each harness, then all')
-    .option('--toggle-deep', 'switch between naming sessions and deep search of every transcript')
-    .action(async (o: FeedOpts) => {
-      const dir = process.env.RESUME_PICK_DIR;
-      if (!dir) throw usage('__feed runs inside the picker only (RESUME_PICK_DIR is not set)');
-      const state = readState(dir);
-      const query = o.query ?? '';
-      const view: PickView = {
-        cols: termColumns(process.env, state.cols),
-        color: listColor(process.env),
-        now: Date.now(),
-        alt: state.alt ?? true,
-      };
-      if (o.toggleDeep) {
-        state.deep = !state.deep;
-        writeState(dir, state);
-      }
-      if (state.deep && !o.toggleHidden && !o.nextHarness) {
-        out(await deepSearchText(app, query, state, view));
-        return;
-      }
-      out(await listText(app, o, { dir, state, query, view }));
-    });
+export async function run(app: App, call: Call): Promise<void> {
+  const o = call.opts as FeedOpts;
+  const dir = process.env.RESUME_PICK_DIR;
+  if (!dir) throw usage('__feed runs inside the picker only (RESUME_PICK_DIR is not set)');
+  const state = readState(dir);
+  const query = o.query ?? '';
+  const view: PickView = {
+    cols: termColumns(process.env, state.cols),
+    color: listColor(process.env),
+    now: Date.now(),
+    alt: state.alt ?? true,
+  };
+  if (o.toggleDeep) {
+    state.deep = !state.deep;
+    writeState(dir, state);
+  }
+  if (state.deep && !o.toggleHidden && !o.nextHarness) {
+    out(await deepSearchText(app, query, state, view));
+    return;
+  }
+  out(await listText(app, o, { dir, state, query, view }));
 }
 
 /** The picker's lines for the query, after the key (if any) changed the state in `dir`. */

@@ -1,12 +1,12 @@
 // `resume hooks run|install|status`: update hooks (`[[resume.on_update]]` in the config) fired when
 // claude changes version, a watcher that runs them (systemd user units / a launchd agent), and a
 // status report. See lib/hooks/.
-import type { Command } from 'commander';
 import type { App } from '../app.js';
 import { ExitError, usage } from '../errors.js';
 import type { HooksReport } from '../hooks/status.js';
 import { oneLine } from '../util/text.js';
 import { out } from './common.js';
+import type { Call } from './table.js';
 
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
@@ -19,177 +19,111 @@ function settleMs(env: NodeJS.ProcessEnv): number | undefined {
   return n;
 }
 
-export function register(program: Command, app: App): void {
-  const hooks = program
-    .command('hooks')
-    .description('update hooks ([[resume.on_update]]) fired when claude changes version: run, install, status')
-    .addHelpText(
-      'after',
-      `
-Configure in the config file (resume doctor names it):
-  [[resume.on_update]]
-  harness = "claude"
-  action = "restart"                        # resume restart --outdated (timeout_seconds default 1800)
-  [[resume.on_update]]
-  harness = "claude"
-  command = ["/usr/bin/notify-send", "claude updated"]   # argv, no shell (timeout_seconds default 300)`,
+export async function run(app: App, call: Call): Promise<void> {
+  const o = call.opts as { trigger: string };
+  if (o.trigger !== 'manual' && o.trigger !== 'watcher') throw usage(`--trigger takes manual or watcher, not '${oneLine(o.trigger)}'`);
+  const trigger = o.trigger;
+  const { loadConfig } = await import('../launch/config.js');
+  const cfg = loadConfig(app.ctx);
+  const pause = settleMs(app.ctx.env);
+  const { hooksRun, files, interrupt } = await import('../hooks/run.js');
+  const r = { interrupted: null as NodeJS.Signals | null, stop: { stop: false }, child: null };
+  const onSig = (sig: NodeJS.Signals) => interrupt(r, sig);
+  for (const s of SIGNALS) process.on(s, onSig);
+  // The handlers are in place before the lock exists: a signal can never leave it behind.
+  const { acquireWait } = await import('../os/lock.js');
+  const f = files(app.ctx);
+  // A second run (the path unit and the timer at once, or by hand) waits its turn: it then sees
+  // what the first recorded and fires only what is still new.
+  const lock = await acquireWait(f.lock, {
+    onWait: (pid) => process.stderr.write(`resume: waiting for the hooks run of pid ${pid} to finish (lock ${f.lock})\n`),
+    stopped: () => r.interrupted != null,
+  });
+  try {
+    if (!lock?.ok)
+      throw new ExitError(1, `${r.interrupted ?? 'stopped'} while waiting for another hooks run; nothing run, nothing recorded`);
+    const res = await hooksRun(
+      app.ctx,
+      cfg.onUpdate ?? [],
+      r,
+      {
+        line: (s) => out(`${s.split('\t').map(oneLine).join('\t')}\n`),
+        note: (s) => process.stderr.write(`resume: ${oneLine(s)}\n`),
+      },
+      { settleMs: pause, self: [process.execPath, app.self], trigger },
     );
-  registerRun(hooks, app);
-  registerInstall(hooks, app);
-  registerStatus(hooks, app);
-  registerAck(hooks, app);
+    process.exitCode = res.code;
+  } finally {
+    if (lock?.ok) lock.release();
+    for (const s of SIGNALS) process.off(s, onSig);
+  }
 }
 
-function registerRun(hooks: Command, app: App): void {
-  hooks
-    .command('run')
-    .description('fire the hooks if claude changed version since the recorded one (the first run records a baseline)')
-    .addHelpText(
-      'after',
-      `
-Hooks run in config order once the version has settled (two reads agree, up to 5 re-reads); a
-command gets RESUME_HARNESS, RESUME_OLD_VERSION and RESUME_NEW_VERSION. The new version is recorded
-after all have run; SIGINT, SIGTERM or SIGHUP stops with exit 1 and records nothing. Up to 3 passes
-under a lock; a second run waits its turn. An unfinished restart is retried by later runs, 3 attempts in all. Each hook is a line
-in runs.jsonl in the state directory, with what fired it (--trigger: the installed watcher passes
-"watcher"; by hand it is "manual"). Exit 0: baseline, unchanged, or every hook succeeded; 1: a hook
-failed, the version did not settle or cannot be told, or a signal; 2: a
-bad config.`,
-    )
-    .option('--trigger <what>', 'what fired this run, for the audit trail: manual or watcher', 'manual')
-    .action(async (o: { trigger: string }) => {
-      if (o.trigger !== 'manual' && o.trigger !== 'watcher') throw usage(`--trigger takes manual or watcher, not '${oneLine(o.trigger)}'`);
-      const trigger = o.trigger;
-      const { loadConfig } = await import('../launch/config.js');
-      const cfg = loadConfig(app.ctx);
-      const pause = settleMs(app.ctx.env);
-      const { hooksRun, files, interrupt } = await import('../hooks/run.js');
-      const r = { interrupted: null as NodeJS.Signals | null, stop: { stop: false }, child: null };
-      const onSig = (sig: NodeJS.Signals) => interrupt(r, sig);
-      for (const s of SIGNALS) process.on(s, onSig);
-      // The handlers are in place before the lock exists: a signal can never leave it behind.
-      const { acquireWait } = await import('../os/lock.js');
-      const f = files(app.ctx);
-      // A second run (the path unit and the timer at once, or by hand) waits its turn: it then sees
-      // what the first recorded and fires only what is still new.
-      const lock = await acquireWait(f.lock, {
-        onWait: (pid) => process.stderr.write(`resume: waiting for the hooks run of pid ${pid} to finish (lock ${f.lock})\n`),
-        stopped: () => r.interrupted != null,
-      });
-      try {
-        if (!lock?.ok)
-          throw new ExitError(1, `${r.interrupted ?? 'stopped'} while waiting for another hooks run; nothing run, nothing recorded`);
-        const res = await hooksRun(
-          app.ctx,
-          cfg.onUpdate ?? [],
-          r,
-          {
-            line: (s) => out(`${s.split('\t').map(oneLine).join('\t')}\n`),
-            note: (s) => process.stderr.write(`resume: ${oneLine(s)}\n`),
-          },
-          { settleMs: pause, self: [process.execPath, app.self], trigger },
-        );
-        process.exitCode = res.code;
-      } finally {
-        if (lock?.ok) lock.release();
-        for (const s of SIGNALS) process.off(s, onSig);
-      }
-    });
-}
-
-function registerInstall(hooks: Command, app: App): void {
-  hooks
-    .command('install')
-    .description(
-      'install the watcher that runs `resume hooks run` when claude changes and every 30 minutes (systemd user units; launchd on macOS)',
-    )
-    .option('--dry-run', 'print the files that would be written and the commands that would run; change nothing')
-    .addHelpText(
-      'after',
-      `
-Linux: resume-hooks.service (oneshot: resume hooks run), resume-hooks.path (the claude command and,
-for the native installer, its versions directory; else the file it resolves to: nothing that
-changes with each version) and resume-hooks.timer (every 30 minutes) in ~/.config/systemd/user/;
-then systemctl --user daemon-reload and enable --now when a user bus is there, else it says what to
-run. macOS: ~/Library/LaunchAgents/resume-sessions.hooks.plist (WatchPaths, every 30 minutes), loaded
-with launchctl bootstrap. Absolute paths throughout; safe to repeat (only what differs is
-rewritten). Records the baseline version when none is recorded, so the first update fires.`,
-    )
-    .action(async (o: { dryRun?: boolean }) => {
-      const { loadConfig } = await import('../launch/config.js');
-      loadConfig(app.ctx); // a bad config is reported now, not when the watcher fires
-      const ins = await import('../hooks/install.js');
-      const p = ins.paths(app.ctx, app.self);
-      if ('error' in p) throw new ExitError(2, p.error);
-      const units = ins.unitFiles(app.ctx, p);
-      if (o.dryRun) {
-        out(units.map((u) => `# ${u.file}\n${u.text}`).join('\n'));
-        process.stderr.write(
-          `resume: dry run: nothing written; ${process.platform === 'darwin' ? 'would load it with launchctl bootstrap' : 'would run systemctl --user daemon-reload and enable --now resume-hooks.path resume-hooks.timer'}\n`,
-        );
-        return;
-      }
-      const w = ins.writeUnits(units);
-      for (const x of w) out(`${x.changed ? 'written' : 'unchanged'}\t${x.file}\n`);
-      const a = ins.activate(
+export async function install(app: App, call: Call): Promise<void> {
+  const o = call.opts as { dryRun?: boolean };
+  const { loadConfig } = await import('../launch/config.js');
+  loadConfig(app.ctx); // a bad config is reported now, not when the watcher fires
+  const ins = await import('../hooks/install.js');
+  const p = ins.paths(app.ctx, app.self);
+  if ('error' in p) throw new ExitError(2, p.error);
+  const units = ins.unitFiles(app.ctx, p);
+  if (o.dryRun) {
+    out(units.map((u) => `# ${u.file}\n${u.text}`).join('\n'));
+    process.stderr.write(
+      `resume: dry run: nothing written; ${process.platform === 'darwin' ? 'would load it with launchctl bootstrap' : 'would run systemctl --user daemon-reload and enable --now resume-hooks.path resume-hooks.timer'}\n`,
+    );
+    return;
+  }
+  const w = ins.writeUnits(units);
+  for (const x of w) out(`${x.changed ? 'written' : 'unchanged'}\t${x.file}\n`);
+  const a = ins.activate(
+    app.ctx,
+    w.some((x) => x.changed),
+  );
+  for (const c of a.ran) if (!c.ok) process.stderr.write(`resume: ${c.argv.join(' ')} failed: ${oneLine(c.out).slice(0, 300)}\n`);
+  if (a.manual) process.stderr.write(`resume: not loaded from here; run: ${a.manual}\n`);
+  else out(`loaded\t${a.ran.map((c) => c.argv.join(' ')).join('; ')}\n`);
+  // A baseline now, so the first update after installing fires the hooks.
+  const { files, readState, hooksRun } = await import('../hooks/run.js');
+  const { tryLock } = await import('../os/lock.js');
+  const f = files(app.ctx);
+  // Under the run's lock; a run holding it records the baseline itself.
+  const lock = readState(f.state).claude ? null : tryLock(f.lock);
+  if (lock?.ok) {
+    try {
+      await hooksRun(
         app.ctx,
-        w.some((x) => x.changed),
+        [],
+        { interrupted: null, stop: { stop: false }, child: null },
+        {
+          line: (s) => out(`${s}\n`),
+          note: (s) => process.stderr.write(`resume: ${oneLine(s)}\n`),
+        },
+        { settleMs: settleMs(app.ctx.env), self: [process.execPath, app.self], trigger: 'install' },
       );
-      for (const c of a.ran) if (!c.ok) process.stderr.write(`resume: ${c.argv.join(' ')} failed: ${oneLine(c.out).slice(0, 300)}\n`);
-      if (a.manual) process.stderr.write(`resume: not loaded from here; run: ${a.manual}\n`);
-      else out(`loaded\t${a.ran.map((c) => c.argv.join(' ')).join('; ')}\n`);
-      // A baseline now, so the first update after installing fires the hooks.
-      const { files, readState, hooksRun } = await import('../hooks/run.js');
-      const { tryLock } = await import('../os/lock.js');
-      const f = files(app.ctx);
-      // Under the run's lock; a run holding it records the baseline itself.
-      const lock = readState(f.state).claude ? null : tryLock(f.lock);
-      if (lock?.ok) {
-        try {
-          await hooksRun(
-            app.ctx,
-            [],
-            { interrupted: null, stop: { stop: false }, child: null },
-            {
-              line: (s) => out(`${s}\n`),
-              note: (s) => process.stderr.write(`resume: ${oneLine(s)}\n`),
-            },
-            { settleMs: settleMs(app.ctx.env), self: [process.execPath, app.self], trigger: 'install' },
-          );
-        } finally {
-          lock.release();
-        }
-      }
-    });
+    } finally {
+      lock.release();
+    }
+  }
 }
 
-function registerStatus(hooks: Command, app: App): void {
-  hooks
-    .command('status')
-    .description('installed and loaded, the recorded versions, pending work, the last 5 runs')
-    .option('--json', 'one JSON object')
-    .action(async (o: { json?: boolean }) => {
-      const { hooksReport } = await import('../hooks/status.js');
-      const { alertLine } = await import('../hooks/alert.js');
-      const report = hooksReport(app);
-      const { runs_file: runsFile, ...json } = report;
-      if (o.json) {
-        out(`${JSON.stringify(json, null, 2)}\n`);
-        return;
-      }
-      out(statusText(report, runsFile, report.alert ? alertLine(report.alert) : null));
-    });
+export async function status(app: App, call: Call): Promise<void> {
+  const o = call.opts as { json?: boolean };
+  const { hooksReport } = await import('../hooks/status.js');
+  const { alertLine } = await import('../hooks/alert.js');
+  const report = hooksReport(app);
+  const { runs_file: runsFile, ...json } = report;
+  if (o.json) {
+    out(`${JSON.stringify(json, null, 2)}\n`);
+    return;
+  }
+  out(statusText(report, runsFile, report.alert ? alertLine(report.alert) : null));
 }
 
-function registerAck(hooks: Command, app: App): void {
-  hooks
-    .command('ack')
-    .description('acknowledge a failed unattended restart: status and doctor stop showing it')
-    .action(async () => {
-      const { ackAlert, alertLine } = await import('../hooks/alert.js');
-      const a = ackAlert(app.ctx);
-      process.stderr.write(a ? `resume: acknowledged: ${oneLine(alertLine(a))}\n` : 'resume: nothing to acknowledge\n');
-    });
+export async function ack(app: App, _call: Call): Promise<void> {
+  const { ackAlert, alertLine } = await import('../hooks/alert.js');
+  const a = ackAlert(app.ctx);
+  process.stderr.write(a ? `resume: acknowledged: ${oneLine(alertLine(a))}\n` : 'resume: nothing to acknowledge\n');
 }
 
 /** `resume hooks status` as text: the watcher, the hooks, the versions, pending work, the last runs. */

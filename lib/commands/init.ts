@@ -3,19 +3,37 @@
 // binary that printed it and the function calls exactly that binary.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Command } from 'commander';
 import type { App } from '../app.js';
 import { usage } from '../errors.js';
 import { quoteFish, quotePosix } from '../util/quote.js';
 import { out } from './common.js';
+import { type Call, type Cmd, ROOT, type Values } from './table.js';
 
 export const INIT_SHELLS = ['zsh', 'bash', 'fish'] as const;
 export type InitShell = (typeof INIT_SHELLS)[number];
 
 export function header(shell: InitShell, bin: string): string {
   const top = `# resume shell integration for ${shell}, printed by \`resume init ${shell}\`.\n`;
-  if (shell === 'fish') return `${top}set -g __resume_bin ${quoteFish(bin)}\n`;
-  return `${top}__resume_bin=${quotePosix(bin)}\n`;
+  // the options whose value is a directory (the command table's): the shell's own completion takes them
+  const dirs = dirOptions();
+  if (shell === 'fish') return `${top}set -g __resume_bin ${quoteFish(bin)}\nset -g __resume_dir_opts ${dirs.join(' ')}\n`;
+  const head = `${top}__resume_bin=${quotePosix(bin)}\n__resume_dir_opts=(${dirs.join(' ')})\n`;
+  // bash lists several candidates after these words instead of opening the picker on them
+  return shell === 'bash' ? `${head}__resume_value_words=(${valueWords().join(' ')})\n` : head;
+}
+
+/** The words whose next word has values TAB lists (not sessions): `--harness`, `init`. */
+function valueWords(cmd: Cmd = ROOT): string[] {
+  const listed = (v: Values | undefined) => v === 'harnesses' || typeof v === 'object';
+  const own = (cmd.options ?? []).filter((o) => listed(o.values) && o.long).map((o) => o.long as string);
+  const subs = (cmd.commands ?? []).flatMap((c) => [...(listed(c.args?.[0]?.values) ? [c.name] : []), ...valueWords(c)]);
+  return [...new Set([...own, ...subs])];
+}
+
+/** Every option in the command table that takes a directory: `--dir`, `--cd`. */
+function dirOptions(cmd: Cmd = ROOT): string[] {
+  const own = (cmd.options ?? []).filter((o) => o.values === 'dirs' && o.long).map((o) => o.long as string);
+  return [...new Set([...own, ...(cmd.commands ?? []).flatMap((c) => dirOptions(c))])];
 }
 
 export function script(app: App, shell: InitShell): string {
@@ -29,22 +47,15 @@ export function script(app: App, shell: InitShell): string {
   return `${header(shell, app.self)}\n${body}`;
 }
 
-export function register(program: Command, app: App): void {
-  program
-    .command('init')
-    .description(
-      'print the shell integration: eval "$(resume init zsh)", eval "$(resume init bash)", resume init fish | source; or the Claude Code Stop hook: resume init claude-hook [--write]',
-    )
-    .argument('<shell>', 'zsh, bash or fish; or claude-hook')
-    .option('--write', "claude-hook: merge the hook into Claude Code's settings.json (a backup first)")
-    .action(async (shell: string, o: { write?: boolean }) => {
-      if (shell === 'claude-hook') return claudeHook(app, !!o.write);
-      if (o.write) throw usage('--write goes with claude-hook');
-      if (!(INIT_SHELLS as readonly string[]).includes(shell)) {
-        throw usage(`unknown shell '${shell}' (expected ${INIT_SHELLS.join(', ')})`);
-      }
-      out(script(app, shell as InitShell));
-    });
+export async function run(app: App, call: Call): Promise<void> {
+  const [shell] = call.args as [string];
+  const o = call.opts as { write?: boolean };
+  if (shell === 'claude-hook') return claudeHook(app, !!o.write);
+  if (o.write) throw usage('--write goes with claude-hook');
+  if (!(INIT_SHELLS as readonly string[]).includes(shell)) {
+    throw usage(`unknown shell '${shell}' (expected ${INIT_SHELLS.join(', ')})`);
+  }
+  out(script(app, shell as InitShell));
 }
 
 async function claudeHook(app: App, write: boolean): Promise<void> {

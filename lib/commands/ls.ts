@@ -1,31 +1,26 @@
-import type { Command } from 'commander';
 import type { App } from '../app.js';
 import { launchInfo, liveInfo } from '../launch/info.js';
-import { JSON_FIELDS_HELP, toJson } from '../output.js';
+import { toJson } from '../output.js';
 import { hiddenSummary, shortIds } from '../select/filter.js';
 import { writeJsonArray } from '../util/stdout.js';
-import { filtered, note, positiveInt, withFilters } from './common.js';
+import { filtered, note } from './common.js';
 import { type LsOpts, lsAction, NO_SESSIONS } from './ls-list.js';
+import type { Call } from './table.js';
 
-export function register(program: Command, app: App): void {
-  withFilters(program.command('ls').description('list sessions, newest first'))
-    .option('-n <N>', 'at most N sessions (0: no limit)', positiveInt)
-    .option('--json', 'one JSON array of session objects (fields below)')
-    .addHelpText('after', JSON_FIELDS_HELP)
-    .action(async (o: LsOpts & { json?: boolean }) => {
-      if (o.json) {
-        const { all, shown, filters } = await filtered(app, o);
-        const list = o.n ? shown.slice(0, o.n) : shown;
-        const shorts = shortIds(all);
-        const launch = await launchInfo(app);
-        const live = await liveInfo(app, list);
-        writeJsonArray(list.map((s) => toJson(s, shorts.get(s.id) ?? s.id, launch, live.get(s.key))));
-        // on stderr, so it is seen under --json too without touching the JSON
-        const h = hiddenSummary(all, filters);
-        if (h) note(h);
-        if (all.length === 0 && !app.demo) note(NO_SESSIONS);
-        return;
-      }
-      await lsAction(app, o);
-    });
+export async function run(app: App, call: Call): Promise<void> {
+  const o = call.opts as LsOpts & { json?: boolean };
+  if (o.json) {
+    const { all, shown, filters } = await filtered(app, o);
+    const list = o.n ? shown.slice(0, o.n) : shown;
+    const shorts = shortIds(all);
+    const launch = await launchInfo(app);
+    const live = await liveInfo(app, list);
+    writeJsonArray(list.map((s) => toJson(s, shorts.get(s.id) ?? s.id, launch, live.get(s.key))));
+    // on stderr, so it is seen under --json too without touching the JSON
+    const h = hiddenSummary(all, filters);
+    if (h) note(h);
+    if (all.length === 0 && !app.demo) note(NO_SESSIONS);
+    return;
+  }
+  await lsAction(app, o);
 }

@@ -1,13 +1,13 @@
 // `resume preview KEY`: the text fzf shows beside the list. Fast enough to follow the cursor: it
 // reads the stored listing (list.json) and nothing else (lib/select/find.ts); the text itself is
 // lib/present/preview.ts.
-import type { Command } from 'commander';
 import type { App } from '../app.js';
 import { ExitError, usage } from '../errors.js';
 import { previewColor, previewText } from '../present/preview.js';
 import { findForPreview } from '../select/find.js';
 import { oneLine } from '../util/text.js';
 import { out } from './common.js';
+import type { Call } from './table.js';
 
 /**
  * `resume preview [KEY...]`: the preview of each key; with none, of each key (or row) on stdin.
@@ -37,10 +37,7 @@ export async function previewAction(app: App, keys: string[]): Promise<void> {
     throw new ExitError(1, `no session '${oneLine(gone)}'${missing.length > 1 ? ` (and ${missing.length - 1} more)` : ''}`);
 }
 
-export function register(program: Command, app: App): void {
-  program
-    .command('preview')
-    .description('the preview text for each KEY (the hidden first field of resume rows); none: keys or rows from stdin')
-    .argument('[keys...]', 'harness:id, as in the first field of resume rows')
-    .action((keys: string[]) => previewAction(app, keys));
+export function run(app: App, call: Call): Promise<void> {
+  const [keys] = call.args as [string[]];
+  return previewAction(app, keys);
 }

@@ -1,5 +1,4 @@
 // `resume resolve QUERY...`: the key(s) a query names, one per line.
-import type { Command } from 'commander';
 import type { App } from '../app.js';
 import { ExitError, usage } from '../errors.js';
 import { allPrompts } from '../index/prompts.js';
@@ -7,28 +6,27 @@ import { applyFilters } from '../select/filter.js';
 import { lookup } from '../select/find.js';
 import { resolve } from '../select/resolve.js';
 import { oneLine } from '../util/text.js';
-import { type FilterOpts, filtersOf, out, withFilters } from './common.js';
+import { type FilterOpts, filtersOf, out } from './common.js';
+import type { Call } from './table.js';
 
-export function register(program: Command, app: App): void {
-  withFilters(program.command('resolve').description('print the key(s) QUERY names, one per line (exit 1 when several)'))
-    .argument('<query...>', 'id, id prefix (4+ characters), transcript path, or words')
-    .action(async (query: string[], o: FilterOpts) => {
-      const filters = filtersOf(o);
-      const { hit, all } = await lookup(app, query);
-      if (hit && applyFilters([hit.session], { ...filters, all: true }).length === 1) {
-        out(`${hit.session.key}\n`);
-        return;
-      }
-      const pool = applyFilters(await all(), { ...filters, all: true });
-      const r = resolve(query, pool, { all: !!o.all, prompts: (words) => allPrompts(app.ctx, words) });
-      const q = oneLine(query.join(' '));
-      if (r.kind === 'none') throw new ExitError(1, `no session matches '${q}'`);
-      if (r.kind === 'one') {
-        out(`${r.session.key}\n`);
-        return;
-      }
-      out(r.candidates.map((s) => `${s.key}\n`).join(''));
-      if (r.kind === 'ambiguous-prefix') throw usage(`'${q}' is the start of ${r.candidates.length} session ids; type more characters`);
-      throw new ExitError(1, `${r.candidates.length} sessions match '${q}'`);
-    });
+export async function run(app: App, call: Call): Promise<void> {
+  const [query] = call.args as [string[]];
+  const o = call.opts as FilterOpts;
+  const filters = filtersOf(o);
+  const { hit, all } = await lookup(app, query);
+  if (hit && applyFilters([hit.session], { ...filters, all: true }).length === 1) {
+    out(`${hit.session.key}\n`);
+    return;
+  }
+  const pool = applyFilters(await all(), { ...filters, all: true });
+  const r = resolve(query, pool, { all: !!o.all, prompts: (words) => allPrompts(app.ctx, words) });
+  const q = oneLine(query.join(' '));
+  if (r.kind === 'none') throw new ExitError(1, `no session matches '${q}'`);
+  if (r.kind === 'one') {
+    out(`${r.session.key}\n`);
+    return;
+  }
+  out(r.candidates.map((s) => `${s.key}\n`).join(''));
+  if (r.kind === 'ambiguous-prefix') throw usage(`'${q}' is the start of ${r.candidates.length} session ids; type more characters`);
+  throw new ExitError(1, `${r.candidates.length} sessions match '${q}'`);
 }

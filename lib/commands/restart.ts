@@ -2,13 +2,13 @@
 // Claude session once it is provably safe and resume it in the same tmux pane.
 // Exit 0 when every session was resumed or skipped; 1 for a failure, a timeout, a vanished pane or a
 // refusal; 2 for bad usage, and for a --dry-run whose plan holds a refusal (one the user can fix).
-import type { Command } from 'commander';
 import type { App } from '../app.js';
 import { ExitError, usage } from '../errors.js';
 import type { restartTargets as RestartTargets, Target } from '../harness/claude/care/restart.js';
 import { oneLine } from '../util/text.js';
 import { parseDuration } from '../util/time.js';
 import { out } from './common.js';
+import type { Call } from './table.js';
 
 interface Opts {
   outdated?: boolean;
@@ -17,51 +17,29 @@ interface Opts {
   timeout: string;
 }
 
-export function register(program: Command, app: App): void {
-  program
-    .command('restart')
-    .description('stop outdated live Claude sessions once idle and resume them in their tmux panes')
-    .option('--outdated', 'act on the sessions `resume outdated` lists (required)')
-    .option('--session <id>', 'only this session (id or prefix; repeatable)', (v: string, acc: string[]) => [...acc, v], [] as string[])
-    .option('--dry-run', 'print the plan (session, pane and how it was found, what it waits for); touch nothing')
-    .option('--timeout <time>', 'how long to wait for each session to become safe to stop (30m, 90s, 1h)', '30m')
-    .addHelpText(
-      'after',
-      `
-Safe to stop means, re-checked every few seconds until the timeout: the same process (start time),
-registry status exactly "idle", the pane's foreground process, and an empty input line. A session
-that is an ancestor of this command, or claimed by two panes, is refused. The sequence: snapshot,
-SIGTERM, wait for the exit and the registry file to go and for the pane's shell to hold the
-foreground again, refuse if the session runs again by then, clear the line, type this resume by
-absolute path (\`<node> <resume> <id>\`), confirm the session registered again. Panes are found through the process tree on the tmux server named by
-the process's own TMUX variable (without one, every server of the user is asked); TMUX_PANE is a
-fallback (noted). herdr panes are not driven. Process facts: /proc on Linux, ps(1) elsewhere.
-Exit 0: all resumed or skipped; 1: a failure, timeout, vanished pane or refusal; 2: bad usage, or
-a --dry-run whose plan holds a refusal.`,
-    )
-    .action(async (o: Opts) => {
-      if (!o.outdated) throw usage('restart needs --outdated (the only selection it has)');
-      const { noProcTable } = await import('../panes/proc.js');
-      const cannot = noProcTable(process.env.PATH);
-      if (cannot) throw usage(cannot);
-      const { plan, relaunchLine, restartTargets } = await import('../harness/claude/care/restart.js');
-      const self = [process.execPath, app.self];
-      // a bare number is seconds
-      const timeoutMs = parseDuration(o.timeout, 's');
-      if (!timeoutMs) throw usage(`--timeout takes a duration like 30m, 90s or 1h, not '${oneLine(o.timeout)}'`);
-      const p = await plan(app.ctx, o.session);
-      if ('error' in p) throw new ExitError(2, `cannot tell the installed claude version: ${p.error}`);
-      for (const n of p.notes) process.stderr.write(`resume: note: ${oneLine(n)}\n`);
-      for (const q of p.unknown) process.stderr.write(`resume: no outdated live session matches '${oneLine(q)}'\n`);
-      if (o.dryRun) {
-        out(planText(p.targets, { timeout: o.timeout, self, relaunchLine }));
-        if (!p.targets.length) process.stderr.write('resume: no outdated live Claude sessions\n');
-        // a refusal the user can fix (a pane, a draft…): 2, so a script checking the plan sees it
-        process.exitCode = p.targets.some((t) => t.refused) ? 2 : p.unknown.length ? 1 : 0;
-        return;
-      }
-      await restartAll(app.ctx, p, { timeoutMs, self, restartTargets });
-    });
+export async function run(app: App, call: Call): Promise<void> {
+  const o = call.opts as unknown as Opts;
+  if (!o.outdated) throw usage('restart needs --outdated (the only selection it has)');
+  const { noProcTable } = await import('../panes/proc.js');
+  const cannot = noProcTable(process.env.PATH);
+  if (cannot) throw usage(cannot);
+  const { plan, relaunchLine, restartTargets } = await import('../harness/claude/care/restart.js');
+  const self = [process.execPath, app.self];
+  // a bare number is seconds
+  const timeoutMs = parseDuration(o.timeout, 's');
+  if (!timeoutMs) throw usage(`--timeout takes a duration like 30m, 90s or 1h, not '${oneLine(o.timeout)}'`);
+  const p = await plan(app.ctx, o.session);
+  if ('error' in p) throw new ExitError(2, `cannot tell the installed claude version: ${p.error}`);
+  for (const n of p.notes) process.stderr.write(`resume: note: ${oneLine(n)}\n`);
+  for (const q of p.unknown) process.stderr.write(`resume: no outdated live session matches '${oneLine(q)}'\n`);
+  if (o.dryRun) {
+    out(planText(p.targets, { timeout: o.timeout, self, relaunchLine }));
+    if (!p.targets.length) process.stderr.write('resume: no outdated live Claude sessions\n');
+    // a refusal the user can fix (a pane, a draft…): 2, so a script checking the plan sees it
+    process.exitCode = p.targets.some((t) => t.refused) ? 2 : p.unknown.length ? 1 : 0;
+    return;
+  }
+  await restartAll(app.ctx, p, { timeoutMs, self, restartTargets });
 }
 
 /** The --dry-run plan: a line a session, with its pane and what would be waited for and typed. */

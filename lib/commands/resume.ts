@@ -1,7 +1,6 @@
 // `resume [QUERY...]`: name a session (or choose among several) and start it again in its directory:
 // through the shell integration (RESUME_EMIT_FILE), as a printed line (--print), described only
 // (--dry-run), or run directly with the terminal attached.
-import type { Command } from 'commander';
 import type { PickAction } from '../../fzf/flags.js';
 import { pickerAvailable, pickSession } from '../../fzf/picker.js';
 import type { App } from '../app.js';
@@ -21,9 +20,10 @@ import { didYouMean, resolve } from '../select/resolve.js';
 import type { Session } from '../types.js';
 import { quotePosix, type ShellName } from '../util/quote.js';
 import { oneLine } from '../util/text.js';
-import { dashTail, type FilterOpts, filtersOf, out } from './common.js';
+import { type FilterOpts, filtersOf, out } from './common.js';
 import { NO_SESSIONS } from './ls-list.js';
 import { goLive } from './resume-live.js';
+import { type Call, ROOT } from './table.js';
 
 export interface LaunchOpts {
   fork?: boolean;
@@ -115,29 +115,20 @@ async function launch(s: Session, full: Plan, o: LaunchOpts, shell: ShellName, c
 
 interface RootOpts extends FilterOpts, LaunchOpts {}
 
-export function register(program: Command, app: App): void {
-  // -a/--all, --harness, --dir and --json are the program's: lib/cli.ts declares them for every command
-  program
-    .argument('[query...]', 'id, id prefix (4+ characters), transcript path, or words; arguments after -- go to the harness')
-    .option('--dry-run', 'print the directory and command, run nothing, never prompt')
-    .option('-p, --print', 'print the shell line (cd DIR && COMMAND) instead of running it')
-    .option('--copy', 'put the shell line on the clipboard instead of running it (says where on stderr)')
-    .option('--fork', "the harness's native fork instead of a resume")
-    .option('--cd <dir>', 'resume in DIR (a moved repository; DIR must exist)')
-    .option('--shell <shell>', 'quote --print for zsh, bash or fish (default: RESUME_SHELL, else $SHELL)')
-    .action(async (args: string[], o: RootOpts) => {
-      const tail = dashTail(program);
-      const query = args.slice(0, Math.max(0, args.length - tail.length));
-      // Everything that can be refused without looking at sessions, before anything runs.
-      const cfg = loadConfig(app.ctx);
-      if (o.json && !o.dryRun) throw usage('--json goes with --dry-run');
-      if (o.copy && (o.print || o.dryRun)) throw usage('--copy goes without --print and --dry-run');
-      const quoting = o.shell != null || (!o.dryRun && (o.print || o.copy || !!process.env.RESUME_EMIT_FILE));
-      const shell: ShellName = quoting ? shellOf(o.shell) : 'bash';
-      const filters = filtersOf(o);
-      const { s, name, choice } = await chosenSession(app, program, { query, o, filters });
-      await resumeChosen(app, s, { name, choice, o, tail, cfg, quoting, shell });
-    });
+export async function run(app: App, call: Call): Promise<void> {
+  const [args] = call.args as [string[]];
+  const o = call.opts as RootOpts;
+  const { tail } = call;
+  const query = args.slice(0, Math.max(0, args.length - tail.length));
+  // Everything that can be refused without looking at sessions, before anything runs.
+  const cfg = loadConfig(app.ctx);
+  if (o.json && !o.dryRun) throw usage('--json goes with --dry-run');
+  if (o.copy && (o.print || o.dryRun)) throw usage('--copy goes without --print and --dry-run');
+  const quoting = o.shell != null || (!o.dryRun && (o.print || o.copy || !!process.env.RESUME_EMIT_FILE));
+  const shell: ShellName = quoting ? shellOf(o.shell) : 'bash';
+  const filters = filtersOf(o);
+  const { s, name, choice } = await chosenSession(app, { query, o, filters });
+  await resumeChosen(app, s, { name, choice, o, tail, cfg, quoting, shell });
 }
 
 /** Claude Code: put the snapshotted tasks back before the launch (a fork: report them); notes on stderr. */
@@ -153,24 +144,21 @@ async function restoreTasks(app: App, s: Session, fork: boolean, dryRun: boolean
 }
 
 /** Subcommand names (and aliases) for "did you mean"; `list` is how many people spell `ls`. */
-function commandNames(program: Command): { name: string; aliases: string[] }[] {
-  const list = program.commands.map((c) => ({ name: c.name(), aliases: [...c.aliases()] }));
-  const ls = list.find((c) => c.name === 'ls');
-  if (ls && !ls.aliases.includes('list')) ls.aliases.push('list');
+function commandNames(): { name: string; aliases: string[] }[] {
+  const list = (ROOT.commands ?? []).map((c) => ({ name: c.name, aliases: c.name === 'ls' ? ['list'] : [] }));
   return [...list, { name: 'help', aliases: [] }];
 }
 
 /** The session the words name, or the one picked among those they name; none: an error (with a command they may have meant). */
 async function sessionNamed(
   app: App,
-  program: Command,
   { query, pool, all, shorts, choice }: { query: string[]; pool: Session[]; all: boolean; shorts: Map<string, string>; choice: Choice },
 ): Promise<Session> {
   const r = resolve(query, pool, { all, prompts: (words) => allPrompts(app.ctx, words) });
   const q = oneLine(query.join(' '));
   if (r.kind === 'none') {
     const [only, ...more] = query;
-    const sub = only !== undefined && more.length === 0 ? didYouMean(only, commandNames(program)) : null;
+    const sub = only !== undefined && more.length === 0 ? didYouMean(only, commandNames()) : null;
     if (sub) throw usage(`no session matches '${q}'; did you mean '${sub}'?`);
     throw new ExitError(1, `no session matches '${q}'`);
   }
@@ -184,7 +172,6 @@ async function sessionNamed(
 /** The session to resume and the name it goes by: the picker's pick, a full key's or id's, or what the words name. */
 async function chosenSession(
   app: App,
-  program: Command,
   { query, o, filters }: { query: string[]; o: RootOpts; filters: Filters },
 ): Promise<{ s: Session; name: string; choice: Choice }> {
   // Bare `resume` on a terminal: fzf opens at once and its rows arrive when the index is ready.
@@ -201,7 +188,7 @@ async function chosenSession(
   if (early) s = early.session;
   else if (hit) s = hit.session;
   else if (query.length === 0) s = await chooseAmong(app, applyFilters(all, filters), choice);
-  else s = await sessionNamed(app, program, { query, pool, all: !!o.all, shorts, choice });
+  else s = await sessionNamed(app, { query, pool, all: !!o.all, shorts, choice });
   const name = early?.short ?? (hit ? hit.short : (shorts.get(s.id) ?? s.id));
   return { s, name, choice };
 }

@@ -2,14 +2,14 @@
 // the picker (its first list and its reloads), `resume __pick`, fzf-tab previews and the by-hand
 // pipe read; flags add what differs: --align pads the visible columns as the picker shows them,
 // --status puts the picker's status line first (an empty key: fzf --header-lines=1), --ansi colours.
-import type { Command } from 'commander';
 import type { App } from '../app.js';
 import { printRowBin } from '../index/rowbin.js';
 import { row } from '../output.js';
 import { applyFilters, MIN_SHORT } from '../select/filter.js';
 import type { Session } from '../types.js';
 import { writeOut as out } from '../util/stdout.js';
-import { type FilterOpts, filtersOf, withFilters } from './common.js';
+import { type FilterOpts, filtersOf } from './common.js';
+import type { Call } from './table.js';
 
 export interface RowsOpts extends FilterOpts {
   align?: boolean;
@@ -93,10 +93,6 @@ export class StreamShorts {
   }
 }
 
-export function register(program: Command, app: App): void {
-  withFilters(program.command('rows').description('tab-separated rows for fzf, newest first (key, id, age, harness, dir, branch, title)'))
-    .option('--align', 'pad the visible columns to line up, as the picker shows them')
-    .option('--status', "a status line first (empty key), for fzf's --header-lines=1")
-    .option('--ansi', "colour the id and harness columns (for fzf's --ansi)")
-    .action((o: RowsOpts) => rowsAction(app, o));
+export function run(app: App, call: Call): Promise<void> {
+  return rowsAction(app, call.opts as RowsOpts);
 }

@@ -1,5 +1,4 @@
 // resume search WORDS... — deep full-text search over whole transcripts, ranked, with evidence.
-import type { Command } from 'commander';
 import type { App } from '../app.js';
 import { ExitError, usage } from '../errors.js';
 import { harnessColor, label, row, useColor } from '../output.js';
@@ -15,7 +14,8 @@ import { progressBar } from '../util/progress.js';
 import { writeJsonArray } from '../util/stdout.js';
 import { clip, oneLine } from '../util/text.js';
 import { iso, localTime, parseDuration } from '../util/time.js';
-import { type FilterOpts, filtersOf, note, out, withFilters } from './common.js';
+import { type FilterOpts, filtersOf, note, out } from './common.js';
+import type { Call } from './table.js';
 
 interface SearchOpts extends FilterOpts {
   json?: boolean;
@@ -68,58 +68,46 @@ function count(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
 }
 
-export function register(program: Command, app: App): void {
-  withFilters(program.command('search').description('deep full-text search over whole transcripts (ranked, with evidence)'))
-    .argument('[words...]', 'words (case-insensitive, all must appear in one session); "quoted phrases" match as phrases')
-    .option('--since <when>', 'sessions active since (2026-01-31, 7d, 3w, 12h)')
-    .option('--until <when>', 'sessions started until (2026-01-31 = to the end of that day, 7d, …)')
-    .option('-n <N>', 'at most N results (0: no limit)', (v: string) => {
-      const n = Number(v);
-      if (!Number.isInteger(n) || n < 0) throw usage(`-n takes a whole number, not '${v}'`);
-      return n;
-    })
-    .option('--json', 'one JSON array of results')
-    .option('--copy', "put the best result's resume line on the clipboard (says where on stderr)")
-    .option('--rows', 'fzf rows in `resume rows` format, best first (no words: every session, newest first)')
-    .action(async (words: string[], o: SearchOpts) => {
-      const filters = {
-        ...filtersOf(o),
-        since: o.since ? parseWhen(o.since, false) : undefined,
-        until: o.until ? parseWhen(o.until, true) : undefined,
-      };
-      const terms = parseQuery(words, !!o.rows);
-      if (terms.length > 31) throw usage('at most 31 words or phrases');
-      // the worker threads start while the listing loads (stopped unused for a small corpus)
-      const workers = terms.length > 0 ? prestart(app, terms) : null;
-      const all = await app.sessions();
-      // (made only when there is something to print: 70 ms at 22,000 sessions)
-      let shortMap: Map<string, string> | null = null;
-      const short = (s: Session) => {
-        shortMap ??= shortIds(all);
-        return shortMap.get(s.id) ?? s.id;
-      };
-      const now = Date.now();
-      if (terms.length === 0) {
-        if (!o.rows) throw usage('search needs at least one word (resume search WORDS...)');
-        // an empty fzf query: the plain listing
-        out(listingRows(all, filters, { short, home: app.ctx.home, now }));
-        return;
-      }
-      const t0 = Date.now();
-      // a long search shows how far it is on a terminal (never for the picker: fzf owns the screen)
-      const bar = o.rows ? null : progressBar('searching', undefined, 'sessions');
-      // (--rows prints rows only: the results are ranked without their evidence)
-      const { results, stats } = await runSearch(app, all, terms, filters, workers, { progress: bar?.update, evidence: !o.rows }).finally(
-        () => bar?.end(),
-      );
-      const list = o.n ? results.slice(0, o.n) : results;
-      const query = terms.map((t) => (t.phrase ? `"${t.text}"` : t.text)).join(' ');
-      // --copy takes the one best result (the `best:` line), never the first of a tie
-      const best = clearlyBest(results);
-      if (o.copy && !o.rows && list.length) await copyOrSay(app, best, results.length, short);
-      if (process.stderr.isTTY && !o.rows) tellTally(results.length, query, stats, t0);
-      await printResults(app, { o, results, list, query, best, short, now });
-    });
+export async function run(app: App, call: Call): Promise<void> {
+  const [words] = call.args as [string[]];
+  const o = call.opts as SearchOpts;
+  const filters = {
+    ...filtersOf(o),
+    since: o.since ? parseWhen(o.since, false) : undefined,
+    until: o.until ? parseWhen(o.until, true) : undefined,
+  };
+  const terms = parseQuery(words, !!o.rows);
+  if (terms.length > 31) throw usage('at most 31 words or phrases');
+  // the worker threads start while the listing loads (stopped unused for a small corpus)
+  const workers = terms.length > 0 ? prestart(app, terms) : null;
+  const all = await app.sessions();
+  // (made only when there is something to print: 70 ms at 22,000 sessions)
+  let shortMap: Map<string, string> | null = null;
+  const short = (s: Session) => {
+    shortMap ??= shortIds(all);
+    return shortMap.get(s.id) ?? s.id;
+  };
+  const now = Date.now();
+  if (terms.length === 0) {
+    if (!o.rows) throw usage('search needs at least one word (resume search WORDS...)');
+    // an empty fzf query: the plain listing
+    out(listingRows(all, filters, { short, home: app.ctx.home, now }));
+    return;
+  }
+  const t0 = Date.now();
+  // a long search shows how far it is on a terminal (never for the picker: fzf owns the screen)
+  const bar = o.rows ? null : progressBar('searching', undefined, 'sessions');
+  // (--rows prints rows only: the results are ranked without their evidence)
+  const { results, stats } = await runSearch(app, all, terms, filters, workers, { progress: bar?.update, evidence: !o.rows }).finally(() =>
+    bar?.end(),
+  );
+  const list = o.n ? results.slice(0, o.n) : results;
+  const query = terms.map((t) => (t.phrase ? `"${t.text}"` : t.text)).join(' ');
+  // --copy takes the one best result (the `best:` line), never the first of a tie
+  const best = clearlyBest(results);
+  if (o.copy && !o.rows && list.length) await copyOrSay(app, best, results.length, short);
+  if (process.stderr.isTTY && !o.rows) tellTally(results.length, query, stats, t0);
+  await printResults(app, { o, results, list, query, best, short, now });
 }
 
 /**

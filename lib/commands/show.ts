@@ -1,9 +1,8 @@
-import type { Command } from 'commander';
 import type { App } from '../app.js';
 import { ExitError } from '../errors.js';
 import { allPrompts } from '../index/prompts.js';
 import { launchInfo, liveInfo } from '../launch/info.js';
-import { JSON_FIELDS_HELP, toJson } from '../output.js';
+import { toJson } from '../output.js';
 import { shortIds } from '../select/filter.js';
 import { resolve } from '../select/resolve.js';
 import type { Session } from '../types.js';
@@ -11,38 +10,33 @@ import { tildify } from '../util/paths.js';
 import { oneLine } from '../util/text.js';
 import { age, localTime } from '../util/time.js';
 import { out } from './common.js';
+import type { Call } from './table.js';
 
-export function register(program: Command, app: App): void {
-  program
-    .command('show')
-    .description('everything known about one session')
-    .argument('<query...>', 'id, id prefix (4+ characters), transcript path, or words')
-    .option('--json', 'one JSON object (the fields of ls --json, below)')
-    .addHelpText('after', JSON_FIELDS_HELP)
-    .action(async (query: string[], o: { json?: boolean }) => {
-      const all = await app.sessions();
-      const r = resolve(query, all, { prompts: (words) => allPrompts(app.ctx, words) });
-      const shorts = shortIds(all);
-      if (r.kind === 'none') throw new ExitError(1, `no session matches '${query.join(' ')}'`);
-      if (r.kind !== 'one') {
-        out(r.candidates.map((s) => `${shorts.get(s.id)}\t${s.harness}\t${oneLine(s.title ?? s.firstPrompt ?? '')}\n`).join(''));
-        throw new ExitError(
-          r.kind === 'ambiguous-prefix' ? 2 : 1,
-          r.kind === 'ambiguous-prefix'
-            ? `'${query.join(' ')}' is the start of ${r.candidates.length} ids; type more characters`
-            : `${r.candidates.length} sessions match '${query.join(' ')}'`,
-        );
-      }
-      const s = r.session;
-      const launch = await launchInfo(app);
-      const live = await liveInfo(app, [s]);
-      const j = toJson(s, shorts.get(s.id) ?? s.id, launch, live.get(s.key));
-      if (o.json) {
-        out(`${JSON.stringify(j, null, 2)}\n`);
-        return;
-      }
-      out(showText(s, j, { home: app.ctx.home, shorts }));
-    });
+export async function run(app: App, call: Call): Promise<void> {
+  const [query] = call.args as [string[]];
+  const o = call.opts as { json?: boolean };
+  const all = await app.sessions();
+  const r = resolve(query, all, { prompts: (words) => allPrompts(app.ctx, words) });
+  const shorts = shortIds(all);
+  if (r.kind === 'none') throw new ExitError(1, `no session matches '${query.join(' ')}'`);
+  if (r.kind !== 'one') {
+    out(r.candidates.map((s) => `${shorts.get(s.id)}\t${s.harness}\t${oneLine(s.title ?? s.firstPrompt ?? '')}\n`).join(''));
+    throw new ExitError(
+      r.kind === 'ambiguous-prefix' ? 2 : 1,
+      r.kind === 'ambiguous-prefix'
+        ? `'${query.join(' ')}' is the start of ${r.candidates.length} ids; type more characters`
+        : `${r.candidates.length} sessions match '${query.join(' ')}'`,
+    );
+  }
+  const s = r.session;
+  const launch = await launchInfo(app);
+  const live = await liveInfo(app, [s]);
+  const j = toJson(s, shorts.get(s.id) ?? s.id, launch, live.get(s.key));
+  if (o.json) {
+    out(`${JSON.stringify(j, null, 2)}\n`);
+    return;
+  }
+  out(showText(s, j, { home: app.ctx.home, shorts }));
 }
 
 /** `show` as text: a `key: value` line for each field known. */

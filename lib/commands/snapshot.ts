@@ -1,34 +1,29 @@
 // `resume snapshot [--quiet]`: capture what a live Claude session's exit destroys (its name and its
 // tasks) into the snapshot store. Always exits 0: it runs as a Stop hook, and a failed snapshot
 // must never fail a turn.
-import type { Command } from 'commander';
 import type { App } from '../app.js';
 import type { SnapshotRun } from '../harness/claude/care/snapshot.js';
 import { tildify } from '../util/paths.js';
 import { oneLine } from '../util/text.js';
 import { out } from './common.js';
+import type { Call } from './table.js';
 
-export function register(program: Command, app: App): void {
-  program
-    .command('snapshot')
-    .description("capture live Claude sessions' names and tasks (what their exit destroys); always exits 0")
-    .option('--quiet', 'print nothing (the form the Stop hook uses: resume init claude-hook)')
-    .action(async (o: { quiet?: boolean }) => {
-      try {
-        const { snapshotAll } = await import('../harness/claude/care/snapshot.js');
-        const r = snapshotAll(app.ctx);
-        if (o.quiet) return;
-        let text = '';
-        for (const c of r.captured) {
-          text += `${c.id}\t${c.tasks} task(s)${c.added > 0 ? ` (+${c.added})` : ''}\t${c.name ? oneLine(c.name) : ''}\n`;
-        }
-        out(text);
-        tellRun(r, app.ctx.home);
-      } catch (err) {
-        if (!o.quiet) process.stderr.write(`resume: snapshot failed: ${oneLine(err instanceof Error ? err.message : String(err))}\n`);
-      }
-      process.exitCode = 0;
-    });
+export async function run(app: App, call: Call): Promise<void> {
+  const o = call.opts as { quiet?: boolean };
+  try {
+    const { snapshotAll } = await import('../harness/claude/care/snapshot.js');
+    const r = snapshotAll(app.ctx);
+    if (o.quiet) return;
+    let text = '';
+    for (const c of r.captured) {
+      text += `${c.id}\t${c.tasks} task(s)${c.added > 0 ? ` (+${c.added})` : ''}\t${c.name ? oneLine(c.name) : ''}\n`;
+    }
+    out(text);
+    tellRun(r, app.ctx.home);
+  } catch (err) {
+    if (!o.quiet) process.stderr.write(`resume: snapshot failed: ${oneLine(err instanceof Error ? err.message : String(err))}\n`);
+  }
+  process.exitCode = 0;
 }
 
 /** On stderr: how many were snapshotted and where, the failures, the records pruned. */

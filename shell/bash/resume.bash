@@ -37,7 +37,8 @@ __resume_complete() {
   local -a args=() vals=()
   ((COMP_CWORD > 1)) && args=("${COMP_WORDS[@]:1:COMP_CWORD-1}") && prev=${COMP_WORDS[COMP_CWORD - 1]}
   COMPREPLY=()
-  if [[ $prev == --dir ]]; then
+  # an option whose value is a directory (__resume_dir_opts: the command table's, in the header)
+  if ((COMP_CWORD > 1)) && [[ " ${__resume_dir_opts[*]} " == *" $prev "* ]]; then
     compopt -o filenames 2>/dev/null
     mapfile -t COMPREPLY < <(compgen -d -- "$cur")
     return 0
@@ -49,13 +50,12 @@ __resume_complete() {
     COMPREPLY=("${vals[@]}")
     return 0
   fi
-  # Options, option values (--harness, init's shell) are not sessions: list them.
-  case $cur:$prev in
-    -*:* | *:--harness | *:= | *:init)
-      COMPREPLY=("${vals[@]}")
-      return 0
-      ;;
-  esac
+  # Options, and the values that follow __resume_value_words (the command table's, in the header:
+  # --harness names, init's shells), are not sessions: list them.
+  if [[ $cur == -* || $prev == = || " ${__resume_value_words[*]} " == *" $prev "* ]]; then
+    COMPREPLY=("${vals[@]}")
+    return 0
+  fi
   # fzf draws on the terminal (stderr); a cancel (exit 130) inserts nothing, the word stays as typed.
   if [[ -n $cur ]]; then
     pick=$("$__resume_bin" __pick "$cur")

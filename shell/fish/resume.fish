@@ -43,7 +43,8 @@ end
 function __resume_complete
     set -l args (commandline -opc)
     set -e args[1]
-    if test "$args[-1]" = --dir
+    # --dir, --cd take a directory (__resume_dir_opts, in the header)
+    if set -q args[1]; and contains -- $args[-1] $__resume_dir_opts
         __fish_complete_directories (commandline -ct)
         return
     end
