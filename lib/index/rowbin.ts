@@ -47,57 +47,61 @@ export function untitledClaude(s: Pick<Session, 'harness' | 'title' | 'firstProm
   return s.harness === 'claude' && (!s.title || s.title === s.firstPrompt);
 }
 
+/** rows.bin's head line for a build of `count` sessions shortened against `home`. */
+export function rowBinHead(id: string, home: string, count: number): Buffer {
+  return Buffer.from(`v${ROWBIN_VERSION} ${id} ${count} ${home}\n`, 'utf8');
+}
+
 /**
  * The file for these sessions (listing rows with their short ids), or null when a row cannot be
- * stored this way (an id with a line break or tab: rows.json serves it).
+ * stored this way (an id with a line break or tab).
  */
 export function rowBinChunks(id: string, home: string, sessions: { s: Listed; short: string }[]): Buffer[] | null {
-  const head = Buffer.from(`v${ROWBIN_VERSION} ${id} ${sessions.length} ${home}\n`, 'utf8');
-  // one buffer, written in place (a Buffer per field would be four allocations per session)
-  let out = Buffer.allocUnsafe(Math.max(1 << 16, sessions.length * 256));
-  let o = 0;
-  const room = (n: number) => {
-    if (o + n <= out.length) return;
-    const next = Buffer.allocUnsafe(Math.max(out.length * 2, o + n));
-    out.copy(next, 0, 0, o);
-    out = next;
-  };
+  const recs: Buffer[] = [];
   for (const { s, short } of sessions) {
-    const parts = row(s, short, home, 0).split('\t');
-    if (parts.length !== 7) return null;
-    const h = HARNESSES.indexOf(s.harness);
-    if (h < 0) return null;
-    const untitled = untitledClaude(s);
-    if (untitled && /[\t\n\r]/.test(s.id)) return null;
-    const a = `${parts[0]}\t${parts[1]}`;
-    const b = `${parts[3]}\t${parts[4]}\t${parts[5]}\t`;
-    const l = parts[6]!;
-    const i = untitled ? s.id : '';
-    room(FIXED + (a.length + b.length + l.length + i.length) * 3);
-    const at = o;
-    const shown = s.cwd ? tildify(s.cwd, home) : '';
-    const dir = s.cwd ? (shown !== s.cwd ? TILDE : 0) | (parts[4] === shown ? EXACT_DIR : 0) : NO_DIR;
-    out[o] = (s.hidden ? HIDDEN : 0) | (untitled ? UNTITLED : 0) | dir;
-    out[o + 1] = h;
-    out.writeDoubleLE(s.updated ?? s.started ?? NaN, o + 2);
-    const reason = REASONS.indexOf(s.hiddenReason as (typeof REASONS)[number]);
-    out[o + 26] = reason < 0 ? OTHER : reason;
-    out.writeUInt32LE(Number.isInteger(s.prompts) && s.prompts >= 0 && s.prompts <= 0xffffffff ? s.prompts : 0, o + 27);
-    o += FIXED;
-    const la = out.write(a, o, 'utf8');
-    o += la;
-    const lb = out.write(b, o, 'utf8');
-    o += lb;
-    const ll = out.write(l, o, 'utf8');
-    o += ll;
-    const li = out.write(i, o, 'utf8');
-    o += li;
-    out.writeUInt32LE(la, at + 10);
-    out.writeUInt32LE(lb, at + 14);
-    out.writeUInt32LE(ll, at + 18);
-    out.writeUInt32LE(li, at + 22);
+    const r = rowRecord(s, short, home);
+    if (!r) return null;
+    recs.push(r);
   }
-  return [head, out.subarray(0, o)];
+  return [rowBinHead(id, home, recs.length), ...recs];
+}
+
+/** One session's record of rows.bin (the layout at the top); null when its row cannot be stored so. */
+export function rowRecord(s: Listed, short: string, home: string): Buffer | null {
+  const parts = row(s, short, home, 0).split('\t');
+  if (parts.length !== 7) return null;
+  const h = HARNESSES.indexOf(s.harness);
+  if (h < 0) return null;
+  const untitled = untitledClaude(s);
+  if (untitled && /[\t\n\r]/.test(s.id)) return null;
+  const a = `${parts[0]}\t${parts[1]}`;
+  const b = `${parts[3]}\t${parts[4]}\t${parts[5]}\t`;
+  const l = parts[6]!;
+  const i = untitled ? s.id : '';
+  const out = Buffer.allocUnsafe(FIXED + (a.length + b.length + l.length + i.length) * 3);
+  let o = 0;
+  const shown = s.cwd ? tildify(s.cwd, home) : '';
+  const dir = s.cwd ? (shown !== s.cwd ? TILDE : 0) | (parts[4] === shown ? EXACT_DIR : 0) : NO_DIR;
+  out[0] = (s.hidden ? HIDDEN : 0) | (untitled ? UNTITLED : 0) | dir;
+  out[1] = h;
+  out.writeDoubleLE(s.updated ?? s.started ?? NaN, 2);
+  const reason = REASONS.indexOf(s.hiddenReason as (typeof REASONS)[number]);
+  out[26] = reason < 0 ? OTHER : reason;
+  out.writeUInt32LE(Number.isInteger(s.prompts) && s.prompts >= 0 && s.prompts <= 0xffffffff ? s.prompts : 0, 27);
+  o += FIXED;
+  const la = out.write(a, o, 'utf8');
+  o += la;
+  const lb = out.write(b, o, 'utf8');
+  o += lb;
+  const ll = out.write(l, o, 'utf8');
+  o += ll;
+  const li = out.write(i, o, 'utf8');
+  o += li;
+  out.writeUInt32LE(la, 10);
+  out.writeUInt32LE(lb, 14);
+  out.writeUInt32LE(ll, 18);
+  out.writeUInt32LE(li, 22);
+  return out.subarray(0, o);
 }
 
 /** A read rows.bin: the build it belongs to and its records (validated, not yet printed). */
