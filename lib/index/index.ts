@@ -80,8 +80,6 @@ export interface ListingResult extends Omit<IndexResult, 'sessions' | 'entries'>
   rowBin?: RowBin;
   /** `printed` printed the rows (nothing changed), and `sessions` is empty */
   printed?: boolean;
-  /** (no longer made: the listing before an append and the keys it changed, for splicing rows.out) */
-  after?: { id: string; keys: ReadonlySet<string> };
 }
 
 export interface IndexOptions {
@@ -346,7 +344,7 @@ async function build(ctx: Ctx, opts: IndexOptions, files: IndexFiles, want: 'ful
 
   // the finish states of the changed sources of harnesses with `refinish`, before their parse
   // continues them in place
-  const before = finishStatesOf(changed, old);
+  const before = finishStatesOf([...changed, ...gone], old);
   /** the parsed entries, slimmed once written (what the finish pass reads, sessions without prompts) */
   const entries: Record<string, Entry> = {};
   const slim = (e: Entry) => {
@@ -408,7 +406,8 @@ async function build(ctx: Ctx, opts: IndexOptions, files: IndexFiles, want: 'ful
   else removeFile(files.check);
 
   const res = { skipped: { ...skipped, failed: { ...store.failures(db), ...skipped.failed } }, counts, roots, changed: jobs.length > 0 || gone.length > 0 };
-  if (result && !opts.withEntries && !(want === 'rows' && opts.rowBin)) return { ...res, sessions: result, shorts };
+  // (a streamed build hands back what it streamed; otherwise rows.bin, when asked for, is the answer)
+  if (result && !opts.withEntries && (opts.onSessions || !(want === 'rows' && opts.rowBin))) return { ...res, sessions: result, shorts };
   return answer(ctx, db, want, opts, res);
 }
 
@@ -478,7 +477,8 @@ function sessionsOf(ctx: Ctx, db: Db, h: Harness, t: Touched, change: Change): v
   if (a.refinish) {
     const r = refinishOf(ctx, db, a, [...files], t);
     if (r) {
-      for (const k of store.keysOfFiles(db, h, r.files)) change.drop.add(k);
+      // the sessions of the changed and gone files, and of those the pass gave again, are replaced
+      for (const k of store.keysOfFiles(db, h, new Set([...files, ...r.files]))) change.drop.add(k);
       for (const s of r.sessions) {
         change.drop.delete(s.key);
         change.put.push(s);

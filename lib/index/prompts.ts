@@ -18,8 +18,10 @@ export function allPrompts(ctx: Ctx, words: string[] = []): Map<string, string[]
   const db = openRead(indexFiles(ctx).db);
   if (!db) return out;
   try {
-    // LIKE folds ASCII case; a word with i or k may match İ or K (Kelvin), so those are not used to narrow
-    const look = words.length > 0 && words.every(plainWord) && words.some((w) => !/[ik]/i.test(w)) ? words.filter((w) => !/[ik]/i.test(w)) : null;
+    // LIKE folds ASCII case; a word with i or k may also match a prompt holding İ or K (Kelvin sign),
+    // whose lower case holds the letter: such prompts are read too
+    const look = words.length > 0 && words.every(plainWord) ? [...words] : null;
+    if (look?.some((w) => /[ik]/i.test(w))) look.push('\u0130', '\u212a');
     const like = (w: string) => `%${w.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     const sql = look
       ? `SELECT key, text FROM prompts WHERE key IN (SELECT key FROM prompts WHERE ${look.map(() => "text LIKE ? ESCAPE '\\'").join(' OR ')}) ORDER BY key, path, n`

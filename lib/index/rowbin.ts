@@ -111,10 +111,8 @@ export interface RowBin {
   count: number;
   /** the file's bytes (one opened by openRowBin reads them whole the first time this is asked) */
   readonly buf: Buffer;
-  /** offset of each record; past the end of `buf`, an offset into `more` (less buf.length) */
+  /** offset of each record */
   at: Uint32Array;
-  /** records held apart from the file (an append's: lib/index/overlay.ts), at offsets past the file's end in `at` */
-  more?: Buffer;
   /** the open file its records are read from a window at a time (openRowBin), until `buf` is asked for */
   win?: Win;
 }
@@ -159,13 +157,6 @@ interface Win {
   len: number;
   /** the whole file, once something asked for `buf` (the window is then no longer used) */
   whole: Buffer | null;
-  /**
-   * The records held apart (RowBin.more), copied once to the end of `buf`, from `tailAt`: a record
-   * of either kind is then read from the same buffer, and the loops over them stay of one shape
-   * (with a second buffer for a few records, printing 22,000 rows took ~20 ms more).
-   */
-  tail: number;
-  tailAt: number;
 }
 
 let WINDOW = 256 << 10;
@@ -191,7 +182,10 @@ function inWindow(w: Win): Buffer | null {
 /** Bytes [p, end) of the file into the window (from p on, as much as the window holds). */
 function fill(w: Win, p: number, end: number): void {
   const want = Math.min(Math.max(WINDOW, end - p), w.size - p);
-  if (w.tailAt < want) grow(w, want);
+  if (w.buf.length < want) {
+    w.buf = Buffer.allocUnsafe(want);
+    w.u8 = new Uint8Array(w.buf.buffer, w.buf.byteOffset, w.buf.length);
+  }
   const n = readFully(w.fd, w.buf, 0, want, p);
   // rows.bin is only ever replaced (a new file), so an open one never shrinks: this is damage
   if (n < end - p) throw new Error('rows.bin was cut short while it was read');
@@ -199,36 +193,8 @@ function fill(w: Win, p: number, end: number): void {
   w.len = n;
 }
 
-/** A window of `cap` bytes, the records held apart after it (the window's bytes are not kept). */
-function grow(w: Win, cap: number): void {
-  rebuffer(w, cap, w.buf.subarray(w.tailAt, w.tailAt + w.tail));
-}
 
-/** A new buffer for the window: `cap` bytes of window (empty), then `tail` (the records held apart). */
-function rebuffer(w: Win, cap: number, tail: Uint8Array): void {
-  const next = Buffer.allocUnsafe(Math.max(cap + tail.length, 1));
-  next.set(tail, cap);
-  w.buf = next;
-  w.u8 = new Uint8Array(next.buffer, next.byteOffset, next.length);
-  w.tailAt = cap;
-  w.tail = tail.length;
-  w.len = 0;
-}
 
-/** Put these records (RowBin.more) at the end of the window's buffer (or read a small file whole). */
-export function holdApart(r: RowBin, more: Buffer): void {
-  const w = r.win;
-  if (!w || w.whole) return;
-  // a file the window holds whole anyway is read whole, and read as one (locateWhole: the reader
-  // with records held apart in the window's buffer costs a listing of 686 rows two scavenges)
-  if (w.size <= WINDOW) {
-    // (its bytes are in the window already when it was read through it: not read again)
-    w.whole = inWindow(w);
-    void r.buf;
-    return;
-  }
-  rebuffer(w, Math.max(w.tailAt, WINDOW), more);
-}
 
 /**
  * Open rows.bin and check it as readRowBin does, reading it through a window; its records are then
@@ -239,7 +205,7 @@ export function holdApart(r: RowBin, more: Buffer): void {
 export function openRowBin(file: string): RowBin | null {
   return openKept(file, (fd, size) => {
     const buf = Buffer.allocUnsafe(Math.min(WINDOW, Math.max(size, 1)));
-    const w: Win = { fd, size, buf, u8: new Uint8Array(buf.buffer, buf.byteOffset, buf.length), from: 0, len: 0, whole: null, tail: 0, tailAt: buf.length };
+    const w: Win = { fd, size, buf, u8: new Uint8Array(buf.buffer, buf.byteOffset, buf.length), from: 0, len: 0, whole: null };
     fill(w, 0, Math.min(size, 8193));
     const nl = w.buf.indexOf(10);
     const h = headOf(w.buf, nl, w.len);
@@ -354,27 +320,16 @@ export interface Rec {
 }
 const REC: Rec = { buf: Buffer.alloc(0), u8: new Uint8Array(0), p: 0, flags: 0, a: 0, b: 0, l: 0, e: 0, li: 0 };
 /** the plain views of the last RowBin located whole */
-let viewed: { r: RowBin; of: Buffer | undefined; buf: Uint8Array; more: Uint8Array | null } | null = null;
+let viewed: { r: RowBin; buf: Uint8Array } | null = null;
 const plainView = (b: Buffer) => new Uint8Array(b.buffer, b.byteOffset, b.length);
 
-/**
- * How to read a RowBin's records (into REC): through its window, through the window with records
- * held apart after it (check.patch's), or from its whole bytes. Taken once before a loop, so each
- * loop calls one small function: a body that also handled the records held apart (a branch and a
- * call more) made a no-change listing of 686 rows allocate ~600 KB in the loop over them and
- * collect garbage twice, where it made none.
- */
-export function locator(r: RowBin): (r: RowBin, k: number) => Rec {
-  return r.win && !r.win.whole && r.win.tail > 0 ? locateHeld : locatePlain;
+/** How to read a RowBin's records (into REC), taken once before a loop. */
+export function locator(_r: RowBin): (r: RowBin, k: number) => Rec {
+  return locate;
 }
 
-/** Record `k` of `r` into REC (for a loop: locator). */
+/** Record `k` of `r` into REC: through its window, or of a RowBin held whole. */
 export function locate(r: RowBin, k: number): Rec {
-  return locator(r)(r, k);
-}
-
-/** Record `k` through the window (no records held apart), or of a RowBin held whole. */
-function locatePlain(r: RowBin, k: number): Rec {
   const w = r.win;
   if (w && !w.whole) {
     const p = r.at[k]!;
@@ -385,30 +340,11 @@ function locatePlain(r: RowBin, k: number): Rec {
   return locateWhole(r, k);
 }
 
-/** Record `k` through the window, with records held apart after it in the window's buffer. */
-function locateHeld(r: RowBin, k: number): Rec {
-  const w = r.win!;
-  const p = r.at[k]!;
-  // a record held apart: in the same buffer, after the window
-  if (p >= w.size) return fillRec(w.buf, w.u8, w.tailAt + p - w.size);
-  // read through the window: the record whole in it, read from its start when it is not
-  let end = k + 1 < r.count ? r.at[k + 1]! : w.size;
-  if (end >= w.size || end <= p) {
-    // the last, or the next is held apart (or not the next in the file): this one's end from its lengths
-    if (p < w.from || p + FIXED > w.from + w.len) fill(w, p, p + FIXED);
-    const q = p - w.from;
-    end = p + recordLength(w.u8, q);
-  }
-  if (p < w.from || end > w.from + w.len) fill(w, p, end);
-  return fillRec(w.buf, w.u8, p - w.from);
-}
 
-/** Record `k` of a RowBin held whole (read at once, or asked for its `buf`), the records held apart after it. */
+/** Record `k` of a RowBin held whole (read at once, or asked for its `buf`). */
 function locateWhole(r: RowBin, k: number): Rec {
-  const p = r.at[k]!;
-  if (viewed?.r !== r || viewed.of !== r.more) viewed = { r, of: r.more, buf: plainView(r.buf), more: r.more ? plainView(r.more) : null };
-  if (p >= r.buf.length) return fillRec(r.more!, viewed.more!, p - r.buf.length);
-  return fillRec(r.buf, viewed.buf, p);
+  if (viewed?.r !== r) viewed = { r, buf: plainView(r.buf) };
+  return fillRec(r.buf, viewed.buf, r.at[k]!);
 }
 
 function fillRec(buf: Buffer, u8: Uint8Array, p: number): Rec {
@@ -629,14 +565,6 @@ function putRow(out: BlockWriter, rec: Rec, ages: (t: number | null) => string, 
   out.endLine();
 }
 
-/** The rows of records `ks` (each printed, hidden or not), as printRowBin prints them, told to the tape. */
-export function printRecords(r: RowBin, ks: number[], readNames: () => Record<string, string>, now: number, tape: RowsTape): void {
-  const nameOf = snapshotNames(readNames);
-  const ages = agesAt(now);
-  const out = blockWriter((b) => tape.block(b));
-  for (const k of ks) putRow(out, locate(r, k), ages, nameOf, tape);
-  out.flush();
-}
 
 /** The key and short id a record starts with (`key\tshort`): A is bytes [a, b) of `buf`. */
 export function keyShort(buf: Buffer, a: number, b: number): [string, string] {
@@ -645,25 +573,8 @@ export function keyShort(buf: Buffer, a: number, b: number): [string, string] {
   return [buf.toString('utf8', a, t), buf.toString('utf8', t + 1, b)];
 }
 
-/** Record `k`'s key (its first field) and whether it is hidden. */
-export function rowKey(r: RowBin, k: number): { key: string; hidden: boolean } {
-  const rec = locate(r, k);
-  return { key: keyShort(rec.buf, rec.a, rec.b)[0], hidden: (rec.flags & HIDDEN) !== 0 };
-}
 
-/** Where rows.bin's records end (its size): offsets past it are those held apart (an append's: lib/index/overlay.ts). */
-export function recordEnd(r: RowBin): number {
-  return r.win ? r.win.size : r.buf.length;
-}
 
-/** The records of `r` held apart from its file (an append's, put over it: lib/index/overlay.ts), by number. */
-export function heldRecords(r: RowBin): number[] {
-  if (!r.more) return [];
-  const size = recordEnd(r);
-  const out: number[] = [];
-  for (let k = 0; k < r.count; k++) if (r.at[k]! >= size) out.push(k);
-  return out;
-}
 
 /**
  * The label a record takes from the snapshot names instead of its own (a Claude session without a
