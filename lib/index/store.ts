@@ -15,6 +15,7 @@ import { createRequire } from 'node:module';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { LineState, Session, SessionCore, Source } from '../types.js';
 import { INDEX_VERSION, type Skipped } from './files.js';
+import { ExitError } from '../errors.js';
 
 export type Db = BetterSqlite3.Database;
 
@@ -76,7 +77,8 @@ function engine(): new (file: string, opts: BetterSqlite3.Options) => Db {
       ctor = createRequire(import.meta.url)('better-sqlite3');
     } catch (err) {
       const m = err instanceof Error ? err.message.split('\n')[0] : String(err);
-      throw new Error(`cannot load better-sqlite3 for the index (${m}); reinstall resume (npm ci)`);
+      // (exit 2: a missing native module is for the user to fix, by installing again)
+      throw new ExitError(2, `cannot load better-sqlite3 for the index (${m}); reinstall resume (npm ci)`);
     }
   }
   return ctor!;
