@@ -17,7 +17,7 @@ import {
   updateIndex,
 } from './index/index.js';
 import { closeRowBin, dirFilterable, type RowBin } from './index/rowbin.js';
-import { CANDIDATES_OUT, printRowsOut, type RowsOutKey, RowsTape, rowsOutKey, rowsOutName, spliceRowsOut } from './index/rowsout.js';
+import { CANDIDATES_OUT, printRowsOut, type RowsOutKey, RowsTape, rowsOutKey, rowsOutName } from './index/rowsout.js';
 import type { Ctx, Harness, Session } from './types.js';
 import { cacheDir, configFile, makeCtx } from './util/paths.js';
 import { progressBar } from './util/progress.js';
@@ -170,19 +170,6 @@ function withNames(ctx: Ctx, bin: RowBin): { bin: RowBin; names: () => Record<st
 type ListingRowsAsk = NonNullable<Parameters<App['listingRows']>[0]>;
 type ListingRows = Awaited<ReturnType<App['listingRows']>>;
 
-/**
- * After an append, rows.out of the listing before it made into the new listing's (the changed
- * sessions' rows made again) and printed; false when it cannot be.
- */
-function printedAppend(ctx: Ctx, rowsOut: RowsOutAsk, bin: RowBin, after: NonNullable<ListingResult['after']>): boolean {
-  const file = path.join(indexFiles(ctx).dir, rowsOutName(rowsOut.all));
-  const key = rowsOutKey(ctx, bin.id);
-  return (
-    spliceRowsOut(file, rowsOutKey(ctx, after.id), key, rowsOut.now, bin, after.keys, rowsOut.all, withNames(ctx, bin).names) &&
-    printRowsOut(file, key, rowsOut.now, rowsOut.write)
-  );
-}
-
 /** App.listingRows past the cached and demo cases: the listing checked (or built), as rows when it can be. */
 async function checkedRows(app: App, { onSessions, quiet, dir, rowsOut }: ListingRowsAsk): Promise<ListingRows> {
   const { ctx, distDir } = app;
@@ -206,11 +193,6 @@ async function checkedRows(app: App, { onSessions, quiet, dir, rowsOut }: Listin
     });
     if (r.printed) return { sessions: [], printed: true };
     if (!r.rowBin) return { sessions: withSnapshotNames(ctx, r.sessions) };
-    // an append: the rows printed before, with the changed sessions' rows made again (rows.out)
-    if (rowsOut && !rowsOut.candidates && r.after && printedAppend(ctx, rowsOut, r.rowBin, r.after)) {
-      closeRowBin(r.rowBin);
-      return { sessions: [], printed: true };
-    }
     const kept = out as { file: string; key: RowsOutKey } | null;
     if (rowsOut && kept && kept.key.id === r.rowBin.id) {
       const tape = new RowsTape(rowsOut.now, null, !!rowsOut.candidates);

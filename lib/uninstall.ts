@@ -93,7 +93,7 @@ export function shellLines(ctx: Ctx): { file: string; line: number; text: string
  * file (`NAME.tmp-…`). Exact: RESUME_CACHE_DIR may name a directory that holds other files too.
  */
 const CACHE_NAME =
-  /^(list\.json|rows\.json|rows\.bin|list\.patch|check\.bin|check\.patch|list\.idx|links\.bin|reach\.json|dirs\.json|index\.lock|state|state\.json|files\.json|code|demo|dirs|(rows|ls)(-all)?\.out|complete\.out|rows-align[\w-]*\.out)(\.tmp-[\w-]+)?$/;
+  /^(index\.db(-wal|-shm|-journal)?|list\.json|rows\.json|rows\.bin|list\.patch|check\.bin|check\.patch|list\.idx|links\.bin|reach\.json|dirs\.json|index\.lock|state|state\.json|files\.json|code|demo|dirs|(rows|ls)(-all)?\.out|complete\.out|rows-align[\w-]*\.out)(\.tmp-[\w-]+)?$/;
 /** …in the snapshot store (store.ts): one record per session, names.json, the prune stamp. */
 const STORE_NAME = /^[A-Za-z0-9_-]{1,128}\.json$|^\.pruned$|\.tmp-/;
 /** …in the state directory (hooks/run.ts, hooks/audit.ts, care/restart.ts); on macOS it holds the snapshot store too. */

@@ -6,7 +6,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Harness, Session } from '../lib/types.js';
 import { dirFilterable, printAligned, type RowBin } from '../lib/index/rowbin.js';
-import { emptyOver, overlayRows, overWith } from '../lib/index/overlay.js';
 import { linesOf, writeLines, type PickState } from '../fzf/feed.js';
 import { home, mk, names, now, odd, render } from './rows-sample.js';
 
@@ -52,19 +51,6 @@ describe('printAligned', () => {
     expect(printed(bin, s, false, true)).toBe(expected(bin, s, false, true));
     expect(printed(bin, s, false, false)).toBe('');
     expect(printed(render([]), s, true, true)).toBe(expected(render([]), s, true, true));
-  });
-
-  it('rows.bin with an append\'s patch over it (records in a second buffer) prints the same as a build of it', () => {
-    const changed = [mk(33, { title: 'changed and newest', updated: now - 1000 } as Partial<Session>), mk(3, { branch: 'feature/漢字-branch', title: '表の題 again', updated: now - 2000 } as Partial<Session>)];
-    const o = overWith(render(odd), emptyOver('b'), 'n', home, changed, new Map())!.over;
-    const patched = render(odd);
-    expect(overlayRows(patched, o)).toBe(true);
-    expect(patched.more).toBeTruthy();
-    const rebuilt = render(odd.map((s) => changed.find((c) => c.key === s.key) ?? s));
-    for (const s of states) {
-      expect(printed(patched, s, true, true)).toBe(expected(patched, s, true, true));
-      expect(printed(patched, s, false, true)).toBe(printed(rebuilt, s, false, true));
-    }
   });
 
   it('hands out the lines in blocks a writer may reuse', () => {

@@ -8,7 +8,6 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Harness, Session } from '../lib/types.js';
 import { eachRow, printCandidates, type RowBin, type RowFilter } from '../lib/index/rowbin.js';
-import { emptyOver, overlayRows, overWith } from '../lib/index/overlay.js';
 import { printRowsOut, RowsTape, type RowsOutKey } from '../lib/index/rowsout.js';
 import { candidate, CANDIDATE_WIDTH } from '../lib/output.js';
 import { candidateLines } from '../lib/commands/complete.js';
@@ -73,15 +72,6 @@ describe('printCandidates', () => {
     // (unless a filter leaves that row out)
     expect(printed(spaced, '', { harness: ['claude'] })).toBe(expected(spaced, '', { harness: ['claude'] }));
     expect(printed(render([]), '', {})).toBe('');
-  });
-
-  it('rows.bin with an append\'s patch over it gives the candidates of a build of it', () => {
-    const changed = [mk(33, { title: 'changed and newest', updated: now - 1000 } as Partial<Session>), mk(3, { branch: 'feature/漢字-branch', title: '表の題 again', updated: now - 2000 } as Partial<Session>)];
-    const o = overWith(render(odd), emptyOver('b'), 'n', home, changed, new Map())!.over;
-    const patched = render(odd);
-    expect(overlayRows(patched, o)).toBe(true);
-    const rebuilt = render(odd.map((s) => changed.find((c) => c.key === s.key) ?? s));
-    for (const f of filters) for (const w of ['', '0000003']) expect(printed(patched, w, f)).toBe(printed(rebuilt, w, f));
   });
 
   it('hands out the candidates in blocks a writer may reuse', () => {

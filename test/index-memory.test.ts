@@ -1,15 +1,14 @@
-// A full build that lets go of what it has written (issue 15: peak memory at scale): the state
-// shards are written entry by entry while the files are read, a written entry keeps only what the
-// finish passes read (`finishState`), and every index file comes out byte for byte as when every
-// parser state is kept to the end (`withEntries`, as doctor asks), on one thread, on workers
-// (results out of order), and in the streaming build.
+// A full build that lets go of what it has written (peak memory at scale): each source is written to
+// the database as it is read, a written entry keeps only what the finish passes read
+// (`finishState`), and the index comes out the same as when every parser state is kept to the end
+// (`withEntries`, as doctor asks), on one thread, on workers (results out of order), and in the
+// streaming build.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { jsonl, lsJson, put, ROOT, run, tempDir, tempHome, write } from './helpers.js';
-import { shardCount, storedFiles, storedSizes, updateIndex, STATE_VERSION, type IndexResult } from '../lib/index/index.js';
-import { ShardWriter } from '../lib/index/shardwriter.js';
-import { packEntry, reviveEntry, SAME_AS_STATE } from '../lib/index/promptfile.js';
+import { createRequire } from 'node:module';
+import { storedFiles, storedSizes, updateIndex, type IndexResult } from '../lib/index/index.js';
 import { makeCtx } from '../lib/util/paths.js';
 import type { Session } from '../lib/types.js';
 
@@ -79,12 +78,16 @@ function corpus(): string {
   return home;
 }
 
-/** Every index file of a cache, the build id and time masked, the read times of directories left out. */
+/** What the index of a cache holds: the database's tables, rows.bin and check.bin, the build id masked, the read times of directories left out. */
 function indexFiles(cache: string): Record<string, string> {
   const out: Record<string, string> = {};
-  const mask = (s: string) => s.replace(/"id":"[^"]*","built":\d+/, 'ID').replace(/^(v\d+) \S+/, '$1 ID');
-  for (const f of ['list.json', 'rows.json']) out[f] = mask(fs.readFileSync(path.join(cache, f), 'utf8'));
-  out['rows.bin'] = mask(fs.readFileSync(path.join(cache, 'rows.bin')).toString('latin1'));
+  const Sqlite = createRequire(import.meta.url)('better-sqlite3');
+  const db = new Sqlite(path.join(cache, 'index.db'), { readonly: true });
+  out.sources = JSON.stringify(db.prepare('SELECT path, harness, size, mtime, ino, sig, src, off, tail, state, fin, sessions, error FROM sources ORDER BY path').all());
+  out.sessions = JSON.stringify(db.prepare('SELECT key, harness, id, file, at, short, link, fork, doc, hex(rec) FROM sessions ORDER BY key').all());
+  out.prompts = JSON.stringify(db.prepare('SELECT * FROM prompts ORDER BY path, key, n').all());
+  db.close();
+  out['rows.bin'] = fs.readFileSync(path.join(cache, 'rows.bin')).toString('latin1').replace(/^(v\d+) \S+/, '$1 ID');
   // check.bin: the stats and paths after the discovery memos (which hold read times) and each
   // source's memo code (0 for a source in a directory changed within 2 s of the read, which no memo
   // holds yet: a build a few seconds later than the first memoises it)
@@ -92,9 +95,6 @@ function indexFiles(cache: string): Record<string, string> {
   const nl = check.indexOf(10);
   const [, , count, metaLen] = check.toString('latin1', 0, nl).split(' ');
   out['check.bin'] = check.subarray(nl + 1 + Number(metaLen) + Number(count)).toString('latin1');
-  const state = path.join(cache, 'state');
-  // (the token pairing a shard with its prompt file is new at every writing)
-  for (const f of fs.readdirSync(state).sort()) out[`state/${f}`] = fs.readFileSync(path.join(state, f), 'utf8').replace(/^\{"v":(\d+),(?:"of":(\d+),)?"tok":"[0-9a-z]+"/, (_m, v, of) => `{"v":${v},${of ? `"of":${of},` : ''}"tok":"TOK"`);
   return out;
 }
 
@@ -111,9 +111,6 @@ async function build(home: string, cache: string, opts: Parameters<typeof update
   return updateIndex(ctx, { rebuild: true, ...opts });
 }
 
-/** A file in the shards' line layout: the head, each item a line (after a comma but the first), the tail a line. */
-const lined = (head: string, items: string[], tail: string) => [head, ...items.map((x, i) => (i ? ',' : '') + x), tail].join('\n');
-
 const withoutPrompts = (ss: Session[]) => ss.map(({ allPrompts: _, ...s }) => s);
 
 describe('a full build lets go of what it has written, and writes the same index', () => {
@@ -129,22 +126,18 @@ describe('a full build lets go of what it has written, and writes the same index
     // as many entries as sources (check.bin's header: v<version> <build> <count> <meta length>)
     const check = fs.readFileSync(path.join(home, 'c-kept', 'check.bin'));
     expect(kept.entries && Object.keys(kept.entries).length).toBe(Number(check.toString('latin1', 0, check.indexOf(10)).split(' ')[2]));
-    // (the shard count: one per 32 sources, a power of two)
-    const sources = Object.keys(kept.entries!).length;
-    expect(base['state/000.json']).toMatch(new RegExp(`^\\{"v":${STATE_VERSION},"of":${shardCount(sources)},"tok":"TOK","entries":\\{`));
-    expect(base['state/000.prompts.json']).toMatch(new RegExp(`^\\{"v":${STATE_VERSION},"tok":"TOK","e":\\[\n`));
 
     // one thread (2 cores: the default here) and the slimmed entries
     const one = await build(home, path.join(home, 'c-one'));
     expect(indexFiles(path.join(home, 'c-one'))).toEqual(base);
     expect(withoutPrompts(one.sessions)).toEqual(withoutPrompts(kept.sessions));
-    // the entries are not handed back unless asked for; the prompts for words stay in the shards
+    // the entries are not handed back unless asked for; the prompts for words are in the prompts table
     expect(one.entries).toBeUndefined();
     expect(one.sessions.some((s) => s.allPrompts)).toBe(false);
-    expect(kept.sessions.some((s) => s.allPrompts?.includes('pi 3 prompt 2'))).toBe(true);
-    expect(base['state/' + fs.readdirSync(path.join(home, 'c-one', 'state')).find((f) => base[`state/${f}`]!.includes('pi 3 prompt 2'))]).toBeDefined();
+    expect(base.prompts).toContain('"pi 3 prompt 2"');
+    expect(base.sessions).not.toContain('pi 3 prompt 2');
 
-    // workers: results come back out of order, each shard still takes the same order
+    // workers: results come back out of order
     process.env.RESUME_THREADS = '3';
     process.env.RESUME_PARALLEL_MIN_BYTES = '0';
     const workers = await build(home, path.join(home, 'c-workers'), { workerFile: WORKER });
@@ -152,89 +145,21 @@ describe('a full build lets go of what it has written, and writes the same index
     expect(withoutPrompts(workers.sessions)).toEqual(withoutPrompts(kept.sessions));
     delete process.env.RESUME_THREADS;
 
-    // streaming (newest first): the same listing; the shards hold the same entries (in read order)
+    // streaming (newest first): the same index
     const batches: Session[] = [];
     const streamed = await build(home, path.join(home, 'c-stream'), { onSessions: (b) => batches.push(...b) });
-    const s = indexFiles(path.join(home, 'c-stream'));
-    for (const f of ['list.json', 'rows.json', 'rows.bin', 'check.bin']) expect(s[f]).toBe(base[f]);
-    // (a prompt file's pairs follow its shard's entry order)
-    const asSet = (text: string) => {
-      const o = JSON.parse(text);
-      if (Array.isArray(o.e)) o.e = o.e.flat().sort((a: [string], b: [string]) => a[0].localeCompare(b[0]));
-      return o;
-    };
-    for (const f of Object.keys(base).filter((k) => k.startsWith('state/'))) expect(asSet(s[f]!)).toEqual(asSet(base[f]!));
+    expect(indexFiles(path.join(home, 'c-stream'))).toEqual(base);
     expect(withoutPrompts(batches)).toEqual(withoutPrompts(streamed.sessions));
     expect(withoutPrompts(streamed.sessions)).toEqual(withoutPrompts(kept.sessions));
   });
 
-  it('every shard and prompt file is its JSON a line per entry, in the same order; each prompt file has its shard\'s prompts and token', async () => {
+  it('words from any prompt still name a session right after a cold build (read from the prompts table)', () => {
     const home = corpus();
-    const r = await build(home, path.join(home, 'c'));
-    const dir = path.join(home, 'c', 'state');
-    const files = fs.readdirSync(dir);
-    const shards = files.filter((f) => /^\d{3}\.json$/.test(f));
-    const count = shardCount(r.counts.sources);
-    expect(shards.length).toBe(count);
-    expect(files.filter((f) => /^\d{3}\.prompts\.json$/.test(f)).length).toBe(count);
-    expect(files.length).toBe(2 * count);
-    for (const f of shards) {
-      const text = fs.readFileSync(path.join(dir, f), 'utf8');
-      const shard = JSON.parse(text);
-      const members = Object.entries(shard.entries as Record<string, unknown>).map(([p, e]) => JSON.stringify(p) + ':' + JSON.stringify(e));
-      expect(text).toBe(lined(`{"v":${STATE_VERSION},"of":${count},"tok":"${shard.tok}","entries":{`, members, '}}'));
-      const ptext = fs.readFileSync(path.join(dir, f.replace('.json', '.prompts.json')), 'utf8');
-      const pf = JSON.parse(ptext);
-      expect(pf.tok).toBe(shard.tok);
-      const want = Object.values(shard.entries as Record<string, { sessions: { harness: string; id: string; allPrompts?: string[] }[] }>)
-        .map((e) => reviveEntry(e).sessions.filter((x) => x.allPrompts).map((x) => [`${x.harness}:${x.id}`, x.allPrompts]));
-      expect(pf.e).toEqual(want);
-      expect(ptext).toBe(lined(`{"v":${STATE_VERSION},"tok":"${shard.tok}","e":[`, want.map((x) => JSON.stringify(x)), ']}'));
-    }
-    expect(files.filter((f) => f.includes('.tmp-'))).toEqual([]);
-  });
-
-  it('a session\'s prompt list that is its parser state\'s is written once; read back, it is whole again', async () => {
-    const home = corpus();
-    const kept = await build(home, path.join(home, 'c'), { withEntries: true });
-    const dir = path.join(home, 'c', 'state');
-    const text = fs.readdirSync(dir).filter((f) => /^\d{3}\.json$/.test(f)).map((f) => fs.readFileSync(path.join(dir, f), 'utf8')).join('\n');
-    // every pi session here has four prompts, none redacted: each list is in its shard once
-    for (let i = 0; i < 12; i++) expect(text.split(`"pi ${i} prompt 1"`).length - 1).toBe(1);
-    expect(text).toContain(`"allPrompts":"${SAME_AS_STATE}"`);
-    // what the build kept in memory is what the shards give back
-    const again = await build(home, path.join(home, 'c'), { rebuild: false, withEntries: true });
-    expect(again.entries).toEqual(kept.entries);
-    const pi7 = Object.values(again.entries!).find((e) => e.sessions.some((s) => s.id.endsWith('000000000007')))!;
-    expect(pi7.sessions[0]!.allPrompts).toEqual(['pi 7 prompt 0', 'pi 7 prompt 1', 'pi 7 prompt 2 zeppelin', 'pi 7 prompt 3']);
-    // (a copy: an append goes on adding to the state's list)
-    expect(pi7.sessions[0]!.allPrompts).not.toBe((pi7.state as { all: string[] }).all);
-  });
-
-  it('packEntry and reviveEntry: only a list equal to state.all, element for element, becomes the marker', () => {
-    const all = ['a', 'b'];
-    const e = { state: { all }, sessions: [{ id: '1', allPrompts: all }, { id: '2', allPrompts: ['a', 'b'] }, { id: '3', allPrompts: ['a', '[REDACTED]'] }, { id: '4' }] };
-    const packed = packEntry(e);
-    expect(packed.sessions.map((x) => x.allPrompts)).toEqual([SAME_AS_STATE, SAME_AS_STATE, ['a', '[REDACTED]'], undefined]);
-    // the entry itself is left as it was
-    expect(e.sessions[0]!.allPrompts).toBe(all);
-    const back = reviveEntry(JSON.parse(JSON.stringify(packed)));
-    expect(back).toEqual(e);
-    // nothing to pack: the same object; a marker with no list to stand for is dropped, not kept as a string
-    const plain = { state: {}, sessions: [{ id: '1', allPrompts: ['x'] }] };
-    expect(packEntry(plain)).toBe(plain);
-    expect(reviveEntry({ state: {}, sessions: [{ id: '1', allPrompts: SAME_AS_STATE }] })).toEqual({ state: {}, sessions: [{ id: '1' }] });
-    for (const odd of [null, undefined, 3, 'x', { sessions: null }, { state: null, sessions: [null] }]) {
-      expect(packEntry(odd)).toBe(odd);
-      expect(reviveEntry(odd)).toBe(odd);
-    }
-  });
-
-  it('words from any prompt still name a session right after a cold build (read from the shards)', () => {
-    const home = corpus();
-    // a middle prompt: in no listing file, only in the state shards
+    // a middle prompt: in no session record, only in the prompts table
     expect(run(home, ['resolve', 'zeppelin'])).toMatchObject({ code: 0, stdout: 'pi:019e0000-0000-7000-8000-000000000007\n' });
-    expect(fs.readFileSync(path.join(home, '.cache', 'resume', 'list.json'), 'utf8')).not.toContain('zeppelin');
+    const held = indexFiles(path.join(home, '.cache', 'resume'));
+    expect(held.sessions).not.toContain('zeppelin');
+    expect(held.prompts).toContain('zeppelin');
   });
 });
 
@@ -263,68 +188,6 @@ describe('a line of many megabytes', () => {
       const s = lsJson(home, env).find((x) => x.id === id);
       expect(s).toMatchObject({ prompts: 2, firstPrompt: 'before the big line', lastPrompt: 'after the big line', hidden: false });
     }
-  });
-});
-
-describe('ShardWriter', () => {
-  const head = '{"v":1,"entries":{';
-  const setup = () => {
-    const dir = tempDir();
-    const made: Record<string, { n: number } | undefined> = {};
-    const written: string[] = [];
-    return { dir, made, written, file: (n: number) => path.join(dir, `${n}.json`) };
-  };
-
-  it('writes each shard in its order, an entry made early waiting for the ones before it', () => {
-    const { dir, made, written, file } = setup();
-    const w = new ShardWriter(file, head, [['a', 'b', 'c'], [], ['d']], (p) => made[p], (p) => written.push(p));
-    w.pumpAll();
-    // the empty shard is whole at once
-    expect(JSON.parse(fs.readFileSync(file(1), 'utf8'))).toEqual({ v: 1, entries: {} });
-    made.c = { n: 3 };
-    w.pump(0);
-    expect(written).toEqual([]);
-    made.a = { n: 1 };
-    w.pump(0);
-    expect(written).toEqual(['a']);
-    made.b = { n: 2 };
-    made.d = { n: 4 };
-    w.pump(0);
-    w.pump(2);
-    expect(written).toEqual(['a', 'b', 'c', 'd']);
-    expect(fs.readFileSync(file(0), 'utf8')).toBe(lined(head, ['"a":{"n":1}', '"b":{"n":2}', '"c":{"n":3}'], '}}'));
-    expect(fs.readFileSync(file(2), 'utf8')).toBe(lined(head, ['"d":{"n":4}'], '}}'));
-    expect(w.error).toBeNull();
-    expect(fs.readdirSync(dir).sort()).toEqual(['0.json', '1.json', '2.json']);
-  });
-
-  it('a shard never finished leaves no temp file; the shard in place is kept', () => {
-    const { dir, made, file } = setup();
-    fs.writeFileSync(file(0), 'old');
-    const w = new ShardWriter(file, head, [['a', 'b']], (p) => made[p], () => {});
-    made.a = { n: 1 };
-    w.pumpAll();
-    w.close();
-    expect(fs.readdirSync(dir)).toEqual(['0.json']);
-    expect(fs.readFileSync(file(0), 'utf8')).toBe('old');
-  });
-
-  it('a write error stops it, reports the error and removes every temp file', () => {
-    const { dir, made, written, file } = setup();
-    // shard 1 cannot be renamed into place: a directory with something in it is there
-    fs.mkdirSync(file(1));
-    fs.writeFileSync(path.join(file(1), 'x'), '');
-    const w = new ShardWriter(file, head, [['a', 'c'], ['b']], (p) => made[p], (p) => written.push(p));
-    made.a = { n: 1 };
-    w.pump(0);
-    made.b = { n: 2 };
-    w.pump(1);
-    expect(w.error).toBeInstanceOf(Error);
-    made.c = { n: 3 };
-    w.pumpAll();
-    expect(written).toEqual(['a', 'b']);
-    expect(fs.readdirSync(dir).filter((f) => f.includes('.tmp-'))).toEqual([]);
-    expect(fs.existsSync(file(0))).toBe(false);
   });
 });
 

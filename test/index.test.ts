@@ -4,7 +4,7 @@ import path from 'node:path';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { envFor, indexStderr, jsonl, lsJson, put, run, tempHome, write, BIN } from './helpers.js';
-import { INDEX_VERSION, STATE_VERSION } from '../lib/index/index.js';
+import { createRequire } from 'node:module';
 
 const CLAUDE_ID = '0a1b2c3d-4e5f-4061-8071-2a3b4c5d6e7f';
 const PI_ID = '019e19b4-eb48-746a-aa6b-8dfcfa37954b';
@@ -147,24 +147,16 @@ describe('incremental index', () => {
     expect(lsJson(home)[0].firstPrompt).toBe('Delegate a repo SEARCH to a subagent');
   });
 
-  it('updates one shard on an append and keeps every other session as it was', () => {
+  it('updates one source on an append and keeps every other session as it was', () => {
     const home = tempHome();
     const ids = Array.from({ length: 40 }, (_, i) => `4444${String(i).padStart(4, '0')}-0000-4000-8000-000000000000`);
     ids.forEach((id, i) =>
       write(home, `.claude/projects/-s${i}/${id}.jsonl`, jsonl({ ...claudeUser(`prompt ${i}`, `2026-02-01T00:${String(i).padStart(2, '0')}:00.000Z`), cwd: `/s${i}`, sessionId: id })),
     );
     const before = lsJson(home);
-    const shardDir = path.join(home, '.cache', 'resume', 'state');
-    const mtimes = () => Object.fromEntries(fs.readdirSync(shardDir).map((f) => [f, fs.statSync(path.join(shardDir, f)).mtimeMs]));
-    const m0 = mtimes();
     const target = path.join(home, `.claude/projects/-s3/${ids[3]}.jsonl`);
     fs.appendFileSync(target, jsonl({ ...claudeUser('newest words', '2026-03-01T00:00:00.000Z'), cwd: '/s3', sessionId: ids[3] }));
     expect(indexCounts(home)).toMatch(/0 parsed, 1 appended, 39 unchanged/);
-    const m1 = mtimes();
-    // one shard and its prompt file
-    const changed = Object.keys(m1).filter((f) => m1[f] !== m0[f]).sort();
-    expect(changed).toHaveLength(2);
-    expect(changed[1]).toBe(changed[0]!.replace('.json', '.prompts.json'));
     const after = lsJson(home);
     expect(after[0]).toMatchObject({ id: ids[3], lastPrompt: 'newest words', prompts: 2 });
     expect(after.slice(1)).toEqual(before.filter((s) => s.id !== ids[3]));
@@ -186,28 +178,49 @@ describe('incremental index', () => {
     const { home } = claudeHome();
     const want = lsJson(home);
     const cache = path.join(home, '.cache', 'resume');
-    for (const bad of ['{not json', '', '{"v":0,"files":{},"sessions":[]}', '[]', `{"v":${INDEX_VERSION},"files":null}`, `{"v":${STATE_VERSION},"entries":[1]}`]) {
-      fs.writeFileSync(path.join(cache, 'list.json'), bad);
-      for (const f of fs.readdirSync(path.join(cache, 'state'))) fs.writeFileSync(path.join(cache, 'state', f), bad);
+    const db = path.join(cache, 'index.db');
+    const whole = fs.readFileSync(db);
+    // garbage, an empty file, one cut short, one with zeroed pages; check.bin and rows.bin damaged beside it
+    const cases: Array<[string, Buffer]> = [
+      ['garbage', Buffer.from('{not json')],
+      ['empty', Buffer.alloc(0)],
+      ['truncated', whole.subarray(0, Math.floor(whole.length / 2))],
+      ['zeroed pages', Buffer.concat([whole.subarray(0, 100), Buffer.alloc(whole.length - 100)])],
+    ];
+    for (const [, bad] of cases) {
+      for (const f of ['index.db-wal', 'index.db-shm']) fs.rmSync(path.join(cache, f), { force: true });
+      fs.writeFileSync(db, bad);
+      fs.writeFileSync(path.join(cache, 'check.bin'), bad);
+      fs.writeFileSync(path.join(cache, 'rows.bin'), bad);
       const r = run(home, ['ls', '--json', '-a']);
       expect(r.code).toBe(0);
       expect(r.stderr).toBe('');
       expect(JSON.parse(r.stdout)).toEqual(want);
     }
+    // a database of another version: made anew
+    const Sqlite = createRequire(import.meta.url)('better-sqlite3');
+    const h = new Sqlite(db);
+    h.pragma('user_version = 1');
+    h.exec("UPDATE sessions SET doc = '{}'");
+    h.close();
+    fs.rmSync(path.join(cache, 'check.bin'));
+    const r = run(home, ['ls', '--json', '-a']);
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    expect(JSON.parse(r.stdout)).toEqual(want);
   });
 
   it('writes the cache atomically with mode 0600 and honours XDG_CACHE_HOME', () => {
     const { home } = claudeHome();
     const xdg = path.join(home, 'xdg-cache');
     run(home, ['ls'], { RESUME_CACHE_DIR: undefined, XDG_CACHE_HOME: xdg });
-    const shards = fs.readdirSync(path.join(xdg, 'resume', 'state')).map((f) => path.join('state', f));
-    expect(shards.length).toBeGreaterThan(0);
-    for (const f of ['list.json', ...shards]) {
+    const names = fs.readdirSync(path.join(xdg, 'resume'));
+    expect(names).toEqual(expect.arrayContaining(['index.db', 'check.bin', 'rows.bin']));
+    for (const f of names.filter((n) => !fs.statSync(path.join(xdg, 'resume', n)).isDirectory() && n !== 'index.db-shm')) {
       const st = fs.statSync(path.join(xdg, 'resume', f));
-      expect(st.mode & 0o777).toBe(0o600);
+      expect([f, st.mode & 0o777]).toEqual([f, 0o600]);
     }
     expect(fs.statSync(path.join(xdg, 'resume')).mode & 0o777).toBe(0o700);
-    expect([...fs.readdirSync(path.join(xdg, 'resume')), ...shards].filter((f) => f.includes('.tmp-'))).toEqual([]);
+    expect(names.filter((f) => f.includes('.tmp-'))).toEqual([]);
   });
 
   it('gives the same result parsing in parallel worker threads', () => {
@@ -489,7 +502,7 @@ describe('haveListing', () => {
     expect(haveListing(ctx)).toBe(false);
     lsJson(home);
     expect(haveListing(ctx)).toBe(true);
-    fs.writeFileSync(indexFiles(ctx).list, '{"v":0,"files":{}}');
+    fs.writeFileSync(indexFiles(ctx).check, 'v0 x 0 2\n[]');
     expect(haveListing(ctx)).toBe(false);
   });
 });

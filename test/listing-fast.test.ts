@@ -9,7 +9,7 @@ import { RACY_MS, type SeenDir } from '../lib/index/dirs.js';
 import { dirsStand, makeMemo, parseMeta } from '../lib/index/discmemo.js';
 import { dirFilterable, lsRows, printRowBin, readRowBin, ROWBIN_VERSION, rowBinChunks } from '../lib/index/rowbin.js';
 import type { Source } from '../lib/types.js';
-import { checkNames, wholePaths, type Found } from '../lib/index/index.js';
+import { checkNames, wholePaths, type Found } from '../lib/index/check.js';
 import type { AdapterMeta } from '../lib/index/discmemo.js';
 
 const uuid = (n: number) => `${String(n).padStart(8, '0')}-2222-4222-8222-222222222222`;
@@ -58,7 +58,7 @@ describe('rendered rows (rows.bin)', () => {
     const variants = [[], ['-a'], ['-a', '--harness', 'pi'], ['--harness', 'claude,pi']];
     const viaBin = variants.map((v) => rows(h, v));
     expect(fs.existsSync(path.join(cache(h), 'rows.bin'))).toBe(true);
-    // the same rows from rows.json (rows.bin gone: it is rendered again from rows.json)
+    // the same rows from the database (rows.bin gone: it is rendered again from the database's records)
     fs.rmSync(path.join(cache(h), 'rows.bin'));
     const viaJson = variants.map((v) => rows(h, v));
     expect(viaBin).toEqual(viaJson);
@@ -95,6 +95,8 @@ describe('rendered rows (rows.bin)', () => {
     damaged.push(long);
     for (const bad of damaged) {
       fs.writeFileSync(file, bad);
+      // (the rows printed last would be printed again without reading rows.bin: rowsout.ts)
+      for (const f of fs.readdirSync(cache(h)).filter((n) => n.endsWith('.out'))) fs.rmSync(path.join(cache(h), f));
       expect(rows(h)).toBe(want);
       expect(readRowBin(fs.readFileSync(file))).not.toBeNull();
     }

@@ -1,8 +1,9 @@
-// A session looked up by key (preview on every cursor move, the picked session) is one record of
-// list.json, found through list.idx, not the whole listing. Whatever the lookup reads, it must
-// give what the whole listing gives; anything it cannot trust sends it to the whole listing.
+// A session looked up by key (preview on every cursor move, the picked session) is one row of the
+// index database, not the whole listing. Whatever the lookup reads, it must give what the whole
+// listing gives; a database it cannot read sends it to a build.
 import fs from 'node:fs';
 import path from 'node:path';
+import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { jsonl, run, tempDir, tempHome, write } from './helpers.js';
 
@@ -45,43 +46,33 @@ function preview(h: string, k: string, env: Record<string, string> = {}): string
 /** The preview from a listing built from nothing, in another cache directory. */
 const fresh = (h: string, k: string) => preview(h, k, { RESUME_CACHE_DIR: tempDir('resume-fresh-') });
 
-describe('lookup by key through list.idx', () => {
-  it('list.idx gives each session its own bytes of list.json, and every preview is the whole listing’s', () => {
+describe('lookup by key in the database', () => {
+  it('each session is one row of the database, and every preview is what a build from nothing gives', () => {
     const h = store();
     expect(run(h, ['index']).code).toBe(0);
-    const idx = fs.readFileSync(file(h, 'list.idx'), 'utf8').split('\n');
-    const list = fs.readFileSync(file(h, 'list.json'));
-    const listId = JSON.parse(list.toString('utf8')).id;
-    expect(idx[0]).toBe(`v${idx[0]!.slice(1).split(' ')[0]} ${listId} 6`);
-    for (const line of idx.slice(1).filter(Boolean)) {
-      const [k, short, off, len] = line.split('\t');
-      const rec = JSON.parse(list.toString('utf8', Number(off), Number(off) + Number(len)));
-      expect(rec.key).toBe(k);
-      expect(short).toBe(rec.id.slice(0, 8));
+    const Sqlite = createRequire(import.meta.url)('better-sqlite3');
+    const db = new Sqlite(file(h, 'index.db'), { readonly: true });
+    const rows = db.prepare('SELECT key, short, doc FROM sessions').all() as Array<{ key: string; short: string; doc: string }>;
+    db.close();
+    expect(rows).toHaveLength(6);
+    for (const r of rows) {
+      expect(JSON.parse(r.doc).key).toBe(r.key);
+      expect(r.short).toBe(JSON.parse(r.doc).id.slice(0, 8));
     }
     for (let n = 1; n <= 6; n++) expect(preview(h, key(n))).toBe(fresh(h, key(n)));
   });
 
-  it('reads only the one record: the rest of list.json may be unreadable', () => {
+  it('a lookup reads the last commit and builds nothing: resolve and emit by key or full id', () => {
     const h = store();
     expect(run(h, ['index']).code).toBe(0);
     const want = preview(h, key(3));
-    // garble every other record in place (same length), leaving the head and session 3's record
-    const idx = fs.readFileSync(file(h, 'list.idx'), 'utf8').split('\n').slice(1).filter(Boolean).map((l) => l.split('\t'));
-    const list = fs.readFileSync(file(h, 'list.json'));
-    for (const [k, , off, len] of idx) if (k !== key(3)) list.fill(0x7e, Number(off), Number(off) + Number(len));
-    fs.writeFileSync(file(h, 'list.json'), list);
+    const before = fs.statSync(file(h, 'index.db')).mtimeMs;
     expect(preview(h, key(3))).toBe(want);
-    // nothing was built again (a whole read would have found the listing broken and rewritten it)
-    expect(fs.readFileSync(file(h, 'list.json')).equals(list)).toBe(true);
-    // so are resolve and emit by key or full id (the launch's own lookup)
     expect(run(h, ['resolve', uuid(3)]).stdout).toBe(`${key(3)}\n`);
     const emit = run(h, ['emit', key(3)], { RESUME_SHELL: 'bash' });
     expect(emit.code, emit.stderr).toBe(0);
     expect(emit.stdout).toBe(`cd ${h}/p3 && claude --resume ${uuid(3)}\n`);
-    expect(fs.readFileSync(file(h, 'list.json')).equals(list)).toBe(true);
-    // a garbled record is not trusted: the listing is found broken and built again
-    expect(preview(h, key(2))).toBe(fresh(h, key(2)));
+    expect(fs.statSync(file(h, 'index.db')).mtimeMs).toBe(before);
   });
 
   it('resolve and emit by key, id, prefix or words give what the whole listing gives', () => {
@@ -109,36 +100,23 @@ describe('lookup by key through list.idx', () => {
     }
   });
 
-  it('after an append the patched session comes from list.patch, the others from list.json', () => {
+  it('after an append the preview shows the grown session, the others as before', () => {
     const h = store();
     expect(run(h, ['index']).code).toBe(0);
     fs.appendFileSync(claudeFile(h, 2), claudeLine(2, 'two goes on', ts(9)));
     expect(run(h, ['rows']).code).toBe(0);
-    expect(fs.existsSync(file(h, 'list.patch'))).toBe(true);
     expect(preview(h, key(2))).toContain('two goes on');
     for (let n = 1; n <= 6; n++) expect(preview(h, key(n))).toBe(fresh(h, key(n)));
   });
 
-  it('a list.idx of another build, with wrong offsets, or missing is not used', () => {
+  it('a database that is damaged or gone: the lookup builds the index again and answers', () => {
     const h = store();
     expect(run(h, ['index']).code).toBe(0);
-    const good = fs.readFileSync(file(h, 'list.idx'), 'utf8');
-    const lines = good.split('\n');
-    const cases = [
-      // another build's head
-      [lines[0]!.replace(/ \S+ /, ' someotherbuild '), ...lines.slice(1)].join('\n'),
-      // every offset moved by one record: each points at a neighbour's record
-      [lines[0], ...lines.slice(1).map((l, i, a) => (l && a[(i + 1) % 6] ? l.split('\t').slice(0, 2).join('\t') + '\t' + a[(i + 1) % 6]!.split('\t').slice(2).join('\t') : l))].join('\n'),
-      // cut short, and garbage
-      good.slice(0, good.length >> 1),
-      '\u0000\u0001garbage',
-    ];
-    for (const text of cases) {
-      fs.writeFileSync(file(h, 'list.idx'), text);
+    for (const damage of [() => fs.writeFileSync(file(h, 'index.db'), 'garbage'), () => fs.rmSync(file(h, 'index.db'))]) {
+      for (const f of ['index.db-wal', 'index.db-shm']) fs.rmSync(file(h, f), { force: true });
+      damage();
       for (const n of [1, 4, 6]) expect(preview(h, key(n))).toBe(fresh(h, key(n)));
     }
-    fs.rmSync(file(h, 'list.idx'));
-    for (const n of [1, 4, 6]) expect(preview(h, key(n))).toBe(fresh(h, key(n)));
   });
 
   it('completion from the rendered rows gives what the listing gives', () => {

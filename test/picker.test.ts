@@ -1,8 +1,8 @@
 // The fzf picker driven through the real fzf in tmux (issue 5): keys are sent about 0.3 s apart and
 // the screen is read with capture-pane, polling for the expected text (never a fixed sleep as proof).
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import os from 'node:os';
 import { spawn, spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { BIN, envFor, jsonl, tempHome, write, needs } from './helpers.js';
@@ -63,14 +63,22 @@ const S5 = 'e5555555-0000-4000-8000-000000000005';
  * A warm index of pickerHome, a new session since (S5, the newest), and another builder holding
  * the index lock (`holder`: kill it to let the check go on), so the picker's check must wait.
  */
+const SQLITE = createRequire(import.meta.url).resolve('better-sqlite3');
+
 function changedWhileLocked(): { home: string; holder: ReturnType<typeof spawn> } {
   const home = pickerHome();
   expect(spawnSync(process.execPath, [BIN, 'index'], { env: envFor(home) }).status).toBe(0);
   const cwd = path.join(home, 'proj-epsilon');
   fs.mkdirSync(cwd, { recursive: true });
   write(home, `.claude/projects/-p-e5555555/${S5}.jsonl`, jsonl(claudeLine({ id: S5, cwd, type: 'user', uuid: `${S5}-u`, at: '2026-11-22T10:00:00.000Z' }, { message: { role: 'user', content: 'epsilon arrives late' } })));
-  const holder = spawn('sleep', ['120'], { stdio: 'ignore' });
-  fs.writeFileSync(path.join(home, '.cache/resume/index.lock'), JSON.stringify({ pid: holder.pid, host: os.hostname(), started: Date.now() }));
+  // a builder still at work: a process holding the index database's write lock
+  const held = path.join(home, 'held');
+  const holder = spawn(
+    process.execPath,
+    ['-e', "const D = require(process.argv[1]); const db = new D(process.argv[2]); db.exec('BEGIN IMMEDIATE'); require('fs').writeFileSync(process.argv[3], ''); setTimeout(() => {}, 120000);", SQLITE, path.join(home, '.cache/resume/index.db'), held],
+    { stdio: 'ignore' },
+  );
+  while (!fs.existsSync(held)) spawnSync('sleep', ['0.05']);
   return { home, holder };
 }
 

@@ -2,6 +2,7 @@
 // sequences, walked through EVERY command and output format. Nothing may come out raw: no secret,
 // no escape sequence, no control character (JSON escapes count as raw too: the value is checked).
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
@@ -87,11 +88,19 @@ describe('nothing from a transcript reaches any output raw', () => {
   it('the index cache stores them redacted', () => {
     r(['index']);
     const dir = path.join(home, '.cache', 'resume');
-    const files = [path.join(dir, 'list.json'), ...fs.readdirSync(path.join(dir, 'state')).map((f) => path.join(dir, 'state', f))];
-    const all = files.map((f) => fs.readFileSync(f, 'utf8')).join('\n');
-    // the listing's sessions hold no secret and no control character
-    expectCleanJson('list.json sessions', JSON.stringify(JSON.parse(fs.readFileSync(files[0]!, 'utf8')).sessions));
-    expect(all).toContain('[REDACTED:');
+    // every session, source's sessions and prompt the database holds: no secret and no control character
+    const Sqlite = createRequire(import.meta.url)('better-sqlite3');
+    const db = new Sqlite(path.join(dir, 'index.db'), { readonly: true });
+    const sessions = (db.prepare('SELECT doc FROM sessions').pluck().all() as string[]).map((d) => JSON.parse(d));
+    const prompts = db.prepare('SELECT text FROM prompts').pluck().all() as string[];
+    const entries = db.prepare('SELECT sessions FROM sources').pluck().all() as string[];
+    db.close();
+    expectCleanJson('the sessions', JSON.stringify(sessions));
+    expectCleanJson('the prompts', JSON.stringify(prompts));
+    expectCleanJson('the sources\' sessions', JSON.stringify(entries.map((e) => JSON.parse(e))));
+    expect(JSON.stringify(prompts)).toContain('[REDACTED:');
+    // (the parsers' own states, kept to continue an append, hold the text as the transcript has it,
+    // under the same 0600 as the rest of the cache: they are never shown)
     // the rendered rows (binary records around the row text) hold no secret either
     r(['rows']);
     const bin = fs.readFileSync(path.join(dir, 'rows.bin')).toString('utf8');
@@ -104,7 +113,7 @@ describe('nothing from a transcript reaches any output raw', () => {
     expect(printed.subarray(printed.length - Buffer.byteLength(shown)).toString('utf8')).toBe(shown);
     expect(shown).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f]/);
 
-    // an append: list.patch and check.patch (the new rows over rows.bin) hold the new prompt redacted
+    // an append: the database holds the new prompt redacted
     const cwd = path.join(home, 'work', 'shop');
     fs.appendFileSync(path.join(home, `.claude/projects/-w-shop/${id2}.jsonl`), JSON.stringify({
       parentUuid: `${id2}-2`, isSidechain: false, userType: 'external', cwd, sessionId: id2, version: '2.1.0', gitBranch: 'main', type: 'user',
@@ -112,20 +121,21 @@ describe('nothing from a transcript reaches any output raw', () => {
       message: { role: 'user', content: `${ESC}cartwheel appended ${SECRETS.aws} password=${SECRETS.password}` },
     }) + '\n');
     expect(r(['rows']).stdout).toContain(`claude:${id2}`);
-    const patch = fs.readFileSync(path.join(dir, 'list.patch'), 'utf8');
-    expect(JSON.parse(patch).put.map((s: { id: string }) => s.id)).toEqual([id2]);
-    expect(patch).toContain('cartwheel appended');
-    expectCleanJson('list.patch sessions', JSON.stringify(JSON.parse(patch).put));
-    // the prompt files (every prompt, for words) too: the append kept the session's earlier
-    // prompts as stored, sanitised, and sanitised the new one
-    const pf = fs.readdirSync(path.join(dir, 'state')).filter((f) => f.endsWith('.prompts.json')).map((f) => fs.readFileSync(path.join(dir, 'state', f), 'utf8')).join('\n');
+    const after = new Sqlite(path.join(dir, 'index.db'), { readonly: true });
+    const doc = after.prepare('SELECT doc FROM sessions WHERE id = ?').pluck().get(id2) as string;
+    // the prompts (every prompt, for words) too: the append kept the session's earlier prompts as
+    // stored, sanitised, and sanitised the new one
+    const pf = (after.prepare('SELECT text FROM prompts').pluck().all() as string[]).join('\n');
+    after.close();
+    expect(doc).toContain('cartwheel appended');
+    expectCleanJson('the appended session', doc);
     expect(pf).toContain('cartwheel appended');
     expect(pf).toContain('cartwheel again [REDACTED:openai-key]');
-    for (const sec of NEEDLES) expect(pf, 'a prompt file holds a secret').not.toContain(sec);
-    // and every other file the index writes (whatever its name) holds no secret; the state shards
-    // are the exception: the parser's state (to continue an append) is the transcript's own text
-    const every = fs.readdirSync(dir, { withFileTypes: true }).filter((e) => e.isFile()).map((e) => path.join(dir, e.name));
-    expect(every.map((f) => path.relative(dir, f))).toEqual(expect.arrayContaining(['list.json', 'rows.json', 'rows.bin', 'list.patch', 'check.bin', 'check.patch', 'dirs.json']));
+    for (const sec of NEEDLES) expect(pf, 'a prompt holds a secret').not.toContain(sec);
+    // and every other file the index writes (whatever its name) holds no secret; the database is
+    // the exception: the parsers' states (to continue an append) are the transcript's own text
+    const every = fs.readdirSync(dir, { withFileTypes: true }).filter((e) => e.isFile() && !e.name.startsWith('index.db')).map((e) => path.join(dir, e.name));
+    expect(every.map((f) => path.relative(dir, f))).toEqual(expect.arrayContaining(['rows.bin', 'check.bin', 'dirs.json']));
     for (const f of every) {
       const text = fs.readFileSync(f).toString('utf8');
       for (const sec of NEEDLES) expect(text, `${path.relative(dir, f)} holds a secret`).not.toContain(sec);

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { MAY, maySecret, redact, RULES, sanitize, sanitizeSession, sanitizeText } from '../lib/util/redact.js';
 import { CONTROL_CHARS, oneLine, safeText, stripControls } from '../lib/util/text.js';
-import { STATE_VERSION } from '../lib/index/index.js';
+import { INDEX_VERSION } from '../lib/index/index.js';
 import { fnv1a } from '../lib/util/fnv.js';
 import type { SessionCore } from '../lib/types.js';
 
@@ -160,12 +160,12 @@ describe('sanitizeSession', () => {
     }
   });
 
-  it('a change to the rules comes with a new STATE_VERSION (stored texts are trusted as sanitised)', () => {
-    // When this fails after a change to the redaction: bump STATE_VERSION and INDEX_VERSION in
-    // lib/index/index.ts, then put both new values here.
+  it('a change to the rules comes with a new INDEX_VERSION (stored texts are trusted as sanitised)', () => {
+    // When this fails after a change to the redaction: bump INDEX_VERSION in
+    // lib/index/files.ts, then put the new value here.
     const rules = RULES.map((r) => [r.kind, r.kw, r.re.source, r.re.flags]);
     const sig = fnv1a(Buffer.from(JSON.stringify([rules, MAY.source, MAY.flags, CONTROL_CHARS]))).toString(16);
-    expect({ STATE_VERSION, sig }).toEqual({ STATE_VERSION: 16, sig: '69a7a630' });
+    expect({ INDEX_VERSION, sig }).toEqual({ INDEX_VERSION: 21, sig: '69a7a630' });
   });
 
   it('keeps the texts given as sanitised already, and sanitises every other', () => {

@@ -10,7 +10,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Harness, Session } from '../lib/types.js';
 import { byRecency } from '../lib/index/index.js';
 import { anyIdStarts, closeRowBin, eachRow, lsRows, openRowBin, printRowBin, readRowBin, rowBinChunks, setRowBinWindow, type BinRow, type RowBin, type RowFilter } from '../lib/index/rowbin.js';
-import { emptyOver, overlayRows, overWith } from '../lib/index/overlay.js';
 import { writeLines, type PickState } from '../fzf/feed.js';
 
 const home = '/home/u';
@@ -87,37 +86,6 @@ describe('rows.bin read a window at a time', () => {
       expect(r.buf.equals(fs.readFileSync(file))).toBe(true);
       expect(views(r), `window ${w}, whole`).toEqual(want);
       closeRowBin(r);
-    }
-  });
-
-  it('with an append\'s patch over it (records held apart, between records of the file), every consumer gets what a file built from the changed sessions gives', () => {
-    // changed: into the middle (the first held apart comes after a record of the file; next to
-    // records larger than the window), and to the end
-    const changed = [
-      mk(7, { title: 'changed, between 20 and 21', updated: now - 20.5 * 3_600_000 } as Partial<Session>),
-      mk(101, { title: `still long ${'y'.repeat(3000)}`, updated: now - 30.5 * 3_600_000 } as Partial<Session>),
-      mk(40, { title: 'changed, no time', updated: null, started: null } as Partial<Session>),
-    ];
-    // (older sessions after them: a record read past its end would show in the window's size)
-    const many = [...sessions, ...Array.from({ length: 300 }, (_, i) => mk(200 + i))];
-    const rebuilt = views(readRowBin(fs.readFileSync(fileOf(many.map((s) => changed.find((c) => c.key === s.key) ?? s))))!) as Record<string, unknown>;
-    const file = fileOf(many);
-    const whole = readRowBin(fs.readFileSync(file))!;
-    const largest = Math.max(...Array.from(whole.at, (p, k) => (k + 1 < whole.count ? whole.at[k + 1]! : whole.buf.length) - p));
-    for (const w of [40, 100, 4096, 1 << 20]) {
-      setRowBinWindow(w);
-      const bin = openRowBin(file)!;
-      const o = overWith(bin, emptyOver('b'), 'n', home, changed, new Map())!.over;
-      expect(overlayRows(bin, o)).toBe(true);
-      // a file larger than the window is read through it still, never held whole; one the window
-      // holds whole anyway is read whole
-      const small = fs.statSync(file).size <= w;
-      expect(bin.win!.whole === null).toBe(!small);
-      expect(views(bin), `window ${w}`).toEqual({ ...rebuilt, id: 'n' });
-      expect(bin.win!.whole === null).toBe(!small);
-      // and the window grew no larger than a record or the header read (a record before one held apart is read alone)
-      if (!small) expect(bin.win!.tailAt).toBeLessThanOrEqual(Math.max(w, largest, 8193));
-      closeRowBin(bin);
     }
   });
 

@@ -1,6 +1,6 @@
-// Issue 15: the rules behind a fast listing at scale — directory listings reused by directory stat
-// (with the racy-timestamp guard), the rows.json / check.bin listing (a corrupt, foreign or old
-// one is rebuilt), and one builder at a time (index.lock, stale locks, concurrent builders).
+// The rules behind a fast listing at scale — directory listings reused by directory stat (with the
+// racy-timestamp guard), the check.bin / rows.bin listing (a corrupt, foreign or old one is written
+// again), and one builder at a time (the database's write lock, concurrent builders).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -8,7 +8,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { BIN, envFor, jsonl, run, tempHome, write } from './helpers.js';
 import { DirCache, RACY_MS, parseDirFile } from '../lib/index/dirs.js';
-import { EMPTY_MS, STALE_MS, isStale, tryLock, unlock } from '../lib/index/lock.js';
+import { createRequire } from 'node:module';
 import { INDEX_VERSION } from '../lib/index/index.js';
 
 function home(): string {
@@ -132,7 +132,7 @@ describe('directory listings reused by directory stat', () => {
   });
 });
 
-describe('the stored listing (check.bin, rows.json, list.json)', () => {
+describe('the stored listing (the database, check.bin, rows.bin)', () => {
   function twoSessions(): string {
     const h = home();
     write(h, `.claude/projects/-tmp-a/${uuid(1)}.jsonl`, claudeSession(uuid(1), '/tmp/a', 'alpha prompt', '2026-05-01T10:00:00.000Z'));
@@ -145,85 +145,60 @@ describe('the stored listing (check.bin, rows.json, list.json)', () => {
     return r.stderr;
   };
 
-  it('writes rows.json with only what a row shows, and the same build id everywhere', () => {
+  const buildOf = (h: string) => {
+    const Sqlite = createRequire(import.meta.url)('better-sqlite3');
+    const db = new Sqlite(path.join(cache(h), 'index.db'), { readonly: true });
+    const id = db.prepare("SELECT v FROM meta WHERE k = 'build'").pluck().get() as string;
+    db.close();
+    return id;
+  };
+
+  it('names one build in the database, check.bin and rows.bin', () => {
     const h = twoSessions();
     const first = rowsOf(h);
-    const rows = JSON.parse(fs.readFileSync(path.join(cache(h), 'rows.json'), 'utf8'));
-    const list = JSON.parse(fs.readFileSync(path.join(cache(h), 'list.json'), 'utf8'));
-    expect(rows.v).toBe(INDEX_VERSION);
-    expect(rows.id).toBe(list.id);
-    expect(fs.readFileSync(path.join(cache(h), 'check.bin')).toString('latin1').split('\n')[0]).toMatch(new RegExp(`^v${INDEX_VERSION} ${rows.id} 2 \\d+$`));
-    expect(Object.keys(rows.sessions[0]).sort()).toEqual(
-      ['branch', 'cwd', 'firstPrompt', 'harness', 'hidden', 'hiddenReason', 'id', 'key', 'prompts', 'short', 'started', 'title', 'updated'].sort(),
-    );
-    expect(rows.sessions.map((s: { key: string }) => s.key)).toEqual(list.sessions.map((s: { key: string }) => s.key));
+    const id = buildOf(h);
+    expect(fs.readFileSync(path.join(cache(h), 'check.bin')).toString('latin1').split('\n')[0]).toBe(`v${INDEX_VERSION} ${id} 2 ${fs.readFileSync(path.join(cache(h), 'check.bin')).toString('latin1').split('\n')[0]!.split(' ')[3]}`);
+    expect(fs.readFileSync(path.join(cache(h), 'rows.bin')).toString('utf8').split('\n')[0]).toBe(`v3 ${id} 2 ${h}`);
     expect(counts(h)).toMatch(/0 parsed, 0 appended, 2 unchanged/);
+    expect(buildOf(h)).toBe(id);
     expect(rowsOf(h)).toEqual(first);
   });
 
-  it('rebuilds when rows.json is corrupt, from another build, or missing', () => {
-    const h = twoSessions();
-    const want = rowsOf(h);
-    const rowsFile = path.join(cache(h), 'rows.json');
-    // `rows` reads the rendered rows (rows.bin) first: without them, rows.json
-    const rowBin = path.join(cache(h), 'rows.bin');
-    fs.rmSync(rowBin);
-    fs.writeFileSync(rowsFile, '{"v":' + INDEX_VERSION + ',"id":"x","sessions":[{"key":');
-    expect(rowsOf(h)).toEqual(want);
-    fs.rmSync(rowBin);
-    const good = JSON.parse(fs.readFileSync(rowsFile, 'utf8'));
-    // a well-formed listing of another build (its id differs from check.bin's) is not used
-    fs.writeFileSync(rowsFile, JSON.stringify({ ...good, id: 'other', sessions: good.sessions.slice(0, 1) }));
-    expect(rowsOf(h)).toEqual(want);
-    fs.rmSync(rowBin);
-    fs.rmSync(rowsFile);
-    expect(rowsOf(h)).toEqual(want);
-    expect(JSON.parse(fs.readFileSync(rowsFile, 'utf8')).sessions).toHaveLength(2);
-  });
-
-  it('builds again when check.bin is damaged (from the state, nothing parsed), and after an index version change', () => {
+  it('builds again when check.bin is damaged (from the database, nothing parsed), and parses again without the database', () => {
     const h = twoSessions();
     const want = rowsOf(h);
     const check = path.join(cache(h), 'check.bin');
     fs.writeFileSync(check, fs.readFileSync(check).subarray(0, 30));
     expect(rowsOf(h)).toEqual(want);
     fs.writeFileSync(check, 'garbage');
-    // the per-source state still holds both: nothing to parse, the listing is written again
+    // the database still holds both: nothing to parse, check.bin and rows.bin are written again
     expect(counts(h)).toMatch(/0 parsed, 0 appended, 2 unchanged/);
     expect(fs.readFileSync(check).toString('latin1')).toMatch(new RegExp(`^v${INDEX_VERSION} \\S+ 2 \\d+\n`));
     expect(counts(h)).toMatch(/0 parsed, 0 appended, 2 unchanged/);
-    fs.rmSync(path.join(cache(h), 'state'), { recursive: true });
-    fs.writeFileSync(check, 'garbage');
+    for (const f of ['index.db', 'index.db-wal', 'index.db-shm']) fs.rmSync(path.join(cache(h), f), { force: true });
     expect(counts(h)).toMatch(/2 parsed/);
-    // a listing of an older version (list.json with the stats inside, as version 9 wrote it; and
-    // the files.json earlier builds wrote, removed by the next build)
-    const c = cache(h);
-    for (const f of ['rows.json', 'check.bin']) fs.rmSync(path.join(c, f));
-    fs.writeFileSync(path.join(c, 'list.json'), JSON.stringify({ v: 9, files: {}, sessions: [], skipped: {}, built: 1 }));
-    fs.writeFileSync(path.join(c, 'files.json'), 'v10 old\n[]');
-    // and a state shard of the 16-shard layout
-    fs.writeFileSync(path.join(c, 'state', '03.json'), '{"v":11,"entries":{}}');
     expect(rowsOf(h)).toEqual(want);
-    expect(fs.existsSync(path.join(c, 'state', '03.json'))).toBe(false);
-    expect(JSON.parse(fs.readFileSync(path.join(c, 'list.json'), 'utf8')).v).toBe(INDEX_VERSION);
-    expect(fs.existsSync(path.join(c, 'files.json'))).toBe(false);
   });
 
-  it('writes the listing files of a new listing version from the state kept: nothing parsed', () => {
+  it('an index of an earlier version (its files, or a database of another version) is replaced: every source parsed again', () => {
     const h = twoSessions();
     const want = rowsOf(h);
     const ls = run(h, ['ls', '-a']).stdout;
     const c = cache(h);
-    // the files as the release before wrote them: the listing's version one less, the state as it is
-    const older = (f: string, from: string, to: string) => fs.writeFileSync(path.join(c, f), fs.readFileSync(path.join(c, f), 'latin1').replace(from, to), 'latin1');
-    older('check.bin', `v${INDEX_VERSION} `, `v${INDEX_VERSION - 1} `);
-    older('list.json', `{"v":${INDEX_VERSION},`, `{"v":${INDEX_VERSION - 1},`);
-    older('rows.json', `{"v":${INDEX_VERSION},`, `{"v":${INDEX_VERSION - 1},`);
-    fs.writeFileSync(path.join(c, 'rows.bin'), 'v1 old 0 /nowhere\n');
-    expect(counts(h)).toMatch(/0 parsed, 0 appended, 2 unchanged/);
+    // the files earlier versions wrote: removed by the first build
+    fs.writeFileSync(path.join(c, 'list.json'), JSON.stringify({ v: 20, id: 'old', sessions: [], skipped: {}, built: 1 }));
+    fs.writeFileSync(path.join(c, 'files.json'), 'v10 old\n[]');
+    fs.mkdirSync(path.join(c, 'state'));
+    fs.writeFileSync(path.join(c, 'state', '000.json'), '{"v":16,"entries":{}}');
+    const Sqlite = createRequire(import.meta.url)('better-sqlite3');
+    const db = new Sqlite(path.join(c, 'index.db'));
+    db.pragma(`user_version = ${INDEX_VERSION - 1}`);
+    db.close();
+    fs.writeFileSync(path.join(c, 'check.bin'), fs.readFileSync(path.join(c, 'check.bin'), 'latin1').replace(`v${INDEX_VERSION} `, `v${INDEX_VERSION - 1} `), 'latin1');
+    expect(counts(h)).toMatch(/2 parsed, 0 appended, 0 unchanged/);
     expect(rowsOf(h)).toEqual(want);
     expect(run(h, ['ls', '-a']).stdout).toBe(ls);
-    expect(JSON.parse(fs.readFileSync(path.join(c, 'rows.json'), 'utf8')).v).toBe(INDEX_VERSION);
+    for (const f of ['list.json', 'files.json', 'state']) expect(fs.existsSync(path.join(c, f)), f).toBe(false);
   });
 
   it('notices a grown, a replaced and a same-size rewritten file (never a stale listing)', () => {
@@ -241,65 +216,19 @@ describe('the stored listing (check.bin, rows.json, list.json)', () => {
   });
 });
 
-describe('one builder at a time (index.lock)', () => {
+describe('one builder at a time (the database\'s write lock)', () => {
   function store(n: number): string {
     const h = home();
     for (let i = 0; i < n; i++) write(h, `.claude/projects/-tmp-p${i % 5}/${uuid(i)}.jsonl`, claudeSession(uuid(i), `/tmp/p${i % 5}`, `prompt ${i}`));
     return h;
   }
-  const deadPid = () => {
-    const r = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
-    return Number(r.stdout);
-  };
-  const lockFile = (h: string) => path.join(cache(h), 'index.lock');
-  const lockBody = (pid: number, started = Date.now()) => JSON.stringify({ pid, host: os.hostname(), started });
-
-  it('takes over a lock whose process is gone, and removes its own lock when done', () => {
-    const h = store(3);
-    fs.mkdirSync(cache(h), { recursive: true });
-    fs.writeFileSync(lockFile(h), lockBody(deadPid()));
-    const r = run(h, ['index']);
-    expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toMatch(/3 parsed/);
-    expect(fs.existsSync(lockFile(h))).toBe(false);
-    expect(fs.readdirSync(cache(h)).filter((n) => n.includes('stale'))).toEqual([]);
-  });
-
-  it('judges stale: a dead pid, an old lock, an empty lock left behind; not a live builder', () => {
-    const now = Date.now();
-    expect(isStale({ info: { pid: deadPid(), host: os.hostname(), started: now }, mtime: now }, now)).toBe(true);
-    expect(isStale({ info: { pid: process.ppid, host: os.hostname(), started: now }, mtime: now }, now)).toBe(false);
-    expect(isStale({ info: { pid: process.ppid, host: os.hostname(), started: now - STALE_MS - 1 }, mtime: now }, now)).toBe(true);
-    expect(isStale({ info: { pid: 12345, host: 'another-host', started: now }, mtime: now }, now)).toBe(false);
-    expect(isStale({ info: null, mtime: now }, now)).toBe(false);
-    expect(isStale({ info: null, mtime: now - EMPTY_MS - 1 }, now)).toBe(true);
-  });
-
-  it('tryLock: one holder; a stale lock is taken over exactly once; unlock removes only its own', () => {
-    const d = home();
-    const f = path.join(d, 'index.lock');
-    expect(tryLock(f)).toBe(true);
-    expect(JSON.parse(fs.readFileSync(f, 'utf8')).pid).toBe(process.pid);
-    unlock(f);
-    expect(fs.existsSync(f)).toBe(false);
-    fs.writeFileSync(f, lockBody(process.ppid));
-    expect(tryLock(f)).toBe(false);
-    unlock(f); // not ours: stays
-    expect(fs.existsSync(f)).toBe(true);
-    fs.writeFileSync(f, '');
-    const old = (Date.now() - EMPTY_MS - 5000) / 1000;
-    fs.utimesSync(f, old, old);
-    expect(tryLock(f)).toBe(true);
-    expect(tryLock(f)).toBe(false); // held by us now; a second taker waits
-    unlock(f);
-  });
-
-  it('waits while a live builder holds the lock, then returns a fresh listing', async () => {
+  it('waits while a live builder holds the write lock, then returns a fresh listing', async () => {
     const h = store(2);
     rowsOf(h);
-    fs.mkdirSync(cache(h), { recursive: true });
-    // this test process stands in for a builder that is still at work
-    fs.writeFileSync(lockFile(h), lockBody(process.pid));
+    // this test process stands in for a builder that is still at work: it holds the database's write lock
+    const Sqlite = createRequire(import.meta.url)('better-sqlite3');
+    const db = new Sqlite(path.join(cache(h), 'index.db'));
+    db.exec('BEGIN IMMEDIATE');
     write(h, `.claude/projects/-tmp-new/${uuid(50)}.jsonl`, claudeSession(uuid(50), '/tmp/new', 'arrived while locked'));
     const p = spawn(process.execPath, [BIN, 'rows', '-a'], { env: envFor(h), stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
@@ -309,7 +238,8 @@ describe('one builder at a time (index.lock)', () => {
     void exited.then(() => (finished = true));
     await new Promise((r) => setTimeout(r, 700));
     expect(finished).toBe(false);
-    fs.rmSync(lockFile(h));
+    db.exec('COMMIT');
+    db.close();
     expect(await exited).toBe(0);
     expect(out).toContain('arrived while locked');
     expect(out.split('\n').filter(Boolean)).toHaveLength(3);
@@ -334,6 +264,5 @@ describe('one builder at a time (index.lock)', () => {
     }
     const parsed = runs.reduce((n, r) => n + Number(/(\d+) parsed/.exec(r.err)![1]), 0);
     expect(parsed).toBe(40);
-    expect(fs.existsSync(lockFile(h))).toBe(false);
   });
 });

@@ -198,7 +198,7 @@ describe.skipIf(notLinux)('resume uninstall', { timeout: 60_000 }, () => {
     const r = run(h, ['uninstall'], env);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain('resume: left ~/.config/systemd/user/resume-hooks.timer (not written by resume hooks install)\n');
-    expect(r.stderr).toMatch(/^resume: removed the cache in ~\/mixed: \S.*state/m);
+    expect(r.stderr).toMatch(/^resume: removed the cache in ~\/mixed: \S.*index\.db/m);
     expect(r.stderr).toContain('resume: left ~/mixed: notes.txt (not written by resume)\n');
     expect(fs.readdirSync(cache)).toEqual(['notes.txt']);
     expect(fs.existsSync(path.join(h, '.config/systemd/user/resume-hooks.timer'))).toBe(true);

@@ -47,57 +47,61 @@ export function untitledClaude(s: Pick<Session, 'harness' | 'title' | 'firstProm
   return s.harness === 'claude' && (!s.title || s.title === s.firstPrompt);
 }
 
+/** rows.bin's head line for a build of `count` sessions shortened against `home`. */
+export function rowBinHead(id: string, home: string, count: number): Buffer {
+  return Buffer.from(`v${ROWBIN_VERSION} ${id} ${count} ${home}\n`, 'utf8');
+}
+
 /**
  * The file for these sessions (listing rows with their short ids), or null when a row cannot be
- * stored this way (an id with a line break or tab: rows.json serves it).
+ * stored this way (an id with a line break or tab).
  */
 export function rowBinChunks(id: string, home: string, sessions: { s: Listed; short: string }[]): Buffer[] | null {
-  const head = Buffer.from(`v${ROWBIN_VERSION} ${id} ${sessions.length} ${home}\n`, 'utf8');
-  // one buffer, written in place (a Buffer per field would be four allocations per session)
-  let out = Buffer.allocUnsafe(Math.max(1 << 16, sessions.length * 256));
-  let o = 0;
-  const room = (n: number) => {
-    if (o + n <= out.length) return;
-    const next = Buffer.allocUnsafe(Math.max(out.length * 2, o + n));
-    out.copy(next, 0, 0, o);
-    out = next;
-  };
+  const recs: Buffer[] = [];
   for (const { s, short } of sessions) {
-    const parts = row(s, short, home, 0).split('\t');
-    if (parts.length !== 7) return null;
-    const h = HARNESSES.indexOf(s.harness);
-    if (h < 0) return null;
-    const untitled = untitledClaude(s);
-    if (untitled && /[\t\n\r]/.test(s.id)) return null;
-    const a = `${parts[0]}\t${parts[1]}`;
-    const b = `${parts[3]}\t${parts[4]}\t${parts[5]}\t`;
-    const l = parts[6]!;
-    const i = untitled ? s.id : '';
-    room(FIXED + (a.length + b.length + l.length + i.length) * 3);
-    const at = o;
-    const shown = s.cwd ? tildify(s.cwd, home) : '';
-    const dir = s.cwd ? (shown !== s.cwd ? TILDE : 0) | (parts[4] === shown ? EXACT_DIR : 0) : NO_DIR;
-    out[o] = (s.hidden ? HIDDEN : 0) | (untitled ? UNTITLED : 0) | dir;
-    out[o + 1] = h;
-    out.writeDoubleLE(s.updated ?? s.started ?? NaN, o + 2);
-    const reason = REASONS.indexOf(s.hiddenReason as (typeof REASONS)[number]);
-    out[o + 26] = reason < 0 ? OTHER : reason;
-    out.writeUInt32LE(Number.isInteger(s.prompts) && s.prompts >= 0 && s.prompts <= 0xffffffff ? s.prompts : 0, o + 27);
-    o += FIXED;
-    const la = out.write(a, o, 'utf8');
-    o += la;
-    const lb = out.write(b, o, 'utf8');
-    o += lb;
-    const ll = out.write(l, o, 'utf8');
-    o += ll;
-    const li = out.write(i, o, 'utf8');
-    o += li;
-    out.writeUInt32LE(la, at + 10);
-    out.writeUInt32LE(lb, at + 14);
-    out.writeUInt32LE(ll, at + 18);
-    out.writeUInt32LE(li, at + 22);
+    const r = rowRecord(s, short, home);
+    if (!r) return null;
+    recs.push(r);
   }
-  return [head, out.subarray(0, o)];
+  return [rowBinHead(id, home, recs.length), ...recs];
+}
+
+/** One session's record of rows.bin (the layout at the top); null when its row cannot be stored so. */
+export function rowRecord(s: Listed, short: string, home: string): Buffer | null {
+  const parts = row(s, short, home, 0).split('\t');
+  if (parts.length !== 7) return null;
+  const h = HARNESSES.indexOf(s.harness);
+  if (h < 0) return null;
+  const untitled = untitledClaude(s);
+  if (untitled && /[\t\n\r]/.test(s.id)) return null;
+  const a = `${parts[0]}\t${parts[1]}`;
+  const b = `${parts[3]}\t${parts[4]}\t${parts[5]}\t`;
+  const l = parts[6]!;
+  const i = untitled ? s.id : '';
+  const out = Buffer.allocUnsafe(FIXED + (a.length + b.length + l.length + i.length) * 3);
+  let o = 0;
+  const shown = s.cwd ? tildify(s.cwd, home) : '';
+  const dir = s.cwd ? (shown !== s.cwd ? TILDE : 0) | (parts[4] === shown ? EXACT_DIR : 0) : NO_DIR;
+  out[0] = (s.hidden ? HIDDEN : 0) | (untitled ? UNTITLED : 0) | dir;
+  out[1] = h;
+  out.writeDoubleLE(s.updated ?? s.started ?? NaN, 2);
+  const reason = REASONS.indexOf(s.hiddenReason as (typeof REASONS)[number]);
+  out[26] = reason < 0 ? OTHER : reason;
+  out.writeUInt32LE(Number.isInteger(s.prompts) && s.prompts >= 0 && s.prompts <= 0xffffffff ? s.prompts : 0, 27);
+  o += FIXED;
+  const la = out.write(a, o, 'utf8');
+  o += la;
+  const lb = out.write(b, o, 'utf8');
+  o += lb;
+  const ll = out.write(l, o, 'utf8');
+  o += ll;
+  const li = out.write(i, o, 'utf8');
+  o += li;
+  out.writeUInt32LE(la, 10);
+  out.writeUInt32LE(lb, 14);
+  out.writeUInt32LE(ll, 18);
+  out.writeUInt32LE(li, 22);
+  return out.subarray(0, o);
 }
 
 /** A read rows.bin: the build it belongs to and its records (validated, not yet printed). */
@@ -107,10 +111,8 @@ export interface RowBin {
   count: number;
   /** the file's bytes (one opened by openRowBin reads them whole the first time this is asked) */
   readonly buf: Buffer;
-  /** offset of each record; past the end of `buf`, an offset into `more` (less buf.length) */
+  /** offset of each record */
   at: Uint32Array;
-  /** records held apart from the file (an append's: lib/index/overlay.ts), at offsets past the file's end in `at` */
-  more?: Buffer;
   /** the open file its records are read from a window at a time (openRowBin), until `buf` is asked for */
   win?: Win;
 }
@@ -155,13 +157,6 @@ interface Win {
   len: number;
   /** the whole file, once something asked for `buf` (the window is then no longer used) */
   whole: Buffer | null;
-  /**
-   * The records held apart (RowBin.more), copied once to the end of `buf`, from `tailAt`: a record
-   * of either kind is then read from the same buffer, and the loops over them stay of one shape
-   * (with a second buffer for a few records, printing 22,000 rows took ~20 ms more).
-   */
-  tail: number;
-  tailAt: number;
 }
 
 let WINDOW = 256 << 10;
@@ -187,7 +182,10 @@ function inWindow(w: Win): Buffer | null {
 /** Bytes [p, end) of the file into the window (from p on, as much as the window holds). */
 function fill(w: Win, p: number, end: number): void {
   const want = Math.min(Math.max(WINDOW, end - p), w.size - p);
-  if (w.tailAt < want) grow(w, want);
+  if (w.buf.length < want) {
+    w.buf = Buffer.allocUnsafe(want);
+    w.u8 = new Uint8Array(w.buf.buffer, w.buf.byteOffset, w.buf.length);
+  }
   const n = readFully(w.fd, w.buf, 0, want, p);
   // rows.bin is only ever replaced (a new file), so an open one never shrinks: this is damage
   if (n < end - p) throw new Error('rows.bin was cut short while it was read');
@@ -195,36 +193,8 @@ function fill(w: Win, p: number, end: number): void {
   w.len = n;
 }
 
-/** A window of `cap` bytes, the records held apart after it (the window's bytes are not kept). */
-function grow(w: Win, cap: number): void {
-  rebuffer(w, cap, w.buf.subarray(w.tailAt, w.tailAt + w.tail));
-}
 
-/** A new buffer for the window: `cap` bytes of window (empty), then `tail` (the records held apart). */
-function rebuffer(w: Win, cap: number, tail: Uint8Array): void {
-  const next = Buffer.allocUnsafe(Math.max(cap + tail.length, 1));
-  next.set(tail, cap);
-  w.buf = next;
-  w.u8 = new Uint8Array(next.buffer, next.byteOffset, next.length);
-  w.tailAt = cap;
-  w.tail = tail.length;
-  w.len = 0;
-}
 
-/** Put these records (RowBin.more) at the end of the window's buffer (or read a small file whole). */
-export function holdApart(r: RowBin, more: Buffer): void {
-  const w = r.win;
-  if (!w || w.whole) return;
-  // a file the window holds whole anyway is read whole, and read as one (locateWhole: the reader
-  // with records held apart in the window's buffer costs a listing of 686 rows two scavenges)
-  if (w.size <= WINDOW) {
-    // (its bytes are in the window already when it was read through it: not read again)
-    w.whole = inWindow(w);
-    void r.buf;
-    return;
-  }
-  rebuffer(w, Math.max(w.tailAt, WINDOW), more);
-}
 
 /**
  * Open rows.bin and check it as readRowBin does, reading it through a window; its records are then
@@ -235,7 +205,7 @@ export function holdApart(r: RowBin, more: Buffer): void {
 export function openRowBin(file: string): RowBin | null {
   return openKept(file, (fd, size) => {
     const buf = Buffer.allocUnsafe(Math.min(WINDOW, Math.max(size, 1)));
-    const w: Win = { fd, size, buf, u8: new Uint8Array(buf.buffer, buf.byteOffset, buf.length), from: 0, len: 0, whole: null, tail: 0, tailAt: buf.length };
+    const w: Win = { fd, size, buf, u8: new Uint8Array(buf.buffer, buf.byteOffset, buf.length), from: 0, len: 0, whole: null };
     fill(w, 0, Math.min(size, 8193));
     const nl = w.buf.indexOf(10);
     const h = headOf(w.buf, nl, w.len);
@@ -350,27 +320,16 @@ export interface Rec {
 }
 const REC: Rec = { buf: Buffer.alloc(0), u8: new Uint8Array(0), p: 0, flags: 0, a: 0, b: 0, l: 0, e: 0, li: 0 };
 /** the plain views of the last RowBin located whole */
-let viewed: { r: RowBin; of: Buffer | undefined; buf: Uint8Array; more: Uint8Array | null } | null = null;
+let viewed: { r: RowBin; buf: Uint8Array } | null = null;
 const plainView = (b: Buffer) => new Uint8Array(b.buffer, b.byteOffset, b.length);
 
-/**
- * How to read a RowBin's records (into REC): through its window, through the window with records
- * held apart after it (check.patch's), or from its whole bytes. Taken once before a loop, so each
- * loop calls one small function: a body that also handled the records held apart (a branch and a
- * call more) made a no-change listing of 686 rows allocate ~600 KB in the loop over them and
- * collect garbage twice, where it made none.
- */
-export function locator(r: RowBin): (r: RowBin, k: number) => Rec {
-  return r.win && !r.win.whole && r.win.tail > 0 ? locateHeld : locatePlain;
+/** How to read a RowBin's records (into REC), taken once before a loop. */
+export function locator(_r: RowBin): (r: RowBin, k: number) => Rec {
+  return locate;
 }
 
-/** Record `k` of `r` into REC (for a loop: locator). */
+/** Record `k` of `r` into REC: through its window, or of a RowBin held whole. */
 export function locate(r: RowBin, k: number): Rec {
-  return locator(r)(r, k);
-}
-
-/** Record `k` through the window (no records held apart), or of a RowBin held whole. */
-function locatePlain(r: RowBin, k: number): Rec {
   const w = r.win;
   if (w && !w.whole) {
     const p = r.at[k]!;
@@ -381,30 +340,11 @@ function locatePlain(r: RowBin, k: number): Rec {
   return locateWhole(r, k);
 }
 
-/** Record `k` through the window, with records held apart after it in the window's buffer. */
-function locateHeld(r: RowBin, k: number): Rec {
-  const w = r.win!;
-  const p = r.at[k]!;
-  // a record held apart: in the same buffer, after the window
-  if (p >= w.size) return fillRec(w.buf, w.u8, w.tailAt + p - w.size);
-  // read through the window: the record whole in it, read from its start when it is not
-  let end = k + 1 < r.count ? r.at[k + 1]! : w.size;
-  if (end >= w.size || end <= p) {
-    // the last, or the next is held apart (or not the next in the file): this one's end from its lengths
-    if (p < w.from || p + FIXED > w.from + w.len) fill(w, p, p + FIXED);
-    const q = p - w.from;
-    end = p + recordLength(w.u8, q);
-  }
-  if (p < w.from || end > w.from + w.len) fill(w, p, end);
-  return fillRec(w.buf, w.u8, p - w.from);
-}
 
-/** Record `k` of a RowBin held whole (read at once, or asked for its `buf`), the records held apart after it. */
+/** Record `k` of a RowBin held whole (read at once, or asked for its `buf`). */
 function locateWhole(r: RowBin, k: number): Rec {
-  const p = r.at[k]!;
-  if (viewed?.r !== r || viewed.of !== r.more) viewed = { r, of: r.more, buf: plainView(r.buf), more: r.more ? plainView(r.more) : null };
-  if (p >= r.buf.length) return fillRec(r.more!, viewed.more!, p - r.buf.length);
-  return fillRec(r.buf, viewed.buf, p);
+  if (viewed?.r !== r) viewed = { r, buf: plainView(r.buf) };
+  return fillRec(r.buf, viewed.buf, r.at[k]!);
 }
 
 function fillRec(buf: Buffer, u8: Uint8Array, p: number): Rec {
@@ -625,14 +565,6 @@ function putRow(out: BlockWriter, rec: Rec, ages: (t: number | null) => string, 
   out.endLine();
 }
 
-/** The rows of records `ks` (each printed, hidden or not), as printRowBin prints them, told to the tape. */
-export function printRecords(r: RowBin, ks: number[], readNames: () => Record<string, string>, now: number, tape: RowsTape): void {
-  const nameOf = snapshotNames(readNames);
-  const ages = agesAt(now);
-  const out = blockWriter((b) => tape.block(b));
-  for (const k of ks) putRow(out, locate(r, k), ages, nameOf, tape);
-  out.flush();
-}
 
 /** The key and short id a record starts with (`key\tshort`): A is bytes [a, b) of `buf`. */
 export function keyShort(buf: Buffer, a: number, b: number): [string, string] {
@@ -641,25 +573,8 @@ export function keyShort(buf: Buffer, a: number, b: number): [string, string] {
   return [buf.toString('utf8', a, t), buf.toString('utf8', t + 1, b)];
 }
 
-/** Record `k`'s key (its first field) and whether it is hidden. */
-export function rowKey(r: RowBin, k: number): { key: string; hidden: boolean } {
-  const rec = locate(r, k);
-  return { key: keyShort(rec.buf, rec.a, rec.b)[0], hidden: (rec.flags & HIDDEN) !== 0 };
-}
 
-/** Where rows.bin's records end (its size): offsets past it are those held apart (an append's: lib/index/overlay.ts). */
-export function recordEnd(r: RowBin): number {
-  return r.win ? r.win.size : r.buf.length;
-}
 
-/** The records of `r` held apart from its file (an append's, put over it: lib/index/overlay.ts), by number. */
-export function heldRecords(r: RowBin): number[] {
-  if (!r.more) return [];
-  const size = recordEnd(r);
-  const out: number[] = [];
-  for (let k = 0; k < r.count; k++) if (r.at[k]! >= size) out.push(k);
-  return out;
-}
 
 /**
  * The label a record takes from the snapshot names instead of its own (a Claude session without a

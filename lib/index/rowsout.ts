@@ -9,8 +9,7 @@
 // id), another home, another snapshot-names file, or a clock that went back, the file is not used:
 // the rows are put together from rows.bin as before and the file is written again. A run with a
 // harness or directory filter neither reads nor writes it. One file per variant: `rows.out` (what
-// `resume rows` shows) and `rows-all.out` (`--all`). An append's listing makes the file of the
-// listing before it into its own (spliceRowsOut), then prints it.
+// `resume rows` shows) and `rows-all.out` (`--all`).
 //
 // The picker's padded list (`rows --align`, its reloads, its first lines) keeps one the same way
 // (`rows-align….out`, by its flags): a renewed age is put in with its colour and padded to the age
@@ -35,7 +34,7 @@ import { ageCode, ageText, nextAgeChange } from '../util/time.js';
 import { ageColumn, ALIGN_CAPS } from '../output.js';
 import { fnv1a } from '../util/fnv.js';
 import { openKept, readFirstLine, readFully, removeFile, writeAtomic } from '../util/fsx.js';
-import { heldRecords, printRecords, rowKey, type RowBin } from './rowbin.js';
+import type { RowBin } from './rowbin.js';
 
 export const ROWSOUT_VERSION = 3;
 /** a row whose age text changes sooner than this is printed with a fresh age every time */
@@ -311,164 +310,7 @@ export class RowsTape {
 /** the longest line rows.out's lines are looked through for (a longer one makes a splice decline) */
 const LINE_CAP = 64 << 10;
 
-/**
- * Where the lines of these keys lie in rows.out's body ([start, end), the line break included), by
- * key: the body read a window at a time, each key looked for at the start of a line. Null when a
- * line is longer than LINE_CAP or the file was cut short.
- */
-function findLines(fd: number, body: number, size: number, keys: string[]): Map<string, [number, number]> | null {
-  const found = new Map<string, [number, number]>();
-  if (keys.length === 0) return found;
-  const needles = keys.map((k) => Buffer.from(`\n${k}\t`, 'utf8'));
-  const win = Buffer.allocUnsafe(WINDOW + LINE_CAP);
-  // win[0, carry) is the start of a line not yet whole; `base` is where win[0] lies in the body
-  let carry = 0;
-  let base = 0;
-  for (let p = body; ; ) {
-    const n = p < size ? readFully(fd, win, carry, Math.min(WINDOW, size - p), p) : 0;
-    if (p < size && n <= 0) return null;
-    p += n;
-    const len = carry + n;
-    const end = p >= size;
-    // the whole lines are win[0, last] (at the end of the body, whatever is left)
-    const last = end ? len - 1 : win.lastIndexOf(10, len - 1);
-    if (last >= 0) {
-      const view = win.subarray(0, last + 1);
-      for (let i = 0; i < keys.length; i++) {
-        if (found.has(keys[i]!)) continue;
-        const nd = needles[i]!;
-        // (a line starts at win[0]: its key is compared there)
-        let s: number;
-        if (view.length >= nd.length - 1 && view.compare(nd, 1, nd.length, 0, nd.length - 1) === 0) s = 0;
-        else {
-          const at = view.indexOf(nd);
-          if (at < 0) continue;
-          s = at + 1;
-        }
-        const e = view.indexOf(10, s);
-        found.set(keys[i]!, [base + s, base + (e < 0 ? last + 1 : e + 1)]);
-      }
-      if (found.size === keys.length) return found;
-    }
-    if (end) return found;
-    const rest = len - (last + 1);
-    if (rest > LINE_CAP) return null;
-    win.copy(win, 0, last + 1, len);
-    base += last + 1;
-    carry = rest;
-  }
-}
 
-/**
- * After an append: rows.out of the listing before it (`was`) made into the one of the listing after
- * it (`key`, `r` with the append's records put over it), without printing every row again (at 22,000
- * sessions that was ~25 ms of an append's `rows`). The lines of the changed sessions (`changed`:
- * their keys) are taken out, and each one's new row is rendered (printRecords) and put after the
- * line of the row shown before it that did not change (at the top when there is none: an append
- * makes its session the newest). The other rows are copied as they were, with the places of the ages
- * renewed at each print moved with them. Declines (false, nothing written) unless that file is
- * whole, of that listing, home and snapshot names, still good at `now`, and of the plain rows (not
- * aligned, not clipped); also when a row before a changed one cannot be found in it.
- */
-export function spliceRowsOut(file: string, was: RowsOutKey, key: RowsOutKey, now: number, r: RowBin, changed: ReadonlySet<string>, all: boolean, readNames: () => Record<string, string>): boolean {
-  const f = openRowsOut(file);
-  if (!f) return false;
-  try {
-    if (f.id !== was.id || f.home !== key.home || f.home !== was.home || f.names !== key.names || f.names !== was.names || !(now >= f.at && now < f.until) || f.width !== 0 || f.fit) return false;
-    // the changed records in the listing after the append (held apart from rows.bin, as every
-    // record an append put over it is), each with the row shown before it that did not change
-    const mine: { k: number; after: string | null }[] = [];
-    for (const k of heldRecords(r)) {
-      const rk = rowKey(r, k);
-      if (!changed.has(rk.key) || (!all && rk.hidden)) continue;
-      let after: string | null = null;
-      for (let j = k - 1; j >= 0; j--) {
-        const o = rowKey(r, j);
-        if (changed.has(o.key) || (!all && o.hidden)) continue;
-        after = o.key;
-        break;
-      }
-      mine.push({ k, after });
-    }
-    const anchors = [...new Set(mine.map((m) => m.after).filter((a): a is string => a !== null))];
-    const lines = findLines(f.fd, f.body, f.size, [...new Set([...changed, ...anchors])]);
-    if (!lines || anchors.some((a) => !lines.has(a))) return false;
-    // the new rows, rendered as printRowBin renders them, one piece per place they go
-    const places = new Map<number, { ks: number[] }>();
-    for (const m of mine) {
-      const at = m.after === null ? 0 : lines.get(m.after)![1];
-      let g = places.get(at);
-      if (!g) places.set(at, (g = { ks: [] }));
-      g.ks.push(m.k);
-    }
-    // the edits, in the body's order: lines out, rows in
-    const cut = [...changed].map((k) => lines.get(k)).filter((x): x is [number, number] => !!x).sort((a, b) => a[0] - b[0]);
-    const ins = [...places.entries()].sort((a, b) => a[0] - b[0]).map(([at, g]) => {
-      const tape = new RowsTape(now);
-      printRecords(r, g.ks, readNames, now, tape);
-      return { at, ...tape.taken() };
-    });
-    for (const c of cut) if (ins.some((i) => i.at > c[0] && i.at < c[1])) return false;
-    // the dynamic ages, moved: those of the lines taken out go, the new rows' come in
-    const len = f.size - f.body;
-    const shift = (x: number) => {
-      let d = 0;
-      for (const i of ins) if (i.at <= x) d += i.size;
-      for (const c of cut) if (c[1] <= x) d -= c[1] - c[0];
-      return d;
-    };
-    const dyn: number[] = [];
-    let until = f.until;
-    const oldDyn = f.dyn;
-    let q = 0;
-    const takeOld = (upTo: number) => {
-      for (; q < oldDyn.length && oldDyn[q]! < upTo; q += 3) {
-        const s = oldDyn[q]!;
-        if (cut.some((c) => s >= c[0] && s < c[1])) continue;
-        const d = shift(s);
-        dyn.push(s + d, oldDyn[q + 1]! + d, oldDyn[q + 2]!);
-      }
-    };
-    for (const i of ins) {
-      // (old ages before this place; a row put in at `at` comes before the old line that starts there)
-      takeOld(i.at);
-      const d = shift(i.at) - i.size;
-      for (let j = 0; j < i.dyn.length; j += 3) dyn.push(i.dyn[j]! + i.at + d, i.dyn[j + 1]! + i.at + d, i.dyn[j + 2]!);
-      if (i.until < until) until = i.until;
-    }
-    takeOld(Infinity);
-    const size = len + ins.reduce((n, i) => n + i.size, 0) - cut.reduce((n, c) => n + c[1] - c[0], 0);
-    const fd = f.fd;
-    const body = f.body;
-    const win = Buffer.allocUnsafe(Math.max(1, Math.min(WINDOW, len)));
-    const head = keptHead(key, f.at, until, dyn, size, '0 0 0', false);
-    function* pieces(): Generator<Uint8Array> {
-      yield* head;
-      // the body's runs between the edits, read a window at a time (each written before the next read)
-      const edits = [...cut.map((c) => ({ at: c[0], end: c[1], rows: null as Buffer[] | null })), ...ins.map((i) => ({ at: i.at, end: i.at, rows: i.blocks }))]
-        .sort((a, b) => a.at - b.at || (a.rows ? -1 : 1));
-      let p = 0;
-      for (const e of edits) {
-        if (p < e.at) {
-          yield* windowsOf(fd, win, body + p, body + e.at);
-          p = e.at;
-        }
-        if (e.rows) yield* e.rows;
-        else p = e.end;
-      }
-      yield* windowsOf(fd, win, body + p, body + len);
-    }
-    try {
-      removeFile(file);
-      writeAtomic(file, pieces());
-    } catch {
-      return false;
-    }
-    return true;
-  } finally {
-    fs.closeSync(f.fd);
-  }
-}
 
 // ls.out and ls-all.out: what the last `resume ls` into a pipe printed (every session, or every one
 // `--all`), with the line it said on stderr. Its lines hold times, not ages: they stand as long as

@@ -15,10 +15,10 @@
 //
 // What the index stores is trusted as sanitised: an append keeps a session's earlier prompts as the
 // index stored them (sanitizeSession's `done`). So a change to what is redacted (a rule, a keyword,
-// the control characters) must bump STATE_VERSION in lib/index/index.ts (and INDEX_VERSION with it):
-// every source is then parsed and sanitised again. test/redact.test.ts holds a fingerprint of the
-// rules (their patterns, keywords and this prefilter, and the control characters) next to
-// STATE_VERSION, and fails when one changes without the other.
+// the control characters) must bump INDEX_VERSION in lib/index/files.ts: every source is then parsed
+// and sanitised again. test/redact.test.ts holds a fingerprint of the rules (their patterns, keywords
+// and this prefilter, and the control characters) next to INDEX_VERSION, and fails when one changes
+// without the other.
 import type { SessionCore } from '../types.js';
 import { oneLine, safeText } from './text.js';
 

@@ -5,7 +5,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { MAX_LINE } from '../../index/lines.js';
-import { sameList } from '../../index/promptfile.js';
 import type { Adapter, Ctx, FinishChange, LineState, RefinishIO, Root, Session, SessionCore, Source } from '../../types.js';
 import { direntMaybeFile, entries, isDir, uniqueReal, walk } from '../../util/fsx.js';
 import { createHash } from '../../util/lazy.js';
@@ -506,7 +505,8 @@ function sameInputs(a: CodexState | null, b: CodexState | null): boolean {
   if (!a || !b) return a === b;
   if (a.id !== b.id || a.child !== b.child || a.forkedFrom !== b.forkedFrom || a.parent !== b.parent || a.threadName !== b.threadName)
     return false;
-  const same = (x: string[] | undefined, y: string[] | undefined) => (Array.isArray(y) ? sameList(x, y) : x === y);
+  const same = (x: string[] | undefined, y: string[] | undefined) =>
+    Array.isArray(y) ? Array.isArray(x) && x.length === y.length && x.every((v, i) => v === y[i]) : x === y;
   return same(a.ph, b.ph) && same(a.pt, b.pt);
 }
 

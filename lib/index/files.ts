@@ -1,0 +1,49 @@
+// The index's files in the cache directory and the one version that covers them all.
+//
+//   index.db    the index: one SQLite database (lib/index/store.ts) with every source's stat, byte
+//               offset and parser state, every session and every prompt. Written in transactions:
+//               one writer at a time, readers see the last commit and never wait.
+//   check.bin   the no-change check (lib/index/check.ts): every source's stat and the discovery
+//               memos, so a run that finds nothing changed answers without opening the database.
+//   rows.bin    the rows `resume rows` prints, rendered (lib/index/rowbin.ts), of the same build.
+//   dirs.json   directory listings by the directory's stat, for discoveries that must run
+//               (lib/index/dirs.ts).
+//   rows.out …  output printed again while nothing it shows has changed (lib/index/rowsout.ts).
+// check.bin and rows.bin are written from the database after each commit and name its build; a
+// run that finds them missing, damaged or of another build writes them again from the database.
+import path from 'node:path';
+import type { Ctx } from '../types.js';
+import { cacheDir } from '../util/paths.js';
+
+/**
+ * The version of the database's layout and of what the parsers extract, and of check.bin and
+ * rows.bin: a database of another version is removed and built again (21: one SQLite database in
+ * place of the state shards, listing files and patches).
+ */
+export const INDEX_VERSION = 21;
+
+export interface IndexFiles {
+  dir: string;
+  db: string;
+  check: string;
+  rowbin: string;
+  dirs: string;
+}
+
+export function indexFiles(ctx: Ctx): IndexFiles {
+  const dir = cacheDir(ctx);
+  const j = (n: string) => path.join(dir, n);
+  return { dir, db: j('index.db'), check: j('check.bin'), rowbin: j('rows.bin'), dirs: j('dirs.json') };
+}
+
+export interface Skipped {
+  /** named like a session file but not a regular file (FIFO, socket, device, directory) */
+  notRegular: number;
+  /** could not be stat'ed or read */
+  unreadable: number;
+  /** sources whose parse failed (message per harness) */
+  failed: Record<string, string>;
+}
+
+/** Files of earlier versions of the index, removed when the database is first written. */
+export const OLD_NAMES = ['list.json', 'rows.json', 'list.idx', 'list.patch', 'check.patch', 'links.bin', 'reach.json', 'index.lock', 'files.json', 'state.json'];

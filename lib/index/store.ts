@@ -1,0 +1,400 @@
+// The index database (index.db): one SQLite file, better-sqlite3, WAL. What the sources gave
+// (sources), what is listed (sessions) and every prompt (prompts) live here; check.bin and rows.bin
+// beside it are written from it (lib/index/files.ts).
+//
+// One writer at a time: a builder takes the write lock with BEGIN IMMEDIATE and holds it while it
+// parses, so a second builder waits for it (busy timeout) and then finds the work done. Readers
+// (preview, show, words) read the last commit and never wait for a writer. A writer killed at any
+// moment leaves the last commit: SQLite rolls the rest back on the next open.
+//
+// better-sqlite3 over Node 22's node:sqlite: the project runs on Node >= 20 (DESIGN.md), where
+// node:sqlite does not exist. Loading it costs 9-27 ms (bench/sqlite/README.md), which is why the
+// no-change path (check.bin, rows.bin) does not open the database at all.
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import type BetterSqlite3 from 'better-sqlite3';
+import type { LineState, Session, SessionCore, Source } from '../types.js';
+import { INDEX_VERSION, type Skipped } from './files.js';
+import { ExitError } from '../errors.js';
+
+export type Db = BetterSqlite3.Database;
+
+/** A source as the database keeps it: its stat, where its parse stopped, and what it gave. */
+export interface Entry {
+  size: number;
+  mtime: number;
+  ino: number;
+  sig: string;
+  src: Source;
+  offset: number;
+  tail: string;
+  /** the parser's state, continued by an append ({} when not kept) */
+  state: LineState;
+  /** its sessions before the finish pass (without allPrompts) */
+  sessions: SessionCore[];
+  error?: string;
+}
+
+const SCHEMA = `
+CREATE TABLE meta(k TEXT PRIMARY KEY, v TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE sources(
+  path TEXT PRIMARY KEY,
+  harness TEXT NOT NULL,
+  size REAL NOT NULL, mtime REAL NOT NULL, ino REAL NOT NULL, sig TEXT NOT NULL,
+  src TEXT NOT NULL,
+  off REAL NOT NULL,
+  tail TEXT NOT NULL,
+  state TEXT NOT NULL,
+  fin TEXT,
+  sessions TEXT NOT NULL,
+  error TEXT
+) WITHOUT ROWID;
+CREATE INDEX sources_harness ON sources(harness);
+CREATE TABLE sessions(
+  key TEXT PRIMARY KEY,
+  harness TEXT NOT NULL,
+  id TEXT NOT NULL,
+  file TEXT NOT NULL,
+  at REAL NOT NULL,
+  short TEXT NOT NULL,
+  link TEXT,
+  fork INTEGER NOT NULL,
+  doc TEXT NOT NULL,
+  rec BLOB
+);
+CREATE INDEX sessions_id ON sessions(id);
+CREATE INDEX sessions_file ON sessions(file);
+CREATE INDEX sessions_link ON sessions(harness, link);
+CREATE TABLE prompts(path TEXT NOT NULL, key TEXT NOT NULL, n INTEGER NOT NULL, text TEXT NOT NULL, PRIMARY KEY(path, key, n)) WITHOUT ROWID;
+CREATE INDEX prompts_key ON prompts(key);
+`;
+
+let ctor: (new (file: string, opts: BetterSqlite3.Options) => Db) | null = null;
+
+function engine(): new (file: string, opts: BetterSqlite3.Options) => Db {
+  if (!ctor) {
+    try {
+      ctor = createRequire(import.meta.url)('better-sqlite3');
+    } catch (err) {
+      const m = err instanceof Error ? err.message.split('\n')[0] : String(err);
+      // (exit 2: a missing native module is for the user to fix, by installing again)
+      throw new ExitError(2, `cannot load better-sqlite3 for the index (${m}); reinstall resume (npm ci)`);
+    }
+  }
+  return ctor!;
+}
+
+/** How long a builder waits for another to finish (a cold build of a large home takes seconds). */
+const WRITE_WAIT_MS = 120_000;
+
+/**
+ * The database for writing, created when missing; one of another version, or one SQLite cannot
+ * read, is removed and made again (the index is a cache: everything in it comes from the sources).
+ */
+export function openWrite(file: string): Db {
+  const C = engine();
+  for (let attempt = 0; ; attempt++) {
+    let db: Db | null = null;
+    try {
+      db = new C(file, { timeout: WRITE_WAIT_MS });
+      fs.chmodSync(file, 0o600);
+      db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = NORMAL');
+      const v = db.pragma('user_version', { simple: true }) as number;
+      if (v !== INDEX_VERSION) {
+        const tables = db.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'table'").pluck().get() as number;
+        if (tables > 0) throw new Stale();
+        db.exec('BEGIN IMMEDIATE');
+        // (another builder may have made it while this one waited for the lock)
+        if ((db.pragma('user_version', { simple: true }) as number) !== INDEX_VERSION) {
+          db.exec(SCHEMA);
+          db.pragma(`user_version = ${INDEX_VERSION}`);
+        }
+        db.exec('COMMIT');
+      }
+      return db;
+    } catch (err) {
+      try {
+        db?.close();
+      } catch {
+        /* closing a broken handle */
+      }
+      if (attempt > 0 || (!(err instanceof Stale) && !isCorrupt(err))) throw err;
+      // an old or broken file: removed (with its WAL) and made anew
+      for (const f of [file, `${file}-wal`, `${file}-shm`]) fs.rmSync(f, { force: true });
+    }
+  }
+}
+
+class Stale extends Error {}
+
+function isCorrupt(err: unknown): boolean {
+  const code = (err as { code?: string })?.code ?? '';
+  return code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB' || code.startsWith('SQLITE_CORRUPT');
+}
+
+/** The database for reading, or null when there is none of this version (or it cannot be read). */
+export function openRead(file: string): Db | null {
+  if (!fs.existsSync(file)) return null;
+  try {
+    const db = new (engine())(file, { readonly: true, fileMustExist: true, timeout: 5000 });
+    if ((db.pragma('user_version', { simple: true }) as number) === INDEX_VERSION) return db;
+    db.close();
+  } catch {
+    /* none to read */
+  }
+  return null;
+}
+
+const stmts = new WeakMap<Db, Map<string, BetterSqlite3.Statement>>();
+
+/** A statement prepared once per database handle (a build runs some of these 22,000 times). */
+function st(db: Db, sql: string): BetterSqlite3.Statement {
+  let m = stmts.get(db);
+  if (!m) stmts.set(db, (m = new Map()));
+  let s = m.get(sql);
+  if (!s) m.set(sql, (s = db.prepare(sql)));
+  return s;
+}
+
+export function getMeta(db: Db, k: string): string | null {
+  const r = st(db, 'SELECT v FROM meta WHERE k = ?').pluck().get(k) as string | undefined;
+  return r ?? null;
+}
+
+export function setMeta(db: Db, k: string, v: string): void {
+  st(db, 'INSERT INTO meta(k, v) VALUES(?, ?) ON CONFLICT(k) DO UPDATE SET v = excluded.v').run(k, v);
+}
+
+/** The stored stat of every source (the builder compares the discovery with it). */
+export function sourceStats(db: Db): Map<string, { size: number; mtime: number; ino: number; sig: string; harness: string }> {
+  const out = new Map<string, { size: number; mtime: number; ino: number; sig: string; harness: string }>();
+  for (const r of db.prepare('SELECT path, size, mtime, ino, sig, harness FROM sources').iterate() as Iterable<{ path: string; size: number; mtime: number; ino: number; sig: string; harness: string }>) {
+    out.set(r.path, { size: r.size, mtime: r.mtime, ino: r.ino, sig: r.sig, harness: r.harness });
+  }
+  return out;
+}
+
+interface SourceRow {
+  path: string;
+  size: number;
+  mtime: number;
+  ino: number;
+  sig: string;
+  src: string;
+  off: number;
+  tail: string;
+  state: string;
+  fin: string | null;
+  sessions: string;
+  error: string | null;
+}
+
+function entryOf(r: SourceRow, state: 'full' | 'fin'): Entry | null {
+  try {
+    const e: Entry = {
+      size: r.size, mtime: r.mtime, ino: r.ino, sig: r.sig, src: JSON.parse(r.src), offset: r.off, tail: r.tail,
+      state: JSON.parse(state === 'fin' && r.fin !== null ? r.fin : r.state), sessions: JSON.parse(r.sessions),
+    };
+    if (r.error !== null) e.error = r.error;
+    return e;
+  } catch {
+    return null;
+  }
+}
+
+/** These sources' entries (with the parser state to continue, or, `fin`, what the finish pass reads of it). */
+export function loadEntries(db: Db, paths: Iterable<string>, state: 'full' | 'fin' = 'full'): Map<string, Entry> {
+  const out = new Map<string, Entry>();
+  const q = db.prepare('SELECT * FROM sources WHERE path = ?');
+  for (const p of paths) {
+    const r = q.get(p) as SourceRow | undefined;
+    const e = r && entryOf(r, state);
+    if (e) out.set(p, e);
+  }
+  return out;
+}
+
+/** Every entry of one harness (or of all), for a finish pass over it (`fin`) or for doctor (`full`). */
+export function harnessEntries(db: Db, harness: string | null, state: 'full' | 'fin'): Map<string, Entry> {
+  const out = new Map<string, Entry>();
+  const rows = (harness ? db.prepare('SELECT * FROM sources WHERE harness = ?').iterate(harness) : db.prepare('SELECT * FROM sources').iterate()) as Iterable<SourceRow>;
+  for (const r of rows) {
+    const e = entryOf(r, state);
+    if (e) out.set(r.path, e);
+  }
+  return out;
+}
+
+/** The paths of a harness's sources whose file name contains `part`. */
+export function findSources(db: Db, harness: string, part: string): string[] {
+  const out: string[] = [];
+  for (const p of db.prepare('SELECT path FROM sources WHERE harness = ? AND instr(path, ?) > 0').pluck().iterate(harness, part) as Iterable<string>) {
+    if (p.slice(p.lastIndexOf('/') + 1).includes(part)) out.push(p);
+  }
+  return out;
+}
+
+/**
+ * Write a parsed source: its entry (`fin`: what its harness's finish pass reads of the state, when
+ * that is less than the state) and its sessions' prompts.
+ */
+export function putSource(db: Db, e: Entry, fin: LineState | null): void {
+  const sessions = e.sessions.map(({ allPrompts: _, ...s }) => s);
+  st(
+    db,
+    'INSERT OR REPLACE INTO sources(path, harness, size, mtime, ino, sig, src, off, tail, state, fin, sessions, error) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)',
+  ).run(
+    e.src.path, e.src.harness, e.size, e.mtime, e.ino, e.sig, JSON.stringify(e.src), e.offset, e.tail, JSON.stringify(e.state ?? {}),
+    fin ? JSON.stringify(fin) : null, JSON.stringify(sessions), e.error ?? null,
+  );
+  st(db, 'DELETE FROM prompts WHERE path = ?').run(e.src.path);
+  const ins = st(db, 'INSERT OR IGNORE INTO prompts(path, key, n, text) VALUES(?,?,?,?)');
+  for (const s of e.sessions) {
+    if (!Array.isArray(s.allPrompts)) continue;
+    const key = `${s.harness}:${s.id}`;
+    for (let n = 0; n < s.allPrompts.length; n++) ins.run(e.src.path, key, n, s.allPrompts[n]);
+  }
+}
+
+/** A source gone: its entry and prompts. */
+export function dropSource(db: Db, p: string): void {
+  st(db, 'DELETE FROM sources WHERE path = ?').run(p);
+  st(db, 'DELETE FROM prompts WHERE path = ?').run(p);
+}
+
+/** A session as the sessions table keeps it (`rec`: its rows.bin record). */
+export interface SessionRow {
+  session: Session;
+  short: string;
+  rec: Buffer | null;
+}
+
+/** The recency a session sorts by (stream.ts byRecency): updated, else started. */
+export const recencyOf = (s: Pick<SessionCore, 'updated' | 'started'>): number => s.updated ?? s.started ?? 0;
+
+export function putSession(db: Db, s: Session, short: string, rec: Buffer | null): void {
+  st(db, 'INSERT OR REPLACE INTO sessions(key, harness, id, file, at, short, link, fork, doc, rec) VALUES(?,?,?,?,?,?,?,?,?,?)').run(
+    s.key, s.harness, s.id, s.file, recencyOf(s), short, s.link ?? null, s.forkedFrom ? 1 : 0, JSON.stringify(s), rec,
+  );
+}
+
+export function dropSession(db: Db, key: string): void {
+  st(db, 'DELETE FROM sessions WHERE key = ?').run(key);
+}
+
+/** Every session, newest first as byRecency orders them (ties by id). */
+export function allSessions(db: Db): Session[] {
+  const out: Session[] = [];
+  for (const d of db.prepare('SELECT doc FROM sessions ORDER BY at DESC, id').pluck().iterate() as Iterable<string>) out.push(JSON.parse(d));
+  return out;
+}
+
+/** Every session with its short id, newest first. */
+export function allRows(db: Db): Array<{ session: Session; short: string }> {
+  const out: Array<{ session: Session; short: string }> = [];
+  for (const r of db.prepare('SELECT doc, short FROM sessions ORDER BY at DESC, id').iterate() as Iterable<{ doc: string; short: string }>) {
+    out.push({ session: JSON.parse(r.doc), short: r.short });
+  }
+  return out;
+}
+
+/** The sessions of one harness, or of some files. */
+export function sessionsWhere(db: Db, q: { harness: string } | { files: Iterable<string> }): Session[] {
+  const out: Session[] = [];
+  if ('harness' in q) {
+    for (const d of db.prepare('SELECT doc FROM sessions WHERE harness = ?').pluck().iterate(q.harness) as Iterable<string>) out.push(JSON.parse(d));
+    return out;
+  }
+  const st = db.prepare('SELECT doc FROM sessions WHERE file = ?').pluck();
+  for (const f of q.files) for (const d of st.iterate(f) as Iterable<string>) out.push(JSON.parse(d));
+  return out;
+}
+
+/** The rows.bin records of every session in order, with the time each sorts by; null when one is missing. */
+export function allRecords(db: Db): Buffer[] | null {
+  const out: Buffer[] = [];
+  for (const r of db.prepare('SELECT rec FROM sessions ORDER BY at DESC, id').pluck().iterate() as Iterable<Buffer | null>) {
+    if (!r) return null;
+    out.push(r);
+  }
+  return out;
+}
+
+/** Every session's key, id and short id. */
+export function allIds(db: Db): Array<{ key: string; id: string; short: string }> {
+  return db.prepare('SELECT key, id, short FROM sessions').all() as Array<{ key: string; id: string; short: string }>;
+}
+
+export function setShort(db: Db, key: string, short: string, rec: Buffer | null): void {
+  st(db, 'UPDATE sessions SET short = ?, rec = ? WHERE key = ?').run(short, rec, key);
+}
+
+export function storedSkipped(db: Db): Skipped | null {
+  const v = getMeta(db, 'skipped');
+  try {
+    return v ? (JSON.parse(v) as Skipped) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A session by key, with its short id; null when none has it. */
+export function sessionByKey(db: Db, key: string): { session: Session; short: string } | null {
+  const r = st(db, 'SELECT doc, short FROM sessions WHERE key = ?').get(key) as { doc: string; short: string } | undefined;
+  return r ? { session: JSON.parse(r.doc), short: r.short } : null;
+}
+
+/** The sessions with this id (of any harness), with their short ids. */
+export function sessionsById(db: Db, id: string): Array<{ session: Session; short: string }> {
+  return (st(db, 'SELECT doc, short FROM sessions WHERE id = ?').all(id) as Array<{ doc: string; short: string }>).map((r) => ({ session: JSON.parse(r.doc), short: r.short }));
+}
+
+/** The stored short id and file of a key, or null. */
+export function keyInfo(db: Db, key: string): { short: string; file: string } | null {
+  return (st(db, 'SELECT short, file FROM sessions WHERE key = ?').get(key) as { short: string; file: string } | undefined) ?? null;
+}
+
+/** The files of a harness's sessions with this link key. */
+export function linkFiles(db: Db, harness: string, link: string): string[] {
+  return st(db, 'SELECT file FROM sessions WHERE harness = ? AND link = ?').pluck().all(harness, link) as string[];
+}
+
+/** Which harnesses have sources whose parse failed, with the message of one. */
+export function failures(db: Db): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const r of st(db, 'SELECT harness, error FROM sources WHERE error IS NOT NULL').all() as Array<{ harness: string; error: string }>) out[r.harness] = r.error;
+  return out;
+}
+
+/** Everything of these harnesses (all when null), for a rebuild. */
+export function clearHarnesses(db: Db, harnesses: readonly string[] | null): void {
+  if (!harnesses) {
+    db.exec('DELETE FROM sources; DELETE FROM sessions; DELETE FROM prompts;');
+    return;
+  }
+  for (const h of harnesses) {
+    db.prepare('DELETE FROM prompts WHERE path IN (SELECT path FROM sources WHERE harness = ?)').run(h);
+    db.prepare('DELETE FROM sources WHERE harness = ?').run(h);
+    db.prepare('DELETE FROM sessions WHERE harness = ?').run(h);
+  }
+}
+
+/** The sessions of these files of a harness: their keys. */
+export function keysOfFiles(db: Db, harness: string, files: Iterable<string>): string[] {
+  const out: string[] = [];
+  const q = st(db, 'SELECT key FROM sessions WHERE harness = ? AND file = ?').pluck();
+  for (const f of files) out.push(...(q.all(harness, f) as string[]));
+  return out;
+}
+
+/** The keys of a harness's sessions. */
+export function keysOfHarness(db: Db, harness: string): string[] {
+  return st(db, 'SELECT key FROM sessions WHERE harness = ?').pluck().all(harness) as string[];
+}
+
+/** A session's document by key (null when none). */
+export function docOf(db: Db, key: string): Session | null {
+  const d = st(db, 'SELECT doc FROM sessions WHERE key = ?').pluck().get(key) as string | undefined;
+  return d ? JSON.parse(d) : null;
+}
