@@ -122,14 +122,8 @@ export interface FinishChange<S> {
 /** What an update gives `refinish` to read. */
 export interface RefinishIO<S> {
   ctx: Ctx;
-  /**
-   * This harness's sessions in the stored listing. Null when the update does not read the listing:
-   * `reached` then tells, of a key that `holds` named, the files of the sessions whose finish pass
-   * reads it (as the listing was written: undefined when the key reaches none, null when that
-   * cannot be told).
-   */
-  listed: Session[] | null;
-  reached(key: string): string[] | null | undefined;
+  /** This harness's sessions in the index as it stands before the change. */
+  listed: Session[];
   /** the paths of this harness's sources whose file name contains `part` */
   find(part: string): string[];
   /** The stored entries of these unchanged sources (their states, their sessions before the finish pass); one that cannot be read is left out. */
@@ -194,8 +188,7 @@ export interface Adapter<S extends LineState = LineState, N extends string = Har
   readWhole?(src: Source, ctx: Ctx): Promise<S> | S;
   /**
    * True when each source's sessions depend on that source alone, carry its path in `file`, and no
-   * `finish` pass is needed: an append then updates the index by reading and rewriting only that
-   * source's shard.
+   * `finish` pass is needed: a change then replaces only that source's sessions in the index.
    */
   perSource?: boolean;
   /**
@@ -212,13 +205,6 @@ export interface Adapter<S extends LineState = LineState, N extends string = Har
    * null when only a pass over every source is sure (the update then takes one).
    */
   refinish?(changes: FinishChange<S>[], io: RefinishIO<S>): { files: string[]; sessions: SessionCore[] } | null;
-  /**
-   * With `refinish`: the keys whose change reaches sessions of other files through the finish pass
-   * (a thread with forks), each with those files. Written with the listing (reach.json), for
-   * updates that do not read it; a change that would change these relations must not be made
-   * without it (`refinish` returns null then).
-   */
-  holds?(sessions: Session[]): Map<string, string[]>;
   /** Sessions described by one source's state (0 or more). */
   sessions(state: S, src: Source): SessionCore[];
   /**
@@ -228,9 +214,10 @@ export interface Adapter<S extends LineState = LineState, N extends string = Har
   finish?(sessions: SessionCore[], ctx: Ctx, states: Map<string, { src: Source; state: S }>): SessionCore[];
   /**
    * With `finish`: the part of a source's state that `finish` reads (it must give the same result
-   * from these as from the whole states). A full build keeps only this of each state once the state
-   * is written to its shard, so the prompts and texts of every source are not all held at once.
-   * Without it the whole state is kept until the finish pass.
+   * from these as from the whole states). The index stores it beside the whole state, and a build
+   * keeps only this of each state once the source is written, so the prompts and texts of every
+   * source are not all held at once; a finish pass over stored sources reads only this. Without it
+   * the whole state is used.
    */
   finishState?(state: S, src: Source): S;
   /**

@@ -711,7 +711,6 @@ function refinishOf(ctx: Ctx, db: Db, a: Adapter<any>, paths: string[], t: Touch
     r = a.refinish!(changes, {
       ctx,
       listed: store.sessionsWhere(db, { harness: h }),
-      reached: () => undefined,
       find: (part) => store.findSources(db, h, part),
       load: (want) => {
         const out = new Map<string, { src: Source; state: any; sessions: SessionCore[] }>();

@@ -5,10 +5,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { MAX_LINE } from '../../index/lines.js';
-import type { Adapter, Ctx, FinishChange, LineState, RefinishIO, Root, Session, SessionCore, Source } from '../../types.js';
+import type { Adapter, Ctx, FinishChange, LineState, RefinishIO, Root, SessionCore, Source } from '../../types.js';
 import { direntMaybeFile, entries, isDir, uniqueReal, walk } from '../../util/fsx.js';
 import { createHash } from '../../util/lazy.js';
-import { addTo } from '../../util/multimap.js';
 import { envDirs, expandHome, storeEnv } from '../../util/paths.js';
 import { promptText } from '../../util/text.js';
 import { maxMs, minMs, toMs } from '../../util/time.js';
@@ -533,7 +532,7 @@ function renamed(a: TitlesState | null, b: TitlesState | null): string[] {
  * takes the full pass, where the first one found wins.
  */
 function refinish(changes: FinishChange<AnyState>[], io: RefinishIO<AnyState>): { files: string[]; sessions: SessionCore[] } | null {
-  const reach = reachedBy(changes, io);
+  const reach = reachedBy(changes);
   if (!reach) return null;
   const { ids, files } = reach;
   const changed = new Map(changes.map((c) => [c.src.path, c]));
@@ -545,10 +544,9 @@ function refinish(changes: FinishChange<AnyState>[], io: RefinishIO<AnyState>): 
     if (f === null || (f !== undefined && f !== p)) return null;
   }
   const gone = (p: string) => changed.get(p)?.after === null;
-  if (!addReached({ io, ids, files, fileOf, gone })) return null;
+  if (!addReached({ io, ids, files, gone })) return null;
   const load: Loading = { io, changed, states: new Map(), sessions: [] };
   const named = new Map<string, string | null>();
-  if (!io.listed) for (const p of files) if (!changed.has(p)) named.set(p, codexIdFromPath(p));
   if (!take(load, [...files], true, named)) return null;
   // the rollouts they are measured against, and every titles file
   const links = linkedRollouts(files, load.states, fileOf);
@@ -571,7 +569,7 @@ function rolloutOf(st: AnyState | null | undefined): CodexState | null {
  * The threads whose finish inputs a change changed (their id, links, prompt hashes and texts, or own
  * name; or their entry in a titles file), and the changed rollouts; null when the full pass is needed.
  */
-function reachedBy(changes: FinishChange<AnyState>[], io: RefinishIO<AnyState>): { ids: Set<string>; files: Set<string> } | null {
+function reachedBy(changes: FinishChange<AnyState>[]): { ids: Set<string>; files: Set<string> } | null {
   const ids = new Set<string>();
   const files = new Set<string>();
   for (const c of changes) {
@@ -583,9 +581,6 @@ function reachedBy(changes: FinishChange<AnyState>[], io: RefinishIO<AnyState>):
     const after = rolloutOf(c.after);
     if (c.after) files.add(c.src.path);
     if (!sameInputs(before, after)) for (const st of [before, after]) if (st?.id) ids.add(st.id);
-    // a thread that appears or goes with a fork or spawn link: what `holds` names changes with it,
-    // which only an update that writes the listing records
-    if (!io.listed && (!c.before || !c.after) && [before, after].some((st) => st?.forkedFrom || st?.parent)) return null;
   }
   return { ids, files };
 }
@@ -605,31 +600,11 @@ function rolloutFinder(io: RefinishIO<AnyState>): (id: string) => string | null 
   };
 }
 
-/**
- * Add to `files` the rollouts of the threads `ids` and of their forks and spawned threads (from the
- * listing, or as it was written); false when that cannot be told.
- */
-function addReached(r: {
-  io: RefinishIO<AnyState>;
-  ids: Set<string>;
-  files: Set<string>;
-  fileOf: (id: string) => string | null | undefined;
-  gone: (p: string) => boolean;
-}): boolean {
-  const { io, ids, files, fileOf, gone } = r;
-  if (io.listed) {
-    for (const s of io.listed) {
-      if ((ids.has(s.id) || (s.forkedFrom && ids.has(s.forkedFrom)) || (s.parent && ids.has(s.parent))) && !gone(s.file)) files.add(s.file);
-    }
-    return true;
-  }
-  for (const id of ids) {
-    const f = fileOf(id);
-    if (f && !gone(f)) files.add(f);
-    // its forks and spawned threads, as the listing was written
-    const reached = io.reached(`codex:${id}`);
-    if (reached === null) return false;
-    for (const c of reached ?? []) if (!gone(c)) files.add(c);
+/** Add to `files` the rollouts of the threads `ids` and of their forks and spawned threads (from the listing). */
+function addReached(r: { io: RefinishIO<AnyState>; ids: Set<string>; files: Set<string>; gone: (p: string) => boolean }): boolean {
+  const { io, ids, files, gone } = r;
+  for (const s of io.listed) {
+    if ((ids.has(s.id) || (s.forkedFrom && ids.has(s.forkedFrom)) || (s.parent && ids.has(s.parent))) && !gone(s.file)) files.add(s.file);
   }
   return true;
 }
@@ -742,20 +717,6 @@ function withoutCopies(s: SessionCore, st: CodexState, byId: Map<string, CodexSt
     firstPrompt: prompts === 0 ? null : (st.pt[l] ?? s.firstPrompt),
     lastPrompt: prompts === 0 ? null : s.lastPrompt,
   };
-}
-
-/**
- * Threads whose rows a change to them can change too, with the rollouts of those rows: the threads
- * another forks or spawns from, listed or not (a thread that appears with that id changes its
- * forks' rows).
- */
-function holds(sessions: Session[]): Map<string, string[]> {
-  const out = new Map<string, string[]>();
-  for (const s of sessions) {
-    if (s.harness !== 'codex') continue;
-    for (const id of new Set([s.forkedFrom, s.parent])) if (id) addTo(out, `codex:${id}`, s.file);
-  }
-  return out;
 }
 
 const isRollout = (n: string) => n.startsWith('rollout-') && (n.endsWith('.jsonl') || n.endsWith('.jsonl.zst'));
@@ -915,7 +876,6 @@ export const codex: Adapter<AnyState, 'codex'> = {
   },
 
   refinish,
-  holds,
 
   launch(s, { fork, ctx }) {
     const argv = fork ? ['codex', 'fork', s.id] : ['codex', 'resume', s.id];
