@@ -5,18 +5,8 @@ import { fileURLToPath } from 'node:url';
 import { readNames, storeDir } from './harness/claude/care/store.js';
 import { rootVars } from './harness/registry.js';
 import type { IndexFiles } from './index/index.js';
-import {
-  type IndexResult,
-  indexFiles,
-  type ListedSession,
-  type ListingResult,
-  lastRowBin,
-  listSessions,
-  storedRows,
-  toListed,
-  updateIndex,
-} from './index/index.js';
-import { closeRowBin, dirFilterable, type RowBin } from './index/rowbin.js';
+import { type IndexResult, type ListedSession, lastRowBin, listSessions, storedRows, toListed, updateIndex } from './index/index.js';
+import { dirFilterable, type RowBin } from './index/rowbin.js';
 import { CANDIDATES_OUT, printRowsOut, type RowsOutKey, RowsTape, rowsOutKey, rowsOutName } from './index/rowsout.js';
 import type { Ctx, Harness, Session } from './types.js';
 import { cacheDir, configFile, makeCtx } from './util/paths.js';
