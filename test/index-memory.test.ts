@@ -85,7 +85,7 @@ function indexFiles(cache: string): Record<string, string> {
   const db = new Sqlite(path.join(cache, 'index.db'), { readonly: true });
   out.sources = JSON.stringify(db.prepare('SELECT path, harness, size, mtime, ino, sig, src, off, tail, state, fin, sessions, error FROM sources ORDER BY path').all());
   out.sessions = JSON.stringify(db.prepare('SELECT key, harness, id, file, at, short, link, fork, doc, hex(rec) FROM sessions ORDER BY key').all());
-  out.prompts = JSON.stringify(db.prepare('SELECT * FROM prompts ORDER BY path, key, n').all());
+  out.prompts = JSON.stringify(db.prepare('SELECT * FROM prompts ORDER BY path, key').all());
   db.close();
   out['rows.bin'] = fs.readFileSync(path.join(cache, 'rows.bin')).toString('latin1').replace(/^(v\d+) \S+/, '$1 ID');
   // check.bin: the stats and paths after the discovery memos (which hold read times) and each
@@ -134,7 +134,7 @@ describe('a full build lets go of what it has written, and writes the same index
     // the entries are not handed back unless asked for; the prompts for words are in the prompts table
     expect(one.entries).toBeUndefined();
     expect(one.sessions.some((s) => s.allPrompts)).toBe(false);
-    expect(base.prompts).toContain('"pi 3 prompt 2"');
+    expect(base.prompts).toContain('pi 3 prompt 2');
     expect(base.sessions).not.toContain('pi 3 prompt 2');
 
     // workers: results come back out of order

@@ -54,7 +54,7 @@ describe('words match every prompt', () => {
     expect(docs).not.toContain('zeppelin');
     expect(docs).not.toContain('quokka');
     // and the prompts kept for words are sanitised like everything else the index hands out
-    const kept = db.prepare('SELECT text FROM prompts').pluck().all() as string[];
+    const kept = (db.prepare('SELECT texts FROM prompts').pluck().all() as string[]).flatMap((t) => JSON.parse(t) as string[]);
     db.close();
     expect(kept).toContain('now the zeppelin middleware please');
     expect(kept).toContain('rename the quokka helper, token=[REDACTED:token]');

@@ -92,7 +92,7 @@ describe('nothing from a transcript reaches any output raw', () => {
     const Sqlite = createRequire(import.meta.url)('better-sqlite3');
     const db = new Sqlite(path.join(dir, 'index.db'), { readonly: true });
     const sessions = (db.prepare('SELECT doc FROM sessions').pluck().all() as string[]).map((d) => JSON.parse(d));
-    const prompts = db.prepare('SELECT text FROM prompts').pluck().all() as string[];
+    const prompts = (db.prepare('SELECT texts FROM prompts').pluck().all() as string[]).flatMap((t) => JSON.parse(t) as string[]);
     const entries = db.prepare('SELECT sessions FROM sources').pluck().all() as string[];
     db.close();
     expectCleanJson('the sessions', JSON.stringify(sessions));
@@ -125,7 +125,7 @@ describe('nothing from a transcript reaches any output raw', () => {
     const doc = after.prepare('SELECT doc FROM sessions WHERE id = ?').pluck().get(id2) as string;
     // the prompts (every prompt, for words) too: the append kept the session's earlier prompts as
     // stored, sanitised, and sanitised the new one
-    const pf = (after.prepare('SELECT text FROM prompts').pluck().all() as string[]).join('\n');
+    const pf = (after.prepare('SELECT texts FROM prompts').pluck().all() as string[]).flatMap((t) => JSON.parse(t) as string[]).join('\n');
     after.close();
     expect(doc).toContain('cartwheel appended');
     expectCleanJson('the appended session', doc);

@@ -302,7 +302,10 @@ async function build(ctx: Ctx, opts: IndexOptions, files: IndexFiles, want: 'ful
   const gone: string[] = [];
   const check = had && !opts.harnesses && !opts.rebuild ? recheck(files.check, d?.stored ?? null) : null;
   const goneHarness = new Map<string, string>();
+  /** check.bin, when it lists exactly these sources */
+  let sameCheck: StoredCheck | null = null;
   if (check && check.id === had && samePaths(check, disc, d && d.stored === check ? disc.live : null)) {
+    sameCheck = check;
     const prev = storedStats(check, disc, true, disc.nums());
     if (prev) for (const p of prev.keys()) changed.add(p);
   }
@@ -327,7 +330,7 @@ async function build(ctx: Ctx, opts: IndexOptions, files: IndexFiles, want: 'ful
     counts.reused = disc.count;
     store.setMeta(db, 'skipped', JSON.stringify(skipped));
     db.exec('COMMIT');
-    if (!opts.harnesses) writeOut(files, db, had, disc, ctx.home);
+    if (!opts.harnesses) writeOut(files, db, had, disc, ctx.home, sameCheck, false);
     return answer(ctx, db, want, opts, { skipped, counts, roots, changed: false });
   }
 
@@ -400,7 +403,7 @@ async function build(ctx: Ctx, opts: IndexOptions, files: IndexFiles, want: 'ful
   db.exec('COMMIT');
   // a large first build leaves a large WAL behind: its pages are moved into the database now
   if (!had) checkpoint(db);
-  if (!opts.harnesses) writeOut(files, db, id, disc, ctx.home);
+  if (!opts.harnesses) writeOut(files, db, id, disc, ctx.home, sameCheck, !had);
   // a build over some harnesses only: check.bin does not list the others, so it goes (the next
   // run writes it again from the database)
   else removeFile(files.check);
@@ -411,16 +414,22 @@ async function build(ctx: Ctx, opts: IndexOptions, files: IndexFiles, want: 'ful
   return answer(ctx, db, want, opts, res);
 }
 
-/** rows.bin, then check.bin (it names the build), from the database; the rows printed of earlier builds go. */
-function writeOut(files: IndexFiles, db: Db, id: string, disc: Discovered, home: string): void {
+/**
+ * rows.bin, then check.bin (it names the build), from the database; the rows printed of earlier
+ * builds go. `same`: the check.bin read, when it lists these sources (its names are written again
+ * as they are); `first`: a build from nothing, which also removes the files of earlier versions.
+ */
+function writeOut(files: IndexFiles, db: Db, id: string, disc: Discovered, home: string, same: StoredCheck | null, first: boolean): void {
   writeRowBin(files, db, id, home);
   try {
-    writeCheck(files.check, id, disc, disc.meta);
+    writeCheck(files.check, id, disc, disc.meta, same ?? undefined, disc.nums());
   } catch (err) {
     debugWrite(err);
     removeFile(files.check);
   }
-  for (const n of [...KEPT_NAMES, ...OLD_NAMES]) removeFile(path.join(files.dir, n));
+  for (const n of KEPT_NAMES) removeFile(path.join(files.dir, n));
+  if (!first) return;
+  for (const n of OLD_NAMES) removeFile(path.join(files.dir, n));
   try {
     fs.rmSync(path.join(files.dir, 'state'), { recursive: true, force: true });
   } catch {

@@ -24,12 +24,13 @@ export function allPrompts(ctx: Ctx, words: string[] = []): Map<string, string[]
     if (look?.some((w) => /[ik]/i.test(w))) look.push('\u0130', '\u212a');
     const like = (w: string) => `%${w.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     const sql = look
-      ? `SELECT key, text FROM prompts WHERE key IN (SELECT key FROM prompts WHERE ${look.map(() => "text LIKE ? ESCAPE '\\'").join(' OR ')}) ORDER BY key, path, n`
-      : 'SELECT key, text FROM prompts ORDER BY key, path, n';
-    for (const r of db.prepare(sql).iterate(...(look ?? []).map(like)) as Iterable<{ key: string; text: string }>) {
+      ? `SELECT key, texts FROM prompts WHERE key IN (SELECT key FROM prompts WHERE ${look.map(() => "texts LIKE ? ESCAPE '\\'").join(' OR ')}) ORDER BY key, path`
+      : 'SELECT key, texts FROM prompts ORDER BY key, path';
+    for (const r of db.prepare(sql).iterate(...(look ?? []).map(like)) as Iterable<{ key: string; texts: string }>) {
+      const ps = JSON.parse(r.texts) as string[];
       const had = out.get(r.key);
-      if (had) had.push(r.text);
-      else out.set(r.key, [r.text]);
+      if (had) had.push(...ps);
+      else out.set(r.key, ps);
     }
   } catch {
     /* no prompts to give */

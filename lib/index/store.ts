@@ -48,7 +48,7 @@ CREATE TABLE sources(
   fin TEXT,
   sessions TEXT NOT NULL,
   error TEXT
-) WITHOUT ROWID;
+);
 CREATE INDEX sources_harness ON sources(harness);
 CREATE TABLE sessions(
   key TEXT PRIMARY KEY,
@@ -65,9 +65,11 @@ CREATE TABLE sessions(
 CREATE INDEX sessions_id ON sessions(id);
 CREATE INDEX sessions_file ON sessions(file);
 CREATE INDEX sessions_link ON sessions(harness, link);
-CREATE TABLE prompts(path TEXT NOT NULL, key TEXT NOT NULL, n INTEGER NOT NULL, text TEXT NOT NULL, PRIMARY KEY(path, key, n)) WITHOUT ROWID;
+CREATE TABLE prompts(path TEXT NOT NULL, key TEXT NOT NULL, texts TEXT NOT NULL, PRIMARY KEY(path, key));
 CREATE INDEX prompts_key ON prompts(key);
 `;
+// (rowid tables: their rows, a parser state or a session's prompts, are far larger than the small
+// rows WITHOUT ROWID is made for)
 
 let ctor: (new (file: string, opts: BetterSqlite3.Options) => Db) | null = null;
 
@@ -99,7 +101,9 @@ export function openWrite(file: string): Db {
       db = new C(file, { timeout: WRITE_WAIT_MS });
       fs.chmodSync(file, 0o600);
       db.pragma('journal_mode = WAL');
-      db.pragma('synchronous = NORMAL');
+      // a cache: a commit need not reach the disk before the run goes on (a crash of the machine may
+      // lose the last commits, or leave a file SQLite refuses, which is built again)
+      db.pragma('synchronous = OFF');
       const v = db.pragma('user_version', { simple: true }) as number;
       if (v !== INDEX_VERSION) {
         const tables = db.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'table'").pluck().get() as number;
@@ -249,11 +253,10 @@ export function putSource(db: Db, e: Entry, fin: LineState | null): void {
     fin ? JSON.stringify(fin) : null, JSON.stringify(sessions), e.error ?? null,
   );
   st(db, 'DELETE FROM prompts WHERE path = ?').run(e.src.path);
-  const ins = st(db, 'INSERT OR IGNORE INTO prompts(path, key, n, text) VALUES(?,?,?,?)');
+  // a session's prompts as one JSON array (a row per prompt was most of a build's writing)
+  const ins = st(db, 'INSERT OR IGNORE INTO prompts(path, key, texts) VALUES(?,?,?)');
   for (const s of e.sessions) {
-    if (!Array.isArray(s.allPrompts)) continue;
-    const key = `${s.harness}:${s.id}`;
-    for (let n = 0; n < s.allPrompts.length; n++) ins.run(e.src.path, key, n, s.allPrompts[n]);
+    if (Array.isArray(s.allPrompts) && s.allPrompts.length) ins.run(e.src.path, `${s.harness}:${s.id}`, JSON.stringify(s.allPrompts));
   }
 }
 
