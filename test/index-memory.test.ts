@@ -83,7 +83,7 @@ function indexFiles(cache: string): Record<string, string> {
   const out: Record<string, string> = {};
   const Sqlite = createRequire(import.meta.url)('better-sqlite3');
   const db = new Sqlite(path.join(cache, 'index.db'), { readonly: true });
-  out.sources = JSON.stringify(db.prepare('SELECT path, harness, size, mtime, ino, sig, src, off, tail, state, fin, sessions, error FROM sources ORDER BY path').all());
+  out.sources = JSON.stringify(db.prepare('SELECT path, harness, size, mtime, ino, sig, src, off, tail, state, sessions, error FROM sources ORDER BY path').all());
   out.sessions = JSON.stringify(db.prepare('SELECT key, harness, id, file, at, short, link, fork, doc, hex(rec) FROM sessions ORDER BY key').all());
   out.prompts = JSON.stringify(db.prepare('SELECT * FROM prompts ORDER BY path, key').all());
   db.close();

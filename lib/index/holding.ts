@@ -4,8 +4,8 @@
 //
 // What is found is a superset of what resolve's words match, never less: a record holds more than
 // the fields words are matched against, and LIKE folds ASCII case. A word with `i` or `k` may match
-// a text holding `İ` or `K` (Kelvin sign), whose lower case holds the letter: such a word is not
-// looked for here (every record passes it). A word that is not plainWord is not looked for this way
+// a text holding `İ` or `K` (Kelvin sign), whose lower case holds the letter: such records are read
+// for such a word too. A word that is not plainWord is not looked for this way
 // at all (null: the caller reads the whole listing). The caller matches what is found exactly.
 import type { Ctx, Session } from '../types.js';
 import { indexFiles } from './files.js';
@@ -39,11 +39,12 @@ export function sessionsHolding(ctx: Ctx, words: string[], names: Record<string,
     const conds: string[] = [];
     const args: string[] = [];
     for (const w of words) {
-      if (/[ik]/i.test(w)) continue;
+      // a text holding İ or K (Kelvin sign) may match a word with i or k: such records are read too
+      const odd = /[ik]/i.test(w) ? ['\u0130', '\u212a'] : [];
       // a snapshot name holding the word names its session too
-      const named = Object.keys(names).filter((sid) => names[sid]!.toLowerCase().includes(w.toLowerCase()));
-      conds.push(`(doc LIKE ? ESCAPE '\\'${named.map(() => ' OR key = ?').join('')})`);
-      args.push(likeOf(w), ...named.map((sid) => `claude:${sid}`));
+      const named = Object.keys(names).filter((sid) => names[sid]?.toLowerCase().includes(w.toLowerCase()));
+      conds.push(`(${[w, ...odd].map(() => "doc LIKE ? ESCAPE '\\'").join(' OR ')}${named.map(() => ' OR key = ?').join('')})`);
+      args.push(...[w, ...odd].map(likeOf), ...named.map((sid) => `claude:${sid}`));
     }
     const sql = `SELECT doc, short FROM sessions${conds.length ? ` WHERE ${conds.join(' AND ')}` : ''} ORDER BY at DESC, id`;
     const sessions: Session[] = [];

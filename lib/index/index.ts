@@ -16,25 +16,38 @@
 // database's are written again by the next run that finds them so.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Adapter, Ctx, Harness, LineState, Root, Session, SessionCore, Source } from '../types.js';
 import { ADAPTERS } from '../harness/registry.js';
-import { runJob, type Job, type JobResult } from './parse.js';
-import { tailMatches } from './lines.js';
-import { sanitizeSession } from '../util/redact.js';
-import { removeFile, writeAtomic } from '../util/fsx.js';
 import { shortIds } from '../select/filter.js';
-import { byRecency, Links, OrderedStream, planOrder } from './stream.js';
-import { closeRowBin, openRowBin, rowBinHead, rowRecord, type RowBin } from './rowbin.js';
+import type { Adapter, Ctx, Harness, LineState, Root, Session, SessionCore, Source } from '../types.js';
+import { removeFile, writeAtomic } from '../util/fsx.js';
 import { fullCollector, heapUsed } from '../util/gc.js';
 import { nodeOs } from '../util/lazy.js';
+import { sanitizeSession } from '../util/redact.js';
+import {
+  checkId,
+  type Discovered,
+  discoverCached,
+  type Found,
+  lastStoredCheck,
+  matchCheck,
+  recheck,
+  type StoredCheck,
+  samePaths,
+  sameStat,
+  storedStats,
+  writeCheck,
+} from './check.js';
+import { type IndexFiles, indexFiles, OLD_NAMES, type Skipped } from './files.js';
+import { tailMatches } from './lines.js';
+import { type Job, type JobResult, runJob } from './parse.js';
+import { closeRowBin, openRowBin, type RowBin, rowBinHead, rowRecord } from './rowbin.js';
 import { KEPT_NAMES } from './rowsout.js';
-import { INDEX_VERSION, indexFiles, OLD_NAMES, type IndexFiles, type Skipped } from './files.js';
-import { checkId, discoverCached, type Discovered, type Found, lastStoredCheck, matchCheck, recheck, sameStat, samePaths, type StoredCheck, storedStats, writeCheck } from './check.js';
-import * as store from './store.js';
 import type { Db, Entry } from './store.js';
+import * as store from './store.js';
+import { byRecency, Links, OrderedStream, planOrder } from './stream.js';
 
-export { INDEX_VERSION, indexFiles, type IndexFiles, type Skipped } from './files.js';
 export { checkId, storedFiles, storedSizes } from './check.js';
+export { INDEX_VERSION, type IndexFiles, indexFiles, type Skipped } from './files.js';
 export { byRecency };
 
 /** Bytes parsed between looks at the heap in a long build (RESUME_GC_EVERY, for measuring). */
@@ -53,10 +66,20 @@ export type ListedSession = Pick<
 
 export function listed(s: Session, short: string): ListedSession {
   return {
-    key: s.key, id: s.id, short, harness: s.harness, cwd: s.cwd, title: s.title,
+    key: s.key,
+    id: s.id,
+    short,
+    harness: s.harness,
+    cwd: s.cwd,
+    title: s.title,
     // the row shows the title when there is one (kept when it is the prompt: a snapshot name may replace it)
     firstPrompt: s.title && s.title !== s.firstPrompt ? null : s.firstPrompt,
-    branch: s.branch, started: s.started, updated: s.updated, hidden: s.hidden, hiddenReason: s.hiddenReason, prompts: s.prompts,
+    branch: s.branch,
+    started: s.started,
+    updated: s.updated,
+    hidden: s.hidden,
+    hiddenReason: s.hiddenReason,
+    prompts: s.prompts,
   };
 }
 
@@ -110,7 +133,9 @@ const keyOf = (s: SessionCore) => `${s.harness}:${s.id}`;
 /** The state kept of a source once it is written, when nothing in the run reads it again (one object for all). */
 const NO_STATE: LineState = Object.freeze({}) as LineState;
 
-const adapterOf = (h: string): Adapter<any> | undefined => ADAPTERS.find((a) => a.name === h);
+/** An adapter whatever its state's type (the index handles every state as LineState). */
+type AnyAdapter = Adapter<LineState>;
+const adapterOf = (h: string): AnyAdapter | undefined => ADAPTERS.find((a) => a.name === h);
 
 /** Is there a stored listing of this index version? For callers that must know whether a run will be cold before starting it. */
 export function haveListing(ctx: Ctx): boolean {
@@ -125,7 +150,8 @@ export async function updateIndex(ctx: Ctx, opts: IndexOptions = {}): Promise<In
 /** Bring the index up to date and return what a listing row needs of every session (hidden ones included), newest first. */
 export async function listSessions(ctx: Ctx, opts: Omit<IndexOptions, 'withEntries'> = {}): Promise<ListingResult> {
   const r = await update(ctx, opts, 'rows');
-  if (r.sessions.length > 0 && !('short' in r.sessions[0]!)) r.sessions = toListed(r.sessions as Session[], (r as IndexResult).shorts);
+  const first = r.sessions[0];
+  if (first && !('short' in first)) r.sessions = toListed(r.sessions as Session[], (r as IndexResult).shorts);
   delete (r as IndexResult).entries;
   delete (r as IndexResult).shorts;
   return r as ListingResult;
@@ -158,7 +184,7 @@ async function update(ctx: Ctx, opts: IndexOptions, want: 'full' | 'rows'): Prom
     let rebuild = !!opts.rebuild;
     // a rebuild asked for while another ran is satisfied by a build that began after the request
     if (rebuild && Number(store.getMeta(db, 'began')) >= asked) rebuild = false;
-    return await build(ctx, { ...opts, rebuild }, files, want, db, fast ?? undefined);
+    return await build({ ctx, opts: { ...opts, rebuild }, files, want, db }, fast ?? undefined);
   } finally {
     if (db.inTransaction) db.exec('ROLLBACK');
     db.close();
@@ -242,7 +268,7 @@ function answer(ctx: Ctx, db: Db, want: 'full' | 'rows', opts: IndexOptions, r: 
     out.sessions = rows.map((x) => x.session);
     out.shorts = new Map(rows.map((x) => [x.session.id, x.short]));
   }
-  if (opts.withEntries) out.entries = Object.fromEntries(store.harnessEntries(db, null, 'full'));
+  if (opts.withEntries) out.entries = Object.fromEntries(store.harnessEntries(db, null));
   return out;
 }
 
@@ -278,124 +304,200 @@ interface Change {
   drop: Set<string>;
 }
 
-async function build(ctx: Ctx, opts: IndexOptions, files: IndexFiles, want: 'full' | 'rows', db: Db, seen?: Discovery): Promise<AnyResult> {
-  const adapters = opts.harnesses ? ADAPTERS.filter((a) => opts.harnesses!.includes(a.name)) : ADAPTERS;
+/** One build's inputs and what it has found so far, handed from step to step. */
+interface Build {
+  ctx: Ctx;
+  opts: IndexOptions;
+  files: IndexFiles;
+  want: 'full' | 'rows';
+  db: Db;
+  disc: Discovered;
+  skipped: Skipped;
+  counts: IndexResult['counts'];
+  /** the database's build before this one; null for a build from nothing */
+  had: string | null;
+  /** the rows were rendered for another HOME: every row is rendered again */
+  rerender: boolean;
+}
+
+/** What changed since the database's build. */
+interface Changes {
+  changed: Set<string>;
+  gone: string[];
+  /** the harness of each gone source */
+  goneHarness: Map<string, string>;
+  /** check.bin, when it lists exactly these sources */
+  sameCheck: StoredCheck | null;
+}
+
+/** What a build is asked for. */
+type BuildAsk = Pick<Build, 'ctx' | 'opts' | 'files' | 'want' | 'db'>;
+
+async function build(ask: BuildAsk, seen?: Discovery): Promise<AnyResult> {
+  const { ctx, opts, files, want, db } = ask;
+  const mine = opts.harnesses;
+  const adapters = mine ? ADAPTERS.filter((a) => mine.includes(a.name)) : ADAPTERS;
   // a discovery made just before this run took the lock serves (a rebuild reads every directory again)
-  const d = seen && !opts.rebuild && !opts.harnesses ? seen : null;
+  const d = seen && !opts.rebuild && !mine ? seen : null;
   const skipped: Skipped = d ? d.skipped : { notRegular: 0, unreadable: 0, failed: {} };
   const disc = d ? d.sources : discoverCached(ctx, adapters, skipped, files, !!opts.rebuild);
-  const { roots, meta } = disc;
-  const counts = { sources: disc.count, parsed: 0, appended: 0, reused: 0, dropped: 0, bytes: 0 };
-  const mine = opts.harnesses ? new Set<string>(opts.harnesses) : null;
   store.setMeta(db, 'began', String(Date.now()));
-  if (opts.rebuild) store.clearHarnesses(db, opts.harnesses ?? null);
-  // (a rebuild of every harness is a build from nothing)
-  const had = opts.rebuild && !opts.harnesses ? null : store.getMeta(db, 'build');
+  if (opts.rebuild) store.clearHarnesses(db, mine ?? null);
   // the home rows.bin's records were rendered against; another (a moved HOME) renders them all again
   const home = store.getMeta(db, 'home');
-  const rerender = home !== null && home !== ctx.home;
   store.setMeta(db, 'home', ctx.home);
-
-  // What changed. When check.bin is of the database's build and lists these sources in its order,
-  // only the sources whose stat bytes differ are looked at (an append of one of 22,000).
-  const changed = new Set<string>();
-  const gone: string[] = [];
-  const check = had && !opts.harnesses && !opts.rebuild ? recheck(files.check, d?.stored ?? null) : null;
-  const goneHarness = new Map<string, string>();
-  /** check.bin, when it lists exactly these sources */
-  let sameCheck: StoredCheck | null = null;
-  if (check && check.id === had && samePaths(check, disc, d && d.stored === check ? disc.live : null)) {
-    sameCheck = check;
-    const prev = storedStats(check, disc, true, disc.nums());
-    if (prev) for (const p of prev.keys()) changed.add(p);
-  }
-  if (changed.size === 0) {
-    const prev = had ? store.sourceStats(db) : new Map<string, { size: number; mtime: number; ino: number; sig: string; harness: string }>();
-    changed.clear();
-    const found = new Set<string>();
-    for (const f of disc.found) {
-      found.add(f.src.path);
-      if (!sameStat(f.stat, prev.get(f.src.path))) changed.add(f.src.path);
-    }
-    for (const [p, s] of prev) {
-      if (found.has(p) || (mine && !mine.has(s.harness))) continue;
-      gone.push(p);
-      goneHarness.set(p, s.harness);
-    }
-  }
-
+  const b: Build = {
+    ctx,
+    opts,
+    files,
+    want,
+    db,
+    disc,
+    skipped,
+    counts: { sources: disc.count, parsed: 0, appended: 0, reused: 0, dropped: 0, bytes: 0 },
+    // (a rebuild of every harness is a build from nothing)
+    had: opts.rebuild && !mine ? null : store.getMeta(db, 'build'),
+    rerender: home !== null && home !== ctx.home,
+  };
+  const c = changesOf(b, d);
   // Nothing to do (another builder did it while this one waited, or check.bin or rows.bin is of
   // another build than the database's): they are written again from the database.
-  if (had && changed.size === 0 && gone.length === 0 && !rerender) {
-    counts.reused = disc.count;
+  if (b.had && c.changed.size === 0 && c.gone.length === 0 && !b.rerender) {
+    b.counts.reused = disc.count;
     store.setMeta(db, 'skipped', JSON.stringify(skipped));
     db.exec('COMMIT');
-    if (!opts.harnesses) writeOut(files, db, had, disc, ctx.home, sameCheck, false);
-    return answer(ctx, db, want, opts, { skipped, counts, roots, changed: false });
+    if (!mine) writeOut(files, db, { id: b.had, disc, home: ctx.home, same: c.sameCheck, first: false });
+    return answer(ctx, db, want, opts, { skipped, counts: b.counts, roots: disc.roots, changed: false });
   }
+  const p = await parse(b, c);
+  return commit(b, c, p);
+}
 
-  const found = changed.size ? disc.pick(changed) : new Map<string, Found>();
+/**
+ * The sources changed and gone. When check.bin is of the database's build and lists these sources
+ * in its order, only the sources whose stat bytes differ are looked at (an append of one of 22,000);
+ * otherwise every source is compared with the database's.
+ */
+function changesOf(b: Build, d: Discovery | null): Changes {
+  const { disc, had, opts } = b;
+  const out: Changes = { changed: new Set(), gone: [], goneHarness: new Map(), sameCheck: null };
+  const check = had && !opts.harnesses && !opts.rebuild ? recheck(b.files.check, d?.stored ?? null) : null;
+  if (check && check.id === had && samePaths(check, disc, d && d.stored === check ? disc.live : null)) {
+    out.sameCheck = check;
+    const prev = storedStats(check, disc, true, disc.nums());
+    if (prev) for (const p of prev.keys()) out.changed.add(p);
+  }
+  if (out.changed.size > 0) return out;
+  const prev = had ? store.sourceStats(b.db) : new Map<string, store.SourceStat>();
+  const found = new Set<string>();
+  for (const f of disc.found) {
+    found.add(f.src.path);
+    if (!sameStat(f.stat, prev.get(f.src.path))) out.changed.add(f.src.path);
+  }
+  for (const [p, s] of prev) {
+    if (found.has(p) || (opts.harnesses && !opts.harnesses.includes(s.harness as Harness))) continue;
+    out.gone.push(p);
+    out.goneHarness.set(p, s.harness);
+  }
+  return out;
+}
+
+/** What parsing the changes gave: the sessions to put and drop, and the whole list when it was built from nothing. */
+interface Parsed {
+  change: Change;
+  /** a build from nothing: every session, newest first */
+  result: Session[] | null;
+  jobs: Job[];
+}
+
+/** Parse the changed sources (writing each to the database as it is read), drop the gone ones, and make the sessions they change. */
+async function parse(b: Build, c: Changes): Promise<Parsed> {
+  const { ctx, opts, db, had, counts } = b;
+  const { changed, gone } = c;
+  const found = changed.size ? b.disc.pick(changed) : new Map<string, Found>();
   const old = had ? store.loadEntries(db, [...changed, ...gone]) : new Map<string, Entry>();
   const jobs: Job[] = [];
   for (const p of changed) {
     const f = found.get(p);
     if (f) jobs.push(jobFor(f, old.get(p), counts));
   }
-  counts.reused = disc.count - jobs.length;
+  counts.reused = b.disc.count - jobs.length;
   counts.dropped = gone.length;
   for (const p of gone) store.dropSource(db, p);
-
   // the finish states of the changed sources of harnesses with `refinish`, before their parse
   // continues them in place
   const before = finishStatesOf([...changed, ...gone], old);
   /** the parsed entries, slimmed once written (what the finish pass reads, sessions without prompts) */
   const entries: Record<string, Entry> = {};
-  const slim = (e: Entry) => {
-    if (opts.withEntries) return;
-    const a = adapterOf(e.src.harness);
-    e.state = !a?.finish ? NO_STATE : a.finishState ? a.finishState(e.state, e.src) : e.state;
-    e.tail = '';
-    if (e.sessions?.length) e.sessions = e.sessions.map(({ allPrompts: _, ...x }) => (a?.finish ? x : keyed(x, keyOf(x))));
-  };
   const onResult = (job: Job, r: JobResult) => {
-    const st = found.get(r.path)!.stat;
+    const st = found.get(r.path)?.stat ?? { size: job.size, mtime: 0, ino: 0, sig: '' };
     // one literal, one shape for every entry
-    const e: Entry = { size: st.size, mtime: st.mtime, ino: st.ino, sig: st.sig, src: job.src, offset: r.offset, tail: r.tail, state: r.state, sessions: r.sessions };
+    const e: Entry = {
+      size: st.size,
+      mtime: st.mtime,
+      ino: st.ino,
+      sig: st.sig,
+      src: job.src,
+      offset: r.offset,
+      tail: r.tail,
+      state: r.state,
+      sessions: r.sessions,
+    };
     if (r.error) {
       e.error = r.error;
-      skipped.failed[job.src.harness] = r.error;
+      b.skipped.failed[job.src.harness] = r.error;
     }
-    const a = adapterOf(job.src.harness);
-    store.putSource(db, e, a?.finish && a.finishState && !r.error ? a.finishState(r.state, job.src) : null);
-    slim(e);
+    store.putSource(db, e);
+    if (!opts.withEntries) slim(e);
     entries[r.path] = e;
   };
-
-  const affected = new Set<string>();
-  for (const p of changed) affected.add(found.get(p)?.src.harness ?? '');
-  for (const p of gone) affected.add(goneHarness.get(p) ?? '');
-  affected.delete('');
-
-  let result: Session[] | null = null;
   const change: Change = { put: [], drop: new Set() };
   if (!had && opts.onSessions && !opts.harnesses) {
     // a build from nothing: streamed, newest first
-    result = await streamBuild(ctx, opts, jobs, disc.found, onResult, entries);
-    change.put = result;
-  } else {
-    const order = [...jobs].sort((a, b) => b.size - b.from - (a.size - a.from));
-    await runJobs(order, ctx, opts, onResult, false);
-    if (!had) {
-      result = finishAll(ctx, entries);
-      change.put = result;
-    } else {
-      for (const h of affected) sessionsOf(ctx, db, h as Harness, { changed, gone: gone.filter((p) => goneHarness.get(p) === h), found, entries, old, before }, change);
-    }
+    const result = await streamBuild(b, jobs, { onResult, entries }, opts.onSessions);
+    return { change: { put: result, drop: change.drop }, result, jobs };
   }
+  await runJobs(
+    [...jobs].sort((x, y) => y.size - y.from - (x.size - x.from)),
+    ctx,
+    opts,
+    onResult,
+    false,
+  );
+  if (!had) {
+    const result = finishAll(ctx, entries);
+    return { change: { put: result, drop: change.drop }, result, jobs };
+  }
+  const affected = new Set<string>();
+  for (const p of changed) affected.add(found.get(p)?.src.harness ?? '');
+  for (const p of gone) affected.add(c.goneHarness.get(p) ?? '');
+  affected.delete('');
+  for (const h of affected) {
+    sessionsOf(
+      ctx,
+      db,
+      h as Harness,
+      { changed, gone: gone.filter((p) => c.goneHarness.get(p) === h), found, entries, old, before },
+      change,
+    );
+  }
+  return { change, result: null, jobs };
+}
 
-  const shorts = applyChange(db, change, ctx.home, rerender || !had);
+/** What the rest of a build reads of a written entry: the finish pass's part of its state, its sessions without prompts. */
+function slim(e: Entry): void {
+  const a = adapterOf(e.src.harness);
+  e.state = !a?.finish ? NO_STATE : a.finishState ? a.finishState(e.state, e.src) : e.state;
+  e.tail = '';
+  if (e.sessions?.length) e.sessions = e.sessions.map(({ allPrompts: _, ...x }) => (a?.finish ? x : keyed(x, keyOf(x))));
+}
+
+/** Put the sessions, commit, write rows.bin and check.bin, and give the result. */
+function commit(b: Build, c: Changes, p: Parsed): AnyResult {
+  const { ctx, opts, files, db, had, skipped } = b;
+  const shorts = applyChange(db, p.change, ctx.home, b.rerender || !had);
   // only grown files, the same sessions: what `indexWork` calls an append
-  if (had && jobs.length && !gone.length && !shorts && jobs.every((j) => j.from > 0)) appends++;
+  if (had && p.jobs.length && !c.gone.length && !shorts && p.jobs.every((j) => j.from > 0)) appends++;
   store.setMeta(db, 'skipped', JSON.stringify(skipped));
   const id = newBuildId();
   store.setMeta(db, 'build', id);
@@ -403,15 +505,20 @@ async function build(ctx: Ctx, opts: IndexOptions, files: IndexFiles, want: 'ful
   db.exec('COMMIT');
   // a large first build leaves a large WAL behind: its pages are moved into the database now
   if (!had) checkpoint(db);
-  if (!opts.harnesses) writeOut(files, db, id, disc, ctx.home, sameCheck, !had);
+  if (!opts.harnesses) writeOut(files, db, { id, disc: b.disc, home: ctx.home, same: c.sameCheck, first: !had });
   // a build over some harnesses only: check.bin does not list the others, so it goes (the next
   // run writes it again from the database)
   else removeFile(files.check);
-
-  const res = { skipped: { ...skipped, failed: { ...store.failures(db), ...skipped.failed } }, counts, roots, changed: jobs.length > 0 || gone.length > 0 };
+  const res = {
+    skipped: { ...skipped, failed: { ...store.failures(db), ...skipped.failed } },
+    counts: b.counts,
+    roots: b.disc.roots,
+    changed: p.jobs.length > 0 || c.gone.length > 0,
+  };
   // (a streamed build hands back what it streamed; otherwise rows.bin, when asked for, is the answer)
-  if (result && !opts.withEntries && (opts.onSessions || !(want === 'rows' && opts.rowBin))) return { ...res, sessions: result, shorts };
-  return answer(ctx, db, want, opts, res);
+  if (p.result && !opts.withEntries && (opts.onSessions || !(b.want === 'rows' && opts.rowBin)))
+    return { ...res, sessions: p.result, ...(shorts ? { shorts } : {}) };
+  return answer(ctx, db, b.want, opts, res);
 }
 
 /**
@@ -419,7 +526,12 @@ async function build(ctx: Ctx, opts: IndexOptions, files: IndexFiles, want: 'ful
  * builds go. `same`: the check.bin read, when it lists these sources (its names are written again
  * as they are); `first`: a build from nothing, which also removes the files of earlier versions.
  */
-function writeOut(files: IndexFiles, db: Db, id: string, disc: Discovered, home: string, same: StoredCheck | null, first: boolean): void {
+function writeOut(
+  files: IndexFiles,
+  db: Db,
+  w: { id: string; disc: Discovered; home: string; same: StoredCheck | null; first: boolean },
+): void {
+  const { id, disc, home, same, first } = w;
   writeRowBin(files, db, id, home);
   try {
     writeCheck(files.check, id, disc, disc.meta, same ?? undefined, disc.nums());
@@ -461,46 +573,47 @@ interface Touched {
 }
 
 function sessionsOf(ctx: Ctx, db: Db, h: Harness, t: Touched, change: Change): void {
-  const { found, entries } = t;
   const a = adapterOf(h);
   if (!a) return;
-  const mineChanged = [...t.changed].filter((p) => found.get(p)?.src.harness === h);
-  const mineGone = t.gone;
-  const files = new Set([...mineChanged, ...mineGone]);
+  const mineChanged = [...t.changed].filter((p) => t.found.get(p)?.src.harness === h);
+  const files = new Set([...mineChanged, ...t.gone]);
+  const parsed = mineChanged.map((p) => t.entries[p]).filter((e): e is Entry => !!e);
   // sessions of their own files: those files' sessions replaced
-  if (a.perSource && (!a.finish || (a.linked && linksStand(db, h, files, mineChanged.map((p) => entries[p]!).filter(Boolean))))) {
-    for (const k of store.keysOfFiles(db, h, files)) change.drop.add(k);
-    for (const p of mineChanged) {
-      for (const s of entries[p]?.sessions ?? []) {
-        const key = keyOf(s);
-        // a key another file gives already keeps that file's session
-        const info = store.keyInfo(db, key);
-        if (info && !files.has(info.file)) continue;
-        change.drop.delete(key);
-        change.put.push((s as Session).key === key ? (s as Session) : keyed(s, key));
-      }
-    }
+  if (a.perSource && (!a.finish || (a.linked && linksStand(db, h, files, parsed)))) {
+    replaceFiles(db, h, { files, parsed, finishes: !!a.finish }, change);
     return;
   }
   // a finish pass over what the change concerns, when the adapter can say what that is
-  if (a.refinish) {
-    const r = refinishOf(ctx, db, a, [...files], t);
-    if (r) {
-      // the sessions of the changed and gone files, and of those the pass gave again, are replaced
-      for (const k of store.keysOfFiles(db, h, new Set([...files, ...r.files]))) change.drop.add(k);
-      for (const s of r.sessions) {
-        change.drop.delete(s.key);
-        change.put.push(s);
-      }
-      return;
+  const r = a.refinish ? refinishOf(ctx, db, a, [...files], t) : null;
+  if (r) {
+    // the sessions of the changed and gone files, and of those the pass gave again, are replaced
+    for (const k of store.keysOfFiles(db, h, new Set([...files, ...r.files]))) change.drop.add(k);
+    for (const s of r.sessions) {
+      change.drop.delete(s.key);
+      change.put.push(s);
     }
+    return;
   }
   // the finish pass over every file of the harness
-  const all = store.harnessEntries(db, h, 'fin');
-  const ss = finishHarness(ctx, a, Object.fromEntries(all));
+  const ss = finishHarness(ctx, a, Object.fromEntries(store.harnessEntries(db, h)));
   const keep = new Set(ss.map((s) => s.key));
   for (const k of store.keysOfHarness(db, h)) if (!keep.has(k)) change.drop.add(k);
   change.put.push(...ss);
+}
+
+/** A harness whose sessions come from their own file: the sessions of `files` replaced by those parsed. */
+function replaceFiles(db: Db, h: Harness, r: { files: Set<string>; parsed: Entry[]; finishes: boolean }, change: Change): void {
+  for (const k of store.keysOfFiles(db, h, r.files)) change.drop.add(k);
+  for (const e of r.parsed) {
+    for (const s of e.sessions ?? []) {
+      const key = keyOf(s);
+      // a key another file gives already keeps that file's session
+      const info = store.keyInfo(db, key);
+      if (info && !r.files.has(info.file)) continue;
+      change.drop.delete(key);
+      change.put.push((s as Session).key === key && !r.finishes ? (s as Session) : keyed(s, key));
+    }
+  }
 }
 
 /**
@@ -557,16 +670,14 @@ function applyChange(db: Db, change: Change, home: string, all: boolean): Map<st
   return shorts;
 }
 
-/** A build from an empty database, streamed: read newest first and hand over the finished list in order. */
-async function streamBuild(
-  ctx: Ctx, opts: IndexOptions, jobs: Job[], found: Found[], onResult: (j: Job, r: JobResult) => void, entries: Record<string, Entry>,
-): Promise<Session[]> {
-  const finishing = new Set(ADAPTERS.filter((a) => a.finish).map((a) => a.name));
-  // A linked harness's files are read in their own places, not as a group (stream.ts), when their
-  // first lines, read before the rest for their link keys, are a small part of them: each costs a
-  // file opened once more, and a small file is parsed twice. (At 686 sessions, 52 Claude Code files
-  // of 118 MiB: the first row ~65 ms sooner for a few ms more; at 22,000, 5,280 of ~75 KiB on average,
-  // the pass took 1.6-1.8 s on a loaded machine: grouped, as before.)
+/**
+ * The linked harnesses whose files are read in their own places, not as a group (stream.ts): those
+ * whose first lines, read before the rest for their link keys, are a small part of them. Each costs
+ * a file opened once more, and a small file is parsed twice. (At 686 sessions, 52 Claude Code files
+ * of 118 MiB: the first row ~65 ms sooner for a few ms more; at 22,000, 5,280 of ~75 KiB on average,
+ * the pass took 1.6-1.8 s on a loaded machine: grouped, as before.)
+ */
+function linkedApart(jobs: Job[]): Set<Harness> {
   const heads = new Map<Harness, [number, number]>();
   for (const j of jobs) {
     const a = adapterOf(j.src.harness);
@@ -574,16 +685,49 @@ async function streamBuild(
     const [head, all] = heads.get(a.name) ?? [0, 0];
     heads.set(a.name, [head + Math.min(j.size, LINK_HEAD), all + j.size]);
   }
-  const linked = new Set([...heads].filter(([, [head, all]]) => head * 8 <= all).map(([h]) => h));
+  return new Set([...heads].filter(([, [head, all]]) => head * 8 <= all).map(([h]) => h));
+}
+
+/**
+ * Per linked harness, the files whose sessions its finish pass may relate: once all of them are read,
+ * the pass over them alone gives their sessions as the whole pass will (it relates no others), and
+ * what they held back is handed over then rather than after the harness's last file.
+ */
+function tangledOf(plan: { job: Job }[], linked: Set<Harness>, links: Links): Map<Harness, { all: string[]; left: Set<string> }> {
+  const tangled = new Map<Harness, { all: string[]; left: Set<string> }>();
+  for (const { job } of plan) {
+    const h = job.src.harness;
+    if (!linked.has(h) || !links.tangled(h, job.src.path)) continue;
+    const t = tangled.get(h) ?? { all: [], left: new Set<string>() };
+    t.all.push(job.src.path);
+    t.left.add(job.src.path);
+    tangled.set(h, t);
+  }
+  return tangled;
+}
+
+/** A build from an empty database, streamed: read newest first and hand over the finished list in order. */
+async function streamBuild(
+  b: Build,
+  jobs: Job[],
+  parsed: { onResult: (j: Job, r: JobResult) => void; entries: Record<string, Entry> },
+  onSessions: (sessions: Session[]) => void,
+): Promise<Session[]> {
+  const { ctx, opts } = b;
+  const found = b.disc.found;
+  const { onResult, entries } = parsed;
+  const finishing = new Set(ADAPTERS.filter((a) => a.finish).map((a) => a.name));
+  const linked = linkedApart(jobs);
   const bounds = new Map(found.map((f) => [f.src.path, f.bound]));
   const plan = planOrder(jobs, bounds, new Set([...finishing].filter((h) => !linked.has(h))), found);
   const finished = new Map<Harness, Session[]>();
   const left = new Map<Harness, number>();
   for (const h of finishing) left.set(h, 0);
-  for (const { job } of plan) if (finishing.has(job.src.harness)) left.set(job.src.harness, left.get(job.src.harness)! + 1);
-  const out = new OrderedStream(opts.onSessions!);
+  for (const { job } of plan) if (finishing.has(job.src.harness)) left.set(job.src.harness, (left.get(job.src.harness) ?? 0) + 1);
+  const out = new OrderedStream(onSessions);
   const finish = (h: Harness) => {
-    const ss = finishHarness(ctx, adapterOf(h)!, entries);
+    const a = adapterOf(h);
+    const ss = a ? finishHarness(ctx, a, entries) : [];
     finished.set(h, ss);
     out.finished(h, ss);
   };
@@ -595,48 +739,49 @@ async function streamBuild(
     const r = await runJob({ src: job.src, size: whole ? job.size : LINK_HEAD, from: 0, state: null }, ctx);
     links.see(job.src.harness, job.src.path, r.error ? null : r.sessions, whole);
   }
-  // The files whose sessions the pass may relate: once all of them are read, the pass over them
-  // alone gives their sessions as the whole pass will (it relates no others), and what they held
-  // back is handed over then rather than after the harness's last file.
-  const tangled = new Map<Harness, { all: string[]; left: Set<string> }>();
-  for (const { job } of plan) {
-    const h = job.src.harness;
-    if (!linked.has(h) || !links.tangled(h, job.src.path)) continue;
-    const t = tangled.get(h) ?? { all: [], left: new Set<string>() };
-    t.all.push(job.src.path);
-    t.left.add(job.src.path);
-    tangled.set(h, t);
-  }
+  const tangled = tangledOf(plan, linked, links);
   for (const [h, n] of left) if (n === 0) finish(h);
-  out.flush(plan.length ? plan[0]!.key : -Infinity);
+  out.flush(plan[0]?.key ?? -Infinity);
   let i = 0;
-  const order = plan.map((p) => p.job);
-  await runJobs(order, ctx, opts, (job, r) => {
+  /** a linked harness's file read: its sessions the finish pass leaves as they are handed over now */
+  const linkedRead = (job: Job, r: JobResult) => {
+    const h = job.src.harness;
+    // handed over now as the finish pass would give them (it sanitises what it returns, and a
+    // finished session has no allPrompts); the rest wait for it
+    const free = r.sessions.filter((s) => links.stands(job.src.path, s));
+    out.add(free.map(({ allPrompts: _, ...x }) => sanitizeSession(x)));
+    const t = tangled.get(h);
+    if (free.length < r.sessions.length) {
+      out.hold(h, bounds.get(job.src.path) ?? Infinity);
+      if (!t?.left.has(job.src.path)) tangled.delete(h);
+    }
+    const a = adapterOf(h);
+    if (a && t?.left.delete(job.src.path) && t.left.size === 0 && tangled.has(h) && (left.get(h) ?? 0) > 1) {
+      const mine: Record<string, Entry> = {};
+      for (const p of t.all) if (entries[p]) mine[p] = entries[p];
+      out.finished(h, finishHarness(ctx, a, mine));
+    }
+  };
+  const read = (job: Job, r: JobResult) => {
     onResult(job, r);
     const h = job.src.harness;
-    if (!finishing.has(h)) out.add(entries[job.src.path]?.sessions as Session[] ?? []);
+    if (!finishing.has(h)) out.add((entries[job.src.path]?.sessions as Session[]) ?? []);
     else {
-      if (linked.has(h)) {
-        // handed over now as the finish pass would give them (it sanitises what it returns, and
-        // a finished session has no allPrompts); the rest wait for it
-        const free = r.sessions.filter((s) => links.stands(job.src.path, s));
-        out.add(free.map(({ allPrompts: _, ...x }) => sanitizeSession(x)));
-        const t = tangled.get(h);
-        if (free.length < r.sessions.length) {
-          out.hold(h, bounds.get(job.src.path) ?? Infinity);
-          if (!t?.left.has(job.src.path)) tangled.delete(h);
-        }
-        if (t?.left.delete(job.src.path) && t.left.size === 0 && tangled.has(h) && left.get(h)! > 1) {
-          out.finished(h, finishHarness(ctx, adapterOf(h)!, Object.fromEntries(t.all.map((p) => [p, entries[p]!]))));
-        }
-      }
-      const n = left.get(h)! - 1;
+      if (linked.has(h)) linkedRead(job, r);
+      const n = (left.get(h) ?? 0) - 1;
       left.set(h, n);
       if (n === 0) finish(h);
     }
     i++;
-    out.flush(i < plan.length ? plan[i]!.key : -Infinity);
-  }, true);
+    out.flush(plan[i]?.key ?? -Infinity);
+  };
+  await runJobs(
+    plan.map((p) => p.job),
+    ctx,
+    opts,
+    read,
+    true,
+  );
   return finishAll(ctx, entries, finished);
 }
 
@@ -646,8 +791,16 @@ async function streamBuild(
  */
 function jobFor(f: Found, e: Entry | undefined, counts: IndexResult['counts']): Job {
   if (
-    e && f.src.mode === 'lines' && e.src?.mode === 'lines' && e.src.harness === f.src.harness && !e.error &&
-    e.ino === f.stat.ino && f.stat.size >= e.size && e.offset > 0 && e.state && tailMatches(f.src.path, e.offset, e.tail)
+    e &&
+    f.src.mode === 'lines' &&
+    e.src?.mode === 'lines' &&
+    e.src.harness === f.src.harness &&
+    !e.error &&
+    e.ino === f.stat.ino &&
+    f.stat.size >= e.size &&
+    e.offset > 0 &&
+    e.state &&
+    tailMatches(f.src.path, e.offset, e.tail)
   ) {
     counts.appended++;
     counts.bytes += f.stat.size - e.offset;
@@ -704,7 +857,9 @@ function finishStatesOf(paths: Iterable<string>, old: Map<string, Entry>): Map<s
  * it gave again, sanitised and keyed as finishHarness gives them, without their prompts. `paths`:
  * its changed and gone sources; `entries` has the changed ones as parsed. Null: a full pass.
  */
-function refinishOf(ctx: Ctx, db: Db, a: Adapter<any>, paths: string[], t: Touched): { files: Set<string>; sessions: Session[] } | null {
+function refinishOf(ctx: Ctx, db: Db, a: AnyAdapter, paths: string[], t: Touched): { files: Set<string>; sessions: Session[] } | null {
+  const refinish = a.refinish?.bind(a);
+  if (!refinish) return null;
   const { before, entries } = t;
   const h = a.name;
   const changes = [];
@@ -713,18 +868,24 @@ function refinishOf(ctx: Ctx, db: Db, a: Adapter<any>, paths: string[], t: Touch
     const src = e?.src ?? t.old.get(p)?.src;
     if (!src) return null;
     const ok = !!e && !e.error && !!e.state && typeof e.state === 'object';
-    changes.push({ src, before: before.get(p) ?? null, after: ok ? e.state : null, now: ok ? (e.sessions ?? []) : [] });
+    changes.push({
+      src,
+      before: (before.get(p) as LineState | undefined) ?? null,
+      after: ok ? e.state : null,
+      now: ok ? (e.sessions ?? []) : [],
+    });
   }
   let r: { files: string[]; sessions: SessionCore[] } | null;
   try {
-    r = a.refinish!(changes, {
+    r = refinish(changes, {
       ctx,
       listed: store.sessionsWhere(db, { harness: h }),
       find: (part) => store.findSources(db, h, part),
       load: (want) => {
-        const out = new Map<string, { src: Source; state: any; sessions: SessionCore[] }>();
+        const out = new Map<string, { src: Source; state: LineState; sessions: SessionCore[] }>();
         for (const [p, e] of store.loadEntries(db, want)) {
-          if (!e.error && e.src?.harness === h && e.state && typeof e.state === 'object' && Array.isArray(e.sessions)) out.set(p, { src: e.src, state: e.state, sessions: e.sessions });
+          if (!e.error && e.src?.harness === h && e.state && typeof e.state === 'object' && Array.isArray(e.sessions))
+            out.set(p, { src: e.src, state: e.state, sessions: e.sessions });
         }
         return out;
       },
@@ -747,8 +908,12 @@ function refinishOf(ctx: Ctx, db: Db, a: Adapter<any>, paths: string[], t: Touch
 }
 
 /** One harness's sessions: its cross-source pass when it has one, keys, each key once. */
-function finishHarness(ctx: Ctx, a: Adapter<any>, entries: Record<string, Entry>): Session[] {
-  const mine = Object.values(entries).filter((e) => e.src?.harness === a.name);
+function finishHarness(ctx: Ctx, a: AnyAdapter, entries: Record<string, Entry>): Session[] {
+  // in path order, whatever order the entries came in (read order, the database's): a key two files
+  // give (a thread copied into two stores) is then always the same file's
+  const mine = Object.values(entries)
+    .filter((e) => e.src?.harness === a.name)
+    .sort((x, y) => (x.src.path < y.src.path ? -1 : x.src.path > y.src.path ? 1 : 0));
   let ss: SessionCore[] = mine.flatMap((e) => e.sessions ?? []);
   if (a.finish) {
     const states = new Map(mine.map((e) => [e.src.path, { src: e.src, state: e.state }]));
@@ -835,7 +1000,7 @@ export function storedSession(ctx: Ctx, q: { key: string } | { id: string }): St
   try {
     if ('key' in q) return store.sessionByKey(db, q.key);
     const hits = store.sessionsById(db, q.id);
-    return hits.length === 1 ? hits[0]! : undefined;
+    return hits.length === 1 ? hits[0] : undefined;
   } catch {
     return undefined;
   } finally {
@@ -852,7 +1017,13 @@ const LINK_HEAD = 64 << 10;
  * on this thread, each result handed over before the next file is read (a stream needs its
  * order); otherwise on workers when it pays.
  */
-async function runJobs(jobs: Job[], ctx: Ctx, opts: IndexOptions, onResult: (j: Job, r: JobResult) => void, inOrder: boolean): Promise<void> {
+async function runJobs(
+  jobs: Job[],
+  ctx: Ctx,
+  opts: IndexOptions,
+  onResult: (j: Job, r: JobResult) => void,
+  inOrder: boolean,
+): Promise<void> {
   if (jobs.length === 0) return;
   const total = jobs.reduce((n, j) => n + (j.size - j.from), 0);
   const minBytes = process.env.RESUME_PARALLEL_MIN_BYTES != null ? Number(process.env.RESUME_PARALLEL_MIN_BYTES) : PARALLEL_MIN_BYTES;
@@ -878,7 +1049,9 @@ async function runJobs(jobs: Job[], ctx: Ctx, opts: IndexOptions, onResult: (j: 
     since += j.size - j.from;
     if (gc !== null && since >= GC_EVERY) {
       since = 0;
-      if (!(heapUsed() - base < GC_GROWTH) && (gc ??= fullCollector())) {
+      if (heapUsed() - base < GC_GROWTH) return;
+      if (gc === undefined) gc = fullCollector();
+      if (gc) {
         gc();
         base = heapUsed();
         if (process.env.RESUME_DEBUG_GC) process.stderr.write(`gc at ${done} bytes: ${(base / 1048576).toFixed(1)} MiB after\n`);
@@ -894,29 +1067,32 @@ async function runJobs(jobs: Job[], ctx: Ctx, opts: IndexOptions, onResult: (j: 
     return;
   }
   const { Worker } = await import('node:worker_threads');
+  const workerFile = opts.workerFile;
   let next = 0;
   await Promise.all(
-    Array.from({ length: threads }, () =>
-      new Promise<void>((resolve, reject) => {
-        const w = new Worker(opts.workerFile!, { workerData: { env: ctx.env } });
-        let current: Job | null = null;
-        const feed = () => {
-          if (next >= jobs.length) {
-            current = null;
-            w.postMessage(null);
-            return;
-          }
-          current = jobs[next++]!;
-          w.postMessage({ id: next, job: current });
-        };
-        w.on('message', (m: { res: JobResult }) => {
-          if (current) tick(current, m.res);
+    Array.from(
+      { length: threads },
+      () =>
+        new Promise<void>((resolve, reject) => {
+          const w = new Worker(workerFile, { workerData: { env: ctx.env } });
+          let current: Job | null = null;
+          const feed = () => {
+            if (next >= jobs.length) {
+              current = null;
+              w.postMessage(null);
+              return;
+            }
+            current = jobs[next++] ?? null;
+            w.postMessage({ id: next, job: current });
+          };
+          w.on('message', (m: { res: JobResult }) => {
+            if (current) tick(current, m.res);
+            feed();
+          });
+          w.on('error', reject);
+          w.on('exit', () => resolve());
           feed();
-        });
-        w.on('error', reject);
-        w.on('exit', () => resolve());
-        feed();
-      }),
+        }),
     ),
   );
 }

@@ -13,9 +13,9 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import type BetterSqlite3 from 'better-sqlite3';
+import { ExitError } from '../errors.js';
 import type { LineState, Session, SessionCore, Source } from '../types.js';
 import { INDEX_VERSION, type Skipped } from './files.js';
-import { ExitError } from '../errors.js';
 
 export type Db = BetterSqlite3.Database;
 
@@ -45,11 +45,11 @@ CREATE TABLE sources(
   off REAL NOT NULL,
   tail TEXT NOT NULL,
   state TEXT NOT NULL,
-  fin TEXT,
   sessions TEXT NOT NULL,
   error TEXT
 );
 CREATE INDEX sources_harness ON sources(harness);
+CREATE INDEX sources_failed ON sources(harness) WHERE error IS NOT NULL;
 CREATE TABLE sessions(
   key TEXT PRIMARY KEY,
   harness TEXT NOT NULL,
@@ -63,6 +63,7 @@ CREATE TABLE sessions(
   rec BLOB
 );
 CREATE INDEX sessions_id ON sessions(id);
+CREATE INDEX sessions_order ON sessions(at DESC, id, rec);
 CREATE INDEX sessions_file ON sessions(file);
 CREATE INDEX sessions_link ON sessions(harness, link);
 CREATE TABLE prompts(path TEXT NOT NULL, key TEXT NOT NULL, texts TEXT NOT NULL, PRIMARY KEY(path, key));
@@ -83,7 +84,10 @@ function engine(): new (file: string, opts: BetterSqlite3.Options) => Db {
       throw new ExitError(2, `cannot load better-sqlite3 for the index (${m}); reinstall resume (npm ci)`);
     }
   }
-  return ctor!;
+  return ctor as new (
+    file: string,
+    opts: BetterSqlite3.Options,
+  ) => Db;
 }
 
 /** How long a builder waits for another to finish (a cold build of a large home takes seconds). */
@@ -104,6 +108,9 @@ export function openWrite(file: string): Db {
       // a cache: a commit need not reach the disk before the run goes on (a crash of the machine may
       // lose the last commits, or leave a file SQLite refuses, which is built again)
       db.pragma('synchronous = OFF');
+      // a small page cache: a build writes each source once and reads little back (SQLite's 16 MiB
+      // default was most of the memory a full build added at 22,000 sessions)
+      db.pragma('cache_size = -4000');
       const v = db.pragma('user_version', { simple: true }) as number;
       if (v !== INDEX_VERSION) {
         const tables = db.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'table'").pluck().get() as number;
@@ -155,9 +162,15 @@ const stmts = new WeakMap<Db, Map<string, BetterSqlite3.Statement>>();
 /** A statement prepared once per database handle (a build runs some of these 22,000 times). */
 function st(db: Db, sql: string): BetterSqlite3.Statement {
   let m = stmts.get(db);
-  if (!m) stmts.set(db, (m = new Map()));
+  if (!m) {
+    m = new Map();
+    stmts.set(db, m);
+  }
   let s = m.get(sql);
-  if (!s) m.set(sql, (s = db.prepare(sql)));
+  if (!s) {
+    s = db.prepare(sql);
+    m.set(sql, s);
+  }
   return s;
 }
 
@@ -170,10 +183,21 @@ export function setMeta(db: Db, k: string, v: string): void {
   st(db, 'INSERT INTO meta(k, v) VALUES(?, ?) ON CONFLICT(k) DO UPDATE SET v = excluded.v').run(k, v);
 }
 
+/** A source's stat as stored, with its harness. */
+export interface SourceStat {
+  size: number;
+  mtime: number;
+  ino: number;
+  sig: string;
+  harness: string;
+}
+
 /** The stored stat of every source (the builder compares the discovery with it). */
-export function sourceStats(db: Db): Map<string, { size: number; mtime: number; ino: number; sig: string; harness: string }> {
-  const out = new Map<string, { size: number; mtime: number; ino: number; sig: string; harness: string }>();
-  for (const r of db.prepare('SELECT path, size, mtime, ino, sig, harness FROM sources').iterate() as Iterable<{ path: string; size: number; mtime: number; ino: number; sig: string; harness: string }>) {
+export function sourceStats(db: Db): Map<string, SourceStat> {
+  const out = new Map<string, SourceStat>();
+  for (const r of db.prepare('SELECT path, size, mtime, ino, sig, harness FROM sources').iterate() as Iterable<
+    SourceStat & { path: string }
+  >) {
     out.set(r.path, { size: r.size, mtime: r.mtime, ino: r.ino, sig: r.sig, harness: r.harness });
   }
   return out;
@@ -189,16 +213,22 @@ interface SourceRow {
   off: number;
   tail: string;
   state: string;
-  fin: string | null;
   sessions: string;
   error: string | null;
 }
 
-function entryOf(r: SourceRow, state: 'full' | 'fin'): Entry | null {
+function entryOf(r: SourceRow): Entry | null {
   try {
     const e: Entry = {
-      size: r.size, mtime: r.mtime, ino: r.ino, sig: r.sig, src: JSON.parse(r.src), offset: r.off, tail: r.tail,
-      state: JSON.parse(state === 'fin' && r.fin !== null ? r.fin : r.state), sessions: JSON.parse(r.sessions),
+      size: r.size,
+      mtime: r.mtime,
+      ino: r.ino,
+      sig: r.sig,
+      src: JSON.parse(r.src),
+      offset: r.off,
+      tail: r.tail,
+      state: JSON.parse(r.state),
+      sessions: JSON.parse(r.sessions),
     };
     if (r.error !== null) e.error = r.error;
     return e;
@@ -207,24 +237,26 @@ function entryOf(r: SourceRow, state: 'full' | 'fin'): Entry | null {
   }
 }
 
-/** These sources' entries (with the parser state to continue, or, `fin`, what the finish pass reads of it). */
-export function loadEntries(db: Db, paths: Iterable<string>, state: 'full' | 'fin' = 'full'): Map<string, Entry> {
+/** These sources' entries, with the parser state to continue. */
+export function loadEntries(db: Db, paths: Iterable<string>): Map<string, Entry> {
   const out = new Map<string, Entry>();
   const q = db.prepare('SELECT * FROM sources WHERE path = ?');
   for (const p of paths) {
     const r = q.get(p) as SourceRow | undefined;
-    const e = r && entryOf(r, state);
+    const e = r && entryOf(r);
     if (e) out.set(p, e);
   }
   return out;
 }
 
-/** Every entry of one harness (or of all), for a finish pass over it (`fin`) or for doctor (`full`). */
-export function harnessEntries(db: Db, harness: string | null, state: 'full' | 'fin'): Map<string, Entry> {
+/** Every entry of one harness (or of all), for a finish pass over it or for doctor. */
+export function harnessEntries(db: Db, harness: string | null): Map<string, Entry> {
   const out = new Map<string, Entry>();
-  const rows = (harness ? db.prepare('SELECT * FROM sources WHERE harness = ?').iterate(harness) : db.prepare('SELECT * FROM sources').iterate()) as Iterable<SourceRow>;
+  const rows = (
+    harness ? db.prepare('SELECT * FROM sources WHERE harness = ?').iterate(harness) : db.prepare('SELECT * FROM sources').iterate()
+  ) as Iterable<SourceRow>;
   for (const r of rows) {
-    const e = entryOf(r, state);
+    const e = entryOf(r);
     if (e) out.set(r.path, e);
   }
   return out;
@@ -233,24 +265,37 @@ export function harnessEntries(db: Db, harness: string | null, state: 'full' | '
 /** The paths of a harness's sources whose file name contains `part`. */
 export function findSources(db: Db, harness: string, part: string): string[] {
   const out: string[] = [];
-  for (const p of db.prepare('SELECT path FROM sources WHERE harness = ? AND instr(path, ?) > 0').pluck().iterate(harness, part) as Iterable<string>) {
+  for (const p of db
+    .prepare('SELECT path FROM sources WHERE harness = ? AND instr(path, ?) > 0')
+    .pluck()
+    .iterate(harness, part) as Iterable<string>) {
     if (p.slice(p.lastIndexOf('/') + 1).includes(part)) out.push(p);
   }
   return out;
 }
 
 /**
- * Write a parsed source: its entry (`fin`: what its harness's finish pass reads of the state, when
- * that is less than the state) and its sessions' prompts.
+ * Write a parsed source: its entry and its sessions' prompts. (A finish pass over stored sources reads
+ * their whole states: what it reads of one, `finishState`, is most of it anyway.)
  */
-export function putSource(db: Db, e: Entry, fin: LineState | null): void {
+export function putSource(db: Db, e: Entry): void {
   const sessions = e.sessions.map(({ allPrompts: _, ...s }) => s);
   st(
     db,
-    'INSERT OR REPLACE INTO sources(path, harness, size, mtime, ino, sig, src, off, tail, state, fin, sessions, error) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)',
+    'INSERT OR REPLACE INTO sources(path, harness, size, mtime, ino, sig, src, off, tail, state, sessions, error) VALUES(?,?,?,?,?,?,?,?,?,?,?,?)',
   ).run(
-    e.src.path, e.src.harness, e.size, e.mtime, e.ino, e.sig, JSON.stringify(e.src), e.offset, e.tail, JSON.stringify(e.state ?? {}),
-    fin ? JSON.stringify(fin) : null, JSON.stringify(sessions), e.error ?? null,
+    e.src.path,
+    e.src.harness,
+    e.size,
+    e.mtime,
+    e.ino,
+    e.sig,
+    JSON.stringify(e.src),
+    e.offset,
+    e.tail,
+    JSON.stringify(e.state ?? {}),
+    JSON.stringify(sessions),
+    e.error ?? null,
   );
   st(db, 'DELETE FROM prompts WHERE path = ?').run(e.src.path);
   // a session's prompts as one JSON array (a row per prompt was most of a build's writing)
@@ -278,7 +323,16 @@ export const recencyOf = (s: Pick<SessionCore, 'updated' | 'started'>): number =
 
 export function putSession(db: Db, s: Session, short: string, rec: Buffer | null): void {
   st(db, 'INSERT OR REPLACE INTO sessions(key, harness, id, file, at, short, link, fork, doc, rec) VALUES(?,?,?,?,?,?,?,?,?,?)').run(
-    s.key, s.harness, s.id, s.file, recencyOf(s), short, s.link ?? null, s.forkedFrom ? 1 : 0, JSON.stringify(s), rec,
+    s.key,
+    s.harness,
+    s.id,
+    s.file,
+    recencyOf(s),
+    short,
+    s.link ?? null,
+    s.forkedFrom ? 1 : 0,
+    JSON.stringify(s),
+    rec,
   );
 }
 
@@ -289,14 +343,18 @@ export function dropSession(db: Db, key: string): void {
 /** Every session, newest first as byRecency orders them (ties by id). */
 export function allSessions(db: Db): Session[] {
   const out: Session[] = [];
-  for (const d of db.prepare('SELECT doc FROM sessions ORDER BY at DESC, id').pluck().iterate() as Iterable<string>) out.push(JSON.parse(d));
+  for (const d of db.prepare('SELECT doc FROM sessions ORDER BY at DESC, id').pluck().iterate() as Iterable<string>)
+    out.push(JSON.parse(d));
   return out;
 }
 
 /** Every session with its short id, newest first. */
 export function allRows(db: Db): Array<{ session: Session; short: string }> {
   const out: Array<{ session: Session; short: string }> = [];
-  for (const r of db.prepare('SELECT doc, short FROM sessions ORDER BY at DESC, id').iterate() as Iterable<{ doc: string; short: string }>) {
+  for (const r of db.prepare('SELECT doc, short FROM sessions ORDER BY at DESC, id').iterate() as Iterable<{
+    doc: string;
+    short: string;
+  }>) {
     out.push({ session: JSON.parse(r.doc), short: r.short });
   }
   return out;
@@ -306,7 +364,8 @@ export function allRows(db: Db): Array<{ session: Session; short: string }> {
 export function sessionsWhere(db: Db, q: { harness: string } | { files: Iterable<string> }): Session[] {
   const out: Session[] = [];
   if ('harness' in q) {
-    for (const d of db.prepare('SELECT doc FROM sessions WHERE harness = ?').pluck().iterate(q.harness) as Iterable<string>) out.push(JSON.parse(d));
+    for (const d of db.prepare('SELECT doc FROM sessions WHERE harness = ?').pluck().iterate(q.harness) as Iterable<string>)
+      out.push(JSON.parse(d));
     return out;
   }
   const st = db.prepare('SELECT doc FROM sessions WHERE file = ?').pluck();
@@ -350,7 +409,10 @@ export function sessionByKey(db: Db, key: string): { session: Session; short: st
 
 /** The sessions with this id (of any harness), with their short ids. */
 export function sessionsById(db: Db, id: string): Array<{ session: Session; short: string }> {
-  return (st(db, 'SELECT doc, short FROM sessions WHERE id = ?').all(id) as Array<{ doc: string; short: string }>).map((r) => ({ session: JSON.parse(r.doc), short: r.short }));
+  return (st(db, 'SELECT doc, short FROM sessions WHERE id = ?').all(id) as Array<{ doc: string; short: string }>).map((r) => ({
+    session: JSON.parse(r.doc),
+    short: r.short,
+  }));
 }
 
 /** The stored short id and file of a key, or null. */
@@ -366,7 +428,8 @@ export function linkFiles(db: Db, harness: string, link: string): string[] {
 /** Which harnesses have sources whose parse failed, with the message of one. */
 export function failures(db: Db): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const r of st(db, 'SELECT harness, error FROM sources WHERE error IS NOT NULL').all() as Array<{ harness: string; error: string }>) out[r.harness] = r.error;
+  for (const r of st(db, 'SELECT harness, error FROM sources WHERE error IS NOT NULL').all() as Array<{ harness: string; error: string }>)
+    out[r.harness] = r.error;
   return out;
 }
 
