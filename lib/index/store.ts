@@ -464,3 +464,23 @@ export function docOf(db: Db, key: string): Session | null {
   const d = st(db, 'SELECT doc FROM sessions WHERE key = ?').pluck().get(key) as string | undefined;
   return d ? JSON.parse(d) : null;
 }
+
+/** The id of a key's session, or null. */
+export function idOfKey(db: Db, key: string): string | null {
+  return (st(db, 'SELECT id FROM sessions WHERE key = ?').pluck().get(key) as string | undefined) ?? null;
+}
+
+/** The sessions with this id (keys and short ids). */
+export function keysWithId(db: Db, id: string): Array<{ key: string; short: string }> {
+  return st(db, 'SELECT key, short FROM sessions WHERE id = ?').all(id) as Array<{ key: string; short: string }>;
+}
+
+/** The ids just before and just after `id` in byte order (other ids only). */
+export function neighbours(db: Db, id: string): string[] {
+  const out: string[] = [];
+  const before = st(db, 'SELECT id FROM sessions WHERE id < ? ORDER BY id DESC LIMIT 1').pluck().get(id) as string | undefined;
+  const after = st(db, 'SELECT id FROM sessions WHERE id > ? ORDER BY id LIMIT 1').pluck().get(id) as string | undefined;
+  if (before !== undefined) out.push(before);
+  if (after !== undefined) out.push(after);
+  return out;
+}
