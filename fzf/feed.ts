@@ -20,7 +20,7 @@ import { cacheDir, tildify } from '../lib/util/paths.js';
 import { oneLine, width } from '../lib/util/text.js';
 import { layRows, listWidth } from './layout.js';
 
-/** What a fed row needs of a session: a listing row (rows.json) or a whole session. */
+/** What a fed row needs of a session: a listing row or a whole session. */
 export type Fed = Pick<Session, 'key' | 'id' | 'updated' | 'started' | 'harness' | 'cwd' | 'branch' | 'title' | 'firstPrompt' | 'hidden'>;
 
 export interface PickState {
@@ -150,7 +150,7 @@ export type FeedSource = { bin: RowBin; names: () => Record<string, string> } | 
 
 /**
  * Bring the index up to date and take what the lines for state `s` are made from: the rendered rows
- * when nothing changed, else the listing rows (rows.json); these too for a directory filter the
+ * when nothing changed, else the listing rows from the database; these too for a directory filter the
  * rendered rows cannot apply (app.listingRows). Never the whole sessions.
  */
 export function feedSource(app: App, s: PickState): Promise<FeedSource> {

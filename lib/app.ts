@@ -36,7 +36,7 @@ export interface App {
   view<T extends Pick<Session, 'key' | 'cwd' | 'started' | 'updated'>>(sessions: T[]): T[];
   /** environment for the launched harness (the demo puts its stand-in commands first on PATH) */
   launchEnv(): Record<string, string>;
-  /** What a listing row needs of every session (reads rows.json when nothing changed). */
+  /** What a listing row needs of every session (from the index database). */
   listing(o?: { onSessions?: (batch: Session[]) => void; quiet?: boolean }): Promise<ListedSession[]>;
   /**
    * As `listing`, but a no-change run hands back the rendered rows (rows.bin) instead, with the

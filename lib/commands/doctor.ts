@@ -144,7 +144,7 @@ function harnessReport(
   };
 }
 
-/** Size, file count and newest change of everything under a path (the index is a file or a directory of shards). */
+/** Size, file count and newest change of everything under a path (a file, or a directory such as the code cache). */
 function usage(p: string, depth = 3): { size: number; files: number; modified: number } | null {
   let st: fs.Stats;
   try {

@@ -1,5 +1,5 @@
 // `resume preview KEY`: the text fzf shows beside the list. Fast enough to follow the cursor: it
-// reads the stored listing (list.json) and nothing else (lib/select/find.ts); the text itself is
+// reads one session of the index database and nothing else (lib/select/find.ts); the text itself is
 // lib/present/preview.ts.
 import type { App } from '../app.js';
 import { ExitError, usage } from '../errors.js';

@@ -22,7 +22,7 @@ export async function rowsAction(app: App, o: RowsOpts): Promise<void> {
   if (o.align || o.status) {
     const { feedSource, linesCache, writeLines } = await import('../../fzf/feed.js');
     const state = { all: !!filters.all, harness: filters.harness ?? null, dir: filters.dir ?? null };
-    // the rendered rows when nothing changed, else the listing rows.json holds (not the whole sessions);
+    // the rendered rows when nothing changed, else the listing rows from the database (not the whole sessions);
     // the padded lines printed last for the same listing while they stand
     const src = await feedSource(app, state);
     const cache = 'bin' in src && o.align ? linesCache(app, state, !!o.ansi, !!o.status, src.bin) : null;

@@ -1,6 +1,6 @@
 // Finding one session by key without a full listing when possible: the picker's callbacks (preview,
 // pager, picked id) name sessions by `harness:id`, which the stored listing answers without
-// statting anything (one record of it, through list.idx: lib/index/index.ts storedSession); only a
+// statting anything (one record of it, one row of the index database: lib/index/index.ts storedSession); only a
 // key missing from it (or no index yet) brings the index up to date.
 import type { App } from '../app.js';
 import { type ListedSession, storedListing, storedRows, storedSession } from '../index/index.js';
@@ -28,7 +28,7 @@ export async function findSession(app: App, key: string): Promise<Session | null
 
 /**
  * The session a key names, and for a fork the line naming its source by short id (unique among
- * all the listing's ids). One record each, through list.idx, when the listing has them (a source's
+ * all the listing's ids). One row each from the index database, when it has them (a source's
  * short id is its own record's); else the whole listing.
  */
 export async function findForPreview(app: App, key: string): Promise<{ session: Session | null; fork: string | null }> {
@@ -90,7 +90,7 @@ export async function checkedSessions(app: App): Promise<Session[]> {
   return l ? app.named(l) : app.sessions();
 }
 
-/** The same for the listing rows (rows.json): what a row shows of every session, named. */
+/** The same for the listing rows: what a row shows of every session, named. */
 export async function checkedRows(app: App): Promise<ListedSession[]> {
   const l = storedRows(app.ctx);
   return l ? app.named(app.view(l)) : app.listing({ quiet: true });

@@ -53,7 +53,7 @@ interface ClaudeState extends LineState, Deferring {
    * For finding forks (`--fork-session`, `/fork`, `/branch` copy the parent's records with their
    * `uuid`s and time stamps under the new session id, with no marker): the counted prompts' uuids
    * (last 12 characters) and times, in order, and the first MAX_PT prompts' texts. The texts are
-   * `all`'s first ones: a parsed state keeps only `all` (the shards held every Claude session's
+   * `all`'s first ones: a parsed state keeps only `all` (the index held every Claude session's
    * prompts a third time), and only the finish pass's state (`finishState`) has `pt`.
    */
   pu?: string[];
