@@ -32,7 +32,10 @@ describe('printAligned', () => {
     const bin = render(odd);
     // (a directory filter is applied to rows that can tell each session's directory)
     expect(dirFilterable(bin)).toBe(true);
-    for (const s of states) for (const color of [false, true]) for (const status of [false, true]) expect(printed(bin, s, color, status), JSON.stringify({ s, color, status })).toBe(expected(bin, s, color, status));
+    for (const s of states)
+      for (const color of [false, true])
+        for (const status of [false, true])
+          expect(printed(bin, s, color, status), JSON.stringify({ s, color, status })).toBe(expected(bin, s, color, status));
     // the wide and trimmed rows are among those shown
     const all = printed(bin, { all: true, harness: null, dir: null }, false, true);
     expect(all).toContain('日本語');
@@ -57,7 +60,15 @@ describe('printAligned', () => {
     const bin = render(Array.from({ length: 3000 }, (_, i) => mk(100 + i)));
     const s: PickState = { all: true, harness: null, dir: null };
     const blocks: string[] = [];
-    printAligned(bin, s, () => names, now, false, () => '', (b) => blocks.push(b.toString('utf8')));
+    printAligned(
+      bin,
+      s,
+      () => names,
+      now,
+      false,
+      () => '',
+      (b) => blocks.push(b.toString('utf8')),
+    );
     expect(blocks.length).toBeGreaterThan(1);
     expect(blocks.join('')).toBe(expected(bin, s, false, false));
   });

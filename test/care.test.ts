@@ -47,10 +47,23 @@ interface Reg {
 }
 
 function registry(h: string, r: Reg): string {
-  return write(h, `.claude/sessions/${r.pid}.json`, JSON.stringify({
-    pid: r.pid, sessionId: r.id, cwd: r.cwd ?? h, startedAt: 1, procStart: r.procStart ?? procStart(r.pid), version: r.version ?? '2.1.332',
-    kind: 'interactive', entrypoint: 'cli', status: r.status ?? 'idle', updatedAt: 2, ...(r.name ? { name: r.name, nameSource: r.nameSource ?? 'user' } : {}),
-  }));
+  return write(
+    h,
+    `.claude/sessions/${r.pid}.json`,
+    JSON.stringify({
+      pid: r.pid,
+      sessionId: r.id,
+      cwd: r.cwd ?? h,
+      startedAt: 1,
+      procStart: r.procStart ?? procStart(r.pid),
+      version: r.version ?? '2.1.332',
+      kind: 'interactive',
+      entrypoint: 'cli',
+      status: r.status ?? 'idle',
+      updatedAt: 2,
+      ...(r.name ? { name: r.name, nameSource: r.nameSource ?? 'user' } : {}),
+    }),
+  );
 }
 
 function task(id: number, subject: string, status = 'pending'): object {
@@ -81,7 +94,16 @@ describe.skipIf(notLinux)('resume snapshot', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(`${id}\t2 task(s) (+2)\trefactor-auth\n`);
     const s = snap(h, id);
-    expect(s).toMatchObject({ id, name: 'refactor-auth', version: '2.1.332', taskListId: id, taskDir: dir, highwatermark: 2, pid: p.pid, cwd: h });
+    expect(s).toMatchObject({
+      id,
+      name: 'refactor-auth',
+      version: '2.1.332',
+      taskListId: id,
+      taskDir: dir,
+      highwatermark: 2,
+      pid: p.pid,
+      cwd: h,
+    });
     expect(Object.keys(s.tasks)).toEqual(['1', '2']);
     expect(s.tasks['2'].subject).toBe('fix bug');
     expect(s.transcript).toMatch(/\.jsonl$/);
@@ -139,17 +161,24 @@ describe.skipIf(notLinux)('resume snapshot', () => {
     expect(loud.stderr).toMatch(/snapshot of .* failed: (ENOTDIR|EEXIST)/);
   });
 
-  it("keeps a /rename name (nameSource user, or none in older builds), not one Claude derived itself", async () => {
+  it('keeps a /rename name (nameSource user, or none in older builds), not one Claude derived itself', async () => {
     const h = home();
     const [a, b, c] = [await liveProc(), await liveProc(), await liveProc()];
     registry(h, { id: uuid(80), pid: a.pid!, name: 'proj-b-7c', nameSource: 'derived' });
     registry(h, { id: uuid(81), pid: b.pid!, name: 'my name' });
-    write(h, `.claude/sessions/${c.pid}.json`, JSON.stringify({ pid: c.pid, sessionId: uuid(82), procStart: procStart(c.pid!), name: 'older build' }));
+    write(
+      h,
+      `.claude/sessions/${c.pid}.json`,
+      JSON.stringify({ pid: c.pid, sessionId: uuid(82), procStart: procStart(c.pid!), name: 'older build' }),
+    );
     expect(run(h, ['snapshot', '--quiet']).code).toBe(0);
     expect(snap(h, uuid(80)).name).toBe(null);
     expect(snap(h, uuid(81)).name).toBe('my name');
     expect(snap(h, uuid(82)).name).toBe('older build');
-    expect(JSON.parse(fs.readFileSync(path.join(store(h), 'names.json'), 'utf8'))).toEqual({ [uuid(81)]: 'my name', [uuid(82)]: 'older build' });
+    expect(JSON.parse(fs.readFileSync(path.join(store(h), 'names.json'), 'utf8'))).toEqual({
+      [uuid(81)]: 'my name',
+      [uuid(82)]: 'older build',
+    });
   });
 
   it('uses $XDG_CONFIG_HOME/resume/sessions', async () => {
@@ -166,10 +195,27 @@ describe.skipIf(notLinux)('pruning the snapshot store', () => {
   /** A record last snapshotted `daysAgo` days ago (a day ago unless told). */
   function record(h: string, id: string, transcript: string | null, daysAgo = 1): void {
     const last = Date.now() - daysAgo * 86400e3;
-    write(h, path.join(store(h), `${id}.json`), JSON.stringify({
-      format: 1, id, root: path.join(h, '.claude'), cwd: h, version: '2.1.0', name: null, transcript, taskListId: id,
-      taskDir: null, highwatermark: null, tasks: {}, pid: null, startedAt: null, first: last, last,
-    }));
+    write(
+      h,
+      path.join(store(h), `${id}.json`),
+      JSON.stringify({
+        format: 1,
+        id,
+        root: path.join(h, '.claude'),
+        cwd: h,
+        version: '2.1.0',
+        name: null,
+        transcript,
+        taskListId: id,
+        taskDir: null,
+        highwatermark: null,
+        tasks: {},
+        pid: null,
+        startedAt: null,
+        first: last,
+        last,
+      }),
+    );
   }
   const dayLater = (h: string) => {
     const dayAgo = new Date(Date.now() - 25 * 3600e3);
@@ -326,13 +372,16 @@ describe.skipIf(notLinux)('restore on resume', () => {
     expect(old.stderr).toContain('not given back: claude 2.1.100 is older than 2.1.332');
     // the transcript has a name of its own: nothing to give back
     installed('2.1.332');
-    fs.appendFileSync(path.join(h, '.claude', 'projects', `-p-${id.slice(0, 8)}`, `${id}.jsonl`), JSON.stringify({ type: 'custom-title', customTitle: 'renamed since', sessionId: id }) + '\n');
+    fs.appendFileSync(
+      path.join(h, '.claude', 'projects', `-p-${id.slice(0, 8)}`, `${id}.jsonl`),
+      JSON.stringify({ type: 'custom-title', customTitle: 'renamed since', sessionId: id }) + '\n',
+    );
     const own = run(h, [id, '--dry-run', '--json']);
     expect(argv(own)).toEqual(['claude', '--resume', id]);
     expect(own.stderr).not.toContain('--name');
   });
 
-  it("a task file the session already has wins; .highwatermark is raised, never lowered", async () => {
+  it('a task file the session already has wins; .highwatermark is raised, never lowered', async () => {
     const h = home();
     const id = uuid(31);
     const dir = await quitSession(h, id);
@@ -370,7 +419,10 @@ describe.skipIf(notLinux)('restore on resume', () => {
     expect(ls.find((s: any) => s.id === id).title).toBe('auth rework');
     expect(run(h, ['show', id]).stdout).toMatch(/^title:\s+auth rework$/m);
     // A transcript title wins over the snapshot.
-    fs.appendFileSync(path.join(h, '.claude', 'projects', `-p-${id.slice(0, 8)}`, `${id}.jsonl`), JSON.stringify({ type: 'custom-title', customTitle: 'from transcript', sessionId: id }) + '\n');
+    fs.appendFileSync(
+      path.join(h, '.claude', 'projects', `-p-${id.slice(0, 8)}`, `${id}.jsonl`),
+      JSON.stringify({ type: 'custom-title', customTitle: 'from transcript', sessionId: id }) + '\n',
+    );
     expect(JSON.parse(run(h, ['ls', '--json']).stdout).find((s: any) => s.id === id).title).toBe('from transcript');
   });
 });
@@ -389,7 +441,10 @@ describe('resume init claude-hook', () => {
   it('--write merges into CLAUDE_CONFIG_DIR/settings.json, keeps every other setting, backs up first, is idempotent', () => {
     const h = home();
     const cfg = path.join(h, 'claude-cfg');
-    const settings = { model: 'opus', hooks: { Stop: [{ hooks: [{ type: 'command', command: 'notify-send done' }] }], PreToolUse: [{ matcher: 'Bash', hooks: [] }] } };
+    const settings = {
+      model: 'opus',
+      hooks: { Stop: [{ hooks: [{ type: 'command', command: 'notify-send done' }] }], PreToolUse: [{ matcher: 'Bash', hooks: [] }] },
+    };
     const file = write(h, path.join(cfg, 'settings.json'), JSON.stringify(settings));
     const env = { CLAUDE_CONFIG_DIR: cfg };
     const r = run(h, ['init', 'claude-hook', '--write'], env);
@@ -416,7 +471,11 @@ describe('resume init claude-hook', () => {
 
   it('--write updates a hook of an older resume path in place; creates a missing file; refuses a broken one untouched', () => {
     const h = home();
-    const file = write(h, '.claude/settings.json', JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command: '/old/place/bin/resume snapshot --quiet' }] }] } }));
+    const file = write(
+      h,
+      '.claude/settings.json',
+      JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command: '/old/place/bin/resume snapshot --quiet' }] }] } }),
+    );
     expect(run(h, ['init', 'claude-hook', '--write']).stderr).toContain('updated the Stop hook');
     const s = JSON.parse(fs.readFileSync(file, 'utf8'));
     expect(s.hooks.Stop).toHaveLength(1);
@@ -466,11 +525,25 @@ describe.skipIf(notLinux)('resume outdated', () => {
     expect(list.map((o: any) => o.pid)).toEqual(byPid);
     const oa = list.find((o: any) => o.pid === a.pid);
     expect(oa).toEqual({
-      session: uuid(40), pid: a.pid, name: 'old one', cwd: h, version: '2.1.99', installed: '2.1.100', status: 'idle', busy: false,
-      pane: '%7', pane_kind: 'tmux', version_unparseable: false,
+      session: uuid(40),
+      pid: a.pid,
+      name: 'old one',
+      cwd: h,
+      version: '2.1.99',
+      installed: '2.1.100',
+      status: 'idle',
+      busy: false,
+      pane: '%7',
+      pane_kind: 'tmux',
+      version_unparseable: false,
     });
     expect(list.find((o: any) => o.pid === b.pid)).toMatchObject({ busy: true, status: 'waiting', pane: 'p-3', pane_kind: 'herdr' });
-    expect(list.find((o: any) => o.pid === d.pid)).toMatchObject({ version: '2.1.100-beta', version_unparseable: true, pane: '', pane_kind: null });
+    expect(list.find((o: any) => o.pid === d.pid)).toMatchObject({
+      version: '2.1.100-beta',
+      version_unparseable: true,
+      pane: '',
+      pane_kind: null,
+    });
 
     const t = run(h, ['outdated']);
     expect(t.code).toBe(0);
@@ -508,7 +581,19 @@ describe.skipIf(notLinux)('resume outdated', () => {
   it('--help documents the fields', () => {
     const r = run(home(), ['outdated', '--help']);
     expect(r.code).toBe(0);
-    for (const f of ['session', 'pid', 'name', 'cwd', 'version', 'installed', 'status', 'busy', 'pane', 'pane_kind', 'version_unparseable']) {
+    for (const f of [
+      'session',
+      'pid',
+      'name',
+      'cwd',
+      'version',
+      'installed',
+      'status',
+      'busy',
+      'pane',
+      'pane_kind',
+      'version_unparseable',
+    ]) {
       expect(r.stdout).toMatch(new RegExp(`^  ${f}\\s`, 'm'));
     }
   });

@@ -72,7 +72,10 @@ describe('the code cache of rows and preview', () => {
     expect(fs.readFileSync(file).equals(bytes)).toBe(true);
     // an append (the index patched) recurs: the first one writes the cache again, holding its code
     // too (a flag in the header), and the runs after leave that one as it is
-    const jsonl = fs.readdirSync(path.join(h, '.claude', 'projects'), { recursive: true }).map(String).find((f) => f.endsWith('.jsonl'))!;
+    const jsonl = fs
+      .readdirSync(path.join(h, '.claude', 'projects'), { recursive: true })
+      .map(String)
+      .find((f) => f.endsWith('.jsonl'))!;
     const f0 = path.join(h, '.claude', 'projects', jsonl);
     const grow = () => fs.appendFileSync(f0, fs.readFileSync(f0, 'utf8').split('\n')[0]! + '\n');
     const holdsAppend = (b: Buffer) => b.readUInt32LE(8) === 1;
@@ -100,7 +103,12 @@ describe('the code cache of rows and preview', () => {
     expect(holdsAppend(fs.readFileSync(path.join(codeDir(h), plain()[0]!)))).toBe(true);
     // a build (a new session whose id begins as another's: the listing written whole) writes none
     fs.rmSync(path.join(codeDir(h), plain()[0]!));
-    claudeSession(h, { id: `c0de0001-ffff-4061-8071-${TAIL}`, cwd: path.join(h, 'src', 'proj'), prompt: 'a twin', at: new Date(Date.UTC(2025, 0, 2)).toISOString() });
+    claudeSession(h, {
+      id: `c0de0001-ffff-4061-8071-${TAIL}`,
+      cwd: path.join(h, 'src', 'proj'),
+      prompt: 'a twin',
+      at: new Date(Date.UTC(2025, 0, 2)).toISOString(),
+    });
     expect(run(h, ['rows']).code).toBe(0);
     expect(plain()).toHaveLength(0);
     expect(run(h, ['rows']).code).toBe(0);
@@ -129,11 +137,23 @@ describe('the code cache of rows and preview', () => {
 
   it('the whole CLI keeps one per command, and every command prints the same with it as without', () => {
     const h = home(4);
-    const cmds = [['ls', '--json', '-n', '2'], ['--version'], ['resolve', 'c0de0001'], ['emit', '--shell', 'bash', 'c0de0001'], ['doctor', '--json']];
+    const cmds = [
+      ['ls', '--json', '-n', '2'],
+      ['--version'],
+      ['resolve', 'c0de0001'],
+      ['emit', '--shell', 'bash', 'c0de0001'],
+      ['doctor', '--json'],
+    ];
     const first = cmds.map((c) => run(h, c));
     expect(first.map((r) => r.code)).toEqual([0, 0, 0, 0, 0]);
     const names = caches(h).filter((f) => f.startsWith('cli.cjs-'));
-    expect(names.map((f) => /-(cli-[\w-]+)\.v8$/.exec(f)?.[1]).sort()).toEqual(['cli-doctor', 'cli-emit', 'cli-ls', 'cli-main', 'cli-resolve']);
+    expect(names.map((f) => /-(cli-[\w-]+)\.v8$/.exec(f)?.[1]).sort()).toEqual([
+      'cli-doctor',
+      'cli-emit',
+      'cli-ls',
+      'cli-main',
+      'cli-resolve',
+    ]);
     // from the caches: the same output (doctor's timings aside)
     const again = cmds.map((c) => run(h, c));
     for (let i = 0; i < 4; i++) expect(again[i]).toEqual(first[i]);
@@ -166,7 +186,13 @@ describe('the code cache of rows and preview', () => {
     // (the last two crash a Node that does not check the checksum)
     const flipped = Buffer.from(good);
     flipped[flipped.length >> 1] ^= 0x40;
-    const damaged = [Buffer.alloc(0), good.subarray(0, 16), Buffer.alloc(good.length, 0x5a), Buffer.concat([good.subarray(0, good.length >> 1), Buffer.alloc(good.length - (good.length >> 1), 7)]), flipped];
+    const damaged = [
+      Buffer.alloc(0),
+      good.subarray(0, 16),
+      Buffer.alloc(good.length, 0x5a),
+      Buffer.concat([good.subarray(0, good.length >> 1), Buffer.alloc(good.length - (good.length >> 1), 7)]),
+      flipped,
+    ];
     for (const bad of damaged) {
       fs.writeFileSync(file, bad);
       const r = run(h, ['rows']);
@@ -205,8 +231,12 @@ describe('the code cache of rows and preview', () => {
       expect(text.startsWith(WRAP_HEAD) && text.endsWith(WRAP_TAIL), f).toBe(true);
     }
     const d = fs.mkdtempSync(path.join(os.tmpdir(), 'resume-wrap-'));
-    const body = '"use strict";\nmodule.exports = { dir: __dirname, strict: (function () { return this === undefined; })(), req: typeof require };';
-    for (const [name, text] of [['plain.cjs', body], ['wrapped.cjs', `${WRAP_HEAD}${body}${WRAP_TAIL}`]] as const) {
+    const body =
+      '"use strict";\nmodule.exports = { dir: __dirname, strict: (function () { return this === undefined; })(), req: typeof require };';
+    for (const [name, text] of [
+      ['plain.cjs', body],
+      ['wrapped.cjs', `${WRAP_HEAD}${body}${WRAP_TAIL}`],
+    ] as const) {
       const file = path.join(d, name);
       fs.writeFileSync(file, text);
       const cache = path.join(d, 'code', `${name}.v8`);
@@ -235,7 +265,10 @@ describe('rows written with write(2)', () => {
   it('`rows | head -1` is a quiet exit 0 with more rows than a pipe holds', () => {
     const h = home(700);
     expect(run(h, ['rows']).code).toBe(0);
-    const r = spawnSync('bash', ['-o', 'pipefail', '-c', `"${process.execPath}" "${BIN}" rows | head -1`], { env: envFor(h), encoding: 'utf8' });
+    const r = spawnSync('bash', ['-o', 'pipefail', '-c', `"${process.execPath}" "${BIN}" rows | head -1`], {
+      env: envFor(h),
+      encoding: 'utf8',
+    });
     expect(r.status).toBe(0);
     expect(r.stderr).toBe('');
     expect(r.stdout.split('\t')[1]).toBe((0xc0de0000 + 699).toString(16));

@@ -37,10 +37,14 @@ describe('copilot', () => {
     expect(byId(lsJson(h), NAMED.id).title).toBe('Second name given');
   });
 
-  it('forks with /fork run as the resumed session opens, in the session\'s directory', () => {
+  it("forks with /fork run as the resumed session opens, in the session's directory", () => {
     const h = home();
     expect(dryRun(h, ['--fork', RENAMED.id])).toEqual({
-      harness: 'copilot', id: RENAMED.id, cwd: RENAMED.cwd, argv: ['copilot', '--resume', RENAMED.id, '-i', '/fork'], env: {},
+      harness: 'copilot',
+      id: RENAMED.id,
+      cwd: RENAMED.cwd,
+      argv: ['copilot', '--resume', RENAMED.id, '-i', '/fork'],
+      env: {},
     });
   });
 
@@ -53,13 +57,16 @@ describe('copilot', () => {
     expect(lsJson(h).filter((s) => s.harness === 'copilot')).toEqual([]);
   });
 
-  it('counts a prompt appended to a listed session, and not a subagent\'s', () => {
+  it("counts a prompt appended to a listed session, and not a subagent's", () => {
     const h = home();
     const before = byId(lsJson(h), RENAMED.id);
     expect(before.prompts).toBe(RENAMED.prompts.length);
     const file = path.join(h, '.copilot', 'session-state', RENAMED.id, 'events.jsonl');
     // the user.message records of this very file, the person's and the subagent's, appended again later
-    const lines = fs.readFileSync(file, 'utf8').split('\n').filter((l) => l.startsWith('{"type":"user.message"'));
+    const lines = fs
+      .readFileSync(file, 'utf8')
+      .split('\n')
+      .filter((l) => l.startsWith('{"type":"user.message"'));
     const later = (l: string) => l.replace(/"timestamp":"[^"]+"/, '"timestamp":"2027-01-01T00:00:00.000Z"');
     const own = lines.find((l) => !l.includes('"agentId"'))!;
     const sub = lines.find((l) => l.includes('"agentId"'))!;

@@ -45,13 +45,24 @@ describe('cursor', () => {
     cursorStore(dbFile, null);
     const s = byId(lsJson(h));
     expect(s.get(CHAT)).toMatchObject({
-      cwd, title: 'Test Session', prompts: 2, firstPrompt: 'run ls command', lastPrompt: 'now show me the git status',
-      model: 'claude-4-sonnet', started: '2026-04-07T00:43:10.321Z', hidden: false, parent: null,
+      cwd,
+      title: 'Test Session',
+      prompts: 2,
+      firstPrompt: 'run ls command',
+      lastPrompt: 'now show me the git status',
+      model: 'claude-4-sonnet',
+      started: '2026-04-07T00:43:10.321Z',
+      hidden: false,
+      parent: null,
       file: path.join(h, '.cursor/projects', slugOf(cwd), 'agent-transcripts', CHAT, `${CHAT}.jsonl`),
       resume: { cwd, argv: ['cursor-agent', '--resume', CHAT] },
     });
     expect(s.get(CHILD)).toMatchObject({
-      cwd, hidden: true, hiddenReason: 'subagent', parent: CHAT, prompts: 1,
+      cwd,
+      hidden: true,
+      hiddenReason: 'subagent',
+      parent: CHAT,
+      prompts: 1,
       firstPrompt: 'Run ls -la in the workspace directory and return the output.',
     });
     const r = run(h, ['ls']);
@@ -80,11 +91,27 @@ describe('cursor', () => {
     const cwd = path.join(h, 'src', `we-ird $(touch x) \`id\` 'q' "dq"\nline\tTab é-名前 \x1b[31mred`);
     fs.mkdirSync(path.join(cwd, 'pkg'), { recursive: true });
     const chat = '22222222-0000-4000-8000-000000000001';
-    transcript(h, cwd, chat, jsonl(
-      { role: 'user', message: { content: [{ type: 'text', text: '<timestamp>Mon</timestamp>\n<user_query>\nbuild the pkg\n</user_query>' }] } },
-      { role: 'assistant', message: { content: [{ type: 'tool_use', name: 'Shell', input: { command: 'make', working_directory: path.join(cwd, 'pkg') } }] } },
-    ));
-    store(cwd, chat, { agentId: chat, name: 'New Agent', createdAt: 1775522590321, lastUsedModel: 'default', blobEncryptionKey: 'SECRET-KEY-123' }, path.join(h, '.cursor'));
+    transcript(
+      h,
+      cwd,
+      chat,
+      jsonl(
+        {
+          role: 'user',
+          message: { content: [{ type: 'text', text: '<timestamp>Mon</timestamp>\n<user_query>\nbuild the pkg\n</user_query>' }] },
+        },
+        {
+          role: 'assistant',
+          message: { content: [{ type: 'tool_use', name: 'Shell', input: { command: 'make', working_directory: path.join(cwd, 'pkg') } }] },
+        },
+      ),
+    );
+    store(
+      cwd,
+      chat,
+      { agentId: chat, name: 'New Agent', createdAt: 1775522590321, lastUsedModel: 'default', blobEncryptionKey: 'SECRET-KEY-123' },
+      path.join(h, '.cursor'),
+    );
     const s = byId(lsJson(h)).get(chat);
     expect(s).toMatchObject({ cwd, title: 'build the pkg', model: null, prompts: 1 });
     const rows = run(h, ['rows']);
@@ -93,15 +120,26 @@ describe('cursor', () => {
     expect(rows.stdout).not.toMatch(/\x1b/);
     // The chat's secret key never reaches the index or any output.
     const cache = path.join(h, '.cache', 'resume');
-    for (const f of fs.readdirSync(cache)) if (fs.statSync(path.join(cache, f)).isFile()) expect(fs.readFileSync(path.join(cache, f), 'utf8')).not.toContain('SECRET-KEY');
+    for (const f of fs.readdirSync(cache))
+      if (fs.statSync(path.join(cache, f)).isFile()) expect(fs.readFileSync(path.join(cache, f), 'utf8')).not.toContain('SECRET-KEY');
     expect(run(h, ['doctor', '--json']).stdout).not.toContain('SECRET-KEY');
   });
 
   it('a chat database without a transcript is listed by its name; an unnamed one is hidden as empty', () => {
     const h = home();
     const cfg = path.join(h, '.cursor');
-    store('/home/u/proj', '33333333-0000-4000-8000-000000000001', { agentId: '33333333-0000-4000-8000-000000000001', name: 'Plan the migration', createdAt: 1775522590321 }, cfg);
-    store('/home/u/proj', '33333333-0000-4000-8000-000000000002', { agentId: '33333333-0000-4000-8000-000000000002', name: 'New Agent', createdAt: 1775522590321 }, cfg);
+    store(
+      '/home/u/proj',
+      '33333333-0000-4000-8000-000000000001',
+      { agentId: '33333333-0000-4000-8000-000000000001', name: 'Plan the migration', createdAt: 1775522590321 },
+      cfg,
+    );
+    store(
+      '/home/u/proj',
+      '33333333-0000-4000-8000-000000000002',
+      { agentId: '33333333-0000-4000-8000-000000000002', name: 'New Agent', createdAt: 1775522590321 },
+      cfg,
+    );
     const s = byId(lsJson(h));
     expect(s.get('33333333-0000-4000-8000-000000000001')).toMatchObject({ title: 'Plan the migration', hidden: false, prompts: 0 });
     expect(s.get('33333333-0000-4000-8000-000000000002')).toMatchObject({ hidden: true, hiddenReason: 'empty' });
@@ -130,9 +168,17 @@ describe('cursor', () => {
   it('meta.json alone (newer builds): times and the subagent mark', () => {
     const h = home();
     const dir = path.join(h, '.cursor', 'chats', md5('/x'), '44444444-0000-4000-8000-000000000001');
-    write(h, path.join(dir, 'meta.json'), JSON.stringify({ schemaVersion: 1, createdAtMs: 1775000000000, updatedAtMs: 1775000600000, name: 'Worker', isSubagent: true }));
+    write(
+      h,
+      path.join(dir, 'meta.json'),
+      JSON.stringify({ schemaVersion: 1, createdAtMs: 1775000000000, updatedAtMs: 1775000600000, name: 'Worker', isSubagent: true }),
+    );
     expect(byId(lsJson(h)).get('44444444-0000-4000-8000-000000000001')).toMatchObject({
-      title: 'Worker', hidden: true, hiddenReason: 'subagent', started: '2026-03-31T23:33:20.000Z', updated: '2026-03-31T23:43:20.000Z',
+      title: 'Worker',
+      hidden: true,
+      hiddenReason: 'subagent',
+      started: '2026-03-31T23:33:20.000Z',
+      updated: '2026-03-31T23:43:20.000Z',
     });
   });
 
@@ -143,15 +189,23 @@ describe('cursor', () => {
     const chat = '55555555-0000-4000-8000-000000000001';
     const file = transcript(h, cwd, chat, fixture('test-session.jsonl'));
     expect(byId(lsJson(h)).get(chat).prompts).toBe(2);
-    fs.appendFileSync(file, jsonl(
-      { type: 'mystery_event' }, { type: 'mystery_event' }, { role: 'system', message: {} },
-      { role: 'user', message: { content: [{ type: 'text', text: '<user_info>os: linux</user_info>third question' }] } },
-    ) + 'not json\n{"role":"user","message":{"content":[{"type":"text","text":"half a li');
+    fs.appendFileSync(
+      file,
+      jsonl(
+        { type: 'mystery_event' },
+        { type: 'mystery_event' },
+        { role: 'system', message: {} },
+        { role: 'user', message: { content: [{ type: 'text', text: '<user_info>os: linux</user_info>third question' }] } },
+      ) + 'not json\n{"role":"user","message":{"content":[{"type":"text","text":"half a li',
+    );
     const ix = run(h, ['index']);
     expect(ix.stderr).toMatch(/ 0 parsed, 1 appended/);
     expect(byId(lsJson(h)).get(chat)).toMatchObject({ prompts: 3, lastPrompt: 'third question' });
     const d = JSON.parse(run(h, ['doctor', '--json']).stdout).harnesses.find((x: any) => x.name === 'cursor');
-    expect(d.unknownTypes).toEqual([{ type: 'mystery_event', count: 2 }, { type: 'role system', count: 1 }]);
+    expect(d.unknownTypes).toEqual([
+      { type: 'mystery_event', count: 2 },
+      { type: 'role system', count: 1 },
+    ]);
     expect(d.skipped.badLines).toBe(1);
   });
 
@@ -176,7 +230,9 @@ describe('cursor', () => {
     try {
       w.prepare(`SELECT * FROM meta`).all();
       expect(byId(lsJson(h)).get(CHAT)).toMatchObject({ title: 'First name', cwd: null });
-      w.prepare(`UPDATE meta SET value = ? WHERE key = '0'`).run(Buffer.from(JSON.stringify({ agentId: CHAT, name: 'Renamed' })).toString('hex'));
+      w.prepare(`UPDATE meta SET value = ? WHERE key = '0'`).run(
+        Buffer.from(JSON.stringify({ agentId: CHAT, name: 'Renamed' })).toString('hex'),
+      );
       expect(byId(lsJson(h)).get(CHAT)).toMatchObject({ title: 'Renamed' });
       expect(run(h, ['index']).stderr).toMatch(/ 0 parsed, 0 appended, 1 unchanged/);
     } finally {
@@ -214,7 +270,11 @@ describe('cursor roots', () => {
     expect(s.get('77777777-0000-4000-8000-000000000001')?.prompts).toBe(2);
     const d = JSON.parse(run(h, ['doctor', '--json'], { RESUME_CURSOR_DIRS: extra, CURSOR_CONFIG_DIR: path.join(h, 'nope') }).stdout);
     const roots = d.harnesses.find((x: any) => x.name === 'cursor').roots.map((r: any) => [r.path, r.via, r.exists]);
-    expect(roots).toEqual([[extra, 'RESUME_CURSOR_DIRS', true], [path.join(h, 'nope'), 'CURSOR_CONFIG_DIR', false], [path.join(h, '.cursor'), 'default', false]]);
+    expect(roots).toEqual([
+      [extra, 'RESUME_CURSOR_DIRS', true],
+      [path.join(h, 'nope'), 'CURSOR_CONFIG_DIR', false],
+      [path.join(h, '.cursor'), 'default', false],
+    ]);
   });
 });
 
@@ -243,7 +303,11 @@ describe('cursor launch and text', () => {
   it("decodes meta['0'] (hex JSON or plain JSON) keeping only named fields", () => {
     const hex = fs.readFileSync(path.join(FIXTURES, 'cursor', 'store-db.dump.sql'), 'utf8').match(/VALUES\('0','([0-9a-f]+)'\)/)![1]!;
     expect(decodeChatMeta(hex)).toEqual({
-      agentId: CHAT, name: 'Test Session', createdAt: 1775522590321, model: 'claude-4-sonnet', mode: 'default',
+      agentId: CHAT,
+      name: 'Test Session',
+      createdAt: 1775522590321,
+      model: 'claude-4-sonnet',
+      mode: 'default',
     });
     const withKey = decodeChatMeta(JSON.stringify({ name: 'x', blobEncryptionKey: 'k' }));
     expect(JSON.stringify(withKey)).not.toContain('blobEncryptionKey');

@@ -94,16 +94,21 @@ describe('the README recipes run on the demo', () => {
       expect(r.status, `${line}\n${r.stderr}`).toBe(0);
       expect(r.stdout.trim(), line).not.toBe('');
       // a line that resumes ends in a stand-in saying what the real client would do
-      if (/\bemit\b|--demo (?!ls|show)\w/.test(line)) expect(r.stdout, line).toMatch(/\(demo stand-in\): would (resume|fork) \S+ in ~\/\.cache\/resume\/demo\/dirs\/src\//);
+      if (/\bemit\b|--demo (?!ls|show)\w/.test(line))
+        expect(r.stdout, line).toMatch(/\(demo stand-in\): would (resume|fork) \S+ in ~\/\.cache\/resume\/demo\/dirs\/src\//);
     }
   });
 
   it.skipIf(needs('bash'))('the test would see a failure: a words recipe naming several sessions fails', () => {
-    const r = spawnSync('bash', ['--norc', '--noprofile', '-o', 'pipefail', '-c', 'cmd=$(resume resolve webshop | resume emit) && eval "$cmd"'], {
-      env: envFor(home, { PATH: `${path.join(home, 'bin')}:${process.env.PATH}`, RESUME_DEMO: '1' }),
-      cwd: ROOT,
-      encoding: 'utf8',
-    });
+    const r = spawnSync(
+      'bash',
+      ['--norc', '--noprofile', '-o', 'pipefail', '-c', 'cmd=$(resume resolve webshop | resume emit) && eval "$cmd"'],
+      {
+        env: envFor(home, { PATH: `${path.join(home, 'bin')}:${process.env.PATH}`, RESUME_DEMO: '1' }),
+        cwd: ROOT,
+        encoding: 'utf8',
+      },
+    );
     expect(r.status).not.toBe(0);
     expect(r.stdout).toBe('');
   });
@@ -149,7 +154,11 @@ describe('--demo and the config file', () => {
   it('keeps keys and fzf_opts, drops harness commands and args (the stand-ins run)', () => {
     const home = tempHome('resume-democfg-');
     const plain = run(home, ['--demo', '__fzf-flags', 'picker']).stdout;
-    write(home, '.config/resume/config', 'keys = "vim"\nfzf_opts = "--height 77%"\n[claude]\ncommand = "vamos"\nargs = ["--model", "opus"]\n');
+    write(
+      home,
+      '.config/resume/config',
+      'keys = "vim"\nfzf_opts = "--height 77%"\n[claude]\ncommand = "vamos"\nargs = ["--model", "opus"]\n',
+    );
     const flags = run(home, ['--demo', '__fzf-flags', 'picker']);
     expect(flags.code, flags.stderr).toBe(0);
     expect(flags.stdout).not.toBe(plain);

@@ -60,7 +60,15 @@ describe('the documentation', () => {
   });
 
   it('every relative link in README.md, docs/*.md, ARCHITECTURE.md and BENCHMARKS.md leads to a file that exists', () => {
-    const files = ['README.md', 'ARCHITECTURE.md', 'BENCHMARKS.md', ...fs.readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+    const files = [
+      'README.md',
+      'ARCHITECTURE.md',
+      'BENCHMARKS.md',
+      ...fs
+        .readdirSync(path.join(ROOT, 'docs'))
+        .filter((f) => f.endsWith('.md'))
+        .map((f) => `docs/${f}`),
+    ];
     expect(files.length).toBeGreaterThan(4);
     const broken: string[] = [];
     let links = 0;
@@ -103,7 +111,8 @@ describe('the documentation', () => {
 
   it('the link check sees a broken link, and the table check a made-up command', () => {
     expect(relativeLinks('see [x](docs/nope.md#a), [y](https://e.org), [z](#here), `[q](not/a/link)`')).toEqual(['docs/nope.md']);
-    const fake = '## Commands\n\n| command | does |\n| --- | --- |\n| `resume frobnicate X` | no such thing |\n| `resume [QUERY...]` | root |\n';
+    const fake =
+      '## Commands\n\n| command | does |\n| --- | --- |\n| `resume frobnicate X` | no such thing |\n| `resume [QUERY...]` | root |\n';
     expect(tableCommands(fake)).toEqual(['frobnicate']);
   });
 });

@@ -15,16 +15,23 @@ function home(): string {
 function corpus(h: string): void {
   put(h, 'claude/projects', '.claude/projects');
   const db = opencodeDb(path.join(h, '.local/share/opencode/opencode.db'));
-  addSessions(db, [
-    { id: 'ses_main', directory: '/home/u/api', title: 'Newest opencode session', updated: Date.parse('2030-01-01T00:00:00Z') },
-    { id: 'ses_kid', parent: 'ses_main', updated: 1770000000000 },
-    { id: 'ses_arch', title: 'archived', archived: 1, updated: 1770000000000 },
-  ], [user('msg_1', 'ses_main', 'hello'), user('msg_2', 'ses_kid', 'child work')]);
+  addSessions(
+    db,
+    [
+      { id: 'ses_main', directory: '/home/u/api', title: 'Newest opencode session', updated: Date.parse('2030-01-01T00:00:00Z') },
+      { id: 'ses_kid', parent: 'ses_main', updated: 1770000000000 },
+      { id: 'ses_arch', title: 'archived', archived: 1, updated: 1770000000000 },
+    ],
+    [user('msg_1', 'ses_main', 'hello'), user('msg_2', 'ses_kid', 'child work')],
+  );
   db.close();
   const chat = '88888888-0000-4000-8000-000000000001';
-  write(h, `.cursor/projects/srv-x/agent-transcripts/${chat}/${chat}.jsonl`,
+  write(
+    h,
+    `.cursor/projects/srv-x/agent-transcripts/${chat}/${chat}.jsonl`,
     fs.readFileSync(path.join(FIXTURES, 'cursor', 'test-session.jsonl'), 'utf8') +
-      '{"type":"weird_new_thing"}\n{"type":"weird_new_thing"}\n{"type":"other_thing"}\n[1,2]\n');
+      '{"type":"weird_new_thing"}\n{"type":"weird_new_thing"}\n{"type":"other_thing"}\n[1,2]\n',
+  );
 }
 
 /** An executable script on a private PATH directory. */
@@ -46,13 +53,19 @@ describe('doctor', () => {
     expect(d.sqlite).toMatchObject({ ok: true });
     const oc = d.harnesses.find((x: any) => x.name === 'opencode');
     expect(oc).toMatchObject({
-      files: 1, filesByKind: { db: 1 }, sessions: 3, hidden: { subagent: 1, archived: 1 },
+      files: 1,
+      filesByKind: { db: 1 },
+      sessions: 3,
+      hidden: { subagent: 1, archived: 1 },
       newest: { id: 'ses_main', updated: '2030-01-01T00:00:00.000Z', cwd: '/home/u/api', title: 'Newest opencode session' },
     });
     expect(oc.roots).toEqual([{ path: path.join(h, '.local/share/opencode'), via: 'default', exists: true, role: 'data' }]);
     const cu = d.harnesses.find((x: any) => x.name === 'cursor');
     expect(cu).toMatchObject({ files: 1, sessions: 1, skipped: { badLines: 1 } });
-    expect(cu.unknownTypes).toEqual([{ type: 'weird_new_thing', count: 2 }, { type: 'other_thing', count: 1 }]);
+    expect(cu.unknownTypes).toEqual([
+      { type: 'weird_new_thing', count: 2 },
+      { type: 'other_thing', count: 1 },
+    ]);
     const cl = d.harnesses.find((x: any) => x.name === 'claude');
     expect(cl.sessions).toBeGreaterThan(0);
     expect(cl.roots[0]).toMatchObject({ path: path.join(h, '.claude'), via: 'default', exists: true });
@@ -66,7 +79,10 @@ describe('doctor', () => {
   it('names the variable that chose each root', () => {
     const h = home();
     const r = run(h, ['doctor', '--json'], {
-      CURSOR_CONFIG_DIR: path.join(h, 'cc'), XDG_DATA_HOME: path.join(h, 'data'), OPENCODE_DB: 'x.db', RESUME_OPENCODE_DIRS: path.join(h, 'more'),
+      CURSOR_CONFIG_DIR: path.join(h, 'cc'),
+      XDG_DATA_HOME: path.join(h, 'data'),
+      OPENCODE_DB: 'x.db',
+      RESUME_OPENCODE_DIRS: path.join(h, 'more'),
     });
     const d = JSON.parse(r.stdout);
     const roots = (n: string) => d.harnesses.find((x: any) => x.name === n).roots.map((x: any) => [x.path, x.via]);
@@ -101,8 +117,11 @@ describe('doctor', () => {
     corpus(h);
     const chat = '99999999-0000-4000-8000-000000000001';
     const evil = '\x1b]0;pwned\x07\x1b[2J title\nwith newline';
-    write(h, `.cursor/projects/srv-y/agent-transcripts/${chat}/${chat}.jsonl`,
-      JSON.stringify({ role: 'user', message: { content: [{ type: 'text', text: evil }] } }) + '\n' + JSON.stringify({ type: evil }) + '\n');
+    write(
+      h,
+      `.cursor/projects/srv-y/agent-transcripts/${chat}/${chat}.jsonl`,
+      JSON.stringify({ role: 'user', message: { content: [{ type: 'text', text: evil }] } }) + '\n' + JSON.stringify({ type: evil }) + '\n',
+    );
     fs.utimesSync(path.join(h, `.cursor/projects/srv-y/agent-transcripts/${chat}/${chat}.jsonl`), 4102444800, 4102444800);
     const r = run(h, ['doctor'], { SHELL: '/bin/bash' });
     expect(r.code).toBe(0);
@@ -133,7 +152,8 @@ describe('doctor', () => {
     const d = JSON.parse(r.stdout);
     expect(d.demo).toBe(true);
     // every harness with a client to record (Cursor has none: the demo has no Cursor session)
-    for (const n of ['claude', 'codex', 'pi', 'opencode', 'gemini']) expect(d.harnesses.find((x: any) => x.name === n).sessions).toBeGreaterThan(0);
+    for (const n of ['claude', 'codex', 'pi', 'opencode', 'gemini'])
+      expect(d.harnesses.find((x: any) => x.name === n).sessions).toBeGreaterThan(0);
   });
 
   it('reports drift it can see: a client newer than the tested version, and sessions with replies but no prompt', () => {
@@ -143,16 +163,30 @@ describe('doctor', () => {
     tool(bin, 'claude', 'echo "2.1.332 (Claude Code)"');
     // a rollout whose prompt is in a shape the parser does not read: replies, no prompt
     const id = '019c0000-0000-7000-8000-0000000000dd';
-    write(h, `.codex/sessions/2026/02/01/rollout-2026-02-01T10-00-00-${id}.jsonl`, [
-      { timestamp: '2026-02-01T10:00:00.000Z', type: 'session_meta', payload: { id, timestamp: '2026-02-01T10:00:00.000Z', cwd: '/w', source: 'cli' } },
-      { timestamp: '2026-02-01T10:00:01.000Z', type: 'event_msg', payload: { type: 'user_turn_v9', text: 'typed words' } },
-      { timestamp: '2026-02-01T10:00:02.000Z', type: 'event_msg', payload: { type: 'agent_message', message: 'an answer' } },
-    ].map((o) => JSON.stringify(o)).join('\n') + '\n');
+    write(
+      h,
+      `.codex/sessions/2026/02/01/rollout-2026-02-01T10-00-00-${id}.jsonl`,
+      [
+        {
+          timestamp: '2026-02-01T10:00:00.000Z',
+          type: 'session_meta',
+          payload: { id, timestamp: '2026-02-01T10:00:00.000Z', cwd: '/w', source: 'cli' },
+        },
+        { timestamp: '2026-02-01T10:00:01.000Z', type: 'event_msg', payload: { type: 'user_turn_v9', text: 'typed words' } },
+        { timestamp: '2026-02-01T10:00:02.000Z', type: 'event_msg', payload: { type: 'agent_message', message: 'an answer' } },
+      ]
+        .map((o) => JSON.stringify(o))
+        .join('\n') + '\n',
+    );
     const r = run(h, ['doctor', '--json'], { PATH: `${bin}:/usr/bin:/bin` });
     expect(r.code).toBe(0);
     const d = JSON.parse(r.stdout);
     const x = (n: string) => d.harnesses.find((y: any) => y.name === n);
-    expect(x('codex')).toMatchObject({ tested: '0.171.0', newerThanTested: true, noPrompt: { count: 1, files: [expect.stringContaining(id)] } });
+    expect(x('codex')).toMatchObject({
+      tested: '0.171.0',
+      newerThanTested: true,
+      noPrompt: { count: 1, files: [expect.stringContaining(id)] },
+    });
     expect(x('claude')).toMatchObject({ tested: '2.1.332', newerThanTested: false, noPrompt: { count: 0, files: [] } });
     expect(x('cursor')).toMatchObject({ tested: null, newerThanTested: false });
     const t = run(h, ['doctor'], { PATH: `${bin}:/usr/bin:/bin` }).stdout;
@@ -177,7 +211,9 @@ describe('doctor', () => {
     write(h, file, 'keys = "emacs"\n');
     r = run(h, ['doctor']);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/^ {2}config {4}~\/\.config\/resume\/config {2}'keys' must be "default" or "vim", not "emacs" \(commands that use it stop with exit 2\)$/m);
+    expect(r.stdout).toMatch(
+      /^ {2}config {4}~\/\.config\/resume\/config {2}'keys' must be "default" or "vim", not "emacs" \(commands that use it stop with exit 2\)$/m,
+    );
     expect(r.stdout).toContain('update hooks');
     expect(JSON.parse(run(h, ['doctor', '--json']).stdout).config.state).toBe('bad');
     write(h, file, 'keys = "vim"\n');

@@ -44,10 +44,14 @@ describe('droid', () => {
     expect(byId(lsJson(h), TYPED.id).title).toBe('Second name given');
   });
 
-  it('forks with --fork, in the session\'s directory', () => {
+  it("forks with --fork, in the session's directory", () => {
     const h = home();
     expect(dryRun(h, ['--fork', RENAMED.id])).toEqual({
-      harness: 'droid', id: RENAMED.id, cwd: RENAMED.cwd, argv: ['droid', '--fork', RENAMED.id], env: {},
+      harness: 'droid',
+      id: RENAMED.id,
+      cwd: RENAMED.cwd,
+      argv: ['droid', '--fork', RENAMED.id],
+      env: {},
     });
   });
 
@@ -78,7 +82,9 @@ describe('droid', () => {
     const own = lines.find((l) => l.includes('"userMessageSource":"cli_tui"') && l.includes('"role":"user"'))!;
     // a background task's report, as Droid writes it into the calling session
     const report = JSON.stringify({
-      type: 'message', id: 'task-completion:x', timestamp: '2027-01-01T00:00:01.000Z',
+      type: 'message',
+      id: 'task-completion:x',
+      timestamp: '2027-01-01T00:00:01.000Z',
       message: { role: 'user', content: [{ type: 'text', text: 'Background task completed.' }], visibility: 'llm_only' },
     });
     fs.appendFileSync(file, `${later(context)}\n${later(own)}\n${report}\n`);
@@ -89,15 +95,27 @@ describe('droid', () => {
     expect(after.updated).toBe('2027-01-01T00:00:01.000Z');
   });
 
-  it('searches a prompt in the session that has it, the fork\'s copy marked as copied', () => {
+  it("searches a prompt in the session that has it, the fork's copy marked as copied", () => {
     const h = home();
     const r = run(h, ['search', '--all', '--json', 'resumed prompt']);
     expect(r.code, r.stderr).toBe(0);
     const hits = JSON.parse(r.stdout);
     const of = (id: string) => hits.find((x: any) => x.id === id);
-    expect(of(RENAMED.id)).toMatchObject({ original: true, evidence: [{ role: 'user', copied: false }, { role: 'assistant', copied: false }] });
+    expect(of(RENAMED.id)).toMatchObject({
+      original: true,
+      evidence: [
+        { role: 'user', copied: false },
+        { role: 'assistant', copied: false },
+      ],
+    });
     // the fork copied it from its parent: found, as a copy, below the original
-    expect(of(FORK.id)).toMatchObject({ original: false, evidence: [{ role: 'user', copied: true }, { role: 'assistant', copied: true }] });
+    expect(of(FORK.id)).toMatchObject({
+      original: false,
+      evidence: [
+        { role: 'user', copied: true },
+        { role: 'assistant', copied: true },
+      ],
+    });
     expect(hits[0].id).toBe(RENAMED.id);
   });
 });

@@ -45,7 +45,15 @@ describe('Folder', () => {
       const fd = fs.openSync(file, 'r');
       try {
         // carries below, at and past the 64-byte boundary the bytes are read to; odd read sizes
-        for (const [carry, n] of [[0, 4096], [1, 1000], [16, 65536], [63, 70_001], [64, 3333], [100, 131072], [200, 99_999]] as const) {
+        for (const [carry, n] of [
+          [0, 4096],
+          [1, 1000],
+          [16, 65536],
+          [63, 70_001],
+          [64, 3333],
+          [100, 131072],
+          [200, 99_999],
+        ] as const) {
           for (const f of [new Folder(), new Folder(false)]) {
             let pos = 0;
             let kept = 0;
@@ -82,7 +90,7 @@ describe('a needle found from its rarest byte', () => {
   it('finds what indexOf finds, from any start, wherever its rarest byte is', () => {
     // a small alphabet: many partial matches and near misses; seeded, so a failure repeats
     let seed = 12345;
-    const rnd = (n: number) => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) % n);
+    const rnd = (n: number) => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) % n;
     const abc = 'aAe-24z_ "q';
     const text = (n: number) => Array.from({ length: n }, () => abc[rnd(abc.length)]).join('');
     const f = new Folder();

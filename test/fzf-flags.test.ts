@@ -24,7 +24,10 @@ function flags(version: string, o: Partial<FlagOptions> = {}) {
  * compile. `null`: a property of fzf itself, nothing resume emits.
  */
 type Seen = (arg: string, bind: string | null) => boolean;
-const action = (name: string): Seen => (_a, b) => b !== null && new RegExp(`(^|[:+'])${name}($|[+'(])`).test(b.slice(b.indexOf(':', 1)));
+const action =
+  (name: string): Seen =>
+  (_a, b) =>
+    b !== null && new RegExp(`(^|[:+'])${name}($|[+'(])`).test(b.slice(b.indexOf(':', 1)));
 const SEEN: Record<Feature, Seen | null> = {
   executeSilent: (_a, b) => !!b?.includes('execute-silent('),
   halfPage: action('half-page-(up|down)'),
@@ -66,7 +69,21 @@ const EDGES = FEATURES.flatMap((f) => {
   return [MIN[f], below.join('.')];
 });
 
-const VERSIONS = ['0.35.0', '0.38.0', '0.44.1', '0.45.0', '0.46.0', '0.50.0', '0.51.0', '0.53.0', '0.56.3', '0.59.0', '0.60.3', '0.66.0', '0.70.0'];
+const VERSIONS = [
+  '0.35.0',
+  '0.38.0',
+  '0.44.1',
+  '0.45.0',
+  '0.46.0',
+  '0.50.0',
+  '0.51.0',
+  '0.53.0',
+  '0.56.3',
+  '0.59.0',
+  '0.60.3',
+  '0.66.0',
+  '0.70.0',
+];
 
 describe('version table', () => {
   it('parses fzf --version output', () => {
@@ -163,7 +180,7 @@ describe('generated flags', () => {
     const esc = f.args.find((a) => a.startsWith('--bind=esc:'))!;
     expect(esc).toMatch(/^--bind=esc:transform:if \[ "\$FZF_PROMPT" = 'N> ' \]; then echo abort; else echo 'rebind\(/);
     const ctrlD = f.args.find((a) => a.startsWith('--bind=ctrl-d:'))!;
-    expect(ctrlD).toContain("then echo half-page-down; else echo delete-char; fi");
+    expect(ctrlD).toContain('then echo half-page-down; else echo delete-char; fi');
     expect(f.env).toEqual({ SHELL: 'sh' });
     expect(f.args.join('\n')).not.toMatch(/--with-shell|print\(/);
   });
@@ -189,7 +206,17 @@ describe('generated flags', () => {
 
   it('the picker: hidden key field, resume matches (fzf reloads on each change), no sideways scroll, top-down, preview by absolute path, keys in the header', () => {
     const f = flags('0.38.0');
-    expect(f.args).toEqual(expect.arrayContaining(['--delimiter=\\t', '--with-nth=2..', '--no-sort', '--disabled', '--no-hscroll', '--layout=reverse', '--header-lines=1']));
+    expect(f.args).toEqual(
+      expect.arrayContaining([
+        '--delimiter=\\t',
+        '--with-nth=2..',
+        '--no-sort',
+        '--disabled',
+        '--no-hscroll',
+        '--layout=reverse',
+        '--header-lines=1',
+      ]),
+    );
     expect(f.args).toContain(`--preview=${SELF} preview {1}`);
     expect(f.args).toContain(`--bind=change:reload(${SELF} __feed --query {q})`);
     expect(f.args).toContain(`--bind=ctrl-t:reload(${SELF} __feed --toggle-hidden --query {q})`);
@@ -252,7 +279,7 @@ describe('generated flags', () => {
     expect(() => flags('0.18.0')).toThrow(/the picker needs fzf >= 0\.19\.0, but fzf 0\.18\.0 is installed/);
   });
 
-  it.skipIf(needs('fzf'))('resume __fzf-flags tab prints the current config\'s flags as one line', () => {
+  it.skipIf(needs('fzf'))("resume __fzf-flags tab prints the current config's flags as one line", () => {
     const home = tempHome();
     write(home, '.config/resume/config', 'keys = "vim"\nfzf_opts = "--height 50%"\n');
     const r = run(home, ['__fzf-flags', 'tab']);
@@ -273,9 +300,16 @@ describe('generated flags', () => {
 
   it('the transform commands pick the action by the prompt in a POSIX shell', () => {
     const f = flags('0.46.0', { keys: 'vim' });
-    for (const [key, normal, insert] of [['ctrl-d', 'half-page-down', 'delete-char'], ['ctrl-u', 'half-page-up', 'unix-line-discard'], ['ctrl-f', 'page-down', 'forward-char'], ['ctrl-b', 'page-up', 'backward-char'], ['esc', 'abort', 'rebind(']]) {
+    for (const [key, normal, insert] of [
+      ['ctrl-d', 'half-page-down', 'delete-char'],
+      ['ctrl-u', 'half-page-up', 'unix-line-discard'],
+      ['ctrl-f', 'page-down', 'forward-char'],
+      ['ctrl-b', 'page-up', 'backward-char'],
+      ['esc', 'abort', 'rebind('],
+    ]) {
       const cmd = f.args.find((a) => a.startsWith(`--bind=${key}:transform:`))!.slice(`--bind=${key}:transform:`.length);
-      const sh = (prompt: string) => spawnSync('sh', ['-c', cmd], { env: { FZF_PROMPT: prompt, PATH: process.env.PATH }, encoding: 'utf8' }).stdout.trim();
+      const sh = (prompt: string) =>
+        spawnSync('sh', ['-c', cmd], { env: { FZF_PROMPT: prompt, PATH: process.env.PATH }, encoding: 'utf8' }).stdout.trim();
       expect(sh(NORMAL_PROMPT)).toBe(normal);
       expect(sh(INSERT_PROMPT).startsWith(insert!)).toBe(true);
     }
@@ -287,7 +321,11 @@ describe('generated flags', () => {
     for (const keys of ['default', 'vim'] as const) {
       for (const context of ['picker', 'tab'] as const) {
         const f = fzfFlags({ version: installed, keys, fzfOpts: '--height 40%', context, self: SELF, deepSearch: true, noColor: true });
-        const r = spawnSync('fzf', ['--filter', 'x', ...f.args], { input: 'status\tx\nk\tx\n', encoding: 'utf8', env: { ...process.env, ...f.env } });
+        const r = spawnSync('fzf', ['--filter', 'x', ...f.args], {
+          input: 'status\tx\nk\tx\n',
+          encoding: 'utf8',
+          env: { ...process.env, ...f.env },
+        });
         expect(r.status, `${keys}/${context}: ${r.stderr}`).toBe(0);
       }
     }
@@ -305,7 +343,10 @@ describe('picker list', () => {
   });
 
   it('colours the age and harness only, padding outside the colour (fzf --ansi matches the plain text)', () => {
-    const rows = [['claude:1', 'aaaaaaaa', '3m', 'claude', '~/a', 'main', 't'], ['codex:2', 'bbbbbbbb', '12d', 'codex', '~/b', 'main', 'u']];
+    const rows = [
+      ['claude:1', 'aaaaaaaa', '3m', 'claude', '~/a', 'main', 't'],
+      ['codex:2', 'bbbbbbbb', '12d', 'codex', '~/b', 'main', 'u'],
+    ];
     const plain = alignRows(rows);
     const coloured = alignRows(rows, true);
     expect(coloured[0]).toContain('\x1b[2m3m\x1b[0m');

@@ -100,7 +100,12 @@ export interface Run {
 }
 
 /** Run the built CLI (bin/resume) with a temp HOME. */
-export function run(home: string, args: string[], extra: Record<string, string | undefined> = {}, opts: { cwd?: string; input?: string } = {}): Run {
+export function run(
+  home: string,
+  args: string[],
+  extra: Record<string, string | undefined> = {},
+  opts: { cwd?: string; input?: string } = {},
+): Run {
   const r: SpawnSyncReturns<string> = spawnSync(process.execPath, [BIN, ...args], {
     env: envFor(home, extra),
     cwd: opts.cwd ?? home,

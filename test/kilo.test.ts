@@ -31,7 +31,11 @@ describe('kilo', { timeout: 120_000 }, () => {
     const h = home();
     fs.cpSync(path.join(FIXTURES, 'real', 'opencode-1.18.33', 'home'), h, { recursive: true });
     const list = lsJson(h);
-    const of = (harness: string) => list.filter((s) => s.harness === harness).map((s) => s.id).sort();
+    const of = (harness: string) =>
+      list
+        .filter((s) => s.harness === harness)
+        .map((s) => s.id)
+        .sort();
     expect(of('kilo')).toEqual(manifest.sessions.map((s: any) => s.id).sort());
     expect(of('opencode').length).toBeGreaterThan(0);
     expect(of('opencode').some((id) => of('kilo').includes(id))).toBe(false);
@@ -40,7 +44,13 @@ describe('kilo', { timeout: 120_000 }, () => {
 
   it('resumes with --session and forks with --session --fork, in the recorded directory', () => {
     const h = home();
-    expect(dryRun(h, [RENAMED.id])).toEqual({ harness: 'kilo', id: RENAMED.id, cwd: RENAMED.cwd, argv: ['kilo', '--session', RENAMED.id], env: {} });
+    expect(dryRun(h, [RENAMED.id])).toEqual({
+      harness: 'kilo',
+      id: RENAMED.id,
+      cwd: RENAMED.cwd,
+      argv: ['kilo', '--session', RENAMED.id],
+      env: {},
+    });
     expect(dryRun(h, ['--fork', RENAMED.id]).argv).toEqual(['kilo', '--session', RENAMED.id, '--fork']);
   });
 

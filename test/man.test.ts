@@ -12,7 +12,10 @@ const FILE = path.join(ROOT, 'man', 'resume.1');
 
 /** The page as man(1) shows it, wide enough that no option term wraps, no formatting. */
 function rendered(): string {
-  const r = spawnSync('man', ['-l', FILE], { env: { PATH: process.env.PATH, MANWIDTH: '250', LANG: 'C.UTF-8', MAN_KEEP_FORMATTING: '' }, encoding: 'utf8' });
+  const r = spawnSync('man', ['-l', FILE], {
+    env: { PATH: process.env.PATH, MANWIDTH: '250', LANG: 'C.UTF-8', MAN_KEEP_FORMATTING: '' },
+    encoding: 'utf8',
+  });
   expect(r.status, r.stderr).toBe(0);
   expect(r.stderr).toBe('');
   return r.stdout;
@@ -50,10 +53,16 @@ describe('man page', () => {
       const entry = section(text, usage);
       expect(entry).toContain(c.description().split(' ').slice(0, 4).join(' '));
       // what the built binary's --help lists for the command, option by option
-      const words = usage.split(' ').slice(1).filter((w) => !/^[[<]/.test(w));
+      const words = usage
+        .split(' ')
+        .slice(1)
+        .filter((w) => !/^[[<]/.test(w));
       const r = spawnSync(process.execPath, [BIN, ...words, '--help'], { env: envFor(tempHome()), encoding: 'utf8' });
       expect(r.status, r.stderr).toBe(0);
-      const shown = r.stdout.split('\n').filter((l) => /^ {2}-/.test(l)).map((l) => l.trim().split(/ {2,}/)[0]!);
+      const shown = r.stdout
+        .split('\n')
+        .filter((l) => /^ {2}-/.test(l))
+        .map((l) => l.trim().split(/ {2,}/)[0]!);
       expect(shown.length).toBeGreaterThan(0);
       for (const flags of shown) {
         if (flags === '-h, --help') continue;

@@ -66,16 +66,24 @@ beforeAll(() => {
   fs.chmodSync(path.join(tmp, 'bin', 'toy'), 0o755);
   const proj = path.join(home, 'src', 'toyproj');
   fs.mkdirSync(proj, { recursive: true });
-  write(home, `.toy/sessions/${ID}.jsonl`, jsonl(
-    { type: 'start', id: ID, cwd: proj, time: '2026-11-20T10:00:00Z' },
-    { type: 'user', text: 'teach the parser about tabs', time: '2026-11-20T10:00:05Z' },
-    { type: 'agent', text: 'Done: tabs are folded to spaces.', time: '2026-11-20T10:01:00Z' },
-    { type: 'user', text: 'and add a test', time: '2026-11-20T10:02:00Z' },
-  ));
-  write(home, `extra/sessions/${OTHER}.jsonl`, jsonl(
-    { type: 'start', id: OTHER, cwd: proj, time: '2026-11-19T09:00:00Z' },
-    { type: 'user', text: 'an older toy session', time: '2026-11-19T09:00:05Z' },
-  ));
+  write(
+    home,
+    `.toy/sessions/${ID}.jsonl`,
+    jsonl(
+      { type: 'start', id: ID, cwd: proj, time: '2026-11-20T10:00:00Z' },
+      { type: 'user', text: 'teach the parser about tabs', time: '2026-11-20T10:00:05Z' },
+      { type: 'agent', text: 'Done: tabs are folded to spaces.', time: '2026-11-20T10:01:00Z' },
+      { type: 'user', text: 'and add a test', time: '2026-11-20T10:02:00Z' },
+    ),
+  );
+  write(
+    home,
+    `extra/sessions/${OTHER}.jsonl`,
+    jsonl(
+      { type: 'start', id: OTHER, cwd: proj, time: '2026-11-19T09:00:00Z' },
+      { type: 'user', text: 'an older toy session', time: '2026-11-19T09:00:05Z' },
+    ),
+  );
 }, 300_000);
 
 afterAll(() => {
@@ -95,8 +103,15 @@ describe('a seventh harness from one folder and its registry lines', () => {
     const r = resume(['ls', '--json', '--harness', 'toy'], { RESUME_TOY_DIRS: path.join(home, 'extra') });
     expect(r.stderr).toBe('');
     const list = JSON.parse(r.stdout);
-    expect(list.map((s: any) => [s.harness, s.id, s.prompts])).toEqual([['toy', ID, 2], ['toy', OTHER, 1]]);
-    expect(list[0]).toMatchObject({ cwd: path.join(home, 'src', 'toyproj'), firstPrompt: 'teach the parser about tabs', lastPrompt: 'and add a test' });
+    expect(list.map((s: any) => [s.harness, s.id, s.prompts])).toEqual([
+      ['toy', ID, 2],
+      ['toy', OTHER, 1],
+    ]);
+    expect(list[0]).toMatchObject({
+      cwd: path.join(home, 'src', 'toyproj'),
+      firstPrompt: 'teach the parser about tabs',
+      lastPrompt: 'and add a test',
+    });
 
     const bad = resume(['ls', '--harness', 'nope']);
     expect(bad.code).toBe(2);
@@ -117,7 +132,12 @@ describe('a seventh harness from one folder and its registry lines', () => {
 
     const plan = resume(['--dry-run', '--json', `toy:${ID.slice(0, 4)}`]);
     expect(plan.code, plan.stderr).toBe(0);
-    expect(JSON.parse(plan.stdout)).toMatchObject({ harness: 'toy', id: ID, cwd: path.join(home, 'src', 'toyproj'), argv: ['toy', '--resume', ID] });
+    expect(JSON.parse(plan.stdout)).toMatchObject({
+      harness: 'toy',
+      id: ID,
+      cwd: path.join(home, 'src', 'toyproj'),
+      argv: ['toy', '--resume', ID],
+    });
 
     const fork = resume(['--dry-run', '--fork', 'tabs', 'parser']);
     expect(fork.code, fork.stderr).toBe(0);

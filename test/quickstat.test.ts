@@ -21,7 +21,15 @@ function tree(): Record<string, string> {
   fs.symlinkSync(sub, linkDir);
   const dangling = path.join(d, 'dangling');
   fs.symlinkSync(path.join(d, 'nowhere'), dangling);
-  return { file, sub, linkDir, dangling, missing: path.join(d, 'missing'), notDir: path.join(file, 'below-a-file'), ...(mk.status === 0 ? { fifo } : {}) };
+  return {
+    file,
+    sub,
+    linkDir,
+    dangling,
+    missing: path.join(d, 'missing'),
+    notDir: path.join(file, 'below-a-file'),
+    ...(mk.status === 0 ? { fifo } : {}),
+  };
 }
 
 /** What fs.statSync says of `p`, as quickStat gives it (NONE when it is missing or cannot be stat'ed). */
@@ -118,7 +126,13 @@ describe('quickStat', () => {
     fs.mkdirSync(path.join(home, '.claude', 'projects', '-tmp-x'), { recursive: true });
     fs.writeFileSync(
       path.join(home, '.claude', 'projects', '-tmp-x', '11111111-2222-4333-8444-555555555555.jsonl'),
-      JSON.stringify({ type: 'user', sessionId: '11111111-2222-4333-8444-555555555555', cwd: '/tmp/x', timestamp: '2026-01-01T00:00:00.000Z', message: { role: 'user', content: 'hello there' } }) + '\n',
+      JSON.stringify({
+        type: 'user',
+        sessionId: '11111111-2222-4333-8444-555555555555',
+        cwd: '/tmp/x',
+        timestamp: '2026-01-01T00:00:00.000Z',
+        message: { role: 'user', content: 'hello there' },
+      }) + '\n',
     );
     for (const extra of [{ NODE_OPTIONS: '--pending-deprecation' }, { NODE_PENDING_DEPRECATION: '1' }]) {
       for (let i = 0; i < 2; i++) {
@@ -210,7 +224,15 @@ describe('stat from bytes, and from inside each directory', () => {
     fs.writeFileSync(path.join(dir, 'a2'), 'xyz');
     fs.mkdirSync(path.join(dir, 'a3'));
     const long = path.join(dir, ...Array<string>(25).fill('n'.repeat(200)), 'f');
-    const paths = [path.join(dir, 'a1'), path.join(dir, 'a2'), path.join(dir, 'a3'), path.join(dir, 'a4'), path.join(dir, 'a'), path.join(dir, 'a2'), long];
+    const paths = [
+      path.join(dir, 'a1'),
+      path.join(dir, 'a2'),
+      path.join(dir, 'a3'),
+      path.join(dir, 'a4'),
+      path.join(dir, 'a'),
+      path.join(dir, 'a2'),
+      long,
+    ];
     const { buf, at } = packed(paths);
     for (const off of [false, true]) {
       resetQuickStat(off);
@@ -233,7 +255,19 @@ describe('stat from bytes, and from inside each directory', () => {
       fs.writeFileSync(path.join(gone, 'i.jsonl'), 'i');
     };
     mkGone();
-    const paths = [t.file!, path.join(odd, 'f.jsonl'), path.join(odd, 'g.jsonl'), path.join(gone, 'h.jsonl'), path.join(gone, 'i.jsonl'), t.missing!, t.notDir!, path.join(odd, 'f.jsonl'), path.join(t.sub!, 'nothing'), t.sub!, '/'];
+    const paths = [
+      t.file!,
+      path.join(odd, 'f.jsonl'),
+      path.join(odd, 'g.jsonl'),
+      path.join(gone, 'h.jsonl'),
+      path.join(gone, 'i.jsonl'),
+      t.missing!,
+      t.notDir!,
+      path.join(odd, 'f.jsonl'),
+      path.join(t.sub!, 'nothing'),
+      t.sub!,
+      '/',
+    ];
     const { buf, at } = packed(paths);
     const cwd = process.cwd();
     for (const off of [false, true]) {
@@ -285,10 +319,19 @@ describe('stat from bytes, and from inside each directory', () => {
       const dirB = Buffer.from(t.sub!);
       const nameB = Buffer.from('xx b.jsonl');
       const both = Buffer.concat([dirB, nameB]);
-      expect(noCtime(arr(new StatInDirs().statIn(both, 0, dirB.length, dirB.length + 3, both.length)))).toEqual(noCtime(expected(path.join(t.sub!, 'b.jsonl'))));
+      expect(noCtime(arr(new StatInDirs().statIn(both, 0, dirB.length, dirB.length + 3, both.length)))).toEqual(
+        noCtime(expected(path.join(t.sub!, 'b.jsonl'))),
+      );
       // the same for paths as strings (the remembered directories)
       went.length = 0;
-      const dirs = [t.sub!, path.join(d, 'missing'), path.join(t.sub!, 'a.jsonl'), path.join(t.sub!, 'b.jsonl'), path.relative(cwd, t.file!), '/'];
+      const dirs = [
+        t.sub!,
+        path.join(d, 'missing'),
+        path.join(t.sub!, 'a.jsonl'),
+        path.join(t.sub!, 'b.jsonl'),
+        path.relative(cwd, t.file!),
+        '/',
+      ];
       const w2 = new StatInDirs();
       dirs.forEach((p, i) => expect(arr(w2.statPath(p, dirs[i + 1])), p).toEqual(expected(p)));
       w2.done();

@@ -86,7 +86,6 @@ function tmux(w: World, ...args: string[]): string {
   return r.stdout;
 }
 
-
 function registry(w: World): any[] {
   const d = path.join(w.home, '.claude', 'sessions');
   if (!fs.existsSync(d)) return [];
@@ -110,7 +109,23 @@ async function claudeInPane(w: World, id: string, extra = '', after = ''): Promi
     tmux(w, 'has-session', '-t', 'w');
     pane = tmux(w, 'split-window', '-d', '-P', '-F', '#{pane_id}', '-c', w.home, '-t', 'w', 'bash --norc --noprofile -i').trim();
   } catch {
-    pane = tmux(w, 'new-session', '-d', '-P', '-F', '#{pane_id}', '-c', w.home, '-s', 'w', '-x', '200', '-y', '40', 'bash --norc --noprofile -i').trim();
+    pane = tmux(
+      w,
+      'new-session',
+      '-d',
+      '-P',
+      '-F',
+      '#{pane_id}',
+      '-c',
+      w.home,
+      '-s',
+      'w',
+      '-x',
+      '200',
+      '-y',
+      '40',
+      'bash --norc --noprofile -i',
+    ).trim();
   }
   const before = new Set(registry(w).map((r) => r.pid));
   tmux(w, 'send-keys', '-t', pane, '-l', `${extra} STANDIN_SESSION=${id} claude${after ? `; ${after}` : ''}`);
@@ -130,13 +145,18 @@ function alive(pid: number): boolean {
 }
 
 /** Run resume without blocking the event loop (so a test can act while it waits); `err`: its stderr so far, as it arrives. */
-function runAsync(w: World, args: string[]): { done: Promise<{ code: number; stdout: string; stderr: string }>; pid: number; err: () => string } {
+function runAsync(
+  w: World,
+  args: string[],
+): { done: Promise<{ code: number; stdout: string; stderr: string }>; pid: number; err: () => string } {
   const p = spawn(process.execPath, [BIN, ...args], { env: envFor(w.home, { PATH: w.env.PATH }), cwd: w.home });
   let stdout = '';
   let stderr = '';
   p.stdout.on('data', (d) => (stdout += d));
   p.stderr.on('data', (d) => (stderr += d));
-  const done = new Promise<{ code: number; stdout: string; stderr: string }>((res) => p.on('close', (code) => res({ code: code ?? 1, stdout, stderr })));
+  const done = new Promise<{ code: number; stdout: string; stderr: string }>((res) =>
+    p.on('close', (code) => res({ code: code ?? 1, stdout, stderr })),
+  );
   return { done, pid: p.pid!, err: () => stderr };
 }
 
@@ -161,7 +181,11 @@ describe('resume restart --outdated (real tmux, stand-in claude)', { timeout: 12
     const again = registry(w).filter((e) => e.sessionId === id);
     expect(again).toHaveLength(1);
     expect(again[0].pid).not.toBe(pid);
-    const log = fs.readFileSync(path.join(w.home, 'claude.log'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const log = fs
+      .readFileSync(path.join(w.home, 'claude.log'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(log.at(-1).argv).toEqual(['--resume', id]);
     // typed by absolute path (no \`resume\` on the pane's PATH)
     const screen = tmux(w, 'capture-pane', '-p', '-J', '-t', pane);
@@ -186,7 +210,8 @@ describe('resume restart --outdated (real tmux, stand-in claude)', { timeout: 12
     expect(alive(b.pid)).toBe(true);
     write(w.home, `status-${busy}`, 'waiting'); // anything but idle
     // the stand-in writes its status every 200 ms: wait until its registry entry says so
-    for (let t0 = Date.now(); Date.now() - t0 < 10_000 && registry(w).find((e) => e.sessionId === busy)?.status !== 'waiting'; ) await new Promise((r) => setTimeout(r, 50));
+    for (let t0 = Date.now(); Date.now() - t0 < 10_000 && registry(w).find((e) => e.sessionId === busy)?.status !== 'waiting'; )
+      await new Promise((r) => setTimeout(r, 50));
     expect(run(w.home, ['restart', '--outdated', '--timeout', '2s'], { PATH: w.env.PATH }).stdout).toContain('status is waiting, not idle');
     tmux(w, 'kill-server');
 
@@ -267,7 +292,6 @@ describe('resume restart --outdated (real tmux, stand-in claude)', { timeout: 12
   });
 });
 
-
 describe('resume restart: the relaunch (issue 48)', { timeout: 120_000 }, () => {
   it_('types nothing while another program holds the pane after claude exits; types once the shell has the foreground', async () => {
     const w = world();
@@ -316,7 +340,9 @@ describe('resume restart: how the pane is found', { timeout: 120_000 }, () => {
     const id = uuid(9);
     const args = JSON.stringify([BIN, 'restart', '--outdated', '--dry-run']);
     const { pane } = await claudeInPane(w, id, `RESUME_CACHE_DIR=${w.home}/.cache/resume STANDIN_RUN='${args}'`);
-    const inner = JSON.parse(await until(() => fs.existsSync(path.join(w.home, 'inner.out')) && fs.readFileSync(path.join(w.home, 'inner.out'), 'utf8')));
+    const inner = JSON.parse(
+      await until(() => fs.existsSync(path.join(w.home, 'inner.out')) && fs.readFileSync(path.join(w.home, 'inner.out'), 'utf8')),
+    );
     // a plan holding a refusal: exit 2
     expect(inner.code).toBe(2);
     expect(inner.stdout).toContain(`pane ${pane} (process tree)`);
@@ -324,7 +350,10 @@ describe('resume restart: how the pane is found', { timeout: 120_000 }, () => {
 
     // A claude outside every pane of the server its TMUX names: the pane comes from TMUX_PANE, with a note.
     const id2 = uuid(10);
-    const p = spawn(path.join(w.home, 'bin', 'claude'), [], { env: { ...w.env, STANDIN_SESSION: id2, TMUX: `${w.sock},1,0`, TMUX_PANE: pane }, stdio: 'ignore' });
+    const p = spawn(path.join(w.home, 'bin', 'claude'), [], {
+      env: { ...w.env, STANDIN_SESSION: id2, TMUX: `${w.sock},1,0`, TMUX_PANE: pane },
+      stdio: 'ignore',
+    });
     try {
       await until(() => registry(w).find((e) => e.sessionId === id2));
       const r = run(w.home, ['restart', '--outdated', '--dry-run', '--session', id2], { PATH: w.env.PATH });
@@ -392,7 +421,9 @@ describe('resume restart: a claude whose TMUX was cleared', { timeout: 120_000 }
     const tmpdir = path.join(w.home, 'tmuxtmp');
     const r = run(w.home, ['restart', '--outdated', '--dry-run'], { PATH: w.env.PATH, TMUX_TMPDIR: tmpdir });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toContain(`pane ${pane} (process tree, server ${w.sock} found by asking every tmux server (no TMUX in its environment))`);
+    expect(r.stdout).toContain(
+      `pane ${pane} (process tree, server ${w.sock} found by asking every tmux server (no TMUX in its environment))`,
+    );
     expect(r.stdout).not.toContain('refused');
     // No server of the user to ask: refused, and nothing is touched.
     const none = run(w.home, ['restart', '--outdated', '--dry-run'], { PATH: w.env.PATH, TMUX_TMPDIR: path.join(w.home, 'empty') });

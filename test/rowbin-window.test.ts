@@ -9,7 +9,20 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Harness, Session } from '../lib/types.js';
 import { byRecency } from '../lib/index/index.js';
-import { anyIdStarts, closeRowBin, eachRow, lsRows, openRowBin, printRowBin, readRowBin, rowBinChunks, setRowBinWindow, type BinRow, type RowBin, type RowFilter } from '../lib/index/rowbin.js';
+import {
+  anyIdStarts,
+  closeRowBin,
+  eachRow,
+  lsRows,
+  openRowBin,
+  printRowBin,
+  readRowBin,
+  rowBinChunks,
+  setRowBinWindow,
+  type BinRow,
+  type RowBin,
+  type RowFilter,
+} from '../lib/index/rowbin.js';
 import { writeLines, type PickState } from '../fzf/feed.js';
 
 const home = '/home/u';
@@ -20,9 +33,25 @@ function mk(n: number, o: Partial<Session> = {}): Session {
   const harness: Harness = (['claude', 'pi', 'codex'] as const)[n % 3]!;
   const t = n % 13 === 0 ? null : now - n * 3_600_000;
   return {
-    key: `${harness}:${uuid(n)}`, id: uuid(n), harness, cwd: n % 7 === 0 ? `/srv/p${n}` : `/home/u/p${n}`, title: `title ${n}`, firstPrompt: `title ${n}`,
-    lastPrompt: null, lastReply: null, prompts: n, branch: n % 4 === 0 ? null : `b${n}`, model: null, started: t, updated: t, file: `/f/${n}`,
-    hidden: n % 5 === 0, hiddenReason: n % 5 === 0 ? 'empty' : null, parent: null, forkedFrom: null, ...o,
+    key: `${harness}:${uuid(n)}`,
+    id: uuid(n),
+    harness,
+    cwd: n % 7 === 0 ? `/srv/p${n}` : `/home/u/p${n}`,
+    title: `title ${n}`,
+    firstPrompt: `title ${n}`,
+    lastPrompt: null,
+    lastReply: null,
+    prompts: n,
+    branch: n % 4 === 0 ? null : `b${n}`,
+    model: null,
+    started: t,
+    updated: t,
+    file: `/f/${n}`,
+    hidden: n % 5 === 0,
+    hiddenReason: n % 5 === 0 ? 'empty' : null,
+    parent: null,
+    forkedFrom: null,
+    ...o,
   } as Session;
 }
 
@@ -39,7 +68,16 @@ const names = () => ({ [uuid(103)]: 'named by snapshot' });
 function fileOf(ss: Session[]): string {
   const sorted = [...ss].sort(byRecency);
   const f = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'resume-rowbin-')), 'rows.bin');
-  fs.writeFileSync(f, Buffer.concat(rowBinChunks('b', home, sorted.map((s) => ({ s, short: s.id.slice(0, 8) })))!));
+  fs.writeFileSync(
+    f,
+    Buffer.concat(
+      rowBinChunks(
+        'b',
+        home,
+        sorted.map((s) => ({ s, short: s.id.slice(0, 8) })),
+      )!,
+    ),
+  );
   return f;
 }
 
@@ -62,7 +100,9 @@ function views(r: RowBin): unknown {
     id: r.id,
     count: r.count,
     printed: filters.map(print),
-    picker: [false, true].flatMap((all) => [null, '/srv'].flatMap((dir) => [false, true].map((color) => picker({ all, harness: null, dir }, color)))),
+    picker: [false, true].flatMap((all) =>
+      [null, '/srv'].flatMap((dir) => [false, true].map((color) => picker({ all, harness: null, dir }, color))),
+    ),
     rows,
     ls: filters.map((f) => lsRows(r, names, f)),
     ids: ['0000001', '00000103', 'ffff'].map((w) => anyIdStarts(r, w)),

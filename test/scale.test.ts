@@ -19,8 +19,18 @@ function home(): string {
 const ID = '0a1b2c3d-4e5f-4061-8071-2a3b4c5d6e7f';
 function claudeSession(id: string, cwd: string, text: string, ts = '2026-05-01T10:00:00.000Z'): string {
   return jsonl({
-    parentUuid: null, isSidechain: false, userType: 'external', cwd, sessionId: id, version: '2.1.207', gitBranch: 'main',
-    type: 'user', message: { role: 'user', content: text }, uuid: `u-${id}`, timestamp: ts, entrypoint: 'cli',
+    parentUuid: null,
+    isSidechain: false,
+    userType: 'external',
+    cwd,
+    sessionId: id,
+    version: '2.1.207',
+    gitBranch: 'main',
+    type: 'user',
+    message: { role: 'user', content: text },
+    uuid: `u-${id}`,
+    timestamp: ts,
+    entrypoint: 'cli',
   });
 }
 const uuid = (n: number) => `${String(n).padStart(8, '0')}-1111-4111-8111-111111111111`;
@@ -68,10 +78,15 @@ describe('directory listings reused by directory stat', () => {
     expect(again.dirty()).toBe(true);
     fs.rmSync(path.join(d, 'a.jsonl'));
     const third = new DirCache(again.toFile().dirs);
-    expect(third.entries(d).map((e) => e.name).sort()).toEqual(['b.jsonl', 'sub']);
+    expect(
+      third
+        .entries(d)
+        .map((e) => e.name)
+        .sort(),
+    ).toEqual(['b.jsonl', 'sub']);
   });
 
-  it('does not trust a listing read within the racy window of the directory\'s last change', () => {
+  it("does not trust a listing read within the racy window of the directory's last change", () => {
     const d = dirWith(['a.jsonl']);
     const st = fs.statSync(d);
     // Read in the same instant the directory last changed: an entry added in that timestamp tick
@@ -83,7 +98,12 @@ describe('directory listings reused by directory stat', () => {
     const now = fs.statSync(d);
     const stale: typeof rec = [now.mtimeMs, now.ctimeMs, now.ino, Math.max(now.mtimeMs, now.ctimeMs) + RACY_MS / 4, ['a.jsonl'], [1]];
     const c = new DirCache({ [d]: stale });
-    expect(c.entries(d).map((e) => e.name).sort()).toEqual(['a.jsonl', 'b.jsonl']);
+    expect(
+      c
+        .entries(d)
+        .map((e) => e.name)
+        .sort(),
+    ).toEqual(['a.jsonl', 'b.jsonl']);
     expect(c.reads).toBe(1);
     // …and the same stale record taken well after the change would be trusted: the guard is what
     // keeps it out (this is the case a timestamp tick of 1-2 s on some filesystems produces).
@@ -91,7 +111,12 @@ describe('directory listings reused by directory stat', () => {
     expect(new DirCache({ [d]: trusted }).entries(d).map((e) => e.name)).toEqual(['a.jsonl']);
     // a future timestamp (clock skew) is never trusted
     const future: typeof rec = [now.mtimeMs + 60_000, now.ctimeMs, now.ino, now.mtimeMs + 70_000, ['a.jsonl'], [1]];
-    expect(new DirCache({ [d]: future }).entries(d).map((e) => e.name).sort()).toEqual(['a.jsonl', 'b.jsonl']);
+    expect(
+      new DirCache({ [d]: future })
+        .entries(d)
+        .map((e) => e.name)
+        .sort(),
+    ).toEqual(['a.jsonl', 'b.jsonl']);
   });
 
   it('lists a missing directory as empty and drops what it remembered of it', () => {
@@ -157,8 +182,26 @@ describe('the stored listing (the database, check.bin, rows.bin)', () => {
     const h = twoSessions();
     const first = rowsOf(h);
     const id = buildOf(h);
-    expect(fs.readFileSync(path.join(cache(h), 'check.bin')).toString('latin1').split('\n')[0]).toBe(`v${INDEX_VERSION} ${id} 2 ${fs.readFileSync(path.join(cache(h), 'check.bin')).toString('latin1').split('\n')[0]!.split(' ')[3]}`);
-    expect(fs.readFileSync(path.join(cache(h), 'rows.bin')).toString('utf8').split('\n')[0]).toBe(`v3 ${id} 2 ${h}`);
+    expect(
+      fs
+        .readFileSync(path.join(cache(h), 'check.bin'))
+        .toString('latin1')
+        .split('\n')[0],
+    ).toBe(
+      `v${INDEX_VERSION} ${id} 2 ${
+        fs
+          .readFileSync(path.join(cache(h), 'check.bin'))
+          .toString('latin1')
+          .split('\n')[0]!
+          .split(' ')[3]
+      }`,
+    );
+    expect(
+      fs
+        .readFileSync(path.join(cache(h), 'rows.bin'))
+        .toString('utf8')
+        .split('\n')[0],
+    ).toBe(`v3 ${id} 2 ${h}`);
     expect(counts(h)).toMatch(/0 parsed, 0 appended, 2 unchanged/);
     expect(buildOf(h)).toBe(id);
     expect(rowsOf(h)).toEqual(first);
@@ -194,7 +237,11 @@ describe('the stored listing (the database, check.bin, rows.bin)', () => {
     const db = new Sqlite(path.join(c, 'index.db'));
     db.pragma(`user_version = ${INDEX_VERSION - 1}`);
     db.close();
-    fs.writeFileSync(path.join(c, 'check.bin'), fs.readFileSync(path.join(c, 'check.bin'), 'latin1').replace(`v${INDEX_VERSION} `, `v${INDEX_VERSION - 1} `), 'latin1');
+    fs.writeFileSync(
+      path.join(c, 'check.bin'),
+      fs.readFileSync(path.join(c, 'check.bin'), 'latin1').replace(`v${INDEX_VERSION} `, `v${INDEX_VERSION - 1} `),
+      'latin1',
+    );
     expect(counts(h)).toMatch(/2 parsed, 0 appended, 0 unchanged/);
     expect(rowsOf(h)).toEqual(want);
     expect(run(h, ['ls', '-a']).stdout).toBe(ls);
@@ -216,10 +263,11 @@ describe('the stored listing (the database, check.bin, rows.bin)', () => {
   });
 });
 
-describe('one builder at a time (the database\'s write lock)', () => {
+describe("one builder at a time (the database's write lock)", () => {
   function store(n: number): string {
     const h = home();
-    for (let i = 0; i < n; i++) write(h, `.claude/projects/-tmp-p${i % 5}/${uuid(i)}.jsonl`, claudeSession(uuid(i), `/tmp/p${i % 5}`, `prompt ${i}`));
+    for (let i = 0; i < n; i++)
+      write(h, `.claude/projects/-tmp-p${i % 5}/${uuid(i)}.jsonl`, claudeSession(uuid(i), `/tmp/p${i % 5}`, `prompt ${i}`));
     return h;
   }
   it('waits while a live builder holds the write lock, then returns a fresh listing', async () => {

@@ -29,7 +29,19 @@ function hit(i: number): Hit {
     key: 0x1fffffffffffff - i * 7919,
     score: (i % 11) * 0.85 + 0.3,
     text: i % 6 === 0 ? `text with «marks» and 🦊 ${i}` : '',
-    snippet: i % 4 === 0 ? undefined : { text: `…about the badger ${i} café…`, marks: i % 8 === 1 ? [] : [[10, 16], [20 + i, 26 + i]] },
+    snippet:
+      i % 4 === 0
+        ? undefined
+        : {
+            text: `…about the badger ${i} café…`,
+            marks:
+              i % 8 === 1
+                ? []
+                : [
+                    [10, 16],
+                    [20 + i, 26 + i],
+                  ],
+          },
   };
 }
 
@@ -38,7 +50,13 @@ function sample(): ScanOut {
     groups: [
       { key: 'pi:aaaa', mask: 3, hits: Array.from({ length: 8 }, (_, i) => hit(i)), nHits: 20, keys: [] },
       // a fork's source: every piece hash (more than a call could take as arguments)
-      { key: 'claude:bbbb', mask: 0x7fffffff, hits: Array.from({ length: 5 }, (_, i) => hit(i + 40)), nHits: 7, keys: Array.from({ length: 300_000 }, (_, i) => i * 2 ** 20 + 0.0) },
+      {
+        key: 'claude:bbbb',
+        mask: 0x7fffffff,
+        hits: Array.from({ length: 5 }, (_, i) => hit(i + 40)),
+        nHits: 7,
+        keys: Array.from({ length: 300_000 }, (_, i) => i * 2 ** 20 + 0.0),
+      },
       { key: 'codex:cccc', mask: 1, hits: [], nHits: 0, keys: [5, 6] },
     ],
     stats: { sessions: 12, files: 15, bytes: 123_456_789, hugeLines: 2, unreadable: 1 },

@@ -25,7 +25,13 @@ afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 const header = (id: string) => JSON.stringify({ type: 'session', version: 3, id, timestamp: '2026-03-05T10:00:00.000Z', cwd: '/w/proj' });
 const entry = (id: string, parent: string | null, role: 'user' | 'assistant', text: string) =>
-  JSON.stringify({ type: 'message', id, parentId: parent, timestamp: '2026-03-05T10:00:01.000Z', message: { role, content: [{ type: 'text', text }] } });
+  JSON.stringify({
+    type: 'message',
+    id,
+    parentId: parent,
+    timestamp: '2026-03-05T10:00:01.000Z',
+    message: { role, content: [{ type: 'text', text }] },
+  });
 
 /** a pi session file with these prompts (each answered) */
 function piFile(name: string, prompts: string[]): string {
@@ -41,7 +47,17 @@ function piFile(name: string, prompts: string[]): string {
 }
 
 const session = (file: string): Session =>
-  ({ harness: 'pi', id: path.basename(file, '.jsonl'), key: `pi:${path.basename(file, '.jsonl')}`, file, cwd: '/w/proj', title: null, firstPrompt: null, branch: null, forkedFrom: null }) as unknown as Session;
+  ({
+    harness: 'pi',
+    id: path.basename(file, '.jsonl'),
+    key: `pi:${path.basename(file, '.jsonl')}`,
+    file,
+    cwd: '/w/proj',
+    title: null,
+    firstPrompt: null,
+    branch: null,
+    forkedFrom: null,
+  }) as unknown as Session;
 
 function check(file: string, word: string): number {
   const folded = allNeedles(parseQuery([word])).map((n) => new Needle(n));
@@ -194,13 +210,7 @@ describe('groups passed over whole', () => {
   it('a group whose every file is marked is counted as read and not scanned; one with an unmarked child is scanned', async () => {
     const own = piFile('g1', ['a badger']);
     const child = piFile('g1-child', ['the pangolin task']);
-    const files = [
-      own,
-      child,
-      piFile('g2', ['set up the pangolin parser']),
-      piFile('g3', ['a fox']),
-      piFile('g4', ['a hen']),
-    ];
+    const files = [own, child, piFile('g2', ['set up the pangolin parser']), piFile('g3', ['a fox']), piFile('g4', ['a hen'])];
     const terms = parseQuery(['pangolin']);
     // g1 names a child transcript (the index's `children`) that holds the word; g4 shares g3's group
     const groups = () => {
@@ -211,13 +221,19 @@ describe('groups passed over whole', () => {
     const plain = scanGroups(groups(), terms, new Set());
     const pre = new Prefilter(files, allNeedles(terms));
     pre.run();
-    const passed = await scanParallel(groups(), terms, new Set(), { threads: 1, prestarted: { workers: Promise.resolve([]), prefilter: pre } });
+    const passed = await scanParallel(groups(), terms, new Set(), {
+      threads: 1,
+      prestarted: { workers: Promise.resolve([]), prefilter: pre },
+    });
     expect(passed).toEqual(plain);
     expect(passed.stats).toMatchObject({ sessions: 4, files: 5 });
     expect(passed.groups.map((g) => g.key)).toEqual(['pi:g1', 'pi:g2']);
     // g3's group was not scanned: a word written into its files since is not seen; g1's child was read
     fs.writeFileSync(files[3]!, fs.readFileSync(files[2]!));
-    const again = await scanParallel(groups(), terms, new Set(), { threads: 1, prestarted: { workers: Promise.resolve([]), prefilter: pre } });
+    const again = await scanParallel(groups(), terms, new Set(), {
+      threads: 1,
+      prestarted: { workers: Promise.resolve([]), prefilter: pre },
+    });
     expect(again.groups.map((g) => g.key)).toEqual(['pi:g1', 'pi:g2']);
   });
 
@@ -247,10 +263,15 @@ describe('groups passed over whole', () => {
 });
 
 describe('a session as one searchable line of metadata', () => {
-  const meta = (s: Partial<Session>) => metadataText({ harness: 'pi', id: 'abc', title: null, firstPrompt: null, branch: null, cwd: null, ...s } as Session);
+  const meta = (s: Partial<Session>) =>
+    metadataText({ harness: 'pi', id: 'abc', title: null, firstPrompt: null, branch: null, cwd: null, ...s } as Session);
   it('names the title (not a copy of the first prompt), branch, directory and its last name, then the harness and id', () => {
-    expect(meta({ title: 'Fix it', firstPrompt: 'fix the parser', branch: 'main', cwd: '/w/proj' })).toBe('title: Fix it · branch: main · directory: /w/proj · repository: proj · pi abc');
-    expect(meta({ title: 'fix the parser', firstPrompt: 'fix the parser', cwd: '/w/proj/' })).toBe('directory: /w/proj/ · repository: proj · pi abc');
+    expect(meta({ title: 'Fix it', firstPrompt: 'fix the parser', branch: 'main', cwd: '/w/proj' })).toBe(
+      'title: Fix it · branch: main · directory: /w/proj · repository: proj · pi abc',
+    );
+    expect(meta({ title: 'fix the parser', firstPrompt: 'fix the parser', cwd: '/w/proj/' })).toBe(
+      'directory: /w/proj/ · repository: proj · pi abc',
+    );
     expect(meta({ cwd: '/w//deep///' })).toBe('directory: /w//deep/// · repository: deep · pi abc');
     expect(meta({ cwd: '/' })).toBe('directory: / · pi abc');
     expect(meta({ cwd: 'rel' })).toBe('directory: rel · repository: rel · pi abc');

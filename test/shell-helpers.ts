@@ -85,10 +85,7 @@ export class TmuxShell {
     const envArgs = Object.entries(env).map(([k, v]) => `${k}=${v}`);
     const argv = shell === 'bash' ? ['bash', '--norc', '--noprofile'] : shell === 'zsh' ? ['zsh', '-f'] : ['fish', '--no-config'];
     this.tmux('-f', '/dev/null', 'new-session', '-d', '-c', home, '-x', '200', '-y', '40', 'env', '-i', ...envArgs, ...argv);
-    const setup =
-      shell === 'fish'
-        ? `function fish_prompt; echo -n '$ '; end; source ${init}; clear`
-        : `PS1='$ '; source ${init}; clear`;
+    const setup = shell === 'fish' ? `function fish_prompt; echo -n '$ '; end; source ${init}; clear` : `PS1='$ '; source ${init}; clear`;
     this.send('-l', setup);
     this.send('Enter');
   }
@@ -105,7 +102,13 @@ export class TmuxShell {
   }
   /** The last prompt line on the screen (tmux trims trailing blanks). */
   line(): string {
-    return this.screen().split('\n').filter((l) => /^\$( |$)/.test(l)).pop()?.trimEnd() ?? '';
+    return (
+      this.screen()
+        .split('\n')
+        .filter((l) => /^\$( |$)/.test(l))
+        .pop()
+        ?.trimEnd() ?? ''
+    );
   }
   /** Poll until `ok` holds; the generous limit only guards against a hang. */
   async until(ok: (screen: string) => boolean, what: string): Promise<string> {

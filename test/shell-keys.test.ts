@@ -44,20 +44,27 @@ describe.each(SHELLS)('key binding in %s (tmux)', { timeout: 120_000 }, (shell) 
     }
   };
 
-  it.skipIf(skip)('Alt-R opens the picker newest first; Enter puts the resume line on the command line; Enter runs it', { timeout: 120_000 }, async () => {
-    await withShell({}, async (t, home, dir) => {
-      t.send('M-r');
-      const s = await t.until((x) => /22222222 .*\n(.*\n)*.*11111111 /.test(x), 'the picker, newest first');
-      expect(s).toMatch(/newer task/);
-      t.send('Enter');
-      await t.until(() => t.line().startsWith('$ cd ') && t.line().includes(`claude --resume ${uid('22222222')}`), 'the resume line on the command line');
-      expect(t.line()).toContain('proj');
-      expect(calls(home)).toEqual([]); // shown, not run
-      t.send('Enter');
-      await t.until(() => calls(home).length === 1, 'the stand-in run');
-      expect(calls(home)[0]).toEqual({ cwd: dir, argv: ['--resume', uid('22222222')] });
-    });
-  });
+  it.skipIf(skip)(
+    'Alt-R opens the picker newest first; Enter puts the resume line on the command line; Enter runs it',
+    { timeout: 120_000 },
+    async () => {
+      await withShell({}, async (t, home, dir) => {
+        t.send('M-r');
+        const s = await t.until((x) => /22222222 .*\n(.*\n)*.*11111111 /.test(x), 'the picker, newest first');
+        expect(s).toMatch(/newer task/);
+        t.send('Enter');
+        await t.until(
+          () => t.line().startsWith('$ cd ') && t.line().includes(`claude --resume ${uid('22222222')}`),
+          'the resume line on the command line',
+        );
+        expect(t.line()).toContain('proj');
+        expect(calls(home)).toEqual([]); // shown, not run
+        t.send('Enter');
+        await t.until(() => calls(home).length === 1, 'the stand-in run');
+        expect(calls(home)[0]).toEqual({ cwd: dir, argv: ['--resume', uid('22222222')] });
+      });
+    },
+  );
 
   it.skipIf(skip)('Esc in the picker leaves the command line as it was', { timeout: 120_000 }, async () => {
     await withShell({}, async (t) => {

@@ -29,7 +29,9 @@ function mixedHome(): { home: string; files: string[] } {
   }
   const cwd = '/tmp/resume-stream-cursor';
   cursorStore(path.join(home, '.cursor', 'chats', md5(cwd), 'a1b2c3d4-e5f6-7890-abcd-ef1234567890', 'store.db'), {
-    agentId: 'a1b2c3d4-e5f6-7890-abcd-ef1234567890', name: 'Cursor stream check', createdAt: Date.parse('2026-11-30T13:16:00Z'),
+    agentId: 'a1b2c3d4-e5f6-7890-abcd-ef1234567890',
+    name: 'Cursor stream check',
+    createdAt: Date.parse('2026-11-30T13:16:00Z'),
   });
   const list = lsJson(home);
   fs.rmSync(path.join(home, '.cache'), { recursive: true, force: true });
@@ -45,9 +47,22 @@ function mixedHome(): { home: string; files: string[] } {
   return { home, files };
 }
 
-const keys = (out: string) => out.split('\n').filter(Boolean).map((l) => l.split('\t')[0]);
+const keys = (out: string) =>
+  out
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => l.split('\t')[0]);
 /** A row without its short id (a streamed short id is unique among the rows written so far) and age (time moves on). */
-const noShort = (out: string) => out.split('\n').filter(Boolean).map((l) => l.split('\t').filter((_, i) => i !== 1 && i !== 2).join('\t'));
+const noShort = (out: string) =>
+  out
+    .split('\n')
+    .filter(Boolean)
+    .map((l) =>
+      l
+        .split('\t')
+        .filter((_, i) => i !== 1 && i !== 2)
+        .join('\t'),
+    );
 
 describe('rows on a cold index', () => {
   it('streams exactly the finished list, in order, for every harness', () => {
@@ -131,10 +146,20 @@ describe('the ordered stream of a full build', () => {
       { src: { path: 'c2', harness: 'claude' as const } },
       { src: { path: 'p2', harness: 'pi' as const } },
     ];
-    const bounds = new Map([['c1', 10], ['p1', 20], ['c2', 30], ['p2', 5]]);
+    const bounds = new Map([
+      ['c1', 10],
+      ['p1', 20],
+      ['c2', 30],
+      ['p2', 5],
+    ]);
     const found = jobs.map((j) => ({ src: j.src, bound: bounds.get(j.src.path)! }));
     const plan = planOrder(jobs, bounds, new Set(['claude' as const]), found);
-    expect(plan.map((p) => [p.job.src.path, p.key])).toEqual([['c2', 30], ['c1', 30], ['p1', 20], ['p2', 5]]);
+    expect(plan.map((p) => [p.job.src.path, p.key])).toEqual([
+      ['c2', 30],
+      ['c1', 30],
+      ['p1', 20],
+      ['p2', 5],
+    ]);
   });
 });
 
@@ -159,15 +184,39 @@ function claudeHome(names: string[]): string {
   const pi = path.join(home, '.pi/agent/sessions');
   fs.cpSync(path.join(FIXTURES, 'real', 'pi-0.73.1', 'home'), home, { recursive: true });
   const old = Date.parse('2026-11-30T14:00:00Z') / 1000;
-  for (const e of fs.readdirSync(pi, { recursive: true, withFileTypes: true })) if (e.isFile()) fs.utimesSync(path.join(e.parentPath, e.name), old, old);
+  for (const e of fs.readdirSync(pi, { recursive: true, withFileTypes: true }))
+    if (e.isFile()) fs.utimesSync(path.join(e.parentPath, e.name), old, old);
   const at = (h: number) => `2026-12-01T${String(h).padStart(2, '0')}:00:00.000Z`;
-  const history = (s: string) => [crec(s, 'user', uu(1), null, 'parent first prompt', at(1)), crec(s, 'assistant', uu(2), uu(1), 'ok', at(1))];
+  const history = (s: string) => [
+    crec(s, 'user', uu(1), null, 'parent first prompt', at(1)),
+    crec(s, 'assistant', uu(2), uu(1), 'ok', at(1)),
+  ];
   const texts: Record<string, [number, unknown[]]> = {
-    alone1: [1, [crec(sid(1), 'user', uu(101), null, 'alone one', at(5)), crec(sid(1), 'assistant', uu(102), uu(101), 'ok', '2026-12-01T07:30:00.000Z')]],
+    alone1: [
+      1,
+      [
+        crec(sid(1), 'user', uu(101), null, 'alone one', at(5)),
+        crec(sid(1), 'assistant', uu(102), uu(101), 'ok', '2026-12-01T07:30:00.000Z'),
+      ],
+    ],
     alone2: [2, [crec(sid(2), 'user', uu(201), null, 'alone two', '2026-12-01T00:30:00.000Z')]],
     parent: [3, [...history(sid(3)), crec(sid(3), 'user', uu(20), uu(2), 'parent after the fork', at(4))]],
-    fork: [4, [...history(sid(4)), crec(sid(4), 'user', uu(10), uu(2), 'fork own prompt', at(2)), crec(sid(4), 'user', uu(12), uu(10), 'fork goes on', at(7))]],
-    grand: [5, [...history(sid(5)), crec(sid(5), 'user', uu(10), uu(2), 'fork own prompt', at(2)), crec(sid(5), 'user', uu(30), uu(10), 'grandchild', at(2))]],
+    fork: [
+      4,
+      [
+        ...history(sid(4)),
+        crec(sid(4), 'user', uu(10), uu(2), 'fork own prompt', at(2)),
+        crec(sid(4), 'user', uu(12), uu(10), 'fork goes on', at(7)),
+      ],
+    ],
+    grand: [
+      5,
+      [
+        ...history(sid(5)),
+        crec(sid(5), 'user', uu(10), uu(2), 'fork own prompt', at(2)),
+        crec(sid(5), 'user', uu(30), uu(10), 'grandchild', at(2)),
+      ],
+    ],
     long: [6, [crec(sid(6), 'user', uu(601), null, 'a long first prompt', at(8), ' and more'.repeat(10_000))]],
   };
   for (const name of names) {
@@ -189,10 +238,13 @@ describe('a linked harness in the stream (Claude Code: forks)', () => {
     const { updateIndex } = await import('../lib/index/index.js');
     const batches: { at: number; keys: string[] }[] = [];
     let filesDone = 0;
-    const r = await updateIndex({ env: envFor(home), home }, {
-      progress: (_d, _t, files) => (filesDone = files),
-      onSessions: (ss) => batches.push({ at: filesDone, keys: ss.map((s) => s.key) }),
-    });
+    const r = await updateIndex(
+      { env: envFor(home), home },
+      {
+        progress: (_d, _t, files) => (filesDone = files),
+        onSessions: (ss) => batches.push({ at: filesDone, keys: ss.map((s) => s.key) }),
+      },
+    );
     return { batches, result: r.sessions.map((s) => s.key) };
   }
 
@@ -213,7 +265,7 @@ describe('a linked harness in the stream (Claude Code: forks)', () => {
     expect(lsJson(home).find((s: any) => s.id === sid(4))).toMatchObject({ forkedFrom: sid(3), firstPrompt: 'fork own prompt' });
   });
 
-  it('holds every Claude session when a file\'s first lines do not give its link key', async () => {
+  it("holds every Claude session when a file's first lines do not give its link key", async () => {
     const home = claudeHome(['alone1', 'alone2', 'parent', 'fork', 'grand', 'long']);
     const { batches, result } = await streamed(home);
     expect(batches.flatMap((b) => b.keys)).toEqual(result);
@@ -231,7 +283,11 @@ const steady = (out: string) => out.split('\n').map((l) => l.replace(/\b\d+(mo|[
  * What a picker list and `rows --status` share: the status line, then each row's key, in order (the
  * picker lays its columns out for the screen: fzf/layout.ts).
  */
-const listed = (out: string) => out.split('\n').filter(Boolean).map((l, i) => (i === 0 ? steady(l)[0] : l.split('\t')[0]));
+const listed = (out: string) =>
+  out
+    .split('\n')
+    .filter(Boolean)
+    .map((l, i) => (i === 0 ? steady(l)[0] : l.split('\t')[0]));
 
 describe('one listing for rows and the picker reloads', () => {
   it('__feed after a key lists what `rows --status` lists with the same filters, from the same stored listing', () => {

@@ -23,7 +23,9 @@ export class Term {
     sockets.push(this.sock);
     const e = envFor(home, { TERM: 'xterm-256color', ...env });
     const script = [
-      ...Object.entries(e).filter(([, val]) => val !== undefined).map(([k, val]) => `export ${k}=${shq(val!)}`),
+      ...Object.entries(e)
+        .filter(([, val]) => val !== undefined)
+        .map(([k, val]) => `export ${k}=${shq(val!)}`),
       `cd ${shq(home)}`,
       `${shq(process.execPath)} ${shq(BIN)} ${args.map(shq).join(' ')} > ${shq(path.join(home, 'out'))}`,
       `echo $? > ${shq(path.join(home, 'code'))}`,
@@ -56,7 +58,10 @@ export class Term {
 
   /** The list side of the screen: each line up to the preview's border. */
   list(): string {
-    return this.screen().split('\n').map((l) => l.split(/[│╭╰]/)[0]!.trimEnd()).join('\n');
+    return this.screen()
+      .split('\n')
+      .map((l) => l.split(/[│╭╰]/)[0]!.trimEnd())
+      .join('\n');
   }
 
   /**
@@ -114,4 +119,3 @@ export { sleep };
 afterAll(() => {
   for (const s of sockets) spawnSync('tmux', ['-L', s, 'kill-server']);
 });
-

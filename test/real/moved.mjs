@@ -47,7 +47,7 @@ const CASES = {
     store: '.gemini/tmp',
     first: (bin) => [bin, '--yolo', '-p', 'hello before the move'],
     resume: (bin, id) => [bin, '--yolo', '--resume', id, '-p', AFTER],
-    id: (f) => /chats\/session-[^/]+\.jsonl$/.test(f) ? 'file' : undefined,
+    id: (f) => (/chats\/session-[^/]+\.jsonl$/.test(f) ? 'file' : undefined),
   },
 };
 
@@ -56,7 +56,11 @@ async function opencodeIds(home) {
   if (!existsSync(db)) return [];
   const { default: Database } = await import('better-sqlite3');
   const d = new Database(db, { readonly: true });
-  try { return d.prepare('SELECT id, directory FROM session WHERE parent_id IS NULL').all(); } finally { d.close(); }
+  try {
+    return d.prepare('SELECT id, directory FROM session WHERE parent_id IS NULL').all();
+  } finally {
+    d.close();
+  }
 }
 
 async function probe(name, mock) {
@@ -96,15 +100,23 @@ async function probe(name, mock) {
       t.kill();
     }
   }
-  const r2 = tui && c.tui ? { code: null, stdout: '', stderr: '' } : await run(c.resume(bin, id, moved, file), { cwd: moved, env, timeoutMs: 180000 });
+  const r2 =
+    tui && c.tui
+      ? { code: null, stdout: '', stderr: '' }
+      : await run(c.resume(bin, id, moved, file), { cwd: moved, env, timeoutMs: 180000 });
   const after = sizes(store);
   const made = [...after.keys()].filter((f) => !before.has(f));
   const grown = [...after.keys()].filter((f) => before.has(f) && before.get(f) !== after.get(f));
   const reached = file ? readFileSync(file, 'utf8').includes(AFTER) : null;
   return {
-    client: name, version: clients[name].version, id, code: r2.code,
+    client: name,
+    version: clients[name].version,
+    id,
+    code: r2.code,
     out: (r2.stdout + r2.stderr).trim().split('\n').slice(-4).join(' | ').slice(0, 600),
-    created: made, changed: grown, originalTranscriptGotPrompt: reached,
+    created: made,
+    changed: grown,
+    originalTranscriptGotPrompt: reached,
     ...(screens.length ? { screens: screens.map((x) => x.split('\n').filter((l) => l.trim())) } : {}),
     ...(name === 'opencode' ? { sessions: await opencodeIds(home) } : {}),
   };
