@@ -84,7 +84,7 @@ const blob = (n) => {
 
 // Heavy-tailed sizes: Pareto(alpha 1.1), capped, normalised to the total.
 function sizes(n) {
-  const raw = Array.from({ length: n }, () => Math.min(60, Math.pow(1 - rand(), -1 / 1.1)));
+  const raw = Array.from({ length: n }, () => Math.min(60, (1 - rand()) ** (-1 / 1.1)));
   const sum = raw.reduce((a, b) => a + b, 0);
   return raw.map((r) => Math.max(2048, Math.round((r / sum) * TOTAL_BYTES)));
 }

@@ -18,13 +18,14 @@
 // Every command — resume and every floor (`node -e 0`, `cat`, `find`, `rg`) — runs in the same scrubbed
 // environment: PATH, HOME (the corpus), the cache directory and NO_COLOR only. Inherited variables
 // such as NODE_EXTRA_CA_CERTS or NODE_OPTIONS slow every Node start and would flatter the ratios.
+
+import { spawn, spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { randomUUID } from 'node:crypto';
-import { BEGIN, END, between } from './marked.mjs';
+import { BEGIN, between, END } from './marked.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.dirname(here);

@@ -11,10 +11,11 @@
 // one-word case: Node reading every byte and finding the lines that hold the word
 // (bench/floor.cjs read; no case folding, no decoding), what a search in Node costs before its own
 // work.
+
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));

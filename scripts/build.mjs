@@ -4,10 +4,11 @@
 // search-worker.cjs: worker_threads needs a file of its own), which a thread loads with Node's own
 // CommonJS loader (as ES modules, with chunks shared between them, a search's worker took ~20 ms
 // longer to start: Node's ESM loader in the thread, and more files).
-import { build } from 'esbuild';
-import { fileURLToPath } from 'node:url';
+
 import fs from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 // Built into a fresh directory and swapped in, so a concurrent run never sees a half-written dist/

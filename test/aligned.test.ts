@@ -4,9 +4,9 @@
 // a blank or are empty, snapshot names) through alignLine, every filter and colour, and rows.bin
 // with an append's patch over it (records in a second buffer).
 import { describe, expect, it } from 'vitest';
-import type { Harness, Session } from '../lib/types.js';
+import { linesOf, type PickState, writeLines } from '../fzf/feed.js';
 import { dirFilterable, printAligned, type RowBin } from '../lib/index/rowbin.js';
-import { linesOf, writeLines, type PickState } from '../fzf/feed.js';
+import type { Harness, Session } from '../lib/types.js';
 import { home, mk, names, now, odd, render } from './rows-sample.js';
 
 function printed(bin: RowBin, s: PickState, color: boolean, status: boolean): string {

@@ -5,10 +5,11 @@
 // read apart), over seeded random transcripts with branches, repeated ids, headers, broken, cut and
 // long lines. (End to end: the abandoned-branch cases of search-deep.test.ts.)
 import { describe, expect, it } from 'vitest';
-import { search } from '../lib/harness/pi/text.js';
-import { search as claudeSearch } from '../lib/harness/claude/text.js';
 import { firstLink, firstString } from '../lib/harness/branches.js';
+import { search as claudeSearch } from '../lib/harness/claude/text.js';
+import { search } from '../lib/harness/pi/text.js';
 import type { BranchTracker } from '../lib/search/types.js';
+import { must } from './helpers.js';
 
 const HEAD = 4096;
 const K_TYPE = Buffer.from('"type":"');
@@ -56,7 +57,7 @@ function rng(seed: number) {
 function transcript(r: () => number): Buffer[] {
   const ids: string[] = [];
   const out: string[] = [];
-  const pick = <T>(xs: T[]) => xs[Math.floor(r() * xs.length)]!;
+  const pick = <T>(xs: T[]) => xs[Math.floor(r() * xs.length)];
   const n = 1 + Math.floor(r() * 14);
   if (r() < 0.8) out.push(JSON.stringify({ type: 'session', version: 3, id: 'hdr', timestamp: 't', cwd: '/w' }));
   for (let i = 0; i < n; i++) {
@@ -69,7 +70,7 @@ function transcript(r: () => number): Buffer[] {
           ? null
           : 'elsewhere'
         : roll < 0.7
-          ? ids[ids.length - 1]!
+          ? ids[ids.length - 1]
           : roll < 0.72
             ? null
             : roll < 0.95
@@ -139,7 +140,7 @@ const parseOrNull = (line: Buffer) => {
 
 describe("pi's abandoned branches", () => {
   it('tells what a map of every link tells, over seeded random transcripts', () => {
-    const { branched, chains } = agree(search.branches!, reference, transcript);
+    const { branched, chains } = agree(must(search.branches), reference, transcript);
     // the seeds reach the map, not only chains
     expect(branched).toBeGreaterThan(300);
     expect(chains).toBeGreaterThan(300);
@@ -148,7 +149,7 @@ describe("pi's abandoned branches", () => {
   it('a chain leaves nothing; a branch left is told at once', () => {
     const line = (id: string, p: string | null) => Buffer.from(JSON.stringify({ type: 'message', id, parentId: p, timestamp: 't' }));
     const feed = (ls: Buffer[]) => {
-      const t = search.branches!();
+      const t = must(search.branches?.());
       for (const l of ls) t.visit(l, () => JSON.parse(l.toString()));
       return t.result();
     };
@@ -224,7 +225,7 @@ function claudeReference(lines: Buffer[]): Set<string> | null {
 function claudeTranscript(r: () => number): Buffer[] {
   const ids: string[] = [];
   const out: string[] = [];
-  const pick = <T>(xs: T[]) => xs[Math.floor(r() * xs.length)]!;
+  const pick = <T>(xs: T[]) => xs[Math.floor(r() * xs.length)];
   const n = 1 + Math.floor(r() * 16);
   for (let i = 0; i < n; i++) {
     const odd = r();
@@ -244,7 +245,7 @@ function claudeTranscript(r: () => number): Buffer[] {
     const roll = r();
     const prev = ids[ids.length - 1];
     const parent =
-      i === 0 ? (r() < 0.85 ? null : 'elsewhere') : roll < 0.72 ? prev! : roll < 0.76 ? null : roll < 0.95 ? pick(ids) : `${prev}z`;
+      i === 0 ? (r() < 0.85 ? null : 'elsewhere') : roll < 0.72 ? prev : roll < 0.76 ? null : roll < 0.95 ? pick(ids) : `${prev}z`;
     const type = pick(['user', 'assistant', 'assistant', 'system', 'progress', 'attachment']);
     const rec: Record<string, unknown> = {
       parentUuid: parent,
@@ -279,14 +280,14 @@ function claudeTranscript(r: () => number): Buffer[] {
 
 describe("Claude Code's abandoned branches", () => {
   it('tells what a map of every link tells, over seeded random transcripts', () => {
-    const { branched, chains } = agree(claudeSearch.branches!, claudeReference, claudeTranscript);
+    const { branched, chains } = agree(must(claudeSearch.branches), claudeReference, claudeTranscript);
     expect(branched).toBeGreaterThan(300);
     expect(chains).toBeGreaterThan(300);
   });
 
   it('a link the head does not close, and a value with a quote in it, are read as before', () => {
     const feed = (ls: string[]) => {
-      const t = claudeSearch.branches!();
+      const t = must(claudeSearch.branches?.());
       for (const l of ls) t.visit(Buffer.from(l), () => parseOrNull(Buffer.from(l)));
       return weighed(t.result());
     };
@@ -308,7 +309,7 @@ describe("Claude Code's abandoned branches", () => {
       '{"parentUuid":"x","type":"user","uuid":"v"}',
       '{"parentUuid":"z","type":"user","uuid":"w"}',
     ];
-    expect(parseOrNull(Buffer.from(q[1]!)).uuid).toBe('q"1');
+    expect(parseOrNull(Buffer.from(q[1])).uuid).toBe('q"1');
     expect(feed(q)).toEqual(want(q));
     expect(feed(q)).toEqual([]);
   });

@@ -6,13 +6,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Harness, Session } from '../lib/types.js';
-import { eachRow, printCandidates, type RowBin, type RowFilter } from '../lib/index/rowbin.js';
-import { printRowsOut, RowsTape, type RowsOutKey } from '../lib/index/rowsout.js';
-import { candidate, CANDIDATE_WIDTH } from '../lib/output.js';
 import { candidateLines } from '../lib/commands/complete.js';
+import { eachRow, printCandidates, type RowBin, type RowFilter } from '../lib/index/rowbin.js';
+import { printRowsOut, type RowsOutKey, RowsTape } from '../lib/index/rowsout.js';
+import { CANDIDATE_WIDTH, candidate } from '../lib/output.js';
 import { under } from '../lib/select/filter.js';
-import { tempDir } from './helpers.js';
+import type { Harness, Session } from '../lib/types.js';
+import { must, tempDir } from './helpers.js';
 import { home, mk, names, now, odd, render } from './rows-sample.js';
 
 function printed(bin: RowBin, word: string, f: RowFilter, at = now): string | null {
@@ -76,7 +76,7 @@ describe('printCandidates', () => {
   it('writes exactly the candidates the decoded rows give, for every word and filter', () => {
     const bin = render(odd);
     for (const f of filters) for (const w of words) expect(printed(bin, w, f), JSON.stringify({ w, f })).toBe(expected(bin, w, f));
-    const all = printed(bin, '', { all: true })!;
+    const all = must(printed(bin, '', { all: true }));
     // both sides of the clip, and the rows that are not plain ASCII, are among them
     const descs = all
       .split('\n')

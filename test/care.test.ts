@@ -1,11 +1,12 @@
 // Claude Code rescue: `resume snapshot`, restore on resume, `resume init claude-hook`, `resume
 // outdated` and the doctor's warnings. Live sessions are real processes (sleep) with registry files
 // naming their pid and start time; the installed claude is a versions-directory symlink or a stand-in.
+
+import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { run, tempHome, write, notLinux } from './helpers.js';
+import { must, notLinux, run, tempHome, write } from './helpers.js';
 import { claudeSession, uuid as uuidAt } from './launch-helpers.js';
 
 // Ids of this file's own (the live check reads every process on the machine: another test file's
@@ -24,7 +25,7 @@ function home(): string {
 
 function procStart(pid: number): string {
   const st = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  return st.slice(st.lastIndexOf(')') + 2).split(' ')[19]!;
+  return st.slice(st.lastIndexOf(')') + 2).split(' ')[19];
 }
 
 /** A running process standing in for a live claude, with the given environment. */
@@ -87,7 +88,7 @@ describe.skipIf(notLinux)('resume snapshot', () => {
     const id = uuid(1);
     claudeSession(h, { id, cwd: h });
     const p = await liveProc();
-    registry(h, { id, pid: p.pid!, name: 'refactor-auth' });
+    registry(h, { id, pid: must(p.pid), name: 'refactor-auth' });
     const dir = tasks(h, id, [task(1, 'write tests'), task(2, 'fix bug')], 2);
 
     const r = run(h, ['snapshot']);
@@ -128,7 +129,7 @@ describe.skipIf(notLinux)('resume snapshot', () => {
     const id = uuid(2);
     claudeSession(h, { id, cwd: h });
     const p = await liveProc({ CLAUDE_CODE_TASK_LIST_ID: 'shared-list' });
-    registry(h, { id, pid: p.pid! });
+    registry(h, { id, pid: must(p.pid) });
     const dir = tasks(h, 'shared-list', [task(1, 'shared work')]);
     expect(run(h, ['snapshot', '--quiet']).code).toBe(0);
     expect(snap(h, id)).toMatchObject({ taskListId: 'shared-list', taskDir: dir });
@@ -138,7 +139,7 @@ describe.skipIf(notLinux)('resume snapshot', () => {
   it('skips registry files whose process is gone or whose pid was reused, and legacy or broken files', async () => {
     const h = home();
     const p = await liveProc();
-    registry(h, { id: uuid(3), pid: p.pid!, procStart: '1' }); // same pid, another start time
+    registry(h, { id: uuid(3), pid: must(p.pid), procStart: '1' }); // same pid, another start time
     write(h, '.claude/sessions/999999999.json', JSON.stringify({ pid: 999999999, sessionId: uuid(4), procStart: '5' }));
     write(h, '.claude/sessions/pid-77.json', JSON.stringify({ session_id: uuid(5) }));
     write(h, '.claude/sessions/78.json', '{"pid": 78, "sessi');
@@ -152,7 +153,7 @@ describe.skipIf(notLinux)('resume snapshot', () => {
     const h = home();
     const id = uuid(6);
     const p = await liveProc();
-    registry(h, { id, pid: p.pid! });
+    registry(h, { id, pid: must(p.pid) });
     write(h, 'cfgfile', 'not a directory');
     const env = { XDG_CONFIG_HOME: path.join(h, 'cfgfile') };
     expect(run(h, ['snapshot', '--quiet'], env)).toEqual({ code: 0, stdout: '', stderr: '' });
@@ -164,12 +165,12 @@ describe.skipIf(notLinux)('resume snapshot', () => {
   it('keeps a /rename name (nameSource user, or none in older builds), not one Claude derived itself', async () => {
     const h = home();
     const [a, b, c] = [await liveProc(), await liveProc(), await liveProc()];
-    registry(h, { id: uuid(80), pid: a.pid!, name: 'proj-b-7c', nameSource: 'derived' });
-    registry(h, { id: uuid(81), pid: b.pid!, name: 'my name' });
+    registry(h, { id: uuid(80), pid: must(a.pid), name: 'proj-b-7c', nameSource: 'derived' });
+    registry(h, { id: uuid(81), pid: must(b.pid), name: 'my name' });
     write(
       h,
       `.claude/sessions/${c.pid}.json`,
-      JSON.stringify({ pid: c.pid, sessionId: uuid(82), procStart: procStart(c.pid!), name: 'older build' }),
+      JSON.stringify({ pid: c.pid, sessionId: uuid(82), procStart: procStart(must(c.pid)), name: 'older build' }),
     );
     expect(run(h, ['snapshot', '--quiet']).code).toBe(0);
     expect(snap(h, uuid(80)).name).toBe(null);
@@ -185,7 +186,7 @@ describe.skipIf(notLinux)('resume snapshot', () => {
     const h = home();
     const id = uuid(7);
     const p = await liveProc();
-    registry(h, { id, pid: p.pid! });
+    registry(h, { id, pid: must(p.pid) });
     expect(run(h, ['snapshot', '--quiet'], { XDG_CONFIG_HOME: path.join(h, 'xdg') }).code).toBe(0);
     expect(fs.existsSync(path.join(h, 'xdg', 'resume', 'sessions', `${id}.json`))).toBe(true);
   });
@@ -310,7 +311,7 @@ describe.skipIf(notLinux)('restore on resume', () => {
   async function quitSession(h: string, id: string, name?: string): Promise<string> {
     claudeSession(h, { id, cwd: h });
     const p = await liveProc();
-    const reg = registry(h, { id, pid: p.pid!, name });
+    const reg = registry(h, { id, pid: must(p.pid), name });
     const dir = tasks(h, id, [task(1, 'write tests'), task(2, 'fix bug', 'in_progress')], 2);
     expect(run(h, ['snapshot', '--quiet']).code).toBe(0);
     p.kill('SIGKILL');
@@ -458,7 +459,7 @@ describe('resume init claude-hook', () => {
     expect(now.hooks.Stop[1].hooks[0].command).toMatch(/\/bin\/resume snapshot --quiet$/);
     const backups = fs.readdirSync(cfg).filter((n) => n.startsWith('settings.json.resume-backup-'));
     expect(backups).toHaveLength(1);
-    expect(JSON.parse(fs.readFileSync(path.join(cfg, backups[0]!), 'utf8'))).toEqual(settings);
+    expect(JSON.parse(fs.readFileSync(path.join(cfg, backups[0]), 'utf8'))).toEqual(settings);
 
     const text = fs.readFileSync(file, 'utf8');
     const again = run(h, ['init', 'claude-hook', '--write'], env);
@@ -512,16 +513,16 @@ describe.skipIf(notLinux)('resume outdated', () => {
     const c = await liveProc();
     const d = await liveProc();
     const e = await liveProc();
-    registry(h, { id: uuid(40), pid: a.pid!, version: '2.1.99', status: 'idle', name: 'old one' });
-    registry(h, { id: uuid(41), pid: b.pid!, version: '2.1.9', status: 'waiting' });
-    registry(h, { id: uuid(42), pid: c.pid!, version: '2.1.100' });
-    registry(h, { id: uuid(43), pid: d.pid!, version: '2.1.100-beta' });
-    registry(h, { id: uuid(44), pid: e.pid!, version: '2.1.101' });
+    registry(h, { id: uuid(40), pid: must(a.pid), version: '2.1.99', status: 'idle', name: 'old one' });
+    registry(h, { id: uuid(41), pid: must(b.pid), version: '2.1.9', status: 'waiting' });
+    registry(h, { id: uuid(42), pid: must(c.pid), version: '2.1.100' });
+    registry(h, { id: uuid(43), pid: must(d.pid), version: '2.1.100-beta' });
+    registry(h, { id: uuid(44), pid: must(e.pid), version: '2.1.101' });
     registry(h, { id: uuid(45), pid: 999999998, version: '1.0.0', procStart: '3' });
     const r = run(h, ['outdated', '--json']);
     expect(r.code).toBe(0);
     const list = JSON.parse(r.stdout);
-    const byPid = [a, b, d].map((p) => p.pid).sort((x, y) => x! - y!);
+    const byPid = [a, b, d].map((p) => p.pid).sort((x, y) => must(x) - must(y));
     expect(list.map((o: any) => o.pid)).toEqual(byPid);
     const oa = list.find((o: any) => o.pid === a.pid);
     expect(oa).toEqual({
@@ -558,7 +559,7 @@ describe.skipIf(notLinux)('resume outdated', () => {
     write(h, 'bin/claude', '#!/bin/sh\necho "2.1.332 (Claude Code)"\n');
     fs.chmodSync(path.join(bin, 'claude'), 0o755);
     const p = await liveProc();
-    registry(h, { id: uuid(50), pid: p.pid!, version: '2.1.332' });
+    registry(h, { id: uuid(50), pid: must(p.pid), version: '2.1.332' });
     const env = { PATH: `${bin}:/usr/bin:/bin` };
     const r = run(h, ['outdated', '--json'], env);
     expect(r).toMatchObject({ code: 0, stdout: '[]\n' });
@@ -605,7 +606,7 @@ describe.skipIf(notLinux)('doctor: Claude rescue warnings', () => {
     const id = uuid(60);
     claudeSession(h, { id, cwd: h });
     const p = await liveProc();
-    registry(h, { id, pid: p.pid! });
+    registry(h, { id, pid: must(p.pid) });
     tasks(h, 'team-list', [task(1, 'x')]);
     tasks(h, 'other-list', [task(1, 'y')]);
     const r = JSON.parse(run(h, ['doctor', '--json']).stdout);
@@ -633,7 +634,7 @@ describe.skipIf(notLinux)('restore when the client kept its tasks (Claude Code 2
     const file = claudeSession(h, { id, cwd: h });
     fs.appendFileSync(file, JSON.stringify({ type: 'custom-title', customTitle: 'kept', sessionId: id }) + '\n');
     const p = await liveProc();
-    const reg = registry(h, { id, pid: p.pid!, name: 'kept' });
+    const reg = registry(h, { id, pid: must(p.pid), name: 'kept' });
     const dir = tasks(h, id, [task(1, 'a', 'completed'), task(2, 'b')]);
     write(h, path.join(dir, '.lock'), '');
     expect(run(h, ['snapshot', '--quiet']).code).toBe(0);

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { jsonl, run, tempDir, tempHome, write } from './helpers.js';
+import { jsonl, must, run, tempDir, tempHome, write } from './helpers.js';
 
 const uuid = (n: number) => `019c0000-0000-7000-8000-${n.toString(16).padStart(12, '0')}`;
 const day = (n: number) => `2026-03-${String(1 + (n % 28)).padStart(2, '0')}`;
@@ -85,7 +85,7 @@ function fresh(h: string, env: Record<string, string> = {}) {
 }
 const expectFresh = (h: string, env: Record<string, string> = {}) => expect(views(h, env)).toEqual(fresh(h, env));
 const byId = (h: string, n: number) =>
-  (JSON.parse(ok(h, ['ls', '--json', '-a'])) as Record<string, unknown>[]).find((s) => s.id === uuid(n))!;
+  must((JSON.parse(ok(h, ['ls', '--json', '-a'])) as Record<string, unknown>[]).find((s) => s.id === uuid(n)));
 /** `index`'s summary (what it parsed, appended, kept and dropped). */
 function indexed(h: string): string {
   const r = run(h, ['index']);

@@ -1,12 +1,13 @@
 // Codex CLI adapter (issue 3): the fixtures in a temp HOME through the built CLI, plus synthetic
 // rollouts for what the fixtures lack (archived duplicates, .zst, forks with copied history, exec,
 // every root variable, incremental appends, broken lines).
+
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { jsonl, lsJson, put, run, tempHome, write, byId, indexStderr } from './helpers.js';
 import { codex } from '../lib/harness/codex/index.js';
+import { byId, indexStderr, jsonl, lsJson, put, run, tempHome, write } from './helpers.js';
 
 const ID1 = '11111111-1111-4111-8111-111111111111';
 const ID2 = '22222222-2222-4222-8222-222222222222';

@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { byId, FIXTURES, lsJson, run, tempHome } from './helpers.js';
+import { byId, FIXTURES, lsJson, must, run, tempHome } from './helpers.js';
 
 const SET = path.join(FIXTURES, 'real', 'copilot-1.0.102');
 const manifest = JSON.parse(fs.readFileSync(path.join(SET, 'manifest.json'), 'utf8'));
@@ -68,8 +68,8 @@ describe('copilot', () => {
       .split('\n')
       .filter((l) => l.startsWith('{"type":"user.message"'));
     const later = (l: string) => l.replace(/"timestamp":"[^"]+"/, '"timestamp":"2027-01-01T00:00:00.000Z"');
-    const own = lines.find((l) => !l.includes('"agentId"'))!;
-    const sub = lines.find((l) => l.includes('"agentId"'))!;
+    const own = must(lines.find((l) => !l.includes('"agentId"')));
+    const sub = must(lines.find((l) => l.includes('"agentId"')));
     fs.appendFileSync(file, `${later(own)}\n${later(sub)}\n`);
     const after = byId(lsJson(h), RENAMED.id);
     expect(after.prompts).toBe(RENAMED.prompts.length + 1);

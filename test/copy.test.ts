@@ -1,12 +1,13 @@
 // --copy (issue 11): the resume line onto the clipboard, with stand-in clipboard programs on PATH;
 // over ssh an OSC 52 write to the terminal (a real pty from script(1)); no clipboard: exit 2.
+
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { BIN, envFor, run, tempHome, needs } from './helpers.js';
-import { claudeSession } from './launch-helpers.js';
 import { quotePosix } from '../lib/util/quote.js';
+import { BIN, envFor, needs, run, tempHome } from './helpers.js';
+import { claudeSession } from './launch-helpers.js';
 
 function setup() {
   const home = tempHome();

@@ -1,12 +1,13 @@
 // Cursor CLI: transcripts (fixtures) and per-chat store.db (from the fixture dump, WAL mode), joined on
 // the chat id; the working directory recovered by md5 of candidate directories.
+
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { FIXTURES, jsonl, lsJson, run, tempHome, write } from './helpers.js';
-import { cursorStore, Database, md5 } from './sqlite-fixtures.js';
 import { cursor, cursorPromptText, decodeChatMeta } from '../lib/harness/cursor/index.js';
+import { FIXTURES, jsonl, lsJson, must, run, tempHome, write } from './helpers.js';
+import { cursorStore, Database, md5 } from './sqlite-fixtures.js';
 
 function home(): string {
   const h = tempHome('resume-cursor-');
@@ -301,7 +302,7 @@ describe('cursor launch and text', () => {
   });
 
   it("decodes meta['0'] (hex JSON or plain JSON) keeping only named fields", () => {
-    const hex = fs.readFileSync(path.join(FIXTURES, 'cursor', 'store-db.dump.sql'), 'utf8').match(/VALUES\('0','([0-9a-f]+)'\)/)![1]!;
+    const hex = must(fs.readFileSync(path.join(FIXTURES, 'cursor', 'store-db.dump.sql'), 'utf8').match(/VALUES\('0','([0-9a-f]+)'\)/))[1];
     expect(decodeChatMeta(hex)).toEqual({
       agentId: CHAT,
       name: 'Test Session',

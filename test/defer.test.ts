@@ -7,24 +7,32 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { skippable as claudeSkippable } from '../lib/harness/claude/index.js';
-import { adapter } from '../lib/harness/registry.js';
+import { type AnyAdapter, adapter } from '../lib/harness/registry.js';
 import { readLines } from '../lib/index/lines.js';
 import { runJob } from '../lib/index/parse.js';
 import type { Ctx, Harness, LineState, Source } from '../lib/types.js';
 import { sanitizeSession } from '../lib/util/redact.js';
-import { FIXTURES, jsonl, tempHome, write } from './helpers.js';
+import { FIXTURES, jsonl, must, tempHome, write } from './helpers.js';
 
 const ctx = { home: '/nonexistent', env: {} } as unknown as Ctx;
 const src = (harness: Harness, p: string): Source => ({ path: p, harness, kind: 'session', mode: 'lines' });
 const copy = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
 
+/** The adapter's line parser, bound (every harness of these fixtures has one). */
+function parser(a: AnyAdapter) {
+  if (!a.begin || !a.line) throw new Error(`${a.name} has no line parser`);
+  return { begin: a.begin.bind(a), line: a.line.bind(a), wantLong: a.wantLong?.bind(a) };
+}
+
 /** Every line decoded in turn: `line` without offsets puts nothing off. */
 function plain(harness: Harness, file: string) {
   const a = adapter(harness);
+  const p = parser(a);
   const s = src(harness, file);
-  const st = a.begin!(s);
+  const st = p.begin(s);
+  const want = p.wantLong;
   const size = fs.statSync(file).size;
-  const r = readLines(file, 0, size, (b, x, e, c) => a.line!(st, b, x, e, c), a.wantLong ? (h) => a.wantLong!(st, h) : undefined);
+  const r = readLines(file, 0, size, (b, x, e, c) => p.line(st, b, x, e, c), want ? (h) => want(st, h) : undefined);
   return { offset: r.offset, state: copy(st), sessions: a.sessions(st, s).map((s) => sanitizeSession(s)) };
 }
 
@@ -54,7 +62,7 @@ describe('assistant lines put off to the end of the file', () => {
     expect(files.filter((p) => p.includes('/real/claude-')).length).toBeGreaterThan(3);
     let replies = 0;
     for (const f of files) {
-      const h = harnessOf(f)!;
+      const h = must(harnessOf(f));
       const want = plain(h, f);
       expect(await indexed(h, f), f).toEqual(want);
       replies += want.sessions.filter((s) => s.lastReply).length;
@@ -64,13 +72,13 @@ describe('assistant lines put off to the end of the file', () => {
 
   it('only ever reads back an assistant record (Claude Code: the bytes that tell one)', async () => {
     // every line of the Claude fixtures: a record put off must decode as an assistant record
-    const a = adapter('claude');
+    const p = parser(adapter('claude'));
     for (const f of fixtures(FIXTURES).filter((p) => harnessOf(p) === 'claude' && !p.includes('/history.'))) {
-      const st = { ...a.begin!(src('claude', f)), entrypoint: 'cli' };
+      const st = { ...p.begin(src('claude', f)), entrypoint: 'cli' };
       const bytes = fs.readFileSync(f);
-      readLines(f, 0, bytes.length, (b, s, e, c, at) => a.line!(st, b, s, e, c, at));
+      readLines(f, 0, bytes.length, (b, s, e, c, at) => p.line(st, b, s, e, c, at));
       const d = (st.deferred ?? []) as number[];
-      for (let i = 0; i < d.length; i += 2) expect(JSON.parse(bytes.toString('utf8', d[i], d[i]! + d[i + 1]!)).type, f).toBe('assistant');
+      for (let i = 0; i < d.length; i += 2) expect(JSON.parse(bytes.toString('utf8', d[i], d[i] + d[i + 1])).type, f).toBe('assistant');
     }
   });
 

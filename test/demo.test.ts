@@ -2,11 +2,12 @@
 // written by test/real/demo.mjs), `ls`, `show` and the pager's header agree on every session's
 // prompts, every README recipe marked `<!-- demo-recipe -->` runs on it, and --demo keeps the user's
 // picker settings but never a harness command.
+
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { BIN, ROOT, envFor, lsJson, needs, run, tempHome, write } from './helpers.js';
+import { BIN, envFor, lsJson, must, needs, ROOT, run, tempHome, write } from './helpers.js';
 import { TmuxShell } from './shell-helpers.js';
 
 interface Recorded {
@@ -68,7 +69,7 @@ function recipes(kind = ''): string[] {
   const out: string[] = [];
   const re = new RegExp(`<!-- demo-recipe${kind ? ` ${kind}` : ''} -->\\s*\\n\`\`\`sh\\n([\\s\\S]*?)\`\`\``, 'g');
   for (let m = re.exec(text); m; m = re.exec(text)) {
-    for (const line of m[1]!.split('\n')) if (line.trim() && !line.trim().startsWith('#')) out.push(line);
+    for (const line of m[1].split('\n')) if (line.trim() && !line.trim().startsWith('#')) out.push(line);
   }
   return out;
 }
@@ -117,7 +118,7 @@ describe('the README recipes run on the demo', () => {
 describe('the README picker recipes run on the demo: a query typed into the real fzf, Enter', { timeout: 120_000 }, () => {
   const skip = needs('fzf', 'tmux', 'bash');
   const minor = skip ? 0 : Number(/^0\.(\d+)/.exec(spawnSync('fzf', ['--version'], { encoding: 'utf8' }).stdout ?? '')?.[1] ?? 0);
-  const fork = manifest.sessions.find((s) => s.client === 'codex' && s.forkedFrom)!;
+  const fork = must(manifest.sessions.find((s) => s.client === 'codex' && s.forkedFrom));
   const lines = recipes('picker');
 
   it('finds the marked recipes', () => {

@@ -3,9 +3,10 @@
 // file that exists, and the README's table of commands names exactly the real subcommands (as
 // `resume --help` lists them), so neither can drift from the other. BENCHMARKS.md stays the method
 // and one table (at most 250 lines), the table being what `npm run bench` rewrites between its markers.
+
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { BIN, ROOT } from './helpers.js';
 
@@ -27,7 +28,7 @@ function prose(md: string): string {
 function relativeLinks(md: string): string[] {
   const out: string[] = [];
   for (const m of prose(md).matchAll(/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)) {
-    const target = m[1]!;
+    const target = m[1];
     if (/^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith('#')) continue;
     out.push(target.replace(/#.*$/, ''));
   }
@@ -39,7 +40,7 @@ function helpCommands(): Set<string> {
   const r = spawnSync(process.execPath, [BIN, '--help'], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
   expect(r.status, r.stderr).toBe(0);
   const section = r.stdout.split(/^Commands:$/m)[1] ?? '';
-  return new Set([...section.matchAll(/^ {2}([a-z][a-z-]*)\b/gm)].map((m) => m[1]!));
+  return new Set([...section.matchAll(/^ {2}([a-z][a-z-]*)\b/gm)].map((m) => m[1]));
 }
 
 /** The subcommands the README's command table names: the word after `resume` in each row's first cell. */
@@ -47,7 +48,7 @@ function tableCommands(md = README): string[] {
   const section = md.split(/^## Commands$/m)[1]?.split(/^## /m)[0] ?? '';
   const out: string[] = [];
   for (const m of section.matchAll(/^\| `resume ([^`]*)` \|/gm)) {
-    const word = m[1]!.split(/\s+/)[0]!;
+    const word = m[1].split(/\s+/)[0];
     // `resume [QUERY...]`: the root command, no subcommand
     if (/^[a-z][a-z-]*$/.test(word)) out.push(word);
   }

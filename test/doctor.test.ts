@@ -2,9 +2,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { HARNESSES } from '../lib/types.js';
 import { FIXTURES, put, run, tempHome, write } from './helpers.js';
 import { addSessions, opencodeDb, user } from './sqlite-fixtures.js';
-import { HARNESSES } from '../lib/types.js';
 
 function home(): string {
   const h = tempHome('resume-doctor-');

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { byId, FIXTURES, lsJson, run, tempHome } from './helpers.js';
+import { byId, FIXTURES, lsJson, must, run, tempHome } from './helpers.js';
 
 const SET = path.join(FIXTURES, 'real', 'droid-0.225.2');
 const manifest = JSON.parse(fs.readFileSync(path.join(SET, 'manifest.json'), 'utf8'));
@@ -39,7 +39,7 @@ describe('droid', () => {
     // /rename rewrites line 1 as Droid does: the title and isSessionTitleManuallySet, nothing appended
     const file = transcript(h, TYPED);
     const [first, ...rest] = fs.readFileSync(file, 'utf8').split('\n');
-    const head = { ...JSON.parse(first!), title: 'Second name given', isSessionTitleManuallySet: true };
+    const head = { ...JSON.parse(first), title: 'Second name given', isSessionTitleManuallySet: true };
     fs.writeFileSync(file, [JSON.stringify(head), ...rest].join('\n'));
     expect(byId(lsJson(h), TYPED.id).title).toBe('Second name given');
   });
@@ -78,8 +78,8 @@ describe('droid', () => {
     const file = transcript(h, TYPED);
     const later = (l: string) => l.replace(/"timestamp":"[^"]+"/, '"timestamp":"2027-01-01T00:00:00.000Z"');
     const lines = fs.readFileSync(file, 'utf8').split('\n');
-    const context = lines.find((l) => l.startsWith('{"type":"message","id":"context-'))!;
-    const own = lines.find((l) => l.includes('"userMessageSource":"cli_tui"') && l.includes('"role":"user"'))!;
+    const context = must(lines.find((l) => l.startsWith('{"type":"message","id":"context-')));
+    const own = must(lines.find((l) => l.includes('"userMessageSource":"cli_tui"') && l.includes('"role":"user"')));
     // a background task's report, as Droid writes it into the calling session
     const report = JSON.stringify({
       type: 'message',

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Folder, Needle, findIn, foldNeedle } from '../lib/search/fold.js';
+import { Folder, findIn, foldNeedle, Needle } from '../lib/search/fold.js';
 
 describe('Folder', () => {
   it('folds ASCII letters of both cases to one byte, on lengths that are not multiples of 16', () => {

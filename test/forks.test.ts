@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { jsonl, lsJson, run, tempHome, write, byId } from './helpers.js';
+import { byId, jsonl, lsJson, run, tempHome, write } from './helpers.js';
 
 const CWD = '/tmp';
 const P = 'aaaaaaaa-0000-4000-8000-000000000001';

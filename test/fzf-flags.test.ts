@@ -1,18 +1,19 @@
 // fzf flags per version and keymap (issue 5): generated from the table in fzf/version.ts, never an
 // action above the fzf they are generated for, and accepted by the fzf installed here.
+
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { fzfFlags, headerLine, normalLetters, splitOpts, INSERT_PROMPT, NORMAL_PROMPT, type FlagOptions } from '../fzf/flags.js';
-import { cmpVersion, fzfVersion, has, MIN, parseVersion, type Feature, type Version } from '../fzf/version.js';
 import { alignRows, nextHarness } from '../fzf/feed.js';
+import { type FlagOptions, fzfFlags, headerLine, INSERT_PROMPT, NORMAL_PROMPT, normalLetters, splitOpts } from '../fzf/flags.js';
+import { cmpVersion, type Feature, fzfVersion, has, MIN, parseVersion, type Version } from '../fzf/version.js';
 import { ExitError } from '../lib/errors.js';
-import { run, tempHome, write, needs } from './helpers.js';
 import type { Session } from '../lib/types.js';
+import { must, needs, run, tempHome, write } from './helpers.js';
 
 const SELF = "'/usr/bin/node' '/opt/resume/bin/resume'";
-const v = (s: string): Version => parseVersion(s)!;
+const v = (s: string): Version => must(parseVersion(s));
 
 function flags(version: string, o: Partial<FlagOptions> = {}) {
   return fzfFlags({ version: v(version), keys: 'default', fzfOpts: null, context: 'picker', self: SELF, ...o });
@@ -64,7 +65,7 @@ function featuresUsed(args: string[]): Set<Feature> {
 
 /** The versions on each side of every minimum in the table. */
 const EDGES = FEATURES.flatMap((f) => {
-  const [maj, min, patch] = parseVersion(MIN[f])!;
+  const [maj, min, patch] = must(parseVersion(MIN[f]));
   const below = patch > 0 ? [maj, min, patch - 1] : [maj, min - 1, 99];
   return [MIN[f], below.join('.')];
 });
@@ -96,9 +97,9 @@ describe('version table', () => {
 
   it('a feature is there from its minimum in the table on, and not a patch before', () => {
     for (let i = 0; i < EDGES.length; i += 2) {
-      const f = FEATURES[i / 2]!;
-      expect(has(v(EDGES[i]!), f), `${f} at ${EDGES[i]}`).toBe(true);
-      expect(has(v(EDGES[i + 1]!), f), `${f} at ${EDGES[i + 1]}`).toBe(false);
+      const f = FEATURES[i / 2];
+      expect(has(v(EDGES[i]), f), `${f} at ${EDGES[i]}`).toBe(true);
+      expect(has(v(EDGES[i + 1]), f), `${f} at ${EDGES[i + 1]}`).toBe(false);
     }
   });
 
@@ -177,9 +178,9 @@ describe('generated flags', () => {
 
   it('0.46: mode-dependent keys through transform reading $FZF_PROMPT', () => {
     const f = flags('0.46.0', { keys: 'vim' });
-    const esc = f.args.find((a) => a.startsWith('--bind=esc:'))!;
+    const esc = must(f.args.find((a) => a.startsWith('--bind=esc:')));
     expect(esc).toMatch(/^--bind=esc:transform:if \[ "\$FZF_PROMPT" = 'N> ' \]; then echo abort; else echo 'rebind\(/);
-    const ctrlD = f.args.find((a) => a.startsWith('--bind=ctrl-d:'))!;
+    const ctrlD = must(f.args.find((a) => a.startsWith('--bind=ctrl-d:')));
     expect(ctrlD).toContain('then echo half-page-down; else echo delete-char; fi');
     expect(f.env).toEqual({ SHELL: 'sh' });
     expect(f.args.join('\n')).not.toMatch(/--with-shell|print\(/);
@@ -223,7 +224,7 @@ describe('generated flags', () => {
     expect(f.args).toContain(`--bind=ctrl-r:reload(${SELF} __feed --next-harness --query {q})`);
     // the preview goes below the list where, on the right, it would leave the list too narrow
     expect(f.args).toContain('--preview-window=right,50%,wrap,<70(down,40%,wrap)');
-    const header = f.args.find((a) => a.startsWith('--header='))!;
+    const header = must(f.args.find((a) => a.startsWith('--header=')));
     expect(header).toContain('ctrl-y print');
     expect(header).toContain('ctrl-t hidden');
     // each line fits an 80-column terminal after fzf's two-column indent, in both keymaps
@@ -307,17 +308,17 @@ describe('generated flags', () => {
       ['ctrl-b', 'page-up', 'backward-char'],
       ['esc', 'abort', 'rebind('],
     ]) {
-      const cmd = f.args.find((a) => a.startsWith(`--bind=${key}:transform:`))!.slice(`--bind=${key}:transform:`.length);
+      const cmd = must(f.args.find((a) => a.startsWith(`--bind=${key}:transform:`))).slice(`--bind=${key}:transform:`.length);
       const sh = (prompt: string) =>
         spawnSync('sh', ['-c', cmd], { env: { FZF_PROMPT: prompt, PATH: process.env.PATH }, encoding: 'utf8' }).stdout.trim();
       expect(sh(NORMAL_PROMPT)).toBe(normal);
-      expect(sh(INSERT_PROMPT).startsWith(insert!)).toBe(true);
+      expect(sh(INSERT_PROMPT).startsWith(insert)).toBe(true);
     }
   });
 
   it.skipIf(needs('fzf'))('the installed fzf accepts every generated flag set', () => {
     const out = spawnSync('fzf', ['--version'], { encoding: 'utf8' }).stdout;
-    const installed = parseVersion(out)!;
+    const installed = must(parseVersion(out));
     for (const keys of ['default', 'vim'] as const) {
       for (const context of ['picker', 'tab'] as const) {
         const f = fzfFlags({ version: installed, keys, fzfOpts: '--height 40%', context, self: SELF, deepSearch: true, noColor: true });
@@ -350,7 +351,7 @@ describe('picker list', () => {
     const plain = alignRows(rows);
     const coloured = alignRows(rows, true);
     expect(coloured[0]).toContain('\x1b[2m3m\x1b[0m');
-    expect(coloured[1]).toMatch(/\x1b\[38;5;\d+mcodex\x1b\[0m   ~\/b/);
+    expect(coloured[1]).toMatch(/\x1b\[38;5;\d+mcodex\x1b\[0m {3}~\/b/);
     expect(coloured.map((l) => l.replace(/\x1b\[[0-9;]*m/g, ''))).toEqual(plain);
     expect(flags('0.38.0', { ansi: true }).args).toContain('--ansi');
     expect(flags('0.38.0').args).not.toContain('--ansi');

@@ -4,9 +4,9 @@
 // test/fixtures/fzf-tab (plugin files only, from upstream commit e394092).
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FIXTURES, write, needs } from './helpers.js';
-import { TmuxShell, claudeHome, type Sess } from './shell-helpers.js';
+import { FIXTURES, needs, write } from './helpers.js';
 import { TAIL } from './launch-helpers.js';
+import { claudeHome, type Sess, TmuxShell } from './shell-helpers.js';
 
 const uid = (p: string) => `${p}-4e5f-4061-8071-${TAIL}`;
 const SESSIONS: Sess[] = [

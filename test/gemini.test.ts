@@ -1,13 +1,14 @@
 // Gemini CLI adapter (issue 3): the fixtures in a temp HOME through the built CLI, plus synthetic
 // chats for what the fixtures lack ($rewindTo, re-appended messages, duplicate files, missing
 // .project_root, subagents, every root variable, incremental appends, broken lines).
+
+import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { jsonl, lsJson, put, run, tempHome, write, byId, indexStderr } from './helpers.js';
 import { gemini } from '../lib/harness/gemini/index.js';
+import { byId, indexStderr, jsonl, lsJson, put, run, tempHome, write } from './helpers.js';
 
 const JSONL_ID = 'gemini_stage0_jsonl';
 const LEGACY_ID = 'session-2026-01-16T18-34-3739ef95';

@@ -1,8 +1,9 @@
 // Shared test helpers: temp HOMEs built from the fixtures, and running the real built CLI.
+
+import { execFileSync, type SpawnSyncReturns, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { execFileSync, spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { expect, onTestFinished } from 'vitest';
 
@@ -156,6 +157,15 @@ export function needsFile(file: string, what: string): boolean {
  * it): true elsewhere. Not a missing program, so no failure under CI on another platform.
  */
 export const notLinux = process.platform !== 'linux';
+
+/**
+ * The value a test's own data must hold (a match, a find, a spawned pid, a parsed file): a failed
+ * test naming what it got when it is null or undefined, where `x!` would only fail later, elsewhere.
+ */
+export function must<T>(x: T | null | undefined): T {
+  if (x === null || x === undefined) throw new Error(`expected a value, got ${x}`);
+  return x;
+}
 
 /** Set a file's mtime (seconds since epoch). */
 export function touch(file: string, sec: number): void {

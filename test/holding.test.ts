@@ -3,9 +3,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { jsonl, run, tempHome, write } from './helpers.js';
 import { plainWord, sessionsHolding } from '../lib/index/holding.js';
 import { makeCtx } from '../lib/util/paths.js';
+import { jsonl, must, run, tempHome, write } from './helpers.js';
 
 const uuid = (n: number) => `${String(n).padStart(8, '0')}-4444-4444-8444-444444444444`;
 const cache = (h: string) => path.join(h, '.cache', 'resume');
@@ -105,11 +105,11 @@ describe('completing a word from the listing records that hold it', () => {
         .filter(Boolean)
         .map((l) => l.split('\t')[0]);
     // (the pi session holds it too, but is hidden as print-mode: words pass hidden sessions over)
-    expect(ids(held[0]!)).toEqual([uuid(1).slice(0, 8)]);
+    expect(ids(held[0])).toEqual([uuid(1).slice(0, 8)]);
     expect(held[1]).toBe(held[0]);
-    expect(ids(held[2]!)).toEqual([uuid(1).slice(0, 8)]);
-    expect(ids(held[WORDS.indexOf('kelvin')]!)).toEqual([uuid(3).slice(0, 8)]);
-    expect(ids(held[WORDS.indexOf('snapshotted')]!)).toEqual([uuid(4).slice(0, 8)]);
+    expect(ids(held[2])).toEqual([uuid(1).slice(0, 8)]);
+    expect(ids(held[WORDS.indexOf('kelvin')])).toEqual([uuid(3).slice(0, 8)]);
+    expect(ids(held[WORDS.indexOf('snapshotted')])).toEqual([uuid(4).slice(0, 8)]);
     // a reply is not matched by words (it is held by the record, and passed over)
     expect(held[WORDS.indexOf('onlyinreply')]).toBe('');
     expect(held[WORDS.indexOf('absentword')]).toBe('');
@@ -117,7 +117,7 @@ describe('completing a word from the listing records that hold it', () => {
     const all = JSON.parse(run(h, ['ls', '--json', '-a']).stdout) as Record<string, string | null>[];
     const fields = ['title', 'firstPrompt', 'lastPrompt', 'cwd', 'branch', 'id', 'harness'];
     for (const w of WORDS.filter(plainWord)) {
-      const found = new Set(sessionsHolding(ctx, [w], { [uuid(4)]: 'Snapshotted Name' })!.sessions.map((s) => s.key));
+      const found = new Set(must(sessionsHolding(ctx, [w], { [uuid(4)]: 'Snapshotted Name' })).sessions.map((s) => s.key));
       const holding = all.filter((s) => fields.some((f) => (s[f] ?? '').toLowerCase().includes(w.toLowerCase())));
       for (const s of holding) expect(found.has(`${s.harness}:${s.id}`), `${w}: ${s.id}`).toBe(true);
     }
@@ -152,7 +152,7 @@ describe('completing a word from the listing records that hold it', () => {
     expect(sessionsHolding(ctx, ['zeppelin'])).not.toBeNull();
     const words = ['zeppelin', 'queues', 'webhook', 'branch-2'];
     const held = words.map((w) => complete(h, w));
-    expect(held[0]!.split('\t')[0]).toBe(uuid(2).slice(0, 8));
+    expect(held[0].split('\t')[0]).toBe(uuid(2).slice(0, 8));
     // a damaged database is not trusted: the index is built again, and completes the same
     for (const f of ['index.db-wal', 'index.db-shm']) fs.rmSync(path.join(cache(h), f), { force: true });
     fs.writeFileSync(path.join(cache(h), 'index.db'), 'not a database');

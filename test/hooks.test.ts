@@ -2,19 +2,21 @@
 // changes between runs (or between reads), stand-in hook commands that record their argv and
 // environment, signals, the lock, the audit trail's rotation, bad configs; the systemd units checked
 // with `systemd-analyze verify --user`, the launchd plist with `plutil -lint` or a schema test.
+
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BIN, envFor, needs, run, sleep, tempHome, write } from './helpers.js';
+import { BIN, envFor, must, needs, run, sleep, tempHome, write } from './helpers.js';
 import { uuid as uuidAt } from './launch-helpers.js';
 
 // Ids of this file's own (the live check reads every process on the machine: another test file's
 // stand-in naming the same id would make its session look live).
 const uuid = (i: number) => uuidAt(i, 'b0b0b0b0-0000-4000-8000');
-import { launchdPlist, systemdUnits, activate, type Paths } from '../lib/hooks/install.js';
+
 import { scrubTail } from '../lib/hooks/audit.js';
+import { activate, launchdPlist, type Paths, systemdUnits } from '../lib/hooks/install.js';
 import { makeCtx } from '../lib/util/paths.js';
 
 const homes: string[] = [];
@@ -299,7 +301,7 @@ describe('resume hooks run', { timeout: 60_000 }, () => {
     expect(state(w).claude.version).toBe('2.1.1');
     expect(fs.existsSync(lockFile)).toBe(false);
     fs.rmSync(path.join(stateDir(w), 'hooks.json'));
-    const dead = spawnSync('true').pid!; // exited: its pid names no process
+    const dead = spawnSync('true').pid; // exited: its pid names no process
     write(w.home, '.local/state/resume/hooks.lock', `${dead}\n`);
     expect(hooksRun(w).code).toBe(0);
     expect(state(w).claude.version).toBe('2.1.1');
@@ -654,7 +656,7 @@ describe.skipIf(process.platform !== 'linux')('resume hooks install (systemd use
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     // and it does catch a broken one
-    fs.writeFileSync(files[0]!, fs.readFileSync(files[0]!, 'utf8').replace(/ExecStart=.*/, 'ExecStart=not-absolute hooks run'));
+    fs.writeFileSync(files[0], fs.readFileSync(files[0], 'utf8').replace(/ExecStart=.*/, 'ExecStart=not-absolute hooks run'));
     const bad = spawnSync('systemd-analyze', ['verify', '--user', ...files], {
       encoding: 'utf8',
       env: { ...process.env, HOME: w.home, XDG_RUNTIME_DIR: rt },
@@ -674,7 +676,7 @@ function readPlist(text: string): unknown {
   s = s.replace(/<!--[\s\S]*?-->\s*/g, '');
   const m = /^<plist version="1\.0">\s*([\s\S]*)\s*<\/plist>\s*$/.exec(s);
   if (!m) throw new Error('no <plist version="1.0">');
-  const toks = m[1]!.match(/<[^>]+>|[^<]+/g)!.filter((t) => t.trim());
+  const toks = must(m[1].match(/<[^>]+>|[^<]+/g)).filter((t) => t.trim());
   let i = 0;
   const text_ = (t: string) => t.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
   const val = (): unknown => {
@@ -683,7 +685,7 @@ function readPlist(text: string): unknown {
       const o: Record<string, unknown> = {};
       while (toks[i] !== '</dict>') {
         if (toks[i++] !== '<key>') throw new Error(`dict: expected <key>, got ${toks[i - 1]}`);
-        const k = text_(toks[i++]!);
+        const k = text_(toks[i++]);
         if (toks[i++] !== '</key>') throw new Error('unclosed key');
         if (k in o) throw new Error(`duplicate key ${k}`);
         o[k] = val();
@@ -700,7 +702,7 @@ function readPlist(text: string): unknown {
     if (t === '<true/>') return true;
     if (t === '<false/>') return false;
     if (t === '<string>' || t === '<integer>') {
-      const body = toks[i] === '</string>' ? '' : toks[i++]!;
+      const body = toks[i] === '</string>' ? '' : toks[i++];
       if (toks[i++] !== t.replace('<', '</')) throw new Error(`unclosed ${t}`);
       if (t === '<integer>') {
         if (!/^-?\d+$/.test(body)) throw new Error(`bad integer ${body}`);
@@ -764,7 +766,7 @@ describe('resume hooks install (launchd agent, macOS)', () => {
     );
     fs.chmodSync(path.join(x.home, 'bin/launchctl'), 0o755);
     const ctx = makeCtx({ HOME: x.home, PATH: `${x.home}/bin:/usr/bin:/bin` });
-    const uid = process.getuid!();
+    const uid = must(process.getuid?.());
     const a = activate(ctx, true, 'darwin');
     expect(a.manual).toBeNull();
     write(x.home, 'loaded', '');
@@ -788,7 +790,7 @@ describe('resume hooks install (launchd agent, macOS)', () => {
   it('systemd words are quoted and % escaped', () => {
     const x = w();
     const units = systemdUnits(makeCtx({ HOME: x.home }), { ...p(x.home), resume: '/srv/100%/a "b"/resume' });
-    expect(units[0]!.text).toContain('ExecStart="/opt/homebrew/bin/node" "/srv/100%%/a \\"b\\"/resume" hooks run --trigger watcher\n');
+    expect(units[0].text).toContain('ExecStart="/opt/homebrew/bin/node" "/srv/100%%/a \\"b\\"/resume" hooks run --trigger watcher\n');
   });
 });
 

@@ -4,13 +4,13 @@
 // (`withEntries`, as doctor asks), on one thread, on workers (results out of order), and in the
 // streaming build.
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { jsonl, lsJson, put, ROOT, run, tempDir, tempHome, write } from './helpers.js';
-import { createRequire } from 'node:module';
-import { storedFiles, storedSizes, updateIndex, type IndexResult } from '../lib/index/index.js';
-import { makeCtx } from '../lib/util/paths.js';
+import { type IndexResult, storedFiles, storedSizes, updateIndex } from '../lib/index/index.js';
 import type { Session } from '../lib/types.js';
+import { makeCtx } from '../lib/util/paths.js';
+import { jsonl, lsJson, must, put, ROOT, run, tempDir, tempHome, write } from './helpers.js';
 
 const WORKER = path.join(ROOT, 'dist', 'worker.cjs');
 
@@ -181,7 +181,7 @@ describe('a full build lets go of what it has written, and writes the same index
     const kept = await build(home, path.join(home, 'c-kept'), { withEntries: true });
     const base = indexFiles(path.join(home, 'c-kept'));
     // the finish passes had work to do (and did it from the parts of the states they are left)
-    const byId = (id: string) => kept.sessions.find((s) => s.id === id)!;
+    const byId = (id: string) => must(kept.sessions.find((s) => s.id === id));
     expect(byId(F)).toMatchObject({ forkedFrom: P, firstPrompt: 'fork own prompt', lastPrompt: 'fork second own prompt', prompts: 2 });
     expect(byId(CF)).toMatchObject({
       forkedFrom: CP,

@@ -2,8 +2,9 @@
 // short ids that grow. What it must never do is serve a stale listing: every listing here is
 // compared with one built from nothing (another cache directory). Then what a killed or concurrent
 // builder leaves.
-import fs from 'node:fs';
+
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -80,7 +81,7 @@ const keys = (out: string) =>
 const read = (h: string, f: string) => fs.readFileSync(path.join(cache(h), f));
 const exists = (h: string, f: string) => fs.existsSync(path.join(cache(h), f));
 /** The build check.bin names. */
-const checkId = (h: string) => read(h, 'check.bin').toString('latin1').split('\n')[0]!.split(' ')[1];
+const checkId = (h: string) => read(h, 'check.bin').toString('latin1').split('\n')[0].split(' ')[1];
 const counts = (h: string, env: Record<string, string> = {}) => {
   const r = run(h, ['index'], env);
   expect(r.code, r.stderr).toBe(0);
@@ -187,7 +188,7 @@ describe('an update of a stored index lists as a build from nothing', () => {
       (k: number) => fs.appendFileSync(piFile(h, 4 + ((k >> 1) % 2)), piMessage(`pi round ${k}`, ts(10 + (k % 15), (k + 5) % 24), 10 + k)),
     ];
     for (let k = 0; k < 16; k++) {
-      grow[k % 2]!(k);
+      grow[k % 2](k);
       ok(h, ['rows', '-a']);
     }
     expectFresh(h);
@@ -382,7 +383,7 @@ describe('one writer, readers that never wait, a killed builder', () => {
     const runs = [spawnIndex(h), spawnIndex(h), spawnIndex(h)];
     const errs = runs.map((c) => {
       let s = '';
-      c.stderr!.on('data', (d) => (s += d));
+      c.stderr.on('data', (d) => (s += d));
       return () => s;
     });
     expect(await Promise.all(runs.map(exited))).toEqual([0, 0, 0]);

@@ -1,10 +1,11 @@
 // The offset index and the listing commands (issue 2), through the built CLI on temp HOMEs.
-import fs from 'node:fs';
-import path from 'node:path';
+
 import { execFileSync, spawnSync } from 'node:child_process';
-import { describe, expect, it } from 'vitest';
-import { envFor, indexStderr, jsonl, lsJson, put, run, tempHome, write, BIN } from './helpers.js';
+import fs from 'node:fs';
 import { createRequire } from 'node:module';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { BIN, envFor, indexStderr, jsonl, lsJson, must, put, run, tempHome, write } from './helpers.js';
 
 const CLAUDE_ID = '0a1b2c3d-4e5f-4061-8071-2a3b4c5d6e7f';
 const PI_ID = '019e19b4-eb48-746a-aa6b-8dfcfa37954b';
@@ -18,7 +19,7 @@ function claudeHome(): { home: string; file: string } {
 function piHome(home = tempHome()): { home: string; file: string } {
   put(home, 'pi/sessions', '.pi/agent/sessions');
   const dir = path.join(home, '.pi/agent/sessions/--tmp-as-agent-fixture-project--');
-  return { home, file: path.join(dir, fs.readdirSync(dir)[0]!) };
+  return { home, file: path.join(dir, fs.readdirSync(dir)[0]) };
 }
 
 function claudeUser(text: string, ts: string, extra: Record<string, unknown> = {}) {
@@ -150,7 +151,7 @@ describe('incremental index', () => {
     );
     const err = indexCounts(home);
     expect(err).toMatch(/0 parsed, 1 appended, 0 unchanged/);
-    const mib = Number(/([\d.]+) MiB read/.exec(err)![1]);
+    const mib = Number(must(/([\d.]+) MiB read/.exec(err))[1]);
     expect(mib * 1048576).toBeLessThan(fs.statSync(file).size - before + 1024 * 1024 * 0.01);
     const [s] = lsJson(home);
     expect(s).toMatchObject({ prompts: 4, title: 'Webhook retries', lastPrompt: 'fourth', updated: '2025-12-17T00:02:00.000Z' });
@@ -380,7 +381,7 @@ describe('bad input', () => {
     }
     const rows = run(home, ['rows']).stdout.split('\n').filter(Boolean);
     expect(rows).toHaveLength(1);
-    expect(rows[0]!.split('\t')).toHaveLength(7);
+    expect(rows[0].split('\t')).toHaveLength(7);
   });
 
   it('writes nothing under any harness root', () => {
@@ -501,13 +502,13 @@ describe('listing commands', () => {
     const home = mixedHome();
     const lines = run(home, ['ls']).stdout.trim().split('\n');
     expect(lines).toHaveLength(3);
-    expect(lines[0]!.split('\t')).toEqual(['p4', '2026-04-06T00:00:02.000Z', 'pi', '/src/gamma', '', '1', 'Gamma work']);
+    expect(lines[0].split('\t')).toEqual(['p4', '2026-04-06T00:00:02.000Z', 'pi', '/src/gamma', '', '1', 'Gamma work']);
   });
 
   it('streams rows with a hidden key field and ends quietly on a closed pipe', () => {
     const home = mixedHome();
     const rows = run(home, ['rows']).stdout.trim().split('\n');
-    expect(rows[0]!.split('\t')).toEqual([
+    expect(rows[0].split('\t')).toEqual([
       'pi:p4',
       'p4',
       expect.stringMatching(/^\d+(s|m|h|d|w|mo|y)$/),

@@ -1,16 +1,17 @@
 // Launching (issue 4): quoting evaluated in real zsh, bash and fish with a stand-in harness on PATH,
 // the emit file, the exec fallback (exit codes, signals), dry-run, print, fork, the config file,
 // missing directories and the live-session guard, through the built CLI on temp HOMEs.
+
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { spawn, spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { BIN, envFor, run, tempHome, write, needs, notLinux } from './helpers.js';
-import { claudeSession, codexSession, piSession, records, standIn, uuid, waitRecords } from './launch-helpers.js';
 import { shellLine } from '../lib/launch/emit.js';
-import { quoteFish, quotePosix, type ShellName } from '../lib/util/quote.js';
 import { findLive } from '../lib/launch/live.js';
 import type { Harness, Session } from '../lib/types.js';
+import { quoteFish, quotePosix, type ShellName } from '../lib/util/quote.js';
+import { BIN, envFor, needs, notLinux, run, tempHome, write } from './helpers.js';
+import { claudeSession, codexSession, piSession, records, standIn, uuid, waitRecords } from './launch-helpers.js';
 
 const HOSTILE = [
   'with space',
@@ -50,7 +51,7 @@ function shellRun(shell: ShellName, script: string, env: NodeJS.ProcessEnv, home
   fs.writeFileSync(file, script);
   const argv =
     shell === 'zsh' ? ['zsh', '-f', file] : shell === 'bash' ? ['bash', '--norc', '--noprofile', file] : ['fish', '--no-config', file];
-  return spawnSync(argv[0]!, argv.slice(1), { env, cwd: home, encoding: 'utf8' });
+  return spawnSync(argv[0], argv.slice(1), { env, cwd: home, encoding: 'utf8' });
 }
 
 describe('quoting round-trips every hostile directory name in real shells', { timeout: 120_000 }, () => {

@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CHUNK, readLines, PROBE, tailHex } from '../lib/index/lines.js';
+import { CHUNK, PROBE, readLines, tailHex } from '../lib/index/lines.js';
 import { tempHome } from './helpers.js';
 
 function file(content: string | Buffer): string {
@@ -72,12 +72,12 @@ describe('readLines', () => {
       },
     );
     expect(seen).toHaveLength(1);
-    expect(seen[0]!.length).toBe(PROBE);
+    expect(seen[0].length).toBe(PROBE);
     expect(lines).toHaveLength(2);
-    expect(lines[0]!.c).toBe(false);
-    expect(lines[0]!.s.length).toBeLessThanOrEqual(PROBE + 1024);
-    expect(lines[0]!.s.startsWith('{"type":"skip"')).toBe(true);
-    expect(lines[0]!.s.endsWith('"timestamp":"2026-01-01T00:00:00.000Z"}')).toBe(true);
+    expect(lines[0].c).toBe(false);
+    expect(lines[0].s.length).toBeLessThanOrEqual(PROBE + 1024);
+    expect(lines[0].s.startsWith('{"type":"skip"')).toBe(true);
+    expect(lines[0].s.endsWith('"timestamp":"2026-01-01T00:00:00.000Z"}')).toBe(true);
     expect(lines[1]).toEqual({ s: 'next', c: true });
   });
 
@@ -126,7 +126,7 @@ describe('readLines', () => {
     for (let i = 0; size < 48 * CHUNK; i++) {
       // some lines sized to end a few bytes before or after a read's end
       const toEdge = CHUNK - (size % CHUNK);
-      const len = rnd(4) === 0 ? Math.max(0, toEdge - 1 + rnd(5) - 2) : rnd(3) === 0 ? lens[rnd(lens.length)]! : rnd(3000);
+      const len = rnd(4) === 0 ? Math.max(0, toEdge - 1 + rnd(5) - 2) : rnd(3) === 0 ? lens[rnd(lens.length)] : rnd(3000);
       const skip = rnd(2) === 0 ? 'SKIP' : 'KEEP';
       const crlf = rnd(4) === 0;
       const body = Buffer.alloc(len, 0x61);

@@ -1,16 +1,17 @@
 // Issue 15, the no-change `rows` path: the rendered rows (rows.bin) and the discovery memo kept in
 // check.bin. What they must never do is serve a stale listing, or trust a damaged file.
+
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { jsonl, run, tempHome, write } from './helpers.js';
+import { checkNames, type Found, wholePaths } from '../lib/index/check.js';
 import { RACY_MS, type SeenDir } from '../lib/index/dirs.js';
-import { dirsStand, makeMemo, parseMeta } from '../lib/index/discmemo.js';
-import { dirFilterable, lsRows, printRowBin, readRowBin, ROWBIN_VERSION, rowBinChunks } from '../lib/index/rowbin.js';
-import type { Source } from '../lib/types.js';
-import { checkNames, wholePaths, type Found } from '../lib/index/check.js';
 import type { AdapterMeta } from '../lib/index/discmemo.js';
+import { dirsStand, makeMemo, parseMeta } from '../lib/index/discmemo.js';
+import { dirFilterable, lsRows, printRowBin, ROWBIN_VERSION, readRowBin, rowBinChunks } from '../lib/index/rowbin.js';
+import type { Source } from '../lib/types.js';
+import { jsonl, must, run, tempHome, write } from './helpers.js';
 
 const uuid = (n: number) => `${String(n).padStart(8, '0')}-2222-4222-8222-222222222222`;
 function claudeLine(id: string, cwd: string, text: string, ts: string, extra: Record<string, unknown> = {}): string {
@@ -92,14 +93,16 @@ describe('rendered rows (rows.bin)', () => {
     const viaJson = variants.map((v) => rows(h, v));
     expect(viaBin).toEqual(viaJson);
     expect(fs.existsSync(path.join(cache(h), 'rows.bin'))).toBe(true);
-    expect(keys(viaBin[1]!)).toHaveLength(4);
-    expect(keys(viaBin[0]!)).not.toContain(`claude:${uuid(4)}`); // hidden (sdk) unless -a
-    expect(keys(viaBin[2]!)).toEqual([`pi:${uuid(3)}`]);
+    expect(keys(viaBin[1])).toHaveLength(4);
+    expect(keys(viaBin[0])).not.toContain(`claude:${uuid(4)}`); // hidden (sdk) unless -a
+    expect(keys(viaBin[2])).toEqual([`pi:${uuid(3)}`]);
     // a /rename name kept by `resume snapshot` titles an untitled Claude session, as in every listing
     write(h, '.config/resume/sessions/names.json', JSON.stringify({ [uuid(1)]: 'named\tby  snapshot' }));
-    const named = rows(h)
-      .split('\n')
-      .find((l) => l.startsWith(`claude:${uuid(1)}`))!;
+    const named = must(
+      rows(h)
+        .split('\n')
+        .find((l) => l.startsWith(`claude:${uuid(1)}`)),
+    );
     expect(named.split('\t').slice(-1)[0]).toBe('named by snapshot');
     expect(named.split('\t')).toHaveLength(7);
     expect(rows(h, ['--dir', '/tmp/a'])).toBe(named + '\n');
@@ -153,8 +156,8 @@ describe('rendered rows (rows.bin)', () => {
       },
       short: id.slice(0, 8),
     });
-    const chunks = rowBinChunks('b1', '/home/u', [s('abcdefgh-1', 'A title'), s('abcdefgh-2', null, 'pi')])!;
-    const r = readRowBin(Buffer.concat(chunks))!;
+    const chunks = must(rowBinChunks('b1', '/home/u', [s('abcdefgh-1', 'A title'), s('abcdefgh-2', null, 'pi')]));
+    const r = must(readRowBin(Buffer.concat(chunks)));
     expect(r.count).toBe(2);
     const out: Buffer[] = [];
     printRowBin(
@@ -198,8 +201,8 @@ describe('rendered rows (rows.bin)', () => {
       s('d', { cwd: '/srv/~/x', title: 'T', updated: 9 }),
       s('e', { cwd: '~/literal' }),
     ];
-    const bin = readRowBin(Buffer.concat(rowBinChunks('b', home, list)!))!;
-    const got = lsRows(bin, () => ({}), { all: true })!.shown;
+    const bin = must(readRowBin(Buffer.concat(must(rowBinChunks('b', home, list)))));
+    const got = must(lsRows(bin, () => ({}), { all: true })).shown;
     expect(got.map((r) => [r.short, r.cwd, r.prompts, r.hidden, r.hiddenReason, r.branch, r.label, r.time])).toEqual([
       ['a', '/home/u/p', 7, false, null, 'dev', 'ask', 5],
       ['b', '/home/u', 0, true, 'subagent', null, 'ask', 5],
@@ -208,27 +211,30 @@ describe('rendered rows (rows.bin)', () => {
       ['e', '~/literal', 0, false, null, null, 'ask', 5],
     ]);
     // the filter and the limit pick what is shown; every hidden record is still counted
-    const some = lsRows(bin, () => ({}), {}, 1)!;
+    const some = must(lsRows(bin, () => ({}), {}, 1));
     expect(some.shown.map((r) => r.short)).toEqual(['a']);
     expect(some.hidden).toEqual([
       { hidden: true, harness: 'pi', cwd: null, hiddenReason: 'subagent' },
       { hidden: true, harness: 'pi', cwd: null, hiddenReason: 'archived' },
     ]);
-    expect(lsRows(bin, () => ({}), { harness: ['claude'] })!.shown).toEqual([]);
+    expect(must(lsRows(bin, () => ({}), { harness: ['claude'] })).shown).toEqual([]);
     // a directory filter: the directories whole again (under HOME and not), none for a session without one
     expect(dirFilterable(bin)).toBe(true);
-    expect(lsRows(bin, () => ({}), { all: true, dir: '/home/u' })!.shown.map((r) => r.short)).toEqual(['a', 'b']);
-    expect(lsRows(bin, () => ({}), { all: true, dir: '/srv' })!.shown.map((r) => r.short)).toEqual(['d']);
+    expect(must(lsRows(bin, () => ({}), { all: true, dir: '/home/u' })).shown.map((r) => r.short)).toEqual(['a', 'b']);
+    expect(must(lsRows(bin, () => ({}), { all: true, dir: '/srv' })).shown.map((r) => r.short)).toEqual(['d']);
     // a directory a row shows made one line (a tab in it) cannot be filtered from the rows
-    const tabbed = readRowBin(Buffer.concat(rowBinChunks('b', home, [...list, s('g', { cwd: '/srv/a\tb' })])!))!;
+    const tabbed = must(readRowBin(Buffer.concat(must(rowBinChunks('b', home, [...list, s('g', { cwd: '/srv/a\tb' })])))));
     expect(dirFilterable(tabbed)).toBe(false);
     expect(lsRows(tabbed, () => ({}), { dir: '/srv' })).toBeNull();
-    expect(lsRows(tabbed, () => ({}), {})!.shown.map((r) => r.cwd)).toContain('/srv/a b');
+    expect(must(lsRows(tabbed, () => ({}), {})).shown.map((r) => r.cwd)).toContain('/srv/a b');
     // a reason without a code, or a home that is not one clean line: the listing serves
     expect(
-      lsRows(readRowBin(Buffer.concat(rowBinChunks('b', home, [s('f', { hidden: true, hiddenReason: 'new-kind' })])!))!, () => ({})),
+      lsRows(
+        must(readRowBin(Buffer.concat(must(rowBinChunks('b', home, [s('f', { hidden: true, hiddenReason: 'new-kind' })]))))),
+        () => ({}),
+      ),
     ).toBeNull();
-    expect(lsRows(readRowBin(Buffer.concat(rowBinChunks('b', '/home/u  two', list)!))!, () => ({}))).toBeNull();
+    expect(lsRows(must(readRowBin(Buffer.concat(must(rowBinChunks('b', '/home/u  two', list))))), () => ({}))).toBeNull();
   });
 });
 
@@ -309,7 +315,7 @@ describe('the discovery memo (check.bin)', () => {
     }
     // the renamed directory's session is read from its new path
     const ls = JSON.parse(run(h, ['ls', '--json', '-a']).stdout) as { id: string; file: string }[];
-    expect(ls.find((s) => s.id === uuid(11))!.file).toContain('-tmp-moved');
+    expect(must(ls.find((s) => s.id === uuid(11))).file).toContain('-tmp-moved');
   });
 
   it('beside a harness discovered live every run, a renamed file of it is seen (same size, mtime and inode)', () => {
@@ -345,7 +351,7 @@ describe('the discovery memo (check.bin)', () => {
     fs.renameSync(before, after);
     expect(rows(h)).toBe(want);
     const ls = JSON.parse(run(h, ['ls', '--json', '-a']).stdout) as { id: string; file: string }[];
-    expect(ls.find((s) => s.id === gid)!.file).toBe(after);
+    expect(must(ls.find((s) => s.id === gid)).file).toBe(after);
   });
 
   it('is not made when discovery follows a symbolic link, and the linked sessions are found', () => {
@@ -475,7 +481,7 @@ describe("check.bin's names: a path in the directory of the one before written s
       stat: { size: 1, mtime: 1, ino: 1, sig },
       bound: 1,
     }) as unknown as Found;
-  const seg = (...ns: number[]) => ns.map((n, i) => ({ name: (['claude', 'pi', 'codex'] as const)[i]!, n })) as AdapterMeta[];
+  const seg = (...ns: number[]) => ns.map((n, i) => ({ name: (['claude', 'pi', 'codex'] as const)[i], n })) as AdapterMeta[];
 
   it('round-trips every kind of name, and writes short only within a directory and an adapter', () => {
     const found = [
@@ -552,7 +558,7 @@ describe("check.bin's names: a path in the directory of the one before written s
     expect(keys(rows(h))[0]).toBe(`claude:${uuid(62)}`);
     const ls = JSON.parse(run(h, ['ls', '--json', '-a']).stdout) as { id: string; file: string }[];
     for (let i = 0; i < 5; i++)
-      expect(ls.find((s) => s.id === uuid(60 + i))!.file).toBe(path.join(h, `.claude/projects/-tmp-a/${uuid(60 + i)}.jsonl`));
+      expect(must(ls.find((s) => s.id === uuid(60 + i))).file).toBe(path.join(h, `.claude/projects/-tmp-a/${uuid(60 + i)}.jsonl`));
   });
 });
 

@@ -2,8 +2,8 @@
 // index database, not the whole listing. Whatever the lookup reads, it must give what the whole
 // listing gives; a database it cannot read sends it to a build.
 import fs from 'node:fs';
-import path from 'node:path';
 import { createRequire } from 'node:module';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { jsonl, run, tempDir, tempHome, write } from './helpers.js';
 

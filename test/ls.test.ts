@@ -1,11 +1,12 @@
 // `resume ls` without --json runs in the rows bundle and, when nothing changed, prints from the
 // rendered rows (rows.bin) without reading the listing. Its output must be exactly what the
 // listing gives, for every filter, on a terminal and on a pipe.
+
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { BIN, envFor, jsonl, run, tempHome, write } from './helpers.js';
+import { BIN, envFor, jsonl, must, run, tempHome, write } from './helpers.js';
 
 const uuid = (n: number) => `${String(n).padStart(8, '0')}-3333-4333-8333-333333333333`;
 const cache = (h: string) => path.join(h, '.cache', 'resume');
@@ -68,7 +69,7 @@ const VARIANTS = [[], ['-a'], ['-n', '2'], ['-a', '-n', '3'], ['--harness', 'pi'
 
 const keysOf = (out: string) =>
   out
-    .split('--stderr--')[0]!
+    .split('--stderr--')[0]
     .split('\n')
     .filter(Boolean)
     .map((l) => l.split('\t')[0]);
@@ -104,11 +105,7 @@ describe('resume ls', () => {
     expect(fs.readFileSync(path.join(cache(h), 'list.json'), 'utf8')).toBe('not read');
 
     const [plain, all] = built;
-    const line = (id: number) =>
-      all!
-        .split('\n')
-        .find((l) => l.startsWith(uuid(id).slice(0, 8)))!
-        .split('\t');
+    const line = (id: number) => must(all.split('\n').find((l) => l.startsWith(uuid(id).slice(0, 8)))).split('\t');
     // short id, time, harness, whole directory, branch, prompts, label
     expect(line(1)).toEqual([
       uuid(1).slice(0, 8),
@@ -137,7 +134,7 @@ describe('resume ls', () => {
     expect(fs.existsSync(path.join(cache(h), 'rows.bin'))).toBe(true);
     // a directory filter reads the listing
     const dir = ls(h, ['--dir', path.join(h, 'src')]);
-    expect(dir.split('\n')[0]!.split('\t')[0]).toBe(uuid(1).slice(0, 8));
+    expect(dir.split('\n')[0].split('\t')[0]).toBe(uuid(1).slice(0, 8));
     expect(dir.split('\n')[1]).toBe('--stderr--');
 
     // a HOME that is not one clean line: a directory made one line (runs of spaces folded, as in
@@ -175,7 +172,7 @@ describe('resume ls', () => {
         for (const f of ['list.json', 'rows.json']) fs.writeFileSync(path.join(cache(h), f), 'not read');
       }
       expect(cmds.map(out)).toEqual(want);
-      const rowsIn = (d: string) => want[cmds.findIndex((c) => c[0] === 'rows' && c[1] === '-a' && c[3] === d)]!;
+      const rowsIn = (d: string) => want[cmds.findIndex((c) => c[0] === 'rows' && c[1] === '-a' && c[3] === d)];
       expect(keysOf(rowsIn(path.join(h, 'src', 'app')))).toEqual([`claude:${uuid(1)}`]);
       expect(keysOf(rowsIn(path.join(h, 'src'))).sort()).toEqual([`claude:${uuid(1)}`, `claude:${uuid(8)}`]);
       expect(keysOf(rowsIn(h))).toHaveLength(3);
@@ -206,7 +203,7 @@ describe('resume ls', () => {
       }),
     );
     for (let i = 0; i < 2; i++) {
-      const first = ls(h, ['-n', '1']).split('\n')[0]!.split('\t');
+      const first = ls(h, ['-n', '1']).split('\n')[0].split('\t');
       expect(first[0]).toBe(uuid(1).slice(0, 8));
       expect(first[1]).toBe('2026-06-01T10:00:00.000Z');
       expect(first[5]).toBe('4');
@@ -247,24 +244,24 @@ describe('resume ls', () => {
     expect(rows).toHaveLength(7);
     // a header row naming the columns, each name where its column starts
     expect(header).toMatch(/^ID +AGE +HARNESS +DIRECTORY +BRANCH +PROMPTS +TITLE$/);
-    const one = rows.find((l) => l.startsWith(uuid(1).slice(0, 8)))!;
+    const one = must(rows.find((l) => l.startsWith(uuid(1).slice(0, 8))));
     for (const [name, value] of [
       ['HARNESS', 'claude'],
       ['DIRECTORY', '~/src/app'],
       ['BRANCH', 'main'],
       ['TITLE', 'first ask'],
     ]) {
-      expect(one.indexOf(value!), name).toBe(header!.indexOf(name!));
+      expect(one.indexOf(value), name).toBe(header.indexOf(name));
     }
     // (prompts right-aligned under its name)
-    expect(one.indexOf('main') + 'main'.length).toBeLessThan(header!.indexOf('PROMPTS'));
-    expect(one.indexOf('3  first ask')).toBe(header!.indexOf('S  TITLE'));
+    expect(one.indexOf('main') + 'main'.length).toBeLessThan(header.indexOf('PROMPTS'));
+    expect(one.indexOf('3  first ask')).toBe(header.indexOf('S  TITLE'));
     // no tab (the table pads with spaces), no colour under NO_COLOR, directories under HOME from ~
     expect(fromBin).not.toMatch(/[\t\x1b]/);
     expect(one).toMatch(/~\/src\/app +main +3 +first ask$/);
     expect(rows.find((l) => l.startsWith(uuid(2).slice(0, 8)))).toContain('/tmp/outside the home');
     // with colour the header is dim; piped, no header at all
-    const colored = lsTty(h, ['-a'], { NO_COLOR: undefined, TERM: 'xterm-256color' }).split('\n')[0]!;
+    const colored = lsTty(h, ['-a'], { NO_COLOR: undefined, TERM: 'xterm-256color' }).split('\n')[0];
     expect(colored).toMatch(/^\x1b\[2mID +AGE +HARNESS +DIRECTORY +BRANCH +PROMPTS +TITLE\x1b\[0m$/);
     const piped = run(h, ['ls', '-a']).stdout.split('\n').filter(Boolean);
     expect(piped).toHaveLength(7);
@@ -272,7 +269,7 @@ describe('resume ls', () => {
     // at 80 columns the prompts column is headed # (PROMPTS would take five columns from the title)
     const narrow = lsTty(h, ['-a'], {}, 80).split('\n');
     expect(narrow[0]).toMatch(/^ID +AGE +HARNESS +DIRECTORY +BRANCH +# +TITLE$/);
-    expect(narrow[0]!.indexOf('TITLE')).toBe(narrow.find((l) => l.startsWith(uuid(1).slice(0, 8)))!.indexOf('first ask'));
+    expect(narrow[0].indexOf('TITLE')).toBe(must(narrow.find((l) => l.startsWith(uuid(1).slice(0, 8)))).indexOf('first ask'));
     // nothing to list: no header either (the terminal shows stderr too: only a note is there)
     expect(lsTty(tempHome(), [])).not.toContain('HARNESS');
   });
@@ -375,7 +372,7 @@ describe('resume ls', () => {
     fs.mkdirSync(tmp);
     const gone = path.join(base, 'gone');
     const env = { HOME: gone, RESUME_CACHE_DIR: undefined, TMPDIR: tmp };
-    const cache = path.join(tmp, `resume-${process.getuid!()}`);
+    const cache = path.join(tmp, `resume-${must(process.getuid?.())}`);
     const said = `resume: HOME ${gone} is not a directory; the index is kept in ${cache} instead\n`;
     const ls = run(base, ['ls'], env);
     expect(ls).toEqual({
@@ -399,7 +396,7 @@ describe('resume ls', () => {
     fs.mkdirSync(other);
     const tmp2 = path.join(base, 'tmp2');
     fs.mkdirSync(tmp2);
-    fs.symlinkSync(other, path.join(tmp2, `resume-${process.getuid!()}`));
+    fs.symlinkSync(other, path.join(tmp2, `resume-${must(process.getuid?.())}`));
     const r = run(base, ['ls'], { ...env, TMPDIR: tmp2 });
     expect(r.code).toBe(0);
     expect(fs.readdirSync(other)).toEqual([]);

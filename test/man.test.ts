@@ -1,12 +1,13 @@
 // The man page: man/resume.1 is what scripts/man.mjs makes from the command definitions now, man(1)
 // renders it, and it names every command and option `--help` shows and every RESUME_ variable the
 // code reads.
+
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { BIN, ROOT, needs, tempHome, envFor } from './helpers.js';
 import { ENVIRONMENT, INTERNAL_ENV, manPage, program, visibleCommands } from '../lib/man.js';
+import { BIN, envFor, needs, ROOT, tempHome } from './helpers.js';
 
 const FILE = path.join(ROOT, 'man', 'resume.1');
 
@@ -62,7 +63,7 @@ describe('man page', () => {
       const shown = r.stdout
         .split('\n')
         .filter((l) => /^ {2}-/.test(l))
-        .map((l) => l.trim().split(/ {2,}/)[0]!);
+        .map((l) => l.trim().split(/ {2,}/)[0]);
       expect(shown.length).toBeGreaterThan(0);
       for (const flags of shown) {
         if (flags === '-h, --help') continue;

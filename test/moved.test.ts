@@ -1,9 +1,10 @@
 // A session whose directory is gone (issue 48): its repository moved (offered, never taken without a
 // yes on the terminal or --cd), or it was a git worktree (added again after one yes). Real git in
 // temp dirs, stand-in harnesses on PATH, the question answered in tmux.
+
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { put, run, tempHome } from './helpers.js';
 import { claudeSession, codexSession, piSession, records, standIn, uuid } from './launch-helpers.js';

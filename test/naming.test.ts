@@ -1,13 +1,13 @@
 // Naming a session (issue 11): words from ANY prompt (kept out of the listing), `-n 0`, `-p`, the
 // hidden counts beside `ls --json`, and the JSON fields in `ls --help` / `show --help`.
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { jsonl, run, tempHome, write } from './helpers.js';
-import { claudeSession, piSession } from './launch-helpers.js';
-import { createRequire } from 'node:module';
 import { allPrompts } from '../lib/index/prompts.js';
 import { makeCtx } from '../lib/util/paths.js';
+import { jsonl, run, tempHome, write } from './helpers.js';
+import { claudeSession, piSession } from './launch-helpers.js';
 
 function corpus() {
   const home = tempHome();

@@ -4,14 +4,15 @@
 // and its CLI must list, show, resolve, launch (--dry-run), colour, keep the toy store out of
 // --demo and report the harness in doctor. The envVars check below holds every real adapter to the
 // same promise --demo relies on: it reads no environment variable it does not declare.
+
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, FIXTURES, envFor, jsonl, write } from './helpers.js';
 import { ADAPTERS } from '../lib/harness/registry.js';
 import type { Ctx } from '../lib/types.js';
+import { envFor, FIXTURES, jsonl, must, ROOT, write } from './helpers.js';
 
 // What a checkout holds besides tests and benchmarks; dist/ and node_modules are not copied.
 const TREE = ['lib', 'fzf', 'bin', 'shell', 'demo', 'scripts', 'package.json', 'tsconfig.json'];
@@ -116,7 +117,7 @@ describe('a seventh harness from one folder and its registry lines', () => {
     const bad = resume(['ls', '--harness', 'nope']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('toy');
-    expect(resume(['--help']).stdout.replace(/\s+/g, ' ')).toContain(`${ADAPTERS.at(-1)!.name},toy`);
+    expect(resume(['--help']).stdout.replace(/\s+/g, ' ')).toContain(`${must(ADAPTERS.at(-1)).name},toy`);
 
     const rows = resume(['rows', '--align', '--ansi'], { NO_COLOR: undefined });
     expect(rows.code).toBe(0);

@@ -1,11 +1,12 @@
 // opencode: the v1.2 SQLite store (built from the fixture schema, WAL mode) and the legacy JSON tree.
+
+import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ROOT, lsJson, put, run, tempDir, tempHome, write } from './helpers.js';
-import { execFileSync, spawnSync } from 'node:child_process';
-import { addSessions, assistant, Database, digest, opencodeDb, OPENCODE_SCHEMA, user } from './sqlite-fixtures.js';
-import { opencode, isPlaceholderTitle } from '../lib/harness/opencode/index.js';
+import { isPlaceholderTitle, opencode } from '../lib/harness/opencode/index.js';
+import { lsJson, put, ROOT, run, tempDir, tempHome, write } from './helpers.js';
+import { addSessions, assistant, Database, digest, OPENCODE_SCHEMA, opencodeDb, user } from './sqlite-fixtures.js';
 
 const onExit: (() => void)[] = [];
 afterEach(() => {

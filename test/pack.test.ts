@@ -3,11 +3,12 @@
 // package runs from another directory through a link, as `npm install -g` puts it on PATH.
 // (--ignore-scripts: `npm test` has built dist/ already; prepare would rebuild it under the other
 // test files' feet.)
+
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { ROOT, envFor, needs, tempDir, tempHome } from './helpers.js';
+import { envFor, needs, ROOT, tempDir, tempHome } from './helpers.js';
 
 const npm = (args: string[], cwd = ROOT) => {
   const r = spawnSync('npm', args, {

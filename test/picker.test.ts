@@ -1,13 +1,14 @@
 // The fzf picker driven through the real fzf in tmux (issue 5): keys are sent about 0.3 s apart and
 // the screen is read with capture-pane, polling for the expected text (never a fixed sleep as proof).
+
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { spawn, spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { BIN, envFor, jsonl, tempHome, write, needs } from './helpers.js';
-import { calls, claudeOnPath } from './shell-helpers.js';
+import { BIN, envFor, jsonl, needs, tempHome, write } from './helpers.js';
 import { claudeLine } from './launch-helpers.js';
+import { calls, claudeOnPath } from './shell-helpers.js';
 import { shq, sleep, Term } from './tmux-term.js';
 
 const SKIP = needs('fzf', 'tmux');

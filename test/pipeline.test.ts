@@ -2,13 +2,14 @@
 // --filter, and with the real fzf in tmux, also through fzf-tmux), resolve | emit, keys and rows on
 // stdin for emit and preview, ls --json | jq | emit; and the demo resuming end to end through its
 // stand-in harness commands.
+
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { BIN, envFor, run, tempHome, needs } from './helpers.js';
-import { TmuxShell, calls, claudeHome, claudeOnPath } from './shell-helpers.js';
+import { BIN, envFor, must, needs, run, tempHome } from './helpers.js';
 import { TAIL } from './launch-helpers.js';
+import { calls, claudeHome, claudeOnPath, TmuxShell } from './shell-helpers.js';
 
 const uid = (p: string) => `${p}-4e5f-4061-8071-${TAIL}`;
 
@@ -100,7 +101,7 @@ describe('stages on stdin', () => {
     expect(lines.slice(1).map((l) => l.split('\t')[0])).toEqual(
       [uid('cccc3333'), uid('bbbb2222'), uid('aaaa1111')].map((i) => `claude:${i}`),
     );
-    const cols = lines.slice(1).map((l) => l.split('\t')[1]!.indexOf('claude'));
+    const cols = lines.slice(1).map((l) => l.split('\t')[1].indexOf('claude'));
     expect(new Set(cols).size).toBe(1);
   });
 });
@@ -259,7 +260,7 @@ describe('README recipes in tmux', { timeout: 120_000 }, () => {
         for (let i = 0; i < 250; i++) {
           const panes = t.tmux('list-panes', '-t', '0', '-F', '#{pane_id}').trim().split('\n');
           if (panes.length > 1) {
-            const p = panes[panes.length - 1]!;
+            const p = panes[panes.length - 1];
             const txt = t.tmux('capture-pane', '-p', '-t', p);
             if (/cccc3333 /.test(txt)) return p;
           }
@@ -281,9 +282,9 @@ describe('the demo resumes', () => {
   const manifest = JSON.parse(fs.readFileSync(path.join(path.dirname(BIN), '..', 'demo', 'manifest.json'), 'utf8')) as {
     sessions: { client: string; id: string; cwd: string; title: string | null; forkedFrom?: string; prompts: string[] }[];
   };
-  const claude = manifest.sessions.find((s) => s.client === 'claude' && s.title === 'Webhook retry with backoff' && !s.forkedFrom)!;
-  const codexFork = manifest.sessions.find((s) => s.client === 'codex' && s.forkedFrom)!;
-  const dotfiles = manifest.sessions.find((s) => s.client === 'claude' && s.cwd.endsWith('/dotfiles'))!;
+  const claude = must(manifest.sessions.find((s) => s.client === 'claude' && s.title === 'Webhook retry with backoff' && !s.forkedFrom));
+  const codexFork = must(manifest.sessions.find((s) => s.client === 'codex' && s.forkedFrom));
+  const dotfiles = must(manifest.sessions.find((s) => s.client === 'claude' && s.cwd.endsWith('/dotfiles')));
 
   it('creates its directories under its cache dir and launches the stand-in, which says what the real client would do', () => {
     const r = run(home, ['--demo', claude.id.slice(0, 8)]);
@@ -304,7 +305,7 @@ describe('the demo resumes', () => {
       cwd: string | null;
     }[];
     expect(list.length).toBeGreaterThanOrEqual(manifest.sessions.length);
-    expect(list.filter((s) => s.cwd).every((s) => s.cwd!.startsWith(path.join(home, '.cache', 'resume', 'demo', 'dirs')))).toBe(true);
+    expect(list.filter((s) => s.cwd).every((s) => must(s.cwd).startsWith(path.join(home, '.cache', 'resume', 'demo', 'dirs')))).toBe(true);
     const doctor = run(home, ['--demo', 'doctor', '--json']);
     expect(
       JSON.parse(doctor.stdout).harnesses.every((h: { binary: { path: string | null } | null }) => !h.binary?.path?.includes('demo')),

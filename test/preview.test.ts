@@ -1,10 +1,11 @@
 // `resume preview KEY` and the transcript pager text (issue 5): the prompts and the last reply,
 // secrets redacted, control characters and escape sequences stripped; the preview reads only the
 // stored listing.
+
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { spawnSync } from 'node:child_process';
 import { BIN, envFor, jsonl, needs, run, tempHome, write } from './helpers.js';
 import { claudeLine } from './launch-helpers.js';
 
@@ -107,7 +108,7 @@ describe('resume preview', () => {
     const plain = run(h, ['preview', KEY]);
     expect(plain.code).toBe(0);
     expect(run(h, ['preview', '--', KEY])).toEqual(plain);
-    const demoKey = run(h, ['--demo', 'rows']).stdout.split('\t')[0]!;
+    const demoKey = run(h, ['--demo', 'rows']).stdout.split('\t')[0];
     const demo = run(h, ['--demo', 'preview', demoKey]);
     expect(demo.code, demo.stderr).toBe(0);
     expect(demo.stdout).toMatch(/^harness: /m);

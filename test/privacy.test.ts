@@ -1,12 +1,13 @@
 // Issue 11, privacy: a session whose prompts (and title, and branch) hold secrets and terminal escape
 // sequences, walked through EVERY command and output format. Nothing may come out raw: no secret,
 // no escape sequence, no control character (JSON escapes count as raw too: the value is checked).
+
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { BIN, envFor, jsonl, run, tempHome, write, needs } from './helpers.js';
+import { BIN, envFor, jsonl, needs, run, tempHome, write } from './helpers.js';
 
 // Assembled from parts so this file holds no string a secret scanner would flag.
 const j = (...p: string[]) => p.join('');

@@ -3,9 +3,10 @@
 // window, another session (with a client attached through a second server), outside tmux, and
 // through --dry-run, --print, emit and RESUME_EMIT_FILE. The proof is tmux's own answer: the active
 // window and pane, the session a client shows. Outside a pane, the refusal names pid and terminal.
+
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BIN, needs, notLinux, run, tempHome, until, write } from './helpers.js';
 import { claudeSession, standIn, TAIL } from './launch-helpers.js';
@@ -142,7 +143,7 @@ describe('resume ID for a session running in a tmux pane (real tmux, stand-in cl
     const { pane, other } = await claudeInPane(w);
     const r = run(w.home, [w.short, '--dry-run'], w.env);
     expect(r.code).toBe(0);
-    const pid = JSON.parse(fs.readFileSync(path.join(w.home, 'standin.jsonl'), 'utf8').split('\n')[0]!).pid;
+    const pid = JSON.parse(fs.readFileSync(path.join(w.home, 'standin.jsonl'), 'utf8').split('\n')[0]).pid;
     const tty = w.tmux('display', '-p', '-t', pane, '#{pane_tty}');
     expect(r.stdout).toBe(
       `pid   ${pid}\ntty   ${tty}\npane  work:0.0 (${pane}) on ${w.sock} (found by process tree)\n` +
@@ -204,7 +205,7 @@ describe('resume ID for a session running in a tmux pane (real tmux, stand-in cl
     const r = run(w.home, [w.short, '--dry-run'], { ...w.env, RESUME_TMUX_SOCKET: w.sock });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(`pane  work:0.0 (${pane}) on ${w.sock} (found by terminal)\n`);
-    const pid = JSON.parse(fs.readFileSync(path.join(w.home, 'standin.jsonl'), 'utf8').split('\n')[0]!).pid;
+    const pid = JSON.parse(fs.readFileSync(path.join(w.home, 'standin.jsonl'), 'utf8').split('\n')[0]).pid;
     cleanups.push(() => process.kill(pid, 'SIGKILL'));
   });
 

@@ -5,9 +5,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FIXTURES, lsJson, sharedTempHome } from './helpers.js';
 import { adapter } from '../lib/harness/registry.js';
 import type { Harness } from '../lib/types.js';
+import { FIXTURES, lsJson, sharedTempHome } from './helpers.js';
 
 const REAL = path.join(FIXTURES, 'real');
 const sets = fs.existsSync(REAL)

@@ -2,6 +2,7 @@
 // each protocol's request gets a well-formed answer (SSE or JSON), scripted by the prompt, and the
 // server stops itself after its request bound and its time bound.
 import { afterEach, describe, expect, it } from 'vitest';
+import { must } from './helpers.js';
 // @ts-expect-error plain ESM module without types
 import { fromSchema, plan, SCRIPTS, startMock, TITLE } from './real/mock-server.mjs';
 
@@ -13,7 +14,7 @@ afterEach(async () => {
 });
 
 async function post(path: string, body: unknown) {
-  const res = await fetch(`${mock!.url}${path}`, {
+  const res = await fetch(`${must(mock).url}${path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),
@@ -29,7 +30,7 @@ function sse(text: string) {
     .split('\n\n')
     .map((block) => {
       const ev = /^event: (.*)$/m.exec(block)?.[1];
-      const raw = /^data: (.*)$/m.exec(block)![1];
+      const raw = must(/^data: (.*)$/m.exec(block))[1];
       return { event: ev, data: raw === '[DONE]' ? raw : JSON.parse(raw) };
     });
 }
@@ -43,8 +44,8 @@ const bash = {
 describe('mock model server', () => {
   it('listens on loopback at an OS-picked port', async () => {
     mock = await startMock({ maxMs: 60000 });
-    expect(mock!.url).toBe(`http://127.0.0.1:${mock!.port}`);
-    expect(mock!.port).toBeGreaterThan(0);
+    expect(must(mock).url).toBe(`http://127.0.0.1:${must(mock).port}`);
+    expect(must(mock).port).toBeGreaterThan(0);
   });
 
   it('Anthropic Messages: a streamed plain answer has the full event sequence', async () => {
@@ -83,11 +84,11 @@ describe('mock model server', () => {
     const first = sse(
       (await post('/v1/messages', { stream: true, tools: [bash], messages: [{ role: 'user', content: SCRIPTS.shell }] })).text,
     );
-    const start = first.find((e) => e.event === 'content_block_start' && e.data.content_block.type === 'tool_use')!;
+    const start = must(first.find((e) => e.event === 'content_block_start' && e.data.content_block.type === 'tool_use'));
     expect(start.data.content_block.name).toBe('Bash');
-    const json = first.find((e) => e.data.delta?.type === 'input_json_delta')!.data.delta.partial_json;
+    const json = must(first.find((e) => e.data.delta?.type === 'input_json_delta')).data.delta.partial_json;
     expect(JSON.parse(json)).toMatchObject({ command: 'echo hi' });
-    expect(first.find((e) => e.event === 'message_delta')!.data.delta.stop_reason).toBe('tool_use');
+    expect(must(first.find((e) => e.event === 'message_delta')).data.delta.stop_reason).toBe('tool_use');
     const id = start.data.content_block.id;
     const second = await post('/v1/messages', {
       stream: false,
@@ -128,7 +129,7 @@ describe('mock model server', () => {
     ]);
     expect(events.map((e) => e.data.sequence_number)).toEqual(events.map((_, i) => i));
     expect(events[4].data.delta).toBe('Mock answer to: plain prompt');
-    expect(events.at(-1)!.data.response.status).toBe('completed');
+    expect(must(events.at(-1)).data.response.status).toBe('completed');
   });
 
   it('OpenAI Responses: a namespaced tool (Codex multi_agent_v1.spawn_agent) is called with its namespace', async () => {
@@ -155,7 +156,7 @@ describe('mock model server', () => {
         })
       ).text,
     );
-    const done = events.find((e) => e.event === 'response.output_item.done')!.data.item;
+    const done = must(events.find((e) => e.event === 'response.output_item.done')).data.item;
     expect(done).toMatchObject({ type: 'function_call', name: 'spawn_agent', namespace: 'multi_agent_v1' });
     expect(JSON.parse(done.arguments)).toEqual({ message: 'Reply with the word hi.' });
   });
@@ -180,13 +181,13 @@ describe('mock model server', () => {
         })
       ).text,
     );
-    expect(events.at(-1)!.data).toBe('[DONE]');
+    expect(must(events.at(-1)).data).toBe('[DONE]');
     const chunks = events.slice(0, -1).map((e) => e.data);
     for (const c of chunks) expect(c.object).toBe('chat.completion.chunk');
-    const call = chunks.find((c) => c.choices[0]?.delta?.tool_calls)!.choices[0].delta.tool_calls[0];
+    const call = must(chunks.find((c) => c.choices[0]?.delta?.tool_calls)).choices[0].delta.tool_calls[0];
     expect(call.function.name).toBe('bash');
     expect(JSON.parse(call.function.arguments)).toEqual({ command: 'echo hi' });
-    expect(chunks.find((c) => c.choices[0]?.finish_reason)!.choices[0].finish_reason).toBe('tool_calls');
+    expect(must(chunks.find((c) => c.choices[0]?.finish_reason)).choices[0].finish_reason).toBe('tool_calls');
   });
 
   it('chat completions: a title request (no tools, a title-generator system prompt) gets the title', async () => {
@@ -259,7 +260,7 @@ describe('mock model server', () => {
 
   it('bad JSON is answered with an error, not a crash', async () => {
     mock = await startMock({ maxMs: 60000 });
-    const res = await fetch(`${mock!.url}/v1/messages`, { method: 'POST', body: '{not json' });
+    const res = await fetch(`${must(mock).url}/v1/messages`, { method: 'POST', body: '{not json' });
     expect(res.status).toBe(200); // an empty request still gets a (plain) answer
     expect(JSON.parse(await res.text()).type).toBe('message');
   });
@@ -268,14 +269,14 @@ describe('mock model server', () => {
     mock = await startMock({ maxMs: 60000, maxRequests: 2 });
     await post('/v1/messages/count_tokens', {});
     await post('/v1/messages/count_tokens', {});
-    await mock!.closed;
-    await expect(fetch(`${mock!.url}/v1/models`)).rejects.toThrow();
+    await must(mock).closed;
+    await expect(fetch(`${must(mock).url}/v1/models`)).rejects.toThrow();
   });
 
   it('stops itself after maxMs', async () => {
     mock = await startMock({ maxMs: 50 });
-    await mock!.closed;
-    await expect(fetch(`${mock!.url}/v1/models`)).rejects.toThrow();
+    await must(mock).closed;
+    await expect(fetch(`${must(mock).url}/v1/models`)).rejects.toThrow();
   });
 });
 

@@ -1,11 +1,11 @@
 // The one sanitiser: every secret rule with a real-shaped sample (redacted) and near misses (kept),
 // and the control-character stripping it starts with.
 import { describe, expect, it } from 'vitest';
-import { MAY, maySecret, redact, RULES, sanitize, sanitizeSession, sanitizeText } from '../lib/util/redact.js';
-import { CONTROL_CHARS, oneLine, safeText, stripControls } from '../lib/util/text.js';
 import { INDEX_VERSION } from '../lib/index/index.js';
-import { fnv1a } from '../lib/util/fnv.js';
 import type { SessionCore } from '../lib/types.js';
+import { fnv1a } from '../lib/util/fnv.js';
+import { MAY, maySecret, RULES, redact, sanitize, sanitizeSession, sanitizeText } from '../lib/util/redact.js';
+import { CONTROL_CHARS, oneLine, safeText, stripControls } from '../lib/util/text.js';
 
 // Samples are assembled from parts so this file holds no string a secret scanner would flag.
 const j = (...p: string[]) => p.join('');

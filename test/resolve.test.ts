@@ -3,9 +3,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { run, tempHome } from './helpers.js';
-import { claudeSession, piSession, uuid } from './launch-helpers.js';
 import { oneEdit } from '../lib/select/resolve.js';
+import { must, run, tempHome } from './helpers.js';
+import { claudeSession, piSession, uuid } from './launch-helpers.js';
 
 /** Two UUIDv7 ids from the same minute: they share their first 12 hex digits. */
 const V7A = '019e19b4-eb48-746a-aa6b-8dfcfa37954b';
@@ -91,8 +91,8 @@ describe('resolution order', { timeout: 120_000 }, () => {
     expect(resolveKeys(home, ['019e19b4-eb48']).code).toBe(2);
     expect(resolveKeys(home, ['019e19b4-eb48-74']).stdout).toBe(`claude:${V7A}\n`);
     const ls = JSON.parse(run(home, ['ls', '--json']).stdout) as { id: string; short: string }[];
-    const shortA = ls.find((s) => s.id === V7A)!.short;
-    const shortB = ls.find((s) => s.id === V7B)!.short;
+    const shortA = must(ls.find((s) => s.id === V7A)).short;
+    const shortB = must(ls.find((s) => s.id === V7B)).short;
     expect(shortA).toBe('019e19b4-eb48-74');
     expect(shortB).toBe('019e19b4-eb48-7c');
     // Each short id names its session.
@@ -163,7 +163,7 @@ describe('resume QUERY choosing', { timeout: 120_000 }, () => {
       ['resovle', 'resolve'],
       ['list', 'ls'],
     ]) {
-      const r = run(home, [typo!]);
+      const r = run(home, [typo]);
       expect(r.code).toBe(2);
       expect(r.stdout).toBe('');
       expect(r.stderr).toBe(`resume: no session matches '${typo}'; did you mean '${cmd}'?\n`);

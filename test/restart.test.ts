@@ -2,11 +2,12 @@
 // long-running "claude" that registers in ~/.claude/sessions/<pid>.json, draws Claude's input box
 // and honours SIGTERM. Cases: idle (resumed in its pane), busy and a draft (timeout, untouched), a
 // vanished pane, two panes for one session (refused), the dry-run plan, usage errors.
+
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { spawn, spawnSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BIN, envFor, needs, notLinux, run, sleep, tempHome, until, write } from './helpers.js';
+import { BIN, envFor, must, needs, notLinux, run, sleep, tempHome, until, write } from './helpers.js';
 import { claudeSession, uuid as uuidAt } from './launch-helpers.js';
 
 // Ids of this file's own (the live check reads every process on the machine: another test file's
@@ -157,7 +158,7 @@ function runAsync(
   const done = new Promise<{ code: number; stdout: string; stderr: string }>((res) =>
     p.on('close', (code) => res({ code: code ?? 1, stdout, stderr })),
   );
-  return { done, pid: p.pid!, err: () => stderr };
+  return { done, pid: must(p.pid), err: () => stderr };
 }
 
 const it_ = it.skipIf(notLinux || needs('tmux'));
@@ -194,7 +195,7 @@ describe('resume restart --outdated (real tmux, stand-in claude)', { timeout: 12
     // it was typed into the same pane: the new claude's pane is that pane
     const panes = tmux(w, 'list-panes', '-a', '-F', '#{pane_id} #{pane_pid}').trim().split('\n');
     expect(panes).toHaveLength(1);
-    expect(panes[0]!.startsWith(pane + ' ')).toBe(true);
+    expect(panes[0].startsWith(pane + ' ')).toBe(true);
     // snapshot ran first
     expect(fs.existsSync(path.join(w.home, '.config', 'resume', 'sessions', `${id}.json`))).toBe(true);
   });
@@ -393,18 +394,18 @@ describe('resume restart through ps(1), the process table macOS has (RESUME_PROC
     try {
       await new Promise((r) => p.once('spawn', r));
       const ps = psTable();
-      for (const pid of [process.pid, p.pid!]) {
-        const a = linuxTable().stat(pid)!;
-        const b = ps.stat(pid)!;
+      for (const pid of [process.pid, must(p.pid)]) {
+        const a = must(linuxTable().stat(pid));
+        const b = must(ps.stat(pid));
         expect({ ppid: b.ppid, pgrp: b.pgrp, tpgid: b.tpgid }).toEqual({ ppid: a.ppid, pgrp: a.pgrp, tpgid: a.tpgid });
         expect(b.start).toMatch(/\d{2}:\d{2}:\d{2}/);
         expect(ps.uid(pid)).toBe(linuxTable().uid(pid));
       }
-      const env = ps.environ(p.pid!)!;
+      const env = must(ps.environ(must(p.pid)));
       expect(env.RESUME_PS_PROBE).toBe('x1');
       expect(env.TMUX).toBe('/tmp/tmux-1/default,42,0');
-      const again = psTable().stat(p.pid!)!;
-      expect(again.start).toBe(ps.stat(p.pid!)!.start);
+      const again = must(psTable().stat(must(p.pid)));
+      expect(again.start).toBe(must(ps.stat(must(p.pid))).start);
       expect(ps.stat(2 ** 22 + 7)).toBeNull();
     } finally {
       p.kill('SIGKILL');
@@ -414,7 +415,7 @@ describe('resume restart through ps(1), the process table macOS has (RESUME_PROC
 
 describe('resume restart: a claude whose TMUX was cleared', { timeout: 120_000 }, () => {
   it_('asks every tmux server of the user (TMUX_TMPDIR) for the pane whose process tree holds it', async () => {
-    const uid = process.getuid!();
+    const uid = must(process.getuid?.());
     const w = world((home) => path.join(home, 'tmuxtmp', `tmux-${uid}`, 'work'));
     const id = uuid(11);
     const { pane } = await claudeInPane(w, id, 'env -u TMUX -u TMUX_PANE');

@@ -4,10 +4,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { jsonl, run, tempDir, tempHome, write } from './helpers.js';
 import { printAligned, printRowBin, readRowBin, rowBinChunks } from '../lib/index/rowbin.js';
-import { HORIZON_MS, namesSig, printRowsOut, RowsTape, type RowsOutKey } from '../lib/index/rowsout.js';
+import { HORIZON_MS, namesSig, printRowsOut, type RowsOutKey, RowsTape } from '../lib/index/rowsout.js';
 import { ageCode, nextAgeChange } from '../lib/util/time.js';
+import { jsonl, must, run, tempDir, tempHome, write } from './helpers.js';
 
 describe('nextAgeChange', () => {
   const S = 1000;
@@ -90,7 +90,7 @@ function listing(id: string, home: string, times: number[]) {
     },
     short: `id-${i}`,
   }));
-  return readRowBin(Buffer.concat(rowBinChunks(id, home, sessions)!))!;
+  return must(readRowBin(Buffer.concat(must(rowBinChunks(id, home, sessions)))));
 }
 
 const printed = (f: (w: (b: Uint8Array) => void) => unknown) => {
@@ -124,7 +124,7 @@ describe('rows.out, as a file', () => {
       expect(printed((w) => printRowsOut(file, key, later, w))).toEqual({ r: true, text: want });
     }
     // 3d 0h 7m ago turns 4d in under 24 h: past that rows.out is not used
-    const head = fs.readFileSync(file).toString('latin1').split('\n')[0]!.split(' ');
+    const head = fs.readFileSync(file).toString('latin1').split('\n')[0].split(' ');
     const until = Number(head[3]);
     expect(until - now).toBeGreaterThan(HORIZON_MS);
     expect(until - now).toBeLessThan(86_400_000);
@@ -233,7 +233,7 @@ describe("rows.out's aligned kind (the picker's padded lines)", () => {
       },
       short: `id-${i}`,
     }));
-    return readRowBin(Buffer.concat(rowBinChunks(key.id, key.home, sessions)!))!;
+    return must(readRowBin(Buffer.concat(must(rowBinChunks(key.id, key.home, sessions)))));
   }
   const lines = (r: ReturnType<typeof bin>, at: number, color: boolean, all: boolean, tape?: RowsTape) =>
     printed((w) =>
@@ -368,7 +368,7 @@ describe('rows.out, as `resume rows` uses it', () => {
     // an append changes the listing: never the rows of before
     const file = fs
       .readdirSync(path.join(h, '.pi/agent/sessions/--tmp-a--'))
-      .map((f) => path.join(h, '.pi/agent/sessions/--tmp-a--', f))[0]!;
+      .map((f) => path.join(h, '.pi/agent/sessions/--tmp-a--', f))[0];
     fs.appendFileSync(
       file,
       jsonl({
@@ -380,8 +380,8 @@ describe('rows.out, as `resume rows` uses it', () => {
       }),
     );
     const after = rows(h);
-    expect(after.split('\n')[0]!.startsWith(`pi:${a}\t`)).toBe(true);
-    expect(after.split('\n')[0]!.split('\t')[2]).toMatch(/^\d+s$/);
+    expect(after.split('\n')[0].startsWith(`pi:${a}\t`)).toBe(true);
+    expect(after.split('\n')[0].split('\t')[2]).toMatch(/^\d+s$/);
     expect(noAge(rows(h))).toEqual(noAge(after));
   }, 30_000);
 
@@ -439,7 +439,7 @@ describe('rows.out, as `resume rows` uses it', () => {
     // an append changes the listing: its session first, never the candidates of before
     const file = fs
       .readdirSync(path.join(h, '.pi/agent/sessions/--tmp-a--'))
-      .map((f) => path.join(h, '.pi/agent/sessions/--tmp-a--', f))[0]!;
+      .map((f) => path.join(h, '.pi/agent/sessions/--tmp-a--', f))[0];
     fs.appendFileSync(
       file,
       jsonl({
@@ -451,7 +451,7 @@ describe('rows.out, as `resume rows` uses it', () => {
       }),
     );
     const after = tab(['']);
-    expect(after.split('\n')[0]!.startsWith(`${a.slice(0, 8)}\t`)).toBe(true);
+    expect(after.split('\n')[0].startsWith(`${a.slice(0, 8)}\t`)).toBe(true);
     expect(noAge(tab(['']))).toBe(noAge(after));
   }, 30_000);
 
@@ -505,7 +505,7 @@ describe('rows.out, as `resume rows` uses it', () => {
     ls(['--dir', '/tmp/a']);
     expect(fs.existsSync(file)).toBe(false);
     // another listing: an append shows at once
-    const f = fs.readdirSync(path.join(h, '.pi/agent/sessions/--tmp-a--')).map((x) => path.join(h, '.pi/agent/sessions/--tmp-a--', x))[0]!;
+    const f = fs.readdirSync(path.join(h, '.pi/agent/sessions/--tmp-a--')).map((x) => path.join(h, '.pi/agent/sessions/--tmp-a--', x))[0];
     ls();
     fs.appendFileSync(
       f,
@@ -517,7 +517,7 @@ describe('rows.out, as `resume rows` uses it', () => {
         message: { role: 'user', content: [{ type: 'text', text: 'a later ask' }], timestamp: Date.now() },
       }),
     );
-    expect(ls().stdout.split('\n')[0]!).toMatch(/^00000001\t/);
+    expect(ls().stdout.split('\n')[0]).toMatch(/^00000001\t/);
   }, 30_000);
 
   it('a name given to an untitled Claude session (names.json) is shown at once', () => {

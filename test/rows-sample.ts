@@ -2,16 +2,18 @@
 // plain ASCII rows and every kind that is not (wide and combining characters, labels that end in a
 // blank or are empty, snapshot names, ids out of ASCII), with titles of every length around the
 // candidates' clip.
-import type { Harness, Session } from '../lib/types.js';
+
 import { byRecency } from '../lib/index/index.js';
-import { readRowBin, rowBinChunks, type RowBin } from '../lib/index/rowbin.js';
+import { type RowBin, readRowBin, rowBinChunks } from '../lib/index/rowbin.js';
+import type { Harness, Session } from '../lib/types.js';
+import { must } from './helpers.js';
 
 export const home = '/home/u';
 export const now = Date.parse('2026-06-01T00:00:00Z');
 export const uuid = (n: number) => `${String(n).padStart(8, '0')}-3333-4333-8333-333333333333`;
 
 export function mk(n: number, o: Partial<Session> = {}): Session {
-  const harness: Harness = (['claude', 'pi', 'codex'] as const)[n % 3]!;
+  const harness: Harness = (['claude', 'pi', 'codex'] as const)[n % 3];
   const t = n % 11 === 0 ? null : now - n * 3_600_000;
   return {
     key: `${harness}:${uuid(n)}`,
@@ -74,13 +76,17 @@ export const names = {
 /** rows.bin of these sessions, as a build writes it, read back. */
 export function render(ss: Session[]): RowBin {
   const sorted = [...ss].sort(byRecency);
-  return readRowBin(
-    Buffer.concat(
-      rowBinChunks(
-        'b',
-        home,
-        sorted.map((s) => ({ s, short: s.id.slice(0, 8) })),
-      )!,
+  return must(
+    readRowBin(
+      Buffer.concat(
+        must(
+          rowBinChunks(
+            'b',
+            home,
+            sorted.map((s) => ({ s, short: s.id.slice(0, 8) })),
+          ),
+        ),
+      ),
     ),
-  )!;
+  );
 }

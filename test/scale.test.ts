@@ -1,15 +1,16 @@
 // The rules behind a fast listing at scale — directory listings reused by directory stat (with the
 // racy-timestamp guard), the check.bin / rows.bin listing (a corrupt, foreign or old one is written
 // again), and one builder at a time (the database's write lock, concurrent builders).
+
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { spawn, spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { BIN, envFor, jsonl, run, tempHome, write } from './helpers.js';
-import { DirCache, RACY_MS, parseDirFile } from '../lib/index/dirs.js';
-import { createRequire } from 'node:module';
+import { DirCache, parseDirFile, RACY_MS } from '../lib/index/dirs.js';
 import { INDEX_VERSION } from '../lib/index/index.js';
+import { BIN, envFor, jsonl, must, run, tempHome, write } from './helpers.js';
 
 function home(): string {
   const h = tempHome();
@@ -73,7 +74,7 @@ describe('directory listings reused by directory stat', () => {
     const again = new DirCache(first.toFile().dirs);
     const es = again.entries(d);
     expect(es.map((e) => e.name).sort()).toEqual(['a.jsonl', 'b.jsonl', 'sub']);
-    expect(es.find((e) => e.name === 'sub')!.isDirectory()).toBe(true);
+    expect(must(es.find((e) => e.name === 'sub')).isDirectory()).toBe(true);
     expect(again.reads).toBe(1);
     expect(again.dirty()).toBe(true);
     fs.rmSync(path.join(d, 'a.jsonl'));
@@ -93,7 +94,7 @@ describe('directory listings reused by directory stat', () => {
     // would leave mtime and ctime as stored. Model it: the record misses b.jsonl, stat matches.
     const racy = new DirCache({}, () => Math.max(st.mtimeMs, st.ctimeMs) + RACY_MS / 4);
     racy.entries(d);
-    const rec = racy.toFile().dirs[d]!;
+    const rec = racy.toFile().dirs[d];
     fs.writeFileSync(path.join(d, 'b.jsonl'), '');
     const now = fs.statSync(d);
     const stale: typeof rec = [now.mtimeMs, now.ctimeMs, now.ino, Math.max(now.mtimeMs, now.ctimeMs) + RACY_MS / 4, ['a.jsonl'], [1]];
@@ -192,7 +193,7 @@ describe('the stored listing (the database, check.bin, rows.bin)', () => {
         fs
           .readFileSync(path.join(cache(h), 'check.bin'))
           .toString('latin1')
-          .split('\n')[0]!
+          .split('\n')[0]
           .split(' ')[3]
       }`,
     );
@@ -310,7 +311,7 @@ describe("one builder at a time (the database's write lock)", () => {
       expect(r.code, r.err).toBe(0);
       expect(r.err).toMatch(/^40 sessions /);
     }
-    const parsed = runs.reduce((n, r) => n + Number(/(\d+) parsed/.exec(r.err)![1]), 0);
+    const parsed = runs.reduce((n, r) => n + Number(must(/(\d+) parsed/.exec(r.err))[1]), 0);
     expect(parsed).toBe(40);
   });
 });

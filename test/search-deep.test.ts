@@ -5,11 +5,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ROOT, jsonl, put, run, tempHome, write } from './helpers.js';
-import type { Session } from '../lib/types.js';
-import { newGroup, scanGroups } from '../lib/search/search.js';
 import { parseQuery } from '../lib/search/query.js';
 import { loadExtractors } from '../lib/search/registry.js';
+import { newGroup, scanGroups } from '../lib/search/search.js';
+import type { Session } from '../lib/types.js';
+import { jsonl, must, put, ROOT, run, tempHome, write } from './helpers.js';
 
 const homes: string[] = [];
 afterEach(() => {
@@ -416,7 +416,7 @@ describe('pi workers', () => {
       s('w3', at('11:10'), at('11:12'), true), // `late` started before it
       s('w4', at('07:00'), at('07:01'), true), // before every session: nobody's
     ];
-    const got = hooks.parents!(all);
+    const got = must(hooks.parents?.(all));
     expect(Object.fromEntries(got)).toEqual({ 'pi:w1': 'old', 'pi:w2': 'ended', 'pi:w3': 'late' });
   });
 });
@@ -711,7 +711,7 @@ describe('text only on an abandoned branch', () => {
     } as unknown as Session;
     const out = scanGroups([newGroup(s, [s])], parseQuery(['pangolin']), new Set());
     expect(out.stats.bytes).toBe(fs.statSync(file).size);
-    expect(out.groups[0]!.nHits).toBe(5);
+    expect(out.groups[0].nHits).toBe(5);
   });
 
   it('pi: a line longer than can be read on the path makes the tree unknown (all live)', () => {

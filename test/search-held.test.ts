@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Held, canHoldLines } from '../lib/search/held.js';
+import { canHoldLines, Held } from '../lib/search/held.js';
 import { tempDir } from './helpers.js';
 
 const isOutput = (line: Buffer) => line.toString('utf8').startsWith('{"out":');
@@ -37,8 +37,8 @@ function recorder(f: string, copyBudget = 0) {
 /** hold line i of `lines` (at its place `at[i]`), handing over a buffer that holds it among other bytes */
 function hold(h: Held, lines: string[], at: number[], i: number): boolean {
   const pre = Buffer.from('{"noise":1}\n');
-  const buf = Buffer.concat([pre, Buffer.from(lines[i]!), Buffer.from('\n{"after":2}')]);
-  return h.line(buf, pre.length, pre.length + Buffer.byteLength(lines[i]!), at[i]!);
+  const buf = Buffer.concat([pre, Buffer.from(lines[i]), Buffer.from('\n{"after":2}')]);
+  return h.line(buf, pre.length, pre.length + Buffer.byteLength(lines[i]), at[i]);
 }
 
 describe('held tool output', () => {
@@ -158,7 +158,7 @@ describe('held tool output', () => {
     const lines = ['{"out":"aaaa"}', '{"out":"bbbb"}', '{"out":"cccc"}'];
     const { file: f, at } = file(lines);
     // room for two copies
-    const { got, held } = recorder(f, 2 * lines[0]!.length);
+    const { got, held } = recorder(f, 2 * lines[0].length);
     for (let i = 0; i < 3; i++) hold(held, lines, at, i);
     // the file is cut: only the line held by its place is lost
     fs.writeFileSync(f, '');

@@ -4,7 +4,7 @@
 // as one on a single thread is tested end to end in search.test.ts.)
 import { MessageChannel } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
-import { packScan, unpackScan, type PackedScan, type ScanOut } from '../lib/search/pool.js';
+import { type PackedScan, packScan, type ScanOut, unpackScan } from '../lib/search/pool.js';
 import type { Hit } from '../lib/search/score.js';
 import type { Role } from '../lib/search/types.js';
 
@@ -13,7 +13,7 @@ const ROLES: Role[] = ['user', 'assistant', 'tool-call', 'tool-output', 'task', 
 function hit(i: number): Hit {
   const b = (n: number) => ((i >> n) & 1) === 1;
   return {
-    role: ROLES[i % ROLES.length]!,
+    role: ROLES[i % ROLES.length],
     mask: i % 7 === 0 ? 0x7fffffff : (i % 5) + 1,
     k: (i % 3) + 1,
     file: `/home/u/.pi/agent/sessions/--w-proj--/${i % 4}.jsonl`,

@@ -4,11 +4,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Session } from '../lib/types.js';
-import { newGroup } from '../lib/search/search.js';
 import { scanParallel } from '../lib/search/pool.js';
 import { parseQuery } from '../lib/search/query.js';
 import { loadExtractors } from '../lib/search/registry.js';
+import { newGroup } from '../lib/search/search.js';
+import type { Session } from '../lib/types.js';
 import { progressBar } from '../lib/util/progress.js';
 import { ROOT } from './helpers.js';
 
@@ -58,8 +58,8 @@ function checkCalls(calls: Call[], sessions: Session[]): void {
     expect(c[0]).toBeLessThanOrEqual(c[1]);
     expect(c[2]).toBeLessThanOrEqual(c[3]);
     if (i > 0) {
-      expect(c[0]).toBeGreaterThanOrEqual(calls[i - 1]![0]);
-      expect(c[2]).toBeGreaterThanOrEqual(calls[i - 1]![2]);
+      expect(c[0]).toBeGreaterThanOrEqual(calls[i - 1][0]);
+      expect(c[2]).toBeGreaterThanOrEqual(calls[i - 1][2]);
     }
   }
   // the last call: every group taken, every byte counted

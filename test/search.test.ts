@@ -1,18 +1,19 @@
 // resume search: real transcripts in temp HOMEs, searched through the built CLI; extractors and
 // the scanner exercised directly where the CLI cannot show the difference.
-import fs from 'node:fs';
-import path from 'node:path';
+
 import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
 import { createRequire } from 'node:module';
+import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { BIN, FIXTURES, ROOT, envFor, jsonl, put, run, tempHome, write } from './helpers.js';
-import { redact } from '../lib/util/redact.js';
-import { parseQuery, byteKey } from '../lib/search/query.js';
-import { rawText, scanLines, type Reader } from '../lib/search/scan.js';
-import { makeSnippet, marked } from '../lib/search/snippet.js';
-import { EXTRACTORS, HOOKS, loadExtractors } from '../lib/search/registry.js';
-import type { Piece } from '../lib/search/types.js';
 import type { ScanOut } from '../lib/search/pool.js';
+import { byteKey, parseQuery } from '../lib/search/query.js';
+import { EXTRACTORS, HOOKS, loadExtractors } from '../lib/search/registry.js';
+import { type Reader, rawText, scanLines } from '../lib/search/scan.js';
+import { makeSnippet, marked } from '../lib/search/snippet.js';
+import type { Piece } from '../lib/search/types.js';
+import { redact } from '../lib/util/redact.js';
+import { BIN, envFor, FIXTURES, jsonl, must, put, ROOT, run, tempHome, write } from './helpers.js';
 
 function home(): string {
   const h = tempHome('resume-search-');
@@ -426,13 +427,13 @@ describe('output', () => {
     const bare = await scanParallel([newGroup(s, [s])], terms, new Set(), { threads: 1, evidence: false });
     const [f] = full.groups;
     const [b] = bare.groups;
-    expect(f!.hits.length).toBeGreaterThan(1);
-    expect(f!.hits.some((x) => x.snippet)).toBe(true);
-    expect(b!.hits.every((x) => x.text === '' && x.snippet === undefined)).toBe(true);
+    expect(f.hits.length).toBeGreaterThan(1);
+    expect(f.hits.some((x) => x.snippet)).toBe(true);
+    expect(b.hits.every((x) => x.text === '' && x.snippet === undefined)).toBe(true);
     const weigh = (g: typeof f) => ({
-      mask: g!.mask,
-      nHits: g!.nHits,
-      hits: g!.hits.map((x) => [x.role, x.score, x.k, x.key, x.firstPrompt]),
+      mask: g.mask,
+      nHits: g.nHits,
+      hits: g.hits.map((x) => [x.role, x.score, x.k, x.key, x.firstPrompt]),
     });
     expect(weigh(b)).toEqual(weigh(f));
     // on a worker thread too (every group taken there: this thread scans none), and the same
@@ -454,7 +455,7 @@ describe('output', () => {
     expect(got).toHaveLength(3);
     for (const g of got) expect(weigh(g)).toEqual(weigh(f));
     for (const g of got) expect(g.hits.every((x) => x.text === '' && x.snippet === undefined)).toBe(true);
-    expect((await onWorker(false))[0]!.hits.some((x) => x.snippet)).toBe(true);
+    expect((await onWorker(false))[0].hits.some((x) => x.snippet)).toBe(true);
   });
 
   it('--json carries the ls --json identity fields and evidence; filters apply', () => {
@@ -829,7 +830,7 @@ describe('scanning', () => {
         tail,
         visit: (line, at, length) => {
           seen.push(line.toString('utf8'));
-          cuts.push(at === undefined ? undefined : [at, length!]);
+          cuts.push(at === undefined ? undefined : [at, must(length)]);
         },
         reread: readerOf,
       });
@@ -838,12 +839,12 @@ describe('scanning', () => {
         // the long tool output and the long line read again are shown by their heads alone; every other line whole
         const heads = [expected.findIndex((l) => l.startsWith('{"id":"long"')), expected.findIndex((l) => l.startsWith('{"id":"early"'))];
         for (const at of heads)
-          expect(seen[at]).toBe(tail ? expected[at]!.slice(0, head) + expected[at]!.slice(-tail) : expected[at]!.slice(0, head));
+          expect(seen[at]).toBe(tail ? expected[at].slice(0, head) + expected[at].slice(-tail) : expected[at].slice(0, head));
         expect(seen.filter((_, i) => !heads.includes(i))).toEqual(expected.filter((_, i) => !heads.includes(i)));
         // a line cut to its head and tail says where it lies, to be read whole again; no other does
         for (const [i, cut] of cuts.entries()) {
           if (!tail || !heads.includes(i)) expect(cut).toBeUndefined();
-          else expect(data.toString('utf8', cut![0], cut![0] + cut![1])).toBe(expected[i]);
+          else expect(data.toString('utf8', must(cut)[0], must(cut)[0] + must(cut)[1])).toBe(expected[i]);
         }
       } else expect(seen).toEqual(expected);
     });
@@ -868,12 +869,12 @@ describe('scanning', () => {
         visit: (line, at, length) => seen.push([line.toString('utf8'), at, length]),
         reread: () => memReader(data),
       });
-      const at2 = lines[0]!.length + 1;
+      const at2 = lines[0].length + 1;
       const at4 = data.indexOf(long + '\r', at2 + long.length);
       expect(seen, `reads of ${step} bytes`).toEqual([
         [lines[0], undefined, undefined],
         [long.slice(0, 100) + long.slice(-50), at2, long.length],
-        [lines[2]!.slice(0, -1), undefined, undefined],
+        [lines[2].slice(0, -1), undefined, undefined],
         // the carriage return that ends it is not part of its tail
         [long.slice(0, 100) + long.slice(-50), at4, long.length + 1],
         [lines[4], undefined, undefined],
@@ -883,7 +884,7 @@ describe('scanning', () => {
 
   it('pi: only a tool result as pi writes it is taken, from its bytes, as a line of tool output only', async () => {
     await loadExtractors();
-    const only = HOOKS.pi.outputOnly!;
+    const only = must(HOOKS.pi.outputOnly);
     const line = (o: unknown) => Buffer.from(JSON.stringify(o));
     // pi's order (type, id, parentId, timestamp, message) and ids before the type
     const msg = (message: unknown, extra: Record<string, unknown> = {}) =>
@@ -909,7 +910,7 @@ describe('scanning', () => {
 
   it('Claude: a tool result is taken from its bytes as tool output only when no text block could be in it', async () => {
     await loadExtractors();
-    const only = HOOKS.claude.outputOnly!;
+    const only = must(HOOKS.claude.outputOnly);
     const rec = (content: unknown, extra: Record<string, unknown> = {}) =>
       Buffer.from(
         JSON.stringify({
@@ -981,7 +982,7 @@ describe('scanning', () => {
         o.type === 'response_item' && ['function_call_output', 'custom_tool_call_output', 'tool_search_output'].includes(o.payload?.type),
     };
     for (const [h, isOutput] of Object.entries(kinds)) {
-      const only = HOOKS[h as 'pi' | 'codex' | 'claude'].outputOnly!;
+      const only = must(HOOKS[h as 'pi' | 'codex' | 'claude'].outputOnly);
       const files = [
         path.join(FIXTURES, h),
         ...fs
@@ -1028,7 +1029,7 @@ describe('scanning', () => {
     // a zstd frame of raw blocks (a valid .zst without an encoder), several blocks, lines across them
     const zstdFrame = (data: Buffer): Buffer => {
       const parts: Buffer[] = [Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 0xa0]), Buffer.alloc(4)];
-      parts[1]!.writeUInt32LE(data.length);
+      parts[1].writeUInt32LE(data.length);
       let off = 0;
       do {
         const n = Math.min(100_000, data.length - off);
@@ -1084,13 +1085,13 @@ describe('scanning', () => {
     const line = Buffer.from(JSON.stringify({ t: 'a NA\u00cfVE approach' }).replace(/\u00cf/g, '\\u00cf') + '\n');
     const got: string[] = [];
     let done = false;
-    scanLines((buf, off) => (done ? 0 : ((done = true), line.copy(buf, off))), t1!.needles, {
+    scanLines((buf, off) => (done ? 0 : ((done = true), line.copy(buf, off))), t1.needles, {
       line: (b, s, e) => got.push(b.toString('utf8', s, e)),
       raw: () => {},
     });
     expect(got).toHaveLength(1);
     const [t2] = parseQuery(['say "hi"']);
-    expect(t2!.phrase).toBe(false); // quotes inside an argument delimit phrases: `say` is a word here
+    expect(t2.phrase).toBe(false); // quotes inside an argument delimit phrases: `say` is a word here
   });
 
   it('snippets centre the densest cluster and mark every term', () => {

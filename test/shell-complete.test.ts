@@ -1,12 +1,13 @@
 // Completion in recency order: `resume __complete`, zsh under zpty (also with zsh-autosuggestions),
 // the zstyles fzf-tab reads, and the rows fed to the real fzf with the `__fzf-flags tab` flags.
+
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { envFor, run, needs, needsFile } from './helpers.js';
-import { TmuxShell, claudeHome, initFile, runShell, type Sess } from './shell-helpers.js';
+import { envFor, needs, needsFile, run } from './helpers.js';
 import { TAIL } from './launch-helpers.js';
+import { claudeHome, initFile, runShell, type Sess, TmuxShell } from './shell-helpers.js';
 
 const uid = (p: string) => `${p}-4e5f-4061-8071-${TAIL}`;
 // oldest first here; every listing must show them newest first
@@ -121,7 +122,7 @@ function zshType(
   const r = runShell(home, 'zsh', driver + '\n', { env: { TERM: 'xterm', COLUMNS: '200' } });
   if (!fs.existsSync(out)) throw new Error(`zsh did not answer: ${r.stderr}`);
   const [buffer, suggestion] = fs.readFileSync(out, 'utf8').replace(/\n$/, '').split('\0');
-  return { buffer: buffer!, suggestion: suggestion ?? '', screen: fs.readFileSync(screen, 'utf8') };
+  return { buffer: buffer, suggestion: suggestion ?? '', screen: fs.readFileSync(screen, 'utf8') };
 }
 
 function shq(s: string): string {
@@ -132,7 +133,7 @@ function shq(s: string): string {
 function listed(screen: string): string[] {
   const seen: string[] = [];
   for (const m of screen.matchAll(/(?<![0-9a-z])(abcd2222|abcd1111|33333333|22222222|11111111) {2}\S+ {2}claude/g))
-    if (!seen.includes(m[1]!)) seen.push(m[1]!);
+    if (!seen.includes(m[1])) seen.push(m[1]);
   return seen;
 }
 
@@ -320,7 +321,7 @@ describe('bash completion (tmux)', { timeout: 120_000 }, () => {
       t.send('Tab');
       const s = await t.until((x) => /11111111 /.test(x), 'the picker');
       const order = NEWEST_FIRST.map((id) => s.indexOf(`${id} `));
-      expect(order.every((v, i) => v >= 0 && (i === 0 || v > order[i - 1]!))).toBe(true);
+      expect(order.every((v, i) => v >= 0 && (i === 0 || v > order[i - 1]))).toBe(true);
       t.send('Escape');
       await t.until(() => t.line() === '$ resume', 'the line back, unchanged');
     });

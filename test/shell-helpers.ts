@@ -1,9 +1,10 @@
 // Helpers for the shell-level tests: a HOME of Claude Code sessions in chosen directories, the
 // stand-in `claude` on PATH (test/launch-helpers.ts) that records its cwd and argv, and each shell
 // with no rc files.
+
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { spawnSync } from 'node:child_process';
 import { BIN, envFor, tempHome, write } from './helpers.js';
 import { claudeSession, records, standIn, standInLog } from './launch-helpers.js';
 
@@ -56,7 +57,7 @@ export function runShell(
 ): { code: number; stdout: string; stderr: string } {
   const file = path.join(home, `script.${shell}`);
   fs.writeFileSync(file, body);
-  const r = spawnSync(shellArgv(shell, file)[0]!, shellArgv(shell, file).slice(1), {
+  const r = spawnSync(shellArgv(shell, file)[0], shellArgv(shell, file).slice(1), {
     env: envFor(home, { PATH: claudeOnPath(home), ...opts.env }),
     cwd: opts.cwd ?? home,
     encoding: 'utf8',

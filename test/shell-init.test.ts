@@ -1,12 +1,13 @@
 // `resume init`: the printed scripts load quietly in real shells (strict flags, twice), pass
 // shellcheck and fish_indent, and the `resume` function launches through the user's shell.
+
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { BIN, ROOT, run, needs } from './helpers.js';
-import { TmuxShell, calls, claudeHome, initFile, runShell, type Sess, type ShellName } from './shell-helpers.js';
+import { BIN, needs, ROOT, run } from './helpers.js';
 import { TAIL } from './launch-helpers.js';
+import { calls, claudeHome, initFile, runShell, type Sess, type ShellName, TmuxShell } from './shell-helpers.js';
 
 const SHELLS: ShellName[] = ['zsh', 'bash', 'fish'];
 const id = (n: number) => `${String(n).repeat(8)}-4e5f-4061-8071-${TAIL}`;
@@ -121,7 +122,7 @@ describe.each(SHELLS)('launching through the %s function', { timeout: 120_000 },
       const want = sessions.map(() => `rc=0 pwd=${home}`).join('\n') + '\n';
       expect(r.stdout).toBe(want);
       const got = calls(home);
-      expect(got).toEqual(sessions.map((s, i) => ({ cwd: fs.realpathSync(dirs[i]!), argv: ['--resume', s.id] })));
+      expect(got).toEqual(sessions.map((s, i) => ({ cwd: fs.realpathSync(dirs[i]), argv: ['--resume', s.id] })));
     },
   );
 
@@ -134,11 +135,11 @@ describe.each(SHELLS)('launching through the %s function', { timeout: 120_000 },
       bash: `claude() { printf 'fn %s %s\\n' "$PWD" "$*" >> ${log}; return 7; }`,
       fish: `function claude; printf 'fn %s %s\\n' "$PWD" "$argv" >> ${log}; return 7; end`,
     };
-    const s = sessions[0]!;
+    const s = sessions[0];
     const r = runShell(home, sh, `${src(sh, init)}\n${fn[sh]}\nresume ${s.id}\necho "rc=${status(sh)} pwd=$PWD"\n`);
     expect(r.stderr).toBe('');
     expect(r.stdout).toBe(`rc=7 pwd=${home}\n`);
-    expect(fs.readFileSync(log, 'utf8')).toBe(`fn ${fs.realpathSync(dirs[0]!)} --resume ${s.id}\n`);
+    expect(fs.readFileSync(log, 'utf8')).toBe(`fn ${fs.realpathSync(dirs[0])} --resume ${s.id}\n`);
     expect(calls(home)).toEqual([]);
   });
 
@@ -171,7 +172,7 @@ describe.each(['zsh', 'bash'] as const)("%s under the user's own options", { tim
   it.skipIf(needs(sh))('works under unusual user options and leaves every option as it was', () => {
     const { home, dirs, sessions } = setup();
     const init = initFile(home, sh);
-    const s = sessions[1]!;
+    const s = sessions[1];
     const body: Record<'zsh' | 'bash', string> = {
       zsh: [
         'setopt ksh_arrays sh_word_split no_unset err_return rc_quotes no_glob warn_create_global glob_subst; IFS=:',
@@ -193,7 +194,7 @@ describe.each(['zsh', 'bash'] as const)("%s under the user's own options", { tim
     const r = runShell(home, sh, body[sh] + '\n');
     expect(r.stderr).toBe('');
     expect(r.stdout).toBe('same\n');
-    expect(calls(home)).toEqual([{ cwd: fs.realpathSync(dirs[1]!), argv: ['--resume', s.id] }]);
+    expect(calls(home)).toEqual([{ cwd: fs.realpathSync(dirs[1]), argv: ['--resume', s.id] }]);
   });
 });
 

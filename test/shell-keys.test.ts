@@ -5,9 +5,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { tempHome, needs } from './helpers.js';
-import { TmuxShell, calls, claudeHome, type ShellName } from './shell-helpers.js';
+import { needs, tempHome } from './helpers.js';
 import { TAIL } from './launch-helpers.js';
+import { calls, claudeHome, type ShellName, TmuxShell } from './shell-helpers.js';
 
 const uid = (p: string) => `${p}-4e5f-4061-8071-${TAIL}`;
 

@@ -1,9 +1,10 @@
 // Real SQLite databases for the opencode and Cursor tests, built from the fixture SQL dumps in WAL
 // mode, the way the harnesses keep them.
-import fs from 'node:fs';
-import path from 'node:path';
+
 import crypto from 'node:crypto';
+import fs from 'node:fs';
 import { createRequire } from 'node:module';
+import path from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import { FIXTURES } from './helpers.js';
 

@@ -2,15 +2,16 @@
 // harness's own variable (CLAUDE_CONFIG_DIR, CODEX_HOME, GEMINI_CLI_HOME, OPENCODE_DB, Cursor's
 // dirs) only when the store is not the one the harness would use, shows it in `--dry-run --json`
 // and `ls --json`, and every launch path (shell line, exec fallback, --print) applies it.
+
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { byId, envFor, jsonl, lsJson, run, tempHome, write, needs } from './helpers.js';
+import { cacheDir, makeCtx } from '../lib/util/paths.js';
+import { quoteFish, quotePosix } from '../lib/util/quote.js';
+import { byId, envFor, jsonl, lsJson, needs, run, tempHome, write } from './helpers.js';
 import { records, standIn, uuid } from './launch-helpers.js';
 import { addSessions, assistant, opencodeDb, user } from './sqlite-fixtures.js';
-import { quoteFish, quotePosix } from '../lib/util/quote.js';
-import { cacheDir, makeCtx } from '../lib/util/paths.js';
 
 function claudeAt(home: string, root: string, id: string, cwd: string): string {
   const line = (type: string, extra: object) => ({
@@ -228,7 +229,7 @@ describe('every launch path applies the store variable', { timeout: 120_000 }, (
             : shell === 'bash'
               ? ['bash', '--norc', '--noprofile', file]
               : ['fish', '--no-config', file];
-        const sh = spawnSync(argv[0]!, argv.slice(1), { env: envFor(home, env), cwd: home, encoding: 'utf8' });
+        const sh = spawnSync(argv[0], argv.slice(1), { env: envFor(home, env), cwd: home, encoding: 'utf8' });
         expect(sh.stderr).toBe('');
         expect(sh.status).toBe(0);
         expect(records(si.log).map((x) => ({ cwd: x.cwd, argv: x.argv, env: x.env }))).toEqual([

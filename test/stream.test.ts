@@ -1,12 +1,13 @@
 // `rows` on a cold index streams the finished list, in order, for every harness (issue 12): files
 // are read newest first and a session is written once no unread file can hold a newer one.
+
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { spawnSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BIN, FIXTURES, envFor, jsonl, lsJson, run, tempHome, write } from './helpers.js';
-import { cursorStore, md5 } from './sqlite-fixtures.js';
 import { HARNESSES } from '../lib/types.js';
+import { BIN, envFor, FIXTURES, jsonl, lsJson, must, run, tempHome, write } from './helpers.js';
+import { cursorStore, md5 } from './sqlite-fixtures.js';
 
 const homes: string[] = [];
 afterEach(() => {
@@ -41,7 +42,7 @@ function mixedHome(): { home: string; files: string[] } {
   const oldestPi = list.filter((s) => s.harness === 'pi').sort((a, b) => Date.parse(a.updated) - Date.parse(b.updated))[0].file;
   const top = Math.max(...newest.values()) + 3_600_000;
   files.forEach((f, i) => {
-    const t = (f === oldestPi ? top : newest.get(f)! + ((i * 7919) % 13) * 60_000) / 1000;
+    const t = (f === oldestPi ? top : must(newest.get(f)) + ((i * 7919) % 13) * 60_000) / 1000;
     for (const p of [f, `${f}-wal`, `${f}-shm`]) if (fs.existsSync(p)) fs.utimesSync(p, t, t);
   });
   return { home, files };
@@ -78,7 +79,7 @@ describe('rows on a cold index', () => {
     // every streamed short id is a prefix of its id
     for (const l of cold.stdout.split('\n').filter(Boolean)) {
       const [key, short] = l.split('\t');
-      expect(key!.split(':')[1]!.startsWith(short!)).toBe(true);
+      expect(key.split(':')[1].startsWith(short)).toBe(true);
     }
   });
 
@@ -118,7 +119,7 @@ describe('the ordered stream of a full build', () => {
     });
     expect(batches.flatMap((b) => b.keys)).toEqual(r.sessions.map((s) => s.key));
     // the newest pi session could be written before the last file was read
-    expect(batches[0]!.at).toBeLessThan(total);
+    expect(batches[0].at).toBeLessThan(total);
     // a rebuild streams the same list again
     const again: string[] = [];
     const r2 = await updateIndex(ctx, { rebuild: true, onSessions: (ss) => again.push(...ss.map((s) => s.key)) });
@@ -152,7 +153,7 @@ describe('the ordered stream of a full build', () => {
       ['c2', 30],
       ['p2', 5],
     ]);
-    const found = jobs.map((j) => ({ src: j.src, bound: bounds.get(j.src.path)! }));
+    const found = jobs.map((j) => ({ src: j.src, bound: must(bounds.get(j.src.path)) }));
     const plan = planOrder(jobs, bounds, new Set(['claude' as const]), found);
     expect(plan.map((p) => [p.job.src.path, p.key])).toEqual([
       ['c2', 30],
@@ -220,7 +221,7 @@ function claudeHome(names: string[]): string {
     long: [6, [crec(sid(6), 'user', uu(601), null, 'a long first prompt', at(8), ' and more'.repeat(10_000))]],
   };
   for (const name of names) {
-    const [n, recs] = texts[name]!;
+    const [n, recs] = texts[name];
     // a long reply after the first record (the stream reads a linked harness's files one by one only
     // when their first lines are a small part of them)
     const first = recs[0] as { timestamp: string; uuid: string };
@@ -256,7 +257,7 @@ describe('a linked harness in the stream (Claude Code: forks)', () => {
     expect(batches[0]).toEqual({ at: 1, keys: [`claude:${sid(1)}`] });
     // the fork waits for the finish pass over the files it may be related to: until the last of
     // them (grand, the 4th file) is read, not the last Claude file (alone2, the 5th)
-    expect(batches.find((b) => b.keys.includes(`claude:${sid(4)}`))!.at).toBe(4);
+    expect(must(batches.find((b) => b.keys.includes(`claude:${sid(4)}`))).at).toBe(4);
     // and the rows a cold `rows` prints are those of the finished list
     fs.rmSync(path.join(home, '.cache'), { recursive: true, force: true });
     const cold = run(home, ['rows', '-a']);
@@ -270,7 +271,7 @@ describe('a linked harness in the stream (Claude Code: forks)', () => {
     const { batches, result } = await streamed(home);
     expect(batches.flatMap((b) => b.keys)).toEqual(result);
     // nothing before the last of the six Claude files is read
-    expect(batches[0]!.at).toBe(6);
+    expect(batches[0].at).toBe(6);
     fs.rmSync(path.join(home, '.cache'), { recursive: true, force: true });
     const cold = run(home, ['rows', '-a']);
     expect(noShort(cold.stdout)).toEqual(noShort(run(home, ['rows', '-a']).stdout));

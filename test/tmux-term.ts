@@ -1,11 +1,12 @@
 // A command run in a private tmux server, its screen read with capture-pane (the picker tests and
 // the relevance tests): keys are sent about 0.3 s apart and the screen is polled for the expected
 // text, never a fixed sleep as proof.
+
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { spawnSync } from 'node:child_process';
 import { afterAll } from 'vitest';
-import { BIN, envFor, sleep } from './helpers.js';
+import { BIN, envFor, must, sleep } from './helpers.js';
 
 export const shq = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 const sockets: string[] = [];
@@ -25,7 +26,7 @@ export class Term {
     const script = [
       ...Object.entries(e)
         .filter(([, val]) => val !== undefined)
-        .map(([k, val]) => `export ${k}=${shq(val!)}`),
+        .map(([k, val]) => `export ${k}=${shq(must(val))}`),
       `cd ${shq(home)}`,
       `${shq(process.execPath)} ${shq(BIN)} ${args.map(shq).join(' ')} > ${shq(path.join(home, 'out'))}`,
       `echo $? > ${shq(path.join(home, 'code'))}`,
@@ -60,7 +61,7 @@ export class Term {
   list(): string {
     return this.screen()
       .split('\n')
-      .map((l) => l.split(/[│╭╰]/)[0]!.trimEnd())
+      .map((l) => l.split(/[│╭╰]/)[0].trimEnd())
       .join('\n');
   }
 

@@ -3,15 +3,16 @@
 // systemctl on PATH and a user bus socket), the cache by `index`, a snapshot by `snapshot` of a live
 // stand-in Claude session. A dry run removes nothing and names each; the run removes each, keeps
 // Claude's other settings (after a backup) and what resume did not write.
+
+import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { run, tempHome, write, notLinux } from './helpers.js';
-import { claudeSession, uuid as uuidAt } from './launch-helpers.js';
 import { removeHook } from '../lib/harness/claude/care/hook.js';
 import { makeCtx } from '../lib/util/paths.js';
+import { must, notLinux, run, tempHome, write } from './helpers.js';
+import { claudeSession, uuid as uuidAt } from './launch-helpers.js';
 
 // ids of this file's own (the live check reads every process on the machine)
 const uuid = (i: number) => uuidAt(i, 'dededede-0000-4000-8000');
@@ -191,7 +192,7 @@ describe.skipIf(notLinux)('resume uninstall', { timeout: 60_000 }, () => {
     }
     // Claude's other settings as they were; the settings with the hook in the backup it names
     expect(JSON.parse(fs.readFileSync(path.join(h, '.claude/settings.json'), 'utf8'))).toEqual(USER_SETTINGS);
-    const backup = path.join(h, '.claude', path.basename(r.stderr.match(/backup: (~\/\.claude\/\S+)\)/)![1]!));
+    const backup = path.join(h, '.claude', path.basename(must(r.stderr.match(/backup: (~\/\.claude\/\S+)\)/))[1]));
     expect(fs.readFileSync(backup, 'utf8')).toBe(settings);
     expect(fs.statSync(backup).mode & 0o777).toBe(0o600);
     // what resume did not write stays: rc files, the config, the transcript, Claude's registry

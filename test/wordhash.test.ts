@@ -7,7 +7,7 @@ function plain(data: Buffer): number {
   let h = (0x811c9dc5 ^ data.length) | 0;
   const words = data.length >>> 2;
   for (let i = 0; i < words; i++) h = Math.imul(h ^ data.readInt32LE(i * 4), 0x01000193);
-  for (let i = words * 4; i < data.length; i++) h = Math.imul(h ^ data[i]!, 0x01000193);
+  for (let i = words * 4; i < data.length; i++) h = Math.imul(h ^ data[i], 0x01000193);
   return h >>> 0;
 }
 
@@ -41,7 +41,7 @@ describe('WordHasher', () => {
     for (const i of [0, 1, 2, 3, 2048, 4095, 4096, 4098]) {
       for (const bit of [0x01, 0x40, 0x80]) {
         const d = Buffer.from(data);
-        d[i]! ^= bit;
+        d[i] ^= bit;
         expect(h.hash(d)).not.toBe(base);
       }
     }

@@ -9,7 +9,7 @@ function quietRequireNodeSqlite() {
   // node:sqlite warns "SQLite is an experimental feature" once per process on first load; a CLI
   // drops exactly that warning (CommonJS: the filter is in place before the require runs).
   const orig = process.emitWarning;
-  process.emitWarning = function (w, ...a) {
+  process.emitWarning = (w, ...a) => {
     const t = typeof a[0] === 'string' ? a[0] : a[0] && a[0].type;
     if (t === 'ExperimentalWarning' && String(w).includes('SQLite')) return;
     return orig.call(process, w, ...a);
@@ -87,7 +87,7 @@ function open(file, opts = {}) {
 
 // mulberry32: deterministic PRNG
 function prng(seed) {
-  return function () {
+  return () => {
     seed |= 0;
     seed = (seed + 0x6d2b79f5) | 0;
     let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);

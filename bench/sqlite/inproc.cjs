@@ -15,7 +15,7 @@ const time = (name, f) => {
   }
   T[name] = +median(ts).toFixed(1);
 };
-let t = now();
+const t = now();
 const db = open(dbfile, { readonly: true });
 T['require+open'] = +ms(t).toFixed(1);
 const paths = fs.readFileSync(list, 'utf8').split('\n').filter(Boolean);

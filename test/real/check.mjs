@@ -17,10 +17,10 @@
 // argv[0] is replaced by the pinned client from the cache; env is the seeded client env plus resume's env.
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { clients, install } from './install.mjs';
-import { startMock } from './mock-server.mjs';
-import { freshBase, fixturesRoot, listFiles, log, repo, run, sleep, Tmux } from './lib.mjs';
 import { DROID_READY, quitDroid, setups } from './drivers.mjs';
+import { clients, install } from './install.mjs';
+import { fixturesRoot, freshBase, listFiles, log, repo, run, sleep, Tmux } from './lib.mjs';
+import { startMock } from './mock-server.mjs';
 
 const PROMPT = 'check prompt from real:check';
 /** Where each client's store lives under HOME, and the variable that tells resume about another place. */

@@ -21,10 +21,10 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { clients, install } from './install.mjs';
-import { agentArgs, AGENT_TOOLS, findTool, fromSchema, isTitleRequest, plan, SHELL_TOOLS, shellArgs, startMock } from './mock-server.mjs';
-import { copySqlite, copyStore, listFiles, log, repo, run, scanSecrets, sleep, Tmux } from './lib.mjs';
 import { setups } from './drivers.mjs';
+import { clients, install } from './install.mjs';
+import { copySqlite, copyStore, listFiles, log, repo, run, scanSecrets, sleep, Tmux } from './lib.mjs';
+import { AGENT_TOOLS, agentArgs, findTool, fromSchema, isTitleRequest, plan, SHELL_TOOLS, shellArgs, startMock } from './mock-server.mjs';
 
 const HOME = '/home/demo';
 const SRC = join(HOME, 'src');

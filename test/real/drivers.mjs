@@ -324,7 +324,7 @@ async function codex({ bin, mock, dest }) {
 
   // 1. exec
   let before = await exec(projA, ['hello from exec mode'], 'codex exec');
-  let [e1] = one(before, 'codex exec');
+  const [e1] = one(before, 'codex exec');
   sessions.push({
     id: e1.id,
     cwd: projA,
@@ -638,7 +638,7 @@ async function opencode({ bin, mock, dest }) {
   };
   const top = (rows) => rows.filter((r) => !r.parent);
 
-  let [r1] = top(await step(projA, ['hello from run mode'], 'opencode run'));
+  const [r1] = top(await step(projA, ['hello from run mode'], 'opencode run'));
   sessions.push({ id: r1.id, cwd: projA, prompts: ['hello from run mode'], title: r1.title, mode: 'run', parent: null, forkedFrom: null });
   log(`opencode: run ${r1.id}`);
 

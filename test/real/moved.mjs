@@ -7,10 +7,10 @@
 // moved directory (lib/launch/moved.ts, docs/harnesses.md) follows from these results.
 import { existsSync, readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
-import { clients, install } from './install.mjs';
-import { startMock } from './mock-server.mjs';
-import { freshBase, listFiles, log, run, sizes, sleep, Tmux } from './lib.mjs';
 import { setups } from './drivers.mjs';
+import { clients, install } from './install.mjs';
+import { freshBase, listFiles, log, run, sizes, sleep, Tmux } from './lib.mjs';
+import { startMock } from './mock-server.mjs';
 
 const AFTER = 'prompt after the move';
 

@@ -6,10 +6,10 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { clients, install } from './install.mjs';
-import { startMock, SCRIPTS } from './mock-server.mjs';
-import { dirSize, fixturesRoot, log, realRoot, scanSecrets } from './lib.mjs';
 import { drivers, startDrivers } from './drivers.mjs';
+import { clients, install } from './install.mjs';
+import { dirSize, fixturesRoot, log, realRoot, scanSecrets } from './lib.mjs';
+import { SCRIPTS, startMock } from './mock-server.mjs';
 
 const ORDER = ['claude', 'codex', 'pi', 'opencode', 'gemini', 'qwen', 'copilot', 'droid', 'kilo'];
 const args = process.argv.slice(2);

@@ -17,10 +17,10 @@
 // finds the server by asking every tmux server of the user.
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { clients, install } from './install.mjs';
-import { startMock } from './mock-server.mjs';
-import { freshBase, log, realRoot, repo, run, sleep, Tmux } from './lib.mjs';
 import { setupClaude } from './drivers.mjs';
+import { clients, install } from './install.mjs';
+import { freshBase, log, realRoot, repo, run, sleep, Tmux } from './lib.mjs';
+import { startMock } from './mock-server.mjs';
 
 const resumeBin = join(repo, 'bin', 'resume');
 const CLEARED = process.argv.includes('--cleared-tmux');
