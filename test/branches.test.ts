@@ -10,6 +10,7 @@ import { search as claudeSearch } from '../lib/harness/claude/text.js';
 import { search } from '../lib/harness/pi/text.js';
 import type { BranchTracker } from '../lib/search/types.js';
 import { must } from './helpers.js';
+import type { Decoded } from './json.js';
 
 const HEAD = 4096;
 const K_TYPE = Buffer.from('"type":"');
@@ -173,7 +174,7 @@ const K_PUUID = Buffer.from('"parentUuid":');
 const K_LOGICAL = Buffer.from('"logicalParentUuid":');
 
 /** a record's place in the tree as the reader took it before, from the bytes or else decoded */
-function claudeLink(line: Buffer, parse: () => any): { id: string; parent: string | null; message: boolean } | null {
+function claudeLink(line: Buffer, parse: () => Decoded): { id: string; parent: string | null; message: boolean } | null {
   const fallback = () => {
     const o = parse();
     if (!o || typeof o !== 'object' || typeof o.uuid !== 'string') return null;

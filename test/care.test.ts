@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { must, notLinux, run, tempHome, write } from './helpers.js';
+import type { Listed } from './json.js';
 import { claudeSession, uuid as uuidAt } from './launch-helpers.js';
 
 // Ids of this file's own (the live check reads every process on the machine: another test file's
@@ -416,15 +417,15 @@ describe.skipIf(notLinux)('restore on resume', () => {
     const h = home();
     const id = uuid(34);
     await quitSession(h, id, 'auth \u001b[31mrework');
-    const ls = JSON.parse(run(h, ['ls', '--json']).stdout);
-    expect(ls.find((s: any) => s.id === id).title).toBe('auth rework');
+    const ls: Listed[] = JSON.parse(run(h, ['ls', '--json']).stdout);
+    expect(must(ls.find((s) => s.id === id)).title).toBe('auth rework');
     expect(run(h, ['show', id]).stdout).toMatch(/^title:\s+auth rework$/m);
     // A transcript title wins over the snapshot.
     fs.appendFileSync(
       path.join(h, '.claude', 'projects', `-p-${id.slice(0, 8)}`, `${id}.jsonl`),
       JSON.stringify({ type: 'custom-title', customTitle: 'from transcript', sessionId: id }) + '\n',
     );
-    expect(JSON.parse(run(h, ['ls', '--json']).stdout).find((s: any) => s.id === id).title).toBe('from transcript');
+    expect(must((JSON.parse(run(h, ['ls', '--json']).stdout) as Listed[]).find((s) => s.id === id)).title).toBe('from transcript');
   });
 });
 
@@ -521,10 +522,10 @@ describe.skipIf(notLinux)('resume outdated', () => {
     registry(h, { id: uuid(45), pid: 999999998, version: '1.0.0', procStart: '3' });
     const r = run(h, ['outdated', '--json']);
     expect(r.code).toBe(0);
-    const list = JSON.parse(r.stdout);
+    const list: { pid: number }[] = JSON.parse(r.stdout);
     const byPid = [a, b, d].map((p) => p.pid).sort((x, y) => must(x) - must(y));
-    expect(list.map((o: any) => o.pid)).toEqual(byPid);
-    const oa = list.find((o: any) => o.pid === a.pid);
+    expect(list.map((o) => o.pid)).toEqual(byPid);
+    const oa = list.find((o) => o.pid === a.pid);
     expect(oa).toEqual({
       session: uuid(40),
       pid: a.pid,
@@ -538,8 +539,8 @@ describe.skipIf(notLinux)('resume outdated', () => {
       pane_kind: 'tmux',
       version_unparseable: false,
     });
-    expect(list.find((o: any) => o.pid === b.pid)).toMatchObject({ busy: true, status: 'waiting', pane: 'p-3', pane_kind: 'herdr' });
-    expect(list.find((o: any) => o.pid === d.pid)).toMatchObject({
+    expect(list.find((o) => o.pid === b.pid)).toMatchObject({ busy: true, status: 'waiting', pane: 'p-3', pane_kind: 'herdr' });
+    expect(list.find((o) => o.pid === d.pid)).toMatchObject({
       version: '2.1.100-beta',
       version_unparseable: true,
       pane: '',

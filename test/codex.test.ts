@@ -7,7 +7,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { codex } from '../lib/harness/codex/index.js';
-import { byId, indexStderr, jsonl, lsJson, put, run, tempHome, write } from './helpers.js';
+import type { Session } from '../lib/types.js';
+import { byId, indexStderr, jsonl, lsJson, must, put, run, tempHome, write } from './helpers.js';
+import type { Doctor, Found, Listed } from './json.js';
 
 const ID1 = '11111111-1111-4111-8111-111111111111';
 const ID2 = '22222222-2222-4222-8222-222222222222';
@@ -126,7 +128,7 @@ describe('codex fixtures', () => {
     const home = fixtureHome();
     const r = run(home, ['ls', '--json']);
     expect(r.code).toBe(0);
-    const ids = JSON.parse(r.stdout).map((s: any) => s.id);
+    const ids = (JSON.parse(r.stdout) as Listed[]).map((s) => s.id);
     expect(ids).toContain(ID1);
     expect(ids).not.toContain(ID3);
     expect(ids).not.toContain(ID5);
@@ -159,7 +161,7 @@ describe('codex fixtures', () => {
   });
 
   it('the adapter refuses nothing: resume and fork argv', () => {
-    const s = { id: ID1 } as any;
+    const s = { id: ID1 } as Session;
     expect(codex.launch(s, { fork: false })).toEqual({ argv: ['codex', 'resume', ID1] });
     expect(codex.launch(s, { fork: true })).toEqual({ argv: ['codex', 'fork', ID1] });
   });
@@ -188,8 +190,8 @@ describe('codex synthetic rollouts', () => {
     );
     const s = byId(lsJson(home), a);
     expect(s).toMatchObject({ prompts: 2, firstPrompt: 'make the build green', lastPrompt: 'thanks', updated: '2026-02-01T10:00:05.000Z' });
-    const doctor = JSON.parse(run(home, ['doctor', '--json']).stdout);
-    expect(doctor.harnesses.find((h: any) => h.name === 'codex').skipped.hugeLines).toBe(2);
+    const doctor: Doctor = JSON.parse(run(home, ['doctor', '--json']).stdout);
+    expect(must(doctor.harnesses.find((h) => h.name === 'codex')).skipped.hugeLines).toBe(2);
   });
 
   it('hides exec runs and internal review subagents; reads git branch, thread_name_updated and replies', () => {
@@ -381,7 +383,7 @@ describe('codex synthetic rollouts', () => {
     write(home, rollout(good), jsonl(meta(good, '2026-02-01T10:00:00.000Z'), user('fine', '2026-02-01T10:00:01.000Z')));
     const r = run(home, ['ls', '--json', '-a']);
     expect(r.code).toBe(0);
-    const ids = JSON.parse(r.stdout).map((s: any) => s.id);
+    const ids = (JSON.parse(r.stdout) as Listed[]).map((s) => s.id);
     expect(ids).toEqual([good]);
     expect(indexStderr(home)).toMatch(/codex: /);
   });
@@ -454,7 +456,7 @@ describe('codex demo', () => {
     expect(list.length).toBeGreaterThanOrEqual(3);
     // recorded in /home/demo/src/…; --demo lists them in the directories it creates under its cache
     for (const s of list) expect(s.cwd).toMatch(/\/\.cache\/resume\/demo\/dirs\/src\//);
-    const parent = list.find((s) => s.title === 'Fix cart total rounding');
+    const parent = must(list.find((s) => s.title === 'Fix cart total rounding'));
     expect(parent).toMatchObject({ prompts: 2, hidden: false });
     expect(list.find((s) => s.forkedFrom === parent.id)).toMatchObject({ title: 'Cart total in integer cents', prompts: 1, hidden: false });
     expect(new Set(list.filter((s) => s.hidden).map((s) => s.hiddenReason))).toEqual(new Set(['exec']));
@@ -612,9 +614,9 @@ describe('codex 0.171 shapes', () => {
     );
     const r = run(home, ['search', '--json', 'walrus']);
     expect(r.code).toBe(0);
-    const hits = JSON.parse(r.stdout);
-    expect(hits.map((h: any) => h.id)).toEqual([id]);
-    expect(hits[0].evidence.filter((e: any) => e.role === 'user')).toHaveLength(1);
+    const hits: Found[] = JSON.parse(r.stdout);
+    expect(hits.map((h) => h.id)).toEqual([id]);
+    expect(hits[0].evidence.filter((e) => e.role === 'user')).toHaveLength(1);
     expect(run(home, ['search', '--json', 'zebrafish']).code).toBe(1);
   });
 });

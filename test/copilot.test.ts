@@ -5,10 +5,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { byId, FIXTURES, lsJson, must, run, tempHome } from './helpers.js';
+import type { Manifest, Recorded } from './json.js';
 
 const SET = path.join(FIXTURES, 'real', 'copilot-1.0.102');
-const manifest = JSON.parse(fs.readFileSync(path.join(SET, 'manifest.json'), 'utf8'));
-const recorded = (mode: string, pick: (s: any) => boolean = () => true) => manifest.sessions.find((s: any) => s.mode === mode && pick(s));
+const manifest: Manifest = JSON.parse(fs.readFileSync(path.join(SET, 'manifest.json'), 'utf8'));
+const recorded = (mode: string, pick: (s: Recorded) => boolean = () => true) =>
+  must(manifest.sessions.find((s) => s.mode === mode && pick(s)));
 /** the session /rename named (interactive, typed, not a fork) */
 const RENAMED = recorded('interactive', (s) => s.title === 'Renamed copilot session' && !s.forkedFrom);
 /** the session started with `--name N -i PROMPT` */

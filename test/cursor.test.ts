@@ -6,7 +6,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cursor, cursorPromptText, decodeChatMeta } from '../lib/harness/cursor/index.js';
+import type { Session } from '../lib/types.js';
 import { FIXTURES, jsonl, lsJson, must, run, tempHome, write } from './helpers.js';
+import type { Doctor, Listed } from './json.js';
 import { cursorStore, Database, md5 } from './sqlite-fixtures.js';
 
 function home(): string {
@@ -29,7 +31,7 @@ function store(cwd: string, chat: string, meta: Record<string, unknown> | null, 
   cursorStore(file, meta);
   return file;
 }
-const byId = (list: any[]) => new Map(list.filter((s) => s.harness === 'cursor').map((s) => [s.id, s]));
+const byId = (list: Listed[]) => new Map(list.filter((s) => s.harness === 'cursor').map((s) => [s.id, s]));
 
 describe('cursor', () => {
   it('joins the fixture transcript and store.db on the chat id; the md5 folder picks the directory', () => {
@@ -83,8 +85,8 @@ describe('cursor', () => {
     transcript(h, path.join(h, 'gone', 'away'), '11111111-0000-4000-8000-000000000003', fixture('turn-ended.jsonl'));
     const s = byId(lsJson(h));
     expect(s.get('11111111-0000-4000-8000-000000000001')).toMatchObject({ cwd: one, title: 'List the files.', prompts: 2 });
-    expect(s.get('11111111-0000-4000-8000-000000000002').cwd).toBeNull();
-    expect(s.get('11111111-0000-4000-8000-000000000003').cwd).toBeNull();
+    expect(must(s.get('11111111-0000-4000-8000-000000000002')).cwd).toBeNull();
+    expect(must(s.get('11111111-0000-4000-8000-000000000003')).cwd).toBeNull();
   });
 
   it('recovers a hostile directory name from a Shell call below it, verified by md5, and prints it safely', () => {
@@ -162,7 +164,7 @@ describe('cursor', () => {
     const s = byId(JSON.parse(r.stdout));
     expect(s.get(chat)).toMatchObject({ cwd, title: 'List the files.' });
     expect(s.get(other)).toMatchObject({ title: 'Named' });
-    const d = JSON.parse(run(h, ['doctor', '--json']).stdout).harnesses.find((x: any) => x.name === 'cursor');
+    const d = must((JSON.parse(run(h, ['doctor', '--json']).stdout) as Doctor).harnesses.find((x) => x.name === 'cursor'));
     expect(d.skipped.reasons).toEqual({ 'meta.json files that are not small JSON files': 1 });
   });
 
@@ -189,7 +191,7 @@ describe('cursor', () => {
     fs.mkdirSync(cwd);
     const chat = '55555555-0000-4000-8000-000000000001';
     const file = transcript(h, cwd, chat, fixture('test-session.jsonl'));
-    expect(byId(lsJson(h)).get(chat).prompts).toBe(2);
+    expect(must(byId(lsJson(h)).get(chat)).prompts).toBe(2);
     fs.appendFileSync(
       file,
       jsonl(
@@ -202,7 +204,7 @@ describe('cursor', () => {
     const ix = run(h, ['index']);
     expect(ix.stderr).toMatch(/ 0 parsed, 1 appended/);
     expect(byId(lsJson(h)).get(chat)).toMatchObject({ prompts: 3, lastPrompt: 'third question' });
-    const d = JSON.parse(run(h, ['doctor', '--json']).stdout).harnesses.find((x: any) => x.name === 'cursor');
+    const d = must((JSON.parse(run(h, ['doctor', '--json']).stdout) as Doctor).harnesses.find((x) => x.name === 'cursor'));
     expect(d.unknownTypes).toEqual([
       { type: 'mystery_event', count: 2 },
       { type: 'role system', count: 1 },
@@ -269,8 +271,10 @@ describe('cursor roots', () => {
     const s = byId(lsJson(h, { RESUME_CURSOR_DIRS: extra }));
     expect(s.get('66666666-0000-4000-8000-000000000001')?.title).toBe('From the synced root');
     expect(s.get('77777777-0000-4000-8000-000000000001')?.prompts).toBe(2);
-    const d = JSON.parse(run(h, ['doctor', '--json'], { RESUME_CURSOR_DIRS: extra, CURSOR_CONFIG_DIR: path.join(h, 'nope') }).stdout);
-    const roots = d.harnesses.find((x: any) => x.name === 'cursor').roots.map((r: any) => [r.path, r.via, r.exists]);
+    const d: Doctor = JSON.parse(
+      run(h, ['doctor', '--json'], { RESUME_CURSOR_DIRS: extra, CURSOR_CONFIG_DIR: path.join(h, 'nope') }).stdout,
+    );
+    const roots = must(d.harnesses.find((x) => x.name === 'cursor')).roots.map((r) => [r.path, r.via, r.exists]);
     expect(roots).toEqual([
       [extra, 'RESUME_CURSOR_DIRS', true],
       [path.join(h, 'nope'), 'CURSOR_CONFIG_DIR', false],
@@ -286,12 +290,12 @@ describe('cursor launch and text', () => {
     transcript(h, '/srv/app', CHAT, fixture('turn-ended.jsonl'));
     write(h, path.join(bin, 'agent'), '#!/bin/sh\nexit 0\n');
     fs.chmodSync(path.join(bin, 'agent'), 0o755);
-    const argv0 = () => byId(lsJson(h, { PATH: `${bin}:/usr/bin:/bin` })).get(CHAT).resume.argv;
+    const argv0 = () => must(must(byId(lsJson(h, { PATH: `${bin}:/usr/bin:/bin` })).get(CHAT)).resume).argv;
     expect(argv0()).toEqual(['agent', '--resume', CHAT]);
     write(h, path.join(bin, 'cursor-agent'), '#!/bin/sh\nexit 0\n');
     fs.chmodSync(path.join(bin, 'cursor-agent'), 0o755);
     expect(argv0()).toEqual(['cursor-agent', '--resume', CHAT]);
-    expect(typeof cursor.launch({ id: CHAT } as any, { fork: true })).toBe('string');
+    expect(typeof cursor.launch({ id: CHAT } as Session, { fork: true })).toBe('string');
   });
 
   it('strips the wrappers the CLI puts around a query', () => {

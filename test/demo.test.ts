@@ -28,8 +28,10 @@ describe('the demo sessions are what the clients recorded', () => {
   it('every recorded session is listed with its own prompts, in its directory', () => {
     expect(manifest.sessions.length).toBeGreaterThanOrEqual(10);
     for (const r of manifest.sessions) {
-      const s = list.find((x) => x.harness === r.client && x.id === r.id);
-      expect(s, `${r.client} ${r.id}`).toBeDefined();
+      const s = must(
+        list.find((x) => x.harness === r.client && x.id === r.id),
+        `${r.client} ${r.id}`,
+      );
       expect(s.prompts, `${r.client} ${r.id}`).toBe(r.prompts.length);
       expect(s.firstPrompt).toContain(r.prompts[0]);
       expect(s.lastPrompt).toContain(r.prompts.at(-1));
@@ -45,7 +47,9 @@ describe('the demo sessions are what the clients recorded', () => {
     expect(list.some((s) => s.hiddenReason === 'subagent' && s.parent)).toBe(true);
     expect(list.filter((s) => s.prompts >= 2).length).toBeGreaterThanOrEqual(5);
     expect(new Set(list.map((s) => s.harness))).toEqual(new Set(['claude', 'codex', 'pi', 'opencode', 'gemini']));
-    expect(new Set(list.map((s) => path.basename(s.cwd)))).toEqual(new Set(['webshop', 'blog', 'dotfiles', 'api-server', 'resume-cli']));
+    expect(new Set(list.map((s) => path.basename(must(s.cwd))))).toEqual(
+      new Set(['webshop', 'blog', 'dotfiles', 'api-server', 'resume-cli']),
+    );
   });
 
   it('show, the pager header and ls agree on the prompts of every session', () => {
@@ -166,7 +170,7 @@ describe('--demo and the config file', () => {
     expect(flags.stdout).toContain('--height 77%');
     // the same flags as outside the demo with the same config
     expect(flags.stdout.replaceAll('resume --demo ', 'resume ')).toBe(run(home, ['__fzf-flags', 'picker']).stdout);
-    const claude = demoLs(home).find((s) => s.harness === 'claude' && !s.hidden);
+    const claude = must(demoLs(home).find((s) => s.harness === 'claude' && !s.hidden));
     const dry = run(home, ['--demo', '--dry-run', '--json', `claude:${claude.id}`]);
     expect(dry.code, dry.stderr).toBe(0);
     expect(JSON.parse(dry.stdout).argv).toEqual(['claude', '--resume', claude.id]);

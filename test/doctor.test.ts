@@ -3,7 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HARNESSES } from '../lib/types.js';
-import { FIXTURES, put, run, tempHome, write } from './helpers.js';
+import { FIXTURES, must, put, run, tempHome, write } from './helpers.js';
+import type { Doctor } from './json.js';
 import { addSessions, opencodeDb, user } from './sqlite-fixtures.js';
 
 function home(): string {
@@ -47,11 +48,11 @@ describe('doctor', () => {
     expect(run(h, ['ls']).code).toBe(0);
     const r = run(h, ['doctor', '--json'], { SHELL: '/bin/zsh', XDG_DATA_HOME: undefined });
     expect(r.code).toBe(0);
-    const d = JSON.parse(r.stdout);
-    expect(d.harnesses.map((x: any) => x.name).sort()).toEqual([...HARNESSES].sort());
+    const d: Doctor = JSON.parse(r.stdout);
+    expect(d.harnesses.map((x) => x.name).sort()).toEqual([...HARNESSES].sort());
     expect(d.shell).toBe('/bin/zsh');
     expect(d.sqlite).toMatchObject({ ok: true });
-    const oc = d.harnesses.find((x: any) => x.name === 'opencode');
+    const oc = must(d.harnesses.find((x) => x.name === 'opencode'));
     expect(oc).toMatchObject({
       files: 1,
       filesByKind: { db: 1 },
@@ -60,19 +61,19 @@ describe('doctor', () => {
       newest: { id: 'ses_main', updated: '2030-01-01T00:00:00.000Z', cwd: '/home/u/api', title: 'Newest opencode session' },
     });
     expect(oc.roots).toEqual([{ path: path.join(h, '.local/share/opencode'), via: 'default', exists: true, role: 'data' }]);
-    const cu = d.harnesses.find((x: any) => x.name === 'cursor');
+    const cu = must(d.harnesses.find((x) => x.name === 'cursor'));
     expect(cu).toMatchObject({ files: 1, sessions: 1, skipped: { badLines: 1 } });
     expect(cu.unknownTypes).toEqual([
       { type: 'weird_new_thing', count: 2 },
       { type: 'other_thing', count: 1 },
     ]);
-    const cl = d.harnesses.find((x: any) => x.name === 'claude');
+    const cl = must(d.harnesses.find((x) => x.name === 'claude'));
     expect(cl.sessions).toBeGreaterThan(0);
     expect(cl.roots[0]).toMatchObject({ path: path.join(h, '.claude'), via: 'default', exists: true });
-    const names = d.index.files.map((f: any) => path.basename(f.path));
+    const names = d.index.files.map((f) => path.basename(f.path));
     expect(names).toEqual(expect.arrayContaining(['index.db', 'check.bin', 'rows.bin']));
-    for (const f of d.index.files.filter((x: any) => !/-(wal|shm)$/.test(x.path))) expect(f.size).toBeGreaterThan(0);
-    expect(d.index.files.reduce((n: number, f: any) => n + f.files, 0)).toBeGreaterThan(1);
+    for (const f of d.index.files.filter((x) => !/-(wal|shm)$/.test(x.path))) expect(f.size).toBeGreaterThan(0);
+    expect(d.index.files.reduce((n: number, f) => n + f.files, 0)).toBeGreaterThan(1);
     expect(d.index.dir).toBe(path.join(h, '.cache', 'resume'));
   });
 
@@ -84,8 +85,8 @@ describe('doctor', () => {
       OPENCODE_DB: 'x.db',
       RESUME_OPENCODE_DIRS: path.join(h, 'more'),
     });
-    const d = JSON.parse(r.stdout);
-    const roots = (n: string) => d.harnesses.find((x: any) => x.name === n).roots.map((x: any) => [x.path, x.via]);
+    const d: Doctor = JSON.parse(r.stdout);
+    const roots = (n: string) => must(d.harnesses.find((x) => x.name === n)).roots.map((x) => [x.path, x.via]);
     expect(roots('opencode')).toEqual([
       [path.join(h, 'more'), 'RESUME_OPENCODE_DIRS'],
       [path.join(h, 'data/opencode/x.db'), 'OPENCODE_DB'],
@@ -103,8 +104,8 @@ describe('doctor', () => {
     tool(bin, 'pi', 'exec sleep 30');
     const r = run(h, ['doctor', '--json'], { PATH: `${bin}:/usr/bin:/bin` });
     expect(r.code).toBe(0);
-    const d = JSON.parse(r.stdout);
-    const b = (n: string) => d.harnesses.find((x: any) => x.name === n).binary;
+    const d: Doctor = JSON.parse(r.stdout);
+    const b = (n: string) => must(d.harnesses.find((x) => x.name === n)).binary;
     expect(b('opencode')).toEqual({ name: 'opencode', path: path.join(bin, 'opencode'), version: '1.2.27' });
     expect(b('cursor')).toEqual({ name: 'agent', path: path.join(bin, 'agent'), version: '2026.11.20-abc' });
     expect(b('pi')).toEqual({ name: 'pi', path: path.join(bin, 'pi'), version: null });
@@ -140,7 +141,7 @@ describe('doctor', () => {
     write(h, '.local/share/opencode/opencode.db', 'not a database at all '.repeat(300));
     const r = run(h, ['doctor', '--json']);
     expect(r.code).toBe(0);
-    const oc = JSON.parse(r.stdout).harnesses.find((x: any) => x.name === 'opencode');
+    const oc = must((JSON.parse(r.stdout) as Doctor).harnesses.find((x) => x.name === 'opencode'));
     expect(oc.skipped.failedFiles).toBe(1);
     expect(oc.skipped.failed).toMatch(/cannot read opencode\.db: .*not a database/);
   });
@@ -149,11 +150,11 @@ describe('doctor', () => {
     const h = home();
     const r = run(h, ['--demo', 'doctor', '--json']);
     expect(r.code).toBe(0);
-    const d = JSON.parse(r.stdout);
+    const d: Doctor = JSON.parse(r.stdout);
     expect(d.demo).toBe(true);
     // every harness with a client to record (Cursor has none: the demo has no Cursor session)
     for (const n of ['claude', 'codex', 'pi', 'opencode', 'gemini'])
-      expect(d.harnesses.find((x: any) => x.name === n).sessions).toBeGreaterThan(0);
+      expect(must(d.harnesses.find((x) => x.name === n)).sessions).toBeGreaterThan(0);
   });
 
   it('reports drift it can see: a client newer than the tested version, and sessions with replies but no prompt', () => {
@@ -180,8 +181,8 @@ describe('doctor', () => {
     );
     const r = run(h, ['doctor', '--json'], { PATH: `${bin}:/usr/bin:/bin` });
     expect(r.code).toBe(0);
-    const d = JSON.parse(r.stdout);
-    const x = (n: string) => d.harnesses.find((y: any) => y.name === n);
+    const d: Doctor = JSON.parse(r.stdout);
+    const x = (n: string) => must(d.harnesses.find((y) => y.name === n));
     expect(x('codex')).toMatchObject({
       tested: '0.171.0',
       newerThanTested: true,

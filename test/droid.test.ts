@@ -6,10 +6,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { byId, FIXTURES, lsJson, must, run, tempHome } from './helpers.js';
+import type { Found, Manifest, Recorded } from './json.js';
 
 const SET = path.join(FIXTURES, 'real', 'droid-0.225.2');
-const manifest = JSON.parse(fs.readFileSync(path.join(SET, 'manifest.json'), 'utf8'));
-const recorded = (mode: string, pick: (s: any) => boolean = () => true) => manifest.sessions.find((s: any) => s.mode === mode && pick(s));
+const manifest: Manifest = JSON.parse(fs.readFileSync(path.join(SET, 'manifest.json'), 'utf8'));
+const recorded = (mode: string, pick: (s: Recorded) => boolean = () => true) =>
+  must(manifest.sessions.find((s) => s.mode === mode && pick(s)));
 /** the session /rename named (started with its first prompt on the command line) */
 const RENAMED = recorded('interactive', (s) => s.started === 'argv');
 /** the session typed into from the start in proj-b (titled by Droid's title model) */
@@ -99,8 +101,8 @@ describe('droid', () => {
     const h = home();
     const r = run(h, ['search', '--all', '--json', 'resumed prompt']);
     expect(r.code, r.stderr).toBe(0);
-    const hits = JSON.parse(r.stdout);
-    const of = (id: string) => hits.find((x: any) => x.id === id);
+    const hits: Found[] = JSON.parse(r.stdout);
+    const of = (id: string) => hits.find((x) => x.id === id);
     expect(of(RENAMED.id)).toMatchObject({
       original: true,
       evidence: [

@@ -8,7 +8,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { gemini } from '../lib/harness/gemini/index.js';
-import { byId, indexStderr, jsonl, lsJson, put, run, tempHome, write } from './helpers.js';
+import type { Session } from '../lib/types.js';
+import { byId, indexStderr, jsonl, lsJson, must, put, run, tempHome, write } from './helpers.js';
 
 const JSONL_ID = 'gemini_stage0_jsonl';
 const LEGACY_ID = 'session-2026-01-16T18-34-3739ef95';
@@ -90,7 +91,7 @@ describe('gemini fixtures', () => {
   });
 
   it('has no fork: the adapter refuses it with a message', () => {
-    const s = { id: SID } as any;
+    const s = { id: SID } as Session;
     expect(gemini.launch(s, { fork: false })).toEqual({ argv: ['gemini', '--resume', SID] });
     expect(typeof gemini.launch(s, { fork: true })).toBe('string');
   });
@@ -274,7 +275,7 @@ describe('gemini chats', () => {
     expect(byId(list, 'bbbbbbbb-0000-4000-8000-000000000000').cwd).toBe(hashed);
     const u = byId(list, 'cccccccc-0000-4000-8000-000000000000');
     expect(u.cwd).toBeNull();
-    expect(u.resume.cwd).toBeNull();
+    expect(must(u.resume).cwd).toBeNull();
   });
 
   it('a broken projects.json or a junk .project_root leaves the directory unknown, the listing intact', () => {
@@ -344,7 +345,7 @@ describe('gemini demo', () => {
     expect(list.length).toBeGreaterThanOrEqual(3);
     // recorded in /home/demo/src/…; --demo lists them in the directories it creates under its cache
     for (const s of list) expect(s.cwd).toMatch(/\/\.cache\/resume\/demo\/dirs\/src\//);
-    const parent = list.find((s) => s.firstPrompt === 'Explain what the auth middleware does');
+    const parent = must(list.find((s) => s.firstPrompt === 'Explain what the auth middleware does'));
     expect(list.some((s) => s.hiddenReason === 'subagent' && s.parent === parent.id)).toBe(true);
     expect(list.some((s) => s.title === 'Add an RSS feed to the blog' && s.prompts === 2)).toBe(true);
   });

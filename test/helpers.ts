@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, onTestFinished } from 'vitest';
+import type { Listed } from './json.js';
 
 export const ROOT = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 export const FIXTURES = path.join(ROOT, 'test', 'fixtures');
@@ -117,7 +118,7 @@ export function run(
   return { code: r.status ?? (r.signal ? 128 : 1), stdout: r.stdout, stderr: r.stderr };
 }
 
-export function lsJson(home: string, extra: Record<string, string | undefined> = {}, args: string[] = ['-a']): any[] {
+export function lsJson(home: string, extra: Record<string, string | undefined> = {}, args: string[] = ['-a']): Listed[] {
   const r = run(home, ['ls', '--json', ...args], extra);
   if (r.code !== 0) throw new Error(`ls --json failed (${r.code}): ${r.stderr}`);
   return JSON.parse(r.stdout);
@@ -162,8 +163,8 @@ export const notLinux = process.platform !== 'linux';
  * The value a test's own data must hold (a match, a find, a spawned pid, a parsed file): a failed
  * test naming what it got when it is null or undefined, where `x!` would only fail later, elsewhere.
  */
-export function must<T>(x: T | null | undefined): T {
-  if (x === null || x === undefined) throw new Error(`expected a value, got ${x}`);
+export function must<T>(x: T | null | undefined, what = 'a value'): T {
+  if (x === null || x === undefined) throw new Error(`expected ${what}, got ${x}`);
   return x;
 }
 
@@ -173,10 +174,10 @@ export function touch(file: string, sec: number): void {
 }
 
 /** The session with this id in an ls --json list (a failed expectation when missing). */
-export function byId(list: any[], id: string): any {
+export function byId(list: Listed[], id: string): Listed {
   const s = list.find((x) => x.id === id);
   expect(s, `session ${id}`).toBeTruthy();
-  return s;
+  return must(s);
 }
 
 /** `resume index` must succeed; its stderr (the counts). */

@@ -17,6 +17,7 @@ const uuid = (i: number) => uuidAt(i, 'b0b0b0b0-0000-4000-8000');
 
 import { scrubTail } from '../lib/hooks/audit.js';
 import { activate, launchdPlist, type Paths, systemdUnits } from '../lib/hooks/install.js';
+import type { HooksReport } from '../lib/hooks/status.js';
 import { makeCtx } from '../lib/util/paths.js';
 
 const homes: string[] = [];
@@ -385,9 +386,9 @@ describe('resume hooks run', { timeout: 60_000 }, () => {
     expect(fs.statSync(file + '.1').size).toBe(big);
     expect(runs(w)).toHaveLength(1);
     expect(fs.existsSync(file + '.2')).toBe(false);
-    const st = JSON.parse(run(w.home, ['hooks', 'status', '--json'], w.env).stdout);
+    const st: HooksReport = JSON.parse(run(w.home, ['hooks', 'status', '--json'], w.env).stdout);
     expect(st.runs).toHaveLength(5);
-    expect(st.runs.slice(0, 4).map((r: any) => r.program)).toEqual(['old', 'old', 'old', 'old']);
+    expect(st.runs.slice(0, 4).map((r) => r.program)).toEqual(['old', 'old', 'old', 'old']);
     expect(st.runs[4].event).toBe('baseline');
   });
 
@@ -504,7 +505,7 @@ describe('[[resume.on_update]] config errors (exit 2, one line naming the table)
       w,
       '[[resume.on_update]]\nharness = "claude"\naction = "restart"\n' + hook(w, 'hook-a') + hook(w, 'hook-b', 'timeout_seconds = 12.5\n'),
     );
-    const st = JSON.parse(run(w.home, ['hooks', 'status', '--json'], w.env).stdout);
+    const st: HooksReport = JSON.parse(run(w.home, ['hooks', 'status', '--json'], w.env).stdout);
     expect(st.hooks).toEqual([
       { hook: 1, harness: 'claude', kind: 'restart', program: null, timeout_seconds: 1800 },
       { hook: 2, harness: 'claude', kind: 'command', program: 'hook-a', timeout_seconds: 300 },
@@ -612,18 +613,18 @@ describe.skipIf(process.platform !== 'linux')('resume hooks install (systemd use
 
     setVersions(w, ['2.1.2']);
     config(w, hook(w, 'hook-a'));
-    const st = JSON.parse(run(w.home, ['hooks', 'status', '--json'], env).stdout);
+    const st: HooksReport = JSON.parse(run(w.home, ['hooks', 'status', '--json'], env).stdout);
     expect(st).toMatchObject({ installed: true, loaded: true, loaded_detail: 'resume-hooks.path active, resume-hooks.timer active' });
-    expect(st.files.map((f: any) => f.state)).toEqual(['current', 'current', 'current']);
+    expect(st.files.map((f) => f.state)).toEqual(['current', 'current', 'current']);
     expect(st.claude).toMatchObject({ recorded: '2.1.2', installed: '2.1.2', pending_restart: null });
     expect(st.pending).toEqual([]);
-    expect(st.runs.at(-1).event).toBe('baseline');
+    expect(must(st.runs.at(-1)).event).toBe('baseline');
     // a new build behind the link: pending until the next run
     nativeClaude(w, '2.1.3');
-    const st2 = JSON.parse(run(w.home, ['hooks', 'status', '--json'], env).stdout);
+    const st2: HooksReport = JSON.parse(run(w.home, ['hooks', 'status', '--json'], env).stdout);
     expect(st2.pending).toEqual(['claude 2.1.2 -> 2.1.3: the next run fires the hooks']);
     // the installed units still fit: a claude update is no reason to install again (issue 48)
-    expect(st2.files.map((f: any) => f.state)).toEqual(['current', 'current', 'current']);
+    expect(st2.files.map((f) => f.state)).toEqual(['current', 'current', 'current']);
     expect(JSON.parse(run(w.home, ['doctor', '--json'], env).stdout).hooks.warnings.join('\n')).not.toContain('differ');
     const text = run(w.home, ['hooks', 'status'], env);
     expect(text.code).toBe(0);
@@ -731,7 +732,7 @@ describe('resume hooks install (launchd agent, macOS)', () => {
     const x = w();
     const u = launchdPlist(makeCtx({ HOME: x.home }), p(x.home));
     expect(u.file).toBe(path.join(x.home, 'Library', 'LaunchAgents', 'resume-sessions.hooks.plist'));
-    const o = readPlist(u.text) as Record<string, any>;
+    const o = readPlist(u.text) as Record<string, unknown>;
     expect(Object.keys(o).sort()).toEqual([
       'EnvironmentVariables',
       'Label',
@@ -744,7 +745,7 @@ describe('resume hooks install (launchd agent, macOS)', () => {
     expect(o.Label).toBe('resume-sessions.hooks');
     expect(o.ProgramArguments).toEqual(['/opt/homebrew/bin/node', `${x.home}/app & co/bin/resume`, 'hooks', 'run', '--trigger', 'watcher']);
     expect(o.WatchPaths).toEqual(p(x.home).watch);
-    for (const a of [...o.ProgramArguments.slice(0, 2), ...o.WatchPaths]) expect(path.isAbsolute(a)).toBe(true);
+    for (const a of [...(o.ProgramArguments as string[]).slice(0, 2), ...(o.WatchPaths as string[])]) expect(path.isAbsolute(a)).toBe(true);
     expect(o.StartInterval).toBe(1800);
     expect(o.RunAtLoad).toBe(false);
     expect(o.EnvironmentVariables).toEqual({ PATH: '/opt/homebrew/bin:/usr/bin:/bin' });

@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, envFor, indexStderr, jsonl, lsJson, must, put, run, tempHome, write } from './helpers.js';
+import type { Listed } from './json.js';
 
 const CLAUDE_ID = '0a1b2c3d-4e5f-4061-8071-2a3b4c5d6e7f';
 const PI_ID = '019e19b4-eb48-746a-aa6b-8dfcfa37954b';
@@ -96,8 +97,8 @@ describe('ls --json', () => {
       expect(typeof s.live).toBe('boolean');
       expect(s.updated).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
       expect(s.started).toMatch(/Z$/);
-      expect(Array.isArray(s.resume.argv)).toBe(true);
-      expect(s.resume.cwd).toBe(s.cwd);
+      expect(Array.isArray(must(s.resume).argv)).toBe(true);
+      expect(must(s.resume).cwd).toBe(s.cwd);
     }
     const c = list.find((s) => s.harness === 'claude');
     expect(c).toMatchObject({
@@ -112,7 +113,7 @@ describe('ls --json', () => {
       forkedFrom: null,
       resume: { cwd: '/tmp', argv: ['claude', '--resume', CLAUDE_ID] },
     });
-    const p = list.find((s) => s.harness === 'pi');
+    const p = must(list.find((s) => s.harness === 'pi'));
     expect(p).toMatchObject({
       id: PI_ID,
       cwd: '/tmp/as-agent-fixture/project',
@@ -123,7 +124,7 @@ describe('ls --json', () => {
       started: '2026-05-12T01:02:27.657Z',
       updated: '2026-05-12T01:02:45.843Z',
     });
-    expect(p.resume.argv).toEqual(['pi', '--session', p.file]);
+    expect(must(p.resume).argv).toEqual(['pi', '--session', p.file]);
   });
 
   it('does not list Claude subagent transcripts as sessions', () => {
@@ -291,7 +292,7 @@ describe('incremental index', () => {
     const home2 = tempHome();
     fs.cpSync(path.join(home, '.claude'), path.join(home2, '.claude'), { recursive: true });
     const par = lsJson(home2, { RESUME_THREADS: '2', RESUME_PARALLEL_MIN_BYTES: '0' });
-    const strip = (l: any[]) => l.map((s) => ({ ...s, file: path.relative(s.harness, s.file).replace(/.*\.claude/, ''), resume: null }));
+    const strip = (l: Listed[]) => l.map((s) => ({ ...s, file: path.relative(s.harness, s.file).replace(/.*\.claude/, ''), resume: null }));
     expect(strip(par)).toEqual(strip(seq));
     expect(par).toHaveLength(12);
     // the same through the rows/preview bundle (run by the code-cache loader), on a cold cache
@@ -331,12 +332,12 @@ describe('bad input', () => {
     fs.mkdirSync(path.join(proj, '22222222-0000-4000-8000-000000000005.jsonl'));
     const r = run(home, ['ls', '--json', '-a']);
     expect(r.code).toBe(0);
-    const list = JSON.parse(r.stdout);
-    const ids = list.map((s: any) => s.id);
+    const list: Listed[] = JSON.parse(r.stdout);
+    const ids = list.map((s) => s.id);
     expect(ids).toContain(CLAUDE_ID);
     expect(ids).toContain(PI_ID);
     expect(ids).toContain(id1);
-    const bad = list.find((s: any) => s.id === id1);
+    const bad = list.find((s) => s.id === id1);
     expect(bad).toMatchObject({ prompts: 1, firstPrompt: 'survives the junk', cwd: '/bad' });
     const idx = run(home, ['index', '--rebuild']);
     expect(idx.stderr).toMatch(/skipped: 1 not regular files, 1 unreadable/);
@@ -469,7 +470,7 @@ describe('listing commands', () => {
   it('hides subagents, print-mode and SDK sessions, counting them on stderr only', () => {
     const home = mixedHome();
     const r = run(home, ['ls', '--json']);
-    const shown = JSON.parse(r.stdout).map((s: any) => s.id);
+    const shown = (JSON.parse(r.stdout) as Listed[]).map((s) => s.id);
     expect(shown).toEqual(['p4', 'p1', 'aaaaaaaa-0000-4000-8000-000000000001']);
     const all = lsJson(home);
     const reasons = Object.fromEntries(all.map((s) => [s.id, s.hiddenReason]));
@@ -477,13 +478,13 @@ describe('listing commands', () => {
     const plain = run(home, ['ls']);
     expect(plain.stderr).toBe('+3 hidden: 1 workers, 1 print-mode, 1 SDK; --all shows them\n');
     expect(plain.stdout).not.toContain('hidden');
-    expect(all.find((s) => s.id === 'p4').title).toBe('Gamma work');
+    expect(must(all.find((s) => s.id === 'p4')).title).toBe('Gamma work');
   });
 
   it('filters by -n, --harness and --dir', () => {
     const home = mixedHome();
     const ids = (args: string[], cwd?: string) =>
-      JSON.parse(run(home, ['ls', '--json', ...args], {}, { cwd }).stdout).map((s: any) => s.id);
+      (JSON.parse(run(home, ['ls', '--json', ...args], {}, { cwd }).stdout) as Listed[]).map((s) => s.id);
     expect(ids(['-n', '1'])).toEqual(['p4']);
     expect(ids(['--harness', 'claude', '-a'])).toEqual(['bbbbbbbb-0000-4000-8000-000000000002', 'aaaaaaaa-0000-4000-8000-000000000001']);
     expect(ids(['--harness', 'pi,claude'])).toEqual(['p4', 'p1', 'aaaaaaaa-0000-4000-8000-000000000001']);

@@ -146,7 +146,17 @@ export function standInLog(home: string): string {
   return path.join(home, 'standin.jsonl');
 }
 
-export function records(log: string): any[] {
+/** A line of the stand-in's log: what it was run with, or (STANDIN_TRAP) the signal it got. */
+export interface Ran {
+  name: string;
+  cwd?: string;
+  argv?: string[];
+  pid?: number;
+  env?: Record<string, string>;
+  signal?: string;
+}
+
+export function records(log: string): Ran[] {
   if (!fs.existsSync(log)) return [];
   return fs
     .readFileSync(log, 'utf8')
@@ -156,7 +166,7 @@ export function records(log: string): any[] {
 }
 
 /** Wait (without a deadline of its own: the test's timeout bounds it) until the log has n records. */
-export async function waitRecords(log: string, n: number): Promise<any[]> {
+export async function waitRecords(log: string, n: number): Promise<Ran[]> {
   for (;;) {
     const r = records(log);
     if (r.length >= n) return r;

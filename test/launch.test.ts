@@ -10,7 +10,7 @@ import { shellLine } from '../lib/launch/emit.js';
 import { findLive } from '../lib/launch/live.js';
 import type { Harness, Session } from '../lib/types.js';
 import { quoteFish, quotePosix, type ShellName } from '../lib/util/quote.js';
-import { BIN, envFor, needs, notLinux, run, tempHome, write } from './helpers.js';
+import { BIN, envFor, must, needs, notLinux, run, tempHome, write } from './helpers.js';
 import { claudeSession, codexSession, piSession, records, standIn, uuid, waitRecords } from './launch-helpers.js';
 
 const HOSTILE = [
@@ -209,7 +209,7 @@ describe('exec fallback (no shell integration)', { timeout: 120_000 }, () => {
         expect(await exited).toBe(42);
       } finally {
         try {
-          process.kill(rec.pid, 'SIGKILL');
+          process.kill(must(rec.pid), 'SIGKILL');
         } catch {
           /* gone, as it should be */
         }
@@ -369,7 +369,7 @@ describe('the config file', () => {
     // a flag typed after -- is the user's own and reaches claude
     const u = run(home, [id, '--', '--allow-dangerously-skip-permissions'], env);
     expect(u.code).toBe(0);
-    expect(records(si.log).at(-1).argv).toEqual(['--model', 'opus', '--resume', id, '--allow-dangerously-skip-permissions']);
+    expect(must(records(si.log).at(-1)).argv).toEqual(['--model', 'opus', '--resume', id, '--allow-dangerously-skip-permissions']);
   });
 
   const BAD: [string, RegExp][] = [

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADAPTERS } from '../lib/harness/registry.js';
 import type { Ctx } from '../lib/types.js';
 import { envFor, FIXTURES, jsonl, must, ROOT, write } from './helpers.js';
+import type { Doctor, Listed } from './json.js';
 
 // What a checkout holds besides tests and benchmarks; dist/ and node_modules are not copied.
 const TREE = ['lib', 'fzf', 'bin', 'shell', 'demo', 'scripts', 'package.json', 'tsconfig.json'];
@@ -103,8 +104,8 @@ describe('a seventh harness from one folder and its registry lines', () => {
   it('lists its sessions (ls --json, --harness, rows) with the adapter colour', () => {
     const r = resume(['ls', '--json', '--harness', 'toy'], { RESUME_TOY_DIRS: path.join(home, 'extra') });
     expect(r.stderr).toBe('');
-    const list = JSON.parse(r.stdout);
-    expect(list.map((s: any) => [s.harness, s.id, s.prompts])).toEqual([
+    const list: Listed[] = JSON.parse(r.stdout);
+    expect(list.map((s) => [s.harness, s.id, s.prompts])).toEqual([
       ['toy', ID, 2],
       ['toy', OTHER, 1],
     ]);
@@ -149,22 +150,22 @@ describe('a seventh harness from one folder and its registry lines', () => {
     // the real store moved away: only TOY_HOME and RESUME_TOY_DIRS point at it
     const env = { HOME: path.join(tmp, 'elsewhere'), TOY_HOME: path.join(home, '.toy'), RESUME_TOY_DIRS: path.join(home, 'extra') };
     fs.mkdirSync(env.HOME, { recursive: true });
-    const real = JSON.parse(resume(['ls', '--json', '-a'], env).stdout);
-    expect(real.filter((s: any) => s.harness === 'toy')).toHaveLength(2);
+    const real: Listed[] = JSON.parse(resume(['ls', '--json', '-a'], env).stdout);
+    expect(real.filter((s) => s.harness === 'toy')).toHaveLength(2);
     const demo = resume(['ls', '--json', '-a', '--demo'], env);
     expect(demo.code).toBe(0);
-    const list = JSON.parse(demo.stdout);
+    const list: Listed[] = JSON.parse(demo.stdout);
     expect(list.length).toBeGreaterThan(0); // the bundled demo sessions
-    expect(list.filter((s: any) => s.harness === 'toy')).toEqual([]);
+    expect(list.filter((s) => s.harness === 'toy')).toEqual([]);
   });
 
   it('doctor reports its roots, sessions, binary and version drift', () => {
     const r = resume(['doctor', '--json'], { TOY_HOME: path.join(home, '.toy') });
     expect(r.code, r.stderr).toBeLessThan(2);
-    const h = JSON.parse(r.stdout).harnesses.find((x: any) => x.name === 'toy');
+    const h = must((JSON.parse(r.stdout) as Doctor).harnesses.find((x) => x.name === 'toy'));
     expect(h).toMatchObject({ label: 'Toy Agent', sessions: 1, tested: '1.0.0', newerThanTested: true });
     expect(h.roots).toEqual([expect.objectContaining({ path: path.join(home, '.toy'), via: 'TOY_HOME', exists: true })]);
-    expect(h.binary.path).toBe(path.join(tmp, 'bin', 'toy'));
+    expect(must(h.binary).path).toBe(path.join(tmp, 'bin', 'toy'));
     const text = resume(['doctor'], { TOY_HOME: path.join(home, '.toy') }).stdout;
     expect(text).toContain('toy (Toy Agent)');
     expect(text).toContain('1.2.0 is newer than 1.0.0');

@@ -5,7 +5,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isPlaceholderTitle, opencode } from '../lib/harness/opencode/index.js';
-import { lsJson, put, ROOT, run, tempDir, tempHome, write } from './helpers.js';
+import type { Session } from '../lib/types.js';
+import { lsJson, must, put, ROOT, run, tempDir, tempHome, write } from './helpers.js';
+import type { Doctor, Listed } from './json.js';
 import { addSessions, assistant, Database, digest, OPENCODE_SCHEMA, opencodeDb, user } from './sqlite-fixtures.js';
 
 const onExit: (() => void)[] = [];
@@ -18,7 +20,7 @@ function home(): string {
 }
 const DATA = '.local/share/opencode';
 const dbPath = (h: string, name = 'opencode.db') => path.join(h, DATA, name);
-const byId = (list: any[]) => new Map(list.filter((s) => s.harness === 'opencode').map((s) => [s.id, s]));
+const byId = (list: Listed[]) => new Map(list.filter((s) => s.harness === 'opencode').map((s) => [s.id, s]));
 
 /** A database with a parent, a child, an archived and an empty session, and prompts of every kind. */
 function corpus(file: string) {
@@ -108,7 +110,7 @@ describe('opencode database', () => {
   });
 
   it('resumes with --session and forks with --fork', () => {
-    const s = { id: 'ses_x' } as any;
+    const s = { id: 'ses_x' } as Session;
     expect(opencode.launch(s, { fork: false })).toEqual({ argv: ['opencode', '--session', 'ses_x'] });
     expect(opencode.launch(s, { fork: true })).toEqual({ argv: ['opencode', '--session', 'ses_x', '--fork'] });
   });
@@ -135,8 +137,8 @@ describe('opencode database', () => {
     // The user message's model stands in when no assistant replied; session.model is a fallback.
     expect(s.get('ses_new')).toMatchObject({ title: 'Later build', model: 'anthropic/claude-sonnet-4', prompts: 1 });
     expect(s.get('ses_old')).toMatchObject({ cwd: '/o', title: null, prompts: 0, updated: '2025-10-09T08:53:21.000Z' });
-    const d = JSON.parse(run(h, ['doctor', '--json']).stdout);
-    const oc = d.harnesses.find((x: any) => x.name === 'opencode');
+    const d: Doctor = JSON.parse(run(h, ['doctor', '--json']).stdout);
+    const oc = must(d.harnesses.find((x) => x.name === 'opencode'));
     expect(oc.skipped.reasons).toMatchObject({ 'session table has no title column': 1, 'no usable part table (prompts not counted)': 1 });
   });
 
@@ -164,8 +166,8 @@ describe('opencode database', () => {
     );
     db.close();
     expect(byId(lsJson(h)).get('ses_bad')).toMatchObject({ prompts: 1, firstPrompt: 'real prompt' });
-    const d = JSON.parse(run(h, ['doctor', '--json']).stdout);
-    const oc = d.harnesses.find((x: any) => x.name === 'opencode');
+    const d: Doctor = JSON.parse(run(h, ['doctor', '--json']).stdout);
+    const oc = must(d.harnesses.find((x) => x.name === 'opencode'));
     expect(oc.skipped.reasons).toMatchObject({ 'message rows that are not JSON': 1, 'part rows that are not JSON': 1 });
     expect(oc.unknownTypes).toEqual(
       expect.arrayContaining([
@@ -180,7 +182,7 @@ describe('opencode legacy JSON tree', () => {
   it('reads the fixture tree (pre-1.2 storage)', () => {
     const h = home();
     put(h, 'opencode/legacy-storage', `${DATA}/storage`);
-    const s = byId(lsJson(h)).get('s_stage0_small');
+    const s = must(byId(lsJson(h)).get('s_stage0_small'));
     expect(s).toMatchObject({
       cwd: '/tmp/repo',
       title: 'OpenCode Small',
@@ -203,8 +205,8 @@ describe('opencode legacy JSON tree', () => {
     write(h, path.join(st, 'session/global/ses_ok.json'), JSON.stringify({ id: 'ses_ok', directory: '/y', title: 'Fine' }));
     const r = run(h, ['ls', '-a', '--json']);
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout).map((s: any) => s.id)).toEqual(['ses_ok']);
-    const oc = JSON.parse(run(h, ['doctor', '--json']).stdout).harnesses.find((x: any) => x.name === 'opencode');
+    expect((JSON.parse(r.stdout) as Listed[]).map((s) => s.id)).toEqual(['ses_ok']);
+    const oc = must((JSON.parse(run(h, ['doctor', '--json']).stdout) as Doctor).harnesses.find((x) => x.name === 'opencode'));
     expect(oc.skipped.reasons).toEqual({ 'legacy sessions whose id is not a plain name': 1, 'legacy session files that are not JSON': 1 });
   });
 
@@ -248,7 +250,7 @@ describe('opencode legacy JSON tree', () => {
     execFileSync('mkfifo', [path.join(st, 'part/msg_3/prt_4.json')]);
     j('part/msg_3/prt_5.json', { id: 'prt_5', type: 'text', text: 'x'.repeat(1 << 20) });
     expect(byId(lsJson(h)).get('ses_abc')).toMatchObject({ prompts: 3, lastPrompt: 'third' });
-    const oc = JSON.parse(run(h, ['doctor', '--json']).stdout).harnesses.find((x: any) => x.name === 'opencode');
+    const oc = must((JSON.parse(run(h, ['doctor', '--json']).stdout) as Doctor).harnesses.find((x) => x.name === 'opencode'));
     expect(oc.skipped.reasons).toEqual({ 'legacy part files that are not regular files': 1, 'legacy part files over 1 MiB (not read)': 1 });
   });
 });
@@ -280,9 +282,9 @@ describe('opencode roots', () => {
     one(path.join(h, 'synced/opencode.db'), 'ses_synced');
     const ids = [...byId(lsJson(h, { RESUME_OPENCODE_DIRS: path.join(h, 'synced') })).keys()].sort();
     expect(ids).toEqual(['ses_dev', 'ses_synced']);
-    const d = JSON.parse(run(h, ['doctor', '--json'], { RESUME_OPENCODE_DIRS: path.join(h, 'synced') }).stdout);
-    const roots = d.harnesses.find((x: any) => x.name === 'opencode').roots;
-    expect(roots.map((r: any) => [r.via, r.exists])).toEqual([
+    const d: Doctor = JSON.parse(run(h, ['doctor', '--json'], { RESUME_OPENCODE_DIRS: path.join(h, 'synced') }).stdout);
+    const roots = must(d.harnesses.find((x) => x.name === 'opencode')).roots;
+    expect(roots.map((r) => [r.via, r.exists])).toEqual([
       ['RESUME_OPENCODE_DIRS', true],
       ['default', true],
     ]);
@@ -302,7 +304,7 @@ describe('opencode database safety', () => {
       const r = run(h, ['ls', '--json', '-a']);
       expect(r.code).toBe(0);
       expect(r.stderr).toBe('');
-      const ids = JSON.parse(r.stdout).map((s: any) => s.id);
+      const ids = (JSON.parse(r.stdout) as Listed[]).map((s) => s.id);
       expect(ids).toContain('ses_parent');
       expect(ids).not.toContain('ses_uncommitted');
       expect([digest(file), digest(`${file}-wal`)]).toEqual(before);

@@ -7,7 +7,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { adapter } from '../lib/harness/registry.js';
 import type { Harness } from '../lib/types.js';
-import { FIXTURES, lsJson, sharedTempHome } from './helpers.js';
+import { FIXTURES, lsJson, must, sharedTempHome } from './helpers.js';
+import type { Listed, Recorded } from './json.js';
 
 const REAL = path.join(FIXTURES, 'real');
 const sets = fs.existsSync(REAL)
@@ -16,20 +17,6 @@ const sets = fs.existsSync(REAL)
       .filter((d) => fs.existsSync(path.join(REAL, d, 'manifest.json')))
       .sort()
   : [];
-
-interface Recorded {
-  id: string;
-  cwd: string;
-  prompts: string[];
-  title: string | null;
-  mode: string;
-  parent: string | null;
-  forkedFrom: string | null;
-  titleCopiedFromParent?: boolean;
-  copiedPrompts?: string[];
-  /** in a `-starts` set: argv (interactive, first prompt on the command line), typed, or print */
-  started?: string;
-}
 
 /**
  * Why a recorded session is hidden from the listing, by how it was made: a one-shot run is hidden
@@ -139,7 +126,7 @@ for (const set of sets) {
   describe(`${set}`, () => {
     // One HOME for the set, shared by its tests though the first of them makes it (removed after
     // the file's last test).
-    let cache: { home: string; list: any[] } | null = null;
+    let cache: { home: string; list: Listed[] } | null = null;
     const listed = () => {
       if (cache) return cache;
       const home = sharedTempHome();
@@ -168,8 +155,10 @@ for (const set of sets) {
     for (const r of expected) {
       it(`${r.mode} ${r.id}${r.forkedFrom ? ' (fork)' : ''}`, () => {
         const { home, list } = listed();
-        const s = list.find((x) => x.harness === client && x.id === r.id);
-        expect(s, r.id).toBeTruthy();
+        const s = must(
+          list.find((x) => x.harness === client && x.id === r.id),
+          r.id,
+        );
         const own = r.prompts;
         expect({
           cwd: s.cwd,

@@ -87,7 +87,14 @@ function tmux(w: World, ...args: string[]): string {
   return r.stdout;
 }
 
-function registry(w: World): any[] {
+/** An entry of Claude Code's session registry (~/.claude/sessions/PID.json), the fields read here. */
+interface Registered {
+  pid: number;
+  sessionId: string;
+  status?: string;
+}
+
+function registry(w: World): Registered[] {
   const d = path.join(w.home, '.claude', 'sessions');
   if (!fs.existsSync(d)) return [];
   return fs.readdirSync(d).flatMap((n) => {

@@ -10,6 +10,7 @@ import { loadExtractors } from '../lib/search/registry.js';
 import { newGroup, scanGroups } from '../lib/search/search.js';
 import type { Session } from '../lib/types.js';
 import { jsonl, must, put, ROOT, run, tempHome, write } from './helpers.js';
+import type { Found } from './json.js';
 
 const homes: string[] = [];
 afterEach(() => {
@@ -21,7 +22,7 @@ function home(): string {
   return h;
 }
 
-function searchJson(h: string, args: string[], env: Record<string, string> = {}): any[] {
+function searchJson(h: string, args: string[], env: Record<string, string> = {}): Found[] {
   const r = run(h, ['search', '--json', ...args], env);
   expect(r.code, r.stderr).toBe(0);
   return JSON.parse(r.stdout);
@@ -169,8 +170,8 @@ describe('Claude prompt history (history.jsonl)', () => {
       }),
     );
     const all = searchJson(h, ['heron']);
-    const r = all.find((x) => x.id === CA);
-    expect(r.evidence.filter((e: any) => e.role === 'user')).toHaveLength(1);
+    const r = must(all.find((x) => x.id === CA));
+    expect(r.evidence.filter((e) => e.role === 'user')).toHaveLength(1);
     expect(r.evidence[0].via).toBeNull();
     // a thread that reads a transcript hands back its piece hashes for that (not for a pi session,
     // which no shared store adds to, unless it is a fork's source)
@@ -296,7 +297,7 @@ function expectHeldCounted(h: string, session: (id: string, day: number, outputs
   const r = searchJson(h, ['kinkajou']);
   expect(r.map((x) => x.id)).toEqual([A, B]);
   expect(Math.round((r[0].score - r[1].score) * 100) / 100).toBe(0.85);
-  expect(r[0].evidence.map((e: any) => e.role)).toEqual(['user', 'tool-output']);
+  expect(r[0].evidence.map((e) => e.role)).toEqual(['user', 'tool-output']);
   expect(r[0].evidence[1].text).toBe('kinkajou.c:0: alloc');
 }
 
@@ -338,11 +339,11 @@ describe('pi workers', () => {
     const r = searchJson(h, ['lemur', 'cache']);
     // W is not a result of its own: its text is evidence on P
     expect(r.map((x) => x.id).sort()).toEqual([P, L]);
-    const p = r.find((x) => x.id === P);
+    const p = must(r.find((x) => x.id === P));
     expect(p.subagentFiles).toEqual([worker]);
     expect(p.evidence[0]).toMatchObject({ role: 'task', subagent: true, file: worker });
     expect(p.hidden).toBeNull();
-    expect(r.find((x) => x.id === L).hidden).toBe('subagent');
+    expect(must(r.find((x) => x.id === L)).hidden).toBe('subagent');
     expect(run(h, ['search', 'lemur', 'cache']).stdout).toMatch(/\[worker\]/);
   });
 
@@ -567,9 +568,9 @@ describe('text only on an abandoned branch', () => {
     );
     const [r] = searchJson(h, ['tapir']);
     expect(r.id).toBe(A);
-    const prompt = r.evidence.find((e: any) => e.role === 'user');
+    const prompt = r.evidence.find((e) => e.role === 'user');
     expect(prompt).toMatchObject({ abandoned: true, text: 'rewrite the «tapir» renderer'.replace(/[«»]/g, '') });
-    expect(r.evidence.find((e: any) => e.role === 'tool-output')).toMatchObject({ abandoned: false });
+    expect(r.evidence.find((e) => e.role === 'tool-output')).toMatchObject({ abandoned: false });
   });
 
   it('pi: tool output repeated on the live path after an abandoned copy keeps its evidence live, also once further tool output is no longer decoded', () => {
@@ -687,7 +688,7 @@ describe('text only on an abandoned branch', () => {
     lines.push(piEntry('u9', 't4', ts(20), 'user', 'go back'));
     const file = write(h, `${PI_DIR}/2026-03-05T10-00-00-000Z_${A}.jsonl`, jsonl(...lines));
     const [r] = searchJson(h, ['pangolin']);
-    expect(r.evidence.map((e: any) => [e.role, e.abandoned])).toEqual([
+    expect(r.evidence.map((e) => [e.role, e.abandoned])).toEqual([
       ['tool-output', false],
       ['tool-output', false],
     ]);
@@ -849,7 +850,7 @@ describe('text only on an abandoned branch', () => {
     );
     const [r] = searchJson(h, ['walrus', 'saddle']);
     expect(r.id).toBe(CA);
-    const walrus = r.evidence.find((e: any) => /walrus/.test(e.text));
+    const walrus = r.evidence.find((e) => /walrus/.test(e.text));
     expect(walrus).toMatchObject({ abandoned: true });
   });
 
@@ -963,8 +964,8 @@ describe('opencode 2.x (session_v2 + session_message)', () => {
     const r = searchJson(h, ['quetzal', 'feed']);
     expect(r.map((x) => x.id)).toEqual(['ses_main', 'ses_fork']);
     expect(r[0].kind).toBe('original');
-    expect(r[0].evidence.map((e: any) => e.role)).toContain('user');
-    expect(r[1].evidence.every((e: any) => e.copied)).toBe(true);
+    expect(r[0].evidence.map((e) => e.role)).toContain('user');
+    expect(r[1].evidence.every((e) => e.copied)).toBe(true);
     expect(searchJson(h, ['quetzalFeed'])[0].evidence[0]).toMatchObject({ role: 'tool-call' });
     expect(searchJson(h, ['toucan-assets'])[0]).toMatchObject({ id: 'ses_main' });
     const kid = searchJson(h, ['macaw']);

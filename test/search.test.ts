@@ -12,8 +12,10 @@ import { EXTRACTORS, HOOKS, loadExtractors } from '../lib/search/registry.js';
 import { type Reader, rawText, scanLines } from '../lib/search/scan.js';
 import { makeSnippet, marked } from '../lib/search/snippet.js';
 import type { Piece } from '../lib/search/types.js';
+import type { Session } from '../lib/types.js';
 import { redact } from '../lib/util/redact.js';
 import { BIN, envFor, FIXTURES, jsonl, must, put, ROOT, run, tempHome, write } from './helpers.js';
+import type { Decoded, Found, Listed } from './json.js';
 
 function home(): string {
   const h = tempHome('resume-search-');
@@ -80,10 +82,10 @@ function narwhalFork(h: string, P: string, F: string, more: unknown[]): void {
     reply('The narwhal exporter is in src/narwhal.ts.', '2026-01-04T10:00:09Z'),
   ];
   claude(h, P, pl);
-  claude(h, F, [...pl.map((l: any) => ({ ...l, sessionId: F, forkedFrom: { sessionId: P, messageUuid: l.uuid } })), ...more]);
+  claude(h, F, [...pl.map((l) => ({ ...l, sessionId: F, forkedFrom: { sessionId: P, messageUuid: l.uuid } })), ...more]);
 }
 
-function searchJson(h: string, args: string[], extra: Record<string, string> = {}): any[] {
+function searchJson(h: string, args: string[], extra: Record<string, string> = {}): Found[] {
   const r = run(h, ['search', '--json', ...args], extra);
   expect(r.code, r.stderr).toBe(0);
   return JSON.parse(r.stdout);
@@ -232,7 +234,7 @@ describe('ranking', () => {
     expect(r.map((x) => x.id)).toEqual([P, F]);
     expect(r[0].kind).toBe('original');
     expect(r[1].kind).toBe('follow-up');
-    expect(r[1].evidence.some((e: any) => e.copied)).toBe(true);
+    expect(r[1].evidence.some((e) => e.copied)).toBe(true);
     expect(r[0].score).toBeGreaterThan(r[1].score);
   });
 
@@ -272,7 +274,7 @@ describe('ranking', () => {
     );
     const r = searchJson(h, ['walrus', 'scheduler']);
     expect(r.map((x) => x.id)).toEqual([P, F]);
-    expect(r[1].evidence.every((e: any) => e.copied)).toBe(true);
+    expect(r[1].evidence.every((e) => e.copied)).toBe(true);
     expect(r[1].kind).toBe('follow-up');
   });
 
@@ -310,7 +312,7 @@ describe('ranking', () => {
     const r = searchJson(h, ['ocelot', 'marmalade']);
     expect(r.map((x) => x.id)).toEqual([ID(9), ID(8)]);
     expect(r[1].confidence).toBe('low');
-    expect(r[1].evidence.every((e: any) => e.role === 'tool-output')).toBe(true);
+    expect(r[1].evidence.every((e) => e.role === 'tool-output')).toBe(true);
   });
 
   it('recency breaks ties', () => {
@@ -421,7 +423,7 @@ describe('output', () => {
       firstPrompt: 'the quokka importer fails',
       branch: null,
       forkedFrom: null,
-    } as any;
+    } as Session;
     const terms = parseQuery(['quokka']);
     const full = await scanParallel([newGroup(s, [s])], terms, new Set(), { threads: 1 });
     const bare = await scanParallel([newGroup(s, [s])], terms, new Set(), { threads: 1, evidence: false });
@@ -464,9 +466,9 @@ describe('output', () => {
     claude(h, ID(2), [user('rename the gecko flag again', '2026-01-20T09:00:00Z')], '-w-other');
     const r = searchJson(h, ['gecko']);
     expect(r).toHaveLength(2);
-    const ls = JSON.parse(run(h, ['ls', '--json']).stdout);
+    const ls: Listed[] = JSON.parse(run(h, ['ls', '--json']).stdout);
     for (const x of r) {
-      const l = ls.find((y: any) => y.id === x.id);
+      const l = must(ls.find((y) => y.id === x.id));
       expect(x.harness).toBe(l.harness);
       expect(x.short).toBe(l.short);
       expect(x.cwd).toBe(l.cwd);
@@ -496,7 +498,7 @@ describe('output', () => {
       ).replaceAll(CWD, '/w/zorilla'),
     );
     const [r] = searchJson(h, ['zorilla']);
-    expect(r.evidence.map((e: any) => e.role)).toEqual(['metadata', 'assistant']);
+    expect(r.evidence.map((e) => e.role)).toEqual(['metadata', 'assistant']);
     expect(r.evidence[1].text).toContain('zorilla layout is odd');
     expect(r.evidence[0].text).toContain('/w/zorilla');
   });
@@ -968,14 +970,14 @@ describe('scanning', () => {
 
   it('outputOnly: on every fixture line of pi, Codex and Claude, true only for a record whose text is tool output alone, and for every such record as the harness writes it', async () => {
     await loadExtractors();
-    const kinds: Record<string, (o: any) => boolean> = {
+    const kinds: Record<string, (o: Decoded) => boolean> = {
       // Claude: tool results only, none holding a text block at any depth (those are decoded as usual)
       claude: (o) =>
         o.type === 'user' &&
         !o.isCompactSummary &&
         Array.isArray(o.message?.content) &&
         o.message.content[0]?.type === 'tool_result' &&
-        o.message.content.every((b: any) => b?.type === 'tool_result') &&
+        o.message.content.every((b: Decoded) => b?.type === 'tool_result') &&
         !JSON.stringify(o).includes('"type":"text"'),
       pi: (o) => o.type === 'message' && o.message?.role === 'toolResult',
       codex: (o) =>
@@ -997,7 +999,7 @@ describe('scanning', () => {
         const lines = fs.readFileSync(f, 'utf8').split('\n').filter(Boolean);
         const cx = { first: true, st: {} };
         for (const text of lines) {
-          let o: any;
+          let o: Decoded;
           try {
             o = JSON.parse(text);
           } catch {
@@ -1107,7 +1109,7 @@ describe('every harness', () => {
   beforeAll(() => loadExtractors());
   function ex(h: keyof typeof EXTRACTORS, file: string): Piece[] {
     const out: Piece[] = [];
-    const cx = { first: true, st: {} as Record<string, any> };
+    const cx = { first: true, st: {} as Record<string, unknown> };
     const text = fs.readFileSync(path.join(FIXTURES, file), 'utf8');
     const recs = file.endsWith('.json')
       ? [JSON.parse(text)]

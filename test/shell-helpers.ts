@@ -5,7 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { BIN, envFor, tempHome, write } from './helpers.js';
+import { BIN, envFor, must, tempHome, write } from './helpers.js';
 import { claudeSession, records, standIn, standInLog } from './launch-helpers.js';
 
 export interface Sess {
@@ -29,7 +29,7 @@ export function claudeOnPath(home: string): string {
 
 /** Each run of the stand-in `claude`: where and with what arguments. */
 export function calls(home: string): { cwd: string; argv: string[] }[] {
-  return records(standInLog(home)).map((r) => ({ cwd: r.cwd, argv: r.argv }));
+  return records(standInLog(home)).map((r) => ({ cwd: must(r.cwd), argv: must(r.argv) }));
 }
 
 export type ShellName = 'zsh' | 'bash' | 'fish';

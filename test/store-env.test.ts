@@ -9,7 +9,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cacheDir, makeCtx } from '../lib/util/paths.js';
 import { quoteFish, quotePosix } from '../lib/util/quote.js';
-import { byId, envFor, jsonl, lsJson, needs, run, tempHome, write } from './helpers.js';
+import { byId, envFor, jsonl, lsJson, must, needs, run, tempHome, write } from './helpers.js';
 import { records, standIn, uuid } from './launch-helpers.js';
 import { addSessions, assistant, opencodeDb, user } from './sqlite-fixtures.js';
 
@@ -34,7 +34,11 @@ function claudeAt(home: string, root: string, id: string, cwd: string): string {
   );
 }
 
-function dry(home: string, id: string, env: Record<string, string> = {}): any {
+function dry(
+  home: string,
+  id: string,
+  env: Record<string, string> = {},
+): { cwd: string | null; argv: string[]; env: Record<string, string> } {
   const r = run(home, ['--dry-run', '--json', id], env);
   expect(r.stderr).toBe('');
   expect(r.code).toBe(0);
@@ -99,7 +103,7 @@ describe('the other harnesses', () => {
     const env = { RESUME_CODEX_DIRS: path.join(home, 'acct2/codex') };
     expect(dry(home, a, env).env).toEqual({});
     expect(dry(home, b, env)).toMatchObject({ argv: ['codex', 'resume', b], env: { CODEX_HOME: path.join(home, 'acct2/codex') } });
-    expect(byId(lsJson(home, env), c).resume.env).toEqual({ CODEX_HOME: path.join(home, 'acct2/codex') });
+    expect(must(byId(lsJson(home, env), c).resume).env).toEqual({ CODEX_HOME: path.join(home, 'acct2/codex') });
   });
 
   it('Gemini: GEMINI_CLI_HOME for a .gemini elsewhere; a root not named .gemini cannot be pointed at (refused)', () => {
@@ -176,10 +180,10 @@ describe('the other harnesses', () => {
     const s = byId(lsJson(home, moved), id);
     expect(s).toMatchObject({ harness: 'cursor', firstPrompt: 'cursor in a moved data dir', cwd });
     // the harness reads the same variable from the user's environment: nothing to add
-    expect(s.resume.env).toBeUndefined();
+    expect(must(s.resume).env).toBeUndefined();
     // found through RESUME_CURSOR_DIRS instead: the launch sets it
     const extra = { RESUME_CURSOR_DIRS: path.join(home, 'data2') };
-    expect(byId(lsJson(home, extra), id).resume.env).toEqual({ CURSOR_DATA_DIR: path.join(home, 'data2') });
+    expect(must(byId(lsJson(home, extra), id).resume).env).toEqual({ CURSOR_DATA_DIR: path.join(home, 'data2') });
   });
 });
 

@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { HARNESSES } from '../lib/types.js';
+import { HARNESSES, type Session } from '../lib/types.js';
 import { BIN, envFor, FIXTURES, jsonl, lsJson, must, run, tempHome, write } from './helpers.js';
 import { cursorStore, md5 } from './sqlite-fixtures.js';
 
@@ -37,9 +37,9 @@ function mixedHome(): { home: string; files: string[] } {
   const list = lsJson(home);
   fs.rmSync(path.join(home, '.cache'), { recursive: true, force: true });
   const newest = new Map<string, number>();
-  for (const s of list) newest.set(s.file, Math.max(newest.get(s.file) ?? 0, Date.parse(s.updated ?? s.started)));
+  for (const s of list) newest.set(s.file, Math.max(newest.get(s.file) ?? 0, Date.parse(must(s.updated ?? s.started))));
   const files = [...newest.keys()].sort();
-  const oldestPi = list.filter((s) => s.harness === 'pi').sort((a, b) => Date.parse(a.updated) - Date.parse(b.updated))[0].file;
+  const oldestPi = list.filter((s) => s.harness === 'pi').sort((a, b) => Date.parse(must(a.updated)) - Date.parse(must(b.updated)))[0].file;
   const top = Math.max(...newest.values()) + 3_600_000;
   files.forEach((f, i) => {
     const t = (f === oldestPi ? top : must(newest.get(f)) + ((i * 7919) % 13) * 60_000) / 1000;
@@ -131,7 +131,7 @@ describe('the ordered stream of a full build', () => {
     const { OrderedStream, planOrder } = await import('../lib/index/stream.js');
     const out: string[][] = [];
     const st = new OrderedStream((b) => out.push(b.map((s) => s.id)));
-    const s = (id: string, updated: number) => ({ id, harness: 'pi', updated, started: updated }) as any;
+    const s = (id: string, updated: number) => ({ id, harness: 'pi', updated, started: updated }) as Session;
     st.add([s('a', 100)]);
     st.flush(150); // a file with bound 150 is still unread
     expect(out).toEqual([]);
@@ -263,7 +263,7 @@ describe('a linked harness in the stream (Claude Code: forks)', () => {
     const cold = run(home, ['rows', '-a']);
     const warm = run(home, ['rows', '-a']);
     expect(noShort(cold.stdout)).toEqual(noShort(warm.stdout));
-    expect(lsJson(home).find((s: any) => s.id === sid(4))).toMatchObject({ forkedFrom: sid(3), firstPrompt: 'fork own prompt' });
+    expect(lsJson(home).find((s) => s.id === sid(4))).toMatchObject({ forkedFrom: sid(3), firstPrompt: 'fork own prompt' });
   });
 
   it("holds every Claude session when a file's first lines do not give its link key", async () => {
