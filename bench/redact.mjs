@@ -29,7 +29,10 @@ const words =
     ' ',
   );
 let seed = 1;
-const rnd = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
+const rnd = () => {
+  seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+  return seed / 0x7fffffff;
+};
 const prose = (n) => Array.from({ length: n }, () => words[Math.floor(rnd() * words.length)]).join(' ');
 const prompts = [];
 for (let i = 0; i < 20000; i++) {

@@ -120,7 +120,10 @@ async function measure(label, home, o) {
   // A no-change `rows` as it runs between changes: the first after a change puts the rows together
   // from rows.bin and writes rows.out, which the next ones print (lib/index/rowsout.ts). A change
   // is measured against the steady one: that first run is made, untimed, before each timed one.
-  const settled = () => (rows(), rows());
+  const settled = () => {
+    rows();
+    return rows();
+  };
 
   // Warm the page cache and the index once; wait out the racy-directory window (dirs.ts) so the
   // no-change runs measure the steady state.
@@ -209,7 +212,14 @@ async function measure(label, home, o) {
     fs.appendFileSync(largest, JSON.stringify(line) + '\n');
   };
   const original = sizes.get(largest);
-  const [append, noChange2] = pair(o.runs, () => (appendOne(), rows()), settled);
+  const [append, noChange2] = pair(
+    o.runs,
+    () => {
+      appendOne();
+      return rows();
+    },
+    settled,
+  );
   fs.truncateSync(largest, original);
   time(process.execPath, [BIN, 'index']);
 
@@ -226,8 +236,22 @@ async function measure(label, home, o) {
     const text = `bench long ${role} ${m++}`;
     fs.appendFileSync(longFile, JSON.stringify(piMessage(`l${m}`, null, role, text, new Date().toISOString(), Date.now())) + '\n');
   };
-  const [appendLong, noChangeLong] = pair(o.runs, () => (piLine('user'), rows()), settled);
-  const [replyLong, noChangeLong2] = pair(o.runs, () => (piLine('assistant'), rows()), settled);
+  const [appendLong, noChangeLong] = pair(
+    o.runs,
+    () => {
+      piLine('user');
+      return rows();
+    },
+    settled,
+  );
+  const [replyLong, noChangeLong2] = pair(
+    o.runs,
+    () => {
+      piLine('assistant');
+      return rows();
+    },
+    settled,
+  );
   fs.rmSync(longDir, { recursive: true, force: true });
   time(process.execPath, [BIN, 'index']);
 
@@ -263,7 +287,14 @@ async function measure(label, home, o) {
       };
       fs.writeFileSync(path.join(claudeDir, `${id}.jsonl`), JSON.stringify(line) + '\n');
     };
-    [newSession, noChange4] = pair(o.runs, () => (create(), rows()), settled);
+    [newSession, noChange4] = pair(
+      o.runs,
+      () => {
+        create();
+        return rows();
+      },
+      settled,
+    );
     fs.rmSync(claudeDir, { recursive: true, force: true });
     time(process.execPath, [BIN, 'index']);
   }
@@ -285,7 +316,14 @@ async function measure(label, home, o) {
   const codexMeasure = (what, file, change) => {
     const size0 = fs.statSync(file).size;
     rows();
-    const [a, b] = pair(o.runs, (i = c++) => (change(i), rows()), settled);
+    const [a, b] = pair(
+      o.runs,
+      (i = c++) => {
+        change(i);
+        return rows();
+      },
+      settled,
+    );
     fs.truncateSync(file, size0);
     time(process.execPath, [BIN, 'index']);
     codex.push([what, a, b]);
@@ -406,7 +444,10 @@ function writeLongSession(file, prompts) {
       ' ',
     );
   let seed = 7;
-  const rnd = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
+  const rnd = () => {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    return seed / 0x7fffffff;
+  };
   const text = (n) => Array.from({ length: n }, () => words[Math.floor(rnd() * words.length)]).join(' ');
   const t0 = Date.parse('2026-06-01T08:00:00Z');
   const lines = [

@@ -124,7 +124,7 @@ function agree(
       big.fill(0x22);
     }
     const want = ref(lines);
-    if (want && want.size) branched++;
+    if (want?.size) branched++;
     if (want && want.size === 0) chains++;
     expect(weighed(t.result()), `seed ${seed}:\n${lines.join('\n')}`).toEqual(weighed(want));
   }

@@ -66,7 +66,6 @@ function store(): string {
   return h;
 }
 
-const cache = (h: string) => path.join(h, '.cache', 'resume');
 function ok(h: string, args: string[], env: Record<string, string> = {}): string {
   const r = run(h, args, env);
   expect(r.code, r.stderr).toBe(0);

@@ -245,13 +245,13 @@ describe('cursor', () => {
 });
 
 describe('cursor roots', () => {
-  const chatIn = (h: string, configDir: string, name: string) =>
+  const chatIn = (configDir: string, name: string) =>
     store('/srv/app', '66666666-0000-4000-8000-000000000001', { agentId: '66666666-0000-4000-8000-000000000001', name }, configDir);
   const title = (h: string, env: Record<string, string>) => byId(lsJson(h, env)).get('66666666-0000-4000-8000-000000000001')?.title ?? null;
 
   it('CURSOR_CONFIG_DIR moves the chats; transcripts stay under ~/.cursor/projects', () => {
     const h = home();
-    chatIn(h, path.join(h, 'cfg'), 'From CURSOR_CONFIG_DIR');
+    chatIn(path.join(h, 'cfg'), 'From CURSOR_CONFIG_DIR');
     transcript(h, '/srv/app', '66666666-0000-4000-8000-000000000001', fixture('turn-ended.jsonl'));
     expect(title(h, {})).toBe('List the files.');
     const s = byId(lsJson(h, { CURSOR_CONFIG_DIR: path.join(h, 'cfg') })).get('66666666-0000-4000-8000-000000000001');
@@ -259,14 +259,14 @@ describe('cursor roots', () => {
   });
   it('XDG_CONFIG_HOME/cursor holds chats when CURSOR_CONFIG_DIR is unset', () => {
     const h = home();
-    chatIn(h, path.join(h, 'xdg', 'cursor'), 'From XDG');
+    chatIn(path.join(h, 'xdg', 'cursor'), 'From XDG');
     expect(title(h, {})).toBeNull();
     expect(title(h, { XDG_CONFIG_HOME: path.join(h, 'xdg') })).toBe('From XDG');
   });
   it('RESUME_CURSOR_DIRS adds a root (chats and projects below it)', () => {
     const h = home();
     const extra = path.join(h, 'synced');
-    chatIn(h, extra, 'From the synced root');
+    chatIn(extra, 'From the synced root');
     transcript(h, '/srv/other', '77777777-0000-4000-8000-000000000001', fixture('turn-ended.jsonl'), extra);
     const s = byId(lsJson(h, { RESUME_CURSOR_DIRS: extra }));
     expect(s.get('66666666-0000-4000-8000-000000000001')?.title).toBe('From the synced root');

@@ -38,7 +38,10 @@ describe('Folder', () => {
       // bytes of every value, seeded: the views must be the file's own bytes, folded, in order
       let seed = 777;
       const data = Buffer.alloc(300_000);
-      for (let i = 0; i < data.length; i++) data[i] = (seed = (seed * 1103515245 + 12345) & 0x7fffffff) >> 8;
+      for (let i = 0; i < data.length; i++) {
+        seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+        data[i] = seed >> 8;
+      }
       const file = path.join(dir, 'f');
       fs.writeFileSync(file, data);
       const folded = Buffer.from(new Folder(false).fold(data, 0, data.length));
@@ -90,7 +93,10 @@ describe('a needle found from its rarest byte', () => {
   it('finds what indexOf finds, from any start, wherever its rarest byte is', () => {
     // a small alphabet: many partial matches and near misses; seeded, so a failure repeats
     let seed = 12345;
-    const rnd = (n: number) => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) % n;
+    const rnd = (n: number) => {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      return seed % n;
+    };
     const abc = 'aAe-24z_ "q';
     const text = (n: number) => Array.from({ length: n }, () => abc[rnd(abc.length)]).join('');
     const f = new Folder();

@@ -49,7 +49,7 @@ const SEEN: Record<Feature, Seen | null> = {
   withShell: (a) => a.startsWith('--with-shell'),
   print: (_a, b) => !!b?.includes('print('),
   noColorEnv: null,
-  multiKeyBind: (_a, b) => b !== null && b.slice(0, b.indexOf(':', 1)).includes(','),
+  multiKeyBind: (_a, b) => !!b?.slice(0, b.indexOf(':', 1)).includes(','),
 };
 const FEATURES = Object.keys(MIN) as Feature[];
 
@@ -139,7 +139,7 @@ describe('generated flags', () => {
       for (const keys of ['default', 'vim'] as const) {
         for (const context of ['picker', 'tab'] as const) {
           for (const extra of [{}, { noColor: true, ansi: true }]) {
-            let f;
+            let f: ReturnType<typeof flags>;
             try {
               f = flags(ver, { keys, context, deepSearch: true, ...extra });
             } catch (e) {

@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { type IndexResult, storedFiles, storedSizes, updateIndex } from '../lib/index/index.js';
 import type { Session } from '../lib/types.js';
 import { makeCtx } from '../lib/util/paths.js';
-import { jsonl, lsJson, must, put, ROOT, run, tempDir, tempHome, write } from './helpers.js';
+import { jsonl, lsJson, must, put, ROOT, run, tempHome, write } from './helpers.js';
 
 const WORKER = path.join(ROOT, 'dist', 'worker.cjs');
 

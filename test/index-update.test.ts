@@ -80,8 +80,6 @@ const keys = (out: string) =>
     .map((l) => l.split('\t')[0]);
 const read = (h: string, f: string) => fs.readFileSync(path.join(cache(h), f));
 const exists = (h: string, f: string) => fs.existsSync(path.join(cache(h), f));
-/** The build check.bin names. */
-const checkId = (h: string) => read(h, 'check.bin').toString('latin1').split('\n')[0].split(' ')[1];
 const counts = (h: string, env: Record<string, string> = {}) => {
   const r = run(h, ['index'], env);
   expect(r.code, r.stderr).toBe(0);
@@ -103,11 +101,10 @@ describe('an update of a stored index lists as a build from nothing', () => {
     const ls = JSON.parse(ok(h, ['ls', '--json', '-a']));
     expect(ls[0]).toMatchObject({ id: uuid(1), prompts: 2 });
     // the picker's preview reads the stored listing (with the patch): the new prompt count and last prompt
-    expect(ok(h, ['preview', `claude:${uuid(1)}`])).toMatch(/prompts: +2\n[^]*last prompt:\nclaude later one\n/);
+    expect(ok(h, ['preview', `claude:${uuid(1)}`])).toMatch(/prompts: +2\n[\s\S]*last prompt:\nclaude later one\n/);
     // rows.bin is not written again, nor check.bin's build (it is written again only to record a
     // discovery memo: one is not made of a directory changed in the last 2 s, so when depends on
     // the clock): check.patch, over them, names the build
-    const ownId = (b: Buffer) => b.toString('latin1').split(' ')[1];
     // the next run has nothing to do
     expect(counts(h)).toMatch(/0 parsed, 0 appended, 5 unchanged/);
 

@@ -194,13 +194,12 @@ describe('incremental index', () => {
   it('updates one source on an append and keeps every other session as it was', () => {
     const home = tempHome();
     const ids = Array.from({ length: 40 }, (_, i) => `4444${String(i).padStart(4, '0')}-0000-4000-8000-000000000000`);
-    ids.forEach((id, i) =>
+    for (const [i, id] of ids.entries())
       write(
         home,
         `.claude/projects/-s${i}/${id}.jsonl`,
         jsonl({ ...claudeUser(`prompt ${i}`, `2026-02-01T00:${String(i).padStart(2, '0')}:00.000Z`), cwd: `/s${i}`, sessionId: id }),
-      ),
-    );
+      );
     const before = lsJson(home);
     const target = path.join(home, `.claude/projects/-s3/${ids[3]}.jsonl`);
     fs.appendFileSync(target, jsonl({ ...claudeUser('newest words', '2026-03-01T00:00:00.000Z'), cwd: '/s3', sessionId: ids[3] }));
@@ -611,7 +610,7 @@ describe('real samples of every record shape', () => {
       prompts: 2,
       model: 'claude-sonnet-4-5',
     });
-    expect(by['uuid']).toMatchObject({ title: 'Refactor auth module', firstPrompt: 'Hello', model: 'gpt-4o', forkedFrom: 'session' });
+    expect(by.uuid).toMatchObject({ title: 'Refactor auth module', firstPrompt: 'Hello', model: 'gpt-4o', forkedFrom: 'session' });
     const doctor = run(home, ['doctor', '--json']);
     expect(doctor.code).toBe(0);
   });

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { byId, envFor, FIXTURES, lsJson, must, notLinux, run, tempHome } from './helpers.js';
-import type { Manifest, Recorded } from './json.js';
+import type { Manifest } from './json.js';
 import { records, standIn, waitRecords } from './launch-helpers.js';
 
 const SET = path.join(FIXTURES, 'real', 'kilo-7.7.9');

@@ -17,6 +17,7 @@ const HOSTILE = [
   'with space',
   "single'quote",
   'double"quote',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a literal ${…} the launch must pass on unexpanded
   '$HOME and ${PATH}',
   '`id` and $(id)',
   'semi;colon',

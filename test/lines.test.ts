@@ -101,7 +101,10 @@ describe('readLines', () => {
     // about once its first PROBE bytes are in (a shorter one is whole): wanted, it is whole; not, it
     // is its first PROBE bytes and its last TAIL (1,024) bytes, as they are (a CR included).
     let seed = 11;
-    const rnd = (n: number) => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) % n;
+    const rnd = (n: number) => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return seed % n;
+    };
     const lens = [
       0,
       1,
@@ -123,7 +126,7 @@ describe('readLines', () => {
     ];
     const lines: Buffer[] = [];
     let size = 0;
-    for (let i = 0; size < 48 * CHUNK; i++) {
+    while (size < 48 * CHUNK) {
       // some lines sized to end a few bytes before or after a read's end
       const toEdge = CHUNK - (size % CHUNK);
       const len = rnd(4) === 0 ? Math.max(0, toEdge - 1 + rnd(5) - 2) : rnd(3) === 0 ? lens[rnd(lens.length)] : rnd(3000);

@@ -413,13 +413,12 @@ describe('the discovery memo (check.bin)', () => {
   it('sessions in directories with hostile names are served from the memo as a fresh build lists them, appends included', () => {
     const h = tempHome();
     const odd = ['-tmp-sp ace', '-tmp-q\'uo"te', '-tmp-new\nline', '-tmp-\u00e9t\u00e9-\u6f22', '-tmp-$(x)`y`'];
-    odd.forEach((d, i) =>
+    for (const [i, d] of odd.entries())
       write(
         h,
         `.claude/projects/${d}/${uuid(30 + i)}.jsonl`,
         claudeLine(uuid(30 + i), `/tmp/${i}`, `odd ${i}`, `2026-05-0${i + 1}T10:00:00.000Z`),
-      ),
-    );
+      );
     // and two in one directory, so the memo's walk stays in a directory for more than one file
     write(h, `.claude/projects/${odd[3]}/${uuid(40)}.jsonl`, claudeLine(uuid(40), '/tmp/3', 'odd again', '2026-05-08T10:00:00.000Z'));
     settle();

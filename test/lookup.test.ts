@@ -37,7 +37,7 @@ function store(): string {
   cwdOf = (n: number) => path.join(h, `p${n}`);
   for (let n = 1; n <= 9; n++) fs.mkdirSync(cwdOf(n), { recursive: true });
   const texts = ['plain one', 'naïve café ☕ two', 'tab\there three', 'quote " and \\ four', '日本語 five', 'six'];
-  texts.forEach((t, i) => write(h, claudeFile(h, i + 1), claudeLine(i + 1, t, ts(i + 1))));
+  for (const [i, t] of texts.entries()) write(h, claudeFile(h, i + 1), claudeLine(i + 1, t, ts(i + 1)));
   return h;
 }
 

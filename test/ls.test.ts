@@ -166,7 +166,10 @@ describe('resume ls', () => {
       };
       // from the listing (its first build), then from the rendered rows
       fs.rmSync(path.join(cache(h), 'rows.bin'), { force: true });
-      const want = cmds.map((c) => (fs.rmSync(path.join(cache(h), 'rows.bin'), { force: true }), out(c)));
+      const want = cmds.map((c) => {
+        fs.rmSync(path.join(cache(h), 'rows.bin'), { force: true });
+        return out(c);
+      });
       if (plainDirs) {
         // nothing changed and every directory is exact: neither listing file is read
         for (const f of ['list.json', 'rows.json']) fs.writeFileSync(path.join(cache(h), f), 'not read');

@@ -25,7 +25,7 @@ function rendered(): string {
 /** The text of one command's entry under COMMANDS: from its heading to the next. */
 function section(text: string, usage: string): string {
   const lines = text.split('\n');
-  const at = lines.findIndex((l) => l === `   ${usage}`);
+  const at = lines.indexOf(`   ${usage}`);
   expect(at, `no heading '${usage}'`).toBeGreaterThan(-1);
   const end = lines.findIndex((l, i) => i > at && /^ {3}\S|^\S/.test(l));
   return lines.slice(at, end < 0 ? undefined : end).join('\n');

@@ -209,7 +209,7 @@ describe('stat from bytes, and from inside each directory', () => {
     const { buf, at } = packed(paths);
     for (const off of [false, true]) {
       resetQuickStat(off);
-      paths.forEach((p, i) => expect(arr(quickStatBytes(buf, at[i][0], at[i][1])), p).toEqual(expected(p)));
+      for (const [i, p] of paths.entries()) expect(arr(quickStatBytes(buf, at[i][0], at[i][1])), p).toEqual(expected(p));
       // without the ctime: the rest the same, the ctime NaN once the binding is in use
       paths.forEach((p, i) => {
         const got = arr(quickStatBytes(buf, at[i][0], at[i][1], false));
@@ -237,7 +237,7 @@ describe('stat from bytes, and from inside each directory', () => {
     const { buf, at } = packed(paths);
     for (const off of [false, true]) {
       resetQuickStat(off);
-      paths.forEach((p, i) => expect(arr(quickStatBytes(buf, at[i][0], at[i][1])), p).toEqual(expected(p)));
+      for (const [i, p] of paths.entries()) expect(arr(quickStatBytes(buf, at[i][0], at[i][1])), p).toEqual(expected(p));
     }
     expect(arr(quickStatBytes(buf, at[1][0], at[1][1]))[1]).toBe(3);
   });
@@ -334,7 +334,7 @@ describe('stat from bytes, and from inside each directory', () => {
         '/',
       ];
       const w2 = new StatInDirs();
-      dirs.forEach((p, i) => expect(arr(w2.statPath(p, dirs[i + 1])), p).toEqual(expected(p)));
+      for (const [i, p] of dirs.entries()) expect(arr(w2.statPath(p, dirs[i + 1])), p).toEqual(expected(p));
       w2.done();
       expect(went).toEqual([cwd, d, t.sub, cwd]);
     } finally {

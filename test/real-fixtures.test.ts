@@ -103,7 +103,7 @@ function geminiSummary(file: string): string | null {
     if (!line.includes('"summary"')) continue;
     try {
       const o = JSON.parse(line);
-      if (o && o.$set && typeof o.$set.summary === 'string') out = o.$set.summary;
+      if (o?.$set && typeof o.$set.summary === 'string') out = o.$set.summary;
     } catch {
       /* a partial line */
     }

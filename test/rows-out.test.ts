@@ -57,7 +57,10 @@ describe('nextAgeChange', () => {
 
   it('agrees with ageCode over many random times, future ones included', () => {
     let seed = 42;
-    const rnd = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const rnd = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
     for (let i = 0; i < 3000; i++) {
       const now = 1_790_000_000_000 + Math.floor(rnd() * 1e9);
       // ages from a second to a few years, spread over the units; a few in the future

@@ -2,10 +2,9 @@
 // racy-timestamp guard), the check.bin / rows.bin listing (a corrupt, foreign or old one is written
 // again), and one builder at a time (the database's write lock, concurrent builders).
 
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
-import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DirCache, parseDirFile, RACY_MS } from '../lib/index/dirs.js';
@@ -17,7 +16,6 @@ function home(): string {
   return h;
 }
 
-const ID = '0a1b2c3d-4e5f-4061-8071-2a3b4c5d6e7f';
 function claudeSession(id: string, cwd: string, text: string, ts = '2026-05-01T10:00:00.000Z'): string {
   return jsonl({
     parentUuid: null,

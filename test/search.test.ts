@@ -707,7 +707,11 @@ describe('scanning', () => {
     const got: string[] = [];
     const bare: boolean[] = [];
     scanLines(reader, [byteKey('needle')], {
-      line: (b, s, e, _f, _a, x) => (got.push(b.toString('utf8', s, e)), bare.push(!!x)),
+      // biome-ignore lint/complexity/useMaxParams: ScanSink.line's parameters (lib/search/scan.ts); the sixth is read here
+      line: (b, s, e, _f, _a, x) => {
+        got.push(b.toString('utf8', s, e));
+        bare.push(!!x);
+      },
       raw: () => {},
     });
     expect(got).toEqual([lines[0], lines[23_456]]);
@@ -721,6 +725,7 @@ describe('scanning', () => {
     ] as const) {
       const flags: boolean[] = [];
       scanLines(memReader(Buffer.from(`${first}\n{"t":"needle"}\n`)), needles.map(byteKey), {
+        // biome-ignore lint/complexity/useMaxParams: ScanSink.line's parameters (lib/search/scan.ts); the sixth is read here
         line: (_b, _s, _e, _f, _a, x) => flags.push(!!x),
         raw: () => {},
       });
@@ -820,7 +825,7 @@ describe('scanning', () => {
       const cuts: ([number, number] | undefined)[] = [];
       const sink = {
         stop: false,
-        line(b: Buffer, s: number, e: number, first: boolean) {
+        line(_b: Buffer, _s: number, _e: number, first: boolean) {
           if (!first) hit = true;
           if (hit && stop) sink.stop = true;
         },
@@ -1087,10 +1092,18 @@ describe('scanning', () => {
     const line = Buffer.from(JSON.stringify({ t: 'a NA\u00cfVE approach' }).replace(/\u00cf/g, '\\u00cf') + '\n');
     const got: string[] = [];
     let done = false;
-    scanLines((buf, off) => (done ? 0 : ((done = true), line.copy(buf, off))), t1.needles, {
-      line: (b, s, e) => got.push(b.toString('utf8', s, e)),
-      raw: () => {},
-    });
+    scanLines(
+      (buf, off) => {
+        if (done) return 0;
+        done = true;
+        return line.copy(buf, off);
+      },
+      t1.needles,
+      {
+        line: (b, s, e) => got.push(b.toString('utf8', s, e)),
+        raw: () => {},
+      },
+    );
     expect(got).toHaveLength(1);
     const [t2] = parseQuery(['say "hi"']);
     expect(t2.phrase).toBe(false); // quotes inside an argument delimit phrases: `say` is a word here

@@ -222,6 +222,7 @@ describe('zsh and fzf-tab', { timeout: 120_000 }, () => {
     expect(lines[0]).toBe('sort=false');
     const flags = run(home, ['__fzf-flags', 'tab']);
     expect(flags.code).toBe(0);
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: zsh's parameter expansion, run by zsh
     const want = spawnSync('zsh', ['-f', '-c', 'print -r -- ${(j:|:)${(Q)${(z)1}}}', 'x', flags.stdout.trim()], {
       encoding: 'utf8',
     }).stdout.trim();
@@ -240,6 +241,7 @@ describe('zsh and fzf-tab', { timeout: 120_000 }, () => {
       .split('\n')
       .filter(Boolean)
       .map((l) => l.replace('\t', '  '));
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: zsh's parameter expansion, run by zsh
     const flags = spawnSync('zsh', ['-f', '-c', 'print -rl -- ${(Q)${(z)1}}', 'x', run(home, ['__fzf-flags', 'tab']).stdout.trim()], {
       encoding: 'utf8',
     })

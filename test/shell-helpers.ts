@@ -75,11 +75,7 @@ export function initFile(home: string, shell: ShellName): string {
 export class TmuxShell {
   static n = 0;
   private sock: string;
-  constructor(
-    private home: string,
-    shell: ShellName,
-    extraEnv: Record<string, string> = {},
-  ) {
+  constructor(home: string, shell: ShellName, extraEnv: Record<string, string> = {}) {
     this.sock = path.join(home, `tmux-${++TmuxShell.n}.sock`);
     const init = initFile(home, shell);
     const env = envFor(home, { TERM: 'xterm-256color', PATH: claudeOnPath(home), ...extraEnv });

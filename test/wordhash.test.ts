@@ -16,7 +16,10 @@ describe('WordHasher', () => {
     const wasm = new WordHasher();
     const js = new WordHasher(false);
     let seed = 7;
-    const rnd = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) & 0xff;
+    const rnd = () => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return seed & 0xff;
+    };
     for (const n of [0, 1, 3, 4, 5, 7, 8, 64, 1001, 65536, 65537, 200_003]) {
       const data = Buffer.from(Array.from({ length: n + 3 }, rnd));
       for (const view of [data.subarray(0, n), data.subarray(1, n + 1), data.subarray(3, n + 3)]) {

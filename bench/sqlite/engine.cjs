@@ -10,7 +10,7 @@ function quietRequireNodeSqlite() {
   // drops exactly that warning (CommonJS: the filter is in place before the require runs).
   const orig = process.emitWarning;
   process.emitWarning = (w, ...a) => {
-    const t = typeof a[0] === 'string' ? a[0] : a[0] && a[0].type;
+    const t = typeof a[0] === 'string' ? a[0] : a[0]?.type;
     if (t === 'ExperimentalWarning' && String(w).includes('SQLite')) return;
     return orig.call(process, w, ...a);
   };

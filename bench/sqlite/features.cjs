@@ -1,7 +1,7 @@
 // Which SQLite, and are FTS5 / trigram / contentless-delete there, in this engine?
 'use strict';
 const engine = process.argv[2];
-let db, v, all, run;
+let db, all, run;
 if (engine === 'better') {
   const D = require('/work/main/node_modules/better-sqlite3');
   db = new D(':memory:');

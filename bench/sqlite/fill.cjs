@@ -89,7 +89,7 @@ for (const s of sessions) {
     null,
     JSON.stringify({ cwd: s.dir, argv: [s.h, '--resume', s.id] }),
   );
-  s.prompts.forEach((p, n) => insP.run(k, n, p));
+  for (const [n, p] of s.prompts.entries()) insP.run(k, n, p);
 }
 db.exec('COMMIT');
 const writeMs = ms(t);

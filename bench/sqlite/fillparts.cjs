@@ -65,7 +65,7 @@ S.forEach((s, k) => {
   );
   if (variant === 'noprompts') return;
   if (variant === 'promptsjoined') c.run(k, s.p.join('\x1e'));
-  else s.p.forEach((p, n) => c.run(k, n, p));
+  else for (const [n, p] of s.p.entries()) c.run(k, n, p);
 });
 db.exec('COMMIT');
 console.log(`${db.engine} ${variant}: ${ms(t).toFixed(0)} ms, ${fs.statSync(f).size + fs.statSync(f + '-wal').size} bytes`);

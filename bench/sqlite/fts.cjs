@@ -36,9 +36,10 @@ if (cmd === 'build') {
   const chunk = Buffer.allocUnsafe(8 << 20);
   let rest = '',
     id = 0,
-    bytes = 0,
-    n;
-  while ((n = fs.readSync(fd, chunk, 0, chunk.length, null)) > 0) {
+    bytes = 0;
+  for (;;) {
+    const n = fs.readSync(fd, chunk, 0, chunk.length, null);
+    if (n <= 0) break;
     bytes += n;
     const text = rest + chunk.toString('utf8', 0, n);
     const lines = text.split('\n');

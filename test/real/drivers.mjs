@@ -765,7 +765,6 @@ async function gemini({ bin, mock, dest }) {
     mustRun(await run([bin, '--yolo', ...args], { cwd, env, timeoutMs: 180000 }), what);
     return before;
   };
-  const answered = /Ran the command|subagent answered|Mock answer to|Done\./;
   const interactive = async (cwd, argv, steps) => {
     tmux.start([bin, '--yolo', ...argv], { cwd, env });
     await tmux.waitFor(/Type your message|YOLO/i, 60000, 'the Gemini prompt');

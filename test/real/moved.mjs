@@ -33,8 +33,8 @@ const CASES = {
   pi: {
     store: '.pi/agent/sessions',
     first: (bin) => [bin, '--provider', 'mock', '--model', 'mock-model', '-p', 'hello before the move'],
-    resume: (bin, id, _dir, file) => [bin, '--provider', 'mock', '--model', 'mock-model', '--session', file, '-p', AFTER],
-    tui: (bin, id, _dir, file) => [bin, '--provider', 'mock', '--model', 'mock-model', '--session', file],
+    resume: (bin, _id, _dir, file) => [bin, '--provider', 'mock', '--model', 'mock-model', '--session', file, '-p', AFTER],
+    tui: (bin, _id, _dir, file) => [bin, '--provider', 'mock', '--model', 'mock-model', '--session', file],
     id: (f) => /_([0-9a-f-]{36})\.jsonl$/.exec(f)?.[1],
   },
   opencode: {
@@ -66,7 +66,7 @@ async function opencodeIds(home) {
 async function probe(name, mock) {
   const c = CASES[name];
   const bin = install(name);
-  const { base, home, projA, projB } = freshBase(`moved-${name}`);
+  const { base, home, projA } = freshBase(`moved-${name}`);
   const moved = join(base, 'proj-a-moved');
   // the moved directory is trusted as proj-a was, so no trust question comes first
   const env = setups[name]({ home, projA, projB: moved, bin, mock });

@@ -16,7 +16,7 @@
 // `--cleared-tmux` runs the pane's shell without TMUX/TMUX_PANE (as `env -i` leaves it): resume then
 // finds the server by asking every tmux server of the user.
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { setupClaude } from './drivers.mjs';
 import { clients, install } from './install.mjs';
 import { freshBase, log, realRoot, repo, run, sleep, Tmux } from './lib.mjs';
