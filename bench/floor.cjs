@@ -32,7 +32,8 @@ if (mode === 'stat') {
   } catch {
     b = null;
   }
-  const stat = b && typeof b.stat === 'function' ? (p) => b.stat(p, false, undefined, false) : (p) => fs.statSync(p, { throwIfNoEntry: false });
+  const stat =
+    b && typeof b.stat === 'function' ? (p) => b.stat(p, false, undefined, false) : (p) => fs.statSync(p, { throwIfNoEntry: false });
   let n = 0;
   for (const [dir, names] of list) {
     if (stat(dir)) n++;

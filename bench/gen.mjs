@@ -84,12 +84,15 @@ const blob = (n) => {
 
 // Heavy-tailed sizes: Pareto(alpha 1.1), capped, normalised to the total.
 function sizes(n) {
-  const raw = Array.from({ length: n }, () => Math.min(60, Math.pow(1 - rand(), -1 / 1.1)));
+  const raw = Array.from({ length: n }, () => Math.min(60, (1 - rand()) ** (-1 / 1.1)));
   const sum = raw.reduce((a, b) => a + b, 0);
   return raw.map((r) => Math.max(2048, Math.round((r / sum) * TOTAL_BYTES)));
 }
 
-const dirs = Array.from({ length: DIRS }, (_, i) => `/home/bench/src/${pick(['api', 'web', 'cli', 'lib', 'infra', 'docs'])}-${String(i).padStart(2, '0')}`);
+const dirs = Array.from(
+  { length: DIRS },
+  (_, i) => `/home/bench/src/${pick(['api', 'web', 'cli', 'lib', 'infra', 'docs'])}-${String(i).padStart(2, '0')}`,
+);
 const piEnc = (cwd) => `--${cwd.replace(/^[/\\]/, '').replace(/[/\\:]/g, '-')}--`;
 const claudeSlug = (cwd) => cwd.replace(/[^a-zA-Z0-9]/g, '-');
 
@@ -103,7 +106,8 @@ function writeFile(file, chunks) {
   // the file's mtime is its last write, a second after its newest time stamp, as a harness leaves
   // it (a cold `rows` streams by file times: generation-time mtimes would hold every row to the end)
   let last = 0;
-  for (const c of chunks.slice(-3)) for (const m of c.matchAll(/"timestamp":"(\d{4}-[^"]+)"/g)) last = Math.max(last, Date.parse(m[1]) || 0);
+  for (const c of chunks.slice(-3))
+    for (const m of c.matchAll(/"timestamp":"(\d{4}-[^"]+)"/g)) last = Math.max(last, Date.parse(m[1]) || 0);
   if (last > 0) fs.utimesSync(file, (last + 1000) / 1000, (last + 1000) / 1000);
 }
 
@@ -140,13 +144,48 @@ function piFile(kind, target) {
     t += 5000 + Math.floor(rand() * 60000);
     if (p < prompts) user(`${sentence(6 + Math.floor(rand() * 40))}?`);
     t += 2000;
-    entry({ type: 'message', message: { role: 'assistant', content: [{ type: 'text', text: sentence(20) }, { type: 'toolCall', id: `call_${hex(8)}`, name: 'bash', arguments: { command: `rg ${pick(WORDS)} src` } }], provider: 'anthropic', model: 'claude-sonnet-4-5', timestamp: t } });
+    entry({
+      type: 'message',
+      message: {
+        role: 'assistant',
+        content: [
+          { type: 'text', text: sentence(20) },
+          { type: 'toolCall', id: `call_${hex(8)}`, name: 'bash', arguments: { command: `rg ${pick(WORDS)} src` } },
+        ],
+        provider: 'anthropic',
+        model: 'claude-sonnet-4-5',
+        timestamp: t,
+      },
+    });
     const remaining = target - size;
     if (remaining <= 0 && p >= prompts - 1) break;
     // tool results: mostly small, sometimes multi-megabyte
     const n = toolSize(remaining, 0.08);
-    if (HEAVY) entry({ type: 'message', message: { role: 'assistant', content: [{ type: 'thinking', thinking: sentence(40) }, { type: 'text', text: sentence(30) }], provider: 'anthropic', model: 'claude-sonnet-4-5', timestamp: t } });
-    entry({ type: 'message', message: { role: 'toolResult', toolCallId: `call_${hex(8)}`, toolName: 'bash', content: [{ type: 'text', text: blob(n) }], isError: false, timestamp: t } });
+    if (HEAVY)
+      entry({
+        type: 'message',
+        message: {
+          role: 'assistant',
+          content: [
+            { type: 'thinking', thinking: sentence(40) },
+            { type: 'text', text: sentence(30) },
+          ],
+          provider: 'anthropic',
+          model: 'claude-sonnet-4-5',
+          timestamp: t,
+        },
+      });
+    entry({
+      type: 'message',
+      message: {
+        role: 'toolResult',
+        toolCallId: `call_${hex(8)}`,
+        toolName: 'bash',
+        content: [{ type: 'text', text: blob(n) }],
+        isError: false,
+        timestamp: t,
+      },
+    });
     if (p >= prompts && size >= target) break;
   }
   if (kind === 'named') entry({ type: 'session_info', name: sentence(4) });
@@ -158,7 +197,15 @@ function claudeFile(sdk, target) {
   const id = uuid();
   const file = path.join(OUT, '.claude/projects', claudeSlug(cwd), `${id}.jsonl`);
   let t = tick(60_000 + Math.floor(rand() * 3_600_000));
-  const env = { isSidechain: false, userType: 'external', cwd, sessionId: id, version: '2.1.207', gitBranch: pick(['main', 'feat/retry', 'fix/parser']), entrypoint: sdk ? 'sdk-cli' : 'cli' };
+  const env = {
+    isSidechain: false,
+    userType: 'external',
+    cwd,
+    sessionId: id,
+    version: '2.1.207',
+    gitBranch: pick(['main', 'feat/retry', 'fix/parser']),
+    entrypoint: sdk ? 'sdk-cli' : 'cli',
+  };
   const out = [];
   let size = 0;
   let parent = null;
@@ -175,13 +222,35 @@ function claudeFile(sdk, target) {
     if (p < prompts) push({ type: 'user', message: { role: 'user', content: sentence(8 + Math.floor(rand() * 40)) } });
     t += 1500;
     const tu = `toolu_${hex(20)}`;
-    push({ type: 'assistant', message: { model: 'claude-opus-4-5', id: `msg_${hex(20)}`, type: 'message', role: 'assistant', content: [{ type: 'tool_use', id: tu, name: 'Bash', input: { command: `rg -n ${pick(WORDS)}` } }] } });
+    push({
+      type: 'assistant',
+      message: {
+        model: 'claude-opus-4-5',
+        id: `msg_${hex(20)}`,
+        type: 'message',
+        role: 'assistant',
+        content: [{ type: 'tool_use', id: tu, name: 'Bash', input: { command: `rg -n ${pick(WORDS)}` } }],
+      },
+    });
     const remaining = target - size;
     const n = Math.max(200, toolSize(remaining - 300, 0.1));
     const text = blob(n);
-    push({ type: 'user', message: { role: 'user', content: [{ tool_use_id: tu, type: 'tool_result', content: text, is_error: false }] }, toolUseResult: { stdout: text.slice(0, 2000), stderr: '' } });
+    push({
+      type: 'user',
+      message: { role: 'user', content: [{ tool_use_id: tu, type: 'tool_result', content: text, is_error: false }] },
+      toolUseResult: { stdout: text.slice(0, 2000), stderr: '' },
+    });
     t += 1500;
-    push({ type: 'assistant', message: { model: 'claude-opus-4-5', id: `msg_${hex(20)}`, type: 'message', role: 'assistant', content: [{ type: 'text', text: sentence(30) }] } });
+    push({
+      type: 'assistant',
+      message: {
+        model: 'claude-opus-4-5',
+        id: `msg_${hex(20)}`,
+        type: 'message',
+        role: 'assistant',
+        content: [{ type: 'text', text: sentence(30) }],
+      },
+    });
     if (p >= prompts && size >= target) break;
   }
   out.push(JSON.stringify({ type: 'ai-title', aiTitle: sentence(5), sessionId: id }) + '\n');
@@ -206,8 +275,20 @@ function codexFile(target, parent) {
     out.push(line);
     size += line.length;
   };
-  push('session_meta', { id, timestamp: iso(t), cwd, originator: 'codex_cli_rs', cli_version: '0.146.0', source: 'cli', model_provider: 'openai', base_instructions: { text: sentence(200) }, git: { branch: pick(['main', 'feat/retry']) }, ...(parent ? { forked_from_id: parent.id } : {}) });
-  for (const text of parent?.prompts.slice(0, 3) ?? []) out.push(JSON.stringify({ timestamp: iso(t), type: 'event_msg', payload: { type: 'user_message', message: text, images: [] } }) + '\n');
+  push('session_meta', {
+    id,
+    timestamp: iso(t),
+    cwd,
+    originator: 'codex_cli_rs',
+    cli_version: '0.146.0',
+    source: 'cli',
+    model_provider: 'openai',
+    base_instructions: { text: sentence(200) },
+    git: { branch: pick(['main', 'feat/retry']) },
+    ...(parent ? { forked_from_id: parent.id } : {}),
+  });
+  for (const text of parent?.prompts.slice(0, 3) ?? [])
+    out.push(JSON.stringify({ timestamp: iso(t), type: 'event_msg', payload: { type: 'user_message', message: text, images: [] } }) + '\n');
   push('turn_context', { cwd, model: 'gpt-5.6', approval_policy: 'never', sandbox_policy: { type: 'workspace-write' } });
   const prompts = 1 + Math.floor(rand() * 20);
   const own = [];
@@ -220,9 +301,18 @@ function codexFile(target, parent) {
       push('event_msg', { type: 'user_message', message: text, images: [] });
       push('response_item', { type: 'message', role: 'user', content: [{ type: 'input_text', text }] });
     }
-    push('response_item', { type: 'reasoning', summary: [{ type: 'summary_text', text: sentence(20) }], encrypted_content: hex(HEAVY ? 1200 : 200) });
+    push('response_item', {
+      type: 'reasoning',
+      summary: [{ type: 'summary_text', text: sentence(20) }],
+      encrypted_content: hex(HEAVY ? 1200 : 200),
+    });
     const call = `call_${hex(12)}`;
-    push('response_item', { type: 'function_call', name: 'exec_command', arguments: JSON.stringify({ cmd: `rg ${pick(WORDS)} src` }), call_id: call });
+    push('response_item', {
+      type: 'function_call',
+      name: 'exec_command',
+      arguments: JSON.stringify({ cmd: `rg ${pick(WORDS)} src` }),
+      call_id: call,
+    });
     push('response_item', { type: 'function_call_output', call_id: call, output: blob(toolSize(target - size, 0.08)) });
     const reply = sentence(25);
     push('event_msg', { type: 'agent_message', message: reply });
@@ -237,7 +327,9 @@ const all = sizes(PI + CLAUDE + CODEX);
 const kinds = [
   ...Array(PI_WORKERS).fill('worker'),
   ...Array(PI_PRINT).fill('print'),
-  ...Array(PI - PI_WORKERS - PI_PRINT).fill(null).map(() => (rand() < 0.3 ? 'named' : 'plain')),
+  ...Array(PI - PI_WORKERS - PI_PRINT)
+    .fill(null)
+    .map(() => (rand() < 0.3 ? 'named' : 'plain')),
 ];
 // The seed shape keeps its original order (same bytes as before); a scaled corpus interleaves the
 // harnesses so every one gets files of every size and age.

@@ -11,15 +11,28 @@ import { build } from 'esbuild';
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'resume-redact-bench-'));
 const out = path.join(tmp, 'redact.mjs');
-await build({ entryPoints: [path.join(root, 'lib/util/redact.ts')], bundle: true, platform: 'node', format: 'esm', outfile: out, logLevel: 'silent' });
+await build({
+  entryPoints: [path.join(root, 'lib/util/redact.ts')],
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  outfile: out,
+  logLevel: 'silent',
+});
 const { sanitize, sanitizeSession, redact } = await import(pathToFileURL(out).href);
 fs.rmSync(tmp, { recursive: true, force: true });
 
 // Deterministic prompts: mostly prose and code talk; some name secret-ish words (the prefilter lets
 // them through to the rules); a few hold a secret.
-const words = 'fix the flaky test in checkout flow refactor parser add retry backoff to webhook handler why does build fail on ci rename module update readme migrate database schema'.split(' ');
+const words =
+  'fix the flaky test in checkout flow refactor parser add retry backoff to webhook handler why does build fail on ci rename module update readme migrate database schema'.split(
+    ' ',
+  );
 let seed = 1;
-const rnd = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+const rnd = () => {
+  seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+  return seed / 0x7fffffff;
+};
 const prose = (n) => Array.from({ length: n }, () => words[Math.floor(rnd() * words.length)]).join(' ');
 const prompts = [];
 for (let i = 0; i < 20000; i++) {
@@ -47,9 +60,33 @@ function time(label, fn) {
 }
 
 let sink = 0;
-const base = time('fold only (what the index did per prompt)', () => { for (const p of prompts) sink += fold(p).length; });
-const full = time('sanitize (controls + secrets)', () => { for (const p of prompts) sink += sanitize(p).length; });
-time('redact only', () => { for (const p of prompts) sink += redact(p).length; });
-const s0 = { harness: 'claude', id: 'x', cwd: '/x', title: null, lastReply: 'done', prompts: 1, branch: 'main', model: 'm', started: 1, updated: 1, file: '/x', hidden: false, hiddenReason: null, parent: null, forkedFrom: null };
-time('sanitizeSession (first+last prompt, reply…)', () => { for (const p of prompts) sink += sanitizeSession({ ...s0, firstPrompt: p, lastPrompt: p }).prompts; });
+const base = time('fold only (what the index did per prompt)', () => {
+  for (const p of prompts) sink += fold(p).length;
+});
+const full = time('sanitize (controls + secrets)', () => {
+  for (const p of prompts) sink += sanitize(p).length;
+});
+time('redact only', () => {
+  for (const p of prompts) sink += redact(p).length;
+});
+const s0 = {
+  harness: 'claude',
+  id: 'x',
+  cwd: '/x',
+  title: null,
+  lastReply: 'done',
+  prompts: 1,
+  branch: 'main',
+  model: 'm',
+  started: 1,
+  updated: 1,
+  file: '/x',
+  hidden: false,
+  hiddenReason: null,
+  parent: null,
+  forkedFrom: null,
+};
+time('sanitizeSession (first+last prompt, reply…)', () => {
+  for (const p of prompts) sink += sanitizeSession({ ...s0, firstPrompt: p, lastPrompt: p }).prompts;
+});
 console.log(`sanitize / fold: ${(full / base).toFixed(2)}x${sink ? '' : ' '}`);

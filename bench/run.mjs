@@ -18,13 +18,14 @@
 // Every command — resume and every floor (`node -e 0`, `cat`, `find`, `rg`) — runs in the same scrubbed
 // environment: PATH, HOME (the corpus), the cache directory and NO_COLOR only. Inherited variables
 // such as NODE_EXTRA_CA_CERTS or NODE_OPTIONS slow every Node start and would flatter the ratios.
+
+import { spawn, spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { randomUUID } from 'node:crypto';
-import { BEGIN, END, between } from './marked.mjs';
+import { BEGIN, between, END } from './marked.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.dirname(here);
@@ -40,7 +41,9 @@ const RUNS = Number(opt('--runs', QUICK ? '5' : '10'));
 const BIG = Number(opt('--sessions', '22000'));
 const ONLY = opt('--only', '');
 const t00 = Date.now();
-const WRITE = !args.includes('--no-write') && (args.includes('--write') || (!ONLY && !QUICK && !args.includes('--no-search') && SCALE === 1 && BIG === 22000));
+const WRITE =
+  !args.includes('--no-write') &&
+  (args.includes('--write') || (!ONLY && !QUICK && !args.includes('--no-search') && SCALE === 1 && BIG === 22000));
 /** Everything printed on stdout, for BENCHMARKS.md. */
 const report = [];
 const say = (text) => {
@@ -117,7 +120,10 @@ async function measure(label, home, o) {
   // A no-change `rows` as it runs between changes: the first after a change puts the rows together
   // from rows.bin and writes rows.out, which the next ones print (lib/index/rowsout.ts). A change
   // is measured against the steady one: that first run is made, untimed, before each timed one.
-  const settled = () => (rows(), rows());
+  const settled = () => {
+    rows();
+    return rows();
+  };
 
   // Warm the page cache and the index once; wait out the racy-directory window (dirs.ts) so the
   // no-change runs measure the steady state.
@@ -159,7 +165,9 @@ async function measure(label, home, o) {
   // session from the middle of the list), the picker's own list (what it and its reloads feed fzf:
   // status line and padded columns), the whole CLI's start-up, a key resolved for the launch,
   // `ls` (every session, and the newest 20), `rows` for one directory, and completing a word
-  const listed = spawnSync(process.execPath, [BIN, 'rows', '-a'], { env, encoding: 'utf8', maxBuffer: 512 << 20 }).stdout.split('\n').filter(Boolean);
+  const listed = spawnSync(process.execPath, [BIN, 'rows', '-a'], { env, encoding: 'utf8', maxBuffer: 512 << 20 })
+    .stdout.split('\n')
+    .filter(Boolean);
   const midKey = listed[listed.length >> 1].split('\t')[0];
   // its directory (the row shows it from ~), and that directory's last part as a word to complete
   const midDir = listed[listed.length >> 1].split('\t')[4].replace(/^~(?=\/|$)/, home);
@@ -167,14 +175,14 @@ async function measure(label, home, o) {
   const nodeE0 = () => time(process.execPath, ['-e', '0']);
   const others = [
     ['`preview KEY`', ['preview', midKey]],
-    ['the picker\'s list (`rows --align --status`)', ['rows', '--align', '--status']],
-    ['`resume --version` (the whole CLI\'s start-up)', ['--version']],
+    ["the picker's list (`rows --align --status`)", ['rows', '--align', '--status']],
+    ["`resume --version` (the whole CLI's start-up)", ['--version']],
     ['`resolve KEY`', ['resolve', midKey]],
     ['`ls -a` (every session, tab-separated)', ['ls', '-a']],
     ['`ls -n 20`', ['ls', '-n', '20']],
-    ['`rows --dir DIR` (a session\'s directory)', ['rows', '--dir', midDir]],
-    ['completion of a word (`__complete -- WORD`, that directory\'s name)', ['__complete', '--', midWord]],
-    ['completion of an empty word (`__complete -- \'\'`, every session)', ['__complete', '--', '']],
+    ["`rows --dir DIR` (a session's directory)", ['rows', '--dir', midDir]],
+    ["completion of a word (`__complete -- WORD`, that directory's name)", ['__complete', '--', midWord]],
+    ["completion of an empty word (`__complete -- ''`, every session)", ['__complete', '--', '']],
   ].map(([what, argv]) => [what, ...pair(o.runs, () => time(process.execPath, [BIN, ...argv], { stdout: devnull }), nodeE0)]);
   const [full, cat] = pair(o.buildRuns, () => time(process.execPath, [BIN, 'index', '--rebuild']), catAll);
   // A cold `rows` (an empty cache directory, as after an install: no index, no code cache): when its
@@ -204,7 +212,14 @@ async function measure(label, home, o) {
     fs.appendFileSync(largest, JSON.stringify(line) + '\n');
   };
   const original = sizes.get(largest);
-  const [append, noChange2] = pair(o.runs, () => (appendOne(), rows()), settled);
+  const [append, noChange2] = pair(
+    o.runs,
+    () => {
+      appendOne();
+      return rows();
+    },
+    settled,
+  );
   fs.truncateSync(largest, original);
   time(process.execPath, [BIN, 'index']);
 
@@ -221,14 +236,30 @@ async function measure(label, home, o) {
     const text = `bench long ${role} ${m++}`;
     fs.appendFileSync(longFile, JSON.stringify(piMessage(`l${m}`, null, role, text, new Date().toISOString(), Date.now())) + '\n');
   };
-  const [appendLong, noChangeLong] = pair(o.runs, () => (piLine('user'), rows()), settled);
-  const [replyLong, noChangeLong2] = pair(o.runs, () => (piLine('assistant'), rows()), settled);
+  const [appendLong, noChangeLong] = pair(
+    o.runs,
+    () => {
+      piLine('user');
+      return rows();
+    },
+    settled,
+  );
+  const [replyLong, noChangeLong2] = pair(
+    o.runs,
+    () => {
+      piLine('assistant');
+      return rows();
+    },
+    settled,
+  );
   fs.rmSync(longDir, { recursive: true, force: true });
   time(process.execPath, [BIN, 'index']);
 
   // A session appears: a new Claude Code session, then `rows`. Its first record is its own (no fork:
   // links.bin), so it is patched over the listing as an append is.
-  const claudeDir = fs.existsSync(path.join(home, '.claude', 'projects')) ? path.join(home, '.claude', 'projects', '-home-bench-src-new-sessions') : null;
+  const claudeDir = fs.existsSync(path.join(home, '.claude', 'projects'))
+    ? path.join(home, '.claude', 'projects', '-home-bench-src-new-sessions')
+    : null;
   let newSession = NaN;
   let noChange4 = NaN;
   if (claudeDir) {
@@ -240,10 +271,30 @@ async function measure(label, home, o) {
       const id = randomUUID();
       ++k;
       const at = new Date().toISOString();
-      const line = { parentUuid: null, isSidechain: false, userType: 'external', cwd: '/home/bench/src/new-sessions', sessionId: id, version: '2.1.0', gitBranch: 'main', type: 'user', message: { role: 'user', content: `bench new session ${k}` }, uuid: `n-${id}`, timestamp: at, entrypoint: 'cli' };
+      const line = {
+        parentUuid: null,
+        isSidechain: false,
+        userType: 'external',
+        cwd: '/home/bench/src/new-sessions',
+        sessionId: id,
+        version: '2.1.0',
+        gitBranch: 'main',
+        type: 'user',
+        message: { role: 'user', content: `bench new session ${k}` },
+        uuid: `n-${id}`,
+        timestamp: at,
+        entrypoint: 'cli',
+      };
       fs.writeFileSync(path.join(claudeDir, `${id}.jsonl`), JSON.stringify(line) + '\n');
     };
-    [newSession, noChange4] = pair(o.runs, () => (create(), rows()), settled);
+    [newSession, noChange4] = pair(
+      o.runs,
+      () => {
+        create();
+        return rows();
+      },
+      settled,
+    );
     fs.rmSync(claudeDir, { recursive: true, force: true });
     time(process.execPath, [BIN, 'index']);
   }
@@ -251,33 +302,64 @@ async function measure(label, home, o) {
   // session_index.jsonl, forks measured against their parents) runs over what a change concerns:
   // a prompt appended to a thread, a thread renamed, a new thread (its rollout and its title), a
   // prompt to a thread that has forks (whose rows may change with it: the listing is read).
-  const codexNow = JSON.parse(spawnSync(process.execPath, [BIN, 'ls', '--json', '-a'], { env, encoding: 'utf8', maxBuffer: 512 << 20 }).stdout).filter((s) => s.harness === 'codex');
+  const codexNow = JSON.parse(
+    spawnSync(process.execPath, [BIN, 'ls', '--json', '-a'], { env, encoding: 'utf8', maxBuffer: 512 << 20 }).stdout,
+  ).filter((s) => s.harness === 'codex');
   const forked = new Set(codexNow.map((s) => s.forkedFrom).filter(Boolean));
   const plainThread = codexNow.find((s) => !s.hidden && !s.forkedFrom && !forked.has(s.id));
   const forkedThread = codexNow.find((s) => forked.has(s.id));
   const titles = path.join(home, '.codex', 'session_index.jsonl');
   const codex = [];
-  const event = (type, message) => JSON.stringify({ timestamp: new Date().toISOString(), type: 'event_msg', payload: { type, message } }) + '\n';
+  const event = (type, message) =>
+    JSON.stringify({ timestamp: new Date().toISOString(), type: 'event_msg', payload: { type, message } }) + '\n';
   /** `change(i)` before each `rows` against a no-change `rows`; `file` is put back as it was */
   const codexMeasure = (what, file, change) => {
     const size0 = fs.statSync(file).size;
     rows();
-    const [a, b] = pair(o.runs, (i = c++) => (change(i), rows()), settled);
+    const [a, b] = pair(
+      o.runs,
+      (i = c++) => {
+        change(i);
+        return rows();
+      },
+      settled,
+    );
     fs.truncateSync(file, size0);
     time(process.execPath, [BIN, 'index']);
     codex.push([what, a, b]);
   };
   let c = 0;
-  if (plainThread) codexMeasure('a prompt appended to a Codex rollout', plainThread.file, (i) => fs.appendFileSync(plainThread.file, event('user_message', `bench codex append ${i}`)));
-  if (plainThread && fs.existsSync(titles)) codexMeasure('a Codex thread renamed (session_index.jsonl)', titles, (i) => fs.appendFileSync(titles, JSON.stringify({ id: plainThread.id, thread_name: `bench rename ${i}`, updated_at: new Date().toISOString() }) + '\n'));
-  if (forkedThread) codexMeasure('a prompt appended to a Codex thread that has forks', forkedThread.file, (i) => fs.appendFileSync(forkedThread.file, event('user_message', `bench codex parent ${i}`)));
+  if (plainThread)
+    codexMeasure('a prompt appended to a Codex rollout', plainThread.file, (i) =>
+      fs.appendFileSync(plainThread.file, event('user_message', `bench codex append ${i}`)),
+    );
+  if (plainThread && fs.existsSync(titles))
+    codexMeasure('a Codex thread renamed (session_index.jsonl)', titles, (i) =>
+      fs.appendFileSync(
+        titles,
+        JSON.stringify({ id: plainThread.id, thread_name: `bench rename ${i}`, updated_at: new Date().toISOString() }) + '\n',
+      ),
+    );
+  if (forkedThread)
+    codexMeasure('a prompt appended to a Codex thread that has forks', forkedThread.file, (i) =>
+      fs.appendFileSync(forkedThread.file, event('user_message', `bench codex parent ${i}`)),
+    );
   if (plainThread && fs.existsSync(titles)) {
     const dir = path.join(home, '.codex', 'sessions', '2030', '01', '01');
     fs.mkdirSync(dir, { recursive: true });
     codexMeasure('a new Codex thread (its rollout and its title)', titles, (i) => {
       const id = randomUUID();
       const at = new Date().toISOString();
-      fs.writeFileSync(path.join(dir, `rollout-2030-01-01T10-00-00-${id}.jsonl`), JSON.stringify({ timestamp: at, type: 'session_meta', payload: { id, timestamp: at, cwd: '/home/bench/src/new-codex', source: 'cli' } }) + '\n' + event('user_message', `bench new codex thread ${i}`));
+      fs.writeFileSync(
+        path.join(dir, `rollout-2030-01-01T10-00-00-${id}.jsonl`),
+        JSON.stringify({
+          timestamp: at,
+          type: 'session_meta',
+          payload: { id, timestamp: at, cwd: '/home/bench/src/new-codex', source: 'cli' },
+        }) +
+          '\n' +
+          event('user_message', `bench new codex thread ${i}`),
+      );
       fs.appendFileSync(titles, JSON.stringify({ id, thread_name: `bench new codex thread ${i}`, updated_at: at }) + '\n');
     });
     fs.rmSync(path.join(home, '.codex', 'sessions', '2030'), { recursive: true, force: true });
@@ -287,18 +369,27 @@ async function measure(label, home, o) {
   // Peak RSS of a full build (main thread and workers: one process).
   const rssFile = path.join(cache, 'rss');
   const pre = path.join(cache, 'rss.cjs');
-  fs.writeFileSync(pre, `process.on('exit', () => require('fs').writeFileSync(${JSON.stringify(rssFile)}, String(process.resourceUsage().maxRSS)));`);
+  fs.writeFileSync(
+    pre,
+    `process.on('exit', () => require('fs').writeFileSync(${JSON.stringify(rssFile)}, String(process.resourceUsage().maxRSS)));`,
+  );
   time(process.execPath, ['-r', pre, BIN, 'index', '--rebuild']);
   const peakMiB = Number(fs.readFileSync(rssFile, 'utf8')) / 1024;
 
-  const sessions = JSON.parse(spawnSync(process.execPath, [BIN, 'ls', '--json', '-a'], { env, encoding: 'utf8', maxBuffer: 512 << 20 }).stdout).length;
+  const sessions = JSON.parse(
+    spawnSync(process.execPath, [BIN, 'ls', '--json', '-a'], { env, encoding: 'utf8', maxBuffer: 512 << 20 }).stdout,
+  ).length;
   const out = [
     `### ${label}: ${files.length} files in ${dirs} directories, ${sessions} sessions, ${(bytes / 1024 ** 3).toFixed(2)} GiB`,
     '',
     '| measure | resume | floor | ratio |',
     '| --- | --- | --- | --- |',
     `| no-change \`rows\` vs \`node -e 0\` | ${f1(noChange)} ms | ${f1(nodeFloor)} ms | ${(noChange / nodeFloor).toFixed(2)}x |`,
-    ...(gnuFind ? [`| no-change \`rows\` vs \`find\` printing every file's size and time (no Node) | ${f1(noChange3)} ms | ${f1(findFloor)} ms | ${(noChange3 / findFloor).toFixed(2)}x |`] : []),
+    ...(gnuFind
+      ? [
+          `| no-change \`rows\` vs \`find\` printing every file's size and time (no Node) | ${f1(noChange3)} ms | ${f1(findFloor)} ms | ${(noChange3 / findFloor).toFixed(2)}x |`,
+        ]
+      : []),
     `| no-change \`rows\` vs a Node process that only stats the same directories and files (\`bench/floor.cjs stat\`) | ${f1(noChange5)} ms | ${f1(statFloor)} ms | ${(noChange5 / statFloor).toFixed(2)}x |`,
     `| that process (the least a listing that is never stale can do in Node) vs \`node -e 0\` | ${f1(statFloor2)} ms | ${f1(nodeFloor2)} ms | ${(statFloor2 / nodeFloor2).toFixed(2)}x |`,
     ...others.map(([what, a, b]) => `| ${what} vs \`node -e 0\` | ${f1(a)} ms | ${f1(b)} ms | ${(a / b).toFixed(2)}x |`),
@@ -307,15 +398,28 @@ async function measure(label, home, o) {
     `| append one line to the largest file (${kind}), then \`rows\`, vs no-change \`rows\` | ${f1(append)} ms | ${f1(noChange2)} ms | ${(append / noChange2).toFixed(2)}x |`,
     `| the same, a prompt appended to a session of ${LONG_PROMPTS.toLocaleString('en')} prompts (pi) | ${f1(appendLong)} ms | ${f1(noChangeLong)} ms | ${(appendLong / noChangeLong).toFixed(2)}x |`,
     `| the same, a reply appended to it | ${f1(replyLong)} ms | ${f1(noChangeLong2)} ms | ${(replyLong / noChangeLong2).toFixed(2)}x |`,
-    ...(claudeDir ? [`| a new Claude Code session, then \`rows\`, vs no-change \`rows\` | ${f1(newSession)} ms | ${f1(noChange4)} ms | ${(newSession / noChange4).toFixed(2)}x |`] : []),
-    ...codex.map(([what, a, b]) => `| ${what}, then \`rows\`, vs no-change \`rows\` | ${f1(a)} ms | ${f1(b)} ms | ${(a / b).toFixed(2)}x |`),
+    ...(claudeDir
+      ? [
+          `| a new Claude Code session, then \`rows\`, vs no-change \`rows\` | ${f1(newSession)} ms | ${f1(noChange4)} ms | ${(newSession / noChange4).toFixed(2)}x |`,
+        ]
+      : []),
+    ...codex.map(
+      ([what, a, b]) => `| ${what}, then \`rows\`, vs no-change \`rows\` | ${f1(a)} ms | ${f1(b)} ms | ${(a / b).toFixed(2)}x |`,
+    ),
     `| peak RSS of the full build | ${f1(peakMiB)} MiB | | |`,
   ];
-  if (o.concurrent) out.push(`| 3 concurrent \`index\` on a cold cache: files parsed in all | ${await concurrent(env, cache)} | ${files.length} (one build) | |`);
+  if (o.concurrent)
+    out.push(
+      `| 3 concurrent \`index\` on a cold cache: files parsed in all | ${await concurrent(env, cache)} | ${files.length} (one build) | |`,
+    );
   say(out.join('\n') + '\n');
 
   if (o.search && !args.includes('--no-search')) {
-    const s = spawnSync(process.execPath, [path.join(here, 'search.mjs'), home, '--runs', String(o.searchRuns ?? Math.max(3, Math.round(o.runs / 2)))], { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8', env, maxBuffer: 16 << 20 });
+    const s = spawnSync(
+      process.execPath,
+      [path.join(here, 'search.mjs'), home, '--runs', String(o.searchRuns ?? Math.max(3, Math.round(o.runs / 2)))],
+      { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8', env, maxBuffer: 16 << 20 },
+    );
     say(s.stdout ?? '');
   }
   fs.rmSync(cache, { recursive: true, force: true });
@@ -326,18 +430,35 @@ const LONG_PROMPTS = 1000;
 /** A pi message line: a prompt (`user`) or a reply (`assistant`), the line's time `ts`, the message's `at` (epoch ms). */
 function piMessage(id, parentId, role, text, ts, at) {
   const content = [{ type: 'text', text }];
-  const message = role === 'user' ? { role, content, timestamp: at } : { role, content, provider: 'bench', model: 'bench-model', stopReason: 'stop', timestamp: at };
+  const message =
+    role === 'user'
+      ? { role, content, timestamp: at }
+      : { role, content, provider: 'bench', model: 'bench-model', stopReason: 'stop', timestamp: at };
   return { type: 'message', id, parentId, timestamp: ts, message };
 }
 
 /** A pi session of `prompts` prompts of ~80 words (coding words, some of them the redaction's keywords), each with a reply. */
 function writeLongSession(file, prompts) {
-  const words = 'please fix the failing test in the parser and update the config key handling so that the token refresh works with the new api endpoint also check the cache path and the retry logic'.split(' ');
+  const words =
+    'please fix the failing test in the parser and update the config key handling so that the token refresh works with the new api endpoint also check the cache path and the retry logic'.split(
+      ' ',
+    );
   let seed = 7;
-  const rnd = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
+  const rnd = () => {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    return seed / 0x7fffffff;
+  };
   const text = (n) => Array.from({ length: n }, () => words[Math.floor(rnd() * words.length)]).join(' ');
   const t0 = Date.parse('2026-06-01T08:00:00Z');
-  const lines = [{ type: 'session', version: 3, id: '0b0b0b0b-1000-4000-8000-000000001000', timestamp: new Date(t0).toISOString(), cwd: '/home/bench/src/long-session' }];
+  const lines = [
+    {
+      type: 'session',
+      version: 3,
+      id: '0b0b0b0b-1000-4000-8000-000000001000',
+      timestamp: new Date(t0).toISOString(),
+      cwd: '/home/bench/src/long-session',
+    },
+  ];
   let prev = null;
   for (let i = 0; i < prompts; i++) {
     // (the first prompt a while after the header: one within a second is a print run, hidden)
@@ -388,20 +509,41 @@ async function concurrent(env, cache) {
 }
 
 const scales = [];
-if (ONLY !== 'big') scales.push(['seed', SCALE === 1 ? 'home' : `home-${SCALE}`, ['--scale', String(SCALE)], { runs: RUNS, buildRuns: QUICK ? 3 : 5, coldRuns: RUNS, search: true, concurrent: true }]);
+if (ONLY !== 'big')
+  scales.push([
+    'seed',
+    SCALE === 1 ? 'home' : `home-${SCALE}`,
+    ['--scale', String(SCALE)],
+    { runs: RUNS, buildRuns: QUICK ? 3 : 5, coldRuns: RUNS, search: true, concurrent: true },
+  ]);
 if (ONLY !== 'seed') {
   scales.push([
-    'big', `home-n${BIG}${SCALE === 1 ? '' : `-${SCALE}`}`, ['--sessions', String(BIG), '--gib', String(0.9 * SCALE)],
+    'big',
+    `home-n${BIG}${SCALE === 1 ? '' : `-${SCALE}`}`,
+    ['--sessions', String(BIG), '--gib', String(0.9 * SCALE)],
     // search at this scale takes seconds a run: fewer runs
     { runs: RUNS, buildRuns: QUICK ? 1 : 3, coldRuns: QUICK ? 1 : 3, search: true, searchRuns: QUICK ? 1 : 3, concurrent: false },
   ]);
 }
-say(`machine: ${os.cpus().length} × ${os.cpus()[0]?.model?.trim()}, ${Math.round(os.totalmem() / 1024 ** 3)} GiB, Node ${process.version}, ${os.platform()} ${os.release()}; load ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}\n`);
+say(
+  `machine: ${os.cpus().length} × ${os.cpus()[0]?.model?.trim()}, ${Math.round(os.totalmem() / 1024 ** 3)} GiB, Node ${process.version}, ${os.platform()} ${os.release()}; load ${os
+    .loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ')}\n`,
+);
 for (const [label, name, genArgs, o] of scales) await measure(label, corpus(name, genArgs), o);
-say(`(bench took ${((Date.now() - t00) / 1000).toFixed(0)} s; load at the end ${os.loadavg().map((x) => x.toFixed(1)).join(' ')})`);
+say(
+  `(bench took ${((Date.now() - t00) / 1000).toFixed(0)} s; load at the end ${os
+    .loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ')})`,
+);
 if (WRITE) {
   const file = path.join(root, 'BENCHMARKS.md');
-  const doc = between(fs.readFileSync(file, 'utf8'), `Generated by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}.\n\n${report.join('\n')}`);
+  const doc = between(
+    fs.readFileSync(file, 'utf8'),
+    `Generated by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}.\n\n${report.join('\n')}`,
+  );
   if (doc) {
     fs.writeFileSync(file, doc);
     console.error(`wrote the tables into ${file}`);

@@ -11,10 +11,11 @@
 // one-word case: Node reading every byte and finding the lines that hold the word
 // (bench/floor.cjs read; no case folding, no decoding), what a search in Node costs before its own
 // work.
+
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -30,7 +31,9 @@ if (!fs.existsSync(HOME)) {
 
 const cache = process.env.RESUME_CACHE_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'resume-bench-search-'));
 const env = { ...process.env, HOME, RESUME_CACHE_DIR: cache, NO_COLOR: '1' };
-for (const k of Object.keys(env)) if (/^(CLAUDE_CONFIG_DIR|CODEX_HOME|PI_CODING_AGENT_|CURSOR_CONFIG_DIR|XDG_|OPENCODE_DB|GEMINI_CLI_HOME|RESUME_.*_DIRS)/.test(k)) delete env[k];
+for (const k of Object.keys(env))
+  if (/^(CLAUDE_CONFIG_DIR|CODEX_HOME|PI_CODING_AGENT_|CURSOR_CONFIG_DIR|XDG_|OPENCODE_DB|GEMINI_CLI_HOME|RESUME_.*_DIRS)/.test(k))
+    delete env[k];
 
 // the transcript roots rg searches: every directory resume scans in this corpus
 const roots = ['.claude/projects', '.pi/agent/sessions', '.codex/sessions', '.codex/archived_sessions', '.gemini/tmp', '.cursor/projects']
@@ -74,7 +77,10 @@ if (rg) time('rg', ['-l', '--hidden', '--no-ignore', 'x-warm-x', ...roots]);
 
 const rssFile = path.join(cache, 'search-rss');
 const pre = path.join(cache, 'search-rss.cjs');
-fs.writeFileSync(pre, `process.on('exit', () => require('fs').writeFileSync(${JSON.stringify(rssFile)}, String(process.resourceUsage().maxRSS)));`);
+fs.writeFileSync(
+  pre,
+  `process.on('exit', () => require('fs').writeFileSync(${JSON.stringify(rssFile)}, String(process.resourceUsage().maxRSS)));`,
+);
 
 // A word in a few files, the usual search: the name of the project of the session in the middle of
 // the listing (its directory's last part, e.g. `api-04`; at 22,000 sessions it also starts the names
@@ -108,11 +114,18 @@ for (const [name, words, as = '--json'] of cases) {
   });
   const res = as === '--rows' ? out.split('\n').filter(Boolean).length : JSON.parse(out || '[]').length;
   const rss = Number(fs.readFileSync(rssFile, 'utf8')) / 1024;
-  const r = rg ? rep(() => time('rg', ['-i', '-c', '-F', '--hidden', '--no-ignore', ...words.flatMap((w) => ['-e', w]), ...roots]).ms) : NaN;
+  const r = rg
+    ? rep(() => time('rg', ['-i', '-c', '-F', '--hidden', '--no-ignore', ...words.flatMap((w) => ['-e', w]), ...roots]).ms)
+    : NaN;
   // the least a search for one word can do in Node: read every byte and find the lines holding it
-  const fl = words.length === 1 && as === '--json' ? rep(() => time(process.execPath, [path.join(here, 'floor.cjs'), 'read', readList, words[0]]).ms) : NaN;
+  const fl =
+    words.length === 1 && as === '--json'
+      ? rep(() => time(process.execPath, [path.join(here, 'floor.cjs'), 'read', readList, words[0]]).ms)
+      : NaN;
   const flCells = Number.isNaN(fl) ? '– | –' : `${f(fl)} ms | ${rg ? (fl / r).toFixed(2) + 'x' : '–'}`;
-  lines.push(`| ${name} (\`${words.join(' ')}\`) | ${f(s)} ms | ${rg ? f(r) + ' ms' : '–'} | ${rg ? (s / r).toFixed(2) + 'x' : '–'} | ${flCells} | ${res} | ${rss.toFixed(0)} MiB |`);
+  lines.push(
+    `| ${name} (\`${words.join(' ')}\`) | ${f(s)} ms | ${rg ? f(r) + ' ms' : '–'} | ${rg ? (s / r).toFixed(2) + 'x' : '–'} | ${flCells} | ${res} | ${rss.toFixed(0)} MiB |`,
+  );
 }
 fs.rmSync(readList, { force: true });
 console.log(lines.join('\n'));

@@ -4,10 +4,11 @@
 // search-worker.cjs: worker_threads needs a file of its own), which a thread loads with Node's own
 // CommonJS loader (as ES modules, with chunks shared between them, a search's worker took ~20 ms
 // longer to start: Node's ESM loader in the thread, and more files).
-import { build } from 'esbuild';
-import { fileURLToPath } from 'node:url';
+
 import fs from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 // Built into a fresh directory and swapped in, so a concurrent run never sees a half-written dist/
@@ -44,7 +45,9 @@ const lazyModule = {
   name: 'lazy-node-module',
   setup(b) {
     // (the shim's own require is of the real module)
-    b.onResolve({ filter: /^node:module$/ }, (a) => (a.namespace === 'lazy-node-module' ? { path: 'node:module', external: true } : { path: 'node:module', namespace: 'lazy-node-module' }));
+    b.onResolve({ filter: /^node:module$/ }, (a) =>
+      a.namespace === 'lazy-node-module' ? { path: 'node:module', external: true } : { path: 'node:module', namespace: 'lazy-node-module' },
+    );
     b.onLoad({ filter: /.*/, namespace: 'lazy-node-module' }, () => ({
       contents: 'export function createRequire(url) { return require("node:module").createRequire(url); }',
       loader: 'js',
@@ -58,16 +61,23 @@ const noHandlers = {
   name: 'no-handlers',
   setup(b) {
     const table = path.join(root, 'lib', 'commands', 'table.ts');
-    b.onResolve({ filter: /^\.\/[\w-]+\.js$/ }, (a) => (a.kind === 'dynamic-import' && a.importer === table ? { path: a.path, namespace: 'no-handlers' } : undefined));
+    b.onResolve({ filter: /^\.\/[\w-]+\.js$/ }, (a) =>
+      a.kind === 'dynamic-import' && a.importer === table ? { path: a.path, namespace: 'no-handlers' } : undefined,
+    );
     b.onLoad({ filter: /.*/, namespace: 'no-handlers' }, () => ({ contents: 'export {};', loader: 'js' }));
   },
 };
 await Promise.all([
   build({ ...cjs, plugins: [lazyModule, noHandlers], entryPoints: { rows: 'lib/fast-rows.ts' } }),
-  build({ ...cjs, plugins: [lazyModule], entryPoints: { boot: 'lib/boot.ts', cli: 'lib/cli.ts', worker: 'lib/index/worker.ts', 'search-worker': 'lib/search/worker.ts' } }),
+  build({
+    ...cjs,
+    plugins: [lazyModule],
+    entryPoints: { boot: 'lib/boot.ts', cli: 'lib/cli.ts', worker: 'lib/index/worker.ts', 'search-worker': 'lib/search/worker.ts' },
+  }),
 ]);
 // the lean path's reason to be: no CLI framework (commander is bundled, so its code would be inline)
-if (fs.readFileSync(path.join(tmp, 'rows.cjs'), 'utf8').includes('CommanderError')) throw new Error('rows.cjs: commander got into the lean bundle');
+if (fs.readFileSync(path.join(tmp, 'rows.cjs'), 'utf8').includes('CommanderError'))
+  throw new Error('rows.cjs: commander got into the lean bundle');
 // esbuild gives CommonJS code a default or namespace import of a Node module (`import fs from
 // 'node:fs'`, in most of lib/) as a copy of the whole module object: some 50 copies of fs, path and
 // os per run, ~7 ms and most of the run's garbage. An object that inherits from the module reads the

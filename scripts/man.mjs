@@ -2,10 +2,11 @@
 // npm pack runs it too, through prepack). `--stdout` prints it instead. Bundled with esbuild first,
 // as the CLI is (Node does not run TypeScript), into a file beside package.json so that the bundle
 // finds node_modules, then removed.
-import { build } from 'esbuild';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+
 import fs from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const tmp = path.join(root, `.man-${process.pid}.mjs`);

@@ -8,7 +8,11 @@ import { fileURLToPath } from 'node:url';
 const bin = path.join(path.dirname(path.dirname(fileURLToPath(import.meta.url))), 'bin', 'resume');
 const extra = process.argv.slice(2);
 // (its stderr not shown: a machine with none is said below, and anything else again by the listing)
-const probe = spawnSync(process.execPath, [bin, 'ls', '--json', '-a'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 1 << 30 });
+const probe = spawnSync(process.execPath, [bin, 'ls', '--json', '-a'], {
+  encoding: 'utf8',
+  stdio: ['ignore', 'pipe', 'ignore'],
+  maxBuffer: 1 << 30,
+});
 let none = false;
 try {
   none = probe.status === 0 && JSON.parse(probe.stdout).length === 0;

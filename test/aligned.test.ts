@@ -4,9 +4,9 @@
 // a blank or are empty, snapshot names) through alignLine, every filter and colour, and rows.bin
 // with an append's patch over it (records in a second buffer).
 import { describe, expect, it } from 'vitest';
-import type { Harness, Session } from '../lib/types.js';
+import { linesOf, type PickState, writeLines } from '../fzf/feed.js';
 import { dirFilterable, printAligned, type RowBin } from '../lib/index/rowbin.js';
-import { linesOf, writeLines, type PickState } from '../fzf/feed.js';
+import type { Harness, Session } from '../lib/types.js';
 import { home, mk, names, now, odd, render } from './rows-sample.js';
 
 function printed(bin: RowBin, s: PickState, color: boolean, status: boolean): string {
@@ -32,7 +32,10 @@ describe('printAligned', () => {
     const bin = render(odd);
     // (a directory filter is applied to rows that can tell each session's directory)
     expect(dirFilterable(bin)).toBe(true);
-    for (const s of states) for (const color of [false, true]) for (const status of [false, true]) expect(printed(bin, s, color, status), JSON.stringify({ s, color, status })).toBe(expected(bin, s, color, status));
+    for (const s of states)
+      for (const color of [false, true])
+        for (const status of [false, true])
+          expect(printed(bin, s, color, status), JSON.stringify({ s, color, status })).toBe(expected(bin, s, color, status));
     // the wide and trimmed rows are among those shown
     const all = printed(bin, { all: true, harness: null, dir: null }, false, true);
     expect(all).toContain('日本語');
@@ -57,7 +60,15 @@ describe('printAligned', () => {
     const bin = render(Array.from({ length: 3000 }, (_, i) => mk(100 + i)));
     const s: PickState = { all: true, harness: null, dir: null };
     const blocks: string[] = [];
-    printAligned(bin, s, () => names, now, false, () => '', (b) => blocks.push(b.toString('utf8')));
+    printAligned(
+      bin,
+      s,
+      () => names,
+      now,
+      false,
+      () => '',
+      (b) => blocks.push(b.toString('utf8')),
+    );
     expect(blocks.length).toBeGreaterThan(1);
     expect(blocks.join('')).toBe(expected(bin, s, false, false));
   });

@@ -5,10 +5,12 @@
 // read apart), over seeded random transcripts with branches, repeated ids, headers, broken, cut and
 // long lines. (End to end: the abandoned-branch cases of search-deep.test.ts.)
 import { describe, expect, it } from 'vitest';
-import { search } from '../lib/harness/pi/text.js';
-import { search as claudeSearch } from '../lib/harness/claude/text.js';
 import { firstLink, firstString } from '../lib/harness/branches.js';
+import { search as claudeSearch } from '../lib/harness/claude/text.js';
+import { search } from '../lib/harness/pi/text.js';
 import type { BranchTracker } from '../lib/search/types.js';
+import { must } from './helpers.js';
+import type { Decoded } from './json.js';
 
 const HEAD = 4096;
 const K_TYPE = Buffer.from('"type":"');
@@ -56,21 +58,43 @@ function rng(seed: number) {
 function transcript(r: () => number): Buffer[] {
   const ids: string[] = [];
   const out: string[] = [];
-  const pick = <T>(xs: T[]) => xs[Math.floor(r() * xs.length)]!;
+  const pick = <T>(xs: T[]) => xs[Math.floor(r() * xs.length)];
   const n = 1 + Math.floor(r() * 14);
   if (r() < 0.8) out.push(JSON.stringify({ type: 'session', version: 3, id: 'hdr', timestamp: 't', cwd: '/w' }));
   for (let i = 0; i < n; i++) {
     // ids from a small set (repeats happen), sometimes longer or shorter than the last
     const id = r() < 0.03 && ids.length ? pick(ids) : `e${Math.floor(r() * 100000)}${r() < 0.2 ? 'x' : ''}`;
     const roll = r();
-    const parent = i === 0 ? (r() < 0.85 ? null : 'elsewhere') : roll < 0.7 ? ids[ids.length - 1]! : roll < 0.72 ? null : roll < 0.95 ? pick(ids) : `${ids[ids.length - 1]}z`;
-    let line = JSON.stringify({ type: pick(['message', 'message', 'model_change', 'compaction']), id, parentId: parent, timestamp: 't', message: { role: 'user', content: 'x' } });
+    const parent =
+      i === 0
+        ? r() < 0.85
+          ? null
+          : 'elsewhere'
+        : roll < 0.7
+          ? ids[ids.length - 1]
+          : roll < 0.72
+            ? null
+            : roll < 0.95
+              ? pick(ids)
+              : `${ids[ids.length - 1]}z`;
+    let line = JSON.stringify({
+      type: pick(['message', 'message', 'model_change', 'compaction']),
+      id,
+      parentId: parent,
+      timestamp: 't',
+      message: { role: 'user', content: 'x' },
+    });
     const kind = r();
-    if (kind < 0.04) line = line.replace('"parentId":', '"parent":'); // no link: not in the tree
-    else if (kind < 0.08) line = line.slice(0, line.indexOf('"parentId":') + 13 + Math.floor(r() * 4)); // cut inside the link
-    else if (kind < 0.1) line = line.replace('"id":"', '"id":'); // an id that is not a string
-    else if (kind < 0.12) line = line.replace(/"type":"[a-z_]+"/, '"type":"session"'); // a header's type
-    else if (kind < 0.14) line = `{"type":"message","pad":"${'p'.repeat(HEAD)}",` + line.slice(1); // its keys past the head
+    if (kind < 0.04)
+      line = line.replace('"parentId":', '"parent":'); // no link: not in the tree
+    else if (kind < 0.08)
+      line = line.slice(0, line.indexOf('"parentId":') + 13 + Math.floor(r() * 4)); // cut inside the link
+    else if (kind < 0.1)
+      line = line.replace('"id":"', '"id":'); // an id that is not a string
+    else if (kind < 0.12)
+      line = line.replace(/"type":"[a-z_]+"/, '"type":"session"'); // a header's type
+    else if (kind < 0.14)
+      line = `{"type":"message","pad":"${'p'.repeat(HEAD)}",` + line.slice(1); // its keys past the head
     else if (kind < 0.16) line = line.replace('"type":"message"', '"type":"sess'); // a type cut short
     out.push(line);
     if (!line.includes('"parent":') && /"id":"/.test(line)) ids.push(id);
@@ -82,7 +106,11 @@ function transcript(r: () => number): Buffer[] {
  * The reader against its reference over 3,000 seeded transcripts; how many of them left something
  * (the map was needed) and how many were whole chains.
  */
-function agree(make: () => BranchTracker, ref: (lines: Buffer[]) => Set<string> | null, gen: (r: () => number) => Buffer[]): { branched: number; chains: number } {
+function agree(
+  make: () => BranchTracker,
+  ref: (lines: Buffer[]) => Set<string> | null,
+  gen: (r: () => number) => Buffer[],
+): { branched: number; chains: number } {
   let branched = 0;
   let chains = 0;
   for (let seed = 1; seed <= 3000; seed++) {
@@ -96,7 +124,7 @@ function agree(make: () => BranchTracker, ref: (lines: Buffer[]) => Set<string> 
       big.fill(0x22);
     }
     const want = ref(lines);
-    if (want && want.size) branched++;
+    if (want?.size) branched++;
     if (want && want.size === 0) chains++;
     expect(weighed(t.result()), `seed ${seed}:\n${lines.join('\n')}`).toEqual(weighed(want));
   }
@@ -113,7 +141,7 @@ const parseOrNull = (line: Buffer) => {
 
 describe("pi's abandoned branches", () => {
   it('tells what a map of every link tells, over seeded random transcripts', () => {
-    const { branched, chains } = agree(search.branches!, reference, transcript);
+    const { branched, chains } = agree(must(search.branches), reference, transcript);
     // the seeds reach the map, not only chains
     expect(branched).toBeGreaterThan(300);
     expect(chains).toBeGreaterThan(300);
@@ -122,7 +150,7 @@ describe("pi's abandoned branches", () => {
   it('a chain leaves nothing; a branch left is told at once', () => {
     const line = (id: string, p: string | null) => Buffer.from(JSON.stringify({ type: 'message', id, parentId: p, timestamp: 't' }));
     const feed = (ls: Buffer[]) => {
-      const t = search.branches!();
+      const t = must(search.branches?.());
       for (const l of ls) t.visit(l, () => JSON.parse(l.toString()));
       return t.result();
     };
@@ -131,7 +159,9 @@ describe("pi's abandoned branches", () => {
     // c was left: d goes on from b
     expect(feed([line('a', null), line('b', 'a'), line('c', 'b'), line('d', 'b')])).toEqual(new Set(['c']));
     // a long id after a short one, and the other way round
-    expect(feed([line('a', null), line('b'.repeat(300), 'a'), line('c', 'b'.repeat(300)), line('e', 'a')])).toEqual(new Set(['b'.repeat(300), 'c']));
+    expect(feed([line('a', null), line('b'.repeat(300), 'a'), line('c', 'b'.repeat(300)), line('e', 'a')])).toEqual(
+      new Set(['b'.repeat(300), 'c']),
+    );
   });
 });
 
@@ -144,7 +174,7 @@ const K_PUUID = Buffer.from('"parentUuid":');
 const K_LOGICAL = Buffer.from('"logicalParentUuid":');
 
 /** a record's place in the tree as the reader took it before, from the bytes or else decoded */
-function claudeLink(line: Buffer, parse: () => any): { id: string; parent: string | null; message: boolean } | null {
+function claudeLink(line: Buffer, parse: () => Decoded): { id: string; parent: string | null; message: boolean } | null {
   const fallback = () => {
     const o = parse();
     if (!o || typeof o !== 'object' || typeof o.uuid !== 'string') return null;
@@ -196,17 +226,34 @@ function claudeReference(lines: Buffer[]): Set<string> | null {
 function claudeTranscript(r: () => number): Buffer[] {
   const ids: string[] = [];
   const out: string[] = [];
-  const pick = <T>(xs: T[]) => xs[Math.floor(r() * xs.length)]!;
+  const pick = <T>(xs: T[]) => xs[Math.floor(r() * xs.length)];
   const n = 1 + Math.floor(r() * 16);
   for (let i = 0; i < n; i++) {
     const odd = r();
     // ids of the usual shape, now and then one with a quote, a backslash or a character past Latin-1
-    const id = r() < 0.03 && ids.length ? pick(ids) : odd < 0.03 ? `q"${i}` : odd < 0.05 ? `b\\${i}` : odd < 0.07 ? `ü${i}é` : odd < 0.08 ? `猫${i}` : `u${Math.floor(r() * 1e6)}`;
+    const id =
+      r() < 0.03 && ids.length
+        ? pick(ids)
+        : odd < 0.03
+          ? `q"${i}`
+          : odd < 0.05
+            ? `b\\${i}`
+            : odd < 0.07
+              ? `ü${i}é`
+              : odd < 0.08
+                ? `猫${i}`
+                : `u${Math.floor(r() * 1e6)}`;
     const roll = r();
     const prev = ids[ids.length - 1];
-    const parent = i === 0 ? (r() < 0.85 ? null : 'elsewhere') : roll < 0.72 ? prev! : roll < 0.76 ? null : roll < 0.95 ? pick(ids) : `${prev}z`;
+    const parent =
+      i === 0 ? (r() < 0.85 ? null : 'elsewhere') : roll < 0.72 ? prev : roll < 0.76 ? null : roll < 0.95 ? pick(ids) : `${prev}z`;
     const type = pick(['user', 'assistant', 'assistant', 'system', 'progress', 'attachment']);
-    const rec: Record<string, unknown> = { parentUuid: parent, isSidechain: false, type, message: { role: type, content: [{ type: 'text', text: 'x' }] } };
+    const rec: Record<string, unknown> = {
+      parentUuid: parent,
+      isSidechain: false,
+      type,
+      message: { role: type, content: [{ type: 'text', text: 'x' }] },
+    };
     if (parent === null && i > 0 && r() < 0.6) rec.logicalParentUuid = r() < 0.7 ? prev : pick(ids);
     // a nested uuid in a tool's input comes before the record's own
     if (r() < 0.1) rec.toolUseResult = { uuid: 'nested', filePath: '/x' };
@@ -215,11 +262,16 @@ function claudeTranscript(r: () => number): Buffer[] {
     rec.uuid = id;
     rec.timestamp = '2026-01-01T00:00:00.000Z';
     let line = JSON.stringify(rec);
-    if (kind >= 0.04 && kind < 0.07) line = line.replace(/,"timestamp":/, `,"pad":"${'t'.repeat(C_TAIL)}","timestamp":`); // its uuid past the tail: decoded
-    else if (kind < 0.1) line = `{"type":"${type}","parentUuid":${JSON.stringify(parent)},` + line.slice(1).replace(/"type":"[a-z]+",/, ''); // keys in another order
-    else if (kind < 0.12) line = line.slice(0, line.length - 20); // cut
-    else if (kind < 0.14) line = line.replace('"uuid":', '"id":'); // no uuid: not in the tree
-    else if (kind < 0.16) line = line.replace('"isSidechain":false,', `"pad":"${'h'.repeat(C_HEAD)}",`); // its type past the head
+    if (kind >= 0.04 && kind < 0.07)
+      line = line.replace(/,"timestamp":/, `,"pad":"${'t'.repeat(C_TAIL)}","timestamp":`); // its uuid past the tail: decoded
+    else if (kind < 0.1)
+      line = `{"type":"${type}","parentUuid":${JSON.stringify(parent)},` + line.slice(1).replace(/"type":"[a-z]+",/, ''); // keys in another order
+    else if (kind < 0.12)
+      line = line.slice(0, line.length - 20); // cut
+    else if (kind < 0.14)
+      line = line.replace('"uuid":', '"id":'); // no uuid: not in the tree
+    else if (kind < 0.16)
+      line = line.replace('"isSidechain":false,', `"pad":"${'h'.repeat(C_HEAD)}",`); // its type past the head
     else if (kind < 0.17) line = JSON.stringify({ type: 'file-history-snapshot', messageId: 'm', snapshot: {} }); // not a record of the tree
     out.push(line);
     if (parseOrNull(Buffer.from(line))?.uuid === id) ids.push(id);
@@ -229,19 +281,20 @@ function claudeTranscript(r: () => number): Buffer[] {
 
 describe("Claude Code's abandoned branches", () => {
   it('tells what a map of every link tells, over seeded random transcripts', () => {
-    const { branched, chains } = agree(claudeSearch.branches!, claudeReference, claudeTranscript);
+    const { branched, chains } = agree(must(claudeSearch.branches), claudeReference, claudeTranscript);
     expect(branched).toBeGreaterThan(300);
     expect(chains).toBeGreaterThan(300);
   });
 
   it('a link the head does not close, and a value with a quote in it, are read as before', () => {
     const feed = (ls: string[]) => {
-      const t = claudeSearch.branches!();
+      const t = must(claudeSearch.branches?.());
       for (const l of ls) t.visit(Buffer.from(l), () => parseOrNull(Buffer.from(l)));
       return weighed(t.result());
     };
     const want = (ls: string[]) => weighed(claudeReference(ls.map((l) => Buffer.from(l))));
-    const rec = (parent: string | null, type: string, uuid: string) => JSON.stringify({ parentUuid: parent, isSidechain: false, type, message: { content: 'x' }, uuid });
+    const rec = (parent: string | null, type: string, uuid: string) =>
+      JSON.stringify({ parentUuid: parent, isSidechain: false, type, message: { content: 'x' }, uuid });
     // an id so long that the link to it is not closed within the head: that line is decoded, and its
     // type (past the head) makes it a message, left when the next goes on from the first
     const long = 'L'.repeat(1100);
@@ -257,7 +310,7 @@ describe("Claude Code's abandoned branches", () => {
       '{"parentUuid":"x","type":"user","uuid":"v"}',
       '{"parentUuid":"z","type":"user","uuid":"w"}',
     ];
-    expect(parseOrNull(Buffer.from(q[1]!)).uuid).toBe('q"1');
+    expect(parseOrNull(Buffer.from(q[1])).uuid).toBe('q"1');
     expect(feed(q)).toEqual(want(q));
     expect(feed(q)).toEqual([]);
   });

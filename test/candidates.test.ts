@@ -6,19 +6,28 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Harness, Session } from '../lib/types.js';
-import { eachRow, printCandidates, type RowBin, type RowFilter } from '../lib/index/rowbin.js';
-import { printRowsOut, RowsTape, type RowsOutKey } from '../lib/index/rowsout.js';
-import { candidate, CANDIDATE_WIDTH } from '../lib/output.js';
 import { candidateLines } from '../lib/commands/complete.js';
+import { eachRow, printCandidates, type RowBin, type RowFilter } from '../lib/index/rowbin.js';
+import { printRowsOut, type RowsOutKey, RowsTape } from '../lib/index/rowsout.js';
+import { CANDIDATE_WIDTH, candidate } from '../lib/output.js';
 import { under } from '../lib/select/filter.js';
-import { tempDir } from './helpers.js';
+import type { Harness, Session } from '../lib/types.js';
+import { must, tempDir } from './helpers.js';
 import { home, mk, names, now, odd, render } from './rows-sample.js';
 
 function printed(bin: RowBin, word: string, f: RowFilter, at = now): string | null {
   const out: Buffer[] = [];
   // each block is written over once handed out: copied here (and decoded whole: a block may end inside a character)
-  return printCandidates(bin, word, f, () => names, at, (b) => out.push(Buffer.from(b))) ? Buffer.concat(out).toString('utf8') : null;
+  return printCandidates(
+    bin,
+    word,
+    f,
+    () => names,
+    at,
+    (b) => out.push(Buffer.from(b)),
+  )
+    ? Buffer.concat(out).toString('utf8')
+    : null;
 }
 
 /** The candidates from the rows decoded (eachRow), one `candidate` each; null where a listing must answer. */
@@ -26,14 +35,19 @@ function expected(bin: RowBin, word: string, f: RowFilter): string | null {
   const low = word.toLowerCase();
   const out: ReturnType<typeof candidate>[] = [];
   let exact = true;
-  eachRow(bin, () => names, now, (r) => {
-    if ((r.hidden && !f.all) || (f.harness && !f.harness.includes(r.harness)) || (f.dir && !under(r.cwd, f.dir))) return;
-    const [key = '', short = '', when = '', harness = '', dir = '', branch = '', text = ''] = r.fields;
-    if (key.includes(' ')) exact = false;
-    const id = key.slice(key.indexOf(':') + 1);
-    if (word !== '' && !id.toLowerCase().startsWith(low)) return;
-    out.push(candidate(word.length > short.length ? id : short, [when, harness, dir, branch ? `(${branch})` : '', text]));
-  });
+  eachRow(
+    bin,
+    () => names,
+    now,
+    (r) => {
+      if ((r.hidden && !f.all) || (f.harness && !f.harness.includes(r.harness)) || (f.dir && !under(r.cwd, f.dir))) return;
+      const [key = '', short = '', when = '', harness = '', dir = '', branch = '', text = ''] = r.fields;
+      if (key.includes(' ')) exact = false;
+      const id = key.slice(key.indexOf(':') + 1);
+      if (word !== '' && !id.toLowerCase().startsWith(low)) return;
+      out.push(candidate(word.length > short.length ? id : short, [when, harness, dir, branch ? `(${branch})` : '', text]));
+    },
+  );
   return exact && (word === '' || out.length > 0) ? candidateLines(out) : null;
 }
 
@@ -43,15 +57,31 @@ for (const all of [false, true]) {
     for (const dir of [undefined, '/home/u', '/srv']) filters.push({ all, harness, dir });
   }
 }
-const words = ['', '0', '0000006', '00000061-3333', '00000061-3333-4333-8333-33333333333', 'abcdef', 'ABCDEF12-U', 'zz', '表', 'k', 'kelvin-2', 'KELVIN-22x'];
+const words = [
+  '',
+  '0',
+  '0000006',
+  '00000061-3333',
+  '00000061-3333-4333-8333-33333333333',
+  'abcdef',
+  'ABCDEF12-U',
+  'zz',
+  '表',
+  'k',
+  'kelvin-2',
+  'KELVIN-22x',
+];
 
 describe('printCandidates', () => {
   it('writes exactly the candidates the decoded rows give, for every word and filter', () => {
     const bin = render(odd);
     for (const f of filters) for (const w of words) expect(printed(bin, w, f), JSON.stringify({ w, f })).toBe(expected(bin, w, f));
-    const all = printed(bin, '', { all: true })!;
+    const all = must(printed(bin, '', { all: true }));
     // both sides of the clip, and the rows that are not plain ASCII, are among them
-    const descs = all.split('\n').filter(Boolean).map((l) => l.slice(l.indexOf('\t') + 1));
+    const descs = all
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => l.slice(l.indexOf('\t') + 1));
     expect(descs.some((d) => d.length === CANDIDATE_WIDTH && d.endsWith('…'))).toBe(true);
     expect(descs.some((d) => d.length === CANDIDATE_WIDTH && !d.endsWith('…'))).toBe(true);
     expect(descs.some((d) => d.length === CANDIDATE_WIDTH - 1)).toBe(true);
@@ -78,17 +108,24 @@ describe('printCandidates', () => {
     const bin = render(Array.from({ length: 3000 }, (_, i) => mk(100 + i, { title: `prompt ${i} ${'x'.repeat(i % 150)}` })));
     const blocks: number[] = [];
     const out: string[] = [];
-    printCandidates(bin, '', { all: true }, () => names, now, (b) => {
-      blocks.push(b.length);
-      out.push(Buffer.from(b).toString('utf8'));
-      b.fill(0);
-    });
+    printCandidates(
+      bin,
+      '',
+      { all: true },
+      () => names,
+      now,
+      (b) => {
+        blocks.push(b.length);
+        out.push(Buffer.from(b).toString('utf8'));
+        b.fill(0);
+      },
+    );
     expect(blocks.length).toBeGreaterThan(1);
     expect(out.join('')).toBe(expected(bin, '', { all: true }));
   });
 });
 
-describe('complete.out (rows.out\'s kind for TAB on an empty word)', () => {
+describe("complete.out (rows.out's kind for TAB on an empty word)", () => {
   const key: RowsOutKey = { id: 'b', home, names: 'abc:-' };
   it('renews the ages of recent candidates, clipped or not, plain or not, while each keeps its length', () => {
     // recent sessions (their ages renewed) with short and clipped descriptions, wide text among them
@@ -102,7 +139,17 @@ describe('complete.out (rows.out\'s kind for TAB on an empty word)', () => {
     const file = path.join(tempDir(), 'complete.out');
     const tape = new RowsTape(now, null, true);
     const out: Buffer[] = [];
-    expect(printCandidates(bin, '', {}, () => names, now, (b) => out.push(Buffer.from(b)), tape)).toBe(true);
+    expect(
+      printCandidates(
+        bin,
+        '',
+        {},
+        () => names,
+        now,
+        (b) => out.push(Buffer.from(b)),
+        tape,
+      ),
+    ).toBe(true);
     tape.save(file, key);
     const first = Buffer.concat(out).toString('utf8');
     expect(first).toBe(expected(bin, '', {}));

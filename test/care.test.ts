@@ -1,11 +1,13 @@
 // Claude Code rescue: `resume snapshot`, restore on resume, `resume init claude-hook`, `resume
 // outdated` and the doctor's warnings. Live sessions are real processes (sleep) with registry files
 // naming their pid and start time; the installed claude is a versions-directory symlink or a stand-in.
+
+import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { run, tempHome, write, notLinux } from './helpers.js';
+import { must, notLinux, run, tempHome, write } from './helpers.js';
+import type { Listed } from './json.js';
 import { claudeSession, uuid as uuidAt } from './launch-helpers.js';
 
 // Ids of this file's own (the live check reads every process on the machine: another test file's
@@ -24,7 +26,7 @@ function home(): string {
 
 function procStart(pid: number): string {
   const st = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  return st.slice(st.lastIndexOf(')') + 2).split(' ')[19]!;
+  return st.slice(st.lastIndexOf(')') + 2).split(' ')[19];
 }
 
 /** A running process standing in for a live claude, with the given environment. */
@@ -47,10 +49,23 @@ interface Reg {
 }
 
 function registry(h: string, r: Reg): string {
-  return write(h, `.claude/sessions/${r.pid}.json`, JSON.stringify({
-    pid: r.pid, sessionId: r.id, cwd: r.cwd ?? h, startedAt: 1, procStart: r.procStart ?? procStart(r.pid), version: r.version ?? '2.1.332',
-    kind: 'interactive', entrypoint: 'cli', status: r.status ?? 'idle', updatedAt: 2, ...(r.name ? { name: r.name, nameSource: r.nameSource ?? 'user' } : {}),
-  }));
+  return write(
+    h,
+    `.claude/sessions/${r.pid}.json`,
+    JSON.stringify({
+      pid: r.pid,
+      sessionId: r.id,
+      cwd: r.cwd ?? h,
+      startedAt: 1,
+      procStart: r.procStart ?? procStart(r.pid),
+      version: r.version ?? '2.1.332',
+      kind: 'interactive',
+      entrypoint: 'cli',
+      status: r.status ?? 'idle',
+      updatedAt: 2,
+      ...(r.name ? { name: r.name, nameSource: r.nameSource ?? 'user' } : {}),
+    }),
+  );
 }
 
 function task(id: number, subject: string, status = 'pending'): object {
@@ -74,14 +89,23 @@ describe.skipIf(notLinux)('resume snapshot', () => {
     const id = uuid(1);
     claudeSession(h, { id, cwd: h });
     const p = await liveProc();
-    registry(h, { id, pid: p.pid!, name: 'refactor-auth' });
+    registry(h, { id, pid: must(p.pid), name: 'refactor-auth' });
     const dir = tasks(h, id, [task(1, 'write tests'), task(2, 'fix bug')], 2);
 
     const r = run(h, ['snapshot']);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(`${id}\t2 task(s) (+2)\trefactor-auth\n`);
     const s = snap(h, id);
-    expect(s).toMatchObject({ id, name: 'refactor-auth', version: '2.1.332', taskListId: id, taskDir: dir, highwatermark: 2, pid: p.pid, cwd: h });
+    expect(s).toMatchObject({
+      id,
+      name: 'refactor-auth',
+      version: '2.1.332',
+      taskListId: id,
+      taskDir: dir,
+      highwatermark: 2,
+      pid: p.pid,
+      cwd: h,
+    });
     expect(Object.keys(s.tasks)).toEqual(['1', '2']);
     expect(s.tasks['2'].subject).toBe('fix bug');
     expect(s.transcript).toMatch(/\.jsonl$/);
@@ -106,7 +130,7 @@ describe.skipIf(notLinux)('resume snapshot', () => {
     const id = uuid(2);
     claudeSession(h, { id, cwd: h });
     const p = await liveProc({ CLAUDE_CODE_TASK_LIST_ID: 'shared-list' });
-    registry(h, { id, pid: p.pid! });
+    registry(h, { id, pid: must(p.pid) });
     const dir = tasks(h, 'shared-list', [task(1, 'shared work')]);
     expect(run(h, ['snapshot', '--quiet']).code).toBe(0);
     expect(snap(h, id)).toMatchObject({ taskListId: 'shared-list', taskDir: dir });
@@ -116,7 +140,7 @@ describe.skipIf(notLinux)('resume snapshot', () => {
   it('skips registry files whose process is gone or whose pid was reused, and legacy or broken files', async () => {
     const h = home();
     const p = await liveProc();
-    registry(h, { id: uuid(3), pid: p.pid!, procStart: '1' }); // same pid, another start time
+    registry(h, { id: uuid(3), pid: must(p.pid), procStart: '1' }); // same pid, another start time
     write(h, '.claude/sessions/999999999.json', JSON.stringify({ pid: 999999999, sessionId: uuid(4), procStart: '5' }));
     write(h, '.claude/sessions/pid-77.json', JSON.stringify({ session_id: uuid(5) }));
     write(h, '.claude/sessions/78.json', '{"pid": 78, "sessi');
@@ -130,7 +154,7 @@ describe.skipIf(notLinux)('resume snapshot', () => {
     const h = home();
     const id = uuid(6);
     const p = await liveProc();
-    registry(h, { id, pid: p.pid! });
+    registry(h, { id, pid: must(p.pid) });
     write(h, 'cfgfile', 'not a directory');
     const env = { XDG_CONFIG_HOME: path.join(h, 'cfgfile') };
     expect(run(h, ['snapshot', '--quiet'], env)).toEqual({ code: 0, stdout: '', stderr: '' });
@@ -139,24 +163,31 @@ describe.skipIf(notLinux)('resume snapshot', () => {
     expect(loud.stderr).toMatch(/snapshot of .* failed: (ENOTDIR|EEXIST)/);
   });
 
-  it("keeps a /rename name (nameSource user, or none in older builds), not one Claude derived itself", async () => {
+  it('keeps a /rename name (nameSource user, or none in older builds), not one Claude derived itself', async () => {
     const h = home();
     const [a, b, c] = [await liveProc(), await liveProc(), await liveProc()];
-    registry(h, { id: uuid(80), pid: a.pid!, name: 'proj-b-7c', nameSource: 'derived' });
-    registry(h, { id: uuid(81), pid: b.pid!, name: 'my name' });
-    write(h, `.claude/sessions/${c.pid}.json`, JSON.stringify({ pid: c.pid, sessionId: uuid(82), procStart: procStart(c.pid!), name: 'older build' }));
+    registry(h, { id: uuid(80), pid: must(a.pid), name: 'proj-b-7c', nameSource: 'derived' });
+    registry(h, { id: uuid(81), pid: must(b.pid), name: 'my name' });
+    write(
+      h,
+      `.claude/sessions/${c.pid}.json`,
+      JSON.stringify({ pid: c.pid, sessionId: uuid(82), procStart: procStart(must(c.pid)), name: 'older build' }),
+    );
     expect(run(h, ['snapshot', '--quiet']).code).toBe(0);
     expect(snap(h, uuid(80)).name).toBe(null);
     expect(snap(h, uuid(81)).name).toBe('my name');
     expect(snap(h, uuid(82)).name).toBe('older build');
-    expect(JSON.parse(fs.readFileSync(path.join(store(h), 'names.json'), 'utf8'))).toEqual({ [uuid(81)]: 'my name', [uuid(82)]: 'older build' });
+    expect(JSON.parse(fs.readFileSync(path.join(store(h), 'names.json'), 'utf8'))).toEqual({
+      [uuid(81)]: 'my name',
+      [uuid(82)]: 'older build',
+    });
   });
 
   it('uses $XDG_CONFIG_HOME/resume/sessions', async () => {
     const h = home();
     const id = uuid(7);
     const p = await liveProc();
-    registry(h, { id, pid: p.pid! });
+    registry(h, { id, pid: must(p.pid) });
     expect(run(h, ['snapshot', '--quiet'], { XDG_CONFIG_HOME: path.join(h, 'xdg') }).code).toBe(0);
     expect(fs.existsSync(path.join(h, 'xdg', 'resume', 'sessions', `${id}.json`))).toBe(true);
   });
@@ -166,10 +197,27 @@ describe.skipIf(notLinux)('pruning the snapshot store', () => {
   /** A record last snapshotted `daysAgo` days ago (a day ago unless told). */
   function record(h: string, id: string, transcript: string | null, daysAgo = 1): void {
     const last = Date.now() - daysAgo * 86400e3;
-    write(h, path.join(store(h), `${id}.json`), JSON.stringify({
-      format: 1, id, root: path.join(h, '.claude'), cwd: h, version: '2.1.0', name: null, transcript, taskListId: id,
-      taskDir: null, highwatermark: null, tasks: {}, pid: null, startedAt: null, first: last, last,
-    }));
+    write(
+      h,
+      path.join(store(h), `${id}.json`),
+      JSON.stringify({
+        format: 1,
+        id,
+        root: path.join(h, '.claude'),
+        cwd: h,
+        version: '2.1.0',
+        name: null,
+        transcript,
+        taskListId: id,
+        taskDir: null,
+        highwatermark: null,
+        tasks: {},
+        pid: null,
+        startedAt: null,
+        first: last,
+        last,
+      }),
+    );
   }
   const dayLater = (h: string) => {
     const dayAgo = new Date(Date.now() - 25 * 3600e3);
@@ -264,7 +312,7 @@ describe.skipIf(notLinux)('restore on resume', () => {
   async function quitSession(h: string, id: string, name?: string): Promise<string> {
     claudeSession(h, { id, cwd: h });
     const p = await liveProc();
-    const reg = registry(h, { id, pid: p.pid!, name });
+    const reg = registry(h, { id, pid: must(p.pid), name });
     const dir = tasks(h, id, [task(1, 'write tests'), task(2, 'fix bug', 'in_progress')], 2);
     expect(run(h, ['snapshot', '--quiet']).code).toBe(0);
     p.kill('SIGKILL');
@@ -326,13 +374,16 @@ describe.skipIf(notLinux)('restore on resume', () => {
     expect(old.stderr).toContain('not given back: claude 2.1.100 is older than 2.1.332');
     // the transcript has a name of its own: nothing to give back
     installed('2.1.332');
-    fs.appendFileSync(path.join(h, '.claude', 'projects', `-p-${id.slice(0, 8)}`, `${id}.jsonl`), JSON.stringify({ type: 'custom-title', customTitle: 'renamed since', sessionId: id }) + '\n');
+    fs.appendFileSync(
+      path.join(h, '.claude', 'projects', `-p-${id.slice(0, 8)}`, `${id}.jsonl`),
+      JSON.stringify({ type: 'custom-title', customTitle: 'renamed since', sessionId: id }) + '\n',
+    );
     const own = run(h, [id, '--dry-run', '--json']);
     expect(argv(own)).toEqual(['claude', '--resume', id]);
     expect(own.stderr).not.toContain('--name');
   });
 
-  it("a task file the session already has wins; .highwatermark is raised, never lowered", async () => {
+  it('a task file the session already has wins; .highwatermark is raised, never lowered', async () => {
     const h = home();
     const id = uuid(31);
     const dir = await quitSession(h, id);
@@ -366,12 +417,15 @@ describe.skipIf(notLinux)('restore on resume', () => {
     const h = home();
     const id = uuid(34);
     await quitSession(h, id, 'auth \u001b[31mrework');
-    const ls = JSON.parse(run(h, ['ls', '--json']).stdout);
-    expect(ls.find((s: any) => s.id === id).title).toBe('auth rework');
+    const ls: Listed[] = JSON.parse(run(h, ['ls', '--json']).stdout);
+    expect(must(ls.find((s) => s.id === id)).title).toBe('auth rework');
     expect(run(h, ['show', id]).stdout).toMatch(/^title:\s+auth rework$/m);
     // A transcript title wins over the snapshot.
-    fs.appendFileSync(path.join(h, '.claude', 'projects', `-p-${id.slice(0, 8)}`, `${id}.jsonl`), JSON.stringify({ type: 'custom-title', customTitle: 'from transcript', sessionId: id }) + '\n');
-    expect(JSON.parse(run(h, ['ls', '--json']).stdout).find((s: any) => s.id === id).title).toBe('from transcript');
+    fs.appendFileSync(
+      path.join(h, '.claude', 'projects', `-p-${id.slice(0, 8)}`, `${id}.jsonl`),
+      JSON.stringify({ type: 'custom-title', customTitle: 'from transcript', sessionId: id }) + '\n',
+    );
+    expect(must((JSON.parse(run(h, ['ls', '--json']).stdout) as Listed[]).find((s) => s.id === id)).title).toBe('from transcript');
   });
 });
 
@@ -389,7 +443,10 @@ describe('resume init claude-hook', () => {
   it('--write merges into CLAUDE_CONFIG_DIR/settings.json, keeps every other setting, backs up first, is idempotent', () => {
     const h = home();
     const cfg = path.join(h, 'claude-cfg');
-    const settings = { model: 'opus', hooks: { Stop: [{ hooks: [{ type: 'command', command: 'notify-send done' }] }], PreToolUse: [{ matcher: 'Bash', hooks: [] }] } };
+    const settings = {
+      model: 'opus',
+      hooks: { Stop: [{ hooks: [{ type: 'command', command: 'notify-send done' }] }], PreToolUse: [{ matcher: 'Bash', hooks: [] }] },
+    };
     const file = write(h, path.join(cfg, 'settings.json'), JSON.stringify(settings));
     const env = { CLAUDE_CONFIG_DIR: cfg };
     const r = run(h, ['init', 'claude-hook', '--write'], env);
@@ -403,7 +460,7 @@ describe('resume init claude-hook', () => {
     expect(now.hooks.Stop[1].hooks[0].command).toMatch(/\/bin\/resume snapshot --quiet$/);
     const backups = fs.readdirSync(cfg).filter((n) => n.startsWith('settings.json.resume-backup-'));
     expect(backups).toHaveLength(1);
-    expect(JSON.parse(fs.readFileSync(path.join(cfg, backups[0]!), 'utf8'))).toEqual(settings);
+    expect(JSON.parse(fs.readFileSync(path.join(cfg, backups[0]), 'utf8'))).toEqual(settings);
 
     const text = fs.readFileSync(file, 'utf8');
     const again = run(h, ['init', 'claude-hook', '--write'], env);
@@ -416,7 +473,11 @@ describe('resume init claude-hook', () => {
 
   it('--write updates a hook of an older resume path in place; creates a missing file; refuses a broken one untouched', () => {
     const h = home();
-    const file = write(h, '.claude/settings.json', JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command: '/old/place/bin/resume snapshot --quiet' }] }] } }));
+    const file = write(
+      h,
+      '.claude/settings.json',
+      JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command: '/old/place/bin/resume snapshot --quiet' }] }] } }),
+    );
     expect(run(h, ['init', 'claude-hook', '--write']).stderr).toContain('updated the Stop hook');
     const s = JSON.parse(fs.readFileSync(file, 'utf8'));
     expect(s.hooks.Stop).toHaveLength(1);
@@ -453,24 +514,38 @@ describe.skipIf(notLinux)('resume outdated', () => {
     const c = await liveProc();
     const d = await liveProc();
     const e = await liveProc();
-    registry(h, { id: uuid(40), pid: a.pid!, version: '2.1.99', status: 'idle', name: 'old one' });
-    registry(h, { id: uuid(41), pid: b.pid!, version: '2.1.9', status: 'waiting' });
-    registry(h, { id: uuid(42), pid: c.pid!, version: '2.1.100' });
-    registry(h, { id: uuid(43), pid: d.pid!, version: '2.1.100-beta' });
-    registry(h, { id: uuid(44), pid: e.pid!, version: '2.1.101' });
+    registry(h, { id: uuid(40), pid: must(a.pid), version: '2.1.99', status: 'idle', name: 'old one' });
+    registry(h, { id: uuid(41), pid: must(b.pid), version: '2.1.9', status: 'waiting' });
+    registry(h, { id: uuid(42), pid: must(c.pid), version: '2.1.100' });
+    registry(h, { id: uuid(43), pid: must(d.pid), version: '2.1.100-beta' });
+    registry(h, { id: uuid(44), pid: must(e.pid), version: '2.1.101' });
     registry(h, { id: uuid(45), pid: 999999998, version: '1.0.0', procStart: '3' });
     const r = run(h, ['outdated', '--json']);
     expect(r.code).toBe(0);
-    const list = JSON.parse(r.stdout);
-    const byPid = [a, b, d].map((p) => p.pid).sort((x, y) => x! - y!);
-    expect(list.map((o: any) => o.pid)).toEqual(byPid);
-    const oa = list.find((o: any) => o.pid === a.pid);
+    const list: { pid: number }[] = JSON.parse(r.stdout);
+    const byPid = [a, b, d].map((p) => p.pid).sort((x, y) => must(x) - must(y));
+    expect(list.map((o) => o.pid)).toEqual(byPid);
+    const oa = list.find((o) => o.pid === a.pid);
     expect(oa).toEqual({
-      session: uuid(40), pid: a.pid, name: 'old one', cwd: h, version: '2.1.99', installed: '2.1.100', status: 'idle', busy: false,
-      pane: '%7', pane_kind: 'tmux', version_unparseable: false,
+      session: uuid(40),
+      pid: a.pid,
+      name: 'old one',
+      cwd: h,
+      version: '2.1.99',
+      installed: '2.1.100',
+      status: 'idle',
+      busy: false,
+      pane: '%7',
+      pane_kind: 'tmux',
+      version_unparseable: false,
     });
-    expect(list.find((o: any) => o.pid === b.pid)).toMatchObject({ busy: true, status: 'waiting', pane: 'p-3', pane_kind: 'herdr' });
-    expect(list.find((o: any) => o.pid === d.pid)).toMatchObject({ version: '2.1.100-beta', version_unparseable: true, pane: '', pane_kind: null });
+    expect(list.find((o) => o.pid === b.pid)).toMatchObject({ busy: true, status: 'waiting', pane: 'p-3', pane_kind: 'herdr' });
+    expect(list.find((o) => o.pid === d.pid)).toMatchObject({
+      version: '2.1.100-beta',
+      version_unparseable: true,
+      pane: '',
+      pane_kind: null,
+    });
 
     const t = run(h, ['outdated']);
     expect(t.code).toBe(0);
@@ -485,7 +560,7 @@ describe.skipIf(notLinux)('resume outdated', () => {
     write(h, 'bin/claude', '#!/bin/sh\necho "2.1.332 (Claude Code)"\n');
     fs.chmodSync(path.join(bin, 'claude'), 0o755);
     const p = await liveProc();
-    registry(h, { id: uuid(50), pid: p.pid!, version: '2.1.332' });
+    registry(h, { id: uuid(50), pid: must(p.pid), version: '2.1.332' });
     const env = { PATH: `${bin}:/usr/bin:/bin` };
     const r = run(h, ['outdated', '--json'], env);
     expect(r).toMatchObject({ code: 0, stdout: '[]\n' });
@@ -508,7 +583,19 @@ describe.skipIf(notLinux)('resume outdated', () => {
   it('--help documents the fields', () => {
     const r = run(home(), ['outdated', '--help']);
     expect(r.code).toBe(0);
-    for (const f of ['session', 'pid', 'name', 'cwd', 'version', 'installed', 'status', 'busy', 'pane', 'pane_kind', 'version_unparseable']) {
+    for (const f of [
+      'session',
+      'pid',
+      'name',
+      'cwd',
+      'version',
+      'installed',
+      'status',
+      'busy',
+      'pane',
+      'pane_kind',
+      'version_unparseable',
+    ]) {
       expect(r.stdout).toMatch(new RegExp(`^  ${f}\\s`, 'm'));
     }
   });
@@ -520,7 +607,7 @@ describe.skipIf(notLinux)('doctor: Claude rescue warnings', () => {
     const id = uuid(60);
     claudeSession(h, { id, cwd: h });
     const p = await liveProc();
-    registry(h, { id, pid: p.pid! });
+    registry(h, { id, pid: must(p.pid) });
     tasks(h, 'team-list', [task(1, 'x')]);
     tasks(h, 'other-list', [task(1, 'y')]);
     const r = JSON.parse(run(h, ['doctor', '--json']).stdout);
@@ -548,7 +635,7 @@ describe.skipIf(notLinux)('restore when the client kept its tasks (Claude Code 2
     const file = claudeSession(h, { id, cwd: h });
     fs.appendFileSync(file, JSON.stringify({ type: 'custom-title', customTitle: 'kept', sessionId: id }) + '\n');
     const p = await liveProc();
-    const reg = registry(h, { id, pid: p.pid!, name: 'kept' });
+    const reg = registry(h, { id, pid: must(p.pid), name: 'kept' });
     const dir = tasks(h, id, [task(1, 'a', 'completed'), task(2, 'b')]);
     write(h, path.join(dir, '.lock'), '');
     expect(run(h, ['snapshot', '--quiet']).code).toBe(0);

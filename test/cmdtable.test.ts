@@ -79,7 +79,14 @@ describe('the command table', () => {
     expect(parse(['-a', 'rows'])?.p.values).toEqual({ all: true });
     expect(parse(['ls', '-n', '2'])?.p.values).toEqual({ n: 2 });
     // not here: help, a bad count, a value before the command, an unknown option, words rows does not take
-    for (const argv of [['rows', '--help'], ['ls', '-n', 'x'], ['--harness', 'claude', 'rows'], ['rows', '--bogus'], ['rows', 'x'], ['--', 'rows']])
+    for (const argv of [
+      ['rows', '--help'],
+      ['ls', '-n', 'x'],
+      ['--harness', 'claude', 'rows'],
+      ['rows', '--bogus'],
+      ['rows', 'x'],
+      ['--', 'rows'],
+    ])
       expect(parse(argv), argv.join(' ')).toBeNull();
   });
 
@@ -107,7 +114,12 @@ describe('the command table', () => {
 
   it('a usage error is one line and exit 2 on the lean path and in the CLI alike', () => {
     const h = tempHome();
-    for (const argv of [['rows', '--bogus'], ['ls', '-n', 'x'], ['--dry-run', 'ls'], ['rows', '--harness', 'nope']]) {
+    for (const argv of [
+      ['rows', '--bogus'],
+      ['ls', '-n', 'x'],
+      ['--dry-run', 'ls'],
+      ['rows', '--harness', 'nope'],
+    ]) {
       const r = run(h, argv);
       expect(r.code, argv.join(' ')).toBe(2);
       expect(r.stdout).toBe('');

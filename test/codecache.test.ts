@@ -3,15 +3,16 @@
 // made once, reused, damaged ones replaced, an unwritable cache directory harmless. Rows written
 // straight to the descriptor must arrive whole on a pipe made non-blocking, and a closed reader
 // is a quiet exit 0.
-import fs from 'node:fs';
-import path from 'node:path';
+
 import { spawnSync } from 'node:child_process';
-import { describe, expect, it } from 'vitest';
-import { BIN, ROOT, envFor, run, tempHome, needs } from './helpers.js';
-import { claudeHome } from './shell-helpers.js';
-import { claudeSession, TAIL } from './launch-helpers.js';
+import fs from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
 import { cacheFileFor, loadCached, WRAP_HEAD, WRAP_TAIL } from '../lib/util/codecache.js';
+import { BIN, envFor, must, needs, ROOT, run, tempHome } from './helpers.js';
+import { claudeSession, TAIL } from './launch-helpers.js';
+import { claudeHome } from './shell-helpers.js';
 
 /** Many sessions (more rows than a pipe holds), with a cache directory of their own. */
 function home(n: number): string {
@@ -47,7 +48,7 @@ describe('the code cache of rows and preview', () => {
     expect(run(h, ['rows'])).toEqual(first);
     const made = caches(h);
     expect(made).toHaveLength(1);
-    const file = path.join(codeDir(h), made[0]!);
+    const file = path.join(codeDir(h), made[0]);
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
     expect(fs.statSync(file).size).toBeGreaterThan(1000);
     const bytes = fs.readFileSync(file);
@@ -55,7 +56,7 @@ describe('the code cache of rows and preview', () => {
     expect(again).toEqual(first);
     expect(fs.readFileSync(file).equals(bytes)).toBe(true);
     // preview goes through the same loader, with a cache of its own (each holds what its command compiled)
-    const key = first.stdout.split('\t')[0]!;
+    const key = first.stdout.split('\t')[0];
     const p1 = run(h, ['preview', key]);
     expect(p1.code).toBe(0);
     expect(p1.stdout).toContain('task 19');
@@ -72,9 +73,14 @@ describe('the code cache of rows and preview', () => {
     expect(fs.readFileSync(file).equals(bytes)).toBe(true);
     // an append (the index patched) recurs: the first one writes the cache again, holding its code
     // too (a flag in the header), and the runs after leave that one as it is
-    const jsonl = fs.readdirSync(path.join(h, '.claude', 'projects'), { recursive: true }).map(String).find((f) => f.endsWith('.jsonl'))!;
+    const jsonl = must(
+      fs
+        .readdirSync(path.join(h, '.claude', 'projects'), { recursive: true })
+        .map(String)
+        .find((f) => f.endsWith('.jsonl')),
+    );
     const f0 = path.join(h, '.claude', 'projects', jsonl);
-    const grow = () => fs.appendFileSync(f0, fs.readFileSync(f0, 'utf8').split('\n')[0]! + '\n');
+    const grow = () => fs.appendFileSync(f0, fs.readFileSync(f0, 'utf8').split('\n')[0] + '\n');
     const holdsAppend = (b: Buffer) => b.readUInt32LE(8) === 1;
     expect(holdsAppend(bytes)).toBe(false);
     grow();
@@ -97,15 +103,20 @@ describe('the code cache of rows and preview', () => {
     const plain = () => caches(h).filter((f) => f.endsWith('-rows.v8'));
     expect(run(h, ['rows']).code).toBe(0);
     expect(plain()).toHaveLength(1);
-    expect(holdsAppend(fs.readFileSync(path.join(codeDir(h), plain()[0]!)))).toBe(true);
+    expect(holdsAppend(fs.readFileSync(path.join(codeDir(h), plain()[0])))).toBe(true);
     // a build (a new session whose id begins as another's: the listing written whole) writes none
-    fs.rmSync(path.join(codeDir(h), plain()[0]!));
-    claudeSession(h, { id: `c0de0001-ffff-4061-8071-${TAIL}`, cwd: path.join(h, 'src', 'proj'), prompt: 'a twin', at: new Date(Date.UTC(2025, 0, 2)).toISOString() });
+    fs.rmSync(path.join(codeDir(h), plain()[0]));
+    claudeSession(h, {
+      id: `c0de0001-ffff-4061-8071-${TAIL}`,
+      cwd: path.join(h, 'src', 'proj'),
+      prompt: 'a twin',
+      at: new Date(Date.UTC(2025, 0, 2)).toISOString(),
+    });
     expect(run(h, ['rows']).code).toBe(0);
     expect(plain()).toHaveLength(0);
     expect(run(h, ['rows']).code).toBe(0);
     expect(plain()).toHaveLength(1);
-    expect(holdsAppend(fs.readFileSync(path.join(codeDir(h), plain()[0]!)))).toBe(false);
+    expect(holdsAppend(fs.readFileSync(path.join(codeDir(h), plain()[0])))).toBe(false);
   });
 
   it('a build that collected garbage on demand (V8 flags changed for a moment) writes no cache; the next run writes one the runs after take', () => {
@@ -121,7 +132,7 @@ describe('the code cache of rows and preview', () => {
     expect(run(h, ['rows'])).toEqual({ ...first, stderr: '' });
     const made = caches(h);
     expect(made).toHaveLength(1);
-    const file = path.join(codeDir(h), made[0]!);
+    const file = path.join(codeDir(h), made[0]);
     const bytes = fs.readFileSync(file);
     for (let i = 0; i < 2; i++) expect(run(h, ['rows'])).toEqual({ ...first, stderr: '' });
     expect(fs.readFileSync(file).equals(bytes)).toBe(true);
@@ -129,15 +140,27 @@ describe('the code cache of rows and preview', () => {
 
   it('the whole CLI keeps one per command, and every command prints the same with it as without', () => {
     const h = home(4);
-    const cmds = [['ls', '--json', '-n', '2'], ['--version'], ['resolve', 'c0de0001'], ['emit', '--shell', 'bash', 'c0de0001'], ['doctor', '--json']];
+    const cmds = [
+      ['ls', '--json', '-n', '2'],
+      ['--version'],
+      ['resolve', 'c0de0001'],
+      ['emit', '--shell', 'bash', 'c0de0001'],
+      ['doctor', '--json'],
+    ];
     const first = cmds.map((c) => run(h, c));
     expect(first.map((r) => r.code)).toEqual([0, 0, 0, 0, 0]);
     const names = caches(h).filter((f) => f.startsWith('cli.cjs-'));
-    expect(names.map((f) => /-(cli-[\w-]+)\.v8$/.exec(f)?.[1]).sort()).toEqual(['cli-doctor', 'cli-emit', 'cli-ls', 'cli-main', 'cli-resolve']);
+    expect(names.map((f) => /-(cli-[\w-]+)\.v8$/.exec(f)?.[1]).sort()).toEqual([
+      'cli-doctor',
+      'cli-emit',
+      'cli-ls',
+      'cli-main',
+      'cli-resolve',
+    ]);
     // from the caches: the same output (doctor's timings aside)
     const again = cmds.map((c) => run(h, c));
     for (let i = 0; i < 4; i++) expect(again[i]).toEqual(first[i]);
-    expect(again[4]!.code).toBe(0);
+    expect(again[4].code).toBe(0);
     // a query is no command: it shares the main cache
     expect(run(h, ['--dry-run', 'c0de0002']).code).toBe(0);
     expect(caches(h).filter((f) => f.startsWith('cli.cjs-'))).toHaveLength(5);
@@ -160,13 +183,19 @@ describe('the code cache of rows and preview', () => {
     const h = home(20);
     indexed(h);
     const want = run(h, ['rows']);
-    const file = path.join(codeDir(h), caches(h).find((f) => f.startsWith('rows.cjs'))!);
+    const file = path.join(codeDir(h), must(caches(h).find((f) => f.startsWith('rows.cjs'))));
     const good = fs.readFileSync(file);
     // empty, cut short, not a cache at all, a sound header over a damaged body, one bit flipped
     // (the last two crash a Node that does not check the checksum)
     const flipped = Buffer.from(good);
     flipped[flipped.length >> 1] ^= 0x40;
-    const damaged = [Buffer.alloc(0), good.subarray(0, 16), Buffer.alloc(good.length, 0x5a), Buffer.concat([good.subarray(0, good.length >> 1), Buffer.alloc(good.length - (good.length >> 1), 7)]), flipped];
+    const damaged = [
+      Buffer.alloc(0),
+      good.subarray(0, 16),
+      Buffer.alloc(good.length, 0x5a),
+      Buffer.concat([good.subarray(0, good.length >> 1), Buffer.alloc(good.length - (good.length >> 1), 7)]),
+      flipped,
+    ];
     for (const bad of damaged) {
       fs.writeFileSync(file, bad);
       const r = run(h, ['rows']);
@@ -180,7 +209,7 @@ describe('the code cache of rows and preview', () => {
   it('goes with the earlier builds of the same installation only', () => {
     const h = home(3);
     indexed(h);
-    const mine = cacheFileFor(path.join(ROOT, 'dist', 'rows.cjs'), path.join(h, '.cache', 'resume'), 'rows')!;
+    const mine = must(cacheFileFor(path.join(ROOT, 'dist', 'rows.cjs'), path.join(h, '.cache', 'resume'), 'rows'));
     const prefix = path.basename(mine).replace(/\d+-\d+-v[^-]+-[^-]+-rows\.v8$/, '');
     expect(prefix).toMatch(/^rows\.cjs-[0-9a-f]+-$/);
     fs.mkdirSync(codeDir(h), { recursive: true });
@@ -193,7 +222,7 @@ describe('the code cache of rows and preview', () => {
     expect(fs.existsSync(other)).toBe(true);
     expect(fs.existsSync(mine)).toBe(true);
     // the same build's cache of another command stays
-    expect(run(h, ['preview', run(h, ['rows']).stdout.split('\t')[0]!]).code).toBe(0);
+    expect(run(h, ['preview', run(h, ['rows']).stdout.split('\t')[0]]).code).toBe(0);
     expect(run(h, ['rows']).code).toBe(0);
     expect(fs.existsSync(mine)).toBe(true);
     expect(caches(h).filter((f) => f.startsWith(prefix))).toHaveLength(2);
@@ -205,8 +234,12 @@ describe('the code cache of rows and preview', () => {
       expect(text.startsWith(WRAP_HEAD) && text.endsWith(WRAP_TAIL), f).toBe(true);
     }
     const d = fs.mkdtempSync(path.join(os.tmpdir(), 'resume-wrap-'));
-    const body = '"use strict";\nmodule.exports = { dir: __dirname, strict: (function () { return this === undefined; })(), req: typeof require };';
-    for (const [name, text] of [['plain.cjs', body], ['wrapped.cjs', `${WRAP_HEAD}${body}${WRAP_TAIL}`]] as const) {
+    const body =
+      '"use strict";\nmodule.exports = { dir: __dirname, strict: (function () { return this === undefined; })(), req: typeof require };';
+    for (const [name, text] of [
+      ['plain.cjs', body],
+      ['wrapped.cjs', `${WRAP_HEAD}${body}${WRAP_TAIL}`],
+    ] as const) {
       const file = path.join(d, name);
       fs.writeFileSync(file, text);
       const cache = path.join(d, 'code', `${name}.v8`);
@@ -235,7 +268,10 @@ describe('rows written with write(2)', () => {
   it('`rows | head -1` is a quiet exit 0 with more rows than a pipe holds', () => {
     const h = home(700);
     expect(run(h, ['rows']).code).toBe(0);
-    const r = spawnSync('bash', ['-o', 'pipefail', '-c', `"${process.execPath}" "${BIN}" rows | head -1`], { env: envFor(h), encoding: 'utf8' });
+    const r = spawnSync('bash', ['-o', 'pipefail', '-c', `"${process.execPath}" "${BIN}" rows | head -1`], {
+      env: envFor(h),
+      encoding: 'utf8',
+    });
     expect(r.status).toBe(0);
     expect(r.stderr).toBe('');
     expect(r.stdout.split('\t')[1]).toBe((0xc0de0000 + 699).toString(16));

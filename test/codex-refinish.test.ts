@@ -5,16 +5,22 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { jsonl, run, tempDir, tempHome, write } from './helpers.js';
+import { jsonl, must, run, tempDir, tempHome, write } from './helpers.js';
 
 const uuid = (n: number) => `019c0000-0000-7000-8000-${n.toString(16).padStart(12, '0')}`;
 const day = (n: number) => `2026-03-${String(1 + (n % 28)).padStart(2, '0')}`;
 const at = (n: number, s = 0) => `${day(n)}T10:${String(Math.floor(s / 60)).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}.000Z`;
 const rel = (n: number) => `.codex/sessions/${day(n).replace(/-/g, '/')}/rollout-${day(n)}T10-00-00-${uuid(n)}.jsonl`;
 const meta = (n: number, ts: string, extra: Record<string, unknown> = {}) => ({
-  timestamp: ts, type: 'session_meta', payload: { id: uuid(n), timestamp: ts, cwd: `/work/p${n}`, originator: 'codex_cli_rs', cli_version: '0.171.0', source: 'cli', ...extra },
+  timestamp: ts,
+  type: 'session_meta',
+  payload: { id: uuid(n), timestamp: ts, cwd: `/work/p${n}`, originator: 'codex_cli_rs', cli_version: '0.171.0', source: 'cli', ...extra },
 });
-const user = (message: string, ts: string) => ({ timestamp: ts, type: 'event_msg', payload: { type: 'user_message', message, images: [] } });
+const user = (message: string, ts: string) => ({
+  timestamp: ts,
+  type: 'event_msg',
+  payload: { type: 'user_message', message, images: [] },
+});
 const reply = (message: string, ts: string) => ({ timestamp: ts, type: 'event_msg', payload: { type: 'agent_message', message } });
 const name = (n: number, thread_name: string, s: number) => jsonl({ id: uuid(n), thread_name, updated_at: at(n, s) });
 
@@ -24,12 +30,34 @@ const SPAWNED = 202;
 
 function store(): string {
   const h = tempHome();
-  for (let n = 1; n <= 140; n++) write(h, rel(n), jsonl(meta(n, at(n)), user(`thread ${n} asks`, at(n, 1)), reply(`answer ${n}`, at(n, 2))));
+  for (let n = 1; n <= 140; n++)
+    write(h, rel(n), jsonl(meta(n, at(n)), user(`thread ${n} asks`, at(n, 1)), reply(`answer ${n}`, at(n, 2))));
   write(h, rel(PARENT), jsonl(meta(PARENT, at(PARENT)), user('parent one', at(PARENT, 1)), user('parent two', at(PARENT, 2))));
   // a fork: the parent's prompts copied (new time stamps), then its own
-  write(h, rel(FORK), jsonl(meta(FORK, at(FORK), { forked_from_id: uuid(PARENT) }), meta(PARENT, at(FORK)), user('parent one', at(FORK)), user('parent two', at(FORK)), user('fork own words', at(FORK, 5))));
+  write(
+    h,
+    rel(FORK),
+    jsonl(
+      meta(FORK, at(FORK), { forked_from_id: uuid(PARENT) }),
+      meta(PARENT, at(FORK)),
+      user('parent one', at(FORK)),
+      user('parent two', at(FORK)),
+      user('fork own words', at(FORK, 5)),
+    ),
+  );
   // a spawned thread: hidden, its history measured against the parent's too
-  write(h, rel(SPAWNED), jsonl(meta(SPAWNED, at(SPAWNED), { parent_thread_id: uuid(PARENT), source: { subagent: { thread_spawn: { parent_thread_id: uuid(PARENT), depth: 1 } } } }), user('parent one', at(SPAWNED)), user('spawned task', at(SPAWNED, 3))));
+  write(
+    h,
+    rel(SPAWNED),
+    jsonl(
+      meta(SPAWNED, at(SPAWNED), {
+        parent_thread_id: uuid(PARENT),
+        source: { subagent: { thread_spawn: { parent_thread_id: uuid(PARENT), depth: 1 } } },
+      }),
+      user('parent one', at(SPAWNED)),
+      user('spawned task', at(SPAWNED, 3)),
+    ),
+  );
   // names: threads 1–10, the parent, and the fork with the parent's name (as Codex writes it)
   let idx = '';
   for (let n = 1; n <= 10; n++) idx += name(n, `named thread ${n}`, 30);
@@ -38,13 +66,16 @@ function store(): string {
   return h;
 }
 
-const cache = (h: string) => path.join(h, '.cache', 'resume');
 function ok(h: string, args: string[], env: Record<string, string> = {}): string {
   const r = run(h, args, env);
   expect(r.code, r.stderr).toBe(0);
   return r.stdout;
 }
-const views = (h: string, env: Record<string, string> = {}) => ({ rows: ok(h, ['rows', '-a'], env), align: ok(h, ['rows', '-a', '--align'], env), ls: JSON.parse(ok(h, ['ls', '--json', '-a'], env)) });
+const views = (h: string, env: Record<string, string> = {}) => ({
+  rows: ok(h, ['rows', '-a'], env),
+  align: ok(h, ['rows', '-a', '--align'], env),
+  ls: JSON.parse(ok(h, ['ls', '--json', '-a'], env)),
+});
 /** The views of a listing built from nothing (by `index`: a cold `rows` streams, its short ids unique among the rows so far). */
 function fresh(h: string, env: Record<string, string> = {}) {
   const e = { ...env, RESUME_CACHE_DIR: tempDir('resume-fresh-') };
@@ -52,7 +83,8 @@ function fresh(h: string, env: Record<string, string> = {}) {
   return views(h, e);
 }
 const expectFresh = (h: string, env: Record<string, string> = {}) => expect(views(h, env)).toEqual(fresh(h, env));
-const byId = (h: string, n: number) => (JSON.parse(ok(h, ['ls', '--json', '-a'])) as Record<string, unknown>[]).find((s) => s.id === uuid(n))!;
+const byId = (h: string, n: number) =>
+  must((JSON.parse(ok(h, ['ls', '--json', '-a'])) as Record<string, unknown>[]).find((s) => s.id === uuid(n)));
 /** `index`'s summary (what it parsed, appended, kept and dropped). */
 function indexed(h: string): string {
   const r = run(h, ['index']);
@@ -111,8 +143,15 @@ describe('a Codex change runs the finish pass over what it concerns (Adapter.ref
     // its own, so no short id changes with it; the ids above all begin 019c0000)
     const own = '7e57ab1e-0000-7000-8000-000000000150';
     const ownRel = `.codex/sessions/2026/03/20/rollout-2026-03-20T10-00-00-${own}.jsonl`;
-    write(h, ownRel, jsonl({ ...meta(150, at(150)), payload: { ...meta(150, at(150)).payload, id: own } }, user('the pangolin audit', at(150, 1))));
-    fs.appendFileSync(path.join(h, '.codex/session_index.jsonl'), jsonl({ id: own, thread_name: 'pangolin audit', updated_at: at(150, 20) }));
+    write(
+      h,
+      ownRel,
+      jsonl({ ...meta(150, at(150)), payload: { ...meta(150, at(150)).payload, id: own } }, user('the pangolin audit', at(150, 1))),
+    );
+    fs.appendFileSync(
+      path.join(h, '.codex/session_index.jsonl'),
+      jsonl({ id: own, thread_name: 'pangolin audit', updated_at: at(150, 20) }),
+    );
     expect(indexed(h)).toMatch(/1 parsed, 1 appended/);
     const ls = JSON.parse(ok(h, ['ls', '--json', '-a'])) as Record<string, unknown>[];
     expect(ls.find((s) => s.id === own)).toMatchObject({ title: 'pangolin audit', prompts: 1 });
@@ -128,7 +167,11 @@ describe('a Codex change runs the finish pass over what it concerns (Adapter.ref
     expectFresh(h);
 
     // a new fork of thread 9, then thread 9 removed: the fork is measured against nothing now
-    write(h, rel(151), jsonl(meta(151, at(151), { forked_from_id: uuid(9) }), user('thread 9 asks', at(151)), user('fork of nine', at(151, 4))));
+    write(
+      h,
+      rel(151),
+      jsonl(meta(151, at(151), { forked_from_id: uuid(9) }), user('thread 9 asks', at(151)), user('fork of nine', at(151, 4))),
+    );
     expect(indexed(h)).toMatch(/1 parsed, 0 appended/);
     expect(byId(h, 151)).toMatchObject({ forkedFrom: uuid(9), prompts: 1, firstPrompt: 'fork of nine' });
     expectFresh(h);
@@ -148,7 +191,11 @@ describe('a Codex change runs the finish pass over what it concerns (Adapter.ref
     const h = store();
     const other = path.join(h, 'other-codex');
     // the same thread copied into a second home, with a different prompt
-    write(h, `other-codex/sessions/${day(5).replace(/-/g, '/')}/rollout-${day(5)}T10-00-00-${uuid(5)}.jsonl`, jsonl(meta(5, at(5)), user('the copy of five', at(5, 1))));
+    write(
+      h,
+      `other-codex/sessions/${day(5).replace(/-/g, '/')}/rollout-${day(5)}T10-00-00-${uuid(5)}.jsonl`,
+      jsonl(meta(5, at(5)), user('the copy of five', at(5, 1))),
+    );
     const env = { RESUME_CODEX_DIRS: other };
     ok(h, ['index'], env);
     expectFresh(h, env);

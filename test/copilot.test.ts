@@ -4,11 +4,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { byId, FIXTURES, lsJson, run, tempHome } from './helpers.js';
+import { byId, FIXTURES, lsJson, must, run, tempHome } from './helpers.js';
+import type { Manifest, Recorded } from './json.js';
 
 const SET = path.join(FIXTURES, 'real', 'copilot-1.0.102');
-const manifest = JSON.parse(fs.readFileSync(path.join(SET, 'manifest.json'), 'utf8'));
-const recorded = (mode: string, pick: (s: any) => boolean = () => true) => manifest.sessions.find((s: any) => s.mode === mode && pick(s));
+const manifest: Manifest = JSON.parse(fs.readFileSync(path.join(SET, 'manifest.json'), 'utf8'));
+const recorded = (mode: string, pick: (s: Recorded) => boolean = () => true) =>
+  must(manifest.sessions.find((s) => s.mode === mode && pick(s)));
 /** the session /rename named (interactive, typed, not a fork) */
 const RENAMED = recorded('interactive', (s) => s.title === 'Renamed copilot session' && !s.forkedFrom);
 /** the session started with `--name N -i PROMPT` */
@@ -37,10 +39,14 @@ describe('copilot', () => {
     expect(byId(lsJson(h), NAMED.id).title).toBe('Second name given');
   });
 
-  it('forks with /fork run as the resumed session opens, in the session\'s directory', () => {
+  it("forks with /fork run as the resumed session opens, in the session's directory", () => {
     const h = home();
     expect(dryRun(h, ['--fork', RENAMED.id])).toEqual({
-      harness: 'copilot', id: RENAMED.id, cwd: RENAMED.cwd, argv: ['copilot', '--resume', RENAMED.id, '-i', '/fork'], env: {},
+      harness: 'copilot',
+      id: RENAMED.id,
+      cwd: RENAMED.cwd,
+      argv: ['copilot', '--resume', RENAMED.id, '-i', '/fork'],
+      env: {},
     });
   });
 
@@ -53,16 +59,19 @@ describe('copilot', () => {
     expect(lsJson(h).filter((s) => s.harness === 'copilot')).toEqual([]);
   });
 
-  it('counts a prompt appended to a listed session, and not a subagent\'s', () => {
+  it("counts a prompt appended to a listed session, and not a subagent's", () => {
     const h = home();
     const before = byId(lsJson(h), RENAMED.id);
     expect(before.prompts).toBe(RENAMED.prompts.length);
     const file = path.join(h, '.copilot', 'session-state', RENAMED.id, 'events.jsonl');
     // the user.message records of this very file, the person's and the subagent's, appended again later
-    const lines = fs.readFileSync(file, 'utf8').split('\n').filter((l) => l.startsWith('{"type":"user.message"'));
+    const lines = fs
+      .readFileSync(file, 'utf8')
+      .split('\n')
+      .filter((l) => l.startsWith('{"type":"user.message"'));
     const later = (l: string) => l.replace(/"timestamp":"[^"]+"/, '"timestamp":"2027-01-01T00:00:00.000Z"');
-    const own = lines.find((l) => !l.includes('"agentId"'))!;
-    const sub = lines.find((l) => l.includes('"agentId"'))!;
+    const own = must(lines.find((l) => !l.includes('"agentId"')));
+    const sub = must(lines.find((l) => l.includes('"agentId"')));
     fs.appendFileSync(file, `${later(own)}\n${later(sub)}\n`);
     const after = byId(lsJson(h), RENAMED.id);
     expect(after.prompts).toBe(RENAMED.prompts.length + 1);

@@ -1,13 +1,13 @@
 // --copy (issue 11): the resume line onto the clipboard, with stand-in clipboard programs on PATH;
 // over ssh an OSC 52 write to the terminal (a real pty from script(1)); no clipboard: exit 2.
+
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { BIN, envFor, run, tempHome, needs } from './helpers.js';
-import { claudeSession } from './launch-helpers.js';
 import { quotePosix } from '../lib/util/quote.js';
-
+import { BIN, envFor, needs, run, tempHome } from './helpers.js';
+import { claudeSession } from './launch-helpers.js';
 
 function setup() {
   const home = tempHome();
@@ -19,7 +19,11 @@ function setup() {
   const bin = path.join(home, 'bin');
   fs.mkdirSync(bin);
   for (const name of ['pbcopy', 'wl-copy', 'xclip', 'xsel', 'tmux']) {
-    fs.writeFileSync(path.join(bin, name), `#!/bin/sh\nprintf '%s\\n' "$*" > ${quotePosix(path.join(home, `${name}.args`))}\n/bin/cat > ${quotePosix(path.join(home, `${name}.got`))}\n`, { mode: 0o755 });
+    fs.writeFileSync(
+      path.join(bin, name),
+      `#!/bin/sh\nprintf '%s\\n' "$*" > ${quotePosix(path.join(home, `${name}.args`))}\n/bin/cat > ${quotePosix(path.join(home, `${name}.got`))}\n`,
+      { mode: 0o755 },
+    );
   }
   // PATH with only the stand-ins chosen (the CLI runs as process.execPath BIN: it needs nothing else)
   const only = (names: string[]) => {
@@ -36,7 +40,14 @@ function setup() {
 
 describe('resume --copy', () => {
   const { home, id, only, line, got } = setup();
-  const clean = { TMUX: undefined, SSH_TTY: undefined, SSH_CONNECTION: undefined, DISPLAY: undefined, WAYLAND_DISPLAY: undefined, RESUME_SHELL: 'bash' };
+  const clean = {
+    TMUX: undefined,
+    SSH_TTY: undefined,
+    SSH_CONNECTION: undefined,
+    DISPLAY: undefined,
+    WAYLAND_DISPLAY: undefined,
+    RESUME_SHELL: 'bash',
+  };
 
   it('xclip under X11: the line on the clipboard, nothing on stdout, where it went on stderr', () => {
     const r = run(home, ['ocelot', '--copy'], { ...clean, PATH: only(['xclip']), DISPLAY: ':0' });
@@ -48,7 +59,9 @@ describe('resume --copy', () => {
   });
 
   it('wl-copy under Wayland, xsel when it is the one there, pbcopy anywhere', () => {
-    expect(run(home, [id, '--copy'], { ...clean, PATH: only(['wl-copy', 'xclip']), WAYLAND_DISPLAY: 'wayland-0' }).stderr).toContain('(wl-copy)');
+    expect(run(home, [id, '--copy'], { ...clean, PATH: only(['wl-copy', 'xclip']), WAYLAND_DISPLAY: 'wayland-0' }).stderr).toContain(
+      '(wl-copy)',
+    );
     expect(got('wl-copy')).toBe(line);
     expect(run(home, [id, '--copy'], { ...clean, PATH: only(['xsel']), DISPLAY: ':0' }).stderr).toContain('(xsel)');
     expect(got('xsel')).toBe(line);
@@ -88,7 +101,12 @@ describe('resume --copy', () => {
   it('search --copy on a tie copies nothing, says so and exits 1 (no best: line) (issue 48)', () => {
     const t = setup();
     // two sessions alike in every way the ranking sees
-    for (const n of [2, 3]) claudeSession(t.home, { id: `c0b1c0b1-0000-4000-8000-00000000000${n}`, cwd: path.join(t.home, 'src', 'shop'), prompt: 'twin session wombat' });
+    for (const n of [2, 3])
+      claudeSession(t.home, {
+        id: `c0b1c0b1-0000-4000-8000-00000000000${n}`,
+        cwd: path.join(t.home, 'src', 'shop'),
+        prompt: 'twin session wombat',
+      });
     const r = run(t.home, ['search', 'wombat', '--copy'], { ...clean, PATH: t.only(['xclip']), DISPLAY: ':0' });
     expect(r.stdout).toContain('«wombat»');
     expect(r.stdout).not.toContain('best:');
@@ -98,7 +116,12 @@ describe('resume --copy', () => {
   });
 
   it.skipIf(needs('script'))('over ssh: an OSC 52 write to the terminal', () => {
-    const env = envFor(home, { ...clean, PATH: `${only([])}:/usr/bin:/bin`, SSH_TTY: '/dev/pts/9', SSH_CONNECTION: '10.0.0.1 5 10.0.0.2 22' });
+    const env = envFor(home, {
+      ...clean,
+      PATH: `${only([])}:/usr/bin:/bin`,
+      SSH_TTY: '/dev/pts/9',
+      SSH_CONNECTION: '10.0.0.1 5 10.0.0.2 22',
+    });
     const p = spawnSync('script', ['-qec', `${process.execPath} ${BIN} ${id} --copy`, '/dev/null'], { env, encoding: 'utf8', cwd: home });
     expect(p.status).toBe(0);
     expect(p.stdout).toContain(`\u001b]52;c;${Buffer.from(line).toString('base64')}\u0007`);

@@ -1,12 +1,15 @@
 // Cursor CLI: transcripts (fixtures) and per-chat store.db (from the fixture dump, WAL mode), joined on
 // the chat id; the working directory recovered by md5 of candidate directories.
+
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { FIXTURES, jsonl, lsJson, run, tempHome, write } from './helpers.js';
-import { cursorStore, Database, md5 } from './sqlite-fixtures.js';
 import { cursor, cursorPromptText, decodeChatMeta } from '../lib/harness/cursor/index.js';
+import type { Session } from '../lib/types.js';
+import { FIXTURES, jsonl, lsJson, must, run, tempHome, write } from './helpers.js';
+import type { Doctor, Listed } from './json.js';
+import { cursorStore, Database, md5 } from './sqlite-fixtures.js';
 
 function home(): string {
   const h = tempHome('resume-cursor-');
@@ -28,7 +31,7 @@ function store(cwd: string, chat: string, meta: Record<string, unknown> | null, 
   cursorStore(file, meta);
   return file;
 }
-const byId = (list: any[]) => new Map(list.filter((s) => s.harness === 'cursor').map((s) => [s.id, s]));
+const byId = (list: Listed[]) => new Map(list.filter((s) => s.harness === 'cursor').map((s) => [s.id, s]));
 
 describe('cursor', () => {
   it('joins the fixture transcript and store.db on the chat id; the md5 folder picks the directory', () => {
@@ -45,13 +48,24 @@ describe('cursor', () => {
     cursorStore(dbFile, null);
     const s = byId(lsJson(h));
     expect(s.get(CHAT)).toMatchObject({
-      cwd, title: 'Test Session', prompts: 2, firstPrompt: 'run ls command', lastPrompt: 'now show me the git status',
-      model: 'claude-4-sonnet', started: '2026-04-07T00:43:10.321Z', hidden: false, parent: null,
+      cwd,
+      title: 'Test Session',
+      prompts: 2,
+      firstPrompt: 'run ls command',
+      lastPrompt: 'now show me the git status',
+      model: 'claude-4-sonnet',
+      started: '2026-04-07T00:43:10.321Z',
+      hidden: false,
+      parent: null,
       file: path.join(h, '.cursor/projects', slugOf(cwd), 'agent-transcripts', CHAT, `${CHAT}.jsonl`),
       resume: { cwd, argv: ['cursor-agent', '--resume', CHAT] },
     });
     expect(s.get(CHILD)).toMatchObject({
-      cwd, hidden: true, hiddenReason: 'subagent', parent: CHAT, prompts: 1,
+      cwd,
+      hidden: true,
+      hiddenReason: 'subagent',
+      parent: CHAT,
+      prompts: 1,
       firstPrompt: 'Run ls -la in the workspace directory and return the output.',
     });
     const r = run(h, ['ls']);
@@ -71,8 +85,8 @@ describe('cursor', () => {
     transcript(h, path.join(h, 'gone', 'away'), '11111111-0000-4000-8000-000000000003', fixture('turn-ended.jsonl'));
     const s = byId(lsJson(h));
     expect(s.get('11111111-0000-4000-8000-000000000001')).toMatchObject({ cwd: one, title: 'List the files.', prompts: 2 });
-    expect(s.get('11111111-0000-4000-8000-000000000002').cwd).toBeNull();
-    expect(s.get('11111111-0000-4000-8000-000000000003').cwd).toBeNull();
+    expect(must(s.get('11111111-0000-4000-8000-000000000002')).cwd).toBeNull();
+    expect(must(s.get('11111111-0000-4000-8000-000000000003')).cwd).toBeNull();
   });
 
   it('recovers a hostile directory name from a Shell call below it, verified by md5, and prints it safely', () => {
@@ -80,11 +94,27 @@ describe('cursor', () => {
     const cwd = path.join(h, 'src', `we-ird $(touch x) \`id\` 'q' "dq"\nline\tTab é-名前 \x1b[31mred`);
     fs.mkdirSync(path.join(cwd, 'pkg'), { recursive: true });
     const chat = '22222222-0000-4000-8000-000000000001';
-    transcript(h, cwd, chat, jsonl(
-      { role: 'user', message: { content: [{ type: 'text', text: '<timestamp>Mon</timestamp>\n<user_query>\nbuild the pkg\n</user_query>' }] } },
-      { role: 'assistant', message: { content: [{ type: 'tool_use', name: 'Shell', input: { command: 'make', working_directory: path.join(cwd, 'pkg') } }] } },
-    ));
-    store(cwd, chat, { agentId: chat, name: 'New Agent', createdAt: 1775522590321, lastUsedModel: 'default', blobEncryptionKey: 'SECRET-KEY-123' }, path.join(h, '.cursor'));
+    transcript(
+      h,
+      cwd,
+      chat,
+      jsonl(
+        {
+          role: 'user',
+          message: { content: [{ type: 'text', text: '<timestamp>Mon</timestamp>\n<user_query>\nbuild the pkg\n</user_query>' }] },
+        },
+        {
+          role: 'assistant',
+          message: { content: [{ type: 'tool_use', name: 'Shell', input: { command: 'make', working_directory: path.join(cwd, 'pkg') } }] },
+        },
+      ),
+    );
+    store(
+      cwd,
+      chat,
+      { agentId: chat, name: 'New Agent', createdAt: 1775522590321, lastUsedModel: 'default', blobEncryptionKey: 'SECRET-KEY-123' },
+      path.join(h, '.cursor'),
+    );
     const s = byId(lsJson(h)).get(chat);
     expect(s).toMatchObject({ cwd, title: 'build the pkg', model: null, prompts: 1 });
     const rows = run(h, ['rows']);
@@ -93,15 +123,26 @@ describe('cursor', () => {
     expect(rows.stdout).not.toMatch(/\x1b/);
     // The chat's secret key never reaches the index or any output.
     const cache = path.join(h, '.cache', 'resume');
-    for (const f of fs.readdirSync(cache)) if (fs.statSync(path.join(cache, f)).isFile()) expect(fs.readFileSync(path.join(cache, f), 'utf8')).not.toContain('SECRET-KEY');
+    for (const f of fs.readdirSync(cache))
+      if (fs.statSync(path.join(cache, f)).isFile()) expect(fs.readFileSync(path.join(cache, f), 'utf8')).not.toContain('SECRET-KEY');
     expect(run(h, ['doctor', '--json']).stdout).not.toContain('SECRET-KEY');
   });
 
   it('a chat database without a transcript is listed by its name; an unnamed one is hidden as empty', () => {
     const h = home();
     const cfg = path.join(h, '.cursor');
-    store('/home/u/proj', '33333333-0000-4000-8000-000000000001', { agentId: '33333333-0000-4000-8000-000000000001', name: 'Plan the migration', createdAt: 1775522590321 }, cfg);
-    store('/home/u/proj', '33333333-0000-4000-8000-000000000002', { agentId: '33333333-0000-4000-8000-000000000002', name: 'New Agent', createdAt: 1775522590321 }, cfg);
+    store(
+      '/home/u/proj',
+      '33333333-0000-4000-8000-000000000001',
+      { agentId: '33333333-0000-4000-8000-000000000001', name: 'Plan the migration', createdAt: 1775522590321 },
+      cfg,
+    );
+    store(
+      '/home/u/proj',
+      '33333333-0000-4000-8000-000000000002',
+      { agentId: '33333333-0000-4000-8000-000000000002', name: 'New Agent', createdAt: 1775522590321 },
+      cfg,
+    );
     const s = byId(lsJson(h));
     expect(s.get('33333333-0000-4000-8000-000000000001')).toMatchObject({ title: 'Plan the migration', hidden: false, prompts: 0 });
     expect(s.get('33333333-0000-4000-8000-000000000002')).toMatchObject({ hidden: true, hiddenReason: 'empty' });
@@ -123,16 +164,24 @@ describe('cursor', () => {
     const s = byId(JSON.parse(r.stdout));
     expect(s.get(chat)).toMatchObject({ cwd, title: 'List the files.' });
     expect(s.get(other)).toMatchObject({ title: 'Named' });
-    const d = JSON.parse(run(h, ['doctor', '--json']).stdout).harnesses.find((x: any) => x.name === 'cursor');
+    const d = must((JSON.parse(run(h, ['doctor', '--json']).stdout) as Doctor).harnesses.find((x) => x.name === 'cursor'));
     expect(d.skipped.reasons).toEqual({ 'meta.json files that are not small JSON files': 1 });
   });
 
   it('meta.json alone (newer builds): times and the subagent mark', () => {
     const h = home();
     const dir = path.join(h, '.cursor', 'chats', md5('/x'), '44444444-0000-4000-8000-000000000001');
-    write(h, path.join(dir, 'meta.json'), JSON.stringify({ schemaVersion: 1, createdAtMs: 1775000000000, updatedAtMs: 1775000600000, name: 'Worker', isSubagent: true }));
+    write(
+      h,
+      path.join(dir, 'meta.json'),
+      JSON.stringify({ schemaVersion: 1, createdAtMs: 1775000000000, updatedAtMs: 1775000600000, name: 'Worker', isSubagent: true }),
+    );
     expect(byId(lsJson(h)).get('44444444-0000-4000-8000-000000000001')).toMatchObject({
-      title: 'Worker', hidden: true, hiddenReason: 'subagent', started: '2026-03-31T23:33:20.000Z', updated: '2026-03-31T23:43:20.000Z',
+      title: 'Worker',
+      hidden: true,
+      hiddenReason: 'subagent',
+      started: '2026-03-31T23:33:20.000Z',
+      updated: '2026-03-31T23:43:20.000Z',
     });
   });
 
@@ -142,16 +191,24 @@ describe('cursor', () => {
     fs.mkdirSync(cwd);
     const chat = '55555555-0000-4000-8000-000000000001';
     const file = transcript(h, cwd, chat, fixture('test-session.jsonl'));
-    expect(byId(lsJson(h)).get(chat).prompts).toBe(2);
-    fs.appendFileSync(file, jsonl(
-      { type: 'mystery_event' }, { type: 'mystery_event' }, { role: 'system', message: {} },
-      { role: 'user', message: { content: [{ type: 'text', text: '<user_info>os: linux</user_info>third question' }] } },
-    ) + 'not json\n{"role":"user","message":{"content":[{"type":"text","text":"half a li');
+    expect(must(byId(lsJson(h)).get(chat)).prompts).toBe(2);
+    fs.appendFileSync(
+      file,
+      jsonl(
+        { type: 'mystery_event' },
+        { type: 'mystery_event' },
+        { role: 'system', message: {} },
+        { role: 'user', message: { content: [{ type: 'text', text: '<user_info>os: linux</user_info>third question' }] } },
+      ) + 'not json\n{"role":"user","message":{"content":[{"type":"text","text":"half a li',
+    );
     const ix = run(h, ['index']);
     expect(ix.stderr).toMatch(/ 0 parsed, 1 appended/);
     expect(byId(lsJson(h)).get(chat)).toMatchObject({ prompts: 3, lastPrompt: 'third question' });
-    const d = JSON.parse(run(h, ['doctor', '--json']).stdout).harnesses.find((x: any) => x.name === 'cursor');
-    expect(d.unknownTypes).toEqual([{ type: 'mystery_event', count: 2 }, { type: 'role system', count: 1 }]);
+    const d = must((JSON.parse(run(h, ['doctor', '--json']).stdout) as Doctor).harnesses.find((x) => x.name === 'cursor'));
+    expect(d.unknownTypes).toEqual([
+      { type: 'mystery_event', count: 2 },
+      { type: 'role system', count: 1 },
+    ]);
     expect(d.skipped.badLines).toBe(1);
   });
 
@@ -176,7 +233,9 @@ describe('cursor', () => {
     try {
       w.prepare(`SELECT * FROM meta`).all();
       expect(byId(lsJson(h)).get(CHAT)).toMatchObject({ title: 'First name', cwd: null });
-      w.prepare(`UPDATE meta SET value = ? WHERE key = '0'`).run(Buffer.from(JSON.stringify({ agentId: CHAT, name: 'Renamed' })).toString('hex'));
+      w.prepare(`UPDATE meta SET value = ? WHERE key = '0'`).run(
+        Buffer.from(JSON.stringify({ agentId: CHAT, name: 'Renamed' })).toString('hex'),
+      );
       expect(byId(lsJson(h)).get(CHAT)).toMatchObject({ title: 'Renamed' });
       expect(run(h, ['index']).stderr).toMatch(/ 0 parsed, 0 appended, 1 unchanged/);
     } finally {
@@ -186,13 +245,13 @@ describe('cursor', () => {
 });
 
 describe('cursor roots', () => {
-  const chatIn = (h: string, configDir: string, name: string) =>
+  const chatIn = (configDir: string, name: string) =>
     store('/srv/app', '66666666-0000-4000-8000-000000000001', { agentId: '66666666-0000-4000-8000-000000000001', name }, configDir);
   const title = (h: string, env: Record<string, string>) => byId(lsJson(h, env)).get('66666666-0000-4000-8000-000000000001')?.title ?? null;
 
   it('CURSOR_CONFIG_DIR moves the chats; transcripts stay under ~/.cursor/projects', () => {
     const h = home();
-    chatIn(h, path.join(h, 'cfg'), 'From CURSOR_CONFIG_DIR');
+    chatIn(path.join(h, 'cfg'), 'From CURSOR_CONFIG_DIR');
     transcript(h, '/srv/app', '66666666-0000-4000-8000-000000000001', fixture('turn-ended.jsonl'));
     expect(title(h, {})).toBe('List the files.');
     const s = byId(lsJson(h, { CURSOR_CONFIG_DIR: path.join(h, 'cfg') })).get('66666666-0000-4000-8000-000000000001');
@@ -200,21 +259,27 @@ describe('cursor roots', () => {
   });
   it('XDG_CONFIG_HOME/cursor holds chats when CURSOR_CONFIG_DIR is unset', () => {
     const h = home();
-    chatIn(h, path.join(h, 'xdg', 'cursor'), 'From XDG');
+    chatIn(path.join(h, 'xdg', 'cursor'), 'From XDG');
     expect(title(h, {})).toBeNull();
     expect(title(h, { XDG_CONFIG_HOME: path.join(h, 'xdg') })).toBe('From XDG');
   });
   it('RESUME_CURSOR_DIRS adds a root (chats and projects below it)', () => {
     const h = home();
     const extra = path.join(h, 'synced');
-    chatIn(h, extra, 'From the synced root');
+    chatIn(extra, 'From the synced root');
     transcript(h, '/srv/other', '77777777-0000-4000-8000-000000000001', fixture('turn-ended.jsonl'), extra);
     const s = byId(lsJson(h, { RESUME_CURSOR_DIRS: extra }));
     expect(s.get('66666666-0000-4000-8000-000000000001')?.title).toBe('From the synced root');
     expect(s.get('77777777-0000-4000-8000-000000000001')?.prompts).toBe(2);
-    const d = JSON.parse(run(h, ['doctor', '--json'], { RESUME_CURSOR_DIRS: extra, CURSOR_CONFIG_DIR: path.join(h, 'nope') }).stdout);
-    const roots = d.harnesses.find((x: any) => x.name === 'cursor').roots.map((r: any) => [r.path, r.via, r.exists]);
-    expect(roots).toEqual([[extra, 'RESUME_CURSOR_DIRS', true], [path.join(h, 'nope'), 'CURSOR_CONFIG_DIR', false], [path.join(h, '.cursor'), 'default', false]]);
+    const d: Doctor = JSON.parse(
+      run(h, ['doctor', '--json'], { RESUME_CURSOR_DIRS: extra, CURSOR_CONFIG_DIR: path.join(h, 'nope') }).stdout,
+    );
+    const roots = must(d.harnesses.find((x) => x.name === 'cursor')).roots.map((r) => [r.path, r.via, r.exists]);
+    expect(roots).toEqual([
+      [extra, 'RESUME_CURSOR_DIRS', true],
+      [path.join(h, 'nope'), 'CURSOR_CONFIG_DIR', false],
+      [path.join(h, '.cursor'), 'default', false],
+    ]);
   });
 });
 
@@ -225,12 +290,12 @@ describe('cursor launch and text', () => {
     transcript(h, '/srv/app', CHAT, fixture('turn-ended.jsonl'));
     write(h, path.join(bin, 'agent'), '#!/bin/sh\nexit 0\n');
     fs.chmodSync(path.join(bin, 'agent'), 0o755);
-    const argv0 = () => byId(lsJson(h, { PATH: `${bin}:/usr/bin:/bin` })).get(CHAT).resume.argv;
+    const argv0 = () => must(must(byId(lsJson(h, { PATH: `${bin}:/usr/bin:/bin` })).get(CHAT)).resume).argv;
     expect(argv0()).toEqual(['agent', '--resume', CHAT]);
     write(h, path.join(bin, 'cursor-agent'), '#!/bin/sh\nexit 0\n');
     fs.chmodSync(path.join(bin, 'cursor-agent'), 0o755);
     expect(argv0()).toEqual(['cursor-agent', '--resume', CHAT]);
-    expect(typeof cursor.launch({ id: CHAT } as any, { fork: true })).toBe('string');
+    expect(typeof cursor.launch({ id: CHAT } as Session, { fork: true })).toBe('string');
   });
 
   it('strips the wrappers the CLI puts around a query', () => {
@@ -241,9 +306,13 @@ describe('cursor launch and text', () => {
   });
 
   it("decodes meta['0'] (hex JSON or plain JSON) keeping only named fields", () => {
-    const hex = fs.readFileSync(path.join(FIXTURES, 'cursor', 'store-db.dump.sql'), 'utf8').match(/VALUES\('0','([0-9a-f]+)'\)/)![1]!;
+    const hex = must(fs.readFileSync(path.join(FIXTURES, 'cursor', 'store-db.dump.sql'), 'utf8').match(/VALUES\('0','([0-9a-f]+)'\)/))[1];
     expect(decodeChatMeta(hex)).toEqual({
-      agentId: CHAT, name: 'Test Session', createdAt: 1775522590321, model: 'claude-4-sonnet', mode: 'default',
+      agentId: CHAT,
+      name: 'Test Session',
+      createdAt: 1775522590321,
+      model: 'claude-4-sonnet',
+      mode: 'default',
     });
     const withKey = decodeChatMeta(JSON.stringify({ name: 'x', blobEncryptionKey: 'k' }));
     expect(JSON.stringify(withKey)).not.toContain('blobEncryptionKey');

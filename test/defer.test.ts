@@ -7,24 +7,32 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { skippable as claudeSkippable } from '../lib/harness/claude/index.js';
-import { adapter } from '../lib/harness/registry.js';
+import { type AnyAdapter, adapter } from '../lib/harness/registry.js';
 import { readLines } from '../lib/index/lines.js';
 import { runJob } from '../lib/index/parse.js';
 import type { Ctx, Harness, LineState, Source } from '../lib/types.js';
 import { sanitizeSession } from '../lib/util/redact.js';
-import { FIXTURES, jsonl, tempHome, write } from './helpers.js';
+import { FIXTURES, jsonl, must, tempHome, write } from './helpers.js';
 
 const ctx = { home: '/nonexistent', env: {} } as unknown as Ctx;
 const src = (harness: Harness, p: string): Source => ({ path: p, harness, kind: 'session', mode: 'lines' });
 const copy = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
 
+/** The adapter's line parser, bound (every harness of these fixtures has one). */
+function parser(a: AnyAdapter) {
+  if (!a.begin || !a.line) throw new Error(`${a.name} has no line parser`);
+  return { begin: a.begin.bind(a), line: a.line.bind(a), wantLong: a.wantLong?.bind(a) };
+}
+
 /** Every line decoded in turn: `line` without offsets puts nothing off. */
 function plain(harness: Harness, file: string) {
   const a = adapter(harness);
+  const p = parser(a);
   const s = src(harness, file);
-  const st = a.begin!(s);
+  const st = p.begin(s);
+  const want = p.wantLong;
   const size = fs.statSync(file).size;
-  const r = readLines(file, 0, size, (b, x, e, c) => a.line!(st, b, x, e, c), a.wantLong ? (h) => a.wantLong!(st, h) : undefined);
+  const r = readLines(file, 0, size, (b, x, e, c) => p.line(st, b, x, e, c), want ? (h) => want(st, h) : undefined);
   return { offset: r.offset, state: copy(st), sessions: a.sessions(st, s).map((s) => sanitizeSession(s)) };
 }
 
@@ -44,7 +52,8 @@ function fixtures(dir: string, out: string[] = []): string[] {
   return out;
 }
 
-const harnessOf = (p: string): Harness | null => (/\/(pi|pi-[\d.]+)\//.test(p) ? 'pi' : /\/(claude|claude-[\d.]+)\//.test(p) ? 'claude' : null);
+const harnessOf = (p: string): Harness | null =>
+  /\/(pi|pi-[\d.]+)\//.test(p) ? 'pi' : /\/(claude|claude-[\d.]+)\//.test(p) ? 'claude' : null;
 
 describe('assistant lines put off to the end of the file', () => {
   it('give the sessions and state of decoding every line, for every pi and Claude fixture', async () => {
@@ -53,7 +62,7 @@ describe('assistant lines put off to the end of the file', () => {
     expect(files.filter((p) => p.includes('/real/claude-')).length).toBeGreaterThan(3);
     let replies = 0;
     for (const f of files) {
-      const h = harnessOf(f)!;
+      const h = must(harnessOf(f));
       const want = plain(h, f);
       expect(await indexed(h, f), f).toEqual(want);
       replies += want.sessions.filter((s) => s.lastReply).length;
@@ -63,49 +72,117 @@ describe('assistant lines put off to the end of the file', () => {
 
   it('only ever reads back an assistant record (Claude Code: the bytes that tell one)', async () => {
     // every line of the Claude fixtures: a record put off must decode as an assistant record
-    const a = adapter('claude');
+    const p = parser(adapter('claude'));
     for (const f of fixtures(FIXTURES).filter((p) => harnessOf(p) === 'claude' && !p.includes('/history.'))) {
-      const st = { ...a.begin!(src('claude', f)), entrypoint: 'cli' };
+      const st = { ...p.begin(src('claude', f)), entrypoint: 'cli' };
       const bytes = fs.readFileSync(f);
-      readLines(f, 0, bytes.length, (b, s, e, c, at) => a.line!(st, b, s, e, c, at));
+      readLines(f, 0, bytes.length, (b, s, e, c, at) => p.line(st, b, s, e, c, at));
       const d = (st.deferred ?? []) as number[];
-      for (let i = 0; i < d.length; i += 2) expect(JSON.parse(bytes.toString('utf8', d[i], d[i]! + d[i + 1]!)).type, f).toBe('assistant');
+      for (let i = 0; i < d.length; i += 2) expect(JSON.parse(bytes.toString('utf8', d[i], d[i] + d[i + 1])).type, f).toBe('assistant');
     }
   });
 
   const piFile = (home: string) => {
     const head = { type: 'session', version: 3, id: 'p1', timestamp: '2026-05-01T10:00:00.000Z', cwd: '/w/p' };
     let n = 0;
-    const msg = (message: Record<string, unknown>, ts: string) => ({ type: 'message', id: `m${++n}`, parentId: null, timestamp: ts, message });
+    const msg = (message: Record<string, unknown>, ts: string) => ({
+      type: 'message',
+      id: `m${++n}`,
+      parentId: null,
+      timestamp: ts,
+      message,
+    });
     const text = (t: string) => [{ type: 'text', text: t }];
-    return write(home, 'p.jsonl', jsonl(
-      head,
-      msg({ role: 'user', content: text('start here'), timestamp: Date.parse('2026-05-01T10:00:05.000Z') }, '2026-05-01T10:00:05.000Z'),
-      msg({ role: 'assistant', content: text('first reply'), model: 'model-a', timestamp: Date.parse('2026-05-01T10:00:06.500Z') }, '2026-05-01T10:00:07.000Z'),
-      msg({ role: 'assistant', content: [{ type: 'toolCall', id: 'c1', name: 'bash', arguments: { type: 'text', text: 'not a reply' } }], model: 'model-b', timestamp: 1777629608000 }, '2026-05-01T10:00:08.000Z'),
-      msg({ role: 'toolResult', toolCallId: 'c1', toolName: 'bash', content: text('output'), timestamp: 1777629609000 }, '2026-05-01T10:00:09.000Z'),
-      { type: 'model_change', id: 'mc', parentId: null, timestamp: '2026-05-01T10:00:10.000Z', provider: 'x', modelId: 'model-c' },
-      msg({ role: 'assistant', content: text('   '), timestamp: 1777629611000 }, '2026-05-01T10:00:11.000Z'),
-      msg({ role: 'user', content: text('go on'), timestamp: 1777629612000 }, '2026-05-01T10:00:12.000Z'),
-      msg({ role: 'assistant', content: [{ type: 'thinking', thinking: 'hm' }, { type: 'text', text: 'second\nreply' }], timestamp: 1777629613000 }, '2026-05-01T10:00:13.000Z'),
-      msg({ role: 'assistant', content: [], model: 'model-d', timestamp: 1777629614000 }, '2026-05-01T10:00:14.000Z'),
-      { type: 'model_change', id: 'mc2', parentId: null, timestamp: '2026-05-01T10:00:15.000Z', provider: 'x', modelId: '' },
-      msg({ role: 'assistant', content: [{ type: 'image', data: 'x' }], timestamp: 1777629616000, responseId: 'r1' }, '2026-05-01T10:00:16.000Z'),
-    ));
+    return write(
+      home,
+      'p.jsonl',
+      jsonl(
+        head,
+        msg({ role: 'user', content: text('start here'), timestamp: Date.parse('2026-05-01T10:00:05.000Z') }, '2026-05-01T10:00:05.000Z'),
+        msg(
+          { role: 'assistant', content: text('first reply'), model: 'model-a', timestamp: Date.parse('2026-05-01T10:00:06.500Z') },
+          '2026-05-01T10:00:07.000Z',
+        ),
+        msg(
+          {
+            role: 'assistant',
+            content: [{ type: 'toolCall', id: 'c1', name: 'bash', arguments: { type: 'text', text: 'not a reply' } }],
+            model: 'model-b',
+            timestamp: 1777629608000,
+          },
+          '2026-05-01T10:00:08.000Z',
+        ),
+        msg(
+          { role: 'toolResult', toolCallId: 'c1', toolName: 'bash', content: text('output'), timestamp: 1777629609000 },
+          '2026-05-01T10:00:09.000Z',
+        ),
+        { type: 'model_change', id: 'mc', parentId: null, timestamp: '2026-05-01T10:00:10.000Z', provider: 'x', modelId: 'model-c' },
+        msg({ role: 'assistant', content: text('   '), timestamp: 1777629611000 }, '2026-05-01T10:00:11.000Z'),
+        msg({ role: 'user', content: text('go on'), timestamp: 1777629612000 }, '2026-05-01T10:00:12.000Z'),
+        msg(
+          {
+            role: 'assistant',
+            content: [
+              { type: 'thinking', thinking: 'hm' },
+              { type: 'text', text: 'second\nreply' },
+            ],
+            timestamp: 1777629613000,
+          },
+          '2026-05-01T10:00:13.000Z',
+        ),
+        msg({ role: 'assistant', content: [], model: 'model-d', timestamp: 1777629614000 }, '2026-05-01T10:00:14.000Z'),
+        { type: 'model_change', id: 'mc2', parentId: null, timestamp: '2026-05-01T10:00:15.000Z', provider: 'x', modelId: '' },
+        msg(
+          { role: 'assistant', content: [{ type: 'image', data: 'x' }], timestamp: 1777629616000, responseId: 'r1' },
+          '2026-05-01T10:00:16.000Z',
+        ),
+      ),
+    );
   };
 
   const claudeFile = (home: string) => {
     const base = { sessionId: 'c1', cwd: '/w/c', version: '2.1.0', gitBranch: 'main', entrypoint: 'cli', isSidechain: false };
     let n = 0;
-    const rec = (type: string, message: Record<string, unknown>, ts: string) => ({ parentUuid: null, ...base, type, message, uuid: `u${++n}`, timestamp: ts });
-    return write(home, 'c.jsonl', jsonl(
-      { type: 'summary', summary: 'old title', leafUuid: 'x' },
-      rec('user', { role: 'user', content: 'start here' }, '2026-05-01T10:00:05.000Z'),
-      rec('assistant', { id: 'a', type: 'message', role: 'assistant', model: 'claude-x', content: [{ type: 'text', text: 'first reply' }] }, '2026-05-01T10:00:06.000Z'),
-      rec('assistant', { id: 'a', type: 'message', role: 'assistant', model: 'claude-y', content: [{ type: 'tool_use', id: 't', name: 'Bash', input: { type: 'text', text: 'x', timestamp: '2030-01-01T00:00:00.000Z' } }] }, '2026-05-01T10:00:07.000Z'),
-      rec('user', { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't', content: 'out' }] }, '2026-05-01T10:00:08.000Z'),
-      rec('assistant', { id: 'b', type: 'message', role: 'assistant', model: '<synthetic>', content: [{ type: 'text', text: 'API Error' }] }, '2026-05-01T10:00:09.000Z'),
-    ));
+    const rec = (type: string, message: Record<string, unknown>, ts: string) => ({
+      parentUuid: null,
+      ...base,
+      type,
+      message,
+      uuid: `u${++n}`,
+      timestamp: ts,
+    });
+    return write(
+      home,
+      'c.jsonl',
+      jsonl(
+        { type: 'summary', summary: 'old title', leafUuid: 'x' },
+        rec('user', { role: 'user', content: 'start here' }, '2026-05-01T10:00:05.000Z'),
+        rec(
+          'assistant',
+          { id: 'a', type: 'message', role: 'assistant', model: 'claude-x', content: [{ type: 'text', text: 'first reply' }] },
+          '2026-05-01T10:00:06.000Z',
+        ),
+        rec(
+          'assistant',
+          {
+            id: 'a',
+            type: 'message',
+            role: 'assistant',
+            model: 'claude-y',
+            content: [
+              { type: 'tool_use', id: 't', name: 'Bash', input: { type: 'text', text: 'x', timestamp: '2030-01-01T00:00:00.000Z' } },
+            ],
+          },
+          '2026-05-01T10:00:07.000Z',
+        ),
+        rec('user', { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't', content: 'out' }] }, '2026-05-01T10:00:08.000Z'),
+        rec(
+          'assistant',
+          { id: 'b', type: 'message', role: 'assistant', model: '<synthetic>', content: [{ type: 'text', text: 'API Error' }] },
+          '2026-05-01T10:00:09.000Z',
+        ),
+      ),
+    );
   };
 
   it('keep the order rules: the newest model (after a model change), the newest reply with text, a synthetic one never', async () => {
@@ -120,7 +197,10 @@ describe('assistant lines put off to the end of the file', () => {
 
   it('give the same when a file is read in two parts, at any line (an append)', async () => {
     const home = tempHome();
-    for (const [h, f] of [['pi', piFile(home)], ['claude', claudeFile(home)]] as const) {
+    for (const [h, f] of [
+      ['pi', piFile(home)],
+      ['claude', claudeFile(home)],
+    ] as const) {
       const whole = await indexed(h, f);
       const bytes = fs.readFileSync(f);
       for (let cut = bytes.indexOf(10) + 1; cut > 0 && cut < bytes.length; cut = bytes.indexOf(10, cut) + 1) {
@@ -132,7 +212,7 @@ describe('assistant lines put off to the end of the file', () => {
   });
 });
 
-describe("Claude Code's skipped records, told in one pass over the `\"type\":\"` keys", () => {
+describe('Claude Code\'s skipped records, told in one pass over the `"type":"` keys', () => {
   // the plain definition: each whole key searched for, counted when it ends within its limit
   const plainSkippable = (buf: Buffer, start: number, end: number, big: boolean): boolean => {
     const head = buf.subarray(start, Math.min(end, start + 4096));
@@ -140,8 +220,13 @@ describe("Claude Code's skipped records, told in one pass over the `\"type\":\"`
       const i = head.indexOf(Buffer.from(k));
       return i >= 0 && i + Buffer.byteLength(k) <= lim;
     };
-    return within('"type":"tool_result"', 2048) || within('"type":"progress"', 2048) || within('"type":"file-history-snapshot"', 64) ||
-      within('"type":"api-request', 64) || (big && within('"type":"tool_use"', 4096) && within('"type":"assistant"', 4096));
+    return (
+      within('"type":"tool_result"', 2048) ||
+      within('"type":"progress"', 2048) ||
+      within('"type":"file-history-snapshot"', 64) ||
+      within('"type":"api-request', 64) ||
+      (big && within('"type":"tool_use"', 4096) && within('"type":"assistant"', 4096))
+    );
   };
 
   it('skips what a search for each whole key skips, on every fixture line and at every limit', () => {
@@ -150,7 +235,15 @@ describe("Claude Code's skipped records, told in one pass over the `\"type\":\"`
       for (const l of fs.readFileSync(f).toString('latin1').split('\n')) if (l) lines.push(Buffer.from(l, 'latin1'));
     }
     // keys placed around each limit: the key ending just within and just past it
-    const keys = ['"type":"tool_result"', '"type":"progress"', '"type":"file-history-snapshot"', '"type":"api-request-blob"', '"type":"tool_use"', '"type":"assistant"', '"type":"type":"tool_result"'];
+    const keys = [
+      '"type":"tool_result"',
+      '"type":"progress"',
+      '"type":"file-history-snapshot"',
+      '"type":"api-request-blob"',
+      '"type":"tool_use"',
+      '"type":"assistant"',
+      '"type":"type":"tool_result"',
+    ];
     for (const k of keys) {
       for (const lim of [64, 2048, 4096]) {
         for (const d of [-2, -1, 0, 1]) {

@@ -2,11 +2,12 @@
 // written by test/real/demo.mjs), `ls`, `show` and the pager's header agree on every session's
 // prompts, every README recipe marked `<!-- demo-recipe -->` runs on it, and --demo keeps the user's
 // picker settings but never a harness command.
+
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { BIN, ROOT, envFor, lsJson, needs, run, tempHome, write } from './helpers.js';
+import { BIN, envFor, lsJson, must, needs, ROOT, run, tempHome, write } from './helpers.js';
 import { TmuxShell } from './shell-helpers.js';
 
 interface Recorded {
@@ -27,8 +28,10 @@ describe('the demo sessions are what the clients recorded', () => {
   it('every recorded session is listed with its own prompts, in its directory', () => {
     expect(manifest.sessions.length).toBeGreaterThanOrEqual(10);
     for (const r of manifest.sessions) {
-      const s = list.find((x) => x.harness === r.client && x.id === r.id);
-      expect(s, `${r.client} ${r.id}`).toBeDefined();
+      const s = must(
+        list.find((x) => x.harness === r.client && x.id === r.id),
+        `${r.client} ${r.id}`,
+      );
       expect(s.prompts, `${r.client} ${r.id}`).toBe(r.prompts.length);
       expect(s.firstPrompt).toContain(r.prompts[0]);
       expect(s.lastPrompt).toContain(r.prompts.at(-1));
@@ -44,7 +47,9 @@ describe('the demo sessions are what the clients recorded', () => {
     expect(list.some((s) => s.hiddenReason === 'subagent' && s.parent)).toBe(true);
     expect(list.filter((s) => s.prompts >= 2).length).toBeGreaterThanOrEqual(5);
     expect(new Set(list.map((s) => s.harness))).toEqual(new Set(['claude', 'codex', 'pi', 'opencode', 'gemini']));
-    expect(new Set(list.map((s) => path.basename(s.cwd)))).toEqual(new Set(['webshop', 'blog', 'dotfiles', 'api-server', 'resume-cli']));
+    expect(new Set(list.map((s) => path.basename(must(s.cwd))))).toEqual(
+      new Set(['webshop', 'blog', 'dotfiles', 'api-server', 'resume-cli']),
+    );
   });
 
   it('show, the pager header and ls agree on the prompts of every session', () => {
@@ -68,7 +73,7 @@ function recipes(kind = ''): string[] {
   const out: string[] = [];
   const re = new RegExp(`<!-- demo-recipe${kind ? ` ${kind}` : ''} -->\\s*\\n\`\`\`sh\\n([\\s\\S]*?)\`\`\``, 'g');
   for (let m = re.exec(text); m; m = re.exec(text)) {
-    for (const line of m[1]!.split('\n')) if (line.trim() && !line.trim().startsWith('#')) out.push(line);
+    for (const line of m[1].split('\n')) if (line.trim() && !line.trim().startsWith('#')) out.push(line);
   }
   return out;
 }
@@ -94,16 +99,21 @@ describe('the README recipes run on the demo', () => {
       expect(r.status, `${line}\n${r.stderr}`).toBe(0);
       expect(r.stdout.trim(), line).not.toBe('');
       // a line that resumes ends in a stand-in saying what the real client would do
-      if (/\bemit\b|--demo (?!ls|show)\w/.test(line)) expect(r.stdout, line).toMatch(/\(demo stand-in\): would (resume|fork) \S+ in ~\/\.cache\/resume\/demo\/dirs\/src\//);
+      if (/\bemit\b|--demo (?!ls|show)\w/.test(line))
+        expect(r.stdout, line).toMatch(/\(demo stand-in\): would (resume|fork) \S+ in ~\/\.cache\/resume\/demo\/dirs\/src\//);
     }
   });
 
   it.skipIf(needs('bash'))('the test would see a failure: a words recipe naming several sessions fails', () => {
-    const r = spawnSync('bash', ['--norc', '--noprofile', '-o', 'pipefail', '-c', 'cmd=$(resume resolve webshop | resume emit) && eval "$cmd"'], {
-      env: envFor(home, { PATH: `${path.join(home, 'bin')}:${process.env.PATH}`, RESUME_DEMO: '1' }),
-      cwd: ROOT,
-      encoding: 'utf8',
-    });
+    const r = spawnSync(
+      'bash',
+      ['--norc', '--noprofile', '-o', 'pipefail', '-c', 'cmd=$(resume resolve webshop | resume emit) && eval "$cmd"'],
+      {
+        env: envFor(home, { PATH: `${path.join(home, 'bin')}:${process.env.PATH}`, RESUME_DEMO: '1' }),
+        cwd: ROOT,
+        encoding: 'utf8',
+      },
+    );
     expect(r.status).not.toBe(0);
     expect(r.stdout).toBe('');
   });
@@ -112,7 +122,7 @@ describe('the README recipes run on the demo', () => {
 describe('the README picker recipes run on the demo: a query typed into the real fzf, Enter', { timeout: 120_000 }, () => {
   const skip = needs('fzf', 'tmux', 'bash');
   const minor = skip ? 0 : Number(/^0\.(\d+)/.exec(spawnSync('fzf', ['--version'], { encoding: 'utf8' }).stdout ?? '')?.[1] ?? 0);
-  const fork = manifest.sessions.find((s) => s.client === 'codex' && s.forkedFrom)!;
+  const fork = must(manifest.sessions.find((s) => s.client === 'codex' && s.forkedFrom));
   const lines = recipes('picker');
 
   it('finds the marked recipes', () => {
@@ -149,14 +159,18 @@ describe('--demo and the config file', () => {
   it('keeps keys and fzf_opts, drops harness commands and args (the stand-ins run)', () => {
     const home = tempHome('resume-democfg-');
     const plain = run(home, ['--demo', '__fzf-flags', 'picker']).stdout;
-    write(home, '.config/resume/config', 'keys = "vim"\nfzf_opts = "--height 77%"\n[claude]\ncommand = "vamos"\nargs = ["--model", "opus"]\n');
+    write(
+      home,
+      '.config/resume/config',
+      'keys = "vim"\nfzf_opts = "--height 77%"\n[claude]\ncommand = "vamos"\nargs = ["--model", "opus"]\n',
+    );
     const flags = run(home, ['--demo', '__fzf-flags', 'picker']);
     expect(flags.code, flags.stderr).toBe(0);
     expect(flags.stdout).not.toBe(plain);
     expect(flags.stdout).toContain('--height 77%');
     // the same flags as outside the demo with the same config
     expect(flags.stdout.replaceAll('resume --demo ', 'resume ')).toBe(run(home, ['__fzf-flags', 'picker']).stdout);
-    const claude = demoLs(home).find((s) => s.harness === 'claude' && !s.hidden);
+    const claude = must(demoLs(home).find((s) => s.harness === 'claude' && !s.hidden));
     const dry = run(home, ['--demo', '--dry-run', '--json', `claude:${claude.id}`]);
     expect(dry.code, dry.stderr).toBe(0);
     expect(JSON.parse(dry.stdout).argv).toEqual(['claude', '--resume', claude.id]);

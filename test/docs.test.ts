@@ -3,9 +3,10 @@
 // file that exists, and the README's table of commands names exactly the real subcommands (as
 // `resume --help` lists them), so neither can drift from the other. BENCHMARKS.md stays the method
 // and one table (at most 250 lines), the table being what `npm run bench` rewrites between its markers.
+
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { BIN, ROOT } from './helpers.js';
 
@@ -27,7 +28,7 @@ function prose(md: string): string {
 function relativeLinks(md: string): string[] {
   const out: string[] = [];
   for (const m of prose(md).matchAll(/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)) {
-    const target = m[1]!;
+    const target = m[1];
     if (/^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith('#')) continue;
     out.push(target.replace(/#.*$/, ''));
   }
@@ -39,7 +40,7 @@ function helpCommands(): Set<string> {
   const r = spawnSync(process.execPath, [BIN, '--help'], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
   expect(r.status, r.stderr).toBe(0);
   const section = r.stdout.split(/^Commands:$/m)[1] ?? '';
-  return new Set([...section.matchAll(/^ {2}([a-z][a-z-]*)\b/gm)].map((m) => m[1]!));
+  return new Set([...section.matchAll(/^ {2}([a-z][a-z-]*)\b/gm)].map((m) => m[1]));
 }
 
 /** The subcommands the README's command table names: the word after `resume` in each row's first cell. */
@@ -47,7 +48,7 @@ function tableCommands(md = README): string[] {
   const section = md.split(/^## Commands$/m)[1]?.split(/^## /m)[0] ?? '';
   const out: string[] = [];
   for (const m of section.matchAll(/^\| `resume ([^`]*)` \|/gm)) {
-    const word = m[1]!.split(/\s+/)[0]!;
+    const word = m[1].split(/\s+/)[0];
     // `resume [QUERY...]`: the root command, no subcommand
     if (/^[a-z][a-z-]*$/.test(word)) out.push(word);
   }
@@ -60,7 +61,15 @@ describe('the documentation', () => {
   });
 
   it('every relative link in README.md, docs/*.md, ARCHITECTURE.md and BENCHMARKS.md leads to a file that exists', () => {
-    const files = ['README.md', 'ARCHITECTURE.md', 'BENCHMARKS.md', ...fs.readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+    const files = [
+      'README.md',
+      'ARCHITECTURE.md',
+      'BENCHMARKS.md',
+      ...fs
+        .readdirSync(path.join(ROOT, 'docs'))
+        .filter((f) => f.endsWith('.md'))
+        .map((f) => `docs/${f}`),
+    ];
     expect(files.length).toBeGreaterThan(4);
     const broken: string[] = [];
     let links = 0;
@@ -103,7 +112,8 @@ describe('the documentation', () => {
 
   it('the link check sees a broken link, and the table check a made-up command', () => {
     expect(relativeLinks('see [x](docs/nope.md#a), [y](https://e.org), [z](#here), `[q](not/a/link)`')).toEqual(['docs/nope.md']);
-    const fake = '## Commands\n\n| command | does |\n| --- | --- |\n| `resume frobnicate X` | no such thing |\n| `resume [QUERY...]` | root |\n';
+    const fake =
+      '## Commands\n\n| command | does |\n| --- | --- |\n| `resume frobnicate X` | no such thing |\n| `resume [QUERY...]` | root |\n';
     expect(tableCommands(fake)).toEqual(['frobnicate']);
   });
 });

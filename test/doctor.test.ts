@@ -2,9 +2,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FIXTURES, put, run, tempHome, write } from './helpers.js';
-import { addSessions, opencodeDb, user } from './sqlite-fixtures.js';
 import { HARNESSES } from '../lib/types.js';
+import { FIXTURES, must, put, run, tempHome, write } from './helpers.js';
+import type { Doctor } from './json.js';
+import { addSessions, opencodeDb, user } from './sqlite-fixtures.js';
 
 function home(): string {
   const h = tempHome('resume-doctor-');
@@ -15,16 +16,23 @@ function home(): string {
 function corpus(h: string): void {
   put(h, 'claude/projects', '.claude/projects');
   const db = opencodeDb(path.join(h, '.local/share/opencode/opencode.db'));
-  addSessions(db, [
-    { id: 'ses_main', directory: '/home/u/api', title: 'Newest opencode session', updated: Date.parse('2030-01-01T00:00:00Z') },
-    { id: 'ses_kid', parent: 'ses_main', updated: 1770000000000 },
-    { id: 'ses_arch', title: 'archived', archived: 1, updated: 1770000000000 },
-  ], [user('msg_1', 'ses_main', 'hello'), user('msg_2', 'ses_kid', 'child work')]);
+  addSessions(
+    db,
+    [
+      { id: 'ses_main', directory: '/home/u/api', title: 'Newest opencode session', updated: Date.parse('2030-01-01T00:00:00Z') },
+      { id: 'ses_kid', parent: 'ses_main', updated: 1770000000000 },
+      { id: 'ses_arch', title: 'archived', archived: 1, updated: 1770000000000 },
+    ],
+    [user('msg_1', 'ses_main', 'hello'), user('msg_2', 'ses_kid', 'child work')],
+  );
   db.close();
   const chat = '88888888-0000-4000-8000-000000000001';
-  write(h, `.cursor/projects/srv-x/agent-transcripts/${chat}/${chat}.jsonl`,
+  write(
+    h,
+    `.cursor/projects/srv-x/agent-transcripts/${chat}/${chat}.jsonl`,
     fs.readFileSync(path.join(FIXTURES, 'cursor', 'test-session.jsonl'), 'utf8') +
-      '{"type":"weird_new_thing"}\n{"type":"weird_new_thing"}\n{"type":"other_thing"}\n[1,2]\n');
+      '{"type":"weird_new_thing"}\n{"type":"weird_new_thing"}\n{"type":"other_thing"}\n[1,2]\n',
+  );
 }
 
 /** An executable script on a private PATH directory. */
@@ -40,36 +48,45 @@ describe('doctor', () => {
     expect(run(h, ['ls']).code).toBe(0);
     const r = run(h, ['doctor', '--json'], { SHELL: '/bin/zsh', XDG_DATA_HOME: undefined });
     expect(r.code).toBe(0);
-    const d = JSON.parse(r.stdout);
-    expect(d.harnesses.map((x: any) => x.name).sort()).toEqual([...HARNESSES].sort());
+    const d: Doctor = JSON.parse(r.stdout);
+    expect(d.harnesses.map((x) => x.name).sort()).toEqual([...HARNESSES].sort());
     expect(d.shell).toBe('/bin/zsh');
     expect(d.sqlite).toMatchObject({ ok: true });
-    const oc = d.harnesses.find((x: any) => x.name === 'opencode');
+    const oc = must(d.harnesses.find((x) => x.name === 'opencode'));
     expect(oc).toMatchObject({
-      files: 1, filesByKind: { db: 1 }, sessions: 3, hidden: { subagent: 1, archived: 1 },
+      files: 1,
+      filesByKind: { db: 1 },
+      sessions: 3,
+      hidden: { subagent: 1, archived: 1 },
       newest: { id: 'ses_main', updated: '2030-01-01T00:00:00.000Z', cwd: '/home/u/api', title: 'Newest opencode session' },
     });
     expect(oc.roots).toEqual([{ path: path.join(h, '.local/share/opencode'), via: 'default', exists: true, role: 'data' }]);
-    const cu = d.harnesses.find((x: any) => x.name === 'cursor');
+    const cu = must(d.harnesses.find((x) => x.name === 'cursor'));
     expect(cu).toMatchObject({ files: 1, sessions: 1, skipped: { badLines: 1 } });
-    expect(cu.unknownTypes).toEqual([{ type: 'weird_new_thing', count: 2 }, { type: 'other_thing', count: 1 }]);
-    const cl = d.harnesses.find((x: any) => x.name === 'claude');
+    expect(cu.unknownTypes).toEqual([
+      { type: 'weird_new_thing', count: 2 },
+      { type: 'other_thing', count: 1 },
+    ]);
+    const cl = must(d.harnesses.find((x) => x.name === 'claude'));
     expect(cl.sessions).toBeGreaterThan(0);
     expect(cl.roots[0]).toMatchObject({ path: path.join(h, '.claude'), via: 'default', exists: true });
-    const names = d.index.files.map((f: any) => path.basename(f.path));
+    const names = d.index.files.map((f) => path.basename(f.path));
     expect(names).toEqual(expect.arrayContaining(['index.db', 'check.bin', 'rows.bin']));
-    for (const f of d.index.files.filter((x: any) => !/-(wal|shm)$/.test(x.path))) expect(f.size).toBeGreaterThan(0);
-    expect(d.index.files.reduce((n: number, f: any) => n + f.files, 0)).toBeGreaterThan(1);
+    for (const f of d.index.files.filter((x) => !/-(wal|shm)$/.test(x.path))) expect(f.size).toBeGreaterThan(0);
+    expect(d.index.files.reduce((n: number, f) => n + f.files, 0)).toBeGreaterThan(1);
     expect(d.index.dir).toBe(path.join(h, '.cache', 'resume'));
   });
 
   it('names the variable that chose each root', () => {
     const h = home();
     const r = run(h, ['doctor', '--json'], {
-      CURSOR_CONFIG_DIR: path.join(h, 'cc'), XDG_DATA_HOME: path.join(h, 'data'), OPENCODE_DB: 'x.db', RESUME_OPENCODE_DIRS: path.join(h, 'more'),
+      CURSOR_CONFIG_DIR: path.join(h, 'cc'),
+      XDG_DATA_HOME: path.join(h, 'data'),
+      OPENCODE_DB: 'x.db',
+      RESUME_OPENCODE_DIRS: path.join(h, 'more'),
     });
-    const d = JSON.parse(r.stdout);
-    const roots = (n: string) => d.harnesses.find((x: any) => x.name === n).roots.map((x: any) => [x.path, x.via]);
+    const d: Doctor = JSON.parse(r.stdout);
+    const roots = (n: string) => must(d.harnesses.find((x) => x.name === n)).roots.map((x) => [x.path, x.via]);
     expect(roots('opencode')).toEqual([
       [path.join(h, 'more'), 'RESUME_OPENCODE_DIRS'],
       [path.join(h, 'data/opencode/x.db'), 'OPENCODE_DB'],
@@ -87,8 +104,8 @@ describe('doctor', () => {
     tool(bin, 'pi', 'exec sleep 30');
     const r = run(h, ['doctor', '--json'], { PATH: `${bin}:/usr/bin:/bin` });
     expect(r.code).toBe(0);
-    const d = JSON.parse(r.stdout);
-    const b = (n: string) => d.harnesses.find((x: any) => x.name === n).binary;
+    const d: Doctor = JSON.parse(r.stdout);
+    const b = (n: string) => must(d.harnesses.find((x) => x.name === n)).binary;
     expect(b('opencode')).toEqual({ name: 'opencode', path: path.join(bin, 'opencode'), version: '1.2.27' });
     expect(b('cursor')).toEqual({ name: 'agent', path: path.join(bin, 'agent'), version: '2026.11.20-abc' });
     expect(b('pi')).toEqual({ name: 'pi', path: path.join(bin, 'pi'), version: null });
@@ -101,8 +118,11 @@ describe('doctor', () => {
     corpus(h);
     const chat = '99999999-0000-4000-8000-000000000001';
     const evil = '\x1b]0;pwned\x07\x1b[2J title\nwith newline';
-    write(h, `.cursor/projects/srv-y/agent-transcripts/${chat}/${chat}.jsonl`,
-      JSON.stringify({ role: 'user', message: { content: [{ type: 'text', text: evil }] } }) + '\n' + JSON.stringify({ type: evil }) + '\n');
+    write(
+      h,
+      `.cursor/projects/srv-y/agent-transcripts/${chat}/${chat}.jsonl`,
+      JSON.stringify({ role: 'user', message: { content: [{ type: 'text', text: evil }] } }) + '\n' + JSON.stringify({ type: evil }) + '\n',
+    );
     fs.utimesSync(path.join(h, `.cursor/projects/srv-y/agent-transcripts/${chat}/${chat}.jsonl`), 4102444800, 4102444800);
     const r = run(h, ['doctor'], { SHELL: '/bin/bash' });
     expect(r.code).toBe(0);
@@ -121,7 +141,7 @@ describe('doctor', () => {
     write(h, '.local/share/opencode/opencode.db', 'not a database at all '.repeat(300));
     const r = run(h, ['doctor', '--json']);
     expect(r.code).toBe(0);
-    const oc = JSON.parse(r.stdout).harnesses.find((x: any) => x.name === 'opencode');
+    const oc = must((JSON.parse(r.stdout) as Doctor).harnesses.find((x) => x.name === 'opencode'));
     expect(oc.skipped.failedFiles).toBe(1);
     expect(oc.skipped.failed).toMatch(/cannot read opencode\.db: .*not a database/);
   });
@@ -130,10 +150,11 @@ describe('doctor', () => {
     const h = home();
     const r = run(h, ['--demo', 'doctor', '--json']);
     expect(r.code).toBe(0);
-    const d = JSON.parse(r.stdout);
+    const d: Doctor = JSON.parse(r.stdout);
     expect(d.demo).toBe(true);
     // every harness with a client to record (Cursor has none: the demo has no Cursor session)
-    for (const n of ['claude', 'codex', 'pi', 'opencode', 'gemini']) expect(d.harnesses.find((x: any) => x.name === n).sessions).toBeGreaterThan(0);
+    for (const n of ['claude', 'codex', 'pi', 'opencode', 'gemini'])
+      expect(must(d.harnesses.find((x) => x.name === n)).sessions).toBeGreaterThan(0);
   });
 
   it('reports drift it can see: a client newer than the tested version, and sessions with replies but no prompt', () => {
@@ -143,16 +164,30 @@ describe('doctor', () => {
     tool(bin, 'claude', 'echo "2.1.332 (Claude Code)"');
     // a rollout whose prompt is in a shape the parser does not read: replies, no prompt
     const id = '019c0000-0000-7000-8000-0000000000dd';
-    write(h, `.codex/sessions/2026/02/01/rollout-2026-02-01T10-00-00-${id}.jsonl`, [
-      { timestamp: '2026-02-01T10:00:00.000Z', type: 'session_meta', payload: { id, timestamp: '2026-02-01T10:00:00.000Z', cwd: '/w', source: 'cli' } },
-      { timestamp: '2026-02-01T10:00:01.000Z', type: 'event_msg', payload: { type: 'user_turn_v9', text: 'typed words' } },
-      { timestamp: '2026-02-01T10:00:02.000Z', type: 'event_msg', payload: { type: 'agent_message', message: 'an answer' } },
-    ].map((o) => JSON.stringify(o)).join('\n') + '\n');
+    write(
+      h,
+      `.codex/sessions/2026/02/01/rollout-2026-02-01T10-00-00-${id}.jsonl`,
+      [
+        {
+          timestamp: '2026-02-01T10:00:00.000Z',
+          type: 'session_meta',
+          payload: { id, timestamp: '2026-02-01T10:00:00.000Z', cwd: '/w', source: 'cli' },
+        },
+        { timestamp: '2026-02-01T10:00:01.000Z', type: 'event_msg', payload: { type: 'user_turn_v9', text: 'typed words' } },
+        { timestamp: '2026-02-01T10:00:02.000Z', type: 'event_msg', payload: { type: 'agent_message', message: 'an answer' } },
+      ]
+        .map((o) => JSON.stringify(o))
+        .join('\n') + '\n',
+    );
     const r = run(h, ['doctor', '--json'], { PATH: `${bin}:/usr/bin:/bin` });
     expect(r.code).toBe(0);
-    const d = JSON.parse(r.stdout);
-    const x = (n: string) => d.harnesses.find((y: any) => y.name === n);
-    expect(x('codex')).toMatchObject({ tested: '0.171.0', newerThanTested: true, noPrompt: { count: 1, files: [expect.stringContaining(id)] } });
+    const d: Doctor = JSON.parse(r.stdout);
+    const x = (n: string) => must(d.harnesses.find((y) => y.name === n));
+    expect(x('codex')).toMatchObject({
+      tested: '0.171.0',
+      newerThanTested: true,
+      noPrompt: { count: 1, files: [expect.stringContaining(id)] },
+    });
     expect(x('claude')).toMatchObject({ tested: '2.1.332', newerThanTested: false, noPrompt: { count: 0, files: [] } });
     expect(x('cursor')).toMatchObject({ tested: null, newerThanTested: false });
     const t = run(h, ['doctor'], { PATH: `${bin}:/usr/bin:/bin` }).stdout;
@@ -177,7 +212,9 @@ describe('doctor', () => {
     write(h, file, 'keys = "emacs"\n');
     r = run(h, ['doctor']);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/^ {2}config {4}~\/\.config\/resume\/config {2}'keys' must be "default" or "vim", not "emacs" \(commands that use it stop with exit 2\)$/m);
+    expect(r.stdout).toMatch(
+      /^ {2}config {4}~\/\.config\/resume\/config {2}'keys' must be "default" or "vim", not "emacs" \(commands that use it stop with exit 2\)$/m,
+    );
     expect(r.stdout).toContain('update hooks');
     expect(JSON.parse(run(h, ['doctor', '--json']).stdout).config.state).toBe('bad');
     write(h, file, 'keys = "vim"\n');

@@ -5,11 +5,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { byId, FIXTURES, lsJson, run, tempHome } from './helpers.js';
+import { byId, FIXTURES, lsJson, must, run, tempHome } from './helpers.js';
+import type { Found, Manifest, Recorded } from './json.js';
 
 const SET = path.join(FIXTURES, 'real', 'droid-0.225.2');
-const manifest = JSON.parse(fs.readFileSync(path.join(SET, 'manifest.json'), 'utf8'));
-const recorded = (mode: string, pick: (s: any) => boolean = () => true) => manifest.sessions.find((s: any) => s.mode === mode && pick(s));
+const manifest: Manifest = JSON.parse(fs.readFileSync(path.join(SET, 'manifest.json'), 'utf8'));
+const recorded = (mode: string, pick: (s: Recorded) => boolean = () => true) =>
+  must(manifest.sessions.find((s) => s.mode === mode && pick(s)));
 /** the session /rename named (started with its first prompt on the command line) */
 const RENAMED = recorded('interactive', (s) => s.started === 'argv');
 /** the session typed into from the start in proj-b (titled by Droid's title model) */
@@ -39,15 +41,19 @@ describe('droid', () => {
     // /rename rewrites line 1 as Droid does: the title and isSessionTitleManuallySet, nothing appended
     const file = transcript(h, TYPED);
     const [first, ...rest] = fs.readFileSync(file, 'utf8').split('\n');
-    const head = { ...JSON.parse(first!), title: 'Second name given', isSessionTitleManuallySet: true };
+    const head = { ...JSON.parse(first), title: 'Second name given', isSessionTitleManuallySet: true };
     fs.writeFileSync(file, [JSON.stringify(head), ...rest].join('\n'));
     expect(byId(lsJson(h), TYPED.id).title).toBe('Second name given');
   });
 
-  it('forks with --fork, in the session\'s directory', () => {
+  it("forks with --fork, in the session's directory", () => {
     const h = home();
     expect(dryRun(h, ['--fork', RENAMED.id])).toEqual({
-      harness: 'droid', id: RENAMED.id, cwd: RENAMED.cwd, argv: ['droid', '--fork', RENAMED.id], env: {},
+      harness: 'droid',
+      id: RENAMED.id,
+      cwd: RENAMED.cwd,
+      argv: ['droid', '--fork', RENAMED.id],
+      env: {},
     });
   });
 
@@ -74,11 +80,13 @@ describe('droid', () => {
     const file = transcript(h, TYPED);
     const later = (l: string) => l.replace(/"timestamp":"[^"]+"/, '"timestamp":"2027-01-01T00:00:00.000Z"');
     const lines = fs.readFileSync(file, 'utf8').split('\n');
-    const context = lines.find((l) => l.startsWith('{"type":"message","id":"context-'))!;
-    const own = lines.find((l) => l.includes('"userMessageSource":"cli_tui"') && l.includes('"role":"user"'))!;
+    const context = must(lines.find((l) => l.startsWith('{"type":"message","id":"context-')));
+    const own = must(lines.find((l) => l.includes('"userMessageSource":"cli_tui"') && l.includes('"role":"user"')));
     // a background task's report, as Droid writes it into the calling session
     const report = JSON.stringify({
-      type: 'message', id: 'task-completion:x', timestamp: '2027-01-01T00:00:01.000Z',
+      type: 'message',
+      id: 'task-completion:x',
+      timestamp: '2027-01-01T00:00:01.000Z',
       message: { role: 'user', content: [{ type: 'text', text: 'Background task completed.' }], visibility: 'llm_only' },
     });
     fs.appendFileSync(file, `${later(context)}\n${later(own)}\n${report}\n`);
@@ -89,15 +97,27 @@ describe('droid', () => {
     expect(after.updated).toBe('2027-01-01T00:00:01.000Z');
   });
 
-  it('searches a prompt in the session that has it, the fork\'s copy marked as copied', () => {
+  it("searches a prompt in the session that has it, the fork's copy marked as copied", () => {
     const h = home();
     const r = run(h, ['search', '--all', '--json', 'resumed prompt']);
     expect(r.code, r.stderr).toBe(0);
-    const hits = JSON.parse(r.stdout);
-    const of = (id: string) => hits.find((x: any) => x.id === id);
-    expect(of(RENAMED.id)).toMatchObject({ original: true, evidence: [{ role: 'user', copied: false }, { role: 'assistant', copied: false }] });
+    const hits: Found[] = JSON.parse(r.stdout);
+    const of = (id: string) => hits.find((x) => x.id === id);
+    expect(of(RENAMED.id)).toMatchObject({
+      original: true,
+      evidence: [
+        { role: 'user', copied: false },
+        { role: 'assistant', copied: false },
+      ],
+    });
     // the fork copied it from its parent: found, as a copy, below the original
-    expect(of(FORK.id)).toMatchObject({ original: false, evidence: [{ role: 'user', copied: true }, { role: 'assistant', copied: true }] });
+    expect(of(FORK.id)).toMatchObject({
+      original: false,
+      evidence: [
+        { role: 'user', copied: true },
+        { role: 'assistant', copied: true },
+      ],
+    });
     expect(hits[0].id).toBe(RENAMED.id);
   });
 });

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Folder, Needle, findIn, foldNeedle } from '../lib/search/fold.js';
+import { Folder, findIn, foldNeedle, Needle } from '../lib/search/fold.js';
 
 describe('Folder', () => {
   it('folds ASCII letters of both cases to one byte, on lengths that are not multiples of 16', () => {
@@ -38,14 +38,25 @@ describe('Folder', () => {
       // bytes of every value, seeded: the views must be the file's own bytes, folded, in order
       let seed = 777;
       const data = Buffer.alloc(300_000);
-      for (let i = 0; i < data.length; i++) data[i] = (seed = (seed * 1103515245 + 12345) & 0x7fffffff) >> 8;
+      for (let i = 0; i < data.length; i++) {
+        seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+        data[i] = seed >> 8;
+      }
       const file = path.join(dir, 'f');
       fs.writeFileSync(file, data);
       const folded = Buffer.from(new Folder(false).fold(data, 0, data.length));
       const fd = fs.openSync(file, 'r');
       try {
         // carries below, at and past the 64-byte boundary the bytes are read to; odd read sizes
-        for (const [carry, n] of [[0, 4096], [1, 1000], [16, 65536], [63, 70_001], [64, 3333], [100, 131072], [200, 99_999]] as const) {
+        for (const [carry, n] of [
+          [0, 4096],
+          [1, 1000],
+          [16, 65536],
+          [63, 70_001],
+          [64, 3333],
+          [100, 131072],
+          [200, 99_999],
+        ] as const) {
           for (const f of [new Folder(), new Folder(false)]) {
             let pos = 0;
             let kept = 0;
@@ -82,7 +93,10 @@ describe('a needle found from its rarest byte', () => {
   it('finds what indexOf finds, from any start, wherever its rarest byte is', () => {
     // a small alphabet: many partial matches and near misses; seeded, so a failure repeats
     let seed = 12345;
-    const rnd = (n: number) => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) % n);
+    const rnd = (n: number) => {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      return seed % n;
+    };
     const abc = 'aAe-24z_ "q';
     const text = (n: number) => Array.from({ length: n }, () => abc[rnd(abc.length)]).join('');
     const f = new Folder();

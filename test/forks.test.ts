@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { jsonl, lsJson, run, tempHome, write, byId } from './helpers.js';
+import { byId, jsonl, lsJson, run, tempHome, write } from './helpers.js';
 
 const CWD = '/tmp';
 const P = 'aaaaaaaa-0000-4000-8000-000000000001';
@@ -16,10 +16,28 @@ function u(n: number): string {
 }
 
 function cuser(sid: string, uuid: string, parent: string | null, text: string, ts: string, extra: Record<string, unknown> = {}) {
-  return { type: 'user', sessionId: sid, uuid, parentUuid: parent, cwd: CWD, timestamp: ts, entrypoint: 'cli', message: { role: 'user', content: text }, ...extra };
+  return {
+    type: 'user',
+    sessionId: sid,
+    uuid,
+    parentUuid: parent,
+    cwd: CWD,
+    timestamp: ts,
+    entrypoint: 'cli',
+    message: { role: 'user', content: text },
+    ...extra,
+  };
 }
 function cbot(sid: string, uuid: string, parent: string, text: string, ts: string) {
-  return { type: 'assistant', sessionId: sid, uuid, parentUuid: parent, cwd: CWD, timestamp: ts, message: { role: 'assistant', model: 'claude-test', content: [{ type: 'text', text }] } };
+  return {
+    type: 'assistant',
+    sessionId: sid,
+    uuid,
+    parentUuid: parent,
+    cwd: CWD,
+    timestamp: ts,
+    message: { role: 'assistant', model: 'claude-test', content: [{ type: 'text', text }] },
+  };
 }
 
 /** The parent's history, written under `sid` (a fork copies it with the same uuids and times). */
@@ -38,29 +56,53 @@ const claudeFile = (id: string) => `.claude/projects/-tmp/${id}.jsonl`;
 describe('Claude forks (shared uuids, no marker)', () => {
   it('the fork is listed by its own first prompt, links the parent, counts its own prompts; the parent is unchanged', () => {
     const home = tempHome();
-    write(home, claudeFile(P), jsonl(
-      ...history(P),
-      // the parent went on after the fork was made
-      cuser(P, u(20), u(4), 'parent after the fork', '2026-03-01T12:00:00.000Z'),
-    ));
-    write(home, claudeFile(F), jsonl(
-      ...history(F),
-      cuser(F, u(10), u(4), 'fork own prompt', '2026-03-01T11:00:00.000Z'),
-      cbot(F, u(11), u(10), 'fork reply', '2026-03-01T11:00:01.000Z'),
-      cuser(F, u(12), u(11), 'fork second own prompt', '2026-03-01T12:30:00.000Z'),
-    ));
+    write(
+      home,
+      claudeFile(P),
+      jsonl(
+        ...history(P),
+        // the parent went on after the fork was made
+        cuser(P, u(20), u(4), 'parent after the fork', '2026-03-01T12:00:00.000Z'),
+      ),
+    );
+    write(
+      home,
+      claudeFile(F),
+      jsonl(
+        ...history(F),
+        cuser(F, u(10), u(4), 'fork own prompt', '2026-03-01T11:00:00.000Z'),
+        cbot(F, u(11), u(10), 'fork reply', '2026-03-01T11:00:01.000Z'),
+        cuser(F, u(12), u(11), 'fork second own prompt', '2026-03-01T12:30:00.000Z'),
+      ),
+    );
     // a fork of the fork (made before the fork went on): its parent is the fork, which it shares most with
-    write(home, claudeFile(G), jsonl(
-      ...history(G),
-      cuser(G, u(10), u(4), 'fork own prompt', '2026-03-01T11:00:00.000Z'),
-      cbot(G, u(11), u(10), 'fork reply', '2026-03-01T11:00:01.000Z'),
-      cuser(G, u(30), u(11), 'grandchild prompt', '2026-03-01T11:30:00.000Z'),
-    ));
+    write(
+      home,
+      claudeFile(G),
+      jsonl(
+        ...history(G),
+        cuser(G, u(10), u(4), 'fork own prompt', '2026-03-01T11:00:00.000Z'),
+        cbot(G, u(11), u(10), 'fork reply', '2026-03-01T11:00:01.000Z'),
+        cuser(G, u(30), u(11), 'grandchild prompt', '2026-03-01T11:30:00.000Z'),
+      ),
+    );
     const list = lsJson(home);
-    expect(byId(list, P)).toMatchObject({ forkedFrom: null, prompts: 3, firstPrompt: 'parent first prompt', title: 'Parent work', hidden: false });
+    expect(byId(list, P)).toMatchObject({
+      forkedFrom: null,
+      prompts: 3,
+      firstPrompt: 'parent first prompt',
+      title: 'Parent work',
+      hidden: false,
+    });
     expect(byId(list, F)).toMatchObject({
-      forkedFrom: P, prompts: 2, firstPrompt: 'fork own prompt', lastPrompt: 'fork second own prompt', title: 'fork own prompt',
-      hidden: false, started: '2026-03-01T11:00:00.000Z', resume: { cwd: CWD, argv: ['claude', '--resume', F] },
+      forkedFrom: P,
+      prompts: 2,
+      firstPrompt: 'fork own prompt',
+      lastPrompt: 'fork second own prompt',
+      title: 'fork own prompt',
+      hidden: false,
+      started: '2026-03-01T11:00:00.000Z',
+      resume: { cwd: CWD, argv: ['claude', '--resume', F] },
     });
     expect(byId(list, G)).toMatchObject({ forkedFrom: F, prompts: 1, firstPrompt: 'grandchild prompt', title: 'grandchild prompt' });
 
@@ -83,7 +125,11 @@ describe('Claude forks (shared uuids, no marker)', () => {
   it('two sessions that merely start with the same words are not forks', () => {
     const home = tempHome();
     write(home, claudeFile(P), jsonl(cuser(P, u(1), null, 'hello', '2026-03-01T10:00:00.000Z')));
-    write(home, claudeFile(F), jsonl(cuser(F, u(2), null, 'hello', '2026-03-01T10:05:00.000Z'), cuser(F, u(3), u(2), 'more', '2026-03-01T10:06:00.000Z')));
+    write(
+      home,
+      claudeFile(F),
+      jsonl(cuser(F, u(2), null, 'hello', '2026-03-01T10:05:00.000Z'), cuser(F, u(3), u(2), 'more', '2026-03-01T10:06:00.000Z')),
+    );
     const list = lsJson(home);
     expect(byId(list, F)).toMatchObject({ forkedFrom: null, prompts: 2, firstPrompt: 'hello' });
   });
@@ -94,7 +140,12 @@ describe('Claude forks (shared uuids, no marker)', () => {
     const f = write(home, claudeFile(F), jsonl(...history(F), cuser(F, u(10), u(4), 'fork own prompt', '2026-03-01T11:00:00.000Z')));
     expect(byId(lsJson(home), F)).toMatchObject({ forkedFrom: P, prompts: 1 });
     require('node:fs').appendFileSync(f, jsonl(cuser(F, u(12), u(10), 'fork later prompt', '2026-03-01T11:10:00.000Z')));
-    expect(byId(lsJson(home), F)).toMatchObject({ forkedFrom: P, prompts: 2, firstPrompt: 'fork own prompt', lastPrompt: 'fork later prompt' });
+    expect(byId(lsJson(home), F)).toMatchObject({
+      forkedFrom: P,
+      prompts: 2,
+      firstPrompt: 'fork own prompt',
+      lastPrompt: 'fork later prompt',
+    });
   });
 });
 
@@ -109,54 +160,83 @@ function piMsg(id: string, parentId: string | null, role: string, text: string, 
 describe('pi forks and clones', () => {
   it('a fork copies the parent entries (older time stamps): only the later prompts are its own', () => {
     const home = tempHome();
-    const pfile = write(home, `${PI_DIR}/2026-03-01T10-00-00-000Z_${P}.jsonl`, jsonl(
-      piHeader(P, '2026-03-01T10:00:00.000Z'),
-      piMsg('e1', null, 'user', 'pi parent prompt', '2026-03-01T10:00:01.000Z'),
-      piMsg('e2', 'e1', 'assistant', 'done', '2026-03-01T10:00:02.000Z'),
-      piMsg('e3', 'e2', 'user', 'pi parent second', '2026-03-01T10:00:03.000Z'),
-      { type: 'session_info', id: 'e4', parentId: 'e3', timestamp: '2026-03-01T10:00:04.000Z', name: 'parent name' },
-    ));
-    write(home, `${PI_DIR}/2026-03-01T11-00-00-000Z_${F}.jsonl`, jsonl(
-      piHeader(F, '2026-03-01T11:00:00.000Z', pfile),
-      piMsg('e1', null, 'user', 'pi parent prompt', '2026-03-01T10:00:01.000Z'),
-      piMsg('e2', 'e1', 'assistant', 'done', '2026-03-01T10:00:02.000Z'),
-      piMsg('e3', 'e2', 'user', 'pi parent second', '2026-03-01T10:00:03.000Z'),
-      { type: 'session_info', id: 'e4', parentId: 'e3', timestamp: '2026-03-01T10:00:04.000Z', name: 'parent name' },
-      piMsg('f1', 'e4', 'user', 'pi fork prompt', '2026-03-01T11:00:05.000Z'),
-      piMsg('f2', 'f1', 'assistant', 'ok', '2026-03-01T11:00:06.000Z'),
-      piMsg('f3', 'f2', 'user', 'pi fork second', '2026-03-01T11:00:07.000Z'),
-    ));
+    const pfile = write(
+      home,
+      `${PI_DIR}/2026-03-01T10-00-00-000Z_${P}.jsonl`,
+      jsonl(
+        piHeader(P, '2026-03-01T10:00:00.000Z'),
+        piMsg('e1', null, 'user', 'pi parent prompt', '2026-03-01T10:00:01.000Z'),
+        piMsg('e2', 'e1', 'assistant', 'done', '2026-03-01T10:00:02.000Z'),
+        piMsg('e3', 'e2', 'user', 'pi parent second', '2026-03-01T10:00:03.000Z'),
+        { type: 'session_info', id: 'e4', parentId: 'e3', timestamp: '2026-03-01T10:00:04.000Z', name: 'parent name' },
+      ),
+    );
+    write(
+      home,
+      `${PI_DIR}/2026-03-01T11-00-00-000Z_${F}.jsonl`,
+      jsonl(
+        piHeader(F, '2026-03-01T11:00:00.000Z', pfile),
+        piMsg('e1', null, 'user', 'pi parent prompt', '2026-03-01T10:00:01.000Z'),
+        piMsg('e2', 'e1', 'assistant', 'done', '2026-03-01T10:00:02.000Z'),
+        piMsg('e3', 'e2', 'user', 'pi parent second', '2026-03-01T10:00:03.000Z'),
+        { type: 'session_info', id: 'e4', parentId: 'e3', timestamp: '2026-03-01T10:00:04.000Z', name: 'parent name' },
+        piMsg('f1', 'e4', 'user', 'pi fork prompt', '2026-03-01T11:00:05.000Z'),
+        piMsg('f2', 'f1', 'assistant', 'ok', '2026-03-01T11:00:06.000Z'),
+        piMsg('f3', 'f2', 'user', 'pi fork second', '2026-03-01T11:00:07.000Z'),
+      ),
+    );
     const list = lsJson(home);
     expect(byId(list, P)).toMatchObject({ prompts: 2, title: 'parent name', forkedFrom: null });
     expect(byId(list, F)).toMatchObject({
-      forkedFrom: P, prompts: 2, firstPrompt: 'pi fork prompt', lastPrompt: 'pi fork second', title: 'pi fork prompt',
-      started: '2026-03-01T11:00:00.000Z', hidden: false,
+      forkedFrom: P,
+      prompts: 2,
+      firstPrompt: 'pi fork prompt',
+      lastPrompt: 'pi fork second',
+      title: 'pi fork prompt',
+      started: '2026-03-01T11:00:00.000Z',
+      hidden: false,
     });
   });
 
   it('a clone with nothing of its own yet is hidden as empty, and still linked', () => {
     const home = tempHome();
-    const pfile = write(home, `${PI_DIR}/a_${P}.jsonl`, jsonl(
-      piHeader(P, '2026-03-01T10:00:00.000Z'),
-      piMsg('e1', null, 'user', 'only prompt', '2026-03-01T10:00:01.000Z'),
-      piMsg('e2', 'e1', 'user', 'second', '2026-03-01T10:00:02.000Z'),
-    ));
-    write(home, `${PI_DIR}/b_${F}.jsonl`, jsonl(
-      piHeader(F, '2026-03-01T11:00:00.000Z', pfile),
-      piMsg('e1', null, 'user', 'only prompt', '2026-03-01T10:00:01.000Z'),
-      piMsg('e2', 'e1', 'user', 'second', '2026-03-01T10:00:02.000Z'),
-    ));
+    const pfile = write(
+      home,
+      `${PI_DIR}/a_${P}.jsonl`,
+      jsonl(
+        piHeader(P, '2026-03-01T10:00:00.000Z'),
+        piMsg('e1', null, 'user', 'only prompt', '2026-03-01T10:00:01.000Z'),
+        piMsg('e2', 'e1', 'user', 'second', '2026-03-01T10:00:02.000Z'),
+      ),
+    );
+    write(
+      home,
+      `${PI_DIR}/b_${F}.jsonl`,
+      jsonl(
+        piHeader(F, '2026-03-01T11:00:00.000Z', pfile),
+        piMsg('e1', null, 'user', 'only prompt', '2026-03-01T10:00:01.000Z'),
+        piMsg('e2', 'e1', 'user', 'second', '2026-03-01T10:00:02.000Z'),
+      ),
+    );
     expect(byId(lsJson(home), F)).toMatchObject({ forkedFrom: P, prompts: 0, firstPrompt: null, hidden: true, hiddenReason: 'empty' });
   });
 
   it('the preview names the source by the short id the listing gives it, or by its id among the listed ones when it is gone', () => {
     const home = tempHome();
-    const pfile = write(home, `${PI_DIR}/a_${P}.jsonl`, jsonl(piHeader(P, '2026-03-01T10:00:00.000Z'), piMsg('e1', null, 'user', 'the source', '2026-03-01T10:00:01.000Z')));
-    write(home, `${PI_DIR}/b_${F}.jsonl`, jsonl(
-      piHeader(F, '2026-03-01T11:00:00.000Z', pfile),
-      piMsg('e1', null, 'user', 'the source', '2026-03-01T10:00:01.000Z'),
-      piMsg('f1', 'e1', 'user', 'the fork', '2026-03-01T11:00:01.000Z'),
-    ));
+    const pfile = write(
+      home,
+      `${PI_DIR}/a_${P}.jsonl`,
+      jsonl(piHeader(P, '2026-03-01T10:00:00.000Z'), piMsg('e1', null, 'user', 'the source', '2026-03-01T10:00:01.000Z')),
+    );
+    write(
+      home,
+      `${PI_DIR}/b_${F}.jsonl`,
+      jsonl(
+        piHeader(F, '2026-03-01T11:00:00.000Z', pfile),
+        piMsg('e1', null, 'user', 'the source', '2026-03-01T10:00:01.000Z'),
+        piMsg('f1', 'e1', 'user', 'the fork', '2026-03-01T11:00:01.000Z'),
+      ),
+    );
     // the ids share all but their last character: the source's short id is its whole id
     expect(byId(lsJson(home), P).short).toBe(P);
     expect(run(home, ['preview', `pi:${F}`]).stdout).toContain(`fork of ${P}\n`);
@@ -164,10 +244,14 @@ describe('pi forks and clones', () => {
     fs.rmSync(pfile);
     expect(run(home, ['rows']).code).toBe(0);
     expect(run(home, ['preview', `pi:${F}`]).stdout).toContain(`fork of ${P}\n`);
-    write(home, `${PI_DIR}/c_${G}.jsonl`, jsonl(
-      piHeader(G, '2026-03-02T11:00:00.000Z', path.join(home, PI_DIR, 'gone_019a0000-0000-7000-8000-000000000123.jsonl')),
-      piMsg('g1', null, 'user', 'a fork of a file long gone', '2026-03-02T11:00:01.000Z'),
-    ));
+    write(
+      home,
+      `${PI_DIR}/c_${G}.jsonl`,
+      jsonl(
+        piHeader(G, '2026-03-02T11:00:00.000Z', path.join(home, PI_DIR, 'gone_019a0000-0000-7000-8000-000000000123.jsonl')),
+        piMsg('g1', null, 'user', 'a fork of a file long gone', '2026-03-02T11:00:01.000Z'),
+      ),
+    );
     expect(run(home, ['rows']).code).toBe(0);
     expect(run(home, ['preview', `pi:${G}`]).stdout).toContain('fork of 019a0000\n');
   });

@@ -1,18 +1,19 @@
 // fzf flags per version and keymap (issue 5): generated from the table in fzf/version.ts, never an
 // action above the fzf they are generated for, and accepted by the fzf installed here.
+
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { fzfFlags, headerLine, normalLetters, splitOpts, INSERT_PROMPT, NORMAL_PROMPT, type FlagOptions } from '../fzf/flags.js';
-import { cmpVersion, fzfVersion, has, MIN, parseVersion, type Feature, type Version } from '../fzf/version.js';
 import { alignRows, nextHarness } from '../fzf/feed.js';
+import { type FlagOptions, fzfFlags, headerLine, INSERT_PROMPT, NORMAL_PROMPT, normalLetters, splitOpts } from '../fzf/flags.js';
+import { cmpVersion, type Feature, fzfVersion, has, MIN, parseVersion, type Version } from '../fzf/version.js';
 import { ExitError } from '../lib/errors.js';
-import { run, tempHome, write, needs } from './helpers.js';
 import type { Session } from '../lib/types.js';
+import { must, needs, run, tempHome, write } from './helpers.js';
 
 const SELF = "'/usr/bin/node' '/opt/resume/bin/resume'";
-const v = (s: string): Version => parseVersion(s)!;
+const v = (s: string): Version => must(parseVersion(s));
 
 function flags(version: string, o: Partial<FlagOptions> = {}) {
   return fzfFlags({ version: v(version), keys: 'default', fzfOpts: null, context: 'picker', self: SELF, ...o });
@@ -24,7 +25,10 @@ function flags(version: string, o: Partial<FlagOptions> = {}) {
  * compile. `null`: a property of fzf itself, nothing resume emits.
  */
 type Seen = (arg: string, bind: string | null) => boolean;
-const action = (name: string): Seen => (_a, b) => b !== null && new RegExp(`(^|[:+'])${name}($|[+'(])`).test(b.slice(b.indexOf(':', 1)));
+const action =
+  (name: string): Seen =>
+  (_a, b) =>
+    b !== null && new RegExp(`(^|[:+'])${name}($|[+'(])`).test(b.slice(b.indexOf(':', 1)));
 const SEEN: Record<Feature, Seen | null> = {
   executeSilent: (_a, b) => !!b?.includes('execute-silent('),
   halfPage: action('half-page-(up|down)'),
@@ -45,7 +49,7 @@ const SEEN: Record<Feature, Seen | null> = {
   withShell: (a) => a.startsWith('--with-shell'),
   print: (_a, b) => !!b?.includes('print('),
   noColorEnv: null,
-  multiKeyBind: (_a, b) => b !== null && b.slice(0, b.indexOf(':', 1)).includes(','),
+  multiKeyBind: (_a, b) => !!b?.slice(0, b.indexOf(':', 1)).includes(','),
 };
 const FEATURES = Object.keys(MIN) as Feature[];
 
@@ -61,12 +65,26 @@ function featuresUsed(args: string[]): Set<Feature> {
 
 /** The versions on each side of every minimum in the table. */
 const EDGES = FEATURES.flatMap((f) => {
-  const [maj, min, patch] = parseVersion(MIN[f])!;
+  const [maj, min, patch] = must(parseVersion(MIN[f]));
   const below = patch > 0 ? [maj, min, patch - 1] : [maj, min - 1, 99];
   return [MIN[f], below.join('.')];
 });
 
-const VERSIONS = ['0.35.0', '0.38.0', '0.44.1', '0.45.0', '0.46.0', '0.50.0', '0.51.0', '0.53.0', '0.56.3', '0.59.0', '0.60.3', '0.66.0', '0.70.0'];
+const VERSIONS = [
+  '0.35.0',
+  '0.38.0',
+  '0.44.1',
+  '0.45.0',
+  '0.46.0',
+  '0.50.0',
+  '0.51.0',
+  '0.53.0',
+  '0.56.3',
+  '0.59.0',
+  '0.60.3',
+  '0.66.0',
+  '0.70.0',
+];
 
 describe('version table', () => {
   it('parses fzf --version output', () => {
@@ -79,9 +97,9 @@ describe('version table', () => {
 
   it('a feature is there from its minimum in the table on, and not a patch before', () => {
     for (let i = 0; i < EDGES.length; i += 2) {
-      const f = FEATURES[i / 2]!;
-      expect(has(v(EDGES[i]!), f), `${f} at ${EDGES[i]}`).toBe(true);
-      expect(has(v(EDGES[i + 1]!), f), `${f} at ${EDGES[i + 1]}`).toBe(false);
+      const f = FEATURES[i / 2];
+      expect(has(v(EDGES[i]), f), `${f} at ${EDGES[i]}`).toBe(true);
+      expect(has(v(EDGES[i + 1]), f), `${f} at ${EDGES[i + 1]}`).toBe(false);
     }
   });
 
@@ -121,7 +139,7 @@ describe('generated flags', () => {
       for (const keys of ['default', 'vim'] as const) {
         for (const context of ['picker', 'tab'] as const) {
           for (const extra of [{}, { noColor: true, ansi: true }]) {
-            let f;
+            let f: ReturnType<typeof flags>;
             try {
               f = flags(ver, { keys, context, deepSearch: true, ...extra });
             } catch (e) {
@@ -160,10 +178,10 @@ describe('generated flags', () => {
 
   it('0.46: mode-dependent keys through transform reading $FZF_PROMPT', () => {
     const f = flags('0.46.0', { keys: 'vim' });
-    const esc = f.args.find((a) => a.startsWith('--bind=esc:'))!;
+    const esc = must(f.args.find((a) => a.startsWith('--bind=esc:')));
     expect(esc).toMatch(/^--bind=esc:transform:if \[ "\$FZF_PROMPT" = 'N> ' \]; then echo abort; else echo 'rebind\(/);
-    const ctrlD = f.args.find((a) => a.startsWith('--bind=ctrl-d:'))!;
-    expect(ctrlD).toContain("then echo half-page-down; else echo delete-char; fi");
+    const ctrlD = must(f.args.find((a) => a.startsWith('--bind=ctrl-d:')));
+    expect(ctrlD).toContain('then echo half-page-down; else echo delete-char; fi');
     expect(f.env).toEqual({ SHELL: 'sh' });
     expect(f.args.join('\n')).not.toMatch(/--with-shell|print\(/);
   });
@@ -189,14 +207,24 @@ describe('generated flags', () => {
 
   it('the picker: hidden key field, resume matches (fzf reloads on each change), no sideways scroll, top-down, preview by absolute path, keys in the header', () => {
     const f = flags('0.38.0');
-    expect(f.args).toEqual(expect.arrayContaining(['--delimiter=\\t', '--with-nth=2..', '--no-sort', '--disabled', '--no-hscroll', '--layout=reverse', '--header-lines=1']));
+    expect(f.args).toEqual(
+      expect.arrayContaining([
+        '--delimiter=\\t',
+        '--with-nth=2..',
+        '--no-sort',
+        '--disabled',
+        '--no-hscroll',
+        '--layout=reverse',
+        '--header-lines=1',
+      ]),
+    );
     expect(f.args).toContain(`--preview=${SELF} preview {1}`);
     expect(f.args).toContain(`--bind=change:reload(${SELF} __feed --query {q})`);
     expect(f.args).toContain(`--bind=ctrl-t:reload(${SELF} __feed --toggle-hidden --query {q})`);
     expect(f.args).toContain(`--bind=ctrl-r:reload(${SELF} __feed --next-harness --query {q})`);
     // the preview goes below the list where, on the right, it would leave the list too narrow
     expect(f.args).toContain('--preview-window=right,50%,wrap,<70(down,40%,wrap)');
-    const header = f.args.find((a) => a.startsWith('--header='))!;
+    const header = must(f.args.find((a) => a.startsWith('--header=')));
     expect(header).toContain('ctrl-y print');
     expect(header).toContain('ctrl-t hidden');
     // each line fits an 80-column terminal after fzf's two-column indent, in both keymaps
@@ -252,7 +280,7 @@ describe('generated flags', () => {
     expect(() => flags('0.18.0')).toThrow(/the picker needs fzf >= 0\.19\.0, but fzf 0\.18\.0 is installed/);
   });
 
-  it.skipIf(needs('fzf'))('resume __fzf-flags tab prints the current config\'s flags as one line', () => {
+  it.skipIf(needs('fzf'))("resume __fzf-flags tab prints the current config's flags as one line", () => {
     const home = tempHome();
     write(home, '.config/resume/config', 'keys = "vim"\nfzf_opts = "--height 50%"\n');
     const r = run(home, ['__fzf-flags', 'tab']);
@@ -273,21 +301,32 @@ describe('generated flags', () => {
 
   it('the transform commands pick the action by the prompt in a POSIX shell', () => {
     const f = flags('0.46.0', { keys: 'vim' });
-    for (const [key, normal, insert] of [['ctrl-d', 'half-page-down', 'delete-char'], ['ctrl-u', 'half-page-up', 'unix-line-discard'], ['ctrl-f', 'page-down', 'forward-char'], ['ctrl-b', 'page-up', 'backward-char'], ['esc', 'abort', 'rebind(']]) {
-      const cmd = f.args.find((a) => a.startsWith(`--bind=${key}:transform:`))!.slice(`--bind=${key}:transform:`.length);
-      const sh = (prompt: string) => spawnSync('sh', ['-c', cmd], { env: { FZF_PROMPT: prompt, PATH: process.env.PATH }, encoding: 'utf8' }).stdout.trim();
+    for (const [key, normal, insert] of [
+      ['ctrl-d', 'half-page-down', 'delete-char'],
+      ['ctrl-u', 'half-page-up', 'unix-line-discard'],
+      ['ctrl-f', 'page-down', 'forward-char'],
+      ['ctrl-b', 'page-up', 'backward-char'],
+      ['esc', 'abort', 'rebind('],
+    ]) {
+      const cmd = must(f.args.find((a) => a.startsWith(`--bind=${key}:transform:`))).slice(`--bind=${key}:transform:`.length);
+      const sh = (prompt: string) =>
+        spawnSync('sh', ['-c', cmd], { env: { FZF_PROMPT: prompt, PATH: process.env.PATH }, encoding: 'utf8' }).stdout.trim();
       expect(sh(NORMAL_PROMPT)).toBe(normal);
-      expect(sh(INSERT_PROMPT).startsWith(insert!)).toBe(true);
+      expect(sh(INSERT_PROMPT).startsWith(insert)).toBe(true);
     }
   });
 
   it.skipIf(needs('fzf'))('the installed fzf accepts every generated flag set', () => {
     const out = spawnSync('fzf', ['--version'], { encoding: 'utf8' }).stdout;
-    const installed = parseVersion(out)!;
+    const installed = must(parseVersion(out));
     for (const keys of ['default', 'vim'] as const) {
       for (const context of ['picker', 'tab'] as const) {
         const f = fzfFlags({ version: installed, keys, fzfOpts: '--height 40%', context, self: SELF, deepSearch: true, noColor: true });
-        const r = spawnSync('fzf', ['--filter', 'x', ...f.args], { input: 'status\tx\nk\tx\n', encoding: 'utf8', env: { ...process.env, ...f.env } });
+        const r = spawnSync('fzf', ['--filter', 'x', ...f.args], {
+          input: 'status\tx\nk\tx\n',
+          encoding: 'utf8',
+          env: { ...process.env, ...f.env },
+        });
         expect(r.status, `${keys}/${context}: ${r.stderr}`).toBe(0);
       }
     }
@@ -305,11 +344,14 @@ describe('picker list', () => {
   });
 
   it('colours the age and harness only, padding outside the colour (fzf --ansi matches the plain text)', () => {
-    const rows = [['claude:1', 'aaaaaaaa', '3m', 'claude', '~/a', 'main', 't'], ['codex:2', 'bbbbbbbb', '12d', 'codex', '~/b', 'main', 'u']];
+    const rows = [
+      ['claude:1', 'aaaaaaaa', '3m', 'claude', '~/a', 'main', 't'],
+      ['codex:2', 'bbbbbbbb', '12d', 'codex', '~/b', 'main', 'u'],
+    ];
     const plain = alignRows(rows);
     const coloured = alignRows(rows, true);
     expect(coloured[0]).toContain('\x1b[2m3m\x1b[0m');
-    expect(coloured[1]).toMatch(/\x1b\[38;5;\d+mcodex\x1b\[0m   ~\/b/);
+    expect(coloured[1]).toMatch(/\x1b\[38;5;\d+mcodex\x1b\[0m {3}~\/b/);
     expect(coloured.map((l) => l.replace(/\x1b\[[0-9;]*m/g, ''))).toEqual(plain);
     expect(flags('0.38.0', { ansi: true }).args).toContain('--ansi');
     expect(flags('0.38.0').args).not.toContain('--ansi');

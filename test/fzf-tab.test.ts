@@ -4,9 +4,9 @@
 // test/fixtures/fzf-tab (plugin files only, from upstream commit e394092).
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FIXTURES, write, needs } from './helpers.js';
-import { TmuxShell, claudeHome, type Sess } from './shell-helpers.js';
+import { FIXTURES, needs, write } from './helpers.js';
 import { TAIL } from './launch-helpers.js';
+import { claudeHome, type Sess, TmuxShell } from './shell-helpers.js';
 
 const uid = (p: string) => `${p}-4e5f-4061-8071-${TAIL}`;
 const SESSIONS: Sess[] = [
@@ -24,7 +24,10 @@ describe('zsh with fzf-tab (tmux)', { timeout: 120_000 }, () => {
     const t = new TmuxShell(home, 'zsh');
     try {
       await t.until(() => t.line() === '$', 'the prompt');
-      t.send('-l', `autoload -Uz compinit && compinit -u -d ${path.join(home, '.zcompdump')}; source ${path.join(FIXTURES, 'fzf-tab', 'fzf-tab.plugin.zsh')}; clear`);
+      t.send(
+        '-l',
+        `autoload -Uz compinit && compinit -u -d ${path.join(home, '.zcompdump')}; source ${path.join(FIXTURES, 'fzf-tab', 'fzf-tab.plugin.zsh')}; clear`,
+      );
       t.send('Enter');
       await t.until(() => t.line() === '$', 'the prompt after loading fzf-tab');
       t.send('-l', 'resume ');
@@ -37,7 +40,10 @@ describe('zsh with fzf-tab (tmux)', { timeout: 120_000 }, () => {
 
   it.skipIf(skip)('resume <TAB>: newest first, with the preview; Enter inserts the chosen id', async () => {
     await withTab(null, async (t) => {
-      const s = await t.until((x) => /33333333 .*\n(.*\n)*.*22222222 .*\n(.*\n)*.*11111111 /.test(x) && /│ harness: +claude/.test(x), 'fzf-tab with the preview');
+      const s = await t.until(
+        (x) => /33333333 .*\n(.*\n)*.*22222222 .*\n(.*\n)*.*11111111 /.test(x) && /│ harness: +claude/.test(x),
+        'fzf-tab with the preview',
+      );
       expect(s).toMatch(/│ deploy the site /); // the preview of the newest
       t.send('Enter');
       await t.until(() => /^\$ resume 33333333/.test(t.line()), 'the id inserted');

@@ -2,6 +2,7 @@
 import vm from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { fullCollector, heapUsed } from '../lib/util/gc.js';
+import { must } from './helpers.js';
 
 describe('fullCollector', () => {
   it('gives V8 full collection on this Node, collects, and leaves the flag off (no context made later sees gc)', () => {
@@ -12,7 +13,7 @@ describe('fullCollector', () => {
     let junk: unknown[] | null = Array.from({ length: 200_000 }, (_, i) => ({ i, s: `garbage ${i}` }));
     const before = process.memoryUsage().heapUsed;
     junk = null;
-    gc!();
+    must(gc)();
     expect(junk).toBeNull();
     expect(process.memoryUsage().heapUsed).toBeLessThan(before - 5_000_000);
     // what a long build looks at to decide on one

@@ -1,10 +1,12 @@
 // Shared test helpers: temp HOMEs built from the fixtures, and running the real built CLI.
+
+import { execFileSync, type SpawnSyncReturns, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { execFileSync, spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { expect, onTestFinished } from 'vitest';
+import type { Listed } from './json.js';
 
 export const ROOT = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 export const FIXTURES = path.join(ROOT, 'test', 'fixtures');
@@ -100,7 +102,12 @@ export interface Run {
 }
 
 /** Run the built CLI (bin/resume) with a temp HOME. */
-export function run(home: string, args: string[], extra: Record<string, string | undefined> = {}, opts: { cwd?: string; input?: string } = {}): Run {
+export function run(
+  home: string,
+  args: string[],
+  extra: Record<string, string | undefined> = {},
+  opts: { cwd?: string; input?: string } = {},
+): Run {
   const r: SpawnSyncReturns<string> = spawnSync(process.execPath, [BIN, ...args], {
     env: envFor(home, extra),
     cwd: opts.cwd ?? home,
@@ -111,7 +118,7 @@ export function run(home: string, args: string[], extra: Record<string, string |
   return { code: r.status ?? (r.signal ? 128 : 1), stdout: r.stdout, stderr: r.stderr };
 }
 
-export function lsJson(home: string, extra: Record<string, string | undefined> = {}, args: string[] = ['-a']): any[] {
+export function lsJson(home: string, extra: Record<string, string | undefined> = {}, args: string[] = ['-a']): Listed[] {
   const r = run(home, ['ls', '--json', ...args], extra);
   if (r.code !== 0) throw new Error(`ls --json failed (${r.code}): ${r.stderr}`);
   return JSON.parse(r.stdout);
@@ -152,16 +159,25 @@ export function needsFile(file: string, what: string): boolean {
  */
 export const notLinux = process.platform !== 'linux';
 
+/**
+ * The value a test's own data must hold (a match, a find, a spawned pid, a parsed file): a failed
+ * test naming what it got when it is null or undefined, where `x!` would only fail later, elsewhere.
+ */
+export function must<T>(x: T | null | undefined, what = 'a value'): T {
+  if (x === null || x === undefined) throw new Error(`expected ${what}, got ${x}`);
+  return x;
+}
+
 /** Set a file's mtime (seconds since epoch). */
 export function touch(file: string, sec: number): void {
   fs.utimesSync(file, sec, sec);
 }
 
 /** The session with this id in an ls --json list (a failed expectation when missing). */
-export function byId(list: any[], id: string): any {
+export function byId(list: Listed[], id: string): Listed {
   const s = list.find((x) => x.id === id);
   expect(s, `session ${id}`).toBeTruthy();
-  return s;
+  return must(s);
 }
 
 /** `resume index` must succeed; its stderr (the counts). */

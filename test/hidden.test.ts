@@ -13,12 +13,18 @@ function pi(home: string, id: string, entries: object[], withTimes = true): void
   write(home, `.pi/agent/sessions/--w-p--/2026-03-01T10-00-00-000Z_${id}.jsonl`, jsonl(header, ...entries));
 }
 const user = (id: string, text: string, ms: number | null) => ({
-  type: 'message', id, parentId: null, ...(ms == null ? {} : { timestamp: at(ms) }),
+  type: 'message',
+  id,
+  parentId: null,
+  ...(ms == null ? {} : { timestamp: at(ms) }),
   message: { role: 'user', content: [{ type: 'text', text }], ...(ms == null ? {} : { timestamp: T0 + ms }) },
 });
 /** A reply that began at `began` and was written when it ended, at `ms` (pi's entry time). */
 const reply = (id: string, began: number | null, ms: number | null) => ({
-  type: 'message', id, parentId: null, ...(ms == null ? {} : { timestamp: at(ms) }),
+  type: 'message',
+  id,
+  parentId: null,
+  ...(ms == null ? {} : { timestamp: at(ms) }),
   message: { role: 'assistant', content: [{ type: 'text', text: 'ok' }], model: 'm', ...(began == null ? {} : { timestamp: T0 + began }) },
 });
 const named = (name: string, ms: number) => ({ type: 'session_info', id: 'n', parentId: null, timestamp: at(ms), name });
@@ -38,7 +44,18 @@ describe('pi: print run or a person', () => {
     pi(home, 'p5', [user('u1', 'A', null), reply('a1', null, null)], false);
     pi(home, 'p6', [user('u1', 'A', null), reply('a1', null, null), user('u2', 'B', null)], false);
     const list = lsJson(home);
-    expect(['p1', 'p2', 'p3', 'p4', 'p5', 'p6'].map((id) => byId(list, id).hiddenReason)).toEqual(['headless', null, null, null, 'headless', null]);
-    expect(lsJson(home, {}, []).map((s) => s.id).sort()).toEqual(['p2', 'p3', 'p4', 'p6']);
+    expect(['p1', 'p2', 'p3', 'p4', 'p5', 'p6'].map((id) => byId(list, id).hiddenReason)).toEqual([
+      'headless',
+      null,
+      null,
+      null,
+      'headless',
+      null,
+    ]);
+    expect(
+      lsJson(home, {}, [])
+        .map((s) => s.id)
+        .sort(),
+    ).toEqual(['p2', 'p3', 'p4', 'p6']);
   });
 });

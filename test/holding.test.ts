@@ -3,9 +3,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { jsonl, run, tempHome, write } from './helpers.js';
 import { plainWord, sessionsHolding } from '../lib/index/holding.js';
 import { makeCtx } from '../lib/util/paths.js';
+import { jsonl, must, run, tempHome, write } from './helpers.js';
 
 const uuid = (n: number) => `${String(n).padStart(8, '0')}-4444-4444-8444-444444444444`;
 const cache = (h: string) => path.join(h, '.cache', 'resume');
@@ -13,10 +13,26 @@ const cache = (h: string) => path.join(h, '.cache', 'resume');
 function claude(h: string, n: number, cwd: string, prompts: string[], extra: Record<string, unknown> = {}, reply = 'a reply'): string {
   const id = uuid(n);
   const ts = `2026-05-${String(n).padStart(2, '0')}T10:00:00.000Z`;
-  const base = { parentUuid: null, isSidechain: false, userType: 'external', cwd, sessionId: id, version: '2.1.207', gitBranch: `branch-${n}`, timestamp: ts, entrypoint: 'cli', ...extra };
+  const base = {
+    parentUuid: null,
+    isSidechain: false,
+    userType: 'external',
+    cwd,
+    sessionId: id,
+    version: '2.1.207',
+    gitBranch: `branch-${n}`,
+    timestamp: ts,
+    entrypoint: 'cli',
+    ...extra,
+  };
   const lines = prompts.flatMap((text, i) => [
     { ...base, type: 'user', message: { role: 'user', content: text }, uuid: `u-${n}-${i}` },
-    { ...base, type: 'assistant', message: { role: 'assistant', model: 'claude-x', content: [{ type: 'text', text: reply }] }, uuid: `a-${n}-${i}` },
+    {
+      ...base,
+      type: 'assistant',
+      message: { role: 'assistant', model: 'claude-x', content: [{ type: 'text', text: reply }] },
+      uuid: `a-${n}-${i}`,
+    },
   ]);
   return write(h, `.claude/projects/${cwd.replace(/[^a-zA-Z0-9]/g, '-')}/${id}.jsonl`, jsonl(...lines));
 }
@@ -28,16 +44,48 @@ function store(): string {
   claude(h, 3, '/work/gamma', ['the \u212Aelvin scale reading']);
   claude(h, 4, '/work/delta', ['untitled one'], {}, 'onlyinreply words');
   claude(h, 5, '/work/epsilon', ['quote "inside" and back\\slash']);
-  write(h, `.pi/agent/sessions/--p--/2026-05-06T10-00-00-000Z_${uuid(6)}.jsonl`, jsonl(
-    { type: 'session', version: 3, id: uuid(6), timestamp: '2026-05-06T10:00:00.000Z', cwd: '/work/pi-place' },
-    { type: 'message', id: 'm1', parentId: null, timestamp: '2026-05-06T10:00:00.000Z', message: { role: 'user', content: [{ type: 'text', text: 'a pi webhook question' }], timestamp: 1 } },
-    { type: 'message', id: 'm2', parentId: 'm1', timestamp: '2026-05-06T10:00:01.000Z', message: { role: 'assistant', content: [{ type: 'text', text: 'an answer' }], model: 'm', timestamp: 2 } },
-  ));
+  write(
+    h,
+    `.pi/agent/sessions/--p--/2026-05-06T10-00-00-000Z_${uuid(6)}.jsonl`,
+    jsonl(
+      { type: 'session', version: 3, id: uuid(6), timestamp: '2026-05-06T10:00:00.000Z', cwd: '/work/pi-place' },
+      {
+        type: 'message',
+        id: 'm1',
+        parentId: null,
+        timestamp: '2026-05-06T10:00:00.000Z',
+        message: { role: 'user', content: [{ type: 'text', text: 'a pi webhook question' }], timestamp: 1 },
+      },
+      {
+        type: 'message',
+        id: 'm2',
+        parentId: 'm1',
+        timestamp: '2026-05-06T10:00:01.000Z',
+        message: { role: 'assistant', content: [{ type: 'text', text: 'an answer' }], model: 'm', timestamp: 2 },
+      },
+    ),
+  );
   write(h, '.config/resume/sessions/names.json', JSON.stringify({ [uuid(4)]: 'Snapshotted Name' }));
   return h;
 }
 
-const WORDS = ['webhook', 'WEBHOOK', 'lastword', 'middle', 'beta-serv', 'branch-2', 'pi', 'kelvin', 'k', 'snapshotted', 'onlyinreply', '4444-8444', 'absentword', 'claude:0000', 'alpha'];
+const WORDS = [
+  'webhook',
+  'WEBHOOK',
+  'lastword',
+  'middle',
+  'beta-serv',
+  'branch-2',
+  'pi',
+  'kelvin',
+  'k',
+  'snapshotted',
+  'onlyinreply',
+  '4444-8444',
+  'absentword',
+  'claude:0000',
+  'alpha',
+];
 const complete = (h: string, w: string, pre: string[] = []) => {
   const r = run(h, ['__complete', '--', ...pre, w]);
   expect(r.code, r.stderr).toBe(0);
@@ -51,13 +99,17 @@ describe('completing a word from the listing records that hold it', () => {
     const ctx = makeCtx({ PATH: process.env.PATH, HOME: h, RESUME_CACHE_DIR: cache(h), TZ: 'UTC' });
     for (const w of WORDS) expect(sessionsHolding(ctx, [w]), w).not.toBeNull();
     const held = WORDS.map((w) => complete(h, w));
-    const ids = (out: string) => out.split('\n').filter(Boolean).map((l) => l.split('\t')[0]);
+    const ids = (out: string) =>
+      out
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => l.split('\t')[0]);
     // (the pi session holds it too, but is hidden as print-mode: words pass hidden sessions over)
-    expect(ids(held[0]!)).toEqual([uuid(1).slice(0, 8)]);
+    expect(ids(held[0])).toEqual([uuid(1).slice(0, 8)]);
     expect(held[1]).toBe(held[0]);
-    expect(ids(held[2]!)).toEqual([uuid(1).slice(0, 8)]);
-    expect(ids(held[WORDS.indexOf('kelvin')]!)).toEqual([uuid(3).slice(0, 8)]);
-    expect(ids(held[WORDS.indexOf('snapshotted')]!)).toEqual([uuid(4).slice(0, 8)]);
+    expect(ids(held[2])).toEqual([uuid(1).slice(0, 8)]);
+    expect(ids(held[WORDS.indexOf('kelvin')])).toEqual([uuid(3).slice(0, 8)]);
+    expect(ids(held[WORDS.indexOf('snapshotted')])).toEqual([uuid(4).slice(0, 8)]);
     // a reply is not matched by words (it is held by the record, and passed over)
     expect(held[WORDS.indexOf('onlyinreply')]).toBe('');
     expect(held[WORDS.indexOf('absentword')]).toBe('');
@@ -65,7 +117,7 @@ describe('completing a word from the listing records that hold it', () => {
     const all = JSON.parse(run(h, ['ls', '--json', '-a']).stdout) as Record<string, string | null>[];
     const fields = ['title', 'firstPrompt', 'lastPrompt', 'cwd', 'branch', 'id', 'harness'];
     for (const w of WORDS.filter(plainWord)) {
-      const found = new Set(sessionsHolding(ctx, [w], { [uuid(4)]: 'Snapshotted Name' })!.sessions.map((s) => s.key));
+      const found = new Set(must(sessionsHolding(ctx, [w], { [uuid(4)]: 'Snapshotted Name' })).sessions.map((s) => s.key));
       const holding = all.filter((s) => fields.some((f) => (s[f] ?? '').toLowerCase().includes(w.toLowerCase())));
       for (const s of holding) expect(found.has(`${s.harness}:${s.id}`), `${w}: ${s.id}`).toBe(true);
     }
@@ -78,16 +130,29 @@ describe('completing a word from the listing records that hold it', () => {
     const h = store();
     expect(run(h, ['index']).code).toBe(0);
     const file = claude(h, 2, '/work/beta-service', ['something about queues']);
-    fs.appendFileSync(file, jsonl({
-      parentUuid: null, isSidechain: false, userType: 'external', cwd: '/work/beta-service', sessionId: uuid(2), version: '2.1.207', gitBranch: 'branch-2',
-      timestamp: '2026-06-01T10:00:00.000Z', entrypoint: 'cli', type: 'user', message: { role: 'user', content: 'appended zeppelin prompt' }, uuid: 'late',
-    }));
+    fs.appendFileSync(
+      file,
+      jsonl({
+        parentUuid: null,
+        isSidechain: false,
+        userType: 'external',
+        cwd: '/work/beta-service',
+        sessionId: uuid(2),
+        version: '2.1.207',
+        gitBranch: 'branch-2',
+        timestamp: '2026-06-01T10:00:00.000Z',
+        entrypoint: 'cli',
+        type: 'user',
+        message: { role: 'user', content: 'appended zeppelin prompt' },
+        uuid: 'late',
+      }),
+    );
     expect(run(h, ['index']).code).toBe(0);
     const ctx = makeCtx({ PATH: process.env.PATH, HOME: h, RESUME_CACHE_DIR: cache(h), TZ: 'UTC' });
     expect(sessionsHolding(ctx, ['zeppelin'])).not.toBeNull();
     const words = ['zeppelin', 'queues', 'webhook', 'branch-2'];
     const held = words.map((w) => complete(h, w));
-    expect(held[0]!.split('\t')[0]).toBe(uuid(2).slice(0, 8));
+    expect(held[0].split('\t')[0]).toBe(uuid(2).slice(0, 8));
     // a damaged database is not trusted: the index is built again, and completes the same
     for (const f of ['index.db-wal', 'index.db-shm']) fs.rmSync(path.join(cache(h), f), { force: true });
     fs.writeFileSync(path.join(cache(h), 'index.db'), 'not a database');

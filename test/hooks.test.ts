@@ -2,19 +2,22 @@
 // changes between runs (or between reads), stand-in hook commands that record their argv and
 // environment, signals, the lock, the audit trail's rotation, bad configs; the systemd units checked
 // with `systemd-analyze verify --user`, the launchd plist with `plutil -lint` or a schema test.
+
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BIN, envFor, needs, run, sleep, tempHome, write } from './helpers.js';
+import { BIN, envFor, must, needs, run, sleep, tempHome, write } from './helpers.js';
 import { uuid as uuidAt } from './launch-helpers.js';
 
 // Ids of this file's own (the live check reads every process on the machine: another test file's
 // stand-in naming the same id would make its session look live).
 const uuid = (i: number) => uuidAt(i, 'b0b0b0b0-0000-4000-8000');
-import { launchdPlist, systemdUnits, activate, type Paths } from '../lib/hooks/install.js';
+
 import { scrubTail } from '../lib/hooks/audit.js';
+import { activate, launchdPlist, type Paths, systemdUnits } from '../lib/hooks/install.js';
+import type { HooksReport } from '../lib/hooks/status.js';
 import { makeCtx } from '../lib/util/paths.js';
 
 const homes: string[] = [];
@@ -72,12 +75,19 @@ function config(w: W, text: string): void {
   write(w.home, '.config/resume/config', text);
 }
 
-const hook = (w: W, name: string, extra = '') => `[[resume.on_update]]\nharness = "claude"\ncommand = ["${w.home}/bin/${name}", "a b; echo $HOME", "--token=s3cr3t-value"]\n${extra}`;
+const hook = (w: W, name: string, extra = '') =>
+  `[[resume.on_update]]\nharness = "claude"\ncommand = ["${w.home}/bin/${name}", "a b; echo $HOME", "--token=s3cr3t-value"]\n${extra}`;
 const hooksRun = (w: W) => run(w.home, ['hooks', 'run'], w.env);
 const stateDir = (w: W) => path.join(w.home, '.local', 'state', 'resume');
 const state = (w: W) => JSON.parse(fs.readFileSync(path.join(stateDir(w), 'hooks.json'), 'utf8'));
-const runs = (w: W) => fs.readFileSync(path.join(stateDir(w), 'runs.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-const log = (w: W) => (fs.existsSync(path.join(w.home, 'hooks.log')) ? fs.readFileSync(path.join(w.home, 'hooks.log'), 'utf8').trim().split('\n') : []);
+const runs = (w: W) =>
+  fs
+    .readFileSync(path.join(stateDir(w), 'runs.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
+const log = (w: W) =>
+  fs.existsSync(path.join(w.home, 'hooks.log')) ? fs.readFileSync(path.join(w.home, 'hooks.log'), 'utf8').trim().split('\n') : [];
 
 describe('resume hooks run', { timeout: 60_000 }, () => {
   it('the first run records a baseline and fires nothing; a change fires the hooks in order with the versions set; then it is recorded', () => {
@@ -95,9 +105,14 @@ describe('resume hooks run', { timeout: 60_000 }, () => {
     const r2 = hooksRun(w);
     expect(r2.stderr).toBe('');
     expect(r2.code).toBe(0);
-    expect(r2.stdout).toMatch(/^claude\t2\.1\.1 -> 2\.1\.2\thook 1\thook-a\tok\t\d+ ms\nclaude\t2\.1\.1 -> 2\.1\.2\thook 2\thook-b\tok\t\d+ ms\n$/);
+    expect(r2.stdout).toMatch(
+      /^claude\t2\.1\.1 -> 2\.1\.2\thook 1\thook-a\tok\t\d+ ms\nclaude\t2\.1\.1 -> 2\.1\.2\thook 2\thook-b\tok\t\d+ ms\n$/,
+    );
     // argv without a shell: the metacharacters and $HOME arrive literally
-    expect(log(w)).toEqual(['hook-a|claude|2.1.1|2.1.2|a b; echo $HOME|--token=s3cr3t-value', 'hook-b|claude|2.1.1|2.1.2|a b; echo $HOME|--token=s3cr3t-value']);
+    expect(log(w)).toEqual([
+      'hook-a|claude|2.1.1|2.1.2|a b; echo $HOME|--token=s3cr3t-value',
+      'hook-b|claude|2.1.1|2.1.2|a b; echo $HOME|--token=s3cr3t-value',
+    ]);
     expect(state(w).claude.version).toBe('2.1.2');
     const rs = runs(w);
     expect(rs.map((r) => [r.event, r.hook, r.program, r.exit_code, r.old_version, r.new_version])).toEqual([
@@ -120,7 +135,11 @@ describe('resume hooks run', { timeout: 60_000 }, () => {
     config(w, hook(w, 'hook-a') + hook(w, 'hook-b'));
     hooksRun(w);
     write(w.home, 'hook-a.exit', '7');
-    write(w.home, 'hook-a.stderr', `${'x'.repeat(500)}\n\u001b[31mfailed\u001b[0m: Authorization: Bearer abcdefghijklmnop0123 sk-ant-api03-AAAAAAAAAAAAAAAAAAAA\n`);
+    write(
+      w.home,
+      'hook-a.stderr',
+      `${'x'.repeat(500)}\n\u001b[31mfailed\u001b[0m: Authorization: Bearer abcdefghijklmnop0123 sk-ant-api03-AAAAAAAAAAAAAAAAAAAA\n`,
+    );
     setVersions(w, ['2.1.2']);
     const r = hooksRun(w);
     expect(r.code).toBe(1);
@@ -136,7 +155,7 @@ describe('resume hooks run', { timeout: 60_000 }, () => {
     expect(state(w).claude).toMatchObject({ version: '2.1.2', pending: null });
   });
 
-  it('each record says what fired it; the hook\'s own argument values are scrubbed from stderr_tail (issue 48)', () => {
+  it("each record says what fired it; the hook's own argument values are scrubbed from stderr_tail (issue 48)", () => {
     const w = world(['2.1.1']);
     const url = 'https://hooks.example.com/services/T0AAA/B0BBB/q7Zx9Lm2Np4Rt6Vw';
     config(w, `[[resume.on_update]]\nharness = "claude"\ncommand = ["${w.home}/bin/hook-a", "${url}", "user=alice-ops"]\n`);
@@ -147,7 +166,10 @@ describe('resume hooks run', { timeout: 60_000 }, () => {
     const r = run(w.home, ['hooks', 'run', '--trigger', 'watcher'], w.env);
     expect(r.code).toBe(1);
     const rs = runs(w);
-    expect(rs.map((x) => [x.event, x.trigger])).toEqual([['baseline', 'manual'], ['hook', 'watcher']]);
+    expect(rs.map((x) => [x.event, x.trigger])).toEqual([
+      ['baseline', 'manual'],
+      ['hook', 'watcher'],
+    ]);
     const text = fs.readFileSync(path.join(stateDir(w), 'runs.jsonl'), 'utf8');
     expect(text).not.toContain('q7Zx9Lm2Np4Rt6Vw');
     expect(text).not.toContain('alice-ops');
@@ -195,7 +217,9 @@ describe('resume hooks run', { timeout: 60_000 }, () => {
     setVersions(w, ['2.1.2', '2.1.3', '2.1.4', '2.1.5', '2.1.6', '2.1.7', '2.1.8']);
     const r = hooksRun(w);
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe('resume: the claude version has not settled (2.1.2, 2.1.3, 2.1.4, 2.1.5, 2.1.6, 2.1.7); nothing fired, nothing recorded\n');
+    expect(r.stderr).toBe(
+      'resume: the claude version has not settled (2.1.2, 2.1.3, 2.1.4, 2.1.5, 2.1.6, 2.1.7); nothing fired, nothing recorded\n',
+    );
     expect(fs.readFileSync(path.join(w.home, 'reads'), 'utf8').trim()).toBe('6'); // one read and 5 re-reads
     expect(log(w)).toEqual([]);
     expect(state(w).claude.version).toBe('2.1.1');
@@ -278,53 +302,81 @@ describe('resume hooks run', { timeout: 60_000 }, () => {
     expect(state(w).claude.version).toBe('2.1.1');
     expect(fs.existsSync(lockFile)).toBe(false);
     fs.rmSync(path.join(stateDir(w), 'hooks.json'));
-    const dead = spawnSync('true').pid!; // exited: its pid names no process
+    const dead = spawnSync('true').pid; // exited: its pid names no process
     write(w.home, '.local/state/resume/hooks.lock', `${dead}\n`);
     expect(hooksRun(w).code).toBe(0);
     expect(state(w).claude.version).toBe('2.1.1');
   });
 
-  it.skipIf(process.platform !== 'linux')('a failed unattended restart notifies (notify-send) and stays in status and doctor until acknowledged (issue 48)', async () => {
-    const w = world(['2.1.1']);
-    write(w.home, 'bin/notify-send', `#!/bin/sh\nprintf '%s\\n' "$@" >> "$HOME/notified"\n`);
-    fs.chmodSync(path.join(w.home, 'bin/notify-send'), 0o755);
-    config(w, '[[resume.on_update]]\nharness = "claude"\naction = "restart"\ntimeout_seconds = 5\n');
-    hooksRun(w);
-    // a live claude 2.1.1 outside tmux: restart refuses it
-    const p = spawn('sleep', ['600'], { stdio: 'ignore' });
-    kids.push(p);
-    await new Promise((res) => p.once('spawn', res));
-    const st = fs.readFileSync(`/proc/${p.pid}/stat`, 'utf8');
-    const id = uuid(9);
-    write(w.home, `.claude/sessions/${p.pid}.json`, JSON.stringify({ pid: p.pid, sessionId: id, cwd: w.home, procStart: st.slice(st.lastIndexOf(')') + 2).split(' ')[19], version: '2.1.1', status: 'idle', kind: 'interactive' }));
-    setVersions(w, ['2.1.2']);
-    // by hand: the person sees the output; no alert
-    expect(hooksRun(w).code).toBe(1);
-    expect(fs.existsSync(path.join(w.home, 'notified'))).toBe(false);
-    expect(fs.existsSync(path.join(stateDir(w), 'alert.json'))).toBe(false);
-    // from the watcher: a desktop notification, and a line in status and doctor
-    expect(run(w.home, ['hooks', 'run', '--trigger', 'watcher'], w.env).code).toBe(1);
-    const said = fs.readFileSync(path.join(w.home, 'notified'), 'utf8');
-    expect(said).toContain('resume: claude restart failed');
-    expect(said).toContain(id);
-    const line = `alert: the unattended restart for claude 2.1.1 -> 2.1.2 failed`;
-    expect(run(w.home, ['hooks', 'status'], w.env).stdout).toContain(line);
-    expect(run(w.home, ['doctor'], w.env).stdout).toContain(line.replace('alert: ', ''));
-    // a second failure does not notify again
-    run(w.home, ['hooks', 'run', '--trigger', 'watcher'], w.env);
-    expect(fs.readFileSync(path.join(w.home, 'notified'), 'utf8')).toBe(said);
-    const ack = run(w.home, ['hooks', 'ack'], w.env);
-    expect(ack.code).toBe(0);
-    expect(ack.stderr).toContain('acknowledged');
-    expect(run(w.home, ['hooks', 'status'], w.env).stdout).not.toContain('alert:');
-    expect(run(w.home, ['doctor'], w.env).stdout).not.toContain('unattended restart');
-    expect(run(w.home, ['hooks', 'ack'], w.env).stderr).toContain('nothing to acknowledge');
-  });
+  it.skipIf(process.platform !== 'linux')(
+    'a failed unattended restart notifies (notify-send) and stays in status and doctor until acknowledged (issue 48)',
+    async () => {
+      const w = world(['2.1.1']);
+      write(w.home, 'bin/notify-send', `#!/bin/sh\nprintf '%s\\n' "$@" >> "$HOME/notified"\n`);
+      fs.chmodSync(path.join(w.home, 'bin/notify-send'), 0o755);
+      config(w, '[[resume.on_update]]\nharness = "claude"\naction = "restart"\ntimeout_seconds = 5\n');
+      hooksRun(w);
+      // a live claude 2.1.1 outside tmux: restart refuses it
+      const p = spawn('sleep', ['600'], { stdio: 'ignore' });
+      kids.push(p);
+      await new Promise((res) => p.once('spawn', res));
+      const st = fs.readFileSync(`/proc/${p.pid}/stat`, 'utf8');
+      const id = uuid(9);
+      write(
+        w.home,
+        `.claude/sessions/${p.pid}.json`,
+        JSON.stringify({
+          pid: p.pid,
+          sessionId: id,
+          cwd: w.home,
+          procStart: st.slice(st.lastIndexOf(')') + 2).split(' ')[19],
+          version: '2.1.1',
+          status: 'idle',
+          kind: 'interactive',
+        }),
+      );
+      setVersions(w, ['2.1.2']);
+      // by hand: the person sees the output; no alert
+      expect(hooksRun(w).code).toBe(1);
+      expect(fs.existsSync(path.join(w.home, 'notified'))).toBe(false);
+      expect(fs.existsSync(path.join(stateDir(w), 'alert.json'))).toBe(false);
+      // from the watcher: a desktop notification, and a line in status and doctor
+      expect(run(w.home, ['hooks', 'run', '--trigger', 'watcher'], w.env).code).toBe(1);
+      const said = fs.readFileSync(path.join(w.home, 'notified'), 'utf8');
+      expect(said).toContain('resume: claude restart failed');
+      expect(said).toContain(id);
+      const line = `alert: the unattended restart for claude 2.1.1 -> 2.1.2 failed`;
+      expect(run(w.home, ['hooks', 'status'], w.env).stdout).toContain(line);
+      expect(run(w.home, ['doctor'], w.env).stdout).toContain(line.replace('alert: ', ''));
+      // a second failure does not notify again
+      run(w.home, ['hooks', 'run', '--trigger', 'watcher'], w.env);
+      expect(fs.readFileSync(path.join(w.home, 'notified'), 'utf8')).toBe(said);
+      const ack = run(w.home, ['hooks', 'ack'], w.env);
+      expect(ack.code).toBe(0);
+      expect(ack.stderr).toContain('acknowledged');
+      expect(run(w.home, ['hooks', 'status'], w.env).stdout).not.toContain('alert:');
+      expect(run(w.home, ['doctor'], w.env).stdout).not.toContain('unattended restart');
+      expect(run(w.home, ['hooks', 'ack'], w.env).stderr).toContain('nothing to acknowledge');
+    },
+  );
 
   it('runs.jsonl is rotated at 1 MiB, one .1 kept; status reads the last runs across both', () => {
     const w = world(['2.1.1']);
     config(w, hook(w, 'hook-a'));
-    const old = JSON.stringify({ time: '2026-01-01T00:00:00.000Z', harness: 'claude', event: 'hook', old_version: '1.0.0', new_version: '1.0.1', hook: 1, kind: 'command', program: 'old', exit_code: 0, stopped: null, duration_ms: 1, stderr_tail: '' });
+    const old = JSON.stringify({
+      time: '2026-01-01T00:00:00.000Z',
+      harness: 'claude',
+      event: 'hook',
+      old_version: '1.0.0',
+      new_version: '1.0.1',
+      hook: 1,
+      kind: 'command',
+      program: 'old',
+      exit_code: 0,
+      stopped: null,
+      duration_ms: 1,
+      stderr_tail: '',
+    });
     const file = path.join(stateDir(w), 'runs.jsonl');
     write(w.home, file, (old + '\n').repeat(Math.ceil((1 << 20) / old.length) + 1));
     write(w.home, file + '.1', 'the oldest\n');
@@ -334,9 +386,9 @@ describe('resume hooks run', { timeout: 60_000 }, () => {
     expect(fs.statSync(file + '.1').size).toBe(big);
     expect(runs(w)).toHaveLength(1);
     expect(fs.existsSync(file + '.2')).toBe(false);
-    const st = JSON.parse(run(w.home, ['hooks', 'status', '--json'], w.env).stdout);
+    const st: HooksReport = JSON.parse(run(w.home, ['hooks', 'status', '--json'], w.env).stdout);
     expect(st.runs).toHaveLength(5);
-    expect(st.runs.slice(0, 4).map((r: any) => r.program)).toEqual(['old', 'old', 'old', 'old']);
+    expect(st.runs.slice(0, 4).map((r) => r.program)).toEqual(['old', 'old', 'old', 'old']);
     expect(st.runs[4].event).toBe('baseline');
   });
 
@@ -351,7 +403,11 @@ describe('resume hooks run', { timeout: 60_000 }, () => {
     const st = fs.readFileSync(`/proc/${p.pid}/stat`, 'utf8');
     const start = st.slice(st.lastIndexOf(')') + 2).split(' ')[19];
     const id = uuid(7);
-    write(w.home, `.claude/sessions/${p.pid}.json`, JSON.stringify({ pid: p.pid, sessionId: id, cwd: w.home, procStart: start, version: '2.1.1', status: 'idle', kind: 'interactive' }));
+    write(
+      w.home,
+      `.claude/sessions/${p.pid}.json`,
+      JSON.stringify({ pid: p.pid, sessionId: id, cwd: w.home, procStart: start, version: '2.1.1', status: 'idle', kind: 'interactive' }),
+    );
     setVersions(w, ['2.1.2']);
     const r1 = hooksRun(w);
     expect(r1.code).toBe(1);
@@ -368,7 +424,11 @@ describe('resume hooks run', { timeout: 60_000 }, () => {
     expect(r3.stderr).toContain('still unfinished after 3 attempts; not retried again');
     expect(state(w).claude.pending).toBeNull();
     expect(runs(w).at(-1)).toMatchObject({ event: 'retry-abandoned' });
-    expect(runs(w).filter((x) => x.kind === 'restart').map((x) => x.attempt ?? 1)).toEqual([1, 2, 3]);
+    expect(
+      runs(w)
+        .filter((x) => x.kind === 'restart')
+        .map((x) => x.attempt ?? 1),
+    ).toEqual([1, 2, 3]);
     expect(hooksRun(w).stdout).toBe('claude\t2.1.2\tunchanged\n');
     // the command hook ran once only: retries are for the restart
     expect(log(w)).toHaveLength(1);
@@ -384,19 +444,47 @@ describe('resume hooks run', { timeout: 60_000 }, () => {
 
 describe('[[resume.on_update]] config errors (exit 2, one line naming the table)', () => {
   const cases: [string, string, RegExp][] = [
-    ['top-level [[on_update]]', '[[on_update]]\nharness = "claude"\naction = "restart"\n', /'on_update' belongs in the \[resume\] table: write \[\[resume\.on_update\]\], not \[\[on_update\]\]/],
-    ['an unknown key', '[[resume.on_update]]\nharness = "claude"\naction = "restart"\nretries = 3\n', /unknown key 'resume\.on_update\[0\]\.retries' \(known: harness, action, command, timeout_seconds\)/],
+    [
+      'top-level [[on_update]]',
+      '[[on_update]]\nharness = "claude"\naction = "restart"\n',
+      /'on_update' belongs in the \[resume\] table: write \[\[resume\.on_update\]\], not \[\[on_update\]\]/,
+    ],
+    [
+      'an unknown key',
+      '[[resume.on_update]]\nharness = "claude"\naction = "restart"\nretries = 3\n',
+      /unknown key 'resume\.on_update\[0\]\.retries' \(known: harness, action, command, timeout_seconds\)/,
+    ],
     ['an unknown key in [resume]', '[resume]\nhooks = 1\n', /unknown key 'resume\.hooks' \(known: on_update\)/],
-    ['both action and command', '[[resume.on_update]]\nharness = "claude"\naction = "restart"\ncommand = ["x"]\n', /'resume\.on_update\[0\]' needs exactly one of action = "restart" or command/],
+    [
+      'both action and command',
+      '[[resume.on_update]]\nharness = "claude"\naction = "restart"\ncommand = ["x"]\n',
+      /'resume\.on_update\[0\]' needs exactly one of action = "restart" or command/,
+    ],
     ['neither', '[[resume.on_update]]\nharness = "claude"\n', /needs exactly one of/],
-    ['another harness', '[[resume.on_update]]\nharness = "codex"\naction = "restart"\n', /'resume\.on_update\[0\]\.harness' = "codex": update hooks are not supported yet for codex \(only "claude"\)/],
+    [
+      'another harness',
+      '[[resume.on_update]]\nharness = "codex"\naction = "restart"\n',
+      /'resume\.on_update\[0\]\.harness' = "codex": update hooks are not supported yet for codex \(only "claude"\)/,
+    ],
     ['no harness', '[[resume.on_update]]\naction = "restart"\n', /'resume\.on_update\[0\]\.harness' is missing/],
-    ['a command as a string', '[[resume.on_update]]\nharness = "claude"\ncommand = "notify-send hi"\n', /'resume\.on_update\[0\]\.command' must be an array of strings \(argv, run without a shell\), not a string/],
+    [
+      'a command as a string',
+      '[[resume.on_update]]\nharness = "claude"\ncommand = "notify-send hi"\n',
+      /'resume\.on_update\[0\]\.command' must be an array of strings \(argv, run without a shell\), not a string/,
+    ],
     ['an empty command', '[[resume.on_update]]\nharness = "claude"\ncommand = []\n', /must name a program/],
     ['a bad action', '[[resume.on_update]]\nharness = "claude"\naction = "reboot"\n', /'resume\.on_update\[0\]\.action' must be "restart"/],
-    ['a bad timeout', '[[resume.on_update]]\nharness = "claude"\naction = "restart"\ntimeout_seconds = "30m"\n', /'resume\.on_update\[0\]\.timeout_seconds' must be a number of seconds, not a string/],
+    [
+      'a bad timeout',
+      '[[resume.on_update]]\nharness = "claude"\naction = "restart"\ntimeout_seconds = "30m"\n',
+      /'resume\.on_update\[0\]\.timeout_seconds' must be a number of seconds, not a string/,
+    ],
     ['a zero timeout', '[[resume.on_update]]\nharness = "claude"\naction = "restart"\ntimeout_seconds = 0\n', /must be more than 0/],
-    ['the second entry', '[[resume.on_update]]\nharness = "claude"\naction = "restart"\n[[resume.on_update]]\nharness = "claude"\ncommand = [1]\n', /'resume\.on_update\[1\]\.command\[0\]' must be a string, not a number/],
+    [
+      'the second entry',
+      '[[resume.on_update]]\nharness = "claude"\naction = "restart"\n[[resume.on_update]]\nharness = "claude"\ncommand = [1]\n',
+      /'resume\.on_update\[1\]\.command\[0\]' must be a string, not a number/,
+    ],
   ];
   for (const [name, text, re] of cases) {
     it(name, () => {
@@ -413,8 +501,11 @@ describe('[[resume.on_update]] config errors (exit 2, one line naming the table)
   }
   it('the defaults: 300 s for a command, 1800 s for the restart', () => {
     const w = world();
-    config(w, '[[resume.on_update]]\nharness = "claude"\naction = "restart"\n' + hook(w, 'hook-a') + hook(w, 'hook-b', 'timeout_seconds = 12.5\n'));
-    const st = JSON.parse(run(w.home, ['hooks', 'status', '--json'], w.env).stdout);
+    config(
+      w,
+      '[[resume.on_update]]\nharness = "claude"\naction = "restart"\n' + hook(w, 'hook-a') + hook(w, 'hook-b', 'timeout_seconds = 12.5\n'),
+    );
+    const st: HooksReport = JSON.parse(run(w.home, ['hooks', 'status', '--json'], w.env).stdout);
     expect(st.hooks).toEqual([
       { hook: 1, harness: 'claude', kind: 'restart', program: null, timeout_seconds: 1800 },
       { hook: 2, harness: 'claude', kind: 'command', program: 'hook-a', timeout_seconds: 300 },
@@ -483,8 +574,13 @@ describe.skipIf(process.platform !== 'linux')('resume hooks install (systemd use
     fs.chmodSync(path.join(w.home, 'bin/systemctl'), 0o755);
     const r = run(w.home, ['hooks', 'install'], { ...w.env, XDG_RUNTIME_DIR: undefined, DBUS_SESSION_BUS_ADDRESS: undefined });
     expect(r.code).toBe(0);
-    expect(r.stdout).toBe(['service', 'path', 'timer'].map((x) => `written\t${unitDir(w)}/resume-hooks.${x}\n`).join('') + 'claude\t2.1.2\tbaseline recorded; no hooks fired\n');
-    expect(r.stderr).toBe('resume: not loaded from here; run: systemctl --user daemon-reload && systemctl --user enable --now resume-hooks.path resume-hooks.timer\n');
+    expect(r.stdout).toBe(
+      ['service', 'path', 'timer'].map((x) => `written\t${unitDir(w)}/resume-hooks.${x}\n`).join('') +
+        'claude\t2.1.2\tbaseline recorded; no hooks fired\n',
+    );
+    expect(r.stderr).toBe(
+      'resume: not loaded from here; run: systemctl --user daemon-reload && systemctl --user enable --now resume-hooks.path resume-hooks.timer\n',
+    );
     expect(fs.existsSync(path.join(w.home, 'ctl.log'))).toBe(false);
     expect(state(w).claude.version).toBe('2.1.2');
     const again = run(w.home, ['hooks', 'install'], w.env);
@@ -499,7 +595,9 @@ describe.skipIf(process.platform !== 'linux')('resume hooks install (systemd use
     const env = { ...w.env, XDG_RUNTIME_DIR: await userBus(w) };
     const r = run(w.home, ['hooks', 'install'], env);
     expect(r.stderr).toBe('');
-    expect(r.stdout).toContain('loaded\tsystemctl --user daemon-reload; systemctl --user enable --now resume-hooks.path resume-hooks.timer; systemctl --user restart resume-hooks.path resume-hooks.timer\n');
+    expect(r.stdout).toContain(
+      'loaded\tsystemctl --user daemon-reload; systemctl --user enable --now resume-hooks.path resume-hooks.timer; systemctl --user restart resume-hooks.path resume-hooks.timer\n',
+    );
     run(w.home, ['hooks', 'install'], env);
     const ctl = () => fs.readFileSync(path.join(w.home, 'ctl.log'), 'utf8').trim().split('\n');
     expect(ctl()).toEqual([
@@ -515,18 +613,18 @@ describe.skipIf(process.platform !== 'linux')('resume hooks install (systemd use
 
     setVersions(w, ['2.1.2']);
     config(w, hook(w, 'hook-a'));
-    const st = JSON.parse(run(w.home, ['hooks', 'status', '--json'], env).stdout);
+    const st: HooksReport = JSON.parse(run(w.home, ['hooks', 'status', '--json'], env).stdout);
     expect(st).toMatchObject({ installed: true, loaded: true, loaded_detail: 'resume-hooks.path active, resume-hooks.timer active' });
-    expect(st.files.map((f: any) => f.state)).toEqual(['current', 'current', 'current']);
+    expect(st.files.map((f) => f.state)).toEqual(['current', 'current', 'current']);
     expect(st.claude).toMatchObject({ recorded: '2.1.2', installed: '2.1.2', pending_restart: null });
     expect(st.pending).toEqual([]);
-    expect(st.runs.at(-1).event).toBe('baseline');
+    expect(must(st.runs.at(-1)).event).toBe('baseline');
     // a new build behind the link: pending until the next run
     nativeClaude(w, '2.1.3');
-    const st2 = JSON.parse(run(w.home, ['hooks', 'status', '--json'], env).stdout);
+    const st2: HooksReport = JSON.parse(run(w.home, ['hooks', 'status', '--json'], env).stdout);
     expect(st2.pending).toEqual(['claude 2.1.2 -> 2.1.3: the next run fires the hooks']);
     // the installed units still fit: a claude update is no reason to install again (issue 48)
-    expect(st2.files.map((f: any) => f.state)).toEqual(['current', 'current', 'current']);
+    expect(st2.files.map((f) => f.state)).toEqual(['current', 'current', 'current']);
     expect(JSON.parse(run(w.home, ['doctor', '--json'], env).stdout).hooks.warnings.join('\n')).not.toContain('differ');
     const text = run(w.home, ['hooks', 'status'], env);
     expect(text.code).toBe(0);
@@ -552,12 +650,18 @@ describe.skipIf(process.platform !== 'linux')('resume hooks install (systemd use
     const rt = path.join(w.home, 'rt');
     fs.mkdirSync(rt, { mode: 0o700 });
     const files = ['service', 'path', 'timer'].map((x) => path.join(unitDir(w), `resume-hooks.${x}`));
-    const r = spawnSync('systemd-analyze', ['verify', '--user', ...files], { encoding: 'utf8', env: { ...process.env, HOME: w.home, XDG_RUNTIME_DIR: rt, XDG_CONFIG_HOME: path.join(w.home, '.config') } });
+    const r = spawnSync('systemd-analyze', ['verify', '--user', ...files], {
+      encoding: 'utf8',
+      env: { ...process.env, HOME: w.home, XDG_RUNTIME_DIR: rt, XDG_CONFIG_HOME: path.join(w.home, '.config') },
+    });
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     // and it does catch a broken one
-    fs.writeFileSync(files[0]!, fs.readFileSync(files[0]!, 'utf8').replace(/ExecStart=.*/, 'ExecStart=not-absolute hooks run'));
-    const bad = spawnSync('systemd-analyze', ['verify', '--user', ...files], { encoding: 'utf8', env: { ...process.env, HOME: w.home, XDG_RUNTIME_DIR: rt } });
+    fs.writeFileSync(files[0], fs.readFileSync(files[0], 'utf8').replace(/ExecStart=.*/, 'ExecStart=not-absolute hooks run'));
+    const bad = spawnSync('systemd-analyze', ['verify', '--user', ...files], {
+      encoding: 'utf8',
+      env: { ...process.env, HOME: w.home, XDG_RUNTIME_DIR: rt },
+    });
     expect(bad.status).not.toBe(0);
   });
 });
@@ -566,11 +670,14 @@ describe.skipIf(process.platform !== 'linux')('resume hooks install (systemd use
 function readPlist(text: string): unknown {
   let s = text.replace(/^<\?xml version="1\.0" encoding="UTF-8"\?>\s*/, '');
   if (s === text) throw new Error('no XML declaration');
-  s = s.replace(/^<!DOCTYPE plist PUBLIC "-\/\/Apple\/\/DTD PLIST 1\.0\/\/EN" "http:\/\/www\.apple\.com\/DTDs\/PropertyList-1\.0\.dtd">\s*/, '');
+  s = s.replace(
+    /^<!DOCTYPE plist PUBLIC "-\/\/Apple\/\/DTD PLIST 1\.0\/\/EN" "http:\/\/www\.apple\.com\/DTDs\/PropertyList-1\.0\.dtd">\s*/,
+    '',
+  );
   s = s.replace(/<!--[\s\S]*?-->\s*/g, '');
   const m = /^<plist version="1\.0">\s*([\s\S]*)\s*<\/plist>\s*$/.exec(s);
   if (!m) throw new Error('no <plist version="1.0">');
-  const toks = m[1]!.match(/<[^>]+>|[^<]+/g)!.filter((t) => t.trim());
+  const toks = must(m[1].match(/<[^>]+>|[^<]+/g)).filter((t) => t.trim());
   let i = 0;
   const text_ = (t: string) => t.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
   const val = (): unknown => {
@@ -579,7 +686,7 @@ function readPlist(text: string): unknown {
       const o: Record<string, unknown> = {};
       while (toks[i] !== '</dict>') {
         if (toks[i++] !== '<key>') throw new Error(`dict: expected <key>, got ${toks[i - 1]}`);
-        const k = text_(toks[i++]!);
+        const k = text_(toks[i++]);
         if (toks[i++] !== '</key>') throw new Error('unclosed key');
         if (k in o) throw new Error(`duplicate key ${k}`);
         o[k] = val();
@@ -596,7 +703,7 @@ function readPlist(text: string): unknown {
     if (t === '<true/>') return true;
     if (t === '<false/>') return false;
     if (t === '<string>' || t === '<integer>') {
-      const body = toks[i] === '</string>' ? '' : toks[i++]!;
+      const body = toks[i] === '</string>' ? '' : toks[i++];
       if (toks[i++] !== t.replace('<', '</')) throw new Error(`unclosed ${t}`);
       if (t === '<integer>') {
         if (!/^-?\d+$/.test(body)) throw new Error(`bad integer ${body}`);
@@ -614,18 +721,31 @@ function readPlist(text: string): unknown {
 
 describe('resume hooks install (launchd agent, macOS)', () => {
   const w = () => world();
-  const p = (home: string): Paths => ({ node: '/opt/homebrew/bin/node', resume: `${home}/app & co/bin/resume`, watch: [`${home}/.local/bin/claude`, `${home}/.local/share/claude/versions`], envPath: '/opt/homebrew/bin:/usr/bin:/bin' });
+  const p = (home: string): Paths => ({
+    node: '/opt/homebrew/bin/node',
+    resume: `${home}/app & co/bin/resume`,
+    watch: [`${home}/.local/bin/claude`, `${home}/.local/share/claude/versions`],
+    envPath: '/opt/homebrew/bin:/usr/bin:/bin',
+  });
 
   it('the plist has the agent keys with the right types and absolute paths (plutil -lint where there is one)', () => {
     const x = w();
     const u = launchdPlist(makeCtx({ HOME: x.home }), p(x.home));
     expect(u.file).toBe(path.join(x.home, 'Library', 'LaunchAgents', 'resume-sessions.hooks.plist'));
-    const o = readPlist(u.text) as Record<string, any>;
-    expect(Object.keys(o).sort()).toEqual(['EnvironmentVariables', 'Label', 'ProcessType', 'ProgramArguments', 'RunAtLoad', 'StartInterval', 'WatchPaths']);
+    const o = readPlist(u.text) as Record<string, unknown>;
+    expect(Object.keys(o).sort()).toEqual([
+      'EnvironmentVariables',
+      'Label',
+      'ProcessType',
+      'ProgramArguments',
+      'RunAtLoad',
+      'StartInterval',
+      'WatchPaths',
+    ]);
     expect(o.Label).toBe('resume-sessions.hooks');
     expect(o.ProgramArguments).toEqual(['/opt/homebrew/bin/node', `${x.home}/app & co/bin/resume`, 'hooks', 'run', '--trigger', 'watcher']);
     expect(o.WatchPaths).toEqual(p(x.home).watch);
-    for (const a of [...o.ProgramArguments.slice(0, 2), ...o.WatchPaths]) expect(path.isAbsolute(a)).toBe(true);
+    for (const a of [...(o.ProgramArguments as string[]).slice(0, 2), ...(o.WatchPaths as string[])]) expect(path.isAbsolute(a)).toBe(true);
     expect(o.StartInterval).toBe(1800);
     expect(o.RunAtLoad).toBe(false);
     expect(o.EnvironmentVariables).toEqual({ PATH: '/opt/homebrew/bin:/usr/bin:/bin' });
@@ -640,10 +760,14 @@ describe('resume hooks install (launchd agent, macOS)', () => {
   it('loading: bootstrap when not loaded; bootout and bootstrap after a change; nothing when loaded and unchanged', () => {
     const x = w();
     // launchctl print fails (not loaded) unless ~/loaded exists
-    write(x.home, 'bin/launchctl', `#!/bin/sh\necho "launchctl $*" >> "$HOME/ctl.log"\ncase "$1" in print) [ -f "$HOME/loaded" ] ;; *) exit 0 ;; esac\n`);
+    write(
+      x.home,
+      'bin/launchctl',
+      `#!/bin/sh\necho "launchctl $*" >> "$HOME/ctl.log"\ncase "$1" in print) [ -f "$HOME/loaded" ] ;; *) exit 0 ;; esac\n`,
+    );
     fs.chmodSync(path.join(x.home, 'bin/launchctl'), 0o755);
     const ctx = makeCtx({ HOME: x.home, PATH: `${x.home}/bin:/usr/bin:/bin` });
-    const uid = process.getuid!();
+    const uid = must(process.getuid?.());
     const a = activate(ctx, true, 'darwin');
     expect(a.manual).toBeNull();
     write(x.home, 'loaded', '');
@@ -659,13 +783,15 @@ describe('resume hooks install (launchd agent, macOS)', () => {
       `launchctl bootstrap gui/${uid} ${file}`,
     ]);
     // no launchctl: what to run
-    expect(activate(makeCtx({ HOME: x.home, PATH: '/nonexistent' }), true, 'darwin').manual).toBe(`launchctl bootout gui/${uid}/resume-sessions.hooks; launchctl bootstrap gui/${uid} '${file}'`);
+    expect(activate(makeCtx({ HOME: x.home, PATH: '/nonexistent' }), true, 'darwin').manual).toBe(
+      `launchctl bootout gui/${uid}/resume-sessions.hooks; launchctl bootstrap gui/${uid} '${file}'`,
+    );
   });
 
   it('systemd words are quoted and % escaped', () => {
     const x = w();
     const units = systemdUnits(makeCtx({ HOME: x.home }), { ...p(x.home), resume: '/srv/100%/a "b"/resume' });
-    expect(units[0]!.text).toContain('ExecStart="/opt/homebrew/bin/node" "/srv/100%%/a \\"b\\"/resume" hooks run --trigger watcher\n');
+    expect(units[0].text).toContain('ExecStart="/opt/homebrew/bin/node" "/srv/100%%/a \\"b\\"/resume" hooks run --trigger watcher\n');
   });
 });
 
@@ -681,7 +807,13 @@ describe('resume doctor: the update hooks section', { timeout: 60_000 }, () => {
     write(w.home, 'hook-a.exit', '7');
     expect(hooksRun(w).code).toBe(1);
     const d = JSON.parse(run(w.home, ['doctor', '--json'], w.env).stdout).hooks;
-    expect(d).toMatchObject({ configured: 1, installed: false, recorded: '2.1.2', pending: [], lastRun: { event: 'hook', hook: 1, result: 'exit 7' } });
+    expect(d).toMatchObject({
+      configured: 1,
+      installed: false,
+      recorded: '2.1.2',
+      pending: [],
+      lastRun: { event: 'hook', hook: 1, result: 'exit 7' },
+    });
     expect(d.warnings).toEqual([
       '1 update hook(s) configured but no watcher installed: they run only when `resume hooks run` is run (resume hooks install)',
       expect.stringMatching(/^the last hook run failed: hook 1 hook-a exit 7 \(/),

@@ -4,13 +4,13 @@
 // (`withEntries`, as doctor asks), on one thread, on workers (results out of order), and in the
 // streaming build.
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { jsonl, lsJson, put, ROOT, run, tempDir, tempHome, write } from './helpers.js';
-import { createRequire } from 'node:module';
-import { storedFiles, storedSizes, updateIndex, type IndexResult } from '../lib/index/index.js';
-import { makeCtx } from '../lib/util/paths.js';
+import { type IndexResult, storedFiles, storedSizes, updateIndex } from '../lib/index/index.js';
 import type { Session } from '../lib/types.js';
+import { makeCtx } from '../lib/util/paths.js';
+import { jsonl, lsJson, must, put, ROOT, run, tempHome, write } from './helpers.js';
 
 const WORKER = path.join(ROOT, 'dist', 'worker.cjs');
 
@@ -19,10 +19,23 @@ const P = 'aaaaaaaa-0000-4000-8000-000000000001';
 const F = 'aaaaaaaa-0000-4000-8000-000000000002';
 const u = (n: number) => `bbbbbbbb-0000-4000-8000-${n.toString(16).padStart(12, '0')}`;
 const cuser = (sid: string, uuid: string, parent: string | null, text: string, ts: string) => ({
-  type: 'user', sessionId: sid, uuid, parentUuid: parent, cwd: '/tmp', timestamp: ts, entrypoint: 'cli', message: { role: 'user', content: text },
+  type: 'user',
+  sessionId: sid,
+  uuid,
+  parentUuid: parent,
+  cwd: '/tmp',
+  timestamp: ts,
+  entrypoint: 'cli',
+  message: { role: 'user', content: text },
 });
 const cbot = (sid: string, uuid: string, parent: string, text: string, ts: string) => ({
-  type: 'assistant', sessionId: sid, uuid, parentUuid: parent, cwd: '/tmp', timestamp: ts, message: { role: 'assistant', model: 'claude-test', content: [{ type: 'text', text }] },
+  type: 'assistant',
+  sessionId: sid,
+  uuid,
+  parentUuid: parent,
+  cwd: '/tmp',
+  timestamp: ts,
+  message: { role: 'assistant', model: 'claude-test', content: [{ type: 'text', text }] },
 });
 const history = (sid: string) => [
   cuser(sid, u(1), null, 'parent first prompt', '2026-03-01T10:00:00.000Z'),
@@ -36,7 +49,9 @@ const history = (sid: string) => [
 const CP = '019a0000-0000-7000-8000-000000000010';
 const CF = '019a0000-0000-7000-8000-000000000011';
 const cmeta = (id: string, ts: string, extra: Record<string, unknown> = {}) => ({
-  timestamp: ts, type: 'session_meta', payload: { id, timestamp: ts, cwd: '/work/proj', originator: 'codex_cli_rs', cli_version: '0.146.0', source: 'cli', ...extra },
+  timestamp: ts,
+  type: 'session_meta',
+  payload: { id, timestamp: ts, cwd: '/work/proj', originator: 'codex_cli_rs', cli_version: '0.146.0', source: 'cli', ...extra },
 });
 const cprompt = (text: string, ts: string) => ({ timestamp: ts, type: 'event_msg', payload: { type: 'user_message', message: text } });
 const rollout = (id: string, day: string, stamp: string) => `.codex/sessions/${day}/rollout-${stamp}-${id}.jsonl`;
@@ -47,21 +62,42 @@ function corpus(): string {
   put(home, 'pi/sessions', '.pi/agent/sessions');
   put(home, 'claude/projects/-tmp', '.claude/projects/-tmp');
   put(home, 'codex/sessions', '.codex/sessions');
-  write(home, `.claude/projects/-tmp/${P}.jsonl`, jsonl(...history(P), cuser(P, u(20), u(4), 'parent after the fork', '2026-03-01T12:00:00.000Z')));
-  write(home, `.claude/projects/-tmp/${F}.jsonl`, jsonl(
-    ...history(F),
-    cuser(F, u(10), u(4), 'fork own prompt', '2026-03-01T11:00:00.000Z'),
-    cbot(F, u(11), u(10), 'fork reply', '2026-03-01T11:00:01.000Z'),
-    cuser(F, u(12), u(11), 'fork second own prompt', '2026-03-01T12:30:00.000Z'),
-  ));
-  write(home, rollout(CP, '2026/02/01', '2026-02-01T10-00-00'), jsonl(
-    cmeta(CP, '2026-02-01T10:00:00.000Z'), cprompt('codex parent one', '2026-02-01T10:00:01.000Z'), cprompt('codex parent two', '2026-02-01T10:00:02.000Z'),
-  ));
-  write(home, rollout(CF, '2026/02/02', '2026-02-02T09-00-00'), jsonl(
-    cmeta(CF, '2026-02-02T09:00:00.000Z', { forked_from_id: CP }), cmeta(CP, '2026-02-02T09:00:00.000Z'),
-    cprompt('codex parent one', '2026-02-02T09:00:00.000Z'), cprompt('codex parent two', '2026-02-02T09:00:00.000Z'),
-    cprompt('codex fork own prompt', '2026-02-02T09:01:00.000Z'), cprompt('codex fork second prompt', '2026-02-02T09:02:00.000Z'),
-  ));
+  write(
+    home,
+    `.claude/projects/-tmp/${P}.jsonl`,
+    jsonl(...history(P), cuser(P, u(20), u(4), 'parent after the fork', '2026-03-01T12:00:00.000Z')),
+  );
+  write(
+    home,
+    `.claude/projects/-tmp/${F}.jsonl`,
+    jsonl(
+      ...history(F),
+      cuser(F, u(10), u(4), 'fork own prompt', '2026-03-01T11:00:00.000Z'),
+      cbot(F, u(11), u(10), 'fork reply', '2026-03-01T11:00:01.000Z'),
+      cuser(F, u(12), u(11), 'fork second own prompt', '2026-03-01T12:30:00.000Z'),
+    ),
+  );
+  write(
+    home,
+    rollout(CP, '2026/02/01', '2026-02-01T10-00-00'),
+    jsonl(
+      cmeta(CP, '2026-02-01T10:00:00.000Z'),
+      cprompt('codex parent one', '2026-02-01T10:00:01.000Z'),
+      cprompt('codex parent two', '2026-02-01T10:00:02.000Z'),
+    ),
+  );
+  write(
+    home,
+    rollout(CF, '2026/02/02', '2026-02-02T09-00-00'),
+    jsonl(
+      cmeta(CF, '2026-02-02T09:00:00.000Z', { forked_from_id: CP }),
+      cmeta(CP, '2026-02-02T09:00:00.000Z'),
+      cprompt('codex parent one', '2026-02-02T09:00:00.000Z'),
+      cprompt('codex parent two', '2026-02-02T09:00:00.000Z'),
+      cprompt('codex fork own prompt', '2026-02-02T09:01:00.000Z'),
+      cprompt('codex fork second prompt', '2026-02-02T09:02:00.000Z'),
+    ),
+  );
   write(home, '.codex/session_index.jsonl', jsonl({ id: CP, thread_name: 'Codex parent thread', updated_at: '2026-02-01T10:00:03Z' }));
   // several pi sessions with several prompts each (every prompt is kept in the state)
   for (let i = 0; i < 12; i++) {
@@ -70,8 +106,24 @@ function corpus(): string {
     const iso = (ms: number) => new Date(t + ms).toISOString();
     const lines: unknown[] = [{ type: 'session', version: 3, id, timestamp: iso(0), cwd: `/work/p${i}` }];
     for (let k = 0; k < 4; k++) {
-      lines.push({ type: 'message', id: `m${k}`, parentId: null, timestamp: iso(5000 + k * 1000), message: { role: 'user', content: [{ type: 'text', text: `pi ${i} prompt ${k}${i === 7 && k === 2 ? ' zeppelin' : ''}` }], timestamp: t + 5000 + k * 1000 } });
-      lines.push({ type: 'message', id: `r${k}`, parentId: `m${k}`, timestamp: iso(5500 + k * 1000), message: { role: 'assistant', content: [{ type: 'text', text: `reply ${k}` }], timestamp: t + 5500 + k * 1000 } });
+      lines.push({
+        type: 'message',
+        id: `m${k}`,
+        parentId: null,
+        timestamp: iso(5000 + k * 1000),
+        message: {
+          role: 'user',
+          content: [{ type: 'text', text: `pi ${i} prompt ${k}${i === 7 && k === 2 ? ' zeppelin' : ''}` }],
+          timestamp: t + 5000 + k * 1000,
+        },
+      });
+      lines.push({
+        type: 'message',
+        id: `r${k}`,
+        parentId: `m${k}`,
+        timestamp: iso(5500 + k * 1000),
+        message: { role: 'assistant', content: [{ type: 'text', text: `reply ${k}` }], timestamp: t + 5500 + k * 1000 },
+      });
     }
     write(home, `.pi/agent/sessions/--work-p${i}--/2026-04-01T10-00-00-000Z_${id}.jsonl`, jsonl(...lines));
   }
@@ -83,11 +135,18 @@ function indexFiles(cache: string): Record<string, string> {
   const out: Record<string, string> = {};
   const Sqlite = createRequire(import.meta.url)('better-sqlite3');
   const db = new Sqlite(path.join(cache, 'index.db'), { readonly: true });
-  out.sources = JSON.stringify(db.prepare('SELECT path, harness, size, mtime, ino, sig, src, off, tail, state, sessions, error FROM sources ORDER BY path').all());
-  out.sessions = JSON.stringify(db.prepare('SELECT key, harness, id, file, at, short, link, fork, doc, hex(rec) FROM sessions ORDER BY key').all());
+  out.sources = JSON.stringify(
+    db.prepare('SELECT path, harness, size, mtime, ino, sig, src, off, tail, state, sessions, error FROM sources ORDER BY path').all(),
+  );
+  out.sessions = JSON.stringify(
+    db.prepare('SELECT key, harness, id, file, at, short, link, fork, doc, hex(rec) FROM sessions ORDER BY key').all(),
+  );
   out.prompts = JSON.stringify(db.prepare('SELECT * FROM prompts ORDER BY path, key').all());
   db.close();
-  out['rows.bin'] = fs.readFileSync(path.join(cache, 'rows.bin')).toString('latin1').replace(/^(v\d+) \S+/, '$1 ID');
+  out['rows.bin'] = fs
+    .readFileSync(path.join(cache, 'rows.bin'))
+    .toString('latin1')
+    .replace(/^(v\d+) \S+/, '$1 ID');
   // check.bin: the stats and paths after the discovery memos (which hold read times) and each
   // source's memo code (0 for a source in a directory changed within 2 s of the read, which no memo
   // holds yet: a build a few seconds later than the first memoises it)
@@ -100,7 +159,10 @@ function indexFiles(cache: string): Record<string, string> {
 
 const saved = { threads: process.env.RESUME_THREADS, min: process.env.RESUME_PARALLEL_MIN_BYTES };
 afterEach(() => {
-  for (const [k, v] of [['RESUME_THREADS', saved.threads], ['RESUME_PARALLEL_MIN_BYTES', saved.min]] as const) {
+  for (const [k, v] of [
+    ['RESUME_THREADS', saved.threads],
+    ['RESUME_PARALLEL_MIN_BYTES', saved.min],
+  ] as const) {
     if (v === undefined) delete process.env[k];
     else process.env[k] = v;
   }
@@ -119,9 +181,14 @@ describe('a full build lets go of what it has written, and writes the same index
     const kept = await build(home, path.join(home, 'c-kept'), { withEntries: true });
     const base = indexFiles(path.join(home, 'c-kept'));
     // the finish passes had work to do (and did it from the parts of the states they are left)
-    const byId = (id: string) => kept.sessions.find((s) => s.id === id)!;
+    const byId = (id: string) => must(kept.sessions.find((s) => s.id === id));
     expect(byId(F)).toMatchObject({ forkedFrom: P, firstPrompt: 'fork own prompt', lastPrompt: 'fork second own prompt', prompts: 2 });
-    expect(byId(CF)).toMatchObject({ forkedFrom: CP, firstPrompt: 'codex fork own prompt', lastPrompt: 'codex fork second prompt', prompts: 2 });
+    expect(byId(CF)).toMatchObject({
+      forkedFrom: CP,
+      firstPrompt: 'codex fork own prompt',
+      lastPrompt: 'codex fork second prompt',
+      prompts: 2,
+    });
     expect(byId(CP)).toMatchObject({ title: 'Codex parent thread' });
     // as many entries as sources (check.bin's header: v<version> <build> <count> <meta length>)
     const check = fs.readFileSync(path.join(home, 'c-kept', 'check.bin'));
@@ -168,13 +235,35 @@ describe('a line of many megabytes', () => {
     const id = '019e1111-0000-7000-8000-000000000001';
     const t = Date.parse('2026-05-01T10:00:00.000Z');
     const iso = (ms: number) => new Date(t + ms).toISOString();
-    write(home, `.pi/agent/sessions/--work-big--/2026-05-01T10-00-00-000Z_${id}.jsonl`, jsonl(
-      { type: 'session', version: 3, id, timestamp: iso(0), cwd: '/work/big' },
-      { type: 'message', id: 'a', parentId: null, timestamp: iso(5000), message: { role: 'user', content: [{ type: 'text', text: 'before the big line' }], timestamp: t + 5000 } },
-      // 20 MB of tool output on one line (over the 16 MiB a line is cut at)
-      { type: 'message', id: 'b', parentId: 'a', timestamp: iso(6000), message: { role: 'toolResult', toolCallId: 'c1', content: [{ type: 'text', text: 'x'.repeat(20 << 20) }], timestamp: t + 6000 } },
-      { type: 'message', id: 'c', parentId: 'b', timestamp: iso(7000), message: { role: 'user', content: [{ type: 'text', text: 'after the big line' }], timestamp: t + 7000 } },
-    ));
+    write(
+      home,
+      `.pi/agent/sessions/--work-big--/2026-05-01T10-00-00-000Z_${id}.jsonl`,
+      jsonl(
+        { type: 'session', version: 3, id, timestamp: iso(0), cwd: '/work/big' },
+        {
+          type: 'message',
+          id: 'a',
+          parentId: null,
+          timestamp: iso(5000),
+          message: { role: 'user', content: [{ type: 'text', text: 'before the big line' }], timestamp: t + 5000 },
+        },
+        // 20 MB of tool output on one line (over the 16 MiB a line is cut at)
+        {
+          type: 'message',
+          id: 'b',
+          parentId: 'a',
+          timestamp: iso(6000),
+          message: { role: 'toolResult', toolCallId: 'c1', content: [{ type: 'text', text: 'x'.repeat(20 << 20) }], timestamp: t + 6000 },
+        },
+        {
+          type: 'message',
+          id: 'c',
+          parentId: 'b',
+          timestamp: iso(7000),
+          message: { role: 'user', content: [{ type: 'text', text: 'after the big line' }], timestamp: t + 7000 },
+        },
+      ),
+    );
     return id;
   };
 
@@ -195,20 +284,46 @@ describe('the sizes check.bin recorded (storedSizes, storedFiles: how a search o
   it('come from the check.bin the index run read, and from the file again once it was replaced', async () => {
     const home = tempHome();
     const cache = path.join(home, '.cache', 'resume');
-    const a = write(home, '.pi/agent/sessions/--a--/2026-01-01T00-00-00-000Z_a.jsonl', jsonl({ type: 'session', version: 3, id: 'a', timestamp: '2026-01-01T00:00:00.000Z', cwd: '/a' }));
-    const b = write(home, '.pi/agent/sessions/--b--/2026-01-02T00-00-00-000Z_b.jsonl', jsonl({ type: 'session', version: 3, id: 'b', timestamp: '2026-01-02T00:00:00.000Z', cwd: '/b' }));
+    const a = write(
+      home,
+      '.pi/agent/sessions/--a--/2026-01-01T00-00-00-000Z_a.jsonl',
+      jsonl({ type: 'session', version: 3, id: 'a', timestamp: '2026-01-01T00:00:00.000Z', cwd: '/a' }),
+    );
+    const b = write(
+      home,
+      '.pi/agent/sessions/--b--/2026-01-02T00-00-00-000Z_b.jsonl',
+      jsonl({ type: 'session', version: 3, id: 'b', timestamp: '2026-01-02T00:00:00.000Z', cwd: '/b' }),
+    );
     const ctx = makeCtx({ PATH: process.env.PATH, HOME: home, RESUME_CACHE_DIR: cache, TZ: 'UTC' });
     await updateIndex(ctx);
     const size = (f: string) => fs.statSync(f).size;
     expect(Object.fromEntries(storedSizes(ctx))).toEqual({ [a]: size(a), [b]: size(b) });
     // another process brings the index up to date: check.bin is a new file, read again
-    fs.appendFileSync(a, jsonl({ type: 'message', id: 'm', parentId: null, timestamp: '2026-01-03T00:00:00.000Z', message: { role: 'user', content: [{ type: 'text', text: 'more' }] } }));
+    fs.appendFileSync(
+      a,
+      jsonl({
+        type: 'message',
+        id: 'm',
+        parentId: null,
+        timestamp: '2026-01-03T00:00:00.000Z',
+        message: { role: 'user', content: [{ type: 'text', text: 'more' }] },
+      }),
+    );
     expect(run(home, ['index']).code).toBe(0);
     expect(storedSizes(ctx).get(a)).toBe(size(a));
     // the files, largest first (the order a search's threads mark them in): a grew past b
     expect(size(a)).toBeGreaterThan(size(b));
     expect(storedFiles(ctx)).toEqual([a, b]);
-    fs.appendFileSync(b, jsonl({ type: 'message', id: 'n', parentId: null, timestamp: '2026-01-03T00:00:00.000Z', message: { role: 'user', content: [{ type: 'text', text: 'much more than a said, '.repeat(20) }] } }));
+    fs.appendFileSync(
+      b,
+      jsonl({
+        type: 'message',
+        id: 'n',
+        parentId: null,
+        timestamp: '2026-01-03T00:00:00.000Z',
+        message: { role: 'user', content: [{ type: 'text', text: 'much more than a said, '.repeat(20) }] },
+      }),
+    );
     expect(run(home, ['index']).code).toBe(0);
     expect(size(b)).toBeGreaterThan(size(a));
     expect(storedFiles(ctx)).toEqual([b, a]);

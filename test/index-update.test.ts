@@ -2,8 +2,9 @@
 // short ids that grow. What it must never do is serve a stale listing: every listing here is
 // compared with one built from nothing (another cache directory). Then what a killed or concurrent
 // builder leaves.
-import fs from 'node:fs';
+
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -13,13 +14,30 @@ const uuid = (n: number) => `${String(n).padStart(8, '0')}-2222-4222-8222-222222
 const ts = (day: number, h = 10) => `2026-05-${String(day).padStart(2, '0')}T${String(h).padStart(2, '0')}:00:00.000Z`;
 function claudeLine(id: string, cwd: string, text: string, at: string, extra: Record<string, unknown> = {}): string {
   return jsonl({
-    parentUuid: null, isSidechain: false, userType: 'external', cwd, sessionId: id, version: '2.1.207', gitBranch: 'main',
-    type: 'user', message: { role: 'user', content: text }, uuid: `u-${id}-${at}`, timestamp: at, entrypoint: 'cli', ...extra,
+    parentUuid: null,
+    isSidechain: false,
+    userType: 'external',
+    cwd,
+    sessionId: id,
+    version: '2.1.207',
+    gitBranch: 'main',
+    type: 'user',
+    message: { role: 'user', content: text },
+    uuid: `u-${id}-${at}`,
+    timestamp: at,
+    entrypoint: 'cli',
+    ...extra,
   });
 }
 const piHeader = (id: string, cwd: string, at: string) => jsonl({ type: 'session', version: 3, id, timestamp: at, cwd });
 const piMessage = (text: string, at: string, n: number) =>
-  jsonl({ type: 'message', id: `m${n}`, parentId: null, timestamp: at, message: { role: 'user', content: [{ type: 'text', text }], timestamp: Date.parse(at) } });
+  jsonl({
+    type: 'message',
+    id: `m${n}`,
+    parentId: null,
+    timestamp: at,
+    message: { role: 'user', content: [{ type: 'text', text }], timestamp: Date.parse(at) },
+  });
 
 const cache = (h: string) => path.join(h, '.cache', 'resume');
 const claudeFile = (h: string, n: number) => path.join(h, `.claude/projects/-tmp-p${n}/${uuid(n)}.jsonl`);
@@ -40,7 +58,11 @@ function ok(h: string, args: string[], env: Record<string, string> = {}): string
 }
 /** What a listing shows, read through every reader: rows (rows.bin), rows --align (rows.json), ls --json (list.json). */
 function views(h: string, env: Record<string, string> = {}): { rows: string; align: string; ls: unknown } {
-  return { rows: ok(h, ['rows', '-a'], env), align: ok(h, ['rows', '-a', '--align'], env), ls: JSON.parse(ok(h, ['ls', '--json', '-a'], env)) };
+  return {
+    rows: ok(h, ['rows', '-a'], env),
+    align: ok(h, ['rows', '-a', '--align'], env),
+    ls: JSON.parse(ok(h, ['ls', '--json', '-a'], env)),
+  };
 }
 /** The same, from a listing built from nothing. */
 const fresh = (h: string) => views(h, { RESUME_CACHE_DIR: tempDir('resume-fresh-') });
@@ -51,11 +73,13 @@ const expectBuilt = (h: string) => {
   ok(h, ['index'], env);
   expect(views(h)).toEqual(views(h, env));
 };
-const keys = (out: string) => out.split('\n').filter(Boolean).map((l) => l.split('\t')[0]);
+const keys = (out: string) =>
+  out
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => l.split('\t')[0]);
 const read = (h: string, f: string) => fs.readFileSync(path.join(cache(h), f));
 const exists = (h: string, f: string) => fs.existsSync(path.join(cache(h), f));
-/** The build check.bin names. */
-const checkId = (h: string) => read(h, 'check.bin').toString('latin1').split('\n')[0]!.split(' ')[1];
 const counts = (h: string, env: Record<string, string> = {}) => {
   const r = run(h, ['index'], env);
   expect(r.code, r.stderr).toBe(0);
@@ -77,17 +101,22 @@ describe('an update of a stored index lists as a build from nothing', () => {
     const ls = JSON.parse(ok(h, ['ls', '--json', '-a']));
     expect(ls[0]).toMatchObject({ id: uuid(1), prompts: 2 });
     // the picker's preview reads the stored listing (with the patch): the new prompt count and last prompt
-    expect(ok(h, ['preview', `claude:${uuid(1)}`])).toMatch(/prompts: +2\n[^]*last prompt:\nclaude later one\n/);
+    expect(ok(h, ['preview', `claude:${uuid(1)}`])).toMatch(/prompts: +2\n[\s\S]*last prompt:\nclaude later one\n/);
     // rows.bin is not written again, nor check.bin's build (it is written again only to record a
     // discovery memo: one is not made of a directory changed in the last 2 s, so when depends on
     // the clock): check.patch, over them, names the build
-    const ownId = (b: Buffer) => b.toString('latin1').split(' ')[1];
     // the next run has nothing to do
     expect(counts(h)).toMatch(/0 parsed, 0 appended, 5 unchanged/);
 
     // a pi session too: in place in the order, without moving ahead
     fs.appendFileSync(piFile(h, 4), piMessage('pi later four', ts(4, 12), 2));
-    expect(keys(ok(h, ['rows', '-a']))).toEqual([`claude:${uuid(1)}`, `pi:${uuid(5)}`, `pi:${uuid(4)}`, `claude:${uuid(3)}`, `claude:${uuid(2)}`]);
+    expect(keys(ok(h, ['rows', '-a']))).toEqual([
+      `claude:${uuid(1)}`,
+      `pi:${uuid(5)}`,
+      `pi:${uuid(4)}`,
+      `claude:${uuid(3)}`,
+      `claude:${uuid(2)}`,
+    ]);
     expectFresh(h);
   });
 
@@ -148,17 +177,21 @@ describe('an update of a stored index lists as a build from nothing', () => {
     const h = store();
     views(h);
     const grow = [
-      (k: number) => fs.appendFileSync(claudeFile(h, 1 + (k % 3)), claudeLine(uuid(1 + (k % 3)), `/tmp/p${1 + (k % 3)}`, `claude round ${k}`, ts(10 + (k % 15), k % 24))),
+      (k: number) =>
+        fs.appendFileSync(
+          claudeFile(h, 1 + (k % 3)),
+          claudeLine(uuid(1 + (k % 3)), `/tmp/p${1 + (k % 3)}`, `claude round ${k}`, ts(10 + (k % 15), k % 24)),
+        ),
       (k: number) => fs.appendFileSync(piFile(h, 4 + ((k >> 1) % 2)), piMessage(`pi round ${k}`, ts(10 + (k % 15), (k + 5) % 24), 10 + k)),
     ];
     for (let k = 0; k < 16; k++) {
-      grow[k % 2]!(k);
+      grow[k % 2](k);
       ok(h, ['rows', '-a']);
     }
     expectFresh(h);
   });
 
-  it('a session that appears or goes; a Claude Code fork (its first record another\'s) linked by the finish pass', () => {
+  it("a session that appears or goes; a Claude Code fork (its first record another's) linked by the finish pass", () => {
     const h = store();
     views(h);
     fs.appendFileSync(claudeFile(h, 1), claudeLine(uuid(1), '/tmp/p1', 'one a', ts(10)));
@@ -169,17 +202,31 @@ describe('an update of a stored index lists as a build from nothing', () => {
     expectFresh(h);
     expect(keys(ok(h, ['rows', '-a']))).toContain(`claude:${uuid(6)}`);
     // a fork of session 3 (its first record copied): the finish pass over the listing links it
-    write(h, claudeFile(h, 8), claudeLine(uuid(8), '/tmp/p3', 'claude prompt 3', ts(3), { uuid: `u-${uuid(3)}-${ts(3)}` }) + claudeLine(uuid(8), '/tmp/p3', 'the fork of three', ts(15)));
+    write(
+      h,
+      claudeFile(h, 8),
+      claudeLine(uuid(8), '/tmp/p3', 'claude prompt 3', ts(3), { uuid: `u-${uuid(3)}-${ts(3)}` }) +
+        claudeLine(uuid(8), '/tmp/p3', 'the fork of three', ts(15)),
+    );
     expectFresh(h);
-    expect((JSON.parse(ok(h, ['ls', '--json', '-a'])) as { id: string; forkedFrom: string | null }[]).find((s) => s.id === uuid(8))?.forkedFrom).toBe(uuid(3));
+    expect(
+      (JSON.parse(ok(h, ['ls', '--json', '-a'])) as { id: string; forkedFrom: string | null }[]).find((s) => s.id === uuid(8))?.forkedFrom,
+    ).toBe(uuid(3));
     fs.rmSync(claudeFile(h, 8));
     views(h);
     // a second session new since the listing with the first record of one new since it too (the patch's)
     write(h, claudeFile(h, 9), claudeLine(uuid(9), '/tmp/p9', 'claude prompt 9', ts(16)));
     views(h);
-    write(h, claudeFile(h, 10), claudeLine(uuid(10), '/tmp/p9', 'claude prompt 9', ts(16), { uuid: `u-${uuid(9)}-${ts(16)}` }) + claudeLine(uuid(10), '/tmp/p9', 'the fork of nine', ts(17)));
+    write(
+      h,
+      claudeFile(h, 10),
+      claudeLine(uuid(10), '/tmp/p9', 'claude prompt 9', ts(16), { uuid: `u-${uuid(9)}-${ts(16)}` }) +
+        claudeLine(uuid(10), '/tmp/p9', 'the fork of nine', ts(17)),
+    );
     expectFresh(h);
-    expect((JSON.parse(ok(h, ['ls', '--json', '-a'])) as { id: string; forkedFrom: string | null }[]).find((s) => s.id === uuid(10))?.forkedFrom).toBe(uuid(9));
+    expect(
+      (JSON.parse(ok(h, ['ls', '--json', '-a'])) as { id: string; forkedFrom: string | null }[]).find((s) => s.id === uuid(10))?.forkedFrom,
+    ).toBe(uuid(9));
     fs.rmSync(claudeFile(h, 10));
     fs.rmSync(claudeFile(h, 9));
     fs.rmSync(claudeFile(h, 6));
@@ -222,14 +269,23 @@ describe('an update of a stored index lists as a build from nothing', () => {
     expect(keys(ok(h, ['rows', '-a'])).filter((k) => k === `pi:${uuid(5)}`)).toHaveLength(1);
   });
 
-  it('a new session whose id begins as another\'s lengthens both short ids; they shorten when it goes', () => {
+  it("a new session whose id begins as another's lengthens both short ids; they shorten when it goes", () => {
     const h = store();
     views(h);
     // 00000004-… is listed: 00000004-3333-… shares its first 8 characters
     const twin = `${uuid(4).slice(0, 9)}3333-4333-8333-333333333333`;
-    write(h, `.pi/agent/sessions/--tmp-twin--/2026-05-01T10-00-00-000Z_${twin}.jsonl`, piHeader(twin, '/tmp/twin', ts(14)) + piMessage('twin prompt', ts(14), 1));
+    write(
+      h,
+      `.pi/agent/sessions/--tmp-twin--/2026-05-01T10-00-00-000Z_${twin}.jsonl`,
+      piHeader(twin, '/tmp/twin', ts(14)) + piMessage('twin prompt', ts(14), 1),
+    );
     expectBuilt(h);
-    const shorts = new Map(ok(h, ['rows', '-a']).trim().split('\n').map((l) => [l.split('\t')[0], l.split('\t')[1]]));
+    const shorts = new Map(
+      ok(h, ['rows', '-a'])
+        .trim()
+        .split('\n')
+        .map((l) => [l.split('\t')[0], l.split('\t')[1]]),
+    );
     expect(shorts.get(`pi:${twin}`)).toBe(twin.slice(0, 10));
     expect(shorts.get(`pi:${uuid(4)}`)).toBe(uuid(4).slice(0, 10));
 
@@ -256,8 +312,16 @@ describe('an update of a stored index lists as a build from nothing', () => {
     const id = uuid(8);
     const fork = uuid(9);
     const shared = { uuid: 'shared-first-prompt-0001' };
-    write(h, claudeFile(h, 8), claudeLine(id, '/tmp/p8', 'a parent prompt', ts(20), shared) + claudeLine(id, '/tmp/p8', 'parent goes on', ts(22), { uuid: 'p-2' }));
-    write(h, claudeFile(h, 9), claudeLine(fork, '/tmp/p9', 'a parent prompt', ts(20), shared) + claudeLine(fork, '/tmp/p9', 'the fork', ts(21), { uuid: 'f-2' }));
+    write(
+      h,
+      claudeFile(h, 8),
+      claudeLine(id, '/tmp/p8', 'a parent prompt', ts(20), shared) + claudeLine(id, '/tmp/p8', 'parent goes on', ts(22), { uuid: 'p-2' }),
+    );
+    write(
+      h,
+      claudeFile(h, 9),
+      claudeLine(fork, '/tmp/p9', 'a parent prompt', ts(20), shared) + claudeLine(fork, '/tmp/p9', 'the fork', ts(21), { uuid: 'f-2' }),
+    );
     views(h);
     fs.appendFileSync(claudeFile(h, 9), claudeLine(fork, '/tmp/p9', 'the fork goes on', ts(23), { uuid: 'f-3' }));
     expectFresh(h);
@@ -265,7 +329,6 @@ describe('an update of a stored index lists as a build from nothing', () => {
     expect(ls.find((s) => s.id === fork)?.forkedFrom).toBe(id);
   });
 });
-
 
 describe('one writer, readers that never wait, a killed builder', () => {
   /** A store big enough that a cold build takes a while: 60 Claude sessions of ~300 KB each. */
@@ -288,7 +351,9 @@ describe('one writer, readers that never wait, a killed builder', () => {
       else c.on('exit', (code, sig) => res(code ?? (sig ? 128 : 1)));
     });
 
-  it('kill -9 at any moment of a build leaves a sound index: the next run lists as a build from nothing', { timeout: 120_000 }, async () => {
+  it('kill -9 at any moment of a build leaves a sound index: the next run lists as a build from nothing', {
+    timeout: 120_000,
+  }, async () => {
     const h = bigStore();
     const want = fresh(h);
     for (const ms of [30, 120, 250, 500]) {
@@ -320,7 +385,7 @@ describe('one writer, readers that never wait, a killed builder', () => {
     const runs = [spawnIndex(h), spawnIndex(h), spawnIndex(h)];
     const errs = runs.map((c) => {
       let s = '';
-      c.stderr!.on('data', (d) => (s += d));
+      c.stderr.on('data', (d) => (s += d));
       return () => s;
     });
     expect(await Promise.all(runs.map(exited))).toEqual([0, 0, 0]);

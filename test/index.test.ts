@@ -1,10 +1,12 @@
 // The offset index and the listing commands (issue 2), through the built CLI on temp HOMEs.
-import fs from 'node:fs';
-import path from 'node:path';
+
 import { execFileSync, spawnSync } from 'node:child_process';
-import { describe, expect, it } from 'vitest';
-import { envFor, indexStderr, jsonl, lsJson, put, run, tempHome, write, BIN } from './helpers.js';
+import fs from 'node:fs';
 import { createRequire } from 'node:module';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { BIN, envFor, indexStderr, jsonl, lsJson, must, put, run, tempHome, write } from './helpers.js';
+import type { Listed } from './json.js';
 
 const CLAUDE_ID = '0a1b2c3d-4e5f-4061-8071-2a3b4c5d6e7f';
 const PI_ID = '019e19b4-eb48-746a-aa6b-8dfcfa37954b';
@@ -18,13 +20,23 @@ function claudeHome(): { home: string; file: string } {
 function piHome(home = tempHome()): { home: string; file: string } {
   put(home, 'pi/sessions', '.pi/agent/sessions');
   const dir = path.join(home, '.pi/agent/sessions/--tmp-as-agent-fixture-project--');
-  return { home, file: path.join(dir, fs.readdirSync(dir)[0]!) };
+  return { home, file: path.join(dir, fs.readdirSync(dir)[0]) };
 }
 
 function claudeUser(text: string, ts: string, extra: Record<string, unknown> = {}) {
   return {
-    parentUuid: null, isSidechain: false, userType: 'external', cwd: '/tmp', sessionId: CLAUDE_ID, version: '2.1.207',
-    gitBranch: 'main', type: 'user', message: { role: 'user', content: text }, uuid: `u-${ts}`, timestamp: ts, entrypoint: 'cli',
+    parentUuid: null,
+    isSidechain: false,
+    userType: 'external',
+    cwd: '/tmp',
+    sessionId: CLAUDE_ID,
+    version: '2.1.207',
+    gitBranch: 'main',
+    type: 'user',
+    message: { role: 'user', content: text },
+    uuid: `u-${ts}`,
+    timestamp: ts,
+    entrypoint: 'cli',
     ...extra,
   };
 }
@@ -47,8 +59,26 @@ function snapshot(dir: string): string[] {
 }
 
 const FIELDS = [
-  'harness', 'id', 'short', 'cwd', 'title', 'firstPrompt', 'lastPrompt', 'prompts', 'branch', 'model', 'started', 'updated',
-  'file', 'hidden', 'hiddenReason', 'parent', 'forkedFrom', 'live', 'pid', 'resume',
+  'harness',
+  'id',
+  'short',
+  'cwd',
+  'title',
+  'firstPrompt',
+  'lastPrompt',
+  'prompts',
+  'branch',
+  'model',
+  'started',
+  'updated',
+  'file',
+  'hidden',
+  'hiddenReason',
+  'parent',
+  'forkedFrom',
+  'live',
+  'pid',
+  'resume',
 ];
 
 describe('ls --json', () => {
@@ -67,23 +97,34 @@ describe('ls --json', () => {
       expect(typeof s.live).toBe('boolean');
       expect(s.updated).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
       expect(s.started).toMatch(/Z$/);
-      expect(Array.isArray(s.resume.argv)).toBe(true);
-      expect(s.resume.cwd).toBe(s.cwd);
+      expect(Array.isArray(must(s.resume).argv)).toBe(true);
+      expect(must(s.resume).cwd).toBe(s.cwd);
     }
     const c = list.find((s) => s.harness === 'claude');
     expect(c).toMatchObject({
-      id: CLAUDE_ID, cwd: '/tmp', branch: 'main', prompts: 1, title: 'Delegate a repo search to a subagent',
-      hidden: false, hiddenReason: null, parent: null, forkedFrom: null,
+      id: CLAUDE_ID,
+      cwd: '/tmp',
+      branch: 'main',
+      prompts: 1,
+      title: 'Delegate a repo search to a subagent',
+      hidden: false,
+      hiddenReason: null,
+      parent: null,
+      forkedFrom: null,
       resume: { cwd: '/tmp', argv: ['claude', '--resume', CLAUDE_ID] },
     });
-    const p = list.find((s) => s.harness === 'pi');
+    const p = must(list.find((s) => s.harness === 'pi'));
     expect(p).toMatchObject({
-      id: PI_ID, cwd: '/tmp/as-agent-fixture/project', prompts: 2, model: 'pi-fixture-model',
+      id: PI_ID,
+      cwd: '/tmp/as-agent-fixture/project',
+      prompts: 2,
+      model: 'pi-fixture-model',
       firstPrompt: 'Read hello.py and summarize what it prints without editing files.',
       lastPrompt: 'Add one concise follow-up sentence.',
-      started: '2026-05-12T01:02:27.657Z', updated: '2026-05-12T01:02:45.843Z',
+      started: '2026-05-12T01:02:27.657Z',
+      updated: '2026-05-12T01:02:45.843Z',
     });
-    expect(p.resume.argv).toEqual(['pi', '--session', p.file]);
+    expect(must(p.resume).argv).toEqual(['pi', '--session', p.file]);
   });
 
   it('does not list Claude subagent transcripts as sessions', () => {
@@ -100,15 +141,18 @@ describe('incremental index', () => {
     expect(indexCounts(home)).toMatch(/1 parsed, 0 appended, 0 unchanged/);
     expect(indexCounts(home)).toMatch(/0 parsed, 0 appended, 1 unchanged/);
     const before = fs.statSync(file).size;
-    fs.appendFileSync(file, jsonl(
-      claudeUser('second question about the webhook', '2025-12-17T00:00:00.000Z'),
-      claudeUser('third question', '2025-12-17T00:01:00.000Z'),
-      { type: 'custom-title', customTitle: 'Webhook retries', sessionId: CLAUDE_ID },
-      claudeUser('fourth', '2025-12-17T00:02:00.000Z'),
-    ));
+    fs.appendFileSync(
+      file,
+      jsonl(
+        claudeUser('second question about the webhook', '2025-12-17T00:00:00.000Z'),
+        claudeUser('third question', '2025-12-17T00:01:00.000Z'),
+        { type: 'custom-title', customTitle: 'Webhook retries', sessionId: CLAUDE_ID },
+        claudeUser('fourth', '2025-12-17T00:02:00.000Z'),
+      ),
+    );
     const err = indexCounts(home);
     expect(err).toMatch(/0 parsed, 1 appended, 0 unchanged/);
-    const mib = Number(/([\d.]+) MiB read/.exec(err)![1]);
+    const mib = Number(must(/([\d.]+) MiB read/.exec(err))[1]);
     expect(mib * 1048576).toBeLessThan(fs.statSync(file).size - before + 1024 * 1024 * 0.01);
     const [s] = lsJson(home);
     expect(s).toMatchObject({ prompts: 4, title: 'Webhook retries', lastPrompt: 'fourth', updated: '2025-12-17T00:02:00.000Z' });
@@ -150,9 +194,12 @@ describe('incremental index', () => {
   it('updates one source on an append and keeps every other session as it was', () => {
     const home = tempHome();
     const ids = Array.from({ length: 40 }, (_, i) => `4444${String(i).padStart(4, '0')}-0000-4000-8000-000000000000`);
-    ids.forEach((id, i) =>
-      write(home, `.claude/projects/-s${i}/${id}.jsonl`, jsonl({ ...claudeUser(`prompt ${i}`, `2026-02-01T00:${String(i).padStart(2, '0')}:00.000Z`), cwd: `/s${i}`, sessionId: id })),
-    );
+    for (const [i, id] of ids.entries())
+      write(
+        home,
+        `.claude/projects/-s${i}/${id}.jsonl`,
+        jsonl({ ...claudeUser(`prompt ${i}`, `2026-02-01T00:${String(i).padStart(2, '0')}:00.000Z`), cwd: `/s${i}`, sessionId: id }),
+      );
     const before = lsJson(home);
     const target = path.join(home, `.claude/projects/-s3/${ids[3]}.jsonl`);
     fs.appendFileSync(target, jsonl({ ...claudeUser('newest words', '2026-03-01T00:00:00.000Z'), cwd: '/s3', sessionId: ids[3] }));
@@ -227,16 +274,24 @@ describe('incremental index', () => {
     const home = tempHome();
     for (let i = 0; i < 12; i++) {
       const id = `1111111${i.toString(16)}-0000-4000-8000-00000000000${i % 10}`;
-      write(home, `.claude/projects/-p${i}/${id}.jsonl`, jsonl(
-        { ...claudeUser(`prompt ${i}`, `2026-01-0${1 + (i % 9)}T00:00:0${i % 10}.000Z`), cwd: `/p${i}`, sessionId: id },
-        { type: 'assistant', timestamp: `2026-01-0${1 + (i % 9)}T00:00:1${i % 10}.000Z`, message: { model: 'm', content: [{ type: 'text', text: `reply ${i}` }] } },
-      ));
+      write(
+        home,
+        `.claude/projects/-p${i}/${id}.jsonl`,
+        jsonl(
+          { ...claudeUser(`prompt ${i}`, `2026-01-0${1 + (i % 9)}T00:00:0${i % 10}.000Z`), cwd: `/p${i}`, sessionId: id },
+          {
+            type: 'assistant',
+            timestamp: `2026-01-0${1 + (i % 9)}T00:00:1${i % 10}.000Z`,
+            message: { model: 'm', content: [{ type: 'text', text: `reply ${i}` }] },
+          },
+        ),
+      );
     }
     const seq = lsJson(home, { RESUME_THREADS: '1' });
     const home2 = tempHome();
     fs.cpSync(path.join(home, '.claude'), path.join(home2, '.claude'), { recursive: true });
     const par = lsJson(home2, { RESUME_THREADS: '2', RESUME_PARALLEL_MIN_BYTES: '0' });
-    const strip = (l: any[]) => l.map((s) => ({ ...s, file: path.relative(s.harness, s.file).replace(/.*\.claude/, ''), resume: null }));
+    const strip = (l: Listed[]) => l.map((s) => ({ ...s, file: path.relative(s.harness, s.file).replace(/.*\.claude/, ''), resume: null }));
     expect(strip(par)).toEqual(strip(seq));
     expect(par).toHaveLength(12);
     // the same through the rows/preview bundle (run by the code-cache loader), on a cold cache
@@ -256,12 +311,15 @@ describe('bad input', () => {
     fs.mkdirSync(proj, { recursive: true });
     // not JSON, not objects, invalid UTF-8, a partial last line
     const id1 = '22222222-0000-4000-8000-000000000001';
-    fs.writeFileSync(path.join(proj, `${id1}.jsonl`), Buffer.concat([
-      Buffer.from('not json at all\n[1,2,3]\n"a string"\nnull\n'),
-      Buffer.from([0xff, 0xfe, 0x80, 0x0a]),
-      Buffer.from(jsonl({ ...claudeUser('survives the junk', '2026-02-01T00:00:00.000Z'), cwd: '/bad', sessionId: id1 })),
-      Buffer.from('{"type":"user","message":{"role":"us'),
-    ]));
+    fs.writeFileSync(
+      path.join(proj, `${id1}.jsonl`),
+      Buffer.concat([
+        Buffer.from('not json at all\n[1,2,3]\n"a string"\nnull\n'),
+        Buffer.from([0xff, 0xfe, 0x80, 0x0a]),
+        Buffer.from(jsonl({ ...claudeUser('survives the junk', '2026-02-01T00:00:00.000Z'), cwd: '/bad', sessionId: id1 })),
+        Buffer.from('{"type":"user","message":{"role":"us'),
+      ]),
+    );
     // empty file
     fs.writeFileSync(path.join(proj, '22222222-0000-4000-8000-000000000002.jsonl'), '');
     // FIFO named like a session: never opened (opening would block this test)
@@ -273,12 +331,12 @@ describe('bad input', () => {
     fs.mkdirSync(path.join(proj, '22222222-0000-4000-8000-000000000005.jsonl'));
     const r = run(home, ['ls', '--json', '-a']);
     expect(r.code).toBe(0);
-    const list = JSON.parse(r.stdout);
-    const ids = list.map((s: any) => s.id);
+    const list: Listed[] = JSON.parse(r.stdout);
+    const ids = list.map((s) => s.id);
     expect(ids).toContain(CLAUDE_ID);
     expect(ids).toContain(PI_ID);
     expect(ids).toContain(id1);
-    const bad = list.find((s: any) => s.id === id1);
+    const bad = list.find((s) => s.id === id1);
     expect(bad).toMatchObject({ prompts: 1, firstPrompt: 'survives the junk', cwd: '/bad' });
     const idx = run(home, ['index', '--rebuild']);
     expect(idx.stderr).toMatch(/skipped: 1 not regular files, 1 unreadable/);
@@ -288,7 +346,10 @@ describe('bad input', () => {
     const { home, file } = claudeHome();
     const big = 'x'.repeat(40 << 20);
     fs.appendFileSync(file, `{"type":"user","message":{"role":"user","content":"${big}`);
-    fs.appendFileSync(file, '"},"timestamp":"2025-12-20T00:00:00.000Z"}\n' + jsonl(claudeUser('after the huge line', '2025-12-21T00:00:00.000Z')));
+    fs.appendFileSync(
+      file,
+      '"},"timestamp":"2025-12-20T00:00:00.000Z"}\n' + jsonl(claudeUser('after the huge line', '2025-12-21T00:00:00.000Z')),
+    );
     const r = spawnSync(process.execPath, ['--max-old-space-size=160', BIN, 'ls', '--json'], { env: envFor(home), encoding: 'utf8' });
     expect(r.status).toBe(0);
     const [s] = JSON.parse(r.stdout);
@@ -304,10 +365,14 @@ describe('bad input', () => {
     const home = tempHome();
     const id = '33333333-0000-4000-8000-000000000001';
     const evil = 'Fix \x1b[31mred\x1b[0m\ttab\nnewline\r\x07bell \x1b]0;title\x07 \u202eRTL \x9b31m';
-    write(home, `.claude/projects/-evil/${id}.jsonl`, jsonl(
-      { ...claudeUser(evil, '2026-03-01T00:00:00.000Z'), cwd: '/evil', sessionId: id, gitBranch: 'feat/\x1b[2Jx' },
-      { type: 'custom-title', customTitle: 'T\x1b[1mitle\nsplit', sessionId: id },
-    ));
+    write(
+      home,
+      `.claude/projects/-evil/${id}.jsonl`,
+      jsonl(
+        { ...claudeUser(evil, '2026-03-01T00:00:00.000Z'), cwd: '/evil', sessionId: id, gitBranch: 'feat/\x1b[2Jx' },
+        { type: 'custom-title', customTitle: 'T\x1b[1mitle\nsplit', sessionId: id },
+      ),
+    );
     for (const args of [['rows'], ['ls'], ['ls', '--json'], ['show', id]]) {
       const r = run(home, args);
       expect(r.code).toBe(0);
@@ -316,7 +381,7 @@ describe('bad input', () => {
     }
     const rows = run(home, ['rows']).stdout.split('\n').filter(Boolean);
     expect(rows).toHaveLength(1);
-    expect(rows[0]!.split('\t')).toHaveLength(7);
+    expect(rows[0].split('\t')).toHaveLength(7);
   });
 
   it('writes nothing under any harness root', () => {
@@ -336,24 +401,75 @@ describe('listing commands', () => {
   function mixedHome(): string {
     const home = tempHome();
     const mk = (rel: string, id: string, cwd: string, prompts: string[], ts: string, extra: Record<string, unknown> = {}) =>
-      write(home, rel, jsonl(
-        ...prompts.map((p, i) => ({ ...claudeUser(p, ts.replace(/\d\d\.000Z$/, `${10 + i}.000Z`)), cwd, sessionId: id, ...extra })),
-      ));
-    mk(`.claude/projects/-a/aaaaaaaa-0000-4000-8000-000000000001.jsonl`, 'aaaaaaaa-0000-4000-8000-000000000001', '/src/alpha', ['one', 'two'], '2026-04-01T00:00:00.000Z');
-    mk(`.claude/projects/-b/bbbbbbbb-0000-4000-8000-000000000002.jsonl`, 'bbbbbbbb-0000-4000-8000-000000000002', '/src/beta', ['sdk run'], '2026-04-02T00:00:00.000Z', { entrypoint: 'sdk-cli' });
+      write(
+        home,
+        rel,
+        jsonl(...prompts.map((p, i) => ({ ...claudeUser(p, ts.replace(/\d\d\.000Z$/, `${10 + i}.000Z`)), cwd, sessionId: id, ...extra }))),
+      );
+    mk(
+      `.claude/projects/-a/aaaaaaaa-0000-4000-8000-000000000001.jsonl`,
+      'aaaaaaaa-0000-4000-8000-000000000001',
+      '/src/alpha',
+      ['one', 'two'],
+      '2026-04-01T00:00:00.000Z',
+    );
+    mk(
+      `.claude/projects/-b/bbbbbbbb-0000-4000-8000-000000000002.jsonl`,
+      'bbbbbbbb-0000-4000-8000-000000000002',
+      '/src/beta',
+      ['sdk run'],
+      '2026-04-02T00:00:00.000Z',
+      { entrypoint: 'sdk-cli' },
+    );
     const piHeader = (id: string, cwd: string, ts: string) => ({ type: 'session', version: 3, id, timestamp: ts, cwd });
-    const piMsg = (text: string, ts: string) => ({ type: 'message', id: 'x', parentId: null, timestamp: ts, message: { role: 'user', content: text } });
-    write(home, '.pi/agent/sessions/--src-alpha--/2026-04-03T00-00-00-000Z_p1.jsonl', jsonl(piHeader('p1', '/src/alpha/sub', '2026-04-03T00:00:00.000Z'), piMsg('first', '2026-04-03T00:00:01.000Z'), piMsg('second', '2026-04-03T00:00:02.000Z')));
-    write(home, '.pi/agent/sessions/--src-alpha--/2026-04-04T00-00-00-000Z_p2.jsonl', jsonl(piHeader('p2', '/src/alpha', '2026-04-04T00:00:00.000Z'), piMsg('probe', '2026-04-04T00:00:00.300Z')));
-    write(home, '.pi/agent/sessions/--src-alpha--/subagents/2026-04-05T00-00-00-000Z_p3.jsonl', jsonl(piHeader('p3', '/src/alpha', '2026-04-05T00:00:00.000Z'), piMsg('worker task', '2026-04-05T00:00:01.000Z'), piMsg('more', '2026-04-05T00:00:02.000Z')));
-    write(home, '.pi/agent/sessions/--src-gamma--/2026-04-06T00-00-00-000Z_p4.jsonl', jsonl(piHeader('p4', '/src/gamma', '2026-04-06T00:00:00.000Z'), piMsg('named one', '2026-04-06T00:00:01.000Z'), { type: 'session_info', id: 'y', parentId: 'x', timestamp: '2026-04-06T00:00:02.000Z', name: 'Gamma work' }));
+    const piMsg = (text: string, ts: string) => ({
+      type: 'message',
+      id: 'x',
+      parentId: null,
+      timestamp: ts,
+      message: { role: 'user', content: text },
+    });
+    write(
+      home,
+      '.pi/agent/sessions/--src-alpha--/2026-04-03T00-00-00-000Z_p1.jsonl',
+      jsonl(
+        piHeader('p1', '/src/alpha/sub', '2026-04-03T00:00:00.000Z'),
+        piMsg('first', '2026-04-03T00:00:01.000Z'),
+        piMsg('second', '2026-04-03T00:00:02.000Z'),
+      ),
+    );
+    write(
+      home,
+      '.pi/agent/sessions/--src-alpha--/2026-04-04T00-00-00-000Z_p2.jsonl',
+      jsonl(piHeader('p2', '/src/alpha', '2026-04-04T00:00:00.000Z'), piMsg('probe', '2026-04-04T00:00:00.300Z')),
+    );
+    write(
+      home,
+      '.pi/agent/sessions/--src-alpha--/subagents/2026-04-05T00-00-00-000Z_p3.jsonl',
+      jsonl(
+        piHeader('p3', '/src/alpha', '2026-04-05T00:00:00.000Z'),
+        piMsg('worker task', '2026-04-05T00:00:01.000Z'),
+        piMsg('more', '2026-04-05T00:00:02.000Z'),
+      ),
+    );
+    write(
+      home,
+      '.pi/agent/sessions/--src-gamma--/2026-04-06T00-00-00-000Z_p4.jsonl',
+      jsonl(piHeader('p4', '/src/gamma', '2026-04-06T00:00:00.000Z'), piMsg('named one', '2026-04-06T00:00:01.000Z'), {
+        type: 'session_info',
+        id: 'y',
+        parentId: 'x',
+        timestamp: '2026-04-06T00:00:02.000Z',
+        name: 'Gamma work',
+      }),
+    );
     return home;
   }
 
   it('hides subagents, print-mode and SDK sessions, counting them on stderr only', () => {
     const home = mixedHome();
     const r = run(home, ['ls', '--json']);
-    const shown = JSON.parse(r.stdout).map((s: any) => s.id);
+    const shown = (JSON.parse(r.stdout) as Listed[]).map((s) => s.id);
     expect(shown).toEqual(['p4', 'p1', 'aaaaaaaa-0000-4000-8000-000000000001']);
     const all = lsJson(home);
     const reasons = Object.fromEntries(all.map((s) => [s.id, s.hiddenReason]));
@@ -361,12 +477,13 @@ describe('listing commands', () => {
     const plain = run(home, ['ls']);
     expect(plain.stderr).toBe('+3 hidden: 1 workers, 1 print-mode, 1 SDK; --all shows them\n');
     expect(plain.stdout).not.toContain('hidden');
-    expect(all.find((s) => s.id === 'p4').title).toBe('Gamma work');
+    expect(must(all.find((s) => s.id === 'p4')).title).toBe('Gamma work');
   });
 
   it('filters by -n, --harness and --dir', () => {
     const home = mixedHome();
-    const ids = (args: string[], cwd?: string) => JSON.parse(run(home, ['ls', '--json', ...args], {}, { cwd }).stdout).map((s: any) => s.id);
+    const ids = (args: string[], cwd?: string) =>
+      (JSON.parse(run(home, ['ls', '--json', ...args], {}, { cwd }).stdout) as Listed[]).map((s) => s.id);
     expect(ids(['-n', '1'])).toEqual(['p4']);
     expect(ids(['--harness', 'claude', '-a'])).toEqual(['bbbbbbbb-0000-4000-8000-000000000002', 'aaaaaaaa-0000-4000-8000-000000000001']);
     expect(ids(['--harness', 'pi,claude'])).toEqual(['p4', 'p1', 'aaaaaaaa-0000-4000-8000-000000000001']);
@@ -385,22 +502,37 @@ describe('listing commands', () => {
     const home = mixedHome();
     const lines = run(home, ['ls']).stdout.trim().split('\n');
     expect(lines).toHaveLength(3);
-    expect(lines[0]!.split('\t')).toEqual(['p4', '2026-04-06T00:00:02.000Z', 'pi', '/src/gamma', '', '1', 'Gamma work']);
+    expect(lines[0].split('\t')).toEqual(['p4', '2026-04-06T00:00:02.000Z', 'pi', '/src/gamma', '', '1', 'Gamma work']);
   });
 
   it('streams rows with a hidden key field and ends quietly on a closed pipe', () => {
     const home = mixedHome();
     const rows = run(home, ['rows']).stdout.trim().split('\n');
-    expect(rows[0]!.split('\t')).toEqual(['pi:p4', 'p4', expect.stringMatching(/^\d+(s|m|h|d|w|mo|y)$/), 'pi', '/src/gamma', '', 'Gamma work']);
+    expect(rows[0].split('\t')).toEqual([
+      'pi:p4',
+      'p4',
+      expect.stringMatching(/^\d+(s|m|h|d|w|mo|y)$/),
+      'pi',
+      '/src/gamma',
+      '',
+      'Gamma work',
+    ]);
     for (let i = 0; i < 3000; i++) {
       const id = `c${i.toString().padStart(7, '0')}-0000-4000-8000-000000000000`;
-      write(home, `.claude/projects/-many/${id}.jsonl`, jsonl({ ...claudeUser(`prompt number ${i} `.repeat(8), '2026-01-01T00:00:00.000Z'), sessionId: id }));
+      write(
+        home,
+        `.claude/projects/-many/${id}.jsonl`,
+        jsonl({ ...claudeUser(`prompt number ${i} `.repeat(8), '2026-01-01T00:00:00.000Z'), sessionId: id }),
+      );
     }
     const r = spawnSync('sh', ['-c', `"${process.execPath}" "${BIN}" rows | head -n 1`], { env: envFor(home), encoding: 'utf8' });
     expect(r.status).toBe(0);
     expect(r.stderr).toBe('');
     expect(r.stdout.split('\n').filter(Boolean)).toHaveLength(1);
-    const r2 = spawnSync('bash', ['-c', `set -o pipefail; "${process.execPath}" "${BIN}" ls --json -a | head -c 10 >/dev/null`], { env: envFor(home), encoding: 'utf8' });
+    const r2 = spawnSync('bash', ['-c', `set -o pipefail; "${process.execPath}" "${BIN}" ls --json -a | head -c 10 >/dev/null`], {
+      env: envFor(home),
+      encoding: 'utf8',
+    });
     expect(r2.status).toBe(0);
     expect(r2.stderr).toBe('');
   });
@@ -460,26 +592,43 @@ describe('real samples of every record shape', () => {
     const by = Object.fromEntries(lsJson(home).map((s) => [s.id, s]));
     // the mosaic: custom title wins over the AI title and the summary; its user lines' cwd is not
     // a path ('[trimmed for fixture]'), so the first absolute cwd of another line is used
-    expect(by['11111111-aaaa-4aaa-8aaa-111111111111']).toMatchObject({ title: 'Stage0 small fixture', cwd: '/tmp', model: 'claude-sonnet-5' });
+    expect(by['11111111-aaaa-4aaa-8aaa-111111111111']).toMatchObject({
+      title: 'Stage0 small fixture',
+      cwd: '/tmp',
+      model: 'claude-sonnet-5',
+    });
     // compaction: the summary line is not a prompt; prompts after it count
-    expect(by['22222222-aaaa-4aaa-8aaa-222222222222']).toMatchObject({ cwd: '/tmp', firstPrompt: 'Start', lastPrompt: 'After compaction', title: 'Start' });
+    expect(by['22222222-aaaa-4aaa-8aaa-222222222222']).toMatchObject({
+      cwd: '/tmp',
+      firstPrompt: 'Start',
+      lastPrompt: 'After compaction',
+      title: 'Start',
+    });
     // pi v1: header model, no ids; v3 docs example: session_info name, parent link
-    expect(by['d703a1a9-1b7b-4fb1-b512-c9738b1fe617']).toMatchObject({ cwd: '/Users/badlogic/workspaces/pi-mono', prompts: 2, model: 'claude-sonnet-4-5' });
-    expect(by['uuid']).toMatchObject({ title: 'Refactor auth module', firstPrompt: 'Hello', model: 'gpt-4o', forkedFrom: 'session' });
+    expect(by['d703a1a9-1b7b-4fb1-b512-c9738b1fe617']).toMatchObject({
+      cwd: '/Users/badlogic/workspaces/pi-mono',
+      prompts: 2,
+      model: 'claude-sonnet-4-5',
+    });
+    expect(by.uuid).toMatchObject({ title: 'Refactor auth module', firstPrompt: 'Hello', model: 'gpt-4o', forkedFrom: 'session' });
     const doctor = run(home, ['doctor', '--json']);
     expect(doctor.code).toBe(0);
   });
 });
 
 describe('streaming a cold index', () => {
-  it('hands over each parsed file\'s sessions, newest files first, and returns the sorted list', async () => {
+  it("hands over each parsed file's sessions, newest files first, and returns the sorted list", async () => {
     const { updateIndex } = await import('../lib/index/index.js');
     const home = tempHome();
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) {
       const id = `5555555${i}-0000-4000-8000-000000000000`;
       ids.push(id);
-      const f = write(home, `.claude/projects/-s${i}/${id}.jsonl`, jsonl({ ...claudeUser(`p${i}`, `2026-01-0${i + 1}T00:00:00.000Z`), cwd: `/s${i}`, sessionId: id }));
+      const f = write(
+        home,
+        `.claude/projects/-s${i}/${id}.jsonl`,
+        jsonl({ ...claudeUser(`p${i}`, `2026-01-0${i + 1}T00:00:00.000Z`), cwd: `/s${i}`, sessionId: id }),
+      );
       fs.utimesSync(f, 1_700_000_000 + i * 100, 1_700_000_000 + i * 100);
     }
     const seen: string[] = [];

@@ -5,13 +5,14 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { byId, envFor, FIXTURES, lsJson, notLinux, run, tempHome } from './helpers.js';
+import { byId, envFor, FIXTURES, lsJson, must, notLinux, run, tempHome } from './helpers.js';
+import type { Manifest } from './json.js';
 import { records, standIn, waitRecords } from './launch-helpers.js';
 
 const SET = path.join(FIXTURES, 'real', 'kilo-7.7.9');
-const manifest = JSON.parse(fs.readFileSync(path.join(SET, 'manifest.json'), 'utf8'));
+const manifest: Manifest = JSON.parse(fs.readFileSync(path.join(SET, 'manifest.json'), 'utf8'));
 /** the TUI session renamed with /rename (not a fork) */
-const RENAMED = manifest.sessions.find((s: any) => s.title === 'Renamed kilo session' && !s.forkedFrom);
+const RENAMED = must(manifest.sessions.find((s) => s.title === 'Renamed kilo session' && !s.forkedFrom));
 const DATA = path.join('.local', 'share', 'kilo');
 
 function home(): string {
@@ -31,8 +32,12 @@ describe('kilo', { timeout: 120_000 }, () => {
     const h = home();
     fs.cpSync(path.join(FIXTURES, 'real', 'opencode-1.18.33', 'home'), h, { recursive: true });
     const list = lsJson(h);
-    const of = (harness: string) => list.filter((s) => s.harness === harness).map((s) => s.id).sort();
-    expect(of('kilo')).toEqual(manifest.sessions.map((s: any) => s.id).sort());
+    const of = (harness: string) =>
+      list
+        .filter((s) => s.harness === harness)
+        .map((s) => s.id)
+        .sort();
+    expect(of('kilo')).toEqual(manifest.sessions.map((s) => s.id).sort());
     expect(of('opencode').length).toBeGreaterThan(0);
     expect(of('opencode').some((id) => of('kilo').includes(id))).toBe(false);
     expect(byId(list, RENAMED.id).file).toBe(path.join(h, DATA, 'kilo.db'));
@@ -40,7 +45,13 @@ describe('kilo', { timeout: 120_000 }, () => {
 
   it('resumes with --session and forks with --session --fork, in the recorded directory', () => {
     const h = home();
-    expect(dryRun(h, [RENAMED.id])).toEqual({ harness: 'kilo', id: RENAMED.id, cwd: RENAMED.cwd, argv: ['kilo', '--session', RENAMED.id], env: {} });
+    expect(dryRun(h, [RENAMED.id])).toEqual({
+      harness: 'kilo',
+      id: RENAMED.id,
+      cwd: RENAMED.cwd,
+      argv: ['kilo', '--session', RENAMED.id],
+      env: {},
+    });
     expect(dryRun(h, ['--fork', RENAMED.id]).argv).toEqual(['kilo', '--session', RENAMED.id, '--fork']);
   });
 

@@ -24,8 +24,18 @@ export function claudeLine(
   extra: object = {},
 ): object {
   return {
-    parentUuid: null, isSidechain: false, userType: 'external', cwd: o.cwd, sessionId: o.id, version: '2.1.0',
-    gitBranch: o.branch ?? 'main', type: o.type, uuid: o.uuid, timestamp: o.at, entrypoint: o.entrypoint ?? 'cli', ...extra,
+    parentUuid: null,
+    isSidechain: false,
+    userType: 'external',
+    cwd: o.cwd,
+    sessionId: o.id,
+    version: '2.1.0',
+    gitBranch: o.branch ?? 'main',
+    type: o.type,
+    uuid: o.uuid,
+    timestamp: o.at,
+    entrypoint: o.entrypoint ?? 'cli',
+    ...extra,
   };
 }
 
@@ -33,10 +43,14 @@ export function claudeLine(
 export function claudeSession(home: string, o: ClaudeOpts): string {
   const at = o.at ?? '2026-01-01T00:00:00.000Z';
   const line = (type: string, extra: object) => claudeLine({ ...o, type, uuid: `${o.id}-${type}`, at }, extra);
-  return write(home, `.claude/projects/-p-${o.id.slice(0, 8)}/${o.id}.jsonl`, jsonl(
-    line('user', { message: { role: 'user', content: o.prompt ?? `prompt of ${o.id}` } }),
-    line('assistant', { message: { role: 'assistant', content: [{ type: 'text', text: 'ok' }] } }),
-  ));
+  return write(
+    home,
+    `.claude/projects/-p-${o.id.slice(0, 8)}/${o.id}.jsonl`,
+    jsonl(
+      line('user', { message: { role: 'user', content: o.prompt ?? `prompt of ${o.id}` } }),
+      line('assistant', { message: { role: 'assistant', content: [{ type: 'text', text: 'ok' }] } }),
+    ),
+  );
 }
 
 /**
@@ -49,22 +63,43 @@ export function piSession(home: string, o: { id: string; cwd: string; prompts?: 
   const prompts = o.prompts ?? ['first', 'second'];
   // the last reply is at `at` (the session's last activity); the header 100 s before
   const msgs = prompts.flatMap((p, i) => [
-    { type: 'message', id: `u${i}`, parentId: null, timestamp: before(2 * (prompts.length - 1 - i) + 1), message: { role: 'user', content: [{ type: 'text', text: p }], timestamp: 0 } },
-    { type: 'message', id: `a${i}`, parentId: `u${i}`, timestamp: before(2 * (prompts.length - 1 - i)), message: { role: 'assistant', content: [{ type: 'text', text: 'ok' }], model: 'm' } },
+    {
+      type: 'message',
+      id: `u${i}`,
+      parentId: null,
+      timestamp: before(2 * (prompts.length - 1 - i) + 1),
+      message: { role: 'user', content: [{ type: 'text', text: p }], timestamp: 0 },
+    },
+    {
+      type: 'message',
+      id: `a${i}`,
+      parentId: `u${i}`,
+      timestamp: before(2 * (prompts.length - 1 - i)),
+      message: { role: 'assistant', content: [{ type: 'text', text: 'ok' }], model: 'm' },
+    },
   ]);
-  return write(home, `.pi/agent/sessions/--p--/2026-01-01T00-00-00-000Z_${o.id}.jsonl`, jsonl(
-    { type: 'session', version: 3, id: o.id, timestamp: before(100), cwd: o.cwd },
-    ...msgs,
-  ));
+  return write(
+    home,
+    `.pi/agent/sessions/--p--/2026-01-01T00-00-00-000Z_${o.id}.jsonl`,
+    jsonl({ type: 'session', version: 3, id: o.id, timestamp: before(100), cwd: o.cwd }, ...msgs),
+  );
 }
 
 /** A Codex rollout under `~/.codex/sessions`; returns its path. */
 export function codexSession(home: string, o: { id: string; cwd: string; prompt?: string }): string {
   const at = '2026-01-02T03:04:05.000Z';
-  return write(home, `.codex/sessions/2026/01/02/rollout-2026-01-02T03-04-05-${o.id}.jsonl`, jsonl(
-    { timestamp: at, type: 'session_meta', payload: { id: o.id, timestamp: at, cwd: o.cwd, originator: 'codex_cli_rs', cli_version: '0.0.0', source: 'cli' } },
-    { timestamp: at, type: 'event_msg', payload: { type: 'user_message', message: o.prompt ?? 'a codex prompt' } },
-  ));
+  return write(
+    home,
+    `.codex/sessions/2026/01/02/rollout-2026-01-02T03-04-05-${o.id}.jsonl`,
+    jsonl(
+      {
+        timestamp: at,
+        type: 'session_meta',
+        payload: { id: o.id, timestamp: at, cwd: o.cwd, originator: 'codex_cli_rs', cli_version: '0.0.0', source: 'cli' },
+      },
+      { timestamp: at, type: 'event_msg', payload: { type: 'user_message', message: o.prompt ?? 'a codex prompt' } },
+    ),
+  );
 }
 
 export interface StandIn {
@@ -111,13 +146,27 @@ export function standInLog(home: string): string {
   return path.join(home, 'standin.jsonl');
 }
 
-export function records(log: string): any[] {
+/** A line of the stand-in's log: what it was run with, or (STANDIN_TRAP) the signal it got. */
+export interface Ran {
+  name: string;
+  cwd?: string;
+  argv?: string[];
+  pid?: number;
+  env?: Record<string, string>;
+  signal?: string;
+}
+
+export function records(log: string): Ran[] {
   if (!fs.existsSync(log)) return [];
-  return fs.readFileSync(log, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  return fs
+    .readFileSync(log, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
 }
 
 /** Wait (without a deadline of its own: the test's timeout bounds it) until the log has n records. */
-export async function waitRecords(log: string, n: number): Promise<any[]> {
+export async function waitRecords(log: string, n: number): Promise<Ran[]> {
   for (;;) {
     const r = records(log);
     if (r.length >= n) return r;

@@ -1,21 +1,23 @@
 // Launching (issue 4): quoting evaluated in real zsh, bash and fish with a stand-in harness on PATH,
 // the emit file, the exec fallback (exit codes, signals), dry-run, print, fork, the config file,
 // missing directories and the live-session guard, through the built CLI on temp HOMEs.
+
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { spawn, spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { BIN, envFor, run, tempHome, write, needs, notLinux } from './helpers.js';
-import { claudeSession, codexSession, piSession, records, standIn, uuid, waitRecords } from './launch-helpers.js';
 import { shellLine } from '../lib/launch/emit.js';
-import { quoteFish, quotePosix, type ShellName } from '../lib/util/quote.js';
 import { findLive } from '../lib/launch/live.js';
 import type { Harness, Session } from '../lib/types.js';
+import { quoteFish, quotePosix, type ShellName } from '../lib/util/quote.js';
+import { BIN, envFor, must, needs, notLinux, run, tempHome, write } from './helpers.js';
+import { claudeSession, codexSession, piSession, records, standIn, uuid, waitRecords } from './launch-helpers.js';
 
 const HOSTILE = [
   'with space',
   "single'quote",
   'double"quote',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a literal ${…} the launch must pass on unexpanded
   '$HOME and ${PATH}',
   '`id` and $(id)',
   'semi;colon',
@@ -27,8 +29,8 @@ const HOSTILE = [
   'carriage\rreturn\ttab',
   'ünïcödé 日本語 ✓',
   'bidi\u202eoverride',
-  "both ' and \" and !",
-  "bang!history !! !$",
+  'both \' and " and !',
+  'bang!history !! !$',
   "it's! $x",
   '~tilde',
   '#hash',
@@ -48,8 +50,9 @@ function scriptFor(shell: ShellName, files: string[]): string {
 function shellRun(shell: ShellName, script: string, env: NodeJS.ProcessEnv, home: string) {
   const file = path.join(home, `script.${shell}`);
   fs.writeFileSync(file, script);
-  const argv = shell === 'zsh' ? ['zsh', '-f', file] : shell === 'bash' ? ['bash', '--norc', '--noprofile', file] : ['fish', '--no-config', file];
-  return spawnSync(argv[0]!, argv.slice(1), { env, cwd: home, encoding: 'utf8' });
+  const argv =
+    shell === 'zsh' ? ['zsh', '-f', file] : shell === 'bash' ? ['bash', '--norc', '--noprofile', file] : ['fish', '--no-config', file];
+  return spawnSync(argv[0], argv.slice(1), { env, cwd: home, encoding: 'utf8' });
 }
 
 describe('quoting round-trips every hostile directory name in real shells', { timeout: 120_000 }, () => {
@@ -80,9 +83,17 @@ describe('quoting round-trips every hostile directory name in real shells', { ti
     it.skipIf(needs(shell))(`${shell}: an environment prefix reaches the harness`, () => {
       const home = tempHome();
       const si = standIn(home);
-      const f = write(home, 'line', shellLine({ harness: 'claude', id: 'x', cwd: home, argv: ['claude'], env: { WEIRD: "a b'$c\nd" } }, shell) + '\n');
+      const f = write(
+        home,
+        'line',
+        shellLine({ harness: 'claude', id: 'x', cwd: home, argv: ['claude'], env: { WEIRD: "a b'$c\nd" } }, shell) + '\n',
+      );
       // This `claude` records the variable instead of its argv.
-      fs.writeFileSync(path.join(si.bin, 'claude'), `#!${process.execPath}\nrequire('fs').writeFileSync(${JSON.stringify(path.join(home, 'env.json'))}, JSON.stringify(process.env.WEIRD));\n`, { mode: 0o755 });
+      fs.writeFileSync(
+        path.join(si.bin, 'claude'),
+        `#!${process.execPath}\nrequire('fs').writeFileSync(${JSON.stringify(path.join(home, 'env.json'))}, JSON.stringify(process.env.WEIRD));\n`,
+        { mode: 0o755 },
+      );
       const r = shellRun(shell, scriptFor(shell, [f]), envFor(home, { PATH: si.PATH }), home);
       expect(r.status).toBe(0);
       expect(JSON.parse(fs.readFileSync(path.join(home, 'env.json'), 'utf8'))).toBe("a b'$c\nd");
@@ -107,7 +118,7 @@ function oneSession(dirName = 'my project') {
 describe('resume QUERY through the shell integration (RESUME_EMIT_FILE)', { timeout: 120_000 }, () => {
   for (const shell of ['zsh', 'bash', 'fish'] as const) {
     it.skipIf(needs(shell))(`${shell}: writes exactly one line, exits 0, starts nothing; the line resumes in the directory`, () => {
-      const { home, si, cwd, id, env } = oneSession("it's \"odd\" $dir\nline ünï");
+      const { home, si, cwd, id, env } = oneSession('it\'s "odd" $dir\nline ünï');
       const emitFile = write(home, 'emit', '');
       const r = run(home, ['flaky', 'login', '--', '--model', 'opus'], { ...env, RESUME_EMIT_FILE: emitFile, RESUME_SHELL: shell });
       expect(r.stderr).toBe('');
@@ -188,7 +199,10 @@ describe('exec fallback (no shell integration)', { timeout: 120_000 }, () => {
     it(`passes ${sig} on to the harness and ends with its exit code`, async () => {
       const { home, si, id, env } = oneSession();
       // stdin is a pipe here, not a terminal: nothing else would deliver SIGINT to the harness.
-      const child = spawn(process.execPath, [BIN, id], { env: envFor(home, { ...env, STANDIN_WAIT: '1', STANDIN_TRAP: '42' }), stdio: ['pipe', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [BIN, id], {
+        env: envFor(home, { ...env, STANDIN_WAIT: '1', STANDIN_TRAP: '42' }),
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
       const exited = new Promise<number | null>((res) => child.on('exit', (code) => res(code)));
       const [rec] = await waitRecords(si.log, 1);
       try {
@@ -196,12 +210,16 @@ describe('exec fallback (no shell integration)', { timeout: 120_000 }, () => {
         expect(await exited).toBe(42);
       } finally {
         try {
-          process.kill(rec.pid, 'SIGKILL');
+          process.kill(must(rec.pid), 'SIGKILL');
         } catch {
           /* gone, as it should be */
         }
       }
-      expect(records(si.log).map((x) => x.signal).filter(Boolean)).toEqual([sig]);
+      expect(
+        records(si.log)
+          .map((x) => x.signal)
+          .filter(Boolean),
+      ).toEqual([sig]);
     });
   }
 
@@ -273,13 +291,19 @@ describe('--dry-run, --print, --fork', () => {
 describe('the config file', () => {
   it('command and args change what runs, ls --json and show; XDG_CONFIG_HOME wins over ~/.config', () => {
     const { home, si, cwd, id, env } = oneSession();
-    write(home, '.config/resume/config', 'keys = "vim"\nfzf_opts = "--height 40%"\n[claude]\ncommand = "vamos"\nargs = ["--dangerously-skip-permissions", "a b"]\n');
+    write(
+      home,
+      '.config/resume/config',
+      'keys = "vim"\nfzf_opts = "--height 40%"\n[claude]\ncommand = "vamos"\nargs = ["--dangerously-skip-permissions", "a b"]\n',
+    );
     fs.copyFileSync(path.join(si.bin, 'claude'), path.join(si.bin, 'vamos'));
     const d = run(home, [id, '--dry-run', '--json', '--', '-x'], env);
     // piped: the permission-bypass flag from config is withheld from what is shown, and named
     expect(JSON.parse(d.stdout).argv).toEqual(['vamos', 'a b', '--resume', id, '-x']);
     expect(JSON.parse(d.stdout).withheld).toEqual(['--dangerously-skip-permissions']);
-    expect(d.stderr).toMatch(/left out of the line shown \(stdout is not a terminal\): --dangerously-skip-permissions from the config's \[claude\] args/);
+    expect(d.stderr).toMatch(
+      /left out of the line shown \(stdout is not a terminal\): --dangerously-skip-permissions from the config's \[claude\] args/,
+    );
     const ls = JSON.parse(run(home, ['ls', '--json'], env).stdout);
     expect(ls[0].resume).toEqual({ cwd, argv: ['vamos', '--dangerously-skip-permissions', 'a b', '--resume', id] });
     expect(run(home, ['show', id], env).stdout).toContain(`vamos --dangerously-skip-permissions a b --resume ${id}`);
@@ -289,18 +313,31 @@ describe('the config file', () => {
     // $XDG_CONFIG_HOME/resume/config is read instead.
     const xdg = path.join(home, 'xdg');
     write(home, 'xdg/resume/config', '[claude]\nargs = ["--from-xdg"]\n');
-    expect(JSON.parse(run(home, [id, '--dry-run', '--json'], { ...env, XDG_CONFIG_HOME: xdg }).stdout).argv).toEqual(['claude', '--from-xdg', '--resume', id]);
+    expect(JSON.parse(run(home, [id, '--dry-run', '--json'], { ...env, XDG_CONFIG_HOME: xdg }).stdout).argv).toEqual([
+      'claude',
+      '--from-xdg',
+      '--resume',
+      id,
+    ]);
   });
 
   it('a piped --dry-run, --print or emit withholds permission-bypass flags from config; the emit file keeps them', () => {
     const { home, si, cwd, id, env } = oneSession();
     void si;
-    write(home, '.config/resume/config', '[claude]\nargs = ["--model", "opus", "--dangerously-skip-permissions", "--allow-dangerously-skip-permissions"]\n');
+    write(
+      home,
+      '.config/resume/config',
+      '[claude]\nargs = ["--model", "opus", "--dangerously-skip-permissions", "--allow-dangerously-skip-permissions"]\n',
+    );
     const dry = run(home, [id, '--dry-run'], env);
     expect(dry.stdout).toContain(`argv  claude --model opus --resume ${id}`);
     expect(dry.stdout).not.toContain('dangerously');
     expect(dry.stderr).toContain('--dangerously-skip-permissions --allow-dangerously-skip-permissions');
-    for (const args of [[id, '--print'], [id, '-p'], ['emit', id]]) {
+    for (const args of [
+      [id, '--print'],
+      [id, '-p'],
+      ['emit', id],
+    ]) {
       const r = run(home, [...args, '--shell', 'bash', '--', '--dangerously-skip-permissions'], env);
       expect(r.code, args.join(' ')).toBe(0);
       // the flag typed after -- is the user's own, shown; the config's are not
@@ -311,7 +348,9 @@ describe('the config file', () => {
     const emitFile = path.join(home, 'emit.sh');
     const e = run(home, [id], { ...env, RESUME_EMIT_FILE: emitFile, RESUME_SHELL: 'bash' });
     expect(e.code).toBe(0);
-    expect(fs.readFileSync(emitFile, 'utf8')).toBe(`cd ${quotePosix(cwd)} && claude --model opus --dangerously-skip-permissions --allow-dangerously-skip-permissions --resume ${id}\n`);
+    expect(fs.readFileSync(emitFile, 'utf8')).toBe(
+      `cd ${quotePosix(cwd)} && claude --model opus --dangerously-skip-permissions --allow-dangerously-skip-permissions --resume ${id}\n`,
+    );
     expect(e.stderr).toBe('');
     // Codex and Gemini spellings
     write(home, '.config/resume/config', '[claude]\nargs = ["--yolo", "--dangerously-bypass-approvals-and-sandbox", "--keep"]\n');
@@ -325,11 +364,13 @@ describe('the config file', () => {
     const r = run(home, [id, '--', '--verbose'], env);
     expect(r.code).toBe(0);
     expect(records(si.log).map((x) => x.argv)).toEqual([['--model', 'opus', '--resume', id, '--verbose']]);
-    expect(r.stderr).toMatch(/left out of the launch \(stdout is not a terminal\): --allow-dangerously-skip-permissions from the config's \[claude\] args/);
+    expect(r.stderr).toMatch(
+      /left out of the launch \(stdout is not a terminal\): --allow-dangerously-skip-permissions from the config's \[claude\] args/,
+    );
     // a flag typed after -- is the user's own and reaches claude
     const u = run(home, [id, '--', '--allow-dangerously-skip-permissions'], env);
     expect(u.code).toBe(0);
-    expect(records(si.log).at(-1).argv).toEqual(['--model', 'opus', '--resume', id, '--allow-dangerously-skip-permissions']);
+    expect(must(records(si.log).at(-1)).argv).toEqual(['--model', 'opus', '--resume', id, '--allow-dangerously-skip-permissions']);
   });
 
   const BAD: [string, RegExp][] = [
@@ -434,29 +475,32 @@ describe('live sessions', { timeout: 120_000 }, () => {
     return child;
   }
 
-  it.skipIf(notLinux)('a harness process naming the session id is detected: exit 2 with its pid and --fork; --fork still works', async () => {
-    const { home, si, id, env } = oneSession();
-    const p = await holder(home, si, 'claude', ['--resume', id]);
-    try {
-      for (const args of [[id], [id, '--dry-run'], ['emit', id]]) {
-        const r = run(home, args, env);
-        expect(r.code).toBe(2);
-        expect(r.stderr).toContain(`pid ${p.pid}`);
-        expect(r.stderr).toContain('--fork');
+  it.skipIf(notLinux)(
+    'a harness process naming the session id is detected: exit 2 with its pid and --fork; --fork still works',
+    async () => {
+      const { home, si, id, env } = oneSession();
+      const p = await holder(home, si, 'claude', ['--resume', id]);
+      try {
+        for (const args of [[id], [id, '--dry-run'], ['emit', id]]) {
+          const r = run(home, args, env);
+          expect(r.code).toBe(2);
+          expect(r.stderr).toContain(`pid ${p.pid}`);
+          expect(r.stderr).toContain('--fork');
+        }
+        const f = run(home, [id, '--fork', '--dry-run', '--json'], env);
+        expect(f.code).toBe(0);
+        expect(JSON.parse(f.stdout).argv).toEqual(['claude', '--resume', id, '--fork-session']);
+        const ls = JSON.parse(run(home, ['ls', '--json'], env).stdout);
+        expect(ls[0]).toMatchObject({ id, live: true, pid: p.pid });
+        expect(run(home, ['show', id], env).stdout).toContain(`yes (pid ${p.pid})`);
+      } finally {
+        p.kill('SIGKILL');
       }
-      const f = run(home, [id, '--fork', '--dry-run', '--json'], env);
-      expect(f.code).toBe(0);
-      expect(JSON.parse(f.stdout).argv).toEqual(['claude', '--resume', id, '--fork-session']);
-      const ls = JSON.parse(run(home, ['ls', '--json'], env).stdout);
-      expect(ls[0]).toMatchObject({ id, live: true, pid: p.pid });
-      expect(run(home, ['show', id], env).stdout).toContain(`yes (pid ${p.pid})`);
-    } finally {
-      p.kill('SIGKILL');
-    }
-    await new Promise((r) => p.on('exit', r));
-    expect(run(home, [id, '--dry-run'], env).code).toBe(0);
-    expect(JSON.parse(run(home, ['ls', '--json'], env).stdout)[0]).toMatchObject({ live: false, pid: null });
-  });
+      await new Promise((r) => p.on('exit', r));
+      expect(run(home, [id, '--dry-run'], env).code).toBe(0);
+      expect(JSON.parse(run(home, ['ls', '--json'], env).stdout)[0]).toMatchObject({ live: false, pid: null });
+    },
+  );
 
   it.skipIf(notLinux)('a harness process holding the transcript open is detected; other programs are not', async () => {
     const { home, si, id, file, env } = oneSession();
@@ -496,46 +540,68 @@ describe('live sessions', { timeout: 120_000 }, () => {
 });
 
 describe('live detection in both process-table readers (Linux /proc; the macOS ps/lsof path, run here)', () => {
-  const names = new Map<Harness, string[]>([['claude', ['claude']], ['pi', ['pi']]]);
+  const names = new Map<Harness, string[]>([
+    ['claude', ['claude']],
+    ['pi', ['pi']],
+  ]);
   const session = (id: string, file: string): Session =>
     ({
-      harness: 'claude', id, key: `claude:${id}`, cwd: '/', title: null, firstPrompt: null, lastPrompt: null, lastReply: null, prompts: 1,
-      branch: null, model: null, started: null, updated: null, file, hidden: false, hiddenReason: null, parent: null, forkedFrom: null,
+      harness: 'claude',
+      id,
+      key: `claude:${id}`,
+      cwd: '/',
+      title: null,
+      firstPrompt: null,
+      lastPrompt: null,
+      lastReply: null,
+      prompts: 1,
+      branch: null,
+      model: null,
+      started: null,
+      updated: null,
+      file,
+      hidden: false,
+      hiddenReason: null,
+      parent: null,
+      forkedFrom: null,
     }) as Session;
 
-  it.skipIf(notLinux || needs('ps', 'lsof'))('names the id; holds the file open (lsof only when thorough); a fork of it does not count', async () => {
-    const home = tempHome();
-    const si = standIn(home);
-    const [a, b, c] = [uuid(101), uuid(102), uuid(103)];
-    const fa = write(home, 'a.jsonl', '{}\n');
-    const fb = write(home, 'b.jsonl', '{}\n');
-    const fc = write(home, 'c.jsonl', '{}\n');
-    const start = async (args: string[], extra: Record<string, string> = {}) => {
-      const n = records(si.log).length;
-      const child = spawn(path.join(si.bin, 'claude'), args, { env: envFor(home, { ...extra, STANDIN_WAIT: '1' }), stdio: 'ignore' });
-      await waitRecords(si.log, n + 1);
-      return child;
-    };
-    const pa = await start(['--resume', a]);
-    const pb = await start([], { STANDIN_OPEN: fb });
-    const pc = await start(['--resume', c, '--fork-session']);
-    try {
-      const ss = [session(a, fa), session(b, fb), session(c, fc)];
-      for (const platform of ['linux', 'darwin'] as const) {
-        const quick = findLive(ss, { names, platform });
-        expect(quick.get(`claude:${a}`)).toEqual({ pid: pa.pid, via: 'argv' });
-        expect(quick.has(`claude:${c}`)).toBe(false);
-        const full = findLive(ss, { names, platform, thorough: true });
-        expect(full.get(`claude:${b}`)).toEqual({ pid: pb.pid, via: 'open' });
-        if (platform === 'darwin') expect(quick.has(`claude:${b}`)).toBe(false);
-        // Another harness's names do not count for claude sessions.
-        expect(findLive(ss, { names: new Map([['pi', ['claude']]]), platform, thorough: true }).size).toBe(0);
+  it.skipIf(notLinux || needs('ps', 'lsof'))(
+    'names the id; holds the file open (lsof only when thorough); a fork of it does not count',
+    async () => {
+      const home = tempHome();
+      const si = standIn(home);
+      const [a, b, c] = [uuid(101), uuid(102), uuid(103)];
+      const fa = write(home, 'a.jsonl', '{}\n');
+      const fb = write(home, 'b.jsonl', '{}\n');
+      const fc = write(home, 'c.jsonl', '{}\n');
+      const start = async (args: string[], extra: Record<string, string> = {}) => {
+        const n = records(si.log).length;
+        const child = spawn(path.join(si.bin, 'claude'), args, { env: envFor(home, { ...extra, STANDIN_WAIT: '1' }), stdio: 'ignore' });
+        await waitRecords(si.log, n + 1);
+        return child;
+      };
+      const pa = await start(['--resume', a]);
+      const pb = await start([], { STANDIN_OPEN: fb });
+      const pc = await start(['--resume', c, '--fork-session']);
+      try {
+        const ss = [session(a, fa), session(b, fb), session(c, fc)];
+        for (const platform of ['linux', 'darwin'] as const) {
+          const quick = findLive(ss, { names, platform });
+          expect(quick.get(`claude:${a}`)).toEqual({ pid: pa.pid, via: 'argv' });
+          expect(quick.has(`claude:${c}`)).toBe(false);
+          const full = findLive(ss, { names, platform, thorough: true });
+          expect(full.get(`claude:${b}`)).toEqual({ pid: pb.pid, via: 'open' });
+          if (platform === 'darwin') expect(quick.has(`claude:${b}`)).toBe(false);
+          // Another harness's names do not count for claude sessions.
+          expect(findLive(ss, { names: new Map([['pi', ['claude']]]), platform, thorough: true }).size).toBe(0);
+        }
+        expect(findLive(ss, { names, platform: 'win32' }).size).toBe(0);
+      } finally {
+        for (const p of [pa, pb, pc]) p.kill('SIGKILL');
       }
-      expect(findLive(ss, { names, platform: 'win32' }).size).toBe(0);
-    } finally {
-      for (const p of [pa, pb, pc]) p.kill('SIGKILL');
-    }
-  });
+    },
+  );
 });
 
 describe('exit codes', () => {

@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CHUNK, readLines, PROBE, tailHex } from '../lib/index/lines.js';
+import { CHUNK, PROBE, readLines, tailHex } from '../lib/index/lines.js';
 import { tempHome } from './helpers.js';
 
 function file(content: string | Buffer): string {
@@ -14,7 +14,14 @@ function file(content: string | Buffer): string {
 function collect(p: string, from = 0, want?: (h: Buffer) => boolean, max?: number) {
   const lines: { text: string; complete: boolean; len: number }[] = [];
   const size = fs.statSync(p).size;
-  const r = readLines(p, from, size, (b, s, e, c) => lines.push({ text: b.toString('utf8', s, Math.min(e, s + 64)), complete: c, len: e - s }), want, max);
+  const r = readLines(
+    p,
+    from,
+    size,
+    (b, s, e, c) => lines.push({ text: b.toString('utf8', s, Math.min(e, s + 64)), complete: c, len: e - s }),
+    want,
+    max,
+  );
   return { lines, ...r };
 }
 
@@ -54,23 +61,32 @@ describe('readLines', () => {
     const seen: Buffer[] = [];
     const p = file(`${big}\nnext\n`);
     const lines: { s: string; c: boolean }[] = [];
-    readLines(p, 0, fs.statSync(p).size, (b, s, e, c) => lines.push({ s: b.toString('utf8', s, e), c }), (h) => {
-      seen.push(h);
-      return !h.includes('"type":"skip"');
-    });
+    readLines(
+      p,
+      0,
+      fs.statSync(p).size,
+      (b, s, e, c) => lines.push({ s: b.toString('utf8', s, e), c }),
+      (h) => {
+        seen.push(h);
+        return !h.includes('"type":"skip"');
+      },
+    );
     expect(seen).toHaveLength(1);
-    expect(seen[0]!.length).toBe(PROBE);
+    expect(seen[0].length).toBe(PROBE);
     expect(lines).toHaveLength(2);
-    expect(lines[0]!.c).toBe(false);
-    expect(lines[0]!.s.length).toBeLessThanOrEqual(PROBE + 1024);
-    expect(lines[0]!.s.startsWith('{"type":"skip"')).toBe(true);
-    expect(lines[0]!.s.endsWith('"timestamp":"2026-01-01T00:00:00.000Z"}')).toBe(true);
+    expect(lines[0].c).toBe(false);
+    expect(lines[0].s.length).toBeLessThanOrEqual(PROBE + 1024);
+    expect(lines[0].s.startsWith('{"type":"skip"')).toBe(true);
+    expect(lines[0].s.endsWith('"timestamp":"2026-01-01T00:00:00.000Z"}')).toBe(true);
     expect(lines[1]).toEqual({ s: 'next', c: true });
   });
 
   it('cuts a line over the cap and carries on', () => {
     const r = collect(file(`${'c'.repeat(5000)}\nok\n`), 0, undefined, 1000);
-    expect(r.lines.map((l) => [l.len, l.complete])).toEqual([[1000, false], [2, true]]);
+    expect(r.lines.map((l) => [l.len, l.complete])).toEqual([
+      [1000, false],
+      [2, true],
+    ]);
   });
 
   it('returns a fingerprint that changes when earlier bytes change', () => {
@@ -85,14 +101,35 @@ describe('readLines', () => {
     // about once its first PROBE bytes are in (a shorter one is whole): wanted, it is whole; not, it
     // is its first PROBE bytes and its last TAIL (1,024) bytes, as they are (a CR included).
     let seed = 11;
-    const rnd = (n: number) => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) % n;
-    const lens = [0, 1, 5, 40, 1023, 1024, 1025, 2000, PROBE - 1, PROBE, PROBE + 1, PROBE + 500, PROBE + 1024, PROBE + 1025, CHUNK - 3, CHUNK + 7, 2 * CHUNK + 100];
+    const rnd = (n: number) => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return seed % n;
+    };
+    const lens = [
+      0,
+      1,
+      5,
+      40,
+      1023,
+      1024,
+      1025,
+      2000,
+      PROBE - 1,
+      PROBE,
+      PROBE + 1,
+      PROBE + 500,
+      PROBE + 1024,
+      PROBE + 1025,
+      CHUNK - 3,
+      CHUNK + 7,
+      2 * CHUNK + 100,
+    ];
     const lines: Buffer[] = [];
     let size = 0;
-    for (let i = 0; size < 48 * CHUNK; i++) {
+    while (size < 48 * CHUNK) {
       // some lines sized to end a few bytes before or after a read's end
       const toEdge = CHUNK - (size % CHUNK);
-      const len = rnd(4) === 0 ? Math.max(0, toEdge - 1 + rnd(5) - 2) : rnd(3) === 0 ? lens[rnd(lens.length)]! : rnd(3000);
+      const len = rnd(4) === 0 ? Math.max(0, toEdge - 1 + rnd(5) - 2) : rnd(3) === 0 ? lens[rnd(lens.length)] : rnd(3000);
       const skip = rnd(2) === 0 ? 'SKIP' : 'KEEP';
       const crlf = rnd(4) === 0;
       const body = Buffer.alloc(len, 0x61);
@@ -107,11 +144,17 @@ describe('readLines', () => {
     const want = (h: Buffer) => !h.subarray(0, 4).equals(Buffer.from('SKIP'));
     const got: { at: number; text: string; c: boolean }[] = [];
     let asked = 0;
-    readLines(p, 0, bytes.length, (b, s, e, c, at) => got.push({ at, text: b.toString('latin1', s, e), c }), (h) => {
-      asked++;
-      expect(h.length).toBe(PROBE);
-      return want(h);
-    });
+    readLines(
+      p,
+      0,
+      bytes.length,
+      (b, s, e, c, at) => got.push({ at, text: b.toString('latin1', s, e), c }),
+      (h) => {
+        asked++;
+        expect(h.length).toBe(PROBE);
+        return want(h);
+      },
+    );
     const model: { at: number; text: string; c: boolean }[] = [];
     let at = 0;
     let asks = 0;
@@ -123,7 +166,12 @@ describe('readLines', () => {
       else {
         asks++;
         if (want(l.subarray(0, PROBE))) model.push({ at, text: whole.toString('latin1'), c: true });
-        else model.push({ at, text: Buffer.concat([l.subarray(0, PROBE), l.subarray(Math.max(PROBE, l.length - 1024))]).toString('latin1'), c: false });
+        else
+          model.push({
+            at,
+            text: Buffer.concat([l.subarray(0, PROBE), l.subarray(Math.max(PROBE, l.length - 1024))]).toString('latin1'),
+            c: false,
+          });
       }
       at = nl + 1;
     }
@@ -135,7 +183,9 @@ describe('readLines', () => {
 
   it('fingerprints from the bytes it read what tailHex reads again from the file (short files, a last line across reads, a partial last line, from an offset)', () => {
     const cases: string[] = [
-      'a\n', 'abc\n' + 'x'.repeat(10), 'x'.repeat(20) + '\n' + 'y'.repeat(5000) + '\n',
+      'a\n',
+      'abc\n' + 'x'.repeat(10),
+      'x'.repeat(20) + '\n' + 'y'.repeat(5000) + '\n',
       'z'.repeat(CHUNK - 10) + '\n' + 'w'.repeat(40) + '\n',
       'q'.repeat(CHUNK + 5) + '\n' + 'tail part',
       'r'.repeat(CHUNK - 1) + '\n',

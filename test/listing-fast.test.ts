@@ -1,28 +1,46 @@
 // Issue 15, the no-change `rows` path: the rendered rows (rows.bin) and the discovery memo kept in
 // check.bin. What they must never do is serve a stale listing, or trust a damaged file.
+
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { jsonl, run, tempHome, write } from './helpers.js';
+import { checkNames, type Found, wholePaths } from '../lib/index/check.js';
 import { RACY_MS, type SeenDir } from '../lib/index/dirs.js';
-import { dirsStand, makeMemo, parseMeta } from '../lib/index/discmemo.js';
-import { dirFilterable, lsRows, printRowBin, readRowBin, ROWBIN_VERSION, rowBinChunks } from '../lib/index/rowbin.js';
-import type { Source } from '../lib/types.js';
-import { checkNames, wholePaths, type Found } from '../lib/index/check.js';
 import type { AdapterMeta } from '../lib/index/discmemo.js';
+import { dirsStand, makeMemo, parseMeta } from '../lib/index/discmemo.js';
+import { dirFilterable, lsRows, printRowBin, ROWBIN_VERSION, readRowBin, rowBinChunks } from '../lib/index/rowbin.js';
+import type { Source } from '../lib/types.js';
+import { jsonl, must, run, tempHome, write } from './helpers.js';
 
 const uuid = (n: number) => `${String(n).padStart(8, '0')}-2222-4222-8222-222222222222`;
 function claudeLine(id: string, cwd: string, text: string, ts: string, extra: Record<string, unknown> = {}): string {
   return jsonl({
-    parentUuid: null, isSidechain: false, userType: 'external', cwd, sessionId: id, version: '2.1.207', gitBranch: 'main',
-    type: 'user', message: { role: 'user', content: text }, uuid: `u-${id}-${ts}`, timestamp: ts, entrypoint: 'cli', ...extra,
+    parentUuid: null,
+    isSidechain: false,
+    userType: 'external',
+    cwd,
+    sessionId: id,
+    version: '2.1.207',
+    gitBranch: 'main',
+    type: 'user',
+    message: { role: 'user', content: text },
+    uuid: `u-${id}-${ts}`,
+    timestamp: ts,
+    entrypoint: 'cli',
+    ...extra,
   });
 }
 function piSession(id: string, cwd: string, text: string, ts: string): string {
   return jsonl(
     { type: 'session', version: 3, id, timestamp: ts, cwd },
-    { type: 'message', id: 'm1', parentId: null, timestamp: ts, message: { role: 'user', content: [{ type: 'text', text }], timestamp: Date.parse(ts) } },
+    {
+      type: 'message',
+      id: 'm1',
+      parentId: null,
+      timestamp: ts,
+      message: { role: 'user', content: [{ type: 'text', text }], timestamp: Date.parse(ts) },
+    },
   );
 }
 const cache = (h: string) => path.join(h, '.cache', 'resume');
@@ -31,7 +49,11 @@ const rows = (h: string, args: string[] = ['-a']) => {
   expect(r.code, r.stderr).toBe(0);
   return r.stdout;
 };
-const keys = (out: string) => out.split('\n').filter(Boolean).map((l) => l.split('\t')[0]);
+const keys = (out: string) =>
+  out
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => l.split('\t')[0]);
 /** Wait until every directory changed so far is past the racy window (a memo is made only then). */
 const settle = () => spawnSync('sleep', [String((RACY_MS + 300) / 1000)]);
 /** The per-adapter meta check.bin records. */
@@ -47,14 +69,22 @@ function store(): string {
   const h = tempHome();
   write(h, `.claude/projects/-tmp-a/${uuid(1)}.jsonl`, claudeLine(uuid(1), '/tmp/a', 'alpha prompt', '2026-05-01T10:00:00.000Z'));
   write(h, `.claude/projects/-tmp-b/${uuid(2)}.jsonl`, claudeLine(uuid(2), '/tmp/b', 'beta prompt', '2026-05-02T10:00:00.000Z'));
-  write(h, `.pi/agent/sessions/--tmp-c--/2026-05-03T10-00-00-000Z_${uuid(3)}.jsonl`, piSession(uuid(3), '/tmp/c', 'gamma prompt', '2026-05-03T10:00:00.000Z'));
+  write(
+    h,
+    `.pi/agent/sessions/--tmp-c--/2026-05-03T10-00-00-000Z_${uuid(3)}.jsonl`,
+    piSession(uuid(3), '/tmp/c', 'gamma prompt', '2026-05-03T10:00:00.000Z'),
+  );
   return h;
 }
 
 describe('rendered rows (rows.bin)', () => {
   it('prints exactly what the listing gives, for every filter, and applies snapshot names', () => {
     const h = store();
-    write(h, `.claude/projects/-tmp-d/${uuid(4)}.jsonl`, claudeLine(uuid(4), '/tmp/d', 'a worker', '2026-05-04T10:00:00.000Z', { entrypoint: 'sdk-ts' }));
+    write(
+      h,
+      `.claude/projects/-tmp-d/${uuid(4)}.jsonl`,
+      claudeLine(uuid(4), '/tmp/d', 'a worker', '2026-05-04T10:00:00.000Z', { entrypoint: 'sdk-ts' }),
+    );
     const variants = [[], ['-a'], ['-a', '--harness', 'pi'], ['--harness', 'claude,pi']];
     const viaBin = variants.map((v) => rows(h, v));
     expect(fs.existsSync(path.join(cache(h), 'rows.bin'))).toBe(true);
@@ -63,12 +93,16 @@ describe('rendered rows (rows.bin)', () => {
     const viaJson = variants.map((v) => rows(h, v));
     expect(viaBin).toEqual(viaJson);
     expect(fs.existsSync(path.join(cache(h), 'rows.bin'))).toBe(true);
-    expect(keys(viaBin[1]!)).toHaveLength(4);
-    expect(keys(viaBin[0]!)).not.toContain(`claude:${uuid(4)}`); // hidden (sdk) unless -a
-    expect(keys(viaBin[2]!)).toEqual([`pi:${uuid(3)}`]);
+    expect(keys(viaBin[1])).toHaveLength(4);
+    expect(keys(viaBin[0])).not.toContain(`claude:${uuid(4)}`); // hidden (sdk) unless -a
+    expect(keys(viaBin[2])).toEqual([`pi:${uuid(3)}`]);
     // a /rename name kept by `resume snapshot` titles an untitled Claude session, as in every listing
     write(h, '.config/resume/sessions/names.json', JSON.stringify({ [uuid(1)]: 'named\tby  snapshot' }));
-    const named = rows(h).split('\n').find((l) => l.startsWith(`claude:${uuid(1)}`))!;
+    const named = must(
+      rows(h)
+        .split('\n')
+        .find((l) => l.startsWith(`claude:${uuid(1)}`)),
+    );
     expect(named.split('\t').slice(-1)[0]).toBe('named by snapshot');
     expect(named.split('\t')).toHaveLength(7);
     expect(rows(h, ['--dir', '/tmp/a'])).toBe(named + '\n');
@@ -106,25 +140,55 @@ describe('rendered rows (rows.bin)', () => {
     type Extra = { cwd?: string | null; hidden?: boolean; hiddenReason?: string | null; prompts?: number };
     const s = (id: string, title: string | null, harness: 'claude' | 'pi' = 'claude', x: Extra = {}) => ({
       s: {
-        key: `${harness}:${id}`, id, harness, cwd: '/home/u/p', title, firstPrompt: 'first ask', branch: 'main', started: 1, updated: 1_700_000_000_000,
-        hidden: false, hiddenReason: null, prompts: 3, ...x,
+        key: `${harness}:${id}`,
+        id,
+        harness,
+        cwd: '/home/u/p',
+        title,
+        firstPrompt: 'first ask',
+        branch: 'main',
+        started: 1,
+        updated: 1_700_000_000_000,
+        hidden: false,
+        hiddenReason: null,
+        prompts: 3,
+        ...x,
       },
       short: id.slice(0, 8),
     });
-    const chunks = rowBinChunks('b1', '/home/u', [s('abcdefgh-1', 'A title'), s('abcdefgh-2', null, 'pi')])!;
-    const r = readRowBin(Buffer.concat(chunks))!;
+    const chunks = must(rowBinChunks('b1', '/home/u', [s('abcdefgh-1', 'A title'), s('abcdefgh-2', null, 'pi')]));
+    const r = must(readRowBin(Buffer.concat(chunks)));
     expect(r.count).toBe(2);
     const out: Buffer[] = [];
-    printRowBin(r, {}, () => ({}), 1_700_000_060_000, (b) => out.push(Buffer.from(b)));
-    expect(Buffer.concat(out).toString()).toBe('claude:abcdefgh-1\tabcdefgh\t1m\tclaude\t~/p\tmain\tA title\npi:abcdefgh-2\tabcdefgh\t1m\tpi\t~/p\tmain\tfirst ask\n');
+    printRowBin(
+      r,
+      {},
+      () => ({}),
+      1_700_000_060_000,
+      (b) => out.push(Buffer.from(b)),
+    );
+    expect(Buffer.concat(out).toString()).toBe(
+      'claude:abcdefgh-1\tabcdefgh\t1m\tclaude\t~/p\tmain\tA title\npi:abcdefgh-2\tabcdefgh\t1m\tpi\t~/p\tmain\tfirst ask\n',
+    );
     expect(rowBinChunks('b1', '/home/u', [s('bad\tid', null)])).toBeNull();
   });
 
   it("gives `ls` each record's values as the listing has them: the directory whole, the prompt count, why it is hidden", () => {
     const s = (id: string, x: object) => ({
       s: {
-        key: `pi:${id}`, id, harness: 'pi' as const, cwd: '/home/u/p', title: null, firstPrompt: 'ask', branch: null, started: 5, updated: null,
-        hidden: false, hiddenReason: null, prompts: 0, ...x,
+        key: `pi:${id}`,
+        id,
+        harness: 'pi' as const,
+        cwd: '/home/u/p',
+        title: null,
+        firstPrompt: 'ask',
+        branch: null,
+        started: 5,
+        updated: null,
+        hidden: false,
+        hiddenReason: null,
+        prompts: 0,
+        ...x,
       },
       short: id,
     });
@@ -137,8 +201,8 @@ describe('rendered rows (rows.bin)', () => {
       s('d', { cwd: '/srv/~/x', title: 'T', updated: 9 }),
       s('e', { cwd: '~/literal' }),
     ];
-    const bin = readRowBin(Buffer.concat(rowBinChunks('b', home, list)!))!;
-    const got = lsRows(bin, () => ({}), { all: true })!.shown;
+    const bin = must(readRowBin(Buffer.concat(must(rowBinChunks('b', home, list)))));
+    const got = must(lsRows(bin, () => ({}), { all: true })).shown;
     expect(got.map((r) => [r.short, r.cwd, r.prompts, r.hidden, r.hiddenReason, r.branch, r.label, r.time])).toEqual([
       ['a', '/home/u/p', 7, false, null, 'dev', 'ask', 5],
       ['b', '/home/u', 0, true, 'subagent', null, 'ask', 5],
@@ -147,25 +211,30 @@ describe('rendered rows (rows.bin)', () => {
       ['e', '~/literal', 0, false, null, null, 'ask', 5],
     ]);
     // the filter and the limit pick what is shown; every hidden record is still counted
-    const some = lsRows(bin, () => ({}), {}, 1)!;
+    const some = must(lsRows(bin, () => ({}), {}, 1));
     expect(some.shown.map((r) => r.short)).toEqual(['a']);
     expect(some.hidden).toEqual([
       { hidden: true, harness: 'pi', cwd: null, hiddenReason: 'subagent' },
       { hidden: true, harness: 'pi', cwd: null, hiddenReason: 'archived' },
     ]);
-    expect(lsRows(bin, () => ({}), { harness: ['claude'] })!.shown).toEqual([]);
+    expect(must(lsRows(bin, () => ({}), { harness: ['claude'] })).shown).toEqual([]);
     // a directory filter: the directories whole again (under HOME and not), none for a session without one
     expect(dirFilterable(bin)).toBe(true);
-    expect(lsRows(bin, () => ({}), { all: true, dir: '/home/u' })!.shown.map((r) => r.short)).toEqual(['a', 'b']);
-    expect(lsRows(bin, () => ({}), { all: true, dir: '/srv' })!.shown.map((r) => r.short)).toEqual(['d']);
+    expect(must(lsRows(bin, () => ({}), { all: true, dir: '/home/u' })).shown.map((r) => r.short)).toEqual(['a', 'b']);
+    expect(must(lsRows(bin, () => ({}), { all: true, dir: '/srv' })).shown.map((r) => r.short)).toEqual(['d']);
     // a directory a row shows made one line (a tab in it) cannot be filtered from the rows
-    const tabbed = readRowBin(Buffer.concat(rowBinChunks('b', home, [...list, s('g', { cwd: '/srv/a\tb' })])!))!;
+    const tabbed = must(readRowBin(Buffer.concat(must(rowBinChunks('b', home, [...list, s('g', { cwd: '/srv/a\tb' })])))));
     expect(dirFilterable(tabbed)).toBe(false);
     expect(lsRows(tabbed, () => ({}), { dir: '/srv' })).toBeNull();
-    expect(lsRows(tabbed, () => ({}), {})!.shown.map((r) => r.cwd)).toContain('/srv/a b');
+    expect(must(lsRows(tabbed, () => ({}), {})).shown.map((r) => r.cwd)).toContain('/srv/a b');
     // a reason without a code, or a home that is not one clean line: the listing serves
-    expect(lsRows(readRowBin(Buffer.concat(rowBinChunks('b', home, [s('f', { hidden: true, hiddenReason: 'new-kind' })])!))!, () => ({}))).toBeNull();
-    expect(lsRows(readRowBin(Buffer.concat(rowBinChunks('b', '/home/u  two', list)!))!, () => ({}))).toBeNull();
+    expect(
+      lsRows(
+        must(readRowBin(Buffer.concat(must(rowBinChunks('b', home, [s('f', { hidden: true, hiddenReason: 'new-kind' })]))))),
+        () => ({}),
+      ),
+    ).toBeNull();
+    expect(lsRows(must(readRowBin(Buffer.concat(must(rowBinChunks('b', '/home/u  two', list))))), () => ({}))).toBeNull();
   });
 });
 
@@ -195,17 +264,42 @@ describe('the discovery memo (check.bin)', () => {
     const h = store();
     const proj = path.join(h, '.claude/projects');
     const change: [string, () => void, (ks: string[], out: string) => void][] = [
-      ['new file in a known directory', () => write(h, `.claude/projects/-tmp-a/${uuid(10)}.jsonl`, claudeLine(uuid(10), '/tmp/a', 'new file', '2026-05-05T10:00:00.000Z')),
-        (ks) => expect(ks).toContain(`claude:${uuid(10)}`)],
-      ['new directory', () => write(h, `.claude/projects/-tmp-new/${uuid(11)}.jsonl`, claudeLine(uuid(11), '/tmp/new', 'new dir', '2026-05-06T10:00:00.000Z')),
-        (ks) => expect(ks).toContain(`claude:${uuid(11)}`)],
-      ['removed file', () => fs.rmSync(path.join(proj, `-tmp-a/${uuid(10)}.jsonl`)),
-        (ks) => expect(ks).not.toContain(`claude:${uuid(10)}`)],
-      ['renamed directory', () => fs.renameSync(path.join(proj, '-tmp-new'), path.join(proj, '-tmp-moved')),
-        (ks) => expect(ks).toContain(`claude:${uuid(11)}`)],
-      ['append', () => fs.appendFileSync(path.join(h, `.pi/agent/sessions/--tmp-c--/2026-05-03T10-00-00-000Z_${uuid(3)}.jsonl`),
-        jsonl({ type: 'message', id: 'm2', parentId: 'm1', timestamp: '2026-06-01T10:00:00.000Z', message: { role: 'user', content: [{ type: 'text', text: 'later' }], timestamp: Date.parse('2026-06-01T10:00:00.000Z') } })),
-        (ks) => expect(ks[0]).toBe(`pi:${uuid(3)}`)],
+      [
+        'new file in a known directory',
+        () => write(h, `.claude/projects/-tmp-a/${uuid(10)}.jsonl`, claudeLine(uuid(10), '/tmp/a', 'new file', '2026-05-05T10:00:00.000Z')),
+        (ks) => expect(ks).toContain(`claude:${uuid(10)}`),
+      ],
+      [
+        'new directory',
+        () =>
+          write(h, `.claude/projects/-tmp-new/${uuid(11)}.jsonl`, claudeLine(uuid(11), '/tmp/new', 'new dir', '2026-05-06T10:00:00.000Z')),
+        (ks) => expect(ks).toContain(`claude:${uuid(11)}`),
+      ],
+      [
+        'removed file',
+        () => fs.rmSync(path.join(proj, `-tmp-a/${uuid(10)}.jsonl`)),
+        (ks) => expect(ks).not.toContain(`claude:${uuid(10)}`),
+      ],
+      [
+        'renamed directory',
+        () => fs.renameSync(path.join(proj, '-tmp-new'), path.join(proj, '-tmp-moved')),
+        (ks) => expect(ks).toContain(`claude:${uuid(11)}`),
+      ],
+      [
+        'append',
+        () =>
+          fs.appendFileSync(
+            path.join(h, `.pi/agent/sessions/--tmp-c--/2026-05-03T10-00-00-000Z_${uuid(3)}.jsonl`),
+            jsonl({
+              type: 'message',
+              id: 'm2',
+              parentId: 'm1',
+              timestamp: '2026-06-01T10:00:00.000Z',
+              message: { role: 'user', content: [{ type: 'text', text: 'later' }], timestamp: Date.parse('2026-06-01T10:00:00.000Z') },
+            }),
+          ),
+        (ks) => expect(ks[0]).toBe(`pi:${uuid(3)}`),
+      ],
     ];
     for (const [what, act, check] of change) {
       settle();
@@ -221,7 +315,7 @@ describe('the discovery memo (check.bin)', () => {
     }
     // the renamed directory's session is read from its new path
     const ls = JSON.parse(run(h, ['ls', '--json', '-a']).stdout) as { id: string; file: string }[];
-    expect(ls.find((s) => s.id === uuid(11))!.file).toContain('-tmp-moved');
+    expect(must(ls.find((s) => s.id === uuid(11))).file).toContain('-tmp-moved');
   });
 
   it('beside a harness discovered live every run, a renamed file of it is seen (same size, mtime and inode)', () => {
@@ -234,10 +328,19 @@ describe('the discovery memo (check.bin)', () => {
     fs.writeFileSync(path.join(h, '.gemini', 'tmp', 'proj', '.project_root'), '/tmp/g\n');
     const gid = 'aaaabbbb-e5f6-4890-abcd-ef1234567890';
     const before = path.join(chats, 'session-2026-05-04T10-00-aaaabbbb.jsonl');
-    fs.writeFileSync(before, jsonl(
-      { sessionId: gid, projectHash: 'f'.repeat(64), startTime: '2026-05-04T10:00:00.000Z', lastUpdated: '2026-05-04T10:00:00.000Z', kind: 'main' },
-      { id: 'g1', timestamp: '2026-05-04T10:00:00.000Z', type: 'user', content: [{ text: 'gemini prompt' }] },
-    ));
+    fs.writeFileSync(
+      before,
+      jsonl(
+        {
+          sessionId: gid,
+          projectHash: 'f'.repeat(64),
+          startTime: '2026-05-04T10:00:00.000Z',
+          lastUpdated: '2026-05-04T10:00:00.000Z',
+          kind: 'main',
+        },
+        { id: 'g1', timestamp: '2026-05-04T10:00:00.000Z', type: 'user', content: [{ text: 'gemini prompt' }] },
+      ),
+    );
     settle();
     rows(h);
     const want = rows(h);
@@ -248,7 +351,7 @@ describe('the discovery memo (check.bin)', () => {
     fs.renameSync(before, after);
     expect(rows(h)).toBe(want);
     const ls = JSON.parse(run(h, ['ls', '--json', '-a']).stdout) as { id: string; file: string }[];
-    expect(ls.find((s) => s.id === gid)!.file).toBe(after);
+    expect(must(ls.find((s) => s.id === gid)).file).toBe(after);
   });
 
   it('is not made when discovery follows a symbolic link, and the linked sessions are found', () => {
@@ -280,14 +383,23 @@ describe('the discovery memo (check.bin)', () => {
       hurt(b, nl + 1 + metaLen + count * 25);
       return b;
     };
-    const withMeta = (m: string) => Buffer.concat([Buffer.from(`${head.slice(0, 3).join(' ')} ${Buffer.byteLength(m)}\n`, 'latin1'), Buffer.from(m), good.subarray(nl + 1 + metaLen)]);
+    const withMeta = (m: string) =>
+      Buffer.concat([
+        Buffer.from(`${head.slice(0, 3).join(' ')} ${Buffer.byteLength(m)}\n`, 'latin1'),
+        Buffer.from(m),
+        good.subarray(nl + 1 + metaLen),
+      ]);
     const bad = [
       withMeta('{not json'),
       withMeta(JSON.stringify(JSON.parse(metaText).map((m: { n: number }) => ({ ...m, n: m.n + 1 })))),
       withMeta(JSON.stringify(JSON.parse(metaText).map((m: { memo?: unknown }) => (m.memo ? { ...m, memo: { key: 1 } } : m)))),
       Buffer.concat([good.subarray(0, good.length - 5)]),
       // kinds shuffled: the memo's codes no longer name the stored kinds
-      withMeta(JSON.stringify(JSON.parse(metaText).map((m: { memo?: { kinds: string[] } }) => (m.memo ? { ...m, memo: { ...m.memo, kinds: [] } } : m)))),
+      withMeta(
+        JSON.stringify(
+          JSON.parse(metaText).map((m: { memo?: { kinds: string[] } }) => (m.memo ? { ...m, memo: { ...m.memo, kinds: [] } } : m)),
+        ),
+      ),
       // the stored paths (NUL between, last in the file): two joined into one, one split in two
       names((b, at) => (b[b.indexOf(0, at)] = 0x78)),
       names((b, at) => (b[b.lastIndexOf(0x2f, b.indexOf(0, at))] = 0)),
@@ -300,8 +412,13 @@ describe('the discovery memo (check.bin)', () => {
 
   it('sessions in directories with hostile names are served from the memo as a fresh build lists them, appends included', () => {
     const h = tempHome();
-    const odd = ['-tmp-sp ace', "-tmp-q'uo\"te", '-tmp-new\nline', '-tmp-\u00e9t\u00e9-\u6f22', '-tmp-$(x)`y`'];
-    odd.forEach((d, i) => write(h, `.claude/projects/${d}/${uuid(30 + i)}.jsonl`, claudeLine(uuid(30 + i), `/tmp/${i}`, `odd ${i}`, `2026-05-0${i + 1}T10:00:00.000Z`)));
+    const odd = ['-tmp-sp ace', '-tmp-q\'uo"te', '-tmp-new\nline', '-tmp-\u00e9t\u00e9-\u6f22', '-tmp-$(x)`y`'];
+    for (const [i, d] of odd.entries())
+      write(
+        h,
+        `.claude/projects/${d}/${uuid(30 + i)}.jsonl`,
+        claudeLine(uuid(30 + i), `/tmp/${i}`, `odd ${i}`, `2026-05-0${i + 1}T10:00:00.000Z`),
+      );
     // and two in one directory, so the memo's walk stays in a directory for more than one file
     write(h, `.claude/projects/${odd[3]}/${uuid(40)}.jsonl`, claudeLine(uuid(40), '/tmp/3', 'odd again', '2026-05-08T10:00:00.000Z'));
     settle();
@@ -311,7 +428,10 @@ describe('the discovery memo (check.bin)', () => {
     expect(rows(h)).toBe(first);
     expect(first).toBe(fresh());
     expect(keys(first)).toHaveLength(odd.length + 1);
-    fs.appendFileSync(path.join(h, `.claude/projects/${odd[3]}/${uuid(33)}.jsonl`), claudeLine(uuid(33), '/tmp/3', 'appended', '2026-06-01T10:00:00.000Z'));
+    fs.appendFileSync(
+      path.join(h, `.claude/projects/${odd[3]}/${uuid(33)}.jsonl`),
+      claudeLine(uuid(33), '/tmp/3', 'appended', '2026-06-01T10:00:00.000Z'),
+    );
     const after = rows(h);
     expect(keys(after)[0]).toBe(`claude:${uuid(33)}`);
     expect(after).toBe(fresh());
@@ -354,27 +474,60 @@ describe('the discovery memo (check.bin)', () => {
 });
 
 describe("check.bin's names: a path in the directory of the one before written short", () => {
-  const f = (p: string, sig = '') => ({ src: { path: p, harness: 'claude', kind: 'session', mode: 'lines' }, stat: { size: 1, mtime: 1, ino: 1, sig }, bound: 1 }) as unknown as Found;
-  const seg = (...ns: number[]) => ns.map((n, i) => ({ name: (['claude', 'pi', 'codex'] as const)[i]!, n })) as AdapterMeta[];
+  const f = (p: string, sig = '') =>
+    ({
+      src: { path: p, harness: 'claude', kind: 'session', mode: 'lines' },
+      stat: { size: 1, mtime: 1, ino: 1, sig },
+      bound: 1,
+    }) as unknown as Found;
+  const seg = (...ns: number[]) => ns.map((n, i) => ({ name: (['claude', 'pi', 'codex'] as const)[i], n })) as AdapterMeta[];
 
   it('round-trips every kind of name, and writes short only within a directory and an adapter', () => {
     const found = [
-      f('/a/p/1.jsonl'), f('/a/p/2.jsonl'), f('/a/p/3.jsonl'), f('/a/q/1.jsonl'), f('/a/p/4.jsonl'),
+      f('/a/p/1.jsonl'),
+      f('/a/p/2.jsonl'),
+      f('/a/p/3.jsonl'),
+      f('/a/q/1.jsonl'),
+      f('/a/p/4.jsonl'),
       // a path with a dependency signature is never short, nor the one after it
-      f('/a/q/2.jsonl', '10:1|-'), f('/a/q/3.jsonl'), f('/a/q/4.jsonl'),
+      f('/a/q/2.jsonl', '10:1|-'),
+      f('/a/q/3.jsonl'),
+      f('/a/q/4.jsonl'),
       // the next adapter's first path, in the same directory as the last: written whole
-      f('/a/q/5.jsonl'), f('/a/q/6.jsonl'),
+      f('/a/q/5.jsonl'),
+      f('/a/q/6.jsonl'),
       // a file at the root, a relative path, names that start with the markers, odd characters
-      f('/top.jsonl'), f('/top2.jsonl'), f('relative/x.jsonl'), f('\u0002odd'), f('\u0003odder'), f('/d/é \t\n"$`/x.jsonl'), f('/d/é \t\n"$`/y.jsonl'), f('/d/trailing/'),
+      f('/top.jsonl'),
+      f('/top2.jsonl'),
+      f('relative/x.jsonl'),
+      f('\u0002odd'),
+      f('\u0003odder'),
+      f('/d/é \t\n"$`/x.jsonl'),
+      f('/d/é \t\n"$`/y.jsonl'),
+      f('/d/trailing/'),
     ];
     const meta = seg(8, found.length - 8);
     const text = checkNames(found, meta);
     const names = text.split('\u0000');
     expect(names).toEqual([
-      '/a/p/1.jsonl', '\u00022.jsonl', '\u00023.jsonl', '/a/q/1.jsonl', '/a/p/4.jsonl',
-      '/a/q/2.jsonl\u000110:1|-', '/a/q/3.jsonl', '\u00024.jsonl',
-      '/a/q/5.jsonl', '\u00026.jsonl',
-      '/top.jsonl', '\u0002top2.jsonl', 'relative/x.jsonl', '\u0003\u0002odd', '\u0003\u0003odder', '/d/é \t\n"$`/x.jsonl', '\u0002y.jsonl', '/d/trailing/',
+      '/a/p/1.jsonl',
+      '\u00022.jsonl',
+      '\u00023.jsonl',
+      '/a/q/1.jsonl',
+      '/a/p/4.jsonl',
+      '/a/q/2.jsonl\u000110:1|-',
+      '/a/q/3.jsonl',
+      '\u00024.jsonl',
+      '/a/q/5.jsonl',
+      '\u00026.jsonl',
+      '/top.jsonl',
+      '\u0002top2.jsonl',
+      'relative/x.jsonl',
+      '\u0003\u0002odd',
+      '\u0003\u0003odder',
+      '/d/é \t\n"$`/x.jsonl',
+      '\u0002y.jsonl',
+      '/d/trailing/',
     ]);
     expect(wholePaths(names, meta)).toEqual(found.map((x) => (x.stat.sig ? `${x.src.path}\u0001${x.stat.sig}` : x.src.path)));
     // a short name with nothing before it in its adapter, or one with a slash, is damage
@@ -385,24 +538,38 @@ describe("check.bin's names: a path in the directory of the one before written s
 
   it('shrinks the names of a store whose sessions share directories, and the listing reads them back', () => {
     const h = store();
-    for (let i = 0; i < 5; i++) write(h, `.claude/projects/-tmp-a/${uuid(60 + i)}.jsonl`, claudeLine(uuid(60 + i), '/tmp/a', `more ${i}`, `2026-05-1${i}T10:00:00.000Z`));
+    for (let i = 0; i < 5; i++)
+      write(
+        h,
+        `.claude/projects/-tmp-a/${uuid(60 + i)}.jsonl`,
+        claudeLine(uuid(60 + i), '/tmp/a', `more ${i}`, `2026-05-1${i}T10:00:00.000Z`),
+      );
     settle();
     const first = rows(h);
     const check = fs.readFileSync(path.join(cache(h), 'check.bin'));
     expect(check.includes(Buffer.from(`\u0002${uuid(61)}.jsonl`))).toBe(true);
     expect(rows(h)).toBe(first);
     // an append in that directory is seen, and the files are where they are
-    fs.appendFileSync(path.join(h, `.claude/projects/-tmp-a/${uuid(62)}.jsonl`), claudeLine(uuid(62), '/tmp/a', 'appended', '2026-07-01T10:00:00.000Z'));
+    fs.appendFileSync(
+      path.join(h, `.claude/projects/-tmp-a/${uuid(62)}.jsonl`),
+      claudeLine(uuid(62), '/tmp/a', 'appended', '2026-07-01T10:00:00.000Z'),
+    );
     expect(keys(rows(h))[0]).toBe(`claude:${uuid(62)}`);
     const ls = JSON.parse(run(h, ['ls', '--json', '-a']).stdout) as { id: string; file: string }[];
-    for (let i = 0; i < 5; i++) expect(ls.find((s) => s.id === uuid(60 + i))!.file).toBe(path.join(h, `.claude/projects/-tmp-a/${uuid(60 + i)}.jsonl`));
+    for (let i = 0; i < 5; i++)
+      expect(must(ls.find((s) => s.id === uuid(60 + i))).file).toBe(path.join(h, `.claude/projects/-tmp-a/${uuid(60 + i)}.jsonl`));
   });
 });
 
 describe('an append against check.bin names written short', () => {
   it('finds the changed sources among short names, and a damaged short name sends the run the whole way', () => {
     const h = store();
-    for (let i = 0; i < 4; i++) write(h, `.claude/projects/-tmp-a/${uuid(70 + i)}.jsonl`, claudeLine(uuid(70 + i), '/tmp/a', `sib ${i}`, `2026-05-1${i}T10:00:00.000Z`));
+    for (let i = 0; i < 4; i++)
+      write(
+        h,
+        `.claude/projects/-tmp-a/${uuid(70 + i)}.jsonl`,
+        claudeLine(uuid(70 + i), '/tmp/a', `sib ${i}`, `2026-05-1${i}T10:00:00.000Z`),
+      );
     settle();
     rows(h);
     const file = path.join(cache(h), 'check.bin');
@@ -422,7 +589,11 @@ describe('an append against check.bin names written short', () => {
     const nl = now.indexOf(10);
     const head = now.toString('latin1', 0, nl).split(' ');
     const namesAt = nl + 1 + Number(head[3]) + Number(head[2]) * 25;
-    const bad = Buffer.concat([now.subarray(0, namesAt), Buffer.from([2]), now.subarray(now.lastIndexOf(0x2f, now.indexOf(0, namesAt)) + 1)]);
+    const bad = Buffer.concat([
+      now.subarray(0, namesAt),
+      Buffer.from([2]),
+      now.subarray(now.lastIndexOf(0x2f, now.indexOf(0, namesAt)) + 1),
+    ]);
     fs.writeFileSync(file, bad);
     append();
     const again = rows(h);

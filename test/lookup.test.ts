@@ -2,8 +2,8 @@
 // index database, not the whole listing. Whatever the lookup reads, it must give what the whole
 // listing gives; a database it cannot read sends it to a build.
 import fs from 'node:fs';
-import path from 'node:path';
 import { createRequire } from 'node:module';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { jsonl, run, tempDir, tempHome, write } from './helpers.js';
 
@@ -13,8 +13,18 @@ const ts = (day: number) => `2026-06-${String(day).padStart(2, '0')}T10:00:00.00
 let cwdOf = (n: number) => `/tmp/p${n}`;
 const claudeLine = (n: number, text: string, at: string) =>
   jsonl({
-    parentUuid: null, isSidechain: false, userType: 'external', cwd: cwdOf(n), sessionId: uuid(n), version: '2.1.207', gitBranch: 'main',
-    type: 'user', message: { role: 'user', content: text }, uuid: `u-${n}-${at}`, timestamp: at, entrypoint: 'cli',
+    parentUuid: null,
+    isSidechain: false,
+    userType: 'external',
+    cwd: cwdOf(n),
+    sessionId: uuid(n),
+    version: '2.1.207',
+    gitBranch: 'main',
+    type: 'user',
+    message: { role: 'user', content: text },
+    uuid: `u-${n}-${at}`,
+    timestamp: at,
+    entrypoint: 'cli',
   });
 const claudeFile = (h: string, n: number) => path.join(h, `.claude/projects/-tmp-p${n}/${uuid(n)}.jsonl`);
 const key = (n: number) => `claude:${uuid(n)}`;
@@ -27,15 +37,24 @@ function store(): string {
   cwdOf = (n: number) => path.join(h, `p${n}`);
   for (let n = 1; n <= 9; n++) fs.mkdirSync(cwdOf(n), { recursive: true });
   const texts = ['plain one', 'naïve café ☕ two', 'tab\there three', 'quote " and \\ four', '日本語 five', 'six'];
-  texts.forEach((t, i) => write(h, claudeFile(h, i + 1), claudeLine(i + 1, t, ts(i + 1))));
+  for (const [i, t] of texts.entries()) write(h, claudeFile(h, i + 1), claudeLine(i + 1, t, ts(i + 1)));
   return h;
 }
 
 /** A pi session with id `id`, one prompt on day `day`, in the directory of session `day`. */
 function piSession(h: string, id: string, day: number, text: string): void {
-  write(h, `.pi/agent/sessions/--tmp-q${day}--/2026-06-0${day}T10-00-00-000Z_${id}.jsonl`,
+  write(
+    h,
+    `.pi/agent/sessions/--tmp-q${day}--/2026-06-0${day}T10-00-00-000Z_${id}.jsonl`,
     jsonl({ type: 'session', version: 3, id, timestamp: ts(day), cwd: cwdOf(day) }) +
-    jsonl({ type: 'message', id: 'm1', parentId: null, timestamp: ts(day), message: { role: 'user', content: [{ type: 'text', text }], timestamp: Date.parse(ts(day)) } }));
+      jsonl({
+        type: 'message',
+        id: 'm1',
+        parentId: null,
+        timestamp: ts(day),
+        message: { role: 'user', content: [{ type: 'text', text }], timestamp: Date.parse(ts(day)) },
+      }),
+  );
 }
 
 function preview(h: string, k: string, env: Record<string, string> = {}): string {
@@ -123,7 +142,16 @@ describe('lookup by key in the database', () => {
     const h = store();
     piSession(h, uuid(8), 8, 'pi eight');
     expect(run(h, ['index']).code).toBe(0);
-    for (const words of [[''], ['0000000'], ['00000003-3333'], ['-a', ''], ['--harness', 'pi', ''], ['show', '0'], ['café'], ['--dir', h, '']]) {
+    for (const words of [
+      [''],
+      ['0000000'],
+      ['00000003-3333'],
+      ['-a', ''],
+      ['--harness', 'pi', ''],
+      ['show', '0'],
+      ['café'],
+      ['--dir', h, ''],
+    ]) {
       const warm = run(h, ['__complete', '--', ...words]);
       // a fresh cache directory builds the index: its listing answers, not rows.bin
       const cold = run(h, ['__complete', '--', ...words], { RESUME_CACHE_DIR: tempDir('resume-fresh-') });

@@ -1,11 +1,12 @@
 // `resume ls` without --json runs in the rows bundle and, when nothing changed, prints from the
 // rendered rows (rows.bin) without reading the listing. Its output must be exactly what the
 // listing gives, for every filter, on a terminal and on a pipe.
+
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { BIN, envFor, jsonl, run, tempHome, write } from './helpers.js';
+import { BIN, envFor, jsonl, must, run, tempHome, write } from './helpers.js';
 
 const uuid = (n: number) => `${String(n).padStart(8, '0')}-3333-4333-8333-333333333333`;
 const cache = (h: string) => path.join(h, '.cache', 'resume');
@@ -13,8 +14,19 @@ const cache = (h: string) => path.join(h, '.cache', 'resume');
 function claude(h: string, n: number, cwd: string, texts: string[], ts: string, extra: Record<string, unknown> = {}): string {
   const id = uuid(n);
   const lines = texts.map((text, i) => ({
-    parentUuid: null, isSidechain: false, userType: 'external', cwd, sessionId: id, version: '2.1.207', gitBranch: 'main',
-    type: 'user', message: { role: 'user', content: text }, uuid: `u-${id}-${i}`, timestamp: ts, entrypoint: 'cli', ...extra,
+    parentUuid: null,
+    isSidechain: false,
+    userType: 'external',
+    cwd,
+    sessionId: id,
+    version: '2.1.207',
+    gitBranch: 'main',
+    type: 'user',
+    message: { role: 'user', content: text },
+    uuid: `u-${id}-${i}`,
+    timestamp: ts,
+    entrypoint: 'cli',
+    ...extra,
   }));
   return write(h, `.claude/projects/${cwd.replace(/[^a-zA-Z0-9]/g, '-')}/${id}.jsonl`, jsonl(...lines));
 }
@@ -22,10 +34,17 @@ function claude(h: string, n: number, cwd: string, texts: string[], ts: string, 
 function pi(h: string, n: number, cwd: string, texts: string[], ts: string): void {
   const id = uuid(n);
   const msgs = texts.map((text, i) => ({
-    type: 'message', id: `m${i}`, parentId: i ? `m${i - 1}` : null, timestamp: ts,
+    type: 'message',
+    id: `m${i}`,
+    parentId: i ? `m${i - 1}` : null,
+    timestamp: ts,
     message: { role: 'user', content: [{ type: 'text', text }], timestamp: Date.parse(ts) },
   }));
-  write(h, `.pi/agent/sessions/--p${n}--/${ts.replace(/[:.]/g, '-')}_${id}.jsonl`, jsonl({ type: 'session', version: 3, id, timestamp: ts, cwd }, ...msgs));
+  write(
+    h,
+    `.pi/agent/sessions/--p${n}--/${ts.replace(/[:.]/g, '-')}_${id}.jsonl`,
+    jsonl({ type: 'session', version: 3, id, timestamp: ts, cwd }, ...msgs),
+  );
 }
 
 /**
@@ -48,7 +67,12 @@ function store(home?: string, plainDirs = false): string {
 
 const VARIANTS = [[], ['-a'], ['-n', '2'], ['-a', '-n', '3'], ['--harness', 'pi'], ['-a', '--harness', 'claude'], ['-n0']];
 
-const keysOf = (out: string) => out.split('--stderr--')[0]!.split('\n').filter(Boolean).map((l) => l.split('\t')[0]);
+const keysOf = (out: string) =>
+  out
+    .split('--stderr--')[0]
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => l.split('\t')[0]);
 
 const ls = (h: string, args: string[]) => {
   const r = run(h, ['ls', ...args]);
@@ -59,7 +83,11 @@ const ls = (h: string, args: string[]) => {
 /** ls on a terminal (script(1) gives it one), as the table it prints there. */
 function lsTty(h: string, args: string[], extra: Record<string, string | undefined> = {}, cols = 120): string {
   const cmd = [process.execPath, BIN, 'ls', ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
-  const r = spawnSync('script', ['-qec', `stty cols ${cols} 2>/dev/null; ${cmd}`, '/dev/null'], { env: envFor(h, extra), cwd: h, encoding: 'utf8' });
+  const r = spawnSync('script', ['-qec', `stty cols ${cols} 2>/dev/null; ${cmd}`, '/dev/null'], {
+    env: envFor(h, extra),
+    cwd: h,
+    encoding: 'utf8',
+  });
   expect(r.status, r.stderr).toBe(0);
   return r.stdout.replace(/\r\n/g, '\n');
 }
@@ -77,9 +105,17 @@ describe('resume ls', () => {
     expect(fs.readFileSync(path.join(cache(h), 'list.json'), 'utf8')).toBe('not read');
 
     const [plain, all] = built;
-    const line = (id: number) => all!.split('\n').find((l) => l.startsWith(uuid(id).slice(0, 8)))!.split('\t');
+    const line = (id: number) => must(all.split('\n').find((l) => l.startsWith(uuid(id).slice(0, 8)))).split('\t');
     // short id, time, harness, whole directory, branch, prompts, label
-    expect(line(1)).toEqual([uuid(1).slice(0, 8), '2026-05-01T10:00:00.000Z', 'claude', path.join(h, 'src', 'app'), 'main', '3', 'first ask']);
+    expect(line(1)).toEqual([
+      uuid(1).slice(0, 8),
+      '2026-05-01T10:00:00.000Z',
+      'claude',
+      path.join(h, 'src', 'app'),
+      'main',
+      '3',
+      'first ask',
+    ]);
     expect(line(2)[3]).toBe('/tmp/outside the home');
     expect(line(3)[3]).toBe(h);
     expect(line(5)[6]).toBe('named by snapshot');
@@ -98,7 +134,7 @@ describe('resume ls', () => {
     expect(fs.existsSync(path.join(cache(h), 'rows.bin'))).toBe(true);
     // a directory filter reads the listing
     const dir = ls(h, ['--dir', path.join(h, 'src')]);
-    expect(dir.split('\n')[0]!.split('\t')[0]).toBe(uuid(1).slice(0, 8));
+    expect(dir.split('\n')[0].split('\t')[0]).toBe(uuid(1).slice(0, 8));
     expect(dir.split('\n')[1]).toBe('--stderr--');
 
     // a HOME that is not one clean line: a directory made one line (runs of spaces folded, as in
@@ -130,13 +166,16 @@ describe('resume ls', () => {
       };
       // from the listing (its first build), then from the rendered rows
       fs.rmSync(path.join(cache(h), 'rows.bin'), { force: true });
-      const want = cmds.map((c) => (fs.rmSync(path.join(cache(h), 'rows.bin'), { force: true }), out(c)));
+      const want = cmds.map((c) => {
+        fs.rmSync(path.join(cache(h), 'rows.bin'), { force: true });
+        return out(c);
+      });
       if (plainDirs) {
         // nothing changed and every directory is exact: neither listing file is read
         for (const f of ['list.json', 'rows.json']) fs.writeFileSync(path.join(cache(h), f), 'not read');
       }
       expect(cmds.map(out)).toEqual(want);
-      const rowsIn = (d: string) => want[cmds.findIndex((c) => c[0] === 'rows' && c[1] === '-a' && c[3] === d)]!;
+      const rowsIn = (d: string) => want[cmds.findIndex((c) => c[0] === 'rows' && c[1] === '-a' && c[3] === d)];
       expect(keysOf(rowsIn(path.join(h, 'src', 'app')))).toEqual([`claude:${uuid(1)}`]);
       expect(keysOf(rowsIn(path.join(h, 'src'))).sort()).toEqual([`claude:${uuid(1)}`, `claude:${uuid(8)}`]);
       expect(keysOf(rowsIn(h))).toHaveLength(3);
@@ -149,12 +188,25 @@ describe('resume ls', () => {
     const h = store();
     const file = claude(h, 1, path.join(h, 'src', 'app'), ['first ask', 'second ask', 'third ask'], '2026-05-01T10:00:00.000Z');
     ls(h, ['-a']);
-    fs.appendFileSync(file, jsonl({
-      parentUuid: null, isSidechain: false, userType: 'external', cwd: path.join(h, 'src', 'app'), sessionId: uuid(1), version: '2.1.207', gitBranch: 'main',
-      type: 'user', message: { role: 'user', content: 'fourth ask' }, uuid: 'u-late', timestamp: '2026-06-01T10:00:00.000Z', entrypoint: 'cli',
-    }));
+    fs.appendFileSync(
+      file,
+      jsonl({
+        parentUuid: null,
+        isSidechain: false,
+        userType: 'external',
+        cwd: path.join(h, 'src', 'app'),
+        sessionId: uuid(1),
+        version: '2.1.207',
+        gitBranch: 'main',
+        type: 'user',
+        message: { role: 'user', content: 'fourth ask' },
+        uuid: 'u-late',
+        timestamp: '2026-06-01T10:00:00.000Z',
+        entrypoint: 'cli',
+      }),
+    );
     for (let i = 0; i < 2; i++) {
-      const first = ls(h, ['-n', '1']).split('\n')[0]!.split('\t');
+      const first = ls(h, ['-n', '1']).split('\n')[0].split('\t');
       expect(first[0]).toBe(uuid(1).slice(0, 8));
       expect(first[1]).toBe('2026-06-01T10:00:00.000Z');
       expect(first[5]).toBe('4');
@@ -195,19 +247,24 @@ describe('resume ls', () => {
     expect(rows).toHaveLength(7);
     // a header row naming the columns, each name where its column starts
     expect(header).toMatch(/^ID +AGE +HARNESS +DIRECTORY +BRANCH +PROMPTS +TITLE$/);
-    const one = rows.find((l) => l.startsWith(uuid(1).slice(0, 8)))!;
-    for (const [name, value] of [['HARNESS', 'claude'], ['DIRECTORY', '~/src/app'], ['BRANCH', 'main'], ['TITLE', 'first ask']]) {
-      expect(one.indexOf(value!), name).toBe(header!.indexOf(name!));
+    const one = must(rows.find((l) => l.startsWith(uuid(1).slice(0, 8))));
+    for (const [name, value] of [
+      ['HARNESS', 'claude'],
+      ['DIRECTORY', '~/src/app'],
+      ['BRANCH', 'main'],
+      ['TITLE', 'first ask'],
+    ]) {
+      expect(one.indexOf(value), name).toBe(header.indexOf(name));
     }
     // (prompts right-aligned under its name)
-    expect(one.indexOf('main') + 'main'.length).toBeLessThan(header!.indexOf('PROMPTS'));
-    expect(one.indexOf('3  first ask')).toBe(header!.indexOf('S  TITLE'));
+    expect(one.indexOf('main') + 'main'.length).toBeLessThan(header.indexOf('PROMPTS'));
+    expect(one.indexOf('3  first ask')).toBe(header.indexOf('S  TITLE'));
     // no tab (the table pads with spaces), no colour under NO_COLOR, directories under HOME from ~
     expect(fromBin).not.toMatch(/[\t\x1b]/);
     expect(one).toMatch(/~\/src\/app +main +3 +first ask$/);
     expect(rows.find((l) => l.startsWith(uuid(2).slice(0, 8)))).toContain('/tmp/outside the home');
     // with colour the header is dim; piped, no header at all
-    const colored = lsTty(h, ['-a'], { NO_COLOR: undefined, TERM: 'xterm-256color' }).split('\n')[0]!;
+    const colored = lsTty(h, ['-a'], { NO_COLOR: undefined, TERM: 'xterm-256color' }).split('\n')[0];
     expect(colored).toMatch(/^\x1b\[2mID +AGE +HARNESS +DIRECTORY +BRANCH +PROMPTS +TITLE\x1b\[0m$/);
     const piped = run(h, ['ls', '-a']).stdout.split('\n').filter(Boolean);
     expect(piped).toHaveLength(7);
@@ -215,7 +272,7 @@ describe('resume ls', () => {
     // at 80 columns the prompts column is headed # (PROMPTS would take five columns from the title)
     const narrow = lsTty(h, ['-a'], {}, 80).split('\n');
     expect(narrow[0]).toMatch(/^ID +AGE +HARNESS +DIRECTORY +BRANCH +# +TITLE$/);
-    expect(narrow[0]!.indexOf('TITLE')).toBe(narrow.find((l) => l.startsWith(uuid(1).slice(0, 8)))!.indexOf('first ask'));
+    expect(narrow[0].indexOf('TITLE')).toBe(must(narrow.find((l) => l.startsWith(uuid(1).slice(0, 8)))).indexOf('first ask'));
     // nothing to list: no header either (the terminal shows stderr too: only a note is there)
     expect(lsTty(tempHome(), [])).not.toContain('HARNESS');
   });
@@ -228,7 +285,15 @@ describe('resume ls', () => {
       expect(a, [...before, ...cmd].join(' ')).toEqual(b);
       return a;
     };
-    for (const v of [['-a'], ['--all'], ['--harness', 'pi'], ['-a', '--harness', 'claude'], ['--harness=claude'], ['--dir', '/tmp'], ['-a', '--dir', '.']]) {
+    for (const v of [
+      ['-a'],
+      ['--all'],
+      ['--harness', 'pi'],
+      ['-a', '--harness', 'claude'],
+      ['--harness=claude'],
+      ['--dir', '/tmp'],
+      ['-a', '--dir', '.'],
+    ]) {
       expect(same(v, ['ls']).code).toBe(0);
       expect(same(v, ['rows']).code).toBe(0);
     }
@@ -244,7 +309,15 @@ describe('resume ls', () => {
     expect(same(['--harness', 'claude'], ['resolve', 'ask']).stdout).toBe(`claude:${uuid(1)}\n`);
     expect(same(['--harness', 'pi'], ['resolve', 'ask']).code).toBe(1);
     // an option the command does not take is refused the same way before it as after it
-    for (const [before, cmd] of [[['--json'], ['rows']], [['-a'], ['doctor']], [['--harness', 'pi'], ['show', 'x']], [['--json'], ['preview', 'x']]] as const) {
+    for (const [before, cmd] of [
+      [['--json'], ['rows']],
+      [['-a'], ['doctor']],
+      [
+        ['--harness', 'pi'],
+        ['show', 'x'],
+      ],
+      [['--json'], ['preview', 'x']],
+    ] as const) {
       const r = same([...before], [...cmd]);
       expect(r.code, [...before, ...cmd].join(' ')).toBe(2);
       expect(r.stdout).toBe('');
@@ -256,7 +329,8 @@ describe('resume ls', () => {
 
   it('on a machine with no sessions says so on stderr, with how to try the demo; rows says nothing', () => {
     const h = tempHome();
-    const none = 'resume: no sessions on this machine yet (resume doctor shows where it looked; resume --demo tries the bundled demo sessions)\n';
+    const none =
+      'resume: no sessions on this machine yet (resume doctor shows where it looked; resume --demo tries the bundled demo sessions)\n';
     // the first run builds the index, the second prints from it (ls.out on the second pipe run)
     for (let i = 0; i < 2; i++) {
       expect(run(h, ['ls'])).toEqual({ code: 0, stdout: '', stderr: none });
@@ -280,7 +354,16 @@ describe('resume ls', () => {
     const h = store();
     for (const args of [['ls'], ['ls', '--json'], ['-a', 'ls']]) {
       for (let i = 0; i < 2; i++) {
-        const r = spawnSync('bash', ['-o', 'pipefail', '-c', `${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} ${args.join(' ')} 2>&1 | head -c 1 >/dev/null`], { env: envFor(h), encoding: 'utf8' });
+        const r = spawnSync(
+          'bash',
+          [
+            '-o',
+            'pipefail',
+            '-c',
+            `${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} ${args.join(' ')} 2>&1 | head -c 1 >/dev/null`,
+          ],
+          { env: envFor(h), encoding: 'utf8' },
+        );
         expect(r.status, `${args.join(' ')}: ${r.stderr}`).toBe(0);
       }
     }
@@ -292,10 +375,16 @@ describe('resume ls', () => {
     fs.mkdirSync(tmp);
     const gone = path.join(base, 'gone');
     const env = { HOME: gone, RESUME_CACHE_DIR: undefined, TMPDIR: tmp };
-    const cache = path.join(tmp, `resume-${process.getuid!()}`);
+    const cache = path.join(tmp, `resume-${must(process.getuid?.())}`);
     const said = `resume: HOME ${gone} is not a directory; the index is kept in ${cache} instead\n`;
     const ls = run(base, ['ls'], env);
-    expect(ls).toEqual({ code: 0, stdout: '', stderr: said + 'resume: no sessions on this machine yet (resume doctor shows where it looked; resume --demo tries the bundled demo sessions)\n' });
+    expect(ls).toEqual({
+      code: 0,
+      stdout: '',
+      stderr:
+        said +
+        'resume: no sessions on this machine yet (resume doctor shows where it looked; resume --demo tries the bundled demo sessions)\n',
+    });
     expect(run(base, ['doctor'], env)).toMatchObject({ code: 0, stderr: said });
     const idx = run(base, ['index'], env);
     expect(idx.code).toBe(0);
@@ -310,7 +399,7 @@ describe('resume ls', () => {
     fs.mkdirSync(other);
     const tmp2 = path.join(base, 'tmp2');
     fs.mkdirSync(tmp2);
-    fs.symlinkSync(other, path.join(tmp2, `resume-${process.getuid!()}`));
+    fs.symlinkSync(other, path.join(tmp2, `resume-${must(process.getuid?.())}`));
     const r = run(base, ['ls'], { ...env, TMPDIR: tmp2 });
     expect(r.code).toBe(0);
     expect(fs.readdirSync(other)).toEqual([]);

@@ -1,18 +1,22 @@
 // The man page: man/resume.1 is what scripts/man.mjs makes from the command definitions now, man(1)
 // renders it, and it names every command and option `--help` shows and every RESUME_ variable the
 // code reads.
+
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { BIN, ROOT, needs, tempHome, envFor } from './helpers.js';
 import { ENVIRONMENT, INTERNAL_ENV, manPage, program, visibleCommands } from '../lib/man.js';
+import { BIN, envFor, needs, ROOT, tempHome } from './helpers.js';
 
 const FILE = path.join(ROOT, 'man', 'resume.1');
 
 /** The page as man(1) shows it, wide enough that no option term wraps, no formatting. */
 function rendered(): string {
-  const r = spawnSync('man', ['-l', FILE], { env: { PATH: process.env.PATH, MANWIDTH: '250', LANG: 'C.UTF-8', MAN_KEEP_FORMATTING: '' }, encoding: 'utf8' });
+  const r = spawnSync('man', ['-l', FILE], {
+    env: { PATH: process.env.PATH, MANWIDTH: '250', LANG: 'C.UTF-8', MAN_KEEP_FORMATTING: '' },
+    encoding: 'utf8',
+  });
   expect(r.status, r.stderr).toBe(0);
   expect(r.stderr).toBe('');
   return r.stdout;
@@ -21,7 +25,7 @@ function rendered(): string {
 /** The text of one command's entry under COMMANDS: from its heading to the next. */
 function section(text: string, usage: string): string {
   const lines = text.split('\n');
-  const at = lines.findIndex((l) => l === `   ${usage}`);
+  const at = lines.indexOf(`   ${usage}`);
   expect(at, `no heading '${usage}'`).toBeGreaterThan(-1);
   const end = lines.findIndex((l, i) => i > at && /^ {3}\S|^\S/.test(l));
   return lines.slice(at, end < 0 ? undefined : end).join('\n');
@@ -50,10 +54,16 @@ describe('man page', () => {
       const entry = section(text, usage);
       expect(entry).toContain(c.description().split(' ').slice(0, 4).join(' '));
       // what the built binary's --help lists for the command, option by option
-      const words = usage.split(' ').slice(1).filter((w) => !/^[[<]/.test(w));
+      const words = usage
+        .split(' ')
+        .slice(1)
+        .filter((w) => !/^[[<]/.test(w));
       const r = spawnSync(process.execPath, [BIN, ...words, '--help'], { env: envFor(tempHome()), encoding: 'utf8' });
       expect(r.status, r.stderr).toBe(0);
-      const shown = r.stdout.split('\n').filter((l) => /^ {2}-/.test(l)).map((l) => l.trim().split(/ {2,}/)[0]!);
+      const shown = r.stdout
+        .split('\n')
+        .filter((l) => /^ {2}-/.test(l))
+        .map((l) => l.trim().split(/ {2,}/)[0]);
       expect(shown.length).toBeGreaterThan(0);
       for (const flags of shown) {
         if (flags === '-h, --help') continue;

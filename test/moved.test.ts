@@ -1,16 +1,20 @@
 // A session whose directory is gone (issue 48): its repository moved (offered, never taken without a
 // yes on the terminal or --cd), or it was a git worktree (added again after one yes). Real git in
 // temp dirs, stand-in harnesses on PATH, the question answered in tmux.
+
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { put, run, tempHome } from './helpers.js';
 import { claudeSession, codexSession, piSession, records, standIn, uuid } from './launch-helpers.js';
 import { Term } from './tmux-term.js';
 
 function git(cwd: string, ...args: string[]): string {
-  const r = spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', '-c', 'init.defaultBranch=main', ...args], { cwd, encoding: 'utf8' });
+  const r = spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', '-c', 'init.defaultBranch=main', ...args], {
+    cwd,
+    encoding: 'utf8',
+  });
   if (r.status !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr}`);
   return r.stdout.trim();
 }
@@ -50,7 +54,9 @@ describe('a moved repository', () => {
     const r = run(m.home, [m.id, '--dry-run'], m.env);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe(`cwd   ${m.now}\nargv  claude --resume ${m.id}\n`);
-    expect(r.stderr).toContain(`the directory of ${m.id}, ${m.old}, no longer exists; its repository seems to be at ${m.now} (same name app, has branch feat, root commit `);
+    expect(r.stderr).toContain(
+      `the directory of ${m.id}, ${m.old}, no longer exists; its repository seems to be at ${m.now} (same name app, has branch feat, root commit `,
+    );
     expect(r.stderr).toContain(`resume ${m.id} --cd ${m.now}`);
     expect(r.stderr).not.toContain('elsewhere');
     // no terminal to ask on: the same refusal, nothing started
@@ -155,7 +161,11 @@ describe('--cd DIR', () => {
       const id = JSON.parse(run(home, ['ls', '--json', '--harness', h, '-n', '1']).stdout)[0].id as string;
       const r = run(home, [id, '--cd', home, '--dry-run']);
       expect([r.code, r.stdout]).toEqual([2, '']);
-      expect(r.stderr).toMatch(h === 'opencode' ? /opencode opens a session in the directory its database recorded/ : /Gemini CLI finds sessions by the current directory's project/);
+      expect(r.stderr).toMatch(
+        h === 'opencode'
+          ? /opencode opens a session in the directory its database recorded/
+          : /Gemini CLI finds sessions by the current directory's project/,
+      );
     }
   });
 });
@@ -197,7 +207,8 @@ describe('a removed git worktree', () => {
     git(m.main, 'worktree', 'prune');
     // the tip's committer time is what counts: later than the session's last activity
     spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-q', '--allow-empty', '-m', 'later still'], {
-      cwd: m.main, env: { ...process.env, GIT_COMMITTER_DATE: new Date(Date.now() + 3_600_000).toISOString() },
+      cwd: m.main,
+      env: { ...process.env, GIT_COMMITTER_DATE: new Date(Date.now() + 3_600_000).toISOString() },
     });
     git(m.main, 'branch', '-f', 'topic', 'HEAD');
     const r = run(m.home, [m.id, '--dry-run'], m.env);
@@ -207,7 +218,10 @@ describe('a removed git worktree', () => {
     expect(r.stderr).toContain(`or run: git -C ${m.main} worktree add ${m.wt} topic`);
     git(m.main, 'branch', '-q', '-D', 'topic');
     const g = run(m.home, [m.id], m.env);
-    expect([g.code, g.stderr]).toEqual([2, `resume: the directory of ${m.id.slice(0, 8)}, ${path.join(m.wt, 'lib')}, was a git worktree of ${m.main} on branch topic, which is gone; not adding it again\n`]);
+    expect([g.code, g.stderr]).toEqual([
+      2,
+      `resume: the directory of ${m.id.slice(0, 8)}, ${path.join(m.wt, 'lib')}, was a git worktree of ${m.main} on branch topic, which is gone; not adding it again\n`,
+    ]);
     expect(records(m.si.log)).toEqual([]);
   });
 });

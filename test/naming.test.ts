@@ -1,13 +1,13 @@
 // Naming a session (issue 11): words from ANY prompt (kept out of the listing), `-n 0`, `-p`, the
 // hidden counts beside `ls --json`, and the JSON fields in `ls --help` / `show --help`.
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { jsonl, run, tempHome, write } from './helpers.js';
-import { claudeSession, piSession } from './launch-helpers.js';
-import { createRequire } from 'node:module';
 import { allPrompts } from '../lib/index/prompts.js';
 import { makeCtx } from '../lib/util/paths.js';
+import { jsonl, run, tempHome, write } from './helpers.js';
+import { claudeSession, piSession } from './launch-helpers.js';
 
 function corpus() {
   const home = tempHome();
@@ -19,16 +19,30 @@ function corpus() {
   const cid = 'c1aude00-0000-4000-8000-000000000001';
   const at = '2026-01-01T00:00:00.000Z';
   const line = (n: number, type: string, extra: object) => ({
-    parentUuid: n ? `u${n - 1}` : null, isSidechain: false, userType: 'external', cwd, sessionId: cid, version: '2.1.0',
-    gitBranch: 'main', type, uuid: `u${n}`, timestamp: at, entrypoint: 'cli', ...extra,
+    parentUuid: n ? `u${n - 1}` : null,
+    isSidechain: false,
+    userType: 'external',
+    cwd,
+    sessionId: cid,
+    version: '2.1.0',
+    gitBranch: 'main',
+    type,
+    uuid: `u${n}`,
+    timestamp: at,
+    entrypoint: 'cli',
+    ...extra,
   });
-  write(home, `.claude/projects/-src-shop/${cid}.jsonl`, jsonl(
-    line(0, 'user', { message: { role: 'user', content: 'start the refactor' } }),
-    line(1, 'assistant', { message: { role: 'assistant', content: [{ type: 'text', text: 'ok' }] } }),
-    line(2, 'user', { message: { role: 'user', content: 'rename the quokka helper, token=abcdefgh12345678' } }),
-    line(3, 'assistant', { message: { role: 'assistant', content: [{ type: 'text', text: 'ok' }] } }),
-    line(4, 'user', { message: { role: 'user', content: 'run the tests' } }),
-  ));
+  write(
+    home,
+    `.claude/projects/-src-shop/${cid}.jsonl`,
+    jsonl(
+      line(0, 'user', { message: { role: 'user', content: 'start the refactor' } }),
+      line(1, 'assistant', { message: { role: 'assistant', content: [{ type: 'text', text: 'ok' }] } }),
+      line(2, 'user', { message: { role: 'user', content: 'rename the quokka helper, token=abcdefgh12345678' } }),
+      line(3, 'assistant', { message: { role: 'assistant', content: [{ type: 'text', text: 'ok' }] } }),
+      line(4, 'user', { message: { role: 'user', content: 'run the tests' } }),
+    ),
+  );
   for (let i = 0; i < 4; i++) claudeSession(home, { id: `0000000${i}-0000-4000-8000-00000000000${i}`, cwd, prompt: `filler ${i}` });
   claudeSession(home, { id: 'feedface-0000-4000-8000-000000000009', cwd, prompt: 'sdk run', entrypoint: 'sdk-cli' });
   return { home, pi, cid };
@@ -95,7 +109,28 @@ describe('options', () => {
     const home = tempHome();
     for (const cmd of ['ls', 'show']) {
       const h = run(home, [cmd, '--help']).stdout;
-      for (const f of ['harness', 'id', 'short', 'cwd', 'title', 'firstPrompt', 'lastPrompt', 'prompts', 'branch', 'model', 'started', 'updated', 'file', 'hidden', 'hiddenReason', 'parent', 'forkedFrom', 'live', 'pid', 'resume']) {
+      for (const f of [
+        'harness',
+        'id',
+        'short',
+        'cwd',
+        'title',
+        'firstPrompt',
+        'lastPrompt',
+        'prompts',
+        'branch',
+        'model',
+        'started',
+        'updated',
+        'file',
+        'hidden',
+        'hiddenReason',
+        'parent',
+        'forkedFrom',
+        'live',
+        'pid',
+        'resume',
+      ]) {
         expect(h, `${cmd} --help: ${f}`).toMatch(new RegExp(`\\b${f}\\b`));
       }
     }
@@ -112,7 +147,12 @@ describe('words read only the prompts of sessions that hold one of them', () => 
     for (let i = 0; i < 70; i++) {
       // (40: `kiwi` written with a Kelvin sign, whose lower case is `k`)
       const words = i === 17 ? 'the zanzibar parser' : i === 40 ? 'the Zanzibar \u212aiwi stand' : `filler ${i}`;
-      piSession(home, { id: id(i), cwd, prompts: [`start ${i}`, words, `end ${i}`], at: new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString() });
+      piSession(home, {
+        id: id(i),
+        cwd,
+        prompts: [`start ${i}`, words, `end ${i}`],
+        at: new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString(),
+      });
     }
     expect(run(home, ['index']).code).toBe(0);
     const ctx = makeCtx({ HOME: home, RESUME_CACHE_DIR: path.join(home, '.cache', 'resume') });
@@ -128,7 +168,9 @@ describe('words read only the prompts of sessions that hold one of them', () => 
     // the same sessions named as with every prompt
     for (const q of [['zanzibar'], ['zanzibar', 'parser'], ['ZANZIBAR', 'kiwi'], ['shop', 'filler'], ['nothing-here'], ['100%'], ['a_b']]) {
       const r = run(home, ['resolve', '-a', ...q]);
-      const want = [...every].filter(([, ps]) => q.every((w) => ps.some((p) => p.toLowerCase().includes(w.toLowerCase())) || cwd.includes(w.toLowerCase()))).map(([k]) => k);
+      const want = [...every]
+        .filter(([, ps]) => q.every((w) => ps.some((p) => p.toLowerCase().includes(w.toLowerCase())) || cwd.includes(w.toLowerCase())))
+        .map(([k]) => k);
       expect(r.stdout.split('\n').filter(Boolean).sort(), q.join(' ')).toEqual(want.sort());
     }
   });

@@ -4,14 +4,16 @@
 // and its CLI must list, show, resolve, launch (--dry-run), colour, keep the toy store out of
 // --demo and report the harness in doctor. The envVars check below holds every real adapter to the
 // same promise --demo relies on: it reads no environment variable it does not declare.
+
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, FIXTURES, envFor, jsonl, write } from './helpers.js';
 import { ADAPTERS } from '../lib/harness/registry.js';
 import type { Ctx } from '../lib/types.js';
+import { envFor, FIXTURES, jsonl, must, ROOT, write } from './helpers.js';
+import type { Doctor, Listed } from './json.js';
 
 // What a checkout holds besides tests and benchmarks; dist/ and node_modules are not copied.
 const TREE = ['lib', 'fzf', 'bin', 'shell', 'demo', 'scripts', 'package.json', 'tsconfig.json'];
@@ -66,16 +68,24 @@ beforeAll(() => {
   fs.chmodSync(path.join(tmp, 'bin', 'toy'), 0o755);
   const proj = path.join(home, 'src', 'toyproj');
   fs.mkdirSync(proj, { recursive: true });
-  write(home, `.toy/sessions/${ID}.jsonl`, jsonl(
-    { type: 'start', id: ID, cwd: proj, time: '2026-11-20T10:00:00Z' },
-    { type: 'user', text: 'teach the parser about tabs', time: '2026-11-20T10:00:05Z' },
-    { type: 'agent', text: 'Done: tabs are folded to spaces.', time: '2026-11-20T10:01:00Z' },
-    { type: 'user', text: 'and add a test', time: '2026-11-20T10:02:00Z' },
-  ));
-  write(home, `extra/sessions/${OTHER}.jsonl`, jsonl(
-    { type: 'start', id: OTHER, cwd: proj, time: '2026-11-19T09:00:00Z' },
-    { type: 'user', text: 'an older toy session', time: '2026-11-19T09:00:05Z' },
-  ));
+  write(
+    home,
+    `.toy/sessions/${ID}.jsonl`,
+    jsonl(
+      { type: 'start', id: ID, cwd: proj, time: '2026-11-20T10:00:00Z' },
+      { type: 'user', text: 'teach the parser about tabs', time: '2026-11-20T10:00:05Z' },
+      { type: 'agent', text: 'Done: tabs are folded to spaces.', time: '2026-11-20T10:01:00Z' },
+      { type: 'user', text: 'and add a test', time: '2026-11-20T10:02:00Z' },
+    ),
+  );
+  write(
+    home,
+    `extra/sessions/${OTHER}.jsonl`,
+    jsonl(
+      { type: 'start', id: OTHER, cwd: proj, time: '2026-11-19T09:00:00Z' },
+      { type: 'user', text: 'an older toy session', time: '2026-11-19T09:00:05Z' },
+    ),
+  );
 }, 300_000);
 
 afterAll(() => {
@@ -94,14 +104,21 @@ describe('a seventh harness from one folder and its registry lines', () => {
   it('lists its sessions (ls --json, --harness, rows) with the adapter colour', () => {
     const r = resume(['ls', '--json', '--harness', 'toy'], { RESUME_TOY_DIRS: path.join(home, 'extra') });
     expect(r.stderr).toBe('');
-    const list = JSON.parse(r.stdout);
-    expect(list.map((s: any) => [s.harness, s.id, s.prompts])).toEqual([['toy', ID, 2], ['toy', OTHER, 1]]);
-    expect(list[0]).toMatchObject({ cwd: path.join(home, 'src', 'toyproj'), firstPrompt: 'teach the parser about tabs', lastPrompt: 'and add a test' });
+    const list: Listed[] = JSON.parse(r.stdout);
+    expect(list.map((s) => [s.harness, s.id, s.prompts])).toEqual([
+      ['toy', ID, 2],
+      ['toy', OTHER, 1],
+    ]);
+    expect(list[0]).toMatchObject({
+      cwd: path.join(home, 'src', 'toyproj'),
+      firstPrompt: 'teach the parser about tabs',
+      lastPrompt: 'and add a test',
+    });
 
     const bad = resume(['ls', '--harness', 'nope']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('toy');
-    expect(resume(['--help']).stdout.replace(/\s+/g, ' ')).toContain(`${ADAPTERS.at(-1)!.name},toy`);
+    expect(resume(['--help']).stdout.replace(/\s+/g, ' ')).toContain(`${must(ADAPTERS.at(-1)).name},toy`);
 
     const rows = resume(['rows', '--align', '--ansi'], { NO_COLOR: undefined });
     expect(rows.code).toBe(0);
@@ -117,7 +134,12 @@ describe('a seventh harness from one folder and its registry lines', () => {
 
     const plan = resume(['--dry-run', '--json', `toy:${ID.slice(0, 4)}`]);
     expect(plan.code, plan.stderr).toBe(0);
-    expect(JSON.parse(plan.stdout)).toMatchObject({ harness: 'toy', id: ID, cwd: path.join(home, 'src', 'toyproj'), argv: ['toy', '--resume', ID] });
+    expect(JSON.parse(plan.stdout)).toMatchObject({
+      harness: 'toy',
+      id: ID,
+      cwd: path.join(home, 'src', 'toyproj'),
+      argv: ['toy', '--resume', ID],
+    });
 
     const fork = resume(['--dry-run', '--fork', 'tabs', 'parser']);
     expect(fork.code, fork.stderr).toBe(0);
@@ -128,22 +150,22 @@ describe('a seventh harness from one folder and its registry lines', () => {
     // the real store moved away: only TOY_HOME and RESUME_TOY_DIRS point at it
     const env = { HOME: path.join(tmp, 'elsewhere'), TOY_HOME: path.join(home, '.toy'), RESUME_TOY_DIRS: path.join(home, 'extra') };
     fs.mkdirSync(env.HOME, { recursive: true });
-    const real = JSON.parse(resume(['ls', '--json', '-a'], env).stdout);
-    expect(real.filter((s: any) => s.harness === 'toy')).toHaveLength(2);
+    const real: Listed[] = JSON.parse(resume(['ls', '--json', '-a'], env).stdout);
+    expect(real.filter((s) => s.harness === 'toy')).toHaveLength(2);
     const demo = resume(['ls', '--json', '-a', '--demo'], env);
     expect(demo.code).toBe(0);
-    const list = JSON.parse(demo.stdout);
+    const list: Listed[] = JSON.parse(demo.stdout);
     expect(list.length).toBeGreaterThan(0); // the bundled demo sessions
-    expect(list.filter((s: any) => s.harness === 'toy')).toEqual([]);
+    expect(list.filter((s) => s.harness === 'toy')).toEqual([]);
   });
 
   it('doctor reports its roots, sessions, binary and version drift', () => {
     const r = resume(['doctor', '--json'], { TOY_HOME: path.join(home, '.toy') });
     expect(r.code, r.stderr).toBeLessThan(2);
-    const h = JSON.parse(r.stdout).harnesses.find((x: any) => x.name === 'toy');
+    const h = must((JSON.parse(r.stdout) as Doctor).harnesses.find((x) => x.name === 'toy'));
     expect(h).toMatchObject({ label: 'Toy Agent', sessions: 1, tested: '1.0.0', newerThanTested: true });
     expect(h.roots).toEqual([expect.objectContaining({ path: path.join(home, '.toy'), via: 'TOY_HOME', exists: true })]);
-    expect(h.binary.path).toBe(path.join(tmp, 'bin', 'toy'));
+    expect(must(h.binary).path).toBe(path.join(tmp, 'bin', 'toy'));
     const text = resume(['doctor'], { TOY_HOME: path.join(home, '.toy') }).stdout;
     expect(text).toContain('toy (Toy Agent)');
     expect(text).toContain('1.2.0 is newer than 1.0.0');

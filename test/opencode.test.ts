@@ -1,11 +1,14 @@
 // opencode: the v1.2 SQLite store (built from the fixture schema, WAL mode) and the legacy JSON tree.
+
+import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ROOT, lsJson, put, run, tempDir, tempHome, write } from './helpers.js';
-import { execFileSync, spawnSync } from 'node:child_process';
-import { addSessions, assistant, Database, digest, opencodeDb, OPENCODE_SCHEMA, user } from './sqlite-fixtures.js';
-import { opencode, isPlaceholderTitle } from '../lib/harness/opencode/index.js';
+import { isPlaceholderTitle, opencode } from '../lib/harness/opencode/index.js';
+import type { Session } from '../lib/types.js';
+import { lsJson, must, put, ROOT, run, tempDir, tempHome, write } from './helpers.js';
+import type { Doctor, Listed } from './json.js';
+import { addSessions, assistant, Database, digest, OPENCODE_SCHEMA, opencodeDb, user } from './sqlite-fixtures.js';
 
 const onExit: (() => void)[] = [];
 afterEach(() => {
@@ -17,7 +20,7 @@ function home(): string {
 }
 const DATA = '.local/share/opencode';
 const dbPath = (h: string, name = 'opencode.db') => path.join(h, DATA, name);
-const byId = (list: any[]) => new Map(list.filter((s) => s.harness === 'opencode').map((s) => [s.id, s]));
+const byId = (list: Listed[]) => new Map(list.filter((s) => s.harness === 'opencode').map((s) => [s.id, s]));
 
 /** A database with a parent, a child, an archived and an empty session, and prompts of every kind. */
 function corpus(file: string) {
@@ -25,14 +28,32 @@ function corpus(file: string) {
   addSessions(
     db,
     [
-      { id: 'ses_parent', directory: '/home/u/src/api', title: 'Fix the flaky upload test', created: 1770000000000, updated: 1770000900000 },
-      { id: 'ses_child', directory: '/home/u/src/api', title: 'Child session - 2026-02-02T03:00:00.000Z', parent: 'ses_parent', updated: 1770000500000 },
+      {
+        id: 'ses_parent',
+        directory: '/home/u/src/api',
+        title: 'Fix the flaky upload test',
+        created: 1770000000000,
+        updated: 1770000900000,
+      },
+      {
+        id: 'ses_child',
+        directory: '/home/u/src/api',
+        title: 'Child session - 2026-02-02T03:00:00.000Z',
+        parent: 'ses_parent',
+        updated: 1770000500000,
+      },
       { id: 'ses_archived', directory: '/home/u/src/old', title: 'Old idea', archived: 1770000800000, updated: 1770000700000 },
       { id: 'ses_untitled', directory: '/home/u/src/web', updated: 1770000600000 },
       { id: 'ses_empty', directory: '/home/u', updated: 1770000100000 },
     ],
     [
-      user('msg_001', 'ses_parent', 'why does upload fail?', { type: 'text', text: '<file contents injected>', synthetic: true }, { type: 'file', url: 'data:image/png;base64,AAAA' }),
+      user(
+        'msg_001',
+        'ses_parent',
+        'why does upload fail?',
+        { type: 'text', text: '<file contents injected>', synthetic: true },
+        { type: 'file', url: 'data:image/png;base64,AAAA' },
+      ),
       assistant('msg_002', 'ses_parent', 'The retry loop races.'),
       user('msg_003', 'ses_parent', { type: 'text', text: 'ignored text', ignored: true }),
       user('msg_004', 'ses_parent', 'fix it please'),
@@ -52,9 +73,17 @@ describe('opencode database', () => {
     const s = byId(lsJson(h));
     const p = s.get('ses_parent');
     expect(p).toMatchObject({
-      cwd: '/home/u/src/api', title: 'Fix the flaky upload test', prompts: 2, firstPrompt: 'why does upload fail?',
-      lastPrompt: 'fix it please', model: 'openai/gpt-5.1', hidden: false, parent: null, file: dbPath(h),
-      started: '2026-02-02T02:40:00.000Z', updated: '2026-02-02T02:55:00.000Z',
+      cwd: '/home/u/src/api',
+      title: 'Fix the flaky upload test',
+      prompts: 2,
+      firstPrompt: 'why does upload fail?',
+      lastPrompt: 'fix it please',
+      model: 'openai/gpt-5.1',
+      hidden: false,
+      parent: null,
+      file: dbPath(h),
+      started: '2026-02-02T02:40:00.000Z',
+      updated: '2026-02-02T02:55:00.000Z',
       resume: { cwd: '/home/u/src/api', argv: ['opencode', '--session', 'ses_parent'] },
     });
     expect(s.get('ses_child')).toMatchObject({ hidden: true, hiddenReason: 'subagent', parent: 'ses_parent', title: 'look for retries' });
@@ -65,7 +94,12 @@ describe('opencode database', () => {
     // The default listing leaves hidden ones out and counts them on stderr.
     const r = run(h, ['ls']);
     expect(r.code).toBe(0);
-    expect(r.stdout.split('\n').filter(Boolean).map((l) => l.split('\t')[0])).toEqual(['ses_pare', 'ses_unti']);
+    expect(
+      r.stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => l.split('\t')[0]),
+    ).toEqual(['ses_pare', 'ses_unti']);
     expect(r.stderr).toMatch(/\+3 hidden: .*1 workers.*--all/);
   });
 
@@ -76,14 +110,16 @@ describe('opencode database', () => {
   });
 
   it('resumes with --session and forks with --fork', () => {
-    const s = { id: 'ses_x' } as any;
+    const s = { id: 'ses_x' } as Session;
     expect(opencode.launch(s, { fork: false })).toEqual({ argv: ['opencode', '--session', 'ses_x'] });
     expect(opencode.launch(s, { fork: true })).toEqual({ argv: ['opencode', '--session', 'ses_x', '--fork'] });
   });
 
   it('reads a later schema (extra columns, session.model) and an older one missing columns', () => {
     const h = home();
-    const later = OPENCODE_SCHEMA + `
+    const later =
+      OPENCODE_SCHEMA +
+      `
       ALTER TABLE session ADD workspace_id text; ALTER TABLE session ADD model text; ALTER TABLE session ADD cost real;`;
     const db = opencodeDb(dbPath(h), later);
     addSessions(db, [{ id: 'ses_new', directory: '/w', title: 'Later build' }], [user('msg_1', 'ses_new', 'hello')]);
@@ -101,8 +137,8 @@ describe('opencode database', () => {
     // The user message's model stands in when no assistant replied; session.model is a fallback.
     expect(s.get('ses_new')).toMatchObject({ title: 'Later build', model: 'anthropic/claude-sonnet-4', prompts: 1 });
     expect(s.get('ses_old')).toMatchObject({ cwd: '/o', title: null, prompts: 0, updated: '2025-10-09T08:53:21.000Z' });
-    const d = JSON.parse(run(h, ['doctor', '--json']).stdout);
-    const oc = d.harnesses.find((x: any) => x.name === 'opencode');
+    const d: Doctor = JSON.parse(run(h, ['doctor', '--json']).stdout);
+    const oc = must(d.harnesses.find((x) => x.name === 'opencode'));
     expect(oc.skipped.reasons).toMatchObject({ 'session table has no title column': 1, 'no usable part table (prompts not counted)': 1 });
   });
 
@@ -118,18 +154,27 @@ describe('opencode database', () => {
   it('skips rows that are not JSON, counts them, and still lists the session', () => {
     const h = home();
     const db = opencodeDb(dbPath(h));
-    addSessions(db, [{ id: 'ses_bad', title: 'Odd rows' }], [
-      { id: 'msg_1', session: 'ses_bad', data: '{not json' },
-      { id: 'msg_2', session: 'ses_bad', data: { role: 'user' }, parts: [{ type: 'text', text: 'real prompt' }, '{"broken'] },
-      { id: 'msg_3', session: 'ses_bad', data: { role: 'tool-runner' } },
-      user('msg_4', 'ses_bad', { type: 'hologram', text: 'x' }),
-    ]);
+    addSessions(
+      db,
+      [{ id: 'ses_bad', title: 'Odd rows' }],
+      [
+        { id: 'msg_1', session: 'ses_bad', data: '{not json' },
+        { id: 'msg_2', session: 'ses_bad', data: { role: 'user' }, parts: [{ type: 'text', text: 'real prompt' }, '{"broken'] },
+        { id: 'msg_3', session: 'ses_bad', data: { role: 'tool-runner' } },
+        user('msg_4', 'ses_bad', { type: 'hologram', text: 'x' }),
+      ],
+    );
     db.close();
     expect(byId(lsJson(h)).get('ses_bad')).toMatchObject({ prompts: 1, firstPrompt: 'real prompt' });
-    const d = JSON.parse(run(h, ['doctor', '--json']).stdout);
-    const oc = d.harnesses.find((x: any) => x.name === 'opencode');
+    const d: Doctor = JSON.parse(run(h, ['doctor', '--json']).stdout);
+    const oc = must(d.harnesses.find((x) => x.name === 'opencode'));
     expect(oc.skipped.reasons).toMatchObject({ 'message rows that are not JSON': 1, 'part rows that are not JSON': 1 });
-    expect(oc.unknownTypes).toEqual(expect.arrayContaining([{ type: 'message role tool-runner', count: 1 }, { type: 'part hologram', count: 1 }]));
+    expect(oc.unknownTypes).toEqual(
+      expect.arrayContaining([
+        { type: 'message role tool-runner', count: 1 },
+        { type: 'part hologram', count: 1 },
+      ]),
+    );
   });
 });
 
@@ -137,10 +182,16 @@ describe('opencode legacy JSON tree', () => {
   it('reads the fixture tree (pre-1.2 storage)', () => {
     const h = home();
     put(h, 'opencode/legacy-storage', `${DATA}/storage`);
-    const s = byId(lsJson(h)).get('s_stage0_small');
+    const s = must(byId(lsJson(h)).get('s_stage0_small'));
     expect(s).toMatchObject({
-      cwd: '/tmp/repo', title: 'OpenCode Small', prompts: 1, firstPrompt: 'Hello', model: 'openai/gpt-4o-mini',
-      started: '2024-10-27T03:33:20.000Z', updated: '2024-10-27T03:33:25.000Z', hidden: false,
+      cwd: '/tmp/repo',
+      title: 'OpenCode Small',
+      prompts: 1,
+      firstPrompt: 'Hello',
+      model: 'openai/gpt-4o-mini',
+      started: '2024-10-27T03:33:20.000Z',
+      updated: '2024-10-27T03:33:25.000Z',
+      hidden: false,
     });
     expect(s.file).toBe(path.join(h, DATA, 'storage/session/proj_test/ses_s_stage0_small.json'));
   });
@@ -154,8 +205,8 @@ describe('opencode legacy JSON tree', () => {
     write(h, path.join(st, 'session/global/ses_ok.json'), JSON.stringify({ id: 'ses_ok', directory: '/y', title: 'Fine' }));
     const r = run(h, ['ls', '-a', '--json']);
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout).map((s: any) => s.id)).toEqual(['ses_ok']);
-    const oc = JSON.parse(run(h, ['doctor', '--json']).stdout).harnesses.find((x: any) => x.name === 'opencode');
+    expect((JSON.parse(r.stdout) as Listed[]).map((s) => s.id)).toEqual(['ses_ok']);
+    const oc = must((JSON.parse(run(h, ['doctor', '--json']).stdout) as Doctor).harnesses.find((x) => x.name === 'opencode'));
     expect(oc.skipped.reasons).toEqual({ 'legacy sessions whose id is not a plain name': 1, 'legacy session files that are not JSON': 1 });
   });
 
@@ -163,8 +214,11 @@ describe('opencode legacy JSON tree', () => {
     const h = home();
     put(h, 'opencode/legacy-storage', `${DATA}/storage`);
     const db = opencodeDb(dbPath(h));
-    addSessions(db, [{ id: 's_stage0_small', directory: '/tmp/repo', title: 'Imported into the database', updated: 1770000000000 }],
-      [user('msg_1', 's_stage0_small', 'Hello')]);
+    addSessions(
+      db,
+      [{ id: 's_stage0_small', directory: '/tmp/repo', title: 'Imported into the database', updated: 1770000000000 }],
+      [user('msg_1', 's_stage0_small', 'Hello')],
+    );
     db.close();
     const all = lsJson(h).filter((s) => s.id === 's_stage0_small');
     expect(all).toHaveLength(1);
@@ -175,7 +229,12 @@ describe('opencode legacy JSON tree', () => {
     const h = home();
     const st = path.join(h, DATA, 'storage');
     const j = (rel: string, o: unknown) => write(h, path.join(st, rel), JSON.stringify(o));
-    j('session/global/ses_abc.json', { id: 'ses_abc', directory: '/w/app', title: 'Legacy', time: { created: 1730000000000, updated: 1730000005000 } });
+    j('session/global/ses_abc.json', {
+      id: 'ses_abc',
+      directory: '/w/app',
+      title: 'Legacy',
+      time: { created: 1730000000000, updated: 1730000005000 },
+    });
     j('message/ses_abc/msg_1.json', { id: 'msg_1', sessionID: 'ses_abc', role: 'user', time: { created: 1730000001000 } });
     j('part/msg_1/prt_1.json', { id: 'prt_1', type: 'text', text: 'first' });
     expect(byId(lsJson(h)).get('ses_abc')).toMatchObject({ prompts: 1, cwd: '/w/app' });
@@ -191,7 +250,7 @@ describe('opencode legacy JSON tree', () => {
     execFileSync('mkfifo', [path.join(st, 'part/msg_3/prt_4.json')]);
     j('part/msg_3/prt_5.json', { id: 'prt_5', type: 'text', text: 'x'.repeat(1 << 20) });
     expect(byId(lsJson(h)).get('ses_abc')).toMatchObject({ prompts: 3, lastPrompt: 'third' });
-    const oc = JSON.parse(run(h, ['doctor', '--json']).stdout).harnesses.find((x: any) => x.name === 'opencode');
+    const oc = must((JSON.parse(run(h, ['doctor', '--json']).stdout) as Doctor).harnesses.find((x) => x.name === 'opencode'));
     expect(oc.skipped.reasons).toEqual({ 'legacy part files that are not regular files': 1, 'legacy part files over 1 MiB (not read)': 1 });
   });
 });
@@ -223,9 +282,12 @@ describe('opencode roots', () => {
     one(path.join(h, 'synced/opencode.db'), 'ses_synced');
     const ids = [...byId(lsJson(h, { RESUME_OPENCODE_DIRS: path.join(h, 'synced') })).keys()].sort();
     expect(ids).toEqual(['ses_dev', 'ses_synced']);
-    const d = JSON.parse(run(h, ['doctor', '--json'], { RESUME_OPENCODE_DIRS: path.join(h, 'synced') }).stdout);
-    const roots = d.harnesses.find((x: any) => x.name === 'opencode').roots;
-    expect(roots.map((r: any) => [r.via, r.exists])).toEqual([['RESUME_OPENCODE_DIRS', true], ['default', true]]);
+    const d: Doctor = JSON.parse(run(h, ['doctor', '--json'], { RESUME_OPENCODE_DIRS: path.join(h, 'synced') }).stdout);
+    const roots = must(d.harnesses.find((x) => x.name === 'opencode')).roots;
+    expect(roots.map((r) => [r.via, r.exists])).toEqual([
+      ['RESUME_OPENCODE_DIRS', true],
+      ['default', true],
+    ]);
   });
 });
 
@@ -242,7 +304,7 @@ describe('opencode database safety', () => {
       const r = run(h, ['ls', '--json', '-a']);
       expect(r.code).toBe(0);
       expect(r.stderr).toBe('');
-      const ids = JSON.parse(r.stdout).map((s: any) => s.id);
+      const ids = (JSON.parse(r.stdout) as Listed[]).map((s) => s.id);
       expect(ids).toContain('ses_parent');
       expect(ids).not.toContain('ses_uncommitted');
       expect([digest(file), digest(`${file}-wal`)]).toEqual(before);
@@ -394,15 +456,41 @@ describe('opencode 2.x schema', () => {
     const db = opencodeDb(`${home}/.local/share/opencode/opencode.db`);
     db.exec(OPENCODE_V2_SCHEMA);
     // a 1.x session migrated in place (session/message/part)
-    addSessions(db, [{ id: 'ses_old', directory: '/w/old', title: 'Old work' }], [user('msg_o1', 'ses_old', 'old prompt'), assistant('msg_o2', 'ses_old', 'old reply')]);
-    const sv = db.prepare(`INSERT INTO session_v2 (id, project_id, parent_id, fork_session_id, fork_boundary, slug, directory, title, version, model, time_created, time_updated)
+    addSessions(
+      db,
+      [{ id: 'ses_old', directory: '/w/old', title: 'Old work' }],
+      [user('msg_o1', 'ses_old', 'old prompt'), assistant('msg_o2', 'ses_old', 'old reply')],
+    );
+    const sv =
+      db.prepare(`INSERT INTO session_v2 (id, project_id, parent_id, fork_session_id, fork_boundary, slug, directory, title, version, model, time_created, time_updated)
       VALUES (?, 'global', ?, ?, ?, 's', ?, ?, '2.0.0', ?, ?, ?)`);
-    sv.run('ses_v2a', null, null, null, '/w/new', 'New session - 2026-06-01T10:00:00.000Z', JSON.stringify({ id: 'm2', providerID: 'p' }), 1780000000000, 1780000100000);
+    sv.run(
+      'ses_v2a',
+      null,
+      null,
+      null,
+      '/w/new',
+      'New session - 2026-06-01T10:00:00.000Z',
+      JSON.stringify({ id: 'm2', providerID: 'p' }),
+      1780000000000,
+      1780000100000,
+    );
     sv.run('ses_v2fork', null, 'ses_v2a', 2, '/w/new', 'Parent title (fork #1)', null, 1780000200000, 1780000300000);
     sv.run('ses_v2kid', 'ses_v2a', null, null, '/w/new', 'Child session - 2026-06-01T10:00:00.000Z', null, 1780000050000, 1780000060000);
-    const sm = db.prepare('INSERT INTO session_message (id, session_id, type, seq, time_created, time_updated, data) VALUES (?, ?, ?, ?, 1, 1, ?)');
+    const sm = db.prepare(
+      'INSERT INTO session_message (id, session_id, type, seq, time_created, time_updated, data) VALUES (?, ?, ?, ?, 1, 1, ?)',
+    );
     const u = (text: string) => JSON.stringify({ text, files: [], agents: [], references: [], time: { created: 1780000000000 } });
-    const a = (text: string) => JSON.stringify({ agent: 'build', model: { id: 'gpt-9', providerID: 'openai' }, content: [{ type: 'reasoning', id: 'r', text: 'hmm' }, { type: 'text', id: 't', text }], time: { created: 1 } });
+    const a = (text: string) =>
+      JSON.stringify({
+        agent: 'build',
+        model: { id: 'gpt-9', providerID: 'openai' },
+        content: [
+          { type: 'reasoning', id: 'r', text: 'hmm' },
+          { type: 'text', id: 't', text },
+        ],
+        time: { created: 1 },
+      });
     sm.run('m1', 'ses_v2a', 'system', 0, JSON.stringify({ text: 'injected context', time: { created: 1 } }));
     sm.run('m2', 'ses_v2a', 'user', 1, u('first v2 prompt'));
     sm.run('m3', 'ses_v2a', 'assistant', 2, a('v2 reply'));
@@ -418,11 +506,29 @@ describe('opencode 2.x schema', () => {
     const list = lsJson(home);
     expect(byId(list, 'ses_old')).toMatchObject({ title: 'Old work', prompts: 1, firstPrompt: 'old prompt', hidden: false });
     expect(byId(list, 'ses_v2a')).toMatchObject({
-      cwd: '/w/new', prompts: 2, firstPrompt: 'first v2 prompt', lastPrompt: 'second v2 prompt', title: 'first v2 prompt',
-      model: 'openai/gpt-9', hidden: false, forkedFrom: null, resume: { cwd: '/w/new', argv: ['opencode', '--session', 'ses_v2a'] },
+      cwd: '/w/new',
+      prompts: 2,
+      firstPrompt: 'first v2 prompt',
+      lastPrompt: 'second v2 prompt',
+      title: 'first v2 prompt',
+      model: 'openai/gpt-9',
+      hidden: false,
+      forkedFrom: null,
+      resume: { cwd: '/w/new', argv: ['opencode', '--session', 'ses_v2a'] },
     });
-    expect(byId(list, 'ses_v2fork')).toMatchObject({ forkedFrom: 'ses_v2a', prompts: 1, firstPrompt: 'fork own v2 prompt', title: 'fork own v2 prompt', hidden: false });
-    expect(byId(list, 'ses_v2kid')).toMatchObject({ parent: 'ses_v2a', hidden: true, hiddenReason: 'subagent', firstPrompt: 'subagent task' });
+    expect(byId(list, 'ses_v2fork')).toMatchObject({
+      forkedFrom: 'ses_v2a',
+      prompts: 1,
+      firstPrompt: 'fork own v2 prompt',
+      title: 'fork own v2 prompt',
+      hidden: false,
+    });
+    expect(byId(list, 'ses_v2kid')).toMatchObject({
+      parent: 'ses_v2a',
+      hidden: true,
+      hiddenReason: 'subagent',
+      firstPrompt: 'subagent task',
+    });
   });
 
   it('a 1.x fork (copied messages, "(fork #N)" title, no link) is linked by the prompts it copied', async () => {
@@ -430,16 +536,26 @@ describe('opencode 2.x schema', () => {
     const { opencodeDb, addSessions, user, assistant } = await import('./sqlite-fixtures.js');
     const home = tempHome();
     const db = opencodeDb(`${home}/.local/share/opencode/opencode.db`);
-    addSessions(db, [
-      { id: 'ses_p', directory: '/w/a', title: 'Port it', created: 1770000000000 },
-      { id: 'ses_f', directory: '/w/a', title: 'Port it (fork #1)', created: 1770000500000 },
-      { id: 'ses_same', directory: '/w/a', title: 'Unrelated', created: 1770000600000 },
-    ], [
-      user('msg_p1', 'ses_p', 'step one'), assistant('msg_p2', 'ses_p', 'ok'), user('msg_p3', 'ses_p', 'step two'),
-      user('msg_f1', 'ses_f', 'step one'), assistant('msg_f2', 'ses_f', 'ok'), user('msg_f3', 'ses_f', 'step two'), user('msg_f4', 'ses_f', 'fork step'),
-      // begins with the same words but is not marked as a fork: not linked
-      user('msg_s1', 'ses_same', 'step one'), user('msg_s2', 'ses_same', 'other'),
-    ]);
+    addSessions(
+      db,
+      [
+        { id: 'ses_p', directory: '/w/a', title: 'Port it', created: 1770000000000 },
+        { id: 'ses_f', directory: '/w/a', title: 'Port it (fork #1)', created: 1770000500000 },
+        { id: 'ses_same', directory: '/w/a', title: 'Unrelated', created: 1770000600000 },
+      ],
+      [
+        user('msg_p1', 'ses_p', 'step one'),
+        assistant('msg_p2', 'ses_p', 'ok'),
+        user('msg_p3', 'ses_p', 'step two'),
+        user('msg_f1', 'ses_f', 'step one'),
+        assistant('msg_f2', 'ses_f', 'ok'),
+        user('msg_f3', 'ses_f', 'step two'),
+        user('msg_f4', 'ses_f', 'fork step'),
+        // begins with the same words but is not marked as a fork: not linked
+        user('msg_s1', 'ses_same', 'step one'),
+        user('msg_s2', 'ses_same', 'other'),
+      ],
+    );
     db.close();
     const list = lsJson(home);
     expect(byId(list, 'ses_f')).toMatchObject({ forkedFrom: 'ses_p', prompts: 1, firstPrompt: 'fork step', title: 'fork step' });

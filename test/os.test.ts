@@ -18,14 +18,16 @@ const deadPid = () => spawnSync('true').pid as number;
 describe('run', () => {
   it('gives the exit status and both outputs, waiting or not', async () => {
     const argv = ['-c', 'printf out; printf err >&2; exit 3'];
-    for (const r of [runSync('sh', argv), await run('sh', argv)]) expect(r).toEqual({ ok: false, status: 3, stdout: 'out', stderr: 'err', error: null });
+    for (const r of [runSync('sh', argv), await run('sh', argv)])
+      expect(r).toEqual({ ok: false, status: 3, stdout: 'out', stderr: 'err', error: null });
     for (const r of [runSync('sh', ['-c', 'cat'], { input: 'fed' }), await run('sh', ['-c', 'cat'], { input: 'fed' })]) {
       expect(r).toMatchObject({ ok: true, status: 0, stdout: 'fed' });
     }
   });
 
   it('says why a program did not run, and kills one past its timeout', async () => {
-    for (const r of [runSync('/nonexistent/prog', []), await run('/nonexistent/prog', [])]) expect(r).toMatchObject({ ok: false, status: null, error: 'ENOENT' });
+    for (const r of [runSync('/nonexistent/prog', []), await run('/nonexistent/prog', [])])
+      expect(r).toMatchObject({ ok: false, status: null, error: 'ENOENT' });
     for (const r of [runSync('sleep', ['30'], { timeout: 200 }), await run('sleep', ['30'], { timeout: 200 })]) {
       expect(r).toMatchObject({ ok: false, status: null, error: 'timed out after 0.2 s' });
     }
@@ -63,7 +65,11 @@ describe('probeVersion', () => {
   });
 
   it('says why there is none', () => {
-    expect(probeVersion(bin('none', 'echo no version here'))).toEqual({ version: null, line: 'no version here', error: `'${d}/bin/none --version' printed "no version here"` });
+    expect(probeVersion(bin('none', 'echo no version here'))).toEqual({
+      version: null,
+      line: 'no version here',
+      error: `'${d}/bin/none --version' printed "no version here"`,
+    });
     expect(probeVersion(bin('fails', 'echo 1.2.3; exit 1')).version).toBe(null);
     expect(probeVersion('/nonexistent/tool').error).toBe("'/nonexistent/tool --version' failed: ENOENT");
   });

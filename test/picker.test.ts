@@ -1,13 +1,14 @@
 // The fzf picker driven through the real fzf in tmux (issue 5): keys are sent about 0.3 s apart and
 // the screen is read with capture-pane, polling for the expected text (never a fixed sleep as proof).
+
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { spawn, spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { BIN, envFor, jsonl, tempHome, write, needs } from './helpers.js';
-import { calls, claudeOnPath } from './shell-helpers.js';
+import { BIN, envFor, jsonl, needs, tempHome, write } from './helpers.js';
 import { claudeLine } from './launch-helpers.js';
+import { calls, claudeOnPath } from './shell-helpers.js';
 import { shq, sleep, Term } from './tmux-term.js';
 
 const SKIP = needs('fzf', 'tmux');
@@ -40,18 +41,23 @@ function pickerHome(): string {
     const cwd = path.join(home, s.dir);
     fs.mkdirSync(cwd, { recursive: true });
     const line = (type: string, i: number, message: object) =>
-      claudeLine({ id: s.id, cwd, type, uuid: `${s.id}-${type}-${i}`, at: s.at.replace('00.000Z', `${String(i).padStart(2, '0')}.000Z`) }, { message, ...s.extra });
-    write(home, `.claude/projects/-p-${s.id.slice(0, 8)}/${s.id}.jsonl`, jsonl(
-      ...s.prompts.flatMap((p, i) => [
-        line('user', 2 * i, { role: 'user', content: p }),
-        line('assistant', 2 * i + 1, { role: 'assistant', content: [{ type: 'text', text: `reply to ${p}` }] }),
-      ]),
-    ));
+      claudeLine(
+        { id: s.id, cwd, type, uuid: `${s.id}-${type}-${i}`, at: s.at.replace('00.000Z', `${String(i).padStart(2, '0')}.000Z`) },
+        { message, ...s.extra },
+      );
+    write(
+      home,
+      `.claude/projects/-p-${s.id.slice(0, 8)}/${s.id}.jsonl`,
+      jsonl(
+        ...s.prompts.flatMap((p, i) => [
+          line('user', 2 * i, { role: 'user', content: p }),
+          line('assistant', 2 * i + 1, { role: 'assistant', content: [{ type: 'text', text: `reply to ${p}` }] }),
+        ]),
+      ),
+    );
   }
   return home;
 }
-
-
 
 const LIST = /alpha newest task[\s\S]*beta second task[\s\S]*gamma third session/;
 /** The finished list's status line: on a cold index the streamed rows come first, then this. */
@@ -70,12 +76,27 @@ function changedWhileLocked(): { home: string; holder: ReturnType<typeof spawn> 
   expect(spawnSync(process.execPath, [BIN, 'index'], { env: envFor(home) }).status).toBe(0);
   const cwd = path.join(home, 'proj-epsilon');
   fs.mkdirSync(cwd, { recursive: true });
-  write(home, `.claude/projects/-p-e5555555/${S5}.jsonl`, jsonl(claudeLine({ id: S5, cwd, type: 'user', uuid: `${S5}-u`, at: '2026-11-22T10:00:00.000Z' }, { message: { role: 'user', content: 'epsilon arrives late' } })));
+  write(
+    home,
+    `.claude/projects/-p-e5555555/${S5}.jsonl`,
+    jsonl(
+      claudeLine(
+        { id: S5, cwd, type: 'user', uuid: `${S5}-u`, at: '2026-11-22T10:00:00.000Z' },
+        { message: { role: 'user', content: 'epsilon arrives late' } },
+      ),
+    ),
+  );
   // a builder still at work: a process holding the index database's write lock
   const held = path.join(home, 'held');
   const holder = spawn(
     process.execPath,
-    ['-e', "const D = require(process.argv[1]); const db = new D(process.argv[2]); db.exec('BEGIN IMMEDIATE'); require('fs').writeFileSync(process.argv[3], ''); setTimeout(() => {}, 120000);", SQLITE, path.join(home, '.cache/resume/index.db'), held],
+    [
+      '-e',
+      "const D = require(process.argv[1]); const db = new D(process.argv[2]); db.exec('BEGIN IMMEDIATE'); require('fs').writeFileSync(process.argv[3], ''); setTimeout(() => {}, 120000);",
+      SQLITE,
+      path.join(home, '.cache/resume/index.db'),
+      held,
+    ],
     { stdio: 'ignore' },
   );
   while (!fs.existsSync(held)) spawnSync('sleep', ['0.05']);
@@ -243,7 +264,9 @@ describe.skipIf(SKIP)('picker in tmux (real fzf)', { timeout: 120_000 }, () => {
     expect((await t.exit()).code).toBe(130);
   });
 
-  it('vim mode: a appends after the cursor, / clears the query into insert mode, j j k moves back up, Ctrl-D per mode', { timeout: 60000 }, async () => {
+  it('vim mode: a appends after the cursor, / clears the query into insert mode, j j k moves back up, Ctrl-D per mode', {
+    timeout: 60000,
+  }, async () => {
     const home = pickerHome();
     write(home, '.config/resume/config', 'keys = "vim"\n');
     const t = await opened(home, ['__pick']);
@@ -279,11 +302,27 @@ describe.skipIf(SKIP)('picker in tmux (real fzf)', { timeout: 120_000 }, () => {
 
   it('ctrl-r cycles the harness filter', async () => {
     const home = pickerHome();
-    write(home, '.pi/agent/sessions/--x--/2026-11-22T00-00-00-000Z_p1.jsonl', jsonl(
-      { type: 'session', version: 3, id: 'p1', timestamp: '2026-11-22T00:00:00.000Z', cwd: home },
-      { type: 'message', id: 'm1', parentId: null, timestamp: '2026-11-22T00:00:01.000Z', message: { role: 'user', content: 'pi only prompt' } },
-      { type: 'message', id: 'm2', parentId: 'm1', timestamp: '2026-11-22T00:00:02.000Z', message: { role: 'user', content: 'pi again' } },
-    ));
+    write(
+      home,
+      '.pi/agent/sessions/--x--/2026-11-22T00-00-00-000Z_p1.jsonl',
+      jsonl(
+        { type: 'session', version: 3, id: 'p1', timestamp: '2026-11-22T00:00:00.000Z', cwd: home },
+        {
+          type: 'message',
+          id: 'm1',
+          parentId: null,
+          timestamp: '2026-11-22T00:00:01.000Z',
+          message: { role: 'user', content: 'pi only prompt' },
+        },
+        {
+          type: 'message',
+          id: 'm2',
+          parentId: 'm1',
+          timestamp: '2026-11-22T00:00:02.000Z',
+          message: { role: 'user', content: 'pi again' },
+        },
+      ),
+    );
     const t = new Term(home, ['__pick']);
     await t.waitList([/pi only prompt[\s\S]*alpha newest task/]);
     await t.keys('C-r');
@@ -423,7 +462,7 @@ describe.skipIf(SKIP)('resume [QUERY] through the picker (real fzf, stand-in cla
     expect((await t2.exit()).code).toBe(130);
   });
 
-  it('an option fzf rejects (fzf_opts) is exit 2 with fzf\'s message', async () => {
+  it("an option fzf rejects (fzf_opts) is exit 2 with fzf's message", async () => {
     const home = pickerHome();
     write(home, '.config/resume/config', 'fzf_opts = "--no-such-option"\n');
     const t = new Term(home, ['__pick']);

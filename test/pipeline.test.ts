@@ -2,13 +2,14 @@
 // --filter, and with the real fzf in tmux, also through fzf-tmux), resolve | emit, keys and rows on
 // stdin for emit and preview, ls --json | jq | emit; and the demo resuming end to end through its
 // stand-in harness commands.
+
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { BIN, envFor, run, tempHome, needs } from './helpers.js';
-import { TmuxShell, calls, claudeHome, claudeOnPath } from './shell-helpers.js';
+import { BIN, envFor, must, needs, run, tempHome } from './helpers.js';
 import { TAIL } from './launch-helpers.js';
+import { calls, claudeHome, claudeOnPath, TmuxShell } from './shell-helpers.js';
 
 const uid = (p: string) => `${p}-4e5f-4061-8071-${TAIL}`;
 
@@ -97,8 +98,10 @@ describe('stages on stdin', () => {
     const r = run(home, ['rows', '--align', '--status']);
     const lines = r.stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^\tall harnesses · 3 sessions$/);
-    expect(lines.slice(1).map((l) => l.split('\t')[0])).toEqual([uid('cccc3333'), uid('bbbb2222'), uid('aaaa1111')].map((i) => `claude:${i}`));
-    const cols = lines.slice(1).map((l) => l.split('\t')[1]!.indexOf('claude'));
+    expect(lines.slice(1).map((l) => l.split('\t')[0])).toEqual(
+      [uid('cccc3333'), uid('bbbb2222'), uid('aaaa1111')].map((i) => `claude:${i}`),
+    );
+    const cols = lines.slice(1).map((l) => l.split('\t')[1].indexOf('claude'));
     expect(new Set(cols).size).toBe(1);
   });
 });
@@ -141,9 +144,15 @@ describe('README recipes in tmux', { timeout: 120_000 }, () => {
 
   it.skipIf(skip)("rows | fzf with resume's preview | emit: newest first, the preview follows the cursor, Enter resumes", async () => {
     await inTmux(async (t, home) => {
-      t.send('-l', `eval "$(resume rows | fzf --delimiter='\\t' --with-nth=2.. --no-sort --layout=reverse --preview='resume preview {1}' | resume emit)"`);
+      t.send(
+        '-l',
+        `eval "$(resume rows | fzf --delimiter='\\t' --with-nth=2.. --no-sort --layout=reverse --preview='resume preview {1}' | resume emit)"`,
+      );
       t.send('Enter');
-      const s = await t.until((x) => /cccc3333 .*\n.*bbbb2222 .*\n.*aaaa1111 /.test(x) && /prompts: +1/.test(x), 'the list and the preview');
+      const s = await t.until(
+        (x) => /cccc3333 .*\n.*bbbb2222 .*\n.*aaaa1111 /.test(x) && /prompts: +1/.test(x),
+        'the list and the preview',
+      );
       expect(s).toMatch(/gamma task/);
       t.send('Down');
       await t.until((x) => /id: +bbbb2222/.test(x), 'the preview of the second row');
@@ -158,9 +167,15 @@ describe('README recipes in tmux', { timeout: 120_000 }, () => {
   it.skipIf(skip)('a rows that ends after fzf took the terminal leaves fzf its raw mode: keys still move the cursor', async () => {
     await inTmux(async (t, home) => {
       // rows starts first (fzf waits half a second) and cannot end before fzf reads: its output is more than a pipe holds
-      t.send('-l', `eval "$(resume rows | { sleep 0.5; fzf --delimiter='\\t' --with-nth=2.. --no-sort --layout=reverse --preview='resume preview {1}'; } | resume emit)"`);
+      t.send(
+        '-l',
+        `eval "$(resume rows | { sleep 0.5; fzf --delimiter='\\t' --with-nth=2.. --no-sort --layout=reverse --preview='resume preview {1}'; } | resume emit)"`,
+      );
       t.send('Enter');
-      await t.until((x) => /cccc3333 .*\n.*bbbb2222 /.test(x) && /prompts: +1/.test(x) && /\b60[0-9]\/60[0-9]\b/.test(x), 'the whole list and the preview');
+      await t.until(
+        (x) => /cccc3333 .*\n.*bbbb2222 /.test(x) && /prompts: +1/.test(x) && /\b60[0-9]\/60[0-9]\b/.test(x),
+        'the whole list and the preview',
+      );
       t.send('Down');
       const s = await t.until((x) => /id: +bbbb2222/.test(x) || /\^\[\[B/.test(x), 'the preview of the second row');
       expect(s).not.toMatch(/\^\[\[B/);
@@ -182,7 +197,10 @@ describe('README recipes in tmux', { timeout: 120_000 }, () => {
       const outer = path.join(home, 'outer.sock');
       const o = (...a: string[]) => spawnSync('tmux', ['-S', outer, ...a], { encoding: 'utf8' });
       try {
-        expect(o('-f', '/dev/null', 'new-session', '-d', '-x', '200', '-y', '40', 'env', `TERM=xterm-256color`, 'tmux', '-S', inner, 'attach').status).toBe(0);
+        expect(
+          o('-f', '/dev/null', 'new-session', '-d', '-x', '200', '-y', '40', 'env', `TERM=xterm-256color`, 'tmux', '-S', inner, 'attach')
+            .status,
+        ).toBe(0);
         // the outer screen once it matches; null as soon as `over` says waiting is moot
         const shown = async (re: RegExp, what: string, over: () => boolean = () => false) => {
           for (let i = 0; i < 250; i++) {
@@ -203,7 +221,10 @@ describe('README recipes in tmux', { timeout: 120_000 }, () => {
           t.send('-l', 'clear');
           t.send('Enter');
           await t.until(() => t.line() === '$', 'the prompt');
-          t.send('-l', `eval "$(resume rows | fzf --tmux center --delimiter='\\t' --with-nth=2.. --no-sort --layout=reverse | resume emit)"`);
+          t.send(
+            '-l',
+            `eval "$(resume rows | fzf --tmux center --delimiter='\\t' --with-nth=2.. --no-sort --layout=reverse | resume emit)"`,
+          );
           t.send('Enter');
           // the popup is drawn over the pane: a border around the rows, and fzf's count once it has read them
           await shown(/[│|].*cccc3333 [\s\S]*bbbb2222 /, 'the popup with the rows');
@@ -239,7 +260,7 @@ describe('README recipes in tmux', { timeout: 120_000 }, () => {
         for (let i = 0; i < 250; i++) {
           const panes = t.tmux('list-panes', '-t', '0', '-F', '#{pane_id}').trim().split('\n');
           if (panes.length > 1) {
-            const p = panes[panes.length - 1]!;
+            const p = panes[panes.length - 1];
             const txt = t.tmux('capture-pane', '-p', '-t', p);
             if (/cccc3333 /.test(txt)) return p;
           }
@@ -258,10 +279,12 @@ describe('README recipes in tmux', { timeout: 120_000 }, () => {
 describe('the demo resumes', () => {
   const home = tempHome('resume-demo-');
   // the demo's sessions as recorded (test/real/demo.mjs writes the manifest with demo/home)
-  const manifest = JSON.parse(fs.readFileSync(path.join(path.dirname(BIN), '..', 'demo', 'manifest.json'), 'utf8')) as { sessions: { client: string; id: string; cwd: string; title: string | null; forkedFrom?: string; prompts: string[] }[] };
-  const claude = manifest.sessions.find((s) => s.client === 'claude' && s.title === 'Webhook retry with backoff' && !s.forkedFrom)!;
-  const codexFork = manifest.sessions.find((s) => s.client === 'codex' && s.forkedFrom)!;
-  const dotfiles = manifest.sessions.find((s) => s.client === 'claude' && s.cwd.endsWith('/dotfiles'))!;
+  const manifest = JSON.parse(fs.readFileSync(path.join(path.dirname(BIN), '..', 'demo', 'manifest.json'), 'utf8')) as {
+    sessions: { client: string; id: string; cwd: string; title: string | null; forkedFrom?: string; prompts: string[] }[];
+  };
+  const claude = must(manifest.sessions.find((s) => s.client === 'claude' && s.title === 'Webhook retry with backoff' && !s.forkedFrom));
+  const codexFork = must(manifest.sessions.find((s) => s.client === 'codex' && s.forkedFrom));
+  const dotfiles = must(manifest.sessions.find((s) => s.client === 'claude' && s.cwd.endsWith('/dotfiles')));
 
   it('creates its directories under its cache dir and launches the stand-in, which says what the real client would do', () => {
     const r = run(home, ['--demo', claude.id.slice(0, 8)]);
@@ -274,21 +297,33 @@ describe('the demo resumes', () => {
   });
 
   it('the stand-ins are on PATH only for the launch; the sessions are listed in the directories the demo made', () => {
-    const list = JSON.parse(run(home, ['--demo', 'ls', '--json', '-a']).stdout) as { key?: string; harness: string; id: string; updated: string; cwd: string | null }[];
+    const list = JSON.parse(run(home, ['--demo', 'ls', '--json', '-a']).stdout) as {
+      key?: string;
+      harness: string;
+      id: string;
+      updated: string;
+      cwd: string | null;
+    }[];
     expect(list.length).toBeGreaterThanOrEqual(manifest.sessions.length);
-    expect(list.filter((s) => s.cwd).every((s) => s.cwd!.startsWith(path.join(home, '.cache', 'resume', 'demo', 'dirs')))).toBe(true);
+    expect(list.filter((s) => s.cwd).every((s) => must(s.cwd).startsWith(path.join(home, '.cache', 'resume', 'demo', 'dirs')))).toBe(true);
     const doctor = run(home, ['--demo', 'doctor', '--json']);
-    expect(JSON.parse(doctor.stdout).harnesses.every((h: { binary: { path: string | null } | null }) => !h.binary?.path?.includes('demo'))).toBe(true);
+    expect(
+      JSON.parse(doctor.stdout).harnesses.every((h: { binary: { path: string | null } | null }) => !h.binary?.path?.includes('demo')),
+    ).toBe(true);
   });
 
   it.skipIf(needs('bash'))('through the bash function: resume --demo ID runs the stand-in in the demo directory', () => {
     const init = run(home, ['init', 'bash']).stdout;
     fs.writeFileSync(path.join(home, 'init.bash'), init);
-    const r = spawnSync('bash', ['--norc', '--noprofile', '-c', `source ${path.join(home, 'init.bash')}; resume --demo ${dotfiles.id.slice(0, 8)}; pwd`], {
-      env: envFor(home),
-      cwd: home,
-      encoding: 'utf8',
-    });
+    const r = spawnSync(
+      'bash',
+      ['--norc', '--noprofile', '-c', `source ${path.join(home, 'init.bash')}; resume --demo ${dotfiles.id.slice(0, 8)}; pwd`],
+      {
+        env: envFor(home),
+        cwd: home,
+        encoding: 'utf8',
+      },
+    );
     expect(r.stdout).toBe(`claude (demo stand-in): would resume ${dotfiles.id} in ~/.cache/resume/demo/dirs/src/dotfiles\n${home}\n`);
   });
 });

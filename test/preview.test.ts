@@ -1,10 +1,11 @@
 // `resume preview KEY` and the transcript pager text (issue 5): the prompts and the last reply,
 // secrets redacted, control characters and escape sequences stripped; the preview reads only the
 // stored listing.
+
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { spawnSync } from 'node:child_process';
 import { BIN, envFor, jsonl, needs, run, tempHome, write } from './helpers.js';
 import { claudeLine } from './launch-helpers.js';
 
@@ -17,13 +18,22 @@ function home(): { home: string; file: string } {
   fs.mkdirSync(cwd);
   const line = (type: string, i: number, message: object, extra: object = {}) =>
     claudeLine({ id: ID, cwd, type, uuid: `u-${i}`, at: `2026-11-20T10:00:0${i}.000Z`, branch: 'feat/\x1b[31mred' }, { message, ...extra });
-  const file = write(h, `.claude/projects/-w/${ID}.jsonl`, jsonl(
-    line('user', 0, { role: 'user', content: 'deploy with key sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789 please' }),
-    line('assistant', 1, { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'export GITHUB_TOKEN=ghp_abcdefghijklmnopqrstuvwxyz0123456789' } }] }),
-    line('user', 2, { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'done \x1b[2J\x1b]0;pwned\x07 ok' }] }),
-    line('user', 3, { role: 'user', content: 'now the \x1b[1mlast\x1b[0m prompt with password=hunter2hunter2' }),
-    line('assistant', 4, { role: 'assistant', content: [{ type: 'text', text: 'Done. Token: Bearer abcdefghijklmnop1234567890' }] }),
-  ));
+  const file = write(
+    h,
+    `.claude/projects/-w/${ID}.jsonl`,
+    jsonl(
+      line('user', 0, { role: 'user', content: 'deploy with key sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789 please' }),
+      line('assistant', 1, {
+        role: 'assistant',
+        content: [
+          { type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'export GITHUB_TOKEN=ghp_abcdefghijklmnopqrstuvwxyz0123456789' } },
+        ],
+      }),
+      line('user', 2, { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'done \x1b[2J\x1b]0;pwned\x07 ok' }] }),
+      line('user', 3, { role: 'user', content: 'now the \x1b[1mlast\x1b[0m prompt with password=hunter2hunter2' }),
+      line('assistant', 4, { role: 'assistant', content: [{ type: 'text', text: 'Done. Token: Bearer abcdefghijklmnop1234567890' }] }),
+    ),
+  );
   return { home: h, file };
 }
 
@@ -60,10 +70,22 @@ describe('resume preview', () => {
   it('reads the stored listing only: a transcript changed since the last index is not parsed', () => {
     const { home: h, file } = home();
     expect(run(h, ['index']).code).toBe(0);
-    fs.appendFileSync(file, jsonl({
-      parentUuid: null, isSidechain: false, userType: 'external', cwd: h, sessionId: ID, version: '2.1.0', type: 'user', uuid: 'u-9',
-      timestamp: '2026-11-20T10:00:09.000Z', entrypoint: 'cli', message: { role: 'user', content: 'a prompt added later' },
-    }));
+    fs.appendFileSync(
+      file,
+      jsonl({
+        parentUuid: null,
+        isSidechain: false,
+        userType: 'external',
+        cwd: h,
+        sessionId: ID,
+        version: '2.1.0',
+        type: 'user',
+        uuid: 'u-9',
+        timestamp: '2026-11-20T10:00:09.000Z',
+        entrypoint: 'cli',
+        message: { role: 'user', content: 'a prompt added later' },
+      }),
+    );
     const r = run(h, ['preview', KEY]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^prompts: +2$/m);
@@ -86,7 +108,7 @@ describe('resume preview', () => {
     const plain = run(h, ['preview', KEY]);
     expect(plain.code).toBe(0);
     expect(run(h, ['preview', '--', KEY])).toEqual(plain);
-    const demoKey = run(h, ['--demo', 'rows']).stdout.split('\t')[0]!;
+    const demoKey = run(h, ['--demo', 'rows']).stdout.split('\t')[0];
     const demo = run(h, ['--demo', 'preview', demoKey]);
     expect(demo.code, demo.stderr).toBe(0);
     expect(demo.stdout).toMatch(/^harness: /m);
@@ -105,7 +127,19 @@ describe('the transcript for the pager', () => {
     const o = r.stdout;
     expect(o).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f]/);
     expect(o).not.toMatch(/sk-ant-api03|ghp_abc|hunter2|abcdefghijklmnop1234567890/);
-    const order = ['── user', 'deploy with key', '── tool call', 'Bash export GITHUB_TOKEN=', '── tool output', 'done', 'ok', '── user', 'now the last prompt', '── assistant', 'Done. Token: Bearer [REDACTED:bearer-token]'];
+    const order = [
+      '── user',
+      'deploy with key',
+      '── tool call',
+      'Bash export GITHUB_TOKEN=',
+      '── tool output',
+      'done',
+      'ok',
+      '── user',
+      'now the last prompt',
+      '── assistant',
+      'Done. Token: Bearer [REDACTED:bearer-token]',
+    ];
     let at = 0;
     for (const want of order) {
       const i = o.indexOf(want, at);

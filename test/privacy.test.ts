@@ -1,12 +1,13 @@
 // Issue 11, privacy: a session whose prompts (and title, and branch) hold secrets and terminal escape
 // sequences, walked through EVERY command and output format. Nothing may come out raw: no secret,
 // no escape sequence, no control character (JSON escapes count as raw too: the value is checked).
+
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { BIN, envFor, jsonl, run, tempHome, write, needs } from './helpers.js';
+import { BIN, envFor, jsonl, needs, run, tempHome, write } from './helpers.js';
 
 // Assembled from parts so this file holds no string a secret scanner would flag.
 const j = (...p: string[]) => p.join('');
@@ -23,7 +24,6 @@ const SECRETS = {
 const NEEDLES = [...Object.values(SECRETS), 'Zq8xY2vB4nM6kL1pR3', 'Z7Q2VB4NM6KL1PR3', 'hunter2'];
 const ESC = '\u001b]0;pwned\u0007\u001b[2J\u001b[31m';
 
-
 function setup() {
   const home = tempHome('resume-privacy-');
   const cwd = path.join(home, 'work', 'shop');
@@ -32,26 +32,42 @@ function setup() {
   const id2 = 'c1a0de11-0000-4000-8000-000000000002';
   const at = (m: number) => `2026-11-20T10:0${m}:00.000Z`;
   const line = (sid: string, type: string, n: number, extra: object) => ({
-    parentUuid: n ? `${sid}-${n - 1}` : null, isSidechain: false, userType: 'external', cwd, sessionId: sid, version: '2.1.0',
-    gitBranch: `feat/${ESC}token=${SECRETS.password}`, type, uuid: `${sid}-${n}`, timestamp: at(n), entrypoint: 'cli', ...extra,
+    parentUuid: n ? `${sid}-${n - 1}` : null,
+    isSidechain: false,
+    userType: 'external',
+    cwd,
+    sessionId: sid,
+    version: '2.1.0',
+    gitBranch: `feat/${ESC}token=${SECRETS.password}`,
+    type,
+    uuid: `${sid}-${n}`,
+    timestamp: at(n),
+    entrypoint: 'cli',
+    ...extra,
   });
   const user = (sid: string, n: number, text: string) => line(sid, 'user', n, { message: { role: 'user', content: text } });
-  const reply = (sid: string, n: number, text: string) => line(sid, 'assistant', n, { message: { role: 'assistant', content: [{ type: 'text', text }] } });
+  const reply = (sid: string, n: number, text: string) =>
+    line(sid, 'assistant', n, { message: { role: 'assistant', content: [{ type: 'text', text }] } });
   const prompts = [
     `${ESC}deploy cartwheel with ${SECRETS.anthropic} and ${SECRETS.github}`,
     `aws ${SECRETS.aws} then slack ${SECRETS.slack}\u001b[0m`,
     `cartwheel login password=${SECRETS.password} jwt ${SECRETS.jwt}`,
     `${ESC}cartwheel finally OPENAI_API_KEY=${SECRETS.openai} \u202eexe.txt`,
   ];
-  write(home, `.claude/projects/-w-shop/${id}.jsonl`, jsonl(
-    ...prompts.flatMap((p, i) => [user(id, 2 * i, p), reply(id, 2 * i + 1, `ok ${SECRETS.github} ${ESC}done`)]),
-    { type: 'custom-title', customTitle: `${ESC}cartwheel ${SECRETS.slack}`, sessionId: id },
-  ));
-  write(home, `.claude/projects/-w-shop/${id2}.jsonl`, jsonl(
-    user(id2, 0, `cartwheel again ${SECRETS.openai} ${ESC}`),
-    reply(id2, 1, 'ok'),
-    user(id2, 2, `cartwheel more ${SECRETS.jwt}`),
-  ));
+  write(
+    home,
+    `.claude/projects/-w-shop/${id}.jsonl`,
+    jsonl(...prompts.flatMap((p, i) => [user(id, 2 * i, p), reply(id, 2 * i + 1, `ok ${SECRETS.github} ${ESC}done`)]), {
+      type: 'custom-title',
+      customTitle: `${ESC}cartwheel ${SECRETS.slack}`,
+      sessionId: id,
+    }),
+  );
+  write(
+    home,
+    `.claude/projects/-w-shop/${id2}.jsonl`,
+    jsonl(user(id2, 0, `cartwheel again ${SECRETS.openai} ${ESC}`), reply(id2, 1, 'ok'), user(id2, 2, `cartwheel more ${SECRETS.jwt}`)),
+  );
   return { home, cwd, id, id2 };
 }
 
@@ -60,7 +76,9 @@ function expectClean(what: string, text: string) {
   for (const n of NEEDLES) expect(text, `${what} shows a secret`).not.toContain(n);
   expect(text, `${what} shows "pwned" (an OSC title)`).not.toContain('pwned');
   // eslint-disable-next-line no-control-regex
-  expect(text, `${what} has a control character`).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/);
+  expect(text, `${what} has a control character`).not.toMatch(
+    /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/,
+  );
 }
 
 /** JSON output: the document parsed, every string in it checked. */
@@ -97,7 +115,7 @@ describe('nothing from a transcript reaches any output raw', () => {
     db.close();
     expectCleanJson('the sessions', JSON.stringify(sessions));
     expectCleanJson('the prompts', JSON.stringify(prompts));
-    expectCleanJson('the sources\' sessions', JSON.stringify(entries.map((e) => JSON.parse(e))));
+    expectCleanJson("the sources' sessions", JSON.stringify(entries.map((e) => JSON.parse(e))));
     expect(JSON.stringify(prompts)).toContain('[REDACTED:');
     // (the parsers' own states, kept to continue an append, hold the text as the transcript has it,
     // under the same 0600 as the rest of the cache: they are never shown)
@@ -115,11 +133,23 @@ describe('nothing from a transcript reaches any output raw', () => {
 
     // an append: the database holds the new prompt redacted
     const cwd = path.join(home, 'work', 'shop');
-    fs.appendFileSync(path.join(home, `.claude/projects/-w-shop/${id2}.jsonl`), JSON.stringify({
-      parentUuid: `${id2}-2`, isSidechain: false, userType: 'external', cwd, sessionId: id2, version: '2.1.0', gitBranch: 'main', type: 'user',
-      uuid: `${id2}-3`, timestamp: '2026-11-20T10:09:00.000Z', entrypoint: 'cli',
-      message: { role: 'user', content: `${ESC}cartwheel appended ${SECRETS.aws} password=${SECRETS.password}` },
-    }) + '\n');
+    fs.appendFileSync(
+      path.join(home, `.claude/projects/-w-shop/${id2}.jsonl`),
+      JSON.stringify({
+        parentUuid: `${id2}-2`,
+        isSidechain: false,
+        userType: 'external',
+        cwd,
+        sessionId: id2,
+        version: '2.1.0',
+        gitBranch: 'main',
+        type: 'user',
+        uuid: `${id2}-3`,
+        timestamp: '2026-11-20T10:09:00.000Z',
+        entrypoint: 'cli',
+        message: { role: 'user', content: `${ESC}cartwheel appended ${SECRETS.aws} password=${SECRETS.password}` },
+      }) + '\n',
+    );
     expect(r(['rows']).stdout).toContain(`claude:${id2}`);
     const after = new Sqlite(path.join(dir, 'index.db'), { readonly: true });
     const doc = after.prepare('SELECT doc FROM sessions WHERE id = ?').pluck().get(id2) as string;
@@ -134,7 +164,10 @@ describe('nothing from a transcript reaches any output raw', () => {
     for (const sec of NEEDLES) expect(pf, 'a prompt holds a secret').not.toContain(sec);
     // and every other file the index writes (whatever its name) holds no secret; the database is
     // the exception: the parsers' states (to continue an append) are the transcript's own text
-    const every = fs.readdirSync(dir, { withFileTypes: true }).filter((e) => e.isFile() && !e.name.startsWith('index.db')).map((e) => path.join(dir, e.name));
+    const every = fs
+      .readdirSync(dir, { withFileTypes: true })
+      .filter((e) => e.isFile() && !e.name.startsWith('index.db'))
+      .map((e) => path.join(dir, e.name));
     expect(every.map((f) => path.relative(dir, f))).toEqual(expect.arrayContaining(['rows.bin', 'check.bin', 'dirs.json']));
     for (const f of every) {
       const text = fs.readFileSync(f).toString('utf8');

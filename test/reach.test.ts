@@ -3,9 +3,10 @@
 // window, another session (with a client attached through a second server), outside tmux, and
 // through --dry-run, --print, emit and RESUME_EMIT_FILE. The proof is tmux's own answer: the active
 // window and pane, the session a client shows. Outside a pane, the refusal names pid and terminal.
+
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BIN, needs, notLinux, run, tempHome, until, write } from './helpers.js';
 import { claudeSession, standIn, TAIL } from './launch-helpers.js';
@@ -17,7 +18,6 @@ const cleanups: (() => void)[] = [];
 afterEach(() => {
   for (const c of cleanups.splice(0)) c();
 });
-
 
 interface World {
   home: string;
@@ -39,7 +39,14 @@ function world(): World {
   claudeSession(home, { id, cwd, prompt: 'fix the flaky login test' });
   const sock = path.join(home, 'tmux.sock');
   // TMUX_TMPDIR: the servers under /tmp/tmux-<uid> (a developer's own) are never asked
-  const env = { HOME: home, PATH: si.PATH, TMUX_TMPDIR: home, LANG: 'C.UTF-8', TERM: 'xterm-256color', RESUME_CACHE_DIR: path.join(home, '.cache') };
+  const env = {
+    HOME: home,
+    PATH: si.PATH,
+    TMUX_TMPDIR: home,
+    LANG: 'C.UTF-8',
+    TERM: 'xterm-256color',
+    RESUME_CACHE_DIR: path.join(home, '.cache'),
+  };
   const tmux = (...args: string[]) => {
     const r = spawnSync('tmux', ['-S', sock, '-f', '/dev/null', ...args], { env, encoding: 'utf8' });
     if (r.status !== 0) throw new Error(`tmux ${args.join(' ')}: ${r.stderr}`);
@@ -96,7 +103,11 @@ describe('resume ID for a session running in a tmux pane (real tmux, stand-in cl
     // A real client on a terminal: `tmux attach` in a pane of a second server.
     const outer = path.join(w.home, 'outer.sock');
     cleanups.push(() => spawnSync('tmux', ['-S', outer, 'kill-server']));
-    spawnSync('tmux', ['-S', outer, '-f', '/dev/null', 'new-session', '-d', '-x', '100', '-y', '30', `env -u TMUX tmux -S ${shq(w.sock)} attach -t other`], { env: w.env });
+    spawnSync(
+      'tmux',
+      ['-S', outer, '-f', '/dev/null', 'new-session', '-d', '-x', '100', '-y', '30', `env -u TMUX tmux -S ${shq(w.sock)} attach -t other`],
+      { env: w.env },
+    );
     await until(() => w.tmux('list-clients', '-F', '#{client_session}') === 'other');
     const r = await inPane(w, elsewhere, [w.short]);
     expect(r.code).toBe(0);
@@ -110,7 +121,9 @@ describe('resume ID for a session running in a tmux pane (real tmux, stand-in cl
     const r = run(w.home, [w.short], w.env);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toBe(`resume: ${w.short} is running in tmux pane work:0.0 (${pane}), now its window's active pane; attach with: tmux -S ${w.sock} attach -t work\n`);
+    expect(r.stderr).toBe(
+      `resume: ${w.short} is running in tmux pane work:0.0 (${pane}), now its window's active pane; attach with: tmux -S ${w.sock} attach -t work\n`,
+    );
     expect(active(w)).toBe(pane);
   });
 
@@ -130,7 +143,7 @@ describe('resume ID for a session running in a tmux pane (real tmux, stand-in cl
     const { pane, other } = await claudeInPane(w);
     const r = run(w.home, [w.short, '--dry-run'], w.env);
     expect(r.code).toBe(0);
-    const pid = JSON.parse(fs.readFileSync(path.join(w.home, 'standin.jsonl'), 'utf8').split('\n')[0]!).pid;
+    const pid = JSON.parse(fs.readFileSync(path.join(w.home, 'standin.jsonl'), 'utf8').split('\n')[0]).pid;
     const tty = w.tmux('display', '-p', '-t', pane, '#{pane_tty}');
     expect(r.stdout).toBe(
       `pid   ${pid}\ntty   ${tty}\npane  work:0.0 (${pane}) on ${w.sock} (found by process tree)\n` +
@@ -139,7 +152,11 @@ describe('resume ID for a session running in a tmux pane (real tmux, stand-in cl
     // the process table through ps(1), as on macOS: the same answer
     expect(run(w.home, [w.short, '--dry-run'], { ...w.env, RESUME_PROC_TABLE: 'ps' }).stdout).toBe(r.stdout);
     const j = JSON.parse(run(w.home, [w.short, '--dry-run', '--json'], w.env).stdout);
-    expect(j).toMatchObject({ harness: 'claude', id: w.id, running: { pid, tty, pane: { socket: w.sock, id: pane, session: 'work', window: 0, index: 0 } } });
+    expect(j).toMatchObject({
+      harness: 'claude',
+      id: w.id,
+      running: { pid, tty, pane: { socket: w.sock, id: pane, session: 'work', window: 0, index: 0 } },
+    });
     expect(active(w)).toBe(other);
   });
 
@@ -147,7 +164,10 @@ describe('resume ID for a session running in a tmux pane (real tmux, stand-in cl
     const w = world();
     const { pane, other } = await claudeInPane(w);
     const want = `tmux select-window -t ${pane} ';' select-pane -t ${pane}`;
-    for (const args of [[w.short, '--print'], ['emit', w.short]]) {
+    for (const args of [
+      [w.short, '--print'],
+      ['emit', w.short],
+    ]) {
       const r = await inPane(w, other, args);
       expect(r.code).toBe(0);
       expect(r.stdout).toBe(want + '\n');
@@ -177,11 +197,15 @@ describe('resume ID for a session running in a tmux pane (real tmux, stand-in cl
     const { pane } = await claudeInPane(w, `env -u TMUX bash -c 'claude --resume ${w.id} </dev/null >/dev/null &'`);
     const none = run(w.home, [w.short, '--dry-run'], w.env);
     expect(none.code).toBe(2);
-    expect(none.stderr).toMatch(new RegExp(`^resume: ${w.short} is running \\(pid \\d+ on /dev/pts/\\d+; no tmux pane holds it\\); use --fork to open a copy of it\n$`));
+    expect(none.stderr).toMatch(
+      new RegExp(
+        `^resume: ${w.short} is running \\(pid \\d+ on /dev/pts/\\d+; no tmux pane holds it\\); use --fork to open a copy of it\n$`,
+      ),
+    );
     const r = run(w.home, [w.short, '--dry-run'], { ...w.env, RESUME_TMUX_SOCKET: w.sock });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(`pane  work:0.0 (${pane}) on ${w.sock} (found by terminal)\n`);
-    const pid = JSON.parse(fs.readFileSync(path.join(w.home, 'standin.jsonl'), 'utf8').split('\n')[0]!).pid;
+    const pid = JSON.parse(fs.readFileSync(path.join(w.home, 'standin.jsonl'), 'utf8').split('\n')[0]).pid;
     cleanups.push(() => process.kill(pid, 'SIGKILL'));
   });
 
@@ -190,17 +214,25 @@ describe('resume ID for a session running in a tmux pane (real tmux, stand-in cl
     const { pane } = await claudeInPane(w, `claude --resume ${w.id} &`);
     const r = await inPane(w, pane, [w.short]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(new RegExp(`^resume: ${w.short} is running \\(pid \\d+ on /dev/pts/\\d+, in tmux pane work:0\\.0 \\(${pane}\\)\\), the pane this command runs in \\(a job of this shell\\? fg brings it back\\); or use --fork to open a copy of it\n$`));
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `^resume: ${w.short} is running \\(pid \\d+ on /dev/pts/\\d+, in tmux pane work:0\\.0 \\(${pane}\\)\\), the pane this command runs in \\(a job of this shell\\? fg brings it back\\); or use --fork to open a copy of it\n$`,
+      ),
+    );
   });
 
   it_('refused from inside the session itself (claude running resume on its own session)', async () => {
     const w = world();
     // a claude that runs `resume SHORT` as its child (a tool call would), then stays
-    const inner = write(w.home, 'inner/claude', `#!${process.execPath}
+    const inner = write(
+      w.home,
+      'inner/claude',
+      `#!${process.execPath}
 const r = require('child_process').spawnSync(process.execPath, [${JSON.stringify(BIN)}, ${JSON.stringify(w.short)}], { encoding: 'utf8' });
 require('fs').writeFileSync(${JSON.stringify(path.join(w.home, 'inner.out'))}, JSON.stringify({ code: r.status, stderr: r.stderr }));
 setInterval(() => {}, 1 << 30);
-`);
+`,
+    );
     fs.chmodSync(inner, 0o755);
     const pane = w.tmux('new-session', '-d', '-P', '-F', '#{pane_id}', '-s', 'work', '-x', '80', '-y', '24', shell);
     w.tmux('send-keys', '-t', pane, '-l', `${shq(inner)} --resume ${w.id}`);
@@ -208,7 +240,11 @@ setInterval(() => {}, 1 << 30);
     const file = path.join(w.home, 'inner.out');
     const out = JSON.parse(await until(() => fs.existsSync(file) && fs.readFileSync(file, 'utf8')));
     expect(out.code).toBe(2);
-    expect(out.stderr).toMatch(new RegExp(`is running \\(pid \\d+ on /dev/pts/\\d+, in tmux pane work:0\\.0 \\(${pane}\\)\\) and this command runs inside it; use --fork`));
+    expect(out.stderr).toMatch(
+      new RegExp(
+        `is running \\(pid \\d+ on /dev/pts/\\d+, in tmux pane work:0\\.0 \\(${pane}\\)\\) and this command runs inside it; use --fork`,
+      ),
+    );
   });
 
   it_('not in any pane: exit 2 naming pid and terminal; --fork still opens a copy', async () => {
@@ -220,7 +256,9 @@ setInterval(() => {}, 1 << 30);
     for (const args of [[w.short], [w.short, '--dry-run'], [w.short, '--print'], ['emit', w.short]]) {
       const r = run(w.home, args, w.env);
       expect(r.code).toBe(2);
-      expect(r.stderr).toBe(`resume: ${w.short} is running (pid ${p.pid}, no terminal; no tmux pane holds it); use --fork to open a copy of it\n`);
+      expect(r.stderr).toBe(
+        `resume: ${w.short} is running (pid ${p.pid}, no terminal; no tmux pane holds it); use --fork to open a copy of it\n`,
+      );
     }
     expect(run(w.home, [w.short, '--fork', '--dry-run'], w.env).code).toBe(0);
   });

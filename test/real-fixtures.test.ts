@@ -5,28 +5,18 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FIXTURES, lsJson, sharedTempHome } from './helpers.js';
 import { adapter } from '../lib/harness/registry.js';
 import type { Harness } from '../lib/types.js';
+import { FIXTURES, lsJson, must, sharedTempHome } from './helpers.js';
+import type { Listed, Recorded } from './json.js';
 
 const REAL = path.join(FIXTURES, 'real');
 const sets = fs.existsSync(REAL)
-  ? fs.readdirSync(REAL).filter((d) => fs.existsSync(path.join(REAL, d, 'manifest.json'))).sort()
+  ? fs
+      .readdirSync(REAL)
+      .filter((d) => fs.existsSync(path.join(REAL, d, 'manifest.json')))
+      .sort()
   : [];
-
-interface Recorded {
-  id: string;
-  cwd: string;
-  prompts: string[];
-  title: string | null;
-  mode: string;
-  parent: string | null;
-  forkedFrom: string | null;
-  titleCopiedFromParent?: boolean;
-  copiedPrompts?: string[];
-  /** in a `-starts` set: argv (interactive, first prompt on the command line), typed, or print */
-  started?: string;
-}
 
 /**
  * Why a recorded session is hidden from the listing, by how it was made: a one-shot run is hidden
@@ -75,16 +65,26 @@ function hiddenAs(client: string, r: Recorded): string | null {
 /** The argv resume runs for a session, per harness (`file` for pi, which resumes by path). */
 function argvFor(client: string, id: string, file: string): string[] {
   switch (client) {
-    case 'claude': return ['claude', '--resume', id];
-    case 'codex': return ['codex', 'resume', id];
-    case 'pi': return ['pi', '--session', file];
-    case 'opencode': return ['opencode', '--session', id];
-    case 'gemini': return ['gemini', '--resume', id];
-    case 'qwen': return ['qwen', '--resume', id];
-    case 'copilot': return ['copilot', '--resume', id];
-    case 'droid': return ['droid', '--resume', id];
-    case 'kilo': return ['kilo', '--session', id];
-    default: throw new Error(`no argv rule for ${client}`);
+    case 'claude':
+      return ['claude', '--resume', id];
+    case 'codex':
+      return ['codex', 'resume', id];
+    case 'pi':
+      return ['pi', '--session', file];
+    case 'opencode':
+      return ['opencode', '--session', id];
+    case 'gemini':
+      return ['gemini', '--resume', id];
+    case 'qwen':
+      return ['qwen', '--resume', id];
+    case 'copilot':
+      return ['copilot', '--resume', id];
+    case 'droid':
+      return ['droid', '--resume', id];
+    case 'kilo':
+      return ['kilo', '--session', id];
+    default:
+      throw new Error(`no argv rule for ${client}`);
   }
 }
 
@@ -93,7 +93,8 @@ function argvFor(client: string, id: string, file: string): string[] {
  * quotes, and that is what the listing shows (it is the stored prompt); the manifest names the prompts
  * as typed.
  */
-const unquote = (client: string, v: string | null) => ((client === 'opencode' || client === 'kilo') && v ? v.replace(/^"([\s\S]*)"$/, '$1') : v);
+const unquote = (client: string, v: string | null) =>
+  (client === 'opencode' || client === 'kilo') && v ? v.replace(/^"([\s\S]*)"$/, '$1') : v;
 
 /** The last `$set.summary` of a Gemini session file, or null. */
 function geminiSummary(file: string): string | null {
@@ -102,7 +103,7 @@ function geminiSummary(file: string): string | null {
     if (!line.includes('"summary"')) continue;
     try {
       const o = JSON.parse(line);
-      if (o && o.$set && typeof o.$set.summary === 'string') out = o.$set.summary;
+      if (o?.$set && typeof o.$set.summary === 'string') out = o.$set.summary;
     } catch {
       /* a partial line */
     }
@@ -125,7 +126,7 @@ for (const set of sets) {
   describe(`${set}`, () => {
     // One HOME for the set, shared by its tests though the first of them makes it (removed after
     // the file's last test).
-    let cache: { home: string; list: any[] } | null = null;
+    let cache: { home: string; list: Listed[] } | null = null;
     const listed = () => {
       if (cache) return cache;
       const home = sharedTempHome();
@@ -143,25 +144,46 @@ for (const set of sets) {
 
     it('lists every recorded session and nothing else', () => {
       const { list } = listed();
-      expect(list.filter((s) => s.harness === client).map((s) => s.id).sort()).toEqual(expected.map((s) => s.id).sort());
+      expect(
+        list
+          .filter((s) => s.harness === client)
+          .map((s) => s.id)
+          .sort(),
+      ).toEqual(expected.map((s) => s.id).sort());
     });
 
     for (const r of expected) {
       it(`${r.mode} ${r.id}${r.forkedFrom ? ' (fork)' : ''}`, () => {
         const { home, list } = listed();
-        const s = list.find((x) => x.harness === client && x.id === r.id);
-        expect(s, r.id).toBeTruthy();
+        const s = must(
+          list.find((x) => x.harness === client && x.id === r.id),
+          r.id,
+        );
         const own = r.prompts;
         expect({
-          cwd: s.cwd, prompts: s.prompts, firstPrompt: unquote(client, s.firstPrompt), lastPrompt: unquote(client, s.lastPrompt),
-          hidden: s.hidden, hiddenReason: s.hiddenReason, parent: s.parent, forkedFrom: s.forkedFrom,
+          cwd: s.cwd,
+          prompts: s.prompts,
+          firstPrompt: unquote(client, s.firstPrompt),
+          lastPrompt: unquote(client, s.lastPrompt),
+          hidden: s.hidden,
+          hiddenReason: s.hiddenReason,
+          parent: s.parent,
+          forkedFrom: s.forkedFrom,
         }).toEqual({
-          cwd: r.cwd, prompts: own.length, firstPrompt: own[0] ?? null, lastPrompt: own[own.length - 1] ?? null,
-          hidden: hiddenAs(client, r) != null, hiddenReason: hiddenAs(client, r), parent: r.parent, forkedFrom: r.forkedFrom,
+          cwd: r.cwd,
+          prompts: own.length,
+          firstPrompt: own[0] ?? null,
+          lastPrompt: own[own.length - 1] ?? null,
+          hidden: hiddenAs(client, r) != null,
+          hiddenReason: hiddenAs(client, r),
+          parent: r.parent,
+          forkedFrom: r.forkedFrom,
         });
         // A fork is listed by its own first prompt, not by the title it copied from its parent.
         const parentTitle = sessions.find((x) => x.id === r.forkedFrom)?.title ?? null;
-        const copied = !!r.forkedFrom && (r.titleCopiedFromParent || /\(fork #\d+\)$/.test(r.title ?? '') || (r.title != null && r.title === parentTitle));
+        const copied =
+          !!r.forkedFrom &&
+          (r.titleCopiedFromParent || /\(fork #\d+\)$/.test(r.title ?? '') || (r.title != null && r.title === parentTitle));
         // Gemini's title is the summary it writes into the session (`$set.summary`), which its
         // picker shows; the manifest records no title for those sessions.
         // (a session with neither, such as Droid's empty stub, has none)
@@ -193,7 +215,9 @@ describe('how a session began', () => {
     it(`${set}: a person's sessions are listed, one-shot runs are not`, () => {
       const home = sharedTempHome();
       fs.cpSync(path.join(dir, 'home'), home, { recursive: true });
-      const listed = lsJson(home, {}, []).map((s) => s.id).sort();
+      const listed = lsJson(home, {}, [])
+        .map((s) => s.id)
+        .sort();
       const person = sessions.filter((s) => s.started === 'argv' || s.started === 'typed');
       expect(person.map((s) => s.started).sort()).toEqual(['argv', 'typed']);
       expect(person.every((s) => s.prompts.length === 2)).toBe(true);

@@ -1,16 +1,17 @@
 // The one sanitiser: every secret rule with a real-shaped sample (redacted) and near misses (kept),
 // and the control-character stripping it starts with.
 import { describe, expect, it } from 'vitest';
-import { MAY, maySecret, redact, RULES, sanitize, sanitizeSession, sanitizeText } from '../lib/util/redact.js';
-import { CONTROL_CHARS, oneLine, safeText, stripControls } from '../lib/util/text.js';
 import { INDEX_VERSION } from '../lib/index/index.js';
-import { fnv1a } from '../lib/util/fnv.js';
 import type { SessionCore } from '../lib/types.js';
+import { fnv1a } from '../lib/util/fnv.js';
+import { MAY, maySecret, RULES, redact, sanitize, sanitizeSession, sanitizeText } from '../lib/util/redact.js';
+import { CONTROL_CHARS, oneLine, safeText, stripControls } from '../lib/util/text.js';
 
 // Samples are assembled from parts so this file holds no string a secret scanner would flag.
 const j = (...p: string[]) => p.join('');
 const A40 = 'wJalrXUtnFEMIK7MDENGbPxRfiCYEXAMPLEKEY/+'; // 40 characters of the AWS secret alphabet
-const R = (n: number, alphabet = 'aB3dE5fG7hJ9kL1mN2pQ4rS6tU8vW0xYz') => Array.from({ length: n }, (_, i) => alphabet[(i * 7) % alphabet.length]).join('');
+const R = (n: number, alphabet = 'aB3dE5fG7hJ9kL1mN2pQ4rS6tU8vW0xYz') =>
+  Array.from({ length: n }, (_, i) => alphabet[(i * 7) % alphabet.length]).join('');
 const HEX = (n: number) => Array.from({ length: n }, (_, i) => '0123456789abcdef'[(i * 5 + 3) % 16]).join('');
 
 /** [rule kind, sample text, the secret part that must vanish] */
@@ -88,7 +89,9 @@ describe('secret rules', () => {
   });
 
   it('keeps the label so the reader sees what was there', () => {
-    expect(redact('git clone https://alice:pa55word@git.example.com/r.git')).toBe('git clone https://alice:[REDACTED:url-password]@git.example.com/r.git');
+    expect(redact('git clone https://alice:pa55word@git.example.com/r.git')).toBe(
+      'git clone https://alice:[REDACTED:url-password]@git.example.com/r.git',
+    );
     expect(redact('export DB_PASSWORD=hunter2')).toBe('export DB_PASSWORD=[REDACTED:password]');
     expect(redact('Authorization: Basic dXNlcjpwYXNzd29yZA==')).toBe('Authorization: Basic [REDACTED:authorization]');
   });
@@ -104,7 +107,8 @@ describe('secret rules', () => {
 });
 
 describe('control characters', () => {
-  const nasty = 'a\x1b[31mred\x1b[0m b\x1b]0;title\x07c \x1b]8;;http://x\x1b\\link\x1b]8;;\x1b\\ d\x1bPq#0;1\x1b\\e \u202egnp.exe\u202c f\x00g\x7fh\x9bi\u2028j\tk\r\nl';
+  const nasty =
+    'a\x1b[31mred\x1b[0m b\x1b]0;title\x07c \x1b]8;;http://x\x1b\\link\x1b]8;;\x1b\\ d\x1bPq#0;1\x1b\\e \u202egnp.exe\u202c f\x00g\x7fh\x9bi\u2028j\tk\r\nl';
   it('oneLine removes escape sequences whole and every control (one implementation)', () => {
     const t = oneLine(nasty);
     // eslint-disable-next-line no-control-regex
@@ -128,7 +132,9 @@ describe('control characters', () => {
     expect(out).toBe('[REDACTED:github-token]');
   });
   it('sanitizeText keeps a PEM block recognisable across lines', () => {
-    const out = sanitizeText(j('here:\n-----BEGIN OPENSSH ', 'PRIVATE KEY-----\r\n', R(70), '\r\n-----END OPENSSH ', 'PRIVATE KEY-----\nthanks'));
+    const out = sanitizeText(
+      j('here:\n-----BEGIN OPENSSH ', 'PRIVATE KEY-----\r\n', R(70), '\r\n-----END OPENSSH ', 'PRIVATE KEY-----\nthanks'),
+    );
     expect(out).toBe('here:\n[REDACTED:private-key]\nthanks');
   });
 });
@@ -136,9 +142,24 @@ describe('control characters', () => {
 describe('sanitizeSession', () => {
   it('sanitises every text field and keeps ids, paths and the directory', () => {
     const s: SessionCore = {
-      harness: 'claude', id: 'abc', cwd: '/tmp/x', title: 't\x1b[2J', firstPrompt: j('use ghp_', R(36)), lastPrompt: 'password=x1',
-      lastReply: 'line1\nline2 \x1b]0;pwn\x07', prompts: 2, branch: 'main\u202e', model: 'm', started: 1, updated: 2, file: '/tmp/x.jsonl',
-      hidden: false, hiddenReason: null, parent: null, forkedFrom: null, allPrompts: ['one', j('AKIA', 'IOSFODNN7EXAMPLE')],
+      harness: 'claude',
+      id: 'abc',
+      cwd: '/tmp/x',
+      title: 't\x1b[2J',
+      firstPrompt: j('use ghp_', R(36)),
+      lastPrompt: 'password=x1',
+      lastReply: 'line1\nline2 \x1b]0;pwn\x07',
+      prompts: 2,
+      branch: 'main\u202e',
+      model: 'm',
+      started: 1,
+      updated: 2,
+      file: '/tmp/x.jsonl',
+      hidden: false,
+      hiddenReason: null,
+      parent: null,
+      forkedFrom: null,
+      allPrompts: ['one', j('AKIA', 'IOSFODNN7EXAMPLE')],
     };
     const o = sanitizeSession(s);
     expect(o.title).toBe('t');
@@ -153,7 +174,13 @@ describe('sanitizeSession', () => {
   // An append passes the texts the index stored for the session (sanitised) as `done`: they are
   // kept as they are, which is right only because sanitize's results are its own fixed points.
   it('sanitize is idempotent on every sample, near miss and control-character text', () => {
-    const texts = [...SAMPLES.map((x) => x[1]), ...NEAR_MISSES, 't\x1b[2J  x', 'a\u202e b\n c\t', j('use ghp_', R(36), ' \x1b]0;t\x07 and password=x1')];
+    const texts = [
+      ...SAMPLES.map((x) => x[1]),
+      ...NEAR_MISSES,
+      't\x1b[2J  x',
+      'a\u202e b\n c\t',
+      j('use ghp_', R(36), ' \x1b]0;t\x07 and password=x1'),
+    ];
     for (const t of texts) {
       const once = sanitize(t);
       expect(sanitize(once), t).toBe(once);
@@ -171,8 +198,23 @@ describe('sanitizeSession', () => {
   it('keeps the texts given as sanitised already, and sanitises every other', () => {
     const secret = j('AKIA', 'IOSFODNN7EXAMPLE');
     const s: SessionCore = {
-      harness: 'pi', id: 'p', cwd: '/w', title: null, firstPrompt: 'first \x1b[2J', lastPrompt: `new ${secret}`, lastReply: null, prompts: 3,
-      branch: null, model: null, started: 1, updated: 2, file: '/w/p.jsonl', hidden: false, hiddenReason: null, parent: null, forkedFrom: null,
+      harness: 'pi',
+      id: 'p',
+      cwd: '/w',
+      title: null,
+      firstPrompt: 'first \x1b[2J',
+      lastPrompt: `new ${secret}`,
+      lastReply: null,
+      prompts: 3,
+      branch: null,
+      model: null,
+      started: 1,
+      updated: 2,
+      file: '/w/p.jsonl',
+      hidden: false,
+      hiddenReason: null,
+      parent: null,
+      forkedFrom: null,
       allPrompts: ['first \x1b[2J', 'stored already', `new ${secret}`],
     };
     // what the index stored for the first two prompts: their sanitised forms
@@ -182,7 +224,10 @@ describe('sanitizeSession', () => {
     expect(o.firstPrompt).toBe('first');
     expect(o.lastPrompt).toBe('new [REDACTED:aws-key]');
     // a raw text is never taken for its stored form: only an equal string is kept
-    const o2 = sanitizeSession({ ...s, allPrompts: [`old ${secret}`], firstPrompt: `old ${secret}`, lastPrompt: `old ${secret}` }, new Set(['old [REDACTED:aws-key]']));
+    const o2 = sanitizeSession(
+      { ...s, allPrompts: [`old ${secret}`], firstPrompt: `old ${secret}`, lastPrompt: `old ${secret}` },
+      new Set(['old [REDACTED:aws-key]']),
+    );
     expect(o2.allPrompts).toEqual(['old [REDACTED:aws-key]']);
     expect(o2.firstPrompt).toBe('old [REDACTED:aws-key]');
   });

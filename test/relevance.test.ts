@@ -2,17 +2,18 @@
 // (lib/select/rank.ts) orders the sessions for `resume WORDS`, `resume resolve`, TAB completion and
 // the picker, over a home of look-alike projects (test/relevance-corpus.ts). The picker part runs
 // the real fzf in tmux (CI runs this file on each supported fzf).
-import path from 'node:path';
+
 import { spawnSync } from 'node:child_process';
+import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { BIN, envFor, needs, run } from './helpers.js';
-import { byName, keyOf, QUERIES, relevanceHome, SESSIONS } from './relevance-corpus.js';
-import { fold, parseQuery, quality, rank, type Matchable } from '../lib/select/rank.js';
-import { calls, claudeOnPath } from './shell-helpers.js';
-import { standIn } from './launch-helpers.js';
-import { Term } from './tmux-term.js';
 import { layRows, listWidth, widths } from '../fzf/layout.js';
+import { fold, type Matchable, parseQuery, quality, rank } from '../lib/select/rank.js';
 import { cutDir, width } from '../lib/util/text.js';
+import { BIN, envFor, must, needs, run } from './helpers.js';
+import { standIn } from './launch-helpers.js';
+import { byName, keyOf, QUERIES, relevanceHome, SESSIONS } from './relevance-corpus.js';
+import { calls, claudeOnPath } from './shell-helpers.js';
+import { Term } from './tmux-term.js';
 
 describe('the rules', () => {
   it('parses words, "phrases", !exclusions and fzf\'s exact mark', () => {
@@ -75,12 +76,12 @@ describe('the rules', () => {
 
 describe('the picker layout', () => {
   it('keeps 30 or more columns of title at 80 columns, the preview below', () => {
-    const rows = SESSIONS.map((s) => [keyOf(s.name), s.id.slice(0, 8), '6d', s.harness, `~/${s.dir}`, s.branch ?? '', s.prompts[0]!]);
+    const rows = SESSIONS.map((s) => [keyOf(s.name), s.id.slice(0, 8), '6d', s.harness, `~/${s.dir}`, s.branch ?? '', s.prompts[0]]);
     const lw = listWidth(80);
     expect(lw).toBe(80);
     const w = widths(rows, lw);
     expect(w.title).toBeGreaterThanOrEqual(30);
-    for (const line of layRows(rows, lw, false)) expect(width(line.split('\t')[1]!)).toBeLessThanOrEqual(80 - 3);
+    for (const line of layRows(rows, lw, false)) expect(width(line.split('\t')[1])).toBeLessThanOrEqual(80 - 3);
     // at 200 columns the preview is on the right and the list still keeps the title readable
     expect(listWidth(200)).toBe(99);
     expect(widths(rows, listWidth(200)).title).toBeGreaterThanOrEqual(30);
@@ -109,7 +110,7 @@ describe('one query, one session, everywhere', () => {
     const { PATH } = standIn(home, ['claude', 'codex', 'pi']);
     const r = spawnSync(process.execPath, [BIN, 'blog', 'astro'], { env: envFor(home, { PATH }), encoding: 'utf8', input: '' });
     expect(r.status, r.stderr).toBe(0);
-    const c = calls(home).pop()!;
+    const c = must(calls(home).pop());
     expect(c.cwd).toBe(path.join(home, byName('astro').dir));
     expect(c.argv.join(' ')).toContain(byName('astro').id);
   });
@@ -118,7 +119,7 @@ describe('one query, one session, everywhere', () => {
     for (const { q, want } of QUERIES.filter((x) => !x.q.includes(' '))) {
       const r = run(home, ['__complete', '--', q]);
       expect(r.code, r.stderr).toBe(0);
-      const first = r.stdout.split('\n')[0]!.split('\t')[0]!;
+      const first = r.stdout.split('\n')[0].split('\t')[0];
       expect(byName(want).id.startsWith(first), `${q}: ${r.stdout}`).toBe(true);
     }
   });
@@ -130,7 +131,7 @@ const PTR = '[>▌]';
 describe.skipIf(needs('fzf', 'tmux'))('the picker in tmux picks what the words name', { timeout: 180_000 }, () => {
   const typed = ['blog astro', 'rate limit', 'admin login', 'sliding window', '"cart total" !rounding'];
   it.each(typed)('%s + Enter', async (q) => {
-    const want = byName(QUERIES.find((x) => x.q === q)!.want);
+    const want = byName(must(QUERIES.find((x) => x.q === q)).want);
     const home = relevanceHome();
     const t = new Term(home, [], { PATH: `${standIn(home, ['claude', 'codex', 'pi']).PATH}` }, [80, 24]);
     await t.waitList([/20 sessions/]);
@@ -140,11 +141,11 @@ describe.skipIf(needs('fzf', 'tmux'))('the picker in tmux picks what the words n
     expect(screen).not.toMatch(/ 0 of 20 sessions match/);
     const first = screen.split('\n').find((l) => new RegExp(`^${PTR} ${want.id.slice(0, 8)}`).test(l));
     expect(first).toContain(want.harness);
-    expect(first).toContain(want.prompts[0]!.slice(0, 30));
+    expect(first).toContain(want.prompts[0].slice(0, 30));
     await t.keys('Enter');
     const { code } = await t.exit();
     expect(code).toBe(0);
-    const c = calls(home).pop()!;
+    const c = must(calls(home).pop());
     expect(c.cwd).toBe(path.join(home, want.dir));
     expect(c.argv.join(' ')).toContain(want.id);
   });

@@ -3,9 +3,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { run, tempHome } from './helpers.js';
-import { claudeSession, piSession, uuid } from './launch-helpers.js';
 import { oneEdit } from '../lib/select/resolve.js';
+import { must, run, tempHome } from './helpers.js';
+import { claudeSession, piSession, uuid } from './launch-helpers.js';
 
 /** Two UUIDv7 ids from the same minute: they share their first 12 hex digits. */
 const V7A = '019e19b4-eb48-746a-aa6b-8dfcfa37954b';
@@ -18,11 +18,31 @@ function corpus() {
     fs.mkdirSync(d, { recursive: true });
     return d;
   };
-  const a = claudeSession(home, { id: V7A, cwd: dir('webshop'), prompt: 'Fix the cart rounding bug', branch: 'fix/cart', at: '2026-01-03T00:00:00.000Z' });
+  const a = claudeSession(home, {
+    id: V7A,
+    cwd: dir('webshop'),
+    prompt: 'Fix the cart rounding bug',
+    branch: 'fix/cart',
+    at: '2026-01-03T00:00:00.000Z',
+  });
   const b = claudeSession(home, { id: V7B, cwd: dir('webshop'), prompt: 'Add checkout discounts', at: '2026-01-02T00:00:00.000Z' });
-  const c = claudeSession(home, { id: 'abcdef12-0000-4000-8000-000000000001', cwd: dir('blog'), prompt: 'Draft a post about Astro', at: '2026-01-01T00:00:00.000Z' });
-  const hidden = claudeSession(home, { id: 'feedface-0000-4000-8000-000000000009', cwd: dir('blog'), prompt: 'sdk run about Astro', entrypoint: 'sdk-cli' });
-  const p = piSession(home, { id: 'abcdef99-1111-4111-8111-111111111111', cwd: dir('api'), prompts: ['Rate limiting for login', 'and tests'] });
+  const c = claudeSession(home, {
+    id: 'abcdef12-0000-4000-8000-000000000001',
+    cwd: dir('blog'),
+    prompt: 'Draft a post about Astro',
+    at: '2026-01-01T00:00:00.000Z',
+  });
+  const hidden = claudeSession(home, {
+    id: 'feedface-0000-4000-8000-000000000009',
+    cwd: dir('blog'),
+    prompt: 'sdk run about Astro',
+    entrypoint: 'sdk-cli',
+  });
+  const p = piSession(home, {
+    id: 'abcdef99-1111-4111-8111-111111111111',
+    cwd: dir('api'),
+    prompts: ['Rate limiting for login', 'and tests'],
+  });
   return { home, files: { a, b, c, hidden, p } };
 }
 
@@ -71,8 +91,8 @@ describe('resolution order', { timeout: 120_000 }, () => {
     expect(resolveKeys(home, ['019e19b4-eb48']).code).toBe(2);
     expect(resolveKeys(home, ['019e19b4-eb48-74']).stdout).toBe(`claude:${V7A}\n`);
     const ls = JSON.parse(run(home, ['ls', '--json']).stdout) as { id: string; short: string }[];
-    const shortA = ls.find((s) => s.id === V7A)!.short;
-    const shortB = ls.find((s) => s.id === V7B)!.short;
+    const shortA = must(ls.find((s) => s.id === V7A)).short;
+    const shortB = must(ls.find((s) => s.id === V7B)).short;
     expect(shortA).toBe('019e19b4-eb48-74');
     expect(shortB).toBe('019e19b4-eb48-7c');
     // Each short id names its session.
@@ -116,7 +136,10 @@ describe('resume QUERY choosing', { timeout: 120_000 }, () => {
     const { home } = corpus();
     const r = run(home, ['webshop', '--dry-run']);
     expect(r.code).toBe(1);
-    const lines = r.stdout.trim().split('\n').map((l) => l.split('\t'));
+    const lines = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => l.split('\t'));
     expect(lines.map((l) => l[1])).toEqual(['claude', 'claude']);
     expect(lines.map((l) => l[3])).toEqual(['Fix the cart rounding bug', 'Add checkout discounts']);
     expect(r.stderr).toMatch(/2 sessions match 'webshop'/);
@@ -132,8 +155,15 @@ describe('resume QUERY choosing', { timeout: 120_000 }, () => {
 
   it('a query one edit from a subcommand that matches nothing is a usage error', () => {
     const { home } = corpus();
-    for (const [typo, cmd] of [['lsit', 'ls'], ['lss', 'ls'], ['shwo', 'show'], ['idnex', 'index'], ['resovle', 'resolve'], ['list', 'ls']]) {
-      const r = run(home, [typo!]);
+    for (const [typo, cmd] of [
+      ['lsit', 'ls'],
+      ['lss', 'ls'],
+      ['shwo', 'show'],
+      ['idnex', 'index'],
+      ['resovle', 'resolve'],
+      ['list', 'ls'],
+    ]) {
+      const r = run(home, [typo]);
       expect(r.code).toBe(2);
       expect(r.stdout).toBe('');
       expect(r.stderr).toBe(`resume: no session matches '${typo}'; did you mean '${cmd}'?\n`);

@@ -2,11 +2,12 @@
 // long-running "claude" that registers in ~/.claude/sessions/<pid>.json, draws Claude's input box
 // and honours SIGTERM. Cases: idle (resumed in its pane), busy and a draft (timeout, untouched), a
 // vanished pane, two panes for one session (refused), the dry-run plan, usage errors.
+
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { spawn, spawnSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BIN, envFor, needs, notLinux, run, sleep, tempHome, until, write } from './helpers.js';
+import { BIN, envFor, must, needs, notLinux, run, sleep, tempHome, until, write } from './helpers.js';
 import { claudeSession, uuid as uuidAt } from './launch-helpers.js';
 
 // Ids of this file's own (the live check reads every process on the machine: another test file's
@@ -86,8 +87,14 @@ function tmux(w: World, ...args: string[]): string {
   return r.stdout;
 }
 
+/** An entry of Claude Code's session registry (~/.claude/sessions/PID.json), the fields read here. */
+interface Registered {
+  pid: number;
+  sessionId: string;
+  status?: string;
+}
 
-function registry(w: World): any[] {
+function registry(w: World): Registered[] {
   const d = path.join(w.home, '.claude', 'sessions');
   if (!fs.existsSync(d)) return [];
   return fs.readdirSync(d).flatMap((n) => {
@@ -110,7 +117,23 @@ async function claudeInPane(w: World, id: string, extra = '', after = ''): Promi
     tmux(w, 'has-session', '-t', 'w');
     pane = tmux(w, 'split-window', '-d', '-P', '-F', '#{pane_id}', '-c', w.home, '-t', 'w', 'bash --norc --noprofile -i').trim();
   } catch {
-    pane = tmux(w, 'new-session', '-d', '-P', '-F', '#{pane_id}', '-c', w.home, '-s', 'w', '-x', '200', '-y', '40', 'bash --norc --noprofile -i').trim();
+    pane = tmux(
+      w,
+      'new-session',
+      '-d',
+      '-P',
+      '-F',
+      '#{pane_id}',
+      '-c',
+      w.home,
+      '-s',
+      'w',
+      '-x',
+      '200',
+      '-y',
+      '40',
+      'bash --norc --noprofile -i',
+    ).trim();
   }
   const before = new Set(registry(w).map((r) => r.pid));
   tmux(w, 'send-keys', '-t', pane, '-l', `${extra} STANDIN_SESSION=${id} claude${after ? `; ${after}` : ''}`);
@@ -130,14 +153,19 @@ function alive(pid: number): boolean {
 }
 
 /** Run resume without blocking the event loop (so a test can act while it waits); `err`: its stderr so far, as it arrives. */
-function runAsync(w: World, args: string[]): { done: Promise<{ code: number; stdout: string; stderr: string }>; pid: number; err: () => string } {
+function runAsync(
+  w: World,
+  args: string[],
+): { done: Promise<{ code: number; stdout: string; stderr: string }>; pid: number; err: () => string } {
   const p = spawn(process.execPath, [BIN, ...args], { env: envFor(w.home, { PATH: w.env.PATH }), cwd: w.home });
   let stdout = '';
   let stderr = '';
   p.stdout.on('data', (d) => (stdout += d));
   p.stderr.on('data', (d) => (stderr += d));
-  const done = new Promise<{ code: number; stdout: string; stderr: string }>((res) => p.on('close', (code) => res({ code: code ?? 1, stdout, stderr })));
-  return { done, pid: p.pid!, err: () => stderr };
+  const done = new Promise<{ code: number; stdout: string; stderr: string }>((res) =>
+    p.on('close', (code) => res({ code: code ?? 1, stdout, stderr })),
+  );
+  return { done, pid: must(p.pid), err: () => stderr };
 }
 
 const it_ = it.skipIf(notLinux || needs('tmux'));
@@ -161,7 +189,11 @@ describe('resume restart --outdated (real tmux, stand-in claude)', { timeout: 12
     const again = registry(w).filter((e) => e.sessionId === id);
     expect(again).toHaveLength(1);
     expect(again[0].pid).not.toBe(pid);
-    const log = fs.readFileSync(path.join(w.home, 'claude.log'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const log = fs
+      .readFileSync(path.join(w.home, 'claude.log'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(log.at(-1).argv).toEqual(['--resume', id]);
     // typed by absolute path (no \`resume\` on the pane's PATH)
     const screen = tmux(w, 'capture-pane', '-p', '-J', '-t', pane);
@@ -170,7 +202,7 @@ describe('resume restart --outdated (real tmux, stand-in claude)', { timeout: 12
     // it was typed into the same pane: the new claude's pane is that pane
     const panes = tmux(w, 'list-panes', '-a', '-F', '#{pane_id} #{pane_pid}').trim().split('\n');
     expect(panes).toHaveLength(1);
-    expect(panes[0]!.startsWith(pane + ' ')).toBe(true);
+    expect(panes[0].startsWith(pane + ' ')).toBe(true);
     // snapshot ran first
     expect(fs.existsSync(path.join(w.home, '.config', 'resume', 'sessions', `${id}.json`))).toBe(true);
   });
@@ -186,7 +218,8 @@ describe('resume restart --outdated (real tmux, stand-in claude)', { timeout: 12
     expect(alive(b.pid)).toBe(true);
     write(w.home, `status-${busy}`, 'waiting'); // anything but idle
     // the stand-in writes its status every 200 ms: wait until its registry entry says so
-    for (let t0 = Date.now(); Date.now() - t0 < 10_000 && registry(w).find((e) => e.sessionId === busy)?.status !== 'waiting'; ) await new Promise((r) => setTimeout(r, 50));
+    for (let t0 = Date.now(); Date.now() - t0 < 10_000 && registry(w).find((e) => e.sessionId === busy)?.status !== 'waiting'; )
+      await new Promise((r) => setTimeout(r, 50));
     expect(run(w.home, ['restart', '--outdated', '--timeout', '2s'], { PATH: w.env.PATH }).stdout).toContain('status is waiting, not idle');
     tmux(w, 'kill-server');
 
@@ -267,7 +300,6 @@ describe('resume restart --outdated (real tmux, stand-in claude)', { timeout: 12
   });
 });
 
-
 describe('resume restart: the relaunch (issue 48)', { timeout: 120_000 }, () => {
   it_('types nothing while another program holds the pane after claude exits; types once the shell has the foreground', async () => {
     const w = world();
@@ -316,7 +348,9 @@ describe('resume restart: how the pane is found', { timeout: 120_000 }, () => {
     const id = uuid(9);
     const args = JSON.stringify([BIN, 'restart', '--outdated', '--dry-run']);
     const { pane } = await claudeInPane(w, id, `RESUME_CACHE_DIR=${w.home}/.cache/resume STANDIN_RUN='${args}'`);
-    const inner = JSON.parse(await until(() => fs.existsSync(path.join(w.home, 'inner.out')) && fs.readFileSync(path.join(w.home, 'inner.out'), 'utf8')));
+    const inner = JSON.parse(
+      await until(() => fs.existsSync(path.join(w.home, 'inner.out')) && fs.readFileSync(path.join(w.home, 'inner.out'), 'utf8')),
+    );
     // a plan holding a refusal: exit 2
     expect(inner.code).toBe(2);
     expect(inner.stdout).toContain(`pane ${pane} (process tree)`);
@@ -324,7 +358,10 @@ describe('resume restart: how the pane is found', { timeout: 120_000 }, () => {
 
     // A claude outside every pane of the server its TMUX names: the pane comes from TMUX_PANE, with a note.
     const id2 = uuid(10);
-    const p = spawn(path.join(w.home, 'bin', 'claude'), [], { env: { ...w.env, STANDIN_SESSION: id2, TMUX: `${w.sock},1,0`, TMUX_PANE: pane }, stdio: 'ignore' });
+    const p = spawn(path.join(w.home, 'bin', 'claude'), [], {
+      env: { ...w.env, STANDIN_SESSION: id2, TMUX: `${w.sock},1,0`, TMUX_PANE: pane },
+      stdio: 'ignore',
+    });
     try {
       await until(() => registry(w).find((e) => e.sessionId === id2));
       const r = run(w.home, ['restart', '--outdated', '--dry-run', '--session', id2], { PATH: w.env.PATH });
@@ -364,18 +401,18 @@ describe('resume restart through ps(1), the process table macOS has (RESUME_PROC
     try {
       await new Promise((r) => p.once('spawn', r));
       const ps = psTable();
-      for (const pid of [process.pid, p.pid!]) {
-        const a = linuxTable().stat(pid)!;
-        const b = ps.stat(pid)!;
+      for (const pid of [process.pid, must(p.pid)]) {
+        const a = must(linuxTable().stat(pid));
+        const b = must(ps.stat(pid));
         expect({ ppid: b.ppid, pgrp: b.pgrp, tpgid: b.tpgid }).toEqual({ ppid: a.ppid, pgrp: a.pgrp, tpgid: a.tpgid });
         expect(b.start).toMatch(/\d{2}:\d{2}:\d{2}/);
         expect(ps.uid(pid)).toBe(linuxTable().uid(pid));
       }
-      const env = ps.environ(p.pid!)!;
+      const env = must(ps.environ(must(p.pid)));
       expect(env.RESUME_PS_PROBE).toBe('x1');
       expect(env.TMUX).toBe('/tmp/tmux-1/default,42,0');
-      const again = psTable().stat(p.pid!)!;
-      expect(again.start).toBe(ps.stat(p.pid!)!.start);
+      const again = must(psTable().stat(must(p.pid)));
+      expect(again.start).toBe(must(ps.stat(must(p.pid))).start);
       expect(ps.stat(2 ** 22 + 7)).toBeNull();
     } finally {
       p.kill('SIGKILL');
@@ -385,14 +422,16 @@ describe('resume restart through ps(1), the process table macOS has (RESUME_PROC
 
 describe('resume restart: a claude whose TMUX was cleared', { timeout: 120_000 }, () => {
   it_('asks every tmux server of the user (TMUX_TMPDIR) for the pane whose process tree holds it', async () => {
-    const uid = process.getuid!();
+    const uid = must(process.getuid?.());
     const w = world((home) => path.join(home, 'tmuxtmp', `tmux-${uid}`, 'work'));
     const id = uuid(11);
     const { pane } = await claudeInPane(w, id, 'env -u TMUX -u TMUX_PANE');
     const tmpdir = path.join(w.home, 'tmuxtmp');
     const r = run(w.home, ['restart', '--outdated', '--dry-run'], { PATH: w.env.PATH, TMUX_TMPDIR: tmpdir });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toContain(`pane ${pane} (process tree, server ${w.sock} found by asking every tmux server (no TMUX in its environment))`);
+    expect(r.stdout).toContain(
+      `pane ${pane} (process tree, server ${w.sock} found by asking every tmux server (no TMUX in its environment))`,
+    );
     expect(r.stdout).not.toContain('refused');
     // No server of the user to ask: refused, and nothing is touched.
     const none = run(w.home, ['restart', '--outdated', '--dry-run'], { PATH: w.env.PATH, TMUX_TMPDIR: path.join(w.home, 'empty') });

@@ -7,22 +7,52 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Harness, Session } from '../lib/types.js';
+import { type PickState, writeLines } from '../fzf/feed.js';
 import { byRecency } from '../lib/index/index.js';
-import { anyIdStarts, closeRowBin, eachRow, lsRows, openRowBin, printRowBin, readRowBin, rowBinChunks, setRowBinWindow, type BinRow, type RowBin, type RowFilter } from '../lib/index/rowbin.js';
-import { writeLines, type PickState } from '../fzf/feed.js';
+import {
+  anyIdStarts,
+  type BinRow,
+  closeRowBin,
+  eachRow,
+  lsRows,
+  openRowBin,
+  printRowBin,
+  type RowBin,
+  type RowFilter,
+  readRowBin,
+  rowBinChunks,
+  setRowBinWindow,
+} from '../lib/index/rowbin.js';
+import type { Harness, Session } from '../lib/types.js';
+import { must } from './helpers.js';
 
 const home = '/home/u';
 const now = Date.parse('2026-06-01T00:00:00Z');
 const uuid = (n: number) => `${String(n).padStart(8, '0')}-4444-4444-8444-444444444444`;
 
 function mk(n: number, o: Partial<Session> = {}): Session {
-  const harness: Harness = (['claude', 'pi', 'codex'] as const)[n % 3]!;
+  const harness: Harness = (['claude', 'pi', 'codex'] as const)[n % 3];
   const t = n % 13 === 0 ? null : now - n * 3_600_000;
   return {
-    key: `${harness}:${uuid(n)}`, id: uuid(n), harness, cwd: n % 7 === 0 ? `/srv/p${n}` : `/home/u/p${n}`, title: `title ${n}`, firstPrompt: `title ${n}`,
-    lastPrompt: null, lastReply: null, prompts: n, branch: n % 4 === 0 ? null : `b${n}`, model: null, started: t, updated: t, file: `/f/${n}`,
-    hidden: n % 5 === 0, hiddenReason: n % 5 === 0 ? 'empty' : null, parent: null, forkedFrom: null, ...o,
+    key: `${harness}:${uuid(n)}`,
+    id: uuid(n),
+    harness,
+    cwd: n % 7 === 0 ? `/srv/p${n}` : `/home/u/p${n}`,
+    title: `title ${n}`,
+    firstPrompt: `title ${n}`,
+    lastPrompt: null,
+    lastReply: null,
+    prompts: n,
+    branch: n % 4 === 0 ? null : `b${n}`,
+    model: null,
+    started: t,
+    updated: t,
+    file: `/f/${n}`,
+    hidden: n % 5 === 0,
+    hiddenReason: n % 5 === 0 ? 'empty' : null,
+    parent: null,
+    forkedFrom: null,
+    ...o,
   } as Session;
 }
 
@@ -39,7 +69,18 @@ const names = () => ({ [uuid(103)]: 'named by snapshot' });
 function fileOf(ss: Session[]): string {
   const sorted = [...ss].sort(byRecency);
   const f = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'resume-rowbin-')), 'rows.bin');
-  fs.writeFileSync(f, Buffer.concat(rowBinChunks('b', home, sorted.map((s) => ({ s, short: s.id.slice(0, 8) })))!));
+  fs.writeFileSync(
+    f,
+    Buffer.concat(
+      must(
+        rowBinChunks(
+          'b',
+          home,
+          sorted.map((s) => ({ s, short: s.id.slice(0, 8) })),
+        ),
+      ),
+    ),
+  );
   return f;
 }
 
@@ -62,7 +103,9 @@ function views(r: RowBin): unknown {
     id: r.id,
     count: r.count,
     printed: filters.map(print),
-    picker: [false, true].flatMap((all) => [null, '/srv'].flatMap((dir) => [false, true].map((color) => picker({ all, harness: null, dir }, color)))),
+    picker: [false, true].flatMap((all) =>
+      [null, '/srv'].flatMap((dir) => [false, true].map((color) => picker({ all, harness: null, dir }, color))),
+    ),
     rows,
     ls: filters.map((f) => lsRows(r, names, f)),
     ids: ['0000001', '00000103', 'ffff'].map((w) => anyIdStarts(r, w)),
@@ -76,10 +119,10 @@ describe('rows.bin read a window at a time', () => {
 
   it('every consumer gets what the whole file gives, whatever the window (records across its edges, records larger than it)', () => {
     const file = fileOf(sessions);
-    const want = views(readRowBin(fs.readFileSync(file))!);
+    const want = views(must(readRowBin(fs.readFileSync(file))));
     for (const w of [40, 64, 333, 4096, 1 << 20]) {
       setRowBinWindow(w);
-      const r = openRowBin(file)!;
+      const r = must(openRowBin(file));
       expect(r, `window ${w}`).not.toBeNull();
       expect(views(r), `window ${w}`).toEqual(want);
       // asked for the whole file, it has it, and reads from it from then on
@@ -122,8 +165,8 @@ describe('rows.bin read a window at a time', () => {
   it('a file replaced while open is read as it was opened; one cut short is an error, not rows of other bytes', () => {
     setRowBinWindow(64);
     const file = fileOf(sessions);
-    const want = views(readRowBin(fs.readFileSync(file))!);
-    const r = openRowBin(file)!;
+    const want = views(must(readRowBin(fs.readFileSync(file))));
+    const r = must(openRowBin(file));
     // replaced as resume replaces it: a new file renamed over the name
     const other = fileOf([mk(500), mk(501)]);
     fs.renameSync(other, file);
@@ -131,7 +174,7 @@ describe('rows.bin read a window at a time', () => {
     closeRowBin(r);
     // cut short in place (not something resume does): reading the records throws
     const f2 = fileOf(sessions);
-    const r2 = openRowBin(f2)!;
+    const r2 = must(openRowBin(f2));
     fs.truncateSync(f2, 200);
     expect(() => printRowBin(r2, { all: true }, names, now, () => {})).toThrow(/cut short/);
     closeRowBin(r2);

@@ -4,10 +4,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { jsonl, run, tempDir, tempHome, write } from './helpers.js';
 import { printAligned, printRowBin, readRowBin, rowBinChunks } from '../lib/index/rowbin.js';
-import { HORIZON_MS, namesSig, printRowsOut, RowsTape, type RowsOutKey } from '../lib/index/rowsout.js';
+import { HORIZON_MS, namesSig, printRowsOut, type RowsOutKey, RowsTape } from '../lib/index/rowsout.js';
 import { ageCode, nextAgeChange } from '../lib/util/time.js';
+import { jsonl, must, run, tempDir, tempHome, write } from './helpers.js';
 
 describe('nextAgeChange', () => {
   const S = 1000;
@@ -27,13 +27,40 @@ describe('nextAgeChange', () => {
 
   it('finds the next step of every unit, and the step into the next unit', () => {
     const t = Date.UTC(2026, 0, 1);
-    const ages = [0, 499, 500, 1 * S, 59 * S + 499, 59 * S + 500, 61 * S, 59 * M + 30 * S, 2 * H + 5, 23 * H + 59 * M + 59 * S + 499, 1 * D, 13 * D + 5, 14 * D, 20 * D, 55 * D, 59 * D + 23 * H, 60 * D, 89 * D, 360 * D, 364 * D + 23 * H, 365 * D, 800 * D, 2000 * D + 17];
+    const ages = [
+      0,
+      499,
+      500,
+      1 * S,
+      59 * S + 499,
+      59 * S + 500,
+      61 * S,
+      59 * M + 30 * S,
+      2 * H + 5,
+      23 * H + 59 * M + 59 * S + 499,
+      1 * D,
+      13 * D + 5,
+      14 * D,
+      20 * D,
+      55 * D,
+      59 * D + 23 * H,
+      60 * D,
+      89 * D,
+      360 * D,
+      364 * D + 23 * H,
+      365 * D,
+      800 * D,
+      2000 * D + 17,
+    ];
     for (const a of ages) check(t, t + a);
   });
 
   it('agrees with ageCode over many random times, future ones included', () => {
     let seed = 42;
-    const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const rnd = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
     for (let i = 0; i < 3000; i++) {
       const now = 1_790_000_000_000 + Math.floor(rnd() * 1e9);
       // ages from a second to a few years, spread over the units; a few in the future
@@ -51,12 +78,22 @@ describe('nextAgeChange', () => {
 function listing(id: string, home: string, times: number[]) {
   const sessions = times.map((t, i) => ({
     s: {
-      key: `pi:id-${i}`, id: `id-${i}`, harness: 'pi' as const, cwd: `${home}/p${i}`, title: `session ${i}`, firstPrompt: 'first ask', branch: 'main', started: t, updated: t,
-      hidden: i === 2, hiddenReason: i === 2 ? 'subagent' : null, prompts: 1,
+      key: `pi:id-${i}`,
+      id: `id-${i}`,
+      harness: 'pi' as const,
+      cwd: `${home}/p${i}`,
+      title: `session ${i}`,
+      firstPrompt: 'first ask',
+      branch: 'main',
+      started: t,
+      updated: t,
+      hidden: i === 2,
+      hiddenReason: i === 2 ? 'subagent' : null,
+      prompts: 1,
     },
     short: `id-${i}`,
   }));
-  return readRowBin(Buffer.concat(rowBinChunks(id, home, sessions)!))!;
+  return must(readRowBin(Buffer.concat(must(rowBinChunks(id, home, sessions)))));
 }
 
 const printed = (f: (w: (b: Uint8Array) => void) => unknown) => {
@@ -90,11 +127,14 @@ describe('rows.out, as a file', () => {
       expect(printed((w) => printRowsOut(file, key, later, w))).toEqual({ r: true, text: want });
     }
     // 3d 0h 7m ago turns 4d in under 24 h: past that rows.out is not used
-    const head = fs.readFileSync(file).toString('latin1').split('\n')[0]!.split(' ');
+    const head = fs.readFileSync(file).toString('latin1').split('\n')[0].split(' ');
     const until = Number(head[3]);
     expect(until - now).toBeGreaterThan(HORIZON_MS);
     expect(until - now).toBeLessThan(86_400_000);
-    expect(printed((w) => printRowsOut(file, key, until - 1, w))).toEqual({ r: true, text: printed((w) => printRowBin(bin, {}, () => ({}), until - 1, w)).text });
+    expect(printed((w) => printRowsOut(file, key, until - 1, w))).toEqual({
+      r: true,
+      text: printed((w) => printRowBin(bin, {}, () => ({}), until - 1, w)).text,
+    });
     expect(printed((w) => printRowsOut(file, key, until, w))).toEqual({ r: false, text: '' });
     // a clock that went back
     expect(printRowsOut(file, key, now - 1, () => {})).toBe(false);
@@ -102,7 +142,9 @@ describe('rows.out, as a file', () => {
 
   it('copies a large file out a window at a time, with renewed ages past the first window too', () => {
     // 12,000 rows (~600 KB), the recent ones at the top, in the middle and at the end
-    const ts = Array.from({ length: 12000 }, (_, i) => (i % 4500 === 7 || i === 11999 ? now - (i % 50) * 60_000 - 1000 : now - 40 * 86_400_000 - i * 1000));
+    const ts = Array.from({ length: 12000 }, (_, i) =>
+      i % 4500 === 7 || i === 11999 ? now - (i % 50) * 60_000 - 1000 : now - 40 * 86_400_000 - i * 1000,
+    );
     const dir = tempDir();
     const file = path.join(dir, 'rows.out');
     const bin = listing(key.id, key.home, ts);
@@ -118,7 +160,11 @@ describe('rows.out, as a file', () => {
 
   it('is of one listing, home and names file; --all has its own', () => {
     const { file } = saved();
-    for (const other of [{ ...key, id: 'build-2' }, { ...key, home: '/home/v' }, { ...key, names: 'abc:1.2.3.4' }]) {
+    for (const other of [
+      { ...key, id: 'build-2' },
+      { ...key, home: '/home/v' },
+      { ...key, names: 'abc:1.2.3.4' },
+    ]) {
       expect(printRowsOut(file, other, now, () => {})).toBe(false);
     }
     const all = saved(true);
@@ -144,7 +190,7 @@ describe('rows.out, as a file', () => {
     const far = Buffer.from(good);
     far.writeUInt32LE(0xffffff, nl + 1 + 4);
     const back = Buffer.from(good);
-    back.writeUInt32LE(back.readUInt32LE(nl + 1 + 16) , nl + 1 + 16 + 4);
+    back.writeUInt32LE(back.readUInt32LE(nl + 1 + 16), nl + 1 + 16 + 4);
     back.writeUInt32LE(0, nl + 1 + 16);
     bad.push(far, back);
     for (const b of bad) {
@@ -175,17 +221,38 @@ describe("rows.out's aligned kind (the picker's padded lines)", () => {
   function bin(rows: { t: number; label?: string; cwd?: string; hidden?: boolean }[]) {
     const sessions = rows.map((x, i) => ({
       s: {
-        key: `pi:id-${i}`, id: `id-${i}`, harness: (i % 2 ? 'claude' : 'pi') as 'pi', cwd: x.cwd ?? `/home/u/p${i}`, title: x.label ?? `session ${i}`, firstPrompt: 'ask',
-        branch: i % 3 ? 'main' : null, started: x.t, updated: x.t, hidden: !!x.hidden, hiddenReason: x.hidden ? 'subagent' : null, prompts: 1,
+        key: `pi:id-${i}`,
+        id: `id-${i}`,
+        harness: (i % 2 ? 'claude' : 'pi') as 'pi',
+        cwd: x.cwd ?? `/home/u/p${i}`,
+        title: x.label ?? `session ${i}`,
+        firstPrompt: 'ask',
+        branch: i % 3 ? 'main' : null,
+        started: x.t,
+        updated: x.t,
+        hidden: !!x.hidden,
+        hiddenReason: x.hidden ? 'subagent' : null,
+        prompts: 1,
       },
       short: `id-${i}`,
     }));
-    return readRowBin(Buffer.concat(rowBinChunks(key.id, key.home, sessions)!))!;
+    return must(readRowBin(Buffer.concat(must(rowBinChunks(key.id, key.home, sessions)))));
   }
   const lines = (r: ReturnType<typeof bin>, at: number, color: boolean, all: boolean, tape?: RowsTape) =>
-    printed((w) => printAligned(r, { all }, () => ({}), at, color, (shown, hidden) => `\tstatus ${shown} ${hidden}\n`, w, tape)).text;
+    printed((w) =>
+      printAligned(
+        r,
+        { all },
+        () => ({}),
+        at,
+        color,
+        (shown, hidden) => `\tstatus ${shown} ${hidden}\n`,
+        w,
+        tape,
+      ),
+    ).text;
 
-  it('renews the ages of recent lines, coloured or not, through alignLine\'s lines too, while the age column keeps its width', () => {
+  it("renews the ages of recent lines, coloured or not, through alignLine's lines too, while the age column keeps its width", () => {
     const r = bin([
       { t: now - 40_000 },
       { t: now - 9 * 60_000, label: 'répertoire ünïcode' },
@@ -201,7 +268,10 @@ describe("rows.out's aligned kind (the picker's padded lines)", () => {
         tape.save(file, key);
         expect(printed((w) => printRowsOut(file, key, now, w))).toEqual({ r: true, text: first });
         for (const later of [now + 25_000, now + 70_000, now + 50 * 60_000]) {
-          expect(printed((w) => printRowsOut(file, key, later, w)), `${color} ${all} ${later - now}`).toEqual({ r: true, text: lines(r, later, color, all) });
+          expect(
+            printed((w) => printRowsOut(file, key, later, w)),
+            `${color} ${all} ${later - now}`,
+          ).toEqual({ r: true, text: lines(r, later, color, all) });
         }
       }
     }
@@ -215,7 +285,10 @@ describe("rows.out's aligned kind (the picker's padded lines)", () => {
     const first = lines(r, now, false, false, tape);
     tape.save(file, key);
     expect(first.split('\n')[1]).toMatch(/\t\S+ {2}10m {2}pi/);
-    expect(printed((w) => printRowsOut(file, key, now + 30 * 60_000, w))).toEqual({ r: true, text: lines(r, now + 30 * 60_000, false, false) });
+    expect(printed((w) => printRowsOut(file, key, now + 30 * 60_000, w))).toEqual({
+      r: true,
+      text: lines(r, now + 30 * 60_000, false, false),
+    });
     // at 1h the column is 2 wide: every line changes
     const later = lines(r, now + 50 * 60_000 + 1000, false, false);
     expect(later.split('\n')[2]).toMatch(/\t\S+ {2}3d {2}claude/);
@@ -234,11 +307,27 @@ describe('rows.out, as `resume rows` uses it', () => {
     const id = `${String(n).padStart(8, '0')}-3333-4333-8333-333333333333`;
     // (the prompt typed seconds after the session began: one at once is a print run, hidden)
     const at = (s: number) => new Date(Date.parse(ts) + s * 1000).toISOString();
-    write(h, `.pi/agent/sessions/-${cwd.replace(/\//g, '-')}--/2026-01-01T00-00-00-000Z_${id}.jsonl`, jsonl(
-      { type: 'session', version: 3, id, timestamp: ts, cwd },
-      { type: 'message', id: 'm1', parentId: null, timestamp: at(5), message: { role: 'user', content: [{ type: 'text', text }], timestamp: Date.parse(at(5)) } },
-      { type: 'message', id: 'm2', parentId: 'm1', timestamp: at(9), message: { role: 'assistant', content: [{ type: 'text', text: 'done' }], timestamp: Date.parse(at(9)) } },
-    ));
+    write(
+      h,
+      `.pi/agent/sessions/-${cwd.replace(/\//g, '-')}--/2026-01-01T00-00-00-000Z_${id}.jsonl`,
+      jsonl(
+        { type: 'session', version: 3, id, timestamp: ts, cwd },
+        {
+          type: 'message',
+          id: 'm1',
+          parentId: null,
+          timestamp: at(5),
+          message: { role: 'user', content: [{ type: 'text', text }], timestamp: Date.parse(at(5)) },
+        },
+        {
+          type: 'message',
+          id: 'm2',
+          parentId: 'm1',
+          timestamp: at(9),
+          message: { role: 'assistant', content: [{ type: 'text', text: 'done' }], timestamp: Date.parse(at(9)) },
+        },
+      ),
+    );
     return id;
   }
   const cache = (h: string) => path.join(h, '.cache', 'resume');
@@ -247,7 +336,13 @@ describe('rows.out, as `resume rows` uses it', () => {
     expect(r.code, r.stderr).toBe(0);
     return r.stdout;
   };
-  const noAge = (out: string) => out.split('\n').map((l) => l.split('\t').filter((_, i) => i !== 2).join('\t'));
+  const noAge = (out: string) =>
+    out.split('\n').map((l) =>
+      l
+        .split('\t')
+        .filter((_, i) => i !== 2)
+        .join('\t'),
+    );
 
   it('a no-change listing prints it without opening rows.bin; a change, a new names file or a filter does not use it', () => {
     const h = tempHome();
@@ -274,15 +369,26 @@ describe('rows.out, as `resume rows` uses it', () => {
     expect(rows(h, ['--dir', '/tmp/a']).split('\n').filter(Boolean)).toHaveLength(1);
     expect(fs.statSync(out).mtimeMs).toBe(stamp);
     // an append changes the listing: never the rows of before
-    const file = fs.readdirSync(path.join(h, '.pi/agent/sessions/--tmp-a--')).map((f) => path.join(h, '.pi/agent/sessions/--tmp-a--', f))[0]!;
-    fs.appendFileSync(file, jsonl({ type: 'message', id: 'm3', parentId: 'm2', timestamp: ago(0), message: { role: 'user', content: [{ type: 'text', text: 'a later ask' }], timestamp: Date.now() } }));
+    const file = fs
+      .readdirSync(path.join(h, '.pi/agent/sessions/--tmp-a--'))
+      .map((f) => path.join(h, '.pi/agent/sessions/--tmp-a--', f))[0];
+    fs.appendFileSync(
+      file,
+      jsonl({
+        type: 'message',
+        id: 'm3',
+        parentId: 'm2',
+        timestamp: ago(0),
+        message: { role: 'user', content: [{ type: 'text', text: 'a later ask' }], timestamp: Date.now() },
+      }),
+    );
     const after = rows(h);
-    expect(after.split('\n')[0]!.startsWith(`pi:${a}\t`)).toBe(true);
-    expect(after.split('\n')[0]!.split('\t')[2]).toMatch(/^\d+s$/);
+    expect(after.split('\n')[0].startsWith(`pi:${a}\t`)).toBe(true);
+    expect(after.split('\n')[0].split('\t')[2]).toMatch(/^\d+s$/);
     expect(noAge(rows(h))).toEqual(noAge(after));
   }, 30_000);
 
-  it('the picker\'s padded list keeps its own, by its flags; a build removes them all', () => {
+  it("the picker's padded list keeps its own, by its flags; a build removes them all", () => {
     const h = tempHome();
     piSession(h, 1, '/tmp/a', 'alpha prompt', ago(90 * 86_400_000));
     piSession(h, 2, '/tmp/b', 'beta prompt', ago(20 * 60_000));
@@ -334,10 +440,21 @@ describe('rows.out, as `resume rows` uses it', () => {
     expect(tab(['--harness', 'claude', ''])).toBe('');
     expect(fs.statSync(out).mtimeMs).toBe(stamp);
     // an append changes the listing: its session first, never the candidates of before
-    const file = fs.readdirSync(path.join(h, '.pi/agent/sessions/--tmp-a--')).map((f) => path.join(h, '.pi/agent/sessions/--tmp-a--', f))[0]!;
-    fs.appendFileSync(file, jsonl({ type: 'message', id: 'm3', parentId: 'm2', timestamp: ago(0), message: { role: 'user', content: [{ type: 'text', text: 'a later ask' }], timestamp: Date.now() } }));
+    const file = fs
+      .readdirSync(path.join(h, '.pi/agent/sessions/--tmp-a--'))
+      .map((f) => path.join(h, '.pi/agent/sessions/--tmp-a--', f))[0];
+    fs.appendFileSync(
+      file,
+      jsonl({
+        type: 'message',
+        id: 'm3',
+        parentId: 'm2',
+        timestamp: ago(0),
+        message: { role: 'user', content: [{ type: 'text', text: 'a later ask' }], timestamp: Date.now() },
+      }),
+    );
     const after = tab(['']);
-    expect(after.split('\n')[0]!.startsWith(`${a.slice(0, 8)}\t`)).toBe(true);
+    expect(after.split('\n')[0].startsWith(`${a.slice(0, 8)}\t`)).toBe(true);
     expect(noAge(tab(['']))).toBe(noAge(after));
   }, 30_000);
 
@@ -348,10 +465,20 @@ describe('rows.out, as `resume rows` uses it', () => {
     // a print run (its prompt at once): hidden, and counted on stderr
     const at = ago(30 * 86_400_000);
     const pid = '00000009-3333-4333-8333-333333333333';
-    write(h, `.pi/agent/sessions/--tmp-p--/2026-01-01T00-00-00-000Z_${pid}.jsonl`, jsonl(
-      { type: 'session', version: 3, id: pid, timestamp: at, cwd: '/tmp/p' },
-      { type: 'message', id: 'm1', parentId: null, timestamp: at, message: { role: 'user', content: [{ type: 'text', text: 'print run' }], timestamp: Date.parse(at) } },
-    ));
+    write(
+      h,
+      `.pi/agent/sessions/--tmp-p--/2026-01-01T00-00-00-000Z_${pid}.jsonl`,
+      jsonl(
+        { type: 'session', version: 3, id: pid, timestamp: at, cwd: '/tmp/p' },
+        {
+          type: 'message',
+          id: 'm1',
+          parentId: null,
+          timestamp: at,
+          message: { role: 'user', content: [{ type: 'text', text: 'print run' }], timestamp: Date.parse(at) },
+        },
+      ),
+    );
     rows(h);
     const ls = (args: string[] = []) => {
       const r = run(h, ['ls', ...args]);
@@ -381,19 +508,42 @@ describe('rows.out, as `resume rows` uses it', () => {
     ls(['--dir', '/tmp/a']);
     expect(fs.existsSync(file)).toBe(false);
     // another listing: an append shows at once
-    const f = fs.readdirSync(path.join(h, '.pi/agent/sessions/--tmp-a--')).map((x) => path.join(h, '.pi/agent/sessions/--tmp-a--', x))[0]!;
+    const f = fs.readdirSync(path.join(h, '.pi/agent/sessions/--tmp-a--')).map((x) => path.join(h, '.pi/agent/sessions/--tmp-a--', x))[0];
     ls();
-    fs.appendFileSync(f, jsonl({ type: 'message', id: 'm3', parentId: 'm2', timestamp: ago(0), message: { role: 'user', content: [{ type: 'text', text: 'a later ask' }], timestamp: Date.now() } }));
-    expect(ls().stdout.split('\n')[0]!).toMatch(/^00000001\t/);
+    fs.appendFileSync(
+      f,
+      jsonl({
+        type: 'message',
+        id: 'm3',
+        parentId: 'm2',
+        timestamp: ago(0),
+        message: { role: 'user', content: [{ type: 'text', text: 'a later ask' }], timestamp: Date.now() },
+      }),
+    );
+    expect(ls().stdout.split('\n')[0]).toMatch(/^00000001\t/);
   }, 30_000);
 
   it('a name given to an untitled Claude session (names.json) is shown at once', () => {
     const h = tempHome();
     const id = '00000007-2222-4222-8222-222222222222';
-    write(h, `.claude/projects/-tmp-n/${id}.jsonl`, jsonl({
-      parentUuid: null, isSidechain: false, userType: 'external', cwd: '/tmp/n', sessionId: id, version: '2.1.207', gitBranch: 'main',
-      type: 'user', message: { role: 'user', content: 'untitled ask' }, uuid: 'u1', timestamp: ago(40 * 86_400_000), entrypoint: 'cli',
-    }));
+    write(
+      h,
+      `.claude/projects/-tmp-n/${id}.jsonl`,
+      jsonl({
+        parentUuid: null,
+        isSidechain: false,
+        userType: 'external',
+        cwd: '/tmp/n',
+        sessionId: id,
+        version: '2.1.207',
+        gitBranch: 'main',
+        type: 'user',
+        message: { role: 'user', content: 'untitled ask' },
+        uuid: 'u1',
+        timestamp: ago(40 * 86_400_000),
+        entrypoint: 'cli',
+      }),
+    );
     rows(h);
     rows(h);
     expect(fs.existsSync(path.join(cache(h), 'rows.out'))).toBe(true);

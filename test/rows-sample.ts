@@ -2,21 +2,39 @@
 // plain ASCII rows and every kind that is not (wide and combining characters, labels that end in a
 // blank or are empty, snapshot names, ids out of ASCII), with titles of every length around the
 // candidates' clip.
-import type { Harness, Session } from '../lib/types.js';
+
 import { byRecency } from '../lib/index/index.js';
-import { readRowBin, rowBinChunks, type RowBin } from '../lib/index/rowbin.js';
+import { type RowBin, readRowBin, rowBinChunks } from '../lib/index/rowbin.js';
+import type { Harness, Session } from '../lib/types.js';
+import { must } from './helpers.js';
 
 export const home = '/home/u';
 export const now = Date.parse('2026-06-01T00:00:00Z');
 export const uuid = (n: number) => `${String(n).padStart(8, '0')}-3333-4333-8333-333333333333`;
 
 export function mk(n: number, o: Partial<Session> = {}): Session {
-  const harness: Harness = (['claude', 'pi', 'codex'] as const)[n % 3]!;
+  const harness: Harness = (['claude', 'pi', 'codex'] as const)[n % 3];
   const t = n % 11 === 0 ? null : now - n * 3_600_000;
   return {
-    key: `${harness}:${uuid(n)}`, id: uuid(n), harness, cwd: `/home/u/p${n}`, title: `title ${n}`, firstPrompt: `title ${n}`, lastPrompt: null,
-    lastReply: null, prompts: 1, branch: n % 4 === 0 ? null : `b${n}`, model: null, started: t, updated: t, file: `/f/${n}`,
-    hidden: n % 5 === 0, hiddenReason: n % 5 === 0 ? 'empty' : null, parent: null, forkedFrom: null, ...o,
+    key: `${harness}:${uuid(n)}`,
+    id: uuid(n),
+    harness,
+    cwd: `/home/u/p${n}`,
+    title: `title ${n}`,
+    firstPrompt: `title ${n}`,
+    lastPrompt: null,
+    lastReply: null,
+    prompts: 1,
+    branch: n % 4 === 0 ? null : `b${n}`,
+    model: null,
+    started: t,
+    updated: t,
+    file: `/f/${n}`,
+    hidden: n % 5 === 0,
+    hiddenReason: n % 5 === 0 ? 'empty' : null,
+    parent: null,
+    forkedFrom: null,
+    ...o,
   } as Session;
 }
 
@@ -48,10 +66,27 @@ export const odd: Session[] = [
   ...Array.from({ length: 45 }, (_, i) => mk(60 + i, { title: `${'word '.repeat(30)}`.slice(0, 80 + i) + 'x' })),
 ];
 /** the snapshot names: one with a trailing blank, one wide, one long */
-export const names = { [uuid(12)]: 'named session', [uuid(15)]: 'trailing blank ', [uuid(18)]: '名前', [uuid(24)]: `${'a long snapshot name '.repeat(8)}` };
+export const names = {
+  [uuid(12)]: 'named session',
+  [uuid(15)]: 'trailing blank ',
+  [uuid(18)]: '名前',
+  [uuid(24)]: `${'a long snapshot name '.repeat(8)}`,
+};
 
 /** rows.bin of these sessions, as a build writes it, read back. */
 export function render(ss: Session[]): RowBin {
   const sorted = [...ss].sort(byRecency);
-  return readRowBin(Buffer.concat(rowBinChunks('b', home, sorted.map((s) => ({ s, short: s.id.slice(0, 8) })))!))!;
+  return must(
+    readRowBin(
+      Buffer.concat(
+        must(
+          rowBinChunks(
+            'b',
+            home,
+            sorted.map((s) => ({ s, short: s.id.slice(0, 8) })),
+          ),
+        ),
+      ),
+    ),
+  );
 }

@@ -1,26 +1,35 @@
 // The rules behind a fast listing at scale — directory listings reused by directory stat (with the
 // racy-timestamp guard), the check.bin / rows.bin listing (a corrupt, foreign or old one is written
 // again), and one builder at a time (the database's write lock, concurrent builders).
+
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { spawn, spawnSync } from 'node:child_process';
-import { describe, expect, it } from 'vitest';
-import { BIN, envFor, jsonl, run, tempHome, write } from './helpers.js';
-import { DirCache, RACY_MS, parseDirFile } from '../lib/index/dirs.js';
 import { createRequire } from 'node:module';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { DirCache, parseDirFile, RACY_MS } from '../lib/index/dirs.js';
 import { INDEX_VERSION } from '../lib/index/index.js';
+import { BIN, envFor, jsonl, must, run, tempHome, write } from './helpers.js';
 
 function home(): string {
   const h = tempHome();
   return h;
 }
 
-const ID = '0a1b2c3d-4e5f-4061-8071-2a3b4c5d6e7f';
 function claudeSession(id: string, cwd: string, text: string, ts = '2026-05-01T10:00:00.000Z'): string {
   return jsonl({
-    parentUuid: null, isSidechain: false, userType: 'external', cwd, sessionId: id, version: '2.1.207', gitBranch: 'main',
-    type: 'user', message: { role: 'user', content: text }, uuid: `u-${id}`, timestamp: ts, entrypoint: 'cli',
+    parentUuid: null,
+    isSidechain: false,
+    userType: 'external',
+    cwd,
+    sessionId: id,
+    version: '2.1.207',
+    gitBranch: 'main',
+    type: 'user',
+    message: { role: 'user', content: text },
+    uuid: `u-${id}`,
+    timestamp: ts,
+    entrypoint: 'cli',
   });
 }
 const uuid = (n: number) => `${String(n).padStart(8, '0')}-1111-4111-8111-111111111111`;
@@ -63,27 +72,37 @@ describe('directory listings reused by directory stat', () => {
     const again = new DirCache(first.toFile().dirs);
     const es = again.entries(d);
     expect(es.map((e) => e.name).sort()).toEqual(['a.jsonl', 'b.jsonl', 'sub']);
-    expect(es.find((e) => e.name === 'sub')!.isDirectory()).toBe(true);
+    expect(must(es.find((e) => e.name === 'sub')).isDirectory()).toBe(true);
     expect(again.reads).toBe(1);
     expect(again.dirty()).toBe(true);
     fs.rmSync(path.join(d, 'a.jsonl'));
     const third = new DirCache(again.toFile().dirs);
-    expect(third.entries(d).map((e) => e.name).sort()).toEqual(['b.jsonl', 'sub']);
+    expect(
+      third
+        .entries(d)
+        .map((e) => e.name)
+        .sort(),
+    ).toEqual(['b.jsonl', 'sub']);
   });
 
-  it('does not trust a listing read within the racy window of the directory\'s last change', () => {
+  it("does not trust a listing read within the racy window of the directory's last change", () => {
     const d = dirWith(['a.jsonl']);
     const st = fs.statSync(d);
     // Read in the same instant the directory last changed: an entry added in that timestamp tick
     // would leave mtime and ctime as stored. Model it: the record misses b.jsonl, stat matches.
     const racy = new DirCache({}, () => Math.max(st.mtimeMs, st.ctimeMs) + RACY_MS / 4);
     racy.entries(d);
-    const rec = racy.toFile().dirs[d]!;
+    const rec = racy.toFile().dirs[d];
     fs.writeFileSync(path.join(d, 'b.jsonl'), '');
     const now = fs.statSync(d);
     const stale: typeof rec = [now.mtimeMs, now.ctimeMs, now.ino, Math.max(now.mtimeMs, now.ctimeMs) + RACY_MS / 4, ['a.jsonl'], [1]];
     const c = new DirCache({ [d]: stale });
-    expect(c.entries(d).map((e) => e.name).sort()).toEqual(['a.jsonl', 'b.jsonl']);
+    expect(
+      c
+        .entries(d)
+        .map((e) => e.name)
+        .sort(),
+    ).toEqual(['a.jsonl', 'b.jsonl']);
     expect(c.reads).toBe(1);
     // …and the same stale record taken well after the change would be trusted: the guard is what
     // keeps it out (this is the case a timestamp tick of 1-2 s on some filesystems produces).
@@ -91,7 +110,12 @@ describe('directory listings reused by directory stat', () => {
     expect(new DirCache({ [d]: trusted }).entries(d).map((e) => e.name)).toEqual(['a.jsonl']);
     // a future timestamp (clock skew) is never trusted
     const future: typeof rec = [now.mtimeMs + 60_000, now.ctimeMs, now.ino, now.mtimeMs + 70_000, ['a.jsonl'], [1]];
-    expect(new DirCache({ [d]: future }).entries(d).map((e) => e.name).sort()).toEqual(['a.jsonl', 'b.jsonl']);
+    expect(
+      new DirCache({ [d]: future })
+        .entries(d)
+        .map((e) => e.name)
+        .sort(),
+    ).toEqual(['a.jsonl', 'b.jsonl']);
   });
 
   it('lists a missing directory as empty and drops what it remembered of it', () => {
@@ -157,8 +181,26 @@ describe('the stored listing (the database, check.bin, rows.bin)', () => {
     const h = twoSessions();
     const first = rowsOf(h);
     const id = buildOf(h);
-    expect(fs.readFileSync(path.join(cache(h), 'check.bin')).toString('latin1').split('\n')[0]).toBe(`v${INDEX_VERSION} ${id} 2 ${fs.readFileSync(path.join(cache(h), 'check.bin')).toString('latin1').split('\n')[0]!.split(' ')[3]}`);
-    expect(fs.readFileSync(path.join(cache(h), 'rows.bin')).toString('utf8').split('\n')[0]).toBe(`v3 ${id} 2 ${h}`);
+    expect(
+      fs
+        .readFileSync(path.join(cache(h), 'check.bin'))
+        .toString('latin1')
+        .split('\n')[0],
+    ).toBe(
+      `v${INDEX_VERSION} ${id} 2 ${
+        fs
+          .readFileSync(path.join(cache(h), 'check.bin'))
+          .toString('latin1')
+          .split('\n')[0]
+          .split(' ')[3]
+      }`,
+    );
+    expect(
+      fs
+        .readFileSync(path.join(cache(h), 'rows.bin'))
+        .toString('utf8')
+        .split('\n')[0],
+    ).toBe(`v3 ${id} 2 ${h}`);
     expect(counts(h)).toMatch(/0 parsed, 0 appended, 2 unchanged/);
     expect(buildOf(h)).toBe(id);
     expect(rowsOf(h)).toEqual(first);
@@ -194,7 +236,11 @@ describe('the stored listing (the database, check.bin, rows.bin)', () => {
     const db = new Sqlite(path.join(c, 'index.db'));
     db.pragma(`user_version = ${INDEX_VERSION - 1}`);
     db.close();
-    fs.writeFileSync(path.join(c, 'check.bin'), fs.readFileSync(path.join(c, 'check.bin'), 'latin1').replace(`v${INDEX_VERSION} `, `v${INDEX_VERSION - 1} `), 'latin1');
+    fs.writeFileSync(
+      path.join(c, 'check.bin'),
+      fs.readFileSync(path.join(c, 'check.bin'), 'latin1').replace(`v${INDEX_VERSION} `, `v${INDEX_VERSION - 1} `),
+      'latin1',
+    );
     expect(counts(h)).toMatch(/2 parsed, 0 appended, 0 unchanged/);
     expect(rowsOf(h)).toEqual(want);
     expect(run(h, ['ls', '-a']).stdout).toBe(ls);
@@ -216,10 +262,11 @@ describe('the stored listing (the database, check.bin, rows.bin)', () => {
   });
 });
 
-describe('one builder at a time (the database\'s write lock)', () => {
+describe("one builder at a time (the database's write lock)", () => {
   function store(n: number): string {
     const h = home();
-    for (let i = 0; i < n; i++) write(h, `.claude/projects/-tmp-p${i % 5}/${uuid(i)}.jsonl`, claudeSession(uuid(i), `/tmp/p${i % 5}`, `prompt ${i}`));
+    for (let i = 0; i < n; i++)
+      write(h, `.claude/projects/-tmp-p${i % 5}/${uuid(i)}.jsonl`, claudeSession(uuid(i), `/tmp/p${i % 5}`, `prompt ${i}`));
     return h;
   }
   it('waits while a live builder holds the write lock, then returns a fresh listing', async () => {
@@ -262,7 +309,7 @@ describe('one builder at a time (the database\'s write lock)', () => {
       expect(r.code, r.err).toBe(0);
       expect(r.err).toMatch(/^40 sessions /);
     }
-    const parsed = runs.reduce((n, r) => n + Number(/(\d+) parsed/.exec(r.err)![1]), 0);
+    const parsed = runs.reduce((n, r) => n + Number(must(/(\d+) parsed/.exec(r.err))[1]), 0);
     expect(parsed).toBe(40);
   });
 });

@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Held, canHoldLines } from '../lib/search/held.js';
+import { canHoldLines, Held } from '../lib/search/held.js';
 import { tempDir } from './helpers.js';
 
 const isOutput = (line: Buffer) => line.toString('utf8').startsWith('{"out":');
@@ -37,8 +37,8 @@ function recorder(f: string, copyBudget = 0) {
 /** hold line i of `lines` (at its place `at[i]`), handing over a buffer that holds it among other bytes */
 function hold(h: Held, lines: string[], at: number[], i: number): boolean {
   const pre = Buffer.from('{"noise":1}\n');
-  const buf = Buffer.concat([pre, Buffer.from(lines[i]!), Buffer.from('\n{"after":2}')]);
-  return h.line(buf, pre.length, pre.length + Buffer.byteLength(lines[i]!), at[i]!);
+  const buf = Buffer.concat([pre, Buffer.from(lines[i]), Buffer.from('\n{"after":2}')]);
+  return h.line(buf, pre.length, pre.length + Buffer.byteLength(lines[i]), at[i]);
 }
 
 describe('held tool output', () => {
@@ -47,13 +47,24 @@ describe('held tool output', () => {
     const { file: f, at } = file(lines);
     const { got, held } = recorder(f);
     expect(hold(held, lines, at, 1)).toBe(true);
-    held.raw(Buffer.from('xx HIT yy'), 3, () => false, () => false);
+    held.raw(
+      Buffer.from('xx HIT yy'),
+      3,
+      () => false,
+      () => false,
+    );
     expect(hold(held, lines, at, 3)).toBe(true);
     expect(got).toEqual([]);
-    held.flush(() => false, () => false);
+    held.flush(
+      () => false,
+      () => false,
+    );
     expect(got).toEqual(['{"out":"a"}', 'raw@3:xx HIT yy', '{"out":"c — é"}']);
     // handed on once
-    held.flush(() => false, () => false);
+    held.flush(
+      () => false,
+      () => false,
+    );
     expect(got).toHaveLength(3);
   });
 
@@ -62,14 +73,25 @@ describe('held tool output', () => {
     const { file: f, at } = file(lines);
     const { got, held } = recorder(f);
     for (let i = 0; i < 6; i++) hold(held, lines, at, i);
-    held.raw(Buffer.from('raw text'), 0, () => false, () => false);
-    held.flush(() => got.length >= 2, () => false);
+    held.raw(
+      Buffer.from('raw text'),
+      0,
+      () => false,
+      () => false,
+    );
+    held.flush(
+      () => got.length >= 2,
+      () => false,
+    );
     // raw text is judged on its own (no record id): moot for lines means moot here too
     expect(got).toEqual(['{"out":"0"}', '{"out":"1"}']);
 
     const b = recorder(f);
     for (let i = 0; i < 6; i++) hold(b.held, lines, at, i);
-    b.held.flush(() => false, () => b.got.length >= 3);
+    b.held.flush(
+      () => false,
+      () => b.got.length >= 3,
+    );
     expect(b.got).toEqual(['{"out":"0"}', '{"out":"1"}', '{"out":"2"}']);
   });
 
@@ -78,9 +100,17 @@ describe('held tool output', () => {
     const { file: f, at } = file(lines);
     const { got, held } = recorder(f);
     hold(held, lines, at, 0);
-    held.raw(Buffer.from('r'), 0, () => false, () => false);
+    held.raw(
+      Buffer.from('r'),
+      0,
+      () => false,
+      () => false,
+    );
     // a line may still extend a kept hit's record ids where raw text could not
-    held.flush((line) => !line, () => false);
+    held.flush(
+      (line) => !line,
+      () => false,
+    );
     expect(got).toEqual(['{"out":"x"}']);
   });
 
@@ -92,7 +122,10 @@ describe('held tool output', () => {
     hold(held, lines, at, 2);
     // rewritten: the first held line's place now holds a prompt; the file ends before the second
     fs.writeFileSync(f, '{"first":1}\n{"user":"typed!"}\n');
-    held.flush(() => false, () => false);
+    held.flush(
+      () => false,
+      () => false,
+    );
     expect(got).toEqual([]);
   });
 
@@ -102,9 +135,20 @@ describe('held tool output', () => {
     const { got, held } = recorder(f);
     hold(held, lines, at, 0);
     const piece = Buffer.alloc(300 << 10, 'a');
-    for (let i = 0; i < 3; i++) held.raw(piece, 0, () => false, () => false);
+    for (let i = 0; i < 3; i++)
+      held.raw(
+        piece,
+        0,
+        () => false,
+        () => false,
+      );
     expect(got).toEqual([]);
-    held.raw(piece, 0, () => false, () => false);
+    held.raw(
+      piece,
+      0,
+      () => false,
+      () => false,
+    );
     // past 1 MiB: everything so far, in order
     expect(got).toHaveLength(5);
     expect(got[0]).toBe('{"out":"early"}');
@@ -114,18 +158,26 @@ describe('held tool output', () => {
     const lines = ['{"out":"aaaa"}', '{"out":"bbbb"}', '{"out":"cccc"}'];
     const { file: f, at } = file(lines);
     // room for two copies
-    const { got, held } = recorder(f, 2 * lines[0]!.length);
+    const { got, held } = recorder(f, 2 * lines[0].length);
     for (let i = 0; i < 3; i++) hold(held, lines, at, i);
     // the file is cut: only the line held by its place is lost
     fs.writeFileSync(f, '');
-    held.flush(() => false, () => false);
+    held.flush(
+      () => false,
+      () => false,
+    );
     expect(got).toEqual(['{"out":"aaaa"}', '{"out":"bbbb"}']);
   });
 
   it('holds no lines of a compressed transcript or without a test of tool output', () => {
     expect(canHoldLines('/x/rollout.jsonl.zst')).toBe(false);
     expect(canHoldLines('/x/s.jsonl')).toBe(true);
-    const held = new Held('/x/s.jsonl', undefined, () => {}, () => {});
+    const held = new Held(
+      '/x/s.jsonl',
+      undefined,
+      () => {},
+      () => {},
+    );
     expect(held.line(Buffer.from('{"out":1}'), 0, 9, 0)).toBe(false);
   });
 });

@@ -6,26 +6,56 @@ import { describe, expect, it } from 'vitest';
 import { jsonl, run, tempHome, write } from './helpers.js';
 import { claudeSession } from './launch-helpers.js';
 
-
 function corpus() {
   const home = tempHome();
   const shop = path.join(home, 'src', 'webshop');
   fs.mkdirSync(shop, { recursive: true });
-  claudeSession(home, { id: 'aaaaaaaa-0000-4000-8000-000000000001', cwd: shop, prompt: 'fix the rounding of totals', branch: 'cart-rounding' });
-  claudeSession(home, { id: 'bbbbbbbb-0000-4000-8000-000000000002', cwd: path.join(home, 'src', 'blog'), prompt: 'write a post', branch: 'main' });
+  claudeSession(home, {
+    id: 'aaaaaaaa-0000-4000-8000-000000000001',
+    cwd: shop,
+    prompt: 'fix the rounding of totals',
+    branch: 'cart-rounding',
+  });
+  claudeSession(home, {
+    id: 'bbbbbbbb-0000-4000-8000-000000000002',
+    cwd: path.join(home, 'src', 'blog'),
+    prompt: 'write a post',
+    branch: 'main',
+  });
   const cid = '019a0000-0000-7000-8000-00000000c0de';
   const at = '2026-01-02T03:04:05.000Z';
-  write(home, `.codex/sessions/2026/01/02/rollout-2026-01-02T03-04-05-${cid}.jsonl`, jsonl(
-    { timestamp: at, type: 'session_meta', payload: { id: cid, timestamp: at, cwd: shop, originator: 'codex_cli_rs', cli_version: '0.0.0', source: 'cli', git: { commit_hash: '9f3c2b1a7e6d5c4b3a2f1e0d9c8b7a6f5e4d3c2b', branch: 'release-7', repository_url: 'git@example.com:acme/webshop.git' } } },
-    { timestamp: at, type: 'event_msg', payload: { type: 'user_message', message: 'bump the version' } },
-  ));
+  write(
+    home,
+    `.codex/sessions/2026/01/02/rollout-2026-01-02T03-04-05-${cid}.jsonl`,
+    jsonl(
+      {
+        timestamp: at,
+        type: 'session_meta',
+        payload: {
+          id: cid,
+          timestamp: at,
+          cwd: shop,
+          originator: 'codex_cli_rs',
+          cli_version: '0.0.0',
+          source: 'cli',
+          git: {
+            commit_hash: '9f3c2b1a7e6d5c4b3a2f1e0d9c8b7a6f5e4d3c2b',
+            branch: 'release-7',
+            repository_url: 'git@example.com:acme/webshop.git',
+          },
+        },
+      },
+      { timestamp: at, type: 'event_msg', payload: { type: 'user_message', message: 'bump the version' } },
+    ),
+  );
   write(home, '.codex/session_index.jsonl', jsonl({ id: cid, thread_name: 'Pelican release checklist', updated_at: at }));
   return { home, cid };
 }
 
 describe('metadata is evidence', () => {
   const { home, cid } = corpus();
-  const keys = (args: string[]) => JSON.parse(run(home, ['search', '--json', ...args]).stdout).map((r: { harness: string; id: string }) => `${r.harness}:${r.id}`);
+  const keys = (args: string[]) =>
+    JSON.parse(run(home, ['search', '--json', ...args]).stdout).map((r: { harness: string; id: string }) => `${r.harness}:${r.id}`);
 
   it('a branch name finds its session, labelled as metadata', () => {
     expect(keys(['cart-rounding'])).toEqual(['claude:aaaaaaaa-0000-4000-8000-000000000001']);
@@ -47,7 +77,11 @@ describe('metadata is evidence', () => {
 
   it('text a user typed still ranks above metadata', () => {
     // "webshop" is only metadata in the Claude session; in this one it is typed
-    claudeSession(home, { id: 'cccccccc-0000-4000-8000-000000000003', cwd: path.join(home, 'src', 'blog'), prompt: 'port the webshop theme to the blog' });
+    claudeSession(home, {
+      id: 'cccccccc-0000-4000-8000-000000000003',
+      cwd: path.join(home, 'src', 'blog'),
+      prompt: 'port the webshop theme to the blog',
+    });
     expect(keys(['webshop'])[0]).toBe('claude:cccccccc-0000-4000-8000-000000000003');
   });
 });

@@ -4,7 +4,7 @@
 // as one on a single thread is tested end to end in search.test.ts.)
 import { MessageChannel } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
-import { packScan, unpackScan, type PackedScan, type ScanOut } from '../lib/search/pool.js';
+import { type PackedScan, packScan, type ScanOut, unpackScan } from '../lib/search/pool.js';
 import type { Hit } from '../lib/search/score.js';
 import type { Role } from '../lib/search/types.js';
 
@@ -13,7 +13,7 @@ const ROLES: Role[] = ['user', 'assistant', 'tool-call', 'tool-output', 'task', 
 function hit(i: number): Hit {
   const b = (n: number) => ((i >> n) & 1) === 1;
   return {
-    role: ROLES[i % ROLES.length]!,
+    role: ROLES[i % ROLES.length],
     mask: i % 7 === 0 ? 0x7fffffff : (i % 5) + 1,
     k: (i % 3) + 1,
     file: `/home/u/.pi/agent/sessions/--w-proj--/${i % 4}.jsonl`,
@@ -29,7 +29,19 @@ function hit(i: number): Hit {
     key: 0x1fffffffffffff - i * 7919,
     score: (i % 11) * 0.85 + 0.3,
     text: i % 6 === 0 ? `text with «marks» and 🦊 ${i}` : '',
-    snippet: i % 4 === 0 ? undefined : { text: `…about the badger ${i} café…`, marks: i % 8 === 1 ? [] : [[10, 16], [20 + i, 26 + i]] },
+    snippet:
+      i % 4 === 0
+        ? undefined
+        : {
+            text: `…about the badger ${i} café…`,
+            marks:
+              i % 8 === 1
+                ? []
+                : [
+                    [10, 16],
+                    [20 + i, 26 + i],
+                  ],
+          },
   };
 }
 
@@ -38,7 +50,13 @@ function sample(): ScanOut {
     groups: [
       { key: 'pi:aaaa', mask: 3, hits: Array.from({ length: 8 }, (_, i) => hit(i)), nHits: 20, keys: [] },
       // a fork's source: every piece hash (more than a call could take as arguments)
-      { key: 'claude:bbbb', mask: 0x7fffffff, hits: Array.from({ length: 5 }, (_, i) => hit(i + 40)), nHits: 7, keys: Array.from({ length: 300_000 }, (_, i) => i * 2 ** 20 + 0.0) },
+      {
+        key: 'claude:bbbb',
+        mask: 0x7fffffff,
+        hits: Array.from({ length: 5 }, (_, i) => hit(i + 40)),
+        nHits: 7,
+        keys: Array.from({ length: 300_000 }, (_, i) => i * 2 ** 20 + 0.0),
+      },
       { key: 'codex:cccc', mask: 1, hits: [], nHits: 0, keys: [5, 6] },
     ],
     stats: { sessions: 12, files: 15, bytes: 123_456_789, hugeLines: 2, unreadable: 1 },

@@ -6,15 +6,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT } from './helpers.js';
-import type { Session } from '../lib/types.js';
-import { metadataText, newGroup, scanGroups } from '../lib/search/search.js';
+import { Folder, Needle } from '../lib/search/fold.js';
 import { scanParallel } from '../lib/search/pool.js';
+import { cleanBytes, Prefilter } from '../lib/search/prefilter.js';
 import { allNeedles, parseQuery } from '../lib/search/query.js';
 import { loadExtractors } from '../lib/search/registry.js';
-import { Folder, Needle } from '../lib/search/fold.js';
 import { CHUNK } from '../lib/search/scan.js';
-import { Prefilter, cleanBytes } from '../lib/search/prefilter.js';
+import { metadataText, newGroup, scanGroups } from '../lib/search/search.js';
+import type { Session } from '../lib/types.js';
+import { must, ROOT } from './helpers.js';
 
 let dir: string;
 beforeAll(async () => {
@@ -25,7 +25,13 @@ afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 const header = (id: string) => JSON.stringify({ type: 'session', version: 3, id, timestamp: '2026-03-05T10:00:00.000Z', cwd: '/w/proj' });
 const entry = (id: string, parent: string | null, role: 'user' | 'assistant', text: string) =>
-  JSON.stringify({ type: 'message', id, parentId: parent, timestamp: '2026-03-05T10:00:01.000Z', message: { role, content: [{ type: 'text', text }] } });
+  JSON.stringify({
+    type: 'message',
+    id,
+    parentId: parent,
+    timestamp: '2026-03-05T10:00:01.000Z',
+    message: { role, content: [{ type: 'text', text }] },
+  });
 
 /** a pi session file with these prompts (each answered) */
 function piFile(name: string, prompts: string[]): string {
@@ -41,7 +47,17 @@ function piFile(name: string, prompts: string[]): string {
 }
 
 const session = (file: string): Session =>
-  ({ harness: 'pi', id: path.basename(file, '.jsonl'), key: `pi:${path.basename(file, '.jsonl')}`, file, cwd: '/w/proj', title: null, firstPrompt: null, branch: null, forkedFrom: null }) as unknown as Session;
+  ({
+    harness: 'pi',
+    id: path.basename(file, '.jsonl'),
+    key: `pi:${path.basename(file, '.jsonl')}`,
+    file,
+    cwd: '/w/proj',
+    title: null,
+    firstPrompt: null,
+    branch: null,
+    forkedFrom: null,
+  }) as unknown as Session;
 
 function check(file: string, word: string): number {
   const folded = allNeedles(parseQuery([word])).map((n) => new Needle(n));
@@ -80,7 +96,7 @@ describe('search prefilter', () => {
     const b = Prefilter.of(a.msg());
     b.run();
     a.run();
-    expect(files.map((f) => a.clean(f))).toEqual([fs.statSync(files[0]!).size, undefined, fs.statSync(files[2]!).size, undefined]);
+    expect(files.map((f) => a.clean(f))).toEqual([fs.statSync(files[0]).size, undefined, fs.statSync(files[2]).size, undefined]);
     expect(files.map((f) => b.clean(f))).toEqual(files.map((f) => a.clean(f)));
     expect(a.clean(path.join(dir, 'other.jsonl'))).toBeUndefined();
     const stopped = new Prefilter(files, needles);
@@ -94,13 +110,13 @@ describe('search prefilter', () => {
     const clean = Array.from({ length: 20 }, (_, i) => piFile(`c${i}`, ['nothing here']));
     const dirty = Array.from({ length: 20 }, (_, i) => piFile(`d${i}`, ['a pangolin here']));
     // a word in a few files: every file is read, every clean one marked
-    const few = [...clean.slice(0, 10), dirty[0]!, ...clean.slice(10)];
+    const few = [...clean.slice(0, 10), dirty[0], ...clean.slice(10)];
     const a = new Prefilter(few, needles);
     a.finishHere();
     expect(few.map((f) => a.clean(f) !== undefined)).toEqual(few.map((f) => f !== dirty[0]));
     // a word in most files: it stops once 16 files are taken and fewer than half were marked; the
     // clean files after that are left to the scan
-    const most = [...dirty.slice(0, 10), clean[0]!, ...dirty.slice(10), clean[1]!];
+    const most = [...dirty.slice(0, 10), clean[0], ...dirty.slice(10), clean[1]];
     const b = new Prefilter(most, needles);
     b.finishHere();
     expect(most.map((f) => b.clean(f) !== undefined)).toEqual(most.map((f) => f === clean[0]));
@@ -184,7 +200,7 @@ describe('search prefilter', () => {
     expect(marked.groups.map((g) => g.key)).toEqual(['pi:s1', 'pi:s3']);
     // a marked file is passed over, not read: the word written into it since is not seen (the search
     // is of the files as they were when read), while a scan without the marks sees it
-    fs.writeFileSync(files[1]!, fs.readFileSync(files[0]!));
+    fs.writeFileSync(files[1], fs.readFileSync(files[0]));
     expect(scanGroups(groups(), terms, new Set(), undefined, pre).groups.map((g) => g.key)).toEqual(['pi:s1', 'pi:s3']);
     expect(scanGroups(groups(), terms, new Set()).groups.map((g) => g.key)).toEqual(['pi:s1', 'pi:s2', 'pi:s3']);
   });
@@ -194,30 +210,30 @@ describe('groups passed over whole', () => {
   it('a group whose every file is marked is counted as read and not scanned; one with an unmarked child is scanned', async () => {
     const own = piFile('g1', ['a badger']);
     const child = piFile('g1-child', ['the pangolin task']);
-    const files = [
-      own,
-      child,
-      piFile('g2', ['set up the pangolin parser']),
-      piFile('g3', ['a fox']),
-      piFile('g4', ['a hen']),
-    ];
+    const files = [own, child, piFile('g2', ['set up the pangolin parser']), piFile('g3', ['a fox']), piFile('g4', ['a hen'])];
     const terms = parseQuery(['pangolin']);
     // g1 names a child transcript (the index's `children`) that holds the word; g4 shares g3's group
     const groups = () => {
       const s = files.map(session);
-      s[0] = { ...s[0]!, children: [child] } as Session;
-      return [newGroup(s[0]!, [s[0]!]), newGroup(s[2]!, [s[2]!]), newGroup(s[3]!, [s[3]!, s[4]!])];
+      s[0] = { ...s[0], children: [child] } as Session;
+      return [newGroup(s[0], [s[0]]), newGroup(s[2], [s[2]]), newGroup(s[3], [s[3], s[4]])];
     };
     const plain = scanGroups(groups(), terms, new Set());
     const pre = new Prefilter(files, allNeedles(terms));
     pre.run();
-    const passed = await scanParallel(groups(), terms, new Set(), { threads: 1, prestarted: { workers: Promise.resolve([]), prefilter: pre } });
+    const passed = await scanParallel(groups(), terms, new Set(), {
+      threads: 1,
+      prestarted: { workers: Promise.resolve([]), prefilter: pre },
+    });
     expect(passed).toEqual(plain);
     expect(passed.stats).toMatchObject({ sessions: 4, files: 5 });
     expect(passed.groups.map((g) => g.key)).toEqual(['pi:g1', 'pi:g2']);
     // g3's group was not scanned: a word written into its files since is not seen; g1's child was read
-    fs.writeFileSync(files[3]!, fs.readFileSync(files[2]!));
-    const again = await scanParallel(groups(), terms, new Set(), { threads: 1, prestarted: { workers: Promise.resolve([]), prefilter: pre } });
+    fs.writeFileSync(files[3], fs.readFileSync(files[2]));
+    const again = await scanParallel(groups(), terms, new Set(), {
+      threads: 1,
+      prestarted: { workers: Promise.resolve([]), prefilter: pre },
+    });
     expect(again.groups.map((g) => g.key)).toEqual(['pi:g1', 'pi:g2']);
   });
 
@@ -227,30 +243,35 @@ describe('groups passed over whole', () => {
     // m1 was run in a directory named for the word; its transcript never says it
     const groups = () => {
       const s = files.map(session);
-      s[0] = { ...s[0]!, cwd: '/w/otter-app', branch: 'otter' } as Session;
+      s[0] = { ...s[0], cwd: '/w/otter-app', branch: 'otter' } as Session;
       return s.map((x) => newGroup(x, [x]));
     };
     const plain = scanGroups(groups(), terms, new Set());
     const pre = new Prefilter(files, allNeedles(terms));
     pre.run();
-    expect(pre.clean(files[0]!)).toBeDefined();
+    expect(pre.clean(files[0])).toBeDefined();
     const gs = groups();
     const passed = await scanParallel(gs, terms, new Set(), { threads: 1, prestarted: { workers: Promise.resolve([]), prefilter: pre } });
     // (a group passed over is not among the scan's output: its hits are on the group itself)
     expect(passed.groups.map((g) => g.key)).toEqual(['pi:m2']);
-    const m1 = plain.groups.find((g) => g.key === 'pi:m1')!;
+    const m1 = must(plain.groups.find((g) => g.key === 'pi:m1'));
     expect(m1.hits.map((h) => h.role)).toEqual(['metadata']);
-    expect(m1.hits[0]!.snippet?.text).toContain('otter-app');
-    expect({ mask: gs[0]!.mask, nHits: gs[0]!.nHits, hits: gs[0]!.hits }).toEqual({ mask: m1.mask, nHits: m1.nHits, hits: m1.hits });
+    expect(m1.hits[0].snippet?.text).toContain('otter-app');
+    expect({ mask: gs[0].mask, nHits: gs[0].nHits, hits: gs[0].hits }).toEqual({ mask: m1.mask, nHits: m1.nHits, hits: m1.hits });
     expect(passed.groups[0]).toEqual(plain.groups.find((g) => g.key === 'pi:m2'));
   });
 });
 
 describe('a session as one searchable line of metadata', () => {
-  const meta = (s: Partial<Session>) => metadataText({ harness: 'pi', id: 'abc', title: null, firstPrompt: null, branch: null, cwd: null, ...s } as Session);
+  const meta = (s: Partial<Session>) =>
+    metadataText({ harness: 'pi', id: 'abc', title: null, firstPrompt: null, branch: null, cwd: null, ...s } as Session);
   it('names the title (not a copy of the first prompt), branch, directory and its last name, then the harness and id', () => {
-    expect(meta({ title: 'Fix it', firstPrompt: 'fix the parser', branch: 'main', cwd: '/w/proj' })).toBe('title: Fix it · branch: main · directory: /w/proj · repository: proj · pi abc');
-    expect(meta({ title: 'fix the parser', firstPrompt: 'fix the parser', cwd: '/w/proj/' })).toBe('directory: /w/proj/ · repository: proj · pi abc');
+    expect(meta({ title: 'Fix it', firstPrompt: 'fix the parser', branch: 'main', cwd: '/w/proj' })).toBe(
+      'title: Fix it · branch: main · directory: /w/proj · repository: proj · pi abc',
+    );
+    expect(meta({ title: 'fix the parser', firstPrompt: 'fix the parser', cwd: '/w/proj/' })).toBe(
+      'directory: /w/proj/ · repository: proj · pi abc',
+    );
     expect(meta({ cwd: '/w//deep///' })).toBe('directory: /w//deep/// · repository: deep · pi abc');
     expect(meta({ cwd: '/' })).toBe('directory: / · pi abc');
     expect(meta({ cwd: 'rel' })).toBe('directory: rel · repository: rel · pi abc');

@@ -4,11 +4,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Session } from '../lib/types.js';
-import { newGroup } from '../lib/search/search.js';
 import { scanParallel } from '../lib/search/pool.js';
 import { parseQuery } from '../lib/search/query.js';
 import { loadExtractors } from '../lib/search/registry.js';
+import { newGroup } from '../lib/search/search.js';
+import type { Session } from '../lib/types.js';
 import { progressBar } from '../lib/util/progress.js';
 import { ROOT } from './helpers.js';
 
@@ -25,10 +25,26 @@ function pi(name: string, words: number): Session {
   const file = path.join(dir, `${name}.jsonl`);
   const lines = [
     { type: 'session', version: 3, id: name, timestamp: '2026-03-05T10:00:00.000Z', cwd: '/w/proj' },
-    { type: 'message', id: 'u0', parentId: null, timestamp: '2026-03-05T10:00:01.000Z', message: { role: 'user', content: [{ type: 'text', text: 'the pangolin '.repeat(words) }] } },
+    {
+      type: 'message',
+      id: 'u0',
+      parentId: null,
+      timestamp: '2026-03-05T10:00:01.000Z',
+      message: { role: 'user', content: [{ type: 'text', text: 'the pangolin '.repeat(words) }] },
+    },
   ];
   fs.writeFileSync(file, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
-  return { harness: 'pi', id: name, key: `pi:${name}`, file, cwd: '/w/proj', title: null, firstPrompt: null, branch: null, forkedFrom: null } as unknown as Session;
+  return {
+    harness: 'pi',
+    id: name,
+    key: `pi:${name}`,
+    file,
+    cwd: '/w/proj',
+    title: null,
+    firstPrompt: null,
+    branch: null,
+    forkedFrom: null,
+  } as unknown as Session;
 }
 
 type Call = [done: number, total: number, groups: number, totalGroups: number];
@@ -42,8 +58,8 @@ function checkCalls(calls: Call[], sessions: Session[]): void {
     expect(c[0]).toBeLessThanOrEqual(c[1]);
     expect(c[2]).toBeLessThanOrEqual(c[3]);
     if (i > 0) {
-      expect(c[0]).toBeGreaterThanOrEqual(calls[i - 1]![0]);
-      expect(c[2]).toBeGreaterThanOrEqual(calls[i - 1]![2]);
+      expect(c[0]).toBeGreaterThanOrEqual(calls[i - 1][0]);
+      expect(c[2]).toBeGreaterThanOrEqual(calls[i - 1][2]);
     }
   }
   // the last call: every group taken, every byte counted
@@ -54,7 +70,12 @@ describe("the scan's progress", () => {
   it('on one thread: after each group, the bytes and groups scanned of all to scan', async () => {
     const sessions = [pi('a', 10), pi('b', 2000), pi('c', 300)];
     const calls: Call[] = [];
-    const out = await scanParallel(sessions.map((s) => newGroup(s, [s])), parseQuery(['pangolin']), new Set(), { threads: 1, progress: (...c) => calls.push(c) });
+    const out = await scanParallel(
+      sessions.map((s) => newGroup(s, [s])),
+      parseQuery(['pangolin']),
+      new Set(),
+      { threads: 1, progress: (...c) => calls.push(c) },
+    );
     expect(out.groups).toHaveLength(3);
     expect(calls).toHaveLength(3);
     checkCalls(calls, sessions);
@@ -68,7 +89,12 @@ describe("the scan's progress", () => {
     const saved = process.env.RESUME_PARALLEL_MIN_BYTES;
     process.env.RESUME_PARALLEL_MIN_BYTES = '0';
     try {
-      const out = await scanParallel(sessions.map((s) => newGroup(s, [s])), parseQuery(['pangolin']), new Set(), { workerFile, threads: 2, progress: (...c) => calls.push(c) });
+      const out = await scanParallel(
+        sessions.map((s) => newGroup(s, [s])),
+        parseQuery(['pangolin']),
+        new Set(),
+        { workerFile, threads: 2, progress: (...c) => calls.push(c) },
+      );
       expect(out.groups).toHaveLength(12);
     } finally {
       if (saved === undefined) delete process.env.RESUME_PARALLEL_MIN_BYTES;

@@ -1,18 +1,21 @@
 // resume search: real transcripts in temp HOMEs, searched through the built CLI; extractors and
 // the scanner exercised directly where the CLI cannot show the difference.
-import fs from 'node:fs';
-import path from 'node:path';
+
 import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
 import { createRequire } from 'node:module';
+import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { BIN, FIXTURES, ROOT, envFor, jsonl, put, run, tempHome, write } from './helpers.js';
-import { redact } from '../lib/util/redact.js';
-import { parseQuery, byteKey } from '../lib/search/query.js';
-import { rawText, scanLines, type Reader } from '../lib/search/scan.js';
-import { makeSnippet, marked } from '../lib/search/snippet.js';
-import { EXTRACTORS, HOOKS, loadExtractors } from '../lib/search/registry.js';
-import type { Piece } from '../lib/search/types.js';
 import type { ScanOut } from '../lib/search/pool.js';
+import { byteKey, parseQuery } from '../lib/search/query.js';
+import { EXTRACTORS, HOOKS, loadExtractors } from '../lib/search/registry.js';
+import { type Reader, rawText, scanLines } from '../lib/search/scan.js';
+import { makeSnippet, marked } from '../lib/search/snippet.js';
+import type { Piece } from '../lib/search/types.js';
+import type { Session } from '../lib/types.js';
+import { redact } from '../lib/util/redact.js';
+import { BIN, envFor, FIXTURES, jsonl, must, put, ROOT, run, tempHome, write } from './helpers.js';
+import type { Decoded, Found, Listed } from './json.js';
 
 function home(): string {
   const h = tempHome('resume-search-');
@@ -35,15 +38,35 @@ function memReader(data: Buffer, step = Infinity): Reader {
 const CWD = '/w/proj';
 let seq = 0;
 function env(type: string, ts: string, extra: Record<string, unknown> = {}) {
-  return { type, uuid: `u${++seq}`, parentUuid: null, isSidechain: false, userType: 'external', cwd: CWD, sessionId: 's', version: '2.1.200', gitBranch: 'main', entrypoint: 'cli', timestamp: ts, ...extra };
+  return {
+    type,
+    uuid: `u${++seq}`,
+    parentUuid: null,
+    isSidechain: false,
+    userType: 'external',
+    cwd: CWD,
+    sessionId: 's',
+    version: '2.1.200',
+    gitBranch: 'main',
+    entrypoint: 'cli',
+    timestamp: ts,
+    ...extra,
+  };
 }
-const user = (text: string, ts: string, extra: Record<string, unknown> = {}) => env('user', ts, { message: { role: 'user', content: text }, ...extra });
+const user = (text: string, ts: string, extra: Record<string, unknown> = {}) =>
+  env('user', ts, { message: { role: 'user', content: text }, ...extra });
 const reply = (text: string, ts: string, extra: Record<string, unknown> = {}) =>
   env('assistant', ts, { message: { role: 'assistant', model: 'claude-x', content: [{ type: 'text', text }] }, ...extra });
 const toolUse = (name: string, input: unknown, ts: string, extra: Record<string, unknown> = {}) =>
-  env('assistant', ts, { message: { role: 'assistant', model: 'claude-x', content: [{ type: 'tool_use', id: `t${seq}`, name, input }] }, ...extra });
+  env('assistant', ts, {
+    message: { role: 'assistant', model: 'claude-x', content: [{ type: 'tool_use', id: `t${seq}`, name, input }] },
+    ...extra,
+  });
 const toolResult = (text: string, ts: string) =>
-  env('user', ts, { message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't', content: text }] }, toolUseResult: { stdout: text } });
+  env('user', ts, {
+    message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't', content: text }] },
+    toolUseResult: { stdout: text },
+  });
 
 function claude(h: string, id: string, lines: unknown[], cwdSlug = '-w-proj'): string {
   return write(h, `.claude/projects/${cwdSlug}/${id}.jsonl`, jsonl(...lines));
@@ -59,10 +82,10 @@ function narwhalFork(h: string, P: string, F: string, more: unknown[]): void {
     reply('The narwhal exporter is in src/narwhal.ts.', '2026-01-04T10:00:09Z'),
   ];
   claude(h, P, pl);
-  claude(h, F, [...pl.map((l: any) => ({ ...l, sessionId: F, forkedFrom: { sessionId: P, messageUuid: l.uuid } })), ...more]);
+  claude(h, F, [...pl.map((l) => ({ ...l, sessionId: F, forkedFrom: { sessionId: P, messageUuid: l.uuid } })), ...more]);
 }
 
-function searchJson(h: string, args: string[], extra: Record<string, string> = {}): any[] {
+function searchJson(h: string, args: string[], extra: Record<string, string> = {}): Found[] {
   const r = run(h, ['search', '--json', ...args], extra);
   expect(r.code, r.stderr).toBe(0);
   return JSON.parse(r.stdout);
@@ -120,10 +143,14 @@ describe('what is searched', () => {
       user('investigate the flaky test suite', '2026-01-03T10:00:00Z'),
       toolUse('Task', { description: 'dig', prompt: 'look into the failing spec' }, '2026-01-03T10:00:01Z'),
     ]);
-    const sub = write(h, `.claude/projects/-w-proj/${ID(3)}/subagents/agent-a1b2c3.jsonl`, jsonl(
-      user('Find why quokkaspec fails on CI', '2026-01-03T10:00:02Z', { isSidechain: true, agentId: 'a1b2c3' }),
-      reply('quokkaspec depends on the wall clock.', '2026-01-03T10:00:09Z', { isSidechain: true, agentId: 'a1b2c3' }),
-    ));
+    const sub = write(
+      h,
+      `.claude/projects/-w-proj/${ID(3)}/subagents/agent-a1b2c3.jsonl`,
+      jsonl(
+        user('Find why quokkaspec fails on CI', '2026-01-03T10:00:02Z', { isSidechain: true, agentId: 'a1b2c3' }),
+        reply('quokkaspec depends on the wall clock.', '2026-01-03T10:00:09Z', { isSidechain: true, agentId: 'a1b2c3' }),
+      ),
+    );
     const [r] = searchJson(h, ['quokkaspec']);
     expect(r.id).toBe(ID(3));
     expect(r.file).toBe(path.join(h, `.claude/projects/-w-proj/${ID(3)}.jsonl`));
@@ -141,9 +168,17 @@ describe('what is searched', () => {
   it('finds Claude subagents of the older flat layout (agent-*.jsonl beside the sessions)', () => {
     const h = home();
     claude(h, ID(4), [user('triage the open issues', '2026-01-03T10:00:00Z')]);
-    const flat = write(h, '.claude/projects/-w-proj/agent-f1a2b3.jsonl', jsonl(
-      user('label every issue about the okapi renderer', '2026-01-03T10:00:02Z', { isSidechain: true, sessionId: ID(4), agentId: 'f1a2b3' }),
-    ));
+    const flat = write(
+      h,
+      '.claude/projects/-w-proj/agent-f1a2b3.jsonl',
+      jsonl(
+        user('label every issue about the okapi renderer', '2026-01-03T10:00:02Z', {
+          isSidechain: true,
+          sessionId: ID(4),
+          agentId: 'f1a2b3',
+        }),
+      ),
+    );
     const r = searchJson(h, ['okapi']);
     expect(r.map((x) => x.id)).toEqual([ID(4)]);
     expect(r[0].subagentFiles).toEqual([flat]);
@@ -155,10 +190,24 @@ describe('what is searched', () => {
     write(h, path.join(gdir, '.project_root'), '/w/gemini-proj');
     const pid = 'a1b2c3d4-0000-4000-8000-000000000001';
     const cid = 'c1c2c3c4-0000-4000-8000-000000000002';
-    const meta = (id: string, kind: string) => ({ sessionId: id, projectHash: 'x', startTime: '2026-03-01T10:00:00.000Z', lastUpdated: '2026-03-01T10:05:00.000Z', kind });
+    const meta = (id: string, kind: string) => ({
+      sessionId: id,
+      projectHash: 'x',
+      startTime: '2026-03-01T10:00:00.000Z',
+      lastUpdated: '2026-03-01T10:05:00.000Z',
+      kind,
+    });
     const msg = (id: string, type: string, content: string, ts: string) => ({ id, timestamp: ts, type, content });
-    write(h, path.join(gdir, `chats/session-2026-03-01T10-00-${pid.slice(0, 8)}.jsonl`), jsonl(meta(pid, 'main'), msg('m1', 'user', 'audit the dependencies', '2026-03-01T10:00:01.000Z')));
-    const child = write(h, path.join(gdir, `chats/${pid}/${cid}.jsonl`), jsonl(meta(cid, 'subagent'), msg('s1', 'user', 'check leftpad-ng for the yak advisory', '2026-03-01T10:01:00.000Z')));
+    write(
+      h,
+      path.join(gdir, `chats/session-2026-03-01T10-00-${pid.slice(0, 8)}.jsonl`),
+      jsonl(meta(pid, 'main'), msg('m1', 'user', 'audit the dependencies', '2026-03-01T10:00:01.000Z')),
+    );
+    const child = write(
+      h,
+      path.join(gdir, `chats/${pid}/${cid}.jsonl`),
+      jsonl(meta(cid, 'subagent'), msg('s1', 'user', 'check leftpad-ng for the yak advisory', '2026-03-01T10:01:00.000Z')),
+    );
     const r = searchJson(h, ['yak', 'advisory']);
     expect(r.map((x) => x.id)).toEqual([pid]);
     expect(r[0].subagentFiles).toEqual([child]);
@@ -175,7 +224,7 @@ describe('what is searched', () => {
 });
 
 describe('ranking', () => {
-  it('a fork that copied its parent\'s turns does not outrank the parent for the copied text', () => {
+  it("a fork that copied its parent's turns does not outrank the parent for the copied text", () => {
     const h = home();
     const P = ID(4);
     const F = ID(5);
@@ -185,7 +234,7 @@ describe('ranking', () => {
     expect(r.map((x) => x.id)).toEqual([P, F]);
     expect(r[0].kind).toBe('original');
     expect(r[1].kind).toBe('follow-up');
-    expect(r[1].evidence.some((e: any) => e.copied)).toBe(true);
+    expect(r[1].evidence.some((e) => e.copied)).toBe(true);
     expect(r[0].score).toBeGreaterThan(r[1].score);
   });
 
@@ -195,23 +244,37 @@ describe('ranking', () => {
     const P = '019a0000-0000-7000-8000-000000000001';
     const F = '019a0000-0000-7000-8000-000000000002';
     const entry = (id: string, parentId: string | null, ts: string, role: string, text: string) => ({
-      type: 'message', id, parentId, timestamp: ts,
-      message: role === 'user' ? { role, content: [{ type: 'text', text }], timestamp: Date.parse(ts) } : { role, content: [{ type: 'text', text }], model: 'm', timestamp: Date.parse(ts) },
+      type: 'message',
+      id,
+      parentId,
+      timestamp: ts,
+      message:
+        role === 'user'
+          ? { role, content: [{ type: 'text', text }], timestamp: Date.parse(ts) }
+          : { role, content: [{ type: 'text', text }], model: 'm', timestamp: Date.parse(ts) },
     });
     const turns = [
       entry('a1', null, '2026-01-01T10:00:01.000Z', 'user', 'build the walrus scheduler'),
       entry('a2', 'a1', '2026-01-01T10:00:05.000Z', 'assistant', 'The walrus scheduler is in sched.ts.'),
       entry('a3', 'a2', '2026-01-01T10:01:00.000Z', 'user', 'and make the walrus scheduler fair'),
     ];
-    const pf = write(h, `${dir}/2026-01-01T10-00-00-000Z_${P}.jsonl`, jsonl({ type: 'session', version: 3, id: P, timestamp: '2026-01-01T10:00:00.000Z', cwd: '/w/proj' }, ...turns));
-    write(h, `${dir}/2026-01-05T10-00-00-000Z_${F}.jsonl`, jsonl(
-      { type: 'session', version: 3, id: F, timestamp: '2026-01-05T10:00:00.000Z', cwd: '/w/proj', parentSession: pf },
-      ...turns,
-      entry('b1', 'a3', '2026-01-05T10:00:10.000Z', 'user', 'write the release notes'),
-    ));
+    const pf = write(
+      h,
+      `${dir}/2026-01-01T10-00-00-000Z_${P}.jsonl`,
+      jsonl({ type: 'session', version: 3, id: P, timestamp: '2026-01-01T10:00:00.000Z', cwd: '/w/proj' }, ...turns),
+    );
+    write(
+      h,
+      `${dir}/2026-01-05T10-00-00-000Z_${F}.jsonl`,
+      jsonl(
+        { type: 'session', version: 3, id: F, timestamp: '2026-01-05T10:00:00.000Z', cwd: '/w/proj', parentSession: pf },
+        ...turns,
+        entry('b1', 'a3', '2026-01-05T10:00:10.000Z', 'user', 'write the release notes'),
+      ),
+    );
     const r = searchJson(h, ['walrus', 'scheduler']);
     expect(r.map((x) => x.id)).toEqual([P, F]);
-    expect(r[1].evidence.every((e: any) => e.copied)).toBe(true);
+    expect(r[1].evidence.every((e) => e.copied)).toBe(true);
     expect(r[1].kind).toBe('follow-up');
   });
 
@@ -219,7 +282,11 @@ describe('ranking', () => {
     const h = home();
     claude(h, ID(6), [
       user('write the pelican parser for the CSV exports', '2026-01-01T09:00:00Z'),
-      toolUse('Write', { file_path: '/w/proj/src/pelican.ts', content: '// pelican parser\nexport function parse() {}' }, '2026-01-01T09:01:00Z'),
+      toolUse(
+        'Write',
+        { file_path: '/w/proj/src/pelican.ts', content: '// pelican parser\nexport function parse() {}' },
+        '2026-01-01T09:01:00Z',
+      ),
     ]);
     claude(h, ID(7), [
       user('fix the lint warnings', '2026-02-01T09:00:00Z'),
@@ -245,7 +312,7 @@ describe('ranking', () => {
     const r = searchJson(h, ['ocelot', 'marmalade']);
     expect(r.map((x) => x.id)).toEqual([ID(9), ID(8)]);
     expect(r[1].confidence).toBe('low');
-    expect(r[1].evidence.every((e: any) => e.role === 'tool-output')).toBe(true);
+    expect(r[1].evidence.every((e) => e.role === 'tool-output')).toBe(true);
   });
 
   it('recency breaks ties', () => {
@@ -272,7 +339,16 @@ describe('piece keys', () => {
       }
       return (a >>> 0) * 0x200000 + (b & 0x1fffff);
     };
-    const texts = ['', '   ', 'plain', '  lead and trail \n', 'a\t\t b\r\n\u00a0c\u2028d\u3000e\ufeff', 'x'.repeat(399) + '  y', 'é ü 日本 😀  z', 'w '.repeat(300)];
+    const texts = [
+      '',
+      '   ',
+      'plain',
+      '  lead and trail \n',
+      'a\t\t b\r\n\u00a0c\u2028d\u3000e\ufeff',
+      'x'.repeat(399) + '  y',
+      'é ü 日本 😀  z',
+      'w '.repeat(300),
+    ];
     for (const text of texts) {
       for (const role of ['user', 'tool-output'] as const) expect(pieceKey({ role, text }), JSON.stringify(text)).toBe(ref({ role, text }));
     }
@@ -316,7 +392,13 @@ describe('output', () => {
       for (const threads of [{ RESUME_THREADS: '1' }, { RESUME_THREADS: '2', RESUME_PARALLEL_MIN_BYTES: '0' }]) {
         const r = run(h, ['search', '--rows', words.join(' ')], threads);
         expect(r.code, r.stderr).toBe(0);
-        expect(r.stdout.split('\n').filter(Boolean).map((l) => l.split('\t')[0]), `${words.join(' ')} ${threads.RESUME_THREADS}`).toEqual(want);
+        expect(
+          r.stdout
+            .split('\n')
+            .filter(Boolean)
+            .map((l) => l.split('\t')[0]),
+          `${words.join(' ')} ${threads.RESUME_THREADS}`,
+        ).toEqual(want);
       }
     }
   });
@@ -331,23 +413,43 @@ describe('output', () => {
       reply('The quokka importer reads the header twice.', '2026-01-01T09:00:05Z'),
       toolResult(`quokka ${'y'.repeat(5000)}`, '2026-01-01T09:00:07Z'),
     ]);
-    const s = { harness: 'claude', id: ID(1), key: `claude:${ID(1)}`, file, cwd: CWD, title: null, firstPrompt: 'the quokka importer fails', branch: null, forkedFrom: null } as any;
+    const s = {
+      harness: 'claude',
+      id: ID(1),
+      key: `claude:${ID(1)}`,
+      file,
+      cwd: CWD,
+      title: null,
+      firstPrompt: 'the quokka importer fails',
+      branch: null,
+      forkedFrom: null,
+    } as Session;
     const terms = parseQuery(['quokka']);
     const full = await scanParallel([newGroup(s, [s])], terms, new Set(), { threads: 1 });
     const bare = await scanParallel([newGroup(s, [s])], terms, new Set(), { threads: 1, evidence: false });
     const [f] = full.groups;
     const [b] = bare.groups;
-    expect(f!.hits.length).toBeGreaterThan(1);
-    expect(f!.hits.some((x) => x.snippet)).toBe(true);
-    expect(b!.hits.every((x) => x.text === '' && x.snippet === undefined)).toBe(true);
-    const weigh = (g: typeof f) => ({ mask: g!.mask, nHits: g!.nHits, hits: g!.hits.map((x) => [x.role, x.score, x.k, x.key, x.firstPrompt]) });
+    expect(f.hits.length).toBeGreaterThan(1);
+    expect(f.hits.some((x) => x.snippet)).toBe(true);
+    expect(b.hits.every((x) => x.text === '' && x.snippet === undefined)).toBe(true);
+    const weigh = (g: typeof f) => ({
+      mask: g.mask,
+      nHits: g.nHits,
+      hits: g.hits.map((x) => [x.role, x.score, x.k, x.key, x.firstPrompt]),
+    });
     expect(weigh(b)).toEqual(weigh(f));
     // on a worker thread too (every group taken there: this thread scans none), and the same
     // protocol with evidence cuts snippets there
     const { Worker } = await import('node:worker_threads');
     const onWorker = async (bare: boolean) => {
       const got: ScanOut['groups'] = [];
-      const msg = { terms: [{ text: 'quokka', phrase: false }], need: [], counter: new SharedArrayBuffer(4), groups: Array.from({ length: 3 }, () => [s]), bare };
+      const msg = {
+        terms: [{ text: 'quokka', phrase: false }],
+        need: [],
+        counter: new SharedArrayBuffer(4),
+        groups: Array.from({ length: 3 }, () => [s]),
+        bare,
+      };
       await new ScanWorker(Worker, path.join(ROOT, 'dist', 'search-worker.cjs')).run(msg, (m) => got.push(...m.groups));
       return got;
     };
@@ -355,7 +457,7 @@ describe('output', () => {
     expect(got).toHaveLength(3);
     for (const g of got) expect(weigh(g)).toEqual(weigh(f));
     for (const g of got) expect(g.hits.every((x) => x.text === '' && x.snippet === undefined)).toBe(true);
-    expect((await onWorker(false))[0]!.hits.some((x) => x.snippet)).toBe(true);
+    expect((await onWorker(false))[0].hits.some((x) => x.snippet)).toBe(true);
   });
 
   it('--json carries the ls --json identity fields and evidence; filters apply', () => {
@@ -364,9 +466,9 @@ describe('output', () => {
     claude(h, ID(2), [user('rename the gecko flag again', '2026-01-20T09:00:00Z')], '-w-other');
     const r = searchJson(h, ['gecko']);
     expect(r).toHaveLength(2);
-    const ls = JSON.parse(run(h, ['ls', '--json']).stdout);
+    const ls: Listed[] = JSON.parse(run(h, ['ls', '--json']).stdout);
     for (const x of r) {
-      const l = ls.find((y: any) => y.id === x.id);
+      const l = must(ls.find((y) => y.id === x.id));
       expect(x.harness).toBe(l.harness);
       expect(x.short).toBe(l.short);
       expect(x.cwd).toBe(l.cwd);
@@ -382,17 +484,21 @@ describe('output', () => {
     expect(run(h, ['search']).code).toBe(2);
   });
 
-  it('evidence cut when a session\'s files are read stands when its metadata then ranks first', () => {
+  it("evidence cut when a session's files are read stands when its metadata then ranks first", () => {
     const h = home();
     // read from the transcript: a reply, then tool output (their texts are freed once the file is
     // read, but for those that can still be shown); then the directory (metadata) ranks above them
-    write(h, `.claude/projects/-w-zorilla/${ID(1)}.jsonl`, jsonl(
-      user('look at the layout', '2026-01-01T09:00:00Z'),
-      reply('the zorilla layout is odd', '2026-01-01T09:00:01Z'),
-      ...Array.from({ length: 10 }, (_, i) => toolResult(`zorilla/src/file${i}.ts changed`, `2026-01-01T09:00:0${2 + (i % 7)}Z`)),
-    ).replaceAll(CWD, '/w/zorilla'));
+    write(
+      h,
+      `.claude/projects/-w-zorilla/${ID(1)}.jsonl`,
+      jsonl(
+        user('look at the layout', '2026-01-01T09:00:00Z'),
+        reply('the zorilla layout is odd', '2026-01-01T09:00:01Z'),
+        ...Array.from({ length: 10 }, (_, i) => toolResult(`zorilla/src/file${i}.ts changed`, `2026-01-01T09:00:0${2 + (i % 7)}Z`)),
+      ).replaceAll(CWD, '/w/zorilla'),
+    );
     const [r] = searchJson(h, ['zorilla']);
-    expect(r.evidence.map((e: any) => e.role)).toEqual(['metadata', 'assistant']);
+    expect(r.evidence.map((e) => e.role)).toEqual(['metadata', 'assistant']);
     expect(r.evidence[1].text).toContain('zorilla layout is odd');
     expect(r.evidence[0].text).toContain('/w/zorilla');
   });
@@ -449,13 +555,18 @@ describe('privacy', () => {
       expect(out, text).not.toContain(secret);
       expect(out, text).toContain('[REDACTED');
     }
-    expect(redact('git clone https://alice:pa55word@git.example.com/r.git')).toContain('https://alice:[REDACTED:url-password]@git.example.com');
+    expect(redact('git clone https://alice:pa55word@git.example.com/r.git')).toContain(
+      'https://alice:[REDACTED:url-password]@git.example.com',
+    );
     expect(redact('max_tokens=4096 and a plain sentence')).toBe('max_tokens=4096 and a plain sentence');
   });
 
   it('search snippets are short, redacted, and never a whole tool output', () => {
     const h = home();
-    const big = 'x'.repeat(5000) + ' the wombat config is at postgres://admin:hunter2secret@db.internal/app token ghp_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789 ' + 'y'.repeat(5000);
+    const big =
+      'x'.repeat(5000) +
+      ' the wombat config is at postgres://admin:hunter2secret@db.internal/app token ghp_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789 ' +
+      'y'.repeat(5000);
     claude(h, ID(1), [user('look at the logs', '2026-01-01T09:00:00Z'), toolResult(big, '2026-01-01T09:00:02Z')]);
     const r = run(h, ['search', 'wombat']);
     expect(r.code).toBe(0);
@@ -472,11 +583,18 @@ describe('scanning', () => {
   it('finds a word inside a line of tens of MB with bounded memory', () => {
     const h = home();
     const pad = 'lorem ipsum dolor sit amet '.repeat(800_000); // ~21 MB on each side
-    const f = claude(h, ID(1), [user('read the dump', '2026-01-01T09:00:00Z'), toolResult(pad + ' capybara overflow here ' + pad, '2026-01-01T09:00:02Z')]);
+    const f = claude(h, ID(1), [
+      user('read the dump', '2026-01-01T09:00:00Z'),
+      toolResult(pad + ' capybara overflow here ' + pad, '2026-01-01T09:00:02Z'),
+    ]);
     expect(fs.statSync(f).size).toBeGreaterThan(40 << 20);
     const rssFile = path.join(h, 'rss');
     const hook = `data:text/javascript,import fs from "node:fs";process.on("exit",()=>fs.writeFileSync(${JSON.stringify(rssFile)},String(process.resourceUsage().maxRSS)))`;
-    const r = spawnSync(process.execPath, ['--import', hook, BIN, 'search', '--json', 'capybara'], { env: envFor(h), encoding: 'utf8', maxBuffer: 16 << 20 });
+    const r = spawnSync(process.execPath, ['--import', hook, BIN, 'search', '--json', 'capybara'], {
+      env: envFor(h),
+      encoding: 'utf8',
+      maxBuffer: 16 << 20,
+    });
     expect(r.status, r.stderr).toBe(0);
     const [res] = JSON.parse(r.stdout);
     expect(res.id).toBe(ID(1));
@@ -493,14 +611,23 @@ describe('scanning', () => {
     const data = Buffer.from(JSON.stringify({ type: 'session' }) + '\n' + head + text + '"}]}}\n');
     const reader = memReader(data);
     const raws: string[] = [];
-    const st = scanLines(reader, [byteKey('wombat')], { line: () => {}, raw: (b, at) => raws.push(b.toString('latin1', at, at + 6)) }, undefined, [Buffer.from('"type":"tool_result"')]);
+    const st = scanLines(
+      reader,
+      [byteKey('wombat')],
+      { line: () => {}, raw: (b, at) => raws.push(b.toString('latin1', at, at + 6)) },
+      undefined,
+      [Buffer.from('"type":"tool_result"')],
+    );
     expect(st.hugeLines).toBe(1);
     expect(raws).toEqual(['wombat']);
   });
 
   it('a secret beside the word in a tool output too long to decode is redacted in the snippet', () => {
     const h = home();
-    const out = 'x'.repeat(2 << 20) + ' the wombat token ghp_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789 and postgres://admin:hunter2secret@db.internal/app ' + 'y'.repeat(1 << 20);
+    const out =
+      'x'.repeat(2 << 20) +
+      ' the wombat token ghp_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789 and postgres://admin:hunter2secret@db.internal/app ' +
+      'y'.repeat(1 << 20);
     claude(h, ID(1), [user('look at the logs', '2026-01-01T09:00:00Z'), toolResult(out, '2026-01-01T09:00:02Z')]);
     const r = run(h, ['search', 'wombat']);
     expect(r.code, r.stderr).toBe(0);
@@ -515,7 +642,10 @@ describe('scanning', () => {
   it('worker threads give the same results as one thread', () => {
     const h = home();
     for (let i = 1; i <= 6; i++) {
-      claude(h, ID(i), [user(`session ${i} about the badger cache`, `2026-01-0${i}T09:00:00Z`), toolResult(`badger ${'z'.repeat(i * 1000)}`, `2026-01-0${i}T09:00:01Z`)]);
+      claude(h, ID(i), [
+        user(`session ${i} about the badger cache`, `2026-01-0${i}T09:00:00Z`),
+        toolResult(`badger ${'z'.repeat(i * 1000)}`, `2026-01-0${i}T09:00:01Z`),
+      ]);
     }
     put(h, 'codex/sessions', '.codex/sessions');
     const one = run(h, ['search', '--json', 'badger'], { RESUME_THREADS: '1' });
@@ -529,7 +659,11 @@ describe('scanning', () => {
     expect(JSON.parse(three.stdout)).toEqual(JSON.parse(one.stdout));
     // started, then not needed (a corpus below the parallel threshold): stopped, and the run ends
     // when its work is done (an idle worker kept alive would hang it past the test's timeout)
-    for (const args of [['search', '--json', 'badger'], ['search', '--rows', 'badger'], ['search', 'nothing-mentions-this']]) {
+    for (const args of [
+      ['search', '--json', 'badger'],
+      ['search', '--rows', 'badger'],
+      ['search', 'nothing-mentions-this'],
+    ]) {
       const small = run(h, args, { RESUME_THREADS: '4' });
       const alone = run(h, args, { RESUME_THREADS: '1' });
       expect(small, args.join(' ')).toEqual(alone);
@@ -539,13 +673,18 @@ describe('scanning', () => {
   it('files marked before the scan (by the worker and this thread) give what one thread gives, a Claude subagent among them', () => {
     const h = home();
     for (let i = 1; i <= 8; i++) {
-      claude(h, ID(i), [user(`session ${i} about the badger cache`, `2026-01-0${i}T09:00:00Z`), toolResult(`badger ${'z'.repeat(i * 1000)}`, `2026-01-0${i}T09:00:01Z`)]);
+      claude(h, ID(i), [
+        user(`session ${i} about the badger cache`, `2026-01-0${i}T09:00:00Z`),
+        toolResult(`badger ${'z'.repeat(i * 1000)}`, `2026-01-0${i}T09:00:01Z`),
+      ]);
     }
     // a word in two sessions: in one's own transcript, and only in the other's subagent
     claude(h, ID(9), [user('rename the wombat column', '2026-01-09T09:00:00Z')]);
-    write(h, `.claude/projects/-w-proj/${ID(2)}/subagents/agent-a1b2c3.jsonl`, jsonl(
-      user('list every wombat query', '2026-01-02T09:00:05Z', { isSidechain: true, agentId: 'a1b2c3' }),
-    ));
+    write(
+      h,
+      `.claude/projects/-w-proj/${ID(2)}/subagents/agent-a1b2c3.jsonl`,
+      jsonl(user('list every wombat query', '2026-01-02T09:00:05Z', { isSidechain: true, agentId: 'a1b2c3' })),
+    );
     // the index the marks are taken from (a search marks only files the index knows)
     expect(run(h, ['index']).code).toBe(0);
     for (const word of ['wombat', 'nothing-mentions-this', 'badger']) {
@@ -554,7 +693,11 @@ describe('scanning', () => {
       expect(two.code, two.stderr).toBe(one.code);
       expect(two.stdout, word).toBe(one.stdout);
     }
-    expect(searchJson(h, ['wombat'], { RESUME_THREADS: '2', RESUME_PARALLEL_MIN_BYTES: '0' }).map((r) => r.id).sort()).toEqual([ID(2), ID(9)]);
+    expect(
+      searchJson(h, ['wombat'], { RESUME_THREADS: '2', RESUME_PARALLEL_MIN_BYTES: '0' })
+        .map((r) => r.id)
+        .sort(),
+    ).toEqual([ID(2), ID(9)]);
   });
 
   it('the prefilter hands on only lines holding a needle (and the first line), also across chunk seams', () => {
@@ -563,14 +706,29 @@ describe('scanning', () => {
     const reader = memReader(data, 4093); // odd-sized reads
     const got: string[] = [];
     const bare: boolean[] = [];
-    scanLines(reader, [byteKey('needle')], { line: (b, s, e, _f, _a, x) => (got.push(b.toString('utf8', s, e)), bare.push(!!x)), raw: () => {} });
+    scanLines(reader, [byteKey('needle')], {
+      // biome-ignore lint/complexity/useMaxParams: ScanSink.line's parameters (lib/search/scan.ts); the sixth is read here
+      line: (b, s, e, _f, _a, x) => {
+        got.push(b.toString('utf8', s, e));
+        bare.push(!!x);
+      },
+      raw: () => {},
+    });
     expect(got).toEqual([lines[0], lines[23_456]]);
     // the first line holds no needle: it is handed on bare (decoded only if a later line is)
     expect(bare).toEqual([true, false]);
     // a first line with a needle (at its start, or further in) is not bare; with no needles none is
-    for (const [first, needles] of [['{"t":"needle first"}', ['needle']], ['needle at 0', ['needle']], ['{"n":0}', []]] as const) {
+    for (const [first, needles] of [
+      ['{"t":"needle first"}', ['needle']],
+      ['needle at 0', ['needle']],
+      ['{"n":0}', []],
+    ] as const) {
       const flags: boolean[] = [];
-      scanLines(memReader(Buffer.from(`${first}\n{"t":"needle"}\n`)), needles.map(byteKey), { line: (_b, _s, _e, _f, _a, x) => flags.push(!!x), raw: () => {} });
+      scanLines(memReader(Buffer.from(`${first}\n{"t":"needle"}\n`)), needles.map(byteKey), {
+        // biome-ignore lint/complexity/useMaxParams: ScanSink.line's parameters (lib/search/scan.ts); the sixth is read here
+        line: (_b, _s, _e, _f, _a, x) => flags.push(!!x),
+        raw: () => {},
+      });
       expect(flags, first).toEqual([false, false]);
     }
   });
@@ -607,26 +765,48 @@ describe('scanning', () => {
     // 2.5 MiB: the word twice in the first megabyte of the line, once in the second, twice in the third
     const mib = 1 << 20;
     const text = Buffer.alloc(Math.floor(2.5 * mib), 'x');
-    const tags: [number, string][] = [[1000, 'A1'], [500_000, 'A2'], [mib + 1000, 'B1'], [2 * mib + 1000, 'C1'], [2 * mib + 400_000, 'C2']];
+    const tags: [number, string][] = [
+      [1000, 'A1'],
+      [500_000, 'A2'],
+      [mib + 1000, 'B1'],
+      [2 * mib + 1000, 'C1'],
+      [2 * mib + 400_000, 'C2'],
+    ];
     for (const [at, tag] of tags) text.write(tag + 'heron', at - 2);
-    const tool = Buffer.from(jsonl({ type: 'session' }, { type: 'user', message: { content: [{ type: 'tool_result', content: text.toString('latin1') }] } }));
+    const tool = Buffer.from(
+      jsonl({ type: 'session' }, { type: 'user', message: { content: [{ type: 'tool_result', content: text.toString('latin1') }] } }),
+    );
     const hits = (step: number) => {
       const got: string[] = [];
-      scanLines(memReader(tool, step), [byteKey('heron')], { line: () => {}, raw: (b, h) => got.push(b.toString('latin1', h - 2, h)) }, undefined, [Buffer.from('"type":"tool_result"')]);
+      scanLines(
+        memReader(tool, step),
+        [byteKey('heron')],
+        { line: () => {}, raw: (b, h) => got.push(b.toString('latin1', h - 2, h)) },
+        undefined,
+        [Buffer.from('"type":"tool_result"')],
+      );
       return got;
     };
     // the first in each megabyte of the line
     for (const step of [Infinity, 65_521, mib]) expect(hits(step), String(step)).toEqual(['A1', 'B1', 'C1']);
   });
 
-  for (const [stop, head, tail] of [[false, undefined, undefined], [true, undefined, undefined], [false, 100, undefined], [false, 100, 50], [true, 100, 50]] as const) {
+  for (const [stop, head, tail] of [
+    [false, undefined, undefined],
+    [true, undefined, undefined],
+    [false, 100, undefined],
+    [false, 100, 50],
+    [true, 100, 50],
+  ] as const) {
     it(`a tracker turned on mid-file sees every line once, in order, as a scan with no needles does${stop ? ' (search ended at the first hit)' : ''}${head ? ` (only the head${tail ? ' and tail' : ''} of a line read in pieces)` : ''}`, () => {
       const lines = [
         JSON.stringify({ type: 'session' }),
         // a long line before the first hit, read again for the tracker: whole, or only its head when
         // the tracker has one (in pieces: it is longer than the window)
         JSON.stringify({ id: 'early', t: 'hay '.repeat(100_000) }),
-        ...Array.from({ length: 30_000 }, (_, i) => JSON.stringify({ id: `e${i}`, t: i % 997 === 0 && i > 20_000 ? 'a Heron' : 'hay'.repeat(20) })),
+        ...Array.from({ length: 30_000 }, (_, i) =>
+          JSON.stringify({ id: `e${i}`, t: i % 997 === 0 && i > 20_000 ? 'a Heron' : 'hay'.repeat(20) }),
+        ),
         // a long tool-output line: read in pieces by the search, assembled for the tracker
         JSON.stringify({ id: 'long', role: 'toolResult', t: 'heron '.repeat(400_000) }),
         // longer than the parse cap: seen by neither
@@ -645,7 +825,7 @@ describe('scanning', () => {
       const cuts: ([number, number] | undefined)[] = [];
       const sink = {
         stop: false,
-        line(b: Buffer, s: number, e: number, first: boolean) {
+        line(_b: Buffer, _s: number, _e: number, first: boolean) {
           if (!first) hit = true;
           if (hit && stop) sink.stop = true;
         },
@@ -657,7 +837,7 @@ describe('scanning', () => {
         tail,
         visit: (line, at, length) => {
           seen.push(line.toString('utf8'));
-          cuts.push(at === undefined ? undefined : [at, length!]);
+          cuts.push(at === undefined ? undefined : [at, must(length)]);
         },
         reread: readerOf,
       });
@@ -665,12 +845,13 @@ describe('scanning', () => {
       if (head) {
         // the long tool output and the long line read again are shown by their heads alone; every other line whole
         const heads = [expected.findIndex((l) => l.startsWith('{"id":"long"')), expected.findIndex((l) => l.startsWith('{"id":"early"'))];
-        for (const at of heads) expect(seen[at]).toBe(tail ? expected[at]!.slice(0, head) + expected[at]!.slice(-tail) : expected[at]!.slice(0, head));
+        for (const at of heads)
+          expect(seen[at]).toBe(tail ? expected[at].slice(0, head) + expected[at].slice(-tail) : expected[at].slice(0, head));
         expect(seen.filter((_, i) => !heads.includes(i))).toEqual(expected.filter((_, i) => !heads.includes(i)));
         // a line cut to its head and tail says where it lies, to be read whole again; no other does
         for (const [i, cut] of cuts.entries()) {
           if (!tail || !heads.includes(i)) expect(cut).toBeUndefined();
-          else expect(data.toString('utf8', cut![0], cut![0] + cut![1])).toBe(expected[i]);
+          else expect(data.toString('utf8', must(cut)[0], must(cut)[0] + must(cut)[1])).toBe(expected[i]);
         }
       } else expect(seen).toEqual(expected);
     });
@@ -678,7 +859,13 @@ describe('scanning', () => {
 
   it('a line read in small pieces is handed to a tracker with a tail as its head and its last bytes, whatever the pieces', () => {
     const long = JSON.stringify({ id: 'long', role: 'toolResult', t: Array.from({ length: 30_000 }, (_, i) => `l${i}`).join(' ') });
-    const lines = [JSON.stringify({ id: 'first', t: 'a heron' }), long, JSON.stringify({ id: 'after', t: 'hay' }) + '\r', long + '\r', JSON.stringify({ id: 'end' })];
+    const lines = [
+      JSON.stringify({ id: 'first', t: 'a heron' }),
+      long,
+      JSON.stringify({ id: 'after', t: 'hay' }) + '\r',
+      long + '\r',
+      JSON.stringify({ id: 'end' }),
+    ];
     const data = Buffer.from(lines.join('\n') + '\n');
     for (const step of [37, 1, 50, 51, 4096]) {
       const seen: [string, number | undefined, number | undefined][] = [];
@@ -689,12 +876,12 @@ describe('scanning', () => {
         visit: (line, at, length) => seen.push([line.toString('utf8'), at, length]),
         reread: () => memReader(data),
       });
-      const at2 = lines[0]!.length + 1;
+      const at2 = lines[0].length + 1;
       const at4 = data.indexOf(long + '\r', at2 + long.length);
       expect(seen, `reads of ${step} bytes`).toEqual([
         [lines[0], undefined, undefined],
         [long.slice(0, 100) + long.slice(-50), at2, long.length],
-        [lines[2]!.slice(0, -1), undefined, undefined],
+        [lines[2].slice(0, -1), undefined, undefined],
         // the carriage return that ends it is not part of its tail
         [long.slice(0, 100) + long.slice(-50), at4, long.length + 1],
         [lines[4], undefined, undefined],
@@ -704,10 +891,11 @@ describe('scanning', () => {
 
   it('pi: only a tool result as pi writes it is taken, from its bytes, as a line of tool output only', async () => {
     await loadExtractors();
-    const only = HOOKS.pi.outputOnly!;
+    const only = must(HOOKS.pi.outputOnly);
     const line = (o: unknown) => Buffer.from(JSON.stringify(o));
     // pi's order (type, id, parentId, timestamp, message) and ids before the type
-    const msg = (message: unknown, extra: Record<string, unknown> = {}) => line({ type: 'message', id: 'a1', parentId: 'a0', timestamp: '2026-03-05T10:00:00.000Z', ...extra, message });
+    const msg = (message: unknown, extra: Record<string, unknown> = {}) =>
+      line({ type: 'message', id: 'a1', parentId: 'a0', timestamp: '2026-03-05T10:00:00.000Z', ...extra, message });
     const late = (message: unknown) => line({ id: 'a1', parentId: null, timestamp: '2026-03-05T10:00:00.000Z', type: 'message', message });
     expect(only(msg({ role: 'toolResult', content: [{ type: 'text', text: 'ok' }] }))).toBe(true);
     expect(only(late({ role: 'toolResult', content: [{ type: 'text', text: 'ok' }] }))).toBe(true);
@@ -729,15 +917,37 @@ describe('scanning', () => {
 
   it('Claude: a tool result is taken from its bytes as tool output only when no text block could be in it', async () => {
     await loadExtractors();
-    const only = HOOKS.claude.outputOnly!;
+    const only = must(HOOKS.claude.outputOnly);
     const rec = (content: unknown, extra: Record<string, unknown> = {}) =>
-      Buffer.from(JSON.stringify({ parentUuid: 'p', isSidechain: false, promptId: 'q', type: 'user', message: { role: 'user', content }, uuid: 'u', timestamp: '2026-03-05T10:00:00.000Z', ...extra }));
+      Buffer.from(
+        JSON.stringify({
+          parentUuid: 'p',
+          isSidechain: false,
+          promptId: 'q',
+          type: 'user',
+          message: { role: 'user', content },
+          uuid: 'u',
+          timestamp: '2026-03-05T10:00:00.000Z',
+          ...extra,
+        }),
+      );
     const result = (content: unknown) => ({ tool_use_id: 'toolu_1', type: 'tool_result', content });
     expect(only(rec([result('ok')]))).toBe(true);
     expect(only(rec([{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'ok' }]))).toBe(true);
     expect(only(rec([result('a'), result('b')]))).toBe(true);
     // a long directory before the message
-    expect(only(Buffer.from(JSON.stringify({ parentUuid: 'p', cwd: '/w/' + 'd'.repeat(2000), type: 'user', message: { role: 'user', content: [result('ok')] } })))).toBe(true);
+    expect(
+      only(
+        Buffer.from(
+          JSON.stringify({
+            parentUuid: 'p',
+            cwd: '/w/' + 'd'.repeat(2000),
+            type: 'user',
+            message: { role: 'user', content: [result('ok')] },
+          }),
+        ),
+      ),
+    ).toBe(true);
     // the user's words beside it, or text nested in it (cannot be told apart): decoded
     expect(only(rec([result('ok'), { type: 'text', text: 'and also fix the build' }]))).toBe(false);
     expect(only(rec([result([{ type: 'text', text: 'nested' }])]))).toBe(false);
@@ -746,24 +956,47 @@ describe('scanning', () => {
     expect(only(rec('hello'))).toBe(false);
     expect(only(rec([{ type: 'text', text: '"type":"tool_result"' }]))).toBe(false);
     expect(only(rec([result('ok')], { isCompactSummary: true }))).toBe(false);
-    expect(only(Buffer.from(JSON.stringify({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'tool_use', id: 't', name: 'Bash', input: {} }] } })))).toBe(false);
+    expect(
+      only(
+        Buffer.from(
+          JSON.stringify({
+            type: 'assistant',
+            message: { role: 'assistant', content: [{ type: 'tool_use', id: 't', name: 'Bash', input: {} }] },
+          }),
+        ),
+      ),
+    ).toBe(false);
     expect(only(Buffer.alloc(0))).toBe(false);
     // an object before the message (not how Claude Code writes it): decoded
-    expect(only(Buffer.from(JSON.stringify({ meta: { a: 1 }, type: 'user', message: { role: 'user', content: [result('ok')] } })))).toBe(false);
+    expect(only(Buffer.from(JSON.stringify({ meta: { a: 1 }, type: 'user', message: { role: 'user', content: [result('ok')] } })))).toBe(
+      false,
+    );
   });
 
   it('outputOnly: on every fixture line of pi, Codex and Claude, true only for a record whose text is tool output alone, and for every such record as the harness writes it', async () => {
     await loadExtractors();
-    const kinds: Record<string, (o: any) => boolean> = {
+    const kinds: Record<string, (o: Decoded) => boolean> = {
       // Claude: tool results only, none holding a text block at any depth (those are decoded as usual)
-      claude: (o) => o.type === 'user' && !o.isCompactSummary && Array.isArray(o.message?.content) && o.message.content[0]?.type === 'tool_result'
-        && o.message.content.every((b: any) => b?.type === 'tool_result') && !JSON.stringify(o).includes('"type":"text"'),
+      claude: (o) =>
+        o.type === 'user' &&
+        !o.isCompactSummary &&
+        Array.isArray(o.message?.content) &&
+        o.message.content[0]?.type === 'tool_result' &&
+        o.message.content.every((b: Decoded) => b?.type === 'tool_result') &&
+        !JSON.stringify(o).includes('"type":"text"'),
       pi: (o) => o.type === 'message' && o.message?.role === 'toolResult',
-      codex: (o) => o.type === 'response_item' && ['function_call_output', 'custom_tool_call_output', 'tool_search_output'].includes(o.payload?.type),
+      codex: (o) =>
+        o.type === 'response_item' && ['function_call_output', 'custom_tool_call_output', 'tool_search_output'].includes(o.payload?.type),
     };
     for (const [h, isOutput] of Object.entries(kinds)) {
-      const only = HOOKS[h as 'pi' | 'codex' | 'claude'].outputOnly!;
-      const files = [path.join(FIXTURES, h), ...fs.readdirSync(path.join(FIXTURES, 'real')).filter((d) => d.startsWith(`${h}-`)).map((d) => path.join(FIXTURES, 'real', d))]
+      const only = must(HOOKS[h as 'pi' | 'codex' | 'claude'].outputOnly);
+      const files = [
+        path.join(FIXTURES, h),
+        ...fs
+          .readdirSync(path.join(FIXTURES, 'real'))
+          .filter((d) => d.startsWith(`${h}-`))
+          .map((d) => path.join(FIXTURES, 'real', d)),
+      ]
         .flatMap((d) => (fs.readdirSync(d, { recursive: true }) as string[]).map((f) => path.join(d, f)))
         .filter((f) => f.endsWith('.jsonl'));
       let outputs = 0;
@@ -771,7 +1004,7 @@ describe('scanning', () => {
         const lines = fs.readFileSync(f, 'utf8').split('\n').filter(Boolean);
         const cx = { first: true, st: {} };
         for (const text of lines) {
-          let o: any;
+          let o: Decoded;
           try {
             o = JSON.parse(text);
           } catch {
@@ -782,7 +1015,10 @@ describe('scanning', () => {
           const said = only(Buffer.from(text));
           if (said) {
             outputs++;
-            expect(pieces.every((p) => p.role === 'tool-output'), `${f}: ${text.slice(0, 120)}`).toBe(true);
+            expect(
+              pieces.every((p) => p.role === 'tool-output'),
+              `${f}: ${text.slice(0, 120)}`,
+            ).toBe(true);
           }
           // each harness writes the record's type and the payload's (or message's) first; a
           // bracket in a value before it (the fixtures' "[trimmed for fixture]") makes the bytes
@@ -800,7 +1036,7 @@ describe('scanning', () => {
     // a zstd frame of raw blocks (a valid .zst without an encoder), several blocks, lines across them
     const zstdFrame = (data: Buffer): Buffer => {
       const parts: Buffer[] = [Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 0xa0]), Buffer.alloc(4)];
-      parts[1]!.writeUInt32LE(data.length);
+      parts[1].writeUInt32LE(data.length);
       let off = 0;
       do {
         const n = Math.min(100_000, data.length - off);
@@ -812,9 +1048,21 @@ describe('scanning', () => {
     };
     const id = '019b0000-0000-7000-8000-0000000000aa';
     const lines = [
-      { timestamp: '2026-02-01T10:00:00.000Z', type: 'session_meta', payload: { id, timestamp: '2026-02-01T10:00:00.000Z', cwd: '/w/z', source: 'cli' } },
-      { timestamp: '2026-02-01T10:00:01.000Z', type: 'event_msg', payload: { type: 'user_message', message: 'first ' + 'pad '.repeat(60_000) } },
-      { timestamp: '2026-02-01T10:00:02.000Z', type: 'event_msg', payload: { type: 'user_message', message: 'rotate the manatee certificates' } },
+      {
+        timestamp: '2026-02-01T10:00:00.000Z',
+        type: 'session_meta',
+        payload: { id, timestamp: '2026-02-01T10:00:00.000Z', cwd: '/w/z', source: 'cli' },
+      },
+      {
+        timestamp: '2026-02-01T10:00:01.000Z',
+        type: 'event_msg',
+        payload: { type: 'user_message', message: 'first ' + 'pad '.repeat(60_000) },
+      },
+      {
+        timestamp: '2026-02-01T10:00:02.000Z',
+        type: 'event_msg',
+        payload: { type: 'user_message', message: 'rotate the manatee certificates' },
+      },
     ];
     write(h, `.codex/sessions/2026/02/01/rollout-2026-02-01T10-00-00-${id}.jsonl.zst`, zstdFrame(Buffer.from(jsonl(...lines))));
     const [r] = searchJson(h, ['manatee']);
@@ -829,7 +1077,11 @@ describe('scanning', () => {
     expect(r.text).toBe('a\\nb été "q" \t| HIT tail\n');
     expect(r.text.slice(r.at, r.at + 3)).toBe('HIT');
     // a character cut at either end is dropped
-    const cut = Buffer.concat([Buffer.from('é', 'utf8').subarray(1), Buffer.from(' x HIT y ', 'utf8'), Buffer.from('é', 'utf8').subarray(0, 1)]);
+    const cut = Buffer.concat([
+      Buffer.from('é', 'utf8').subarray(1),
+      Buffer.from(' x HIT y ', 'utf8'),
+      Buffer.from('é', 'utf8').subarray(0, 1),
+    ]);
     const c = rawText(cut, cut.indexOf('HIT'));
     expect(c.text).toBe(' x HIT y ');
     expect(c.text.slice(c.at, c.at + 3)).toBe('HIT');
@@ -840,10 +1092,21 @@ describe('scanning', () => {
     const line = Buffer.from(JSON.stringify({ t: 'a NA\u00cfVE approach' }).replace(/\u00cf/g, '\\u00cf') + '\n');
     const got: string[] = [];
     let done = false;
-    scanLines((buf, off) => (done ? 0 : ((done = true), line.copy(buf, off))), t1!.needles, { line: (b, s, e) => got.push(b.toString('utf8', s, e)), raw: () => {} });
+    scanLines(
+      (buf, off) => {
+        if (done) return 0;
+        done = true;
+        return line.copy(buf, off);
+      },
+      t1.needles,
+      {
+        line: (b, s, e) => got.push(b.toString('utf8', s, e)),
+        raw: () => {},
+      },
+    );
     expect(got).toHaveLength(1);
     const [t2] = parseQuery(['say "hi"']);
-    expect(t2!.phrase).toBe(false); // quotes inside an argument delimit phrases: `say` is a word here
+    expect(t2.phrase).toBe(false); // quotes inside an argument delimit phrases: `say` is a word here
   });
 
   it('snippets centre the densest cluster and mark every term', () => {
@@ -859,9 +1122,14 @@ describe('every harness', () => {
   beforeAll(() => loadExtractors());
   function ex(h: keyof typeof EXTRACTORS, file: string): Piece[] {
     const out: Piece[] = [];
-    const cx = { first: true, st: {} as Record<string, any> };
+    const cx = { first: true, st: {} as Record<string, unknown> };
     const text = fs.readFileSync(path.join(FIXTURES, file), 'utf8');
-    const recs = file.endsWith('.json') ? [JSON.parse(text)] : text.split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    const recs = file.endsWith('.json')
+      ? [JSON.parse(text)]
+      : text
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l));
     for (const r of recs) {
       out.push(...EXTRACTORS[h](r, cx));
       cx.first = false;
@@ -870,7 +1138,7 @@ describe('every harness', () => {
   }
   const has = (ps: Piece[], role: string, s: string) => ps.some((p) => p.role === role && p.text.includes(s));
 
-  it('extracts prompts, replies, tool calls and tool output from each harness\'s fixtures', () => {
+  it("extracts prompts, replies, tool calls and tool output from each harness's fixtures", () => {
     const c = ex('claude', 'claude/record-types.jsonl');
     expect(has(c, 'user', 'Hello')).toBe(true);
     expect(has(c, 'tool-call', 'bash ls')).toBe(true);
@@ -899,7 +1167,13 @@ describe('every harness', () => {
     expect(has(g, 'assistant', 'Hello! I listed the files.')).toBe(true);
     const gl = ex('gemini', 'gemini/legacy-session.json');
     expect(has(gl, 'user', 'Hello')).toBe(true);
-    const oc = EXTRACTORS.opencode({ role: 'assistant', part: JSON.parse(fs.readFileSync(path.join(FIXTURES, 'opencode/legacy-storage/part/m_assistant_small/001.json'), 'utf8')) }, { first: false, st: {} });
+    const oc = EXTRACTORS.opencode(
+      {
+        role: 'assistant',
+        part: JSON.parse(fs.readFileSync(path.join(FIXTURES, 'opencode/legacy-storage/part/m_assistant_small/001.json'), 'utf8')),
+      },
+      { first: false, st: {} },
+    );
     expect(has(oc, 'tool-call', 'bash ls')).toBe(true);
     expect(has(oc, 'tool-output', 'a.txt')).toBe(true);
   });
@@ -916,7 +1190,11 @@ describe('every harness', () => {
     // Cursor: a transcript under projects/<slug>/agent-transcripts/<chatId>/
     const chat = 'c0ffee00-1111-4222-8333-444455556666';
     put(h, 'cursor/test-session.jsonl', `.cursor/projects/w-cursor-proj/agent-transcripts/${chat}/${chat}.jsonl`);
-    put(h, 'cursor/subagent-session.jsonl', `.cursor/projects/w-cursor-proj/agent-transcripts/${chat}/subagents/d0d0d0d0-1111-4222-8333-444455556666.jsonl`);
+    put(
+      h,
+      'cursor/subagent-session.jsonl',
+      `.cursor/projects/w-cursor-proj/agent-transcripts/${chat}/subagents/d0d0d0d0-1111-4222-8333-444455556666.jsonl`,
+    );
     // opencode v1.2: a WAL database built from the fixture schema
     const require = createRequire(import.meta.url);
     const Database = require('better-sqlite3');
@@ -926,7 +1204,9 @@ describe('every harness', () => {
     db.pragma('journal_mode = WAL');
     db.exec(fs.readFileSync(path.join(FIXTURES, 'opencode/schema-v1.2-migrations.sql'), 'utf8'));
     db.prepare("INSERT INTO project (id, worktree, time_created, time_updated, sandboxes) VALUES ('global', '/', 1, 1, '[]')").run();
-    const ses = db.prepare("INSERT INTO session (id, project_id, parent_id, slug, directory, title, version, time_created, time_updated) VALUES (?, 'global', ?, ?, '/w/oc', ?, '1.2.0', ?, ?)");
+    const ses = db.prepare(
+      "INSERT INTO session (id, project_id, parent_id, slug, directory, title, version, time_created, time_updated) VALUES (?, 'global', ?, ?, '/w/oc', ?, '1.2.0', ?, ?)",
+    );
     ses.run('ses_parent', null, 'parent', 'Port the axolotl service', 1770000000000, 1770000100000);
     ses.run('ses_child', 'ses_parent', 'child', 'Child session', 1770000050000, 1770000060000);
     const msg = db.prepare('INSERT INTO message (id, session_id, time_created, time_updated, data) VALUES (?, ?, 1, 1, ?)');
@@ -934,7 +1214,16 @@ describe('every harness', () => {
     msg.run('msg_1', 'ses_parent', JSON.stringify({ role: 'user' }));
     part.run('prt_1', 'msg_1', 'ses_parent', JSON.stringify({ type: 'text', text: 'port the axolotl service to Go' }));
     msg.run('msg_2', 'ses_child', JSON.stringify({ role: 'assistant' }));
-    part.run('prt_2', 'msg_2', 'ses_child', JSON.stringify({ type: 'tool', tool: 'bash', state: { status: 'completed', input: { command: 'go test ./salamander/...' }, output: 'ok' } }));
+    part.run(
+      'prt_2',
+      'msg_2',
+      'ses_child',
+      JSON.stringify({
+        type: 'tool',
+        tool: 'bash',
+        state: { status: 'completed', input: { command: 'go test ./salamander/...' }, output: 'ok' },
+      }),
+    );
     db.close();
     // opencode before v1.2: the JSON storage tree
     put(h, 'opencode/legacy-storage', '.local/share/opencode/storage');
@@ -952,7 +1241,10 @@ describe('every harness', () => {
     ];
     for (const [q, harness, id] of cases) {
       const r = searchJson(h, q);
-      expect(r.map((x) => `${x.harness}:${x.id}`), q.join(' ')).toContain(`${harness}:${id}`);
+      expect(
+        r.map((x) => `${x.harness}:${x.id}`),
+        q.join(' '),
+      ).toContain(`${harness}:${id}`);
       expect(r.filter((x) => x.harness === harness).length, q.join(' ')).toBeGreaterThan(0);
     }
     // a Cursor subagent's words are found on the parent chat

@@ -1,12 +1,13 @@
 // Completion in recency order: `resume __complete`, zsh under zpty (also with zsh-autosuggestions),
 // the zstyles fzf-tab reads, and the rows fed to the real fzf with the `__fzf-flags tab` flags.
+
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { envFor, run, needs, needsFile } from './helpers.js';
-import { TmuxShell, claudeHome, initFile, runShell, type Sess } from './shell-helpers.js';
+import { envFor, needs, needsFile, run } from './helpers.js';
 import { TAIL } from './launch-helpers.js';
+import { claudeHome, initFile, runShell, type Sess, TmuxShell } from './shell-helpers.js';
 
 const uid = (p: string) => `${p}-4e5f-4061-8071-${TAIL}`;
 // oldest first here; every listing must show them newest first
@@ -20,7 +21,11 @@ const SESSIONS: Sess[] = [
 const NEWEST_FIRST = ['abcd2222', 'abcd1111', '33333333', '22222222', '11111111'];
 const AUTOSUGGEST = '/usr/share/zsh-autosuggestions/zsh-autosuggestions.zsh';
 
-const values = (stdout: string) => stdout.split('\n').filter(Boolean).map((l) => l.split('\t')[0]);
+const values = (stdout: string) =>
+  stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => l.split('\t')[0]);
 
 describe('resume __complete', () => {
   const home = claudeHome(SESSIONS);
@@ -46,7 +51,12 @@ describe('resume __complete', () => {
   });
 
   it('offers nothing once a bare word is on the line, or after --', () => {
-    for (const words of [['abcd1111', ''], ['dotfiles', 'ab'], ['--', ''], ['abcd1111', '--', '-']]) {
+    for (const words of [
+      ['abcd1111', ''],
+      ['dotfiles', 'ab'],
+      ['--', ''],
+      ['abcd1111', '--', '-'],
+    ]) {
       const r = comp(...words);
       expect(r.code).toBe(0);
       expect(r.stdout).toBe('');
@@ -82,14 +92,16 @@ describe('resume __complete', () => {
  * zsh-autosuggestions) under zpty, then a key bound to a widget that records $BUFFER and the
  * suggestion zsh-autosuggestions would show. Enter is never sent on the typed line.
  */
-function zshType(home: string, keys: string, opts: { autosuggest?: boolean; initFirst?: boolean } = {}): { buffer: string; suggestion: string; screen: string } {
+function zshType(
+  home: string,
+  keys: string,
+  opts: { autosuggest?: boolean; initFirst?: boolean } = {},
+): { buffer: string; suggestion: string; screen: string } {
   const init = initFile(home, 'zsh');
   const out = path.join(home, 'zpty.out');
   const screen = path.join(home, 'zpty.screen');
   fs.rmSync(out, { force: true });
-  const as = opts.autosuggest
-    ? `; source ${AUTOSUGGEST}; ZSH_AUTOSUGGEST_STRATEGY=(completion); unset ZSH_AUTOSUGGEST_USE_ASYNC`
-    : '';
+  const as = opts.autosuggest ? `; source ${AUTOSUGGEST}; ZSH_AUTOSUGGEST_STRATEGY=(completion); unset ZSH_AUTOSUGGEST_USE_ASYNC` : '';
   // The widget asks zsh-autosuggestions for the suggestion of the current buffer the way it does
   // after each key (its fetch keeps only suggestions that extend the buffer).
   const cap = `__cap() { local suggestion=; (( $+functions[_zsh_autosuggest_fetch_suggestion] )) && _zsh_autosuggest_fetch_suggestion "$BUFFER"; print -r -- "$BUFFER"$'\\0'"\${suggestion#$BUFFER}" > ${out}; }; zle -N __cap; bindkey '^X^B' __cap`;
@@ -110,7 +122,7 @@ function zshType(home: string, keys: string, opts: { autosuggest?: boolean; init
   const r = runShell(home, 'zsh', driver + '\n', { env: { TERM: 'xterm', COLUMNS: '200' } });
   if (!fs.existsSync(out)) throw new Error(`zsh did not answer: ${r.stderr}`);
   const [buffer, suggestion] = fs.readFileSync(out, 'utf8').replace(/\n$/, '').split('\0');
-  return { buffer: buffer!, suggestion: suggestion ?? '', screen: fs.readFileSync(screen, 'utf8') };
+  return { buffer: buffer, suggestion: suggestion ?? '', screen: fs.readFileSync(screen, 'utf8') };
 }
 
 function shq(s: string): string {
@@ -120,7 +132,8 @@ function shq(s: string): string {
 /** Short ids in the order a completion listing shows them. */
 function listed(screen: string): string[] {
   const seen: string[] = [];
-  for (const m of screen.matchAll(/(?<![0-9a-z])(abcd2222|abcd1111|33333333|22222222|11111111) {2}\S+ {2}claude/g)) if (!seen.includes(m[1]!)) seen.push(m[1]!);
+  for (const m of screen.matchAll(/(?<![0-9a-z])(abcd2222|abcd1111|33333333|22222222|11111111) {2}\S+ {2}claude/g))
+    if (!seen.includes(m[1])) seen.push(m[1]);
   return seen;
 }
 
@@ -171,7 +184,6 @@ describe.each([false, true])('zsh completion (zsh-autosuggestions loaded: %s)', 
     expect(zshType(home, 'resume --harn\t', { autosuggest }).buffer).toBe('resume --harness ');
     expect(zshType(home, 'resume init fi\t', { autosuggest }).buffer).toBe('resume init fish ');
   });
-
 });
 
 describe('zsh-autosuggestions (completion strategy)', { timeout: 120_000 }, () => {
@@ -193,20 +205,27 @@ describe('zsh and fzf-tab', { timeout: 120_000 }, () => {
 
   it.skipIf(needs('zsh'))('sets the zstyles fzf-tab reads: no sorting, flags from __fzf-flags tab, the picker preview', () => {
     const init = initFile(home, 'zsh');
-    const r = runShell(home, 'zsh', [
-      `source ${init}`,
-      `zstyle -s ':completion:complete:resume:argument-1:' sort s && print -r -- "sort=$s"`,
-      `zstyle -a ':fzf-tab:complete:resume:argument-1' fzf-flags f && print -rl -- "flags=\${(j:|:)f}"`,
-      `zstyle -s ':fzf-tab:complete:resume:argument-1' fzf-preview p && print -r -- "preview=$p"`,
-      // fzf-tab has fzf run the preview in a new zsh with $word set to the candidate
-      `zsh -f -c 'word=abcd1111; eval "$1"' preview "$p"`,
-    ].join('\n') + '\n');
+    const r = runShell(
+      home,
+      'zsh',
+      [
+        `source ${init}`,
+        `zstyle -s ':completion:complete:resume:argument-1:' sort s && print -r -- "sort=$s"`,
+        `zstyle -a ':fzf-tab:complete:resume:argument-1' fzf-flags f && print -rl -- "flags=\${(j:|:)f}"`,
+        `zstyle -s ':fzf-tab:complete:resume:argument-1' fzf-preview p && print -r -- "preview=$p"`,
+        // fzf-tab has fzf run the preview in a new zsh with $word set to the candidate
+        `zsh -f -c 'word=abcd1111; eval "$1"' preview "$p"`,
+      ].join('\n') + '\n',
+    );
     expect(r.stderr).toBe('');
     const lines = r.stdout.split('\n');
     expect(lines[0]).toBe('sort=false');
     const flags = run(home, ['__fzf-flags', 'tab']);
     expect(flags.code).toBe(0);
-    const want = spawnSync('zsh', ['-f', '-c', 'print -r -- ${(j:|:)${(Q)${(z)1}}}', 'x', flags.stdout.trim()], { encoding: 'utf8' }).stdout.trim();
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: zsh's parameter expansion, run by zsh
+    const want = spawnSync('zsh', ['-f', '-c', 'print -r -- ${(j:|:)${(Q)${(z)1}}}', 'x', flags.stdout.trim()], {
+      encoding: 'utf8',
+    }).stdout.trim();
     expect(lines[1]).toBe(`flags=${want}`);
     expect(lines[2]).toMatch(/^preview=.*preview/);
     const preview = run(home, ['preview', 'abcd1111']);
@@ -218,18 +237,29 @@ describe('zsh and fzf-tab', { timeout: 120_000 }, () => {
   it.skipIf(needs('zsh', 'fzf'))('the real fzf keeps the candidates in recency order with the tab flags', () => {
     // fzf-tab feeds fzf one line per candidate (its display string) and prints the chosen line.
     const rows = run(home, ['__complete', '--', 'dotfiles']).stdout;
-    const lines = rows.split('\n').filter(Boolean).map((l) => l.replace('\t', '  '));
-    const flags = spawnSync('zsh', ['-f', '-c', 'print -rl -- ${(Q)${(z)1}}', 'x', run(home, ['__fzf-flags', 'tab']).stdout.trim()], { encoding: 'utf8' })
-      .stdout.split('\n').filter(Boolean);
+    const lines = rows
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => l.replace('\t', '  '));
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: zsh's parameter expansion, run by zsh
+    const flags = spawnSync('zsh', ['-f', '-c', 'print -rl -- ${(Q)${(z)1}}', 'x', run(home, ['__fzf-flags', 'tab']).stdout.trim()], {
+      encoding: 'utf8',
+    })
+      .stdout.split('\n')
+      .filter(Boolean);
     for (const q of ['', 'claude', 'dotfiles']) {
       const f = spawnSync('fzf', [...flags, '--filter', q], { input: lines.join('\n') + '\n', encoding: 'utf8', env: envFor(home) });
       expect(f.stderr).toBe('');
       expect(f.status).toBe(0);
-      expect(f.stdout.split('\n').filter(Boolean).map((l) => l.split('  ')[0])).toEqual(['22222222', '11111111']);
+      expect(
+        f.stdout
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => l.split('  ')[0]),
+      ).toEqual(['22222222', '11111111']);
     }
   });
 });
-
 
 // ---- bash in tmux ----------------------------------------------------------------------------
 
@@ -255,28 +285,37 @@ describe('bash completion (tmux)', { timeout: 120_000 }, () => {
     });
   });
 
-  it.skipIf(skip)('several matches open the picker newest first with the word as query; its choice is inserted and the line redrawn', async () => {
-    await withBash(async (t) => {
-      t.send('-l', 'resume dotfiles');
-      t.send('Tab');
-      const s = await t.until((x) => /22222222 .*\n(.*\n)*.*11111111 /.test(x), 'the picker');
-      expect(s).not.toMatch(/33333333 /);
-      t.send('Enter'); // accepts in fzf (the newest); the shell line itself is never submitted
-      await t.until(() => t.line() === `$ resume ${uid('22222222')}`, 'the chosen id on the line');
-    });
-  });
+  it.skipIf(skip)(
+    'several matches open the picker newest first with the word as query; its choice is inserted and the line redrawn',
+    async () => {
+      await withBash(async (t) => {
+        t.send('-l', 'resume dotfiles');
+        t.send('Tab');
+        const s = await t.until((x) => /22222222 .*\n(.*\n)*.*11111111 /.test(x), 'the picker');
+        expect(s).not.toMatch(/33333333 /);
+        t.send('Enter'); // accepts in fzf (the newest); the shell line itself is never submitted
+        await t.until(() => t.line() === `$ resume ${uid('22222222')}`, 'the chosen id on the line');
+      });
+    },
+  );
 
-  it.skipIf(skip)('an id prefix that several sessions share opens the picker filtered to them; the id inserted starts with it', async () => {
-    await withBash(async (t) => {
-      t.send('-l', 'resume abcd');
-      t.send('Tab');
-      const s = await t.until((x) => /abcd2222 .*\n(.*\n)*.*abcd1111 /.test(x) && /2 of 5 sessions match/.test(x), 'the picker over the two');
-      expect(s).not.toMatch(/(11111111|22222222|33333333) /);
-      t.send('Down');
-      t.send('Enter');
-      await t.until(() => t.line() === `$ resume ${uid('abcd1111')}`, 'the chosen id, which starts with what was typed');
-    });
-  });
+  it.skipIf(skip)(
+    'an id prefix that several sessions share opens the picker filtered to them; the id inserted starts with it',
+    async () => {
+      await withBash(async (t) => {
+        t.send('-l', 'resume abcd');
+        t.send('Tab');
+        const s = await t.until(
+          (x) => /abcd2222 .*\n(.*\n)*.*abcd1111 /.test(x) && /2 of 5 sessions match/.test(x),
+          'the picker over the two',
+        );
+        expect(s).not.toMatch(/(11111111|22222222|33333333) /);
+        t.send('Down');
+        t.send('Enter');
+        await t.until(() => t.line() === `$ resume ${uid('abcd1111')}`, 'the chosen id, which starts with what was typed');
+      });
+    },
+  );
 
   it.skipIf(skip)('an empty word opens the picker over every session, newest first', async () => {
     await withBash(async (t) => {
@@ -284,7 +323,7 @@ describe('bash completion (tmux)', { timeout: 120_000 }, () => {
       t.send('Tab');
       const s = await t.until((x) => /11111111 /.test(x), 'the picker');
       const order = NEWEST_FIRST.map((id) => s.indexOf(`${id} `));
-      expect(order.every((v, i) => v >= 0 && (i === 0 || v > order[i - 1]!))).toBe(true);
+      expect(order.every((v, i) => v >= 0 && (i === 0 || v > order[i - 1]))).toBe(true);
       t.send('Escape');
       await t.until(() => t.line() === '$ resume', 'the line back, unchanged');
     });
@@ -300,30 +339,33 @@ describe('bash completion (tmux)', { timeout: 120_000 }, () => {
     });
   });
 
-  it.skipIf(skip)('values are listed in the binary\'s order (nosort), nothing is offered for a second word, --dir takes directories', async () => {
-    await withBash(async (t) => {
-      t.send('-l', 'resume init ');
-      t.send('Tab');
-      t.send('Tab');
-      await t.until((s) => /^zsh +bash +fish *$/m.test(s), 'zsh bash fish in that order');
-      t.send('C-u');
-      t.send('-l', 'resume abcd1111 ');
-      t.send('Tab');
-      t.send('Tab');
-      t.send('-l', 'x');
-      await t.until(() => t.line() === '$ resume abcd1111 x', 'the typed x');
-      expect(t.screen()).not.toMatch(/abcd2222|33333333/);
-      fs.mkdirSync(path.join(home, 'projA'), { recursive: true });
-      t.send('C-u');
-      t.send('-l', 'resume --dir proj');
-      t.send('Tab');
-      await t.until(() => t.line() === '$ resume --dir projA/', 'the directory');
-      t.send('C-u');
-      t.send('-l', 'resume abcd1111 --cd proj');
-      t.send('Tab');
-      await t.until(() => t.line() === '$ resume abcd1111 --cd projA/', 'the directory for --cd');
-    });
-  });
+  it.skipIf(skip)(
+    "values are listed in the binary's order (nosort), nothing is offered for a second word, --dir takes directories",
+    async () => {
+      await withBash(async (t) => {
+        t.send('-l', 'resume init ');
+        t.send('Tab');
+        t.send('Tab');
+        await t.until((s) => /^zsh +bash +fish *$/m.test(s), 'zsh bash fish in that order');
+        t.send('C-u');
+        t.send('-l', 'resume abcd1111 ');
+        t.send('Tab');
+        t.send('Tab');
+        t.send('-l', 'x');
+        await t.until(() => t.line() === '$ resume abcd1111 x', 'the typed x');
+        expect(t.screen()).not.toMatch(/abcd2222|33333333/);
+        fs.mkdirSync(path.join(home, 'projA'), { recursive: true });
+        t.send('C-u');
+        t.send('-l', 'resume --dir proj');
+        t.send('Tab');
+        await t.until(() => t.line() === '$ resume --dir projA/', 'the directory');
+        t.send('C-u');
+        t.send('-l', 'resume abcd1111 --cd proj');
+        t.send('Tab');
+        await t.until(() => t.line() === '$ resume abcd1111 --cd projA/', 'the directory for --cd');
+      });
+    },
+  );
 });
 
 // ---- fish: complete -C -----------------------------------------------------------------------

@@ -1,10 +1,11 @@
 // Helpers for the shell-level tests: a HOME of Claude Code sessions in chosen directories, the
 // stand-in `claude` on PATH (test/launch-helpers.ts) that records its cwd and argv, and each shell
 // with no rc files.
+
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { spawnSync } from 'node:child_process';
-import { BIN, envFor, tempHome, write } from './helpers.js';
+import { BIN, envFor, must, tempHome, write } from './helpers.js';
 import { claudeSession, records, standIn, standInLog } from './launch-helpers.js';
 
 export interface Sess {
@@ -28,7 +29,7 @@ export function claudeOnPath(home: string): string {
 
 /** Each run of the stand-in `claude`: where and with what arguments. */
 export function calls(home: string): { cwd: string; argv: string[] }[] {
-  return records(standInLog(home)).map((r) => ({ cwd: r.cwd, argv: r.argv }));
+  return records(standInLog(home)).map((r) => ({ cwd: must(r.cwd), argv: must(r.argv) }));
 }
 
 export type ShellName = 'zsh' | 'bash' | 'fish';
@@ -56,7 +57,7 @@ export function runShell(
 ): { code: number; stdout: string; stderr: string } {
   const file = path.join(home, `script.${shell}`);
   fs.writeFileSync(file, body);
-  const r = spawnSync(shellArgv(shell, file)[0]!, shellArgv(shell, file).slice(1), {
+  const r = spawnSync(shellArgv(shell, file)[0], shellArgv(shell, file).slice(1), {
     env: envFor(home, { PATH: claudeOnPath(home), ...opts.env }),
     cwd: opts.cwd ?? home,
     encoding: 'utf8',
@@ -74,21 +75,14 @@ export function initFile(home: string, shell: ShellName): string {
 export class TmuxShell {
   static n = 0;
   private sock: string;
-  constructor(
-    private home: string,
-    shell: ShellName,
-    extraEnv: Record<string, string> = {},
-  ) {
+  constructor(home: string, shell: ShellName, extraEnv: Record<string, string> = {}) {
     this.sock = path.join(home, `tmux-${++TmuxShell.n}.sock`);
     const init = initFile(home, shell);
     const env = envFor(home, { TERM: 'xterm-256color', PATH: claudeOnPath(home), ...extraEnv });
     const envArgs = Object.entries(env).map(([k, v]) => `${k}=${v}`);
     const argv = shell === 'bash' ? ['bash', '--norc', '--noprofile'] : shell === 'zsh' ? ['zsh', '-f'] : ['fish', '--no-config'];
     this.tmux('-f', '/dev/null', 'new-session', '-d', '-c', home, '-x', '200', '-y', '40', 'env', '-i', ...envArgs, ...argv);
-    const setup =
-      shell === 'fish'
-        ? `function fish_prompt; echo -n '$ '; end; source ${init}; clear`
-        : `PS1='$ '; source ${init}; clear`;
+    const setup = shell === 'fish' ? `function fish_prompt; echo -n '$ '; end; source ${init}; clear` : `PS1='$ '; source ${init}; clear`;
     this.send('-l', setup);
     this.send('Enter');
   }
@@ -105,7 +99,13 @@ export class TmuxShell {
   }
   /** The last prompt line on the screen (tmux trims trailing blanks). */
   line(): string {
-    return this.screen().split('\n').filter((l) => /^\$( |$)/.test(l)).pop()?.trimEnd() ?? '';
+    return (
+      this.screen()
+        .split('\n')
+        .filter((l) => /^\$( |$)/.test(l))
+        .pop()
+        ?.trimEnd() ?? ''
+    );
   }
   /** Poll until `ok` holds; the generous limit only guards against a hang. */
   async until(ok: (screen: string) => boolean, what: string): Promise<string> {

@@ -1,12 +1,13 @@
 // `resume init`: the printed scripts load quietly in real shells (strict flags, twice), pass
 // shellcheck and fish_indent, and the `resume` function launches through the user's shell.
+
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { BIN, ROOT, run, needs } from './helpers.js';
-import { TmuxShell, calls, claudeHome, initFile, runShell, type Sess, type ShellName } from './shell-helpers.js';
+import { BIN, needs, ROOT, run } from './helpers.js';
 import { TAIL } from './launch-helpers.js';
+import { calls, claudeHome, initFile, runShell, type Sess, type ShellName, TmuxShell } from './shell-helpers.js';
 
 const SHELLS: ShellName[] = ['zsh', 'bash', 'fish'];
 const id = (n: number) => `${String(n).repeat(8)}-4e5f-4061-8071-${TAIL}`;
@@ -82,7 +83,16 @@ describe('static checks', { timeout: 120_000 }, () => {
 });
 
 // Directories a session can start in that a careless quote would break.
-const HOSTILE = ['with space', `quo'te"s`, '$HOME and $(echo x)', 'back`tick`', 'new\nline', 'ünïcødé ✓ 日本', '-leading-dash', 'semi;colon & amp|pipe *glob?'];
+const HOSTILE = [
+  'with space',
+  `quo'te"s`,
+  '$HOME and $(echo x)',
+  'back`tick`',
+  'new\nline',
+  'ünïcødé ✓ 日本',
+  '-leading-dash',
+  'semi;colon & amp|pipe *glob?',
+];
 
 describe.each(SHELLS)('launching through the %s function', { timeout: 120_000 }, (sh) => {
   const setup = () => {
@@ -99,18 +109,22 @@ describe.each(SHELLS)('launching through the %s function', { timeout: 120_000 },
   const src = (sh: ShellName, init: string) => (sh === 'fish' ? `source ${init}` : `. ${init}`);
   const status = (sh: ShellName) => (sh === 'fish' ? '$status' : '$?');
 
-  it.skipIf(needs(sh))('starts the harness in the exact directory, for hostile names, and the shell stays where it was', { timeout: 90000 }, () => {
-    const { home, dirs, sessions } = setup();
-    const init = initFile(home, sh);
-    const lines = [src(sh, init)];
-    for (const s of sessions) lines.push(`resume ${s.id.slice(0, 8)}`, `echo "rc=${status(sh)} pwd=$PWD"`);
-    const r = runShell(home, sh, lines.join('\n') + '\n');
-    expect(r.stderr).toBe('');
-    const want = sessions.map(() => `rc=0 pwd=${home}`).join('\n') + '\n';
-    expect(r.stdout).toBe(want);
-    const got = calls(home);
-    expect(got).toEqual(sessions.map((s, i) => ({ cwd: fs.realpathSync(dirs[i]!), argv: ['--resume', s.id] })));
-  });
+  it.skipIf(needs(sh))(
+    'starts the harness in the exact directory, for hostile names, and the shell stays where it was',
+    { timeout: 90000 },
+    () => {
+      const { home, dirs, sessions } = setup();
+      const init = initFile(home, sh);
+      const lines = [src(sh, init)];
+      for (const s of sessions) lines.push(`resume ${s.id.slice(0, 8)}`, `echo "rc=${status(sh)} pwd=$PWD"`);
+      const r = runShell(home, sh, lines.join('\n') + '\n');
+      expect(r.stderr).toBe('');
+      const want = sessions.map(() => `rc=0 pwd=${home}`).join('\n') + '\n';
+      expect(r.stdout).toBe(want);
+      const got = calls(home);
+      expect(got).toEqual(sessions.map((s, i) => ({ cwd: fs.realpathSync(dirs[i]), argv: ['--resume', s.id] })));
+    },
+  );
 
   it.skipIf(needs(sh))('a shell function named like the harness wins over the binary', () => {
     const { home, dirs, sessions } = setup();
@@ -121,15 +135,15 @@ describe.each(SHELLS)('launching through the %s function', { timeout: 120_000 },
       bash: `claude() { printf 'fn %s %s\\n' "$PWD" "$*" >> ${log}; return 7; }`,
       fish: `function claude; printf 'fn %s %s\\n' "$PWD" "$argv" >> ${log}; return 7; end`,
     };
-    const s = sessions[0]!;
+    const s = sessions[0];
     const r = runShell(home, sh, `${src(sh, init)}\n${fn[sh]}\nresume ${s.id}\necho "rc=${status(sh)} pwd=$PWD"\n`);
     expect(r.stderr).toBe('');
     expect(r.stdout).toBe(`rc=7 pwd=${home}\n`);
-    expect(fs.readFileSync(log, 'utf8')).toBe(`fn ${fs.realpathSync(dirs[0]!)} --resume ${s.id}\n`);
+    expect(fs.readFileSync(log, 'utf8')).toBe(`fn ${fs.realpathSync(dirs[0])} --resume ${s.id}\n`);
     expect(calls(home)).toEqual([]);
   });
 
-  it.skipIf(needs(sh))('returns the binary\'s exit code and runs nothing when nothing is chosen', () => {
+  it.skipIf(needs(sh))("returns the binary's exit code and runs nothing when nothing is chosen", () => {
     const { home } = setup();
     const init = initFile(home, sh);
     const tmp = path.join(home, 'tmp');
@@ -142,7 +156,7 @@ describe.each(SHELLS)('launching through the %s function', { timeout: 120_000 },
   });
 });
 
-describe.each(['zsh', 'bash'] as const)('%s under the user\'s own options', { timeout: 120_000 }, (sh) => {
+describe.each(['zsh', 'bash'] as const)("%s under the user's own options", { timeout: 120_000 }, (sh) => {
   const setup = () => {
     const home = claudeHome([]);
     const dirs = ['one', 'two words'].map((n) => {
@@ -158,7 +172,7 @@ describe.each(['zsh', 'bash'] as const)('%s under the user\'s own options', { ti
   it.skipIf(needs(sh))('works under unusual user options and leaves every option as it was', () => {
     const { home, dirs, sessions } = setup();
     const init = initFile(home, sh);
-    const s = sessions[1]!;
+    const s = sessions[1];
     const body: Record<'zsh' | 'bash', string> = {
       zsh: [
         'setopt ksh_arrays sh_word_split no_unset err_return rc_quotes no_glob warn_create_global glob_subst; IFS=:',
@@ -180,40 +194,43 @@ describe.each(['zsh', 'bash'] as const)('%s under the user\'s own options', { ti
     const r = runShell(home, sh, body[sh] + '\n');
     expect(r.stderr).toBe('');
     expect(r.stdout).toBe('same\n');
-    expect(calls(home)).toEqual([{ cwd: fs.realpathSync(dirs[1]!), argv: ['--resume', s.id] }]);
+    expect(calls(home)).toEqual([{ cwd: fs.realpathSync(dirs[1]), argv: ['--resume', s.id] }]);
   });
-
 });
 
 describe('fish: the directory comes back', { timeout: 120_000 }, () => {
-  it.skipIf(needs('fish', 'tmux'))('after a harness interrupted with Ctrl-C, with cd history as it was', async () => {
-    const home = claudeHome([]);
-    const dir = path.join(home, 'w', 'proj x');
-    fs.mkdirSync(dir, { recursive: true });
-    const s: Sess = { id: id(5), cwd: dir, prompt: 'long task', at: '2026-01-01T00:00:00Z' };
-    claudeHome([s], home);
-    const marker = path.join(home, 'started');
-    const t = new TmuxShell(home, 'fish');
-    try {
-      await t.until(() => t.line() === '$', 'the prompt');
-      t.send('-l', `cd /; cd ${home}; set -g before "$dirprev|$dirnext"; function claude; touch ${marker}; sleep 1000; end; clear`);
-      t.send('Enter');
-      await t.until(() => t.line() === '$', 'the prompt');
-      t.send('-l', `resume ${s.id}`);
-      t.send('Enter');
-      const end = Date.now() + 25000;
-      while (!fs.existsSync(marker)) {
-        if (Date.now() > end) throw new Error(`the harness did not start; screen:\n${t.screen()}`);
-        await new Promise((r) => setTimeout(r, 100));
+  it.skipIf(needs('fish', 'tmux'))(
+    'after a harness interrupted with Ctrl-C, with cd history as it was',
+    async () => {
+      const home = claudeHome([]);
+      const dir = path.join(home, 'w', 'proj x');
+      fs.mkdirSync(dir, { recursive: true });
+      const s: Sess = { id: id(5), cwd: dir, prompt: 'long task', at: '2026-01-01T00:00:00Z' };
+      claudeHome([s], home);
+      const marker = path.join(home, 'started');
+      const t = new TmuxShell(home, 'fish');
+      try {
+        await t.until(() => t.line() === '$', 'the prompt');
+        t.send('-l', `cd /; cd ${home}; set -g before "$dirprev|$dirnext"; function claude; touch ${marker}; sleep 1000; end; clear`);
+        t.send('Enter');
+        await t.until(() => t.line() === '$', 'the prompt');
+        t.send('-l', `resume ${s.id}`);
+        t.send('Enter');
+        const end = Date.now() + 25000;
+        while (!fs.existsSync(marker)) {
+          if (Date.now() > end) throw new Error(`the harness did not start; screen:\n${t.screen()}`);
+          await new Promise((r) => setTimeout(r, 100));
+        }
+        t.send('C-c');
+        await t.until(() => t.line() === '$', 'the prompt after Ctrl-C');
+        t.send('-l', 'echo "pwd=$PWD"; test "$dirprev|$dirnext" = "$before"; and echo same-history');
+        t.send('Enter');
+        const screen = await t.until((x) => /^pwd=/m.test(x), 'the echo');
+        expect(screen).toContain(`\npwd=${home}\nsame-history\n`);
+      } finally {
+        t.kill();
       }
-      t.send('C-c');
-      await t.until(() => t.line() === '$', 'the prompt after Ctrl-C');
-      t.send('-l', 'echo "pwd=$PWD"; test "$dirprev|$dirnext" = "$before"; and echo same-history');
-      t.send('Enter');
-      const screen = await t.until((x) => /^pwd=/m.test(x), 'the echo');
-      expect(screen).toContain(`\npwd=${home}\nsame-history\n`);
-    } finally {
-      t.kill();
-    }
-  }, 60000);
+    },
+    60000,
+  );
 });

@@ -5,9 +5,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { tempHome, needs } from './helpers.js';
-import { TmuxShell, calls, claudeHome, type ShellName } from './shell-helpers.js';
+import { needs, tempHome } from './helpers.js';
 import { TAIL } from './launch-helpers.js';
+import { calls, claudeHome, type ShellName, TmuxShell } from './shell-helpers.js';
 
 const uid = (p: string) => `${p}-4e5f-4061-8071-${TAIL}`;
 
@@ -44,20 +44,27 @@ describe.each(SHELLS)('key binding in %s (tmux)', { timeout: 120_000 }, (shell) 
     }
   };
 
-  it.skipIf(skip)('Alt-R opens the picker newest first; Enter puts the resume line on the command line; Enter runs it', { timeout: 120_000 }, async () => {
-    await withShell({}, async (t, home, dir) => {
-      t.send('M-r');
-      const s = await t.until((x) => /22222222 .*\n(.*\n)*.*11111111 /.test(x), 'the picker, newest first');
-      expect(s).toMatch(/newer task/);
-      t.send('Enter');
-      await t.until(() => t.line().startsWith('$ cd ') && t.line().includes(`claude --resume ${uid('22222222')}`), 'the resume line on the command line');
-      expect(t.line()).toContain('proj');
-      expect(calls(home)).toEqual([]); // shown, not run
-      t.send('Enter');
-      await t.until(() => calls(home).length === 1, 'the stand-in run');
-      expect(calls(home)[0]).toEqual({ cwd: dir, argv: ['--resume', uid('22222222')] });
-    });
-  });
+  it.skipIf(skip)(
+    'Alt-R opens the picker newest first; Enter puts the resume line on the command line; Enter runs it',
+    { timeout: 120_000 },
+    async () => {
+      await withShell({}, async (t, home, dir) => {
+        t.send('M-r');
+        const s = await t.until((x) => /22222222 .*\n(.*\n)*.*11111111 /.test(x), 'the picker, newest first');
+        expect(s).toMatch(/newer task/);
+        t.send('Enter');
+        await t.until(
+          () => t.line().startsWith('$ cd ') && t.line().includes(`claude --resume ${uid('22222222')}`),
+          'the resume line on the command line',
+        );
+        expect(t.line()).toContain('proj');
+        expect(calls(home)).toEqual([]); // shown, not run
+        t.send('Enter');
+        await t.until(() => calls(home).length === 1, 'the stand-in run');
+        expect(calls(home)[0]).toEqual({ cwd: dir, argv: ['--resume', uid('22222222')] });
+      });
+    },
+  );
 
   it.skipIf(skip)('Esc in the picker leaves the command line as it was', { timeout: 120_000 }, async () => {
     await withShell({}, async (t) => {

@@ -1,9 +1,10 @@
 // Real SQLite databases for the opencode and Cursor tests, built from the fixture SQL dumps in WAL
 // mode, the way the harnesses keep them.
-import fs from 'node:fs';
-import path from 'node:path';
+
 import crypto from 'node:crypto';
+import fs from 'node:fs';
 import { createRequire } from 'node:module';
+import path from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import { FIXTURES } from './helpers.js';
 
@@ -61,15 +62,29 @@ export function addSessions(db: BetterSqlite3.Database, sessions: OcSession[], m
      VALUES (?, ?, ?, ?, ?, ?, '1.2.0', ?, ?, ?)`,
   );
   for (const s of sessions) {
-    ss.run(s.id, s.project ?? 'global', s.parent ?? null, s.id.slice(-6), s.directory ?? '/tmp', s.title ?? `New session - 2026-02-01T10:00:00.000Z`,
-      s.created ?? 1770000000000, s.updated ?? s.created ?? 1770000000000, s.archived ?? null);
+    ss.run(
+      s.id,
+      s.project ?? 'global',
+      s.parent ?? null,
+      s.id.slice(-6),
+      s.directory ?? '/tmp',
+      s.title ?? `New session - 2026-02-01T10:00:00.000Z`,
+      s.created ?? 1770000000000,
+      s.updated ?? s.created ?? 1770000000000,
+      s.archived ?? null,
+    );
   }
   const ms = db.prepare('INSERT INTO message (id, session_id, time_created, time_updated, data) VALUES (?, ?, 1, 1, ?)');
   const ps = db.prepare('INSERT INTO part (id, message_id, session_id, time_created, time_updated, data) VALUES (?, ?, ?, 1, 1, ?)');
   for (const m of messages) {
     ms.run(m.id, m.session, typeof m.data === 'string' ? m.data : JSON.stringify(m.data));
     (m.parts ?? []).forEach((p, i) => {
-      ps.run(`${m.id.replace(/^msg_/, 'prt_')}_${String(i).padStart(3, '0')}`, m.id, m.session, typeof p === 'string' ? p : JSON.stringify(p));
+      ps.run(
+        `${m.id.replace(/^msg_/, 'prt_')}_${String(i).padStart(3, '0')}`,
+        m.id,
+        m.session,
+        typeof p === 'string' ? p : JSON.stringify(p),
+      );
     });
   }
 }

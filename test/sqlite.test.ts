@@ -1,7 +1,7 @@
 // Read-only SQLite: a database is never written, and no companion file appears beside it.
 import fs from 'node:fs';
-import path from 'node:path';
 import { createRequire } from 'node:module';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openReadonly } from '../lib/harness/sqlite.js';
 import { tempHome } from './helpers.js';

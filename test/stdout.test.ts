@@ -27,7 +27,8 @@ const item = (i: number, n: number, text = 'word ') => ({
 });
 
 describe('writeJsonArray', () => {
-  const same = (items: unknown[]) => expect(written((fd) => writeJsonArray(items, fd)).toString('utf8')).toBe(JSON.stringify(items, null, 2) + '\n');
+  const same = (items: unknown[]) =>
+    expect(written((fd) => writeJsonArray(items, fd)).toString('utf8')).toBe(JSON.stringify(items, null, 2) + '\n');
 
   it('writes what JSON.stringify(items, null, 2) writes', () => {
     same([]);

@@ -1,12 +1,13 @@
 // `rows` on a cold index streams the finished list, in order, for every harness (issue 12): files
 // are read newest first and a session is written once no unread file can hold a newer one.
+
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { spawnSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BIN, FIXTURES, envFor, jsonl, lsJson, run, tempHome, write } from './helpers.js';
+import { HARNESSES, type Session } from '../lib/types.js';
+import { BIN, envFor, FIXTURES, jsonl, lsJson, must, run, tempHome, write } from './helpers.js';
 import { cursorStore, md5 } from './sqlite-fixtures.js';
-import { HARNESSES } from '../lib/types.js';
 
 const homes: string[] = [];
 afterEach(() => {
@@ -29,25 +30,40 @@ function mixedHome(): { home: string; files: string[] } {
   }
   const cwd = '/tmp/resume-stream-cursor';
   cursorStore(path.join(home, '.cursor', 'chats', md5(cwd), 'a1b2c3d4-e5f6-7890-abcd-ef1234567890', 'store.db'), {
-    agentId: 'a1b2c3d4-e5f6-7890-abcd-ef1234567890', name: 'Cursor stream check', createdAt: Date.parse('2026-11-30T13:16:00Z'),
+    agentId: 'a1b2c3d4-e5f6-7890-abcd-ef1234567890',
+    name: 'Cursor stream check',
+    createdAt: Date.parse('2026-11-30T13:16:00Z'),
   });
   const list = lsJson(home);
   fs.rmSync(path.join(home, '.cache'), { recursive: true, force: true });
   const newest = new Map<string, number>();
-  for (const s of list) newest.set(s.file, Math.max(newest.get(s.file) ?? 0, Date.parse(s.updated ?? s.started)));
+  for (const s of list) newest.set(s.file, Math.max(newest.get(s.file) ?? 0, Date.parse(must(s.updated ?? s.started))));
   const files = [...newest.keys()].sort();
-  const oldestPi = list.filter((s) => s.harness === 'pi').sort((a, b) => Date.parse(a.updated) - Date.parse(b.updated))[0].file;
+  const oldestPi = list.filter((s) => s.harness === 'pi').sort((a, b) => Date.parse(must(a.updated)) - Date.parse(must(b.updated)))[0].file;
   const top = Math.max(...newest.values()) + 3_600_000;
   files.forEach((f, i) => {
-    const t = (f === oldestPi ? top : newest.get(f)! + ((i * 7919) % 13) * 60_000) / 1000;
+    const t = (f === oldestPi ? top : must(newest.get(f)) + ((i * 7919) % 13) * 60_000) / 1000;
     for (const p of [f, `${f}-wal`, `${f}-shm`]) if (fs.existsSync(p)) fs.utimesSync(p, t, t);
   });
   return { home, files };
 }
 
-const keys = (out: string) => out.split('\n').filter(Boolean).map((l) => l.split('\t')[0]);
+const keys = (out: string) =>
+  out
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => l.split('\t')[0]);
 /** A row without its short id (a streamed short id is unique among the rows written so far) and age (time moves on). */
-const noShort = (out: string) => out.split('\n').filter(Boolean).map((l) => l.split('\t').filter((_, i) => i !== 1 && i !== 2).join('\t'));
+const noShort = (out: string) =>
+  out
+    .split('\n')
+    .filter(Boolean)
+    .map((l) =>
+      l
+        .split('\t')
+        .filter((_, i) => i !== 1 && i !== 2)
+        .join('\t'),
+    );
 
 describe('rows on a cold index', () => {
   it('streams exactly the finished list, in order, for every harness', () => {
@@ -63,7 +79,7 @@ describe('rows on a cold index', () => {
     // every streamed short id is a prefix of its id
     for (const l of cold.stdout.split('\n').filter(Boolean)) {
       const [key, short] = l.split('\t');
-      expect(key!.split(':')[1]!.startsWith(short!)).toBe(true);
+      expect(key.split(':')[1].startsWith(short)).toBe(true);
     }
   });
 
@@ -103,7 +119,7 @@ describe('the ordered stream of a full build', () => {
     });
     expect(batches.flatMap((b) => b.keys)).toEqual(r.sessions.map((s) => s.key));
     // the newest pi session could be written before the last file was read
-    expect(batches[0]!.at).toBeLessThan(total);
+    expect(batches[0].at).toBeLessThan(total);
     // a rebuild streams the same list again
     const again: string[] = [];
     const r2 = await updateIndex(ctx, { rebuild: true, onSessions: (ss) => again.push(...ss.map((s) => s.key)) });
@@ -115,7 +131,7 @@ describe('the ordered stream of a full build', () => {
     const { OrderedStream, planOrder } = await import('../lib/index/stream.js');
     const out: string[][] = [];
     const st = new OrderedStream((b) => out.push(b.map((s) => s.id)));
-    const s = (id: string, updated: number) => ({ id, harness: 'pi', updated, started: updated }) as any;
+    const s = (id: string, updated: number) => ({ id, harness: 'pi', updated, started: updated }) as Session;
     st.add([s('a', 100)]);
     st.flush(150); // a file with bound 150 is still unread
     expect(out).toEqual([]);
@@ -131,10 +147,20 @@ describe('the ordered stream of a full build', () => {
       { src: { path: 'c2', harness: 'claude' as const } },
       { src: { path: 'p2', harness: 'pi' as const } },
     ];
-    const bounds = new Map([['c1', 10], ['p1', 20], ['c2', 30], ['p2', 5]]);
-    const found = jobs.map((j) => ({ src: j.src, bound: bounds.get(j.src.path)! }));
+    const bounds = new Map([
+      ['c1', 10],
+      ['p1', 20],
+      ['c2', 30],
+      ['p2', 5],
+    ]);
+    const found = jobs.map((j) => ({ src: j.src, bound: must(bounds.get(j.src.path)) }));
     const plan = planOrder(jobs, bounds, new Set(['claude' as const]), found);
-    expect(plan.map((p) => [p.job.src.path, p.key])).toEqual([['c2', 30], ['c1', 30], ['p1', 20], ['p2', 5]]);
+    expect(plan.map((p) => [p.job.src.path, p.key])).toEqual([
+      ['c2', 30],
+      ['c1', 30],
+      ['p1', 20],
+      ['p2', 5],
+    ]);
   });
 });
 
@@ -159,19 +185,43 @@ function claudeHome(names: string[]): string {
   const pi = path.join(home, '.pi/agent/sessions');
   fs.cpSync(path.join(FIXTURES, 'real', 'pi-0.73.1', 'home'), home, { recursive: true });
   const old = Date.parse('2026-11-30T14:00:00Z') / 1000;
-  for (const e of fs.readdirSync(pi, { recursive: true, withFileTypes: true })) if (e.isFile()) fs.utimesSync(path.join(e.parentPath, e.name), old, old);
+  for (const e of fs.readdirSync(pi, { recursive: true, withFileTypes: true }))
+    if (e.isFile()) fs.utimesSync(path.join(e.parentPath, e.name), old, old);
   const at = (h: number) => `2026-12-01T${String(h).padStart(2, '0')}:00:00.000Z`;
-  const history = (s: string) => [crec(s, 'user', uu(1), null, 'parent first prompt', at(1)), crec(s, 'assistant', uu(2), uu(1), 'ok', at(1))];
+  const history = (s: string) => [
+    crec(s, 'user', uu(1), null, 'parent first prompt', at(1)),
+    crec(s, 'assistant', uu(2), uu(1), 'ok', at(1)),
+  ];
   const texts: Record<string, [number, unknown[]]> = {
-    alone1: [1, [crec(sid(1), 'user', uu(101), null, 'alone one', at(5)), crec(sid(1), 'assistant', uu(102), uu(101), 'ok', '2026-12-01T07:30:00.000Z')]],
+    alone1: [
+      1,
+      [
+        crec(sid(1), 'user', uu(101), null, 'alone one', at(5)),
+        crec(sid(1), 'assistant', uu(102), uu(101), 'ok', '2026-12-01T07:30:00.000Z'),
+      ],
+    ],
     alone2: [2, [crec(sid(2), 'user', uu(201), null, 'alone two', '2026-12-01T00:30:00.000Z')]],
     parent: [3, [...history(sid(3)), crec(sid(3), 'user', uu(20), uu(2), 'parent after the fork', at(4))]],
-    fork: [4, [...history(sid(4)), crec(sid(4), 'user', uu(10), uu(2), 'fork own prompt', at(2)), crec(sid(4), 'user', uu(12), uu(10), 'fork goes on', at(7))]],
-    grand: [5, [...history(sid(5)), crec(sid(5), 'user', uu(10), uu(2), 'fork own prompt', at(2)), crec(sid(5), 'user', uu(30), uu(10), 'grandchild', at(2))]],
+    fork: [
+      4,
+      [
+        ...history(sid(4)),
+        crec(sid(4), 'user', uu(10), uu(2), 'fork own prompt', at(2)),
+        crec(sid(4), 'user', uu(12), uu(10), 'fork goes on', at(7)),
+      ],
+    ],
+    grand: [
+      5,
+      [
+        ...history(sid(5)),
+        crec(sid(5), 'user', uu(10), uu(2), 'fork own prompt', at(2)),
+        crec(sid(5), 'user', uu(30), uu(10), 'grandchild', at(2)),
+      ],
+    ],
     long: [6, [crec(sid(6), 'user', uu(601), null, 'a long first prompt', at(8), ' and more'.repeat(10_000))]],
   };
   for (const name of names) {
-    const [n, recs] = texts[name]!;
+    const [n, recs] = texts[name];
     // a long reply after the first record (the stream reads a linked harness's files one by one only
     // when their first lines are a small part of them)
     const first = recs[0] as { timestamp: string; uuid: string };
@@ -189,10 +239,13 @@ describe('a linked harness in the stream (Claude Code: forks)', () => {
     const { updateIndex } = await import('../lib/index/index.js');
     const batches: { at: number; keys: string[] }[] = [];
     let filesDone = 0;
-    const r = await updateIndex({ env: envFor(home), home }, {
-      progress: (_d, _t, files) => (filesDone = files),
-      onSessions: (ss) => batches.push({ at: filesDone, keys: ss.map((s) => s.key) }),
-    });
+    const r = await updateIndex(
+      { env: envFor(home), home },
+      {
+        progress: (_d, _t, files) => (filesDone = files),
+        onSessions: (ss) => batches.push({ at: filesDone, keys: ss.map((s) => s.key) }),
+      },
+    );
     return { batches, result: r.sessions.map((s) => s.key) };
   }
 
@@ -204,21 +257,21 @@ describe('a linked harness in the stream (Claude Code: forks)', () => {
     expect(batches[0]).toEqual({ at: 1, keys: [`claude:${sid(1)}`] });
     // the fork waits for the finish pass over the files it may be related to: until the last of
     // them (grand, the 4th file) is read, not the last Claude file (alone2, the 5th)
-    expect(batches.find((b) => b.keys.includes(`claude:${sid(4)}`))!.at).toBe(4);
+    expect(must(batches.find((b) => b.keys.includes(`claude:${sid(4)}`))).at).toBe(4);
     // and the rows a cold `rows` prints are those of the finished list
     fs.rmSync(path.join(home, '.cache'), { recursive: true, force: true });
     const cold = run(home, ['rows', '-a']);
     const warm = run(home, ['rows', '-a']);
     expect(noShort(cold.stdout)).toEqual(noShort(warm.stdout));
-    expect(lsJson(home).find((s: any) => s.id === sid(4))).toMatchObject({ forkedFrom: sid(3), firstPrompt: 'fork own prompt' });
+    expect(lsJson(home).find((s) => s.id === sid(4))).toMatchObject({ forkedFrom: sid(3), firstPrompt: 'fork own prompt' });
   });
 
-  it('holds every Claude session when a file\'s first lines do not give its link key', async () => {
+  it("holds every Claude session when a file's first lines do not give its link key", async () => {
     const home = claudeHome(['alone1', 'alone2', 'parent', 'fork', 'grand', 'long']);
     const { batches, result } = await streamed(home);
     expect(batches.flatMap((b) => b.keys)).toEqual(result);
     // nothing before the last of the six Claude files is read
-    expect(batches[0]!.at).toBe(6);
+    expect(batches[0].at).toBe(6);
     fs.rmSync(path.join(home, '.cache'), { recursive: true, force: true });
     const cold = run(home, ['rows', '-a']);
     expect(noShort(cold.stdout)).toEqual(noShort(run(home, ['rows', '-a']).stdout));
@@ -231,7 +284,11 @@ const steady = (out: string) => out.split('\n').map((l) => l.replace(/\b\d+(mo|[
  * What a picker list and `rows --status` share: the status line, then each row's key, in order (the
  * picker lays its columns out for the screen: fzf/layout.ts).
  */
-const listed = (out: string) => out.split('\n').filter(Boolean).map((l, i) => (i === 0 ? steady(l)[0] : l.split('\t')[0]));
+const listed = (out: string) =>
+  out
+    .split('\n')
+    .filter(Boolean)
+    .map((l, i) => (i === 0 ? steady(l)[0] : l.split('\t')[0]));
 
 describe('one listing for rows and the picker reloads', () => {
   it('__feed after a key lists what `rows --status` lists with the same filters, from the same stored listing', () => {

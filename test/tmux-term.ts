@@ -1,11 +1,12 @@
 // A command run in a private tmux server, its screen read with capture-pane (the picker tests and
 // the relevance tests): keys are sent about 0.3 s apart and the screen is polled for the expected
 // text, never a fixed sleep as proof.
+
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { spawnSync } from 'node:child_process';
 import { afterAll } from 'vitest';
-import { BIN, envFor, sleep } from './helpers.js';
+import { BIN, envFor, must, sleep } from './helpers.js';
 
 export const shq = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 const sockets: string[] = [];
@@ -23,7 +24,9 @@ export class Term {
     sockets.push(this.sock);
     const e = envFor(home, { TERM: 'xterm-256color', ...env });
     const script = [
-      ...Object.entries(e).filter(([, val]) => val !== undefined).map(([k, val]) => `export ${k}=${shq(val!)}`),
+      ...Object.entries(e)
+        .filter(([, val]) => val !== undefined)
+        .map(([k, val]) => `export ${k}=${shq(must(val))}`),
       `cd ${shq(home)}`,
       `${shq(process.execPath)} ${shq(BIN)} ${args.map(shq).join(' ')} > ${shq(path.join(home, 'out'))}`,
       `echo $? > ${shq(path.join(home, 'code'))}`,
@@ -56,7 +59,10 @@ export class Term {
 
   /** The list side of the screen: each line up to the preview's border. */
   list(): string {
-    return this.screen().split('\n').map((l) => l.split(/[│╭╰]/)[0]!.trimEnd()).join('\n');
+    return this.screen()
+      .split('\n')
+      .map((l) => l.split(/[│╭╰]/)[0].trimEnd())
+      .join('\n');
   }
 
   /**
@@ -114,4 +120,3 @@ export { sleep };
 afterAll(() => {
   for (const s of sockets) spawnSync('tmux', ['-L', s, 'kill-server']);
 });
-

@@ -3,15 +3,16 @@
 // systemctl on PATH and a user bus socket), the cache by `index`, a snapshot by `snapshot` of a live
 // stand-in Claude session. A dry run removes nothing and names each; the run removes each, keeps
 // Claude's other settings (after a backup) and what resume did not write.
+
+import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { run, tempHome, write, notLinux } from './helpers.js';
-import { claudeSession, uuid as uuidAt } from './launch-helpers.js';
 import { removeHook } from '../lib/harness/claude/care/hook.js';
 import { makeCtx } from '../lib/util/paths.js';
+import { must, notLinux, run, tempHome, write } from './helpers.js';
+import { claudeSession, uuid as uuidAt } from './launch-helpers.js';
 
 // ids of this file's own (the live check reads every process on the machine)
 const uuid = (i: number) => uuidAt(i, 'dededede-0000-4000-8000');
@@ -93,10 +94,24 @@ async function installed(bus: boolean): Promise<{ h: string; env: Record<string,
   kids.push(p);
   await new Promise((res) => p.once('spawn', res));
   const st = fs.readFileSync(`/proc/${p.pid}/stat`, 'utf8');
-  write(h, `.claude/sessions/${p.pid}.json`, JSON.stringify({
-    pid: p.pid, sessionId: id, cwd: h, startedAt: 1, procStart: st.slice(st.lastIndexOf(')') + 2).split(' ')[19], version: '2.1.5',
-    kind: 'interactive', entrypoint: 'cli', status: 'idle', updatedAt: 2, name: 'named-one', nameSource: 'user',
-  }));
+  write(
+    h,
+    `.claude/sessions/${p.pid}.json`,
+    JSON.stringify({
+      pid: p.pid,
+      sessionId: id,
+      cwd: h,
+      startedAt: 1,
+      procStart: st.slice(st.lastIndexOf(')') + 2).split(' ')[19],
+      version: '2.1.5',
+      kind: 'interactive',
+      entrypoint: 'cli',
+      status: 'idle',
+      updatedAt: 2,
+      name: 'named-one',
+      nameSource: 'user',
+    }),
+  );
   for (const args of [['init', 'claude-hook', '--write'], ['hooks', 'install'], ['index'], ['snapshot']]) {
     const r = run(h, args, env);
     expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(0);
@@ -105,7 +120,7 @@ async function installed(bus: boolean): Promise<{ h: string; env: Record<string,
 }
 
 describe.skipIf(notLinux)('resume uninstall', { timeout: 60_000 }, () => {
-  it('--dry-run names each thing and removes nothing; the run removes each, keeps what is not resume\'s', async () => {
+  it("--dry-run names each thing and removes nothing; the run removes each, keeps what is not resume's", async () => {
     const { h, env } = await installed(true);
     const units = ['path', 'timer', 'service'].map((x) => `~/.config/systemd/user/resume-hooks.${x}`);
     for (const u of units) expect(fs.existsSync(path.join(h, u.slice(2)))).toBe(true);
@@ -126,7 +141,9 @@ describe.skipIf(notLinux)('resume uninstall', { timeout: 60_000 }, () => {
     expect(lines).toEqual([
       'resume: remove by hand from ~/.zshrc, line 2: eval "$(resume init zsh)"',
       'resume: remove by hand from ~/.config/fish/config.fish, line 2: /opt/resume/bin/resume init fish | source',
-      expect.stringMatching(/^resume: would remove the Stop hook \(resume snapshot --quiet\) from ~\/\.claude\/settings\.json \(backup: ~\/\.claude\/settings\.json\.resume-backup-[\dTZ-]+\)$/),
+      expect.stringMatching(
+        /^resume: would remove the Stop hook \(resume snapshot --quiet\) from ~\/\.claude\/settings\.json \(backup: ~\/\.claude\/settings\.json\.resume-backup-[\dTZ-]+\)$/,
+      ),
       'resume: would leave 2 backups of ~/.claude/settings.json (settings.json.resume-backup-*): yours to delete once you no longer need them',
       'resume: would stop and disable resume-hooks.path, resume-hooks.timer and resume-hooks.service (systemctl --user disable --now)',
       'resume: would remove ~/.config/systemd/user/default.target.wants/resume-hooks.path (the link systemctl enable made)',
@@ -147,22 +164,35 @@ describe.skipIf(notLinux)('resume uninstall', { timeout: 60_000 }, () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe('');
     // the same lines, done (the backup's name is the time of each run)
-    const done = (l: string) => l.replace(/^resume: would stop and disable/, 'resume: stopped and disabled').replace(/^resume: would reload/, 'resume: reloaded').replace(/^resume: would remove/, 'resume: removed').replace(/^resume: would leave/, 'resume: left');
+    const done = (l: string) =>
+      l
+        .replace(/^resume: would stop and disable/, 'resume: stopped and disabled')
+        .replace(/^resume: would reload/, 'resume: reloaded')
+        .replace(/^resume: would remove/, 'resume: removed')
+        .replace(/^resume: would leave/, 'resume: left');
     const when = (l: string) => l.replace(/resume-backup-[\dTZ-]+/, 'resume-backup-T');
     expect(r.stderr.trimEnd().split('\n').map(when)).toEqual(dry.stderr.trimEnd().split('\n').map(done).map(when));
-    expect(r.stderr.split('\n')[2]).toMatch(/^resume: removed the Stop hook \(resume snapshot --quiet\) from ~\/\.claude\/settings\.json \(backup: /);
+    expect(r.stderr.split('\n')[2]).toMatch(
+      /^resume: removed the Stop hook \(resume snapshot --quiet\) from ~\/\.claude\/settings\.json \(backup: /,
+    );
     expect(fs.readFileSync(path.join(h, 'ctl.log'), 'utf8').trim().split('\n')).toEqual([
       'systemctl --user disable --now resume-hooks.path resume-hooks.timer',
       'systemctl --user stop resume-hooks.service',
       'systemctl --user daemon-reload',
     ]);
     // each gone
-    for (const p of [...units.map((u) => u.slice(2)), '.cache/resume', '.config/resume/sessions', '.local/state/resume', '.config/systemd/user/default.target.wants/resume-hooks.path']) {
+    for (const p of [
+      ...units.map((u) => u.slice(2)),
+      '.cache/resume',
+      '.config/resume/sessions',
+      '.local/state/resume',
+      '.config/systemd/user/default.target.wants/resume-hooks.path',
+    ]) {
       expect(fs.existsSync(path.join(h, p)), p).toBe(false);
     }
     // Claude's other settings as they were; the settings with the hook in the backup it names
     expect(JSON.parse(fs.readFileSync(path.join(h, '.claude/settings.json'), 'utf8'))).toEqual(USER_SETTINGS);
-    const backup = path.join(h, '.claude', path.basename(r.stderr.match(/backup: (~\/\.claude\/\S+)\)/)![1]!));
+    const backup = path.join(h, '.claude', path.basename(must(r.stderr.match(/backup: (~\/\.claude\/\S+)\)/))[1]));
     expect(fs.readFileSync(backup, 'utf8')).toBe(settings);
     expect(fs.statSync(backup).mode & 0o777).toBe(0o600);
     // what resume did not write stays: rc files, the config, the transcript, Claude's registry
@@ -175,16 +205,22 @@ describe.skipIf(notLinux)('resume uninstall', { timeout: 60_000 }, () => {
     expect(again.code).toBe(0);
     expect(again.stderr).not.toMatch(/removed|stopped/);
     expect(again.stderr).toContain('remove by hand from ~/.zshrc, line 2');
-    expect(fs.existsSync(path.join(h, '.cache/resume')), 'the run\'s own code cache is not left behind').toBe(false);
+    expect(fs.existsSync(path.join(h, '.cache/resume')), "the run's own code cache is not left behind").toBe(false);
   });
 
   it('without a user bus: the links enable made and the unit files go, and it says what to run in the session', async () => {
     const { h, env } = await installed(true);
     const r = run(h, ['uninstall'], { ...env, XDG_RUNTIME_DIR: undefined });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toContain('resume: no systemd user bus reached from here: if resume-hooks.path and resume-hooks.timer run in your session, run there: systemctl --user stop resume-hooks.path resume-hooks.timer && systemctl --user daemon-reload\n');
-    expect(r.stderr).toContain('resume: removed ~/.config/systemd/user/timers.target.wants/resume-hooks.timer (the link systemctl enable made)\n');
-    expect(fs.readdirSync(path.join(h, '.config/systemd/user'), { recursive: true }).filter((n) => String(n).includes('resume-hooks'))).toEqual([]);
+    expect(r.stderr).toContain(
+      'resume: no systemd user bus reached from here: if resume-hooks.path and resume-hooks.timer run in your session, run there: systemctl --user stop resume-hooks.path resume-hooks.timer && systemctl --user daemon-reload\n',
+    );
+    expect(r.stderr).toContain(
+      'resume: removed ~/.config/systemd/user/timers.target.wants/resume-hooks.timer (the link systemctl enable made)\n',
+    );
+    expect(
+      fs.readdirSync(path.join(h, '.config/systemd/user'), { recursive: true }).filter((n) => String(n).includes('resume-hooks')),
+    ).toEqual([]);
     expect(fs.readFileSync(path.join(h, 'ctl.log'), 'utf8')).not.toContain('disable');
   });
 
@@ -209,14 +245,21 @@ describe.skipIf(notLinux)('resume uninstall', { timeout: 60_000 }, () => {
     expect(home.stderr).toContain("resume: left the cache ~: it is your home directory or above it; remove resume's files there by hand\n");
     expect(fs.existsSync(path.join(h, 'list.json'))).toBe(true);
     // --demo is refused: uninstall is about your own files
-    expect(run(h, ['--demo', 'uninstall'], env)).toMatchObject({ code: 2, stderr: 'resume: uninstall works on your own files: run it without --demo\n' });
+    expect(run(h, ['--demo', 'uninstall'], env)).toMatchObject({
+      code: 2,
+      stderr: 'resume: uninstall works on your own files: run it without --demo\n',
+    });
   });
 
   it('takes out only our hook: a group it shares keeps the others, a file without it is not written', () => {
     const h = tempHome('resume-uninstall-');
     const ours = { type: 'command', command: "'/opt/resume/bin/resume' snapshot --quiet" };
     const theirs = { type: 'command', command: 'notify-send stop' };
-    const file = write(h, '.claude/settings.json', JSON.stringify({ hooks: { Stop: [{ matcher: '', hooks: [theirs, ours] }, { hooks: [ours] }] }, theme: 'dark' }));
+    const file = write(
+      h,
+      '.claude/settings.json',
+      JSON.stringify({ hooks: { Stop: [{ matcher: '', hooks: [theirs, ours] }, { hooks: [ours] }] }, theme: 'dark' }),
+    );
     const ctx = makeCtx({ HOME: h });
     const now = new Date('2026-01-02T03:04:05.678Z');
     expect(removeHook(ctx, now, true)).toEqual({ file, removed: 2, backup: `${file}.resume-backup-2026-01-02T03-04-05-678Z` });

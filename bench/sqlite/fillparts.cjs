@@ -7,9 +7,19 @@ const [nArg, variant] = process.argv.slice(2);
 const N = Number(nArg);
 const r = prng(45);
 const W = 'the a fix add test build run error in on for with to of and make it this that file code function'.split(' ');
-const sent = (min, max) => { const len = min + Math.floor(r() * (max - min)); let s = ''; while (s.length < len) s += (s ? ' ' : '') + W[Math.floor(r() * W.length)]; return s.slice(0, len); };
+const sent = (min, max) => {
+  const len = min + Math.floor(r() * (max - min));
+  let s = '';
+  while (s.length < len) s += (s ? ' ' : '') + W[Math.floor(r() * W.length)];
+  return s.slice(0, len);
+};
 const S = [];
-for (let i = 0; i < N; i++) { const p = []; const np = 5 + Math.floor(r() * 11); for (let n = 0; n < np; n++) p.push(sent(40, 400)); S.push({ id: `${Math.floor(r() * 1e16).toString(16)}-${i}`, p, u: Math.floor(r() * 1e12) }); }
+for (let i = 0; i < N; i++) {
+  const p = [];
+  const np = 5 + Math.floor(r() * 11);
+  for (let n = 0; n < np; n++) p.push(sent(40, 400));
+  S.push({ id: `${Math.floor(r() * 1e16).toString(16)}-${i}`, p, u: Math.floor(r() * 1e12) });
+}
 const f = `${__dirname}/data/tmp/parts-${variant}.db`;
 for (const x of [f, f + '-wal', f + '-shm']) fs.rmSync(x, { force: true });
 const db = open(f);
@@ -29,10 +39,33 @@ db.exec('BEGIN');
 S.forEach((s, k) => {
   const path = `/home/user/.pi/sessions/d${k % 846}/${s.id}.jsonl`;
   a.run(k, path, 1, k, 1000, s.u, 1000, st);
-  b.run(k, k, 'pi', s.id, s.id.slice(0, 8), '/home/user/p', null, s.p[0], s.p[s.p.length - 1], s.p.length, 'main', 'm', s.u, s.u, path, 0, null, null, null, 0, null, '{"cwd":"/x","argv":["pi"]}');
+  b.run(
+    k,
+    k,
+    'pi',
+    s.id,
+    s.id.slice(0, 8),
+    '/home/user/p',
+    null,
+    s.p[0],
+    s.p[s.p.length - 1],
+    s.p.length,
+    'main',
+    'm',
+    s.u,
+    s.u,
+    path,
+    0,
+    null,
+    null,
+    null,
+    0,
+    null,
+    '{"cwd":"/x","argv":["pi"]}',
+  );
   if (variant === 'noprompts') return;
   if (variant === 'promptsjoined') c.run(k, s.p.join('\x1e'));
-  else s.p.forEach((p, n) => c.run(k, n, p));
+  else for (const [n, p] of s.p.entries()) c.run(k, n, p);
 });
 db.exec('COMMIT');
 console.log(`${db.engine} ${variant}: ${ms(t).toFixed(0)} ms, ${fs.statSync(f).size + fs.statSync(f + '-wal').size} bytes`);

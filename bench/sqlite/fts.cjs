@@ -6,7 +6,13 @@
 const fs = require('node:fs');
 const { open, median, ms, now } = require('./engine.cjs');
 const [cmd, dbfile, a, kind] = process.argv.slice(2);
-const size = (f) => { try { return fs.statSync(f).size; } catch { return 0; } };
+const size = (f) => {
+  try {
+    return fs.statSync(f).size;
+  } catch {
+    return 0;
+  }
+};
 const rss = () => +(process.resourceUsage().maxRSS / 1024).toFixed(1);
 if (cmd === 'build') {
   const tok = kind;
@@ -28,8 +34,12 @@ if (cmd === 'build') {
   const t = now();
   const fd = fs.openSync(a, 'r');
   const chunk = Buffer.allocUnsafe(8 << 20);
-  let rest = '', id = 0, bytes = 0, n;
-  while ((n = fs.readSync(fd, chunk, 0, chunk.length, null)) > 0) {
+  let rest = '',
+    id = 0,
+    bytes = 0;
+  for (;;) {
+    const n = fs.readSync(fd, chunk, 0, chunk.length, null);
+    if (n <= 0) break;
     bytes += n;
     const text = rest + chunk.toString('utf8', 0, n);
     const lines = text.split('\n');
@@ -53,10 +63,23 @@ if (cmd === 'build') {
   db.exec('VACUUM');
   const vacuumed = size(dbfile);
   db.close();
-  console.log(JSON.stringify({ engine: db.engine, node: process.version, tok, textBytes: bytes, messages: id, buildMs: Math.round(buildMs), dbBytes: built, share: +(built / bytes).toFixed(3), optimizeMs: Math.round(optMs), afterOptimizeVacuum: vacuumed, shareOpt: +(vacuumed / bytes).toFixed(3), maxRssMiB: rss() }));
-  return;
-}
-if (cmd === 'query') {
+  console.log(
+    JSON.stringify({
+      engine: db.engine,
+      node: process.version,
+      tok,
+      textBytes: bytes,
+      messages: id,
+      buildMs: Math.round(buildMs),
+      dbBytes: built,
+      share: +(built / bytes).toFixed(3),
+      optimizeMs: Math.round(optMs),
+      afterOptimizeVacuum: vacuumed,
+      shareOpt: +(vacuumed / bytes).toFixed(3),
+      maxRssMiB: rss(),
+    }),
+  );
+} else if (cmd === 'query') {
   const tri = a.startsWith('trigram');
   const db = open(dbfile, { readonly: true });
   const Q = [
@@ -68,16 +91,26 @@ if (cmd === 'query') {
   ];
   const res = [];
   for (const [name, q] of Q) {
-    if (!q) { res.push({ name, note: 'not possible with a word tokenizer' }); continue; }
+    if (!q) {
+      res.push({ name, note: 'not possible with a word tokenizer' });
+      continue;
+    }
     const forms = {
       sessions: () => db.rows('SELECT count(DISTINCT d.session) FROM f JOIN docs d ON d.id = f.rowid WHERE f MATCH ?', q)[0][0],
       top50bm25: () => db.rows('SELECT rowid FROM f WHERE f MATCH ? ORDER BY rank LIMIT 50', q).length,
     };
     const r = { name };
     for (const [form, f] of Object.entries(forms)) {
-      const ts = []; let v;
-      for (let i = 0; i < 5; i++) { const t = now(); v = f(); ts.push(ms(t)); }
-      r[form] = v; r[form + 'FirstMs'] = +ts[0].toFixed(1); r[form + 'MedMs'] = +median(ts).toFixed(1);
+      const ts = [];
+      let v;
+      for (let i = 0; i < 5; i++) {
+        const t = now();
+        v = f();
+        ts.push(ms(t));
+      }
+      r[form] = v;
+      r[form + 'FirstMs'] = +ts[0].toFixed(1);
+      r[form + 'MedMs'] = +median(ts).toFixed(1);
     }
     res.push(r);
   }

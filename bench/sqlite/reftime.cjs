@@ -10,9 +10,18 @@ for (const t of targets) {
   const files = fs.statSync(t).isDirectory() ? fs.readdirSync(t).map((f) => `${t}/${f}`) : [t];
   cmds.push([`cat ${t}${files.length > 1 ? '/*' : ''}`, 'cat', files]);
   for (const w of ['test', 'zanzibarquux', 'qwxzvj', 'retrier']) cmds.push([`rg -i -c ${w} ${t}`, 'rg', ['-i', '-c', w, t]]);
-  cmds.push([`rg -i -c error+cache (two words: rg -l error | rg -i -c cache) ${t}`, 'sh', ['-c', `rg -i -l error ${t} | xargs -d '\\n' rg -i -c cache`]]);
+  cmds.push([
+    `rg -i -c error+cache (two words: rg -l error | rg -i -c cache) ${t}`,
+    'sh',
+    ['-c', `rg -i -l error ${t} | xargs -d '\\n' rg -i -c cache`],
+  ]);
 }
 const devnull = fs.openSync('/dev/null', 'w');
 const ts = cmds.map(() => []);
-for (let r = 0; r < 6; r++) cmds.forEach(([, c, a], i) => { const t = process.hrtime.bigint(); spawnSync(c, a, { stdio: ['ignore', devnull, 'ignore'] }); if (r) ts[i].push(Number(process.hrtime.bigint() - t) / 1e6); });
+for (let r = 0; r < 6; r++)
+  cmds.forEach(([, c, a], i) => {
+    const t = process.hrtime.bigint();
+    spawnSync(c, a, { stdio: ['ignore', devnull, 'ignore'] });
+    if (r) ts[i].push(Number(process.hrtime.bigint() - t) / 1e6);
+  });
 for (const [i, [name]] of cmds.entries()) console.log(`| ${name} | ${median(ts[i]).toFixed(1)} |`);

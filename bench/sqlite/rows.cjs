@@ -13,42 +13,77 @@
 //   node rows.cjs stat LIST         the stat floor: only stat every path in LIST
 const fs = require('node:fs');
 const [mode, a, b] = process.argv.slice(2);
-const out = (s) => { if (s.length) fs.writeSync(1, s); };
-const statAll = (paths) => { let changed = 0; for (const p of paths) { const s = fs.statSync(p, { throwIfNoEntry: false }); if (!s) changed++; } return changed; };
-if (mode === 'file' || mode === 'statfile' || mode === 'stat') {
-  if (mode !== 'file') statAll(fs.readFileSync(mode === 'stat' ? a : b, 'utf8').split('\n').filter(Boolean));
-  if (mode !== 'stat') out(fs.readFileSync(a));
-  return;
-}
-const { open } = require('./engine.cjs');
-const db = open(a, { readonly: true });
-if (mode === 'small') { out(String(db.get("SELECT count(*) AS n FROM meta").n) + '\n'); return; }
-if (mode.startsWith('stat')) {
+const out = (s) => {
+  if (s.length) fs.writeSync(1, s);
+};
+const statAll = (paths) => {
   let changed = 0;
-  for (const [path, size, mtime] of db.iter('SELECT path, size, mtime_ms FROM sources')) {
-    const s = fs.statSync(path, { throwIfNoEntry: false });
-    if (!s || s.size !== size || s.mtimeMs !== mtime) changed++;
+  for (const p of paths) {
+    const s = fs.statSync(p, { throwIfNoEntry: false });
+    if (!s) changed++;
   }
-  if (changed) process.stderr.write(`changed: ${changed}\n`);
-}
-if (mode === 'sqlcat' || mode === 'statsqlcat') {
-  // the whole output made inside SQLite: one string crosses into JS
-  const v = db.get(`SELECT group_concat(head || CASE WHEN d < 3600 THEN CAST(round(d / 60) AS INT) || 'm' WHEN d < 86400 THEN CAST(round(d / 3600) AS INT) || 'h' ELSE CAST(round(d / 86400) AS INT) || 'd' END || tail, '') AS v
-    FROM (SELECT head, tail, (? - updated) / 1000.0 AS d FROM sessions WHERE hidden = 0 ORDER BY updated DESC)`, Date.now()).v;
-  out(v); return;
-}
-if (mode === 'blob' || mode === 'statblob') { const v = db.get("SELECT value FROM meta WHERE key = 'rows'").value; fs.writeSync(1, v); return; }
-const nowMs = Date.now();
-const age = (t) => { const s = (nowMs - t) / 1000; return s < 3600 ? `${Math.round(s / 60)}m` : s < 86400 ? `${Math.round(s / 3600)}h` : `${Math.round(s / 86400)}d`; };
-const parts = [];
-if (mode === 'pre' || mode === 'statpre') {
-  // pre-rendered rows: only the age is made per run (a covering partial index, no table reads)
-  for (const [updated, head, tail] of db.iter('SELECT updated, head, tail FROM sessions WHERE hidden = 0 ORDER BY updated DESC')) parts.push(head, age(updated), tail);
+  return changed;
+};
+// in a function: its early returns end the run (a top-level return is Node's CommonJS wrapper only, not JavaScript)
+function main() {
+  if (mode === 'file' || mode === 'statfile' || mode === 'stat') {
+    if (mode !== 'file')
+      statAll(
+        fs
+          .readFileSync(mode === 'stat' ? a : b, 'utf8')
+          .split('\n')
+          .filter(Boolean),
+      );
+    if (mode !== 'stat') out(fs.readFileSync(a));
+    return;
+  }
+  const { open } = require('./engine.cjs');
+  const db = open(a, { readonly: true });
+  if (mode === 'small') {
+    out(String(db.get('SELECT count(*) AS n FROM meta').n) + '\n');
+    return;
+  }
+  if (mode.startsWith('stat')) {
+    let changed = 0;
+    for (const [path, size, mtime] of db.iter('SELECT path, size, mtime_ms FROM sources')) {
+      const s = fs.statSync(path, { throwIfNoEntry: false });
+      if (!s || s.size !== size || s.mtimeMs !== mtime) changed++;
+    }
+    if (changed) process.stderr.write(`changed: ${changed}\n`);
+  }
+  if (mode === 'sqlcat' || mode === 'statsqlcat') {
+    // the whole output made inside SQLite: one string crosses into JS
+    const v = db.get(
+      `SELECT group_concat(head || CASE WHEN d < 3600 THEN CAST(round(d / 60) AS INT) || 'm' WHEN d < 86400 THEN CAST(round(d / 3600) AS INT) || 'h' ELSE CAST(round(d / 86400) AS INT) || 'd' END || tail, '') AS v
+    FROM (SELECT head, tail, (? - updated) / 1000.0 AS d FROM sessions WHERE hidden = 0 ORDER BY updated DESC)`,
+      Date.now(),
+    ).v;
+    out(v);
+    return;
+  }
+  if (mode === 'blob' || mode === 'statblob') {
+    const v = db.get("SELECT value FROM meta WHERE key = 'rows'").value;
+    fs.writeSync(1, v);
+    return;
+  }
+  const nowMs = Date.now();
+  const age = (t) => {
+    const s = (nowMs - t) / 1000;
+    return s < 3600 ? `${Math.round(s / 60)}m` : s < 86400 ? `${Math.round(s / 3600)}h` : `${Math.round(s / 86400)}d`;
+  };
+  const parts = [];
+  if (mode === 'pre' || mode === 'statpre') {
+    // pre-rendered rows: only the age is made per run (a covering partial index, no table reads)
+    for (const [updated, head, tail] of db.iter('SELECT updated, head, tail FROM sessions WHERE hidden = 0 ORDER BY updated DESC'))
+      parts.push(head, age(updated), tail);
+    out(parts.join(''));
+    return;
+  }
+  for (const [h, sid, short, cwd, branch, title, fp, updated] of db.iter(
+    'SELECT harness, sid, short, cwd, branch, title, first_prompt, updated FROM sessions WHERE hidden = 0 ORDER BY updated DESC',
+  )) {
+    parts.push(`${h}:${sid}\t${short}\t${age(updated)}\t${h}\t${cwd.replace('/home/user', '~')}\t${branch ?? ''}\t${title ?? fp}\n`);
+  }
   out(parts.join(''));
-  return;
 }
-for (const [h, sid, short, cwd, branch, title, fp, updated] of db.iter(
-  'SELECT harness, sid, short, cwd, branch, title, first_prompt, updated FROM sessions WHERE hidden = 0 ORDER BY updated DESC')) {
-  parts.push(`${h}:${sid}\t${short}\t${age(updated)}\t${h}\t${cwd.replace('/home/user', '~')}\t${branch ?? ''}\t${title ?? fp}\n`);
-}
-out(parts.join(''));
+main();

@@ -41,7 +41,11 @@ const only = process.env.ONLY ? new RegExp(process.env.ONLY) : null;
 const cases = C.filter((c) => !only || only.test(c[0]) || /-e 0/.test(c[0]));
 // NODE_EXTRA_CA_CERTS (set on this machine) makes Node 20 parse the CA bundle at every start
 // (~40 ms); Node 22 reads it only when TLS is used. KEEP_CERTS=1 keeps it, to show that.
-const childEnv = (env) => { const e = { ...process.env, ...env }; if (!process.env.KEEP_CERTS) delete e.NODE_EXTRA_CA_CERTS; return e; };
+const childEnv = (env) => {
+  const e = { ...process.env, ...env };
+  if (!process.env.KEEP_CERTS) delete e.NODE_EXTRA_CA_CERTS;
+  return e;
+};
 const devnull = fs.openSync('/dev/null', 'w');
 const times = cases.map(() => []);
 const r = prng(7);
@@ -58,7 +62,10 @@ for (let round = 0; round < R; round++) {
 }
 const med = times.map(median);
 const base = { n20: med[cases.findIndex((c) => c[0] === 'n20 node -e 0')], n22: med[cases.findIndex((c) => c[0] === 'n22 node -e 0')] };
-const floor = { n20: med[cases.findIndex((c) => c[0] === '22k n20 stat floor (stat only)')], n22: med[cases.findIndex((c) => c[0] === '22k n22 stat floor (stat only)')] };
+const floor = {
+  n20: med[cases.findIndex((c) => c[0] === '22k n20 stat floor (stat only)')],
+  n22: med[cases.findIndex((c) => c[0] === '22k n22 stat floor (stat only)')],
+};
 console.log(`rounds: ${R}, load: ${fs.readFileSync('/proc/loadavg', 'utf8').trim()}\n`);
 console.log('| case | median ms | x node -e 0 (same node) | x n20 node -e 0 | x stat floor (same node) |\n|---|---:|---:|---:|---:|');
 cases.forEach(([name], i) => {

@@ -17,10 +17,10 @@
 // argv[0] is replaced by the pinned client from the cache; env is the seeded client env plus resume's env.
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { clients, install } from './install.mjs';
-import { startMock } from './mock-server.mjs';
-import { freshBase, fixturesRoot, listFiles, log, repo, run, sleep, Tmux } from './lib.mjs';
 import { DROID_READY, quitDroid, setups } from './drivers.mjs';
+import { clients, install } from './install.mjs';
+import { fixturesRoot, freshBase, listFiles, log, repo, run, sleep, Tmux } from './lib.mjs';
+import { startMock } from './mock-server.mjs';
 
 const PROMPT = 'check prompt from real:check';
 /** Where each client's store lives under HOME, and the variable that tells resume about another place. */
@@ -43,11 +43,16 @@ function printArgv(client, argv, bin) {
   const [head, ...rest] = argv;
   if (basename(head) !== clients[client].bin) throw new Error(`unexpected executable ${head}`);
   switch (client) {
-    case 'codex': return [bin, 'exec', '--skip-git-repo-check', ...rest, PROMPT];
-    case 'opencode': case 'kilo': return [bin, 'run', ...rest, PROMPT];
+    case 'codex':
+      return [bin, 'exec', '--skip-git-repo-check', ...rest, PROMPT];
+    case 'opencode':
+    case 'kilo':
+      return [bin, 'run', ...rest, PROMPT];
     // -p refuses to run tools without --allow-all-tools
-    case 'copilot': return [bin, ...rest, '-p', PROMPT, '--allow-all-tools'];
-    default: return [bin, ...rest, '-p', PROMPT];
+    case 'copilot':
+      return [bin, ...rest, '-p', PROMPT, '--allow-all-tools'];
+    default:
+      return [bin, ...rest, '-p', PROMPT];
   }
 }
 
@@ -61,22 +66,35 @@ async function amount(client, home, id) {
     if (!db) throw new Error(`no kilo.db under ${home}`);
     const { default: Database } = await import('better-sqlite3');
     const d = new Database(join(home, db), { readonly: true });
-    try { return d.prepare('SELECT count(*) AS n FROM part WHERE session_id = ? AND instr(data, ?) > 0').get(id, PROMPT).n; } finally { d.close(); }
+    try {
+      return d.prepare('SELECT count(*) AS n FROM part WHERE session_id = ? AND instr(data, ?) > 0').get(id, PROMPT).n;
+    } finally {
+      d.close();
+    }
   }
   if (client === 'opencode') {
     const db = join(home, '.local', 'share', 'opencode', 'opencode.db');
     const { default: Database } = await import('better-sqlite3');
     const d = new Database(db, { readonly: true });
-    try { return d.prepare('SELECT count(*) AS n FROM message WHERE session_id = ?').get(id).n; } finally { d.close(); }
+    try {
+      return d.prepare('SELECT count(*) AS n FROM message WHERE session_id = ?').get(id).n;
+    } finally {
+      d.close();
+    }
   }
   let n = 0;
   // Droid rewrites <id>.settings.json (token counts) on any run: only the transcript counts.
   if (client === 'droid') {
-    for (const f of listFiles(home)) if (f.endsWith(`/${id}.jsonl`) && readFileSync(join(home, f), 'utf8').includes(PROMPT)) n += statSync(join(home, f)).size;
+    for (const f of listFiles(home))
+      if (f.endsWith(`/${id}.jsonl`) && readFileSync(join(home, f), 'utf8').includes(PROMPT)) n += statSync(join(home, f)).size;
     return n;
   }
   for (const f of listFiles(home)) {
-    if (f.includes(id) || (client === 'gemini' && /\.jsonl?$/.test(f) && f.includes('/chats/') && readFileSync(join(home, f), 'utf8').includes(id))) n += statSync(join(home, f)).size;
+    if (
+      f.includes(id) ||
+      (client === 'gemini' && /\.jsonl?$/.test(f) && f.includes('/chats/') && readFileSync(join(home, f), 'utf8').includes(id))
+    )
+      n += statSync(join(home, f)).size;
   }
   return n;
 }
@@ -100,11 +118,16 @@ const forkInteractive = {
       await tmux.waitFor(/Forked from/, 60000, 'the fork');
       await sleep(1000);
       await tmux.type('/exit', 500);
-      if (!(await tmux.waitExit(10000))) { tmux.keys('C-d'); await tmux.waitExit(10000); }
+      if (!(await tmux.waitExit(10000))) {
+        tmux.keys('C-d');
+        await tmux.waitExit(10000);
+      }
       return { code: 0, stdout: tmux.screen(), stderr: '' };
     } catch (e) {
       return { code: 1, stdout: '', stderr: String(e.message || e) };
-    } finally { tmux.kill(); }
+    } finally {
+      tmux.kill();
+    }
   },
 };
 
@@ -126,7 +149,9 @@ const typeInteractive = {
       return { code: 0, stdout: tmux.screen(), stderr: '' };
     } catch (e) {
       return { code: 1, stdout: '', stderr: String(e.message || e) };
-    } finally { tmux.kill(); }
+    } finally {
+      tmux.kill();
+    }
   },
 };
 
@@ -140,12 +165,19 @@ const dirs = existsSync(fixturesRoot) ? readdirSync(fixturesRoot).filter((d) => 
 const results = [];
 for (const d of dirs) {
   if (wanted.length && !wanted.includes(d.split('-')[0])) continue;
-  if (!existsSync(join(fixturesRoot, d, 'manifest.json'))) { log(`${d}: no manifest.json, skipped`); continue; }
+  if (!existsSync(join(fixturesRoot, d, 'manifest.json'))) {
+    log(`${d}: no manifest.json, skipped`);
+    continue;
+  }
   const manifest = JSON.parse(readFileSync(join(fixturesRoot, d, 'manifest.json'), 'utf8'));
   const client = manifest.client;
   if (wanted.length && !wanted.includes(client)) continue;
-  if (!setups[client]) { log(`${client}: no setup, skipped`); continue; }
-  if (clients[client].version !== manifest.version) log(`${client}: fixtures are ${manifest.version}, pinned client is ${clients[client].version}`);
+  if (!setups[client]) {
+    log(`${client}: no setup, skipped`);
+    continue;
+  }
+  if (clients[client].version !== manifest.version)
+    log(`${client}: fixtures are ${manifest.version}, pinned client is ${clients[client].version}`);
   const bin = install(client);
   const { home, projA, projB } = freshBase(client);
   if (home !== manifest.home) throw new Error(`${client}: manifest home ${manifest.home} is not ${home}`);
@@ -164,7 +196,9 @@ for (const d of dirs) {
       setups[client]({ home, projA, projB, bin, mock });
       try {
         const plan = await resumeJson(['--dry-run', '--json', s.id], resumeEnv);
-        row.argv = plan.argv; row.env = plan.env; row.cwd = plan.cwd;
+        row.argv = plan.argv;
+        row.env = plan.env;
+        row.cwd = plan.cwd;
         if (plan.cwd !== s.cwd) throw new Error(`cwd ${plan.cwd}, recorded ${s.cwd}`);
         const before = await amount(client, home, s.id);
         const r = await runPlan(client, plan, bin, { ...env, ...(plan.env || {}) });
@@ -172,7 +206,10 @@ for (const d of dirs) {
         const after = await amount(client, home, s.id);
         if (!(after > before)) throw new Error(`transcript did not grow (${before} → ${after})`);
         row.ok = true;
-      } catch (e) { row.ok = false; row.error = String(e.message || e); }
+      } catch (e) {
+        row.ok = false;
+        row.error = String(e.message || e);
+      }
       results.push(row);
       log(`${client} ${s.id} resume: ${row.ok ? 'ok' : `FAIL ${row.error}`}`);
     }
@@ -187,17 +224,26 @@ for (const d of dirs) {
         renameSync(join(home, alt.dir), otherHome);
         for (const f of alt.alsoMove || []) if (existsSync(join(home, f))) cpSync(join(home, f), join(otherHome, f));
         const plan = await resumeJson(['--dry-run', '--json', top[0].id], { ...resumeEnv, [alt.var]: otherHome });
-        row.argv = plan.argv; row.env = plan.env;
+        row.argv = plan.argv;
+        row.env = plan.env;
         const before = await amount(client, otherHome, top[0].id);
         const r = await runPlan(client, plan, bin, { ...env, ...(plan.env || {}) });
         if (r.code !== 0) throw new Error(`client exited ${r.code}: ${(r.stderr || r.stdout).trim().split('\n').slice(-3).join(' | ')}`);
         const after = await amount(client, otherHome, top[0].id);
-        if (!(after > before)) throw new Error(`transcript in the other store did not grow (${before} → ${after}); resume's env was ${JSON.stringify(plan.env || {})}`);
+        if (!(after > before))
+          throw new Error(
+            `transcript in the other store did not grow (${before} → ${after}); resume's env was ${JSON.stringify(plan.env || {})}`,
+          );
         row.ok = true;
-      } catch (e) { row.ok = false; row.error = String(e.message || e); }
-      finally {
+      } catch (e) {
+        row.ok = false;
+        row.error = String(e.message || e);
+      } finally {
         // A client that looked in the default place may have created it: the moved store wins.
-        if (existsSync(otherHome)) { rmSync(join(home, alt.dir), { recursive: true, force: true }); renameSync(otherHome, join(home, alt.dir)); }
+        if (existsSync(otherHome)) {
+          rmSync(join(home, alt.dir), { recursive: true, force: true });
+          renameSync(otherHome, join(home, alt.dir));
+        }
       }
       results.push(row);
       log(`${client} ${top[0].id} ${row.what}: ${row.ok ? 'ok' : `FAIL ${row.error}`}`);
@@ -208,7 +254,8 @@ for (const d of dirs) {
       const row = { client, id: forkOf.id, what: 'fork' };
       try {
         const plan = await resumeJson(['--fork', '--dry-run', '--json', forkOf.id], resumeEnv);
-        row.argv = plan.argv; row.env = plan.env;
+        row.argv = plan.argv;
+        row.env = plan.env;
         const ids = async () => new Set((await resumeJson(['ls', '--all', '--json', '--harness', client], resumeEnv)).map((x) => x.id));
         const before = await ids();
         const r = forkInteractive[client]
@@ -219,7 +266,10 @@ for (const d of dirs) {
         if (fresh.length < 1) throw new Error('no new session appeared');
         row.newIds = fresh;
         row.ok = true;
-      } catch (e) { row.ok = false; row.error = String(e.message || e); }
+      } catch (e) {
+        row.ok = false;
+        row.error = String(e.message || e);
+      }
       results.push(row);
       log(`${client} ${forkOf.id} fork: ${row.ok ? 'ok' : `FAIL ${row.error}`}`);
     }

@@ -21,10 +21,10 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { clients, install } from './install.mjs';
-import { agentArgs, AGENT_TOOLS, findTool, fromSchema, isTitleRequest, plan, SHELL_TOOLS, shellArgs, startMock } from './mock-server.mjs';
-import { copySqlite, copyStore, listFiles, log, repo, run, scanSecrets, sleep, Tmux } from './lib.mjs';
 import { setups } from './drivers.mjs';
+import { clients, install } from './install.mjs';
+import { copySqlite, copyStore, listFiles, log, repo, run, scanSecrets, sleep, Tmux } from './lib.mjs';
+import { AGENT_TOOLS, agentArgs, findTool, fromSchema, isTitleRequest, plan, SHELL_TOOLS, shellArgs, startMock } from './mock-server.mjs';
 
 const HOME = '/home/demo';
 const SRC = join(HOME, 'src');
@@ -39,12 +39,17 @@ const T = {
   retry1: {
     prompt: 'Add retry with exponential backoff to the payment webhook handler in src/webhooks/payment.ts',
     shell: 'sed -n 1,20p src/webhooks/payment.ts',
-    reply: 'The handler calls fulfilOrder once and answers 500 on any error, so a flaky database drops the order. I wrapped the call in retry() with delays of 1, 2, 4 and 8 seconds plus jitter, and kept the 500 for the final failure.',
+    reply:
+      'The handler calls fulfilOrder once and answers 500 on any error, so a flaky database drops the order. I wrapped the call in retry() with delays of 1, 2, 4 and 8 seconds plus jitter, and kept the 500 for the final failure.',
   },
   retry2: {
     prompt: 'Before we go on, have a subagent find every caller of fulfilOrder',
-    agent: { description: 'Find fulfilOrder callers', prompt: 'Find every caller of fulfilOrder under src/ and say what each does when it throws.' },
-    reply: 'The subagent found two callers: the webhook (answers 500, so the provider retries too) and src/jobs/reconcile.ts (logs and skips). Only the webhook needs the backoff.',
+    agent: {
+      description: 'Find fulfilOrder callers',
+      prompt: 'Find every caller of fulfilOrder under src/ and say what each does when it throws.',
+    },
+    reply:
+      'The subagent found two callers: the webhook (answers 500, so the provider retries too) and src/jobs/reconcile.ts (logs and skips). Only the webhook needs the backoff.',
   },
   retrySub: {
     prompt: 'Find every caller of fulfilOrder under src/ and say what each does when it throws.',
@@ -57,7 +62,8 @@ const T = {
   },
   queue1: {
     prompt: 'Try it with a job queue instead of retrying inside the request',
-    reply: 'The webhook now enqueues a fulfil-order job and answers 202 at once; the worker retries with the same backoff and a dead-letter queue after five attempts.',
+    reply:
+      'The webhook now enqueues a fulfil-order job and answers 202 at once; the worker retries with the same backoff and a dead-letter queue after five attempts.',
   },
   zsh1: {
     prompt: 'Move my zsh aliases out of .zshrc into aliases.zsh and source it',
@@ -76,7 +82,8 @@ const T = {
   round1: {
     prompt: 'The cart total is off by one cent with some discount codes; find out why',
     shell: 'grep -n toFixed src/cart.ts',
-    reply: 'Each line is rounded with toFixed(2) before the discount is applied, so three items at 19.99 with 15% off sum to 50.98 instead of 50.97.',
+    reply:
+      'Each line is rounded with toFixed(2) before the discount is applied, so three items at 19.99 with 15% off sum to 50.98 instead of 50.97.',
   },
   round2: {
     prompt: 'Round once at the end instead of per line, and add a test for three items at 19.99',
@@ -93,7 +100,8 @@ const T = {
   },
   dir1: {
     prompt: 'Plan how --dir should match whole path components instead of string prefixes',
-    reply: 'Plan: resolve both paths, then accept a session when its directory equals DIR or starts with DIR plus a path separator, so /src/app no longer matches /src/app2.',
+    reply:
+      'Plan: resolve both paths, then accept a session when its directory equals DIR or starts with DIR plus a path separator, so /src/app no longer matches /src/app2.',
   },
   dir2: {
     prompt: 'Write the test cases first, including a sibling directory named app2',
@@ -101,7 +109,8 @@ const T = {
   },
   astro1: {
     prompt: 'Draft a post about moving the site from Jekyll to Astro',
-    reply: 'Drafted src/content/posts/jekyll-to-astro.md: why we moved, what broke (permalinks, Liquid includes) and how long the build takes now.',
+    reply:
+      'Drafted src/content/posts/jekyll-to-astro.md: why we moved, what broke (permalinks, Liquid includes) and how long the build takes now.',
   },
   astro2: {
     prompt: 'Make the intro shorter and add a section on redirects for the old URLs',
@@ -117,7 +126,10 @@ const T = {
   },
   body1: {
     prompt: 'Find every handler that reads the request body without a size limit',
-    agent: { description: 'Check body size limits', prompt: 'List the route handlers under src/routes that parse a request body, and whether a size limit applies.' },
+    agent: {
+      description: 'Check body size limits',
+      prompt: 'List the route handlers under src/routes that parse a request body, and whether a size limit applies.',
+    },
     reply: 'Only POST /orders reads the body without a limit; I added express.json({ limit: "100kb" }) to its router.',
   },
   bodySub: {
@@ -193,8 +205,10 @@ function answer(req) {
 const PROJECTS = {
   webshop: {
     'package.json': '{ "name": "webshop", "private": true, "scripts": { "test": "vitest run" } }\n',
-    'src/cart.ts': 'export function cartTotal(lines: { price: number; qty: number }[], discount = 0): number {\n  return lines.reduce((sum, l) => sum + Number((l.price * l.qty * (1 - discount)).toFixed(2)), 0);\n}\n',
-    'src/webhooks/payment.ts': "import { fulfilOrder } from '../orders.js';\n\nexport async function paymentWebhook(req, res) {\n  try {\n    await fulfilOrder(req.body.orderId);\n    res.status(200).end();\n  } catch {\n    res.status(500).end();\n  }\n}\n",
+    'src/cart.ts':
+      'export function cartTotal(lines: { price: number; qty: number }[], discount = 0): number {\n  return lines.reduce((sum, l) => sum + Number((l.price * l.qty * (1 - discount)).toFixed(2)), 0);\n}\n',
+    'src/webhooks/payment.ts':
+      "import { fulfilOrder } from '../orders.js';\n\nexport async function paymentWebhook(req, res) {\n  try {\n    await fulfilOrder(req.body.orderId);\n    res.status(200).end();\n  } catch {\n    res.status(500).end();\n  }\n}\n",
     'src/jobs/reconcile.ts': "import { fulfilOrder } from '../orders.js';\n",
     'cdn.config.ts': 'export default { ttl: 0 };\n',
   },
@@ -218,7 +232,14 @@ const PROJECTS = {
 };
 
 function git(cwd, ...args) {
-  const env = { ...process.env, HOME, GIT_AUTHOR_NAME: 'Demo', GIT_AUTHOR_EMAIL: 'demo@example.org', GIT_COMMITTER_NAME: 'Demo', GIT_COMMITTER_EMAIL: 'demo@example.org' };
+  const env = {
+    ...process.env,
+    HOME,
+    GIT_AUTHOR_NAME: 'Demo',
+    GIT_AUTHOR_EMAIL: 'demo@example.org',
+    GIT_COMMITTER_NAME: 'Demo',
+    GIT_COMMITTER_EMAIL: 'demo@example.org',
+  };
   const r = spawnSync('git', args, { cwd, env, encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr}`);
 }
@@ -242,7 +263,10 @@ function makeHome() {
   writeFileSync(join(dir('api-server'), 'src/validate.ts'), "import { z } from 'zod';\n");
   git(dir('api-server'), 'add', '.');
   git(dir('api-server'), 'commit', '-q', '-m', 'Validate request bodies with zod');
-  writeFileSync(join(dir('api-server'), 'src/routes/orders.ts'), "router.post('/orders', createOrder);\nrouter.get('/orders/:id', getOrder);\nrouter.get('/orders', listOrders);\n");
+  writeFileSync(
+    join(dir('api-server'), 'src/routes/orders.ts'),
+    "router.post('/orders', createOrder);\nrouter.get('/orders/:id', getOrder);\nrouter.get('/orders', listOrders);\n",
+  );
   git(dir('api-server'), 'commit', '-q', '-am', 'Add the orders list endpoint');
 }
 
@@ -276,7 +300,12 @@ async function interactive({ argv, cwd, env, ready, settle = 1500, steps, quit }
       await tmux.type(s.prompt, 1500);
       const want = new RegExp(frag(s).replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
       // an Enter swallowed while the client was still loading: press it again once
-      try { await tmux.waitFor(want, 30000, `the answer to ${s.prompt}`); } catch { tmux.keys('Enter'); await tmux.waitFor(want, 90000, `the answer to ${s.prompt}`); }
+      try {
+        await tmux.waitFor(want, 30000, `the answer to ${s.prompt}`);
+      } catch {
+        tmux.keys('Enter');
+        await tmux.waitFor(want, 90000, `the answer to ${s.prompt}`);
+      }
     }
     await sleep(2000);
   }
@@ -286,7 +315,9 @@ async function interactive({ argv, cwd, env, ready, settle = 1500, steps, quit }
 async function quitWith(text) {
   await tmux.type(text, 1500);
   if (await tmux.waitExit(20000)) return;
-  tmux.keys('C-c'); await sleep(500); tmux.keys('C-c');
+  tmux.keys('C-c');
+  await sleep(500);
+  tmux.keys('C-c');
   if (!(await tmux.waitExit(10000))) throw new Error(`did not exit after ${text}`);
 }
 
@@ -308,20 +339,44 @@ async function claude(bin, mock) {
     if (f.length !== 1) throw new Error(`expected one new Claude transcript, got ${JSON.stringify(f)}`);
     return f[0].split('/')[1].replace(/\.jsonl$/, '');
   };
-  const session = (argv, cwd, steps) => interactive({ argv: [bin, ...argv], cwd, env, ready: /❯/, settle: 1000, steps, quit: () => quitWith('/exit') });
+  const session = (argv, cwd, steps) =>
+    interactive({ argv: [bin, ...argv], cwd, env, ready: /❯/, settle: 1000, steps, quit: () => quitWith('/exit') });
 
   // the webhook work happens on a branch of its own; the other clients find webshop on main
   git(dir('webshop'), 'checkout', '-q', '-b', 'webhook-retry');
   let before = snap(store);
-  await session([], dir('webshop'), [T.retry1, T.retry2, T.retry3, { cmd: '/rename Webhook retry with backoff', done: /Session renamed to/ }]);
+  await session([], dir('webshop'), [
+    T.retry1,
+    T.retry2,
+    T.retry3,
+    { cmd: '/rename Webhook retry with backoff', done: /Session renamed to/ },
+  ]);
   const c1 = one(before);
-  sessions.push({ client: 'claude', id: c1, cwd: dir('webshop'), prompts: turns(T.retry1, T.retry2, T.retry3), title: 'Webhook retry with backoff', mode: 'interactive', subagents: listFiles(join(store, '-home-demo-src-webshop', c1, 'subagents')).filter((f) => f.endsWith('.jsonl')).length });
+  sessions.push({
+    client: 'claude',
+    id: c1,
+    cwd: dir('webshop'),
+    prompts: turns(T.retry1, T.retry2, T.retry3),
+    title: 'Webhook retry with backoff',
+    mode: 'interactive',
+    subagents: listFiles(join(store, '-home-demo-src-webshop', c1, 'subagents')).filter((f) => f.endsWith('.jsonl')).length,
+  });
   log(`claude: ${c1}`);
 
   before = snap(store);
   await session(['--resume', c1, '--fork-session'], dir('webshop'), [T.queue1]);
   const c2 = one(before);
-  sessions.push({ client: 'claude', id: c2, cwd: dir('webshop'), prompts: turns(T.queue1), copiedPrompts: turns(T.retry1, T.retry2, T.retry3), title: 'Webhook retry with backoff', mode: 'interactive', forkedFrom: c1, via: '--resume ID --fork-session' });
+  sessions.push({
+    client: 'claude',
+    id: c2,
+    cwd: dir('webshop'),
+    prompts: turns(T.queue1),
+    copiedPrompts: turns(T.retry1, T.retry2, T.retry3),
+    title: 'Webhook retry with backoff',
+    mode: 'interactive',
+    forkedFrom: c1,
+    via: '--resume ID --fork-session',
+  });
 
   before = snap(store);
   await session([], dir('dotfiles'), [T.zsh1, T.zsh2]);
@@ -346,7 +401,8 @@ async function codex(bin, mock) {
     if (f.length !== 1) throw new Error(`expected one new Codex rollout, got ${JSON.stringify(f)}`);
     return idOf(f[0]);
   };
-  const session = (argv, cwd, steps) => interactive({ argv: [bin, '--no-daemon', ...argv], cwd, env, ready: /›/, steps, quit: () => quitWith('/quit') });
+  const session = (argv, cwd, steps) =>
+    interactive({ argv: [bin, '--no-daemon', ...argv], cwd, env, ready: /›/, steps, quit: () => quitWith('/quit') });
   const rename = (name) => async () => {
     await tmux.type('/rename', 1500);
     await tmux.waitFor(/Rename thread/, 15000, 'the rename dialog');
@@ -359,14 +415,30 @@ async function codex(bin, mock) {
   let before = snap(store);
   await session([], dir('webshop'), [T.round1, T.round2]);
   const x1 = one(before);
-  sessions.push({ client: 'codex', id: x1, cwd: dir('webshop'), prompts: turns(T.round1, T.round2), title: 'Fix cart total rounding', mode: 'interactive' });
+  sessions.push({
+    client: 'codex',
+    id: x1,
+    cwd: dir('webshop'),
+    prompts: turns(T.round1, T.round2),
+    title: 'Fix cart total rounding',
+    mode: 'interactive',
+  });
   log(`codex: ${x1}`);
 
   // a fork, renamed: Codex gives a fork its parent's name until then
   before = snap(store);
   await session(['fork', x1], dir('webshop'), [T.cents1, rename('Cart total in integer cents')]);
   const x2 = one(before);
-  sessions.push({ client: 'codex', id: x2, cwd: dir('webshop'), prompts: turns(T.cents1), title: 'Cart total in integer cents', mode: 'interactive', forkedFrom: x1, via: 'codex fork ID' });
+  sessions.push({
+    client: 'codex',
+    id: x2,
+    cwd: dir('webshop'),
+    prompts: turns(T.cents1),
+    title: 'Cart total in integer cents',
+    mode: 'interactive',
+    forkedFrom: x1,
+    via: 'codex fork ID',
+  });
 
   before = snap(store);
   mustRun(await run([bin, 'exec', T.limits.prompt], { cwd: dir('api-server'), env }), 'codex exec');
@@ -384,15 +456,35 @@ async function pi(bin, mock) {
     if (f.length !== 1) throw new Error(`expected one new pi session, got ${JSON.stringify(f)}`);
     return /_([0-9a-f-]{36})\.jsonl$/.exec(f[0])[1];
   };
-  const session = (cwd, steps) => interactive({ argv: [bin, '--provider', 'mock', '--model', 'mock-model'], cwd, env, ready: /mock-model/, steps, quit: async () => {
-    tmux.keys('C-d');
-    if (!(await tmux.waitExit(15000))) { tmux.keys('C-c'); await sleep(300); tmux.keys('C-c'); if (!(await tmux.waitExit(10000))) throw new Error('pi did not exit'); }
-  } });
+  const session = (cwd, steps) =>
+    interactive({
+      argv: [bin, '--provider', 'mock', '--model', 'mock-model'],
+      cwd,
+      env,
+      ready: /mock-model/,
+      steps,
+      quit: async () => {
+        tmux.keys('C-d');
+        if (!(await tmux.waitExit(15000))) {
+          tmux.keys('C-c');
+          await sleep(300);
+          tmux.keys('C-c');
+          if (!(await tmux.waitExit(10000))) throw new Error('pi did not exit');
+        }
+      },
+    });
 
   let before = snap(store);
   await session(dir('resume-cli'), [T.dir1, { cmd: '/name Dir filter by path components', done: /Session name set/ }, T.dir2]);
   const p1 = one(before);
-  sessions.push({ client: 'pi', id: p1, cwd: dir('resume-cli'), prompts: turns(T.dir1, T.dir2), title: 'Dir filter by path components', mode: 'interactive' });
+  sessions.push({
+    client: 'pi',
+    id: p1,
+    cwd: dir('resume-cli'),
+    prompts: turns(T.dir1, T.dir2),
+    title: 'Dir filter by path components',
+    mode: 'interactive',
+  });
 
   before = snap(store);
   await session(dir('blog'), [T.astro1, T.astro2]);
@@ -409,7 +501,16 @@ async function opencode(bin, mock) {
   const ids = () => {
     if (!existsSync(db)) return new Map();
     const d = new Database(db, { readonly: true });
-    try { return new Map(d.prepare('SELECT id, parent_id AS parent, title FROM session').all().map((r) => [r.id, r])); } finally { d.close(); }
+    try {
+      return new Map(
+        d
+          .prepare('SELECT id, parent_id AS parent, title FROM session')
+          .all()
+          .map((r) => [r.id, r]),
+      );
+    } finally {
+      d.close();
+    }
   };
   const step = async (cwd, args, what) => {
     const before = ids();
@@ -420,11 +521,27 @@ async function opencode(bin, mock) {
   const o1 = rows.find((r) => !r.parent);
   rows = await step(dir('webshop'), ['--session', o1.id, T.cdn2.prompt], 'opencode run --session');
   if (rows.length) throw new Error('opencode run --session made a new session');
-  sessions.push({ client: 'opencode', id: o1.id, cwd: dir('webshop'), prompts: turns(T.cdn1, T.cdn2), title: ids().get(o1.id).title, mode: 'run', via: 'run, then run --session ID' });
+  sessions.push({
+    client: 'opencode',
+    id: o1.id,
+    cwd: dir('webshop'),
+    prompts: turns(T.cdn1, T.cdn2),
+    title: ids().get(o1.id).title,
+    mode: 'run',
+    via: 'run, then run --session ID',
+  });
 
   rows = await step(dir('api-server'), [T.body1.prompt], 'opencode run (task)');
   const o2 = rows.find((r) => !r.parent);
-  sessions.push({ client: 'opencode', id: o2.id, cwd: dir('api-server'), prompts: turns(T.body1), title: ids().get(o2.id).title, mode: 'run', subagents: rows.filter((r) => r.parent).length });
+  sessions.push({
+    client: 'opencode',
+    id: o2.id,
+    cwd: dir('api-server'),
+    prompts: turns(T.body1),
+    title: ids().get(o2.id).title,
+    mode: 'run',
+    subagents: rows.filter((r) => r.parent).length,
+  });
   log(`opencode: ${o1.id} ${o2.id}`);
   const dest = join(OUT, 'home', '.local', 'share', 'opencode', 'opencode.db');
   await copySqlite(db, dest);
@@ -444,7 +561,15 @@ async function gemini(bin, mock) {
     return JSON.parse(readFileSync(join(store, f[0]), 'utf8').split('\n')[0]).sessionId;
   };
   let before = snap(store);
-  await interactive({ argv: [bin, '--yolo'], cwd: dir('blog'), env, ready: /Type your message|YOLO/i, settle: 3000, steps: [T.rss1, T.rss2], quit: () => quitWith('/quit') });
+  await interactive({
+    argv: [bin, '--yolo'],
+    cwd: dir('blog'),
+    env,
+    ready: /Type your message|YOLO/i,
+    settle: 3000,
+    steps: [T.rss1, T.rss2],
+    quit: () => quitWith('/quit'),
+  });
   const g1 = one(before);
   sessions.push({ client: 'gemini', id: g1, cwd: dir('blog'), prompts: turns(T.rss1, T.rss2), title: null, mode: 'interactive' });
 
@@ -452,7 +577,15 @@ async function gemini(bin, mock) {
   mustRun(await run([bin, '--yolo', '-p', T.auth.prompt], { cwd: dir('api-server'), env, timeoutMs: 180000 }), 'gemini -p');
   const g2 = one(before);
   const subs = since(store, before, /\/chats\/[^/]+\/[^/]+\.jsonl$/);
-  sessions.push({ client: 'gemini', id: g2, cwd: dir('api-server'), prompts: turns(T.auth), title: null, mode: 'print', subagents: subs.length });
+  sessions.push({
+    client: 'gemini',
+    id: g2,
+    cwd: dir('api-server'),
+    prompts: turns(T.auth),
+    title: null,
+    mode: 'print',
+    subagents: subs.length,
+  });
   log(`gemini: ${g1} ${g2}`);
   copyStore(HOME, ['.gemini/tmp', '.gemini/projects.json'], OUT, { skip: (f) => /\/(shell_history|logs\.json)$/.test(f) });
 }
@@ -469,7 +602,11 @@ let kept = [];
 if (wanted.length === Object.keys(drive).length) rmSync(join(OUT, 'home'), { recursive: true, force: true });
 else {
   for (const n of wanted) for (const s of STORES[n]) rmSync(join(OUT, 'home', s), { recursive: true, force: true });
-  try { kept = JSON.parse(readFileSync(join(OUT, 'manifest.json'), 'utf8')).sessions.filter((s) => !wanted.includes(s.client)); } catch { kept = []; }
+  try {
+    kept = JSON.parse(readFileSync(join(OUT, 'manifest.json'), 'utf8')).sessions.filter((s) => !wanted.includes(s.client));
+  } catch {
+    kept = [];
+  }
 }
 mkdirSync(join(OUT, 'home'), { recursive: true });
 let failed = 0;
@@ -488,10 +625,19 @@ for (const name of wanted) {
 scanSecrets(join(OUT, 'home'));
 const all = [...kept, ...sessions].sort((a, b) => Object.keys(drive).indexOf(a.client) - Object.keys(drive).indexOf(b.client));
 for (const s of all) s.version = clients[s.client].version;
-writeFileSync(join(OUT, 'manifest.json'), JSON.stringify({
-  '//': 'What each demo session is; written by test/real/demo.mjs (npm run demo:record), which says where every file comes from.',
-  recordedAt: new Date().toISOString().slice(0, 10), home: HOME, sessions: all,
-}, null, 2) + '\n');
+writeFileSync(
+  join(OUT, 'manifest.json'),
+  JSON.stringify(
+    {
+      '//': 'What each demo session is; written by test/real/demo.mjs (npm run demo:record), which says where every file comes from.',
+      recordedAt: new Date().toISOString().slice(0, 10),
+      home: HOME,
+      sessions: all,
+    },
+    null,
+    2,
+  ) + '\n',
+);
 rmSync(HOME, { recursive: true, force: true });
 log(`demo: ${sessions.length} sessions in ${join(OUT, 'home')}; ${readdirSync(join(OUT, 'home')).join(' ')}`);
 process.exit(failed ? 1 : 0);

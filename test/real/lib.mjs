@@ -23,8 +23,14 @@ export const log = (msg) => process.stderr.write(`[real] ${msg}\n`);
 export function baseEnv(home, binDir, extra = {}) {
   return {
     PATH: `${binDir}:${dirname(process.execPath)}:/usr/local/bin:/usr/bin:/bin`,
-    HOME: home, USER: 'root', LANG: 'C.UTF-8', TERM: 'xterm-256color', SHELL: '/bin/bash', TMPDIR: '/tmp',
-    NO_UPDATE_NOTIFIER: '1', npm_config_update_notifier: 'false',
+    HOME: home,
+    USER: 'root',
+    LANG: 'C.UTF-8',
+    TERM: 'xterm-256color',
+    SHELL: '/bin/bash',
+    TMPDIR: '/tmp',
+    NO_UPDATE_NOTIFIER: '1',
+    npm_config_update_notifier: 'false',
     ...extra,
   };
 }
@@ -43,10 +49,17 @@ export function run(argv, { cwd, env, timeoutMs = 120000, input } = {}) {
     const child = spawn(argv[0], argv.slice(1), { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d) => { stdout += d; });
-    child.stderr.on('data', (d) => { stderr += d; });
+    child.stdout.on('data', (d) => {
+      stdout += d;
+    });
+    child.stderr.on('data', (d) => {
+      stderr += d;
+    });
     const t = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.on('close', (code, signal) => { clearTimeout(t); resolve({ code: code ?? (signal ? 128 : 1), stdout, stderr, signal }); });
+    child.on('close', (code, signal) => {
+      clearTimeout(t);
+      resolve({ code: code ?? (signal ? 128 : 1), stdout, stderr, signal });
+    });
     child.stdin.end(input ?? '');
   });
 }
@@ -56,7 +69,11 @@ export function listFiles(dir) {
   const out = [];
   const walk = (d) => {
     let entries;
-    try { entries = readdirSync(d, { withFileTypes: true }); } catch { return; }
+    try {
+      entries = readdirSync(d, { withFileTypes: true });
+    } catch {
+      return;
+    }
     for (const e of entries) {
       const p = join(d, e.name);
       if (e.isDirectory()) walk(p);
@@ -75,20 +92,41 @@ export function sizes(dir) {
 
 /** A private tmux server (its own socket) driving one interactive client at a time. */
 export class Tmux {
-  constructor(socket) { this.socket = socket; this.session = 'rec'; }
-  tmux(...args) { return spawnSync('tmux', ['-L', this.socket, ...args], { encoding: 'utf8' }); }
+  constructor(socket) {
+    this.socket = socket;
+    this.session = 'rec';
+  }
+  tmux(...args) {
+    return spawnSync('tmux', ['-L', this.socket, ...args], { encoding: 'utf8' });
+  }
   start(argv, { cwd, env, width = 150, height = 45 }) {
     this.kill();
     const script = join(realRoot, `.tmux-${this.socket}.sh`);
     const q = (s) => `'${String(s).replace(/'/g, `'\\''`)}'`;
-    writeFileSync(script, `cd ${q(cwd)}\nexec env -i ${Object.entries(env).map(([k, v]) => q(`${k}=${v}`)).join(' ')} ${argv.map(q).join(' ')}\n`);
+    writeFileSync(
+      script,
+      `cd ${q(cwd)}\nexec env -i ${Object.entries(env)
+        .map(([k, v]) => q(`${k}=${v}`))
+        .join(' ')} ${argv.map(q).join(' ')}\n`,
+    );
     const r = this.tmux('new-session', '-d', '-s', this.session, '-x', String(width), '-y', String(height), 'bash', script);
     if (r.status !== 0) throw new Error(`tmux new-session: ${r.stderr}`);
   }
-  alive() { return this.tmux('has-session', '-t', this.session).status === 0; }
-  screen() { const r = this.tmux('capture-pane', '-p', '-t', this.session); return r.status === 0 ? r.stdout : ''; }
-  keys(...k) { this.tmux('send-keys', '-t', this.session, ...k); }
-  async type(text, pause = 400) { this.tmux('send-keys', '-t', this.session, '-l', text); await sleep(pause); this.keys('Enter'); }
+  alive() {
+    return this.tmux('has-session', '-t', this.session).status === 0;
+  }
+  screen() {
+    const r = this.tmux('capture-pane', '-p', '-t', this.session);
+    return r.status === 0 ? r.stdout : '';
+  }
+  keys(...k) {
+    this.tmux('send-keys', '-t', this.session, ...k);
+  }
+  async type(text, pause = 400) {
+    this.tmux('send-keys', '-t', this.session, '-l', text);
+    await sleep(pause);
+    this.keys('Enter');
+  }
   /** Wait (bounded) until the screen matches re; throws with the screen on timeout. */
   async waitFor(re, ms = 30000, what = String(re)) {
     const end = Date.now() + ms;
@@ -102,14 +140,24 @@ export class Tmux {
   }
   async waitExit(ms = 15000) {
     const end = Date.now() + ms;
-    while (Date.now() < end) { if (!this.alive()) return true; await sleep(250); }
+    while (Date.now() < end) {
+      if (!this.alive()) return true;
+      await sleep(250);
+    }
     return false;
   }
   /** Stop the client (its whole process group: some clients re-launch themselves as a child) and the server. */
   kill() {
     const r = this.tmux('list-panes', '-a', '-F', '#{pane_pid}');
-    for (const pid of (r.status === 0 ? r.stdout : '').split('\n').map(Number).filter((n) => n > 1)) {
-      try { process.kill(-pid, 'SIGTERM'); } catch { /* already gone */ }
+    for (const pid of (r.status === 0 ? r.stdout : '')
+      .split('\n')
+      .map(Number)
+      .filter((n) => n > 1)) {
+      try {
+        process.kill(-pid, 'SIGTERM');
+      } catch {
+        /* already gone */
+      }
     }
     this.tmux('kill-server');
   }
@@ -136,13 +184,18 @@ export function trimValue(v, keep = () => false) {
 
 /** Trim a JSONL text line by line; a line that does not parse (a partial last line) is kept as is. */
 export function trimJsonl(text, keep, { preserveBytes = false } = {}) {
-  return text.split('\n').map((line) => {
-    if (!line.trim()) return line;
-    try {
-      const v = JSON.parse(line);
-      return preserveBytes ? trimLineInPlace(line, v, keep) : JSON.stringify(trimValue(v, keep));
-    } catch { return line; }
-  }).join('\n');
+  return text
+    .split('\n')
+    .map((line) => {
+      if (!line.trim()) return line;
+      try {
+        const v = JSON.parse(line);
+        return preserveBytes ? trimLineInPlace(line, v, keep) : JSON.stringify(trimValue(v, keep));
+      } catch {
+        return line;
+      }
+    })
+    .join('\n');
 }
 
 /**
@@ -152,7 +205,9 @@ export function trimJsonl(text, keep, { preserveBytes = false } = {}) {
 function trimLineInPlace(line, value, keep = () => false) {
   const long = [];
   const walk = (x) => {
-    if (typeof x === 'string') { if (x.length > PLACEHOLDER_MIN && !keep(x)) long.push(x); } else if (Array.isArray(x)) x.forEach(walk);
+    if (typeof x === 'string') {
+      if (x.length > PLACEHOLDER_MIN && !keep(x)) long.push(x);
+    } else if (Array.isArray(x)) x.forEach(walk);
     else if (x && typeof x === 'object') Object.values(x).forEach(walk);
   };
   walk(value);
@@ -161,7 +216,9 @@ function trimLineInPlace(line, value, keep = () => false) {
     const enc = JSON.stringify(str);
     if (!out.includes(enc)) continue;
     const bytes = Buffer.byteLength(enc) - 2;
-    let text = placeholder(str).replace(/[^\x20-\x7e]/g, '.').replace(/["\\]/g, "'");
+    let text = placeholder(str)
+      .replace(/[^\x20-\x7e]/g, '.')
+      .replace(/["\\]/g, "'");
     if (text.length > bytes) text = text.slice(0, bytes);
     out = out.split(enc).join(JSON.stringify(text.padEnd(bytes, ' ')));
   }
@@ -182,7 +239,11 @@ export function copyStore(home, rels, dest, { skip = () => false, keep, preserve
       if (/\.(jsonl|ndjson)$/.test(f)) writeFileSync(to, trimJsonl(readFileSync(from, 'utf8'), keep, { preserveBytes }));
       else if (/\.json$/.test(f)) {
         const text = readFileSync(from, 'utf8');
-        try { writeFileSync(to, JSON.stringify(trimValue(JSON.parse(text), keep), null, 2) + '\n'); } catch { writeFileSync(to, text); }
+        try {
+          writeFileSync(to, JSON.stringify(trimValue(JSON.parse(text), keep), null, 2) + '\n');
+        } catch {
+          writeFileSync(to, text);
+        }
       } else cpSync(from, to);
     }
   }
@@ -218,19 +279,36 @@ export async function copySqlite(src, dest, keep, { trim = true } = {}) {
   from.prepare('VACUUM INTO ?').run(dest);
   from.close();
   const db = new Database(dest);
-  const tables = !trim ? [] : db.prepare("SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%'").all().map((r) => r.name);
+  const tables = !trim
+    ? []
+    : db
+        .prepare("SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%'")
+        .all()
+        .map((r) => r.name);
   for (const t of tables) {
-    const cols = db.prepare(`PRAGMA table_info("${t}")`).all().map((c) => c.name);
-    for (const c of cols) try {
-      const rows = db.prepare(`SELECT rowid AS r, "${c}" AS v FROM "${t}" WHERE typeof("${c}")='text' AND length("${c}") > ?`).all(PLACEHOLDER_MIN);
-      if (!rows.length) continue;
-      const upd = db.prepare(`UPDATE "${t}" SET "${c}" = ? WHERE rowid = ?`);
-      for (const { r, v } of rows) {
-        let out;
-        try { out = JSON.stringify(trimValue(JSON.parse(v), keep)); } catch { out = trimValue(v, keep); }
-        upd.run(out, r);
+    const cols = db
+      .prepare(`PRAGMA table_info("${t}")`)
+      .all()
+      .map((c) => c.name);
+    for (const c of cols)
+      try {
+        const rows = db
+          .prepare(`SELECT rowid AS r, "${c}" AS v FROM "${t}" WHERE typeof("${c}")='text' AND length("${c}") > ?`)
+          .all(PLACEHOLDER_MIN);
+        if (!rows.length) continue;
+        const upd = db.prepare(`UPDATE "${t}" SET "${c}" = ? WHERE rowid = ?`);
+        for (const { r, v } of rows) {
+          let out;
+          try {
+            out = JSON.stringify(trimValue(JSON.parse(v), keep));
+          } catch {
+            out = trimValue(v, keep);
+          }
+          upd.run(out, r);
+        }
+      } catch (e) {
+        log(`sqlite trim ${t}.${c}: ${e.message}`);
       }
-    } catch (e) { log(`sqlite trim ${t}.${c}: ${e.message}`); }
   }
   db.exec('VACUUM');
   db.close();

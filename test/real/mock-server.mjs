@@ -50,10 +50,15 @@ export function fromSchema(schema, hints = {}, key = '') {
       for (const [k, s] of Object.entries(props)) if (required.has(k) || k in hints) out[k] = fromSchema(s, hints, k);
       return out;
     }
-    case 'array': return schema.items ? [fromSchema(schema.items, hints, '')] : [];
-    case 'integer': case 'number': return 1;
-    case 'boolean': return true;
-    default: return key === 'title' ? TITLE : 'ok';
+    case 'array':
+      return schema.items ? [fromSchema(schema.items, hints, '')] : [];
+    case 'integer':
+    case 'number':
+      return 1;
+    case 'boolean':
+      return true;
+    default:
+      return key === 'title' ? TITLE : 'ok';
   }
 }
 
@@ -68,14 +73,30 @@ export function findTool(tools, names) {
 export function shellArgs(tool, cmd = 'echo hi', description = 'Print hi') {
   const props = tool.schema?.properties || {};
   const command = props.command?.type === 'array' ? ['bash', '-lc', cmd] : cmd;
-  return fromSchema(tool.schema || { type: 'object' }, { command, cmd, description, is_background: false, workdir: undefined, justification: undefined });
+  return fromSchema(tool.schema || { type: 'object' }, {
+    command,
+    cmd,
+    description,
+    is_background: false,
+    workdir: undefined,
+    justification: undefined,
+  });
 }
 
 /** Arguments for a subagent tool (Agent, spawn_agent, task, invoke_agent) that hands `prompt` to the subagent. */
 export function agentArgs(tool, prompt = 'Reply with the word hi.', description = 'Say hi', kind = undefined) {
   const st = tool.schema?.properties?.subagent_type;
   const subagent_type = st?.enum?.[0] ?? kind ?? (tool.name === 'task' ? 'general' : 'general-purpose');
-  return fromSchema(tool.schema || { type: 'object' }, { description, prompt, subagent_type, agent_name: 'generalist', message: prompt, query: prompt, objective: prompt, task: prompt });
+  return fromSchema(tool.schema || { type: 'object' }, {
+    description,
+    prompt,
+    subagent_type,
+    agent_name: 'generalist',
+    message: prompt,
+    query: prompt,
+    objective: prompt,
+    task: prompt,
+  });
 }
 
 /**
@@ -88,7 +109,8 @@ export function plan(req, { title = TITLE } = {}) {
   // Copilot CLI prepends the time to every prompt it sends.
   const prompt = (req.prompt || '').replace(/^\s*<current_datetime>[^<]*<\/current_datetime>\s*/, '');
   const sys = req.system || '';
-  if (req.jsonSchema) return { text: JSON.stringify(fromSchema(req.jsonSchema, { title, isNewTopic: true, next_speaker: 'user', reasoning: 'done' })) };
+  if (req.jsonSchema)
+    return { text: JSON.stringify(fromSchema(req.jsonSchema, { title, isNewTopic: true, next_speaker: 'user', reasoning: 'done' })) };
   if (isTitleRequest(req)) {
     if (/isNewTopic|"title"\s*:/.test(sys + prompt)) return { text: JSON.stringify({ isNewTopic: true, title }) };
     return { text: title };
@@ -117,8 +139,22 @@ export function plan(req, { title = TITLE } = {}) {
       const done = called.filter((n) => n === 'TaskCreate' || n === 'TaskUpdate').length;
       const update = findTool(tools, ['TaskUpdate']);
       const steps = [
-        { name: create.name, args: fromSchema(create.schema, { subject: 'Write the plan', description: 'Write the plan down', activeForm: 'Writing the plan' }) },
-        { name: create.name, args: fromSchema(create.schema, { subject: 'Check the result', description: 'Check the result', activeForm: 'Checking the result' }) },
+        {
+          name: create.name,
+          args: fromSchema(create.schema, {
+            subject: 'Write the plan',
+            description: 'Write the plan down',
+            activeForm: 'Writing the plan',
+          }),
+        },
+        {
+          name: create.name,
+          args: fromSchema(create.schema, {
+            subject: 'Check the result',
+            description: 'Check the result',
+            activeForm: 'Checking the result',
+          }),
+        },
       ];
       if (update) steps.push({ name: update.name, args: fromSchema(update.schema, { taskId: '1', status: 'completed' }) });
       if (done < steps.length) return { tool: steps[done] };
@@ -127,10 +163,31 @@ export function plan(req, { title = TITLE } = {}) {
     const todo = findTool(tools, ['TodoWrite', 'todowrite', 'write_todos', 'update_plan']);
     if (todo && req.steps === 0) {
       const items = [
-        { content: 'Write the plan', status: 'completed', activeForm: 'Writing the plan', priority: 'high', id: '1', description: 'Write the plan', step: 'Write the plan' },
-        { content: 'Check the result', status: 'in_progress', activeForm: 'Checking the result', priority: 'medium', id: '2', description: 'Check the result', step: 'Check the result' },
+        {
+          content: 'Write the plan',
+          status: 'completed',
+          activeForm: 'Writing the plan',
+          priority: 'high',
+          id: '1',
+          description: 'Write the plan',
+          step: 'Write the plan',
+        },
+        {
+          content: 'Check the result',
+          status: 'in_progress',
+          activeForm: 'Checking the result',
+          priority: 'medium',
+          id: '2',
+          description: 'Check the result',
+          step: 'Check the result',
+        },
       ];
-      return { tool: { name: todo.name, args: { todos: items, plan: items.map(({ step, status }) => ({ step, status })) , ...(todo.name === 'update_plan' ? {} : {}) } } };
+      return {
+        tool: {
+          name: todo.name,
+          args: { todos: items, plan: items.map(({ step, status }) => ({ step, status })), ...(todo.name === 'update_plan' ? {} : {}) },
+        },
+      };
     }
     return { text: 'Created the task list.' };
   }
@@ -150,7 +207,7 @@ export function isTitleRequest(req) {
 function textOf(content) {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
-  return content.map((b) => (typeof b === 'string' ? b : b?.text ?? '')).join('\n');
+  return content.map((b) => (typeof b === 'string' ? b : (b?.text ?? ''))).join('\n');
 }
 
 function anthropicReq(body) {
@@ -161,15 +218,36 @@ function anthropicReq(body) {
   for (let i = msgs.length - 1; i >= 0; i--) {
     const m = msgs[i];
     const blocks = Array.isArray(m.content) ? m.content : [{ type: 'text', text: m.content }];
-    if (m.role === 'assistant') { for (const b of blocks) if (b.type === 'tool_use') { steps++; called.push(b.name); } continue; }
+    if (m.role === 'assistant') {
+      for (const b of blocks)
+        if (b.type === 'tool_use') {
+          steps++;
+          called.push(b.name);
+        }
+      continue;
+    }
     if (m.role !== 'user') continue;
     const texts = blocks.filter((b) => b.type === 'text' && !/^\s*<system-reminder>/.test(b.text || ''));
-    if (texts.length && !blocks.some((b) => b.type === 'tool_result')) { prompt = texts.map((b) => b.text).join('\n'); break; }
+    if (texts.length && !blocks.some((b) => b.type === 'tool_result')) {
+      prompt = texts.map((b) => b.text).join('\n');
+      break;
+    }
   }
   const system = textOf(body.system);
   const schema = body.output_format?.schema || body.output_config?.format?.schema;
-  const context = msgs.filter((m) => m.role === 'system').map((m) => textOf(m.content)).join('\n');
-  return { tools: (body.tools || []).filter((t) => t.name).map((t) => ({ name: t.name, schema: t.input_schema })), prompt, steps, called, system, context, jsonSchema: schema };
+  const context = msgs
+    .filter((m) => m.role === 'system')
+    .map((m) => textOf(m.content))
+    .join('\n');
+  return {
+    tools: (body.tools || []).filter((t) => t.name).map((t) => ({ name: t.name, schema: t.input_schema })),
+    prompt,
+    steps,
+    called,
+    system,
+    context,
+    jsonSchema: schema,
+  };
 }
 
 function responsesReq(body) {
@@ -178,7 +256,10 @@ function responsesReq(body) {
   let prompt = '';
   for (let i = input.length - 1; i >= 0; i--) {
     const it = input[i];
-    if (it.type === 'function_call' || it.type === 'custom_tool_call' || it.type === 'local_shell_call') { steps++; continue; }
+    if (it.type === 'function_call' || it.type === 'custom_tool_call' || it.type === 'local_shell_call') {
+      steps++;
+      continue;
+    }
     if ((it.type === 'message' || !it.type) && it.role === 'user') {
       const t = textOf(it.content);
       if (/^\s*<(environment_context|user_instructions|permissions|INSTRUCTIONS)/.test(t) || /^# AGENTS\.md/.test(t)) continue;
@@ -188,7 +269,8 @@ function responsesReq(body) {
   }
   const tools = [];
   for (const t of body.tools || []) {
-    if (t.type === 'namespace' && Array.isArray(t.tools)) for (const u of t.tools) tools.push({ name: u.name, schema: u.parameters, namespace: t.name });
+    if (t.type === 'namespace' && Array.isArray(t.tools))
+      for (const u of t.tools) tools.push({ name: u.name, schema: u.parameters, namespace: t.name });
     else tools.push({ name: t.name || t.type, schema: t.parameters });
   }
   const schema = body.text?.format?.type === 'json_schema' ? body.text.format.schema : undefined;
@@ -201,14 +283,28 @@ function chatReq(body) {
   let prompt = '';
   for (let i = msgs.length - 1; i >= 0; i--) {
     const m = msgs[i];
-    if (m.role === 'assistant') { steps += (m.tool_calls || []).length; continue; }
+    if (m.role === 'assistant') {
+      steps += (m.tool_calls || []).length;
+      continue;
+    }
     // Qwen Code puts <system-reminder> blocks before the prompt (own parts, or the prompt's own text).
-    if (m.role === 'user') { prompt = textOf(m.content).replace(/<system-reminder>[\s\S]*?<\/system-reminder>\s*/g, '').trim(); break; }
+    if (m.role === 'user') {
+      prompt = textOf(m.content)
+        .replace(/<system-reminder>[\s\S]*?<\/system-reminder>\s*/g, '')
+        .trim();
+      break;
+    }
   }
-  const system = msgs.filter((m) => m.role === 'system' || m.role === 'developer').map((m) => textOf(m.content)).join('\n');
+  const system = msgs
+    .filter((m) => m.role === 'system' || m.role === 'developer')
+    .map((m) => textOf(m.content))
+    .join('\n');
   const tools = (body.tools || []).map((t) => ({ name: t.function?.name, schema: t.function?.parameters })).filter((t) => t.name);
   const schema = body.response_format?.type === 'json_schema' ? body.response_format.json_schema?.schema : undefined;
-  const context = msgs.filter((m) => m.role === 'user').map((m) => textOf(m.content)).join('\n');
+  const context = msgs
+    .filter((m) => m.role === 'user')
+    .map((m) => textOf(m.content))
+    .join('\n');
   return { tools, prompt, steps, system, context, jsonSchema: schema };
 }
 
@@ -219,14 +315,24 @@ function geminiReq(body) {
   for (let i = contents.length - 1; i >= 0; i--) {
     const c = contents[i];
     const parts = c.parts || [];
-    if (c.role === 'model') { steps += parts.filter((p) => p.functionCall).length; continue; }
+    if (c.role === 'model') {
+      steps += parts.filter((p) => p.functionCall).length;
+      continue;
+    }
     if (parts.some((p) => p.functionResponse)) continue;
     // Gemini CLI puts its <session_context> block in the first user turn, before the prompt.
-    const t = parts.filter((p) => typeof p.text === 'string' && !/^\s*<session_context>/.test(p.text)).map((p) => p.text).join('\n');
-    if (t) { prompt = t; break; }
+    const t = parts
+      .filter((p) => typeof p.text === 'string' && !/^\s*<session_context>/.test(p.text))
+      .map((p) => p.text)
+      .join('\n');
+    if (t) {
+      prompt = t;
+      break;
+    }
   }
   const tools = [];
-  for (const t of body.tools || []) for (const d of t.functionDeclarations || []) tools.push({ name: d.name, schema: d.parametersJsonSchema || d.parameters });
+  for (const t of body.tools || [])
+    for (const d of t.functionDeclarations || []) tools.push({ name: d.name, schema: d.parametersJsonSchema || d.parameters });
   const gc = body.generationConfig || {};
   const schema = gc.responseMimeType === 'application/json' ? gc.responseJsonSchema || gc.responseSchema || { type: 'object' } : undefined;
   return { tools, prompt, steps, system: textOf(body.systemInstruction?.parts), jsonSchema: schema };
@@ -241,46 +347,100 @@ const sse = (event, data) => (event ? `event: ${event}\n` : '') + `data: ${JSON.
 
 function anthropicMessage(body, ans) {
   const content = ans.tool
-    ? [{ type: 'text', text: 'Working on it.' }, { type: 'tool_use', id: nextId('toolu_mock'), name: ans.tool.name, input: ans.tool.args }]
+    ? [
+        { type: 'text', text: 'Working on it.' },
+        { type: 'tool_use', id: nextId('toolu_mock'), name: ans.tool.name, input: ans.tool.args },
+      ]
     : [{ type: 'text', text: ans.text }];
   return {
-    id: nextId('msg_mock'), type: 'message', role: 'assistant', model: body.model || 'mock', content,
-    stop_reason: ans.tool ? 'tool_use' : 'end_turn', stop_sequence: null,
+    id: nextId('msg_mock'),
+    type: 'message',
+    role: 'assistant',
+    model: body.model || 'mock',
+    content,
+    stop_reason: ans.tool ? 'tool_use' : 'end_turn',
+    stop_sequence: null,
     usage: { input_tokens: 10, output_tokens: 5, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
   };
 }
 
 function anthropicStream(msg) {
-  let out = sse('message_start', { type: 'message_start', message: { ...msg, content: [], stop_reason: null, usage: { ...msg.usage, output_tokens: 1 } } });
+  let out = sse('message_start', {
+    type: 'message_start',
+    message: { ...msg, content: [], stop_reason: null, usage: { ...msg.usage, output_tokens: 1 } },
+  });
   msg.content.forEach((b, index) => {
     if (b.type === 'text') {
       out += sse('content_block_start', { type: 'content_block_start', index, content_block: { type: 'text', text: '' } });
       out += sse('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'text_delta', text: b.text } });
     } else {
-      out += sse('content_block_start', { type: 'content_block_start', index, content_block: { type: 'tool_use', id: b.id, name: b.name, input: {} } });
-      out += sse('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: JSON.stringify(b.input) } });
+      out += sse('content_block_start', {
+        type: 'content_block_start',
+        index,
+        content_block: { type: 'tool_use', id: b.id, name: b.name, input: {} },
+      });
+      out += sse('content_block_delta', {
+        type: 'content_block_delta',
+        index,
+        delta: { type: 'input_json_delta', partial_json: JSON.stringify(b.input) },
+      });
     }
     out += sse('content_block_stop', { type: 'content_block_stop', index });
   });
-  out += sse('message_delta', { type: 'message_delta', delta: { stop_reason: msg.stop_reason, stop_sequence: null }, usage: { output_tokens: msg.usage.output_tokens } });
+  out += sse('message_delta', {
+    type: 'message_delta',
+    delta: { stop_reason: msg.stop_reason, stop_sequence: null },
+    usage: { output_tokens: msg.usage.output_tokens },
+  });
   out += sse('message_stop', { type: 'message_stop' });
   return out;
 }
 
 function responsesItems(ans) {
   if (ans.tool) {
-    const call = { type: 'function_call', id: nextId('fc_mock'), call_id: nextId('call_mock'), name: ans.tool.name, arguments: JSON.stringify(ans.tool.args), status: 'completed' };
+    const call = {
+      type: 'function_call',
+      id: nextId('fc_mock'),
+      call_id: nextId('call_mock'),
+      name: ans.tool.name,
+      arguments: JSON.stringify(ans.tool.args),
+      status: 'completed',
+    };
     if (ans.tool.namespace) call.namespace = ans.tool.namespace;
     return [call];
   }
-  return [{ type: 'message', id: nextId('msg_mock'), role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: ans.text, annotations: [] }] }];
+  return [
+    {
+      type: 'message',
+      id: nextId('msg_mock'),
+      role: 'assistant',
+      status: 'completed',
+      content: [{ type: 'output_text', text: ans.text, annotations: [] }],
+    },
+  ];
 }
 
 function responsesObject(body, items, status) {
   return {
-    id: body.__id, object: 'response', created_at: Math.floor(Date.now() / 1000), status, model: body.model || 'mock',
-    output: status === 'completed' ? items : [], parallel_tool_calls: false, tool_choice: 'auto', tools: [],
-    usage: status === 'completed' ? { input_tokens: 10, input_tokens_details: { cached_tokens: 0 }, output_tokens: 5, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 15 } : null,
+    id: body.__id,
+    object: 'response',
+    created_at: Math.floor(Date.now() / 1000),
+    status,
+    model: body.model || 'mock',
+    output: status === 'completed' ? items : [],
+    parallel_tool_calls: false,
+    tool_choice: 'auto',
+    tools: [],
+    usage:
+      status === 'completed'
+        ? {
+            input_tokens: 10,
+            input_tokens_details: { cached_tokens: 0 },
+            output_tokens: 5,
+            output_tokens_details: { reasoning_tokens: 0 },
+            total_tokens: 15,
+          }
+        : null,
   };
 }
 
@@ -300,7 +460,12 @@ function responsesStream(body, ans) {
     } else {
       const text = item.content[0].text;
       out += ev('response.output_item.added', { output_index, item: { ...item, content: [], status: 'in_progress' } });
-      out += ev('response.content_part.added', { output_index, item_id: item.id, content_index: 0, part: { type: 'output_text', text: '', annotations: [] } });
+      out += ev('response.content_part.added', {
+        output_index,
+        item_id: item.id,
+        content_index: 0,
+        part: { type: 'output_text', text: '', annotations: [] },
+      });
       out += ev('response.output_text.delta', { output_index, item_id: item.id, content_index: 0, delta: text });
       out += ev('response.output_text.done', { output_index, item_id: item.id, content_index: 0, text });
       out += ev('response.content_part.done', { output_index, item_id: item.id, content_index: 0, part: item.content[0] });
@@ -315,10 +480,20 @@ function chatStream(body, ans) {
   const id = nextId('chatcmpl-mock');
   const created = Math.floor(Date.now() / 1000);
   const model = body.model || 'mock';
-  const chunk = (delta, finish_reason = null, extra = {}) => `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices: [{ index: 0, delta, finish_reason }], ...extra })}\n\n`;
+  const chunk = (delta, finish_reason = null, extra = {}) =>
+    `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices: [{ index: 0, delta, finish_reason }], ...extra })}\n\n`;
   let out = chunk({ role: 'assistant', content: '' });
   if (ans.tool) {
-    out += chunk({ tool_calls: [{ index: 0, id: nextId('call_mock'), type: 'function', function: { name: ans.tool.name, arguments: JSON.stringify(ans.tool.args) } }] });
+    out += chunk({
+      tool_calls: [
+        {
+          index: 0,
+          id: nextId('call_mock'),
+          type: 'function',
+          function: { name: ans.tool.name, arguments: JSON.stringify(ans.tool.args) },
+        },
+      ],
+    });
     out += chunk({}, 'tool_calls');
   } else {
     out += chunk({ content: ans.text });
@@ -331,9 +506,22 @@ function chatStream(body, ans) {
 
 function chatObject(body, ans) {
   const message = ans.tool
-    ? { role: 'assistant', content: null, tool_calls: [{ id: nextId('call_mock'), type: 'function', function: { name: ans.tool.name, arguments: JSON.stringify(ans.tool.args) } }] }
+    ? {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          { id: nextId('call_mock'), type: 'function', function: { name: ans.tool.name, arguments: JSON.stringify(ans.tool.args) } },
+        ],
+      }
     : { role: 'assistant', content: ans.text };
-  return { id: nextId('chatcmpl-mock'), object: 'chat.completion', created: Math.floor(Date.now() / 1000), model: body.model || 'mock', choices: [{ index: 0, message, finish_reason: ans.tool ? 'tool_calls' : 'stop' }], usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } };
+  return {
+    id: nextId('chatcmpl-mock'),
+    object: 'chat.completion',
+    created: Math.floor(Date.now() / 1000),
+    model: body.model || 'mock',
+    choices: [{ index: 0, message, finish_reason: ans.tool ? 'tool_calls' : 'stop' }],
+    usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
+  };
 }
 
 function geminiResponse(model, ans) {
@@ -341,7 +529,8 @@ function geminiResponse(model, ans) {
   return {
     candidates: [{ content: { role: 'model', parts }, finishReason: 'STOP', index: 0 }],
     usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 5, totalTokenCount: 15 },
-    modelVersion: model, responseId: nextId('mock'),
+    modelVersion: model,
+    responseId: nextId('mock'),
   };
 }
 
@@ -360,7 +549,14 @@ export function startMock(opts = {}) {
   const decide = (req) => opts.answer?.(req) ?? plan(req);
   const maxMs = opts.maxMs ?? 30 * 60 * 1000;
   const state = { requests: 0 };
-  const log = (file, obj) => { if (file) try { appendFileSync(file, JSON.stringify(obj) + '\n'); } catch { /* logging is best effort */ } };
+  const log = (file, obj) => {
+    if (file)
+      try {
+        appendFileSync(file, JSON.stringify(obj) + '\n');
+      } catch {
+        /* logging is best effort */
+      }
+  };
 
   const server = createServer((req, res) => {
     state.requests++;
@@ -369,9 +565,15 @@ export function startMock(opts = {}) {
     req.on('end', () => {
       const raw = Buffer.concat(chunks).toString('utf8');
       let body = {};
-      try { body = raw ? JSON.parse(raw) : {}; } catch { body = { __raw: raw }; }
+      try {
+        body = raw ? JSON.parse(raw) : {};
+      } catch {
+        body = { __raw: raw };
+      }
       log(opts.requestLog, { t: new Date().toISOString(), method: req.method, url: req.url, body });
-      try { route(req, res, body); } catch (e) {
+      try {
+        route(req, res, body);
+      } catch (e) {
         log(opts.unknownLog, { error: String(e?.stack || e), method: req.method, url: req.url, body });
         if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ error: { message: String(e?.message || e), type: 'mock_error' } }));
@@ -383,12 +585,25 @@ export function startMock(opts = {}) {
   function route(req, res, body) {
     const url = new URL(req.url, 'http://127.0.0.1');
     const p = url.pathname;
-    const json = (code, obj) => { res.writeHead(code, { 'content-type': 'application/json' }); res.end(JSON.stringify(obj)); };
-    const stream = (text) => { res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' }); res.end(text); };
+    const json = (code, obj) => {
+      res.writeHead(code, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(obj));
+    };
+    const stream = (text) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      res.end(text);
+    };
 
     if (req.method === 'GET' && /\/models\/?$/.test(p)) {
       const ids = ['mock-model'];
-      return json(200, { object: 'list', data: ids.map((id) => ({ id, object: 'model', created: 0, owned_by: 'mock', type: 'model', display_name: id })), models: [], has_more: false, first_id: ids[0], last_id: ids[0] });
+      return json(200, {
+        object: 'list',
+        data: ids.map((id) => ({ id, object: 'model', created: 0, owned_by: 'mock', type: 'model', display_name: id })),
+        models: [],
+        has_more: false,
+        first_id: ids[0],
+        last_id: ids[0],
+      });
     }
     if (req.method !== 'POST') {
       log(opts.unknownLog, { method: req.method, url: req.url });
@@ -423,7 +638,9 @@ export function startMock(opts = {}) {
 
   let timer;
   let resolveClosed;
-  const closed = new Promise((r) => { resolveClosed = r; });
+  const closed = new Promise((r) => {
+    resolveClosed = r;
+  });
   function stop() {
     clearTimeout(timer);
     server.close(() => resolveClosed());
@@ -437,9 +654,16 @@ export function startMock(opts = {}) {
       timer = setTimeout(stop, maxMs);
       timer.unref?.();
       resolve({
-        port, url: `http://127.0.0.1:${port}`, closed,
-        get requests() { return state.requests; },
-        close: () => { stop(); return closed; },
+        port,
+        url: `http://127.0.0.1:${port}`,
+        closed,
+        get requests() {
+          return state.requests;
+        },
+        close: () => {
+          stop();
+          return closed;
+        },
       });
     });
   });
@@ -447,7 +671,12 @@ export function startMock(opts = {}) {
 
 // `node mock-server.mjs [maxMs] [maxRequests]`: run standalone, print the URL.
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const m = await startMock({ maxMs: Number(process.argv[2] || 600000), maxRequests: Number(process.argv[3] || 1000), unknownLog: process.env.MOCK_UNKNOWN_LOG, requestLog: process.env.MOCK_REQUEST_LOG });
+  const m = await startMock({
+    maxMs: Number(process.argv[2] || 600000),
+    maxRequests: Number(process.argv[3] || 1000),
+    unknownLog: process.env.MOCK_UNKNOWN_LOG,
+    requestLog: process.env.MOCK_REQUEST_LOG,
+  });
   process.stdout.write(`${m.url}\n`);
   await m.closed;
 }

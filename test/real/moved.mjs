@@ -7,10 +7,10 @@
 // moved directory (lib/launch/moved.ts, docs/harnesses.md) follows from these results.
 import { existsSync, readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
-import { clients, install } from './install.mjs';
-import { startMock } from './mock-server.mjs';
-import { freshBase, listFiles, log, run, sizes, sleep, Tmux } from './lib.mjs';
 import { setups } from './drivers.mjs';
+import { clients, install } from './install.mjs';
+import { freshBase, listFiles, log, run, sizes, sleep, Tmux } from './lib.mjs';
+import { startMock } from './mock-server.mjs';
 
 const AFTER = 'prompt after the move';
 
@@ -33,8 +33,8 @@ const CASES = {
   pi: {
     store: '.pi/agent/sessions',
     first: (bin) => [bin, '--provider', 'mock', '--model', 'mock-model', '-p', 'hello before the move'],
-    resume: (bin, id, _dir, file) => [bin, '--provider', 'mock', '--model', 'mock-model', '--session', file, '-p', AFTER],
-    tui: (bin, id, _dir, file) => [bin, '--provider', 'mock', '--model', 'mock-model', '--session', file],
+    resume: (bin, _id, _dir, file) => [bin, '--provider', 'mock', '--model', 'mock-model', '--session', file, '-p', AFTER],
+    tui: (bin, _id, _dir, file) => [bin, '--provider', 'mock', '--model', 'mock-model', '--session', file],
     id: (f) => /_([0-9a-f-]{36})\.jsonl$/.exec(f)?.[1],
   },
   opencode: {
@@ -47,7 +47,7 @@ const CASES = {
     store: '.gemini/tmp',
     first: (bin) => [bin, '--yolo', '-p', 'hello before the move'],
     resume: (bin, id) => [bin, '--yolo', '--resume', id, '-p', AFTER],
-    id: (f) => /chats\/session-[^/]+\.jsonl$/.test(f) ? 'file' : undefined,
+    id: (f) => (/chats\/session-[^/]+\.jsonl$/.test(f) ? 'file' : undefined),
   },
 };
 
@@ -56,13 +56,17 @@ async function opencodeIds(home) {
   if (!existsSync(db)) return [];
   const { default: Database } = await import('better-sqlite3');
   const d = new Database(db, { readonly: true });
-  try { return d.prepare('SELECT id, directory FROM session WHERE parent_id IS NULL').all(); } finally { d.close(); }
+  try {
+    return d.prepare('SELECT id, directory FROM session WHERE parent_id IS NULL').all();
+  } finally {
+    d.close();
+  }
 }
 
 async function probe(name, mock) {
   const c = CASES[name];
   const bin = install(name);
-  const { base, home, projA, projB } = freshBase(`moved-${name}`);
+  const { base, home, projA } = freshBase(`moved-${name}`);
   const moved = join(base, 'proj-a-moved');
   // the moved directory is trusted as proj-a was, so no trust question comes first
   const env = setups[name]({ home, projA, projB: moved, bin, mock });
@@ -96,15 +100,23 @@ async function probe(name, mock) {
       t.kill();
     }
   }
-  const r2 = tui && c.tui ? { code: null, stdout: '', stderr: '' } : await run(c.resume(bin, id, moved, file), { cwd: moved, env, timeoutMs: 180000 });
+  const r2 =
+    tui && c.tui
+      ? { code: null, stdout: '', stderr: '' }
+      : await run(c.resume(bin, id, moved, file), { cwd: moved, env, timeoutMs: 180000 });
   const after = sizes(store);
   const made = [...after.keys()].filter((f) => !before.has(f));
   const grown = [...after.keys()].filter((f) => before.has(f) && before.get(f) !== after.get(f));
   const reached = file ? readFileSync(file, 'utf8').includes(AFTER) : null;
   return {
-    client: name, version: clients[name].version, id, code: r2.code,
+    client: name,
+    version: clients[name].version,
+    id,
+    code: r2.code,
     out: (r2.stdout + r2.stderr).trim().split('\n').slice(-4).join(' | ').slice(0, 600),
-    created: made, changed: grown, originalTranscriptGotPrompt: reached,
+    created: made,
+    changed: grown,
+    originalTranscriptGotPrompt: reached,
     ...(screens.length ? { screens: screens.map((x) => x.split('\n').filter((l) => l.trim())) } : {}),
     ...(name === 'opencode' ? { sessions: await opencodeIds(home) } : {}),
   };
