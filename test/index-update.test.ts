@@ -100,11 +100,8 @@ describe('an update of a stored index lists as a build from nothing', () => {
     expectFresh(h);
     const ls = JSON.parse(ok(h, ['ls', '--json', '-a']));
     expect(ls[0]).toMatchObject({ id: uuid(1), prompts: 2 });
-    // the picker's preview reads the stored listing (with the patch): the new prompt count and last prompt
+    // the picker's preview reads the database: the new prompt count and last prompt
     expect(ok(h, ['preview', `claude:${uuid(1)}`])).toMatch(/prompts: +2\n[\s\S]*last prompt:\nclaude later one\n/);
-    // rows.bin is not written again, nor check.bin's build (it is written again only to record a
-    // discovery memo: one is not made of a directory changed in the last 2 s, so when depends on
-    // the clock): check.patch, over them, names the build
     // the next run has nothing to do
     expect(counts(h)).toMatch(/0 parsed, 0 appended, 5 unchanged/);
 
@@ -165,10 +162,10 @@ describe('an update of a stored index lists as a build from nothing', () => {
     expectFresh(h, env);
     fs.appendFileSync(claudeFile(h, 3), claudeLine(uuid(3), '/tmp/p3', 'three a', ts(13)));
     expectFresh(h, env);
-    // a fourth session would pass the bound: everything is written again, the patch removed
+    // a fourth session
     fs.appendFileSync(piFile(h, 4), piMessage('four a', ts(14), 2));
     expectFresh(h, env);
-    // and the next append patches the new listing
+    // and one more
     fs.appendFileSync(claudeFile(h, 2), claudeLine(uuid(2), '/tmp/p2', 'two a', ts(15)));
     expectFresh(h, env);
   });
@@ -214,7 +211,7 @@ describe('an update of a stored index lists as a build from nothing', () => {
     ).toBe(uuid(3));
     fs.rmSync(claudeFile(h, 8));
     views(h);
-    // a second session new since the listing with the first record of one new since it too (the patch's)
+    // a second session new since the last build, with the first record of one that is new too
     write(h, claudeFile(h, 9), claudeLine(uuid(9), '/tmp/p9', 'claude prompt 9', ts(16)));
     views(h);
     write(
@@ -232,7 +229,7 @@ describe('an update of a stored index lists as a build from nothing', () => {
     fs.rmSync(claudeFile(h, 6));
     ok(h, ['index', '--rebuild']);
 
-    // a Claude session gone (no fork, its first record its own): its row and record dropped by the patch
+    // a Claude session gone (no fork, its first record its own): its row dropped
     fs.appendFileSync(piFile(h, 4), piMessage('four a', ts(12), 2));
     views(h);
     fs.rmSync(claudeFile(h, 2));
