@@ -4,14 +4,14 @@
 // and the database is not opened. check.bin is written from the database after each build
 // (lib/index/index.ts) and names that build.
 import fs from 'node:fs';
-import type { Adapter, Ctx, Harness, Root, Source } from '../types.js';
 import { ADAPTERS } from '../harness/registry.js';
-import { DirCache, parseDirFile, type SeenDir } from './dirs.js';
-import { readFirstLine, readText as readTextFile, readWithStat, setReaddirHook, setSymlinkHook, textOf, writeAtomic } from '../util/fsx.js';
-import { dirsStand, makeMemo, parseMeta, type AdapterMeta, type Memo } from './discmemo.js';
-import { FILE, NONE, quickStat, StatInDirs } from '../util/quickstat.js';
+import type { Adapter, Ctx, Harness, Root, Source } from '../types.js';
 import { fnv1a } from '../util/fnv.js';
-import { INDEX_VERSION, indexFiles, type IndexFiles, type Skipped } from './files.js';
+import { readFirstLine, readText as readTextFile, readWithStat, setReaddirHook, setSymlinkHook, textOf, writeAtomic } from '../util/fsx.js';
+import { FILE, NONE, quickStat, StatInDirs } from '../util/quickstat.js';
+import { DirCache, parseDirFile, type SeenDir } from './dirs.js';
+import { type AdapterMeta, dirsStand, type Memo, makeMemo, parseMeta } from './discmemo.js';
+import { INDEX_VERSION, type IndexFiles, indexFiles, type Skipped } from './files.js';
 
 export interface Stat {
   size: number;
@@ -37,7 +37,6 @@ function depSig(deps: string[] | undefined): string {
     })
     .join('|');
 }
-
 
 function readText(file: string): string | null {
   try {
@@ -111,7 +110,10 @@ export function writeCheck(file: string, id: string, sources: SourceList, meta: 
   // (`taken`: these sources' stat bytes as the discovery gave them, when it did)
   const nums = taken ?? statNums(listOf(sources));
   // the same memos over the same paths: the meta and kind codes stand as stored too
-  const sameMeta = !!same && meta.length === same.meta.length && meta.every((m, i) => m.name === same.meta[i]!.name && m.n === same.meta[i]!.n && m.memo === same.meta[i]!.memo);
+  const sameMeta =
+    !!same &&
+    meta.length === same.meta.length &&
+    meta.every((m, i) => m.name === same.meta[i]!.name && m.n === same.meta[i]!.n && m.memo === same.meta[i]!.memo);
   const metaBuf = sameMeta ? same!.buf.subarray(same!.buf.indexOf(10) + 1, same!.codesAt) : Buffer.from(JSON.stringify(meta), 'utf8');
   // per source: its kind (index in its adapter's memo kinds) * 2 + 1 for `whole`; 0 outside a memo
   let codes: Buffer;
@@ -135,17 +137,20 @@ export function writeCheck(file: string, id: string, sources: SourceList, meta: 
   // (the names as stored are these only while each adapter has as many sources: a path's name
   // depends on the one before it in its adapter's segment)
   const sameNames = !!same && meta.length === same.meta.length && meta.every((m, i) => m.n === same.meta[i]!.n);
-  writeAtomic(file, (function* () {
-    yield Buffer.from(head, 'latin1');
-    yield metaBuf;
-    yield codes;
-    yield nums;
-    if (sameNames) yield same!.buf.subarray(same!.namesAt);
-    else {
-      let i = 0;
-      for (const name of checkNameParts(listOf(sources), meta)) yield (i++ ? '\u0000' : '') + name;
-    }
-  })());
+  writeAtomic(
+    file,
+    (function* () {
+      yield Buffer.from(head, 'latin1');
+      yield metaBuf;
+      yield codes;
+      yield nums;
+      if (sameNames) yield same!.buf.subarray(same!.namesAt);
+      else {
+        let i = 0;
+        for (const name of checkNameParts(listOf(sources), meta)) yield (i++ ? '\u0000' : '') + name;
+      }
+    })(),
+  );
 }
 
 /** The stat bytes of check.bin for these sources. */
@@ -428,7 +433,14 @@ export function storedStats(c: StoredCheck, sources: SourceList, served: boolean
     let a = 0;
     while (a < ends.length && i >= ends[a]!) a++;
     // (read from the bytes: they need not be 8-byte aligned in the file's buffer)
-    out.set(p, { size: stat.readDoubleLE(i * 24), mtime: stat.readDoubleLE(i * 24 + 8), ino: stat.readDoubleLE(i * 24 + 16), sig: name.slice(p.length + 1), harness: c.meta[a]?.name as Harness, at: i });
+    out.set(p, {
+      size: stat.readDoubleLE(i * 24),
+      mtime: stat.readDoubleLE(i * 24 + 8),
+      ino: stat.readDoubleLE(i * 24 + 16),
+      sig: name.slice(p.length + 1),
+      harness: c.meta[a]?.name as Harness,
+      at: i,
+    });
   };
   if (served && countOf(sources) === c.count) {
     const now = taken ?? statNums(listOf(sources));
@@ -555,7 +567,14 @@ export interface Discovered {
  * write the cache back when a directory was read or went away. `stored` (check.bin): an adapter
  * whose memo still stands is not run at all (lib/index/discmemo.ts).
  */
-export function discoverCached(ctx: Ctx, adapters: Adapter<any>[], skipped: Skipped, files: IndexFiles, fresh: boolean, stored: StoredCheck | null = null): Discovered {
+export function discoverCached(
+  ctx: Ctx,
+  adapters: Adapter<any>[],
+  skipped: Skipped,
+  files: IndexFiles,
+  fresh: boolean,
+  stored: StoredCheck | null = null,
+): Discovered {
   // dirs.json is read only when an adapter runs and lists an existing directory
   const cache = new DirCache(fresh ? {} : () => parseDirFile(readText(files.dirs)));
   setReaddirHook((d) => cache.entries(d));
@@ -644,7 +663,10 @@ function discoverAll(ctx: Ctx, adapters: Adapter<any>[], skipped: Skipped, cache
       symlinked = true;
     });
     try {
-      srcs = a.discover(ctx, rs.filter((r) => r.exists));
+      srcs = a.discover(
+        ctx,
+        rs.filter((r) => r.exists),
+      );
     } catch (err) {
       skipped.failed[a.name] = err instanceof Error ? err.message : String(err);
       srcs = [];
@@ -685,7 +707,8 @@ function discoverAll(ctx: Ctx, adapters: Adapter<any>[], skipped: Skipped, cache
   }
   // The stored check's segments are these adapters' only when it lists them in this order with the
   // same number of sources each (then a source's index here is its index there).
-  const aligned = !!stored && stored.meta.length === adapters.length && stored.meta.every((m, i) => m.name === adapters[i]!.name && m.n === meta[i]!.n);
+  const aligned =
+    !!stored && stored.meta.length === adapters.length && stored.meta.every((m, i) => m.name === adapters[i]!.name && m.n === meta[i]!.n);
   let made: Found[] | null = null;
   let numsMade: Buffer | null = null;
   return {
@@ -894,8 +917,6 @@ export function sameStat(a: Stat, b: Stat | undefined): boolean {
   if (!b) return false;
   return a.size === b.size && a.mtime === b.mtime && a.ino === b.ino && a.sig === b.sig;
 }
-
-
 
 /** The found sources of these paths, by path (one pass, no map of every source), into `out`. */
 export function foundOf(found: Found[], paths: Set<string>, out = new Map<string, Found>()): Map<string, Found> {

@@ -120,10 +120,7 @@ export class DirCache {
       return [];
     }
     const r = this.storedDirs()[dir];
-    if (
-      r && r[0] === st.mtimeMs && r[1] === st.ctimeMs && r[2] === st.ino &&
-      r[3] - Math.max(st.mtimeMs, st.ctimeMs) > RACY_MS
-    ) {
+    if (r && r[0] === st.mtimeMs && r[1] === st.ctimeMs && r[2] === st.ino && r[3] - Math.max(st.mtimeMs, st.ctimeMs) > RACY_MS) {
       this.seen[dir] = r;
       this.trace?.push([dir, r[0], r[1], r[2], r[3]]);
       this.hits++;
@@ -172,10 +169,18 @@ export function parseDirFile(text: string | null): Record<string, DirRec> {
     const out: Record<string, DirRec> = {};
     for (const [k, r] of Object.entries(f.dirs)) {
       if (
-        Array.isArray(r) && r.length === 6 && typeof r[0] === 'number' && typeof r[1] === 'number' && typeof r[2] === 'number' &&
-        typeof r[3] === 'number' && Array.isArray(r[4]) && Array.isArray(r[5]) && r[4].length === r[5].length &&
+        Array.isArray(r) &&
+        r.length === 6 &&
+        typeof r[0] === 'number' &&
+        typeof r[1] === 'number' &&
+        typeof r[2] === 'number' &&
+        typeof r[3] === 'number' &&
+        Array.isArray(r[4]) &&
+        Array.isArray(r[5]) &&
+        r[4].length === r[5].length &&
         r[4].every((n) => typeof n === 'string')
-      ) out[k] = r;
+      )
+        out[k] = r;
     }
     return out;
   } catch {

@@ -49,7 +49,15 @@ let cutBuf: Buffer | null = null;
  * Read complete lines in [from, limit). `after`, when given, is called with the file still open
  * once the lines are read (to read back some of them: see Adapter.settle).
  */
-export function readLines(file: string, from: number, limit: number, onLine: LineFn, wantLong?: WantLong, maxLine = MAX_LINE, after?: (fd: number) => void): LinesResult {
+export function readLines(
+  file: string,
+  from: number,
+  limit: number,
+  onLine: LineFn,
+  wantLong?: WantLong,
+  maxLine = MAX_LINE,
+  after?: (fd: number) => void,
+): LinesResult {
   const fd = fs.openSync(file, 'r');
   try {
     const r = readLinesFd(fd, from, limit, onLine, wantLong, maxLine);
@@ -208,7 +216,10 @@ export function tailHex(fd: number, offset: number, head?: Buffer | null, win?: 
   const hl = Math.min(HEAD_FP, offset);
   const h = head && head.length >= hl ? head.subarray(0, hl) : readAt(fd, hl, 0);
   const len = Math.min(TAIL_FP, offset);
-  const t = win && winAt >= 0 && offset - len >= winAt && offset <= winAt + winLen ? win.subarray(offset - len - winAt, offset - winAt) : readAt(fd, len, offset - len);
+  const t =
+    win && winAt >= 0 && offset - len >= winAt && offset <= winAt + winLen
+      ? win.subarray(offset - len - winAt, offset - winAt)
+      : readAt(fd, len, offset - len);
   return fnv1aWords(h).toString(16) + ':' + t.toString('hex');
 }
 

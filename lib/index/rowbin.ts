@@ -16,15 +16,16 @@
 // and flag 16 says a directory filter (`--dir`) can be applied to it (dirFilterable).
 // The file is read only when its build id is the one check.bin matched; anything malformed is
 // ignored (the caller reads rows.json instead), never trusted in part.
-import fs from 'node:fs';
-import { HARNESSES, type Harness, type Session } from '../types.js';
+
 import { isAscii } from 'node:buffer';
-import { ALIGN_CAPS, alignLineAt, candidate, CANDIDATE_WIDTH, DIM, harnessColor, RESET, row, type LsRow } from '../output.js';
-import { age, ageCode, ageText } from '../util/time.js';
-import { oneLine, width } from '../util/text.js';
-import { tildify } from '../util/paths.js';
+import fs from 'node:fs';
+import { ALIGN_CAPS, alignLineAt, CANDIDATE_WIDTH, candidate, DIM, harnessColor, type LsRow, RESET, row } from '../output.js';
 import { under } from '../select/filter.js';
+import { HARNESSES, type Harness, type Session } from '../types.js';
 import { openKept, readFully } from '../util/fsx.js';
+import { tildify } from '../util/paths.js';
+import { oneLine, width } from '../util/text.js';
+import { age, ageCode, ageText } from '../util/time.js';
 import type { RowsTape } from './rowsout.js';
 
 export const ROWBIN_VERSION = 3;
@@ -40,7 +41,10 @@ export const FIXED = 2 + 8 + 16 + 1 + 4;
 const REASONS = [null, 'subagent', 'headless', 'sdk', 'exec', 'mcp', 'empty', 'archived'] as const;
 const OTHER = 255;
 
-export type Listed = Pick<Session, 'key' | 'id' | 'harness' | 'cwd' | 'title' | 'firstPrompt' | 'branch' | 'started' | 'updated' | 'hidden' | 'hiddenReason' | 'prompts'>;
+export type Listed = Pick<
+  Session,
+  'key' | 'id' | 'harness' | 'cwd' | 'title' | 'firstPrompt' | 'branch' | 'started' | 'updated' | 'hidden' | 'hiddenReason' | 'prompts'
+>;
 
 /** The rule of withSnapshotNames: these take a snapshot name when one is stored. */
 export function untitledClaude(s: Pick<Session, 'harness' | 'title' | 'firstPrompt'>): boolean {
@@ -193,9 +197,6 @@ function fill(w: Win, p: number, end: number): void {
   w.len = n;
 }
 
-
-
-
 /**
  * Open rows.bin and check it as readRowBin does, reading it through a window; its records are then
  * read through the same window (in order, each part of the file is read once more). Null when it is
@@ -339,7 +340,6 @@ export function locate(r: RowBin, k: number): Rec {
   }
   return locateWhole(r, k);
 }
-
 
 /** Record `k` of a RowBin held whole (read at once, or asked for its `buf`). */
 function locateWhole(r: RowBin, k: number): Rec {
@@ -527,7 +527,14 @@ function dirField(buf: Buffer, b: number): string {
  * Claude row is printed), in blocks so fzf sees the first screen at once. `write`
  * must be done with each block when it returns (the buffer is written over for the next).
  */
-export function printRowBin(r: RowBin, f: RowFilter, readNames: () => Record<string, string>, now: number, write: (b: Buffer) => void, tape?: RowsTape): void {
+export function printRowBin(
+  r: RowBin,
+  f: RowFilter,
+  readNames: () => Record<string, string>,
+  now: number,
+  write: (b: Buffer) => void,
+  tape?: RowsTape,
+): void {
   const nameOf = snapshotNames(readNames);
   const ages = agesAt(now);
   const want = harnessCodes(f);
@@ -542,7 +549,13 @@ export function printRowBin(r: RowBin, f: RowFilter, readNames: () => Record<str
 }
 
 /** A record's row as printRowBin prints it (its age's place told to the tape). */
-function putRow(out: BlockWriter, rec: Rec, ages: (t: number | null) => string, nameOf: ReturnType<typeof snapshotNames>, tape?: RowsTape): void {
+function putRow(
+  out: BlockWriter,
+  rec: Rec,
+  ages: (t: number | null) => string,
+  nameOf: ReturnType<typeof snapshotNames>,
+  tape?: RowsTape,
+): void {
   const { buf, u8, flags, a, b, l, e } = rec;
   out.put(u8, a, b);
   out.byte(9);
@@ -565,16 +578,12 @@ function putRow(out: BlockWriter, rec: Rec, ages: (t: number | null) => string, 
   out.endLine();
 }
 
-
 /** The key and short id a record starts with (`key\tshort`): A is bytes [a, b) of `buf`. */
 export function keyShort(buf: Buffer, a: number, b: number): [string, string] {
   const t = buf.indexOf(9, a);
   if (t < 0 || t >= b) return [buf.toString('utf8', a, b), ''];
   return [buf.toString('utf8', a, t), buf.toString('utf8', t + 1, b)];
 }
-
-
-
 
 /**
  * The label a record takes from the snapshot names instead of its own (a Claude session without a
@@ -625,8 +634,14 @@ export function eachRow(r: RowBin, readNames: () => Record<string, string>, now:
  * can tell (dirFilterable), as printRowBin.
  */
 export function printAligned(
-  r: RowBin, f: { all: boolean; harness?: Harness[] | null; dir?: string | null }, readNames: () => Record<string, string>, now: number, color: boolean,
-  head: (shown: number, hidden: number) => string, write: (b: Buffer) => void, tape?: RowsTape,
+  r: RowBin,
+  f: { all: boolean; harness?: Harness[] | null; dir?: string | null },
+  readNames: () => Record<string, string>,
+  now: number,
+  color: boolean,
+  head: (shown: number, hidden: number) => string,
+  write: (b: Buffer) => void,
+  tape?: RowsTape,
 ): void {
   const nameOf = snapshotNames(readNames);
   const want = harnessCodes(f);
@@ -790,7 +805,13 @@ export function lsRows(r: RowBin, readNames: () => Record<string, string>, f: Ro
     // the directory, for a directory filter (the hidden count takes it too)
     const where = f.dir ? cwdOf(flags, dirField(buf, b), home) : null;
     if (flags & HIDDEN) hidden.push({ hidden: true, harness, cwd: where, hiddenReason: REASONS[reason]! });
-    if ((!f.all && flags & HIDDEN) || (want && !want.has(u8[p + 1]!)) || (f.dir && !under(where, f.dir)) || (limit > 0 && shown.length >= limit)) continue;
+    if (
+      (!f.all && flags & HIDDEN) ||
+      (want && !want.has(u8[p + 1]!)) ||
+      (f.dir && !under(where, f.dir)) ||
+      (limit > 0 && shown.length >= limit)
+    )
+      continue;
     const [, short, , , dir, branch, label] = fieldsOf(rec, '', nameOf(buf, flags, rec.e, rec.li));
     shown.push({
       short: short!,
@@ -820,7 +841,13 @@ export function lsRows(r: RowBin, readNames: () => Record<string, string>, f: Ro
  * (lib/index/rowsout.ts).
  */
 export function printCandidates(
-  r: RowBin, word: string, f: RowFilter, readNames: () => Record<string, string>, now: number, write: (b: Buffer) => void, tape?: RowsTape,
+  r: RowBin,
+  word: string,
+  f: RowFilter,
+  readNames: () => Record<string, string>,
+  now: number,
+  write: (b: Buffer) => void,
+  tape?: RowsTape,
 ): boolean {
   if (f.dir && !dirFilterable(r)) return false;
   const low = word.toLowerCase();
@@ -863,10 +890,24 @@ export function printCandidates(
     const vs = t0 < 0 || t0 >= b ? -1 : whole ? idStart(u8, a, t0) : t0 + 1;
     const ve = whole ? t0 : b;
     const tab = u8.indexOf(9, l);
-    const plain = named == null && vs >= 0 && t3 === l - 1 && (tab < 0 || tab >= e) && isAscii(u8.subarray(a, e)) && graphic(u8, t0 + 1, b) && graphic(u8, vs, ve) && PRINTABLE.test(ag);
+    const plain =
+      named == null &&
+      vs >= 0 &&
+      t3 === l - 1 &&
+      (tab < 0 || tab >= e) &&
+      isAscii(u8.subarray(a, e)) &&
+      graphic(u8, t0 + 1, b) &&
+      graphic(u8, vs, ve) &&
+      PRINTABLE.test(ag);
     if (!plain) {
       const [key = '', short = '', when = '', harness = '', dir = '', branch = '', text = ''] = fieldsOf(rec, ag, named);
-      const c = candidate(word.length > short.length ? key.slice(key.indexOf(':') + 1) : short, [when, harness, dir, branch ? `(${branch})` : '', text]);
+      const c = candidate(word.length > short.length ? key.slice(key.indexOf(':') + 1) : short, [
+        when,
+        harness,
+        dir,
+        branch ? `(${branch})` : '',
+        text,
+      ]);
       if (tape) {
         // (complete.out: the description starts with the age when there is one)
         const at = out.pos() + Buffer.byteLength(c.value) + 1;
@@ -886,7 +927,13 @@ export function printCandidates(
     const nDir = t2 - t1 - 1;
     const nBranch = t3 - t2 - 1;
     const nText = e - l;
-    const total = (nAge > 0 ? nAge + 2 : 0) + (nHarness > 0 ? nHarness + 2 : 0) + (nDir > 0 ? nDir + 2 : 0) + (nBranch > 0 ? nBranch + 4 : 0) + (nText > 0 ? nText + 2 : 0) - 2;
+    const total =
+      (nAge > 0 ? nAge + 2 : 0) +
+      (nHarness > 0 ? nHarness + 2 : 0) +
+      (nDir > 0 ? nDir + 2 : 0) +
+      (nBranch > 0 ? nBranch + 4 : 0) +
+      (nText > 0 ? nText + 2 : 0) -
+      2;
     // bytes left to put before the clip
     let room = total > W ? W - 1 : total;
     let apart = false;

@@ -28,12 +28,12 @@
 // malformed is ignored (the rows are put together again), never trusted in part. The file is written
 // atomically (0600) like the rest of the index, and holds nothing rows.bin does not.
 import fs from 'node:fs';
-import type { Ctx } from '../types.js';
 import { namesFile, storeDir } from '../harness/claude/care/store.js';
-import { ageCode, ageText, nextAgeChange } from '../util/time.js';
-import { ageColumn, ALIGN_CAPS } from '../output.js';
+import { ALIGN_CAPS, ageColumn } from '../output.js';
+import type { Ctx } from '../types.js';
 import { fnv1a } from '../util/fnv.js';
 import { openKept, readFirstLine, readFully, removeFile, writeAtomic } from '../util/fsx.js';
+import { ageCode, ageText, nextAgeChange } from '../util/time.js';
 import type { RowBin } from './rowbin.js';
 
 export const ROWSOUT_VERSION = 3;
@@ -59,11 +59,9 @@ export function alignedName(all: boolean, status: boolean, color: boolean): stri
 }
 
 /** Every file of printed output kept in the index directory, by name (a build removes them all). */
-export const KEPT_NAMES: readonly string[] = [false, true].flatMap((a) => [
-  rowsOutName(a),
-  lsOutName(a),
-  ...[false, true].flatMap((st) => [false, true].map((c) => alignedName(a, st, c))),
-]).concat(CANDIDATES_OUT);
+export const KEPT_NAMES: readonly string[] = [false, true]
+  .flatMap((a) => [rowsOutName(a), lsOutName(a), ...[false, true].flatMap((st) => [false, true].map((c) => alignedName(a, st, c)))])
+  .concat(CANDIDATES_OUT);
 
 /** What the printed rows depend on besides the time: the listing, the home and the snapshot names. */
 export interface RowsOutKey {
@@ -169,7 +167,10 @@ function copyOut(fd: number, win: Buffer, p: number, e: number, write: (b: Buffe
  */
 function keptHead(key: RowsOutKey, at: number, until: number, dyn: number[], size: number, shape: string, fit: boolean): Buffer[] {
   const n = dyn.length / 3;
-  const head = Buffer.from(`o${ROWSOUT_VERSION} ${key.id} ${at} ${until} ${key.names} ${n} ${size} ${shape} ${fit ? 1 : 0} ${key.home}\n`, 'utf8');
+  const head = Buffer.from(
+    `o${ROWSOUT_VERSION} ${key.id} ${at} ${until} ${key.names} ${n} ${size} ${shape} ${fit ? 1 : 0} ${key.home}\n`,
+    'utf8',
+  );
   const table = Buffer.alloc(n * DYN);
   for (let i = 0; i < n; i++) {
     table.writeUInt32LE(dyn[i * 3]!, i * DYN);
@@ -229,7 +230,21 @@ function openRowsOut(file: string): RowsOutFile | null {
     const width = Number(m[8]);
     const widest = Number(m[10]);
     if (width > AGE_CAP || widest > width) return null;
-    return { fd, size, id: m[2]!, at: Number(m[3]), until: Number(m[4]), names: m[5]!, home: m[12]!, body, dyn, width, color: m[9] === '1', widest, fit: m[11] === '1' };
+    return {
+      fd,
+      size,
+      id: m[2]!,
+      at: Number(m[3]),
+      until: Number(m[4]),
+      names: m[5]!,
+      home: m[12]!,
+      body,
+      dyn,
+      width,
+      color: m[9] === '1',
+      widest,
+      fit: m[11] === '1',
+    };
   });
 }
 
@@ -310,8 +325,6 @@ export class RowsTape {
 /** the longest line rows.out's lines are looked through for (a longer one makes a splice decline) */
 const LINE_CAP = 64 << 10;
 
-
-
 // ls.out and ls-all.out: what the last `resume ls` into a pipe printed (every session, or every one
 // `--all`), with the line it said on stderr. Its lines hold times, not ages: they stand as long as
 // the listing, the home and the snapshot-names file do. Layout: a JSON line `{"v", "id", "home",
@@ -329,7 +342,8 @@ export function printLsOut(file: string, key: RowsOutKey, write: (b: Buffer) => 
     const first = readFirstLine(fd, 16384);
     if (!first || first.length === 0) return null;
     const h = JSON.parse(first.toString('utf8')) as Record<string, unknown>;
-    if (!h || h.v !== LSOUT_VERSION || typeof h.note !== 'string' || h.id !== key.id || h.home !== key.home || h.names !== key.names) return null;
+    if (!h || h.v !== LSOUT_VERSION || typeof h.note !== 'string' || h.id !== key.id || h.home !== key.home || h.names !== key.names)
+      return null;
     return { fd, size, body: first.length + 1, note: h.note };
   });
   if (!f) return null;
@@ -345,7 +359,10 @@ export function printLsOut(file: string, key: RowsOutKey, write: (b: Buffer) => 
 export function saveLsOut(file: string, key: RowsOutKey, lines: Uint8Array[], note: string): void {
   try {
     removeFile(file);
-    writeAtomic(file, [Buffer.from(JSON.stringify({ v: LSOUT_VERSION, id: key.id, home: key.home, names: key.names, note }) + '\n', 'utf8'), ...lines]);
+    writeAtomic(file, [
+      Buffer.from(JSON.stringify({ v: LSOUT_VERSION, id: key.id, home: key.home, names: key.names, note }) + '\n', 'utf8'),
+      ...lines,
+    ]);
   } catch {
     /* only costs speed */
   }

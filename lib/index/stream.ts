@@ -43,9 +43,15 @@ export function byRecency(a: SessionCore, b: SessionCore): number {
  * The order to read the jobs in, with each job's key (its place in the order): newest bound first;
  * the jobs of a finishing harness together, keyed by the newest bound of all of that harness's files.
  */
-export function planOrder<J extends Planned>(jobs: J[], bounds: Map<string, number>, finishing: Set<Harness>, found: { src: { path: string; harness: Harness }; bound: number }[]): { job: J; key: number }[] {
+export function planOrder<J extends Planned>(
+  jobs: J[],
+  bounds: Map<string, number>,
+  finishing: Set<Harness>,
+  found: { src: { path: string; harness: Harness }; bound: number }[],
+): { job: J; key: number }[] {
   const groupKey = new Map<Harness, number>();
-  for (const f of found) if (finishing.has(f.src.harness)) groupKey.set(f.src.harness, Math.max(groupKey.get(f.src.harness) ?? -Infinity, f.bound));
+  for (const f of found)
+    if (finishing.has(f.src.harness)) groupKey.set(f.src.harness, Math.max(groupKey.get(f.src.harness) ?? -Infinity, f.bound));
   const keyed = jobs.map((job) => {
     const own = bounds.get(job.src.path) ?? 0;
     const g = groupKey.get(job.src.harness);

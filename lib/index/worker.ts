@@ -1,7 +1,7 @@
 // Worker thread: parses the jobs it is handed and posts the results back.
 import { parentPort, workerData } from 'node:worker_threads';
-import { runJob, type Job } from './parse.js';
 import { makeCtx } from '../util/paths.js';
+import { type Job, runJob } from './parse.js';
 
 const ctx = makeCtx(workerData?.env ?? process.env);
 parentPort!.on('message', async (msg: { id: number; job: Job } | null) => {
