@@ -24,7 +24,9 @@ function plain(harness: Harness, file: string) {
   const s = src(harness, file);
   const st = a.begin!(s);
   const size = fs.statSync(file).size;
-  const r = readLines(file, 0, size, (b, x, e, c) => a.line!(st, b, x, e, c), a.wantLong ? (h) => a.wantLong!(st, h) : undefined);
+  const r = readLines(file, 0, size, (b, x, e, c) => a.line!(st, b, x, e, c), {
+    wantLong: a.wantLong ? (h) => a.wantLong!(st, h) : undefined,
+  });
   return { offset: r.offset, state: copy(st), sessions: a.sessions(st, s).map((s) => sanitizeSession(s)) };
 }
 

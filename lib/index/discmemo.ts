@@ -35,7 +35,8 @@ export interface AdapterMeta {
 export function dirsStand(dirs: SeenDir[], walk?: StatInDirs): boolean {
   for (let i = 0; i < dirs.length; i++) {
     // (by index: destructuring a tuple runs the array iterator, and its garbage, for each)
-    const d = dirs[i]!;
+    const d = dirs[i];
+    if (d === undefined) return false; // (never: i < dirs.length)
     const p = d[0];
     const m = d[1];
     const c = d[2];

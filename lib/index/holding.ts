@@ -41,7 +41,9 @@ export function sessionsHolding(ctx: Ctx, words: string[], names: Record<string,
     for (const w of words) {
       if (/[ik]/i.test(w)) continue;
       // a snapshot name holding the word names its session too
-      const named = Object.keys(names).filter((sid) => names[sid]!.toLowerCase().includes(w.toLowerCase()));
+      const named = Object.entries(names)
+        .filter(([, name]) => name.toLowerCase().includes(w.toLowerCase()))
+        .map(([sid]) => sid);
       conds.push(`(doc LIKE ? ESCAPE '\\'${named.map(() => ' OR key = ?').join('')})`);
       args.push(likeOf(w), ...named.map((sid) => `claude:${sid}`));
     }
