@@ -18,7 +18,7 @@ import { home, mk, names, now, odd, render } from './rows-sample.js';
 function printed(bin: RowBin, word: string, f: RowFilter, at = now): string | null {
   const out: Buffer[] = [];
   // each block is written over once handed out: copied here (and decoded whole: a block may end inside a character)
-  return printCandidates(bin, word, f, () => names, at, (b) => out.push(Buffer.from(b))) ? Buffer.concat(out).toString('utf8') : null;
+  return printCandidates(bin, word, f, { readNames: () => names, now: at, write: (b) => out.push(Buffer.from(b)) }) ? Buffer.concat(out).toString('utf8') : null;
 }
 
 /** The candidates from the rows decoded (eachRow), one `candidate` each; null where a listing must answer. */
@@ -78,11 +78,11 @@ describe('printCandidates', () => {
     const bin = render(Array.from({ length: 3000 }, (_, i) => mk(100 + i, { title: `prompt ${i} ${'x'.repeat(i % 150)}` })));
     const blocks: number[] = [];
     const out: string[] = [];
-    printCandidates(bin, '', { all: true }, () => names, now, (b) => {
+    printCandidates(bin, '', { all: true }, { readNames: () => names, now, write: (b) => {
       blocks.push(b.length);
       out.push(Buffer.from(b).toString('utf8'));
       b.fill(0);
-    });
+    } });
     expect(blocks.length).toBeGreaterThan(1);
     expect(out.join('')).toBe(expected(bin, '', { all: true }));
   });
@@ -102,7 +102,7 @@ describe('complete.out (rows.out\'s kind for TAB on an empty word)', () => {
     const file = path.join(tempDir(), 'complete.out');
     const tape = new RowsTape(now, null, true);
     const out: Buffer[] = [];
-    expect(printCandidates(bin, '', {}, () => names, now, (b) => out.push(Buffer.from(b)), tape)).toBe(true);
+    expect(printCandidates(bin, '', {}, { readNames: () => names, now, write: (b) => out.push(Buffer.from(b)), tape })).toBe(true);
     tape.save(file, key);
     const first = Buffer.concat(out).toString('utf8');
     expect(first).toBe(expected(bin, '', {}));

@@ -88,7 +88,7 @@ function* checkNameParts(found: Found[], meta: AdapterMeta[]): Generator<string>
   let prevDir: string | null = null;
   for (let i = 0; i < found.length; i++) {
     if (isStart(i)) prevDir = null;
-    const name = checkName(found[i]!);
+    const name = checkName(found[i]);
     const dir = dirOfName(name);
     if (dir !== null && dir === prevDir) yield SAME_DIR + name.slice(dir.length + 1);
     else yield name.startsWith(SAME_DIR) || name.startsWith(LITERAL) ? LITERAL + name : name;
@@ -113,7 +113,7 @@ export function writeCheck(file: string, id: string, sources: SourceList, meta: 
   const sameMeta =
     !!same &&
     meta.length === same.meta.length &&
-    meta.every((m, i) => m.name === same.meta[i]!.name && m.n === same.meta[i]!.n && m.memo === same.meta[i]!.memo);
+    meta.every((m, i) => m.name === same.meta[i].name && m.n === same.meta[i].n && m.memo === same.meta[i].memo);
   const metaBuf = sameMeta ? same!.buf.subarray(same!.buf.indexOf(10) + 1, same!.codesAt) : Buffer.from(JSON.stringify(meta), 'utf8');
   // per source: its kind (index in its adapter's memo kinds) * 2 + 1 for `whole`; 0 outside a memo
   let codes: Buffer;
@@ -125,7 +125,7 @@ export function writeCheck(file: string, id: string, sources: SourceList, meta: 
     for (const m of meta) {
       for (let k = 0; k < m.n && i < found.length; k++, i++) {
         if (!m.memo) continue;
-        const s = found[i]!.src;
+        const s = found[i].src;
         codes[i] = m.memo.kinds.indexOf(s.kind) * 2 + (s.mode === 'whole' ? 1 : 0);
       }
     }
@@ -136,7 +136,7 @@ export function writeCheck(file: string, id: string, sources: SourceList, meta: 
   // (`same`) as it stands, else the names as UTF-8 text, path by path (not one string)
   // (the names as stored are these only while each adapter has as many sources: a path's name
   // depends on the one before it in its adapter's segment)
-  const sameNames = !!same && meta.length === same.meta.length && meta.every((m, i) => m.n === same.meta[i]!.n);
+  const sameNames = !!same && meta.length === same.meta.length && meta.every((m, i) => m.n === same.meta[i].n);
   writeAtomic(
     file,
     (function* () {
@@ -163,7 +163,7 @@ function statNums(found: Found[]): Buffer {
 /** Each source's size, mtime and inode into `nums`, from source number `at` on. */
 function putNums(found: Found[], nums: Float64Array, at: number): void {
   for (let i = 0; i < found.length; i++) {
-    const st = found[i]!.stat;
+    const st = found[i].stat;
     nums[(at + i) * 3] = st.size;
     nums[(at + i) * 3 + 1] = st.mtime;
     nums[(at + i) * 3 + 2] = st.ino;
@@ -232,7 +232,7 @@ function readCheckFile(file: string): StoredCheck | null {
 /** check.bin's first line: its build id, source count and meta length; null when it is not one of this version. */
 function checkLine(line: string): { id: string; count: number; metaLen: number } | null {
   const m = /^v(\d+) (\S+) (\d+) (\d+)$/.exec(line);
-  return m && Number(m[1]) === INDEX_VERSION ? { id: m[2]!, count: Number(m[3]), metaLen: Number(m[4]) } : null;
+  return m && Number(m[1]) === INDEX_VERSION ? { id: m[2], count: Number(m[3]), metaLen: Number(m[4]) } : null;
 }
 
 /** check.bin as read before, when it is still the file on disk (written atomically: a new one is a new inode); else read again. */
@@ -273,7 +273,7 @@ function storedPath(c: StoredCheck, i: number): string | null {
   const { buf } = c;
   const at = (k: number) => nameStart(c, ends, k);
   const s = at(i);
-  const e = ends[i]!;
+  const e = ends[i];
   if (buf[s] === 3) return buf.toString('utf8', s + 1, e);
   if (buf[s] !== 2) return buf.toString('utf8', s, e);
   // a short name: the directory of the last name before it written whole, in its adapter's segment
@@ -286,8 +286,8 @@ function storedPath(c: StoredCheck, i: number): string | null {
   while (j >= first && buf[at(j)] === 2) j--;
   if (j < first) return null;
   const js = at(j);
-  const sl = buf[js] === 0x2f ? lastSlash(buf, js, ends[j]!) : -1;
-  if (sl < 0 || sl === ends[j]! - 1 || e - s < 2) return null;
+  const sl = buf[js] === 0x2f ? lastSlash(buf, js, ends[j]) : -1;
+  if (sl < 0 || sl === ends[j] - 1 || e - s < 2) return null;
   return `${buf.toString('utf8', js, sl)}/${buf.toString('utf8', s + 1, e)}`;
 }
 
@@ -311,7 +311,7 @@ function storedFind(c: StoredCheck, h: Harness, part: string): string[] {
   if (n <= 0 || !part || part.includes('/')) return out;
   const needle = Buffer.from(part, 'utf8');
   const from = nameStart(c, ends, first);
-  const to = ends[first + n - 1]!;
+  const to = ends[first + n - 1];
   let last = -1;
   for (let q = c.buf.indexOf(needle, from); q >= 0 && q + needle.length <= to; q = c.buf.indexOf(needle, q + 1)) {
     // the name it lies in
@@ -330,7 +330,7 @@ function storedFind(c: StoredCheck, h: Harness, part: string): string[] {
 function nameAt(ends: Uint32Array, q: number, lo: number, hi: number): number {
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
-    if (ends[mid]! < q) lo = mid + 1;
+    if (ends[mid] < q) lo = mid + 1;
     else hi = mid;
   }
   return lo;
@@ -342,7 +342,7 @@ export function wholePaths(names: string[], meta: AdapterMeta[]): string[] {
   let prevDir: string | null = null;
   for (let i = 0; i < names.length; i++) {
     if (isStart(i)) prevDir = null;
-    let name = names[i]!;
+    let name = names[i];
     if (name.startsWith(SAME_DIR)) {
       if (prevDir === null || name.length < 2 || name.includes('/') || name.includes('\u0001')) return [];
       // (in the same directory: dirOfName of it is prevDir again)
@@ -370,7 +370,7 @@ export function matchCheck(c: StoredCheck | null, d: Discovered): string | null 
     const paths = storedPaths(c);
     if (paths.length !== c.count) return null;
     for (const [at, found] of d.live) {
-      for (let k = 0; k < found.length; k++) if (paths[at + k] !== checkName(found[k]!)) return null;
+      for (let k = 0; k < found.length; k++) if (paths[at + k] !== checkName(found[k])) return null;
     }
     return c.id;
   }
@@ -397,13 +397,13 @@ export function samePaths(c: StoredCheck, sources: SourceList, live: Discovered[
   if (live) {
     // only the live discoveries' names, each made whole on its own (storedPath)
     if (!nameEnds(c)) return false;
-    for (const [at, fs] of live) for (let k = 0; k < fs.length; k++) if (storedPath(c, at + k) !== checkName(fs[k]!)) return false;
+    for (const [at, fs] of live) for (let k = 0; k < fs.length; k++) if (storedPath(c, at + k) !== checkName(fs[k])) return false;
     return true;
   }
   const paths = storedPaths(c);
   if (paths.length !== c.count) return false;
   const found = listOf(sources);
-  for (let i = 0; i < found.length; i++) if (paths[i] !== checkName(found[i]!)) return false;
+  for (let i = 0; i < found.length; i++) if (paths[i] !== checkName(found[i])) return false;
   return true;
 }
 
@@ -424,14 +424,14 @@ export function storedStats(c: StoredCheck, sources: SourceList, served: boolean
   let end = 0;
   for (const m of c.meta) ends.push((end += m.n));
   const put = (i: number) => {
-    const name = paths ? paths[i]! : storedPath(c, i);
+    const name = paths ? paths[i] : storedPath(c, i);
     if (name === null) {
       damaged = true;
       return;
     }
     const p = pathOfName(name);
     let a = 0;
-    while (a < ends.length && i >= ends[a]!) a++;
+    while (a < ends.length && i >= ends[a]) a++;
     // (read from the bytes: they need not be 8-byte aligned in the file's buffer)
     out.set(p, {
       size: stat.readDoubleLE(i * 24),
@@ -492,7 +492,7 @@ export function storedFiles(ctx: Ctx): string[] {
   for (let i = 0; i < n; i++) key[i] = Math.min(most, Math.max(0, Math.floor(recordedSize(s.c, i)))) * m + i;
   key.sort();
   const out = new Array<string>(n);
-  for (let j = 0; j < n; j++) out[j] = pathOfName(s.paths[key[n - 1 - j]! % m]!);
+  for (let j = 0; j < n; j++) out[j] = pathOfName(s.paths[key[n - 1 - j] % m]!);
   return out;
 }
 
@@ -506,7 +506,7 @@ export function storedSizes(ctx: Ctx): Map<string, number> {
   const out = new Map<string, number>();
   const s = storedNames(ctx);
   if (!s) return out;
-  for (let i = 0; i < s.c.count; i++) out.set(pathOfName(s.paths[i]!), recordedSize(s.c, i));
+  for (let i = 0; i < s.c.count; i++) out.set(pathOfName(s.paths[i]), recordedSize(s.c, i));
   return out;
 }
 
@@ -611,7 +611,7 @@ function discoverAll(ctx: Ctx, adapters: Adapter<any>[], skipped: Skipped, cache
   let pending: MemoSeg[] = [];
   const flush = () => {
     const paths = storedPaths(stored!);
-    for (const g of pending) for (let k = 0; k < g.n; k++) seen.add(paths[g.from + k]!);
+    for (const g of pending) for (let k = 0; k < g.n; k++) seen.add(paths[g.from + k]);
     pending = [];
   };
   // where each adapter's sources start in the stored check
@@ -691,9 +691,9 @@ function discoverAll(ctx: Ctx, adapters: Adapter<any>[], skipped: Skipped, cache
         skipped.notRegular++;
         continue;
       }
-      const size = st[1]!;
-      const mtime = st[2]!;
-      const ino = st[4]!;
+      const size = st[1];
+      const mtime = st[2];
+      const ino = st[4];
       const sig = depSig(src.deps);
       mine.push({ src, stat: { size, mtime, ino, sig }, bound: sig ? boundOf(mtime, sig) : mtime });
     }
@@ -708,7 +708,7 @@ function discoverAll(ctx: Ctx, adapters: Adapter<any>[], skipped: Skipped, cache
   // The stored check's segments are these adapters' only when it lists them in this order with the
   // same number of sources each (then a source's index here is its index there).
   const aligned =
-    !!stored && stored.meta.length === adapters.length && stored.meta.every((m, i) => m.name === adapters[i]!.name && m.n === meta[i]!.n);
+    !!stored && stored.meta.length === adapters.length && stored.meta.every((m, i) => m.name === adapters[i].name && m.n === meta[i].n);
   let made: Found[] | null = null;
   let numsMade: Buffer | null = null;
   return {
@@ -737,7 +737,7 @@ function discoverAll(ctx: Ctx, adapters: Adapter<any>[], skipped: Skipped, cache
         for (let k = 0; k < p.n; k++) {
           const i = p.from + k;
           const s = nameStart(stored!, ends, i);
-          const e = ends[i]!;
+          const e = ends[i];
           const b = buf[s] === 2 ? s + 1 : lastSlash(buf, s, e) + 1;
           if (!keys.has(baseKey(buf, b, e))) continue;
           const name = storedPath(stored!, i);
@@ -784,8 +784,8 @@ function statMemo(c: StoredCheck, at: number, n: number, h: Harness, m: Memo, se
   let dirLen = 0;
   for (let k = 0; k < n; k++) {
     let s = nameStart(c, ends, at + k);
-    const e = ends[at + k]!;
-    if (m.kinds[buf[codesAt + at + k]! >> 1] === undefined || signed.has(at + k)) return null;
+    const e = ends[at + k];
+    if (m.kinds[buf[codesAt + at + k] >> 1] === undefined || signed.has(at + k)) return null;
     let name: number;
     if (buf[s] === 2) {
       // the first of a segment is never short (checkNameParts)
@@ -818,9 +818,9 @@ function statMemo(c: StoredCheck, at: number, n: number, h: Harness, m: Memo, se
 }
 
 function putStat(nums: Float64Array, k: number, st: Float64Array): void {
-  nums[k * 3] = st[1]!;
-  nums[k * 3 + 1] = st[2]!;
-  nums[k * 3 + 2] = st[4]!;
+  nums[k * 3] = st[1];
+  nums[k * 3 + 1] = st[2];
+  nums[k * 3 + 2] = st[4];
 }
 
 /** The offset of the last `/` in bytes [s, e) of `buf`; -1 when there is none. */
@@ -831,7 +831,7 @@ function lastSlash(buf: Buffer, s: number, e: number): number {
 
 /** Where stored name `i` starts in check.bin (`ends`: nameEnds). */
 function nameStart(c: StoredCheck, ends: Uint32Array, i: number): number {
-  return i === 0 ? c.namesAt : ends[i - 1]! + 1;
+  return i === 0 ? c.namesAt : ends[i - 1] + 1;
 }
 
 /**
@@ -888,7 +888,7 @@ function memoFound(c: StoredCheck, g: MemoSeg): Found[] {
 function baseKey(buf: Buffer, b: number, e: number): number {
   const n = e - b;
   if (n < 10) return n * 0x100000000 + fnv1a(buf, b, e);
-  return n * 0x100000000 + ((buf[e - 10]! | (buf[e - 9]! << 8) | (buf[e - 8]! << 16) | (buf[e - 7]! << 24)) >>> 0);
+  return n * 0x100000000 + ((buf[e - 10] | (buf[e - 9] << 8) | (buf[e - 8] << 16) | (buf[e - 7] << 24)) >>> 0);
 }
 const baseKeyOf = (base: Buffer, b: number) => baseKey(base, b, base.length);
 
@@ -896,11 +896,11 @@ const baseKeyOf = (base: Buffer, b: number) => baseKey(base, b, base.length);
 function memoFoundAt(c: StoredCheck, g: MemoSeg, k: number, path?: string): Found | null {
   const p = path ?? storedPath(c, g.from + k);
   if (p === null) return null;
-  const code = c.buf[c.codesAt + g.from + k]!;
+  const code = c.buf[c.codesAt + g.from + k];
   const kind = g.memo.kinds[code >> 1];
   if (kind === undefined || p.includes('\u0001')) return null;
   const src: Source = { path: p, harness: g.h, kind: kind as Source['kind'], mode: code & 1 ? 'whole' : 'lines' };
-  return { src, stat: { size: g.nums[k * 3]!, mtime: g.nums[k * 3 + 1]!, ino: g.nums[k * 3 + 2]!, sig: '' }, bound: g.nums[k * 3 + 1]! };
+  return { src, stat: { size: g.nums[k * 3], mtime: g.nums[k * 3 + 1], ino: g.nums[k * 3 + 2], sig: '' }, bound: g.nums[k * 3 + 1] };
 }
 
 /** The file's mtime or a later one among its dependencies (from their `size:mtime|…` signature). */
@@ -922,7 +922,7 @@ export function sameStat(a: Stat, b: Stat | undefined): boolean {
 export function foundOf(found: Found[], paths: Set<string>, out = new Map<string, Found>()): Map<string, Found> {
   // (an index loop: `for…of` makes an iterator result per source while the code is cold)
   for (let i = 0; i < found.length; i++) {
-    const f = found[i]!;
+    const f = found[i];
     if (paths.has(f.src.path)) out.set(f.src.path, f);
   }
   return out;
