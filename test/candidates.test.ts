@@ -78,11 +78,12 @@ describe('printCandidates', () => {
     const bin = render(Array.from({ length: 3000 }, (_, i) => mk(100 + i, { title: `prompt ${i} ${'x'.repeat(i % 150)}` })));
     const blocks: number[] = [];
     const out: string[] = [];
-    printCandidates(bin, '', { all: true }, { readNames: () => names, now, write: (b) => {
+    const write = (b: Buffer) => {
       blocks.push(b.length);
       out.push(Buffer.from(b).toString('utf8'));
       b.fill(0);
-    } });
+    };
+    printCandidates(bin, '', { all: true }, { readNames: () => names, now, write });
     expect(blocks.length).toBeGreaterThan(1);
     expect(out.join('')).toBe(expected(bin, '', { all: true }));
   });
