@@ -200,16 +200,14 @@ export function writeLines(src: FeedSource, s: PickState, o: LinesOut): void {
     const kept = cache && cache.key.id === bin.id ? cache : null;
     if (kept && printRowsOut(kept.file, kept.key, now, write)) return;
     const tape = kept ? new RowsTape(now, { color }) : undefined;
-    printAligned(
-      bin,
-      s,
-      src.names,
+    printAligned(bin, s, {
+      readNames: src.names,
       now,
       color,
-      (shown, hidden) => (status ? `${statusOf({ total: bin.count, shown, hidden }, s, home)}\n` : ''),
+      head: (shown, hidden) => (status ? `${statusOf({ total: bin.count, shown, hidden }, s, home)}\n` : ''),
       write,
       tape,
-    );
+    });
     if (kept && tape) tape.save(kept.file, kept.key);
     return;
   }

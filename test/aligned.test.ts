@@ -60,15 +60,7 @@ describe('printAligned', () => {
     const bin = render(Array.from({ length: 3000 }, (_, i) => mk(100 + i)));
     const s: PickState = { all: true, harness: null, dir: null };
     const blocks: string[] = [];
-    printAligned(
-      bin,
-      s,
-      () => names,
-      now,
-      false,
-      () => '',
-      (b) => blocks.push(b.toString('utf8')),
-    );
+    printAligned(bin, s, { readNames: () => names, now, color: false, head: () => '', write: (b) => blocks.push(b.toString('utf8')) });
     expect(blocks.length).toBeGreaterThan(1);
     expect(blocks.join('')).toBe(expected(bin, s, false, false));
   });

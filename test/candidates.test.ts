@@ -18,14 +18,7 @@ import { home, mk, names, now, odd, render } from './rows-sample.js';
 function printed(bin: RowBin, word: string, f: RowFilter, at = now): string | null {
   const out: Buffer[] = [];
   // each block is written over once handed out: copied here (and decoded whole: a block may end inside a character)
-  return printCandidates(
-    bin,
-    word,
-    f,
-    () => names,
-    at,
-    (b) => out.push(Buffer.from(b)),
-  )
+  return printCandidates(bin, word, f, { readNames: () => names, now: at, write: (b) => out.push(Buffer.from(b)) })
     ? Buffer.concat(out).toString('utf8')
     : null;
 }
@@ -108,18 +101,12 @@ describe('printCandidates', () => {
     const bin = render(Array.from({ length: 3000 }, (_, i) => mk(100 + i, { title: `prompt ${i} ${'x'.repeat(i % 150)}` })));
     const blocks: number[] = [];
     const out: string[] = [];
-    printCandidates(
-      bin,
-      '',
-      { all: true },
-      () => names,
-      now,
-      (b) => {
-        blocks.push(b.length);
-        out.push(Buffer.from(b).toString('utf8'));
-        b.fill(0);
-      },
-    );
+    const write = (b: Buffer) => {
+      blocks.push(b.length);
+      out.push(Buffer.from(b).toString('utf8'));
+      b.fill(0);
+    };
+    printCandidates(bin, '', { all: true }, { readNames: () => names, now, write });
     expect(blocks.length).toBeGreaterThan(1);
     expect(out.join('')).toBe(expected(bin, '', { all: true }));
   });
@@ -139,17 +126,7 @@ describe("complete.out (rows.out's kind for TAB on an empty word)", () => {
     const file = path.join(tempDir(), 'complete.out');
     const tape = new RowsTape(now, null, true);
     const out: Buffer[] = [];
-    expect(
-      printCandidates(
-        bin,
-        '',
-        {},
-        () => names,
-        now,
-        (b) => out.push(Buffer.from(b)),
-        tape,
-      ),
-    ).toBe(true);
+    expect(printCandidates(bin, '', {}, { readNames: () => names, now, write: (b) => out.push(Buffer.from(b)), tape })).toBe(true);
     tape.save(file, key);
     const first = Buffer.concat(out).toString('utf8');
     expect(first).toBe(expected(bin, '', {}));

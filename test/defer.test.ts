@@ -32,7 +32,7 @@ function plain(harness: Harness, file: string) {
   const st = p.begin(s);
   const want = p.wantLong;
   const size = fs.statSync(file).size;
-  const r = readLines(file, 0, size, (b, x, e, c) => p.line(st, b, x, e, c), want ? (h) => want(st, h) : undefined);
+  const r = readLines(file, 0, size, (b, x, e, c) => p.line(st, b, x, e, c), { wantLong: want ? (h) => want(st, h) : undefined });
   return { offset: r.offset, state: copy(st), sessions: a.sessions(st, s).map((s) => sanitizeSession(s)) };
 }
 

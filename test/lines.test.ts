@@ -19,8 +19,7 @@ function collect(p: string, from = 0, want?: (h: Buffer) => boolean, max?: numbe
     from,
     size,
     (b, s, e, c) => lines.push({ text: b.toString('utf8', s, Math.min(e, s + 64)), complete: c, len: e - s }),
-    want,
-    max,
+    { wantLong: want, maxLine: max },
   );
   return { lines, ...r };
 }
@@ -61,16 +60,12 @@ describe('readLines', () => {
     const seen: Buffer[] = [];
     const p = file(`${big}\nnext\n`);
     const lines: { s: string; c: boolean }[] = [];
-    readLines(
-      p,
-      0,
-      fs.statSync(p).size,
-      (b, s, e, c) => lines.push({ s: b.toString('utf8', s, e), c }),
-      (h) => {
+    readLines(p, 0, fs.statSync(p).size, (b, s, e, c) => lines.push({ s: b.toString('utf8', s, e), c }), {
+      wantLong: (h) => {
         seen.push(h);
         return !h.includes('"type":"skip"');
       },
-    );
+    });
     expect(seen).toHaveLength(1);
     expect(seen[0].length).toBe(PROBE);
     expect(lines).toHaveLength(2);
@@ -144,17 +139,13 @@ describe('readLines', () => {
     const want = (h: Buffer) => !h.subarray(0, 4).equals(Buffer.from('SKIP'));
     const got: { at: number; text: string; c: boolean }[] = [];
     let asked = 0;
-    readLines(
-      p,
-      0,
-      bytes.length,
-      (b, s, e, c, at) => got.push({ at, text: b.toString('latin1', s, e), c }),
-      (h) => {
+    readLines(p, 0, bytes.length, (b, s, e, c, at) => got.push({ at, text: b.toString('latin1', s, e), c }), {
+      wantLong: (h) => {
         asked++;
         expect(h.length).toBe(PROBE);
         return want(h);
       },
-    );
+    });
     const model: { at: number; text: string; c: boolean }[] = [];
     let at = 0;
     let asks = 0;

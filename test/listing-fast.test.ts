@@ -160,13 +160,7 @@ describe('rendered rows (rows.bin)', () => {
     const r = must(readRowBin(Buffer.concat(chunks)));
     expect(r.count).toBe(2);
     const out: Buffer[] = [];
-    printRowBin(
-      r,
-      {},
-      () => ({}),
-      1_700_000_060_000,
-      (b) => out.push(Buffer.from(b)),
-    );
+    printRowBin(r, {}, { readNames: () => ({}), now: 1_700_000_060_000, write: (b) => out.push(Buffer.from(b)) });
     expect(Buffer.concat(out).toString()).toBe(
       'claude:abcdefgh-1\tabcdefgh\t1m\tclaude\t~/p\tmain\tA title\npi:abcdefgh-2\tabcdefgh\t1m\tpi\t~/p\tmain\tfirst ask\n',
     );

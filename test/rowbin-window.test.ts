@@ -89,7 +89,7 @@ function views(r: RowBin): unknown {
   const filters: RowFilter[] = [{}, { all: true }, { all: true, harness: ['pi'] }, { dir: '/srv' }, { all: true, dir: '/home/u' }];
   const print = (f: RowFilter) => {
     const out: Buffer[] = [];
-    printRowBin(r, f, names, now, (b) => out.push(Buffer.from(b)));
+    printRowBin(r, f, { readNames: names, now, write: (b) => out.push(Buffer.from(b)) });
     return Buffer.concat(out).toString('utf8');
   };
   const picker = (s: PickState, color: boolean) => {
@@ -176,7 +176,7 @@ describe('rows.bin read a window at a time', () => {
     const f2 = fileOf(sessions);
     const r2 = must(openRowBin(f2));
     fs.truncateSync(f2, 200);
-    expect(() => printRowBin(r2, { all: true }, names, now, () => {})).toThrow(/cut short/);
+    expect(() => printRowBin(r2, { all: true }, { readNames: names, now, write: () => {} })).toThrow(/cut short/);
     closeRowBin(r2);
   });
 });

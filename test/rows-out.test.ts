@@ -112,7 +112,7 @@ describe('rows.out, as a file', () => {
     const file = path.join(dir, 'rows.out');
     const bin = listing(key.id, key.home, times);
     const tape = new RowsTape(now);
-    const first = printed((w) => printRowBin(bin, { all }, () => ({}), now, w, tape)).text;
+    const first = printed((w) => printRowBin(bin, { all }, { readNames: () => ({}), now, write: w, tape })).text;
     tape.save(file, key);
     return { file, bin, first };
   }
@@ -123,7 +123,7 @@ describe('rows.out, as a file', () => {
     expect(printed((w) => printRowsOut(file, key, now, w))).toEqual({ r: true, text: first });
     // minutes and hours later: the seconds, minutes and hours ages move, the days and months stay
     for (const later of [now + 1_000, now + 61_000, now + 30 * 60_000, now + 59 * 60_000]) {
-      const want = printed((w) => printRowBin(bin, {}, () => ({}), later, w)).text;
+      const want = printed((w) => printRowBin(bin, {}, { readNames: () => ({}), now: later, write: w })).text;
       expect(printed((w) => printRowsOut(file, key, later, w))).toEqual({ r: true, text: want });
     }
     // 3d 0h 7m ago turns 4d in under 24 h: past that rows.out is not used
@@ -133,7 +133,7 @@ describe('rows.out, as a file', () => {
     expect(until - now).toBeLessThan(86_400_000);
     expect(printed((w) => printRowsOut(file, key, until - 1, w))).toEqual({
       r: true,
-      text: printed((w) => printRowBin(bin, {}, () => ({}), until - 1, w)).text,
+      text: printed((w) => printRowBin(bin, {}, { readNames: () => ({}), now: until - 1, write: w })).text,
     });
     expect(printed((w) => printRowsOut(file, key, until, w))).toEqual({ r: false, text: '' });
     // a clock that went back
@@ -149,11 +149,11 @@ describe('rows.out, as a file', () => {
     const file = path.join(dir, 'rows.out');
     const bin = listing(key.id, key.home, ts);
     const tape = new RowsTape(now);
-    const first = printed((w) => printRowBin(bin, { all: true }, () => ({}), now, w, tape)).text;
+    const first = printed((w) => printRowBin(bin, { all: true }, { readNames: () => ({}), now, write: w, tape })).text;
     tape.save(file, key);
     expect(first.length).toBeGreaterThan(512 << 10);
     for (const later of [now, now + 90_000, now + 30 * 60_000]) {
-      const want = printed((w) => printRowBin(bin, { all: true }, () => ({}), later, w)).text;
+      const want = printed((w) => printRowBin(bin, { all: true }, { readNames: () => ({}), now: later, write: w })).text;
       expect(printed((w) => printRowsOut(file, key, later, w))).toEqual({ r: true, text: want });
     }
   });
@@ -243,12 +243,7 @@ describe("rows.out's aligned kind (the picker's padded lines)", () => {
       printAligned(
         r,
         { all },
-        () => ({}),
-        at,
-        color,
-        (shown, hidden) => `\tstatus ${shown} ${hidden}\n`,
-        w,
-        tape,
+        { readNames: () => ({}), now: at, color, head: (shown, hidden) => `\tstatus ${shown} ${hidden}\n`, write: w, tape },
       ),
     ).text;
 

@@ -83,7 +83,7 @@ export async function printWordCandidates(
     ...(kept ? { rowsOut: { all: false, now, write, candidates: true } } : {}),
   });
   if ('printed' in got && got.printed) return;
-  if ('bin' in got && printCandidates(got.bin, word, f, got.names, now, write, got.tape)) {
+  if ('bin' in got && printCandidates(got.bin, word, f, { readNames: got.names, now, write, tape: got.tape })) {
     got.keep?.();
     return;
   }

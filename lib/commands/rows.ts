@@ -48,7 +48,7 @@ export async function rowsAction(app: App, o: RowsOpts): Promise<void> {
   const got = await app.listingRows({ onSessions, dir: filters.dir, rowsOut });
   if (streamed) return;
   if ('bin' in got) {
-    printRowBin(got.bin, filters, got.names, now, out, got.tape);
+    printRowBin(got.bin, filters, { readNames: got.names, now, write: out, tape: got.tape });
     got.keep?.();
     return;
   }

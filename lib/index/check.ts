@@ -4,14 +4,14 @@
 // and the database is not opened. check.bin is written from the database after each build
 // (lib/index/index.ts) and names that build.
 import fs from 'node:fs';
-import type { Adapter, Ctx, Harness, Root, Source } from '../types.js';
-import { ADAPTERS } from '../harness/registry.js';
-import { DirCache, parseDirFile, type SeenDir } from './dirs.js';
-import { readFirstLine, readText as readTextFile, readWithStat, setReaddirHook, setSymlinkHook, textOf, writeAtomic } from '../util/fsx.js';
-import { dirsStand, makeMemo, parseMeta, type AdapterMeta, type Memo } from './discmemo.js';
-import { FILE, NONE, quickStat, StatInDirs } from '../util/quickstat.js';
+import { ADAPTERS, type AnyAdapter } from '../harness/registry.js';
+import type { Ctx, Harness, Root, Source } from '../types.js';
 import { fnv1a } from '../util/fnv.js';
-import { INDEX_VERSION, indexFiles, type IndexFiles, type Skipped } from './files.js';
+import { readFirstLine, readText as readTextFile, readWithStat, setReaddirHook, setSymlinkHook, textOf, writeAtomic } from '../util/fsx.js';
+import { FILE, NONE, quickStat, StatInDirs } from '../util/quickstat.js';
+import { DirCache, parseDirFile, type SeenDir } from './dirs.js';
+import { type AdapterMeta, dirsStand, type Memo, makeMemo, parseMeta } from './discmemo.js';
+import { INDEX_VERSION, type IndexFiles, indexFiles, type Skipped } from './files.js';
 
 export interface Stat {
   size: number;
@@ -37,7 +37,6 @@ function depSig(deps: string[] | undefined): string {
     })
     .join('|');
 }
-
 
 function readText(file: string): string | null {
   try {
@@ -89,7 +88,7 @@ function* checkNameParts(found: Found[], meta: AdapterMeta[]): Generator<string>
   let prevDir: string | null = null;
   for (let i = 0; i < found.length; i++) {
     if (isStart(i)) prevDir = null;
-    const name = checkName(found[i]!);
+    const name = checkName(found[i]);
     const dir = dirOfName(name);
     if (dir !== null && dir === prevDir) yield SAME_DIR + name.slice(dir.length + 1);
     else yield name.startsWith(SAME_DIR) || name.startsWith(LITERAL) ? LITERAL + name : name;
@@ -107,15 +106,21 @@ type SourceList = Found[] | { readonly count: number; readonly found: Found[] };
 const countOf = (x: SourceList) => (Array.isArray(x) ? x.length : x.count);
 const listOf = (x: SourceList) => (Array.isArray(x) ? x : x.found);
 
+// biome-ignore lint/complexity/useMaxParams: its callers are in lib/index/index.ts, which is being rewritten; `same` and `taken` go into one object with them
 export function writeCheck(file: string, id: string, sources: SourceList, meta: AdapterMeta[], same?: StoredCheck, taken?: Buffer): void {
   // (`taken`: these sources' stat bytes as the discovery gave them, when it did)
   const nums = taken ?? statNums(listOf(sources));
   // the same memos over the same paths: the meta and kind codes stand as stored too
-  const sameMeta = !!same && meta.length === same.meta.length && meta.every((m, i) => m.name === same.meta[i]!.name && m.n === same.meta[i]!.n && m.memo === same.meta[i]!.memo);
-  const metaBuf = sameMeta ? same!.buf.subarray(same!.buf.indexOf(10) + 1, same!.codesAt) : Buffer.from(JSON.stringify(meta), 'utf8');
+  const metaOf =
+    same &&
+    meta.length === same.meta.length &&
+    meta.every((m, i) => m.name === same.meta[i].name && m.n === same.meta[i].n && m.memo === same.meta[i].memo)
+      ? same
+      : null;
+  const metaBuf = metaOf ? metaOf.buf.subarray(metaOf.buf.indexOf(10) + 1, metaOf.codesAt) : Buffer.from(JSON.stringify(meta), 'utf8');
   // per source: its kind (index in its adapter's memo kinds) * 2 + 1 for `whole`; 0 outside a memo
   let codes: Buffer;
-  if (sameMeta) codes = same!.buf.subarray(same!.codesAt, same!.numsAt);
+  if (metaOf) codes = metaOf.buf.subarray(metaOf.codesAt, metaOf.numsAt);
   else {
     const found = listOf(sources);
     codes = Buffer.alloc(found.length);
@@ -123,7 +128,7 @@ export function writeCheck(file: string, id: string, sources: SourceList, meta: 
     for (const m of meta) {
       for (let k = 0; k < m.n && i < found.length; k++, i++) {
         if (!m.memo) continue;
-        const s = found[i]!.src;
+        const s = found[i].src;
         codes[i] = m.memo.kinds.indexOf(s.kind) * 2 + (s.mode === 'whole' ? 1 : 0);
       }
     }
@@ -134,18 +139,21 @@ export function writeCheck(file: string, id: string, sources: SourceList, meta: 
   // (`same`) as it stands, else the names as UTF-8 text, path by path (not one string)
   // (the names as stored are these only while each adapter has as many sources: a path's name
   // depends on the one before it in its adapter's segment)
-  const sameNames = !!same && meta.length === same.meta.length && meta.every((m, i) => m.n === same.meta[i]!.n);
-  writeAtomic(file, (function* () {
-    yield Buffer.from(head, 'latin1');
-    yield metaBuf;
-    yield codes;
-    yield nums;
-    if (sameNames) yield same!.buf.subarray(same!.namesAt);
-    else {
-      let i = 0;
-      for (const name of checkNameParts(listOf(sources), meta)) yield (i++ ? '\u0000' : '') + name;
-    }
-  })());
+  const namesOf = same && meta.length === same.meta.length && meta.every((m, i) => m.n === same.meta[i].n) ? same : null;
+  writeAtomic(
+    file,
+    (function* () {
+      yield Buffer.from(head, 'latin1');
+      yield metaBuf;
+      yield codes;
+      yield nums;
+      if (namesOf) yield namesOf.buf.subarray(namesOf.namesAt);
+      else {
+        let i = 0;
+        for (const name of checkNameParts(listOf(sources), meta)) yield (i++ ? '\u0000' : '') + name;
+      }
+    })(),
+  );
 }
 
 /** The stat bytes of check.bin for these sources. */
@@ -158,7 +166,7 @@ function statNums(found: Found[]): Buffer {
 /** Each source's size, mtime and inode into `nums`, from source number `at` on. */
 function putNums(found: Found[], nums: Float64Array, at: number): void {
   for (let i = 0; i < found.length; i++) {
-    const st = found[i]!.stat;
+    const st = found[i].stat;
     nums[(at + i) * 3] = st.size;
     nums[(at + i) * 3 + 1] = st.mtime;
     nums[(at + i) * 3 + 2] = st.ino;
@@ -227,7 +235,7 @@ function readCheckFile(file: string): StoredCheck | null {
 /** check.bin's first line: its build id, source count and meta length; null when it is not one of this version. */
 function checkLine(line: string): { id: string; count: number; metaLen: number } | null {
   const m = /^v(\d+) (\S+) (\d+) (\d+)$/.exec(line);
-  return m && Number(m[1]) === INDEX_VERSION ? { id: m[2]!, count: Number(m[3]), metaLen: Number(m[4]) } : null;
+  return m && Number(m[1]) === INDEX_VERSION ? { id: m[2], count: Number(m[3]), metaLen: Number(m[4]) } : null;
 }
 
 /** check.bin as read before, when it is still the file on disk (written atomically: a new one is a new inode); else read again. */
@@ -268,7 +276,7 @@ function storedPath(c: StoredCheck, i: number): string | null {
   const { buf } = c;
   const at = (k: number) => nameStart(c, ends, k);
   const s = at(i);
-  const e = ends[i]!;
+  const e = ends[i];
   if (buf[s] === 3) return buf.toString('utf8', s + 1, e);
   if (buf[s] !== 2) return buf.toString('utf8', s, e);
   // a short name: the directory of the last name before it written whole, in its adapter's segment
@@ -281,51 +289,16 @@ function storedPath(c: StoredCheck, i: number): string | null {
   while (j >= first && buf[at(j)] === 2) j--;
   if (j < first) return null;
   const js = at(j);
-  const sl = buf[js] === 0x2f ? lastSlash(buf, js, ends[j]!) : -1;
-  if (sl < 0 || sl === ends[j]! - 1 || e - s < 2) return null;
+  const sl = buf[js] === 0x2f ? lastSlash(buf, js, ends[j]) : -1;
+  if (sl < 0 || sl === ends[j] - 1 || e - s < 2) return null;
   return `${buf.toString('utf8', js, sl)}/${buf.toString('utf8', s + 1, e)}`;
-}
-
-/**
- * The stored paths of one harness's sources (its segment of check.bin) whose file name contains
- * `part`: found in check.bin's bytes, only those names made whole. Throws when the names are damaged.
- */
-function storedFind(c: StoredCheck, h: Harness, part: string): string[] {
-  const ends = nameEnds(c);
-  if (!ends) throw new Error('damaged names in check.bin');
-  let first = 0;
-  let n = -1;
-  for (const m of c.meta) {
-    if (m.name === h) {
-      n = m.n;
-      break;
-    }
-    first += m.n;
-  }
-  const out: string[] = [];
-  if (n <= 0 || !part || part.includes('/')) return out;
-  const needle = Buffer.from(part, 'utf8');
-  const from = nameStart(c, ends, first);
-  const to = ends[first + n - 1]!;
-  let last = -1;
-  for (let q = c.buf.indexOf(needle, from); q >= 0 && q + needle.length <= to; q = c.buf.indexOf(needle, q + 1)) {
-    // the name it lies in
-    const lo = nameAt(ends, q + needle.length, first, first + n - 1);
-    if (lo === last) continue;
-    last = lo;
-    const name = storedPath(c, lo);
-    if (name === null) throw new Error('damaged name in check.bin');
-    const p = pathOfName(name);
-    if (p.slice(p.lastIndexOf('/') + 1).includes(part)) out.push(p);
-  }
-  return out;
 }
 
 /** The name of check.bin (from `lo` to `hi`) that byte `q` lies in: the first that ends at or past it. */
 function nameAt(ends: Uint32Array, q: number, lo: number, hi: number): number {
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
-    if (ends[mid]! < q) lo = mid + 1;
+    if (ends[mid] < q) lo = mid + 1;
     else hi = mid;
   }
   return lo;
@@ -337,7 +310,7 @@ export function wholePaths(names: string[], meta: AdapterMeta[]): string[] {
   let prevDir: string | null = null;
   for (let i = 0; i < names.length; i++) {
     if (isStart(i)) prevDir = null;
-    let name = names[i]!;
+    let name = names[i];
     if (name.startsWith(SAME_DIR)) {
       if (prevDir === null || name.length < 2 || name.includes('/') || name.includes('\u0001')) return [];
       // (in the same directory: dirOfName of it is prevDir again)
@@ -365,7 +338,7 @@ export function matchCheck(c: StoredCheck | null, d: Discovered): string | null 
     const paths = storedPaths(c);
     if (paths.length !== c.count) return null;
     for (const [at, found] of d.live) {
-      for (let k = 0; k < found.length; k++) if (paths[at + k] !== checkName(found[k]!)) return null;
+      for (let k = 0; k < found.length; k++) if (paths[at + k] !== checkName(found[k])) return null;
     }
     return c.id;
   }
@@ -392,13 +365,13 @@ export function samePaths(c: StoredCheck, sources: SourceList, live: Discovered[
   if (live) {
     // only the live discoveries' names, each made whole on its own (storedPath)
     if (!nameEnds(c)) return false;
-    for (const [at, fs] of live) for (let k = 0; k < fs.length; k++) if (storedPath(c, at + k) !== checkName(fs[k]!)) return false;
+    for (const [at, fs] of live) for (let k = 0; k < fs.length; k++) if (storedPath(c, at + k) !== checkName(fs[k])) return false;
     return true;
   }
   const paths = storedPaths(c);
   if (paths.length !== c.count) return false;
   const found = listOf(sources);
-  for (let i = 0; i < found.length; i++) if (paths[i] !== checkName(found[i]!)) return false;
+  for (let i = 0; i < found.length; i++) if (paths[i] !== checkName(found[i])) return false;
   return true;
 }
 
@@ -417,18 +390,28 @@ export function storedStats(c: StoredCheck, sources: SourceList, served: boolean
   // each source's harness: the adapter whose segment of check.bin holds it
   const ends: number[] = [];
   let end = 0;
-  for (const m of c.meta) ends.push((end += m.n));
+  for (const m of c.meta) {
+    end += m.n;
+    ends.push(end);
+  }
   const put = (i: number) => {
-    const name = paths ? paths[i]! : storedPath(c, i);
+    const name = paths ? paths[i] : storedPath(c, i);
     if (name === null) {
       damaged = true;
       return;
     }
     const p = pathOfName(name);
     let a = 0;
-    while (a < ends.length && i >= ends[a]!) a++;
+    while (a < ends.length && i >= ends[a]) a++;
     // (read from the bytes: they need not be 8-byte aligned in the file's buffer)
-    out.set(p, { size: stat.readDoubleLE(i * 24), mtime: stat.readDoubleLE(i * 24 + 8), ino: stat.readDoubleLE(i * 24 + 16), sig: name.slice(p.length + 1), harness: c.meta[a]?.name as Harness, at: i });
+    out.set(p, {
+      size: stat.readDoubleLE(i * 24),
+      mtime: stat.readDoubleLE(i * 24 + 8),
+      ino: stat.readDoubleLE(i * 24 + 16),
+      sig: name.slice(p.length + 1),
+      harness: c.meta[a]?.name as Harness,
+      at: i,
+    });
   };
   if (served && countOf(sources) === c.count) {
     const now = taken ?? statNums(listOf(sources));
@@ -480,7 +463,7 @@ export function storedFiles(ctx: Ctx): string[] {
   for (let i = 0; i < n; i++) key[i] = Math.min(most, Math.max(0, Math.floor(recordedSize(s.c, i)))) * m + i;
   key.sort();
   const out = new Array<string>(n);
-  for (let j = 0; j < n; j++) out[j] = pathOfName(s.paths[key[n - 1 - j]! % m]!);
+  for (let j = 0; j < n; j++) out[j] = pathOfName(s.paths[key[n - 1 - j] % m]);
   return out;
 }
 
@@ -494,7 +477,7 @@ export function storedSizes(ctx: Ctx): Map<string, number> {
   const out = new Map<string, number>();
   const s = storedNames(ctx);
   if (!s) return out;
-  for (let i = 0; i < s.c.count; i++) out.set(pathOfName(s.paths[i]!), recordedSize(s.c, i));
+  for (let i = 0; i < s.c.count; i++) out.set(pathOfName(s.paths[i]), recordedSize(s.c, i));
   return out;
 }
 
@@ -517,6 +500,8 @@ export interface Found {
  * run compares these numbers and never makes them (22,000 sources are 66,000 objects).
  */
 interface MemoSeg {
+  /** the stored check it is a segment of */
+  c: StoredCheck;
   from: number;
   n: number;
   h: Harness;
@@ -555,7 +540,15 @@ export interface Discovered {
  * write the cache back when a directory was read or went away. `stored` (check.bin): an adapter
  * whose memo still stands is not run at all (lib/index/discmemo.ts).
  */
-export function discoverCached(ctx: Ctx, adapters: Adapter<any>[], skipped: Skipped, files: IndexFiles, fresh: boolean, stored: StoredCheck | null = null): Discovered {
+// biome-ignore lint/complexity/useMaxParams: its callers are in lib/index/index.ts, which is being rewritten; `fresh` and `stored` go into one object with them
+export function discoverCached(
+  ctx: Ctx,
+  adapters: AnyAdapter[],
+  skipped: Skipped,
+  files: IndexFiles,
+  fresh: boolean,
+  stored: StoredCheck | null = null,
+): Discovered {
   // dirs.json is read only when an adapter runs and lists an existing directory
   const cache = new DirCache(fresh ? {} : () => parseDirFile(readText(files.dirs)));
   setReaddirHook((d) => cache.entries(d));
@@ -578,33 +571,56 @@ export function discoverCached(ctx: Ctx, adapters: Adapter<any>[], skipped: Skip
   return r;
 }
 
-function discoverAll(ctx: Ctx, adapters: Adapter<any>[], skipped: Skipped, cache: DirCache | null, stored: StoredCheck | null): Discovered {
-  const roots = new Map<Harness, Root[]>();
-  const seen = new Set<string>();
-  const meta: AdapterMeta[] = [];
-  let metaChanged = !stored;
-  const live: Array<[number, Found[]]> = [];
-  // each adapter's sources in order: a memo segment, or what its live discovery found
-  const parts: Array<MemoSeg | Found[]> = [];
-  let count = 0;
-  // memo segments whose paths are not in `seen` yet: added before a live discovery's sources are
-  // checked against it (most runs have none)
-  let pending: MemoSeg[] = [];
-  const flush = () => {
-    const paths = storedPaths(stored!);
-    for (const g of pending) for (let k = 0; k < g.n; k++) seen.add(paths[g.from + k]!);
-    pending = [];
+/** One discovery as it goes, adapter by adapter (discoverAll's steps share it). */
+interface Run {
+  ctx: Ctx;
+  skipped: Skipped;
+  cache: DirCache | null;
+  /** the stored check, whose memos may serve an adapter */
+  stored: StoredCheck | null;
+  roots: Map<Harness, Root[]>;
+  /** the paths found so far (a path found by an earlier adapter is not another's) */
+  seen: Set<string>;
+  meta: AdapterMeta[];
+  metaChanged: boolean;
+  live: Array<[number, Found[]]>;
+  /** each adapter's sources in order: a memo segment, or what its live discovery found */
+  parts: Array<MemoSeg | Found[]>;
+  count: number;
+  /**
+   * memo segments whose paths are not in `seen` yet: added before a live discovery's sources are
+   * checked against it (most runs have none)
+   */
+  pending: MemoSeg[];
+  /** where each adapter's sources start in the stored check */
+  starts: Map<string, { at: number; m: AdapterMeta }>;
+  walk: StatInDirs | undefined;
+}
+
+function discoverAll(ctx: Ctx, adapters: AnyAdapter[], skipped: Skipped, cache: DirCache | null, stored: StoredCheck | null): Discovered {
+  const run: Run = {
+    ctx,
+    skipped,
+    cache,
+    stored,
+    roots: new Map(),
+    seen: new Set(),
+    meta: [],
+    metaChanged: !stored,
+    live: [],
+    parts: [],
+    count: 0,
+    pending: [],
+    starts: new Map(),
+    walk: undefined,
   };
-  // where each adapter's sources start in the stored check
-  const starts = new Map<string, { at: number; m: AdapterMeta }>();
   if (stored) {
     let at = 0;
     for (const m of stored.meta) {
-      starts.set(m.name, { at, m });
+      run.starts.set(m.name, { at, m });
       at += m.n;
     }
   }
-  let walk: StatInDirs | undefined;
   for (const a of adapters) {
     let rs: Root[] = [];
     try {
@@ -612,118 +628,125 @@ function discoverAll(ctx: Ctx, adapters: Adapter<any>[], skipped: Skipped, cache
     } catch {
       rs = [];
     }
-    roots.set(a.name, rs);
+    run.roots.set(a.name, rs);
     const key = JSON.stringify(rs);
-    let memo: Memo | undefined;
-    const st = starts.get(a.name);
-    if (a.listsOnly && stored && st?.m.memo && st.m.memo.key === key) {
-      // Served only when every remembered source is still a regular file and new to this run: a
-      // source gone without its directory changing means the memo (or check.bin) is not to be trusted.
-      // The working directory is back where it was before anything else runs (roots may be relative).
-      walk ??= new StatInDirs();
-      let g: MemoSeg | null;
-      try {
-        g = dirsStand(st.m.memo.dirs, walk) ? statMemo(stored, st.at, st.m.n, a.name, st.m.memo, seen, walk) : null;
-      } finally {
-        walk.done();
-      }
-      if (g) {
-        parts.push(g);
-        pending.push(g);
-        count += g.n;
-        memo = st.m.memo;
-        meta.push({ name: a.name, n: g.n, memo });
-        continue;
-      }
-    }
-    let srcs: Source[];
-    const trace: SeenDir[] = [];
-    let symlinked = false;
-    if (cache) cache.trace = trace;
-    setSymlinkHook(() => {
-      symlinked = true;
-    });
-    try {
-      srcs = a.discover(ctx, rs.filter((r) => r.exists));
-    } catch (err) {
-      skipped.failed[a.name] = err instanceof Error ? err.message : String(err);
-      srcs = [];
-      symlinked = true; // nothing to remember of a failed discovery
-    } finally {
-      if (cache) cache.trace = null;
-      setSymlinkHook(null);
-    }
-    if (a.listsOnly && cache) memo = makeMemo(key, trace, srcs, symlinked);
-    if (st?.m.memo || memo) metaChanged = true;
-    if (srcs.length && pending.length) flush();
-    const mine: Found[] = [];
-    for (const src of srcs) {
-      if (seen.has(src.path)) continue;
-      seen.add(src.path);
-      const st = quickStat(src.path);
-      if (st[0] === NONE) {
-        skipped.unreadable++;
-        continue;
-      }
-      if (st[0] !== FILE) {
-        skipped.notRegular++;
-        continue;
-      }
-      const size = st[1]!;
-      const mtime = st[2]!;
-      const ino = st[4]!;
-      const sig = depSig(src.deps);
-      mine.push({ src, stat: { size, mtime, ino, sig }, bound: sig ? boundOf(mtime, sig) : mtime });
-    }
-    const n = mine.length;
-    // a memo holds exactly what the discovery found: nothing skipped or shared with another adapter
-    if (memo && n !== srcs.length) memo = undefined;
-    meta.push(memo ? { name: a.name, n, memo } : { name: a.name, n });
-    if (n > 0) live.push([count, mine]);
-    parts.push(mine);
-    count += n;
+    if (!serveMemo(run, a, key)) discoverLive(run, a, rs, key);
   }
   // The stored check's segments are these adapters' only when it lists them in this order with the
   // same number of sources each (then a source's index here is its index there).
-  const aligned = !!stored && stored.meta.length === adapters.length && stored.meta.every((m, i) => m.name === adapters[i]!.name && m.n === meta[i]!.n);
+  const aligned =
+    !!stored && stored.meta.length === adapters.length && stored.meta.every((m, i) => m.name === adapters[i].name && m.n === run.meta[i].n);
+  return discovered(run, aligned);
+}
+
+/**
+ * Adapter `a`'s sources from its memo in the stored check (its roots' JSON is `key`), when they
+ * still stand: served only when every remembered source is still a regular file and new to this
+ * run (a source gone without its directory changing means the memo, or check.bin, is not to be
+ * trusted). False: the adapter is to be run.
+ */
+function serveMemo(run: Run, a: AnyAdapter, key: string): boolean {
+  const { stored } = run;
+  const st = run.starts.get(a.name);
+  const memo = st?.m.memo;
+  if (!a.listsOnly || !stored || !st || !memo || memo.key !== key) return false;
+  // The working directory is back where it was before anything else runs (roots may be relative).
+  run.walk ??= new StatInDirs();
+  const walk = run.walk;
+  let g: MemoSeg | null;
+  try {
+    g = dirsStand(memo.dirs, walk) ? statMemo(stored, st, memo, run.seen, walk) : null;
+  } finally {
+    walk.done();
+  }
+  if (!g) return false;
+  run.parts.push(g);
+  run.pending.push(g);
+  run.count += g.n;
+  run.meta.push({ name: a.name, n: g.n, memo });
+  return true;
+}
+
+/** Run adapter `a`'s discovery over its roots `rs` (their JSON is `key`), and stat what it finds. */
+function discoverLive(run: Run, a: AnyAdapter, rs: Root[], key: string): void {
+  const { cache, skipped } = run;
+  let srcs: Source[];
+  const trace: SeenDir[] = [];
+  let symlinked = false;
+  if (cache) cache.trace = trace;
+  setSymlinkHook(() => {
+    symlinked = true;
+  });
+  try {
+    srcs = a.discover(
+      run.ctx,
+      rs.filter((r) => r.exists),
+    );
+  } catch (err) {
+    skipped.failed[a.name] = err instanceof Error ? err.message : String(err);
+    srcs = [];
+    symlinked = true; // nothing to remember of a failed discovery
+  } finally {
+    if (cache) cache.trace = null;
+    setSymlinkHook(null);
+  }
+  let memo = a.listsOnly && cache ? makeMemo(key, trace, srcs, symlinked) : undefined;
+  if (run.starts.get(a.name)?.m.memo || memo) run.metaChanged = true;
+  if (srcs.length && run.pending.length) {
+    for (const g of run.pending) {
+      const paths = storedPaths(g.c);
+      for (let k = 0; k < g.n; k++) run.seen.add(paths[g.from + k]);
+    }
+    run.pending = [];
+  }
+  const mine = statFound(run, srcs);
+  const n = mine.length;
+  // a memo holds exactly what the discovery found: nothing skipped or shared with another adapter
+  if (memo && n !== srcs.length) memo = undefined;
+  run.meta.push(memo ? { name: a.name, n, memo } : { name: a.name, n });
+  if (n > 0) run.live.push([run.count, mine]);
+  run.parts.push(mine);
+  run.count += n;
+}
+
+/** The sources a discovery found that are regular files not found already, stat'ed. */
+function statFound(run: Run, srcs: Source[]): Found[] {
+  const { seen, skipped } = run;
+  const mine: Found[] = [];
+  for (const src of srcs) {
+    if (seen.has(src.path)) continue;
+    seen.add(src.path);
+    const st = quickStat(src.path);
+    if (st[0] === NONE) {
+      skipped.unreadable++;
+      continue;
+    }
+    if (st[0] !== FILE) {
+      skipped.notRegular++;
+      continue;
+    }
+    const size = st[1];
+    const mtime = st[2];
+    const ino = st[4];
+    const sig = depSig(src.deps);
+    mine.push({ src, stat: { size, mtime, ino, sig }, bound: sig ? boundOf(mtime, sig) : mtime });
+  }
+  return mine;
+}
+
+/** What the run found, as Discovered (`aligned`: its adapters' segments are the stored check's). */
+function discovered(run: Run, aligned: boolean): Discovered {
+  const { parts, count } = run;
   let made: Found[] | null = null;
   let numsMade: Buffer | null = null;
   return {
     get found() {
-      made ??= parts.flatMap((p) => (Array.isArray(p) ? p : memoFound(stored!, p)));
+      made ??= parts.flatMap((p) => (Array.isArray(p) ? p : memoFound(p.c, p)));
       return made;
     },
     count,
     pick(paths) {
-      if (made) return foundOf(made, paths);
-      const out = new Map<string, Found>();
-      let keys: Set<number> | null = null;
-      for (const p of parts) {
-        if (Array.isArray(p)) {
-          foundOf(p, paths, out);
-          continue;
-        }
-        // a memo segment's names are plain paths (memoFoundAt takes no other). A number made of each
-        // name's last part (its length and two of its last bytes, read in place) is looked up first,
-        // and only a name that has one is made whole and looked up: making 22,000 paths whole for
-        // this was most of an append
-        const ends = nameEnds(stored!);
-        if (!ends) continue;
-        keys ??= new Set([...paths].map((x) => baseKeyOf(Buffer.from(x.slice(x.lastIndexOf('/') + 1)), 0)));
-        const { buf } = stored!;
-        for (let k = 0; k < p.n; k++) {
-          const i = p.from + k;
-          const s = nameStart(stored!, ends, i);
-          const e = ends[i]!;
-          const b = buf[s] === 2 ? s + 1 : lastSlash(buf, s, e) + 1;
-          if (!keys.has(baseKey(buf, b, e))) continue;
-          const name = storedPath(stored!, i);
-          if (name === null || !paths.has(name)) continue;
-          const f = memoFoundAt(stored!, p, k);
-          if (f) out.set(f.src.path, f);
-        }
-      }
-      return out;
+      return made ? foundOf(made, paths) : pickFound(parts, paths);
     },
     nums() {
       // once: the check compares it and a builder takes it (at 22,000 sources it is 528 KB of fresh memory)
@@ -735,13 +758,47 @@ function discoverAll(ctx: Ctx, adapters: Adapter<any>[], skipped: Skipped, cache
         else out.set(p.nums, i * 3);
         i += Array.isArray(p) ? p.length : p.n;
       }
-      return (numsMade = Buffer.from(out.buffer));
+      numsMade = Buffer.from(out.buffer);
+      return numsMade;
     },
-    roots,
-    meta,
-    metaChanged,
-    live: aligned ? live : null,
+    roots: run.roots,
+    meta: run.meta,
+    metaChanged: run.metaChanged,
+    live: aligned ? run.live : null,
   };
+}
+
+/** The found sources of these paths (Discovered.pick), without making the memo segments' Found objects. */
+function pickFound(parts: Array<MemoSeg | Found[]>, paths: Set<string>): Map<string, Found> {
+  const out = new Map<string, Found>();
+  let keys: Set<number> | null = null;
+  for (const p of parts) {
+    if (Array.isArray(p)) {
+      foundOf(p, paths, out);
+      continue;
+    }
+    // a memo segment's names are plain paths (memoFoundAt takes no other). A number made of each
+    // name's last part (its length and two of its last bytes, read in place) is looked up first,
+    // and only a name that has one is made whole and looked up: making 22,000 paths whole for
+    // this was most of an append
+    const { c } = p;
+    const ends = nameEnds(c);
+    if (!ends) continue;
+    keys ??= new Set([...paths].map((x) => baseKeyOf(Buffer.from(x.slice(x.lastIndexOf('/') + 1)), 0)));
+    const { buf } = c;
+    for (let k = 0; k < p.n; k++) {
+      const i = p.from + k;
+      const s = nameStart(c, ends, i);
+      const e = ends[i];
+      const b = buf[s] === 2 ? s + 1 : lastSlash(buf, s, e) + 1;
+      if (!keys.has(baseKey(buf, b, e))) continue;
+      const name = storedPath(c, i);
+      if (name === null || !paths.has(name)) continue;
+      const f = memoFoundAt(c, p, k);
+      if (f) out.set(f.src.path, f);
+    }
+  }
+  return out;
 }
 
 /**
@@ -749,55 +806,79 @@ function discoverAll(ctx: Ctx, adapters: Adapter<any>[], skipped: Skipped, cache
  * kind it does not know, a dependency signature), is gone, is not a regular file, or was found
  * already this run.
  */
-function statMemo(c: StoredCheck, at: number, n: number, h: Harness, m: Memo, seen: Set<string>, walk: StatInDirs): MemoSeg | null {
+function statMemo(c: StoredCheck, seg: { at: number; m: AdapterMeta }, m: Memo, seen: Set<string>, walk: StatInDirs): MemoSeg | null {
+  const { at } = seg;
+  const { n, name: h } = seg.m;
   const ends = nameEnds(c);
-  if (!ends || at + n > c.count) return null;
-  const { buf, codesAt } = c;
-  const signed = c.signed!;
-  const nums = new Float64Array(n * 3);
-  // the directory of the last path written whole: bytes [dir, dir + dirLen) (dir < 0: none); a
-  // name written short (SAME_DIR) is in it, so it changes only at a path written whole
-  let dir = -1;
-  let dirLen = 0;
-  for (let k = 0; k < n; k++) {
-    let s = nameStart(c, ends, at + k);
-    const e = ends[at + k]!;
-    if (m.kinds[buf[codesAt + at + k]! >> 1] === undefined || signed.has(at + k)) return null;
-    let name: number;
-    if (buf[s] === 2) {
-      // the first of a segment is never short (checkNameParts)
-      if (dir < 0 || k === 0) return null;
-      name = s + 1;
-    } else {
-      if (buf[s] === 3) s++;
-      const sl = buf[s] === 0x2f ? lastSlash(buf, s, e) : -1;
-      if (sl < 0 || sl === e - 1) {
-        // not a path in a directory (nothing memo'd is): stat'ed as it is
-        dir = -1;
-        if (seen.size > 0 && seen.has(buf.toString('utf8', s, e))) return null;
-        const st = walk.statWhole(buf, s, e);
-        if (st[0] !== FILE) return null;
-        putStat(nums, k, st);
-        continue;
-      }
-      dir = s;
-      dirLen = sl - s;
-      name = sl + 1;
-    }
-    if (seen.size > 0 && seen.has(`${buf.toString('utf8', dir, dir + dirLen)}/${buf.toString('utf8', name, e)}`)) return null;
-    // another name in this directory next: worth entering it
-    const more = k + 1 < n && buf[e + 1] === 2;
-    const st = more ? walk.statEntering(buf, dir, dirLen, name, e) : walk.statIn(buf, dir, dirLen, name, e);
-    if (st[0] !== FILE) return null;
-    putStat(nums, k, st);
-  }
-  return { from: at, n, h, memo: m, nums };
+  // (nameEnds sets `signed` with the ends: never missing here)
+  const signed = c.signed;
+  if (!ends || !signed || at + n > c.count) return null;
+  const mw: MemoWalk = { c, ends, signed, memo: m, seen, walk, nums: new Float64Array(n * 3), dir: -1, dirLen: 0 };
+  for (let k = 0; k < n; k++) if (!statMemoName(mw, at, k, k + 1 < n)) return null;
+  return { c, from: at, n, h, memo: m, nums: mw.nums };
 }
 
-function putStat(nums: Float64Array, k: number, st: Float64Array): void {
-  nums[k * 3] = st[1]!;
-  nums[k * 3 + 1] = st[2]!;
-  nums[k * 3 + 2] = st[4]!;
+/** statMemo's walk over one segment's names (one object for the walk). */
+interface MemoWalk {
+  c: StoredCheck;
+  ends: Uint32Array;
+  signed: Set<number>;
+  memo: Memo;
+  seen: Set<string>;
+  walk: StatInDirs;
+  /** the stats taken, three numbers a source */
+  nums: Float64Array;
+  /**
+   * the directory of the last path written whole: bytes [dir, dir + dirLen) of the check (dir < 0:
+   * none); a name written short (SAME_DIR) is in it, so it changes only at a path written whole
+   */
+  dir: number;
+  dirLen: number;
+}
+
+/**
+ * Stat stored name `at + k`, source `k` of the segment, into mw.nums; false when it does not fit
+ * (see statMemo). `more`: another name of the segment follows.
+ */
+function statMemoName(mw: MemoWalk, at: number, k: number, more: boolean): boolean {
+  const { c, ends, walk, seen } = mw;
+  const { buf, codesAt } = c;
+  const i = at + k;
+  let s = nameStart(c, ends, i);
+  const e = ends[i];
+  if (mw.memo.kinds[buf[codesAt + i] >> 1] === undefined || mw.signed.has(i)) return false;
+  let name: number;
+  if (buf[s] === 2) {
+    // the first of a segment is never short (checkNameParts)
+    if (mw.dir < 0 || k === 0) return false;
+    name = s + 1;
+  } else {
+    if (buf[s] === 3) s++;
+    const sl = buf[s] === 0x2f ? lastSlash(buf, s, e) : -1;
+    if (sl < 0 || sl === e - 1) {
+      // not a path in a directory (nothing memo'd is): stat'ed as it is
+      mw.dir = -1;
+      if (seen.size > 0 && seen.has(buf.toString('utf8', s, e))) return false;
+      return putStat(mw.nums, k, walk.statWhole(buf, s, e));
+    }
+    mw.dir = s;
+    mw.dirLen = sl - s;
+    name = sl + 1;
+  }
+  const { dir, dirLen } = mw;
+  if (seen.size > 0 && seen.has(`${buf.toString('utf8', dir, dir + dirLen)}/${buf.toString('utf8', name, e)}`)) return false;
+  // another name in this directory next: worth entering it
+  const st = more && buf[e + 1] === 2 ? walk.statEntering(buf, dir, dirLen, name, e) : walk.statIn(buf, dir, dirLen, name, e);
+  return putStat(mw.nums, k, st);
+}
+
+/** Source k's stat (a quickStat) into `nums`, when it is a regular file; false when not. */
+function putStat(nums: Float64Array, k: number, st: Float64Array): boolean {
+  if (st[0] !== FILE) return false;
+  nums[k * 3] = st[1];
+  nums[k * 3 + 1] = st[2];
+  nums[k * 3 + 2] = st[4];
+  return true;
 }
 
 /** The offset of the last `/` in bytes [s, e) of `buf`; -1 when there is none. */
@@ -808,7 +889,7 @@ function lastSlash(buf: Buffer, s: number, e: number): number {
 
 /** Where stored name `i` starts in check.bin (`ends`: nameEnds). */
 function nameStart(c: StoredCheck, ends: Uint32Array, i: number): number {
-  return i === 0 ? c.namesAt : ends[i - 1]! + 1;
+  return i === 0 ? c.namesAt : ends[i - 1] + 1;
 }
 
 /**
@@ -838,7 +919,8 @@ function nameEnds(c: StoredCheck): Uint32Array | null {
     // the few signed paths: each \u0001 found, and the path it lies in
     for (let q = buf.indexOf(1, c.namesAt); q >= 0; q = buf.indexOf(1, q + 1)) c.signed.add(nameAt(ends, q, 0, count - 1));
   }
-  return (c.ends = ends);
+  c.ends = ends;
+  return ends;
 }
 
 /**
@@ -850,8 +932,12 @@ function memoFound(c: StoredCheck, g: MemoSeg): Found[] {
   // its directory), unless the section is damaged elsewhere
   const all = storedPaths(c);
   const whole = all.length === c.count;
-  const out = new Array<Found>(g.n);
-  for (let k = 0; k < g.n; k++) out[k] = memoFoundAt(c, g, k, whole ? all[g.from + k] : undefined)!;
+  const out: Found[] = [];
+  for (let k = 0; k < g.n; k++) {
+    // (statMemo served the segment only when every source fits: each gives one)
+    const f = memoFoundAt(c, g, k, whole ? all[g.from + k] : undefined);
+    if (f) out.push(f);
+  }
   return out;
 }
 
@@ -865,7 +951,7 @@ function memoFound(c: StoredCheck, g: MemoSeg): Found[] {
 function baseKey(buf: Buffer, b: number, e: number): number {
   const n = e - b;
   if (n < 10) return n * 0x100000000 + fnv1a(buf, b, e);
-  return n * 0x100000000 + ((buf[e - 10]! | (buf[e - 9]! << 8) | (buf[e - 8]! << 16) | (buf[e - 7]! << 24)) >>> 0);
+  return n * 0x100000000 + ((buf[e - 10] | (buf[e - 9] << 8) | (buf[e - 8] << 16) | (buf[e - 7] << 24)) >>> 0);
 }
 const baseKeyOf = (base: Buffer, b: number) => baseKey(base, b, base.length);
 
@@ -873,11 +959,11 @@ const baseKeyOf = (base: Buffer, b: number) => baseKey(base, b, base.length);
 function memoFoundAt(c: StoredCheck, g: MemoSeg, k: number, path?: string): Found | null {
   const p = path ?? storedPath(c, g.from + k);
   if (p === null) return null;
-  const code = c.buf[c.codesAt + g.from + k]!;
+  const code = c.buf[c.codesAt + g.from + k];
   const kind = g.memo.kinds[code >> 1];
   if (kind === undefined || p.includes('\u0001')) return null;
   const src: Source = { path: p, harness: g.h, kind: kind as Source['kind'], mode: code & 1 ? 'whole' : 'lines' };
-  return { src, stat: { size: g.nums[k * 3]!, mtime: g.nums[k * 3 + 1]!, ino: g.nums[k * 3 + 2]!, sig: '' }, bound: g.nums[k * 3 + 1]! };
+  return { src, stat: { size: g.nums[k * 3], mtime: g.nums[k * 3 + 1], ino: g.nums[k * 3 + 2], sig: '' }, bound: g.nums[k * 3 + 1] };
 }
 
 /** The file's mtime or a later one among its dependencies (from their `size:mtime|…` signature). */
@@ -895,13 +981,11 @@ export function sameStat(a: Stat, b: Stat | undefined): boolean {
   return a.size === b.size && a.mtime === b.mtime && a.ino === b.ino && a.sig === b.sig;
 }
 
-
-
 /** The found sources of these paths, by path (one pass, no map of every source), into `out`. */
 export function foundOf(found: Found[], paths: Set<string>, out = new Map<string, Found>()): Map<string, Found> {
   // (an index loop: `for…of` makes an iterator result per source while the code is cold)
   for (let i = 0; i < found.length; i++) {
-    const f = found[i]!;
+    const f = found[i];
     if (paths.has(f.src.path)) out.set(f.src.path, f);
   }
   return out;

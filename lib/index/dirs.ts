@@ -104,7 +104,8 @@ export class DirCache {
   private load: () => Record<string, DirRec>;
 
   private storedDirs(): Record<string, DirRec> {
-    return (this.stored ??= this.load());
+    this.stored ??= this.load();
+    return this.stored;
   }
 
   /** The entries of `dir` (missing or unreadable: none), from the cache when it can be trusted. */
@@ -115,20 +116,19 @@ export class DirCache {
     } catch {
       st = undefined;
     }
-    if (!st || !st.isDirectory()) {
+    if (!st?.isDirectory()) {
       this.trace?.push([dir, -1, 0, 0, 0]);
       return [];
     }
     const r = this.storedDirs()[dir];
-    if (
-      r && r[0] === st.mtimeMs && r[1] === st.ctimeMs && r[2] === st.ino &&
-      r[3] - Math.max(st.mtimeMs, st.ctimeMs) > RACY_MS
-    ) {
+    if (r && r[0] === st.mtimeMs && r[1] === st.ctimeMs && r[2] === st.ino && r[3] - Math.max(st.mtimeMs, st.ctimeMs) > RACY_MS) {
       this.seen[dir] = r;
       this.trace?.push([dir, r[0], r[1], r[2], r[3]]);
       this.hits++;
-      const out = new Array<fs.Dirent>(r[4].length);
-      for (let i = 0; i < r[4].length; i++) out[i] = new CachedDirent(r[4][i]!, r[5][i] ?? UNKNOWN) as unknown as fs.Dirent;
+      const names = r[4];
+      const out = new Array<fs.Dirent>(names.length);
+      // (i < names.length: the name is there; the `?? ''` only satisfies the index type)
+      for (let i = 0; i < names.length; i++) out[i] = new CachedDirent(names[i] ?? '', r[5][i] ?? UNKNOWN) as unknown as fs.Dirent;
       return out;
     }
     // Taken before the read: a change after this moment gets an mtime at or after it.
@@ -172,10 +172,18 @@ export function parseDirFile(text: string | null): Record<string, DirRec> {
     const out: Record<string, DirRec> = {};
     for (const [k, r] of Object.entries(f.dirs)) {
       if (
-        Array.isArray(r) && r.length === 6 && typeof r[0] === 'number' && typeof r[1] === 'number' && typeof r[2] === 'number' &&
-        typeof r[3] === 'number' && Array.isArray(r[4]) && Array.isArray(r[5]) && r[4].length === r[5].length &&
+        Array.isArray(r) &&
+        r.length === 6 &&
+        typeof r[0] === 'number' &&
+        typeof r[1] === 'number' &&
+        typeof r[2] === 'number' &&
+        typeof r[3] === 'number' &&
+        Array.isArray(r[4]) &&
+        Array.isArray(r[5]) &&
+        r[4].length === r[5].length &&
         r[4].every((n) => typeof n === 'string')
-      ) out[k] = r;
+      )
+        out[k] = r;
     }
     return out;
   } catch {

@@ -13,8 +13,8 @@
 //   - read no directory within RACY_MS of its last change (lib/index/dirs.ts: a change in the same
 //     timestamp tick would not show in the stat).
 import type { Harness, Source } from '../types.js';
-import { RACY_MS, type SeenDir } from './dirs.js';
 import { DIR, quickStat, type StatInDirs } from '../util/quickstat.js';
+import { RACY_MS, type SeenDir } from './dirs.js';
 
 export interface Memo {
   /** JSON of the adapter's roots when it was made */
@@ -35,7 +35,8 @@ export interface AdapterMeta {
 export function dirsStand(dirs: SeenDir[], walk?: StatInDirs): boolean {
   for (let i = 0; i < dirs.length; i++) {
     // (by index: destructuring a tuple runs the array iterator, and its garbage, for each)
-    const d = dirs[i]!;
+    const d = dirs[i];
+    if (d === undefined) return false; // (never: i < dirs.length)
     const p = d[0];
     const m = d[1];
     const c = d[2];
@@ -80,9 +81,23 @@ export function parseMeta(text: string): AdapterMeta[] | null {
     const m = a.memo;
     if (m === undefined) continue;
     if (
-      !m || typeof m.key !== 'string' || !Array.isArray(m.kinds) || !m.kinds.every((k) => typeof k === 'string') || !Array.isArray(m.dirs) ||
-      !m.dirs.every((d) => Array.isArray(d) && d.length === 5 && typeof d[0] === 'string' && typeof d[1] === 'number' && typeof d[2] === 'number' && typeof d[3] === 'number' && typeof d[4] === 'number')
-    ) return null;
+      !m ||
+      typeof m.key !== 'string' ||
+      !Array.isArray(m.kinds) ||
+      !m.kinds.every((k) => typeof k === 'string') ||
+      !Array.isArray(m.dirs) ||
+      !m.dirs.every(
+        (d) =>
+          Array.isArray(d) &&
+          d.length === 5 &&
+          typeof d[0] === 'string' &&
+          typeof d[1] === 'number' &&
+          typeof d[2] === 'number' &&
+          typeof d[3] === 'number' &&
+          typeof d[4] === 'number',
+      )
+    )
+      return null;
   }
   return v as AdapterMeta[];
 }

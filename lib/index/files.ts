@@ -46,4 +46,15 @@ export interface Skipped {
 }
 
 /** Files of earlier versions of the index, removed when the database is first written. */
-export const OLD_NAMES = ['list.json', 'rows.json', 'list.idx', 'list.patch', 'check.patch', 'links.bin', 'reach.json', 'index.lock', 'files.json', 'state.json'];
+export const OLD_NAMES = [
+  'list.json',
+  'rows.json',
+  'list.idx',
+  'list.patch',
+  'check.patch',
+  'links.bin',
+  'reach.json',
+  'index.lock',
+  'files.json',
+  'state.json',
+];

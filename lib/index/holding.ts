@@ -42,7 +42,9 @@ export function sessionsHolding(ctx: Ctx, words: string[], names: Record<string,
       // a text holding İ or K (Kelvin sign) may match a word with i or k: such records are read too
       const odd = /[ik]/i.test(w) ? ['\u0130', '\u212a'] : [];
       // a snapshot name holding the word names its session too
-      const named = Object.keys(names).filter((sid) => names[sid]?.toLowerCase().includes(w.toLowerCase()));
+      const named = Object.entries(names)
+        .filter(([, name]) => name.toLowerCase().includes(w.toLowerCase()))
+        .map(([sid]) => sid);
       conds.push(`(${[w, ...odd].map(() => "doc LIKE ? ESCAPE '\\'").join(' OR ')}${named.map(() => ' OR key = ?').join('')})`);
       args.push(...[w, ...odd].map(likeOf), ...named.map((sid) => `claude:${sid}`));
     }

@@ -391,7 +391,13 @@ function changesOf(b: Build, d: Discovery | null): Changes {
   // every stored stat: check.bin's when it is of the database's build (its names decoded, ~3x
   // faster than reading the sources table at 22,000), else the database's
   const fromCheck = check && check.id === had ? storedStats(check, disc, false) : null;
-  const prev: Map<string, store.SourceStat> = fromCheck ?? (had ? store.sourceStats(b.db) : new Map());
+  compareAll(b, fromCheck ?? (had ? store.sourceStats(b.db) : new Map()), out);
+  return out;
+}
+
+/** Every found source compared with the stored stats `prev`: the changed, and the stored ones gone, into `out`. */
+function compareAll(b: Build, prev: Map<string, store.SourceStat>, out: Changes): void {
+  const { disc, opts } = b;
   const found = new Set<string>();
   for (const f of disc.found) {
     found.add(f.src.path);
@@ -402,7 +408,6 @@ function changesOf(b: Build, d: Discovery | null): Changes {
     out.gone.push(p);
     out.goneHarness.set(p, s.harness);
   }
-  return out;
 }
 
 /** What parsing the changes gave: the sessions to put and drop, and the whole list when it was built from nothing. */
@@ -661,33 +666,43 @@ function applyChange(db: Db, change: Change, home: string, all: boolean): Map<st
     }
     return undefined;
   }
-  const put = new Map(change.put.map((x) => [x.key, x]));
   const had = new Map(change.put.map((x) => [x.key, store.keyInfo(db, x.key)?.short]));
   for (const x of change.put) store.putSession(db, x, '', null);
   // A few sessions in or out: only their ids and their neighbours in id order can change short ids
   // (shortIds: the longest prefix shared with the id before or after). The database orders ids by
   // their bytes, as shortIds' sort does for ASCII ids; any other id takes the pass over every id.
   if (!all && [...touched].every((id) => /^[\x20-\x7e]*$/.test(id))) {
-    const near = new Set<string>();
-    for (const id of touched) {
-      if (store.keysWithId(db, id).length) near.add(id);
-      for (const n of store.neighbours(db, id)) near.add(n);
-    }
-    for (const id of near) {
-      const short = shortOf(id, store.neighbours(db, id));
-      for (const r of store.keysWithId(db, id)) {
-        const doc = put.get(r.key) ?? (r.short === short ? null : store.docOf(db, r.key));
-        if (doc) store.setShort(db, r.key, short, rowRecord(doc, short, home));
-      }
-    }
-    // (re-put sessions whose id nobody's change touched keep their short ids)
-    for (const x of change.put) {
-      if (near.has(x.id)) continue;
-      const short = had.get(x.key) ?? x.id;
-      store.setShort(db, x.key, short, rowRecord(x, short, home));
-    }
+    nearShorts(db, { put: change.put, touched, had, home });
     return undefined;
   }
+  return everyShort(db, new Map(change.put.map((x) => [x.key, x])), home, all);
+}
+
+/** Short ids again for the touched ids and their neighbours; every other session put keeps its own. */
+function nearShorts(db: Db, c: { put: Session[]; touched: Set<string>; had: Map<string, string | undefined>; home: string }): void {
+  const put = new Map(c.put.map((x) => [x.key, x]));
+  const near = new Set<string>();
+  for (const id of c.touched) {
+    if (store.keysWithId(db, id).length) near.add(id);
+    for (const n of store.neighbours(db, id)) near.add(n);
+  }
+  for (const id of near) {
+    const short = shortOf(id, store.neighbours(db, id));
+    for (const r of store.keysWithId(db, id)) {
+      const doc = put.get(r.key) ?? (r.short === short ? null : store.docOf(db, r.key));
+      if (doc) store.setShort(db, r.key, short, rowRecord(doc, short, c.home));
+    }
+  }
+  // (sessions put again whose id no change touched keep their short ids)
+  for (const x of c.put) {
+    if (near.has(x.id)) continue;
+    const short = c.had.get(x.key) ?? x.id;
+    store.setShort(db, x.key, short, rowRecord(x, short, c.home));
+  }
+}
+
+/** Every short id computed again (a first build, a moved HOME, an id the database may order otherwise). */
+function everyShort(db: Db, put: Map<string, Session>, home: string, all: boolean): Map<string, string> {
   const ids = store.allIds(db);
   const shorts = shortIds(ids);
   for (const r of ids) {

@@ -1,9 +1,10 @@
 // Parse one changed source: continue a `lines` source from its offset, or read a `whole` one.
-import type { Ctx, LineState, SessionCore, Source } from '../types.js';
+
 import { adapter } from '../harness/registry.js';
-import { MAX_LINE, readLines } from './lines.js';
+import type { Ctx, LineState, SessionCore, Source } from '../types.js';
 import { readFully } from '../util/fsx.js';
 import { sanitizeSession } from '../util/redact.js';
+import { MAX_LINE, readLines } from './lines.js';
 
 export interface Job {
   src: Source;
@@ -36,13 +37,17 @@ export async function runJob(job: Job, ctx: Ctx): Promise<JobResult> {
       if (!a.begin || !a.line) throw new Error(`${a.name} has no line parser`);
       const state = job.state ?? a.begin(job.src);
       const line = a.line.bind(a);
-      const want = a.wantLong ? (head: Buffer) => a.wantLong!(state, head) : undefined;
+      const wantLong = a.wantLong?.bind(a);
+      const want = wantLong ? (head: Buffer) => wantLong(state, head) : undefined;
       const settle = a.settle ? a.settle.bind(a) : null;
       const r = readLines(
-        job.src.path, job.from, job.size,
-        settle ? (buf, s, e, complete, at) => line(state, buf, s, e, complete, at) : (buf, s, e, complete) => line(state, buf, s, e, complete),
-        want, MAX_LINE,
-        settle ? (fd) => settle(state, (at, len) => readBack(fd, at, len)) : undefined,
+        job.src.path,
+        job.from,
+        job.size,
+        settle
+          ? (buf, s, e, complete, at) => line(state, buf, s, e, complete, at)
+          : (buf, s, e, complete) => line(state, buf, s, e, complete),
+        { wantLong: want, maxLine: MAX_LINE, after: settle ? (fd) => settle(state, (at, len) => readBack(fd, at, len)) : undefined },
       );
       return { path: job.src.path, offset: r.offset, tail: r.tail, state, sessions: a.sessions(state, job.src).map(clean) };
     }

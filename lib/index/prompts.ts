@@ -5,8 +5,8 @@
 // listing, so `rows`, `ls` and completion never load them. Only words matching does.
 import type { Ctx } from '../types.js';
 import { indexFiles } from './files.js';
-import { openRead } from './store.js';
 import { plainWord } from './holding.js';
+import { openRead } from './store.js';
 
 /**
  * `harness:id` → every prompt of that session. `words`: the words it is for; only the sessions with

@@ -16,15 +16,16 @@
 // and flag 16 says a directory filter (`--dir`) can be applied to it (dirFilterable).
 // The file is read only when its build id is the one check.bin matched; anything malformed is
 // ignored (the caller reads rows.json instead), never trusted in part.
-import fs from 'node:fs';
-import { HARNESSES, type Harness, type Session } from '../types.js';
+
 import { isAscii } from 'node:buffer';
-import { ALIGN_CAPS, alignLineAt, candidate, CANDIDATE_WIDTH, DIM, harnessColor, RESET, row, type LsRow } from '../output.js';
-import { age, ageCode, ageText } from '../util/time.js';
-import { oneLine, width } from '../util/text.js';
-import { tildify } from '../util/paths.js';
+import fs from 'node:fs';
+import { ALIGN_CAPS, alignLineAt, CANDIDATE_WIDTH, candidate, DIM, harnessColor, type LsRow, RESET, row } from '../output.js';
 import { under } from '../select/filter.js';
+import { HARNESSES, type Harness, type Session } from '../types.js';
 import { openKept, readFully } from '../util/fsx.js';
+import { tildify } from '../util/paths.js';
+import { oneLine, width } from '../util/text.js';
+import { age, ageCode, ageText } from '../util/time.js';
 import type { RowsTape } from './rowsout.js';
 
 export const ROWBIN_VERSION = 3;
@@ -40,7 +41,10 @@ export const FIXED = 2 + 8 + 16 + 1 + 4;
 const REASONS = [null, 'subagent', 'headless', 'sdk', 'exec', 'mcp', 'empty', 'archived'] as const;
 const OTHER = 255;
 
-export type Listed = Pick<Session, 'key' | 'id' | 'harness' | 'cwd' | 'title' | 'firstPrompt' | 'branch' | 'started' | 'updated' | 'hidden' | 'hiddenReason' | 'prompts'>;
+export type Listed = Pick<
+  Session,
+  'key' | 'id' | 'harness' | 'cwd' | 'title' | 'firstPrompt' | 'branch' | 'started' | 'updated' | 'hidden' | 'hiddenReason' | 'prompts'
+>;
 
 /** The rule of withSnapshotNames: these take a snapshot name when one is stored. */
 export function untitledClaude(s: Pick<Session, 'harness' | 'title' | 'firstPrompt'>): boolean {
@@ -76,7 +80,7 @@ export function rowRecord(s: Listed, short: string, home: string): Buffer | null
   if (untitled && /[\t\n\r]/.test(s.id)) return null;
   const a = `${parts[0]}\t${parts[1]}`;
   const b = `${parts[3]}\t${parts[4]}\t${parts[5]}\t`;
-  const l = parts[6]!;
+  const l = parts[6];
   const i = untitled ? s.id : '';
   const out = Buffer.allocUnsafe(FIXED + (a.length + b.length + l.length + i.length) * 3);
   let o = 0;
@@ -126,7 +130,7 @@ export function readRowBin(buf: Buffer): RowBin | null {
   const at = new Uint32Array(count);
   let p = nl + 1;
   for (let k = 0; k < count; k++) {
-    if (p + FIXED > buf.length || buf[p + 1]! >= HARNESSES.length) return null;
+    if (p + FIXED > buf.length || buf[p + 1] >= HARNESSES.length) return null;
     at[k] = p;
     p += recordLength(buf, p);
   }
@@ -139,7 +143,7 @@ function headOf(buf: Buffer, nl: number, len: number): { id: string; count: numb
   if (nl <= 0 || nl > 8192 || nl >= len) return null;
   const m = /^v(\d+) (\S+) (\d+) (.*)$/s.exec(buf.toString('utf8', 0, nl));
   if (!m || Number(m[1]) !== ROWBIN_VERSION) return null;
-  return { id: m[2]!, count: Number(m[3]), home: m[4]! };
+  return { id: m[2], count: Number(m[3]), home: m[4] };
 }
 
 /**
@@ -193,9 +197,6 @@ function fill(w: Win, p: number, end: number): void {
   w.len = n;
 }
 
-
-
-
 /**
  * Open rows.bin and check it as readRowBin does, reading it through a window; its records are then
  * read through the same window (in order, each part of the file is read once more). Null when it is
@@ -219,7 +220,7 @@ export function openRowBin(file: string): RowBin | null {
       if (p + FIXED > size) return null;
       if (p + FIXED > w.from + w.len) fill(w, p, p + FIXED);
       const q = p - w.from;
-      if (w.u8[q + 1]! >= HARNESSES.length) return null;
+      if (w.u8[q + 1] >= HARNESSES.length) return null;
       at[k] = p;
       p += recordLength(w.u8, q);
     }
@@ -298,7 +299,7 @@ export function recordLength(buf: Uint8Array, q: number): number {
 
 /** A little-endian u32, read byte by byte (readUInt32LE checks its bounds on every call). */
 function u32(buf: Uint8Array, q: number): number {
-  return (buf[q]! | (buf[q + 1]! << 8) | (buf[q + 2]! << 16)) + buf[q + 3]! * 0x1000000;
+  return (buf[q] | (buf[q + 1] << 8) | (buf[q + 2] << 16)) + buf[q + 3] * 0x1000000;
 }
 
 /**
@@ -332,26 +333,25 @@ export function locator(_r: RowBin): (r: RowBin, k: number) => Rec {
 export function locate(r: RowBin, k: number): Rec {
   const w = r.win;
   if (w && !w.whole) {
-    const p = r.at[k]!;
-    const end = k + 1 < r.count ? r.at[k + 1]! : w.size;
+    const p = r.at[k];
+    const end = k + 1 < r.count ? r.at[k + 1] : w.size;
     if (p < w.from || end > w.from + w.len) fill(w, p, end);
     return fillRec(w.buf, w.u8, p - w.from);
   }
   return locateWhole(r, k);
 }
 
-
 /** Record `k` of a RowBin held whole (read at once, or asked for its `buf`). */
 function locateWhole(r: RowBin, k: number): Rec {
   if (viewed?.r !== r) viewed = { r, buf: plainView(r.buf) };
-  return fillRec(r.buf, viewed.buf, r.at[k]!);
+  return fillRec(r.buf, viewed.buf, r.at[k]);
 }
 
 function fillRec(buf: Buffer, u8: Uint8Array, p: number): Rec {
   REC.buf = buf;
   REC.u8 = u8;
   REC.p = p;
-  REC.flags = u8[p]!;
+  REC.flags = u8[p];
   REC.a = p + FIXED;
   REC.b = REC.a + u32(u8, p + 10);
   REC.l = REC.b + u32(u8, p + 14);
@@ -366,7 +366,10 @@ function agesAt(now: number): (t: number | null) => string {
   return (t) => {
     const code = ageCode(t, now);
     let a = made.get(code);
-    if (a === undefined) made.set(code, (a = ageText(code)));
+    if (a === undefined) {
+      a = ageText(code);
+      made.set(code, a);
+    }
     return a;
   };
 }
@@ -377,9 +380,9 @@ function timeOf(rec: Rec): number | null {
   // makes an array each call); little-endian, as rows.bin is written, on a little-endian machine
   const u8 = rec.u8;
   const p = rec.p + 2;
-  if (LE) for (let i = 0; i < 8; i++) D8[i] = u8[p + i]!;
-  else for (let i = 0; i < 8; i++) D8[7 - i] = u8[p + i]!;
-  const t = D64[0]!;
+  if (LE) for (let i = 0; i < 8; i++) D8[i] = u8[p + i];
+  else for (let i = 0; i < 8; i++) D8[7 - i] = u8[p + i];
+  const t = D64[0];
   return Number.isNaN(t) ? null : t;
 }
 const D64 = new Float64Array(1);
@@ -454,7 +457,7 @@ function blockWriter(write: (b: Buffer) => void) {
     },
     /** at most `room` of the `n` bytes at `s` of a plain view; what is left of `room` */
     clipped(src: Uint8Array, s: number, n: number, left: number): number {
-      const k = n < left ? n : left;
+      const k = Math.min(n, left);
       if (k <= 0) return left;
       room(k);
       out.set(src.subarray(s, s + k), o);
@@ -512,7 +515,7 @@ function harnessCodes(f: { harness?: Harness[] | null }): Set<number> | null {
 
 /** Does a record pass a harness filter (`want`: harnessCodes) and a directory filter (on rows that can tell: dirFilterable)? */
 function inScope(rec: Rec, want: Set<number> | null, dir: string | null | undefined, home: string): boolean {
-  return (!want || want.has(rec.u8[rec.p + 1]!)) && (!dir || under(cwdOf(rec.flags, dirField(rec.buf, rec.b), home), dir));
+  return (!want || want.has(rec.u8[rec.p + 1])) && (!dir || under(cwdOf(rec.flags, dirField(rec.buf, rec.b), home), dir));
 }
 
 /** The directory field of the record whose B part starts at `b` (`harness\tdir\tbranch\t`). */
@@ -521,17 +524,35 @@ function dirField(buf: Buffer, b: number): string {
   return buf.toString('utf8', t1 + 1, buf.indexOf(9, t1 + 1));
 }
 
-/**
- * Print the rows that pass the filter (a directory filter only on rows that can tell:
- * dirFilterable; `readNames`: the snapshot names by session id, read the first time an untitled
- * Claude row is printed), in blocks so fzf sees the first screen at once. `write`
- * must be done with each block when it returns (the buffer is written over for the next).
- */
-export function printRowBin(r: RowBin, f: RowFilter, readNames: () => Record<string, string>, now: number, write: (b: Buffer) => void, tape?: RowsTape): void {
-  const nameOf = snapshotNames(readNames);
-  const ages = agesAt(now);
+/** Where and for when the records are printed (printRowBin, printAligned, printCandidates). */
+export interface PrintTo {
+  /** the snapshot names by session id, read the first time an untitled Claude row is printed */
+  readNames: () => Record<string, string>;
+  /** the time the ages are told from */
+  now: number;
+  /** takes the output in blocks, so fzf sees the first screen at once; done with each block when it returns (the buffer is written over for the next) */
+  write: (b: Buffer) => void;
+  /** records what is written for a kept file (lib/index/rowsout.ts) */
+  tape?: RowsTape;
+}
+
+/** `to.write`, with each block recorded on the tape first when there is one. */
+function teed(to: PrintTo): (b: Buffer) => void {
+  const { write, tape } = to;
+  if (!tape) return write;
+  return (b) => {
+    tape.block(b);
+    write(b);
+  };
+}
+
+/** Print the rows that pass the filter (a directory filter only on rows that can tell: dirFilterable). */
+export function printRowBin(r: RowBin, f: RowFilter, to: PrintTo): void {
+  const { tape } = to;
+  const nameOf = snapshotNames(to.readNames);
+  const ages = agesAt(to.now);
   const want = harnessCodes(f);
-  const out = blockWriter(tape ? (b) => (tape.block(b), write(b)) : write);
+  const out = blockWriter(teed(to));
   const loc = locator(r);
   for (let k = 0; k < r.count; k++) {
     const rec = loc(r, k);
@@ -542,7 +563,13 @@ export function printRowBin(r: RowBin, f: RowFilter, readNames: () => Record<str
 }
 
 /** A record's row as printRowBin prints it (its age's place told to the tape). */
-function putRow(out: BlockWriter, rec: Rec, ages: (t: number | null) => string, nameOf: ReturnType<typeof snapshotNames>, tape?: RowsTape): void {
+function putRow(
+  out: BlockWriter,
+  rec: Rec,
+  ages: (t: number | null) => string,
+  nameOf: ReturnType<typeof snapshotNames>,
+  tape?: RowsTape,
+): void {
   const { buf, u8, flags, a, b, l, e } = rec;
   out.put(u8, a, b);
   out.byte(9);
@@ -565,16 +592,12 @@ function putRow(out: BlockWriter, rec: Rec, ages: (t: number | null) => string, 
   out.endLine();
 }
 
-
 /** The key and short id a record starts with (`key\tshort`): A is bytes [a, b) of `buf`. */
 export function keyShort(buf: Buffer, a: number, b: number): [string, string] {
   const t = buf.indexOf(9, a);
   if (t < 0 || t >= b) return [buf.toString('utf8', a, b), ''];
   return [buf.toString('utf8', a, t), buf.toString('utf8', t + 1, b)];
 }
-
-
-
 
 /**
  * The label a record takes from the snapshot names instead of its own (a Claude session without a
@@ -611,7 +634,7 @@ export function eachRow(r: RowBin, readNames: () => Record<string, string>, now:
   for (let k = 0; k < r.count; k++) {
     const rec = loc(r, k);
     const fields = fieldsOf(rec, age(timeOf(rec), now), nameOf(rec.buf, rec.flags, rec.e, rec.li));
-    cb({ fields, hidden: !!(rec.flags & HIDDEN), harness: HARNESSES[rec.u8[rec.p + 1]!]!, cwd: cwdOf(rec.flags, fields[4]!, r.home) });
+    cb({ fields, hidden: !!(rec.flags & HIDDEN), harness: HARNESSES[rec.u8[rec.p + 1]], cwd: cwdOf(rec.flags, fields[4], r.home) });
   }
 }
 
@@ -624,138 +647,215 @@ export function eachRow(r: RowBin, readNames: () => Record<string, string>, now:
  * which alignLine would trim) goes through alignLine itself. A directory filter only on rows that
  * can tell (dirFilterable), as printRowBin.
  */
-export function printAligned(
-  r: RowBin, f: { all: boolean; harness?: Harness[] | null; dir?: string | null }, readNames: () => Record<string, string>, now: number, color: boolean,
-  head: (shown: number, hidden: number) => string, write: (b: Buffer) => void, tape?: RowsTape,
-): void {
-  const nameOf = snapshotNames(readNames);
-  const want = harnessCodes(f);
-  // per shown row: its record, the tab positions in A and B (from the record's A), its age and label
-  const rows = new Uint32Array(r.count);
-  const tabs = new Int32Array(r.count * 4);
-  const ages: string[] = [];
-  const labels: (string | null)[] = [];
-  /** (rows.out: each shown row's time, NaN when unknown) */
-  const times = tape ? new Float64Array(r.count) : null;
+export function printAligned(r: RowBin, f: AlignFilter, to: AlignTo): void {
+  const al = measureAligned(r, f, to);
+  to.tape?.ageWidth(al.w[1]);
+  const wr: AlignWriting = { out: blockWriter(teed(to)), painted: new Map(), color: to.color, tape: to.tape };
+  wr.out.putStr(to.head(al.shown, al.hidden));
+  for (let i = 0; i < al.shown; i++) {
+    const fields = al.slow.get(i);
+    if (fields) slowAligned(wr, al, i, fields);
+    else plainAligned(wr, al, i);
+  }
+  wr.out.flush();
+}
+
+/** The filter printAligned takes (the picker's). */
+export type AlignFilter = { all: boolean; harness?: Harness[] | null; dir?: string | null };
+
+/** Where printAligned writes, and how: colour, and the line before the rows given the counts. */
+export interface AlignTo extends PrintTo {
+  color: boolean;
+  head: (shown: number, hidden: number) => string;
+}
+
+/** printAligned's first pass: the rows shown, what each needs written, and the columns' widths. */
+interface Aligned {
+  r: RowBin;
+  /** per shown row: its record */
+  rows: Uint32Array;
+  /** per shown row: the tab positions in A and B, from the record's A */
+  tabs: Int32Array;
+  ages: string[];
+  labels: (string | null)[];
+  /** (rows.out: each shown row's time, NaN when unknown; only with a tape) */
+  times: Float64Array | null;
   /** rows made by alignLine: their fields as strings */
-  const slow = new Map<number, string[]>();
-  const w = [0, 0, 0, 0, 0];
-  const widen = (i: number, cw: number) => {
-    if (cw <= ALIGN_CAPS[i]! && cw > w[i]!) w[i] = cw;
+  slow: Map<number, string[]>;
+  /** the width of each column alignLine pads (id, age, harness, directory, branch) */
+  w: number[];
+  shown: number;
+  hidden: number;
+}
+
+/** What printAligned's second pass writes with (one object for the run). */
+interface AlignWriting {
+  out: BlockWriter;
+  /** the harness names coloured, by name */
+  painted: Map<string, string>;
+  color: boolean;
+  tape: RowsTape | undefined;
+}
+
+/** printAligned's first pass over the records (see Aligned). */
+function measureAligned(r: RowBin, f: AlignFilter, to: AlignTo): Aligned {
+  const nameOf = snapshotNames(to.readNames);
+  const want = harnessCodes(f);
+  const al: Aligned = {
+    r,
+    rows: new Uint32Array(r.count),
+    tabs: new Int32Array(r.count * 4),
+    ages: [],
+    labels: [],
+    times: to.tape ? new Float64Array(r.count) : null,
+    slow: new Map(),
+    w: [0, 0, 0, 0, 0],
+    shown: 0,
+    hidden: 0,
   };
-  let shown = 0;
-  let hidden = 0;
+  const { rows, ages, labels, times, slow, w } = al;
   const loc = locator(r);
   for (let k = 0; k < r.count; k++) {
     const rec = loc(r, k);
-    const { buf, u8, flags, a, b, l, e } = rec;
+    const { buf, flags, e } = rec;
     if (!inScope(rec, want, f.dir, r.home)) continue;
     if (flags & HIDDEN && !f.all) {
-      hidden++;
+      al.hidden++;
       continue;
     }
     const label = nameOf(buf, flags, e, rec.li);
     const t = timeOf(rec);
-    const ag = age(t, now);
-    const i = shown++;
+    const ag = age(t, to.now);
+    const i = al.shown++;
     if (times) times[i] = t ?? NaN;
     rows[i] = k;
     ages.push(ag);
     labels.push(label);
-    widen(1, ag.length);
-    const t0 = buf.indexOf(9, a);
-    const t1 = buf.indexOf(9, b);
-    const t2 = buf.indexOf(9, t1 + 1);
-    const t3 = buf.indexOf(9, t2 + 1);
-    const last = label == null ? (e > l ? u8[e - 1]! : 0) : label.length ? label.charCodeAt(label.length - 1) : 0;
-    const plain = t0 >= 0 && t0 < b && t3 === l - 1 && isAscii(u8.subarray(a, label == null ? e : l)) && last > 32 && last < 127;
-    if (!plain) {
+    widen(w, 1, ag.length);
+    if (!measurePlain(al, i, rec, label)) {
       const fields = fieldsOf(rec, ag, label);
       slow.set(i, fields);
-      for (let c = 1; c <= 5; c++) if (c !== 2) widen(c - 1, width(fields[c]!));
-      continue;
+      for (let c = 1; c <= 5; c++) if (c !== 2) widen(w, c - 1, width(fields[c]));
     }
-    // from the record's start: a record read through a window lies elsewhere when it is read again
-    tabs[i * 4] = t0 - a;
-    tabs[i * 4 + 1] = t1 - a;
-    tabs[i * 4 + 2] = t2 - a;
-    tabs[i * 4 + 3] = t3 - a;
-    widen(0, b - t0 - 1);
-    widen(2, t1 - b);
-    widen(3, t2 - t1 - 1);
-    widen(4, t3 - t2 - 1);
   }
-  tape?.ageWidth(w[1]!);
-  const out = blockWriter(tape ? (b) => (tape.block(b), write(b)) : write);
-  const painted = new Map<string, string>();
-  /** (rows.out) row i's time */
-  const tOf = (i: number) => (Number.isNaN(times![i]!) ? null : times![i]!);
-  out.putStr(head(shown, hidden));
-  for (let i = 0; i < shown; i++) {
-    const fields = slow.get(i);
-    if (fields) {
-      const { line, age: at } = alignLineAt(fields, w, color);
-      if (tape) {
-        // (rows.out: where alignLine put the age, in bytes; a line without one keeps its age until it changes)
-        if (at) {
-          const s0 = out.pos() + Buffer.byteLength(line.slice(0, at[0]));
-          tape.age(s0, s0 + Buffer.byteLength(line.slice(at[0], at[1])), tOf(i));
-        } else tape.fixed(tOf(i));
-      }
-      out.putStr(line + '\n');
-      out.endLine();
-      continue;
-    }
-    const { buf, u8, a, b, l, e } = loc(r, rows[i]!);
-    const t0 = a + tabs[i * 4]!;
-    const t1 = a + tabs[i * 4 + 1]!;
-    const t2 = a + tabs[i * 4 + 2]!;
-    const t3 = a + tabs[i * 4 + 3]!;
-    const ag = ages[i]!;
-    out.put(u8, a, t0 + 1);
-    // each column alignLine keeps, two spaces after the one before, padded to its width
-    let sep = false;
-    const next = (c: number) => {
-      if (w[c] === 0) return false;
-      if (sep) out.putStr('  ');
-      sep = true;
-      return true;
-    };
-    if (next(0)) {
-      out.put(u8, t0 + 1, b);
-      out.spaces(w[0]! - (b - t0 - 1));
-    }
-    if (next(1)) {
-      const at = out.pos();
-      out.putStr(color ? `${DIM}${ag}${RESET}` : ag);
-      out.spaces(w[1]! - ag.length);
-      tape?.age(at, out.pos(), tOf(i));
-    } else tape?.fixed(tOf(i));
-    if (next(2)) {
-      if (color) {
-        const h = buf.toString('latin1', b, t1);
-        let c = painted.get(h);
-        if (c === undefined) painted.set(h, (c = harnessColor(h, true)));
-        out.putStr(c);
-      } else out.put(u8, b, t1);
-      out.spaces(w[2]! - (t1 - b));
-    }
-    if (next(3)) {
-      out.put(u8, t1 + 1, t2);
-      out.spaces(w[3]! - (t2 - t1 - 1));
-    }
-    if (next(4)) {
-      out.put(u8, t2 + 1, t3);
-      out.spaces(w[4]! - (t3 - t2 - 1));
-    }
-    if (sep) out.putStr('  ');
-    const label = labels[i];
-    if (label == null) out.put(u8, l, e);
-    else out.putStr(label);
-    out.putStr('\n');
-    out.endLine();
+  return al;
+}
+
+/** Column i is at least `cw` wide (up to its cap: a wider cell is not counted, its line is pushed right). */
+function widen(w: number[], i: number, cw: number): void {
+  if (cw <= ALIGN_CAPS[i] && cw > w[i]) w[i] = cw;
+}
+
+/**
+ * Can shown row i be copied from its record's bytes (ASCII, its tabs where a row has them, a label
+ * alignLine would not trim)? Then its tabs are noted and its columns measured.
+ */
+function measurePlain(al: Aligned, i: number, rec: Rec, label: string | null): boolean {
+  const { buf, u8, a, b, l, e } = rec;
+  const t0 = buf.indexOf(9, a);
+  const t1 = buf.indexOf(9, b);
+  const t2 = buf.indexOf(9, t1 + 1);
+  const t3 = buf.indexOf(9, t2 + 1);
+  const last = label == null ? (e > l ? u8[e - 1] : 0) : label.length ? label.charCodeAt(label.length - 1) : 0;
+  const plain = t0 >= 0 && t0 < b && t3 === l - 1 && isAscii(u8.subarray(a, label == null ? e : l)) && last > 32 && last < 127;
+  if (!plain) return false;
+  // from the record's start: a record read through a window lies elsewhere when it is read again
+  const { tabs, w } = al;
+  tabs[i * 4] = t0 - a;
+  tabs[i * 4 + 1] = t1 - a;
+  tabs[i * 4 + 2] = t2 - a;
+  tabs[i * 4 + 3] = t3 - a;
+  widen(w, 0, b - t0 - 1);
+  widen(w, 2, t1 - b);
+  widen(w, 3, t2 - t1 - 1);
+  widen(w, 4, t3 - t2 - 1);
+  return true;
+}
+
+/** (rows.out) shown row i's time */
+function timeAt(al: Aligned, i: number): number | null {
+  const t = al.times ? al.times[i] : NaN;
+  return Number.isNaN(t) ? null : t;
+}
+
+/** Shown row i made by alignLine from its fields. */
+function slowAligned(wr: AlignWriting, al: Aligned, i: number, fields: string[]): void {
+  const { out, tape } = wr;
+  const { line, age: at } = alignLineAt(fields, al.w, wr.color);
+  if (tape) {
+    // (rows.out: where alignLine put the age, in bytes; a line without one keeps its age until it changes)
+    if (at) {
+      const s0 = out.pos() + Buffer.byteLength(line.slice(0, at[0]));
+      tape.age(s0, s0 + Buffer.byteLength(line.slice(at[0], at[1])), timeAt(al, i));
+    } else tape.fixed(timeAt(al, i));
   }
-  out.flush();
+  out.putStr(`${line}\n`);
+  out.endLine();
+}
+
+/** Before the column after the first: the two spaces apart (`sep`: a column was put already); true. */
+function apart(out: BlockWriter, sep: boolean): true {
+  if (sep) out.putStr('  ');
+  return true;
+}
+
+/** Shown row i copied from its record's bytes, each column alignLine keeps padded to its width. */
+function plainAligned(wr: AlignWriting, al: Aligned, i: number): void {
+  const { out, tape, color } = wr;
+  const { w, tabs } = al;
+  const { buf, u8, a, b, l, e } = locate(al.r, al.rows[i]);
+  const t0 = a + tabs[i * 4];
+  const t1 = a + tabs[i * 4 + 1];
+  const t2 = a + tabs[i * 4 + 2];
+  const t3 = a + tabs[i * 4 + 3];
+  const ag = al.ages[i];
+  out.put(u8, a, t0 + 1);
+  // each column alignLine keeps (a width above 0), two spaces after the one before
+  let sep = false;
+  if (w[0] > 0) {
+    sep = apart(out, sep);
+    out.put(u8, t0 + 1, b);
+    out.spaces(w[0] - (b - t0 - 1));
+  }
+  if (w[1] > 0) {
+    sep = apart(out, sep);
+    const at = out.pos();
+    out.putStr(color ? `${DIM}${ag}${RESET}` : ag);
+    out.spaces(w[1] - ag.length);
+    tape?.age(at, out.pos(), timeAt(al, i));
+  } else tape?.fixed(timeAt(al, i));
+  if (w[2] > 0) {
+    sep = apart(out, sep);
+    if (color) out.putStr(painted(wr, buf.toString('latin1', b, t1)));
+    else out.put(u8, b, t1);
+    out.spaces(w[2] - (t1 - b));
+  }
+  if (w[3] > 0) {
+    sep = apart(out, sep);
+    out.put(u8, t1 + 1, t2);
+    out.spaces(w[3] - (t2 - t1 - 1));
+  }
+  if (w[4] > 0) {
+    sep = apart(out, sep);
+    out.put(u8, t2 + 1, t3);
+    out.spaces(w[4] - (t3 - t2 - 1));
+  }
+  if (sep) out.putStr('  ');
+  const label = al.labels[i];
+  if (label == null) out.put(u8, l, e);
+  else out.putStr(label);
+  out.putStr('\n');
+  out.endLine();
+}
+
+/** A harness name in its colour, each made once. */
+function painted(wr: AlignWriting, h: string): string {
+  let c = wr.painted.get(h);
+  if (c === undefined) {
+    c = harnessColor(h, true);
+    wr.painted.set(h, c);
+  }
+  return c;
 }
 
 /** What `ls` shows (lsRows): the rows that pass its filter, and what its hidden count needs of the hidden ones. */
@@ -784,24 +884,30 @@ export function lsRows(r: RowBin, readNames: () => Record<string, string>, f: Ro
   for (let k = 0; k < r.count; k++) {
     const rec = loc(r, k);
     const { buf, u8, p, flags, b } = rec;
-    const reason = u8[p + 26]!;
+    const reason = u8[p + 26];
     if (reason >= REASONS.length) return null;
-    const harness = HARNESSES[u8[p + 1]!]!;
+    const harness = HARNESSES[u8[p + 1]];
     // the directory, for a directory filter (the hidden count takes it too)
     const where = f.dir ? cwdOf(flags, dirField(buf, b), home) : null;
-    if (flags & HIDDEN) hidden.push({ hidden: true, harness, cwd: where, hiddenReason: REASONS[reason]! });
-    if ((!f.all && flags & HIDDEN) || (want && !want.has(u8[p + 1]!)) || (f.dir && !under(where, f.dir)) || (limit > 0 && shown.length >= limit)) continue;
+    if (flags & HIDDEN) hidden.push({ hidden: true, harness, cwd: where, hiddenReason: REASONS[reason] });
+    if (
+      (!f.all && flags & HIDDEN) ||
+      (want && !want.has(u8[p + 1])) ||
+      (f.dir && !under(where, f.dir)) ||
+      (limit > 0 && shown.length >= limit)
+    )
+      continue;
     const [, short, , , dir, branch, label] = fieldsOf(rec, '', nameOf(buf, flags, rec.e, rec.li));
     shown.push({
-      short: short!,
+      short,
       time: timeOf(rec),
       harness,
-      cwd: cwdOf(flags, dir!, home),
+      cwd: cwdOf(flags, dir, home),
       branch: branch || null,
       prompts: u32(u8, p + 27),
-      label: label!,
+      label,
       hidden: !!(flags & HIDDEN),
-      hiddenReason: REASONS[reason]!,
+      hiddenReason: REASONS[reason],
     });
   }
   return { shown, hidden };
@@ -819,16 +925,56 @@ export function lsRows(r: RowBin, readNames: () => Record<string, string>, f: Ro
  * the id), or a word that starts no shown id. `tape`: records what is written for complete.out
  * (lib/index/rowsout.ts).
  */
-export function printCandidates(
-  r: RowBin, word: string, f: RowFilter, readNames: () => Record<string, string>, now: number, write: (b: Buffer) => void, tape?: RowsTape,
-): boolean {
-  if (f.dir && !dirFilterable(r)) return false;
+export function printCandidates(r: RowBin, word: string, f: RowFilter, to: PrintTo): boolean {
+  const picked = pickCandidates(r, word, f);
+  if (!picked) return false;
+  const nameOf = snapshotNames(to.readNames);
+  const ages = agesAt(to.now);
+  const c: CandRow = {
+    out: blockWriter(teed(to)),
+    word,
+    tape: to.tape,
+    rec: REC,
+    t: null,
+    ag: '',
+    named: null,
+    t0: 0,
+    t1: 0,
+    t2: 0,
+    t3: 0,
+    vs: 0,
+    ve: 0,
+  };
+  for (let i = 0; i < picked.shown; i++) {
+    const rec = locate(r, picked.rows[i]);
+    c.rec = rec;
+    c.t = timeOf(rec);
+    c.ag = ages(c.t);
+    c.named = nameOf(rec.buf, rec.flags, rec.e, rec.li);
+    if (plainSpans(c)) {
+      c.out.put(rec.u8, c.vs, c.ve);
+      c.out.byte(9);
+      describe(c);
+    } else slowCandidate(c);
+  }
+  c.out.flush();
+  return true;
+}
+
+/** A word lower-cased, and whether it is printable ASCII (startsLow). */
+interface LowWord {
+  low: string;
+  ascii: boolean;
+}
+
+/** The records printCandidates shows, in order (`rows[0, shown)`); null where the rows cannot tell (see there). */
+function pickCandidates(r: RowBin, word: string, f: RowFilter): { rows: Uint32Array; shown: number } | null {
+  if (f.dir && !dirFilterable(r)) return null;
   const low = word.toLowerCase();
-  if (word !== '' && !anyIdStarts(r, low)) return false;
-  const ascii = PRINTABLE.test(low);
+  if (word !== '' && !anyIdStarts(r, low)) return null;
+  const lw: LowWord = { low, ascii: PRINTABLE.test(low) };
   const want = harnessCodes(f);
   const loc = locator(r);
-  // the records shown, in order
   const rows = new Uint32Array(r.count);
   let shown = 0;
   for (let k = 0; k < r.count; k++) {
@@ -838,92 +984,140 @@ export function printCandidates(
     let t0 = u8.indexOf(9, a);
     if (t0 < 0 || t0 > b) t0 = b;
     // (in the key's bytes alone: a row without a space after it would send an open search far)
-    if (u8.subarray(a, t0).indexOf(32) >= 0) return false;
-    if (word !== '' && !startsLow(u8, buf, idStart(u8, a, t0), t0, low, ascii)) continue;
+    if (u8.subarray(a, t0).indexOf(32) >= 0) return null;
+    if (word !== '' && !startsLow(u8, buf, idStart(u8, a, t0), t0, lw)) continue;
     rows[shown++] = k;
   }
-  if (word !== '' && shown === 0) return false;
-  const nameOf = snapshotNames(readNames);
-  const ages = agesAt(now);
-  const out = blockWriter(tape ? (b) => (tape.block(b), write(b)) : write);
-  const W = CANDIDATE_WIDTH;
-  for (let i = 0; i < shown; i++) {
-    const rec = loc(r, rows[i]!);
-    const { buf, u8, flags, a, b, l, e } = rec;
-    const t = timeOf(rec);
-    const ag = ages(t);
-    const named = nameOf(buf, flags, e, rec.li);
-    // (a plain view's indexOf: Buffer#indexOf checks its arguments through a wrapper that makes an array each call)
-    const t0 = u8.indexOf(9, a);
-    const t1 = u8.indexOf(9, b);
-    const t2 = t1 < 0 ? -1 : u8.indexOf(9, t1 + 1);
-    const t3 = t2 < 0 ? -1 : u8.indexOf(9, t2 + 1);
-    // the value: the short id, or the whole id when the word is longer than it
-    const whole = t0 >= 0 && t0 < b && word.length > b - t0 - 1;
-    const vs = t0 < 0 || t0 >= b ? -1 : whole ? idStart(u8, a, t0) : t0 + 1;
-    const ve = whole ? t0 : b;
-    const tab = u8.indexOf(9, l);
-    const plain = named == null && vs >= 0 && t3 === l - 1 && (tab < 0 || tab >= e) && isAscii(u8.subarray(a, e)) && graphic(u8, t0 + 1, b) && graphic(u8, vs, ve) && PRINTABLE.test(ag);
-    if (!plain) {
-      const [key = '', short = '', when = '', harness = '', dir = '', branch = '', text = ''] = fieldsOf(rec, ag, named);
-      const c = candidate(word.length > short.length ? key.slice(key.indexOf(':') + 1) : short, [when, harness, dir, branch ? `(${branch})` : '', text]);
-      if (tape) {
-        // (complete.out: the description starts with the age when there is one)
-        const at = out.pos() + Buffer.byteLength(c.value) + 1;
-        if (when) tape.age(at, at + Buffer.byteLength(when), t);
-        else tape.fixed(t);
-      }
-      out.putStr(`${c.value}\t${c.desc}\n`);
-      out.endLine();
-      continue;
-    }
-    out.put(u8, vs, ve);
-    out.byte(9);
-    // the description: the parts that are not empty (age, harness, directory, `(branch)`, label),
-    // two spaces apart, clipped to W characters (here bytes) with `…`
-    const nAge = ag.length;
-    const nHarness = t1 - b;
-    const nDir = t2 - t1 - 1;
-    const nBranch = t3 - t2 - 1;
-    const nText = e - l;
-    const total = (nAge > 0 ? nAge + 2 : 0) + (nHarness > 0 ? nHarness + 2 : 0) + (nDir > 0 ? nDir + 2 : 0) + (nBranch > 0 ? nBranch + 4 : 0) + (nText > 0 ? nText + 2 : 0) - 2;
-    // bytes left to put before the clip
-    let room = total > W ? W - 1 : total;
-    let apart = false;
-    if (nAge > 0) {
-      const at = out.pos();
-      const k = Math.min(nAge, room);
-      out.putStr(k === nAge ? ag : ag.slice(0, k));
-      room -= k;
-      apart = true;
-      tape?.age(at, out.pos(), t);
-    } else tape?.fixed(t);
-    if (nHarness > 0 && room > 0) {
-      if (apart) room = out.clipped(PUNCT, 0, 2, room);
-      room = out.clipped(u8, b, nHarness, room);
-      apart = true;
-    }
-    if (nDir > 0 && room > 0) {
-      if (apart) room = out.clipped(PUNCT, 0, 2, room);
-      room = out.clipped(u8, t1 + 1, nDir, room);
-      apart = true;
-    }
-    if (nBranch > 0 && room > 0) {
-      room = apart ? out.clipped(PUNCT, 0, 3, room) : out.clipped(PUNCT, 2, 1, room);
-      room = out.clipped(u8, t2 + 1, nBranch, room);
-      room = out.clipped(PUNCT, 3, 1, room);
-      apart = true;
-    }
-    if (nText > 0 && room > 0) {
-      if (apart) room = out.clipped(PUNCT, 0, 2, room);
-      out.clipped(u8, l, nText, room);
-    }
-    if (total > W) out.putStr('…');
-    out.byte(10);
-    out.endLine();
+  if (word !== '' && shown === 0) return null;
+  return { rows, shown };
+}
+
+/**
+ * The candidate row being written: one object for the whole run, its fields set for each row (no
+ * object per row). `t0`-`t3`: the tabs after the key and in B; [vs, ve): the value's bytes.
+ */
+interface CandRow {
+  out: BlockWriter;
+  word: string;
+  tape: RowsTape | undefined;
+  rec: Rec;
+  t: number | null;
+  ag: string;
+  named: string | null;
+  t0: number;
+  t1: number;
+  t2: number;
+  t3: number;
+  vs: number;
+  ve: number;
+}
+
+/** Find the row's tabs and value (into `c`); can it be copied from its bytes (see printCandidates)? */
+function plainSpans(c: CandRow): boolean {
+  const { u8, a, b, l, e } = c.rec;
+  // (a plain view's indexOf: Buffer#indexOf checks its arguments through a wrapper that makes an array each call)
+  const t0 = u8.indexOf(9, a);
+  const t1 = u8.indexOf(9, b);
+  const t2 = t1 < 0 ? -1 : u8.indexOf(9, t1 + 1);
+  const t3 = t2 < 0 ? -1 : u8.indexOf(9, t2 + 1);
+  // the value: the short id, or the whole id when the word is longer than it
+  const whole = t0 >= 0 && t0 < b && c.word.length > b - t0 - 1;
+  const vs = t0 < 0 || t0 >= b ? -1 : whole ? idStart(u8, a, t0) : t0 + 1;
+  const ve = whole ? t0 : b;
+  c.t0 = t0;
+  c.t1 = t1;
+  c.t2 = t2;
+  c.t3 = t3;
+  c.vs = vs;
+  c.ve = ve;
+  const tab = u8.indexOf(9, l);
+  return (
+    c.named == null &&
+    vs >= 0 &&
+    t3 === l - 1 &&
+    (tab < 0 || tab >= e) &&
+    isAscii(u8.subarray(a, e)) &&
+    graphic(u8, t0 + 1, b) &&
+    graphic(u8, vs, ve) &&
+    PRINTABLE.test(c.ag)
+  );
+}
+
+/** A row that cannot be copied from its bytes: through `candidate` itself. */
+function slowCandidate(c: CandRow): void {
+  const { out, tape, t, word } = c;
+  const [key = '', short = '', when = '', harness = '', dir = '', branch = '', text = ''] = fieldsOf(c.rec, c.ag, c.named);
+  const cand = candidate(word.length > short.length ? key.slice(key.indexOf(':') + 1) : short, [
+    when,
+    harness,
+    dir,
+    branch ? `(${branch})` : '',
+    text,
+  ]);
+  if (tape) {
+    // (complete.out: the description starts with the age when there is one)
+    const at = out.pos() + Buffer.byteLength(cand.value) + 1;
+    if (when) tape.age(at, at + Buffer.byteLength(when), t);
+    else tape.fixed(t);
   }
-  out.flush();
-  return true;
+  out.putStr(`${cand.value}\t${cand.desc}\n`);
+  out.endLine();
+}
+
+/**
+ * A copied row's description and its line's end: the parts that are not empty (age, harness,
+ * directory, `(branch)`, label), two spaces apart, clipped to CANDIDATE_WIDTH characters (here
+ * bytes) with `…`.
+ */
+function describe(c: CandRow): void {
+  const { out, tape, t, ag, t1, t2, t3 } = c;
+  const { u8, b, l, e } = c.rec;
+  const W = CANDIDATE_WIDTH;
+  const nAge = ag.length;
+  const nHarness = t1 - b;
+  const nDir = t2 - t1 - 1;
+  const nBranch = t3 - t2 - 1;
+  const nText = e - l;
+  const total = part(nAge, 2) + part(nHarness, 2) + part(nDir, 2) + part(nBranch, 4) + part(nText, 2) - 2;
+  // bytes left to put before the clip
+  let room = total > W ? W - 1 : total;
+  let apart = false;
+  if (nAge > 0) {
+    const at = out.pos();
+    const k = Math.min(nAge, room);
+    out.putStr(k === nAge ? ag : ag.slice(0, k));
+    room -= k;
+    apart = true;
+    tape?.age(at, out.pos(), t);
+  } else tape?.fixed(t);
+  if (nHarness > 0 && room > 0) {
+    if (apart) room = out.clipped(PUNCT, 0, 2, room);
+    room = out.clipped(u8, b, nHarness, room);
+    apart = true;
+  }
+  if (nDir > 0 && room > 0) {
+    if (apart) room = out.clipped(PUNCT, 0, 2, room);
+    room = out.clipped(u8, t1 + 1, nDir, room);
+    apart = true;
+  }
+  if (nBranch > 0 && room > 0) {
+    room = apart ? out.clipped(PUNCT, 0, 3, room) : out.clipped(PUNCT, 2, 1, room);
+    room = out.clipped(u8, t2 + 1, nBranch, room);
+    room = out.clipped(PUNCT, 3, 1, room);
+    apart = true;
+  }
+  if (nText > 0 && room > 0) {
+    if (apart) room = out.clipped(PUNCT, 0, 2, room);
+    out.clipped(u8, l, nText, room);
+  }
+  if (total > W) out.putStr('…');
+  out.byte(10);
+  out.endLine();
+}
+
+/** A description part's bytes with what goes around it (`around`: the two spaces, and a branch's parentheses), or none. */
+function part(n: number, around: number): number {
+  return n > 0 ? n + around : 0;
 }
 
 /** Where the id of a key (`harness:id`) in bytes [a, t0) starts: after the first colon, or at the start. */
@@ -934,7 +1128,7 @@ function idStart(u8: Uint8Array, a: number, t0: number): number {
 
 /** Bytes [s, e) all printable ASCII and not a space (what `oneLine` keeps as it is). */
 function graphic(u8: Uint8Array, s: number, e: number): boolean {
-  for (let i = s; i < e; i++) if (u8[i]! <= 32 || u8[i]! >= 127) return false;
+  for (let i = s; i < e; i++) if (u8[i] <= 32 || u8[i] >= 127) return false;
   return true;
 }
 
@@ -948,27 +1142,28 @@ const PRINTABLE = /^[\x20-\x7e]*$/;
  */
 export function anyIdStarts(r: RowBin, low: string): boolean {
   const loc = locator(r);
-  const ascii = PRINTABLE.test(low);
+  const lw: LowWord = { low, ascii: PRINTABLE.test(low) };
   for (let k = 0; k < r.count; k++) {
     const { buf, u8, a, b: end } = loc(r, k);
     const colon = u8.indexOf(58, a);
     if (colon < 0 || colon >= end) continue;
     const tab = u8.indexOf(9, colon);
-    if (startsLow(u8, buf, colon + 1, tab < 0 || tab > end ? end : tab, low, ascii)) return true;
+    if (startsLow(u8, buf, colon + 1, tab < 0 || tab > end ? end : tab, lw)) return true;
   }
   return false;
 }
 
 /**
- * Whether the text of bytes [s, e) lower-cased starts with `low` (`ascii`: low is printable ASCII).
+ * Whether the text of bytes [s, e) lower-cased starts with `word.low` (`word.ascii`: it is printable ASCII).
  * An ASCII word is compared with the bytes as they come, until a byte out of ASCII: that text is
  * decoded and lower-cased then (a character out of ASCII may lower-case into it: the Kelvin sign).
  */
-function startsLow(u8: Uint8Array, buf: Buffer, s: number, e: number, low: string, ascii: boolean): boolean {
-  if (ascii) {
+function startsLow(u8: Uint8Array, buf: Buffer, s: number, e: number, word: LowWord): boolean {
+  const { low } = word;
+  if (word.ascii) {
     let i = 0;
     for (; i < low.length && s + i < e; i++) {
-      let c = u8[s + i]!;
+      let c = u8[s + i];
       if (c >= 0x80) break;
       if (c >= 65 && c <= 90) c += 32;
       if (c !== low.charCodeAt(i)) return false;

@@ -28,13 +28,12 @@
 // malformed is ignored (the rows are put together again), never trusted in part. The file is written
 // atomically (0600) like the rest of the index, and holds nothing rows.bin does not.
 import fs from 'node:fs';
-import type { Ctx } from '../types.js';
 import { namesFile, storeDir } from '../harness/claude/care/store.js';
-import { ageCode, ageText, nextAgeChange } from '../util/time.js';
-import { ageColumn, ALIGN_CAPS } from '../output.js';
+import { ALIGN_CAPS, ageColumn } from '../output.js';
+import type { Ctx } from '../types.js';
 import { fnv1a } from '../util/fnv.js';
 import { openKept, readFirstLine, readFully, removeFile, writeAtomic } from '../util/fsx.js';
-import type { RowBin } from './rowbin.js';
+import { ageCode, ageText, nextAgeChange } from '../util/time.js';
 
 export const ROWSOUT_VERSION = 3;
 /** a row whose age text changes sooner than this is printed with a fresh age every time */
@@ -59,11 +58,9 @@ export function alignedName(all: boolean, status: boolean, color: boolean): stri
 }
 
 /** Every file of printed output kept in the index directory, by name (a build removes them all). */
-export const KEPT_NAMES: readonly string[] = [false, true].flatMap((a) => [
-  rowsOutName(a),
-  lsOutName(a),
-  ...[false, true].flatMap((st) => [false, true].map((c) => alignedName(a, st, c))),
-]).concat(CANDIDATES_OUT);
+export const KEPT_NAMES: readonly string[] = [false, true]
+  .flatMap((a) => [rowsOutName(a), lsOutName(a), ...[false, true].flatMap((st) => [false, true].map((c) => alignedName(a, st, c)))])
+  .concat(CANDIDATES_OUT);
 
 /** What the printed rows depend on besides the time: the listing, the home and the snapshot names. */
 export interface RowsOutKey {
@@ -106,34 +103,34 @@ export function printRowsOut(file: string, key: RowsOutKey, now: number, write: 
     const win = Buffer.allocUnsafe(Math.max(1, Math.min(WINDOW, size - body)));
     const copy = (p: number, e: number) => copyOut(fd, win, p, e, write);
     const ages: string[] = [];
-    for (let i = 0; i < dyn.length; i += 3) ages.push(ageText(ageCode(dyn[i + 2]!, now)));
+    for (let i = 0; i < dyn.length; i += 3) ages.push(ageText(ageCode(dyn[i + 2], now)));
     // aligned lines: each renewed age padded to the column's width, which must come out the same
     // (the widest age of them all, up to the cap: else every line's padding would change)
     if (f.width > 0 && Math.max(f.widest, ...ages.map((a) => (a.length <= AGE_CAP ? a.length : 0))) !== f.width) return false;
     // clipped lines: each renewed age as long as the one it replaces (else the clip would fall elsewhere)
-    if (f.fit) for (let i = 0; i < dyn.length; i += 3) if (ages[i / 3]!.length !== dyn[i + 1]! - dyn[i]!) return false;
+    if (f.fit) for (let i = 0; i < dyn.length; i += 3) if (ages[i / 3].length !== dyn[i + 1] - dyn[i]) return false;
     const fresh = (i: number) => {
-      const a = ages[i / 3]!;
+      const a = ages[i / 3];
       return Buffer.from(f.width === 0 ? a : ageColumn(a, f.width, f.color), 'latin1');
     };
     let p = body;
-    const head = dyn.length > 0 ? dyn[dyn.length - 2]! : 0;
+    const head = dyn.length > 0 ? dyn[dyn.length - 2] : 0;
     if (head <= win.length) {
       // the rows up to the last renewed age (the newest, at the top: a few) in one piece
       if (readFully(fd, win, 0, head, body) !== head) throw new Error('rows.out was cut short while it was read');
       const parts: Buffer[] = [];
       let q = 0;
       for (let i = 0; i < dyn.length; i += 3) {
-        parts.push(win.subarray(q, dyn[i]!), fresh(i));
-        q = dyn[i + 1]!;
+        parts.push(win.subarray(q, dyn[i]), fresh(i));
+        q = dyn[i + 1];
       }
       if (parts.length > 0) write(Buffer.concat(parts));
       p = body + q;
     } else {
       for (let i = 0; i < dyn.length; i += 3) {
-        copy(p, body + dyn[i]!);
+        copy(p, body + dyn[i]);
         write(fresh(i));
-        p = body + dyn[i + 1]!;
+        p = body + dyn[i + 1];
       }
     }
     copy(p, size);
@@ -160,23 +157,6 @@ function* windowsOf(fd: number, win: Buffer, p: number, e: number): Generator<Bu
 /** Bytes [p, e) of a kept file to `write`, a window (`win`) at a time. */
 function copyOut(fd: number, win: Buffer, p: number, e: number, write: (b: Buffer) => void): void {
   for (const b of windowsOf(fd, win, p, e)) write(b);
-}
-
-/**
- * A rows.out's header line and its table of dynamic rows (start, end, time each, `dyn` three numbers
- * a row), for a body of `size` bytes: the layout above, which openRowsOut reads. `shape`: the age
- * width, colour and widest age of the aligned kind (`0 0 0` for the plain rows).
- */
-function keptHead(key: RowsOutKey, at: number, until: number, dyn: number[], size: number, shape: string, fit: boolean): Buffer[] {
-  const n = dyn.length / 3;
-  const head = Buffer.from(`o${ROWSOUT_VERSION} ${key.id} ${at} ${until} ${key.names} ${n} ${size} ${shape} ${fit ? 1 : 0} ${key.home}\n`, 'utf8');
-  const table = Buffer.alloc(n * DYN);
-  for (let i = 0; i < n; i++) {
-    table.writeUInt32LE(dyn[i * 3]!, i * DYN);
-    table.writeUInt32LE(dyn[i * 3 + 1]!, i * DYN + 4);
-    table.writeDoubleLE(dyn[i * 3 + 2]!, i * DYN + 8);
-  }
-  return [head, table];
 }
 
 interface RowsOutFile {
@@ -229,7 +209,21 @@ function openRowsOut(file: string): RowsOutFile | null {
     const width = Number(m[8]);
     const widest = Number(m[10]);
     if (width > AGE_CAP || widest > width) return null;
-    return { fd, size, id: m[2]!, at: Number(m[3]), until: Number(m[4]), names: m[5]!, home: m[12]!, body, dyn, width, color: m[9] === '1', widest, fit: m[11] === '1' };
+    return {
+      fd,
+      size,
+      id: m[2],
+      at: Number(m[3]),
+      until: Number(m[4]),
+      names: m[5],
+      home: m[12],
+      body,
+      dyn,
+      width,
+      color: m[9] === '1',
+      widest,
+      fit: m[11] === '1',
+    };
   });
 }
 
@@ -292,6 +286,27 @@ export class RowsTape {
     return { blocks: this.blocks, size: this.size, dyn: this.dyn, until: this.until };
   }
 
+  /**
+   * rows.out's header line and its table of dynamic rows (start, end, time each), for the blocks
+   * taken: the layout above, which openRowsOut reads. `shape`: the age width, colour and widest age
+   * of the aligned kind (`0 0 0` for the plain rows).
+   */
+  private head(key: RowsOutKey, shape: string): Buffer[] {
+    const dyn = this.dyn;
+    const n = dyn.length / 3;
+    const head = Buffer.from(
+      `o${ROWSOUT_VERSION} ${key.id} ${this.now} ${this.until} ${key.names} ${n} ${this.size} ${shape} ${this.fit ? 1 : 0} ${key.home}\n`,
+      'utf8',
+    );
+    const table = Buffer.alloc(n * DYN);
+    for (let i = 0; i < n; i++) {
+      table.writeUInt32LE(dyn[i * 3], i * DYN);
+      table.writeUInt32LE(dyn[i * 3 + 1], i * DYN + 4);
+      table.writeDoubleLE(dyn[i * 3 + 2], i * DYN + 8);
+    }
+    return [head, table];
+  }
+
   /** Write rows.out for this key (quietly not, when it cannot be: it only costs the next run speed). */
   save(file: string, key: RowsOutKey): void {
     if (this.aligned && this.width === 0) return;
@@ -300,17 +315,12 @@ export class RowsTape {
       // (the old one removed first: renamed over an existing file, ext4 writes the new one out at
       // once, ~3 ms of 3 MB here; a listing that looks in between finds none and puts the rows together)
       removeFile(file);
-      writeAtomic(file, [...keptHead(key, this.now, this.until, this.dyn, this.size, shape, this.fit), ...this.blocks]);
+      writeAtomic(file, [...this.head(key, shape), ...this.blocks]);
     } catch {
       /* only costs speed */
     }
   }
 }
-
-/** the longest line rows.out's lines are looked through for (a longer one makes a splice decline) */
-const LINE_CAP = 64 << 10;
-
-
 
 // ls.out and ls-all.out: what the last `resume ls` into a pipe printed (every session, or every one
 // `--all`), with the line it said on stderr. Its lines hold times, not ages: they stand as long as
@@ -329,7 +339,8 @@ export function printLsOut(file: string, key: RowsOutKey, write: (b: Buffer) => 
     const first = readFirstLine(fd, 16384);
     if (!first || first.length === 0) return null;
     const h = JSON.parse(first.toString('utf8')) as Record<string, unknown>;
-    if (!h || h.v !== LSOUT_VERSION || typeof h.note !== 'string' || h.id !== key.id || h.home !== key.home || h.names !== key.names) return null;
+    if (!h || h.v !== LSOUT_VERSION || typeof h.note !== 'string' || h.id !== key.id || h.home !== key.home || h.names !== key.names)
+      return null;
     return { fd, size, body: first.length + 1, note: h.note };
   });
   if (!f) return null;
@@ -345,7 +356,10 @@ export function printLsOut(file: string, key: RowsOutKey, write: (b: Buffer) => 
 export function saveLsOut(file: string, key: RowsOutKey, lines: Uint8Array[], note: string): void {
   try {
     removeFile(file);
-    writeAtomic(file, [Buffer.from(JSON.stringify({ v: LSOUT_VERSION, id: key.id, home: key.home, names: key.names, note }) + '\n', 'utf8'), ...lines]);
+    writeAtomic(file, [
+      Buffer.from(`${JSON.stringify({ v: LSOUT_VERSION, id: key.id, home: key.home, names: key.names, note })}\n`, 'utf8'),
+      ...lines,
+    ]);
   } catch {
     /* only costs speed */
   }

@@ -43,9 +43,15 @@ export function byRecency(a: SessionCore, b: SessionCore): number {
  * The order to read the jobs in, with each job's key (its place in the order): newest bound first;
  * the jobs of a finishing harness together, keyed by the newest bound of all of that harness's files.
  */
-export function planOrder<J extends Planned>(jobs: J[], bounds: Map<string, number>, finishing: Set<Harness>, found: { src: { path: string; harness: Harness }; bound: number }[]): { job: J; key: number }[] {
+export function planOrder<J extends Planned>(
+  jobs: J[],
+  bounds: Map<string, number>,
+  finishing: Set<Harness>,
+  found: { src: { path: string; harness: Harness }; bound: number }[],
+): { job: J; key: number }[] {
   const groupKey = new Map<Harness, number>();
-  for (const f of found) if (finishing.has(f.src.harness)) groupKey.set(f.src.harness, Math.max(groupKey.get(f.src.harness) ?? -Infinity, f.bound));
+  for (const f of found)
+    if (finishing.has(f.src.harness)) groupKey.set(f.src.harness, Math.max(groupKey.get(f.src.harness) ?? -Infinity, f.bound));
   const keyed = jobs.map((job) => {
     const own = bounds.get(job.src.path) ?? 0;
     const g = groupKey.get(job.src.harness);
@@ -91,8 +97,9 @@ export class Links {
   stands(file: string, s: SessionCore): boolean {
     if (this.unsure.has(s.harness) || s.forkedFrom) return false;
     const own = this.own.get(file);
-    const mine = (m: string) => !!own?.has(m) && this.files.get(m) === 1;
-    return mine(`k${s.harness}:${s.id}`) && (s.link ? mine(`l${s.harness}:${s.link}`) : ![...own!].some((m) => m[0] === 'l'));
+    if (!own) return false;
+    const mine = (m: string) => own.has(m) && this.files.get(m) === 1;
+    return mine(`k${s.harness}:${s.id}`) && (s.link ? mine(`l${s.harness}:${s.link}`) : ![...own].some((m) => m[0] === 'l'));
   }
 }
 
@@ -106,35 +113,42 @@ class Heap {
     return this.a[0];
   }
   push(s: Session): void {
+    // sift up: parents newer-last move down into the hole until s fits
     const a = this.a;
+    let i = a.length;
     a.push(s);
-    let i = a.length - 1;
     while (i > 0) {
       const p = (i - 1) >> 1;
-      if (byRecency(a[i]!, a[p]!) >= 0) break;
-      [a[i], a[p]] = [a[p]!, a[i]!];
+      const parent = a[p];
+      if (parent === undefined || byRecency(s, parent) >= 0) break;
+      a[i] = parent;
       i = p;
     }
+    a[i] = s;
   }
   pop(): Session | undefined {
     const a = this.a;
-    if (a.length === 0) return undefined;
-    const top = a[0]!;
-    const last = a.pop()!;
-    if (a.length > 0) {
-      a[0] = last;
-      let i = 0;
-      for (;;) {
-        const l = 2 * i + 1;
-        const r = l + 1;
-        let m = i;
-        if (l < a.length && byRecency(a[l]!, a[m]!) < 0) m = l;
-        if (r < a.length && byRecency(a[r]!, a[m]!) < 0) m = r;
-        if (m === i) break;
-        [a[i], a[m]] = [a[m]!, a[i]!];
-        i = m;
+    const top = a[0];
+    const last = a.pop();
+    if (top === undefined || last === undefined || a.length === 0) return top;
+    // sift down: the newer child moves up into the hole until the last element fits
+    let i = 0;
+    for (;;) {
+      const l = 2 * i + 1;
+      const left = a[l];
+      if (left === undefined) break; // (no child: a heap has no holes)
+      const right = a[l + 1];
+      let m = l;
+      let child = left;
+      if (right !== undefined && byRecency(right, left) < 0) {
+        m = l + 1;
+        child = right;
       }
+      if (byRecency(child, last) >= 0) break;
+      a[i] = child;
+      i = m;
     }
+    a[i] = last;
     return top;
   }
 }
@@ -180,7 +194,10 @@ export class OrderedStream {
     let w = watermark;
     for (const b of this.held.values()) w = Math.max(w, b);
     const batch: Session[] = [];
-    for (let top = this.heap.peek(); top && recency(top) > w; top = this.heap.peek()) batch.push(this.heap.pop()!);
+    for (let top = this.heap.peek(); top && recency(top) > w; top = this.heap.peek()) {
+      this.heap.pop();
+      batch.push(top);
+    }
     if (batch.length) this.emit(batch);
   }
 }
