@@ -137,6 +137,23 @@ describe('options', () => {
   });
 });
 
+describe('words are matched with accents folded wherever the index narrows', () => {
+  it('a plain word finds an accented middle prompt, title and directory (resolve, completion)', () => {
+    const home = tempHome();
+    const cwd = path.join(home, 'src', 'pâtisserie');
+    fs.mkdirSync(cwd, { recursive: true });
+    const id = 'acce0001-1111-4111-8111-111111111111';
+    piSession(home, { id, cwd, prompts: ['start here', 'the Crème brûlée recipe', 'end here'] });
+    piSession(home, { id: 'acce0002-1111-4111-8111-111111111111', cwd: path.join(home, 'src', 'other'), prompts: ['nothing sweet'] });
+    expect(run(home, ['index']).code).toBe(0);
+    for (const q of [['creme'], ['brulee'], ['CREME', 'brulee'], ['patisserie']]) {
+      expect(run(home, ['resolve', ...q]).stdout, q.join(' ')).toBe(`pi:${id}\n`);
+    }
+    expect(run(home, ['__complete', '--', 'creme']).stdout.split('\t')[0]).toBe(id.slice(0, 8));
+    expect(run(home, ['__complete', '--', 'patisserie']).stdout.split('\t')[0]).toBe(id.slice(0, 8));
+  });
+});
+
 describe('words read only the prompts of sessions that hold one of them', () => {
   it('the sessions with no prompt holding a word are left out; the same sessions are named', () => {
     const home = tempHome();

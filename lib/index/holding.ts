@@ -3,10 +3,12 @@
 // word (`resume web<TAB>`) at 22,000 sessions would otherwise parse every session.
 //
 // What is found is a superset of what resolve's words match, never less: a record holds more than
-// the fields words are matched against, and LIKE folds ASCII case. A word with `i` or `k` may match
-// a text holding `İ` or `K` (Kelvin sign), whose lower case holds the letter: such records are read
-// for such a word too. A word that is not plainWord is not looked for this way
-// at all (null: the caller reads the whole listing). The caller matches what is found exactly.
+// the fields words are matched against, and the words and the records are folded as words are
+// matched (rank.ts fold: case, accents; `folded` in store.ts), LIKE folding ASCII case besides. A word
+// that does not fold to plainWord is not looked for this way at all (null: the caller reads the whole
+// listing). The caller matches what is found exactly.
+
+import { fold } from '../select/rank.js';
 import type { Ctx, Session } from '../types.js';
 import { indexFiles } from './files.js';
 import { openRead } from './store.js';
@@ -24,7 +26,7 @@ export function plainWord(w: string): boolean {
 }
 
 /** A LIKE pattern for `w` anywhere (its own %, _ and the escape character escaped). */
-const likeOf = (w: string) => `%${w.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+export const likeOf = (w: string) => `%${w.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /**
  * The sessions of the index whose record holds every word (see the top), with their short ids.
@@ -32,21 +34,21 @@ const likeOf = (w: string) => `%${w.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
  * it counts as held). Null when this cannot tell: no words, a word that is not plainWord, no index.
  */
 export function sessionsHolding(ctx: Ctx, words: string[], names: Record<string, string> = {}): Holding | null {
-  if (words.length === 0 || !words.every(plainWord)) return null;
+  // the words folded as they are matched (rank.ts fold), looked for in the records folded alike
+  const folded = words.map(fold);
+  if (folded.length === 0 || !folded.every(plainWord)) return null;
   const db = openRead(indexFiles(ctx).db);
   if (!db) return null;
   try {
     const conds: string[] = [];
     const args: string[] = [];
-    for (const w of words) {
-      // a text holding İ or K (Kelvin sign) may match a word with i or k: such records are read too
-      const odd = /[ik]/i.test(w) ? ['\u0130', '\u212a'] : [];
+    for (const w of folded) {
       // a snapshot name holding the word names its session too
       const named = Object.entries(names)
-        .filter(([, name]) => name.toLowerCase().includes(w.toLowerCase()))
+        .filter(([, name]) => fold(name).includes(w))
         .map(([sid]) => sid);
-      conds.push(`(${[w, ...odd].map(() => "doc LIKE ? ESCAPE '\\'").join(' OR ')}${named.map(() => ' OR key = ?').join('')})`);
-      args.push(...[w, ...odd].map(likeOf), ...named.map((sid) => `claude:${sid}`));
+      conds.push(`(coalesce(folded, doc) LIKE ? ESCAPE '\\'${named.map(() => ' OR key = ?').join('')})`);
+      args.push(likeOf(w), ...named.map((sid) => `claude:${sid}`));
     }
     const sql = `SELECT doc, short FROM sessions${conds.length ? ` WHERE ${conds.join(' AND ')}` : ''} ORDER BY at DESC, id`;
     const sessions: Session[] = [];

@@ -3,30 +3,32 @@
 // SessionCore.allPrompts (each clipped to 400 characters, sanitised by the index like the rest); the
 // index keeps them in the database's prompts table, keyed by session, and leaves them out of the
 // listing, so `rows`, `ls` and completion never load them. Only words matching does.
+
+import { fold } from '../select/rank.js';
 import type { Ctx } from '../types.js';
 import { indexFiles } from './files.js';
-import { plainWord } from './holding.js';
+import { likeOf, plainWord } from './holding.js';
 import { openRead } from './store.js';
 
 /**
  * `harness:id` → every prompt of that session. `words`: the words it is for; only the sessions with
- * a prompt holding one of them are given (a session's prompts only ever add to what its words are
- * looked for in). Without words (or with one that is not plainWord), every prompt.
+ * a prompt holding one of them (case and accents folded) are given (a session's prompts only ever
+ * add to what its words are looked for in). Without words (or with one that does not fold to a
+ * plainWord), every prompt.
  */
 export function allPrompts(ctx: Ctx, words: string[] = []): Map<string, string[]> {
   const out = new Map<string, string[]>();
   const db = openRead(indexFiles(ctx).db);
   if (!db) return out;
   try {
-    // LIKE folds ASCII case; a word with i or k may also match a prompt holding İ or K (Kelvin sign),
-    // whose lower case holds the letter: such prompts are read too
-    const look = words.length > 0 && words.every(plainWord) ? [...words] : null;
-    if (look?.some((w) => /[ik]/i.test(w))) look.push('\u0130', '\u212a');
-    const like = (w: string) => `%${w.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    const sql = look
-      ? `SELECT key, texts FROM prompts WHERE key IN (SELECT key FROM prompts WHERE ${look.map(() => "texts LIKE ? ESCAPE '\\'").join(' OR ')}) ORDER BY key, path`
+    // the words folded as they are matched (rank.ts fold), looked for in the prompts folded alike:
+    // LIKE folds ASCII case only, and `folded` (store.ts) is each non-ASCII row's text folded
+    const look = words.length > 0 ? words.map(fold) : null;
+    if (look && !look.every(plainWord)) look.length = 0;
+    const sql = look?.length
+      ? `SELECT key, texts FROM prompts WHERE key IN (SELECT key FROM prompts WHERE ${look.map(() => "coalesce(folded, texts) LIKE ? ESCAPE '\\'").join(' OR ')}) ORDER BY key, path`
       : 'SELECT key, texts FROM prompts ORDER BY key, path';
-    for (const r of db.prepare(sql).iterate(...(look ?? []).map(like)) as Iterable<{ key: string; texts: string }>) {
+    for (const r of db.prepare(sql).iterate(...(look ?? []).map(likeOf)) as Iterable<{ key: string; texts: string }>) {
       const ps = JSON.parse(r.texts) as string[];
       const had = out.get(r.key);
       if (had) had.push(...ps);

@@ -14,6 +14,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import type BetterSqlite3 from 'better-sqlite3';
 import { ExitError } from '../errors.js';
+import { fold } from '../select/rank.js';
 import type { LineState, Session, SessionCore, Source } from '../types.js';
 import { INDEX_VERSION, type Skipped } from './files.js';
 
@@ -60,17 +61,20 @@ CREATE TABLE sessions(
   link TEXT,
   fork INTEGER NOT NULL,
   doc TEXT NOT NULL,
+  folded TEXT,
   rec BLOB
 );
 CREATE INDEX sessions_id ON sessions(id);
 CREATE INDEX sessions_order ON sessions(at DESC, id, rec);
 CREATE INDEX sessions_file ON sessions(file);
 CREATE INDEX sessions_link ON sessions(harness, link);
-CREATE TABLE prompts(path TEXT NOT NULL, key TEXT NOT NULL, texts TEXT NOT NULL, PRIMARY KEY(path, key));
+CREATE TABLE prompts(path TEXT NOT NULL, key TEXT NOT NULL, texts TEXT NOT NULL, folded TEXT, PRIMARY KEY(path, key));
 CREATE INDEX prompts_key ON prompts(key);
 `;
 // (rowid tables: their rows, a parser state or a session's prompts, are far larger than the small
-// rows WITHOUT ROWID is made for)
+// rows WITHOUT ROWID is made for.) `folded`: the text lower-cased with its accents taken off (rank.ts
+// fold), where that is not the text itself, so that LIKE, which folds ASCII case only, finds `cafe`
+// in `Café` as words are matched.
 
 let ctor: (new (file: string, opts: BetterSqlite3.Options) => Db) | null = null;
 
@@ -299,9 +303,11 @@ export function putSource(db: Db, e: Entry): void {
   );
   st(db, 'DELETE FROM prompts WHERE path = ?').run(e.src.path);
   // a session's prompts as one JSON array (a row per prompt was most of a build's writing)
-  const ins = st(db, 'INSERT OR IGNORE INTO prompts(path, key, texts) VALUES(?,?,?)');
+  const ins = st(db, 'INSERT OR IGNORE INTO prompts(path, key, texts, folded) VALUES(?,?,?,?)');
   for (const s of e.sessions) {
-    if (Array.isArray(s.allPrompts) && s.allPrompts.length) ins.run(e.src.path, `${s.harness}:${s.id}`, JSON.stringify(s.allPrompts));
+    if (!Array.isArray(s.allPrompts) || !s.allPrompts.length) continue;
+    const texts = JSON.stringify(s.allPrompts);
+    ins.run(e.src.path, `${s.harness}:${s.id}`, texts, foldedOf(texts));
   }
 }
 
@@ -318,22 +324,20 @@ export interface SessionRow {
   rec: Buffer | null;
 }
 
+/** A text folded as words are matched (rank.ts fold), or null when that is the text in any case (ASCII). */
+function foldedOf(text: string): string | null {
+  return /[\u0080-\uffff]/.test(text) ? fold(text) : null;
+}
+
 /** The recency a session sorts by (stream.ts byRecency): updated, else started. */
 export const recencyOf = (s: Pick<SessionCore, 'updated' | 'started'>): number => s.updated ?? s.started ?? 0;
 
 export function putSession(db: Db, s: Session, short: string, rec: Buffer | null): void {
-  st(db, 'INSERT OR REPLACE INTO sessions(key, harness, id, file, at, short, link, fork, doc, rec) VALUES(?,?,?,?,?,?,?,?,?,?)').run(
-    s.key,
-    s.harness,
-    s.id,
-    s.file,
-    recencyOf(s),
-    short,
-    s.link ?? null,
-    s.forkedFrom ? 1 : 0,
-    JSON.stringify(s),
-    rec,
-  );
+  const doc = JSON.stringify(s);
+  st(
+    db,
+    'INSERT OR REPLACE INTO sessions(key, harness, id, file, at, short, link, fork, doc, folded, rec) VALUES(?,?,?,?,?,?,?,?,?,?,?)',
+  ).run(s.key, s.harness, s.id, s.file, recencyOf(s), short, s.link ?? null, s.forkedFrom ? 1 : 0, doc, foldedOf(doc), rec);
 }
 
 export function dropSession(db: Db, key: string): void {
