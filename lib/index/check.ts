@@ -106,8 +106,12 @@ type SourceList = Found[] | { readonly count: number; readonly found: Found[] };
 const countOf = (x: SourceList) => (Array.isArray(x) ? x.length : x.count);
 const listOf = (x: SourceList) => (Array.isArray(x) ? x : x.found);
 
-// biome-ignore lint/complexity/useMaxParams: its callers are in lib/index/index.ts, which is being rewritten; `same` and `taken` go into one object with them
-export function writeCheck(file: string, id: string, sources: SourceList, meta: AdapterMeta[], same?: StoredCheck, taken?: Buffer): void {
+export function writeCheck(
+  file: string,
+  id: string,
+  w: { sources: SourceList; meta: AdapterMeta[]; same?: StoredCheck; taken?: Buffer },
+): void {
+  const { sources, meta, same, taken } = w;
   // (`taken`: these sources' stat bytes as the discovery gave them, when it did)
   const nums = taken ?? statNums(listOf(sources));
   // the same memos over the same paths: the meta and kind codes stand as stored too
@@ -540,15 +544,13 @@ export interface Discovered {
  * write the cache back when a directory was read or went away. `stored` (check.bin): an adapter
  * whose memo still stands is not run at all (lib/index/discmemo.ts).
  */
-// biome-ignore lint/complexity/useMaxParams: its callers are in lib/index/index.ts, which is being rewritten; `fresh` and `stored` go into one object with them
 export function discoverCached(
   ctx: Ctx,
   adapters: AnyAdapter[],
   skipped: Skipped,
-  files: IndexFiles,
-  fresh: boolean,
-  stored: StoredCheck | null = null,
+  how: { files: IndexFiles; fresh: boolean; stored?: StoredCheck | null },
 ): Discovered {
+  const { files, fresh, stored = null } = how;
   // dirs.json is read only when an adapter runs and lists an existing directory
   const cache = new DirCache(fresh ? {} : () => parseDirFile(readText(files.dirs)));
   setReaddirHook((d) => cache.entries(d));

@@ -218,14 +218,14 @@ function tryFast(ctx: Ctx, opts: IndexOptions, want: 'full' | 'rows', files: Ind
   if (opts.harnesses) return null;
   const skipped: Skipped = { notRegular: 0, unreadable: 0, failed: {} };
   const stored = recheck(files.check, lastStoredCheck(files.check));
-  const d = discoverCached(ctx, ADAPTERS, skipped, files, false, stored);
+  const d = discoverCached(ctx, ADAPTERS, skipped, { files, fresh: false, stored });
   const { roots, meta, metaChanged } = d;
   const id = matchCheck(stored, d);
   if (!id) return { sources: d, skipped, stored };
   if (metaChanged) {
     // the same sources, and a discovery memo made or dropped: recorded for the next run
     try {
-      writeCheck(files.check, id, d.found, meta);
+      writeCheck(files.check, id, { sources: d.found, meta });
     } catch {
       /* only costs speed */
     }
@@ -340,7 +340,7 @@ async function build(ask: BuildAsk, seen?: Discovery): Promise<AnyResult> {
   // a discovery made just before this run took the lock serves (a rebuild reads every directory again)
   const d = seen && !opts.rebuild && !mine ? seen : null;
   const skipped: Skipped = d ? d.skipped : { notRegular: 0, unreadable: 0, failed: {} };
-  const disc = d ? d.sources : discoverCached(ctx, adapters, skipped, files, !!opts.rebuild);
+  const disc = d ? d.sources : discoverCached(ctx, adapters, skipped, { files, fresh: !!opts.rebuild });
   store.setMeta(db, 'began', String(Date.now()));
   if (opts.rebuild) store.clearHarnesses(db, mine ?? null);
   // the home rows.bin's records were rendered against; another (a moved HOME) renders them all again
@@ -542,7 +542,7 @@ function writeOut(
   const { id, disc, home, same, first } = w;
   writeRowBin(files, db, id, home);
   try {
-    writeCheck(files.check, id, disc, disc.meta, same ?? undefined, disc.nums());
+    writeCheck(files.check, id, { sources: disc, meta: disc.meta, same: same ?? undefined, taken: disc.nums() });
   } catch (err) {
     debugWrite(err);
     removeFile(files.check);
