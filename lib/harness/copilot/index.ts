@@ -21,8 +21,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Adapter, Ctx, LineState, Root, SessionCore, Source } from '../../types.js';
-import { entries, isDir, uniqueReal } from '../../util/fsx.js';
-import { envDirs, expandHome, storeEnv } from '../../util/paths.js';
+import { entries } from '../../util/fsx.js';
+import { expandHome, storeEnv } from '../../util/paths.js';
 import { promptText, rawClip } from '../../util/text.js';
 import { toMs } from '../../util/time.js';
 import {
@@ -42,6 +42,7 @@ import {
   talkOf,
   touchTimes,
 } from '../jsonl.js';
+import { homeRoots } from '../roots.js';
 
 interface CopilotState extends LineState, Talk {
   id: string | null;
@@ -226,10 +227,7 @@ export const copilot: Adapter<CopilotState, 'copilot'> = {
   perSource: true,
 
   roots(ctx): Root[] {
-    const out: Root[] = envDirs(ctx, 'RESUME_COPILOT_DIRS').map((p) => ({ path: p, via: 'RESUME_COPILOT_DIRS', exists: false }));
-    const h = copilotHome(ctx);
-    out.push({ path: h.path, via: h.via, exists: false });
-    return uniqueReal(out).map((r) => ({ ...r, exists: isDir(path.join(r.path, 'session-state')) }));
+    return homeRoots(ctx, 'RESUME_COPILOT_DIRS', copilotHome(ctx), 'session-state');
   },
 
   discover(_ctx, roots) {

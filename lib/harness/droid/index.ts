@@ -21,8 +21,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Adapter, Ctx, LineState, Root, SessionCore, Source } from '../../types.js';
-import { direntIsDir, direntMaybeFile, entries, isDir, uniqueReal } from '../../util/fsx.js';
-import { envDirs, expandHome, samePlace, storeEnv } from '../../util/paths.js';
+import { direntIsDir, direntMaybeFile, entries } from '../../util/fsx.js';
+import { expandHome, samePlace, storeEnv } from '../../util/paths.js';
 import { promptText, rawClip } from '../../util/text.js';
 import { maxMs, minMs, toMs } from '../../util/time.js';
 import {
@@ -42,6 +42,7 @@ import {
   talkOf,
   textOf,
 } from '../jsonl.js';
+import { homeRoots } from '../roots.js';
 
 interface DroidState extends LineState, Talk {
   id: string | null;
@@ -166,10 +167,7 @@ export const droid: Adapter<DroidState, 'droid'> = {
   perSource: true,
 
   roots(ctx): Root[] {
-    const out: Root[] = envDirs(ctx, 'RESUME_DROID_DIRS').map((p) => ({ path: p, via: 'RESUME_DROID_DIRS', exists: false }));
-    const h = factoryDir(ctx);
-    out.push({ path: h.path, via: h.via, exists: false });
-    return uniqueReal(out).map((r) => ({ ...r, exists: isDir(path.join(r.path, 'sessions')) }));
+    return homeRoots(ctx, 'RESUME_DROID_DIRS', factoryDir(ctx), 'sessions');
   },
 
   // discover reads directories only (entries): its sources are remembered by the index

@@ -5,12 +5,13 @@
 // `chats/<id>.runtime.json` beside the transcript: a session without one is a one-shot run.
 import path from 'node:path';
 import type { Adapter, Ctx, LineState, Root, SessionCore, Source } from '../../types.js';
-import { direntIsDir, direntMaybeFile, entries, isDir, uniqueReal } from '../../util/fsx.js';
-import { envDirs, expandHome, storeEnv } from '../../util/paths.js';
+import { direntIsDir, direntMaybeFile, entries } from '../../util/fsx.js';
+import { expandHome, storeEnv } from '../../util/paths.js';
 import { promptText, rawClip } from '../../util/text.js';
 import { maxMs, minMs, toMs } from '../../util/time.js';
 import { partsText } from '../gemini/index.js';
 import { absolute, addPrompt, countersOf, newCounters, obj, parseObject, peekStr, peekTimestamp, type Rec, str, talkOf } from '../jsonl.js';
+import { homeRoots } from '../roots.js';
 
 interface QwenState extends LineState {
   lines: number;
@@ -136,10 +137,7 @@ export const qwen: Adapter<QwenState, 'qwen'> = {
   perSource: true,
 
   roots(ctx): Root[] {
-    const out: Root[] = envDirs(ctx, 'RESUME_QWEN_DIRS').map((p) => ({ path: p, via: 'RESUME_QWEN_DIRS', exists: false }));
-    const h = home(ctx);
-    out.push({ path: h.path, via: h.via, exists: false });
-    return uniqueReal(out).map((r) => ({ ...r, exists: isDir(r.path) }));
+    return homeRoots(ctx, 'RESUME_QWEN_DIRS', home(ctx));
   },
 
   // discover reads directories only (entries): its sources are remembered by the index
