@@ -317,11 +317,14 @@ describe('bash completion (tmux)', { timeout: 120_000 }, () => {
     },
   );
 
-  it.skipIf(skip)('the options before the word choose the picker\'s sessions too: --demo opens the demo', async () => {
+  it.skipIf(skip)("the options before the word choose the picker's sessions too: --demo opens the demo", async () => {
     await withBash(async (t) => {
       t.send('-l', 'resume --demo webh');
       t.send('Tab');
-      const s = await t.until((x) => /Webhook retry with backoff/.test(x) && /2 of 8 sessions match/.test(x), 'the demo picker over the two');
+      const s = await t.until(
+        (x) => /Webhook retry with backoff/.test(x) && /2 of 8 sessions match/.test(x),
+        'the demo picker over the two',
+      );
       expect(s).not.toMatch(/(11111111|22222222|33333333) /);
       t.send('Escape');
       await t.until(() => t.line() === '$ resume --demo webh', 'the line back, unchanged');
