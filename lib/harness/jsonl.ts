@@ -199,6 +199,25 @@ export function touchTimes(st: { started: number | null; updated: number | null 
   st.updated = maxMs(st.updated, t);
 }
 
+/**
+ * Widen a state's spans by a record's time: every record's (`allStarted`/`allUpdated`), and the
+ * session's own (`started`/`updated`) unless the record was copied from the session it forked from.
+ */
+export function touchSpans(
+  st: { started: number | null; updated: number | null; allStarted: number | null; allUpdated: number | null },
+  ts: unknown,
+  own: boolean,
+): void {
+  const t = toMs(ts);
+  if (t == null) return;
+  st.allStarted = minMs(st.allStarted, t);
+  st.allUpdated = maxMs(st.allUpdated, t);
+  if (own) {
+    st.started = minMs(st.started, t);
+    st.updated = maxMs(st.updated, t);
+  }
+}
+
 /** How far `peekStr` looks: the first `window` bytes of a line, a value of at most `max` bytes. */
 export interface Peek {
   window: number;

@@ -24,7 +24,6 @@ import type { Adapter, Ctx, LineState, Root, SessionCore, Source } from '../../t
 import { direntIsDir, direntMaybeFile, entries } from '../../util/fsx.js';
 import { expandHome, samePlace, storeEnv } from '../../util/paths.js';
 import { promptText, rawClip } from '../../util/text.js';
-import { maxMs, minMs, toMs } from '../../util/time.js';
 import {
   absolute,
   addPrompt,
@@ -41,6 +40,7 @@ import {
   type Talk,
   talkOf,
   textOf,
+  touchSpans,
 } from '../jsonl.js';
 import { homeRoots } from '../roots.js';
 
@@ -91,18 +91,6 @@ function mtimeOf(p: string): number | null {
   }
 }
 
-/** Widen the spans by a record's time: every record's, and the session's own unless it was copied. */
-function seen(st: DroidState, ts: unknown, own: boolean): void {
-  const t = toMs(ts);
-  if (t == null) return;
-  st.allStarted = minMs(st.allStarted, t);
-  st.allUpdated = maxMs(st.allUpdated, t);
-  if (own) {
-    st.started = minMs(st.started, t);
-    st.updated = maxMs(st.updated, t);
-  }
-}
-
 /** A user record's text when a person wrote it (not context, a task report, a tool result or a reminder). */
 export function promptOf(o: Rec, m: Rec): string | null {
   const id = str(o.id) ?? '';
@@ -134,7 +122,7 @@ function message(st: DroidState, o: Rec): void {
   const m = rec(o.message);
   const copied = st.copyingUntil != null;
   if (copied && o.id === st.copyingUntil) st.copyingUntil = null;
-  seen(st, o.timestamp, !copied);
+  touchSpans(st, o.timestamp, !copied);
   if (!m) return;
   if (m.role === 'user') {
     const p = promptOf(o, m);
@@ -221,7 +209,7 @@ export const droid: Adapter<DroidState, 'droid'> = {
     const context = headHas(buf, start, end, B_CONTEXT, B_CONTEXT.length);
     if ((context || (big && peekStr(buf, start, end, B_ROLE, { window: 4096 }) !== 'user')) && st.copyingUntil == null) {
       if (!complete) countersOf(st).hugeLines++;
-      seen(st, peekTimestamp(buf, start, end), true);
+      touchSpans(st, peekTimestamp(buf, start, end), true);
       return;
     }
     if (!complete) {

@@ -8,9 +8,21 @@ import type { Adapter, Ctx, LineState, Root, SessionCore, Source } from '../../t
 import { direntIsDir, direntMaybeFile, entries } from '../../util/fsx.js';
 import { expandHome, storeEnv } from '../../util/paths.js';
 import { promptText, rawClip } from '../../util/text.js';
-import { maxMs, minMs, toMs } from '../../util/time.js';
 import { partsText } from '../gemini/index.js';
-import { absolute, addPrompt, countersOf, newCounters, obj, parseObject, peekStr, peekTimestamp, type Rec, str, talkOf } from '../jsonl.js';
+import {
+  absolute,
+  addPrompt,
+  countersOf,
+  newCounters,
+  obj,
+  parseObject,
+  peekStr,
+  peekTimestamp,
+  type Rec,
+  str,
+  talkOf,
+  touchSpans,
+} from '../jsonl.js';
 import { homeRoots } from '../roots.js';
 
 interface QwenState extends LineState {
@@ -71,18 +83,6 @@ export function withoutReminders(t: string): string {
   return t.replace(/^(?:\s*<system-reminder>[\s\S]*?<\/system-reminder>)+/, '').trim();
 }
 
-/** Widen the spans by a record's time: every record's, and the session's own unless it was copied. */
-function seen(st: QwenState, ts: unknown, own: boolean): void {
-  const t = toMs(ts);
-  if (t == null) return;
-  st.allStarted = minMs(st.allStarted, t);
-  st.allUpdated = maxMs(st.allUpdated, t);
-  if (own) {
-    st.started = minMs(st.started, t);
-    st.updated = maxMs(st.updated, t);
-  }
-}
-
 /** A prompt of the session's own (not one a fork copied). */
 function ownPrompt(st: QwenState, o: Rec): void {
   const p = promptOf(o);
@@ -118,7 +118,7 @@ function apply(st: QwenState, o: Rec): void {
   const fork = obj(o.forkedFrom);
   const copied = !!fork;
   if (fork && !st.forkedFrom) st.forkedFrom = str(fork.sessionId);
-  seen(st, o.timestamp, !copied);
+  touchSpans(st, o.timestamp, !copied);
   if (o.type === 'user') {
     if (!copied) ownPrompt(st, o);
   } else if (o.type === 'assistant') reply(st, o);
@@ -192,7 +192,7 @@ export const qwen: Adapter<QwenState, 'qwen'> = {
     if (!complete || (type != null && type !== 'user' && type !== 'system')) {
       // a tool's output or a long reply: its time is all a listing needs
       if (!complete) countersOf(st).hugeLines++;
-      seen(st, peekTimestamp(buf, start, end), true);
+      touchSpans(st, peekTimestamp(buf, start, end), true);
       return;
     }
     const o = parseObject(countersOf(st), buf, start, end);
