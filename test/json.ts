@@ -1,8 +1,8 @@
-// The JSON the CLI prints, as the tests read it: `ls --json` is lib/output.ts's JsonSession; the
-// shapes of `search --json` (lib/commands/search.ts toJson) and `doctor --json` (lib/commands/doctor.ts
-// Report) are not exported from lib, so they are written out here, the fields the tests read.
+// The JSON the CLI prints, as the tests read it: `ls --json` is lib/output.ts's JsonSession and
+// `doctor --json` lib/commands/doctor.ts's Report; the shape of `search --json` (lib/commands/search.ts
+// toJson) is not exported from lib, so it is written out here, the fields the tests read.
 
-import type { Root } from '../lib/types.js';
+import type { HarnessReport, Report } from '../lib/commands/doctor.js';
 
 export type { JsonSession as Listed } from '../lib/output.js';
 
@@ -39,53 +39,11 @@ export interface Found {
   resume: { cwd: string | null; argv: string[]; env?: Record<string, string> } | null;
 }
 
-interface Program {
-  name: string;
-  path: string;
-  version: string | null;
-}
-
-/** One harness of `doctor --json`. */
-export interface DoctorHarness {
-  name: string;
-  label: string;
-  roots: Root[];
-  files: number;
-  filesByKind: Record<string, number>;
-  sessions: number;
-  hidden: Record<string, number>;
-  skipped: { badLines: number; hugeLines: number; reasons: Record<string, number>; failedFiles: number; failed: string | null };
-  unknownTypes: { type: string; count: number }[];
-  newest: { id: string; updated: string | null; cwd: string | null; title: string | null } | null;
-  noPrompt: { count: number; files: string[] };
-  tested: string | null;
-  binary: Program | null;
-  newerThanTested: boolean;
-}
+/** One harness of `doctor --json` (its name a string: a build with a harness of its own prints it too). */
+export type DoctorHarness = Omit<HarnessReport, 'name'> & { name: string };
 
 /** `doctor --json`. */
-export interface Doctor {
-  version: string;
-  demo: boolean;
-  config: { file: string; state: 'read' | 'absent' | 'unreadable' | 'bad'; error: string | null };
-  index: { dir: string; files: { path: string; size: number; files: number; modified: string }[] };
-  fzf: Program | null;
-  shell: string | null;
-  sqlite: { ok: boolean; version: string | null; error: string | null };
-  skipped: { notRegular: number; unreadable: number };
-  harnesses: DoctorHarness[];
-  claudeCare: { live: number; snapshots: number; store: string; warnings: string[] };
-  hooks: {
-    configured: number;
-    installed: boolean;
-    loaded: boolean | null;
-    loadedDetail: string;
-    recorded: string | null;
-    pending: string[];
-    lastRun: { time: string; event: string; hook: number | null; result: string } | null;
-    warnings: string[];
-  };
-}
+export type Doctor = Omit<Report, 'harnesses'> & { harnesses: DoctorHarness[] };
 
 /** A session of a recorded set's manifest.json (test/real/record.mjs). */
 export interface Recorded {

@@ -23,13 +23,13 @@ import { type Call, VERSION } from './table.js';
 
 const TOP_UNKNOWN = 5;
 
-interface Program {
+export interface Program {
   name: string;
   path: string;
   version: string | null;
 }
 
-interface HarnessReport {
+export interface HarnessReport {
   name: Harness;
   label: string;
   roots: Root[];
@@ -52,7 +52,8 @@ interface HarnessReport {
   newerThanTested: boolean;
 }
 
-interface Report {
+/** What `doctor --json` prints. */
+export interface Report {
   version: string;
   demo: boolean;
   /** the config file and what became of it: read, absent, unreadable (the defaults are used) or bad (commands that use it stop) */
