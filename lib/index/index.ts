@@ -254,10 +254,14 @@ function tryFast(ctx: Ctx, opts: IndexOptions, want: 'full' | 'rows', files: Ind
   }
 }
 
+/** What this run skipped, with the failures of every stored source (a failure stands until its file changes). */
+function withFailures(db: Db, skipped: Skipped): Skipped {
+  return { ...skipped, failed: { ...store.failures(db), ...skipped.failed } };
+}
+
 /** The result of a run from the database as it stands: rows.bin when asked and there, else the sessions. */
 function answer(ctx: Ctx, db: Db, want: 'full' | 'rows', opts: IndexOptions, r: Omit<AnyResult, 'sessions'>): AnyResult {
-  const skipped: Skipped = { ...r.skipped, failed: { ...store.failures(db), ...r.skipped.failed } };
-  const out: AnyResult = { ...r, skipped, sessions: [] };
+  const out: AnyResult = { ...r, skipped: withFailures(db, r.skipped), sessions: [] };
   if (want === 'rows') {
     const id = store.getMeta(db, 'build');
     const bin = opts.rowBin && id ? openRowBinFile(indexFiles(ctx).rowbin, id, ctx.home) : null;
@@ -364,7 +368,6 @@ async function build(ask: BuildAsk, seen?: Discovery): Promise<AnyResult> {
   // another build than the database's): they are written again from the database.
   if (b.had && c.changed.size === 0 && c.gone.length === 0 && !b.rerender) {
     b.counts.reused = disc.count;
-    store.setMeta(db, 'skipped', JSON.stringify(skipped));
     db.exec('COMMIT');
     if (!mine) writeOut(files, db, { id: b.had, disc, home: ctx.home, same: c.sameCheck, first: false });
     return answer(ctx, db, want, opts, { skipped, counts: b.counts, roots: disc.roots, changed: false });
@@ -506,10 +509,8 @@ function commit(b: Build, c: Changes, p: Parsed): AnyResult {
   const shorts = applyChange(db, p.change, ctx.home, b.rerender || !had);
   // only grown files, the same sessions: what `indexWork` calls an append
   if (had && p.jobs.length && !c.gone.length && !shorts && p.jobs.every((j) => j.from > 0)) appends++;
-  store.setMeta(db, 'skipped', JSON.stringify(skipped));
   const id = newBuildId();
   store.setMeta(db, 'build', id);
-  store.setMeta(db, 'built', String(Date.now()));
   db.exec('COMMIT');
   // a large first build leaves a large WAL behind: its pages are moved into the database now
   if (!had) checkpoint(db);
@@ -517,15 +518,10 @@ function commit(b: Build, c: Changes, p: Parsed): AnyResult {
   // a build over some harnesses only: check.bin does not list the others, so it goes (the next
   // run writes it again from the database)
   else removeFile(files.check);
-  const res = {
-    skipped: { ...skipped, failed: { ...store.failures(db), ...skipped.failed } },
-    counts: b.counts,
-    roots: b.disc.roots,
-    changed: p.jobs.length > 0 || c.gone.length > 0,
-  };
+  const res = { skipped, counts: b.counts, roots: b.disc.roots, changed: p.jobs.length > 0 || c.gone.length > 0 };
   // (a streamed build hands back what it streamed; otherwise rows.bin, when asked for, is the answer)
   if (p.result && !opts.withEntries && (opts.onSessions || !(b.want === 'rows' && opts.rowBin)))
-    return { ...res, sessions: p.result, ...(shorts ? { shorts } : {}) };
+    return { ...res, skipped: withFailures(db, skipped), sessions: p.result, ...(shorts ? { shorts } : {}) };
   return answer(ctx, db, b.want, opts, res);
 }
 
@@ -655,18 +651,19 @@ function linksStand(db: Db, h: Harness, files: Set<string>, parsed: Entry[]): bo
  * computed.
  */
 function applyChange(db: Db, change: Change, home: string, all: boolean): Map<string, string> | undefined {
-  const fresh = change.put.filter((x) => !store.keyInfo(db, x.key));
+  // each put session's stored short id (undefined: a key new to the index)
+  const had = new Map(change.put.map((x) => [x.key, store.keyInfo(db, x.key)?.short]));
+  const fresh = change.put.filter((x) => had.get(x.key) === undefined);
   const dropped = [...change.drop].map((k) => store.idOfKey(db, k)).filter((id): id is string => id !== null);
   for (const k of change.drop) store.dropSession(db, k);
   const touched = new Set([...fresh.map((x) => x.id), ...dropped]);
   if (!all && touched.size === 0) {
     for (const x of change.put) {
-      const short = store.keyInfo(db, x.key)?.short ?? x.id;
+      const short = had.get(x.key) ?? x.id;
       store.putSession(db, x, short, rowRecord(x, short, home));
     }
     return undefined;
   }
-  const had = new Map(change.put.map((x) => [x.key, store.keyInfo(db, x.key)?.short]));
   for (const x of change.put) store.putSession(db, x, '', null);
   // A few sessions in or out: only their ids and their neighbours in id order can change short ids
   // (shortIds: the longest prefix shared with the id before or after). The database orders ids by
@@ -1020,7 +1017,7 @@ export function storedListing(ctx: Ctx): Session[] | null {
   const db = store.openRead(indexFiles(ctx).db);
   if (!db) return null;
   try {
-    return store.allSessions(db);
+    return store.allRows(db).map((r) => r.session);
   } catch {
     return null;
   } finally {

@@ -16,7 +16,8 @@ import type BetterSqlite3 from 'better-sqlite3';
 import { ExitError } from '../errors.js';
 import { fold } from '../select/rank.js';
 import type { LineState, Session, SessionCore, Source } from '../types.js';
-import { INDEX_VERSION, type Skipped } from './files.js';
+import { INDEX_VERSION } from './files.js';
+import { recency } from './stream.js';
 
 export type Db = BetterSqlite3.Database;
 
@@ -329,30 +330,19 @@ function foldedOf(text: string): string | null {
   return /[\u0080-\uffff]/.test(text) ? fold(text) : null;
 }
 
-/** The recency a session sorts by (stream.ts byRecency): updated, else started. */
-export const recencyOf = (s: Pick<SessionCore, 'updated' | 'started'>): number => s.updated ?? s.started ?? 0;
-
 export function putSession(db: Db, s: Session, short: string, rec: Buffer | null): void {
   const doc = JSON.stringify(s);
   st(
     db,
     'INSERT OR REPLACE INTO sessions(key, harness, id, file, at, short, link, fork, doc, folded, rec) VALUES(?,?,?,?,?,?,?,?,?,?,?)',
-  ).run(s.key, s.harness, s.id, s.file, recencyOf(s), short, s.link ?? null, s.forkedFrom ? 1 : 0, doc, foldedOf(doc), rec);
+  ).run(s.key, s.harness, s.id, s.file, recency(s), short, s.link ?? null, s.forkedFrom ? 1 : 0, doc, foldedOf(doc), rec);
 }
 
 export function dropSession(db: Db, key: string): void {
   st(db, 'DELETE FROM sessions WHERE key = ?').run(key);
 }
 
-/** Every session, newest first as byRecency orders them (ties by id). */
-export function allSessions(db: Db): Session[] {
-  const out: Session[] = [];
-  for (const d of db.prepare('SELECT doc FROM sessions ORDER BY at DESC, id').pluck().iterate() as Iterable<string>)
-    out.push(JSON.parse(d));
-  return out;
-}
-
-/** Every session with its short id, newest first. */
+/** Every session with its short id, newest first as byRecency orders them (ties by id). */
 export function allRows(db: Db): Array<{ session: Session; short: string }> {
   const out: Array<{ session: Session; short: string }> = [];
   for (const r of db.prepare('SELECT doc, short FROM sessions ORDER BY at DESC, id').iterate() as Iterable<{
@@ -394,15 +384,6 @@ export function allIds(db: Db): Array<{ key: string; id: string; short: string }
 
 export function setShort(db: Db, key: string, short: string, rec: Buffer | null): void {
   st(db, 'UPDATE sessions SET short = ?, rec = ? WHERE key = ?').run(short, rec, key);
-}
-
-export function storedSkipped(db: Db): Skipped | null {
-  const v = getMeta(db, 'skipped');
-  try {
-    return v ? (JSON.parse(v) as Skipped) : null;
-  } catch {
-    return null;
-  }
 }
 
 /** A session by key, with its short id; null when none has it. */
