@@ -7,6 +7,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, envFor, indexStderr, jsonl, lsJson, must, put, run, tempHome, write } from './helpers.js';
 import type { Listed } from './json.js';
+import { LS_JSON_FIELDS as FIELDS } from './json.js';
 
 const CLAUDE_ID = '0a1b2c3d-4e5f-4061-8071-2a3b4c5d6e7f';
 const PI_ID = '019e19b4-eb48-746a-aa6b-8dfcfa37954b';
@@ -57,29 +58,6 @@ function snapshot(dir: string): string[] {
   walk(dir);
   return out.sort();
 }
-
-const FIELDS = [
-  'harness',
-  'id',
-  'short',
-  'cwd',
-  'title',
-  'firstPrompt',
-  'lastPrompt',
-  'prompts',
-  'branch',
-  'model',
-  'started',
-  'updated',
-  'file',
-  'hidden',
-  'hiddenReason',
-  'parent',
-  'forkedFrom',
-  'live',
-  'pid',
-  'resume',
-];
 
 describe('ls --json', () => {
   it('has exactly the DESIGN.md fields with the right types, newest first', () => {

@@ -75,3 +75,27 @@ export interface Manifest {
  */
 // biome-ignore lint/suspicious/noExplicitAny: a decoded transcript line in any client's format, read field by field
 export type Decoded = any;
+
+/** The fields of every `ls --json` object (DESIGN.md), in its order. */
+export const LS_JSON_FIELDS = [
+  'harness',
+  'id',
+  'short',
+  'cwd',
+  'title',
+  'firstPrompt',
+  'lastPrompt',
+  'prompts',
+  'branch',
+  'model',
+  'started',
+  'updated',
+  'file',
+  'hidden',
+  'hiddenReason',
+  'parent',
+  'forkedFrom',
+  'live',
+  'pid',
+  'resume',
+];

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { allPrompts } from '../lib/index/prompts.js';
 import { makeCtx } from '../lib/util/paths.js';
 import { jsonl, run, tempHome, write } from './helpers.js';
+import { LS_JSON_FIELDS } from './json.js';
 import { claudeSession, piSession } from './launch-helpers.js';
 
 function corpus() {
@@ -109,28 +110,7 @@ describe('options', () => {
     const home = tempHome();
     for (const cmd of ['ls', 'show']) {
       const h = run(home, [cmd, '--help']).stdout;
-      for (const f of [
-        'harness',
-        'id',
-        'short',
-        'cwd',
-        'title',
-        'firstPrompt',
-        'lastPrompt',
-        'prompts',
-        'branch',
-        'model',
-        'started',
-        'updated',
-        'file',
-        'hidden',
-        'hiddenReason',
-        'parent',
-        'forkedFrom',
-        'live',
-        'pid',
-        'resume',
-      ]) {
+      for (const f of LS_JSON_FIELDS) {
         expect(h, `${cmd} --help: ${f}`).toMatch(new RegExp(`\\b${f}\\b`));
       }
     }
