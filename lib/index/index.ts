@@ -16,6 +16,7 @@
 // database's are written again by the next run that finds them so.
 import fs from 'node:fs';
 import path from 'node:path';
+import { ExitError } from '../errors.js';
 import { ADAPTERS } from '../harness/registry.js';
 import { shortIds, shortOf } from '../select/filter.js';
 import type { Adapter, Ctx, Harness, LineState, Root, Session, SessionCore, Source } from '../types.js';
@@ -197,7 +198,8 @@ function openDb(files: IndexFiles): Db {
     fs.mkdirSync(files.dir, { recursive: true, mode: 0o700 });
     return store.openWrite(files.db);
   } catch (err) {
-    if (/better-sqlite3/.test((err as Error)?.message ?? '')) throw err;
+    // (no engine at all is the user's to fix, not a cache directory to do without)
+    if (err instanceof ExitError) throw err;
     debugWrite(err);
     return store.openWrite(':memory:');
   }
