@@ -59,7 +59,7 @@ function sample(): ScanOut {
       },
       { key: 'codex:cccc', mask: 1, hits: [], nHits: 0, keys: [5, 6] },
     ],
-    stats: { sessions: 12, files: 15, bytes: 123_456_789, hugeLines: 2, unreadable: 1 },
+    stats: { sessions: 12, files: 15, bytes: 123_456_789, hugeLines: 2, unreadable: 1, unindexed: 0 },
   };
 }
 
@@ -70,7 +70,7 @@ describe('packed scan results', () => {
   });
 
   it('an empty result', () => {
-    const out: ScanOut = { groups: [], stats: { sessions: 0, files: 0, bytes: 0, hugeLines: 0, unreadable: 0 } };
+    const out: ScanOut = { groups: [], stats: { sessions: 0, files: 0, bytes: 0, hugeLines: 0, unreadable: 0, unindexed: 0 } };
     expect(unpackScan(packScan(out))).toEqual(out);
   });
 

@@ -71,11 +71,12 @@ CREATE INDEX sessions_file ON sessions(file);
 CREATE INDEX sessions_link ON sessions(harness, link);
 CREATE TABLE prompts(path TEXT NOT NULL, key TEXT NOT NULL, texts TEXT NOT NULL, folded TEXT, PRIMARY KEY(path, key));
 CREATE INDEX prompts_key ON prompts(key);
+CREATE TABLE sigs(path TEXT PRIMARY KEY, size REAL NOT NULL, mtime REAL NOT NULL, ino REAL NOT NULL, head BLOB NOT NULL, tail BLOB NOT NULL, bloom BLOB NOT NULL);
 `;
 // (rowid tables: their rows, a parser state or a session's prompts, are far larger than the small
 // rows WITHOUT ROWID is made for.) `folded`: the text lower-cased with its accents taken off (rank.ts
 // fold), where that is not the text itself, so that LIKE, which folds ASCII case only, finds `cafe`
-// in `Café` as words are matched.
+// in `Café` as words are matched. `sigs`: each file a search reads, its signature (lib/search/sigs.ts).
 
 let ctor: (new (file: string, opts: BetterSqlite3.Options) => Db) | null = null;
 

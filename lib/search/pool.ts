@@ -12,6 +12,7 @@ import type { Role } from './types.js';
 import { HOOKS } from './registry.js';
 import type { Prefilter, PrefilterMsg } from './prefilter.js';
 import { requireLazy } from '../util/lazy.js';
+import type { Signatures } from './sigs.js';
 
 export interface ScanOut {
   /** `keys`: the piece hashes (a fork's copies are told by its source's; prompt history is not counted twice) */
@@ -228,6 +229,8 @@ export interface SearchOptions {
    * and no snippet is cut (Group `bare`; at 22,000 sessions a word in every file cut 44,000).
    */
   evidence?: boolean;
+  /** the files' signatures (sigs.ts): the groups and files no term can be in are passed over */
+  signatures?: Signatures | null;
 }
 
 /**
@@ -352,7 +355,7 @@ function finish(g: Group, terms: Term[]): void {
  * index names and those a harness hook finds, as `childFiles` gives them to the scan). Null when a
  * member is read by a harness hook of its own (a database, a directory of parts): never passed over.
  */
-function filesOf(g: Group): string[] | null {
+export function filesOf(g: Group): string[] | null {
   const files = new Set<string>();
   for (const m of g.members) {
     if (HOOKS[m.harness]?.scan) return null;
@@ -478,7 +481,12 @@ export async function scanParallel(groups: Group[], terms: Term[], needKeys: Set
   for (const w of ready.slice(threads - 1)) w.stop();
   if (use.length < threads - 1) {
     const { Worker } = await import('node:worker_threads');
-    while (use.length < threads - 1) use.push(new ScanWorker(Worker, opts.workerFile));
+    while (use.length < threads - 1) {
+      const w = new ScanWorker(Worker, opts.workerFile);
+      // (the marks are shared with it: it passes over the files marked)
+      if (pre) w.prefilter(pre.msg());
+      use.push(w);
+    }
   }
   const workers = use.map((w) => w.run(msg, merge));
   // The scan begins: the workers stop marking files (what they marked is used), and each takes the

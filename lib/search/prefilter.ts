@@ -77,6 +77,24 @@ export class Prefilter {
     return new Prefilter(m.files, m.needles, m.shared);
   }
 
+  /**
+   * Marks made from the files' signatures (sigs.ts) instead of reads: every file `clean` gives bytes
+   * for is marked, and none is left for a thread to read.
+   */
+  static marked(files: string[], clean: (file: string) => number | undefined): Prefilter {
+    const p = new Prefilter(files, []);
+    for (let i = 0; i < files.length; i++) {
+      const n = clean(files[i]!);
+      if (n === undefined) continue;
+      p.sizes[i] = n;
+      p.marks[i] = 1;
+      p.ctl[3]!++;
+    }
+    p.ctl[1] = files.length;
+    p.ctl[2] = files.length;
+    return p;
+  }
+
   msg(): PrefilterMsg {
     return { files: this.files, needles: this.needles, shared: this.shared };
   }

@@ -19,9 +19,11 @@ export interface SearchStats {
   hugeLines: number;
   /** files that could not be read (vanished, unreadable, database errors) */
   unreadable: number;
+  /** files with no current signature (sigs.ts), which were read whatever they hold */
+  unindexed: number;
 }
 
-export const noStats = (): SearchStats => ({ sessions: 0, files: 0, bytes: 0, hugeLines: 0, unreadable: 0 });
+export const noStats = (): SearchStats => ({ sessions: 0, files: 0, bytes: 0, hugeLines: 0, unreadable: 0, unindexed: 0 });
 
 /** `rid`: the id of the record the piece came from, when the harness names one (branch tracking). */
 export type OnPiece = (p: Piece, file: string, child: boolean, rid?: string | null) => void;

@@ -14,6 +14,7 @@ import { usage } from '../errors.js';
 import { shortIds } from '../select/filter.js';
 import { row } from '../output.js';
 import { storedFiles, storedSizes } from '../index/index.js';
+import { hasSignatures, signaturesFor } from './sigfill.js';
 
 const threadCount = () => Number(process.env.RESUME_THREADS) || (os.availableParallelism ? os.availableParallelism() : os.cpus().length);
 const workerFile = (app: App) => path.join(app.distDir, 'search-worker.cjs');
@@ -27,7 +28,8 @@ const workerFile = (app: App) => path.join(app.distDir, 'search-worker.cjs');
 export function prestart(app: App, terms: Term[]): Prestarted | null {
   return prestartWorkers(workerFile(app), threadCount(), () => {
     const needles = allNeedles(terms);
-    if (needles.length === 0) return null;
+    // (with signatures, the files no term can be in are known without reading them)
+    if (needles.length === 0 || hasSignatures(app)) return null;
     const files = storedFiles(app.ctx).filter((f) => f.endsWith('.jsonl'));
     return files.length > 0 ? new Prefilter(files, needles) : null;
   });
@@ -37,7 +39,7 @@ export function prestart(app: App, terms: Term[]): Prestarted | null {
  * `search()` on worker threads of this install (`RESUME_THREADS` caps them). `how`: a progress
  * callback, and whether the results need their evidence (rows do not).
  */
-export function runSearch(
+export async function runSearch(
   app: App,
   all: Session[],
   terms: Term[],
@@ -45,7 +47,18 @@ export function runSearch(
   prestarted: Prestarted | null = null,
   how: Pick<SearchOptions, 'progress' | 'evidence'> = {},
 ): ReturnType<typeof search> {
-  return search(all, terms, filters, { workerFile: workerFile(app), threads: threadCount(), prestarted, sizes: () => storedSizes(app.ctx), ...how });
+  const ss = await signaturesFor(app, all, terms);
+  const out = await search(all, terms, filters, {
+    workerFile: workerFile(app),
+    threads: threadCount(),
+    prestarted,
+    sizes: () => storedSizes(app.ctx),
+    signatures: ss.sigs,
+    ...how,
+  });
+  // (without signatures to use, every file was read: those still to be made are what is missing)
+  out.stats.unindexed = ss.missing;
+  return out;
 }
 
 /**

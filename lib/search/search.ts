@@ -7,15 +7,18 @@
 // threads) and, here, the ranking of the groups. What differs between harnesses is in their
 // search hooks (lib/harness/<name>/text.ts `search`), never here.
 import type { Session } from '../types.js';
-import type { Role } from './types.js';
+import type { Piece, Role } from './types.js';
 import type { Term } from './query.js';
 import { loadExtractors } from './registry.js';
 import { makeSnippet, type Snippet } from './snippet.js';
-import { groupSessions, passes, type Group, type SearchFilters } from './groups.js';
+import { childFiles, groupMeta, groupSessions, passes, type Group, type SearchFilters } from './groups.js';
 import { collect, evidenceOf, groupScore, hitScore, originLevel, STOP } from './score.js';
-import { scanParallel, type SearchOptions } from './pool.js';
+import { filesOf, scanParallel, type SearchOptions } from './pool.js';
+import { Prefilter } from './prefilter.js';
+import { HOOKS } from './registry.js';
+import type { Signatures } from './sigs.js';
 import { closeCtx, noStats, readCtx, scanShared, type SearchStats } from './read.js';
-import { allNeedles } from './query.js';
+import { allNeedles, termMask } from './query.js';
 
 export type { SearchFilters } from './groups.js';
 export type { SearchStats } from './read.js';
@@ -49,39 +52,101 @@ export interface Result {
   evidence: Evidence[];
 }
 
+/** A piece of text from a store several sessions share (prompt history), with the session it counts for. */
+interface SharedPiece {
+  key: string;
+  p: Piece;
+  file: string;
+  via: string;
+}
+
+/** The pieces of the shared stores (prompt history) that hold a term, each with its session. */
+function sharedPieces(all: Session[], terms: Term[], stats: SearchStats): SharedPiece[] {
+  const out: SharedPiece[] = [];
+  const cx = readCtx(terms, allNeedles(terms), stats);
+  try {
+    scanShared(cx, all, (key, p, file, via) => out.push({ key, p, file, via }));
+  } finally {
+    closeCtx(cx);
+  }
+  return out;
+}
+
 /**
  * Evidence that is not in a group's own files, from shared stores (prompt history). (Its metadata is
  * weighed by the scan: pool.ts `finish`.)
  */
-function sideEvidence(groups: Group[], all: Session[], terms: Term[], stats: SearchStats): void {
-  const guard = (f: () => void) => {
+function sideEvidence(groups: Group[], pieces: SharedPiece[], terms: Term[]): void {
+  const byMember = new Map<string, { g: Group; m: Session }>();
+  for (const g of groups) for (const m of g.members) byMember.set(m.key, { g, m });
+  for (const x of pieces) {
+    const gm = byMember.get(x.key);
+    if (!gm) continue;
     try {
-      f();
+      collect(gm.g, terms, x.p, x.file, false, gm.m, gm.m !== gm.g.root, null, x.via);
     } catch (err) {
       if (err !== STOP) throw err;
     }
-  };
-  const byMember = new Map<string, { g: Group; m: Session }>();
-  for (const g of groups) for (const m of g.members) byMember.set(m.key, { g, m });
-  const cx = readCtx(terms, allNeedles(terms), stats);
-  try {
-    scanShared(cx, all, (key, p, file, via) => {
-      const gm = byMember.get(key);
-      if (gm) guard(() => collect(gm.g, terms, p, file, false, gm.m, gm.m !== gm.g.root, null, via));
-    });
-  } finally {
-    closeCtx(cx);
   }
+}
+
+/**
+ * The groups that may hold every term, by what is known without reading their files: their
+ * metadata, the shared stores' pieces, and their files' signatures (a file without a current one,
+ * or a member its harness reads itself, may hold anything). The others are counted as searched.
+ */
+function candidates(groups: Group[], terms: Term[], sigs: Signatures, shared: SharedPiece[], stats: SearchStats): Group[] {
+  const K = Math.min(terms.length, 31);
+  const full = K >= 31 ? 0x7fffffff : (1 << K) - 1;
+  const fromShared = new Map<string, number>();
+  for (const x of shared) fromShared.set(x.key, (fromShared.get(x.key) ?? 0) | termMask(terms, x.p.text));
+  const mayHoldAll = (g: Group): boolean => {
+    let m = termMask(terms, groupMeta(g));
+    for (const s of g.members) {
+      if (HOOKS[s.harness]?.scan) return true;
+      m |= (fromShared.get(s.key) ?? 0) | sigs.mask(s.file);
+      for (const f of childFiles(s)) m |= sigs.mask(f);
+      if ((m & full) === full) return true;
+    }
+    return (m & full) === full;
+  };
+  return groups.filter((g) => {
+    if (mayHoldAll(g)) return true;
+    stats.sessions += g.members.length;
+    return false;
+  });
+}
+
+/**
+ * The options of a scan of `groups` that passes over the files no term can be in (by their
+ * signatures), on this thread and on the workers.
+ */
+async function withSignatures(groups: Group[], sigs: Signatures, opts: SearchOptions): Promise<SearchOptions> {
+  const files = new Set<string>();
+  for (const g of groups) for (const f of filesOf(g) ?? []) files.add(f);
+  const pre = Prefilter.marked([...files], (f) => sigs.clean(f));
+  // (workers started before the signatures were known to be there stop marking by reading)
+  opts.prestarted?.prefilter?.stop();
+  const workers = opts.prestarted ? await opts.prestarted.workers : [];
+  for (const w of workers) w.prefilter(pre.msg());
+  return { ...opts, prestarted: { workers: Promise.resolve(workers), prefilter: pre } };
 }
 
 export async function search(all: Session[], terms: Term[], filters: SearchFilters, opts: SearchOptions = {}): Promise<{ results: Result[]; stats: SearchStats }> {
   await loadExtractors();
   const K = Math.min(terms.length, 31);
   const full = K >= 31 ? 0x7fffffff : (1 << K) - 1;
-  const groups = [...groupSessions(all).values()].filter((g) => passes(g.root, filters));
+  const listed = [...groupSessions(all).values()].filter((g) => passes(g.root, filters));
+  const sigs = opts.signatures ?? null;
+  const early = noStats();
+  // with signatures, the shared stores are read first: what they hold counts toward the candidates
+  const shared = sigs ? sharedPieces(all, terms, early) : null;
+  const groups = sigs && shared ? candidates(listed, terms, sigs, shared, early) : listed;
   const needKeys = new Set(groups.filter((g) => g.root.forkedFrom).map((g) => `${g.root.harness}:${g.root.forkedFrom}`));
-  const scanned = await scanParallel(groups, terms, needKeys, opts);
+  const scanned = await scanParallel(groups, terms, needKeys, sigs ? await withSignatures(groups, sigs, opts) : opts);
   const stats = scanned.stats ?? noStats();
+  for (const k of Object.keys(early) as (keyof SearchStats)[]) stats[k] += early[k];
+  if (sigs) stats.unindexed = sigs.unsigned;
   const byRoot = new Map(groups.map((g) => [g.root.key, g]));
   for (const o of scanned.groups) {
     const g = byRoot.get(o.key);
@@ -92,7 +157,7 @@ export async function search(all: Session[], terms: Term[], filters: SearchFilte
     // scanned on a worker: the hashes that are read come back (a group scanned here has them already)
     if (g.keys.size < o.keys.length) g.keys = new Set(o.keys);
   }
-  sideEvidence(groups, all, terms, stats);
+  sideEvidence(groups, shared ?? sharedPieces(all, terms, stats), terms);
   const found = groups.filter((g) => (g.mask & full) === full && g.hits.length > 0);
 
   // A fork's copies of its source's turns: text the source has too counts as copied in the fork.

@@ -1,0 +1,143 @@
+// Keeping the signatures (sigs.ts) of every file a search reads up to date, in the index database.
+//
+// Who makes them: `resume index` (every file, with progress on a terminal), and a search, for the
+// files that changed since when they come to little (an append, a new session: FILL_NOW). A search
+// that finds more to do (the first search on a machine, or after much has changed) does not wait
+// for it: it reads those files as a search always could, says so, and starts `resume index` in the
+// background, which makes them for the next search. One filler at a time (a lock file beside the
+// database); the listing's builder is never held up for more than one batch (sigs.ts).
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import type { App } from '../app.js';
+import { indexFiles } from '../index/files.js';
+import { type Db, openRead, openWrite } from '../index/store.js';
+import { tryLock } from '../os/lock.js';
+import type { Session } from '../types.js';
+import { childFiles } from './groups.js';
+import type { Term } from './query.js';
+import { HOOKS, loadExtractors } from './registry.js';
+import { type FillTally, fillSigs, Signatures } from './sigs.js';
+
+/** changed bytes a search makes the signatures of before it reads (about a quarter of a second) */
+const FILL_NOW = 64 << 20;
+/** how long a search's own fill waits for the write lock (a listing being built): then it reads instead */
+const FILL_WAIT_MS = 250;
+
+/** Every file a search may read whole: the sessions' transcripts and their children (not the databases a harness reads itself). */
+export function searchedFiles(all: Session[]): string[] {
+  const out = new Set<string>();
+  for (const s of all) {
+    if (!HOOKS[s.harness]?.scan) out.add(s.file);
+    for (const f of childFiles(s)) out.add(f);
+  }
+  return [...out];
+}
+
+const lockOf = (app: App) => path.join(path.dirname(indexFiles(app.ctx).db), 'sigs.lock');
+
+/** Fill with the lock held; null when another process holds it (it is filling them). */
+function filling<T>(app: App, fn: () => T): T | null {
+  const l = tryLock(lockOf(app));
+  if (!l.ok) return null;
+  try {
+    return fn();
+  } finally {
+    l.release();
+  }
+}
+
+/** What a search has of the signatures: them (null: none to use) and the files without one. */
+export interface SearchSigs {
+  sigs: Signatures | null;
+  /** files read whatever they hold (no current signature), and their bytes */
+  missing: number;
+  missingBytes: number;
+  /** `resume index` was started in the background to make them */
+  started: boolean;
+}
+
+/**
+ * The signatures for a search of `all`: those of the files changed since made first when they are
+ * few, else left to a background `resume index` (the search reads those files). Call after the
+ * listing is loaded (the index database is there, of this version).
+ */
+export async function signaturesFor(app: App, all: Session[], terms: Term[]): Promise<SearchSigs> {
+  await loadExtractors();
+  const needles = terms.map((t) => t.needles);
+  const file = indexFiles(app.ctx).db;
+  const read = (): Signatures | null => withRead(file, (db) => Signatures.load(db, needles));
+  let sigs = read();
+  if (!sigs) return { sigs: null, missing: 0, missingBytes: 0, started: false };
+  const files = searchedFiles(all);
+  const stale = sigs.stale(files);
+  if (stale.files.length === 0) return { sigs, missing: 0, missingBytes: 0, started: false };
+  if (stale.bytes <= FILL_NOW) {
+    const done = filling(app, () => {
+      const db = openWrite(file);
+      try {
+        db.pragma(`busy_timeout = ${FILL_WAIT_MS}`);
+        fillSigs(db, stale.files);
+        return true;
+      } catch {
+        // the listing's builder holds the database: read those files this time
+        return false;
+      } finally {
+        db.close();
+      }
+    });
+    if (done) sigs = read() ?? sigs;
+  } else {
+    startFiller(app);
+  }
+  const left = sigs.stale(files);
+  const started = stale.bytes > FILL_NOW;
+  // most files without one (the first search here): the scan's own marking of the files that hold
+  // no word (prefilter.ts) reads them faster than they could be told apart one by one
+  if (left.files.length * 2 > files.length) return { sigs: null, missing: left.files.length, missingBytes: left.bytes, started };
+  return { sigs, missing: left.files.length, missingBytes: left.bytes, started };
+}
+
+/** Are there signatures to use (then the workers need not mark files before the scan)? */
+export function hasSignatures(app: App): boolean {
+  return withRead(indexFiles(app.ctx).db, (db) => db.prepare('SELECT 1 FROM sigs LIMIT 1').get() !== undefined) === true;
+}
+
+function withRead<T>(file: string, fn: (db: Db) => T): T | null {
+  const db = openRead(file);
+  if (!db) return null;
+  try {
+    return fn(db);
+  } catch {
+    return null;
+  } finally {
+    db.close();
+  }
+}
+
+/** `resume index` in the background, detached, to make the signatures (it exits at once when another is making them). */
+function startFiller(app: App): void {
+  try {
+    const c = spawn(process.execPath, [app.self, 'index'], { detached: true, stdio: 'ignore', env: process.env });
+    c.on('error', () => {});
+    c.unref();
+  } catch {
+    /* cannot start it: the next search reads those files again */
+  }
+}
+
+/**
+ * Every file's signature brought up to date, and those of files no search reads removed (`resume
+ * index`); null when another process is making them.
+ */
+export async function fillAll(app: App, all: Session[], progress?: (done: number, total: number) => void): Promise<FillTally | null> {
+  await loadExtractors();
+  const files = searchedFiles(all);
+  return filling(app, () => {
+    const db = openWrite(indexFiles(app.ctx).db);
+    try {
+      return fillSigs(db, files, { prune: true, progress });
+    } finally {
+      db.close();
+    }
+  });
+}

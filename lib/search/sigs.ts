@@ -1,0 +1,379 @@
+// Signatures: which three-byte sequences occur in each file a search reads, kept in the index
+// database (table `sigs`), so that a search reads only the files that can hold its words.
+//
+// A signature is a Bloom filter of the file's trigrams, taken over its bytes folded as the scanner
+// folds them (fold.ts: every byte ORed with 0x20). A needle (query.ts) can be in a file only if every
+// trigram of its folded bytes is in the file's signature; a term only if one of its needles can. The
+// test never says no for a file that holds a needle (a Bloom filter has no false negatives), so a
+// search that reads only the files it lets through finds exactly what reading every file finds.
+// It may say yes for a file that holds none (a few percent per trigram, far fewer for a whole
+// needle): that file is then read for nothing.
+//
+// Why not FTS5 (bench/sqlite/README.md): words are substrings, and the transcripts are mostly tool
+// output; the trigram tokenizer over every byte is 2.3 times the text and builds at 5 MB/s, a word
+// tokenizer cannot find `retrier` in `webhookretrier`. A signature is 5 to 9 bits a distinct trigram
+// of a file (most files have a few thousand), hashed at a few hundred MB/s, and updated by an append
+// from the bytes appended alone.
+//
+// Each filter is made 2^20 bits wide and then folded in half (bit i OR bit i + m/2) while it stays
+// sparse, so a position is always the hash's top 20 bits masked to the width: a filter of any width
+// is tested and extended the same way, and an append ORs into the width the file was given.
+import fs from 'node:fs';
+import type { Db } from '../index/store.js';
+import { readFully } from '../util/fsx.js';
+import { zstReader } from '../util/zstd.js';
+import { foldNeedle } from './fold.js';
+
+/** the widest signature, in bits (128 KiB) */
+const MAX_BITS = 1 << 20;
+/** the narrowest (256 bytes) */
+const MIN_BITS = 1 << 11;
+/** a signature is folded while its share of set bits would stay at or below this */
+const SPARSE = 0.2;
+/** an append past this share of set bits makes the signature again, wider (from the whole file) */
+const CROWDED = 0.5;
+/** bytes kept of a file's start and of the end of what was hashed: a file that no longer has them was rewritten */
+const HEAD = 256;
+const TAIL = 32;
+const CHUNK = 1 << 20;
+
+/**
+ * A trigram's bit position: the top 20 bits of a multiplicative hash. One position a trigram (a
+ * Bloom filter with one hash): two halved the speed of hashing (250 against 420 MB/s here) for a
+ * test that was already strict enough, as a needle of n bytes has n - 2 trigrams to pass.
+ */
+function posOf(t: number): number {
+  return Math.imul(t, 0x9e3779b1) >>> 12;
+}
+
+/** A filter being filled: its bits, and the last two folded bytes (a trigram spans reads). */
+class Filling {
+  bits: Uint8Array;
+  /** the last bytes folded, the newest lowest (-1: fewer than two so far) */
+  private t = -1;
+  private seen = 0;
+  constructor(bits: Uint8Array, carry?: Buffer) {
+    this.bits = bits;
+    if (carry && carry.length >= 2) {
+      this.t = ((carry[carry.length - 2] | 0x20) << 8) | (carry[carry.length - 1] | 0x20);
+      this.seen = 2;
+    }
+  }
+
+  add(buf: Uint8Array, n: number): void {
+    const bits = this.bits;
+    const mask = bits.length * 8 - 1;
+    let t = this.t;
+    let i = 0;
+    // the first two bytes of a file only begin trigrams
+    for (; i < n && this.seen < 2; i++, this.seen++) t = ((t << 8) | buf[i] | 0x20) & 0xffff;
+    for (; i < n; i++) {
+      t = ((t << 8) | buf[i] | 0x20) & 0xffffff;
+      const p = posOf(t) & mask;
+      bits[p >>> 3] |= 1 << (p & 7);
+    }
+    this.t = t;
+  }
+}
+
+const POP = new Uint8Array(256);
+for (let i = 1; i < 256; i++) POP[i] = (i & 1) + POP[i >> 1];
+
+function setShare(bits: Uint8Array): number {
+  let n = 0;
+  for (let i = 0; i < bits.length; i++) n += POP[bits[i]];
+  return n / (bits.length * 8);
+}
+
+/** Fold a full-width filter in half while it stays sparse; a copy of the width kept. */
+function narrow(bits: Uint8Array): Buffer {
+  let m = bits.length;
+  let share = setShare(bits);
+  while (m * 8 > MIN_BITS) {
+    // two sets of positions ORed: the share of set bits after the fold
+    const next = 1 - (1 - share) ** 2;
+    if (next > SPARSE) break;
+    const h = m >>> 1;
+    for (let i = 0; i < h; i++) bits[i] |= bits[i + h];
+    m = h;
+    share = next;
+  }
+  return Buffer.from(bits.subarray(0, m));
+}
+
+/** the full-width filter a signature is made in (one a process: signatures are made one at a time) */
+let wide: Uint8Array | null = null;
+let readBuf: Buffer | null = null;
+
+/** A file's signature from all its bytes (decoded first for a `.zst`), with its first bytes and the last ones hashed. */
+function makeSig(fd: number, file: string): { bloom: Buffer; head: Buffer; tail: Buffer; bytes: number } {
+  wide ??= new Uint8Array(MAX_BITS / 8);
+  wide.fill(0);
+  readBuf ??= Buffer.allocUnsafe(CHUNK);
+  const f = new Filling(wide);
+  const read = file.endsWith('.zst') ? zstReader(fd) : null;
+  let head: Buffer | null = null;
+  let pos = 0;
+  let last = Buffer.alloc(0);
+  for (;;) {
+    const n = read ? read(readBuf, 0, CHUNK) : fs.readSync(fd, readBuf, 0, CHUNK, pos);
+    if (n <= 0) break;
+    if (!head) head = Buffer.from(readBuf.subarray(0, Math.min(n, HEAD)));
+    f.add(readBuf, n);
+    pos += n;
+    last = Buffer.concat([last, readBuf.subarray(Math.max(0, n - TAIL), n)]).subarray(-TAIL);
+  }
+  return { bloom: narrow(wide), head: head ?? Buffer.alloc(0), tail: Buffer.from(last), bytes: pos };
+}
+
+/** What the table holds of one file. */
+export interface SigRow {
+  size: number;
+  mtime: number;
+  ino: number;
+  head: Buffer;
+  tail: Buffer;
+  bloom: Buffer;
+}
+
+/** The same file grown by an append (it still starts, and goes on at the old end, as it did)? */
+function grownOnly(fd: number, st: fs.Stats, was: SigRow, file: string): boolean {
+  if (file.endsWith('.zst') || st.ino !== was.ino || st.size < was.size) return false;
+  const h = Buffer.allocUnsafe(was.head.length);
+  if (readFully(fd, h, 0, h.length, 0) !== h.length || !h.equals(was.head)) return false;
+  const t = Buffer.allocUnsafe(was.tail.length);
+  return readFully(fd, t, 0, t.length, was.size - t.length) === t.length && t.equals(was.tail);
+}
+
+/** The signature extended by the bytes appended since (null when it grew too crowded: made again). */
+function extend(fd: number, st: fs.Stats, was: SigRow): { bloom: Buffer; tail: Buffer } | null {
+  const bits = new Uint8Array(was.bloom);
+  const f = new Filling(bits, was.tail);
+  readBuf ??= Buffer.allocUnsafe(CHUNK);
+  let tail = was.tail;
+  for (let pos = was.size; pos < st.size; ) {
+    const n = readFully(fd, readBuf, 0, Math.min(CHUNK, st.size - pos), pos);
+    if (n <= 0) break;
+    f.add(readBuf, n);
+    pos += n;
+    tail = Buffer.concat([tail, readBuf.subarray(Math.max(0, n - TAIL), n)]).subarray(-TAIL);
+  }
+  if (bits.length * 8 < MAX_BITS && setShare(bits) > CROWDED) return null;
+  return { bloom: Buffer.from(bits), tail: Buffer.from(tail) };
+}
+
+/** How far a fill got. */
+export interface FillTally {
+  files: number;
+  made: number;
+  extended: number;
+  bytes: number;
+  gone: number;
+}
+
+/** bytes hashed between commits (another builder waits no longer than that for the write lock) */
+const BATCH_BYTES = 32 << 20;
+
+/** (only what is used of a statement, whichever engine prepared it) */
+interface Stmt {
+  get(...args: unknown[]): unknown;
+  run(...args: unknown[]): unknown;
+}
+interface Stmts {
+  get: Stmt;
+  put: Stmt;
+  drop: Stmt;
+}
+
+/**
+ * One file's signature brought up to date; the bytes hashed, or -1 when it was current. `write`
+ * is called before the first write (the transaction begins there). A file gone or unreadable loses
+ * its signature, so a search reads it (and says what it could not).
+ */
+function fillOne(file: string, q: Stmts, tally: FillTally, write: () => void): number {
+  let fd = -1;
+  try {
+    fd = fs.openSync(file, 'r');
+    const st = fs.fstatSync(fd);
+    if (!st.isFile()) throw new Error('not a file');
+    const was = q.get.get(file) as SigRow | undefined;
+    if (was && was.size === st.size && was.mtime === st.mtimeMs && was.ino === st.ino) return -1;
+    write();
+    const ext = was && grownOnly(fd, st, was, file) ? extend(fd, st, was) : null;
+    if (ext && was) {
+      q.put.run(file, st.size, st.mtimeMs, st.ino, was.head, ext.tail, ext.bloom);
+      tally.extended++;
+      tally.bytes += st.size - was.size;
+      return st.size - was.size;
+    }
+    const s = makeSig(fd, file);
+    // (a .zst is hashed decoded: its size and time are the file's, its bytes the decoded ones)
+    q.put.run(file, st.size, st.mtimeMs, st.ino, s.head, s.tail, s.bloom);
+    tally.made++;
+    tally.bytes += s.bytes;
+    return s.bytes;
+  } catch {
+    write();
+    q.drop.run(file);
+    return 0;
+  } finally {
+    if (fd >= 0) fs.closeSync(fd);
+  }
+}
+
+/**
+ * Bring the signatures of `files` up to date: a file new or rewritten is hashed whole, one grown by
+ * an append from where its signature ended, an unchanged one not at all. Commits every few dozen
+ * MiB, so a listing's builder waiting for the write lock waits no longer than one batch. `prune`:
+ * `files` is every file searches read, and the rows of others are removed.
+ */
+export function fillSigs(
+  db: Db,
+  files: string[],
+  opts: { prune?: boolean; progress?: (done: number, total: number) => void } = {},
+): FillTally {
+  const tally: FillTally = { files: files.length, made: 0, extended: 0, bytes: 0, gone: 0 };
+  const q: Stmts = {
+    get: db.prepare('SELECT size, mtime, ino, head, tail, bloom FROM sigs WHERE path = ?'),
+    put: db.prepare('INSERT OR REPLACE INTO sigs(path, size, mtime, ino, head, tail, bloom) VALUES(?,?,?,?,?,?,?)'),
+    drop: db.prepare('DELETE FROM sigs WHERE path = ?'),
+  };
+  let open = false;
+  let batch = 0;
+  const write = () => {
+    if (!open) db.exec('BEGIN IMMEDIATE');
+    open = true;
+  };
+  try {
+    for (let i = 0; i < files.length; i++) {
+      opts.progress?.(i, files.length);
+      batch += Math.max(0, fillOne(files[i], q, tally, write));
+      if (batch >= BATCH_BYTES && open) {
+        db.exec('COMMIT');
+        open = false;
+        batch = 0;
+      }
+    }
+    if (opts.prune) {
+      const keep = new Set(files);
+      const stale = (db.prepare('SELECT path FROM sigs').pluck().all() as string[]).filter((p) => !keep.has(p));
+      if (stale.length) write();
+      for (const p of stale) q.drop.run(p);
+      tally.gone = stale.length;
+    }
+    if (open) db.exec('COMMIT');
+    open = false;
+  } finally {
+    if (open) db.exec('ROLLBACK');
+  }
+  return tally;
+}
+
+/** The bit positions of a needle's trigrams, as the hash's top 20 bits (null: under 3 bytes, never ruled out). */
+function needleProbe(key: string): Uint32Array | null {
+  const b = foldNeedle(key);
+  if (b.length < 3) return null;
+  const out = new Uint32Array(b.length - 2);
+  for (let i = 0; i + 2 < b.length; i++) out[i] = posOf((b[i] << 16) | (b[i + 1] << 8) | b[i + 2]);
+  return out;
+}
+
+function mayHold(bloom: Uint8Array, probe: Uint32Array): boolean {
+  const mask = bloom.length * 8 - 1;
+  for (let i = 0; i < probe.length; i++) {
+    const p = probe[i] & mask;
+    if ((bloom[p >>> 3] & (1 << (p & 7))) === 0) return false;
+  }
+  return true;
+}
+
+/** The stored signatures a search consults: each file's, when it is current. */
+export class Signatures {
+  /** per term, its needles' probes (a null probe: the term may be anywhere) */
+  private readonly probes: (Uint32Array | null)[][];
+  private readonly full: number;
+  /** each file's mask, once asked (a file is asked about by the group filter, then by the scan) */
+  private readonly masks = new Map<string, number>();
+  /** files asked about that had no current signature (read in full) */
+  unsigned = 0;
+
+  constructor(
+    private readonly rows: Map<string, SigRow>,
+    termNeedles: string[][],
+  ) {
+    this.probes = termNeedles.map((ns) => ns.map(needleProbe));
+    const k = Math.min(termNeedles.length, 31);
+    this.full = k >= 31 ? 0x7fffffff : (1 << k) - 1;
+  }
+
+  /** Every stored signature (none when the table is empty: no file has one yet). */
+  static load(db: Db, termNeedles: string[][]): Signatures {
+    const rows = new Map<string, SigRow>();
+    for (const r of db.prepare('SELECT path, size, mtime, ino, head, tail, bloom FROM sigs').iterate() as Iterable<
+      SigRow & { path: string }
+    >) {
+      rows.set(r.path, r);
+    }
+    return new Signatures(rows, termNeedles);
+  }
+
+  /** each file's signature when current (null: it has none, or one of what it was), once looked at */
+  private readonly now = new Map<string, SigRow | null>();
+
+  /** The file's signature when it is of the file as it is now, else null (it must be read). */
+  current(file: string): SigRow | null {
+    const known = this.now.get(file);
+    if (known !== undefined) return known;
+    const r = this.rows.get(file);
+    let cur: SigRow | null = null;
+    if (r) {
+      try {
+        const st = fs.statSync(file);
+        if (st.size === r.size && st.mtimeMs === r.mtime && st.ino === r.ino) cur = r;
+      } catch {
+        /* gone: read (and counted unreadable) */
+      }
+    }
+    this.now.set(file, cur);
+    return cur;
+  }
+
+  /** The files of `files` without a current signature, and about how many bytes making theirs would read. */
+  stale(files: string[]): { files: string[]; bytes: number } {
+    const out: string[] = [];
+    let bytes = 0;
+    for (const f of files) {
+      if (this.current(f)) continue;
+      out.push(f);
+      const r = this.rows.get(f);
+      try {
+        const size = fs.statSync(f).size;
+        bytes += r && size >= r.size ? size - r.size : size;
+      } catch {
+        /* gone */
+      }
+    }
+    return { files: out, bytes };
+  }
+
+  /** The terms the file may hold (bit i: term i), every term when its signature is not current. */
+  mask(file: string): number {
+    let m = this.masks.get(file);
+    if (m !== undefined) return m;
+    const r = this.current(file);
+    m = r ? 0 : this.full;
+    if (r) {
+      for (let i = 0; i < this.probes.length && i < 31; i++) {
+        if (this.probes[i]?.some((p) => p === null || mayHold(r.bloom, p))) m |= 1 << i;
+      }
+    } else this.unsigned++;
+    this.masks.set(file, m);
+    return m;
+  }
+
+  /** The bytes of the file when no term can be in it (its signature current), else undefined. */
+  clean(file: string): number | undefined {
+    const r = this.rows.get(file);
+    return r && this.mask(file) === 0 ? r.size : undefined;
+  }
+}
