@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { engineName, errorCode, openDatabase, openImmutable } from '../lib/os/sqlite.js';
 import { run, tempHome } from './helpers.js';
 
+const emitWarning = process.emitWarning;
 const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
 /** node:sqlite from 22.16 (setReturnArrays, isTransaction); Node's own builds carry FTS5. */
 const WANT = major > 22 || (major === 22 && minor >= 16) ? 'node:sqlite' : 'better-sqlite3';
@@ -30,6 +31,8 @@ describe('the SQLite engine', () => {
     expect(engineName()).toBe(WANT);
     // on node:sqlite the Node-20 build of better-sqlite3 is never loaded (it could not be, on this ABI)
     expect(betterLoaded()).toBe(WANT === 'better-sqlite3');
+    // the SQLite warning's filter was in place only while node:sqlite loaded: other warnings still print
+    expect(process.emitWarning).toBe(emitWarning);
   });
 
   it('round-trips rows: text, real, integer, blob, null; get, all, iterate, run; a transaction', () => {
