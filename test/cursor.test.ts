@@ -9,7 +9,7 @@ import { cursor, cursorPromptText, decodeChatMeta } from '../lib/harness/cursor/
 import type { Session } from '../lib/types.js';
 import { FIXTURES, jsonl, lsJson, must, run, tempHome, write } from './helpers.js';
 import type { Doctor, Listed } from './json.js';
-import { cursorStore, Database, md5 } from './sqlite-fixtures.js';
+import { cursorStore, md5, openDatabase } from './sqlite-fixtures.js';
 
 function home(): string {
   const h = tempHome('resume-cursor-');
@@ -229,7 +229,7 @@ describe('cursor', () => {
     const cwd = path.join(h, 'live');
     fs.mkdirSync(cwd);
     const file = store(cwd, CHAT, { agentId: CHAT, name: 'First name' }, path.join(h, '.cursor'));
-    const w = new Database(file);
+    const w = openDatabase(file);
     try {
       w.prepare(`SELECT * FROM meta`).all();
       expect(byId(lsJson(h)).get(CHAT)).toMatchObject({ title: 'First name', cwd: null });

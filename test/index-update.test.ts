@@ -5,9 +5,9 @@
 
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { openDatabase } from '../lib/os/sqlite.js';
 import { BIN, envFor, jsonl, run, sleep, tempDir, tempHome, write } from './helpers.js';
 
 const uuid = (n: number) => `${String(n).padStart(8, '0')}-2222-4222-8222-222222222222`;
@@ -360,8 +360,7 @@ describe('one writer, readers that never wait, a killed builder', () => {
       c.kill('SIGKILL');
       await exited(c);
       expect(views(h)).toEqual(want);
-      const Sqlite = createRequire(import.meta.url)('better-sqlite3');
-      const db = new Sqlite(path.join(cache(h), 'index.db'), { readonly: true });
+      const db = openDatabase(path.join(cache(h), 'index.db'), { readonly: true });
       expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
       db.close();
     }

@@ -2,9 +2,9 @@
 
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { openDatabase } from '../lib/os/sqlite.js';
 import { BIN, envFor, indexStderr, jsonl, lsJson, must, put, run, tempHome, write } from './helpers.js';
 import type { Listed } from './json.js';
 import { LS_JSON_FIELDS as FIELDS } from './json.js';
@@ -223,8 +223,7 @@ describe('incremental index', () => {
       expect(JSON.parse(r.stdout)).toEqual(want);
     }
     // a database of another version: made anew
-    const Sqlite = createRequire(import.meta.url)('better-sqlite3');
-    const h = new Sqlite(db);
+    const h = openDatabase(db);
     h.pragma('user_version = 1');
     h.exec("UPDATE sessions SET doc = '{}'");
     h.close();

@@ -5,10 +5,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isPlaceholderTitle, opencode } from '../lib/harness/opencode/index.js';
+import { engineName } from '../lib/os/sqlite.js';
 import type { Session } from '../lib/types.js';
 import { lsJson, must, put, ROOT, run, tempDir, tempHome, write } from './helpers.js';
 import type { Doctor, Listed } from './json.js';
-import { addSessions, assistant, Database, digest, OPENCODE_SCHEMA, opencodeDb, user } from './sqlite-fixtures.js';
+import { addSessions, assistant, digest, OPENCODE_SCHEMA, opencodeDb, openDatabase, user } from './sqlite-fixtures.js';
 
 const onExit: (() => void)[] = [];
 afterEach(() => {
@@ -126,7 +127,7 @@ describe('opencode database', () => {
     db.prepare(`UPDATE session SET model = ? WHERE id = 'ses_new'`).run(JSON.stringify({ id: 'claude-opus-4', providerID: 'anthropic' }));
     db.close();
     // An old build: no time_archived, no title, no part table.
-    const old = new Database(dbPath(h, 'opencode-old.db'));
+    const old = openDatabase(dbPath(h, 'opencode-old.db'));
     old.pragma('journal_mode = WAL');
     old.exec(`CREATE TABLE session (id text PRIMARY KEY, directory text, time_created integer, time_updated integer);
       CREATE TABLE message (id text PRIMARY KEY, session_id text, data text);
@@ -345,7 +346,7 @@ describe('opencode database safety', () => {
     expect(run(h, ['index']).stderr).toMatch(/ 0 parsed, 0 appended, 1 unchanged/);
     expect(digest(file)).toBe(db);
     // The next write by opencode lands in the -wal: noticed.
-    const w = new Database(file);
+    const w = openDatabase(file);
     try {
       addSessions(w, [{ id: 'ses_next', title: 'Next' }]);
       expect(run(h, ['index']).stderr).toMatch(/ 1 parsed, 0 appended, 0 unchanged/);
@@ -368,7 +369,7 @@ describe('opencode database safety', () => {
   it('an empty file named like a database and a database without tables list nothing and fail nothing', () => {
     const h = home();
     write(h, `${DATA}/opencode.db`, '');
-    const d = new Database(dbPath(h, 'opencode-x.db'));
+    const d = openDatabase(dbPath(h, 'opencode-x.db'));
     d.exec('CREATE TABLE other (a)');
     d.close();
     const r = run(h, ['ls', '-a', '--json']);
@@ -382,7 +383,7 @@ describe('opencode database safety', () => {
     put(h, 'opencode/legacy-storage', `${DATA}/storage`);
     const file = dbPath(h);
     corpus(file).close();
-    const locker = new Database(file);
+    const locker = openDatabase(file);
     try {
       for (const p of pragmas) locker.pragma(p);
       locker.exec('BEGIN EXCLUSIVE');
@@ -415,7 +416,7 @@ describe('opencode database safety', () => {
     });
   });
 
-  it('without better-sqlite3: a build says in one line what is missing; an index built where it loads still lists', () => {
+  it('without better-sqlite3 (and node:sqlite): a build says in one line what is missing; an index built where it loads still lists', () => {
     const h = home();
     put(h, 'opencode/legacy-storage', `${DATA}/storage`);
     // opencode is running: its connection keeps the -wal in place.
@@ -431,11 +432,17 @@ describe('opencode database safety', () => {
         env: { PATH: process.env.PATH, HOME: h, TZ: 'UTC', NO_COLOR: '1', RESUME_CACHE_DIR: path.join(h, cache) },
         encoding: 'utf8',
       });
-    // the index is a SQLite database: nothing can be built without it
+    // the index is a SQLite database: nothing can be built without an engine; on a Node with
+    // node:sqlite (lib/os/sqlite.ts) none is missing
     const r = runBare(['ls', '-a'], 'cache-bare');
-    expect(r.status).toBe(2);
-    expect(r.stderr).toMatch(/^resume: cannot load better-sqlite3 for the index \(.*\); reinstall resume \(npm ci\)\n$/);
-    expect(r.stdout).toBe('');
+    if (engineName() === 'node:sqlite') {
+      expect([r.status, r.stderr]).toEqual([0, '']);
+      expect(r.stdout).toContain('Fix the flaky');
+    } else {
+      expect(r.status).toBe(2);
+      expect(r.stderr).toMatch(/^resume: cannot load better-sqlite3 for the index \(.*\); reinstall resume \(npm ci\)\n$/);
+      expect(r.stdout).toBe('');
+    }
     // An index built where it loads, unchanged since: listed from its rendered rows without loading it.
     expect(run(h, ['ls', '-a'], { RESUME_CACHE_DIR: path.join(h, 'cache-full') }).stdout).toContain('Fix the flaky');
     const again = runBare(['ls', '-a'], 'cache-full');

@@ -3,13 +3,12 @@
 
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
-import type BetterSqlite3 from 'better-sqlite3';
+import { type Db, openDatabase } from '../lib/os/sqlite.js';
 import { FIXTURES } from './helpers.js';
 
-const require = createRequire(import.meta.url);
-export const Database: typeof BetterSqlite3 = require('better-sqlite3');
+// through the engine resume uses (lib/os/sqlite.ts), so that under Node 22 better-sqlite3 is never loaded
+export { openDatabase };
 
 export const OPENCODE_SCHEMA = fs.readFileSync(path.join(FIXTURES, 'opencode', 'schema-v1.2-migrations.sql'), 'utf8');
 /**
@@ -45,15 +44,15 @@ export interface OcMessage {
 }
 
 /** A WAL-mode opencode database with the v1.2 schema from the fixture. The connection is returned open. */
-export function opencodeDb(file: string, schema = OPENCODE_SCHEMA): BetterSqlite3.Database {
+export function opencodeDb(file: string, schema = OPENCODE_SCHEMA): Db {
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  const db = new Database(file);
+  const db = openDatabase(file);
   db.pragma('journal_mode = WAL');
   db.exec(schema);
   return db;
 }
 
-export function addSessions(db: BetterSqlite3.Database, sessions: OcSession[], messages: OcMessage[] = []): void {
+export function addSessions(db: Db, sessions: OcSession[], messages: OcMessage[] = []): void {
   const projects = new Set(sessions.map((s) => s.project ?? 'global'));
   const pj = db.prepare('INSERT OR IGNORE INTO project (id, worktree, time_created, time_updated, sandboxes) VALUES (?, ?, 1, 1, ?)');
   for (const p of projects) pj.run(p, '/', '[]');
@@ -110,7 +109,7 @@ export function md5(s: string): string {
 /** A Cursor chat store.db (the fixture's tables) whose meta['0'] is the given object, hex-encoded. */
 export function cursorStore(file: string, meta: Record<string, unknown> | null): void {
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  const db = new Database(file);
+  const db = openDatabase(file);
   db.pragma('journal_mode = WAL');
   db.exec(CURSOR_STORE_SQL);
   if (meta) db.prepare(`UPDATE meta SET value = ? WHERE key = '0'`).run(Buffer.from(JSON.stringify(meta), 'utf8').toString('hex'));

@@ -1,17 +1,15 @@
 // Read-only SQLite: a database is never written, and no companion file appears beside it.
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openReadonly } from '../lib/harness/sqlite.js';
+import { openDatabase } from '../lib/os/sqlite.js';
 import { tempHome } from './helpers.js';
-
-const Database = createRequire(import.meta.url)('better-sqlite3');
 
 function walDb(): string {
   const dir = tempHome();
   const file = path.join(dir, 'opencode.db');
-  const w = new Database(file);
+  const w = openDatabase(file);
   w.pragma('journal_mode = WAL');
   w.exec("CREATE TABLE t(a TEXT); INSERT INTO t VALUES ('one'), ('two');");
   w.close(); // a clean close checkpoints and removes -wal and -shm
@@ -34,7 +32,7 @@ describe('openReadonly', () => {
 
   it('sees the commits still in the -wal of a database being written', () => {
     const file = walDb();
-    const w = new Database(file);
+    const w = openDatabase(file);
     w.pragma('journal_mode = WAL');
     w.pragma('wal_autocheckpoint = 0');
     w.exec("INSERT INTO t VALUES ('three')");

@@ -61,7 +61,7 @@ export interface Report {
   index: { dir: string; files: { path: string; size: number; files: number; modified: string }[] };
   fzf: Program | null;
   shell: string | null;
-  sqlite: { ok: boolean; version: string | null; error: string | null };
+  sqlite: { ok: boolean; engine: 'node:sqlite' | 'better-sqlite3' | null; version: string | null; error: string | null };
   skipped: { notRegular: number; unreadable: number };
   harnesses: HarnessReport[];
   /** Claude Code rescue (snapshot/restore): live sessions, snapshot records, warnings */
@@ -239,7 +239,7 @@ function generalText(r: Report, { lines, kv, p, now }: TextOut): void {
   kv(
     'sqlite',
     r.sqlite.ok
-      ? `better-sqlite3, SQLite ${r.sqlite.version}`
+      ? `${r.sqlite.engine}, SQLite ${r.sqlite.version}`
       : `cannot load: ${oneLine(r.sqlite.error ?? '')} (opencode and Cursor chat databases are not read)`,
   );
   if (r.skipped.notRegular || r.skipped.unreadable) {

@@ -1,4 +1,4 @@
-// The index database (index.db): one SQLite file, better-sqlite3, WAL. What the sources gave
+// The index database (index.db): one SQLite file (node:sqlite or better-sqlite3: lib/os/sqlite.ts), WAL. What the sources gave
 // (sources), what is listed (sessions) and every prompt (prompts) live here; check.bin and rows.bin
 // beside it are written from it (lib/index/files.ts).
 //
@@ -7,19 +7,17 @@
 // (preview, show, words) read the last commit and never wait for a writer. A writer killed at any
 // moment leaves the last commit: SQLite rolls the rest back on the next open.
 //
-// better-sqlite3 over Node 22's node:sqlite: the project runs on Node >= 20 (DESIGN.md), where
-// node:sqlite does not exist. Loading it costs 9-27 ms (bench/sqlite/README.md), which is why the
+// Loading better-sqlite3 (Node 20) costs 9-27 ms (bench/sqlite/README.md), which is why the
 // no-change path (check.bin, rows.bin) does not open the database at all.
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
-import type BetterSqlite3 from 'better-sqlite3';
 import { ExitError } from '../errors.js';
+import { type Db, EngineError, errorCode, type OpenOptions, openDatabase, type Statement } from '../os/sqlite.js';
 import { fold } from '../select/rank.js';
 import type { LineState, Session, SessionCore, Source } from '../types.js';
 import { INDEX_VERSION } from './files.js';
 import { recency } from './stream.js';
 
-export type Db = BetterSqlite3.Database;
+export type { Db };
 
 /** A source as the database keeps it: its stat, where its parse stopped, and what it gave. */
 export interface Entry {
@@ -78,22 +76,15 @@ CREATE TABLE sigs(path TEXT PRIMARY KEY, size REAL NOT NULL, mtime REAL NOT NULL
 // fold), where that is not the text itself, so that LIKE, which folds ASCII case only, finds `cafe`
 // in `Café` as words are matched. `sigs`: each file a search reads, its signature (lib/search/sigs.ts).
 
-let ctor: (new (file: string, opts: BetterSqlite3.Options) => Db) | null = null;
-
-function engine(): new (file: string, opts: BetterSqlite3.Options) => Db {
-  if (!ctor) {
-    try {
-      ctor = createRequire(import.meta.url)('better-sqlite3');
-    } catch (err) {
-      const m = err instanceof Error ? err.message.split('\n')[0] : String(err);
-      // (exit 2: a missing native module is for the user to fix, by installing again)
-      throw new ExitError(2, `cannot load better-sqlite3 for the index (${m}); reinstall resume (npm ci)`);
-    }
+/** A database by the engine; none that loads is exit 2 (a missing native module is for the user to fix, by installing again). */
+function open(file: string, opts: OpenOptions): Db {
+  try {
+    return openDatabase(file, opts);
+  } catch (err) {
+    if (err instanceof EngineError)
+      throw new ExitError(2, `cannot load better-sqlite3 for the index (${err.detail}); reinstall resume (npm ci)`);
+    throw err;
   }
-  return ctor as new (
-    file: string,
-    opts: BetterSqlite3.Options,
-  ) => Db;
 }
 
 /** How long a builder waits for another to finish (a cold build of a large home takes seconds). */
@@ -104,11 +95,10 @@ const WRITE_WAIT_MS = 120_000;
  * read, is removed and made again (the index is a cache: everything in it comes from the sources).
  */
 export function openWrite(file: string): Db {
-  const C = engine();
   for (let attempt = 0; ; attempt++) {
     let db: Db | null = null;
     try {
-      db = new C(file, { timeout: WRITE_WAIT_MS });
+      db = open(file, { timeout: WRITE_WAIT_MS });
       fs.chmodSync(file, 0o600);
       db.pragma('journal_mode = WAL');
       // a cache: a commit need not reach the disk before the run goes on (a crash of the machine may
@@ -146,7 +136,7 @@ export function openWrite(file: string): Db {
 class Stale extends Error {}
 
 function isCorrupt(err: unknown): boolean {
-  const code = (err as { code?: string })?.code ?? '';
+  const code = errorCode(err);
   return code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB' || code.startsWith('SQLITE_CORRUPT');
 }
 
@@ -154,7 +144,7 @@ function isCorrupt(err: unknown): boolean {
 export function openRead(file: string): Db | null {
   if (!fs.existsSync(file)) return null;
   try {
-    const db = new (engine())(file, { readonly: true, fileMustExist: true, timeout: 5000 });
+    const db = open(file, { readonly: true, timeout: 5000 });
     if ((db.pragma('user_version', { simple: true }) as number) === INDEX_VERSION) return db;
     db.close();
   } catch {
@@ -163,10 +153,10 @@ export function openRead(file: string): Db | null {
   return null;
 }
 
-const stmts = new WeakMap<Db, Map<string, BetterSqlite3.Statement>>();
+const stmts = new WeakMap<Db, Map<string, Statement>>();
 
 /** A statement prepared once per database handle (a build runs some of these 22,000 times). */
-function st(db: Db, sql: string): BetterSqlite3.Statement {
+function st(db: Db, sql: string): Statement {
   let m = stmts.get(db);
   if (!m) {
     m = new Map();
