@@ -485,6 +485,25 @@ export function storedSizes(ctx: Ctx): Map<string, number> {
   return out;
 }
 
+/**
+ * Each source's size, mtime and inode as check.bin records them: those of the last check, which a
+ * listing just loaded has made (a search compares its files' signatures with them, not stat again).
+ */
+export function checkedStats(ctx: Ctx): Map<string, { size: number; mtime: number; ino: number }> {
+  const out = new Map<string, { size: number; mtime: number; ino: number }>();
+  const s = storedNames(ctx);
+  if (!s) return out;
+  for (let i = 0; i < s.c.count; i++) {
+    const at = s.c.numsAt + i * 24;
+    out.set(pathOfName(s.paths[i]), {
+      size: s.c.buf.readDoubleLE(at),
+      mtime: s.c.buf.readDoubleLE(at + 8),
+      ino: s.c.buf.readDoubleLE(at + 16),
+    });
+  }
+  return out;
+}
+
 /** The build id check.bin names, from its first line; null when there is none of this version. */
 export function checkId(file: string): string | null {
   const first = readFirstLine(file, 200);

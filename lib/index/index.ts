@@ -47,7 +47,7 @@ import type { Db, Entry } from './store.js';
 import * as store from './store.js';
 import { byRecency, Links, OrderedStream, planOrder } from './stream.js';
 
-export { checkId, storedFiles, storedSizes } from './check.js';
+export { checkedStats, checkId, storedFiles, storedSizes } from './check.js';
 export { INDEX_VERSION, type IndexFiles, indexFiles, type Skipped } from './files.js';
 export { byRecency };
 

@@ -21,6 +21,8 @@ export interface Statement {
   iterate(...params: unknown[]): IterableIterator<unknown>;
   /** From now on, rows are their first column only (better-sqlite3's pluck). */
   pluck(on?: boolean): this;
+  /** From now on, rows are arrays of their columns (better-sqlite3's raw). */
+  raw(on?: boolean): this;
 }
 
 /** An open database. better-sqlite3's Database is one as it is; node:sqlite's is wrapped (NodeDb). */
@@ -218,16 +220,25 @@ function row(r: unknown): unknown {
 
 class NodeStmt implements Statement {
   private plucked = false;
+  private arrays = false;
   constructor(private readonly s: NodeStatement) {
     s.setReadBigInts(true);
   }
   pluck(on = true): this {
     this.plucked = on;
+    this.arrays = false;
+    this.s.setReturnArrays(on);
+    return this;
+  }
+  raw(on = true): this {
+    this.arrays = on;
+    this.plucked = false;
     this.s.setReturnArrays(on);
     return this;
   }
   private out(r: unknown): unknown {
     if (r === undefined) return r;
+    if (this.arrays) return (r as unknown[]).map(value);
     return this.plucked ? value((r as unknown[])[0]) : row(r);
   }
   run(...p: unknown[]): unknown {

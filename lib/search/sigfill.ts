@@ -10,6 +10,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import type { App } from '../app.js';
 import { indexFiles } from '../index/files.js';
+import { checkedStats } from '../index/index.js';
 import { type Db, openRead, openWrite } from '../index/store.js';
 import { tryLock } from '../os/lock.js';
 import type { Session } from '../types.js';
@@ -65,7 +66,8 @@ export async function signaturesFor(app: App, all: Session[], terms: Term[]): Pr
   await loadExtractors();
   const needles = terms.map((t) => t.needles);
   const file = indexFiles(app.ctx).db;
-  const read = (): Signatures | null => withRead(file, (db) => Signatures.load(db, needles));
+  const known = checkedStats(app.ctx);
+  const read = (): Signatures | null => withRead(file, (db) => Signatures.load(db, needles, known));
   let sigs = read();
   if (!sigs) return { sigs: null, missing: 0, missingBytes: 0, started: false };
   const files = searchedFiles(all);

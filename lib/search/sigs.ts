@@ -20,6 +20,7 @@
 // is tested and extended the same way, and an append ORs into the width the file was given.
 import fs from 'node:fs';
 import type { Db } from '../index/store.js';
+import type { Statement } from '../os/sqlite.js';
 import { readFully } from '../util/fsx.js';
 import { zstReader } from '../util/zstd.js';
 import { foldNeedle } from './fold.js';
@@ -136,6 +137,21 @@ export interface SigRow {
   bloom: Buffer;
 }
 
+/** A file's size, modification time (ms) and inode. */
+export interface FileStat {
+  size: number;
+  mtime: number;
+  ino: number;
+}
+
+function statOf(file: string): FileStat {
+  const st = fs.statSync(file);
+  return { size: st.size, mtime: st.mtimeMs, ino: st.ino };
+}
+
+/** What a search reads of a file's row. */
+type Stored = Pick<SigRow, 'size' | 'mtime' | 'ino'> & { bloom: Uint8Array };
+
 /** The same file grown by an append (it still starts, and goes on at the old end, as it did)? */
 function grownOnly(fd: number, st: fs.Stats, was: SigRow, file: string): boolean {
   if (file.endsWith('.zst') || st.ino !== was.ino || st.size < was.size) return false;
@@ -174,15 +190,10 @@ export interface FillTally {
 /** bytes hashed between commits (another builder waits no longer than that for the write lock) */
 const BATCH_BYTES = 32 << 20;
 
-/** (only what is used of a statement, whichever engine prepared it) */
-interface Stmt {
-  get(...args: unknown[]): unknown;
-  run(...args: unknown[]): unknown;
-}
 interface Stmts {
-  get: Stmt;
-  put: Stmt;
-  drop: Stmt;
+  get: Statement;
+  put: Statement;
+  drop: Statement;
 }
 
 /**
@@ -298,7 +309,7 @@ export class Signatures {
   unsigned = 0;
 
   constructor(
-    private readonly rows: Map<string, SigRow>,
+    private readonly rows: Map<string, Stored>,
     termNeedles: string[][],
   ) {
     this.probes = termNeedles.map((ns) => ns.map(needleProbe));
@@ -306,30 +317,37 @@ export class Signatures {
     this.full = k >= 31 ? 0x7fffffff : (1 << k) - 1;
   }
 
-  /** Every stored signature (none when the table is empty: no file has one yet). */
-  static load(db: Db, termNeedles: string[][]): Signatures {
-    const rows = new Map<string, SigRow>();
-    for (const r of db.prepare('SELECT path, size, mtime, ino, head, tail, bloom FROM sigs').iterate() as Iterable<
-      SigRow & { path: string }
-    >) {
-      rows.set(r.path, r);
-    }
-    return new Signatures(rows, termNeedles);
+  /**
+   * Every stored signature (none when the table is empty: no file has one yet). `known`: the files'
+   * stats as the listing's check just took them (those are not taken again).
+   */
+  static load(db: Db, termNeedles: string[][], known?: Map<string, FileStat>): Signatures {
+    const rows = new Map<string, Stored>();
+    // (rows as arrays, and no head or tail: 22,000 of them are read for every search)
+    const q = db.prepare('SELECT path, size, mtime, ino, bloom FROM sigs').raw();
+    for (const r of q.iterate() as Iterable<[string, number, number, number, Uint8Array]>)
+      rows.set(r[0], { size: r[1], mtime: r[2], ino: r[3], bloom: r[4] });
+    const sigs = new Signatures(rows, termNeedles);
+    if (known) sigs.known = known;
+    return sigs;
   }
 
+  /** files' stats taken a moment ago (by the listing's check) */
+  private known: Map<string, FileStat> | null = null;
+
   /** each file's signature when current (null: it has none, or one of what it was), once looked at */
-  private readonly now = new Map<string, SigRow | null>();
+  private readonly now = new Map<string, Stored | null>();
 
   /** The file's signature when it is of the file as it is now, else null (it must be read). */
-  current(file: string): SigRow | null {
+  current(file: string): Stored | null {
     const known = this.now.get(file);
     if (known !== undefined) return known;
     const r = this.rows.get(file);
-    let cur: SigRow | null = null;
+    let cur: Stored | null = null;
     if (r) {
       try {
-        const st = fs.statSync(file);
-        if (st.size === r.size && st.mtimeMs === r.mtime && st.ino === r.ino) cur = r;
+        const st = this.known?.get(file) ?? statOf(file);
+        if (st.size === r.size && st.mtime === r.mtime && st.ino === r.ino) cur = r;
       } catch {
         /* gone: read (and counted unreadable) */
       }

@@ -1,0 +1,290 @@
+// Signatures (lib/search/sigs.ts): a search that passes over the files their trigrams rule out
+// finds exactly what reading every file finds. The filter itself on random bytes (every substring
+// of a file passes, in a file made whole, extended by appends, rewritten, compressed), then the CLI
+// on the real clients' transcripts: the same results with signatures as with none, after an append,
+// and after a rewrite.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { makeApp } from '../lib/app.js';
+import { openWrite } from '../lib/index/store.js';
+import { foldNeedle } from '../lib/search/fold.js';
+import { parseQuery } from '../lib/search/query.js';
+import { runSearch } from '../lib/search/run.js';
+import { fillSigs, Signatures } from '../lib/search/sigs.js';
+import { envFor, must, ROOT, run, tempDir, tempHome } from './helpers.js';
+import type { Found } from './json.js';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
+});
+function dir(): string {
+  const d = tempDir('resume-sigs-');
+  dirs.push(d);
+  return d;
+}
+
+/** A deterministic generator (xorshift), so a failure can be replayed. */
+function rng(seed: number): () => number {
+  let x = seed >>> 0 || 1;
+  return () => {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    return (x >>> 0) / 2 ** 32;
+  };
+}
+
+/** Bytes like a transcript's: JSON punctuation, words in either case, digits, escapes, UTF-8. */
+function transcriptBytes(r: () => number, n: number): Buffer {
+  const parts = [
+    '{"type":"message","text":"',
+    'Webhook',
+    'retrier',
+    ' ',
+    '\\n',
+    '\\"',
+    'Ünïcode ☕ ',
+    'API-24',
+    '0123',
+    '"}\n',
+    'src/cli.ts',
+  ];
+  const out: Buffer[] = [];
+  let len = 0;
+  while (len < n) {
+    const b = r() < 0.6 ? Buffer.from(parts[Math.floor(r() * parts.length)] ?? '') : Buffer.from([Math.floor(r() * 256)]);
+    out.push(b);
+    len += b.length;
+  }
+  return Buffer.concat(out).subarray(0, n);
+}
+
+/** The file's signature as a search loads it, asked about one needle (a byte key, as query.ts makes them). */
+function mayHold(dbFile: string, file: string, key: string): boolean {
+  const db = openWrite(dbFile);
+  try {
+    const s = Signatures.load(db, [[key]]);
+    return s.mask(file) === 1;
+  } finally {
+    db.close();
+  }
+}
+
+/** Every substring (3 to 12 bytes) at `tries` random places of `bytes` must pass: a Bloom filter has no false negatives. */
+function everySubstringPasses(dbFile: string, file: string, bytes: Buffer, r: () => number, tries = 300): void {
+  const db = openWrite(dbFile);
+  try {
+    for (let i = 0; i < tries; i++) {
+      const at = Math.floor(r() * (bytes.length - 12));
+      const len = 3 + Math.floor(r() * 10);
+      const key = bytes
+        .subarray(at, at + len)
+        .toString('latin1')
+        .toLowerCase();
+      const s = Signatures.load(db, [[key]]);
+      expect(s.mask(file), `bytes ${at}+${len} of ${path.basename(file)}`).toBe(1);
+    }
+  } finally {
+    db.close();
+  }
+}
+
+describe('signatures', () => {
+  it('let every substring of a file through, made whole and extended by appends, and rule out words not there', () => {
+    const d = dir();
+    const dbFile = path.join(d, 'index.db');
+    const f = path.join(d, 'a.jsonl');
+    const r = rng(7);
+    let bytes = transcriptBytes(r, 200_000);
+    fs.writeFileSync(f, bytes);
+    const db = openWrite(dbFile);
+    try {
+      expect(fillSigs(db, [f])).toMatchObject({ made: 1, extended: 0 });
+      // unchanged: nothing read
+      expect(fillSigs(db, [f])).toMatchObject({ made: 0, extended: 0, bytes: 0 });
+    } finally {
+      db.close();
+    }
+    everySubstringPasses(dbFile, f, bytes, r);
+    expect(mayHold(dbFile, f, 'zanzibarquux')).toBe(false);
+    // appends, one cutting a word in two across the old end
+    for (const more of ['zanzi', 'barquux and more text', transcriptBytes(r, 50_000).toString('latin1')]) {
+      fs.appendFileSync(f, Buffer.from(more, 'latin1'));
+      bytes = fs.readFileSync(f);
+      const w = openWrite(dbFile);
+      try {
+        expect(fillSigs(w, [f])).toMatchObject({ made: 0, extended: 1 });
+      } finally {
+        w.close();
+      }
+    }
+    expect(mayHold(dbFile, f, 'zanzibarquux')).toBe(true);
+    everySubstringPasses(dbFile, f, bytes, r);
+  });
+
+  it('are made again for a file rewritten (same size, other bytes), cut short or gone, and for a .zst its decoded bytes', () => {
+    const d = dir();
+    const dbFile = path.join(d, 'index.db');
+    const f = path.join(d, 'b.jsonl');
+    const r = rng(11);
+    fs.writeFileSync(f, transcriptBytes(r, 30_000));
+    const fill = (files: string[]) => {
+      const db = openWrite(dbFile);
+      try {
+        return fillSigs(db, files, { prune: true });
+      } finally {
+        db.close();
+      }
+    };
+    fill([f]);
+    // the same size, another start: not an append
+    const other = Buffer.concat([Buffer.from('{"rewritten":"quetzalcoatl"}\n'), transcriptBytes(r, 30_000)]).subarray(0, 30_000);
+    fs.writeFileSync(f, other);
+    expect(fill([f])).toMatchObject({ made: 1, extended: 0 });
+    expect(mayHold(dbFile, f, 'quetzalcoatl')).toBe(true);
+    // cut short
+    fs.writeFileSync(f, '{"short":"ocelot"}\n');
+    expect(fill([f])).toMatchObject({ made: 1 });
+    expect(mayHold(dbFile, f, 'ocelot')).toBe(true);
+    expect(mayHold(dbFile, f, 'quetzalcoatl')).toBe(false);
+    // a compressed file: its decoded bytes (zstd, as Codex keeps cold rollouts)
+    const z = path.join(d, 'c.jsonl');
+    const plain = transcriptBytes(r, 40_000);
+    fs.writeFileSync(z, plain);
+    const zr = spawnSync('zstd', ['-q', '--rm', z]);
+    if (zr.status === 0) {
+      expect(fill([f, `${z}.zst`])).toMatchObject({ made: 1 });
+      everySubstringPasses(dbFile, `${z}.zst`, plain, r, 100);
+    } else if (process.env.CI === 'true') throw new Error('zstd is missing');
+    // gone: its row is dropped, and a file no search reads is pruned
+    fs.rmSync(f);
+    const t = fill([f]);
+    expect(t.made + t.extended).toBe(0);
+    expect(mayHold(dbFile, f, 'ocelot')).toBe(true); // no signature: may hold anything (it is read)
+  });
+
+  it('a needle under three bytes is never ruled out', () => {
+    const d = dir();
+    const dbFile = path.join(d, 'index.db');
+    const f = path.join(d, 'c.jsonl');
+    fs.writeFileSync(f, '{"text":"nothing here"}\n');
+    const db = openWrite(dbFile);
+    try {
+      fillSigs(db, [f]);
+    } finally {
+      db.close();
+    }
+    expect(mayHold(dbFile, f, 'qz')).toBe(true);
+    expect(mayHold(dbFile, f, foldNeedle('QZX').toString('latin1'))).toBe(false);
+  });
+});
+
+// ---- the CLI: the same results with and without signatures -------------------------------------
+
+const REAL = path.join(ROOT, 'test/fixtures/real');
+
+/** A home with every real client's recorded sessions (the same layout their homes had). */
+function realHome(): string {
+  const h = tempHome('resume-sigs-home-');
+  dirs.push(h);
+  for (const d of fs.readdirSync(REAL)) {
+    const src = path.join(REAL, d, 'home');
+    if (fs.existsSync(src)) fs.cpSync(src, h, { recursive: true, force: false, errorOnExist: false });
+  }
+  return h;
+}
+
+function searchJson(h: string, words: string[]): Found[] {
+  const r = run(h, ['search', '-a', '--json', ...words]);
+  expect([0, 1], r.stderr).toContain(r.code);
+  return r.code === 0 ? JSON.parse(r.stdout) : [];
+}
+
+/** The results when no file has a signature and none can be made (another process holds the lock): every file is read. */
+function searchReadingAll(h: string, words: string[]): Found[] {
+  const cache = path.join(h, '.cache/resume');
+  const db = openWrite(path.join(cache, 'index.db'));
+  try {
+    db.exec('DELETE FROM sigs');
+  } finally {
+    db.close();
+  }
+  // a lock held by a live process (this one): the search does not make them
+  fs.writeFileSync(path.join(cache, 'sigs.lock'), JSON.stringify({ pid: process.pid, host: os.hostname(), started: Date.now() }));
+  try {
+    return searchJson(h, words);
+  } finally {
+    fs.rmSync(path.join(cache, 'sigs.lock'), { force: true });
+  }
+}
+
+const QUERIES = [['hello'], ['the'], ['zanzibarquux'], ['json'], ['"read the"'], ['a'], ['file', 'the'], ['résumé'], ['src/'], ['<']];
+
+describe('search with signatures', () => {
+  it('reads no transcript for a word in none, and only those that may hold a word; a file changed since is read', async () => {
+    const h = realHome();
+    expect(run(h, ['index']).code).toBe(0);
+    const app = makeApp({ env: envFor(h), distDir: path.join(ROOT, 'dist') });
+    const all = await app.sessions();
+    const absent = await runSearch(app, all, parseQuery(['zanzibarquux']), {});
+    expect(absent.results).toEqual([]);
+    // read: only the databases opencode and Kilo keep (queried, by their harness, in SQL) and
+    // Claude's prompt history (shared by its sessions); no transcript
+    const dbSessions = all.filter((s) => s.file.endsWith('.db')).length;
+    const history = fs
+      .readdirSync(h, { recursive: true, encoding: 'utf8' })
+      .filter((f) => path.basename(f) === 'history.jsonl' && f.includes('.claude'));
+    const historyBytes = history.reduce((n, f) => n + fs.statSync(path.join(h, f)).size, 0);
+    expect(absent.stats).toMatchObject({ files: dbSessions + history.length, bytes: historyBytes, unindexed: 0 });
+    expect(absent.stats.sessions).toBeGreaterThan(0);
+    const some = await runSearch(app, all, parseQuery(['pulsar']), {});
+    expect(some.results.length).toBeGreaterThan(0);
+    expect(some.stats.files).toBeGreaterThan(0);
+    expect(some.stats.files).toBeLessThan(all.length);
+    // a transcript appended to since: read (its signature is made by the search, a small change)
+    const file = some.results[0]?.session.file ?? '';
+    fs.appendFileSync(file, '\n');
+    const again = await runSearch(makeApp({ env: envFor(h), distDir: path.join(ROOT, 'dist') }), all, parseQuery(['pulsar']), {});
+    expect(again.results.map((r) => r.session.key)).toEqual(some.results.map((r) => r.session.key));
+  });
+
+  it('finds what reading every file finds, for every real client, then after an append and a rewrite', () => {
+    const h = realHome();
+    const ix = run(h, ['index']);
+    expect(ix.code, ix.stderr).toBe(0);
+    expect(ix.stderr).toMatch(/signatures of \d+ files: \d+ made/);
+    const compare = () => {
+      for (const q of QUERIES) {
+        const withSigs = searchJson(h, q);
+        expect(searchReadingAll(h, q), `search ${q.join(' ')}`).toEqual(withSigs);
+        // (and the signatures are made again for the next query)
+        run(h, ['index']);
+      }
+    };
+    compare();
+    // the words are found, and some ruled out
+    expect(searchJson(h, ['pulsar', 'log']).length).toBeGreaterThan(0);
+    // an append with a new word: the search's own fill extends that file's signature
+    const list = JSON.parse(run(h, ['ls', '-a', '--json']).stdout) as { file: string; harness: string }[];
+    const file = must(list.find((s) => s.harness === 'claude' && s.file.endsWith('.jsonl'))).file;
+    const last = must(fs.readFileSync(file, 'utf8').trimEnd().split('\n').pop());
+    const rec = JSON.parse(last);
+    rec.uuid = '00000000-0000-4000-8000-00000000beef';
+    rec.type = 'user';
+    rec.message = { role: 'user', content: 'please port the zanzibarquux parser' };
+    fs.appendFileSync(file, `${JSON.stringify(rec)}\n`);
+    const found = searchJson(h, ['zanzibarquux']);
+    expect(found.map((f) => f.file)).toContain(file);
+    expect(searchReadingAll(h, ['zanzibarquux'])).toEqual(found);
+    run(h, ['index']);
+    // a rewrite that keeps the size: made again, not extended
+    const text = fs.readFileSync(file, 'utf8');
+    fs.writeFileSync(file, text.replace('zanzibarquux', 'quokkaquokka'));
+    expect(searchJson(h, ['zanzibarquux'])).toEqual([]);
+    expect(searchJson(h, ['quokkaquokka']).map((f) => f.file)).toContain(file);
+  });
+});
