@@ -205,7 +205,7 @@ function searchJson(h: string, words: string[]): Found[] {
 }
 
 /** The results when no file has a signature and none can be made (another process holds the lock): every file is read. */
-function searchReadingAll(h: string, words: string[]): Found[] {
+function searchReadingAll(h: string, words: string[], said?: (stderr: string) => void): Found[] {
   const cache = path.join(h, '.cache/resume');
   const db = openWrite(path.join(cache, 'index.db'));
   try {
@@ -216,6 +216,7 @@ function searchReadingAll(h: string, words: string[]): Found[] {
   // a lock held by a live process (this one): the search does not make them
   fs.writeFileSync(path.join(cache, 'sigs.lock'), JSON.stringify({ pid: process.pid, host: os.hostname(), started: Date.now() }));
   try {
+    if (said) said(run(h, ['search', '-a', '--json', ...words]).stderr);
     return searchJson(h, words);
   } finally {
     fs.rmSync(path.join(cache, 'sigs.lock'), { force: true });
@@ -250,6 +251,10 @@ describe('search with signatures', () => {
     fs.appendFileSync(file, '\n');
     const again = await runSearch(makeApp({ env: envFor(h), distDir: path.join(ROOT, 'dist') }), all, parseQuery(['pulsar']), {});
     expect(again.results.map((r) => r.session.key)).toEqual(some.results.map((r) => r.session.key));
+    // none made yet and another process making them: every file read, and the search says so
+    searchReadingAll(h, ['pulsar'], (stderr) =>
+      expect(stderr).toMatch(/^\d+ files not in the search index yet were read in full/m),
+    );
   });
 
   it('finds what reading every file finds, for every real client, then after an append and a rewrite', () => {

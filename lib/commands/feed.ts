@@ -29,10 +29,13 @@ async function deepSearchText(app: App, query: string, state: PickState, view: P
   let status: string;
   try {
     const { searchRows } = await import('../search/run.js');
-    rows = await searchRows(app, query, { all: state.all, harness: state.harness ?? undefined, dir: state.dir ?? undefined });
+    const got = await searchRows(app, query, { all: state.all, harness: state.harness ?? undefined, dir: state.dir ?? undefined });
+    rows = got.rows;
     status = rows.length
       ? `deep search: ${q} · ${rows.length} session${rows.length === 1 ? '' : 's'} (best first)`
       : `deep search: ${q} · no session mentions it`;
+    // (the first search on a machine reads every file while the search index is made behind it)
+    if (got.unindexed > 0) status += ` · search index being made: ${got.unindexed} files read in full`;
   } catch (err) {
     status = `deep search failed: ${oneLine(err instanceof Error ? err.message : String(err))}`;
   }

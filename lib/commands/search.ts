@@ -107,6 +107,8 @@ export async function run(app: App, call: Call): Promise<void> {
   const best = clearlyBest(results);
   if (o.copy && !o.rows && list.length) await copyOrSay(app, best, results.length, short);
   if (process.stderr.isTTY && !o.rows) tellTally(results.length, query, stats, t0);
+  // (said whether or not on a terminal: a script's log should show why a search was slow)
+  if (stats.unindexed > 0 && !o.rows) note(unindexedNote(stats.unindexed));
   await printResults(app, { o, results, list, query, best, short, now });
 }
 
@@ -285,6 +287,11 @@ async function printResults(
     if (line)
       out(`\nbest: ${best.session.harness} ${best.session.id}${results.length > 1 ? ' (clearly ahead of the rest)' : ''}\n${line}\n`);
   }
+}
+
+/** A search read files whose signatures were not made yet (lib/search/sigfill.ts). */
+export function unindexedNote(n: number): string {
+  return `${count(n, 'file')} not in the search index yet ${n === 1 ? 'was' : 'were'} read in full (\`resume index\` adds them)`;
 }
 
 /** On stderr (a terminal): how many sessions mention the query, and how much was read in how long. */

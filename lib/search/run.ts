@@ -65,16 +65,16 @@ export async function runSearch(
  * The picker's deep search: the query as fzf's `{q}` holds it (one string, split into words and
  * "phrases"), as `resume rows` lines split at their tabs, best first. Too many terms: a usage error.
  */
-export async function searchRows(app: App, query: string, filters: SearchFilters): Promise<string[][]> {
+export async function searchRows(app: App, query: string, filters: SearchFilters): Promise<{ rows: string[][]; unindexed: number }> {
   const terms = parseQuery([query], true);
   if (terms.length > 31) throw usage('at most 31 words or phrases');
-  if (terms.length === 0) return [];
+  if (terms.length === 0) return { rows: [], unindexed: 0 };
   const workers = prestart(app, terms);
   const all = await app.sessions();
   const now = Date.now();
   // rows only: ranked, with no evidence cut
-  const { results } = await runSearch(app, all, terms, filters, workers, { evidence: false });
-  if (results.length === 0) return [];
+  const { results, stats } = await runSearch(app, all, terms, filters, workers, { evidence: false });
   const shorts = shortIds(all);
-  return results.map((r) => row(r.session, shorts.get(r.session.id)!, app.ctx.home, now).split('\t'));
+  const rows = results.map((r) => row(r.session, shorts.get(r.session.id)!, app.ctx.home, now).split('\t'));
+  return { rows, unindexed: stats.unindexed };
 }
