@@ -11,7 +11,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { makeApp } from '../lib/app.js';
 import { openWrite } from '../lib/index/store.js';
 import { foldNeedle } from '../lib/search/fold.js';
+import { piecesHolding } from '../lib/search/pieces.js';
 import { parseQuery } from '../lib/search/query.js';
+import { EXTRACTORS, loadExtractors } from '../lib/search/registry.js';
 import { runSearch } from '../lib/search/run.js';
 import { fillSigs, Signatures } from '../lib/search/sigs.js';
 import { envFor, must, ROOT, run, tempDir, tempHome } from './helpers.js';
@@ -183,6 +185,83 @@ describe('signatures', () => {
   });
 });
 
+describe('pieces', () => {
+  /** The stored pieces of a file, in order. */
+  function stored(dbFile: string, file: string): { role: number; text: string }[] {
+    const db = openWrite(dbFile);
+    try {
+      return db.prepare('SELECT role, text FROM pieces WHERE path = ? ORDER BY id').all(file) as { role: number; text: string }[];
+    } finally {
+      db.close();
+    }
+  }
+  /** What the search's own extractor gives of the file's lines, but tool output. */
+  function extracted(file: string): string[] {
+    const st = { first: true, st: {} as Record<string, unknown> };
+    const out: string[] = [];
+    for (const [i, line] of fs.readFileSync(file, 'utf8').split('\n').entries()) {
+      if (!line) continue;
+      st.first = i === 0;
+      for (const p of EXTRACTORS.claude(JSON.parse(line), st)) if (p.role !== 'tool-output') out.push(p.text);
+    }
+    return out;
+  }
+  const fill = (dbFile: string, file: string) => {
+    const db = openWrite(dbFile);
+    try {
+      return fillSigs(db, [file], { harnessOf: () => 'claude' });
+    } finally {
+      db.close();
+    }
+  };
+
+  it("are a transcript's text but tool output, extended by an append once its line is whole, replaced on a rewrite", async () => {
+    await loadExtractors();
+    const d = dir();
+    const dbFile = path.join(d, 'index.db');
+    const src = must(
+      fs
+        .readdirSync(path.join(REAL, 'claude-2.1.332/home/.claude/projects'), { recursive: true, encoding: 'utf8' })
+        .find((f) => f.endsWith('.jsonl')),
+    );
+    const file = path.join(d, 'session.jsonl');
+    fs.copyFileSync(path.join(REAL, 'claude-2.1.332/home/.claude/projects', src), file);
+    fill(dbFile, file);
+    const before = extracted(file);
+    expect(before.length).toBeGreaterThan(0);
+    expect(stored(dbFile, file).map((p) => p.text)).toEqual(before);
+    // half a line (a harness writing it): not yet; the rest of it: one more piece, none twice
+    const rec = JSON.parse(must(fs.readFileSync(file, 'utf8').trimEnd().split('\n')[0]));
+    const line = JSON.stringify({ ...rec, type: 'user', uuid: 'u-new', message: { role: 'user', content: 'add the capybara importer' } });
+    fs.appendFileSync(file, line.slice(0, 40));
+    expect(fill(dbFile, file)).toMatchObject({ extended: 1 });
+    expect(stored(dbFile, file).map((p) => p.text)).toEqual(before);
+    fs.appendFileSync(file, `${line.slice(40)}\n`);
+    expect(fill(dbFile, file)).toMatchObject({ extended: 1 });
+    expect(stored(dbFile, file).map((p) => p.text)).toEqual(extracted(file));
+    expect(stored(dbFile, file).at(-1)?.text).toBe('add the capybara importer');
+    // the full-text table finds it
+    const db = openWrite(dbFile);
+    try {
+      const terms = parseQuery(['capybara']);
+      expect([...piecesHolding(db, terms).byFile.keys()]).toEqual([file]);
+    } finally {
+      db.close();
+    }
+    // rewritten: the pieces of what it holds now, and the table forgets the old ones
+    fs.writeFileSync(file, `${line.replace('capybara', 'pangolin')}\n`);
+    expect(fill(dbFile, file)).toMatchObject({ made: 1 });
+    expect(stored(dbFile, file).map((p) => p.text)).toEqual(['add the pangolin importer']);
+    const again = openWrite(dbFile);
+    try {
+      expect(piecesHolding(again, parseQuery(['capybara'])).byFile.size).toBe(0);
+      expect(again.prepare("SELECT count(*) FROM words WHERE words MATCH 'capybara'").pluck().get()).toBe(0);
+    } finally {
+      again.close();
+    }
+  });
+});
+
 // ---- the CLI: the same results with and without signatures -------------------------------------
 
 const REAL = path.join(ROOT, 'test/fixtures/real');
@@ -252,9 +331,7 @@ describe('search with signatures', () => {
     const again = await runSearch(makeApp({ env: envFor(h), distDir: path.join(ROOT, 'dist') }), all, parseQuery(['pulsar']), {});
     expect(again.results.map((r) => r.session.key)).toEqual(some.results.map((r) => r.session.key));
     // none made yet and another process making them: every file read, and the search says so
-    searchReadingAll(h, ['pulsar'], (stderr) =>
-      expect(stderr).toMatch(/^\d+ files not in the search index yet were read in full/m),
-    );
+    searchReadingAll(h, ['pulsar'], (stderr) => expect(stderr).toMatch(/^\d+ files not in the search index yet were read in full/m));
   });
 
   it('finds what reading every file finds, for every real client, then after an append and a rewrite', () => {

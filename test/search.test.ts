@@ -403,6 +403,41 @@ describe('output', () => {
     }
   });
 
+  it('the picker ranks from the index text a session whose prompts hold the words, and reads the others: in tool output, inside a word', async () => {
+    const h = home();
+    claude(h, ID(1), [user('tune the ocelot backoff', '2026-01-01T09:00:00Z')]);
+    claude(h, ID(2), [
+      user('check the logs', '2026-01-02T09:00:00Z'),
+      toolResult(`ocelot ${'z'.repeat(50_000)} backoff`, '2026-01-02T09:00:02Z'),
+    ]);
+    claude(h, ID(3), [user('the superocelotish backoff', '2026-01-03T09:00:00Z')]);
+    claude(h, ID(4), [user('nothing to see', '2026-01-04T09:00:00Z')]);
+    expect(run(h, ['index']).code).toBe(0);
+    const rows = run(h, ['search', '--rows', 'ocelot backoff']);
+    expect(rows.code, rows.stderr).toBe(0);
+    const keys = rows.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => l.split('\t')[0]);
+    expect(new Set(keys)).toEqual(new Set([`claude:${ID(1)}`, `claude:${ID(2)}`, `claude:${ID(3)}`]));
+    // the prompts (words are substrings: equal, the newer first) before the tool output
+    expect(keys.slice(0, 2)).toEqual([`claude:${ID(3)}`, `claude:${ID(1)}`]);
+    expect(keys.at(-1)).toBe(`claude:${ID(2)}`);
+    // read: only the session with words in its tool output; not those whose prompts hold them (a
+    // piece the table finds for one word is checked for every word: \`superocelotish\` holds ocelot),
+    // nor the one the signatures rule out
+    const { makeApp } = await import('../lib/app.js');
+    const { runSearch } = await import('../lib/search/run.js');
+    const app = makeApp({ env: envFor(h), distDir: path.join(ROOT, 'dist') });
+    const all = await app.sessions();
+    const got = await runSearch(app, all, parseQuery(['ocelot backoff'], true), {}, null, { evidence: false });
+    expect(got.results.map((r) => r.session.key)).toEqual(keys);
+    expect(got.stats.files).toBe(1);
+    // a word only inside another word: the table cannot find it, the session is read and found
+    const inside = run(h, ['search', '--rows', 'ocelotish']);
+    expect(inside.stdout.split('\n').filter(Boolean).map((l) => l.split('\t')[0])).toEqual([`claude:${ID(3)}`]);
+  });
+
   it('a search for rows only keeps no text of its hits and cuts no snippet; the hits weigh the same', async () => {
     const { scanParallel, ScanWorker } = await import('../lib/search/pool.js');
     const { newGroup } = await import('../lib/search/groups.js');

@@ -69,12 +69,16 @@ CREATE INDEX sessions_file ON sessions(file);
 CREATE INDEX sessions_link ON sessions(harness, link);
 CREATE TABLE prompts(path TEXT NOT NULL, key TEXT NOT NULL, texts TEXT NOT NULL, folded TEXT, PRIMARY KEY(path, key));
 CREATE INDEX prompts_key ON prompts(key);
-CREATE TABLE sigs(path TEXT PRIMARY KEY, size REAL NOT NULL, mtime REAL NOT NULL, ino REAL NOT NULL, head BLOB NOT NULL, tail BLOB NOT NULL, bloom BLOB NOT NULL);
+CREATE TABLE sigs(path TEXT PRIMARY KEY, size REAL NOT NULL, mtime REAL NOT NULL, ino REAL NOT NULL, head BLOB NOT NULL, tail BLOB NOT NULL, bloom BLOB NOT NULL, poff REAL, pst TEXT);
+CREATE TABLE pieces(id INTEGER PRIMARY KEY, path TEXT NOT NULL, role INTEGER NOT NULL, flags INTEGER NOT NULL, text TEXT NOT NULL);
+CREATE INDEX pieces_path ON pieces(path);
+CREATE VIRTUAL TABLE words USING fts5(text, content='pieces', content_rowid='id', tokenize='unicode61 remove_diacritics 0');
 `;
 // (rowid tables: their rows, a parser state or a session's prompts, are far larger than the small
 // rows WITHOUT ROWID is made for.) `folded`: the text lower-cased with its accents taken off (rank.ts
 // fold), where that is not the text itself, so that LIKE, which folds ASCII case only, finds `cafe`
-// in `Café` as words are matched. `sigs`: each file a search reads, its signature (lib/search/sigs.ts).
+// in `Café` as words are matched. `sigs`: each file a search reads, its signature (lib/search/sigs.ts);
+// `pieces` and `words`: its text that is not tool output, and a full-text table over it (pieces.ts).
 
 /** A database by the engine; none that loads is exit 2 (a missing native module is for the user to fix, by installing again). */
 function open(file: string, opts: OpenOptions): Db {

@@ -12,6 +12,7 @@ import type { Role } from './types.js';
 import { HOOKS } from './registry.js';
 import type { Prefilter, PrefilterMsg } from './prefilter.js';
 import { requireLazy } from '../util/lazy.js';
+import type { Kept } from './pieces.js';
 import type { Signatures } from './sigs.js';
 
 export interface ScanOut {
@@ -231,6 +232,11 @@ export interface SearchOptions {
   evidence?: boolean;
   /** the files' signatures (sigs.ts): the groups and files no term can be in are passed over */
   signatures?: Signatures | null;
+  /**
+   * The index's pieces that hold a term (pieces.ts), for a ranking without evidence: a group whose
+   * pieces hold every term is ranked from them, not read.
+   */
+  pieces?: Map<string, Kept[]> | null;
 }
 
 /**
@@ -339,7 +345,7 @@ function addStats(to: SearchStats, from: SearchStats): void {
  * scanned it (not one group after another on the calling thread once every thread is done: 22,000
  * of them took it 110-300 ms after the scan), then its evidence settled.
  */
-function finish(g: Group, terms: Term[]): void {
+export function finish(g: Group, terms: Term[]): void {
   try {
     collect(g, terms, { role: 'metadata', text: groupMeta(g) }, g.root.file, false, g.root, false);
   } catch (err) {

@@ -47,13 +47,14 @@ export async function runSearch(
   prestarted: Prestarted | null = null,
   how: Pick<SearchOptions, 'progress' | 'evidence'> = {},
 ): ReturnType<typeof search> {
-  const ss = await signaturesFor(app, all, terms);
+  const ss = await signaturesFor(app, all, terms, { pieces: how.evidence === false });
   const out = await search(all, terms, filters, {
     workerFile: workerFile(app),
     threads: threadCount(),
     prestarted,
     sizes: () => storedSizes(app.ctx),
     signatures: ss.sigs,
+    pieces: ss.pieces,
     ...how,
   });
   // (without signatures to use, every file was read: those still to be made are what is missing)

@@ -11,9 +11,10 @@ import type { Piece, Role } from './types.js';
 import type { Term } from './query.js';
 import { loadExtractors } from './registry.js';
 import { makeSnippet, type Snippet } from './snippet.js';
-import { childFiles, groupMeta, groupSessions, passes, type Group, type SearchFilters } from './groups.js';
+import { childFiles, groupMeta, groupSessions, newGroup, passes, type Group, type SearchFilters } from './groups.js';
 import { collect, evidenceOf, groupScore, hitScore, originLevel, STOP } from './score.js';
-import { filesOf, scanParallel, type SearchOptions } from './pool.js';
+import { filesOf, finish, scanParallel, type SearchOptions } from './pool.js';
+import { type Kept, pieceOf } from './pieces.js';
 import { Prefilter } from './prefilter.js';
 import { HOOKS } from './registry.js';
 import type { Signatures } from './sigs.js';
@@ -118,6 +119,47 @@ function candidates(groups: Group[], terms: Term[], sigs: Signatures, shared: Sh
 }
 
 /**
+ * The groups the index's pieces (pieces.ts) settle: every file of theirs has current pieces, and
+ * those pieces (with the metadata) hold every term. They are weighed from those pieces alone (their
+ * tool output, and which branch a piece lies on, are not read); the others are left for the scan,
+ * untouched.
+ */
+function settleFromPieces(groups: Group[], terms: Term[], sigs: Signatures, pieces: Map<string, Kept[]>): { settled: Set<Group>; left: Group[] } {
+  const K = Math.min(terms.length, 31);
+  const full = K >= 31 ? 0x7fffffff : (1 << K) - 1;
+  const settled = new Set<Group>();
+  const left: Group[] = [];
+  for (const g of groups) {
+    const files = filesOf(g);
+    if (!files || !files.every((f) => sigs.hasPieces(f))) {
+      left.push(g);
+      continue;
+    }
+    const probe = newGroup(g.root, g.members, true);
+    const done = new Set<string>();
+    try {
+      for (const m of g.members) {
+        for (const [f, child] of [[m.file, false], ...childFiles(m).map((c) => [c, true] as const)] as const) {
+          if (done.has(f)) continue;
+          done.add(f);
+          for (const k of pieces.get(f) ?? []) collect(probe, terms, pieceOf(k), f, child, m, m !== g.root);
+        }
+      }
+    } catch (err) {
+      if (err !== STOP) throw err;
+    }
+    finish(probe, terms);
+    if ((probe.mask & full) !== full) {
+      left.push(g);
+      continue;
+    }
+    Object.assign(g, { mask: probe.mask, hits: probe.hits, nHits: probe.nHits, keys: probe.keys, bare: true });
+    settled.add(g);
+  }
+  return { settled, left };
+}
+
+/**
  * The options of a scan of `groups` that passes over the files no term can be in (by their
  * signatures), on this thread and on the workers.
  */
@@ -142,8 +184,12 @@ export async function search(all: Session[], terms: Term[], filters: SearchFilte
   // with signatures, the shared stores are read first: what they hold counts toward the candidates
   const shared = sigs ? sharedPieces(all, terms, early) : null;
   const groups = sigs && shared ? candidates(listed, terms, sigs, shared, early) : listed;
+  // a ranking without evidence (the picker's): what the index's pieces settle is not read
+  const byPieces = sigs && opts.pieces && opts.evidence === false ? settleFromPieces(groups, terms, sigs, opts.pieces) : null;
+  const toScan = byPieces ? byPieces.left : groups;
   const needKeys = new Set(groups.filter((g) => g.root.forkedFrom).map((g) => `${g.root.harness}:${g.root.forkedFrom}`));
-  const scanned = await scanParallel(groups, terms, needKeys, sigs ? await withSignatures(groups, sigs, opts) : opts);
+  const scanned = await scanParallel(toScan, terms, needKeys, sigs ? await withSignatures(toScan, sigs, opts) : opts);
+  if (byPieces) early.sessions += [...byPieces.settled].reduce((n, g) => n + g.members.length, 0);
   const stats = scanned.stats ?? noStats();
   for (const k of Object.keys(early) as (keyof SearchStats)[]) stats[k] += early[k];
   if (sigs) stats.unindexed = sigs.unsigned;

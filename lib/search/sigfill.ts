@@ -13,10 +13,11 @@ import { indexFiles } from '../index/files.js';
 import { checkedStats } from '../index/index.js';
 import { type Db, openRead, openWrite } from '../index/store.js';
 import { tryLock } from '../os/lock.js';
-import type { Session } from '../types.js';
+import type { Harness, Session } from '../types.js';
 import { childFiles } from './groups.js';
 import type { Term } from './query.js';
 import { HOOKS, loadExtractors } from './registry.js';
+import { type Kept, piecesHolding } from './pieces.js';
 import { type FillTally, fillSigs, Signatures } from './sigs.js';
 
 /** changed bytes a search makes the signatures of before it reads (about a quarter of a second) */
@@ -24,14 +25,14 @@ const FILL_NOW = 64 << 20;
 /** how long a search's own fill waits for the write lock (a listing being built): then it reads instead */
 const FILL_WAIT_MS = 250;
 
-/** Every file a search may read whole: the sessions' transcripts and their children (not the databases a harness reads itself). */
-export function searchedFiles(all: Session[]): string[] {
-  const out = new Set<string>();
+/** Every file a search may read whole, with its harness: the sessions' transcripts and their children (not the databases a harness reads itself). */
+export function searchedFiles(all: Session[]): Map<string, Harness> {
+  const out = new Map<string, Harness>();
   for (const s of all) {
-    if (!HOOKS[s.harness]?.scan) out.add(s.file);
-    for (const f of childFiles(s)) out.add(f);
+    if (!HOOKS[s.harness]?.scan) out.set(s.file, s.harness);
+    for (const f of childFiles(s)) out.set(f, s.harness);
   }
-  return [...out];
+  return out;
 }
 
 const lockOf = (app: App) => path.join(path.dirname(indexFiles(app.ctx).db), 'sigs.lock');
@@ -50,6 +51,8 @@ function filling<T>(app: App, fn: () => T): T | null {
 /** What a search has of the signatures: them (null: none to use) and the files without one. */
 export interface SearchSigs {
   sigs: Signatures | null;
+  /** the index's pieces that hold a term, by file (asked for a ranking without evidence) */
+  pieces: Map<string, Kept[]> | null;
   /** files read whatever they hold (no current signature), and their bytes */
   missing: number;
   missingBytes: number;
@@ -62,23 +65,25 @@ export interface SearchSigs {
  * few, else left to a background `resume index` (the search reads those files). Call after the
  * listing is loaded (the index database is there, of this version).
  */
-export async function signaturesFor(app: App, all: Session[], terms: Term[]): Promise<SearchSigs> {
+export async function signaturesFor(app: App, all: Session[], terms: Term[], want: { pieces?: boolean } = {}): Promise<SearchSigs> {
   await loadExtractors();
   const needles = terms.map((t) => t.needles);
   const file = indexFiles(app.ctx).db;
   const known = checkedStats(app.ctx);
   const read = (): Signatures | null => withRead(file, (db) => Signatures.load(db, needles, known));
   let sigs = read();
-  if (!sigs) return { sigs: null, missing: 0, missingBytes: 0, started: false };
-  const files = searchedFiles(all);
+  if (!sigs) return { sigs: null, pieces: null, missing: 0, missingBytes: 0, started: false };
+  const byFile = searchedFiles(all);
+  const files = [...byFile.keys()];
   const stale = sigs.stale(files);
-  if (stale.files.length === 0) return { sigs, missing: 0, missingBytes: 0, started: false };
+  const pieces = () => (want.pieces ? withRead(file, (db) => piecesHolding(db, terms).byFile) : null);
+  if (stale.files.length === 0) return { sigs, pieces: pieces(), missing: 0, missingBytes: 0, started: false };
   if (stale.bytes <= FILL_NOW) {
     const done = filling(app, () => {
       const db = openWrite(file);
       try {
         db.pragma(`busy_timeout = ${FILL_WAIT_MS}`);
-        fillSigs(db, stale.files);
+        fillSigs(db, stale.files, { harnessOf: (f) => byFile.get(f) });
         return true;
       } catch {
         // the listing's builder holds the database: read those files this time
@@ -95,8 +100,8 @@ export async function signaturesFor(app: App, all: Session[], terms: Term[]): Pr
   const started = stale.bytes > FILL_NOW;
   // most files without one (the first search here): the scan's own marking of the files that hold
   // no word (prefilter.ts) reads them faster than they could be told apart one by one
-  if (left.files.length * 2 > files.length) return { sigs: null, missing: left.files.length, missingBytes: left.bytes, started };
-  return { sigs, missing: left.files.length, missingBytes: left.bytes, started };
+  if (left.files.length * 2 > files.length) return { sigs: null, pieces: null, missing: left.files.length, missingBytes: left.bytes, started };
+  return { sigs, pieces: pieces(), missing: left.files.length, missingBytes: left.bytes, started };
 }
 
 /** Are there signatures to use (then the workers need not mark files before the scan)? */
@@ -133,11 +138,11 @@ function startFiller(app: App): void {
  */
 export async function fillAll(app: App, all: Session[], progress?: (done: number, total: number) => void): Promise<FillTally | null> {
   await loadExtractors();
-  const files = searchedFiles(all);
+  const byFile = searchedFiles(all);
   return filling(app, () => {
     const db = openWrite(indexFiles(app.ctx).db);
     try {
-      return fillSigs(db, files, { prune: true, progress });
+      return fillSigs(db, [...byFile.keys()], { prune: true, progress, harnessOf: (f) => byFile.get(f) });
     } finally {
       db.close();
     }

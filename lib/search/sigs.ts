@@ -23,7 +23,9 @@ import type { Db } from '../index/store.js';
 import type { Statement } from '../os/sqlite.js';
 import { readFully } from '../util/fsx.js';
 import { zstReader } from '../util/zstd.js';
+import type { Harness } from '../types.js';
 import { foldNeedle } from './fold.js';
+import { dropPieces, PieceReader, putPieces } from './pieces.js';
 
 /** the widest signature, in bits (128 KiB) */
 const MAX_BITS = 1 << 20;
@@ -107,7 +109,7 @@ let wide: Uint8Array | null = null;
 let readBuf: Buffer | null = null;
 
 /** A file's signature from all its bytes (decoded first for a `.zst`), with its first bytes and the last ones hashed. */
-function makeSig(fd: number, file: string): { bloom: Buffer; head: Buffer; tail: Buffer; bytes: number } {
+function makeSig(fd: number, file: string, reader: PieceReader | null): { bloom: Buffer; head: Buffer; tail: Buffer; bytes: number } {
   wide ??= new Uint8Array(MAX_BITS / 8);
   wide.fill(0);
   readBuf ??= Buffer.allocUnsafe(CHUNK);
@@ -121,6 +123,7 @@ function makeSig(fd: number, file: string): { bloom: Buffer; head: Buffer; tail:
     if (n <= 0) break;
     if (!head) head = Buffer.from(readBuf.subarray(0, Math.min(n, HEAD)));
     f.add(readBuf, n);
+    reader?.feed(readBuf, n);
     pos += n;
     last = Buffer.concat([last, readBuf.subarray(Math.max(0, n - TAIL), n)]).subarray(-TAIL);
   }
@@ -135,6 +138,10 @@ export interface SigRow {
   head: Buffer;
   tail: Buffer;
   bloom: Buffer;
+  /** the bytes of complete lines whose pieces are kept (null: no pieces kept of this file) */
+  poff: number | null;
+  /** the text extractor's state after them (JSON) */
+  pst: string | null;
 }
 
 /** A file's size, modification time (ms) and inode. */
@@ -150,11 +157,12 @@ function statOf(file: string): FileStat {
 }
 
 /** What a search reads of a file's row. */
-type Stored = Pick<SigRow, 'size' | 'mtime' | 'ino'> & { bloom: Uint8Array };
+type Stored = Pick<SigRow, 'size' | 'mtime' | 'ino'> & { bloom: Uint8Array; pieces: boolean };
 
 /** The same file grown by an append (it still starts, and goes on at the old end, as it did)? */
 function grownOnly(fd: number, st: fs.Stats, was: SigRow, file: string): boolean {
-  if (file.endsWith('.zst') || st.ino !== was.ino || st.size < was.size) return false;
+  // (a compressed file cannot be read from an offset; a JSON document is rewritten whole)
+  if (file.endsWith('.zst') || file.endsWith('.json') || st.ino !== was.ino || st.size < was.size) return false;
   const h = Buffer.allocUnsafe(was.head.length);
   if (readFully(fd, h, 0, h.length, 0) !== h.length || !h.equals(was.head)) return false;
   const t = Buffer.allocUnsafe(was.tail.length);
@@ -162,17 +170,23 @@ function grownOnly(fd: number, st: fs.Stats, was: SigRow, file: string): boolean
 }
 
 /** The signature extended by the bytes appended since (null when it grew too crowded: made again). */
-function extend(fd: number, st: fs.Stats, was: SigRow): { bloom: Buffer; tail: Buffer } | null {
+function extend(fd: number, st: fs.Stats, was: SigRow, reader: PieceReader | null): { bloom: Buffer; tail: Buffer } | null {
   const bits = new Uint8Array(was.bloom);
   const f = new Filling(bits, was.tail);
   readBuf ??= Buffer.allocUnsafe(CHUNK);
   let tail = was.tail;
-  for (let pos = was.size; pos < st.size; ) {
+  // the pieces go on from the end of the last complete line, the signature from the old end
+  const from = reader && was.poff !== null ? Math.min(was.poff, was.size) : was.size;
+  for (let pos = from; pos < st.size; ) {
     const n = readFully(fd, readBuf, 0, Math.min(CHUNK, st.size - pos), pos);
     if (n <= 0) break;
-    f.add(readBuf, n);
+    reader?.feed(readBuf, n);
+    const skip = Math.max(0, was.size - pos);
+    if (skip < n) {
+      f.add(readBuf.subarray(skip, n), n - skip);
+      tail = Buffer.concat([tail, readBuf.subarray(Math.max(skip, n - TAIL), n)]).subarray(-TAIL);
+    }
     pos += n;
-    tail = Buffer.concat([tail, readBuf.subarray(Math.max(0, n - TAIL), n)]).subarray(-TAIL);
   }
   if (bits.length * 8 < MAX_BITS && setShare(bits) > CROWDED) return null;
   return { bloom: Buffer.from(bits), tail: Buffer.from(tail) };
@@ -201,35 +215,70 @@ interface Stmts {
  * is called before the first write (the transaction begins there). A file gone or unreadable loses
  * its signature, so a search reads it (and says what it could not).
  */
-function fillOne(file: string, q: Stmts, tally: FillTally, write: () => void): number {
+function fillOne(file: string, q: Stmts, c: FillCtx): number {
   let fd = -1;
   try {
     fd = fs.openSync(file, 'r');
     const st = fs.fstatSync(fd);
     if (!st.isFile()) throw new Error('not a file');
     const was = q.get.get(file) as SigRow | undefined;
-    if (was && was.size === st.size && was.mtime === st.mtimeMs && was.ino === st.ino) return -1;
-    write();
-    const ext = was && grownOnly(fd, st, was, file) ? extend(fd, st, was) : null;
+    const harness = c.harnessOf?.(file);
+    if (was && was.size === st.size && was.mtime === st.mtimeMs && was.ino === st.ino && (!harness || was.poff !== null)) return -1;
+    c.write();
+    const append = !!was && (!harness || was.poff !== null) && grownOnly(fd, st, was, file);
+    const reader = harness ? new PieceReader(harness, file, append ? (was?.pst ?? null) : null, !append || was?.poff === 0) : null;
+    const ext = append && was ? extend(fd, st, was, reader) : null;
     if (ext && was) {
-      q.put.run(file, st.size, st.mtimeMs, st.ino, was.head, ext.tail, ext.bloom);
-      tally.extended++;
-      tally.bytes += st.size - was.size;
+      const poff = reader && was.poff !== null ? Math.min(was.poff, was.size) + reader.consumed : null;
+      q.put.run(file, st.size, st.mtimeMs, st.ino, was.head, ext.tail, ext.bloom, poff, reader?.state() ?? null);
+      if (reader && c.db) putPieces(c.db, file, reader.kept, true);
+      c.tally.extended++;
+      c.tally.bytes += st.size - was.size;
       return st.size - was.size;
     }
-    const s = makeSig(fd, file);
+    // (a reading begun for an append the signature turned out too crowded for starts again)
+    const fresh = harness ? new PieceReader(harness, file, null, true) : null;
+    const isDoc = file.endsWith('.json');
+    const s = makeSig(fd, file, isDoc ? null : fresh);
+    if (fresh && isDoc) fresh.whole(readDoc(file));
     // (a .zst is hashed decoded: its size and time are the file's, its bytes the decoded ones)
-    q.put.run(file, st.size, st.mtimeMs, st.ino, s.head, s.tail, s.bloom);
-    tally.made++;
-    tally.bytes += s.bytes;
+    const poff = fresh ? (isDoc ? st.size : fresh.consumed) : null;
+    q.put.run(file, st.size, st.mtimeMs, st.ino, s.head, s.tail, s.bloom, poff, fresh?.state() ?? null);
+    if (c.db) {
+      if (fresh) putPieces(c.db, file, fresh.kept, false);
+      else dropPieces(c.db, file);
+    }
+    c.tally.made++;
+    c.tally.bytes += s.bytes;
     return s.bytes;
   } catch {
-    write();
+    c.write();
     q.drop.run(file);
+    if (c.db) dropPieces(c.db, file);
     return 0;
   } finally {
     if (fd >= 0) fs.closeSync(fd);
   }
+}
+
+/** a JSON document's whole text, parsed (undefined: too big or not JSON) */
+function readDoc(file: string): unknown {
+  try {
+    if (fs.statSync(file).size > 64 << 20) return undefined;
+    return JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+/** What filling each file is given. */
+interface FillCtx {
+  tally: FillTally;
+  /** begins the write transaction, once */
+  write: () => void;
+  /** the harness a file belongs to: its pieces are kept too (none: the signature only) */
+  harnessOf?: (file: string) => Harness | undefined;
+  db?: Db;
 }
 
 /**
@@ -241,12 +290,12 @@ function fillOne(file: string, q: Stmts, tally: FillTally, write: () => void): n
 export function fillSigs(
   db: Db,
   files: string[],
-  opts: { prune?: boolean; progress?: (done: number, total: number) => void } = {},
+  opts: { prune?: boolean; progress?: (done: number, total: number) => void; harnessOf?: (file: string) => Harness | undefined } = {},
 ): FillTally {
   const tally: FillTally = { files: files.length, made: 0, extended: 0, bytes: 0, gone: 0 };
   const q: Stmts = {
-    get: db.prepare('SELECT size, mtime, ino, head, tail, bloom FROM sigs WHERE path = ?'),
-    put: db.prepare('INSERT OR REPLACE INTO sigs(path, size, mtime, ino, head, tail, bloom) VALUES(?,?,?,?,?,?,?)'),
+    get: db.prepare('SELECT size, mtime, ino, head, tail, bloom, poff, pst FROM sigs WHERE path = ?'),
+    put: db.prepare('INSERT OR REPLACE INTO sigs(path, size, mtime, ino, head, tail, bloom, poff, pst) VALUES(?,?,?,?,?,?,?,?,?)'),
     drop: db.prepare('DELETE FROM sigs WHERE path = ?'),
   };
   let open = false;
@@ -255,10 +304,11 @@ export function fillSigs(
     if (!open) db.exec('BEGIN IMMEDIATE');
     open = true;
   };
+  const c: FillCtx = { tally, write, harnessOf: opts.harnessOf, db };
   try {
     for (let i = 0; i < files.length; i++) {
       opts.progress?.(i, files.length);
-      batch += Math.max(0, fillOne(files[i], q, tally, write));
+      batch += Math.max(0, fillOne(files[i], q, c));
       if (batch >= BATCH_BYTES && open) {
         db.exec('COMMIT');
         open = false;
@@ -269,7 +319,10 @@ export function fillSigs(
       const keep = new Set(files);
       const stale = (db.prepare('SELECT path FROM sigs').pluck().all() as string[]).filter((p) => !keep.has(p));
       if (stale.length) write();
-      for (const p of stale) q.drop.run(p);
+      for (const p of stale) {
+        q.drop.run(p);
+        dropPieces(db, p);
+      }
       tally.gone = stale.length;
     }
     if (open) db.exec('COMMIT');
@@ -324,9 +377,10 @@ export class Signatures {
   static load(db: Db, termNeedles: string[][], known?: Map<string, FileStat>): Signatures {
     const rows = new Map<string, Stored>();
     // (rows as arrays, and no head or tail: 22,000 of them are read for every search)
-    const q = db.prepare('SELECT path, size, mtime, ino, bloom FROM sigs').raw();
-    for (const r of q.iterate() as Iterable<[string, number, number, number, Uint8Array]>)
-      rows.set(r[0], { size: r[1], mtime: r[2], ino: r[3], bloom: r[4] });
+    const q = db.prepare('SELECT path, size, mtime, ino, bloom, poff IS NOT NULL FROM sigs').raw();
+    for (const r of q.iterate() as Iterable<[string, number, number, number, Uint8Array, number]>) {
+      rows.set(r[0], { size: r[1], mtime: r[2], ino: r[3], bloom: r[4], pieces: r[5] === 1 });
+    }
     const sigs = new Signatures(rows, termNeedles);
     if (known) sigs.known = known;
     return sigs;
@@ -354,6 +408,11 @@ export class Signatures {
     }
     this.now.set(file, cur);
     return cur;
+  }
+
+  /** The file's pieces are in the index, of the file as it is now (pieces.ts). */
+  hasPieces(file: string): boolean {
+    return this.current(file)?.pieces === true;
   }
 
   /** The files of `files` without a current signature, and about how many bytes making theirs would read. */

@@ -1,0 +1,228 @@
+// The search index's text: every piece of a transcript that is not tool output (prompts, replies,
+// tool calls, delegated tasks, summaries), kept in the index database (`pieces`) with a full-text
+// table over it (`words`, SQLite FTS5). The picker's search as you type ranks a session from its
+// pieces alone when they hold every word (pool.ts is then never asked to read it); what they cannot
+// settle is read as before, narrowed by the signatures (sigs.ts).
+//
+// Why not tool output: it is nearly all of a transcript's bytes (96% of the bench's), it weighs
+// least in the ranking, and the size of a full-text index over it would pass the index's budget
+// (bench/sqlite/README.md). Why a word tokenizer (unicode61): a query's words are substrings, but
+// the table is only asked which pieces may hold them; each piece it gives is checked with the
+// word's own pattern (query.ts `re`), and a word it cannot find (inside another word: `retrier` in
+// `webhookretrier`) leaves the session to be read.
+//
+// The pieces come from the same pass over a file's bytes as its signature, with the harness's own
+// text extractor (lib/harness/<name>/text.ts), from the end of the last complete line read before
+// (a harness may be writing the next), the extractor's per-file state carried in the database.
+import type { Db } from '../index/store.js';
+import type { Statement } from '../os/sqlite.js';
+import type { Harness } from '../types.js';
+import type { Term } from './query.js';
+import { EXTRACTORS, HOOKS, rawHeads } from './registry.js';
+import { RAW_LINE } from './scan.js';
+import type { ExtractCtx, Piece, Role } from './types.js';
+
+/** characters of a piece kept (a pasted log in a prompt: the rest is found by reading the file) */
+const PIECE_CAP = 8 << 10;
+/** a line longer than this is not decoded for pieces (tool output, mostly: read when it matters) */
+const LINE_CAP = 1 << 20;
+
+const ROLES: Role[] = ['user', 'assistant', 'tool-call', 'tool-output', 'task', 'metadata'];
+const ROLE_AT = new Map(ROLES.map((r, i) => [r, i]));
+const F_COPIED = 1;
+const F_SUMMARY = 2;
+const F_WRITE = 4;
+
+/** A piece as the index keeps it. */
+export interface Kept {
+  role: number;
+  flags: number;
+  text: string;
+}
+
+/** A piece from the index, as a search weighs it. */
+export function pieceOf(k: Kept): Piece {
+  const role = ROLES[k.role] ?? 'assistant';
+  return { role, text: k.text, copied: (k.flags & F_COPIED) !== 0, summary: (k.flags & F_SUMMARY) !== 0, write: (k.flags & F_WRITE) !== 0 };
+}
+
+const headHas = (line: Buffer, m: Buffer): boolean => line.subarray(0, 4096).includes(m);
+
+/**
+ * Reads the lines of a file as its bytes are fed (in order, from a line's start) and keeps the
+ * pieces of those that are not tool output. `st`: the extractor's state where the last reading
+ * ended (JSON), `first`: the feed starts at the file's first byte.
+ */
+export class PieceReader {
+  readonly kept: Kept[] = [];
+  /** bytes of complete lines consumed */
+  consumed = 0;
+  private readonly ecx: ExtractCtx;
+  private readonly ex: (rec: unknown, cx: ExtractCtx) => Piece[];
+  private readonly outputOnly: ((line: Buffer) => boolean) | undefined;
+  private readonly heads: Buffer[];
+  private readonly plain: boolean;
+  private first: boolean;
+  /** the start of a line not complete yet (null: longer than LINE_CAP, skipped to its end) */
+  private part: Buffer[] | null = [];
+  private partLen = 0;
+
+  constructor(harness: Harness, file: string, st: string | null, first: boolean) {
+    this.ex = EXTRACTORS[harness];
+    this.outputOnly = HOOKS[harness]?.outputOnly;
+    this.heads = rawHeads(harness);
+    this.plain = file.endsWith('.txt');
+    this.first = first;
+    let state: Record<string, unknown> = {};
+    try {
+      state = st ? (JSON.parse(st) as Record<string, unknown>) : {};
+    } catch {
+      state = {};
+    }
+    this.ecx = { first, st: state };
+  }
+
+  /** the extractor's state to carry to the next reading */
+  state(): string {
+    return JSON.stringify(this.ecx.st);
+  }
+
+  feed(buf: Buffer, n: number): void {
+    let s = 0;
+    for (;;) {
+      const e = buf.indexOf(10, s);
+      if (e < 0 || e >= n) break;
+      this.lineEnd(buf, s, e);
+      s = e + 1;
+    }
+    if (s < n) this.hold(buf, s, n);
+  }
+
+  private hold(buf: Buffer, s: number, e: number): void {
+    this.partLen += e - s;
+    if (!this.part) return;
+    if (this.partLen > LINE_CAP) this.part = null;
+    else this.part.push(Buffer.from(buf.subarray(s, e)));
+  }
+
+  private lineEnd(buf: Buffer, s: number, e: number): void {
+    const len = this.partLen + (e - s);
+    let line: Buffer | null;
+    if (this.partLen === 0) line = buf.subarray(s, e);
+    else {
+      this.hold(buf, s, e);
+      line = this.part ? Buffer.concat(this.part) : null;
+    }
+    this.part = [];
+    this.partLen = 0;
+    this.consumed += len + 1;
+    const first = this.first;
+    this.first = false;
+    if (line && line.length <= LINE_CAP) this.decode(line, first);
+  }
+
+  private decode(line: Buffer, first: boolean): void {
+    if (!first && this.outputOnly?.(line)) return;
+    if (!first && line.length > RAW_LINE && this.heads.some((m) => headHas(line, m))) return;
+    let o: unknown;
+    try {
+      o = JSON.parse(line.toString('utf8'));
+    } catch {
+      if (this.plain) this.keep({ role: 'assistant', text: line.toString('utf8') });
+      return;
+    }
+    this.ecx.first = first;
+    try {
+      for (const p of this.ex(o, this.ecx)) this.keep(p);
+    } catch {
+      /* a record the extractor cannot read: as the scan, nothing of it */
+    }
+  }
+
+  /** the pieces of a whole JSON document (a legacy Gemini session, opencode's old files) */
+  whole(doc: unknown): void {
+    try {
+      for (const p of this.ex(doc, { first: true, st: {} })) this.keep(p);
+    } catch {
+      /* as above */
+    }
+  }
+
+  private keep(p: Piece): void {
+    if (p.role === 'tool-output' || !p.text) return;
+    const flags = (p.copied ? F_COPIED : 0) | (p.summary ? F_SUMMARY : 0) | (p.write ? F_WRITE : 0);
+    this.kept.push({ role: ROLE_AT.get(p.role) ?? 1, flags, text: p.text.length > PIECE_CAP ? p.text.slice(0, PIECE_CAP) : p.text });
+  }
+}
+
+interface PieceStmts {
+  add: Statement;
+  addWords: Statement;
+  dropWords: Statement;
+  drop: Statement;
+}
+
+const stmts = new WeakMap<Db, PieceStmts>();
+
+function prepared(db: Db): PieceStmts {
+  let q = stmts.get(db);
+  if (!q) {
+    q = {
+      add: db.prepare('INSERT INTO pieces(path, role, flags, text) VALUES(?,?,?,?)'),
+      addWords: db.prepare('INSERT INTO words(rowid, text) VALUES(?, ?)'),
+      // (an external-content table is told what it indexed to take it out)
+      dropWords: db.prepare("INSERT INTO words(words, rowid, text) SELECT 'delete', id, text FROM pieces WHERE path = ?"),
+      drop: db.prepare('DELETE FROM pieces WHERE path = ?'),
+    };
+    stmts.set(db, q);
+  }
+  return q;
+}
+
+/** Store a file's pieces (after those it has when `append`, else in place of them). */
+export function putPieces(db: Db, path: string, kept: Kept[], append: boolean): void {
+  const q = prepared(db);
+  if (!append) dropPieces(db, path);
+  for (const k of kept) {
+    const r = q.add.run(path, k.role, k.flags, k.text) as { lastInsertRowid: number | bigint };
+    q.addWords.run(Number(r.lastInsertRowid), k.text);
+  }
+}
+
+export function dropPieces(db: Db, path: string): void {
+  const q = prepared(db);
+  q.dropWords.run(path);
+  q.drop.run(path);
+}
+
+/** The full-text query that finds the pieces that may hold a term: each of its words' tokens, as a prefix (null: none to look for). */
+export function matchOf(t: Term): string | null {
+  const toks = t.text.match(/[\p{L}\p{N}\p{Co}]+/gu);
+  if (!toks?.length) return null;
+  return toks.map((k) => `"${k.replace(/"/g, '""')}"*`).join(' AND ');
+}
+
+/**
+ * The pieces that hold a term, by file: those the full-text table gives, each checked with the
+ * term's pattern. `answered[i]`: term i could be looked for in the table (it has tokens).
+ */
+export function piecesHolding(db: Db, terms: Term[]): { byFile: Map<string, Kept[]>; answered: boolean[] } {
+  const byFile = new Map<string, Kept[]>();
+  const seen = new Set<number>();
+  const q = db.prepare('SELECT p.id, p.path, p.role, p.flags, p.text FROM words JOIN pieces p ON p.id = words.rowid WHERE words MATCH ?').raw();
+  const answered = terms.map((t) => {
+    const m = matchOf(t);
+    if (!m) return false;
+    for (const r of q.iterate(m) as Iterable<[number, string, number, number, string]>) {
+      if (seen.has(r[0])) continue;
+      t.re.lastIndex = 0;
+      if (!t.re.test(r[4])) continue;
+      seen.add(r[0]);
+      let list = byFile.get(r[1]);
+      if (!list) byFile.set(r[1], (list = []));
+      list.push({ role: r[2], flags: r[3], text: r[4] });
+    }
+    return true;
+  });
+  return { byFile, answered };
+}
