@@ -156,6 +156,7 @@ export class PieceReader {
 }
 
 interface PieceStmts {
+  id: Statement;
   add: Statement;
   addWords: Statement;
   dropWords: Statement;
@@ -168,31 +169,43 @@ function prepared(db: Db): PieceStmts {
   let q = stmts.get(db);
   if (!q) {
     q = {
-      add: db.prepare('INSERT INTO pieces(path, role, flags, text) VALUES(?,?,?,?)'),
+      id: db.prepare('SELECT id FROM sigs WHERE path = ?').pluck(),
+      add: db.prepare('INSERT INTO pieces(file, role, flags, text) VALUES(?,?,?,?)'),
       addWords: db.prepare('INSERT INTO words(rowid, text) VALUES(?, ?)'),
       // (an external-content table is told what it indexed to take it out)
-      dropWords: db.prepare("INSERT INTO words(words, rowid, text) SELECT 'delete', id, text FROM pieces WHERE path = ?"),
-      drop: db.prepare('DELETE FROM pieces WHERE path = ?'),
+      dropWords: db.prepare("INSERT INTO words(words, rowid, text) SELECT 'delete', id, text FROM pieces WHERE file = ?"),
+      drop: db.prepare('DELETE FROM pieces WHERE file = ?'),
     };
     stmts.set(db, q);
   }
   return q;
 }
 
-/** Store a file's pieces (after those it has when `append`, else in place of them). */
+/**
+ * Store a file's pieces (after those it has when `append`, else in place of them), under the id of
+ * its row in `sigs` (written first).
+ */
 export function putPieces(db: Db, path: string, kept: Kept[], append: boolean): void {
   const q = prepared(db);
-  if (!append) dropPieces(db, path);
+  const id = q.id.get(path) as number | undefined;
+  if (id === undefined) return;
+  if (!append) dropOf(q, id);
   for (const k of kept) {
-    const r = q.add.run(path, k.role, k.flags, k.text) as { lastInsertRowid: number | bigint };
+    const r = q.add.run(id, k.role, k.flags, k.text) as { lastInsertRowid: number | bigint };
     q.addWords.run(Number(r.lastInsertRowid), k.text);
   }
 }
 
+function dropOf(q: PieceStmts, id: number): void {
+  q.dropWords.run(id);
+  q.drop.run(id);
+}
+
+/** Forget a file's pieces (before its row in `sigs` goes). */
 export function dropPieces(db: Db, path: string): void {
   const q = prepared(db);
-  q.dropWords.run(path);
-  q.drop.run(path);
+  const id = q.id.get(path) as number | undefined;
+  if (id !== undefined) dropOf(q, id);
 }
 
 /** The full-text query that finds the pieces that may hold a term: each of its words' tokens, as a prefix (null: none to look for). */
@@ -209,7 +222,9 @@ export function matchOf(t: Term): string | null {
 export function piecesHolding(db: Db, terms: Term[]): { byFile: Map<string, Kept[]>; answered: boolean[] } {
   const byFile = new Map<string, Kept[]>();
   const seen = new Set<number>();
-  const q = db.prepare('SELECT p.id, p.path, p.role, p.flags, p.text FROM words JOIN pieces p ON p.id = words.rowid WHERE words MATCH ?').raw();
+  const q = db
+    .prepare('SELECT p.id, s.path, p.role, p.flags, p.text FROM words JOIN pieces p ON p.id = words.rowid JOIN sigs s ON s.id = p.file WHERE words MATCH ?')
+    .raw();
   const answered = terms.map((t) => {
     const m = matchOf(t);
     if (!m) return false;

@@ -21,9 +21,9 @@
 import fs from 'node:fs';
 import type { Db } from '../index/store.js';
 import type { Statement } from '../os/sqlite.js';
+import type { Harness } from '../types.js';
 import { readFully } from '../util/fsx.js';
 import { zstReader } from '../util/zstd.js';
-import type { Harness } from '../types.js';
 import { foldNeedle } from './fold.js';
 import { dropPieces, PieceReader, putPieces } from './pieces.js';
 
@@ -223,42 +223,59 @@ function fillOne(file: string, q: Stmts, c: FillCtx): number {
     if (!st.isFile()) throw new Error('not a file');
     const was = q.get.get(file) as SigRow | undefined;
     const harness = c.harnessOf?.(file);
-    if (was && was.size === st.size && was.mtime === st.mtimeMs && was.ino === st.ino && (!harness || was.poff !== null)) return -1;
+    // (a file given a harness now that has no pieces yet is read whole)
+    const usable = !!was && (!harness || was.poff !== null);
+    if (usable && was && was.size === st.size && was.mtime === st.mtimeMs && was.ino === st.ino) return -1;
     c.write();
-    const append = !!was && (!harness || was.poff !== null) && grownOnly(fd, st, was, file);
-    const reader = harness ? new PieceReader(harness, file, append ? (was?.pst ?? null) : null, !append || was?.poff === 0) : null;
-    const ext = append && was ? extend(fd, st, was, reader) : null;
-    if (ext && was) {
-      const poff = reader && was.poff !== null ? Math.min(was.poff, was.size) + reader.consumed : null;
-      q.put.run(file, st.size, st.mtimeMs, st.ino, was.head, ext.tail, ext.bloom, poff, reader?.state() ?? null);
-      if (reader && c.db) putPieces(c.db, file, reader.kept, true);
-      c.tally.extended++;
-      c.tally.bytes += st.size - was.size;
-      return st.size - was.size;
-    }
-    // (a reading begun for an append the signature turned out too crowded for starts again)
-    const fresh = harness ? new PieceReader(harness, file, null, true) : null;
-    const isDoc = file.endsWith('.json');
-    const s = makeSig(fd, file, isDoc ? null : fresh);
-    if (fresh && isDoc) fresh.whole(readDoc(file));
-    // (a .zst is hashed decoded: its size and time are the file's, its bytes the decoded ones)
-    const poff = fresh ? (isDoc ? st.size : fresh.consumed) : null;
-    q.put.run(file, st.size, st.mtimeMs, st.ino, s.head, s.tail, s.bloom, poff, fresh?.state() ?? null);
-    if (c.db) {
-      if (fresh) putPieces(c.db, file, fresh.kept, false);
-      else dropPieces(c.db, file);
-    }
-    c.tally.made++;
-    c.tally.bytes += s.bytes;
-    return s.bytes;
+    const n = usable && was && grownOnly(fd, st, was, file) ? appended(fd, st, was, { file, q, c, harness }) : -1;
+    return n >= 0 ? n : remade(fd, st, { file, q, c, harness });
   } catch {
     c.write();
-    q.drop.run(file);
     if (c.db) dropPieces(c.db, file);
+    q.drop.run(file);
     return 0;
   } finally {
     if (fd >= 0) fs.closeSync(fd);
   }
+}
+
+/** What making one file's signature and pieces is given. */
+interface One {
+  file: string;
+  q: Stmts;
+  c: FillCtx;
+  harness: Harness | undefined;
+}
+
+/** The signature and pieces extended by what was appended; the bytes read, or -1 when the signature must be made again. */
+function appended(fd: number, st: fs.Stats, was: SigRow, o: One): number {
+  const reader = o.harness ? new PieceReader(o.harness, o.file, was.pst, was.poff === 0) : null;
+  const ext = extend(fd, st, was, reader);
+  if (!ext) return -1;
+  const poff = reader && was.poff !== null ? Math.min(was.poff, was.size) + reader.consumed : null;
+  o.q.put.run(o.file, st.size, st.mtimeMs, st.ino, was.head, ext.tail, ext.bloom, poff, reader?.state() ?? null);
+  if (reader && o.c.db) putPieces(o.c.db, o.file, reader.kept, true);
+  o.c.tally.extended++;
+  o.c.tally.bytes += st.size - was.size;
+  return st.size - was.size;
+}
+
+/** The signature and pieces made from the whole file; the bytes read. */
+function remade(fd: number, st: fs.Stats, o: One): number {
+  const reader = o.harness ? new PieceReader(o.harness, o.file, null, true) : null;
+  const isDoc = o.file.endsWith('.json');
+  const s = makeSig(fd, o.file, isDoc ? null : reader);
+  if (reader && isDoc) reader.whole(readDoc(o.file));
+  // (a .zst is hashed decoded: its size and time are the file's, its bytes the decoded ones)
+  const poff = reader ? (isDoc ? st.size : reader.consumed) : null;
+  o.q.put.run(o.file, st.size, st.mtimeMs, st.ino, s.head, s.tail, s.bloom, poff, reader?.state() ?? null);
+  if (o.c.db) {
+    if (reader) putPieces(o.c.db, o.file, reader.kept, false);
+    else dropPieces(o.c.db, o.file);
+  }
+  o.c.tally.made++;
+  o.c.tally.bytes += s.bytes;
+  return s.bytes;
 }
 
 /** a JSON document's whole text, parsed (undefined: too big or not JSON) */
@@ -295,7 +312,12 @@ export function fillSigs(
   const tally: FillTally = { files: files.length, made: 0, extended: 0, bytes: 0, gone: 0 };
   const q: Stmts = {
     get: db.prepare('SELECT size, mtime, ino, head, tail, bloom, poff, pst FROM sigs WHERE path = ?'),
-    put: db.prepare('INSERT OR REPLACE INTO sigs(path, size, mtime, ino, head, tail, bloom, poff, pst) VALUES(?,?,?,?,?,?,?,?,?)'),
+    // (an upsert keeps the row's id, which its pieces name)
+    put: db.prepare(
+      'INSERT INTO sigs(path, size, mtime, ino, head, tail, bloom, poff, pst) VALUES(?,?,?,?,?,?,?,?,?) ' +
+        'ON CONFLICT(path) DO UPDATE SET size = excluded.size, mtime = excluded.mtime, ino = excluded.ino, head = excluded.head, ' +
+        'tail = excluded.tail, bloom = excluded.bloom, poff = excluded.poff, pst = excluded.pst',
+    ),
     drop: db.prepare('DELETE FROM sigs WHERE path = ?'),
   };
   let open = false;
@@ -320,8 +342,8 @@ export function fillSigs(
       const stale = (db.prepare('SELECT path FROM sigs').pluck().all() as string[]).filter((p) => !keep.has(p));
       if (stale.length) write();
       for (const p of stale) {
-        q.drop.run(p);
         dropPieces(db, p);
+        q.drop.run(p);
       }
       tally.gone = stale.length;
     }
