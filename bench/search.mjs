@@ -128,5 +128,50 @@ for (const [name, words, as = '--json'] of cases) {
   );
 }
 fs.rmSync(readList, { force: true });
+
+// The picker's search as you type (Ctrl-S): one reload, `__feed --query Q` in deep mode, as fzf runs
+// it on each keystroke (the listing as the picker opened it; rows ranked from the index's pieces)
+const pick = fs.mkdtempSync(path.join(os.tmpdir(), 'resume-bench-pick-'));
+fs.writeFileSync(path.join(pick, 'state.json'), JSON.stringify({ all: true, harness: null, dir: null, deep: true, cols: 120 }));
+lines.push('', '| the picker, search as you type: one reload (`__feed`) | ms | sessions | peak RSS |', '| --- | --- | --- | --- |');
+for (const [name, words] of cases.filter((c) => c[2] === undefined)) {
+  let out = '';
+  const q = words.join(' ');
+  const s = rep(() => {
+    const t0 = process.hrtime.bigint();
+    const r = spawnSync(process.execPath, ['-r', pre, BIN, '__feed', '--query', q], {
+      env: { ...env, RESUME_PICK_DIR: pick },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      maxBuffer: 256 << 20,
+    });
+    out = r.stdout.toString();
+    return Number(process.hrtime.bigint() - t0) / 1e6;
+  });
+  const n = Math.max(0, out.split('\n').filter(Boolean).length - 1);
+  const rss = Number(fs.readFileSync(rssFile, 'utf8')) / 1024;
+  lines.push(`| ${name} (\`${q}\`) | ${f(s)} ms | ${n} | ${rss.toFixed(0)} MiB |`);
+}
+fs.rmSync(pick, { recursive: true, force: true });
+
+// The search index on disk (its tables in the index database) against the transcripts' bytes
+try {
+  const { createRequire } = await import('node:module');
+  const Database = createRequire(import.meta.url)('better-sqlite3');
+  const db = new Database(path.join(cache, 'index.db'), { readonly: true });
+  const sized = db
+    .prepare(
+      "SELECT name, sum(pgsize) AS b FROM dbstat WHERE name GLOB 'sigs*' OR name GLOB 'pieces*' OR name GLOB 'words*' OR name = 'sqlite_autoindex_sigs_1' GROUP BY name",
+    )
+    .all();
+  const all = db.prepare('SELECT sum(pgsize) AS b FROM dbstat').get().b;
+  db.close();
+  const idx = sized.reduce((n, r) => n + r.b, 0);
+  lines.push(
+    '',
+    `search index on disk: ${(idx / 1048576).toFixed(1)} MiB, ${((100 * idx) / bytes).toFixed(1)}% of the transcripts' ${(bytes / 1048576).toFixed(0)} MiB (the whole index database: ${(all / 1048576).toFixed(1)} MiB)`,
+  );
+} catch (err) {
+  lines.push('', `search index on disk: not measured (${err.message.split('\n')[0]})`);
+}
 console.log(lines.join('\n'));
 if (!process.env.RESUME_CACHE_DIR) fs.rmSync(cache, { recursive: true, force: true });

@@ -20,7 +20,7 @@ import { cacheDir } from '../util/paths.js';
  * rows.bin: a database of another version is removed and built again (21: one SQLite database in
  * place of the state shards, listing files and patches; 22: a session's prompts in one row; 23: indexes for the listing's order and the failed sources; 24: records and prompts folded for words).
  */
-export const INDEX_VERSION = 27;
+export const INDEX_VERSION = 29;
 
 export interface IndexFiles {
   dir: string;

@@ -23,7 +23,7 @@ import { RAW_LINE } from './scan.js';
 import type { ExtractCtx, Piece, Role } from './types.js';
 
 /** characters of a piece kept (a pasted log in a prompt: the rest is found by reading the file) */
-const PIECE_CAP = 8 << 10;
+const PIECE_CAP = 4 << 10;
 /** a line longer than this is not decoded for pieces (tool output, mostly: read when it matters) */
 const LINE_CAP = 1 << 20;
 
@@ -210,7 +210,7 @@ export function dropPieces(db: Db, path: string): void {
 
 /** The full-text query that finds the pieces that may hold a term: each of its words' tokens, as a prefix (null: none to look for). */
 export function matchOf(t: Term): string | null {
-  const toks = t.text.match(/[\p{L}\p{N}\p{Co}]+/gu);
+  const toks = t.text.match(/[\p{L}\p{N}\p{M}\p{Co}]+/gu);
   if (!toks?.length) return null;
   return toks.map((k) => `"${k.replace(/"/g, '""')}"*`).join(' AND ');
 }
@@ -228,14 +228,20 @@ export function piecesHolding(db: Db, terms: Term[]): { byFile: Map<string, Kept
   const answered = terms.map((t) => {
     const m = matchOf(t);
     if (!m) return false;
-    for (const r of q.iterate(m) as Iterable<[number, string, number, number, string]>) {
-      if (seen.has(r[0])) continue;
-      t.re.lastIndex = 0;
-      if (!t.re.test(r[4])) continue;
-      seen.add(r[0]);
-      let list = byFile.get(r[1]);
-      if (!list) byFile.set(r[1], (list = []));
-      list.push({ role: r[2], flags: r[3], text: r[4] });
+    try {
+      for (const r of q.iterate(m) as Iterable<[number, string, number, number, string]>) {
+        if (seen.has(r[0])) continue;
+        t.re.lastIndex = 0;
+        if (!t.re.test(r[4])) continue;
+        seen.add(r[0]);
+        let list = byFile.get(r[1]);
+        if (!list) byFile.set(r[1], (list = []));
+        list.push({ role: r[2], flags: r[3], text: r[4] });
+      }
+    } catch {
+      // a word the table's tokenizer splits otherwise (a phrase, which this table cannot answer):
+      // the sessions it would have settled are read
+      return false;
     }
     return true;
   });

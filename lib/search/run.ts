@@ -26,10 +26,12 @@ const workerFile = (app: App) => path.join(app.distDir, 'search-worker.cjs');
  * none of the terms' needles (prefilter.ts).
  */
 export function prestart(app: App, terms: Term[]): Prestarted | null {
+  // With signatures, most searches read few files or none: threads are started by the scan, when
+  // what it must read is worth them (a thread costs ~30 ms to start, more than many whole searches).
+  if (hasSignatures(app)) return null;
   return prestartWorkers(workerFile(app), threadCount(), () => {
     const needles = allNeedles(terms);
-    // (with signatures, the files no term can be in are known without reading them)
-    if (needles.length === 0 || hasSignatures(app)) return null;
+    if (needles.length === 0) return null;
     const files = storedFiles(app.ctx).filter((f) => f.endsWith('.jsonl'));
     return files.length > 0 ? new Prefilter(files, needles) : null;
   });

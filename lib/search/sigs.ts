@@ -32,11 +32,11 @@ const MAX_BITS = 1 << 20;
 /** the narrowest (256 bytes) */
 const MIN_BITS = 1 << 11;
 /** a signature is folded while its share of set bits would stay at or below this */
-const SPARSE = 0.2;
+const SPARSE = 0.3;
 /** an append past this share of set bits makes the signature again, wider (from the whole file) */
 const CROWDED = 0.5;
 /** bytes kept of a file's start and of the end of what was hashed: a file that no longer has them was rewritten */
-const HEAD = 256;
+const HEAD = 64;
 const TAIL = 32;
 const CHUNK = 1 << 20;
 
