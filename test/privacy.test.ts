@@ -112,7 +112,11 @@ describe('nothing from a transcript reaches any output raw', () => {
     const sessions = (db.prepare('SELECT doc FROM sessions').pluck().all() as string[]).map((d) => JSON.parse(d));
     const prompts = (db.prepare('SELECT texts FROM prompts').pluck().all() as string[]).flatMap((t) => JSON.parse(t) as string[]);
     const entries = db.prepare('SELECT sessions FROM sources').pluck().all() as string[];
+    // the search index's pieces (made by `index` after the listing): prompts and replies, redacted
+    const pieces = db.prepare('SELECT text FROM pieces').pluck().all() as string[];
     db.close();
+    expect(pieces.join('\n')).toContain('cartwheel');
+    expectCleanJson("the search index's pieces", JSON.stringify(pieces));
     expectCleanJson('the sessions', JSON.stringify(sessions));
     expectCleanJson('the prompts', JSON.stringify(prompts));
     expectCleanJson("the sources' sessions", JSON.stringify(entries.map((e) => JSON.parse(e))));

@@ -17,6 +17,7 @@
 import type { Db } from '../index/store.js';
 import type { Statement } from '../os/sqlite.js';
 import type { Harness } from '../types.js';
+import { sanitizeText } from '../util/redact.js';
 import type { Term } from './query.js';
 import { EXTRACTORS, HOOKS, rawHeads } from './registry.js';
 import { RAW_LINE } from './scan.js';
@@ -151,7 +152,10 @@ export class PieceReader {
   private keep(p: Piece): void {
     if (p.role === 'tool-output' || !p.text) return;
     const flags = (p.copied ? F_COPIED : 0) | (p.summary ? F_SUMMARY : 0) | (p.write ? F_WRITE : 0);
-    this.kept.push({ role: ROLE_AT.get(p.role) ?? 1, flags, text: p.text.length > PIECE_CAP ? p.text.slice(0, PIECE_CAP) : p.text });
+    // kept as every other text of the index is: control characters out, secrets redacted (a word
+    // inside a secret is then not settled here: that session is read)
+    const text = sanitizeText(p.text.length > PIECE_CAP ? p.text.slice(0, PIECE_CAP) : p.text);
+    this.kept.push({ role: ROLE_AT.get(p.role) ?? 1, flags, text });
   }
 }
 
