@@ -193,7 +193,7 @@ describe('search prefilter', () => {
     const pre = new Prefilter(files, allNeedles(terms));
     pre.run();
     expect(files.map((f) => pre.clean(f) !== undefined)).toEqual([false, true, false, true]);
-    const marked = scanGroups(groups(), terms, new Set(), undefined, pre);
+    const marked = scanGroups(groups(), terms, new Set(), { pre });
     expect(marked).toEqual(plain);
     expect(marked.stats.files).toBe(4);
     expect(marked.stats.bytes).toBe(files.reduce((n, f) => n + fs.statSync(f).size, 0));
@@ -201,7 +201,7 @@ describe('search prefilter', () => {
     // a marked file is passed over, not read: the word written into it since is not seen (the search
     // is of the files as they were when read), while a scan without the marks sees it
     fs.writeFileSync(files[1], fs.readFileSync(files[0]));
-    expect(scanGroups(groups(), terms, new Set(), undefined, pre).groups.map((g) => g.key)).toEqual(['pi:s1', 'pi:s3']);
+    expect(scanGroups(groups(), terms, new Set(), { pre }).groups.map((g) => g.key)).toEqual(['pi:s1', 'pi:s3']);
     expect(scanGroups(groups(), terms, new Set()).groups.map((g) => g.key)).toEqual(['pi:s1', 'pi:s2', 'pi:s3']);
   });
 });

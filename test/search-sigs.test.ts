@@ -190,7 +190,10 @@ describe('pieces', () => {
   function stored(dbFile: string, file: string): { role: number; text: string }[] {
     const db = openWrite(dbFile);
     try {
-      return db.prepare('SELECT p.role, p.text FROM pieces p JOIN sigs s ON s.id = p.file WHERE s.path = ? ORDER BY p.id').all(file) as { role: number; text: string }[];
+      return db.prepare('SELECT p.role, p.text FROM pieces p JOIN sigs s ON s.id = p.file WHERE s.path = ? ORDER BY p.id').all(file) as {
+        role: number;
+        text: string;
+      }[];
     } finally {
       db.close();
     }

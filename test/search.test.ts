@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { ScanOut } from '../lib/search/pool.js';
 import { byteKey, parseQuery } from '../lib/search/query.js';
 import { EXTRACTORS, HOOKS, loadExtractors } from '../lib/search/registry.js';
-import { type Reader, rawText, scanLines } from '../lib/search/scan.js';
+import { LINE_BARE, LINE_FIRST, type Reader, rawText, scanLines } from '../lib/search/scan.js';
 import { makeSnippet, marked } from '../lib/search/snippet.js';
 import type { Piece } from '../lib/search/types.js';
 import type { Session } from '../lib/types.js';
@@ -430,12 +430,17 @@ describe('output', () => {
     const { runSearch } = await import('../lib/search/run.js');
     const app = makeApp({ env: envFor(h), distDir: path.join(ROOT, 'dist') });
     const all = await app.sessions();
-    const got = await runSearch(app, all, parseQuery(['ocelot backoff'], true), {}, null, { evidence: false });
+    const got = await runSearch(app, all, parseQuery(['ocelot backoff'], true), {}, { evidence: false });
     expect(got.results.map((r) => r.session.key)).toEqual(keys);
     expect(got.stats.files).toBe(1);
     // a word only inside another word: the table cannot find it, the session is read and found
     const inside = run(h, ['search', '--rows', 'ocelotish']);
-    expect(inside.stdout.split('\n').filter(Boolean).map((l) => l.split('\t')[0])).toEqual([`claude:${ID(3)}`]);
+    expect(
+      inside.stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => l.split('\t')[0]),
+    ).toEqual([`claude:${ID(3)}`]);
   });
 
   it('a search for rows only keeps no text of its hits and cuts no snippet; the hits weigh the same', async () => {
@@ -650,8 +655,7 @@ describe('scanning', () => {
       reader,
       [byteKey('wombat')],
       { line: () => {}, raw: (b, at) => raws.push(b.toString('latin1', at, at + 6)) },
-      undefined,
-      [Buffer.from('"type":"tool_result"')],
+      { rawHead: [Buffer.from('"type":"tool_result"')] },
     );
     expect(st.hugeLines).toBe(1);
     expect(raws).toEqual(['wombat']);
@@ -742,10 +746,9 @@ describe('scanning', () => {
     const got: string[] = [];
     const bare: boolean[] = [];
     scanLines(reader, [byteKey('needle')], {
-      // biome-ignore lint/complexity/useMaxParams: ScanSink.line's parameters (lib/search/scan.ts); the sixth is read here
-      line: (b, s, e, _f, _a, x) => {
+      line: (b, s, e, _at, kind) => {
         got.push(b.toString('utf8', s, e));
-        bare.push(!!x);
+        bare.push((kind & LINE_BARE) !== 0);
       },
       raw: () => {},
     });
@@ -760,8 +763,7 @@ describe('scanning', () => {
     ] as const) {
       const flags: boolean[] = [];
       scanLines(memReader(Buffer.from(`${first}\n{"t":"needle"}\n`)), needles.map(byteKey), {
-        // biome-ignore lint/complexity/useMaxParams: ScanSink.line's parameters (lib/search/scan.ts); the sixth is read here
-        line: (_b, _s, _e, _f, _a, x) => flags.push(!!x),
+        line: (_b, _s, _e, _at, kind) => flags.push((kind & LINE_BARE) !== 0),
         raw: () => {},
       });
       expect(flags, first).toEqual([false, false]);
@@ -773,7 +775,7 @@ describe('scanning', () => {
     const data = Buffer.from([JSON.stringify({ n: 1 }), big, JSON.stringify({ n: 2 })].join('\n') + '\n');
     const reader = memReader(data);
     const got: string[] = [];
-    const st = scanLines(reader, [], { line: (b, s, e) => got.push(b.toString('utf8', s, e)), raw: () => {} }, 1 << 20);
+    const st = scanLines(reader, [], { line: (b, s, e) => got.push(b.toString('utf8', s, e)), raw: () => {} }, { parseCap: 1 << 20 });
     expect(got).toEqual(['{"n":1}', '{"n":2}']);
     expect(st.hugeLines).toBe(1);
   });
@@ -787,7 +789,7 @@ describe('scanning', () => {
     const prose = Buffer.from(jsonl({ type: 'session' }, { type: 'assistant', text: 'y'.repeat(3 << 20) }));
     const raws = () => {
       let n = 0;
-      scanLines(readerOf(tool), [byteKey('heron')], { line: () => {}, raw: () => n++ }, undefined, [Buffer.from('"type":"tool_result"')]);
+      scanLines(readerOf(tool), [byteKey('heron')], { line: () => {}, raw: () => n++ }, { rawHead: [Buffer.from('"type":"tool_result"')] });
       return n;
     };
     const fresh = raws();
@@ -817,8 +819,7 @@ describe('scanning', () => {
         memReader(tool, step),
         [byteKey('heron')],
         { line: () => {}, raw: (b, h) => got.push(b.toString('latin1', h - 2, h)) },
-        undefined,
-        [Buffer.from('"type":"tool_result"')],
+        { rawHead: [Buffer.from('"type":"tool_result"')] },
       );
       return got;
     };
@@ -860,21 +861,24 @@ describe('scanning', () => {
       const cuts: ([number, number] | undefined)[] = [];
       const sink = {
         stop: false,
-        line(_b: Buffer, _s: number, _e: number, first: boolean) {
-          if (!first) hit = true;
+        line(_b: Buffer, _s: number, _e: number, _at: number, kind: number) {
+          if ((kind & LINE_FIRST) === 0) hit = true;
           if (hit && stop) sink.stop = true;
         },
         raw: () => {},
       };
-      scanLines(readerOf(), [byteKey('heron')], sink, undefined, [Buffer.from('"role":"toolResult"')], {
-        head,
-        wanted: () => hit,
-        tail,
-        visit: (line, at, length) => {
-          seen.push(line.toString('utf8'));
-          cuts.push(at === undefined ? undefined : [at, must(length)]);
+      scanLines(readerOf(), [byteKey('heron')], sink, {
+        rawHead: [Buffer.from('"role":"toolResult"')],
+        track: {
+          head,
+          wanted: () => hit,
+          tail,
+          visit: (line, at, length) => {
+            seen.push(line.toString('utf8'));
+            cuts.push(at === undefined ? undefined : [at, must(length)]);
+          },
+          reread: readerOf,
         },
-        reread: readerOf,
       });
       expect(hit).toBe(true);
       if (head) {
@@ -904,13 +908,21 @@ describe('scanning', () => {
     const data = Buffer.from(lines.join('\n') + '\n');
     for (const step of [37, 1, 50, 51, 4096]) {
       const seen: [string, number | undefined, number | undefined][] = [];
-      scanLines(memReader(data, step), [byteKey('heron')], { line() {}, raw() {} }, undefined, [Buffer.from('"role":"toolResult"')], {
-        head: 100,
-        tail: 50,
-        wanted: () => true,
-        visit: (line, at, length) => seen.push([line.toString('utf8'), at, length]),
-        reread: () => memReader(data),
-      });
+      scanLines(
+        memReader(data, step),
+        [byteKey('heron')],
+        { line() {}, raw() {} },
+        {
+          rawHead: [Buffer.from('"role":"toolResult"')],
+          track: {
+            head: 100,
+            tail: 50,
+            wanted: () => true,
+            visit: (line, at, length) => seen.push([line.toString('utf8'), at, length]),
+            reread: () => memReader(data),
+          },
+        },
+      );
       const at2 = lines[0].length + 1;
       const at4 = data.indexOf(long + '\r', at2 + long.length);
       expect(seen, `reads of ${step} bytes`).toEqual([

@@ -25,6 +25,8 @@ export async function run(app: App, call: Call): Promise<void> {
   if (!t) note('signatures: another process is making them');
   else {
     const smb = (t.bytes / 1048576).toFixed(1);
-    note(`signatures of ${t.files} files: ${t.made} made, ${t.extended} extended, ${t.gone} dropped; ${smb} MiB read in ${Date.now() - t1} ms`);
+    note(
+      `signatures of ${t.files} files: ${t.made} made, ${t.extended} extended, ${t.gone} dropped; ${smb} MiB read in ${Date.now() - t1} ms`,
+    );
   }
 }

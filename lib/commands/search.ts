@@ -98,9 +98,11 @@ export async function run(app: App, call: Call): Promise<void> {
   // a long search shows how far it is on a terminal (never for the picker: fzf owns the screen)
   const bar = o.rows ? null : progressBar('searching', undefined, 'sessions');
   // (--rows prints rows only: the results are ranked without their evidence)
-  const { results, stats } = await runSearch(app, all, terms, filters, workers, { progress: bar?.update, evidence: !o.rows }).finally(() =>
-    bar?.end(),
-  );
+  const { results, stats } = await runSearch(app, all, terms, filters, {
+    prestarted: workers,
+    progress: bar?.update,
+    evidence: !o.rows,
+  }).finally(() => bar?.end());
   const list = o.n ? results.slice(0, o.n) : results;
   const query = terms.map((t) => (t.phrase ? `"${t.text}"` : t.text)).join(' ');
   // --copy takes the one best result (the `best:` line), never the first of a tie

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import { label } from '../output.js';
 import { EXTRACTORS, rawHeads } from '../search/registry.js';
-import { scanFile } from '../search/scan.js';
+import { LINE_FIRST, scanFile } from '../search/scan.js';
 import type { ExtractCtx, Piece } from '../search/types.js';
 import type { Session } from '../types.js';
 import { readText } from '../util/fsx.js';
@@ -40,14 +40,14 @@ export function transcriptPieces(s: Session): Piece[] | null {
     f,
     [],
     {
-      line(buf, start, end, first) {
+      line(buf, start, end, _at, kind) {
         let o: unknown;
         try {
           o = JSON.parse(buf.toString('utf8', start, end));
         } catch {
           return;
         }
-        cx.first = first;
+        cx.first = (kind & LINE_FIRST) !== 0;
         for (const p of ex(o, cx)) out.push(p);
       },
       raw() {

@@ -1,9 +1,11 @@
 // Helpers the per-harness text extractors share.
-import type { Piece, Role } from './types.js';
+
 import { toMs } from '../util/time.js';
+import type { Piece, Role } from './types.js';
 
 /** Tools that write or edit files (by name, across harnesses). */
-export const WRITE_TOOL = /^(write|edit|multiedit|multi_edit|notebookedit|str_replace|strreplace|str_replace_based_edit_tool|apply_patch|applypatch|patch|write_file|writefile|replace|create_file|createfile|edit_file|editfile|search_replace|delete_file|file_write|file_edit)$/i;
+export const WRITE_TOOL =
+  /^(write|edit|multiedit|multi_edit|notebookedit|str_replace|strreplace|str_replace_based_edit_tool|apply_patch|applypatch|patch|write_file|writefile|replace|create_file|createfile|edit_file|editfile|search_replace|delete_file|file_write|file_edit)$/i;
 /** Tools that delegate a task to another agent. */
 export const TASK_TOOL = /^(task|agent|spawn_agent|delegate|delegate_to_agent|subagent|run_subagent|dispatch_agent|new_task)$/i;
 
@@ -99,5 +101,5 @@ export function outputMarkerEnd(line: Buffer, type: Buffer, markers: Buffer[], h
   if (i <= 0) return -1;
   for (let j = 1; j < i; j++) if (line[j] === 0x7b || line[j] === 0x5b) return -1;
   const t = h.indexOf(type);
-  return t > 0 && t < i && (line[t - 1] === 0x7b || line[t - 1] === 0x2c) ? i + m!.length : -1;
+  return t > 0 && t < i && (line[t - 1] === 0x7b || line[t - 1] === 0x2c) ? i + (m?.length ?? 0) : -1;
 }

@@ -11,6 +11,7 @@ import { readFully } from '../util/fsx.js';
 
 /** The module, as bytes: `fold(n)` ORs 0x20 into memory[0, n) rounded up to 16. */
 function moduleBytes(): Uint8Array<ArrayBuffer> {
+  // biome-ignore format: one instruction a line, as a disassembly reads
   const body = [
     0x02, 0x01, 0x7f, 0x01, 0x7b, // locals: i32 $i, v128 $m
     0xfd, 0x0c, ...Array<number>(16).fill(0x20), // v128.const i8x16 0x20…
@@ -23,6 +24,7 @@ function moduleBytes(): Uint8Array<ArrayBuffer> {
     0x20, 0x01, 0x41, 0x10, 0x6a, 0x21, 0x01, // $i += 16
     0x0c, 0x00, 0x0b, 0x0b, 0x0b, // br 0, end loop, end block, end func
   ];
+  // biome-ignore format: one section a line
   return new Uint8Array([
     0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, // \0asm v1
     0x01, 0x05, 0x01, 0x60, 0x01, 0x7f, 0x00, // type: (i32) -> ()
@@ -103,7 +105,8 @@ export class Folder {
     const need = n + 16;
     if (this.mem) {
       if (this.mem.buffer.byteLength < need) this.mem.grow(Math.ceil((need - this.mem.buffer.byteLength) / PAGE));
-      if (this.view.buffer !== this.mem.buffer || this.view.length < need) this.view = Buffer.from(this.mem.buffer, 0, this.mem.buffer.byteLength);
+      if (this.view.buffer !== this.mem.buffer || this.view.length < need)
+        this.view = Buffer.from(this.mem.buffer, 0, this.mem.buffer.byteLength);
     } else if (this.view.length < need) {
       // (what it held is kept, as the memory's is when it grows: foldNext carries bytes from it)
       const next = Buffer.alloc(Math.max(need, this.view.length * 2));
@@ -115,7 +118,7 @@ export class Folder {
 
   /** Fold the first n bytes of the memory in place; their view. */
   private foldIn(n: number): Buffer {
-    if (this.mem) this.fn!(n);
+    if (this.mem && this.fn) this.fn(n);
     else {
       const words = new Uint32Array(this.view.buffer, this.view.byteOffset, (n + 3) >> 2);
       for (let i = 0; i < words.length; i++) words[i] |= 0x20202020;
@@ -168,7 +171,7 @@ export class Needle {
     this.bytes = foldNeedle(key);
     let at = 0;
     const last = this.bytes.length < BM_MIN ? this.bytes.length - MIN_TAIL : 0;
-    for (let i = 1; i <= last; i++) if (RANK[this.bytes[i]!]! < RANK[this.bytes[at]!]!) at = i;
+    for (let i = 1; i <= last; i++) if (RANK[this.bytes[i]] < RANK[this.bytes[at]]) at = i;
     this.at = at;
     this.tail = this.bytes.subarray(at);
   }

@@ -1,11 +1,12 @@
 // Group membership: a session and everything below it (subagent transcripts next to it, child
 // sessions whose parent points at it, workers a harness attributes to it) form a group that is
 // reported on the root, the resumable session.
-import type { Harness, Session } from '../types.js';
-import type { Hit } from './score.js';
-import { HOOKS } from './registry.js';
+
 import { applyFilters, type Filters } from '../select/filter.js';
+import type { Harness, Session } from '../types.js';
 import { addTo } from '../util/multimap.js';
+import { HOOKS } from './registry.js';
+import type { Hit } from './score.js';
 
 export interface SearchFilters extends Filters {
   /** epoch ms: sessions active at or after */
@@ -32,7 +33,8 @@ export interface Group {
 
 /** The group's metadata line (asked for when its files are scanned, and again as evidence of its own). */
 export function groupMeta(g: Group): string {
-  return (g.meta ??= metadataText(g.root));
+  g.meta ??= metadataText(g.root);
+  return g.meta;
 }
 
 export function newGroup(root: Session, members: Session[], bare = false): Group {
@@ -61,7 +63,7 @@ export function groupSessions(all: Session[]): Map<string, Group> {
     if (HOOKS[s.harness]?.parents) addTo(inferOf, s.harness, s);
   }
   const inferred = new Map<string, string>();
-  for (const [h, list] of inferOf) for (const [k, p] of HOOKS[h]!.parents!(list)) inferred.set(k, p);
+  for (const [h, list] of inferOf) for (const [k, p] of HOOKS[h].parents?.(list) ?? []) inferred.set(k, p);
   const parentOf = (s: Session) => s.parent ?? inferred.get(s.key) ?? null;
   const rootOf = (s: Session): Session => {
     if (parentOf(s) === null) return s;

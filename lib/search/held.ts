@@ -112,22 +112,22 @@ export class Held {
     let fd = -1;
     try {
       for (let k = 0; k < items.length && !stopped(); k += 3) {
-        const kind = items[k]!;
-        const a = items[k + 1]!;
-        const n = items[k + 2]!;
+        const kind = items[k];
+        const a = items[k + 1];
+        const n = items[k + 2];
         if (kind === RAW) {
-          if (!moot(false)) this.rawPiece(raws[a]!, n);
+          if (!moot(false)) this.rawPiece(raws[a], n);
           continue;
         }
         if (moot(true)) continue;
         if (kind === COPIED) {
-          this.decode(copies!, a, a + n, false);
+          if (copies) this.decode(copies, a, a + n, false);
           continue;
         }
         if (fd < 0) fd = fs.openSync(this.file, 'r');
         const buf = readAt(fd, n, a);
         // the file was cut or rewritten since: what is there now is not the line that was held
-        if (!buf || !this.isOutput!(buf.subarray(0, n))) continue;
+        if (!buf || !this.isOutput?.(buf.subarray(0, n))) continue;
         this.decode(buf, 0, n, false);
       }
     } finally {

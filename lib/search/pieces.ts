@@ -227,7 +227,9 @@ export function piecesHolding(db: Db, terms: Term[]): { byFile: Map<string, Kept
   const byFile = new Map<string, Kept[]>();
   const seen = new Set<number>();
   const q = db
-    .prepare('SELECT p.id, s.path, p.role, p.flags, p.text FROM words JOIN pieces p ON p.id = words.rowid JOIN sigs s ON s.id = p.file WHERE words MATCH ?')
+    .prepare(
+      'SELECT p.id, s.path, p.role, p.flags, p.text FROM words JOIN pieces p ON p.id = words.rowid JOIN sigs s ON s.id = p.file WHERE words MATCH ?',
+    )
     .raw();
   const answered = terms.map((t) => {
     const m = matchOf(t);
@@ -239,7 +241,10 @@ export function piecesHolding(db: Db, terms: Term[]): { byFile: Map<string, Kept
         if (!t.re.test(r[4])) continue;
         seen.add(r[0]);
         let list = byFile.get(r[1]);
-        if (!list) byFile.set(r[1], (list = []));
+        if (!list) {
+          list = [];
+          byFile.set(r[1], list);
+        }
         list.push({ role: r[2], flags: r[3], text: r[4] });
       }
     } catch {

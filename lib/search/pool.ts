@@ -1,19 +1,30 @@
 // Scanning groups: in this thread for a small corpus, else spread over worker threads (worker.ts)
 // in batches of about equal bytes, this thread scanning too.
 import fs from 'node:fs';
-import type { Term } from './query.js';
-import type { Group } from './groups.js';
-import { allNeedles, termMask } from './query.js';
-import { childFiles, groupMeta } from './groups.js';
-import { collect, markAbandoned, settleEvidence, outputMoot, STOP, type Hit } from './score.js';
-import { branchPass, closeCtx, noStats, readCtx, scanChildFile, scanSession, type GroupScan, type OnPiece, type SearchStats } from './read.js';
 import type { Harness, Session } from '../types.js';
-import type { Role } from './types.js';
-import { HOOKS } from './registry.js';
-import type { Prefilter, PrefilterMsg } from './prefilter.js';
 import { requireLazy } from '../util/lazy.js';
+import type { Group } from './groups.js';
+import { childFiles, groupMeta } from './groups.js';
 import type { Kept } from './pieces.js';
+import type { Prefilter, PrefilterMsg } from './prefilter.js';
+import type { Term } from './query.js';
+import { allNeedles, termMask } from './query.js';
+import {
+  branchPass,
+  closeCtx,
+  type GroupScan,
+  noStats,
+  type OnPiece,
+  type ReadCtx,
+  readCtx,
+  type SearchStats,
+  scanChildFile,
+  scanSession,
+} from './read.js';
+import { HOOKS } from './registry.js';
+import { collect, type Hit, markAbandoned, outputMoot, STOP, settleEvidence } from './score.js';
 import type { Signatures } from './sigs.js';
+import type { Role } from './types.js';
 
 export interface ScanOut {
   /** `keys`: the piece hashes (a fork's copies are told by its source's; prompt history is not counted twice) */
@@ -21,68 +32,33 @@ export interface ScanOut {
   stats: SearchStats;
 }
 
+/** How scanGroups takes its groups and reports. */
+export interface ScanHow {
+  /** the index of the next group to scan, -1 when none is left (threads share the list that way); without it, every group in order */
+  pick?: () => number;
+  /** the files marked before the scan (prefilter.ts), passed over */
+  pre?: Prefilter | null;
+  /** called after each group */
+  after?: () => void;
+}
+
 /**
  * Scan groups (in this thread). `needKeys`: root keys whose piece hashes must be complete (sources
- * of forks among the groups: no piece is skipped in them). `pick`: the index of the next group to scan, -1 when none is left
- * (threads share the list that way); without it, every group in order. Used by `search` directly
- * and by its worker threads.
+ * of forks among the groups: no piece is skipped in them). Used by `search` directly and by its
+ * worker threads.
  */
-export function scanGroups(groups: Group[], terms: Term[], needKeys: Set<string>, pick?: () => number, pre?: Prefilter | null, after?: () => void): ScanOut {
+export function scanGroups(groups: Group[], terms: Term[], needKeys: Set<string>, how: ScanHow = {}): ScanOut {
+  const { pick, pre, after } = how;
   const stats = noStats();
   const cx = readCtx(terms, allNeedles(terms), stats, pre ? (f) => pre.clean(f) : undefined);
-  const K = Math.min(terms.length, 31);
-  const full = K >= 31 ? 0x7fffffff : (1 << K) - 1;
   const scanned: Group[] = [];
   let at = 0;
   const next = pick ?? (() => (at < groups.length ? at++ : -1));
   try {
     for (let i = next(); i >= 0; i = next()) {
-      const g = groups[i]!;
+      const g = groups[i];
       scanned.push(g);
-      const withIds = new Map<string, Harness>();
-      const trees = new Map<string, Set<string> | null>();
-      const meta = termMask(terms, groupMeta(g));
-      const isFull = () => ((g.mask | meta) & full) === full;
-      const keysWanted = needKeys.has(g.root.key);
-      const br: GroupScan = {
-        full: isFull,
-        told: (file, h) => withIds.set(file, h),
-        read: (file, dead) => trees.set(file, dead),
-        outputMoot: (file) => !keysWanted && outputMoot(g, K, file),
-      };
-      // a subagent transcript can be a session of its own (a member) and be named by its parent too
-      const done = new Set<string>();
-      try {
-        for (const m of g.members) {
-          stats.sessions++;
-          const memberIsChild = m !== g.root;
-          const on: OnPiece = (p, file, child, rid) => collect(g, terms, p, file, child, m, memberIsChild, rid);
-          // a database holds many sessions: each member is read from it
-          const shared = /\.db$/.test(m.file);
-          if (shared || !done.has(m.file)) scanSession(cx, m, memberIsChild, on, br);
-          done.add(m.file);
-        }
-        for (const m of g.members) {
-          const on: OnPiece = (p, file, child, rid) => collect(g, terms, p, file, child, m, true, rid);
-          for (const f of childFiles(m)) {
-            if (done.has(f)) continue;
-            done.add(f);
-            scanChildFile(cx, m.harness, f, on, br);
-          }
-        }
-      } catch (err) {
-        if (err !== STOP) throw err;
-      }
-      // Branches are told apart only where it can matter: a group that has every term, in files its
-      // kept hits are from. The tree was read along with the search once the group had every term;
-      // a file searched before that (the last term was found in a later file) is read again.
-      if (isFull()) {
-        for (const [file, h] of withIds) {
-          if (!g.hits.some((x) => x.file === file && x.rids)) continue;
-          const d = trees.has(file) ? trees.get(file)! : branchPass(cx, h, file);
-          if (d && d.size) markAbandoned(g, file, d, K);
-        }
-      }
+      scanGroup(g, terms, needKeys.has(g.root.key), cx);
       finish(g, terms);
       after?.();
     }
@@ -99,6 +75,59 @@ export function scanGroups(groups: Group[], terms: Term[], needKeys: Set<string>
       .map((g) => ({ key: g.root.key, mask: g.mask, hits: g.hits, nHits: g.nHits, keys: keysRead(g) ? [...g.keys] : [] })),
     stats,
   };
+}
+
+/**
+ * Read one group's files: its members' own stores, then the children they name, each file once;
+ * then, where it can matter, tell its abandoned branches apart. `keysWanted`: its piece hashes must
+ * be complete (a fork's source).
+ */
+function scanGroup(g: Group, terms: Term[], keysWanted: boolean, cx: ReadCtx): void {
+  const K = Math.min(terms.length, 31);
+  const full = K >= 31 ? 0x7fffffff : (1 << K) - 1;
+  const withIds = new Map<string, Harness>();
+  const trees = new Map<string, Set<string> | null>();
+  const meta = termMask(terms, groupMeta(g));
+  const isFull = () => ((g.mask | meta) & full) === full;
+  const br: GroupScan = {
+    full: isFull,
+    told: (file, h) => withIds.set(file, h),
+    read: (file, dead) => trees.set(file, dead),
+    outputMoot: (file) => !keysWanted && outputMoot(g, K, file),
+  };
+  // a subagent transcript can be a session of its own (a member) and be named by its parent too
+  const done = new Set<string>();
+  try {
+    for (const m of g.members) {
+      cx.stats.sessions++;
+      const memberIsChild = m !== g.root;
+      const on: OnPiece = (p, file, child, rid) => collect(g, terms, p, { file, child, member: m, memberIsChild, rid });
+      // a database holds many sessions: each member is read from it
+      const shared = /\.db$/.test(m.file);
+      if (shared || !done.has(m.file)) scanSession(cx, m, memberIsChild, on, br);
+      done.add(m.file);
+    }
+    for (const m of g.members) {
+      const on: OnPiece = (p, file, child, rid) => collect(g, terms, p, { file, child, member: m, memberIsChild: true, rid });
+      for (const f of childFiles(m)) {
+        if (done.has(f)) continue;
+        done.add(f);
+        scanChildFile(cx, m.harness, f, on, br);
+      }
+    }
+  } catch (err) {
+    if (err !== STOP) throw err;
+  }
+  // Branches are told apart only where it can matter: a group that has every term, in files its
+  // kept hits are from. The tree was read along with the search once the group had every term;
+  // a file searched before that (the last term was found in a later file) is read again.
+  if (!isFull()) return;
+  for (const [file, h] of withIds) {
+    if (!g.hits.some((x) => x.file === file && x.rids)) continue;
+    const read = trees.get(file);
+    const d = read !== undefined ? read : branchPass(cx, h, file);
+    if (d?.size) markAbandoned(g, file, d, K);
+  }
 }
 
 const ROLES: Role[] = ['user', 'assistant', 'tool-call', 'tool-output', 'task', 'metadata'];
@@ -124,6 +153,40 @@ const F_WRITE = 8;
 const F_FIRST = 16;
 const F_ABANDONED = 32;
 
+/** A hit's flags, one bit each. */
+function flagsOf(h: Hit): number {
+  return (
+    (h.child ? F_CHILD : 0) |
+    (h.copied ? F_COPIED : 0) |
+    (h.summary ? F_SUMMARY : 0) |
+    (h.write ? F_WRITE : 0) |
+    (h.firstPrompt ? F_FIRST : 0) |
+    (h.abandoned ? F_ABANDONED : 0)
+  );
+}
+
+/** One hit into the numbers (its strings by their index in `strs`, each path once: `str`). */
+function packHit(h: Hit, nums: number[], strs: string[], str: (x: string) => number): void {
+  nums.push(
+    ROLE_AT.get(h.role) ?? 0,
+    h.mask,
+    h.k,
+    str(h.file),
+    flagsOf(h),
+    h.via === undefined ? -1 : str(h.via),
+    h.key,
+    h.score,
+    h.text === '' ? -1 : strs.push(h.text) - 1,
+  );
+  // (record ids tell branches apart on the thread that read them: none are left to post)
+  const sn = h.snippet;
+  if (!sn) nums.push(-1);
+  else {
+    nums.push(strs.push(sn.text) - 1, sn.marks.length);
+    for (const [a, b] of sn.marks) nums.push(a, b);
+  }
+}
+
 export function packScan(out: ScanOut): PackedScan {
   const nums: number[] = [];
   const strs: string[] = [];
@@ -143,17 +206,7 @@ export function packScan(out: ScanOut): PackedScan {
     // (a loop: a fork's source can have 200,000 piece hashes, too many to spread as arguments)
     for (const k of g.keys) nums.push(k);
     nums.push(g.hits.length);
-    for (const h of g.hits) {
-      const flags = (h.child ? F_CHILD : 0) | (h.copied ? F_COPIED : 0) | (h.summary ? F_SUMMARY : 0) | (h.write ? F_WRITE : 0) | (h.firstPrompt ? F_FIRST : 0) | (h.abandoned ? F_ABANDONED : 0);
-      nums.push(ROLE_AT.get(h.role)!, h.mask, h.k, str(h.file), flags, h.via === undefined ? -1 : str(h.via), h.key, h.score, h.text === '' ? -1 : strs.push(h.text) - 1);
-      // (record ids tell branches apart on the thread that read them: none are left to post)
-      const sn = h.snippet;
-      if (!sn) nums.push(-1);
-      else {
-        nums.push(strs.push(sn.text) - 1, sn.marks.length);
-        for (const [a, b] of sn.marks) nums.push(a, b);
-      }
-    }
+    for (const h of g.hits) packHit(h, nums, strs, str);
   }
   return { nums: Float64Array.from(nums), strs, stats: out.stats };
 }
@@ -162,29 +215,29 @@ export function unpackScan(p: PackedScan): ScanOut {
   const { nums, strs } = p;
   let i = 0;
   const groups: ScanOut['groups'] = [];
-  for (let ng = nums[i++]!; ng > 0; ng--) {
-    const key = strs[nums[i++]!]!;
+  for (let ng = nums[i++]; ng > 0; ng--) {
+    const key = strs[nums[i++]];
     // (integers as integers, as in the groups scanned here: see the hits below)
-    const mask = nums[i++]! | 0;
-    const nHits = nums[i++]! | 0;
-    const keys = Array.from(nums.subarray(i + 1, i + 1 + nums[i]!));
+    const mask = nums[i++] | 0;
+    const nHits = nums[i++] | 0;
+    const keys = Array.from(nums.subarray(i + 1, i + 1 + nums[i]));
     i += 1 + keys.length;
     const hits: Hit[] = [];
-    for (let nh = nums[i++]!; nh > 0; nh--) {
-      const role = ROLES[nums[i]!]!;
-      const flags = nums[i + 4]!;
-      const via = nums[i + 5]!;
-      const text = nums[i + 8]!;
-      const sn = nums[i + 9]!;
+    for (let nh = nums[i++]; nh > 0; nh--) {
+      const role = ROLES[nums[i]];
+      const flags = nums[i + 4];
+      const via = nums[i + 5];
+      const text = nums[i + 8];
+      const sn = nums[i + 9];
       // The literal of score.ts `collect`, field for field, and the small integers as integers
       // (read from the array they would be doubles): one shape for every hit. A field that is an
       // integer in the hits scanned here and a double in these would change the shape of all of
       // them, and the ranking's first pass over the hits took 270 ms instead of 14.
       const h: Hit = {
         role,
-        mask: nums[i + 1]! | 0,
-        k: nums[i + 2]! | 0,
-        file: strs[nums[i + 3]!]!,
+        mask: nums[i + 1] | 0,
+        k: nums[i + 2] | 0,
+        file: strs[nums[i + 3]],
         child: (flags & F_CHILD) !== 0,
         copied: (flags & F_COPIED) !== 0,
         summary: (flags & F_SUMMARY) !== 0,
@@ -192,17 +245,17 @@ export function unpackScan(p: PackedScan): ScanOut {
         firstPrompt: (flags & F_FIRST) !== 0,
         abandoned: (flags & F_ABANDONED) !== 0,
         rids: undefined,
-        via: via < 0 ? undefined : strs[via]!,
-        key: nums[i + 6]!,
-        score: nums[i + 7]!,
-        text: text < 0 ? '' : strs[text]!,
+        via: via < 0 ? undefined : strs[via],
+        key: nums[i + 6],
+        score: nums[i + 7],
+        text: text < 0 ? '' : strs[text],
         snippet: undefined,
       };
       i += 10;
       if (sn >= 0) {
         const marks: [number, number][] = [];
-        for (let m = nums[i++]!; m > 0; m--, i += 2) marks.push([nums[i]!, nums[i + 1]!]);
-        h.snippet = { text: strs[sn]!, marks };
+        for (let m = nums[i++]; m > 0; m--, i += 2) marks.push([nums[i], nums[i + 1]]);
+        h.snippet = { text: strs[sn], marks };
       }
       hits.push(h);
     }
@@ -247,11 +300,11 @@ function reporter(order: Group[], size: (g: Group) => number, taken: () => numbe
   const report = opts.progress;
   if (!report) return undefined;
   const upTo = new Float64Array(order.length + 1);
-  for (let i = 0; i < order.length; i++) upTo[i + 1] = upTo[i]! + size(order[i]!);
+  for (let i = 0; i < order.length; i++) upTo[i + 1] = upTo[i] + size(order[i]);
   const n = order.length;
   return () => {
     const k = Math.min(taken(), n);
-    report(upTo[k]!, upTo[n]!, k, n);
+    report(upTo[k], upTo[n], k, n);
   };
 }
 
@@ -347,7 +400,7 @@ function addStats(to: SearchStats, from: SearchStats): void {
  */
 export function finish(g: Group, terms: Term[]): void {
   try {
-    collect(g, terms, { role: 'metadata', text: groupMeta(g) }, g.root.file, false, g.root, false);
+    collect(g, terms, { role: 'metadata', text: groupMeta(g) }, { file: g.root.file, child: false, member: g.root, memberIsChild: false });
   } catch (err) {
     if (err !== STOP) throw err;
   }
@@ -411,6 +464,62 @@ function sizeOf(g: Group, known?: Map<string, number>): number {
   return n;
 }
 
+/** The groups scanned on this thread alone (a small corpus, or no worker script). */
+function scanHere(groups: Group[], terms: Term[], needKeys: Set<string>, opts: SearchOptions, known?: Map<string, number>): ScanOut {
+  const pre = opts.prestarted?.prefilter ?? null;
+  const passed = noStats();
+  const order = pre ? groups.filter((g) => !passOver(g, filesOf(g), terms, pre, passed)) : groups;
+  let taken = 0;
+  const after = reporter(
+    order,
+    (g) => sizeOf(g, known),
+    () => ++taken,
+    opts,
+  );
+  const out = scanGroups(order, terms, needKeys, { pre, after });
+  addStats(out.stats, passed);
+  return out;
+}
+
+/**
+ * Each session with only what a scan reads: the file and its children, the names, the first prompt
+ * (isFirstPrompt), what metadataText shows (the title only where it shows it) and a fork's source
+ * (settleEvidence). A search hook (lib/harness/*\/text.ts `children`, `scan`) is given these on a
+ * worker thread. One shape, a third of the fields: at 22,000 sessions the copy took a worker 300-400
+ * ms to take in before it could scan.
+ */
+function slim(s: Session): Session {
+  const title = s.title !== s.firstPrompt ? s.title : null;
+  return {
+    harness: s.harness,
+    id: s.id,
+    key: s.key,
+    file: s.file,
+    children: s.children,
+    cwd: s.cwd,
+    branch: s.branch,
+    title,
+    firstPrompt: s.firstPrompt,
+    forkedFrom: s.forkedFrom,
+  } as Session;
+}
+
+/** `n` workers: those started ahead first (the others stopped), then new ones sharing the marks. */
+async function workersFor(n: number, ready: ScanWorker[], file: string, pre: Prefilter | null): Promise<ScanWorker[]> {
+  const use = ready.slice(0, n);
+  for (const w of ready.slice(n)) w.stop();
+  if (use.length < n) {
+    const { Worker } = await import('node:worker_threads');
+    while (use.length < n) {
+      const w = new ScanWorker(Worker, file);
+      // (the marks are shared with it: it passes over the files marked)
+      if (pre) w.prefilter(pre.msg());
+      use.push(w);
+    }
+  }
+  return use;
+}
+
 export async function scanParallel(groups: Group[], terms: Term[], needKeys: Set<string>, opts: SearchOptions): Promise<ScanOut> {
   // (bare for this thread's scan and for what search.ts weighs after it; the workers are told in the
   // scan's message)
@@ -430,13 +539,7 @@ export async function scanParallel(groups: Group[], terms: Term[], needKeys: Set
     // the scan begins: the workers stop marking files (what they marked is used)
     pre?.stop();
     for (const w of ready) w.stop();
-    const passed = noStats();
-    const order = pre ? groups.filter((g) => !passOver(g, filesOf(g), terms, pre, passed)) : groups;
-    let taken = 0;
-    const after = reporter(order, (g) => sizeOf(g, known), () => ++taken, opts);
-    const out = scanGroups(order, terms, needKeys, undefined, pre, after);
-    addStats(out.stats, passed);
-    return out;
+    return scanHere(groups, terms, needKeys, opts, known);
   }
   const out: ScanOut = { groups: [], stats: noStats() };
   // Largest first; every thread (this one too) takes the next group from a shared counter, so none
@@ -451,11 +554,11 @@ export async function scanParallel(groups: Group[], terms: Term[], needKeys: Set
     // While most files read hold no needle, this thread marks the rest too, beside the workers,
     // before any group is handed on (prefilter.ts); a group left with a needle is scanned as before.
     pre.finishHere();
-    order = groups.filter((g, i) => !passOver(g, files[i]!, terms, pre, out.stats));
+    order = groups.filter((g, i) => !passOver(g, files[i], terms, pre, out.stats));
   } else order = [...groups];
   // (sized only now: a group passed over needs no size)
   const sizes = new Map(order.map((g) => [g, sizeOf(g, known)]));
-  order.sort((a, b) => sizes.get(b)! - sizes.get(a)!);
+  order.sort((a, b) => (sizes.get(b) ?? 0) - (sizes.get(a) ?? 0));
   const counter = new Int32Array(new SharedArrayBuffer(4));
   const pick = () => {
     const i = Atomics.add(counter, 0, 1);
@@ -465,41 +568,34 @@ export async function scanParallel(groups: Group[], terms: Term[], needKeys: Set
     out.groups.push(...m.groups);
     addStats(out.stats, m.stats);
   };
-  const wire = terms.map((t) => ({ text: t.text, phrase: t.phrase }));
-  // Each session with only what a scan reads: the file and its children, the names, the first
-  // prompt (isFirstPrompt), what metadataText shows (the title only where it shows it) and a fork's
-  // source (settleEvidence). A search hook (lib/harness/*/text.ts `children`, `scan`) is given these
-  // on a worker thread. One shape, a third of the fields: at 22,000 sessions the copy took a worker
-  // 300-400 ms to take in before it could scan.
   const lean = new Map<Session, Session>();
-  const slim = (s: Session): Session => {
+  const slimmed = (s: Session): Session => {
     let l = lean.get(s);
     if (!l) {
-      const title = s.title !== s.firstPrompt ? s.title : null;
-      l = { harness: s.harness, id: s.id, key: s.key, file: s.file, children: s.children, cwd: s.cwd, branch: s.branch, title, firstPrompt: s.firstPrompt, forkedFrom: s.forkedFrom } as Session;
+      l = slim(s);
       lean.set(s, l);
     }
     return l;
   };
   // a group as its members, the root first (as groupSessions builds them)
-  const msg = { terms: wire, need: [...needKeys], counter: counter.buffer, groups: order.map((g) => g.members.map(slim)), bare: opts.evidence === false };
-  const use = ready.slice(0, threads - 1);
-  for (const w of ready.slice(threads - 1)) w.stop();
-  if (use.length < threads - 1) {
-    const { Worker } = await import('node:worker_threads');
-    while (use.length < threads - 1) {
-      const w = new ScanWorker(Worker, opts.workerFile);
-      // (the marks are shared with it: it passes over the files marked)
-      if (pre) w.prefilter(pre.msg());
-      use.push(w);
-    }
-  }
-  const workers = use.map((w) => w.run(msg, merge));
+  const msg = {
+    terms: terms.map((t) => ({ text: t.text, phrase: t.phrase })),
+    need: [...needKeys],
+    counter: counter.buffer,
+    groups: order.map((g) => g.members.map(slimmed)),
+    bare: opts.evidence === false,
+  };
+  const workers = (await workersFor(threads - 1, ready, opts.workerFile, pre)).map((w) => w.run(msg, merge));
   // The scan begins: the workers stop marking files (what they marked is used), and each takes the
   // message posted to it (it waited in its queue meanwhile). This thread scans meanwhile.
   pre?.stop();
-  const after = reporter(order, (g) => sizes.get(g)!, () => Atomics.load(counter, 0), opts);
-  merge(scanGroups(order, terms, needKeys, pick, pre, after));
+  const after = reporter(
+    order,
+    (g) => sizes.get(g) ?? 0,
+    () => Atomics.load(counter, 0),
+    opts,
+  );
+  merge(scanGroups(order, terms, needKeys, { pick, pre, after }));
   // (every group is taken now: the workers finish theirs)
   after?.();
   await Promise.all(workers);

@@ -22,8 +22,8 @@
 // needle is missed at a seam. A marked file is as it was when the worker read it, a moment before
 // the scan would have: a search, like a listing, is of the files as they were when read.
 import fs from 'node:fs';
+import { Folder, findIn, Needle } from './fold.js';
 import { CHUNK } from './scan.js';
-import { Folder, Needle, findIn } from './fold.js';
 
 /** What a worker is given to mark: the files, and the shared memory of the marks. */
 export interface PrefilterMsg {
@@ -84,11 +84,11 @@ export class Prefilter {
   static marked(files: string[], clean: (file: string) => number | undefined): Prefilter {
     const p = new Prefilter(files, []);
     for (let i = 0; i < files.length; i++) {
-      const n = clean(files[i]!);
+      const n = clean(files[i]);
       if (n === undefined) continue;
       p.sizes[i] = n;
       p.marks[i] = 1;
-      p.ctl[3]!++;
+      p.ctl[3]++;
     }
     p.ctl[1] = files.length;
     p.ctl[2] = files.length;
@@ -127,7 +127,7 @@ export class Prefilter {
   lookup(): Map<string, number> {
     if (!this.at) {
       this.at = new Map();
-      for (let i = 0; i < this.files.length; i++) this.at.set(this.files[i]!, i);
+      for (let i = 0; i < this.files.length; i++) this.at.set(this.files[i], i);
     }
     return this.at;
   }
@@ -157,7 +157,7 @@ export class Prefilter {
       }
       const i = Atomics.add(this.ctl, 1, 1);
       if (i >= this.files.length) return true;
-      const bytes = cleanBytes(this.files[i]!, folded, carry, folder, this.ctl, seen);
+      const bytes = cleanBytes(this.files[i], folded, carry, folder, { ctl: this.ctl, seen });
       if (bytes >= 0) {
         this.sizes[i] = bytes;
         Atomics.store(this.marks, i, 1);
@@ -174,7 +174,14 @@ export class Prefilter {
  * `ctl`'s stop flag was set while it was read (the scan begins: a large file is not read to its end).
  * `seen` is told how much was read, and whether a needle was found.
  */
-export function cleanBytes(file: string, folded: Needle[], carry: number, folder: Folder, ctl?: Int32Array, seen?: Seen): number {
+export function cleanBytes(
+  file: string,
+  folded: Needle[],
+  carry: number,
+  folder: Folder,
+  watch: { ctl?: Int32Array; seen?: Seen } = {},
+): number {
+  const { ctl, seen } = watch;
   if (seen) {
     seen.bytes = 0;
     seen.needle = false;

@@ -32,7 +32,7 @@ function jsonBody(s: string): string {
 }
 
 function asciiEscaped(s: string): string {
-  return jsonBody(s).replace(/[\u007f-\uffff]/g, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'));
+  return jsonBody(s).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 function needlesFor(word: string): string[] {
@@ -78,9 +78,7 @@ export function parseQuery(args: string[], split = false): Term[] {
   };
   for (const a of args) {
     if (a.includes('"')) {
-      const re = /"([^"]*)"?|([^\s"]+)/g;
-      let m: RegExpExecArray | null;
-      while ((m = re.exec(a))) {
+      for (const m of a.matchAll(/"([^"]*)"?|([^\s"]+)/g)) {
         if (m[1] != null) add(m[1], true);
         else if (m[2]) add(m[2], false);
       }
@@ -102,7 +100,7 @@ export function allNeedles(terms: Term[]): string[] {
 export function termMask(terms: Term[], text: string): number {
   let m = 0;
   for (let i = 0; i < terms.length && i < 31; i++) {
-    const re = terms[i]!.re;
+    const re = terms[i].re;
     re.lastIndex = 0;
     if (re.test(text)) m |= 1 << i;
   }

@@ -2,15 +2,15 @@
 // whole JSON document, or whatever store its harness's `scan` hook reads (a database, a directory
 // of parts). Every piece found goes to `on` with the file it is in.
 import fs from 'node:fs';
+import { type Db, openReadonly } from '../harness/sqlite.js';
 import type { Harness, Session } from '../types.js';
-import type { BranchTracker, ExtractCtx, Piece, ScanIO } from './types.js';
+import { readFully } from '../util/fsx.js';
+import { canHoldLines, Held } from './held.js';
 import type { Term } from './query.js';
 import { EXTRACTORS, HOOKS, rawHeads } from './registry.js';
-import { PARSE_CAP, rawText, scanFile, trackFile, type ScanSink } from './scan.js';
+import { LINE_BARE, LINE_FIRST, type LineTracker, PARSE_CAP, rawText, type ScanSink, scanFile, trackFile } from './scan.js';
 import { STOP } from './score.js';
-import { canHoldLines, Held } from './held.js';
-import { openReadonly, type Db } from '../harness/sqlite.js';
-import { readFully } from '../util/fsx.js';
+import type { BranchTracker, ExtractCtx, Extractor, Piece, ScanIO } from './types.js';
 
 export interface SearchStats {
   sessions: number;
@@ -97,11 +97,20 @@ const parseAt = (file: string, at: number, length: number) => () => {
  * when they are only its head and tail (`at`, `length`: a long line read in pieces), from the file.
  */
 function visitOf(file: string, tree: () => BranchTracker): (line: Buffer, at?: number, length?: number) => void {
-  return (line, at, length) => (at === undefined ? tree().visit(line, parseLine(line)) : tree().visit(line, parseAt(file, at, length!), true));
+  return (line, at, length) =>
+    at === undefined ? tree().visit(line, parseLine(line)) : tree().visit(line, parseAt(file, at, length ?? 0), true);
 }
 
 /** The bytes at the end of a line a harness's tree reader looks at (none for a compressed file: its lines are not read again by offset). */
 const tailOf = (harness: Harness, file: string): number | undefined => (file.endsWith('.zst') ? undefined : HOOKS[harness]?.branchTail);
+
+/** Which transcript a reading is of, and whose. */
+interface Of {
+  harness: Harness;
+  file: string;
+  /** a subagent's or child's transcript, named by a member */
+  child: boolean;
+}
 
 /**
  * Read one JSONL transcript. Its tree (the harness's `branches` hook) is read along with the search
@@ -109,128 +118,168 @@ const tailOf = (harness: Harness, file: string): number | undefined => (file.end
  * before that are read again); when the evidence is enough (STOP) the rest of the file is still
  * read for the tree, without searching it, and STOP is thrown after.
  */
-function scanJsonl(cx: ReadCtx, harness: Harness, file: string, child: boolean, on: OnPiece, gs: GroupScan): void {
+function scanJsonl(cx: ReadCtx, of: Of, on: OnPiece, gs: GroupScan): void {
   // read already and found to hold no needle: what a read would give, a file with no hit
-  const clean = cx.clean?.(file);
+  const clean = cx.clean?.(of.file);
   if (clean !== undefined) {
     cx.stats.files++;
     cx.stats.bytes += clean;
     return;
   }
-  const ex = EXTRACTORS[harness];
-  const recordId = HOOKS[harness]?.recordId;
-  const makeTree = HOOKS[harness]?.branches;
-  const outputOnly = HOOKS[harness]?.outputOnly;
-  const ecx: ExtractCtx = { first: false, st: {} };
-  const plain = file.endsWith('.txt');
-  let told = false;
-  let tree: BranchTracker | null = null;
-  const stopped = (err: unknown) => {
-    if (err !== STOP) throw err;
-    sink.stop = true;
-  };
-  /** the transcript has a hit from a record with an id (said once) */
-  const tell = () => {
-    if (told) return;
-    told = true;
-    gs.told(file, harness);
-  };
+  new JsonlRead(cx, of, on, gs).run();
+}
+
+/** One reading of a JSONL transcript (scanJsonl): the sink its lines are handed to. */
+class JsonlRead implements ScanSink {
+  stop = false;
+  private readonly ex: Extractor;
+  private readonly recordId: ((rec: unknown) => string | null) | undefined;
+  private readonly outputOnly: ((line: Buffer) => boolean) | undefined;
+  private readonly ecx: ExtractCtx = { first: false, st: {} };
+  private readonly plain: boolean;
+  private told = false;
+  private tree: BranchTracker | null = null;
   /**
    * The first line, when it holds no needle: its pieces cannot match, and what it tells the
    * extractor (a session header, a fork's start) matters only to a line decoded after it, so it is
    * decoded then, or never (most files of a search for a rare word).
    */
-  let bareFirst: Buffer | null = null;
+  private bareFirst: Buffer | null = null;
+  // Tool output is held back to the end of the file (held.ts): it weighs least, and once the rest
+  // of the file has given the group its hits it seldom matters, so most of it is never decoded.
+  private readonly held: Held;
+  private readonly moot = (line: boolean) => (line ? this.gs.outputMoot(this.of.file) : this.gs.outputMoot());
+  private readonly stopping = () => this.stop;
+
+  constructor(
+    private readonly cx: ReadCtx,
+    private readonly of: Of,
+    private readonly on: OnPiece,
+    private readonly gs: GroupScan,
+  ) {
+    const hooks = HOOKS[of.harness];
+    this.ex = EXTRACTORS[of.harness];
+    this.recordId = hooks?.recordId;
+    this.outputOnly = hooks?.outputOnly;
+    this.plain = of.file.endsWith('.txt');
+    this.held = new Held(
+      of.file,
+      canHoldLines(of.file) ? this.outputOnly : undefined,
+      (buf, s, e, first) => this.decode(buf, s, e, first),
+      (bytes, at) => this.rawPiece(bytes, at),
+    );
+  }
+
+  private stopped(err: unknown): void {
+    if (err !== STOP) throw err;
+    this.stop = true;
+  }
+
+  /** the transcript has a hit from a record with an id (said once) */
+  private tell(): void {
+    if (this.told) return;
+    this.told = true;
+    this.gs.told(this.of.file, this.of.harness);
+  }
+
   /** decode one line and hand on its pieces */
-  const decode = (buf: Buffer, s: number, e: number, first: boolean) => {
-    if (bareFirst) {
-      const b = bareFirst;
-      bareFirst = null;
-      decode(b, 0, b.length, true);
+  private decode(buf: Buffer, s: number, e: number, first: boolean): void {
+    if (this.bareFirst) {
+      const b = this.bareFirst;
+      this.bareFirst = null;
+      this.decode(b, 0, b.length, true);
     }
+    const { file, child } = this.of;
     try {
       let o: unknown;
       try {
         o = JSON.parse(buf.toString('utf8', s, e));
       } catch {
-        if (plain) on({ role: 'assistant', text: buf.toString('utf8', s, e) }, file, child);
+        if (this.plain) this.on({ role: 'assistant', text: buf.toString('utf8', s, e) }, file, child);
         return;
       }
-      ecx.first = first;
-      const ps = ex(o, ecx);
+      this.ecx.first = first;
+      const ps = this.ex(o, this.ecx);
       if (ps.length === 0) return;
-      const rid = recordId?.(o) ?? null;
-      if (rid) tell();
-      for (const p of ps) on(p, file, child, rid);
+      const rid = this.recordId?.(o) ?? null;
+      if (rid) this.tell();
+      for (const p of ps) this.on(p, file, child, rid);
     } catch (err) {
-      stopped(err);
+      this.stopped(err);
     }
-  };
-  const rawPiece = (bytes: Buffer, at: number) => {
+  }
+
+  private rawPiece(bytes: Buffer, at: number): void {
     try {
-      on({ role: 'tool-output', text: rawText(bytes, at).text }, file, child);
+      this.on({ role: 'tool-output', text: rawText(bytes, at).text }, this.of.file, this.of.child);
     } catch (err) {
-      stopped(err);
+      this.stopped(err);
     }
-  };
-  // Tool output is held back to the end of the file (held.ts): it weighs least, and once the rest
-  // of the file has given the group its hits it seldom matters, so most of it is never decoded.
-  const held = new Held(file, canHoldLines(file) ? outputOnly : undefined, decode, rawPiece);
-  const moot = (line: boolean) => (line ? gs.outputMoot(file) : gs.outputMoot());
-  const stopping = () => sink.stop === true;
-  const sink: ScanSink = {
-    line(buf, s, e, first, at, bare) {
-      if (bare) {
-        bareFirst = Buffer.from(buf.subarray(s, e));
+  }
+
+  line(buf: Buffer, s: number, e: number, at: number, kind: number): void {
+    const first = (kind & LINE_FIRST) !== 0;
+    if ((kind & LINE_BARE) !== 0) {
+      this.bareFirst = Buffer.from(buf.subarray(s, e));
+      return;
+    }
+    if (!first && this.outputOnly?.(buf.subarray(s, e))) {
+      // a line of tool output that could not change the results is not decoded
+      if (this.gs.outputMoot(this.of.file)) return;
+      if (this.held.line(buf, s, e, at)) {
+        // a record with an id, most likely: its tree is read along from here (a hit of it kept
+        // later would otherwise have the file read again for it, in branchPass)
+        if (this.recordId) this.tell();
         return;
       }
-      if (!first && outputOnly && outputOnly(buf.subarray(s, e))) {
-        // a line of tool output that could not change the results is not decoded
-        if (gs.outputMoot(file)) return;
-        if (held.line(buf, s, e, at)) {
-          // a record with an id, most likely: its tree is read along from here (a hit of it kept
-          // later would otherwise have the file read again for it, in branchPass)
-          if (recordId) tell();
-          return;
-        }
-      }
-      decode(buf, s, e, first);
-    },
-    raw(bytes, at) {
-      // a line too long to decode: the text around the hit, as tool output (what such lines hold)
-      if (!gs.outputMoot()) held.raw(bytes, at, moot, stopping);
-    },
-  };
-  const track = makeTree
-    ? {
-        head: HOOKS[harness]?.branchHead,
-        tail: tailOf(harness, file),
-        wanted() {
-          // (held tool output may give the group its last term: its tree is read along, rather than
-          // the file read again for it once a held hit is kept)
-          if (!told || !(gs.full() || held.holding)) return false;
-          tree = makeTree();
-          return true;
-        },
-        visit: visitOf(file, () => tree!),
-      }
-    : undefined;
-  const st = scanFile(file, cx.needles, sink, rawHeads(harness), track);
-  cx.stats.files++;
-  cx.stats.bytes += st.bytes;
-  cx.stats.hugeLines += st.hugeLines;
-  if (tree) {
-    let dead: Set<string> | null = null;
-    try {
-      dead = (tree as BranchTracker).result();
-    } catch {
-      cx.stats.unreadable++;
     }
-    gs.read(file, dead);
+    this.decode(buf, s, e, first);
   }
-  // what was held back, in file order, while it can still change the results
-  held.flush(moot, stopping);
-  if (sink.stop) throw STOP;
+
+  raw(bytes: Buffer, at: number): void {
+    // a line too long to decode: the text around the hit, as tool output (what such lines hold)
+    if (!this.gs.outputMoot()) this.held.raw(bytes, at, this.moot, this.stopping);
+  }
+
+  /** the reader of the transcript's tree, when its harness has one */
+  private tracker(): Omit<LineTracker, 'reread'> | undefined {
+    const { harness, file } = this.of;
+    const makeTree = HOOKS[harness]?.branches;
+    if (!makeTree) return undefined;
+    return {
+      head: HOOKS[harness]?.branchHead,
+      tail: tailOf(harness, file),
+      wanted: () => {
+        // (held tool output may give the group its last term: its tree is read along, rather than
+        // the file read again for it once a held hit is kept)
+        if (!this.told || !(this.gs.full() || this.held.holding)) return false;
+        this.tree = makeTree();
+        return true;
+      },
+      // (set by wanted() before the first line is handed over)
+      visit: visitOf(file, () => this.tree as BranchTracker),
+    };
+  }
+
+  run(): void {
+    const { cx, of } = this;
+    const st = scanFile(of.file, cx.needles, this, rawHeads(of.harness), this.tracker());
+    cx.stats.files++;
+    cx.stats.bytes += st.bytes;
+    cx.stats.hugeLines += st.hugeLines;
+    if (this.tree) {
+      let dead: Set<string> | null = null;
+      try {
+        dead = this.tree.result();
+      } catch {
+        cx.stats.unreadable++;
+      }
+      this.gs.read(of.file, dead);
+    }
+    // what was held back, in file order, while it can still change the results
+    this.held.flush(this.moot, this.stopping);
+    if (this.stop) throw STOP;
+  }
 }
 
 const WHOLE_CAP = 64 << 20;
@@ -254,7 +303,8 @@ function readDoc(cx: ReadCtx, file: string): unknown {
 function io(cx: ReadCtx): ScanIO {
   return {
     db(file) {
-      if (cx.dbs.has(file)) return cx.dbs.get(file)!;
+      const had = cx.dbs.get(file);
+      if (had !== undefined) return had;
       let d: Db | null = null;
       try {
         d = openReadonly(file);
@@ -266,7 +316,7 @@ function io(cx: ReadCtx): ScanIO {
     },
     sqlFilter(col) {
       if (!cx.sqlNeedles || cx.sqlNeedles.length === 0) return { sql: '', args: [] };
-      return { sql: ' AND (' + cx.sqlNeedles.map(() => `instr(lower(${col}), ?) > 0`).join(' OR ') + ')', args: cx.sqlNeedles };
+      return { sql: ` AND (${cx.sqlNeedles.map(() => `instr(lower(${col}), ?) > 0`).join(' OR ')})`, args: cx.sqlNeedles };
     },
     readDoc: (file) => readDoc(cx, file),
     counted(bytes = 0) {
@@ -306,7 +356,7 @@ export function scanSession(cx: ReadCtx, s: Session, child: boolean, on: OnPiece
       if (doc !== undefined) for (const p of EXTRACTORS[s.harness](doc, { first: true, st: {} })) on(p, f, child);
       return;
     }
-    scanJsonl(cx, s.harness, f, child, on, gs);
+    scanJsonl(cx, { harness: s.harness, file: f, child }, on, gs);
   } catch (err) {
     if (err === STOP) throw err;
     cx.stats.unreadable++;
@@ -321,7 +371,7 @@ export function scanChildFile(cx: ReadCtx, harness: Harness, f: string, on: OnPi
       if (doc !== undefined) for (const p of EXTRACTORS[harness](doc, { first: true, st: {} })) on(p, f, true);
       return;
     }
-    scanJsonl(cx, harness, f, true, on, gs);
+    scanJsonl(cx, { harness, file: f, child: true }, on, gs);
   } catch (err) {
     if (err === STOP) throw err;
     cx.stats.unreadable++;

@@ -1,9 +1,10 @@
 // Harness → text extractor and search hooks for deep search, filled from each adapter's `text` and
 // `search` loaders (both live in lib/harness/<name>/text.ts and load only when a search or
 // transcript needs them).
+
+import { ADAPTERS } from '../harness/registry.js';
 import type { Harness } from '../types.js';
 import type { Extractor, SearchHooks } from './types.js';
-import { ADAPTERS } from '../harness/registry.js';
 
 export const EXTRACTORS = {} as Record<Harness, Extractor>;
 export const HOOKS = {} as Record<Harness, SearchHooks>;
@@ -23,7 +24,10 @@ export async function loadExtractors(): Promise<Record<Harness, Extractor>> {
 export function rawHeads(h: Harness): Buffer[] {
   // made once per harness: asked for every file a search reads (22,000 at a time)
   let b = heads.get(h);
-  if (!b) heads.set(h, (b = (HOOKS[h]?.rawHead ?? []).map((m) => Buffer.from(m))));
+  if (!b) {
+    b = (HOOKS[h]?.rawHead ?? []).map((m) => Buffer.from(m));
+    heads.set(h, b);
+  }
   return b;
 }
 const heads = new Map<Harness, Buffer[]>();

@@ -3,17 +3,16 @@
 import os from 'node:os';
 import path from 'node:path';
 import type { App } from '../app.js';
-import type { Session } from '../types.js';
-import type { Term } from './query.js';
-import { parseQuery } from './query.js';
-import { search, type SearchFilters, type SearchOptions } from './search.js';
-import { prestartWorkers, type Prestarted } from './pool.js';
-import { Prefilter } from './prefilter.js';
-import { allNeedles } from './query.js';
 import { usage } from '../errors.js';
-import { shortIds } from '../select/filter.js';
-import { row } from '../output.js';
 import { storedFiles, storedSizes } from '../index/index.js';
+import { row } from '../output.js';
+import { shortIds } from '../select/filter.js';
+import type { Session } from '../types.js';
+import { type Prestarted, prestartWorkers } from './pool.js';
+import { Prefilter } from './prefilter.js';
+import type { Term } from './query.js';
+import { allNeedles, parseQuery } from './query.js';
+import { type SearchFilters, type SearchOptions, search } from './search.js';
 import { hasSignatures, signaturesFor } from './sigfill.js';
 
 const threadCount = () => Number(process.env.RESUME_THREADS) || (os.availableParallelism ? os.availableParallelism() : os.cpus().length);
@@ -38,22 +37,21 @@ export function prestart(app: App, terms: Term[]): Prestarted | null {
 }
 
 /**
- * `search()` on worker threads of this install (`RESUME_THREADS` caps them). `how`: a progress
- * callback, and whether the results need their evidence (rows do not).
+ * `search()` on worker threads of this install (`RESUME_THREADS` caps them). `how`: the workers
+ * started ahead (prestart), a progress callback, and whether the results need their evidence (rows
+ * do not).
  */
 export async function runSearch(
   app: App,
   all: Session[],
   terms: Term[],
   filters: SearchFilters,
-  prestarted: Prestarted | null = null,
-  how: Pick<SearchOptions, 'progress' | 'evidence'> = {},
+  how: Pick<SearchOptions, 'progress' | 'evidence' | 'prestarted'> = {},
 ): ReturnType<typeof search> {
   const ss = await signaturesFor(app, all, terms, { pieces: how.evidence === false });
   const out = await search(all, terms, filters, {
     workerFile: workerFile(app),
     threads: threadCount(),
-    prestarted,
     sizes: () => storedSizes(app.ctx),
     signatures: ss.sigs,
     pieces: ss.pieces,
@@ -76,8 +74,8 @@ export async function searchRows(app: App, query: string, filters: SearchFilters
   const all = await app.sessions();
   const now = Date.now();
   // rows only: ranked, with no evidence cut
-  const { results, stats } = await runSearch(app, all, terms, filters, workers, { evidence: false });
+  const { results, stats } = await runSearch(app, all, terms, filters, { prestarted: workers, evidence: false });
   const shorts = shortIds(all);
-  const rows = results.map((r) => row(r.session, shorts.get(r.session.id)!, app.ctx.home, now).split('\t'));
+  const rows = results.map((r) => row(r.session, shorts.get(r.session.id) ?? r.session.id.slice(0, 8), app.ctx.home, now).split('\t'));
   return { rows, unindexed: stats.unindexed };
 }

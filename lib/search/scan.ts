@@ -7,9 +7,9 @@
 // is reported as raw bytes around the hit. Memory stays below ~PARSE_CAP + CHUNK a window whatever
 // the file (a thread keeps two: the scan's, and one for the lines a tracker reads again).
 import fs from 'node:fs';
-import { zstReader, type Reader } from '../util/zstd.js';
-import { Folder, Needle, findIn } from './fold.js';
 import { headHas } from '../harness/jsonl.js';
+import { type Reader, zstReader } from '../util/zstd.js';
+import { Folder, findIn, Needle } from './fold.js';
 
 /**
  * bytes read at a time: 128 KiB stays in the core's cache between the kernel's copy and the scan
@@ -50,9 +50,9 @@ let sideSpare: Buffer | null = null;
 /** the last bytes of that line, for a tracker with a tail (one per thread) */
 let tailSpare: Buffer | null = null;
 function sharedFolder(): Folder {
-  return (theFolder ??= new Folder());
+  theFolder ??= new Folder();
+  return theFolder;
 }
-
 
 /** the needles of the last scan, folded: a search hands the same array to every file it reads */
 let lastNeedles: { of: string[]; folded: Needle[] } | null = null;
@@ -64,14 +64,19 @@ function foldedOf(needles: string[]): Needle[] {
 /** Fill `buf[off, off+len)`; return the byte count, 0 at the end. */
 export type { Reader };
 
+/** ScanSink.line's `kind`: the file's first line */
+export const LINE_FIRST = 1;
+/** ScanSink.line's `kind`: the first line, handed on only for being the first */
+export const LINE_BARE = 2;
+
 export interface ScanSink {
   /**
-   * a complete line (the first line of the file, or one that holds a needle); `first` marks line 0;
-   * `at`: where it starts in the stream read (the file's byte offset, for a plain file); `bare`:
-   * line 0 handed on only for being the first (it holds no needle: what it says of the session
-   * matters only to lines decoded after it)
+   * a complete line (the first line of the file, or one that holds a needle); `at`: where it starts
+   * in the stream read (the file's byte offset, for a plain file); `kind`: LINE_FIRST marks line 0,
+   * LINE_BARE line 0 handed on only for being the first (it holds no needle: what it says of the
+   * session matters only to lines decoded after it)
    */
-  line(buf: Buffer, start: number, end: number, first: boolean, at: number, bare?: boolean): void;
+  line(buf: Buffer, start: number, end: number, at: number, kind: number): void;
   /** a needle hit inside a line too long to parse: raw bytes around it */
   raw(bytes: Buffer, hitAt: number): void;
   /**
@@ -123,8 +128,20 @@ export function fdReader(fd: number): Reader {
  * line is handed on. `rawHead`: the markers (the harness's search hook) of a line that holds only
  * tool output, never decoded when long.
  */
-export function scanLines(read: Reader, needles: string[], sink: ScanSink, parseCap = PARSE_CAP, rawHead: Buffer[] = [], track?: LineTracker): ScanStats {
-  return new LineScan(read, needles, sink, parseCap, rawHead, track).run();
+export function scanLines(read: Reader, needles: string[], sink: ScanSink, how: ScanHow = {}): ScanStats {
+  return new LineScan(read, needles, sink, how).run();
+}
+
+/** What a scan of lines may be given besides its stream, needles and sink. */
+export interface ScanHow {
+  /** lines longer are not parsed (PARSE_CAP unless given) */
+  parseCap?: number;
+  /** the markers of a line that holds only tool output, never decoded when long (the harness's search hook) */
+  rawHead?: Buffer[];
+  /** a reader of the file's tree, handed every line once it is on */
+  track?: LineTracker;
+  /** a reading for the tracker alone (a file's first lines read again, `reread`; or a file read for its tree): every line goes to it from the start */
+  trackOnly?: boolean;
 }
 
 /** Where the line holding byte `i` of the run [a, b) of `buf` starts, from a (lastIndexOf(10, a - 1) would search from the end). */
@@ -175,16 +192,24 @@ class LineScan {
   private readonly keep: number;
   private readonly tailKeep: number;
 
+  private readonly parseCap: number;
+  private readonly rawHead: Buffer[];
+  private readonly track: LineTracker | undefined;
+  private readonly trackOnly: boolean;
+
   constructor(
     private readonly read: Reader,
     private readonly needles: string[],
     private readonly sink: ScanSink,
-    private readonly parseCap: number,
-    private readonly rawHead: Buffer[],
-    private readonly track: LineTracker | undefined,
-    /** a reading for the tracker alone (a file's first lines read again, `reread`; or a file read for its tree): every line goes to it from the start */
-    private readonly trackOnly = false,
+    how: ScanHow,
   ) {
+    const parseCap = how.parseCap ?? PARSE_CAP;
+    const track = how.track;
+    const trackOnly = how.trackOnly === true;
+    this.parseCap = parseCap;
+    this.rawHead = how.rawHead ?? [];
+    this.track = track;
+    this.trackOnly = trackOnly;
     // Every file starts with the same window whatever buffer it reuses: how a long line is read (whole,
     // or in pieces) must not depend on the file scanned before it on this thread.
     this.cap = Math.min(CHUNK, parseCap + 1);
@@ -206,7 +231,7 @@ class LineScan {
     const buf = this.buf;
     if (isFirst && e - s >= 3 && buf[s] === 0xef && buf[s + 1] === 0xbb && buf[s + 2] === 0xbf) s += 3;
     if (e > s && buf[e - 1] === 13) e--;
-    if (e > s) this.sink.line(buf, s, e, isFirst, this.stats.bytes - this.len + s, bare);
+    if (e > s) this.sink.line(buf, s, e, this.stats.bytes - this.len + s, (isFirst ? LINE_FIRST : 0) | (bare ? LINE_BARE : 0));
   }
 
   /** complete lines in [0, r) */
@@ -237,13 +262,37 @@ class LineScan {
 
   /** the complete lines in [a, b) */
   private slice(a: number, b: number): void {
-    const { buf, folded, sink } = this;
+    const { buf, sink } = this;
     const low = this.folder.fold(buf, a, b);
+    const { picked, firstHit } = this.pick(low, a, b);
+    if (picked.size === 0) return;
+    const starts = [...picked.keys()].sort((x, y) => x - y);
+    for (const rs of starts) {
+      if (sink.stop) return;
+      const re = picked.get(rs) ?? rs;
+      const s = a + rs;
+      const e = a + re;
+      const isFirst = this.first && s === 0;
+      if (e - s > RAW_LINE && !isFirst && this.rawHead.some((m) => headHas(buf, s, e, m, HEAD))) {
+        // a long tool-output line: the text around each hit is all that can be shown of it
+        this.rawHits(low.subarray(rs, re), s, e);
+        continue;
+      }
+      this.deliver(s, e, isFirst, isFirst && !firstHit);
+      if (isFirst) this.first = false;
+    }
+  }
+
+  /**
+   * The lines of [a, b) that hold a needle (`low`: those bytes folded), by their start (from a) to
+   * their end; line 0 of the file always, and whether it holds a needle.
+   */
+  private pick(low: Buffer, a: number, b: number): { picked: Map<number, number>; firstHit: boolean } {
+    const buf = this.buf;
     const picked = new Map<number, number>();
     if (this.first && a === 0) picked.set(0, lineEnd(buf, a, b, 0));
-    /** line 0 holds a needle */
     let firstHit = false;
-    for (const nd of folded) {
+    for (const nd of this.folded) {
       let p = 0;
       for (;;) {
         const i = findIn(low, nd, p);
@@ -256,30 +305,19 @@ class LineScan {
         p = le + 1;
       }
     }
-    if (picked.size === 0) return;
-    const starts = [...picked.keys()].sort((x, y) => x - y);
-    for (const rs of starts) {
-      if (sink.stop) return;
-      const re = picked.get(rs)!;
-      const s = a + rs;
-      const e = a + re;
-      const isFirst = this.first && s === 0;
-      if (e - s > RAW_LINE && !isFirst && this.rawHead.some((m) => headHas(buf, s, e, m, HEAD))) {
-        // a long tool-output line: the text around each hit is all that can be shown of it
-        let n = 0;
-        const lineLow = low.subarray(rs, re);
-        for (const nd of folded) {
-          const i = findIn(lineLow, nd);
-          if (i < 0) continue;
-          const at = s + i;
-          const w0 = Math.max(s, at - RAW_WINDOW);
-          sink.raw(Buffer.from(buf.subarray(w0, Math.min(e, at + nd.length + RAW_WINDOW))), at - w0);
-          if (++n >= RAW_HITS_PER_LINE) break;
-        }
-        continue;
-      }
-      this.deliver(s, e, isFirst, isFirst && !firstHit);
-      if (isFirst) this.first = false;
+    return { picked, firstHit };
+  }
+
+  /** A long tool-output line [s, e) (`lineLow`: folded): the text around each needle's first hit, as raw hits. */
+  private rawHits(lineLow: Buffer, s: number, e: number): void {
+    let n = 0;
+    for (const nd of this.folded) {
+      const i = findIn(lineLow, nd);
+      if (i < 0) continue;
+      const at = s + i;
+      const w0 = Math.max(s, at - RAW_WINDOW);
+      this.sink.raw(Buffer.from(this.buf.subarray(w0, Math.min(e, at + nd.length + RAW_WINDOW))), at - w0);
+      if (++n >= RAW_HITS_PER_LINE) break;
     }
   }
 
@@ -291,14 +329,14 @@ class LineScan {
       const b = Math.min(r, a + SLICE + this.overlap);
       const low = this.folder.fold(buf, a, b);
       for (let k = 0; k < folded.length; k++) {
-        const nd = folded[k]!;
+        const nd = folded[k];
         for (let from = 0; ; ) {
           const i = findIn(low, nd, from);
           if (i < 0 || (b < r && i >= SLICE)) break;
           const at = a + i;
           const slot = Math.floor((this.hugePos + at) / SLICE);
           // (one in this MiB of the line reported already: it is passed over)
-          if (slot > hugeSlot[k]!) {
+          if (slot > hugeSlot[k]) {
             hugeSlot[k] = slot;
             const w0 = Math.max(0, at - RAW_WINDOW);
             sink.raw(Buffer.from(buf.subarray(w0, Math.min(r, at + nd.length + RAW_WINDOW))), at - w0);
@@ -320,12 +358,13 @@ class LineScan {
   private visit(b: Buffer, s: number, e: number, isFirst: boolean): void {
     if (isFirst && e - s >= 3 && b[s] === 0xef && b[s + 1] === 0xbb && b[s + 2] === 0xbf) s += 3;
     if (e > s && b[e - 1] === 13) e--;
-    if (e > s) this.track!.visit(b.subarray(s, e));
+    if (e > s) this.track?.visit(b.subarray(s, e));
   }
 
   /** after the search of the complete lines in [0, r): hand them to the tracker, turning it on if it asks */
   private trackRegion(r: number, wasFirst: boolean): void {
-    const track = this.track!;
+    const track = this.track;
+    if (!track) return;
     if (!this.tracking) {
       if (!track.wanted()) return;
       this.tracking = true;
@@ -341,7 +380,7 @@ class LineScan {
           left -= k;
           return k;
         };
-        new LineScan(limited, [], TRACK_SINK, this.parseCap, [], track, true).run();
+        new LineScan(limited, [], TRACK_SINK, { parseCap: this.parseCap, track, trackOnly: true }).run();
       }
     }
     const buf = this.buf;
@@ -398,10 +437,86 @@ class LineScan {
       if (e > 0 && tb[e - 1] === 13) e--;
       const t = Math.min(this.tailKeep, e);
       tb.copy(side, this.keep, e - t, e);
-      this.track!.visit(side.subarray(0, this.keep + t), this.sideAt, this.sideTotal);
+      this.track?.visit(side.subarray(0, this.keep + t), this.sideAt, this.sideTotal);
     } else {
       // the head of a longer line is shown as it is (what ends it is not there to trim)
-      this.track!.visit(side.subarray(0, this.sideLen));
+      this.track?.visit(side.subarray(0, this.sideLen));
+    }
+  }
+
+  /** The window is full with no newline: grow it up to the parse cap, else go on with the line in pieces. */
+  private full(): void {
+    // a long line that starts like tool output is read in pieces at once (never decoded anyway)
+    const rawNow = !this.huge && !this.first && this.len > RAW_LINE && this.rawHead.some((m) => headHas(this.buf, 0, this.len, m, HEAD));
+    // (reading again for a tracker that looks at a line's head only: nothing else wants the rest)
+    const headOnly = this.trackOnly && this.keep < this.cap;
+    if (!this.huge && !rawNow && !headOnly && this.cap < this.parseCap + 1) {
+      this.cap = Math.min(this.cap * 2, this.parseCap + 1);
+      if (this.buf.length < this.cap) {
+        const nb = Buffer.allocUnsafe(this.cap);
+        this.buf.copy(nb, 0, 0, this.len);
+        this.buf = nb;
+      }
+      return;
+    }
+    // no newline in a full buffer: the current line is too long to parse
+    if (!this.huge) this.beginHuge();
+    this.hugePiece(this.len);
+    this.hugePos += this.len - this.overlap;
+    this.shift(this.len - this.overlap);
+  }
+
+  /** A line too long to parse begins (in the window now): read in pieces from here, assembled for a tracker that is on. */
+  private beginHuge(): void {
+    this.huge = true;
+    this.hugeHits = 0;
+    this.hugePos = 0;
+    this.hugeSlot.fill(-1);
+    this.stats.hugeLines++;
+    this.first = false;
+    this.side = null;
+    this.tailBuf = null;
+    if (!this.tracking || this.len > this.parseCap) return;
+    // one buffer of the parse cap, kept for the thread: growing one per line cost more than the search
+    const room = this.keep + this.tailKeep;
+    if (!sideSpare || sideSpare.length < room) sideSpare = Buffer.allocUnsafe(room);
+    this.side = sideSpare;
+    this.sideLen = 0;
+    this.sideTotal = 0;
+    this.sideAt = this.stats.bytes - this.len;
+    if (this.tailKeep > 0) {
+      if (!tailSpare || tailSpare.length !== this.tailKeep + 1) tailSpare = Buffer.allocUnsafe(this.tailKeep + 1);
+      this.tailBuf = tailSpare;
+      this.tailLen = 0;
+    }
+    this.sideAdd(0, this.len);
+  }
+
+  /**
+   * Bytes read from `old` on, in a line too long to parse: its next piece searched; when it ends
+   * here, what follows it is left in the window (true: lines follow to be read as usual).
+   */
+  private hugeEnds(old: number): boolean {
+    let nl = this.buf.indexOf(10, old);
+    if (nl >= this.len) nl = -1;
+    if (this.tracking) this.sideAdd(old, nl < 0 ? this.len : nl);
+    if (nl < 0) return false;
+    this.hugePiece(nl);
+    this.huge = false;
+    if (this.tracking) this.sideEnd();
+    this.shift(nl + 1);
+    return this.len > 0;
+  }
+
+  /** At the end of the stream: the rest of a line too long to parse, or a last line without a newline (maybe being written: decoded only if it parses). */
+  private lastLine(): void {
+    if (this.huge) {
+      this.hugePiece(this.len);
+      if (this.tracking) this.sideEnd();
+    } else if (this.len > 0) {
+      const wasFirst = this.first;
+      this.region(this.len);
+      if (this.track) this.trackRegion(this.len, wasFirst);
     }
   }
 
@@ -410,64 +525,13 @@ class LineScan {
     const { sink, stats, track, read } = this;
     for (;;) {
       if (sink.stop && !this.tracking) break;
-      if (this.len === this.cap) {
-        // a long line that starts like tool output is read in pieces at once (never decoded anyway)
-        const rawNow = !this.huge && !this.first && this.len > RAW_LINE && this.rawHead.some((m) => headHas(this.buf, 0, this.len, m, HEAD));
-        // (reading again for a tracker that looks at a line's head only: nothing else wants the rest)
-        const headOnly = this.trackOnly && this.keep < this.cap;
-        if (!this.huge && !rawNow && !headOnly && this.cap < this.parseCap + 1) {
-          this.cap = Math.min(this.cap * 2, this.parseCap + 1);
-          if (this.buf.length < this.cap) {
-            const nb = Buffer.allocUnsafe(this.cap);
-            this.buf.copy(nb, 0, 0, this.len);
-            this.buf = nb;
-          }
-        } else {
-          // no newline in a full buffer: the current line is too long to parse
-          if (!this.huge) {
-            this.huge = true;
-            this.hugeHits = 0;
-            this.hugePos = 0;
-            this.hugeSlot.fill(-1);
-            stats.hugeLines++;
-            this.first = false;
-            this.side = null;
-            this.tailBuf = null;
-            if (this.tracking && this.len <= this.parseCap) {
-              // one buffer of the parse cap, kept for the thread: growing one per line cost more than the search
-              const room = this.keep + this.tailKeep;
-              this.side = sideSpare && sideSpare.length >= room ? sideSpare : (sideSpare = Buffer.allocUnsafe(room));
-              this.sideLen = 0;
-              this.sideTotal = 0;
-              this.sideAt = stats.bytes - this.len;
-              if (this.tailKeep > 0) {
-                this.tailBuf = tailSpare && tailSpare.length === this.tailKeep + 1 ? tailSpare : (tailSpare = Buffer.allocUnsafe(this.tailKeep + 1));
-                this.tailLen = 0;
-              }
-              this.sideAdd(0, this.len);
-            }
-          }
-          this.hugePiece(this.len);
-          this.hugePos += this.len - this.overlap;
-          this.shift(this.len - this.overlap);
-        }
-      }
+      if (this.len === this.cap) this.full();
       const n = read(this.buf, this.len, this.cap - this.len);
       stats.bytes += n;
       if (n <= 0) break;
       const old = this.len;
       this.len += n;
-      if (this.huge) {
-        let nl = this.buf.indexOf(10, old);
-        if (nl >= this.len) nl = -1;
-        if (this.tracking) this.sideAdd(old, nl < 0 ? this.len : nl);
-        if (nl < 0) continue;
-        this.hugePiece(nl);
-        this.huge = false;
-        if (this.tracking) this.sideEnd();
-        this.shift(nl + 1);
-        if (this.len === 0) continue;
-      }
+      if (this.huge && !this.hugeEnds(old)) continue;
       const last = this.buf.lastIndexOf(10, this.len - 1);
       if (last < 0) continue;
       const wasFirst = this.first;
@@ -475,17 +539,8 @@ class LineScan {
       if (track) this.trackRegion(last, wasFirst);
       this.shift(last + 1);
     }
-    if (sink.stop && !this.tracking) {
-      // the search was ended and nothing else wants the rest
-    } else if (this.huge) {
-      this.hugePiece(this.len);
-      if (this.tracking) this.sideEnd();
-    } else if (this.len > 0) {
-      // a last line without a newline (maybe being written): decoded only if it parses
-      const wasFirst = this.first;
-      this.region(this.len);
-      if (track) this.trackRegion(this.len, wasFirst);
-    }
+    // (unless the search was ended and nothing else wants the rest)
+    if (!sink.stop || this.tracking) this.lastLine();
     if (this.buf.length <= 16 << 20) {
       if (this.trackOnly) trackSpare = this.buf;
       else spare = this.buf;
@@ -513,12 +568,18 @@ function withFile(file: string, fn: (reader: () => Reader) => ScanStats): ScanSt
  * whole, or as the head (and tail) the tracker asks for; longer ones never.
  */
 export function trackFile(file: string, track: Omit<LineTracker, 'reread' | 'wanted'>): ScanStats {
-  return withFile(file, (reader) => new LineScan(reader(), [], TRACK_SINK, PARSE_CAP, [], fileTracker(track, reader), true).run());
+  return withFile(file, (reader) => new LineScan(reader(), [], TRACK_SINK, { track: fileTracker(track, reader), trackOnly: true }).run());
 }
 
 /** Scan one transcript file (plain or `.zst`). */
-export function scanFile(file: string, needles: string[], sink: ScanSink, rawHead: Buffer[] = [], track?: Omit<LineTracker, 'reread'>): ScanStats {
-  return withFile(file, (reader) => scanLines(reader(), needles, sink, PARSE_CAP, rawHead, track && fileTracker(track, reader)));
+export function scanFile(
+  file: string,
+  needles: string[],
+  sink: ScanSink,
+  rawHead: Buffer[] = [],
+  track?: Omit<LineTracker, 'reread'>,
+): ScanStats {
+  return withFile(file, (reader) => scanLines(reader(), needles, sink, { rawHead, track: track && fileTracker(track, reader) }));
 }
 
 /** A caller's tracker as a scan of one file takes it: `wanted` from the start when it has none, `reread` a fresh reader of the file. */
@@ -526,7 +587,7 @@ function fileTracker(track: Omit<LineTracker, 'reread' | 'wanted'> & { wanted?()
   return {
     head: track.head,
     tail: track.tail,
-    wanted: track.wanted ? () => track.wanted!() : () => true,
+    wanted: () => track.wanted?.() ?? true,
     visit: (line, at, length) => track.visit(line, at, length),
     reread: reader,
   };

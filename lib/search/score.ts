@@ -2,12 +2,12 @@
 // a reply above tool output), how many terms it holds, and where it lies (a subagent, a copy, a
 // summary, an abandoned branch count less). A group keeps its best few hits.
 import type { Session } from '../types.js';
-import type { Piece, Role } from './types.js';
-import type { Term } from './query.js';
+import { promptText } from '../util/text.js';
 import type { Group } from './groups.js';
+import type { Term } from './query.js';
 import { termMask } from './query.js';
 import { excerpt, makeSnippet, type Snippet } from './snippet.js';
-import { promptText } from '../util/text.js';
+import type { Piece, Role } from './types.js';
 
 /** Thrown from a scan to stop reading a group whose evidence cannot get materially better. */
 export const STOP = new Error('enough evidence');
@@ -66,7 +66,20 @@ export function hitScore(h: Omit<Hit, 'score' | 'text'>, K: number): number {
 
 /** JavaScript's white space (what `\s` matches) */
 function isSpace(c: number): boolean {
-  return c === 32 || (c >= 9 && c <= 13) || (c > 127 && (c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff));
+  return (
+    c === 32 ||
+    (c >= 9 && c <= 13) ||
+    (c > 127 &&
+      (c === 0xa0 ||
+        c === 0x1680 ||
+        (c >= 0x2000 && c <= 0x200a) ||
+        c === 0x2028 ||
+        c === 0x2029 ||
+        c === 0x202f ||
+        c === 0x205f ||
+        c === 0x3000 ||
+        c === 0xfeff))
+  );
 }
 
 /**
@@ -113,8 +126,25 @@ function isFirstPrompt(s: Session, text: string): boolean {
   return n > 0 && a.slice(0, n) === b.slice(0, n);
 }
 
+/** Where a piece of a group's text was found. */
+export interface PieceAt {
+  /** the transcript (or shared store) it is in */
+  file: string;
+  /** a subagent's or child's transcript, named by a member */
+  child: boolean;
+  /** the session it is of */
+  member: Session;
+  /** that session is not the group's root (a child session of its own) */
+  memberIsChild: boolean;
+  /** the id of its record, when the harness names one (branch tracking) */
+  rid?: string | null;
+  /** the store several sessions share it came from (`prompt history`) */
+  via?: string;
+}
+
 /** Weigh one piece of a group's text; keep it when it is among the group's best. */
-export function collect(g: Group, terms: Term[], p: Piece, file: string, child: boolean, member: Session, memberIsChild: boolean, rid?: string | null, via?: string): void {
+export function collect(g: Group, terms: Term[], p: Piece, at: PieceAt): void {
+  const { file, child, member, memberIsChild, rid, via } = at;
   const mask = termMask(terms, p.text);
   if (!mask) return;
   const key = pieceKey(p);
@@ -122,7 +152,7 @@ export function collect(g: Group, terms: Term[], p: Piece, file: string, child: 
     // the same text again (a prompt typed again after a rewind): it is live if any of its records is
     if (rid) {
       const same = g.hits.find((h) => h.key === key && h.file === file && h.rids);
-      if (same && !same.rids!.includes(rid)) same.rids!.push(rid);
+      if (same?.rids && !same.rids.includes(rid)) same.rids.push(rid);
     }
     return;
   }
@@ -153,7 +183,10 @@ export function collect(g: Group, terms: Term[], p: Piece, file: string, child: 
     snippet: undefined,
   };
   const score = hitScore(hit, K);
-  if (g.hits.length >= KEEP && score <= g.hits[g.hits.length - 1]!.score) return enough(g, K);
+  if (g.hits.length >= KEEP && score <= g.hits[g.hits.length - 1].score) {
+    enough(g, K);
+    return;
+  }
   hit.score = score;
   if (!g.bare) hit.text = excerpt(p.text, terms);
   g.hits.push(hit);
@@ -173,7 +206,7 @@ export function collect(g: Group, terms: Term[], p: Piece, file: string, child: 
 export function outputMoot(g: Group, K: number, file?: string): boolean {
   const full = K >= 31 ? 0x7fffffff : (1 << K) - 1;
   if (g.mask !== full || g.nHits < COUNTED || g.hits.length < KEEP) return false;
-  if (g.hits[KEEP - 1]!.score < W['tool-output']) return false;
+  if (g.hits[KEEP - 1].score < W['tool-output']) return false;
   if (file !== undefined) for (const h of g.hits) if (h.role === 'tool-output' && h.rids && h.file === file) return false;
   return true;
 }
@@ -224,7 +257,7 @@ export function markAbandoned(g: Group, file: string, dead: Set<string>, K: numb
  */
 function enough(g: Group, K: number): void {
   const full = K >= 31 ? 0x7fffffff : (1 << K) - 1;
-  if (g.mask === full && g.nHits >= COUNTED && g.hits.length >= 2 && g.hits[1]!.score >= NEXT_HIT && originLevel(g, K) >= 2) throw STOP;
+  if (g.mask === full && g.nHits >= COUNTED && g.hits.length >= 2 && g.hits[1].score >= NEXT_HIT && originLevel(g, K) >= 2) throw STOP;
 }
 
 /** hits counted in a group's score (and by `enough`): more add nothing */

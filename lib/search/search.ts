@@ -7,25 +7,24 @@
 // threads) and, here, the ranking of the groups. What differs between harnesses is in their
 // search hooks (lib/harness/<name>/text.ts `search`), never here.
 import type { Session } from '../types.js';
-import type { Piece, Role } from './types.js';
-import type { Term } from './query.js';
-import { loadExtractors } from './registry.js';
-import { makeSnippet, type Snippet } from './snippet.js';
-import { childFiles, groupMeta, groupSessions, newGroup, passes, type Group, type SearchFilters } from './groups.js';
-import { collect, evidenceOf, groupScore, hitScore, originLevel, STOP } from './score.js';
-import { filesOf, finish, scanParallel, type SearchOptions } from './pool.js';
+import { childFiles, type Group, groupMeta, groupSessions, newGroup, passes, type SearchFilters } from './groups.js';
 import { type Kept, pieceOf } from './pieces.js';
+import { filesOf, finish, type SearchOptions, scanParallel } from './pool.js';
 import { Prefilter } from './prefilter.js';
-import { HOOKS } from './registry.js';
-import type { Signatures } from './sigs.js';
-import { closeCtx, noStats, readCtx, scanShared, type SearchStats } from './read.js';
+import type { Term } from './query.js';
 import { allNeedles, termMask } from './query.js';
+import { closeCtx, noStats, readCtx, type SearchStats, scanShared } from './read.js';
+import { HOOKS, loadExtractors } from './registry.js';
+import { collect, evidenceOf, groupScore, hitScore, originLevel, STOP } from './score.js';
+import type { Signatures } from './sigs.js';
+import { makeSnippet, type Snippet } from './snippet.js';
+import type { Piece, Role } from './types.js';
 
 export type { SearchFilters } from './groups.js';
-export type { SearchStats } from './read.js';
+export { childFiles, groupSessions, metadataText, newGroup } from './groups.js';
 export type { SearchOptions } from './pool.js';
-export { groupSessions, childFiles, newGroup, metadataText } from './groups.js';
 export { scanGroups } from './pool.js';
+export type { SearchStats } from './read.js';
 
 export interface Evidence {
   role: Role;
@@ -84,7 +83,7 @@ function sideEvidence(groups: Group[], pieces: SharedPiece[], terms: Term[]): vo
     const gm = byMember.get(x.key);
     if (!gm) continue;
     try {
-      collect(gm.g, terms, x.p, x.file, false, gm.m, gm.m !== gm.g.root, null, x.via);
+      collect(gm.g, terms, x.p, { file: x.file, child: false, member: gm.m, memberIsChild: gm.m !== gm.g.root, via: x.via });
     } catch (err) {
       if (err !== STOP) throw err;
     }
@@ -124,14 +123,19 @@ function candidates(groups: Group[], terms: Term[], sigs: Signatures, shared: Sh
  * tool output, and which branch a piece lies on, are not read); the others are left for the scan,
  * untouched.
  */
-function settleFromPieces(groups: Group[], terms: Term[], sigs: Signatures, pieces: Map<string, Kept[]>): { settled: Set<Group>; left: Group[] } {
+function settleFromPieces(
+  groups: Group[],
+  terms: Term[],
+  sigs: Signatures,
+  pieces: Map<string, Kept[]>,
+): { settled: Set<Group>; left: Group[] } {
   const K = Math.min(terms.length, 31);
   const full = K >= 31 ? 0x7fffffff : (1 << K) - 1;
   const settled = new Set<Group>();
   const left: Group[] = [];
   for (const g of groups) {
     const files = filesOf(g);
-    if (!files || !files.every((f) => sigs.hasPieces(f))) {
+    if (!files?.every((f) => sigs.hasPieces(f))) {
       left.push(g);
       continue;
     }
@@ -142,7 +146,8 @@ function settleFromPieces(groups: Group[], terms: Term[], sigs: Signatures, piec
         for (const [f, child] of [[m.file, false], ...childFiles(m).map((c) => [c, true] as const)] as const) {
           if (done.has(f)) continue;
           done.add(f);
-          for (const k of pieces.get(f) ?? []) collect(probe, terms, pieceOf(k), f, child, m, m !== g.root);
+          const at = { file: f, child, member: m, memberIsChild: m !== g.root };
+          for (const k of pieces.get(f) ?? []) collect(probe, terms, pieceOf(k), at);
         }
       }
     } catch (err) {
@@ -174,10 +179,13 @@ async function withSignatures(groups: Group[], sigs: Signatures, opts: SearchOpt
   return { ...opts, prestarted: { workers: Promise.resolve(workers), prefilter: pre } };
 }
 
-export async function search(all: Session[], terms: Term[], filters: SearchFilters, opts: SearchOptions = {}): Promise<{ results: Result[]; stats: SearchStats }> {
-  await loadExtractors();
-  const K = Math.min(terms.length, 31);
-  const full = K >= 31 ? 0x7fffffff : (1 << K) - 1;
+/** Every listed group, its hits weighed: scanned, settled from the index's pieces, or passed over by the signatures. */
+async function weigh(
+  all: Session[],
+  terms: Term[],
+  filters: SearchFilters,
+  opts: SearchOptions,
+): Promise<{ groups: Group[]; stats: SearchStats }> {
   const listed = [...groupSessions(all).values()].filter((g) => passes(g.root, filters));
   const sigs = opts.signatures ?? null;
   const early = noStats();
@@ -204,9 +212,11 @@ export async function search(all: Session[], terms: Term[], filters: SearchFilte
     if (g.keys.size < o.keys.length) g.keys = new Set(o.keys);
   }
   sideEvidence(groups, shared ?? sharedPieces(all, terms, stats), terms);
-  const found = groups.filter((g) => (g.mask & full) === full && g.hits.length > 0);
+  return { groups, stats };
+}
 
-  // A fork's copies of its source's turns: text the source has too counts as copied in the fork.
+/** A fork's copies of its source's turns: text the source has too counts as copied in the fork. */
+function markForkCopies(found: Group[], K: number): void {
   const byKey = new Map(found.map((g) => [g.root.key, g]));
   for (const g of found) {
     const from = g.root.forkedFrom ? byKey.get(`${g.root.harness}:${g.root.forkedFrom}`) : undefined;
@@ -220,42 +230,57 @@ export async function search(all: Session[], terms: Term[], filters: SearchFilte
     }
     g.hits.sort((a, b) => b.score - a.score);
   }
+}
 
+/** A found group as a result: original or follow-up (`firstAsked`: when the earliest request for it began), confidence, score, evidence. */
+function resultOf(g: Group, level: number, firstAsked: number, terms: Term[]): Result {
+  const K = Math.min(terms.length, 31);
+  const started = g.root.started ?? g.root.updated ?? 0;
+  const original = level >= 2 || (level === 1 && started <= firstAsked);
+  const ev = evidenceOf(g.hits);
+  const best = ev[0];
+  const solid = best.k === K && !best.copied && !best.abandoned;
+  const strong = best.role === 'user' || best.role === 'task' || best.role === 'tool-call';
+  const confidence: Confidence = solid && original && strong ? 'high' : solid && best.role !== 'tool-output' ? 'medium' : 'low';
+  return {
+    session: g.root,
+    score: Math.round((groupScore(g) + (original ? 6 : 0)) * 100) / 100,
+    original,
+    confidence,
+    hidden: g.root.hidden ? (g.root.hiddenReason ?? 'hidden') : null,
+    evidence: g.bare
+      ? []
+      : ev.map((h) => ({
+          role: h.role,
+          file: h.file,
+          child: h.child && h.file !== g.root.file && !h.via,
+          copied: h.copied,
+          abandoned: h.abandoned,
+          via: h.via ?? null,
+          snippet: h.snippet ?? makeSnippet(h.text, terms),
+        })),
+  };
+}
+
+export async function search(
+  all: Session[],
+  terms: Term[],
+  filters: SearchFilters,
+  opts: SearchOptions = {},
+): Promise<{ results: Result[]; stats: SearchStats }> {
+  await loadExtractors();
+  const K = Math.min(terms.length, 31);
+  const full = K >= 31 ? 0x7fffffff : (1 << K) - 1;
+  const { groups, stats } = await weigh(all, terms, filters, opts);
+  const found = groups.filter((g) => (g.mask & full) === full && g.hits.length > 0);
+  markForkCopies(found, K);
   const levels = new Map(found.map((g) => [g, originLevel(g, K)]));
   const startOf = (g: Group) => g.root.started ?? g.root.updated ?? 0;
   // a later request that names the same thing is a follow-up of an earlier one that did: the
   // original is the earliest of the sessions with such a request (or any with a first request)
   let firstAsked = Infinity;
-  for (const g of found) if (levels.get(g)! >= 1) firstAsked = Math.min(firstAsked, startOf(g));
-  const results: Result[] = found.map((g) => {
-    const lvl = levels.get(g)!;
-    const original = lvl >= 2 || (lvl === 1 && startOf(g) <= firstAsked);
-    const ev = evidenceOf(g.hits);
-    const best = ev[0]!;
-    const solid = best.k === K && !best.copied && !best.abandoned;
-    const confidence: Confidence =
-      solid && original && (best.role === 'user' || best.role === 'task' || best.role === 'tool-call')
-        ? 'high'
-        : solid && best.role !== 'tool-output'
-          ? 'medium'
-          : 'low';
-    return {
-      session: g.root,
-      score: Math.round((groupScore(g) + (original ? 6 : 0)) * 100) / 100,
-      original,
-      confidence,
-      hidden: g.root.hidden ? (g.root.hiddenReason ?? 'hidden') : null,
-      evidence: g.bare ? [] : ev.map((h) => ({
-        role: h.role,
-        file: h.file,
-        child: h.child && h.file !== g.root.file && !h.via,
-        copied: h.copied,
-        abandoned: h.abandoned,
-        via: h.via ?? null,
-        snippet: h.snippet ?? makeSnippet(h.text, terms),
-      })),
-    };
-  });
+  for (const g of found) if ((levels.get(g) ?? 0) >= 1) firstAsked = Math.min(firstAsked, startOf(g));
+  const results = found.map((g) => resultOf(g, levels.get(g) ?? 0, firstAsked, terms));
   results.sort((a, b) => {
     const d = Math.round(b.score * 10) - Math.round(a.score * 10);
     if (d !== 0) return d;

@@ -15,9 +15,9 @@ import { type Db, openRead, openWrite } from '../index/store.js';
 import { tryLock } from '../os/lock.js';
 import type { Harness, Session } from '../types.js';
 import { childFiles } from './groups.js';
+import { type Kept, piecesHolding } from './pieces.js';
 import type { Term } from './query.js';
 import { HOOKS, loadExtractors } from './registry.js';
-import { type Kept, piecesHolding } from './pieces.js';
 import { type FillTally, fillSigs, Signatures } from './sigs.js';
 
 /** changed bytes a search makes the signatures of before it reads (about a quarter of a second) */
@@ -100,7 +100,8 @@ export async function signaturesFor(app: App, all: Session[], terms: Term[], wan
   const started = stale.bytes > FILL_NOW;
   // most files without one (the first search here): the scan's own marking of the files that hold
   // no word (prefilter.ts) reads them faster than they could be told apart one by one
-  if (left.files.length * 2 > files.length) return { sigs: null, pieces: null, missing: left.files.length, missingBytes: left.bytes, started };
+  if (left.files.length * 2 > files.length)
+    return { sigs: null, pieces: null, missing: left.files.length, missingBytes: left.bytes, started };
   return { sigs, pieces: pieces(), missing: left.files.length, missingBytes: left.bytes, started };
 }
 

@@ -1,7 +1,8 @@
 // Evidence snippets: a short window of redacted, one-line text around the densest cluster of
 // matches, with the matches' positions so the caller can mark them.
-import type { Term } from './query.js';
+
 import { sanitize } from '../util/redact.js';
+import type { Term } from './query.js';
 
 export const SNIPPET = 160;
 /** text around the hit that is redacted before the window is cut (so a secret is seen whole) */
@@ -24,9 +25,8 @@ function matches(terms: Term[], text: string, limit = 200): M[] {
   terms.forEach((term, t) => {
     const re = term.re;
     re.lastIndex = 0;
-    let m: RegExpExecArray | null;
     let n = 0;
-    while ((m = re.exec(text)) && n++ < limit) {
+    for (let m = re.exec(text); m && n++ < limit; m = re.exec(text)) {
       if (m[0].length === 0) {
         re.lastIndex++;
         continue;
@@ -43,10 +43,10 @@ function bestStart(ms: M[], width: number): number {
   let bestN = 0;
   for (let i = 0; i < ms.length; i++) {
     const seen = new Set<number>();
-    for (let j = i; j < ms.length && ms[j]!.e <= ms[i]!.s + width; j++) seen.add(ms[j]!.t);
+    for (let j = i; j < ms.length && ms[j].e <= ms[i].s + width; j++) seen.add(ms[j].t);
     if (seen.size > bestN) {
       bestN = seen.size;
-      best = ms[i]!.s;
+      best = ms[i].s;
     }
   }
   return best;

@@ -20,11 +20,11 @@ export interface Piece {
 /** Per-file context handed to an extractor: `st` is free per-file state (the first line is always decoded). */
 export interface ExtractCtx {
   first: boolean;
-  st: Record<string, any>;
+  st: Record<string, unknown>;
 }
 
 /** Turns one decoded record (a JSONL line, a JSON document, a database row) into text pieces. */
-export type Extractor = (rec: any, cx: ExtractCtx) => Piece[];
+export type Extractor = (rec: unknown, cx: ExtractCtx) => Piece[];
 
 /** What a harness's search hooks may use to read a store that is not a transcript file. */
 export interface ScanIO {
@@ -44,9 +44,9 @@ export interface SharedSource {
   /** what the store is, for the results (`prompt history`) */
   label: string;
   /** the session a record belongs to (by key `<harness>:<id>`), or null */
-  owner(rec: any): string | null;
+  owner(rec: unknown): string | null;
   /** the text of a record */
-  extract(rec: any): Piece[];
+  extract(rec: unknown): Piece[];
 }
 
 /**
@@ -68,7 +68,7 @@ export interface SearchHooks {
   /** Parents the index does not record (workers of a session): session key → parent id. */
   parents?(all: import('../types.js').Session[]): Map<string, string>;
   /** The id of a transcript record, for `abandoned` (null: no id). */
-  recordId?(rec: any): string | null;
+  recordId?(rec: unknown): string | null;
   /**
    * A fresh reader of a transcript's tree: it is shown every line in file order (`line`: the bytes
    * of one line, a view valid during the call; `parse`: the line decoded, null when it is not JSON;
@@ -96,7 +96,7 @@ export interface SearchHooks {
 /** What `SearchHooks.branches` returns: fed every line of one transcript, in order. */
 export interface BranchTracker {
   /** `cut`: `line` is only the head and tail of a longer line (SearchHooks.branchTail) */
-  visit(line: Buffer, parse: () => any, cut?: boolean): void;
+  visit(line: Buffer, parse: () => unknown, cut?: boolean): void;
   /** the ids of records only on abandoned branches, or null when that cannot be told */
   result(): Set<string> | null;
 }

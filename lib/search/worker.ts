@@ -2,11 +2,11 @@
 // threads, and posts back their hits.
 import { parentPort } from 'node:worker_threads';
 import type { Session } from '../types.js';
-import { makeTerm, type Term } from './query.js';
 import { newGroup } from './groups.js';
 import { packScan, scanGroups } from './pool.js';
-import { loadExtractors } from './registry.js';
 import { Prefilter, type PrefilterMsg } from './prefilter.js';
+import { makeTerm, type Term } from './query.js';
+import { loadExtractors } from './registry.js';
 
 interface Msg {
   terms: { text: string; phrase: boolean }[];
@@ -24,7 +24,9 @@ let pre: Prefilter | null = null;
 // Loaded at once: a worker may be started before the search is known (pool.ts prestartWorkers).
 const loaded = loadExtractors();
 
-parentPort!.on('message', async (m: Msg | { prefilter: PrefilterMsg } | null) => {
+// (this file is only ever a worker thread's script)
+const port = parentPort as NonNullable<typeof parentPort>;
+port.on('message', async (m: Msg | { prefilter: PrefilterMsg } | null) => {
   if (m === null) process.exit(0);
   if ('prefilter' in m) {
     // until the scan begins: the scan's message waits in the queue meanwhile
@@ -34,12 +36,12 @@ parentPort!.on('message', async (m: Msg | { prefilter: PrefilterMsg } | null) =>
   }
   await loaded;
   const terms = m.terms.map((t) => makeTerm(t.text, t.phrase)).filter((t): t is Term => t !== null);
-  const groups = m.groups.map((ms) => newGroup(ms[0]!, ms, m.bare));
+  const groups = m.groups.map((ms) => newGroup(ms[0], ms, m.bare));
   const counter = new Int32Array(m.counter);
   const pick = () => {
     const i = Atomics.add(counter, 0, 1);
     return i < groups.length ? i : -1;
   };
-  const out = packScan(scanGroups(groups, terms, new Set(m.need), pick, pre));
-  parentPort!.postMessage(out, [out.nums.buffer]);
+  const out = packScan(scanGroups(groups, terms, new Set(m.need), { pick, pre }));
+  port.postMessage(out, [out.nums.buffer]);
 });

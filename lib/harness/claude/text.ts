@@ -8,7 +8,7 @@ import { entries, walk } from '../../util/fsx.js';
 import { addTo } from '../../util/multimap.js';
 import { dirOf } from '../../util/paths.js';
 import { bytes, firstLink, firstString, IdChain, same } from '../branches.js';
-import { obj, type Rec } from '../jsonl.js';
+import { obj, type Rec, str } from '../jsonl.js';
 
 /** User-line text the harness wrote (command output, notifications): shown as output, not as a prompt. */
 const OUTPUT_TAGS =
@@ -340,8 +340,9 @@ function shared(all: Session[]): SharedSource[] {
     out.push({
       file,
       label: 'prompt history',
-      owner(o) {
-        if (!o || typeof o !== 'object') return null;
+      owner(rec) {
+        const o = obj(rec);
+        if (!o) return null;
         if (typeof o.sessionId === 'string') return ids.has(o.sessionId) ? `claude:${o.sessionId}` : null;
         const t = ms(o.timestamp);
         if (typeof o.project !== 'string' || t == null) return null;
@@ -351,7 +352,8 @@ function shared(all: Session[]): SharedSource[] {
           .sort((a, b) => (b.started ?? 0) - (a.started ?? 0))[0];
         return hit ? hit.key : null;
       },
-      extract(o) {
+      extract(rec) {
+        const o = obj(rec) ?? {};
         const pasted = o.pastedContents && typeof o.pastedContents === 'object' ? Object.values(o.pastedContents as object) : [];
         const texts = pasted
           .map((p: unknown) => {
@@ -396,7 +398,7 @@ export const search: SearchHooks = {
   children,
   rawHead: ['"type":"tool_result"'],
   outputOnly,
-  recordId: (o) => (o && typeof o.uuid === 'string' ? o.uuid : null),
+  recordId: (o) => str(obj(o)?.uuid),
   branches,
   // the tree reader looks at a line's first HEAD and last TAIL bytes (and decodes it when the keys are not there)
   branchHead: HEAD,

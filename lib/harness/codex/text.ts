@@ -31,7 +31,7 @@ export function codexText(v: unknown, cx: ExtractCtx): Piece[] {
   const ts = ms(o.timestamp);
   if (o.type === 'session_meta' && p) return sessionMeta(st, p, ts);
   if (!p) return [];
-  const copied = !!st.child && st.metaTs != null && ts != null && ts < st.metaTs;
+  const copied = !!st.child && typeof st.metaTs === 'number' && ts != null && ts < st.metaTs;
   const out: Piece[] = [];
   const add = (ps: Piece[]) => {
     for (const x of ps) out.push(copied ? { ...x, copied: true } : x);

@@ -152,6 +152,9 @@ function branches(): BranchTracker {
 
 export const search: SearchHooks = {
   children,
-  recordId: (o) => (o && typeof o.id === 'string' && typeof o.type === 'string' ? o.id : null),
+  recordId: (rec) => {
+    const o = obj(rec);
+    return o && typeof o.id === 'string' && typeof o.type === 'string' ? o.id : null;
+  },
   branches,
 };

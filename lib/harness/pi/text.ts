@@ -24,7 +24,7 @@ export function piText(v: unknown, cx: ExtractCtx): Piece[] {
   if (!st.header) return []; // pi ignores a file without a session header
   const m = obj(o.message);
   const ts = ms(o.timestamp) ?? (typeof m?.timestamp === 'number' ? m.timestamp : null);
-  const copied = !!st.fork && st.startTs != null && ts != null && ts < st.startTs;
+  const copied = !!st.fork && typeof st.startTs === 'number' && ts != null && ts < st.startTs;
   const out: Piece[] = [];
   const add = (ps: Piece[]) => {
     for (const x of ps) out.push(copied ? { ...x, copied: true } : x);
@@ -274,7 +274,10 @@ const outputOnly = (line: Buffer): boolean => outputRecord(line, K_TYPE_MESSAGE,
 export const search: SearchHooks = {
   rawHead: ['"role":"toolResult"'],
   outputOnly,
-  recordId: (o) => (o && typeof o.id === 'string' && o.type !== 'session' ? o.id : null),
+  recordId: (rec) => {
+    const o = obj(rec);
+    return o && typeof o.id === 'string' && o.type !== 'session' ? o.id : null;
+  },
   branches,
   branchHead: HEAD,
   parents,
