@@ -341,7 +341,10 @@ describe('search with signatures', () => {
     const h = realHome();
     const ix = run(h, ['index']);
     expect(ix.code, ix.stderr).toBe(0);
-    expect(ix.stderr).toMatch(/signatures of \d+ files: \d+ made/);
+    expect(ix.stderr).toMatch(/signatures of \d+ files: [1-9]\d* made/);
+    // nothing changed: nothing made again; `--rebuild` discards the search index with the rest
+    expect(run(h, ['index']).stderr).toMatch(/signatures of \d+ files: 0 made, 0 extended/);
+    expect(run(h, ['index', '--rebuild']).stderr).toMatch(/signatures of \d+ files: [1-9]\d* made/);
     const compare = () => {
       for (const q of QUERIES) {
         const withSigs = searchJson(h, q);

@@ -419,7 +419,9 @@ export function failures(db: Db): Record<string, string> {
 /** Everything of these harnesses (all when null), for a rebuild. */
 export function clearHarnesses(db: Db, harnesses: readonly string[] | null): void {
   if (!harnesses) {
-    db.exec('DELETE FROM sources; DELETE FROM sessions; DELETE FROM prompts;');
+    // (and the search index: `index --rebuild` discards all of it; the full-text table is told to
+    // forget every piece it indexed, which an external-content table cannot find out itself)
+    db.exec("DELETE FROM sources; DELETE FROM sessions; DELETE FROM prompts; INSERT INTO words(words) VALUES('delete-all'); DELETE FROM pieces; DELETE FROM sigs;");
     return;
   }
   for (const h of harnesses) {
