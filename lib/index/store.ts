@@ -421,7 +421,9 @@ export function clearHarnesses(db: Db, harnesses: readonly string[] | null): voi
   if (!harnesses) {
     // (and the search index: `index --rebuild` discards all of it; the full-text table is told to
     // forget every piece it indexed, which an external-content table cannot find out itself)
-    db.exec("DELETE FROM sources; DELETE FROM sessions; DELETE FROM prompts; INSERT INTO words(words) VALUES('delete-all'); DELETE FROM pieces; DELETE FROM sigs;");
+    db.exec(
+      "DELETE FROM sources; DELETE FROM sessions; DELETE FROM prompts; INSERT INTO words(words) VALUES('delete-all'); DELETE FROM pieces; DELETE FROM sigs;",
+    );
     return;
   }
   for (const h of harnesses) {
