@@ -35,7 +35,7 @@ async function deepSearchText(app: App, query: string, state: PickState, view: P
       ? `deep search: ${q} · ${rows.length} session${rows.length === 1 ? '' : 's'} (best first)`
       : `deep search: ${q} · no session mentions it`;
     // (the first search on a machine reads every file while the search index is made behind it)
-    if (got.unindexed > 0) status += ` · search index being made: ${got.unindexed} files read in full`;
+    if (got.unindexed > 0) status += ` · ${got.unindexed} file${got.unindexed === 1 ? '' : 's'} not yet indexed`;
   } catch (err) {
     status = `deep search failed: ${oneLine(err instanceof Error ? err.message : String(err))}`;
   }
