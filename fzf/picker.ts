@@ -270,6 +270,15 @@ export async function pick(app: App, o: PickOptions = {}): Promise<PickResult> {
       const msg = err instanceof Error ? err.message : String(err);
       if (!child.stdin.destroyed) child.stdin.end(`\tcannot list the sessions: ${oneLine(msg)}\n`);
     });
+    // the list is there: a home without a search index starts making one (lib/search/sigfill.ts)
+    if (!o.sessions)
+      void feed.then(() =>
+        import('../lib/search/sigfill.js')
+          .then((m) => m.prepareSearchIndex(app))
+          .catch(() => {
+            /* deep search reads the files instead */
+          }),
+      );
     const code = await exited;
     await feed;
     return pickOutcome(code, feedError, fzf, () => parseOutput(out, flags.report === 'file' ? path.join(dir, 'action') : null));

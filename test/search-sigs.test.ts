@@ -16,7 +16,7 @@ import { parseQuery } from '../lib/search/query.js';
 import { EXTRACTORS, loadExtractors } from '../lib/search/registry.js';
 import { runSearch } from '../lib/search/run.js';
 import { fillSigs, Signatures } from '../lib/search/sigs.js';
-import { envFor, must, ROOT, run, tempDir, tempHome } from './helpers.js';
+import { envFor, must, ROOT, run, tempDir, tempHome, until } from './helpers.js';
 import type { Found } from './json.js';
 
 const dirs: string[] = [];
@@ -306,6 +306,36 @@ function searchReadingAll(h: string, words: string[], said?: (stderr: string) =>
 }
 
 const QUERIES = [['hello'], ['the'], ['zanzibarquux'], ['json'], ['"read the"'], ['a'], ['file', 'the'], ['résumé'], ['src/'], ['<']];
+
+describe('the picker opening on a home without a search index', () => {
+  it('starts `resume index` in the background when there is more to read than a search would itself', async () => {
+    const h = realHome();
+    expect(run(h, ['rows']).code).toBe(0);
+    const { prepareSearchIndex } = await import('../lib/search/sigfill.js');
+    const app = makeApp({ env: envFor(h), distDir: path.join(ROOT, 'dist') });
+    const db = path.join(h, '.cache/resume/index.db');
+    const sigRows = () => {
+      const d = openWrite(db);
+      try {
+        return d.prepare('SELECT count(*) FROM sigs').pluck().get() as number;
+      } finally {
+        d.close();
+      }
+    };
+    // a small home: a search makes its own (nothing started)
+    prepareSearchIndex(app);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(sigRows()).toBe(0);
+    // 70 MiB more: started, and it makes them
+    const big = path.join(h, '.claude/projects/-w-big/0badcafe-0000-4000-8000-000000000001.jsonl');
+    fs.mkdirSync(path.dirname(big), { recursive: true });
+    const line = `${JSON.stringify({ type: 'user', sessionId: '0badcafe-0000-4000-8000-000000000001', cwd: '/w/big', timestamp: '2026-01-01T00:00:00Z', message: { role: 'user', content: 'x'.repeat(1 << 20) } })}\n`;
+    fs.writeFileSync(big, line.repeat(70));
+    expect(run(h, ['rows']).code).toBe(0);
+    prepareSearchIndex(app);
+    await until(() => sigRows() > 0);
+  }, 60_000);
+});
 
 describe('search with signatures', () => {
   it('reads no transcript for a word in none, and only those that may hold a word; a file changed since is read', async () => {

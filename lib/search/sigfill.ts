@@ -7,6 +7,7 @@
 // background, which makes them for the next search. One filler at a time (a lock file beside the
 // database); the listing's builder is never held up for more than one batch (sigs.ts).
 import { spawn } from 'node:child_process';
+import os from 'node:os';
 import path from 'node:path';
 import type { App } from '../app.js';
 import { indexFiles } from '../index/files.js';
@@ -122,15 +123,34 @@ function withRead<T>(file: string, fn: (db: Db) => T): T | null {
   }
 }
 
-/** `resume index` in the background, detached, to make the signatures (it exits at once when another is making them). */
+/**
+ * `resume index` in the background, detached, at a lower priority (it must not slow the picker the
+ * user is typing in), to make the signatures; it exits at once when another is making them.
+ */
 function startFiller(app: App): void {
   try {
-    const c = spawn(process.execPath, [app.self, 'index'], { detached: true, stdio: 'ignore', env: process.env });
+    // (the app's environment: its HOME and cache, which may not be this process's)
+    const c = spawn(process.execPath, [app.self, 'index'], { detached: true, stdio: 'ignore', env: app.ctx.env });
     c.on('error', () => {});
+    if (c.pid) os.setPriority(c.pid, 10);
     c.unref();
   } catch {
-    /* cannot start it: the next search reads those files again */
+    /* cannot start it (or lower it): the next search reads those files again */
   }
+}
+
+/**
+ * When the picker opens on a home that has no search index yet and more to read than a search
+ * would make itself: start making it in the background, so that deep search (Ctrl-S) finds it
+ * ready rather than reading every file.
+ */
+export function prepareSearchIndex(app: App): void {
+  const need = withRead(indexFiles(app.ctx).db, (db) => {
+    if (db.prepare('SELECT 1 FROM sigs LIMIT 1').get() !== undefined) return false;
+    const bytes = db.prepare('SELECT sum(size) FROM sources').pluck().get() as number | null;
+    return (bytes ?? 0) > FILL_NOW;
+  });
+  if (need) startFiller(app);
 }
 
 /**
