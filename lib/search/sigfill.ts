@@ -154,12 +154,15 @@ export function prepareSearchIndex(app: App): void {
 }
 
 /**
- * Every file's signature brought up to date, and those of files no search reads removed (`resume
- * index`); null when another process is making them.
+ * The signature and pieces of every file searches read (`byFile`, with its harness) brought up to date,
+ * and those of files no search reads removed (`resume index`); null when another process is making them.
  */
-export async function fillAll(app: App, all: Session[], progress?: (done: number, total: number) => void): Promise<FillTally | null> {
+export async function fillAll(
+  app: App,
+  byFile: Map<string, Harness>,
+  progress?: (done: number, total: number) => void,
+): Promise<FillTally | null> {
   await loadExtractors();
-  const byFile = searchedFiles(all);
   return filling(app, () => {
     const db = openWrite(indexFiles(app.ctx).db);
     try {
