@@ -334,6 +334,9 @@ describe('the picker opening on a home without a search index', () => {
     expect(run(h, ['rows']).code).toBe(0);
     prepareSearchIndex(app);
     await until(() => sigRows() > 0);
+    // and it ends (its lock let go once its database is closed): nothing writes here after the test
+    await until(() => !fs.existsSync(path.join(h, '.cache/resume/sigs.lock')));
+    expect(sigRows()).toBeGreaterThan(0);
   }, 60_000);
 });
 

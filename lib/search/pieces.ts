@@ -21,15 +21,13 @@ import { sanitizeText } from '../util/redact.js';
 import type { Term } from './query.js';
 import { EXTRACTORS, HOOKS, rawHeads } from './registry.js';
 import { RAW_LINE } from './scan.js';
-import type { ExtractCtx, Piece, Role } from './types.js';
+import { type ExtractCtx, type Piece, ROLE_AT, ROLES } from './types.js';
 
 /** characters of a piece kept (a pasted log in a prompt: the rest is found by reading the file) */
 const PIECE_CAP = 4 << 10;
 /** a line longer than this is not decoded for pieces (tool output, mostly: read when it matters) */
 const LINE_CAP = 1 << 20;
 
-const ROLES: Role[] = ['user', 'assistant', 'tool-call', 'tool-output', 'task', 'metadata'];
-const ROLE_AT = new Map(ROLES.map((r, i) => [r, i]));
 const F_COPIED = 1;
 const F_SUMMARY = 2;
 const F_WRITE = 4;

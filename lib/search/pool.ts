@@ -24,7 +24,7 @@ import {
 import { HOOKS } from './registry.js';
 import { collect, type Hit, markAbandoned, outputMoot, STOP, settleEvidence } from './score.js';
 import type { Signatures } from './sigs.js';
-import type { Role } from './types.js';
+import { ROLE_AT, ROLES } from './types.js';
 
 export interface ScanOut {
   /** `keys`: the piece hashes (a fork's copies are told by its source's; prompt history is not counted twice) */
@@ -129,9 +129,6 @@ function scanGroup(g: Group, terms: Term[], keysWanted: boolean, cx: ReadCtx): v
     if (d?.size) markAbandoned(g, file, d, K);
   }
 }
-
-const ROLES: Role[] = ['user', 'assistant', 'tool-call', 'tool-output', 'task', 'metadata'];
-const ROLE_AT = new Map(ROLES.map((r, i) => [r, i]));
 
 /**
  * A worker's ScanOut as it is posted: the numbers in one array (moved, not copied) and the strings

@@ -3,6 +3,11 @@
 /** `metadata`: what the index or a transcript's header says about a session (title, branch, directory, commit) */
 export type Role = 'user' | 'assistant' | 'tool-call' | 'tool-output' | 'task' | 'metadata';
 
+/** Every role in one order, where a role is kept as a number (a worker's posted hits, the index's pieces). */
+export const ROLES: readonly Role[] = ['user', 'assistant', 'tool-call', 'tool-output', 'task', 'metadata'];
+/** A role's number in ROLES. */
+export const ROLE_AT: ReadonlyMap<Role, number> = new Map(ROLES.map((r, i) => [r, i]));
+
 /** One piece of searchable text from a transcript record. */
 export interface Piece {
   role: Role;
