@@ -54,11 +54,8 @@ export interface SearchSigs {
   sigs: Signatures | null;
   /** the index's pieces that hold a term, by file (asked for a ranking without evidence) */
   pieces: Map<string, Kept[]> | null;
-  /** files read whatever they hold (no current signature), and their bytes */
+  /** files read whatever they hold (no current signature) */
   missing: number;
-  missingBytes: number;
-  /** `resume index` was started in the background to make them */
-  started: boolean;
 }
 
 /**
@@ -73,12 +70,12 @@ export async function signaturesFor(app: App, all: Session[], terms: Term[], wan
   const known = checkedStats(app.ctx);
   const read = (): Signatures | null => withRead(file, (db) => Signatures.load(db, needles, known));
   let sigs = read();
-  if (!sigs) return { sigs: null, pieces: null, missing: 0, missingBytes: 0, started: false };
+  if (!sigs) return { sigs: null, pieces: null, missing: 0 };
   const byFile = searchedFiles(all);
   const files = [...byFile.keys()];
   const stale = sigs.stale(files);
   const pieces = () => (want.pieces ? withRead(file, (db) => piecesHolding(db, terms).byFile) : null);
-  if (stale.files.length === 0) return { sigs, pieces: pieces(), missing: 0, missingBytes: 0, started: false };
+  if (stale.files.length === 0) return { sigs, pieces: pieces(), missing: 0 };
   if (stale.bytes <= FILL_NOW) {
     const done = filling(app, () => {
       const db = openWrite(file);
@@ -98,12 +95,10 @@ export async function signaturesFor(app: App, all: Session[], terms: Term[], wan
     startFiller(app);
   }
   const left = sigs.stale(files);
-  const started = stale.bytes > FILL_NOW;
   // most files without one (the first search here): the scan's own marking of the files that hold
   // no word (prefilter.ts) reads them faster than they could be told apart one by one
-  if (left.files.length * 2 > files.length)
-    return { sigs: null, pieces: null, missing: left.files.length, missingBytes: left.bytes, started };
-  return { sigs, pieces: pieces(), missing: left.files.length, missingBytes: left.bytes, started };
+  if (left.files.length * 2 > files.length) return { sigs: null, pieces: null, missing: left.files.length };
+  return { sigs, pieces: pieces(), missing: left.files.length };
 }
 
 /** Are there signatures to use (then the workers need not mark files before the scan)? */
