@@ -77,20 +77,7 @@ export async function signaturesFor(app: App, all: Session[], terms: Term[], wan
   const pieces = () => (want.pieces ? withRead(file, (db) => piecesHolding(db, terms).byFile) : null);
   if (stale.files.length === 0) return { sigs, pieces: pieces(), missing: 0 };
   if (stale.bytes <= FILL_NOW) {
-    const done = filling(app, () => {
-      const db = openWrite(file);
-      try {
-        db.pragma(`busy_timeout = ${FILL_WAIT_MS}`);
-        fillSigs(db, stale.files, { harnessOf: (f) => byFile.get(f) });
-        return true;
-      } catch {
-        // the listing's builder holds the database: read those files this time
-        return false;
-      } finally {
-        db.close();
-      }
-    });
-    if (done) sigs = read() ?? sigs;
+    if (fillNow(app, file, stale.files, byFile)) sigs = read() ?? sigs;
   } else {
     startFiller(app);
   }
@@ -104,6 +91,30 @@ export async function signaturesFor(app: App, all: Session[], terms: Term[], wan
 /** Are there signatures to use (then the workers need not mark files before the scan)? */
 export function hasSignatures(app: App): boolean {
   return withRead(indexFiles(app.ctx).db, (db) => db.prepare('SELECT 1 FROM sigs LIMIT 1').get() !== undefined) === true;
+}
+
+/**
+ * A search's own fill of a few changed files; false when it could not be done now (another process
+ * fills, the listing's builder holds the database, or the cache cannot be written): those files are
+ * read this time.
+ */
+function fillNow(app: App, file: string, files: string[], byFile: Map<string, Harness>): boolean {
+  try {
+    return (
+      filling(app, () => {
+        const db = openWrite(file);
+        try {
+          db.pragma(`busy_timeout = ${FILL_WAIT_MS}`);
+          fillSigs(db, files, { harnessOf: (f) => byFile.get(f) });
+          return true;
+        } finally {
+          db.close();
+        }
+      }) === true
+    );
+  } catch {
+    return false;
+  }
 }
 
 function withRead<T>(file: string, fn: (db: Db) => T): T | null {
