@@ -20,7 +20,7 @@ import type { Harness } from '../types.js';
 import { sanitizeText } from '../util/redact.js';
 import type { Term } from './query.js';
 import { EXTRACTORS, HOOKS, rawHeads } from './registry.js';
-import { RAW_LINE } from './scan.js';
+import { rawOutputLine } from './scan.js';
 import { type ExtractCtx, type Piece, ROLE_AT, ROLES } from './types.js';
 
 /** characters of a piece kept (a pasted log in a prompt: the rest is found by reading the file) */
@@ -44,8 +44,6 @@ export function pieceOf(k: Kept): Piece {
   const role = ROLES[k.role] ?? 'assistant';
   return { role, text: k.text, copied: (k.flags & F_COPIED) !== 0, summary: (k.flags & F_SUMMARY) !== 0, write: (k.flags & F_WRITE) !== 0 };
 }
-
-const headHas = (line: Buffer, m: Buffer): boolean => line.subarray(0, 4096).includes(m);
 
 /**
  * Reads the lines of a file as its bytes are fed (in order, from a line's start) and keeps the
@@ -122,7 +120,7 @@ export class PieceReader {
 
   private decode(line: Buffer, first: boolean): void {
     if (!first && this.outputOnly?.(line)) return;
-    if (!first && line.length > RAW_LINE && this.heads.some((m) => headHas(line, m))) return;
+    if (!first && rawOutputLine(line, 0, line.length, this.heads)) return;
     let o: unknown;
     try {
       o = JSON.parse(line.toString('utf8'));

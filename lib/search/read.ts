@@ -282,7 +282,8 @@ class JsonlRead implements ScanSink {
   }
 }
 
-const WHOLE_CAP = 64 << 20;
+/** a whole JSON document larger than this is not read (search, and the search index's pieces) */
+export const WHOLE_CAP = 64 << 20;
 
 /** A whole JSON document (Gemini legacy session, opencode legacy files), prefiltered before parsing. */
 function readDoc(cx: ReadCtx, file: string): unknown {

@@ -35,6 +35,11 @@ const RAW_HITS_PER_LINE = 4;
 export const RAW_LINE = 32 << 10;
 const HEAD = 4096;
 
+/** `buf[s, e)` is a line of tool output too long to be worth decoding: past RAW_LINE, and its head carries one of the harness's markers. */
+export function rawOutputLine(buf: Buffer, s: number, e: number, rawHead: readonly Buffer[]): boolean {
+  return e - s > RAW_LINE && rawHead.some((m) => headHas(buf, s, e, m, HEAD));
+}
+
 let theFolder: Folder | null = null;
 /** the read buffer of the last scan on this thread, handed to the next one */
 let spare: Buffer | null = null;
@@ -273,7 +278,7 @@ class LineScan {
       const s = a + rs;
       const e = a + re;
       const isFirst = this.first && s === 0;
-      if (e - s > RAW_LINE && !isFirst && this.rawHead.some((m) => headHas(buf, s, e, m, HEAD))) {
+      if (!isFirst && rawOutputLine(buf, s, e, this.rawHead)) {
         // a long tool-output line: the text around each hit is all that can be shown of it
         this.rawHits(low.subarray(rs, re), s, e);
         continue;
@@ -447,7 +452,7 @@ class LineScan {
   /** The window is full with no newline: grow it up to the parse cap, else go on with the line in pieces. */
   private full(): void {
     // a long line that starts like tool output is read in pieces at once (never decoded anyway)
-    const rawNow = !this.huge && !this.first && this.len > RAW_LINE && this.rawHead.some((m) => headHas(this.buf, 0, this.len, m, HEAD));
+    const rawNow = !this.huge && !this.first && rawOutputLine(this.buf, 0, this.len, this.rawHead);
     // (reading again for a tracker that looks at a line's head only: nothing else wants the rest)
     const headOnly = this.trackOnly && this.keep < this.cap;
     if (!this.huge && !rawNow && !headOnly && this.cap < this.parseCap + 1) {

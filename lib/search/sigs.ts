@@ -26,6 +26,7 @@ import { readFully } from '../util/fsx.js';
 import { zstReader } from '../util/zstd.js';
 import { foldNeedle } from './fold.js';
 import { dropPieces, PieceReader, putPieces } from './pieces.js';
+import { WHOLE_CAP } from './read.js';
 
 /** the widest signature, in bits (128 KiB) */
 const MAX_BITS = 1 << 20;
@@ -308,7 +309,7 @@ function remade(fd: number, st: fs.Stats, o: One, had: boolean): number {
 /** a JSON document's whole text, parsed (undefined: too big or not JSON) */
 function readDoc(file: string): unknown {
   try {
-    if (fs.statSync(file).size > 64 << 20) return undefined;
+    if (fs.statSync(file).size > WHOLE_CAP) return undefined;
     return JSON.parse(fs.readFileSync(file, 'utf8'));
   } catch {
     return undefined;
