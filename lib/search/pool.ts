@@ -8,7 +8,7 @@ import { childFiles, groupMeta } from './groups.js';
 import type { Kept } from './pieces.js';
 import type { Prefilter, PrefilterMsg } from './prefilter.js';
 import type { Term } from './query.js';
-import { allNeedles, termMask } from './query.js';
+import { allNeedles, allTerms, termMask } from './query.js';
 import {
   branchPass,
   closeCtx,
@@ -84,7 +84,7 @@ export function scanGroups(groups: Group[], terms: Term[], needKeys: Set<string>
  */
 function scanGroup(g: Group, terms: Term[], keysWanted: boolean, cx: ReadCtx): void {
   const K = Math.min(terms.length, 31);
-  const full = K >= 31 ? 0x7fffffff : (1 << K) - 1;
+  const full = allTerms(K);
   const withIds = new Map<string, Harness>();
   const trees = new Map<string, Set<string> | null>();
   const meta = termMask(terms, groupMeta(g));

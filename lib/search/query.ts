@@ -96,6 +96,11 @@ export function allNeedles(terms: Term[]): string[] {
   return [...new Set(terms.flatMap((t) => t.needles))];
 }
 
+/** The mask of all of `n` terms (bit i: term i; at most 31 terms are told apart, as termMask tells them). */
+export function allTerms(n: number): number {
+  return n >= 31 ? 0x7fffffff : (1 << n) - 1;
+}
+
 /** Bitmask of the terms found in `text` (term i → bit i; at most 31 terms are distinguished). */
 export function termMask(terms: Term[], text: string): number {
   let m = 0;

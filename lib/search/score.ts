@@ -5,7 +5,7 @@ import type { Session } from '../types.js';
 import { promptText } from '../util/text.js';
 import type { Group } from './groups.js';
 import type { Term } from './query.js';
-import { termMask } from './query.js';
+import { allTerms, termMask } from './query.js';
 import { excerpt, makeSnippet, type Snippet } from './snippet.js';
 import type { Piece, Role } from './types.js';
 
@@ -204,7 +204,7 @@ export function collect(g: Group, terms: Term[], p: Piece, at: PieceAt): void {
  * fork's source): the caller says so.
  */
 export function outputMoot(g: Group, K: number, file?: string): boolean {
-  const full = K >= 31 ? 0x7fffffff : (1 << K) - 1;
+  const full = allTerms(K);
   if (g.mask !== full || g.nHits < COUNTED || g.hits.length < KEEP) return false;
   if (g.hits[KEEP - 1].score < W['tool-output']) return false;
   if (file !== undefined) for (const h of g.hits) if (h.role === 'tool-output' && h.rids && h.file === file) return false;
@@ -256,7 +256,7 @@ export function markAbandoned(g: Group, file: string, dead: Set<string>, K: numb
  * scores above a prompt, and it comes first) or change original/follow-up. Stop reading.
  */
 function enough(g: Group, K: number): void {
-  const full = K >= 31 ? 0x7fffffff : (1 << K) - 1;
+  const full = allTerms(K);
   if (g.mask === full && g.nHits >= COUNTED && g.hits.length >= 2 && g.hits[1].score >= NEXT_HIT && originLevel(g, K) >= 2) throw STOP;
 }
 

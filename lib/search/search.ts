@@ -12,7 +12,7 @@ import { type Kept, pieceOf } from './pieces.js';
 import { filesOf, finish, type SearchOptions, scanParallel } from './pool.js';
 import { Prefilter } from './prefilter.js';
 import type { Term } from './query.js';
-import { allNeedles, termMask } from './query.js';
+import { allNeedles, allTerms, termMask } from './query.js';
 import { closeCtx, noStats, readCtx, type SearchStats, scanShared } from './read.js';
 import { HOOKS, loadExtractors } from './registry.js';
 import { collect, evidenceOf, groupScore, hitScore, originLevel, STOP } from './score.js';
@@ -96,8 +96,7 @@ function sideEvidence(groups: Group[], pieces: SharedPiece[], terms: Term[]): vo
  * or a member its harness reads itself, may hold anything). The others are counted as searched.
  */
 function candidates(groups: Group[], terms: Term[], sigs: Signatures, shared: SharedPiece[], stats: SearchStats): Group[] {
-  const K = Math.min(terms.length, 31);
-  const full = K >= 31 ? 0x7fffffff : (1 << K) - 1;
+  const full = allTerms(terms.length);
   const fromShared = new Map<string, number>();
   for (const x of shared) fromShared.set(x.key, (fromShared.get(x.key) ?? 0) | termMask(terms, x.p.text));
   const mayHoldAll = (g: Group): boolean => {
@@ -129,8 +128,7 @@ function settleFromPieces(
   sigs: Signatures,
   pieces: Map<string, Kept[]>,
 ): { settled: Set<Group>; left: Group[] } {
-  const K = Math.min(terms.length, 31);
-  const full = K >= 31 ? 0x7fffffff : (1 << K) - 1;
+  const full = allTerms(terms.length);
   const settled = new Set<Group>();
   const left: Group[] = [];
   for (const g of groups) {
@@ -270,7 +268,7 @@ export async function search(
 ): Promise<{ results: Result[]; stats: SearchStats }> {
   await loadExtractors();
   const K = Math.min(terms.length, 31);
-  const full = K >= 31 ? 0x7fffffff : (1 << K) - 1;
+  const full = allTerms(K);
   const { groups, stats } = await weigh(all, terms, filters, opts);
   const found = groups.filter((g) => (g.mask & full) === full && g.hits.length > 0);
   markForkCopies(found, K);

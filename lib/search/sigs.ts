@@ -26,6 +26,7 @@ import { readFully } from '../util/fsx.js';
 import { zstReader } from '../util/zstd.js';
 import { foldNeedle } from './fold.js';
 import { dropPieces, PieceReader, putPieces } from './pieces.js';
+import { allTerms } from './query.js';
 import { WHOLE_CAP } from './read.js';
 
 /** the widest signature, in bits (128 KiB) */
@@ -416,8 +417,7 @@ export class Signatures {
     termNeedles: string[][],
   ) {
     this.probes = termNeedles.map((ns) => ns.map(needleProbe));
-    const k = Math.min(termNeedles.length, 31);
-    this.full = k >= 31 ? 0x7fffffff : (1 << k) - 1;
+    this.full = allTerms(termNeedles.length);
   }
 
   /**
