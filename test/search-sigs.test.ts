@@ -247,7 +247,7 @@ describe('pieces', () => {
     const db = openWrite(dbFile);
     try {
       const terms = parseQuery(['capybara']);
-      expect([...piecesHolding(db, terms).byFile.keys()]).toEqual([file]);
+      expect([...piecesHolding(db, terms).keys()]).toEqual([file]);
     } finally {
       db.close();
     }
@@ -257,7 +257,7 @@ describe('pieces', () => {
     expect(stored(dbFile, file).map((p) => p.text)).toEqual(['add the pangolin importer']);
     const again = openWrite(dbFile);
     try {
-      expect(piecesHolding(again, parseQuery(['capybara'])).byFile.size).toBe(0);
+      expect(piecesHolding(again, parseQuery(['capybara'])).size).toBe(0);
       expect(again.prepare("SELECT count(*) FROM words WHERE words MATCH 'capybara'").pluck().get()).toBe(0);
     } finally {
       again.close();

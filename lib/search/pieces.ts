@@ -217,9 +217,9 @@ export function matchOf(t: Term): string | null {
 
 /**
  * The pieces that hold a term, by file: those the full-text table gives, each checked with the
- * term's pattern. `answered[i]`: term i could be looked for in the table (it has tokens).
+ * term's pattern (a term it cannot look for gives none: the sessions holding it are read).
  */
-export function piecesHolding(db: Db, terms: Term[]): { byFile: Map<string, Kept[]>; answered: boolean[] } {
+export function piecesHolding(db: Db, terms: Term[]): Map<string, Kept[]> {
   const byFile = new Map<string, Kept[]>();
   const seen = new Set<number>();
   const q = db
@@ -227,9 +227,9 @@ export function piecesHolding(db: Db, terms: Term[]): { byFile: Map<string, Kept
       'SELECT p.id, s.path, p.role, p.flags, p.text FROM words JOIN pieces p ON p.id = words.rowid JOIN sigs s ON s.id = p.file WHERE words MATCH ?',
     )
     .raw();
-  const answered = terms.map((t) => {
+  for (const t of terms) {
     const m = matchOf(t);
-    if (!m) return false;
+    if (!m) continue;
     try {
       for (const r of q.iterate(m) as Iterable<[number, string, number, number, string]>) {
         if (seen.has(r[0])) continue;
@@ -246,9 +246,7 @@ export function piecesHolding(db: Db, terms: Term[]): { byFile: Map<string, Kept
     } catch {
       // a word the table's tokenizer splits otherwise (a phrase, which this table cannot answer):
       // the sessions it would have settled are read
-      return false;
     }
-    return true;
-  });
-  return { byFile, answered };
+  }
+  return byFile;
 }

@@ -68,24 +68,28 @@ export async function signaturesFor(app: App, all: Session[], terms: Term[], wan
   const needles = terms.map((t) => t.needles);
   const file = indexFiles(app.ctx).db;
   const known = checkedStats(app.ctx);
-  const read = (): Signatures | null => withRead(file, (db) => Signatures.load(db, needles, known));
-  let sigs = read();
-  if (!sigs) return { sigs: null, pieces: null, missing: 0 };
+  // the signatures and (for a ranking without evidence) the pieces, from one connection
+  const read = () =>
+    withRead(file, (db) => ({
+      sigs: Signatures.load(db, needles, known),
+      pieces: want.pieces ? piecesHolding(db, terms) : null,
+    }));
+  let got = read();
+  if (!got) return { sigs: null, pieces: null, missing: 0 };
   const byFile = searchedFiles(all);
   const files = [...byFile.keys()];
-  const stale = sigs.stale(files);
-  const pieces = () => (want.pieces ? withRead(file, (db) => piecesHolding(db, terms).byFile) : null);
-  if (stale.files.length === 0) return { sigs, pieces: pieces(), missing: 0 };
+  const stale = got.sigs.stale(files);
+  if (stale.files.length === 0) return { ...got, missing: 0 };
   if (stale.bytes <= FILL_NOW) {
-    if (fillNow(app, file, stale.files, byFile)) sigs = read() ?? sigs;
+    if (fillNow(app, file, stale.files, byFile)) got = read() ?? got;
   } else {
     startFiller(app);
   }
-  const left = sigs.stale(files);
+  const left = got.sigs.stale(files);
   // most files without one (the first search here): the scan's own marking of the files that hold
   // no word (prefilter.ts) reads them faster than they could be told apart one by one
   if (left.files.length * 2 > files.length) return { sigs: null, pieces: null, missing: left.files.length };
-  return { sigs, pieces: pieces(), missing: left.files.length };
+  return { ...got, missing: left.files.length };
 }
 
 /** Are there signatures to use (then the workers need not mark files before the scan)? */

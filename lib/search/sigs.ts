@@ -11,13 +11,14 @@
 //
 // Why not FTS5 (bench/sqlite/README.md): words are substrings, and the transcripts are mostly tool
 // output; the trigram tokenizer over every byte is 2.3 times the text and builds at 5 MB/s, a word
-// tokenizer cannot find `retrier` in `webhookretrier`. A signature is 5 to 9 bits a distinct trigram
+// tokenizer cannot find `retrier` in `webhookretrier`. A signature is 3 to 6 bits a distinct trigram
 // of a file (most files have a few thousand), hashed at a few hundred MB/s, and updated by an append
 // from the bytes appended alone.
 //
-// Each filter is made 2^20 bits wide and then folded in half (bit i OR bit i + m/2) while it stays
-// sparse, so a position is always the hash's top 20 bits masked to the width: a filter of any width
-// is tested and extended the same way, and an append ORs into the width the file was given.
+// Each filter is made as wide as the file could need (4 bits a byte, at most 2^20) and then folded
+// in half (bit i OR bit i + m/2) while it stays sparse, so a position is always the hash's top 20
+// bits masked to the width: a filter of any width is tested and extended the same way, and an
+// append ORs into the width the file was given.
 import fs from 'node:fs';
 import type { Db } from '../index/store.js';
 import type { Statement } from '../os/sqlite.js';
@@ -93,7 +94,7 @@ function setShare(words: Uint32Array): number {
   return n / (words.length * 32);
 }
 
-/** Fold a full-width filter in half while it stays sparse; a copy of the width kept. */
+/** Fold a filter in half while it stays sparse; a copy of the width kept. */
 function narrow(bits: Uint8Array): Buffer {
   // (32 bits at a time: the widths are powers of two of 256 bytes or more, the filter starts at 0)
   const words = new Uint32Array(bits.buffer, bits.byteOffset, bits.length >>> 2);
@@ -120,7 +121,7 @@ function widthFor(file: string, size: number): number {
   return w;
 }
 
-/** the full-width filter a signature is made in (one a process: signatures are made one at a time) */
+/** room for the widest filter, where each signature is made (one a process: they are made one at a time) */
 let wide: Uint8Array | null = null;
 let readBuf: Buffer | null = null;
 
@@ -259,7 +260,7 @@ function fillOne(file: string, q: Stmts, c: FillCtx): number {
     return n >= 0 ? n : remade(fd, st, { file, q, c, harness }, !!was);
   } catch {
     c.write();
-    if (c.db) dropPieces(c.db, file);
+    dropPieces(c.db, file);
     q.drop.run(file);
     return 0;
   } finally {
@@ -282,7 +283,7 @@ function appended(fd: number, st: fs.Stats, was: SigRow, o: One): number {
   if (!ext) return -1;
   const poff = reader && was.poff !== null ? Math.min(was.poff, was.size) + reader.consumed : null;
   o.q.put.run(o.file, st.size, st.mtimeMs, st.ino, was.head, ext.tail, ext.bloom, poff, reader?.state() ?? null);
-  if (reader && o.c.db) putPieces(o.c.db, o.file, reader.kept, true);
+  if (reader) putPieces(o.c.db, o.file, reader.kept, true);
   o.c.tally.extended++;
   o.c.tally.bytes += st.size - was.size;
   return st.size - was.size;
@@ -297,11 +298,9 @@ function remade(fd: number, st: fs.Stats, o: One, had: boolean): number {
   // (a .zst is hashed decoded: its size and time are the file's, its bytes the decoded ones)
   const poff = reader ? (isDoc ? st.size : reader.consumed) : null;
   o.q.put.run(o.file, st.size, st.mtimeMs, st.ino, s.head, s.tail, s.bloom, poff, reader?.state() ?? null);
-  if (o.c.db) {
-    // (a file new to the index has no pieces to take out first)
-    if (reader) putPieces(o.c.db, o.file, reader.kept, !had);
-    else if (had) dropPieces(o.c.db, o.file);
-  }
+  // (a file new to the index has no pieces to take out first)
+  if (reader) putPieces(o.c.db, o.file, reader.kept, !had);
+  else if (had) dropPieces(o.c.db, o.file);
   o.c.tally.made++;
   o.c.tally.bytes += s.bytes;
   return s.bytes;
@@ -324,7 +323,7 @@ interface FillCtx {
   write: () => void;
   /** the harness a file belongs to: its pieces are kept too (none: the signature only) */
   harnessOf?: (file: string) => Harness | undefined;
-  db?: Db;
+  db: Db;
 }
 
 /**
