@@ -41,8 +41,23 @@ export function newGroup(root: Session, members: Session[], bare = false): Group
   return { root, members, mask: 0, hits: [], nHits: 0, keys: new Set(), bare };
 }
 
-/** Subagent transcripts a harness keeps beside a session file (not sessions of their own). */
+/**
+ * Subagent transcripts a harness keeps beside a session file (not sessions of their own). Found once
+ * a session and process: a search asks it of each session up to four times (whether the group may
+ * hold the words, whether its pieces settle it, which files to mark, what to read), and a harness
+ * finds them in directories.
+ */
 export function childFiles(s: Session): string[] {
+  let out = childrenOf.get(s);
+  if (!out) {
+    out = findChildren(s);
+    childrenOf.set(s, out);
+  }
+  return out;
+}
+const childrenOf = new WeakMap<Session, string[]>();
+
+function findChildren(s: Session): string[] {
   const hooked = HOOKS[s.harness]?.children?.(s);
   // (most sessions have none: a search asks this of every session, 22,000 at a time)
   if (!s.children?.length && !hooked?.length) return [];
