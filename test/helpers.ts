@@ -78,6 +78,34 @@ export function jsonl(...objs: unknown[]): string {
   return objs.map((o) => JSON.stringify(o)).join('\n') + '\n';
 }
 
+/**
+ * A prompt as Claude Code 2.1 writes it, one JSONL record (before a reply: no parent). `extra`
+ * replaces or adds fields (its `uuid` keeps its place among the keys).
+ */
+export function claudePrompt(
+  id: string,
+  cwd: string,
+  text: string,
+  at: string,
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
+  return {
+    parentUuid: null,
+    isSidechain: false,
+    userType: 'external',
+    cwd,
+    sessionId: id,
+    version: '2.1.207',
+    gitBranch: 'main',
+    type: 'user',
+    message: { role: 'user', content: text },
+    uuid: `u-${id}-${at}`,
+    timestamp: at,
+    entrypoint: 'cli',
+    ...extra,
+  };
+}
+
 /** The environment a test run gets: only what it names, plus PATH and the temp HOME. */
 export function envFor(home: string, extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {

@@ -8,27 +8,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../lib/os/sqlite.js';
-import { BIN, envFor, jsonl, run, sleep, tempDir, tempHome, write } from './helpers.js';
+import { BIN, claudePrompt, envFor, jsonl, run, sleep, tempDir, tempHome, write } from './helpers.js';
 
 const uuid = (n: number) => `${String(n).padStart(8, '0')}-2222-4222-8222-222222222222`;
 const ts = (day: number, h = 10) => `2026-05-${String(day).padStart(2, '0')}T${String(h).padStart(2, '0')}:00:00.000Z`;
-function claudeLine(id: string, cwd: string, text: string, at: string, extra: Record<string, unknown> = {}): string {
-  return jsonl({
-    parentUuid: null,
-    isSidechain: false,
-    userType: 'external',
-    cwd,
-    sessionId: id,
-    version: '2.1.207',
-    gitBranch: 'main',
-    type: 'user',
-    message: { role: 'user', content: text },
-    uuid: `u-${id}-${at}`,
-    timestamp: at,
-    entrypoint: 'cli',
-    ...extra,
-  });
-}
+const claudeLine = (id: string, cwd: string, text: string, at: string, extra: Record<string, unknown> = {}): string =>
+  jsonl(claudePrompt(id, cwd, text, at, extra));
 const piHeader = (id: string, cwd: string, at: string) => jsonl({ type: 'session', version: 3, id, timestamp: at, cwd });
 const piMessage = (text: string, at: string, n: number) =>
   jsonl({

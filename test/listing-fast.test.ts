@@ -11,26 +11,11 @@ import type { AdapterMeta } from '../lib/index/discmemo.js';
 import { dirsStand, makeMemo, parseMeta } from '../lib/index/discmemo.js';
 import { dirFilterable, lsRows, printRowBin, ROWBIN_VERSION, readRowBin, rowBinChunks } from '../lib/index/rowbin.js';
 import type { Source } from '../lib/types.js';
-import { jsonl, must, run, tempHome, write } from './helpers.js';
+import { claudePrompt, jsonl, must, run, tempHome, write } from './helpers.js';
 
 const uuid = (n: number) => `${String(n).padStart(8, '0')}-2222-4222-8222-222222222222`;
-function claudeLine(id: string, cwd: string, text: string, ts: string, extra: Record<string, unknown> = {}): string {
-  return jsonl({
-    parentUuid: null,
-    isSidechain: false,
-    userType: 'external',
-    cwd,
-    sessionId: id,
-    version: '2.1.207',
-    gitBranch: 'main',
-    type: 'user',
-    message: { role: 'user', content: text },
-    uuid: `u-${id}-${ts}`,
-    timestamp: ts,
-    entrypoint: 'cli',
-    ...extra,
-  });
-}
+const claudeLine = (id: string, cwd: string, text: string, ts: string, extra: Record<string, unknown> = {}): string =>
+  jsonl(claudePrompt(id, cwd, text, ts, extra));
 function piSession(id: string, cwd: string, text: string, ts: string): string {
   return jsonl(
     { type: 'session', version: 3, id, timestamp: ts, cwd },

@@ -5,27 +5,13 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { jsonl, run, tempDir, tempHome, write } from './helpers.js';
+import { claudePrompt, jsonl, run, tempDir, tempHome, write } from './helpers.js';
 
 const uuid = (n: number) => `${String(n).padStart(8, '0')}-3333-4333-8333-333333333333`;
 const ts = (day: number) => `2026-06-${String(day).padStart(2, '0')}T10:00:00.000Z`;
 /** Session n's directory: made under HOME (emit refuses a directory that is gone). */
 let cwdOf = (n: number) => `/tmp/p${n}`;
-const claudeLine = (n: number, text: string, at: string) =>
-  jsonl({
-    parentUuid: null,
-    isSidechain: false,
-    userType: 'external',
-    cwd: cwdOf(n),
-    sessionId: uuid(n),
-    version: '2.1.207',
-    gitBranch: 'main',
-    type: 'user',
-    message: { role: 'user', content: text },
-    uuid: `u-${n}-${at}`,
-    timestamp: at,
-    entrypoint: 'cli',
-  });
+const claudeLine = (n: number, text: string, at: string) => jsonl(claudePrompt(uuid(n), cwdOf(n), text, at, { uuid: `u-${n}-${at}` }));
 const claudeFile = (h: string, n: number) => path.join(h, `.claude/projects/-tmp-p${n}/${uuid(n)}.jsonl`);
 const key = (n: number) => `claude:${uuid(n)}`;
 const cache = (h: string) => path.join(h, '.cache', 'resume');

@@ -6,28 +6,14 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, envFor, jsonl, must, run, tempHome, write } from './helpers.js';
+import { BIN, claudePrompt, envFor, jsonl, must, run, tempHome, write } from './helpers.js';
 
 const uuid = (n: number) => `${String(n).padStart(8, '0')}-3333-4333-8333-333333333333`;
 const cache = (h: string) => path.join(h, '.cache', 'resume');
 
 function claude(h: string, n: number, cwd: string, texts: string[], ts: string, extra: Record<string, unknown> = {}): string {
   const id = uuid(n);
-  const lines = texts.map((text, i) => ({
-    parentUuid: null,
-    isSidechain: false,
-    userType: 'external',
-    cwd,
-    sessionId: id,
-    version: '2.1.207',
-    gitBranch: 'main',
-    type: 'user',
-    message: { role: 'user', content: text },
-    uuid: `u-${id}-${i}`,
-    timestamp: ts,
-    entrypoint: 'cli',
-    ...extra,
-  }));
+  const lines = texts.map((text, i) => claudePrompt(id, cwd, text, ts, { uuid: `u-${id}-${i}`, ...extra }));
   return write(h, `.claude/projects/${cwd.replace(/[^a-zA-Z0-9]/g, '-')}/${id}.jsonl`, jsonl(...lines));
 }
 

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DirCache, parseDirFile, RACY_MS } from '../lib/index/dirs.js';
 import { INDEX_VERSION } from '../lib/index/index.js';
-import { BIN, envFor, jsonl, must, run, tempHome, write } from './helpers.js';
+import { BIN, claudePrompt, envFor, jsonl, must, run, tempHome, write } from './helpers.js';
 
 function home(): string {
   const h = tempHome();
@@ -17,20 +17,7 @@ function home(): string {
 }
 
 function claudeSession(id: string, cwd: string, text: string, ts = '2026-05-01T10:00:00.000Z'): string {
-  return jsonl({
-    parentUuid: null,
-    isSidechain: false,
-    userType: 'external',
-    cwd,
-    sessionId: id,
-    version: '2.1.207',
-    gitBranch: 'main',
-    type: 'user',
-    message: { role: 'user', content: text },
-    uuid: `u-${id}`,
-    timestamp: ts,
-    entrypoint: 'cli',
-  });
+  return jsonl(claudePrompt(id, cwd, text, ts, { uuid: `u-${id}` }));
 }
 const uuid = (n: number) => `${String(n).padStart(8, '0')}-1111-4111-8111-111111111111`;
 const rowsOf = (h: string) => {
