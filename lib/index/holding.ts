@@ -11,7 +11,7 @@
 import { fold } from '../select/rank.js';
 import type { Ctx, Session } from '../types.js';
 import { indexFiles } from './files.js';
-import { openRead } from './store.js';
+import { withRead } from './store.js';
 
 export interface Holding {
   /** the sessions whose record holds every word (or may), newest first */
@@ -37,9 +37,7 @@ export function sessionsHolding(ctx: Ctx, words: string[], names: Record<string,
   // the words folded as they are matched (rank.ts fold), looked for in the records folded alike
   const folded = words.map(fold);
   if (folded.length === 0 || !folded.every(plainWord)) return null;
-  const db = openRead(indexFiles(ctx).db);
-  if (!db) return null;
-  try {
+  return withRead(indexFiles(ctx).db, (db) => {
     const conds: string[] = [];
     const args: string[] = [];
     for (const w of folded) {
@@ -59,9 +57,5 @@ export function sessionsHolding(ctx: Ctx, words: string[], names: Record<string,
       shorts.set(s.id, r.short);
     }
     return { sessions, shorts };
-  } catch {
-    return null;
-  } finally {
-    db.close();
-  }
+  });
 }

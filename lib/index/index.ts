@@ -1003,28 +1003,12 @@ export function finishAll(ctx: Ctx, entries: Record<string, Entry>, done: Map<Ha
  * brought the index up to date; null when there are none.
  */
 export function storedRows(ctx: Ctx): ListedSession[] | null {
-  const db = store.openRead(indexFiles(ctx).db);
-  if (!db) return null;
-  try {
-    return store.allRows(db).map(({ session, short }) => listed(session, short));
-  } catch {
-    return null;
-  } finally {
-    db.close();
-  }
+  return store.withRead(indexFiles(ctx).db, (db) => store.allRows(db).map(({ session, short }) => listed(session, short)));
 }
 
 /** The stored listing, whole, without statting any source; null when there is none. */
 export function storedListing(ctx: Ctx): Session[] | null {
-  const db = store.openRead(indexFiles(ctx).db);
-  if (!db) return null;
-  try {
-    return store.allRows(db).map((r) => r.session);
-  } catch {
-    return null;
-  } finally {
-    db.close();
-  }
+  return store.withRead(indexFiles(ctx).db, (db) => store.allRows(db).map((r) => r.session));
 }
 
 /** A session of the stored listing, with its short id there. */

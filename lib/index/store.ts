@@ -160,6 +160,22 @@ export function openRead(file: string): Db | null {
   return null;
 }
 
+/**
+ * `fn` over the database opened for reading, then closed; null when there is none of this version,
+ * or `fn` fails on it (a reader of the index falls back to what it does without one).
+ */
+export function withRead<T>(file: string, fn: (db: Db) => T): T | null {
+  const db = openRead(file);
+  if (!db) return null;
+  try {
+    return fn(db);
+  } catch {
+    return null;
+  } finally {
+    db.close();
+  }
+}
+
 const stmts = new WeakMap<Db, Map<string, Statement>>();
 
 /** A statement prepared once per database handle (a build runs some of these 22,000 times). */

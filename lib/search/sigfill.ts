@@ -12,7 +12,7 @@ import path from 'node:path';
 import type { App } from '../app.js';
 import { indexFiles } from '../index/files.js';
 import { checkedStats } from '../index/index.js';
-import { type Db, openRead, openWrite } from '../index/store.js';
+import { openWrite, withRead } from '../index/store.js';
 import { tryLock } from '../os/lock.js';
 import type { Harness, Session } from '../types.js';
 import { childFiles } from './groups.js';
@@ -118,18 +118,6 @@ function fillNow(app: App, file: string, files: string[], byFile: Map<string, Ha
     );
   } catch {
     return false;
-  }
-}
-
-function withRead<T>(file: string, fn: (db: Db) => T): T | null {
-  const db = openRead(file);
-  if (!db) return null;
-  try {
-    return fn(db);
-  } catch {
-    return null;
-  } finally {
-    db.close();
   }
 }
 
