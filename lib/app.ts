@@ -9,6 +9,7 @@ import { type IndexResult, type ListedSession, lastRowBin, listSessions, storedR
 import { dirFilterable, type RowBin } from './index/rowbin.js';
 import { CANDIDATES_OUT, printRowsOut, type RowsOutKey, RowsTape, rowsOutKey, rowsOutName } from './index/rowsout.js';
 import type { Ctx, Harness, Session } from './types.js';
+import { makeDir } from './util/fsx.js';
 import { cacheDir, configFile, makeCtx } from './util/paths.js';
 import { progressBar } from './util/progress.js';
 import { oneLine } from './util/text.js';
@@ -102,7 +103,7 @@ export function demoView<T extends Viewed>(sessions: T[], pkgDir: string, cache:
       if (!made.has(cwd)) {
         made.add(cwd);
         try {
-          fs.mkdirSync(cwd, { recursive: true, mode: 0o700 });
+          makeDir(cwd);
         } catch {
           /* a directory we cannot create: resuming says it is missing */
         }

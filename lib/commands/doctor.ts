@@ -58,7 +58,8 @@ export interface Report {
   demo: boolean;
   /** the config file and what became of it: read, absent, unreadable (the defaults are used) or bad (commands that use it stop) */
   config: { file: string; state: 'read' | 'absent' | 'unreadable' | 'bad'; error: string | null };
-  index: { dir: string; files: { path: string; size: number; files: number; modified: string }[] };
+  /** error: why the directory cannot be used (its errno code), null when it can or is not made yet */
+  index: { dir: string; error: string | null; files: { path: string; size: number; files: number; modified: string }[] };
   fzf: Program | null;
   shell: string | null;
   sqlite: { ok: boolean; engine: 'node:sqlite' | 'better-sqlite3' | null; version: string | null; error: string | null };
@@ -176,17 +177,20 @@ function indexReport(app: App): Report['index'] {
   const { dir } = indexFiles(app.ctx);
   const files: Report['index']['files'] = [];
   let names: string[] = [];
+  let error: string | null = null;
   try {
     names = fs.readdirSync(dir).sort();
-  } catch {
-    /* no index yet */
+  } catch (err) {
+    // (missing: not built yet; anything else, such as a path through a plain file, is worth saying)
+    const code = (err as NodeJS.ErrnoException).code ?? 'error';
+    if (code !== 'ENOENT') error = code;
   }
   for (const n of names) {
     const u = usage(path.join(dir, n));
     if (u && u.files > 0)
       files.push({ path: path.join(dir, n), size: u.size, files: u.files, modified: new Date(u.modified).toISOString() });
   }
-  return { dir, files };
+  return { dir, error, files };
 }
 
 function size(n: number): string {
@@ -221,7 +225,7 @@ function text(r: Report, home: string, now: number): string {
 /** resume itself: the index, the config, fzf, the shell, SQLite, what was skipped. */
 function generalText(r: Report, { lines, kv, p, now }: TextOut): void {
   lines.push(`resume ${r.version}${r.demo ? ' (demo HOME)' : ''}`);
-  kv('index', p(r.index.dir) + (r.index.files.length ? '' : ' (not built yet)'));
+  kv('index', p(r.index.dir) + (r.index.error ? ` (cannot be used: ${r.index.error})` : r.index.files.length ? '' : ' (not built yet)'));
   for (const f of r.index.files) {
     const n = f.files > 1 ? `/ (${f.files} files)` : '';
     kv('', `${oneLine(path.basename(f.path))}${n}  ${size(f.size)}, ${age(Date.parse(f.modified), now)} old`);

@@ -1,11 +1,25 @@
 import type { App } from '../app.js';
+import { ExitError } from '../errors.js';
+import { indexFiles } from '../index/files.js';
 import type { Harness } from '../types.js';
+import { makeDir } from '../util/fsx.js';
 import { progressBar } from '../util/progress.js';
 import { note } from './common.js';
 import type { Call } from './table.js';
 
 export async function run(app: App, call: Call): Promise<void> {
   const o = call.opts as { rebuild?: boolean };
+  // (other commands list from an index in memory when the cache directory cannot be made; this
+  // one's whole job is to keep an index, so it says so)
+  const dir = indexFiles(app.ctx).dir;
+  try {
+    makeDir(dir);
+  } catch (err) {
+    throw new ExitError(
+      2,
+      `cannot keep an index in ${dir}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message} (RESUME_CACHE_DIR)`,
+    );
+  }
   // the listing's sessions are let go before the search index is made: what it needs of them is
   // their files (a full build at 22,000 sessions peaked 20 MiB higher holding both)
   const files = await listing(app, !!o.rebuild);

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { runDetached } from '../os/run.js';
 import type { Ctx } from '../types.js';
-import { writeAtomic } from '../util/fsx.js';
+import { makeDir, writeAtomic } from '../util/fsx.js';
 import { stateDir } from '../util/paths.js';
 import { oneLine } from '../util/text.js';
 import { onPath } from '../util/which.js';
@@ -40,7 +40,7 @@ export function alertLine(a: Alert): string {
 export function raiseAlert(ctx: Ctx, a: Omit<Alert, 'time'>): void {
   if (readAlert(ctx)) return;
   const rec: Alert = { time: new Date().toISOString(), ...a, detail: oneLine(a.detail) };
-  fs.mkdirSync(stateDir(ctx), { recursive: true, mode: 0o700 });
+  makeDir(stateDir(ctx));
   writeAtomic(alertFile(ctx), `${JSON.stringify(rec, null, 2)}\n`);
   const bin = onPath('notify-send', ctx.env.PATH ?? '');
   if (!bin) return;

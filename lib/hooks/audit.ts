@@ -5,6 +5,7 @@
 // and echoed in an error message is a secret no pattern knows).
 import fs from 'node:fs';
 import path from 'node:path';
+import { makeDir } from '../util/fsx.js';
 import { sanitize } from '../util/redact.js';
 
 export const ROTATE_AT = 1 << 20;
@@ -66,7 +67,7 @@ export function scrubTail(text: string, n = TAIL, args: readonly string[] = []):
 }
 
 function ensureDir(dir: string): void {
-  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  makeDir(dir);
   try {
     fs.chmodSync(dir, 0o700);
   } catch {

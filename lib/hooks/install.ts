@@ -9,7 +9,7 @@ import path from 'node:path';
 import { symlinkVersion } from '../harness/claude/care/version.js';
 import { runSync, SLOW_MS } from '../os/run.js';
 import type { Ctx } from '../types.js';
-import { writeAtomic } from '../util/fsx.js';
+import { makeDir, writeAtomic } from '../util/fsx.js';
 import { onPath } from '../util/which.js';
 
 export const UNIT = 'resume-hooks';
@@ -195,7 +195,7 @@ export function writeUnits(files: UnitFile[]): { file: string; changed: boolean 
       /* none yet */
     }
     if (cur === u.text) return { file: u.file, changed: false };
-    fs.mkdirSync(path.dirname(u.file), { recursive: true });
+    makeDir(path.dirname(u.file), 0o777);
     writeAtomic(u.file, u.text, 0o644);
     return { file: u.file, changed: true };
   });

@@ -20,7 +20,7 @@ import { ExitError } from '../errors.js';
 import { ADAPTERS } from '../harness/registry.js';
 import { shortIds, shortOf } from '../select/filter.js';
 import type { Adapter, Ctx, Harness, LineState, Root, Session, SessionCore, Source } from '../types.js';
-import { removeFile, writeAtomic } from '../util/fsx.js';
+import { makeDir, removeFile, writeAtomic } from '../util/fsx.js';
 import { fullCollector, heapUsed } from '../util/gc.js';
 import { nodeOs } from '../util/lazy.js';
 import { sanitizeSession } from '../util/redact.js';
@@ -195,7 +195,7 @@ async function update(ctx: Ctx, opts: IndexOptions, want: 'full' | 'rows'): Prom
 /** The database to write; without a usable cache directory, one in memory (nothing is kept). */
 function openDb(files: IndexFiles): Db {
   try {
-    fs.mkdirSync(files.dir, { recursive: true, mode: 0o700 });
+    makeDir(files.dir);
     return store.openWrite(files.db);
   } catch (err) {
     // (no engine at all is the user's to fix, not a cache directory to do without)

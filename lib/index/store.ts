@@ -103,7 +103,8 @@ export function openWrite(file: string): Db {
     let db: Db | null = null;
     try {
       db = open(file, { timeout: WRITE_WAIT_MS });
-      fs.chmodSync(file, 0o600);
+      // (a database in memory: no cache directory to keep one in)
+      if (file !== ':memory:') fs.chmodSync(file, 0o600);
       // 16 KiB pages (on a new file; WAL fixes the size after): a file's signature is a row of 1-4 KiB,
       // of which a 4 KiB page held one (the signatures took twice their bytes at 22,000 sessions)
       db.pragma('page_size = 16384');

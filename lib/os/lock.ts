@@ -13,7 +13,7 @@
 // reads as taken on this host when the file was last written.
 import fs from 'node:fs';
 import path from 'node:path';
-import { removeFile } from '../util/fsx.js';
+import { makeDir, removeFile } from '../util/fsx.js';
 import { nodeOs } from '../util/lazy.js';
 import { alive, procStat } from './proc.js';
 
@@ -104,7 +104,7 @@ export function unlock(file: string): void {
 
 /** Try to take the lock (taking a stale one over). Throws only when the directory cannot hold it. */
 export function tryLock(file: string, rules: LockRules = {}): Acquired {
-  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  makeDir(path.dirname(file));
   for (let attempt = 0; attempt < 3; attempt++) {
     let fd: number;
     try {

@@ -24,7 +24,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import vm from 'node:vm';
 import { fnv1a } from './fnv.js';
-import { readFully, readText, removeFile, withFile, writeAtomic } from './fsx.js';
+import { makeDir, readFully, readText, removeFile, withFile, writeAtomic } from './fsx.js';
 import { WordHasher } from './wordhash.js';
 
 /**
@@ -149,7 +149,7 @@ export function loadCached<T>(file: string, cacheFile: string | null, req: NodeR
       if (!stale && !(append && !cached?.append)) return;
       try {
         const data = wrap(script.createCachedData(), append);
-        fs.mkdirSync(path.dirname(cacheFile), { recursive: true, mode: 0o700 });
+        makeDir(path.dirname(cacheFile));
         // caches of this installation's earlier builds, or of another Node, are of no more use
         const mine = installTag(file).replace(/[^\w.-]/g, '_');
         const now = buildTag(file);

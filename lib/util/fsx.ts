@@ -303,12 +303,16 @@ export function readFirstLine(file: string | number, maxBytes: number): Buffer |
   }
 }
 
-/** Remove a file that may be gone already (a plain unlink: fs.rmSync loads and runs a recursive remover, ~1 ms of a listing). */
+/**
+ * Remove a file that may be gone already, or never could be there (a path through a plain file);
+ * a plain unlink: fs.rmSync loads and runs a recursive remover, ~1 ms of a listing.
+ */
 export function removeFile(file: string): void {
   try {
     fs.unlinkSync(file);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') throw err;
   }
 }
 
@@ -345,6 +349,36 @@ function writeChunks(fd: number, data: Iterable<string | Uint8Array>): void {
 }
 
 /**
+ * Create a directory and any missing parents (`mode` for each one made). Not `fs.mkdirSync`'s
+ * `recursive`: in a directory where nothing can be made (under /proc) that retries for ever (Node
+ * 20-22, ENOENT after EEXIST); here each level is made once and its error thrown.
+ */
+export function makeDir(dir: string, mode = 0o700): void {
+  const missing: string[] = [];
+  let d = path.resolve(dir);
+  for (;;) {
+    try {
+      if (fs.statSync(d).isDirectory()) break;
+      throw Object.assign(new Error(`not a directory: ${d}`), { code: 'ENOTDIR' });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    }
+    missing.push(d);
+    const up = path.dirname(d);
+    if (up === d) break;
+    d = up;
+  }
+  for (const m of missing.reverse()) {
+    try {
+      fs.mkdirSync(m, { mode });
+    } catch (err) {
+      // (made meanwhile by another process: fine)
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+  }
+}
+
+/**
  * Write a file atomically: a temp file in the same directory, then rename, so a reader sees the old
  * file or the new one, never half of one. The directory is created (0700) when missing; the file
  * gets `mode` (0600 unless told). `data` may be a sequence of chunks, text or bytes (a large listing
@@ -352,7 +386,7 @@ function writeChunks(fd: number, data: Iterable<string | Uint8Array>): void {
  * A failed write removes its temp file and throws.
  */
 export function writeAtomic(file: string, data: string | Uint8Array | Iterable<string | Uint8Array>, mode = 0o600): void {
-  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  makeDir(path.dirname(file));
   const tmp = `${file}.tmp-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
   try {
     if (typeof data === 'string' || data instanceof Uint8Array) fs.writeFileSync(tmp, data, { mode });

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Ctx } from '../../../types.js';
-import { writeAtomic } from '../../../util/fsx.js';
+import { makeDir, writeAtomic } from '../../../util/fsx.js';
 import { byId, type TaskBody } from './tasks.js';
 
 export const FORMAT = 1;
@@ -48,7 +48,7 @@ export function validId(id: string): boolean {
 }
 
 function ensureDir(dir: string): void {
-  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  makeDir(dir);
   try {
     fs.chmodSync(dir, 0o700);
   } catch {

@@ -9,7 +9,7 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
-import { writeAtomic } from '../../../util/fsx.js';
+import { makeDir, writeAtomic } from '../../../util/fsx.js';
 
 export type TaskBody = Record<string, unknown>;
 
@@ -92,7 +92,7 @@ export function planRestore(dir: string, snap: TaskList): RestorePlan {
 export function restore(plan: RestorePlan, snap: TaskList): RestorePlan {
   const written: string[] = [];
   const present = [...plan.present];
-  if (plan.add.length || plan.hwm) fs.mkdirSync(plan.dir, { recursive: true, mode: 0o700 });
+  if (plan.add.length || plan.hwm) makeDir(plan.dir);
   for (const id of plan.add) {
     const f = path.join(plan.dir, `${id}.json`);
     try {
