@@ -97,11 +97,19 @@ export interface Candidate {
 export const CANDIDATE_WIDTH = 120;
 
 /**
+ * The most columns a candidate's directory takes: longer ones are cut from the left (`…/src/webshop`,
+ * cutDir, as the picker's column is), so that the title still shows in a shell's completion menu at
+ * 80 columns.
+ */
+export const CANDIDATE_DIR = 24;
+
+/**
  * A session's candidate: the id to insert, and its description from these parts (age, harness,
  * directory, `(branch)`, label), the empty ones left out. rowbin.ts printCandidates writes the same
  * from a record's bytes.
  */
-export function candidate(value: string, parts: string[]): Candidate {
+export function candidate(value: string, [when, harness, dir, ...rest]: string[]): Candidate {
+  const parts = [when, harness, dir ? cutDir(dir, CANDIDATE_DIR) : '', ...rest];
   return { value: oneLine(value).replace(/\t/g, ' '), desc: clip(parts.filter(Boolean).join('  ').replace(/\t/g, ' '), CANDIDATE_WIDTH) };
 }
 

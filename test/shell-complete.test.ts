@@ -38,6 +38,19 @@ describe('resume __complete', () => {
     expect(r.stdout.split('\n')[0]).toMatch(/^abcd2222\t\S+ {2}claude {2}\/w\/b {2}\(main\) {2}beta$/);
   });
 
+  it('a long directory is cut from the left, so the title shows in an 80-column menu', () => {
+    const long = claudeHome([
+      ...SESSIONS,
+      { id: uid('dddd0000'), cwd: '/w/clients/acme-corporation/services/webshop', prompt: 'gamma', at: '2025-12-01T00:00:00Z' },
+    ]);
+    const at = (...words: string[]) => run(long, ['__complete', '--', ...words]);
+    // (the same from the rows' bytes for an empty word, twice: then from its saved candidates, and from a text query)
+    for (const r of [at(''), at(''), at('gamma')]) {
+      const line = r.stdout.split('\n').find((l) => l.startsWith('dddd0000'));
+      expect(line).toMatch(/^dddd0000\t\S+ {2}claude {2}…\/services\/webshop {2}\(main\) {2}gamma$/);
+    }
+  });
+
   it('an id prefix narrows by id; a longer prefix than the short id gets the whole id', () => {
     expect(values(comp('abcd').stdout)).toEqual(['abcd2222', 'abcd1111']);
     expect(values(comp('ABCD1').stdout)).toEqual(['abcd1111']);

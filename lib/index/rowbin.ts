@@ -19,7 +19,7 @@
 
 import { isAscii } from 'node:buffer';
 import fs from 'node:fs';
-import { ALIGN_CAPS, alignLineAt, CANDIDATE_WIDTH, candidate, DIM, harnessColor, type LsRow, RESET, row } from '../output.js';
+import { ALIGN_CAPS, alignLineAt, CANDIDATE_DIR, CANDIDATE_WIDTH, candidate, DIM, harnessColor, type LsRow, RESET, row } from '../output.js';
 import { under } from '../select/filter.js';
 import { HARNESSES, type Harness, type Session } from '../types.js';
 import { openKept, readFully } from '../util/fsx.js';
@@ -1035,6 +1035,8 @@ function plainSpans(c: CandRow): boolean {
     c.named == null &&
     vs >= 0 &&
     t3 === l - 1 &&
+    // (a directory longer than a candidate shows is cut by `candidate`)
+    t2 - t1 - 1 <= CANDIDATE_DIR &&
     (tab < 0 || tab >= e) &&
     isAscii(u8.subarray(a, e)) &&
     graphic(u8, t0 + 1, b) &&
