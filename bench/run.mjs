@@ -223,7 +223,7 @@ async function measure(label, home, o) {
         : kind === 'codex'
           ? { timestamp: ts, type: 'event_msg', payload: { type: 'user_message', message: text } }
           : { type: 'user', cwd: '/x', message: { role: 'user', content: text }, timestamp: ts, entrypoint: 'cli' };
-    fs.appendFileSync(largest, JSON.stringify(line) + '\n');
+    fs.appendFileSync(largest, `${JSON.stringify(line)}\n`);
   };
   const original = sizes.get(largest);
   const [append, noChange2] = pair(
@@ -248,7 +248,7 @@ async function measure(label, home, o) {
   let m = 0;
   const piLine = (role) => {
     const text = `bench long ${role} ${m++}`;
-    fs.appendFileSync(longFile, JSON.stringify(piMessage(`l${m}`, null, role, text, new Date().toISOString(), Date.now())) + '\n');
+    fs.appendFileSync(longFile, `${JSON.stringify(piMessage(`l${m}`, null, role, text, new Date().toISOString(), Date.now()))}\n`);
   };
   const [appendLong, noChangeLong] = pair(
     o.runs,
@@ -299,7 +299,7 @@ async function measure(label, home, o) {
         timestamp: at,
         entrypoint: 'cli',
       };
-      fs.writeFileSync(path.join(claudeDir, `${id}.jsonl`), JSON.stringify(line) + '\n');
+      fs.writeFileSync(path.join(claudeDir, `${id}.jsonl`), `${JSON.stringify(line)}\n`);
     };
     [newSession, noChange4] = pair(
       o.runs,
@@ -325,7 +325,7 @@ async function measure(label, home, o) {
   const titles = path.join(home, '.codex', 'session_index.jsonl');
   const codex = [];
   const event = (type, message) =>
-    JSON.stringify({ timestamp: new Date().toISOString(), type: 'event_msg', payload: { type, message } }) + '\n';
+    `${JSON.stringify({ timestamp: new Date().toISOString(), type: 'event_msg', payload: { type, message } })}\n`;
   /** `change(i)` before each `rows` against a no-change `rows`; `file` is put back as it was */
   const codexMeasure = (what, file, change) => {
     const size0 = fs.statSync(file).size;
@@ -351,7 +351,7 @@ async function measure(label, home, o) {
     codexMeasure('a Codex thread renamed (session_index.jsonl)', titles, (i) =>
       fs.appendFileSync(
         titles,
-        JSON.stringify({ id: plainThread.id, thread_name: `bench rename ${i}`, updated_at: new Date().toISOString() }) + '\n',
+        `${JSON.stringify({ id: plainThread.id, thread_name: `bench rename ${i}`, updated_at: new Date().toISOString() })}\n`,
       ),
     );
   if (forkedThread)
@@ -374,7 +374,7 @@ async function measure(label, home, o) {
           '\n' +
           event('user_message', `bench new codex thread ${i}`),
       );
-      fs.appendFileSync(titles, JSON.stringify({ id, thread_name: `bench new codex thread ${i}`, updated_at: at }) + '\n');
+      fs.appendFileSync(titles, `${JSON.stringify({ id, thread_name: `bench new codex thread ${i}`, updated_at: at })}\n`);
     });
     fs.rmSync(path.join(home, '.codex', 'sessions', '2030'), { recursive: true, force: true });
     time(process.execPath, [BIN, 'index']);
@@ -428,7 +428,7 @@ async function measure(label, home, o) {
     out.push(
       `| 3 concurrent \`index\` on a cold cache: files parsed in all | ${await concurrent(env, cache)} | ${files.length} (one build) | |`,
     );
-  say(out.join('\n') + '\n');
+  say(`${out.join('\n')}\n`);
 
   if (o.search && !args.includes('--no-search')) {
     const s = spawnSync(
@@ -485,7 +485,7 @@ function writeLongSession(file, prompts) {
     prev = `a${i}`;
   }
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+  fs.writeFileSync(file, `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
 }
 
 /** `resume rows` on an empty cache directory of its own: ms to its first byte of output and to its exit. */

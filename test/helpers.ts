@@ -75,7 +75,7 @@ export function write(home: string, rel: string, text: string | Buffer): string 
 }
 
 export function jsonl(...objs: unknown[]): string {
-  return objs.map((o) => JSON.stringify(o)).join('\n') + '\n';
+  return `${objs.map((o) => JSON.stringify(o)).join('\n')}\n`;
 }
 
 /**

@@ -63,7 +63,7 @@ const keysOf = (out: string) =>
 const ls = (h: string, args: string[]) => {
   const r = run(h, ['ls', ...args]);
   expect(r.code, r.stderr).toBe(0);
-  return r.stdout + '--stderr--\n' + r.stderr;
+  return `${r.stdout}--stderr--\n${r.stderr}`;
 };
 
 /** ls on a terminal (script(1) gives it one), as the table it prints there. */
@@ -148,7 +148,7 @@ describe('resume ls', () => {
       const out = (c: string[]) => {
         const r = run(h, c);
         expect(r.code, `${c.join(' ')}: ${r.stderr}`).toBe(0);
-        return r.stdout + '--stderr--\n' + r.stderr;
+        return `${r.stdout}--stderr--\n${r.stderr}`;
       };
       // from the listing (its first build), then from the rendered rows
       fs.rmSync(path.join(cache(h), 'rows.bin'), { force: true });

@@ -562,7 +562,7 @@ describe('text only on an abandoned branch', () => {
         piEntry('e4', 'e3', '2026-03-05T10:00:04.000Z', 'assistant', 'On it.'),
         piEntry('e5', 'e2', '2026-03-05T10:00:05.000Z', 'user', 'no, fix the tests first'),
         // 3 MiB of tool output with a hit, read in pieces by the search: whole for the tree
-        tool('e6', 'e5', '2026-03-05T10:00:06.000Z', 'ok\n'.repeat(1_000_000) + 'tapir fixture loaded\n'),
+        tool('e6', 'e5', '2026-03-05T10:00:06.000Z', `${'ok\n'.repeat(1_000_000)}tapir fixture loaded\n`),
         piEntry('e7', 'e6', '2026-03-05T10:00:07.000Z', 'assistant', 'Fixed.'),
       ),
     );
@@ -681,7 +681,7 @@ describe('text only on an abandoned branch', () => {
     let parent = 'u0';
     for (let i = 1; i <= 5; i++) {
       lines.push(piEntry(`a${i}`, parent, ts(2 * i), 'assistant', `reading ${i}`));
-      lines.push(result(`t${i}`, `a${i}`, ts(2 * i + 1), `log ${i}: pangolin ` + 'x'.repeat(5_000)));
+      lines.push(result(`t${i}`, `a${i}`, ts(2 * i + 1), `log ${i}: pangolin ${'x'.repeat(5_000)}`));
       parent = `t${i}`;
     }
     // a rewind: the last result is left on an abandoned branch
@@ -755,7 +755,7 @@ describe('text only on an abandoned branch', () => {
         ts: `2026-02-01T10:${String(i).padStart(2, '0')}:00.000Z`,
       });
       // a long reply after the twentieth: the rewind lies past the first megabyte read
-      const text = `Step ${i} done.` + (i === 21 ? ' more'.repeat(300_000) : '');
+      const text = `Step ${i} done.${i === 21 ? ' more'.repeat(300_000) : ''}`;
       turns.push({ role: 'assistant', text, uuid: `r${i}`, parent: `q${i}`, ts: `2026-02-01T10:${String(i).padStart(2, '0')}:30.000Z` });
     }
     turns.push({ role: 'user', text: 'start over from the first answer', uuid: 'z1', parent: 'r0', ts: '2026-02-01T11:00:00.000Z' });

@@ -343,7 +343,7 @@ function geminiReq(body) {
 
 let seq = 0;
 const nextId = (p) => `${p}${Date.now().toString(36)}${(++seq).toString(36)}`;
-const sse = (event, data) => (event ? `event: ${event}\n` : '') + `data: ${JSON.stringify(data)}\n\n`;
+const sse = (event, data) => `${event ? `event: ${event}\n` : ''}data: ${JSON.stringify(data)}\n\n`;
 
 function anthropicMessage(body, ans) {
   const content = ans.tool
@@ -552,7 +552,7 @@ export function startMock(opts = {}) {
   const log = (file, obj) => {
     if (file)
       try {
-        appendFileSync(file, JSON.stringify(obj) + '\n');
+        appendFileSync(file, `${JSON.stringify(obj)}\n`);
       } catch {
         /* logging is best effort */
       }
