@@ -377,27 +377,28 @@ describe('bad input', () => {
 describe('listing commands', () => {
   function mixedHome(): string {
     const home = tempHome();
-    const mk = (rel: string, id: string, cwd: string, prompts: string[], ts: string, extra: Record<string, unknown> = {}) =>
+    type Made = { rel: string; id: string; cwd: string; prompts: string[]; ts: string; extra?: Record<string, unknown> };
+    const mk = ({ rel, id, cwd, prompts, ts, extra = {} }: Made) =>
       write(
         home,
         rel,
         jsonl(...prompts.map((p, i) => ({ ...claudeUser(p, ts.replace(/\d\d\.000Z$/, `${10 + i}.000Z`)), cwd, sessionId: id, ...extra }))),
       );
-    mk(
-      `.claude/projects/-a/aaaaaaaa-0000-4000-8000-000000000001.jsonl`,
-      'aaaaaaaa-0000-4000-8000-000000000001',
-      '/src/alpha',
-      ['one', 'two'],
-      '2026-04-01T00:00:00.000Z',
-    );
-    mk(
-      `.claude/projects/-b/bbbbbbbb-0000-4000-8000-000000000002.jsonl`,
-      'bbbbbbbb-0000-4000-8000-000000000002',
-      '/src/beta',
-      ['sdk run'],
-      '2026-04-02T00:00:00.000Z',
-      { entrypoint: 'sdk-cli' },
-    );
+    mk({
+      rel: `.claude/projects/-a/aaaaaaaa-0000-4000-8000-000000000001.jsonl`,
+      id: 'aaaaaaaa-0000-4000-8000-000000000001',
+      cwd: '/src/alpha',
+      prompts: ['one', 'two'],
+      ts: '2026-04-01T00:00:00.000Z',
+    });
+    mk({
+      rel: `.claude/projects/-b/bbbbbbbb-0000-4000-8000-000000000002.jsonl`,
+      id: 'bbbbbbbb-0000-4000-8000-000000000002',
+      cwd: '/src/beta',
+      prompts: ['sdk run'],
+      ts: '2026-04-02T00:00:00.000Z',
+      extra: { entrypoint: 'sdk-cli' },
+    });
     const piHeader = (id: string, cwd: string, ts: string) => ({ type: 'session', version: 3, id, timestamp: ts, cwd });
     const piMsg = (text: string, ts: string) => ({
       type: 'message',

@@ -634,7 +634,8 @@ describe('text only on an abandoned branch', () => {
     const A = 'aaaaaaaa-2222-4222-8222-222222222222';
     const B = 'bbbbbbbb-2222-4222-8222-222222222222';
     const ts = (d: number, n: number) => `2026-02-0${d}T10:${String(n).padStart(2, '0')}:00.000Z`;
-    const rec = (id: string, uuid: string, parent: string | null, t: string, type: 'user' | 'assistant', content: unknown) => ({
+    type Rec = { uuid: string; parent: string | null; at: string; type: 'user' | 'assistant'; content: unknown };
+    const rec = (id: string, { uuid, parent, at, type, content }: Rec) => ({
       parentUuid: parent,
       isSidechain: false,
       userType: 'external',
@@ -644,21 +645,35 @@ describe('text only on an abandoned branch', () => {
       type,
       message: type === 'user' ? { role: 'user', content } : { role: 'assistant', model: 'claude-x', content },
       uuid,
-      timestamp: t,
+      timestamp: at,
     });
     const result = (text: string) => [{ tool_use_id: 'toolu_1', type: 'tool_result', content: text }];
     // the first prompt names it, then a tool result after each reply: 25 times in A (older), twice in B
     const session = (id: string, d: number, outputs: number) => {
-      const lines: unknown[] = [rec(id, 'u1', null, ts(d, 1), 'user', 'trace the kinkajou leak')];
+      const lines: unknown[] = [rec(id, { uuid: 'u1', parent: null, at: ts(d, 1), type: 'user', content: 'trace the kinkajou leak' })];
       let parent = 'u1';
       for (let i = 0; i < 25; i++) {
         lines.push(
-          rec(id, `a${i}`, parent, ts(d, 2 + i), 'assistant', [
-            { type: 'text', text: `looking ${i}` },
-            { type: 'tool_use', id: 'toolu_1', name: 'Bash', input: { command: 'grep -rn leak' } },
-          ]),
+          rec(id, {
+            uuid: `a${i}`,
+            parent,
+            at: ts(d, 2 + i),
+            type: 'assistant',
+            content: [
+              { type: 'text', text: `looking ${i}` },
+              { type: 'tool_use', id: 'toolu_1', name: 'Bash', input: { command: 'grep -rn leak' } },
+            ],
+          }),
         );
-        lines.push(rec(id, `t${i}`, `a${i}`, ts(d, 2 + i), 'user', result(i < outputs ? `kinkajou.c:${i}: alloc` : `other.c:${i}`)));
+        lines.push(
+          rec(id, {
+            uuid: `t${i}`,
+            parent: `a${i}`,
+            at: ts(d, 2 + i),
+            type: 'user',
+            content: result(i < outputs ? `kinkajou.c:${i}: alloc` : `other.c:${i}`),
+          }),
+        );
         parent = `t${i}`;
       }
       write(h, `.claude/projects/-w-proj/${id}.jsonl`, jsonl(...lines));
