@@ -219,7 +219,7 @@ async function measure(label, home, o) {
     const text = `bench append ${n++}`;
     const line =
       kind === 'pi'
-        ? piMessage(`b${n}`, null, 'user', text, ts, Date.now())
+        ? piMessage({ id: `b${n}`, parentId: null, role: 'user', text, ts, at: Date.now() })
         : kind === 'codex'
           ? { timestamp: ts, type: 'event_msg', payload: { type: 'user_message', message: text } }
           : { type: 'user', cwd: '/x', message: { role: 'user', content: text }, timestamp: ts, entrypoint: 'cli' };
@@ -248,7 +248,10 @@ async function measure(label, home, o) {
   let m = 0;
   const piLine = (role) => {
     const text = `bench long ${role} ${m++}`;
-    fs.appendFileSync(longFile, `${JSON.stringify(piMessage(`l${m}`, null, role, text, new Date().toISOString(), Date.now()))}\n`);
+    fs.appendFileSync(
+      longFile,
+      `${JSON.stringify(piMessage({ id: `l${m}`, parentId: null, role, text, ts: new Date().toISOString(), at: Date.now() }))}\n`,
+    );
   };
   const [appendLong, noChangeLong] = pair(
     o.runs,
@@ -444,7 +447,7 @@ async function measure(label, home, o) {
 const LONG_PROMPTS = 1000;
 
 /** A pi message line: a prompt (`user`) or a reply (`assistant`), the line's time `ts`, the message's `at` (epoch ms). */
-function piMessage(id, parentId, role, text, ts, at) {
+function piMessage({ id, parentId, role, text, ts, at }) {
   const content = [{ type: 'text', text }];
   const message =
     role === 'user'
@@ -480,8 +483,8 @@ function writeLongSession(file, prompts) {
     // (the first prompt a while after the header: one within a second is a print run, hidden)
     const at = t0 + 30_000 + i * 60_000;
     const ts = new Date(at).toISOString();
-    lines.push(piMessage(`u${i}`, prev, 'user', text(60 + Math.floor(rnd() * 100)), ts, at));
-    lines.push(piMessage(`a${i}`, `u${i}`, 'assistant', text(200), ts, at + 1));
+    lines.push(piMessage({ id: `u${i}`, parentId: prev, role: 'user', text: text(60 + Math.floor(rnd() * 100)), ts, at }));
+    lines.push(piMessage({ id: `a${i}`, parentId: `u${i}`, role: 'assistant', text: text(200), ts, at: at + 1 }));
     prev = `a${i}`;
   }
   fs.mkdirSync(path.dirname(file), { recursive: true });
