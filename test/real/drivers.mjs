@@ -686,7 +686,7 @@ export function setupOpencode({ home, bin, mock }) {
 }
 
 async function opencode(o) {
-  const c = await opencodeRun(o);
+  const c = await sqliteRun('opencode', setupOpencode, o);
   await opencodeRuns(c);
   await opencodeResumeFork(c);
   for (const s of c.sessions) if (s.mode !== 'subagent') s.title = opencodeRows(c).get(s.id)?.title ?? s.title;
@@ -704,23 +704,26 @@ async function opencode(o) {
   };
 }
 
-/** The run's one object: the client, its throwaway HOME and database, and the sessions recorded so far. */
-async function opencodeRun({ bin, mock, dest }) {
-  const { home, projA, projB } = freshBase('opencode');
-  const env = setupOpencode({ home, bin, mock });
-  const dbPath = join(home, '.local', 'share', 'opencode', 'opencode.db');
+/**
+ * The run's one object for opencode or Kilo CLI (its fork): the client, its throwaway HOME and its
+ * database (~/.local/share/<client>/<client>.db), and the sessions recorded so far.
+ */
+async function sqliteRun(client, setup, { bin, mock, dest }) {
+  const { home, projA, projB } = freshBase(client);
+  const env = setup({ home, bin, mock });
+  const dbPath = join(home, '.local', 'share', client, `${client}.db`);
   const { default: Database } = await import('better-sqlite3');
   return { bin, dest, home, projA, projB, env, dbPath, Database, sessions: [] };
 }
 
-/** The session rows by id (none before the first run made the database). */
-function opencodeRows(c) {
+/** The session rows by id, `select` their columns (none before the first run made the database). */
+function sessionRows(c, select = 'id, parent_id AS parent, title') {
   if (!existsSync(c.dbPath)) return new Map();
   const db = new c.Database(c.dbPath, { readonly: true });
   try {
     return new Map(
       db
-        .prepare('SELECT id, parent_id AS parent, title FROM session')
+        .prepare(`SELECT ${select} FROM session`)
         .all()
         .map((r) => [r.id, r]),
     );
@@ -728,6 +731,7 @@ function opencodeRows(c) {
     db.close();
   }
 }
+const opencodeRows = (c) => sessionRows(c);
 
 /** `opencode run ARGS`; returns the session rows it made. */
 async function opencodeStep(c, cwd, args, what) {
@@ -1832,7 +1836,7 @@ export function setupKilo({ home, bin, mock }) {
 }
 
 async function kilo(o) {
-  const c = await kiloRun(o);
+  const c = await sqliteRun('kilo', setupKilo, o);
   await kiloRuns(c);
   await kiloInteractive(c);
   await kiloResume(c);
@@ -1852,30 +1856,7 @@ async function kilo(o) {
   };
 }
 
-/** The run's one object: the client, its throwaway HOME and database, and the sessions recorded so far. */
-async function kiloRun({ bin, mock, dest }) {
-  const { home, projA, projB } = freshBase('kilo');
-  const env = setupKilo({ home, bin, mock });
-  const dbPath = join(home, '.local', 'share', 'kilo', 'kilo.db');
-  const { default: Database } = await import('better-sqlite3');
-  return { bin, dest, home, projA, projB, env, dbPath, Database, sessions: [] };
-}
-
-/** The session rows by id (none before the first run made the database). */
-function kiloRows(c) {
-  if (!existsSync(c.dbPath)) return new Map();
-  const db = new c.Database(c.dbPath, { readonly: true });
-  try {
-    return new Map(
-      db
-        .prepare('SELECT id, parent_id AS parent, title, directory FROM session')
-        .all()
-        .map((r) => [r.id, r]),
-    );
-  } finally {
-    db.close();
-  }
-}
+const kiloRows = (c) => sessionRows(c, 'id, parent_id AS parent, title, directory');
 const kiloNew = (c, before) => [...kiloRows(c).values()].filter((r) => !before.has(r.id));
 
 function kiloOne(c, before, what) {
