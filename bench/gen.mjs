@@ -126,14 +126,14 @@ function piFile(kind, target) {
   const ts = iso(t0).replace(/[:.]/g, '-');
   const sub = kind === 'worker' ? 'subagents' : '';
   const file = path.join(OUT, '.pi/agent/sessions', piEnc(cwd), sub, `${ts}_${id}.jsonl`);
-  const out = [JSON.stringify({ type: 'session', version: 3, id, timestamp: iso(t0), cwd }) + '\n'];
+  const out = [`${JSON.stringify({ type: 'session', version: 3, id, timestamp: iso(t0), cwd })}\n`];
   let size = out[0].length;
   let t = t0;
   let parent = null;
   const entry = (o) => {
     const id8 = hex(8);
     // pi's own key order: type, id, parentId, timestamp, then the entry's fields (pi 0.73.1)
-    const line = JSON.stringify({ type: o.type, id: id8, parentId: parent, timestamp: iso(t), ...o }) + '\n';
+    const line = `${JSON.stringify({ type: o.type, id: id8, parentId: parent, timestamp: iso(t), ...o })}\n`;
     parent = id8;
     out.push(line);
     size += line.length;
@@ -211,7 +211,7 @@ function claudeFile(sdk, target) {
   let parent = null;
   const push = (o) => {
     const uuidv = uuid();
-    const line = JSON.stringify({ parentUuid: parent, ...env, ...o, uuid: uuidv, timestamp: iso(t) }) + '\n';
+    const line = `${JSON.stringify({ parentUuid: parent, ...env, ...o, uuid: uuidv, timestamp: iso(t) })}\n`;
     parent = uuidv;
     out.push(line);
     size += line.length;
@@ -253,7 +253,7 @@ function claudeFile(sdk, target) {
     });
     if (p >= prompts && size >= target) break;
   }
-  out.push(JSON.stringify({ type: 'ai-title', aiTitle: sentence(5), sessionId: id }) + '\n');
+  out.push(`${JSON.stringify({ type: 'ai-title', aiTitle: sentence(5), sessionId: id })}\n`);
   writeFile(file, out);
 }
 
@@ -271,7 +271,7 @@ function codexFile(target, parent) {
   const out = [];
   let size = 0;
   const push = (type, payload) => {
-    const line = JSON.stringify({ timestamp: iso(t), type, payload }) + '\n';
+    const line = `${JSON.stringify({ timestamp: iso(t), type, payload })}\n`;
     out.push(line);
     size += line.length;
   };
@@ -288,7 +288,7 @@ function codexFile(target, parent) {
     ...(parent ? { forked_from_id: parent.id } : {}),
   });
   for (const text of parent?.prompts.slice(0, 3) ?? [])
-    out.push(JSON.stringify({ timestamp: iso(t), type: 'event_msg', payload: { type: 'user_message', message: text, images: [] } }) + '\n');
+    out.push(`${JSON.stringify({ timestamp: iso(t), type: 'event_msg', payload: { type: 'user_message', message: text, images: [] } })}\n`);
   push('turn_context', { cwd, model: 'gpt-5.6', approval_policy: 'never', sandbox_policy: { type: 'workspace-write' } });
   const prompts = 1 + Math.floor(rand() * 20);
   const own = [];
@@ -352,7 +352,7 @@ for (let i = SESSIONS ? 0 : all.length; i < all.length; i++) {
 // Codex's thread names: one per thread (its first words), every 15th renamed later.
 if (codexThreads.length) {
   const lines = [];
-  const name = (id, thread_name, at) => lines.push(JSON.stringify({ id, thread_name, updated_at: iso(at) }) + '\n');
+  const name = (id, thread_name, at) => lines.push(`${JSON.stringify({ id, thread_name, updated_at: iso(at) })}\n`);
   codexThreads.forEach((c, k) => {
     name(c.id, (c.prompts[0] ?? 'untitled').split(' ').slice(0, 5).join(' '), c.t + 20_000);
     if (k % 15 === 14) name(c.id, `renamed thread ${k}`, c.t + 120_000);

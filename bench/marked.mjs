@@ -8,5 +8,5 @@ export function between(doc, body) {
   const a = doc.indexOf(BEGIN);
   const b = doc.indexOf(END);
   if (a < 0 || b < a || doc.indexOf(BEGIN, a + 1) >= 0 || doc.indexOf(END, b + 1) >= 0) return null;
-  return doc.slice(0, a + BEGIN.length) + '\n' + body.trim() + '\n' + doc.slice(b);
+  return `${doc.slice(0, a + BEGIN.length)}\n${body.trim()}\n${doc.slice(b)}`;
 }

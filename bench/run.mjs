@@ -219,11 +219,11 @@ async function measure(label, home, o) {
     const text = `bench append ${n++}`;
     const line =
       kind === 'pi'
-        ? piMessage(`b${n}`, null, 'user', text, ts, Date.now())
+        ? piMessage({ id: `b${n}`, parentId: null, role: 'user', text, ts, at: Date.now() })
         : kind === 'codex'
           ? { timestamp: ts, type: 'event_msg', payload: { type: 'user_message', message: text } }
           : { type: 'user', cwd: '/x', message: { role: 'user', content: text }, timestamp: ts, entrypoint: 'cli' };
-    fs.appendFileSync(largest, JSON.stringify(line) + '\n');
+    fs.appendFileSync(largest, `${JSON.stringify(line)}\n`);
   };
   const original = sizes.get(largest);
   const [append, noChange2] = pair(
@@ -248,7 +248,10 @@ async function measure(label, home, o) {
   let m = 0;
   const piLine = (role) => {
     const text = `bench long ${role} ${m++}`;
-    fs.appendFileSync(longFile, JSON.stringify(piMessage(`l${m}`, null, role, text, new Date().toISOString(), Date.now())) + '\n');
+    fs.appendFileSync(
+      longFile,
+      `${JSON.stringify(piMessage({ id: `l${m}`, parentId: null, role, text, ts: new Date().toISOString(), at: Date.now() }))}\n`,
+    );
   };
   const [appendLong, noChangeLong] = pair(
     o.runs,
@@ -299,7 +302,7 @@ async function measure(label, home, o) {
         timestamp: at,
         entrypoint: 'cli',
       };
-      fs.writeFileSync(path.join(claudeDir, `${id}.jsonl`), JSON.stringify(line) + '\n');
+      fs.writeFileSync(path.join(claudeDir, `${id}.jsonl`), `${JSON.stringify(line)}\n`);
     };
     [newSession, noChange4] = pair(
       o.runs,
@@ -325,7 +328,7 @@ async function measure(label, home, o) {
   const titles = path.join(home, '.codex', 'session_index.jsonl');
   const codex = [];
   const event = (type, message) =>
-    JSON.stringify({ timestamp: new Date().toISOString(), type: 'event_msg', payload: { type, message } }) + '\n';
+    `${JSON.stringify({ timestamp: new Date().toISOString(), type: 'event_msg', payload: { type, message } })}\n`;
   /** `change(i)` before each `rows` against a no-change `rows`; `file` is put back as it was */
   const codexMeasure = (what, file, change) => {
     const size0 = fs.statSync(file).size;
@@ -351,7 +354,7 @@ async function measure(label, home, o) {
     codexMeasure('a Codex thread renamed (session_index.jsonl)', titles, (i) =>
       fs.appendFileSync(
         titles,
-        JSON.stringify({ id: plainThread.id, thread_name: `bench rename ${i}`, updated_at: new Date().toISOString() }) + '\n',
+        `${JSON.stringify({ id: plainThread.id, thread_name: `bench rename ${i}`, updated_at: new Date().toISOString() })}\n`,
       ),
     );
   if (forkedThread)
@@ -374,7 +377,7 @@ async function measure(label, home, o) {
           '\n' +
           event('user_message', `bench new codex thread ${i}`),
       );
-      fs.appendFileSync(titles, JSON.stringify({ id, thread_name: `bench new codex thread ${i}`, updated_at: at }) + '\n');
+      fs.appendFileSync(titles, `${JSON.stringify({ id, thread_name: `bench new codex thread ${i}`, updated_at: at })}\n`);
     });
     fs.rmSync(path.join(home, '.codex', 'sessions', '2030'), { recursive: true, force: true });
     time(process.execPath, [BIN, 'index']);
@@ -428,7 +431,7 @@ async function measure(label, home, o) {
     out.push(
       `| 3 concurrent \`index\` on a cold cache: files parsed in all | ${await concurrent(env, cache)} | ${files.length} (one build) | |`,
     );
-  say(out.join('\n') + '\n');
+  say(`${out.join('\n')}\n`);
 
   if (o.search && !args.includes('--no-search')) {
     const s = spawnSync(
@@ -444,7 +447,7 @@ async function measure(label, home, o) {
 const LONG_PROMPTS = 1000;
 
 /** A pi message line: a prompt (`user`) or a reply (`assistant`), the line's time `ts`, the message's `at` (epoch ms). */
-function piMessage(id, parentId, role, text, ts, at) {
+function piMessage({ id, parentId, role, text, ts, at }) {
   const content = [{ type: 'text', text }];
   const message =
     role === 'user'
@@ -480,12 +483,12 @@ function writeLongSession(file, prompts) {
     // (the first prompt a while after the header: one within a second is a print run, hidden)
     const at = t0 + 30_000 + i * 60_000;
     const ts = new Date(at).toISOString();
-    lines.push(piMessage(`u${i}`, prev, 'user', text(60 + Math.floor(rnd() * 100)), ts, at));
-    lines.push(piMessage(`a${i}`, `u${i}`, 'assistant', text(200), ts, at + 1));
+    lines.push(piMessage({ id: `u${i}`, parentId: prev, role: 'user', text: text(60 + Math.floor(rnd() * 100)), ts, at }));
+    lines.push(piMessage({ id: `a${i}`, parentId: `u${i}`, role: 'assistant', text: text(200), ts, at: at + 1 }));
     prev = `a${i}`;
   }
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+  fs.writeFileSync(file, `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
 }
 
 /** `resume rows` on an empty cache directory of its own: ms to its first byte of output and to its exit. */

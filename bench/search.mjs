@@ -122,9 +122,9 @@ for (const [name, words, as = '--json'] of cases) {
     words.length === 1 && as === '--json'
       ? rep(() => time(process.execPath, [path.join(here, 'floor.cjs'), 'read', readList, words[0]]).ms)
       : NaN;
-  const flCells = Number.isNaN(fl) ? '– | –' : `${f(fl)} ms | ${rg ? (fl / r).toFixed(2) + 'x' : '–'}`;
+  const flCells = Number.isNaN(fl) ? '– | –' : `${f(fl)} ms | ${rg ? `${(fl / r).toFixed(2)}x` : '–'}`;
   lines.push(
-    `| ${name} (\`${words.join(' ')}\`) | ${f(s)} ms | ${rg ? f(r) + ' ms' : '–'} | ${rg ? (s / r).toFixed(2) + 'x' : '–'} | ${flCells} | ${res} | ${rss.toFixed(0)} MiB |`,
+    `| ${name} (\`${words.join(' ')}\`) | ${f(s)} ms | ${rg ? `${f(r)} ms` : '–'} | ${rg ? `${(s / r).toFixed(2)}x` : '–'} | ${flCells} | ${res} | ${rss.toFixed(0)} MiB |`,
   );
 }
 fs.rmSync(readList, { force: true });

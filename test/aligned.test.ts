@@ -17,7 +17,7 @@ function printed(bin: RowBin, s: PickState, color: boolean, status: boolean): st
 
 function expected(bin: RowBin, s: PickState, color: boolean, status: boolean): string {
   const lines = linesOf({ bin, names: () => names }, s, { home, color, now });
-  return (status ? lines : lines.slice(1)).map((l) => l + '\n').join('');
+  return (status ? lines : lines.slice(1)).map((l) => `${l}\n`).join('');
 }
 
 const states: PickState[] = [];

@@ -94,7 +94,7 @@ function transcript(r: () => number): Buffer[] {
     else if (kind < 0.12)
       line = line.replace(/"type":"[a-z_]+"/, '"type":"session"'); // a header's type
     else if (kind < 0.14)
-      line = `{"type":"message","pad":"${'p'.repeat(HEAD)}",` + line.slice(1); // its keys past the head
+      line = `{"type":"message","pad":"${'p'.repeat(HEAD)}",${line.slice(1)}`; // its keys past the head
     else if (kind < 0.16) line = line.replace('"type":"message"', '"type":"sess'); // a type cut short
     out.push(line);
     if (!line.includes('"parent":') && /"id":"/.test(line)) ids.push(id);
@@ -265,7 +265,7 @@ function claudeTranscript(r: () => number): Buffer[] {
     if (kind >= 0.04 && kind < 0.07)
       line = line.replace(/,"timestamp":/, `,"pad":"${'t'.repeat(C_TAIL)}","timestamp":`); // its uuid past the tail: decoded
     else if (kind < 0.1)
-      line = `{"type":"${type}","parentUuid":${JSON.stringify(parent)},` + line.slice(1).replace(/"type":"[a-z]+",/, ''); // keys in another order
+      line = `{"type":"${type}","parentUuid":${JSON.stringify(parent)},${line.slice(1).replace(/"type":"[a-z]+",/, '')}`; // keys in another order
     else if (kind < 0.12)
       line = line.slice(0, line.length - 20); // cut
     else if (kind < 0.14)

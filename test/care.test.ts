@@ -328,7 +328,7 @@ describe.skipIf(notLinux)('restore on resume', () => {
     const dir = await quitSession(h, id);
     const dry = run(h, [id, '--dry-run']);
     expect(dry.code).toBe(0);
-    expect(dry.stderr).toContain('would restore 2 task(s) (#1, #2) into ~/.claude/tasks/' + id);
+    expect(dry.stderr).toContain(`would restore 2 task(s) (#1, #2) into ~/.claude/tasks/${id}`);
     expect(dry.stderr).toContain('.highwatermark none → 2');
     expect(fs.existsSync(dir)).toBe(false);
 
@@ -376,7 +376,7 @@ describe.skipIf(notLinux)('restore on resume', () => {
     installed('2.1.332');
     fs.appendFileSync(
       path.join(h, '.claude', 'projects', `-p-${id.slice(0, 8)}`, `${id}.jsonl`),
-      JSON.stringify({ type: 'custom-title', customTitle: 'renamed since', sessionId: id }) + '\n',
+      `${JSON.stringify({ type: 'custom-title', customTitle: 'renamed since', sessionId: id })}\n`,
     );
     const own = run(h, [id, '--dry-run', '--json']);
     expect(argv(own)).toEqual(['claude', '--resume', id]);
@@ -423,7 +423,7 @@ describe.skipIf(notLinux)('restore on resume', () => {
     // A transcript title wins over the snapshot.
     fs.appendFileSync(
       path.join(h, '.claude', 'projects', `-p-${id.slice(0, 8)}`, `${id}.jsonl`),
-      JSON.stringify({ type: 'custom-title', customTitle: 'from transcript', sessionId: id }) + '\n',
+      `${JSON.stringify({ type: 'custom-title', customTitle: 'from transcript', sessionId: id })}\n`,
     );
     expect(must((JSON.parse(run(h, ['ls', '--json']).stdout) as Listed[]).find((s) => s.id === id)).title).toBe('from transcript');
   });
@@ -633,7 +633,7 @@ describe.skipIf(notLinux)('restore when the client kept its tasks (Claude Code 2
     const id = uuid(70);
     // 2.1.332 keeps a /rename name in the transcript itself
     const file = claudeSession(h, { id, cwd: h });
-    fs.appendFileSync(file, JSON.stringify({ type: 'custom-title', customTitle: 'kept', sessionId: id }) + '\n');
+    fs.appendFileSync(file, `${JSON.stringify({ type: 'custom-title', customTitle: 'kept', sessionId: id })}\n`);
     const p = await liveProc();
     const reg = registry(h, { id, pid: must(p.pid), name: 'kept' });
     const dir = tasks(h, id, [task(1, 'a', 'completed'), task(2, 'b')]);

@@ -80,7 +80,7 @@ describe('the code cache of rows and preview', () => {
         .find((f) => f.endsWith('.jsonl')),
     );
     const f0 = path.join(h, '.claude', 'projects', jsonl);
-    const grow = () => fs.appendFileSync(f0, fs.readFileSync(f0, 'utf8').split('\n')[0] + '\n');
+    const grow = () => fs.appendFileSync(f0, `${fs.readFileSync(f0, 'utf8').split('\n')[0]}\n`);
     const holdsAppend = (b: Buffer) => b.readUInt32LE(8) === 1;
     expect(holdsAppend(bytes)).toBe(false);
     grow();

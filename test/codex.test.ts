@@ -340,14 +340,14 @@ describe('codex synthetic rollouts', () => {
       user('after the big line', '2026-02-01T10:00:04.000Z'),
       turn('gpt-5-codex', '2026-02-01T10:00:05.000Z'),
     );
-    const zfile = write(home, rollout(z) + '.zst', zstdFrame(Buffer.from(text)));
+    const zfile = write(home, `${rollout(z)}.zst`, zstdFrame(Buffer.from(text)));
     // the hand-made frame is a real zstd frame: the reference decoder agrees when it is installed
     const ref = spawnSync('zstd', ['-dc', zfile], { encoding: 'utf8', maxBuffer: 8 << 20 });
     if (!ref.error) expect(ref.stdout).toBe(text);
 
     write(
       home,
-      rollout(both) + '.zst',
+      `${rollout(both)}.zst`,
       zstdFrame(Buffer.from(jsonl(meta(both, '2026-02-01T10:00:00.000Z'), user('zst copy', '2026-02-01T10:00:01.000Z')))),
     );
     write(home, rollout(both), jsonl(meta(both, '2026-02-01T10:00:00.000Z'), user('plain copy', '2026-02-01T10:00:01.000Z')));
@@ -379,7 +379,7 @@ describe('codex synthetic rollouts', () => {
   it('a corrupt .zst costs only itself', () => {
     const home = tempHome();
     const [bad, good] = [uuid(50), uuid(51)];
-    write(home, rollout(bad) + '.zst', Buffer.from('this is not zstd at all\n'));
+    write(home, `${rollout(bad)}.zst`, Buffer.from('this is not zstd at all\n'));
     write(home, rollout(good), jsonl(meta(good, '2026-02-01T10:00:00.000Z'), user('fine', '2026-02-01T10:00:01.000Z')));
     const r = run(home, ['ls', '--json', '-a']);
     expect(r.code).toBe(0);

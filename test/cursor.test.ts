@@ -194,12 +194,12 @@ describe('cursor', () => {
     expect(must(byId(lsJson(h)).get(chat)).prompts).toBe(2);
     fs.appendFileSync(
       file,
-      jsonl(
+      `${jsonl(
         { type: 'mystery_event' },
         { type: 'mystery_event' },
         { role: 'system', message: {} },
         { role: 'user', message: { content: [{ type: 'text', text: '<user_info>os: linux</user_info>third question' }] } },
-      ) + 'not json\n{"role":"user","message":{"content":[{"type":"text","text":"half a li',
+      )}not json\n{"role":"user","message":{"content":[{"type":"text","text":"half a li`,
     );
     const ix = run(h, ['index']);
     expect(ix.stderr).toMatch(/ 0 parsed, 1 appended/);

@@ -121,7 +121,7 @@ describe('doctor', () => {
     write(
       h,
       `.cursor/projects/srv-y/agent-transcripts/${chat}/${chat}.jsonl`,
-      JSON.stringify({ role: 'user', message: { content: [{ type: 'text', text: evil }] } }) + '\n' + JSON.stringify({ type: evil }) + '\n',
+      `${JSON.stringify({ role: 'user', message: { content: [{ type: 'text', text: evil }] } })}\n${JSON.stringify({ type: evil })}\n`,
     );
     fs.utimesSync(path.join(h, `.cursor/projects/srv-y/agent-transcripts/${chat}/${chat}.jsonl`), 4102444800, 4102444800);
     const r = run(h, ['doctor'], { SHELL: '/bin/bash' });
@@ -167,7 +167,7 @@ describe('doctor', () => {
     write(
       h,
       `.codex/sessions/2026/02/01/rollout-2026-02-01T10-00-00-${id}.jsonl`,
-      [
+      `${[
         {
           timestamp: '2026-02-01T10:00:00.000Z',
           type: 'session_meta',
@@ -177,7 +177,7 @@ describe('doctor', () => {
         { timestamp: '2026-02-01T10:00:02.000Z', type: 'event_msg', payload: { type: 'agent_message', message: 'an answer' } },
       ]
         .map((o) => JSON.stringify(o))
-        .join('\n') + '\n',
+        .join('\n')}\n`,
     );
     const r = run(h, ['doctor', '--json'], { PATH: `${bin}:/usr/bin:/bin` });
     expect(r.code).toBe(0);

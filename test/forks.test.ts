@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { byId, jsonl, lsJson, run, tempHome, write } from './helpers.js';
+import { byId, claudeTurn, jsonl, lsJson, run, tempHome, write } from './helpers.js';
 
 const CWD = '/tmp';
 const P = 'aaaaaaaa-0000-4000-8000-000000000001';
@@ -15,38 +15,13 @@ function u(n: number): string {
   return `bbbbbbbb-0000-4000-8000-${n.toString(16).padStart(12, '0')}`;
 }
 
-function cuser(sid: string, uuid: string, parent: string | null, text: string, ts: string, extra: Record<string, unknown> = {}) {
-  return {
-    type: 'user',
-    sessionId: sid,
-    uuid,
-    parentUuid: parent,
-    cwd: CWD,
-    timestamp: ts,
-    entrypoint: 'cli',
-    message: { role: 'user', content: text },
-    ...extra,
-  };
-}
-function cbot(sid: string, uuid: string, parent: string, text: string, ts: string) {
-  return {
-    type: 'assistant',
-    sessionId: sid,
-    uuid,
-    parentUuid: parent,
-    cwd: CWD,
-    timestamp: ts,
-    message: { role: 'assistant', model: 'claude-test', content: [{ type: 'text', text }] },
-  };
-}
-
 /** The parent's history, written under `sid` (a fork copies it with the same uuids and times). */
 function history(sid: string) {
   return [
-    cuser(sid, u(1), null, 'parent first prompt', '2026-03-01T10:00:00.000Z'),
-    cbot(sid, u(2), u(1), 'ok', '2026-03-01T10:00:01.000Z'),
-    cuser(sid, u(3), u(2), 'parent second prompt', '2026-03-01T10:00:02.000Z'),
-    cbot(sid, u(4), u(3), 'ok', '2026-03-01T10:00:03.000Z'),
+    claudeTurn({ sid, uuid: u(1), parent: null, text: 'parent first prompt', at: '2026-03-01T10:00:00.000Z' }),
+    claudeTurn({ sid, role: 'assistant', uuid: u(2), parent: u(1), text: 'ok', at: '2026-03-01T10:00:01.000Z' }),
+    claudeTurn({ sid, uuid: u(3), parent: u(2), text: 'parent second prompt', at: '2026-03-01T10:00:02.000Z' }),
+    claudeTurn({ sid, role: 'assistant', uuid: u(4), parent: u(3), text: 'ok', at: '2026-03-01T10:00:03.000Z' }),
     { type: 'ai-title', sessionId: sid, aiTitle: 'Parent work' },
   ];
 }
@@ -62,7 +37,7 @@ describe('Claude forks (shared uuids, no marker)', () => {
       jsonl(
         ...history(P),
         // the parent went on after the fork was made
-        cuser(P, u(20), u(4), 'parent after the fork', '2026-03-01T12:00:00.000Z'),
+        claudeTurn({ sid: P, uuid: u(20), parent: u(4), text: 'parent after the fork', at: '2026-03-01T12:00:00.000Z' }),
       ),
     );
     write(
@@ -70,9 +45,9 @@ describe('Claude forks (shared uuids, no marker)', () => {
       claudeFile(F),
       jsonl(
         ...history(F),
-        cuser(F, u(10), u(4), 'fork own prompt', '2026-03-01T11:00:00.000Z'),
-        cbot(F, u(11), u(10), 'fork reply', '2026-03-01T11:00:01.000Z'),
-        cuser(F, u(12), u(11), 'fork second own prompt', '2026-03-01T12:30:00.000Z'),
+        claudeTurn({ sid: F, uuid: u(10), parent: u(4), text: 'fork own prompt', at: '2026-03-01T11:00:00.000Z' }),
+        claudeTurn({ sid: F, role: 'assistant', uuid: u(11), parent: u(10), text: 'fork reply', at: '2026-03-01T11:00:01.000Z' }),
+        claudeTurn({ sid: F, uuid: u(12), parent: u(11), text: 'fork second own prompt', at: '2026-03-01T12:30:00.000Z' }),
       ),
     );
     // a fork of the fork (made before the fork went on): its parent is the fork, which it shares most with
@@ -81,9 +56,9 @@ describe('Claude forks (shared uuids, no marker)', () => {
       claudeFile(G),
       jsonl(
         ...history(G),
-        cuser(G, u(10), u(4), 'fork own prompt', '2026-03-01T11:00:00.000Z'),
-        cbot(G, u(11), u(10), 'fork reply', '2026-03-01T11:00:01.000Z'),
-        cuser(G, u(30), u(11), 'grandchild prompt', '2026-03-01T11:30:00.000Z'),
+        claudeTurn({ sid: G, uuid: u(10), parent: u(4), text: 'fork own prompt', at: '2026-03-01T11:00:00.000Z' }),
+        claudeTurn({ sid: G, role: 'assistant', uuid: u(11), parent: u(10), text: 'fork reply', at: '2026-03-01T11:00:01.000Z' }),
+        claudeTurn({ sid: G, uuid: u(30), parent: u(11), text: 'grandchild prompt', at: '2026-03-01T11:30:00.000Z' }),
       ),
     );
     const list = lsJson(home);
@@ -116,7 +91,11 @@ describe('Claude forks (shared uuids, no marker)', () => {
   it('a parent that did not go on: the file with prompts after the shared ones is the fork', () => {
     const home = tempHome();
     write(home, claudeFile(P), jsonl(...history(P)));
-    write(home, claudeFile(F), jsonl(...history(F), cuser(F, u(10), u(4), 'only the fork', '2026-03-02T09:00:00.000Z')));
+    write(
+      home,
+      claudeFile(F),
+      jsonl(...history(F), claudeTurn({ sid: F, uuid: u(10), parent: u(4), text: 'only the fork', at: '2026-03-02T09:00:00.000Z' })),
+    );
     const list = lsJson(home);
     expect(byId(list, P)).toMatchObject({ forkedFrom: null, prompts: 2 });
     expect(byId(list, F)).toMatchObject({ forkedFrom: P, prompts: 1, firstPrompt: 'only the fork' });
@@ -124,11 +103,14 @@ describe('Claude forks (shared uuids, no marker)', () => {
 
   it('two sessions that merely start with the same words are not forks', () => {
     const home = tempHome();
-    write(home, claudeFile(P), jsonl(cuser(P, u(1), null, 'hello', '2026-03-01T10:00:00.000Z')));
+    write(home, claudeFile(P), jsonl(claudeTurn({ sid: P, uuid: u(1), parent: null, text: 'hello', at: '2026-03-01T10:00:00.000Z' })));
     write(
       home,
       claudeFile(F),
-      jsonl(cuser(F, u(2), null, 'hello', '2026-03-01T10:05:00.000Z'), cuser(F, u(3), u(2), 'more', '2026-03-01T10:06:00.000Z')),
+      jsonl(
+        claudeTurn({ sid: F, uuid: u(2), parent: null, text: 'hello', at: '2026-03-01T10:05:00.000Z' }),
+        claudeTurn({ sid: F, uuid: u(3), parent: u(2), text: 'more', at: '2026-03-01T10:06:00.000Z' }),
+      ),
     );
     const list = lsJson(home);
     expect(byId(list, F)).toMatchObject({ forkedFrom: null, prompts: 2, firstPrompt: 'hello' });
@@ -137,9 +119,16 @@ describe('Claude forks (shared uuids, no marker)', () => {
   it('a fork still links after its parent and itself grow (appends)', () => {
     const home = tempHome();
     write(home, claudeFile(P), jsonl(...history(P)));
-    const f = write(home, claudeFile(F), jsonl(...history(F), cuser(F, u(10), u(4), 'fork own prompt', '2026-03-01T11:00:00.000Z')));
+    const f = write(
+      home,
+      claudeFile(F),
+      jsonl(...history(F), claudeTurn({ sid: F, uuid: u(10), parent: u(4), text: 'fork own prompt', at: '2026-03-01T11:00:00.000Z' })),
+    );
     expect(byId(lsJson(home), F)).toMatchObject({ forkedFrom: P, prompts: 1 });
-    require('node:fs').appendFileSync(f, jsonl(cuser(F, u(12), u(10), 'fork later prompt', '2026-03-01T11:10:00.000Z')));
+    require('node:fs').appendFileSync(
+      f,
+      jsonl(claudeTurn({ sid: F, uuid: u(12), parent: u(10), text: 'fork later prompt', at: '2026-03-01T11:10:00.000Z' })),
+    );
     expect(byId(lsJson(home), F)).toMatchObject({
       forkedFrom: P,
       prompts: 2,

@@ -312,7 +312,7 @@ describe('gemini chats', () => {
     expect(indexStderr(home)).toMatch(/1 parsed, 0 appended/);
     expect(byId(lsJson(home), SID)).toMatchObject({ prompts: 1, lastPrompt: 'one' });
 
-    fs.appendFileSync(file, ' written"}\n' + jsonl(modelMsg('m1', 'reply', '2026-03-01T10:00:03.000Z')));
+    fs.appendFileSync(file, ` written"}\n${jsonl(modelMsg('m1', 'reply', '2026-03-01T10:00:03.000Z'))}`);
     expect(indexStderr(home)).toMatch(/0 parsed, 1 appended/);
     expect(byId(lsJson(home), SID)).toMatchObject({ prompts: 2, lastPrompt: 'half written', updated: '2026-03-01T10:00:03.000Z' });
 

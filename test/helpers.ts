@@ -75,7 +75,7 @@ export function write(home: string, rel: string, text: string | Buffer): string 
 }
 
 export function jsonl(...objs: unknown[]): string {
-  return objs.map((o) => JSON.stringify(o)).join('\n') + '\n';
+  return `${objs.map((o) => JSON.stringify(o)).join('\n')}\n`;
 }
 
 /**
@@ -104,6 +104,21 @@ export function claudePrompt(
     entrypoint: 'cli',
     ...extra,
   };
+}
+
+/** A Claude Code record of a prompt (`user`, the default) or a reply, in session `sid`, linked to its parent by uuid (cwd /tmp). */
+export interface ClaudeTurn {
+  sid: string;
+  role?: 'user' | 'assistant';
+  uuid: string;
+  parent: string | null;
+  text: string;
+  at: string;
+}
+
+export function claudeTurn({ sid, role = 'user', uuid, parent, text, at }: ClaudeTurn) {
+  const message = role === 'user' ? { role, content: text } : { role, model: 'claude-test', content: [{ type: 'text', text }] };
+  return { type: role, sessionId: sid, uuid, parentUuid: parent, cwd: '/tmp', timestamp: at, entrypoint: 'cli', message };
 }
 
 /** The environment a test run gets: only what it names, plus PATH and the temp HOME. */

@@ -10,7 +10,7 @@ import { jsonl, must, run, tempHome, write } from './helpers.js';
 const uuid = (n: number) => `${String(n).padStart(8, '0')}-4444-4444-8444-444444444444`;
 const cache = (h: string) => path.join(h, '.cache', 'resume');
 
-function claude(h: string, n: number, cwd: string, prompts: string[], extra: Record<string, unknown> = {}, reply = 'a reply'): string {
+function claude(h: string, n: number, cwd: string, prompts: string[], reply = 'a reply'): string {
   const id = uuid(n);
   const ts = `2026-05-${String(n).padStart(2, '0')}T10:00:00.000Z`;
   const base = {
@@ -23,7 +23,6 @@ function claude(h: string, n: number, cwd: string, prompts: string[], extra: Rec
     gitBranch: `branch-${n}`,
     timestamp: ts,
     entrypoint: 'cli',
-    ...extra,
   };
   const lines = prompts.flatMap((text, i) => [
     { ...base, type: 'user', message: { role: 'user', content: text }, uuid: `u-${n}-${i}` },
@@ -42,7 +41,7 @@ function store(): string {
   claude(h, 1, '/work/alpha', ['Fix the Webhook retries', 'then the middle prompt', 'and the LASTWORD prompt']);
   claude(h, 2, '/work/beta-service', ['something about queues']);
   claude(h, 3, '/work/gamma', ['the \u212Aelvin scale reading']);
-  claude(h, 4, '/work/delta', ['untitled one'], {}, 'onlyinreply words');
+  claude(h, 4, '/work/delta', ['untitled one'], 'onlyinreply words');
   claude(h, 5, '/work/epsilon', ['quote "inside" and back\\slash']);
   write(
     h,

@@ -67,7 +67,7 @@ function world(versions = ['2.1.1']): W {
 }
 
 function setVersions(w: W, v: string[]): void {
-  write(w.home, 'versions', v.join('\n') + '\n');
+  write(w.home, 'versions', `${v.join('\n')}\n`);
   fs.rmSync(path.join(w.home, 'reads'), { force: true });
 }
 
@@ -183,7 +183,7 @@ describe('resume hooks run', { timeout: 60_000 }, () => {
 
   it('a program that cannot be started is a failed hook, and the next one runs', () => {
     const w = world(['2.1.1']);
-    config(w, `[[resume.on_update]]\nharness = "claude"\ncommand = ["${w.home}/no/such/prog", "--password", "pw"]\n` + hook(w, 'hook-b'));
+    config(w, `[[resume.on_update]]\nharness = "claude"\ncommand = ["${w.home}/no/such/prog", "--password", "pw"]\n${hook(w, 'hook-b')}`);
     hooksRun(w);
     setVersions(w, ['2.1.2']);
     const r = hooksRun(w);
@@ -378,14 +378,14 @@ describe('resume hooks run', { timeout: 60_000 }, () => {
       stderr_tail: '',
     });
     const file = path.join(stateDir(w), 'runs.jsonl');
-    write(w.home, file, (old + '\n').repeat(Math.ceil((1 << 20) / old.length) + 1));
-    write(w.home, file + '.1', 'the oldest\n');
+    write(w.home, file, `${old}\n`.repeat(Math.ceil((1 << 20) / old.length) + 1));
+    write(w.home, `${file}.1`, 'the oldest\n');
     const big = fs.statSync(file).size;
     expect(big).toBeGreaterThanOrEqual(1 << 20);
     hooksRun(w);
-    expect(fs.statSync(file + '.1').size).toBe(big);
+    expect(fs.statSync(`${file}.1`).size).toBe(big);
     expect(runs(w)).toHaveLength(1);
-    expect(fs.existsSync(file + '.2')).toBe(false);
+    expect(fs.existsSync(`${file}.2`)).toBe(false);
     const st: HooksReport = JSON.parse(run(w.home, ['hooks', 'status', '--json'], w.env).stdout);
     expect(st.runs).toHaveLength(5);
     expect(st.runs.slice(0, 4).map((r) => r.program)).toEqual(['old', 'old', 'old', 'old']);
@@ -394,7 +394,7 @@ describe('resume hooks run', { timeout: 60_000 }, () => {
 
   it.skipIf(process.platform !== 'linux')('an unfinished restart stays pending and is retried, 3 attempts in all', async () => {
     const w = world(['2.1.1']);
-    config(w, '[[resume.on_update]]\nharness = "claude"\naction = "restart"\ntimeout_seconds = 5\n' + hook(w, 'hook-a'));
+    config(w, `[[resume.on_update]]\nharness = "claude"\naction = "restart"\ntimeout_seconds = 5\n${hook(w, 'hook-a')}`);
     hooksRun(w);
     // a live claude 2.1.1 outside tmux: restart refuses it, so the restart cannot finish
     const p = spawn('sleep', ['600'], { stdio: 'ignore' });
@@ -503,7 +503,7 @@ describe('[[resume.on_update]] config errors (exit 2, one line naming the table)
     const w = world();
     config(
       w,
-      '[[resume.on_update]]\nharness = "claude"\naction = "restart"\n' + hook(w, 'hook-a') + hook(w, 'hook-b', 'timeout_seconds = 12.5\n'),
+      `[[resume.on_update]]\nharness = "claude"\naction = "restart"\n${hook(w, 'hook-a')}${hook(w, 'hook-b', 'timeout_seconds = 12.5\n')}`,
     );
     const st: HooksReport = JSON.parse(run(w.home, ['hooks', 'status', '--json'], w.env).stdout);
     expect(st.hooks).toEqual([
@@ -516,7 +516,7 @@ describe('[[resume.on_update]] config errors (exit 2, one line naming the table)
 
 it('scrubTail keeps the last 240 characters of one clean line', () => {
   expect(scrubTail('a\tb\r\nc')).toBe('a b c');
-  const t = scrubTail('é'.repeat(1000) + 'password=hunter22');
+  const t = scrubTail(`${'é'.repeat(1000)}password=hunter22`);
   expect(Array.from(t)).toHaveLength(240);
   expect(t.endsWith('password=[REDACTED:password]')).toBe(true);
 });

@@ -143,7 +143,7 @@ describe('incremental index', () => {
     const line = JSON.stringify(claudeUser('half written prompt', '2025-12-18T00:00:00.000Z'));
     fs.appendFileSync(file, line.slice(0, 60));
     expect(lsJson(home)[0].prompts).toBe(1);
-    fs.appendFileSync(file, line.slice(60) + '\n');
+    fs.appendFileSync(file, `${line.slice(60)}\n`);
     expect(indexCounts(home)).toMatch(/1 appended/);
     const [s] = lsJson(home);
     expect(s.prompts).toBe(2);
@@ -155,7 +155,7 @@ describe('incremental index', () => {
     fs.appendFileSync(file, jsonl(claudeUser('extra', '2025-12-18T00:00:00.000Z')));
     expect(lsJson(home)[0].prompts).toBe(2);
     const lines = fs.readFileSync(file, 'utf8').split('\n');
-    fs.writeFileSync(file, lines.slice(0, 2).join('\n') + '\n');
+    fs.writeFileSync(file, `${lines.slice(0, 2).join('\n')}\n`);
     expect(indexCounts(home)).toMatch(/1 parsed, 0 appended/);
     expect(lsJson(home)[0]).toMatchObject({ prompts: 1, lastPrompt: 'Delegate a repo search to a subagent' });
   });
@@ -325,7 +325,7 @@ describe('bad input', () => {
     fs.appendFileSync(file, `{"type":"user","message":{"role":"user","content":"${big}`);
     fs.appendFileSync(
       file,
-      '"},"timestamp":"2025-12-20T00:00:00.000Z"}\n' + jsonl(claudeUser('after the huge line', '2025-12-21T00:00:00.000Z')),
+      `"},"timestamp":"2025-12-20T00:00:00.000Z"}\n${jsonl(claudeUser('after the huge line', '2025-12-21T00:00:00.000Z'))}`,
     );
     const r = spawnSync(process.execPath, ['--max-old-space-size=160', BIN, 'ls', '--json'], { env: envFor(home), encoding: 'utf8' });
     expect(r.status).toBe(0);
@@ -377,27 +377,28 @@ describe('bad input', () => {
 describe('listing commands', () => {
   function mixedHome(): string {
     const home = tempHome();
-    const mk = (rel: string, id: string, cwd: string, prompts: string[], ts: string, extra: Record<string, unknown> = {}) =>
+    type Made = { rel: string; id: string; cwd: string; prompts: string[]; ts: string; extra?: Record<string, unknown> };
+    const mk = ({ rel, id, cwd, prompts, ts, extra = {} }: Made) =>
       write(
         home,
         rel,
         jsonl(...prompts.map((p, i) => ({ ...claudeUser(p, ts.replace(/\d\d\.000Z$/, `${10 + i}.000Z`)), cwd, sessionId: id, ...extra }))),
       );
-    mk(
-      `.claude/projects/-a/aaaaaaaa-0000-4000-8000-000000000001.jsonl`,
-      'aaaaaaaa-0000-4000-8000-000000000001',
-      '/src/alpha',
-      ['one', 'two'],
-      '2026-04-01T00:00:00.000Z',
-    );
-    mk(
-      `.claude/projects/-b/bbbbbbbb-0000-4000-8000-000000000002.jsonl`,
-      'bbbbbbbb-0000-4000-8000-000000000002',
-      '/src/beta',
-      ['sdk run'],
-      '2026-04-02T00:00:00.000Z',
-      { entrypoint: 'sdk-cli' },
-    );
+    mk({
+      rel: `.claude/projects/-a/aaaaaaaa-0000-4000-8000-000000000001.jsonl`,
+      id: 'aaaaaaaa-0000-4000-8000-000000000001',
+      cwd: '/src/alpha',
+      prompts: ['one', 'two'],
+      ts: '2026-04-01T00:00:00.000Z',
+    });
+    mk({
+      rel: `.claude/projects/-b/bbbbbbbb-0000-4000-8000-000000000002.jsonl`,
+      id: 'bbbbbbbb-0000-4000-8000-000000000002',
+      cwd: '/src/beta',
+      prompts: ['sdk run'],
+      ts: '2026-04-02T00:00:00.000Z',
+      extra: { entrypoint: 'sdk-cli' },
+    });
     const piHeader = (id: string, cwd: string, ts: string) => ({ type: 'session', version: 3, id, timestamp: ts, cwd });
     const piMsg = (text: string, ts: string) => ({
       type: 'message',

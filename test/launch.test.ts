@@ -71,7 +71,7 @@ describe('quoting round-trips every hostile directory name in real shells', { ti
         expect(line.split('\n')).toHaveLength(1);
         // eslint-disable-next-line no-control-regex
         expect(line).not.toMatch(/[\u0000-\u001f\u007f\u202e]/);
-        files.push(write(home, `lines/${i}`, line + '\n'));
+        files.push(write(home, `lines/${i}`, `${line}\n`));
         expected.push({ cwd, argv: argv.slice(1) });
       });
       const r = shellRun(shell, scriptFor(shell, files), envFor(home, { PATH: si.PATH }), home);
@@ -86,7 +86,7 @@ describe('quoting round-trips every hostile directory name in real shells', { ti
       const f = write(
         home,
         'line',
-        shellLine({ harness: 'claude', id: 'x', cwd: home, argv: ['claude'], env: { WEIRD: "a b'$c\nd" } }, shell) + '\n',
+        `${shellLine({ harness: 'claude', id: 'x', cwd: home, argv: ['claude'], env: { WEIRD: "a b'$c\nd" } }, shell)}\n`,
       );
       // This `claude` records the variable instead of its argv.
       fs.writeFileSync(
@@ -153,7 +153,7 @@ describe('resume QUERY through the shell integration (RESUME_EMIT_FILE)', { time
       if (shell !== 'fish') {
         // An alias too: the command word is left bare so aliases expand.
         const aliasOut = path.join(home, 'alias.txt');
-        const setup = (shell === 'bash' ? 'shopt -s expand_aliases\n' : '') + `alias claude='echo alias >> ${aliasOut}; true'\n`;
+        const setup = `${shell === 'bash' ? 'shopt -s expand_aliases\n' : ''}alias claude='echo alias >> ${aliasOut}; true'\n`;
         const sh2 = shellRun(shell, setup + scriptFor(shell, [f]), envFor(home, env), home);
         expect(sh2.status).toBe(0);
         expect(fs.readFileSync(aliasOut, 'utf8')).toBe('alias\n');

@@ -56,7 +56,7 @@ describe('readLines', () => {
   });
 
   it('keeps only the ends of an unwanted long line', () => {
-    const big = '{"type":"skip","x":"' + 'b'.repeat(3 << 20) + '","timestamp":"2026-01-01T00:00:00.000Z"}';
+    const big = `{"type":"skip","x":"${'b'.repeat(3 << 20)}","timestamp":"2026-01-01T00:00:00.000Z"}`;
     const seen: Buffer[] = [];
     const p = file(`${big}\nnext\n`);
     const lines: { s: string; c: boolean }[] = [];
@@ -175,13 +175,13 @@ describe('readLines', () => {
   it('fingerprints from the bytes it read what tailHex reads again from the file (short files, a last line across reads, a partial last line, from an offset)', () => {
     const cases: string[] = [
       'a\n',
-      'abc\n' + 'x'.repeat(10),
-      'x'.repeat(20) + '\n' + 'y'.repeat(5000) + '\n',
-      'z'.repeat(CHUNK - 10) + '\n' + 'w'.repeat(40) + '\n',
-      'q'.repeat(CHUNK + 5) + '\n' + 'tail part',
-      'r'.repeat(CHUNK - 1) + '\n',
-      'r'.repeat(CHUNK) + '\n' + 's'.repeat(2 * CHUNK) + '\nleft',
-      Array.from({ length: 3000 }, (_, i) => `line ${i}`).join('\n') + '\n',
+      `abc\n${'x'.repeat(10)}`,
+      `${'x'.repeat(20)}\n${'y'.repeat(5000)}\n`,
+      `${'z'.repeat(CHUNK - 10)}\n${'w'.repeat(40)}\n`,
+      `${'q'.repeat(CHUNK + 5)}\ntail part`,
+      `${'r'.repeat(CHUNK - 1)}\n`,
+      `${'r'.repeat(CHUNK)}\n${'s'.repeat(2 * CHUNK)}\nleft`,
+      `${Array.from({ length: 3000 }, (_, i) => `line ${i}`).join('\n')}\n`,
     ];
     for (const text of cases) {
       const p = file(text);

@@ -90,7 +90,7 @@ describe('rendered rows (rows.bin)', () => {
     );
     expect(named.split('\t').slice(-1)[0]).toBe('named by snapshot');
     expect(named.split('\t')).toHaveLength(7);
-    expect(rows(h, ['--dir', '/tmp/a'])).toBe(named + '\n');
+    expect(rows(h, ['--dir', '/tmp/a'])).toBe(`${named}\n`);
   });
 
   it('reads a damaged, truncated, foreign or other-home rows.bin as absent (and renders it again)', () => {

@@ -11,9 +11,16 @@ import { BIN, claudePrompt, envFor, jsonl, must, run, tempHome, write } from './
 const uuid = (n: number) => `${String(n).padStart(8, '0')}-3333-4333-8333-333333333333`;
 const cache = (h: string) => path.join(h, '.cache', 'resume');
 
-function claude(h: string, n: number, cwd: string, texts: string[], ts: string, extra: Record<string, unknown> = {}): string {
+/** A Claude Code session of prompts `texts` at `at` (`extra`: fields of each record). */
+function claude(
+  h: string,
+  n: number,
+  cwd: string,
+  texts: string[],
+  { at, extra = {} }: { at: string; extra?: Record<string, unknown> },
+): string {
   const id = uuid(n);
-  const lines = texts.map((text, i) => claudePrompt(id, cwd, text, ts, { uuid: `u-${id}-${i}`, ...extra }));
+  const lines = texts.map((text, i) => claudePrompt(id, cwd, text, at, { uuid: `u-${id}-${i}`, ...extra }));
   return write(h, `.claude/projects/${cwd.replace(/[^a-zA-Z0-9]/g, '-')}/${id}.jsonl`, jsonl(...lines));
 }
 
@@ -40,11 +47,13 @@ function pi(h: string, n: number, cwd: string, texts: string[], ts: string): voi
  */
 function store(home?: string, plainDirs = false): string {
   const h = home ?? tempHome();
-  claude(h, 1, path.join(h, 'src', 'app'), ['first ask', 'second ask', 'third ask'], '2026-05-01T10:00:00.000Z');
-  claude(h, 2, plainDirs ? '/tmp/outside the home' : '/tmp/outside\tthe home', ['tab in the directory'], '2026-05-02T10:00:00.000Z');
-  claude(h, 3, h, ['at home'], '2026-05-03T10:00:00.000Z');
-  claude(h, 4, '/tmp/w', ['an sdk worker'], '2026-05-04T10:00:00.000Z', { entrypoint: 'sdk-ts' });
-  claude(h, 5, '/tmp/n', ['to be named'], '2026-05-05T10:00:00.000Z');
+  claude(h, 1, path.join(h, 'src', 'app'), ['first ask', 'second ask', 'third ask'], { at: '2026-05-01T10:00:00.000Z' });
+  claude(h, 2, plainDirs ? '/tmp/outside the home' : '/tmp/outside\tthe home', ['tab in the directory'], {
+    at: '2026-05-02T10:00:00.000Z',
+  });
+  claude(h, 3, h, ['at home'], { at: '2026-05-03T10:00:00.000Z' });
+  claude(h, 4, '/tmp/w', ['an sdk worker'], { at: '2026-05-04T10:00:00.000Z', extra: { entrypoint: 'sdk-ts' } });
+  claude(h, 5, '/tmp/n', ['to be named'], { at: '2026-05-05T10:00:00.000Z' });
   pi(h, 6, '/tmp/p', ['a pi session', 'and more'], '2026-05-06T10:00:00.000Z');
   pi(h, 7, '/tmp/e', [], '2026-05-07T10:00:00.000Z');
   write(h, '.config/resume/sessions/names.json', JSON.stringify({ [uuid(5)]: 'named by snapshot' }));
@@ -63,7 +72,7 @@ const keysOf = (out: string) =>
 const ls = (h: string, args: string[]) => {
   const r = run(h, ['ls', ...args]);
   expect(r.code, r.stderr).toBe(0);
-  return r.stdout + '--stderr--\n' + r.stderr;
+  return `${r.stdout}--stderr--\n${r.stderr}`;
 };
 
 /** ls on a terminal (script(1) gives it one), as the table it prints there. */
@@ -136,7 +145,7 @@ describe('resume ls', () => {
   it('applies a directory filter from the rendered rows when each row holds its directory exactly, else from the listing', () => {
     for (const plainDirs of [true, false]) {
       const h = store(undefined, plainDirs);
-      claude(h, 8, path.join(h, 'src', 'application'), ['a sibling directory'], '2026-05-08T10:00:00.000Z');
+      claude(h, 8, path.join(h, 'src', 'application'), ['a sibling directory'], { at: '2026-05-08T10:00:00.000Z' });
       const dirs = [path.join(h, 'src', 'app'), path.join(h, 'src'), h, '/tmp/outside the home', '/nowhere'];
       const cmds = dirs.flatMap((d) => [
         ['rows', '-a', '--dir', d],
@@ -148,7 +157,7 @@ describe('resume ls', () => {
       const out = (c: string[]) => {
         const r = run(h, c);
         expect(r.code, `${c.join(' ')}: ${r.stderr}`).toBe(0);
-        return r.stdout + '--stderr--\n' + r.stderr;
+        return `${r.stdout}--stderr--\n${r.stderr}`;
       };
       // from the listing (its first build), then from the rendered rows
       fs.rmSync(path.join(cache(h), 'rows.bin'), { force: true });
@@ -172,7 +181,7 @@ describe('resume ls', () => {
 
   it('shows an append at once (the rows of check.patch over rows.bin) with its new prompt count', () => {
     const h = store();
-    const file = claude(h, 1, path.join(h, 'src', 'app'), ['first ask', 'second ask', 'third ask'], '2026-05-01T10:00:00.000Z');
+    const file = claude(h, 1, path.join(h, 'src', 'app'), ['first ask', 'second ask', 'third ask'], { at: '2026-05-01T10:00:00.000Z' });
     ls(h, ['-a']);
     fs.appendFileSync(
       file,
@@ -326,7 +335,7 @@ describe('resume ls', () => {
     }
     // sessions that are all hidden are not "no sessions": the count of hidden ones says it
     const s = tempHome();
-    claude(s, 4, '/tmp/w', ['an sdk worker'], '2026-05-04T10:00:00.000Z', { entrypoint: 'sdk-ts' });
+    claude(s, 4, '/tmp/w', ['an sdk worker'], { at: '2026-05-04T10:00:00.000Z', extra: { entrypoint: 'sdk-ts' } });
     const r = run(s, ['ls']);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('');

@@ -145,7 +145,7 @@ describe('opencode database', () => {
 
   it('uses session.model when no message names one', () => {
     const h = home();
-    const db = opencodeDb(dbPath(h), OPENCODE_SCHEMA + 'ALTER TABLE session ADD model text;');
+    const db = opencodeDb(dbPath(h), `${OPENCODE_SCHEMA}ALTER TABLE session ADD model text;`);
     addSessions(db, [{ id: 'ses_m', title: 'Model only on the session' }]);
     db.prepare(`UPDATE session SET model = ?`).run(JSON.stringify({ id: 'gemini-2.5-pro', providerID: 'google' }));
     db.close();

@@ -91,7 +91,7 @@ function expectCleanJson(what: string, text: string) {
   };
   walk(JSON.parse(text));
   expectClean(what, strings.join('\n'));
-  expectClean(what + ' (text)', text);
+  expectClean(`${what} (text)`, text);
 }
 
 describe('nothing from a transcript reaches any output raw', () => {
@@ -139,7 +139,7 @@ describe('nothing from a transcript reaches any output raw', () => {
     const cwd = path.join(home, 'work', 'shop');
     fs.appendFileSync(
       path.join(home, `.claude/projects/-w-shop/${id2}.jsonl`),
-      JSON.stringify({
+      `${JSON.stringify({
         parentUuid: `${id2}-2`,
         isSidechain: false,
         userType: 'external',
@@ -152,7 +152,7 @@ describe('nothing from a transcript reaches any output raw', () => {
         timestamp: '2026-11-20T10:09:00.000Z',
         entrypoint: 'cli',
         message: { role: 'user', content: `${ESC}cartwheel appended ${SECRETS.aws} password=${SECRETS.password}` },
-      }) + '\n',
+      })}\n`,
     );
     expect(r(['rows']).stdout).toContain(`claude:${id2}`);
     const after = new Sqlite(path.join(dir, 'index.db'), { readonly: true });

@@ -127,13 +127,13 @@ describe('quickStat', () => {
     fs.mkdirSync(path.join(home, '.claude', 'projects', '-tmp-x'), { recursive: true });
     fs.writeFileSync(
       path.join(home, '.claude', 'projects', '-tmp-x', '11111111-2222-4333-8444-555555555555.jsonl'),
-      JSON.stringify({
+      `${JSON.stringify({
         type: 'user',
         sessionId: '11111111-2222-4333-8444-555555555555',
         cwd: '/tmp/x',
         timestamp: '2026-01-01T00:00:00.000Z',
         message: { role: 'user', content: 'hello there' },
-      }) + '\n',
+      })}\n`,
     );
     for (const extra of [{ NODE_OPTIONS: '--pending-deprecation' }, { NODE_PENDING_DEPRECATION: '1' }]) {
       for (let i = 0; i < 2; i++) {

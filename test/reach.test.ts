@@ -170,7 +170,7 @@ describe('resume ID for a session running in a tmux pane (real tmux, stand-in cl
     ]) {
       const r = await inPane(w, other, args);
       expect(r.code).toBe(0);
-      expect(r.stdout).toBe(want + '\n');
+      expect(r.stdout).toBe(`${want}\n`);
     }
     expect(active(w)).toBe(other);
     // the shell integration: the line in RESUME_EMIT_FILE, quoted for its shell, then run by that shell
@@ -183,7 +183,7 @@ describe('resume ID for a session running in a tmux pane (real tmux, stand-in cl
       const file = path.join(w.home, `emit-${sh}`);
       const r = await inPane(w, other, [w.short], `RESUME_EMIT_FILE=${shq(file)} RESUME_SHELL=${sh} `);
       expect(r.code).toBe(0);
-      expect(fs.readFileSync(file, 'utf8')).toBe(line + '\n');
+      expect(fs.readFileSync(file, 'utf8')).toBe(`${line}\n`);
       expect(active(w)).toBe(other);
       const ran = await inPaneSh(w, other, runIt(file));
       expect(ran.stderr).toBe('');

@@ -33,7 +33,7 @@ describe('readText', () => {
       for (let cut = 1; cut < b.length; cut++) {
         // the character starts `cut` bytes before the end of the second piece
         const head = Buffer.alloc(2 * MiB - cut, 'x');
-        same(Buffer.concat([head, b, Buffer.from('tail ' + ch.repeat(1000))]));
+        same(Buffer.concat([head, b, Buffer.from(`tail ${ch.repeat(1000)}`)]));
       }
     }
   });

@@ -21,7 +21,7 @@ export interface RelSession {
 }
 
 const id = (n: number, h: string) =>
-  `${(h + n.toString(16).padStart(2, '0') + 'e1a00').slice(0, 8)}-0000-4000-8000-${n.toString(16).padStart(12, '0')}`;
+  `${`${h}${n.toString(16).padStart(2, '0')}e1a00`.slice(0, 8)}-0000-4000-8000-${n.toString(16).padStart(12, '0')}`;
 
 /** Newest first. */
 export const SESSIONS: RelSession[] = [

@@ -120,11 +120,11 @@ describe('resolution order', { timeout: 120_000 }, () => {
   it('hidden sessions: found by id, prefix and path always; by words only with -a', () => {
     const { home, files } = corpus();
     const key = 'claude:feedface-0000-4000-8000-000000000009';
-    expect(resolveKeys(home, ['feedface-0000-4000-8000-000000000009']).stdout).toBe(key + '\n');
-    expect(resolveKeys(home, ['feedface']).stdout).toBe(key + '\n');
-    expect(resolveKeys(home, [files.hidden]).stdout).toBe(key + '\n');
+    expect(resolveKeys(home, ['feedface-0000-4000-8000-000000000009']).stdout).toBe(`${key}\n`);
+    expect(resolveKeys(home, ['feedface']).stdout).toBe(`${key}\n`);
+    expect(resolveKeys(home, [files.hidden]).stdout).toBe(`${key}\n`);
     expect(resolveKeys(home, ['sdk', 'run'])).toMatchObject({ code: 1, stdout: '' });
-    expect(resolveKeys(home, ['-a', 'sdk', 'run']).stdout).toBe(key + '\n');
+    expect(resolveKeys(home, ['-a', 'sdk', 'run']).stdout).toBe(`${key}\n`);
     // Astro: one visible session, two with -a.
     expect(resolveKeys(home, ['astro']).stdout).toBe('claude:abcdef12-0000-4000-8000-000000000001\n');
     expect(resolveKeys(home, ['-a', 'astro']).stdout.trim().split('\n')).toHaveLength(2);

@@ -202,7 +202,7 @@ describe('resume restart --outdated (real tmux, stand-in claude)', { timeout: 12
     // it was typed into the same pane: the new claude's pane is that pane
     const panes = tmux(w, 'list-panes', '-a', '-F', '#{pane_id} #{pane_pid}').trim().split('\n');
     expect(panes).toHaveLength(1);
-    expect(panes[0].startsWith(pane + ' ')).toBe(true);
+    expect(panes[0].startsWith(`${pane} `)).toBe(true);
     // snapshot ran first
     expect(fs.existsSync(path.join(w.home, '.config', 'resume', 'sessions', `${id}.json`))).toBe(true);
   });

@@ -491,7 +491,7 @@ describe('rows.out, as `resume rows` uses it', () => {
     fs.writeFileSync(file, kept.replace('alpha prompt', 'alpha from ls.out'));
     expect(ls().stdout).toContain('alpha from ls.out');
     // a damaged one is written again
-    fs.writeFileSync(file, '{"v":1,' + kept.slice(7, 40));
+    fs.writeFileSync(file, `{"v":1,${kept.slice(7, 40)}`);
     expect(ls()).toEqual(first);
     expect(fs.readFileSync(file, 'utf8')).toBe(kept);
     // --all has its own; -n, --harness and --dir write none

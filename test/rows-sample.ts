@@ -63,7 +63,7 @@ export const odd: Session[] = [
   mk(23, { title: `${'wide 表 '.repeat(20)}end` }),
   ...Array.from({ length: 30 }, (_, i) => mk(30 + i)),
   // titles of every length from 80 to 124 characters: with the rest of a candidate's description, each side of its clip
-  ...Array.from({ length: 45 }, (_, i) => mk(60 + i, { title: `${'word '.repeat(30)}`.slice(0, 80 + i) + 'x' })),
+  ...Array.from({ length: 45 }, (_, i) => mk(60 + i, { title: `${'word '.repeat(30).slice(0, 80 + i)}x` })),
 ];
 /** the snapshot names: one with a trailing blank, one wide, one long */
 export const names = {

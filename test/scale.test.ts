@@ -243,8 +243,8 @@ describe('the stored listing (the database, check.bin, rows.bin)', () => {
     expect(rowsOf(h)[0]).toContain(`claude:${uuid(1)}`);
     // same size, new inode (written elsewhere and renamed over)
     const text = fs.readFileSync(f, 'utf8').replace('alpha prompt', 'gamma prompt');
-    fs.writeFileSync(f + '.new', text);
-    fs.renameSync(f + '.new', f);
+    fs.writeFileSync(`${f}.new`, text);
+    fs.renameSync(`${f}.new`, f);
     expect(rowsOf(h).join('\n')).toContain('gamma prompt');
   });
 });

@@ -562,7 +562,7 @@ describe('text only on an abandoned branch', () => {
         piEntry('e4', 'e3', '2026-03-05T10:00:04.000Z', 'assistant', 'On it.'),
         piEntry('e5', 'e2', '2026-03-05T10:00:05.000Z', 'user', 'no, fix the tests first'),
         // 3 MiB of tool output with a hit, read in pieces by the search: whole for the tree
-        tool('e6', 'e5', '2026-03-05T10:00:06.000Z', 'ok\n'.repeat(1_000_000) + 'tapir fixture loaded\n'),
+        tool('e6', 'e5', '2026-03-05T10:00:06.000Z', `${'ok\n'.repeat(1_000_000)}tapir fixture loaded\n`),
         piEntry('e7', 'e6', '2026-03-05T10:00:07.000Z', 'assistant', 'Fixed.'),
       ),
     );
@@ -634,7 +634,8 @@ describe('text only on an abandoned branch', () => {
     const A = 'aaaaaaaa-2222-4222-8222-222222222222';
     const B = 'bbbbbbbb-2222-4222-8222-222222222222';
     const ts = (d: number, n: number) => `2026-02-0${d}T10:${String(n).padStart(2, '0')}:00.000Z`;
-    const rec = (id: string, uuid: string, parent: string | null, t: string, type: 'user' | 'assistant', content: unknown) => ({
+    type Rec = { uuid: string; parent: string | null; at: string; type: 'user' | 'assistant'; content: unknown };
+    const rec = (id: string, { uuid, parent, at, type, content }: Rec) => ({
       parentUuid: parent,
       isSidechain: false,
       userType: 'external',
@@ -644,21 +645,35 @@ describe('text only on an abandoned branch', () => {
       type,
       message: type === 'user' ? { role: 'user', content } : { role: 'assistant', model: 'claude-x', content },
       uuid,
-      timestamp: t,
+      timestamp: at,
     });
     const result = (text: string) => [{ tool_use_id: 'toolu_1', type: 'tool_result', content: text }];
     // the first prompt names it, then a tool result after each reply: 25 times in A (older), twice in B
     const session = (id: string, d: number, outputs: number) => {
-      const lines: unknown[] = [rec(id, 'u1', null, ts(d, 1), 'user', 'trace the kinkajou leak')];
+      const lines: unknown[] = [rec(id, { uuid: 'u1', parent: null, at: ts(d, 1), type: 'user', content: 'trace the kinkajou leak' })];
       let parent = 'u1';
       for (let i = 0; i < 25; i++) {
         lines.push(
-          rec(id, `a${i}`, parent, ts(d, 2 + i), 'assistant', [
-            { type: 'text', text: `looking ${i}` },
-            { type: 'tool_use', id: 'toolu_1', name: 'Bash', input: { command: 'grep -rn leak' } },
-          ]),
+          rec(id, {
+            uuid: `a${i}`,
+            parent,
+            at: ts(d, 2 + i),
+            type: 'assistant',
+            content: [
+              { type: 'text', text: `looking ${i}` },
+              { type: 'tool_use', id: 'toolu_1', name: 'Bash', input: { command: 'grep -rn leak' } },
+            ],
+          }),
         );
-        lines.push(rec(id, `t${i}`, `a${i}`, ts(d, 2 + i), 'user', result(i < outputs ? `kinkajou.c:${i}: alloc` : `other.c:${i}`)));
+        lines.push(
+          rec(id, {
+            uuid: `t${i}`,
+            parent: `a${i}`,
+            at: ts(d, 2 + i),
+            type: 'user',
+            content: result(i < outputs ? `kinkajou.c:${i}: alloc` : `other.c:${i}`),
+          }),
+        );
         parent = `t${i}`;
       }
       write(h, `.claude/projects/-w-proj/${id}.jsonl`, jsonl(...lines));
@@ -681,7 +696,7 @@ describe('text only on an abandoned branch', () => {
     let parent = 'u0';
     for (let i = 1; i <= 5; i++) {
       lines.push(piEntry(`a${i}`, parent, ts(2 * i), 'assistant', `reading ${i}`));
-      lines.push(result(`t${i}`, `a${i}`, ts(2 * i + 1), `log ${i}: pangolin ` + 'x'.repeat(5_000)));
+      lines.push(result(`t${i}`, `a${i}`, ts(2 * i + 1), `log ${i}: pangolin ${'x'.repeat(5_000)}`));
       parent = `t${i}`;
     }
     // a rewind: the last result is left on an abandoned branch
@@ -755,7 +770,7 @@ describe('text only on an abandoned branch', () => {
         ts: `2026-02-01T10:${String(i).padStart(2, '0')}:00.000Z`,
       });
       // a long reply after the twentieth: the rewind lies past the first megabyte read
-      const text = `Step ${i} done.` + (i === 21 ? ' more'.repeat(300_000) : '');
+      const text = `Step ${i} done.${i === 21 ? ' more'.repeat(300_000) : ''}`;
       turns.push({ role: 'assistant', text, uuid: `r${i}`, parent: `q${i}`, ts: `2026-02-01T10:${String(i).padStart(2, '0')}:30.000Z` });
     }
     turns.push({ role: 'user', text: 'start over from the first answer', uuid: 'z1', parent: 'r0', ts: '2026-02-01T11:00:00.000Z' });

@@ -17,7 +17,7 @@ function file(lines: string[]): { file: string; at: number[] } {
     at.push(n);
     n += Buffer.byteLength(l) + 1;
   }
-  fs.writeFileSync(f, lines.join('\n') + '\n');
+  fs.writeFileSync(f, `${lines.join('\n')}\n`);
   return { file: f, at };
 }
 

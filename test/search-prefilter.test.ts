@@ -42,7 +42,7 @@ function piFile(name: string, prompts: string[]): string {
     parent = `a${i}`;
   });
   const file = path.join(dir, `${name}.jsonl`);
-  fs.writeFileSync(file, lines.join('\n') + '\n');
+  fs.writeFileSync(file, `${lines.join('\n')}\n`);
   return file;
 }
 

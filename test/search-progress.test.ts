@@ -33,7 +33,7 @@ function pi(name: string, words: number): Session {
       message: { role: 'user', content: [{ type: 'text', text: 'the pangolin '.repeat(words) }] },
     },
   ];
-  fs.writeFileSync(file, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+  fs.writeFileSync(file, `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
   return {
     harness: 'pi',
     id: name,

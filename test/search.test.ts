@@ -330,7 +330,7 @@ describe('piece keys', () => {
     const { pieceKey } = await import('../lib/search/score.js');
     // what the key stands for, written the plain way
     const ref = (p: Piece) => {
-      const t = p.role + '\u0000' + p.text.slice(0, 400).replace(/\s+/g, ' ').trim();
+      const t = `${p.role}\u0000${p.text.slice(0, 400).replace(/\s+/g, ' ').trim()}`;
       let a = 0x811c9dc5;
       let b = 5381;
       for (let i = 0; i < t.length; i++) {
@@ -345,7 +345,7 @@ describe('piece keys', () => {
       'plain',
       '  lead and trail \n',
       'a\t\t b\r\n\u00a0c\u2028d\u3000e\ufeff',
-      'x'.repeat(399) + '  y',
+      `${'x'.repeat(399)}  y`,
       'é ü 日本 😀  z',
       'w '.repeat(300),
     ];
@@ -625,7 +625,7 @@ describe('scanning', () => {
     const pad = 'lorem ipsum dolor sit amet '.repeat(800_000); // ~21 MB on each side
     const f = claude(h, ID(1), [
       user('read the dump', '2026-01-01T09:00:00Z'),
-      toolResult(pad + ' capybara overflow here ' + pad, '2026-01-01T09:00:02Z'),
+      toolResult(`${pad} capybara overflow here ${pad}`, '2026-01-01T09:00:02Z'),
     ]);
     expect(fs.statSync(f).size).toBeGreaterThan(40 << 20);
     const rssFile = path.join(h, 'rss');
@@ -647,8 +647,8 @@ describe('scanning', () => {
   it('finds a word split across the pieces a long tool-output line is read in', () => {
     const head = '{"type":"user","message":{"content":[{"type":"tool_result","content":"';
     // the word straddles the end of the first megabyte of the line (the first piece)
-    const text = 'a'.repeat((1 << 20) - 3 - head.length) + 'wombat' + 'b'.repeat(2 << 20);
-    const data = Buffer.from(JSON.stringify({ type: 'session' }) + '\n' + head + text + '"}]}}\n');
+    const text = `${'a'.repeat((1 << 20) - 3 - head.length)}wombat${'b'.repeat(2 << 20)}`;
+    const data = Buffer.from(`${JSON.stringify({ type: 'session' })}\n${head}${text}"}]}}\n`);
     const reader = memReader(data);
     const raws: string[] = [];
     const st = scanLines(
@@ -741,7 +741,7 @@ describe('scanning', () => {
 
   it('the prefilter hands on only lines holding a needle (and the first line), also across chunk seams', () => {
     const lines = Array.from({ length: 40_000 }, (_, i) => JSON.stringify({ n: i, t: i === 23_456 ? 'the Needle is here' : 'hay' }));
-    const data = Buffer.from(lines.join('\n') + '\n');
+    const data = Buffer.from(`${lines.join('\n')}\n`);
     const reader = memReader(data, 4093); // odd-sized reads
     const got: string[] = [];
     const bare: boolean[] = [];
@@ -772,7 +772,7 @@ describe('scanning', () => {
 
   it('with no needles hands on every line and steps over a line too long to parse', () => {
     const big = JSON.stringify({ type: 'user', message: { content: [{ type: 'tool_result', content: 'q'.repeat(3 << 20) }] } });
-    const data = Buffer.from([JSON.stringify({ n: 1 }), big, JSON.stringify({ n: 2 })].join('\n') + '\n');
+    const data = Buffer.from(`${[JSON.stringify({ n: 1 }), big, JSON.stringify({ n: 2 })].join('\n')}\n`);
     const reader = memReader(data);
     const got: string[] = [];
     const st = scanLines(reader, [], { line: (b, s, e) => got.push(b.toString('utf8', s, e)), raw: () => {} }, { parseCap: 1 << 20 });
@@ -783,7 +783,7 @@ describe('scanning', () => {
   it('reads a long tool-output line the same way whatever file the thread scanned before', () => {
     const readerOf = (data: Buffer): Reader => memReader(data);
     // 3 MiB of tool output with a hit in each of its megabytes
-    const out = Array.from({ length: 3 }, () => 'x'.repeat(1 << 20) + ' heron ').join('');
+    const out = Array.from({ length: 3 }, () => `${'x'.repeat(1 << 20)} heron `).join('');
     const tool = Buffer.from(jsonl({ type: 'session' }, { type: 'user', message: { content: [{ type: 'tool_result', content: out }] } }));
     // a 3 MiB line that is not tool output: the buffer grows to hold it
     const prose = Buffer.from(jsonl({ type: 'session' }, { type: 'assistant', text: 'y'.repeat(3 << 20) }));
@@ -809,7 +809,7 @@ describe('scanning', () => {
       [2 * mib + 1000, 'C1'],
       [2 * mib + 400_000, 'C2'],
     ];
-    for (const [at, tag] of tags) text.write(tag + 'heron', at - 2);
+    for (const [at, tag] of tags) text.write(`${tag}heron`, at - 2);
     const tool = Buffer.from(
       jsonl({ type: 'session' }, { type: 'user', message: { content: [{ type: 'tool_result', content: text.toString('latin1') }] } }),
     );
@@ -847,10 +847,10 @@ describe('scanning', () => {
         JSON.stringify({ id: 'long', role: 'toolResult', t: 'heron '.repeat(400_000) }),
         // longer than the parse cap: seen by neither
         JSON.stringify({ id: 'huge', role: 'toolResult', t: 'x'.repeat(9 << 20) }),
-        JSON.stringify({ id: 'crlf', t: 'heron' }) + '\r',
+        `${JSON.stringify({ id: 'crlf', t: 'heron' })}\r`,
         JSON.stringify({ id: 'after', t: 'hay' }),
       ];
-      const data = Buffer.from(lines.join('\n') + '\n' + JSON.stringify({ id: 'partial' }));
+      const data = Buffer.from(`${lines.join('\n')}\n${JSON.stringify({ id: 'partial' })}`);
       const readerOf = (): Reader => memReader(data, 65_521); // odd-sized reads: lines across them
       const expected: string[] = [];
       scanLines(readerOf(), [], { line: (b, s, e) => expected.push(b.toString('utf8', s, e)), raw: () => {} });
@@ -901,11 +901,11 @@ describe('scanning', () => {
     const lines = [
       JSON.stringify({ id: 'first', t: 'a heron' }),
       long,
-      JSON.stringify({ id: 'after', t: 'hay' }) + '\r',
-      long + '\r',
+      `${JSON.stringify({ id: 'after', t: 'hay' })}\r`,
+      `${long}\r`,
       JSON.stringify({ id: 'end' }),
     ];
-    const data = Buffer.from(lines.join('\n') + '\n');
+    const data = Buffer.from(`${lines.join('\n')}\n`);
     for (const step of [37, 1, 50, 51, 4096]) {
       const seen: [string, number | undefined, number | undefined][] = [];
       scanLines(
@@ -924,7 +924,7 @@ describe('scanning', () => {
         },
       );
       const at2 = lines[0].length + 1;
-      const at4 = data.indexOf(long + '\r', at2 + long.length);
+      const at4 = data.indexOf(`${long}\r`, at2 + long.length);
       expect(seen, `reads of ${step} bytes`).toEqual([
         [lines[0], undefined, undefined],
         [long.slice(0, 100) + long.slice(-50), at2, long.length],
@@ -988,7 +988,7 @@ describe('scanning', () => {
         Buffer.from(
           JSON.stringify({
             parentUuid: 'p',
-            cwd: '/w/' + 'd'.repeat(2000),
+            cwd: `/w/${'d'.repeat(2000)}`,
             type: 'user',
             message: { role: 'user', content: [result('ok')] },
           }),
@@ -1103,7 +1103,7 @@ describe('scanning', () => {
       {
         timestamp: '2026-02-01T10:00:01.000Z',
         type: 'event_msg',
-        payload: { type: 'user_message', message: 'first ' + 'pad '.repeat(60_000) },
+        payload: { type: 'user_message', message: `first ${'pad '.repeat(60_000)}` },
       },
       {
         timestamp: '2026-02-01T10:00:02.000Z',
@@ -1136,7 +1136,7 @@ describe('scanning', () => {
 
   it('finds JSON-escaped and non-ASCII words', () => {
     const [t1] = parseQuery(['naïve']);
-    const line = Buffer.from(JSON.stringify({ t: 'a NA\u00cfVE approach' }).replace(/\u00cf/g, '\\u00cf') + '\n');
+    const line = Buffer.from(`${JSON.stringify({ t: 'a NA\u00cfVE approach' }).replace(/\u00cf/g, '\\u00cf')}\n`);
     const got: string[] = [];
     let done = false;
     scanLines(
@@ -1158,7 +1158,7 @@ describe('scanning', () => {
 
   it('snippets centre the densest cluster and mark every term', () => {
     const terms = parseQuery(['retry', 'webhook']);
-    const text = 'intro '.repeat(100) + 'we fixed the webhook retry loop today' + ' outro'.repeat(100);
+    const text = `${'intro '.repeat(100)}we fixed the webhook retry loop today${' outro'.repeat(100)}`;
     const s = makeSnippet(text, terms);
     expect(s.text.length).toBeLessThanOrEqual(162);
     expect(marked(s, false)).toContain('the «webhook» «retry» loop');

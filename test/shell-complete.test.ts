@@ -132,7 +132,7 @@ function zshType(
     `print -rn -- "$all" > ${screen}`,
     'zpty -d z',
   ].join('\n');
-  const r = runShell(home, 'zsh', driver + '\n', { env: { TERM: 'xterm', COLUMNS: '200' } });
+  const r = runShell(home, 'zsh', `${driver}\n`, { env: { TERM: 'xterm', COLUMNS: '200' } });
   if (!fs.existsSync(out)) throw new Error(`zsh did not answer: ${r.stderr}`);
   const [buffer, suggestion] = fs.readFileSync(out, 'utf8').replace(/\n$/, '').split('\0');
   return { buffer: buffer, suggestion: suggestion ?? '', screen: fs.readFileSync(screen, 'utf8') };
@@ -221,14 +221,14 @@ describe('zsh and fzf-tab', { timeout: 120_000 }, () => {
     const r = runShell(
       home,
       'zsh',
-      [
+      `${[
         `source ${init}`,
         `zstyle -s ':completion:complete:resume:argument-1:' sort s && print -r -- "sort=$s"`,
         `zstyle -a ':fzf-tab:complete:resume:argument-1' fzf-flags f && print -rl -- "flags=\${(j:|:)f}"`,
         `zstyle -s ':fzf-tab:complete:resume:argument-1' fzf-preview p && print -r -- "preview=$p"`,
         // fzf-tab has fzf run the preview in a new zsh with $word set to the candidate
         `zsh -f -c 'word=abcd1111; eval "$1"' preview "$p"`,
-      ].join('\n') + '\n',
+      ].join('\n')}\n`,
     );
     expect(r.stderr).toBe('');
     const lines = r.stdout.split('\n');
@@ -244,7 +244,7 @@ describe('zsh and fzf-tab', { timeout: 120_000 }, () => {
     const preview = run(home, ['preview', 'abcd1111']);
     expect(preview.code).toBe(0);
     expect(preview.stdout).not.toBe('');
-    expect(r.stdout.endsWith('\n' + preview.stdout)).toBe(true);
+    expect(r.stdout.endsWith(`\n${preview.stdout}`)).toBe(true);
   });
 
   it.skipIf(needs('zsh', 'fzf'))('the real fzf keeps the candidates in recency order with the tab flags', () => {
@@ -261,7 +261,7 @@ describe('zsh and fzf-tab', { timeout: 120_000 }, () => {
       .stdout.split('\n')
       .filter(Boolean);
     for (const q of ['', 'claude', 'dotfiles']) {
-      const f = spawnSync('fzf', [...flags, '--filter', q], { input: lines.join('\n') + '\n', encoding: 'utf8', env: envFor(home) });
+      const f = spawnSync('fzf', [...flags, '--filter', q], { input: `${lines.join('\n')}\n`, encoding: 'utf8', env: envFor(home) });
       expect(f.stderr).toBe('');
       expect(f.status).toBe(0);
       expect(

@@ -117,9 +117,9 @@ describe.each(SHELLS)('launching through the %s function', { timeout: 120_000 },
       const init = initFile(home, sh);
       const lines = [src(sh, init)];
       for (const s of sessions) lines.push(`resume ${s.id.slice(0, 8)}`, `echo "rc=${status(sh)} pwd=$PWD"`);
-      const r = runShell(home, sh, lines.join('\n') + '\n');
+      const r = runShell(home, sh, `${lines.join('\n')}\n`);
       expect(r.stderr).toBe('');
-      const want = sessions.map(() => `rc=0 pwd=${home}`).join('\n') + '\n';
+      const want = `${sessions.map(() => `rc=0 pwd=${home}`).join('\n')}\n`;
       expect(r.stdout).toBe(want);
       const got = calls(home);
       expect(got).toEqual(sessions.map((s, i) => ({ cwd: fs.realpathSync(dirs[i]), argv: ['--resume', s.id] })));
@@ -191,7 +191,7 @@ describe.each(['zsh', 'bash'] as const)("%s under the user's own options", { tim
         '[[ $before == "$after" ]] && echo same',
       ].join('\n'),
     };
-    const r = runShell(home, sh, body[sh] + '\n');
+    const r = runShell(home, sh, `${body[sh]}\n`);
     expect(r.stderr).toBe('');
     expect(r.stdout).toBe('same\n');
     expect(calls(home)).toEqual([{ cwd: fs.realpathSync(dirs[1]), argv: ['--resume', s.id] }]);

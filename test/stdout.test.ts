@@ -28,7 +28,7 @@ const item = (i: number, n: number, text = 'word ') => ({
 
 describe('writeJsonArray', () => {
   const same = (items: unknown[]) =>
-    expect(written((fd) => writeJsonArray(items, fd)).toString('utf8')).toBe(JSON.stringify(items, null, 2) + '\n');
+    expect(written((fd) => writeJsonArray(items, fd)).toString('utf8')).toBe(`${JSON.stringify(items, null, 2)}\n`);
 
   it('writes what JSON.stringify(items, null, 2) writes', () => {
     same([]);
@@ -47,7 +47,7 @@ describe('writeJsonArray', () => {
     const items = [big(0), item(1, 50), big(2), item(3, 50), big(4)];
     same(items);
     const lone = [{ t: 'a\ud800b' }, { t: '\udc00' }];
-    expect(written((fd) => writeJsonArray(lone, fd)).equals(Buffer.from(JSON.stringify(lone, null, 2) + '\n', 'utf8'))).toBe(true);
+    expect(written((fd) => writeJsonArray(lone, fd)).equals(Buffer.from(`${JSON.stringify(lone, null, 2)}\n`, 'utf8'))).toBe(true);
   });
 });
 
@@ -55,7 +55,7 @@ describe('writeTo', () => {
   it('writes a long string in pieces without cutting a surrogate pair', () => {
     // a pair across each piece's end (256 Ki code units a piece), in strings long and short
     for (const pad of [0, 1, 2]) {
-      const s = 'a'.repeat((1 << 18) - 1 - pad) + '😀'.repeat(200_000) + '\ud800' + 'z';
+      const s = `${'a'.repeat((1 << 18) - 1 - pad)}${'😀'.repeat(200_000)}\ud800z`;
       expect(written((fd) => writeTo(fd, s)).equals(Buffer.from(s, 'utf8'))).toBe(true);
     }
     expect(written((fd) => writeTo(fd, 'short é'))).toEqual(Buffer.from('short é'));

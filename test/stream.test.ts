@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HARNESSES, type Session } from '../lib/types.js';
-import { BIN, envFor, FIXTURES, jsonl, lsJson, must, run, tempHome, write } from './helpers.js';
+import { BIN, claudeTurn, envFor, FIXTURES, jsonl, lsJson, must, run, tempHome, write } from './helpers.js';
 import { cursorStore, md5 } from './sqlite-fixtures.js';
 
 const homes: string[] = [];
@@ -164,11 +164,6 @@ describe('the ordered stream of a full build', () => {
   });
 });
 
-/** A Claude Code record of a prompt (`user`) or a reply, in session `sid` (as test/forks.test.ts writes them). */
-function crec(sid: string, role: 'user' | 'assistant', uuid: string, parent: string | null, text: string, ts: string, pad = '') {
-  const message = role === 'user' ? { role, content: text + pad } : { role, model: 'claude-test', content: [{ type: 'text', text }] };
-  return { type: role, sessionId: sid, uuid, parentUuid: parent, cwd: '/tmp', timestamp: ts, entrypoint: 'cli', message };
-}
 const uu = (n: number) => `bbbbbbbb-0000-4000-8000-${n.toString(16).padStart(12, '0')}`;
 const sid = (n: number) => `aaaaaaaa-0000-4000-8000-${n.toString(16).padStart(12, '0')}`;
 
@@ -189,43 +184,53 @@ function claudeHome(names: string[]): string {
     if (e.isFile()) fs.utimesSync(path.join(e.parentPath, e.name), old, old);
   const at = (h: number) => `2026-12-01T${String(h).padStart(2, '0')}:00:00.000Z`;
   const history = (s: string) => [
-    crec(s, 'user', uu(1), null, 'parent first prompt', at(1)),
-    crec(s, 'assistant', uu(2), uu(1), 'ok', at(1)),
+    claudeTurn({ sid: s, uuid: uu(1), parent: null, text: 'parent first prompt', at: at(1) }),
+    claudeTurn({ sid: s, role: 'assistant', uuid: uu(2), parent: uu(1), text: 'ok', at: at(1) }),
   ];
   const texts: Record<string, [number, unknown[]]> = {
     alone1: [
       1,
       [
-        crec(sid(1), 'user', uu(101), null, 'alone one', at(5)),
-        crec(sid(1), 'assistant', uu(102), uu(101), 'ok', '2026-12-01T07:30:00.000Z'),
+        claudeTurn({ sid: sid(1), uuid: uu(101), parent: null, text: 'alone one', at: at(5) }),
+        claudeTurn({ sid: sid(1), role: 'assistant', uuid: uu(102), parent: uu(101), text: 'ok', at: '2026-12-01T07:30:00.000Z' }),
       ],
     ],
-    alone2: [2, [crec(sid(2), 'user', uu(201), null, 'alone two', '2026-12-01T00:30:00.000Z')]],
-    parent: [3, [...history(sid(3)), crec(sid(3), 'user', uu(20), uu(2), 'parent after the fork', at(4))]],
+    alone2: [2, [claudeTurn({ sid: sid(2), uuid: uu(201), parent: null, text: 'alone two', at: '2026-12-01T00:30:00.000Z' })]],
+    parent: [3, [...history(sid(3)), claudeTurn({ sid: sid(3), uuid: uu(20), parent: uu(2), text: 'parent after the fork', at: at(4) })]],
     fork: [
       4,
       [
         ...history(sid(4)),
-        crec(sid(4), 'user', uu(10), uu(2), 'fork own prompt', at(2)),
-        crec(sid(4), 'user', uu(12), uu(10), 'fork goes on', at(7)),
+        claudeTurn({ sid: sid(4), uuid: uu(10), parent: uu(2), text: 'fork own prompt', at: at(2) }),
+        claudeTurn({ sid: sid(4), uuid: uu(12), parent: uu(10), text: 'fork goes on', at: at(7) }),
       ],
     ],
     grand: [
       5,
       [
         ...history(sid(5)),
-        crec(sid(5), 'user', uu(10), uu(2), 'fork own prompt', at(2)),
-        crec(sid(5), 'user', uu(30), uu(10), 'grandchild', at(2)),
+        claudeTurn({ sid: sid(5), uuid: uu(10), parent: uu(2), text: 'fork own prompt', at: at(2) }),
+        claudeTurn({ sid: sid(5), uuid: uu(30), parent: uu(10), text: 'grandchild', at: at(2) }),
       ],
     ],
-    long: [6, [crec(sid(6), 'user', uu(601), null, 'a long first prompt', at(8), ' and more'.repeat(10_000))]],
+    long: [
+      6,
+      [claudeTurn({ sid: sid(6), uuid: uu(601), parent: null, text: `a long first prompt${' and more'.repeat(10_000)}`, at: at(8) })],
+    ],
   };
   for (const name of names) {
     const [n, recs] = texts[name];
     // a long reply after the first record (the stream reads a linked harness's files one by one only
     // when their first lines are a small part of them)
     const first = recs[0] as { timestamp: string; uuid: string };
-    const pad = crec(sid(n), 'assistant', uu(900 + n), first.uuid, 'long reply'.repeat(60_000), first.timestamp);
+    const pad = claudeTurn({
+      sid: sid(n),
+      role: 'assistant',
+      uuid: uu(900 + n),
+      parent: first.uuid,
+      text: 'long reply'.repeat(60_000),
+      at: first.timestamp,
+    });
     const file = write(home, `.claude/projects/-tmp/${sid(n)}.jsonl`, jsonl(recs[0], pad, ...recs.slice(1)));
     const t = Date.parse((recs.at(-1) as { timestamp: string }).timestamp) / 1000 + 60;
     fs.utimesSync(file, t, t);

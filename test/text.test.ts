@@ -6,12 +6,12 @@ import { clip, cut, promptText, width } from '../lib/util/text.js';
 
 const plainClip = (s: string, n: number): string => {
   const arr = Array.from(s);
-  return arr.length <= n ? s : arr.slice(0, n - 1).join('') + '…';
+  return arr.length <= n ? s : `${arr.slice(0, n - 1).join('')}…`;
 };
 const plainPrompt = (s: string): string => {
   const head = s.length > 2000 ? s.slice(0, 2000) : s;
   const t = plainClip(head.replace(/\s+/g, ' ').trim(), 400);
-  return head.length < s.length && !t.endsWith('…') ? t + '…' : t;
+  return head.length < s.length && !t.endsWith('…') ? `${t}…` : t;
 };
 
 // a deterministic generator of awkward text: spaces of every kind, surrogate pairs, lone surrogates
@@ -31,8 +31,8 @@ describe('clip', () => {
   it('cuts at code points as Array.from counts them, around the limit', () => {
     for (const s of texts()) for (const n of [1, 2, 3, 399, 400, 401]) expect(clip(s, n)).toBe(plainClip(s, n));
     expect(clip('😀'.repeat(400), 400)).toBe('😀'.repeat(400));
-    expect(clip('😀'.repeat(401), 400)).toBe('😀'.repeat(399) + '…');
-    expect(clip('x'.repeat(399) + '\ud83d', 400)).toBe('x'.repeat(399) + '\ud83d');
+    expect(clip('😀'.repeat(401), 400)).toBe(`${'😀'.repeat(399)}…`);
+    expect(clip(`${'x'.repeat(399)}\ud83d`, 400)).toBe(`${'x'.repeat(399)}\ud83d`);
   });
 });
 

@@ -32,7 +32,7 @@ export class Term {
       `echo $? > ${shq(path.join(home, 'code'))}`,
       'sleep 600',
     ].join('\n');
-    fs.writeFileSync(path.join(home, 'run.sh'), script + '\n');
+    fs.writeFileSync(path.join(home, 'run.sh'), `${script}\n`);
     this.tmux('-f', '/dev/null', 'new-session', '-d', '-x', String(size[0]), '-y', String(size[1]), `sh ${shq(path.join(home, 'run.sh'))}`);
   }
 

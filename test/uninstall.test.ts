@@ -84,7 +84,7 @@ async function installed(bus: boolean): Promise<{ h: string; env: Record<string,
     RESUME_HOOKS_SETTLE_MS: '0',
     TMUX_TMPDIR: path.join(h, 'no-tmux'),
   };
-  write(h, '.claude/settings.json', JSON.stringify(USER_SETTINGS, null, 2) + '\n');
+  write(h, '.claude/settings.json', `${JSON.stringify(USER_SETTINGS, null, 2)}\n`);
   write(h, '.zshrc', 'export EDITOR=vi\neval "$(resume init zsh)"\n# eval "$(resume init bash)"\n');
   write(h, '.config/fish/config.fish', 'set -x EDITOR vi\n/opt/resume/bin/resume init fish | source\n');
   write(h, '.config/resume/config', 'keys = "vim"\n');

@@ -18,7 +18,7 @@ const tryit = (name, f) => {
   try {
     out[name] = f();
   } catch (e) {
-    out[name] = 'NO: ' + e.message;
+    out[name] = `NO: ${e.message}`;
   }
 };
 tryit('fts5', () => {

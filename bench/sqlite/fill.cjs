@@ -7,7 +7,7 @@ const path = require('node:path');
 const { open, prng, ms, now } = require('./engine.cjs');
 const [dbfile, nArg, home] = process.argv.slice(2);
 const N = Number(nArg);
-for (const f of [dbfile, dbfile + '-wal', dbfile + '-shm']) fs.rmSync(f, { force: true });
+for (const f of [dbfile, `${dbfile}-wal`, `${dbfile}-shm`]) fs.rmSync(f, { force: true });
 const r = prng(45);
 const pick = (a) => a[Math.floor(r() * a.length)];
 const WORDS =
@@ -109,7 +109,7 @@ console.log(
     N,
     writeMs: +writeMs.toFixed(1),
     db: size(dbfile),
-    wal: size(dbfile + '-wal'),
+    wal: size(`${dbfile}-wal`),
     promptBytes: sessions.reduce((a, s) => a + s.prompts.join('').length, 0),
     maxRssMiB: +(process.resourceUsage().maxRSS / 1024).toFixed(1),
   }),

@@ -21,7 +21,7 @@ for (let i = 0; i < N; i++) {
   S.push({ id: `${Math.floor(r() * 1e16).toString(16)}-${i}`, p, u: Math.floor(r() * 1e12) });
 }
 const f = `${__dirname}/data/tmp/parts-${variant}.db`;
-for (const x of [f, f + '-wal', f + '-shm']) fs.rmSync(x, { force: true });
+for (const x of [f, `${f}-wal`, `${f}-shm`]) fs.rmSync(x, { force: true });
 const db = open(f);
 db.exec('PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;');
 const idx = variant !== 'noindexes';
@@ -68,4 +68,4 @@ S.forEach((s, k) => {
   else for (const [n, p] of s.p.entries()) c.run(k, n, p);
 });
 db.exec('COMMIT');
-console.log(`${db.engine} ${variant}: ${ms(t).toFixed(0)} ms, ${fs.statSync(f).size + fs.statSync(f + '-wal').size} bytes`);
+console.log(`${db.engine} ${variant}: ${ms(t).toFixed(0)} ms, ${fs.statSync(f).size + fs.statSync(`${f}-wal`).size} bytes`);

@@ -16,7 +16,7 @@ const size = (f) => {
 const rss = () => +(process.resourceUsage().maxRSS / 1024).toFixed(1);
 if (cmd === 'build') {
   const tok = kind;
-  for (const f of [dbfile, dbfile + '-wal', dbfile + '-shm']) fs.rmSync(f, { force: true });
+  for (const f of [dbfile, `${dbfile}-wal`, `${dbfile}-shm`]) fs.rmSync(f, { force: true });
   const db = open(dbfile);
   db.exec('PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;');
   db.exec('CREATE TABLE docs (id INTEGER PRIMARY KEY, session INTEGER NOT NULL)');
@@ -55,7 +55,7 @@ if (cmd === 'build') {
   }
   const buildMs = ms(t);
   db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
-  const built = size(dbfile) + size(dbfile + '-wal');
+  const built = size(dbfile) + size(`${dbfile}-wal`);
   const t2 = now();
   db.exec("INSERT INTO f(f) VALUES ('optimize')");
   db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
@@ -109,8 +109,8 @@ if (cmd === 'build') {
         ts.push(ms(t));
       }
       r[form] = v;
-      r[form + 'FirstMs'] = +ts[0].toFixed(1);
-      r[form + 'MedMs'] = +median(ts).toFixed(1);
+      r[`${form}FirstMs`] = +ts[0].toFixed(1);
+      r[`${form}MedMs`] = +median(ts).toFixed(1);
     }
     res.push(r);
   }

@@ -40,7 +40,7 @@ function main() {
   const { open } = require('./engine.cjs');
   const db = open(a, { readonly: true });
   if (mode === 'small') {
-    out(String(db.get('SELECT count(*) AS n FROM meta').n) + '\n');
+    out(`${String(db.get('SELECT count(*) AS n FROM meta').n)}\n`);
     return;
   }
   if (mode.startsWith('stat')) {

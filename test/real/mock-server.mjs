@@ -39,9 +39,18 @@ export function fromSchema(schema, hints = {}, key = '') {
   if ('const' in schema) return schema.const;
   const alt = schema.anyOf || schema.oneOf;
   if (Array.isArray(alt) && alt.length) return fromSchema(alt.find((s) => s && s.type !== 'null') || alt[0], hints, key);
+  return fromType(schemaType(schema), schema, hints, key);
+}
+
+/** The schema's type: the first that is not null, lower case; an object when it has properties and no type. */
+function schemaType(schema) {
   let type = Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type;
   if (typeof type === 'string') type = type.toLowerCase();
   if (!type && schema.properties) type = 'object';
+  return type;
+}
+
+function fromType(type, schema, hints, key) {
   switch (type) {
     case 'object': {
       const out = {};
@@ -128,71 +137,82 @@ export function plan(req, { title = TITLE } = {}) {
     if (t && req.steps === 0) return { tool: { name: t.name, namespace: t.namespace, args: agentArgs(t, undefined, undefined, kind) } };
     return { text: 'The subagent answered hi.' };
   }
-  if (prompt.includes(SCRIPTS.tasks)) {
-    const create = findTool(tools, ['TaskCreate']);
-    const called = req.called || [];
-    // Claude Code defers its task tools: load them through ToolSearch first.
-    if (!create && findTool(tools, ['ToolSearch']) && /\bTaskCreate\b/.test(req.context || '') && !called.includes('ToolSearch')) {
-      return { tool: { name: 'ToolSearch', args: { query: 'select:TaskCreate,TaskUpdate' } } };
-    }
-    if (create) {
-      const done = called.filter((n) => n === 'TaskCreate' || n === 'TaskUpdate').length;
-      const update = findTool(tools, ['TaskUpdate']);
-      const steps = [
-        {
-          name: create.name,
-          args: fromSchema(create.schema, {
-            subject: 'Write the plan',
-            description: 'Write the plan down',
-            activeForm: 'Writing the plan',
-          }),
-        },
-        {
-          name: create.name,
-          args: fromSchema(create.schema, {
-            subject: 'Check the result',
-            description: 'Check the result',
-            activeForm: 'Checking the result',
-          }),
-        },
-      ];
-      if (update) steps.push({ name: update.name, args: fromSchema(update.schema, { taskId: '1', status: 'completed' }) });
-      if (done < steps.length) return { tool: steps[done] };
-      return { text: 'Created the task list.' };
-    }
-    const todo = findTool(tools, ['TodoWrite', 'todowrite', 'write_todos', 'update_plan']);
-    if (todo && req.steps === 0) {
-      const items = [
-        {
-          content: 'Write the plan',
-          status: 'completed',
-          activeForm: 'Writing the plan',
-          priority: 'high',
-          id: '1',
-          description: 'Write the plan',
-          step: 'Write the plan',
-        },
-        {
-          content: 'Check the result',
-          status: 'in_progress',
-          activeForm: 'Checking the result',
-          priority: 'medium',
-          id: '2',
-          description: 'Check the result',
-          step: 'Check the result',
-        },
-      ];
-      return {
-        tool: {
-          name: todo.name,
-          args: { todos: items, plan: items.map(({ step, status }) => ({ step, status })), ...(todo.name === 'update_plan' ? {} : {}) },
-        },
-      };
-    }
-    return { text: 'Created the task list.' };
-  }
+  if (prompt.includes(SCRIPTS.tasks)) return planTasks(req, tools);
   if (req.steps > 0) return { text: 'Done.' };
   return { text: `Mock answer to: ${prompt.replace(/\s+/g, ' ').slice(0, 80)}` };
+}
+
+/**
+ * The task-list script: Claude Code's TaskCreate/TaskUpdate (loaded through ToolSearch when deferred),
+ * one call a step, or one call of a todo tool (TodoWrite, todowrite, write_todos, update_plan).
+ */
+function planTasks(req, tools) {
+  const create = findTool(tools, ['TaskCreate']);
+  const called = req.called || [];
+  // Claude Code defers its task tools: load them through ToolSearch first.
+  if (!create && findTool(tools, ['ToolSearch']) && /\bTaskCreate\b/.test(req.context || '') && !called.includes('ToolSearch')) {
+    return { tool: { name: 'ToolSearch', args: { query: 'select:TaskCreate,TaskUpdate' } } };
+  }
+  if (create) return taskCalls(create, findTool(tools, ['TaskUpdate']), called);
+  const todo = findTool(tools, ['TodoWrite', 'todowrite', 'write_todos', 'update_plan']);
+  if (todo && req.steps === 0) return todoCall(todo);
+  return { text: 'Created the task list.' };
+}
+
+/** Two TaskCreate calls and a TaskUpdate, the next one not yet called. */
+function taskCalls(create, update, called) {
+  const done = called.filter((n) => n === 'TaskCreate' || n === 'TaskUpdate').length;
+  const steps = [
+    {
+      name: create.name,
+      args: fromSchema(create.schema, {
+        subject: 'Write the plan',
+        description: 'Write the plan down',
+        activeForm: 'Writing the plan',
+      }),
+    },
+    {
+      name: create.name,
+      args: fromSchema(create.schema, {
+        subject: 'Check the result',
+        description: 'Check the result',
+        activeForm: 'Checking the result',
+      }),
+    },
+  ];
+  if (update) steps.push({ name: update.name, args: fromSchema(update.schema, { taskId: '1', status: 'completed' }) });
+  if (done < steps.length) return { tool: steps[done] };
+  return { text: 'Created the task list.' };
+}
+
+/** One call of a todo tool with two items. */
+function todoCall(todo) {
+  const items = [
+    {
+      content: 'Write the plan',
+      status: 'completed',
+      activeForm: 'Writing the plan',
+      priority: 'high',
+      id: '1',
+      description: 'Write the plan',
+      step: 'Write the plan',
+    },
+    {
+      content: 'Check the result',
+      status: 'in_progress',
+      activeForm: 'Checking the result',
+      priority: 'medium',
+      id: '2',
+      description: 'Check the result',
+      step: 'Check the result',
+    },
+  ];
+  return {
+    tool: {
+      name: todo.name,
+      args: { todos: items, plan: items.map(({ step, status }) => ({ step, status })), ...(todo.name === 'update_plan' ? {} : {}) },
+    },
+  };
 }
 
 export function isTitleRequest(req) {
@@ -343,7 +363,7 @@ function geminiReq(body) {
 
 let seq = 0;
 const nextId = (p) => `${p}${Date.now().toString(36)}${(++seq).toString(36)}`;
-const sse = (event, data) => (event ? `event: ${event}\n` : '') + `data: ${JSON.stringify(data)}\n\n`;
+const sse = (event, data) => `${event ? `event: ${event}\n` : ''}data: ${JSON.stringify(data)}\n\n`;
 
 function anthropicMessage(body, ans) {
   const content = ans.tool
@@ -537,6 +557,78 @@ function geminiResponse(model, ans) {
 // ---------------------------------------------------------------------------------------------------
 // Server
 
+/** Write a JSON answer or a whole event stream to `res`. */
+const replies = (res) => ({
+  json: (code, obj) => {
+    res.writeHead(code, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(obj));
+  },
+  stream: (text) => {
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    res.end(text);
+  },
+});
+
+/**
+ * Answer one request: the models list, or the model's answer in the API its path names (Anthropic
+ * messages, OpenAI responses and chat completions, Gemini). `m`: { decide(req), unknown(obj) }.
+ */
+function route(m, { req, res, body }) {
+  const p = new URL(req.url, 'http://127.0.0.1').pathname;
+  const out = replies(res);
+  if (req.method === 'GET' && /\/models\/?$/.test(p)) {
+    const ids = ['mock-model'];
+    return out.json(200, {
+      object: 'list',
+      data: ids.map((id) => ({ id, object: 'model', created: 0, owned_by: 'mock', type: 'model', display_name: id })),
+      models: [],
+      has_more: false,
+      first_id: ids[0],
+      last_id: ids[0],
+    });
+  }
+  if (req.method !== 'POST') {
+    m.unknown({ method: req.method, url: req.url });
+    return out.json(404, { error: { message: `mock: no route for ${req.method} ${p}`, type: 'not_found' } });
+  }
+  if (/\/messages\/count_tokens$/.test(p)) return out.json(200, { input_tokens: 10 });
+  if (answerPost(m, p, body, out)) return;
+  m.unknown({ method: req.method, url: req.url, body });
+  return out.json(404, { error: { message: `mock: no route for POST ${p}`, type: 'not_found' } });
+}
+
+/** The model's answer to a POST in the API its path names; false for a path of none. */
+function answerPost(m, p, body, out) {
+  const { decide } = m;
+  if (/\/messages$/.test(p)) {
+    const msg = anthropicMessage(body, decide(anthropicReq(body)));
+    if (body.stream) out.stream(anthropicStream(msg));
+    else out.json(200, msg);
+  } else if (/\/responses$/.test(p)) {
+    const ans = decide(responsesReq(body));
+    if (body.stream) out.stream(responsesStream(body, ans));
+    else {
+      body.__id = nextId('resp_mock');
+      out.json(200, responsesObject(body, responsesItems(ans), 'completed'));
+    }
+  } else if (/\/chat\/completions$/.test(p)) {
+    const ans = decide(chatReq(body));
+    if (body.stream) out.stream(chatStream(body, ans));
+    else out.json(200, chatObject(body, ans));
+  } else {
+    const g = /\/models\/([^/:]+):(generateContent|streamGenerateContent|countTokens)$/.exec(p);
+    if (!g) return false;
+    if (g[2] === 'countTokens') out.json(200, { totalTokens: 10 });
+    else {
+      const inner = body.request && !body.contents ? body.request : body; // Code Assist wraps the request
+      const resp = geminiResponse(g[1], decide(geminiReq(inner)));
+      if (g[2] === 'generateContent') out.json(200, resp);
+      else out.stream(`data: ${JSON.stringify(resp)}\n\n`);
+    }
+  }
+  return true;
+}
+
 /**
  * Start the mock. Options: maxRequests (default 1000), maxMs (default 30 min), unknownLog (file path),
  * requestLog (file path: every request's method, url and body, one JSON line each), answer (a function
@@ -552,7 +644,7 @@ export function startMock(opts = {}) {
   const log = (file, obj) => {
     if (file)
       try {
-        appendFileSync(file, JSON.stringify(obj) + '\n');
+        appendFileSync(file, `${JSON.stringify(obj)}\n`);
       } catch {
         /* logging is best effort */
       }
@@ -572,7 +664,7 @@ export function startMock(opts = {}) {
       }
       log(opts.requestLog, { t: new Date().toISOString(), method: req.method, url: req.url, body });
       try {
-        route(req, res, body);
+        route({ decide, unknown: (obj) => log(opts.unknownLog, obj) }, { req, res, body });
       } catch (e) {
         log(opts.unknownLog, { error: String(e?.stack || e), method: req.method, url: req.url, body });
         if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
@@ -581,60 +673,6 @@ export function startMock(opts = {}) {
       if (state.requests >= maxRequests) stop();
     });
   });
-
-  function route(req, res, body) {
-    const url = new URL(req.url, 'http://127.0.0.1');
-    const p = url.pathname;
-    const json = (code, obj) => {
-      res.writeHead(code, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(obj));
-    };
-    const stream = (text) => {
-      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-      res.end(text);
-    };
-
-    if (req.method === 'GET' && /\/models\/?$/.test(p)) {
-      const ids = ['mock-model'];
-      return json(200, {
-        object: 'list',
-        data: ids.map((id) => ({ id, object: 'model', created: 0, owned_by: 'mock', type: 'model', display_name: id })),
-        models: [],
-        has_more: false,
-        first_id: ids[0],
-        last_id: ids[0],
-      });
-    }
-    if (req.method !== 'POST') {
-      log(opts.unknownLog, { method: req.method, url: req.url });
-      return json(404, { error: { message: `mock: no route for ${req.method} ${p}`, type: 'not_found' } });
-    }
-    if (/\/messages\/count_tokens$/.test(p)) return json(200, { input_tokens: 10 });
-    if (/\/messages$/.test(p)) {
-      const msg = anthropicMessage(body, decide(anthropicReq(body)));
-      return body.stream ? stream(anthropicStream(msg)) : json(200, msg);
-    }
-    if (/\/responses$/.test(p)) {
-      const ans = decide(responsesReq(body));
-      if (body.stream) return stream(responsesStream(body, ans));
-      body.__id = nextId('resp_mock');
-      return json(200, responsesObject(body, responsesItems(ans), 'completed'));
-    }
-    if (/\/chat\/completions$/.test(p)) {
-      const ans = decide(chatReq(body));
-      return body.stream ? stream(chatStream(body, ans)) : json(200, chatObject(body, ans));
-    }
-    const g = /\/models\/([^/:]+):(generateContent|streamGenerateContent|countTokens)$/.exec(p);
-    if (g) {
-      if (g[2] === 'countTokens') return json(200, { totalTokens: 10 });
-      const inner = body.request && !body.contents ? body.request : body; // Code Assist wraps the request
-      const resp = geminiResponse(g[1], decide(geminiReq(inner)));
-      if (g[2] === 'generateContent') return json(200, resp);
-      return stream(`data: ${JSON.stringify(resp)}\n\n`);
-    }
-    log(opts.unknownLog, { method: req.method, url: req.url, body });
-    return json(404, { error: { message: `mock: no route for POST ${p}`, type: 'not_found' } });
-  }
 
   let timer;
   let resolveClosed;

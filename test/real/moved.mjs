@@ -130,9 +130,9 @@ for (const name of wanted) {
   const mock = await startMock({ maxMs: 10 * 60 * 1000, maxRequests: 400 });
   try {
     log(`${name}: probing`);
-    process.stdout.write(JSON.stringify(await probe(name, mock), null, 2) + '\n');
+    process.stdout.write(`${JSON.stringify(await probe(name, mock), null, 2)}\n`);
   } catch (e) {
-    process.stdout.write(JSON.stringify({ client: name, error: String(e?.stack || e) }) + '\n');
+    process.stdout.write(`${JSON.stringify({ client: name, error: String(e?.stack || e) })}\n`);
   } finally {
     await mock.close();
   }

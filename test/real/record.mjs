@@ -53,7 +53,7 @@ for (const name of wanted) {
       scripts: SCRIPTS,
       sessions: result.sessions,
     };
-    writeFileSync(join(dest, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
+    writeFileSync(join(dest, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
     const fake = scanSecrets(dest);
     log(
       `${name}: ${result.sessions.length} sessions, ${(dirSize(dest) / 1024).toFixed(0)} KiB${fake.length ? `; fake key in ${fake.join(', ')}` : ''}`,
