@@ -19,7 +19,18 @@
 
 import { isAscii } from 'node:buffer';
 import fs from 'node:fs';
-import { ALIGN_CAPS, alignLineAt, CANDIDATE_DIR, CANDIDATE_WIDTH, candidate, DIM, harnessColor, type LsRow, RESET, row } from '../output.js';
+import {
+  ALIGN_CAPS,
+  alignLineAt,
+  CANDIDATE_DIR,
+  CANDIDATE_WIDTH,
+  candidate,
+  DIM,
+  harnessColor,
+  type LsRow,
+  RESET,
+  row,
+} from '../output.js';
 import { under } from '../select/filter.js';
 import { HARNESSES, type Harness, type Session } from '../types.js';
 import { openKept, readFully } from '../util/fsx.js';
