@@ -107,6 +107,22 @@ export function runDetached(cmd: string, args: readonly string[], o: { env?: Nod
   }
 }
 
+/**
+ * Start `cmd` in the background and leave it running past this process (its own session, no
+ * terminal, no output, at `nice` when given): work made for a later run, such as a `resume index`
+ * a search starts. Never an error: a program that cannot start (or be lowered) is left out.
+ */
+export function runBackground(cmd: string, args: readonly string[], o: { env?: NodeJS.ProcessEnv; nice?: number } = {}): void {
+  try {
+    const c = spawn(cmd, args, { detached: true, stdio: 'ignore', env: o.env ?? process.env });
+    c.on('error', () => {});
+    if (c.pid && o.nice) nodeOs().setPriority(c.pid, o.nice);
+    c.unref();
+  } catch {
+    /* cannot start it, or lower it */
+  }
+}
+
 const FORWARD = ['SIGINT', 'SIGQUIT', 'SIGTERM', 'SIGHUP'] as const;
 
 /**

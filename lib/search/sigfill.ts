@@ -6,14 +6,13 @@
 // for it: it reads those files as a search always could, says so, and starts `resume index` in the
 // background, which makes them for the next search. One filler at a time (a lock file beside the
 // database); the listing's builder is never held up for more than one batch (sigs.ts).
-import { spawn } from 'node:child_process';
-import os from 'node:os';
 import path from 'node:path';
 import type { App } from '../app.js';
 import { indexFiles } from '../index/files.js';
 import { checkedStats } from '../index/index.js';
 import { openWrite, withRead } from '../index/store.js';
 import { tryLock } from '../os/lock.js';
+import { runBackground } from '../os/run.js';
 import type { Harness, Session } from '../types.js';
 import { childFiles } from './groups.js';
 import { type Kept, piecesHolding } from './pieces.js';
@@ -126,15 +125,9 @@ function fillNow(app: App, file: string, files: string[], byFile: Map<string, Ha
  * user is typing in), to make the signatures; it exits at once when another is making them.
  */
 function startFiller(app: App): void {
-  try {
-    // (the app's environment: its HOME and cache, which may not be this process's)
-    const c = spawn(process.execPath, [app.self, 'index'], { detached: true, stdio: 'ignore', env: app.ctx.env });
-    c.on('error', () => {});
-    if (c.pid) os.setPriority(c.pid, 10);
-    c.unref();
-  } catch {
-    /* cannot start it (or lower it): the next search reads those files again */
-  }
+  // (the app's environment: its HOME and cache, which may not be this process's; a filler that
+  // cannot start leaves those files to be read by the next search)
+  runBackground(process.execPath, [app.self, 'index'], { env: app.ctx.env, nice: 10 });
 }
 
 /**
