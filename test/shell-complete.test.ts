@@ -5,6 +5,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { width } from '../lib/util/text.js';
 import { envFor, needs, needsFile, run } from './helpers.js';
 import { TAIL } from './launch-helpers.js';
 import { claudeHome, initFile, runShell, type Sess, TmuxShell } from './shell-helpers.js';
@@ -270,6 +271,38 @@ describe('zsh and fzf-tab', { timeout: 120_000 }, () => {
           .filter(Boolean)
           .map((l) => l.split('  ')[0]),
       ).toEqual(['22222222', '11111111']);
+    }
+  });
+});
+
+// ---- zsh in tmux at 80 columns ----------------------------------------------------------------
+
+describe('zsh completion menu at 80 columns (tmux)', { timeout: 120_000 }, () => {
+  it.skipIf(needs('zsh', 'tmux'))('each line is cut to the width, never wrapped, wide characters counted as two', async () => {
+    const home = claudeHome([
+      { id: uid('eeee1111'), cwd: '/w/src/shop', prompt: `gamma ${'words of a long title '.repeat(4)}TAILEND`, at: '2026-01-06T00:00:00Z' },
+      { id: uid('eeee2222'), cwd: '/w/src/shop', prompt: `gamma ${'長い題名の文字'.repeat(8)}末尾`, at: '2026-01-07T00:00:00Z' },
+    ]);
+    const t = new TmuxShell(home, 'zsh', { LANG: 'C.UTF-8' }, { cols: 80, rows: 24 });
+    try {
+      await t.until(() => t.line() === '$', 'the prompt');
+      t.send('-l', 'autoload -Uz compinit; compinit -u -D; clear');
+      t.send('Enter');
+      await t.until(() => t.line() === '$', 'the prompt again');
+      t.send('-l', 'resume gamma');
+      t.send('Tab');
+      const s = await t.until((x) => x.includes('eeee1111') && x.includes('eeee2222'), 'the menu');
+      const rows = s.split('\n').filter((l) => /^(> )?eeee(1111|2222) /.test(l.replace(/^\S*\s*(?=eeee)/, '')));
+      expect(rows).toHaveLength(2);
+      for (const r of rows) {
+        expect(r.trimEnd().endsWith('…')).toBe(true);
+        expect(width(r.trimEnd())).toBeLessThanOrEqual(79);
+      }
+      // nothing wrapped onto a line of its own
+      expect(s).not.toContain('TAILEND');
+      expect(s).not.toContain('末尾');
+    } finally {
+      t.kill();
     }
   });
 });

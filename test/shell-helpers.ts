@@ -75,13 +75,33 @@ export function initFile(home: string, shell: ShellName): string {
 export class TmuxShell {
   static n = 0;
   private sock: string;
-  constructor(home: string, shell: ShellName, extraEnv: Record<string, string> = {}) {
+  constructor(
+    home: string,
+    shell: ShellName,
+    extraEnv: Record<string, string> = {},
+    size: { cols: number; rows: number } = { cols: 200, rows: 40 },
+  ) {
     this.sock = path.join(home, `tmux-${++TmuxShell.n}.sock`);
     const init = initFile(home, shell);
     const env = envFor(home, { TERM: 'xterm-256color', PATH: claudeOnPath(home), ...extraEnv });
     const envArgs = Object.entries(env).map(([k, v]) => `${k}=${v}`);
     const argv = shell === 'bash' ? ['bash', '--norc', '--noprofile'] : shell === 'zsh' ? ['zsh', '-f'] : ['fish', '--no-config'];
-    this.tmux('-f', '/dev/null', 'new-session', '-d', '-c', home, '-x', '200', '-y', '40', 'env', '-i', ...envArgs, ...argv);
+    this.tmux(
+      '-f',
+      '/dev/null',
+      'new-session',
+      '-d',
+      '-c',
+      home,
+      '-x',
+      String(size.cols),
+      '-y',
+      String(size.rows),
+      'env',
+      '-i',
+      ...envArgs,
+      ...argv,
+    );
     const setup = shell === 'fish' ? `function fish_prompt; echo -n '$ '; end; source ${init}; clear` : `PS1='$ '; source ${init}; clear`;
     this.send('-l', setup);
     this.send('Enter');

@@ -45,10 +45,18 @@ __resume_complete() {
   rows=("${(@f)$("$__resume_bin" __complete -- "${args[@]}" "$cur" 2>/dev/null)}")
   rows=("${(@)rows:#}")
   (( $#rows )) || return 1
+  # each display line cut to the terminal's width (zsh wraps a longer one onto the next line)
+  local d max=$(( COLUMNS > 20 ? COLUMNS - 1 : 79 ))
   for row in "${rows[@]}"; do
     vals+=("${row%%$'\t'*}")
     row=${row#*$'\t'}
-    disp+=("${vals[-1]}${row:+  $row}")
+    d="${vals[-1]}${row:+  $row}"
+    if (( ${(m)#d} > max )); then
+      d=${d[1,max-1]}
+      while (( ${(m)#d} > max - 1 )); do d=${d[1,-2]}; done
+      d+='…'
+    fi
+    disp+=("$d")
   done
   # Values that begin with the typed word (id prefixes, options) complete as usual. A text query
   # (`resume dotfiles`) matches sessions by other fields: those replace the word (-U), and several
