@@ -75,7 +75,52 @@ const median = (xs) => {
 const devnull = fs.openSync('/dev/null', 'w');
 const f1 = (n) => n.toFixed(1);
 
+/** One corpus's tables: each measure against its floor, step by step in this order (a step that changes the corpus puts it back). */
 async function measure(label, home, o) {
+  const m = setUp(home, o);
+  // Warm the page cache and the index once; wait out the racy-directory window (dirs.ts) so the
+  // no-change runs measure the steady state.
+  m.catAll();
+  m.time(process.execPath, [BIN, 'index', '--rebuild']);
+  spawnSync('sleep', ['2.2']);
+  m.rows();
+  const r = { ...floors(m) };
+  r.others = otherCommands(m);
+  Object.assign(r, await builds(m));
+  spawnSync('sleep', ['2.2']);
+  m.rows();
+  Object.assign(r, appendLargest(m), appendLong(m), newClaudeSession(m));
+  r.codex = codexChanges(m);
+  r.peakMiB = peakRss(m);
+  const sessions = JSON.parse(
+    spawnSync(process.execPath, [BIN, 'ls', '--json', '-a'], { env: m.env, encoding: 'utf8', maxBuffer: 512 << 20 }).stdout,
+  ).length;
+  const out = table(
+    r,
+    `### ${label}: ${m.files.length} files in ${m.dirs} directories, ${sessions} sessions, ${(m.bytes / 1024 ** 3).toFixed(2)} GiB`,
+  );
+  if (o.concurrent)
+    out.push(
+      `| 3 concurrent \`index\` on a cold cache: files parsed in all | ${await concurrent(m.env, m.cache)} | ${m.files.length} (one build) | |`,
+    );
+  say(`${out.join('\n')}\n`);
+
+  if (o.search && !args.includes('--no-search')) {
+    const s = spawnSync(
+      process.execPath,
+      [path.join(here, 'search.mjs'), home, '--runs', String(o.searchRuns ?? Math.max(3, Math.round(o.runs / 2)))],
+      { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8', env: m.env, maxBuffer: 16 << 20 },
+    );
+    say(s.stdout ?? '');
+  }
+  fs.rmSync(m.cache, { recursive: true, force: true });
+}
+
+/**
+ * What every step of `measure` shares: the corpus (its session files, their sizes, its directories),
+ * a cache directory of its own, the scrubbed environment, and the ways to time a command.
+ */
+function setUp(home, o) {
   const files = [];
   let dirs = 0;
   const walk = (d) => {
@@ -124,15 +169,13 @@ async function measure(label, home, o) {
     rows();
     return rows();
   };
+  const nodeE0 = () => time(process.execPath, ['-e', '0']);
+  return { home, o, files, dirs, sizes, bytes, cache, env, time, catAll, pair, rows, settled, nodeE0 };
+}
 
-  // Warm the page cache and the index once; wait out the racy-directory window (dirs.ts) so the
-  // no-change runs measure the steady state.
-  catAll();
-  time(process.execPath, [BIN, 'index', '--rebuild']);
-  spawnSync('sleep', ['2.2']);
-  rows();
-
-  const [noChange, nodeFloor] = pair(o.runs, rows, () => time(process.execPath, ['-e', '0']));
+/** A no-change `rows` against the floors: Node's start-up, find(1), and a Node process that only stats. */
+function floors({ home, o, time, pair, rows, nodeE0 }) {
+  const [noChange, nodeFloor] = pair(o.runs, rows, nodeE0);
   // What a no-change run must learn, by the fastest standard tool: the size and time of every file
   // under the roots resume reads (find(1), one process, no Node). A listing that may never be stale
   // stats every file: an append changes a file's size and time, not its directory's.
@@ -159,12 +202,18 @@ async function measure(label, home, o) {
   fs.writeFileSync(statList, JSON.stringify(listed0));
   const statOnly = () => time(process.execPath, [path.join(here, 'floor.cjs'), 'stat', statList]);
   const [noChange5, statFloor] = pair(o.runs, rows, statOnly);
-  const [statFloor2, nodeFloor2] = pair(o.runs, statOnly, () => time(process.execPath, ['-e', '0']));
+  const [statFloor2, nodeFloor2] = pair(o.runs, statOnly, nodeE0);
   fs.rmSync(statList, { force: true });
-  // the other commands a picker runs, each against Node's start-up: a preview per cursor move (a
-  // session from the middle of the list), the picker's own list (what it and its reloads feed fzf:
-  // status line and padded columns), the whole CLI's start-up, a key resolved for the launch,
-  // `ls` (every session, and the newest 20), `rows` for one directory, and completing a word
+  return { noChange, nodeFloor, gnuFind, noChange3, findFloor, noChange5, statFloor, statFloor2, nodeFloor2 };
+}
+
+/**
+ * The other commands a picker runs, each against Node's start-up: a preview per cursor move (a
+ * session from the middle of the list), the picker's own list (what it and its reloads feed fzf:
+ * status line and padded columns), the whole CLI's start-up, a key resolved for the launch, `ls`
+ * (every session, and the newest 20), `rows` for one directory, and completing a word.
+ */
+function otherCommands({ home, o, env, time, pair, nodeE0 }) {
   const listed = spawnSync(process.execPath, [BIN, 'rows', '-a'], { env, encoding: 'utf8', maxBuffer: 512 << 20 })
     .stdout.split('\n')
     .filter(Boolean);
@@ -172,8 +221,7 @@ async function measure(label, home, o) {
   // its directory (the row shows it from ~), and that directory's last part as a word to complete
   const midDir = listed[listed.length >> 1].split('\t')[4].replace(/^~(?=\/|$)/, home);
   const midWord = path.basename(midDir);
-  const nodeE0 = () => time(process.execPath, ['-e', '0']);
-  const others = [
+  return [
     ['`preview KEY`', ['preview', midKey]],
     ["the picker's list (`rows --align --status`)", ['rows', '--align', '--status']],
     ["`resume --version` (the whole CLI's start-up)", ['--version']],
@@ -184,6 +232,10 @@ async function measure(label, home, o) {
     ["completion of a word (`__complete -- WORD`, that directory's name)", ['__complete', '--', midWord]],
     ["completion of an empty word (`__complete -- ''`, every session)", ['__complete', '--', '']],
   ].map(([what, argv]) => [what, ...pair(o.runs, () => time(process.execPath, [BIN, ...argv], { stdout: devnull }), nodeE0)]);
+}
+
+/** A full build against `cat`, its two parts, and a cold `rows`: when its first row comes. */
+async function builds({ home, o, env, catAll, pair }) {
   // `index --rebuild` makes the listing, then the search index (signatures and pieces): each part's
   // time from its own line on stderr ("… read in N ms")
   const parts = [];
@@ -207,10 +259,11 @@ async function measure(label, home, o) {
   const coldFirst = median(colds.map((c) => c.first));
   const coldEnd = median(colds.map((c) => c.end));
   const coldShare = median(colds.map((c) => c.first / c.end));
-  spawnSync('sleep', ['2.2']);
-  rows();
+  return { full, cat, listingBuild, searchBuild, coldFirst, coldEnd, coldShare };
+}
 
-  // append one line to the largest file, then `rows`, against a no-change `rows`
+/** One line appended to the largest file, then `rows`, against a no-change `rows`; the file is put back. */
+function appendLargest({ o, files, sizes, time, pair, rows, settled }) {
   const largest = files.reduce((a, f) => (sizes.get(f) > sizes.get(a) ? f : a), files[0]);
   const kind = largest.includes('/.pi/') ? 'pi' : largest.includes('/.codex/') ? 'codex' : 'claude';
   let n = 0;
@@ -236,9 +289,14 @@ async function measure(label, home, o) {
   );
   fs.truncateSync(largest, original);
   time(process.execPath, [BIN, 'index']);
+  return { kind, append, noChange2 };
+}
 
-  // The same to a session of 1,000 prompts (a day's work in one session; the corpus's largest file
-  // has a few dozen): a prompt, and a reply. What an append costs must not grow with its session.
+/**
+ * The same to a session of 1,000 prompts (a day's work in one session; the corpus's largest file
+ * has a few dozen): a prompt, and a reply. What an append costs must not grow with its session.
+ */
+function appendLong({ home, o, time, pair, rows, settled }) {
   const longDir = path.join(home, '.pi', 'agent', 'sessions', '--home-bench-long-session--');
   const longFile = path.join(longDir, '2026-06-01T08-00-00-000Z_0b0b0b0b-1000-4000-8000-000000001000.jsonl');
   writeLongSession(longFile, LONG_PROMPTS);
@@ -271,54 +329,63 @@ async function measure(label, home, o) {
   );
   fs.rmSync(longDir, { recursive: true, force: true });
   time(process.execPath, [BIN, 'index']);
+  return { appendLong, noChangeLong, replyLong, noChangeLong2 };
+}
 
-  // A session appears: a new Claude Code session, then `rows`. Its first record is its own (no fork:
-  // links.bin), so it is patched over the listing as an append is.
+/**
+ * A session appears: a new Claude Code session, then `rows` (when the corpus has Claude Code). Its
+ * first record is its own (no fork: links.bin), so it is patched over the listing as an append is.
+ */
+function newClaudeSession({ home, o, time, pair, rows, settled }) {
   const claudeDir = fs.existsSync(path.join(home, '.claude', 'projects'))
     ? path.join(home, '.claude', 'projects', '-home-bench-src-new-sessions')
     : null;
-  let newSession = NaN;
-  let noChange4 = NaN;
-  if (claudeDir) {
-    fs.mkdirSync(claudeDir, { recursive: true });
-    let k = 0;
-    const create = () => {
-      // (random, as Claude Code's are: ids sharing their first 8 characters make longer short ids,
-      // and the listing is then written whole)
-      const id = randomUUID();
-      ++k;
-      const at = new Date().toISOString();
-      const line = {
-        parentUuid: null,
-        isSidechain: false,
-        userType: 'external',
-        cwd: '/home/bench/src/new-sessions',
-        sessionId: id,
-        version: '2.1.0',
-        gitBranch: 'main',
-        type: 'user',
-        message: { role: 'user', content: `bench new session ${k}` },
-        uuid: `n-${id}`,
-        timestamp: at,
-        entrypoint: 'cli',
-      };
-      fs.writeFileSync(path.join(claudeDir, `${id}.jsonl`), `${JSON.stringify(line)}\n`);
+  if (!claudeDir) return { claudeDir, newSession: NaN, noChange4: NaN };
+  fs.mkdirSync(claudeDir, { recursive: true });
+  let k = 0;
+  const create = () => {
+    // (random, as Claude Code's are: ids sharing their first 8 characters make longer short ids,
+    // and the listing is then written whole)
+    const id = randomUUID();
+    ++k;
+    const at = new Date().toISOString();
+    const line = {
+      parentUuid: null,
+      isSidechain: false,
+      userType: 'external',
+      cwd: '/home/bench/src/new-sessions',
+      sessionId: id,
+      version: '2.1.0',
+      gitBranch: 'main',
+      type: 'user',
+      message: { role: 'user', content: `bench new session ${k}` },
+      uuid: `n-${id}`,
+      timestamp: at,
+      entrypoint: 'cli',
     };
-    [newSession, noChange4] = pair(
-      o.runs,
-      () => {
-        create();
-        return rows();
-      },
-      settled,
-    );
-    fs.rmSync(claudeDir, { recursive: true, force: true });
-    time(process.execPath, [BIN, 'index']);
-  }
-  // Codex changes (when the corpus has them). Codex's finish pass (thread names from
-  // session_index.jsonl, forks measured against their parents) runs over what a change concerns:
-  // a prompt appended to a thread, a thread renamed, a new thread (its rollout and its title), a
-  // prompt to a thread that has forks (whose rows may change with it: the listing is read).
+    fs.writeFileSync(path.join(claudeDir, `${id}.jsonl`), `${JSON.stringify(line)}\n`);
+  };
+  const [newSession, noChange4] = pair(
+    o.runs,
+    () => {
+      create();
+      return rows();
+    },
+    settled,
+  );
+  fs.rmSync(claudeDir, { recursive: true, force: true });
+  time(process.execPath, [BIN, 'index']);
+  return { claudeDir, newSession, noChange4 };
+}
+
+/**
+ * Codex changes (when the corpus has them). Codex's finish pass (thread names from
+ * session_index.jsonl, forks measured against their parents) runs over what a change concerns:
+ * a prompt appended to a thread, a thread renamed, a new thread (its rollout and its title), a
+ * prompt to a thread that has forks (whose rows may change with it: the listing is read).
+ */
+function codexChanges(m) {
+  const { home, o, env, time, pair, rows, settled } = m;
   const codexNow = JSON.parse(
     spawnSync(process.execPath, [BIN, 'ls', '--json', '-a'], { env, encoding: 'utf8', maxBuffer: 512 << 20 }).stdout,
   ).filter((s) => s.harness === 'codex');
@@ -327,8 +394,7 @@ async function measure(label, home, o) {
   const forkedThread = codexNow.find((s) => forked.has(s.id));
   const titles = path.join(home, '.codex', 'session_index.jsonl');
   const codex = [];
-  const event = (type, message) =>
-    `${JSON.stringify({ timestamp: new Date().toISOString(), type: 'event_msg', payload: { type, message } })}\n`;
+  let c = 0;
   /** `change(i)` before each `rows` against a no-change `rows`; `file` is put back as it was */
   const codexMeasure = (what, file, change) => {
     const size0 = fs.statSync(file).size;
@@ -345,10 +411,9 @@ async function measure(label, home, o) {
     time(process.execPath, [BIN, 'index']);
     codex.push([what, a, b]);
   };
-  let c = 0;
   if (plainThread)
     codexMeasure('a prompt appended to a Codex rollout', plainThread.file, (i) =>
-      fs.appendFileSync(plainThread.file, event('user_message', `bench codex append ${i}`)),
+      fs.appendFileSync(plainThread.file, codexEvent('user_message', `bench codex append ${i}`)),
     );
   if (plainThread && fs.existsSync(titles))
     codexMeasure('a Codex thread renamed (session_index.jsonl)', titles, (i) =>
@@ -359,31 +424,41 @@ async function measure(label, home, o) {
     );
   if (forkedThread)
     codexMeasure('a prompt appended to a Codex thread that has forks', forkedThread.file, (i) =>
-      fs.appendFileSync(forkedThread.file, event('user_message', `bench codex parent ${i}`)),
+      fs.appendFileSync(forkedThread.file, codexEvent('user_message', `bench codex parent ${i}`)),
     );
   if (plainThread && fs.existsSync(titles)) {
     const dir = path.join(home, '.codex', 'sessions', '2030', '01', '01');
     fs.mkdirSync(dir, { recursive: true });
-    codexMeasure('a new Codex thread (its rollout and its title)', titles, (i) => {
-      const id = randomUUID();
-      const at = new Date().toISOString();
-      fs.writeFileSync(
-        path.join(dir, `rollout-2030-01-01T10-00-00-${id}.jsonl`),
-        JSON.stringify({
-          timestamp: at,
-          type: 'session_meta',
-          payload: { id, timestamp: at, cwd: '/home/bench/src/new-codex', source: 'cli' },
-        }) +
-          '\n' +
-          event('user_message', `bench new codex thread ${i}`),
-      );
-      fs.appendFileSync(titles, `${JSON.stringify({ id, thread_name: `bench new codex thread ${i}`, updated_at: at })}\n`);
-    });
+    codexMeasure('a new Codex thread (its rollout and its title)', titles, (i) => newCodexThread(dir, titles, i));
     fs.rmSync(path.join(home, '.codex', 'sessions', '2030'), { recursive: true, force: true });
     time(process.execPath, [BIN, 'index']);
   }
+  return codex;
+}
 
-  // Peak RSS of a full build (main thread and workers: one process).
+/** A Codex event line (`event_msg`) of `type` saying `message`, timed now. */
+const codexEvent = (type, message) =>
+  `${JSON.stringify({ timestamp: new Date().toISOString(), type: 'event_msg', payload: { type, message } })}\n`;
+
+/** The `i`th new Codex thread: its rollout in `dir`, and its title appended to `titles`. */
+function newCodexThread(dir, titles, i) {
+  const id = randomUUID();
+  const at = new Date().toISOString();
+  fs.writeFileSync(
+    path.join(dir, `rollout-2030-01-01T10-00-00-${id}.jsonl`),
+    JSON.stringify({
+      timestamp: at,
+      type: 'session_meta',
+      payload: { id, timestamp: at, cwd: '/home/bench/src/new-codex', source: 'cli' },
+    }) +
+      '\n' +
+      codexEvent('user_message', `bench new codex thread ${i}`),
+  );
+  fs.appendFileSync(titles, `${JSON.stringify({ id, thread_name: `bench new codex thread ${i}`, updated_at: at })}\n`);
+}
+
+/** Peak RSS of a full build (main thread and workers: one process), in MiB. */
+function peakRss({ cache, time }) {
   const rssFile = path.join(cache, 'rss');
   const pre = path.join(cache, 'rss.cjs');
   fs.writeFileSync(
@@ -391,57 +466,37 @@ async function measure(label, home, o) {
     `process.on('exit', () => require('fs').writeFileSync(${JSON.stringify(rssFile)}, String(process.resourceUsage().maxRSS)));`,
   );
   time(process.execPath, ['-r', pre, BIN, 'index', '--rebuild']);
-  const peakMiB = Number(fs.readFileSync(rssFile, 'utf8')) / 1024;
+  return Number(fs.readFileSync(rssFile, 'utf8')) / 1024;
+}
 
-  const sessions = JSON.parse(
-    spawnSync(process.execPath, [BIN, 'ls', '--json', '-a'], { env, encoding: 'utf8', maxBuffer: 512 << 20 }).stdout,
-  ).length;
-  const out = [
-    `### ${label}: ${files.length} files in ${dirs} directories, ${sessions} sessions, ${(bytes / 1024 ** 3).toFixed(2)} GiB`,
+/** The corpus's table, headed `head`: a row per measure, `r` the results of `measure`'s steps. */
+function table(r, head) {
+  const row = (what, a, b) => `| ${what} | ${f1(a)} ms | ${f1(b)} ms | ${(a / b).toFixed(2)}x |`;
+  return [
+    head,
     '',
     '| measure | resume | floor | ratio |',
     '| --- | --- | --- | --- |',
-    `| no-change \`rows\` vs \`node -e 0\` | ${f1(noChange)} ms | ${f1(nodeFloor)} ms | ${(noChange / nodeFloor).toFixed(2)}x |`,
-    ...(gnuFind
-      ? [
-          `| no-change \`rows\` vs \`find\` printing every file's size and time (no Node) | ${f1(noChange3)} ms | ${f1(findFloor)} ms | ${(noChange3 / findFloor).toFixed(2)}x |`,
-        ]
-      : []),
-    `| no-change \`rows\` vs a Node process that only stats the same directories and files (\`bench/floor.cjs stat\`) | ${f1(noChange5)} ms | ${f1(statFloor)} ms | ${(noChange5 / statFloor).toFixed(2)}x |`,
-    `| that process (the least a listing that is never stale can do in Node) vs \`node -e 0\` | ${f1(statFloor2)} ms | ${f1(nodeFloor2)} ms | ${(statFloor2 / nodeFloor2).toFixed(2)}x |`,
-    ...others.map(([what, a, b]) => `| ${what} vs \`node -e 0\` | ${f1(a)} ms | ${f1(b)} ms | ${(a / b).toFixed(2)}x |`),
-    `| full build (\`index --rebuild\`: the listing, then the search index) vs \`cat\` of the same files | ${f1(full)} ms | ${f1(cat)} ms | ${(full / cat).toFixed(2)}x |`,
-    `| its first part, the listing, vs \`cat\` | ${f1(listingBuild)} ms | ${f1(cat)} ms | ${(listingBuild / cat).toFixed(2)}x |`,
-    `| its second part, the search index (signatures and pieces), vs \`cat\` | ${f1(searchBuild)} ms | ${f1(cat)} ms | ${(searchBuild / cat).toFixed(2)}x |`,
-    `| cold \`rows\` (empty cache): its first row vs the whole run (the median of each run's share) | ${f1(coldFirst)} ms | ${f1(coldEnd)} ms | ${coldShare.toFixed(2)} |`,
-    `| append one line to the largest file (${kind}), then \`rows\`, vs no-change \`rows\` | ${f1(append)} ms | ${f1(noChange2)} ms | ${(append / noChange2).toFixed(2)}x |`,
-    `| the same, a prompt appended to a session of ${LONG_PROMPTS.toLocaleString('en')} prompts (pi) | ${f1(appendLong)} ms | ${f1(noChangeLong)} ms | ${(appendLong / noChangeLong).toFixed(2)}x |`,
-    `| the same, a reply appended to it | ${f1(replyLong)} ms | ${f1(noChangeLong2)} ms | ${(replyLong / noChangeLong2).toFixed(2)}x |`,
-    ...(claudeDir
-      ? [
-          `| a new Claude Code session, then \`rows\`, vs no-change \`rows\` | ${f1(newSession)} ms | ${f1(noChange4)} ms | ${(newSession / noChange4).toFixed(2)}x |`,
-        ]
-      : []),
-    ...codex.map(
-      ([what, a, b]) => `| ${what}, then \`rows\`, vs no-change \`rows\` | ${f1(a)} ms | ${f1(b)} ms | ${(a / b).toFixed(2)}x |`,
+    row('no-change `rows` vs `node -e 0`', r.noChange, r.nodeFloor),
+    ...(r.gnuFind ? [row("no-change `rows` vs `find` printing every file's size and time (no Node)", r.noChange3, r.findFloor)] : []),
+    row(
+      'no-change `rows` vs a Node process that only stats the same directories and files (`bench/floor.cjs stat`)',
+      r.noChange5,
+      r.statFloor,
     ),
-    `| peak RSS of the full build | ${f1(peakMiB)} MiB | | |`,
+    row('that process (the least a listing that is never stale can do in Node) vs `node -e 0`', r.statFloor2, r.nodeFloor2),
+    ...r.others.map(([what, a, b]) => row(`${what} vs \`node -e 0\``, a, b)),
+    row('full build (`index --rebuild`: the listing, then the search index) vs `cat` of the same files', r.full, r.cat),
+    row('its first part, the listing, vs `cat`', r.listingBuild, r.cat),
+    row('its second part, the search index (signatures and pieces), vs `cat`', r.searchBuild, r.cat),
+    `| cold \`rows\` (empty cache): its first row vs the whole run (the median of each run's share) | ${f1(r.coldFirst)} ms | ${f1(r.coldEnd)} ms | ${r.coldShare.toFixed(2)} |`,
+    row(`append one line to the largest file (${r.kind}), then \`rows\`, vs no-change \`rows\``, r.append, r.noChange2),
+    row(`the same, a prompt appended to a session of ${LONG_PROMPTS.toLocaleString('en')} prompts (pi)`, r.appendLong, r.noChangeLong),
+    row('the same, a reply appended to it', r.replyLong, r.noChangeLong2),
+    ...(r.claudeDir ? [row('a new Claude Code session, then `rows`, vs no-change `rows`', r.newSession, r.noChange4)] : []),
+    ...r.codex.map(([what, a, b]) => row(`${what}, then \`rows\`, vs no-change \`rows\``, a, b)),
+    `| peak RSS of the full build | ${f1(r.peakMiB)} MiB | | |`,
   ];
-  if (o.concurrent)
-    out.push(
-      `| 3 concurrent \`index\` on a cold cache: files parsed in all | ${await concurrent(env, cache)} | ${files.length} (one build) | |`,
-    );
-  say(`${out.join('\n')}\n`);
-
-  if (o.search && !args.includes('--no-search')) {
-    const s = spawnSync(
-      process.execPath,
-      [path.join(here, 'search.mjs'), home, '--runs', String(o.searchRuns ?? Math.max(3, Math.round(o.runs / 2)))],
-      { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8', env, maxBuffer: 16 << 20 },
-    );
-    say(s.stdout ?? '');
-  }
-  fs.rmSync(cache, { recursive: true, force: true });
 }
 
 const LONG_PROMPTS = 1000;

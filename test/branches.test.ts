@@ -55,49 +55,62 @@ function rng(seed: number) {
   };
 }
 
+/** A generator's state: the seeded random source, a pick from a list by it, and the ids written so far. */
+interface Gen {
+  r: () => number;
+  pick: <T>(xs: T[]) => T;
+  ids: string[];
+}
+
+const gen = (r: () => number): Gen => ({ r, pick: (xs) => xs[Math.floor(r() * xs.length)], ids: [] });
+
+/** a pi entry's id: from a small set (repeats happen), sometimes longer or shorter than the last */
+function piId({ r, pick, ids }: Gen): string {
+  return r() < 0.03 && ids.length ? pick(ids) : `e${Math.floor(r() * 100000)}${r() < 0.2 ? 'x' : ''}`;
+}
+
+/** a pi entry's parent: mostly the entry before, now and then none, an earlier one or one never written */
+function piParent({ r, pick, ids }: Gen, i: number): string | null {
+  const roll = r();
+  if (i === 0) return r() < 0.85 ? null : 'elsewhere';
+  if (roll < 0.7) return ids[ids.length - 1];
+  if (roll < 0.72) return null;
+  if (roll < 0.95) return pick(ids);
+  return `${ids[ids.length - 1]}z`;
+}
+
+/** a pi line, now and then broken in one of the ways the reader must survive */
+function piDamage({ r }: Gen, line: string): string {
+  const kind = r();
+  if (kind < 0.04) return line.replace('"parentId":', '"parent":'); // no link: not in the tree
+  if (kind < 0.08) return line.slice(0, line.indexOf('"parentId":') + 13 + Math.floor(r() * 4)); // cut inside the link
+  if (kind < 0.1) return line.replace('"id":"', '"id":'); // an id that is not a string
+  if (kind < 0.12) return line.replace(/"type":"[a-z_]+"/, '"type":"session"'); // a header's type
+  if (kind < 0.14) return `{"type":"message","pad":"${'p'.repeat(HEAD)}",${line.slice(1)}`; // its keys past the head
+  if (kind < 0.16) return line.replace('"type":"message"', '"type":"sess'); // a type cut short
+  return line;
+}
+
 function transcript(r: () => number): Buffer[] {
-  const ids: string[] = [];
+  const g = gen(r);
   const out: string[] = [];
-  const pick = <T>(xs: T[]) => xs[Math.floor(r() * xs.length)];
   const n = 1 + Math.floor(r() * 14);
   if (r() < 0.8) out.push(JSON.stringify({ type: 'session', version: 3, id: 'hdr', timestamp: 't', cwd: '/w' }));
   for (let i = 0; i < n; i++) {
-    // ids from a small set (repeats happen), sometimes longer or shorter than the last
-    const id = r() < 0.03 && ids.length ? pick(ids) : `e${Math.floor(r() * 100000)}${r() < 0.2 ? 'x' : ''}`;
-    const roll = r();
-    const parent =
-      i === 0
-        ? r() < 0.85
-          ? null
-          : 'elsewhere'
-        : roll < 0.7
-          ? ids[ids.length - 1]
-          : roll < 0.72
-            ? null
-            : roll < 0.95
-              ? pick(ids)
-              : `${ids[ids.length - 1]}z`;
-    let line = JSON.stringify({
-      type: pick(['message', 'message', 'model_change', 'compaction']),
-      id,
-      parentId: parent,
-      timestamp: 't',
-      message: { role: 'user', content: 'x' },
-    });
-    const kind = r();
-    if (kind < 0.04)
-      line = line.replace('"parentId":', '"parent":'); // no link: not in the tree
-    else if (kind < 0.08)
-      line = line.slice(0, line.indexOf('"parentId":') + 13 + Math.floor(r() * 4)); // cut inside the link
-    else if (kind < 0.1)
-      line = line.replace('"id":"', '"id":'); // an id that is not a string
-    else if (kind < 0.12)
-      line = line.replace(/"type":"[a-z_]+"/, '"type":"session"'); // a header's type
-    else if (kind < 0.14)
-      line = `{"type":"message","pad":"${'p'.repeat(HEAD)}",${line.slice(1)}`; // its keys past the head
-    else if (kind < 0.16) line = line.replace('"type":"message"', '"type":"sess'); // a type cut short
+    const id = piId(g);
+    const parent = piParent(g, i);
+    const line = piDamage(
+      g,
+      JSON.stringify({
+        type: g.pick(['message', 'message', 'model_change', 'compaction']),
+        id,
+        parentId: parent,
+        timestamp: 't',
+        message: { role: 'user', content: 'x' },
+      }),
+    );
     out.push(line);
-    if (!line.includes('"parent":') && /"id":"/.test(line)) ids.push(id);
+    if (!line.includes('"parent":') && /"id":"/.test(line)) g.ids.push(id);
   }
   return out.map((l) => Buffer.from(l));
 }
@@ -223,30 +236,51 @@ function claudeReference(lines: Buffer[]): Set<string> | null {
   return new Set(messages.filter((u) => !live.has(u)));
 }
 
+/** a Claude record's uuid: of the usual shape, now and then one with a quote, a backslash or a character past Latin-1 */
+function claudeId({ r, pick, ids }: Gen, i: number): string {
+  const odd = r();
+  if (r() < 0.03 && ids.length) return pick(ids);
+  if (odd < 0.03) return `q"${i}`;
+  if (odd < 0.05) return `b\\${i}`;
+  if (odd < 0.07) return `ü${i}é`;
+  if (odd < 0.08) return `猫${i}`;
+  return `u${Math.floor(r() * 1e6)}`;
+}
+
+/** a Claude record's parent: mostly the record before, now and then none, an earlier one or one never written */
+function claudeParent({ r, pick, ids }: Gen, i: number): string | null {
+  const roll = r();
+  const prev = ids[ids.length - 1];
+  if (i === 0) return r() < 0.85 ? null : 'elsewhere';
+  if (roll < 0.72) return prev;
+  if (roll < 0.76) return null;
+  if (roll < 0.95) return pick(ids);
+  return `${prev}z`;
+}
+
+/** a Claude line as written, then (by `kind`, drawn before) changed in one of the ways the reader must survive */
+function claudeDamage(rec: Record<string, unknown>, kind: number): string {
+  const line = JSON.stringify(rec);
+  const { type, parentUuid: parent } = rec;
+  if (kind >= 0.04 && kind < 0.07) return line.replace(/,"timestamp":/, `,"pad":"${'t'.repeat(C_TAIL)}","timestamp":`); // its uuid past the tail: decoded
+  // (the long messages, kind < 0.04, have their keys in another order too)
+  if (kind < 0.1) return `{"type":"${type}","parentUuid":${JSON.stringify(parent)},${line.slice(1).replace(/"type":"[a-z]+",/, '')}`; // keys in another order
+  if (kind < 0.12) return line.slice(0, line.length - 20); // cut
+  if (kind < 0.14) return line.replace('"uuid":', '"id":'); // no uuid: not in the tree
+  if (kind < 0.16) return line.replace('"isSidechain":false,', `"pad":"${'h'.repeat(C_HEAD)}",`); // its type past the head
+  if (kind < 0.17) return JSON.stringify({ type: 'file-history-snapshot', messageId: 'm', snapshot: {} }); // not a record of the tree
+  return line;
+}
+
 function claudeTranscript(r: () => number): Buffer[] {
-  const ids: string[] = [];
+  const g = gen(r);
+  const { ids, pick } = g;
   const out: string[] = [];
-  const pick = <T>(xs: T[]) => xs[Math.floor(r() * xs.length)];
   const n = 1 + Math.floor(r() * 16);
   for (let i = 0; i < n; i++) {
-    const odd = r();
-    // ids of the usual shape, now and then one with a quote, a backslash or a character past Latin-1
-    const id =
-      r() < 0.03 && ids.length
-        ? pick(ids)
-        : odd < 0.03
-          ? `q"${i}`
-          : odd < 0.05
-            ? `b\\${i}`
-            : odd < 0.07
-              ? `ü${i}é`
-              : odd < 0.08
-                ? `猫${i}`
-                : `u${Math.floor(r() * 1e6)}`;
-    const roll = r();
+    const id = claudeId(g, i);
     const prev = ids[ids.length - 1];
-    const parent =
-      i === 0 ? (r() < 0.85 ? null : 'elsewhere') : roll < 0.72 ? prev : roll < 0.76 ? null : roll < 0.95 ? pick(ids) : `${prev}z`;
+    const parent = claudeParent(g, i);
     const type = pick(['user', 'assistant', 'assistant', 'system', 'progress', 'attachment']);
     const rec: Record<string, unknown> = {
       parentUuid: parent,
@@ -261,18 +295,7 @@ function claudeTranscript(r: () => number): Buffer[] {
     if (kind < 0.04) rec.message = { role: type, content: [{ type: 'text', text: 'p'.repeat(3000) }] }; // own uuid within the tail still
     rec.uuid = id;
     rec.timestamp = '2026-01-01T00:00:00.000Z';
-    let line = JSON.stringify(rec);
-    if (kind >= 0.04 && kind < 0.07)
-      line = line.replace(/,"timestamp":/, `,"pad":"${'t'.repeat(C_TAIL)}","timestamp":`); // its uuid past the tail: decoded
-    else if (kind < 0.1)
-      line = `{"type":"${type}","parentUuid":${JSON.stringify(parent)},${line.slice(1).replace(/"type":"[a-z]+",/, '')}`; // keys in another order
-    else if (kind < 0.12)
-      line = line.slice(0, line.length - 20); // cut
-    else if (kind < 0.14)
-      line = line.replace('"uuid":', '"id":'); // no uuid: not in the tree
-    else if (kind < 0.16)
-      line = line.replace('"isSidechain":false,', `"pad":"${'h'.repeat(C_HEAD)}",`); // its type past the head
-    else if (kind < 0.17) line = JSON.stringify({ type: 'file-history-snapshot', messageId: 'm', snapshot: {} }); // not a record of the tree
+    const line = claudeDamage(rec, kind);
     out.push(line);
     if (parseOrNull(Buffer.from(line))?.uuid === id) ids.push(id);
   }

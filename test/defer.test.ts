@@ -212,6 +212,34 @@ describe('assistant lines put off to the end of the file', () => {
   });
 });
 
+/** The lines the skip is tried on: every line of the Claude fixtures, and lines made around each limit. */
+function skippableCases(): Buffer[] {
+  const lines: Buffer[] = [];
+  for (const f of fixtures(FIXTURES).filter((p) => harnessOf(p) === 'claude')) {
+    for (const l of fs.readFileSync(f).toString('latin1').split('\n')) if (l) lines.push(Buffer.from(l, 'latin1'));
+  }
+  // keys placed around each limit: the key ending just within and just past it
+  const keys = [
+    '"type":"tool_result"',
+    '"type":"progress"',
+    '"type":"file-history-snapshot"',
+    '"type":"api-request-blob"',
+    '"type":"tool_use"',
+    '"type":"assistant"',
+    '"type":"type":"tool_result"',
+  ];
+  for (const k of keys) {
+    for (const lim of [64, 2048, 4096]) {
+      for (const d of [-2, -1, 0, 1]) {
+        const pad = Math.max(0, lim - Buffer.byteLength(k) + d);
+        lines.push(Buffer.from(`{"x":"${'a'.repeat(Math.max(0, pad - 6))}",${k}}`));
+        lines.push(Buffer.from(`{"x":"${'a'.repeat(Math.max(0, pad - 6))}",${k},"type":"tool_use","type":"assistant"}`));
+      }
+    }
+  }
+  return lines;
+}
+
 describe('Claude Code\'s skipped records, told in one pass over the `"type":"` keys', () => {
   // the plain definition: each whole key searched for, counted when it ends within its limit
   const plainSkippable = (buf: Buffer, start: number, end: number, big: boolean): boolean => {
@@ -230,29 +258,7 @@ describe('Claude Code\'s skipped records, told in one pass over the `"type":"` k
   };
 
   it('skips what a search for each whole key skips, on every fixture line and at every limit', () => {
-    const lines: Buffer[] = [];
-    for (const f of fixtures(FIXTURES).filter((p) => harnessOf(p) === 'claude')) {
-      for (const l of fs.readFileSync(f).toString('latin1').split('\n')) if (l) lines.push(Buffer.from(l, 'latin1'));
-    }
-    // keys placed around each limit: the key ending just within and just past it
-    const keys = [
-      '"type":"tool_result"',
-      '"type":"progress"',
-      '"type":"file-history-snapshot"',
-      '"type":"api-request-blob"',
-      '"type":"tool_use"',
-      '"type":"assistant"',
-      '"type":"type":"tool_result"',
-    ];
-    for (const k of keys) {
-      for (const lim of [64, 2048, 4096]) {
-        for (const d of [-2, -1, 0, 1]) {
-          const pad = Math.max(0, lim - Buffer.byteLength(k) + d);
-          lines.push(Buffer.from(`{"x":"${'a'.repeat(Math.max(0, pad - 6))}",${k}}`));
-          lines.push(Buffer.from(`{"x":"${'a'.repeat(Math.max(0, pad - 6))}",${k},"type":"tool_use","type":"assistant"}`));
-        }
-      }
-    }
+    const lines = skippableCases();
     let skipped = 0;
     for (const b of lines) {
       for (const big of [false, true]) {

@@ -132,26 +132,32 @@ describe('version table', () => {
   });
 });
 
+/** The flags generated for fzf `ver` in each keymap and context, with and without colour, named `keys/context`. */
+function everyFlags(ver: string): { what: string; args: string[] }[] {
+  const out: { what: string; args: string[] }[] = [];
+  for (const keys of ['default', 'vim'] as const) {
+    for (const context of ['picker', 'tab'] as const) {
+      for (const extra of [{}, { noColor: true, ansi: true }]) {
+        try {
+          out.push({ what: `${keys}/${context}`, args: flags(ver, { keys, context, deepSearch: true, ...extra }).args });
+        } catch (e) {
+          // too old for this keymap or the picker: refused, never flags it cannot run
+          expect(e).toBeInstanceOf(ExitError);
+        }
+      }
+    }
+  }
+  return out;
+}
+
 describe('generated flags', () => {
   it('never use anything above the version they are generated for (every edge of the version table)', () => {
     const used = new Set<Feature>();
     for (const ver of [...VERSIONS, ...EDGES]) {
-      for (const keys of ['default', 'vim'] as const) {
-        for (const context of ['picker', 'tab'] as const) {
-          for (const extra of [{}, { noColor: true, ansi: true }]) {
-            let f: ReturnType<typeof flags>;
-            try {
-              f = flags(ver, { keys, context, deepSearch: true, ...extra });
-            } catch (e) {
-              // too old for this keymap or the picker: refused, never flags it cannot run
-              expect(e).toBeInstanceOf(ExitError);
-              continue;
-            }
-            for (const feat of featuresUsed(f.args)) {
-              used.add(feat);
-              expect(has(v(ver), feat), `${feat} (${MIN[feat]}) in ${keys}/${context} flags for fzf ${ver}`).toBe(true);
-            }
-          }
+      for (const { what, args } of everyFlags(ver)) {
+        for (const feat of featuresUsed(args)) {
+          used.add(feat);
+          expect(has(v(ver), feat), `${feat} (${MIN[feat]}) in ${what} flags for fzf ${ver}`).toBe(true);
         }
       }
     }

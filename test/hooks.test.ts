@@ -668,6 +668,20 @@ describe.skipIf(process.platform !== 'linux')('resume hooks install (systemd use
 
 /** A strict reader of the XML plist subset launchd agents use (dict, array, string, integer, true, false). */
 function readPlist(text: string): unknown {
+  const c: PlistCursor = { toks: plistTokens(text), i: 0 };
+  const v = plistValue(c);
+  if (c.i !== c.toks.length) throw new Error('trailing content');
+  return v;
+}
+
+/** The reader's place: the tokens (tags and the text between them) and the next one's index. */
+interface PlistCursor {
+  toks: string[];
+  i: number;
+}
+
+/** The tokens of the plist's body, once the XML declaration, the doctype and comments are checked and taken off. */
+function plistTokens(text: string): string[] {
   let s = text.replace(/^<\?xml version="1\.0" encoding="UTF-8"\?>\s*/, '');
   if (s === text) throw new Error('no XML declaration');
   s = s.replace(
@@ -677,46 +691,53 @@ function readPlist(text: string): unknown {
   s = s.replace(/<!--[\s\S]*?-->\s*/g, '');
   const m = /^<plist version="1\.0">\s*([\s\S]*)\s*<\/plist>\s*$/.exec(s);
   if (!m) throw new Error('no <plist version="1.0">');
-  const toks = must(m[1].match(/<[^>]+>|[^<]+/g)).filter((t) => t.trim());
-  let i = 0;
-  const text_ = (t: string) => t.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
-  const val = (): unknown => {
-    const t = toks[i++];
-    if (t === '<dict>') {
-      const o: Record<string, unknown> = {};
-      while (toks[i] !== '</dict>') {
-        if (toks[i++] !== '<key>') throw new Error(`dict: expected <key>, got ${toks[i - 1]}`);
-        const k = text_(toks[i++]);
-        if (toks[i++] !== '</key>') throw new Error('unclosed key');
-        if (k in o) throw new Error(`duplicate key ${k}`);
-        o[k] = val();
-      }
-      i++;
-      return o;
-    }
-    if (t === '<array>') {
-      const a: unknown[] = [];
-      while (toks[i] !== '</array>') a.push(val());
-      i++;
-      return a;
-    }
-    if (t === '<true/>') return true;
-    if (t === '<false/>') return false;
-    if (t === '<string>' || t === '<integer>') {
-      const body = toks[i] === '</string>' ? '' : toks[i++];
-      if (toks[i++] !== t.replace('<', '</')) throw new Error(`unclosed ${t}`);
-      if (t === '<integer>') {
-        if (!/^-?\d+$/.test(body)) throw new Error(`bad integer ${body}`);
-        return Number(body);
-      }
-      if (/[<>]/.test(body)) throw new Error('unescaped markup');
-      return text_(body);
-    }
-    throw new Error(`unexpected ${t}`);
-  };
-  const v = val();
-  if (i !== toks.length) throw new Error('trailing content');
-  return v;
+  return must(m[1].match(/<[^>]+>|[^<]+/g)).filter((t) => t.trim());
+}
+
+const plistText = (t: string) => t.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+
+/** One value, from its opening tag. */
+function plistValue(c: PlistCursor): unknown {
+  const t = c.toks[c.i++];
+  if (t === '<dict>') return plistDict(c);
+  if (t === '<array>') {
+    const a: unknown[] = [];
+    while (c.toks[c.i] !== '</array>') a.push(plistValue(c));
+    c.i++;
+    return a;
+  }
+  if (t === '<true/>') return true;
+  if (t === '<false/>') return false;
+  if (t === '<string>' || t === '<integer>') return plistScalar(c, t);
+  throw new Error(`unexpected ${t}`);
+}
+
+/** A dict's keys and values, after its `<dict>`: each key once. */
+function plistDict(c: PlistCursor): Record<string, unknown> {
+  const { toks } = c;
+  const o: Record<string, unknown> = {};
+  while (toks[c.i] !== '</dict>') {
+    if (toks[c.i++] !== '<key>') throw new Error(`dict: expected <key>, got ${toks[c.i - 1]}`);
+    const k = plistText(toks[c.i++]);
+    if (toks[c.i++] !== '</key>') throw new Error('unclosed key');
+    if (k in o) throw new Error(`duplicate key ${k}`);
+    o[k] = plistValue(c);
+  }
+  c.i++;
+  return o;
+}
+
+/** A string or an integer, after its opening tag `t`: closed by the same tag, an integer all digits, no raw markup. */
+function plistScalar(c: PlistCursor, t: '<string>' | '<integer>'): string | number {
+  const { toks } = c;
+  const body = toks[c.i] === '</string>' ? '' : toks[c.i++];
+  if (toks[c.i++] !== t.replace('<', '</')) throw new Error(`unclosed ${t}`);
+  if (t === '<integer>') {
+    if (!/^-?\d+$/.test(body)) throw new Error(`bad integer ${body}`);
+    return Number(body);
+  }
+  if (/[<>]/.test(body)) throw new Error('unescaped markup');
+  return plistText(body);
 }
 
 describe('resume hooks install (launchd agent, macOS)', () => {

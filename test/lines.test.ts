@@ -24,6 +24,80 @@ function collect(p: string, from = 0, want?: (h: Buffer) => boolean, max?: numbe
   return { lines, ...r };
 }
 
+/** Lines of seeded random lengths (the same every run): around the read size, the probe and the kept
+ * tail, some ending a few bytes before or after a read's end; each starts SKIP or KEEP, some end in a CR. */
+function randomLines(): Buffer[] {
+  let seed = 11;
+  const rnd = (n: number) => {
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+    return seed % n;
+  };
+  const lens = [
+    0,
+    1,
+    5,
+    40,
+    1023,
+    1024,
+    1025,
+    2000,
+    PROBE - 1,
+    PROBE,
+    PROBE + 1,
+    PROBE + 500,
+    PROBE + 1024,
+    PROBE + 1025,
+    CHUNK - 3,
+    CHUNK + 7,
+    2 * CHUNK + 100,
+  ];
+  const lines: Buffer[] = [];
+  let size = 0;
+  while (size < 48 * CHUNK) {
+    // some lines sized to end a few bytes before or after a read's end
+    const toEdge = CHUNK - (size % CHUNK);
+    const len = rnd(4) === 0 ? Math.max(0, toEdge - 1 + rnd(5) - 2) : rnd(3) === 0 ? lens[rnd(lens.length)] : rnd(3000);
+    const skip = rnd(2) === 0 ? 'SKIP' : 'KEEP';
+    const crlf = rnd(4) === 0;
+    const body = Buffer.alloc(len, 0x61);
+    for (let k = 0; k < len; k += 97) body[k] = 0x30 + (k % 10);
+    body.write(skip, 0, Math.min(len, 4), 'latin1');
+    if (crlf && len > 0) body[len - 1] = 13;
+    lines.push(body);
+    size += len + 1;
+  }
+  return lines;
+}
+
+/** A line as the reader hands it over: where it starts, its bytes (latin1), whether whole. */
+type Handed = { at: number; text: string; c: boolean };
+
+/** What the reader must hand over for `lines`, read by CHUNK and asking `want` about a long line's
+ * first PROBE bytes; `asks`, how many times it must ask. */
+function modelOf(lines: Buffer[], want: (h: Buffer) => boolean): { model: Handed[]; asks: number } {
+  const model: Handed[] = [];
+  let at = 0;
+  let asks = 0;
+  for (const l of lines) {
+    const nl = at + l.length;
+    const spans = Math.floor(at / CHUNK) < Math.floor(nl / CHUNK);
+    const whole = l.length > 0 && l[l.length - 1] === 13 ? l.subarray(0, -1) : l;
+    if (!spans || l.length < PROBE) model.push({ at, text: whole.toString('latin1'), c: true });
+    else {
+      asks++;
+      if (want(l.subarray(0, PROBE))) model.push({ at, text: whole.toString('latin1'), c: true });
+      else
+        model.push({
+          at,
+          text: Buffer.concat([l.subarray(0, PROBE), l.subarray(Math.max(PROBE, l.length - 1024))]).toString('latin1'),
+          c: false,
+        });
+    }
+    at = nl + 1;
+  }
+  return { model, asks };
+}
+
 describe('readLines', () => {
   it('yields complete lines, strips CR and a BOM, leaves a partial last line', () => {
     const p = file('\ufeffone\r\ntwo\n\nthree');
@@ -95,49 +169,11 @@ describe('readLines', () => {
     // Lines that start and end in one read are handed over whole. A line that spans reads is asked
     // about once its first PROBE bytes are in (a shorter one is whole): wanted, it is whole; not, it
     // is its first PROBE bytes and its last TAIL (1,024) bytes, as they are (a CR included).
-    let seed = 11;
-    const rnd = (n: number) => {
-      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
-      return seed % n;
-    };
-    const lens = [
-      0,
-      1,
-      5,
-      40,
-      1023,
-      1024,
-      1025,
-      2000,
-      PROBE - 1,
-      PROBE,
-      PROBE + 1,
-      PROBE + 500,
-      PROBE + 1024,
-      PROBE + 1025,
-      CHUNK - 3,
-      CHUNK + 7,
-      2 * CHUNK + 100,
-    ];
-    const lines: Buffer[] = [];
-    let size = 0;
-    while (size < 48 * CHUNK) {
-      // some lines sized to end a few bytes before or after a read's end
-      const toEdge = CHUNK - (size % CHUNK);
-      const len = rnd(4) === 0 ? Math.max(0, toEdge - 1 + rnd(5) - 2) : rnd(3) === 0 ? lens[rnd(lens.length)] : rnd(3000);
-      const skip = rnd(2) === 0 ? 'SKIP' : 'KEEP';
-      const crlf = rnd(4) === 0;
-      const body = Buffer.alloc(len, 0x61);
-      for (let k = 0; k < len; k += 97) body[k] = 0x30 + (k % 10);
-      body.write(skip, 0, Math.min(len, 4), 'latin1');
-      if (crlf && len > 0) body[len - 1] = 13;
-      lines.push(body);
-      size += len + 1;
-    }
+    const lines = randomLines();
     const bytes = Buffer.concat(lines.flatMap((l) => [l, Buffer.from('\n')]));
     const p = file(bytes);
     const want = (h: Buffer) => !h.subarray(0, 4).equals(Buffer.from('SKIP'));
-    const got: { at: number; text: string; c: boolean }[] = [];
+    const got: Handed[] = [];
     let asked = 0;
     readLines(p, 0, bytes.length, (b, s, e, c, at) => got.push({ at, text: b.toString('latin1', s, e), c }), {
       wantLong: (h) => {
@@ -146,26 +182,7 @@ describe('readLines', () => {
         return want(h);
       },
     });
-    const model: { at: number; text: string; c: boolean }[] = [];
-    let at = 0;
-    let asks = 0;
-    for (const l of lines) {
-      const nl = at + l.length;
-      const spans = Math.floor(at / CHUNK) < Math.floor(nl / CHUNK);
-      const whole = l.length > 0 && l[l.length - 1] === 13 ? l.subarray(0, -1) : l;
-      if (!spans || l.length < PROBE) model.push({ at, text: whole.toString('latin1'), c: true });
-      else {
-        asks++;
-        if (want(l.subarray(0, PROBE))) model.push({ at, text: whole.toString('latin1'), c: true });
-        else
-          model.push({
-            at,
-            text: Buffer.concat([l.subarray(0, PROBE), l.subarray(Math.max(PROBE, l.length - 1024))]).toString('latin1'),
-            c: false,
-          });
-      }
-      at = nl + 1;
-    }
+    const { model, asks } = modelOf(lines, want);
     expect(asks).toBeGreaterThan(10);
     expect(asked).toBe(asks);
     expect(got.length).toBe(model.length);

@@ -619,6 +619,56 @@ describe('privacy', () => {
   });
 });
 
+type OutputHarness = 'pi' | 'codex' | 'claude';
+
+/** Every .jsonl of harness `h` among the fixtures: its own folder and the recorded real-client ones. */
+function fixtureJsonl(h: string): string[] {
+  return [
+    path.join(FIXTURES, h),
+    ...fs
+      .readdirSync(path.join(FIXTURES, 'real'))
+      .filter((d) => d.startsWith(`${h}-`))
+      .map((d) => path.join(FIXTURES, 'real', d)),
+  ]
+    .flatMap((d) => (fs.readdirSync(d, { recursive: true }) as string[]).map((f) => path.join(d, f)))
+    .filter((f) => f.endsWith('.jsonl'));
+}
+
+/**
+ * `only` on each line of file `f` against what its extractor makes of the line and against
+ * `isOutput`, the plain definition; how many lines `only` took as tool output.
+ */
+function outputOnlyAgrees(x: { h: OutputHarness; f: string; only: (line: Buffer) => boolean; isOutput: (o: Decoded) => boolean }): number {
+  const { h, f, only, isOutput } = x;
+  let outputs = 0;
+  const lines = fs.readFileSync(f, 'utf8').split('\n').filter(Boolean);
+  const cx = { first: true, st: {} };
+  for (const text of lines) {
+    let o: Decoded;
+    try {
+      o = JSON.parse(text);
+    } catch {
+      continue;
+    }
+    const pieces = EXTRACTORS[h](o, cx);
+    cx.first = false;
+    const said = only(Buffer.from(text));
+    if (said) {
+      outputs++;
+      expect(
+        pieces.every((p) => p.role === 'tool-output'),
+        `${f}: ${text.slice(0, 120)}`,
+      ).toBe(true);
+    }
+    // each harness writes the record's type and the payload's (or message's) first; a
+    // bracket in a value before it (the fixtures' "[trimmed for fixture]") makes the bytes
+    // ambiguous, and such a line is decoded as usual
+    const before = text.slice(1, text.indexOf(h === 'codex' ? '"payload":' : '"message":'));
+    if (isOutput(o) && !/[[{]/.test(before)) expect(said, `${f}: ${text.slice(0, 120)}`).toBe(true);
+  }
+  return outputs;
+}
+
 describe('scanning', () => {
   it('finds a word inside a line of tens of MB with bounded memory', () => {
     const h = home();
@@ -1036,44 +1086,10 @@ describe('scanning', () => {
         o.type === 'response_item' && ['function_call_output', 'custom_tool_call_output', 'tool_search_output'].includes(o.payload?.type),
     };
     for (const [h, isOutput] of Object.entries(kinds)) {
-      const only = must(HOOKS[h as 'pi' | 'codex' | 'claude'].outputOnly);
-      const files = [
-        path.join(FIXTURES, h),
-        ...fs
-          .readdirSync(path.join(FIXTURES, 'real'))
-          .filter((d) => d.startsWith(`${h}-`))
-          .map((d) => path.join(FIXTURES, 'real', d)),
-      ]
-        .flatMap((d) => (fs.readdirSync(d, { recursive: true }) as string[]).map((f) => path.join(d, f)))
-        .filter((f) => f.endsWith('.jsonl'));
+      const harness = h as OutputHarness;
+      const only = must(HOOKS[harness].outputOnly);
       let outputs = 0;
-      for (const f of files) {
-        const lines = fs.readFileSync(f, 'utf8').split('\n').filter(Boolean);
-        const cx = { first: true, st: {} };
-        for (const text of lines) {
-          let o: Decoded;
-          try {
-            o = JSON.parse(text);
-          } catch {
-            continue;
-          }
-          const pieces = EXTRACTORS[h as 'pi' | 'codex' | 'claude'](o, cx);
-          cx.first = false;
-          const said = only(Buffer.from(text));
-          if (said) {
-            outputs++;
-            expect(
-              pieces.every((p) => p.role === 'tool-output'),
-              `${f}: ${text.slice(0, 120)}`,
-            ).toBe(true);
-          }
-          // each harness writes the record's type and the payload's (or message's) first; a
-          // bracket in a value before it (the fixtures' "[trimmed for fixture]") makes the bytes
-          // ambiguous, and such a line is decoded as usual
-          const before = text.slice(1, text.indexOf(h === 'codex' ? '"payload":' : '"message":'));
-          if (isOutput(o) && !/[[{]/.test(before)) expect(said, `${f}: ${text.slice(0, 120)}`).toBe(true);
-        }
-      }
+      for (const f of fixtureJsonl(h)) outputs += outputOnlyAgrees({ h: harness, f, only, isOutput });
       expect(outputs, h).toBeGreaterThan(2);
     }
   });

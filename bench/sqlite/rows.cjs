@@ -24,48 +24,37 @@ const statAll = (paths) => {
   }
   return changed;
 };
-// in a function: its early returns end the run (a top-level return is Node's CommonJS wrapper only, not JavaScript)
-function main() {
-  if (mode === 'file' || mode === 'statfile' || mode === 'stat') {
-    if (mode !== 'file')
-      statAll(
-        fs
-          .readFileSync(mode === 'stat' ? a : b, 'utf8')
-          .split('\n')
-          .filter(Boolean),
-      );
-    if (mode !== 'stat') out(fs.readFileSync(a));
-    return;
+/** file, statfile, stat: no database, the paths' stat and the file read whole */
+function noDatabase() {
+  if (mode !== 'file')
+    statAll(
+      fs
+        .readFileSync(mode === 'stat' ? a : b, 'utf8')
+        .split('\n')
+        .filter(Boolean),
+    );
+  if (mode !== 'stat') out(fs.readFileSync(a));
+}
+/** the no-change check: each source's size and mtime against what the database holds */
+function statSources(db) {
+  let changed = 0;
+  for (const [path, size, mtime] of db.iter('SELECT path, size, mtime_ms FROM sources')) {
+    const s = fs.statSync(path, { throwIfNoEntry: false });
+    if (!s || s.size !== size || s.mtimeMs !== mtime) changed++;
   }
-  const { open } = require('./engine.cjs');
-  const db = open(a, { readonly: true });
-  if (mode === 'small') {
-    out(`${String(db.get('SELECT count(*) AS n FROM meta').n)}\n`);
-    return;
-  }
-  if (mode.startsWith('stat')) {
-    let changed = 0;
-    for (const [path, size, mtime] of db.iter('SELECT path, size, mtime_ms FROM sources')) {
-      const s = fs.statSync(path, { throwIfNoEntry: false });
-      if (!s || s.size !== size || s.mtimeMs !== mtime) changed++;
-    }
-    if (changed) process.stderr.write(`changed: ${changed}\n`);
-  }
-  if (mode === 'sqlcat' || mode === 'statsqlcat') {
-    // the whole output made inside SQLite: one string crosses into JS
-    const v = db.get(
-      `SELECT group_concat(head || CASE WHEN d < 3600 THEN CAST(round(d / 60) AS INT) || 'm' WHEN d < 86400 THEN CAST(round(d / 3600) AS INT) || 'h' ELSE CAST(round(d / 86400) AS INT) || 'd' END || tail, '') AS v
+  if (changed) process.stderr.write(`changed: ${changed}\n`);
+}
+/** the whole output made inside SQLite: one string crosses into JS */
+function sqlcat(db) {
+  const v = db.get(
+    `SELECT group_concat(head || CASE WHEN d < 3600 THEN CAST(round(d / 60) AS INT) || 'm' WHEN d < 86400 THEN CAST(round(d / 3600) AS INT) || 'h' ELSE CAST(round(d / 86400) AS INT) || 'd' END || tail, '') AS v
     FROM (SELECT head, tail, (? - updated) / 1000.0 AS d FROM sessions WHERE hidden = 0 ORDER BY updated DESC)`,
-      Date.now(),
-    ).v;
-    out(v);
-    return;
-  }
-  if (mode === 'blob' || mode === 'statblob') {
-    const v = db.get("SELECT value FROM meta WHERE key = 'rows'").value;
-    fs.writeSync(1, v);
-    return;
-  }
+    Date.now(),
+  ).v;
+  out(v);
+}
+/** rows, statrows, pre, statpre: the rows put together in JS, each one whole or from its pre-rendered parts */
+function rendered(db) {
   const nowMs = Date.now();
   const age = (t) => {
     const s = (nowMs - t) / 1000;
@@ -85,5 +74,29 @@ function main() {
     parts.push(`${h}:${sid}\t${short}\t${age(updated)}\t${h}\t${cwd.replace('/home/user', '~')}\t${branch ?? ''}\t${title ?? fp}\n`);
   }
   out(parts.join(''));
+}
+// in a function: its early returns end the run (a top-level return is Node's CommonJS wrapper only, not JavaScript)
+function main() {
+  if (mode === 'file' || mode === 'statfile' || mode === 'stat') {
+    noDatabase();
+    return;
+  }
+  const { open } = require('./engine.cjs');
+  const db = open(a, { readonly: true });
+  if (mode === 'small') {
+    out(`${String(db.get('SELECT count(*) AS n FROM meta').n)}\n`);
+    return;
+  }
+  if (mode.startsWith('stat')) statSources(db);
+  if (mode === 'sqlcat' || mode === 'statsqlcat') {
+    sqlcat(db);
+    return;
+  }
+  if (mode === 'blob' || mode === 'statblob') {
+    const v = db.get("SELECT value FROM meta WHERE key = 'rows'").value;
+    fs.writeSync(1, v);
+    return;
+  }
+  rendered(db);
 }
 main();
