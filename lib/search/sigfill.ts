@@ -37,9 +37,18 @@ export function searchedFiles(all: Session[]): Map<string, Harness> {
 
 const lockOf = (app: App) => path.join(path.dirname(indexFiles(app.ctx).db), 'sigs.lock');
 
-/** Fill with the lock held; null when another process holds it (it is filling them). */
-function filling<T>(app: App, fn: () => T): T | null {
-  const l = tryLock(lockOf(app));
+/**
+ * Fill with the lock held; null when another process holds it (it is filling them) for longer than
+ * `waitMs`. (A search as you type waits a moment: the reload before it, which fzf has just stopped,
+ * may still hold the lock, and without the wait no reload would ever make them.)
+ */
+function filling<T>(app: App, fn: () => T, waitMs = 0): T | null {
+  const end = Date.now() + waitMs;
+  let l = tryLock(lockOf(app));
+  while (!l.ok && Date.now() < end) {
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
+    l = tryLock(lockOf(app));
+  }
   if (!l.ok) return null;
   try {
     return fn();
@@ -104,16 +113,20 @@ export function hasSignatures(app: App): boolean {
 function fillNow(app: App, file: string, files: string[], byFile: Map<string, Harness>): boolean {
   try {
     return (
-      filling(app, () => {
-        const db = openWrite(file);
-        try {
-          db.pragma(`busy_timeout = ${FILL_WAIT_MS}`);
-          fillSigs(db, files, { harnessOf: (f) => byFile.get(f) });
-          return true;
-        } finally {
-          db.close();
-        }
-      }) === true
+      filling(
+        app,
+        () => {
+          const db = openWrite(file);
+          try {
+            db.pragma(`busy_timeout = ${FILL_WAIT_MS}`);
+            fillSigs(db, files, { harnessOf: (f) => byFile.get(f) });
+            return true;
+          } finally {
+            db.close();
+          }
+        },
+        FILL_WAIT_MS,
+      ) === true
     );
   } catch {
     return false;
