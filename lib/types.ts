@@ -131,6 +131,20 @@ export interface RefinishIO<S> {
 }
 
 /**
+ * A line as a reader hands it to an adapter: `buf[start, end)`, without its newline. `complete` is
+ * false for a line cut at the size cap. `at` is where the line starts in the file when the caller
+ * will call `settle` at the end of the file, so a line may be left undecoded and read back then;
+ * without it, decode every line. (One object per reader, set again for each line: a call per line
+ * with an object made for each was measurable on a build of a million lines.)
+ */
+export interface Line {
+  buf: Buffer;
+  start: number;
+  end: number;
+  complete: boolean;
+  at?: number;
+}
+/**
  * Everything resume knows about one harness. `N` is the adapter's name as a literal type: the
  * registry derives the `Harness` union from its list of adapters, so every adapter states it.
  */
@@ -167,12 +181,8 @@ export interface Adapter<S extends LineState = LineState, N extends string = Har
 
   /** lines mode */
   begin?(src: Source): S;
-  /**
-   * One complete line `buf[start, end)` (no newline). `complete` is false for a line cut at the size
-   * cap. `at` is where the line starts in the file when the caller will call `settle` at the end of
-   * the file, so a line may be left undecoded and read back then; without it, decode every line.
-   */
-  line?(state: S, buf: Buffer, start: number, end: number, complete: boolean, at?: number): void;
+  /** One line of the file (a Line: the reader's one object, reused for every line, so keep none of it but copies). */
+  line?(state: S, l: Line): void;
   /**
    * At the end of the lines read (before `sessions`): decode what `line` put off, reading it back
    * with `read(at, length)` (null when the file no longer has those bytes). Only what the last lines

@@ -32,7 +32,9 @@ function plain(harness: Harness, file: string) {
   const st = p.begin(s);
   const want = p.wantLong;
   const size = fs.statSync(file).size;
-  const r = readLines(file, 0, size, (b, x, e, c) => p.line(st, b, x, e, c), { wantLong: want ? (h) => want(st, h) : undefined });
+  const r = readLines(file, 0, size, (buf, start, end, complete) => p.line(st, { buf, start, end, complete }), {
+    wantLong: want ? (h) => want(st, h) : undefined,
+  });
   return { offset: r.offset, state: copy(st), sessions: a.sessions(st, s).map((s) => sanitizeSession(s)) };
 }
 
@@ -76,7 +78,7 @@ describe('assistant lines put off to the end of the file', () => {
     for (const f of fixtures(FIXTURES).filter((p) => harnessOf(p) === 'claude' && !p.includes('/history.'))) {
       const st = { ...p.begin(src('claude', f)), entrypoint: 'cli' };
       const bytes = fs.readFileSync(f);
-      readLines(f, 0, bytes.length, (b, s, e, c, at) => p.line(st, b, s, e, c, at));
+      readLines(f, 0, bytes.length, (buf, start, end, complete, at) => p.line(st, { buf, start, end, complete, at }));
       const d = (st.deferred ?? []) as number[];
       for (let i = 0; i < d.length; i += 2) expect(JSON.parse(bytes.toString('utf8', d[i], d[i] + d[i + 1])).type, f).toBe('assistant');
     }

@@ -1,7 +1,10 @@
 // Parse one changed source: continue a `lines` source from its offset, or read a `whole` one.
 
 import { adapter } from '../harness/registry.js';
-import type { Ctx, LineState, SessionCore, Source } from '../types.js';
+import type { Ctx, Line, LineState, SessionCore, Source } from '../types.js';
+
+const EMPTY = Buffer.alloc(0);
+
 import { readFully } from '../util/fsx.js';
 import { sanitizeSession } from '../util/redact.js';
 import { MAX_LINE, readLines } from './lines.js';
@@ -40,13 +43,21 @@ export async function runJob(job: Job, ctx: Ctx): Promise<JobResult> {
       const wantLong = a.wantLong?.bind(a);
       const want = wantLong ? (head: Buffer) => wantLong(state, head) : undefined;
       const settle = a.settle ? a.settle.bind(a) : null;
+      // one Line for the whole file, set again for each line (types.ts Line)
+      const l: Line = { buf: EMPTY, start: 0, end: 0, complete: true, at: undefined };
       const r = readLines(
         job.src.path,
         job.from,
         job.size,
-        settle
-          ? (buf, s, e, complete, at) => line(state, buf, s, e, complete, at)
-          : (buf, s, e, complete) => line(state, buf, s, e, complete),
+        (buf, s, e, complete, at) => {
+          l.buf = buf;
+          l.start = s;
+          l.end = e;
+          l.complete = complete;
+          // (an offset only where the adapter settles what it put off: without one it decodes every line)
+          if (settle) l.at = at;
+          line(state, l);
+        },
         { wantLong: want, maxLine: MAX_LINE, after: settle ? (fd) => settle(state, (at, len) => readBack(fd, at, len)) : undefined },
       );
       return { path: job.src.path, offset: r.offset, tail: r.tail, state, sessions: a.sessions(state, job.src).map(clean) };

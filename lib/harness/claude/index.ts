@@ -330,8 +330,8 @@ export const claude: Adapter<ClaudeState, 'claude'> = {
     return !skippable(head, 0, head.length, true);
   },
 
-  // biome-ignore lint/complexity/useMaxParams: Adapter.line's signature (lib/types.ts), called once per line without an object per call
-  line(st, buf, start, end, complete, at) {
+  line(st, l) {
+    const { buf, start, end, complete, at } = l;
     const c = countersOf(st);
     if (!complete) {
       c.hugeLines++;

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { MAX_LINE } from '../../index/lines.js';
-import type { Adapter, Ctx, FinishChange, LineState, RefinishIO, Root, SessionCore, Source } from '../../types.js';
+import type { Adapter, Ctx, FinishChange, Line, LineState, RefinishIO, Root, SessionCore, Source } from '../../types.js';
 import { direntMaybeFile, entries, isDir, uniqueReal, walk } from '../../util/fsx.js';
 import { createHash } from '../../util/lazy.js';
 import { envDirs, expandHome, storeEnv } from '../../util/paths.js';
@@ -815,7 +815,8 @@ export const codex: Adapter<AnyState, 'codex'> = {
     return true;
   },
 
-  line(st: CodexState | TitlesState, buf: Buffer, start: number, end: number, complete: boolean) {
+  line(st: CodexState | TitlesState, l: Line) {
+    const { buf, start, end, complete } = l;
     if (isTitles(st)) {
       titleLine(st, buf, start, end, complete);
       return;

@@ -270,7 +270,8 @@ export const copilot: Adapter<CopilotState, 'copilot'> = {
     return !BULKY.some((b) => headHas(head, 0, head.length, b, b.length)) && !headHas(head, 0, head.length, B_SYSTEM, B_SYSTEM.length);
   },
 
-  line(st, buf, start, end, complete) {
+  line(st, l) {
+    const { buf, start, end, complete } = l;
     if (headHas(buf, start, end, B_SYSTEM, B_SYSTEM.length)) {
       systemMessage(st, buf, start, end);
       return;

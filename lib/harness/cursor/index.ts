@@ -524,7 +524,8 @@ export const cursor: Adapter<CursorState, 'cursor'> = {
     return { prompts: 0, firstPrompt: null, lastPrompt: null, lastReply: null, cwds: [], counters: newCounters() };
   },
 
-  line(state, buf, start, end, complete) {
+  line(state, l) {
+    const { buf, start, end, complete } = l;
     const st = state as TranscriptState;
     const c = st.counters;
     if (!complete) {

@@ -201,7 +201,8 @@ export const droid: Adapter<DroidState, 'droid'> = {
     };
   },
 
-  line(st, buf, start, end, complete) {
+  line(st, l) {
+    const { buf, start, end, complete } = l;
     // Injected context (several KiB of reminders each turn), and a long record that is no prompt:
     // their time is all a listing needs. A fork's copies end at a message id, so a copied record
     // is always decoded while copying.

@@ -390,7 +390,7 @@ export const gemini: Adapter<GeminiState, 'gemini'> = {
 
   begin: () => newState(),
 
-  line: lineInto,
+  line: (st, l) => lineInto(st, l.buf, l.start, l.end, l.complete),
 
   readWhole(src: Source): GeminiState {
     const st = newState();

@@ -333,8 +333,8 @@ export const pi: Adapter<PiState, 'pi'> = {
     return st.lines === 0 || !skippable(head, 0, head.length, true);
   },
 
-  // biome-ignore lint/complexity/useMaxParams: Adapter.line's signature (lib/types.ts), called once per line without an object per call
-  line(st, buf, start, end, complete, at) {
+  line(st, l) {
+    const { buf, start, end, complete, at } = l;
     const c = countersOf(st);
     const first = st.lines++ === 0;
     if (!complete) {

@@ -186,7 +186,8 @@ export const qwen: Adapter<QwenState, 'qwen'> = {
     };
   },
 
-  line(st, buf, start, end, complete) {
+  line(st, l) {
+    const { buf, start, end, complete } = l;
     st.lines++;
     const type = !complete || end - start > BIG ? peekStr(buf, start, end, B_TYPE, { window: 4096 }) : null;
     if (!complete || (type != null && type !== 'user' && type !== 'system')) {
