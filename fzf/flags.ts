@@ -9,7 +9,7 @@
 import shellQuote from 'shell-quote';
 import { ExitError } from '../lib/errors.js';
 import { quoteSh } from '../lib/util/quote.js';
-import { previewWindow } from './layout.js';
+import { previewWindow, tabPreviewWindow } from './layout.js';
 import { type Feature, fmtVersion, has, MIN, type Version } from './version.js';
 
 export type Keymap = 'default' | 'vim';
@@ -202,7 +202,10 @@ export function fzfFlags(o: FlagOptions): Flags {
   const env: Record<string, string> = {};
 
   if (o.context === 'tab') {
-    const args = ['--no-sort'];
+    // fzf-tab's preview (of `resume preview`) hidden where the picker puts it below the list
+    // (alt-p shows it): beside the list in 80 columns it left no room for any title, and below it
+    // in fzf-tab's few lines, no room for the list
+    const args = ['--no-sort', tabPreviewWindow(has(v, 'previewAlt')), `--bind=${KEYS.preview}:toggle-preview`];
     if (o.keys === 'vim') args.push(...vimBinds(v, 'tab', accept));
     return { args: [...args, ...user], env, report: has(v, 'print') ? 'print' : 'file' };
   }

@@ -27,6 +27,11 @@ export function previewWindow(alt: boolean): string {
   return alt ? `--preview-window=right,50%,wrap,<${PREVIEW_MIN}(down,40%,wrap)` : '--preview-window=right:50%:wrap';
 }
 
+/** fzf-tab's preview window: beside the list when wide enough (the picker's rule), else hidden (fzf-tab's few lines leave no room below). */
+export function tabPreviewWindow(alt: boolean): string {
+  return alt ? `--preview-window=right,50%,wrap,<${PREVIEW_MIN}(hidden)` : '--preview-window=right:50%:wrap';
+}
+
 /** The columns the list gets in a terminal `cols` wide, with the preview where fzf puts it. */
 export function listWidth(cols: number, alt = true): number {
   const right = Math.floor(cols / 2);

@@ -254,11 +254,18 @@ describe('generated flags', () => {
     for (const ver of ['0.38.0', '0.46.0', '0.53.0', '0.60.0']) {
       const f = flags(ver, { keys: 'vim', context: 'tab' });
       expect(f.args[0]).toBe('--no-sort');
-      expect(f.args.join('\n')).not.toMatch(/--with-shell|--preview|reload\(|__feed/);
+      // (the preview's command is fzf-tab's zstyle: only where it goes, and the key that shows it)
+      expect(f.args.join('\n')).not.toMatch(/--with-shell|--preview=|reload\(|__feed/);
       expect(f.args.some((a) => a.startsWith('--bind=/:'))).toBe(false);
       expect(f.args.some((a) => /unbind\([^)]*\/[,)]/.test(a))).toBe(false);
     }
-    expect(flags('0.60.0', { context: 'tab' }).args).toEqual(['--no-sort']);
+    // beside the list where the picker's preview would be, hidden where it would go below (fzf-tab's
+    // few lines leave it no room there); alt-p shows it
+    expect(flags('0.60.0', { context: 'tab' }).args).toEqual([
+      '--no-sort',
+      '--preview-window=right,50%,wrap,<70(hidden)',
+      '--bind=alt-p:toggle-preview',
+    ]);
   });
 
   it('fzf_opts come last; --prompt is refused in vim mode; shell operators are refused', () => {
@@ -292,10 +299,14 @@ describe('generated flags', () => {
     const r = run(home, ['__fzf-flags', 'tab']);
     expect(r.code).toBe(0);
     expect(r.stdout.split('\n')).toHaveLength(2);
-    expect(r.stdout).toMatch(/^--no-sort '--prompt=> ' '--bind=start:unbind\(/);
+    expect(r.stdout).toMatch(
+      /^--no-sort '--preview-window=right,50%,wrap,<70\(hidden\)' --bind=alt-p:toggle-preview '--prompt=> ' '--bind=start:unbind\(/,
+    );
     expect(r.stdout.trimEnd().endsWith(' --height 50%')).toBe(true);
     write(home, '.config/resume/config', 'keys = "default"\n');
-    expect(run(home, ['__fzf-flags', 'tab']).stdout).toBe('--no-sort\n');
+    expect(run(home, ['__fzf-flags', 'tab']).stdout).toBe(
+      "--no-sort '--preview-window=right,50%,wrap,<70(hidden)' --bind=alt-p:toggle-preview\n",
+    );
     const bad = run(home, ['__fzf-flags', 'menu']);
     expect(bad.code).toBe(2);
   });

@@ -1,5 +1,5 @@
 // `resume <TAB>` with fzf-tab loaded, in real zsh under tmux, on the installed fzf (and, through
-// .ci/run, on every fzf version): candidates newest first, the picker's preview beside them, vim
+// .ci/run, on every fzf version): candidates newest first, the picker's preview beside them (hidden in 80 columns), vim
 // keys when the config says keys = "vim", and the chosen id inserted. fzf-tab (MIT) is vendored in
 // test/fixtures/fzf-tab (plugin files only, from upstream commit e394092).
 import path from 'node:path';
@@ -18,10 +18,10 @@ const SESSIONS: Sess[] = [
 describe('zsh with fzf-tab (tmux)', { timeout: 120_000 }, () => {
   const skip = needs('zsh', 'tmux', 'fzf');
 
-  const withTab = async (config: string | null, fn: (t: TmuxShell) => Promise<void>) => {
+  const withTab = async (config: string | null, fn: (t: TmuxShell) => Promise<void>, size?: { cols: number; rows: number }) => {
     const home = claudeHome(SESSIONS);
     if (config) write(home, '.config/resume/config', config);
-    const t = new TmuxShell(home, 'zsh');
+    const t = new TmuxShell(home, 'zsh', {}, size);
     try {
       await t.until(() => t.line() === '$', 'the prompt');
       t.send(
@@ -48,6 +48,21 @@ describe('zsh with fzf-tab (tmux)', { timeout: 120_000 }, () => {
       t.send('Enter');
       await t.until(() => /^\$ resume 33333333/.test(t.line()), 'the id inserted');
     });
+  });
+
+  it.skipIf(skip)('in 80 columns the preview is hidden, so the titles show; alt-p shows it', async () => {
+    await withTab(
+      null,
+      async (t) => {
+        await t.until((x) => /33333333 .*deploy the site/.test(x) && /11111111 .*fix the zshrc/.test(x), 'the titles in the list');
+        expect(t.screen()).not.toMatch(/│ harness:/);
+        t.send('M-p');
+        await t.until((x) => /│ harness: +claude/.test(x), 'the preview');
+        t.send('Enter');
+        await t.until(() => /^\$ resume 33333333/.test(t.line()), 'the id inserted');
+      },
+      { cols: 80, rows: 24 },
+    );
   });
 
   it.skipIf(skip)('a query narrows the list, newest first kept; Enter inserts that id', async () => {
