@@ -1008,7 +1008,15 @@ export function storedRows(ctx: Ctx): ListedSession[] | null {
 
 /** The stored listing, whole, without statting any source; null when there is none. */
 export function storedListing(ctx: Ctx): Session[] | null {
-  return store.withRead(indexFiles(ctx).db, (db) => store.allRows(db).map((r) => r.session));
+  return storedWithShorts(ctx)?.sessions ?? null;
+}
+
+/** The stored listing and the short ids kept with it (no shortIds over it again); null when there is none. */
+export function storedWithShorts(ctx: Ctx): { sessions: Session[]; shorts: Map<string, string> } | null {
+  return store.withRead(indexFiles(ctx).db, (db) => {
+    const rows = store.allRows(db);
+    return { sessions: rows.map((r) => r.session), shorts: new Map(rows.map((r) => [r.session.id, r.short])) };
+  });
 }
 
 /** A session of the stored listing, with its short id there. */
