@@ -33,6 +33,8 @@ export interface App {
     onSessions?: (s: Session[]) => void;
   }): Promise<IndexResult>;
   sessions(): Promise<Session[]>;
+  /** every session's short id (its id's shortest unique prefix among all): the index's, else worked out over `sessions()` */
+  shorts(): Promise<Map<string, string>>;
   /** sessions as this app shows them (the demo's directories and fixed times; else as they are) */
   view<T extends Pick<Session, 'key' | 'cwd' | 'started' | 'updated'>>(sessions: T[]): T[];
   /** environment for the launched harness (the demo puts its stand-in commands first on PATH) */
@@ -234,6 +236,13 @@ export function makeApp(opts: { demo?: boolean; env?: NodeJS.ProcessEnv; distDir
     async sessions() {
       if (!cached) cached = app.index();
       return withSnapshotNames(ctx, (await cached).sessions);
+    },
+    async shorts() {
+      if (!cached) cached = app.index();
+      const r = await cached;
+      // (the index keeps them with the sessions; a run that built it may not hand them back)
+      if (!r.shorts) r.shorts = (await import('./select/filter.js')).shortIds(r.sessions);
+      return r.shorts;
     },
     async listing({ onSessions, quiet } = {}) {
       // sessions from index() are already in the app's view (the demo's directories and times)

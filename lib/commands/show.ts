@@ -3,7 +3,6 @@ import { ExitError } from '../errors.js';
 import { allPrompts } from '../index/prompts.js';
 import { launchInfo, liveInfo } from '../launch/info.js';
 import { toJson } from '../output.js';
-import { shortIds } from '../select/filter.js';
 import { resolve } from '../select/resolve.js';
 import type { Session } from '../types.js';
 import { tildify } from '../util/paths.js';
@@ -17,7 +16,7 @@ export async function run(app: App, call: Call): Promise<void> {
   const o = call.opts as { json?: boolean };
   const all = await app.sessions();
   const r = resolve(query, all, { prompts: (words) => allPrompts(app.ctx, words) });
-  const shorts = shortIds(all);
+  const shorts = await app.shorts();
   if (r.kind === 'none') throw new ExitError(1, `no session matches '${query.join(' ')}'`);
   if (r.kind !== 'one') {
     out(r.candidates.map((s) => `${shorts.get(s.id)}\t${s.harness}\t${oneLine(s.title ?? s.firstPrompt ?? '')}\n`).join(''));
