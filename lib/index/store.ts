@@ -101,8 +101,10 @@ const WRITE_WAIT_MS = 120_000;
 export function openWrite(file: string): Db {
   for (let attempt = 0; ; attempt++) {
     let db: Db | null = null;
+    let ino = -1;
     try {
       db = open(file, { timeout: WRITE_WAIT_MS });
+      ino = inoOf(file);
       // (a database in memory: no cache directory to keep one in)
       if (file !== ':memory:') fs.chmodSync(file, 0o600);
       // 16 KiB pages (on a new file; WAL fixes the size after): a file's signature is a row of 1-4 KiB,
@@ -115,13 +117,17 @@ export function openWrite(file: string): Db {
       // a small page cache: a build writes each source once and reads little back (SQLite's 16 MiB
       // default was most of the memory a full build added at 22,000 sessions)
       db.pragma('cache_size = -4000');
-      const v = db.pragma('user_version', { simple: true }) as number;
-      if (v !== INDEX_VERSION) {
-        const tables = db.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'table'").pluck().get() as number;
-        if (tables > 0) throw new Stale();
+      if ((db.pragma('user_version', { simple: true }) as number) !== INDEX_VERSION) {
         db.exec('BEGIN IMMEDIATE');
-        // (another builder may have made it while this one waited for the lock)
+        // Read again under the write lock: another builder may have made it while this one waited,
+        // and a version read before its commit with tables read after it took a new index for an
+        // old one (removed under that builder, which then built into a deleted file: the work twice).
         if ((db.pragma('user_version', { simple: true }) as number) !== INDEX_VERSION) {
+          const tables = db.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'table'").pluck().get() as number;
+          if (tables > 0) {
+            db.exec('ROLLBACK');
+            throw new Stale();
+          }
           db.exec(SCHEMA);
           db.pragma(`user_version = ${INDEX_VERSION}`);
         }
@@ -135,13 +141,23 @@ export function openWrite(file: string): Db {
         /* closing a broken handle */
       }
       if (attempt > 0 || (!(err instanceof Stale) && !isCorrupt(err))) throw err;
-      // an old or broken file: removed (with its WAL) and made anew
-      for (const f of [file, `${file}-wal`, `${file}-shm`]) fs.rmSync(f, { force: true });
+      // an old or broken file: removed (with its WAL) and made anew; unless another process has
+      // put a new one in its place meanwhile (then that one is opened)
+      if (ino >= 0 && inoOf(file) === ino) for (const f of [file, `${file}-wal`, `${file}-shm`]) fs.rmSync(f, { force: true });
     }
   }
 }
 
 class Stale extends Error {}
+
+/** The file's inode, or -1 (none, or a database in memory). */
+function inoOf(file: string): number {
+  try {
+    return file === ':memory:' ? -1 : fs.statSync(file).ino;
+  } catch {
+    return -1;
+  }
+}
 
 function isCorrupt(err: unknown): boolean {
   const code = errorCode(err);
