@@ -15,7 +15,10 @@ import { piecesHolding } from '../lib/search/pieces.js';
 import { parseQuery } from '../lib/search/query.js';
 import { EXTRACTORS, loadExtractors } from '../lib/search/registry.js';
 import { runSearch } from '../lib/search/run.js';
-import { fillSigs, Signatures } from '../lib/search/sigs.js';
+import { searchedFiles } from '../lib/search/sigfill.js';
+import { SigPool } from '../lib/search/sigpool.js';
+import { fillSigs, fillSigsOn, Signatures } from '../lib/search/sigs.js';
+import type { Harness } from '../lib/types.js';
 import { envFor, must, ROOT, run, tempDir, tempHome, until } from './helpers.js';
 import type { Found } from './json.js';
 
@@ -306,6 +309,75 @@ function searchReadingAll(h: string, words: string[], said?: (stderr: string) =>
 }
 
 const QUERIES = [['hello'], ['the'], ['zanzibarquux'], ['json'], ['"read the"'], ['a'], ['file', 'the'], ['résumé'], ['src/'], ['<']];
+
+describe('signatures made on worker threads (resume index)', () => {
+  /** Every row of sigs and every piece, by file: what a fill leaves in the database. */
+  function contents(dbFile: string): unknown[] {
+    const db = openWrite(dbFile);
+    try {
+      const sigs = db
+        .prepare('SELECT path, size, mtime, ino, hex(head), hex(tail), hex(bloom), poff, pst FROM sigs ORDER BY path')
+        .raw()
+        .all();
+      const pieces = db
+        .prepare('SELECT s.path, p.role, p.flags, p.text FROM pieces p JOIN sigs s ON s.id = p.file ORDER BY s.path, p.id')
+        .raw()
+        .all();
+      return [sigs, pieces];
+    } finally {
+      db.close();
+    }
+  }
+
+  /** Every transcript of the real clients' homes, with its harness (as `resume index` hands them over). */
+  async function realFiles(): Promise<Map<string, Harness>> {
+    const h = realHome();
+    expect(run(h, ['rows']).code).toBe(0);
+    await loadExtractors();
+    const app = makeApp({ env: envFor(h), distDir: path.join(ROOT, 'dist') });
+    return searchedFiles(await app.sessions());
+  }
+
+  const fillHere = (dbFile: string, byFile: Map<string, Harness>) => {
+    const db = openWrite(dbFile);
+    try {
+      return fillSigs(db, [...byFile.keys()], { prune: true, harnessOf: (f) => byFile.get(f) });
+    } finally {
+      db.close();
+    }
+  };
+  const fillOn = async (dbFile: string, byFile: Map<string, Harness>, workerFile: string) => {
+    const pool = new SigPool(workerFile, 2);
+    const db = openWrite(dbFile);
+    try {
+      // (every file handed over, however small)
+      return await fillSigsOn(db, [...byFile.keys()], { prune: true, harnessOf: (f) => byFile.get(f) }, pool, 0);
+    } finally {
+      db.close();
+      pool.stop();
+    }
+  };
+
+  it('leave the same rows and pieces as this thread does, for every real client', async () => {
+    const byFile = await realFiles();
+    expect(byFile.size).toBeGreaterThan(20);
+    const d = dir();
+    const here = fillHere(path.join(d, 'here.db'), byFile);
+    const there = await fillOn(path.join(d, 'there.db'), byFile, path.join(ROOT, 'dist', 'search-worker.cjs'));
+    expect(there).toEqual(here);
+    expect(here.made).toBe(byFile.size);
+    expect(contents(path.join(d, 'there.db'))).toEqual(contents(path.join(d, 'here.db')));
+  });
+
+  it('are made here when no thread can be had (a worker file that is not there)', async () => {
+    const byFile = await realFiles();
+    const d = dir();
+    fillHere(path.join(d, 'here.db'), byFile);
+    const there = await fillOn(path.join(d, 'there.db'), byFile, path.join(d, 'no-such-worker.cjs'));
+    expect(there.made).toBe(byFile.size);
+    expect(contents(path.join(d, 'there.db'))).toEqual(contents(path.join(d, 'here.db')));
+  });
+});
 
 describe('the picker opening on a home without a search index', () => {
   it('starts `resume index` in the background when there is more to read than a search would itself', async () => {

@@ -6,6 +6,7 @@
 // for it: it reads those files as a search always could, says so, and starts `resume index` in the
 // background, which makes them for the next search. One filler at a time (a lock file beside the
 // database); the listing's builder is never held up for more than one batch (sigs.ts).
+import os from 'node:os';
 import path from 'node:path';
 import type { App } from '../app.js';
 import { indexFiles } from '../index/files.js';
@@ -18,7 +19,7 @@ import { childFiles } from './groups.js';
 import { type Kept, piecesHolding } from './pieces.js';
 import type { Term } from './query.js';
 import { HOOKS, loadExtractors } from './registry.js';
-import { type FillTally, fillSigs, Signatures } from './sigs.js';
+import { type FillTally, fillSigs, fillSigsOn, Signatures } from './sigs.js';
 
 /** changed bytes a search makes the signatures of before it reads (about a quarter of a second) */
 const FILL_NOW = 64 << 20;
@@ -38,18 +39,24 @@ export function searchedFiles(all: Session[]): Map<string, Harness> {
 const lockOf = (app: App) => path.join(path.dirname(indexFiles(app.ctx).db), 'sigs.lock');
 
 /**
- * Fill with the lock held; null when another process holds it (it is filling them) for longer than
+ * The fill lock, taken; null when another process holds it (it is filling them) for longer than
  * `waitMs`. (A search as you type waits a moment: the reload before it, which fzf has just stopped,
  * may still hold the lock, and without the wait no reload would ever make them.)
  */
-function filling<T>(app: App, fn: () => T, waitMs = 0): T | null {
+function fillLock(app: App, waitMs = 0): { release: () => void } | null {
   const end = Date.now() + waitMs;
   let l = tryLock(lockOf(app));
   while (!l.ok && Date.now() < end) {
     Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
     l = tryLock(lockOf(app));
   }
-  if (!l.ok) return null;
+  return l.ok ? l : null;
+}
+
+/** Fill with the lock held; null when another process holds it (fillLock). */
+function filling<T>(app: App, fn: () => T, waitMs = 0): T | null {
+  const l = fillLock(app, waitMs);
+  if (!l) return null;
   try {
     return fn();
   } finally {
@@ -167,12 +174,25 @@ export async function fillAll(
   progress?: (done: number, total: number) => void,
 ): Promise<FillTally | null> {
   await loadExtractors();
-  return filling(app, () => {
+  const l = fillLock(app);
+  if (!l) return null;
+  // files to be made whole are hashed on worker threads, started when the first one comes
+  const { SigPool } = await import('./sigpool.js');
+  const pool = new SigPool(path.join(app.distDir, 'search-worker.cjs'), threads());
+  try {
     const db = openWrite(indexFiles(app.ctx).db);
     try {
-      return fillSigs(db, [...byFile.keys()], { prune: true, progress, harnessOf: (f) => byFile.get(f) });
+      return await fillSigsOn(db, [...byFile.keys()], { prune: true, progress, harnessOf: (f) => byFile.get(f) }, pool);
     } finally {
       db.close();
     }
-  });
+  } finally {
+    pool.stop();
+    l.release();
+  }
+}
+
+/** Threads for the fill: RESUME_THREADS, else one a core. */
+function threads(): number {
+  return Number(process.env.RESUME_THREADS) || os.availableParallelism();
 }

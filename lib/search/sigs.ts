@@ -26,7 +26,7 @@ import type { Harness } from '../types.js';
 import { readFully } from '../util/fsx.js';
 import { zstReader } from '../util/zstd.js';
 import { foldNeedle } from './fold.js';
-import { dropPieces, PieceReader, putPieces } from './pieces.js';
+import { dropPieces, type Kept, PieceReader, putPieces } from './pieces.js';
 import { allTerms } from './query.js';
 import { WHOLE_CAP } from './read.js';
 
@@ -256,8 +256,12 @@ function fillOne(file: string, q: Stmts, c: FillCtx): number {
     const usable = !!was && (!harness || was.poff !== null);
     if (usable && was && was.size === st.size && was.mtime === st.mtimeMs && was.ino === st.ino) return -1;
     c.write();
-    const n = usable && was && grownOnly(fd, st, was, file) ? appended(fd, st, was, { file, q, c, harness }) : -1;
-    return n >= 0 ? n : remade(fd, st, { file, q, c, harness }, !!was);
+    const o: One = { file, q, c, harness };
+    const n = usable && was && grownOnly(fd, st, was, file) ? appended(fd, st, was, o) : -1;
+    if (n >= 0) return n;
+    // made whole: on a worker thread when the fill has them (written when it is back), else here
+    if (c.elsewhere?.(o, st.size, !!was)) return 0;
+    return putWhole(o, wholeOf(fd, st, file, harness), !!was);
   } catch {
     c.write();
     dropPieces(c.db, file);
@@ -289,21 +293,65 @@ function appended(fd: number, st: fs.Stats, was: SigRow, o: One): number {
   return st.size - was.size;
 }
 
-/** The signature and pieces made from the whole file (`had`: it had a row, and pieces to replace); the bytes read. */
-function remade(fd: number, st: fs.Stats, o: One, had: boolean): number {
-  const reader = o.harness ? new PieceReader(o.harness, o.file, null, true) : null;
-  const isDoc = o.file.endsWith('.json');
-  const s = makeSig(fd, o.file, st.size, isDoc ? null : reader);
-  if (reader && isDoc) reader.whole(readDoc(o.file));
-  // (a .zst is hashed decoded: its size and time are the file's, its bytes the decoded ones)
-  const poff = reader ? (isDoc ? st.size : reader.consumed) : null;
-  o.q.put.run(o.file, st.size, st.mtimeMs, st.ino, s.head, s.tail, s.bloom, poff, reader?.state() ?? null);
+/** A file's signature and pieces made from all its bytes, on this thread or a worker's (sigpool.ts). */
+export interface Whole {
+  /** the stat of the file it was made of */
+  st: FileStat;
+  head: Uint8Array;
+  tail: Uint8Array;
+  bloom: Uint8Array;
+  /** bytes hashed */
+  bytes: number;
+  /** its pieces (null: its harness is not known, no pieces kept), their extractor's state and where they end */
+  kept: Kept[] | null;
+  pst: string | null;
+  poff: number | null;
+}
+
+/** The signature and pieces of the file open at `fd` (stat `st`), from all its bytes. */
+function wholeOf(fd: number, st: fs.Stats, file: string, harness: Harness | undefined): Whole {
+  const reader = harness ? new PieceReader(harness, file, null, true) : null;
+  const isDoc = file.endsWith('.json');
+  const s = makeSig(fd, file, st.size, isDoc ? null : reader);
+  if (reader && isDoc) reader.whole(readDoc(file));
+  return {
+    st: { size: st.size, mtime: st.mtimeMs, ino: st.ino },
+    head: s.head,
+    tail: s.tail,
+    bloom: s.bloom,
+    bytes: s.bytes,
+    kept: reader ? reader.kept : null,
+    pst: reader?.state() ?? null,
+    // (a .zst is hashed decoded: its size and time are the file's, its bytes the decoded ones)
+    poff: reader ? (isDoc ? st.size : reader.consumed) : null,
+  };
+}
+
+/** A file's signature and pieces made from all its bytes (a worker thread's job); null when it cannot be read. */
+export function makeWhole(file: string, harness: Harness | undefined): Whole | null {
+  let fd = -1;
+  try {
+    fd = fs.openSync(file, 'r');
+    const st = fs.fstatSync(fd);
+    return st.isFile() ? wholeOf(fd, st, file, harness) : null;
+  } catch {
+    return null;
+  } finally {
+    if (fd >= 0) fs.closeSync(fd);
+  }
+}
+
+/** A whole file's signature and pieces written (`had`: it had a row, and pieces to replace); the bytes read. */
+function putWhole(o: One, w: Whole, had: boolean): number {
+  // (a worker's buffers come back as plain byte arrays: the engines bind Buffers)
+  const buf = (u: Uint8Array) => (Buffer.isBuffer(u) ? u : Buffer.from(u.buffer, u.byteOffset, u.byteLength));
+  o.q.put.run(o.file, w.st.size, w.st.mtime, w.st.ino, buf(w.head), buf(w.tail), buf(w.bloom), w.poff, w.pst);
   // (a file new to the index has no pieces to take out first)
-  if (reader) putPieces(o.c.db, o.file, reader.kept, !had);
+  if (w.kept) putPieces(o.c.db, o.file, w.kept, !had);
   else if (had) dropPieces(o.c.db, o.file);
   o.c.tally.made++;
-  o.c.tally.bytes += s.bytes;
-  return s.bytes;
+  o.c.tally.bytes += w.bytes;
+  return w.bytes;
 }
 
 /** a JSON document's whole text, parsed (undefined: too big or not JSON) */
@@ -324,63 +372,150 @@ interface FillCtx {
   /** the harness a file belongs to: its pieces are kept too (none: the signature only) */
   harnessOf?: (file: string) => Harness | undefined;
   db: Db;
+  /** hand a file to be made whole to another thread; false: make it here */
+  elsewhere?: (o: One, size: number, had: boolean) => boolean;
+}
+
+/** What a fill is asked: `prune` (the files are every file searches read: the rows of others go), progress, each file's harness. */
+export interface FillOpts {
+  prune?: boolean;
+  progress?: (done: number, total: number) => void;
+  harnessOf?: (file: string) => Harness | undefined;
+}
+
+/**
+ * Files to be made whole on other threads (sigpool.ts): `make` hands one over and resolves with
+ * what came back (null: it could not be read there); `busy` is how many are out.
+ */
+export interface WholeMaker {
+  make(file: string, harness: Harness | undefined): Promise<Whole | null>;
+  readonly busy: number;
+  /** how many may be out at once */
+  readonly room: number;
+}
+
+/** One fill's statements, transaction and tally (fillSigs, fillSigsOn). */
+class Filler {
+  readonly tally: FillTally;
+  readonly q: Stmts;
+  readonly c: FillCtx;
+  private open = false;
+  private batch = 0;
+
+  constructor(
+    private readonly db: Db,
+    files: string[],
+    opts: FillOpts,
+  ) {
+    this.tally = { files: files.length, made: 0, extended: 0, bytes: 0, gone: 0 };
+    this.q = {
+      get: db.prepare('SELECT size, mtime, ino, head, tail, bloom, poff, pst FROM sigs WHERE path = ?'),
+      // (an upsert keeps the row's id, which its pieces name)
+      put: db.prepare(
+        'INSERT INTO sigs(path, size, mtime, ino, head, tail, bloom, poff, pst) VALUES(?,?,?,?,?,?,?,?,?) ' +
+          'ON CONFLICT(path) DO UPDATE SET size = excluded.size, mtime = excluded.mtime, ino = excluded.ino, head = excluded.head, ' +
+          'tail = excluded.tail, bloom = excluded.bloom, poff = excluded.poff, pst = excluded.pst',
+      ),
+      drop: db.prepare('DELETE FROM sigs WHERE path = ?'),
+    };
+    this.c = { tally: this.tally, write: () => this.begin(), harnessOf: opts.harnessOf, db };
+  }
+
+  private begin(): void {
+    if (!this.open) this.db.exec('BEGIN IMMEDIATE');
+    this.open = true;
+  }
+
+  /** Bytes hashed: a commit once they come to a batch. */
+  done(bytes: number): void {
+    this.batch += Math.max(0, bytes);
+    if (this.batch >= BATCH_BYTES && this.open) {
+      this.db.exec('COMMIT');
+      this.open = false;
+      this.batch = 0;
+    }
+  }
+
+  /** The rows of files not in `files` removed (and their pieces). */
+  prune(files: string[]): void {
+    const keep = new Set(files);
+    const stale = (this.db.prepare('SELECT path FROM sigs').pluck().all() as string[]).filter((p) => !keep.has(p));
+    if (stale.length) this.begin();
+    for (const p of stale) {
+      dropPieces(this.db, p);
+      this.q.drop.run(p);
+    }
+    this.tally.gone = stale.length;
+  }
+
+  /** The last commit; after a failure, what was not committed is rolled back. */
+  end(ok: boolean): void {
+    if (this.open) this.db.exec(ok ? 'COMMIT' : 'ROLLBACK');
+    this.open = false;
+  }
 }
 
 /**
  * Bring the signatures of `files` up to date: a file new or rewritten is hashed whole, one grown by
  * an append from where its signature ended, an unchanged one not at all. Commits every few dozen
- * MiB, so a listing's builder waiting for the write lock waits no longer than one batch. `prune`:
- * `files` is every file searches read, and the rows of others are removed.
+ * MiB, so a listing's builder waiting for the write lock waits no longer than one batch.
  */
-export function fillSigs(
-  db: Db,
-  files: string[],
-  opts: { prune?: boolean; progress?: (done: number, total: number) => void; harnessOf?: (file: string) => Harness | undefined } = {},
-): FillTally {
-  const tally: FillTally = { files: files.length, made: 0, extended: 0, bytes: 0, gone: 0 };
-  const q: Stmts = {
-    get: db.prepare('SELECT size, mtime, ino, head, tail, bloom, poff, pst FROM sigs WHERE path = ?'),
-    // (an upsert keeps the row's id, which its pieces name)
-    put: db.prepare(
-      'INSERT INTO sigs(path, size, mtime, ino, head, tail, bloom, poff, pst) VALUES(?,?,?,?,?,?,?,?,?) ' +
-        'ON CONFLICT(path) DO UPDATE SET size = excluded.size, mtime = excluded.mtime, ino = excluded.ino, head = excluded.head, ' +
-        'tail = excluded.tail, bloom = excluded.bloom, poff = excluded.poff, pst = excluded.pst',
-    ),
-    drop: db.prepare('DELETE FROM sigs WHERE path = ?'),
-  };
-  let open = false;
-  let batch = 0;
-  const write = () => {
-    if (!open) db.exec('BEGIN IMMEDIATE');
-    open = true;
-  };
-  const c: FillCtx = { tally, write, harnessOf: opts.harnessOf, db };
+export function fillSigs(db: Db, files: string[], opts: FillOpts = {}): FillTally {
+  const f = new Filler(db, files, opts);
+  let ok = false;
   try {
     for (let i = 0; i < files.length; i++) {
       opts.progress?.(i, files.length);
-      batch += Math.max(0, fillOne(files[i], q, c));
-      if (batch >= BATCH_BYTES && open) {
-        db.exec('COMMIT');
-        open = false;
-        batch = 0;
-      }
+      f.done(fillOne(files[i], f.q, f.c));
     }
-    if (opts.prune) {
-      const keep = new Set(files);
-      const stale = (db.prepare('SELECT path FROM sigs').pluck().all() as string[]).filter((p) => !keep.has(p));
-      if (stale.length) write();
-      for (const p of stale) {
-        dropPieces(db, p);
-        q.drop.run(p);
-      }
-      tally.gone = stale.length;
-    }
-    if (open) db.exec('COMMIT');
-    open = false;
+    if (opts.prune) f.prune(files);
+    ok = true;
   } finally {
-    if (open) db.exec('ROLLBACK');
+    f.end(ok);
   }
-  return tally;
+  return f.tally;
+}
+
+/**
+ * fillSigs with the files to be made whole handed to other threads (`maker`), written here as they
+ * come back; appends and unchanged files are seen to here, in between. A file is handed over only
+ * past `from` bytes (a small one costs less here than its trip). The same rows as fillSigs.
+ */
+export async function fillSigsOn(db: Db, files: string[], opts: FillOpts, maker: WholeMaker, from = 1 << 20): Promise<FillTally> {
+  const f = new Filler(db, files, opts);
+  const out = new Set<Promise<void>>();
+  f.c.elsewhere = (o, size, had) => {
+    if (size < from) return false;
+    const p: Promise<void> = maker.make(o.file, o.harness).then((w) => {
+      out.delete(p);
+      // (a batch may have been committed since it was handed over)
+      f.c.write();
+      if (w) f.done(putWhole(o, w, had));
+      else {
+        // (gone or unreadable there: no signature, so a search reads it)
+        dropPieces(db, o.file);
+        f.q.drop.run(o.file);
+      }
+    });
+    out.add(p);
+    return true;
+  };
+  let ok = false;
+  try {
+    for (let i = 0; i < files.length; i++) {
+      opts.progress?.(i, files.length);
+      f.done(fillOne(files[i], f.q, f.c));
+      // (at most `room` out at once: what comes back is written before more go)
+      while (maker.busy >= maker.room) await Promise.race(out);
+    }
+    await Promise.all(out);
+    if (opts.prune) f.prune(files);
+    ok = true;
+  } finally {
+    if (!ok) await Promise.allSettled(out);
+    f.end(ok);
+  }
+  return f.tally;
 }
 
 /** The bit positions of a needle's trigrams, as the hash's top 20 bits (null: under 3 bytes, never ruled out). */

@@ -1,12 +1,13 @@
 // Worker thread of deep search: scans groups, taking the next from a counter shared with the other
 // threads, and posts back their hits.
 import { parentPort } from 'node:worker_threads';
-import type { Session } from '../types.js';
+import type { Harness, Session } from '../types.js';
 import { newGroup } from './groups.js';
 import { packScan, scanGroups } from './pool.js';
 import { Prefilter, type PrefilterMsg } from './prefilter.js';
 import { makeTerm, type Term } from './query.js';
 import { loadExtractors } from './registry.js';
+import { makeWhole } from './sigs.js';
 
 interface Msg {
   terms: { text: string; phrase: boolean }[];
@@ -26,8 +27,14 @@ const loaded = loadExtractors();
 
 // (this file is only ever a worker thread's script)
 const port = parentPort as NonNullable<typeof parentPort>;
-port.on('message', async (m: Msg | { prefilter: PrefilterMsg } | null) => {
+port.on('message', async (m: Msg | { prefilter: PrefilterMsg } | { whole: { file: string; harness: Harness | undefined } } | null) => {
   if (m === null) process.exit(0);
+  if ('whole' in m) {
+    // a file's signature and pieces for `resume index` (sigpool.ts), made from all its bytes
+    await loaded;
+    port.postMessage({ whole: makeWhole(m.whole.file, m.whole.harness) });
+    return;
+  }
   if ('prefilter' in m) {
     // until the scan begins: the scan's message waits in the queue meanwhile
     pre = Prefilter.of(m.prefilter);

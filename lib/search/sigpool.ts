@@ -1,0 +1,96 @@
+// Signatures made on worker threads (search-worker.cjs, lib/search/worker.ts): `resume index` over
+// much to hash hands each file to be made whole to a thread, and writes what comes back on this
+// thread, the database's only writer (sigs.ts fillSigsOn). Hashing every byte is most of the search
+// index's build (~280 MB/s a thread here).
+import { Worker } from 'node:worker_threads';
+import type { Harness } from '../types.js';
+import { makeWhole, type Whole, type WholeMaker } from './sigs.js';
+
+interface Job {
+  file: string;
+  harness: Harness | undefined;
+  done: (w: Whole | null) => void;
+}
+
+/** Worker threads that make files' signatures whole, one file at a time each. */
+export class SigPool implements WholeMaker {
+  /** each live thread and the job it is on (null: idle) */
+  private readonly on = new Map<Worker, Job | null>();
+  private readonly waiting: Job[] = [];
+  busy = 0;
+
+  /** `n` threads of `file` (the search worker), started when the first file is handed over */
+  constructor(
+    private readonly file: string,
+    private readonly n: number,
+  ) {}
+
+  private started = false;
+
+  private start(): void {
+    this.started = true;
+    for (let i = 0; i < this.n; i++) {
+      let w: Worker;
+      try {
+        w = new Worker(this.file);
+      } catch {
+        break; // (no threads to be had: what is handed over is made here)
+      }
+      this.on.set(w, null);
+      w.on('message', (m: { whole: Whole | null }) => this.back(w, m.whole));
+      // (a thread that fails: the others go on, and its file is made here)
+      w.on('error', () => this.lost(w));
+    }
+  }
+
+  /** two a thread: one being made, one waiting */
+  get room(): number {
+    return Math.max(1, this.n * 2);
+  }
+
+  make(file: string, harness: Harness | undefined): Promise<Whole | null> {
+    if (!this.started) this.start();
+    return new Promise((done) => {
+      this.busy++;
+      this.waiting.push({ file, harness, done });
+      this.pump();
+    });
+  }
+
+  private pump(): void {
+    for (const [w, job] of this.on) {
+      if (job) continue;
+      const next = this.waiting.shift();
+      if (!next) return;
+      this.on.set(w, next);
+      w.postMessage({ whole: { file: next.file, harness: next.harness } });
+    }
+    // (no thread to be had, or none left: what waits is made here)
+    if (this.on.size === 0) for (const j of this.waiting.splice(0)) this.finish(j, makeWhole(j.file, j.harness));
+  }
+
+  private back(w: Worker, whole: Whole | null): void {
+    const j = this.on.get(w);
+    this.on.set(w, null);
+    this.pump();
+    if (j) this.finish(j, whole);
+  }
+
+  private lost(w: Worker): void {
+    const j = this.on.get(w);
+    this.on.delete(w);
+    // (the file it was on is made here: a thread that failed says nothing of the file)
+    if (j) this.finish(j, makeWhole(j.file, j.harness));
+    this.pump();
+  }
+
+  private finish(j: Job, w: Whole | null): void {
+    this.busy--;
+    j.done(w);
+  }
+
+  /** The threads let go. */
+  stop(): void {
+    for (const w of this.on.keys()) void w.terminate();
+  }
+}
