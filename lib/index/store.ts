@@ -107,32 +107,8 @@ export function openWrite(file: string): Db {
       ino = inoOf(file);
       // (a database in memory: no cache directory to keep one in)
       if (file !== ':memory:') fs.chmodSync(file, 0o600);
-      // 16 KiB pages (on a new file; WAL fixes the size after): a file's signature is a row of 1-4 KiB,
-      // of which a 4 KiB page held one (the signatures took twice their bytes at 22,000 sessions)
-      db.pragma('page_size = 16384');
-      db.pragma('journal_mode = WAL');
-      // a cache: a commit need not reach the disk before the run goes on (a crash of the machine may
-      // lose the last commits, or leave a file SQLite refuses, which is built again)
-      db.pragma('synchronous = OFF');
-      // a small page cache: a build writes each source once and reads little back (SQLite's 16 MiB
-      // default was most of the memory a full build added at 22,000 sessions)
-      db.pragma('cache_size = -4000');
-      if ((db.pragma('user_version', { simple: true }) as number) !== INDEX_VERSION) {
-        db.exec('BEGIN IMMEDIATE');
-        // Read again under the write lock: another builder may have made it while this one waited,
-        // and a version read before its commit with tables read after it took a new index for an
-        // old one (removed under that builder, which then built into a deleted file: the work twice).
-        if ((db.pragma('user_version', { simple: true }) as number) !== INDEX_VERSION) {
-          const tables = db.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'table'").pluck().get() as number;
-          if (tables > 0) {
-            db.exec('ROLLBACK');
-            throw new Stale();
-          }
-          db.exec(SCHEMA);
-          db.pragma(`user_version = ${INDEX_VERSION}`);
-        }
-        db.exec('COMMIT');
-      }
+      configure(db);
+      ensureSchema(db);
       return db;
     } catch (err) {
       try {
@@ -146,6 +122,39 @@ export function openWrite(file: string): Db {
       if (ino >= 0 && inoOf(file) === ino) for (const f of [file, `${file}-wal`, `${file}-shm`]) fs.rmSync(f, { force: true });
     }
   }
+}
+
+/** A writer's settings. */
+function configure(db: Db): void {
+  // 16 KiB pages (on a new file; WAL fixes the size after): a file's signature is a row of 1-4 KiB,
+  // of which a 4 KiB page held one (the signatures took twice their bytes at 22,000 sessions)
+  db.pragma('page_size = 16384');
+  db.pragma('journal_mode = WAL');
+  // a cache: a commit need not reach the disk before the run goes on (a crash of the machine may
+  // lose the last commits, or leave a file SQLite refuses, which is built again)
+  db.pragma('synchronous = OFF');
+  // a small page cache: a build writes each source once and reads little back (SQLite's 16 MiB
+  // default was most of the memory a full build added at 22,000 sessions)
+  db.pragma('cache_size = -4000');
+}
+
+/** The tables of this version made in an empty database; Stale when it holds another version's. */
+function ensureSchema(db: Db): void {
+  if ((db.pragma('user_version', { simple: true }) as number) === INDEX_VERSION) return;
+  db.exec('BEGIN IMMEDIATE');
+  // Read again under the write lock: another builder may have made it while this one waited, and a
+  // version read before its commit with tables read after it took a new index for an old one
+  // (removed under that builder, which then built into a deleted file: the work done twice).
+  if ((db.pragma('user_version', { simple: true }) as number) !== INDEX_VERSION) {
+    const tables = db.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'table'").pluck().get() as number;
+    if (tables > 0) {
+      db.exec('ROLLBACK');
+      throw new Stale();
+    }
+    db.exec(SCHEMA);
+    db.pragma(`user_version = ${INDEX_VERSION}`);
+  }
+  db.exec('COMMIT');
 }
 
 class Stale extends Error {}
