@@ -379,6 +379,19 @@ describe('signatures made on worker threads (resume index)', () => {
   });
 });
 
+/** The processes (Linux: /proc) whose environment holds `entry` exactly. */
+function runningWith(entry: string): number[] {
+  const out: number[] = [];
+  for (const pid of fs.readdirSync('/proc').filter((n) => /^\d+$/.test(n))) {
+    try {
+      if (fs.readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0').includes(entry)) out.push(Number(pid));
+    } catch {
+      /* gone, or not ours to read */
+    }
+  }
+  return out;
+}
+
 describe('the picker opening on a home without a search index', () => {
   it('starts `resume index` in the background when there is more to read than a search would itself', async () => {
     const h = realHome();
@@ -406,8 +419,10 @@ describe('the picker opening on a home without a search index', () => {
     expect(run(h, ['rows']).code).toBe(0);
     prepareSearchIndex(app);
     await until(() => sigRows() > 0);
-    // and it ends (its lock let go once its database is closed): nothing writes here after the test
+    // and it ends (its lock let go once its database is closed), and its process with it: nothing
+    // writes here after the test (its threads stopped, its code cache written)
     await until(() => !fs.existsSync(path.join(h, '.cache/resume/sigs.lock')));
+    await until(() => runningWith(`HOME=${h}`).length === 0);
     expect(sigRows()).toBeGreaterThan(0);
   }, 60_000);
 });
