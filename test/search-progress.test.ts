@@ -10,7 +10,7 @@ import { loadExtractors } from '../lib/search/registry.js';
 import { newGroup } from '../lib/search/search.js';
 import type { Session } from '../lib/types.js';
 import { progressBar } from '../lib/util/progress.js';
-import { ROOT } from './helpers.js';
+import { must, ROOT } from './helpers.js';
 
 let dir: string;
 beforeAll(async () => {
@@ -142,6 +142,22 @@ describe('the progress bar', () => {
       expect(written[1]).toMatch(/ 10\/10 sessions 4\/4 MiB$/);
       bar.end();
       expect(written.at(-1)).toBe('\r\x1b[K');
+    });
+  });
+
+  it('without the bytes (a total of 0), fills by files and shows no MiB', () => {
+    withoutCI(() => {
+      vi.useFakeTimers();
+      vi.setSystemTime(2_000_000);
+      const { written, stream } = term(true);
+      const bar = progressBar('signatures', stream);
+      vi.setSystemTime(2_000_300);
+      bar.update(0, 0, 3, 4);
+      expect(written).toHaveLength(1);
+      const m = must(/^\r\x1b\[Ksignatures \[(#+)(\.+)\] 3\/4 files$/.exec(written[0]));
+      // three quarters of the bar filled
+      expect(Math.round((m[1].length / (m[1].length + m[2].length)) * 4)).toBe(3);
+      bar.end();
     });
   });
 

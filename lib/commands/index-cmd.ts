@@ -25,9 +25,10 @@ export async function run(app: App, call: Call): Promise<void> {
   const files = await listing(app, !!o.rebuild);
   // then what searches use to pass over the files their words are not in (lib/search/sigfill.ts)
   const t1 = Date.now();
+  // (by files: how many bytes each will take to hash is not known before it is opened)
   const bar = progressBar('signatures');
   const { fillAll } = await import('../search/sigfill.js');
-  const t = await fillAll(app, files, (done, total) => bar.update(done, total, done, total)).finally(() => bar.end());
+  const t = await fillAll(app, files, (done, total) => bar.update(0, 0, done, total)).finally(() => bar.end());
   if (!t) note('signatures: another process is making them');
   else {
     const smb = (t.bytes / 1048576).toFixed(1);

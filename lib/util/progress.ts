@@ -28,12 +28,12 @@ export function progressBar(
       last = now;
       shown = true;
       const cols = Math.max(20, Math.min(stream.columns || 80, 100) - 40);
-      const frac = total > 0 ? Math.min(1, done / total) : 1;
+      // by bytes when the caller knows them, else by files (a total of 0 bytes: not known)
+      const frac = total > 0 ? Math.min(1, done / total) : totalFiles > 0 ? Math.min(1, files / totalFiles) : 1;
       const fill = Math.round(frac * cols);
       const mb = (n: number) => (n / 1048576).toFixed(0);
-      stream.write(
-        `${REDRAW}${label} [${'#'.repeat(fill)}${'.'.repeat(cols - fill)}] ${files}/${totalFiles} ${unit} ${mb(done)}/${mb(total)} MiB`,
-      );
+      const bytes = total > 0 ? ` ${mb(done)}/${mb(total)} MiB` : '';
+      stream.write(`${REDRAW}${label} [${'#'.repeat(fill)}${'.'.repeat(cols - fill)}] ${files}/${totalFiles} ${unit}${bytes}`);
     },
     end() {
       if (shown && stream) stream.write(REDRAW);
