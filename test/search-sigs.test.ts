@@ -369,13 +369,19 @@ describe('signatures made on worker threads (resume index)', () => {
     expect(contents(path.join(d, 'there.db'))).toEqual(contents(path.join(d, 'here.db')));
   });
 
-  it('are made here when no thread can be had (a worker file that is not there)', async () => {
+  it('are made here when no thread can be had (a worker file that is not there), or a thread ends on its file', async () => {
     const byFile = await realFiles();
     const d = dir();
     fillHere(path.join(d, 'here.db'), byFile);
-    const there = await fillOn(path.join(d, 'there.db'), byFile, path.join(d, 'no-such-worker.cjs'));
-    expect(there.made).toBe(byFile.size);
-    expect(contents(path.join(d, 'there.db'))).toEqual(contents(path.join(d, 'here.db')));
+    const missing = await fillOn(path.join(d, 'missing.db'), byFile, path.join(d, 'no-such-worker.cjs'));
+    expect(missing.made).toBe(byFile.size);
+    expect(contents(path.join(d, 'missing.db'))).toEqual(contents(path.join(d, 'here.db')));
+    // a thread that quits on the first file it is given (as one out of memory does)
+    const quits = path.join(d, 'quits.cjs');
+    fs.writeFileSync(quits, "require('node:worker_threads').parentPort.on('message', () => process.exit(3));\n");
+    const ended = await fillOn(path.join(d, 'ended.db'), byFile, quits);
+    expect(ended.made).toBe(byFile.size);
+    expect(contents(path.join(d, 'ended.db'))).toEqual(contents(path.join(d, 'here.db')));
   });
 });
 

@@ -43,8 +43,9 @@ export class SigPool implements WholeMaker {
       }
       this.on.set(w, null);
       w.on('message', (m: { whole: Whole | null }) => this.back(w, m.whole));
-      // (a thread that fails: the others go on, and its file is made here)
+      // (a thread that fails or ends, out of memory for one: the others go on, and its file is made here)
       w.on('error', () => this.lost(w));
+      w.on('exit', () => this.lost(w));
     }
   }
 
@@ -82,6 +83,8 @@ export class SigPool implements WholeMaker {
   }
 
   private lost(w: Worker): void {
+    // (an error is followed by its exit: the second finds it gone)
+    if (!this.on.has(w)) return;
     const j = this.on.get(w);
     this.on.delete(w);
     // (the file it was on is made here: a thread that failed says nothing of the file)
