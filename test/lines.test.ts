@@ -2,7 +2,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CHUNK, PROBE, readLines, tailHex } from '../lib/index/lines.js';
+import { PROBE, readLines, tailHex } from '../lib/index/lines.js';
+import { CHUNK } from '../lib/util/fsx.js';
 import { tempHome } from './helpers.js';
 
 function file(content: string | Buffer): string {

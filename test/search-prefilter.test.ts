@@ -11,9 +11,9 @@ import { scanParallel } from '../lib/search/pool.js';
 import { cleanBytes, Prefilter } from '../lib/search/prefilter.js';
 import { allNeedles, parseQuery } from '../lib/search/query.js';
 import { loadExtractors } from '../lib/search/registry.js';
-import { CHUNK } from '../lib/search/scan.js';
 import { metadataText, newGroup, scanGroups } from '../lib/search/search.js';
 import type { Session } from '../lib/types.js';
+import { CHUNK } from '../lib/util/fsx.js';
 import { must, ROOT } from './helpers.js';
 
 let dir: string;

@@ -22,8 +22,8 @@
 // needle is missed at a seam. A marked file is as it was when the worker read it, a moment before
 // the scan would have: a search, like a listing, is of the files as they were when read.
 import fs from 'node:fs';
+import { CHUNK } from '../util/fsx.js';
 import { Folder, findIn, Needle } from './fold.js';
-import { CHUNK } from './scan.js';
 
 /** What a worker is given to mark: the files, and the shared memory of the marks. */
 export interface PrefilterMsg {

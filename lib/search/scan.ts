@@ -5,18 +5,14 @@
 // copied or parsed. Lines up to PARSE_CAP bytes are kept whole; a longer line is not parsed: it is
 // scanned in pieces (with an overlap so no needle is missed at a seam) and each needle hit in it
 // is reported as raw bytes around the hit. Memory stays below ~PARSE_CAP + CHUNK a window whatever
-// the file (a thread keeps two: the scan's, and one for the lines a tracker reads again).
+// the file (a thread keeps two: the scan's, and one for the lines a tracker reads again). A line
+// longer than CHUNK (lib/util/fsx.ts) grows the window up to the parse cap.
 import fs from 'node:fs';
 import { headHas } from '../harness/jsonl.js';
+import { CHUNK } from '../util/fsx.js';
 import { type Reader, zstReader } from '../util/zstd.js';
 import { Folder, findIn, Needle } from './fold.js';
 
-/**
- * bytes read at a time: 128 KiB stays in the core's cache between the kernel's copy and the scan
- * of it; 1 MiB reads ran ~3x slower here (24 MB file: 6 vs 18 ms), a search for an absent word on
- * one thread 1,084 -> 721 ms. A line longer than this grows the window up to the parse cap.
- */
-export const CHUNK = 128 << 10;
 export const PARSE_CAP = 8 << 20;
 /** bytes of a line too long to parse folded at a time */
 const SLICE = 1 << 20;

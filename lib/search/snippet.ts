@@ -1,6 +1,7 @@
 // Evidence snippets: a short window of redacted, one-line text around the densest cluster of
 // matches, with the matches' positions so the caller can mark them.
 
+import { EVIDENCE, RESET } from '../util/color.js';
 import { sanitize } from '../util/redact.js';
 import type { Term } from './query.js';
 
@@ -109,7 +110,7 @@ export function makeSnippet(text: string, terms: Term[], width = SNIPPET): Snipp
 
 /** The snippet with its matches marked: bold yellow on a colour terminal, «…» otherwise. */
 export function marked(s: Snippet, color: boolean): string {
-  const [open, close] = color ? ['\x1b[1;33m', '\x1b[0m'] : ['«', '»'];
+  const [open, close] = color ? [EVIDENCE, RESET] : ['«', '»'];
   let out = '';
   let p = 0;
   for (const [a, b] of s.marks) {

@@ -25,6 +25,8 @@ export const BOLD = '\x1b[1m';
 export const DIM = '\x1b[2m';
 /** a search term where it occurs: bold green, as fzf marks a match */
 export const MATCH = '\x1b[1;32m';
+/** a matched word in a search's evidence: bold yellow (docs/search.md) */
+export const EVIDENCE = '\x1b[1;33m';
 
 /** Foreground colour `c` of xterm's 256. */
 export function fg256(c: number): string {
