@@ -1,6 +1,8 @@
 // Scanning groups: in this thread for a small corpus, else spread over worker threads (worker.ts)
 // in batches of about equal bytes, this thread scanning too.
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { Harness, Session } from '../types.js';
 import { requireLazy } from '../util/lazy.js';
 import type { Group } from './groups.js';
@@ -25,6 +27,13 @@ import { HOOKS } from './registry.js';
 import { collect, type Hit, markAbandoned, outputMoot, STOP, settleEvidence } from './score.js';
 import type { Signatures } from './sigs.js';
 import { ROLE_AT, ROLES } from './types.js';
+
+/** Worker threads to use at most: RESUME_THREADS, else one a core. */
+export const threadCount = (): number =>
+  Number(process.env.RESUME_THREADS) || (os.availableParallelism ? os.availableParallelism() : os.cpus().length);
+
+/** The search's worker-thread script of this install (its scans, and the search index's files made whole). */
+export const workerFile = (app: { distDir: string }): string => path.join(app.distDir, 'search-worker.cjs');
 
 export interface ScanOut {
   /** `keys`: the piece hashes (a fork's copies are told by its source's; prompt history is not counted twice) */

@@ -1,22 +1,17 @@
-// Deep search as the commands run it: this install's worker script and thread count, and the
-// picker's result rows (in `resume rows` format, best first), in the calling process.
-import os from 'node:os';
-import path from 'node:path';
+// Deep search as the commands run it, in the calling process: with this install's worker script and
+// thread count (pool.ts), and the picker's result rows (in `resume rows` format, best first).
 import type { App } from '../app.js';
 import { usage } from '../errors.js';
 import { storedFiles, storedSizes, storedWithShorts } from '../index/index.js';
 import { row } from '../output.js';
 import { shortIds } from '../select/filter.js';
 import type { Session } from '../types.js';
-import { type Prestarted, prestartWorkers } from './pool.js';
+import { type Prestarted, prestartWorkers, threadCount, workerFile } from './pool.js';
 import { Prefilter } from './prefilter.js';
 import type { Term } from './query.js';
 import { allNeedles, parseQuery } from './query.js';
 import { type SearchFilters, type SearchOptions, search } from './search.js';
 import { hasSignatures, signaturesFor } from './sigfill.js';
-
-const threadCount = () => Number(process.env.RESUME_THREADS) || (os.availableParallelism ? os.availableParallelism() : os.cpus().length);
-const workerFile = (app: App) => path.join(app.distDir, 'search-worker.cjs');
 
 /**
  * Start the search's worker threads now, before the listing is loaded, so that they are ready when

@@ -6,17 +6,17 @@
 // for it: it reads those files as a search always could, says so, and starts `resume index` in the
 // background, which makes them for the next search. One filler at a time (a lock file beside the
 // database); the listing's builder is never held up for more than one batch (sigs.ts).
-import os from 'node:os';
 import path from 'node:path';
 import type { App } from '../app.js';
 import { indexFiles } from '../index/files.js';
 import { checkedStats } from '../index/index.js';
 import { openWrite, withRead } from '../index/store.js';
-import { tryLock } from '../os/lock.js';
+import { acquireWait } from '../os/lock.js';
 import { runBackground } from '../os/run.js';
 import type { Harness, Session } from '../types.js';
 import { childFiles } from './groups.js';
 import { type Kept, piecesHolding } from './pieces.js';
+import { threadCount, workerFile } from './pool.js';
 import type { Term } from './query.js';
 import { HOOKS, loadExtractors } from './registry.js';
 import { type FillTally, fillSigs, fillSigsOn, Signatures } from './sigs.js';
@@ -43,25 +43,10 @@ const lockOf = (app: App) => path.join(path.dirname(indexFiles(app.ctx).db), 'si
  * `waitMs`. (A search as you type waits a moment: the reload before it, which fzf has just stopped,
  * may still hold the lock, and without the wait no reload would ever make them.)
  */
-function fillLock(app: App, waitMs = 0): { release: () => void } | null {
+async function fillLock(app: App, waitMs = 0): Promise<{ release: () => void } | null> {
   const end = Date.now() + waitMs;
-  let l = tryLock(lockOf(app));
-  while (!l.ok && Date.now() < end) {
-    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
-    l = tryLock(lockOf(app));
-  }
-  return l.ok ? l : null;
-}
-
-/** Fill with the lock held; null when another process holds it (fillLock). */
-function filling<T>(app: App, fn: () => T, waitMs = 0): T | null {
-  const l = fillLock(app, waitMs);
-  if (!l) return null;
-  try {
-    return fn();
-  } finally {
-    l.release();
-  }
+  const l = await acquireWait(lockOf(app), { stopped: () => Date.now() >= end, pollMs: 10 });
+  return l?.ok ? l : null;
 }
 
 /** What a search has of the signatures: them (null: none to use) and the files without one. */
@@ -96,7 +81,7 @@ export async function signaturesFor(app: App, all: Session[], terms: Term[], wan
   const stale = got.sigs.stale(files);
   if (stale.files.length === 0) return { ...got, missing: 0 };
   if (stale.bytes <= FILL_NOW) {
-    if (fillNow(app, file, stale.files, byFile)) got = read() ?? got;
+    if (await fillNow(app, file, stale.files, byFile)) got = read() ?? got;
   } else {
     startFiller(app);
   }
@@ -117,24 +102,22 @@ export function hasSignatures(app: App): boolean {
  * fills, the listing's builder holds the database, or the cache cannot be written): those files are
  * read this time.
  */
-function fillNow(app: App, file: string, files: string[], byFile: Map<string, Harness>): boolean {
+async function fillNow(app: App, file: string, files: string[], byFile: Map<string, Harness>): Promise<boolean> {
   try {
-    return (
-      filling(
-        app,
-        () => {
-          const db = openWrite(file);
-          try {
-            db.pragma(`busy_timeout = ${FILL_WAIT_MS}`);
-            fillSigs(db, files, { harnessOf: (f) => byFile.get(f) });
-            return true;
-          } finally {
-            db.close();
-          }
-        },
-        FILL_WAIT_MS,
-      ) === true
-    );
+    const l = await fillLock(app, FILL_WAIT_MS);
+    if (!l) return false;
+    try {
+      const db = openWrite(file);
+      try {
+        db.pragma(`busy_timeout = ${FILL_WAIT_MS}`);
+        fillSigs(db, files, { harnessOf: (f) => byFile.get(f) });
+        return true;
+      } finally {
+        db.close();
+      }
+    } finally {
+      l.release();
+    }
   } catch {
     return false;
   }
@@ -174,11 +157,11 @@ export async function fillAll(
   progress?: (done: number, total: number) => void,
 ): Promise<FillTally | null> {
   await loadExtractors();
-  const l = fillLock(app);
+  const l = await fillLock(app);
   if (!l) return null;
   // files to be made whole are hashed on worker threads, started when the first one comes
   const { SigPool } = await import('./sigpool.js');
-  const pool = new SigPool(path.join(app.distDir, 'search-worker.cjs'), threads());
+  const pool = new SigPool(workerFile(app), threadCount());
   try {
     const db = openWrite(indexFiles(app.ctx).db);
     try {
@@ -190,9 +173,4 @@ export async function fillAll(
     pool.stop();
     l.release();
   }
-}
-
-/** Threads for the fill: RESUME_THREADS, else one a core. */
-function threads(): number {
-  return Number(process.env.RESUME_THREADS) || os.availableParallelism();
 }
