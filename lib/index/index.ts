@@ -1008,7 +1008,7 @@ export function storedRows(ctx: Ctx): ListedSession[] | null {
 
 /** The stored listing, whole, without statting any source; null when there is none. */
 export function storedListing(ctx: Ctx): Session[] | null {
-  return storedWithShorts(ctx)?.sessions ?? null;
+  return store.withRead(indexFiles(ctx).db, (db) => store.allRows(db).map((r) => r.session));
 }
 
 /** The stored listing and the short ids kept with it (no shortIds over it again); null when there is none. */
