@@ -5,7 +5,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { plainWord, sessionsHolding } from '../lib/index/holding.js';
 import { makeCtx } from '../lib/util/paths.js';
-import { jsonl, must, run, tempHome, write } from './helpers.js';
+import { claudePrompt, jsonl, must, run, tempHome, write } from './helpers.js';
 
 const uuid = (n: number) => `${String(n).padStart(8, '0')}-4444-4444-8444-444444444444`;
 const cache = (h: string) => path.join(h, '.cache', 'resume');
@@ -13,26 +13,11 @@ const cache = (h: string) => path.join(h, '.cache', 'resume');
 function claude(h: string, n: number, cwd: string, prompts: string[], reply = 'a reply'): string {
   const id = uuid(n);
   const ts = `2026-05-${String(n).padStart(2, '0')}T10:00:00.000Z`;
-  const base = {
-    parentUuid: null,
-    isSidechain: false,
-    userType: 'external',
-    cwd,
-    sessionId: id,
-    version: '2.1.207',
-    gitBranch: `branch-${n}`,
-    timestamp: ts,
-    entrypoint: 'cli',
-  };
-  const lines = prompts.flatMap((text, i) => [
-    { ...base, type: 'user', message: { role: 'user', content: text }, uuid: `u-${n}-${i}` },
-    {
-      ...base,
-      type: 'assistant',
-      message: { role: 'assistant', model: 'claude-x', content: [{ type: 'text', text: reply }] },
-      uuid: `a-${n}-${i}`,
-    },
-  ]);
+  const lines = prompts.flatMap((text, i) => {
+    const prompt = claudePrompt(id, cwd, text, ts, { gitBranch: `branch-${n}`, uuid: `u-${n}-${i}` });
+    const answer = { role: 'assistant', model: 'claude-x', content: [{ type: 'text', text: reply }] };
+    return [prompt, { ...prompt, type: 'assistant', message: answer, uuid: `a-${n}-${i}` }];
+  });
   return write(h, `.claude/projects/${cwd.replace(/[^a-zA-Z0-9]/g, '-')}/${id}.jsonl`, jsonl(...lines));
 }
 
