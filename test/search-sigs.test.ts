@@ -12,6 +12,8 @@ import { makeApp } from '../lib/app.js';
 import { openWrite } from '../lib/index/store.js';
 import { foldNeedle } from '../lib/search/fold.js';
 import { piecesHolding } from '../lib/search/pieces.js';
+import { pieceKey } from '../lib/search/score.js';
+import { ROLES } from '../lib/search/types.js';
 import { parseQuery } from '../lib/search/query.js';
 import { EXTRACTORS, loadExtractors } from '../lib/search/registry.js';
 import { runSearch } from '../lib/search/run.js';
@@ -190,11 +192,12 @@ describe('signatures', () => {
 
 describe('pieces', () => {
   /** The stored pieces of a file, in order. */
-  function stored(dbFile: string, file: string): { role: number; text: string }[] {
+  function stored(dbFile: string, file: string): { role: number; key: number; text: string }[] {
     const db = openWrite(dbFile);
     try {
-      return db.prepare('SELECT p.role, p.text FROM pieces p JOIN sigs s ON s.id = p.file WHERE s.path = ? ORDER BY p.id').all(file) as {
+      return db.prepare('SELECT p.role, p.key, p.text FROM pieces p JOIN sigs s ON s.id = p.file WHERE s.path = ? ORDER BY p.id').all(file) as {
         role: number;
+        key: number;
         text: string;
       }[];
     } finally {
@@ -246,11 +249,23 @@ describe('pieces', () => {
     expect(fill(dbFile, file)).toMatchObject({ extended: 1 });
     expect(stored(dbFile, file).map((p) => p.text)).toEqual(extracted(file));
     expect(stored(dbFile, file).at(-1)?.text).toBe('add the capybara importer');
-    // the full-text table finds it
+    // each piece keeps the key a search tells repeats by, as made from its text
+    for (const p of stored(dbFile, file)) expect(p.key).toBe(pieceKey({ role: must(ROLES[p.role]), text: p.text }));
+    // the full-text table finds it; for plain words it tells which each piece holds, and only a
+    // prompt's text is read (for the first request); any other term is checked against the text
     const db = openWrite(dbFile);
     try {
       const terms = parseQuery(['capybara']);
       expect([...piecesHolding(db, terms).keys()]).toEqual([file]);
+      const both = must(piecesHolding(db, parseQuery(['capybara importer'], true)).get(file));
+      expect(both.map((p) => [p.text, p.mask])).toEqual([['add the capybara importer', 0b11]]);
+      const cut = must(piecesHolding(db, parseQuery(['capyb'])).get(file));
+      expect(cut.map((p) => p.mask)).toEqual([1]);
+      const phrase = must(piecesHolding(db, parseQuery(['"capybara importer"'])).get(file));
+      expect(phrase.map((p) => [p.text, p.mask])).toEqual([['add the capybara importer', null]]);
+      const replies = [...piecesHolding(db, parseQuery(['the'])).get(file) ?? []].filter((p) => ROLES[p.role] !== 'user');
+      expect(replies.length).toBeGreaterThan(0);
+      for (const p of replies) expect(p.text).toBe('');
     } finally {
       db.close();
     }

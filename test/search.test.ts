@@ -423,16 +423,16 @@ describe('output', () => {
     // the prompts (words are substrings: equal, the newer first) before the tool output
     expect(keys.slice(0, 2)).toEqual([`claude:${ID(3)}`, `claude:${ID(1)}`]);
     expect(keys.at(-1)).toBe(`claude:${ID(2)}`);
-    // read: only the session with words in its tool output; not those whose prompts hold them (a
-    // piece the table finds for one word is checked for every word: \`superocelotish\` holds ocelot),
-    // nor the one the signatures rule out
+    // read: the session with words in its tool output, and the one whose prompt holds \`ocelot\` only
+    // inside a longer word (the table gives that piece for \`backoff\` alone; its text is not read,
+    // so the session is); not the one whose prompt holds both words, nor the one the signatures rule out
     const { makeApp } = await import('../lib/app.js');
     const { runSearch } = await import('../lib/search/run.js');
     const app = makeApp({ env: envFor(h), distDir: path.join(ROOT, 'dist') });
     const all = await app.sessions();
     const got = await runSearch(app, all, parseQuery(['ocelot backoff'], true), {}, { evidence: false });
     expect(got.results.map((r) => r.session.key)).toEqual(keys);
-    expect(got.stats.files).toBe(1);
+    expect(got.stats.files).toBe(2);
     // a word only inside another word: the table cannot find it, the session is read and found
     const inside = run(h, ['search', '--rows', 'ocelotish']);
     expect(

@@ -70,7 +70,7 @@ CREATE INDEX sessions_link ON sessions(harness, link);
 CREATE TABLE prompts(path TEXT NOT NULL, key TEXT NOT NULL, texts TEXT NOT NULL, folded TEXT, PRIMARY KEY(path, key));
 CREATE INDEX prompts_key ON prompts(key);
 CREATE TABLE sigs(id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, size REAL NOT NULL, mtime REAL NOT NULL, ino REAL NOT NULL, head BLOB NOT NULL, tail BLOB NOT NULL, bloom BLOB NOT NULL, poff REAL, pst TEXT);
-CREATE TABLE pieces(id INTEGER PRIMARY KEY, file INTEGER NOT NULL, role INTEGER NOT NULL, flags INTEGER NOT NULL, text TEXT NOT NULL);
+CREATE TABLE pieces(id INTEGER PRIMARY KEY, file INTEGER NOT NULL, role INTEGER NOT NULL, flags INTEGER NOT NULL, key INTEGER NOT NULL, text TEXT NOT NULL);
 CREATE INDEX pieces_file ON pieces(file);
 CREATE VIRTUAL TABLE words USING fts5(text, content='pieces', content_rowid='id', tokenize='unicode61 remove_diacritics 0', detail='none', columnsize=0);
 `;

@@ -21,6 +21,7 @@ import { sanitizeText } from '../util/redact.js';
 import type { Term } from './query.js';
 import { EXTRACTORS, HOOKS, rawHeads } from './registry.js';
 import { rawOutputLine } from './scan.js';
+import { pieceKey } from './score.js';
 import { type ExtractCtx, type Piece, ROLE_AT, ROLES } from './types.js';
 
 /** characters of a piece kept (a pasted log in a prompt: the rest is found by reading the file) */
@@ -36,13 +37,29 @@ const F_WRITE = 4;
 export interface Kept {
   role: number;
   flags: number;
+  /** score.ts pieceKey of it, made as it is kept (a search then need not read its text to tell repeats) */
+  key: number;
   text: string;
 }
 
+/** A piece the full-text table gave a search: its text only when the search needs it; the terms it holds when the table alone tells. */
+export interface Held extends Kept {
+  /** the terms it holds (bit i: term i), or null: check its text */
+  mask: number | null;
+}
+
 /** A piece from the index, as a search weighs it. */
-export function pieceOf(k: Kept): Piece {
+export function pieceOf(k: Held): Piece {
   const role = ROLES[k.role] ?? 'assistant';
-  return { role, text: k.text, copied: (k.flags & F_COPIED) !== 0, summary: (k.flags & F_SUMMARY) !== 0, write: (k.flags & F_WRITE) !== 0 };
+  return {
+    role,
+    text: k.text,
+    copied: (k.flags & F_COPIED) !== 0,
+    summary: (k.flags & F_SUMMARY) !== 0,
+    write: (k.flags & F_WRITE) !== 0,
+    key: k.key,
+    mask: k.mask ?? undefined,
+  };
 }
 
 /**
@@ -151,7 +168,8 @@ export class PieceReader {
     // kept as every other text of the index is: control characters out, secrets redacted (a word
     // inside a secret is then not settled here: that session is read)
     const text = sanitizeText(p.text.length > PIECE_CAP ? p.text.slice(0, PIECE_CAP) : p.text);
-    this.kept.push({ role: ROLE_AT.get(p.role) ?? 1, flags, text });
+    const role = ROLE_AT.get(p.role) ?? 1;
+    this.kept.push({ role, flags, key: pieceKey({ role: ROLES[role], text }), text });
   }
 }
 
@@ -170,7 +188,7 @@ function prepared(db: Db): PieceStmts {
   if (!q) {
     q = {
       id: db.prepare('SELECT id FROM sigs WHERE path = ?').pluck(),
-      add: db.prepare('INSERT INTO pieces(file, role, flags, text) VALUES(?,?,?,?)'),
+      add: db.prepare('INSERT INTO pieces(file, role, flags, key, text) VALUES(?,?,?,?,?)'),
       addWords: db.prepare('INSERT INTO words(rowid, text) VALUES(?, ?)'),
       // (an external-content table is told what it indexed to take it out)
       dropWords: db.prepare("INSERT INTO words(words, rowid, text) SELECT 'delete', id, text FROM pieces WHERE file = ?"),
@@ -191,7 +209,7 @@ export function putPieces(db: Db, path: string, kept: Kept[], append: boolean): 
   if (id === undefined) return;
   if (!append) dropOf(q, id);
   for (const k of kept) {
-    const r = q.add.run(id, k.role, k.flags, k.text) as { lastInsertRowid: number | bigint };
+    const r = q.add.run(id, k.role, k.flags, k.key, k.text) as { lastInsertRowid: number | bigint };
     q.addWords.run(Number(r.lastInsertRowid), k.text);
   }
 }
@@ -216,39 +234,61 @@ export function matchOf(t: Term): string | null {
 }
 
 /**
- * The pieces that may hold a term, by file: those the full-text table gives. Each is checked with
- * the terms' own patterns where it is weighed (score.ts collect keeps none that holds no term: a
- * token the table matched by its start, `webhooks` for `webhook`, holds it; a phrase's words in
- * another order do not). A term the table cannot look for gives none: the sessions holding it are
- * read. (Files by their row id, named once each: 274,000 pieces of a common word at 22,000 sessions
- * each carried its file's path.)
+ * Whether a piece the full-text table gives for the term surely holds it: a word of ASCII letters and
+ * digits only, looked for as one token's start (`webhook` in `webhooks`), is then in the text as the
+ * term's own pattern finds it. Any other term (a phrase, punctuation, other letters, which the
+ * tokenizer splits or folds otherwise) is checked against the text.
  */
-export function piecesHolding(db: Db, terms: Term[]): Map<string, Kept[]> {
-  const byId = new Map<number, Kept[]>();
-  const seen = new Set<number>();
+const tokenOnly = (t: Term): boolean => !t.phrase && /^[A-Za-z0-9]+$/.test(t.text);
+
+/**
+ * The pieces that may hold a term, by file: those the full-text table gives. When every term is a
+ * plain word (tokenOnly), which terms a piece holds is what the table says (a word inside a longer
+ * one, `retrier` in `webhookretrier`, is not counted for a piece the table gave for another word),
+ * and no text is read but a prompt's (to tell the first request); otherwise each is checked with the
+ * terms' own patterns where it is weighed (score.ts collect keeps none that holds no term; a phrase's
+ * words in another order do not). A term the table cannot look for gives none: the sessions holding
+ * it are read. (Files by their row id, named once each: 274,000 pieces of a common word at 22,000
+ * sessions each carried its file's path; their texts were most of such a reload's time.)
+ */
+export function piecesHolding(db: Db, terms: Term[]): Map<string, Held[]> {
+  const byId = new Map<number, Held[]>();
+  const seen = new Map<number, Held>();
+  const byTable = terms.every(tokenOnly) && terms.length <= 31;
+  const one = terms.length === 1;
+  const user = ROLE_AT.get('user') ?? 0;
   const q = db
-    .prepare('SELECT p.id, p.file, p.role, p.flags, p.text FROM words JOIN pieces p ON p.id = words.rowid WHERE words MATCH ?')
+    .prepare(
+      `SELECT p.id, p.file, p.role, p.flags, p.key, ${byTable ? 'CASE WHEN p.role = ? THEN p.text END' : 'p.text'} FROM words JOIN pieces p ON p.id = words.rowid WHERE words MATCH ?`,
+    )
     .raw();
-  for (const t of terms) {
-    const m = matchOf(t);
+  for (let i = 0; i < terms.length; i++) {
+    const m = matchOf(terms[i]);
     if (!m) continue;
     try {
-      for (const r of q.iterate(m) as Iterable<[number, number, number, number, string]>) {
-        if (seen.has(r[0])) continue;
-        seen.add(r[0]);
+      const rows = (byTable ? q.iterate(user, m) : q.iterate(m)) as Iterable<[number, number, number, number, number, string | null]>;
+      for (const r of rows) {
+        // (one term: no piece comes twice, and no map of 274,000 of them is kept)
+        const had = one ? undefined : seen.get(r[0]);
+        if (had) {
+          if (byTable) had.mask = (had.mask ?? 0) | (1 << i);
+          continue;
+        }
+        const h: Held = { role: r[2], flags: r[3], key: r[4], text: r[5] ?? '', mask: byTable ? 1 << i : null };
+        if (!one) seen.set(r[0], h);
         let list = byId.get(r[1]);
         if (!list) {
           list = [];
           byId.set(r[1], list);
         }
-        list.push({ role: r[2], flags: r[3], text: r[4] });
+        list.push(h);
       }
     } catch {
       // a word the table's tokenizer splits otherwise (a phrase, which this table cannot answer):
       // the sessions it would have settled are read
     }
   }
-  const byFile = new Map<string, Kept[]>();
+  const byFile = new Map<string, Held[]>();
   if (byId.size === 0) return byFile;
   const pathOf = db.prepare('SELECT path FROM sigs WHERE id = ?').pluck();
   for (const [id, list] of byId) {

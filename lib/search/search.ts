@@ -8,7 +8,7 @@
 // search hooks (lib/harness/<name>/text.ts `search`), never here.
 import type { Session } from '../types.js';
 import { childFiles, type Group, groupMeta, groupSessions, newGroup, passes, type SearchFilters } from './groups.js';
-import { type Kept, pieceOf } from './pieces.js';
+import { type Held, pieceOf } from './pieces.js';
 import { filesOf, finish, type SearchOptions, scanParallel } from './pool.js';
 import { Prefilter } from './prefilter.js';
 import type { Term } from './query.js';
@@ -126,7 +126,7 @@ function settleFromPieces(
   groups: Group[],
   terms: Term[],
   sigs: Signatures,
-  pieces: Map<string, Kept[]>,
+  pieces: Map<string, Held[]>,
 ): { settled: Set<Group>; left: Group[] } {
   const full = allTerms(terms.length);
   const settled = new Set<Group>();

@@ -15,7 +15,7 @@ import { acquireWait } from '../os/lock.js';
 import { runBackground } from '../os/run.js';
 import type { Harness, Session } from '../types.js';
 import { childFiles } from './groups.js';
-import { type Kept, piecesHolding } from './pieces.js';
+import { type Held, piecesHolding } from './pieces.js';
 import { threadCount, workerFile } from './pool.js';
 import type { Term } from './query.js';
 import { HOOKS, loadExtractors } from './registry.js';
@@ -53,7 +53,7 @@ async function fillLock(app: App, waitMs = 0): Promise<{ release: () => void } |
 export interface SearchSigs {
   sigs: Signatures | null;
   /** the index's pieces that hold a term, by file (asked for a ranking without evidence) */
-  pieces: Map<string, Kept[]> | null;
+  pieces: Map<string, Held[]> | null;
   /** files read whatever they hold (no current signature) */
   missing: number;
 }

@@ -20,6 +20,10 @@ export interface Piece {
   write?: boolean;
   /** a summary the harness wrote of earlier turns (compaction, branch summary) */
   summary?: boolean;
+  /** score.ts pieceKey of it, when known already (a piece from the index) */
+  key?: number;
+  /** the terms it holds, when known without its text (a piece the index's full-text table gave) */
+  mask?: number;
 }
 
 /** Per-file context handed to an extractor: `st` is free per-file state (the first line is always decoded). */
