@@ -6,6 +6,7 @@
 // longer to start: Node's ESM loader in the thread, and more files).
 
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -75,6 +76,22 @@ await Promise.all([
     entryPoints: { boot: 'lib/boot.ts', cli: 'lib/cli.ts', worker: 'lib/index/worker.ts', 'search-worker': 'lib/search/worker.ts' },
   }),
 ]);
+// better-sqlite3's JavaScript as one file (lib/os/sqlite.ts loads it on Node 20, given the addon's
+// path): its fifteen files took ~5-7 ms to load on every command that opens the index, this ~1 ms,
+// and the `bindings` lookup of its addon (stack walking, a dozen paths probed: ~2 ms an open) is
+// never run. Named by the version it was made from: another installed version is loaded as it is.
+// (Not in the bundles above: it loads lazily, and most runs never open the database.)
+const req = createRequire(import.meta.url);
+let sqlitePkg = null;
+try {
+  sqlitePkg = req.resolve('better-sqlite3/package.json');
+} catch {
+  // (not installed, an optional dependency: Node 22's node:sqlite is used)
+}
+if (sqlitePkg) {
+  const { version } = JSON.parse(fs.readFileSync(sqlitePkg, 'utf8'));
+  await build({ ...cjs, external: ['bindings'], entryPoints: { [`sqlite3-${version}`]: req.resolve('better-sqlite3') }, banner: {} });
+}
 // the lean path's reason to be: no CLI framework (commander is bundled, so its code would be inline)
 if (fs.readFileSync(path.join(tmp, 'rows.cjs'), 'utf8').includes('CommanderError'))
   throw new Error('rows.cjs: commander got into the lean bundle');

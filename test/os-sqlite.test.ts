@@ -1,11 +1,12 @@
 // The SQLite engine (lib/os/sqlite.ts) on the Node running the tests: Node 20 in the main run, Node
 // 22 in .ci/run's second pass (docs/development.md). The same calls give the same values on both.
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { engineName, errorCode, openDatabase, openImmutable } from '../lib/os/sqlite.js';
-import { run, tempHome } from './helpers.js';
+import { envFor, ROOT, run, tempHome } from './helpers.js';
 
 const emitWarning = process.emitWarning;
 const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
@@ -133,5 +134,43 @@ describe('the SQLite engine', () => {
     const r = run(h, ['doctor', '--json']);
     expect([r.code, r.stderr]).toEqual([0, '']);
     expect(JSON.parse(r.stdout).sqlite).toMatchObject({ ok: true, engine: WANT, version: expect.stringMatching(/^3\.\d+\.\d+$/) });
+  });
+
+  it("the CLI loads better-sqlite3 from the build's one-file copy, given its addon (not the package's files, nor `bindings`); a copy of another version is not used", () => {
+    const h = tempHome();
+    fs.mkdirSync(path.join(h, '.claude', 'projects'), { recursive: true });
+    // what the process loaded through require, written as it exits
+    const seen = path.join(h, 'loaded.json');
+    const pre = path.join(h, 'pre.cjs');
+    fs.writeFileSync(
+      pre,
+      `process.on('exit', () => require('fs').writeFileSync(${JSON.stringify(seen)}, JSON.stringify(Object.keys(require.cache))));`,
+    );
+    const loaded = (bin: string): string[] => {
+      const r = spawnSync(process.execPath, ['-r', pre, bin, 'index'], { env: envFor(h), encoding: 'utf8' });
+      expect(r.status, r.stderr).toBe(0);
+      return JSON.parse(fs.readFileSync(seen, 'utf8')) as string[];
+    };
+    const pkgFiles = (l: string[]) =>
+      l.filter((f) => f.includes(`${path.sep}better-sqlite3${path.sep}lib${path.sep}`) || f.includes(`${path.sep}bindings${path.sep}`));
+    const got = loaded(path.join(ROOT, 'bin', 'resume'));
+    if (WANT === 'node:sqlite') {
+      expect(got.filter((f) => f.includes('sqlite3'))).toEqual([]);
+      return;
+    }
+    const { version } = JSON.parse(fs.readFileSync(path.join(ROOT, 'node_modules', 'better-sqlite3', 'package.json'), 'utf8'));
+    expect(got).toContain(path.join(ROOT, 'dist', `sqlite3-${version}.cjs`));
+    expect(got.some((f) => f.endsWith('better_sqlite3.node'))).toBe(true);
+    expect(pkgFiles(got)).toEqual([]);
+    // an install whose better-sqlite3 is not the version the copy was made from: the package's own files
+    const other = tempHome();
+    fs.cpSync(path.join(ROOT, 'bin'), path.join(other, 'bin'), { recursive: true });
+    fs.cpSync(path.join(ROOT, 'dist'), path.join(other, 'dist'), { recursive: true });
+    fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(other, 'node_modules'));
+    fs.writeFileSync(path.join(other, 'package.json'), fs.readFileSync(path.join(ROOT, 'package.json')));
+    fs.renameSync(path.join(other, 'dist', `sqlite3-${version}.cjs`), path.join(other, 'dist', 'sqlite3-0.0.0.cjs'));
+    const fell = loaded(path.join(other, 'bin', 'resume'));
+    expect(fell.filter((f) => f.includes(`${path.sep}dist${path.sep}sqlite3`))).toEqual([]);
+    expect(pkgFiles(fell).length).toBeGreaterThan(0);
   });
 });

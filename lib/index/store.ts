@@ -7,8 +7,9 @@
 // (preview, show, words) read the last commit and never wait for a writer. A writer killed at any
 // moment leaves the last commit: SQLite rolls the rest back on the next open.
 //
-// Loading better-sqlite3 (Node 20) costs 9-27 ms (bench/sqlite/README.md), which is why the
-// no-change path (check.bin, rows.bin) does not open the database at all.
+// Opening it costs loading the engine (better-sqlite3 on Node 20: ~2 ms from the build's one-file
+// copy, lib/os/sqlite.ts) and reading the listing out of it: the no-change path (check.bin,
+// rows.bin) does not open the database at all.
 import fs from 'node:fs';
 import { ExitError } from '../errors.js';
 import { type Db, EngineError, errorCode, type OpenOptions, openDatabase, type Statement } from '../os/sqlite.js';

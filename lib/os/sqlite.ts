@@ -3,15 +3,15 @@
 // the index (lib/index/store.ts) and the harness readers (lib/harness/sqlite.ts) use.
 //
 // Why both: DESIGN.md keeps Node >= 20, where node:sqlite does not exist; where it does, it costs
-// ~0.5 ms to load against better-sqlite3's 9-27 ms (a dlopen of a 2 MB .node), most of what a changed
-// `resume rows` pays over an unchanged one (bench/sqlite/README.md), and it needs no compiler at
-// install. A better-sqlite3 build is bound to one Node ABI, so on Node >= 22 it is never loaded.
+// ~0.5 ms to load against better-sqlite3's ~2 ms (from the build's one-file copy, below; 9-27 ms
+// from the package's own files, bench/sqlite/README.md), and it needs no compiler at install. A better-sqlite3 build is bound to one Node ABI, so on Node >= 22 it is never loaded.
 //
 // Here rather than lib/util: which engine runs depends on the host (the running Node, a native
 // module on disk), as the rest of lib/os does; lib/util holds primitives that do not.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /** A prepared statement: better-sqlite3's, or node:sqlite's behind the same calls. */
 export interface Statement {
@@ -68,9 +68,30 @@ interface NodeDatabase {
   readonly isTransaction: boolean;
 }
 type NodeCtor = new (file: string | URL, opts?: { readOnly?: boolean; timeout?: number }) => NodeDatabase;
-type BetterCtor = new (file: string | Buffer, opts?: { readonly?: boolean; fileMustExist?: boolean; timeout?: number }) => Db;
+type BetterCtor = new (
+  file: string | Buffer,
+  opts?: { readonly?: boolean; fileMustExist?: boolean; timeout?: number; nativeBinding?: string },
+) => Db;
 
-let chosen: { name: 'node:sqlite'; ctor: NodeCtor } | { name: 'better-sqlite3'; ctor: BetterCtor } | null = null;
+let chosen: { name: 'node:sqlite'; ctor: NodeCtor } | { name: 'better-sqlite3'; ctor: BetterCtor; addon: string | null } | null = null;
+
+/**
+ * better-sqlite3: its JavaScript from the one file the build made of it beside this bundle
+ * (dist/sqlite3-VERSION.cjs, scripts/build.mjs; ~1 ms to load against ~5-7 ms for the package's
+ * fifteen files), given its compiled addon by path, so that its own lookup (the `bindings` package:
+ * a stack walk and a dozen paths probed, ~2 ms an open) never runs. The package as installed when
+ * there is no such file of the installed version (the sources, as the tests run them; a package
+ * updated since the build), or the addon is not where a build or a prebuilt download puts it.
+ */
+function betterSqlite(): { name: 'better-sqlite3'; ctor: BetterCtor; addon: string | null } {
+  const req = createRequire(import.meta.url);
+  const pkg = req.resolve('better-sqlite3/package.json');
+  const { version } = JSON.parse(fs.readFileSync(pkg, 'utf8')) as { version?: string };
+  const addon = path.join(path.dirname(pkg), 'build', 'Release', 'better_sqlite3.node');
+  const bundled = path.join(path.dirname(fileURLToPath(import.meta.url)), `sqlite3-${version}.cjs`);
+  if (version && fs.existsSync(bundled) && fs.existsSync(addon)) return { name: 'better-sqlite3', ctor: req(bundled) as BetterCtor, addon };
+  return { name: 'better-sqlite3', ctor: req('better-sqlite3') as BetterCtor, addon: null };
+}
 
 /** node:sqlite when this Node has one with the calls used here and FTS5; null otherwise. */
 function nodeSqlite(): NodeCtor | null {
@@ -119,7 +140,7 @@ function choose(): NonNullable<typeof chosen> {
     return chosen;
   }
   try {
-    chosen = { name: 'better-sqlite3', ctor: createRequire(import.meta.url)('better-sqlite3') };
+    chosen = betterSqlite();
   } catch (err) {
     const m = err instanceof Error ? err.message : String(err);
     throw new EngineError((m.split('\n')[0] ?? '').trim());
@@ -136,7 +157,7 @@ export function engineName(): EngineName {
 export function openDatabase(file: string, opts: OpenOptions = {}): Db {
   const e = choose();
   if (e.name === 'node:sqlite') return new NodeDb(new e.ctor(file, { readOnly: !!opts.readonly, timeout: opts.timeout ?? 5000 }));
-  return new e.ctor(file, { readonly: !!opts.readonly, fileMustExist: !!opts.readonly, timeout: opts.timeout ?? 5000 });
+  return new e.ctor(file, { readonly: !!opts.readonly, fileMustExist: !!opts.readonly, timeout: opts.timeout ?? 5000, ...bound(e.addon) });
 }
 
 /**
@@ -159,8 +180,11 @@ export function openImmutable(file: string, timeout: number): Db | null {
     buf[18] = 1;
     buf[19] = 1;
   }
-  return new e.ctor(buf, { readonly: true, timeout });
+  return new e.ctor(buf, { readonly: true, timeout, ...bound(e.addon) });
 }
+
+/** better-sqlite3's option naming its addon, when it was found (else its own lookup finds it). */
+const bound = (addon: string | null) => (addon ? { nativeBinding: addon } : {});
 
 const MAX_IN_MEMORY = 256 << 20;
 
