@@ -41,6 +41,9 @@ describe('the npm package', { timeout: 60_000 }, () => {
     ]) {
       expect(files, f).toContain(f);
     }
+    // better-sqlite3's one-file copy, for Node 20 (lib/os/sqlite.ts), when it is installed here
+    if (fs.existsSync(path.join(ROOT, 'node_modules', 'better-sqlite3')))
+      expect(files.some((f) => /^dist\/sqlite3-[\d.]+\.cjs$/.test(f))).toBe(true);
     expect(files.some((f) => f.startsWith('demo/home/'))).toBe(true);
     expect(files.some((f) => f.startsWith('demo/bin/'))).toBe(true);
     for (const f of files) expect(f, f).not.toMatch(/^(test|bench|lib|scripts|fzf|node_modules|\.ci)\/|\.ts$|\.map$|\.tmp-|\.old-/);
