@@ -12,14 +12,14 @@ import { makeApp } from '../lib/app.js';
 import { openWrite } from '../lib/index/store.js';
 import { foldNeedle } from '../lib/search/fold.js';
 import { piecesHolding } from '../lib/search/pieces.js';
-import { pieceKey } from '../lib/search/score.js';
-import { ROLES } from '../lib/search/types.js';
 import { parseQuery } from '../lib/search/query.js';
 import { EXTRACTORS, loadExtractors } from '../lib/search/registry.js';
 import { runSearch } from '../lib/search/run.js';
+import { pieceKey } from '../lib/search/score.js';
 import { searchedFiles } from '../lib/search/sigfill.js';
 import { SigPool } from '../lib/search/sigpool.js';
 import { fillSigs, fillSigsOn, Signatures } from '../lib/search/sigs.js';
+import { ROLES } from '../lib/search/types.js';
 import type { Harness } from '../lib/types.js';
 import { envFor, must, ROOT, run, tempDir, tempHome, until } from './helpers.js';
 import type { Found } from './json.js';
@@ -195,7 +195,9 @@ describe('pieces', () => {
   function stored(dbFile: string, file: string): { role: number; key: number; text: string }[] {
     const db = openWrite(dbFile);
     try {
-      return db.prepare('SELECT p.role, p.key, p.text FROM pieces p JOIN sigs s ON s.id = p.file WHERE s.path = ? ORDER BY p.id').all(file) as {
+      return db
+        .prepare('SELECT p.role, p.key, p.text FROM pieces p JOIN sigs s ON s.id = p.file WHERE s.path = ? ORDER BY p.id')
+        .all(file) as {
         role: number;
         key: number;
         text: string;
@@ -263,7 +265,7 @@ describe('pieces', () => {
       expect(cut.map((p) => p.mask)).toEqual([1]);
       const phrase = must(piecesHolding(db, parseQuery(['"capybara importer"'])).get(file));
       expect(phrase.map((p) => [p.text, p.mask])).toEqual([['add the capybara importer', null]]);
-      const replies = [...piecesHolding(db, parseQuery(['the'])).get(file) ?? []].filter((p) => ROLES[p.role] !== 'user');
+      const replies = [...(piecesHolding(db, parseQuery(['the'])).get(file) ?? [])].filter((p) => ROLES[p.role] !== 'user');
       expect(replies.length).toBeGreaterThan(0);
       for (const p of replies) expect(p.text).toBe('');
     } finally {

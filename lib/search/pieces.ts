@@ -252,48 +252,57 @@ const tokenOnly = (t: Term): boolean => !t.phrase && /^[A-Za-z0-9]+$/.test(t.tex
  * sessions each carried its file's path; their texts were most of such a reload's time.)
  */
 export function piecesHolding(db: Db, terms: Term[]): Map<string, Held[]> {
-  const byId = new Map<number, Held[]>();
-  const seen = new Map<number, Held>();
-  const byTable = terms.every(tokenOnly) && terms.length <= 31;
-  const one = terms.length === 1;
+  const g = new Gathered(terms.every(tokenOnly) && terms.length <= 31, terms.length === 1);
   const user = ROLE_AT.get('user') ?? 0;
   const q = db
     .prepare(
-      `SELECT p.id, p.file, p.role, p.flags, p.key, ${byTable ? 'CASE WHEN p.role = ? THEN p.text END' : 'p.text'} FROM words JOIN pieces p ON p.id = words.rowid WHERE words MATCH ?`,
+      `SELECT p.id, p.file, p.role, p.flags, p.key, ${g.byTable ? 'CASE WHEN p.role = ? THEN p.text END' : 'p.text'} FROM words JOIN pieces p ON p.id = words.rowid WHERE words MATCH ?`,
     )
     .raw();
   for (let i = 0; i < terms.length; i++) {
     const m = matchOf(terms[i]);
     if (!m) continue;
     try {
-      const rows = (byTable ? q.iterate(user, m) : q.iterate(m)) as Iterable<[number, number, number, number, number, string | null]>;
-      for (const r of rows) {
-        // (one term: no piece comes twice, and no map of 274,000 of them is kept)
-        const had = one ? undefined : seen.get(r[0]);
-        if (had) {
-          if (byTable) had.mask = (had.mask ?? 0) | (1 << i);
-          continue;
-        }
-        const h: Held = { role: r[2], flags: r[3], key: r[4], text: r[5] ?? '', mask: byTable ? 1 << i : null };
-        if (!one) seen.set(r[0], h);
-        let list = byId.get(r[1]);
-        if (!list) {
-          list = [];
-          byId.set(r[1], list);
-        }
-        list.push(h);
-      }
+      for (const r of (g.byTable ? q.iterate(user, m) : q.iterate(m)) as Iterable<PieceRow>) g.add(r, i);
     } catch {
       // a word the table's tokenizer splits otherwise (a phrase, which this table cannot answer):
       // the sessions it would have settled are read
     }
   }
   const byFile = new Map<string, Held[]>();
-  if (byId.size === 0) return byFile;
+  if (g.byId.size === 0) return byFile;
   const pathOf = db.prepare('SELECT path FROM sigs WHERE id = ?').pluck();
-  for (const [id, list] of byId) {
+  for (const [id, list] of g.byId) {
     const f = pathOf.get(id) as string | undefined;
     if (f !== undefined) byFile.set(f, list);
   }
   return byFile;
+}
+
+/** A row of piecesHolding's query: id, file id, role, flags, key, text (null: not read). */
+type PieceRow = [number, number, number, number, number, string | null];
+
+/** The pieces the table gave, by file id, each once, with the terms each was given for. */
+class Gathered {
+  readonly byId = new Map<number, Held[]>();
+  private readonly seen = new Map<number, Held>();
+  constructor(
+    /** the terms a piece holds are the table's (tokenOnly), not checked against its text */
+    readonly byTable: boolean,
+    /** one term: no piece comes twice, and no map of 274,000 of them is kept */
+    private readonly one: boolean,
+  ) {}
+
+  add(r: PieceRow, term: number): void {
+    const had = this.one ? undefined : this.seen.get(r[0]);
+    if (had) {
+      if (this.byTable) had.mask = (had.mask ?? 0) | (1 << term);
+      return;
+    }
+    const h: Held = { role: r[2], flags: r[3], key: r[4], text: r[5] ?? '', mask: this.byTable ? 1 << term : null };
+    if (!this.one) this.seen.set(r[0], h);
+    const list = this.byId.get(r[1]);
+    if (list) list.push(h);
+    else this.byId.set(r[1], [h]);
+  }
 }
