@@ -279,6 +279,27 @@ describe("one builder at a time (the database's write lock)", () => {
     expect(out.split('\n').filter(Boolean)).toHaveLength(3);
   });
 
+  it('a builder that finds a new database being made WAL by another asks again, and builds into it (not into memory)', async () => {
+    const h = store(3);
+    fs.mkdirSync(cache(h), { recursive: true });
+    // another builder's moment on a new file: not WAL yet, and its write lock taken. SQLite answers
+    // a second connection's switch to WAL "locked" at once then, without waiting (it could deadlock)
+    const Sqlite = createRequire(import.meta.url)('better-sqlite3');
+    const db = new Sqlite(path.join(cache(h), 'index.db'));
+    db.exec('BEGIN IMMEDIATE');
+    const p = spawn(process.execPath, [BIN, 'index'], { env: envFor(h), stdio: ['ignore', 'ignore', 'pipe'] });
+    let err = '';
+    p.stderr.on('data', (d) => (err += d));
+    const exited = new Promise<number>((res) => p.on('close', (c) => res(c ?? -1)));
+    await new Promise((r) => setTimeout(r, 400));
+    db.exec('COMMIT');
+    db.close();
+    expect(await exited, err).toBe(0);
+    expect(err).toMatch(/^3 sessions .* 3 parsed/);
+    // it built into the file: the next run finds everything there
+    expect(run(h, ['index']).stderr).toMatch(/0 parsed, 0 appended, 3 unchanged/);
+  });
+
   it('three concurrent index runs on a cold cache parse every file once in all, and agree', async () => {
     const h = store(40);
     const runs = await Promise.all(

@@ -94,12 +94,15 @@ function open(file: string, opts: OpenOptions): Db {
 
 /** How long a builder waits for another to finish (a cold build of a large home takes seconds). */
 const WRITE_WAIT_MS = 120_000;
+/** How long a builder asks again for a new file another one is making WAL (openWrite). */
+const SWITCH_WAIT_MS = 5_000;
 
 /**
  * The database for writing, created when missing; one of another version, or one SQLite cannot
  * read, is removed and made again (the index is a cache: everything in it comes from the sources).
  */
 export function openWrite(file: string): Db {
+  const until = Date.now() + SWITCH_WAIT_MS;
   for (let attempt = 0; ; attempt++) {
     let db: Db | null = null;
     let ino = -1;
@@ -116,6 +119,15 @@ export function openWrite(file: string): Db {
         db?.close();
       } catch {
         /* closing a broken handle */
+      }
+      // Builders that open a new file together each read it, then each ask for it whole to make it
+      // WAL: SQLite answers one of them "locked" at once (waiting could deadlock) rather than after
+      // the busy timeout. Asked again a moment later, it finds the file WAL (seen under load: the
+      // losing builder went on with a database in memory and parsed everything a second time).
+      if (errorCode(err).startsWith('SQLITE_BUSY') && Date.now() < until) {
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
+        attempt--;
+        continue;
       }
       if (attempt > 0 || (!(err instanceof Stale) && !isCorrupt(err))) throw err;
       // an old or broken file: removed (with its WAL) and made anew; unless another process has
