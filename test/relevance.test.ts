@@ -34,6 +34,16 @@ describe('the rules', () => {
     expect(fold('Café Ünïcode')).toBe('cafe unicode');
   });
 
+  it('leaves general punctuation as it is (the index stores no folded copy of a text whose only other characters are ASCII: store.ts foldedOf)', () => {
+    for (const [a, b] of [
+      [0x2010, 0x2027],
+      [0x2030, 0x205e],
+    ]) {
+      for (let c = a; c <= b; c++) expect(fold(String.fromCharCode(c)), c.toString(16)).toBe(String.fromCharCode(c));
+    }
+    expect(fold('Fix The Parser…')).toBe('fix the parser…');
+  });
+
   it('a whole field beats a whole word beats a word start beats inside a word', () => {
     expect(quality('webshop', 'webshop')).toBe(4);
     expect(quality('webshop-admin', 'webshop')).toBe(3);

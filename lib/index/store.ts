@@ -365,6 +365,20 @@ export function putSource(db: Db, e: Entry): void {
   }
 }
 
+/** The prompts a source's sessions have as stored (sanitised), all sessions' in one list. */
+export function storedPrompts(db: Db, p: string): string[] {
+  const out: string[] = [];
+  for (const t of st(db, 'SELECT texts FROM prompts WHERE path = ?').pluck().iterate(p) as Iterable<string>) {
+    try {
+      const a = JSON.parse(t) as unknown;
+      if (Array.isArray(a)) for (const v of a) if (typeof v === 'string') out.push(v);
+    } catch {
+      /* a damaged row: those prompts are sanitised again */
+    }
+  }
+  return out;
+}
+
 /** A source gone: its entry and prompts. */
 export function dropSource(db: Db, p: string): void {
   st(db, 'DELETE FROM sources WHERE path = ?').run(p);
@@ -378,9 +392,14 @@ export interface SessionRow {
   rec: Buffer | null;
 }
 
-/** A text folded as words are matched (rank.ts fold), or null when that is the text in any case (ASCII). */
+/**
+ * A text folded as words are matched (rank.ts fold), or null when that is the text in any case:
+ * ASCII, and general punctuation (`…`, `—`, quotes), which has no case and no accents. (A prompt
+ * clipped with `…` made every long prompt "not ASCII": the fold of a 1,000-prompt session was a
+ * quarter of an append to it.)
+ */
 function foldedOf(text: string): string | null {
-  return /[\u0080-\uffff]/.test(text) ? fold(text) : null;
+  return /[^\x00-\x7f\u2010-\u2027\u2030-\u205e]/.test(text) ? fold(text) : null;
 }
 
 export function putSession(db: Db, s: Session, short: string, rec: Buffer | null): void {
