@@ -399,7 +399,7 @@ export interface SessionRow {
  * quarter of an append to it.)
  */
 function foldedOf(text: string): string | null {
-  return /[^\x00-\x7f\u2010-\u2027\u2030-\u205e]/.test(text) ? fold(text) : null;
+  return /[\u0080-\u200f\u2028-\u202f\u205f-\uffff]/.test(text) ? fold(text) : null;
 }
 
 export function putSession(db: Db, s: Session, short: string, rec: Buffer | null): void {
