@@ -4,7 +4,8 @@
 //
 // Why both: DESIGN.md keeps Node >= 20, where node:sqlite does not exist; where it does, it costs
 // ~0.5 ms to load against better-sqlite3's ~2 ms (from the build's one-file copy, below; 9-27 ms
-// from the package's own files, bench/sqlite/README.md), and it needs no compiler at install. A better-sqlite3 build is bound to one Node ABI, so on Node >= 22 it is never loaded.
+// from the package's own files, bench/sqlite/README.md), and it needs no compiler at install. A
+// better-sqlite3 build is bound to one Node ABI, so on Node >= 22 it is never loaded.
 //
 // Here rather than lib/util: which engine runs depends on the host (the running Node, a native
 // module on disk), as the rest of lib/os does; lib/util holds primitives that do not.
