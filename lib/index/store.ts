@@ -15,6 +15,7 @@ import { ExitError } from '../errors.js';
 import { type Db, EngineError, errorCode, type OpenOptions, openDatabase, type Statement } from '../os/sqlite.js';
 import { fold } from '../select/rank.js';
 import type { LineState, Session, SessionCore, Source } from '../types.js';
+import { sleepSync } from '../util/time.js';
 import { INDEX_VERSION } from './files.js';
 import { recency } from './stream.js';
 
@@ -103,7 +104,9 @@ const SWITCH_WAIT_MS = 5_000;
  */
 export function openWrite(file: string): Db {
   const until = Date.now() + SWITCH_WAIT_MS;
-  for (let attempt = 0; ; attempt++) {
+  // an old or broken file is removed and made again once; a "locked" answer is asked again until `until`
+  let remade = false;
+  for (;;) {
     let db: Db | null = null;
     let ino = -1;
     try {
@@ -125,11 +128,11 @@ export function openWrite(file: string): Db {
       // the busy timeout. Asked again a moment later, it finds the file WAL (seen under load: the
       // losing builder went on with a database in memory and parsed everything a second time).
       if (errorCode(err).startsWith('SQLITE_BUSY') && Date.now() < until) {
-        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
-        attempt--;
+        sleepSync(20);
         continue;
       }
-      if (attempt > 0 || (!(err instanceof Stale) && !isCorrupt(err))) throw err;
+      if (remade || (!(err instanceof Stale) && !isCorrupt(err))) throw err;
+      remade = true;
       // an old or broken file: removed (with its WAL) and made anew; unless another process has
       // put a new one in its place meanwhile (then that one is opened)
       if (ino >= 0 && inoOf(file) === ino) for (const f of [file, `${file}-wal`, `${file}-shm`]) fs.rmSync(f, { force: true });

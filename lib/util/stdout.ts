@@ -10,8 +10,7 @@
 // at 22,000 sessions took 750-810 ms from `JSON.stringify` of the whole array to its last byte,
 // against 175-185 ms written an item at a time (BENCHMARKS.md).
 import fs from 'node:fs';
-
-let pause: Int32Array | null = null;
+import { sleepSync } from './time.js';
 
 /** UTF-16 code units encoded at a time (at most 3 bytes each in UTF-8) */
 const PIECE = 1 << 18;
@@ -30,8 +29,7 @@ function writeAll(buf: Uint8Array, fd: number): void {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'EPIPE') process.exit(0);
       if (code !== 'EAGAIN') throw err;
-      pause ??= new Int32Array(new SharedArrayBuffer(4));
-      Atomics.wait(pause, 0, 0, 2);
+      sleepSync(2);
       continue;
     }
     buf = buf.subarray(n);

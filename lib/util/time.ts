@@ -162,3 +162,11 @@ export function parseDuration(v: string, bare?: 's'): number | null {
   const ms = Number(m[1]) * (DURATION[unit] ?? Number.NaN);
   return Number.isFinite(ms) ? Math.round(ms) : null;
 }
+
+let pause: Int32Array | null = null;
+
+/** Block this thread for `ms` milliseconds: a wait for code that cannot await (a retry, a full pipe). */
+export function sleepSync(ms: number): void {
+  pause ??= new Int32Array(new SharedArrayBuffer(4));
+  Atomics.wait(pause, 0, 0, ms);
+}

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { alive } from '../../../os/proc.js';
 import { procTable, procEnviron as readEnviron } from '../../../panes/proc.js';
 import type { Ctx } from '../../../types.js';
+import { sleepSync } from '../../../util/time.js';
 import { claude } from '../index.js';
 
 export interface RegEntry {
@@ -61,7 +62,7 @@ function readJson(file: string): unknown {
       return JSON.parse(text);
     } catch {
       if (attempt >= 2) return undefined;
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 25);
+      sleepSync(25);
     }
   }
 }
