@@ -118,5 +118,11 @@ export class Term {
 export { sleep };
 
 afterAll(() => {
-  for (const s of sockets) spawnSync('tmux', ['-L', s, 'kill-server']);
+  // (the server's socket file stays behind it: thousands of them, run after run, made every lookup
+  // of a live session's pane ask each dead one, past a test's timeout: lib/panes/tmux.ts userSockets)
+  const dir = path.join(process.env.TMUX_TMPDIR || '/tmp', `tmux-${process.getuid?.() ?? 0}`);
+  for (const s of sockets) {
+    spawnSync('tmux', ['-L', s, 'kill-server']);
+    fs.rmSync(path.join(dir, s), { force: true });
+  }
 });
