@@ -118,8 +118,8 @@ export class Term {
 export { sleep };
 
 afterAll(() => {
-  // (the server's socket file stays behind it: thousands of them, run after run, made every lookup
-  // of a live session's pane ask each dead one, past a test's timeout: lib/panes/tmux.ts userSockets)
+  // (the server's socket file stays behind it: thousands of them pile up run after run; a live
+  // session's pane lookup passes over dead ones, lib/panes/tmux.ts userSockets, but they are litter)
   const dir = path.join(process.env.TMUX_TMPDIR || '/tmp', `tmux-${process.getuid?.() ?? 0}`);
   for (const s of sockets) {
     spawnSync('tmux', ['-L', s, 'kill-server']);

@@ -2,6 +2,7 @@
 // ("socket,server pid,session"), because people run several servers (-L/-S). Every call is a query
 // (lib/os/run.ts: bounded) and never throws: a failed call is { ok: false }.
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { run } from '../os/run.js';
 
@@ -25,11 +26,14 @@ export function socketOf(tmuxVar: string | undefined): string | null {
 }
 
 /**
- * Every tmux server socket of this user: `${TMUX_TMPDIR:-/tmp}/tmux-<uid>/*` (where `-L NAME` puts
- * NAME). Used only when a process's environment names no server (its TMUX was cleared, e.g. by
- * `env -i`); a server started with `-S elsewhere` cannot be found this way.
+ * Every tmux server socket of this user that a server answers on: `${TMUX_TMPDIR:-/tmp}/tmux-<uid>/*`
+ * (where `-L NAME` puts NAME). Used only when a process's environment names no server (its TMUX was
+ * cleared, e.g. by `env -i`); a server started with `-S elsewhere` cannot be found this way. A server
+ * that died (or was killed with kill-server) leaves its socket file behind; asking tmux of each one
+ * costs a process apiece (thousands pile up on a machine that runs tmux in tests), so each is first
+ * connected to, all at once, and only the ones that accept are kept.
  */
-export function userSockets(tmpdir: string | undefined, uid: number): string[] {
+export async function userSockets(tmpdir: string | undefined, uid: number): Promise<string[]> {
   const dir = path.join(tmpdir || '/tmp', `tmux-${uid}`);
   let names: string[];
   try {
@@ -37,7 +41,7 @@ export function userSockets(tmpdir: string | undefined, uid: number): string[] {
   } catch {
     return [];
   }
-  return names
+  const sockets = names
     .sort()
     .map((n) => path.join(dir, n))
     .filter((f) => {
@@ -47,6 +51,26 @@ export function userSockets(tmpdir: string | undefined, uid: number): string[] {
         return false;
       }
     });
+  // a few dozen at a time: one connection each, and a descriptor limit of 1,024 is common
+  const up: boolean[] = [];
+  for (let i = 0; i < sockets.length; i += 64) up.push(...(await Promise.all(sockets.slice(i, i + 64).map((s) => answers(s)))));
+  return sockets.filter((_, i) => up[i]);
+}
+
+/** Does a server accept a connection on this socket? A dead one's file refuses at once. */
+export function answers(socket: string, waitMs = 1000): Promise<boolean> {
+  return new Promise((resolve) => {
+    const c = net.createConnection({ path: socket });
+    const done = (ok: boolean) => {
+      clearTimeout(timer);
+      c.destroy();
+      resolve(ok);
+    };
+    // a server too busy to accept within a second is one tmux itself would time out on
+    const timer = setTimeout(() => done(false), waitMs);
+    c.once('connect', () => done(true));
+    c.once('error', () => done(false));
+  });
 }
 
 export interface Pane {

@@ -154,7 +154,7 @@ export async function whereRuns(pid: number, o: WhereOptions = {}): Promise<Wher
   add(socketOf(own?.TMUX));
   add(socketNamed(env.RESUME_TMUX_SOCKET, env, uid));
   add(socketOf(env.TMUX));
-  for (const s of userSockets(env.TMUX_TMPDIR, uid)) add(s);
+  for (const s of await userSockets(env.TMUX_TMPDIR, uid)) add(s);
 
   const chain = new Set(ancestry(pid, t));
   const callerSocket = socketOf(env.TMUX);

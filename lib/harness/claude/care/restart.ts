@@ -84,7 +84,7 @@ export async function locate(
     return { socket: null, pane: null, via: null, refused: 'runs in a herdr pane; restart drives tmux panes only', notes };
   const named = socketOf(env?.TMUX);
   const uid = t.uid(e.pid) ?? process.getuid?.() ?? 0;
-  const sockets = named ? [named] : userSockets(env?.TMUX_TMPDIR ?? process.env.TMUX_TMPDIR, uid);
+  const sockets = named ? [named] : await userSockets(env?.TMUX_TMPDIR ?? process.env.TMUX_TMPDIR, uid);
   if (!sockets.length)
     return {
       socket: null,
