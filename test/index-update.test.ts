@@ -310,6 +310,46 @@ describe('an update of a stored index lists as a build from nothing', () => {
     const ls = JSON.parse(ok(h, ['ls', '--json', '-a'])) as { id: string; forkedFrom: string | null }[];
     expect(ls.find((s) => s.id === fork)?.forkedFrom).toBe(id);
   });
+
+  it('rows.bin after a change is the last one with the changed sessions put in their places, as a build writes it', () => {
+    const h = store();
+    // sessions 6 and 7 at the same time as 5 (ties sort by id), the twin's id one 4 shares a prefix with
+    for (const n of [6, 7]) write(h, claudeFile(h, n), claudeLine(uuid(n), `/tmp/p${n}`, `claude prompt ${n}`, ts(5)));
+    views(h);
+    // a record the build did not change is taken from the last file (a record put there by hand stays)
+    const marked = read(h, 'rows.bin').toString('latin1').replace('claude prompt 2', 'claude PROMPT 2');
+    fs.writeFileSync(path.join(cache(h), 'rows.bin'), Buffer.from(marked, 'latin1'));
+    fs.appendFileSync(claudeFile(h, 1), claudeLine(uuid(1), '/tmp/p1', 'one a', ts(5)));
+    expect(ok(h, ['rows', '-a'])).toContain('claude PROMPT 2');
+    const records = (b: Buffer) => b.subarray(b.indexOf(10) + 1);
+    const same = (patched = true) => {
+      // (the marked record is kept by every change below but the last)
+      expect(read(h, 'rows.bin').includes('claude PROMPT 2')).toBe(patched);
+      const other = tempDir('resume-fresh-');
+      ok(h, ['rows', '-a'], { RESUME_CACHE_DIR: other });
+      const want = records(fs.readFileSync(path.join(other, 'rows.bin')));
+      expect(records(read(h, 'rows.bin')).toString('latin1').replace('PROMPT', 'prompt')).toBe(want.toString('latin1'));
+    };
+    same();
+    // appends that tie with others' times, on either side of their ids; a session that goes; a new
+    // one that lengthens another's short id; one whose time goes back
+    fs.appendFileSync(claudeFile(h, 7), claudeLine(uuid(7), '/tmp/p7', 'seven a', ts(5)));
+    ok(h, ['rows', '-a']);
+    same();
+    fs.appendFileSync(piFile(h, 4), piMessage('four a', ts(5), 2));
+    fs.rmSync(claudeFile(h, 6));
+    ok(h, ['rows', '-a']);
+    same();
+    const twin = `${uuid(4).slice(0, 9)}3333-4333-8333-333333333333`;
+    write(h, `.pi/agent/sessions/--tmp-twin--/2026-05-01T10-00-00-000Z_${twin}.jsonl`, piHeader(twin, '/tmp/twin', ts(5)) + piMessage('twin', ts(5), 1));
+    ok(h, ['rows', '-a']);
+    same();
+    // the last file of another build: written whole from the database (the mark goes)
+    fs.writeFileSync(path.join(cache(h), 'rows.bin'), Buffer.from(read(h, 'rows.bin').toString('latin1').replace(/^v(\d+) \S+/, 'v$1 another'), 'latin1'));
+    fs.appendFileSync(claudeFile(h, 3), claudeLine(uuid(3), '/tmp/p3', 'three a', ts(6)));
+    expect(ok(h, ['rows', '-a'])).not.toContain('claude PROMPT 2');
+    same(false);
+  });
 });
 
 describe('one writer, readers that never wait, a killed builder', () => {

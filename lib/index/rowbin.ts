@@ -35,7 +35,7 @@ import { under } from '../select/filter.js';
 import { HARNESSES, type Harness, type Session } from '../types.js';
 import { openKept, readFully } from '../util/fsx.js';
 import { tildify } from '../util/paths.js';
-import { oneLine, width } from '../util/text.js';
+import { byBytes, oneLine, width } from '../util/text.js';
 import { age, ageCode, ageText } from '../util/time.js';
 import type { RowsTape } from './rowsout.js';
 
@@ -601,6 +601,44 @@ function putRow(
   }
   out.putStr('\n');
   out.endLine();
+}
+
+/**
+ * The records of `old` with those of `keys` taken out and `now` (sorted as allRecords sorts: time
+ * newest first, then id) put in where they sort; `idOf` gives an old record's id when its time ties
+ * with one put in. Records of `old` are slices of its buffer, not copies.
+ */
+export function mergeRecords(
+  old: RowBin,
+  keys: Set<string>,
+  now: { rec: Buffer; at: number; id: string }[],
+  idOf: (key: string) => string | null,
+): Buffer[] | null {
+  const out: Buffer[] = [];
+  const { buf } = old;
+  let j = 0;
+  for (let k = 0; k < old.count; k++) {
+    const p = old.at[k];
+    const a = p + FIXED;
+    const b = a + u32(buf, p + 10);
+    const t = buf.indexOf(9, a);
+    const key = buf.toString('utf8', a, t >= 0 && t < b ? t : b);
+    if (keys.has(key)) continue;
+    const time = buf.readDoubleLE(p + 2);
+    // (an unknown time is NaN here and 0 in the database's order)
+    const at = Number.isNaN(time) ? 0 : time;
+    for (; j < now.length && now[j].at >= at; j++) {
+      if (now[j].at === at) {
+        const id = idOf(key);
+        if (id === null) return null;
+        if (byBytes(now[j].id, id) > 0) break;
+      }
+      out.push(now[j].rec);
+    }
+    out.push(buf.subarray(p, k + 1 < old.count ? old.at[k + 1] : buf.length));
+  }
+  for (; j < now.length; j++) out.push(now[j].rec);
+  return out;
 }
 
 /** The key and short id a record starts with (`key\tshort`): A is bytes [a, b) of `buf`. */

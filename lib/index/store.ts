@@ -15,6 +15,7 @@ import { ExitError } from '../errors.js';
 import { type Db, EngineError, errorCode, type OpenOptions, openDatabase, type Statement } from '../os/sqlite.js';
 import { fold } from '../select/rank.js';
 import type { LineState, Session, SessionCore, Source } from '../types.js';
+import { byBytes } from '../util/text.js';
 import { sleepSync } from '../util/time.js';
 import { INDEX_VERSION } from './files.js';
 import { recency } from './stream.js';
@@ -452,6 +453,30 @@ export function allRecords(db: Db): Buffer[] | null {
   return out;
 }
 
+/** A sorted record: its bytes, and the time and id it sorts by (allRecords' order). */
+export interface SortedRec {
+  rec: Buffer;
+  at: number;
+  id: string;
+}
+
+/** The records of these keys' sessions (a key with none is left out), newest first; null when one has no record. */
+export function sortedRecords(db: Db, keys: Iterable<string>): SortedRec[] | null {
+  const q = st(db, 'SELECT rec, at, id FROM sessions WHERE key = ?');
+  const out: SortedRec[] = [];
+  for (const k of keys) {
+    const r = q.get(k) as { rec: Buffer | null; at: number; id: string } | undefined;
+    if (!r) continue;
+    if (!r.rec) return null;
+    out.push({ rec: r.rec, at: r.at, id: r.id });
+  }
+  return out.sort((x, y) => y.at - x.at || byBytes(x.id, y.id));
+}
+
+export function sessionCount(db: Db): number {
+  return st(db, 'SELECT count(*) FROM sessions').pluck().get() as number;
+}
+
 /** Every session's key, id and short id. */
 export function allIds(db: Db): Array<{ key: string; id: string; short: string }> {
   return db.prepare('SELECT key, id, short FROM sessions').all() as Array<{ key: string; id: string; short: string }>;
@@ -475,9 +500,16 @@ export function sessionsById(db: Db, id: string): Array<{ session: Session; shor
   }));
 }
 
+/** What the index keeps of a session key besides its session. */
+export interface KeyInfo {
+  short: string;
+  file: string;
+  id: string;
+}
+
 /** The stored short id and file of a key, or null. */
-export function keyInfo(db: Db, key: string): { short: string; file: string } | null {
-  return (st(db, 'SELECT short, file FROM sessions WHERE key = ?').get(key) as { short: string; file: string } | undefined) ?? null;
+export function keyInfo(db: Db, key: string): KeyInfo | null {
+  return (st(db, 'SELECT short, file, id FROM sessions WHERE key = ?').get(key) as KeyInfo | undefined) ?? null;
 }
 
 /** The files of a harness's sessions with this link key. */

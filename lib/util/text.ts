@@ -180,3 +180,8 @@ export function fitWidth(s: string, w: number): string {
   const c = cut(s, w);
   return c + ' '.repeat(Math.max(0, w - width(c)));
 }
+
+/** SQLite's order of text (BINARY: by UTF-8 bytes); JavaScript's (UTF-16 units) differs past U+FFFF. */
+export function byBytes(a: string, b: string): number {
+  return a === b ? 0 : Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+}
