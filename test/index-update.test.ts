@@ -341,11 +341,23 @@ describe('an update of a stored index lists as a build from nothing', () => {
     ok(h, ['rows', '-a']);
     same();
     const twin = `${uuid(4).slice(0, 9)}3333-4333-8333-333333333333`;
-    write(h, `.pi/agent/sessions/--tmp-twin--/2026-05-01T10-00-00-000Z_${twin}.jsonl`, piHeader(twin, '/tmp/twin', ts(5)) + piMessage('twin', ts(5), 1));
+    write(
+      h,
+      `.pi/agent/sessions/--tmp-twin--/2026-05-01T10-00-00-000Z_${twin}.jsonl`,
+      piHeader(twin, '/tmp/twin', ts(5)) + piMessage('twin', ts(5), 1),
+    );
     ok(h, ['rows', '-a']);
     same();
     // the last file of another build: written whole from the database (the mark goes)
-    fs.writeFileSync(path.join(cache(h), 'rows.bin'), Buffer.from(read(h, 'rows.bin').toString('latin1').replace(/^v(\d+) \S+/, 'v$1 another'), 'latin1'));
+    fs.writeFileSync(
+      path.join(cache(h), 'rows.bin'),
+      Buffer.from(
+        read(h, 'rows.bin')
+          .toString('latin1')
+          .replace(/^v(\d+) \S+/, 'v$1 another'),
+        'latin1',
+      ),
+    );
     fs.appendFileSync(claudeFile(h, 3), claudeLine(uuid(3), '/tmp/p3', 'three a', ts(6)));
     expect(ok(h, ['rows', '-a'])).not.toContain('claude PROMPT 2');
     same(false);

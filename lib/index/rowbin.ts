@@ -189,11 +189,6 @@ const unclosed = new FinalizationRegistry<number>((fd) => {
   }
 });
 
-/** The whole file when the window holds it (a rows.bin no larger than the window, once read), else null. */
-function inWindow(w: Win): Buffer | null {
-  return w.from === 0 && w.len === w.size ? w.buf.subarray(0, w.size) : null;
-}
-
 /** Bytes [p, end) of the file into the window (from p on, as much as the window holds). */
 function fill(w: Win, p: number, end: number): void {
   const want = Math.min(Math.max(WINDOW, end - p), w.size - p);
@@ -254,41 +249,6 @@ export function openRowBin(file: string): RowBin | null {
     unclosed.register(r, fd, r);
     return r;
   });
-}
-
-/**
- * Where `needle` occurs in a RowBin's file (file offsets, in order): in its bytes when they are in
- * memory (held whole, or all in the window), else read a window at a time with an overlap so none
- * is missed at a seam.
- */
-export function fileFind(r: RowBin, needle: Buffer): number[] {
-  const w = r.win;
-  if (!w || w.whole) return indexesOf(r.buf, needle);
-  const all = inWindow(w);
-  if (all) return indexesOf(all, needle);
-  const out: number[] = [];
-  const size = Math.max(WINDOW, needle.length * 2);
-  const chunk = Buffer.allocUnsafe(size);
-  for (let p = 0; p < w.size; ) {
-    const want = Math.min(size, w.size - p);
-    const n = readFully(w.fd, chunk, 0, want, p);
-    if (n < want) throw new Error('rows.bin was cut short while it was read');
-    for (let q = chunk.indexOf(needle); q >= 0 && q + needle.length <= n; q = chunk.indexOf(needle, q + 1)) {
-      // a hit in the overlap is the next piece's
-      if (p + n < w.size && q > n - needle.length) break;
-      out.push(p + q);
-    }
-    if (p + n >= w.size) break;
-    p += n - needle.length + 1;
-  }
-  return out;
-}
-
-/** Where `needle` occurs in `buf`, in order. */
-function indexesOf(buf: Buffer, needle: Buffer): number[] {
-  const out: number[] = [];
-  for (let q = buf.indexOf(needle); q >= 0; q = buf.indexOf(needle, q + 1)) out.push(q);
-  return out;
 }
 
 /** Close the file an opened RowBin reads from (its records can no longer be read unless `buf` was asked for). */
@@ -639,13 +599,6 @@ export function mergeRecords(
   }
   for (; j < now.length; j++) out.push(now[j].rec);
   return out;
-}
-
-/** The key and short id a record starts with (`key\tshort`): A is bytes [a, b) of `buf`. */
-export function keyShort(buf: Buffer, a: number, b: number): [string, string] {
-  const t = buf.indexOf(9, a);
-  if (t < 0 || t >= b) return [buf.toString('utf8', a, b), ''];
-  return [buf.toString('utf8', a, t), buf.toString('utf8', t + 1, b)];
 }
 
 /**

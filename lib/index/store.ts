@@ -389,13 +389,6 @@ export function dropSource(db: Db, p: string): void {
   st(db, 'DELETE FROM prompts WHERE path = ?').run(p);
 }
 
-/** A session as the sessions table keeps it (`rec`: its rows.bin record). */
-export interface SessionRow {
-  session: Session;
-  short: string;
-  rec: Buffer | null;
-}
-
 /**
  * A text folded as words are matched (rank.ts fold), or null when that is the text in any case:
  * ASCII, and general punctuation (`…`, `—`, quotes), which has no case and no accents. (A prompt
