@@ -153,12 +153,3 @@ export async function acquireWait(
     await new Promise((r) => setTimeout(r, o.pollMs ?? 250));
   }
 }
-
-/** Wait while a live holder has the lock, without taking it: returns when it is gone or stale. */
-export async function waitUnlocked(file: string, rules: LockRules = {}, pollMs = 40): Promise<void> {
-  for (;;) {
-    const l = readLock(file);
-    if (!l || isStale(l, rules)) return;
-    await new Promise((r) => setTimeout(r, pollMs));
-  }
-}

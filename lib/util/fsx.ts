@@ -268,18 +268,6 @@ export function openKept<T>(file: string, fn: (fd: number, size: number) => T | 
   }
 }
 
-/** The first `n` bytes of a file (fewer when it is shorter), as latin1; null when it cannot be opened or read. */
-export function readPrefix(file: string, n: number): string | null {
-  return withFile(
-    file,
-    (fd) => {
-      const b = Buffer.allocUnsafe(n);
-      return b.toString('latin1', 0, fs.readSync(fd, b, 0, n, 0));
-    },
-    null,
-  );
-}
-
 /**
  * A file's first line (without its line break), read in pieces until the break: null when the
  * file cannot be read or has no line break within `maxBytes`.
