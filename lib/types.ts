@@ -122,8 +122,12 @@ export interface FinishChange<S> {
 /** What an update gives `refinish` to read. */
 export interface RefinishIO<S> {
   ctx: Ctx;
-  /** This harness's sessions in the index as it stands before the change. */
-  listed: Session[];
+  /**
+   * This harness's sessions in the index as it stands before the change that mention one of `ids`
+   * anywhere in their record: every session with one of those ids, or linked to one (a superset: the
+   * caller checks which fields hold it).
+   */
+  mentioning(ids: Iterable<string>): Session[];
   /** the paths of this harness's sources whose file name contains `part` */
   find(part: string): string[];
   /** The stored entries of these unchanged sources (their states, their sessions before the finish pass); one that cannot be read is left out. */

@@ -296,8 +296,8 @@ function openRowBinFile(file: string, id: string, home: string): RowBin | null {
 /** rows.bin of build `id` from the database's records; removed when a record is missing (an id rows.bin cannot hold). */
 function writeRowBin(files: IndexFiles, db: Db, id: string, home: string, patch?: RowBinPatch | null): void {
   try {
-    const recs = store.getMeta(db, 'home') !== home ? null : ((patch && patchedRecords(files, db, home, patch)) ?? store.allRecords(db));
-    if (recs) writeAtomic(files.rowbin, [rowBinHead(id, home, recs.length), ...recs]);
+    const recs = store.getMeta(db, 'home') !== home ? null : ((patch && patchedRecords(files, db, home, patch)) ?? allRecords(db));
+    if (recs) writeAtomic(files.rowbin, [rowBinHead(id, home, recs.count), ...recs.parts]);
     else removeFile(files.rowbin);
   } catch (err) {
     debugWrite(err);
@@ -316,7 +316,7 @@ interface RowBinPatch {
  * append's ~120 ms, and this ~5 ms. Null when that file is not the previous build's (gone, damaged,
  * another's) or a changed session has no record: the caller reads them all from the database.
  */
-function patchedRecords(files: IndexFiles, db: Db, home: string, patch: RowBinPatch): Buffer[] | null {
+function patchedRecords(files: IndexFiles, db: Db, home: string, patch: RowBinPatch): Records | null {
   let old: RowBin | null;
   try {
     old = readRowBin(fs.readFileSync(files.rowbin));
@@ -327,7 +327,18 @@ function patchedRecords(files: IndexFiles, db: Db, home: string, patch: RowBinPa
   const now = store.sortedRecords(db, patch.keys);
   if (!now) return null;
   const recs = mergeRecords(old, patch.keys, now, (key) => store.keyInfo(db, key)?.id ?? null);
-  return recs && recs.length === store.sessionCount(db) ? recs : null;
+  return recs && recs.count === store.sessionCount(db) ? recs : null;
+}
+
+/** rows.bin's records: the parts of the file after its head line, and how many records they hold. */
+interface Records {
+  parts: Buffer[];
+  count: number;
+}
+
+function allRecords(db: Db): Records | null {
+  const parts = store.allRecords(db);
+  return parts && { parts, count: parts.length };
 }
 
 /** What a build changes in the sessions table: sessions to put, keys to drop. */
@@ -965,7 +976,7 @@ function refinishOf(ctx: Ctx, db: Db, a: AnyAdapter, paths: string[], t: Touched
   try {
     r = refinish(changes, {
       ctx,
-      listed: store.sessionsWhere(db, { harness: h }),
+      mentioning: (ids) => store.sessionsMentioning(db, h, ids),
       find: (part) => store.findSources(db, h, part),
       load: (want) => {
         const out = new Map<string, { src: Source; state: LineState; sessions: SessionCore[] }>();

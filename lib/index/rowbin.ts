@@ -565,40 +565,67 @@ function putRow(
 
 /**
  * The records of `old` with those of `keys` taken out and `now` (sorted as allRecords sorts: time
- * newest first, then id) put in where they sort; `idOf` gives an old record's id when its time ties
- * with one put in. Records of `old` are slices of its buffer, not copies.
+ * newest first, then id) put in where they sort, as the parts of a file and the number of records;
+ * `idOf` gives an old record's id when its time ties with one put in. The records kept are runs of
+ * `old`'s buffer, not copies (most of a file is one or two runs).
  */
 export function mergeRecords(
   old: RowBin,
   keys: Set<string>,
   now: { rec: Buffer; at: number; id: string }[],
   idOf: (key: string) => string | null,
-): Buffer[] | null {
-  const out: Buffer[] = [];
-  const { buf } = old;
+): { parts: Buffer[]; count: number } | null {
+  const parts: Buffer[] = [];
+  const { buf, count } = old;
+  // (keys compared as their bytes read as latin1: no UTF-8 decoding of 22,000 of them)
+  const raw = new Set([...keys].map((k) => Buffer.from(k, 'utf8').toString('latin1')));
+  let n = 0;
+  // the start of the run of kept records not yet in `parts` (-1: none)
+  let run = -1;
+  const flush = (k: number) => {
+    if (run >= 0) parts.push(buf.subarray(run, k < count ? old.at[k] : buf.length));
+    run = -1;
+  };
   let j = 0;
-  for (let k = 0; k < old.count; k++) {
+  for (let k = 0; k < count; k++) {
     const p = old.at[k];
     const a = p + FIXED;
     const b = a + u32(buf, p + 10);
     const t = buf.indexOf(9, a);
-    const key = buf.toString('utf8', a, t >= 0 && t < b ? t : b);
-    if (keys.has(key)) continue;
-    const time = buf.readDoubleLE(p + 2);
-    // (an unknown time is NaN here and 0 in the database's order)
-    const at = Number.isNaN(time) ? 0 : time;
-    for (; j < now.length && now[j].at >= at; j++) {
-      if (now[j].at === at) {
-        const id = idOf(key);
-        if (id === null) return null;
-        if (byBytes(now[j].id, id) > 0) break;
-      }
-      out.push(now[j].rec);
+    const e = t >= 0 && t < b ? t : b;
+    if (raw.has(buf.toString('latin1', a, e))) {
+      flush(k);
+      continue;
     }
-    out.push(buf.subarray(p, k + 1 < old.count ? old.at[k + 1] : buf.length));
+    if (j < now.length) {
+      const time = buf.readDoubleLE(p + 2);
+      // (an unknown time is NaN here and 0 in the database's order)
+      const to = sortedUpTo(now, j, Number.isNaN(time) ? 0 : time, () => idOf(buf.toString('utf8', a, e)));
+      if (to < 0) return null;
+      if (to > j) flush(k);
+      for (; j < to; j++, n++) parts.push(now[j].rec);
+    }
+    if (run < 0) run = p;
+    n++;
   }
-  for (; j < now.length; j++) out.push(now[j].rec);
-  return out;
+  flush(count);
+  for (; j < now.length; j++, n++) parts.push(now[j].rec);
+  return { parts, count: n };
+}
+
+/**
+ * Where, from `j` on, the records of `now` stop sorting before an old record of time `at` (`idOf`:
+ * its id, asked on a tie); -1 when that id is not known.
+ */
+function sortedUpTo(now: { at: number; id: string }[], j: number, at: number, idOf: () => string | null): number {
+  let i = j;
+  for (; i < now.length && now[i].at >= at; i++) {
+    if (now[i].at !== at) continue;
+    const id = idOf();
+    if (id === null) return -1;
+    if (byBytes(now[i].id, id) > 0) break;
+  }
+  return i;
 }
 
 /**

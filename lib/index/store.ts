@@ -51,7 +51,7 @@ CREATE TABLE sources(
   sessions TEXT NOT NULL,
   error TEXT
 );
-CREATE INDEX sources_harness ON sources(harness);
+CREATE INDEX sources_harness ON sources(harness, path);
 CREATE INDEX sources_failed ON sources(harness) WHERE error IS NOT NULL;
 CREATE TABLE sessions(
   key TEXT PRIMARY KEY,
@@ -409,6 +409,22 @@ export function putSession(db: Db, s: Session, short: string, rec: Buffer | null
 
 export function dropSession(db: Db, key: string): void {
   st(db, 'DELETE FROM sessions WHERE key = ?').run(key);
+}
+
+/**
+ * The sessions of a harness whose stored record holds one of `ids` (as JSON writes it) anywhere: at
+ * 22,000 sessions, one scan of the records for each id (~1 ms) where parsing the harness's every
+ * record (2,600 Codex threads) took ~20 ms of an append.
+ */
+export function sessionsMentioning(db: Db, harness: string, ids: Iterable<string>): Session[] {
+  const out = new Map<string, Session>();
+  const q = st(db, 'SELECT key, doc FROM sessions WHERE harness = ? AND instr(doc, ?) > 0');
+  for (const id of ids) {
+    if (!id) continue;
+    for (const r of q.iterate(harness, JSON.stringify(id).slice(1, -1)) as Iterable<{ key: string; doc: string }>)
+      if (!out.has(r.key)) out.set(r.key, JSON.parse(r.doc));
+  }
+  return [...out.values()];
 }
 
 /** Every session with its short id, newest first as byRecency orders them (ties by id). */

@@ -603,7 +603,7 @@ function rolloutFinder(io: RefinishIO<AnyState>): (id: string) => string | null 
 /** Add to `files` the rollouts of the threads `ids` and of their forks and spawned threads (from the listing). */
 function addReached(r: { io: RefinishIO<AnyState>; ids: Set<string>; files: Set<string>; gone: (p: string) => boolean }): boolean {
   const { io, ids, files, gone } = r;
-  for (const s of io.listed) {
+  for (const s of io.mentioning(ids)) {
     if ((ids.has(s.id) || (s.forkedFrom && ids.has(s.forkedFrom)) || (s.parent && ids.has(s.parent))) && !gone(s.file)) files.add(s.file);
   }
   return true;
