@@ -293,7 +293,10 @@ function openRowBinFile(file: string, id: string, home: string): RowBin | null {
   return null;
 }
 
-/** rows.bin of build `id` from the database's records; removed when a record is missing (an id rows.bin cannot hold). */
+/**
+ * rows.bin of build `id`: from the last one and the records `patch` names when it can be, else from
+ * the database's records; removed when a record is missing (an id rows.bin cannot hold).
+ */
 function writeRowBin(files: IndexFiles, db: Db, id: string, home: string, patch?: RowBinPatch | null): void {
   try {
     const recs = store.getMeta(db, 'home') !== home ? null : ((patch && patchedRecords(files, db, home, patch)) ?? allRecords(db));
