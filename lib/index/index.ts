@@ -550,7 +550,7 @@ function commit(b: Build, c: Changes, p: Parsed): AnyResult {
   const { ctx, opts, files, db, had, skipped } = b;
   // the keys whose rows.bin record this build changes (put, dropped, or given another short id)
   const redone = new Set<string>();
-  const shorts = applyChange(db, p.change, ctx.home, b.rerender || !had, redone);
+  const shorts = had ? applyChange(db, p.change, ctx.home, b.rerender, redone) : putFirst(db, p.change.put, ctx.home);
   // only grown files, the same sessions: what `indexWork` calls an append
   if (had && p.jobs.length && !c.gone.length && !shorts && p.jobs.every((j) => j.from > 0)) appends++;
   const id = newBuildId();
@@ -721,6 +721,19 @@ function applyChange(db: Db, change: Change, home: string, all: boolean, redone:
     return undefined;
   }
   return everyShort(db, new Map(change.put.map((x) => [x.key, x])), home, all);
+}
+
+/**
+ * A build from nothing: every session put once, with its short id among them all and its rendered
+ * row (putting them bare and then each again with its short id was ~0.4 s of a 22,000-session build).
+ */
+function putFirst(db: Db, put: Session[], home: string): Map<string, string> {
+  const shorts = shortIds(put);
+  for (const x of put) {
+    const short = shorts.get(x.id) ?? x.id;
+    store.putSession(db, x, short, rowRecord(x, short, home));
+  }
+  return shorts;
 }
 
 /** Short ids again for the touched ids and their neighbours; every other session put keeps its own. */
