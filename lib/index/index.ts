@@ -294,12 +294,12 @@ function openRowBinFile(file: string, id: string, home: string): RowBin | null {
 }
 
 /**
- * rows.bin of build `id`: from the last one and the records `patch` names when it can be, else from
+ * rows.bin of build `id`: from the last one and the records `redone` names when it can be, else from
  * the database's records; removed when a record is missing (an id rows.bin cannot hold).
  */
-function writeRowBin(files: IndexFiles, db: Db, id: string, home: string, patch?: RowBinPatch | null): void {
+function writeRowBin(files: IndexFiles, db: Db, id: string, home: string, redone?: Redone | null): void {
   try {
-    const recs = store.getMeta(db, 'home') !== home ? null : ((patch && patchedRecords(files, db, home, patch)) ?? allRecords(db));
+    const recs = store.getMeta(db, 'home') !== home ? null : ((redone && recordsAfter(files, db, home, redone)) ?? allRecords(db));
     if (recs) writeAtomic(files.rowbin, [rowBinHead(id, home, recs.count), ...recs.parts]);
     else removeFile(files.rowbin);
   } catch (err) {
@@ -307,8 +307,8 @@ function writeRowBin(files: IndexFiles, db: Db, id: string, home: string, patch?
   }
 }
 
-/** A build that changed some sessions of the one before it (`from`): their keys. */
-interface RowBinPatch {
+/** The sessions a build put, dropped or gave another short id (`keys`), and the build before it (`from`). */
+interface Redone {
   from: string;
   keys: Set<string>;
 }
@@ -319,17 +319,17 @@ interface RowBinPatch {
  * append's ~120 ms, and this ~5 ms. Null when that file is not the previous build's (gone, damaged,
  * another's) or a changed session has no record: the caller reads them all from the database.
  */
-function patchedRecords(files: IndexFiles, db: Db, home: string, patch: RowBinPatch): Records | null {
+function recordsAfter(files: IndexFiles, db: Db, home: string, redone: Redone): Records | null {
   let old: RowBin | null;
   try {
     old = readRowBin(fs.readFileSync(files.rowbin));
   } catch {
     return null;
   }
-  if (!old || old.id !== patch.from || old.home !== home) return null;
-  const now = store.sortedRecords(db, patch.keys);
+  if (!old || old.id !== redone.from || old.home !== home) return null;
+  const now = store.sortedRecords(db, redone.keys);
   if (!now) return null;
-  const recs = mergeRecords(old, patch.keys, now, (key) => store.keyInfo(db, key)?.id ?? null);
+  const recs = mergeRecords(old, redone.keys, now, (key) => store.keyInfo(db, key)?.id ?? null);
   return recs && recs.count === store.sessionCount(db) ? recs : null;
 }
 
@@ -559,8 +559,8 @@ function commit(b: Build, c: Changes, p: Parsed): AnyResult {
   // a large first build leaves a large WAL behind: its pages are moved into the database now
   if (!had) checkpoint(db);
   // (every short id worked out again, or every row rendered again: rows.bin is written whole)
-  const patch = had && !shorts ? { from: had, keys: redone } : null;
-  if (!opts.harnesses) writeOut(files, db, { id, disc: b.disc, home: ctx.home, same: c.sameCheck, first: !had, patch });
+  const after = had && !shorts ? { from: had, keys: redone } : null;
+  if (!opts.harnesses) writeOut(files, db, { id, disc: b.disc, home: ctx.home, same: c.sameCheck, first: !had, redone: after });
   // a build over some harnesses only: check.bin does not list the others, so it goes (the next
   // run writes it again from the database)
   else removeFile(files.check);
@@ -579,10 +579,10 @@ function commit(b: Build, c: Changes, p: Parsed): AnyResult {
 function writeOut(
   files: IndexFiles,
   db: Db,
-  w: { id: string; disc: Discovered; home: string; same: StoredCheck | null; first: boolean; patch?: RowBinPatch | null },
+  w: { id: string; disc: Discovered; home: string; same: StoredCheck | null; first: boolean; redone?: Redone | null },
 ): void {
   const { id, disc, home, same, first } = w;
-  writeRowBin(files, db, id, home, w.patch);
+  writeRowBin(files, db, id, home, w.redone);
   try {
     writeCheck(files.check, id, { sources: disc, meta: disc.meta, same: same ?? undefined, taken: disc.nums() });
   } catch (err) {
