@@ -105,6 +105,15 @@ export function unlock(file: string): void {
 /** Try to take the lock (taking a stale one over). Throws only when the directory cannot hold it. */
 export function tryLock(file: string, rules: LockRules = {}): Acquired {
   makeDir(path.dirname(file));
+  // what the lock will hold, made before it is created: a holder killed between creating the file and
+  // writing it leaves an empty lock that others wait EMPTY_MS for (the picker's search as you type is
+  // stopped by fzf at every key); reading /proc for the start time took most of that gap
+  const info = JSON.stringify({
+    pid: process.pid,
+    host: nodeOs().hostname(),
+    started: Date.now(),
+    start: procStat(process.pid)?.start ?? null,
+  } satisfies LockInfo);
   for (let attempt = 0; attempt < 3; attempt++) {
     let fd: number;
     try {
@@ -117,14 +126,8 @@ export function tryLock(file: string, rules: LockRules = {}): Acquired {
       takeOver(file, l);
       continue;
     }
-    const info: LockInfo = {
-      pid: process.pid,
-      host: nodeOs().hostname(),
-      started: Date.now(),
-      start: procStat(process.pid)?.start ?? null,
-    };
     try {
-      fs.writeSync(fd, JSON.stringify(info));
+      fs.writeSync(fd, info);
     } finally {
       fs.closeSync(fd);
     }
