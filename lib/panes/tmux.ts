@@ -31,7 +31,7 @@ export function socketOf(tmuxVar: string | undefined): string | null {
  * cleared, e.g. by `env -i`); a server started with `-S elsewhere` cannot be found this way. A server
  * that died (or was killed with kill-server) leaves its socket file behind; asking tmux of each one
  * costs a process apiece (thousands pile up on a machine that runs tmux in tests), so each is first
- * connected to, all at once, and only the ones that accept are kept.
+ * connected to (64 at a time), and only the ones that accept are kept.
  */
 export async function userSockets(tmpdir: string | undefined, uid: number): Promise<string[]> {
   const dir = path.join(tmpdir || '/tmp', `tmux-${uid}`);
