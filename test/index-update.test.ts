@@ -125,6 +125,30 @@ describe('an update of a stored index lists as a build from nothing', () => {
     expectFresh(h);
   });
 
+  it('with the memos serving, a file grown in one harness and a session new or gone in another in the same run: each change seen', () => {
+    const h = store();
+    ok(h, ['rows']);
+    // directories read more than RACY_MS after their last change are remembered (lib/index/discmemo.ts)
+    spawnSync('sleep', ['2.4']);
+    ok(h, ['rows']);
+    expect(read(h, 'check.bin').toString('latin1')).toContain('"memo"');
+    // pi's memo serves (its directories did not change): its grown file is told by its stat alone;
+    // Claude Code's directories changed (a new session): its files are compared path by path
+    fs.appendFileSync(piFile(h, 4), piMessage('four grows', ts(20), 2));
+    write(h, claudeFile(h, 6), claudeLine(uuid(6), '/tmp/p6', 'claude prompt 6', ts(19)));
+    expect(keys(ok(h, ['rows', '-a'])).slice(0, 2)).toEqual([`pi:${uuid(4)}`, `claude:${uuid(6)}`]);
+    expectFresh(h);
+    spawnSync('sleep', ['2.4']);
+    ok(h, ['rows']);
+    // and the other way: a Claude file grows (its memo serves) while a pi session goes
+    fs.appendFileSync(claudeFile(h, 2), claudeLine(uuid(2), '/tmp/p2', 'two grows', ts(21)));
+    fs.rmSync(piFile(h, 5));
+    const after = keys(ok(h, ['rows', '-a']));
+    expect(after[0]).toBe(`claude:${uuid(2)}`);
+    expect(after).not.toContain(`pi:${uuid(5)}`);
+    expectFresh(h);
+  });
+
   it('an append seen first by ls, search or resolve (the whole listing) updates it the same', () => {
     const h = store();
     views(h);

@@ -35,6 +35,7 @@ import {
   type StoredCheck,
   samePaths,
   sameStat,
+  segmentChanges,
   storedStats,
   writeCheck,
 } from './check.js';
@@ -433,6 +434,16 @@ function changesOf(b: Build, d: Discovery | null): Changes {
     if (prev) for (const p of prev.keys()) out.changed.add(p);
   }
   if (out.changed.size > 0) return out;
+  // other sources than check.bin's (one new or gone): adapter by adapter, against its segment
+  const seg = check && check.id === had && !out.sameCheck ? segmentChanges(check, disc) : null;
+  if (seg) {
+    for (const p of seg.changed) out.changed.add(p);
+    for (const [p, h] of seg.gone) {
+      out.gone.push(p);
+      out.goneHarness.set(p, h);
+    }
+    return out;
+  }
   // every stored stat: check.bin's when it is of the database's build (its names decoded, ~3x
   // faster than reading the sources table at 22,000), else the database's
   const fromCheck = check && check.id === had ? storedStats(check, disc, false) : null;
