@@ -458,13 +458,14 @@ export function segmentChanges(c: StoredCheck, disc: Discovered): { changed: str
   for (let i = 0; i < disc.parts.length; i++) {
     const part = disc.parts[i];
     const name = disc.meta[i].name;
+    const mine = starts.get(name);
     starts.delete(name);
     if (!Array.isArray(part)) {
       if (part.c !== c) return null;
       memoChanges(part, paths, stat, changed);
       continue;
     }
-    const seg = segmentStats(c, paths, stat, name);
+    const seg = segmentStats(paths, stat, mine ?? { at: 0, n: 0 });
     for (const f of part) {
       live.add(f.src.path);
       if (!sameStat(f.stat, seg.get(f.src.path))) changed.push(f.src.path);
@@ -491,19 +492,10 @@ function memoChanges(part: MemoSeg, paths: string[], stat: Buffer, changed: stri
   }
 }
 
-/** The stats check.bin stores for the sources of adapter `name`'s segment (none: no segment), by path. */
-function segmentStats(c: StoredCheck, paths: string[], stat: Buffer, name: string): Map<string, Stat> {
-  let from = 0;
-  let n = 0;
-  for (const m of c.meta) {
-    if (m.name === name) {
-      n = m.n;
-      break;
-    }
-    from += m.n;
-  }
+/** The stats check.bin (`stat`, its `paths`) stores for the sources of one adapter's segment, by path. */
+function segmentStats(paths: string[], stat: Buffer, { at, n }: { at: number; n: number }): Map<string, Stat> {
   const out = new Map<string, Stat>();
-  for (let i = from; i < from + n; i++) {
+  for (let i = at; i < at + n; i++) {
     const p = pathOfName(paths[i]);
     out.set(p, {
       size: stat.readDoubleLE(i * 24),

@@ -317,8 +317,9 @@ interface Redone {
 /**
  * The records of rows.bin from the previous build's file and the changed sessions alone: at 22,000
  * sessions, reading every record back from the database (a Buffer made for each) was ~50 ms of an
- * append's ~120 ms; reading the last file and merging is ~5 ms. Null when that file is not the previous build's (gone, damaged,
- * another's) or a changed session has no record: the caller reads them all from the database.
+ * append's ~120 ms; reading the last file and merging is ~5 ms. Null when that file is not the
+ * previous build's (gone, damaged, another's) or a changed session has no record: the caller reads
+ * them all from the database.
  */
 function recordsAfter(files: IndexFiles, db: Db, home: string, redone: Redone): Records | null {
   let old: RowBin | null;

@@ -516,7 +516,7 @@ export interface KeyInfo {
   id: string;
 }
 
-/** The stored short id and file of a key, or null. */
+/** The stored short id, file and session id of a key, or null. */
 export function keyInfo(db: Db, key: string): KeyInfo | null {
   return (st(db, 'SELECT short, file, id FROM sessions WHERE key = ?').get(key) as KeyInfo | undefined) ?? null;
 }
