@@ -95,7 +95,10 @@ export interface Counters {
 
 /**
  * Incremental parse state of one `lines` source. Must be JSON-serialisable: it is stored in the
- * index and continued when the file grows.
+ * index and continued when the file grows. Its `all` (a session's prompts, jsonl.ts Talk) is stored
+ * apart, as the prompts the index keeps, and put back, sanitised, when the parse continues: a parser
+ * must not tell a prompt from its sanitised form (a finish pass that compares prompts keeps its own
+ * copy, as Claude Code's `pt`).
  */
 export type LineState = Record<string, unknown> & { counters?: Counters };
 

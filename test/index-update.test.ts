@@ -335,6 +335,53 @@ describe('an update of a stored index lists as a build from nothing', () => {
     expect(ls.find((s) => s.id === fork)?.forkedFrom).toBe(id);
   });
 
+  it('an append continues from a state kept without its prompts: every prompt stored, sanitised, as a build from nothing stores them', () => {
+    const h = store();
+    // earlier prompts with a secret and a control character (stored sanitised, put back so for the append)
+    fs.appendFileSync(piFile(h, 4), piMessage('deploy with password=hunter2 now', ts(6), 2));
+    fs.appendFileSync(claudeFile(h, 1), claudeLine(uuid(1), '/tmp/p1', 'colour \x1b[31mred\x1b[0m please', ts(6)));
+    views(h);
+    const db = (c: string) => openDatabase(path.join(c, 'index.db'), { readonly: true });
+    const stored = (c: string) => {
+      const d = db(c);
+      try {
+        const prompts = d.prepare('SELECT path, key, texts FROM prompts ORDER BY path, key').all();
+        const states = d.prepare('SELECT state FROM sources').pluck().all() as string[];
+        return { prompts, states };
+      } finally {
+        d.close();
+      }
+    };
+    /** the prompts a build from nothing stores */
+    const fresh = () => {
+      const other = tempDir('resume-fresh-');
+      ok(h, ['rows', '-a'], { RESUME_CACHE_DIR: other });
+      return stored(other).prompts;
+    };
+    for (const n of [2, 3]) {
+      fs.appendFileSync(piFile(h, 4), piMessage(`pi four, prompt ${n + 1}`, ts(6, n + 10), n + 1));
+      fs.appendFileSync(claudeFile(h, 1), claudeLine(uuid(1), '/tmp/p1', `claude one, prompt ${n + 1}`, ts(6, n + 10)));
+      expect(counts(h)).toMatch(/0 parsed, 2 appended, 3 unchanged/);
+      const now = stored(cache(h));
+      expect(now.prompts).toEqual(fresh());
+      expect(now.states.some((s) => Object.hasOwn(JSON.parse(s), 'all'))).toBe(false);
+    }
+    const texts = (stored(cache(h)).prompts as { texts: string }[]).map((r) => r.texts).join('\n');
+    expect(texts).toContain('password=[REDACTED:password]');
+    expect(texts).toContain('pi four, prompt 4');
+    expect(texts).not.toContain('hunter2');
+    expect(texts).not.toContain('\x1b');
+    expectFresh(h);
+    // a stored state whose prompts are not what it counts (a damaged row): the file is parsed again
+    const d = openDatabase(path.join(cache(h), 'index.db'));
+    d.prepare('UPDATE prompts SET texts = ? WHERE key = ?').run(JSON.stringify(['only one']), `pi:${uuid(4)}`);
+    d.close();
+    fs.appendFileSync(piFile(h, 4), piMessage('pi four, last', ts(7), 9));
+    expect(counts(h)).toMatch(/1 parsed, 0 appended, 4 unchanged/);
+    expectFresh(h);
+    expect(stored(cache(h)).prompts).toEqual(fresh());
+  });
+
   it('rows.bin after a change is the last one with the changed sessions put in their places, as a build writes it', () => {
     const h = store();
     // sessions 6 and 7 at the same time as 5 (ties sort by id), the twin's id one 4 shares a prefix with

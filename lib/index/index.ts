@@ -922,13 +922,29 @@ function jobFor(f: Found, e: Entry | undefined, counts: IndexResult['counts'], d
     e.state &&
     tailMatches(f.src.path, e.offset, e.tail)
   ) {
-    counts.appended++;
-    counts.bytes += f.stat.size - e.offset;
-    return { src: f.src, size: f.stat.size, from: e.offset, state: e.state, done: sanitisedTexts(e, store.storedPrompts(db, f.src.path)) };
+    const prompts = store.storedPrompts(db, f.src.path);
+    const state = prompts && withPrompts(e.state, prompts);
+    if (state) {
+      counts.appended++;
+      counts.bytes += f.stat.size - e.offset;
+      return { src: f.src, size: f.stat.size, from: e.offset, state, done: sanitisedTexts(e, prompts.flat()) };
+    }
   }
   counts.parsed++;
   counts.bytes += f.stat.size;
   return { src: f.src, size: f.stat.size, from: 0, state: null };
+}
+
+/**
+ * A stored state to continue, with its prompts (`all`, kept apart: store.putSource) put back as the
+ * index stored them, sanitised; null when they cannot be (the prompts stored are not the state's
+ * count of them, or are of several sessions): the file is parsed again from its start.
+ */
+function withPrompts(state: LineState, prompts: string[][]): LineState | null {
+  // (a state that counts no prompts, `prompts`, keeps none in `all`: Gemini CLI's keeps its messages)
+  if (typeof state.prompts !== 'number') return state;
+  if (prompts.length === 0) return state.prompts === 0 ? state : null;
+  return prompts.length === 1 && prompts[0].length === state.prompts ? { ...state, all: prompts[0] } : null;
 }
 
 /**

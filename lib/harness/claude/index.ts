@@ -52,9 +52,9 @@ interface ClaudeState extends LineState, Deferring {
   /**
    * For finding forks (`--fork-session`, `/fork`, `/branch` copy the parent's records with their
    * `uuid`s and time stamps under the new session id, with no marker): the counted prompts' uuids
-   * (last 12 characters) and times, in order, and the first MAX_PT prompts' texts. The texts are
-   * `all`'s first ones: a parsed state keeps only `all` (the index held every Claude session's
-   * prompts a third time), and only the finish pass's state (`finishState`) has `pt`.
+   * (last 12 characters) and times, in order, and the first MAX_PT prompts' texts, as read (the
+   * index keeps `all` apart and puts it back sanitised, types.ts LineState: a fork and its parent
+   * are compared by their prompts as they were written).
    */
   pu?: string[];
   pts?: (number | null)[];
@@ -63,7 +63,7 @@ interface ClaudeState extends LineState, Deferring {
 
 /** The text of counted prompt `i` as the finish pass knows it (the first MAX_PT only). */
 function promptAt(st: ClaudeState, i: number): string | undefined {
-  return i < MAX_PT ? (st.pt ?? st.all)?.[i] : undefined;
+  return st.pt?.[i];
 }
 
 const MAX_PU = 5000;
@@ -232,7 +232,10 @@ function userRecord(st: ClaudeState, o: Rec): void {
   if (st.cwd == null && absolute(o.cwd)) st.cwd = o.cwd;
   const b = str(o.gitBranch);
   if (b) st.branch = b === 'HEAD' ? null : b;
-  addPrompt(st, promptText(t));
+  const p = promptText(t);
+  addPrompt(st, p);
+  st.pt ??= [];
+  if (st.pt.length < MAX_PT) st.pt.push(p);
   st.pu ??= [];
   st.pts ??= [];
   if (st.pu.length < MAX_PU && typeof o.uuid === 'string') {
@@ -394,8 +397,8 @@ export const claude: Adapter<ClaudeState, 'claude'> = {
 
   // what linkForks reads: the prompts' uuids, times and first texts, and the titles
   finishState(st) {
-    const { pu, pts, customTitle, aiTitle, summary } = st;
-    return { pu, pts, pt: st.pt ?? st.all?.slice(0, MAX_PT), customTitle, aiTitle, summary } as ClaudeState;
+    const { pu, pts, pt, customTitle, aiTitle, summary } = st;
+    return { pu, pts, pt, customTitle, aiTitle, summary } as ClaudeState;
   },
 
   finish(sessions, _ctx, states) {
