@@ -18,7 +18,7 @@ import { runSearch } from '../lib/search/run.js';
 import { pieceKey } from '../lib/search/score.js';
 import { searchedFiles } from '../lib/search/sigfill.js';
 import { SigPool } from '../lib/search/sigpool.js';
-import { fillSigs, fillSigsOn, Signatures } from '../lib/search/sigs.js';
+import { addBytes, addWords, fillSigs, fillSigsOn, Signatures } from '../lib/search/sigs.js';
 import { ROLES } from '../lib/search/types.js';
 import type { Harness } from '../lib/types.js';
 import { envFor, must, ROOT, run, tempDir, tempHome, until } from './helpers.js';
@@ -131,6 +131,31 @@ describe('signatures', () => {
     }
     expect(mayHold(dbFile, f, 'zanzibarquux')).toBe(true);
     everySubstringPasses(dbFile, f, bytes, r);
+  });
+
+  it('set the same bits word by word as byte by byte, whatever the width and however the bytes come in reads', () => {
+    const r = rng(11);
+    for (let round = 0; round < 40; round++) {
+      const buf = Buffer.from(transcriptBytes(r, 1 + Math.floor(r() * 5000)));
+      // (every byte value too, cased and not)
+      for (let i = 0; i < buf.length; i += 1 + Math.floor(r() * 40)) buf[i] = Math.floor(r() * 256);
+      const width = 256 << Math.floor(r() * 6);
+      const bytes = new Uint8Array(width);
+      const words = new Uint8Array(width);
+      const w32 = new Uint32Array(words.buffer);
+      let a = Math.floor(r() * 0xffff);
+      let b = a;
+      for (let at = 0; at < buf.length; ) {
+        const n = Math.min(buf.length - at, 1 + Math.floor(r() * 700));
+        const part = buf.subarray(at, at + n);
+        a = addBytes(bytes, part, 0, n, a);
+        b = addWords(w32, part, 0, n, b);
+        expect(b).toBe(a);
+        at += n;
+      }
+      expect(Buffer.from(words).equals(Buffer.from(bytes))).toBe(true);
+      expect(bytes.some((x) => x !== 0)).toBe(buf.length > 0);
+    }
   });
 
   it('are made again for a file rewritten (same size, other bytes), cut short or gone, and for a .zst its decoded bytes', () => {
