@@ -118,6 +118,10 @@ describe('signatures', () => {
     }
     everySubstringPasses(dbFile, f, bytes, r);
     expect(mayHold(dbFile, f, 'zanzibarquux')).toBe(false);
+    // a needle longer than the positions a search tests of it (a pasted token): there, or not
+    const long = bytes.subarray(5000, 5300).toString('latin1').toLowerCase();
+    expect(mayHold(dbFile, f, long)).toBe(true);
+    expect(mayHold(dbFile, f, `zanzibarquux${long}`)).toBe(false);
     // appends, one cutting a word in two across the old end
     for (const more of ['zanzi', 'barquux and more text', transcriptBytes(r, 50_000).toString('latin1')]) {
       fs.appendFileSync(f, Buffer.from(more, 'latin1'));
