@@ -404,29 +404,13 @@ export function storedStats(c: StoredCheck, sources: SourceList, served: boolean
       damaged = true;
       return;
     }
-    const p = pathOfName(name);
     let a = 0;
     while (a < ends.length && i >= ends[a]) a++;
-    // (read from the bytes: they need not be 8-byte aligned in the file's buffer)
-    out.set(p, {
-      size: stat.readDoubleLE(i * 24),
-      mtime: stat.readDoubleLE(i * 24 + 8),
-      ino: stat.readDoubleLE(i * 24 + 16),
-      sig: name.slice(p.length + 1),
-      harness: c.meta[a]?.name as Harness,
-      at: i,
-    });
+    const st = storedStat(stat, i, name);
+    out.set(st.path, { size: st.size, mtime: st.mtime, ino: st.ino, sig: st.sig, harness: c.meta[a]?.name as Harness, at: i });
   };
   if (served && countOf(sources) === c.count) {
-    const now = taken ?? statNums(listOf(sources));
-    // compared a block at a time (native), and only a block that differs source by source: an
-    // append changes one source of 22,000
-    const BLOCK = 24 * 128;
-    for (let at = 0; at < stat.length; at += BLOCK) {
-      const to = Math.min(at + BLOCK, stat.length);
-      if (now.compare(stat, at, to, at, to) === 0) continue;
-      for (let i = at / 24; i < to / 24; i++) if (now.compare(stat, i * 24, i * 24 + 24, i * 24, i * 24 + 24) !== 0) put(i);
-    }
+    differing(taken ?? statNums(listOf(sources)), stat, 0, put);
     return damaged ? null : out;
   }
   for (let i = 0; i < c.count; i++) put(i);
@@ -482,27 +466,43 @@ export function segmentChanges(c: StoredCheck, disc: Discovered): { changed: str
 /** Into `changed`: the sources of a served memo whose stat differs from what check.bin (`stat`) stores. */
 function memoChanges(part: MemoSeg, paths: string[], stat: Buffer, changed: string[]): void {
   const now = Buffer.from(part.nums.buffer, part.nums.byteOffset, part.n * 24);
-  const base = part.from * 24;
-  // a block at a time (native), and source by source only in a block that differs
-  for (let a = 0; a < now.length; a += 24 * 128) {
-    const e = Math.min(a + 24 * 128, now.length);
+  differing(now, stat, part.from, (i) => changed.push(pathOfName(paths[i])));
+}
+
+/**
+ * `at(i)` for each source whose stat in `now` (24 bytes a source, from source `from` on) differs
+ * from check.bin's (`stat`): compared a block at a time (native), and source by source only in a
+ * block that differs (an append changes one source of 22,000).
+ */
+function differing(now: Buffer, stat: Buffer, from: number, at: (i: number) => void): void {
+  const base = from * 24;
+  const BLOCK = 24 * 128;
+  for (let a = 0; a < now.length; a += BLOCK) {
+    const e = Math.min(a + BLOCK, now.length);
     if (now.compare(stat, base + a, base + e, a, e) === 0) continue;
-    for (let q = a; q < e; q += 24)
-      if (now.compare(stat, base + q, base + q + 24, q, q + 24) !== 0) changed.push(pathOfName(paths[part.from + q / 24]));
+    for (let q = a; q < e; q += 24) if (now.compare(stat, base + q, base + q + 24, q, q + 24) !== 0) at(from + q / 24);
   }
+}
+
+/** Source `i`'s stat as check.bin (`stat`) stores it, with its path; `name`: its check name. */
+function storedStat(stat: Buffer, i: number, name: string): Stat & { path: string } {
+  const path = pathOfName(name);
+  // (read from the bytes: they need not be 8-byte aligned in the file's buffer)
+  return {
+    path,
+    size: stat.readDoubleLE(i * 24),
+    mtime: stat.readDoubleLE(i * 24 + 8),
+    ino: stat.readDoubleLE(i * 24 + 16),
+    sig: name.slice(path.length + 1),
+  };
 }
 
 /** The stats check.bin (`stat`, its `paths`) stores for the sources of one adapter's segment, by path. */
 function segmentStats(paths: string[], stat: Buffer, { at, n }: { at: number; n: number }): Map<string, Stat> {
   const out = new Map<string, Stat>();
   for (let i = at; i < at + n; i++) {
-    const p = pathOfName(paths[i]);
-    out.set(p, {
-      size: stat.readDoubleLE(i * 24),
-      mtime: stat.readDoubleLE(i * 24 + 8),
-      ino: stat.readDoubleLE(i * 24 + 16),
-      sig: paths[i].slice(p.length + 1),
-    });
+    const st = storedStat(stat, i, paths[i]);
+    out.set(st.path, st);
   }
   return out;
 }
