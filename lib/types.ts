@@ -97,8 +97,8 @@ export interface Counters {
  * Incremental parse state of one `lines` source. Must be JSON-serialisable: it is stored in the
  * index and continued when the file grows. Its `all` (a session's prompts, jsonl.ts Talk) is stored
  * apart, as the prompts the index keeps, and put back, sanitised, when the parse continues: a parser
- * must not tell a prompt from its sanitised form (a finish pass that compares prompts keeps its own
- * copy, as Claude Code's `pt`).
+ * must not tell a prompt from its sanitised form, and a finish pass that needs prompts' texts keeps
+ * its own copy of them in the state (Claude Code's `pt`), since stored states have no `all`.
  */
 export type LineState = Record<string, unknown> & { counters?: Counters };
 

@@ -52,9 +52,10 @@ interface ClaudeState extends LineState, Deferring {
   /**
    * For finding forks (`--fork-session`, `/fork`, `/branch` copy the parent's records with their
    * `uuid`s and time stamps under the new session id, with no marker): the counted prompts' uuids
-   * (last 12 characters) and times, in order, and the first MAX_PT prompts' texts, as read (the
-   * index keeps `all` apart and puts it back sanitised, types.ts LineState: a fork and its parent
-   * are compared by their prompts as they were written).
+   * (last 12 characters) and times, in order, and the first MAX_PT prompts' texts (a fork's own
+   * first prompt is the one after those it shares with its parent). The texts are kept here, not
+   * taken from `all`: the index stores a state without `all` (types.ts LineState), and a finish pass
+   * over stored sources reads their states as stored.
    */
   pu?: string[];
   pts?: (number | null)[];
