@@ -203,6 +203,37 @@ describe('signatures', () => {
     expect(mayHold(dbFile, f, 'ocelot')).toBe(true); // no signature: may hold anything (it is read)
   });
 
+  it('a damaged signature (empty, or of a width this index never writes) rules nothing out', () => {
+    const d = dir();
+    const dbFile = path.join(d, 'index.db');
+    const f = path.join(d, 'a.jsonl');
+    fs.writeFileSync(f, transcriptBytes(rng(5), 20_000));
+    const db = openWrite(dbFile);
+    try {
+      fillSigs(db, [f]);
+    } finally {
+      db.close();
+    }
+    expect(mayHold(dbFile, f, 'zanzibarquux')).toBe(false);
+    for (const bloom of [Buffer.alloc(0), Buffer.alloc(100), Buffer.alloc(300)]) {
+      const w = openWrite(dbFile);
+      try {
+        w.prepare('UPDATE sigs SET bloom = ? WHERE path = ?').run(bloom, f);
+      } finally {
+        w.close();
+      }
+      expect(mayHold(dbFile, f, 'zanzibarquux'), `a filter of ${bloom.length} bytes`).toBe(true);
+    }
+    // and the next fill makes it again, though the file is as it was
+    const again = openWrite(dbFile);
+    try {
+      expect(fillSigs(again, [f])).toMatchObject({ made: 1, extended: 0 });
+    } finally {
+      again.close();
+    }
+    expect(mayHold(dbFile, f, 'zanzibarquux')).toBe(false);
+  });
+
   it('a needle under three bytes is never ruled out', () => {
     const d = dir();
     const dbFile = path.join(d, 'index.db');

@@ -163,6 +163,11 @@ function narrow(bits: Uint8Array): Buffer {
   return Buffer.from(bits.subarray(0, m * 4));
 }
 
+/** Is a filter of `n` bytes one of a width this index makes (a power of two within bounds)? */
+function madeWidth(n: number): boolean {
+  return n >= MIN_BITS / 8 && n <= MAX_BITS / 8 && (n & (n - 1)) === 0;
+}
+
 /** The width to make a file's signature in: 4 bits a byte it has (it has no more distinct trigrams than bytes), a power of two, within bounds. */
 function widthFor(file: string, size: number): number {
   // (a compressed file's bytes decoded are more than its size)
@@ -303,8 +308,9 @@ function fillOne(file: string, q: Stmts, c: FillCtx): number {
     if (!st.isFile()) throw new Error('not a file');
     const was = q.get.get(file) as SigRow | undefined;
     const harness = c.harnessOf?.(file);
-    // (a file given a harness now that has no pieces yet is read whole)
-    const usable = !!was && (!harness || was.poff !== null);
+    // (a file given a harness now that has no pieces yet is read whole, and one whose filter is
+    // not of a width this index writes: a damaged row)
+    const usable = !!was && (!harness || was.poff !== null) && madeWidth(was.bloom.length);
     if (usable && was && was.size === st.size && was.mtime === st.mtimeMs && was.ino === st.ino) return -1;
     c.write();
     const o: One = { file, q, c, harness };
@@ -648,7 +654,10 @@ export class Signatures {
       const all = ns.map((p) => `(${[...new Set(p as Uint32Array)].slice(0, PROBES).map(bitTest).join(' AND ')})`);
       terms.push(`(CASE WHEN ${all.join(' OR ')} THEN ${1 << i} ELSE 0 END)`);
     }
-    return terms.length ? terms.join(' | ') : '0';
+    if (terms.length === 0) return '0';
+    // (a filter that is not one this index writes, a damaged row's, rules nothing out)
+    const made = `length(bloom) BETWEEN ${MIN_BITS / 8} AND ${MAX_BITS / 8} AND (length(bloom) & (length(bloom) - 1)) = 0`;
+    return `CASE WHEN ${made} THEN ${terms.join(' | ')} ELSE ${this.full} END`;
   }
 
   /** files' stats taken a moment ago (by the listing's check) */
