@@ -34,6 +34,16 @@ function dir(): string {
   return d;
 }
 
+/** `fn` with the index database open for writing, closed after. */
+function inDb<T>(dbFile: string, fn: (db: ReturnType<typeof openWrite>) => T): T {
+  const db = openWrite(dbFile);
+  try {
+    return fn(db);
+  } finally {
+    db.close();
+  }
+}
+
 /** A deterministic generator (xorshift), so a failure can be replayed. */
 function rng(seed: number): () => number {
   let x = seed >>> 0 || 1;
@@ -72,13 +82,7 @@ function transcriptBytes(r: () => number, n: number): Buffer {
 
 /** The file's signature as a search loads it, asked about one needle (a byte key, as query.ts makes them). */
 function mayHold(dbFile: string, file: string, key: string): boolean {
-  const db = openWrite(dbFile);
-  try {
-    const s = Signatures.load(db, [[key]]);
-    return s.mask(file) === 1;
-  } finally {
-    db.close();
-  }
+  return inDb(dbFile, (db) => Signatures.load(db, [[key]]).mask(file) === 1);
 }
 
 /** Every substring (3 to 12 bytes) at `tries` random places of `bytes` must pass: a Bloom filter has no false negatives. */
@@ -208,29 +212,14 @@ describe('signatures', () => {
     const dbFile = path.join(d, 'index.db');
     const f = path.join(d, 'a.jsonl');
     fs.writeFileSync(f, transcriptBytes(rng(5), 20_000));
-    const db = openWrite(dbFile);
-    try {
-      fillSigs(db, [f]);
-    } finally {
-      db.close();
-    }
+    inDb(dbFile, (db) => fillSigs(db, [f]));
     expect(mayHold(dbFile, f, 'zanzibarquux')).toBe(false);
     for (const bloom of [Buffer.alloc(0), Buffer.alloc(100), Buffer.alloc(300)]) {
-      const w = openWrite(dbFile);
-      try {
-        w.prepare('UPDATE sigs SET bloom = ? WHERE path = ?').run(bloom, f);
-      } finally {
-        w.close();
-      }
+      inDb(dbFile, (db) => db.prepare('UPDATE sigs SET bloom = ? WHERE path = ?').run(bloom, f));
       expect(mayHold(dbFile, f, 'zanzibarquux'), `a filter of ${bloom.length} bytes`).toBe(true);
     }
     // and the next fill makes it again, though the file is as it was
-    const again = openWrite(dbFile);
-    try {
-      expect(fillSigs(again, [f])).toMatchObject({ made: 1, extended: 0 });
-    } finally {
-      again.close();
-    }
+    expect(inDb(dbFile, (db) => fillSigs(db, [f]))).toMatchObject({ made: 1, extended: 0 });
     expect(mayHold(dbFile, f, 'zanzibarquux')).toBe(false);
   });
 
@@ -239,12 +228,7 @@ describe('signatures', () => {
     const dbFile = path.join(d, 'index.db');
     const f = path.join(d, 'c.jsonl');
     fs.writeFileSync(f, '{"text":"nothing here"}\n');
-    const db = openWrite(dbFile);
-    try {
-      fillSigs(db, [f]);
-    } finally {
-      db.close();
-    }
+    inDb(dbFile, (db) => fillSigs(db, [f]));
     expect(mayHold(dbFile, f, 'qz')).toBe(true);
     expect(mayHold(dbFile, f, foldNeedle('QZX').toString('latin1'))).toBe(false);
   });
