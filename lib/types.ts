@@ -38,7 +38,7 @@ export interface SessionCore {
   allPrompts?: string[];
   /**
    * Adapter-private key of sessions that may share history (Claude: the first prompt's uuid), for
-   * an adapter whose `finish` only relates sessions with the same key (`linked`).
+   * an adapter whose `finish` only relates sessions with the same key (`Finish.byLink`).
    */
   link?: string | null;
 }
@@ -109,11 +109,11 @@ export interface LaunchSpec {
 }
 
 /**
- * One changed source of a harness with `refinish`, as an update hands it over: its finish state
- * (`finishState`) before the change (null for a new source) and after it (null for a gone one), and
- * its sessions now, before the finish pass (none when gone). `before` is a copy two levels deep of
- * the stored state (the parse continues that state in place): a parser that has `refinish` replaces
- * what lies deeper (a name's `[text, time]`), never changes it in place.
+ * One changed source of a harness with `finish.some`, as an update hands it over: what the pass
+ * reads of its state (`finish.reads`) before the change (null for a new source) and after it (null
+ * for a gone one), and its sessions now, before the pass (none when gone). `before` is a copy two
+ * levels deep of the stored state (the parse continues that state in place): a harness with
+ * `finish.some` replaces what lies deeper (a name's `[text, time]`), never changes it in place.
  */
 export interface FinishChange<S> {
   src: Source;
@@ -122,8 +122,8 @@ export interface FinishChange<S> {
   now: SessionCore[];
 }
 
-/** What an update gives `refinish` to read. */
-export interface RefinishIO<S> {
+/** What an update gives `finish.some` to read. */
+export interface FinishIO<S> {
   ctx: Ctx;
   /**
    * This harness's sessions in the index as it stands before the change that mention one of `ids`
@@ -152,8 +152,77 @@ export interface Line {
   at?: number;
 }
 /**
+ * How an adapter reads a `lines` source: line by line, from the start or from where the last read
+ * stopped, continuing the state kept then (Adapter.lines).
+ */
+export interface LineReader<S extends LineState = LineState> {
+  /** The state of a source read from its start. */
+  begin(src: Source): S;
+  /** One line of the file (a Line: the reader's one object, reused for every line, so keep none of it but copies). */
+  line(state: S, l: Line): void;
+  /**
+   * At the end of the lines read (before `sessions`): decode what `line` put off, reading it back
+   * with `read(at, length)` (null when the file no longer has those bytes). Only what the last lines
+   * decide (the model, the last reply) is put off, and never kept in a stored state.
+   */
+  settle?(state: S, read: (at: number, length: number) => Buffer | null): void;
+  /**
+   * A line longer than one read (1 MiB), given its first 8 KiB: worth assembling whole? When not,
+   * `line` gets only its first 8 KiB and last 1 KiB with `complete = false`. Default: assemble.
+   */
+  wantLong?(state: S, head: Buffer): boolean;
+}
+
+/**
+ * A harness's cross-source pass (Adapter.finish): titles from side files, dedupe, linking forks and
+ * children to their parents.
+ */
+export interface Finish<S extends LineState = LineState> {
+  /** The pass over this harness's sessions. `states` maps source path to its state and source. */
+  all(sessions: SessionCore[], ctx: Ctx, states: Map<string, { src: Source; state: S }>): SessionCore[];
+  /**
+   * The part of a source's state that the pass reads (it must give the same result from these as
+   * from the whole states). The index stores it beside the whole state, and a build keeps only this
+   * of each state once the source is written, so the prompts and texts of every source are not all
+   * held at once; a pass over stored sources reads only this. Without it the whole state is used.
+   */
+  reads?(state: S, src: Source): S;
+  /**
+   * The pass over the sources a change concerns, not every source, so that an update can stay
+   * partial. Returns the files whose sessions it gave again (every changed source that is not gone
+   * among them) and those sessions, as `all` over every source would give them; null when only a
+   * pass over every source is sure (the update then takes one).
+   */
+  some?(changes: FinishChange<S>[], io: FinishIO<S>): { files: string[]; sessions: SessionCore[] } | null;
+  /**
+   * With `Adapter.perSource`: the pass only relates sessions sharing a `link` key (forks). A change
+   * to files whose sessions share their keys with no other session (an append, a new file once
+   * parsed, a removed one) cannot change any link, so the index still updates those files alone;
+   * one that shares its key takes a full pass.
+   */
+  byLink?: boolean;
+}
+
+/**
+ * What deep search and the transcript view load of a harness, lazily (lib/harness/<name>/text.ts),
+ * so a listing never pays for it and lib/search knows no harness by name.
+ */
+export interface SearchParts {
+  /** The text extractor: a transcript record's prompts, replies, tool calls and output. */
+  text(): Promise<import('./search/types.js').Extractor>;
+  /** The hooks: children, database scanners, raw-head markers, branches, shared stores. */
+  hooks?(): Promise<import('./search/types.js').SearchHooks>;
+}
+
+/**
  * Everything resume knows about one harness. `N` is the adapter's name as a literal type: the
  * registry derives the `Harness` union from its list of adapters, so every adapter states it.
+ *
+ * The core every adapter has: who it is (name to testedVersion), where its sessions are (`roots`,
+ * `discover`), how to read them (`lines` and/or `whole`, as its sources' `mode` asks, then
+ * `sessions`) and how to start one (`launch`). Then the parts a harness has or not: a cross-source
+ * pass (`finish`) and deep search (`search`); and two promises the index takes at their word
+ * (`listsOnly`, `perSource`).
  */
 export interface Adapter<S extends LineState = LineState, N extends string = Harness> {
   /** `[a-z][a-z0-9]*`: the `--harness` word, the `<harness>:` of keys and of `<harness>:<prefix>`. */
@@ -185,68 +254,20 @@ export interface Adapter<S extends LineState = LineState, N extends string = Har
    * (lib/index/discmemo.ts). Sources with `deps` or a `hint`, and symlinked directories, still run it.
    */
   listsOnly?: boolean;
-
-  /** lines mode */
-  begin?(src: Source): S;
-  /** One line of the file (a Line: the reader's one object, reused for every line, so keep none of it but copies). */
-  line?(state: S, l: Line): void;
-  /**
-   * At the end of the lines read (before `sessions`): decode what `line` put off, reading it back
-   * with `read(at, length)` (null when the file no longer has those bytes). Only what the last lines
-   * decide (the model, the last reply) is put off, and never kept in a stored state.
-   */
-  settle?(state: S, read: (at: number, length: number) => Buffer | null): void;
-  /**
-   * A line longer than one read (1 MiB), given its first 8 KiB: worth assembling whole? When not,
-   * `line` gets only its first 8 KiB and last 1 KiB with `complete = false`. Default: assemble.
-   */
-  wantLong?(state: S, head: Buffer): boolean;
-  /** whole mode: read the source (and its deps) and return a state. */
-  readWhole?(src: Source, ctx: Ctx): Promise<S> | S;
-  /**
-   * True when each source's sessions depend on that source alone, carry its path in `file`, and no
-   * `finish` pass is needed: a change then replaces only that source's sessions in the index.
-   */
-  perSource?: boolean;
-  /**
-   * With `perSource` and a `finish` that only relates sessions sharing a `link` key (forks): a
-   * change to files whose sessions share their keys with no other session (an append, a new file
-   * once parsed, a removed one) cannot change any link, so the index still updates those files
-   * alone; one that shares its key takes a full pass.
-   */
-  linked?: boolean;
-  /**
-   * With `finish`: the finish pass over the sources a change concerns, not every source, so that an
-   * update can stay partial. Returns the files whose sessions it gave again (every changed source
-   * that is not gone among them) and those sessions, as `finish` over every source would give them;
-   * null when only a pass over every source is sure (the update then takes one).
-   */
-  refinish?(changes: FinishChange<S>[], io: RefinishIO<S>): { files: string[]; sessions: SessionCore[] } | null;
+  /** Reads a source of `mode: 'lines'`. */
+  lines?: LineReader<S>;
+  /** Reads a source of `mode: 'whole'` (and its deps) into a state. */
+  whole?(src: Source, ctx: Ctx): Promise<S> | S;
   /** Sessions described by one source's state (0 or more). */
   sessions(state: S, src: Source): SessionCore[];
   /**
-   * Cross-source pass over this harness's sessions (titles from side files, dedupe, linking children
-   * to parents). `states` maps source path to its state and source.
+   * Each source's sessions depend on that source alone and carry its path in `file`, so a change
+   * replaces only that source's sessions in the index: true without `finish`, or with a `finish`
+   * that relates sessions by their link key only (`finish.byLink`).
    */
-  finish?(sessions: SessionCore[], ctx: Ctx, states: Map<string, { src: Source; state: S }>): SessionCore[];
-  /**
-   * With `finish`: the part of a source's state that `finish` reads (it must give the same result
-   * from these as from the whole states). The index stores it beside the whole state, and a build
-   * keeps only this of each state once the source is written, so the prompts and texts of every
-   * source are not all held at once; a finish pass over stored sources reads only this. Without it
-   * the whole state is used.
-   */
-  finishState?(state: S, src: Source): S;
-  /**
-   * Loads the deep-search text extractor (`lib/harness/<name>/text.ts`): loaded only by search and
-   * the transcript view, so a listing never pays for it.
-   */
-  text?: () => Promise<import('./search/types.js').Extractor>;
-  /**
-   * Loads the deep-search hooks (children, database scanners, raw-head markers, branches, shared
-   * stores; `search` in `lib/harness/<name>/text.ts`), so lib/search knows no harness by name.
-   */
-  search?: () => Promise<import('./search/types.js').SearchHooks>;
+  perSource?: boolean;
+  finish?: Finish<S>;
+  search?: SearchParts;
   /**
    * How to resume (or fork) a session; a string is a refusal the user can fix. With `ctx` (the
    * user's environment), `env` points the harness at the store the session was found in when that

@@ -1,6 +1,6 @@
 // A change to Codex sources updates the index without a pass over every source. Codex's finish pass
 // (thread names from session_index.jsonl, forks and spawned threads measured against their parents)
-// runs over what the change concerns (Adapter.refinish). Every step is compared with a listing
+// runs over what the change concerns (Finish.some). Every step is compared with a listing
 // built from nothing.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -92,7 +92,7 @@ function indexed(h: string): string {
   return r.stderr;
 }
 
-describe('a Codex change runs the finish pass over what it concerns (Adapter.refinish)', () => {
+describe('a Codex change runs the finish pass over what it concerns (Finish.some)', () => {
   it('appends, renames, forks, new and removed threads: each listing as a build from nothing', { timeout: 120_000 }, () => {
     const h = store();
     ok(h, ['index']);

@@ -1,4 +1,4 @@
-// Assistant lines put off to the end of their file (Adapter.settle: pi and Claude Code decode only
+// Assistant lines put off to the end of their file (LineReader.settle: pi and Claude Code decode only
 // the last ones, for the model and the last reply) must give what decoding every line in turn gives:
 // the same sessions and the same stored state, for every pi and Claude fixture (the recorded real
 // ones among them), for files made to catch the order rules, and for a file read in two parts at
@@ -20,8 +20,9 @@ const copy = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
 
 /** The adapter's line parser, bound (every harness of these fixtures has one). */
 function parser(a: AnyAdapter) {
-  if (!a.begin || !a.line) throw new Error(`${a.name} has no line parser`);
-  return { begin: a.begin.bind(a), line: a.line.bind(a), wantLong: a.wantLong?.bind(a) };
+  const r = a.lines;
+  if (!r) throw new Error(`${a.name} has no line reader`);
+  return { begin: r.begin.bind(r), line: r.line.bind(r), wantLong: r.wantLong?.bind(r) };
 }
 
 /** Every line decoded in turn: `line` without offsets puts nothing off. */

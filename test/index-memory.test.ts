@@ -1,6 +1,6 @@
 // A full build that lets go of what it has written (peak memory at scale): each source is written to
 // the database as it is read, a written entry keeps only what the finish passes read
-// (`finishState`), and the index comes out the same as when every parser state is kept to the end
+// (`Finish.reads`), and the index comes out the same as when every parser state is kept to the end
 // (`withEntries`, as doctor asks), on one thread, on workers (results out of order), and in the
 // streaming build.
 import fs from 'node:fs';

@@ -46,7 +46,7 @@ function decodeObject(buf: Buffer, start: number, end: number): Rec | null {
   return v === null || typeof v !== 'object' || Array.isArray(v) ? null : (v as Rec);
 }
 
-/** A state that puts lines off to the end of their file (Adapter.settle). */
+/** A state that puts lines off to the end of their file (LineReader.settle). */
 export interface Deferring {
   /** where each line put off starts in the file and its length, newest last */
   deferred?: number[];

@@ -32,7 +32,7 @@ export type Harness = (typeof LIST)[number]['name'];
 
 /**
  * An adapter of any harness. Each adapter's state type is its own: a state comes from that adapter's
- * `begin`/`readWhole` and is only ever handed back to the same adapter, which TypeScript cannot say of
+ * `lines.begin`/`whole` and is only ever handed back to the same adapter, which TypeScript cannot say of
  * a list of adapters (no existential types); `Adapter<LineState>` would reject the states the index
  * carries as `{}`.
  */

@@ -9,7 +9,8 @@
 // Then the sessions of each harness a change touched are made again: a harness whose sessions come
 // from their own file alone replaces only those files' sessions; one with a finish pass over every
 // file (titles from side files, forks) runs it again over its stored entries, unless it can say
-// which files the change reaches (`refinish`) or, for a `linked` harness, the changed files share
+// which files the change reaches (`finish.some`) or, for a harness whose pass relates sessions by
+// link key alone (`finish.byLink`), the changed files share
 // no link key with any other. Short ids change only when the set of sessions does. After the
 // commit, rows.bin and check.bin are written from the database, check.bin last: it names the build.
 // A run killed at any point leaves the last commit; check.bin or rows.bin of another build than the
@@ -489,7 +490,7 @@ async function parse(b: Build, c: Changes): Promise<Parsed> {
   counts.reused = b.disc.count - jobs.length;
   counts.dropped = gone.length;
   for (const p of gone) store.dropSource(db, p);
-  // the finish states of the changed sources of harnesses with `refinish`, before their parse
+  // the finish states of the changed sources of harnesses with `finish.some`, before their parse
   // continues them in place
   const before = finishStatesOf([...changed, ...gone], old);
   /** the parsed entries, slimmed once written (what the finish pass reads, sessions without prompts) */
@@ -552,7 +553,7 @@ async function parse(b: Build, c: Changes): Promise<Parsed> {
 /** What the rest of a build reads of a written entry: the finish pass's part of its state, its sessions without prompts. */
 function slim(e: Entry): void {
   const a = adapterOf(e.src.harness);
-  e.state = !a?.finish ? NO_STATE : a.finishState ? a.finishState(e.state, e.src) : e.state;
+  e.state = !a?.finish ? NO_STATE : a.finish.reads ? a.finish.reads(e.state, e.src) : e.state;
   e.tail = '';
   if (e.sessions?.length) e.sessions = e.sessions.map(({ allPrompts: _, ...x }) => (a?.finish ? x : keyed(x, keyOf(x))));
 }
@@ -641,12 +642,12 @@ function sessionsOf(ctx: Ctx, db: Db, h: Harness, t: Touched, change: Change): v
   const files = new Set([...mineChanged, ...t.gone]);
   const parsed = mineChanged.map((p) => t.entries[p]).filter((e): e is Entry => !!e);
   // sessions of their own files: those files' sessions replaced
-  if (a.perSource && (!a.finish || (a.linked && linksStand(db, h, files, parsed)))) {
+  if (a.perSource && (!a.finish || (a.finish.byLink && linksStand(db, h, files, parsed)))) {
     replaceFiles(db, h, { files, parsed, finishes: !!a.finish }, change);
     return;
   }
   // a finish pass over what the change concerns, when the adapter can say what that is
-  const r = a.refinish ? refinishOf(ctx, db, a, [...files], t) : null;
+  const r = a.finish?.some ? refinishOf(ctx, db, a, [...files], t) : null;
   if (r) {
     // the sessions of the changed and gone files, and of those the pass gave again, are replaced
     for (const k of store.keysOfFiles(db, h, new Set([...files, ...r.files]))) change.drop.add(k);
@@ -679,7 +680,7 @@ function replaceFiles(db: Db, h: Harness, r: { files: Set<string>; parsed: Entry
 }
 
 /**
- * For a `linked` harness: no changed or gone file held a fork or a session sharing its link key
+ * For a harness with `finish.byLink`: no changed or gone file held a fork or a session sharing its link key
  * with another, and no parsed session is a fork or shares its key with another file's, so the
  * finish pass (which relates only sessions sharing a key) would leave every session as it is.
  */
@@ -801,7 +802,7 @@ function linkedApart(jobs: Job[]): Set<Harness> {
   const heads = new Map<Harness, [number, number]>();
   for (const j of jobs) {
     const a = adapterOf(j.src.harness);
-    if (!a?.finish || !a.linked) continue;
+    if (!a?.finish?.byLink) continue;
     const [head, all] = heads.get(a.name) ?? [0, 0];
     heads.set(a.name, [head + Math.min(j.size, LINK_HEAD), all + j.size]);
   }
@@ -973,9 +974,9 @@ function debugWrite(err: unknown): void {
 }
 
 /**
- * The finish states (`finishState`) of these sources' stored entries, of harnesses with `refinish`,
- * copied two levels deep (FinishChange.before): a parse continues a stored state in place, and
- * `refinish` compares before with after.
+ * What the finish pass reads (`finish.reads`) of these sources' stored entries, of harnesses with
+ * `finish.some`, copied two levels deep (FinishChange.before): a parse continues a stored state in
+ * place, and `finish.some` compares before with after.
  */
 function finishStatesOf(paths: Iterable<string>, old: Map<string, Entry>): Map<string, unknown> {
   const out = new Map<string, unknown>();
@@ -984,8 +985,8 @@ function finishStatesOf(paths: Iterable<string>, old: Map<string, Entry>): Map<s
     const e = old.get(p);
     if (!e || e.error || !e.state || typeof e.state !== 'object') continue;
     const a = adapterOf(e.src?.harness);
-    if (!a?.refinish) continue;
-    const st = (a.finishState ? a.finishState(e.state, e.src) : e.state) as Record<string, unknown>;
+    if (!a?.finish?.some) continue;
+    const st = (a.finish.reads ? a.finish.reads(e.state, e.src) : e.state) as Record<string, unknown>;
     const c: Record<string, unknown> = {};
     for (const k of Object.keys(st)) c[k] = copy(st[k]);
     out.set(p, c);
@@ -994,13 +995,13 @@ function finishStatesOf(paths: Iterable<string>, old: Map<string, Entry>): Map<s
 }
 
 /**
- * A harness's finish pass over what a change concerns (Adapter.refinish): the sessions of the files
+ * A harness's finish pass over what a change concerns (Finish.some): the sessions of the files
  * it gave again, sanitised and keyed as finishHarness gives them, without their prompts. `paths`:
  * its changed and gone sources; `entries` has the changed ones as parsed. Null: a full pass.
  */
 function refinishOf(ctx: Ctx, db: Db, a: AnyAdapter, paths: string[], t: Touched): { files: Set<string>; sessions: Session[] } | null {
-  const refinish = a.refinish?.bind(a);
-  if (!refinish) return null;
+  const some = a.finish?.some?.bind(a.finish);
+  if (!some) return null;
   const { before, entries } = t;
   const h = a.name;
   const changes = [];
@@ -1018,7 +1019,7 @@ function refinishOf(ctx: Ctx, db: Db, a: AnyAdapter, paths: string[], t: Touched
   }
   let r: { files: string[]; sessions: SessionCore[] } | null;
   try {
-    r = refinish(changes, {
+    r = some(changes, {
       ctx,
       mentioning: (ids) => store.sessionsMentioning(db, h, ids),
       find: (part) => store.findSources(db, h, part),
@@ -1060,7 +1061,7 @@ function finishHarness(ctx: Ctx, a: AnyAdapter, entries: Record<string, Entry>):
     const states = new Map(mine.map((e) => [e.src.path, { src: e.src, state: e.state }]));
     try {
       // a finish pass may bring text of its own (titles from side files): sanitised like the rest
-      ss = a.finish(ss, ctx, states).map((s) => sanitizeSession(s));
+      ss = a.finish.all(ss, ctx, states).map((s) => sanitizeSession(s));
     } catch {
       /* keep the unfinished list rather than none */
     }

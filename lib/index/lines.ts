@@ -46,7 +46,7 @@ export interface LinesOpts {
   wantLong?: WantLong;
   /** lines longer are handed over cut (MAX_LINE unless given) */
   maxLine?: number;
-  /** called with the file still open once the lines are read (to read back some of them: see Adapter.settle) */
+  /** called with the file still open once the lines are read (to read back some of them: see LineReader.settle) */
   after?: (fd: number) => void;
 }
 

@@ -37,15 +37,16 @@ export async function runJob(job: Job, ctx: Ctx): Promise<JobResult> {
   const clean = (s: SessionCore) => sanitizeSession(s, done);
   try {
     if (job.src.mode === 'lines') {
-      if (!a.begin || !a.line) throw new Error(`${a.name} has no line parser`);
-      const state = job.state ?? a.begin(job.src);
-      const line = a.line.bind(a);
-      const wantLong = a.wantLong?.bind(a);
+      const r = a.lines;
+      if (!r) throw new Error(`${a.name} has no line reader`);
+      const state = job.state ?? r.begin(job.src);
+      const line = r.line.bind(r);
+      const wantLong = r.wantLong?.bind(r);
       const want = wantLong ? (head: Buffer) => wantLong(state, head) : undefined;
-      const settle = a.settle ? a.settle.bind(a) : null;
+      const settle = r.settle ? r.settle.bind(r) : null;
       // one Line for the whole file, set again for each line (types.ts Line)
       const l: Line = { buf: EMPTY, start: 0, end: 0, complete: true, at: undefined };
-      const r = readLines(
+      const read = readLines(
         job.src.path,
         job.from,
         job.size,
@@ -60,10 +61,10 @@ export async function runJob(job: Job, ctx: Ctx): Promise<JobResult> {
         },
         { wantLong: want, maxLine: MAX_LINE, after: settle ? (fd) => settle(state, (at, len) => readBack(fd, at, len)) : undefined },
       );
-      return { path: job.src.path, offset: r.offset, tail: r.tail, state, sessions: a.sessions(state, job.src).map(clean) };
+      return { path: job.src.path, offset: read.offset, tail: read.tail, state, sessions: a.sessions(state, job.src).map(clean) };
     }
-    if (!a.readWhole) throw new Error(`${a.name} has no reader`);
-    const state = await a.readWhole(job.src, ctx);
+    if (!a.whole) throw new Error(`${a.name} has no whole-file reader`);
+    const state = await a.whole(job.src, ctx);
     return { path: job.src.path, offset: job.size, tail: '', state, sessions: a.sessions(state, job.src).map(clean) };
   } catch (err) {
     const msg = err instanceof Error ? err.message : String(err);

@@ -338,7 +338,7 @@ export function findSources(db: Db, harness: string, part: string): string[] {
 
 /**
  * Write a parsed source: its entry and its sessions' prompts. (A finish pass over stored sources reads
- * their whole states: what it reads of one, `finishState`, is most of it anyway.) The state is kept
+ * their whole states: what it reads of one, `finish.reads`, is most of it anyway.) The state is kept
  * without its prompts (`all`): they are in the prompts table, and an append gets them back from
  * there (storedPrompts). They were 49 of the states' 71 MB at 22,000 sessions, written twice.
  */

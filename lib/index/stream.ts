@@ -9,7 +9,7 @@
 // group, placed at its newest file's bound (the pass may take a session's time from any of them).
 // Ties wait for the next lower watermark, so the id order of equal times is kept.
 //
-// A `linked` harness (Claude Code: its finish pass relates only sessions that share a link key, the
+// A harness with `finish.byLink` (Claude Code: its finish pass relates only sessions that share a link key, the
 // forks) with large files is not read as a group (`build` decides): its files take their own
 // places, and a session is handed over as soon as it is read when the pass cannot touch it: no
 // other file of the harness has its key or link key, which `Links` knows from the first lines of
@@ -62,7 +62,7 @@ export function planOrder<J extends Planned>(
 }
 
 /**
- * What the first lines of every file of the `linked` harnesses say of their sessions: which keys
+ * What the first lines of every file of the harnesses with `finish.byLink` say of their sessions: which keys
  * and link keys more than one file has. A file whose first lines name no session, or a session
  * whose link key they do not give yet (its first prompt is further on), leaves its harness unsure:
  * every session of it is then held for the finish pass.

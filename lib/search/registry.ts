@@ -1,6 +1,6 @@
-// Harness → text extractor and search hooks for deep search, filled from each adapter's `text` and
-// `search` loaders (both live in lib/harness/<name>/text.ts and load only when a search or
-// transcript needs them).
+// Harness → text extractor and search hooks for deep search, filled from each adapter's `search`
+// part (its loaders live in lib/harness/<name>/text.ts and load only when a search or transcript
+// needs them).
 
 import { ADAPTERS } from '../harness/registry.js';
 import type { Harness } from '../types.js';
@@ -13,8 +13,8 @@ export const HOOKS = {} as Record<Harness, SearchHooks>;
 export async function loadExtractors(): Promise<Record<Harness, Extractor>> {
   await Promise.all(
     ADAPTERS.map(async (a) => {
-      if (a.text && !EXTRACTORS[a.name]) EXTRACTORS[a.name] = await a.text();
-      if (!HOOKS[a.name]) HOOKS[a.name] = (await a.search?.()) ?? {};
+      if (a.search && !EXTRACTORS[a.name]) EXTRACTORS[a.name] = await a.search.text();
+      if (!HOOKS[a.name]) HOOKS[a.name] = (await a.search?.hooks?.()) ?? {};
     }),
   );
   return EXTRACTORS;

@@ -269,10 +269,11 @@ export const claude: Adapter<ClaudeState, 'claude'> = {
   envVars: ['RESUME_CLAUDE_DIRS', 'CLAUDE_CONFIG_DIR', 'XDG_CONFIG_HOME'],
   color: 173,
   testedVersion: '2.1.332',
-  text: async () => (await import('./text.js')).claudeText,
-  search: async () => (await import('./text.js')).search,
+  search: {
+    text: async () => (await import('./text.js')).claudeText,
+    hooks: async () => (await import('./text.js')).search,
+  },
   perSource: true,
-  linked: true,
 
   roots(ctx: Ctx): Root[] {
     const out: Root[] = envDirs(ctx, 'RESUME_CLAUDE_DIRS').map((p) => ({ path: p, via: 'RESUME_CLAUDE_DIRS', exists: false }));
@@ -306,67 +307,69 @@ export const claude: Adapter<ClaudeState, 'claude'> = {
     return out;
   },
 
-  begin(src: Source): ClaudeState {
-    return {
-      id: path.basename(src.path, '.jsonl'),
-      cwd: null,
-      branch: null,
-      model: null,
-      started: null,
-      updated: null,
-      firstPrompt: null,
-      lastPrompt: null,
-      lastReply: null,
-      prompts: 0,
-      customTitle: null,
-      aiTitle: null,
-      summary: null,
-      entrypoint: null,
-      sdk: false,
-      forkedFrom: null,
-      pu: [],
-      pts: [],
-      counters: newCounters(),
-    };
-  },
+  lines: {
+    begin(src: Source): ClaudeState {
+      return {
+        id: path.basename(src.path, '.jsonl'),
+        cwd: null,
+        branch: null,
+        model: null,
+        started: null,
+        updated: null,
+        firstPrompt: null,
+        lastPrompt: null,
+        lastReply: null,
+        prompts: 0,
+        customTitle: null,
+        aiTitle: null,
+        summary: null,
+        entrypoint: null,
+        sdk: false,
+        forkedFrom: null,
+        pu: [],
+        pts: [],
+        counters: newCounters(),
+      };
+    },
 
-  wantLong(_st, head) {
-    return !skippable(head, 0, head.length, true);
-  },
+    wantLong(_st, head) {
+      return !skippable(head, 0, head.length, true);
+    },
 
-  line(st, l) {
-    const { buf, start, end, complete, at } = l;
-    const c = countersOf(st);
-    if (!complete) {
-      c.hugeLines++;
-      touch(st, peekTimestamp(buf, start, end));
-      return;
-    }
-    if (skippable(buf, start, end, end - start > BIG)) {
-      touch(st, peekTimestamp(buf, start, end));
-      return;
-    }
-    // An assistant record: only the last ones count (the model, the last reply), and they are most
-    // of the bytes decoded. Put off to the end of the file (settle) when it can be read back there,
-    // and once the session's entry point is known (the first record that has one gives it).
-    if (at !== undefined && st.entrypoint && assistantRecord(buf, start, end)) {
-      touch(st, peekTimestamp(buf, start, end));
-      deferLine(st, at, end - start);
-      return;
-    }
-    const o = parseObject(c, buf, start, end);
-    if (!o) return;
-    const type = typeof o.type === 'string' ? o.type : '';
-    if (!KNOWN.has(type)) countUnknown(c, type || '(none)');
-    record(st, type, o);
-  },
+    line(st, l) {
+      const { buf, start, end, complete, at } = l;
+      const c = countersOf(st);
+      if (!complete) {
+        c.hugeLines++;
+        touch(st, peekTimestamp(buf, start, end));
+        return;
+      }
+      if (skippable(buf, start, end, end - start > BIG)) {
+        touch(st, peekTimestamp(buf, start, end));
+        return;
+      }
+      // An assistant record: only the last ones count (the model, the last reply), and they are most
+      // of the bytes decoded. Put off to the end of the file (settle) when it can be read back there,
+      // and once the session's entry point is known (the first record that has one gives it).
+      if (at !== undefined && st.entrypoint && assistantRecord(buf, start, end)) {
+        touch(st, peekTimestamp(buf, start, end));
+        deferLine(st, at, end - start);
+        return;
+      }
+      const o = parseObject(c, buf, start, end);
+      if (!o) return;
+      const type = typeof o.type === 'string' ? o.type : '';
+      if (!KNOWN.has(type)) countUnknown(c, type || '(none)');
+      record(st, type, o);
+    },
 
-  settle(st, read) {
-    // (a synthetic message sets neither the model nor the reply)
-    settleModelReply(st, read, (o) => {
-      const m = o.type === 'assistant' ? rec(o.message) : null;
-      return m && m.model !== '<synthetic>' ? m : null;
-    });
+    settle(st, read) {
+      // (a synthetic message sets neither the model nor the reply)
+      settleModelReply(st, read, (o) => {
+        const m = o.type === 'assistant' ? rec(o.message) : null;
+        return m && m.model !== '<synthetic>' ? m : null;
+      });
+    },
   },
 
   sessions(st, src): SessionCore[] {
@@ -396,14 +399,13 @@ export const claude: Adapter<ClaudeState, 'claude'> = {
     ];
   },
 
-  // what linkForks reads: the prompts' uuids, times and first texts, and the titles
-  finishState(st) {
-    const { pu, pts, pt, customTitle, aiTitle, summary } = st;
-    return { pu, pts, pt, customTitle, aiTitle, summary } as ClaudeState;
-  },
-
-  finish(sessions, _ctx, states) {
-    return linkForks(sessions, states);
+  finish: {
+    all: (sessions, _ctx, states) => linkForks(sessions, states),
+    // what linkForks reads: the prompts' uuids, times and first texts, and the titles
+    reads({ pu, pts, pt, customTitle, aiTitle, summary }) {
+      return { pu, pts, pt, customTitle, aiTitle, summary } as ClaudeState;
+    },
+    byLink: true,
   },
 
   launch(s, { fork, ctx }) {

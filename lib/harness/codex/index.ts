@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { MAX_LINE } from '../../index/lines.js';
-import type { Adapter, Ctx, FinishChange, Line, LineState, RefinishIO, Root, SessionCore, Source } from '../../types.js';
+import type { Adapter, Ctx, FinishChange, FinishIO, Line, LineState, Root, SessionCore, Source } from '../../types.js';
 import { direntMaybeFile, entries, isDir, uniqueReal, walk } from '../../util/fsx.js';
 import { createHash } from '../../util/lazy.js';
 import { envDirs, expandHome, storeEnv } from '../../util/paths.js';
@@ -523,7 +523,7 @@ function renamed(a: TitlesState | null, b: TitlesState | null): string[] {
 }
 
 /**
- * The finish pass for the threads a change concerns (see Adapter.refinish). A thread's row depends on
+ * The finish pass for the threads a change concerns (see Finish.some). A thread's row depends on
  * its rollout, the rollouts its fork or spawn links name (byId), and the titles files. A change
  * reaches: the changed rollouts; the threads whose finish inputs changed (their id, links, prompt
  * hashes and texts, or own name in a rollout; or their entry in a titles file), and their forks and
@@ -531,7 +531,7 @@ function renamed(a: TitlesState | null, b: TitlesState | null): string[] {
  * are found by the thread id in their names; an id named by two rollouts (copies in two CODEX_HOMEs)
  * takes the full pass, where the first one found wins.
  */
-function refinish(changes: FinishChange<AnyState>[], io: RefinishIO<AnyState>): { files: string[]; sessions: SessionCore[] } | null {
+function refinish(changes: FinishChange<AnyState>[], io: FinishIO<AnyState>): { files: string[]; sessions: SessionCore[] } | null {
   const reach = reachedBy(changes);
   if (!reach) return null;
   const { ids, files } = reach;
@@ -589,7 +589,7 @@ function reachedBy(changes: FinishChange<AnyState>[]): { ids: Set<string>; files
  * The rollout named for a thread (Codex names it by the lower-case id its session_meta holds):
  * undefined when none is, null when two are. Remembered per id.
  */
-function rolloutFinder(io: RefinishIO<AnyState>): (id: string) => string | null | undefined {
+function rolloutFinder(io: FinishIO<AnyState>): (id: string) => string | null | undefined {
   const found = new Map<string, string | null | undefined>();
   return (id) => {
     if (found.has(id)) return found.get(id);
@@ -601,7 +601,7 @@ function rolloutFinder(io: RefinishIO<AnyState>): (id: string) => string | null 
 }
 
 /** Add to `files` the rollouts of the threads `ids` and of their forks and spawned threads (from the listing). */
-function addReached(r: { io: RefinishIO<AnyState>; ids: Set<string>; files: Set<string>; gone: (p: string) => boolean }): boolean {
+function addReached(r: { io: FinishIO<AnyState>; ids: Set<string>; files: Set<string>; gone: (p: string) => boolean }): boolean {
   const { io, ids, files, gone } = r;
   for (const s of io.mentioning(ids)) {
     if ((ids.has(s.id) || (s.forkedFrom && ids.has(s.forkedFrom)) || (s.parent && ids.has(s.parent))) && !gone(s.file)) files.add(s.file);
@@ -628,9 +628,9 @@ function linkedRollouts(
   return links;
 }
 
-/** What refinish has loaded: the states of the files it reads, and the sessions of the files it finishes. */
+/** What the partial pass has loaded: the states of the files it reads, and the sessions of the files it finishes. */
 interface Loading {
-  io: RefinishIO<AnyState>;
+  io: FinishIO<AnyState>;
   changed: Map<string, FinishChange<AnyState>>;
   states: Map<string, { src: Source; state: AnyState }>;
   sessions: SessionCore[];
@@ -766,8 +766,10 @@ export const codex: Adapter<AnyState, 'codex'> = {
   envVars: ['RESUME_CODEX_DIRS', 'CODEX_HOME'],
   color: 75,
   testedVersion: '0.171.0',
-  text: async () => (await import('./text.js')).codexText,
-  search: async () => (await import('./text.js')).search,
+  search: {
+    text: async () => (await import('./text.js')).codexText,
+    hooks: async () => (await import('./text.js')).search,
+  },
 
   roots(ctx) {
     const out: Root[] = envDirs(ctx, 'RESUME_CODEX_DIRS').map((p) => ({ path: p, via: 'RESUME_CODEX_DIRS', exists: false }));
@@ -791,40 +793,42 @@ export const codex: Adapter<AnyState, 'codex'> = {
     return out;
   },
 
-  begin(src: Source): CodexState | TitlesState {
-    if (src.kind === 'titles') return { names: {}, seq: 0, counters: newCounters() };
-    return newState(src);
+  lines: {
+    begin(src: Source): CodexState | TitlesState {
+      if (src.kind === 'titles') return { names: {}, seq: 0, counters: newCounters() };
+      return newState(src);
+    },
+
+    wantLong(st: CodexState | TitlesState, head: Buffer) {
+      // A line longer than one read that the prefilter would skip anyway (tool output, compaction
+      // histories, token counts) is never assembled: only its ends are kept, for the timestamp.
+      if (isTitles(st) || st.lines === 0) return true;
+      const outer = peekStr(head, 0, head.length, B_TYPE, 512);
+      if (outer == null) return true;
+      if (SKIP_OUTER.has(outer))
+        return (
+          outer === 'response_item' &&
+          peekStr(head, 0, head.length, B_PAYLOAD_TYPE, 1024) === 'message' &&
+          head.subarray(0, 1024).indexOf(B_ROLE_USER) >= 0
+        );
+      if (outer === 'event_msg') {
+        const pt = peekStr(head, 0, head.length, B_PAYLOAD_TYPE, 1024);
+        return pt == null || WANT_EVENT.has(pt);
+      }
+      return true;
+    },
+
+    line(st: CodexState | TitlesState, l: Line) {
+      const { buf, start, end, complete } = l;
+      if (isTitles(st)) {
+        titleLine(st, buf, start, end, complete);
+        return;
+      }
+      lineInto(st, buf, start, end, complete);
+    },
   },
 
-  wantLong(st: CodexState | TitlesState, head: Buffer) {
-    // A line longer than one read that the prefilter would skip anyway (tool output, compaction
-    // histories, token counts) is never assembled: only its ends are kept, for the timestamp.
-    if (isTitles(st) || st.lines === 0) return true;
-    const outer = peekStr(head, 0, head.length, B_TYPE, 512);
-    if (outer == null) return true;
-    if (SKIP_OUTER.has(outer))
-      return (
-        outer === 'response_item' &&
-        peekStr(head, 0, head.length, B_PAYLOAD_TYPE, 1024) === 'message' &&
-        head.subarray(0, 1024).indexOf(B_ROLE_USER) >= 0
-      );
-    if (outer === 'event_msg') {
-      const pt = peekStr(head, 0, head.length, B_PAYLOAD_TYPE, 1024);
-      return pt == null || WANT_EVENT.has(pt);
-    }
-    return true;
-  },
-
-  line(st: CodexState | TitlesState, l: Line) {
-    const { buf, start, end, complete } = l;
-    if (isTitles(st)) {
-      titleLine(st, buf, start, end, complete);
-      return;
-    }
-    lineInto(st, buf, start, end, complete);
-  },
-
-  readWhole(src: Source): CodexState {
+  whole(src: Source): CodexState {
     const st = newState(src);
     zstLines(src.path, (buf, s, e, complete) => lineInto(st, buf, s, e, complete));
     return st;
@@ -865,18 +869,16 @@ export const codex: Adapter<AnyState, 'codex'> = {
     ];
   },
 
-  // what finish reads: a titles file's names; a rollout's ids, fork links, prompt hashes and name
-  finishState(st, src) {
-    if (src.kind === 'titles') return st;
-    const { id, child, ph, pt, forkedFrom, parent, threadName } = st;
-    return { id, child, ph, pt, forkedFrom, parent, threadName } as CodexState;
+  finish: {
+    all: (sessions, _ctx, states) => finish(sessions, states),
+    // what the pass reads: a titles file's names; a rollout's ids, fork links, prompt hashes and name
+    reads(st, src) {
+      if (src.kind === 'titles') return st;
+      const { id, child, ph, pt, forkedFrom, parent, threadName } = st;
+      return { id, child, ph, pt, forkedFrom, parent, threadName } as CodexState;
+    },
+    some: refinish,
   },
-
-  finish(sessions, _ctx, states) {
-    return finish(sessions, states);
-  },
-
-  refinish,
 
   launch(s, { fork, ctx }) {
     const argv = fork ? ['codex', 'fork', s.id] : ['codex', 'resume', s.id];

@@ -223,7 +223,9 @@ export const copilot: Adapter<CopilotState, 'copilot'> = {
   envVars: ['RESUME_COPILOT_DIRS', 'COPILOT_HOME'],
   color: 204,
   testedVersion: '1.0.102',
-  text: async () => (await import('./text.js')).copilotText,
+  search: {
+    text: async () => (await import('./text.js')).copilotText,
+  },
   perSource: true,
 
   roots(ctx): Root[] {
@@ -245,44 +247,46 @@ export const copilot: Adapter<CopilotState, 'copilot'> = {
     return out;
   },
 
-  begin(): CopilotState {
-    return {
-      id: null,
-      cwd: null,
-      branch: null,
-      model: null,
-      started: null,
-      updated: null,
-      startTs: null,
-      firstPrompt: null,
-      lastPrompt: null,
-      lastReply: null,
-      prompts: 0,
-      copied: 0,
-      interactive: false,
-      title: null,
-      forkedFrom: null,
-      counters: newCounters(),
-    };
-  },
+  lines: {
+    begin(): CopilotState {
+      return {
+        id: null,
+        cwd: null,
+        branch: null,
+        model: null,
+        started: null,
+        updated: null,
+        startTs: null,
+        firstPrompt: null,
+        lastPrompt: null,
+        lastReply: null,
+        prompts: 0,
+        copied: 0,
+        interactive: false,
+        title: null,
+        forkedFrom: null,
+        counters: newCounters(),
+      };
+    },
 
-  wantLong(_st, head) {
-    return !BULKY.some((b) => headHas(head, 0, head.length, b, b.length)) && !headHas(head, 0, head.length, B_SYSTEM, B_SYSTEM.length);
-  },
+    wantLong(_st, head) {
+      return !BULKY.some((b) => headHas(head, 0, head.length, b, b.length)) && !headHas(head, 0, head.length, B_SYSTEM, B_SYSTEM.length);
+    },
 
-  line(st, l) {
-    const { buf, start, end, complete } = l;
-    if (headHas(buf, start, end, B_SYSTEM, B_SYSTEM.length)) {
-      systemMessage(st, buf, start, end);
-      return;
-    }
-    if (!complete || BULKY.some((b) => headHas(buf, start, end, b, b.length))) {
-      if (!complete) countersOf(st).hugeLines++;
-      touchTimes(st, peekTimestamp(buf, start, end));
-      return;
-    }
-    const o = parseObject(countersOf(st), buf, start, end);
-    if (o) record(st, o);
+    line(st, l) {
+      const { buf, start, end, complete } = l;
+      if (headHas(buf, start, end, B_SYSTEM, B_SYSTEM.length)) {
+        systemMessage(st, buf, start, end);
+        return;
+      }
+      if (!complete || BULKY.some((b) => headHas(buf, start, end, b, b.length))) {
+        if (!complete) countersOf(st).hugeLines++;
+        touchTimes(st, peekTimestamp(buf, start, end));
+        return;
+      }
+      const o = parseObject(countersOf(st), buf, start, end);
+      if (o) record(st, o);
+    },
   },
 
   sessions(st, src): SessionCore[] {

@@ -490,8 +490,10 @@ export const cursor: Adapter<CursorState, 'cursor'> = {
   color: 250,
   // Cursor CLI is not on npm: no recorded version
   testedVersion: null,
-  text: async () => (await import('./text.js')).cursorText,
-  search: async () => (await import('./text.js')).search,
+  search: {
+    text: async () => (await import('./text.js')).cursorText,
+    hooks: async () => (await import('./text.js')).search,
+  },
 
   roots(ctx) {
     const out: Root[] = envDirs(ctx, 'RESUME_CURSOR_DIRS').map((p) => ({ path: p, via: 'RESUME_CURSOR_DIRS', exists: false }));
@@ -520,38 +522,40 @@ export const cursor: Adapter<CursorState, 'cursor'> = {
     return out;
   },
 
-  begin(): TranscriptState {
-    return { prompts: 0, firstPrompt: null, lastPrompt: null, lastReply: null, cwds: [], counters: newCounters() };
+  lines: {
+    begin(): TranscriptState {
+      return { prompts: 0, firstPrompt: null, lastPrompt: null, lastReply: null, cwds: [], counters: newCounters() };
+    },
+
+    line(state, l) {
+      const { buf, start, end, complete } = l;
+      const st = state as TranscriptState;
+      const c = st.counters;
+      if (!complete) {
+        c.hugeLines++;
+        return;
+      }
+      // A very long assistant line is file contents written by a tool: nothing for a listing.
+      if (end - start > BIG && headHas(buf, start, end, B_ASSISTANT, 64)) {
+        c.hugeLines++;
+        return;
+      }
+      const o = parseObject(c, buf, start, end);
+      if (!o) return;
+      const role = typeof o.role === 'string' ? o.role : '';
+      if (!role) {
+        if (o.type !== 'turn_ended') countUnknown(c, typeof o.type === 'string' ? o.type : '(none)');
+        return;
+      }
+      const content = obj(o.message)?.content;
+      const blocks: unknown[] = typeof content === 'string' ? [{ type: 'text', text: content }] : Array.isArray(content) ? content : [];
+      if (role === 'user') userMessage(st, blocks);
+      else if (role === 'assistant') assistantMessage(st, blocks);
+      else countUnknown(c, `role ${role}`);
+    },
   },
 
-  line(state, l) {
-    const { buf, start, end, complete } = l;
-    const st = state as TranscriptState;
-    const c = st.counters;
-    if (!complete) {
-      c.hugeLines++;
-      return;
-    }
-    // A very long assistant line is file contents written by a tool: nothing for a listing.
-    if (end - start > BIG && headHas(buf, start, end, B_ASSISTANT, 64)) {
-      c.hugeLines++;
-      return;
-    }
-    const o = parseObject(c, buf, start, end);
-    if (!o) return;
-    const role = typeof o.role === 'string' ? o.role : '';
-    if (!role) {
-      if (o.type !== 'turn_ended') countUnknown(c, typeof o.type === 'string' ? o.type : '(none)');
-      return;
-    }
-    const content = obj(o.message)?.content;
-    const blocks: unknown[] = typeof content === 'string' ? [{ type: 'text', text: content }] : Array.isArray(content) ? content : [];
-    if (role === 'user') userMessage(st, blocks);
-    else if (role === 'assistant') assistantMessage(st, blocks);
-    else countUnknown(c, `role ${role}`);
-  },
-
-  readWhole(src) {
+  whole(src) {
     return readChat(src);
   },
 
@@ -613,27 +617,29 @@ export const cursor: Adapter<CursorState, 'cursor'> = {
     ];
   },
 
-  finish(sessions, _ctx, states) {
-    const cwds = new Cwds();
-    const chats = joinChats(sessions, states, cwds);
-    const out: SessionCore[] = [];
-    const merged = new Map<string, SessionCore>();
-    for (const [id, ch] of chats) {
-      const s = mergeChat(ch, cwds.of(ch));
-      if (!s) continue;
-      merged.set(id, s);
-      out.push(s);
-    }
-    // Workers: the parent's directory when their own is unknown; the parent lists their files.
-    for (const s of out) {
-      if (!s.parent) continue;
-      const p = merged.get(s.parent);
-      if (!p) continue;
-      if (p.cwd) s.cwd = p.cwd;
-      p.children ??= [];
-      p.children.push(s.file);
-    }
-    return out;
+  finish: {
+    all(sessions, _ctx, states) {
+      const cwds = new Cwds();
+      const chats = joinChats(sessions, states, cwds);
+      const out: SessionCore[] = [];
+      const merged = new Map<string, SessionCore>();
+      for (const [id, ch] of chats) {
+        const s = mergeChat(ch, cwds.of(ch));
+        if (!s) continue;
+        merged.set(id, s);
+        out.push(s);
+      }
+      // Workers: the parent's directory when their own is unknown; the parent lists their files.
+      for (const s of out) {
+        if (!s.parent) continue;
+        const p = merged.get(s.parent);
+        if (!p) continue;
+        if (p.cwd) s.cwd = p.cwd;
+        p.children ??= [];
+        p.children.push(s.file);
+      }
+      return out;
+    },
   },
 
   launch(s, { fork, ctx }) {

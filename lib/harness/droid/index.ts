@@ -151,7 +151,9 @@ export const droid: Adapter<DroidState, 'droid'> = {
   envVars: ['RESUME_DROID_DIRS', 'FACTORY_HOME_OVERRIDE'],
   color: 208,
   testedVersion: '0.225.2',
-  text: async () => (await import('./text.js')).droidText,
+  search: {
+    text: async () => (await import('./text.js')).droidText,
+  },
   perSource: true,
 
   roots(ctx): Root[] {
@@ -177,50 +179,52 @@ export const droid: Adapter<DroidState, 'droid'> = {
     return out;
   },
 
-  begin(): DroidState {
-    return {
-      id: null,
-      cwd: null,
-      model: null,
-      title: null,
-      named: false,
-      forkedFrom: null,
-      parent: null,
-      copyingUntil: null,
-      copied: 0,
-      tui: false,
-      started: null,
-      updated: null,
-      allStarted: null,
-      allUpdated: null,
-      firstPrompt: null,
-      lastPrompt: null,
-      lastReply: null,
-      prompts: 0,
-      counters: newCounters(),
-    };
-  },
+  lines: {
+    begin(): DroidState {
+      return {
+        id: null,
+        cwd: null,
+        model: null,
+        title: null,
+        named: false,
+        forkedFrom: null,
+        parent: null,
+        copyingUntil: null,
+        copied: 0,
+        tui: false,
+        started: null,
+        updated: null,
+        allStarted: null,
+        allUpdated: null,
+        firstPrompt: null,
+        lastPrompt: null,
+        lastReply: null,
+        prompts: 0,
+        counters: newCounters(),
+      };
+    },
 
-  line(st, l) {
-    const { buf, start, end, complete } = l;
-    // Injected context (several KiB of reminders each turn), and a long record that is no prompt:
-    // their time is all a listing needs. A fork's copies end at a message id, so a copied record
-    // is always decoded while copying.
-    const big = !complete || end - start > BIG;
-    const context = headHas(buf, start, end, B_CONTEXT, B_CONTEXT.length);
-    if ((context || (big && peekStr(buf, start, end, B_ROLE, { window: 4096 }) !== 'user')) && st.copyingUntil == null) {
-      if (!complete) countersOf(st).hugeLines++;
-      touchSpans(st, peekTimestamp(buf, start, end), true);
-      return;
-    }
-    if (!complete) {
-      // a copy cut at the size cap may still be the last one copied
-      countersOf(st).hugeLines++;
-      if (peekStr(buf, start, end, B_ID, { window: 256 }) === st.copyingUntil) st.copyingUntil = null;
-      return;
-    }
-    const o = parseObject(countersOf(st), buf, start, end);
-    if (o) apply(st, o);
+    line(st, l) {
+      const { buf, start, end, complete } = l;
+      // Injected context (several KiB of reminders each turn), and a long record that is no prompt:
+      // their time is all a listing needs. A fork's copies end at a message id, so a copied record
+      // is always decoded while copying.
+      const big = !complete || end - start > BIG;
+      const context = headHas(buf, start, end, B_CONTEXT, B_CONTEXT.length);
+      if ((context || (big && peekStr(buf, start, end, B_ROLE, { window: 4096 }) !== 'user')) && st.copyingUntil == null) {
+        if (!complete) countersOf(st).hugeLines++;
+        touchSpans(st, peekTimestamp(buf, start, end), true);
+        return;
+      }
+      if (!complete) {
+        // a copy cut at the size cap may still be the last one copied
+        countersOf(st).hugeLines++;
+        if (peekStr(buf, start, end, B_ID, { window: 256 }) === st.copyingUntil) st.copyingUntil = null;
+        return;
+      }
+      const o = parseObject(countersOf(st), buf, start, end);
+      if (o) apply(st, o);
+    },
   },
 
   sessions(st, src): SessionCore[] {

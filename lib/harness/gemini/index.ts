@@ -365,8 +365,10 @@ export const gemini: Adapter<GeminiState, 'gemini'> = {
   envVars: ['RESUME_GEMINI_DIRS', 'GEMINI_CLI_HOME'],
   color: 39,
   testedVersion: '0.61.0',
-  text: async () => (await import('./text.js')).geminiText,
-  search: async () => (await import('./text.js')).search,
+  search: {
+    text: async () => (await import('./text.js')).geminiText,
+    hooks: async () => (await import('./text.js')).search,
+  },
 
   roots(ctx: Ctx): Root[] {
     const out: Root[] = envDirs(ctx, 'RESUME_GEMINI_DIRS').map((p) => ({ path: p, via: 'RESUME_GEMINI_DIRS', exists: false }));
@@ -388,11 +390,12 @@ export const gemini: Adapter<GeminiState, 'gemini'> = {
     return out;
   },
 
-  begin: () => newState(),
+  lines: {
+    begin: () => newState(),
+    line: (st, l) => lineInto(st, l.buf, l.start, l.end, l.complete),
+  },
 
-  line: (st, l) => lineInto(st, l.buf, l.start, l.end, l.complete),
-
-  readWhole(src: Source): GeminiState {
+  whole(src: Source): GeminiState {
     const st = newState();
     const text = readAll(src.path);
     let o: unknown;
@@ -455,20 +458,22 @@ export const gemini: Adapter<GeminiState, 'gemini'> = {
     ];
   },
 
-  finish(sessions, _ctx, states) {
-    const dirs = new ProjectDirs();
-    const info = new Map<string, { st: GeminiState; src: Source }>();
-    for (const { src, state } of states.values()) info.set(src.path, { st: state, src });
-    // Load every registry and .project_root first, so hash matching sees all candidates.
-    for (const { src } of info.values()) dirs.load((src.hint ?? {}) as Partial<Hint>);
-    const best = oneFilePerId(sessions, info);
-    const out: SessionCore[] = [];
-    for (const s of sessions) {
-      if (best.get(s.id) !== s) continue;
-      const i = info.get(s.file);
-      out.push(i ? { ...s, cwd: dirs.cwdOf((i.src.hint ?? {}) as Partial<Hint>, i.st) } : s);
-    }
-    return out;
+  finish: {
+    all(sessions, _ctx, states) {
+      const dirs = new ProjectDirs();
+      const info = new Map<string, { st: GeminiState; src: Source }>();
+      for (const { src, state } of states.values()) info.set(src.path, { st: state, src });
+      // Load every registry and .project_root first, so hash matching sees all candidates.
+      for (const { src } of info.values()) dirs.load((src.hint ?? {}) as Partial<Hint>);
+      const best = oneFilePerId(sessions, info);
+      const out: SessionCore[] = [];
+      for (const s of sessions) {
+        if (best.get(s.id) !== s) continue;
+        const i = info.get(s.file);
+        out.push(i ? { ...s, cwd: dirs.cwdOf((i.src.hint ?? {}) as Partial<Hint>, i.st) } : s);
+      }
+      return out;
+    },
   },
 
   launch(s, { fork, ctx }) {

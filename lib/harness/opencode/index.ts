@@ -686,8 +686,10 @@ export function opencodeStore<N extends string>(store: Store<N>): Adapter<Openco
     envVars: [store.dirsVar, 'XDG_DATA_HOME', store.dbVar],
     color: store.color,
     testedVersion: store.testedVersion,
-    text: async () => (await import('./text.js')).opencodeText,
-    search: async () => (await import('./text.js')).search,
+    search: {
+      text: async () => (await import('./text.js')).opencodeText,
+      hooks: async () => (await import('./text.js')).search,
+    },
 
     roots(ctx) {
       const out: Root[] = envDirs(ctx, store.dirsVar).map((p) => ({
@@ -722,7 +724,7 @@ export function opencodeStore<N extends string>(store: Store<N>): Adapter<Openco
       return out;
     },
 
-    readWhole(src) {
+    whole(src) {
       if (src.kind === 'legacy') return readLegacy(src);
       try {
         return readDb(src);
@@ -737,16 +739,18 @@ export function opencodeStore<N extends string>(store: Store<N>): Adapter<Openco
       return Array.isArray(st.sessions) ? st.sessions : [];
     },
 
-    finish(sessions, _ctx, states) {
-      // One session in several stores (the JSON tree v1.2 imported, or two channel databases): the
-      // database wins over the JSON tree, then the most recently updated copy.
-      const best = new Map<string, SessionCore>();
-      const rank = (s: SessionCore) => (s.file.endsWith('.json') ? 0 : 1);
-      for (const s of sessions) {
-        const b = best.get(s.id);
-        if (!b || rank(s) > rank(b) || (rank(s) === rank(b) && (s.updated ?? 0) > (b.updated ?? 0))) best.set(s.id, s);
-      }
-      return linkForks([...best.values()], states);
+    finish: {
+      all(sessions, _ctx, states) {
+        // One session in several stores (the JSON tree v1.2 imported, or two channel databases): the
+        // database wins over the JSON tree, then the most recently updated copy.
+        const best = new Map<string, SessionCore>();
+        const rank = (s: SessionCore) => (s.file.endsWith('.json') ? 0 : 1);
+        for (const s of sessions) {
+          const b = best.get(s.id);
+          if (!b || rank(s) > rank(b) || (rank(s) === rank(b) && (s.updated ?? 0) > (b.updated ?? 0))) best.set(s.id, s);
+        }
+        return linkForks([...best.values()], states);
+      },
     },
 
     launch(s, { fork, ctx }) {

@@ -274,8 +274,10 @@ export const pi: Adapter<PiState, 'pi'> = {
   envVars: ['RESUME_PI_DIRS', 'PI_CODING_AGENT_DIR', 'PI_CODING_AGENT_SESSION_DIR'],
   color: 141,
   testedVersion: '0.73.1',
-  text: async () => (await import('./text.js')).piText,
-  search: async () => (await import('./text.js')).search,
+  search: {
+    text: async () => (await import('./text.js')).piText,
+    hooks: async () => (await import('./text.js')).search,
+  },
   perSource: true,
 
   roots(ctx) {
@@ -310,63 +312,65 @@ export const pi: Adapter<PiState, 'pi'> = {
     return out;
   },
 
-  begin(): PiState {
-    return {
-      header: false,
-      id: null,
-      cwd: null,
-      name: null,
-      model: null,
-      started: null,
-      updated: null,
-      firstPrompt: null,
-      lastPrompt: null,
-      lastReply: null,
-      prompts: 0,
-      parentSession: null,
-      lines: 0,
-      counters: newCounters(),
-    };
-  },
+  lines: {
+    begin(): PiState {
+      return {
+        header: false,
+        id: null,
+        cwd: null,
+        name: null,
+        model: null,
+        started: null,
+        updated: null,
+        firstPrompt: null,
+        lastPrompt: null,
+        lastReply: null,
+        prompts: 0,
+        parentSession: null,
+        lines: 0,
+        counters: newCounters(),
+      };
+    },
 
-  wantLong(st, head) {
-    return st.lines === 0 || !skippable(head, 0, head.length, true);
-  },
+    wantLong(st, head) {
+      return st.lines === 0 || !skippable(head, 0, head.length, true);
+    },
 
-  line(st, l) {
-    const { buf, start, end, complete, at } = l;
-    const c = countersOf(st);
-    const first = st.lines++ === 0;
-    if (!complete) {
-      c.hugeLines++;
-      const ts = peekTimestamp(buf, start, end);
-      touch(st, ts);
-      burstTs(st, ts);
-      return;
-    }
-    if (!first && passedOver(st, buf, start, end, at)) return;
-    const o = parseObject(c, buf, start, end);
-    if (!o) return;
-    const type = typeof o.type === 'string' ? o.type : '';
-    if (first) return header(st, type, o);
-    if (!st.header) return;
-    if (!KNOWN.has(type)) countUnknown(c, type || '(none)');
-    entry(st, type, o);
-  },
+    line(st, l) {
+      const { buf, start, end, complete, at } = l;
+      const c = countersOf(st);
+      const first = st.lines++ === 0;
+      if (!complete) {
+        c.hugeLines++;
+        const ts = peekTimestamp(buf, start, end);
+        touch(st, ts);
+        burstTs(st, ts);
+        return;
+      }
+      if (!first && passedOver(st, buf, start, end, at)) return;
+      const o = parseObject(c, buf, start, end);
+      if (!o) return;
+      const type = typeof o.type === 'string' ? o.type : '';
+      if (first) return header(st, type, o);
+      if (!st.header) return;
+      if (!KNOWN.has(type)) countUnknown(c, type || '(none)');
+      entry(st, type, o);
+    },
 
-  settle(st, read) {
-    // (an assistant message older than the last model change cannot set the model)
-    const cut = st.modelCut ?? 0;
-    delete st.modelCut;
-    settleModelReply(
-      st,
-      read,
-      (o) => {
-        const m = o.type === 'message' ? obj(o.message) : null;
-        return m?.role === 'assistant' ? m : null;
-      },
-      cut,
-    );
+    settle(st, read) {
+      // (an assistant message older than the last model change cannot set the model)
+      const cut = st.modelCut ?? 0;
+      delete st.modelCut;
+      settleModelReply(
+        st,
+        read,
+        (o) => {
+          const m = o.type === 'message' ? obj(o.message) : null;
+          return m?.role === 'assistant' ? m : null;
+        },
+        cut,
+      );
+    },
   },
 
   sessions(st, src): SessionCore[] {

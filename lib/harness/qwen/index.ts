@@ -132,8 +132,10 @@ export const qwen: Adapter<QwenState, 'qwen'> = {
   envVars: ['RESUME_QWEN_DIRS', 'QWEN_HOME'],
   color: 99,
   testedVersion: '0.24.4',
-  text: async () => (await import('./text.js')).qwenText,
-  search: async () => (await import('./text.js')).search,
+  search: {
+    text: async () => (await import('./text.js')).qwenText,
+    hooks: async () => (await import('./text.js')).search,
+  },
   perSource: true,
 
   roots(ctx): Root[] {
@@ -162,42 +164,44 @@ export const qwen: Adapter<QwenState, 'qwen'> = {
     return out;
   },
 
-  begin(): QwenState {
-    return {
-      lines: 0,
-      id: null,
-      cwd: null,
-      branch: null,
-      model: null,
-      title: null,
-      copiedTitle: null,
-      started: null,
-      updated: null,
-      allStarted: null,
-      allUpdated: null,
-      firstPrompt: null,
-      lastPrompt: null,
-      all: [],
-      prompts: 0,
-      lastReply: null,
-      forkedFrom: null,
-      parent: null,
-      counters: newCounters(),
-    };
-  },
+  lines: {
+    begin(): QwenState {
+      return {
+        lines: 0,
+        id: null,
+        cwd: null,
+        branch: null,
+        model: null,
+        title: null,
+        copiedTitle: null,
+        started: null,
+        updated: null,
+        allStarted: null,
+        allUpdated: null,
+        firstPrompt: null,
+        lastPrompt: null,
+        all: [],
+        prompts: 0,
+        lastReply: null,
+        forkedFrom: null,
+        parent: null,
+        counters: newCounters(),
+      };
+    },
 
-  line(st, l) {
-    const { buf, start, end, complete } = l;
-    st.lines++;
-    const type = !complete || end - start > BIG ? peekStr(buf, start, end, B_TYPE, { window: 4096 }) : null;
-    if (!complete || (type != null && type !== 'user' && type !== 'system')) {
-      // a tool's output or a long reply: its time is all a listing needs
-      if (!complete) countersOf(st).hugeLines++;
-      touchSpans(st, peekTimestamp(buf, start, end), true);
-      return;
-    }
-    const o = parseObject(countersOf(st), buf, start, end);
-    if (o) apply(st, o);
+    line(st, l) {
+      const { buf, start, end, complete } = l;
+      st.lines++;
+      const type = !complete || end - start > BIG ? peekStr(buf, start, end, B_TYPE, { window: 4096 }) : null;
+      if (!complete || (type != null && type !== 'user' && type !== 'system')) {
+        // a tool's output or a long reply: its time is all a listing needs
+        if (!complete) countersOf(st).hugeLines++;
+        touchSpans(st, peekTimestamp(buf, start, end), true);
+        return;
+      }
+      const o = parseObject(countersOf(st), buf, start, end);
+      if (o) apply(st, o);
+    },
   },
 
   sessions(st, src): SessionCore[] {
