@@ -416,7 +416,7 @@ describe('opencode database safety', () => {
     });
   });
 
-  it('without better-sqlite3 (and node:sqlite): a build says in one line what is missing; an index built where it loads still lists', () => {
+  it('without better-sqlite3 (and node:sqlite): a build says in one line what is missing and what to do, doctor still reports; an index built where it loads still lists', () => {
     const h = home();
     put(h, 'opencode/legacy-storage', `${DATA}/storage`);
     // opencode is running: its connection keeps the -wal in place.
@@ -440,8 +440,18 @@ describe('opencode database safety', () => {
       expect(r.stdout).toContain('Fix the flaky');
     } else {
       expect(r.status).toBe(2);
-      expect(r.stderr).toMatch(/^resume: cannot load better-sqlite3 for the index \(.*\); reinstall resume \(npm ci\)\n$/);
+      // not installed: npm leaves it out when its build fails, so the fix is a toolchain, or a Node with its own
+      expect(r.stderr).toBe(
+        'resume: cannot load better-sqlite3 for the index: not installed (npm leaves it out when its build fails); install a C++ toolchain (make, g++, python3) and install resume again, or use Node 22.16+, which has SQLite built in\n',
+      );
       expect(r.stdout).toBe('');
+      // doctor still reports, and says the same on its sqlite line
+      const doc = runBare(['doctor'], 'cache-bare');
+      expect([doc.status, doc.stderr]).toEqual([0, '']);
+      expect(doc.stdout).toMatch(
+        /\n {2}sqlite {4}cannot load better-sqlite3 for the index: not installed .* install resume again, or use Node 22\.16\+/,
+      );
+      expect(doc.stdout).toContain('opencode (opencode)');
     }
     // An index built where it loads, unchanged since: listed from its rendered rows without loading it.
     expect(run(h, ['ls', '-a'], { RESUME_CACHE_DIR: path.join(h, 'cache-full') }).stdout).toContain('Fix the flaky');

@@ -11,6 +11,7 @@ import { sqliteStatus } from '../harness/sqlite.js';
 import { newerThan } from '../harness/tested.js';
 import type { IndexResult } from '../index/index.js';
 import { indexFiles } from '../index/index.js';
+import { noEngine } from '../index/store.js';
 import { probeVersionAsync, versionIn } from '../os/version.js';
 import type { Counters, Harness, Root, Session } from '../types.js';
 import { configFile, tildify } from '../util/paths.js';
@@ -240,12 +241,7 @@ function generalText(r: Report, { lines, kv, p, now }: TextOut): void {
   kv('config', `${p(cf.file)}  ${oneLine(cfState)}`);
   kv('fzf', r.fzf ? `${p(r.fzf.path)}${r.fzf.version ? ` (${r.fzf.version})` : ''}` : 'not on PATH (the picker needs it)');
   kv('shell', r.shell ? oneLine(r.shell) : '$SHELL is not set');
-  kv(
-    'sqlite',
-    r.sqlite.ok
-      ? `${r.sqlite.engine}, SQLite ${r.sqlite.version}`
-      : `cannot load: ${oneLine(r.sqlite.error ?? '')} (opencode and Cursor chat databases are not read)`,
-  );
+  kv('sqlite', r.sqlite.ok ? `${r.sqlite.engine}, SQLite ${r.sqlite.version}` : oneLine(noEngine(r.sqlite.error ?? '')));
   if (r.skipped.notRegular || r.skipped.unreadable) {
     kv('skipped', `${r.skipped.notRegular} not regular files, ${r.skipped.unreadable} unreadable (all harnesses)`);
   }
@@ -411,9 +407,27 @@ async function claudeCare(app: App, sessions: Session[]): Promise<Report['claude
   return { live: live.length, snapshots, store, warnings };
 }
 
+/** What doctor reports of the harnesses without an index: their roots, no sessions. */
+function unindexed(app: App): IndexResult {
+  const roots = new Map<Harness, Root[]>();
+  for (const a of ADAPTERS) {
+    try {
+      roots.set(a.name, a.roots(app.ctx));
+    } catch {
+      roots.set(a.name, []);
+    }
+  }
+  const counts = { sources: 0, parsed: 0, appended: 0, reused: 0, dropped: 0, bytes: 0 };
+  return { sessions: [], skipped: { notRegular: 0, unreadable: 0, failed: {} }, counts, roots, changed: false, entries: {} };
+}
+
 export async function run(app: App, call: Call): Promise<void> {
   const o = call.opts as { json?: boolean };
-  const r = await app.index({ withEntries: true, quiet: true });
+  // (no SQLite engine, so no index: the rest is still reported, and the sqlite line says what to do)
+  const r = await app.index({ withEntries: true, quiet: true }).catch((err: unknown) => {
+    if (!sqliteStatus().ok) return unindexed(app);
+    throw err;
+  });
   const envPath = app.ctx.env.PATH ?? '';
   const [fzf, ...bins] = await Promise.all([program(['fzf'], envPath), ...ADAPTERS.map((a) => program(a.binaries, envPath))]);
   const report: Report = {

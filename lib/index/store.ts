@@ -83,15 +83,26 @@ CREATE VIRTUAL TABLE words USING fts5(text, content='pieces', content_rowid='id'
 // in `Café` as words are matched. `sigs`: each file a search reads, its signature (lib/search/sigs.ts);
 // `pieces` and `words`: its text that is not tool output, and a full-text table over it (pieces.ts).
 
-/** A database by the engine; none that loads is exit 2 (a missing native module is for the user to fix, by installing again). */
+/** A database by the engine; none that loads is exit 2, with what to do (for the user to fix). */
 function open(file: string, opts: OpenOptions): Db {
   try {
     return openDatabase(file, opts);
   } catch (err) {
-    if (err instanceof EngineError)
-      throw new ExitError(2, `cannot load better-sqlite3 for the index (${err.detail}); reinstall resume (npm ci)`);
+    if (err instanceof EngineError) throw new ExitError(2, noEngine(err.detail));
     throw err;
   }
+}
+
+/**
+ * Why no engine loads, and the fix. Not installed is the usual case: npm leaves an optional
+ * dependency out, saying nothing unless asked, when its build fails (no C++ toolchain, as in slim
+ * container images; or no network to fetch Node's headers), so installing again alone changes nothing.
+ */
+export function noEngine(detail: string): string {
+  const builtIn = 'or use Node 22.16+, which has SQLite built in';
+  if (/Cannot find module 'better-sqlite3/.test(detail))
+    return `cannot load better-sqlite3 for the index: not installed (npm leaves it out when its build fails); install a C++ toolchain (make, g++, python3) and install resume again, ${builtIn}`;
+  return `cannot load better-sqlite3 for the index (${detail}); run \`npm rebuild better-sqlite3\` where resume is installed, ${builtIn}`;
 }
 
 /** How long a builder waits for another to finish (a cold build of a large home takes seconds). */

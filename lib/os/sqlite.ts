@@ -214,7 +214,7 @@ export function engineStatus(): { ok: boolean; engine: EngineName | null; versio
       db.close();
     }
   } catch (err) {
-    const m = err instanceof Error ? err.message : String(err);
+    const m = err instanceof EngineError ? err.detail : err instanceof Error ? err.message : String(err);
     return { ok: false, engine: null, version: null, error: (m.split('\n')[0] ?? '').trim() };
   }
 }
