@@ -83,9 +83,10 @@ export interface RowsOutAsk {
 export const DEMO_ROOT = '/home/demo';
 
 /**
- * The demo's sessions made resumable: their directories (`/home/demo/...`) become real ones under
- * the demo's cache dir (`<cache>/demo/dirs/...`, created here), and Cursor chats, whose last
- * activity would otherwise be the checkout's file times, get the fixed times of demo/times.json.
+ * The demo's sessions made resumable: their directories (`/home/demo/...`) become real ones in the
+ * demo's HOME (`<cache>/demo/home/...`, created here, so they show as `~/src/blog` as on the machine
+ * they were recorded on), and Cursor chats, whose last activity would otherwise be the checkout's
+ * file times, get the fixed times of demo/times.json.
  */
 type Viewed = Pick<Session, 'key' | 'cwd' | 'started' | 'updated'>;
 
@@ -96,7 +97,7 @@ export function demoView<T extends Viewed>(sessions: T[], pkgDir: string, cache:
   } catch {
     times = {};
   }
-  const base = path.join(cache, 'dirs');
+  const base = path.join(cache, 'home');
   const made = new Set<string>();
   const out = sessions.map((s) => {
     let x = s;
@@ -149,10 +150,39 @@ function withSnapshotNames<T extends Pick<Session, 'harness' | 'id' | 'title' | 
 function demoEnv(baseEnv: NodeJS.ProcessEnv, pkgDir: string): NodeJS.ProcessEnv {
   const env = { ...baseEnv };
   for (const v of HARNESS_VARS) delete env[v];
-  const realCache = cacheDir(makeCtx(baseEnv));
-  env.HOME = path.join(pkgDir, 'demo', 'home');
-  env.RESUME_CACHE_DIR = path.join(realCache, 'demo');
+  const cache = path.join(cacheDir(makeCtx(baseEnv)), 'demo');
+  env.HOME = demoHome(path.join(pkgDir, 'demo', 'home'), path.join(cache, 'home'));
+  env.RESUME_CACHE_DIR = cache;
   return env;
+}
+
+/**
+ * The demo's HOME: `<cache>/demo/home`, whose harness stores (`.claude`, `.codex`, …) are links to
+ * the bundled ones, read as they are, and where demoView makes the sessions' directories. So the
+ * directories show as `~/src/blog` and nothing is ever made inside the package. The bundled HOME
+ * itself when that cannot be made (a cache that cannot be written): the directories then show whole.
+ */
+function demoHome(bundled: string, home: string): string {
+  try {
+    makeDir(home);
+    for (const name of fs.readdirSync(bundled)) {
+      const link = path.join(home, name);
+      const target = path.join(bundled, name);
+      let was: string | null = null;
+      try {
+        was = fs.readlinkSync(link);
+      } catch {
+        /* none yet */
+      }
+      if (was === target) continue;
+      // (a link to where the package was before it moved; anything else is not ours: left, and the bundled HOME used)
+      if (was !== null) fs.unlinkSync(link);
+      fs.symlinkSync(target, link);
+    }
+    return home;
+  } catch {
+    return bundled;
+  }
 }
 
 /** Rendered rows with the snapshot names to apply as they are printed (read only if needed). */

@@ -455,7 +455,7 @@ describe('codex demo', () => {
     const list = lsJson(home, {}, ['-a', '--demo', '--harness', 'codex']);
     expect(list.length).toBeGreaterThanOrEqual(3);
     // recorded in /home/demo/src/…; --demo lists them in the directories it creates under its cache
-    for (const s of list) expect(s.cwd).toMatch(/\/\.cache\/resume\/demo\/dirs\/src\//);
+    for (const s of list) expect(s.cwd).toMatch(/\/\.cache\/resume\/demo\/home\/src\//);
     const parent = must(list.find((s) => s.title === 'Fix cart total rounding'));
     expect(parent).toMatchObject({ prompts: 2, hidden: false });
     expect(list.find((s) => s.forkedFrom === parent.id)).toMatchObject({ title: 'Cart total in integer cents', prompts: 1, hidden: false });

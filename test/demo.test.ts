@@ -35,11 +35,38 @@ describe('the demo sessions are what the clients recorded', () => {
       expect(s.prompts, `${r.client} ${r.id}`).toBe(r.prompts.length);
       expect(s.firstPrompt).toContain(r.prompts[0]);
       expect(s.lastPrompt).toContain(r.prompts.at(-1));
-      expect(s.cwd).toBe(path.join(home, '.cache', 'resume', 'demo', 'dirs', r.cwd.slice('/home/demo'.length)));
+      expect(s.cwd).toBe(path.join(home, '.cache', 'resume', 'demo', 'home', r.cwd.slice('/home/demo'.length)));
       if (r.forkedFrom) expect(s.forkedFrom).toBe(r.forkedFrom);
       // what a person typed into is listed (which one-shot runs are hidden is issue 43's item 6)
       if (r.mode === 'interactive') expect(s.hidden, `${r.client} ${r.id}`).toBe(false);
     }
+  });
+
+  it('runs in a HOME of its own: links to the bundled stores (made again after the package moved), its directories shown under ~', () => {
+    const bundled = path.join(ROOT, 'demo', 'home');
+    const own = path.join(home, '.cache', 'resume', 'demo', 'home');
+    const names = fs.readdirSync(bundled);
+    expect(names).toContain('.claude');
+    for (const n of names) expect(fs.readlinkSync(path.join(own, n))).toBe(path.join(bundled, n));
+    const dirs = (h: string) =>
+      run(h, ['--demo', 'rows'])
+        .stdout.split('\n')
+        .filter(Boolean)
+        .map((l) => l.split('\t')[4]);
+    expect(dirs(home)).toContain('~/src/webshop');
+    // a link left by a package that has moved since is pointed at this one
+    const moved = tempHome('resume-demo-moved-');
+    const ownMoved = path.join(moved, '.cache', 'resume', 'demo', 'home');
+    fs.mkdirSync(ownMoved, { recursive: true });
+    fs.symlinkSync('/nonexistent/demo/home/.claude', path.join(ownMoved, '.claude'));
+    expect(demoLs(moved).length).toBe(list.length);
+    expect(fs.readlinkSync(path.join(ownMoved, '.claude'))).toBe(path.join(bundled, '.claude'));
+    // a cache that cannot be written: the bundled HOME is read, and the directories show whole
+    const ro = tempHome('resume-demo-ro-');
+    write(ro, 'cache-is-a-file', 'x');
+    const r = run(ro, ['--demo', 'rows'], { RESUME_CACHE_DIR: path.join(ro, 'cache-is-a-file') });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.split('\n').filter(Boolean).length).toBe(dirs(home).length);
   });
 
   it('has what a real machine has: forks, subagents, hidden runs, several prompts, look-alike projects', () => {
@@ -100,7 +127,7 @@ describe('the README recipes run on the demo', () => {
       expect(r.stdout.trim(), line).not.toBe('');
       // a line that resumes ends in a stand-in saying what the real client would do
       if (/\bemit\b|--demo (?!ls|show)\w/.test(line))
-        expect(r.stdout, line).toMatch(/\(demo stand-in\): would (resume|fork) \S+ in ~\/\.cache\/resume\/demo\/dirs\/src\//);
+        expect(r.stdout, line).toMatch(/\(demo stand-in\): would (resume|fork) \S+ in ~\/\.cache\/resume\/demo\/home\/src\//);
     }
   });
 
@@ -147,7 +174,7 @@ describe('the README picker recipes run on the demo: a query typed into the real
         await t.until((s) => /\b1\/\d+/.test(s), 'one row left');
         t.send('Enter');
         const s = await t.until((x) => /would (resume|fork) \S+ in/.test(x), 'the stand-in');
-        expect(s).toContain(`codex (demo stand-in): would resume ${fork.id} in ~/.cache/resume/demo/dirs/src/webshop`);
+        expect(s).toContain(`codex (demo stand-in): would resume ${fork.id} in ~/.cache/resume/demo/home/src/webshop`);
       } finally {
         t.kill();
       }

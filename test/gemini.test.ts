@@ -344,7 +344,7 @@ describe('gemini demo', () => {
     const list = lsJson(home, {}, ['-a', '--demo', '--harness', 'gemini']);
     expect(list.length).toBeGreaterThanOrEqual(3);
     // recorded in /home/demo/src/…; --demo lists them in the directories it creates under its cache
-    for (const s of list) expect(s.cwd).toMatch(/\/\.cache\/resume\/demo\/dirs\/src\//);
+    for (const s of list) expect(s.cwd).toMatch(/\/\.cache\/resume\/demo\/home\/src\//);
     const parent = must(list.find((s) => s.firstPrompt === 'Explain what the auth middleware does'));
     expect(list.some((s) => s.hiddenReason === 'subagent' && s.parent === parent.id)).toBe(true);
     expect(list.some((s) => s.title === 'Add an RSS feed to the blog' && s.prompts === 2)).toBe(true);

@@ -110,7 +110,7 @@ describe('the npm package', { timeout: 60_000 }, () => {
       const launched = resume(['--demo', claude.id]);
       expect(launched.status, launched.stderr).toBe(0);
       expect(launched.stdout).toBe(
-        `claude (demo stand-in): would resume ${claude.id} in ~/.cache/resume/demo/dirs/${path.relative('/home/demo', claude.cwd)}\n`,
+        `claude (demo stand-in): would resume ${claude.id} in ~/.cache/resume/demo/home/${path.relative('/home/demo', claude.cwd)}\n`,
       );
       const fork = resume(['--demo', '--fork', codex.id]);
       expect(fork.stdout).toMatch(new RegExp(`^codex \\(demo stand-in\\): would fork ${codex.id}`));

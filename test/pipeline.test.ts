@@ -289,11 +289,11 @@ describe('the demo resumes', () => {
   it('creates its directories under its cache dir and launches the stand-in, which says what the real client would do', () => {
     const r = run(home, ['--demo', claude.id.slice(0, 8)]);
     expect(r.code).toBe(0);
-    const dir = path.join(home, '.cache', 'resume', 'demo', 'dirs', 'src', 'webshop');
+    const dir = path.join(home, '.cache', 'resume', 'demo', 'home', 'src', 'webshop');
     expect(fs.statSync(dir).isDirectory()).toBe(true);
-    expect(r.stdout).toBe(`claude (demo stand-in): would resume ${claude.id} in ~/.cache/resume/demo/dirs/src/webshop\n`);
+    expect(r.stdout).toBe(`claude (demo stand-in): would resume ${claude.id} in ~/.cache/resume/demo/home/src/webshop\n`);
     const fork = run(home, ['--demo', '--fork', codexFork.id]);
-    expect(fork.stdout).toBe(`codex (demo stand-in): would fork ${codexFork.id} in ~/.cache/resume/demo/dirs/src/webshop\n`);
+    expect(fork.stdout).toBe(`codex (demo stand-in): would fork ${codexFork.id} in ~/.cache/resume/demo/home/src/webshop\n`);
   });
 
   it('the stand-ins are on PATH only for the launch; the sessions are listed in the directories the demo made', () => {
@@ -305,7 +305,7 @@ describe('the demo resumes', () => {
       cwd: string | null;
     }[];
     expect(list.length).toBeGreaterThanOrEqual(manifest.sessions.length);
-    expect(list.filter((s) => s.cwd).every((s) => must(s.cwd).startsWith(path.join(home, '.cache', 'resume', 'demo', 'dirs')))).toBe(true);
+    expect(list.filter((s) => s.cwd).every((s) => must(s.cwd).startsWith(path.join(home, '.cache', 'resume', 'demo', 'home')))).toBe(true);
     const doctor = run(home, ['--demo', 'doctor', '--json']);
     expect(
       JSON.parse(doctor.stdout).harnesses.every((h: { binary: { path: string | null } | null }) => !h.binary?.path?.includes('demo')),
@@ -324,6 +324,6 @@ describe('the demo resumes', () => {
         encoding: 'utf8',
       },
     );
-    expect(r.stdout).toBe(`claude (demo stand-in): would resume ${dotfiles.id} in ~/.cache/resume/demo/dirs/src/dotfiles\n${home}\n`);
+    expect(r.stdout).toBe(`claude (demo stand-in): would resume ${dotfiles.id} in ~/.cache/resume/demo/home/src/dotfiles\n${home}\n`);
   });
 });
