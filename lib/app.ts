@@ -6,7 +6,7 @@ import { readNames, storeDir } from './harness/claude/care/store.js';
 import { rootVars } from './harness/registry.js';
 import type { IndexFiles } from './index/index.js';
 import { type IndexResult, type ListedSession, lastRowBin, listSessions, storedRows, toListed, updateIndex } from './index/index.js';
-import { dirFilterable, type RowBin } from './index/rowbin.js';
+import { dirFilterable, type RowBin, untitledClaude } from './index/rowbin.js';
 import { CANDIDATES_OUT, printRowsOut, type RowsOutKey, RowsTape, rowsOutKey, rowsOutName } from './index/rowsout.js';
 import type { Ctx, Harness, Session } from './types.js';
 import { makeDir } from './util/fsx.js';
@@ -133,9 +133,8 @@ const HARNESS_VARS = [...new Set([...rootVars(), 'XDG_CONFIG_HOME', 'XDG_STATE_H
 
 /** Claude sessions whose transcript has no title take the /rename name `resume snapshot` kept (one small file). */
 function withSnapshotNames<T extends Pick<Session, 'harness' | 'id' | 'title' | 'firstPrompt'>>(ctx: Ctx, sessions: T[]): T[] {
-  // The Claude adapter falls back to the first prompt when the transcript names no title.
-  const untitled = (s: T) => s.harness === 'claude' && (!s.title || s.title === s.firstPrompt);
-  if (!sessions.some(untitled)) return sessions;
+  // (the Claude adapter falls back to the first prompt when the transcript names no title)
+  if (!sessions.some(untitledClaude)) return sessions;
   const names = readNames(storeDir(ctx));
   let any = false;
   for (const _ in names) {
@@ -143,7 +142,7 @@ function withSnapshotNames<T extends Pick<Session, 'harness' | 'id' | 'title' | 
     break;
   }
   if (!any) return sessions;
-  return sessions.map((s) => (names[s.id] && untitled(s) ? { ...s, title: oneLine(names[s.id]) } : s));
+  return sessions.map((s) => (names[s.id] && untitledClaude(s) ? { ...s, title: oneLine(names[s.id]) } : s));
 }
 
 /** Every root pointed into the bundled demo HOME; the real index is left alone. */
