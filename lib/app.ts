@@ -175,8 +175,13 @@ function demoHome(bundled: string, home: string): string {
       }
       if (was === target) continue;
       // (a link to where the package was before it moved; anything else is not ours: left, and the bundled HOME used)
-      if (was !== null) fs.unlinkSync(link);
-      fs.symlinkSync(target, link);
+      if (was !== null) fs.rmSync(link, { force: true });
+      try {
+        fs.symlinkSync(target, link);
+      } catch (err) {
+        // another demo run starting at the same moment made it
+        if (fs.readlinkSync(link) !== target) throw err;
+      }
     }
     return home;
   } catch {

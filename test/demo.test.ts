@@ -3,7 +3,7 @@
 // prompts, every README recipe marked `<!-- demo-recipe -->` runs on it, and --demo keeps the user's
 // picker settings but never a harness command.
 
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -42,7 +42,7 @@ describe('the demo sessions are what the clients recorded', () => {
     }
   });
 
-  it('runs in a HOME of its own: links to the bundled stores (made again after the package moved), its directories shown under ~', () => {
+  it('runs in a HOME of its own: links to the bundled stores (made again after the package moved), its directories shown under ~', async () => {
     const bundled = path.join(ROOT, 'demo', 'home');
     const own = path.join(home, '.cache', 'resume', 'demo', 'home');
     const names = fs.readdirSync(bundled);
@@ -61,6 +61,28 @@ describe('the demo sessions are what the clients recorded', () => {
     fs.symlinkSync('/nonexistent/demo/home/.claude', path.join(ownMoved, '.claude'));
     expect(demoLs(moved).length).toBe(list.length);
     expect(fs.readlinkSync(path.join(ownMoved, '.claude'))).toBe(path.join(bundled, '.claude'));
+    // demo runs started together on a new cache each make or find the same links
+    const together = tempHome('resume-demo-together-');
+    const outs = await Promise.all(
+      [1, 2, 3, 4].map(
+        () =>
+          new Promise<string>((done) => {
+            const c = spawn(process.execPath, [BIN, '--demo', 'rows'], { env: envFor(together) });
+            let o = '';
+            c.stdout.on('data', (b: Buffer) => {
+              o += b.toString();
+            });
+            c.on('close', () => done(o));
+          }),
+      ),
+    );
+    for (const o of outs)
+      expect(
+        o
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => l.split('\t')[4]),
+      ).toContain('~/src/webshop');
     // a cache that cannot be written: the bundled HOME is read, and the directories show whole
     const ro = tempHome('resume-demo-ro-');
     write(ro, 'cache-is-a-file', 'x');
