@@ -792,11 +792,11 @@ function everyShort(db: Db, put: Map<string, Session>, home: string, all: boolea
 }
 
 /**
- * The linked harnesses whose files are read in their own places, not as a group (stream.ts): those
- * whose first lines, read before the rest for their link keys, are a small part of them. Each costs
- * a file opened once more, and a small file is parsed twice. (At 686 sessions, 52 Claude Code files
- * of 118 MiB: the first row ~65 ms sooner for a few ms more; at 22,000, 5,280 of ~75 KiB on average,
- * the pass took 1.6-1.8 s on a loaded machine: grouped, as before.)
+ * The harnesses with `finish.byLink` whose files are read in their own places, not as a group
+ * (stream.ts): those whose first lines, read before the rest for their link keys, are a small part
+ * of them. Each costs a file opened once more, and a small file is parsed twice. (At 686 sessions,
+ * 52 Claude Code files of 118 MiB: the first row ~65 ms sooner for a few ms more; at 22,000, 5,280
+ * of ~75 KiB on average, the pass took 1.6-1.8 s on a loaded machine: grouped, as before.)
  */
 function linkedApart(jobs: Job[]): Set<Harness> {
   const heads = new Map<Harness, [number, number]>();
@@ -810,7 +810,7 @@ function linkedApart(jobs: Job[]): Set<Harness> {
 }
 
 /**
- * Per linked harness, the files whose sessions its finish pass may relate: once all of them are read,
+ * Per harness with `finish.byLink`, the files whose sessions its finish pass may relate: once all of them are read,
  * the pass over them alone gives their sessions as the whole pass will (it relates no others), and
  * what they held back is handed over then rather than after the harness's last file.
  */
