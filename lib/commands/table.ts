@@ -71,7 +71,7 @@ export const FILTERS: Opt[] = [
   {
     long: '--harness',
     value: '<names>',
-    help: `only these harnesses (comma-separated: ${HARNESSES.join(',')})`,
+    help: `only these harnesses, comma-separated: ${HARNESSES.join(', ')}`,
     values: 'harnesses',
   },
   { long: '--dir', value: '<dir>', help: 'only sessions whose directory is DIR or below (. = here)', values: 'dirs' },
