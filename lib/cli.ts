@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command, Option } from 'commander';
 import { type App, makeApp } from './app.js';
+import { flowHelp } from './commands/flow.js';
 import { type Cmd, countOf, flagsOf, type Opt, ROOT, VERSION, withoutDemo } from './commands/table.js';
 import { exitOn, usage } from './errors.js';
 import { tellHomeless } from './util/paths.js';
@@ -65,7 +66,8 @@ function fill(c: Command, spec: Cmd, r: Run): Command {
     if (o.kind === 'version') c.version(VERSION, flagsOf(o), o.help);
     else c.addOption(optionOf(r.OptionClass, o));
   }
-  if (spec.after) c.addHelpText('after', spec.after);
+  const after = spec.after;
+  if (after) c.addHelpText('after', () => flowHelp(after));
   if (spec.raw) c.allowUnknownOption(true).helpOption(false);
   const load = spec.run;
   if (load) {

@@ -6,6 +6,7 @@
 // scripts/man.mjs writes it to man/resume.1; test/man.test.ts checks that file is current.
 import type { Command, Help } from 'commander';
 import { main, VERSION } from './cli.js';
+import { fixHelpWidth, HELP_WIDTH } from './commands/flow.js';
 
 /** The program as `resume --help` sees it, every command registered. */
 export async function program(): Promise<Command> {
@@ -228,5 +229,12 @@ export function render(prog: Command): string {
 }
 
 export async function manPage(): Promise<string> {
-  return render(await program());
+  // (the text after each command's options flowed to the same width whatever terminal this runs
+  // in: 80 columns less the 11 that man indents a preformatted block by, and one spare)
+  fixHelpWidth(HELP_WIDTH - 12);
+  try {
+    return render(await program());
+  } finally {
+    fixHelpWidth(null);
+  }
 }

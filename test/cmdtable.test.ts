@@ -7,6 +7,7 @@ import type { Command } from 'commander';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeApp } from '../lib/app.js';
 import { candidates } from '../lib/commands/complete.js';
+import { flowHelp } from '../lib/commands/flow.js';
 import { attributeOf, type Cmd, commandNamed, flagsOf, type Opt, ROOT } from '../lib/commands/table.js';
 import { parse } from '../lib/fast-rows.js';
 import { program, render, roff } from '../lib/man.js';
@@ -110,6 +111,44 @@ describe('the command table', () => {
 
   it('the lean bundle has no commander in it', () => {
     expect(fs.readFileSync(path.join(REPO, 'dist', 'rows.cjs'), 'utf8')).not.toContain('CommanderError');
+  });
+
+  it("every command's --help fits 80 columns: what follows the options is flowed as they are", () => {
+    const h = tempHome();
+    const names = (c: Cmd, at: string[]): string[][] =>
+      (c.commands ?? [])
+        .filter((x) => !x.hidden && !x.name.startsWith('__'))
+        .flatMap((x) => [[...at, x.name], ...names(x, [...at, x.name])]);
+    const all = [[], ...names(ROOT, [])];
+    expect(all.length).toBeGreaterThan(10);
+    for (const argv of all) {
+      const r = run(h, [...argv, '--help']);
+      expect(r.code, argv.join(' ')).toBe(0);
+      for (const line of r.stdout.split('\n')) expect(line.length, `resume ${argv.join(' ')} --help: ${line}`).toBeLessThanOrEqual(80);
+    }
+  });
+
+  it("flows prose into paragraphs, a term's description under itself, and keeps examples as written", () => {
+    const text = [
+      'One sentence that was written',
+      'on two lines.',
+      'Exit 0: done; 2: bad usage.',
+      '',
+      'Fields:',
+      '  name        a description long enough to need a second line at this width',
+      '  # a comment that is far too long to fit but is code, so it stays exactly as written here',
+    ].join('\n');
+    expect(flowHelp(text, 40).split('\n')).toEqual([
+      'One sentence that was written on two',
+      'lines.',
+      'Exit 0: done; 2: bad usage.',
+      '',
+      'Fields:',
+      '  name        a description long enough',
+      '              to need a second line at',
+      '              this width',
+      '  # a comment that is far too long to fit but is code, so it stays exactly as written here',
+    ]);
   });
 
   it('a usage error is one line and exit 2 on the lean path and in the CLI alike', () => {

@@ -118,7 +118,7 @@ describe('a seventh harness from one folder and its registry lines', () => {
     const bad = resume(['ls', '--harness', 'nope']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('toy');
-    expect(resume(['--help']).stdout.replace(/\s+/g, ' ')).toContain(`${must(ADAPTERS.at(-1)).name},toy`);
+    expect(resume(['--help']).stdout.replace(/\s+/g, ' ')).toContain(`${must(ADAPTERS.at(-1)).name}, toy`);
 
     const rows = resume(['rows', '--align', '--ansi'], { NO_COLOR: undefined });
     expect(rows.code).toBe(0);

@@ -114,12 +114,14 @@ a --dry-run whose plan holds a refusal.`;
 
 const HOOKS_AFTER = `
 Configure in the config file (resume doctor names it):
+  # resume restart --outdated (timeout_seconds default 1800)
   [[resume.on_update]]
   harness = "claude"
-  action = "restart"                        # resume restart --outdated (timeout_seconds default 1800)
+  action = "restart"
+  # a command: its argv, no shell (timeout_seconds default 300)
   [[resume.on_update]]
   harness = "claude"
-  command = ["/usr/bin/notify-send", "claude updated"]   # argv, no shell (timeout_seconds default 300)`;
+  command = ["/usr/bin/notify-send", "claude updated"]`;
 
 const HOOKS_RUN_AFTER = `
 Hooks run in config order once the version has settled (two reads agree, up to 5 re-reads); a
