@@ -33,7 +33,7 @@ import {
 } from '../output.js';
 import { under } from '../select/filter.js';
 import { HARNESSES, type Harness, type Session } from '../types.js';
-import { openKept, readFully } from '../util/fsx.js';
+import { LITTLE_ENDIAN, openKept, readFully } from '../util/fsx.js';
 import { tildify } from '../util/paths.js';
 import { byBytes, oneLine, width } from '../util/text.js';
 import { age, ageCode, ageText } from '../util/time.js';
@@ -351,14 +351,13 @@ function timeOf(rec: Rec): number | null {
   // makes an array each call); little-endian, as rows.bin is written, on a little-endian machine
   const u8 = rec.u8;
   const p = rec.p + 2;
-  if (LE) for (let i = 0; i < 8; i++) D8[i] = u8[p + i];
+  if (LITTLE_ENDIAN) for (let i = 0; i < 8; i++) D8[i] = u8[p + i];
   else for (let i = 0; i < 8; i++) D8[7 - i] = u8[p + i];
   const t = D64[0];
   return Number.isNaN(t) ? null : t;
 }
 const D64 = new Float64Array(1);
 const D8 = new Uint8Array(D64.buffer);
-const LE = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
 /**
  * A record as the fields of its row (key, short id, age, harness, directory, branch, label), the

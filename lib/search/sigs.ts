@@ -23,7 +23,7 @@ import fs from 'node:fs';
 import type { Db } from '../index/store.js';
 import type { Statement } from '../os/sqlite.js';
 import type { Harness } from '../types.js';
-import { readFully } from '../util/fsx.js';
+import { LITTLE_ENDIAN, readFully } from '../util/fsx.js';
 import { zstReader } from '../util/zstd.js';
 import { foldNeedle } from './fold.js';
 import { dropPieces, type Kept, PieceReader, putPieces } from './pieces.js';
@@ -52,9 +52,6 @@ function posOf(t: number): number {
   return Math.imul(t, 0x9e3779b1) >>> 12;
 }
 
-/** Bit i of a filter's bytes is bit i of its 32-bit words read little-endian: the words are set in place where the machine is. */
-const LITTLE = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
-
 /** A filter being filled: its bits, and the last two folded bytes (a trigram spans reads). */
 class Filling {
   bits: Uint8Array;
@@ -65,7 +62,8 @@ class Filling {
   private seen = 0;
   constructor(bits: Uint8Array, carry?: Buffer) {
     this.bits = bits;
-    this.words = LITTLE && bits.byteOffset % 4 === 0 ? new Uint32Array(bits.buffer, bits.byteOffset, bits.length >>> 2) : null;
+    // (bit i of a filter's bytes is bit i of its 32-bit words read little-endian: set in place where the machine is so)
+    this.words = LITTLE_ENDIAN && bits.byteOffset % 4 === 0 ? new Uint32Array(bits.buffer, bits.byteOffset, bits.length >>> 2) : null;
     if (carry && carry.length >= 2) {
       this.t = ((carry[carry.length - 2] | 0x20) << 8) | (carry[carry.length - 1] | 0x20);
       this.seen = 2;

@@ -13,6 +13,9 @@ import { stringDecoder } from './lazy.js';
  */
 export const CHUNK = 128 << 10;
 
+/** This machine keeps numbers little-endian, as resume's files do: a typed array over their bytes then reads them as written. */
+export const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
 /** Bytes [pos, pos + len) of an open file into `buf` from `off`, as many as there are (fewer only at its end). */
 export function readFully(fd: number, buf: Uint8Array, off: number, len: number, pos: number): number {
   let n = 0;
