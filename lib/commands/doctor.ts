@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { App } from '../app.js';
-import { ADAPTERS } from '../harness/registry.js';
+import { ADAPTERS, rootsOf } from '../harness/registry.js';
 import { sqliteStatus } from '../harness/sqlite.js';
 import { newerThan } from '../harness/tested.js';
 import type { IndexResult } from '../index/index.js';
@@ -409,14 +409,7 @@ async function claudeCare(app: App, sessions: Session[]): Promise<Report['claude
 
 /** What doctor reports of the harnesses without an index: their roots, no sessions. */
 function unindexed(app: App): IndexResult {
-  const roots = new Map<Harness, Root[]>();
-  for (const a of ADAPTERS) {
-    try {
-      roots.set(a.name, a.roots(app.ctx));
-    } catch {
-      roots.set(a.name, []);
-    }
-  }
+  const roots = new Map<Harness, Root[]>(ADAPTERS.map((a) => [a.name, rootsOf(a, app.ctx)]));
   const counts = { sources: 0, parsed: 0, appended: 0, reused: 0, dropped: 0, bytes: 0 };
   return { sessions: [], skipped: { notRegular: 0, unreadable: 0, failed: {} }, counts, roots, changed: false, entries: {} };
 }

@@ -1,7 +1,7 @@
 // The harnesses resume reads: one import and one entry per harness. The list's order is the order
 // of `--harness` cycling, of listings' ties and of doctor's report. The names (`HARNESSES`) and the
 // `Harness` type are derived from it, so a harness exists exactly when it has a line here.
-import type { Adapter } from '../types.js';
+import type { Adapter, Ctx, Root } from '../types.js';
 import { claude } from './claude/index.js';
 import { codex } from './codex/index.js';
 import { copilot } from './copilot/index.js';
@@ -47,6 +47,15 @@ export function adapter(name: Harness): AnyAdapter {
   const a = ADAPTERS.find((x) => x.name === name);
   if (!a) throw new Error(`unknown harness ${name}`);
   return a;
+}
+
+/** An adapter's roots; none when it cannot say (a harness's bad configuration never stops the others). */
+export function rootsOf(a: AnyAdapter, ctx: Ctx): Root[] {
+  try {
+    return a.roots(ctx);
+  } catch {
+    return [];
+  }
 }
 
 /** Every environment variable some adapter's roots follow (`--demo` clears them). */

@@ -4,7 +4,7 @@
 // and the database is not opened. check.bin is written from the database after each build
 // (lib/index/index.ts) and names that build.
 import fs from 'node:fs';
-import { ADAPTERS, type AnyAdapter } from '../harness/registry.js';
+import { ADAPTERS, type AnyAdapter, rootsOf } from '../harness/registry.js';
 import type { Ctx, Harness, Root, Source } from '../types.js';
 import { fnv1a } from '../util/fnv.js';
 import { readFirstLine, readText as readTextFile, readWithStat, setReaddirHook, setSymlinkHook, textOf, writeAtomic } from '../util/fsx.js';
@@ -719,12 +719,7 @@ function discoverAll(ctx: Ctx, adapters: AnyAdapter[], skipped: Skipped, cache: 
     }
   }
   for (const a of adapters) {
-    let rs: Root[] = [];
-    try {
-      rs = a.roots(ctx);
-    } catch {
-      rs = [];
-    }
+    const rs = rootsOf(a, ctx);
     run.roots.set(a.name, rs);
     const key = JSON.stringify(rs);
     if (!serveMemo(run, a, key)) discoverLive(run, a, rs, key);
