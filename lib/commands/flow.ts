@@ -63,13 +63,10 @@ export function flowHelp(text: string, w = helpWidth()): string {
       }
       const col = item[1].length + item[2].length;
       // (a column too narrow to wrap into: the description goes on under the term instead)
-      const room = w - col >= 20 ? w - col : w - 4;
-      const lines = wrap(item[3], room);
-      const indent = ' '.repeat(room === w - col ? col : 4);
-      out.push(
-        room === w - col ? `${item[1]}${item[2]}${lines[0]}` : item[1],
-        ...lines.slice(room === w - col ? 1 : 0).map((l) => indent + l),
-      );
+      if (w - col >= 20) {
+        const lines = wrap(item[3], w - col);
+        out.push(`${item[1]}${item[2]}${lines[0]}`, ...lines.slice(1).map((l) => ' '.repeat(col) + l));
+      } else out.push(item[1], ...wrap(item[3], w - 4).map((l) => `    ${l}`));
     }
   }
   flush();

@@ -10,8 +10,7 @@
 // from their own file alone replaces only those files' sessions; one with a finish pass over every
 // file (titles from side files, forks) runs it again over its stored entries, unless it can say
 // which files the change reaches (`finish.some`) or, for a harness whose pass relates sessions by
-// link key alone (`finish.byLink`), the changed files share
-// no link key with any other. Short ids change only when the set of sessions does. After the
+// link key alone (`finish.byLink`), the changed files share no link key with any other. Short ids change only when the set of sessions does. After the
 // commit, rows.bin and check.bin are written from the database, check.bin last: it names the build.
 // A run killed at any point leaves the last commit; check.bin or rows.bin of another build than the
 // database's are written again by the next run that finds them so.
@@ -680,9 +679,9 @@ function replaceFiles(db: Db, h: Harness, r: { files: Set<string>; parsed: Entry
 }
 
 /**
- * For a harness with `finish.byLink`: no changed or gone file held a fork or a session sharing its link key
- * with another, and no parsed session is a fork or shares its key with another file's, so the
- * finish pass (which relates only sessions sharing a key) would leave every session as it is.
+ * For a harness with `finish.byLink`: no changed or gone file held a fork or a session sharing its
+ * link key with another, and no parsed session is a fork or shares its key with another file's, so
+ * the finish pass (which relates only sessions sharing a key) would leave every session as it is.
  */
 function linksStand(db: Db, h: Harness, files: Set<string>, parsed: Entry[]): boolean {
   for (const s of store.sessionsWhere(db, { files })) {
@@ -810,9 +809,10 @@ function linkedApart(jobs: Job[]): Set<Harness> {
 }
 
 /**
- * Per harness with `finish.byLink`, the files whose sessions its finish pass may relate: once all of them are read,
- * the pass over them alone gives their sessions as the whole pass will (it relates no others), and
- * what they held back is handed over then rather than after the harness's last file.
+ * Per harness with `finish.byLink`, the files whose sessions its finish pass may relate: once all
+ * of them are read, the pass over them alone gives their sessions as the whole pass will (it
+ * relates no others), and what they held back is handed over then rather than after the harness's
+ * last file.
  */
 function tangledOf(plan: { job: Job }[], linked: Set<Harness>, links: Links): Map<Harness, { all: string[]; left: Set<string> }> {
   const tangled = new Map<Harness, { all: string[]; left: Set<string> }>();
