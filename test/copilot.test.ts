@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { byId, FIXTURES, lsJson, must, run, tempHome } from './helpers.js';
+import { byId, FIXTURES, lsJson, must, recordedHome, run } from './helpers.js';
 import type { Manifest, Recorded } from './json.js';
 
 const SET = path.join(FIXTURES, 'real', 'copilot-1.0.102');
@@ -16,11 +16,7 @@ const RENAMED = recorded('interactive', (s) => s.title === 'Renamed copilot sess
 /** the session started with `--name N -i PROMPT` */
 const NAMED = recorded('interactive', (s) => s.started === 'argv');
 
-function home(): string {
-  const h = tempHome();
-  fs.cpSync(path.join(SET, 'home'), h, { recursive: true });
-  return h;
-}
+const home = (): string => recordedHome(SET, manifest);
 
 const dryRun = (h: string, args: string[], env: Record<string, string> = {}) => {
   const r = run(h, ['--dry-run', '--json', ...args], env);

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { byId, FIXTURES, lsJson, must, run, tempHome } from './helpers.js';
+import { byId, FIXTURES, lsJson, must, recordedHome, run } from './helpers.js';
 import type { Found, Manifest, Recorded } from './json.js';
 
 const SET = path.join(FIXTURES, 'real', 'droid-0.225.2');
@@ -19,11 +19,7 @@ const TYPED = recorded('interactive', (s) => s.started === 'typed');
 /** the TUI's fork of RENAMED */
 const FORK = recorded('interactive', (s) => s.forkedFrom === RENAMED.id);
 
-function home(): string {
-  const h = tempHome();
-  fs.cpSync(path.join(SET, 'home'), h, { recursive: true });
-  return h;
-}
+const home = (): string => recordedHome(SET, manifest);
 
 const transcript = (h: string, s: { id: string; cwd: string }) =>
   path.join(h, '.factory', 'sessions', s.cwd.replace(/\//g, '-'), `${s.id}.jsonl`);

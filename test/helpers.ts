@@ -53,6 +53,18 @@ export function sharedTempHome(prefix = 'resume-test-'): string {
 }
 
 /** A fresh empty HOME (and cache) under the OS temp dir, removed automatically (see tempDir). */
+/**
+ * A recorded set's home copied into a temp HOME, with the directories its sessions ran in made
+ * (`/tmp/resume-real/<client>/proj-…`, as the recording made them): a harness that resumes only in
+ * the session's own directory is refused when that is gone.
+ */
+export function recordedHome(set: string, manifest: { sessions: Array<{ cwd: string }> }): string {
+  const h = tempHome();
+  fs.cpSync(path.join(set, 'home'), h, { recursive: true });
+  for (const s of manifest.sessions) if (s.cwd) fs.mkdirSync(s.cwd, { recursive: true });
+  return h;
+}
+
 export function tempHome(prefix = 'resume-test-'): string {
   return tempDir(prefix);
 }

@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { byId, envFor, FIXTURES, lsJson, must, notLinux, run, tempHome } from './helpers.js';
+import { byId, envFor, FIXTURES, lsJson, must, notLinux, recordedHome, run } from './helpers.js';
 import type { Manifest } from './json.js';
 import { records, standIn, waitRecords } from './launch-helpers.js';
 
@@ -15,11 +15,7 @@ const manifest: Manifest = JSON.parse(fs.readFileSync(path.join(SET, 'manifest.j
 const RENAMED = must(manifest.sessions.find((s) => s.title === 'Renamed kilo session' && !s.forkedFrom));
 const DATA = path.join('.local', 'share', 'kilo');
 
-function home(): string {
-  const h = tempHome();
-  fs.cpSync(path.join(SET, 'home'), h, { recursive: true });
-  return h;
-}
+const home = (): string => recordedHome(SET, manifest);
 
 const dryRun = (h: string, args: string[], env: Record<string, string> = {}) => {
   const r = run(h, ['--dry-run', '--json', ...args], env);
