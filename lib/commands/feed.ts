@@ -22,15 +22,26 @@ import { out } from './common.js';
 import type { Call } from './table.js';
 
 /** Deep search (in this process) with the picker's filters, as picker lines under a status line. */
-async function deepSearchText(app: App, query: string, state: PickState, view: PickView): Promise<string> {
+async function deepSearchText(
+  app: App,
+  query: string,
+  state: PickState,
+  view: PickView,
+): Promise<{ text: string; after?: () => Promise<void> }> {
   const q = oneLine(query);
-  if (!q) return '\tdeep search: type words to look for in every transcript (ctrl-s: back to the list)\n';
+  if (!q) {
+    // (while the user types the first word: the search index made ready for it, run/prepareSearch)
+    const after = async () => (await import('../search/run.js')).prepareSearch(app);
+    return { text: '\tdeep search: type words to look for in every transcript (ctrl-s: back to the list)\n', after };
+  }
   let rows: string[][] = [];
   let status: string;
+  let after: (() => Promise<void>) | undefined;
   try {
     const { searchRows } = await import('../search/run.js');
     const got = await searchRows(app, query, { all: state.all, harness: state.harness ?? undefined, dir: state.dir ?? undefined });
     rows = got.rows;
+    after = got.after;
     status = rows.length
       ? `deep search: ${q} · ${rows.length} session${rows.length === 1 ? '' : 's'} (best first)`
       : `deep search: ${q} · no session mentions it`;
@@ -39,7 +50,7 @@ async function deepSearchText(app: App, query: string, state: PickState, view: P
   } catch (err) {
     status = `deep search failed: ${oneLine(err instanceof Error ? err.message : String(err))}`;
   }
-  return `${[`\t${status}`, ...layFields(rows, view, query)].join('\n')}\n`;
+  return { text: `${[`\t${status}`, ...layFields(rows, view, query)].join('\n')}\n`, after };
 }
 
 interface FeedOpts {
@@ -66,7 +77,10 @@ export async function run(app: App, call: Call): Promise<void> {
     writeState(dir, state);
   }
   if (state.deep && !o.toggleHidden && !o.nextHarness) {
-    out(await deepSearchText(app, query, state, view));
+    const got = await deepSearchText(app, query, state, view);
+    out(got.text);
+    // (after the rows are out: fzf shows them while this finishes, and stops it at the next key)
+    await got.after?.();
     return;
   }
   out(await listText(app, o, { dir, state, query, view }));
@@ -89,6 +103,6 @@ async function listText(
   // only a key's change is written: a plain reload (fzf's load) must not write back what it read
   // while a key's reload may have changed it
   if (o.toggleHidden || o.nextHarness) writeState(dir, state);
-  if (state.deep) return deepSearchText(app, query, state, view);
+  if (state.deep) return (await deepSearchText(app, query, state, view)).text;
   return pickerText(app, got, state, query, view);
 }

@@ -35,6 +35,9 @@ export async function run(app: App, call: Call): Promise<void> {
     note(
       `signatures of ${t.files} files: ${t.made} made, ${t.extended} extended, ${t.gone} dropped; ${smb} MiB read in ${Date.now() - t1} ms`,
     );
+    // (the picker's first search from them then loads only what may hold its words: groupmap.ts)
+    const { prepareSearch } = await import('../search/run.js');
+    await prepareSearch(app);
   }
 }
 

@@ -1110,10 +1110,14 @@ export function storedListing(ctx: Ctx): Session[] | null {
 }
 
 /** The stored listing and the short ids kept with it (no shortIds over it again); null when there is none. */
-export function storedWithShorts(ctx: Ctx): { sessions: Session[]; shorts: Map<string, string> } | null {
+export function storedWithShorts(ctx: Ctx): { sessions: Session[]; shorts: Map<string, string>; build: string } | null {
   return store.withRead(indexFiles(ctx).db, (db) => {
     const rows = store.allRows(db);
-    return { sessions: rows.map((r) => r.session), shorts: new Map(rows.map((r) => [r.session.id, r.short])) };
+    return {
+      sessions: rows.map((r) => r.session),
+      shorts: new Map(rows.map((r) => [r.session.id, r.short])),
+      build: store.getMeta(db, 'build') ?? '',
+    };
   });
 }
 

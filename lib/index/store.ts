@@ -76,12 +76,18 @@ CREATE TABLE sigs(id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, size REAL N
 CREATE TABLE pieces(id INTEGER PRIMARY KEY, file INTEGER NOT NULL, role INTEGER NOT NULL, flags INTEGER NOT NULL, key INTEGER NOT NULL, text TEXT NOT NULL);
 CREATE INDEX pieces_file ON pieces(file);
 CREATE VIRTUAL TABLE words USING fts5(text, content='pieces', content_rowid='id', tokenize='unicode61 remove_diacritics 0', detail='none', columnsize=0);
+CREATE TABLE sgroup(key TEXT PRIMARY KEY, root TEXT NOT NULL) WITHOUT ROWID;
+CREATE INDEX sgroup_root ON sgroup(root);
+CREATE TABLE schild(path TEXT PRIMARY KEY, root TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE smeta(root TEXT NOT NULL, meta TEXT NOT NULL, plain INTEGER NOT NULL, scan INTEGER NOT NULL);
 `;
 // (rowid tables: their rows, a parser state or a session's prompts, are far larger than the small
 // rows WITHOUT ROWID is made for.) `folded`: the text lower-cased with its accents taken off (rank.ts
 // fold), where that is not the text itself, so that LIKE, which folds ASCII case only, finds `cafe`
 // in `Café` as words are matched. `sigs`: each file a search reads, its signature (lib/search/sigs.ts);
 // `pieces` and `words`: its text that is not tool output, and a full-text table over it (pieces.ts).
+// `sgroup`, `schild`, `smeta`: the group map, which search group each session that is not a group's
+// root and each child transcript is in, and each group's metadata (lib/search/groupmap.ts).
 
 /** A database by the engine; none that loads is exit 2, with what to do (for the user to fix). */
 function open(file: string, opts: OpenOptions): Db {

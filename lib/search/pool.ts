@@ -26,7 +26,7 @@ import {
 import { HOOKS } from './registry.js';
 import { collect, type Hit, markAbandoned, outputMoot, STOP, settleEvidence } from './score.js';
 import type { Signatures } from './sigs.js';
-import { ROLE_AT, ROLES } from './types.js';
+import { ROLE_AT, ROLES, type SharedPiece } from './types.js';
 
 /** Worker threads to use at most: RESUME_THREADS, else one a core. */
 export const threadCount = (): number =>
@@ -296,6 +296,11 @@ export interface SearchOptions {
    * pieces hold every term is ranked from them, not read.
    */
   pieces?: Map<string, Held[]> | null;
+  /**
+   * The shared stores' pieces that hold a term, read already for every session they may credit
+   * (groupmap.ts: a search of some groups must not credit a piece to another of them)
+   */
+  shared?: SharedPiece[];
 }
 
 /**

@@ -2,7 +2,9 @@
 // thread count (pool.ts), and the picker's result rows (in `resume rows` format, best first).
 import type { App } from '../app.js';
 import { usage } from '../errors.js';
+import { indexFiles } from '../index/files.js';
 import { storedFiles, storedSizes, storedWithShorts } from '../index/index.js';
+import { openWrite, withRead } from '../index/store.js';
 import { row } from '../output.js';
 import { shortIds } from '../select/filter.js';
 import type { Session } from '../types.js';
@@ -10,7 +12,8 @@ import { type Prestarted, prestartWorkers, threadCount, workerFile } from './poo
 import { Prefilter } from './prefilter.js';
 import type { Term } from './query.js';
 import { allNeedles, parseQuery } from './query.js';
-import { type SearchFilters, type SearchOptions, search } from './search.js';
+import { loadExtractors } from './registry.js';
+import { type Result, type SearchFilters, type SearchOptions, search } from './search.js';
 import { hasSignatures, signaturesFor } from './sigfill.js';
 
 /**
@@ -42,7 +45,7 @@ export async function runSearch(
   terms: Term[],
   filters: SearchFilters,
   how: Pick<SearchOptions, 'progress' | 'evidence' | 'prestarted'> = {},
-): ReturnType<typeof search> {
+): Promise<Awaited<ReturnType<typeof search>> & { current: string | null }> {
   const ss = await signaturesFor(app, all, terms, { pieces: how.evidence === false });
   const out = await search(all, terms, filters, {
     workerFile: workerFile(app),
@@ -54,28 +57,95 @@ export async function runSearch(
   });
   // (without signatures to use, every file was read: those still to be made are what is missing)
   out.stats.unindexed = ss.missing;
-  return out;
+  return { ...out, current: ss.sigs && ss.missing === 0 ? ss.written : null };
 }
 
 /**
  * The picker's deep search: the query as fzf's `{q}` holds it (one string, split into words and
  * "phrases"), as `resume rows` lines split at their tabs, best first. Too many terms: a usage error.
+ * `after`: work for when the rows are out (the group map made for the next reload).
  */
-export async function searchRows(app: App, query: string, filters: SearchFilters): Promise<{ rows: string[][]; unindexed: number }> {
+export async function searchRows(
+  app: App,
+  query: string,
+  filters: SearchFilters,
+): Promise<{ rows: string[][]; unindexed: number; after?: () => Promise<void> }> {
   const terms = parseQuery([query], true);
   if (terms.length > 31) throw usage('at most 31 words or phrases');
   if (terms.length === 0) return { rows: [], unindexed: 0 };
+  const now = Date.now();
+  const rowsOf = (results: Result[], shorts: Map<string, string>) =>
+    results.map((r) => row(r.session, shorts.get(r.session.id) ?? r.session.id.slice(0, 8), app.ctx.home, now).split('\t'));
+  const { fromMap, namesStamp } = await import('./groupmap.js');
+  const db = indexFiles(app.ctx).db;
+  const view = (list: Session[]) => app.named(app.view(list));
+  // a word few files hold: only the groups that may hold it are loaded (groupmap.ts; the harnesses'
+  // search hooks first: it reads their shared stores)
+  await loadExtractors();
+  const quick = withRead(db, (d) => fromMap(app, d, terms, view));
+  if (quick && typeof quick === 'object') {
+    const { results } = await search(quick.sessions, terms, filters, {
+      workerFile: workerFile(app),
+      threads: threadCount(),
+      sizes: () => quick.sigs.sizes(),
+      signatures: quick.sigs,
+      pieces: quick.pieces,
+      shared: quick.shared,
+      evidence: false,
+    });
+    return { rows: rowsOf(results, quick.shorts), unindexed: 0 };
+  }
   const workers = prestart(app, terms);
   // the listing as the picker's own check left it, as the picker's other reloads use it: not every
   // file statted again for each key (~90 ms a key at 22,000 sessions); a file changed since the
   // picker opened is searched as it was then
+  const names = namesStamp(app);
   const stored = storedWithShorts(app.ctx);
-  const all = stored ? app.named(app.view(stored.sessions)) : await app.sessions();
-  const now = Date.now();
+  const all = stored ? view(stored.sessions) : await app.sessions();
   // rows only: ranked, with no evidence cut
-  const { results, stats } = await runSearch(app, all, terms, filters, { prestarted: workers, evidence: false });
+  const { results, stats, current } = await runSearch(app, all, terms, filters, { prestarted: workers, evidence: false });
   // (the short ids the index keeps; worked out again only for a listing just built)
   const shorts = stored?.shorts ?? shortIds(all);
-  const rows = results.map((r) => row(r.session, shorts.get(r.session.id) ?? r.session.id.slice(0, 8), app.ctx.home, now).split('\t'));
-  return { rows, unindexed: stats.unindexed };
+  const at = stored && current !== null ? { build: stored.build, sigs: current, names } : null;
+  // every signature current, the map not of them: made for the next reload, once the rows are out
+  const after = at && quick === 'stale' ? () => keepMap(app, all, at) : undefined;
+  return { rows: rowsOf(results, shorts), unindexed: stats.unindexed, after };
+}
+
+/**
+ * The group map of `all` saved, stamped `at` (the build `all` was read from, the signatures found
+ * all current); nothing when the database moved on since or cannot be written now (the next
+ * search makes it).
+ */
+async function keepMap(app: App, all: Session[], at: { build: string; sigs: string; names: string }): Promise<void> {
+  const { mapHolds, saveMap } = await import('./groupmap.js');
+  try {
+    const w = openWrite(indexFiles(app.ctx).db);
+    try {
+      // (a builder writing: not waited for)
+      w.pragma('busy_timeout = 250');
+      if (!mapHolds(w, at)) saveMap(w, all, at);
+    } finally {
+      w.close();
+    }
+  } catch {
+    /* the cache cannot be written now */
+  }
+}
+
+/**
+ * Deep search made ready for the keys to come (the picker's Ctrl-S, `resume index`): the
+ * signatures of files changed since made when they are few (as a search would), and the group map
+ * saved when they are all current and it is not of them.
+ */
+export async function prepareSearch(app: App): Promise<void> {
+  const { namesStamp, mapHolds, stampOf } = await import('./groupmap.js');
+  const db = indexFiles(app.ctx).db;
+  const names = namesStamp(app);
+  if (withRead(db, (d) => mapHolds(d, stampOf(app, d))) !== false) return;
+  const stored = storedWithShorts(app.ctx);
+  if (!stored) return;
+  const all = app.named(app.view(stored.sessions));
+  const ss = await signaturesFor(app, all, []);
+  if (ss.sigs && ss.missing === 0) await keepMap(app, all, { build: stored.build, sigs: ss.written, names });
 }

@@ -18,7 +18,7 @@ import { HOOKS, loadExtractors } from './registry.js';
 import { collect, evidenceOf, groupScore, hitScore, originLevel, STOP } from './score.js';
 import type { Signatures } from './sigs.js';
 import { makeSnippet, type Snippet } from './snippet.js';
-import type { Piece, Role } from './types.js';
+import type { Role, SharedPiece } from './types.js';
 
 export type { SearchFilters } from './groups.js';
 export { childFiles, groupSessions, metadataText, newGroup } from './groups.js';
@@ -52,16 +52,8 @@ export interface Result {
   evidence: Evidence[];
 }
 
-/** A piece of text from a store several sessions share (prompt history), with the session it counts for. */
-interface SharedPiece {
-  key: string;
-  p: Piece;
-  file: string;
-  via: string;
-}
-
 /** The pieces of the shared stores (prompt history) that hold a term, each with its session. */
-function sharedPieces(all: Session[], terms: Term[], stats: SearchStats): SharedPiece[] {
+export function sharedPieces(all: Session[], terms: Term[], stats: SearchStats = noStats()): SharedPiece[] {
   const out: SharedPiece[] = [];
   const cx = readCtx(terms, allNeedles(terms), stats);
   try {
@@ -188,7 +180,7 @@ async function weigh(
   const sigs = opts.signatures ?? null;
   const early = noStats();
   // with signatures, the shared stores are read first: what they hold counts toward the candidates
-  const shared = sigs ? sharedPieces(all, terms, early) : null;
+  const shared = opts.shared ?? (sigs ? sharedPieces(all, terms, early) : null);
   const groups = sigs && shared ? candidates(listed, terms, sigs, shared, early) : listed;
   // a ranking without evidence (the picker's): what the index's pieces settle is not read
   const byPieces = sigs && opts.pieces && opts.evidence === false ? settleFromPieces(groups, terms, sigs, opts.pieces) : null;

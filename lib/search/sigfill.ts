@@ -10,7 +10,7 @@ import path from 'node:path';
 import type { App } from '../app.js';
 import { indexFiles } from '../index/files.js';
 import { checkedStats } from '../index/index.js';
-import { openWrite, withRead } from '../index/store.js';
+import { getMeta, openWrite, withRead } from '../index/store.js';
 import { acquireWait } from '../os/lock.js';
 import { runBackground } from '../os/run.js';
 import type { Harness, Session } from '../types.js';
@@ -19,7 +19,7 @@ import { type Held, piecesHolding } from './pieces.js';
 import { threadCount, workerFile } from './pool.js';
 import type { Term } from './query.js';
 import { HOOKS, loadExtractors } from './registry.js';
-import { type FillTally, fillSigs, fillSigsOn, Signatures } from './sigs.js';
+import { type FillTally, fillSigs, fillSigsOn, SIGS_WRITTEN, Signatures } from './sigs.js';
 
 /** changed bytes a search makes the signatures of before it reads (about a quarter of a second) */
 const FILL_NOW = 64 << 20;
@@ -56,6 +56,8 @@ export interface SearchSigs {
   pieces: Map<string, Held[]> | null;
   /** files read whatever they hold (no current signature) */
   missing: number;
+  /** the signatures' last write as read (sigs.ts SIGS_WRITTEN: the group map is stamped with it) */
+  written: string;
 }
 
 /**
@@ -73,9 +75,10 @@ export async function signaturesFor(app: App, all: Session[], terms: Term[], wan
     withRead(file, (db) => ({
       sigs: Signatures.load(db, needles, known),
       pieces: want.pieces ? piecesHolding(db, terms) : null,
+      written: getMeta(db, SIGS_WRITTEN) ?? '',
     }));
   let got = read();
-  if (!got) return { sigs: null, pieces: null, missing: 0 };
+  if (!got) return { sigs: null, pieces: null, missing: 0, written: '' };
   const byFile = searchedFiles(all);
   const files = [...byFile.keys()];
   const stale = got.sigs.stale(files);
@@ -88,7 +91,7 @@ export async function signaturesFor(app: App, all: Session[], terms: Term[], wan
   const left = got.sigs.stale(files);
   // most files without one (the first search here): the scan's own marking of the files that hold
   // no word (prefilter.ts) reads them faster than they could be told apart one by one
-  if (left.files.length * 2 > files.length) return { sigs: null, pieces: null, missing: left.files.length };
+  if (left.files.length * 2 > files.length) return { sigs: null, pieces: null, missing: left.files.length, written: '' };
   return { ...got, missing: left.files.length };
 }
 

@@ -449,6 +449,11 @@ export interface WholeMaker {
   readonly room: number;
 }
 
+/** The meta key a fill sets, anew, in each transaction that writes signatures (groupmap.ts). */
+export const SIGS_WRITTEN = 'sigs-written';
+/** this process's fill transactions, told apart */
+let writes = 0;
+
 /** One fill's statements, transaction and tally (fillSigs, fillSigsOn). */
 class Filler {
   readonly tally: FillTally;
@@ -477,8 +482,13 @@ class Filler {
   }
 
   private begin(): void {
-    if (!this.open) this.db.exec('BEGIN IMMEDIATE');
+    if (this.open) return;
+    this.db.exec('BEGIN IMMEDIATE');
     this.open = true;
+    // (the group map, made when every signature was current, holds only until one is written)
+    this.db
+      .prepare('INSERT INTO meta(k, v) VALUES(?, ?) ON CONFLICT(k) DO UPDATE SET v = excluded.v')
+      .run(SIGS_WRITTEN, `${Date.now()}.${process.pid}.${++writes}`);
   }
 
   /** Bytes hashed: a commit once they come to a batch. */
@@ -623,12 +633,34 @@ export class Signatures {
    * stats as the listing's check just took them (those are not taken again).
    */
   static load(db: Db, termNeedles: string[][], known?: Map<string, FileStat>): Signatures {
+    return Signatures.loadWhere(db, termNeedles, known, '', []);
+  }
+
+  /**
+   * The stored signatures of `files` only (a search from the group map, groupmap.ts), each taken as
+   * current when it is of a session file (`main`: the map was made when they all were, for the
+   * listing being searched); a child's is checked against the file as it is now.
+   */
+  static loadSome(db: Db, termNeedles: string[][], files: string[], main: (file: string) => boolean): Signatures {
+    const known = new Map<string, FileStat>();
+    const sigs = Signatures.loadWhere(db, termNeedles, known, ' WHERE path IN (SELECT value FROM json_each(?))', [JSON.stringify(files)]);
+    for (const [f, r] of sigs.rows) if (main(f)) known.set(f, r);
+    return sigs;
+  }
+
+  private static loadWhere(
+    db: Db,
+    termNeedles: string[][],
+    known: Map<string, FileStat> | undefined,
+    where: string,
+    args: unknown[],
+  ): Signatures {
     const rows = new Map<string, Stored>();
     const sigs = new Signatures(rows, termNeedles);
     if (known) sigs.known = known;
     // (rows as arrays, and no head, tail or filter: 22,000 of them are read for every search)
-    const q = db.prepare(`SELECT path, size, mtime, ino, ${sigs.heldSql()}, poff IS NOT NULL FROM sigs`).raw();
-    for (const r of q.iterate() as Iterable<[string, number, number, number, number, number]>) {
+    const q = db.prepare(`SELECT path, size, mtime, ino, ${sigs.heldSql()}, poff IS NOT NULL FROM sigs${where}`).raw();
+    for (const r of q.iterate(...args) as Iterable<[string, number, number, number, number, number]>) {
       rows.set(r[0], { size: r[1], mtime: r[2], ino: r[3], held: r[4], pieces: r[5] === 1 });
     }
     return sigs;
@@ -640,7 +672,7 @@ export class Signatures {
    * rather than of each filter copied out: at 22,000 files that was 41 MB of buffers a search, ~50 ms
    * of a reload and ~30 MB of its peak.
    */
-  private heldSql(): string {
+  heldSql(): string {
     const terms: string[] = [];
     for (let i = 0; i < this.probes.length && i < 31; i++) {
       const ns = this.probes[i];
@@ -656,6 +688,11 @@ export class Signatures {
     // (a filter that is not one this index writes, a damaged row's, rules nothing out)
     const made = `length(bloom) BETWEEN ${MIN_BITS / 8} AND ${MAX_BITS / 8} AND (length(bloom) & (length(bloom) - 1)) = 0`;
     return `CASE WHEN ${made} THEN ${terms.join(' | ')} ELSE ${this.full} END`;
+  }
+
+  /** the size of every file with a signature, as signed (the order a scan takes files in) */
+  sizes(): Map<string, number> {
+    return new Map([...this.rows].map(([f, r]) => [f, r.size]));
   }
 
   /** files' stats taken a moment ago (by the listing's check) */

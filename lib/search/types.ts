@@ -26,6 +26,14 @@ export interface Piece {
   mask?: number;
 }
 
+/** A piece of text from a store several sessions share (prompt history), with the session it counts for. */
+export interface SharedPiece {
+  key: string;
+  p: Piece;
+  file: string;
+  via: string;
+}
+
 /** Per-file context handed to an extractor: `st` is free per-file state (the first line is always decoded). */
 export interface ExtractCtx {
   first: boolean;

@@ -1,0 +1,196 @@
+// The group map (lib/search/groupmap.ts): the picker's search as you type loads only the groups
+// that may hold its words. On every real client's transcripts, each query and filter gives the rows
+// the whole listing gives; the map is used for words few groups hold, and stops being used the
+// moment the listing, the signatures, the snapshot names or a subagent's transcript change, until
+// a search or Ctrl-S makes it again.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type App, makeApp } from '../lib/app.js';
+import { namesFile, storeDir } from '../lib/harness/claude/care/store.js';
+import { indexFiles } from '../lib/index/files.js';
+import { openWrite, withRead } from '../lib/index/store.js';
+import { fromMap } from '../lib/search/groupmap.js';
+import { parseQuery } from '../lib/search/query.js';
+import { loadExtractors } from '../lib/search/registry.js';
+import { prepareSearch, searchRows } from '../lib/search/run.js';
+import type { SearchFilters } from '../lib/search/search.js';
+import type { Session } from '../lib/types.js';
+import { envFor, must, ROOT, run, tempHome } from './helpers.js';
+
+const REAL = path.join(ROOT, 'test/fixtures/real');
+const homes: string[] = [];
+afterEach(() => {
+  for (const d of homes.splice(0)) fs.rmSync(d, { recursive: true, force: true });
+});
+
+/** Every real client's home in one. */
+function realHome(): string {
+  const h = tempHome('resume-groupmap-');
+  homes.push(h);
+  for (const d of fs.readdirSync(REAL)) {
+    const src = path.join(REAL, d, 'home');
+    if (fs.existsSync(src)) fs.cpSync(src, h, { recursive: true, force: false, errorOnExist: false });
+  }
+  return h;
+}
+
+const appOf = (h: string): App => makeApp({ env: envFor(h), distDir: path.join(ROOT, 'dist') });
+
+/** What the map answers for the query: the sessions it loads, or why it does not. */
+function loads(app: App, query: string): 'stale' | 'most' | Session[] | null {
+  const got = withRead(indexFiles(app.ctx).db, (db) =>
+    fromMap(app, db, parseQuery([query], true), (l: Session[]) => app.named(app.view(l))),
+  );
+  return got === null || typeof got === 'string' ? got : got.sessions;
+}
+
+/** The keys of the sessions the map loads for the query, or why it loads none. */
+function mapSays(app: App, query: string): 'stale' | 'most' | string[] | null {
+  const got = loads(app, query);
+  return Array.isArray(got) ? got.map((s) => s.key).sort() : got;
+}
+
+/** The rows with the map forgotten (the whole listing loaded), the map left as it was not. */
+async function wholeWay(app: App, query: string, filters: SearchFilters): Promise<string[][]> {
+  const db = openWrite(indexFiles(app.ctx).db);
+  let kept: string | undefined;
+  try {
+    kept = db.prepare("SELECT v FROM meta WHERE k = 'group-map'").pluck().get() as string | undefined;
+    db.prepare("DELETE FROM meta WHERE k = 'group-map'").run();
+  } finally {
+    db.close();
+  }
+  try {
+    return (await searchRows(app, query, filters)).rows;
+  } finally {
+    const w = openWrite(indexFiles(app.ctx).db);
+    try {
+      if (kept !== undefined) w.prepare("INSERT INTO meta(k, v) VALUES('group-map', ?)").run(kept);
+    } finally {
+      w.close();
+    }
+  }
+}
+
+const QUERIES = [
+  'zanzibarquux',
+  'hi',
+  'echo',
+  'subagent',
+  'Renamed',
+  'proj-a',
+  'proj-b',
+  'claude',
+  'codex',
+  'json',
+  '"run echo"',
+  'résumé',
+  'src/',
+  'echo zanzibarquux',
+  'please run',
+  'the',
+];
+const FILTERS: SearchFilters[] = [
+  { all: true },
+  { all: false },
+  { all: true, harness: ['claude'] },
+  { all: true, harness: ['pi', 'codex'] },
+];
+
+describe('the group map', () => {
+  it('gives the rows the whole listing gives, for every query and filter, and is used for words few groups hold', async () => {
+    const h = realHome();
+    const ix = run(h, ['index']);
+    expect(ix.code, ix.stderr).toBe(0);
+    const app = appOf(h);
+    let used = 0;
+    for (const q of QUERIES) {
+      const says = mapSays(app, q);
+      expect(says, q).not.toBe('stale');
+      if (Array.isArray(says)) used++;
+      for (const f of FILTERS) {
+        const quick = await searchRows(app, q, f);
+        expect(quick.after, 'nothing to make again').toBeUndefined();
+        expect(quick.rows, `${q} ${JSON.stringify(f)}`).toEqual(await wholeWay(app, q, f));
+      }
+    }
+    expect(used).toBeGreaterThan(QUERIES.length / 2);
+    // a word in no file: nothing loaded but the sessions of the databases opencode and Kilo keep
+    // (their harnesses query them: no signature rules them out)
+    const absent = loads(app, 'zanzibarquux') as Session[];
+    expect(absent.length).toBeGreaterThan(0);
+    expect(absent.filter((s) => !s.file.endsWith('.db')).map((s) => s.file)).toEqual([]);
+    // the fixtures' subagent and its session are one group: loaded together
+    const withChild = mapSays(app, 'subagent');
+    expect(Array.isArray(withChild) && withChild.length).toBeGreaterThan(0);
+  });
+
+  it('credits a word only the prompt history holds to its session, as the whole listing does', async () => {
+    const h = realHome();
+    expect(run(h, ['index']).code).toBe(0);
+    const history = path.join(h, '.claude/history.jsonl');
+    const first = JSON.parse(must(fs.readFileSync(history, 'utf8').split('\n')[0]));
+    fs.appendFileSync(history, `${JSON.stringify({ ...first, display: 'the quokkaquill plan', timestamp: first.timestamp + 1 })}\n`);
+    const app = appOf(h);
+    await loadExtractors();
+    expect(mapSays(app, 'quokkaquill')).toContain(`claude:${first.sessionId}`);
+    // the picker's reload, in a process of its own (nothing loaded before it but what it loads)
+    const pick = path.join(h, 'pick');
+    fs.mkdirSync(pick);
+    fs.writeFileSync(path.join(pick, 'state.json'), JSON.stringify({ all: true, harness: null, dir: null, deep: true, cols: 200 }));
+    const feed = run(h, ['__feed', '--query', 'quokkaquill'], { RESUME_PICK_DIR: pick, NO_COLOR: '1' });
+    expect(feed.code, feed.stderr).toBe(0);
+    const [status, ...rows] = feed.stdout.trimEnd().split('\n');
+    expect(status).toMatch(/quokkaquill · 1 session/);
+    expect(rows.map((r) => r.split('\t')[0])).toEqual([`claude:${first.sessionId}`]);
+    expect((await searchRows(app, 'quokkaquill', { all: true })).rows).toEqual(await wholeWay(app, 'quokkaquill', { all: true }));
+  });
+
+  it('stops holding when a subagent transcript, the snapshot names, or the listing change, until a search or Ctrl-S makes it again', async () => {
+    const h = realHome();
+    expect(run(h, ['index']).code).toBe(0);
+    const app = appOf(h);
+    expect(Array.isArray(mapSays(app, 'hi'))).toBe(true);
+
+    // a subagent's transcript grows with a new word: the map is not used; the search reads it
+    // (making its signature), finds the word, and makes the map again after its rows
+    const child = must(
+      fs.readdirSync(h, { recursive: true, encoding: 'utf8' }).find((f) => f.includes('/subagents/agent-') && f.endsWith('.jsonl')),
+    );
+    const file = path.join(h, child);
+    const line = JSON.parse(must(fs.readFileSync(file, 'utf8').trimEnd().split('\n').pop()));
+    const said = {
+      ...line,
+      type: 'user',
+      uuid: '00000000-0000-4000-8000-0000000c0de1',
+      message: { role: 'user', content: 'tune the wombatwhistle' },
+    };
+    fs.appendFileSync(file, `${JSON.stringify(said)}\n`);
+    expect(mapSays(app, 'wombatwhistle')).toBe('stale');
+    const slow = await searchRows(app, 'wombatwhistle', { all: true });
+    expect(slow.rows.length).toBe(1);
+    await must(slow.after)();
+    expect(mapSays(app, 'wombatwhistle')).toEqual(expect.arrayContaining([expect.stringMatching(/^claude:/)]));
+    expect((await searchRows(app, 'wombatwhistle', { all: true })).rows).toEqual(slow.rows);
+
+    // a snapshot name (a title is metadata): not used until made again (Ctrl-S, prepareSearch)
+    const untitled = JSON.parse(run(h, ['ls', '-a', '--json', '--harness', 'claude']).stdout) as Array<{ id: string }>;
+    const names = namesFile(storeDir(app.ctx));
+    fs.mkdirSync(path.dirname(names), { recursive: true });
+    fs.writeFileSync(names, JSON.stringify({ [must(untitled[0]).id]: 'the marmotmarch notes' }));
+    expect(mapSays(app, 'marmotmarch')).toBe('stale');
+    await prepareSearch(app);
+    const byName = mapSays(app, 'marmotmarch');
+    expect(Array.isArray(byName)).toBe(true);
+    expect((await searchRows(app, 'marmotmarch', { all: true })).rows).toEqual(await wholeWay(app, 'marmotmarch', { all: true }));
+
+    // a listing built again (a transcript appended to): not used until made again
+    const main = JSON.parse(run(h, ['ls', '-a', '--json', '--harness', 'pi']).stdout) as Array<{ file: string }>;
+    fs.appendFileSync(must(main[0]).file, '\n');
+    expect(run(h, ['rows']).code).toBe(0);
+    expect(mapSays(app, 'hi')).toBe('stale');
+    await prepareSearch(app);
+    expect(Array.isArray(mapSays(app, 'hi'))).toBe(true);
+  });
+});
