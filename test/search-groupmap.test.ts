@@ -124,6 +124,16 @@ describe('the group map', () => {
     // the fixtures' subagent and its session are one group: loaded together
     const withChild = mapSays(app, 'subagent');
     expect(Array.isArray(withChild) && withChild.length).toBeGreaterThan(0);
+    // a session in another's group (a Codex, Droid, Gemini or Kilo subagent's thread): its id is
+    // in its own transcript only, and the map finds it through its group, as the whole listing does
+    const members = withRead(indexFiles(app.ctx).db, (db) => db.prepare('SELECT key, root FROM sgroup').raw().all() as [string, string][]);
+    expect(must(members).length).toBeGreaterThan(0);
+    for (const [key, root] of must(members)) {
+      const id = key.slice(key.indexOf(':') + 1);
+      const says = mapSays(app, id);
+      if (Array.isArray(says)) expect(says, key).toEqual(expect.arrayContaining([key, root]));
+      expect((await searchRows(app, id, { all: true })).rows, key).toEqual(await wholeWay(app, id, { all: true }));
+    }
   });
 
   it('credits a word only the prompt history holds to its session, as the whole listing does', async () => {

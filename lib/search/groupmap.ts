@@ -157,7 +157,9 @@ export function fromMap(app: App, db: Db, terms: Term[], view: (s: Session[]) =>
   const stamp = readStamp(db);
   if (!stamp || !mapHolds(db, stampOf(app, db)) || childChanged(db)) return 'stale';
   const most = Math.max(FEW, stamp.groups * MOST);
-  const roots = new Set([...signedRoots(db, terms), ...metaRoots(db, terms)]);
+  const signed = signedRoots(db, terms, most);
+  if (!signed) return 'most';
+  const roots = new Set([...signed, ...metaRoots(db, terms)]);
   if (roots.size > most) return 'most';
   const shared = sharedCredit(db, stamp, terms, view, roots);
   if (roots.size > most) return 'most';
@@ -180,24 +182,28 @@ function childChanged(db: Db): boolean {
   return false;
 }
 
-/** The groups with a file whose signature lets a term through: a session's own, or a child transcript. */
-function signedRoots(db: Db, terms: Term[]): Set<string> {
-  const roots = new Set<string>();
-  const held = `(${new Signatures(
-    new Map(),
-    terms.map((t) => t.needles),
-  ).heldSql()}) != 0`;
-  // (one pass over the signatures, each looked up only when it lets one through)
-  for (const [a, b] of db
-    .prepare(
-      'SELECT coalesce(g.root, s.key), c.root FROM sigs LEFT JOIN sessions s ON s.file = sigs.path LEFT JOIN sgroup g ON g.key = s.key ' +
-        `LEFT JOIN schild c ON c.path = sigs.path WHERE ${held}`,
-    )
-    .raw()
-    .iterate() as Iterable<[string | null, string | null]>) {
-    if (a !== null) roots.add(a);
-    if (b !== null) roots.add(b);
+/**
+ * The groups with a file whose signature lets a term through (a session's own, or a child
+ * transcript); null when more than `most` files do (then the whole listing is loaded: looking each
+ * up would cost more).
+ */
+function signedRoots(db: Db, terms: Term[], most: number): Set<string> | null {
+  const held = `(${new Signatures(new Map(), terms.map((t) => t.needles)).heldSql()}) != 0`;
+  const files: string[] = [];
+  for (const f of db.prepare(`SELECT path FROM sigs WHERE ${held}`).pluck().iterate() as Iterable<string>) {
+    files.push(f);
+    if (files.length > most) return null;
   }
+  const roots = new Set<string>();
+  const wanted = JSON.stringify(files);
+  for (const r of db
+    .prepare(
+      'SELECT coalesce(g.root, s.key) FROM sessions s LEFT JOIN sgroup g ON g.key = s.key WHERE s.file IN (SELECT value FROM json_each(?)) ' +
+        'UNION SELECT root FROM schild WHERE path IN (SELECT value FROM json_each(?))',
+    )
+    .pluck()
+    .iterate(wanted, wanted) as Iterable<string>)
+    roots.add(r);
   return roots;
 }
 
