@@ -69,6 +69,17 @@ export function tempHome(prefix = 'resume-test-'): string {
   return tempDir(prefix);
 }
 
+/** A temp HOME with every real client's recorded sessions, as their homes had them (test/fixtures/real). */
+export function realClientsHome(prefix = 'resume-real-home-'): string {
+  const h = tempHome(prefix);
+  const real = path.join(FIXTURES, 'real');
+  for (const d of fs.readdirSync(real)) {
+    const src = path.join(real, d, 'home');
+    if (fs.existsSync(src)) fs.cpSync(src, h, { recursive: true, force: false, errorOnExist: false });
+  }
+  return h;
+}
+
 /** Copy a fixture file or directory to a path under `home`. */
 export function put(home: string, fixture: string, dest: string): string {
   const src = path.join(FIXTURES, fixture);

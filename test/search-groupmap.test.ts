@@ -5,7 +5,7 @@
 // a search or Ctrl-S makes it again.
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type App, makeApp } from '../lib/app.js';
 import { namesFile, storeDir } from '../lib/harness/claude/care/store.js';
 import { indexFiles } from '../lib/index/files.js';
@@ -16,24 +16,9 @@ import { loadExtractors } from '../lib/search/registry.js';
 import { prepareSearch, searchRows } from '../lib/search/run.js';
 import type { SearchFilters } from '../lib/search/search.js';
 import type { Session } from '../lib/types.js';
-import { envFor, must, ROOT, run, tempHome } from './helpers.js';
+import { envFor, must, ROOT, realClientsHome, run } from './helpers.js';
 
-const REAL = path.join(ROOT, 'test/fixtures/real');
-const homes: string[] = [];
-afterEach(() => {
-  for (const d of homes.splice(0)) fs.rmSync(d, { recursive: true, force: true });
-});
-
-/** Every real client's home in one. */
-function realHome(): string {
-  const h = tempHome('resume-groupmap-');
-  homes.push(h);
-  for (const d of fs.readdirSync(REAL)) {
-    const src = path.join(REAL, d, 'home');
-    if (fs.existsSync(src)) fs.cpSync(src, h, { recursive: true, force: false, errorOnExist: false });
-  }
-  return h;
-}
+const realHome = () => realClientsHome('resume-groupmap-');
 
 const appOf = (h: string): App => makeApp({ env: envFor(h), distDir: path.join(ROOT, 'dist') });
 

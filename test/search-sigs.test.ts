@@ -21,7 +21,7 @@ import { SigPool } from '../lib/search/sigpool.js';
 import { addBytes, addWords, fillSigs, fillSigsOn, Signatures } from '../lib/search/sigs.js';
 import { ROLES } from '../lib/search/types.js';
 import type { Harness } from '../lib/types.js';
-import { envFor, must, ROOT, run, tempDir, tempHome, until } from './helpers.js';
+import { envFor, must, ROOT, realClientsHome, run, tempDir, until } from './helpers.js';
 import type { Found } from './json.js';
 
 const dirs: string[] = [];
@@ -335,12 +335,8 @@ const REAL = path.join(ROOT, 'test/fixtures/real');
 
 /** A home with every real client's recorded sessions (the same layout their homes had). */
 function realHome(): string {
-  const h = tempHome('resume-sigs-home-');
+  const h = realClientsHome('resume-sigs-home-');
   dirs.push(h);
-  for (const d of fs.readdirSync(REAL)) {
-    const src = path.join(REAL, d, 'home');
-    if (fs.existsSync(src)) fs.cpSync(src, h, { recursive: true, force: false, errorOnExist: false });
-  }
   return h;
 }
 

@@ -188,7 +188,11 @@ function childChanged(db: Db): boolean {
  * up would cost more).
  */
 function signedRoots(db: Db, terms: Term[], most: number): Set<string> | null {
-  const held = `(${new Signatures(new Map(), terms.map((t) => t.needles)).heldSql()}) != 0`;
+  const probe = new Signatures(
+    new Map(),
+    terms.map((t) => t.needles),
+  );
+  const held = `(${probe.heldSql()}) != 0`;
   const files: string[] = [];
   for (const f of db.prepare(`SELECT path FROM sigs WHERE ${held}`).pluck().iterate() as Iterable<string>) {
     files.push(f);
