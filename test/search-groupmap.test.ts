@@ -75,6 +75,12 @@ const QUERIES = [
   'echo zanzibarquux',
   'please run',
   'the',
+  // two words, one in many files and one in few (or only in metadata, or only in a subagent)
+  'the subagent',
+  'hi proj-a',
+  'json codex',
+  'claude echo',
+  'proj-b the',
 ];
 const FILTERS: SearchFilters[] = [
   { all: true },

@@ -157,13 +157,39 @@ export function fromMap(app: App, db: Db, terms: Term[], view: (s: Session[]) =>
   const stamp = readStamp(db);
   if (!stamp || !mapHolds(db, stampOf(app, db)) || childChanged(db)) return 'stale';
   const most = Math.max(FEW, stamp.groups * MOST);
-  const signed = signedRoots(db, terms, most);
-  if (!signed) return 'most';
-  const roots = new Set([...signed, ...metaRoots(db, terms)]);
+  // a group holds every term, so it holds the one fewest files may hold: only those that may hold it are looked up
+  const picked = keyTerm(db, terms, most);
+  if (!picked) return 'most';
+  const { key } = picked;
+  const signed = signedRoots(db, picked.files);
+  const roots = new Set([...signed, ...metaRoots(db, terms, key)]);
   if (roots.size > most) return 'most';
-  const shared = sharedCredit(db, stamp, terms, view, roots);
+  const shared = sharedCredit(db, stamp.shared, terms, key, view);
+  for (const r of shared.roots) roots.add(r);
   if (roots.size > most) return 'most';
-  return { ...loadGroups(db, terms, roots, view), pieces: piecesHolding(db, terms), shared };
+  const groups = loadGroups(db, terms, roots, view);
+  return { ...groups, pieces: piecesHolding(db, terms, groups.files), shared: shared.pieces };
+}
+
+/**
+ * The term the fewest files' signatures let through, and those files; null when every term has
+ * more than `most` (each term's files are counted only as far as they could still be the fewest).
+ */
+function keyTerm(db: Db, terms: Term[], most: number): { key: number; files: string[] } | null {
+  const probe = new Signatures(
+    new Map(),
+    terms.map((t) => t.needles),
+  );
+  let best: { key: number; files: string[] } | null = null;
+  for (let i = 0; i < terms.length && i < 31; i++) {
+    const limit = best ? best.files.length : most + 1;
+    const files = db
+      .prepare(`SELECT path FROM sigs WHERE ${probe.termSql(i)} LIMIT ${limit}`)
+      .pluck()
+      .all() as string[];
+    if (files.length < limit) best = { key: i, files };
+  }
+  return best;
 }
 
 /** A child transcript the map knows was written since its signature: the search reads it the whole way, which makes that first. */
@@ -182,22 +208,8 @@ function childChanged(db: Db): boolean {
   return false;
 }
 
-/**
- * The groups with a file whose signature lets a term through (a session's own, or a child
- * transcript); null when more than `most` files do (then the whole listing is loaded: looking each
- * up would cost more).
- */
-function signedRoots(db: Db, terms: Term[], most: number): Set<string> | null {
-  const probe = new Signatures(
-    new Map(),
-    terms.map((t) => t.needles),
-  );
-  const held = `(${probe.heldSql()}) != 0`;
-  const files: string[] = [];
-  for (const f of db.prepare(`SELECT path FROM sigs WHERE ${held}`).pluck().iterate() as Iterable<string>) {
-    files.push(f);
-    if (files.length > most) return null;
-  }
+/** The groups with one of these files: a session's own, or a child transcript. */
+function signedRoots(db: Db, files: string[]): Set<string> {
   const roots = new Set<string>();
   const wanted = JSON.stringify(files);
   for (const r of db
@@ -211,18 +223,18 @@ function signedRoots(db: Db, terms: Term[], most: number): Set<string> | null {
   return roots;
 }
 
-/** The groups whose metadata holds a term, and those with a member its harness reads itself (that may hold anything). */
-function metaRoots(db: Db, terms: Term[]): Set<string> {
+/** The groups whose metadata holds term `key`, and those with a member its harness reads itself (that may hold anything). */
+function metaRoots(db: Db, terms: Term[], key: number): Set<string> {
   const roots = new Set<string>();
+  const anchor = anchorOf(terms[key]);
   // SQLite's LIKE folds ASCII only: a term with other letters asks every group's metadata
-  const ascii = terms.every((t) => /^[\x21-\x7e]+$/.test(anchorOf(t)));
-  const asks = ascii ? terms.map(() => "meta LIKE ? ESCAPE '\\'") : ['1'];
-  const like = ascii ? terms.map((t) => `%${anchorOf(t).replace(/[\\%_]/g, '\\$&')}%`) : [];
+  const ascii = /^[\x21-\x7e]+$/.test(anchor);
+  const like = ascii ? [`%${anchor.replace(/[\\%_]/g, '\\$&')}%`] : [];
   for (const [root, meta, scan] of db
-    .prepare(`SELECT root, meta, scan FROM smeta WHERE scan = 1 OR plain = 0 OR ${asks.join(' OR ')}`)
+    .prepare(`SELECT root, meta, scan FROM smeta WHERE scan = 1 OR plain = 0 OR ${ascii ? "meta LIKE ? ESCAPE '\\'" : '1'}`)
     .raw()
     .iterate(...like) as Iterable<[string, string, number]>) {
-    if (scan === 1 || termMask(terms, meta) !== 0) roots.add(root);
+    if (scan === 1 || (termMask(terms, meta) & (1 << key)) !== 0) roots.add(root);
   }
   return roots;
 }
@@ -230,19 +242,26 @@ function metaRoots(db: Db, terms: Term[]): Set<string> {
 /**
  * The shared stores' pieces that hold a term, credited to their sessions as the whole listing
  * credits them (each harness's sessions are loaded for that only when its store holds a term: a word
- * typed in a prompt); their groups are added to `roots`.
+ * typed in a prompt), and the groups credited with term `key`.
  */
-function sharedCredit(db: Db, stamp: Stamp, terms: Term[], view: (s: Session[]) => Session[], roots: Set<string>): SharedPiece[] {
-  const shared: SharedPiece[] = [];
+function sharedCredit(
+  db: Db,
+  stores: Stamp['shared'],
+  terms: Term[],
+  key: number,
+  view: (s: Session[]) => Session[],
+): { pieces: SharedPiece[]; roots: Set<string> } {
+  const pieces: SharedPiece[] = [];
+  const roots = new Set<string>();
   const rootOf = db.prepare('SELECT root FROM sgroup WHERE key = ?').pluck();
-  for (const h of new Set(stamp.shared.filter((s) => holdsAny(s.file, terms)).map((s) => s.harness))) {
+  for (const h of new Set(stores.filter((s) => holdsAny(s.file, terms)).map((s) => s.harness))) {
     for (const x of sharedPieces(view(sessionsOf(db, h)), terms)) {
-      shared.push(x);
+      pieces.push(x);
       // (a store's first line comes whether or not it holds a term)
-      if (termMask(terms, x.p.text) !== 0) roots.add((rootOf.get(x.key) as string | undefined) ?? x.key);
+      if ((termMask(terms, x.p.text) & (1 << key)) !== 0) roots.add((rootOf.get(x.key) as string | undefined) ?? x.key);
     }
   }
-  return shared;
+  return { pieces, roots };
 }
 
 /** The sessions of the groups `roots` (newest first, as the listing), their short ids, and their files' signatures. */
@@ -251,7 +270,7 @@ function loadGroups(
   terms: Term[],
   roots: Set<string>,
   view: (s: Session[]) => Session[],
-): Pick<FromMap, 'sessions' | 'shorts' | 'sigs'> {
+): Pick<FromMap, 'sessions' | 'shorts' | 'sigs'> & { files: string[] } {
   const wanted = JSON.stringify([...roots]);
   const sessions: Session[] = [];
   const shorts = new Map<string, string>();
@@ -279,7 +298,7 @@ function loadGroups(
     files,
     (f) => main.has(f),
   );
-  return { sessions: view(sessions), shorts, sigs };
+  return { sessions: view(sessions), shorts, sigs, files };
 }
 
 /** Some line of the file may hold a term (its bytes hold one of the needles). */
