@@ -127,6 +127,45 @@ describe('the group map', () => {
     }
   });
 
+  it('answers `resume search` too when nothing changed and no filter narrows it, with the same results and evidence', async () => {
+    const h = realHome();
+    expect(run(h, ['index']).code).toBe(0);
+    const app = appOf(h);
+    const cli = (q: string, extra: string[] = []) => {
+      const r = run(h, ['search', '--json', ...extra, q]);
+      expect([0, 1], r.stderr).toContain(r.code);
+      return r.stdout;
+    };
+    for (const q of ['zanzibarquux', 'echo', 'subagent', 'hi proj-a', 'Renamed', 'json codex']) {
+      expect(Array.isArray(mapSays(app, q)), q).toBe(true);
+      const quick = cli(q);
+      const db = openWrite(indexFiles(app.ctx).db);
+      let kept: string;
+      try {
+        kept = db.prepare("SELECT v FROM meta WHERE k = 'group-map'").pluck().get() as string;
+        db.prepare("DELETE FROM meta WHERE k = 'group-map'").run();
+      } finally {
+        db.close();
+      }
+      expect(quick, q).toBe(cli(q));
+      const w = openWrite(indexFiles(app.ctx).db);
+      try {
+        w.prepare("INSERT INTO meta(k, v) VALUES('group-map', ?) ON CONFLICT(k) DO UPDATE SET v = excluded.v").run(kept);
+      } finally {
+        w.close();
+      }
+    }
+    // a transcript appended to since: the map is not used (the search builds the index first), and
+    // the new words are found
+    const pi = JSON.parse(run(h, ['ls', '-a', '--json', '--harness', 'pi']).stdout) as Array<{ file: string }>;
+    const file = must(pi[0]).file;
+    const last = JSON.parse(must(fs.readFileSync(file, 'utf8').trimEnd().split('\n').pop()));
+    const said = { role: 'user', content: [{ type: 'text', text: 'the ocelotorbit plan' }], timestamp: Date.now() };
+    fs.appendFileSync(file, `${JSON.stringify({ ...last, id: 'feedbeef', parentId: last.id, message: said })}\n`);
+    const found = JSON.parse(cli('ocelotorbit')) as Array<{ file: string }>;
+    expect(found.map((f) => f.file)).toEqual([file]);
+  });
+
   it('credits a word only the prompt history holds to its session, as the whole listing does', async () => {
     const h = realHome();
     expect(run(h, ['index']).code).toBe(0);
@@ -185,6 +224,17 @@ describe('the group map', () => {
     const byName = mapSays(app, 'marmotmarch');
     expect(Array.isArray(byName)).toBe(true);
     expect((await searchRows(app, 'marmotmarch', { all: true })).rows).toEqual(await wholeWay(app, 'marmotmarch', { all: true }));
+
+    // signatures gone without a fill (by hand): not used (they would rule out files they no longer speak for)
+    const gone = openWrite(indexFiles(app.ctx).db);
+    try {
+      gone.exec("DELETE FROM sigs WHERE path LIKE '%.factory%'");
+    } finally {
+      gone.close();
+    }
+    expect(mapSays(app, 'hi')).toBe('stale');
+    await prepareSearch(app);
+    expect(Array.isArray(mapSays(app, 'hi'))).toBe(true);
 
     // a listing built again (a transcript appended to): not used until made again
     const main = JSON.parse(run(h, ['ls', '-a', '--json', '--harness', 'pi']).stdout) as Array<{ file: string }>;

@@ -2,8 +2,10 @@
 import type { App } from '../app.js';
 import { ExitError, usage } from '../errors.js';
 import { harnessColor, label, row, useColor } from '../output.js';
+import type { Term } from '../search/query.js';
 import { parseQuery } from '../search/query.js';
-import { prestart, runSearch } from '../search/run.js';
+import type { SearchStats } from '../search/read.js';
+import { prestart, runSearch, searchFromIndex } from '../search/run.js';
 import type { Result } from '../search/search.js';
 import { marked } from '../search/snippet.js';
 import { applyFilters, type Filters } from '../select/filter.js';
@@ -78,6 +80,16 @@ export async function run(app: App, call: Call): Promise<void> {
   };
   const terms = parseQuery(words, !!o.rows);
   if (terms.length > 31) throw usage('at most 31 words or phrases');
+  // no filter but hidden sessions': the index's group map may answer without the listing (run.ts)
+  if (terms.length > 0 && !o.harness && !o.dir && !o.since && !o.until) {
+    const t0 = Date.now();
+    const bar = o.rows ? null : progressBar('searching', undefined, 'sessions');
+    const got = await searchFromIndex(app, terms, { progress: bar?.update, evidence: !o.rows }).finally(() => bar?.end());
+    if (got) {
+      await report(app, { o, terms, results: got.results, stats: got.stats, short: (s) => got.shorts.get(s.id) ?? s.id, t0 });
+      return;
+    }
+  }
   // the worker threads start while the listing loads (stopped unused for a small corpus)
   const workers = terms.length > 0 ? prestart(app, terms) : null;
   const all = await app.sessions();
@@ -100,6 +112,15 @@ export async function run(app: App, call: Call): Promise<void> {
     progress: bar?.update,
     evidence: !o.rows,
   }).finally(() => bar?.end());
+  await report(app, { o, terms, results, stats, short, t0 });
+}
+
+/** The results of a search as asked: printed (rows, JSON or for a person), the tally and notes on stderr. */
+async function report(
+  app: App,
+  w: { o: SearchOpts; terms: Term[]; results: Result[]; stats: SearchStats; short: (s: Session) => string; t0: number },
+): Promise<void> {
+  const { o, terms, results, stats, short, t0 } = w;
   const list = o.n ? results.slice(0, o.n) : results;
   const query = terms.map((t) => (t.phrase ? `"${t.text}"` : t.text)).join(' ');
   // --copy takes the one best result (the `best:` line), never the first of a tie
@@ -108,7 +129,7 @@ export async function run(app: App, call: Call): Promise<void> {
   if (process.stderr.isTTY && !o.rows) tellTally(results.length, query, stats, t0);
   // (said whether or not on a terminal: a script's log should show why a search was slow)
   if (stats.unindexed > 0 && !o.rows) note(unindexedNote(stats.unindexed));
-  await printResults(app, { o, results, list, query, best, short, now });
+  await printResults(app, { o, results, list, query, best, short, now: Date.now() });
 }
 
 /**

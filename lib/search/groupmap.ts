@@ -40,6 +40,8 @@ interface Stamp {
   sigs: string;
   names: string;
   groups: number;
+  /** the signatures there were (one gone without a fill, as by hand, and the map does not hold) */
+  signed: number;
   /** the shared stores (prompt history) and the harness whose sessions they credit */
   shared: Array<{ harness: Harness; file: string }>;
 }
@@ -59,10 +61,10 @@ export function stampOf(app: App, db: Db): { build: string; sigs: string; names:
   return { build: getMeta(db, 'build') ?? '', sigs: getMeta(db, SIGS_WRITTEN) ?? '', names: namesStamp(app) };
 }
 
-/** The map is of this stamp already. */
+/** The map is of this stamp already, and of as many signatures as there are. */
 export function mapHolds(db: Db, now: { build: string; sigs: string; names: string }): boolean {
   const s = readStamp(db);
-  return !!s && s.build === now.build && s.sigs === now.sigs && s.names === now.names;
+  return !!s && s.build === now.build && s.sigs === now.sigs && s.names === now.names && s.signed === signedCount(db);
 }
 
 function readStamp(db: Db): Stamp | null {
@@ -115,7 +117,7 @@ export function saveMap(db: Db, all: Session[], at: { build: string; sigs: strin
       const text = metadataText(g.root);
       meta.run(root, text, plainText(text) ? 1 : 0, scan);
     }
-    const stamp: Stamp = { ...at, groups: groups.size, shared };
+    const stamp: Stamp = { ...at, groups: groups.size, signed: signedCount(db), shared };
     db.prepare('INSERT INTO meta(k, v) VALUES(?, ?) ON CONFLICT(k) DO UPDATE SET v = excluded.v').run(MAP, JSON.stringify(stamp));
     ok = true;
     return true;
@@ -191,6 +193,8 @@ function keyTerm(db: Db, terms: Term[], most: number): { key: number; files: str
   }
   return best;
 }
+
+const signedCount = (db: Db): number => db.prepare('SELECT count(*) FROM sigs').pluck().get() as number;
 
 /** A child transcript the map knows was written since its signature: the search reads it the whole way, which makes that first. */
 function childChanged(db: Db): boolean {

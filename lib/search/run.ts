@@ -4,7 +4,7 @@ import type { App } from '../app.js';
 import { usage } from '../errors.js';
 import { indexFiles } from '../index/files.js';
 import { storedFiles, storedSizes, storedWithShorts } from '../index/index.js';
-import { openWrite, withRead } from '../index/store.js';
+import { getMeta, openWrite, withRead } from '../index/store.js';
 import { row } from '../output.js';
 import { shortIds } from '../select/filter.js';
 import type { Session } from '../types.js';
@@ -12,6 +12,7 @@ import { type Prestarted, prestartWorkers, threadCount, workerFile } from './poo
 import { Prefilter } from './prefilter.js';
 import type { Term } from './query.js';
 import { allNeedles, parseQuery } from './query.js';
+import type { SearchStats } from './read.js';
 import { loadExtractors } from './registry.js';
 import { type Result, type SearchFilters, type SearchOptions, search } from './search.js';
 import { hasSignatures, signaturesFor } from './sigfill.js';
@@ -110,6 +111,56 @@ export async function searchRows(
   // every signature current, the map not of them: made for the next reload, once the rows are out
   const after = at && quick === 'stale' ? () => keepMap(app, all, at) : undefined;
   return { rows: rowsOf(results, shorts), unindexed: stats.unindexed, after };
+}
+
+/**
+ * `resume search` from the group map (groupmap.ts), when it holds for the listing as it is now: the
+ * sources checked first, as any search checks them (a change builds the index, which the map is
+ * then not of: null, and the caller loads the listing, which finds it built). Only without
+ * harness, directory or time filters: the sessions a search counts as searched are then every
+ * session of the index (the map does not know each group's directory and times). Null when the map
+ * cannot answer (nor most groups may hold a word).
+ */
+export async function searchFromIndex(
+  app: App,
+  terms: Term[],
+  how: Pick<SearchOptions, 'progress' | 'evidence'>,
+): Promise<{ results: Result[]; stats: SearchStats; shorts: Map<string, string> } | null> {
+  if (app.demo) return null;
+  const { fromMap, mapHolds, stampOf } = await import('./groupmap.js');
+  const db = indexFiles(app.ctx).db;
+  const heldBefore = () => withRead(db, (d) => (mapHolds(d, stampOf(app, d)) ? getMeta(d, 'build') : null));
+  // (a map not of the database as it stands: no check here, the caller's listing makes it)
+  const build = heldBefore();
+  if (!build) return null;
+  await app.listingRows({ quiet: true });
+  if (heldBefore() !== build) return null;
+  await loadExtractors();
+  const view = (list: Session[]) => app.named(app.view(list));
+  const got = withRead(db, (d) => {
+    const quick = fromMap(app, d, terms, view);
+    return typeof quick === 'object' ? { quick, total: d.prepare('SELECT count(*) FROM sessions').pluck().get() as number } : null;
+  });
+  if (!got) return null;
+  const { quick, total } = got;
+  const out = await search(
+    quick.sessions,
+    terms,
+    {},
+    {
+      workerFile: workerFile(app),
+      threads: threadCount(),
+      sizes: () => quick.sigs.sizes(),
+      signatures: quick.sigs,
+      pieces: how.evidence === false ? quick.pieces : null,
+      shared: quick.shared,
+      ...how,
+    },
+  );
+  // (the groups the map left out were passed over, as the whole listing's search passes them over)
+  out.stats.sessions += total - quick.sessions.length;
+  out.stats.unindexed = 0;
+  return { ...out, shorts: quick.shorts };
 }
 
 /**
