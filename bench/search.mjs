@@ -95,6 +95,8 @@ const cases = [
   // the picker's deep search (Ctrl-S): rows only, ranked the same, no evidence cut
   ['word in every file, as rows', ['webhook'], '--rows'],
   ['two words', ['webhook', 'backoff']],
+  // the word in every file narrowed by a project's name (search as you type, the second word typed)
+  ...(project ? [['a word in every file and a project name', ['webhook', project]]] : []),
 ];
 const f = (n) => n.toFixed(0);
 const lines = [
