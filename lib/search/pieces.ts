@@ -256,23 +256,18 @@ export function piecesHolding(db: Db, terms: Term[], files?: string[]): Map<stri
   const g = new Gathered(terms.every(tokenOnly) && terms.length <= 31, terms.length === 1);
   const user = ROLE_AT.get('user') ?? 0;
   const cols = `p.id, p.file, p.role, p.flags, p.key, ${g.byTable ? 'CASE WHEN p.role = ? THEN p.text END' : 'p.text'}`;
+  if (files?.length === 0) return new Map();
   const within = files ? fileIds(db, files) : null;
-  // only some files' pieces (a search from the group map): each of them asked of the table when they
-  // are few (a look-up by row id, ~5-25 µs a piece), else the table's answer cut to them in SQLite
-  // (a word in every file: ~80 ms, where its 274,000 pieces into JavaScript took ~400)
-  const few =
-    within !== null &&
-    (db.prepare(`SELECT count(*) FROM pieces WHERE file IN (SELECT value FROM json_each(?))`).pluck().get(within) as number) <= FEW_PIECES;
+  // only some files' pieces (a search from the group map): the table's answer cut to them in SQLite
+  // (a word in every file: ~80 ms, where its 274,000 pieces into JavaScript took ~400; asking the
+  // table of each of the files' pieces by its row id was slower still for a word's prefix, which
+  // the table expands again for every row asked about)
   const q = db
     .prepare(
-      within === null
-        ? `SELECT ${cols} FROM words JOIN pieces p ON p.id = words.rowid WHERE words MATCH ?`
-        : few
-          ? `SELECT ${cols} FROM pieces p WHERE p.file IN (SELECT value FROM json_each(?)) AND EXISTS (SELECT 1 FROM words WHERE words MATCH ? AND rowid = p.id)`
-          : `SELECT ${cols} FROM words JOIN pieces p ON p.id = words.rowid WHERE words MATCH ? AND p.file IN (SELECT value FROM json_each(?))`,
+      `SELECT ${cols} FROM words JOIN pieces p ON p.id = words.rowid WHERE words MATCH ?${within === null ? '' : ' AND p.file IN (SELECT value FROM json_each(?))'}`,
     )
     .raw();
-  const args = (m: string): unknown[] => [...(g.byTable ? [user] : []), ...(within === null ? [m] : few ? [within, m] : [m, within])];
+  const args = (m: string): unknown[] => [...(g.byTable ? [user] : []), m, ...(within === null ? [] : [within])];
   for (let i = 0; i < terms.length; i++) {
     const m = matchOf(terms[i]);
     if (!m) continue;
@@ -292,9 +287,6 @@ export function piecesHolding(db: Db, terms: Term[], files?: string[]): Map<stri
   }
   return byFile;
 }
-
-/** Below this many pieces in the files asked about, each is looked up in the full-text table. */
-const FEW_PIECES = 2000;
 
 /** The row ids of these files' signatures, as a JSON array for json_each. */
 function fileIds(db: Db, files: string[]): string {
