@@ -119,7 +119,7 @@ export async function searchRows(
  * then not of: null, and the caller loads the listing, which finds it built). Only without
  * harness, directory or time filters: the sessions a search counts as searched are then every
  * session of the index (the map does not know each group's directory and times). Null when the map
- * cannot answer (nor most groups may hold a word).
+ * does not hold, or most groups may hold a word.
  */
 export async function searchFromIndex(
   app: App,
