@@ -4,10 +4,11 @@ import type { App } from '../app.js';
 import { usage } from '../errors.js';
 import { indexFiles } from '../index/files.js';
 import { storedFiles, storedSizes, storedWithShorts } from '../index/index.js';
-import { getMeta, openWrite, withRead } from '../index/store.js';
+import { openWrite, withRead } from '../index/store.js';
 import { row } from '../output.js';
 import { shortIds } from '../select/filter.js';
 import type { Session } from '../types.js';
+import type { FromMap } from './groupmap.js';
 import { type Prestarted, prestartWorkers, threadCount, workerFile } from './pool.js';
 import { Prefilter } from './prefilter.js';
 import type { Term } from './query.js';
@@ -79,21 +80,13 @@ export async function searchRows(
     results.map((r) => row(r.session, shorts.get(r.session.id) ?? r.session.id.slice(0, 8), app.ctx.home, now).split('\t'));
   const { fromMap, namesStamp } = await import('./groupmap.js');
   const db = indexFiles(app.ctx).db;
-  const view = (list: Session[]) => app.named(app.view(list));
+  const view = viewOf(app);
   // a word few files hold: only the groups that may hold it are loaded (groupmap.ts; the harnesses'
   // search hooks first: it reads their shared stores)
   await loadExtractors();
   const quick = withRead(db, (d) => fromMap(app, d, terms, view));
   if (quick && typeof quick === 'object') {
-    const { results } = await search(quick.sessions, terms, filters, {
-      workerFile: workerFile(app),
-      threads: threadCount(),
-      sizes: () => quick.sigs.sizes(),
-      signatures: quick.sigs,
-      pieces: quick.pieces,
-      shared: quick.shared,
-      evidence: false,
-    });
+    const { results } = await searchMapped(app, quick, terms, filters, { evidence: false });
     return { rows: rowsOf(results, quick.shorts), unindexed: 0 };
   }
   const workers = prestart(app, terms);
@@ -129,38 +122,47 @@ export async function searchFromIndex(
   if (app.demo) return null;
   const { fromMap, mapHolds, stampOf } = await import('./groupmap.js');
   const db = indexFiles(app.ctx).db;
-  const heldBefore = () => withRead(db, (d) => (mapHolds(d, stampOf(app, d)) ? getMeta(d, 'build') : null));
-  // (a map not of the database as it stands: no check here, the caller's listing makes it)
-  const build = heldBefore();
-  if (!build) return null;
+  // (a map not of the database as it stands: no check here, the caller's listing makes it; a check
+  // that builds makes a new build, which the map is then not of, and fromMap says so)
+  if (withRead(db, (d) => mapHolds(d, stampOf(app, d))) !== true) return null;
   await app.listingRows({ quiet: true });
-  if (heldBefore() !== build) return null;
   await loadExtractors();
-  const view = (list: Session[]) => app.named(app.view(list));
   const got = withRead(db, (d) => {
-    const quick = fromMap(app, d, terms, view);
+    const quick = fromMap(app, d, terms, viewOf(app));
     return typeof quick === 'object' ? { quick, total: d.prepare('SELECT count(*) FROM sessions').pluck().get() as number } : null;
   });
   if (!got) return null;
   const { quick, total } = got;
-  const out = await search(
-    quick.sessions,
-    terms,
-    {},
-    {
-      workerFile: workerFile(app),
-      threads: threadCount(),
-      sizes: () => quick.sigs.sizes(),
-      signatures: quick.sigs,
-      pieces: how.evidence === false ? quick.pieces : null,
-      shared: quick.shared,
-      ...how,
-    },
-  );
+  const out = await searchMapped(app, quick, terms, {}, how);
   // (the groups the map left out were passed over, as the whole listing's search passes them over)
   out.stats.sessions += total - quick.sessions.length;
   out.stats.unindexed = 0;
   return { ...out, shorts: quick.shorts };
+}
+
+/** Stored sessions as this app shows them: its view (the demo's directories), the snapshot names. */
+const viewOf =
+  (app: App) =>
+  (list: Session[]): Session[] =>
+    app.named(app.view(list));
+
+/** search() over the groups the map loaded (groupmap.ts fromMap), as over the whole listing. */
+function searchMapped(
+  app: App,
+  quick: FromMap,
+  terms: Term[],
+  filters: SearchFilters,
+  how: Pick<SearchOptions, 'progress' | 'evidence'>,
+): ReturnType<typeof search> {
+  return search(quick.sessions, terms, filters, {
+    workerFile: workerFile(app),
+    threads: threadCount(),
+    sizes: () => quick.sigs.sizes(),
+    signatures: quick.sigs,
+    pieces: how.evidence === false ? quick.pieces : null,
+    shared: quick.shared,
+    ...how,
+  });
 }
 
 /**
@@ -196,7 +198,7 @@ export async function prepareSearch(app: App): Promise<void> {
   if (withRead(db, (d) => mapHolds(d, stampOf(app, d))) !== false) return;
   const stored = storedWithShorts(app.ctx);
   if (!stored) return;
-  const all = app.named(app.view(stored.sessions));
+  const all = viewOf(app)(stored.sessions);
   const ss = await signaturesFor(app, all, []);
   if (ss.sigs && ss.missing === 0) await keepMap(app, all, { build: stored.build, sigs: ss.written, names });
 }
