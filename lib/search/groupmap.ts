@@ -15,7 +15,7 @@
 import fs from 'node:fs';
 import type { App } from '../app.js';
 import { namesFile, storeDir } from '../harness/claude/care/store.js';
-import { type Db, getMeta } from '../index/store.js';
+import { type Db, getMeta, setMeta } from '../index/store.js';
 import type { Harness, Session } from '../types.js';
 import { childFiles, groupSessions, metadataText } from './groups.js';
 import { type Held, piecesHolding } from './pieces.js';
@@ -66,7 +66,10 @@ export function stampOf(app: App, db: Db): { build: string; sigs: string; names:
 
 /** The map is of this stamp already, and of as many signatures as there are. */
 export function mapHolds(db: Db, now: { build: string; sigs: string; names: string }): boolean {
-  const s = readStamp(db);
+  return stampHolds(db, readStamp(db), now);
+}
+
+function stampHolds(db: Db, s: Stamp | null, now: { build: string; sigs: string; names: string }): s is Stamp {
   return !!s && s.build === now.build && s.sigs === now.sigs && s.names === now.names && s.signed === signedCount(db);
 }
 
@@ -121,7 +124,7 @@ export function saveMap(db: Db, all: Session[], at: { build: string; sigs: strin
       meta.run(root, text, plainText(text) ? 1 : 0, scan);
     }
     const stamp: Stamp = { ...at, groups: groups.size, signed: signedCount(db), shared };
-    db.prepare('INSERT INTO meta(k, v) VALUES(?, ?) ON CONFLICT(k) DO UPDATE SET v = excluded.v').run(MAP, JSON.stringify(stamp));
+    setMeta(db, MAP, JSON.stringify(stamp));
     ok = true;
     return true;
   } finally {
@@ -160,7 +163,7 @@ const anchorOf = (t: Term): string =>
  */
 export function fromMap(app: App, db: Db, terms: Term[], view: (s: Session[]) => Session[]): FromMap | 'stale' | 'most' {
   const stamp = readStamp(db);
-  if (!stamp || !mapHolds(db, stampOf(app, db)) || childChanged(db)) return 'stale';
+  if (!stampHolds(db, stamp, stampOf(app, db)) || childChanged(db)) return 'stale';
   const most = Math.max(FEW, stamp.groups * MOST);
   // a group holds every term, so it holds the one fewest files may hold: only those that may hold it are looked up
   const picked = keyTerm(db, terms, most);

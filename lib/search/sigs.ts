@@ -20,7 +20,7 @@
 // bits masked to the width: a filter of any width is tested and extended the same way, and an
 // append ORs into the width the file was given.
 import fs from 'node:fs';
-import type { Db } from '../index/store.js';
+import { type Db, setMeta } from '../index/store.js';
 import type { Statement } from '../os/sqlite.js';
 import type { Harness } from '../types.js';
 import { LITTLE_ENDIAN, readFully } from '../util/fsx.js';
@@ -486,9 +486,7 @@ class Filler {
     this.db.exec('BEGIN IMMEDIATE');
     this.open = true;
     // (the group map, made when every signature was current, holds only until one is written)
-    this.db
-      .prepare('INSERT INTO meta(k, v) VALUES(?, ?) ON CONFLICT(k) DO UPDATE SET v = excluded.v')
-      .run(SIGS_WRITTEN, `${Date.now()}.${process.pid}.${++writes}`);
+    setMeta(this.db, SIGS_WRITTEN, `${Date.now()}.${process.pid}.${++writes}`);
   }
 
   /** Bytes hashed: a commit once they come to a batch. */
