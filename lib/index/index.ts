@@ -19,7 +19,7 @@ import path from 'node:path';
 import { ExitError } from '../errors.js';
 import { ADAPTERS } from '../harness/registry.js';
 import { shortIds, shortOf } from '../select/filter.js';
-import type { Adapter, Ctx, Harness, LineState, Root, Session, SessionCore, Source } from '../types.js';
+import type { Adapter, Ctx, Finish, Harness, LineState, Root, Session, SessionCore, Source } from '../types.js';
 import { makeDir, removeFile, writeAtomic } from '../util/fsx.js';
 import { fullCollector, heapUsed } from '../util/gc.js';
 import { nodeOs } from '../util/lazy.js';
@@ -549,10 +549,15 @@ async function parse(b: Build, c: Changes): Promise<Parsed> {
   return { change, result: null, jobs };
 }
 
+/** What a harness's finish pass reads of a source's state (`finish.reads`; the whole state when it names no part). */
+function finishRead(f: Finish, state: LineState, src: Source): LineState {
+  return f.reads ? f.reads(state, src) : state;
+}
+
 /** What the rest of a build reads of a written entry: the finish pass's part of its state, its sessions without prompts. */
 function slim(e: Entry): void {
   const a = adapterOf(e.src.harness);
-  e.state = !a?.finish ? NO_STATE : a.finish.reads ? a.finish.reads(e.state, e.src) : e.state;
+  e.state = !a?.finish ? NO_STATE : finishRead(a.finish, e.state, e.src);
   e.tail = '';
   if (e.sessions?.length) e.sessions = e.sessions.map(({ allPrompts: _, ...x }) => (a?.finish ? x : keyed(x, keyOf(x))));
 }
@@ -986,7 +991,7 @@ function finishStatesOf(paths: Iterable<string>, old: Map<string, Entry>): Map<s
     if (!e || e.error || !e.state || typeof e.state !== 'object') continue;
     const a = adapterOf(e.src?.harness);
     if (!a?.finish?.some) continue;
-    const st = (a.finish.reads ? a.finish.reads(e.state, e.src) : e.state) as Record<string, unknown>;
+    const st = finishRead(a.finish, e.state, e.src) as Record<string, unknown>;
     const c: Record<string, unknown> = {};
     for (const k of Object.keys(st)) c[k] = copy(st[k]);
     out.set(p, c);
