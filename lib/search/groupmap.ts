@@ -17,6 +17,7 @@ import type { App } from '../app.js';
 import { namesFile, storeDir } from '../harness/claude/care/store.js';
 import { type Db, getMeta, setMeta } from '../index/store.js';
 import type { Harness, Session } from '../types.js';
+import { addTo } from '../util/multimap.js';
 import { childFiles, groupSessions, metadataText } from './groups.js';
 import { type Held, piecesHolding } from './pieces.js';
 import { allNeedles, type Term, termMask } from './query.js';
@@ -84,12 +85,7 @@ function readStamp(db: Db): Stamp | null {
 /** The shared stores (prompt history) of the sessions in `all`, with the harness each is of. */
 function sharedStores(all: Session[]): Stamp['shared'] {
   const byHarness = new Map<Harness, Session[]>();
-  for (const s of all) {
-    if (!HOOKS[s.harness]?.shared) continue;
-    const list = byHarness.get(s.harness);
-    if (list) list.push(s);
-    else byHarness.set(s.harness, [s]);
-  }
+  for (const s of all) if (HOOKS[s.harness]?.shared) addTo(byHarness, s.harness, s);
   const out: Stamp['shared'] = [];
   for (const [h, list] of byHarness) for (const src of HOOKS[h].shared?.(list) ?? []) out.push({ harness: h, file: src.file });
   return out;
