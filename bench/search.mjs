@@ -166,7 +166,7 @@ try {
     )
     .all();
   const all = db.prepare('SELECT sum(pgsize) AS b FROM dbstat').get().b;
-  // the group map (lib/search/groupmap.ts), which only search as you type reads
+  // the group map (lib/search/groupmap.ts), which searches read to load only the groups that may hold their words
   const map = db.prepare("SELECT sum(pgsize) AS b FROM dbstat WHERE name IN ('sgroup', 'sgroup_root', 'schild', 'smeta')").get().b ?? 0;
   db.close();
   const idx = sized.reduce((n, r) => n + r.b, 0);

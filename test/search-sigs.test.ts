@@ -240,7 +240,7 @@ describe('pieces', () => {
     const db = openWrite(dbFile);
     try {
       return db
-        .prepare('SELECT p.role, p.key, p.text FROM pieces p JOIN sigs s ON s.id = p.file WHERE s.path = ? ORDER BY p.id')
+        .prepare('SELECT p.role, p.key, p.text FROM pieces p JOIN sigs s ON s.id = p.id >> 24 WHERE s.path = ? ORDER BY p.id')
         .all(file) as {
         role: number;
         key: number;
@@ -326,6 +326,24 @@ describe('pieces', () => {
     } finally {
       again.close();
     }
+    // another file's pieces are its own (a piece's file is told by its id); the first gone, its
+    // pieces go with it and the other's stay, in the table too
+    const other = path.join(d, 'other.jsonl');
+    fs.copyFileSync(path.join(REAL, 'claude-2.1.332/home/.claude/projects', src), other);
+    fill(dbFile, other);
+    expect(stored(dbFile, other).map((p) => p.text)).toEqual(before);
+    expect(stored(dbFile, file).map((p) => p.text)).toEqual(['add the pangolin importer']);
+    fs.rmSync(file);
+    fill(dbFile, file);
+    expect(stored(dbFile, file)).toEqual([]);
+    expect(stored(dbFile, other).map((p) => p.text)).toEqual(before);
+    const last = openWrite(dbFile);
+    try {
+      expect(last.prepare("SELECT count(*) FROM words WHERE words MATCH 'pangolin'").pluck().get()).toBe(0);
+      expect([...piecesHolding(last, parseQuery(['the'])).keys()]).toEqual([other]);
+    } finally {
+      last.close();
+    }
   });
 });
 
@@ -377,7 +395,7 @@ describe('signatures made on worker threads (resume index)', () => {
         .raw()
         .all();
       const pieces = db
-        .prepare('SELECT s.path, p.role, p.flags, p.text FROM pieces p JOIN sigs s ON s.id = p.file ORDER BY s.path, p.id')
+        .prepare('SELECT s.path, p.role, p.flags, p.text FROM pieces p JOIN sigs s ON s.id = p.id >> 24 ORDER BY s.path, p.id')
         .raw()
         .all();
       return [sigs, pieces];

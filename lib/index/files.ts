@@ -20,9 +20,10 @@ import { cacheDir } from '../util/paths.js';
  * rows.bin: a database of another version is removed and built again (21: one SQLite database in
  * place of the state shards, listing files and patches; 22: a session's prompts in one row; 23: indexes for the listing's order and the failed sources; 24: records and prompts folded for words; 30: each piece's key kept with it; 31: the sources' paths indexed by harness, so that a finish pass
  * finds a harness's files by name without reading their rows; 32: states kept without their
- * prompts, Claude Code's keeping its first 50 as read; 33: the search's group map).
+ * prompts, Claude Code's keeping its first 50 as read; 33: the search's group map;
+ * 34: a piece's file told by its id).
  */
-export const INDEX_VERSION = 33;
+export const INDEX_VERSION = 34;
 
 export interface IndexFiles {
   dir: string;

@@ -73,8 +73,7 @@ CREATE INDEX sessions_link ON sessions(harness, link);
 CREATE TABLE prompts(path TEXT NOT NULL, key TEXT NOT NULL, texts TEXT NOT NULL, folded TEXT, PRIMARY KEY(path, key));
 CREATE INDEX prompts_key ON prompts(key);
 CREATE TABLE sigs(id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, size REAL NOT NULL, mtime REAL NOT NULL, ino REAL NOT NULL, head BLOB NOT NULL, tail BLOB NOT NULL, bloom BLOB NOT NULL, poff REAL, pst TEXT);
-CREATE TABLE pieces(id INTEGER PRIMARY KEY, file INTEGER NOT NULL, role INTEGER NOT NULL, flags INTEGER NOT NULL, key INTEGER NOT NULL, text TEXT NOT NULL);
-CREATE INDEX pieces_file ON pieces(file);
+CREATE TABLE pieces(id INTEGER PRIMARY KEY, role INTEGER NOT NULL, flags INTEGER NOT NULL, key INTEGER NOT NULL, text TEXT NOT NULL);
 CREATE VIRTUAL TABLE words USING fts5(text, content='pieces', content_rowid='id', tokenize='unicode61 remove_diacritics 0', detail='none', columnsize=0);
 CREATE TABLE sgroup(key TEXT PRIMARY KEY, root TEXT NOT NULL) WITHOUT ROWID;
 CREATE INDEX sgroup_root ON sgroup(root);
@@ -85,7 +84,9 @@ CREATE TABLE smeta(root TEXT NOT NULL, meta TEXT NOT NULL, plain INTEGER NOT NUL
 // rows WITHOUT ROWID is made for.) `folded`: the text lower-cased with its accents taken off (rank.ts
 // fold), where that is not the text itself, so that LIKE, which folds ASCII case only, finds `cafe`
 // in `Café` as words are matched. `sigs`: each file a search reads, its signature (lib/search/sigs.ts);
-// `pieces` and `words`: its text that is not tool output, and a full-text table over it (pieces.ts).
+// `pieces` and `words`: its text that is not tool output, and a full-text table over it (pieces.ts;
+// a piece's id is its file's `sigs` id and its place in the file, pieces.ts FILE_SPAN: no column or
+// index of files, which were 7% of the search index).
 // `sgroup`, `schild`, `smeta`: the group map, which search group each session that is not a group's
 // root and each child transcript is in, and each group's metadata (lib/search/groupmap.ts).
 

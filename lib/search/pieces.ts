@@ -173,8 +173,21 @@ export class PieceReader {
   }
 }
 
+/**
+ * A piece's id is its file's `sigs` id times FILE_SPAN plus its place in the file: a file's pieces
+ * are one range of ids, found without an index of files (which, with a column naming each piece's
+ * file, was 7% of the search index). A file has room for 2^24 pieces; past that (a transcript of
+ * more than 16 million prompts and replies) the rest are not kept, and a search weighs that
+ * session from the pieces it has when they hold every word.
+ */
+const SPAN_BITS = 24;
+const FILE_SPAN = 2 ** SPAN_BITS;
+/** the file of a piece id, in SQL */
+const FILE_OF = `(p.id >> ${SPAN_BITS})`;
+
 interface PieceStmts {
   id: Statement;
+  last: Statement;
   add: Statement;
   addWords: Statement;
   dropWords: Statement;
@@ -188,16 +201,20 @@ function prepared(db: Db): PieceStmts {
   if (!q) {
     q = {
       id: db.prepare('SELECT id FROM sigs WHERE path = ?').pluck(),
-      add: db.prepare('INSERT INTO pieces(file, role, flags, key, text) VALUES(?,?,?,?,?)'),
+      last: db.prepare('SELECT max(id) FROM pieces WHERE id BETWEEN ? AND ?').pluck(),
+      add: db.prepare('INSERT INTO pieces(id, role, flags, key, text) VALUES(?,?,?,?,?)'),
       addWords: db.prepare('INSERT INTO words(rowid, text) VALUES(?, ?)'),
       // (an external-content table is told what it indexed to take it out)
-      dropWords: db.prepare("INSERT INTO words(words, rowid, text) SELECT 'delete', id, text FROM pieces WHERE file = ?"),
-      drop: db.prepare('DELETE FROM pieces WHERE file = ?'),
+      dropWords: db.prepare("INSERT INTO words(words, rowid, text) SELECT 'delete', id, text FROM pieces WHERE id BETWEEN ? AND ?"),
+      drop: db.prepare('DELETE FROM pieces WHERE id BETWEEN ? AND ?'),
     };
     stmts.set(db, q);
   }
   return q;
 }
+
+/** the ids a file's pieces may have */
+const spanOf = (id: number): [number, number] => [id * FILE_SPAN, id * FILE_SPAN + FILE_SPAN - 1];
 
 /**
  * Store a file's pieces (after those it has when `append`, else in place of them), under the id of
@@ -207,23 +224,28 @@ export function putPieces(db: Db, path: string, kept: Kept[], append: boolean): 
   const q = prepared(db);
   const id = q.id.get(path) as number | undefined;
   if (id === undefined) return;
-  if (!append) dropOf(q, id);
-  for (const k of kept) {
-    const r = q.add.run(id, k.role, k.flags, k.key, k.text) as { lastInsertRowid: number | bigint };
-    q.addWords.run(Number(r.lastInsertRowid), k.text);
+  const [lo, hi] = spanOf(id);
+  if (!append) {
+    q.dropWords.run(lo, hi);
+    q.drop.run(lo, hi);
   }
-}
-
-function dropOf(q: PieceStmts, id: number): void {
-  q.dropWords.run(id);
-  q.drop.run(id);
+  let next = append ? ((q.last.get(lo, hi) as number | null) ?? lo - 1) + 1 : lo;
+  for (const k of kept) {
+    if (next > hi) break;
+    q.add.run(next, k.role, k.flags, k.key, k.text);
+    q.addWords.run(next, k.text);
+    next++;
+  }
 }
 
 /** Forget a file's pieces (before its row in `sigs` goes). */
 export function dropPieces(db: Db, path: string): void {
   const q = prepared(db);
   const id = q.id.get(path) as number | undefined;
-  if (id !== undefined) dropOf(q, id);
+  if (id === undefined) return;
+  const [lo, hi] = spanOf(id);
+  q.dropWords.run(lo, hi);
+  q.drop.run(lo, hi);
 }
 
 /** The full-text query that finds the pieces that may hold a term: each of its words' tokens, as a prefix (null: none to look for). */
@@ -256,7 +278,7 @@ export function piecesHolding(db: Db, terms: Term[], files?: string[]): Map<stri
   if (files?.length === 0) return new Map();
   const g = new Gathered(terms.every(tokenOnly) && terms.length <= 31, terms.length === 1);
   const user = ROLE_AT.get('user') ?? 0;
-  const cols = `p.id, p.file, p.role, p.flags, p.key, ${g.byTable ? 'CASE WHEN p.role = ? THEN p.text END' : 'p.text'}`;
+  const cols = `p.id, ${FILE_OF}, p.role, p.flags, p.key, ${g.byTable ? 'CASE WHEN p.role = ? THEN p.text END' : 'p.text'}`;
   const within = files ? fileIds(db, files) : null;
   // only some files' pieces (a search from the group map): the table's answer cut to them in SQLite
   // (a word in every file: ~80 ms, where its 274,000 pieces into JavaScript took ~400; asking the
@@ -264,7 +286,7 @@ export function piecesHolding(db: Db, terms: Term[], files?: string[]): Map<stri
   // the table expands again for every row asked about)
   const q = db
     .prepare(
-      `SELECT ${cols} FROM words JOIN pieces p ON p.id = words.rowid WHERE words MATCH ?${within === null ? '' : ' AND p.file IN (SELECT value FROM json_each(?))'}`,
+      `SELECT ${cols} FROM words JOIN pieces p ON p.id = words.rowid WHERE words MATCH ?${within === null ? '' : ` AND ${FILE_OF} IN (SELECT value FROM json_each(?))`}`,
     )
     .raw();
   const args = (m: string): unknown[] => [...(g.byTable ? [user] : []), m, ...(within === null ? [] : [within])];
