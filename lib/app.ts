@@ -31,6 +31,8 @@ export interface App {
     withEntries?: boolean;
     quiet?: boolean;
     onSessions?: (s: Session[]) => void;
+    /** false: the result is not kept for the app's later calls (a caller that lets the sessions go) */
+    keep?: boolean;
   }): Promise<IndexResult>;
   sessions(): Promise<Session[]>;
   /** every session's short id (its id's shortest unique prefix among all): the index's, else worked out over `sessions()` */
@@ -264,7 +266,7 @@ export function makeApp(opts: { demo?: boolean; env?: NodeJS.ProcessEnv; distDir
       })
         .then((r) => (demo ? { ...r, sessions: app.view(r.sessions) } : r))
         .finally(() => bar?.end());
-      if (!o.rebuild && !o.harnesses && !o.withEntries) cached = p;
+      if (!o.rebuild && !o.harnesses && !o.withEntries && o.keep !== false) cached = p;
       return p;
     },
     async sessions() {

@@ -21,7 +21,7 @@ import { ADAPTERS } from '../harness/registry.js';
 import { shortIds, shortOf } from '../select/filter.js';
 import type { Adapter, Ctx, Finish, Harness, LineState, Root, Session, SessionCore, Source } from '../types.js';
 import { makeDir, removeFile, writeAtomic } from '../util/fsx.js';
-import { fullCollector, heapUsed } from '../util/gc.js';
+import { HeapGuard } from '../util/gc.js';
 import { nodeOs } from '../util/lazy.js';
 import { sanitizeSession } from '../util/redact.js';
 import {
@@ -51,11 +51,6 @@ import { byRecency, Links, OrderedStream, planOrder } from './stream.js';
 export { checkedStats, checkId, storedFiles, storedSizes } from './check.js';
 export { INDEX_VERSION, type IndexFiles, indexFiles, type Skipped } from './files.js';
 export { byRecency };
-
-/** Bytes parsed between looks at the heap in a long build (RESUME_GC_EVERY, for measuring). */
-const GC_EVERY = Number(process.env.RESUME_GC_EVERY) || 16 << 20;
-/** Growth of the heap since the last full collection that makes a long build take one (RESUME_GC_GROWTH, for measuring). */
-const GC_GROWTH = Number(process.env.RESUME_GC_GROWTH) || 16 << 20;
 
 /**
  * What a listing row needs of a session. `short` is the id's shortest unique prefix among all
@@ -1177,29 +1172,14 @@ async function runJobs(
   const threads = Math.min(Number(process.env.RESUME_THREADS) || (cores >= 4 ? cores : 1), jobs.length, 8);
   let done = 0;
   let doneFiles = 0;
-  // A long build keeps every session it has parsed, and the garbage of parsing lives long enough to
-  // reach V8's old generation, which it collects only when it has grown a lot. One full collection
-  // whenever the heap has grown by GC_GROWTH since the last (looked at after every GC_EVERY bytes
-  // parsed) keeps the peak lower at no cost in time (BENCHMARKS.md).
-  let gc: (() => void) | null | undefined = total >= GC_EVERY ? undefined : null;
-  let since = 0;
-  let base = gc === null ? NaN : heapUsed();
+  // (a long build keeps every session it has parsed, and the garbage of parsing besides)
+  const heap = new HeapGuard(total);
   const tick = (j: Job, r: JobResult) => {
     done += j.size - j.from;
     doneFiles++;
     opts.progress?.(done, total, doneFiles, jobs.length);
     onResult(j, r);
-    since += j.size - j.from;
-    if (gc !== null && since >= GC_EVERY) {
-      since = 0;
-      if (heapUsed() - base < GC_GROWTH) return;
-      if (gc === undefined) gc = fullCollector();
-      if (gc) {
-        gc();
-        base = heapUsed();
-        if (process.env.RESUME_DEBUG_GC) process.stderr.write(`gc at ${done} bytes: ${(base / 1048576).toFixed(1)} MiB after\n`);
-      }
-    }
+    heap.tick(j.size - j.from);
   };
   if (inOrder || !opts.workerFile || threads < 2 || total < minBytes || !fs.existsSync(opts.workerFile)) {
     for (const j of jobs) {

@@ -1,4 +1,5 @@
-// A full garbage collection on demand, for a long build (lib/index/index.ts, runJobs). Node offers
+// A full garbage collection on demand, for a long build (lib/index/index.ts runJobs, and
+// `resume index` between the listing and the search index). Node offers
 // it only behind --expose-gc, a flag resume cannot put on its own command line; V8 takes the flag
 // at run time too (node:v8 setFlagsFromString), and a context made after that has `gc`. The flag
 // is turned off again at once: V8's code cache (lib/util/codecache.ts) records the flags a cache
@@ -46,4 +47,42 @@ export function fullCollector(): (() => void) | null {
     }
   }
   return fn;
+}
+
+/** Bytes of work between looks at the heap (RESUME_GC_EVERY, for measuring). */
+const GC_EVERY = Number(process.env.RESUME_GC_EVERY) || 16 << 20;
+/** Growth of the heap since the last full collection that makes a long job take one (RESUME_GC_GROWTH, for measuring). */
+const GC_GROWTH = Number(process.env.RESUME_GC_GROWTH) || 16 << 20;
+
+/**
+ * A long job's full collections. Its garbage lives long enough to reach V8's old generation, which
+ * V8 collects only when it has grown a lot. One full collection
+ * whenever the heap has grown by GC_GROWTH since the last, looked at after every GC_EVERY bytes of
+ * work, keeps the peak lower at no cost in time (BENCHMARKS.md).
+ */
+export class HeapGuard {
+  private gc: (() => void) | null | undefined;
+  private since = 0;
+  private base: number;
+  private done = 0;
+
+  /** `total`: the bytes the job will work through (a short one takes none) */
+  constructor(total: number) {
+    this.gc = total >= GC_EVERY ? undefined : null;
+    this.base = this.gc === null ? NaN : heapUsed();
+  }
+
+  /** `bytes` more worked through */
+  tick(bytes: number): void {
+    this.done += bytes;
+    this.since += bytes;
+    if (this.gc === null || this.since < GC_EVERY) return;
+    this.since = 0;
+    if (heapUsed() - this.base < GC_GROWTH) return;
+    if (this.gc === undefined) this.gc = fullCollector();
+    if (!this.gc) return;
+    this.gc();
+    this.base = heapUsed();
+    if (process.env.RESUME_DEBUG_GC) process.stderr.write(`gc at ${this.done} bytes: ${(this.base / 1048576).toFixed(1)} MiB after\n`);
+  }
 }
