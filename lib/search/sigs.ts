@@ -542,11 +542,9 @@ export function fillSigs(db: Db, files: string[], opts: FillOpts = {}): FillTall
 /**
  * fillSigs with the files to be made whole handed to other threads (`maker`), written here as they
  * come back; appends and unchanged files are seen to here, in between. A file is handed over only
- * past `from` bytes (a smaller one costs less here than its trip; at 22,000 sessions of ~60 KB, 64
- * KiB made the fill 15% quicker than 1 MiB, and 16 KiB no quicker: this thread's writing is then
- * what it waits on). The same rows as fillSigs.
+ * past `from` bytes (a small one costs less here than its trip). The same rows as fillSigs.
  */
-export async function fillSigsOn(db: Db, files: string[], opts: FillOpts, maker: WholeMaker, from = 64 << 10): Promise<FillTally> {
+export async function fillSigsOn(db: Db, files: string[], opts: FillOpts, maker: WholeMaker, from = 1 << 20): Promise<FillTally> {
   const f = new Filler(db, files, opts);
   const out = new Set<Promise<void>>();
   f.c.elsewhere = (o, size, had) => {
