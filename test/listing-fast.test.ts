@@ -10,6 +10,7 @@ import { RACY_MS, type SeenDir } from '../lib/index/dirs.js';
 import type { AdapterMeta } from '../lib/index/discmemo.js';
 import { dirsStand, makeMemo, parseMeta } from '../lib/index/discmemo.js';
 import { dirFilterable, lsRows, printRowBin, ROWBIN_VERSION, readRowBin, rowBinChunks } from '../lib/index/rowbin.js';
+import { openWrite } from '../lib/index/store.js';
 import type { Source } from '../lib/types.js';
 import { claudePrompt, jsonl, must, run, tempHome, write } from './helpers.js';
 
@@ -227,16 +228,28 @@ describe('the discovery memo (check.bin)', () => {
     // adapters that read more than directories (SQLite -wal, hints) never get one
     expect(memoOf(h, 'cursor')).toBeUndefined();
     expect(memoOf(h, 'opencode')).toBeUndefined();
-    // served: no directory is listed, so the remembered listings (dirs.json) are not even read
-    const dirs = path.join(cache(h), 'dirs.json');
+    // served: no directory is listed, so the remembered listings (the database's `dirs`) are not
+    // even read; one made unreadable stays so
+    const db = path.join(cache(h), 'index.db');
+    const projects = path.join(h, '.claude/projects');
+    const dirRow = (v?: string): string | undefined => {
+      const d = openWrite(db);
+      try {
+        if (v !== undefined) d.prepare('UPDATE dirs SET rec = ? WHERE path = ?').run(v, projects);
+        return d.prepare('SELECT rec FROM dirs WHERE path = ?').pluck().get(projects) as string | undefined;
+      } finally {
+        d.close();
+      }
+    };
+    expect(JSON.parse(must(dirRow()))[4]).toContain('-tmp-a');
     const want = rows(h);
-    fs.writeFileSync(dirs, 'not read');
+    dirRow('not read');
     expect(rows(h)).toBe(want);
-    expect(fs.readFileSync(dirs, 'utf8')).toBe('not read');
-    // a new session is seen at once (its directory changed), and the remembered listings are written again
+    expect(dirRow()).toBe('not read');
+    // a new session is seen at once (its directory changed), and the listings read are written again
     write(h, `.claude/projects/-tmp-b/${uuid(9)}.jsonl`, claudeLine(uuid(9), '/tmp/b', 'one more', '2026-05-09T10:00:00.000Z'));
     expect(keys(rows(h))[0]).toBe(`claude:${uuid(9)}`);
-    expect(fs.readFileSync(dirs, 'utf8')).not.toBe('not read');
+    expect(JSON.parse(must(dirRow()))[4]).toEqual(expect.arrayContaining(['-tmp-a', '-tmp-b']));
   });
 
   it('never hides a new file, a new directory, a removed file, a renamed directory or an append', () => {

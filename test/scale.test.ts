@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DirCache, parseDirFile, RACY_MS } from '../lib/index/dirs.js';
+import { DirCache, dirRec, RACY_MS } from '../lib/index/dirs.js';
 import { INDEX_VERSION } from '../lib/index/index.js';
 import { BIN, claudePrompt, envFor, jsonl, must, run, tempHome, write } from './helpers.js';
 
@@ -41,7 +41,7 @@ describe('directory listings reused by directory stat', () => {
     const first = new DirCache({}, () => Math.max(st.mtimeMs, st.ctimeMs) + RACY_MS + 1000);
     expect(first.entries(d).map((e) => e.name)).toEqual(['a.jsonl']);
     expect(first.reads).toBe(1);
-    const again = new DirCache(first.toFile().dirs);
+    const again = new DirCache(first.seen);
     const es = again.entries(d);
     expect(es.map((e) => [e.name, e.isFile(), e.isDirectory()])).toEqual([['a.jsonl', true, false]]);
     expect(again.reads).toBe(0);
@@ -56,14 +56,21 @@ describe('directory listings reused by directory stat', () => {
     first.entries(d);
     fs.writeFileSync(path.join(d, 'b.jsonl'), '');
     fs.mkdirSync(path.join(d, 'sub'));
-    const again = new DirCache(first.toFile().dirs);
+    const again = new DirCache(first.seen);
     const es = again.entries(d);
     expect(es.map((e) => e.name).sort()).toEqual(['a.jsonl', 'b.jsonl', 'sub']);
     expect(must(es.find((e) => e.name === 'sub')).isDirectory()).toBe(true);
     expect(again.reads).toBe(1);
-    expect(again.dirty()).toBe(true);
+    // read just after the change: it would not be trusted next run, so it is not written back;
+    // read well after, it is
+    expect(again.dirty()).toBe(false);
+    const now = fs.statSync(d);
+    const later = new DirCache(first.seen, () => Math.max(now.mtimeMs, now.ctimeMs) + RACY_MS + 1000);
+    later.entries(d);
+    expect(later.dirty()).toBe(true);
+    expect(later.read[d]?.[4].sort()).toEqual(['a.jsonl', 'b.jsonl', 'sub']);
     fs.rmSync(path.join(d, 'a.jsonl'));
-    const third = new DirCache(again.toFile().dirs);
+    const third = new DirCache(again.seen);
     expect(
       third
         .entries(d)
@@ -79,7 +86,7 @@ describe('directory listings reused by directory stat', () => {
     // would leave mtime and ctime as stored. Model it: the record misses b.jsonl, stat matches.
     const racy = new DirCache({}, () => Math.max(st.mtimeMs, st.ctimeMs) + RACY_MS / 4);
     racy.entries(d);
-    const rec = racy.toFile().dirs[d];
+    const rec = racy.seen[d];
     fs.writeFileSync(path.join(d, 'b.jsonl'), '');
     const now = fs.statSync(d);
     const stale: typeof rec = [now.mtimeMs, now.ctimeMs, now.ino, Math.max(now.mtimeMs, now.ctimeMs) + RACY_MS / 4, ['a.jsonl'], [1]];
@@ -111,17 +118,18 @@ describe('directory listings reused by directory stat', () => {
     const first = new DirCache({}, () => Math.max(st.mtimeMs, st.ctimeMs) + RACY_MS + 1000);
     first.entries(d);
     fs.rmSync(d, { recursive: true });
-    const again = new DirCache(first.toFile().dirs);
+    const again = new DirCache(first.seen);
     expect(again.entries(d)).toEqual([]);
     expect(again.dirty()).toBe(true);
-    expect(again.toFile().dirs[d]).toBeUndefined();
+    expect(again.seen[d]).toBeUndefined();
   });
 
-  it('treats a malformed or foreign dirs file as empty', () => {
-    expect(parseDirFile('{not json')).toEqual({});
-    expect(parseDirFile(JSON.stringify({ v: 999, dirs: { '/x': [1, 1, 1, 1, [], []] } }))).toEqual({});
-    expect(parseDirFile(JSON.stringify({ v: 1, dirs: { '/x': [1, 1, 1, 1, ['a'], []], '/y': 'no' } }))).toEqual({});
-    expect(parseDirFile(JSON.stringify({ v: 1, dirs: { '/x': [1, 2, 3, 4, ['a'], [1]] } }))).toEqual({ '/x': [1, 2, 3, 4, ['a'], [1]] });
+  it('takes a damaged remembered listing for none (the directory is read again)', () => {
+    expect(dirRec('{not json')).toBeUndefined();
+    expect(dirRec(JSON.stringify({ '/x': [1, 1, 1, 1, [], []] }))).toBeUndefined();
+    expect(dirRec(JSON.stringify([1, 1, 1, 1, ['a'], []]))).toBeUndefined();
+    expect(dirRec(JSON.stringify([1, 1, 1, 1, [2], [1]]))).toBeUndefined();
+    expect(dirRec(JSON.stringify([1, 2, 3, 4, ['a'], [1]]))).toEqual([1, 2, 3, 4, ['a'], [1]]);
   });
 
   it('a new session in an old directory, and one in a new directory, are listed at once', () => {

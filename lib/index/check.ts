@@ -4,14 +4,16 @@
 // and the database is not opened. check.bin is written from the database after each build
 // (lib/index/index.ts) and names that build.
 import fs from 'node:fs';
+import path from 'node:path';
 import { ADAPTERS, type AnyAdapter, rootsOf } from '../harness/registry.js';
 import type { Ctx, Harness, Root, Source } from '../types.js';
 import { fnv1a } from '../util/fnv.js';
-import { readFirstLine, readText as readTextFile, readWithStat, setReaddirHook, setSymlinkHook, textOf, writeAtomic } from '../util/fsx.js';
+import { readFirstLine, readWithStat, setReaddirHook, setSymlinkHook, textOf, writeAtomic } from '../util/fsx.js';
 import { FILE, NONE, quickStat, StatInDirs } from '../util/quickstat.js';
-import { DirCache, parseDirFile, type SeenDir } from './dirs.js';
+import { DirCache, type DirRec, type DirStore, type SeenDir } from './dirs.js';
 import { type AdapterMeta, dirsStand, type Memo, makeMemo, parseMeta } from './discmemo.js';
 import { INDEX_VERSION, type IndexFiles, indexFiles, type Skipped } from './files.js';
+import { type Db, dirStore, openRead, openWrite, putDirs } from './store.js';
 
 export interface Stat {
   size: number;
@@ -36,14 +38,6 @@ function depSig(deps: string[] | undefined): string {
       return s ? `${s.size}:${s.mtimeMs}` : '-';
     })
     .join('|');
-}
-
-function readText(file: string): string | null {
-  try {
-    return readTextFile(file);
-  } catch {
-    return null;
-  }
 }
 
 /**
@@ -632,40 +626,81 @@ export interface Discovered {
    * comparing with the stored ones (the rest are the stored paths). Null: compare every path.
    */
   live: Array<[number, Found[]]> | null;
+  /** the directory listings read, to be written back (keepDirs) by whoever writes next; null: none */
+  listings: Listings | null;
+}
+
+/** Directory listings a discovery read (dirs.ts), and, when it visited every directory, all it saw (the rest are forgotten). */
+export interface Listings {
+  read: Record<string, DirRec>;
+  keep: string[] | null;
 }
 
 /**
- * Discover with the directory cache installed (unchanged directories are not read again), and
- * write the cache back when a directory was read or went away. `stored` (check.bin): an adapter
- * whose memo still stands is not run at all (lib/index/discmemo.ts).
+ * Discover with the directory cache installed (unchanged directories are not read again). The
+ * listings it read, when a directory was read or went away, are written back in `db` (a builder's,
+ * in its transaction) when given, else left in `listings` for the caller (keepDirs, or the build
+ * that follows). `stored` (check.bin): an adapter whose memo still stands is not run at all
+ * (lib/index/discmemo.ts).
  */
 export function discoverCached(
   ctx: Ctx,
   adapters: AnyAdapter[],
   skipped: Skipped,
-  how: { files: IndexFiles; fresh: boolean; stored?: StoredCheck | null },
+  how: { files: IndexFiles; fresh: boolean; stored?: StoredCheck | null; db?: Db },
 ): Discovered {
-  const { files, fresh, stored = null } = how;
-  // dirs.json is read only when an adapter runs and lists an existing directory
-  const cache = new DirCache(fresh ? {} : () => parseDirFile(readText(files.dirs)));
+  const { files, fresh, stored = null, db } = how;
+  // the database is opened only when an adapter runs and lists an existing directory
+  let reader: Db | null | undefined = db;
+  const remembered = (): DirStore | null => {
+    if (reader === undefined) reader = openRead(files.db);
+    return reader ? dirStore(reader) : null;
+  };
+  const cache = new DirCache(fresh ? {} : { get: (d) => remembered()?.get(d), count: () => remembered()?.count() ?? 0 });
   setReaddirHook((d) => cache.entries(d));
   let r: Discovered;
   try {
     r = discoverAll(ctx, adapters, skipped, cache, fresh ? null : stored);
+    // A run over some harnesses, or one that served a memo (its directories were not visited),
+    // keeps the listings of directories it did not visit.
+    const prune = adapters.length === ADAPTERS.length && !r.meta.some((m, i) => m.memo && stored?.meta[i]?.memo === m.memo);
+    if (cache.dirty(prune)) r.listings = { read: cache.read, keep: prune ? Object.keys(cache.seen) : null };
   } finally {
     setReaddirHook(null);
+    if (reader && reader !== db) reader.close();
   }
-  // A run over some harnesses, or one that served a memo (its directories were not visited), keeps
-  // the listings of directories it did not visit.
-  const prune = adapters.length === ADAPTERS.length && !r.meta.some((m, i) => m.memo && stored?.meta[i]?.memo === m.memo);
-  if (cache.dirty(prune)) {
-    try {
-      writeAtomic(files.dirs, JSON.stringify(cache.toFile(prune)));
-    } catch {
-      /* only costs speed */
-    }
+  if (db && r.listings) {
+    keepDirs(files, r.listings, db);
+    r.listings = null;
   }
   return r;
+}
+
+/**
+ * Listings a discovery read written back, in `db`'s transaction, else in a short one of their own
+ * (skipped when a builder holds the database, or there is none yet: it only costs speed).
+ */
+export function keepDirs(files: IndexFiles, l: Listings, db?: Db): void {
+  try {
+    if (db) putDirs(db, l.read, l.keep);
+    else {
+      if (!fs.existsSync(files.db)) return;
+      const w = openWrite(files.db);
+      try {
+        w.pragma('busy_timeout = 0');
+        w.exec('BEGIN IMMEDIATE');
+        putDirs(w, l.read, l.keep);
+        w.exec('COMMIT');
+      } finally {
+        if (w.inTransaction) w.exec('ROLLBACK');
+        w.close();
+      }
+    }
+    // (the file that kept them before index version 35)
+    fs.rmSync(path.join(files.dir, 'dirs.json'), { force: true });
+  } catch {
+    /* only costs speed */
+  }
 }
 
 /** One discovery as it goes, adapter by adapter (discoverAll's steps share it). */
@@ -858,6 +893,7 @@ function discovered(run: Run, aligned: boolean): Discovered {
     parts,
     metaChanged: run.metaChanged,
     live: aligned ? run.live : null,
+    listings: null,
   };
 }
 

@@ -10,7 +10,8 @@
 //
 // The cache is used only while the index discovers sources (fsx.entries consults the installed
 // hook); the files under the directories are still stat'ed on every run (an append does not change
-// its directory's mtime).
+// its directory's mtime). The listings are kept in the index database (`dirs`, store.ts), each
+// directory's in a row, asked for as discovery comes to it: a run writes back only those it read.
 import fs from 'node:fs';
 
 /** A directory listing is trusted only if read this long after the directory last changed. */
@@ -19,12 +20,12 @@ export const RACY_MS = 2000;
 /** [mtimeMs, ctimeMs, ino, read at (ms), names, Dirent type codes] */
 export type DirRec = [number, number, number, number, string[], number[]];
 
-export interface DirFile {
-  v: number;
-  dirs: Record<string, DirRec>;
+/** Where the remembered listings come from: the index database (store.ts), or a record (tests). */
+export interface DirStore {
+  get(dir: string): DirRec | undefined;
+  /** how many directories are remembered */
+  count(): number;
 }
-
-export const DIRS_VERSION = 1;
 
 // Dirent type codes (libuv's UV_DIRENT_*).
 const UNKNOWN = 0;
@@ -85,27 +86,29 @@ export type SeenDir = [string, number, number, number, number];
 export class DirCache {
   /** directories listed this run (served or read) */
   readonly seen: Record<string, DirRec> = {};
+  /**
+   * directories read this run well after their last change, with what was read: what is written
+   * back (one read within the racy window would not be trusted, and is read again next run)
+   */
+  readonly read: Record<string, DirRec> = {};
   /** directories actually read this run */
   reads = 0;
   hits = 0;
   /** while set, every directory asked for is noted here (lib/index/discmemo.ts) */
   trace: SeenDir[] | null = null;
-  private stored: Record<string, DirRec> | null;
+  private readonly store: DirStore;
+  /** directories visited that the store remembers (served, or read again) */
+  private readonly known = new Set<string>();
+  /** the store was asked (a run that asks for no existing directory never opens it) */
+  private asked = false;
 
   constructor(
-    stored: Record<string, DirRec> | (() => Record<string, DirRec>) = {},
+    stored: Record<string, DirRec> | DirStore = {},
     private now: () => number = Date.now,
   ) {
-    // a loader runs when the first existing directory is asked for (a run that asks for none never reads the file)
-    this.stored = typeof stored === 'function' ? null : stored;
-    this.load = typeof stored === 'function' ? stored : () => ({});
-  }
-
-  private load: () => Record<string, DirRec>;
-
-  private storedDirs(): Record<string, DirRec> {
-    this.stored ??= this.load();
-    return this.stored;
+    this.store = isStore(stored) ? stored : { get: (d) => stored[d], count: () => Object.keys(stored).length };
+    // (listings given whole are in hand: as if asked)
+    this.asked = !isStore(stored);
   }
 
   /** The entries of `dir` (missing or unreadable: none), from the cache when it can be trusted. */
@@ -120,7 +123,9 @@ export class DirCache {
       this.trace?.push([dir, -1, 0, 0, 0]);
       return [];
     }
-    const r = this.storedDirs()[dir];
+    this.asked = true;
+    const r = this.store.get(dir);
+    if (r) this.known.add(dir);
     if (r && r[0] === st.mtimeMs && r[1] === st.ctimeMs && r[2] === st.ino && r[3] - Math.max(st.mtimeMs, st.ctimeMs) > RACY_MS) {
       this.seen[dir] = r;
       this.trace?.push([dir, r[0], r[1], r[2], r[3]]);
@@ -142,51 +147,46 @@ export class DirCache {
       return [];
     }
     this.reads++;
-    this.seen[dir] = [st.mtimeMs, st.ctimeMs, st.ino, at, ds.map((d) => d.name), ds.map(typeOf)];
+    const rec: DirRec = [st.mtimeMs, st.ctimeMs, st.ino, at, ds.map((d) => d.name), ds.map(typeOf)];
+    this.seen[dir] = rec;
+    if (at - Math.max(st.mtimeMs, st.ctimeMs) > RACY_MS) this.read[dir] = rec;
     this.trace?.push([dir, st.mtimeMs, st.ctimeMs, st.ino, at]);
     return ds;
   }
 
   /**
-   * Should the remembered listings be written back (something was read, or — when `prune` — a
-   * directory remembered was not visited this run)?
+   * Should the remembered listings be written back (a listing to keep was read, or — when `prune`
+   * — a directory remembered was not visited this run)?
    */
   dirty(prune = true): boolean {
-    if (this.reads > 0) return true;
-    if (prune && this.stored) for (const k in this.stored) if (!(k in this.seen)) return true;
-    return false;
-  }
-
-  /** The listings to store: those of this run, plus the unvisited remembered ones unless `prune`. */
-  toFile(prune = true): DirFile {
-    return { v: DIRS_VERSION, dirs: prune ? this.seen : { ...this.storedDirs(), ...this.seen } };
+    for (const _ in this.read) return true;
+    return prune && this.asked && this.store.count() > this.known.size;
   }
 }
 
-/** Parse a stored dirs file; anything malformed is an empty cache (every directory read again). */
-export function parseDirFile(text: string | null): Record<string, DirRec> {
-  if (!text) return {};
+function isStore(s: Record<string, DirRec> | DirStore): s is DirStore {
+  return typeof (s as DirStore).get === 'function' && typeof (s as DirStore).count === 'function';
+}
+
+/** A remembered listing as stored (JSON), or undefined when it is not one (a damaged row: the directory is read again). */
+export function dirRec(text: string): DirRec | undefined {
   try {
-    const f = JSON.parse(text) as DirFile;
-    if (!f || f.v !== DIRS_VERSION || !f.dirs || typeof f.dirs !== 'object' || Array.isArray(f.dirs)) return {};
-    const out: Record<string, DirRec> = {};
-    for (const [k, r] of Object.entries(f.dirs)) {
-      if (
-        Array.isArray(r) &&
-        r.length === 6 &&
-        typeof r[0] === 'number' &&
-        typeof r[1] === 'number' &&
-        typeof r[2] === 'number' &&
-        typeof r[3] === 'number' &&
-        Array.isArray(r[4]) &&
-        Array.isArray(r[5]) &&
-        r[4].length === r[5].length &&
-        r[4].every((n) => typeof n === 'string')
-      )
-        out[k] = r;
-    }
-    return out;
+    const r = JSON.parse(text) as unknown;
+    if (
+      Array.isArray(r) &&
+      r.length === 6 &&
+      typeof r[0] === 'number' &&
+      typeof r[1] === 'number' &&
+      typeof r[2] === 'number' &&
+      typeof r[3] === 'number' &&
+      Array.isArray(r[4]) &&
+      Array.isArray(r[5]) &&
+      r[4].length === r[5].length &&
+      r[4].every((n) => typeof n === 'string')
+    )
+      return r as DirRec;
   } catch {
-    return {};
+    /* not JSON */
   }
+  return undefined;
 }

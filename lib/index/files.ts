@@ -1,13 +1,12 @@
 // The index's files in the cache directory and the one version that covers them all.
 //
 //   index.db    the index: one SQLite database (lib/index/store.ts) with every source's stat, byte
-//               offset and parser state, every session and every prompt. Written in transactions:
+//               offset and parser state, every session and every prompt, the search index and
+//               the directory listings discovery reuses (lib/index/dirs.ts). Written in transactions:
 //               one writer at a time, readers see the last commit and never wait.
 //   check.bin   the no-change check (lib/index/check.ts): every source's stat and the discovery
 //               memos, so a run that finds nothing changed answers without opening the database.
 //   rows.bin    the rows `resume rows` prints, rendered (lib/index/rowbin.ts), of the same build.
-//   dirs.json   directory listings by the directory's stat, for discoveries that must run
-//               (lib/index/dirs.ts).
 //   rows.out …  output printed again while nothing it shows has changed (lib/index/rowsout.ts).
 // check.bin and rows.bin are written from the database after each commit and name its build; a
 // run that finds them missing, damaged or of another build writes them again from the database.
@@ -21,22 +20,22 @@ import { cacheDir } from '../util/paths.js';
  * place of the state shards, listing files and patches; 22: a session's prompts in one row; 23: indexes for the listing's order and the failed sources; 24: records and prompts folded for words; 30: each piece's key kept with it; 31: the sources' paths indexed by harness, so that a finish pass
  * finds a harness's files by name without reading their rows; 32: states kept without their
  * prompts, Claude Code's keeping its first 50 as read; 33: the search's group map;
- * 34: a piece's file told by its id).
+ * 34: a piece's file told by its id;
+ * 35: the directory listings in the database, no longer dirs.json).
  */
-export const INDEX_VERSION = 34;
+export const INDEX_VERSION = 35;
 
 export interface IndexFiles {
   dir: string;
   db: string;
   check: string;
   rowbin: string;
-  dirs: string;
 }
 
 export function indexFiles(ctx: Ctx): IndexFiles {
   const dir = cacheDir(ctx);
   const j = (n: string) => path.join(dir, n);
-  return { dir, db: j('index.db'), check: j('check.bin'), rowbin: j('rows.bin'), dirs: j('dirs.json') };
+  return { dir, db: j('index.db'), check: j('check.bin'), rowbin: j('rows.bin') };
 }
 
 export interface Skipped {

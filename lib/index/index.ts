@@ -29,6 +29,7 @@ import {
   type Discovered,
   discoverCached,
   type Found,
+  keepDirs,
   lastStoredCheck,
   matchCheck,
   recheck,
@@ -219,7 +220,9 @@ function tryFast(ctx: Ctx, opts: IndexOptions, want: 'full' | 'rows', files: Ind
   const d = discoverCached(ctx, ADAPTERS, skipped, { files, fresh: false, stored });
   const { roots, meta, metaChanged } = d;
   const id = matchCheck(stored, d);
+  // (the listings discovery read: written by the build that follows, else here)
   if (!id) return { sources: d, skipped, stored };
+  if (d.listings) keepDirs(files, d.listings);
   if (metaChanged) {
     // the same sources, and a discovery memo made or dropped: recorded for the next run
     try {
@@ -383,7 +386,8 @@ async function build(ask: BuildAsk, seen?: Discovery): Promise<AnyResult> {
   // a discovery made just before this run took the lock serves (a rebuild reads every directory again)
   const d = seen && !opts.rebuild && !mine ? seen : null;
   const skipped: Skipped = d ? d.skipped : { notRegular: 0, unreadable: 0, failed: {} };
-  const disc = d ? d.sources : discoverCached(ctx, adapters, skipped, { files, fresh: !!opts.rebuild });
+  const disc = d ? d.sources : discoverCached(ctx, adapters, skipped, { files, fresh: !!opts.rebuild, db });
+  if (disc.listings) keepDirs(files, disc.listings, db);
   store.setMeta(db, 'began', String(Date.now()));
   if (opts.rebuild) store.clearHarnesses(db, mine ?? null);
   // the home rows.bin's records were rendered against; another (a moved HOME) renders them all again

@@ -17,6 +17,7 @@ import { fold } from '../select/rank.js';
 import type { LineState, Session, SessionCore, Source } from '../types.js';
 import { byBytes } from '../util/text.js';
 import { sleepSync } from '../util/time.js';
+import { type DirRec, type DirStore, dirRec } from './dirs.js';
 import { INDEX_VERSION } from './files.js';
 import { recency } from './stream.js';
 
@@ -79,6 +80,7 @@ CREATE TABLE sgroup(key TEXT PRIMARY KEY, root TEXT NOT NULL) WITHOUT ROWID;
 CREATE INDEX sgroup_root ON sgroup(root);
 CREATE TABLE schild(path TEXT PRIMARY KEY, root TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE smeta(root TEXT NOT NULL, meta TEXT NOT NULL, plain INTEGER NOT NULL, scan INTEGER NOT NULL);
+CREATE TABLE dirs(path TEXT PRIMARY KEY, rec TEXT NOT NULL);
 `;
 // (rowid tables: their rows, a parser state or a session's prompts, are far larger than the small
 // rows WITHOUT ROWID is made for.) `folded`: the text lower-cased with its accents taken off (rank.ts
@@ -88,7 +90,8 @@ CREATE TABLE smeta(root TEXT NOT NULL, meta TEXT NOT NULL, plain INTEGER NOT NUL
 // a piece's id is its file's `sigs` id and its place in the file, pieces.ts FILE_SPAN: no column or
 // index of files, which were 7% of the search index).
 // `sgroup`, `schild`, `smeta`: the group map, which search group each session that is not a group's
-// root and each child transcript is in, and each group's metadata (lib/search/groupmap.ts).
+// root and each child transcript is in, and each group's metadata (lib/search/groupmap.ts). `dirs`:
+// each directory discovery listed, by its stat (dirs.ts DirRec, as JSON).
 
 /** A database by the engine; none that loads is exit 2, with what to do (for the user to fix). */
 function open(file: string, opts: OpenOptions): Db {
@@ -610,4 +613,35 @@ export function neighbours(db: Db, id: string): string[] {
   if (before !== undefined) out.push(before);
   if (after !== undefined) out.push(after);
   return out;
+}
+
+/**
+ * The directory listings remembered in the database, asked for one directory at a time (dirs.ts);
+ * a damaged database remembers none (the directories are read, and the build that follows makes it anew).
+ */
+export function dirStore(db: Db): DirStore {
+  return {
+    get(dir) {
+      try {
+        const t = st(db, 'SELECT rec FROM dirs WHERE path = ?').pluck().get(dir) as string | undefined;
+        return t === undefined ? undefined : dirRec(t);
+      } catch {
+        return undefined;
+      }
+    },
+    count() {
+      try {
+        return st(db, 'SELECT count(*) FROM dirs').pluck().get() as number;
+      } catch {
+        return 0;
+      }
+    },
+  };
+}
+
+/** The listings read this run written (in the caller's transaction); with `keep`, every directory not in it forgotten. */
+export function putDirs(db: Db, read: Record<string, DirRec>, keep: string[] | null): void {
+  const put = st(db, 'INSERT OR REPLACE INTO dirs(path, rec) VALUES(?, ?)');
+  for (const [dir, rec] of Object.entries(read)) put.run(dir, JSON.stringify(rec));
+  if (keep) st(db, 'DELETE FROM dirs WHERE path NOT IN (SELECT value FROM json_each(?))').run(JSON.stringify(keep));
 }
