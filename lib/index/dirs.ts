@@ -11,7 +11,8 @@
 // The cache is used only while the index discovers sources (fsx.entries consults the installed
 // hook); the files under the directories are still stat'ed on every run (an append does not change
 // its directory's mtime). The listings are kept in the index database (`dirs`, store.ts), each
-// directory's in a row, asked for as discovery comes to it: a run writes back only those it read.
+// directory's in a row, asked for as discovery comes to it: a run writes back only those it read
+// (and of those, the ones read well after their last change: the others would not be trusted).
 import fs from 'node:fs';
 
 /** A directory listing is trusted only if read this long after the directory last changed. */
