@@ -176,10 +176,7 @@ export function dirRec(text: string): DirRec | undefined {
     if (
       Array.isArray(r) &&
       r.length === 6 &&
-      typeof r[0] === 'number' &&
-      typeof r[1] === 'number' &&
-      typeof r[2] === 'number' &&
-      typeof r[3] === 'number' &&
+      r.slice(0, 4).every((n) => typeof n === 'number') &&
       Array.isArray(r[4]) &&
       Array.isArray(r[5]) &&
       r[4].length === r[5].length &&
