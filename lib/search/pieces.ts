@@ -216,6 +216,12 @@ function prepared(db: Db): PieceStmts {
 /** the ids a file's pieces may have */
 const spanOf = (id: number): [number, number] => [id * FILE_SPAN, id * FILE_SPAN + FILE_SPAN - 1];
 
+/** the pieces of the ids [lo, hi] taken out, of the full-text table too */
+function dropSpan(q: PieceStmts, lo: number, hi: number): void {
+  q.dropWords.run(lo, hi);
+  q.drop.run(lo, hi);
+}
+
 /**
  * Store a file's pieces (after those it has when `append`, else in place of them), under the id of
  * its row in `sigs` (written first).
@@ -225,10 +231,7 @@ export function putPieces(db: Db, path: string, kept: Kept[], append: boolean): 
   const id = q.id.get(path) as number | undefined;
   if (id === undefined) return;
   const [lo, hi] = spanOf(id);
-  if (!append) {
-    q.dropWords.run(lo, hi);
-    q.drop.run(lo, hi);
-  }
+  if (!append) dropSpan(q, lo, hi);
   let next = append ? ((q.last.get(lo, hi) as number | null) ?? lo - 1) + 1 : lo;
   for (const k of kept) {
     if (next > hi) break;
@@ -242,10 +245,7 @@ export function putPieces(db: Db, path: string, kept: Kept[], append: boolean): 
 export function dropPieces(db: Db, path: string): void {
   const q = prepared(db);
   const id = q.id.get(path) as number | undefined;
-  if (id === undefined) return;
-  const [lo, hi] = spanOf(id);
-  q.dropWords.run(lo, hi);
-  q.drop.run(lo, hi);
+  if (id !== undefined) dropSpan(q, ...spanOf(id));
 }
 
 /** The full-text query that finds the pieces that may hold a term: each of its words' tokens, as a prefix (null: none to look for). */
