@@ -288,9 +288,20 @@ export interface FillTally {
 const BATCH_BYTES = 32 << 20;
 
 interface Stmts {
+  /** a row's stat and what makes it usable, without its filter (most files of a fill are current) */
+  peek: Statement;
   get: Statement;
   put: Statement;
   drop: Statement;
+}
+
+/** What `peek` gives: enough to tell a current signature without opening the file or reading its filter. */
+interface Peek {
+  size: number;
+  mtime: number;
+  ino: number;
+  pieced: number;
+  width: number;
 }
 
 /**
@@ -299,13 +310,21 @@ interface Stmts {
  * its signature, so a search reads it (and says what it could not).
  */
 function fillOne(file: string, q: Stmts, c: FillCtx): number {
+  const harness = c.harnessOf?.(file);
+  // current (the usual case in a fill over every file): told by a stat and the row's stat alone
+  // (opening each file and reading each filter took ~300 ms of a `resume index` at 22,000 sessions
+  // that had nothing to do); anything else is looked at again below, from the opened file
+  const seen = q.peek.get(file) as Peek | undefined;
+  if (seen && (!harness || seen.pieced) && madeWidth(seen.width)) {
+    const st = fs.statSync(file, { throwIfNoEntry: false });
+    if (st?.isFile() && seen.size === st.size && seen.mtime === st.mtimeMs && seen.ino === st.ino) return -1;
+  }
   let fd = -1;
   try {
     fd = fs.openSync(file, 'r');
     const st = fs.fstatSync(fd);
     if (!st.isFile()) throw new Error('not a file');
     const was = q.get.get(file) as SigRow | undefined;
-    const harness = c.harnessOf?.(file);
     // (a file given a harness now that has no pieces yet is read whole, and one whose filter is
     // not of a width this index writes: a damaged row)
     const usable = !!was && (!harness || was.poff !== null) && madeWidth(was.bloom.length);
@@ -469,6 +488,7 @@ class Filler {
   ) {
     this.tally = { files: files.length, made: 0, extended: 0, bytes: 0, gone: 0 };
     this.q = {
+      peek: db.prepare('SELECT size, mtime, ino, poff IS NOT NULL AS pieced, length(bloom) AS width FROM sigs WHERE path = ?'),
       get: db.prepare('SELECT size, mtime, ino, head, tail, bloom, poff, pst FROM sigs WHERE path = ?'),
       // (an upsert keeps the row's id, which its pieces name)
       put: db.prepare(
