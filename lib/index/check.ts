@@ -626,7 +626,7 @@ export interface Discovered {
    * comparing with the stored ones (the rest are the stored paths). Null: compare every path.
    */
   live: Array<[number, Found[]]> | null;
-  /** the directory listings read, to be written back (keepDirs) by whoever writes next; null: none */
+  /** the directory listings read, to be written back (keepDirs) by whoever writes next; null: none to write */
   listings: Listings | null;
 }
 
@@ -638,10 +638,10 @@ export interface Listings {
 
 /**
  * Discover with the directory cache installed (unchanged directories are not read again). The
- * listings it read, when a directory was read or went away, are written back in `db` (a builder's,
- * in its transaction) when given, else left in `listings` for the caller (keepDirs, or the build
- * that follows). `stored` (check.bin): an adapter whose memo still stands is not run at all
- * (lib/index/discmemo.ts).
+ * listings it read, when a directory was read or went away, are left in `listings` for the caller
+ * to write back (keepDirs: the build that follows, in its transaction, else the caller itself).
+ * `db`: a builder's, to read the remembered listings from. `stored` (check.bin): an adapter whose
+ * memo still stands is not run at all (lib/index/discmemo.ts).
  */
 export function discoverCached(
   ctx: Ctx,
@@ -668,10 +668,6 @@ export function discoverCached(
   } finally {
     setReaddirHook(null);
     if (reader && reader !== db) reader.close();
-  }
-  if (db && r.listings) {
-    keepDirs(files, r.listings, db);
-    r.listings = null;
   }
   return r;
 }
