@@ -24,7 +24,7 @@ import { allNeedles, type Term, termMask } from './query.js';
 import { HOOKS } from './registry.js';
 import { LINE_BARE, scanFile } from './scan.js';
 import { sharedPieces } from './search.js';
-import { SIGS_WRITTEN, Signatures } from './sigs.js';
+import { SIGS_WRITTEN, Signatures, sameFile, statOf } from './sigs.js';
 import type { SharedPiece } from './types.js';
 
 const MAP = 'group-map';
@@ -205,8 +205,7 @@ function childChanged(db: Db): boolean {
     .raw()
     .iterate() as Iterable<[string, number, number, number]>) {
     try {
-      const st = fs.statSync(f);
-      if (st.size !== size || st.mtimeMs !== mtime || st.ino !== ino) return true;
+      if (!sameFile(statOf(f), { size, mtime, ino })) return true;
     } catch {
       return true;
     }

@@ -230,10 +230,21 @@ export interface FileStat {
   ino: number;
 }
 
-function statOf(file: string): FileStat {
-  const st = fs.statSync(file);
-  return { size: st.size, mtime: st.mtimeMs, ino: st.ino };
+/** A file's size, time and inode as signatures keep them (throws when it is gone). */
+export function statOf(file: string): FileStat {
+  return fileStat(fs.statSync(file));
 }
+
+const fileStat = (st: fs.Stats): FileStat => ({ size: st.size, mtime: st.mtimeMs, ino: st.ino });
+
+/** The file is as a signature was made of it (its size, time and inode). */
+export const sameFile = (a: FileStat, b: FileStat): boolean => a.size === b.size && a.mtime === b.mtime && a.ino === b.ino;
+
+/**
+ * A row a fill can keep or extend: its filter of a width this index writes (not a damaged row's),
+ * with pieces when the file has a harness now (a file given one since is read whole).
+ */
+const usableRow = (harness: Harness | undefined, pieced: boolean, width: number): boolean => (!harness || pieced) && madeWidth(width);
 
 /** What a search reads of a file's row. */
 type Stored = Pick<SigRow, 'size' | 'mtime' | 'ino'> & {
@@ -315,9 +326,9 @@ function fillOne(file: string, q: Stmts, c: FillCtx): number {
   // (opening each file and reading each filter took ~300 ms of a `resume index` at 22,000 sessions
   // that had nothing to do); anything else is looked at again below, from the opened file
   const seen = q.peek.get(file) as Peek | undefined;
-  if (seen && (!harness || seen.pieced) && madeWidth(seen.width)) {
+  if (seen && usableRow(harness, seen.pieced === 1, seen.width)) {
     const st = fs.statSync(file, { throwIfNoEntry: false });
-    if (st?.isFile() && seen.size === st.size && seen.mtime === st.mtimeMs && seen.ino === st.ino) return -1;
+    if (st?.isFile() && sameFile(seen, fileStat(st))) return -1;
   }
   let fd = -1;
   try {
@@ -325,10 +336,8 @@ function fillOne(file: string, q: Stmts, c: FillCtx): number {
     const st = fs.fstatSync(fd);
     if (!st.isFile()) throw new Error('not a file');
     const was = q.get.get(file) as SigRow | undefined;
-    // (a file given a harness now that has no pieces yet is read whole, and one whose filter is
-    // not of a width this index writes: a damaged row)
-    const usable = !!was && (!harness || was.poff !== null) && madeWidth(was.bloom.length);
-    if (usable && was && was.size === st.size && was.mtime === st.mtimeMs && was.ino === st.ino) return -1;
+    const usable = !!was && usableRow(harness, was.poff !== null, was.bloom.length);
+    if (usable && was && sameFile(was, fileStat(st))) return -1;
     c.write();
     const o: One = { file, q, c, harness };
     const n = usable && was && grownOnly(fd, st, was, file) ? appended(fd, st, was, o) : -1;
@@ -693,7 +702,7 @@ export class Signatures {
    * rather than of each filter copied out: at 22,000 files that was 41 MB of buffers a search, ~50 ms
    * of a reload and ~30 MB of its peak.
    */
-  heldSql(): string {
+  private heldSql(): string {
     const terms: string[] = [];
     for (let i = 0; i < this.probes.length && i < 31; i++) {
       const test = this.probeSql(i);
@@ -738,8 +747,7 @@ export class Signatures {
     let cur: Stored | null = null;
     if (r) {
       try {
-        const st = this.known?.get(file) ?? statOf(file);
-        if (st.size === r.size && st.mtime === r.mtime && st.ino === r.ino) cur = r;
+        if (sameFile(this.known?.get(file) ?? statOf(file), r)) cur = r;
       } catch {
         /* gone: read (and counted unreadable) */
       }
