@@ -10,8 +10,9 @@
 // from their own file alone replaces only those files' sessions; one with a finish pass over every
 // file (titles from side files, forks) runs it again over its stored entries, unless it can say
 // which files the change reaches (`finish.some`) or, for a harness whose pass relates sessions by
-// link key alone (`finish.byLink`), the changed files share no link key with any other. Short ids change only when the set of sessions does. After the
-// commit, rows.bin and check.bin are written from the database, check.bin last: it names the build.
+// link key alone (`finish.byLink`), the changed files share no link key with any other. Short ids
+// change only when the set of sessions does. After the commit, rows.bin and check.bin are written
+// from the database, check.bin last: it names the build.
 // A run killed at any point leaves the last commit; check.bin or rows.bin of another build than the
 // database's are written again by the next run that finds them so.
 import fs from 'node:fs';
