@@ -52,7 +52,6 @@ export function sharedTempHome(prefix = 'resume-test-'): string {
   return dir;
 }
 
-/** A fresh empty HOME (and cache) under the OS temp dir, removed automatically (see tempDir). */
 /**
  * A recorded set's home copied into a temp HOME, with the directories its sessions ran in made
  * (`/tmp/resume-real/<client>/proj-…`, as the recording made them): a harness that resumes only in
@@ -65,6 +64,7 @@ export function recordedHome(set: string, manifest: { sessions: Array<{ cwd: str
   return h;
 }
 
+/** A fresh empty HOME (and cache) under the OS temp dir, removed automatically (see tempDir). */
 export function tempHome(prefix = 'resume-test-'): string {
   return tempDir(prefix);
 }

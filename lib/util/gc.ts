@@ -56,9 +56,9 @@ const GC_GROWTH = Number(process.env.RESUME_GC_GROWTH) || 16 << 20;
 
 /**
  * A long job's full collections. Its garbage lives long enough to reach V8's old generation, which
- * V8 collects only when it has grown a lot. One full collection
- * whenever the heap has grown by GC_GROWTH since the last, looked at after every GC_EVERY bytes of
- * work, keeps the peak lower at no cost in time (BENCHMARKS.md).
+ * V8 collects only when it has grown a lot. One full collection whenever the heap has grown by
+ * GC_GROWTH since the last, looked at after every GC_EVERY bytes of work, keeps the peak lower at
+ * no cost in time (BENCHMARKS.md).
  */
 export class HeapGuard {
   private gc: (() => void) | null | undefined;
