@@ -270,7 +270,8 @@ export async function pick(app: App, o: PickOptions = {}): Promise<PickResult> {
       const msg = err instanceof Error ? err.message : String(err);
       if (!child.stdin.destroyed) child.stdin.end(`\tcannot list the sessions: ${oneLine(msg)}\n`);
     });
-    // the list is there: a home without a search index starts making one (lib/search/sigfill.ts)
+    // the list is there: what deep search needs (the search index, the group map) made ready in the
+    // background (lib/search/sigfill.ts)
     if (!o.sessions)
       void feed.then(() =>
         import('../lib/search/sigfill.js')

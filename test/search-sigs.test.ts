@@ -489,7 +489,7 @@ describe('the picker opening on a home without a search index', () => {
       }
     };
     // a small home: a search makes its own (nothing started)
-    prepareSearchIndex(app);
+    await prepareSearchIndex(app);
     await new Promise((r) => setTimeout(r, 1500));
     expect(sigRows()).toBe(0);
     // 70 MiB more: started, and it makes them
@@ -498,13 +498,48 @@ describe('the picker opening on a home without a search index', () => {
     const line = `${JSON.stringify({ type: 'user', sessionId: '0badcafe-0000-4000-8000-000000000001', cwd: '/w/big', timestamp: '2026-01-01T00:00:00Z', message: { role: 'user', content: 'x'.repeat(1 << 20) } })}\n`;
     fs.writeFileSync(big, line.repeat(70));
     expect(run(h, ['rows']).code).toBe(0);
-    prepareSearchIndex(app);
+    await prepareSearchIndex(app);
     await until(() => sigRows() > 0);
     // and it ends (its lock let go once its database is closed), and its process with it: nothing
     // writes here after the test (its threads stopped, its code cache written)
     await until(() => !fs.existsSync(path.join(h, '.cache/resume/sigs.lock')));
     await until(() => runningWith(`HOME=${h}`).length === 0);
     expect(sigRows()).toBeGreaterThan(0);
+  }, 60_000);
+});
+
+describe('the picker opening on a home whose group map the last build left behind', () => {
+  it('starts `resume index` in the background on a large home, which makes the map of the listing as it is now', async () => {
+    const h = realHome();
+    expect(run(h, ['index']).code).toBe(0);
+    const { prepareSearchIndex } = await import('../lib/search/sigfill.js');
+    const { mapHolds, stampOf } = await import('../lib/search/groupmap.js');
+    const app = makeApp({ env: envFor(h), distDir: path.join(ROOT, 'dist') });
+    const holds = () => {
+      const d = openWrite(path.join(h, '.cache/resume/index.db'));
+      try {
+        return mapHolds(d, stampOf(app, d));
+      } finally {
+        d.close();
+      }
+    };
+    expect(holds()).toBe(true);
+    // an agent writes on: the picker's list builds the listing again, which the map is not of
+    const file = must(fs.readdirSync(path.join(h, '.claude/projects/-tmp-resume-real-claude-proj-b')).find((f) => f.endsWith('.jsonl')));
+    const f = path.join(h, '.claude/projects/-tmp-resume-real-claude-proj-b', file);
+    const last = must(fs.readFileSync(f, 'utf8').trimEnd().split('\n').at(-1));
+    fs.appendFileSync(f, `${last}\n`);
+    expect(run(h, ['rows']).code).toBe(0);
+    expect(holds()).toBe(false);
+    // a small home: its first search makes the map itself (nothing started)
+    await prepareSearchIndex(app);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(holds()).toBe(false);
+    // large enough: started, and the map holds once it is done (the appended file's signature made too)
+    await prepareSearchIndex(app, 1);
+    await until(() => holds());
+    await until(() => runningWith(`HOME=${h}`).length === 0);
+    expect(holds()).toBe(true);
   }, 60_000);
 });
 
