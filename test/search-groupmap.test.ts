@@ -1,8 +1,9 @@
 // The group map (lib/search/groupmap.ts): the picker's search as you type loads only the groups
 // that may hold its words. On every real client's transcripts, each query and filter gives the rows
-// the whole listing gives; the map is used for words few groups hold, and stops being used the
-// moment the listing, the signatures, the snapshot names or a subagent's transcript change, until
-// a search or Ctrl-S makes it again.
+// the whole listing gives; the map is used for words few groups hold, is carried over a build that
+// leaves its groups as they were (an append), and stops being used the moment anything else in the
+// listing, the snapshot names or a subagent's transcript change, until a search or Ctrl-S makes it
+// again.
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -243,12 +244,66 @@ describe('the group map', () => {
     await prepareSearch(app);
     expect(Array.isArray(mapSays(app, 'hi'))).toBe(true);
 
-    // a listing built again (a transcript appended to): not used until made again
-    const main = JSON.parse(run(h, ['ls', '-a', '--json', '--harness', 'pi']).stdout) as Array<{ file: string }>;
-    fs.appendFileSync(must(main[0]).file, '\n');
+    // a listing built again with a session gone: not used until made again
+    const main = JSON.parse(run(h, ['ls', '-a', '--json', '--harness', 'codex']).stdout) as Array<{ file: string }>;
+    fs.rmSync(must(main[0]).file);
     expect(run(h, ['rows']).code).toBe(0);
     expect(mapSays(app, 'hi')).toBe('stale');
     await prepareSearch(app);
     expect(Array.isArray(mapSays(app, 'hi'))).toBe(true);
+  });
+
+  it('is carried over a build that leaves its groups as they were (an append), and finds the appended words', async () => {
+    const h = realHome();
+    expect(run(h, ['index']).code).toBe(0);
+    const app = appOf(h);
+    expect(Array.isArray(mapSays(app, 'hi'))).toBe(true);
+    const ls = (harness: string) =>
+      JSON.parse(run(h, ['ls', '-a', '--json', '--harness', harness]).stdout) as Array<{ id: string; file: string; started: string }>;
+
+    // a prompt appended to a Claude transcript: built again, the map holds, and names the file
+    const claude = must(ls('claude').find((s) => s.file.endsWith('.jsonl')));
+    const lines = fs.readFileSync(claude.file, 'utf8').trimEnd().split('\n');
+    const last = JSON.parse(must(lines.filter((l) => l.includes('"message"')).pop()));
+    const said = { ...last, type: 'user', uuid: '00000000-0000-4000-8000-0000000a11ce', parentUuid: last.uuid };
+    fs.appendFileSync(claude.file, `${JSON.stringify({ ...said, message: { role: 'user', content: 'the pangolinparade plan' } })}\n`);
+    expect(run(h, ['rows']).code).toBe(0);
+    // (loaded with the sessions of the databases opencode and Kilo keep, which no signature rules out)
+    const loaded = loads(app, 'pangolinparade') as Session[];
+    expect(loaded.filter((s) => !s.file.endsWith('.db')).map((s) => s.key)).toEqual([`claude:${claude.id}`]);
+    expect(ageless((await searchRows(app, 'pangolinparade', { all: true })).rows)).toEqual(
+      ageless(await wholeWay(app, 'pangolinparade', { all: true })),
+    );
+    // the search made the file's signature current again: still carried, and `resume search` answers from it
+    expect(Array.isArray(mapSays(app, 'pangolinparade'))).toBe(true);
+    const found = JSON.parse(run(h, ['search', '--json', 'pangolinparade']).stdout) as Array<{ file: string }>;
+    expect(found.map((f) => f.file)).toEqual([claude.file]);
+    for (const q of ['hi', 'echo', 'subagent', 'proj-a']) {
+      expect(ageless((await searchRows(app, q, { all: true })).rows), q).toEqual(ageless(await wholeWay(app, q, { all: true })));
+    }
+
+    // pi infers a worker's parent from when its sessions were going: a reply appended to the newest
+    // session at a later time (none started since it was last going) keeps the map; to the oldest,
+    // it does not, since a session started after that one could now be found going inside it
+    const pi = ls('pi').sort((a, b) => Date.parse(a.started) - Date.parse(b.started));
+    const append = (file: string) => {
+      const rec = JSON.parse(must(fs.readFileSync(file, 'utf8').trimEnd().split('\n').pop()));
+      const msg = { role: 'assistant', content: [{ type: 'text', text: 'the ibisinlet plan' }], timestamp: Date.now() };
+      const line = {
+        ...rec,
+        type: 'message',
+        id: `${rec.id ?? 'ab'}1`,
+        parentId: rec.id,
+        timestamp: new Date().toISOString(),
+        message: msg,
+      };
+      fs.appendFileSync(file, `${JSON.stringify(line)}\n`);
+      expect(run(h, ['rows']).code).toBe(0);
+    };
+    append(must(pi.at(-1)).file);
+    expect(mapSays(app, 'ibisinlet')).toEqual(expect.arrayContaining([expect.stringMatching(/^pi:/)]));
+    append(must(pi[0]).file);
+    expect(mapSays(app, 'ibisinlet')).toBe('stale');
+    expect((await searchRows(app, 'ibisinlet', { all: true })).rows.length).toBe(2);
   });
 });

@@ -43,6 +43,7 @@ import {
 } from './check.js';
 import { type IndexFiles, indexFiles, OLD_NAMES, type Skipped } from './files.js';
 import { tailMatches } from './lines.js';
+import { carryMap } from './mapstamp.js';
 import { type Job, type JobResult, runJob } from './parse.js';
 import { closeRowBin, mergeRecords, openRowBin, type RowBin, readRowBin, rowBinHead, rowRecord } from './rowbin.js';
 import { KEPT_NAMES } from './rowsout.js';
@@ -567,11 +568,14 @@ function commit(b: Build, c: Changes, p: Parsed): AnyResult {
   const { ctx, opts, files, db, had, skipped } = b;
   // the keys whose rows.bin record this build changes (put, dropped, or given another short id)
   const redone = new Set<string>();
+  // (the search's group map, when this change leaves it as it was: compared before the rows are put)
+  const carry = had ? carryMap(db, had, p.change, c.changed) : null;
   const shorts = had ? applyChange(db, p.change, ctx.home, b.rerender, redone) : putFirst(db, p.change.put, ctx.home);
   // only grown files, the same sessions: what `indexWork` calls an append
   if (had && p.jobs.length && !c.gone.length && !shorts && p.jobs.every((j) => j.from > 0)) appends++;
   const id = newBuildId();
   store.setMeta(db, 'build', id);
+  carry?.(id);
   db.exec('COMMIT');
   // a large first build leaves a large WAL behind: its pages are moved into the database now
   if (!had) checkpoint(db);

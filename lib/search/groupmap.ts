@@ -15,7 +15,8 @@
 import fs from 'node:fs';
 import type { App } from '../app.js';
 import { namesFile, storeDir } from '../harness/claude/care/store.js';
-import { type Db, getMeta, setMeta } from '../index/store.js';
+import { readStamp, type Stamp, writeStamp } from '../index/mapstamp.js';
+import { type Db, getMeta } from '../index/store.js';
 import type { Harness, Session } from '../types.js';
 import { addTo } from '../util/multimap.js';
 import { childFiles, groupSessions, metadataText } from './groups.js';
@@ -27,7 +28,6 @@ import { sharedPieces } from './search.js';
 import { SIGS_WRITTEN, Signatures, sameFile, statOf } from './sigs.js';
 import type { SharedPiece } from './types.js';
 
-const MAP = 'group-map';
 /**
  * Past this share of the groups (and FEW), the whole listing is loaded instead: one query for all
  * of it costs less than looking up each group's sessions (a word in every file: at 22,000 sessions
@@ -37,18 +37,6 @@ const MAP = 'group-map';
  */
 const MOST = 0.5;
 const FEW = 100;
-
-/** What the map was made of (the meta row `group-map`). */
-interface Stamp {
-  build: string;
-  sigs: string;
-  names: string;
-  groups: number;
-  /** the signatures there were (one gone without a fill, as by hand, and the map does not hold) */
-  signed: number;
-  /** the shared stores (prompt history) and the harness whose sessions they credit */
-  shared: Array<{ harness: Harness; file: string }>;
-}
 
 /** The snapshot names' file as it is now (its titles are part of the metadata searched). */
 export function namesStamp(app: App): string {
@@ -72,14 +60,6 @@ export function mapHolds(db: Db, now: { build: string; sigs: string; names: stri
 
 function stampHolds(db: Db, s: Stamp | null, now: { build: string; sigs: string; names: string }): s is Stamp {
   return !!s && s.build === now.build && s.sigs === now.sigs && s.names === now.names && s.signed === signedCount(db);
-}
-
-function readStamp(db: Db): Stamp | null {
-  try {
-    return JSON.parse(getMeta(db, MAP) ?? 'null') as Stamp | null;
-  } catch {
-    return null;
-  }
 }
 
 /** The shared stores (prompt history) of the sessions in `all`, with the harness each is of. */
@@ -119,8 +99,10 @@ export function saveMap(db: Db, all: Session[], at: { build: string; sigs: strin
       const text = metadataText(g.root);
       meta.run(root, text, plainText(text) ? 1 : 0, scan);
     }
-    const stamp: Stamp = { ...at, groups: groups.size, signed: signedCount(db), shared };
-    setMeta(db, MAP, JSON.stringify(stamp));
+    const inferred = Object.entries(HOOKS)
+      .filter(([, k]) => k?.parents)
+      .map(([h]) => h as Harness);
+    writeStamp(db, { ...at, groups: groups.size, signed: signedCount(db), shared, inferred, moved: [] });
     ok = true;
     return true;
   } finally {
@@ -165,13 +147,16 @@ export function fromMap(app: App, db: Db, terms: Term[], view: (s: Session[]) =>
   const picked = keyTerm(db, terms, most);
   if (!picked) return 'most';
   const { key } = picked;
-  const signed = signedRoots(db, picked.files);
+  // (files written since the map was made, which their signatures may not cover: their groups are
+  // loaded whatever their signatures say, and each is read unless its signature is current again)
+  const moved = new Set(stamp.moved ?? []);
+  const signed = signedRoots(db, [...picked.files, ...moved]);
   const roots = new Set([...signed, ...metaRoots(db, terms, key)]);
   if (roots.size > most) return 'most';
   const shared = sharedCredit(db, stamp.shared, terms, key, view);
   for (const r of shared.roots) roots.add(r);
   if (roots.size > most) return 'most';
-  const groups = loadGroups(db, terms, roots, view);
+  const groups = loadGroups(db, terms, roots, view, moved);
   return { ...groups, pieces: piecesHolding(db, terms, groups.files), shared: shared.pieces };
 }
 
@@ -275,6 +260,7 @@ function loadGroups(
   terms: Term[],
   roots: Set<string>,
   view: (s: Session[]) => Session[],
+  moved: Set<string>,
 ): Pick<FromMap, 'sessions' | 'shorts' | 'sigs'> & { files: string[] } {
   const wanted = JSON.stringify([...roots]);
   const sessions: Session[] = [];
@@ -301,7 +287,7 @@ function loadGroups(
     db,
     terms.map((t) => t.needles),
     files,
-    (f) => main.has(f),
+    (f) => main.has(f) && !moved.has(f),
   );
   return { sessions: view(sessions), shorts, sigs, files };
 }

@@ -10,6 +10,7 @@ import path from 'node:path';
 import type { App } from '../app.js';
 import { indexFiles } from '../index/files.js';
 import { checkedStats } from '../index/index.js';
+import { readStamp } from '../index/mapstamp.js';
 import { getMeta, openWrite, withRead } from '../index/store.js';
 import { acquireWait } from '../os/lock.js';
 import { runBackground } from '../os/run.js';
@@ -19,7 +20,7 @@ import { type Held, piecesHolding } from './pieces.js';
 import { threadCount, workerFile } from './pool.js';
 import type { Term } from './query.js';
 import { HOOKS, loadExtractors } from './registry.js';
-import { type FillTally, fillSigs, fillSigsOn, SIGS_WRITTEN, Signatures } from './sigs.js';
+import { type FileStat, type FillTally, fillSigs, fillSigsOn, SIGS_WRITTEN, Signatures, sameFile, statOf } from './sigs.js';
 
 /** changed bytes a search makes the signatures of before it reads (about a quarter of a second) */
 const FILL_NOW = 64 << 20;
@@ -93,6 +94,40 @@ export async function signaturesFor(app: App, all: Session[], terms: Term[], wan
   // no word (prefilter.ts) reads them faster than they could be told apart one by one
   if (left.files.length * 2 > files.length) return { sigs: null, pieces: null, missing: left.files.length, written: '' };
   return { ...got, missing: left.files.length };
+}
+
+/**
+ * The signatures of the files a carried group map names as written since it was made
+ * (index/mapstamp.ts `moved`) made current before a search from the map, as a search makes those
+ * of a few changed files: an append is read from where its signature ended. Nothing when there are
+ * more changed bytes than that (the search reads those files), or the fill cannot be done now.
+ */
+export async function fillMoved(app: App): Promise<void> {
+  const file = indexFiles(app.ctx).db;
+  const stale = withRead(file, (db) => {
+    const moved = readStamp(db)?.moved ?? [];
+    const out = new Map<string, Harness>();
+    if (!moved.length) return out;
+    const sig = db.prepare('SELECT size, mtime, ino FROM sigs WHERE path = ?');
+    const harness = db.prepare('SELECT harness FROM sessions WHERE file = ? LIMIT 1').pluck();
+    let bytes = 0;
+    for (const f of moved) {
+      const r = sig.get(f) as { size: number; mtime: number; ino: number } | undefined;
+      let st: FileStat;
+      try {
+        st = statOf(f);
+      } catch {
+        continue;
+      }
+      if (r && sameFile(st, r)) continue;
+      const h = harness.get(f) as Harness | undefined;
+      if (!h) continue;
+      bytes += r && st.size > r.size ? st.size - r.size : st.size;
+      out.set(f, h);
+    }
+    return bytes <= FILL_NOW ? out : new Map<string, Harness>();
+  });
+  if (stale?.size) await fillNow(app, file, [...stale.keys()], stale);
 }
 
 /** Are there signatures to use (then the workers need not mark files before the scan)? */

@@ -20,7 +20,8 @@
 // bits masked to the width: a filter of any width is tested and extended the same way, and an
 // append ORs into the width the file was given.
 import fs from 'node:fs';
-import { type Db, setMeta } from '../index/store.js';
+import { carrySigs } from '../index/mapstamp.js';
+import { type Db, getMeta, setMeta } from '../index/store.js';
 import type { Statement } from '../os/sqlite.js';
 import type { Harness } from '../types.js';
 import { LITTLE_ENDIAN, readFully } from '../util/fsx.js';
@@ -514,8 +515,10 @@ class Filler {
     if (this.open) return;
     this.db.exec('BEGIN IMMEDIATE');
     this.open = true;
-    // (the group map, made when every signature was current, holds only until one is written)
-    setMeta(this.db, SIGS_WRITTEN, `${Date.now()}.${process.pid}.${++writes}`);
+    // (the group map is stamped with the signatures' last write, and carried over this one)
+    const now = `${Date.now()}.${process.pid}.${++writes}`;
+    carrySigs(this.db, getMeta(this.db, SIGS_WRITTEN), now);
+    setMeta(this.db, SIGS_WRITTEN, now);
   }
 
   /** Bytes hashed: a commit once they come to a batch. */
