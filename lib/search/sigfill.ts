@@ -105,9 +105,11 @@ export async function signaturesFor(app: App, all: Session[], terms: Term[], wan
 export async function fillMoved(app: App): Promise<void> {
   const file = indexFiles(app.ctx).db;
   const stale = withRead(file, (db) => {
-    const moved = readStamp(db)?.moved ?? [];
+    const stamp = readStamp(db);
     const out = new Map<string, Harness>();
-    if (!moved.length) return out;
+    // (only for a map of the listing as it is: one left behind is not searched from)
+    if (!stamp?.moved?.length || stamp.build !== getMeta(db, 'build')) return out;
+    const moved = stamp.moved;
     const sig = db.prepare('SELECT size, mtime, ino FROM sigs WHERE path = ?');
     const harness = db.prepare('SELECT harness FROM sessions WHERE file = ? LIMIT 1').pluck();
     let bytes = 0;
