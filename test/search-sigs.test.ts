@@ -572,6 +572,44 @@ describe('search with signatures', () => {
     searchReadingAll(h, ['pulsar'], (stderr) => expect(stderr).toMatch(/^\d+ files not in the search index yet were read in full/m));
   });
 
+  it("shows as its best N (-n N, a terminal's 20) the first N of the whole ranking of the real clients' sessions, reading fewer", () => {
+    const h = realHome();
+    expect(run(h, ['index']).code).toBe(0);
+    const json = (args: string[]) => {
+      const r = run(h, ['search', '--json', ...args]);
+      expect([0, 1], r.stderr).toContain(r.code);
+      return r.code === 0 ? (JSON.parse(r.stdout) as Found[]) : [];
+    };
+    let some = 0;
+    // from the group map (no filter), and from the whole listing (a filter)
+    for (const filter of [[], ['--harness', 'claude,pi,codex,gemini,opencode']]) {
+      for (const q of [['the'], ['json'], ['a'], ['file', 'the'], ['hello'], ['src/'], ['echo'], ['run']]) {
+        const whole = json([...filter, ...q]);
+        if (whole.length > 3) some++;
+        for (const n of [1, 2, 3, 5])
+          expect(json([...filter, '-n', String(n), ...q]), `${q.join(' ')} -n ${n} ${filter.join(' ')}`).toEqual(whole.slice(0, n));
+      }
+    }
+    expect(some).toBeGreaterThan(4);
+    // on a terminal (20 unless -n says otherwise): every result counted, the best twenty shown, and
+    // fewer files read than for all of them (-n 0)
+    const onTty = (args: string) => {
+      const r = spawnSync('script', ['-qec', `${process.execPath} ${path.join(ROOT, 'bin/resume')} search ${args}`, '/dev/null'], {
+        env: { ...envFor(h), NO_COLOR: '1', COLUMNS: '120' },
+        encoding: 'utf8',
+      });
+      const tally = r.stdout.match(/(\d+) sessions? mentions? .*?(\d+) files/);
+      return { out: r.stdout, found: Number(must(tally)[1]), files: Number(must(tally)[2]) };
+    };
+    const all = json(['a']);
+    expect(all.length).toBeGreaterThan(40);
+    const best = onTty('a');
+    const every = onTty('-n 0 a');
+    expect(best.out).toContain(`+${all.length - 20} more`);
+    expect([best.found, every.found]).toEqual([all.length, all.length]);
+    expect(best.files).toBeLessThan(every.files);
+  });
+
   it('finds what reading every file finds, for every real client, then after an append and a rewrite', () => {
     const h = realHome();
     const ix = run(h, ['index']);

@@ -80,11 +80,14 @@ export async function run(app: App, call: Call): Promise<void> {
   };
   const terms = parseQuery(words, !!o.rows);
   if (terms.length > 31) throw usage('at most 31 words or phrases');
+  // only the best results shown: only they need reading for their evidence (search.ts searchTop)
+  // (not for --copy: the one best result is what it is for, so every session is read)
+  const top = o.rows || o.copy ? undefined : shownAtMost(o);
   // no filter but hidden sessions': the index's group map may answer without the listing (run.ts)
   if (terms.length > 0 && !o.harness && !o.dir && !o.since && !o.until) {
     const t0 = Date.now();
     const bar = o.rows ? null : progressBar('searching', undefined, 'sessions');
-    const got = await searchFromIndex(app, terms, { progress: bar?.update, evidence: !o.rows }).finally(() => bar?.end());
+    const got = await searchFromIndex(app, terms, { progress: bar?.update, evidence: !o.rows, top }).finally(() => bar?.end());
     if (got) {
       await report(app, { o, terms, results: got.results, stats: got.stats, short: (s) => got.shorts.get(s.id) ?? s.id, t0 });
       return;
@@ -111,8 +114,15 @@ export async function run(app: App, call: Call): Promise<void> {
     prestarted: workers,
     progress: bar?.update,
     evidence: !o.rows,
+    top,
   }).finally(() => bar?.end());
   await report(app, { o, terms, results, stats, short, t0 });
+}
+
+/** How many results are printed at most (printResults): -n N, else on a terminal a screenful; undefined: all. */
+function shownAtMost(o: SearchOpts): number | undefined {
+  if (o.n != null) return o.n > 0 ? o.n : undefined;
+  return !o.json && process.stdout.isTTY ? TTY_RESULTS : undefined;
 }
 
 /** The results of a search as asked: printed (rows, JSON or for a person), the tally and notes on stderr. */

@@ -289,6 +289,11 @@ export interface SearchOptions {
    * and no snippet is cut (Group `bare`; at 22,000 sessions a word in every file cut 44,000).
    */
   evidence?: boolean;
+  /**
+   * Only the best `top` results are shown: with the index's pieces, the ranking is made from them
+   * and only the best results are read for their evidence (search.ts searchTop).
+   */
+  top?: number;
   /** the files' signatures (sigs.ts): the groups and files no term can be in are passed over */
   signatures?: Signatures | null;
   /**

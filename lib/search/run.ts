@@ -46,9 +46,9 @@ export async function runSearch(
   all: Session[],
   terms: Term[],
   filters: SearchFilters,
-  how: Pick<SearchOptions, 'progress' | 'evidence' | 'prestarted'> = {},
+  how: Pick<SearchOptions, 'progress' | 'evidence' | 'prestarted' | 'top'> = {},
 ): Promise<Awaited<ReturnType<typeof search>> & { current: string | null }> {
-  const ss = await signaturesFor(app, all, terms, { pieces: how.evidence === false });
+  const ss = await signaturesFor(app, all, terms, { pieces: how.evidence === false || !!how.top });
   const out = await search(all, terms, filters, {
     workerFile: workerFile(app),
     threads: threadCount(),
@@ -118,7 +118,7 @@ export async function searchRows(
 export async function searchFromIndex(
   app: App,
   terms: Term[],
-  how: Pick<SearchOptions, 'progress' | 'evidence'>,
+  how: Pick<SearchOptions, 'progress' | 'evidence' | 'top'>,
 ): Promise<{ results: Result[]; stats: SearchStats; shorts: Map<string, string> } | null> {
   if (app.demo) return null;
   const { fromMap, mapHolds, stampOf } = await import('./groupmap.js');
@@ -154,14 +154,14 @@ function searchMapped(
   quick: FromMap,
   terms: Term[],
   filters: SearchFilters,
-  how: Pick<SearchOptions, 'progress' | 'evidence'>,
+  how: Pick<SearchOptions, 'progress' | 'evidence' | 'top'>,
 ): ReturnType<typeof search> {
   return search(quick.sessions, terms, filters, {
     workerFile: workerFile(app),
     threads: threadCount(),
     sizes: () => quick.sigs.sizes(),
     signatures: quick.sigs,
-    pieces: how.evidence === false ? quick.pieces : null,
+    pieces: how.evidence === false || how.top ? quick.pieces : null,
     shared: quick.shared,
     ...how,
   });
