@@ -94,6 +94,8 @@ const cases = [
   ['word in every file', ['webhook']],
   // the picker's deep search (Ctrl-S): rows only, ranked the same, no evidence cut
   ['word in every file, as rows', ['webhook'], '--rows'],
+  // `resume search` on a terminal: the best 20 shown, only they read for their evidence
+  ['word in every file, the best 20 (`-n 20`, as on a terminal)', ['webhook'], ['--json', '-n', '20']],
   ['two words', ['webhook', 'backoff']],
   // the word in every file narrowed by a project's name (search as you type, the second word typed)
   ...(project ? [['a word in every file and a project name', ['webhook', project]]] : []),
@@ -110,7 +112,7 @@ for (const [name, words, as = '--json'] of cases) {
   // a few lines run at exit)
   let out = '';
   const s = rep(() => {
-    const r = time(process.execPath, ['-r', pre, BIN, 'search', '-a', as, ...words]);
+    const r = time(process.execPath, ['-r', pre, BIN, 'search', '-a', ...[as].flat(), ...words]);
     out = r.out;
     return r.ms;
   });
