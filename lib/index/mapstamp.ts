@@ -1,21 +1,22 @@
-// The group map's stamp (lib/search/groupmap.ts): what the map was made of, and how a build or a fill that
-// leaves it as it was carries it over. Kept apart from groupmap.ts because the listing's build runs
-// it, in its own transaction, on the hot path of `resume rows` (this module loads nothing else).
+// The group map's stamp (lib/search/groupmap.ts): what the map was made of, and how a build or a
+// fill that leaves it as it was carries it over. Kept apart from groupmap.ts because the listing's
+// build runs it, in its own transaction, on the hot path of `resume rows` (this module loads
+// nothing else).
 //
 // Why carry it: on an active machine an agent appends to its transcript every few seconds, and each
 // picker or `resume search` builds the listing first. A map of the build before would then not
 // hold, and a search would load the whole listing (~600 ms at 22,000 sessions against ~75 from the
 // map). An append changes a session's times and counts, which the map does not hold: the groups,
 // each group's metadata and children are what they were, and only the files written since are no
-// longer covered by their signatures, so the map names them (`moved`) and a search reads them.
+// longer covered by their signatures, so the map names them (`written`) and a search reads them.
 
 import type { Harness, Session } from '../types.js';
 import { type Db, getMeta, setMeta } from './store.js';
 
-export const MAP = 'group-map';
+const MAP = 'group-map';
 
 /** files a carried map names as written since it was made; past this, a build leaves the map behind */
-const MOVED_MAX = 64;
+const WRITTEN_MAX = 64;
 /** sessions a build may put and still carry the map (each is compared with its row) */
 const PUT_MAX = 256;
 
@@ -32,7 +33,7 @@ export interface Stamp {
   /** the harnesses whose sessions' parents a search infers (their `parents` hook) */
   inferred?: Harness[];
   /** session files written since the map was made (carried over those builds): a search reads them */
-  moved?: string[];
+  written?: string[];
 }
 
 export function readStamp(db: Db): Stamp | null {
@@ -99,8 +100,8 @@ export function carryMap(
   const stamp = readStamp(db);
   // (a stamp that does not say which harnesses infer parents was made before maps were carried)
   if (!stamp?.inferred || stamp.build !== had || change.drop.size > 0 || change.put.length > PUT_MAX) return null;
-  const moved = new Set([...(stamp.moved ?? []), ...files]);
-  if (moved.size > MOVED_MAX) return null;
+  const written = new Set([...(stamp.written ?? []), ...files]);
+  if (written.size > WRITTEN_MAX) return null;
   const inferred = new Set(stamp.inferred);
   const docOf = db.prepare('SELECT doc FROM sessions WHERE key = ?').pluck();
   for (const s of change.put) {
@@ -118,7 +119,7 @@ export function carryMap(
       if (t == null || startedSince(db, s.harness, t, s.key)) return null;
     }
   }
-  return (id) => writeStamp(db, { ...stamp, build: id, moved: [...moved] });
+  return (id) => writeStamp(db, { ...stamp, build: id, written: [...written] });
 }
 
 /**

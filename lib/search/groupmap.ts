@@ -6,7 +6,9 @@
 //
 // The map is made by a reload that went the whole way (it has the groups of the listing, and found
 // every signature current), and holds while the listing's build, the signatures (a fill writes a
-// new `sigs-written`) and the snapshot names (a title is metadata) are what they were. Then the
+// new `sigs-written`) and the snapshot names (a title is metadata) are what they were; a build that
+// leaves every group as it was, and a fill, carry it over (index/mapstamp.ts), the build naming the
+// files it read, whose groups are then loaded whatever their signatures say. Then the
 // groups that may hold a term are a superset of those the search's own candidates() lets through:
 // a file whose signature lets a term through, metadata holding one, a member its harness reads
 // itself, a session a shared store (prompt history) credits with one. The search then runs on
@@ -102,7 +104,7 @@ export function saveMap(db: Db, all: Session[], at: { build: string; sigs: strin
     const inferred = Object.entries(HOOKS)
       .filter(([, k]) => k?.parents)
       .map(([h]) => h as Harness);
-    writeStamp(db, { ...at, groups: groups.size, signed: signedCount(db), shared, inferred, moved: [] });
+    writeStamp(db, { ...at, groups: groups.size, signed: signedCount(db), shared, inferred, written: [] });
     ok = true;
     return true;
   } finally {
@@ -149,14 +151,14 @@ export function fromMap(app: App, db: Db, terms: Term[], view: (s: Session[]) =>
   const { key } = picked;
   // (files written since the map was made, which their signatures may not cover: their groups are
   // loaded whatever their signatures say, and each is read unless its signature is current again)
-  const moved = new Set(stamp.moved ?? []);
-  const signed = signedRoots(db, [...picked.files, ...moved]);
+  const written = new Set(stamp.written ?? []);
+  const signed = signedRoots(db, [...picked.files, ...written]);
   const roots = new Set([...signed, ...metaRoots(db, terms, key)]);
   if (roots.size > most) return 'most';
   const shared = sharedCredit(db, stamp.shared, terms, key, view);
   for (const r of shared.roots) roots.add(r);
   if (roots.size > most) return 'most';
-  const groups = loadGroups(db, terms, roots, view, moved);
+  const groups = loadGroups(db, terms, roots, view, written);
   return { ...groups, pieces: piecesHolding(db, terms, groups.files), shared: shared.pieces };
 }
 
@@ -260,7 +262,7 @@ function loadGroups(
   terms: Term[],
   roots: Set<string>,
   view: (s: Session[]) => Session[],
-  moved: Set<string>,
+  written: Set<string>,
 ): Pick<FromMap, 'sessions' | 'shorts' | 'sigs'> & { files: string[] } {
   const wanted = JSON.stringify([...roots]);
   const sessions: Session[] = [];
@@ -287,7 +289,7 @@ function loadGroups(
     db,
     terms.map((t) => t.needles),
     files,
-    (f) => main.has(f) && !moved.has(f),
+    (f) => main.has(f) && !written.has(f),
   );
   return { sessions: view(sessions), shorts, sigs, files };
 }

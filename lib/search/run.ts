@@ -16,7 +16,7 @@ import { allNeedles, parseQuery } from './query.js';
 import type { SearchStats } from './read.js';
 import { loadExtractors } from './registry.js';
 import { type Result, type SearchFilters, type SearchOptions, search } from './search.js';
-import { fillMoved, hasSignatures, signaturesFor } from './sigfill.js';
+import { fillWritten, hasSignatures, signaturesFor } from './sigfill.js';
 
 /**
  * Start the search's worker threads now, before the listing is loaded, so that they are ready when
@@ -84,7 +84,7 @@ export async function searchRows(
   // a word few files hold: only the groups that may hold it are loaded (groupmap.ts; the harnesses'
   // search hooks first: it reads their shared stores)
   await loadExtractors();
-  await fillMoved(app);
+  await fillWritten(app);
   const quick = withRead(db, (d) => fromMap(app, d, terms, view));
   if (quick && typeof quick === 'object') {
     const { results } = await searchMapped(app, quick, terms, filters, { evidence: false });
@@ -128,7 +128,7 @@ export async function searchFromIndex(
   if (withRead(db, (d) => mapHolds(d, stampOf(app, d))) !== true) return null;
   await app.listingRows({ quiet: true });
   await loadExtractors();
-  await fillMoved(app);
+  await fillWritten(app);
   const got = withRead(db, (d) => {
     const quick = fromMap(app, d, terms, viewOf(app));
     return typeof quick === 'object' ? { quick, total: d.prepare('SELECT count(*) FROM sessions').pluck().get() as number } : null;

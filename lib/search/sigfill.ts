@@ -98,22 +98,22 @@ export async function signaturesFor(app: App, all: Session[], terms: Term[], wan
 
 /**
  * The signatures of the files a carried group map names as written since it was made
- * (index/mapstamp.ts `moved`) made current before a search from the map, as a search makes those
+ * (index/mapstamp.ts `written`) made current before a search from the map, as a search makes those
  * of a few changed files: an append is read from where its signature ended. Nothing when there are
  * more changed bytes than that (the search reads those files), or the fill cannot be done now.
  */
-export async function fillMoved(app: App): Promise<void> {
+export async function fillWritten(app: App): Promise<void> {
   const file = indexFiles(app.ctx).db;
   const stale = withRead(file, (db) => {
     const stamp = readStamp(db);
     const out = new Map<string, Harness>();
     // (only for a map of the listing as it is: one left behind is not searched from)
-    if (!stamp?.moved?.length || stamp.build !== getMeta(db, 'build')) return out;
-    const moved = stamp.moved;
+    if (!stamp?.written?.length || stamp.build !== getMeta(db, 'build')) return out;
+    const written = stamp.written;
     const sig = db.prepare('SELECT size, mtime, ino FROM sigs WHERE path = ?');
     const harness = db.prepare('SELECT harness FROM sessions WHERE file = ? LIMIT 1').pluck();
     let bytes = 0;
-    for (const f of moved) {
+    for (const f of written) {
       const r = sig.get(f) as { size: number; mtime: number; ino: number } | undefined;
       let st: FileStat;
       try {
