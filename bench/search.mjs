@@ -155,6 +155,33 @@ for (const [name, words] of cases.filter((c) => c[2] === undefined)) {
   const rss = Number(fs.readFileSync(rssFile, 'utf8')) / 1024;
   lines.push(`| ${name} (\`${q}\`) | ${f(s)} ms | ${n} | ${rss.toFixed(0)} MiB |`);
 }
+
+// Just after an append, as on a machine where an agent is writing: a line added to the newest
+// session, the listing built again (`resume rows`, as the picker builds it when it opens, and as a
+// search builds it first), then one search for a word in no file. Such a build carries the group
+// map over (lib/index/mapstamp.ts); without that, each search here loaded the whole listing.
+const newest = listed.find((s) => typeof s.file === 'string' && s.file.endsWith('.jsonl'))?.file;
+if (newest) {
+  const size0 = fs.statSync(newest).size;
+  const text = fs.readFileSync(newest, 'utf8');
+  const lastLine = text.slice(text.lastIndexOf('\n', text.length - 2) + 1);
+  const afterAppend = (argv, extra = {}) =>
+    rep(() => {
+      fs.appendFileSync(newest, lastLine);
+      spawnSync(process.execPath, [BIN, 'rows'], { env, stdio: 'ignore' });
+      const t0 = process.hrtime.bigint();
+      spawnSync(process.execPath, [BIN, ...argv], { env: { ...env, ...extra }, stdio: 'ignore' });
+      return Number(process.hrtime.bigint() - t0) / 1e6;
+    });
+  const cli = afterAppend(['search', '-a', '--json', 'zebrafishquux']);
+  const feed = afterAppend(['__feed', '--query', 'zebrafishquux'], { RESUME_PICK_DIR: pick });
+  fs.truncateSync(newest, size0);
+  time(process.execPath, [BIN, 'index']);
+  lines.push(
+    '',
+    `just after an append (a line added to the newest session, the listing built again), a word in no file: \`resume search\` ${f(cli)} ms, the picker's first reload after Ctrl-S ${f(feed)} ms`,
+  );
+}
 fs.rmSync(pick, { recursive: true, force: true });
 
 // The search index on disk (its tables in the index database) against the transcripts' bytes
