@@ -77,7 +77,9 @@ function facts(s: Session): string {
  * `updated` moving on changes no parent.
  */
 function startedSince(db: Db, harness: Harness, t: number, key: string): boolean {
-  for (const doc of db.prepare('SELECT doc FROM sessions WHERE at > ? AND harness = ?').pluck().iterate(t, harness) as Iterable<string>) {
+  // (by time, the sessions active since: few, where the harness's index would walk all of its sessions)
+  const q = db.prepare('SELECT doc FROM sessions WHERE at > ? AND +harness = ?').pluck();
+  for (const doc of q.iterate(t, harness) as Iterable<string>) {
     const s = JSON.parse(doc) as Session;
     if (s.key !== key && (s.started ?? s.updated ?? 0) > t) return true;
   }
