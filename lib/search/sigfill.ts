@@ -6,6 +6,7 @@
 // for it: it reads those files as a search always could, says so, and starts `resume index` in the
 // background, which makes them for the next search. One filler at a time (a lock file beside the
 // database); the listing's builder is never held up for more than one batch (sigs.ts).
+import fs from 'node:fs';
 import path from 'node:path';
 import type { App } from '../app.js';
 import { indexFiles } from '../index/files.js';
@@ -20,7 +21,7 @@ import { type Held, piecesHolding } from './pieces.js';
 import { threadCount, workerFile } from './pool.js';
 import type { Term } from './query.js';
 import { HOOKS, loadExtractors } from './registry.js';
-import { type FileStat, type FillTally, fillSigs, fillSigsOn, SIGS_WRITTEN, Signatures, sameFile, statOf } from './sigs.js';
+import { type FillTally, fillSigs, fillSigsOn, SIGS_WRITTEN, Signatures } from './sigs.js';
 
 /** changed bytes a search makes the signatures of before it reads (about a quarter of a second) */
 const FILL_NOW = 64 << 20;
@@ -109,25 +110,18 @@ export async function fillWritten(app: App): Promise<void> {
     const out = new Map<string, Harness>();
     // (only for a map of the listing as it is: one left behind is not searched from)
     if (!stamp?.written?.length || stamp.build !== getMeta(db, 'build')) return out;
-    const written = stamp.written;
-    const sig = db.prepare('SELECT size, mtime, ino FROM sigs WHERE path = ?');
     const harness = db.prepare('SELECT harness FROM sessions WHERE file = ? LIMIT 1').pluck();
-    let bytes = 0;
-    for (const f of written) {
-      const r = sig.get(f) as { size: number; mtime: number; ino: number } | undefined;
-      let st: FileStat;
-      try {
-        st = statOf(f);
-      } catch {
-        continue;
-      }
-      if (r && sameFile(st, r)) continue;
+    const byFile = new Map<string, Harness>();
+    for (const f of stamp.written) {
       const h = harness.get(f) as Harness | undefined;
-      if (!h) continue;
-      bytes += r && st.size > r.size ? st.size - r.size : st.size;
-      out.set(f, h);
+      if (h) byFile.set(f, h);
     }
-    return bytes <= FILL_NOW ? out : new Map<string, Harness>();
+    const files = [...byFile.keys()];
+    // (each checked against the file as it is now; one gone is left to the build that drops it)
+    const left = Signatures.loadSome(db, [], files, () => false).stale(files);
+    if (left.bytes > FILL_NOW) return out;
+    for (const f of left.files) if (fs.existsSync(f)) out.set(f, byFile.get(f) as Harness);
+    return out;
   });
   if (stale?.size) await fillNow(app, file, [...stale.keys()], stale);
 }
