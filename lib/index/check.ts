@@ -8,7 +8,7 @@ import path from 'node:path';
 import { ADAPTERS, type AnyAdapter, rootsOf } from '../harness/registry.js';
 import type { Ctx, Harness, Root, Source } from '../types.js';
 import { fnv1a } from '../util/fnv.js';
-import { readFirstLine, readWithStat, setReaddirHook, setSymlinkHook, textOf, writeAtomic } from '../util/fsx.js';
+import { readFirstLine, readWithStat, setReaddirHook, setSymlinkHook, textOf, writeCacheFile } from '../util/fsx.js';
 import { FILE, NONE, quickStat, StatInDirs } from '../util/quickstat.js';
 import { DirCache, type DirRec, type DirStore, type SeenDir } from './dirs.js';
 import { type AdapterMeta, dirsStand, type Memo, makeMemo, parseMeta } from './discmemo.js';
@@ -138,7 +138,7 @@ export function writeCheck(
   // (the names as stored are these only while each adapter has as many sources: a path's name
   // depends on the one before it in its adapter's segment)
   const namesOf = same && meta.length === same.meta.length && meta.every((m, i) => m.n === same.meta[i].n) ? same : null;
-  writeAtomic(
+  writeCacheFile(
     file,
     (function* () {
       yield Buffer.from(head, 'latin1');

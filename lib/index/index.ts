@@ -21,7 +21,7 @@ import { ExitError } from '../errors.js';
 import { ADAPTERS } from '../harness/registry.js';
 import { shortIds, shortOf } from '../select/filter.js';
 import type { Adapter, Ctx, Finish, Harness, LineState, Root, Session, SessionCore, Source } from '../types.js';
-import { makeDir, removeFile, writeAtomic } from '../util/fsx.js';
+import { makeDir, removeFile, writeCacheFile } from '../util/fsx.js';
 import { HeapGuard } from '../util/gc.js';
 import { nodeOs } from '../util/lazy.js';
 import { sanitizeSession } from '../util/redact.js';
@@ -301,7 +301,7 @@ function openRowBinFile(file: string, id: string, home: string): RowBin | null {
 function writeRowBin(files: IndexFiles, db: Db, id: string, home: string, redone?: Redone | null): void {
   try {
     const recs = store.getMeta(db, 'home') !== home ? null : ((redone && recordsAfter(files, db, home, redone)) ?? allRecords(db));
-    if (recs) writeAtomic(files.rowbin, [rowBinHead(id, home, recs.count), ...recs.parts]);
+    if (recs) writeCacheFile(files.rowbin, [rowBinHead(id, home, recs.count), ...recs.parts]);
     else removeFile(files.rowbin);
   } catch (err) {
     debugWrite(err);
@@ -331,8 +331,9 @@ function recordsAfter(files: IndexFiles, db: Db, home: string, redone: Redone): 
   if (!old || old.id !== redone.from || old.home !== home) return null;
   const now = store.sortedRecords(db, redone.keys);
   if (!now) return null;
-  const recs = mergeRecords(old, redone.keys, now, (key) => store.keyInfo(db, key)?.id ?? null);
-  return recs && recs.count === store.sessionCount(db) ? recs : null;
+  // (the last file holds build `from`'s sessions and `keys` names every one changed since, so the
+  // count comes out right without counting the table: that was ~3.5 ms of an append at 22,000)
+  return mergeRecords(old, redone.keys, now, (key) => store.keyInfo(db, key)?.id ?? null);
 }
 
 /** rows.bin's records: the parts of the file after its head line, and how many records they hold. */

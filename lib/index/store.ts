@@ -507,10 +507,6 @@ export function sortedRecords(db: Db, keys: Iterable<string>): SortedRec[] | nul
   return out.sort((x, y) => y.at - x.at || byBytes(x.id, y.id));
 }
 
-export function sessionCount(db: Db): number {
-  return st(db, 'SELECT count(*) FROM sessions').pluck().get() as number;
-}
-
 /** Every session's key, id and short id. */
 export function allIds(db: Db): Array<{ key: string; id: string; short: string }> {
   return db.prepare('SELECT key, id, short FROM sessions').all() as Array<{ key: string; id: string; short: string }>;
