@@ -50,8 +50,9 @@ export interface App {
    * else the listing rows of the build just checked. With `rowsOut` (`resume rows` with no harness or
    * directory filter), a no-change run prints what rows.out holds when it is still good, and hands
    * back `printed`; else rows.bin with a tape to print it with and `keep` to write rows.out after
-   * (lib/index/rowsout.ts). After an append (not for TAB's candidates), rows.out of the listing
-   * before it is made into the new listing's and printed (`printed`), when it can be.
+   * (lib/index/rowsout.ts). A run that built hands back rows.bin without a tape: it does not keep
+   * rows.out (measured at 22,000 sessions: keeping it made an append's run ~10 ms slower, and only
+   * the next run, when nothing changed between, ~24 ms quicker).
    */
   listingRows(o?: {
     onSessions?: (batch: Session[]) => void;

@@ -32,7 +32,7 @@ import { namesFile, storeDir } from '../harness/claude/care/store.js';
 import { ALIGN_CAPS, ageColumn } from '../output.js';
 import type { Ctx } from '../types.js';
 import { fnv1a } from '../util/fnv.js';
-import { openKept, readFirstLine, readFully, removeFile, writeAtomic } from '../util/fsx.js';
+import { openKept, readFirstLine, readFully, writeCacheFile } from '../util/fsx.js';
 import { ageCode, ageText, nextAgeChange } from '../util/time.js';
 
 export const ROWSOUT_VERSION = 3;
@@ -312,10 +312,8 @@ export class RowsTape {
     if (this.aligned && this.width === 0) return;
     const shape = this.aligned ? `${this.width} ${this.aligned.color ? 1 : 0} ${this.widest}` : '0 0 0';
     try {
-      // (the old one removed first: renamed over an existing file, ext4 writes the new one out at
-      // once, ~3 ms of 3 MB here; a listing that looks in between finds none and puts the rows together)
-      removeFile(file);
-      writeAtomic(file, [...this.head(key, shape), ...this.blocks]);
+      // (a listing that looks while it is replaced finds none and puts the rows together)
+      writeCacheFile(file, [...this.head(key, shape), ...this.blocks]);
     } catch {
       /* only costs speed */
     }
@@ -355,8 +353,7 @@ export function printLsOut(file: string, key: RowsOutKey, write: (b: Buffer) => 
 /** Write ls.out: the lines printed (in the pieces they were written in) and the stderr line ('' for none). */
 export function saveLsOut(file: string, key: RowsOutKey, lines: Uint8Array[], note: string): void {
   try {
-    removeFile(file);
-    writeAtomic(file, [
+    writeCacheFile(file, [
       Buffer.from(`${JSON.stringify({ v: LSOUT_VERSION, id: key.id, home: key.home, names: key.names, note })}\n`, 'utf8'),
       ...lines,
     ]);
