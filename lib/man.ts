@@ -145,14 +145,7 @@ export const ENVIRONMENT: [string, string][] = [
 ];
 
 /** Variables read only by tests, benchmarks or resume's own processes: not for a person to set. */
-export const INTERNAL_ENV = [
-  'RESUME_PICK_DIR',
-  'RESUME_GC_EVERY',
-  'RESUME_GC_GROWTH',
-  'RESUME_DEBUG_GC',
-  'RESUME_PATCH_MAX',
-  'RESUME_PARALLEL_MIN_BYTES',
-];
+export const INTERNAL_ENV = ['RESUME_PICK_DIR', 'RESUME_GC_EVERY', 'RESUME_GC_GROWTH', 'RESUME_DEBUG_GC', 'RESUME_PARALLEL_MIN_BYTES'];
 
 const FILES: [string, string][] = [
   [

@@ -903,7 +903,7 @@ function pickFound(parts: Array<MemoSeg | Found[]>, paths: Set<string>): Map<str
       continue;
     }
     // a memo segment's names are plain paths (memoFoundAt takes no other). A number made of each
-    // name's last part (its length and two of its last bytes, read in place) is looked up first,
+    // name's last part (its length and four of its last bytes, read in place: baseKey) is looked up first,
     // and only a name that has one is made whole and looked up: making 22,000 paths whole for
     // this was most of an append
     const { c } = p;
@@ -1069,8 +1069,8 @@ function memoFound(c: StoredCheck, g: MemoSeg): Found[] {
 /**
  * A name's last part, bytes [b, e) of `buf`: its length and four of its bytes as one number (a
  * filter before a string lookup): the four before its last six, which in a session file's name are
- * hex digits of its id before `.jsonl` (`.json`: of its hash), so an append's ~90 shard paths let
- * ~30 of 22,000 names through. Two bytes were too few (a third of them); a hash of the last 16
+ * hex digits of its id before `.jsonl` (`.json`: of its hash), so ~90 paths asked for let ~30
+ * other names of 22,000 through. Two bytes were too few (a third of them); a hash of the last 16
  * bytes of each name, run cold, was ~1 ms of an append at 686 sessions. A shorter name is hashed.
  */
 function baseKey(buf: Buffer, b: number, e: number): number {

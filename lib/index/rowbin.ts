@@ -1,5 +1,5 @@
 // rows.bin: the rows `resume rows` prints, rendered when the listing is built, so a no-change run
-// copies bytes instead of parsing rows.json and formatting every session again. Only the age column
+// copies bytes instead of reading every session from the database and formatting it again. Only the age column
 // (it depends on the time of the run) is computed per run, and a Claude session without a title
 // takes its snapshot name (lib/app.ts withSnapshotNames) at print time, as the other paths do.
 //
@@ -15,7 +15,7 @@
 // `resume ls` prints from the same records (lsRows): flags 4 and 8 give the directory back whole,
 // and flag 16 says a directory filter (`--dir`) can be applied to it (dirFilterable).
 // The file is read only when its build id is the one check.bin matched; anything malformed is
-// ignored (the caller reads rows.json instead), never trusted in part.
+// ignored (the caller reads the database instead), never trusted in part.
 
 import { isAscii } from 'node:buffer';
 import fs from 'node:fs';

@@ -11,8 +11,8 @@ import { shortOf } from './filter.js';
 import { looksLikePath, resolve } from './resolve.js';
 
 /**
- * Sessions from the stored listing of the build check.bin names (list.patch applied), without
- * statting any source; null when there is none.
+ * Sessions from the stored listing (the index database's sessions), without statting any source;
+ * null when there is none.
  */
 export function storedSessions(app: App): Session[] | null {
   const list = storedListing(app.ctx);

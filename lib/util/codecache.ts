@@ -11,7 +11,7 @@
 // took from the cache included. A run that built or parsed the index whole compiled the parsers and
 // the build, which a listing never runs: it writes none (a listing that deserialised such a cache on
 // every run paid ~2 ms and a garbage collection for code it never ran); the next plain run does. An
-// append (a session grew: the index patched) recurs all day, and compiling its code lazily on every
+// append (a session grew: only its new lines read) recurs all day, and compiling its code lazily on every
 // one cost it ~3–5 ms: an append writes the cache when the one it loaded does not hold the append
 // yet (a flag in the file's header), once; a listing that deserialises it pays 1–2 ms more
 // (BENCHMARKS.md, session of 2026-12-01 12:08). V8 checks the data itself before using
@@ -28,7 +28,7 @@ import { makeDir, readFully, readText, removeFile, withFile, writeAtomic } from 
 import { WordHasher } from './wordhash.js';
 
 /**
- * What a run did beyond its command's usual work: nothing, an append to the index (a patch: its code
+ * What a run did beyond its command's usual work: nothing, an append to the index (its code
  * is worth keeping), or a build or parse of the index (its code is not: the run writes no cache).
  */
 export type RunWork = 'none' | 'append' | 'build';
