@@ -80,6 +80,21 @@ describe('lookup by key in the database', () => {
     expect(fs.statSync(file(h, 'index.db')).mtimeMs).toBe(before);
   });
 
+  it('a lookup brings the index up to date first, and with nothing changed stops at the stat check', () => {
+    const h = store();
+    expect(run(h, ['index']).code).toBe(0);
+    // the rendered rows are neither read nor written again (a lookup that read them would find this
+    // one damaged and write it anew)
+    fs.writeFileSync(file(h, 'rows.bin'), 'damaged');
+    expect(run(h, ['resolve', uuid(3)]).stdout).toBe(`${key(3)}\n`);
+    expect(run(h, ['resolve', 'quote']).stdout).toBe(`${key(4)}\n`);
+    expect(fs.readFileSync(file(h, 'rows.bin'), 'utf8')).toBe('damaged');
+    // a session written since the last run is found, by id and by its words
+    write(h, claudeFile(h, 7), claudeLine(7, 'seven is new', ts(20)));
+    expect(run(h, ['resolve', uuid(7)]).stdout).toBe(`${key(7)}\n`);
+    expect(run(h, ['resolve', 'seven', 'new']).stdout).toBe(`${key(7)}\n`);
+  });
+
   it('resolve and emit by key, id, prefix or words give what the whole listing gives', () => {
     const h = store();
     // a pi session sharing session 6's id: the bare id names two sessions

@@ -126,7 +126,7 @@ export async function searchFromIndex(
   // (a map not of the database as it stands: no check here, the caller's listing makes it; a check
   // that builds makes a new build, which the map is then not of, and fromMap says so)
   if (withRead(db, (d) => mapHolds(d, stampOf(app, d))) !== true) return null;
-  await app.listingRows({ quiet: true });
+  await app.upToDate({ quiet: true });
   await loadExtractors();
   await fillWritten(app);
   const got = withRead(db, (d) => {

@@ -69,7 +69,7 @@ export async function lookup(
   query: string[],
 ): Promise<{ hit: { session: Session; short: string } | null; all: () => Promise<Session[]> }> {
   // (the progress bar of a long build, on a terminal, as the whole index run shows it)
-  await app.listingRows();
+  await app.upToDate();
   const all = () => checkedSessions(app);
   const q = query.length === 1 ? query[0].trim() : '';
   if (!q || /\s/.test(q) || looksLikePath(q)) return { hit: null, all };
@@ -82,7 +82,7 @@ export async function lookup(
 }
 
 /**
- * Every session, named, of the index a caller just brought up to date (app.listingRows): the stored
+ * Every session, named, of the index a caller just brought up to date (app.upToDate): the stored
  * listing read without checking the sources again (else the whole index run).
  */
 export async function checkedSessions(app: App): Promise<Session[]> {
