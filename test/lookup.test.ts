@@ -112,12 +112,30 @@ describe('lookup by key in the database', () => {
     expect(same(['resolve', uuid(6)]).code).toBe(1);
     expect(same(['resolve', `pi:${uuid(6)}`]).stdout).toBe(`pi:${uuid(6)}\n`);
     expect(same(['resolve', '00000004']).stdout).toBe(`${key(4)}\n`);
+    expect(same(['resolve', '00000006']).code).toBe(2);
+    expect(same(['resolve', 'pi:00000006']).stdout).toBe(`pi:${uuid(6)}\n`);
+    expect(same(['resolve', 'claude:00000006-3333']).stdout).toBe(`${key(6)}\n`);
+    expect(same(['resolve', 'claude:00000009']).code).toBe(1);
     expect(same(['resolve', 'café']).stdout).toBe(`${key(2)}\n`);
     expect(same(['resolve', '--harness', 'pi', key(2)]).code).toBe(1);
     for (const k of [key(1), uuid(5), `pi:${uuid(6)}`, '00000003']) {
       const r = same(['emit', k], { RESUME_SHELL: 'zsh' });
       expect(r.code, r.stderr).toBe(0);
     }
+  });
+
+  it('the start of an id is compared as resolve compares it: lower-cased, whatever its characters', () => {
+    const h = store();
+    // (U+212A, the Kelvin sign, lower-cases to `k`, which SQLite's lower() does not know)
+    piSession(h, 'ABCDEF-1', 7, 'upper');
+    piSession(h, '\u212Aelvin-1', 8, 'kelvin sign');
+    piSession(h, 'kelvin-2', 9, 'plain k');
+    expect(run(h, ['index']).code).toBe(0);
+    expect(run(h, ['resolve', 'abcd']).stdout).toBe('pi:ABCDEF-1\n');
+    expect(run(h, ['resolve', 'KELVIN-2']).stdout).toBe('pi:kelvin-2\n');
+    const both = run(h, ['resolve', 'kelv']);
+    expect(both.code).toBe(2);
+    expect(both.stdout.split('\n').filter(Boolean).sort()).toEqual(['pi:kelvin-2', 'pi:\u212Aelvin-1']);
   });
 
   it('after an append the preview shows the grown session, the others as before', () => {

@@ -1138,16 +1138,24 @@ export interface StoredHit {
 }
 
 /**
- * One session of the stored listing, without statting any source: by its key, or by its full id
- * when exactly one session has it. Null when the listing has no session of that key; undefined when
- * this cannot tell (no index, an id several sessions share or none has): ask the whole listing then.
+ * One session of the stored listing, without statting any source: by its key, by its full id when
+ * exactly one session has it, or by the start of its id (`prefix`, lower case; of `harness`'s
+ * sessions when given) when exactly one session's id starts so. Null when the listing has no
+ * session of that key; undefined when this cannot tell (no index, an id or a start several sessions
+ * share or none has): ask the whole listing then.
  */
-export function storedSession(ctx: Ctx, q: { key: string } | { id: string }): StoredHit | null | undefined {
+export function storedSession(
+  ctx: Ctx,
+  q: { key: string } | { id: string } | { prefix: string; harness: string | null },
+): StoredHit | null | undefined {
   const db = store.openRead(indexFiles(ctx).db);
   if (!db) return undefined;
   try {
     if ('key' in q) return store.sessionByKey(db, q.key);
-    const hits = store.sessionsById(db, q.id);
+    const hits =
+      'id' in q
+        ? store.sessionsById(db, q.id)
+        : store.sessionsByIdPrefix(db, q.prefix).filter((h) => !q.harness || h.session.harness === q.harness);
     return hits.length === 1 ? hits[0] : undefined;
   } catch {
     return undefined;

@@ -530,6 +530,25 @@ export function sessionsById(db: Db, id: string): Array<{ session: Session; shor
   }));
 }
 
+/**
+ * The sessions whose id starts with `low` (lower case), compared as resolve's prefix step compares
+ * (lower-cased, then startsWith), without reading every session: the ids are looked at in the
+ * index on them, and only the sessions that match are read. (SQLite's lower() knows ASCII alone: an
+ * id with any other character is handed to the comparison here whatever its start.)
+ */
+export function sessionsByIdPrefix(db: Db, low: string): Array<{ session: Session; short: string }> {
+  const ids = st(db, "SELECT rowid, id FROM sessions WHERE lower(substr(id, 1, ?)) = ? OR id GLOB '*[^ -~]*'")
+    .raw()
+    .all(low.length, low) as Array<[number, string]>;
+  const doc = st(db, 'SELECT doc, short FROM sessions WHERE rowid = ?');
+  return ids
+    .filter(([, id]) => id.toLowerCase().startsWith(low))
+    .map(([rowid]) => {
+      const r = doc.get(rowid) as { doc: string; short: string };
+      return { session: JSON.parse(r.doc) as Session, short: r.short };
+    });
+}
+
 /** What the index keeps of a session key besides its session. */
 export interface KeyInfo {
   short: string;
