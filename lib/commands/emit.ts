@@ -10,7 +10,6 @@ import { hereDir, placeSession } from '../launch/moved.js';
 import { LiveError } from '../launch/plan.js';
 import { forStdout, prepare, shellOf } from '../launch/prepare.js';
 import { candidateLines } from '../present/candidates.js';
-import { shortIds } from '../select/filter.js';
 import { lookup } from '../select/find.js';
 import { resolve } from '../select/resolve.js';
 import type { Session } from '../types.js';
@@ -66,11 +65,10 @@ async function theKey(given: string | undefined): Promise<string> {
 /** The session KEY names and the name it goes by; several or none: the candidates, and an error. */
 async function sessionOf(app: App, key: string): Promise<{ s: Session; name: string }> {
   // a full key or id (what the picker and resolve hand on) is one record of the listing
-  const { hit, all: every } = await lookup(app, [key]);
+  const { hit, named } = await lookup(app, [key]);
   if (hit) return { s: hit.session, name: hit.short };
-  const all = await every();
-  const shorts = shortIds(all);
-  const r = resolve([key], all, { all: true, prompts: (words) => allPrompts(app.ctx, words) });
+  const { sessions, shorts, prompts } = await named();
+  const r = resolve([key], sessions, { all: true, prompts: (words) => prompts ?? allPrompts(app.ctx, words) });
   if (r.kind === 'none') throw new ExitError(1, `no session matches '${oneLine(key)}'`);
   if (r.kind !== 'one') {
     out(candidateLines(r.candidates, shorts));

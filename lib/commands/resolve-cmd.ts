@@ -13,13 +13,14 @@ export async function run(app: App, call: Call): Promise<void> {
   const [query] = call.args as [string[]];
   const o = call.opts as FilterOpts;
   const filters = filtersOf(o);
-  const { hit, all } = await lookup(app, query);
+  const { hit, named } = await lookup(app, query);
   if (hit && applyFilters([hit.session], { ...filters, all: true }).length === 1) {
     out(`${hit.session.key}\n`);
     return;
   }
-  const pool = applyFilters(await all(), { ...filters, all: true });
-  const r = resolve(query, pool, { all: !!o.all, prompts: (words) => allPrompts(app.ctx, words) });
+  const { sessions, prompts } = await named();
+  const pool = applyFilters(sessions, { ...filters, all: true });
+  const r = resolve(query, pool, { all: !!o.all, prompts: (words) => prompts ?? allPrompts(app.ctx, words) });
   const q = oneLine(query.join(' '));
   if (r.kind === 'none') throw new ExitError(1, `no session matches '${q}'`);
   if (r.kind === 'one') {

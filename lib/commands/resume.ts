@@ -15,7 +15,7 @@ import { LiveError } from '../launch/plan.js';
 import { forStdout, prepare, shellOf } from '../launch/prepare.js';
 import { candidateLines } from '../present/candidates.js';
 import { applyFilters, type Filters, shortIds } from '../select/filter.js';
-import { lookup } from '../select/find.js';
+import { type Lookup, lookup, type Named } from '../select/find.js';
 import { didYouMean, resolve } from '../select/resolve.js';
 import type { Session } from '../types.js';
 import { quotePosix, type ShellName } from '../util/quote.js';
@@ -152,9 +152,16 @@ function commandNames(): { name: string; aliases: string[] }[] {
 /** The session the words name, or the one picked among those they name; none: an error (with a command they may have meant). */
 async function sessionNamed(
   app: App,
-  { query, pool, all, shorts, choice }: { query: string[]; pool: Session[]; all: boolean; shorts: Map<string, string>; choice: Choice },
+  {
+    query,
+    pool,
+    all,
+    shorts,
+    choice,
+    prompts,
+  }: { query: string[]; pool: Session[]; all: boolean; shorts: Map<string, string>; choice: Choice; prompts: Map<string, string[]> | null },
 ): Promise<Session> {
-  const r = resolve(query, pool, { all, prompts: (words) => allPrompts(app.ctx, words) });
+  const r = resolve(query, pool, { all, prompts: (words) => prompts ?? allPrompts(app.ctx, words) });
   const q = oneLine(query.join(' '));
   if (r.kind === 'none') {
     const [only, ...more] = query;
@@ -169,6 +176,14 @@ async function sessionNamed(
   return r.kind === 'one' ? r.session : chooseAmong(app, r.candidates, choice);
 }
 
+/** The sessions a query is resolved over: those its words may name (`named`), else every one. */
+async function sessionsFor(app: App, found: Lookup | null, query: string[]): Promise<{ all: Session[]; named: Named | null }> {
+  if (!found) return { all: await app.sessions(), named: null };
+  if (!query.length) return { all: await found.all(), named: null };
+  const named = await found.named();
+  return { all: named.sessions, named };
+}
+
 /** The session to resume and the name it goes by: the picker's pick, a full key's or id's, or what the words name. */
 async function chosenSession(
   app: App,
@@ -176,19 +191,28 @@ async function chosenSession(
 ): Promise<{ s: Session; name: string; choice: Choice }> {
   // Bare `resume` on a terminal: fzf opens at once and its rows arrive when the index is ready.
   const early = query.length === 0 && !o.dryRun && pickerAvailable() ? await pickSession(app, { filters }) : null;
-  // a full key or id is one record of the listing; anything else resolves over all of it
+  // a full key or id is one record of the listing; words resolve over the sessions that may hold
+  // them (found.named: every session when the index cannot narrow them); no query, over all of them
   const found = early ? null : await lookup(app, query);
   const hit = found?.hit && applyFilters([found.hit.session], { ...filters, all: true }).length === 1 ? found.hit : null;
-  const all = early?.short || hit ? [] : found ? await found.all() : await app.sessions();
+  const { all, named } = early?.short || hit ? { all: [], named: null } : await sessionsFor(app, found, query);
   const pool = applyFilters(all, { ...filters, all: true });
-  const shorts = shortIds(all);
-  const choice: Choice = { query, dryRun: !!o.dryRun, shorts, filters, all, action: early?.action };
+  const shorts = named?.shorts ?? shortIds(all);
+  // (the picker a choice opens lists every session itself when `all` holds only those that may match)
+  const choice: Choice = {
+    query,
+    dryRun: !!o.dryRun,
+    shorts,
+    filters,
+    all: named && !named.every ? undefined : all,
+    action: early?.action,
+  };
 
   let s: Session;
   if (early) s = early.session;
   else if (hit) s = hit.session;
   else if (query.length === 0) s = await chooseAmong(app, applyFilters(all, filters), choice);
-  else s = await sessionNamed(app, { query, pool, all: !!o.all, shorts, choice });
+  else s = await sessionNamed(app, { query, pool, all: !!o.all, shorts, choice, prompts: named?.prompts ?? null });
   const name = early?.short ?? (hit ? hit.short : (shorts.get(s.id) ?? s.id));
   return { s, name, choice };
 }

@@ -31,9 +31,16 @@ export const likeOf = (w: string) => `%${w.replace(/[\\%_]/g, (c) => `\\${c}`)}%
 /**
  * The sessions of the index whose record holds every word (see the top), with their short ids.
  * `names`: the snapshot names by Claude session id (a name titles an untitled session, so a word in
- * it counts as held). Null when this cannot tell: no words, a word that is not plainWord, no index.
+ * it counts as held). `prompted` (allPrompts of the words): a word in one of a session's prompts
+ * counts as held too, as resolve matches words in every prompt. Null when this cannot tell: no
+ * words, a word that is not plainWord, no index.
  */
-export function sessionsHolding(ctx: Ctx, words: string[], names: Record<string, string> = {}): Holding | null {
+export function sessionsHolding(
+  ctx: Ctx,
+  words: string[],
+  names: Record<string, string> = {},
+  prompted?: Map<string, string[]>,
+): Holding | null {
   // the words folded as they are matched (rank.ts fold), looked for in the records folded alike
   const folded = words.map(fold);
   if (folded.length === 0 || !folded.every(plainWord)) return null;
@@ -45,8 +52,11 @@ export function sessionsHolding(ctx: Ctx, words: string[], names: Record<string,
       const named = Object.entries(names)
         .filter(([, name]) => fold(name).includes(w))
         .map(([sid]) => sid);
-      conds.push(`(coalesce(folded, doc) LIKE ? ESCAPE '\\'${named.map(() => ' OR key = ?').join('')})`);
-      args.push(likeOf(w), ...named.map((sid) => `claude:${sid}`));
+      // and so does one of its prompts (`prompted`: the prompts of the sessions that have one holding a word)
+      const inPrompts = prompted ? [...prompted].filter(([, ps]) => ps.some((p) => fold(p).includes(w))).map(([k]) => k) : [];
+      const alt = `${named.map(() => ' OR key = ?').join('')}${inPrompts.length ? ' OR key IN (SELECT value FROM json_each(?))' : ''}`;
+      conds.push(`(coalesce(folded, doc) LIKE ? ESCAPE '\\'${alt})`);
+      args.push(likeOf(w), ...named.map((sid) => `claude:${sid}`), ...(inPrompts.length ? [JSON.stringify(inPrompts)] : []));
     }
     const sql = `SELECT doc, short FROM sessions${conds.length ? ` WHERE ${conds.join(' AND ')}` : ''} ORDER BY at DESC, id`;
     const sessions: Session[] = [];

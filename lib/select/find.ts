@@ -3,11 +3,15 @@
 // statting anything (one record of it, one row of the index database: lib/index/index.ts storedSession); only a
 // key missing from it (or no index yet) brings the index up to date.
 import type { App } from '../app.js';
+import { readNames, storeDir } from '../harness/claude/care/store.js';
+import { plainWord, sessionsHolding } from '../index/holding.js';
 import { type ListedSession, storedListing, storedRows, storedSession } from '../index/index.js';
+import { allPrompts } from '../index/prompts.js';
 import { forkLine } from '../present/preview.js';
 import type { Session } from '../types.js';
 import { HARNESSES } from '../types.js';
-import { shortOf } from './filter.js';
+import { shortIds, shortOf } from './filter.js';
+import { fold, parseQuery, wantedWords } from './rank.js';
 import { looksLikePath, MIN_PREFIX, resolve } from './resolve.js';
 
 /**
@@ -65,15 +69,13 @@ async function findWithList(app: App, key: string): Promise<{ session: Session |
  * one of those or the lookup cannot tell alone (words, a path, an id or a start two sessions
  * share); `all()` is then every session of the index just checked, read without checking again.
  */
-export async function lookup(
-  app: App,
-  query: string[],
-): Promise<{ hit: { session: Session; short: string } | null; all: () => Promise<Session[]> }> {
+export async function lookup(app: App, query: string[]): Promise<Lookup> {
   // (the progress bar of a long build, on a terminal, as the whole index run shows it)
   await app.upToDate();
   const all = () => checkedSessions(app);
+  const named = () => namedBy(app, query);
   const q = query.length === 1 ? query[0].trim() : '';
-  if (!q || /\s/.test(q) || looksLikePath(q)) return { hit: null, all };
+  if (!q || /\s/.test(q) || looksLikePath(q)) return { hit: null, all, named };
   const m = /^([a-z]+):(.+)$/.exec(q);
   const scoped = m && (HARNESSES as readonly string[]).includes(m[1]) ? m : null;
   // a full key or id, else (none has it) the start of one id: resolve's steps (2) and (3), in order
@@ -81,9 +83,46 @@ export async function lookup(
   const got =
     storedSession(app.ctx, scoped ? { key: q } : { id: q }) ??
     (idq.length >= MIN_PREFIX ? storedSession(app.ctx, { prefix: idq.toLowerCase(), harness: scoped ? scoped[1] : null }) : undefined);
-  if (!got) return { hit: null, all };
+  if (!got) return { hit: null, all, named };
   const [session] = app.named(app.view([got.session]));
-  return { hit: { session: session, short: got.short }, all };
+  return { hit: { session: session, short: got.short }, all, named };
+}
+
+export interface Lookup {
+  hit: { session: Session; short: string } | null;
+  /** every session of the index just checked */
+  all: () => Promise<Session[]>;
+  /** the sessions the query may name (namedBy) */
+  named: () => Promise<Named>;
+}
+
+/** The sessions a query may name, for resolve: its pool, the short ids to show them by, and the prompts to match words in. */
+export interface Named {
+  sessions: Session[];
+  shorts: Map<string, string>;
+  /** resolve's `prompts` (allPrompts of the query's words), when they were read to narrow the sessions */
+  prompts: Map<string, string[]> | null;
+  /** every session of the index, not only those that may match */
+  every: boolean;
+}
+
+/**
+ * The sessions a query of words may name, with their stored short ids: those whose record or
+ * prompts hold every word (holding.ts, with the words' prompts), which resolve then matches exactly.
+ * At 22,000 sessions, reading every session for it was ~100 ms and ranking them all as much again.
+ * Every session when the index cannot narrow them: a path, a word that is not plain ASCII, only `!`
+ * words, no index.
+ */
+async function namedBy(app: App, query: string[]): Promise<Named> {
+  const words = wantedWords(parseQuery(query));
+  const one = query.length === 1 ? query[0].trim() : '';
+  if (words.length && !looksLikePath(one) && words.map(fold).every(plainWord)) {
+    const prompts = allPrompts(app.ctx, words);
+    const held = sessionsHolding(app.ctx, words, readNames(storeDir(app.ctx)), prompts);
+    if (held) return { sessions: app.named(app.view(held.sessions)), shorts: held.shorts, prompts, every: false };
+  }
+  const all = await checkedSessions(app);
+  return { sessions: all, shorts: shortIds(all), prompts: null, every: true };
 }
 
 /**
