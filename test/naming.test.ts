@@ -143,7 +143,15 @@ describe('words read only the prompts of sessions that hold one of them', () => 
     // 70 sessions; the words only in middle prompts
     for (let i = 0; i < 70; i++) {
       // (40: `kiwi` written with a Kelvin sign, whose lower case is `k`)
-      const words = i === 17 ? 'the zanzibar parser' : i === 40 ? 'the Zanzibar \u212aiwi stand' : `filler ${i}`;
+      // (23: words beside characters the stored JSON escapes)
+      const words =
+        i === 17
+          ? 'the zanzibar parser'
+          : i === 40
+            ? 'the Zanzibar \u212aiwi stand'
+            : i === 23
+              ? 'say "zanzibar"\nthen\tstop\\here'
+              : `filler ${i}`;
       piSession(home, {
         id: id(i),
         cwd,
@@ -157,13 +165,23 @@ describe('words read only the prompts of sessions that hold one of them', () => 
     expect(every.size).toBe(70);
     // only the sessions with a prompt holding the word (in any case), with every prompt of theirs
     const some = allPrompts(ctx, ['ZANZIBAR']);
-    expect([...some.keys()].sort()).toEqual([`pi:${id(17)}`, `pi:${id(40)}`].sort());
+    expect([...some.keys()].sort()).toEqual([`pi:${id(17)}`, `pi:${id(23)}`, `pi:${id(40)}`].sort());
     expect(some.get(`pi:${id(17)}`)).toEqual(every.get(`pi:${id(17)}`));
     // a word with a `k` is not narrowed by: a Kelvin sign's lower case holds it
     expect(allPrompts(ctx, ['kiwi']).has(`pi:${id(40)}`)).toBe(true);
     expect(run(home, ['resolve', 'kiwi']).stdout).toBe(`pi:${id(40)}\n`);
     // the same sessions named as with every prompt
-    for (const q of [['zanzibar'], ['zanzibar', 'parser'], ['ZANZIBAR', 'kiwi'], ['shop', 'filler'], ['nothing-here'], ['100%'], ['a_b']]) {
+    for (const q of [
+      ['zanzibar'],
+      ['zanzibar', 'parser'],
+      ['ZANZIBAR', 'kiwi'],
+      ['zanzibar', 'then'],
+      ['stop', 'here'],
+      ['shop', 'filler'],
+      ['nothing-here'],
+      ['100%'],
+      ['a_b'],
+    ]) {
       const r = run(home, ['resolve', '-a', ...q]);
       const want = [...every]
         .filter(([, ps]) => q.every((w) => ps.some((p) => p.toLowerCase().includes(w.toLowerCase())) || cwd.includes(w.toLowerCase())))

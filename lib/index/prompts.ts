@@ -7,7 +7,7 @@
 import { fold } from '../select/rank.js';
 import type { Ctx } from '../types.js';
 import { indexFiles } from './files.js';
-import { likeOf, plainWord } from './holding.js';
+import { gatherPrompts, likeOf, plainWord } from './holding.js';
 import { openRead } from './store.js';
 
 /**
@@ -17,9 +17,8 @@ import { openRead } from './store.js';
  * plainWord), every prompt.
  */
 export function allPrompts(ctx: Ctx, words: string[] = []): Map<string, string[]> {
-  const out = new Map<string, string[]>();
   const db = openRead(indexFiles(ctx).db);
-  if (!db) return out;
+  if (!db) return new Map();
   try {
     // the words folded as they are matched (rank.ts fold), looked for in the prompts folded alike:
     // LIKE folds ASCII case only, and `folded` (store.ts) is each non-ASCII row's text folded
@@ -28,16 +27,11 @@ export function allPrompts(ctx: Ctx, words: string[] = []): Map<string, string[]
     const sql = look?.length
       ? `SELECT key, texts FROM prompts WHERE key IN (SELECT key FROM prompts WHERE ${look.map(() => "coalesce(folded, texts) LIKE ? ESCAPE '\\'").join(' OR ')}) ORDER BY key, path`
       : 'SELECT key, texts FROM prompts ORDER BY key, path';
-    for (const r of db.prepare(sql).iterate(...(look ?? []).map(likeOf)) as Iterable<{ key: string; texts: string }>) {
-      const ps = JSON.parse(r.texts) as string[];
-      const had = out.get(r.key);
-      if (had) had.push(...ps);
-      else out.set(r.key, ps);
-    }
+    return gatherPrompts(db.prepare(sql).iterate(...(look ?? []).map(likeOf)) as Iterable<{ key: string; texts: string }>);
   } catch {
-    /* no prompts to give */
+    // no prompts to give
+    return new Map();
   } finally {
     db.close();
   }
-  return out;
 }

@@ -4,14 +4,13 @@
 // key missing from it (or no index yet) brings the index up to date.
 import type { App } from '../app.js';
 import { readNames, storeDir } from '../harness/claude/care/store.js';
-import { plainWord, sessionsHolding } from '../index/holding.js';
+import { sessionsHolding } from '../index/holding.js';
 import { type ListedSession, storedListing, storedRows, storedSession } from '../index/index.js';
-import { allPrompts } from '../index/prompts.js';
 import { forkLine } from '../present/preview.js';
 import type { Session } from '../types.js';
 import { HARNESSES } from '../types.js';
 import { shortIds, shortOf } from './filter.js';
-import { fold, parseQuery, wantedWords } from './rank.js';
+import { parseQuery, wantedWords } from './rank.js';
 import { looksLikePath, MIN_PREFIX, resolve } from './resolve.js';
 
 /**
@@ -100,7 +99,7 @@ export interface Lookup {
 export interface Named {
   sessions: Session[];
   shorts: Map<string, string>;
-  /** resolve's `prompts` (allPrompts of the query's words), when they were read to narrow the sessions */
+  /** resolve's `prompts` (the prompts of the sessions found), when they were read with them */
   prompts: Map<string, string[]> | null;
   /** every session of the index, not only those that may match */
   every: boolean;
@@ -116,10 +115,9 @@ export interface Named {
 async function namedBy(app: App, query: string[]): Promise<Named> {
   const words = wantedWords(parseQuery(query));
   const one = query.length === 1 ? query[0].trim() : '';
-  if (words.length && !looksLikePath(one) && words.map(fold).every(plainWord)) {
-    const prompts = allPrompts(app.ctx, words);
-    const held = sessionsHolding(app.ctx, words, readNames(storeDir(app.ctx)), prompts);
-    if (held) return { sessions: app.named(app.view(held.sessions)), shorts: held.shorts, prompts, every: false };
+  if (!looksLikePath(one)) {
+    const held = sessionsHolding(app.ctx, words, readNames(storeDir(app.ctx)), true);
+    if (held) return { sessions: app.named(app.view(held.sessions)), shorts: held.shorts, prompts: held.prompts, every: false };
   }
   const all = await checkedSessions(app);
   return { sessions: all, shorts: shortIds(all), prompts: null, every: true };
