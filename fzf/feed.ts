@@ -6,12 +6,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { App } from '../lib/app.js';
+import { promptsForWords } from '../lib/index/holding.js';
 import { allPrompts } from '../lib/index/prompts.js';
 import { eachRow, printAligned, type RowBin } from '../lib/index/rowbin.js';
 import { alignedName, printRowsOut, type RowsOutKey, RowsTape, rowsOutKey } from '../lib/index/rowsout.js';
 import { ALIGN_CAPS, alignLine, row } from '../lib/output.js';
 import { applyFilters, type Filters, shortIds, under } from '../lib/select/filter.js';
-import { type Matchable, parseQuery, rank, wantedWords } from '../lib/select/rank.js';
+import { fold, type Matchable, parseQuery, rank, wantedWords } from '../lib/select/rank.js';
 import type { Harness, Session } from '../lib/types.js';
 import { HARNESSES } from '../lib/types.js';
 import { colorOn } from '../lib/util/color.js';
@@ -292,6 +293,18 @@ function rowMatchable(r: PickRow, prompts: Map<string, string[]> | null): Matcha
 }
 
 /**
+ * Whether a word (folded) is in a shown row's key, directory or fields: all a row is matched on
+ * besides the prompts (rowMatchable), so a row without it can match only through a prompt.
+ */
+function inRow(shown: PickRow[]): (key: string, word: string) => boolean {
+  let text: Map<string, string> | null = null;
+  return (key, word) => {
+    text ??= new Map(shown.map((r) => [r.fields[0] ?? '', fold(`${r.cwd ?? ''}\n${r.fields.join('\n')}`)]));
+    return text.get(key)?.includes(word) ?? false;
+  };
+}
+
+/**
  * The picker's list for state `s` and the typed query: the status line, then the rows the filters
  * show, those the query matches best first (lib/select/rank.ts, the rules of `resume WORDS`), laid
  * out for the screen (fzf/layout.ts). Prompts are read only for a query.
@@ -311,7 +324,7 @@ export function pickerText(app: App, src: FeedSource, s: PickState, query: strin
   const count = shown.length;
   if (terms.length) {
     const words = wantedWords(terms);
-    const prompts = words.length ? allPrompts(app.ctx, words) : null;
+    const prompts = words.length ? (promptsForWords(app.ctx, words, inRow(shown)) ?? allPrompts(app.ctx, words)) : null;
     shown = rank(shown, terms, home, (r) => rowMatchable(r, prompts));
   }
   const status = statusOf({ total: all.length, shown: count, hidden, matched: terms.length ? shown.length : undefined }, s, home);

@@ -188,5 +188,22 @@ describe('words read only the prompts of sessions that hold one of them', () => 
         .map(([k]) => k);
       expect(r.stdout.split('\n').filter(Boolean).sort(), q.join(' ')).toEqual(want.sort());
     }
+    // the picker's list for a typed query: a word in a prompt and one in the row (the directory)
+    const pick = path.join(home, 'pick');
+    fs.mkdirSync(pick);
+    fs.writeFileSync(path.join(pick, 'state.json'), JSON.stringify({ all: true, harness: null, dir: null, deep: false, cols: 200 }));
+    const listed = (q: string) => {
+      const r = run(home, ['__feed', '--query', q], { RESUME_PICK_DIR: pick, NO_COLOR: '1' });
+      expect(r.code, r.stderr).toBe(0);
+      return r.stdout
+        .trimEnd()
+        .split('\n')
+        .slice(1)
+        .map((l) => l.split('\t')[0]);
+    };
+    expect(listed('zanzibar shop').sort()).toEqual([17, 23, 40].map((i) => `pi:${id(i)}`).sort());
+    expect(listed('shop then zanzibar')).toEqual([`pi:${id(23)}`]);
+    expect(listed('zanzibar nowhere')).toEqual([]);
+    expect(listed('shop')).toHaveLength(70);
   });
 });

@@ -115,3 +115,23 @@ export function gatherPrompts(rows: Iterable<{ key: string; texts: string }>): M
   }
   return out;
 }
+
+/**
+ * The prompts to match words in, decoded only for the sessions that may match them all: per word,
+ * the sessions with a prompt holding it come from one undecoded pass (promptWords), and a session's
+ * prompts are decoded when every word is in one of its prompts or, by `inRest`, in what the caller
+ * matches besides (its row). In the picker at 22,000 sessions, with a word in every session,
+ * decoding every prompt was ~250 ms a key. Null when a word is not plainWord, or there is no index:
+ * the caller reads allPrompts then.
+ */
+export function promptsForWords(ctx: Ctx, words: string[], inRest: (key: string, word: string) => boolean): Map<string, string[]> | null {
+  const folded = words.map(fold);
+  if (folded.length === 0 || !folded.every(plainWord)) return null;
+  return withRead(indexFiles(ctx).db, (db) => {
+    const sets = promptWords(db, folded).map((keys) => new Set(keys));
+    const may = new Set<string>();
+    for (const keys of sets)
+      for (const key of keys) if (!may.has(key) && folded.every((w, i) => sets[i].has(key) || inRest(key, w))) may.add(key);
+    return promptsOf(db, [...may]);
+  });
+}
