@@ -14,7 +14,7 @@ import { printCandidates } from '../index/rowbin.js';
 import { type Candidate, candidate, label } from '../output.js';
 import { applyFilters, type Filters, parseHarnesses, resolveDir, shortIds } from '../select/filter.js';
 import { checkedSessions } from '../select/find.js';
-import { fold, parseQuery, wantedWords } from '../select/rank.js';
+import { parseQuery, wantedWords } from '../select/rank.js';
 import { looksLikePath, resolve } from '../select/resolve.js';
 import { HARNESSES, type Session } from '../types.js';
 import { tildify } from '../util/paths.js';
@@ -87,24 +87,20 @@ export async function printWordCandidates(
     got.keep?.();
     return;
   }
-  // a word: only the sessions whose listing record holds it are parsed, when that can be told, and
-  // every prompt is looked in as `resume WORDS` looks (the listing keeps the first and last only)
-  const prompts = looksLikePath(word) ? undefined : allPrompts(app.ctx, wantedWords(parseQuery(word)));
-  let held = 'bin' in got && !looksLikePath(word) ? sessionsHolding(app.ctx, [word], got.names()) : null;
-  // a session that only a middle prompt names is not among them: then the whole listing
-  if (held && prompts && promptOnly(prompts, word, held.sessions)) held = null;
+  // a word: only the sessions whose listing record or prompts hold it are parsed, when that can be
+  // told, and every prompt is looked in as `resume WORDS` looks (the listing keeps the first and last
+  // only); else the whole listing
+  const words = looksLikePath(word) ? null : wantedWords(parseQuery(word));
+  const held = 'bin' in got && words ? sessionsHolding(app.ctx, words, got.names(), true) : null;
   const rows = held
-    ? sessionCandidates(word, app.named(held.sessions), { home: app.ctx.home, now, filters: f, shorts: held.shorts, prompts })
-    : sessionCandidates(word, await checkedSessions(app), { home: app.ctx.home, now, filters: f, prompts });
+    ? sessionCandidates(word, app.named(held.sessions), { home: app.ctx.home, now, filters: f, shorts: held.shorts, prompts: held.prompts })
+    : sessionCandidates(word, await checkedSessions(app), {
+        home: app.ctx.home,
+        now,
+        filters: f,
+        prompts: words ? allPrompts(app.ctx, words) : undefined,
+      });
   write(candidateLines(rows));
-}
-
-/** Does a prompt of a session outside `held` hold the word (folded as rank.ts folds)? */
-function promptOnly(prompts: Map<string, string[]>, word: string, held: Session[]): boolean {
-  const keys = new Set(held.map((s) => s.key));
-  const w = fold(word);
-  for (const [key, ps] of prompts) if (!keys.has(key) && ps.some((p) => fold(p).includes(w))) return true;
-  return false;
 }
 
 /** The candidates as the shell integration reads them: `<value>\t<description>` a line. */

@@ -32,8 +32,8 @@ export const likeOf = (w: string) => `%${w.replace(/[\\%_]/g, (c) => `\\${c}`)}%
  * The sessions of the index whose record holds every word (see the top), with their short ids.
  * `names`: the snapshot names by Claude session id (a name titles an untitled session, so a word in
  * it counts as held). With `prompts`, a word in one of a session's prompts counts as held too, as
- * resolve matches words in every prompt, and the prompts of the sessions found are handed back
- * (resolve's `prompts`). Null when this cannot tell: no words, a word that is not plainWord, no index.
+ * resolve matches words in every prompt, and the prompts of the sessions found that have one
+ * holding a word are handed back (resolve's `prompts`). Null when this cannot tell: no words, a word that is not plainWord, no index.
  */
 export function sessionsHolding(
   ctx: Ctx,
@@ -67,15 +67,15 @@ export function sessionsHolding(
       sessions.push(s);
       shorts.set(s.id, r.short);
     }
+    // (the prompts of a session none of whose prompts holds a word add nothing to its match)
+    const some = new Set(inPrompts?.flat());
     return {
       sessions,
       shorts,
-      prompts: inPrompts
-        ? promptsOf(
-            db,
-            sessions.map((s) => s.key),
-          )
-        : new Map(),
+      prompts: promptsOf(
+        db,
+        sessions.map((s) => s.key).filter((k) => some.has(k)),
+      ),
     };
   });
 }
