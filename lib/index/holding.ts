@@ -1,6 +1,7 @@
-// The sessions of the index whose stored record contains every one of some words, found by the
-// database (LIKE over each session's record) so that only those records are parsed: completing a
-// word (`resume web<TAB>`) at 22,000 sessions would otherwise parse every session.
+// The sessions of the index whose stored record (or, asked, one of whose prompts) contains each of
+// some words, found by the database (LIKE over each session's record and stored prompts) so that only
+// those records are parsed: completing a word (`resume web<TAB>`), `resume WORDS` and the picker's
+// typed query at 22,000 sessions would otherwise parse every session, and decode every prompt.
 //
 // What is found is a superset of what resolve's words match, never less: a record holds more than
 // the fields words are matched against, and the words and the records are folded as words are
