@@ -10,6 +10,9 @@ import { jsonl, run, tempHome, write } from './helpers.js';
 import { LS_JSON_FIELDS } from './json.js';
 import { claudeSession, piSession } from './launch-helpers.js';
 
+/** 40 words, none inside another */
+const MANY = Array.from({ length: 40 }, (_, i) => `qa${String(i).padStart(2, '0')}`);
+
 function corpus() {
   const home = tempHome();
   const cwd = path.join(home, 'src', 'shop');
@@ -151,7 +154,9 @@ describe('words read only the prompts of sessions that hold one of them', () => 
             ? 'the Zanzibar \u212aiwi stand'
             : i === 23
               ? 'say "zanzibar"\nthen\tstop\\here'
-              : `filler ${i}`;
+              : i === 55
+                ? MANY.slice(8).join(' ')
+                : `filler ${i}`;
       piSession(home, {
         id: id(i),
         cwd,
@@ -205,5 +210,9 @@ describe('words read only the prompts of sessions that hold one of them', () => 
     expect(listed('shop then zanzibar')).toEqual([`pi:${id(23)}`]);
     expect(listed('zanzibar nowhere')).toEqual([]);
     expect(listed('shop')).toHaveLength(70);
+    // a query of 40 words, more than a 32-bit mask tells apart: 8 in the directory, 32 in a prompt
+    const many = [...Array(8).fill('shop'), ...MANY.slice(8)];
+    expect(run(home, ['resolve', ...many]).stdout).toBe(`pi:${id(55)}\n`);
+    expect(listed(many.join(' '))).toEqual([`pi:${id(55)}`]);
   });
 });

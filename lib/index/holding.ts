@@ -34,7 +34,8 @@ export const likeOf = (w: string) => `%${w.replace(/[\\%_]/g, (c) => `\\${c}`)}%
  * `names`: the snapshot names by Claude session id (a name titles an untitled session, so a word in
  * it counts as held). With `prompts`, a word in one of a session's prompts counts as held too, as
  * resolve matches words in every prompt, and the prompts of the sessions found that have one
- * holding a word are handed back (resolve's `prompts`). Null when this cannot tell: no words, a word that is not plainWord, no index.
+ * holding a word are handed back (resolve's `prompts`). Null when this cannot tell: no words, a word
+ * that is not plainWord, more words than MOST_WORDS, no index.
  */
 export function sessionsHolding(
   ctx: Ctx,
@@ -44,7 +45,7 @@ export function sessionsHolding(
 ): (Holding & { prompts: Map<string, string[]> }) | null {
   // the words folded as they are matched (rank.ts fold), looked for in the records folded alike
   const folded = words.map(fold);
-  if (folded.length === 0 || !folded.every(plainWord)) return null;
+  if (folded.length === 0 || folded.length > MOST_WORDS || !folded.every(plainWord)) return null;
   return withRead(indexFiles(ctx).db, (db) => {
     const inPrompts = prompts ? promptWords(db, folded) : null;
     const conds: string[] = [];
@@ -80,6 +81,9 @@ export function sessionsHolding(
     };
   });
 }
+
+/** the words promptWords tells apart: one bit of a 32-bit mask each */
+const MOST_WORDS = 31;
 
 /**
  * Per word, the sessions with a prompt that holds it: one pass over the prompts table, each row's
@@ -122,12 +126,12 @@ export function gatherPrompts(rows: Iterable<{ key: string; texts: string }>): M
  * the sessions with a prompt holding it come from one undecoded pass (promptWords), and a session's
  * prompts are decoded when every word is in one of its prompts or, by `inRest`, in what the caller
  * matches besides (its row). In the picker at 22,000 sessions, with a word in every session,
- * decoding every prompt was ~250 ms a key. Null when a word is not plainWord, or there is no index:
- * the caller reads allPrompts then.
+ * decoding every prompt was ~250 ms a key. Null when a word is not plainWord, there are more than
+ * MOST_WORDS, or there is no index: the caller reads allPrompts then.
  */
 export function promptsForWords(ctx: Ctx, words: string[], inRest: (key: string, word: string) => boolean): Map<string, string[]> | null {
   const folded = words.map(fold);
-  if (folded.length === 0 || !folded.every(plainWord)) return null;
+  if (folded.length === 0 || folded.length > MOST_WORDS || !folded.every(plainWord)) return null;
   return withRead(indexFiles(ctx).db, (db) => {
     const sets = promptWords(db, folded).map((keys) => new Set(keys));
     const may = new Set<string>();
