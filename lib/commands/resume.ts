@@ -46,6 +46,8 @@ export interface Choice {
   all?: Session[];
   /** set when the picker chose: the key it was chosen with (resume, print the line, or fork) */
   action?: PickAction;
+  /** set when the picker chose from the index's listing: the short id it showed */
+  short?: string;
 }
 
 /**
@@ -62,6 +64,7 @@ export async function chooseAmong(app: App, candidates: Session[], c: Choice): P
   if (!c.dryRun && pickerAvailable()) {
     const r = await pickSession(app, { query: c.query.join(' '), filters: c.filters, sessions: c.all });
     c.action = r.action;
+    c.short = r.short;
     return r.session;
   }
   out(candidateLines(candidates, c.shorts));
@@ -213,7 +216,8 @@ async function chosenSession(
   else if (hit) s = hit.session;
   else if (query.length === 0) s = await chooseAmong(app, applyFilters(all, filters), choice);
   else s = await sessionNamed(app, { query, pool, all: !!o.all, shorts, choice, prompts: named?.prompts ?? null });
-  const name = early?.short ?? (hit ? hit.short : (shorts.get(s.id) ?? s.id));
+  // (a session picked from the whole listing may not be among `shorts`: the picker says its short id)
+  const name = early?.short ?? (hit ? hit.short : (choice.short ?? shorts.get(s.id) ?? s.id));
   return { s, name, choice };
 }
 
