@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readNames, storeDir } from './harness/claude/care/store.js';
 import { rootVars } from './harness/registry.js';
-import type { IndexFiles } from './index/index.js';
+import type { IndexFiles, IndexOptions } from './index/index.js';
 import { type IndexResult, type ListedSession, lastRowBin, listSessions, storedRows, toListed, updateIndex } from './index/index.js';
 import { dirFilterable, type RowBin, untitledClaude } from './index/rowbin.js';
 import { CANDIDATES_OUT, printRowsOut, type RowsOutKey, RowsTape, rowsOutKey, rowsOutName } from './index/rowsout.js';
@@ -209,7 +209,6 @@ type ListingRows = Awaited<ReturnType<App['listingRows']>>;
 /** App.listingRows past the cached and demo cases: the listing checked (or built), as rows when it can be. */
 async function checkedRows(app: App, { onSessions, quiet, dir, rowsOut }: ListingRowsAsk): Promise<ListingRows> {
   const { ctx, distDir } = app;
-  const bar = onSessions || quiet ? null : progressBar('indexing');
   const stream = onSessions && ((b: Session[]) => onSessions(withSnapshotNames(ctx, b)));
   // rows.out of the listing found unchanged: printed when still good, else written after rows.bin is
   let out: { file: string; key: RowsOutKey } | null = null;
@@ -219,14 +218,8 @@ async function checkedRows(app: App, { onSessions, quiet, dir, rowsOut }: Listin
       out = { file: path.join(files.dir, rowsOut.candidates ? CANDIDATES_OUT : rowsOutName(rowsOut.all)), key: rowsOutKey(ctx, id) };
       return printRowsOut(out.file, out.key, rowsOut.now, rowsOut.write);
     });
-  try {
-    const r = await listSessions(ctx, {
-      workerFile: path.join(distDir, 'worker.cjs'),
-      progress: bar?.update,
-      rowBin: true,
-      ...(stream ? { onSessions: stream } : {}),
-      ...(printed ? { printed } : {}),
-    });
+  return indexing(distDir, !!(onSessions || quiet), async (run) => {
+    const r = await listSessions(ctx, { ...run, rowBin: true, ...(stream ? { onSessions: stream } : {}), ...(printed ? { printed } : {}) });
     if (r.printed) return { sessions: [], printed: true };
     if (!r.rowBin) return { sessions: withSnapshotNames(ctx, r.sessions) };
     const kept = out as { file: string; key: RowsOutKey } | null;
@@ -237,6 +230,21 @@ async function checkedRows(app: App, { onSessions, quiet, dir, rowsOut }: Listin
     if (!dir || dirFilterable(r.rowBin)) return withNames(ctx, r.rowBin);
     const rows = storedRows(ctx);
     return { sessions: rows ? withSnapshotNames(ctx, rows) : await app.listing({ quiet: true }) };
+  });
+}
+
+/**
+ * An index run with the progress bar a terminal shows while it builds (none when `quiet`), ended
+ * with the run; `run` gets what every index run of the app takes (the worker file, the bar).
+ */
+async function indexing<T>(
+  distDir: string,
+  quiet: boolean,
+  run: (o: Pick<IndexOptions, 'workerFile' | 'progress'>) => Promise<T>,
+): Promise<T> {
+  const bar = quiet ? null : progressBar('indexing');
+  try {
+    return await run({ workerFile: path.join(distDir, 'worker.cjs'), progress: bar?.update });
   } finally {
     bar?.end();
   }
@@ -260,19 +268,11 @@ export function makeApp(opts: { demo?: boolean; env?: NodeJS.ProcessEnv; distDir
     view: (list) => (demo ? demoView(list, pkgDir, cacheDir(ctx)) : list),
     launchEnv: (): Record<string, string> => (demo ? { PATH: `${path.join(pkgDir, 'demo', 'bin')}:${baseEnv.PATH ?? ''}` } : {}),
     index(o = {}) {
-      const bar = o.quiet ? null : progressBar('indexing');
       const given = o.onSessions;
       const onSessions = given && demo ? (b: Session[]) => given(app.view(b)) : given;
-      const p = updateIndex(ctx, {
-        rebuild: o.rebuild,
-        harnesses: o.harnesses,
-        withEntries: o.withEntries,
-        workerFile: path.join(distDir, 'worker.cjs'),
-        progress: bar?.update,
-        onSessions,
-      })
-        .then((r) => (demo ? { ...r, sessions: app.view(r.sessions) } : r))
-        .finally(() => bar?.end());
+      const p = indexing(distDir, !!o.quiet, (run) =>
+        updateIndex(ctx, { ...run, rebuild: o.rebuild, harnesses: o.harnesses, withEntries: o.withEntries, onSessions }),
+      ).then((r) => (demo ? { ...r, sessions: app.view(r.sessions) } : r));
       if (!o.rebuild && !o.harnesses && !o.withEntries && o.keep !== false) cached = p;
       return p;
     },
@@ -293,20 +293,13 @@ export function makeApp(opts: { demo?: boolean; env?: NodeJS.ProcessEnv; distDir
         const c = await cached;
         return withSnapshotNames(ctx, toListed(c.sessions, c.shorts));
       }
-      const bar = onSessions || quiet ? null : progressBar('indexing');
       // a full build streams the finished list in order (lib/index/stream.ts), named as the result is;
       // not the demo, whose fixed times are not its files' times
       const stream = onSessions && !demo && ((b: Session[]) => onSessions(withSnapshotNames(ctx, app.view(b))));
-      try {
-        const r = await listSessions(ctx, {
-          workerFile: path.join(distDir, 'worker.cjs'),
-          progress: bar?.update,
-          ...(stream ? { onSessions: stream } : {}),
-        });
-        return withSnapshotNames(ctx, app.view(r.sessions));
-      } finally {
-        bar?.end();
-      }
+      const r = await indexing(distDir, !!(onSessions || quiet), (run) =>
+        listSessions(ctx, { ...run, ...(stream ? { onSessions: stream } : {}) }),
+      );
+      return withSnapshotNames(ctx, app.view(r.sessions));
     },
     lastRows() {
       const bin = demo ? null : lastRowBin(ctx);
@@ -322,13 +315,8 @@ export function makeApp(opts: { demo?: boolean; env?: NodeJS.ProcessEnv; distDir
         await app.listing({ quiet });
         return;
       }
-      const bar = quiet ? null : progressBar('indexing');
-      try {
-        // (`printed`: what a no-change run would print is not wanted, so it is done before rows.bin is opened)
-        await listSessions(ctx, { workerFile: path.join(distDir, 'worker.cjs'), progress: bar?.update, rowBin: true, printed: () => true });
-      } finally {
-        bar?.end();
-      }
+      // (`printed`: what a no-change run would print is not wanted, so it is done before rows.bin is opened)
+      await indexing(distDir, !!quiet, (run) => listSessions(ctx, { ...run, rowBin: true, printed: () => true }));
     },
   };
   return app;
