@@ -3,7 +3,6 @@
 // `resume rows | fzf | resume emit`, `resume resolve WORDS | resume emit`.
 import type { App } from '../app.js';
 import { ExitError, usage } from '../errors.js';
-import { allPrompts } from '../index/prompts.js';
 import { loadConfig } from '../launch/config.js';
 import { shellLine } from '../launch/emit.js';
 import { hereDir, placeSession } from '../launch/moved.js';
@@ -68,7 +67,7 @@ async function sessionOf(app: App, key: string): Promise<{ s: Session; name: str
   const { hit, named } = await lookup(app, [key]);
   if (hit) return { s: hit.session, name: hit.short };
   const { sessions, shorts, prompts } = await named();
-  const r = resolve([key], sessions, { all: true, prompts: (words) => prompts ?? allPrompts(app.ctx, words) });
+  const r = resolve([key], sessions, { all: true, prompts });
   if (r.kind === 'none') throw new ExitError(1, `no session matches '${oneLine(key)}'`);
   if (r.kind !== 'one') {
     out(candidateLines(r.candidates, shorts));

@@ -1,7 +1,6 @@
 // `resume resolve QUERY...`: the key(s) a query names, one per line.
 import type { App } from '../app.js';
 import { ExitError, usage } from '../errors.js';
-import { allPrompts } from '../index/prompts.js';
 import { applyFilters } from '../select/filter.js';
 import { lookup } from '../select/find.js';
 import { resolve } from '../select/resolve.js';
@@ -20,7 +19,7 @@ export async function run(app: App, call: Call): Promise<void> {
   }
   const { sessions, prompts } = await named();
   const pool = applyFilters(sessions, { ...filters, all: true });
-  const r = resolve(query, pool, { all: !!o.all, prompts: (words) => prompts ?? allPrompts(app.ctx, words) });
+  const r = resolve(query, pool, { all: !!o.all, prompts });
   const q = oneLine(query.join(' '));
   if (r.kind === 'none') throw new ExitError(1, `no session matches '${q}'`);
   if (r.kind === 'one') {

@@ -6,7 +6,6 @@ import { pickerAvailable, pickSession } from '../../fzf/picker.js';
 import type { App } from '../app.js';
 import { ExitError, usage } from '../errors.js';
 import { adapter } from '../harness/registry.js';
-import { allPrompts } from '../index/prompts.js';
 import { type Config, loadConfig } from '../launch/config.js';
 import { type Plan, shellLine, writeEmitFile } from '../launch/emit.js';
 import { execPlan } from '../launch/exec.js';
@@ -162,9 +161,9 @@ async function sessionNamed(
     shorts,
     choice,
     prompts,
-  }: { query: string[]; pool: Session[]; all: boolean; shorts: Map<string, string>; choice: Choice; prompts: Map<string, string[]> | null },
+  }: { query: string[]; pool: Session[]; all: boolean; shorts: Map<string, string>; choice: Choice; prompts: Named['prompts'] | undefined },
 ): Promise<Session> {
-  const r = resolve(query, pool, { all, prompts: (words) => prompts ?? allPrompts(app.ctx, words) });
+  const r = resolve(query, pool, { all, prompts });
   const q = oneLine(query.join(' '));
   if (r.kind === 'none') {
     const [only, ...more] = query;
@@ -215,7 +214,7 @@ async function chosenSession(
   if (early) s = early.session;
   else if (hit) s = hit.session;
   else if (query.length === 0) s = await chooseAmong(app, applyFilters(all, filters), choice);
-  else s = await sessionNamed(app, { query, pool, all: !!o.all, shorts, choice, prompts: named?.prompts ?? null });
+  else s = await sessionNamed(app, { query, pool, all: !!o.all, shorts, choice, prompts: named?.prompts });
   // (a session picked from the whole listing may not be among `shorts`: the picker says its short id)
   const name = early?.short ?? (hit ? hit.short : (choice.short ?? shorts.get(s.id) ?? s.id));
   return { s, name, choice };

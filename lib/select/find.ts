@@ -6,6 +6,7 @@ import type { App } from '../app.js';
 import { readNames, storeDir } from '../harness/claude/care/store.js';
 import { sessionsHolding } from '../index/holding.js';
 import { type ListedSession, storedListing, storedRows, storedSession } from '../index/index.js';
+import { allPrompts } from '../index/prompts.js';
 import { forkLine } from '../present/preview.js';
 import type { Session } from '../types.js';
 import { HARNESSES } from '../types.js';
@@ -99,8 +100,8 @@ export interface Lookup {
 export interface Named {
   sessions: Session[];
   shorts: Map<string, string>;
-  /** resolve's `prompts` (the prompts of the sessions found), when they were read with them */
-  prompts: Map<string, string[]> | null;
+  /** resolve's `prompts`: those of the sessions found, read with them, else the words' (allPrompts) */
+  prompts: (words: string[]) => Map<string, string[]>;
   /** every session of the index, not only those that may match */
   every: boolean;
 }
@@ -117,10 +118,10 @@ async function namedBy(app: App, query: string[]): Promise<Named> {
   const one = query.length === 1 ? query[0].trim() : '';
   if (!looksLikePath(one)) {
     const held = sessionsHolding(app.ctx, words, readNames(storeDir(app.ctx)), true);
-    if (held) return { sessions: app.named(app.view(held.sessions)), shorts: held.shorts, prompts: held.prompts, every: false };
+    if (held) return { sessions: app.named(app.view(held.sessions)), shorts: held.shorts, prompts: () => held.prompts, every: false };
   }
   const all = await checkedSessions(app);
-  return { sessions: all, shorts: shortIds(all), prompts: null, every: true };
+  return { sessions: all, shorts: shortIds(all), prompts: (w) => allPrompts(app.ctx, w), every: true };
 }
 
 /**
