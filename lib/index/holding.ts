@@ -43,9 +43,8 @@ export function sessionsHolding(
   names: Record<string, string> = {},
   prompts = false,
 ): (Holding & { prompts: Map<string, string[]> }) | null {
-  // the words folded as they are matched (rank.ts fold), looked for in the records folded alike
-  const folded = words.map(fold);
-  if (folded.length === 0 || folded.length > MOST_WORDS || !folded.every(plainWord)) return null;
+  const folded = lookable(words);
+  if (!folded) return null;
   return withRead(indexFiles(ctx).db, (db) => {
     const inPrompts = prompts ? promptWords(db, folded) : null;
     const conds: string[] = [];
@@ -84,6 +83,15 @@ export function sessionsHolding(
 
 /** the words promptWords tells apart: one bit of a 32-bit mask each */
 const MOST_WORDS = 31;
+
+/**
+ * The words folded as they are matched (rank.ts fold), to be looked for in what the database keeps
+ * folded alike; null when they cannot be: none, more than MOST_WORDS, or one that is not plainWord.
+ */
+function lookable(words: string[]): string[] | null {
+  const folded = words.map(fold);
+  return folded.length === 0 || folded.length > MOST_WORDS || !folded.every(plainWord) ? null : folded;
+}
 
 /**
  * Per word, the sessions with a prompt that holds it: one pass over the prompts table, each row's
@@ -130,8 +138,8 @@ export function gatherPrompts(rows: Iterable<{ key: string; texts: string }>): M
  * MOST_WORDS, or there is no index: the caller reads allPrompts then.
  */
 export function promptsForWords(ctx: Ctx, words: string[], inRest: (key: string, word: string) => boolean): Map<string, string[]> | null {
-  const folded = words.map(fold);
-  if (folded.length === 0 || folded.length > MOST_WORDS || !folded.every(plainWord)) return null;
+  const folded = lookable(words);
+  if (!folded) return null;
   return withRead(indexFiles(ctx).db, (db) => {
     const sets = promptWords(db, folded).map((keys) => new Set(keys));
     const may = new Set<string>();
