@@ -391,10 +391,11 @@ export function writeAtomic(file: string, data: string | Uint8Array | Iterable<s
 
 /**
  * writeAtomic for a file of the index that every reader checks whole and can do without (rows.bin,
- * check.bin, the kept outputs): the old file is removed just before the new one is renamed in. ext4 (auto_da_alloc)
- * and btrfs start writing a file out when it is renamed over another, so that a save survives a
- * crash; at 22,000 sessions that cost ~2.5 ms for rows.bin alone, of an append's ~160. Here a crash
- * costs only a rebuild, and a reader in the moment between finds no file and reads the database.
+ * check.bin, the kept outputs): the old file is removed just before the new one is renamed in.
+ * ext4 (auto_da_alloc) and btrfs start writing a file out when it is renamed over another, so that
+ * a save survives a crash; at 22,000 sessions that cost ~2.5 ms for rows.bin alone, of an append's
+ * ~160. Here a crash costs only a rebuild, and a reader in the moment between finds no file and
+ * reads the database.
  */
 export function writeCacheFile(file: string, data: Iterable<string | Uint8Array>): void {
   writeAndRename(file, data, 0o600, true);
