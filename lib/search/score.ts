@@ -268,10 +268,27 @@ function enough(g: Group, K: number): void {
 
 /** hits counted in a group's score (and by `enough`): more add nothing */
 const COUNTED = 20;
+/** what a group's second hit weighs in its score, against its first */
+const SECOND = 0.3;
+/** what each hit counted adds to a group's score */
+const PER_HIT = 0.05;
 
 export function groupScore(g: Group): number {
   const [a, b] = g.hits;
-  return (a?.score ?? 0) + 0.3 * (b?.score ?? 0) + 0.05 * Math.min(COUNTED, g.nHits);
+  return (a?.score ?? 0) + SECOND * (b?.score ?? 0) + PER_HIT * Math.min(COUNTED, g.nHits);
+}
+
+/**
+ * About the most a group's score (groupScore) can gain once its tool output is read too, which the
+ * index's pieces leave out: hits up to the count scored, and a hit of tool output that weighs more
+ * than its first or second hit when those weigh less than tool output can.
+ */
+export function toolOutputGain(g: Group): number {
+  const [a, b] = g.hits;
+  const tool = W['tool-output'];
+  let more = PER_HIT * (COUNTED - Math.min(COUNTED, g.nHits));
+  if ((a?.score ?? 0) < tool || (b?.score ?? 0) < tool) more += tool + SECOND * tool;
+  return more;
 }
 
 /** 3: the tool call that wrote it or the task (delegated here, or received by a subagent) that asked for it; 2: the first request; 1: a later request; 0: only mentioned */

@@ -15,7 +15,7 @@ import type { Term } from './query.js';
 import { allNeedles, allTerms, termMask } from './query.js';
 import { closeCtx, noStats, readCtx, type SearchStats, scanShared } from './read.js';
 import { HOOKS, loadExtractors } from './registry.js';
-import { collect, evidenceOf, groupScore, hitScore, originLevel, STOP } from './score.js';
+import { collect, evidenceOf, groupScore, hitScore, originLevel, STOP, toolOutputGain } from './score.js';
 import type { Signatures } from './sigs.js';
 import { makeSnippet, type Snippet } from './snippet.js';
 import type { Role, SharedPiece } from './types.js';
@@ -223,6 +223,9 @@ function markForkCopies(found: Group[], K: number): void {
   }
 }
 
+/** what the original of a request gains in its score */
+const ORIGINAL = 6;
+
 /** A found group as a result: original or follow-up (`firstAsked`: when the earliest request for it began), confidence, score, evidence. */
 function resultOf(g: Group, level: number, firstAsked: number, terms: Term[]): Result {
   const K = Math.min(terms.length, 31);
@@ -235,7 +238,7 @@ function resultOf(g: Group, level: number, firstAsked: number, terms: Term[]): R
   const confidence: Confidence = solid && original && strong ? 'high' : solid && best.role !== 'tool-output' ? 'medium' : 'low';
   return {
     session: g.root,
-    score: Math.round((groupScore(g) + (original ? 6 : 0)) * 100) / 100,
+    score: Math.round((groupScore(g) + (original ? ORIGINAL : 0)) * 100) / 100,
     original,
     confidence,
     hidden: g.root.hidden ? (g.root.hiddenReason ?? 'hidden') : null,
@@ -275,18 +278,13 @@ const recencyOf = (s: Session): number => s.updated ?? s.started ?? 0;
 
 /**
  * About the most a found group's score can be once its files are read, from what its pieces gave
- * (search with `top`): its tool output, which the pieces leave out, can add hits up to the count
- * scored (0.05 each) and one that weighs more than its first or second hit when those weigh less
- * than tool output can (2, and 0.3 of it); a request it holds can be found the first of all (+6 as
- * the original). Not allowed for: a word inside a longer word of a piece the word table did not give
- * (`test` in `pytest`), and text a piece does not keep (past 4 KiB of one prompt).
+ * (search with `top`): its tool output, which the pieces leave out, can add to it (toolOutputGain);
+ * a request it holds can be found the first of all (ORIGINAL). Not allowed for: a word inside a
+ * longer word of a piece the word table did not give (`test` in `pytest`), and text a piece does
+ * not keep (past 4 KiB of one prompt).
  */
 function bestOnceRead(r: Result, g: Group, level: number): number {
-  const [a, b] = g.hits;
-  let more = 0.05 * (20 - Math.min(20, g.nHits));
-  if ((a?.score ?? 0) < 2 || (b?.score ?? 0) < 2) more += 2 * 1.3;
-  if (!r.original && level >= 1) more += 6;
-  return r.score + more;
+  return r.score + toolOutputGain(g) + (!r.original && level >= 1 ? ORIGINAL : 0);
 }
 
 /**
