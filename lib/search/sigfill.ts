@@ -12,7 +12,7 @@ import type { App } from '../app.js';
 import { indexFiles } from '../index/files.js';
 import { checkedStats } from '../index/index.js';
 import { readStamp } from '../index/mapstamp.js';
-import { getMeta, openWrite, withRead } from '../index/store.js';
+import { type Db, getMeta, openWrite, withRead } from '../index/store.js';
 import { acquireWait } from '../os/lock.js';
 import { runBackground } from '../os/run.js';
 import type { Harness, Session } from '../types.js';
@@ -126,9 +126,11 @@ export async function fillWritten(app: App): Promise<void> {
   if (stale?.size) await fillNow(app, file, [...stale.keys()], stale);
 }
 
+const anySigs = (db: Db): boolean => db.prepare('SELECT 1 FROM sigs LIMIT 1').get() !== undefined;
+
 /** Are there signatures to use (then the workers need not mark files before the scan)? */
 export function hasSignatures(app: App): boolean {
-  return withRead(indexFiles(app.ctx).db, (db) => db.prepare('SELECT 1 FROM sigs LIMIT 1').get() !== undefined) === true;
+  return withRead(indexFiles(app.ctx).db, anySigs) === true;
 }
 
 /**
@@ -185,8 +187,9 @@ const MAP_FROM = 2000;
 export async function prepareSearchIndex(app: App, mapFrom = MAP_FROM): Promise<void> {
   const { mapHolds, stampOf } = await import('./groupmap.js');
   const need = withRead(indexFiles(app.ctx).db, (db) => {
-    const signed = db.prepare('SELECT count(*) FROM sigs').pluck().get() as number;
-    if (signed > 0) return signed >= mapFrom && !mapHolds(db, stampOf(app, db));
+    // (whether the map holds first: it counts the signatures only when the rest of its stamp holds,
+    // and a home whose map holds is not counted again)
+    if (anySigs(db)) return !mapHolds(db, stampOf(app, db)) && (db.prepare('SELECT count(*) FROM sigs').pluck().get() as number) >= mapFrom;
     const bytes = db.prepare('SELECT sum(size) FROM sources').pluck().get() as number | null;
     return (bytes ?? 0) > FILL_NOW;
   });
