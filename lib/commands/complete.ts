@@ -8,13 +8,10 @@
 // line nothing more is offered (and zsh-autosuggestions' completion strategy suggests nothing).
 import type { App } from '../app.js';
 import { makeApp } from '../app.js';
-import { sessionsHolding } from '../index/holding.js';
-import { allPrompts } from '../index/prompts.js';
 import { printCandidates } from '../index/rowbin.js';
 import { type Candidate, candidate, label } from '../output.js';
 import { applyFilters, type Filters, parseHarnesses, resolveDir, shortIds } from '../select/filter.js';
-import { checkedSessions } from '../select/find.js';
-import { parseQuery, wantedWords } from '../select/rank.js';
+import { namedBy } from '../select/find.js';
 import { looksLikePath, resolve } from '../select/resolve.js';
 import { HARNESSES, type Session } from '../types.js';
 import { tildify } from '../util/paths.js';
@@ -28,7 +25,8 @@ interface SessionCandidatesOptions {
   now?: number;
   filters?: Filters;
   shorts?: Map<string, string>;
-  prompts?: Map<string, string[]>;
+  /** resolve's `prompts` */
+  prompts?: (words: string[]) => Map<string, string[]>;
 }
 
 /**
@@ -44,7 +42,7 @@ export function sessionCandidates(word: string, all: Session[], o: SessionCandid
   else {
     hits = shown.filter((s) => s.id.toLowerCase().startsWith(low));
     if (hits.length === 0) {
-      const r = resolve([word], shown, { home, prompts: prompts ? () => prompts : undefined });
+      const r = resolve([word], shown, { home, prompts });
       hits = r.kind === 'one' ? [r.session] : r.kind === 'none' ? [] : r.candidates;
     }
   }
@@ -87,20 +85,20 @@ export async function printWordCandidates(
     got.keep?.();
     return;
   }
-  // a word: only the sessions whose listing record or prompts hold it are parsed, when that can be
-  // told, and every prompt is looked in as `resume WORDS` looks (the listing keeps the first and last
-  // only); else the whole listing
-  const words = looksLikePath(word) ? null : wantedWords(parseQuery(word));
-  const held = 'bin' in got && words ? sessionsHolding(app.ctx, words, got.names(), true) : null;
-  const rows = held
-    ? sessionCandidates(word, app.named(held.sessions), { home: app.ctx.home, now, filters: f, shorts: held.shorts, prompts: held.prompts })
-    : sessionCandidates(word, await checkedSessions(app), {
+  // a word: the sessions it may name, as `resume WORDS` finds them (find.ts namedBy), every prompt
+  // looked in (the listing keeps the first and last only); a path, by its sessions' own
+  const n = await namedBy(app, [word]);
+  write(
+    candidateLines(
+      sessionCandidates(word, n.sessions, {
         home: app.ctx.home,
         now,
         filters: f,
-        prompts: words ? allPrompts(app.ctx, words) : undefined,
-      });
-  write(candidateLines(rows));
+        shorts: n.shorts,
+        prompts: looksLikePath(word) ? undefined : n.prompts,
+      }),
+    ),
+  );
 }
 
 /** The candidates as the shell integration reads them: `<value>\t<description>` a line. */

@@ -113,7 +113,7 @@ export interface Named {
  * Every session when the index cannot narrow them: a path, a word that is not plain ASCII, only `!`
  * words, no index.
  */
-async function namedBy(app: App, query: string[]): Promise<Named> {
+export async function namedBy(app: App, query: string[]): Promise<Named> {
   const words = wantedWords(parseQuery(query));
   const one = query.length === 1 ? query[0].trim() : '';
   if (!looksLikePath(one)) {
