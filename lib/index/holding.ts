@@ -30,23 +30,21 @@ export function plainWord(w: string): boolean {
 export const likeOf = (w: string) => `%${w.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /**
- * The sessions of the index whose record holds every word (see the top), with their short ids.
- * `names`: the snapshot names by Claude session id (a name titles an untitled session, so a word in
- * it counts as held). With `prompts`, a word in one of a session's prompts counts as held too, as
- * resolve matches words in every prompt, and the prompts of the sessions found that have one
- * holding a word are handed back (resolve's `prompts`). Null when this cannot tell: no words, a word
- * that is not plainWord, more words than MOST_WORDS, no index.
+ * The sessions of the index whose record, or one of whose prompts (resolve matches words in every
+ * prompt), holds every word (see the top), with their short ids, and the prompts of those that have
+ * one holding a word (resolve's `prompts`). `names`: the snapshot names by Claude session id (a name
+ * titles an untitled session, so a word in it counts as held). Null when this cannot tell: no words,
+ * a word that is not plainWord, more words than MOST_WORDS, no index.
  */
 export function sessionsHolding(
   ctx: Ctx,
   words: string[],
   names: Record<string, string> = {},
-  prompts = false,
 ): (Holding & { prompts: Map<string, string[]> }) | null {
   const folded = lookable(words);
   if (!folded) return null;
   return withRead(indexFiles(ctx).db, (db) => {
-    const inPrompts = prompts ? promptWords(db, folded) : null;
+    const inPrompts = promptWords(db, folded);
     const conds: string[] = [];
     const args: string[] = [];
     for (const [i, w] of folded.entries()) {
@@ -55,7 +53,7 @@ export function sessionsHolding(
         .filter(([, name]) => fold(name).includes(w))
         .map(([sid]) => sid);
       // and so does one of its prompts
-      const keys = inPrompts?.[i] ?? [];
+      const keys = inPrompts[i];
       const alt = `${named.map(() => ' OR key = ?').join('')}${keys.length ? ' OR key IN (SELECT value FROM json_each(?))' : ''}`;
       conds.push(`(coalesce(folded, doc) LIKE ? ESCAPE '\\'${alt})`);
       args.push(likeOf(w), ...named.map((sid) => `claude:${sid}`), ...(keys.length ? [JSON.stringify(keys)] : []));
@@ -69,7 +67,7 @@ export function sessionsHolding(
       shorts.set(s.id, r.short);
     }
     // (the prompts of a session none of whose prompts holds a word add nothing to its match)
-    const some = new Set(inPrompts?.flat());
+    const some = new Set(inPrompts.flat());
     return {
       sessions,
       shorts,

@@ -117,7 +117,7 @@ export async function namedBy(app: App, query: string[]): Promise<Named> {
   const words = wantedWords(parseQuery(query));
   const one = query.length === 1 ? query[0].trim() : '';
   if (!looksLikePath(one)) {
-    const held = sessionsHolding(app.ctx, words, readNames(storeDir(app.ctx)), true);
+    const held = sessionsHolding(app.ctx, words, readNames(storeDir(app.ctx)));
     if (held) return { sessions: app.named(app.view(held.sessions)), shorts: held.shorts, prompts: () => held.prompts, every: false };
   }
   const all = await checkedSessions(app);
