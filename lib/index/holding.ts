@@ -1,4 +1,4 @@
-// The sessions of the index whose stored record (or, asked, one of whose prompts) contains each of
+// The sessions of the index whose stored record or one of whose prompts contains each of
 // some words, found by the database (LIKE over each session's record and stored prompts) so that only
 // those records are parsed: completing a word (`resume web<TAB>`), `resume WORDS` and the picker's
 // typed query at 22,000 sessions would otherwise parse every session, and decode every prompt.
