@@ -228,7 +228,8 @@ export function fzfFlags(o: FlagOptions): Flags {
     '--no-multi',
     '--header-lines=1',
     `--header=${headerLine(o.keys, deep)}`,
-    `--preview=${self} preview {1}`,
+    // (during deep search the preview starts with where the typed words are: preview --search)
+    `--preview=${self} preview {1}${deep ? ' --search {q}' : ''}`,
     previewWindow(has(v, 'previewAlt')),
   ];
   if (has(v, 'withShell')) args.push('--with-shell=sh -c');

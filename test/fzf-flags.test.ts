@@ -225,6 +225,8 @@ describe('generated flags', () => {
       ]),
     );
     expect(f.args).toContain(`--preview=${SELF} preview {1}`);
+    // with deep search, the preview looks for the typed words (preview --search: only while it is on)
+    expect(flags('0.38.0', { deepSearch: true }).args).toContain(`--preview=${SELF} preview {1} --search {q}`);
     expect(f.args).toContain(`--bind=change:reload(${SELF} __feed --query {q})`);
     expect(f.args).toContain(`--bind=ctrl-t:reload(${SELF} __feed --toggle-hidden --query {q})`);
     expect(f.args).toContain(`--bind=ctrl-r:reload(${SELF} __feed --next-harness --query {q})`);

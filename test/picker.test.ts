@@ -343,10 +343,13 @@ describe.skipIf(SKIP)('picker in tmux (real fzf)', { timeout: 120_000 }, () => {
     await t.waitFor(/0 of 3 sessions match/);
     await t.keys('C-s');
     await t.waitList([/deep search: reply to beta · 1 session/, 'beta second task', /^> reply to beta$/m], ['alpha newest task']);
+    // the preview starts with where the words are
+    await t.waitFor(/│ reply: «reply» «to» «beta» second task/);
     // typing goes on searching
     await t.keys('BSpace', 'BSpace', 'BSpace', 'BSpace');
     await t.type('gamma');
     await t.waitList([/deep search: reply to gamma · 1 session/, 'gamma third session'], ['beta second task']);
+    await t.waitFor(/│ reply: «reply» «to» «gamma» third session/);
     // Ctrl-S again: back to naming sessions, the query kept
     await t.keys('C-s');
     await t.waitList([/0 of 3 sessions match/, /^> reply to gamma$/m], ['gamma third session']);

@@ -95,6 +95,48 @@ describe('resume preview', () => {
     expect(run(h, ['preview', KEY]).stdout).toMatch(/^prompts: +3$/m);
   });
 
+  it('--search starts with where the words are, as resume search shows them: redacted, clean, marked', () => {
+    const { home: h } = home();
+    const plain = run(h, ['preview', KEY]).stdout;
+    const r = run(h, ['preview', KEY, '--search', 'please']);
+    expect(r.code, r.stderr).toBe(0);
+    const [title, blank, found, after] = r.stdout.split('\n');
+    expect([title, blank]).toEqual(plain.split('\n').slice(0, 2));
+    // the prompt that holds it, its secret redacted, the word marked (no colour: «»)
+    expect(found).toMatch(/^prompt: deploy with key \[REDACTED[^\]]*\] «please»$/);
+    expect(after).toBe('');
+    // then the preview as it is without --search
+    expect(r.stdout.split('\n').slice(4).join('\n')).toBe(plain.split('\n').slice(2).join('\n'));
+    // a tool call's secret and a tool output's escape sequences are not let through either
+    const tool = run(h, ['preview', KEY, '--search', 'export']).stdout;
+    expect(tool).toMatch(/^tool call: .*«export» GITHUB_TOKEN=\[REDACTED[^\]]*\]/m);
+    expect(tool).not.toContain('ghp_');
+    const out = run(h, ['preview', KEY, '--search', 'pwned']).stdout;
+    expect(out).toMatch(/^tool output: .*done/m);
+    expect(out).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f]/);
+    // not on a terminal and outside the picker: no colour, NO_COLOR or not
+    const coloured = run(h, ['preview', KEY, '--search', 'please'], { NO_COLOR: undefined, RESUME_PICK_DIR: undefined }).stdout;
+    expect(coloured).toBe(r.stdout);
+    // words the session does not hold all of, or none: the preview as it is
+    expect(run(h, ['preview', KEY, '--search', 'please zebrafish']).stdout).toBe(plain);
+    expect(run(h, ['preview', KEY, '--search', ' ']).stdout).toBe(plain);
+  });
+
+  it('--search in the picker: only during its deep search (its state says which)', () => {
+    const { home: h } = home();
+    const pick = path.join(h, 'pick');
+    fs.mkdirSync(pick);
+    const state = (deep: boolean) =>
+      fs.writeFileSync(path.join(pick, 'state.json'), JSON.stringify({ all: false, harness: null, dir: null, deep }));
+    const plain = run(h, ['preview', KEY], { RESUME_PICK_DIR: pick, NO_COLOR: undefined }).stdout;
+    state(false);
+    expect(run(h, ['preview', KEY, '--search', 'please'], { RESUME_PICK_DIR: pick, NO_COLOR: undefined }).stdout).toBe(plain);
+    state(true);
+    const deep = run(h, ['preview', KEY, '--search', 'please'], { RESUME_PICK_DIR: pick, NO_COLOR: undefined }).stdout;
+    expect(deep).toContain('\x1b[1;33mplease\x1b[0m');
+    expect(deep.replace(/\x1b\[[0-9;]*m/g, '')).toMatch(/^prompt: deploy with key \[REDACTED[^\]]*\] please$/m);
+  });
+
   it('an unknown key is exit 1 with one line', () => {
     const { home: h } = home();
     const r = run(h, ['preview', 'claude:nope']);

@@ -2,6 +2,7 @@
 import type { App } from '../app.js';
 import { ExitError, usage } from '../errors.js';
 import { harnessColor, label, row, useColor } from '../output.js';
+import { evidenceTag } from '../present/evidence.js';
 import type { Term } from '../search/query.js';
 import { parseQuery } from '../search/query.js';
 import type { SearchStats } from '../search/read.js';
@@ -45,15 +46,6 @@ export function parseWhen(v: string, end: boolean, now = Date.now()): number {
   }
   throw usage(`cannot read '${v}' as a date (use 2026-01-31, an ISO date-time, or 7d / 3w / 12h / 2mo)`);
 }
-
-const ROLE_LABEL: Record<string, string> = {
-  user: 'prompt',
-  assistant: 'reply',
-  'tool-call': 'tool call',
-  'tool-output': 'tool output',
-  task: 'task',
-  metadata: 'metadata',
-};
 
 /** why a result is hidden from the listing, as its label says it */
 const HIDDEN_LABEL: Record<string, string> = {
@@ -253,15 +245,7 @@ function human(r: Result, short: string, home: string, color: boolean, resumeLin
   const lines = [head, `  ${dim(clip(label(s), 120))}`, `  ${dim('id:')} ${s.id}`, `  ${dim('file:')} ${oneLine(s.file)}`];
   if (resumeLine) lines.push(`  ${dim('resume:')} ${resumeLine}`);
   for (const f of new Set(r.evidence.filter((e) => e.child).map((e) => e.file))) lines.push(`  ${dim('subagent:')} ${oneLine(f)}`);
-  for (const e of r.evidence) {
-    const tag =
-      ROLE_LABEL[e.role] +
-      (e.via ? ` (${e.via})` : '') +
-      (e.copied ? ' (copied)' : '') +
-      (e.child ? ' (subagent)' : '') +
-      (e.abandoned ? ' (abandoned branch)' : '');
-    lines.push(`  ${dim(`${tag}:`)} ${marked(e.snippet, color)}`);
-  }
+  for (const e of r.evidence) lines.push(`  ${dim(`${evidenceTag(e)}:`)} ${marked(e.snippet, color)}`);
   return `${lines.join('\n')}\n`;
 }
 

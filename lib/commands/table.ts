@@ -265,6 +265,13 @@ export const ROOT: Cmd = {
       name: 'preview',
       description: 'the preview text for each KEY (the hidden first field of resume rows); none: keys or rows from stdin',
       args: [{ name: '[keys...]', help: 'harness:id, as in the first field of resume rows' }],
+      options: [
+        {
+          long: '--search',
+          value: '<query>',
+          help: "start with where the query's words are in the session, as resume search shows them (in the picker: during deep search only)",
+        },
+      ],
       quiet: true,
       run: () => import('./preview.js').then((m) => m.run),
     },

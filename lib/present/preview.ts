@@ -24,12 +24,23 @@ export function previewColor(env: NodeJS.ProcessEnv = process.env, tty = !!proce
   return colorOn(tty || !!env.RESUME_PICK_DIR, env);
 }
 
-export function previewText(s: Session, home: string, now = Date.now(), color = false, fork: string | null = null): string {
+/** How a preview is made: its time, colour, `fork of …` line, and lines to show first. */
+export interface PreviewLook {
+  now?: number;
+  color?: boolean;
+  fork?: string | null;
+  /** under the title: where a deep search's words are in the session (made safe to print by the caller) */
+  found?: string[];
+}
+
+export function previewText(s: Session, home: string, look: PreviewLook = {}): string {
+  const { now = Date.now(), color = false, fork = null, found = [] } = look;
   const bold = (t: string) => (color ? `${BOLD}${t}${RESET}` : t);
   const dim = (t: string) => (color ? `${DIM}${t}${RESET}` : t);
   const lines: string[] = [];
   const title = clean(s.title) || clean(s.firstPrompt) || '(no prompt)';
   lines.push(bold(title), '');
+  if (found.length) lines.push(...found, '');
   const when = s.updated ?? s.started;
   const field = (k: string, v: string) => {
     if (v) lines.push(`${dim(`${k}:`.padEnd(10))}${v}`);

@@ -136,6 +136,16 @@ const anchorOf = (t: Term): string =>
     .toLowerCase();
 
 /**
+ * The sessions the map puts in the group of root `key`, the root left out, as stored ([] when the
+ * map was never made). Not checked against the listing: a map a build made stale may name a member
+ * less or more (the picker's preview asks this, where a near answer serves).
+ */
+export function membersOf(db: Db, key: string): Session[] {
+  const docs = db.prepare('SELECT doc FROM sessions WHERE key IN (SELECT key FROM sgroup WHERE root = ?)').pluck().all(key) as string[];
+  return docs.map((d) => JSON.parse(d) as Session);
+}
+
+/**
  * The groups that may hold a term and what the search needs of them, from the map; 'stale' when the
  * map does not hold (the listing or the signatures changed since it was made, a child transcript
  * changed), 'most' when most groups may hold one. `view`: the app's view of stored sessions (named,

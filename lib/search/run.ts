@@ -15,7 +15,7 @@ import type { Term } from './query.js';
 import { allNeedles, parseQuery } from './query.js';
 import type { SearchStats } from './read.js';
 import { loadExtractors } from './registry.js';
-import { type Result, type SearchFilters, type SearchOptions, search } from './search.js';
+import { type Evidence, type Result, type SearchFilters, type SearchOptions, search } from './search.js';
 import { fillWritten, hasSignatures, signaturesFor } from './sigfill.js';
 
 /**
@@ -140,6 +140,21 @@ export async function searchFromIndex(
   out.stats.sessions += total - quick.sessions.length;
   out.stats.unindexed = 0;
   return { ...out, shorts: quick.shorts };
+}
+
+/**
+ * Where the words of `query` (as fzf's `{q}` holds it) are in session `s`: the passages `resume
+ * search` would show as its evidence (the best and the next), from its transcripts, its subagents'
+ * and those of the sessions the group map puts in its group. [] when the query has no words or the
+ * session does not hold them all. Reads those transcripts, on this thread; never the listing.
+ */
+export async function foundIn(app: App, s: Session, query: string): Promise<Evidence[]> {
+  const terms = parseQuery([query], true);
+  if (terms.length === 0 || terms.length > 31) return [];
+  const { membersOf } = await import('./groupmap.js');
+  const members = withRead(indexFiles(app.ctx).db, (db) => membersOf(db, s.key)) ?? [];
+  const { results } = await search([s, ...viewOf(app)(members)], terms, {}, { evidence: true });
+  return results.find((r) => r.session.key === s.key)?.evidence ?? [];
 }
 
 /** Stored sessions as this app shows them: its view (the demo's directories), the snapshot names. */
