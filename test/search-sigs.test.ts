@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { makeApp } from '../lib/app.js';
 import { openWrite } from '../lib/index/store.js';
 import { foldNeedle } from '../lib/search/fold.js';
-import { piecesHolding } from '../lib/search/pieces.js';
+import { blankPiece, piecesHolding, type Within } from '../lib/search/pieces.js';
 import { parseQuery } from '../lib/search/query.js';
 import { EXTRACTORS, loadExtractors } from '../lib/search/registry.js';
 import { runSearch } from '../lib/search/run.js';
@@ -301,17 +301,24 @@ describe('pieces', () => {
     // prompt's text is read (for the first request); any other term is checked against the text
     const db = openWrite(dbFile);
     try {
-      const terms = parseQuery(['capybara']);
-      expect([...piecesHolding(db, terms).keys()]).toEqual([file]);
-      const both = must(piecesHolding(db, parseQuery(['capybara importer'], true)).get(file));
-      expect(both.map((p) => [p.text, p.mask])).toEqual([['add the capybara importer', 0b11]]);
-      const cut = must(piecesHolding(db, parseQuery(['capyb'])).get(file));
-      expect(cut.map((p) => p.mask)).toEqual([1]);
-      const phrase = must(piecesHolding(db, parseQuery(['"capybara importer"'])).get(file));
-      expect(phrase.map((p) => [p.text, p.mask])).toEqual([['add the capybara importer', null]]);
-      const replies = [...(piecesHolding(db, parseQuery(['the'])).get(file) ?? [])].filter((p) => ROLES[p.role] !== 'user');
+      const held = (words: string[], within: Within = {}) => {
+        const fp = piecesHolding(db, parseQuery(words, true), within).get(file);
+        return fp ? Array.from({ length: fp.length }, (_, i) => fp.at(i, blankPiece())) : [];
+      };
+      expect([...piecesHolding(db, parseQuery(['capybara'])).keys()]).toEqual([file]);
+      expect(held(['capybara importer']).map((p) => [p.text, p.mask])).toEqual([['add the capybara importer', 0b11]]);
+      expect(held(['capyb']).map((p) => p.mask)).toEqual([1]);
+      expect(held(['"capybara importer"']).map((p) => [p.text, p.mask])).toEqual([['add the capybara importer', undefined]]);
+      const replies = held(['the']).filter((p) => p.role !== 'user');
       expect(replies.length).toBeGreaterThan(0);
       for (const p of replies) expect(p.text).toBe('');
+      // told the file's first prompt, a prompt is told first or not as it comes, its text not kept
+      const first = (prompt: string) => held(['capybara'], { firsts: new Map([[file, prompt]]) }).map((p) => [p.text, p.first]);
+      expect(first('add the capybara importer')).toEqual([['', true]]);
+      expect(first('something else first')).toEqual([['', false]]);
+      expect(held(['capybara']).map((p) => [p.text, p.first])).toEqual([['add the capybara importer', undefined]]);
+      // (a phrase is checked against the text, which is kept)
+      expect(held(['"capybara importer"'], { firsts: new Map([[file, 'x']]) }).map((p) => p.text)).toEqual(['add the capybara importer']);
     } finally {
       db.close();
     }

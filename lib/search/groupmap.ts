@@ -22,7 +22,7 @@ import { type Db, getMeta } from '../index/store.js';
 import type { Harness, Session } from '../types.js';
 import { addTo } from '../util/multimap.js';
 import { childFiles, groupSessions, metadataText } from './groups.js';
-import { type Held, piecesHolding } from './pieces.js';
+import { type FilePieces, firstPrompts, piecesHolding } from './pieces.js';
 import { allNeedles, type Term, termMask } from './query.js';
 import { HOOKS } from './registry.js';
 import { LINE_BARE, scanFile } from './scan.js';
@@ -124,7 +124,7 @@ export interface FromMap {
   sessions: Session[];
   shorts: Map<string, string>;
   sigs: Signatures;
-  pieces: Map<string, Held[]>;
+  pieces: Map<string, FilePieces>;
   shared: SharedPiece[];
 }
 
@@ -169,7 +169,11 @@ export function fromMap(app: App, db: Db, terms: Term[], view: (s: Session[]) =>
   for (const r of shared.roots) roots.add(r);
   if (roots.size > most) return 'most';
   const groups = loadGroups(db, terms, roots, view, written);
-  return { ...groups, pieces: piecesHolding(db, terms, groups.files), shared: shared.pieces };
+  return {
+    ...groups,
+    pieces: piecesHolding(db, terms, { files: groups.files, firsts: firstPrompts(groups.sessions) }),
+    shared: shared.pieces,
+  };
 }
 
 /**

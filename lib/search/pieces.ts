@@ -16,12 +16,12 @@
 // (a harness may be writing the next), the extractor's per-file state carried in the database.
 import type { Db } from '../index/store.js';
 import type { Statement } from '../os/sqlite.js';
-import type { Harness } from '../types.js';
+import type { Harness, Session } from '../types.js';
 import { sanitizeText } from '../util/redact.js';
 import type { Term } from './query.js';
 import { EXTRACTORS, HOOKS, rawHeads } from './registry.js';
 import { rawOutputLine } from './scan.js';
-import { pieceKey } from './score.js';
+import { pieceKey, startsAsFirst } from './score.js';
 import { type ExtractCtx, type Piece, ROLE_AT, ROLES } from './types.js';
 
 /** characters of a piece kept (a pasted log in a prompt: the rest is found by reading the file) */
@@ -32,6 +32,9 @@ const LINE_CAP = 1 << 20;
 const F_COPIED = 1;
 const F_SUMMARY = 2;
 const F_WRITE = 4;
+/** (FilePieces only, never stored) a prompt told to be its session's first (F_FIRST) or not, without its text */
+const F_TOLD = 8;
+const F_FIRST = 16;
 
 /** A piece as the index keeps it. */
 export interface Kept {
@@ -42,25 +45,56 @@ export interface Kept {
   text: string;
 }
 
-/** A piece the full-text table gave a search: its text only when the search needs it; the terms it holds when the table alone tells. */
-export interface Held extends Kept {
-  /** the terms it holds (bit i: term i), or null: check its text */
-  mask: number | null;
+/**
+ * The pieces of one file the full-text table gave a search, a column each: a word in every session
+ * at 22,000 sessions gave 274,000 of them, and an object each (then another to weigh it) was about
+ * a third of the picker's reload.
+ */
+export class FilePieces {
+  constructor(
+    /** its transcript (undefined: no longer in the index) */
+    readonly file: string | undefined,
+    /** the first prompt of the session it is the own transcript of (Within.firsts); undefined: not told */
+    readonly firstPrompt: string | null | undefined,
+  ) {}
+  readonly role: number[] = [];
+  readonly flags: number[] = [];
+  readonly key: number[] = [];
+  /** the terms each holds (bit i: term i) when the table tells; empty when each is checked against its text */
+  readonly mask: number[] = [];
+  /** each one's text ('' when not read: the table told which terms it holds, and it is no prompt) */
+  readonly text: string[] = [];
+
+  get length(): number {
+    return this.key.length;
+  }
+
+  /** Piece `i`, written into `p`: one object for every piece weighed (score.ts collect keeps nothing of it). */
+  at(i: number, p: Piece): Piece {
+    const f = this.flags[i];
+    p.role = ROLES[this.role[i]] ?? 'assistant';
+    p.text = this.text[i];
+    p.copied = (f & F_COPIED) !== 0;
+    p.summary = (f & F_SUMMARY) !== 0;
+    p.write = (f & F_WRITE) !== 0;
+    p.key = this.key[i];
+    p.mask = this.mask.length ? this.mask[i] : undefined;
+    p.first = (f & F_TOLD) !== 0 ? (f & F_FIRST) !== 0 : undefined;
+    return p;
+  }
 }
 
-/** A piece from the index, as a search weighs it. */
-export function pieceOf(k: Held): Piece {
-  const role = ROLES[k.role] ?? 'assistant';
-  return {
-    role,
-    text: k.text,
-    copied: (k.flags & F_COPIED) !== 0,
-    summary: (k.flags & F_SUMMARY) !== 0,
-    write: (k.flags & F_WRITE) !== 0,
-    key: k.key,
-    mask: k.mask ?? undefined,
-  };
-}
+/** A piece to write FilePieces.at into. */
+export const blankPiece = (): Piece => ({
+  role: 'user',
+  text: '',
+  copied: false,
+  summary: false,
+  write: false,
+  key: 0,
+  mask: undefined,
+  first: undefined,
+});
 
 /**
  * Reads the lines of a file as its bytes are fed (in order, from a line's start) and keeps the
@@ -271,25 +305,30 @@ const tokenOnly = (t: Term): boolean => !t.phrase && /^[A-Za-z0-9]+$/.test(t.tex
  * terms' own patterns where it is weighed (score.ts collect keeps none that holds no term; a phrase's
  * words in another order do not). A term the table cannot look for gives none: the sessions holding
  * it are read. (Files by their row id, named once each: 274,000 pieces of a common word at 22,000
- * sessions each carried its file's path; their texts were most of such a reload's time.) `files`:
- * only the pieces of these files.
+ * sessions each carried its file's path; their texts were most of such a reload's time.) `within`:
+ * only some files' pieces, and the first prompts that make a prompt's text unneeded.
  */
-export function piecesHolding(db: Db, terms: Term[], files?: string[]): Map<string, Held[]> {
+export function piecesHolding(db: Db, terms: Term[], within: Within = {}): Map<string, FilePieces> {
+  const { files } = within;
   if (files?.length === 0) return new Map();
-  const g = new Gathered(terms.every(tokenOnly) && terms.length <= 31, terms.length === 1);
+  const pathOf = db.prepare('SELECT path FROM sigs WHERE id = ?').pluck();
+  const g = new Gathered(terms.every(tokenOnly) && terms.length <= 31, terms.length === 1, (id) => {
+    const file = pathOf.get(id) as string | undefined;
+    return new FilePieces(file, file === undefined ? undefined : within.firsts?.get(file));
+  });
   const user = ROLE_AT.get('user') ?? 0;
   const cols = `p.id, ${FILE_OF}, p.role, p.flags, p.key, ${g.byTable ? 'CASE WHEN p.role = ? THEN p.text END' : 'p.text'}`;
-  const within = files ? fileIds(db, files) : null;
+  const ids = files ? fileIds(db, files) : null;
   // only some files' pieces (a search from the group map): the table's answer cut to them in SQLite
   // (a word in every file: ~80 ms, where its 274,000 pieces into JavaScript took ~400; asking the
   // table of each of the files' pieces by its row id was slower still for a word's prefix, which
   // the table expands again for every row asked about)
   const q = db
     .prepare(
-      `SELECT ${cols} FROM words JOIN pieces p ON p.id = words.rowid WHERE words MATCH ?${within === null ? '' : ` AND ${FILE_OF} IN (SELECT value FROM json_each(?))`}`,
+      `SELECT ${cols} FROM words JOIN pieces p ON p.id = words.rowid WHERE words MATCH ?${ids === null ? '' : ` AND ${FILE_OF} IN (SELECT value FROM json_each(?))`}`,
     )
     .raw();
-  const args = (m: string): unknown[] => [...(g.byTable ? [user] : []), m, ...(within === null ? [] : [within])];
+  const args = (m: string): unknown[] => [...(g.byTable ? [user] : []), m, ...(ids === null ? [] : [ids])];
   for (let i = 0; i < terms.length; i++) {
     const m = matchOf(terms[i]);
     if (!m) continue;
@@ -300,14 +339,36 @@ export function piecesHolding(db: Db, terms: Term[], files?: string[]): Map<stri
       // the sessions it would have settled are read
     }
   }
-  const byFile = new Map<string, Held[]>();
-  if (g.byId.size === 0) return byFile;
-  const pathOf = db.prepare('SELECT path FROM sigs WHERE id = ?').pluck();
-  for (const [id, list] of g.byId) {
-    const f = pathOf.get(id) as string | undefined;
-    if (f !== undefined) byFile.set(f, list);
-  }
+  const byFile = new Map<string, FilePieces>();
+  for (const fp of g.byId.values()) if (fp.file !== undefined) byFile.set(fp.file, fp);
   return byFile;
+}
+
+/** Which pieces piecesHolding gives: of `files` only, when given; `firsts`: the first prompt of each session's own transcript. */
+export interface Within {
+  files?: string[];
+  /**
+   * transcript → the first prompt of the one session whose own transcript it is (Session.file,
+   * Session.firstPrompt): a prompt from it is then told to be that first prompt or not as it comes,
+   * and its text is not kept. (A common word's 125,000 prompts at 22,000 sessions were kept for
+   * that alone until the sessions were weighed, and copied by every collection on the way.)
+   */
+  firsts?: Map<string, string | null>;
+}
+
+/**
+ * Each transcript that is one session's own, and that session's first prompt (Within.firsts). A
+ * transcript two sessions name as their own is left out: its prompts are told apart when weighed.
+ */
+export function firstPrompts(sessions: Iterable<Session>): Map<string, string | null> {
+  const out = new Map<string, string | null>();
+  const twice = new Set<string>();
+  for (const s of sessions) {
+    if (out.has(s.file)) twice.add(s.file);
+    out.set(s.file, s.firstPrompt ?? null);
+  }
+  for (const f of twice) out.delete(f);
+  return out;
 }
 
 /** The row ids of these files' signatures, as a JSON array for json_each. */
@@ -322,25 +383,41 @@ type PieceRow = [number, number, number, number, number, string | null];
 
 /** The pieces the table gave, by file id, each once, with the terms each was given for. */
 class Gathered {
-  readonly byId = new Map<number, Held[]>();
-  private readonly seen = new Map<number, Held>();
+  readonly byId = new Map<number, FilePieces>();
+  /** piece id → its place in its file's columns */
+  private readonly seen = new Map<number, number>();
   constructor(
     /** the terms a piece holds are the table's (tokenOnly), not checked against its text */
     readonly byTable: boolean,
     /** one term: no piece comes twice, and no map of 274,000 of them is kept */
     private readonly one: boolean,
+    /** the columns of a file, by its id, with what Within tells of it */
+    private readonly newFile: (id: number) => FilePieces,
   ) {}
 
   add(r: PieceRow, term: number): void {
-    const had = this.one ? undefined : this.seen.get(r[0]);
-    if (had) {
-      if (this.byTable) had.mask = (had.mask ?? 0) | (1 << term);
+    let fp = this.byId.get(r[1]);
+    const had = this.one || !fp ? undefined : this.seen.get(r[0]);
+    if (fp && had !== undefined) {
+      if (this.byTable) fp.mask[had] |= 1 << term;
       return;
     }
-    const h: Held = { role: r[2], flags: r[3], key: r[4], text: r[5] ?? '', mask: this.byTable ? 1 << term : null };
-    if (!this.one) this.seen.set(r[0], h);
-    const list = this.byId.get(r[1]);
-    if (list) list.push(h);
-    else this.byId.set(r[1], [h]);
+    if (!fp) {
+      fp = this.newFile(r[1]);
+      this.byId.set(r[1], fp);
+    }
+    if (!this.one) this.seen.set(r[0], fp.length);
+    // (a prompt's text is read only to tell the first; told here, it is not kept)
+    const first = this.byTable && r[5] !== null ? fp.firstPrompt : undefined;
+    fp.role.push(r[2]);
+    fp.key.push(r[4]);
+    if (first === undefined) {
+      fp.flags.push(r[3]);
+      fp.text.push(r[5] ?? '');
+    } else {
+      fp.flags.push(r[3] | F_TOLD | (startsAsFirst(first, r[5] ?? '') ? F_FIRST : 0));
+      fp.text.push('');
+    }
+    if (this.byTable) fp.mask.push(1 << term);
   }
 }

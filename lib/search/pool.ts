@@ -7,7 +7,7 @@ import type { Harness, Session } from '../types.js';
 import { requireLazy } from '../util/lazy.js';
 import type { Group } from './groups.js';
 import { childFiles, groupMeta } from './groups.js';
-import type { Held } from './pieces.js';
+import type { FilePieces } from './pieces.js';
 import type { Prefilter, PrefilterMsg } from './prefilter.js';
 import type { Term } from './query.js';
 import { allNeedles, allTerms, termMask } from './query.js';
@@ -300,7 +300,7 @@ export interface SearchOptions {
    * The index's pieces that hold a term (pieces.ts), for a ranking without evidence: a group whose
    * pieces hold every term is ranked from them, not read.
    */
-  pieces?: Map<string, Held[]> | null;
+  pieces?: Map<string, FilePieces> | null;
   /**
    * The shared stores' pieces that hold a term, read already for every session they may credit
    * (groupmap.ts: a search of some groups must not credit a piece to another of them)

@@ -118,8 +118,8 @@ export function pieceKey(p: Piece): number {
 /** duplicate detection stops growing past this many pieces per group (memory stays bounded) */
 const MAX_KEYS = 200_000;
 
-function isFirstPrompt(s: Session, text: string): boolean {
-  const b = s.firstPrompt;
+/** Whether a prompt's text is a session's first prompt, `b` (Session.firstPrompt): the same start. */
+export function startsAsFirst(b: string | null | undefined, text: string): boolean {
   if (!b) return false;
   // promptText only trims and folds white space: a text whose first other character is not the
   // first prompt's is told apart without folding it (most are; folding every prompt of a common
@@ -179,7 +179,7 @@ export function collect(g: Group, terms: Term[], p: Piece, at: PieceAt): void {
     copied: !!p.copied,
     summary: !!p.summary,
     write: !!p.write,
-    firstPrompt: !inChild && role === 'user' && !p.copied && isFirstPrompt(member, p.text),
+    firstPrompt: !inChild && role === 'user' && !p.copied && (p.first ?? startsAsFirst(member.firstPrompt, p.text)),
     abandoned: false,
     rids: rid ? [rid] : undefined,
     via: via || undefined,

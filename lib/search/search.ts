@@ -8,7 +8,7 @@
 // search hooks (lib/harness/<name>/text.ts `search`), never here.
 import type { Session } from '../types.js';
 import { childFiles, type Group, groupMeta, groupSessions, newGroup, passes, type SearchFilters } from './groups.js';
-import { type Held, pieceOf } from './pieces.js';
+import { blankPiece, type FilePieces } from './pieces.js';
 import { filesOf, finish, type SearchOptions, scanParallel } from './pool.js';
 import { Prefilter } from './prefilter.js';
 import type { Term } from './query.js';
@@ -18,7 +18,7 @@ import { HOOKS, loadExtractors } from './registry.js';
 import { collect, evidenceOf, groupScore, hitScore, originLevel, STOP, toolOutputGain } from './score.js';
 import type { Signatures } from './sigs.js';
 import { makeSnippet, type Snippet } from './snippet.js';
-import type { Role, SharedPiece } from './types.js';
+import type { Piece, Role, SharedPiece } from './types.js';
 
 export type { SearchFilters } from './groups.js';
 export { childFiles, groupSessions, metadataText, newGroup } from './groups.js';
@@ -118,33 +118,16 @@ function settleFromPieces(
   groups: Group[],
   terms: Term[],
   sigs: Signatures,
-  pieces: Map<string, Held[]>,
+  pieces: Map<string, FilePieces>,
 ): { settled: Set<Group>; left: Group[] } {
   const full = allTerms(terms.length);
   const settled = new Set<Group>();
   const left: Group[] = [];
+  const p = blankPiece();
   for (const g of groups) {
     const files = filesOf(g);
-    if (!files?.every((f) => sigs.hasPieces(f))) {
-      left.push(g);
-      continue;
-    }
-    const probe = newGroup(g.root, g.members, true);
-    const done = new Set<string>();
-    try {
-      for (const m of g.members) {
-        for (const [f, child] of [[m.file, false], ...childFiles(m).map((c) => [c, true] as const)] as const) {
-          if (done.has(f)) continue;
-          done.add(f);
-          const at = { file: f, child, member: m, memberIsChild: m !== g.root };
-          for (const k of pieces.get(f) ?? []) collect(probe, terms, pieceOf(k), at);
-        }
-      }
-    } catch (err) {
-      if (err !== STOP) throw err;
-    }
-    finish(probe, terms);
-    if ((probe.mask & full) !== full) {
+    const probe = files?.every((f) => sigs.hasPieces(f)) ? fromPieces(g, terms, pieces, p) : null;
+    if (!probe || (probe.mask & full) !== full) {
       left.push(g);
       continue;
     }
@@ -152,6 +135,27 @@ function settleFromPieces(
     settled.add(g);
   }
   return { settled, left };
+}
+
+/** A group weighed from its files' pieces (and its metadata), as a new bare group; `p`: the piece to write each into. */
+function fromPieces(g: Group, terms: Term[], pieces: Map<string, FilePieces>, p: Piece): Group {
+  const probe = newGroup(g.root, g.members, true);
+  const done = new Set<string>();
+  try {
+    for (const m of g.members) {
+      for (const [f, child] of [[m.file, false], ...childFiles(m).map((c) => [c, true] as const)] as const) {
+        if (done.has(f)) continue;
+        done.add(f);
+        const at = { file: f, child, member: m, memberIsChild: m !== g.root };
+        const fp = pieces.get(f);
+        if (fp) for (let i = 0; i < fp.length; i++) collect(probe, terms, fp.at(i, p), at);
+      }
+    }
+  } catch (err) {
+    if (err !== STOP) throw err;
+  }
+  finish(probe, terms);
+  return probe;
 }
 
 /**

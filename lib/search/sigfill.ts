@@ -17,7 +17,7 @@ import { acquireWait } from '../os/lock.js';
 import { runBackground } from '../os/run.js';
 import type { Harness, Session } from '../types.js';
 import { childFiles } from './groups.js';
-import { type Held, piecesHolding } from './pieces.js';
+import { type FilePieces, firstPrompts, piecesHolding } from './pieces.js';
 import { threadCount, workerFile } from './pool.js';
 import type { Term } from './query.js';
 import { HOOKS, loadExtractors } from './registry.js';
@@ -55,7 +55,7 @@ async function fillLock(app: App, waitMs = 0): Promise<{ release: () => void } |
 export interface SearchSigs {
   sigs: Signatures | null;
   /** the index's pieces that hold a term, by file (asked for a ranking without evidence) */
-  pieces: Map<string, Held[]> | null;
+  pieces: Map<string, FilePieces> | null;
   /** files read whatever they hold (no current signature) */
   missing: number;
   /** the signatures' last write as read (sigs.ts SIGS_WRITTEN: the group map is stamped with it) */
@@ -76,7 +76,7 @@ export async function signaturesFor(app: App, all: Session[], terms: Term[], wan
   const read = () =>
     withRead(file, (db) => ({
       sigs: Signatures.load(db, needles, known),
-      pieces: want.pieces ? piecesHolding(db, terms) : null,
+      pieces: want.pieces ? piecesHolding(db, terms, { firsts: firstPrompts(all) }) : null,
       written: getMeta(db, SIGS_WRITTEN) ?? '',
     }));
   let got = read();

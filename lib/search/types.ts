@@ -24,6 +24,8 @@ export interface Piece {
   key?: number;
   /** the terms it holds, when known without its text (a piece the index's full-text table gave) */
   mask?: number;
+  /** a prompt: whether it is its session's first, when told without its text (a piece from the index) */
+  first?: boolean | undefined;
 }
 
 /** A piece of text from a store several sessions share (prompt history), with the session it counts for. */
