@@ -216,3 +216,41 @@ describe('words read only the prompts of sessions that hold one of them', () => 
     expect(listed(many.join(' '))).toEqual([`pi:${id(55)}`]);
   });
 });
+
+describe('words narrow the sessions one after another', () => {
+  it('a word in over a thousand sessions, then one in a few: the same sessions as matching each', () => {
+    const home = tempHome();
+    const id = (i: number) => `bcdef${String(i).padStart(3, '0')}-1111-4111-8111-111111111111`;
+    const shop = path.join(home, 'src', 'shop');
+    const kiwi = path.join(home, 'src', 'kiwi-land');
+    fs.mkdirSync(shop, { recursive: true });
+    fs.mkdirSync(kiwi, { recursive: true });
+    // 1,100 sessions (past the thousand a word's sessions are followed by key): `orchestra` in a
+    // prompt of all but 44; `kiwi` in a prompt of 4, and in the directory of 5 others (one of
+    // them without `orchestra`)
+    const prompts = new Map<string, string[]>();
+    const dirs = new Map<string, string>();
+    for (let i = 0; i < 1100; i++) {
+      const p = [`start ${i}`, i % 300 === 7 ? 'the orchestra of kiwi' : i % 25 === 0 ? `a piano ${i}` : `the orchestra ${i}`, `end ${i}`];
+      const cwd = i % 250 === 3 || i === 1000 ? kiwi : shop;
+      piSession(home, { id: id(i), cwd, prompts: p, at: new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString() });
+      prompts.set(`pi:${id(i)}`, p);
+      dirs.set(`pi:${id(i)}`, cwd);
+    }
+    expect(run(home, ['index']).code).toBe(0);
+    for (const q of [
+      ['orchestra', 'kiwi'],
+      ['kiwi', 'orchestra', 'end'],
+      ['orchestra', 'land'],
+      ['orchestra', 'start', 'end'],
+      ['kiwi', '1003'],
+    ]) {
+      const want = [...prompts]
+        .filter(([k, ps]) => q.every((w) => ps.some((p) => p.includes(w)) || (dirs.get(k) ?? '').includes(w)))
+        .map(([k]) => k);
+      expect(want.length, q.join(' ')).toBeGreaterThan(0);
+      const r = run(home, ['resolve', ...q]);
+      expect(r.stdout.split('\n').filter(Boolean).sort(), q.join(' ')).toEqual(want.sort());
+    }
+  });
+});

@@ -44,39 +44,76 @@ export function sessionsHolding(
   const folded = lookable(words);
   if (!folded) return null;
   return withRead(indexFiles(ctx).db, (db) => {
-    const inPrompts = promptWords(db, folded);
-    const conds: string[] = [];
-    const args: string[] = [];
-    for (const [i, w] of folded.entries()) {
-      // a snapshot name holding the word names its session too
-      const named = Object.entries(names)
-        .filter(([, name]) => fold(name).includes(w))
-        .map(([sid]) => sid);
-      // and so does one of its prompts
-      const keys = inPrompts[i];
-      const alt = `${named.map(() => ' OR key = ?').join('')}${keys.length ? ' OR key IN (SELECT value FROM json_each(?))' : ''}`;
-      conds.push(`(coalesce(folded, doc) LIKE ? ESCAPE '\\'${alt})`);
-      args.push(likeOf(w), ...named.map((sid) => `claude:${sid}`), ...(keys.length ? [JSON.stringify(keys)] : []));
+    // the longest word first: most often the rarest, so that the words after it are looked for
+    // only in the few sessions left (`resume web-692 empty` at 22,000 sessions, where `empty` is in
+    // nearly every session's prompts: ~320 → ~250 ms)
+    const order = [...folded].sort((a, b) => b.length - a.length);
+    const inPrompts = new Set<string>();
+    let keys: Set<string> | null = null;
+    for (const w of order.slice(0, -1)) {
+      const prompts = keysHolding(db, 'prompts', w, keys);
+      for (const k of prompts) inPrompts.add(k);
+      keys = new Set([...keysHolding(db, 'sessions', w, keys), ...prompts, ...namedBy(names, w, keys)]);
+      if (keys.size === 0) return { sessions: [], shorts: new Map(), prompts: new Map() };
     }
-    const sql = `SELECT doc, short FROM sessions${conds.length ? ` WHERE ${conds.join(' AND ')}` : ''} ORDER BY at DESC, id`;
+    // the last word's records are looked in as the sessions are read
+    const w = order[order.length - 1];
+    const prompts = keysHolding(db, 'prompts', w, keys);
+    for (const k of prompts) inPrompts.add(k);
+    const also = [...prompts, ...namedBy(names, w, keys)];
+    const few = keys !== null && keys.size <= FEW_KEYS;
+    const sql = `SELECT key, doc, short FROM sessions WHERE (coalesce(folded, doc) LIKE ? ESCAPE '\\' OR key IN (SELECT value FROM json_each(?)))${few ? ' AND key IN (SELECT value FROM json_each(?))' : ''} ORDER BY at DESC, id`;
     const sessions: Session[] = [];
     const shorts = new Map<string, string>();
-    for (const r of db.prepare(sql).iterate(...args) as Iterable<{ doc: string; short: string }>) {
+    const rows = db.prepare(sql).iterate(likeOf(w), JSON.stringify(also), ...(few ? [JSON.stringify([...(keys ?? [])])] : [])) as Iterable<{
+      key: string;
+      doc: string;
+      short: string;
+    }>;
+    for (const r of rows) {
+      if (keys !== null && !keys.has(r.key)) continue;
       const s = JSON.parse(r.doc) as Session;
       sessions.push(s);
       shorts.set(s.id, r.short);
     }
     // (the prompts of a session none of whose prompts holds a word add nothing to its match)
-    const some = new Set(inPrompts.flat());
     return {
       sessions,
       shorts,
       prompts: promptsOf(
         db,
-        sessions.map((s) => s.key).filter((k) => some.has(k)),
+        sessions.map((s) => s.key).filter((k) => inPrompts.has(k)),
       ),
     };
   });
+}
+
+/** sessions left after a word up to which the next word is looked for in them by their keys (past it, in every row: a long list is slower) */
+const FEW_KEYS = 1000;
+
+/**
+ * The keys of the sessions (of `within`, when given) with a prompt (`prompts`) or a record
+ * (`sessions`) that holds `w`, as it is folded there.
+ */
+function keysHolding(db: Db, table: 'prompts' | 'sessions', w: string, within: Set<string> | null): string[] {
+  const col = table === 'prompts' ? 'texts' : 'doc';
+  const few = within !== null && within.size <= FEW_KEYS;
+  // (no DISTINCT: SQLite would read the rows in key order, through its index, ~2.5x as slow)
+  const sql = `SELECT key FROM ${table} WHERE coalesce(folded, ${col}) LIKE ? ESCAPE '\\'${few ? ' AND key IN (SELECT value FROM json_each(?))' : ''}`;
+  const keys = db
+    .prepare(sql)
+    .pluck()
+    .all(likeOf(w), ...(few ? [JSON.stringify([...within])] : [])) as string[];
+  const out = new Set(within === null || few ? keys : keys.filter((k) => within.has(k)));
+  return [...out];
+}
+
+/** The keys of the Claude sessions whose snapshot name holds `w` (of `within`, when given): a name titles an untitled session. */
+function namedBy(names: Record<string, string>, w: string, within: Set<string> | null): string[] {
+  return Object.entries(names)
+    .filter(([, name]) => fold(name).includes(w))
+    .map(([sid]) => `claude:${sid}`)
+    .filter((k) => within === null || within.has(k));
 }
 
 /** the words promptWords tells apart: one bit of a 32-bit mask each */
