@@ -293,14 +293,15 @@ function rowMatchable(r: PickRow, prompts: Map<string, string[]> | null): Matcha
 }
 
 /**
- * Whether a word (folded) is in a shown row's key, directory or fields: all a row is matched on
- * besides the prompts (rowMatchable), so a row without it can match only through a prompt.
+ * The keys of the shown rows a word (folded) is in: in a row's key, directory or fields, all a row
+ * is matched on besides the prompts (rowMatchable), so a row without it can match only through a
+ * prompt.
  */
-function inRow(shown: PickRow[]): (key: string, word: string) => boolean {
-  let text: Map<string, string> | null = null;
-  return (key, word) => {
-    text ??= new Map(shown.map((r) => [r.fields[0] ?? '', fold(`${r.cwd ?? ''}\n${r.fields.join('\n')}`)]));
-    return text.get(key)?.includes(word) ?? false;
+function rowsWith(shown: PickRow[]): (word: string) => string[] {
+  let text: [string, string][] | null = null;
+  return (word) => {
+    text ??= shown.map((r) => [r.fields[0] ?? '', fold(`${r.cwd ?? ''}\n${r.fields.join('\n')}`)]);
+    return text.filter(([, t]) => t.includes(word)).map(([key]) => key);
   };
 }
 
@@ -324,7 +325,7 @@ export function pickerText(app: App, src: FeedSource, s: PickState, query: strin
   const count = shown.length;
   if (terms.length) {
     const words = wantedWords(terms);
-    const prompts = words.length ? (promptsForWords(app.ctx, words, inRow(shown)) ?? allPrompts(app.ctx, words)) : null;
+    const prompts = words.length ? (promptsForWords(app.ctx, words, rowsWith(shown)) ?? allPrompts(app.ctx, words)) : null;
     shown = rank(shown, terms, home, (r) => rowMatchable(r, prompts));
   }
   const status = statusOf({ total: all.length, shown: count, hidden, matched: terms.length ? shown.length : undefined }, s, home);

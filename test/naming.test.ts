@@ -210,7 +210,7 @@ describe('words read only the prompts of sessions that hold one of them', () => 
     expect(listed('shop then zanzibar')).toEqual([`pi:${id(23)}`]);
     expect(listed('zanzibar nowhere')).toEqual([]);
     expect(listed('shop')).toHaveLength(70);
-    // a query of 40 words, more than a 32-bit mask tells apart: 8 in the directory, 32 in a prompt
+    // a query of 40 words (more than a 32-bit mask would tell apart): 8 in the directory, 32 in a prompt
     const many = [...Array(8).fill('shop'), ...MANY.slice(8)];
     expect(run(home, ['resolve', ...many]).stdout).toBe(`pi:${id(55)}\n`);
     expect(listed(many.join(' '))).toEqual([`pi:${id(55)}`]);

@@ -34,7 +34,7 @@ export const likeOf = (w: string) => `%${w.replace(/[\\%_]/g, (c) => `\\${c}`)}%
  * prompt), holds every word (see the top), with their short ids, and the prompts of those that have
  * one holding a word (resolve's `prompts`). `names`: the snapshot names by Claude session id (a name
  * titles an untitled session, so a word in it counts as held). Null when this cannot tell: no words,
- * a word that is not plainWord, more words than MOST_WORDS, no index.
+ * a word that is not plainWord, no index.
  */
 export function sessionsHolding(
   ctx: Ctx,
@@ -116,33 +116,13 @@ function namedBy(names: Record<string, string>, w: string, within: Set<string> |
     .filter((k) => within === null || within.has(k));
 }
 
-/** the words promptWords tells apart: one bit of a 32-bit mask each */
-const MOST_WORDS = 31;
-
 /**
  * The words folded as they are matched (rank.ts fold), to be looked for in what the database keeps
- * folded alike; null when they cannot be: none, more than MOST_WORDS, or one that is not plainWord.
+ * folded alike; null when they cannot be: none, or one that is not plainWord.
  */
 function lookable(words: string[]): string[] | null {
   const folded = words.map(fold);
-  return folded.length === 0 || folded.length > MOST_WORDS || !folded.every(plainWord) ? null : folded;
-}
-
-/**
- * Per word, the sessions with a prompt that holds it: one pass over the prompts table, each row's
- * stored text (JSON) looked in as it is, not decoded. That is a superset of the decoded prompts
- * holding the word: a plainWord has no character JSON escapes. (Decoding the prompts of every
- * session with one prompt holding any of the words was ~250 ms at 22,000 for a common word.)
- */
-function promptWords(db: Db, folded: string[]): string[][] {
-  const mask = folded.map((_, i) => `((coalesce(folded, texts) LIKE ? ESCAPE '\\') << ${i})`).join(' | ');
-  const out = folded.map(() => new Set<string>());
-  const rows = db
-    .prepare(`SELECT key, ${mask} AS m FROM prompts WHERE m <> 0`)
-    .raw()
-    .iterate(...folded.map(likeOf)) as Iterable<[string, number]>;
-  for (const [key, m] of rows) for (let i = 0; i < folded.length; i++) if (m & (1 << i)) out[i].add(key);
-  return out.map((keys) => [...keys]);
+  return folded.length === 0 || !folded.every(plainWord) ? null : folded;
 }
 
 /** `harness:id` → every prompt of these sessions (their sources' in order), from the prompts table. */
@@ -165,21 +145,33 @@ export function gatherPrompts(rows: Iterable<{ key: string; texts: string }>): M
 }
 
 /**
- * The prompts to match words in, decoded only for the sessions that may match them all: per word,
- * the sessions with a prompt holding it come from one undecoded pass (promptWords), and a session's
- * prompts are decoded when every word is in one of its prompts or, by `inRest`, in what the caller
- * matches besides (its row). In the picker at 22,000 sessions, with a word in every session,
- * decoding every prompt was ~250 ms a key. Null when a word is not plainWord, there are more than
- * MOST_WORDS, or there is no index: the caller reads allPrompts then.
+ * The prompts to match words in, decoded only for the sessions that may match them all: each word
+ * in one of their prompts or, by `rowsWith` (the keys of the rows that hold a word), in what the
+ * caller matches besides (its row), and one at least in a prompt. The longest word is looked for
+ * first, each next one only in the sessions left (as sessionsHolding). In the picker at 22,000
+ * sessions, decoding every prompt with a word in every session was ~250 ms a key; a pass over every
+ * prompt for each word, ~35 ms a word. Null when a word is not plainWord, or there is no index: the
+ * caller reads allPrompts then.
  */
-export function promptsForWords(ctx: Ctx, words: string[], inRest: (key: string, word: string) => boolean): Map<string, string[]> | null {
+export function promptsForWords(ctx: Ctx, words: string[], rowsWith: (word: string) => string[]): Map<string, string[]> | null {
   const folded = lookable(words);
   if (!folded) return null;
   return withRead(indexFiles(ctx).db, (db) => {
-    const sets = promptWords(db, folded).map((keys) => new Set(keys));
-    const may = new Set<string>();
-    for (const keys of sets)
-      for (const key of keys) if (!may.has(key) && folded.every((w, i) => sets[i].has(key) || inRest(key, w))) may.add(key);
-    return promptsOf(db, [...may]);
+    const inPrompts = new Set<string>();
+    let keys = null as Set<string> | null;
+    for (const w of [...folded].sort((a, b) => b.length - a.length)) {
+      const within = keys;
+      const held = new Set<string>(keysHolding(db, 'prompts', w, within));
+      for (const k of held) inPrompts.add(k);
+      // (one word: the sessions with a prompt holding it are all there is to read)
+      if (folded.length === 1) return promptsOf(db, [...held]);
+      for (const k of rowsWith(w)) if (within === null || within.has(k)) held.add(k);
+      keys = held;
+      if (held.size === 0) break;
+    }
+    return promptsOf(
+      db,
+      [...(keys ?? [])].filter((k) => inPrompts.has(k)),
+    );
   });
 }
