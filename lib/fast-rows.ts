@@ -10,7 +10,7 @@ import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { type App, makeApp } from './app.js';
 import { candidateLines, candidates, printWordCandidates } from './commands/complete.js';
 import { type LsOpts, lsAction } from './commands/ls-list.js';
-import { previewAction, searchedFor } from './commands/preview.js';
+import { lookedFor, previewAction } from './commands/preview.js';
 import { type RowsOpts, rowsAction } from './commands/rows.js';
 import { attributeOf, type Cmd, commandNamed, countOf, type Opt, withoutDemo } from './commands/table.js';
 import { exitOn } from './errors.js';
@@ -37,9 +37,10 @@ const LEAN: Record<string, (app: App, p: Parsed) => Promise<boolean>> = {
     return true;
   },
   preview: async (app, p) => {
-    // (where a query's words are: a search, which the full CLI runs)
-    if (searchedFor(p.values.search) !== null) return false;
-    await previewAction(app, p.positionals);
+    // (where a deep search's words are: a search, which the full CLI runs)
+    const look = lookedFor(p.values.search);
+    if (look?.deep) return false;
+    await previewAction(app, p.positionals, look);
     return true;
   },
   __complete: async (app, p) => {

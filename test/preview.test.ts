@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, envFor, jsonl, needs, run, tempHome, write } from './helpers.js';
-import { claudeLine } from './launch-helpers.js';
+import { claudeLine, piSession } from './launch-helpers.js';
 
 const ID = 'e5555555-0000-4000-8000-000000000005';
 const KEY = `claude:${ID}`;
@@ -135,6 +135,32 @@ describe('resume preview', () => {
     const deep = run(h, ['preview', KEY, '--search', 'please'], { RESUME_PICK_DIR: pick, NO_COLOR: undefined }).stdout;
     expect(deep).toContain('\x1b[1;33mplease\x1b[0m');
     expect(deep.replace(/\x1b\[[0-9;]*m/g, '')).toMatch(/^prompt: deploy with key \[REDACTED[^\]]*\] please$/m);
+  });
+
+  it('--search in the picker while it names sessions: the prompt the words name, when it is not the first or last', () => {
+    const h = tempHome('resume-preview-');
+    const cwd = path.join(h, 'shop');
+    fs.mkdirSync(cwd);
+    const id = 'abcdef77-1111-4111-8111-111111111111';
+    const prompts = ['start the work', 'now the Zeppelin middleware please', 'then the zeppelin tests', 'the end'];
+    piSession(h, { id, cwd, prompts });
+    const key = `pi:${id}`;
+    const pick = path.join(h, 'pick');
+    fs.mkdirSync(pick);
+    fs.writeFileSync(path.join(pick, 'state.json'), JSON.stringify({ all: false, harness: null, dir: null, deep: false }));
+    const preview = (q: string, color = false) =>
+      run(h, ['preview', key, '--search', q], { RESUME_PICK_DIR: pick, ...(color ? { NO_COLOR: undefined } : {}) }).stdout;
+    const plain = run(h, ['preview', key]).stdout;
+    expect(plain).not.toContain('zeppelin');
+    const lines = (q: string) => preview(q).split('\n');
+    // the first prompt holding the most words, its words marked only with colour (as the list marks them)
+    expect(lines('zeppelin').slice(0, 4)).toEqual(['start the work', '', 'prompt 2 of 4: now the Zeppelin middleware please', '']);
+    expect(lines('zeppelin tests')[2]).toBe('prompt 3 of 4: then the zeppelin tests');
+    expect(preview('zeppelin', true)).toContain('\x1b[1;32mZeppelin\x1b[0m');
+    // after the line, the preview as it is
+    expect(lines('zeppelin').slice(4).join('\n')).toBe(plain.split('\n').slice(2).join('\n'));
+    // the first or last prompt (shown anyway), no prompt, or only a word left out: as it is
+    for (const q of ['start', 'the end', 'nowhere', '!zeppelin', ' ']) expect(preview(q), q).toBe(plain);
   });
 
   it('an unknown key is exit 1 with one line', () => {

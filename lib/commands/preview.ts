@@ -1,36 +1,48 @@
 // `resume preview KEY`: the text fzf shows beside the list. Fast enough to follow the cursor: it
 // reads one session of the index database and nothing else (lib/select/find.ts); the text itself is
-// lib/present/preview.ts. With `--search QUERY` (the picker's deep search) it also reads the
-// session's transcripts for where the words are (lib/search/run.ts foundIn): that runs in the full
-// CLI, never in the lean bundle (lib/fast-rows.ts declines it).
+// lib/present/preview.ts. With `--search QUERY` it starts with where the words are: in the picker
+// while it names sessions, the prompt they name (one more row of the database); otherwise (deep
+// search) the session's transcripts are read for them (lib/search/run.ts foundIn), which runs in
+// the full CLI, never in the lean bundle (lib/fast-rows.ts declines it).
 import { readState } from '../../fzf/feed.js';
+import { highlight } from '../../fzf/layout.js';
 import type { App } from '../app.js';
 import { ExitError, usage } from '../errors.js';
+import { promptsOfSession } from '../index/prompts.js';
 import { previewColor, previewText } from '../present/preview.js';
 import { findForPreview } from '../select/find.js';
+import { fold, parseQuery } from '../select/rank.js';
 import type { Session } from '../types.js';
 import { DIM, RESET } from '../util/color.js';
+import { sanitize } from '../util/redact.js';
 import { oneLine } from '../util/text.js';
 import { out } from './common.js';
 import type { Call } from './table.js';
 
+/** What `--search` asks the preview to show: where a deep search's words are, or which prompt the typed words name. */
+export interface Looked {
+  query: string;
+  deep: boolean;
+}
+
 /**
- * The query `--search` asks to look for, or null: none, no words, or inside the picker
- * (RESUME_PICK_DIR) while it names sessions rather than searching them (its preview passes the
- * typed query always; fzf cannot change the preview's command with the mode on every version).
+ * What `--search QUERY` looks for: null for no query (or only blanks). Inside the picker
+ * (RESUME_PICK_DIR), by its mode: deep search, or naming sessions (the picker's preview passes the
+ * typed query always; fzf cannot change the preview's command with the mode on every version);
+ * elsewhere a deep search's.
  */
-export function searchedFor(search: unknown, env: NodeJS.ProcessEnv = process.env): string | null {
+export function lookedFor(search: unknown, env: NodeJS.ProcessEnv = process.env): Looked | null {
   if (typeof search !== 'string' || !search.trim()) return null;
   const pick = env.RESUME_PICK_DIR;
-  return pick && !readState(pick).deep ? null : search;
+  return { query: search, deep: !pick || readState(pick).deep === true };
 }
 
 /**
  * `resume preview [KEY...]`: the preview of each key; with none, of each key (or row) on stdin.
  * Several previews are separated by a line of dashes. A key that names no session is exit 1 after
- * the others are printed. `search`: a query (searchedFor) whose words are looked for in each.
+ * the others are printed. `look`: a query whose words are looked for in each (lookedFor).
  */
-export async function previewAction(app: App, keys: string[], search: string | null = null): Promise<void> {
+export async function previewAction(app: App, keys: string[], look: Looked | null = null): Promise<void> {
   if (keys.length === 0) {
     if (process.stdin.isTTY) throw usage('preview needs a KEY, as an argument or on stdin (resume rows | head -1 | resume preview)');
     keys = await (await import('../util/stdin-keys.js')).stdinKeys();
@@ -45,7 +57,7 @@ export async function previewAction(app: App, keys: string[], search: string | n
       missing.push(key);
       continue;
     }
-    const found = search === null ? [] : await foundLines(app, s, search, color);
+    const found = !look ? [] : look.deep ? await foundLines(app, s, look.query, color) : namedPrompt(app, s, look.query, color);
     out((first ? '' : `\n${'-'.repeat(40)}\n\n`) + previewText(s, app.ctx.home, { color, fork, found }));
     first = false;
   }
@@ -54,6 +66,8 @@ export async function previewAction(app: App, keys: string[], search: string | n
     throw new ExitError(1, `no session '${oneLine(gone)}'${missing.length > 1 ? ` (and ${missing.length - 1} more)` : ''}`);
 }
 
+const dimmed = (t: string, color: boolean) => (color ? DIM + t + RESET : t);
+
 /** Where the query's words are in the session, a line each (`prompt: …`, as resume search prints its evidence). */
 async function foundLines(app: App, s: Session, query: string, color: boolean): Promise<string[]> {
   const [{ foundIn }, { marked }, { evidenceTag }] = await Promise.all([
@@ -61,11 +75,34 @@ async function foundLines(app: App, s: Session, query: string, color: boolean): 
     import('../search/snippet.js'),
     import('../present/evidence.js'),
   ]);
-  const dim = (t: string) => (color ? DIM + t + RESET : t);
-  return (await foundIn(app, s, query)).map((e) => `${dim(`${evidenceTag(e)}:`)} ${marked(e.snippet, color)}`);
+  return (await foundIn(app, s, query)).map((e) => `${dimmed(`${evidenceTag(e)}:`, color)} ${marked(e.snippet, color)}`);
+}
+
+/**
+ * The prompt of the session that holds the most of the typed words (the first of those), as a line
+ * `prompt N of M: …`, the words marked as the list marks them; none when no prompt holds one, or
+ * that prompt is the first or the last, which the preview shows anyway. (A word names a session
+ * from any of its prompts: this shows which.)
+ */
+function namedPrompt(app: App, s: Session, query: string, color: boolean): string[] {
+  const terms = parseQuery(query).filter((t) => !t.not && t.text);
+  if (terms.length === 0) return [];
+  const prompts = promptsOfSession(app.ctx, s.key);
+  let best = -1;
+  let most = 0;
+  for (const [i, p] of prompts.entries()) {
+    const f = fold(p);
+    const n = terms.filter((t) => f.includes(t.text)).length;
+    if (n > most) {
+      most = n;
+      best = i;
+    }
+  }
+  if (best <= 0 || best === prompts.length - 1) return [];
+  return [`${dimmed(`prompt ${best + 1} of ${prompts.length}:`, color)} ${highlight(oneLine(sanitize(prompts[best])), terms, color)}`];
 }
 
 export function run(app: App, call: Call): Promise<void> {
   const [keys] = call.args as [string[]];
-  return previewAction(app, keys, searchedFor((call.opts as { search?: string }).search));
+  return previewAction(app, keys, lookedFor((call.opts as { search?: string }).search));
 }

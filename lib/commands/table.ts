@@ -269,7 +269,7 @@ export const ROOT: Cmd = {
         {
           long: '--search',
           value: '<query>',
-          help: "start with where the query's words are in the session, as resume search shows them (in the picker: during deep search only)",
+          help: "start with where the query's words are in the session, as resume search shows them (in the picker while it names sessions: the prompt they name)",
         },
       ],
       quiet: true,

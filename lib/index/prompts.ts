@@ -35,3 +35,20 @@ export function allPrompts(ctx: Ctx, words: string[] = []): Map<string, string[]
     db.close();
   }
 }
+
+/** Every prompt of one session (`harness:id`), in order; [] when the index has none. */
+export function promptsOfSession(ctx: Ctx, key: string): string[] {
+  const db = openRead(indexFiles(ctx).db);
+  if (!db) return [];
+  try {
+    const rows = db.prepare('SELECT key, texts FROM prompts WHERE key = ? ORDER BY path').iterate(key) as Iterable<{
+      key: string;
+      texts: string;
+    }>;
+    return gatherPrompts(rows).get(key) ?? [];
+  } catch {
+    return [];
+  } finally {
+    db.close();
+  }
+}
