@@ -78,6 +78,21 @@ describe('words match every prompt', () => {
     expect(kept).toContain('rename the quokka helper, token=[REDACTED:token]');
     expect(kept.join('\n')).not.toContain('abcdefgh12345678');
   });
+
+  it('TAB shows the prompt a word named a session from, when nothing else the candidate shows holds it', () => {
+    const { home, pi } = corpus();
+    const desc = (word: string) =>
+      run(home, ['__complete', '--', word])
+        .stdout.split('\n')
+        .filter(Boolean)
+        .map((l) => l.split('\t')[1]);
+    expect(desc('zeppelin')).toEqual([expect.stringMatching(/ {2}prompt: now the zeppelin middleware please$/)]);
+    // redacted as everything the index keeps
+    expect(desc('quokka')).toEqual([expect.stringMatching(/ {2}prompt: rename the quokka helper, token=\[REDACTED:token\]$/)]);
+    // a word in the title (here the first prompt), or the start of an id: the title, as ever
+    expect(desc('limiting')).toEqual([expect.stringMatching(/ {2}Rate limiting for login$/)]);
+    expect(desc(pi.slice(0, 6))).toEqual([expect.stringMatching(/ {2}Rate limiting for login$/)]);
+  });
 });
 
 describe('options', () => {

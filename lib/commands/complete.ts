@@ -12,9 +12,11 @@ import { printCandidates } from '../index/rowbin.js';
 import { type Candidate, candidate, label } from '../output.js';
 import { applyFilters, type Filters, parseHarnesses, resolveDir, shortIds } from '../select/filter.js';
 import { namedBy } from '../select/find.js';
+import { fold } from '../select/rank.js';
 import { looksLikePath, resolve } from '../select/resolve.js';
 import { HARNESSES, type Session } from '../types.js';
 import { tildify } from '../util/paths.js';
+import { sanitize } from '../util/redact.js';
 import { writeOut } from '../util/stdout.js';
 import { oneLine } from '../util/text.js';
 import { age } from '../util/time.js';
@@ -46,13 +48,46 @@ export function sessionCandidates(word: string, all: Session[], o: SessionCandid
       hits = r.kind === 'one' ? [r.session] : r.kind === 'none' ? [] : r.candidates;
     }
   }
+  const shows = promptShowing(word, prompts);
   return hits.map((s) => {
     const short = shorts.get(s.id) ?? s.id;
     // A typed id prefix longer than the short id keeps matching: offer the whole id then.
     const value = word.length > short.length && s.id.toLowerCase().startsWith(low) ? s.id : short;
     const dir = oneLine(tildify(s.cwd, home) || '?');
-    return candidate(value, [age(s.updated ?? s.started, now), s.harness, dir, s.branch ? `(${oneLine(s.branch)})` : '', label(s)]);
+    return candidate(value, [age(s.updated ?? s.started, now), s.harness, dir, s.branch ? `(${oneLine(s.branch)})` : '', shows(s, dir)]);
   });
+}
+
+/**
+ * What a candidate shows of its session: its label, or, when the word named it from a prompt and
+ * its label, directory, branch and harness do not show the word (nor is the word its id's start),
+ * `prompt: ` and that prompt from a little before the word: a list of titles none of which holds
+ * the word typed does not say why each is offered.
+ */
+function promptShowing(word: string, prompts: SessionCandidatesOptions['prompts']): (s: Session, dir: string) => string {
+  const w = fold(word);
+  let got: Map<string, string[]> | null = null;
+  return (s, dir) => {
+    const l = label(s);
+    if (!w || !prompts || looksLikePath(word) || s.id.toLowerCase().startsWith(w)) return l;
+    if ([l, dir, s.branch ?? '', s.harness].some((t) => fold(t).includes(w))) return l;
+    got ??= prompts([word]);
+    const p = got.get(s.key)?.find((x) => fold(x).includes(w));
+    return p ? `prompt: ${oneLine(sanitize(fromBefore(p, w)))}` : l;
+  };
+}
+
+/**
+ * `text` from the start of the word that holds `w` (folded) on, `…` for what is left out; whole when
+ * `w` is near its start. (A shell clips a description to the terminal: at 80 columns fish kept 20
+ * characters of it after the directory and branch.)
+ */
+function fromBefore(text: string, w: string): string {
+  const f = fold(text);
+  const at = f.length === text.length ? f.indexOf(w) : -1;
+  if (at < 12) return text;
+  const from = text.lastIndexOf(' ', at);
+  return `…${text.slice(from + 1)}`;
 }
 
 /** The session word to complete (the word under the cursor where a QUERY goes), with the filters on the line. */
