@@ -79,16 +79,18 @@ describe('words match every prompt', () => {
     expect(kept.join('\n')).not.toContain('abcdefgh12345678');
   });
 
-  it('TAB shows the prompt a word named a session from, when nothing else the candidate shows holds it', () => {
+  it('TAB shows the prompt a word named a session from before its title, when nothing else the candidate shows holds it', () => {
     const { home, pi } = corpus();
     const desc = (word: string) =>
       run(home, ['__complete', '--', word])
         .stdout.split('\n')
         .filter(Boolean)
         .map((l) => l.split('\t')[1]);
-    expect(desc('zeppelin')).toEqual([expect.stringMatching(/ {2}prompt: now the zeppelin middleware please$/)]);
+    // the prompt (from the word on, past 12 characters; clipped to 30) before the title
+    expect(desc('zeppelin')).toEqual([expect.stringMatching(/ {2}now the zeppelin middleware p… · Rate limiting for login$/)]);
+    expect(desc('middleware')).toEqual([expect.stringMatching(/ {2}…middleware please · Rate limiting for login$/)]);
     // redacted as everything the index keeps
-    expect(desc('quokka')).toEqual([expect.stringMatching(/ {2}prompt: rename the quokka helper, token=\[REDACTED:token\]$/)]);
+    expect(desc('token')).toEqual([expect.stringMatching(/ {2}…token=\[REDACTED:token\] · start the refactor$/)]);
     // a word in the title (here the first prompt), or the start of an id: the title, as ever
     expect(desc('limiting')).toEqual([expect.stringMatching(/ {2}Rate limiting for login$/)]);
     expect(desc(pi.slice(0, 6))).toEqual([expect.stringMatching(/ {2}Rate limiting for login$/)]);

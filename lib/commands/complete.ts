@@ -12,13 +12,13 @@ import { printCandidates } from '../index/rowbin.js';
 import { type Candidate, candidate, label } from '../output.js';
 import { applyFilters, type Filters, parseHarnesses, resolveDir, shortIds } from '../select/filter.js';
 import { namedBy } from '../select/find.js';
-import { fold } from '../select/rank.js';
+import { fold, fromWord } from '../select/rank.js';
 import { looksLikePath, resolve } from '../select/resolve.js';
 import { HARNESSES, type Session } from '../types.js';
 import { tildify } from '../util/paths.js';
 import { sanitize } from '../util/redact.js';
 import { writeOut } from '../util/stdout.js';
-import { oneLine } from '../util/text.js';
+import { clip, oneLine } from '../util/text.js';
 import { age } from '../util/time.js';
 import { type Call, type Cmd, commandNamed, type Opt, ROOT, type Values } from './table.js';
 
@@ -58,11 +58,15 @@ export function sessionCandidates(word: string, all: Session[], o: SessionCandid
   });
 }
 
+/** characters of the prompt a word named a session from that a candidate shows before its title */
+const WORD_SHOWN = 30;
+
 /**
- * What a candidate shows of its session: its label, or, when the word named it from a prompt and
- * its label, directory, branch and harness do not show the word (nor is the word its id's start),
- * `prompt: ` and that prompt from a little before the word: a list of titles none of which holds
- * the word typed does not say why each is offered.
+ * What a candidate shows of its session: its label; when the word named it from a prompt and its
+ * label, directory, branch and harness do not show the word (nor is the word its id's start), that
+ * prompt from the word on first, then ` · ` and the label (`…fulfilOrder in checkout.ts · Webhook
+ * retry`). A list of titles none of which holds the word typed does not say why each is offered;
+ * the prompt alone makes a fork and its source, which share their prompts, look the same.
  */
 function promptShowing(word: string, prompts: SessionCandidatesOptions['prompts']): (s: Session, dir: string) => string {
   const w = fold(word);
@@ -73,21 +77,8 @@ function promptShowing(word: string, prompts: SessionCandidatesOptions['prompts'
     if ([l, dir, s.branch ?? '', s.harness].some((t) => fold(t).includes(w))) return l;
     got ??= prompts([word]);
     const p = got.get(s.key)?.find((x) => fold(x).includes(w));
-    return p ? `prompt: ${oneLine(sanitize(fromBefore(p, w)))}` : l;
+    return p ? `${oneLine(sanitize(clip(fromWord(p, w), WORD_SHOWN)))} · ${l}` : l;
   };
-}
-
-/**
- * `text` from the start of the word that holds `w` (folded) on, `…` for what is left out; whole when
- * `w` is near its start. (A shell clips a description to the terminal: at 80 columns fish kept 20
- * characters of it after the directory and branch.)
- */
-function fromBefore(text: string, w: string): string {
-  const f = fold(text);
-  const at = f.length === text.length ? f.indexOf(w) : -1;
-  if (at < 12) return text;
-  const from = text.lastIndexOf(' ', at);
-  return `…${text.slice(from + 1)}`;
 }
 
 /** The session word to complete (the word under the cursor where a QUERY goes), with the filters on the line. */

@@ -37,6 +37,19 @@ export function fold(s: string): string {
   return /[\u0080-\uffff]/.test(low) ? low.normalize('NFD').replace(/\p{M}/gu, '') : low;
 }
 
+/**
+ * `text` from the start of the word that holds `w` (folded) on, `…` for what is left out; whole when
+ * `w` is near its start: the prompt a word named a session from, as TAB shows it before a title. (A
+ * shell clips a description to the terminal: at 80 columns fish kept 20 characters of it after the
+ * directory and branch.)
+ */
+export function fromWord(text: string, w: string): string {
+  const f = fold(text);
+  const at = f.length === text.length ? f.indexOf(w) : -1;
+  if (at < 12) return text;
+  return `…${text.slice(text.lastIndexOf(' ', at) + 1)}`;
+}
+
 /** The query's terms: words and "quoted phrases", `!` for a term that must not occur. */
 export function parseQuery(q: string | readonly string[]): Term[] {
   const text = typeof q === 'string' ? q : q.join(' ');
