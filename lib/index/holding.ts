@@ -46,7 +46,7 @@ export function sessionsHolding(
   return withRead(indexFiles(ctx).db, (db) => {
     // the longest word first: most often the rarest, so that the words after it are looked for
     // only in the few sessions left (`resume web-692 empty` at 22,000 sessions, where `empty` is in
-    // nearly every session's prompts: ~320 → ~250 ms)
+    // nearly every session's prompts: ~310 → ~220 ms)
     const order = [...folded].sort((a, b) => b.length - a.length);
     const inPrompts = new Set<string>();
     let keys: Set<string> | null = null;
@@ -93,7 +93,8 @@ const FEW_KEYS = 1000;
 
 /**
  * The keys of the sessions (of `within`, when given) with a prompt (`prompts`) or a record
- * (`sessions`) that holds `w`, as it is folded there.
+ * (`sessions`) that holds `w`, as it is folded there. The stored JSON is looked in as it is, not
+ * decoded: a plainWord has no character JSON escapes, so whatever holds it decoded is found.
  */
 function keysHolding(db: Db, table: 'prompts' | 'sessions', w: string, within: Set<string> | null): string[] {
   const col = table === 'prompts' ? 'texts' : 'doc';

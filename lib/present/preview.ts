@@ -29,7 +29,7 @@ export interface PreviewLook {
   now?: number;
   color?: boolean;
   fork?: string | null;
-  /** under the title: where a deep search's words are in the session (made safe to print by the caller) */
+  /** under the title: where the query's words are in the session (made safe to print by the caller) */
   found?: string[];
 }
 
