@@ -19,7 +19,7 @@ import { colorOn } from '../lib/util/color.js';
 import { writeAtomic } from '../lib/util/fsx.js';
 import { cacheDir, tildify } from '../lib/util/paths.js';
 import { oneLine, width } from '../lib/util/text.js';
-import { layRows, listWidth } from './layout.js';
+import { layRows, listWidth, streamWidths, type Widths } from './layout.js';
 
 /** What a fed row needs of a session: a listing row or a whole session. */
 export type Fed = Pick<Session, 'key' | 'id' | 'updated' | 'started' | 'harness' | 'cwd' | 'branch' | 'title' | 'firstPrompt' | 'hidden'>;
@@ -338,7 +338,10 @@ export function pickerText(app: App, src: FeedSource, s: PickState, query: strin
   return `${[status, ...lines].join('\n')}\n`;
 }
 
-/** Rows in `resume rows` format (deep search's, or a batch of a cold build's) as picker lines. */
-export function layFields(rows: string[][], v: PickView, query = ''): string[] {
-  return layRows(rows, listWidth(v.cols, v.alt ?? true), v.color, query ? parseQuery(query) : null);
+/** Rows in `resume rows` format (deep search's, or a batch of a cold build's) as picker lines; `w`: at these widths. */
+export function layFields(rows: string[][], v: PickView, query = '', w?: Widths): string[] {
+  return layRows(rows, listWidth(v.cols, v.alt ?? true), v.color, query ? parseQuery(query) : null, w);
 }
+
+/** The widths a cold build's batches are laid out at (layout.ts streamWidths), for this view. */
+export const coldWidths = (v: PickView): Widths => streamWidths(listWidth(v.cols, v.alt ?? true), HARNESSES);

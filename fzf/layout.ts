@@ -137,8 +137,24 @@ function padTo(shown: string, plain: string, w: number): string {
   return shown + ' '.repeat(Math.max(0, w - width(plain)));
 }
 
-/** The lines for these rows in a list `listCols` wide. */
-export function layRows(rows: readonly RowFields[], listCols: number, color: boolean, terms: readonly Term[] | null = null): string[] {
-  const w = widths(rows, listCols);
+/** The lines for these rows in a list `listCols` wide (at widths `w`, else their own). */
+export function layRows(
+  rows: readonly RowFields[],
+  listCols: number,
+  color: boolean,
+  terms: readonly Term[] | null = null,
+  w: Widths = widths(rows, listCols),
+): string[] {
   return rows.map((r) => layLine(r, w, color, terms));
+}
+
+/**
+ * Widths for rows that come a batch at a time (a cold build's, as their files are read): each
+ * column as wide as any row's can be, no branch column, so that every batch lines up with the
+ * ones before it (each laid out at its own widths, the columns moved from batch to batch).
+ */
+export function streamWidths(listCols: number, harnesses: readonly string[]): Widths {
+  const harness = harnesses.reduce((a, h) => (h.length > a.length ? h : a), '');
+  // (a streamed row's id is its first 8 characters: short ids are worked out once the build ends)
+  return widths([['', 'x'.repeat(8), 'x'.repeat(CAP.age), harness, `/${'x'.repeat(CAP.dir)}`]], listCols);
 }

@@ -28,7 +28,17 @@ import type { Session } from '../lib/types.js';
 import { noColor } from '../lib/util/color.js';
 import { quoteSh } from '../lib/util/quote.js';
 import { oneLine } from '../lib/util/text.js';
-import { feedSource, layFields, listColor, type PickState, type PickView, pickerText, stateFilters, writeState } from './feed.js';
+import {
+  coldWidths,
+  feedSource,
+  layFields,
+  listColor,
+  type PickState,
+  type PickView,
+  pickerText,
+  stateFilters,
+  writeState,
+} from './feed.js';
 import { ACTION_MARK, type Flags, fzfFlags, type PickAction } from './flags.js';
 import { termColumns } from './layout.js';
 import { type Fzf, fmtVersion, has, probeFzf } from './version.js';
@@ -172,6 +182,7 @@ async function feedCold(f: Feed): Promise<void> {
   const filters = stateFilters(f.state);
   const terms = parseQuery(query);
   if (!stdin.destroyed) stdin.write('\tindexing: sessions appear as their files are read\n');
+  const w = coldWidths(view);
   await app.index({
     quiet: true,
     onSessions: (batch) => {
@@ -179,7 +190,7 @@ async function feedCold(f: Feed): Promise<void> {
       const shown = rank(applyFilters(batch, filters), terms, app.ctx.home, (x) => sessionMatchable(x));
       if (!shown.length || stdin.destroyed) return;
       const rows = shown.map((x) => row(x, x.id.slice(0, 8), app.ctx.home, view.now).split('\t'));
-      stdin.write(`${layFields(rows, view, query).join('\n')}\n`);
+      stdin.write(`${layFields(rows, view, query, w).join('\n')}\n`);
     },
   });
   if (!stdin.destroyed) stdin.end();

@@ -6,8 +6,9 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { layRows, listWidth, widths } from '../fzf/layout.js';
+import { layRows, listWidth, streamWidths, widths } from '../fzf/layout.js';
 import { fold, type Matchable, parseQuery, quality, rank } from '../lib/select/rank.js';
+import { HARNESSES } from '../lib/types.js';
 import { cutDir, width } from '../lib/util/text.js';
 import { BIN, envFor, must, needs, run } from './helpers.js';
 import { standIn } from './launch-helpers.js';
@@ -95,6 +96,19 @@ describe('the picker layout', () => {
     // at 200 columns the preview is on the right and the list still keeps the title readable
     expect(listWidth(200)).toBe(99);
     expect(widths(rows, listWidth(200)).title).toBeGreaterThanOrEqual(30);
+  });
+
+  it("a cold build's batches line up with each other (streamWidths), within 80 columns", () => {
+    const rows = SESSIONS.map((s) => [keyOf(s.name), s.id.slice(0, 8), '6d', s.harness, `~/${s.dir}`, s.branch ?? '', s.prompts[0]]);
+    const lw = listWidth(80);
+    const w = streamWidths(lw, HARNESSES);
+    const titleAt = (batch: string[][]) =>
+      layRows(batch, lw, false, null, w).map((l, i) => must(l.split('\t')[1]).indexOf(must(must(batch[i])[6]).slice(0, 12)));
+    // one batch of a single short row, another of the rest: the titles start in one column
+    const starts = [...titleAt(rows.slice(0, 1)), ...titleAt(rows.slice(1))];
+    expect(new Set(starts).size).toBe(1);
+    expect(w.title).toBeGreaterThanOrEqual(30);
+    for (const line of layRows(rows, lw, false, null, w)) expect(width(line.split('\t')[1])).toBeLessThanOrEqual(80 - 3);
   });
 
   it('cuts a directory from the left, whole parts first', () => {
