@@ -358,6 +358,28 @@ describe('piece keys', () => {
 });
 
 describe('output', () => {
+  it('on a terminal the first line of a result keeps to its width: the directory cut from the left; piped, whole', () => {
+    const h = home();
+    const cwd = '/w/a-rather-long/path/to/the/project-with-a-long-name';
+    claude(h, ID(1), [{ ...user('the tapir module', '2026-01-01T09:00:00Z'), cwd }], '-w-long');
+    const onTty = (cols: number) =>
+      spawnSync('script', ['-qec', `stty cols ${cols}; ${process.execPath} ${BIN} search tapir`, '/dev/null'], {
+        env: { ...envFor(h), NO_COLOR: '1' },
+        encoding: 'utf8',
+      }).stdout.replace(/\r/g, '');
+    const first = (out: string) => must(out.split('\n').find((l) => l.startsWith('claude  ')));
+    for (const cols of [80, 120]) {
+      const line = first(onTty(cols));
+      expect(line.length, `${cols}: ${line}`).toBeLessThanOrEqual(cols);
+      expect(line).toMatch(/ {2}…?[^ ]*-long-name {2}11111111 {2}original, high confidence$/);
+    }
+    expect(first(onTty(80))).toMatch(/ {2}…[^ /]*-long-name {2}/);
+    expect(first(onTty(120))).toContain(`  ${cwd}  `);
+    // the resume line keeps the whole path (it is run or copied), and a pipe gets every line whole
+    expect(onTty(60)).toContain(`cd ${cwd} && claude --resume`);
+    expect(first(run(h, ['search', 'tapir']).stdout)).toContain(`  ${cwd}  `);
+  });
+
   it('--rows prints `resume rows` lines, best first; no words lists every session', () => {
     const h = home();
     claude(h, ID(1), [user('the tapir module', '2026-01-01T09:00:00Z')]);

@@ -15,7 +15,7 @@ import { BOLD, DIM, RESET } from '../util/color.js';
 import { tildify } from '../util/paths.js';
 import { progressBar } from '../util/progress.js';
 import { writeJsonArray } from '../util/stdout.js';
-import { clip, oneLine } from '../util/text.js';
+import { clip, cutDir, oneLine, width } from '../util/text.js';
 import { iso, localTime, parseDuration } from '../util/time.js';
 import { type FilterOpts, filtersOf, note, out } from './common.js';
 import type { Call } from './table.js';
@@ -231,18 +231,24 @@ async function resumeOf(
   };
 }
 
-function human(r: Result, short: string, home: string, color: boolean, resumeLine: string | null): string {
+function human(r: Result, short: string, home: string, color: boolean, resumeLine: string | null, cols: number | null): string {
   const s = r.session;
   const dim = (t: string) => (color ? DIM + t + RESET : t);
-  const kind = r.original ? 'original' : 'follow-up';
-  const head = [
-    harnessColor(s.harness, color),
-    localTime(s.updated ?? s.started),
-    oneLine(tildify(s.cwd, home) || '?'),
-    color ? BOLD + short + RESET : short,
-    `${kind}, ${r.confidence} confidence${r.hidden ? ` [${HIDDEN_LABEL[r.hidden] ?? r.hidden}]` : ''}`,
-  ].join('  ');
-  const lines = [head, `  ${dim(clip(label(s), 120))}`, `  ${dim('id:')} ${s.id}`, `  ${dim('file:')} ${oneLine(s.file)}`];
+  const kind = `${r.original ? 'original' : 'follow-up'}, ${r.confidence} confidence${r.hidden ? ` [${HIDDEN_LABEL[r.hidden] ?? r.hidden}]` : ''}`;
+  const when = localTime(s.updated ?? s.started);
+  // on a terminal the first line keeps to its width: the directory is cut from the left, as in the
+  // picker (the paths of the lines below are whole: they are copied)
+  const room = cols === null ? Infinity : cols - width(`${s.harness}  ${when}    ${short}  ${kind}`);
+  const dir = oneLine(tildify(s.cwd, home) || '?');
+  const head = [harnessColor(s.harness, color), when, cutDir(dir, Math.max(12, room)), color ? BOLD + short + RESET : short, kind].join(
+    '  ',
+  );
+  const lines = [
+    head,
+    `  ${dim(clip(label(s), cols === null ? 120 : Math.max(20, cols - 2)))}`,
+    `  ${dim('id:')} ${s.id}`,
+    `  ${dim('file:')} ${oneLine(s.file)}`,
+  ];
   if (resumeLine) lines.push(`  ${dim('resume:')} ${resumeLine}`);
   for (const f of new Set(r.evidence.filter((e) => e.child).map((e) => e.file))) lines.push(`  ${dim('subagent:')} ${oneLine(f)}`);
   for (const e of r.evidence) lines.push(`  ${dim(`${evidenceTag(e)}:`)} ${marked(e.snippet, color)}`);
@@ -293,7 +299,8 @@ async function printResults(
   // on a terminal the best screenfuls, not hundreds of results (-n N, a pipe or --json: all)
   const shown = o.n == null && process.stdout.isTTY ? list.slice(0, TTY_RESULTS) : list;
   const how = await resumeOf(app);
-  out(shown.map((r) => human(r, short(r.session), app.ctx.home, color, how(r.session)?.line ?? null)).join('\n'));
+  const cols = process.stdout.isTTY ? process.stdout.columns || 80 : null;
+  out(shown.map((r) => human(r, short(r.session), app.ctx.home, color, how(r.session)?.line ?? null, cols)).join('\n'));
   if (shown.length < list.length) note(`+${list.length - shown.length} more (-n N shows more)`);
   // one result clearly ahead: say so, and end with its resume line (the last line on screen)
   if (best) {
