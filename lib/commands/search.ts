@@ -231,7 +231,14 @@ async function resumeOf(
   };
 }
 
-function human(r: Result, short: string, home: string, color: boolean, resumeLine: string | null, cols: number | null): string {
+/** How results read: home for `~`, colour, and the terminal's width (null: not a terminal). */
+interface Look {
+  home: string;
+  color: boolean;
+  cols: number | null;
+}
+
+function human(r: Result, short: string, resumeLine: string | null, { home, color, cols }: Look): string {
   const s = r.session;
   const dim = (t: string) => (color ? DIM + t + RESET : t);
   const kind = `${r.original ? 'original' : 'follow-up'}, ${r.confidence} confidence${r.hidden ? ` [${HIDDEN_LABEL[r.hidden] ?? r.hidden}]` : ''}`;
@@ -299,8 +306,8 @@ async function printResults(
   // on a terminal the best screenfuls, not hundreds of results (-n N, a pipe or --json: all)
   const shown = o.n == null && process.stdout.isTTY ? list.slice(0, TTY_RESULTS) : list;
   const how = await resumeOf(app);
-  const cols = process.stdout.isTTY ? process.stdout.columns || 80 : null;
-  out(shown.map((r) => human(r, short(r.session), app.ctx.home, color, how(r.session)?.line ?? null, cols)).join('\n'));
+  const look = { home: app.ctx.home, color, cols: process.stdout.isTTY ? process.stdout.columns || 80 : null };
+  out(shown.map((r) => human(r, short(r.session), how(r.session)?.line ?? null, look)).join('\n'));
   if (shown.length < list.length) note(`+${list.length - shown.length} more (-n N shows more)`);
   // one result clearly ahead: say so, and end with its resume line (the last line on screen)
   if (best) {
