@@ -80,26 +80,28 @@ async function foundLines(app: App, s: Session, query: string, color: boolean): 
 
 /**
  * The prompt of the session that holds the most of the typed words (the first of those), as a line
- * `prompt N of M: …`, the words marked as the list marks them; none when no prompt holds one, or
- * that prompt is the first or the last, which the preview shows anyway. (A word names a session
- * from any of its prompts: this shows which.)
+ * `prompt: …`, the words marked as the list marks them; none when no prompt holds one, or the first
+ * or last prompt, which the preview shows anyway, holds as many. (A word names a session from any
+ * of its prompts: this shows which. A fork's prompts include those it copied, so they are not
+ * counted or numbered.)
  */
 function namedPrompt(app: App, s: Session, query: string, color: boolean): string[] {
   const terms = parseQuery(query).filter((t) => !t.not && t.text);
   if (terms.length === 0) return [];
-  const prompts = promptsOfSession(app.ctx, s.key);
-  let best = -1;
-  let most = 0;
-  for (const [i, p] of prompts.entries()) {
-    const f = fold(p);
-    const n = terms.filter((t) => f.includes(t.text)).length;
+  const held = (p: string | null | undefined) => {
+    const f = fold(p ?? '');
+    return terms.filter((t) => f.includes(t.text)).length;
+  };
+  let best: string | null = null;
+  let most = Math.max(held(s.firstPrompt), held(s.lastPrompt));
+  for (const p of promptsOfSession(app.ctx, s.key)) {
+    const n = held(p);
     if (n > most) {
       most = n;
-      best = i;
+      best = p;
     }
   }
-  if (best <= 0 || best === prompts.length - 1) return [];
-  return [`${dimmed(`prompt ${best + 1} of ${prompts.length}:`, color)} ${highlight(oneLine(sanitize(prompts[best])), terms, color)}`];
+  return best === null ? [] : [`${dimmed('prompt:', color)} ${highlight(oneLine(sanitize(best)), terms, color)}`];
 }
 
 export function run(app: App, call: Call): Promise<void> {
