@@ -228,8 +228,9 @@ export function fzfFlags(o: FlagOptions): Flags {
     '--no-multi',
     '--header-lines=1',
     `--header=${headerLine(o.keys, deep)}`,
-    // (during deep search the preview starts with where the typed words are: preview --search)
-    `--preview=${self} preview {1}${deep ? ' --search {q}' : ''}`,
+    // (the preview starts with where the typed words are: the prompt they name, or during deep
+    // search their evidence; preview --search tells which by the picker's state)
+    `--preview=${self} preview {1} --search {q}`,
     previewWindow(has(v, 'previewAlt')),
   ];
   if (has(v, 'withShell')) args.push('--with-shell=sh -c');

@@ -224,8 +224,8 @@ describe('generated flags', () => {
         '--header-lines=1',
       ]),
     );
-    expect(f.args).toContain(`--preview=${SELF} preview {1}`);
-    // with deep search, the preview looks for the typed words (preview --search: only while it is on)
+    // the preview is told the typed words (preview --search: the prompt they name, or in deep search their evidence)
+    expect(f.args).toContain(`--preview=${SELF} preview {1} --search {q}`);
     expect(flags('0.38.0', { deepSearch: true }).args).toContain(`--preview=${SELF} preview {1} --search {q}`);
     expect(f.args).toContain(`--bind=change:reload(${SELF} __feed --query {q})`);
     expect(f.args).toContain(`--bind=ctrl-t:reload(${SELF} __feed --toggle-hidden --query {q})`);
