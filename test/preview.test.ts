@@ -120,6 +120,8 @@ describe('resume preview', () => {
     // words the session does not hold all of, or none: the preview as it is
     expect(run(h, ['preview', KEY, '--search', 'please zebrafish']).stdout).toBe(plain);
     expect(run(h, ['preview', KEY, '--search', ' ']).stdout).toBe(plain);
+    // a word search refuses (thousands of characters): the session as it is
+    expect(run(h, ['preview', KEY, '--search', 'x'.repeat(30_000)])).toMatchObject({ code: 0, stdout: plain });
   });
 
   it('--search in the picker: only during its deep search (its state says which)', () => {

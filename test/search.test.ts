@@ -380,6 +380,17 @@ describe('output', () => {
     expect(first(run(h, ['search', 'tapir']).stdout)).toContain(`  ${cwd}  `);
   });
 
+  it('a word or phrase of thousands of characters is a usage error of one line, not an internal one', () => {
+    const h = home();
+    claude(h, ID(1), [user('the tapir module', '2026-01-01T09:00:00Z')]);
+    for (const args of [['x'.repeat(30_000)], ['--rows', `tapir ${'y'.repeat(5000)}`], [`"${'z '.repeat(3000)}"`]]) {
+      const r = run(h, ['search', ...args]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toBe('resume: a word or phrase of at most 4096 characters\n');
+    }
+    expect(run(h, ['search', '--rows', 'x'.repeat(4096)]).code).toBe(1);
+  });
+
   it('--rows prints `resume rows` lines, best first; no words lists every session', () => {
     const h = home();
     claude(h, ID(1), [user('the tapir module', '2026-01-01T09:00:00Z')]);

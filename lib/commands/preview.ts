@@ -75,7 +75,15 @@ async function foundLines(app: App, s: Session, query: string, color: boolean): 
     import('../search/snippet.js'),
     import('../present/evidence.js'),
   ]);
-  return (await foundIn(app, s, query)).map((e) => `${dimmed(`${evidenceTag(e)}:`, color)} ${marked(e.snippet, color)}`);
+  let found: Awaited<ReturnType<typeof foundIn>>;
+  try {
+    found = await foundIn(app, s, query);
+  } catch (err) {
+    // a query search refuses (a word of thousands of characters): the session as it is
+    if (err instanceof ExitError) return [];
+    throw err;
+  }
+  return found.map((e) => `${dimmed(`${evidenceTag(e)}:`, color)} ${marked(e.snippet, color)}`);
 }
 
 /**

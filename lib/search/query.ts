@@ -10,6 +10,8 @@
 // Limitation: a word with two or more non-ASCII letters in mixed case (`ÜbÉr`) is only found as
 // typed, all lower or all upper case.
 
+import { usage } from '../errors.js';
+
 export interface Term {
   /** as typed (phrases with whitespace folded) */
   text: string;
@@ -49,6 +51,13 @@ function needlesFor(word: string): string[] {
 
 const escRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+/**
+ * The longest word or phrase searched for: V8 overflows its stack matching a regular expression of
+ * ~20,000 literal characters (an internal error that printed the whole expression), and nobody
+ * types one; a pasted error message of a few lines fits.
+ */
+const TERM_MAX = 4096;
+
 export function makeTerm(raw: string, phrase: boolean): Term | null {
   const words = raw.split(/\s+/).filter(Boolean);
   if (words.length === 0) return null;
@@ -69,6 +78,7 @@ export function parseQuery(args: string[], split = false): Term[] {
   const out: Term[] = [];
   const seen = new Set<string>();
   const add = (raw: string, phrase: boolean) => {
+    if (raw.length > TERM_MAX) throw usage(`a word or phrase of at most ${TERM_MAX} characters`);
     const t = makeTerm(raw, phrase);
     if (!t) return;
     const k = `${t.phrase ? 'p' : 'w'}:${t.text.toLowerCase()}`;
