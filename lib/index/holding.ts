@@ -47,15 +47,12 @@ export function sessionsHolding(
     // the longest word first: most often the rarest, so that the words after it are looked for
     // only in the few sessions left (`resume web-692 empty` at 22,000 sessions, where `empty` is in
     // nearly every session's prompts: ~310 → ~220 ms)
-    const order = [...folded].sort((a, b) => b.length - a.length);
-    const inPrompts = new Set<string>();
-    let keys: Set<string> | null = null;
-    for (const w of order.slice(0, -1)) {
-      const prompts = keysHolding(db, 'prompts', w, keys);
-      for (const k of prompts) inPrompts.add(k);
-      keys = new Set([...keysHolding(db, 'sessions', w, keys), ...prompts, ...namedBy(names, w, keys)]);
-      if (keys.size === 0) return { sessions: [], shorts: new Map(), prompts: new Map() };
-    }
+    const order = longestFirst(folded);
+    const { keys, inPrompts } = narrowed(db, order.slice(0, -1), (w, within) => [
+      ...keysHolding(db, 'sessions', w, within),
+      ...namedBy(names, w, within),
+    ]);
+    if (keys?.size === 0) return { sessions: [], shorts: new Map(), prompts: new Map() };
     // the last word's records are looked in as the sessions are read
     const w = order[order.length - 1];
     const prompts = keysHolding(db, 'prompts', w, keys);
@@ -86,6 +83,34 @@ export function sessionsHolding(
       ),
     };
   });
+}
+
+/** The words, the longest first (most often the rarest: see sessionsHolding). */
+const longestFirst = (words: string[]): string[] => [...words].sort((a, b) => b.length - a.length);
+
+/**
+ * The keys of the sessions that hold each of `words`, looked for one after another, each next word
+ * only among the sessions left: a word is held by a session with a prompt holding it, or one
+ * `besides` gives (what else the caller matches: records, rows; of `within`, the keys left, when
+ * not null). With them, the sessions that have a prompt holding one of the words. Keys null: no
+ * word looked for.
+ */
+function narrowed(
+  db: Db,
+  words: string[],
+  besides: (w: string, within: Set<string> | null) => Iterable<string>,
+): { keys: Set<string> | null; inPrompts: Set<string> } {
+  const inPrompts = new Set<string>();
+  let keys: Set<string> | null = null;
+  for (const w of words) {
+    const within: Set<string> | null = keys;
+    const held: Set<string> = new Set(keysHolding(db, 'prompts', w, within));
+    for (const k of held) inPrompts.add(k);
+    for (const k of besides(w, within)) held.add(k);
+    keys = held;
+    if (held.size === 0) break;
+  }
+  return { keys, inPrompts };
 }
 
 /** sessions left after a word up to which the next word is looked for in them by their keys (past it, in every row: a long list is slower) */
@@ -127,7 +152,7 @@ function lookable(words: string[]): string[] | null {
 }
 
 /** `harness:id` → every prompt of these sessions (their sources' in order), from the prompts table. */
-function promptsOf(db: Db, keys: string[]): Map<string, string[]> {
+export function promptsOf(db: Db, keys: string[]): Map<string, string[]> {
   if (keys.length === 0) return new Map();
   const sql = 'SELECT key, texts FROM prompts WHERE key IN (SELECT value FROM json_each(?)) ORDER BY key, path';
   return gatherPrompts(db.prepare(sql).iterate(JSON.stringify(keys)) as Iterable<{ key: string; texts: string }>);
@@ -158,18 +183,11 @@ export function promptsForWords(ctx: Ctx, words: string[], rowsWith: (word: stri
   const folded = lookable(words);
   if (!folded) return null;
   return withRead(indexFiles(ctx).db, (db) => {
-    const inPrompts = new Set<string>();
-    let keys = null as Set<string> | null;
-    for (const w of [...folded].sort((a, b) => b.length - a.length)) {
-      const within = keys;
-      const held = new Set<string>(keysHolding(db, 'prompts', w, within));
-      for (const k of held) inPrompts.add(k);
-      // (one word: the sessions with a prompt holding it are all there is to read)
-      if (folded.length === 1) return promptsOf(db, [...held]);
-      for (const k of rowsWith(w)) if (within === null || within.has(k)) held.add(k);
-      keys = held;
-      if (held.size === 0) break;
-    }
+    // (one word: the sessions with a prompt holding it are all there is to read)
+    if (folded.length === 1) return promptsOf(db, keysHolding(db, 'prompts', folded[0], null));
+    const { keys, inPrompts } = narrowed(db, longestFirst(folded), (w, within) =>
+      rowsWith(w).filter((k) => within === null || within.has(k)),
+    );
     return promptsOf(
       db,
       [...(keys ?? [])].filter((k) => inPrompts.has(k)),

@@ -7,7 +7,7 @@
 import { fold } from '../select/rank.js';
 import type { Ctx } from '../types.js';
 import { indexFiles } from './files.js';
-import { gatherPrompts, likeOf, plainWord } from './holding.js';
+import { gatherPrompts, likeOf, plainWord, promptsOf } from './holding.js';
 import { openRead } from './store.js';
 
 /**
@@ -41,11 +41,7 @@ export function promptsOfSession(ctx: Ctx, key: string): string[] {
   const db = openRead(indexFiles(ctx).db);
   if (!db) return [];
   try {
-    const rows = db.prepare('SELECT key, texts FROM prompts WHERE key = ? ORDER BY path').iterate(key) as Iterable<{
-      key: string;
-      texts: string;
-    }>;
-    return gatherPrompts(rows).get(key) ?? [];
+    return promptsOf(db, [key]).get(key) ?? [];
   } catch {
     return [];
   } finally {
