@@ -197,7 +197,8 @@ function keyTerm(db: Db, terms: Term[], most: number): { key: number; files: str
   return best;
 }
 
-const signedCount = (db: Db): number => db.prepare('SELECT count(*) FROM sigs').pluck().get() as number;
+/** How many files have a signature (the map's stamp holds the count it was made with). */
+export const signedCount = (db: Db): number => db.prepare('SELECT count(*) FROM sigs').pluck().get() as number;
 
 /** A child transcript the map knows was written since its signature: the search reads it the whole way, which makes that first. */
 function childChanged(db: Db): boolean {

@@ -73,10 +73,12 @@ export async function signaturesFor(app: App, all: Session[], terms: Term[], wan
   const file = indexFiles(app.ctx).db;
   const known = checkedStats(app.ctx);
   // the signatures and (for a ranking without evidence) the pieces, from one connection
+  // (read again after a fill: the first prompts are the listing's either way)
+  const firsts = want.pieces ? firstPrompts(all) : null;
   const read = () =>
     withRead(file, (db) => ({
       sigs: Signatures.load(db, needles, known),
-      pieces: want.pieces ? piecesHolding(db, terms, { firsts: firstPrompts(all) }) : null,
+      pieces: firsts ? piecesHolding(db, terms, { firsts }) : null,
       written: getMeta(db, SIGS_WRITTEN) ?? '',
     }));
   let got = read();
@@ -185,11 +187,11 @@ const MAP_FROM = 2000;
  * (`resume index` makes both). `mapFrom`: the signed files from which the map is worth it.
  */
 export async function prepareSearchIndex(app: App, mapFrom = MAP_FROM): Promise<void> {
-  const { mapHolds, stampOf } = await import('./groupmap.js');
+  const { mapHolds, signedCount, stampOf } = await import('./groupmap.js');
   const need = withRead(indexFiles(app.ctx).db, (db) => {
     // (whether the map holds first: it counts the signatures only when the rest of its stamp holds,
     // and a home whose map holds is not counted again)
-    if (anySigs(db)) return !mapHolds(db, stampOf(app, db)) && (db.prepare('SELECT count(*) FROM sigs').pluck().get() as number) >= mapFrom;
+    if (anySigs(db)) return !mapHolds(db, stampOf(app, db)) && signedCount(db) >= mapFrom;
     const bytes = db.prepare('SELECT sum(size) FROM sources').pluck().get() as number | null;
     return (bytes ?? 0) > FILL_NOW;
   });
