@@ -12,7 +12,7 @@ import { eachRow, printAligned, type RowBin } from '../lib/index/rowbin.js';
 import { alignedName, printRowsOut, type RowsOutKey, RowsTape, rowsOutKey } from '../lib/index/rowsout.js';
 import { ALIGN_CAPS, alignLine, row } from '../lib/output.js';
 import { applyFilters, type Filters, shortIds, under } from '../lib/select/filter.js';
-import { fold, type Matchable, parseQuery, rank, wantedWords } from '../lib/select/rank.js';
+import { fold, type Matchable, parseQuery, rankAsking, wantedWords } from '../lib/select/rank.js';
 import type { Harness, Session } from '../lib/types.js';
 import { HARNESSES } from '../lib/types.js';
 import { colorOn } from '../lib/util/color.js';
@@ -279,16 +279,16 @@ function pickRows(src: FeedSource, home: string, now: number): PickRow[] {
   return out;
 }
 
-/** What a picker row offers to a query (lib/select/rank.ts), with every prompt of its session when known. */
-function rowMatchable(r: PickRow, prompts: Map<string, string[]> | null): Matchable {
-  const key = r.fields[0] ?? '';
+const keyOf = (r: PickRow): string => r.fields[0] ?? '';
+
+/** What a picker row offers to a query (lib/select/rank.ts) besides its session's prompts. */
+function rowMatchable(r: PickRow): Matchable {
   return {
-    id: key.slice(r.harness.length + 1),
+    id: keyOf(r).slice(r.harness.length + 1),
     harness: r.harness,
     cwd: r.cwd,
     branch: r.fields[5] ?? null,
     label: r.fields.slice(6).join(' '),
-    prompts: prompts?.get(key) ?? null,
   };
 }
 
@@ -325,8 +325,13 @@ export function pickerText(app: App, src: FeedSource, s: PickState, query: strin
   const count = shown.length;
   if (terms.length) {
     const words = wantedWords(terms);
-    const prompts = words.length ? (promptsForWords(app.ctx, words, rowsWith(shown)) ?? allPrompts(app.ctx, words)) : null;
-    shown = rank(shown, terms, home, (r) => rowMatchable(r, prompts));
+    const rows = shown;
+    // (only the prompts of the rows they can move: rank.ts rankAsking)
+    shown = rankAsking(rows, terms, home, rowMatchable, (need) => {
+      const only = need.length < rows.length ? new Set(need.map(keyOf)) : undefined;
+      const prompts = words.length ? (promptsForWords(app.ctx, words, rowsWith(rows), only) ?? allPrompts(app.ctx, words)) : null;
+      return prompts?.size ? (r) => prompts.get(keyOf(r)) : null;
+    });
   }
   const status = statusOf({ total: all.length, shown: count, hidden, matched: terms.length ? shown.length : undefined }, s, home);
   const lines = layRows(

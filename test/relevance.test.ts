@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { layRows, listWidth, streamWidths, widths } from '../fzf/layout.js';
-import { fold, type Matchable, parseQuery, quality, rank } from '../lib/select/rank.js';
+import { fold, type Matchable, parseQuery, quality, rank, rankAsking } from '../lib/select/rank.js';
 import { HARNESSES } from '../lib/types.js';
 import { cutDir, width } from '../lib/util/text.js';
 import { BIN, envFor, must, needs, run } from './helpers.js';
@@ -76,6 +76,39 @@ describe('the rules', () => {
     expect(ids('acme')).toEqual(['a']);
     expect(ids('src')).toEqual(['b']); // blog's parent is src; webshop's is acme
     expect(ids('home')).toEqual([]);
+  });
+
+  it('asks for the prompts only of the items a prompt can move, and ranks as when all are given', () => {
+    const items = [
+      m({ id: 'p1', label: 'Webhook retry', cwd: '/h/src/shop', prompts: ['why does the webhook fail'] }),
+      m({ id: 'p2', label: 'Cart total', cwd: '/h/src/shop', prompts: ['add a webhook for refunds', 'no hooks here'] }),
+      m({ id: 'p3', label: 'Rounding', cwd: '/h/src/webhooks', prompts: ['round half up'] }),
+      m({ id: 'p4', label: 'Deploy', cwd: '/h/src/infra', prompts: ['nothing of it'] }),
+      m({ id: 'p5', label: 'prewebhook tidy', cwd: '/h/src/shop', prompts: ['the webhook, once more', 'skip refunds'] }),
+    ];
+    for (const q of ['webhook', 'webhook shop', 'web', 'webhook !refunds', 'shop "add a"', '!deploy']) {
+      const terms = parseQuery(q);
+      let asked: string[] = [];
+      const got = rankAsking(
+        items,
+        terms,
+        '/h',
+        (x) => ({ ...x, prompts: null }),
+        (need) => {
+          asked = need.map((x) => x.id);
+          return (x) => x.prompts;
+        },
+      );
+      expect(
+        got.map((x) => x.id),
+        q,
+      ).toEqual(rank(items, terms, '/h', (x) => x).map((x) => x.id));
+      if (q === 'webhook') {
+        // p1's title and p3's directory start with the word: as much as a prompt can give
+        expect(asked).toEqual(['p2', 'p4', 'p5']);
+        expect(got.map((x) => x.id)).toEqual(['p1', 'p3', 'p2', 'p5']);
+      }
+    }
   });
 
   it('an id is named by its start, not by digits inside it', () => {

@@ -177,20 +177,27 @@ export function gatherPrompts(rows: Iterable<{ key: string; texts: string }>): M
  * first, each next one only in the sessions left (as sessionsHolding). In the picker at 22,000
  * sessions, decoding every prompt with a word in every session was ~250 ms a key; a pass over every
  * prompt for each word, ~35 ms a word. Null when a word is not plainWord, or there is no index: the
- * caller reads allPrompts then.
+ * caller reads allPrompts then. `only`: the sessions whose prompts are wanted (those that hold
+ * the words are still found among all).
  */
-export function promptsForWords(ctx: Ctx, words: string[], rowsWith: (word: string) => string[]): Map<string, string[]> | null {
+export function promptsForWords(
+  ctx: Ctx,
+  words: string[],
+  rowsWith: (word: string) => string[],
+  only?: Set<string>,
+): Map<string, string[]> | null {
   const folded = lookable(words);
   if (!folded) return null;
+  const wanted = (k: string) => only === undefined || only.has(k);
   return withRead(indexFiles(ctx).db, (db) => {
     // (one word: the sessions with a prompt holding it are all there is to read)
-    if (folded.length === 1) return promptsOf(db, keysHolding(db, 'prompts', folded[0], null));
+    if (folded.length === 1) return promptsOf(db, keysHolding(db, 'prompts', folded[0], null).filter(wanted));
     const { keys, inPrompts } = narrowed(db, longestFirst(folded), (w, within) =>
       rowsWith(w).filter((k) => within === null || within.has(k)),
     );
     return promptsOf(
       db,
-      [...(keys ?? [])].filter((k) => inPrompts.has(k)),
+      [...(keys ?? [])].filter((k) => inPrompts.has(k) && wanted(k)),
     );
   });
 }

@@ -170,14 +170,91 @@ export function score(s: Matchable, terms: readonly Term[], home: string): numbe
  * No terms (an empty query, or only `!` terms): every item not excluded, in the order given.
  */
 export function rank<T>(items: readonly T[], terms: readonly Term[], home: string, view: (x: T) => Matchable): T[] {
+  return rankAsking(items, terms, home, view, () => (x) => view(x).prompts);
+}
+
+/**
+ * rank, with the prompts asked for (`prompts`, given the items that need them) only where they can
+ * change a score: a word found in an item's other fields at the weight a prompt can give at most
+ * (W.prompt × 4: a word's start in the title, the directory's name) is not looked for in its
+ * prompts, so an item whose every word is found so needs none. (In the picker at 22,000 sessions
+ * the prompts of the sessions a typed word is in were most of a key's time: ~48 MB of them for
+ * `web`.) The same order as when every item's prompts are given.
+ */
+export function rankAsking<T>(
+  items: readonly T[],
+  terms: readonly Term[],
+  home: string,
+  view: (x: T) => Matchable,
+  prompts: (need: T[]) => ((x: T) => readonly (string | null)[] | null | undefined) | null,
+): T[] {
+  // each item's best for each term (from `i * terms.length`); -1 first: the item is ruled out
+  const best = new Float64Array(items.length * terms.length);
+  const need: number[] = [];
+  for (let i = 0; i < items.length; i++) {
+    const f = fieldsOf(view(items[i]), home);
+    f.raw = [];
+    if (fieldBests(f, terms, best, i)) need.push(i);
+  }
+  const promptsOf = need.length ? prompts(need.map((i) => items[i])) : null;
+  if (promptsOf)
+    for (const i of need) {
+      const raw = promptsOf(items[i]);
+      if (raw?.length) promptBests(raw, terms, best, i);
+    }
   const scored: { x: T; s: number; i: number }[] = [];
   for (let i = 0; i < items.length; i++) {
-    const x = items[i];
-    const s = score(view(x), terms, home);
-    if (s != null) scored.push({ x, s, i });
+    const s = sumOf(terms, best, i);
+    if (s !== null) scored.push({ x: items[i], s, i });
   }
   scored.sort((a, b) => b.s - a.s || a.i - b.i);
   return scored.map((e) => e.x);
+}
+
+/**
+ * Item i's best for each term in fields other than its prompts, into `best` (a `!` term found rules
+ * it out); true when a prompt could still move it: a term below what a prompt can give.
+ */
+function fieldBests(f: Fields, terms: readonly Term[], best: Float64Array, i: number): boolean {
+  const at = i * terms.length;
+  let open = false;
+  for (let j = 0; j < terms.length; j++) {
+    const b = termScore(f, terms[j].text);
+    best[at + j] = b;
+    if (terms[j].not && b > 0) {
+      best[at] = -1;
+      return false;
+    }
+    if (b < W.prompt * 4) open = true;
+  }
+  return open;
+}
+
+/** fieldBests' terms below what a prompt can give, raised by item i's prompts (a `!` term found rules it out). */
+function promptBests(raw: readonly (string | null)[], terms: readonly Term[], best: Float64Array, i: number): void {
+  const at = i * terms.length;
+  const folded = raw.filter((p): p is string => !!p).map(fold);
+  for (let j = 0; j < terms.length; j++) {
+    if (best[at + j] >= W.prompt * 4) continue;
+    for (const p of folded) best[at + j] = Math.max(best[at + j], W.prompt * quality(p, terms[j].text));
+    if (terms[j].not && best[at + j] > 0) {
+      best[at] = -1;
+      return;
+    }
+  }
+}
+
+/** Item i's score (the sum of its terms' bests), or null when a term is missing or it is ruled out. */
+function sumOf(terms: readonly Term[], best: Float64Array, i: number): number | null {
+  const at = i * terms.length;
+  if (terms.length && best[at] < 0) return null;
+  let s = 0;
+  for (let j = 0; j < terms.length; j++) {
+    if (terms[j].not) continue;
+    if (best[at + j] === 0) return null;
+    s += best[at + j];
+  }
+  return s;
 }
 
 /** The plain words of the terms (for a prefilter that looks for bytes): none for `!` terms. */
