@@ -139,7 +139,11 @@ function setUp(home, o) {
 
   function time(cmd, argv, x = {}) {
     const t0 = process.hrtime.bigint();
-    const r = spawnSync(cmd, argv, { env, stdio: ['ignore', x.stdout ?? 'ignore', 'pipe'], maxBuffer: 64 << 20 });
+    const r = spawnSync(cmd, argv, {
+      env: x.env ? { ...env, ...x.env } : env,
+      stdio: ['ignore', x.stdout ?? 'ignore', 'pipe'],
+      maxBuffer: 64 << 20,
+    });
     const ms = Number(process.hrtime.bigint() - t0) / 1e6;
     // (`ok`: other exit codes that are an answer, such as resolve's 1 for several sessions)
     if (r.status !== 0 && !(x.ok ?? []).includes(r.status)) throw new Error(`${cmd} ${argv.join(' ')} failed: ${r.stderr}`);
@@ -216,7 +220,7 @@ function floors({ home, o, time, pair, rows, nodeE0 }) {
  * title, which several sessions may share: resolve then lists them and exits 1), `ls` (every
  * session, and the newest 20), `rows` for one directory, and completing a word.
  */
-function otherCommands({ home, o, env, time, pair, nodeE0 }) {
+function otherCommands({ home, o, env, cache, time, pair, nodeE0 }) {
   const listed = spawnSync(process.execPath, [BIN, 'rows', '-a'], { env, encoding: 'utf8', maxBuffer: 512 << 20 })
     .stdout.split('\n')
     .filter(Boolean);
@@ -226,6 +230,11 @@ function otherCommands({ home, o, env, time, pair, nodeE0 }) {
   const midWord = path.basename(midDir);
   const midId = midKey.slice(midKey.indexOf(':') + 1);
   const titleWord = (listed[listed.length >> 1].split('\t')[6] ?? '').split(/\s+/).find((w) => /^[a-z]{4,}$/i.test(w)) ?? midWord;
+  // the picker's state (lib/commands/feed.ts): naming sessions (no deep search), hidden ones left out
+  const pickDir = path.join(cache, 'pick');
+  fs.mkdirSync(pickDir, { recursive: true });
+  fs.writeFileSync(path.join(pickDir, 'state.json'), JSON.stringify({ all: false, harness: null, dir: null, deep: false, cols: 120 }));
+  const picking = { RESUME_PICK_DIR: pickDir };
   return [
     ['`preview KEY`', ['preview', midKey]],
     ["the picker's list (`rows --align --status`)", ['rows', '--align', '--status']],
@@ -238,7 +247,18 @@ function otherCommands({ home, o, env, time, pair, nodeE0 }) {
     ["`rows --dir DIR` (a session's directory)", ['rows', '--dir', midDir]],
     ["completion of a word (`__complete -- WORD`, that directory's name)", ['__complete', '--', midWord]],
     ["completion of an empty word (`__complete -- ''`, every session)", ['__complete', '--', '']],
-  ].map(([what, argv, ok]) => [what, ...pair(o.runs, () => time(process.execPath, [BIN, ...argv], { stdout: devnull, ok }), nodeE0)]);
+    ["the picker's reload for a typed query (`__feed --query WORDS`): that directory's name", ['__feed', '--query', midWord], [0], picking],
+    ["the same, that directory's name and a word of its title", ['__feed', '--query', `${midWord} ${titleWord}`], [0], picking],
+    [
+      "the same, that title word's first two letters (as a query's first keys: a word in many sessions)",
+      ['__feed', '--query', titleWord.slice(0, 2)],
+      [0],
+      picking,
+    ],
+  ].map(([what, argv, ok, x]) => [
+    what,
+    ...pair(o.runs, () => time(process.execPath, [BIN, ...argv], { stdout: devnull, ok, env: x }), nodeE0),
+  ]);
 }
 
 /** A full build against `cat`, its two parts, and a cold `rows`: when its first row comes. */
