@@ -307,4 +307,34 @@ describe('the group map', () => {
     expect(mapSays(app, 'ibisinlet')).toBe('stale');
     expect((await searchRows(app, 'ibisinlet', { all: true })).rows.length).toBe(2);
   });
+
+  it("lists the sessions while a first build has committed no listing yet, never 'no session mentions it'", () => {
+    const h = realHome();
+    must(run(h, ['index']));
+    const pick = path.join(h, 'pick');
+    fs.mkdirSync(pick);
+    fs.writeFileSync(path.join(pick, 'state.json'), JSON.stringify({ all: true, harness: null, dir: null, deep: true, cols: 200 }));
+    const feed = () => {
+      const r = run(h, ['__feed', '--query', 'subagent'], { RESUME_PICK_DIR: pick, NO_COLOR: '1' });
+      expect(r.code, r.stderr).toBe(0);
+      return r.stdout.trimEnd().split('\n');
+    };
+    const [, ...rows] = feed();
+    expect(rows.length).toBeGreaterThan(0);
+    // the database as a reader sees it while a first build runs (one transaction): its tables, and
+    // no listing in them (nor check.bin and rows.bin, written after the commit)
+    const files = indexFiles(appOf(h).ctx);
+    const db = openWrite(files.db);
+    try {
+      db.exec("DELETE FROM sessions; DELETE FROM prompts; DELETE FROM meta WHERE k IN ('build', 'group-map')");
+    } finally {
+      db.close();
+    }
+    fs.rmSync(files.check, { force: true });
+    fs.rmSync(files.rowbin, { force: true });
+    // the reload waits for the listing (here: makes it) and finds what it found before
+    const [status, ...again] = feed();
+    expect(status).toMatch(/deep search: subagent · \d+ sessions? \(best first\)/);
+    expect(again.map((r) => r.split('\t')[0]).sort()).toEqual(rows.map((r) => r.split('\t')[0]).sort());
+  });
 });

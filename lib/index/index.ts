@@ -1111,24 +1111,34 @@ export function finishAll(ctx: Ctx, entries: Record<string, Entry>, done: Map<Ha
  * brought the index up to date; null when there are none.
  */
 export function storedRows(ctx: Ctx): ListedSession[] | null {
-  return store.withRead(indexFiles(ctx).db, (db) => store.allRows(db).map(({ session, short }) => listed(session, short)));
+  return store.withRead(indexFiles(ctx).db, (db) => builtRows(db)?.map(({ session, short }) => listed(session, short)) ?? null);
 }
 
 /** The stored listing, whole, without statting any source; null when there is none. */
 export function storedListing(ctx: Ctx): Session[] | null {
-  return store.withRead(indexFiles(ctx).db, (db) => store.allRows(db).map((r) => r.session));
+  return store.withRead(indexFiles(ctx).db, (db) => builtRows(db)?.map((r) => r.session) ?? null);
 }
 
 /** The stored listing and the short ids kept with it (no shortIds over it again); null when there is none. */
 export function storedWithShorts(ctx: Ctx): { sessions: Session[]; shorts: Map<string, string>; build: string } | null {
   return store.withRead(indexFiles(ctx).db, (db) => {
-    const rows = store.allRows(db);
+    const rows = builtRows(db);
+    if (!rows) return null;
     return {
       sessions: rows.map((r) => r.session),
       shorts: new Map(rows.map((r) => [r.session.id, r.short])),
       build: store.getMeta(db, 'build') ?? '',
     };
   });
+}
+
+/**
+ * Every stored row, once a build has been committed; null before: while the first build runs, the
+ * database it is writing has no listing to give (readers see none of it until it commits), and an
+ * empty one would tell the picker's deep search that no session holds any word.
+ */
+function builtRows(db: Db): ReturnType<typeof store.allRows> | null {
+  return store.getMeta(db, 'build') ? store.allRows(db) : null;
 }
 
 /** A session of the stored listing, with its short id there. */
