@@ -1151,8 +1151,8 @@ export interface StoredHit {
  * One session of the stored listing, without statting any source: by its key, by its full id when
  * exactly one session has it, or by the start of its id (`prefix`, lower case; of `harness`'s
  * sessions when given) when exactly one session's id starts so. Null when the listing has no
- * session of that key; undefined when this cannot tell (no index, an id or a start several sessions
- * share or none has): ask the whole listing then.
+ * session of that key; undefined when this cannot tell (no index, or no build committed yet; an id or
+ * a start several sessions share or none has): ask the whole listing then.
  */
 export function storedSession(
   ctx: Ctx,
@@ -1161,6 +1161,8 @@ export function storedSession(
   const db = store.openRead(indexFiles(ctx).db);
   if (!db) return undefined;
   try {
+    // (no build committed yet: the first is still running, and its sessions are not to be seen)
+    if (!store.getMeta(db, 'build')) return undefined;
     if ('key' in q) return store.sessionByKey(db, q.key);
     const hits =
       'id' in q
