@@ -94,7 +94,7 @@ export function quality(f: string, t: string): number {
   return best;
 }
 
-/** The folded fields of one session, made once per ranking. */
+/** The folded fields of one session besides its prompts, made once per ranking. */
 interface Fields {
   id: string;
   harness: string;
@@ -102,9 +102,6 @@ interface Fields {
   parent: string;
   branch: string;
   label: string;
-  /** the prompts as given: folded only when a word is looked for in them (most words are found before) */
-  raw: readonly (string | null)[];
-  prompts: string[] | null;
 }
 
 /** The last two parts of a directory (the project and what holds it), folded; HOME is not a part. */
@@ -124,12 +121,10 @@ function fieldsOf(s: Matchable, home: string): Fields {
     parent,
     branch: fold(s.branch ?? ''),
     label: fold(s.label ?? ''),
-    raw: s.prompts ?? [],
-    prompts: null,
   };
 }
 
-/** The best weighted quality of one term in a session's fields (0: nowhere). */
+/** The best weighted quality of one term in a session's fields besides its prompts (0: nowhere). */
 function termScore(f: Fields, t: string): number {
   let best = 0;
   // an id is named by its start only: a word inside a hex id is noise
@@ -143,26 +138,8 @@ function termScore(f: Fields, t: string): number {
   take(f.base, W.base);
   take(f.branch, W.branch);
   take(f.harness, W.harness);
-  if (W.prompt * 4 > best) {
-    f.prompts ??= f.raw.filter((p): p is string => !!p).map(fold);
-    for (const p of f.prompts) take(p, W.prompt);
-  }
   take(f.parent, W.parent);
   return best;
-}
-
-/** The session's score for these terms, or null when a term is missing (or a `!` term is there). */
-export function score(s: Matchable, terms: readonly Term[], home: string): number | null {
-  const f = fieldsOf(s, home);
-  let total = 0;
-  for (const t of terms) {
-    const got = termScore(f, t.text);
-    if (t.not) {
-      if (got > 0) return null;
-    } else if (got === 0) return null;
-    else total += got;
-  }
-  return total;
 }
 
 /**
@@ -193,7 +170,6 @@ export function rankAsking<T>(
   const need: number[] = [];
   for (let i = 0; i < items.length; i++) {
     const f = fieldsOf(view(items[i]), home);
-    f.raw = [];
     if (fieldBests(f, terms, best, i)) need.push(i);
   }
   const promptsOf = need.length ? prompts(need.map((i) => items[i])) : null;
