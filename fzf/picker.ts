@@ -26,7 +26,7 @@ import { parseQuery, rank } from '../lib/select/rank.js';
 import { sessionMatchable } from '../lib/select/resolve.js';
 import type { Session } from '../lib/types.js';
 import { noColor } from '../lib/util/color.js';
-import { quoteSh } from '../lib/util/quote.js';
+import { quoteSh, shown } from '../lib/util/quote.js';
 import { oneLine } from '../lib/util/text.js';
 import {
   coldWidths,
@@ -312,8 +312,18 @@ export async function pickSession(app: App, o: PickOptions = {}): Promise<{ sess
   }
   // pick() brought the index up to date: the session is one record of its listing, with its short id
   const hit = storedSession(app.ctx, { key: r.key });
-  if (hit) return { session: app.named(app.view([hit.session]))[0], action: r.action, short: hit.short };
+  if (hit) {
+    // (as it was when the list was made: a transcript moved or deleted since is not resumed)
+    if (gone(hit.session.file))
+      throw new ExitError(1, `the picked session is gone: ${shown(hit.session.file)} was moved or deleted since the list was made`);
+    return { session: app.named(app.view([hit.session]))[0], action: r.action, short: hit.short };
+  }
   const found = await findSession(app, r.key);
   if (!found) throw new ExitError(1, 'the picked session is gone');
   return { session: app.named([found])[0], action: r.action };
+}
+
+/** A session's transcript no longer there (a session without one, as some harnesses keep, is not). */
+function gone(file: string | null | undefined): boolean {
+  return !!file && !fs.existsSync(file);
 }

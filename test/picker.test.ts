@@ -403,6 +403,19 @@ describe.skipIf(SKIP)('resume [QUERY] through the picker (real fzf, stand-in cla
     expect(calls(home)).toEqual([{ cwd: path.join(home, 'proj-beta'), argv: ['--resume', S2] }]);
   });
 
+  it('a session whose transcript was deleted while the picker was open is not resumed: exit 1, one line', async () => {
+    const home = pickerHome();
+    const t = await opened(home, [], { PATH: claudeOnPath(home) });
+    const file = path.join(home, `.claude/projects/-p-${S1.slice(0, 8)}/${S1}.jsonl`);
+    fs.rmSync(file);
+    await t.keys('Enter');
+    // (the path wraps at the pane's width)
+    const screen = await t.waitFor('the picked session is gone');
+    expect(screen.replace(/\n/g, '')).toContain(`${S1}.jsonl was moved or deleted since the list was made`);
+    expect(await t.exit()).toEqual({ code: 1, out: '' });
+    expect(calls(home)).toEqual([]);
+  });
+
   it('ctrl-y prints the command instead of running it', async () => {
     const home = pickerHome();
     const t = await opened(home, [], { PATH: claudeOnPath(home), RESUME_SHELL: 'bash' });
