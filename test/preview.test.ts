@@ -219,6 +219,18 @@ describe('the transcript for the pager', () => {
   });
 });
 
+describe('a transcript gone since the list was made', () => {
+  it('the pager says so in one line, exit 1', () => {
+    const { home: h, file } = home();
+    expect(run(h, ['index']).code).toBe(0);
+    fs.rmSync(file);
+    const r = run(h, ['__transcript', KEY], { PAGER: 'cat' });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(`resume: the transcript is gone: ${file} was moved or deleted since the list was made\n`);
+  });
+});
+
 describe('without a terminal', () => {
   it.skipIf(needs('setsid'))('__pick is exit 2 saying the picker needs one; resume prints the candidates and exits 1', () => {
     const { home: h } = home();

@@ -6,6 +6,8 @@ import { page } from '../present/pager.js';
 import { renderTranscript, transcriptPieces } from '../present/transcript.js';
 import { loadExtractors } from '../search/registry.js';
 import { findSession } from '../select/find.js';
+import { shown } from '../util/quote.js';
+import { oneLine } from '../util/text.js';
 import type { Call } from './table.js';
 
 export async function run(app: App, call: Call): Promise<void> {
@@ -17,7 +19,10 @@ export async function run(app: App, call: Call): Promise<void> {
   try {
     pieces = transcriptPieces(s);
   } catch (err) {
-    throw new ExitError(2, `cannot read the transcript: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    const code = (err as NodeJS.ErrnoException).code;
+    // (the picker's list is as it was when it opened: a transcript may have gone since)
+    if (code === 'ENOENT') throw new ExitError(1, `the transcript is gone: ${shown(s.file)} was moved or deleted since the list was made`);
+    throw new ExitError(2, `cannot read the transcript ${shown(s.file)}: ${code ?? oneLine((err as Error).message)}`);
   }
   await page(renderTranscript(s, pieces, app.ctx.home));
 }
