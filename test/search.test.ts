@@ -476,6 +476,53 @@ describe('output', () => {
     ).toEqual([`claude:${ID(3)}`]);
   });
 
+  it("the picker passes over a session whose bytes lack a word its pieces lack, and keeps one that holds it in tool output, past a prompt's first 4 KiB, or compressed", () => {
+    const h = home();
+    claude(h, ID(1), [user('tune the ocelot backoff', '2026-01-01T09:00:00Z')]);
+    // every three bytes of `backoff` apart (the signature lets it through), the word itself nowhere
+    claude(h, ID(2), [
+      user('the ocelot logs', '2026-01-02T09:00:00Z'),
+      toolResult('bacco jackor ckoa kofu offset', '2026-01-02T09:00:02Z'),
+    ]);
+    claude(h, ID(3), [
+      user('the ocelot tests', '2026-01-03T09:00:00Z'),
+      toolResult(`waited ${'z'.repeat(9000)} then backoff`, '2026-01-03T09:00:02Z'),
+    ]);
+    claude(h, ID(4), [user(`ocelot ${'pad '.repeat(2000)} backoff at the end`, '2026-01-04T09:00:00Z')]);
+    // a compressed rollout (zstd, as Codex keeps cold ones): its bytes are not its text
+    const id = '019b0000-0000-7000-8000-0000000000ab';
+    const rollout = `.codex/sessions/2026/01/05/rollout-2026-01-05T10-00-00-${id}.jsonl`;
+    write(
+      h,
+      rollout,
+      jsonl(
+        {
+          timestamp: '2026-01-05T10:00:00.000Z',
+          type: 'session_meta',
+          payload: { id, timestamp: '2026-01-05T10:00:00.000Z', cwd: '/w/z', source: 'cli' },
+        },
+        { timestamp: '2026-01-05T10:00:01.000Z', type: 'event_msg', payload: { type: 'user_message', message: 'ocelot again' } },
+        {
+          timestamp: '2026-01-05T10:00:02.000Z',
+          type: 'event_msg',
+          payload: { type: 'user_message', message: `${'pad '.repeat(2000)} backoff` },
+        },
+      ),
+    );
+    const zr = spawnSync('zstd', ['-q', '--rm', path.join(h, rollout)]);
+    if (zr.status !== 0 && process.env.CI === 'true') throw new Error('zstd is missing');
+    const codex = zr.status === 0 ? [`codex:${id}`] : [];
+    expect(run(h, ['index']).code).toBe(0);
+    const rows = run(h, ['search', '--rows', 'ocelot backoff']);
+    expect(rows.code, rows.stderr).toBe(0);
+    const keys = rows.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => l.split('\t')[0]);
+    expect(new Set(keys)).toEqual(new Set([`claude:${ID(1)}`, `claude:${ID(3)}`, `claude:${ID(4)}`, ...codex]));
+    expect(new Set(keys)).toEqual(new Set(searchJson(h, ['ocelot', 'backoff']).map((r) => `${r.harness}:${r.id}`)));
+  });
+
   it('a search for rows only keeps no text of its hits and cuts no snippet; the hits weigh the same', async () => {
     const { scanParallel, ScanWorker } = await import('../lib/search/pool.js');
     const { newGroup } = await import('../lib/search/groups.js');

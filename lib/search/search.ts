@@ -7,10 +7,11 @@
 // threads) and, here, the ranking of the groups. What differs between harnesses is in their
 // search hooks (lib/harness/<name>/text.ts `search`), never here.
 import type { Session } from '../types.js';
+import { Folder, Needle } from './fold.js';
 import { childFiles, type Group, groupMeta, groupSessions, newGroup, passes, type SearchFilters } from './groups.js';
 import { blankPiece, type FilePieces } from './pieces.js';
 import { filesOf, finish, type SearchOptions, scanParallel } from './pool.js';
-import { Prefilter } from './prefilter.js';
+import { cleanBytes, Prefilter } from './prefilter.js';
 import type { Term } from './query.js';
 import { allNeedles, allTerms, termMask } from './query.js';
 import { closeCtx, noStats, readCtx, type SearchStats, scanShared } from './read.js';
@@ -112,29 +113,77 @@ function candidates(groups: Group[], terms: Term[], sigs: Signatures, shared: Sh
  * The groups the index's pieces (pieces.ts) settle: every file of theirs has current pieces, and
  * those pieces (with the metadata) hold every term. They are weighed from those pieces alone (their
  * tool output, and which branch a piece lies on, are not read); the others are left for the scan,
- * untouched.
+ * untouched, with the terms their pieces and metadata lack (`missing`) when they have pieces.
  */
 function settleFromPieces(
   groups: Group[],
   terms: Term[],
   sigs: Signatures,
   pieces: Map<string, FilePieces>,
-): { settled: Set<Group>; left: Group[] } {
+): { settled: Set<Group>; left: Group[]; missing: Map<Group, number> } {
   const full = allTerms(terms.length);
   const settled = new Set<Group>();
   const left: Group[] = [];
+  const missing = new Map<Group, number>();
   const p = blankPiece();
   for (const g of groups) {
     const files = filesOf(g);
     const probe = files?.every((f) => sigs.hasPieces(f)) ? fromPieces(g, terms, pieces, p) : null;
     if (!probe || (probe.mask & full) !== full) {
       left.push(g);
+      if (probe) missing.set(g, full & ~probe.mask);
       continue;
     }
     Object.assign(g, { mask: probe.mask, hits: probe.hits, nHits: probe.nHits, keys: probe.keys, bare: true });
     settled.add(g);
   }
-  return { settled, left };
+  return { settled, left, missing };
+}
+
+/**
+ * The groups left by the pieces that still may hold every term: a term their pieces and metadata
+ * lack can only be in what the pieces leave out (tool output, text past a piece's first 4 KiB), so
+ * a group none of whose files holds its bytes anywhere (folded, as the scan folds them) cannot hold
+ * it, and is passed over as a scan would pass over it, counted, without decoding a line. The
+ * signatures let such a group through when its files hold the term's three-byte pieces apart (a
+ * project's name, `api-516`, in the files of `api-51x`): at 22,000 sessions, a word in every file
+ * with a project's name had ~30 such groups read line by line. A word the shared stores (prompt
+ * history) credit to the group is not looked for. Only groups whose files are all plain transcripts
+ * (`.jsonl`) are looked at so.
+ */
+function stillPossible(left: Group[], missing: Map<Group, number>, terms: Term[], shared: SharedPiece[], stats: SearchStats): Group[] {
+  const fromShared = new Map<string, number>();
+  for (const x of shared) fromShared.set(x.key, (fromShared.get(x.key) ?? 0) | termMask(terms, x.p.text));
+  const folder = new Folder();
+  const needles = terms.map((t) => t.needles.map((n) => new Needle(n)));
+  // the bytes of the files when none holds term i, else -1
+  const without = (files: string[], i: number): number => {
+    const carry = Math.max(...needles[i].map((n) => n.length)) - 1;
+    let bytes = 0;
+    for (const f of files) {
+      const n = cleanBytes(f, needles[i], carry, folder);
+      if (n < 0) return -1;
+      bytes += n;
+    }
+    return bytes;
+  };
+  return left.filter((g) => {
+    let lack = missing.get(g) ?? 0;
+    for (const m of g.members) lack &= ~(fromShared.get(m.key) ?? 0);
+    const files = lack ? filesOf(g) : null;
+    // (only transcripts whose bytes are their text, as the read-ahead marks them: run.ts prestart;
+    // not a compressed rollout)
+    if (!files?.every((f) => f.endsWith('.jsonl'))) return true;
+    for (let i = 0; i < terms.length && i < 31; i++) {
+      const bytes = lack & (1 << i) ? without(files, i) : -1;
+      if (bytes < 0) continue;
+      stats.sessions += g.members.length;
+      stats.files += files.length;
+      stats.bytes += bytes;
+      return false;
+    }
+    return true;
+  });
 }
 
 /** A group weighed from its files' pieces (and its metadata), as a new bare group; `p`: the piece to write each into. */
@@ -188,7 +237,7 @@ async function weigh(
   const groups = sigs && shared ? candidates(listed, terms, sigs, shared, early) : listed;
   // a ranking without evidence (the picker's): what the index's pieces settle is not read
   const byPieces = sigs && opts.pieces && opts.evidence === false ? settleFromPieces(groups, terms, sigs, opts.pieces) : null;
-  const toScan = byPieces ? byPieces.left : groups;
+  const toScan = byPieces ? stillPossible(byPieces.left, byPieces.missing, terms, shared ?? [], early) : groups;
   const needKeys = new Set(groups.filter((g) => g.root.forkedFrom).map((g) => `${g.root.harness}:${g.root.forkedFrom}`));
   const scanned = await scanParallel(toScan, terms, needKeys, sigs ? await withSignatures(toScan, sigs, opts) : opts);
   if (byPieces) early.sessions += [...byPieces.settled].reduce((n, g) => n + g.members.length, 0);
