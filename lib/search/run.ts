@@ -176,7 +176,8 @@ function searchMapped(
     threads: threadCount(),
     sizes: () => quick.sigs.sizes(),
     signatures: quick.sigs,
-    pieces: how.evidence === false || how.top ? quick.pieces : null,
+    // (read for them anyway: with evidence, they still tell which groups lack a word: search.ts stillPossible)
+    pieces: quick.pieces,
     shared: quick.shared,
     ...how,
   });

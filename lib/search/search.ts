@@ -114,12 +114,14 @@ function candidates(groups: Group[], terms: Term[], sigs: Signatures, shared: Sh
  * those pieces (with the metadata) hold every term. They are weighed from those pieces alone (their
  * tool output, and which branch a piece lies on, are not read); the others are left for the scan,
  * untouched, with the terms their pieces and metadata lack (`missing`) when they have pieces.
+ * Without `settle` (a search that shows evidence, which it reads) every group is left so.
  */
 function settleFromPieces(
   groups: Group[],
   terms: Term[],
   sigs: Signatures,
   pieces: Map<string, FilePieces>,
+  settle: boolean,
 ): { settled: Set<Group>; left: Group[]; missing: Map<Group, number> } {
   const full = allTerms(terms.length);
   const settled = new Set<Group>();
@@ -129,7 +131,7 @@ function settleFromPieces(
   for (const g of groups) {
     const files = filesOf(g);
     const probe = files?.every((f) => sigs.hasPieces(f)) ? fromPieces(g, terms, pieces, p) : null;
-    if (!probe || (probe.mask & full) !== full) {
+    if (!settle || !probe || (probe.mask & full) !== full) {
       left.push(g);
       if (probe) missing.set(g, full & ~probe.mask);
       continue;
@@ -235,8 +237,9 @@ async function weigh(
   // with signatures, the shared stores are read first: what they hold counts toward the candidates
   const shared = opts.shared ?? (sigs ? sharedPieces(all, terms, early) : null);
   const groups = sigs && shared ? candidates(listed, terms, sigs, shared, early) : listed;
-  // a ranking without evidence (the picker's): what the index's pieces settle is not read
-  const byPieces = sigs && opts.pieces && opts.evidence === false ? settleFromPieces(groups, terms, sigs, opts.pieces) : null;
+  // a ranking without evidence (the picker's): what the index's pieces settle is not read; with
+  // evidence, the pieces still tell which groups lack a word
+  const byPieces = sigs && opts.pieces ? settleFromPieces(groups, terms, sigs, opts.pieces, opts.evidence === false) : null;
   const toScan = byPieces ? stillPossible(byPieces.left, byPieces.missing, terms, shared ?? [], early) : groups;
   const needKeys = new Set(groups.filter((g) => g.root.forkedFrom).map((g) => `${g.root.harness}:${g.root.forkedFrom}`));
   const scanned = await scanParallel(toScan, terms, needKeys, sigs ? await withSignatures(toScan, sigs, opts) : opts);
