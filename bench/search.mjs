@@ -76,6 +76,8 @@ time(process.execPath, [BIN, 'index']);
 if (rg) time('rg', ['-l', '--hidden', '--no-ignore', 'x-warm-x', ...roots]);
 
 const rssFile = path.join(cache, 'search-rss');
+/** The peak RSS (MiB) the last measured run recorded at its exit; NaN when it recorded none (a run that did not end through its exit event: never the run before's). */
+const peakOf = (file) => (fs.existsSync(file) ? Number(fs.readFileSync(file, 'utf8')) / 1024 : NaN);
 const pre = path.join(cache, 'search-rss.cjs');
 fs.writeFileSync(
   pre,
@@ -112,12 +114,13 @@ for (const [name, words, as = '--json'] of cases) {
   // a few lines run at exit)
   let out = '';
   const s = rep(() => {
+    fs.rmSync(rssFile, { force: true });
     const r = time(process.execPath, ['-r', pre, BIN, 'search', '-a', ...[as].flat(), ...words]);
     out = r.out;
     return r.ms;
   });
   const res = as === '--rows' ? out.split('\n').filter(Boolean).length : JSON.parse(out || '[]').length;
-  const rss = Number(fs.readFileSync(rssFile, 'utf8')) / 1024;
+  const rss = peakOf(rssFile);
   const r = rg
     ? rep(() => time('rg', ['-i', '-c', '-F', '--hidden', '--no-ignore', ...words.flatMap((w) => ['-e', w]), ...roots]).ms)
     : NaN;
@@ -142,6 +145,7 @@ for (const [name, words] of cases.filter((c) => c[2] === undefined)) {
   let out = '';
   const q = words.join(' ');
   const s = rep(() => {
+    fs.rmSync(rssFile, { force: true });
     const t0 = process.hrtime.bigint();
     const r = spawnSync(process.execPath, ['-r', pre, BIN, '__feed', '--query', q], {
       env: { ...env, RESUME_PICK_DIR: pick },
@@ -152,7 +156,7 @@ for (const [name, words] of cases.filter((c) => c[2] === undefined)) {
     return Number(process.hrtime.bigint() - t0) / 1e6;
   });
   const n = Math.max(0, out.split('\n').filter(Boolean).length - 1);
-  const rss = Number(fs.readFileSync(rssFile, 'utf8')) / 1024;
+  const rss = peakOf(rssFile);
   lines.push(`| ${name} (\`${q}\`) | ${f(s)} ms | ${n} | ${rss.toFixed(0)} MiB |`);
 }
 
