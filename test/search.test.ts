@@ -91,6 +91,16 @@ function searchJson(h: string, args: string[], extra: Record<string, string> = {
   return JSON.parse(r.stdout);
 }
 
+/** The keys of `search --rows QUERY`'s rows, best first. */
+function rowKeys(h: string, query: string): string[] {
+  const r = run(h, ['search', '--rows', query]);
+  expect(r.code, r.stderr).toBe(0);
+  return r.stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => l.split('\t')[0]);
+}
+
 // ---------------------------------------------------------------------------------------------
 
 describe('what is searched', () => {
@@ -446,12 +456,7 @@ describe('output', () => {
     claude(h, ID(3), [user('the superocelotish backoff', '2026-01-03T09:00:00Z')]);
     claude(h, ID(4), [user('nothing to see', '2026-01-04T09:00:00Z')]);
     expect(run(h, ['index']).code).toBe(0);
-    const rows = run(h, ['search', '--rows', 'ocelot backoff']);
-    expect(rows.code, rows.stderr).toBe(0);
-    const keys = rows.stdout
-      .split('\n')
-      .filter(Boolean)
-      .map((l) => l.split('\t')[0]);
+    const keys = rowKeys(h, 'ocelot backoff');
     expect(new Set(keys)).toEqual(new Set([`claude:${ID(1)}`, `claude:${ID(2)}`, `claude:${ID(3)}`]));
     // the prompts (words are substrings: equal, the newer first) before the tool output
     expect(keys.slice(0, 2)).toEqual([`claude:${ID(3)}`, `claude:${ID(1)}`]);
@@ -467,13 +472,7 @@ describe('output', () => {
     expect(got.results.map((r) => r.session.key)).toEqual(keys);
     expect(got.stats.files).toBe(2);
     // a word only inside another word: the table cannot find it, the session is read and found
-    const inside = run(h, ['search', '--rows', 'ocelotish']);
-    expect(
-      inside.stdout
-        .split('\n')
-        .filter(Boolean)
-        .map((l) => l.split('\t')[0]),
-    ).toEqual([`claude:${ID(3)}`]);
+    expect(rowKeys(h, 'ocelotish')).toEqual([`claude:${ID(3)}`]);
   });
 
   it("the picker passes over a session whose bytes lack a word its pieces lack, and keeps one that holds it in tool output, past a prompt's first 4 KiB, or compressed", () => {
@@ -513,12 +512,7 @@ describe('output', () => {
     if (zr.status !== 0 && process.env.CI === 'true') throw new Error('zstd is missing');
     const codex = zr.status === 0 ? [`codex:${id}`] : [];
     expect(run(h, ['index']).code).toBe(0);
-    const rows = run(h, ['search', '--rows', 'ocelot backoff']);
-    expect(rows.code, rows.stderr).toBe(0);
-    const keys = rows.stdout
-      .split('\n')
-      .filter(Boolean)
-      .map((l) => l.split('\t')[0]);
+    const keys = rowKeys(h, 'ocelot backoff');
     expect(new Set(keys)).toEqual(new Set([`claude:${ID(1)}`, `claude:${ID(3)}`, `claude:${ID(4)}`, ...codex]));
     expect(new Set(keys)).toEqual(new Set(searchJson(h, ['ocelot', 'backoff']).map((r) => `${r.harness}:${r.id}`)));
   });
