@@ -160,6 +160,8 @@ function stillPossible(left: Group[], missing: Map<Group, number>, terms: Term[]
   const needles = terms.map((t) => t.needles.map((n) => new Needle(n)));
   // the bytes of the files when none holds term i, else -1
   const without = (files: string[], i: number): number => {
+    // (a term with no bytes to look for is not ruled out so)
+    if (needles[i].length === 0) return -1;
     const carry = Math.max(...needles[i].map((n) => n.length)) - 1;
     let bytes = 0;
     for (const f of files) {
