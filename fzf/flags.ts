@@ -247,7 +247,10 @@ export function fzfFlags(o: FlagOptions): Flags {
     `--bind=${KEYS.harness}:${reload(`${self} __feed --next-harness --query {q}`)}`,
     `--bind=${KEYS.pager}:execute(${self} __transcript {1} > /dev/tty)`,
   );
-  if (deep) args.push(`--bind=${KEYS.search}:${reload(`${self} __feed --toggle-deep --query {q}`)}`);
+  // (the state is changed before the reload, and fzf waits for it: a key typed right after cannot
+  // stop it, as it stops a reload)
+  if (deep)
+    args.push(`--bind=${KEYS.search}:execute-silent(${self} __feed --toggle-deep --state-only)+${reload(`${self} __feed --query {q}`)}`);
   args.push(`--bind=${KEYS.preview}:toggle-preview`);
   if (o.keys === 'vim') args.push(...vimBinds(v, 'picker', accept));
   return { args: [...args, ...user], env, report: has(v, 'print') ? 'print' : 'file' };

@@ -247,7 +247,10 @@ describe('generated flags', () => {
     expect(f.args).toContain(`--bind=change:unbind(load)+reload(${SELF} __feed --query {q})`);
     expect(f.args).toContain(`--bind=ctrl-t:unbind(load)+reload(${SELF} __feed --toggle-hidden --query {q})`);
     expect(f.args).toContain(`--bind=ctrl-r:unbind(load)+reload(${SELF} __feed --next-harness --query {q})`);
-    expect(f.args).toContain(`--bind=ctrl-s:unbind(load)+reload(${SELF} __feed --toggle-deep --query {q})`);
+    // (deep search: the state changed first, to its end, then the list reloaded)
+    expect(f.args).toContain(
+      `--bind=ctrl-s:execute-silent(${SELF} __feed --toggle-deep --state-only)+unbind(load)+reload(${SELF} __feed --query {q})`,
+    );
     // without it (the input is the finished list), load is left to the user's own fzf options
     expect(flags('0.48.0', { deepSearch: true }).args.join('\n')).not.toContain('unbind(load)');
   });

@@ -363,6 +363,19 @@ describe.skipIf(SKIP)('picker in tmux (real fzf)', { timeout: 120_000 }, () => {
     expect(await t.exit()).toEqual({ code: 0, out: `${S1}\n` });
   });
 
+  it('ctrl-s and words typed at once after it: the words are a deep search', async () => {
+    const home = pickerHome();
+    const t = await opened(home, ['__pick']);
+    // (one tmux call: the keys arrive together, as a fast typist's do; as a reload of its own, the
+    // state change was stopped by the first word's reload before it was written)
+    t.tmux('send-keys', 'C-s', 'r', 'e', 'p', 'l', 'y', ' ', 't', 'o', ' ', 'b', 'e', 't', 'a');
+    await t.waitList([/deep search: reply to beta · 1 session/, 'beta second task', /^> reply to beta$/m], ['alpha newest task']);
+    t.tmux('send-keys', 'C-s', 'x');
+    await t.waitList([/0 of 3 sessions match/, /^> reply to betax$/m]);
+    await t.keys('Escape');
+    expect((await t.exit()).code).toBe(130);
+  });
+
   it('ctrl-v shows the whole transcript in $PAGER, then the picker is back', async () => {
     const home = pickerHome();
     const paged = path.join(home, 'paged');

@@ -57,6 +57,7 @@ interface FeedOpts {
   toggleHidden?: boolean;
   nextHarness?: boolean;
   toggleDeep?: boolean;
+  stateOnly?: boolean;
   query?: string;
 }
 
@@ -76,6 +77,10 @@ export async function run(app: App, call: Call): Promise<void> {
     state.deep = !state.deep;
     writeState(dir, state);
   }
+  // (the picker runs the deep-search key so, to its end, then reloads: as a reload of its own, the
+  // key typed next stopped it before it had written the state, and the words typed right after
+  // Ctrl-S named sessions instead)
+  if (o.stateOnly) return;
   if (state.deep && !o.toggleHidden && !o.nextHarness) {
     const got = await deepSearchText(app, query, state, view);
     out(got.text);

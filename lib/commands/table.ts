@@ -306,6 +306,7 @@ export const ROOT: Cmd = {
         { long: '--toggle-hidden', help: 'show or hide hidden sessions' },
         { long: '--next-harness', help: 'the next harness filter: all, then each harness, then all' },
         { long: '--toggle-deep', help: 'switch between naming sessions and deep search of every transcript' },
+        { long: '--state-only', help: 'with --toggle-deep: change the state only and print nothing (the picker reloads next)' },
       ],
       run: () => import('./feed.js').then((m) => m.run),
     },
