@@ -50,7 +50,8 @@ let trackSpare: Buffer | null = null;
 let sideSpare: Buffer | null = null;
 /** the last bytes of that line, for a tracker with a tail (one per thread) */
 let tailSpare: Buffer | null = null;
-function sharedFolder(): Folder {
+/** This thread's folder (its WebAssembly instance is made once), for a scan or a check of a file's bytes before one (search.ts stillPossible). */
+export function sharedFolder(): Folder {
   theFolder ??= new Folder();
   return theFolder;
 }

@@ -7,7 +7,7 @@
 // threads) and, here, the ranking of the groups. What differs between harnesses is in their
 // search hooks (lib/harness/<name>/text.ts `search`), never here.
 import type { Session } from '../types.js';
-import { Folder, Needle } from './fold.js';
+import { Needle } from './fold.js';
 import { childFiles, type Group, groupMeta, groupSessions, newGroup, passes, type SearchFilters } from './groups.js';
 import { blankPiece, type FilePieces } from './pieces.js';
 import { filesOf, finish, type SearchOptions, scanParallel } from './pool.js';
@@ -16,6 +16,7 @@ import type { Term } from './query.js';
 import { allNeedles, allTerms, termMask } from './query.js';
 import { closeCtx, noStats, readCtx, type SearchStats, scanShared } from './read.js';
 import { HOOKS, loadExtractors } from './registry.js';
+import { sharedFolder } from './scan.js';
 import { collect, evidenceOf, groupScore, hitScore, originLevel, STOP, toolOutputGain } from './score.js';
 import type { Signatures } from './sigs.js';
 import { makeSnippet, type Snippet } from './snippet.js';
@@ -83,15 +84,20 @@ function sideEvidence(groups: Group[], pieces: SharedPiece[], terms: Term[]): vo
   }
 }
 
+/** The terms the shared stores' pieces (prompt history) credit to each session, by its key. */
+function sharedMasks(shared: SharedPiece[], terms: Term[]): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const x of shared) out.set(x.key, (out.get(x.key) ?? 0) | termMask(terms, x.p.text));
+  return out;
+}
+
 /**
  * The groups that may hold every term, by what is known without reading their files: their
  * metadata, the shared stores' pieces, and their files' signatures (a file without a current one,
  * or a member its harness reads itself, may hold anything). The others are counted as searched.
  */
-function candidates(groups: Group[], terms: Term[], sigs: Signatures, shared: SharedPiece[], stats: SearchStats): Group[] {
+function candidates(groups: Group[], terms: Term[], sigs: Signatures, fromShared: Map<string, number>, stats: SearchStats): Group[] {
   const full = allTerms(terms.length);
-  const fromShared = new Map<string, number>();
-  for (const x of shared) fromShared.set(x.key, (fromShared.get(x.key) ?? 0) | termMask(terms, x.p.text));
   const mayHoldAll = (g: Group): boolean => {
     let m = termMask(terms, groupMeta(g));
     for (const s of g.members) {
@@ -150,23 +156,27 @@ function settleFromPieces(
  * signatures let such a group through when its files hold the term's three-byte pieces apart (a
  * project's name, `api-516`, in the files of `api-51x`): at 22,000 sessions, for a word in every
  * file with a project's name, 365 of the 366 groups its pieces left were such, each read line by
- * line. A word the shared stores (prompt
- * history) credit to the group is not looked for. Only groups whose files are all plain transcripts
- * (`.jsonl`) are looked at so.
+ * line. A word the shared stores (prompt history) credit to the group (`fromShared`) is not looked
+ * for. Only groups whose files are all plain transcripts (`.jsonl`) are looked at so.
  */
-function stillPossible(left: Group[], missing: Map<Group, number>, terms: Term[], shared: SharedPiece[], stats: SearchStats): Group[] {
-  const fromShared = new Map<string, number>();
-  for (const x of shared) fromShared.set(x.key, (fromShared.get(x.key) ?? 0) | termMask(terms, x.p.text));
-  const folder = new Folder();
+function stillPossible(
+  left: Group[],
+  missing: Map<Group, number>,
+  terms: Term[],
+  fromShared: Map<string, number>,
+  stats: SearchStats,
+): Group[] {
   const needles = terms.map((t) => t.needles.map((n) => new Needle(n)));
-  // the bytes of the files when none holds term i, else -1
+  // the bytes of the files when none holds term i, else -1 (the folder, made once a thread, only
+  // when a file is looked at)
   const without = (files: string[], i: number): number => {
+    const nd = needles[i];
     // (a term with no bytes to look for is not ruled out so)
-    if (needles[i].length === 0) return -1;
-    const carry = Math.max(...needles[i].map((n) => n.length)) - 1;
+    if (nd.length === 0) return -1;
+    const carry = Math.max(...nd.map((n) => n.length)) - 1;
     let bytes = 0;
     for (const f of files) {
-      const n = cleanBytes(f, needles[i], carry, folder);
+      const n = cleanBytes(f, nd, carry, sharedFolder());
       if (n < 0) return -1;
       bytes += n;
     }
@@ -239,11 +249,13 @@ async function weigh(
   const early = noStats();
   // with signatures, the shared stores are read first: what they hold counts toward the candidates
   const shared = opts.shared ?? (sigs ? sharedPieces(all, terms, early) : null);
-  const groups = sigs && shared ? candidates(listed, terms, sigs, shared, early) : listed;
+  // (the terms the shared stores credit each session with: for the candidates and the bytes check)
+  const credited = sigs && shared ? sharedMasks(shared, terms) : new Map<string, number>();
+  const groups = sigs && shared ? candidates(listed, terms, sigs, credited, early) : listed;
   // a ranking without evidence (the picker's): what the index's pieces settle is not read; with
   // evidence, the pieces still tell which groups lack a word
   const byPieces = sigs && opts.pieces ? settleFromPieces(groups, terms, sigs, opts.pieces, opts.evidence === false) : null;
-  const toScan = byPieces ? stillPossible(byPieces.left, byPieces.missing, terms, shared ?? [], early) : groups;
+  const toScan = byPieces ? stillPossible(byPieces.left, byPieces.missing, terms, credited, early) : groups;
   const needKeys = new Set(groups.filter((g) => g.root.forkedFrom).map((g) => `${g.root.harness}:${g.root.forkedFrom}`));
   const scanned = await scanParallel(toScan, terms, needKeys, sigs ? await withSignatures(toScan, sigs, opts) : opts);
   if (byPieces) early.sessions += [...byPieces.settled].reduce((n, g) => n + g.members.length, 0);
