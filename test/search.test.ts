@@ -128,6 +128,11 @@ describe('what is searched', () => {
     expect(miss.stderr).toMatch(/^resume: no session mentions/);
     // every word must appear in the session
     expect(run(h, ['search', 'flamingo', 'pelican']).code).toBe(1);
+    // narrowed by filters to nothing: the message names them (the word is not nowhere, only older)
+    const old = run(h, ['search', '--since', '1d', '--harness', 'claude', 'flamingo']);
+    expect(old.code).toBe(1);
+    expect(old.stderr).toBe('resume: no session mentions flamingo with --harness claude --since 1d\n');
+    expect(run(h, ['search', '--until', '2026-01-02', 'flamingo']).code).toBe(0);
   });
 
   it('finds text that appears only in tool-call arguments (a command, a file write)', () => {

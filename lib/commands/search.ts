@@ -284,24 +284,41 @@ async function copyOrSay(app: App, best: Result | null, n: number, short: (s: Se
   }
 }
 
+/**
+ * The filters a search was narrowed by, as given, for "no session mentions …": without them, "no
+ * session mentions retry" after `--since 1h` says the word is nowhere when it is only older.
+ */
+function scopeOf(o: SearchOpts): string {
+  const given = (
+    [
+      ['--harness', o.harness],
+      ['--dir', o.dir],
+      ['--since', o.since],
+      ['--until', o.until],
+    ] as const
+  ).filter(([, v]) => v);
+  return given.length ? ` with ${given.map(([k, v]) => `${k} ${oneLine(String(v))}`).join(' ')}` : '';
+}
+
 /** The results as --rows, --json or text (with the best one's resume line last); none: exit 1. */
 async function printResults(
   app: App,
   w: { o: SearchOpts; results: Result[]; list: Result[]; query: string; best: Result | null; short: (s: Session) => string; now: number },
 ): Promise<void> {
   const { o, results, list, query, best, short, now } = w;
+  const none = () => new ExitError(1, `no session mentions ${oneLine(query)}${scopeOf(o)}`);
   if (o.rows) {
     out(list.map((r) => `${row(r.session, short(r.session), app.ctx.home, now)}\n`).join(''));
-    if (list.length === 0) throw new ExitError(1, `no session mentions ${oneLine(query)}`);
+    if (list.length === 0) throw none();
     return;
   }
   if (o.json) {
     const how = await resumeOf(app);
     writeJsonArray(list.map((r) => ({ ...toJson(r, short(r.session)), resume: how(r.session)?.plan ?? null })));
-    if (list.length === 0) throw new ExitError(1, `no session mentions ${oneLine(query)}`);
+    if (list.length === 0) throw none();
     return;
   }
-  if (list.length === 0) throw new ExitError(1, `no session mentions ${oneLine(query)}`);
+  if (list.length === 0) throw none();
   const color = useColor();
   // on a terminal the best screenfuls, not hundreds of results (-n N, a pipe or --json: all)
   const shown = o.n == null && process.stdout.isTTY ? list.slice(0, TTY_RESULTS) : list;
