@@ -115,6 +115,9 @@ describe('resolution order', { timeout: 120_000 }, () => {
     expect(resolveKeys(home, ['--harness', 'pi', 'abcd']).stdout).toBe('pi:abcdef99-1111-4111-8111-111111111111\n');
     expect(resolveKeys(home, ['--dir', path.join(home, 'src', 'webshop'), 'discounts']).stdout).toBe(`claude:${V7B}\n`);
     expect(resolveKeys(home, ['--dir', path.join(home, 'src', 'blog'), 'discounts']).code).toBe(1);
+    // nothing under the filters: the message names them (the session is not nowhere)
+    expect(resolveKeys(home, ['--harness', 'pi', 'discounts']).stderr).toBe("resume: no session matches 'discounts' with --harness pi\n");
+    expect(run(home, ['--harness', 'pi', 'discounts']).stderr).toBe("resume: no session matches 'discounts' with --harness pi\n");
   });
 
   it('hidden sessions: found by id, prefix and path always; by words only with -a', () => {
@@ -124,6 +127,9 @@ describe('resolution order', { timeout: 120_000 }, () => {
     expect(resolveKeys(home, ['feedface']).stdout).toBe(`${key}\n`);
     expect(resolveKeys(home, [files.hidden]).stdout).toBe(`${key}\n`);
     expect(resolveKeys(home, ['sdk', 'run'])).toMatchObject({ code: 1, stdout: '' });
+    // nothing listed matches, a hidden session does: the message says so, and `resume` names it too
+    expect(resolveKeys(home, ['sdk', 'run']).stderr).toBe("resume: no session matches 'sdk run'; 1 hidden session matches, -a shows it\n");
+    expect(run(home, ['sdk', 'run']).stderr).toBe("resume: no session matches 'sdk run'; 1 hidden session matches, -a shows it\n");
     expect(resolveKeys(home, ['-a', 'sdk', 'run']).stdout).toBe(`${key}\n`);
     // Astro: one visible session, two with -a.
     expect(resolveKeys(home, ['astro']).stdout).toBe('claude:abcdef12-0000-4000-8000-000000000001\n');

@@ -2,8 +2,10 @@ import fs from 'node:fs';
 import type { App } from '../app.js';
 import { usage } from '../errors.js';
 import { applyFilters, type Filters, parseHarnesses, resolveDir, UsageError } from '../select/filter.js';
+import type { Resolution } from '../select/resolve.js';
 import type { Session } from '../types.js';
 import { writeOut } from '../util/stdout.js';
+import { oneLine } from '../util/text.js';
 
 export interface FilterOpts {
   all?: boolean;
@@ -18,6 +20,32 @@ export function filtersOf(o: FilterOpts): Filters {
     if (err instanceof UsageError) throw usage(err.message);
     throw err;
   }
+}
+
+/**
+ * The filters given, as typed, for a "no session …" message (` with --harness pi --since 1h`; empty
+ * without): without them, nothing found under a filter reads as nothing anywhere.
+ */
+export function givenFilters(o: FilterOpts & { since?: string; until?: string }): string {
+  const given = (
+    [
+      ['--harness', o.harness],
+      ['--dir', o.dir],
+      ['--since', o.since],
+      ['--until', o.until],
+    ] as const
+  ).filter(([, v]) => v);
+  return given.length ? ` with ${given.map(([k, v]) => `${k} ${oneLine(String(v))}`).join(' ')}` : '';
+}
+
+/**
+ * "no session matches 'Q'", with the filters given (givenFilters) and, when hidden sessions match
+ * (`hidden`: the query resolved with them), how many, which `-a` takes in.
+ */
+export function noMatch(q: string, scope: string, hidden: Resolution | null): string {
+  const n = !hidden || hidden.kind === 'none' ? 0 : hidden.kind === 'one' ? 1 : hidden.candidates.length;
+  const more = n === 0 ? '' : `; ${n === 1 ? '1 hidden session matches, -a shows it' : `${n} hidden sessions match, -a shows them`}`;
+  return `no session matches '${q}'${scope}${more}`;
 }
 
 export async function filtered(app: App, o: FilterOpts): Promise<{ all: Session[]; shown: Session[]; filters: Filters }> {

@@ -5,7 +5,7 @@ import { applyFilters } from '../select/filter.js';
 import { lookup } from '../select/find.js';
 import { resolve } from '../select/resolve.js';
 import { oneLine } from '../util/text.js';
-import { type FilterOpts, filtersOf, out } from './common.js';
+import { type FilterOpts, filtersOf, givenFilters, noMatch, out } from './common.js';
 import type { Call } from './table.js';
 
 export async function run(app: App, call: Call): Promise<void> {
@@ -21,7 +21,7 @@ export async function run(app: App, call: Call): Promise<void> {
   const pool = applyFilters(sessions, { ...filters, all: true });
   const r = resolve(query, pool, { all: !!o.all, prompts });
   const q = oneLine(query.join(' '));
-  if (r.kind === 'none') throw new ExitError(1, `no session matches '${q}'`);
+  if (r.kind === 'none') throw new ExitError(1, noMatch(q, givenFilters(o), o.all ? null : resolve(query, pool, { all: true, prompts })));
   if (r.kind === 'one') {
     out(`${r.session.key}\n`);
     return;

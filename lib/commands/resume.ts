@@ -19,7 +19,7 @@ import { didYouMean, resolve } from '../select/resolve.js';
 import type { Session } from '../types.js';
 import { quotePosix, type ShellName } from '../util/quote.js';
 import { oneLine } from '../util/text.js';
-import { type FilterOpts, filtersOf, out } from './common.js';
+import { type FilterOpts, filtersOf, givenFilters, noMatch, out } from './common.js';
 import { NO_SESSIONS } from './ls-list.js';
 import { goLive } from './resume-live.js';
 import { type Call, ROOT } from './table.js';
@@ -161,15 +161,26 @@ async function sessionNamed(
     shorts,
     choice,
     prompts,
-  }: { query: string[]; pool: Session[]; all: boolean; shorts: Map<string, string>; choice: Choice; prompts: Named['prompts'] | undefined },
+    scope,
+  }: {
+    query: string[];
+    pool: Session[];
+    all: boolean;
+    shorts: Map<string, string>;
+    choice: Choice;
+    prompts: Named['prompts'] | undefined;
+    /** the filters given (givenFilters), for "no session matches" */
+    scope: string;
+  },
 ): Promise<Session> {
   const r = resolve(query, pool, { all, prompts });
   const q = oneLine(query.join(' '));
   if (r.kind === 'none') {
     const [only, ...more] = query;
     const sub = only !== undefined && more.length === 0 ? didYouMean(only, commandNames()) : null;
-    if (sub) throw usage(`no session matches '${q}'; did you mean '${sub}'?`);
-    throw new ExitError(1, `no session matches '${q}'`);
+    const hidden = all ? null : resolve(query, pool, { all: true, prompts });
+    if (sub) throw usage(`${noMatch(q, scope, hidden)}; did you mean '${sub}'?`);
+    throw new ExitError(1, noMatch(q, scope, hidden));
   }
   if (r.kind === 'ambiguous-prefix') {
     out(candidateLines(r.candidates, shorts));
@@ -214,7 +225,7 @@ async function chosenSession(
   if (early) s = early.session;
   else if (hit) s = hit.session;
   else if (query.length === 0) s = await chooseAmong(app, applyFilters(all, filters), choice);
-  else s = await sessionNamed(app, { query, pool, all: !!o.all, shorts, choice, prompts: named?.prompts });
+  else s = await sessionNamed(app, { query, pool, all: !!o.all, shorts, choice, prompts: named?.prompts, scope: givenFilters(o) });
   // (a session picked from the whole listing may not be among `shorts`: the picker says its short id)
   const name = early?.short ?? (hit ? hit.short : (choice.short ?? shorts.get(s.id) ?? s.id));
   return { s, name, choice };

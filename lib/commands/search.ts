@@ -17,7 +17,7 @@ import { progressBar } from '../util/progress.js';
 import { writeJsonArray } from '../util/stdout.js';
 import { clip, cutDir, oneLine, width } from '../util/text.js';
 import { iso, localTime, parseDuration } from '../util/time.js';
-import { type FilterOpts, filtersOf, note, out } from './common.js';
+import { type FilterOpts, filtersOf, givenFilters, note, out } from './common.js';
 import type { Call } from './table.js';
 
 interface SearchOpts extends FilterOpts {
@@ -284,29 +284,13 @@ async function copyOrSay(app: App, best: Result | null, n: number, short: (s: Se
   }
 }
 
-/**
- * The filters a search was narrowed by, as given, for "no session mentions …": without them, "no
- * session mentions retry" after `--since 1h` says the word is nowhere when it is only older.
- */
-function scopeOf(o: SearchOpts): string {
-  const given = (
-    [
-      ['--harness', o.harness],
-      ['--dir', o.dir],
-      ['--since', o.since],
-      ['--until', o.until],
-    ] as const
-  ).filter(([, v]) => v);
-  return given.length ? ` with ${given.map(([k, v]) => `${k} ${oneLine(String(v))}`).join(' ')}` : '';
-}
-
 /** The results as --rows, --json or text (with the best one's resume line last); none: exit 1. */
 async function printResults(
   app: App,
   w: { o: SearchOpts; results: Result[]; list: Result[]; query: string; best: Result | null; short: (s: Session) => string; now: number },
 ): Promise<void> {
   const { o, results, list, query, best, short, now } = w;
-  const none = () => new ExitError(1, `no session mentions ${oneLine(query)}${scopeOf(o)}`);
+  const none = () => new ExitError(1, `no session mentions ${oneLine(query)}${givenFilters(o)}`);
   if (o.rows) {
     out(list.map((r) => `${row(r.session, short(r.session), app.ctx.home, now)}\n`).join(''));
     if (list.length === 0) throw none();
