@@ -89,10 +89,17 @@ export interface StatusCounts {
   shown: number;
   hidden: number;
   matched?: number;
+  /** when none shown matches: how many hidden ones do */
+  hiddenMatched?: number;
 }
 
 /** The status line from counts. */
-export function statusOf({ total, shown, hidden, matched }: StatusCounts, s: PickState, home: string, search?: string): string {
+export function statusOf(
+  { total, shown, hidden, matched, hiddenMatched }: StatusCounts,
+  s: PickState,
+  home: string,
+  search?: string,
+): string {
   if (total === 0 && search == null) return '\tno sessions yet (resume doctor shows where it looked; resume --demo tries the demo)';
   const parts: string[] = [];
   if (search != null) parts.push(`deep search: ${oneLine(search)}`);
@@ -100,6 +107,7 @@ export function statusOf({ total, shown, hidden, matched }: StatusCounts, s: Pic
   if (s.dir) parts.push(`in ${oneLine(tildify(s.dir, home))}`);
   let n = matched != null ? `${matched} of ${shown} session${shown === 1 ? '' : 's'} match` : `${shown} session${shown === 1 ? '' : 's'}`;
   if (s.all) n += ' incl. hidden';
+  else if (hiddenMatched) n += ` · ${hiddenMatched} hidden match${hiddenMatched === 1 ? 'es' : ''} (ctrl-t)`;
   else if (search == null && hidden > 0) n += ` (+${hidden} hidden)`;
   parts.push(n);
   return `\t${parts.join(' · ')}`;
@@ -313,27 +321,35 @@ function rowsWith(shown: PickRow[]): (word: string) => string[] {
 export function pickerText(app: App, src: FeedSource, s: PickState, query: string, v: PickView): string {
   const home = app.ctx.home;
   const all = pickRows(src, home, v.now);
-  let hidden = 0;
+  const hiddenRows: PickRow[] = [];
   let shown: PickRow[] = [];
   for (const r of all) {
     if (s.harness && !s.harness.includes(r.harness)) continue;
     if (s.dir && !under(r.cwd, s.dir)) continue;
-    if (r.hidden && !s.all) hidden++;
+    if (r.hidden && !s.all) hiddenRows.push(r);
     else shown.push(r);
   }
   const terms = parseQuery(query);
   const count = shown.length;
+  let hiddenMatched: number | undefined;
   if (terms.length) {
     const words = wantedWords(terms);
-    const rows = shown;
-    // (only the prompts of the rows they can move: rank.ts rankAsking)
-    shown = rankAsking(rows, terms, home, rowMatchable, (need) => {
-      const only = need.length < rows.length ? new Set(need.map(keyOf)) : undefined;
-      const prompts = words.length ? (promptsForWords(app.ctx, words, rowsWith(rows), only) ?? allPrompts(app.ctx, words)) : null;
-      return prompts?.size ? (r) => prompts.get(keyOf(r)) : null;
-    });
+    const ranked = (rows: PickRow[]) =>
+      // (only the prompts of the rows they can move: rank.ts rankAsking)
+      rankAsking(rows, terms, home, rowMatchable, (need) => {
+        const only = need.length < rows.length ? new Set(need.map(keyOf)) : undefined;
+        const prompts = words.length ? (promptsForWords(app.ctx, words, rowsWith(rows), only) ?? allPrompts(app.ctx, words)) : null;
+        return prompts?.size ? (r) => prompts.get(keyOf(r)) : null;
+      });
+    shown = ranked(shown);
+    // none listed matches: whether hidden ones do, which the hidden key would show
+    if (shown.length === 0 && hiddenRows.length) hiddenMatched = ranked(hiddenRows).length;
   }
-  const status = statusOf({ total: all.length, shown: count, hidden, matched: terms.length ? shown.length : undefined }, s, home);
+  const status = statusOf(
+    { total: all.length, shown: count, hidden: hiddenRows.length, matched: terms.length ? shown.length : undefined, hiddenMatched },
+    s,
+    home,
+  );
   const lines = layRows(
     shown.map((r) => r.fields),
     listWidth(v.cols, v.alt ?? true),

@@ -135,6 +135,20 @@ describe('resolution order', { timeout: 120_000 }, () => {
     expect(resolveKeys(home, ['astro']).stdout).toBe('claude:abcdef12-0000-4000-8000-000000000001\n');
     expect(resolveKeys(home, ['-a', 'astro']).stdout.trim().split('\n')).toHaveLength(2);
   });
+
+  it("the picker: typed words only hidden sessions match say so; an empty list's preview is empty", () => {
+    const { home } = corpus();
+    const pick = path.join(home, 'pick');
+    fs.mkdirSync(pick);
+    fs.writeFileSync(path.join(pick, 'state.json'), JSON.stringify({ all: false, harness: null, dir: null, deep: false, cols: 200 }));
+    const env = { RESUME_PICK_DIR: pick, NO_COLOR: '1' };
+    const status = (q: string) => run(home, ['__feed', '--query', q], env).stdout.split('\n')[0];
+    expect(status('sdk run')).toMatch(/ · 0 of \d+ sessions match · 1 hidden matches \(ctrl-t\)$/);
+    expect(status('zzz nowhere')).toMatch(/ · 0 of \d+ sessions match \(\+\d+ hidden\)$/);
+    // fzf (0.65) runs the preview with no key when nothing is listed: nothing, not an error
+    expect(run(home, ['preview', '', '--search', 'sdk run'], env)).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    expect(run(home, ['preview', '']).code).toBe(1);
+  });
 });
 
 describe('resume QUERY choosing', { timeout: 120_000 }, () => {

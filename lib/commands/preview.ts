@@ -48,6 +48,8 @@ export async function previewAction(app: App, keys: string[], look: Looked | nul
     keys = await (await import('../util/stdin-keys.js')).stdinKeys();
     if (keys.length === 0) throw new ExitError(1, 'no key on stdin');
   }
+  // (the picker's preview of an empty list: fzf gives it no key; nothing to show, and no error)
+  if (process.env.RESUME_PICK_DIR && keys.every((k) => k === '')) return;
   const color = previewColor();
   const missing: string[] = [];
   let first = true;
