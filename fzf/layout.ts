@@ -95,7 +95,7 @@ export function highlight(v: string, terms: readonly Term[] | null, color: boole
   const on = new Uint8Array(v.length);
   let any = false;
   for (const t of terms) {
-    if (t.not || !t.text) continue;
+    if (t.not || !t.text || t.dir !== undefined) continue;
     for (let i = f.indexOf(t.text); i >= 0; i = f.indexOf(t.text, i + t.text.length)) {
       on.fill(1, i, i + t.text.length);
       any = true;

@@ -2,6 +2,8 @@
 // .ci/run, on every fzf version): candidates newest first, the picker's preview beside them (hidden in 80 columns), vim
 // keys when the config says keys = "vim", and the chosen id inserted. fzf-tab (MIT) is vendored in
 // test/fixtures/fzf-tab (plugin files only, from upstream commit e394092).
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FIXTURES, needs, write } from './helpers.js';
@@ -18,7 +20,12 @@ const SESSIONS: Sess[] = [
 describe('zsh with fzf-tab (tmux)', { timeout: 120_000 }, () => {
   const skip = needs('zsh', 'tmux', 'fzf');
 
-  const withTab = async (config: string | null, fn: (t: TmuxShell) => Promise<void>, size?: { cols: number; rows: number }) => {
+  const withTab = async (
+    config: string | null,
+    fn: (t: TmuxShell) => Promise<void>,
+    size?: { cols: number; rows: number },
+    line = 'resume ',
+  ) => {
     const home = claudeHome(SESSIONS);
     if (config) write(home, '.config/resume/config', config);
     const t = new TmuxShell(home, 'zsh', {}, size);
@@ -30,7 +37,7 @@ describe('zsh with fzf-tab (tmux)', { timeout: 120_000 }, () => {
       );
       t.send('Enter');
       await t.until(() => t.line() === '$', 'the prompt after loading fzf-tab');
-      t.send('-l', 'resume ');
+      t.send('-l', line);
       t.send('Tab');
       await fn(t);
     } finally {
@@ -74,6 +81,33 @@ describe('zsh with fzf-tab (tmux)', { timeout: 120_000 }, () => {
       await t.until(() => /^\$ resume 22222222/.test(t.line()), 'the id inserted');
     });
   });
+
+  it.skipIf(skip)(
+    "a directory's path offers its sessions (fzf's query left empty); a path with none completes as a directory",
+    async () => {
+      await withTab(
+        null,
+        async (t) => {
+          // (fzf-tab's own query, the typed path, is in none of the lines: it hid them all)
+          await t.until((x) => /22222222 .*\n(.*\n)*.*11111111 /.test(x) && !/33333333 /.test(x) && !/^> \S/m.test(x), 'the two there');
+          t.send('Enter');
+          await t.until(() => /^\$ resume 22222222/.test(t.line()), 'the id inserted');
+          t.send('C-u');
+          const dir = path.join(os.tmpdir(), `resume-tab-${process.pid}`);
+          fs.mkdirSync(path.join(dir, 'projA'), { recursive: true });
+          try {
+            t.send('-l', `resume ${dir}/pro`);
+            t.send('Tab');
+            await t.until(() => t.line() === `$ resume ${dir}/projA/`, 'the directory');
+          } finally {
+            fs.rmSync(dir, { recursive: true, force: true });
+          }
+        },
+        undefined,
+        'resume /w/src/dotfiles',
+      );
+    },
+  );
 
   it.skipIf(skip)('keys = "vim": i types j and k; Esc to normal mode, j moves down, Enter inserts the second-newest', async () => {
     await withTab('keys = "vim"\n', async (t) => {

@@ -120,6 +120,44 @@ describe('resolution order', { timeout: 120_000 }, () => {
     expect(run(home, ['--harness', 'pi', 'discounts']).stderr).toBe("resume: no session matches 'discounts' with --harness pi\n");
   });
 
+  it('a word that is a path names a directory: the sessions there or below, as --dir gives them', () => {
+    const { home } = corpus();
+    const shop = path.join(home, 'src', 'webshop');
+    const keys = (args: string[], cwd = home) => resolveKeys(home, args, { cwd }).stdout.split('\n').filter(Boolean).sort();
+    const inShop = [`claude:${V7A}`, `claude:${V7B}`].sort();
+    expect(keys([shop])).toEqual(inShop);
+    expect(keys(['.'], shop)).toEqual(inShop);
+    expect(keys(['~/src/webshop'])).toEqual(inShop);
+    expect(keys(['../webshop'], path.join(home, 'src', 'blog'))).toEqual(inShop);
+    expect(keys(['./src'])).toHaveLength(4);
+    // with words; `!` leaves a directory out
+    expect(keys(['.', 'discounts'], shop)).toEqual([`claude:${V7B}`]);
+    expect(keys(['!./src/webshop', 'rate'])).toEqual(['pi:abcdef99-1111-4111-8111-111111111111']);
+    // the directory's last parts as typed, without a leading ./ (a word, not a path)
+    expect(keys(['src/webshop'])).toEqual(inShop);
+    // a directory with no session below it: nothing (not sessions with a `.` in their text)
+    fs.mkdirSync(path.join(shop, 'lib'));
+    expect(resolveKeys(home, ['.'], { cwd: path.join(shop, 'lib') }).code).toBe(1);
+    expect(resolveKeys(home, [path.join(home, 'elsewhere')]).code).toBe(1);
+    // the picker's typed query, the same way (fzf runs its reloads in the directory it started in)
+    const pick = path.join(home, 'pick');
+    fs.mkdirSync(pick);
+    fs.writeFileSync(path.join(pick, 'state.json'), JSON.stringify({ all: false, harness: null, dir: null, deep: false, cols: 200 }));
+    const fed = run(home, ['__feed', '--query', '.'], { RESUME_PICK_DIR: pick, NO_COLOR: '1' }, { cwd: shop });
+    expect(
+      fed.stdout
+        .split('\n')
+        .slice(1)
+        .filter(Boolean)
+        .map((l) => l.split('\t')[0])
+        .sort(),
+    ).toEqual(inShop);
+    // resume: one session in the directory resumes it
+    const one = run(home, ['.', '--dry-run', '--json'], {}, { cwd: path.join(home, 'src', 'api') });
+    expect(one.code, one.stderr).toBe(0);
+    expect(JSON.parse(one.stdout).id).toBe('abcdef99-1111-4111-8111-111111111111');
+  });
+
   it('hidden sessions: found by id, prefix and path always; by words only with -a', () => {
     const { home, files } = corpus();
     const key = 'claude:feedface-0000-4000-8000-000000000009';

@@ -423,6 +423,11 @@ describe('bash completion (tmux)', { timeout: 120_000 }, () => {
         t.send('-l', 'resume abcd1111 --cd proj');
         t.send('Tab');
         await t.until(() => t.line() === '$ resume abcd1111 --cd projA/', 'the directory for --cd');
+        // a word that is a path with no session there completes as a directory
+        t.send('C-u');
+        t.send('-l', `resume ${home}/pro`);
+        t.send('Tab');
+        await t.until(() => t.line() === `$ resume ${home}/projA/`, 'the path completed as a directory');
       });
     },
   );
@@ -457,5 +462,8 @@ describe('fish completion', { timeout: 120_000 }, () => {
     fs.mkdirSync(path.join(home, 'projA'), { recursive: true });
     expect(values(complete('resume --dir proj'))).toEqual(['projA/']);
     expect(values(complete('resume --cd proj'))).toEqual(['projA/']);
+    // a word that is a path with no session there completes as a directory; one with sessions, them
+    expect(values(complete(`resume ${home}/pro`))).toEqual([`${home}/projA/`]);
+    expect(values(complete('resume /w/src/dotfiles'))).toEqual(['22222222', '11111111']);
   });
 });

@@ -96,7 +96,7 @@ async function foundLines(app: App, s: Session, query: string, color: boolean): 
  * counted or numbered.)
  */
 function namedPrompt(app: App, s: Session, query: string, color: boolean): string[] {
-  const terms = parseQuery(query).filter((t) => !t.not && t.text);
+  const terms = parseQuery(query).filter((t) => !t.not && t.text && t.dir === undefined);
   if (terms.length === 0) return [];
   const held = (p: string | null | undefined) => {
     const f = fold(p ?? '');

@@ -4,7 +4,8 @@
 // A query is words. Every word must occur (case-insensitive, accents folded) in what a person would
 // type to name a session: its title, its prompts, the last parts of its directory, its branch, its
 // harness, or the start of its id. A long shared path prefix (`/home/me/src/`) is not matched: a
-// word found only there would match every session. `"two words"` is a phrase; `!word` leaves out the
+// word found only there would match every session. A word that is a path (`.`, `~/src/shop`,
+// `../api`) names a directory instead: the sessions there or below it, as `--dir` gives them. `"two words"` is a phrase; `!word` leaves out the
 // sessions that hold it; a leading `'` (fzf's exact-match mark) is taken off, as every word here is
 // matched exactly. Fuzzy matching is not done: `blog astro` once matched a session whose path held
 // b…l…o…g somewhere, and Enter resumed it.
@@ -28,7 +29,19 @@ export interface Matchable {
 export interface Term {
   text: string;
   not: boolean;
+  /**
+   * a word that is a path (`.`, `..`, or starting `/`, `./`, `../`, `~`), as typed: it names a
+   * directory, and matches the sessions whose directory is that one or below it, as `--dir` does
+   * (`text` is then never looked for as words are)
+   */
+  dir?: string;
 }
+
+/** A word that names a directory (Term.dir): what a person types for "here" or a project's path. */
+const DIR_WORD = /^(?:\.\.?|\.\.?\/.*|\/.*|~(?:\/.*)?)$/s;
+
+import path from 'node:path';
+import { under } from './filter.js';
 
 /** Lower case, accents folded (é → e), so `cafe` finds `Café`. */
 export function fold(s: string): string {
@@ -65,8 +78,9 @@ export function parseQuery(q: string | readonly string[]): Term[] {
       }
       if (t.startsWith("'") && t.length > 1) t = t.slice(1);
     }
+    const dir = m[3] != null && DIR_WORD.test(t) ? t : undefined;
     t = fold(t.trim().replace(/\s+/g, ' '));
-    if (t && t !== '!') out.push({ text: t, not });
+    if (t && t !== '!') out.push(dir === undefined ? { text: t, not } : { text: t, not, dir });
   }
   return out;
 }
@@ -96,6 +110,8 @@ export function quality(f: string, t: string): number {
 
 /** The folded fields of one session besides its prompts, made once per ranking. */
 interface Fields {
+  /** the directory as it is (a directory term matches it, not folded) */
+  cwd: string | null;
   id: string;
   harness: string;
   base: string;
@@ -115,6 +131,7 @@ export function dirParts(cwd: string | null, home: string): { base: string; pare
 function fieldsOf(s: Matchable, home: string): Fields {
   const { base, parent } = dirParts(s.cwd, home);
   return {
+    cwd: s.cwd,
     id: s.id.toLowerCase(),
     harness: s.harness,
     base,
@@ -139,7 +156,21 @@ function termScore(f: Fields, t: string): number {
   take(f.branch, W.branch);
   take(f.harness, W.harness);
   take(f.parent, W.parent);
+  // `src/webshop`: the directory's last two parts as they are written
+  if (t.includes('/') && f.parent) take(`${f.parent}/${f.base}`, W.base);
   return best;
+}
+
+/** Where a directory term points: `~` is `home`, a relative path is from the current directory. */
+function dirOf(raw: string, home: string): string {
+  const t = raw === '~' || raw.startsWith('~/') ? home + raw.slice(1) : raw;
+  return path.resolve(t);
+}
+
+/** A directory term's score: the session's directory is it (the whole field), or below it (a whole word). */
+function dirScore(f: Fields, dir: string): number {
+  if (!under(f.cwd, dir)) return 0;
+  return W.base * (f.cwd === dir ? 4 : 3);
 }
 
 /**
@@ -168,9 +199,10 @@ export function rankAsking<T>(
   // each item's best for each term (from `i * terms.length`); -1 first: the item is ruled out
   const best = new Float64Array(items.length * terms.length);
   const need: number[] = [];
+  const dirs = terms.map((t) => (t.dir === undefined ? null : dirOf(t.dir, home)));
   for (let i = 0; i < items.length; i++) {
     const f = fieldsOf(view(items[i]), home);
-    if (fieldBests(f, terms, best, i)) need.push(i);
+    if (fieldBests(f, terms, dirs, best, i)) need.push(i);
   }
   const promptsOf = need.length ? prompts(need.map((i) => items[i])) : null;
   if (promptsOf)
@@ -191,17 +223,19 @@ export function rankAsking<T>(
  * Item i's best for each term in fields other than its prompts, into `best` (a `!` term found rules
  * it out); true when a prompt could still move it: a term below what a prompt can give.
  */
-function fieldBests(f: Fields, terms: readonly Term[], best: Float64Array, i: number): boolean {
+function fieldBests(f: Fields, terms: readonly Term[], dirs: readonly (string | null)[], best: Float64Array, i: number): boolean {
   const at = i * terms.length;
   let open = false;
   for (let j = 0; j < terms.length; j++) {
-    const b = termScore(f, terms[j].text);
+    const dir = dirs[j];
+    const b = dir === null ? termScore(f, terms[j].text) : dirScore(f, dir);
     best[at + j] = b;
     if (terms[j].not && b > 0) {
       best[at] = -1;
       return false;
     }
-    if (b < W.prompt * 4) open = true;
+    // (a directory is not in prompts)
+    if (b < W.prompt * 4 && dir === null) open = true;
   }
   return open;
 }
@@ -211,7 +245,7 @@ function promptBests(raw: readonly (string | null)[], terms: readonly Term[], be
   const at = i * terms.length;
   const folded = raw.filter((p): p is string => !!p).map(fold);
   for (let j = 0; j < terms.length; j++) {
-    if (best[at + j] >= W.prompt * 4) continue;
+    if (best[at + j] >= W.prompt * 4 || terms[j].dir !== undefined) continue;
     for (const p of folded) best[at + j] = Math.max(best[at + j], W.prompt * quality(p, terms[j].text));
     if (terms[j].not && best[at + j] > 0) {
       best[at] = -1;
@@ -235,5 +269,5 @@ function sumOf(terms: readonly Term[], best: Float64Array, i: number): number | 
 
 /** The plain words of the terms (for a prefilter that looks for bytes): none for `!` terms. */
 export function wantedWords(terms: readonly Term[]): string[] {
-  return terms.filter((t) => !t.not).flatMap((t) => t.text.split(' '));
+  return terms.filter((t) => !t.not && t.dir === undefined).flatMap((t) => t.text.split(' '));
 }

@@ -36,7 +36,7 @@ export interface ResolveOptions {
 }
 
 export function looksLikePath(q: string): boolean {
-  return q.includes('/') || q.startsWith('~') || /\.(jsonl|json|db|zst)$/.test(q);
+  return q === '.' || q === '..' || q.includes('/') || q.startsWith('~') || /\.(jsonl|json|db|zst)$/.test(q);
 }
 
 function realpath(p: string): string | null {

@@ -46,6 +46,12 @@ __resume_complete() {
   while IFS= read -r row; do
     [[ -n $row ]] && vals+=("${row%%$'\t'*}")
   done < <("$__resume_bin" __complete -- "${args[@]}" "$cur" 2>/dev/null)
+  # no session there: a word that is a path completes as a directory (`../bl` → `../blog/`)
+  if ((${#vals[@]} == 0)) && [[ $cur == . || $cur == .. || $cur == ./* || $cur == ../* || $cur == /* || $cur == '~'* ]]; then
+    compopt -o filenames 2>/dev/null
+    mapfile -t COMPREPLY < <(compgen -d -- "$cur")
+    return 0
+  fi
   if ((${#vals[@]} <= 1)); then
     COMPREPLY=("${vals[@]}")
     return 0

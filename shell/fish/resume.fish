@@ -48,7 +48,14 @@ function __resume_complete
         __fish_complete_directories (commandline -ct)
         return
     end
-    $__resume_bin __complete -- $args (commandline -ct) 2>/dev/null
+    set -l cur (commandline -ct)
+    set -l got ($__resume_bin __complete -- $args $cur 2>/dev/null)
+    if set -q got[1]
+        printf '%s\n' $got
+    else if string match -qr '^(\.\.?|\.\.?/.*|/.*|~.*)$' -- $cur
+        # no session there: a word that is a path completes as a directory (`../bl` → `../blog/`)
+        __fish_complete_directories $cur
+    end
 end
 
 complete -c resume -e

@@ -38,6 +38,13 @@ __resume_complete() {
     _directories
     return
   fi
+  __resume_sessions && return 0
+  # no session there: a word that is a path completes as a directory (`../bl` → `../blog/`)
+  [[ ${(Q)PREFIX} == (.|..|/*|./*|../*|\~*) ]] && _directories
+}
+
+# The sessions (or options, values) the word on the line offers; none: 1.
+__resume_sessions() {
   emulate -L zsh
   local -a rows vals disp args
   local row cur=${(Q)PREFIX}${(Q)SUFFIX}
@@ -90,6 +97,10 @@ __resume_compdef() {
   # and preview a session as the picker does. Harmless when fzf-tab is not installed.
   zstyle ':completion:*:resume:*' sort false
   zstyle -e ':fzf-tab:complete:resume:*' fzf-flags 'reply=(${(Q)${(z)"$("$__resume_bin" __fzf-flags tab 2>/dev/null)"}})'
+  # A word that is a path (`.`, `~/src/shop`) offers the sessions in that directory, whose lines do
+  # not hold it: fzf starts with an empty query there (fzf-tab's own, the typed word, hid them all).
+  zstyle -e ':fzf-tab:complete:resume:*' query-string \
+    '[[ ${(Q)${(z)LBUFFER}[-1]} == (.|..|/*|./*|../*|\~*) && $LBUFFER != *[[:space:]] ]] && reply=(none) || reply=(prefix input first)'
   # fzf runs the preview in a new zsh, where only $word (the candidate) is set: the path goes in as is.
   zstyle ':fzf-tab:complete:resume:*' fzf-preview "${(q)__resume_bin} preview -- \"\$word\" 2>/dev/null"
   if (( ${+functions[compdef]} )); then
