@@ -89,7 +89,10 @@ describe('zsh with fzf-tab (tmux)', { timeout: 120_000 }, () => {
         null,
         async (t) => {
           // (fzf-tab's own query, the typed path, is in none of the lines: it hid them all)
-          await t.until((x) => /22222222 .*\n(.*\n)*.*11111111 /.test(x) && !/33333333 /.test(x) && !/^> \S/m.test(x), 'the two there');
+          await t.until(
+            (x) => /22222222 .*\n(.*\n)*.*11111111 /.test(x) && !/33333333 /.test(x) && /^>\s*(?:[╭│]|$)/m.test(x),
+            'the two there',
+          );
           t.send('Enter');
           await t.until(() => /^\$ resume 22222222/.test(t.line()), 'the id inserted');
           t.send('C-u');
