@@ -152,6 +152,36 @@ describe('resolution order', { timeout: 120_000 }, () => {
         .map((l) => l.split('\t')[0])
         .sort(),
     ).toEqual(inShop);
+    // deep search takes it as a directory too: `resume search`, and Ctrl-S's list and preview
+    const found = run(home, ['search', '--rows', '.', 'a'], {}, { cwd: shop });
+    expect(
+      found.stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => l.split('\t')[0])
+        .sort(),
+    ).toEqual(inShop);
+    expect(run(home, ['search', './src/blog', 'cart'])).toMatchObject({
+      code: 1,
+      stderr: 'resume: no session mentions cart in ./src/blog\n',
+    });
+    fs.writeFileSync(path.join(pick, 'state.json'), JSON.stringify({ all: false, harness: null, dir: null, deep: true, cols: 200 }));
+    const deep = run(home, ['__feed', '--query', '. a'], { RESUME_PICK_DIR: pick, NO_COLOR: '1' }, { cwd: shop });
+    expect(
+      deep.stdout
+        .split('\n')
+        .slice(1)
+        .filter(Boolean)
+        .map((l) => l.split('\t')[0])
+        .sort(),
+    ).toEqual(inShop);
+    const shown = run(
+      home,
+      ['preview', `claude:${V7B}`, '--search', '. discounts'],
+      { RESUME_PICK_DIR: pick, NO_COLOR: '1' },
+      { cwd: shop },
+    );
+    expect(shown.stdout).toMatch(/^prompt: Add checkout «discounts»$/m);
     // resume: one session in the directory resumes it
     const one = run(home, ['.', '--dry-run', '--json'], {}, { cwd: path.join(home, 'src', 'api') });
     expect(one.code, one.stderr).toBe(0);

@@ -17,6 +17,7 @@ import { termColumns } from '../../fzf/layout.js';
 import type { App } from '../app.js';
 import { usage } from '../errors.js';
 import { dirFilterable } from '../index/rowbin.js';
+import { pathWords } from '../select/rank.js';
 import { oneLine } from '../util/text.js';
 import { out } from './common.js';
 import type { Call } from './table.js';
@@ -29,7 +30,9 @@ async function deepSearchText(
   view: PickView,
 ): Promise<{ text: string; after?: () => Promise<void> }> {
   const q = oneLine(query);
-  if (!q) {
+  // (a word that is a path is a directory, as in naming: rank.ts Term.dir)
+  const { dir, rest } = pathWords(query.trim().split(/\s+/).filter(Boolean), app.ctx.home, state.dir ?? undefined);
+  if (rest.length === 0) {
     // (while the user types the first word: the search index made ready for it, run/prepareSearch)
     const after = async () => (await import('../search/run.js')).prepareSearch(app);
     return { text: '\tdeep search: type words to look for in every transcript (ctrl-s: back to the list)\n', after };
@@ -39,7 +42,7 @@ async function deepSearchText(
   let after: (() => Promise<void>) | undefined;
   try {
     const { searchRows } = await import('../search/run.js');
-    const got = await searchRows(app, query, { all: state.all, harness: state.harness ?? undefined, dir: state.dir ?? undefined });
+    const got = await searchRows(app, rest.join(' '), { all: state.all, harness: state.harness ?? undefined, dir });
     rows = got.rows;
     after = got.after;
     status = rows.length

@@ -11,7 +11,7 @@ import { ExitError, usage } from '../errors.js';
 import { promptsOfSession } from '../index/prompts.js';
 import { previewColor, previewText } from '../present/preview.js';
 import { findForPreview } from '../select/find.js';
-import { fold, parseQuery } from '../select/rank.js';
+import { fold, parseQuery, pathWords } from '../select/rank.js';
 import type { Session } from '../types.js';
 import { DIM, RESET } from '../util/color.js';
 import { sanitize } from '../util/redact.js';
@@ -72,6 +72,9 @@ const dimmed = (t: string, color: boolean) => (color ? DIM + t + RESET : t);
 
 /** Where the query's words are in the session, a line each (`prompt: …`, as resume search prints its evidence). */
 async function foundLines(app: App, s: Session, query: string, color: boolean): Promise<string[]> {
+  // (a word that is a path chose the directory, and is not looked for: rank.ts pathWords)
+  const words = pathWords(query.trim().split(/\s+/).filter(Boolean), app.ctx.home).rest;
+  if (words.length === 0) return [];
   const [{ foundIn }, { marked }, { evidenceTag }] = await Promise.all([
     import('../search/run.js'),
     import('../search/snippet.js'),
@@ -79,7 +82,7 @@ async function foundLines(app: App, s: Session, query: string, color: boolean): 
   ]);
   let found: Awaited<ReturnType<typeof foundIn>>;
   try {
-    found = await foundIn(app, s, query);
+    found = await foundIn(app, s, words.join(' '));
   } catch (err) {
     // a query search refuses (a word of thousands of characters): the session as it is
     if (err instanceof ExitError) return [];

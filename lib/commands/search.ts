@@ -10,6 +10,7 @@ import { prestart, runSearch, searchFromIndex } from '../search/run.js';
 import type { Result } from '../search/search.js';
 import { marked } from '../search/snippet.js';
 import { applyFilters, type Filters } from '../select/filter.js';
+import { pathWords } from '../select/rank.js';
 import type { Session } from '../types.js';
 import { BOLD, DIM, RESET } from '../util/color.js';
 import { tildify } from '../util/paths.js';
@@ -27,6 +28,8 @@ interface SearchOpts extends FilterOpts {
   since?: string;
   until?: string;
   n?: number;
+  /** the words that were paths (a directory each, not an option: rank.ts pathWords) */
+  paths?: string[];
 }
 
 /**
@@ -63,20 +66,25 @@ function count(n: number, one: string, many = `${one}s`): string {
 }
 
 export async function run(app: App, call: Call): Promise<void> {
-  const [words] = call.args as [string[]];
+  const [given] = call.args as [string[]];
   const o = call.opts as SearchOpts;
+  const base = filtersOf(o);
+  // a word that is a path (`.`, `~/src/shop`) is a directory, as --dir is (rank.ts Term.dir)
+  const { dir, rest: words, paths } = pathWords(given, app.ctx.home, base.dir);
   const filters = {
-    ...filtersOf(o),
+    ...base,
+    dir,
     since: o.since ? parseWhen(o.since, false) : undefined,
     until: o.until ? parseWhen(o.until, true) : undefined,
   };
+  o.paths = paths;
   const terms = parseQuery(words, !!o.rows);
   if (terms.length > 31) throw usage('at most 31 words or phrases');
   // only the best results shown: only they need reading for their evidence (search.ts searchTop)
   // (not for --copy: the one best result is what it is for, so every session is read)
   const top = o.rows || o.copy ? undefined : shownAtMost(o);
   // no filter but hidden sessions': the index's group map may answer without the listing (run.ts)
-  if (terms.length > 0 && !o.harness && !o.dir && !o.since && !o.until) {
+  if (terms.length > 0 && !o.harness && !filters.dir && !o.since && !o.until) {
     const t0 = Date.now();
     const bar = o.rows ? null : progressBar('searching', undefined, 'sessions');
     const got = await searchFromIndex(app, terms, { progress: bar?.update, evidence: !o.rows, top }).finally(() => bar?.end());
@@ -290,7 +298,11 @@ async function printResults(
   w: { o: SearchOpts; results: Result[]; list: Result[]; query: string; best: Result | null; short: (s: Session) => string; now: number },
 ): Promise<void> {
   const { o, results, list, query, best, short, now } = w;
-  const none = () => new ExitError(1, `no session mentions ${oneLine(query)}${givenFilters(o)}`);
+  const none = () =>
+    new ExitError(
+      1,
+      `no session mentions ${oneLine(query)}${givenFilters(o)}${o.paths?.length ? ` in ${o.paths.map(oneLine).join(' and ')}` : ''}`,
+    );
   if (o.rows) {
     out(list.map((r) => `${row(r.session, short(r.session), app.ctx.home, now)}\n`).join(''));
     if (list.length === 0) throw none();

@@ -167,6 +167,26 @@ function dirOf(raw: string, home: string): string {
   return path.resolve(t);
 }
 
+/**
+ * Deep search's directory from words that are paths (Term.dir), which it takes as a filter: the
+ * words apart (`rest`, each as given), and where every path and `also` (`--dir`, the picker's) hold,
+ * the deepest of them; NOWHERE when two are apart; undefined when none was given.
+ */
+export function pathWords(
+  words: readonly string[],
+  home: string,
+  also?: string,
+): { dir: string | undefined; rest: string[]; paths: string[] } {
+  const paths = words.filter((w) => DIR_WORD.test(w));
+  const rest = words.filter((w) => !DIR_WORD.test(w));
+  const dirs = [...(also ? [also] : []), ...paths.map((w) => dirOf(w, home))].sort((a, b) => b.length - a.length);
+  const [deepest] = dirs;
+  return { dir: deepest !== undefined && dirs.every((d) => under(deepest, d)) ? deepest : dirs.length ? NOWHERE : undefined, rest, paths };
+}
+
+/** A directory no session is in (two directory words apart from each other). */
+const NOWHERE = '/\0nowhere';
+
 /** A directory term's score: the session's directory is it (the whole field), or below it (a whole word). */
 function dirScore(f: Fields, dir: string): number {
   if (!under(f.cwd, dir)) return 0;
