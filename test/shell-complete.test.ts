@@ -465,5 +465,7 @@ describe('fish completion', { timeout: 120_000 }, () => {
     // a word that is a path with no session there completes as a directory; one with sessions, them
     expect(values(complete(`resume ${home}/pro`))).toEqual([`${home}/projA/`]);
     expect(values(complete('resume /w/src/dotfiles'))).toEqual(['22222222', '11111111']);
+    // (fish shows only candidates whose value or description holds the word: the description starts with it)
+    expect(complete('resume /w/src').split('\n')[0]).toMatch(/^22222222\tin \/w\/src · .*add fish config$/);
   });
 });

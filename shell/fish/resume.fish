@@ -50,9 +50,14 @@ function __resume_complete
     end
     set -l cur (commandline -ct)
     set -l got ($__resume_bin __complete -- $args $cur 2>/dev/null)
-    if set -q got[1]
+    set -l path (string match -qr '^(\.\.?|\.\.?/.*|/.*|~.*)$' -- $cur; and echo 1)
+    if set -q got[1]; and test -n "$path"
+        # a word that is a path offers that directory's sessions; fish shows only candidates whose
+        # value or description holds the word, so the description starts with it
+        string replace -r '\t' "\tin $cur · " -- $got
+    else if set -q got[1]
         printf '%s\n' $got
-    else if string match -qr '^(\.\.?|\.\.?/.*|/.*|~.*)$' -- $cur
+    else if test -n "$path"
         # no session there: a word that is a path completes as a directory (`../bl` → `../blog/`)
         __fish_complete_directories $cur
     end
