@@ -137,7 +137,15 @@ describe('resolution order', { timeout: 120_000 }, () => {
     expect(keys(['src/webshop'])).toEqual(inShop);
     // a directory with no session below it: nothing (not sessions with a `.` in their text)
     fs.mkdirSync(path.join(shop, 'lib'));
-    expect(resolveKeys(home, ['.'], { cwd: path.join(shop, 'lib') }).code).toBe(1);
+    // (its message names the nearest directory above where sessions started: `resume .` in a project's lib/)
+    expect(resolveKeys(home, ['.'], { cwd: path.join(shop, 'lib') })).toMatchObject({
+      code: 1,
+      stderr: "resume: no session matches '.'; 2 sessions match in ~/src/webshop, above it\n",
+    });
+    expect(run(home, ['.', 'discounts'], {}, { cwd: path.join(shop, 'lib') }).stderr).toBe(
+      "resume: no session matches '. discounts'; 1 session matches in ~/src/webshop, above it\n",
+    );
+    expect(run(home, ['.', 'astro'], {}, { cwd: path.join(shop, 'lib') }).stderr).toBe("resume: no session matches '. astro'\n");
     expect(resolveKeys(home, [path.join(home, 'elsewhere')]).code).toBe(1);
     // the picker's typed query, the same way (fzf runs its reloads in the directory it started in)
     const pick = path.join(home, 'pick');

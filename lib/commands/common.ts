@@ -42,11 +42,22 @@ export function givenFilters(o: FilterOpts & { since?: string; until?: string })
  * "no session matches 'Q'", with the filters given (givenFilters) and, when hidden sessions match
  * (`hidden`: the query resolved with them), how many, which `-a` takes in.
  */
-export function noMatch(q: string, scope: string, hidden: Resolution | null): string {
-  const n = !hidden || hidden.kind === 'none' ? 0 : hidden.kind === 'one' ? 1 : hidden.candidates.length;
+export function noMatch(
+  q: string,
+  scope: string,
+  hidden: Resolution | null,
+  /** what the query names in the nearest directory above its directory word (resolve.ts namedAbove; `dir` as shown) */
+  above: { dir: string; r: Resolution } | null = null,
+): string {
+  const n = matches(hidden);
   const more = n === 0 ? '' : `; ${n === 1 ? '1 hidden session matches, -a shows it' : `${n} hidden sessions match, -a shows them`}`;
-  return `no session matches '${q}'${scope}${more}`;
+  const m = matches(above?.r ?? null);
+  const up = above && m ? `; ${m === 1 ? '1 session matches' : `${m} sessions match`} in ${oneLine(above.dir)}, above it` : '';
+  return `no session matches '${q}'${scope}${up}${more}`;
 }
+
+/** How many sessions a resolution names. */
+const matches = (r: Resolution | null): number => (!r || r.kind === 'none' ? 0 : r.kind === 'one' ? 1 : r.candidates.length);
 
 export async function filtered(app: App, o: FilterOpts): Promise<{ all: Session[]; shown: Session[]; filters: Filters }> {
   const filters = filtersOf(o);

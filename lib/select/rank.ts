@@ -162,7 +162,7 @@ function termScore(f: Fields, t: string): number {
 }
 
 /** Where a directory term points: `~` is `home`, a relative path is from the current directory. */
-function dirOf(raw: string, home: string): string {
+export function dirOf(raw: string, home: string): string {
   const t = raw === '~' || raw.startsWith('~/') ? home + raw.slice(1) : raw;
   return path.resolve(t);
 }

@@ -9,7 +9,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Session } from '../types.js';
 import { HARNESSES } from '../types.js';
-import { type Matchable, parseQuery, rank, wantedWords } from './rank.js';
+import { under } from './filter.js';
+import { dirOf, type Matchable, parseQuery, rank, wantedWords } from './rank.js';
 
 export type Resolution =
   | { kind: 'one'; session: Session; how: 'path' | 'id' | 'prefix' | 'words' }
@@ -133,6 +134,32 @@ function byWords(query: string[], sessions: Session[], opts: ResolveOptions): Re
   if (hits.length === 1) return { kind: 'one', session: hits[0], how: 'words' };
   if (hits.length > 1) return { kind: 'many', candidates: hits };
   return { kind: 'none' };
+}
+
+/**
+ * For a query that names nothing with a directory word (`resume .` in a project's `src/`): the
+ * nearest directory above that word's (not HOME or `/`, which hold everything) where sessions
+ * started, and what the query names with that directory in its place; null when there is none or
+ * it names nothing there either.
+ */
+export function namedAbove(query: string[], sessions: Session[], opts: ResolveOptions): { dir: string; r: Resolution } | null {
+  const home = opts.home ?? process.env.HOME ?? '';
+  const raw = query.find((w) => parseQuery(w)[0]?.dir === w);
+  if (raw === undefined) return null;
+  const dir = dirOf(raw, home);
+  let best: string | null = null;
+  for (const s of sessions) {
+    if (!s.cwd || s.cwd === dir || s.cwd === home || s.cwd === '/' || (s.hidden && !opts.all)) continue;
+    if (under(dir, s.cwd) && (best === null || s.cwd.length > best.length)) best = s.cwd;
+  }
+  if (best === null) return null;
+  const up = best;
+  const r = resolve(
+    query.map((w) => (w === raw ? up : w)),
+    sessions,
+    opts,
+  );
+  return r.kind === 'none' ? null : { dir: up, r };
 }
 
 /** Damerau-Levenshtein distance (optimal string alignment) of at most one: one insertion, deletion, substitution or transposition. */
