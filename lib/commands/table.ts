@@ -80,7 +80,7 @@ export const FILTERS: Opt[] = [
 const DRY_RUN = (help: string): Opt => ({ long: '--dry-run', help });
 const JSON_OPT = (help: string): Opt => ({ long: '--json', help });
 const SHELLS = { zsh: 'zsh integration', bash: 'bash integration', fish: 'fish integration' };
-const QUERY_HELP = 'id, id prefix (4+ characters), transcript path, or words';
+const QUERY_HELP = 'id, id prefix (4+ characters), transcript path, words, or a directory (. = here)';
 
 const OUTDATED_FIELDS = `
 JSON fields (--json: an array, [] when none; one object per session, these names exactly):
@@ -162,7 +162,7 @@ export const ROOT: Cmd = {
   args: [
     {
       name: '[query...]',
-      help: 'id, id prefix (4+ characters), transcript path, or words; arguments after -- go to the harness',
+      help: 'id, id prefix (4+ characters), transcript path, words, or a directory (. = here); arguments after -- go to the harness',
       values: 'sessions',
     },
   ],
