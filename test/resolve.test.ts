@@ -133,6 +133,12 @@ describe('resolution order', { timeout: 120_000 }, () => {
     // with words; `!` leaves a directory out
     expect(keys(['.', 'discounts'], shop)).toEqual([`claude:${V7B}`]);
     expect(keys(['!./src/webshop', 'rate'])).toEqual(['pi:abcdef99-1111-4111-8111-111111111111']);
+    // a path with a space: one argument, or quoted in a typed query
+    const spaced = path.join(home, 'src', 'my app');
+    fs.mkdirSync(spaced);
+    claudeSession(home, { id: 'abcdef77-0000-4000-8000-000000000007', cwd: spaced, prompt: 'spaced out' });
+    expect(keys(['./src/my app'])).toEqual(['claude:abcdef77-0000-4000-8000-000000000007']);
+    expect(keys(['"./src/my app"', 'spaced'])).toEqual(['claude:abcdef77-0000-4000-8000-000000000007']);
     // the directory's last parts as typed, without a leading ./ (a word, not a path)
     expect(keys(['src/webshop'])).toEqual(inShop);
     // a directory with no session below it: nothing (not sessions with a `.` in their text)

@@ -65,8 +65,10 @@ export function fromWord(text: string, w: string): string {
 
 /** The query's terms: words and "quoted phrases", `!` for a term that must not occur. */
 export function parseQuery(q: string | readonly string[]): Term[] {
-  const text = typeof q === 'string' ? q : q.join(' ');
-  const out: Term[] = [];
+  // (an argument that is a path with a space in it, `resume "~/src/my app"`, is one directory word)
+  const spaced = typeof q === 'string' ? [] : q.filter((a) => /\s/.test(a) && DIR_WORD.test(a));
+  const text = typeof q === 'string' ? q : q.filter((a) => !spaced.includes(a)).join(' ');
+  const out: Term[] = spaced.map((a) => ({ text: fold(a), not: false, dir: a }));
   const re = /(!?)"([^"]*)"?|(\S+)/g;
   for (let m = re.exec(text); m; m = re.exec(text)) {
     let not = m[1] === '!';
@@ -78,7 +80,8 @@ export function parseQuery(q: string | readonly string[]): Term[] {
       }
       if (t.startsWith("'") && t.length > 1) t = t.slice(1);
     }
-    const dir = m[3] != null && DIR_WORD.test(t) ? t : undefined;
+    // (quoted, a path may hold spaces: `"~/src/my app"`)
+    const dir = DIR_WORD.test(t) ? t : undefined;
     t = fold(t.trim().replace(/\s+/g, ' '));
     if (t && t !== '!') out.push(dir === undefined ? { text: t, not } : { text: t, not, dir });
   }
