@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { layRows, listWidth, streamWidths, widths } from '../fzf/layout.js';
-import { fold, type Matchable, parseQuery, quality, rank, rankAsking } from '../lib/select/rank.js';
+import { fold, type Matchable, parseQuery, quality, queryText, rank, rankAsking } from '../lib/select/rank.js';
 import { HARNESSES } from '../lib/types.js';
 import { cutDir, width } from '../lib/util/text.js';
 import { BIN, envFor, must, needs, run } from './helpers.js';
@@ -29,6 +29,28 @@ describe('the rules', () => {
     ]);
     expect(parseQuery(['two words', 'three'])).toHaveLength(3);
     expect(parseQuery('  ')).toEqual([]);
+  });
+
+  it('a word that is a path is a directory word, spaces and all as one argument or quoted', () => {
+    expect(parseQuery('. ~/src/Shop !../x src/shop').map((t) => [t.dir, t.not])).toEqual([
+      ['.', false],
+      ['~/src/Shop', false],
+      ['../x', true],
+      [undefined, false],
+    ]);
+    expect(parseQuery(['./my app', 'retry']).map((t) => t.dir ?? t.text)).toEqual(['./my app', 'retry']);
+    // the picker's query from such arguments keeps the path one word
+    expect(queryText(['./my app', 'retry'])).toBe('"./my app" retry');
+    expect(parseQuery(queryText(['./my app', 'retry'])).map((t) => t.dir ?? t.text)).toEqual(['./my app', 'retry']);
+    // a directory word scores its directory and below, never the text
+    const items = [
+      { id: 'a1', harness: 'pi', cwd: '/h/src/shop', branch: null, label: 'one.two' },
+      { id: 'b2', harness: 'pi', cwd: '/h/src/shop/lib', branch: null, label: 'x' },
+      { id: 'c3', harness: 'pi', cwd: '/h/src/blog', branch: null, label: 'a.b' },
+    ];
+    expect(rank(items, parseQuery('~/src/shop'), '/h', (x) => x).map((x) => x.id)).toEqual(['a1', 'b2']);
+    expect(rank(items, parseQuery('/h/src'), '/h', (x) => x).map((x) => x.id)).toEqual(['a1', 'b2', 'c3']);
+    expect(rank(items, parseQuery('!/h/src/shop/lib'), '/h', (x) => x).map((x) => x.id)).toEqual(['a1', 'c3']);
   });
 
   it('folds case and accents', () => {

@@ -15,6 +15,7 @@ import { forStdout, prepare, shellOf } from '../launch/prepare.js';
 import { candidateLines } from '../present/candidates.js';
 import { applyFilters, type Filters, shortIds } from '../select/filter.js';
 import { type Lookup, lookup, type Named } from '../select/find.js';
+import { queryText } from '../select/rank.js';
 import { didYouMean, namedAbove, resolve } from '../select/resolve.js';
 import type { Session } from '../types.js';
 import { tildify } from '../util/paths.js';
@@ -62,7 +63,7 @@ export async function chooseAmong(app: App, candidates: Session[], c: Choice): P
       c.all?.length === 0 ? NO_SESSIONS.replace(/^resume: /, '') : 'no sessions found (resume doctor shows where it looked)',
     );
   if (!c.dryRun && pickerAvailable()) {
-    const r = await pickSession(app, { query: c.query.join(' '), filters: c.filters, sessions: c.all });
+    const r = await pickSession(app, { query: queryText(c.query), filters: c.filters, sessions: c.all });
     c.action = r.action;
     c.short = r.short;
     return r.session;

@@ -88,6 +88,11 @@ export function parseQuery(q: string | readonly string[]): Term[] {
   return out;
 }
 
+/** Arguments as one typed query (the picker's), a path with a space in it quoted so it stays one directory word. */
+export function queryText(args: readonly string[]): string {
+  return args.map((a) => (/\s/.test(a) && DIR_WORD.test(a) && !a.includes('"') ? `"${a}"` : a)).join(' ');
+}
+
 /** Field weights: what a person most likely typed a word from. */
 const W = { id: 5, label: 4, base: 3, branch: 2, harness: 2, prompt: 1.5, parent: 1 } as const;
 
