@@ -156,16 +156,17 @@ describe('resolution order', { timeout: 120_000 }, () => {
     // the picker's typed query, the same way (fzf runs its reloads in the directory it started in)
     const pick = path.join(home, 'pick');
     fs.mkdirSync(pick);
-    fs.writeFileSync(path.join(pick, 'state.json'), JSON.stringify({ all: false, harness: null, dir: null, deep: false, cols: 200 }));
-    const fed = run(home, ['__feed', '--query', '.'], { RESUME_PICK_DIR: pick, NO_COLOR: '1' }, { cwd: shop });
-    expect(
-      fed.stdout
+    const fedKeys = (q: string, deep: boolean) => {
+      fs.writeFileSync(path.join(pick, 'state.json'), JSON.stringify({ all: false, harness: null, dir: null, deep, cols: 200 }));
+      const out = run(home, ['__feed', '--query', q], { RESUME_PICK_DIR: pick, NO_COLOR: '1' }, { cwd: shop }).stdout;
+      return out
         .split('\n')
         .slice(1)
         .filter(Boolean)
         .map((l) => l.split('\t')[0])
-        .sort(),
-    ).toEqual(inShop);
+        .sort();
+    };
+    expect(fedKeys('.', false)).toEqual(inShop);
     // deep search takes it as a directory too: `resume search`, and Ctrl-S's list and preview
     const found = run(home, ['search', '--rows', '.', 'a'], {}, { cwd: shop });
     expect(
@@ -179,16 +180,7 @@ describe('resolution order', { timeout: 120_000 }, () => {
       code: 1,
       stderr: 'resume: no session mentions cart in ./src/blog\n',
     });
-    fs.writeFileSync(path.join(pick, 'state.json'), JSON.stringify({ all: false, harness: null, dir: null, deep: true, cols: 200 }));
-    const deep = run(home, ['__feed', '--query', '. a'], { RESUME_PICK_DIR: pick, NO_COLOR: '1' }, { cwd: shop });
-    expect(
-      deep.stdout
-        .split('\n')
-        .slice(1)
-        .filter(Boolean)
-        .map((l) => l.split('\t')[0])
-        .sort(),
-    ).toEqual(inShop);
+    expect(fedKeys('. a', true)).toEqual(inShop);
     const shown = run(
       home,
       ['preview', `claude:${V7B}`, '--search', '. discounts'],
