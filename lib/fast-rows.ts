@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { type App, makeApp } from './app.js';
 import { candidateLines, candidates, printWordCandidates } from './commands/complete.js';
-import { type LsOpts, lsAction } from './commands/ls-list.js';
+import { type LsOpts, lsAction, withDirArg } from './commands/ls-list.js';
 import { lookedFor, previewAction } from './commands/preview.js';
 import { type RowsOpts, rowsAction } from './commands/rows.js';
 import { attributeOf, type Cmd, commandNamed, countOf, type Opt, withoutDemo } from './commands/table.js';
@@ -33,7 +33,7 @@ const LEAN: Record<string, (app: App, p: Parsed) => Promise<boolean>> = {
   },
   ls: async (app, p) => {
     if (p.values.json) return false;
-    await lsAction(app, p.values as LsOpts);
+    await lsAction(app, withDirArg(p.values as LsOpts, p.positionals));
     return true;
   },
   preview: async (app, p) => {

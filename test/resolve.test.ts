@@ -130,6 +130,20 @@ describe('resolution order', { timeout: 120_000 }, () => {
     expect(keys(['~/src/webshop'])).toEqual(inShop);
     expect(keys(['../webshop'], path.join(home, 'src', 'blog'))).toEqual(inShop);
     expect(keys(['./src'])).toHaveLength(4);
+    // `ls DIR`: the listing of a directory, as --dir (the lean path and --json alike)
+    const lsIds = (args: string[]) =>
+      run(home, ['ls', ...args], {}, { cwd: shop })
+        .stdout.split('\n')
+        .filter(Boolean)
+        .map((l) => l.split('\t')[0]);
+    expect(lsIds(['.'])).toEqual(lsIds(['--dir', '.']));
+    expect(lsIds(['.'])).toHaveLength(2);
+    expect(JSON.parse(run(home, ['ls', '--json', '../blog'], {}, { cwd: shop }).stdout)).toHaveLength(1);
+    expect(run(home, ['ls', 'webshop'], {}, { cwd: shop })).toMatchObject({
+      code: 2,
+      stderr: "resume: no directory 'webshop' here (ls takes a directory; resume webshop names sessions by words)\n",
+    });
+    expect(run(home, ['ls', '.', '--dir', '..'], {}, { cwd: shop }).code).toBe(2);
     // with words; `!` leaves a directory out
     expect(keys(['.', 'discounts'], shop)).toEqual([`claude:${V7B}`]);
     expect(keys(['!./src/webshop', 'rate'])).toEqual(['pi:abcdef99-1111-4111-8111-111111111111']);

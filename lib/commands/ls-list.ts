@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { App } from '../app.js';
+import { usage } from '../errors.js';
 import { type LsPick, lsRows } from '../index/rowbin.js';
 import { lsOutName, printLsOut, type RowsOutKey, rowsOutKey, saveLsOut } from '../index/rowsout.js';
 import { lsRow, plain, table } from '../output.js';
@@ -14,10 +15,34 @@ import { colorOn } from '../util/color.js';
 import { isTty } from '../util/lazy.js';
 import { cacheDir, tellHomeless } from '../util/paths.js';
 import { writeOut } from '../util/stdout.js';
+import { oneLine } from '../util/text.js';
 import { type FilterOpts, filtersOf } from './common.js';
 
 export interface LsOpts extends FilterOpts {
   n?: number;
+}
+
+/**
+ * `ls DIR`: the directory as `--dir DIR` (what `ls .` means to a person; once, not both). The
+ * options with it, for lsAction and `ls --json`.
+ */
+export function withDirArg<T extends LsOpts>(o: T, args: readonly string[]): T {
+  const [dir, more] = args;
+  if (dir === undefined) return o;
+  if (more !== undefined) throw usage(`ls takes one directory, not words ('${oneLine(args.join(' '))}'): resume WORDS names sessions`);
+  if (o.dir !== undefined) throw usage('give the directory once: ls DIR, or ls --dir DIR');
+  // a bare word that is no directory here is a query someone meant for `resume WORDS`
+  if (!/^(?:\.\.?|\.\.?\/.*|\/.*|~.*)$/s.test(dir) && !isDir(dir))
+    throw usage(`no directory '${oneLine(dir)}' here (ls takes a directory; resume ${oneLine(dir)} names sessions by words)`);
+  return { ...o, dir };
+}
+
+function isDir(p: string): boolean {
+  try {
+    return fs.statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 export async function lsAction(app: App, o: LsOpts): Promise<void> {

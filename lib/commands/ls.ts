@@ -4,11 +4,14 @@ import { toJson } from '../output.js';
 import { hiddenSummary, shortIds } from '../select/filter.js';
 import { writeJsonArray } from '../util/stdout.js';
 import { filtered, note } from './common.js';
-import { type LsOpts, lsAction, NO_SESSIONS } from './ls-list.js';
+import { type LsOpts, lsAction, NO_SESSIONS, withDirArg } from './ls-list.js';
 import type { Call } from './table.js';
 
 export async function run(app: App, call: Call): Promise<void> {
-  const o = call.opts as LsOpts & { json?: boolean };
+  const o = withDirArg(
+    call.opts as LsOpts & { json?: boolean },
+    (call.args as string[]).filter((a) => a !== undefined),
+  );
   if (o.json) {
     const { all, shown, filters } = await filtered(app, o);
     const list = o.n ? shown.slice(0, o.n) : shown;
