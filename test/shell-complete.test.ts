@@ -423,6 +423,14 @@ describe('bash completion (tmux)', { timeout: 120_000 }, () => {
         t.send('-l', 'resume abcd1111 --cd proj');
         t.send('Tab');
         await t.until(() => t.line() === '$ resume abcd1111 --cd projA/', 'the directory for --cd');
+        t.send('C-u');
+        t.send('-l', 'resume ls proj');
+        t.send('Tab');
+        await t.until(() => t.line() === '$ resume ls projA/', "ls's directory");
+        t.send('C-u');
+        t.send('-l', 'resume ls --js');
+        t.send('Tab');
+        await t.until(() => t.line() === '$ resume ls --json', "ls's options still");
         // a word that is a path with no session there completes as a directory
         t.send('C-u');
         t.send('-l', `resume ${home}/pro`);
@@ -462,6 +470,8 @@ describe('fish completion', { timeout: 120_000 }, () => {
     fs.mkdirSync(path.join(home, 'projA'), { recursive: true });
     expect(values(complete('resume --dir proj'))).toEqual(['projA/']);
     expect(values(complete('resume --cd proj'))).toEqual(['projA/']);
+    expect(values(complete('resume ls proj'))).toEqual(['projA/']);
+    expect(values(complete('resume ls --js'))).toEqual(['--json']);
     // a word that is a path with no session there completes as a directory; one with sessions, them
     expect(values(complete(`resume ${home}/pro`))).toEqual([`${home}/projA/`]);
     expect(values(complete('resume /w/src/dotfiles'))).toEqual(['22222222', '11111111']);

@@ -30,10 +30,14 @@ function valueWords(cmd: Cmd = ROOT): string[] {
   return [...new Set([...own, ...subs])];
 }
 
-/** Every option in the command table that takes a directory: `--dir`, `--cd`. */
+/**
+ * Every word the command table says a directory follows: the options that take one (`--dir`,
+ * `--cd`) and the subcommands whose argument is one (`ls`).
+ */
 function dirOptions(cmd: Cmd = ROOT): string[] {
   const own = (cmd.options ?? []).filter((o) => o.values === 'dirs' && o.long).map((o) => o.long as string);
-  return [...new Set([...own, ...(cmd.commands ?? []).flatMap((c) => dirOptions(c))])];
+  const subs = (cmd.commands ?? []).flatMap((c) => [...(c.args?.[0]?.values === 'dirs' ? [c.name] : []), ...dirOptions(c)]);
+  return [...new Set([...own, ...subs])];
 }
 
 export function script(app: App, shell: InitShell): string {

@@ -184,7 +184,7 @@ export const ROOT: Cmd = {
     {
       name: 'ls',
       description: 'list sessions, newest first',
-      args: [{ name: '[dir]', help: 'only sessions whose directory is DIR or below, as --dir (. = here)' }],
+      args: [{ name: '[dir]', help: 'only sessions whose directory is DIR or below, as --dir (. = here)', values: 'dirs' }],
       options: [
         ...FILTERS,
         { short: '-n', value: '<N>', help: 'at most N sessions (0: no limit)', kind: 'count' },

@@ -37,8 +37,8 @@ __resume_complete() {
   local -a args=() vals=()
   ((COMP_CWORD > 1)) && args=("${COMP_WORDS[@]:1:COMP_CWORD-1}") && prev=${COMP_WORDS[COMP_CWORD - 1]}
   COMPREPLY=()
-  # an option whose value is a directory (__resume_dir_opts: the command table's, in the header)
-  if ((COMP_CWORD > 1)) && [[ " ${__resume_dir_opts[*]} " == *" $prev "* ]]; then
+  # an option whose value is a directory, or `ls`'s argument (__resume_dir_opts: the command table's, in the header)
+  if ((COMP_CWORD > 1)) && [[ $cur != -* && " ${__resume_dir_opts[*]} " == *" $prev "* ]]; then
     compopt -o filenames 2>/dev/null
     mapfile -t COMPREPLY < <(compgen -d -- "$cur")
     return 0

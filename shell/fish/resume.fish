@@ -43,8 +43,8 @@ end
 function __resume_complete
     set -l args (commandline -opc)
     set -e args[1]
-    # --dir, --cd take a directory (__resume_dir_opts, in the header)
-    if set -q args[1]; and contains -- $args[-1] $__resume_dir_opts
+    # --dir, --cd and ls take a directory (__resume_dir_opts, in the header)
+    if set -q args[1]; and contains -- $args[-1] $__resume_dir_opts; and not string match -q -- '-*' (commandline -ct)
         __fish_complete_directories (commandline -ct)
         return
     end

@@ -33,8 +33,8 @@ resume() {
 
 # Completion: sessions newest first (compadd -V keeps the order), options, option values.
 __resume_complete() {
-  # --dir, --cd take a directory (__resume_dir_opts, in the header): compsys's own function, under compsys's options
-  if (( CURRENT > 2 && ${__resume_dir_opts[(Ie)${words[CURRENT-1]}]} )); then
+  # --dir, --cd and ls take a directory (__resume_dir_opts, in the header): compsys's own function, under compsys's options
+  if [[ $PREFIX != -* ]] && (( CURRENT > 2 && ${__resume_dir_opts[(Ie)${words[CURRENT-1]}]} )); then
     _directories
     return
   fi
