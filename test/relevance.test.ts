@@ -39,6 +39,8 @@ describe('the rules', () => {
       [undefined, false],
     ]);
     expect(parseQuery(['./my app', 'retry']).map((t) => t.dir ?? t.text)).toEqual(['./my app', 'retry']);
+    // `/name` is a directory only when one is there: else a slash command (`/compact`), a word
+    expect(parseQuery('/compact /tmp /nowhere/deeper').map((t) => t.dir)).toEqual([undefined, '/tmp', '/nowhere/deeper']);
     // the picker's query from such arguments keeps the path one word
     expect(queryText(['./my app', 'retry'])).toBe('"./my app" retry');
     expect(parseQuery(queryText(['./my app', 'retry'])).map((t) => t.dir ?? t.text)).toEqual(['./my app', 'retry']);

@@ -30,16 +30,32 @@ export interface Term {
   text: string;
   not: boolean;
   /**
-   * a word that is a path (`.`, `..`, or starting `/`, `./`, `../`, `~`), as typed: it names a
-   * directory, and matches the sessions whose directory is that one or below it, as `--dir` does
+   * a word that is a path (`.`, `..`, or starting `/`, `./`, `../`, `~`; `/name` only when that
+   * directory exists: isDirWord), as typed: it names a directory, and matches the sessions whose directory is that one or below it, as `--dir` does
    * (`text` is then never looked for as words are)
    */
   dir?: string;
 }
 
-/** A word that names a directory (Term.dir): what a person types for "here" or a project's path. */
-const DIR_WORD = /^(?:\.\.?|\.\.?\/.*|\/.*|~(?:\/.*)?)$/s;
+/** The shape of a word that names a directory (Term.dir): what a person types for "here" or a project's path. */
+const DIR_PATH = /^(?:\.\.?|\.\.?\/.*|\/.*|~(?:\/.*)?)$/s;
 
+/**
+ * Whether a word names a directory (DIR_PATH). A word of one part after `/` (`/compact`, `/review`)
+ * is one only when that directory exists: those are a harness's slash commands, which people name
+ * sessions by, far more often than a directory at the root.
+ */
+function isDirWord(w: string): boolean {
+  if (!DIR_PATH.test(w)) return false;
+  if (!w.startsWith('/') || w.indexOf('/', 1) > 0) return true;
+  try {
+    return fs.statSync(w).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+import fs from 'node:fs';
 import path from 'node:path';
 import { under } from './filter.js';
 
@@ -66,7 +82,7 @@ export function fromWord(text: string, w: string): string {
 /** The query's terms: words and "quoted phrases", `!` for a term that must not occur. */
 export function parseQuery(q: string | readonly string[]): Term[] {
   // (an argument that is a path with a space in it, `resume "~/src/my app"`, is one directory word)
-  const spaced = typeof q === 'string' ? [] : q.filter((a) => /\s/.test(a) && DIR_WORD.test(a));
+  const spaced = typeof q === 'string' ? [] : q.filter((a) => /\s/.test(a) && isDirWord(a));
   const text = typeof q === 'string' ? q : q.filter((a) => !spaced.includes(a)).join(' ');
   const out: Term[] = spaced.map((a) => ({ text: fold(a), not: false, dir: a }));
   const re = /(!?)"([^"]*)"?|(\S+)/g;
@@ -81,7 +97,7 @@ export function parseQuery(q: string | readonly string[]): Term[] {
       if (t.startsWith("'") && t.length > 1) t = t.slice(1);
     }
     // (quoted, a path may hold spaces: `"~/src/my app"`)
-    const dir = DIR_WORD.test(t) ? t : undefined;
+    const dir = isDirWord(t) ? t : undefined;
     t = fold(t.trim().replace(/\s+/g, ' '));
     if (t && t !== '!') out.push(dir === undefined ? { text: t, not } : { text: t, not, dir });
   }
@@ -90,7 +106,7 @@ export function parseQuery(q: string | readonly string[]): Term[] {
 
 /** Arguments as one typed query (the picker's), a path with a space in it quoted so it stays one directory word. */
 export function queryText(args: readonly string[]): string {
-  return args.map((a) => (/\s/.test(a) && DIR_WORD.test(a) && !a.includes('"') ? `"${a}"` : a)).join(' ');
+  return args.map((a) => (/\s/.test(a) && isDirWord(a) && !a.includes('"') ? `"${a}"` : a)).join(' ');
 }
 
 /** Field weights: what a person most likely typed a word from. */
@@ -185,8 +201,8 @@ export function pathWords(
   home: string,
   also?: string,
 ): { dir: string | undefined; rest: string[]; paths: string[] } {
-  const paths = words.filter((w) => DIR_WORD.test(w));
-  const rest = words.filter((w) => !DIR_WORD.test(w));
+  const paths = words.filter(isDirWord);
+  const rest = words.filter((w) => !isDirWord(w));
   const dirs = [...(also ? [also] : []), ...paths.map((w) => dirOf(w, home))].sort((a, b) => b.length - a.length);
   const [deepest] = dirs;
   return { dir: deepest !== undefined && dirs.every((d) => under(deepest, d)) ? deepest : dirs.length ? NOWHERE : undefined, rest, paths };
