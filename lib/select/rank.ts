@@ -5,14 +5,18 @@
 // type to name a session: its title, its prompts, the last parts of its directory, its branch, its
 // harness, or the start of its id. A long shared path prefix (`/home/me/src/`) is not matched: a
 // word found only there would match every session. A word that is a path (`.`, `~/src/shop`,
-// `../api`) names a directory instead: the sessions there or below it, as `--dir` gives them. `"two words"` is a phrase; `!word` leaves out the
-// sessions that hold it; a leading `'` (fzf's exact-match mark) is taken off, as every word here is
-// matched exactly. Fuzzy matching is not done: `blog astro` once matched a session whose path held
-// b…l…o…g somewhere, and Enter resumed it.
+// `../api`) names a directory instead: the sessions there or below it, as `--dir` gives them.
+// `"two words"` is a phrase; `!word` leaves out the sessions that hold it; a leading `'` (fzf's
+// exact-match mark) is taken off, as every word here is matched exactly. Fuzzy matching is not
+// done: `blog astro` once matched a session whose path held b…l…o…g somewhere, and Enter resumed it.
 //
 // The best match comes first; among equal scores the order given (newest first) stands. A word
 // scores by where it is found (field weights below) and how (the whole field, a whole word, a word's
 // start, inside a word); a session's score is the sum over its words.
+
+import fs from 'node:fs';
+import path from 'node:path';
+import { under } from './filter.js';
 
 /** What a session offers to a query. Strings may be null or empty. */
 export interface Matchable {
@@ -31,8 +35,8 @@ export interface Term {
   not: boolean;
   /**
    * a word that is a path (`.`, `..`, or starting `/`, `./`, `../`, `~`; `/name` only when that
-   * directory exists: isDirWord), as typed: it names a directory, and matches the sessions whose directory is that one or below it, as `--dir` does
-   * (`text` is then never looked for as words are)
+   * directory exists: isDirWord), as typed: it names a directory, and matches the sessions whose
+   * directory is that one or below it, as `--dir` does (`text` is then never looked for as words are)
    */
   dir?: string;
 }
@@ -54,10 +58,6 @@ function isDirWord(w: string): boolean {
     return false;
   }
 }
-
-import fs from 'node:fs';
-import path from 'node:path';
-import { under } from './filter.js';
 
 /** Lower case, accents folded (é → e), so `cafe` finds `Café`. */
 export function fold(s: string): string {
