@@ -274,11 +274,12 @@ function fieldBests(f: Fields, terms: readonly Term[], dirs: readonly (string | 
     const dir = dirs[j];
     const b = dir === null ? termScore(f, terms[j].text) : dirScore(f, dir);
     best[at + j] = b;
-    if (terms[j].not && b > 0) {
+    // a `!` term found, or a directory the item is not in (no prompt can put it there): ruled out,
+    // and its prompts never asked for (`~/src/api retry` at 22,000 sessions: ~350 → ~180 ms a key)
+    if ((terms[j].not && b > 0) || (dir !== null && !terms[j].not && b === 0)) {
       best[at] = -1;
       return false;
     }
-    // (a directory is not in prompts)
     if (b < W.prompt * 4 && dir === null) open = true;
   }
   return open;
