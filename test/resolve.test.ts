@@ -155,6 +155,12 @@ describe('resolution order', { timeout: 120_000 }, () => {
     expect(keys(['"./src/my app"', 'spaced'])).toEqual(['claude:abcdef77-0000-4000-8000-000000000007']);
     // the directory's last parts as typed, without a leading ./ (a word, not a path)
     expect(keys(['src/webshop'])).toEqual(inShop);
+    // a directory whose name starts as another's is not below it (the index's LIKE finds both); as a word, `src/webshop` starts both
+    fs.mkdirSync(path.join(home, 'src', 'webshop-old'));
+    claudeSession(home, { id: 'abcdef66-0000-4000-8000-000000000006', cwd: path.join(home, 'src', 'webshop-old'), prompt: 'old shop' });
+    expect(keys(['./src/webshop'])).toEqual(inShop);
+    expect(keys(['./src/webshop-old'])).toEqual(['claude:abcdef66-0000-4000-8000-000000000006']);
+    expect(keys(['src/webshop'])).toHaveLength(3);
     // a directory with no session below it: nothing (not sessions with a `.` in their text)
     fs.mkdirSync(path.join(shop, 'lib'));
     // (its message names the nearest directory above where sessions started: `resume .` in a project's lib/)

@@ -85,6 +85,28 @@ export function sessionsHolding(
   });
 }
 
+/**
+ * The sessions of the index whose directory is `dir` or below it (a directory word: rank.ts
+ * Term.dir), newest first, with their short ids: those whose record's `cwd` starts with it, found by
+ * LIKE (a superset: `/src/api` finds `/src/api-2` too; the caller matches exactly), so that `resume .`
+ * at 22,000 sessions parses a project's records, not every one (~600 → ~150 ms). Null: no index.
+ */
+export function sessionsUnder(ctx: Ctx, dir: string): Holding | null {
+  return withRead(indexFiles(ctx).db, (db) => {
+    // (the record as JSON.stringify wrote it: `"cwd":"` then the path, escaped as JSON escapes it)
+    const like = likeOf(`"cwd":${JSON.stringify(dir).slice(0, -1)}`);
+    const sessions: Session[] = [];
+    const shorts = new Map<string, string>();
+    const q = db.prepare("SELECT doc, short FROM sessions WHERE doc LIKE ? ESCAPE '\\' ORDER BY at DESC, id");
+    for (const r of q.iterate(like) as Iterable<{ doc: string; short: string }>) {
+      const s = JSON.parse(r.doc) as Session;
+      sessions.push(s);
+      shorts.set(s.id, r.short);
+    }
+    return { sessions, shorts };
+  });
+}
+
 /** The words, the longest first (most often the rarest: see sessionsHolding). */
 const longestFirst = (words: string[]): string[] => [...words].sort((a, b) => b.length - a.length);
 
