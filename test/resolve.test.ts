@@ -212,6 +212,14 @@ describe('resolution order', { timeout: 120_000 }, () => {
     const one = run(home, ['.', '--dry-run', '--json'], {}, { cwd: path.join(home, 'src', 'api') });
     expect(one.code, one.stderr).toBe(0);
     expect(JSON.parse(one.stdout).id).toBe('abcdef99-1111-4111-8111-111111111111');
+    // with a word from a prompt the record does not hold (neither first nor last): the directory's
+    // sessions' prompts are looked in
+    piSession(home, {
+      id: 'abcdef55-1111-4111-8111-111111111155',
+      cwd: path.join(home, 'src', 'api'),
+      prompts: ['begin', 'the zebra part', 'end'],
+    });
+    expect(keys(['./src/api', 'zebra'])).toEqual(['pi:abcdef55-1111-4111-8111-111111111155']);
   });
 
   it('hidden sessions: found by id, prefix and path always; by words only with -a', () => {

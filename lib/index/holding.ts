@@ -87,11 +87,11 @@ export function sessionsHolding(
 
 /**
  * The sessions of the index whose directory is `dir` or below it (a directory word: rank.ts
- * Term.dir), newest first, with their short ids: those whose record's `cwd` starts with it, found by
+ * Term.dir), newest first, with their short ids (and, `withPrompts`, their prompts): those whose record's `cwd` starts with it, found by
  * LIKE (a superset: `/src/api` finds `/src/api-2` too; the caller matches exactly), so that `resume .`
  * at 22,000 sessions parses a project's records, not every one (~600 → ~150 ms). Null: no index.
  */
-export function sessionsUnder(ctx: Ctx, dir: string): Holding | null {
+export function sessionsUnder(ctx: Ctx, dir: string, withPrompts = false): (Holding & { prompts: Map<string, string[]> | null }) | null {
   return withRead(indexFiles(ctx).db, (db) => {
     // (the record as JSON.stringify wrote it: `"cwd":"` then the path, escaped as JSON escapes it)
     const like = likeOf(`"cwd":${JSON.stringify(dir).slice(0, -1)}`);
@@ -99,13 +99,21 @@ export function sessionsUnder(ctx: Ctx, dir: string): Holding | null {
     const shorts = new Map<string, string>();
     const q = db.prepare("SELECT doc, short FROM sessions WHERE doc LIKE ? ESCAPE '\\' ORDER BY at DESC, id");
     for (const r of q.iterate(like) as Iterable<{ doc: string; short: string }>) {
+      // (for words besides, so many that the words narrow better: not read further)
+      if (withPrompts && sessions.length === FEW_UNDER) return { sessions, shorts, prompts: null };
       const s = JSON.parse(r.doc) as Session;
       sessions.push(s);
       shorts.set(s.id, r.short);
     }
-    return { sessions, shorts };
+    // `withPrompts`: every prompt of those sessions, for words besides the directory; null when they
+    // are so many (`~ retry`) that the words narrow better (sessionsHolding)
+    const prompts = withPrompts ? promptsOf(db, [...new Set(sessions.map((s) => s.key))]) : null;
+    return { sessions, shorts, prompts };
   });
 }
+
+/** the most sessions under a directory whose prompts sessionsUnder gives */
+const FEW_UNDER = 2000;
 
 /** The words, the longest first (most often the rarest: see sessionsHolding). */
 const longestFirst = (words: string[]): string[] => [...words].sort((a, b) => b.length - a.length);
