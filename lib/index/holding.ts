@@ -87,9 +87,10 @@ export function sessionsHolding(
 
 /**
  * The sessions of the index whose directory is `dir` or below it (a directory word: rank.ts
- * Term.dir), newest first, with their short ids (and, `withPrompts`, their prompts): those whose record's `cwd` starts with it, found by
- * LIKE (a superset: `/src/api` finds `/src/api-2` too; the caller matches exactly), so that `resume .`
- * at 22,000 sessions parses a project's records, not every one (~600 → ~150 ms). Null: no index.
+ * Term.dir), newest first, with their short ids (and, `withPrompts`, their prompts): those whose
+ * record's `cwd` starts with it, found by LIKE (a superset: `/src/api` finds `/src/api-2` too; the
+ * caller matches exactly), so that `resume .` at 22,000 sessions parses a project's records, not
+ * every one (~600 → ~160 ms). Null: no index.
  */
 export function sessionsUnder(ctx: Ctx, dir: string, withPrompts = false): (Holding & { prompts: Map<string, string[]> | null }) | null {
   return withRead(indexFiles(ctx).db, (db) => {
