@@ -2,8 +2,9 @@ import fs from 'node:fs';
 import type { App } from '../app.js';
 import { usage } from '../errors.js';
 import { applyFilters, type Filters, parseHarnesses, resolveDir, UsageError } from '../select/filter.js';
-import type { Resolution } from '../select/resolve.js';
+import { namedAbove, type Resolution, type ResolveOptions, resolve } from '../select/resolve.js';
 import type { Session } from '../types.js';
+import { tildify } from '../util/paths.js';
 import { writeOut } from '../util/stdout.js';
 import { oneLine } from '../util/text.js';
 
@@ -39,21 +40,26 @@ export function givenFilters(o: FilterOpts & { since?: string; until?: string })
 }
 
 /**
- * "no session matches 'Q'", with the filters given (givenFilters) and, when hidden sessions match
- * (`hidden`: the query resolved with them), how many, which `-a` takes in.
+ * "no session matches 'Q'" for a query `pool` holds none of (resume QUERY, resolve): with the
+ * filters given (`scope`: givenFilters), how many the query names in the nearest directory above its
+ * directory word (resolve.ts namedAbove), and, without `all`, how many hidden sessions it names,
+ * which `-a` takes in.
  */
 export function noMatch(
-  q: string,
-  scope: string,
-  hidden: Resolution | null,
-  /** what the query names in the nearest directory above its directory word (resolve.ts namedAbove; `dir` as shown) */
-  above: { dir: string; r: Resolution } | null = null,
+  app: App,
+  query: string[],
+  pool: Session[],
+  o: { all: boolean; prompts: ResolveOptions['prompts']; scope: string },
 ): string {
-  const n = matches(hidden);
+  const n = o.all ? 0 : matches(resolve(query, pool, { all: true, prompts: o.prompts }));
   const more = n === 0 ? '' : `; ${n === 1 ? '1 hidden session matches, -a shows it' : `${n} hidden sessions match, -a shows them`}`;
+  const above = namedAbove(query, pool, { all: o.all, prompts: o.prompts, home: app.ctx.home });
   const m = matches(above?.r ?? null);
-  const up = above && m ? `; ${m === 1 ? '1 session matches' : `${m} sessions match`} in ${oneLine(above.dir)}, above it` : '';
-  return `no session matches '${q}'${scope}${up}${more}`;
+  const up =
+    above && m
+      ? `; ${m === 1 ? '1 session matches' : `${m} sessions match`} in ${oneLine(tildify(above.dir, app.ctx.home))}, above it`
+      : '';
+  return `no session matches '${oneLine(query.join(' '))}'${o.scope}${up}${more}`;
 }
 
 /** How many sessions a resolution names. */

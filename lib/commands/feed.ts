@@ -31,7 +31,7 @@ async function deepSearchText(
 ): Promise<{ text: string; after?: () => Promise<void> }> {
   const q = oneLine(query);
   // (a word that is a path is a directory, as in naming: rank.ts Term.dir)
-  const { dir, rest } = pathWords(query.trim().split(/\s+/).filter(Boolean), app.ctx.home, state.dir ?? undefined);
+  const { dir, rest } = pathWords(query, app.ctx.home, state.dir ?? undefined);
   if (rest.length === 0) {
     // (while the user types the first word: the search index made ready for it, run/prepareSearch)
     const after = async () => (await import('../search/run.js')).prepareSearch(app);

@@ -11,7 +11,9 @@ import { lsOutName, printLsOut, type RowsOutKey, rowsOutKey, saveLsOut } from '.
 import { lsRow, plain, table } from '../output.js';
 import { applyFilters, type Filters, hiddenSummary } from '../select/filter.js';
 import { checkedRows } from '../select/find.js';
+import { looksLikeDir } from '../select/rank.js';
 import { colorOn } from '../util/color.js';
+import { isDir } from '../util/fsx.js';
 import { isTty } from '../util/lazy.js';
 import { cacheDir, tellHomeless } from '../util/paths.js';
 import { writeOut } from '../util/stdout.js';
@@ -32,17 +34,9 @@ export function withDirArg<T extends LsOpts>(o: T, args: readonly string[]): T {
   if (more !== undefined) throw usage(`ls takes one directory, not words ('${oneLine(args.join(' '))}'): resume WORDS names sessions`);
   if (o.dir !== undefined) throw usage('give the directory once: ls DIR, or ls --dir DIR');
   // a bare word that is no directory here is a query someone meant for `resume WORDS`
-  if (!/^(?:\.\.?|\.\.?\/.*|\/.*|~.*)$/s.test(dir) && !isDir(dir))
+  if (!looksLikeDir(dir) && !isDir(dir))
     throw usage(`no directory '${oneLine(dir)}' here (ls takes a directory; resume ${oneLine(dir)} names sessions by words)`);
   return { ...o, dir };
-}
-
-function isDir(p: string): boolean {
-  try {
-    return fs.statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
 }
 
 export async function lsAction(app: App, o: LsOpts): Promise<void> {

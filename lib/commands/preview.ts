@@ -73,7 +73,7 @@ const dimmed = (t: string, color: boolean) => (color ? DIM + t + RESET : t);
 /** Where the query's words are in the session, a line each (`prompt: …`, as resume search prints its evidence). */
 async function foundLines(app: App, s: Session, query: string, color: boolean): Promise<string[]> {
   // (a word that is a path chose the directory, and is not looked for: rank.ts pathWords)
-  const words = pathWords(query.trim().split(/\s+/).filter(Boolean), app.ctx.home).rest;
+  const words = pathWords(query, app.ctx.home).rest;
   if (words.length === 0) return [];
   const [{ foundIn }, { marked }, { evidenceTag }] = await Promise.all([
     import('../search/run.js'),

@@ -3,8 +3,7 @@ import type { App } from '../app.js';
 import { ExitError, usage } from '../errors.js';
 import { applyFilters } from '../select/filter.js';
 import { lookup } from '../select/find.js';
-import { namedAbove, resolve } from '../select/resolve.js';
-import { tildify } from '../util/paths.js';
+import { resolve } from '../select/resolve.js';
 import { oneLine } from '../util/text.js';
 import { type FilterOpts, filtersOf, givenFilters, noMatch, out } from './common.js';
 import type { Call } from './table.js';
@@ -22,11 +21,7 @@ export async function run(app: App, call: Call): Promise<void> {
   const pool = applyFilters(sessions, { ...filters, all: true });
   const r = resolve(query, pool, { all: !!o.all, prompts });
   const q = oneLine(query.join(' '));
-  if (r.kind === 'none') {
-    const hidden = o.all ? null : resolve(query, pool, { all: true, prompts });
-    const up = namedAbove(query, pool, { all: !!o.all, prompts, home: app.ctx.home });
-    throw new ExitError(1, noMatch(q, givenFilters(o), hidden, up && { dir: tildify(up.dir, app.ctx.home), r: up.r }));
-  }
+  if (r.kind === 'none') throw new ExitError(1, noMatch(app, query, pool, { all: !!o.all, prompts, scope: givenFilters(o) }));
   if (r.kind === 'one') {
     out(`${r.session.key}\n`);
     return;

@@ -16,9 +16,8 @@ import { candidateLines } from '../present/candidates.js';
 import { applyFilters, type Filters, shortIds } from '../select/filter.js';
 import { type Lookup, lookup, type Named } from '../select/find.js';
 import { queryText } from '../select/rank.js';
-import { didYouMean, namedAbove, resolve } from '../select/resolve.js';
+import { didYouMean, resolve } from '../select/resolve.js';
 import type { Session } from '../types.js';
-import { tildify } from '../util/paths.js';
 import { quotePosix, type ShellName } from '../util/quote.js';
 import { oneLine } from '../util/text.js';
 import { type FilterOpts, filtersOf, givenFilters, noMatch, out } from './common.js';
@@ -180,9 +179,7 @@ async function sessionNamed(
   if (r.kind === 'none') {
     const [only, ...more] = query;
     const sub = only !== undefined && more.length === 0 ? didYouMean(only, commandNames()) : null;
-    const hidden = all ? null : resolve(query, pool, { all: true, prompts });
-    const up = namedAbove(query, pool, { all, prompts, home: app.ctx.home });
-    const none = noMatch(q, scope, hidden, up && { dir: tildify(up.dir, app.ctx.home), r: up.r });
+    const none = noMatch(app, query, pool, { all, prompts, scope });
     if (sub) throw usage(`${none}; did you mean '${sub}'?`);
     throw new ExitError(1, none);
   }

@@ -2,7 +2,6 @@
 // pager, picked id) name sessions by `harness:id`, which the stored listing answers without
 // statting anything (one record of it, one row of the index database: lib/index/index.ts storedSession); only a
 // key missing from it (or no index yet) brings the index up to date.
-import fs from 'node:fs';
 import type { App } from '../app.js';
 import { readNames, storeDir } from '../harness/claude/care/store.js';
 import { sessionsHolding, sessionsUnder } from '../index/holding.js';
@@ -11,6 +10,7 @@ import { allPrompts } from '../index/prompts.js';
 import { forkLine } from '../present/preview.js';
 import type { Session } from '../types.js';
 import { HARNESSES } from '../types.js';
+import { isDir } from '../util/fsx.js';
 import { shortIds, shortOf } from './filter.js';
 import { dirOf, parseQuery, wantedWords } from './rank.js';
 import { looksLikePath, MIN_PREFIX, resolve } from './resolve.js';
@@ -123,7 +123,7 @@ export async function namedBy(app: App, query: string[]): Promise<Named> {
   // ran), with their prompts for the words; at 22,000 sessions ~600 → ~160 ms for a project's
   const dir = terms.find((t) => t.dir !== undefined && !t.not)?.dir;
   const at = dir === undefined ? null : dirOf(dir, app.ctx.home);
-  const under = at !== null && isDirectory(at) ? sessionsUnder(app.ctx, at, words.length > 0) : null;
+  const under = at !== null && isDir(at) ? sessionsUnder(app.ctx, at, words.length > 0) : null;
   // (none there: every session, for the message that names the nearest directory above with some)
   if (under?.sessions.length && (words.length === 0 || under.prompts)) {
     const prompts = under.prompts ?? new Map<string, string[]>();
@@ -150,12 +150,4 @@ export async function checkedSessions(app: App): Promise<Session[]> {
 export async function checkedRows(app: App): Promise<ListedSession[]> {
   const l = storedRows(app.ctx);
   return l ? app.named(app.view(l)) : app.listing({ quiet: true });
-}
-
-function isDirectory(p: string): boolean {
-  try {
-    return fs.statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
 }

@@ -14,8 +14,8 @@
 // scores by where it is found (field weights below) and how (the whole field, a whole word, a word's
 // start, inside a word); a session's score is the sum over its words.
 
-import fs from 'node:fs';
 import path from 'node:path';
+import { isDir } from '../util/fsx.js';
 import { under } from './filter.js';
 
 /** What a session offers to a query. Strings may be null or empty. */
@@ -50,14 +50,12 @@ const DIR_PATH = /^(?:\.\.?|\.\.?\/.*|\/.*|~(?:\/.*)?)$/s;
  * sessions by, far more often than a directory at the root.
  */
 function isDirWord(w: string): boolean {
-  if (!DIR_PATH.test(w)) return false;
-  if (!w.startsWith('/') || w.indexOf('/', 1) > 0) return true;
-  try {
-    return fs.statSync(w).isDirectory();
-  } catch {
-    return false;
-  }
+  if (!looksLikeDir(w)) return false;
+  return !w.startsWith('/') || w.indexOf('/', 1) > 0 || isDir(w);
 }
+
+/** Whether a word has the shape of a path to a directory (DIR_PATH), whatever is there. */
+export const looksLikeDir = (w: string): boolean => DIR_PATH.test(w);
 
 /** Lower case, accents folded (é → e), so `cafe` finds `Café`. */
 export function fold(s: string): string {
@@ -193,16 +191,19 @@ export function dirOf(raw: string, home: string): string {
 
 /**
  * Deep search's directory from words that are paths (Term.dir), which it takes as a filter: the
- * words apart (`rest`, each as given), and where every path and `also` (`--dir`, the picker's) hold,
+ * other words (`rest`, each as given), and where every path and `also` (`--dir`, the picker's) hold,
  * the deepest of them; NOWHERE when two are apart; undefined when none was given.
  */
 export function pathWords(
-  words: readonly string[],
+  query: string | readonly string[],
   home: string,
   also?: string,
 ): { dir: string | undefined; rest: string[]; paths: string[] } {
-  const paths = words.filter(isDirWord);
-  const rest = words.filter((w) => !isDirWord(w));
+  // (a typed query, the picker's, is its words apart)
+  const words = typeof query === 'string' ? query.split(/\s+/).filter(Boolean) : query;
+  const paths: string[] = [];
+  const rest: string[] = [];
+  for (const w of words) (isDirWord(w) ? paths : rest).push(w);
   const dirs = [...(also ? [also] : []), ...paths.map((w) => dirOf(w, home))].sort((a, b) => b.length - a.length);
   const [deepest] = dirs;
   return { dir: deepest !== undefined && dirs.every((d) => under(deepest, d)) ? deepest : dirs.length ? NOWHERE : undefined, rest, paths };
