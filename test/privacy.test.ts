@@ -19,6 +19,9 @@ const SECRETS = {
   password: 'hunter2-Zq8xY2vB',
   jwt: j('eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9', '.', 'eyJzdWIiOiIxMjM0NTY3ODkwIn0', '.', 'Zq8xY2vB4nM6kL1pR3tW5sD7fG9hJ0aQwErTyUiOp'),
   openai: j('sk-', 'proj-', 'Zq8xY2vB4nM6kL1pR3tW5sD7fG9hJ0aQwErTyUiOpAsDfGhJkLzXcVbNm12'),
+  // providers' tokens known by their prefix alone, after a name that is not secret-ish
+  groq: j('gsk_', 'Zq8xY2vB4nM6kL1pR3tW5sD7fG9hJ0aQwErTyUiOpAsDfGhJkLzXc'),
+  vault: j('hvs.', 'CAESIZq8xY2vB4nM6kL1pR3tW5sD7fG9hJ0aQwErTyUiOpAsDfGh'),
 };
 // the parts of each that must never be seen (the whole value, and a distinctive inner piece)
 const NEEDLES = [...Object.values(SECRETS), 'Zq8xY2vB4nM6kL1pR3', 'Z7Q2VB4NM6KL1PR3', 'hunter2'];
@@ -50,7 +53,7 @@ function setup() {
     line(sid, 'assistant', n, { message: { role: 'assistant', content: [{ type: 'text', text }] } });
   const prompts = [
     `${ESC}deploy cartwheel with ${SECRETS.anthropic} and ${SECRETS.github}`,
-    `aws ${SECRETS.aws} then slack ${SECRETS.slack}\u001b[0m`,
+    `aws ${SECRETS.aws} then slack ${SECRETS.slack} then export GROQ=${SECRETS.groq} VAULT=${SECRETS.vault}\u001b[0m`,
     `cartwheel login password=${SECRETS.password} jwt ${SECRETS.jwt}`,
     `${ESC}cartwheel finally OPENAI_API_KEY=${SECRETS.openai} \u202eexe.txt`,
   ];
@@ -221,7 +224,7 @@ describe('nothing from a transcript reaches any output raw', () => {
     expect(o).toMatch(/last prompt:\s+cartwheel finally OPENAI_API_KEY=\[REDACTED:openai-key\]/);
     expect(o).toMatch(/title:\s+cartwheel \[REDACTED:slack-token\]/);
     const t = r(['__transcript', `claude:${id}`], { PAGER: 'cat' }).stdout;
-    for (const k of ['aws-key', 'slack-token', 'password', 'jwt']) expect(t).toContain(`[REDACTED:${k}]`);
+    for (const k of ['aws-key', 'slack-token', 'password', 'jwt', 'groq-key', 'vault-token']) expect(t).toContain(`[REDACTED:${k}]`);
   });
 
   it.skipIf(needs('script'))('ls on a terminal (the table)', () => {

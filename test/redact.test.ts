@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { INDEX_VERSION } from '../lib/index/index.js';
 import type { SessionCore } from '../lib/types.js';
 import { fnv1a } from '../lib/util/fnv.js';
-import { MAY, maySecret, RULES, redact, sanitize, sanitizeSession, sanitizeText } from '../lib/util/redact.js';
+import { MAY, maySecret, PREFIXED, RULES, redact, sanitize, sanitizeSession, sanitizeText } from '../lib/util/redact.js';
 import { CONTROL_CHARS, oneLine, safeText, stripControls } from '../lib/util/text.js';
 
 // Samples are assembled from parts so this file holds no string a secret scanner would flag.
@@ -56,6 +56,58 @@ const SAMPLES: [string, string, string][] = [
   ['token', j('"token": "', R(16), '"'), R(16)],
   ['api-key', j('api_key = ', R(16)), R(16)],
   ['password', 'mysql --password=s3cr3tpw -u root', 's3cr3tpw'],
+  // providers' tokens known by their prefix alone (PREFIXED), bare or after a name that is not secret-ish
+  ['groq-key', j('export GROQ=gsk', '_', R(52)), R(40)],
+  ['xai-key', j('xai', '-', R(80)), R(40)],
+  ['replicate-token', j('REPLICATE=r8', '_', R(37)), R(30)],
+  ['perplexity-key', j('pplx', '-', R(48)), R(32)],
+  ['langsmith-key', j('lsv2', '_pt_', HEX(32), '_', HEX(10)), HEX(32)],
+  ['pinecone-key', j('pcsk', '_', R(20), '_', R(40)), R(40)],
+  ['elevenlabs-key', j('xi key sk', '_', HEX(48)), HEX(40)],
+  ['google-oauth', j('client GOCSPX', '-', R(28)), R(28)],
+  ['google-oauth', j('access ya29', '.', R(120)), R(40)],
+  ['google-oauth', j('refresh 1', '//0', R(100)), R(40)],
+  ['supabase-token', j('sbp', '_', HEX(40)), HEX(40)],
+  ['supabase-token', j('sb_secret', '_', R(32)), R(32)],
+  ['neon-key', j('napi', '_', HEX(64)), HEX(60)],
+  ['planetscale-token', j('pscale_tkn', '_', R(43)), R(32)],
+  ['databricks-token', j('host x token dapi', HEX(32)), HEX(32)],
+  ['digitalocean-token', j('dop_v1', '_', HEX(64)), HEX(64)],
+  ['heroku-key', j('HRKU', '-', R(60)), R(40)],
+  ['render-key', j('rnd', '_', R(32)), R(30)],
+  ['netlify-token', j('nfp', '_', R(40)), R(36)],
+  ['fly-token', j('FlyV1 fm2', '_', R(120)), R(40)],
+  ['docker-token', j('dckr_pat', '_', R(27)), R(20)],
+  ['pulumi-token', j('pul', '-', HEX(40)), HEX(40)],
+  ['terraform-token', j(R(14), '.atlasv1.', R(70)), R(60)],
+  ['vault-token', j('VAULT=hvs', '.', R(95)), R(40)],
+  ['doppler-token', j('dp.st', '.dev.', R(44)), R(40)],
+  ['tailscale-key', j('tskey-auth', '-', R(12), '-', R(30)), R(30)],
+  ['age-key', j('AGE-SECRET', '-KEY-1', R(58, 'QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L')), R(40, 'QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L')],
+  ['1password-token', j('ops', '_eyJ', R(250)), R(50)],
+  ['linear-key', j('lin_api', '_', R(40)), R(32)],
+  ['notion-token', j('ntn', '_', R(46)), R(40)],
+  ['notion-token', j('integration secret', '_', R(43), ' here'), R(43)],
+  ['atlassian-token', j('ATATT3', R(180)), R(100)],
+  ['atlassian-token', j('app password ATBB', R(32)), R(28)],
+  ['sentry-token', j('sntrys', '_eyJ', R(80)), R(40)],
+  ['grafana-token', j('glsa', '_', R(32), '_', HEX(8)), R(32)],
+  ['grafana-token', j('glc', '_', R(60)), R(32)],
+  ['postman-key', j('PMAK', '-', HEX(24), '-', HEX(34)), HEX(34)],
+  ['newrelic-key', j('NRAK', '-', R(27).toUpperCase()), R(20).toUpperCase()],
+  ['sourcegraph-token', j('sgp', '_', HEX(16), '_', HEX(40)), HEX(40)],
+  ['contentful-token', j('CFPAT', '-', R(43)), R(43)],
+  ['figma-token', j('figd', '_', R(40)), R(30)],
+  ['airtable-token', j('pat', R(14), '.', HEX(64)), HEX(64)],
+  ['shopify-token', j('shpat', '_', HEX(32)), HEX(32)],
+  ['square-token', j('sq0atp', '-', R(22)), R(22)],
+  ['stripe-webhook-secret', j('whsec', '_', R(32)), R(24)],
+  ['mailgun-key', j('mailgun key', '-', HEX(32)), HEX(32)],
+  ['resend-key', j('re', '_', R(8), '_', R(30)), R(24)],
+  ['telegram-token', j('bot 1234567890', ':AA', R(33)), R(33)],
+  ['discord-webhook', j('https://discord.com/api/webhooks/', '123456789012345678/', R(68)), R(40)],
+  ['firebase-key', j('AAAA', R(7), ':APA91b', R(134)), R(100)],
+  ['mapbox-token', j('sk', '.eyJ', R(40), '.', R(22)), R(40)],
 ];
 
 const NEAR_MISSES = [
@@ -71,6 +123,12 @@ const NEAR_MISSES = [
   'eyJhbGciOiJIUzI1NiJ9 alone is no token', // a JWT header without the rest
   'sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08',
   'pk_live_ keys are publishable', // Stripe publishable prefix
+  // the providers' prefixes in names and prose, without a token after them
+  'set rnd_seed to 42, call re_match_all and lin_reg, read pat.json and the path pattern',
+  'a key-value store with key-2 entries and a secret_key_base setting',
+  'edit dp.py; the sk_test prefix; hvs. and ya29 and whsec_ are prefixes; time 12:AA',
+  'gsk_ and xai- and sk.eyJ and ops_eyJ and AGE-SECRET-KEY-1 alone are no tokens',
+  'the dapi-client 2.0 and pul-request flows',
 ];
 
 describe('secret rules', () => {
@@ -83,7 +141,7 @@ describe('secret rules', () => {
   });
 
   it('every rule kind has a sample', () => {
-    const kinds = new Set(RULES.map((r) => r.kind));
+    const kinds = new Set([...RULES.map((r) => r.kind).filter((k) => k !== 'prefixed'), ...PREFIXED.map(([k]) => k)]);
     const sampled = new Set(SAMPLES.map((s) => s[0]));
     for (const k of kinds) if (k !== 'secret' && k !== 'authorization') expect(sampled, k).toContain(k);
   });
@@ -190,9 +248,9 @@ describe('sanitizeSession', () => {
   it('a change to the rules comes with a new INDEX_VERSION (stored texts are trusted as sanitised)', () => {
     // When this fails after a change to the redaction: bump INDEX_VERSION in
     // lib/index/files.ts, then put the new value here.
-    const rules = RULES.map((r) => [r.kind, r.kw, r.re.source, r.re.flags]);
+    const rules = RULES.map((r) => [r.kind, r.kw, r.re.source, r.re.flags]).concat(PREFIXED.map(([k, kw, re]) => [k, kw, re.source]));
     const sig = fnv1a(Buffer.from(JSON.stringify([rules, MAY.source, MAY.flags, CONTROL_CHARS]))).toString(16);
-    expect({ INDEX_VERSION, sig }).toEqual({ INDEX_VERSION: 35, sig: '69a7a630' });
+    expect({ INDEX_VERSION, sig }).toEqual({ INDEX_VERSION: 36, sig: '9c80cbb4' });
   });
 
   it('keeps the texts given as sanitised already, and sanitises every other', () => {

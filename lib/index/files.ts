@@ -23,7 +23,7 @@ import { cacheDir } from '../util/paths.js';
  * 34: a piece's file told by its id;
  * 35: the directory listings in the database, no longer dirs.json).
  */
-export const INDEX_VERSION = 35;
+export const INDEX_VERSION = 36;
 
 export interface IndexFiles {
   dir: string;
