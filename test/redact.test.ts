@@ -56,6 +56,22 @@ const SAMPLES: [string, string, string][] = [
   ['token', j('"token": "', R(16), '"'), R(16)],
   ['api-key', j('api_key = ', R(16)), R(16)],
   ['password', 'mysql --password=s3cr3tpw -u root', 's3cr3tpw'],
+  // an environment variable's name ending in a secret-ish word after others
+  ['password', 'DB_PASS=hunter2hunter2', 'hunter2'],
+  ['api-key', j('export MISTRAL_KEY=', R(32)), R(32)],
+  ['api-key', j('SECRET_KEY_BASE=', HEX(64)), HEX(64)],
+  ['api-key', j('JWT_SIGNING_KEY: "', R(40), '"'), R(40)],
+  // passwords on command lines (the user is kept)
+  ['password', 'curl -u alice:pa55word https://api.example.com', 'pa55word'],
+  ['password', 'curl -X POST --user "alice:pa55 word" https://x', 'pa55'],
+  ['password', 'mysqldump -uroot -ppa55word shop > shop.sql', 'pa55word'],
+  ['password', 'sshpass -p pa55word ssh deploy@host', 'pa55word'],
+  ['password', 'docker login -u bob -p pa55word registry.example.com', 'pa55word'],
+  ['password', 'mongosh -u admin -p pa55word', 'pa55word'],
+  ['password', 'redis-cli -h cache -a pa55word ping', 'pa55word'],
+  ['password', 'smbclient //host/share -U bob%pa55word', 'pa55word'],
+  ['password', 'openssl enc -aes256 -pass pass:pa55word -in x', 'pa55word'],
+  ['password', 'ssh-keygen -t ed25519 -N pa55word', 'pa55word'],
   // providers' tokens known by their prefix alone (PREFIXED), bare or after a name that is not secret-ish
   ['groq-key', j('export GROQ=gsk', '_', R(52)), R(40)],
   ['xai-key', j('xai', '-', R(80)), R(40)],
@@ -129,6 +145,10 @@ const NEAR_MISSES = [
   'edit dp.py; the sk_test prefix; hvs. and ya29 and whsec_ are prefixes; time 12:AA',
   'gsk_ and xai- and sk.eyJ and ops_eyJ and AGE-SECRET-KEY-1 alone are no tokens',
   'the dapi-client 2.0 and pul-request flows',
+  // secret-ish words that name no secret, and command lines without a password
+  'MAX_TOKENS=4096 and TOKEN_LIMIT=9; sort_key=name, primary_key=True',
+  "ssh-keygen -t ed25519 -N '' -f key; mysql -u root -p shop",
+  'git push -u origin main; docker run -u 1000:1000 image; curl -u alice https://x',
 ];
 
 describe('secret rules', () => {
@@ -250,7 +270,7 @@ describe('sanitizeSession', () => {
     // lib/index/files.ts, then put the new value here.
     const rules = RULES.map((r) => [r.kind, r.kw, r.re.source, r.re.flags]).concat(PREFIXED.map(([k, kw, re]) => [k, kw, re.source]));
     const sig = fnv1a(Buffer.from(JSON.stringify([rules, MAY.source, MAY.flags, CONTROL_CHARS]))).toString(16);
-    expect({ INDEX_VERSION, sig }).toEqual({ INDEX_VERSION: 36, sig: '9c80cbb4' });
+    expect({ INDEX_VERSION, sig }).toEqual({ INDEX_VERSION: 36, sig: 'bb0d41ce' });
   });
 
   it('keeps the texts given as sanitised already, and sanitises every other', () => {

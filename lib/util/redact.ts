@@ -202,6 +202,47 @@ export const RULES: Rule[] = [
     re: /(--?(?:password|passwd|token|secret|api-key)[ =])(?!\[REDACTED)(\S+)/gi,
     to: (_m, flag: string) => `${flag}${tag(/pass/i.test(flag) ? 'password' : /token/.test(flag) ? 'token' : 'secret')}`,
   },
+  // An environment variable's name that ends in a secret-ish word after others (DB_PASS=,
+  // MISTRAL_KEY=, SECRET_KEY_BASE=, JWT_SIGNING_KEY:): upper case only, where `sort_key=` in code
+  // is left alone. A name that only starts with one (TOKEN_LIMIT=) is no secret's.
+  {
+    kind: 'secret',
+    kw: ['_key', '_pass', '_secret', '_token', '_pwd', '_credential'],
+    re: /\b((?:[A-Z0-9]+_)+(?:KEY|KEY_BASE|PASS|PWD|SECRET|TOKEN|CREDENTIALS?)["']?)(\s*(?::|=|:=|=>)\s*)(?!\[REDACTED|(?:bearer|basic)\s)("[^"\n]*"|'[^'\n]*'|[^\s"',;&)}\]]+)/g,
+    to: (_m, name: string, op: string, val: string) => {
+      const q = val[0] === '"' || val[0] === "'" ? val[0] : '';
+      return `${name}${op}${q}${tag(nameKind(name))}${q}`;
+    },
+  },
+  // Passwords on command lines: `curl -u user:pass`, `mysql -pPASS`, `sshpass -p PASS`, `docker
+  // login -p PASS` (and podman, helm, az, oc, mongosh), `redis-cli -a PASS`, `smbclient -U
+  // user%PASS`, openssl's `-pass pass:PASS`, `ssh-keygen -N PASS`. The user is kept.
+  {
+    kind: 'password',
+    kw: ['curl'],
+    // (quoted, the password runs to the closing quote)
+    re: /(\bcurl\b[^\n|;&]*?\s(?:-u\s*|--user(?:\s+|=)))(?:(["'])([^\s:'"]+):(?!\[REDACTED)[^'"\n]*\2|([^\s:'"]+):(?!\[REDACTED)[^\s'"]+)/g,
+    to: (_m, head: string, q: string | undefined, qUser: string | undefined, user: string | undefined) =>
+      q ? `${head}${q}${qUser}:${tag('password')}${q}` : `${head}${user}:${tag('password')}`,
+  },
+  {
+    kind: 'password',
+    kw: ['mysql', 'mariadb'],
+    re: /(\b(?:mysql(?:dump|admin|sh)?|mariadb(?:-dump)?)\b[^\n|;&]*?\s-p)(?!\[REDACTED)([^\s'"-][^\s'"]*|'[^'\n]+'|"[^"\n]+")/g,
+    to: (_m, head: string) => `${head}${tag('password')}`,
+  },
+  {
+    kind: 'password',
+    kw: ['sshpass', 'login', 'mongo', 'redis-cli', 'ssh-keygen'],
+    re: /(\b(?:sshpass\s+-p\s*|(?:docker|podman|buildah|skopeo|helm(?:\s+registry)?|az|oc|cf)\s+login\b[^\n|;&]*?\s-p\s+|mongo(?:sh|dump|restore)?\b[^\n|;&]*?\s-p\s+|redis-cli\b[^\n|;&]*?\s-a\s+|ssh-keygen\b[^\n|;&]*?\s-N\s+))(?!\[REDACTED|''|"")('[^'\n]+'|"[^"\n]+"|\S+)/g,
+    to: (_m, head: string) => `${head}${tag('password')}`,
+  },
+  {
+    kind: 'password',
+    kw: ['smb', 'rpcclient', 'pass:'],
+    re: /(\b(?:smbclient|smbget|rpcclient)\b[^\n|;&]*?\s-U\s+[^\s%]+%|-pass(?:in|out)?\s+pass:)(?!\[REDACTED)(\S+)/g,
+    to: (_m, head: string) => `${head}${tag('password')}`,
+  },
 ];
 
 // The prefilter: a rule can match only where one of these occurs. One case-insensitive regex of
@@ -260,6 +301,16 @@ const KEYWORDS = [
   'bearer',
   'basic',
   'sharedaccess',
+  // (the commands whose passwords are given on their command lines)
+  'curl',
+  'mysql',
+  'mariadb',
+  'login',
+  'mongo',
+  'redis-cli',
+  'ssh-keygen',
+  'smb',
+  'rpcclient',
   // (PREFIXED's words, but two too common as words: MAY looks for those as patterns)
   ...PREFIXED.flatMap(([, kw]) => kw).filter((k) => k !== 're_' && k !== 'pat'),
 ];
