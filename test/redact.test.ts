@@ -61,6 +61,11 @@ const SAMPLES: [string, string, string][] = [
   ['api-key', j('export MISTRAL_KEY=', R(32)), R(32)],
   ['api-key', j('SECRET_KEY_BASE=', HEX(64)), HEX(64)],
   ['api-key', j('JWT_SIGNING_KEY: "', R(40), '"'), R(40)],
+  // .netrc, a Docker config's auth, cookies
+  ['password', 'machine api.example.com login bob password pa55word', 'pa55word'],
+  ['docker-auth', j('{"auths":{"ghcr.io":{"auth":"', 'Ym9iOnBhNTV3b3Jk', '"}}}'), 'Ym9iOnBhNTV3b3Jk'],
+  ['cookie', j("curl -H 'Cookie: sessionid=", R(32), "; theme=dark' https://x"), R(32)],
+  ['cookie', j('Set-Cookie: session=', R(32), '; Path=/; HttpOnly'), R(32)],
   // passwords on command lines (the user is kept)
   ['password', 'curl -u alice:pa55word https://api.example.com', 'pa55word'],
   ['password', 'curl -X POST --user "alice:pa55 word" https://x', 'pa55'],
@@ -149,6 +154,7 @@ const NEAR_MISSES = [
   'MAX_TOKENS=4096 and TOKEN_LIMIT=9; sort_key=name, primary_key=True',
   "ssh-keygen -t ed25519 -N '' -f key; mysql -u root -p shop",
   'git push -u origin main; docker run -u 1000:1000 image; curl -u alice https://x',
+  'the cookie: a small cake; "auth": "none"; const auth = require("./auth"); the machine learning password reset',
 ];
 
 describe('secret rules', () => {
@@ -270,7 +276,7 @@ describe('sanitizeSession', () => {
     // lib/index/files.ts, then put the new value here.
     const rules = RULES.map((r) => [r.kind, r.kw, r.re.source, r.re.flags]).concat(PREFIXED.map(([k, kw, re]) => [k, kw, re.source]));
     const sig = fnv1a(Buffer.from(JSON.stringify([rules, MAY.source, MAY.flags, CONTROL_CHARS]))).toString(16);
-    expect({ INDEX_VERSION, sig }).toEqual({ INDEX_VERSION: 36, sig: 'bb0d41ce' });
+    expect({ INDEX_VERSION, sig }).toEqual({ INDEX_VERSION: 36, sig: 'a398fef3' });
   });
 
   it('keeps the texts given as sanitised already, and sanitises every other', () => {

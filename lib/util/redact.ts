@@ -214,6 +214,26 @@ export const RULES: Rule[] = [
       return `${name}${op}${q}${tag(nameKind(name))}${q}`;
     },
   },
+  // A `.netrc` entry's password (`machine HOST login USER password PASS`), a Docker config's
+  // `"auth"` (base64 of user:password), and cookies (`Cookie:`/`Set-Cookie:` headers: a session's).
+  {
+    kind: 'password',
+    kw: ['machine'],
+    re: /(\bmachine\s+\S+\s+login\s+\S+\s+password\s+)(?!\[REDACTED)(\S+)/g,
+    to: (_m, head: string) => `${head}${tag('password')}`,
+  },
+  {
+    kind: 'docker-auth',
+    kw: ['"auth"'],
+    re: /("auth"\s*:\s*")([A-Za-z0-9+/]{8,}={0,2})(")/g,
+    to: (_m, a: string, _v, b: string) => `${a}${tag('docker-auth')}${b}`,
+  },
+  {
+    kind: 'cookie',
+    kw: ['cookie'],
+    re: /(\b(?:set-)?cookie\s*:\s*)(?!\[REDACTED)([^\s'";=]+=[^\n'"]*)/gi,
+    to: (_m, head: string) => `${head}${tag('cookie')}`,
+  },
   // Passwords on command lines: `curl -u user:pass`, `mysql -pPASS`, `sshpass -p PASS`, `docker
   // login -p PASS` (and podman, helm, az, oc, mongosh), `redis-cli -a PASS`, `smbclient -U
   // user%PASS`, openssl's `-pass pass:PASS`, `ssh-keygen -N PASS`. The user is kept.
@@ -301,7 +321,10 @@ const KEYWORDS = [
   'bearer',
   'basic',
   'sharedaccess',
-  // (the commands whose passwords are given on their command lines)
+  // (the commands whose passwords are given on their command lines, .netrc, a Docker config, cookies)
+  'machine',
+  '"auth"',
+  'cookie',
   'curl',
   'mysql',
   'mariadb',
