@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { INDEX_VERSION } from '../lib/index/index.js';
 import type { SessionCore } from '../lib/types.js';
 import { fnv1a } from '../lib/util/fnv.js';
-import { MAY, maySecret, PREFIXED, RULES, redact, sanitize, sanitizeSession, sanitizeText } from '../lib/util/redact.js';
+import { maySecret, redact, sanitize, sanitizeSession, sanitizeText, secretRules } from '../lib/util/redact.js';
 import { CONTROL_CHARS, oneLine, safeText, stripControls } from '../lib/util/text.js';
 
 // Samples are assembled from parts so this file holds no string a secret scanner would flag.
@@ -77,7 +77,7 @@ const SAMPLES: [string, string, string][] = [
   ['password', 'smbclient //host/share -U bob%pa55word', 'pa55word'],
   ['password', 'openssl enc -aes256 -pass pass:pa55word -in x', 'pa55word'],
   ['password', 'ssh-keygen -t ed25519 -N pa55word', 'pa55word'],
-  // providers' tokens known by their prefix alone (PREFIXED), bare or after a name that is not secret-ish
+  // providers' tokens known by their prefix alone (redact.ts prefixedTable), bare or after a name that is not secret-ish
   ['groq-key', j('export GROQ=gsk', '_', R(52)), R(40)],
   ['xai-key', j('xai', '-', R(80)), R(40)],
   ['replicate-token', j('REPLICATE=r8', '_', R(37)), R(30)],
@@ -167,7 +167,8 @@ describe('secret rules', () => {
   });
 
   it('every rule kind has a sample', () => {
-    const kinds = new Set([...RULES.map((r) => r.kind).filter((k) => k !== 'prefixed'), ...PREFIXED.map(([k]) => k)]);
+    const { rules, prefixed } = secretRules();
+    const kinds = new Set([...rules.map((r) => r.kind).filter((k) => k !== 'prefixed'), ...prefixed.map(([k]) => k)]);
     const sampled = new Set(SAMPLES.map((s) => s[0]));
     for (const k of kinds) if (k !== 'secret' && k !== 'authorization') expect(sampled, k).toContain(k);
   });
@@ -274,8 +275,9 @@ describe('sanitizeSession', () => {
   it('a change to the rules comes with a new INDEX_VERSION (stored texts are trusted as sanitised)', () => {
     // When this fails after a change to the redaction: bump INDEX_VERSION in
     // lib/index/files.ts, then put the new value here.
-    const rules = RULES.map((r) => [r.kind, r.kw, r.re.source, r.re.flags]).concat(PREFIXED.map(([k, kw, re]) => [k, kw, re.source]));
-    const sig = fnv1a(Buffer.from(JSON.stringify([rules, MAY.source, MAY.flags, CONTROL_CHARS]))).toString(16);
+    const { rules: all, prefixed, may } = secretRules();
+    const rules = all.map((r) => [r.kind, r.kw, r.re.source, r.re.flags]).concat(prefixed.map(([k, kw, re]) => [k, kw, re.source]));
+    const sig = fnv1a(Buffer.from(JSON.stringify([rules, may.source, may.flags, CONTROL_CHARS]))).toString(16);
     expect({ INDEX_VERSION, sig }).toEqual({ INDEX_VERSION: 36, sig: 'a398fef3' });
   });
 

@@ -47,9 +47,9 @@ const nameKind = (name: string): string =>
  * More providers' tokens, each known by its prefix alone (a key pasted into a prompt bare, or after
  * a name that is not secret-ish, `export GROQ=gsk_…`): model providers, databases and hosting,
  * secret stores, developer tools, mail and chat. [kind, its words for the cheap test, the token]
- * (exported for the tests: a sample of each)
  */
-export const PREFIXED: [string, string[], RegExp][] = [
+type Prefixed = [string, string[], RegExp];
+const prefixedTable = (): Prefixed[] => [
   ['groq-key', ['gsk_'], /gsk_[A-Za-z0-9]{40,}/],
   ['xai-key', ['xai-'], /xai-[A-Za-z0-9]{40,}/],
   ['replicate-token', ['r8_'], /r8_[A-Za-z0-9]{30,}/],
@@ -98,19 +98,21 @@ export const PREFIXED: [string, string[], RegExp][] = [
 ];
 
 /**
- * One rule for all of PREFIXED, its kind told by which token matched: one look for their words and
+ * One rule for all of prefixedTable's tokens, its kind told by which token matched: one look for their words and
  * one pass over the text, not one of each a rule (a rule each: ~2.4 µs a prompt in
  * bench/redact.mjs's mix, against ~1.8).
  */
-const PREFIXED_RULE: Rule = {
-  kind: 'prefixed',
-  kw: PREFIXED.flatMap(([, kw]) => kw),
-  re: new RegExp(`\\b(?:${PREFIXED.map(([, , re]) => `(${re.source})`).join('|')})`, 'g'),
-  to: (...m: string[]) => tag(PREFIXED[m.slice(1, PREFIXED.length + 1).findIndex((g) => g !== undefined)]?.[0] ?? 'token'),
-};
+function prefixedRule(table: Prefixed[]): Rule {
+  return {
+    kind: 'prefixed',
+    kw: table.flatMap(([, kw]) => kw),
+    re: new RegExp(`\\b(?:${table.map(([, , re]) => `(${re.source})`).join('|')})`, 'g'),
+    to: (...m: string[]) => tag(table[m.slice(1, table.length + 1).findIndex((g) => g !== undefined)]?.[0] ?? 'token'),
+  };
+}
 
-/** The rules, most specific first (a later rule never re-redacts a `[REDACTED:…]`). Exported for tests. */
-export const RULES: Rule[] = [
+/** The rules, most specific first (a later rule never re-redacts a `[REDACTED:…]`). */
+const ruleList = (prefixed: Rule): Rule[] => [
   // PEM private keys: the whole block; a block cut by the excerpt's edge is removed to that edge.
   {
     kind: 'private-key',
@@ -159,7 +161,7 @@ export const RULES: Rule[] = [
   { kind: 'pypi-token', kw: ['pypi-'], re: /\bpypi-AgE[A-Za-z0-9_-]{50,}/g },
   { kind: 'huggingface-token', kw: ['hf_', 'api_org_'], re: /\b(?:hf_|api_org_)[A-Za-z0-9]{30,}/g },
   // (a Mapbox secret token is `sk.` and a JWT's two last parts: before the JWT rules)
-  PREFIXED_RULE,
+  prefixed,
   { kind: 'jwt', kw: ['eyj'], re: /\beyJ[A-Za-z0-9_-]{6,}\.eyJ[A-Za-z0-9_-]{6,}\.[A-Za-z0-9_-]{6,}/g },
   { kind: 'jwt', kw: ['eyj'], re: /\beyJ[A-Za-z0-9_-]{6,}\.[A-Za-z0-9_-]{6,}\.[A-Za-z0-9_-]{6,}/g },
   // Authorization headers (any scheme), then bare bearer tokens.
@@ -334,8 +336,6 @@ const KEYWORDS = [
   'ssh-keygen',
   'smb',
   'rpcclient',
-  // (PREFIXED's words, but two too common as words: MAY looks for those as patterns)
-  ...PREFIXED.flatMap(([, kw]) => kw).filter((k) => k !== 're_' && k !== 'pat'),
 ];
 
 /**
@@ -368,39 +368,64 @@ function factored(words: readonly string[]): string {
   return emit(root);
 }
 
-/** the prefilter (exported for the rules' fingerprint in the tests) */
-export const MAY = new RegExp(
-  [
-    factored(KEYWORDS),
-    ':\\/\\/[^\\s/@]+:[^\\s/@]*@',
-    'sk[0-9a-f]{32}',
-    // (words too common as literals: `re_` in snake_case names, `pat` in `path`)
-    're_[a-z0-9]{8}_',
-    'pat[a-z0-9]{14}\\.',
-  ].join('|'),
-  'i',
-);
+/** The rules and their cheap tests, as redact uses them. */
+interface Compiled {
+  /** prefixedTable: the providers' tokens known by their prefix alone */
+  prefixed: Prefixed[];
+  rules: Rule[];
+  /** the prefilter: a rule can match only where this does */
+  may: RegExp;
+  /** each rule's cheap test of the lower-cased text: its words looked for one by one, or, when many, as one factored pattern */
+  ruleMay: ((low: string) => boolean)[];
+}
 
-/** Each rule's cheap test of the lower-cased text: its words looked for one by one, or, when many, as one factored pattern. */
-const RULE_MAY: ((low: string) => boolean)[] = RULES.map((r) => {
-  if (r.kw.length <= 4) return (low) => r.kw.some((k) => low.includes(k));
-  const re = new RegExp(factored(r.kw));
-  return (low) => re.test(low);
-});
+let made: Compiled | null = null;
+
+/**
+ * The rules and their prefilters, made when the first text is redacted: a run that redacts nothing
+ * (a no-change listing: every `resume rows` the picker starts) does not make their hundred
+ * patterns (~3 ms of its start). Exported for the tests (the rules' fingerprint, a sample of each).
+ */
+export function secretRules(): Compiled {
+  if (made) return made;
+  const prefixed = prefixedTable();
+  const rules = ruleList(prefixedRule(prefixed));
+  const may = new RegExp(
+    [
+      // (prefixedTable's words too, but two too common as words: looked for as patterns below)
+      factored([...KEYWORDS, ...prefixed.flatMap(([, kw]) => kw).filter((k) => k !== 're_' && k !== 'pat')]),
+      ':\\/\\/[^\\s/@]+:[^\\s/@]*@',
+      'sk[0-9a-f]{32}',
+      // (`re_` in snake_case names, `pat` in `path`)
+      're_[a-z0-9]{8}_',
+      'pat[a-z0-9]{14}\\.',
+    ].join('|'),
+    'i',
+  );
+  const ruleMay = rules.map((r) => {
+    if (r.kw.length <= 4) return (low: string) => r.kw.some((k) => low.includes(k));
+    const re = new RegExp(factored(r.kw));
+    return (low: string) => re.test(low);
+  });
+  made = { prefixed, rules, may, ruleMay };
+  return made;
+}
 
 /** Might the text hold a secret? (false: no rule can match) */
 export function maySecret(s: string): boolean {
-  return MAY.test(s);
+  return secretRules().may.test(s);
 }
 
 /** The text with every recognised secret replaced by `[REDACTED:<kind>]`. */
 export function redact(s: string): string {
-  if (!s || !maySecret(s)) return s;
+  if (!s) return s;
+  const { may, rules, ruleMay } = secretRules();
+  if (!may.test(s)) return s;
   let out = s;
   let low = s.toLowerCase();
-  for (let i = 0; i < RULES.length; i++) {
-    const r = RULES[i];
-    if (!RULE_MAY[i](low)) continue;
+  for (let i = 0; i < rules.length; i++) {
+    const r = rules[i];
+    if (!ruleMay[i](low)) continue;
     r.re.lastIndex = 0;
     const before = out;
     out = r.to ? out.replace(r.re, r.to as (...m: string[]) => string) : out.replace(r.re, tag(r.kind));
