@@ -259,6 +259,17 @@ const ruleList = (prefixed: Rule): Rule[] => [
     re: /(\b(?:sshpass\s+-p\s*|(?:docker|podman|buildah|skopeo|helm(?:\s+registry)?|az|oc|cf)\s+login\b[^\n|;&]*?\s-p\s+|mongo(?:sh|dump|restore)?\b[^\n|;&]*?\s-p\s+|redis-cli\b[^\n|;&]*?\s-a\s+|ssh-keygen\b[^\n|;&]*?\s-N\s+))(?!\[REDACTED|''|"")('[^'\n]+'|"[^"\n]+"|\S+)/g,
     to: (_m, head: string) => `${head}${tag('password')}`,
   },
+  // Secrets set from a command line: `aws configure set aws_secret_access_key …`, `gh secret set
+  // NAME --body …`, `kubectl create secret … --from-literal=NAME=…`
+  {
+    kind: 'secret',
+    kw: ['configure', 'secret'],
+    re: /(\baws\s+configure\s+set\s+\S*(?:secret|token|key)\S*\s+|\bgh\s+secret\s+set\b[^\n|;&]*?\s(?:--body|-b)(?:\s+|=)?|(?<=\bkubectl\s+create\s+secret\b[^\n|;&]*)--from-literal=[^=\s]+=)(?!\[REDACTED)('[^'\n]*'|"[^"\n]*"|\S+)/g,
+    to: (_m, head: string, val: string) => {
+      const q = val[0] === '"' || val[0] === "'" ? val[0] : '';
+      return `${head}${q}${tag('secret')}${q}`;
+    },
+  },
   {
     kind: 'password',
     kw: ['smb', 'rpcclient', 'pass:'],
@@ -336,6 +347,7 @@ const KEYWORDS = [
   'ssh-keygen',
   'smb',
   'rpcclient',
+  'configure',
 ];
 
 /**
