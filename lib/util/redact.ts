@@ -243,28 +243,29 @@ const ruleList = (prefixed: Rule): Rule[] => [
     kind: 'password',
     kw: ['curl'],
     // (quoted, the password runs to the closing quote)
-    re: /(\bcurl\b[^\n|;&]*?\s(?:-u\s*|--user(?:\s+|=)))(?:(["'])([^\s:'"]+):(?!\[REDACTED)[^'"\n]*\2|([^\s:'"]+):(?!\[REDACTED)[^\s'"]+)/g,
+    re: /(\bcurl\b[^\n|;&]{0,1000}?\s(?:-u\s*|--user(?:\s+|=)))(?:(["'])([^\s:'"]+):(?!\[REDACTED)[^'"\n]*\2|([^\s:'"]+):(?!\[REDACTED)[^\s'"]+)/g,
     to: (_m, head: string, q: string | undefined, qUser: string | undefined, user: string | undefined) =>
       q ? `${head}${q}${qUser}:${tag('password')}${q}` : `${head}${user}:${tag('password')}`,
   },
   {
     kind: 'password',
     kw: ['mysql', 'mariadb'],
-    re: /(\b(?:mysql(?:dump|admin|sh)?|mariadb(?:-dump)?)\b[^\n|;&]*?\s-p)(?!\[REDACTED)([^\s'"-][^\s'"]*|'[^'\n]+'|"[^"\n]+")/g,
+    re: /(\b(?:mysql(?:dump|admin|sh)?|mariadb(?:-dump)?)\b[^\n|;&]{0,1000}?\s-p)(?!\[REDACTED)([^\s'"-][^\s'"]*|'[^'\n]+'|"[^"\n]+")/g,
     to: (_m, head: string) => `${head}${tag('password')}`,
   },
   {
     kind: 'password',
     kw: ['sshpass', 'login', 'mongo', 'redis-cli', 'ssh-keygen'],
-    re: /(\b(?:sshpass\s+-p\s*|(?:docker|podman|buildah|skopeo|helm(?:\s+registry)?|az|oc|cf)\s+login\b[^\n|;&]*?\s-p\s+|mongo(?:sh|dump|restore)?\b[^\n|;&]*?\s-p\s+|redis-cli\b[^\n|;&]*?\s-a\s+|ssh-keygen\b[^\n|;&]*?\s-N\s+))(?!\[REDACTED|''|"")('[^'\n]+'|"[^"\n]+"|\S+)/g,
+    re: /(\b(?:sshpass\s+-p\s*|(?:docker|podman|buildah|skopeo|helm(?:\s+registry)?|az|oc|cf)\s+login\b[^\n|;&]{0,1000}?\s-p\s+|mongo(?:sh|dump|restore)?\b[^\n|;&]{0,1000}?\s-p\s+|redis-cli\b[^\n|;&]{0,1000}?\s-a\s+|ssh-keygen\b[^\n|;&]{0,1000}?\s-N\s+))(?!\[REDACTED|''|"")('[^'\n]+'|"[^"\n]+"|\S+)/g,
     to: (_m, head: string) => `${head}${tag('password')}`,
   },
   // Secrets set from a command line: `aws configure set aws_secret_access_key …`, `gh secret set
-  // NAME --body …`, `kubectl create secret … --from-literal=NAME=…`
+  // NAME --body …`, `kubectl create secret … --from-literal=NAME=…` (the look behind after the
+  // flag: before it, it was tried at every character of the text, ~1 s a MB; each span of a command line is bounded, 1,000 characters)
   {
     kind: 'secret',
     kw: ['configure', 'secret'],
-    re: /(\baws\s+configure\s+set\s+\S*(?:secret|token|key)\S*\s+|\bgh\s+secret\s+set\b[^\n|;&]*?\s(?:--body|-b)(?:\s+|=)?|(?<=\bkubectl\s+create\s+secret\b[^\n|;&]*)--from-literal=[^=\s]+=)(?!\[REDACTED)('[^'\n]*'|"[^"\n]*"|\S+)/g,
+    re: /(\baws\s+configure\s+set\s+\S{0,60}(?:secret|token|key)\S{0,60}\s+|\bgh\s+secret\s+set\b[^\n|;&]{0,1000}?\s(?:--body|-b)(?:\s+|=)?|--from-literal=(?<=\bkubectl\s+create\s+secret\b[^\n|;&]{0,1000}--from-literal=)[^=\s]+=)(?!\[REDACTED)('[^'\n]*'|"[^"\n]*"|\S+)/g,
     to: (_m, head: string, val: string) => {
       const q = val[0] === '"' || val[0] === "'" ? val[0] : '';
       return `${head}${q}${tag('secret')}${q}`;
@@ -273,7 +274,7 @@ const ruleList = (prefixed: Rule): Rule[] => [
   {
     kind: 'password',
     kw: ['smb', 'rpcclient', 'pass:'],
-    re: /(\b(?:smbclient|smbget|rpcclient)\b[^\n|;&]*?\s-U\s+[^\s%]+%|-pass(?:in|out)?\s+pass:)(?!\[REDACTED)(\S+)/g,
+    re: /(\b(?:smbclient|smbget|rpcclient)\b[^\n|;&]{0,1000}?\s-U\s+[^\s%]+%|-pass(?:in|out)?\s+pass:)(?!\[REDACTED)(\S+)/g,
     to: (_m, head: string) => `${head}${tag('password')}`,
   },
 ];
