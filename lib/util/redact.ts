@@ -112,7 +112,10 @@ function prefixedRule(table: Prefixed[]): Rule {
 }
 
 /** The rules, most specific first (a later rule never re-redacts a `[REDACTED:…]`). */
-const ruleList = (prefixed: Rule): Rule[] => [
+const ruleList = (prefixed: Rule): Rule[] => [...keyRules(prefixed), ...labelledRules(), ...commandRules()];
+
+/** Keys and tokens known by their shape. */
+const keyRules = (prefixed: Rule): Rule[] => [
   // PEM private keys: the whole block; a block cut by the excerpt's edge is removed to that edge.
   {
     kind: 'private-key',
@@ -164,6 +167,10 @@ const ruleList = (prefixed: Rule): Rule[] => [
   prefixed,
   { kind: 'jwt', kw: ['eyj'], re: /\beyJ[A-Za-z0-9_-]{6,}\.eyJ[A-Za-z0-9_-]{6,}\.[A-Za-z0-9_-]{6,}/g },
   { kind: 'jwt', kw: ['eyj'], re: /\beyJ[A-Za-z0-9_-]{6,}\.[A-Za-z0-9_-]{6,}\.[A-Za-z0-9_-]{6,}/g },
+];
+
+/** Secrets known by what labels them: a header, a scheme, a URL's user, a secret-ish name. */
+const labelledRules = (): Rule[] => [
   // Authorization headers (any scheme), then bare bearer tokens.
   {
     kind: 'authorization',
@@ -216,6 +223,10 @@ const ruleList = (prefixed: Rule): Rule[] => [
       return `${name}${op}${q}${tag(nameKind(name))}${q}`;
     },
   },
+];
+
+/** Secrets in the files and command lines that hold them: .netrc, a Docker config, cookies, commands' passwords. */
+const commandRules = (): Rule[] => [
   // A `.netrc` entry's password (`machine HOST login USER password PASS`), a Docker config's
   // `"auth"` (base64 of user:password), and cookies (`Cookie:`/`Set-Cookie:` headers: a session's).
   {
