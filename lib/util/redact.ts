@@ -9,9 +9,11 @@
 // `https://user:[REDACTED:url-password]@host`, `[REDACTED:github-token]`. Over-redacting is
 // preferred to leaking: a value after a secret-ish name goes, whatever it looks like.
 //
-// Speed: a stored prompt passes through here at index time. Two cheap tests (one case-sensitive
-// regex of the providers' prefixes, one case-insensitive of the secret-ish words) decide whether any
-// rule can match; most text fails both and is returned as it came.
+// Speed: a stored prompt passes through here at index time. One cheap test (a case-insensitive
+// pattern of every rule's words, factored by their common starts) decides whether any rule can
+// match; most text fails it and is returned as it came. Each rule then looks for its own words
+// before its pattern runs. The rules are made when the first text is redacted, not at load.
+// Every span a rule crosses is bounded, so that a line of megabytes stays linear.
 //
 // What the index stores is trusted as sanitised: an append keeps a session's earlier prompts as the
 // index stored them (sanitizeSession's `done`). So a change to what is redacted (a rule, a keyword,
@@ -98,8 +100,8 @@ const prefixedTable = (): Prefixed[] => [
 ];
 
 /**
- * One rule for all of prefixedTable's tokens, its kind told by which token matched: one look for their words and
- * one pass over the text, not one of each a rule (a rule each: ~2.4 µs a prompt in
+ * One rule for all of prefixedTable's tokens, its kind told by which token matched: one look for
+ * their words and one pass over the text, not one of each a rule (a rule each: ~2.4 µs a prompt in
  * bench/redact.mjs's mix, against ~1.8).
  */
 function prefixedRule(table: Prefixed[]): Rule {
@@ -225,7 +227,7 @@ const labelledRules = (): Rule[] => [
   },
 ];
 
-/** Secrets in the files and command lines that hold them: .netrc, a Docker config, cookies, commands' passwords. */
+/** Secrets where files and commands keep them: .netrc, a Docker config, cookies, command lines. */
 const commandRules = (): Rule[] => [
   // A `.netrc` entry's password (`machine HOST login USER password PASS`), a Docker config's
   // `"auth"` (base64 of user:password), and cookies (`Cookie:`/`Set-Cookie:` headers: a session's).
@@ -271,8 +273,10 @@ const commandRules = (): Rule[] => [
     to: (_m, head: string) => `${head}${tag('password')}`,
   },
   // Secrets set from a command line: `aws configure set aws_secret_access_key …`, `gh secret set
-  // NAME --body …`, `kubectl create secret … --from-literal=NAME=…` (the look behind after the
-  // flag: before it, it was tried at every character of the text, ~1 s a MB; each span of a command line is bounded, 1,000 characters)
+  // NAME --body …`, `kubectl create secret … --from-literal=NAME=…` (the look behind comes after
+  // the flag: before it, it was tried at every character of the text, ~1 s a MB; and every span
+  // of a command line is bounded, 1,000 characters: unbounded, a line of megabytes full of
+  // command words ran for minutes)
   {
     kind: 'secret',
     kw: ['configure', 'secret'],
@@ -399,7 +403,7 @@ interface Compiled {
   rules: Rule[];
   /** the prefilter: a rule can match only where this does */
   may: RegExp;
-  /** each rule's cheap test of the lower-cased text: its words looked for one by one, or, when many, as one factored pattern */
+  /** each rule's cheap test of the lower-cased text: its words one by one, or, when many, factored */
   ruleMay: ((low: string) => boolean)[];
 }
 
