@@ -210,7 +210,7 @@ const labelledRules = (): Rule[] => [
   {
     kind: 'secret',
     kw: ['-pass', '-token', '-secret', '-api-key'],
-    re: /(--?(?:password|passwd|token|secret|api-key)[ =])(?!\[REDACTED)(\S+)/gi,
+    re: /(--?(?:password|passwd|pass|token|secret|api-key)[ =])(?!\[REDACTED)(\S+)/gi,
     to: (_m, flag: string) => `${flag}${tag(/pass/i.test(flag) ? 'password' : /token/.test(flag) ? 'token' : 'secret')}`,
   },
   // An environment variable's name that ends in a secret-ish word after others (DB_PASS=,
