@@ -19,6 +19,7 @@ import { alive } from '../os/proc.js';
 import { runSync } from '../os/run.js';
 import type { Harness, Session } from '../types.js';
 import { addTo } from '../util/multimap.js';
+import { escapeRe } from '../util/text.js';
 
 export interface LiveHit {
   pid: number;
@@ -246,8 +247,4 @@ export function findLive(sessions: Session[], opts: LiveOptions): Map<string, Li
   if (!linux && opts.thorough) byHolders(c);
   byRegistry(c);
   return hits;
-}
-
-function escapeRe(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

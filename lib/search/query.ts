@@ -11,6 +11,7 @@
 // typed, all lower or all upper case.
 
 import { usage } from '../errors.js';
+import { escapeRe } from '../util/text.js';
 
 export interface Term {
   /** as typed (phrases with whitespace folded) */
@@ -49,8 +50,6 @@ function needlesFor(word: string): string[] {
   return [...out].filter(Boolean);
 }
 
-const escRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
 /**
  * The longest word or phrase searched for: V8 overflows its stack matching a regular expression of
  * ~20,000 literal characters (an internal error that printed the whole expression), and nobody
@@ -63,7 +62,7 @@ export function makeTerm(raw: string, phrase: boolean): Term | null {
   if (words.length === 0) return null;
   const isPhrase = phrase && words.length > 1;
   const text = words.join(' ');
-  const re = new RegExp(words.map(escRe).join('\\s+'), 'giu');
+  const re = new RegExp(words.map(escapeRe).join('\\s+'), 'giu');
   // A phrase is prefiltered on its longest word (a line holding the phrase holds that word).
   const anchor = words.reduce((a, b) => (b.length > a.length ? b : a), '');
   return { text, phrase: isPhrase, re, needles: needlesFor(anchor) };

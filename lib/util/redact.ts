@@ -22,7 +22,7 @@
 // and this prefilter, and the control characters) next to INDEX_VERSION, and fails when one changes
 // without the other.
 import type { SessionCore } from '../types.js';
-import { oneLine, safeText } from './text.js';
+import { escapeRe, oneLine, safeText } from './text.js';
 
 /** `[REDACTED:<kind>]` */
 export const redacted = (kind: string): string => `[REDACTED:${kind}]`;
@@ -112,9 +112,6 @@ function prefixedRule(table: Prefixed[]): Rule {
     to: (...m: string[]) => tag(table[m.slice(1, table.length + 1).findIndex((g) => g !== undefined)]?.[0] ?? 'token'),
   };
 }
-
-/** The rules, most specific first (a later rule never re-redacts a `[REDACTED:…]`). */
-const ruleList = (prefixed: Rule): Rule[] => [...keyRules(prefixed), ...labelledRules(), ...commandRules()];
 
 /** Keys and tokens known by their shape. */
 const keyRules = (prefixed: Rule): Rule[] => [
@@ -350,20 +347,7 @@ const KEYWORDS = [
   'bearer',
   'basic',
   'sharedaccess',
-  // (the commands whose passwords are given on their command lines, .netrc, a Docker config, cookies)
-  'machine',
-  '"auth"',
-  'cookie',
-  'curl',
-  'mysql',
-  'mariadb',
-  'login',
-  'mongo',
-  'redis-cli',
-  'ssh-keygen',
-  'smb',
-  'rpcclient',
-  'configure',
+  // (and, made with the rules, the words of commandRules and prefixedTable: secretRules)
 ];
 
 /**
@@ -372,7 +356,6 @@ const KEYWORDS = [
  * factored one is ~1.2 µs a prompt of prose where the flat one was ~1.4 (bench/redact.mjs).
  */
 function factored(words: readonly string[]): string {
-  const esc = (c: string) => c.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
   // (sorted, the words with a common start lie together: each group is cut at the next character)
   const sorted = [...new Set(words)].sort();
   const emit = (ws: string[], at: number): string => {
@@ -383,7 +366,7 @@ function factored(words: readonly string[]): string {
       const c = ws[i][at];
       let j = i + 1;
       while (j < ws.length && ws[j][at] === c) j++;
-      alts.push(esc(c) + emit(ws.slice(i, j), at + 1));
+      alts.push(escapeRe(c) + emit(ws.slice(i, j), at + 1));
       i = j;
     }
     return alts.length === 1 ? alts[0] : `(?:${alts.join('|')})`;
@@ -412,11 +395,18 @@ let made: Compiled | null = null;
 export function secretRules(): Compiled {
   if (made) return made;
   const prefixed = prefixedTable();
-  const rules = ruleList(prefixedRule(prefixed));
+  const commands = commandRules();
+  // (most specific first: a later rule never re-redacts a `[REDACTED:…]`)
+  const rules = [...keyRules(prefixedRule(prefixed)), ...labelledRules(), ...commands];
   const may = new RegExp(
     [
-      // (prefixedTable's words too, but two too common as words: looked for as patterns below)
-      factored([...KEYWORDS, ...prefixed.flatMap(([, kw]) => kw).filter((k) => k !== 're_' && k !== 'pat')]),
+      // (the command rules' words and prefixedTable's too, but two of those too common as words:
+      // looked for as patterns below)
+      factored([
+        ...KEYWORDS,
+        ...commands.flatMap((r) => r.kw),
+        ...prefixed.flatMap(([, kw]) => kw).filter((k) => k !== 're_' && k !== 'pat'),
+      ]),
       ':\\/\\/[^\\s/@]+:[^\\s/@]*@',
       'sk[0-9a-f]{32}',
       // (`re_` in snake_case names, `pat` in `path`)
@@ -428,7 +418,7 @@ export function secretRules(): Compiled {
   const ruleMay = rules.map((r) => {
     if (r.kw.length <= 4) return (low: string) => r.kw.some((k) => low.includes(k));
     // (flat: this runs only on text the prefilter let through, and is made on every first use)
-    const re = new RegExp(r.kw.map((k) => k.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|'));
+    const re = new RegExp(r.kw.map(escapeRe).join('|'));
     return (low: string) => re.test(low);
   });
   made = { prefixed, rules, may, ruleMay };

@@ -185,3 +185,6 @@ export function fitWidth(s: string, w: number): string {
 export function byBytes(a: string, b: string): number {
   return a === b ? 0 : Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
 }
+
+/** `s` as a regular expression matches it, every character literal (for `new RegExp`, `u` flag or not). */
+export const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
