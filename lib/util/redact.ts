@@ -45,6 +45,12 @@ const SECRET_NAME =
 const nameKind = (name: string): string =>
   /pass|pwd/i.test(name) ? 'password' : /token/i.test(name) ? 'token' : /key/i.test(name) ? 'api-key' : 'secret';
 
+/** `tagged` in the quotes `val` had, if it had any (a quoted secret stays quoted). */
+const quoted = (val: string, tagged: string): string => {
+  const q = val[0] === '"' || val[0] === "'" ? val[0] : '';
+  return `${q}${tagged}${q}`;
+};
+
 /**
  * More providers' tokens, each known by its prefix alone (a key pasted into a prompt bare, or after
  * a name that is not secret-ish, `export GROQ=gsk_…`): model providers, databases and hosting,
@@ -199,10 +205,7 @@ const labelledRules = (): Rule[] => [
       `(${SECRET_NAME}["']?)(\\s*(?::|=|:=|=>)\\s*)(?!\\[REDACTED|(?:bearer|basic)\\s)("[^"\\n]*"|'[^'\\n]*'|[^\\s"',;&)}\\]]+)`,
       'gi',
     ),
-    to: (_m, name: string, op: string, val: string) => {
-      const q = val[0] === '"' || val[0] === "'" ? val[0] : '';
-      return `${name}${op}${q}${tag(nameKind(name))}${q}`;
-    },
+    to: (_m, name: string, op: string, val: string) => `${name}${op}${quoted(val, tag(nameKind(name)))}`,
   },
   {
     kind: 'secret',
@@ -217,10 +220,7 @@ const labelledRules = (): Rule[] => [
     kind: 'secret',
     kw: ['_key', '_pass', '_secret', '_token', '_pwd', '_credential'],
     re: /\b((?:[A-Z0-9]+_)+(?:KEY|KEY_BASE|PASS|PWD|SECRET|TOKEN|CREDENTIALS?)["']?)(\s*(?::|=|:=|=>)\s*)(?!\[REDACTED|(?:bearer|basic)\s)("[^"\n]*"|'[^'\n]*'|[^\s"',;&)}\]]+)/g,
-    to: (_m, name: string, op: string, val: string) => {
-      const q = val[0] === '"' || val[0] === "'" ? val[0] : '';
-      return `${name}${op}${q}${tag(nameKind(name))}${q}`;
-    },
+    to: (_m, name: string, op: string, val: string) => `${name}${op}${quoted(val, tag(nameKind(name)))}`,
   },
 ];
 
@@ -278,10 +278,7 @@ const commandRules = (): Rule[] => [
     kind: 'secret',
     kw: ['configure', 'secret'],
     re: /(\baws\s+configure\s+set\s+\S{0,60}(?:secret|token|key)\S{0,60}\s+|\bgh\s+secret\s+set\b[^\n|;&]{0,1000}?\s(?:--body|-b)(?:\s+|=)?|--from-literal=(?<=\bkubectl\s+create\s+secret\b[^\n|;&]{0,1000}--from-literal=)[^=\s]+=)(?!\[REDACTED)('[^'\n]*'|"[^"\n]*"|\S+)/g,
-    to: (_m, head: string, val: string) => {
-      const q = val[0] === '"' || val[0] === "'" ? val[0] : '';
-      return `${head}${q}${tag('secret')}${q}`;
-    },
+    to: (_m, head: string, val: string) => `${head}${quoted(val, tag('secret'))}`,
   },
   {
     kind: 'password',
