@@ -196,9 +196,9 @@ describe('one query, one session, everywhere', () => {
     expect(c.argv.join(' ')).toContain(byName('astro').id);
   });
 
-  it('TAB on a word offers the sessions it names, best first', () => {
-    for (const { q, want } of QUERIES.filter((x) => !x.q.includes(' '))) {
-      const r = run(home, ['__complete', '--', q]);
+  it('TAB on a word, or on the last of several, offers the sessions they name, best first', () => {
+    for (const { q, want } of QUERIES.filter((x) => !x.q.includes('"'))) {
+      const r = run(home, ['__complete', '--', ...q.split(' ')]);
       expect(r.code, r.stderr).toBe(0);
       const first = r.stdout.split('\n')[0].split('\t')[0];
       expect(byName(want).id.startsWith(first), `${q}: ${r.stdout}`).toBe(true);

@@ -64,10 +64,24 @@ describe('resume __complete', () => {
     expect(comp('nothing-like-this').stdout).toBe('');
   });
 
-  it('offers nothing once a bare word is on the line, or after --', () => {
+  it('a word after others offers the sessions every word names; the chosen id then stands for the word under the cursor', () => {
+    expect(values(comp('dotfiles', 'fish').stdout)).toEqual(['22222222']);
+    expect(values(comp('dotfiles', 'zs').stdout)).toEqual(['11111111']);
+    expect(values(comp('show', 'dotfiles', 'ZSH').stdout)).toEqual(['11111111']);
+    expect(values(comp('-a', 'resolve', 'fix', 'dotf').stdout)).toEqual(['11111111']);
+    expect(values(comp('--harness', 'claude', 'dotfiles', 'f').stdout)).toEqual(['22222222', '11111111']);
+    // the line TAB leaves names that session
+    const r = run(home, ['resolve', 'dotfiles', '22222222']);
+    expect(r.stdout.trim()).toBe(`claude:${uid('22222222')}`);
+  });
+
+  it('offers nothing after a word and a space, for words no session holds together, or after --', () => {
     for (const words of [
       ['abcd1111', ''],
+      ['dotfiles', ''],
       ['dotfiles', 'ab'],
+      ['deploy', 'zshrc'],
+      ['init', 'zsh', 'b'],
       ['--', ''],
       ['abcd1111', '--', '-'],
     ]) {
@@ -182,10 +196,12 @@ describe.each([false, true])('zsh completion (zsh-autosuggestions loaded: %s)', 
     expect(zshType(home, 'resume abcd1\t', { autosuggest }).buffer).toBe('resume abcd1111 ');
   });
 
-  it.skipIf(skip)('nothing is offered for a second word', () => {
+  it.skipIf(skip)('nothing is offered after a word and a space; a second word narrows by both', () => {
     const z = zshType(home, 'resume abcd1111 \t', { autosuggest });
     expect(z.buffer).toBe('resume abcd1111 ');
     expect(listed(z.screen)).toEqual([]);
+    expect(zshType(home, 'resume dotfiles fis\t', { autosuggest }).buffer).toBe('resume dotfiles 22222222 ');
+    expect(zshType(home, 'resume dotfiles i\t\t', { autosuggest }).buffer).toBe('resume dotfiles 11111111');
   });
 
   it.skipIf(skip)('--dir and --cd complete directories (the options the command table says take one)', () => {
@@ -205,11 +221,16 @@ describe('zsh-autosuggestions (completion strategy)', { timeout: 120_000 }, () =
   const home = claudeHome(SESSIONS);
   const autosuggest = true;
 
-  it.skipIf(skip)('zsh-autosuggestions suggests the newest id for the first word and nothing for a second', { timeout: 90000 }, () => {
-    expect(zshType(home, 'resume ', { autosuggest }).suggestion).toBe('abcd2222');
-    expect(zshType(home, 'resume abcd1111 ', { autosuggest }).suggestion).toBe('');
-    expect(zshType(home, 'resume abcd1111 a', { autosuggest }).suggestion).toBe('');
-  });
+  it.skipIf(skip)(
+    'zsh-autosuggestions suggests the newest id for the first word and nothing after a word and a space',
+    { timeout: 90000 },
+    () => {
+      expect(zshType(home, 'resume ', { autosuggest }).suggestion).toBe('abcd2222');
+      expect(zshType(home, 'resume abcd1111 ', { autosuggest }).suggestion).toBe('');
+      // a second word offers what both words name (here the same session again), as TAB does
+      expect(zshType(home, 'resume abcd1111 a', { autosuggest }).suggestion).toBe('bcd1111');
+    },
+  );
 });
 
 // ---- fzf-tab ---------------------------------------------------------------------------------
@@ -363,6 +384,29 @@ describe('bash completion (tmux)', { timeout: 120_000 }, () => {
     },
   );
 
+  it.skipIf(skip)('a second word narrows by both: one match is inserted in place of the word under the cursor', async () => {
+    await withBash(async (t) => {
+      t.send('-l', 'resume dotfiles fis');
+      t.send('Tab');
+      await t.until(() => t.line() === '$ resume dotfiles 22222222', 'the id on the line, the first word kept');
+    });
+  });
+
+  it.skipIf(skip)('several sessions that both words name open the picker with both as its query', async () => {
+    await withBash(async (t) => {
+      t.send('-l', 'resume dotfiles i');
+      t.send('Tab');
+      const s = await t.until(
+        (x) => /22222222 .*\n(.*\n)*.*11111111 /.test(x) && /2 of 5 sessions match/.test(x),
+        'the picker over the two',
+      );
+      expect(s).toMatch(/> dotfiles i/);
+      t.send('Down');
+      t.send('Enter');
+      await t.until(() => t.line() === `$ resume dotfiles ${uid('11111111')}`, 'the chosen id in place of the word');
+    });
+  });
+
   it.skipIf(skip)("the options before the word choose the picker's sessions too: --demo opens the demo", async () => {
     await withBash(async (t) => {
       t.send('-l', 'resume --demo webh');
@@ -400,7 +444,7 @@ describe('bash completion (tmux)', { timeout: 120_000 }, () => {
   });
 
   it.skipIf(skip)(
-    "values are listed in the binary's order (nosort), nothing is offered for a second word, --dir takes directories",
+    "values are listed in the binary's order (nosort), nothing is offered after a word and a space, --dir takes directories",
     async () => {
       await withBash(async (t) => {
         t.send('-l', 'resume init ');
@@ -463,8 +507,10 @@ describe('fish completion', { timeout: 120_000 }, () => {
     expect(values(complete('resume abcd'))).toEqual(['abcd2222', 'abcd1111']);
   });
 
-  it.skipIf(needs('fish'))('nothing for a second word; options and values complete', () => {
+  it.skipIf(needs('fish'))('nothing after a word and a space; a second word narrows by both; options and values complete', () => {
     expect(complete('resume abcd1111 ')).toBe('');
+    expect(values(complete('resume dotfiles fis'))).toEqual(['22222222']);
+    expect(values(complete('resume dotfiles i'))).toEqual(['22222222', '11111111']);
     expect(values(complete('resume --harn'))).toEqual(['--harness']);
     expect(values(complete('resume init '))).toEqual(['zsh', 'bash', 'fish']);
     fs.mkdirSync(path.join(home, 'projA'), { recursive: true });

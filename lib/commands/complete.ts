@@ -4,8 +4,10 @@
 // cursor (empty when the cursor follows a space). One row per candidate, `<value>\t<description>`;
 // for sessions `<id>\t<display>`, newest first. The session word narrows by id when it is the start
 // of an id, otherwise by text with the same rule as `resume WORDS` (every word in the directory,
-// title, prompts, branch, harness or id). `resume` takes one session, so once a bare word is on the
-// line nothing more is offered (and zsh-autosuggestions' completion strategy suggests nothing).
+// title, prompts, branch, harness or id). A query of several words (`resume rss bl<TAB>`) offers the
+// sessions all of them name, and the chosen id takes the place of the word under the cursor
+// (`resume rss e5655697` names the same session). After a word and a space nothing is offered (the
+// query may be whole; zsh-autosuggestions' completion strategy then suggests nothing).
 import type { App } from '../app.js';
 import { makeApp } from '../app.js';
 import { printCandidates } from '../index/rowbin.js';
@@ -24,6 +26,8 @@ import { type Call, type Cmd, commandNamed, type Opt, ROOT, type Values } from '
 
 interface SessionCandidatesOptions {
   home: string;
+  /** the query's words before the word under the cursor (SessionWord.before) */
+  before?: string[];
   now?: number;
   filters?: Filters;
   shorts?: Map<string, string>;
@@ -36,15 +40,15 @@ interface SessionCandidatesOptions {
  * short ids when `all` is not every session (lib/index/holding.ts: the sessions that may match).
  */
 export function sessionCandidates(word: string, all: Session[], o: SessionCandidatesOptions): Candidate[] {
-  const { home, now = Date.now(), filters = {}, shorts = shortIds(all), prompts } = o;
+  const { home, now = Date.now(), filters = {}, shorts = shortIds(all), prompts, before = [] } = o;
   const shown = applyFilters(all, filters);
   const low = word.toLowerCase();
   let hits: Session[];
   if (word === '') hits = shown;
   else {
-    hits = shown.filter((s) => s.id.toLowerCase().startsWith(low));
+    hits = before.length ? [] : shown.filter((s) => s.id.toLowerCase().startsWith(low));
     if (hits.length === 0) {
-      const r = resolve([word], shown, { home, prompts });
+      const r = resolve([...before, word], shown, { home, prompts });
       hits = r.kind === 'one' ? [r.session] : r.kind === 'none' ? [] : r.candidates;
     }
   }
@@ -84,6 +88,8 @@ function promptShowing(word: string, prompts: SessionCandidatesOptions['prompts'
 /** The session word to complete (the word under the cursor where a QUERY goes), with the filters on the line. */
 export interface SessionWord {
   word: string;
+  /** the query's words already on the line, before it */
+  before: string[];
   filters: Filters;
 }
 
@@ -95,7 +101,7 @@ export interface SessionWord {
  */
 export async function printWordCandidates(
   app: App,
-  { word, filters: f }: SessionWord,
+  { word, before, filters: f }: SessionWord,
   write: (b: string | Buffer) => void,
   now = Date.now(),
 ): Promise<void> {
@@ -107,17 +113,18 @@ export async function printWordCandidates(
     ...(kept ? { rowsOut: { all: false, now, write, candidates: true } } : {}),
   });
   if ('printed' in got && got.printed) return;
-  if ('bin' in got && printCandidates(got.bin, word, f, { readNames: got.names, now, write, tape: got.tape })) {
+  if (!before.length && 'bin' in got && printCandidates(got.bin, word, f, { readNames: got.names, now, write, tape: got.tape })) {
     got.keep?.();
     return;
   }
   // a word: the sessions it may name, as `resume WORDS` finds them (find.ts namedBy), every prompt
   // looked in (the listing keeps the first and last only); a path, by its sessions' own
-  const n = await namedBy(app, [word]);
+  const n = await namedBy(app, [...before, word]);
   write(
     candidateLines(
       sessionCandidates(word, n.sessions, {
         home: app.ctx.home,
+        before,
         now,
         filters: f,
         shorts: n.shorts,
@@ -186,7 +193,8 @@ function filtersGiven(given: Map<string, string | true>, home: string): Filters 
 /** Where the words before the cursor leave the line: the command, bare words, an option awaiting its value. */
 interface Walk {
   cmd: Cmd;
-  bare: number;
+  /** the words that are neither the subcommand nor options or their values */
+  bare: string[];
   pending: Opt | undefined;
   /** options already on the line (long name → value, or true), to narrow the sessions offered */
   given: Map<string, string | true>;
@@ -194,7 +202,7 @@ interface Walk {
 
 /** Walk the words before the cursor: options (and their values), the subcommand, bare words. */
 function walkWords(before: string[]): Walk {
-  const walk: Walk = { cmd: ROOT, bare: 0, pending: undefined, given: new Map() };
+  const walk: Walk = { cmd: ROOT, bare: [], pending: undefined, given: new Map() };
   let prev: string | undefined;
   for (const w of before) {
     const last = prev;
@@ -213,14 +221,14 @@ function walkWords(before: string[]): Walk {
       optionWord(walk, w);
       continue;
     }
-    if (walk.cmd === ROOT && walk.bare === 0) {
+    if (walk.cmd === ROOT && walk.bare.length === 0) {
       const sub = commandNamed(w);
       if (sub) {
         walk.cmd = sub;
         continue;
       }
     }
-    walk.bare++;
+    walk.bare.push(w);
   }
   return walk;
 }
@@ -252,10 +260,24 @@ export async function candidates(app: App, words: string[]): Promise<{ app: App;
   }
   // (--demo is one of the program's options: lib/commands/table.ts)
   if (cur.startsWith('-')) return { app, found: optionRows(cmd, cur) };
-  if (bare > 0) return { app, found: [] };
   const arg = cmd.args?.[0];
-  if (arg?.values === 'sessions') return { app, found: { word: cur, filters: filtersGiven(given, app.ctx.home) } };
+  // a word after the query's words: a query takes several (`<query...>`), a word and a space may end it
+  if (bare.length > 0 && (cur === '' || arg?.values !== 'sessions' || !arg.name.includes('...'))) return { app, found: [] };
+  if (arg?.values === 'sessions') return { app, found: { word: cur, before: bare, filters: filtersGiven(given, app.ctx.home) } };
   return { app, found: valuesFor(arg?.values, cur) };
+}
+
+/**
+ * The query and filters of a command line's words (as `__complete` takes them, the word under the
+ * cursor last): `__pick --words`, which bash's TAB opens on several sessions, so the picker starts
+ * on what was typed, every word of the query and the filters.
+ */
+export function lineQuery(app: App, words: string[]): { app: App; query: string[]; filters: Filters } {
+  const cut = words.indexOf('--');
+  const line = cut < 0 ? words : words.slice(0, cut);
+  const on = line.includes('--demo') && !app.demo ? makeApp({ demo: true, env: process.env, distDir: app.distDir }) : app;
+  const { bare, given } = walkWords(line.filter((w) => w !== '--demo' && w !== ''));
+  return { app: on, query: bare, filters: filtersGiven(given, on.ctx.home) };
 }
 
 /** `resume __complete -- WORDS...` (the lean path runs it too: lib/fast-rows.ts). */

@@ -281,7 +281,13 @@ export const ROOT: Cmd = {
       hidden: true,
       description: 'pick a session in fzf and print its id',
       args: [{ name: '[query...]', help: 'the initial query' }],
-      options: FILTERS,
+      options: [
+        ...FILTERS,
+        {
+          long: '--words',
+          help: "the arguments are a command line's words after resume, as __complete takes them: the query is its words, the filters its filters",
+        },
+      ],
       run: () => import('./pick.js').then((m) => m.run),
     },
     {

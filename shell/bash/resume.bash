@@ -62,22 +62,10 @@ __resume_complete() {
     COMPREPLY=("${vals[@]}")
     return 0
   fi
-  # The options that chose the candidates choose the picker's sessions too (--demo, --all, a
-  # harness or directory filter). fzf draws on the terminal (stderr); a cancel (exit 130) inserts
-  # nothing, the word stays as typed.
-  local -a pass=()
-  local i
-  for ((i = 0; i < ${#args[@]}; i++)); do
-    case ${args[i]} in
-      --demo | -a | --all | --harness=* | --dir=*) pass+=("${args[i]}") ;;
-      --harness | --dir) pass+=("${args[i]}" "${args[i + 1]}") && ((i++)) ;;
-    esac
-  done
-  if [[ -n $cur ]]; then
-    pick=$("$__resume_bin" "${pass[@]}" __pick "$cur")
-  else
-    pick=$("$__resume_bin" "${pass[@]}" __pick)
-  fi
+  # Several sessions: the picker opens on the line as typed (`__pick --words`: the query's words, and
+  # the options that chose the candidates, --demo, --all, a harness or directory filter). fzf draws
+  # on the terminal (stderr); a cancel (exit 130) inserts nothing, the word stays as typed.
+  pick=$("$__resume_bin" __pick --words -- "${args[@]}" "$cur")
   [[ -n $pick ]] && COMPREPLY=("$pick")
   # fzf drew over the prompt: ask the terminal for a status report, whose reply (\e[0n) is bound
   # to redraw-current-line below, so readline redraws the line before inserting the choice.
