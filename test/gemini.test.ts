@@ -234,9 +234,15 @@ describe('gemini chats', () => {
     // the parent was typed into (its prompt seconds after its start: a person's session, listed)
     chat(dir, 'session-2026-03-01T10-00-a1b2c3d4.jsonl', jsonl(metaLine(), userMsg('u1', 'delegate', '2026-03-01T10:00:08.000Z')));
     const child = 'c0c0c0c0-0000-4000-8000-000000000001';
-    chat(dir, `${SID}/${child}.jsonl`, jsonl(metaLine(child, { kind: 'subagent' }), userMsg('t', 'subtask', '2026-03-01T10:00:09.000Z')));
+    // (its summary, as Gemini writes it, is the result it handed back: it is named by its task)
+    const result = { $set: { summary: '{\n  "response": "It checks the header, then the token."\n}' } };
+    chat(
+      dir,
+      `${SID}/${child}.jsonl`,
+      jsonl(metaLine(child, { kind: 'subagent' }), userMsg('t', 'subtask', '2026-03-01T10:00:09.000Z'), result),
+    );
     const list = lsJson(home);
-    expect(byId(list, child)).toMatchObject({ hidden: true, hiddenReason: 'subagent', parent: SID, cwd: '/w/proj' });
+    expect(byId(list, child)).toMatchObject({ hidden: true, hiddenReason: 'subagent', parent: SID, cwd: '/w/proj', title: 'subtask' });
     expect(lsJson(home, {}, []).map((s) => s.id)).toEqual([SID]);
   });
 

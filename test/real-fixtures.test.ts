@@ -185,9 +185,12 @@ for (const set of sets) {
           !!r.forkedFrom &&
           (r.titleCopiedFromParent || /\(fork #\d+\)$/.test(r.title ?? '') || (r.title != null && r.title === parentTitle));
         // Gemini's title is the summary it writes into the session (`$set.summary`), which its
-        // picker shows; the manifest records no title for those sessions.
+        // picker shows; the manifest records no title for those sessions. A subagent's summary is
+        // the result it handed back: it is named by its task.
         // (a session with neither, such as Droid's empty stub, has none)
-        const title = copied ? own[0] : (r.title ?? (client === 'gemini' ? geminiSummary(s.file) : null) ?? own[0] ?? null);
+        const title = copied
+          ? own[0]
+          : (r.title ?? (client === 'gemini' && r.mode !== 'subagent' ? geminiSummary(s.file) : null) ?? own[0] ?? null);
         expect(unquote(client, s.title)).toBe(title);
         // found in the harness's default store: no variable to set
         expect(s.resume).toEqual({ cwd: r.cwd, argv: argvFor(client, r.id, s.file) });

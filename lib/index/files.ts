@@ -21,9 +21,10 @@ import { cacheDir } from '../util/paths.js';
  * finds a harness's files by name without reading their rows; 32: states kept without their
  * prompts, Claude Code's keeping its first 50 as read; 33: the search's group map;
  * 34: a piece's file told by its id;
- * 35: the directory listings in the database, no longer dirs.json).
+ * 35: the directory listings in the database, no longer dirs.json; 36: more secrets redacted;
+ * 37: a Gemini subagent named by its task, not by the result it handed back).
  */
-export const INDEX_VERSION = 36;
+export const INDEX_VERSION = 37;
 
 export interface IndexFiles {
   dir: string;

@@ -439,7 +439,8 @@ export const gemini: Adapter<GeminiState, 'gemini'> = {
         harness: 'gemini',
         id: st.id,
         cwd: null, // resolved in finish from .project_root / projects.json
-        title: st.summary ? promptText(st.summary) : first,
+        // (a subagent's `summary` is the result it handed back, often JSON: its task names it better)
+        title: st.summary && !sub ? promptText(st.summary) : first,
         firstPrompt: first,
         lastPrompt: last,
         allPrompts: all,
