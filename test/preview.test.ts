@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { pagerEnv } from '../lib/present/pager.js';
 import { BIN, envFor, jsonl, needs, run, tempHome, write } from './helpers.js';
 import { claudeLine, piSession } from './launch-helpers.js';
 
@@ -216,6 +217,17 @@ describe('the transcript for the pager', () => {
       expect(i, `'${want}' after offset ${at} in:\n${o}`).toBeGreaterThanOrEqual(0);
       at = i + want.length;
     }
+  });
+});
+
+describe("the pager's environment", () => {
+  it('tells less the text is UTF-8 when the locale does not, and leaves a charset given alone', () => {
+    expect(pagerEnv({ PATH: '/bin' })).toEqual({ PATH: '/bin', LESSCHARSET: 'utf-8' });
+    expect(pagerEnv({ LANG: 'C' }).LESSCHARSET).toBe('utf-8');
+    expect(pagerEnv({ LANG: 'C.UTF-8', LC_ALL: 'POSIX' }).LESSCHARSET).toBe('utf-8');
+    for (const env of [{ LANG: 'en_US.UTF-8' }, { LC_CTYPE: 'de_DE.utf8' }, { LC_ALL: 'C.UTF-8', LANG: 'C' }])
+      expect(pagerEnv(env)).toBe(env);
+    for (const env of [{ LESSCHARSET: 'latin1' }, { LESSCHARDEF: '8bcccbcc18b95.b' }]) expect(pagerEnv(env)).toBe(env);
   });
 });
 
