@@ -389,6 +389,11 @@ describe('bash completion (tmux)', { timeout: 120_000 }, () => {
       t.send('-l', 'resume dotfiles fis');
       t.send('Tab');
       await t.until(() => t.line() === '$ resume dotfiles 22222222', 'the id on the line, the first word kept');
+      // words as typed with quotes or a backslash are the words bash will pass ('fix the', z\sh)
+      t.send('C-u');
+      t.send('-l', "resume 'fix the' z\\s");
+      t.send('Tab');
+      await t.until(() => t.line() === "$ resume 'fix the' 11111111", 'the quoted words kept, the id on the line');
     });
   });
 

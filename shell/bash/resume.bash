@@ -30,12 +30,45 @@ resume() {
   return "$__resume_rc"
 }
 
+# A word as bash will pass it to the command, in REPLY: COMP_WORDS keep the quotes and backslashes
+# typed (`'my app'`, `my\ app`), which the binary would take for part of the word. A quote not
+# closed yet (the word being typed) is taken as closed at its end.
+__resume_unquoted() {
+  local w=$1 c q='' i
+  REPLY=''
+  for ((i = 0; i < ${#w}; i++)); do
+    c=${w:i:1}
+    if [[ $q == "'" ]]; then
+      [[ $c == "'" ]] && q='' || REPLY+=$c
+    elif [[ $c == "\\" && $q == '"' ]]; then
+      # in double quotes a backslash escapes only $ ` " \ (and is kept before anything else)
+      case ${w:i+1:1} in
+        '$' | '`' | '"' | "\\") REPLY+=${w:i+1:1} && ((i++)) ;;
+        *) REPLY+=$c ;;
+      esac
+    elif [[ $c == "\\" ]]; then
+      REPLY+=${w:i+1:1} && ((i++))
+    elif [[ $c == "$q" ]]; then
+      q=''
+    elif [[ -z $q && ($c == "'" || $c == '"') ]]; then
+      q=$c
+    else
+      REPLY+=$c
+    fi
+  done
+}
+
 # Completion: one candidate is inserted; several sessions open the picker (`resume __pick`) and
 # its choice is inserted; several options or values are listed as usual.
 __resume_complete() {
-  local cur=${COMP_WORDS[COMP_CWORD]} prev='' row pick
-  local -a args=() vals=()
+  local cur=${COMP_WORDS[COMP_CWORD]} prev='' row pick w
+  local -a args=() vals=() words=()
   ((COMP_CWORD > 1)) && args=("${COMP_WORDS[@]:1:COMP_CWORD-1}") && prev=${COMP_WORDS[COMP_CWORD - 1]}
+  # (the words as the binary will see them, for __complete and __pick)
+  for w in "${args[@]}" "$cur"; do
+    __resume_unquoted "$w"
+    words+=("$REPLY")
+  done
   COMPREPLY=()
   # an option whose value is a directory, or `ls`'s argument (__resume_dir_opts: the command table's, in the header)
   if ((COMP_CWORD > 1)) && [[ $cur != -* && " ${__resume_dir_opts[*]} " == *" $prev "* ]]; then
@@ -45,7 +78,7 @@ __resume_complete() {
   fi
   while IFS= read -r row; do
     [[ -n $row ]] && vals+=("${row%%$'\t'*}")
-  done < <("$__resume_bin" __complete -- "${args[@]}" "$cur" 2>/dev/null)
+  done < <("$__resume_bin" __complete -- "${words[@]}" 2>/dev/null)
   # no session there: a word that is a path completes as a directory (`../bl` → `../blog/`)
   if ((${#vals[@]} == 0)) && [[ $cur == . || $cur == .. || $cur == ./* || $cur == ../* || $cur == /* || $cur == '~'* ]]; then
     compopt -o filenames 2>/dev/null
@@ -65,7 +98,7 @@ __resume_complete() {
   # Several sessions: the picker opens on the line as typed (`__pick --words`: the query's words, and
   # the options that chose the candidates, --demo, --all, a harness or directory filter). fzf draws
   # on the terminal (stderr); a cancel (exit 130) inserts nothing, the word stays as typed.
-  pick=$("$__resume_bin" __pick --words -- "${args[@]}" "$cur")
+  pick=$("$__resume_bin" __pick --words -- "${words[@]}")
   [[ -n $pick ]] && COMPREPLY=("$pick")
   # fzf drew over the prompt: ask the terminal for a status report, whose reply (\e[0n) is bound
   # to redraw-current-line below, so readline redraws the line before inserting the choice.
