@@ -4,7 +4,7 @@
 // the left (`…/acme/webshop`, its last parts are what tells projects apart) and the branch column is
 // left out when there is no room for it (the preview shows it). Lines never need fzf to scroll them
 // sideways (the picker runs fzf with --no-hscroll), so the id and harness stay in view.
-import { ageColumn, harnessColor } from '../lib/output.js';
+import { ageColumn, harnessColor, TITLE_MIN } from '../lib/output.js';
 import { fold, type Term } from '../lib/select/rank.js';
 import { DIM, MATCH, RESET } from '../lib/util/color.js';
 import { cut, cutDir, width } from '../lib/util/text.js';
@@ -18,8 +18,6 @@ export const PREVIEW_MIN = 70;
 /** fzf's gutter left of each line (pointer and marker) and a column kept free on the right (scrollbar). */
 const GUTTER = 3;
 const GAP = 2;
-/** The title keeps at least this many columns before the branch column is given any (30 is the least it gets at 80). */
-const TITLE_MIN = 36;
 const CAP = { short: 12, age: 4, harness: 8, dir: 40, branch: 24 } as const;
 
 /** The preview window flag that matches listWidth's rule (fzf >= 0.31: the alternative layout). */

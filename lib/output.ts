@@ -248,6 +248,8 @@ export const TABLE_HEADER = {
   title: 'TITLE',
 } as const;
 const NARROW_PROMPTS = '#';
+/** The title keeps at least this many columns before a branch column is given any (the picker's rule too: fzf/layout.ts). */
+export const TITLE_MIN = 36;
 const WIDE_REST = 60;
 
 /**
@@ -290,10 +292,14 @@ export function table(list: LsRow[], home: string, now: number, cols: number, co
   const wide = cols - (wShort + wAge + wH + Math.max(wP, H0.prompts.length) + wB + 6 * 2) >= WIDE_REST;
   const H = wide ? H0 : { ...H0, prompts: NARROW_PROMPTS };
   wP = Math.max(H.prompts.length, wP);
-  const fixed = wShort + wAge + wH + wP + wB + 6 * 2;
+  const fixed = wShort + wAge + wH + wP + 5 * 2;
   const rest = Math.max(20, cols - fixed);
   const wDir = Math.max(H.dir.length, Math.min(wDirAll, 60, Math.max(12, Math.floor(rest * 0.4))));
-  const wTitle = Math.max(8, rest - wDir);
+  // the branch, as in the picker: only where the title keeps TITLE_MIN columns, and with 8 or more
+  // (its header's width at least); the title takes the rest
+  const room = rest - wDir - 2 - TITLE_MIN;
+  if (wB > 0) wB = room >= Math.min(wB, 8) ? Math.max(H.branch.length, Math.min(wB, room)) : 0;
+  const wTitle = Math.max(8, rest - wDir - (wB > 0 ? wB + 2 : 0));
   const names = [
     fitWidth(H.short, wShort),
     fitWidth(H.age, wAge),
