@@ -78,6 +78,8 @@ const SAMPLES: [string, string, string][] = [
   ['password', 'smbclient //host/share -U bob%pa55word', 'pa55word'],
   ['password', 'openssl enc -aes256 -pass pass:pa55word -in x', 'pa55word'],
   ['password', 'ssh-keygen -t ed25519 -N pa55word', 'pa55word'],
+  ['password', 'htpasswd -bc /etc/nginx/.htpasswd admin pa55word && nginx -s reload', 'pa55word'],
+  ['password', 'htpasswd -nbB -C 12 admin "pa55 word"', 'pa55'],
   // secrets set from a command line
   ['secret', j('aws configure set aws_secret_access_key ', A40), A40],
   ['secret', 'gh secret set NPM_TOKEN --body pa55word', 'pa55word'],
@@ -132,6 +134,12 @@ const SAMPLES: [string, string, string][] = [
   ['resend-key', j('re', '_', R(8), '_', R(30)), R(24)],
   ['telegram-token', j('bot 1234567890', ':AA', R(33)), R(33)],
   ['discord-webhook', j('https://discord.com/api/webhooks/', '123456789012345678/', R(68)), R(40)],
+  [
+    'teams-webhook',
+    j('https://acme.webhook.office.com/webhookb2/', HEX(8), '-1111-2222-3333-', HEX(12), '@', HEX(8), '/IncomingWebhook/', HEX(32), '/x'),
+    HEX(32),
+  ],
+  ['teams-webhook', j('https://outlook.office.com/webhook/', HEX(8), '-1111-2222-3333-', HEX(12), '/IncomingWebhook/', HEX(32)), HEX(32)],
   ['firebase-key', j('AAAA', R(7), ':APA91b', R(134)), R(100)],
   ['mapbox-token', j('sk', '.eyJ', R(40), '.', R(22)), R(40)],
 ];
@@ -158,6 +166,7 @@ const NEAR_MISSES = [
   // secret-ish words that name no secret, and command lines without a password
   'MAX_TOKENS=4096 and TOKEN_LIMIT=9; sort_key=name, primary_key=True',
   "ssh-keygen -t ed25519 -N '' -f key; mysql -u root -p shop",
+  'htpasswd -c .htpasswd admin; htpasswd -D .htpasswd bob; htpasswd -v .htpasswd carol; the webhook.office.com docs',
   'git push -u origin main; docker run -u 1000:1000 image; curl -u alice https://x',
   'aws configure set region us-east-1; gh secret list; kubectl create configmap x --from-literal=a=b',
   'the cookie: a small cake; "auth": "none"; const auth = require("./auth"); the machine learning password reset',
@@ -298,7 +307,7 @@ describe('sanitizeSession', () => {
     const { rules: all, prefixed, may } = secretRules();
     const rules = all.map((r) => [r.kind, r.kw, r.re.source, r.re.flags]).concat(prefixed.map(([k, kw, re]) => [k, kw, re.source]));
     const sig = fnv1a(Buffer.from(JSON.stringify([rules, may.source, may.flags, CONTROL_CHARS]))).toString(16);
-    expect({ INDEX_VERSION, sig }).toEqual({ INDEX_VERSION: 37, sig: '7d42a826' });
+    expect({ INDEX_VERSION, sig }).toEqual({ INDEX_VERSION: 37, sig: 'eb13a5d8' });
   });
 
   it('keeps the texts given as sanitised already, and sanitises every other', () => {

@@ -22,7 +22,8 @@ import { cacheDir } from '../util/paths.js';
  * prompts, Claude Code's keeping its first 50 as read; 33: the search's group map;
  * 34: a piece's file told by its id;
  * 35: the directory listings in the database, no longer dirs.json; 36: more secrets redacted;
- * 37: a Gemini subagent named by its task, not by the result it handed back).
+ * 37: a Gemini subagent named by its task, not by the result it handed back; htpasswd -b
+ * passwords and Teams webhooks redacted).
  */
 export const INDEX_VERSION = 37;
 

@@ -101,6 +101,12 @@ const prefixedTable = (): Prefixed[] => [
   ['resend-key', ['re_'], /re_[A-Za-z0-9]{8}_[A-Za-z0-9]{24,}/],
   ['telegram-token', [':aa'], /\d{8,10}:AA[A-Za-z0-9_-]{33}(?![A-Za-z0-9_-])/],
   ['discord-webhook', ['discord'], /discord(?:app)?\.com\/api\/webhooks\/\d+\/[A-Za-z0-9_-]{40,}/],
+  // (Microsoft Teams' incoming webhook: anyone holding the URL posts to the channel)
+  [
+    'teams-webhook',
+    ['webhook.office', 'outlook.office'],
+    /(?:webhook\.office\.com\/webhookb2|outlook\.office(?:365)?\.com\/webhook)\/[A-Za-z0-9@/_-]{40,}/,
+  ],
   ['firebase-key', ['apa91b'], /AAAA[A-Za-z0-9_-]{7}:APA91b[A-Za-z0-9_-]{100,}/],
   ['mapbox-token', ['sk.eyj'], /sk\.eyJ[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{20,}/],
 ];
@@ -279,6 +285,20 @@ const commandRules = (): Rule[] => [
     kw: ['configure', 'secret'],
     re: /(\baws\s+configure\s+set\s+\S{0,60}(?:secret|token|key)\S{0,60}\s+|\bgh\s+secret\s+set\b[^\n|;&]{0,1000}?\s(?:--body|-b)(?:\s+|=)?|--from-literal=(?<=\bkubectl\s+create\s+secret\b[^\n|;&]{0,1000}--from-literal=)[^=\s]+=)(?!\[REDACTED)('[^'\n]*'|"[^"\n]*"|\S+)/g,
     to: (_m, head: string, val: string) => `${head}${quoted(val, tag('secret'))}`,
+  },
+  // `htpasswd -b FILE USER PASSWORD` (`-nb USER PASSWORD`: no file), flags combined or apart (and
+  // bcrypt's cost after -C)
+  {
+    kind: 'password',
+    kw: ['htpasswd'],
+    re: /(\bhtpasswd((?:\s+-[A-Za-z]+(?:\s+\d{1,2}(?=\s))?){1,6})\s+)((?:'[^'\n]*'|"[^"\n]*"|[^\s'"|;&<>]+)(?:\s+(?:'[^'\n]*'|"[^"\n]*"|[^\s'"|;&<>]+)){1,2})/g,
+    to: (m: string, head: string, flags: string, args: string) => {
+      if (!/-[A-Za-z]*b/.test(flags)) return m;
+      // (-n: USER PASSWORD, the password second; else FILE USER PASSWORD, third)
+      const pw = [...args.matchAll(/'[^'\n]*'|"[^"\n]*"|[^\s'"|;&<>]+/g)][/-[A-Za-z]*n/.test(flags) ? 1 : 2];
+      if (pw?.index === undefined || pw[0].startsWith('[REDACTED')) return m;
+      return `${head}${args.slice(0, pw.index)}${quoted(pw[0], tag('password'))}${args.slice(pw.index + pw[0].length)}`;
+    },
   },
   {
     kind: 'password',
