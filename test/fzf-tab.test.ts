@@ -112,6 +112,23 @@ describe('zsh with fzf-tab (tmux)', { timeout: 120_000 }, () => {
     },
   );
 
+  it.skipIf(skip)("words that name sessions by text open fzf on them with an empty query (not the ids' common start)", async () => {
+    await withTab(
+      null,
+      async (t) => {
+        await t.until(
+          (x) => /22222222 .*\n(.*\n)*.*11111111 /.test(x) && !/33333333 /.test(x) && /^>\s*(?:[╭│]|$)/m.test(x),
+          'the two the words name, the query empty',
+        );
+        t.send('Down');
+        t.send('Enter');
+        await t.until(() => /^\$ resume dotfiles 11111111/.test(t.line()), 'the id in place of the last word');
+      },
+      undefined,
+      'resume dotfiles i',
+    );
+  });
+
   it.skipIf(skip)('keys = "vim": i types j and k; Esc to normal mode, j moves down, Enter inserts the second-newest', async () => {
     await withTab('keys = "vim"\n', async (t) => {
       await t.until((x) => /11111111 /.test(x), 'fzf-tab');

@@ -33,6 +33,7 @@ resume() {
 
 # Completion: sessions newest first (compadd -V keeps the order), options, option values.
 __resume_complete() {
+  typeset -g __resume_narrowed=0
   # --dir, --cd and ls take a directory (__resume_dir_opts, in the header): compsys's own function, under compsys's options
   if [[ $PREFIX != -* ]] && (( CURRENT > 2 && ${__resume_dir_opts[(Ie)${words[CURRENT-1]}]} )); then
     _directories
@@ -77,6 +78,8 @@ __resume_sessions() {
   else
     compadd -U -V resume -l -d disp -- "${vals[@]}"
     (( $#vals > 1 )) && compstate[insert]=menu
+    # (read by fzf-tab's query-string below: these are the sessions the words name already)
+    typeset -g __resume_narrowed=1
   fi
   return 0
 }
@@ -97,10 +100,11 @@ __resume_compdef() {
   # and preview a session as the picker does. Harmless when fzf-tab is not installed.
   zstyle ':completion:*:resume:*' sort false
   zstyle -e ':fzf-tab:complete:resume:*' fzf-flags 'reply=(${(Q)${(z)"$("$__resume_bin" __fzf-flags tab 2>/dev/null)"}})'
-  # A word that is a path (`.`, `~/src/shop`) offers the sessions in that directory, whose lines do
-  # not hold it: fzf starts with an empty query there (fzf-tab's own, the typed word, hid them all).
+  # Sessions a word names by text or path (`dotfiles`, `~/src/shop`), not by their id's start: fzf
+  # starts with an empty query, as they are narrowed already (fzf-tab's own query was the ids' common
+  # start, `6` for 64c5ec20 and 65a915c7, or the typed word, which a path's lines do not hold).
   zstyle -e ':fzf-tab:complete:resume:*' query-string \
-    '[[ ${(Q)${(z)LBUFFER}[-1]} == (.|..|/*|./*|../*|\~*) && $LBUFFER != *[[:space:]] ]] && reply=(none) || reply=(prefix input first)'
+    '(( __resume_narrowed )) && reply=(none) || reply=(prefix input first)'
   # fzf runs the preview in a new zsh, where only $word (the candidate) is set: the path goes in as is.
   zstyle ':fzf-tab:complete:resume:*' fzf-preview "${(q)__resume_bin} preview -- \"\$word\" 2>/dev/null"
   if (( ${+functions[compdef]} )); then
