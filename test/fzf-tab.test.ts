@@ -17,6 +17,10 @@ const SESSIONS: Sess[] = [
   { id: uid('33333333'), cwd: '/w/srv/web', prompt: 'deploy the site', at: '2026-01-03T00:00:00Z' },
 ];
 
+/** fzf-tab's screen with the two dotfiles sessions, newest first, the third not, and fzf's query empty */
+const dotfilesUnqueried = (x: string): boolean =>
+  /22222222 .*\n(.*\n)*.*11111111 /.test(x) && !/33333333 /.test(x) && /^>\s*(?:[╭│]|$)/m.test(x);
+
 describe('zsh with fzf-tab (tmux)', { timeout: 120_000 }, () => {
   const skip = needs('zsh', 'tmux', 'fzf');
 
@@ -89,10 +93,7 @@ describe('zsh with fzf-tab (tmux)', { timeout: 120_000 }, () => {
         null,
         async (t) => {
           // (fzf-tab's own query, the typed path, is in none of the lines: it hid them all)
-          await t.until(
-            (x) => /22222222 .*\n(.*\n)*.*11111111 /.test(x) && !/33333333 /.test(x) && /^>\s*(?:[╭│]|$)/m.test(x),
-            'the two there',
-          );
+          await t.until(dotfilesUnqueried, 'the two there, the query empty');
           t.send('Enter');
           await t.until(() => /^\$ resume 22222222/.test(t.line()), 'the id inserted');
           t.send('C-u');
@@ -116,10 +117,7 @@ describe('zsh with fzf-tab (tmux)', { timeout: 120_000 }, () => {
     await withTab(
       null,
       async (t) => {
-        await t.until(
-          (x) => /22222222 .*\n(.*\n)*.*11111111 /.test(x) && !/33333333 /.test(x) && /^>\s*(?:[╭│]|$)/m.test(x),
-          'the two the words name, the query empty',
-        );
+        await t.until(dotfilesUnqueried, 'the two the words name, the query empty');
         t.send('Down');
         t.send('Enter');
         await t.until(() => /^\$ resume dotfiles 11111111/.test(t.line()), 'the id in place of the last word');
