@@ -244,12 +244,10 @@ function optionWord(walk: Walk, w: string): void {
 /** What TAB offers for these words: candidates, or the session word whose sessions printWordCandidates writes. */
 export async function candidates(app: App, words: string[]): Promise<{ app: App; found: Candidate[] | SessionWord }> {
   const cur = words.at(-1) ?? '';
-  let before = words.slice(0, -1);
-  if (before.includes('--')) return { app, found: [] }; // arguments for the harness
-  if (before.includes('--demo') && !app.demo) app = makeApp({ demo: true, env: process.env, distDir: app.distDir });
-  before = before.filter((w) => w !== '--demo');
-
-  const { cmd, bare, pending, given } = walkWords(before);
+  if (words.slice(0, -1).includes('--')) return { app, found: [] }; // arguments for the harness
+  const line = demoOf(app, words.slice(0, -1));
+  app = line.app;
+  const { cmd, bare, pending, given } = walkWords(line.words);
   // `--harness cl` or `--harness= cl` (bash)
   if (pending) return { app, found: valuesFor(pending.values, cur) };
   const eq = cur.match(/^(--[^=]+)=(.*)$/s);
@@ -274,10 +272,21 @@ export async function candidates(app: App, words: string[]): Promise<{ app: App;
  */
 export function lineQuery(app: App, words: string[]): { app: App; query: string[]; filters: Filters } {
   const cut = words.indexOf('--');
-  const line = cut < 0 ? words : words.slice(0, cut);
-  const on = line.includes('--demo') && !app.demo ? makeApp({ demo: true, env: process.env, distDir: app.distDir }) : app;
-  const { bare, given } = walkWords(line.filter((w) => w !== '--demo' && w !== ''));
-  return { app: on, query: bare, filters: filtersGiven(given, on.ctx.home) };
+  const line = demoOf(
+    app,
+    (cut < 0 ? words : words.slice(0, cut)).filter((w) => w !== ''),
+  );
+  const { bare, given } = walkWords(line.words);
+  return { app: line.app, query: bare, filters: filtersGiven(given, line.app.ctx.home) };
+}
+
+/** `--demo` on the line: the demo's app (unless this one is), and the words without it. */
+function demoOf(app: App, words: string[]): { app: App; words: string[] } {
+  if (!words.includes('--demo')) return { app, words };
+  return {
+    app: app.demo ? app : makeApp({ demo: true, env: process.env, distDir: app.distDir }),
+    words: words.filter((w) => w !== '--demo'),
+  };
 }
 
 /** `resume __complete -- WORDS...` (the lean path runs it too: lib/fast-rows.ts). */
