@@ -4,7 +4,7 @@
 // the left (`…/acme/webshop`, its last parts are what tells projects apart) and the branch column is
 // left out when there is no room for it (the preview shows it). Lines never need fzf to scroll them
 // sideways (the picker runs fzf with --no-hscroll), so the id and harness stay in view.
-import { ageColumn, harnessColor, TITLE_MIN } from '../lib/output.js';
+import { ageColumn, branchWidth, harnessColor } from '../lib/output.js';
 import { fold, type Term } from '../lib/select/rank.js';
 import { DIM, MATCH, RESET } from '../lib/util/color.js';
 import { cut, cutDir, width } from '../lib/util/text.js';
@@ -75,9 +75,8 @@ export function widths(rows: readonly RowFields[], listCols: number): Widths {
   let dir = 0;
   for (const r of rows) dir = Math.max(dir, width(cutDir(r[4] ?? '', dirCap)));
   let left = rest - dir - GAP;
-  // the branch: only where the title keeps TITLE_MIN columns and the branch gets 8 or more
-  let branch = Math.min(max.branch, CAP.branch, Math.max(0, left - GAP - TITLE_MIN));
-  if (branch < Math.min(8, max.branch)) branch = 0;
+  // the branch: only where the title keeps its columns (lib/output.ts branchWidth)
+  const branch = branchWidth(Math.min(max.branch, CAP.branch), left - GAP);
   if (branch > 0) left -= branch + GAP;
   return { short, age, harness, dir, branch, title: Math.max(10, left) };
 }

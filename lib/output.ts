@@ -248,8 +248,18 @@ export const TABLE_HEADER = {
   title: 'TITLE',
 } as const;
 const NARROW_PROMPTS = '#';
-/** The title keeps at least this many columns before a branch column is given any (the picker's rule too: fzf/layout.ts). */
-export const TITLE_MIN = 36;
+/** The title keeps at least this many columns before a branch column is given any. */
+const TITLE_MIN = 36;
+
+/**
+ * The branch column's width, in the picker and in `ls`'s table: what it wants, out of the columns
+ * `left` for it and the title past the title's TITLE_MIN; none when that gives it fewer than 8 (or
+ * fewer than it wants, when it wants fewer).
+ */
+export function branchWidth(want: number, left: number): number {
+  const w = Math.min(want, Math.max(0, left - TITLE_MIN));
+  return w < Math.min(8, want) ? 0 : w;
+}
 const WIDE_REST = 60;
 
 /**
@@ -295,10 +305,9 @@ export function table(list: LsRow[], home: string, now: number, cols: number, co
   const fixed = wShort + wAge + wH + wP + 5 * 2;
   const rest = Math.max(20, cols - fixed);
   const wDir = Math.max(H.dir.length, Math.min(wDirAll, 60, Math.max(12, Math.floor(rest * 0.4))));
-  // the branch, as in the picker: only where the title keeps TITLE_MIN columns, and with 8 or more
-  // (its header's width at least); the title takes the rest
-  const room = rest - wDir - 2 - TITLE_MIN;
-  if (wB > 0) wB = room >= Math.min(wB, 8) ? Math.max(H.branch.length, Math.min(wB, room)) : 0;
+  // the branch as in the picker (its header's width at least); the title takes the rest
+  const b = branchWidth(wB, rest - wDir - 2);
+  wB = b && Math.max(H.branch.length, b);
   const wTitle = Math.max(8, rest - wDir - (wB > 0 ? wB + 2 : 0));
   const names = [
     fitWidth(H.short, wShort),
