@@ -231,6 +231,9 @@ const labelledRules = (): Rule[] => [
 ];
 
 /** Secrets where files and commands keep them: .netrc, a Docker config, cookies, command lines. */
+/** A shell argument as typed: quoted, or a word up to a space, quote or the end of a command (htpasswd's) */
+const ARG = String.raw`'[^'\n]*'|"[^"\n]*"|[^\s'"|;&<>]+`;
+
 const commandRules = (): Rule[] => [
   // A `.netrc` entry's password (`machine HOST login USER password PASS`), a Docker config's
   // `"auth"` (base64 of user:password), and cookies (`Cookie:`/`Set-Cookie:` headers: a session's).
@@ -291,11 +294,11 @@ const commandRules = (): Rule[] => [
   {
     kind: 'password',
     kw: ['htpasswd'],
-    re: /(\bhtpasswd((?:\s+-[A-Za-z]+(?:\s+\d{1,2}(?=\s))?){1,6})\s+)((?:'[^'\n]*'|"[^"\n]*"|[^\s'"|;&<>]+)(?:\s+(?:'[^'\n]*'|"[^"\n]*"|[^\s'"|;&<>]+)){1,2})/g,
+    re: new RegExp(String.raw`(\bhtpasswd((?:\s+-[A-Za-z]+(?:\s+\d{1,2}(?=\s))?){1,6})\s+)((?:${ARG})(?:\s+(?:${ARG})){1,2})`, 'g'),
     to: (m: string, head: string, flags: string, args: string) => {
       if (!/-[A-Za-z]*b/.test(flags)) return m;
       // (-n: USER PASSWORD, the password second; else FILE USER PASSWORD, third)
-      const pw = [...args.matchAll(/'[^'\n]*'|"[^"\n]*"|[^\s'"|;&<>]+/g)][/-[A-Za-z]*n/.test(flags) ? 1 : 2];
+      const pw = [...args.matchAll(new RegExp(ARG, 'g'))][/-[A-Za-z]*n/.test(flags) ? 1 : 2];
       if (pw?.index === undefined || pw[0].startsWith('[REDACTED')) return m;
       return `${head}${args.slice(0, pw.index)}${quoted(pw[0], tag('password'))}${args.slice(pw.index + pw[0].length)}`;
     },
