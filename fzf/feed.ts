@@ -6,13 +6,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { App } from '../lib/app.js';
-import { promptsForWords } from '../lib/index/holding.js';
+import { markPrompts } from '../lib/index/holding.js';
 import { allPrompts } from '../lib/index/prompts.js';
 import { eachRow, printAligned, type RowBin } from '../lib/index/rowbin.js';
 import { alignedName, printRowsOut, type RowsOutKey, RowsTape, rowsOutKey } from '../lib/index/rowsout.js';
 import { ALIGN_CAPS, alignLine, row } from '../lib/output.js';
 import { applyFilters, type Filters, shortIds, under } from '../lib/select/filter.js';
-import { fold, type Matchable, parseQuery, rankAsking, wantedWords } from '../lib/select/rank.js';
+import { fold, type Matchable, PromptMarks, parseQuery, rankAsking, wantedWords } from '../lib/select/rank.js';
 import type { Harness, Session } from '../lib/types.js';
 import { HARNESSES } from '../lib/types.js';
 import { colorOn } from '../lib/util/color.js';
@@ -337,9 +337,12 @@ export function pickerText(app: App, src: FeedSource, s: PickState, query: strin
     const ranked = (rows: PickRow[]) =>
       // (only the prompts of the rows they can move: rank.ts rankAsking)
       rankAsking(rows, terms, home, rowMatchable, (need) => {
+        if (!words.length) return null;
         const only = need.length < rows.length ? new Set(need.map(keyOf)) : undefined;
-        const prompts = words.length ? (promptsForWords(app.ctx, words, rowsWith(rows), only) ?? allPrompts(app.ctx, words)) : null;
-        return prompts?.size ? (r) => prompts.get(keyOf(r)) : null;
+        const marks = new PromptMarks(terms);
+        if (markPrompts(app.ctx, marks, rowsWith(rows), only)) return marks.size ? (r) => marks.get(keyOf(r)) : null;
+        const prompts = allPrompts(app.ctx, words);
+        return prompts.size ? (r) => prompts.get(keyOf(r)) : null;
       });
     shown = ranked(shown);
     // none listed matches: whether hidden ones do, which the hidden key would show

@@ -7,7 +7,18 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { layRows, listWidth, streamWidths, widths } from '../fzf/layout.js';
-import { fold, type Matchable, parseQuery, quality, queryText, rank, rankAsking } from '../lib/select/rank.js';
+import {
+  fold,
+  jsonLookable,
+  jsonQuality,
+  type Matchable,
+  PromptMarks,
+  parseQuery,
+  quality,
+  queryText,
+  rank,
+  rankAsking,
+} from '../lib/select/rank.js';
 import { HARNESSES } from '../lib/types.js';
 import { cutDir, width } from '../lib/util/text.js';
 import { BIN, envFor, must, needs, run } from './helpers.js';
@@ -133,6 +144,60 @@ describe('the rules', () => {
         expect(got.map((x) => x.id)).toEqual(['p1', 'p3', 'p2', 'p5']);
       }
     }
+  });
+
+  it('ranks the same from the prompts as the index keeps them (folded JSON, marked per term) as from the prompts', () => {
+    const items = [
+      m({ id: 'p1', label: 'Webhook retry', cwd: '/h/src/shop', prompts: ['why does the Webhook fail'] }),
+      m({ id: 'p2', label: 'Cart total', cwd: '/h/src/shop', prompts: ['add a webhook\nfor refunds', 'no "hooks" here'] }),
+      m({ id: 'p3', label: 'Rounding', cwd: '/h/src/webhooks', prompts: ['round half up', 'webhook'] }),
+      m({ id: 'p4', label: 'Deploy', cwd: '/h/src/infra', prompts: ['nothing of it', 'Café\twebhookery'] }),
+      m({ id: 'p5', label: 'prewebhook tidy', cwd: '/h/src/shop', prompts: ['the webhook, once more', 'skip REFUNDS'] }),
+    ];
+    for (const q of ['webhook', 'webhook shop', 'web', 'webhook !refunds', 'shop "add a"', '!deploy', 'cafe', 'nfor', 'hooks"', 'n']) {
+      const terms = parseQuery(q);
+      const marks = new PromptMarks(terms);
+      // (as the index keeps them: each source's prompts a JSON array, folded as a whole)
+      for (const x of items) marks.add(x.id, fold(JSON.stringify(x.prompts)));
+      const got = rankAsking(
+        items,
+        terms,
+        '/h',
+        (x) => ({ ...x, prompts: null }),
+        () => (x) => marks.get(x.id),
+      );
+      expect(
+        got.map((x) => x.id),
+        q,
+      ).toEqual(rank(items, terms, '/h', (x) => x).map((x) => x.id));
+    }
+  });
+
+  it('finds a term in a JSON array of strings as written as well as in the strings decoded, escapes and all', () => {
+    // a small alphabet dense with what JSON escapes, and letters that follow a backslash in an escape
+    const chars = ['a', 'b', 'n', 'u', 't', '0', '1', 'e', ' ', '-', '\n', '\\', '"', '\t', '\u0001', '\u001b', 'ß', '\ud800'];
+    let seed = 7;
+    const next = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    const text = (len: number) => Array.from({ length: len }, () => chars[next(chars.length)]).join('');
+    let looked = 0;
+    for (let k = 0; k < 3000; k++) {
+      const strings = Array.from({ length: 1 + next(3) }, () => text(next(9)));
+      const json = JSON.stringify(strings);
+      const pick = strings[next(strings.length)];
+      const from = next(pick.length + 1);
+      const term = k % 3 === 0 ? text(1 + next(3)) : pick.slice(from, from + 1 + next(4));
+      if (!term || !jsonLookable(term)) continue;
+      looked++;
+      const want = Math.max(...strings.map((x) => quality(x, term)));
+      expect(jsonQuality(json, term), `${json} ${JSON.stringify(term)}`).toBe(want);
+    }
+    expect(looked).toBeGreaterThan(1000);
+    expect(jsonLookable('a"b')).toBe(false);
+    expect(jsonLookable(',')).toBe(false);
+    expect(jsonLookable('a,b')).toBe(true);
   });
 
   it('an id is named by its start, not by digits inside it', () => {

@@ -9,7 +9,7 @@
 // that does not fold to plainWord is not looked for this way at all (null: the caller reads the whole
 // listing). The caller matches what is found exactly.
 
-import { fold } from '../select/rank.js';
+import { fold, type PromptMarks, wantedWords } from '../select/rank.js';
 import type { Ctx, Session } from '../types.js';
 import { indexFiles } from './files.js';
 import { type Db, withRead } from './store.js';
@@ -202,33 +202,62 @@ export function gatherPrompts(rows: Iterable<{ key: string; texts: string }>): M
 }
 
 /**
- * The prompts to match words in, decoded only for the sessions that may match them all: each word
- * in one of their prompts or, by `rowsWith` (the keys of the rows that hold a word), in what the
- * caller matches besides (its row), and one at least in a prompt. The longest word is looked for
- * first, each next one only in the sessions left (as sessionsHolding). In the picker at 22,000
- * sessions, decoding every prompt with a word in every session was ~250 ms a key; a pass over every
- * prompt for each word, ~35 ms a word. Null when a word is not plainWord, or there is no index: the
- * caller reads allPrompts then. `only`: the sessions whose prompts are wanted (those that hold
- * the words are still found among all).
+ * A prompts row's text folded as rank.ts fold folds: `folded`, else the text as written, which then
+ * holds no character but ASCII and punctuation fold leaves (store.ts foldedOf), whose case lower()
+ * folds as fold would.
  */
-export function promptsForWords(
-  ctx: Ctx,
-  words: string[],
-  rowsWith: (word: string) => string[],
-  only?: Set<string>,
-): Map<string, string[]> | null {
-  const folded = lookable(words);
-  if (!folded) return null;
+const FOLDED_TEXT = 'coalesce(folded, lower(texts))';
+
+/** Rows of (key, folded text) into `marks`, those of wanted sessions. */
+function marked(marks: PromptMarks, rows: Iterable<[string, string]>, wanted: (k: string) => boolean = () => true): void {
+  for (const [key, json] of rows) if (wanted(key)) marks.add(key, json);
+}
+
+/**
+ * The prompts of these sessions, folded, into `marks`. Many keys are looked for in one pass over the
+ * table (`+key`: not through its index, whose lookups took ~140 ms for 20,000 keys at 22,000
+ * sessions; the pass ~90 ms).
+ */
+function markPromptsOf(db: Db, marks: PromptMarks, keys: string[]): void {
+  if (keys.length === 0) return;
+  const sql = `SELECT key, ${FOLDED_TEXT} FROM prompts WHERE ${keys.length > FEW_KEYS ? '+' : ''}key IN (SELECT value FROM json_each(?))`;
+  marked(marks, db.prepare(sql).raw().iterate(JSON.stringify(keys)) as Iterable<[string, string]>);
+}
+
+/**
+ * Where the query's terms are in the prompts of the sessions that may match them all (`marks`, for
+ * ranking: rank.ts PromptMarks): each word in one of their prompts or, by `rowsWith` (the keys of
+ * the rows that hold a word), in what the caller matches besides (its row), and one at least in a
+ * prompt. The longest word is looked for first, each next one only in the sessions left (as
+ * sessionsHolding). The prompts are read folded, as the index keeps them, and never decoded. False
+ * when a word is not plainWord, or there is no index: the caller reads allPrompts then. `only`:
+ * the sessions whose prompts are wanted (those that hold the words are still found among all).
+ */
+export function markPrompts(ctx: Ctx, marks: PromptMarks, rowsWith: (word: string) => string[], only?: Set<string>): boolean {
+  const folded = lookable(wantedWords(marks.terms));
+  if (!folded) return false;
   const wanted = (k: string) => only === undefined || only.has(k);
-  return withRead(indexFiles(ctx).db, (db) => {
-    // (one word: the sessions with a prompt holding it are all there is to read)
-    if (folded.length === 1) return promptsOf(db, keysHolding(db, 'prompts', folded[0], null).filter(wanted));
-    const { keys, inPrompts } = narrowed(db, longestFirst(folded), (w, within) =>
-      rowsWith(w).filter((k) => within === null || within.has(k)),
-    );
-    return promptsOf(
-      db,
-      [...(keys ?? [])].filter((k) => inPrompts.has(k) && wanted(k)),
-    );
-  });
+  return (
+    withRead(indexFiles(ctx).db, (db) => {
+      // One word: the rows that hold it are all there is to read (a word's best place in any prompt
+      // is what ranks), found and read in one pass (~60 ms at 22,000 sessions, where finding the
+      // sessions and then reading their prompts by key was ~180). With a `!` word besides, every
+      // row of those sessions: the `!` word may be in another of their sources.
+      if (folded.length === 1 && !marks.terms.some((t) => t.not)) {
+        const sql = `SELECT key, ${FOLDED_TEXT} FROM prompts WHERE coalesce(folded, texts) LIKE ? ESCAPE '\\'`;
+        marked(marks, db.prepare(sql).raw().iterate(likeOf(folded[0])) as Iterable<[string, string]>, wanted);
+      } else if (folded.length === 1) markPromptsOf(db, marks, keysHolding(db, 'prompts', folded[0], null).filter(wanted));
+      else {
+        const { keys, inPrompts } = narrowed(db, longestFirst(folded), (w, within) =>
+          rowsWith(w).filter((k) => within === null || within.has(k)),
+        );
+        markPromptsOf(
+          db,
+          marks,
+          [...(keys ?? [])].filter((k) => inPrompts.has(k) && wanted(k)),
+        );
+      }
+      return true;
+    }) ?? false
+  );
 }

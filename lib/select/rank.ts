@@ -130,6 +130,131 @@ export function quality(f: string, t: string): number {
   return best;
 }
 
+/**
+ * The best place of each term in the prompts of the sessions read (quality's 0-4, by `harness:id`),
+ * from the prompts as the index keeps them (store.ts `prompts`: each source's a JSON array of
+ * strings, folded as fold folds), looked in as written and let go a row at a time: at 22,000
+ * sessions, decoding and folding the ~48 MB of prompts that held a typed word, and keeping them
+ * until ranked, was most of a key's time.
+ */
+export class PromptMarks {
+  private readonly by = new Map<string, Uint8Array>();
+  constructor(readonly terms: readonly Term[]) {}
+  /** One row of a session's prompts: a JSON array of folded strings. */
+  add(key: string, json: string): void {
+    const marks = this.by.get(key) ?? new Uint8Array(this.terms.length);
+    this.by.set(key, marks);
+    let decoded: string[] | null = null;
+    for (let j = 0; j < this.terms.length; j++) {
+      const t = this.terms[j];
+      if (t.dir !== undefined || marks[j] === 4) continue;
+      let q = 0;
+      if (jsonLookable(t.text)) q = jsonQuality(json, t.text);
+      else {
+        decoded ??= decodedJson(json);
+        for (const p of decoded) q = Math.max(q, quality(p, t.text));
+      }
+      if (q > marks[j]) marks[j] = q;
+    }
+  }
+  get(key: string): Uint8Array | undefined {
+    return this.by.get(key);
+  }
+  get size(): number {
+    return this.by.size;
+  }
+}
+
+/** The strings of a JSON array; [] when it is damaged. */
+function decodedJson(json: string): string[] {
+  try {
+    const a = JSON.parse(json) as unknown;
+    return Array.isArray(a) ? a.filter((p): p is string => typeof p === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Can `t` be looked for in a JSON array of strings as written? It must hold no character JSON
+ * writes escaped (a quote, a backslash, a control character), and one that is not `[`, `,` or `]`,
+ * the only characters between the strings: then every occurrence lies inside one string, as its
+ * characters (an occurrence starting inside an escape, the `n` of `\n`, is none).
+ */
+export function jsonLookable(t: string): boolean {
+  let between = true;
+  for (let i = 0; i < t.length; i++) {
+    const c = t.charCodeAt(i);
+    if (c < 32 || c === 34 || c === 92) return false;
+    if (c !== 91 && c !== 93 && c !== 44) between = false;
+  }
+  // (a lone surrogate is written escaped too)
+  return !between && !/\p{Cs}/u.test(t);
+}
+
+/** Are the backslashes right before `p` odd in number (the last of them starts an escape)? */
+function escapes(j: string, p: number): boolean {
+  let n = 0;
+  while (p - n > 0 && j.charCodeAt(p - n - 1) === 92) n++;
+  return n % 2 === 1;
+}
+
+/** Does position `i` of JSON text `j` lie inside an escape (`\n`'s `n`, `\u00e9`'s digits)? */
+function inEscape(j: string, i: number): boolean {
+  if (escapes(j, i)) return true;
+  for (let d = 1; d <= 4 && i - d > 0; d++) if (j.charCodeAt(i - d) === 117 && escapes(j, i - d)) return true;
+  return false;
+}
+
+/** The character an escape stands for, by the letter after its backslash at `b` (JSON's own). */
+function unescaped(j: string, b: number): number {
+  const c = j.charCodeAt(b + 1);
+  if (c === 117) return Number.parseInt(j.slice(b + 2, b + 6), 16);
+  // (\" \\ \/ stand for themselves; \b \f \n \r \t for control characters: none a word's)
+  return c === 34 || c === 92 || c === 47 ? c : 10;
+}
+
+/** The character before position `i` of a string in JSON text `j`, as decoded; -1 at the string's start. */
+function charBefore(j: string, i: number): number {
+  const c = j.charCodeAt(i - 1);
+  if (c === 34) return escapes(j, i - 1) ? 34 : -1;
+  if (i >= 6 && j.charCodeAt(i - 5) === 117 && escapes(j, i - 5)) return unescaped(j, i - 6);
+  return escapes(j, i - 1) ? unescaped(j, i - 2) : c;
+}
+
+/** The character at position `e` of a string in JSON text `j`, as decoded; -1 at the string's end. */
+function charAt(j: string, e: number): number {
+  const c = j.charCodeAt(e);
+  if (c === 34 || Number.isNaN(c)) return -1;
+  return c === 92 ? unescaped(j, e) : c;
+}
+
+/**
+ * quality's best over the strings of `j`, a JSON array of folded strings, for a jsonLookable `t`:
+ * the same as decoding them and taking quality of each.
+ */
+export function jsonQuality(j: string, t: string): number {
+  let best = 0;
+  for (let i = j.indexOf(t); i >= 0; i = j.indexOf(t, i + 1)) {
+    if (inEscape(j, i)) continue;
+    const before = charBefore(j, i);
+    const after = charAt(j, i + t.length);
+    if (before === -1 && after === -1) return 4;
+    const q = before === -1 || !isWordChar(before) ? (after === -1 || !isWordChar(after) ? 3 : 2) : 1;
+    if (q > best) best = q;
+    // (only a whole string is better: found as itself between its quotes)
+    if (best === 3) return wholeString(j, t) ? 4 : 3;
+  }
+  return best;
+}
+
+/** Is `t` one of the strings of JSON text `j` (jsonQuality)? */
+function wholeString(j: string, t: string): boolean {
+  const quoted = `"${t}"`;
+  for (let i = j.indexOf(quoted); i >= 0; i = j.indexOf(quoted, i + 1)) if (!escapes(j, i)) return true;
+  return false;
+}
+
 /** The folded fields of one session besides its prompts, made once per ranking. */
 interface Fields {
   /** the directory as it is (a directory term matches it, not folded) */
@@ -226,6 +351,9 @@ export function rank<T>(items: readonly T[], terms: readonly Term[], home: strin
   return rankAsking(items, terms, home, view, () => (x) => view(x).prompts);
 }
 
+/** A session's prompts as given (Matchable.prompts), or where each term is in them (PromptMarks, for these terms). */
+type Prompts = readonly (string | null)[] | Uint8Array;
+
 /**
  * rank, with the prompts asked for (`prompts`, given the items that need them) only where they can
  * change a score: a word found in an item's other fields at the weight a prompt can give at most
@@ -239,7 +367,7 @@ export function rankAsking<T>(
   terms: readonly Term[],
   home: string,
   view: (x: T) => Matchable,
-  prompts: (need: T[]) => ((x: T) => readonly (string | null)[] | null | undefined) | null,
+  prompts: (need: T[]) => ((x: T) => Prompts | null | undefined) | null,
 ): T[] {
   // each item's best for each term (from `i * terms.length`); -1 first: the item is ruled out
   const best = new Float64Array(items.length * terms.length);
@@ -287,12 +415,16 @@ function fieldBests(f: Fields, terms: readonly Term[], dirs: readonly (string | 
 }
 
 /** fieldBests' terms below what a prompt can give, raised by item i's prompts (a `!` term found rules it out). */
-function promptBests(raw: readonly (string | null)[], terms: readonly Term[], best: Float64Array, i: number): void {
+function promptBests(raw: Prompts, terms: readonly Term[], best: Float64Array, i: number): void {
   const at = i * terms.length;
-  const folded = raw.filter((p): p is string => !!p).map(fold);
+  let folded: string[] | null = null;
   for (let j = 0; j < terms.length; j++) {
     if (best[at + j] >= W.prompt * 4 || terms[j].dir !== undefined) continue;
-    for (const p of folded) best[at + j] = Math.max(best[at + j], W.prompt * quality(p, terms[j].text));
+    if (raw instanceof Uint8Array) best[at + j] = Math.max(best[at + j], W.prompt * raw[j]);
+    else {
+      folded ??= raw.filter((p): p is string => !!p).map(fold);
+      for (const p of folded) best[at + j] = Math.max(best[at + j], W.prompt * quality(p, terms[j].text));
+    }
     if (terms[j].not && best[at + j] > 0) {
       best[at] = -1;
       return;
