@@ -4,7 +4,10 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { makeApp } from '../lib/app.js';
 import { allPrompts } from '../lib/index/prompts.js';
+import { namedBy } from '../lib/select/find.js';
+import { resolve } from '../lib/select/resolve.js';
 import { makeCtx } from '../lib/util/paths.js';
 import { jsonl, run, tempHome, write } from './helpers.js';
 import { LS_JSON_FIELDS } from './json.js';
@@ -133,6 +136,56 @@ describe('options', () => {
       for (const f of LS_JSON_FIELDS) {
         expect(h, `${cmd} --help: ${f}`).toMatch(new RegExp(`\\b${f}\\b`));
       }
+    }
+  });
+});
+
+describe('ranking by where the words are in the stored prompts, without reading them', () => {
+  it('orders as reading every prompt does: whole words, word starts, inside words, escapes beside them, `!` words', async () => {
+    const home = tempHome();
+    const id = (i: number) => `fade${String(i).padStart(4, '0')}-1111-4111-8111-111111111111`;
+    const texts = [
+      'the webhook fails',
+      'prewebhook tidy',
+      'webhooks again',
+      'a line\nwebhook\tafter tabs',
+      'say "webhook"',
+      'Webhook',
+      'Café webhook',
+      'nothing here',
+      'webhook retry backoff',
+      'retry the WEBHOOKRETRIER',
+    ];
+    texts.forEach((t, i) => {
+      const cwd = path.join(home, 'src', i % 2 ? 'shop' : 'api');
+      fs.mkdirSync(cwd, { recursive: true });
+      piSession(home, {
+        id: id(i),
+        cwd,
+        prompts: [`start ${i}`, t, `end ${i}`],
+        at: new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString(),
+      });
+    });
+    expect(run(home, ['index']).code).toBe(0);
+    const app = makeApp({ env: { HOME: home, RESUME_CACHE_DIR: path.join(home, '.cache', 'resume') } });
+    for (const q of [
+      ['webhook'],
+      ['webhook', 'retry'],
+      ['retry', 'webhook'],
+      ['webhook', '!backoff'],
+      ['shop', 'webhook'],
+      ['"webhook retry"'],
+      ['cafe'],
+      ['nwebhook'],
+    ]) {
+      const keys = async (shown: boolean) => {
+        const n = await namedBy(app, q, { shown });
+        const r = resolve(q, n.sessions, { all: true, prompts: n.prompts, home });
+        return r.kind === 'one' ? [r.session.key] : r.kind === 'none' ? [] : r.candidates.map((s) => s.key);
+      };
+      const marked = await keys(false);
+      expect(marked, q.join(' ')).toEqual(await keys(true));
+      if (q[0] === 'webhook' && q.length === 1) expect(marked.length).toBe(9);
     }
   });
 });

@@ -119,7 +119,7 @@ export async function printWordCandidates(
   }
   // a word: the sessions it may name, as `resume WORDS` finds them (find.ts namedBy), every prompt
   // looked in (the listing keeps the first and last only); a path, by its sessions' own
-  const n = await namedBy(app, [...before, word]);
+  const n = await namedBy(app, [...before, word], { shown: true });
   write(
     candidateLines(
       sessionCandidates(word, n.sessions, {

@@ -40,10 +40,12 @@ export function sessionsHolding(
   ctx: Ctx,
   words: string[],
   names: Record<string, string> = {},
-): (Holding & { prompts: Map<string, string[]> }) | null {
+  marks?: PromptMarks,
+): (Holding & { prompts: () => Map<string, string[]> }) | null {
   const folded = lookable(words);
   if (!folded) return null;
-  return withRead(indexFiles(ctx).db, (db) => {
+  const file = indexFiles(ctx).db;
+  return withRead(file, (db) => {
     // the longest word first: most often the rarest, so that the words after it are looked for
     // only in the few sessions left (`resume web-692 empty` at 22,000 sessions, where `empty` is in
     // nearly every session's prompts: ~310 → ~220 ms)
@@ -52,7 +54,7 @@ export function sessionsHolding(
       ...keysHolding(db, 'sessions', w, within),
       ...namedBy(names, w, within),
     ]);
-    if (keys?.size === 0) return { sessions: [], shorts: new Map(), prompts: new Map() };
+    if (keys?.size === 0) return { sessions: [], shorts: new Map(), prompts: () => new Map() };
     // the last word's records are looked in as the sessions are read
     const w = order[order.length - 1];
     const prompts = keysHolding(db, 'prompts', w, keys);
@@ -74,14 +76,16 @@ export function sessionsHolding(
       shorts.set(s.id, r.short);
     }
     // (the prompts of a session none of whose prompts holds a word add nothing to its match)
-    return {
-      sessions,
-      shorts,
-      prompts: promptsOf(
-        db,
-        sessions.map((s) => s.key).filter((k) => inPrompts.has(k)),
-      ),
+    const withPrompts = sessions.map((s) => s.key).filter((k) => inPrompts.has(k));
+    // `marks`: where the query's terms are in them, for ranking; the prompts themselves are read
+    // only when asked for (what a candidate shows of the prompt a word named it from)
+    if (marks) markPromptsOf(db, marks, withPrompts);
+    let read: Map<string, string[]> | null = marks ? null : promptsOf(db, withPrompts);
+    const lazily = () => {
+      read ??= withRead(file, (d) => promptsOf(d, withPrompts)) ?? new Map<string, string[]>();
+      return read;
     };
+    return { sessions, shorts, prompts: lazily };
   });
 }
 

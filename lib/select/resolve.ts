@@ -10,7 +10,7 @@ import path from 'node:path';
 import type { Session } from '../types.js';
 import { HARNESSES } from '../types.js';
 import { under } from './filter.js';
-import { dirOf, type Matchable, parseQuery, rank, wantedWords } from './rank.js';
+import { dirOf, fold, type Matchable, type PromptMarks, parseQuery, rank, rankAsking, type Term, wantedWords } from './rank.js';
 
 export type Resolution =
   | { kind: 'one'; session: Session; how: 'path' | 'id' | 'prefix' | 'words' }
@@ -33,8 +33,15 @@ export interface ResolveOptions {
    * first and last prompts are searched. Given the words matched: it may leave out prompts that
    * hold none of them.
    */
-  prompts?: (words: string[]) => Map<string, string[]>;
+  prompts?: PromptsOf;
 }
+
+/**
+ * ResolveOptions' prompts. `marks`: where the terms of the query they were read for are in them
+ * (rank.ts PromptMarks, from the index's folded prompts), which a query of those terms ranks by
+ * without reading them.
+ */
+export type PromptsOf = ((words: string[]) => Map<string, string[]>) & { marks?: PromptMarks };
 
 export function looksLikePath(q: string): boolean {
   return q === '.' || q === '..' || q.includes('/') || q.startsWith('~') || /\.(jsonl|json|db|zst)$/.test(q);
@@ -69,6 +76,9 @@ const result = (list: Session[], how: 'path' | 'id' | 'prefix'): Resolution | nu
     : list.length > 1
       ? { kind: how === 'prefix' ? 'ambiguous-prefix' : 'many', candidates: list }
       : null;
+
+const sameTerms = (a: readonly Term[], b: readonly Term[]): boolean =>
+  a.length === b.length && a.every((t, i) => t.text === b[i].text && t.not === b[i].not && t.dir === b[i].dir);
 
 /** What a session offers to a query (rank.ts): its label, every prompt known, its directory, branch, harness and id. */
 export function sessionMatchable(s: Session, prompts?: string[]): Matchable {
@@ -123,14 +133,20 @@ function byWord(one: string, sessions: Session[], opts: ResolveOptions): Resolut
 function byWords(query: string[], sessions: Session[], opts: ResolveOptions): Resolution {
   const terms = parseQuery(query);
   if (!terms.length) return { kind: 'none' };
-  const more = opts.prompts?.(wantedWords(terms));
   const home = opts.home ?? process.env.HOME ?? '';
-  const hits = rank(
-    sessions.filter((s) => !s.hidden || opts.all),
-    terms,
-    home,
-    (s) => sessionMatchable(s, more?.get(s.key)),
-  );
+  const pool = sessions.filter((s) => !s.hidden || opts.all);
+  const marks = opts.prompts?.marks;
+  let hits: Session[];
+  if (marks && sameTerms(marks.terms, terms))
+    hits = rankAsking(pool, terms, home, sessionMatchable, (need) => {
+      // (the prompts the session itself carries, its first and last or all of them, as the index keeps prompts)
+      for (const s of need) marks.add(s.key, fold(JSON.stringify(sessionMatchable(s).prompts?.filter((p) => !!p) ?? [])));
+      return (s) => marks.get(s.key);
+    });
+  else {
+    const more = opts.prompts?.(wantedWords(terms));
+    hits = rank(pool, terms, home, (s) => sessionMatchable(s, more?.get(s.key)));
+  }
   if (hits.length === 1) return { kind: 'one', session: hits[0], how: 'words' };
   if (hits.length > 1) return { kind: 'many', candidates: hits };
   return { kind: 'none' };
