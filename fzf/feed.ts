@@ -6,13 +6,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { App } from '../lib/app.js';
-import { markPrompts } from '../lib/index/holding.js';
+import { promptQualities } from '../lib/index/holding.js';
 import { allPrompts } from '../lib/index/prompts.js';
 import { eachRow, printAligned, type RowBin } from '../lib/index/rowbin.js';
 import { alignedName, printRowsOut, type RowsOutKey, RowsTape, rowsOutKey } from '../lib/index/rowsout.js';
 import { ALIGN_CAPS, alignLine, row } from '../lib/output.js';
 import { applyFilters, type Filters, shortIds, under } from '../lib/select/filter.js';
-import { fold, type Matchable, PromptMarks, parseQuery, rankAsking, wantedWords } from '../lib/select/rank.js';
+import { fold, type Matchable, PromptQualities, parseQuery, rankAsking, wantedWords } from '../lib/select/rank.js';
 import type { Harness, Session } from '../lib/types.js';
 import { HARNESSES } from '../lib/types.js';
 import { colorOn } from '../lib/util/color.js';
@@ -339,8 +339,8 @@ export function pickerText(app: App, src: FeedSource, s: PickState, query: strin
       rankAsking(rows, terms, home, rowMatchable, (need) => {
         if (!words.length) return null;
         const only = need.length < rows.length ? new Set(need.map(keyOf)) : undefined;
-        const marks = new PromptMarks(terms);
-        if (markPrompts(app.ctx, marks, rowsWith(rows), only)) return marks.size ? (r) => marks.get(keyOf(r)) : null;
+        const found = new PromptQualities(terms);
+        if (promptQualities(app.ctx, found, rowsWith(rows), only)) return found.size ? (r) => found.get(keyOf(r)) : null;
         const prompts = allPrompts(app.ctx, words);
         return prompts.size ? (r) => prompts.get(keyOf(r)) : null;
       });

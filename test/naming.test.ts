@@ -183,9 +183,9 @@ describe('ranking by where the words are in the stored prompts, without reading 
         const r = resolve(q, n.sessions, { all: true, prompts: n.prompts, home });
         return r.kind === 'one' ? [r.session.key] : r.kind === 'none' ? [] : r.candidates.map((s) => s.key);
       };
-      const marked = await keys(false);
-      expect(marked, q.join(' ')).toEqual(await keys(true));
-      if (q[0] === 'webhook' && q.length === 1) expect(marked.length).toBe(9);
+      const byQuality = await keys(false);
+      expect(byQuality, q.join(' ')).toEqual(await keys(true));
+      if (q[0] === 'webhook' && q.length === 1) expect(byQuality.length).toBe(9);
     }
   });
 });

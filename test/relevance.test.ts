@@ -12,7 +12,7 @@ import {
   jsonLookable,
   jsonQuality,
   type Matchable,
-  PromptMarks,
+  PromptQualities,
   parseQuery,
   quality,
   queryText,
@@ -146,7 +146,7 @@ describe('the rules', () => {
     }
   });
 
-  it('ranks the same from the prompts as the index keeps them (folded JSON, marked per term) as from the prompts', () => {
+  it("ranks the same from the prompts as the index keeps them (folded JSON, each term's quality) as from the prompts", () => {
     const items = [
       m({ id: 'p1', label: 'Webhook retry', cwd: '/h/src/shop', prompts: ['why does the Webhook fail'] }),
       m({ id: 'p2', label: 'Cart total', cwd: '/h/src/shop', prompts: ['add a webhook\nfor refunds', 'no "hooks" here'] }),
@@ -156,15 +156,15 @@ describe('the rules', () => {
     ];
     for (const q of ['webhook', 'webhook shop', 'web', 'webhook !refunds', 'shop "add a"', '!deploy', 'cafe', 'nfor', 'hooks"', 'n']) {
       const terms = parseQuery(q);
-      const marks = new PromptMarks(terms);
+      const found = new PromptQualities(terms);
       // (as the index keeps them: each source's prompts a JSON array, folded as a whole)
-      for (const x of items) marks.add(x.id, fold(JSON.stringify(x.prompts)));
+      for (const x of items) found.add(x.id, fold(JSON.stringify(x.prompts)));
       const got = rankAsking(
         items,
         terms,
         '/h',
         (x) => ({ ...x, prompts: null }),
-        () => (x) => marks.get(x.id),
+        () => (x) => found.get(x.id),
       );
       expect(
         got.map((x) => x.id),

@@ -9,7 +9,7 @@
 // that does not fold to plainWord is not looked for this way at all (null: the caller reads the whole
 // listing). The caller matches what is found exactly.
 
-import { fold, type PromptMarks, wantedWords } from '../select/rank.js';
+import { fold, type PromptQualities, wantedWords } from '../select/rank.js';
 import type { Ctx, Session } from '../types.js';
 import { indexFiles } from './files.js';
 import { type Db, withRead } from './store.js';
@@ -40,7 +40,7 @@ export function sessionsHolding(
   ctx: Ctx,
   words: string[],
   names: Record<string, string> = {},
-  marks?: PromptMarks,
+  found?: PromptQualities,
 ): (Holding & { prompts: () => Map<string, string[]> }) | null {
   const folded = lookable(words);
   if (!folded) return null;
@@ -77,10 +77,10 @@ export function sessionsHolding(
     }
     // (the prompts of a session none of whose prompts holds a word add nothing to its match)
     const withPrompts = sessions.map((s) => s.key).filter((k) => inPrompts.has(k));
-    // `marks`: where the query's terms are in them, for ranking; the prompts themselves are read
+    // `found`: where the query's terms are in them, for ranking; the prompts themselves are read
     // only when asked for (what a candidate shows of the prompt a word named it from)
-    if (marks) markPromptsOf(db, marks, withPrompts);
-    let read: Map<string, string[]> | null = marks ? null : promptsOf(db, withPrompts);
+    if (found) qualitiesOf(db, found, withPrompts);
+    let read: Map<string, string[]> | null = found ? null : promptsOf(db, withPrompts);
     const lazily = () => {
       read ??= withRead(file, (d) => promptsOf(d, withPrompts)) ?? new Map<string, string[]>();
       return read;
@@ -212,33 +212,33 @@ export function gatherPrompts(rows: Iterable<{ key: string; texts: string }>): M
  */
 const FOLDED_TEXT = 'coalesce(folded, lower(texts))';
 
-/** Rows of (key, folded text) into `marks`, those of wanted sessions. */
-function marked(marks: PromptMarks, rows: Iterable<[string, string]>, wanted: (k: string) => boolean = () => true): void {
-  for (const [key, json] of rows) if (wanted(key)) marks.add(key, json);
+/** Rows of (key, folded text) into `found`, those of wanted sessions. */
+function gathered(found: PromptQualities, rows: Iterable<[string, string]>, wanted: (k: string) => boolean = () => true): void {
+  for (const [key, json] of rows) if (wanted(key)) found.add(key, json);
 }
 
 /**
- * The prompts of these sessions, folded, into `marks`. Many keys are looked for in one pass over the
+ * The prompts of these sessions, folded, into `found`. Many keys are looked for in one pass over the
  * table (`+key`: not through its index, whose lookups took ~140 ms for 20,000 keys at 22,000
  * sessions; the pass ~90 ms).
  */
-function markPromptsOf(db: Db, marks: PromptMarks, keys: string[]): void {
+function qualitiesOf(db: Db, found: PromptQualities, keys: string[]): void {
   if (keys.length === 0) return;
   const sql = `SELECT key, ${FOLDED_TEXT} FROM prompts WHERE ${keys.length > FEW_KEYS ? '+' : ''}key IN (SELECT value FROM json_each(?))`;
-  marked(marks, db.prepare(sql).raw().iterate(JSON.stringify(keys)) as Iterable<[string, string]>);
+  gathered(found, db.prepare(sql).raw().iterate(JSON.stringify(keys)) as Iterable<[string, string]>);
 }
 
 /**
- * Where the query's terms are in the prompts of the sessions that may match them all (`marks`, for
- * ranking: rank.ts PromptMarks): each word in one of their prompts or, by `rowsWith` (the keys of
+ * Where the query's terms are in the prompts of the sessions that may match them all (`found`, for
+ * ranking: rank.ts PromptQualities): each word in one of their prompts or, by `rowsWith` (the keys of
  * the rows that hold a word), in what the caller matches besides (its row), and one at least in a
  * prompt. The longest word is looked for first, each next one only in the sessions left (as
  * sessionsHolding). The prompts are read folded, as the index keeps them, and never decoded. False
  * when a word is not plainWord, or there is no index: the caller reads allPrompts then. `only`:
  * the sessions whose prompts are wanted (those that hold the words are still found among all).
  */
-export function markPrompts(ctx: Ctx, marks: PromptMarks, rowsWith: (word: string) => string[], only?: Set<string>): boolean {
-  const folded = lookable(wantedWords(marks.terms));
+export function promptQualities(ctx: Ctx, found: PromptQualities, rowsWith: (word: string) => string[], only?: Set<string>): boolean {
+  const folded = lookable(wantedWords(found.terms));
   if (!folded) return false;
   const wanted = (k: string) => only === undefined || only.has(k);
   return (
@@ -247,17 +247,17 @@ export function markPrompts(ctx: Ctx, marks: PromptMarks, rowsWith: (word: strin
       // is what ranks), found and read in one pass (~60 ms at 22,000 sessions, where finding the
       // sessions and then reading their prompts by key was ~180). With a `!` word besides, every
       // row of those sessions: the `!` word may be in another of their sources.
-      if (folded.length === 1 && !marks.terms.some((t) => t.not)) {
+      if (folded.length === 1 && !found.terms.some((t) => t.not)) {
         const sql = `SELECT key, ${FOLDED_TEXT} FROM prompts WHERE coalesce(folded, texts) LIKE ? ESCAPE '\\'`;
-        marked(marks, db.prepare(sql).raw().iterate(likeOf(folded[0])) as Iterable<[string, string]>, wanted);
-      } else if (folded.length === 1) markPromptsOf(db, marks, keysHolding(db, 'prompts', folded[0], null).filter(wanted));
+        gathered(found, db.prepare(sql).raw().iterate(likeOf(folded[0])) as Iterable<[string, string]>, wanted);
+      } else if (folded.length === 1) qualitiesOf(db, found, keysHolding(db, 'prompts', folded[0], null).filter(wanted));
       else {
         const { keys, inPrompts } = narrowed(db, longestFirst(folded), (w, within) =>
           rowsWith(w).filter((k) => within === null || within.has(k)),
         );
-        markPromptsOf(
+        qualitiesOf(
           db,
-          marks,
+          found,
           [...(keys ?? [])].filter((k) => inPrompts.has(k) && wanted(k)),
         );
       }

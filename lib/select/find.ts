@@ -12,7 +12,7 @@ import type { Session } from '../types.js';
 import { HARNESSES } from '../types.js';
 import { isDir } from '../util/fsx.js';
 import { shortIds, shortOf } from './filter.js';
-import { dirOf, PromptMarks, parseQuery, wantedWords } from './rank.js';
+import { dirOf, PromptQualities, parseQuery, wantedWords } from './rank.js';
 import { looksLikePath, MIN_PREFIX, type PromptsOf, resolve } from './resolve.js';
 
 /**
@@ -130,16 +130,16 @@ export async function namedBy(app: App, query: string[], o: { shown?: boolean } 
     return { sessions: app.named(app.view(under.sessions)), shorts: under.shorts, prompts: () => prompts, every: false };
   }
   if (!looksLikePath(one)) {
-    // Where the terms are in their prompts is marked as they are found, and the prompts are read
+    // Where the terms are in their prompts is worked out as they are found, and the prompts are read
     // only if asked for; `shown`: they will be (TAB shows the prompt a word named a session from),
     // read with the sessions (a second read was ~110 ms more for a word in most of 22,000 sessions).
-    const marks = o.shown ? undefined : new PromptMarks(terms);
-    const held = sessionsHolding(app.ctx, words, readNames(storeDir(app.ctx)), marks);
+    const found = o.shown ? undefined : new PromptQualities(terms);
+    const held = sessionsHolding(app.ctx, words, readNames(storeDir(app.ctx)), found);
     if (held)
       return {
         sessions: app.named(app.view(held.sessions)),
         shorts: held.shorts,
-        prompts: marks ? Object.assign(held.prompts, { marks }) : held.prompts,
+        prompts: found ? Object.assign(held.prompts, { qualities: found }) : held.prompts,
         every: false,
       };
   }

@@ -137,24 +137,24 @@ export function quality(f: string, t: string): number {
  * sessions, decoding and folding the ~48 MB of prompts that held a typed word, and keeping them
  * until ranked, was most of a key's time.
  */
-export class PromptMarks {
+export class PromptQualities {
   private readonly by = new Map<string, Uint8Array>();
   constructor(readonly terms: readonly Term[]) {}
   /** One row of a session's prompts: a JSON array of folded strings. */
   add(key: string, json: string): void {
-    const marks = this.by.get(key) ?? new Uint8Array(this.terms.length);
-    this.by.set(key, marks);
+    const best = this.by.get(key) ?? new Uint8Array(this.terms.length);
+    this.by.set(key, best);
     let decoded: string[] | null = null;
     for (let j = 0; j < this.terms.length; j++) {
       const t = this.terms[j];
-      if (t.dir !== undefined || marks[j] === 4) continue;
+      if (t.dir !== undefined || best[j] === 4) continue;
       let q = 0;
       if (jsonLookable(t.text)) q = jsonQuality(json, t.text);
       else {
         decoded ??= decodedJson(json);
         for (const p of decoded) q = Math.max(q, quality(p, t.text));
       }
-      if (q > marks[j]) marks[j] = q;
+      if (q > best[j]) best[j] = q;
     }
   }
   get(key: string): Uint8Array | undefined {
@@ -351,7 +351,7 @@ export function rank<T>(items: readonly T[], terms: readonly Term[], home: strin
   return rankAsking(items, terms, home, view, () => (x) => view(x).prompts);
 }
 
-/** A session's prompts as given (Matchable.prompts), or where each term is in them (PromptMarks, for these terms). */
+/** A session's prompts as given (Matchable.prompts), or where each term is in them (PromptQualities, for these terms). */
 type Prompts = readonly (string | null)[] | Uint8Array;
 
 /**

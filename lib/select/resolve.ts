@@ -10,7 +10,7 @@ import path from 'node:path';
 import type { Session } from '../types.js';
 import { HARNESSES } from '../types.js';
 import { under } from './filter.js';
-import { dirOf, fold, type Matchable, type PromptMarks, parseQuery, rank, rankAsking, type Term, wantedWords } from './rank.js';
+import { dirOf, fold, type Matchable, type PromptQualities, parseQuery, rank, rankAsking, type Term, wantedWords } from './rank.js';
 
 export type Resolution =
   | { kind: 'one'; session: Session; how: 'path' | 'id' | 'prefix' | 'words' }
@@ -37,11 +37,11 @@ export interface ResolveOptions {
 }
 
 /**
- * ResolveOptions' prompts. `marks`: where the terms of the query they were read for are in them
- * (rank.ts PromptMarks, from the index's folded prompts), which a query of those terms ranks by
+ * ResolveOptions' prompts. `qualities`: where the terms of the query they were read for are in them
+ * (rank.ts PromptQualities, from the index's folded prompts), which a query of those terms ranks by
  * without reading them.
  */
-export type PromptsOf = ((words: string[]) => Map<string, string[]>) & { marks?: PromptMarks };
+export type PromptsOf = ((words: string[]) => Map<string, string[]>) & { qualities?: PromptQualities };
 
 export function looksLikePath(q: string): boolean {
   return q === '.' || q === '..' || q.includes('/') || q.startsWith('~') || /\.(jsonl|json|db|zst)$/.test(q);
@@ -135,13 +135,13 @@ function byWords(query: string[], sessions: Session[], opts: ResolveOptions): Re
   if (!terms.length) return { kind: 'none' };
   const home = opts.home ?? process.env.HOME ?? '';
   const pool = sessions.filter((s) => !s.hidden || opts.all);
-  const marks = opts.prompts?.marks;
+  const found = opts.prompts?.qualities;
   let hits: Session[];
-  if (marks && sameTerms(marks.terms, terms))
+  if (found && sameTerms(found.terms, terms))
     hits = rankAsking(pool, terms, home, sessionMatchable, (need) => {
       // (the prompts the session itself carries, its first and last or all of them, as the index keeps prompts)
-      for (const s of need) marks.add(s.key, fold(JSON.stringify(sessionMatchable(s).prompts?.filter((p) => !!p) ?? [])));
-      return (s) => marks.get(s.key);
+      for (const s of need) found.add(s.key, fold(JSON.stringify(sessionMatchable(s).prompts?.filter((p) => !!p) ?? [])));
+      return (s) => found.get(s.key);
     });
   else {
     const more = opts.prompts?.(wantedWords(terms));
