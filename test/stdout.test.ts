@@ -28,13 +28,34 @@ const item = (i: number, n: number, text = 'word ') => ({
 
 describe('writeJsonArray', () => {
   const same = (items: unknown[]) =>
-    expect(written((fd) => writeJsonArray(items, fd)).toString('utf8')).toBe(`${JSON.stringify(items, null, 2)}\n`);
+    expect(written((fd) => writeJsonArray(items, undefined, fd)).toString('utf8')).toBe(`${JSON.stringify(items, null, 2)}\n`);
 
   it('writes what JSON.stringify(items, null, 2) writes', () => {
     same([]);
     same([item(0, 10)]);
     same([1, 'two', null, [], {}, [[]], { a: [] }]);
     same([undefined, () => 1, { u: undefined }]);
+  });
+
+  it('each item as `as` makes it, one at a time', () => {
+    const ids = Array.from({ length: 500 }, (_, i) => i);
+    let live = 0;
+    let most = 0;
+    // (an item made is written before the next is: the objects of the whole array never all exist)
+    const as = (i: number) => {
+      live++;
+      most = Math.max(most, live);
+      return {
+        ...item(i, 40),
+        get done() {
+          live--;
+          return i;
+        },
+      };
+    };
+    const out = written((fd) => writeJsonArray(ids, as, fd)).toString('utf8');
+    expect(JSON.parse(out)).toEqual(ids.map((i) => ({ ...item(i, 40), done: i })));
+    expect(most).toBe(1);
   });
 
   it('across many flushes of its buffer, with characters of every width at its seams', () => {
@@ -47,7 +68,9 @@ describe('writeJsonArray', () => {
     const items = [big(0), item(1, 50), big(2), item(3, 50), big(4)];
     same(items);
     const lone = [{ t: 'a\ud800b' }, { t: '\udc00' }];
-    expect(written((fd) => writeJsonArray(lone, fd)).equals(Buffer.from(`${JSON.stringify(lone, null, 2)}\n`, 'utf8'))).toBe(true);
+    expect(written((fd) => writeJsonArray(lone, undefined, fd)).equals(Buffer.from(`${JSON.stringify(lone, null, 2)}\n`, 'utf8'))).toBe(
+      true,
+    );
   });
 });
 

@@ -18,7 +18,7 @@ export async function run(app: App, call: Call): Promise<void> {
     const shorts = shortIds(all);
     const launch = await launchInfo(app);
     const live = await liveInfo(app, list);
-    writeJsonArray(list.map((s) => toJson(s, shorts.get(s.id) ?? s.id, launch, live.get(s.key))));
+    writeJsonArray(list, (s) => toJson(s, shorts.get(s.id) ?? s.id, launch, live.get(s.key)));
     // on stderr, so it is seen under --json too without touching the JSON
     const h = hiddenSummary(all, filters);
     if (h) note(h);

@@ -310,7 +310,7 @@ async function printResults(
   }
   if (o.json) {
     const how = await resumeOf(app);
-    writeJsonArray(list.map((r) => ({ ...toJson(r, short(r.session)), resume: how(r.session)?.plan ?? null })));
+    writeJsonArray(list, (r) => ({ ...toJson(r, short(r.session)), resume: how(r.session)?.plan ?? null }));
     if (list.length === 0) throw none();
     return;
   }
