@@ -77,8 +77,8 @@ export function sessionsHolding(
     }
     // (the prompts of a session none of whose prompts holds a word add nothing to its match)
     const withPrompts = sessions.map((s) => s.key).filter((k) => inPrompts.has(k));
-    // `found`: where the query's terms are in them, for ranking; the prompts themselves are read
-    // only when asked for (what a candidate shows of the prompt a word named it from)
+    // `found`: where the query's terms are in them, for ranking; the prompts themselves are then
+    // read only if asked for (by a query of other terms: resolve.ts namedAbove)
     if (found) qualitiesOf(db, found, withPrompts);
     let read: Map<string, string[]> | null = found ? null : promptsOf(db, withPrompts);
     const lazily = () => {

@@ -101,7 +101,7 @@ export interface Lookup {
 export interface Named {
   sessions: Session[];
   shorts: Map<string, string>;
-  /** resolve's `prompts`: those of the sessions found, read with them, else the words' (allPrompts) */
+  /** resolve's `prompts`: those of the sessions found (with their terms' qualities, read when asked for), else the words' (allPrompts) */
   prompts: PromptsOf;
   /** every session of the index, not only those that may match */
   every: boolean;
