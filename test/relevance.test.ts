@@ -8,6 +8,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { layRows, listWidth, streamWidths, widths } from '../fzf/layout.js';
 import {
+  firstHolding,
   fold,
   jsonLookable,
   jsonQuality,
@@ -26,6 +27,18 @@ import { standIn } from './launch-helpers.js';
 import { byName, keyOf, QUERIES, relevanceHome, SESSIONS } from './relevance-corpus.js';
 import { calls, claudeOnPath } from './shell-helpers.js';
 import { Term } from './tmux-term.js';
+
+/** A reproducible stream of whole numbers below `n` (mulberry32), from `seed`. */
+function randomBelow(seed: number): (n: number) => number {
+  let a = seed >>> 0;
+  return (n) => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((((t ^ (t >>> 14)) >>> 0) / 4294967296) * n) | 0;
+  };
+}
 
 describe('the rules', () => {
   it('parses words, "phrases", !exclusions and fzf\'s exact mark', () => {
@@ -176,11 +189,7 @@ describe('the rules', () => {
   it('finds a term in a JSON array of strings as written as well as in the strings decoded, escapes and all', () => {
     // a small alphabet dense with what JSON escapes, and letters that follow a backslash in an escape
     const chars = ['a', 'b', 'n', 'u', 't', '0', '1', 'e', ' ', '-', '\n', '\\', '"', '\t', '\u0001', '\u001b', 'ß', '\ud800'];
-    let seed = 7;
-    const next = (n: number) => {
-      seed = (seed * 1103515245 + 12345) % 2147483648;
-      return seed % n;
-    };
+    const next = randomBelow(7);
     const text = (len: number) => Array.from({ length: len }, () => chars[next(chars.length)]).join('');
     let looked = 0;
     for (let k = 0; k < 3000; k++) {
@@ -198,6 +207,28 @@ describe('the rules', () => {
     expect(jsonLookable('a"b')).toBe(false);
     expect(jsonLookable(',')).toBe(false);
     expect(jsonLookable('a,b')).toBe(true);
+  });
+
+  it('finds the first string that holds a word in a JSON array as written as decoding finds it', () => {
+    // upper case besides (the array is lower-cased as a whole), and a letter fold changes otherwise
+    const chars = ['a', 'B', 'n', 'U', 't', '0', ' ', '-', '\n', '\\', '"', '\t', '\u001b', 'é'];
+    const next = randomBelow(11);
+    const text = (len: number) => Array.from({ length: len }, () => chars[next(chars.length)]).join('');
+    let found = 0;
+    for (let k = 0; k < 3000; k++) {
+      const strings = Array.from({ length: 1 + next(4) }, () => text(next(8)));
+      const json = JSON.stringify(strings);
+      const pick = fold(strings[next(strings.length)]);
+      const from = next(pick.length + 1);
+      const w = k % 3 === 0 ? fold(text(1 + next(2))) : pick.slice(from, from + 1 + next(3));
+      if (!w) continue;
+      const want = strings.find((p) => fold(p).includes(w));
+      // (as the index keeps them: lower-cased as written when that folds them, else decoded)
+      const lowered = /^[\x00-\x7f]*$/.test(json) ? json.toLowerCase() : null;
+      expect(firstHolding(json, lowered, w), `${json} ${JSON.stringify(w)}`).toBe(want);
+      if (want !== undefined) found++;
+    }
+    expect(found).toBeGreaterThan(1000);
   });
 
   it('an id is named by its start, not by digits inside it', () => {

@@ -15,7 +15,7 @@ import { type Candidate, candidate, label } from '../output.js';
 import { applyFilters, type Filters, parseHarnesses, resolveDir, shortIds } from '../select/filter.js';
 import { namedBy } from '../select/find.js';
 import { fold, fromWord } from '../select/rank.js';
-import { looksLikePath, resolve } from '../select/resolve.js';
+import { looksLikePath, type PromptsOf, resolve } from '../select/resolve.js';
 import { HARNESSES, type Session } from '../types.js';
 import { tildify } from '../util/paths.js';
 import { sanitize } from '../util/redact.js';
@@ -32,7 +32,7 @@ interface SessionCandidatesOptions {
   filters?: Filters;
   shorts?: Map<string, string>;
   /** resolve's `prompts` */
-  prompts?: (words: string[]) => Map<string, string[]>;
+  prompts?: PromptsOf;
 }
 
 /**
@@ -79,8 +79,12 @@ function promptShowing(word: string, prompts: SessionCandidatesOptions['prompts'
     const l = label(s);
     if (!w || !prompts || looksLikePath(word) || s.id.toLowerCase().startsWith(w)) return l;
     if ([l, dir, s.branch ?? '', s.harness].some((t) => fold(t).includes(w))) return l;
-    got ??= prompts([word]);
-    const p = got.get(s.key)?.find((x) => fold(x).includes(w));
+    let p: string | undefined;
+    if (prompts.first) p = prompts.first(s.key, w);
+    else {
+      got ??= prompts([word]);
+      p = got.get(s.key)?.find((x) => fold(x).includes(w));
+    }
     return p ? `${oneLine(sanitize(clip(fromWord(p, w), WORD_SHOWN)))} · ${l}` : l;
   };
 }

@@ -9,8 +9,9 @@
 // that does not fold to plainWord is not looked for this way at all (null: the caller reads the whole
 // listing). The caller matches what is found exactly.
 
-import { fold, type PromptQualities, wantedWords } from '../select/rank.js';
+import { firstHolding, fold, type PromptQualities, wantedWords } from '../select/rank.js';
 import type { Ctx, Session } from '../types.js';
+import { byBytes } from '../util/text.js';
 import { indexFiles } from './files.js';
 import { type Db, withRead } from './store.js';
 
@@ -41,7 +42,8 @@ export function sessionsHolding(
   words: string[],
   names: Record<string, string> = {},
   found?: PromptQualities,
-): (Holding & { prompts: () => Map<string, string[]> }) | null {
+  shown = false,
+): (Holding & { prompts: () => Map<string, string[]>; first?: (key: string, w: string) => string | undefined }) | null {
   const folded = lookable(words);
   if (!folded) return null;
   const file = indexFiles(ctx).db;
@@ -78,14 +80,16 @@ export function sessionsHolding(
     // (the prompts of a session none of whose prompts holds a word add nothing to its match)
     const withPrompts = sessions.map((s) => s.key).filter((k) => inPrompts.has(k));
     // `found`: where the query's terms are in them, for ranking; the prompts themselves are then
-    // read only if asked for (by a query of other terms: resolve.ts namedAbove)
-    if (found) qualitiesOf(db, found, withPrompts);
+    // read only if asked for (by a query of other terms: resolve.ts namedAbove). `shown`: the
+    // prompt that holds a word is shown (TAB), so the rows are kept as they are read (`first`).
+    const first = found && shown ? keptPrompts(db, found, withPrompts) : undefined;
+    if (found && !shown) qualitiesOf(db, found, withPrompts);
     let read: Map<string, string[]> | null = found ? null : promptsOf(db, withPrompts);
     const lazily = () => {
       read ??= withRead(file, (d) => promptsOf(d, withPrompts)) ?? new Map<string, string[]>();
       return read;
     };
-    return { sessions, shorts, prompts: lazily };
+    return { sessions, shorts, prompts: lazily, first };
   });
 }
 
@@ -226,6 +230,36 @@ function qualitiesOf(db: Db, found: PromptQualities, keys: string[]): void {
   if (keys.length === 0) return;
   const sql = `SELECT key, ${FOLDED_TEXT} FROM prompts WHERE ${keys.length > FEW_KEYS ? '+' : ''}key IN (SELECT value FROM json_each(?))`;
   gathered(found, db.prepare(sql).raw().iterate(JSON.stringify(keys)) as Iterable<[string, string]>);
+}
+
+/**
+ * The prompts of these sessions into `found`, each row kept as stored: the first prompt of a session
+ * that holds a word (folded), as promptsOf's prompts would give it, without decoding the others. At
+ * 22,000 sessions, TAB on a word in most of them decoded and folded every prompt of theirs.
+ */
+function keptPrompts(db: Db, found: PromptQualities, keys: string[]): (key: string, w: string) => string | undefined {
+  const kept = new Map<string, { path: string; texts: string; folded: string | null }[]>();
+  if (keys.length) {
+    const sql = `SELECT key, path, texts, folded FROM prompts WHERE ${keys.length > FEW_KEYS ? '+' : ''}key IN (SELECT value FROM json_each(?))`;
+    for (const [key, path, texts, folded] of db.prepare(sql).raw().iterate(JSON.stringify(keys)) as Iterable<
+      [string, string, string, string | null]
+    >) {
+      found.add(key, folded ?? texts.toLowerCase());
+      const rows = kept.get(key);
+      if (rows) rows.push({ path, texts, folded });
+      else kept.set(key, [{ path, texts, folded }]);
+    }
+  }
+  return (key, w) => {
+    const rows = kept.get(key);
+    // (in promptsOf's order: by path, as SQLite orders text)
+    if (rows && rows.length > 1) rows.sort((a, b) => byBytes(a.path, b.path));
+    for (const r of rows ?? []) {
+      const p = firstHolding(r.texts, r.folded === null ? r.texts.toLowerCase() : null, w);
+      if (p !== undefined) return p;
+    }
+    return undefined;
+  };
 }
 
 /**

@@ -131,15 +131,15 @@ export async function namedBy(app: App, query: string[], o: { shown?: boolean } 
   }
   if (!looksLikePath(one)) {
     // Where the terms are in their prompts is worked out as they are found, and the prompts are read
-    // only if asked for; `shown`: they will be (TAB shows the prompt a word named a session from),
-    // read with the sessions (a second read was ~110 ms more for a word in most of 22,000 sessions).
-    const found = o.shown ? undefined : new PromptQualities(terms);
-    const held = sessionsHolding(app.ctx, words, readNames(storeDir(app.ctx)), found);
+    // only if asked for; `shown`: the one that holds a word is (TAB shows the prompt a word named a
+    // session from), so they are kept as read, not decoded.
+    const found = new PromptQualities(terms);
+    const held = sessionsHolding(app.ctx, words, readNames(storeDir(app.ctx)), found, o.shown);
     if (held)
       return {
         sessions: app.named(app.view(held.sessions)),
         shorts: held.shorts,
-        prompts: found ? Object.assign(held.prompts, { qualities: found }) : held.prompts,
+        prompts: Object.assign(held.prompts, { qualities: found, first: held.first }),
         every: false,
       };
   }

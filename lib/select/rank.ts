@@ -248,6 +248,31 @@ export function jsonQuality(j: string, t: string): number {
   return best;
 }
 
+/**
+ * The first of the strings of `json` (a JSON array of strings) whose folded form holds `w` (folded),
+ * decoded; undefined when none does. `lowered`: `json` lower-cased, which folds it as fold would
+ * (the text has no character fold changes but ASCII letters, store.ts foldedOf), else null: then
+ * every string is decoded and folded.
+ */
+export function firstHolding(json: string, lowered: string | null, w: string): string | undefined {
+  if (lowered === null || !jsonLookable(w)) return decodedJson(json).find((p) => fold(p).includes(w));
+  for (let i = lowered.indexOf(w); i >= 0; i = lowered.indexOf(w, i + 1)) {
+    if (inEscape(lowered, i)) continue;
+    // the string the match is in: between the quotes around it that no backslash escapes (lower
+    // case moves no character, so the places are the same in `json`)
+    let a = i - 1;
+    while (a > 0 && !(lowered.charCodeAt(a) === 34 && !escapes(lowered, a))) a--;
+    let b = i + w.length;
+    while (b < lowered.length && !(lowered.charCodeAt(b) === 34 && !escapes(lowered, b))) b++;
+    try {
+      return JSON.parse(json.slice(a, b + 1)) as string;
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
 /** Is `t` one of the strings of JSON text `j` (jsonQuality)? */
 function wholeString(j: string, t: string): boolean {
   const quoted = `"${t}"`;

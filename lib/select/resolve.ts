@@ -39,9 +39,13 @@ export interface ResolveOptions {
 /**
  * ResolveOptions' prompts. `qualities`: where the terms of the query they were read for are in them
  * (rank.ts PromptQualities, from the index's folded prompts), which a query of those terms ranks by
- * without reading them.
+ * without reading them. `first`: a session's first prompt that holds a word (folded), where it was
+ * kept without decoding the rest.
  */
-export type PromptsOf = ((words: string[]) => Map<string, string[]>) & { qualities?: PromptQualities };
+export type PromptsOf = ((words: string[]) => Map<string, string[]>) & {
+  qualities?: PromptQualities;
+  first?: (key: string, w: string) => string | undefined;
+};
 
 export function looksLikePath(q: string): boolean {
   return q === '.' || q === '..' || q.includes('/') || q.startsWith('~') || /\.(jsonl|json|db|zst)$/.test(q);
