@@ -40,6 +40,22 @@ function randomBelow(seed: number): (n: number) => number {
   };
 }
 
+/**
+ * 3,000 arrays of up to four strings of `chars`, as JSON, each with a word: a piece of one of its
+ * strings (as `as` gives the string) or, one time in three, a few characters drawn alone.
+ */
+function* jsonCases(chars: string[], seed: number, as: (s: string) => string = (s) => s) {
+  const next = randomBelow(seed);
+  const text = (len: number) => Array.from({ length: len }, () => chars[next(chars.length)]).join('');
+  for (let k = 0; k < 3000; k++) {
+    const strings = Array.from({ length: 1 + next(4) }, () => text(next(9)));
+    const pick = as(strings[next(strings.length)]);
+    const from = next(pick.length + 1);
+    const word = k % 3 === 0 ? as(text(1 + next(3))) : pick.slice(from, from + 1 + next(4));
+    if (word) yield { strings, json: JSON.stringify(strings), word };
+  }
+}
+
 describe('the rules', () => {
   it('parses words, "phrases", !exclusions and fzf\'s exact mark', () => {
     expect(parseQuery('Blog  ASTRO')).toEqual([
@@ -189,19 +205,12 @@ describe('the rules', () => {
   it('finds a term in a JSON array of strings as written as well as in the strings decoded, escapes and all', () => {
     // a small alphabet dense with what JSON escapes, and letters that follow a backslash in an escape
     const chars = ['a', 'b', 'n', 'u', 't', '0', '1', 'e', ' ', '-', '\n', '\\', '"', '\t', '\u0001', '\u001b', 'ß', '\ud800'];
-    const next = randomBelow(7);
-    const text = (len: number) => Array.from({ length: len }, () => chars[next(chars.length)]).join('');
     let looked = 0;
-    for (let k = 0; k < 3000; k++) {
-      const strings = Array.from({ length: 1 + next(3) }, () => text(next(9)));
-      const json = JSON.stringify(strings);
-      const pick = strings[next(strings.length)];
-      const from = next(pick.length + 1);
-      const term = k % 3 === 0 ? text(1 + next(3)) : pick.slice(from, from + 1 + next(4));
-      if (!term || !jsonLookable(term)) continue;
+    for (const { strings, json, word } of jsonCases(chars, 7)) {
+      if (!jsonLookable(word)) continue;
       looked++;
-      const want = Math.max(...strings.map((x) => quality(x, term)));
-      expect(jsonQuality(json, term), `${json} ${JSON.stringify(term)}`).toBe(want);
+      const want = Math.max(...strings.map((x) => quality(x, word)));
+      expect(jsonQuality(json, word), `${json} ${JSON.stringify(word)}`).toBe(want);
     }
     expect(looked).toBeGreaterThan(1000);
     expect(jsonLookable('a"b')).toBe(false);
@@ -212,20 +221,12 @@ describe('the rules', () => {
   it('finds the first string that holds a word in a JSON array as written as decoding finds it', () => {
     // upper case besides (the array is lower-cased as a whole), and a letter fold changes otherwise
     const chars = ['a', 'B', 'n', 'U', 't', '0', ' ', '-', '\n', '\\', '"', '\t', '\u001b', 'é'];
-    const next = randomBelow(11);
-    const text = (len: number) => Array.from({ length: len }, () => chars[next(chars.length)]).join('');
     let found = 0;
-    for (let k = 0; k < 3000; k++) {
-      const strings = Array.from({ length: 1 + next(4) }, () => text(next(8)));
-      const json = JSON.stringify(strings);
-      const pick = fold(strings[next(strings.length)]);
-      const from = next(pick.length + 1);
-      const w = k % 3 === 0 ? fold(text(1 + next(2))) : pick.slice(from, from + 1 + next(3));
-      if (!w) continue;
-      const want = strings.find((p) => fold(p).includes(w));
+    for (const { strings, json, word } of jsonCases(chars, 11, fold)) {
+      const want = strings.find((p) => fold(p).includes(word));
       // (as the index keeps them: lower-cased as written when that folds them, else decoded)
       const lowered = /^[\x00-\x7f]*$/.test(json) ? json.toLowerCase() : null;
-      expect(firstHolding(json, lowered, w), `${json} ${JSON.stringify(w)}`).toBe(want);
+      expect(firstHolding(json, lowered, word), `${json} ${JSON.stringify(word)}`).toBe(want);
       if (want !== undefined) found++;
     }
     expect(found).toBeGreaterThan(1000);
