@@ -5,8 +5,10 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeApp } from '../lib/app.js';
+import { promptQualities, setManyKeys } from '../lib/index/holding.js';
 import { allPrompts } from '../lib/index/prompts.js';
 import { namedBy } from '../lib/select/find.js';
+import { PromptQualities, parseQuery } from '../lib/select/rank.js';
 import { resolve } from '../lib/select/resolve.js';
 import { makeCtx } from '../lib/util/paths.js';
 import { jsonl, run, tempHome, write } from './helpers.js';
@@ -186,6 +188,53 @@ describe('ranking by where the words are in the stored prompts, without reading 
       const byQuality = await keys(false);
       expect(byQuality, q.join(' ')).toEqual(await keys(true));
       if (q[0] === 'webhook' && q.length === 1) expect(byQuality.length).toBe(9);
+    }
+  });
+});
+
+describe("the picker's words in the stored prompts, narrowed by or read in one pass", () => {
+  it('gives every session that may match them all the same qualities either way', () => {
+    const home = tempHome();
+    const id = (i: number) => `face${String(i).padStart(4, '0')}-1111-4111-8111-111111111111`;
+    const texts = [
+      'the webhook fails',
+      'retry the webhook',
+      'a line\nretry\tafter tabs',
+      'say "webhook"',
+      'nothing here',
+      'webhookretrier',
+      'Retry',
+    ];
+    texts.forEach((t, i) => {
+      const cwd = path.join(home, 'src', `p${i}`);
+      fs.mkdirSync(cwd, { recursive: true });
+      piSession(home, { id: id(i), cwd, prompts: [`start ${i}`, t], at: new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString() });
+    });
+    expect(run(home, ['index']).code).toBe(0);
+    const ctx = makeCtx({ HOME: home, RESUME_CACHE_DIR: path.join(home, '.cache', 'resume') });
+    const qualities = (q: string, many: number) => {
+      setManyKeys(many);
+      try {
+        const found = new PromptQualities(parseQuery(q));
+        expect(promptQualities(ctx, found, () => [])).toBe(true);
+        return found;
+      } finally {
+        setManyKeys();
+      }
+    };
+    for (const q of ['webhook retry', 'retry webhook', 'webhook "retry the"', 'tabs retry', 'webhook retrier']) {
+      const narrowedBy = qualities(q, Number.POSITIVE_INFINITY);
+      const inOnePass = qualities(q, 0);
+      const all = (x: PromptQualities) => texts.map((_, i) => [...(x.get(`pi:${id(i)}`) ?? [])]);
+      const matchAll = (v: number[]) => v.length > 0 && v.every((n) => n > 0);
+      // (the sessions narrowing leaves: those with every word in a prompt; one pass gives others too, each missing a word)
+      expect(
+        all(narrowedBy).map((v) => (matchAll(v) ? v : null)),
+        q,
+      ).toEqual(all(inOnePass).map((v) => (matchAll(v) ? v : null)));
+      // (not vacuous: some session holds them all, and one pass read sessions narrowing left out)
+      expect(all(narrowedBy).some(matchAll), q).toBe(true);
+      expect(inOnePass.size, q).toBeGreaterThan(narrowedBy.size);
     }
   });
 });
