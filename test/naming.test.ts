@@ -142,10 +142,23 @@ describe('options', () => {
   });
 });
 
+/** A home of pi sessions whose middle prompts are `texts`, indexed; `dir(i)`: session i's project under ~/src. */
+function promptsHome(prefix: string, texts: string[], dir: (i: number) => string): { home: string; id: (i: number) => string } {
+  const home = tempHome();
+  const id = (i: number) => `${prefix}${String(i).padStart(4, '0')}-1111-4111-8111-111111111111`;
+  for (const [i, t] of texts.entries()) middlePrompt(home, id(i), path.join(home, 'src', dir(i)), i, t);
+  expect(run(home, ['index']).code).toBe(0);
+  return { home, id };
+}
+
+/** Pi session `i` in `cwd` whose middle prompt is `text`, a minute after session i - 1. */
+function middlePrompt(home: string, id: string, cwd: string, i: number, text: string): void {
+  fs.mkdirSync(cwd, { recursive: true });
+  piSession(home, { id, cwd, prompts: [`start ${i}`, text, `end ${i}`], at: new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString() });
+}
+
 describe('ranking by where the words are in the stored prompts, without reading them', () => {
   it('orders as reading every prompt does: whole words, word starts, inside words, escapes beside them, `!` words', async () => {
-    const home = tempHome();
-    const id = (i: number) => `fade${String(i).padStart(4, '0')}-1111-4111-8111-111111111111`;
     const texts = [
       'the webhook fails',
       'prewebhook tidy',
@@ -158,17 +171,7 @@ describe('ranking by where the words are in the stored prompts, without reading 
       'webhook retry backoff',
       'retry the WEBHOOKRETRIER',
     ];
-    texts.forEach((t, i) => {
-      const cwd = path.join(home, 'src', i % 2 ? 'shop' : 'api');
-      fs.mkdirSync(cwd, { recursive: true });
-      piSession(home, {
-        id: id(i),
-        cwd,
-        prompts: [`start ${i}`, t, `end ${i}`],
-        at: new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString(),
-      });
-    });
-    expect(run(home, ['index']).code).toBe(0);
+    const { home } = promptsHome('fade', texts, (i) => (i % 2 ? 'shop' : 'api'));
     const app = makeApp({ env: { HOME: home, RESUME_CACHE_DIR: path.join(home, '.cache', 'resume') } });
     for (const q of [
       ['webhook'],
@@ -194,8 +197,6 @@ describe('ranking by where the words are in the stored prompts, without reading 
 
 describe("the picker's words in the stored prompts, narrowed by or read in one pass", () => {
   it('gives every session that may match them all the same qualities either way', () => {
-    const home = tempHome();
-    const id = (i: number) => `face${String(i).padStart(4, '0')}-1111-4111-8111-111111111111`;
     const texts = [
       'the webhook fails',
       'retry the webhook',
@@ -205,12 +206,7 @@ describe("the picker's words in the stored prompts, narrowed by or read in one p
       'webhookretrier',
       'Retry',
     ];
-    texts.forEach((t, i) => {
-      const cwd = path.join(home, 'src', `p${i}`);
-      fs.mkdirSync(cwd, { recursive: true });
-      piSession(home, { id: id(i), cwd, prompts: [`start ${i}`, t], at: new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString() });
-    });
-    expect(run(home, ['index']).code).toBe(0);
+    const { home, id } = promptsHome('face', texts, (i) => `p${i}`);
     const ctx = makeCtx({ HOME: home, RESUME_CACHE_DIR: path.join(home, '.cache', 'resume') });
     const qualities = (q: string, many: number) => {
       setManyKeys(many);
@@ -276,12 +272,7 @@ describe('words read only the prompts of sessions that hold one of them', () => 
               : i === 55
                 ? MANY.slice(8).join(' ')
                 : `filler ${i}`;
-      piSession(home, {
-        id: id(i),
-        cwd,
-        prompts: [`start ${i}`, words, `end ${i}`],
-        at: new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString(),
-      });
+      middlePrompt(home, id(i), cwd, i, words);
     }
     expect(run(home, ['index']).code).toBe(0);
     const ctx = makeCtx({ HOME: home, RESUME_CACHE_DIR: path.join(home, '.cache', 'resume') });
