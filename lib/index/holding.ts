@@ -84,7 +84,7 @@ export function sessionsHolding(
     // prompt that holds a word is shown (TAB), so the rows are kept as they are read (`first`).
     const first = found && shown ? keptPrompts(db, found, withPrompts) : undefined;
     if (found && !shown) qualitiesOf(db, found, withPrompts);
-    let read: Map<string, string[]> | null = found ? null : promptsOf(db, withPrompts);
+    let read: Map<string, string[]> | null = null;
     const lazily = () => {
       read ??= withRead(file, (d) => promptsOf(d, withPrompts)) ?? new Map<string, string[]>();
       return read;
@@ -232,13 +232,16 @@ function gathered(found: PromptQualities, rows: Iterable<[string, string]>, want
 }
 
 /**
- * The prompts of these sessions, folded, into `found`. Many keys are looked for in one pass over the
+ * The prompts rows of the keys given as a JSON array: many keys are looked for in one pass over the
  * table (`+key`: not through its index, whose lookups took ~140 ms for 20,000 keys at 22,000
  * sessions; the pass ~90 ms).
  */
+const keysIn = (keys: string[]): string => `${keys.length > FEW_KEYS ? '+' : ''}key IN (SELECT value FROM json_each(?))`;
+
+/** The prompts of these sessions, folded, into `found`. */
 function qualitiesOf(db: Db, found: PromptQualities, keys: string[]): void {
   if (keys.length === 0) return;
-  const sql = `SELECT key, ${FOLDED_TEXT} FROM prompts WHERE ${keys.length > FEW_KEYS ? '+' : ''}key IN (SELECT value FROM json_each(?))`;
+  const sql = `SELECT key, ${FOLDED_TEXT} FROM prompts WHERE ${keysIn(keys)}`;
   gathered(found, db.prepare(sql).raw().iterate(JSON.stringify(keys)) as Iterable<[string, string]>);
 }
 
@@ -250,7 +253,7 @@ function qualitiesOf(db: Db, found: PromptQualities, keys: string[]): void {
 function keptPrompts(db: Db, found: PromptQualities, keys: string[]): (key: string, w: string) => string | undefined {
   const kept = new Map<string, { path: string; texts: string; folded: string | null }[]>();
   if (keys.length) {
-    const sql = `SELECT key, path, texts, folded FROM prompts WHERE ${keys.length > FEW_KEYS ? '+' : ''}key IN (SELECT value FROM json_each(?))`;
+    const sql = `SELECT key, path, texts, folded FROM prompts WHERE ${keysIn(keys)}`;
     for (const [key, path, texts, folded] of db.prepare(sql).raw().iterate(JSON.stringify(keys)) as Iterable<
       [string, string, string, string | null]
     >) {
@@ -287,34 +290,33 @@ export function promptQualities(ctx: Ctx, found: PromptQualities, rowsWith: (wor
   const wanted = (k: string) => only === undefined || only.has(k);
   return (
     withRead(indexFiles(ctx).db, (db) => {
-      // One word: the rows that hold it are all there is to read (a word's best place in any prompt
-      // is what ranks), found and read in one pass (~60 ms at 22,000 sessions, where finding the
-      // sessions and then reading their prompts by key was ~180). With a `!` word besides, every
-      // row of those sessions: the `!` word may be in another of their sources.
-      if (folded.length === 1 && !found.terms.some((t) => t.not)) {
-        const sql = `SELECT key, ${FOLDED_TEXT} FROM prompts WHERE coalesce(folded, texts) LIKE ? ESCAPE '\\'`;
-        gathered(found, db.prepare(sql).raw().iterate(likeOf(folded[0])) as Iterable<[string, string]>, wanted);
-      } else if (folded.length === 1) qualitiesOf(db, found, keysHolding(db, 'prompts', folded[0], null).filter(wanted));
+      // One word, or a longest word in most sessions' prompts (`webhook retry`): every row that
+      // holds any word, found and read in one pass, is all there is to read (a row that holds none
+      // adds nothing to a session's qualities). One word was ~60 ms that way at 22,000 sessions,
+      // where finding the sessions and then reading their prompts by key was ~180; two common words
+      // ~380 ms a key, where narrowing by each word and then reading the prompts left was ~490.
+      // With a `!` word, every row of the sessions found: the `!` word may be in another source.
+      const whole = found.terms.some((t) => t.not);
+      const order = longestFirst(folded);
+      const first = folded.length === 1 && !whole ? null : keysHolding(db, 'prompts', order[0], null);
+      if (!whole && (first === null || first.length > MANY_KEYS)) {
+        const sql = `SELECT key, ${FOLDED_TEXT} FROM prompts WHERE ${folded.map(() => "coalesce(folded, texts) LIKE ? ESCAPE '\\'").join(' OR ')}`;
+        gathered(
+          found,
+          db
+            .prepare(sql)
+            .raw()
+            .iterate(...folded.map(likeOf)) as Iterable<[string, string]>,
+          wanted,
+        );
+      } else if (folded.length === 1) qualitiesOf(db, found, (first ?? []).filter(wanted));
       else {
-        const order = longestFirst(folded);
-        const first = keysHolding(db, 'prompts', order[0], null);
-        if (first.length > MANY_KEYS && !found.terms.some((t) => t.not)) {
-          // Its longest word in most sessions' prompts (`webhook retry`): every row that holds any
-          // word, read in one pass, is all there is to read (a row that holds none adds nothing to
-          // a session's qualities). Narrowing by each word and then reading the prompts of the
-          // sessions left read as many rows again (~490 → ~380 ms a key at 22,000 sessions).
-          const sql = `SELECT key, ${FOLDED_TEXT} FROM prompts WHERE ${folded.map(() => "coalesce(folded, texts) LIKE ? ESCAPE '\\'").join(' OR ')}`;
-          gathered(
-            found,
-            db
-              .prepare(sql)
-              .raw()
-              .iterate(...folded.map(likeOf)) as Iterable<[string, string]>,
-            wanted,
-          );
-          return true;
-        }
-        const { keys, inPrompts } = narrowed(db, order, (w, within) => rowsWith(w).filter((k) => within === null || within.has(k)), first);
+        const { keys, inPrompts } = narrowed(
+          db,
+          order,
+          (w, within) => rowsWith(w).filter((k) => within === null || within.has(k)),
+          first ?? undefined,
+        );
         qualitiesOf(
           db,
           found,
