@@ -23,9 +23,9 @@ import { cacheDir } from '../util/paths.js';
  * 34: a piece's file told by its id;
  * 35: the directory listings in the database, no longer dirs.json; 36: more secrets redacted;
  * 37: a Gemini subagent named by its task, not by the result it handed back; htpasswd -b
- * passwords and Teams webhooks redacted).
+ * passwords and Teams webhooks redacted; 38: Discord bot tokens redacted).
  */
-export const INDEX_VERSION = 37;
+export const INDEX_VERSION = 38;
 
 export interface IndexFiles {
   dir: string;

@@ -174,6 +174,14 @@ const keyRules = (prefixed: Rule): Rule[] => [
   { kind: 'npm-token', kw: ['npm_'], re: /\bnpm_[A-Za-z0-9]{30,}/g },
   { kind: 'pypi-token', kw: ['pypi-'], re: /\bpypi-AgE[A-Za-z0-9_-]{50,}/g },
   { kind: 'huggingface-token', kw: ['hf_', 'api_org_'], re: /\b(?:hf_|api_org_)[A-Za-z0-9]{30,}/g },
+  // A Discord bot token: the bot's id in base64 (an id of 17 to 20 digits starts with M, N or O), a
+  // time and an HMAC, joined by dots. No word gives it away: the prefilter looks for its shape
+  // (secretRules), and every text the prefilter lets through has a dot to try it on.
+  {
+    kind: 'discord-token',
+    kw: ['.'],
+    re: /\b[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6,7}\.[A-Za-z0-9_-]{27,38}(?![A-Za-z0-9_-])/g,
+  },
   // (a Mapbox secret token is `sk.` and a JWT's two last parts: before the JWT rules)
   prefixed,
   { kind: 'jwt', kw: ['eyj'], re: /\beyJ[A-Za-z0-9_-]{6,}\.eyJ[A-Za-z0-9_-]{6,}\.[A-Za-z0-9_-]{6,}/g },
@@ -432,6 +440,8 @@ export function secretRules(): Compiled {
       // (`re_` in snake_case names, `pat` in `path`)
       're_[a-z0-9]{8}_',
       'pat[a-z0-9]{14}\\.',
+      // (a Discord bot token's first two parts: keyRules)
+      '\\b[mno][a-z0-9_-]{23,27}\\.[a-z0-9_-]{6,7}\\.',
     ].join('|'),
     'i',
   );
