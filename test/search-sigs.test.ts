@@ -17,6 +17,7 @@ import { EXTRACTORS, loadExtractors } from '../lib/search/registry.js';
 import { runSearch } from '../lib/search/run.js';
 import { pieceKey } from '../lib/search/score.js';
 import { searchedFiles } from '../lib/search/sigfill.js';
+import { sigHasher } from '../lib/search/sighash.js';
 import { SigPool } from '../lib/search/sigpool.js';
 import { addBytes, addWords, fillSigs, fillSigsOn, Signatures } from '../lib/search/sigs.js';
 import { ROLES } from '../lib/search/types.js';
@@ -163,6 +164,40 @@ describe('signatures', () => {
       }
       expect(Buffer.from(words).equals(Buffer.from(bytes))).toBe(true);
       expect(bytes.some((x) => x !== 0)).toBe(buf.length > 0);
+    }
+  });
+
+  it('set the same bits in WebAssembly (sighash.ts) as byte by byte, wherever the bytes lie in its memory and however many', () => {
+    const h = sigHasher();
+    // (Node always has WebAssembly: a null here would leave the fast path untested)
+    expect(h).not.toBeNull();
+    if (!h) return;
+    const r = rng(12);
+    for (let round = 0; round < 60; round++) {
+      const buf = Buffer.from(transcriptBytes(r, 1 + Math.floor(r() * 5000)));
+      for (let i = 0; i < buf.length; i += 1 + Math.floor(r() * 40)) buf[i] = Math.floor(r() * 256);
+      const width = 256 << Math.floor(r() * 10);
+      const bytes = new Uint8Array(width);
+      const bits = h.filter.subarray(0, width);
+      bits.fill(0);
+      let a = Math.floor(r() * 0xffff);
+      let b = a;
+      for (let at = 0; at < buf.length; ) {
+        const n = Math.min(buf.length - at, 1 + Math.floor(r() * 700));
+        // (at any offset of the read's room, eight-byte aligned or not)
+        const off = Math.floor(r() * 64);
+        buf.copy(h.data, off, at, at + n);
+        const part = h.data.subarray(off, off + n);
+        a = addBytes(bytes, buf.subarray(at, at + n), 0, n, a);
+        const got = h.fill(bits, part, 0, n, b);
+        // (whole eights there, the rest here)
+        expect(got.i % 8).toBe(0);
+        expect(n - got.i).toBeLessThan(8);
+        b = addBytes(bits, part, got.i, n, got.t);
+        expect(b).toBe(a);
+        at += n;
+      }
+      expect(Buffer.from(bits).equals(Buffer.from(bytes))).toBe(true);
     }
   });
 
