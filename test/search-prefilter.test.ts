@@ -263,8 +263,8 @@ describe('groups passed over whole', () => {
 });
 
 describe('a session as one searchable line of metadata', () => {
-  const meta = (s: Partial<Session>) =>
-    metadataText({ harness: 'pi', id: 'abc', title: null, firstPrompt: null, branch: null, cwd: null, ...s } as Session);
+  const meta = (s: Partial<Session>, home = '') =>
+    metadataText({ harness: 'pi', id: 'abc', title: null, firstPrompt: null, branch: null, cwd: null, ...s } as Session, home);
   it('names the title (not a copy of the first prompt), branch, directory and its last name, then the harness and id', () => {
     expect(meta({ title: 'Fix it', firstPrompt: 'fix the parser', branch: 'main', cwd: '/w/proj' })).toBe(
       'title: Fix it · branch: main · directory: /w/proj · repository: proj · pi abc',
@@ -276,5 +276,11 @@ describe('a session as one searchable line of metadata', () => {
     expect(meta({ cwd: '/' })).toBe('directory: / · pi abc');
     expect(meta({ cwd: 'rel' })).toBe('directory: rel · repository: rel · pi abc');
     expect(meta({})).toBe('pi abc');
+  });
+
+  it('names the directory from ~ when it is in the home directory, as listings show it', () => {
+    expect(meta({ cwd: '/home/alice/src/proj' }, '/home/alice')).toBe('directory: ~/src/proj · repository: proj · pi abc');
+    expect(meta({ cwd: '/home/alice' }, '/home/alice')).toBe('directory: ~ · pi abc');
+    expect(meta({ cwd: '/home/alicia/x' }, '/home/alice')).toBe('directory: /home/alicia/x · repository: x · pi abc');
   });
 });

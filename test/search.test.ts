@@ -622,6 +622,27 @@ describe('output', () => {
     expect(r.evidence[0].text).toContain('/w/zorilla');
   });
 
+  it("names a session's directory from ~: the home directory's own name finds no session by it", () => {
+    const h = home();
+    // the home as a user's is named (the last part of its path): a word of every session's directory
+    const named = path.basename(h);
+    write(
+      h,
+      `.claude/projects/-home-src-zebu/${ID(1)}.jsonl`,
+      jsonl(user('look at the layout', '2026-01-01T09:00:00Z')).replaceAll(CWD, path.join(h, 'src', 'zebu')),
+    );
+    write(h, `.claude/projects/-w-proj/${ID(2)}.jsonl`, jsonl(user('tidy the readme', '2026-01-02T09:00:00Z')));
+    // (and one started in the home directory itself)
+    write(h, `.claude/projects/-home/${ID(3)}.jsonl`, jsonl(user('what time is it', '2026-01-03T09:00:00Z')).replaceAll(CWD, h));
+    expect(searchJson(h, ['what', 'time']).map((x) => x.cwd)).toEqual([h]);
+    expect(run(h, ['search', named]).code).toBe(1);
+    expect(run(h, ['search', 'src', 'zebu']).code).toBe(0);
+    const [r] = searchJson(h, ['zebu']);
+    expect(r.id).toBe(ID(1));
+    expect(r.evidence[0].text).toContain('directory: ~/src/zebu');
+    expect(r.evidence[0].text).not.toContain(named);
+  });
+
   it('marks matches with colour only on request and never prints raw control characters', () => {
     const h = home();
     claude(h, ID(1), [user('the \u001b[2Jiguana\u0007 bug\nin the parser', '2026-01-01T09:00:00Z')]);

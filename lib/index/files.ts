@@ -23,9 +23,10 @@ import { cacheDir } from '../util/paths.js';
  * 34: a piece's file told by its id;
  * 35: the directory listings in the database, no longer dirs.json; 36: more secrets redacted;
  * 37: a Gemini subagent named by its task, not by the result it handed back; htpasswd -b
- * passwords and Teams webhooks redacted; 38: Discord bot tokens redacted).
+ * passwords and Teams webhooks redacted; 38: Discord bot tokens redacted; 39: the group map's
+ * metadata names a directory from ~).
  */
-export const INDEX_VERSION = 38;
+export const INDEX_VERSION = 39;
 
 export interface IndexFiles {
   dir: string;

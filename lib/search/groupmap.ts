@@ -78,8 +78,8 @@ function sharedStores(all: Session[]): Stamp['shared'] {
  * one transaction, unless the database moved on since (another build, another fill: then the next
  * search makes it). `db`: open for writing.
  */
-export function saveMap(db: Db, all: Session[], at: { build: string; sigs: string; names: string }): boolean {
-  const groups = groupSessions(all);
+export function saveMap(db: Db, all: Session[], at: { build: string; sigs: string; names: string }, home: string): boolean {
+  const groups = groupSessions(all, home);
   const shared = sharedStores(all);
   db.exec('BEGIN IMMEDIATE');
   let ok = false;
@@ -98,7 +98,7 @@ export function saveMap(db: Db, all: Session[], at: { build: string; sigs: strin
         if (HOOKS[m.harness]?.scan) scan = 1;
         for (const c of childFiles(m)) child.run(c, root);
       }
-      const text = metadataText(g.root);
+      const text = metadataText(g.root, home);
       meta.run(root, text, plainText(text) ? 1 : 0, scan);
     }
     const inferred = Object.entries(HOOKS)

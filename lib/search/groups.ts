@@ -5,6 +5,7 @@
 import { applyFilters, type Filters } from '../select/filter.js';
 import type { Harness, Session } from '../types.js';
 import { addTo } from '../util/multimap.js';
+import { tildify } from '../util/paths.js';
 import { HOOKS } from './registry.js';
 import type { Hit } from './score.js';
 
@@ -29,16 +30,18 @@ export interface Group {
    * the picker's rows). Their scores, and so the ranking, are the same either way.
    */
   bare: boolean;
+  /** the home directory, `~` in its metadata ('': none) */
+  home: string;
 }
 
 /** The group's metadata line (asked for when its files are scanned, and again as evidence of its own). */
 export function groupMeta(g: Group): string {
-  g.meta ??= metadataText(g.root);
+  g.meta ??= metadataText(g.root, g.home);
   return g.meta;
 }
 
-export function newGroup(root: Session, members: Session[], bare = false): Group {
-  return { root, members, mask: 0, hits: [], nHits: 0, keys: new Set(), bare };
+export function newGroup(root: Session, members: Session[], bare = false, home = ''): Group {
+  return { root, members, mask: 0, hits: [], nHits: 0, keys: new Set(), bare, home };
 }
 
 /**
@@ -69,7 +72,7 @@ function findChildren(s: Session): string[] {
  * Group sessions under their root: parent links within a harness (the index's, else the ones the
  * harness's `parents` hook infers), cycles cut.
  */
-export function groupSessions(all: Session[]): Map<string, Group> {
+export function groupSessions(all: Session[], home = ''): Map<string, Group> {
   // (one pass: this runs over every session a search may read, 22,000 at a time)
   const byKey = new Map<string, Session>();
   const inferOf = new Map<Harness, Session[]>();
@@ -99,7 +102,7 @@ export function groupSessions(all: Session[]): Map<string, Group> {
     const r = rootOf(s);
     let g = groups.get(r.key);
     if (!g) {
-      g = newGroup(r, []);
+      g = newGroup(r, [], false, home);
       groups.set(r.key, g);
     }
     if (s === r) g.members.unshift(s);
@@ -121,17 +124,21 @@ export function passes(s: Session, f: SearchFilters): boolean {
   return true;
 }
 
-/** What the index knows of a session, as one searchable line: title, branch, directory, repository, harness, id. */
-export function metadataText(s: Session): string {
+/**
+ * What the index knows of a session, as one searchable line: title, branch, directory, repository,
+ * harness, id. The directory as listings show it, from `~` (`home`): the home directory's own path
+ * is in every session's, and a search for its name (`alice`, `home`, `Users`) would find them all.
+ */
+export function metadataText(s: Session, home: string): string {
   // (made for every session a search reads: joined as it goes, no arrays)
   let out = '';
   // a title that is only the first prompt is in the transcript already (and copied, in a fork)
   if (s.title && s.title !== s.firstPrompt) out += `title: ${s.title} · `;
   if (s.branch) out += `branch: ${s.branch} · `;
   if (s.cwd) {
-    out += `directory: ${s.cwd} · `;
-    // the last name in the path (trailing slashes aside)
-    let e = s.cwd.length;
+    out += `directory: ${tildify(s.cwd, home)} · `;
+    // the last name in the path (trailing slashes aside); none for the home directory itself
+    let e = s.cwd === home ? 0 : s.cwd.length;
     while (e > 0 && s.cwd.charCodeAt(e - 1) === 47) e--;
     const repo = s.cwd.slice(s.cwd.lastIndexOf('/', e - 1) + 1, e);
     if (repo) out += `repository: ${repo} · `;

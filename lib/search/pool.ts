@@ -273,6 +273,8 @@ export function unpackScan(p: PackedScan): ScanOut {
 export interface SearchOptions {
   /** the search worker script; without it (or for a small corpus) everything runs in this thread */
   workerFile?: string;
+  /** the home directory: a session's directory is searched from `~` (groups.ts metadataText) */
+  home?: string;
   threads?: number;
   /** workers started ahead (prestartWorkers): used if the search runs in parallel, else stopped */
   prestarted?: Prestarted | null;
@@ -600,6 +602,7 @@ export async function scanParallel(groups: Group[], terms: Term[], needKeys: Set
     counter: counter.buffer,
     groups: order.map((g) => g.members.map(slimmed)),
     bare: opts.evidence === false,
+    home: opts.home ?? '',
   };
   const workers = (await workersFor(threads - 1, ready, opts.workerFile, pre)).map((w) => w.run(msg, merge));
   // The scan begins: the workers stop marking files (what they marked is used), and each takes the

@@ -50,6 +50,7 @@ export async function runSearch(
 ): Promise<Awaited<ReturnType<typeof search>> & { current: string | null }> {
   const ss = await signaturesFor(app, all, terms, { pieces: how.evidence === false || !!how.top });
   const out = await search(all, terms, filters, {
+    home: app.ctx.home,
     workerFile: workerFile(app),
     threads: threadCount(),
     sizes: () => storedSizes(app.ctx),
@@ -153,7 +154,7 @@ export async function foundIn(app: App, s: Session, query: string): Promise<Evid
   if (terms.length === 0 || terms.length > 31) return [];
   const { membersOf } = await import('./groupmap.js');
   const members = withRead(indexFiles(app.ctx).db, (db) => membersOf(db, s.key)) ?? [];
-  const { results } = await search([s, ...viewOf(app)(members)], terms, {}, { evidence: true });
+  const { results } = await search([s, ...viewOf(app)(members)], terms, {}, { evidence: true, home: app.ctx.home });
   return results.find((r) => r.session.key === s.key)?.evidence ?? [];
 }
 
@@ -172,6 +173,7 @@ function searchMapped(
   how: Pick<SearchOptions, 'progress' | 'evidence' | 'top'>,
 ): ReturnType<typeof search> {
   return search(quick.sessions, terms, filters, {
+    home: app.ctx.home,
     workerFile: workerFile(app),
     threads: threadCount(),
     sizes: () => quick.sigs.sizes(),
@@ -195,7 +197,7 @@ async function keepMap(app: App, all: Session[], at: { build: string; sigs: stri
     try {
       // (a builder writing: not waited for)
       w.pragma('busy_timeout = 250');
-      if (!mapHolds(w, at)) saveMap(w, all, at);
+      if (!mapHolds(w, at)) saveMap(w, all, at, app.ctx.home);
     } finally {
       w.close();
     }

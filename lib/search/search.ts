@@ -203,7 +203,7 @@ function stillPossible(
 
 /** A group weighed from its files' pieces (and its metadata), as a new bare group; `p`: the piece to write each into. */
 function fromPieces(g: Group, terms: Term[], pieces: Map<string, FilePieces>, p: Piece): Group {
-  const probe = newGroup(g.root, g.members, true);
+  const probe = newGroup(g.root, g.members, true, g.home);
   const done = new Set<string>();
   try {
     for (const m of g.members) {
@@ -244,7 +244,7 @@ async function weigh(
   filters: SearchFilters,
   opts: SearchOptions,
 ): Promise<{ groups: Group[]; stats: SearchStats; shared: SharedPiece[] }> {
-  const listed = [...groupSessions(all).values()].filter((g) => passes(g.root, filters));
+  const listed = [...groupSessions(all, opts.home ?? '').values()].filter((g) => passes(g.root, filters));
   const sigs = opts.signatures ?? null;
   const early = noStats();
   // with signatures, the shared stores are read first: what they hold counts toward the candidates

@@ -17,6 +17,8 @@ interface Msg {
   counter: SharedArrayBuffer;
   /** the groups are weighed only (pool.ts SearchOptions `evidence`) */
   bare: boolean;
+  /** SearchOptions `home` */
+  home: string;
 }
 
 /** the marks this thread made or shares, before the scan (null: none); the files marked are passed over */
@@ -43,7 +45,7 @@ port.on('message', async (m: Msg | { prefilter: PrefilterMsg } | { whole: { file
   }
   await loaded;
   const terms = m.terms.map((t) => makeTerm(t.text, t.phrase)).filter((t): t is Term => t !== null);
-  const groups = m.groups.map((ms) => newGroup(ms[0], ms, m.bare));
+  const groups = m.groups.map((ms) => newGroup(ms[0], ms, m.bare, m.home));
   const counter = new Int32Array(m.counter);
   const pick = () => {
     const i = Atomics.add(counter, 0, 1);

@@ -44,7 +44,11 @@ export function codexText(v: unknown, cx: ExtractCtx): Piece[] {
 
 type Add = (ps: Piece[]) => void;
 
-/** The session's start (for telling copies), and its git facts as evidence (a commit hash, the branch, the repository). */
+/**
+ * The session's start (for telling copies), and its git facts as evidence (a commit hash, the branch,
+ * the repository). Not its directory: that is in every session's metadata already, from `~`
+ * (lib/search/groups.ts metadataText), where this would name the home directory in full.
+ */
 function sessionMeta(st: Rec, p: Rec, ts: number | null): Piece[] {
   // A fork or a spawned thread begins with copies of its parent's history, which keep their
   // older time stamps: anything older than this thread's own start is a copy.
@@ -59,7 +63,6 @@ function sessionMeta(st: Rec, p: Rec, ts: number | null): Piece[] {
       ['commit', g.commit_hash],
       ['branch', g.branch],
       ['repository', g.repository_url],
-      ['directory', p.cwd],
     ]
       .filter(([, v]) => typeof v === 'string' && v)
       .map(([k, v]) => `${k}: ${v}`)
