@@ -67,6 +67,8 @@ describe('metadata is evidence', () => {
     expect(keys(['9f3c2b1a7e6d5c4b3a2f1e0d9c8b7a6f5e4d3c2b'])).toEqual([`codex:${cid}`]);
     expect(keys(['9f3c2b1a'])).toEqual([`codex:${cid}`]);
     expect(keys(['release-7'])).toEqual([`codex:${cid}`]);
+    // (not the directory it names: in full it holds the home directory's path, which every session's holds)
+    expect(run(home, ['search', path.basename(home)]).code).toBe(1);
   });
 
   it('a harness-stored title (Codex session_index) and the directory name; words may mix metadata and text', () => {
