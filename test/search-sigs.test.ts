@@ -142,17 +142,21 @@ describe('signatures', () => {
     everySubstringPasses(dbFile, f, bytes, r);
   });
 
+  /** Bytes to hash (transcript-like, with every byte value too, cased and not), a filter width up to 256 << `widths`, the two bytes before them. */
+  const hashCase = (r: () => number, widths: number) => {
+    const buf = Buffer.from(transcriptBytes(r, 1 + Math.floor(r() * 5000)));
+    for (let i = 0; i < buf.length; i += 1 + Math.floor(r() * 40)) buf[i] = Math.floor(r() * 256);
+    return { buf, width: 256 << Math.floor(r() * widths), t: Math.floor(r() * 0xffff) };
+  };
+
   it('set the same bits word by word as byte by byte, whatever the width and however the bytes come in reads', () => {
     const r = rng(11);
     for (let round = 0; round < 40; round++) {
-      const buf = Buffer.from(transcriptBytes(r, 1 + Math.floor(r() * 5000)));
-      // (every byte value too, cased and not)
-      for (let i = 0; i < buf.length; i += 1 + Math.floor(r() * 40)) buf[i] = Math.floor(r() * 256);
-      const width = 256 << Math.floor(r() * 6);
+      const { buf, width, t } = hashCase(r, 6);
       const bytes = new Uint8Array(width);
       const words = new Uint8Array(width);
       const w32 = new Uint32Array(words.buffer);
-      let a = Math.floor(r() * 0xffff);
+      let a = t;
       let b = a;
       for (let at = 0; at < buf.length; ) {
         const n = Math.min(buf.length - at, 1 + Math.floor(r() * 700));
@@ -174,13 +178,11 @@ describe('signatures', () => {
     if (!h) return;
     const r = rng(12);
     for (let round = 0; round < 60; round++) {
-      const buf = Buffer.from(transcriptBytes(r, 1 + Math.floor(r() * 5000)));
-      for (let i = 0; i < buf.length; i += 1 + Math.floor(r() * 40)) buf[i] = Math.floor(r() * 256);
-      const width = 256 << Math.floor(r() * 10);
+      const { buf, width, t } = hashCase(r, 10);
       const bytes = new Uint8Array(width);
       const bits = h.filter.subarray(0, width);
       bits.fill(0);
-      let a = Math.floor(r() * 0xffff);
+      let a = t;
       let b = a;
       for (let at = 0; at < buf.length; ) {
         const n = Math.min(buf.length - at, 1 + Math.floor(r() * 700));
