@@ -171,7 +171,7 @@ describe('signatures', () => {
     }
   });
 
-  it('set the same bits in WebAssembly (sighash.ts) as byte by byte, wherever the bytes lie in its memory and however many', () => {
+  it('set and count the same bits in WebAssembly (sighash.ts) as byte by byte, wherever the bytes lie in its memory and however many', () => {
     const h = sigHasher();
     // (Node always has WebAssembly: a null here would leave the fast path untested)
     expect(h).not.toBeNull();
@@ -200,6 +200,10 @@ describe('signatures', () => {
         at += n;
       }
       expect(Buffer.from(bits).equals(Buffer.from(bytes))).toBe(true);
+      // and it counts them as they are counted one by one
+      let set = 0;
+      for (const x of bytes) for (let k = 0; k < 8; k++) set += (x >> k) & 1;
+      expect(h.share(bits)).toBe(set / (width * 8));
     }
   });
 

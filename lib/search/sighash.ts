@@ -49,10 +49,13 @@ function step(k: number): number[] {
   ];
 }
 
-/** The module: `fill(p, end, t, w, mask)` sets the bits of the trigrams of bytes [p, end) eight at a time, and returns t. */
+/**
+ * The module: `fill(p, end, t, w, mask)` sets the bits of the trigrams of bytes [p, end) eight at a
+ * time, and returns t; `count(p, end)` counts the bits set in [p, end) (a whole number of eights).
+ */
 // biome-ignore format: one WebAssembly instruction or section a line, with what it does
 function moduleBytes(): Uint8Array<ArrayBuffer> {
-  const body = [
+  const fill = [
     0x02, 0x02, 0x7f, 0x01, 0x7e, // locals: two i32 ($pos, $a), one i64 ($x)
     0x02, 0x40, 0x03, 0x40, // block, loop
     ...get(P), ...i32(8), 0x6a, ...get(END), 0x4b, 0x0d, 0x01, // br_if 1 (p + 8 > end, unsigned)
@@ -62,14 +65,25 @@ function moduleBytes(): Uint8Array<ArrayBuffer> {
     0x0c, 0x00, 0x0b, 0x0b, // br 0, end loop, end block
     ...get(T), 0x0b, // t, end func
   ];
-  const code = [0x01, ...uleb(body.length), ...body]; // one function, its body's size
+  // parameters $p (0), $end (1); local $n (2, i64)
+  const count = [
+    0x01, 0x01, 0x7e, // locals: one i64 ($n)
+    0x02, 0x40, 0x03, 0x40, // block, loop
+    ...get(0), ...get(1), 0x4f, 0x0d, 0x01, // br_if 1 (p >= end, unsigned)
+    ...get(2), ...get(0), 0x29, 0x03, 0x00, 0x7b, 0x7c, ...set(2), // n += popcnt(i64.load p)
+    ...get(0), ...i32(8), 0x6a, ...set(0), // p += 8
+    0x0c, 0x00, 0x0b, 0x0b, // br 0, end loop, end block
+    ...get(2), 0xa7, 0x0b, // i32.wrap n, end func
+  ];
+  const section = (id: number, bytes: number[]) => [id, ...uleb(bytes.length), ...bytes];
+  const name = (s: string) => [s.length, ...[...s].map((c) => c.charCodeAt(0))];
   return new Uint8Array([
     0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, // \0asm v1
-    0x01, 0x0a, 0x01, 0x60, 0x05, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x01, 0x7f, // type: (i32 × 5) -> i32
-    0x03, 0x02, 0x01, 0x00, // func 0: type 0
-    0x05, 2 + 2 * uleb(PAGES).length, 0x01, 0x01, ...uleb(PAGES), ...uleb(PAGES), // memory: PAGES pages, never grown (views of it stay valid)
-    0x07, 0x0e, 0x02, 0x03, 0x6d, 0x65, 0x6d, 0x02, 0x00, 0x04, 0x66, 0x69, 0x6c, 0x6c, 0x00, 0x00, // exports mem, fill
-    0x0a, ...uleb(code.length), ...code, // code
+    ...section(0x01, [0x02, 0x60, 0x05, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x01, 0x7f, 0x60, 0x02, 0x7f, 0x7f, 0x01, 0x7f]), // types: (i32 × 5) -> i32, (i32 × 2) -> i32
+    ...section(0x03, [0x02, 0x00, 0x01]), // func 0 (fill): type 0; func 1 (count): type 1
+    ...section(0x05, [0x01, 0x01, ...uleb(PAGES), ...uleb(PAGES)]), // memory: PAGES pages, never grown (views of it stay valid)
+    ...section(0x07, [0x03, ...name('mem'), 0x02, 0x00, ...name('fill'), 0x00, 0x00, ...name('count'), 0x00, 0x01]), // exports
+    ...section(0x0a, [0x02, ...uleb(fill.length), ...fill, ...uleb(count.length), ...count]), // code
   ]);
 }
 
@@ -92,6 +106,8 @@ export interface SigHasher {
   data: Buffer;
   /** Set the bits of the trigrams ending at bytes [i, n) of `buf` in the filter `bits` (both in the memory) eight at a time; returns the new t and where it stopped. */
   fill(bits: Uint8Array, buf: Uint8Array, i: number, n: number, t: number): { t: number; i: number };
+  /** The share of the bits of `bits` (in the memory, a whole number of eight bytes) that are set. */
+  share(bits: Uint8Array): number;
 }
 
 let made: SigHasher | null | undefined;
@@ -103,6 +119,7 @@ export function sigHasher(): SigHasher | null {
     const inst = new WebAssembly.Instance(new WebAssembly.Module(moduleBytes()));
     const mem = inst.exports.mem as WebAssembly.Memory;
     const fill = inst.exports.fill as (p: number, end: number, t: number, w: number, mask: number) => number;
+    const count = inst.exports.count as (p: number, end: number) => number;
     const at = { t: 0, i: 0 };
     made = {
       filter: new Uint8Array(mem.buffer, 0, FILTER_BYTES),
@@ -113,6 +130,7 @@ export function sigHasher(): SigHasher | null {
         at.i = end;
         return at;
       },
+      share: (bits) => count(bits.byteOffset, bits.byteOffset + bits.length) / (bits.length * 8),
     };
   } catch {
     made = null;
