@@ -1,10 +1,12 @@
 // The loop that makes the search index's signatures (sigs.ts addWords: a bit set for every trigram of
 // a file's folded bytes), in WebAssembly: most of the time `resume index` takes to make the search
-// index is this loop, ~1.4x as fast here as the JavaScript one (650 against 470 MB/s). The module is
-// written out below, an instruction a line, and the bits it sets are exactly those addWords sets (a
+// index is this loop, ~1.4x as fast here as the JavaScript one (650 against 470 MB/s); and the count
+// of a filter's set bits before it is folded (sigs.ts narrow). The module is written out below, an
+// instruction a line (when it was written, its bytes were those wabt's wat2wasm makes of the same
+// instructions), and the bits it sets and counts are exactly those the JavaScript sets and counts (a
 // test runs both over the same bytes). Its memory is fixed: the widest filter, then a read's bytes,
 // so a signature is made where the file is read into, with nothing copied; where WebAssembly is
-// missing, sigs.ts takes the JavaScript loop.
+// missing (`node --jitless`), sigs.ts takes the JavaScript loop.
 
 /** bytes of the filter's room at the start of the memory (the widest filter: sigs.ts MAX_BITS / 8) */
 export const FILTER_BYTES = 1 << 17;
