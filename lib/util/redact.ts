@@ -174,9 +174,9 @@ const keyRules = (prefixed: Rule): Rule[] => [
   { kind: 'npm-token', kw: ['npm_'], re: /\bnpm_[A-Za-z0-9]{30,}/g },
   { kind: 'pypi-token', kw: ['pypi-'], re: /\bpypi-AgE[A-Za-z0-9_-]{50,}/g },
   { kind: 'huggingface-token', kw: ['hf_', 'api_org_'], re: /\b(?:hf_|api_org_)[A-Za-z0-9]{30,}/g },
-  // A Discord bot token: the bot's id in base64 (an id of 17 to 20 digits starts with M, N or O), a
-  // time and an HMAC, joined by dots. No word gives it away: the prefilter looks for its shape
-  // (secretRules), and every text the prefilter lets through has a dot to try it on.
+  // A Discord bot token: the bot's id in base64 (the digits of an id of 17 to 20 start it with M, N
+  // or O), a time and an HMAC, joined by dots. No word gives it away: the prefilter looks for its
+  // shape (secretRules), and the rule is tried on any text with a dot, as every token has two.
   {
     kind: 'discord-token',
     kw: ['.'],
