@@ -30,7 +30,7 @@ import { foldNeedle } from './fold.js';
 import { dropPieces, type Kept, PieceReader, putPieces } from './pieces.js';
 import { allTerms } from './query.js';
 import { WHOLE_CAP } from './read.js';
-import { DATA_BYTES, FILTER_BYTES, type SigHasher, sigHasher } from './sighash.js';
+import { DATA_BYTES, FILTER_BYTES, sigHasher } from './sighash.js';
 
 /** the widest signature, in bits (128 KiB: the room sighash.ts has for one) */
 const MAX_BITS = FILTER_BYTES * 8;
@@ -79,7 +79,7 @@ class Filling {
     for (; i < n && this.seen < 2; i++, this.seen++) t = ((t << 8) | buf[i] | 0x20) & 0xffff;
     // in WebAssembly when the filter and the bytes are in its memory (makeSig, extend), eight bytes
     // a turn; the last few here
-    const h = hasher;
+    const h = sigHasher();
     if (h && this.bits.buffer === h.filter.buffer && buf.buffer === h.filter.buffer) ({ t, i } = h.fill(this.bits, buf, i, n, t));
     this.t = this.words ? addWords(this.words, buf, i, n, t) : addBytes(this.bits, buf, i, n, t);
   }
@@ -157,7 +157,8 @@ function narrow(bits: Uint8Array): Buffer {
   let m = words.length;
   // (counted in WebAssembly where the filter is in its memory: a count of every bit of each of 22,000
   // filters was ~4% of making the search index)
-  let share = hasher && bits.buffer === hasher.filter.buffer ? hasher.share(bits) : setShare(words);
+  const h = sigHasher();
+  let share = h && bits.buffer === h.filter.buffer ? h.share(bits) : setShare(words);
   while (m * 32 > MIN_BITS) {
     // two sets of positions ORed: the share of set bits after the fold
     const next = 1 - (1 - share) ** 2;
@@ -184,20 +185,19 @@ function widthFor(file: string, size: number): number {
   return w;
 }
 
-/**
- * room for the widest filter, where each signature is made (one a thread: they are made one at a
- * time), and for a read of a file: in the memory of the WebAssembly loop (sighash.ts) when there is
- * one, so that it hashes the bytes where they were read
- */
+/** rooms for the widest filter and a read, where WebAssembly cannot run (each thread makes one signature at a time) */
 let wide: Uint8Array | null = null;
 let readBuf: Buffer | null = null;
-/** that loop (null: none; undefined: not made yet) */
-let hasher: SigHasher | null | undefined;
 
+/**
+ * Where each signature is made and its file read into: the memory of the WebAssembly loop
+ * (sighash.ts) when there is one, so that it hashes the bytes where they were read.
+ */
 function rooms(): { wide: Uint8Array; readBuf: Buffer } {
-  if (hasher === undefined) hasher = sigHasher();
-  wide ??= hasher ? hasher.filter : new Uint8Array(MAX_BITS / 8);
-  readBuf ??= hasher ? hasher.data : Buffer.allocUnsafe(CHUNK);
+  const h = sigHasher();
+  if (h) return { wide: h.filter, readBuf: h.data };
+  wide ??= new Uint8Array(MAX_BITS / 8);
+  readBuf ??= Buffer.allocUnsafe(CHUNK);
   return { wide, readBuf };
 }
 
