@@ -1279,6 +1279,16 @@ describe('scanning', () => {
     expect(s.text.length).toBeLessThanOrEqual(162);
     expect(marked(s, false)).toContain('the «webhook» «retry» loop');
   });
+
+  it("snippets never mark a word inside a redaction's label", () => {
+    const token = `ghp_${'a1B2c3D4e5'.repeat(4)}`;
+    const s = makeSnippet(`push with my github token ${token} now`, parseQuery(['github', 'token']));
+    expect(marked(s, false)).toBe('push with my «github» «token» [REDACTED:github-token] now');
+    // a word found only inside a secret (its prefix): the window where the secret was, nothing marked
+    const only = makeSnippet(`${'intro '.repeat(800)}here is ${token} for the deploy`, parseQuery(['ghp']));
+    expect(only.text).toContain('here is [REDACTED:github-token] for the deploy');
+    expect(only.marks).toEqual([]);
+  });
 });
 
 describe('every harness', () => {

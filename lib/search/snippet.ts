@@ -2,7 +2,7 @@
 // matches, with the matches' positions so the caller can mark them.
 
 import { EVIDENCE, RESET } from '../util/color.js';
-import { sanitize } from '../util/redact.js';
+import { redactedSpans, sanitize } from '../util/redact.js';
 import type { Term } from './query.js';
 
 export const SNIPPET = 160;
@@ -71,8 +71,12 @@ export function makeSnippet(text: string, terms: Term[], width = SNIPPET): Snipp
   const anchor = raw.length ? bestStart(raw, width) : 0;
   const a = Math.max(0, anchor - CONTEXT);
   const region = sanitize(text.slice(a, anchor + CONTEXT));
-  // 2. the window over the redacted one-line region
-  const ms = matches(terms, region);
+  // 2. the window over the redacted one-line region. A match inside a redaction's label (`token` in
+  // `[REDACTED:github-token]`) is none; when no other is left, the words were in a secret (`ghp`):
+  // the window is put at the label nearest where they were, and nothing is marked.
+  const labels = redactedSpans(region);
+  const real = matches(terms, region).filter((m) => !labels.some(([s, e]) => m.s < e && m.e > s));
+  const ms = real.length || !labels.length ? real : [nearest(labels, anchor - a)];
   if (ms.length === 0) {
     const t = region.slice(0, width);
     return { text: t + (region.length > width ? '…' : ''), marks: [] };
@@ -94,7 +98,7 @@ export function makeSnippet(text: string, terms: Term[], width = SNIPPET): Snipp
   const pre = ws > 0 ? '…' : '';
   const post = we < region.length ? '…' : '';
   const body = region.slice(ws, we);
-  const marks: [number, number][] = ms
+  const marks: [number, number][] = real
     .filter((m) => m.s >= ws && m.e <= we)
     .map((m) => [m.s - ws + pre.length, m.e - ws + pre.length] as [number, number]);
   // overlapping marks (a word inside a phrase) merged
@@ -106,6 +110,13 @@ export function makeSnippet(text: string, terms: Term[], width = SNIPPET): Snipp
     else merged.push([m[0], m[1]]);
   }
   return { text: pre + body + post, marks: merged };
+}
+
+/** The label nearest `at`, as a match to place a window by. */
+function nearest(labels: [number, number][], at: number): M {
+  let best = labels[0];
+  for (const l of labels) if (Math.abs(l[0] - at) < Math.abs(best[0] - at)) best = l;
+  return { t: 0, s: best[0], e: best[1] };
 }
 
 /** The snippet with its matches marked: bold yellow on a colour terminal, «…» otherwise. */

@@ -27,6 +27,16 @@ import { escapeRe, oneLine, safeText } from './text.js';
 /** `[REDACTED:<kind>]` */
 export const redacted = (kind: string): string => `[REDACTED:${kind}]`;
 
+/** Where `redacted` labels are in a text, [start, end) each (every kind is lower-case letters, digits and `-`). */
+export function redactedSpans(text: string): [number, number][] {
+  const out: [number, number][] = [];
+  for (let at = text.indexOf('[REDACTED:'); at >= 0; at = text.indexOf('[REDACTED:', at + 1)) {
+    const m = /^\[REDACTED:[a-z0-9-]+\]/.exec(text.slice(at, at + 64));
+    if (m) out.push([at, at + m[0].length]);
+  }
+  return out;
+}
+
 interface Rule {
   /** the rule's kind, as it appears in `[REDACTED:<kind>]` */
   kind: string;
