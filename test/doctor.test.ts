@@ -152,6 +152,9 @@ describe('doctor', () => {
     expect(r.code).toBe(0);
     const d: Doctor = JSON.parse(r.stdout);
     expect(d.demo).toBe(true);
+    // its index, without the demo's HOME made beside it (links to the bundled sessions)
+    expect(d.index.files.map((f) => path.basename(f.path))).toContain('index.db');
+    expect(d.index.files.map((f) => path.basename(f.path))).not.toContain('home');
     // every harness with a client to record (Cursor has none: the demo has no Cursor session)
     for (const n of ['claude', 'codex', 'pi', 'opencode', 'gemini'])
       expect(must(d.harnesses.find((x) => x.name === n)).sessions).toBeGreaterThan(0);
