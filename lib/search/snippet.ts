@@ -109,7 +109,9 @@ export function makeSnippet(text: string, terms: Term[], width = SNIPPET): Snipp
     if (l && m[0] <= l[1]) l[1] = Math.max(l[1], m[1]);
     else merged.push([m[0], m[1]]);
   }
-  return { text: pre + body + post, marks: merged };
+  // (a string of its own, copied: a slice keeps the whole region alive, up to 8 KiB for each of the
+  // ~40,000 snippets of a word in every file at 22,000 sessions, 17 MB of that search's heap)
+  return { text: Buffer.from(pre + body + post, 'utf16le').toString('utf16le'), marks: merged };
 }
 
 /** The label nearest `at`, as a match to place a window by. */
