@@ -187,8 +187,8 @@ function indexReport(app: App): Report['index'] {
     if (code !== 'ENOENT') error = code;
   }
   for (const n of names) {
-    // (the demo's HOME, made beside its index: links to the bundled stores, not part of the index)
-    if (app.demo && n === 'home') continue;
+    // (the HOME made beside the index, the demo's: links to the bundled stores, not part of the index)
+    if (path.join(dir, n) === app.ctx.home) continue;
     const u = usage(path.join(dir, n));
     if (u && u.files > 0)
       files.push({ path: path.join(dir, n), size: u.size, files: u.files, modified: new Date(u.modified).toISOString() });
