@@ -579,6 +579,67 @@ describe('output', () => {
     expect((await onWorker(false))[0].hits.some((x) => x.snippet)).toBe(true);
   });
 
+  it('a worker thread posts its groups as they pile up: every group once, the same as scanned here, piece hashes where wanted', async () => {
+    const { scanGroups, ScanWorker } = await import('../lib/search/pool.js');
+    const { newGroup } = await import('../lib/search/groups.js');
+    await loadExtractors();
+    const h = home();
+    const sessions = [1, 2, 3, 4, 5].map((i) => {
+      const file = claude(h, ID(i), [
+        user(`the quokka importer fails ${i}`, `2026-01-0${i}T09:00:00Z`),
+        reply(`The quokka importer reads header ${i} twice.`, `2026-01-0${i}T09:00:05Z`),
+      ]);
+      return {
+        harness: 'claude',
+        id: ID(i),
+        key: `claude:${ID(i)}`,
+        file,
+        cwd: CWD,
+        title: null,
+        firstPrompt: `the quokka importer fails ${i}`,
+        branch: null,
+        forkedFrom: null,
+      } as Session;
+    });
+    // a group no word is in is never posted
+    const none = claude(h, ID(6), [user('nothing here', '2026-01-06T09:00:00Z')]);
+    const quiet = { ...sessions[0], id: ID(6), key: `claude:${ID(6)}`, file: none, firstPrompt: 'nothing here' } as Session;
+    const all = [...sessions, quiet];
+    // (a fork's source: its piece hashes come back)
+    const need = [`claude:${ID(2)}`];
+    const here = scanGroups(
+      all.map((s) => newGroup(s, [s])),
+      parseQuery(['quokka']),
+      new Set(need),
+    );
+    const { Worker } = await import('node:worker_threads');
+    const parts: ScanOut[] = [];
+    const msg = {
+      terms: [{ text: 'quokka', phrase: false }],
+      need,
+      counter: new SharedArrayBuffer(4),
+      groups: all.map((s) => [s]),
+      bare: false,
+      home: '',
+      postEvery: 2,
+    };
+    await new ScanWorker(Worker, path.join(ROOT, 'dist', 'search-worker.cjs')).run(msg, (m) => parts.push(m));
+    // two posts of two, then the one left with the counts
+    expect(parts.map((p) => p.groups.length)).toEqual([2, 2, 1]);
+    expect(parts[2].stats.sessions).toBe(6);
+    const byKey = (gs: ScanOut['groups']) => Object.fromEntries(gs.map((g) => [g.key, g]));
+    const seen = byKey(parts.flatMap((p) => p.groups));
+    expect(Object.keys(seen).sort()).toEqual(sessions.map((s) => s.key).sort());
+    for (const g of here.groups) {
+      const w = seen[g.key];
+      expect([w.mask, w.nHits, w.keys]).toEqual([g.mask, g.nHits, g.keys]);
+      expect(w.hits.map((x) => [x.role, x.score, x.key, x.snippet?.text])).toEqual(
+        g.hits.map((x) => [x.role, x.score, x.key, x.snippet?.text]),
+      );
+    }
+    expect(seen[need[0]].keys.length).toBeGreaterThan(0);
+  });
+
   it('--json carries the ls --json identity fields and evidence; filters apply', () => {
     const h = home();
     claude(h, ID(1), [user('rename the gecko flag', '2026-01-01T09:00:00Z')]);

@@ -3,9 +3,10 @@
 import { parentPort } from 'node:worker_threads';
 import type { Harness, Session } from '../types.js';
 import { newGroup } from './groups.js';
-import { packScan, scanGroups } from './pool.js';
+import { POST_EVERY, packScan, type ScanOut, scanGroups } from './pool.js';
 import { Prefilter, type PrefilterMsg } from './prefilter.js';
 import { makeTerm, type Term } from './query.js';
+import { noStats } from './read.js';
 import { loadExtractors } from './registry.js';
 import { makeWhole } from './sigs.js';
 
@@ -19,6 +20,8 @@ interface Msg {
   bare: boolean;
   /** SearchOptions `home` */
   home: string;
+  /** how many groups that hold a term to post at a time (pool.ts POST_EVERY) */
+  postEvery?: number;
 }
 
 /** the marks this thread made or shares, before the scan (null: none); the files marked are passed over */
@@ -51,6 +54,12 @@ port.on('message', async (m: Msg | { prefilter: PrefilterMsg } | { whole: { file
     const i = Atomics.add(counter, 0, 1);
     return i < groups.length ? i : -1;
   };
-  const out = packScan(scanGroups(groups, terms, new Set(m.need), { pick, pre }));
+  // the groups that hold a term posted as they pile up (pool.ts POST_EVERY), the rest with the counts
+  const send = (gs: ScanOut['groups']) => {
+    const part = packScan({ groups: gs, stats: noStats() });
+    port.postMessage({ part }, [part.nums.buffer]);
+  };
+  const post = { every: m.postEvery ?? POST_EVERY, send };
+  const out = packScan(scanGroups(groups, terms, new Set(m.need), { pick, pre, post }));
   port.postMessage(out, [out.nums.buffer]);
 });
