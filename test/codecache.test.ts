@@ -138,6 +138,23 @@ describe('the code cache of rows and preview', () => {
     expect(fs.readFileSync(file).equals(bytes)).toBe(true);
   });
 
+  it('a search, which changes a V8 flag while it runs, leaves a cache the searches after it take unchanged', () => {
+    const h = home(4);
+    const first = run(h, ['search', '--json', 'prompt']);
+    expect(first.code, first.stderr).toBe(0);
+    // (a flag this V8 did not know would have printed an error line)
+    expect(first.stderr).toBe('');
+    const made = caches(h).filter((f) => f.endsWith('-cli-search.v8'));
+    expect(made).toHaveLength(1);
+    const file = path.join(codeDir(h), made[0]);
+    const bytes = fs.readFileSync(file);
+    const ino = fs.statSync(file).ino;
+    // saved under the flags it was loaded under, so taken: not written again
+    for (let i = 0; i < 2; i++) expect(run(h, ['search', '--json', 'prompt'])).toEqual(first);
+    expect(fs.statSync(file).ino).toBe(ino);
+    expect(fs.readFileSync(file).equals(bytes)).toBe(true);
+  });
+
   it('the whole CLI keeps one per command, and every command prints the same with it as without', () => {
     const h = home(4);
     const cmds = [

@@ -13,6 +13,7 @@ import { applyFilters, type Filters } from '../select/filter.js';
 import { pathWords } from '../select/rank.js';
 import type { Session } from '../types.js';
 import { BOLD, DIM, RESET } from '../util/color.js';
+import { boundHeapGrowth } from '../util/gc.js';
 import { tildify } from '../util/paths.js';
 import { progressBar } from '../util/progress.js';
 import { writeJsonArray } from '../util/stdout.js';
@@ -66,6 +67,15 @@ function count(n: number, one: string, many = `${one}s`): string {
 }
 
 export async function run(app: App, call: Call): Promise<void> {
+  const putBack = boundHeapGrowth();
+  try {
+    await search(app, call);
+  } finally {
+    putBack();
+  }
+}
+
+async function search(app: App, call: Call): Promise<void> {
   const [given] = call.args as [string[]];
   const o = call.opts as SearchOpts;
   const base = filtersOf(o);
