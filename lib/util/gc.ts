@@ -21,30 +21,32 @@ export function heapUsed(): number {
   }
 }
 
+/**
+ * Set a V8 flag at run time; false when it could not be. node:v8 is loaded only here, when a long
+ * build or a search asks: loading it (and the streams it loads) took ~5 ms of every listing while it
+ * was imported at the top.
+ */
+function setV8Flag(flag: string): boolean {
+  try {
+    (requireLazy('node:v8') as typeof import('node:v8')).setFlagsFromString(flag);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** V8's full collection as a function, or null when this Node does not give it. */
 export function fullCollector(): (() => void) | null {
   if (fn !== undefined) return fn;
   fn = null;
-  // node:v8 only here, when a long build asks: loading it (and the streams it loads) took ~5 ms of
-  // every listing while it was imported at the top
-  let v8: typeof import('node:v8');
+  if (!setV8Flag('--expose-gc')) return fn;
   try {
-    v8 = requireLazy('node:v8') as typeof import('node:v8');
-  } catch {
-    return fn;
-  }
-  try {
-    v8.setFlagsFromString('--expose-gc');
     const g = vm.runInNewContext('gc') as unknown;
     if (typeof g === 'function') fn = g as () => void;
   } catch {
     fn = null;
   } finally {
-    try {
-      v8.setFlagsFromString('--no-expose-gc');
-    } catch {
-      /* as it was */
-    }
+    setV8Flag('--no-expose-gc');
   }
   return fn;
 }
@@ -106,19 +108,6 @@ export function heapGrowthFlag(v8Version = process.versions.v8): string | null {
  */
 export function boundHeapGrowth(): () => void {
   const flag = heapGrowthFlag();
-  if (!flag) return () => {};
-  let v8: typeof import('node:v8');
-  try {
-    v8 = requireLazy('node:v8') as typeof import('node:v8');
-    v8.setFlagsFromString(flag);
-  } catch {
-    return () => {};
-  }
-  return () => {
-    try {
-      v8.setFlagsFromString('--heap-growing-percent=0');
-    } catch {
-      /* as it was */
-    }
-  };
+  if (!flag || !setV8Flag(flag)) return () => {};
+  return () => setV8Flag('--heap-growing-percent=0');
 }
