@@ -9,7 +9,7 @@ import { parseQuery } from '../lib/search/query.js';
 import { loadExtractors } from '../lib/search/registry.js';
 import { newGroup } from '../lib/search/search.js';
 import type { Session } from '../lib/types.js';
-import { progressBar } from '../lib/util/progress.js';
+import { progressBar, progressLine } from '../lib/util/progress.js';
 import { must, ROOT } from './helpers.js';
 
 let dir: string;
@@ -108,9 +108,9 @@ describe("the scan's progress", () => {
 });
 
 describe('the progress bar', () => {
-  const term = (isTTY: boolean) => {
+  const term = (isTTY: boolean, columns = 100) => {
     const written: string[] = [];
-    return { written, stream: { isTTY, columns: 100, write: (s: string) => written.push(s) } as unknown as NodeJS.WriteStream };
+    return { written, stream: { isTTY, columns, write: (s: string) => written.push(s) } as unknown as NodeJS.WriteStream };
   };
   const withoutCI = (f: () => void) => {
     const saved = process.env.CI;
@@ -177,5 +177,41 @@ describe('the progress bar', () => {
       b.end();
       expect(quick.written).toEqual([]);
     });
+  });
+
+  it('fits on one row of the terminal (a wrapped line is left behind at each redraw), its bar as wide at the end as at the start', () => {
+    withoutCI(() => {
+      vi.useFakeTimers();
+      vi.setSystemTime(3_000_000);
+      // 22,000 sessions, 1,363 MiB at 80 columns: the bar once took 40 of them whatever the counts took
+      const { written, stream } = term(true, 80);
+      const bar = progressBar('searching', stream, 'sessions');
+      const total = 1363 << 20;
+      for (const [i, files] of [1, 225, 9999, 22000].entries()) {
+        vi.setSystemTime(3_000_300 + i * 100);
+        bar.update(Math.round((total * files) / 22000), total, files, 22000);
+      }
+      expect(written).toHaveLength(4);
+      const bars = written.map((w) => {
+        const line = w.replace('\r\x1b[K', '');
+        expect(line.length).toBeLessThanOrEqual(79);
+        return must(/^searching \[([#.]+)\] \d+\/22000 sessions \d+\/1363 MiB$/.exec(line))[1];
+      });
+      expect(new Set(bars.map((b) => b.length)).size).toBe(1);
+      expect(bars[0].length).toBeGreaterThanOrEqual(10);
+      expect(bars[3]).toMatch(/^#+$/);
+    });
+  });
+
+  it('leaves the bar out where the counts leave it too little room, and cuts the line to the terminal', () => {
+    const at = { done: 700 << 20, total: 1363 << 20, files: 11000, totalFiles: 22000 };
+    expect(progressLine('searching', 'sessions', at, 45)).toBe('searching 11000/22000 sessions 700/1363 MiB');
+    // (narrower: the bytes go first, then the line is cut)
+    expect(progressLine('searching', 'sessions', at, 39)).toBe('searching 11000/22000 sessions');
+    expect(progressLine('indexing', 'files', { ...at, total: 0 }, 30)).toBe('indexing 11000/22000 files');
+    expect(progressLine('searching', 'sessions', at, 11)).toBe('searching 1');
+    // wide: the bar stops at 60 columns
+    const wide = progressLine('searching', 'sessions', at, 199);
+    expect(must(/\[([#.]+)\]/.exec(wide))[1]).toHaveLength(60);
   });
 });
