@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, envFor, jsonl, needs, tempHome, write } from './helpers.js';
+import { BIN, envFor, jsonl, must, needs, tempHome, write } from './helpers.js';
 import { claudeLine } from './launch-helpers.js';
 import { calls, claudeOnPath } from './shell-helpers.js';
 import { shq, sleep, Term } from './tmux-term.js';
@@ -152,6 +152,35 @@ describe.skipIf(SKIP)('picker in tmux (real fzf)', { timeout: 120_000 }, () => {
     expect(screen).toMatch(/last prompt:[\s\S]*alpha follow-up question/);
     await t.keys('Down');
     await t.waitFor(/first prompt:[\s\S]*beta second task/);
+    await t.keys('Escape');
+    expect((await t.exit()).code).toBe(130);
+  });
+
+  it("at 80x24 the preview's first row keeps the title clear of fzf's scroll information", async () => {
+    const home = tempHome('resume-picker-title-');
+    const id = 'f6666666-0000-4000-8000-000000000006';
+    const cwd = path.join(home, 'proj-billing');
+    fs.mkdirSync(cwd, { recursive: true });
+    const title = 'move the billing webhook handler to the job queue with retries and exponential backoff';
+    const line = (type: string, i: number, message: object) =>
+      claudeLine({ id, cwd, type, uuid: `${id}-${i}`, at: `2026-11-20T10:00:0${i}.000Z` }, { message });
+    write(
+      home,
+      `.claude/projects/-p-f6666666/${id}.jsonl`,
+      jsonl(
+        line('user', 0, { role: 'user', content: title }),
+        line('assistant', 1, { role: 'assistant', content: [{ type: 'text', text: 'moved it over '.repeat(40) }] }),
+        line('user', 2, { role: 'user', content: 'now the retries' }),
+      ),
+    );
+    const t = new Term(home, ['__pick'], {}, [80, 24]);
+    // below the list at 80 columns, the preview scrolls (fzf draws `1/N` over its first row's end)
+    const screen = await t.waitFor(/│ move the billing webhook handler[^│]*1\/\d+│/);
+    const rows = screen.split('\n').filter((l) => l.startsWith('│'));
+    // the title's words whole, on the first two rows, none under `1/N`
+    const first = must(/^│ (.+?) {2,}1\/\d+││$/.exec(rows[0]))[1];
+    const next = must(/^│ (.+?) *│?│$/.exec(rows[1]))[1];
+    expect(`${first} ${next}`).toBe(title);
     await t.keys('Escape');
     expect((await t.exit()).code).toBe(130);
   });

@@ -166,6 +166,34 @@ describe('resume preview', () => {
     for (const q of ['start', 'the end', 'the', 'nowhere', '!zeppelin', ' ']) expect(preview(q), q).toBe(plain);
   });
 
+  it("in an fzf preview window, the title's first row leaves room for fzf's scroll information at its end", () => {
+    const h = tempHome('resume-preview-title-');
+    const id = 'f6666666-0000-4000-8000-000000000006';
+    const title = 'move the billing webhook handler to the job queue with retries and exponential backoff';
+    write(
+      h,
+      `.claude/projects/-w/${id}.jsonl`,
+      jsonl(
+        claudeLine(
+          { id, cwd: h, type: 'user', uuid: 'u-0', at: '2026-11-20T10:00:00.000Z' },
+          { message: { role: 'user', content: title } },
+        ),
+      ),
+    );
+    const key = `claude:${id}`;
+    // not in a preview window: the title on one line, as it is
+    expect(run(h, ['preview', key]).stdout.split('\n')[0]).toBe(title);
+    // 60 columns: the first row ends 8 short of them, at a space; the rest of the title follows
+    const [top, rest, blank] = run(h, ['preview', key], { FZF_PREVIEW_COLUMNS: '60' }).stdout.split('\n');
+    expect(top.length).toBeLessThanOrEqual(52);
+    expect(top).toBe('move the billing webhook handler to the job queue');
+    expect(`${top} ${rest}`).toBe(title);
+    expect(blank).toBe('');
+    // a title that fits, and a window too narrow to spare the room: as it is
+    expect(run(h, ['preview', key], { FZF_PREVIEW_COLUMNS: '200' }).stdout.split('\n')[0]).toBe(title);
+    expect(run(h, ['preview', key], { FZF_PREVIEW_COLUMNS: '24' }).stdout.split('\n')[0]).toBe(title);
+  });
+
   it('an unknown key is exit 1 with one line', () => {
     const { home: h } = home();
     const r = run(h, ['preview', 'claude:nope']);

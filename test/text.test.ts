@@ -2,7 +2,7 @@
 // paths (no fold when there is nothing to fold; counting code points without an array) must give
 // what the plain definitions give, for any text.
 import { describe, expect, it } from 'vitest';
-import { clip, cut, promptText, width } from '../lib/util/text.js';
+import { breakAt, clip, cut, promptText, width } from '../lib/util/text.js';
 
 const plainClip = (s: string, n: number): string => {
   const arr = Array.from(s);
@@ -63,5 +63,20 @@ describe('display width', () => {
     expect(cut('👨‍👩‍👧👨‍👩‍👧👨‍👩‍👧', 5)).toBe('👨‍👩‍👧👨‍👩‍👧…');
     expect(width(cut('日本語のタイトル', 7))).toBeLessThanOrEqual(7);
     expect(cut('webshop-admin', 8)).toBe('webshop…');
+  });
+
+  it('breaks a line into a first row that fits, at its last space, and the rest', () => {
+    expect(breakAt('Fix cart total rounding', 30)).toEqual(['Fix cart total rounding', '']);
+    expect(breakAt('Fix cart total rounding', 14)).toEqual(['Fix cart total', 'rounding']);
+    // a space right after the row: all of it fits
+    expect(breakAt('Fix cart total rounding', 8)).toEqual(['Fix cart', 'total rounding']);
+    // no space to break at: inside the word
+    expect(breakAt('webhookretrierbackoff', 10)).toEqual(['webhookret', 'rierbackoff']);
+    // by columns, never inside a grapheme
+    const [row, rest] = breakAt('日本語の タイトルを直す', 9);
+    expect(row).toBe('日本語の');
+    expect(rest).toBe('タイトルを直す');
+    expect(width(breakAt('日本語のタイトルを直す', 7)[0])).toBeLessThanOrEqual(7);
+    expect(breakAt('👨‍👩‍👧👨‍👩‍👧👨‍👩‍👧', 5)).toEqual(['👨‍👩‍👧👨‍👩‍👧', '👨‍👩‍👧']);
   });
 });

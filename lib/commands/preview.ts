@@ -9,7 +9,7 @@ import { highlight } from '../../fzf/layout.js';
 import type { App } from '../app.js';
 import { ExitError, usage } from '../errors.js';
 import { promptsOfSession } from '../index/prompts.js';
-import { previewColor, previewText } from '../present/preview.js';
+import { previewColor, previewColumns, previewText } from '../present/preview.js';
 import { findForPreview } from '../select/find.js';
 import { fold, parseQuery, pathWords } from '../select/rank.js';
 import type { Session } from '../types.js';
@@ -51,6 +51,7 @@ export async function previewAction(app: App, keys: string[], look: Looked | nul
   // (the picker's preview of an empty list: fzf gives it no key; nothing to show, and no error)
   if (process.env.RESUME_PICK_DIR && keys.every((k) => k === '')) return;
   const color = previewColor();
+  const cols = previewColumns();
   const missing: string[] = [];
   let first = true;
   for (const key of keys) {
@@ -60,7 +61,7 @@ export async function previewAction(app: App, keys: string[], look: Looked | nul
       continue;
     }
     const found = !look ? [] : look.deep ? await foundLines(app, s, look.query, color) : namedPrompt(app, s, look.query, color);
-    out((first ? '' : `\n${'-'.repeat(40)}\n\n`) + previewText(s, app.ctx.home, { color, fork, found }));
+    out((first ? '' : `\n${'-'.repeat(40)}\n\n`) + previewText(s, app.ctx.home, { color, fork, found, cols }));
     first = false;
   }
   const [gone] = missing;

@@ -6,7 +6,7 @@ import type { Session } from '../types.js';
 import { BOLD, colorOn, DIM, RESET } from '../util/color.js';
 import { tildify } from '../util/paths.js';
 import { sanitize } from '../util/redact.js';
-import { oneLine } from '../util/text.js';
+import { breakAt, oneLine } from '../util/text.js';
 import { age, localTime } from '../util/time.js';
 
 /** "fork of <short id>" for a fork, else null. */
@@ -24,22 +24,42 @@ export function previewColor(env: NodeJS.ProcessEnv = process.env, tty = !!proce
   return colorOn(tty || !!env.RESUME_PICK_DIR, env);
 }
 
+/**
+ * The columns of the fzf preview window the text is for ($FZF_PREVIEW_COLUMNS, which fzf gives its
+ * preview command), else null.
+ */
+export function previewColumns(env: NodeJS.ProcessEnv = process.env): number | null {
+  const n = Number(env.FZF_PREVIEW_COLUMNS);
+  return Number.isInteger(n) && n > 0 ? n : null;
+}
+
+/**
+ * Columns kept free at the end of the first row in an fzf preview window: fzf draws where the view
+ * is (`1/23`) over that row's right end when the text is longer than the window, and a long title
+ * lost its last characters under it.
+ */
+const INFO_ROOM = 8;
+
 /** How a preview is made: its time, colour, `fork of …` line, and lines to show first. */
 export interface PreviewLook {
   now?: number;
   color?: boolean;
+  /** the preview window's columns (previewColumns): the title's first row leaves room for fzf's scroll information */
+  cols?: number | null;
   fork?: string | null;
   /** under the title: where the query's words are in the session (made safe to print by the caller) */
   found?: string[];
 }
 
 export function previewText(s: Session, home: string, look: PreviewLook = {}): string {
-  const { now = Date.now(), color = false, fork = null, found = [] } = look;
+  const { now = Date.now(), color = false, fork = null, found = [], cols = null } = look;
   const bold = (t: string) => (color ? `${BOLD}${t}${RESET}` : t);
   const dim = (t: string) => (color ? `${DIM}${t}${RESET}` : t);
   const lines: string[] = [];
   const title = clean(s.title) || clean(s.firstPrompt) || '(no prompt)';
-  lines.push(bold(title), '');
+  // (in a window too narrow to spare the room, the title as it is: fzf wraps it)
+  const [top, rest] = cols !== null && cols - INFO_ROOM >= 20 ? breakAt(title, cols - INFO_ROOM) : [title, ''];
+  lines.push(bold(top), ...(rest ? [bold(rest)] : []), '');
   if (found.length) lines.push(...found, '');
   const when = s.updated ?? s.started;
   const field = (k: string, v: string) => {

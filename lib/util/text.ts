@@ -112,7 +112,7 @@ const PICTOGRAPHIC = /\p{Extended_Pictographic}/u;
 // Made when first needed: creating a segmenter loads ICU's break rules (tens of ms), and most text
 // is NARROW.
 let graphemes: Intl.Segmenter | undefined;
-const segments = (s: string): Iterable<{ segment: string }> => {
+const segments = (s: string): Iterable<{ segment: string; index: number }> => {
   graphemes ??= new Intl.Segmenter();
   return graphemes.segment(s);
 };
@@ -151,6 +151,29 @@ export function cut(s: string, w: number): string {
     cur += cw;
   }
   return `${out}…`;
+}
+
+/**
+ * `s` broken into a first row of at most `w` display columns, at the last space that fits (inside a
+ * word only when there is none, never inside a grapheme), and the rest ('' when `s` fits).
+ */
+export function breakAt(s: string, w: number): [string, string] {
+  if (width(s) <= w) return [s, ''];
+  // where the longest start that fits ends
+  let end = 0;
+  if (NARROW.test(s)) end = Math.max(0, w);
+  else {
+    let cur = 0;
+    for (const { segment, index } of segments(s)) {
+      cur += graphemeWidth(segment);
+      if (cur > w) break;
+      end = index + segment.length;
+    }
+  }
+  // (a space right after that start: the row is all of it)
+  const space = s.lastIndexOf(' ', end);
+  const at = space > 0 ? space : end;
+  return at > 0 ? [s.slice(0, at).trimEnd(), s.slice(at).trimStart()] : [s, ''];
 }
 
 /** A directory cut from the left to `w` columns, whole parts first: `…/acme/webshop`. */
