@@ -103,14 +103,51 @@ export const CANDIDATE_WIDTH = 120;
  */
 export const CANDIDATE_DIR = 24;
 
+/** The most columns of a branch a candidate shows (within its parentheses; a longer one is cut with `…`). */
+export const CANDIDATE_BRANCH = 24;
+
 /**
- * A session's candidate: the id to insert, and its description from these parts (age, harness,
- * directory, `(branch)`, label), the empty ones left out. rowbin.ts printCandidates writes the same
- * from a record's bytes.
+ * A session candidate's description as its parts: age, harness, directory (cut from the left to
+ * CANDIDATE_DIR), label, `(branch)` (cut to CANDIDATE_BRANCH); '' for a part it lacks. Each part
+ * one line, tabs as spaces.
  */
-export function candidate(value: string, [when, harness, dir, ...rest]: string[]): Candidate {
-  const parts = [when, harness, dir ? cutDir(dir, CANDIDATE_DIR) : '', ...rest];
-  return { value: oneLine(value).replace(/\t/g, ' '), desc: clip(parts.filter(Boolean).join('  ').replace(/\t/g, ' '), CANDIDATE_WIDTH) };
+export function candidateParts(when: string, harness: string, dir: string, branch: string, text: string): string[] {
+  const one = (v: string) => oneLine(v).replace(/\t/g, ' ');
+  return [
+    one(when),
+    one(harness),
+    dir ? cutDir(one(dir), CANDIDATE_DIR) : '',
+    one(text),
+    branch ? `(${cut(one(branch), CANDIDATE_BRANCH)})` : '',
+  ];
+}
+
+/**
+ * The columns of the candidates' descriptions before their labels (age, harness, directory): each
+ * as wide as its widest part among them, 0 where none has one (the column is left out). The
+ * candidates a shell lists together line up as the picker's rows do; the branch follows the label
+ * (a column of branches took what the labels need at 80 columns, as the picker leaves it out there).
+ */
+export type CandidateColumns = [number, number, number];
+
+export function candidateColumns(parts: Iterable<string[]>): CandidateColumns {
+  const w: CandidateColumns = [0, 0, 0];
+  for (const p of parts) for (let k = 0; k < 3; k++) w[k] = Math.max(w[k], width(p[k] ?? ''));
+  return w;
+}
+
+/**
+ * A session's candidate: the id to insert, and its description from its parts (candidateParts):
+ * age, harness and directory each padded to its column (candidateColumns), two spaces apart, the
+ * label, and ` (branch)`, clipped to CANDIDATE_WIDTH characters. rowbin.ts printCandidates writes
+ * the same from a record's bytes.
+ */
+export function candidate(value: string, parts: string[], cols: CandidateColumns): Candidate {
+  let desc = '';
+  for (let k = 0; k < 3; k++) if (cols[k] > 0) desc += `${parts[k] ?? ''}${' '.repeat(cols[k] - width(parts[k] ?? ''))}  `;
+  desc += parts[3] ?? '';
+  if (parts[4]) desc += ` ${parts[4]}`;
+  return { value: oneLine(value).replace(/\t/g, ' '), desc: clip(desc.trimEnd(), CANDIDATE_WIDTH) };
 }
 
 /** A value as a column shows it: one line, tabs as spaces (fzf rows, `ls` tables and columns). */

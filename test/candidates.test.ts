@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { candidateLines } from '../lib/commands/complete.js';
 import { eachRow, printCandidates, type RowBin, type RowFilter } from '../lib/index/rowbin.js';
 import { printRowsOut, type RowsOutKey, RowsTape } from '../lib/index/rowsout.js';
-import { CANDIDATE_WIDTH, candidate } from '../lib/output.js';
+import { CANDIDATE_WIDTH, candidate, candidateColumns, candidateParts } from '../lib/output.js';
 import { under } from '../lib/select/filter.js';
 import type { Harness, Session } from '../lib/types.js';
 import { must, tempDir } from './helpers.js';
@@ -26,7 +26,7 @@ function printed(bin: RowBin, word: string, f: RowFilter, at = now): string | nu
 /** The candidates from the rows decoded (eachRow), one `candidate` each; null where a listing must answer. */
 function expected(bin: RowBin, word: string, f: RowFilter): string | null {
   const low = word.toLowerCase();
-  const out: ReturnType<typeof candidate>[] = [];
+  const rows: { value: string; parts: string[] }[] = [];
   let exact = true;
   eachRow(
     bin,
@@ -38,9 +38,11 @@ function expected(bin: RowBin, word: string, f: RowFilter): string | null {
       if (key.includes(' ')) exact = false;
       const id = key.slice(key.indexOf(':') + 1);
       if (word !== '' && !id.toLowerCase().startsWith(low)) return;
-      out.push(candidate(word.length > short.length ? id : short, [when, harness, dir, branch ? `(${branch})` : '', text]));
+      rows.push({ value: word.length > short.length ? id : short, parts: candidateParts(when, harness, dir, branch, text) });
     },
   );
+  const cols = candidateColumns(rows.map((r) => r.parts));
+  const out = rows.map((r) => candidate(r.value, r.parts, cols));
   return exact && (word === '' || out.length > 0) ? candidateLines(out) : null;
 }
 

@@ -67,6 +67,10 @@ describe('zsh with fzf-tab (tmux)', { timeout: 120_000 }, () => {
       async (t) => {
         await t.until((x) => /33333333 .*deploy the site/.test(x) && /11111111 .*fix the zshrc/.test(x), 'the titles in the list');
         expect(t.screen()).not.toMatch(/│ harness:/);
+        // the candidates' columns line up: each title starts where the others do
+        const lines = t.screen().split('\n');
+        const col = (title: string) => lines.find((l) => l.includes(title))?.indexOf(title);
+        expect(new Set(['deploy the site', 'add fish config', 'fix the zshrc'].map(col)).size).toBe(1);
         t.send('M-p');
         await t.until((x) => /│ harness: +claude/.test(x), 'the preview');
         t.send('Enter');

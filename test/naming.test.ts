@@ -95,7 +95,7 @@ describe('words match every prompt', () => {
     expect(desc('zeppelin')).toEqual([expect.stringMatching(/ {2}now the zeppelin middleware p… · Rate limiting for login$/)]);
     expect(desc('middleware')).toEqual([expect.stringMatching(/ {2}…middleware please · Rate limiting for login$/)]);
     // redacted as everything the index keeps
-    expect(desc('token')).toEqual([expect.stringMatching(/ {2}…token=\[REDACTED:token\] · start the refactor$/)]);
+    expect(desc('token')).toEqual([expect.stringMatching(/ {2}…token=\[REDACTED:token\] · start the refactor \(main\)$/)]);
     // a word in the title (here the first prompt), or the start of an id: the title, as ever
     expect(desc('limiting')).toEqual([expect.stringMatching(/ {2}Rate limiting for login$/)]);
     expect(desc(pi.slice(0, 6))).toEqual([expect.stringMatching(/ {2}Rate limiting for login$/)]);

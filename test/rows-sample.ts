@@ -62,8 +62,8 @@ export const odd: Session[] = [
   mk(22, { id: '\u212aelvin-22', key: 'pi:\u212aelvin-22', harness: 'pi' } as Partial<Session>),
   mk(23, { title: `${'wide 表 '.repeat(20)}end` }),
   ...Array.from({ length: 30 }, (_, i) => mk(30 + i)),
-  // titles of every length from 80 to 124 characters: with the rest of a candidate's description, each side of its clip
-  ...Array.from({ length: 45 }, (_, i) => mk(60 + i, { title: `${'word '.repeat(30).slice(0, 80 + i)}x` })),
+  // titles of every length from 40 to 124 characters: with the rest of a candidate's description, each side of its clip
+  ...Array.from({ length: 85 }, (_, i) => mk(60 + i, { title: `${'word '.repeat(30).slice(0, 40 + i)}x` })),
 ];
 /** the snapshot names: one with a trailing blank, one wide, one long */
 export const names = {

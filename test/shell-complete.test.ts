@@ -36,7 +36,18 @@ describe('resume __complete', () => {
     const r = comp('');
     expect(r.code).toBe(0);
     expect(values(r.stdout)).toEqual(NEWEST_FIRST);
-    expect(r.stdout.split('\n')[0]).toMatch(/^abcd2222\t\S+ {2}claude {2}\/w\/b {2}\(main\) {2}beta$/);
+    expect(r.stdout.split('\n')[0]).toMatch(/^abcd2222\t\S+ +claude {2}\/w\/b +beta \(main\)$/);
+    // the descriptions' columns line up: each label starts where the others do
+    const starts = new Set(
+      r.stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => {
+          const d = l.split('\t')[1];
+          return d.length - d.replace(/^\S+ +\S+ +\S+ +/, '').length;
+        }),
+    );
+    expect(starts.size).toBe(1);
   });
 
   it('a long directory is cut from the left, so the title shows in an 80-column menu', () => {
@@ -48,7 +59,7 @@ describe('resume __complete', () => {
     // (the same from the rows' bytes for an empty word, twice: then from its saved candidates, and from a text query)
     for (const r of [at(''), at(''), at('gamma')]) {
       const line = r.stdout.split('\n').find((l) => l.startsWith('dddd0000'));
-      expect(line).toMatch(/^dddd0000\t\S+ {2}claude {2}…\/services\/webshop {2}\(main\) {2}gamma$/);
+      expect(line).toMatch(/^dddd0000\t\S+ +claude {2}…\/services\/webshop {2}gamma \(main\)$/);
     }
   });
 
@@ -504,7 +515,7 @@ describe('fish completion', { timeout: 120_000 }, () => {
   it.skipIf(needs('fish'))('offers ids with descriptions, newest first', () => {
     const out = complete('resume ');
     expect(values(out)).toEqual(NEWEST_FIRST);
-    expect(out.split('\n')[0]).toMatch(/^abcd2222\t.*claude {2}\/w\/b {2}\(main\) {2}beta$/);
+    expect(out.split('\n')[0]).toMatch(/^abcd2222\t.*claude {2}\/w\/b +beta \(main\)$/);
   });
 
   it.skipIf(needs('fish'))('a text query offers the matching sessions (newest first), an id prefix the matching ids', () => {
@@ -527,6 +538,6 @@ describe('fish completion', { timeout: 120_000 }, () => {
     expect(values(complete(`resume ${home}/pro`))).toEqual([`${home}/projA/`]);
     expect(values(complete('resume /w/src/dotfiles'))).toEqual(['22222222', '11111111']);
     // (fish shows only candidates whose value or description holds the word: the description starts with it)
-    expect(complete('resume /w/src').split('\n')[0]).toMatch(/^22222222\tin \/w\/src · .*add fish config$/);
+    expect(complete('resume /w/src').split('\n')[0]).toMatch(/^22222222\tin \/w\/src · .*add fish config \(main\)$/);
   });
 });

@@ -11,7 +11,7 @@
 import type { App } from '../app.js';
 import { makeApp } from '../app.js';
 import { printCandidates } from '../index/rowbin.js';
-import { type Candidate, candidate, label } from '../output.js';
+import { type Candidate, candidate, candidateColumns, candidateParts, label } from '../output.js';
 import { applyFilters, type Filters, parseHarnesses, resolveDir, shortIds } from '../select/filter.js';
 import { namedBy } from '../select/find.js';
 import { fold, fromWord } from '../select/rank.js';
@@ -53,13 +53,15 @@ export function sessionCandidates(word: string, all: Session[], o: SessionCandid
     }
   }
   const shows = promptShowing(word, prompts);
-  return hits.map((s) => {
+  const rows = hits.map((s) => {
     const short = shorts.get(s.id) ?? s.id;
     // A typed id prefix longer than the short id keeps matching: offer the whole id then.
     const value = word.length > short.length && s.id.toLowerCase().startsWith(low) ? s.id : short;
     const dir = oneLine(tildify(s.cwd, home) || '?');
-    return candidate(value, [age(s.updated ?? s.started, now), s.harness, dir, s.branch ? `(${oneLine(s.branch)})` : '', shows(s, dir)]);
+    return { value, parts: candidateParts(age(s.updated ?? s.started, now), s.harness, dir, s.branch ?? '', shows(s, dir)) };
   });
+  const cols = candidateColumns(rows.map((r) => r.parts));
+  return rows.map((r) => candidate(r.value, r.parts, cols));
 }
 
 /** characters of the prompt a word named a session from that a candidate shows before its title */

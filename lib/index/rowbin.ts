@@ -22,9 +22,12 @@ import fs from 'node:fs';
 import {
   ALIGN_CAPS,
   alignLineAt,
+  CANDIDATE_BRANCH,
   CANDIDATE_DIR,
   CANDIDATE_WIDTH,
+  type CandidateColumns,
   candidate,
+  candidateParts,
   DIM,
   harnessColor,
   type LsRow,
@@ -989,14 +992,15 @@ export function lsRows(r: RowBin, readNames: () => Record<string, string>, f: Ro
 /**
  * The completion candidates of the records that pass the filter, one `candidate` (lib/output.ts)
  * of each row's fields (key, short id, age, harness, directory, branch, label) as
- * lib/commands/complete.ts candidateLines writes them (`<value>\t<description>` a line), written
- * from the records' bytes: at 22,000 rows, making every row's fields into strings and a candidate
- * of them was most of a TAB. A row whose bytes are ASCII with a plain id and no snapshot name is copied out, its
- * description clipped by bytes (one byte a character); any other goes through `candidate` itself.
- * False, with nothing written, where the rows cannot tell: a directory filter the rows cannot tell
- * (dirFilterable), a key with a space among the rows shown (it may stand for a tab or line break of
- * the id), or a word that starts no shown id. `tape`: records what is written for complete.out
- * (lib/index/rowsout.ts).
+ * lib/commands/complete.ts candidateLines writes them (`<value>\t<description>` a line, the
+ * descriptions' columns as wide as their widest part: candidateColumns), written from the records'
+ * bytes: at 22,000 rows, making every row's fields into strings and a candidate of them was most
+ * of a TAB. Two passes: the columns' widths, then the lines. A row whose bytes are ASCII with a
+ * plain id and no snapshot name is copied out, its description clipped by bytes (one byte a
+ * character); any other goes through `candidate` itself. False, with nothing written, where the
+ * rows cannot tell: a directory filter the rows cannot tell (dirFilterable), a key with a space
+ * among the rows shown (it may stand for a tab or line break of the id), or a word that starts no
+ * shown id. `tape`: records what is written for complete.out (lib/index/rowsout.ts).
  */
 export function printCandidates(r: RowBin, word: string, f: RowFilter, to: PrintTo): boolean {
   const picked = pickCandidates(r, word, f);
@@ -1017,18 +1021,40 @@ export function printCandidates(r: RowBin, word: string, f: RowFilter, to: Print
     t3: 0,
     vs: 0,
     ve: 0,
+    cols: [0, 0, 0],
   };
-  for (let i = 0; i < picked.shown; i++) {
+  const at = (i: number) => {
     const rec = locate(r, picked.rows[i]);
     c.rec = rec;
     c.t = timeOf(rec);
     c.ag = ages(c.t);
     c.named = nameOf(rec.buf, rec.flags, rec.e, rec.li);
+  };
+  // the columns' widths; the rows not copied from their bytes, as their parts
+  const slow = new Map<number, SlowCandidate>();
+  const w = c.cols;
+  for (let i = 0; i < picked.shown; i++) {
+    at(i);
     if (plainSpans(c)) {
-      c.out.put(rec.u8, c.vs, c.ve);
+      w[0] = Math.max(w[0], c.ag.length);
+      w[1] = Math.max(w[1], c.t1 - c.rec.b);
+      w[2] = Math.max(w[2], c.t2 - c.t1 - 1);
+    } else {
+      const sc = slowParts(c);
+      slow.set(i, sc);
+      for (let k = 0; k < 3; k++) w[k] = Math.max(w[k], width(sc.parts[k]));
+    }
+  }
+  for (let i = 0; i < picked.shown; i++) {
+    at(i);
+    const sc = slow.get(i);
+    if (sc) slowCandidate(c, sc);
+    else {
+      plainSpans(c);
+      c.out.put(c.rec.u8, c.vs, c.ve);
       c.out.byte(9);
       describe(c);
-    } else slowCandidate(c);
+    }
   }
   c.out.flush();
   return true;
@@ -1083,6 +1109,8 @@ interface CandRow {
   t3: number;
   vs: number;
   ve: number;
+  /** the descriptions' columns (candidateColumns), found by the first pass */
+  cols: CandidateColumns;
 }
 
 /** Find the row's tabs and value (into `c`); can it be copied from its bytes (see printCandidates)? */
@@ -1108,8 +1136,12 @@ function plainSpans(c: CandRow): boolean {
     c.named == null &&
     vs >= 0 &&
     t3 === l - 1 &&
-    // (a directory longer than a candidate shows is cut by `candidate`)
+    // (a directory or branch longer than a candidate shows is cut by `candidateParts`)
     t2 - t1 - 1 <= CANDIDATE_DIR &&
+    t3 - t2 - 1 <= CANDIDATE_BRANCH &&
+    // (a label that `candidate` would trim: none, or one that ends in a blank)
+    e > l &&
+    c.rec.u8[e - 1] !== 32 &&
     (tab < 0 || tab >= e) &&
     isAscii(u8.subarray(a, e)) &&
     graphic(u8, t0 + 1, b) &&
@@ -1118,21 +1150,29 @@ function plainSpans(c: CandRow): boolean {
   );
 }
 
-/** A row that cannot be copied from its bytes: through `candidate` itself. */
-function slowCandidate(c: CandRow): void {
-  const { out, tape, t, word } = c;
+/** A row that cannot be copied from its bytes: its value and its description's parts (candidateParts). */
+interface SlowCandidate {
+  value: string;
+  parts: string[];
+}
+
+function slowParts(c: CandRow): SlowCandidate {
   const [key = '', short = '', when = '', harness = '', dir = '', branch = '', text = ''] = fieldsOf(c.rec, c.ag, c.named);
-  const cand = candidate(word.length > short.length ? key.slice(key.indexOf(':') + 1) : short, [
-    when,
-    harness,
-    dir,
-    branch ? `(${branch})` : '',
-    text,
-  ]);
+  return {
+    value: c.word.length > short.length ? key.slice(key.indexOf(':') + 1) : short,
+    parts: candidateParts(when, harness, dir, branch, text),
+  };
+}
+
+/** Such a row, through `candidate` itself. */
+function slowCandidate(c: CandRow, sc: SlowCandidate): void {
+  const { out, tape, t } = c;
+  const cand = candidate(sc.value, sc.parts, c.cols);
   if (tape) {
     // (complete.out: the description starts with the age when there is one)
     const at = out.pos() + Buffer.byteLength(cand.value) + 1;
-    if (when) tape.age(at, at + Buffer.byteLength(when), t);
+    const when = sc.parts[0];
+    if (when && c.cols[0] > 0) tape.age(at, at + Buffer.byteLength(when), t);
     else tape.fixed(t);
   }
   out.putStr(`${cand.value}\t${cand.desc}\n`);
@@ -1140,12 +1180,12 @@ function slowCandidate(c: CandRow): void {
 }
 
 /**
- * A copied row's description and its line's end: the parts that are not empty (age, harness,
- * directory, `(branch)`, label), two spaces apart, clipped to CANDIDATE_WIDTH characters (here
- * bytes) with `…`.
+ * A copied row's description and its line's end: age, harness and directory, each padded to its
+ * column (0: left out), two spaces apart, then the label and ` (branch)`, clipped to
+ * CANDIDATE_WIDTH characters (here bytes) with `…`.
  */
 function describe(c: CandRow): void {
-  const { out, tape, t, ag, t1, t2, t3 } = c;
+  const { out, tape, t, ag, t1, t2, t3, cols } = c;
   const { u8, b, l, e } = c.rec;
   const W = CANDIDATE_WIDTH;
   const nAge = ag.length;
@@ -1153,46 +1193,41 @@ function describe(c: CandRow): void {
   const nDir = t2 - t1 - 1;
   const nBranch = t3 - t2 - 1;
   const nText = e - l;
-  const total = part(nAge, 2) + part(nHarness, 2) + part(nDir, 2) + part(nBranch, 4) + part(nText, 2) - 2;
+  let total = nText + (nBranch > 0 ? nBranch + 3 : 0);
+  for (const w of cols) if (w > 0) total += w + 2;
   // bytes left to put before the clip
   let room = total > W ? W - 1 : total;
-  let apart = false;
-  if (nAge > 0) {
+  const pad = (k: number) => {
+    const n = Math.min(k, room);
+    out.spaces(n);
+    room -= n;
+  };
+  if (cols[0] > 0) {
     const at = out.pos();
     const k = Math.min(nAge, room);
     out.putStr(k === nAge ? ag : ag.slice(0, k));
     room -= k;
-    apart = true;
-    tape?.age(at, out.pos(), t);
+    if (nAge > 0) tape?.age(at, out.pos(), t);
+    else tape?.fixed(t);
+    pad(cols[0] - nAge + 2);
   } else tape?.fixed(t);
-  if (nHarness > 0 && room > 0) {
-    if (apart) room = out.clipped(PUNCT, 0, 2, room);
+  if (cols[1] > 0) {
     room = out.clipped(u8, b, nHarness, room);
-    apart = true;
+    pad(cols[1] - nHarness + 2);
   }
-  if (nDir > 0 && room > 0) {
-    if (apart) room = out.clipped(PUNCT, 0, 2, room);
+  if (cols[2] > 0) {
     room = out.clipped(u8, t1 + 1, nDir, room);
-    apart = true;
+    pad(cols[2] - nDir + 2);
   }
-  if (nBranch > 0 && room > 0) {
-    room = apart ? out.clipped(PUNCT, 0, 3, room) : out.clipped(PUNCT, 2, 1, room);
+  room = out.clipped(u8, l, nText, room);
+  if (nBranch > 0) {
+    room = out.clipped(PUNCT, 0, 2, room);
     room = out.clipped(u8, t2 + 1, nBranch, room);
-    room = out.clipped(PUNCT, 3, 1, room);
-    apart = true;
-  }
-  if (nText > 0 && room > 0) {
-    if (apart) room = out.clipped(PUNCT, 0, 2, room);
-    out.clipped(u8, l, nText, room);
+    out.clipped(PUNCT, 2, 1, room);
   }
   if (total > W) out.putStr('…');
   out.byte(10);
   out.endLine();
-}
-
-/** A description part's bytes with what goes around it (`around`: the two spaces, and a branch's parentheses), or none. */
-function part(n: number, around: number): number {
-  return n > 0 ? n + around : 0;
 }
 
 /** Where the id of a key (`harness:id`) in bytes [a, t0) starts: after the first colon, or at the start. */
@@ -1207,8 +1242,8 @@ function graphic(u8: Uint8Array, s: number, e: number): boolean {
   return true;
 }
 
-/** a candidate's separator and the brackets of its branch, as bytes (`  (`: a separator and the bracket after it) */
-const PUNCT = Buffer.from('  ()', 'latin1');
+/** the brackets of a candidate's branch, and the space before them, as bytes */
+const PUNCT = Buffer.from(' ()', 'latin1');
 const PRINTABLE = /^[\x20-\x7e]*$/;
 
 /**

@@ -53,12 +53,17 @@ __resume_sessions() {
   rows=("${(@f)$("$__resume_bin" __complete -- "${args[@]}" "$cur" 2>/dev/null)}")
   rows=("${(@)rows:#}")
   (( $#rows )) || return 1
-  # each display line cut to the terminal's width (zsh wraps a longer one onto the next line)
-  local d max=$(( COLUMNS > 20 ? COLUMNS - 1 : 79 ))
+  # each display line: the value padded to the widest (the descriptions' columns line up, as
+  # __complete pads them), cut to the terminal's width (zsh wraps a longer one onto the next line)
+  local d max=$(( COLUMNS > 20 ? COLUMNS - 1 : 79 )) vw=0 i
   for row in "${rows[@]}"; do
     vals+=("${row%%$'\t'*}")
-    row=${row#*$'\t'}
-    d="${vals[-1]}${row:+  $row}"
+    (( ${(m)#vals[-1]} > vw )) && vw=${(m)#vals[-1]}
+  done
+  for (( i = 1; i <= $#rows; i++ )); do
+    row=${rows[i]}
+    [[ $row == *$'\t'* ]] && row=${row#*$'\t'} || row=
+    d="${(mr:vw:: :)vals[i]}${row:+  $row}"
     if (( ${(m)#d} > max )); then
       d=${d[1,max-1]}
       while (( ${(m)#d} > max - 1 )); do d=${d[1,-2]}; done
