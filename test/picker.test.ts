@@ -156,7 +156,7 @@ describe.skipIf(SKIP)('picker in tmux (real fzf)', { timeout: 120_000 }, () => {
     expect((await t.exit()).code).toBe(130);
   });
 
-  it("at 80x24 the preview's first row keeps the title clear of fzf's scroll information", async () => {
+  it("at 80x24 the preview's first row keeps the title clear of fzf's scroll information, and deep search's status line is whole", async () => {
     const home = tempHome('resume-picker-title-');
     const id = 'f6666666-0000-4000-8000-000000000006';
     const cwd = path.join(home, 'proj-billing');
@@ -181,6 +181,9 @@ describe.skipIf(SKIP)('picker in tmux (real fzf)', { timeout: 120_000 }, () => {
     const first = must(/^│ (.+?) {2,}1\/\d+││$/.exec(rows[0]))[1];
     const next = must(/^│ (.+?) *│?│$/.exec(rows[1]))[1];
     expect(`${first} ${next}`).toBe(title);
+    // deep search's status line, whole at 80 columns: how to get back
+    await t.keys('C-s');
+    await t.waitFor(/^ {2}deep search: type words .*\(ctrl-s: back to the list\)$/m);
     await t.keys('Escape');
     expect((await t.exit()).code).toBe(130);
   });

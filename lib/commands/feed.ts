@@ -35,7 +35,8 @@ async function deepSearchText(
   if (rest.length === 0) {
     // (while the user types the first word: the search index made ready for it, run/prepareSearch)
     const after = async () => (await import('../search/run.js')).prepareSearch(app);
-    return { text: '\tdeep search: type words to look for in every transcript (ctrl-s: back to the list)\n', after };
+    // (76 characters: whole in an 80-column terminal, past fzf's gutter)
+    return { text: '\tdeep search: type words to find in any transcript (ctrl-s: back to the list)\n', after };
   }
   let rows: string[][] = [];
   let status: string;
