@@ -272,6 +272,9 @@ describe('resume ls', () => {
     expect(80 - narrow[0].indexOf('TITLE')).toBeGreaterThanOrEqual(30);
     // nothing to list: no header either (the terminal shows stderr too: only a note is there)
     expect(lsTty(tempHome(), [])).not.toContain('HARNESS');
+    // a filter that leaves nothing: the note names it (doctor, where resume looked, would not explain it)
+    expect(lsTty(h, ['--harness', 'gemini']).trim()).toBe('no sessions with --harness gemini');
+    expect(lsTty(h, ['--dir', '/tmp/w']).trim()).toBe('+1 hidden: 1 SDK; --all shows them\nno sessions with --dir /tmp/w');
   });
 
   it('takes the shared options before the command as after it (resume -a ls = resume ls -a)', () => {

@@ -46,6 +46,13 @@ function corpus() {
   return { home, files: { a, b, c, hidden, p } };
 }
 
+/** The transcript of session `id` under the home's Claude projects. */
+function corpusFile(home: string, id: string): string | undefined {
+  const root = path.join(home, '.claude', 'projects');
+  for (const d of fs.readdirSync(root)) if (fs.existsSync(path.join(root, d, `${id}.jsonl`))) return path.join(root, d, `${id}.jsonl`);
+  return undefined;
+}
+
 const resolveKeys = (home: string, args: string[], opts: { cwd?: string } = {}) => run(home, ['resolve', ...args], {}, opts);
 
 describe('resolution order', { timeout: 120_000 }, () => {
@@ -273,6 +280,26 @@ describe('resume QUERY choosing', { timeout: 120_000 }, () => {
     expect(r.code).toBe(1);
     expect(r.stdout.trim().split('\n')).toHaveLength(4);
     expect(run(home, ['--dry-run', '-a']).stdout.trim().split('\n')).toHaveLength(5);
+  });
+
+  it('no query and filters that leave nothing: the filters, and the hidden sessions they leave, not where resume looked', () => {
+    const { home } = corpus();
+    const none = (...args: string[]) => {
+      const r = run(home, ['--dry-run', ...args]);
+      expect(r.code).toBe(1);
+      expect(r.stdout).toBe('');
+      return r.stderr;
+    };
+    expect(none('--harness', 'gemini')).toBe('resume: no sessions with --harness gemini\n');
+    expect(none('--dir', path.join(home, 'nowhere'))).toBe('resume: no sessions with --dir ~/nowhere\n');
+    expect(none('--harness', 'pi', '--dir', path.join(home, 'src', 'blog'))).toBe(
+      'resume: no sessions with --harness pi --dir ~/src/blog\n',
+    );
+    // only a hidden session left there: -a shows it
+    const sdkOnly = path.join(home, 'src', 'blog');
+    fs.rmSync(must(corpusFile(home, 'abcdef12-0000-4000-8000-000000000001')));
+    expect(none('--dir', sdkOnly)).toBe('resume: no sessions with --dir ~/src/blog (+1 hidden: -a shows them)\n');
+    expect(run(home, ['--dry-run', '-a', '--dir', sdkOnly]).stdout).toMatch(/sdk run about Astro/);
   });
 
   it('a query one edit from a subcommand that matches nothing is a usage error', () => {

@@ -23,6 +23,13 @@ export function filtersOf(o: FilterOpts): Filters {
   }
 }
 
+/** A listing's filters as options (`--harness pi --dir ~/src`), for a message that nothing passed them; '' without. */
+export function scopeOf(f: Filters, home: string): string {
+  return [f.harness?.length ? `--harness ${f.harness.join(',')}` : '', f.dir ? `--dir ${oneLine(tildify(f.dir, home))}` : '']
+    .filter(Boolean)
+    .join(' ');
+}
+
 /**
  * The filters given, as typed, for a "no session …" message (` with --harness pi --since 1h`; empty
  * without): without them, nothing found under a filter reads as nothing anywhere.

@@ -18,7 +18,7 @@ import { isTty } from '../util/lazy.js';
 import { cacheDir, tellHomeless } from '../util/paths.js';
 import { writeOut } from '../util/stdout.js';
 import { oneLine } from '../util/text.js';
-import { type FilterOpts, filtersOf } from './common.js';
+import { type FilterOpts, filtersOf, scopeOf } from './common.js';
 
 export interface LsOpts extends FilterOpts {
   n?: number;
@@ -60,7 +60,12 @@ export async function lsAction(app: App, o: LsOpts): Promise<void> {
   // none at all, hidden ones included: a new machine (said on a pipe too; stdout stays empty)
   const none = ('bin' in got ? got.bin.count : got.sessions.length) === 0;
   if (none && !app.demo) note(NO_SESSIONS);
-  else if (!printed && isTty(2)) note('no sessions found (resume doctor shows where it looked)');
+  else if (!printed && isTty(2)) {
+    // (a filter left nothing: say which; hidden ones, said above: not where resume looked)
+    const scope = scopeOf(filters, app.ctx.home);
+    if (scope) note(`no sessions with ${scope}`);
+    else if (!said) note('no sessions found (resume doctor shows where it looked)');
+  }
 }
 
 /** What `ls` says on stderr on a machine with no sessions (`rows`, which feeds fzf, says nothing). */

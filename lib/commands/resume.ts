@@ -20,7 +20,7 @@ import { didYouMean, resolve } from '../select/resolve.js';
 import type { Session } from '../types.js';
 import { quotePosix, type ShellName } from '../util/quote.js';
 import { oneLine } from '../util/text.js';
-import { type FilterOpts, filtersOf, givenFilters, noMatch, out } from './common.js';
+import { type FilterOpts, filtersOf, givenFilters, noMatch, out, scopeOf } from './common.js';
 import { NO_SESSIONS } from './ls-list.js';
 import { goLive } from './resume-live.js';
 import { type Call, ROOT } from './table.js';
@@ -56,11 +56,7 @@ export interface Choice {
  * the candidates are printed on stdout and the command ends with exit 1.
  */
 export async function chooseAmong(app: App, candidates: Session[], c: Choice): Promise<Session> {
-  if (candidates.length === 0)
-    throw new ExitError(
-      1,
-      c.all?.length === 0 ? NO_SESSIONS.replace(/^resume: /, '') : 'no sessions found (resume doctor shows where it looked)',
-    );
+  if (candidates.length === 0) throw new ExitError(1, noneToChoose(c, app.ctx.home));
   if (!c.dryRun && pickerAvailable()) {
     const r = await pickSession(app, { query: queryText(c.query), filters: c.filters, sessions: c.all });
     c.action = r.action;
@@ -70,6 +66,19 @@ export async function chooseAmong(app: App, candidates: Session[], c: Choice): P
   out(candidateLines(candidates, c.shorts));
   const what = c.query.length ? `${candidates.length} sessions match '${oneLine(c.query.join(' '))}'` : `${candidates.length} sessions`;
   throw new ExitError(1, `${what}; name one by id prefix or more words`);
+}
+
+/**
+ * Why there is nothing to choose from: no session on the machine, or none the filters leave (and
+ * how many hidden ones they leave: `-a` shows those). Doctor is named only where neither explains it.
+ */
+function noneToChoose(c: Choice, home: string): string {
+  if (c.all?.length === 0) return NO_SESSIONS.replace(/^resume: /, '');
+  const f = c.filters ?? {};
+  const scope = scopeOf(f, home);
+  const hidden = c.all && !f.all ? applyFilters(c.all, { ...f, all: true }).length : 0;
+  if (!scope && !hidden) return 'no sessions found (resume doctor shows where it looked)';
+  return `no sessions${scope ? ` with ${scope}` : ''}${hidden ? ` (+${hidden} hidden: -a shows them)` : ''}`;
 }
 
 async function launch(s: Session, full: Plan, o: LaunchOpts, shell: ShellName, cfg: Config): Promise<void> {
