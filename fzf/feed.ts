@@ -12,7 +12,8 @@ import { eachRow, printAligned, type RowBin } from '../lib/index/rowbin.js';
 import { alignedName, printRowsOut, type RowsOutKey, RowsTape, rowsOutKey } from '../lib/index/rowsout.js';
 import { ALIGN_CAPS, alignLine, row } from '../lib/output.js';
 import { applyFilters, type Filters, shortIds, under } from '../lib/select/filter.js';
-import { fold, type Matchable, PromptQualities, parseQuery, rankAsking, wantedWords } from '../lib/select/rank.js';
+import { fold, type Matchable, PromptQualities, parseQuery, rankAsking, type Term, wantedWords } from '../lib/select/rank.js';
+import { corrected, sessionTexts } from '../lib/select/suggest.js';
 import type { Harness, Session } from '../lib/types.js';
 import { HARNESSES } from '../lib/types.js';
 import { colorOn } from '../lib/util/color.js';
@@ -91,11 +92,13 @@ export interface StatusCounts {
   matched?: number;
   /** when none shown matches: how many hidden ones do */
   hiddenMatched?: number;
+  /** when none matches, hidden ones neither: the query probably meant (lib/select/suggest.ts) */
+  meant?: string;
 }
 
 /** The status line from counts. */
 export function statusOf(
-  { total, shown, hidden, matched, hiddenMatched }: StatusCounts,
+  { total, shown, hidden, matched, hiddenMatched, meant }: StatusCounts,
   s: PickState,
   home: string,
   search?: string,
@@ -108,6 +111,8 @@ export function statusOf(
   let n = matched != null ? `${matched} of ${shown} session${shown === 1 ? '' : 's'} match` : `${shown} session${shown === 1 ? '' : 's'}`;
   if (s.all) n += ' incl. hidden';
   else if (hiddenMatched) n += ` · ${hiddenMatched} hidden match${hiddenMatched === 1 ? 'es' : ''} (ctrl-t)`;
+  // (what was probably meant, in place of the hidden ones' count, which the query does not match either)
+  else if (meant) n += ` · did you mean '${oneLine(meant)}'?`;
   else if (search == null && hidden > 0) n += ` (+${hidden} hidden)`;
   parts.push(n);
   return `\t${parts.join(' · ')}`;
@@ -332,24 +337,29 @@ export function pickerText(app: App, src: FeedSource, s: PickState, query: strin
   const terms = parseQuery(query);
   const count = shown.length;
   let hiddenMatched: number | undefined;
+  let meant: string | undefined;
   if (terms.length) {
-    const words = wantedWords(terms);
-    const ranked = (rows: PickRow[]) =>
+    const ranked = (rows: PickRow[], ts: Term[] = terms) => {
+      const words = wantedWords(ts);
       // (only the prompts of the rows they can move: rank.ts rankAsking)
-      rankAsking(rows, terms, home, rowMatchable, (need) => {
+      return rankAsking(rows, ts, home, rowMatchable, (need) => {
         if (!words.length) return null;
         const only = need.length < rows.length ? new Set(need.map(keyOf)) : undefined;
-        const found = new PromptQualities(terms);
+        const found = new PromptQualities(ts);
         if (promptQualities(app.ctx, found, rowsWith(rows), only)) return found.size ? (r) => found.get(keyOf(r)) : null;
         const prompts = allPrompts(app.ctx, words);
         return prompts.size ? (r) => prompts.get(keyOf(r)) : null;
       });
-    shown = ranked(shown);
+    };
+    const listed = shown;
+    shown = ranked(listed);
     // none listed matches: whether hidden ones do, which the hidden key would show
     if (shown.length === 0 && hiddenRows.length) hiddenMatched = ranked(hiddenRows).length;
+    // none at all: what was probably meant (a word put right by one edit), when that names some
+    if (shown.length === 0 && !hiddenMatched && listed.length) meant = meantOf(listed, terms, ranked);
   }
   const status = statusOf(
-    { total: all.length, shown: count, hidden: hiddenRows.length, matched: terms.length ? shown.length : undefined, hiddenMatched },
+    { total: all.length, shown: count, hidden: hiddenRows.length, matched: terms.length ? shown.length : undefined, hiddenMatched, meant },
     s,
     home,
   );
@@ -360,6 +370,21 @@ export function pickerText(app: App, src: FeedSource, s: PickState, query: strin
     terms,
   );
   return `${[status, ...lines].join('\n')}\n`;
+}
+
+/**
+ * What a query that matches none of `listed` probably meant (lib/select/suggest.ts), when that
+ * matches some of them by `ranked` (the picker's rules); undefined otherwise.
+ */
+function meantOf(listed: PickRow[], terms: Term[], ranked: (rows: PickRow[], ts: Term[]) => PickRow[]): string | undefined {
+  const texts = listed.map((r) =>
+    sessionTexts({ label: r.fields.slice(6).join(' '), cwd: r.cwd, branch: r.fields[5], harness: r.harness }),
+  );
+  const fixed = corrected(terms, texts, (t) => ranked(listed, [t]).length > 0);
+  if (!fixed) return undefined;
+  // (a word put right is one the rows' own texts hold: the rows that hold them all are enough to tell)
+  const some = listed.filter((_, i) => fixed.put.every((w) => texts[i].includes(w)));
+  return ranked(some, parseQuery(fixed.words)).length > 0 ? fixed.words.join(' ') : undefined;
 }
 
 /** Rows in `resume rows` format (deep search's, or a batch of a cold build's) as picker lines; `w`: at these widths. */

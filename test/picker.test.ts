@@ -252,6 +252,15 @@ describe.skipIf(SKIP)('picker in tmux (real fzf)', { timeout: 120_000 }, () => {
     }
   });
 
+  it('a query matching nothing says what it probably meant, a word put right by one edit', async () => {
+    const home = pickerHome();
+    const t = await opened(home, ['__pick']);
+    await t.type('gamam');
+    await t.waitList([/0 of 3 sessions match · did you mean 'gamma'\?/], ['gamma third session']);
+    await t.keys('Escape');
+    expect((await t.exit()).code).toBe(130);
+  });
+
   it('a query matching nothing and Enter is exit 1', async () => {
     const home = pickerHome();
     const t = new Term(home, ['__pick', 'zzzqqq']);

@@ -302,6 +302,19 @@ describe('resume QUERY choosing', { timeout: 120_000 }, () => {
     expect(run(home, ['--dry-run', '-a', '--dir', sdkOnly]).stdout).toMatch(/sdk run about Astro/);
   });
 
+  it('a query that matches nothing says what it probably meant: a word put right by one edit, when that names a session', () => {
+    const { home } = corpus();
+    const r = run(home, ['wbshop', 'discounts', '--dry-run']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe("resume: no session matches 'wbshop discounts'; did you mean 'webshop discounts'?\n");
+    // a word only a prompt holds stays as typed (the pi session's second prompt), and no session holds both: nothing said
+    expect(run(home, ['test', 'wbshop', '--dry-run']).stderr).toBe("resume: no session matches 'test wbshop'\n");
+    // nothing near: nothing said; the same from resolve
+    expect(run(home, ['zzzqqq']).stderr).toBe("resume: no session matches 'zzzqqq'\n");
+    expect(run(home, ['resolve', 'Astor']).stderr).toBe("resume: no session matches 'Astor'; did you mean 'astro'?\n");
+  });
+
   it('a query one edit from a subcommand that matches nothing is a usage error', () => {
     const { home } = corpus();
     for (const [typo, cmd] of [

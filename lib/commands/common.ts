@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import type { App } from '../app.js';
 import { usage } from '../errors.js';
 import { applyFilters, type Filters, parseHarnesses, resolveDir, UsageError } from '../select/filter.js';
+import { parseQuery } from '../select/rank.js';
 import { namedAbove, type Resolution, type ResolveOptions, resolve } from '../select/resolve.js';
 import type { Session } from '../types.js';
 import { tildify } from '../util/paths.js';
@@ -56,7 +57,7 @@ export function noMatch(
   app: App,
   query: string[],
   pool: Session[],
-  o: { all: boolean; prompts: ResolveOptions['prompts']; scope: string },
+  o: { all: boolean; prompts: ResolveOptions['prompts']; scope: string; meant?: string | null },
 ): string {
   const n = o.all ? 0 : matches(resolve(query, pool, { all: true, prompts: o.prompts }));
   const more = n === 0 ? '' : `; ${n === 1 ? '1 hidden session matches, -a shows it' : `${n} hidden sessions match, -a shows them`}`;
@@ -66,7 +67,35 @@ export function noMatch(
     above && m
       ? `; ${m === 1 ? '1 session matches' : `${m} sessions match`} in ${oneLine(tildify(above.dir, app.ctx.home))}, above it`
       : '';
-  return `no session matches '${oneLine(query.join(' '))}'${o.scope}${up}${more}`;
+  const meant = o.meant ? `; did you mean '${oneLine(o.meant)}'?` : '';
+  return `no session matches '${oneLine(query.join(' '))}'${o.scope}${up}${more}${meant}`;
+}
+
+/**
+ * What a query that names no session probably meant (suggest.ts): its words that name no session
+ * alone put right by one edit against the words of the sessions' labels, directories, branches and
+ * harnesses (the filters' sessions, hidden ones with `all`); null unless that query names a session
+ * by the same rules. Asked only once a query has named none: it reads every session.
+ */
+export async function meantQuery(app: App, query: string[], filters: Filters, all: boolean): Promise<string | null> {
+  const [{ namedBy }, { corrected, sessionTexts }, { label }] = await Promise.all([
+    import('../select/find.js'),
+    import('../select/suggest.js'),
+    import('../output.js'),
+  ]);
+  const terms = parseQuery(query);
+  const names = async (q: string[]) => {
+    const n = await namedBy(app, q);
+    return resolve(q, applyFilters(n.sessions, { ...filters, all: true }), { all, prompts: n.prompts }).kind !== 'none';
+  };
+  const pool = applyFilters(await app.sessions(), { ...filters, all });
+  const texts = pool.map((s) => sessionTexts({ label: label(s), cwd: s.cwd, branch: s.branch, harness: s.harness }));
+  // (the words that name sessions alone, prompts included, asked first: `corrected` is not async)
+  const alone = new Set<string>();
+  for (const t of terms)
+    if (t.dir === undefined && !t.not && !texts.some((x) => x.includes(t.text)) && (await names([t.text]))) alone.add(t.text);
+  const meant = corrected(terms, texts, (t) => alone.has(t.text));
+  return meant && (await names(meant.words)) ? meant.words.join(' ') : null;
 }
 
 /** How many sessions a resolution names. */

@@ -5,7 +5,7 @@ import { applyFilters } from '../select/filter.js';
 import { lookup } from '../select/find.js';
 import { resolve } from '../select/resolve.js';
 import { oneLine } from '../util/text.js';
-import { type FilterOpts, filtersOf, givenFilters, noMatch, out } from './common.js';
+import { type FilterOpts, filtersOf, givenFilters, meantQuery, noMatch, out } from './common.js';
 import type { Call } from './table.js';
 
 export async function run(app: App, call: Call): Promise<void> {
@@ -21,7 +21,10 @@ export async function run(app: App, call: Call): Promise<void> {
   const pool = applyFilters(sessions, { ...filters, all: true });
   const r = resolve(query, pool, { all: !!o.all, prompts });
   const q = oneLine(query.join(' '));
-  if (r.kind === 'none') throw new ExitError(1, noMatch(app, query, pool, { all: !!o.all, prompts, scope: givenFilters(o) }));
+  if (r.kind === 'none') {
+    const meant = await meantQuery(app, query, filters, !!o.all);
+    throw new ExitError(1, noMatch(app, query, pool, { all: !!o.all, prompts, scope: givenFilters(o), meant }));
+  }
   if (r.kind === 'one') {
     out(`${r.session.key}\n`);
     return;

@@ -20,7 +20,7 @@ import { didYouMean, resolve } from '../select/resolve.js';
 import type { Session } from '../types.js';
 import { quotePosix, type ShellName } from '../util/quote.js';
 import { oneLine } from '../util/text.js';
-import { type FilterOpts, filtersOf, givenFilters, noMatch, out, scopeOf } from './common.js';
+import { type FilterOpts, filtersOf, givenFilters, meantQuery, noMatch, out, scopeOf } from './common.js';
 import { NO_SESSIONS } from './ls-list.js';
 import { goLive } from './resume-live.js';
 import { type Call, ROOT } from './table.js';
@@ -188,7 +188,9 @@ async function sessionNamed(
   if (r.kind === 'none') {
     const [only, ...more] = query;
     const sub = only !== undefined && more.length === 0 ? didYouMean(only, commandNames()) : null;
-    const none = noMatch(app, query, pool, { all, prompts, scope });
+    // (a subcommand's name is said instead of a session's words)
+    const meant = sub ? null : await meantQuery(app, query, choice.filters ?? {}, all);
+    const none = noMatch(app, query, pool, { all, prompts, scope, meant });
     if (sub) throw usage(`${none}; did you mean '${sub}'?`);
     throw new ExitError(1, none);
   }
