@@ -313,6 +313,9 @@ describe('resume QUERY choosing', { timeout: 120_000 }, () => {
     // nothing near: nothing said; the same from resolve
     expect(run(home, ['zzzqqq']).stderr).toBe("resume: no session matches 'zzzqqq'\n");
     expect(run(home, ['resolve', 'Astor']).stderr).toBe("resume: no session matches 'Astor'; did you mean 'astro'?\n");
+    // show and emit too
+    expect(run(home, ['show', 'discounst']).stderr).toBe("resume: no session matches 'discounst'; did you mean 'discounts'?\n");
+    expect(run(home, ['emit', 'discounst']).stderr).toBe("resume: no session matches 'discounst'; did you mean 'discounts'?\n");
   });
 
   it('a query one edit from a subcommand that matches nothing is a usage error', () => {

@@ -14,7 +14,7 @@ import { resolve } from '../select/resolve.js';
 import type { Session } from '../types.js';
 import { stdinKeys } from '../util/stdin-keys.js';
 import { oneLine } from '../util/text.js';
-import { out } from './common.js';
+import { meantQuery, out } from './common.js';
 import { goLive } from './resume-live.js';
 import type { Call } from './table.js';
 
@@ -68,7 +68,10 @@ async function sessionOf(app: App, key: string): Promise<{ s: Session; name: str
   if (hit) return { s: hit.session, name: hit.short };
   const { sessions, shorts, prompts } = await named();
   const r = resolve([key], sessions, { all: true, prompts });
-  if (r.kind === 'none') throw new ExitError(1, `no session matches '${oneLine(key)}'`);
+  if (r.kind === 'none') {
+    const meant = await meantQuery(app, [key], {}, true);
+    throw new ExitError(1, `no session matches '${oneLine(key)}'${meant ? `; did you mean '${oneLine(meant)}'?` : ''}`);
+  }
   if (r.kind !== 'one') {
     out(candidateLines(r.candidates, shorts));
     throw r.kind === 'ambiguous-prefix'
