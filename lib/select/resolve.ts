@@ -184,15 +184,30 @@ export function namedAbove(query: string[], sessions: Session[], opts: ResolveOp
 
 /** Damerau-Levenshtein distance (optimal string alignment) of at most one: one insertion, deletion, substitution or transposition. */
 export function oneEdit(a: string, b: string): boolean {
-  if (a === b) return true;
-  if (Math.abs(a.length - b.length) > 1) return false;
+  return oneEditTo(a, b, b.length);
+}
+
+/**
+ * Whether `a` is at most one edit from the first `n` characters of `b` (oneEdit), without cutting
+ * `b`: suggest.ts goes through a vocabulary of many thousand words for a typed one, and their starts.
+ */
+export function oneEditTo(a: string, b: string, n: number): boolean {
+  if (Math.abs(a.length - n) > 1) return false;
   let i = 0;
-  while (i < a.length && i < b.length && a[i] === b[i]) i++;
-  if (a.length === b.length) {
-    if (a.slice(i + 1) === b.slice(i + 1)) return true; // substitution
-    return a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2); // transposition
-  }
-  return a.length > b.length ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);
+  while (i < a.length && i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  // the rest of `a` from x and of b's start from y the same
+  const same = (x: number, y: number): boolean => {
+    if (a.length - x !== n - y) return false;
+    for (; x < a.length; x++, y++) if (a.charCodeAt(x) !== b.charCodeAt(y)) return false;
+    return true;
+  };
+  if (a.length === n)
+    return (
+      i === n || // the same
+      same(i + 1, i + 1) || // substitution
+      (i + 1 < n && a.charCodeAt(i) === b.charCodeAt(i + 1) && a.charCodeAt(i + 1) === b.charCodeAt(i) && same(i + 2, i + 2)) // transposition
+    );
+  return a.length > n ? same(i + 1, i) : same(i, i + 1);
 }
 
 /** The subcommand a mistyped word most likely meant (one edit away), or null. */

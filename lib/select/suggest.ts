@@ -4,6 +4,7 @@
 // Matching itself stays exact (DESIGN.md "Naming a session": every word must appear); the callers
 // only say the new query (`did you mean …?`), and only when it names a session.
 import { fold, type Term } from './rank.js';
+import { oneEditTo } from './resolve.js';
 
 /** Words shorter than this are not put right: a short word is one edit from too many others. */
 const MIN_WORD = 4;
@@ -22,30 +23,6 @@ function vocabulary(texts: Iterable<string>): Map<string, number> {
     }
   }
   return out;
-}
-
-/**
- * Whether `a` is at most one edit (resolve.ts oneEdit: a letter added, dropped, changed, or two
- * swapped) from the first `n` characters of `b`, without cutting `b` (a vocabulary of a hundred
- * thousand words is gone through for each word).
- */
-function oneEditTo(a: string, b: string, n: number): boolean {
-  if (Math.abs(a.length - n) > 1) return false;
-  let i = 0;
-  while (i < a.length && i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
-  // the rest of `a` from x and of b's start from y the same
-  const same = (x: number, y: number): boolean => {
-    if (a.length - x !== n - y) return false;
-    for (; x < a.length; x++, y++) if (a.charCodeAt(x) !== b.charCodeAt(y)) return false;
-    return true;
-  };
-  if (a.length === n)
-    return (
-      i === n ||
-      same(i + 1, i + 1) ||
-      (i + 1 < n && a.charCodeAt(i) === b.charCodeAt(i + 1) && a.charCodeAt(i + 1) === b.charCodeAt(i) && same(i + 2, i + 2))
-    );
-  return a.length > n ? same(i + 1, i) : same(i, i + 1);
 }
 
 /** How near `v` is to the typed `w`: 0 one edit from all of it, 1 from its start, -1 not near. */
