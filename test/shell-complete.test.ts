@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { width } from '../lib/util/text.js';
-import { envFor, needs, needsFile, run } from './helpers.js';
+import { envFor, needs, needsFile, run, sleep } from './helpers.js';
 import { TAIL } from './launch-helpers.js';
 import { claudeHome, initFile, runShell, type Sess, TmuxShell } from './shell-helpers.js';
 
@@ -72,7 +72,7 @@ describe('resume __complete', () => {
   it('any other word narrows by text (directory, prompt, ...), newest first', () => {
     expect(values(comp('dotfiles').stdout)).toEqual(['22222222', '11111111']);
     expect(values(comp('DEPLOY').stdout)).toEqual(['33333333']);
-    expect(comp('nothing-like-this').stdout).toBe('');
+    expect(comp('nothing-like-this').stdout).toBe("\tno session matches 'nothing-like-this'\n");
   });
 
   it('a word after others offers the sessions every word names; the chosen id then stands for the word under the cursor', () => {
@@ -86,12 +86,10 @@ describe('resume __complete', () => {
     expect(r.stdout.trim()).toBe(`claude:${uid('22222222')}`);
   });
 
-  it('offers nothing after a word and a space, for words no session holds together, or after --', () => {
+  it('offers nothing after a word and a space, or after --', () => {
     for (const words of [
       ['abcd1111', ''],
       ['dotfiles', ''],
-      ['dotfiles', 'ab'],
-      ['deploy', 'zshrc'],
       ['init', 'zsh', 'b'],
       ['--', ''],
       ['abcd1111', '--', '-'],
@@ -100,6 +98,14 @@ describe('resume __complete', () => {
       expect(r.code).toBe(0);
       expect(r.stdout).toBe('');
     }
+  });
+
+  it('words no session holds together: a message line (no value) says so, with what they probably meant', () => {
+    expect(comp('dotfiles', 'ab').stdout).toBe("\tno session matches 'dotfiles ab'\n");
+    expect(comp('deploy', 'zshrc').stdout).toBe("\tno session matches 'deploy zshrc'\n");
+    expect(comp('dotfils').stdout).toBe("\tno session matches 'dotfils'; did you mean 'dotfiles'?\n");
+    // a path with no session there is the shells' to complete as a directory: no message
+    expect(comp('/w/nowhere').stdout).toBe('');
   });
 
   it('completes options, option values, init shells and the session of show', () => {
@@ -219,6 +225,12 @@ describe.each([false, true])('zsh completion (zsh-autosuggestions loaded: %s)', 
     fs.mkdirSync(path.join(home, 'projA'), { recursive: true });
     expect(zshType(home, 'resume --dir proj\t', { autosuggest }).buffer).toBe('resume --dir projA/');
     expect(zshType(home, 'resume --cd proj\t', { autosuggest }).buffer).toBe('resume --cd projA/');
+  });
+
+  it.skipIf(skip)('a word no session holds: the line stays, and the message says what it probably meant', () => {
+    const z = zshType(home, 'resume dotfils\t', { autosuggest });
+    expect(z.buffer).toBe('resume dotfils');
+    expect(z.screen).toContain("no session matches 'dotfils'; did you mean 'dotfiles'?");
   });
 
   it.skipIf(skip)('options and init shells complete', () => {
@@ -360,6 +372,17 @@ describe('bash completion (tmux)', { timeout: 120_000 }, () => {
       t.send('-l', 'resume deploy');
       t.send('Tab');
       await t.until(() => t.line() === '$ resume 33333333', 'the id on the line');
+    });
+  });
+
+  it.skipIf(skip)("a word no session holds: nothing is inserted (zsh's message line is no value)", async () => {
+    await withBash(async (t) => {
+      t.send('-l', 'resume dotfils');
+      t.send('Tab');
+      await sleep(1500);
+      expect(t.line()).toBe('$ resume dotfils');
+      t.send('-l', 'X');
+      await t.until(() => t.line() === '$ resume dotfilsX', 'the line as typed');
     });
   });
 
@@ -511,6 +534,10 @@ describe('fish completion', { timeout: 120_000 }, () => {
     expect(r.stderr).toBe('');
     return r.stdout;
   };
+
+  it.skipIf(needs('fish'))('a word no session holds offers nothing (the message line is for zsh)', () => {
+    expect(complete('resume dotfils')).toBe('');
+  });
 
   it.skipIf(needs('fish'))('offers ids with descriptions, newest first', () => {
     const out = complete('resume ');

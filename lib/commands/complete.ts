@@ -22,6 +22,7 @@ import { sanitize } from '../util/redact.js';
 import { writeOut } from '../util/stdout.js';
 import { clip, oneLine } from '../util/text.js';
 import { age } from '../util/time.js';
+import { meantQuery } from './common.js';
 import { type Call, type Cmd, commandNamed, type Opt, ROOT, type Values } from './table.js';
 
 interface SessionCandidatesOptions {
@@ -126,21 +127,29 @@ export async function printWordCandidates(
   // a word: the sessions it may name, as `resume WORDS` finds them (find.ts namedBy), every prompt
   // looked in (the listing keeps the first and last only); a path, by its sessions' own
   const n = await namedBy(app, [...before, word], { shown: true });
-  write(
-    candidateLines(
-      sessionCandidates(word, n.sessions, {
-        home: app.ctx.home,
-        before,
-        now,
-        filters: f,
-        shorts: n.shorts,
-        prompts: looksLikePath(word) ? undefined : n.prompts,
-      }),
-    ),
-  );
+  const found = sessionCandidates(word, n.sessions, {
+    home: app.ctx.home,
+    before,
+    now,
+    filters: f,
+    shorts: n.shorts,
+    prompts: looksLikePath(word) ? undefined : n.prompts,
+  });
+  if (found.length || word === '' || looksLikePath(word)) {
+    write(candidateLines(found));
+    return;
+  }
+  // none: a message line (no value) says so, and what the words probably meant (zsh shows it; a
+  // path falls back to its directories instead)
+  const query = [...before, word];
+  const meant = await meantQuery(app, query, f, !!f.all);
+  write(`\tno session matches '${oneLine(query.join(' '))}'${meant ? `; did you mean '${oneLine(meant)}'?` : ''}\n`);
 }
 
-/** The candidates as the shell integration reads them: `<value>\t<description>` a line. */
+/**
+ * The candidates as the shell integration reads them: `<value>\t<description>` a line. (A line with
+ * no value, `\t<text>`, is a message in place of candidates: printWordCandidates.)
+ */
 export function candidateLines(rows: Candidate[]): string {
   return rows.map((r) => `${r.value}\t${r.desc}\n`).join('');
 }

@@ -77,7 +77,8 @@ __resume_complete() {
     return 0
   fi
   while IFS= read -r row; do
-    [[ -n $row ]] && vals+=("${row%%$'\t'*}")
+    # (a line with no value is a message for zsh: bash lists values only)
+    [[ -n $row && $row != $'\t'* ]] && vals+=("${row%%$'\t'*}")
   done < <("$__resume_bin" __complete -- "${words[@]}" 2>/dev/null)
   # no session there: a word that is a path completes as a directory (`../bl` → `../blog/`)
   if ((${#vals[@]} == 0)) && [[ $cur == . || $cur == .. || $cur == ./* || $cur == ../* || $cur == /* || $cur == '~'* ]]; then

@@ -49,7 +49,8 @@ function __resume_complete
         return
     end
     set -l cur (commandline -ct)
-    set -l got ($__resume_bin __complete -- $args $cur 2>/dev/null)
+    # (a line with no value is a message for zsh: fish's pager lists candidates only)
+    set -l got (string match -v -r '^\t' -- ($__resume_bin __complete -- $args $cur 2>/dev/null))
     set -l path (string match -qr '^(\.\.?|\.\.?/.*|/.*|~.*)$' -- $cur; and echo 1)
     if set -q got[1]; and test -n "$path"
         # a word that is a path offers that directory's sessions; fish shows only candidates whose

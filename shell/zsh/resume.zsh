@@ -52,6 +52,11 @@ __resume_sessions() {
   (( CURRENT > 2 )) && args=("${(@Q)words[2,CURRENT-1]}")
   rows=("${(@f)$("$__resume_bin" __complete -- "${args[@]}" "$cur" 2>/dev/null)}")
   rows=("${(@)rows:#}")
+  # a line with no value is a message in place of sessions (none matches; what was probably meant)
+  if [[ ${rows[1]-} == $'\t'* ]]; then
+    _message -r "${rows[1]#$'\t'}"
+    return 0
+  fi
   (( $#rows )) || return 1
   # each display line: the value padded to the widest (the descriptions' columns line up, as
   # __complete pads them), cut to the terminal's width (zsh wraps a longer one onto the next line)
