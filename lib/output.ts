@@ -93,6 +93,9 @@ export interface Candidate {
   desc: string;
 }
 
+/** A value as a column shows it: one line, tabs as spaces (fzf rows, `ls` tables and columns, candidates). */
+const column = (v: string): string => oneLine(v).replace(/\t/g, ' ');
+
 /** The most characters a candidate's description shows (clipped with `…`). */
 export const CANDIDATE_WIDTH = 120;
 
@@ -112,13 +115,12 @@ export const CANDIDATE_BRANCH = 24;
  * one line, tabs as spaces.
  */
 export function candidateParts(when: string, harness: string, dir: string, branch: string, text: string): string[] {
-  const one = (v: string) => oneLine(v).replace(/\t/g, ' ');
   return [
-    one(when),
-    one(harness),
-    dir ? cutDir(one(dir), CANDIDATE_DIR) : '',
-    one(text),
-    branch ? `(${cut(one(branch), CANDIDATE_BRANCH)})` : '',
+    column(when),
+    column(harness),
+    dir ? cutDir(column(dir), CANDIDATE_DIR) : '',
+    column(text),
+    branch ? `(${cut(column(branch), CANDIDATE_BRANCH)})` : '',
   ];
 }
 
@@ -147,11 +149,8 @@ export function candidate(value: string, parts: string[], cols: CandidateColumns
   for (let k = 0; k < 3; k++) if (cols[k] > 0) desc += `${parts[k] ?? ''}${' '.repeat(cols[k] - width(parts[k] ?? ''))}  `;
   desc += parts[3] ?? '';
   if (parts[4]) desc += ` ${parts[4]}`;
-  return { value: oneLine(value).replace(/\t/g, ' '), desc: clip(desc.trimEnd(), CANDIDATE_WIDTH) };
+  return { value: column(value), desc: clip(desc.trimEnd(), CANDIDATE_WIDTH) };
 }
-
-/** A value as a column shows it: one line, tabs as spaces (fzf rows, `ls` tables and columns). */
-const column = (v: string): string => oneLine(v).replace(/\t/g, ' ');
 
 /** One fzf row: key, then visible columns. Tabs and controls inside values become spaces. */
 export function row(
