@@ -98,11 +98,10 @@ export function promptText(s: string): string {
   return head.length < s.length && !t.endsWith('…') ? `${t}…` : t;
 }
 
-/** Printable ASCII only: one column a character (most ids, paths and titles). */
-const ASCII = /^[\x20-\x7e]*$/;
 /**
- * One column a UTF-16 unit, too: Latin-1 and Latin Extended letters (precomposed), and general
- * punctuation such as `…` and `—` (not the zero-width and direction marks).
+ * One column a UTF-16 unit: printable ASCII (most ids, paths and titles), Latin-1 and Latin
+ * Extended letters (precomposed), and general punctuation such as `…` and `—` (not the zero-width
+ * and direction marks).
  */
 const NARROW = /^[\x20-\x7e\u00a0-\u02ff\u2010-\u2027\u2030-\u205e]*$/;
 /** A grapheme that draws nothing: marks, formats (ZWJ, variation selectors) and controls alone. */
@@ -138,19 +137,23 @@ export function width(s: string): number {
   return w;
 }
 
+/** Where the longest start of `s` of at most `w` display columns ends (a UTF-16 index), never inside a grapheme. */
+function fitEnd(s: string, w: number): number {
+  if (NARROW.test(s)) return Math.max(0, Math.min(w, s.length));
+  let end = 0;
+  let cur = 0;
+  for (const { segment, index } of segments(s)) {
+    cur += graphemeWidth(segment);
+    if (cur > w) break;
+    end = index + segment.length;
+  }
+  return end;
+}
+
 /** Cut to at most `w` display columns (ellipsis when cut), never inside a grapheme. */
 export function cut(s: string, w: number): string {
   if (width(s) <= w) return s;
-  if (ASCII.test(s)) return `${s.slice(0, Math.max(0, w - 1))}…`;
-  let out = '';
-  let cur = 0;
-  for (const { segment } of segments(s)) {
-    const cw = graphemeWidth(segment);
-    if (cur + cw > w - 1) break;
-    out += segment;
-    cur += cw;
-  }
-  return `${out}…`;
+  return `${s.slice(0, fitEnd(s, w - 1))}…`;
 }
 
 /**
@@ -159,17 +162,7 @@ export function cut(s: string, w: number): string {
  */
 export function breakAt(s: string, w: number): [string, string] {
   if (width(s) <= w) return [s, ''];
-  // where the longest start that fits ends
-  let end = 0;
-  if (NARROW.test(s)) end = Math.max(0, w);
-  else {
-    let cur = 0;
-    for (const { segment, index } of segments(s)) {
-      cur += graphemeWidth(segment);
-      if (cur > w) break;
-      end = index + segment.length;
-    }
-  }
+  const end = fitEnd(s, w);
   // (a space right after that start: the row is all of it)
   const space = s.lastIndexOf(' ', end);
   const at = space > 0 ? space : end;
