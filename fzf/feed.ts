@@ -13,7 +13,7 @@ import { alignedName, printRowsOut, type RowsOutKey, RowsTape, rowsOutKey } from
 import { ALIGN_CAPS, alignLine, row } from '../lib/output.js';
 import { applyFilters, type Filters, shortIds, under } from '../lib/select/filter.js';
 import { fold, type Matchable, PromptQualities, parseQuery, rankAsking, type Term, wantedWords } from '../lib/select/rank.js';
-import { corrected, sessionTexts } from '../lib/select/suggest.js';
+import { corrected, sessionTexts, unheld } from '../lib/select/suggest.js';
 import type { Harness, Session } from '../lib/types.js';
 import { HARNESSES } from '../lib/types.js';
 import { colorOn } from '../lib/util/color.js';
@@ -380,7 +380,8 @@ function meantOf(listed: PickRow[], terms: Term[], ranked: (rows: PickRow[], ts:
   const texts = listed.map((r) =>
     sessionTexts({ label: r.fields.slice(6).join(' '), cwd: r.cwd, branch: r.fields[5], harness: r.harness }),
   );
-  const fixed = corrected(terms, texts, (t) => ranked(listed, [t]).length > 0);
+  const wrong = new Set(unheld(terms, texts).filter((t) => ranked(listed, [t]).length === 0));
+  const fixed = wrong.size ? corrected(terms, texts, wrong) : null;
   if (!fixed) return undefined;
   // (a word put right is one the rows' own texts hold: the rows that hold them all are enough to tell)
   const some = listed.filter((_, i) => fixed.put.every((w) => texts[i].includes(w)));

@@ -3,7 +3,7 @@
 // one; matching itself stays exact, so this is only ever said.
 import { describe, expect, it } from 'vitest';
 import { parseQuery } from '../lib/select/rank.js';
-import { corrected, sessionTexts } from '../lib/select/suggest.js';
+import { corrected, sessionTexts, unheld } from '../lib/select/suggest.js';
 
 const texts = [
   sessionTexts({ label: 'Fix cart total rounding', cwd: '/home/u/src/webshop', branch: 'main', harness: 'codex' }),
@@ -11,8 +11,12 @@ const texts = [
   sessionTexts({ label: 'Move my zsh aliases', cwd: '/home/u/src/dotfiles', branch: null, harness: 'claude' }),
 ];
 const none = () => false;
-const fix = (q: string, names: (w: string) => boolean = none) =>
-  corrected(parseQuery(q), texts, (t) => names(t.text))?.words.join(' ') ?? null;
+/** corrected as its callers use it: the unheld words that name no session alone (`names`: the caller's rule) */
+const fixed = (q: string, names: (w: string) => boolean = none) => {
+  const terms = parseQuery(q);
+  return corrected(terms, texts, new Set(unheld(terms, texts).filter((t) => !names(t.text))));
+};
+const fix = (q: string, names: (w: string) => boolean = none) => fixed(q, names)?.words.join(' ') ?? null;
 
 describe('a word put right', () => {
   it('by one edit: a letter dropped, added, changed, or two swapped', () => {
@@ -46,6 +50,6 @@ describe('a word put right', () => {
   });
 
   it('says which words it put in', () => {
-    expect(corrected(parseQuery('wbshop cart alases'), texts, none)?.put).toEqual(['webshop', 'aliases']);
+    expect(fixed('wbshop cart alases')?.put).toEqual(['webshop', 'aliases']);
   });
 });

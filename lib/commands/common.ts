@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import type { App } from '../app.js';
 import { usage } from '../errors.js';
 import { applyFilters, type Filters, parseHarnesses, resolveDir, UsageError } from '../select/filter.js';
-import { parseQuery } from '../select/rank.js';
+import { parseQuery, type Term } from '../select/rank.js';
 import { namedAbove, type Resolution, type ResolveOptions, resolve } from '../select/resolve.js';
 import type { Session } from '../types.js';
 import { tildify } from '../util/paths.js';
@@ -67,8 +67,17 @@ export function noMatch(
     above && m
       ? `; ${m === 1 ? '1 session matches' : `${m} sessions match`} in ${oneLine(tildify(above.dir, app.ctx.home))}, above it`
       : '';
-  const meant = o.meant ? `; did you mean '${oneLine(o.meant)}'?` : '';
-  return `no session matches '${oneLine(query.join(' '))}'${o.scope}${up}${more}${meant}`;
+  return `no session matches '${oneLine(query.join(' '))}'${o.scope}${up}${more}${meantSaid(o.meant)}`;
+}
+
+/** `; did you mean '…'?` after a "no session matches" message, for what the query probably meant (meantQuery); '' for nothing. */
+export function meantSaid(meant: string | null | undefined): string {
+  return meant ? `; did you mean '${oneLine(meant)}'?` : '';
+}
+
+/** "no session matches 'QUERY'", and what it probably meant (meantQuery): show, emit, TAB. */
+export function noSessionMatches(query: string[], meant: string | null): string {
+  return `no session matches '${oneLine(query.join(' '))}'${meantSaid(meant)}`;
 }
 
 /**
@@ -78,7 +87,7 @@ export function noMatch(
  * by the same rules. Asked only once a query has named none: it reads every session.
  */
 export async function meantQuery(app: App, query: string[], filters: Filters, all: boolean): Promise<string | null> {
-  const [{ namedBy }, { corrected, sessionTexts }, { label }] = await Promise.all([
+  const [{ namedBy }, { corrected, sessionTexts, unheld }, { label }] = await Promise.all([
     import('../select/find.js'),
     import('../select/suggest.js'),
     import('../output.js'),
@@ -90,11 +99,10 @@ export async function meantQuery(app: App, query: string[], filters: Filters, al
   };
   const pool = applyFilters(await app.sessions(), { ...filters, all });
   const texts = pool.map((s) => sessionTexts({ label: label(s), cwd: s.cwd, branch: s.branch, harness: s.harness }));
-  // (the words that name sessions alone, prompts included, asked first: `corrected` is not async)
-  const alone = new Set<string>();
-  for (const t of terms)
-    if (t.dir === undefined && !t.not && !texts.some((x) => x.includes(t.text)) && (await names([t.text]))) alone.add(t.text);
-  const meant = corrected(terms, texts, (t) => alone.has(t.text));
+  // (a word the texts lack may still name sessions alone, from a prompt: it is no typo)
+  const wrong = new Set<Term>();
+  for (const t of unheld(terms, texts)) if (!(await names([t.text]))) wrong.add(t);
+  const meant = wrong.size ? corrected(terms, texts, wrong) : null;
   return meant && (await names(meant.words)) ? meant.words.join(' ') : null;
 }
 

@@ -22,7 +22,7 @@ import { sanitize } from '../util/redact.js';
 import { writeOut } from '../util/stdout.js';
 import { clip, oneLine } from '../util/text.js';
 import { age } from '../util/time.js';
-import { meantQuery } from './common.js';
+import { meantQuery, noSessionMatches } from './common.js';
 import { type Call, type Cmd, commandNamed, type Opt, ROOT, type Values } from './table.js';
 
 interface SessionCandidatesOptions {
@@ -143,7 +143,7 @@ export async function printWordCandidates(
   // path falls back to its directories instead)
   const query = [...before, word];
   const meant = await meantQuery(app, query, f, !!f.all);
-  write(`\tno session matches '${oneLine(query.join(' '))}'${meant ? `; did you mean '${oneLine(meant)}'?` : ''}\n`);
+  write(`\t${noSessionMatches(query, meant)}\n`);
 }
 
 /**

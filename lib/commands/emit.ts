@@ -14,7 +14,7 @@ import { resolve } from '../select/resolve.js';
 import type { Session } from '../types.js';
 import { stdinKeys } from '../util/stdin-keys.js';
 import { oneLine } from '../util/text.js';
-import { meantQuery, out } from './common.js';
+import { meantQuery, noSessionMatches, out } from './common.js';
 import { goLive } from './resume-live.js';
 import type { Call } from './table.js';
 
@@ -70,7 +70,7 @@ async function sessionOf(app: App, key: string): Promise<{ s: Session; name: str
   const r = resolve([key], sessions, { all: true, prompts });
   if (r.kind === 'none') {
     const meant = await meantQuery(app, [key], {}, true);
-    throw new ExitError(1, `no session matches '${oneLine(key)}'${meant ? `; did you mean '${oneLine(meant)}'?` : ''}`);
+    throw new ExitError(1, noSessionMatches([key], meant));
   }
   if (r.kind !== 'one') {
     out(candidateLines(r.candidates, shorts));

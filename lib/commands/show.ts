@@ -8,7 +8,7 @@ import type { Session } from '../types.js';
 import { tildify } from '../util/paths.js';
 import { oneLine } from '../util/text.js';
 import { age, localTime } from '../util/time.js';
-import { meantQuery, out } from './common.js';
+import { meantQuery, noSessionMatches, out } from './common.js';
 import type { Call } from './table.js';
 
 export async function run(app: App, call: Call): Promise<void> {
@@ -19,7 +19,7 @@ export async function run(app: App, call: Call): Promise<void> {
   const shorts = await app.shorts();
   if (r.kind === 'none') {
     const meant = await meantQuery(app, query, {}, false);
-    throw new ExitError(1, `no session matches '${oneLine(query.join(' '))}'${meant ? `; did you mean '${oneLine(meant)}'?` : ''}`);
+    throw new ExitError(1, noSessionMatches(query, meant));
   }
   if (r.kind !== 'one') {
     out(r.candidates.map((s) => `${shorts.get(s.id)}\t${s.harness}\t${oneLine(s.title ?? s.firstPrompt ?? '')}\n`).join(''));

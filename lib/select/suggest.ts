@@ -45,22 +45,32 @@ function nearest(w: string, vocab: Map<string, number>): string | null {
   return best?.v ?? null;
 }
 
+/** A word a correction may put right: a plain word (no phrase, `!` or directory word) long enough. */
+const correctable = (t: Term): boolean => t.dir === undefined && !t.not && !/\s/.test(t.text) && t.text.length >= MIN_WORD;
+
 /**
- * The query's words with each word that names no session alone (`names`, by the caller's rules,
- * prompts included) put right against the words of `texts` (folded), when one could be, and the
- * words put in; null when none could. Quoted phrases, `!` words and directory words are kept as typed.
+ * The query's words that may be typos: plain words none of `texts` (folded) holds. The caller
+ * keeps those that name no session alone by its own rules (prompts included) for `corrected`.
+ */
+export function unheld(terms: readonly Term[], texts: readonly string[]): Term[] {
+  return terms.filter((t) => correctable(t) && !texts.some((x) => x.includes(t.text)));
+}
+
+/**
+ * The query's words with each of `wrong` (unheld, and naming no session) put right against the
+ * words of `texts` (folded), when one could be, and the words put in; null when none could.
+ * Every other word is kept as typed.
  */
 export function corrected(
   terms: readonly Term[],
   texts: readonly string[],
-  names: (t: Term) => boolean,
+  wrong: ReadonlySet<Term>,
 ): { words: string[]; put: string[] } | null {
   let vocab: Map<string, number> | null = null;
   const put: string[] = [];
   const words = terms.map((t) => {
     const typed = t.dir ?? (t.not ? `!${t.text}` : /\s/.test(t.text) ? `"${t.text}"` : t.text);
-    if (t.dir !== undefined || t.not || /\s/.test(t.text) || t.text.length < MIN_WORD) return typed;
-    if (texts.some((x) => x.includes(t.text)) || names(t)) return typed;
+    if (!wrong.has(t)) return typed;
     vocab ??= vocabulary(texts);
     const v = nearest(t.text, vocab);
     if (v === null) return typed;
