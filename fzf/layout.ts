@@ -2,8 +2,10 @@
 // branch and title, each column as wide as what it holds needs and the screen allows, the title
 // taking the rest. At 80 columns the title keeps at least 30 characters: the directory is cut from
 // the left (`…/acme/webshop`, its last parts are what tells projects apart) and the branch column is
-// left out when there is no room for it (the preview shows it). Lines never need fzf to scroll them
-// sideways (the picker runs fzf with --no-hscroll), so the id and harness stay in view.
+// left out when there is no room for it (the preview shows it). In a narrow pane, where the title
+// would keep fewer than TITLE_MIN, the id column goes too (the preview shows the id, and a typed id
+// still matches). Lines never need fzf to scroll them sideways (the picker runs fzf with
+// --no-hscroll), so the harness stays in view.
 import { ageColumn, branchWidth, harnessColor } from '../lib/output.js';
 import { fold, type Term } from '../lib/select/rank.js';
 import { DIM, MATCH, RESET } from '../lib/util/color.js';
@@ -19,6 +21,11 @@ export const PREVIEW_MIN = 70;
 const GUTTER = 3;
 const GAP = 2;
 const CAP = { short: 12, age: 4, harness: 8, dir: 40, branch: 24 } as const;
+/**
+ * Fewer columns of title than this and the id column is left out (the demo at 60 columns: 21
+ * columns of title with it, 30 without; at 50, 10 and 23): a title is what a person picks by.
+ */
+const TITLE_MIN = 24;
 
 /** The preview window flag that matches listWidth's rule (fzf >= 0.31: the alternative layout). */
 export function previewWindow(alt: boolean): string {
@@ -47,6 +54,7 @@ export function termColumns(env: NodeJS.ProcessEnv, saved?: number | null): numb
 }
 
 export interface Widths {
+  /** 0: no id column (a narrow list: TITLE_MIN) */
   short: number;
   age: number;
   harness: number;
@@ -65,10 +73,20 @@ export function widths(rows: readonly RowFields[], listCols: number): Widths {
     max.harness = Math.max(max.harness, width(r[3] ?? ''));
     max.branch = Math.max(max.branch, width(r[5] ?? ''));
   }
-  const short = Math.min(CAP.short, max.short);
+  const w = widthsWith(rows, listCols, max, Math.min(CAP.short, max.short));
+  return w.title >= TITLE_MIN || w.short === 0 ? w : widthsWith(rows, listCols, max, 0);
+}
+
+/** widths() with an id column `short` wide (0: none). */
+function widthsWith(
+  rows: readonly RowFields[],
+  listCols: number,
+  max: { age: number; harness: number; branch: number },
+  short: number,
+): Widths {
   const age = Math.min(CAP.age, max.age);
   const harness = Math.min(CAP.harness, max.harness);
-  const rest = listCols - GUTTER - short - age - harness - 3 * GAP;
+  const rest = listCols - GUTTER - (short ? short + GAP : 0) - age - harness - 2 * GAP;
   // the directory: what it needs, up to a share of what is left (its last parts carry the meaning),
   // as wide as the widest directory once cut to that share
   const dirCap = Math.min(CAP.dir, Math.max(10, Math.floor(rest * 0.3)));
@@ -119,7 +137,7 @@ export function layLine(r: RowFields, w: Widths, color: boolean, terms: readonly
   const branch = w.branch ? cut(r[5] ?? '', w.branch) : '';
   const title = cut(r.slice(6).join(' '), w.title);
   const cols = [
-    padTo(highlight(short, terms, color), short, w.short),
+    ...(w.short ? [padTo(highlight(short, terms, color), short, w.short)] : []),
     ageColumn(age, w.age, color),
     padTo(harnessColor(harness, color), harness, w.harness),
     padTo(highlight(dir, terms, color), dir, w.dir),

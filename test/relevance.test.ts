@@ -252,6 +252,31 @@ describe('the picker layout', () => {
     expect(widths(rows, listWidth(200)).title).toBeGreaterThanOrEqual(30);
   });
 
+  it('leaves the id column out in a narrow pane, where the title would keep fewer than 24 columns', () => {
+    const rows = SESSIONS.map((s) => [keyOf(s.name), s.id.slice(0, 8), '6d', s.harness, `~/${s.dir}`, s.branch ?? '', s.prompts[0]]);
+    for (const cols of [70, 80]) {
+      const w = widths(rows, listWidth(cols));
+      expect(w.short).toBe(8);
+      expect(w.title).toBeGreaterThanOrEqual(24);
+      expect(must(layRows(rows, listWidth(cols), false)[0]).split('\t')[1]).toMatch(new RegExp(`^${must(rows[0])[1]}  `));
+    }
+    for (const cols of [50, 60]) {
+      const lw = listWidth(cols);
+      const w = widths(rows, lw);
+      // (with the id the title would keep 13 and 23 columns: fewer than 24)
+      expect(w.short).toBe(0);
+      expect(w.title).toBeGreaterThanOrEqual(cols === 50 ? 22 : 30);
+      for (const [i, line] of layRows(rows, lw, false).entries()) {
+        const shown = must(line.split('\t')[1]);
+        expect(shown.startsWith('6d  ')).toBe(true);
+        expect(shown).not.toContain(must(rows[i])[1]);
+        expect(width(shown)).toBeLessThanOrEqual(cols - 3);
+      }
+      // a cold build's batches too
+      expect(streamWidths(lw, HARNESSES).short).toBe(0);
+    }
+  });
+
   it("a cold build's batches line up with each other (streamWidths), within 80 columns", () => {
     const rows = SESSIONS.map((s) => [keyOf(s.name), s.id.slice(0, 8), '6d', s.harness, `~/${s.dir}`, s.branch ?? '', s.prompts[0]]);
     const lw = listWidth(80);
