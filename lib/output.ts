@@ -297,6 +297,8 @@ export function branchWidth(want: number, left: number): number {
   return w < Math.min(8, want) ? 0 : w;
 }
 const WIDE_REST = 60;
+/** The columns `ls`'s title keeps in a narrow terminal before the directory gives up its own. */
+const NARROW_TITLE = 10;
 
 /**
  * A table sized to the terminal: short id, age, harness, directory, branch, prompts, title, under a
@@ -339,8 +341,12 @@ export function table(list: LsRow[], home: string, now: number, cols: number, co
   const H = wide ? H0 : { ...H0, prompts: NARROW_PROMPTS };
   wP = Math.max(H.prompts.length, wP);
   const fixed = wShort + wAge + wH + wP + 5 * 2;
-  const rest = Math.max(20, cols - fixed);
-  const wDir = Math.max(H.dir.length, Math.min(wDirAll, 60, Math.max(12, Math.floor(rest * 0.4))));
+  const rest = Math.max(0, cols - fixed);
+  // the directory: what it needs, up to 40% of what is left (at least 12); in a narrow terminal it
+  // gives up columns, down to its name's width, before the title keeps fewer than NARROW_TITLE
+  // (`rest` had a floor of 20: the demo at 50 columns has 19, and every row was a column too wide
+  // and wrapped onto a second line)
+  const wDir = Math.max(H.dir.length, Math.min(wDirAll, 60, Math.max(12, Math.floor(rest * 0.4)), rest - NARROW_TITLE));
   // the branch as in the picker (its header's width at least); the title takes the rest
   const b = branchWidth(wB, rest - wDir - 2);
   wB = b && Math.max(H.branch.length, b);

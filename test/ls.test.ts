@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { width } from '../lib/util/text.js';
 import { BIN, claudePrompt, envFor, jsonl, must, run, tempHome, write } from './helpers.js';
 
 const uuid = (n: number) => `${String(n).padStart(8, '0')}-3333-4333-8333-333333333333`;
@@ -270,6 +271,14 @@ describe('resume ls', () => {
     expect(narrow[0]).toMatch(/^ID +AGE +HARNESS +DIRECTORY +# +TITLE$/);
     expect(narrow[0].indexOf('TITLE')).toBe(must(narrow.find((l) => l.startsWith(uuid(1).slice(0, 8)))).indexOf('first ask'));
     expect(80 - narrow[0].indexOf('TITLE')).toBeGreaterThanOrEqual(30);
+    // a narrow terminal: no line wider than it, down to where the directory has only its name's
+    // width and the title 8 columns (46 here: the lines were wider than 48 or 46 columns)
+    for (const cols of [46, 48, 56]) {
+      const lines = lsTty(h, ['-a'], {}, cols).split('\n').filter(Boolean);
+      expect(lines[0]).toMatch(/^ID +AGE +HARNESS +DIRECTORY +# +TITLE$/);
+      for (const l of lines) expect(width(l), l).toBeLessThanOrEqual(cols);
+      expect(must(lines.find((l) => l.startsWith(uuid(1).slice(0, 8))))).toMatch(/ {2}first/);
+    }
     // nothing to list: no header either (the terminal shows stderr too: only a note is there)
     expect(lsTty(tempHome(), [])).not.toContain('HARNESS');
     // a filter that leaves nothing: the note names it (doctor, where resume looked, would not explain it)
