@@ -189,6 +189,16 @@ describe('resume preview', () => {
     expect(top).toBe('move the billing webhook handler to the job queue');
     expect(`${top} ${rest}`).toBe(title);
     expect(blank).toBe('');
+    // the prose below (here the first prompt) in rows broken at spaces, within the window less fzf's
+    // scroll bar (fzf wrapped a longer row at its last column, inside a word)
+    const narrow = run(h, ['preview', key], { FZF_PREVIEW_COLUMNS: '40' }).stdout.split('\n');
+    const at = narrow.indexOf('first prompt:');
+    const prose = narrow.slice(at + 1, narrow.indexOf('', at));
+    expect(prose.length).toBe(3);
+    for (const row of prose) expect(row.length).toBeLessThanOrEqual(39);
+    expect(prose.join(' ')).toBe(title);
+    // (but an id, a path: no spaces to break at)
+    for (const row of narrow.filter((l) => !/^(id|dir|file):/.test(l))) expect(row.length).toBeLessThanOrEqual(39);
     // a title that fits, and a window too narrow to spare the room: as it is
     expect(run(h, ['preview', key], { FZF_PREVIEW_COLUMNS: '200' }).stdout.split('\n')[0]).toBe(title);
     expect(run(h, ['preview', key], { FZF_PREVIEW_COLUMNS: '24' }).stdout.split('\n')[0]).toBe(title);

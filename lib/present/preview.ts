@@ -6,7 +6,7 @@ import type { Session } from '../types.js';
 import { BOLD, colorOn, DIM, RESET } from '../util/color.js';
 import { tildify } from '../util/paths.js';
 import { sanitize } from '../util/redact.js';
-import { breakAt, oneLine } from '../util/text.js';
+import { oneLine, wrapWords } from '../util/text.js';
 import { age, localTime } from '../util/time.js';
 
 /** "fork of <short id>" for a fork, else null. */
@@ -40,6 +40,15 @@ export function previewColumns(env: NodeJS.ProcessEnv = process.env): number | n
  */
 const INFO_ROOM = 8;
 
+/**
+ * Text of several words as rows for the preview window: broken at spaces to its columns less one (fzf
+ * keeps its last column for the scroll bar, and wrapped a longer row there, inside a word); as it is
+ * (one line, for fzf to wrap) when the columns are not known or too few to spare.
+ */
+function rows(text: string, cols: number | null, first?: number): string[] {
+  return cols !== null && cols - INFO_ROOM >= 20 ? wrapWords(text, cols - 1, first) : [text];
+}
+
 /** How a preview is made: its time, colour, `fork of …` line, and lines to show first. */
 export interface PreviewLook {
   now?: number;
@@ -57,9 +66,8 @@ export function previewText(s: Session, home: string, look: PreviewLook = {}): s
   const dim = (t: string) => (color ? `${DIM}${t}${RESET}` : t);
   const lines: string[] = [];
   const title = clean(s.title) || clean(s.firstPrompt) || '(no prompt)';
-  // (in a window too narrow to spare the room, the title as it is: fzf wraps it)
-  const [top, rest] = cols !== null && cols - INFO_ROOM >= 20 ? breakAt(title, cols - INFO_ROOM) : [title, ''];
-  lines.push(bold(top), ...(rest ? [bold(rest)] : []), '');
+  // (its first row leaves room for fzf's scroll information)
+  lines.push(...rows(title, cols, cols === null ? undefined : cols - INFO_ROOM).map(bold), '');
   if (found.length) lines.push(...found, '');
   const when = s.updated ?? s.started;
   const field = (k: string, v: string) => {
@@ -78,7 +86,7 @@ export function previewText(s: Session, home: string, look: PreviewLook = {}): s
   const block = (label: string, text: string | null) => {
     const t = clean(text);
     if (!t) return;
-    lines.push('', dim(`${label}:`), t);
+    lines.push('', dim(`${label}:`), ...rows(t, cols));
   };
   block('first prompt', s.firstPrompt);
   if (s.lastPrompt && s.lastPrompt !== s.firstPrompt) block('last prompt', s.lastPrompt);

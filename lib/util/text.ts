@@ -169,6 +169,21 @@ export function breakAt(s: string, w: number): [string, string] {
   return at > 0 ? [s.slice(0, at).trimEnd(), s.slice(at).trimStart()] : [s, ''];
 }
 
+/**
+ * `s` broken into rows of at most `w` display columns at spaces (breakAt), the first of at most
+ * `first`: fzf wraps a preview's long line at its last column, inside a word.
+ */
+export function wrapWords(s: string, w: number, first = w): string[] {
+  const rows: string[] = [];
+  let [row, rest] = breakAt(s, first);
+  rows.push(row);
+  while (rest) {
+    [row, rest] = breakAt(rest, w);
+    rows.push(row);
+  }
+  return rows;
+}
+
 /** A directory cut from the left to `w` columns, whole parts first: `…/acme/webshop`. */
 export function cutDir(d: string, w: number): string {
   if (width(d) <= w) return d;
