@@ -104,28 +104,38 @@ function widthsWith(
  * colour is on and folding keeps the text's length (so a place in the folded text is the same place).
  */
 export function highlight(v: string, terms: readonly Term[] | null, color: boolean, after = ''): string {
-  if (!color || !terms?.length || !v) return v;
-  const f = fold(v);
-  if (f.length !== v.length) return v;
-  const on = new Uint8Array(v.length);
-  let any = false;
-  for (const t of terms) {
-    if (t.not || !t.text || t.dir !== undefined) continue;
-    for (let i = f.indexOf(t.text); i >= 0; i = f.indexOf(t.text, i + t.text.length)) {
-      on.fill(1, i, i + t.text.length);
-      any = true;
-    }
-  }
-  if (!any) return v;
+  if (!color) return v;
   let out = '';
   let i = 0;
-  while (i < v.length) {
+  for (const [a, b] of matchSpans(v, terms)) {
+    out += `${v.slice(i, a)}${MATCH}${v.slice(a, b)}${RESET}${after}`;
+    i = b;
+  }
+  return out + v.slice(i);
+}
+
+/**
+ * Where the terms occur in `v`, as [start, end) spans in order, apart (none when folding changes
+ * the text's length: a place in the folded text is then not the same place).
+ */
+export function matchSpans(v: string, terms: readonly Term[] | null): [number, number][] {
+  if (!terms?.length || !v) return [];
+  const f = fold(v);
+  if (f.length !== v.length) return [];
+  const on = new Uint8Array(v.length);
+  for (const t of terms) {
+    if (t.not || !t.text || t.dir !== undefined) continue;
+    for (let i = f.indexOf(t.text); i >= 0; i = f.indexOf(t.text, i + t.text.length)) on.fill(1, i, i + t.text.length);
+  }
+  const spans: [number, number][] = [];
+  for (let i = 0; i < v.length; i++) {
+    if (!on[i]) continue;
     let j = i;
-    while (j < v.length && on[j] === on[i]) j++;
-    out += on[i] ? `${MATCH}${v.slice(i, j)}${RESET}${after}` : v.slice(i, j);
+    while (j < v.length && on[j]) j++;
+    spans.push([i, j]);
     i = j;
   }
-  return out;
+  return spans;
 }
 
 /** One fzf line: the key, a tab, then the columns at these widths (trailing blanks trimmed). */

@@ -164,6 +164,14 @@ describe('resume preview', () => {
     expect(lines('zeppelin').slice(4).join('\n')).toBe(plain.split('\n').slice(2).join('\n'));
     // the first or last prompt (shown anyway) holding as many, no prompt, or only a word left out: as it is
     for (const q of ['start', 'the end', 'the', 'nowhere', '!zeppelin', ' ']) expect(preview(q), q).toBe(plain);
+    // in a narrow preview window the line is broken at a space, and each row keeps its marks
+    const narrow = run(h, ['preview', key, '--search', 'zeppelin tests'], {
+      RESUME_PICK_DIR: pick,
+      NO_COLOR: undefined,
+      FZF_PREVIEW_COLUMNS: '30',
+    }).stdout.split('\n');
+    const M = (w: string) => `\x1b[1;32m${w}\x1b[0m`;
+    expect(narrow.slice(2, 4)).toEqual([`\x1b[2mprompt:\x1b[0m then the ${M('zeppelin')}`, M('tests')]);
   });
 
   it("in an fzf preview window, the title's first row leaves room for fzf's scroll information at its end", () => {

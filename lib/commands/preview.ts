@@ -5,15 +5,15 @@
 // search) the session's transcripts are read for them (lib/search/run.ts foundIn), which runs in
 // the full CLI, never in the lean bundle (lib/fast-rows.ts declines it).
 import { readState } from '../../fzf/feed.js';
-import { highlight } from '../../fzf/layout.js';
+import { matchSpans } from '../../fzf/layout.js';
 import type { App } from '../app.js';
 import { ExitError, usage } from '../errors.js';
 import { promptsOfSession } from '../index/prompts.js';
-import { previewColor, previewColumns, previewText } from '../present/preview.js';
+import { type Found, previewColor, previewColumns, previewText } from '../present/preview.js';
 import { findForPreview } from '../select/find.js';
 import { fold, parseQuery, pathWords } from '../select/rank.js';
 import type { Session } from '../types.js';
-import { DIM, RESET } from '../util/color.js';
+import { EVIDENCE, MATCH } from '../util/color.js';
 import { sanitize } from '../util/redact.js';
 import { oneLine } from '../util/text.js';
 import { out } from './common.js';
@@ -69,10 +69,8 @@ export async function previewAction(app: App, keys: string[], look: Looked | nul
     throw new ExitError(1, `no session '${oneLine(gone)}'${missing.length > 1 ? ` (and ${missing.length - 1} more)` : ''}`);
 }
 
-const dimmed = (t: string, color: boolean) => (color ? DIM + t + RESET : t);
-
 /** Where the query's words are in the session, a line each (`prompt: …`, as resume search prints its evidence). */
-async function foundLines(app: App, s: Session, query: string, color: boolean): Promise<string[]> {
+async function foundLines(app: App, s: Session, query: string, color: boolean): Promise<Found[]> {
   // (a word that is a path chose the directory, and is not looked for: rank.ts pathWords)
   const words = pathWords(query, app.ctx.home).rest;
   if (words.length === 0) return [];
@@ -89,7 +87,12 @@ async function foundLines(app: App, s: Session, query: string, color: boolean): 
     if (err instanceof ExitError) return [];
     throw err;
   }
-  return found.map((e) => `${dimmed(`${evidenceTag(e)}:`, color)} ${marked(e.snippet, color)}`);
+  // (without colour the marks are «» in the text)
+  return found.map((e) =>
+    color
+      ? { label: evidenceTag(e), text: e.snippet.text, marks: e.snippet.marks, paint: EVIDENCE }
+      : { label: evidenceTag(e), text: marked(e.snippet, false), marks: [], paint: '' },
+  );
 }
 
 /**
@@ -99,7 +102,7 @@ async function foundLines(app: App, s: Session, query: string, color: boolean): 
  * of its prompts: this shows which. A fork's prompts include those it copied, so they are not
  * counted or numbered.)
  */
-function namedPrompt(app: App, s: Session, query: string, color: boolean): string[] {
+function namedPrompt(app: App, s: Session, query: string, color: boolean): Found[] {
   const terms = parseQuery(query).filter((t) => !t.not && t.text && t.dir === undefined);
   if (terms.length === 0) return [];
   const held = (p: string | null | undefined) => {
@@ -115,7 +118,9 @@ function namedPrompt(app: App, s: Session, query: string, color: boolean): strin
       best = p;
     }
   }
-  return best === null ? [] : [`${dimmed('prompt:', color)} ${highlight(oneLine(sanitize(best)), terms, color)}`];
+  if (best === null) return [];
+  const text = oneLine(sanitize(best));
+  return [{ label: 'prompt', text, marks: color ? matchSpans(text, terms) : [], paint: MATCH }];
 }
 
 export function run(app: App, call: Call): Promise<void> {

@@ -57,7 +57,53 @@ export interface PreviewLook {
   cols?: number | null;
   fork?: string | null;
   /** under the title: where the query's words are in the session (made safe to print by the caller) */
-  found?: string[];
+  found?: Found[];
+}
+
+/** A line under the preview's title saying where the query's words are: `prompt: … webhook …`. */
+export interface Found {
+  /** `prompt`, `reply (subagent)`: shown dim, before a colon */
+  label: string;
+  text: string;
+  /** [start, end) of each place in `text` to paint with `paint` (in order, apart) */
+  marks: [number, number][];
+  paint: string;
+}
+
+/** A Found as rows (rows()), its label dim and its marks painted when colour is on. */
+function foundRows(f: Found, cols: number | null, color: boolean): string[] {
+  const head = `${f.label}:`;
+  const line = `${head} ${f.text}`;
+  const at = head.length + 1;
+  const out: string[] = [];
+  let pos = 0;
+  for (const row of rows(line, cols)) {
+    // (a row is the line from its place on, less the spaces it was broken at)
+    const start = line.indexOf(row, pos);
+    const end = start + row.length;
+    pos = end;
+    if (!color) {
+      out.push(row);
+      continue;
+    }
+    let text = '';
+    let i = start;
+    const put = (to: number, style: string | null) => {
+      if (to <= i) return;
+      text += style ? style + line.slice(i, to) + RESET : line.slice(i, to);
+      i = to;
+    };
+    if (start < head.length) put(Math.min(end, head.length), DIM);
+    for (const [a, b] of f.marks) {
+      if (b + at <= i) continue;
+      if (a + at >= end) break;
+      put(Math.max(i, a + at), null);
+      put(Math.min(end, b + at), f.paint);
+    }
+    put(end, null);
+    out.push(text);
+  }
+  return out;
 }
 
 export function previewText(s: Session, home: string, look: PreviewLook = {}): string {
@@ -68,7 +114,7 @@ export function previewText(s: Session, home: string, look: PreviewLook = {}): s
   const title = clean(s.title) || clean(s.firstPrompt) || '(no prompt)';
   // (its first row leaves room for fzf's scroll information)
   lines.push(...rows(title, cols, cols === null ? undefined : cols - INFO_ROOM).map(bold), '');
-  if (found.length) lines.push(...found, '');
+  if (found.length) lines.push(...found.flatMap((f) => foundRows(f, cols, color)), '');
   const when = s.updated ?? s.started;
   const field = (k: string, v: string) => {
     if (v) lines.push(`${dim(`${k}:`.padEnd(10))}${v}`);
