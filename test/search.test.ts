@@ -395,6 +395,27 @@ describe('output', () => {
     expect(first(run(h, ['search', 'tapir']).stdout)).toContain(`  ${cwd}  `);
   });
 
+  it('on a terminal the evidence is broken at spaces to its width, the rows after the first indented; piped, one line', () => {
+    const h = home();
+    const text = 'move the billing webhook handler to the job queue so that the tapir module retries with exponential backoff';
+    claude(h, ID(1), [user(text, '2026-01-01T09:00:00Z')]);
+    const out = spawnSync('script', ['-qec', `stty cols 60; ${process.execPath} ${BIN} search tapir`, '/dev/null'], {
+      env: { ...envFor(h), NO_COLOR: '1' },
+      encoding: 'utf8',
+    }).stdout.replace(/\r/g, '');
+    const lines = out.split('\n');
+    const at = lines.findIndex((l) => l.startsWith('  prompt: '));
+    expect(at).toBeGreaterThan(0);
+    const rows = [must(lines[at])];
+    for (let i = at + 1; lines[i]?.startsWith('    '); i++) rows.push(must(lines[i]));
+    expect(rows.length).toBeGreaterThan(1);
+    for (const r of rows) expect(r.length, r).toBeLessThanOrEqual(60);
+    const whole = `prompt: ${text.replace('tapir', '«tapir»')}`;
+    expect(rows.map((r) => r.trim()).join(' ')).toBe(whole);
+    // piped: the evidence whole on its line
+    expect(run(h, ['search', 'tapir']).stdout).toContain(`  ${whole}\n`);
+  });
+
   it('a word or phrase of thousands of characters is a usage error of one line, not an internal one', () => {
     const h = home();
     claude(h, ID(1), [user('the tapir module', '2026-01-01T09:00:00Z')]);

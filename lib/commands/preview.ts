@@ -9,11 +9,12 @@ import { matchSpans } from '../../fzf/layout.js';
 import type { App } from '../app.js';
 import { ExitError, usage } from '../errors.js';
 import { promptsOfSession } from '../index/prompts.js';
-import { type Found, previewColor, previewColumns, previewText } from '../present/preview.js';
+import type { Labelled } from '../present/evidence.js';
+import { previewColor, previewColumns, previewText } from '../present/preview.js';
 import { findForPreview } from '../select/find.js';
 import { fold, parseQuery, pathWords } from '../select/rank.js';
 import type { Session } from '../types.js';
-import { EVIDENCE, MATCH } from '../util/color.js';
+import { MATCH } from '../util/color.js';
 import { sanitize } from '../util/redact.js';
 import { oneLine } from '../util/text.js';
 import { out } from './common.js';
@@ -70,15 +71,11 @@ export async function previewAction(app: App, keys: string[], look: Looked | nul
 }
 
 /** Where the query's words are in the session, a line each (`prompt: …`, as resume search prints its evidence). */
-async function foundLines(app: App, s: Session, query: string, color: boolean): Promise<Found[]> {
+async function foundLines(app: App, s: Session, query: string, color: boolean): Promise<Labelled[]> {
   // (a word that is a path chose the directory, and is not looked for: rank.ts pathWords)
   const words = pathWords(query, app.ctx.home).rest;
   if (words.length === 0) return [];
-  const [{ foundIn }, { marked }, { evidenceTag }] = await Promise.all([
-    import('../search/run.js'),
-    import('../search/snippet.js'),
-    import('../present/evidence.js'),
-  ]);
+  const [{ foundIn }, { labelledEvidence }] = await Promise.all([import('../search/run.js'), import('../present/evidence.js')]);
   let found: Awaited<ReturnType<typeof foundIn>>;
   try {
     found = await foundIn(app, s, words.join(' '));
@@ -87,12 +84,7 @@ async function foundLines(app: App, s: Session, query: string, color: boolean): 
     if (err instanceof ExitError) return [];
     throw err;
   }
-  // (without colour the marks are «» in the text)
-  return found.map((e) =>
-    color
-      ? { label: evidenceTag(e), text: e.snippet.text, marks: e.snippet.marks, paint: EVIDENCE }
-      : { label: evidenceTag(e), text: marked(e.snippet, false), marks: [], paint: '' },
-  );
+  return found.map((e) => labelledEvidence(e, color));
 }
 
 /**
@@ -102,7 +94,7 @@ async function foundLines(app: App, s: Session, query: string, color: boolean): 
  * of its prompts: this shows which. A fork's prompts include those it copied, so they are not
  * counted or numbered.)
  */
-function namedPrompt(app: App, s: Session, query: string, color: boolean): Found[] {
+function namedPrompt(app: App, s: Session, query: string, color: boolean): Labelled[] {
   const terms = parseQuery(query).filter((t) => !t.not && t.text && t.dir === undefined);
   if (terms.length === 0) return [];
   const held = (p: string | null | undefined) => {

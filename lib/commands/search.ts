@@ -2,13 +2,12 @@
 import type { App } from '../app.js';
 import { ExitError, usage } from '../errors.js';
 import { harnessColor, label, row, useColor } from '../output.js';
-import { evidenceTag } from '../present/evidence.js';
+import { labelledEvidence, labelledRows } from '../present/evidence.js';
 import type { Term } from '../search/query.js';
 import { parseQuery } from '../search/query.js';
 import type { SearchStats } from '../search/read.js';
 import { prestart, runSearch, searchFromIndex } from '../search/run.js';
 import type { Result } from '../search/search.js';
-import { marked } from '../search/snippet.js';
 import { applyFilters, type Filters } from '../select/filter.js';
 import { pathWords } from '../select/rank.js';
 import type { Session } from '../types.js';
@@ -276,7 +275,10 @@ function human(r: Result, short: string, resumeLine: string | null, { home, colo
   ];
   if (resumeLine) lines.push(`  ${dim('resume:')} ${resumeLine}`);
   for (const f of new Set(r.evidence.filter((e) => e.child).map((e) => e.file))) lines.push(`  ${dim('subagent:')} ${oneLine(f)}`);
-  for (const e of r.evidence) lines.push(`  ${dim(`${evidenceTag(e)}:`)} ${marked(e.snippet, color)}`);
+  // (on a terminal broken at spaces, its rows after the first indented under it)
+  const wrap = cols === null ? null : { first: cols - 2, rest: cols - 4 };
+  for (const e of r.evidence)
+    lines.push(...labelledRows(labelledEvidence(e, color), wrap, color).map((row, i) => `${i ? '    ' : '  '}${row}`));
   return `${lines.join('\n')}\n`;
 }
 

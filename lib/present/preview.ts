@@ -8,6 +8,7 @@ import { tildify } from '../util/paths.js';
 import { sanitize } from '../util/redact.js';
 import { oneLine, wrapWords } from '../util/text.js';
 import { age, localTime } from '../util/time.js';
+import { type Labelled, labelledRows } from './evidence.js';
 
 /** "fork of <short id>" for a fork, else null. */
 export function forkLine(s: { forkedFrom: string | null }, short: (id: string) => string): string | null {
@@ -46,8 +47,12 @@ const INFO_ROOM = 8;
  * (one line, for fzf to wrap) when the columns are not known or too few to spare.
  */
 function rows(text: string, cols: number | null, first?: number): string[] {
-  return cols !== null && cols - INFO_ROOM >= 20 ? wrapWords(text, cols - 1, first) : [text];
+  const w = wraps(cols);
+  return w ? wrapWords(text, w.rest, first ?? w.first) : [text];
 }
+
+/** The rows' widths for rows() (null: one line each). */
+const wraps = (cols: number | null) => (cols !== null && cols - INFO_ROOM >= 20 ? { first: cols - 1, rest: cols - 1 } : null);
 
 /** How a preview is made: its time, colour, `fork of …` line, and lines to show first. */
 export interface PreviewLook {
@@ -57,53 +62,7 @@ export interface PreviewLook {
   cols?: number | null;
   fork?: string | null;
   /** under the title: where the query's words are in the session (made safe to print by the caller) */
-  found?: Found[];
-}
-
-/** A line under the preview's title saying where the query's words are: `prompt: … webhook …`. */
-export interface Found {
-  /** `prompt`, `reply (subagent)`: shown dim, before a colon */
-  label: string;
-  text: string;
-  /** [start, end) of each place in `text` to paint with `paint` (in order, apart) */
-  marks: [number, number][];
-  paint: string;
-}
-
-/** A Found as rows (rows()), its label dim and its marks painted when colour is on. */
-function foundRows(f: Found, cols: number | null, color: boolean): string[] {
-  const head = `${f.label}:`;
-  const line = `${head} ${f.text}`;
-  const at = head.length + 1;
-  const out: string[] = [];
-  let pos = 0;
-  for (const row of rows(line, cols)) {
-    // (a row is the line from its place on, less the spaces it was broken at)
-    const start = line.indexOf(row, pos);
-    const end = start + row.length;
-    pos = end;
-    if (!color) {
-      out.push(row);
-      continue;
-    }
-    let text = '';
-    let i = start;
-    const put = (to: number, style: string | null) => {
-      if (to <= i) return;
-      text += style ? style + line.slice(i, to) + RESET : line.slice(i, to);
-      i = to;
-    };
-    if (start < head.length) put(Math.min(end, head.length), DIM);
-    for (const [a, b] of f.marks) {
-      if (b + at <= i) continue;
-      if (a + at >= end) break;
-      put(Math.max(i, a + at), null);
-      put(Math.min(end, b + at), f.paint);
-    }
-    put(end, null);
-    out.push(text);
-  }
-  return out;
+  found?: Labelled[];
 }
 
 export function previewText(s: Session, home: string, look: PreviewLook = {}): string {
@@ -114,7 +73,7 @@ export function previewText(s: Session, home: string, look: PreviewLook = {}): s
   const title = clean(s.title) || clean(s.firstPrompt) || '(no prompt)';
   // (its first row leaves room for fzf's scroll information)
   lines.push(...rows(title, cols, cols === null ? undefined : cols - INFO_ROOM).map(bold), '');
-  if (found.length) lines.push(...found.flatMap((f) => foundRows(f, cols, color)), '');
+  if (found.length) lines.push(...found.flatMap((f) => labelledRows(f, wraps(cols), color)), '');
   const when = s.updated ?? s.started;
   const field = (k: string, v: string) => {
     if (v) lines.push(`${dim(`${k}:`.padEnd(10))}${v}`);
