@@ -390,6 +390,11 @@ describe('output', () => {
     }
     expect(first(onTty(80))).toMatch(/ {2}…[^ /]*-long-name {2}/);
     expect(first(onTty(120))).toContain(`  ${cwd}  `);
+    // narrower than the line with 12 columns of directory: the kind on a row of its own
+    const at60 = onTty(60).split('\n');
+    const head60 = at60.findIndex((l) => l.startsWith('claude  '));
+    expect(at60.slice(head60, head60 + 2)).toEqual([expect.stringMatching(/ {2}…[^ ]*-name {2}11111111$/), '  original, high confidence']);
+    expect(must(at60[head60]).length).toBeLessThanOrEqual(60);
     // the resume line keeps the whole path (it is run or copied), and a pipe gets every line whole
     expect(onTty(60)).toContain(`cd ${cwd} && claude --resume`);
     expect(first(run(h, ['search', 'tapir']).stdout)).toContain(`  ${cwd}  `);

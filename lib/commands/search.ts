@@ -263,12 +263,15 @@ function human(r: Result, short: string, resumeLine: string | null, { home, colo
   // on a terminal the first line keeps to its width: the directory is cut from the left, as in the
   // picker (the paths of the lines below are whole: they are copied)
   const room = cols === null ? Infinity : cols - width(`${s.harness}  ${when}    ${short}  ${kind}`);
-  const dir = oneLine(tildify(s.cwd, home) || '?');
-  const head = [harnessColor(s.harness, color), when, cutDir(dir, Math.max(12, room)), color ? BOLD + short + RESET : short, kind].join(
-    '  ',
-  );
+  const whole = oneLine(tildify(s.cwd, home) || '?');
+  // (narrower than that line even with 12 columns of directory, under about 76: the kind on a row
+  // of its own, where the terminal would have wrapped the line inside a word, and its columns the
+  // directory's)
+  const apart = cols !== null && room < 12 && width(`${s.harness}  ${when}  ${cutDir(whole, 12)}  ${short}  ${kind}`) > cols;
+  const dir = cutDir(whole, Math.max(12, apart ? room + width(`  ${kind}`) : room));
+  const head = [harnessColor(s.harness, color), when, dir, color ? BOLD + short + RESET : short].join('  ');
   const lines = [
-    head,
+    ...(apart ? [head, `  ${kind}`] : [`${head}  ${kind}`]),
     `  ${dim(clip(label(s), cols === null ? 120 : Math.max(20, cols - 2)))}`,
     `  ${dim('id:')} ${s.id}`,
     `  ${dim('file:')} ${oneLine(s.file)}`,
