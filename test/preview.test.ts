@@ -212,6 +212,36 @@ describe('resume preview', () => {
     expect(run(h, ['preview', key], { FZF_PREVIEW_COLUMNS: '24' }).stdout.split('\n')[0]).toBe(title);
   });
 
+  it('show on a terminal breaks the title and the prompts at spaces, each row under the first; piped, one line', () => {
+    const h = tempHome('resume-show-rows-');
+    const id = 'f7777777-0000-4000-8000-000000000007';
+    const title = 'move the billing webhook handler to the job queue with retries and exponential backoff';
+    write(
+      h,
+      `.claude/projects/-w/${id}.jsonl`,
+      jsonl(
+        claudeLine(
+          { id, cwd: h, type: 'user', uuid: 'u-0', at: '2026-11-20T10:00:00.000Z' },
+          { message: { role: 'user', content: title } },
+        ),
+      ),
+    );
+    const shown = spawnSync('script', ['-qec', `stty cols 60; ${process.execPath} ${BIN} show ${id}`, '/dev/null'], {
+      env: { ...envFor(h), NO_COLOR: '1' },
+      encoding: 'utf8',
+    }).stdout.replace(/\r/g, '');
+    const lines = shown.split('\n');
+    for (const key of ['title:', 'first prompt:']) {
+      const at = lines.findIndex((l) => l.startsWith(key));
+      const rows = [lines[at] ?? ''];
+      for (let i = at + 1; lines[i]?.startsWith(' '.repeat(14)); i++) rows.push(lines[i] ?? '');
+      expect(rows.length, key).toBe(2);
+      for (const r of rows) expect(r.length).toBeLessThanOrEqual(60);
+      expect(rows.map((r) => r.slice(14)).join(' ')).toBe(title);
+    }
+    expect(run(h, ['show', id]).stdout).toContain(`title:        ${title}\n`);
+  });
+
   it('an unknown key is exit 1 with one line', () => {
     const { home: h } = home();
     const r = run(h, ['preview', 'claude:nope']);

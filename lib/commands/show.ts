@@ -6,7 +6,7 @@ import { toJson } from '../output.js';
 import { resolve } from '../select/resolve.js';
 import type { Session } from '../types.js';
 import { tildify } from '../util/paths.js';
-import { oneLine } from '../util/text.js';
+import { oneLine, wrapWords } from '../util/text.js';
 import { age, localTime } from '../util/time.js';
 import { meantQuery, noSessionMatches, out } from './common.js';
 import type { Call } from './table.js';
@@ -38,11 +38,24 @@ export async function run(app: App, call: Call): Promise<void> {
     out(`${JSON.stringify(j, null, 2)}\n`);
     return;
   }
-  out(showText(s, j, { home: app.ctx.home, shorts }));
+  out(showText(s, j, { home: app.ctx.home, shorts, cols: process.stdout.isTTY ? process.stdout.columns || 80 : null }));
 }
 
-/** `show` as text: a `key: value` line for each field known. */
-function showText(s: Session, j: ReturnType<typeof toJson>, { home, shorts }: { home: string; shorts: Map<string, string> }): string {
+/** Where `show`'s values start: after the longest key (`first prompt: `). */
+const KEY_WIDTH = 14;
+/** The values of words `show` breaks into rows on a terminal (the paths and the resume line stay whole: they are copied). */
+const PROSE = new Set(['title', 'first prompt', 'last prompt']);
+
+/**
+ * `show` as text: a `key: value` line for each field known. On a terminal (`cols`) the title and
+ * prompts are broken into rows at spaces, each under the first: the terminal wrapped them inside
+ * words, at its first column.
+ */
+function showText(
+  s: Session,
+  j: ReturnType<typeof toJson>,
+  { home, shorts, cols }: { home: string; shorts: Map<string, string>; cols: number | null },
+): string {
   const now = Date.now();
   const lines: [string, string | null][] = [
     ['title', j.title],
@@ -64,8 +77,14 @@ function showText(s: Session, j: ReturnType<typeof toJson>, { home, shorts }: { 
     ['file', oneLine(s.file)],
     ['resume', j.resume ? `cd ${oneLine(j.resume.cwd ?? '?')} && ${j.resume.argv.map(oneLine).join(' ')}` : null],
   ];
+  const rows = (k: string, v: string) => (cols !== null && cols - KEY_WIDTH >= 20 && PROSE.has(k) ? wrapWords(v, cols - KEY_WIDTH) : [v]);
   return lines
-    .filter(([, v]) => v != null && v !== '')
-    .map(([k, v]) => `${`${k}:`.padEnd(14)}${v}\n`)
+    .filter((l): l is [string, string] => l[1] != null && l[1] !== '')
+    .map(
+      ([k, v]) =>
+        `${rows(k, v)
+          .map((row, i) => (i ? ' '.repeat(KEY_WIDTH) : `${k}:`.padEnd(KEY_WIDTH)) + row)
+          .join('\n')}\n`,
+    )
     .join('');
 }
