@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { pagerEnv } from '../lib/present/pager.js';
+import { proseRows } from '../lib/present/transcript.js';
 import { BIN, envFor, jsonl, needs, run, tempHome, write } from './helpers.js';
 import { claudeLine, piSession } from './launch-helpers.js';
 
@@ -293,6 +294,56 @@ describe('the transcript for the pager', () => {
       expect(i, `'${want}' after offset ${at} in:\n${o}`).toBeGreaterThanOrEqual(0);
       at = i + want.length;
     }
+  });
+});
+
+describe('the transcript on a terminal', () => {
+  it('breaks prose into rows at spaces, leaving fenced and indented code and tool output as written', () => {
+    const long = 'the handler calls fulfilOrder once and answers 500 on any error so a flaky database drops the order';
+    const code = `    const x = ${'y + '.repeat(20)}z;`;
+    const text = [
+      'intro',
+      long,
+      '```ts',
+      `const a = '${'w '.repeat(30)}';`,
+      '```',
+      code,
+      '- a list item that goes on and on past the width of the terminal here',
+    ].join('\n');
+    const rows = proseRows(text, 40).split('\n');
+    for (const r of rows) if (!r.startsWith('const a') && r !== code) expect(r.length, r).toBeLessThanOrEqual(40);
+    expect(rows).toContain(`const a = '${'w '.repeat(30)}';`);
+    expect(rows).toContain(code);
+    expect(rows.slice(1, 4).join(' ')).toBe(long);
+    expect(rows.filter((r) => r.startsWith('- a list')).length).toBe(1);
+  });
+
+  it('__transcript on a terminal (through the pager) breaks a long prompt to its width; piped, each line whole', () => {
+    const h = tempHome('resume-transcript-rows-');
+    const id = 'f8888888-0000-4000-8000-000000000008';
+    const prompt = 'move the billing webhook handler to the job queue with retries and exponential backoff';
+    write(
+      h,
+      `.claude/projects/-w/${id}.jsonl`,
+      jsonl(
+        claudeLine(
+          { id, cwd: h, type: 'user', uuid: 'u-0', at: '2026-11-20T10:00:00.000Z' },
+          { message: { role: 'user', content: prompt } },
+        ),
+      ),
+    );
+    const key = `claude:${id}`;
+    const paged = spawnSync('script', ['-qec', `stty cols 50; ${process.execPath} ${BIN} __transcript ${key}`, '/dev/null'], {
+      env: { ...envFor(h), NO_COLOR: '1', PAGER: 'cat' },
+      encoding: 'utf8',
+    }).stdout.replace(/\r/g, '');
+    const lines = paged.split('\n');
+    const at = lines.findIndex((l) => l.startsWith('── user'));
+    const rows = lines.slice(at + 1, lines.indexOf('', at));
+    expect(rows.length).toBe(2);
+    for (const r of rows) expect(r.length).toBeLessThanOrEqual(50);
+    expect(rows.join(' ')).toBe(prompt);
+    expect(run(h, ['__transcript', key]).stdout).toContain(`\n${prompt}\n`);
   });
 });
 

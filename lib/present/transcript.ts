@@ -11,7 +11,7 @@ import type { Session } from '../types.js';
 import { readText } from '../util/fsx.js';
 import { tildify } from '../util/paths.js';
 import { sanitizeText } from '../util/redact.js';
-import { oneLine } from '../util/text.js';
+import { oneLine, wrapWords } from '../util/text.js';
 import { localTime } from '../util/time.js';
 
 const WHOLE_CAP = 64 << 20;
@@ -73,34 +73,55 @@ const clean = (t: string) =>
     .replace(/[ \t]+$/gm, '')
     .trim();
 
-export function renderTranscript(s: Session, pieces: Piece[] | null, home: string): string {
+/** The turns whose text is prose, broken into rows on a terminal; tool calls and output are code and logs, left as written. */
+const PROSE: ReadonlySet<Piece['role']> = new Set(['user', 'assistant', 'task', 'metadata']);
+
+/**
+ * Prose as rows of at most `cols` columns, broken at spaces: every line but those inside a fenced
+ * block (```) and those that start with a blank (indented code, a nested list's body), which are
+ * kept as written for the pager to wrap or cut. A pager wraps at its last column, inside words.
+ */
+export function proseRows(text: string, cols: number): string {
+  let fenced = false;
+  const out: string[] = [];
+  for (const line of text.split('\n')) {
+    if (/^\s*(```|~~~)/.test(line)) fenced = !fenced;
+    if (fenced || /^[ \t]/.test(line) || /^\s*(```|~~~)/.test(line)) out.push(line);
+    else out.push(...wrapWords(line, cols));
+  }
+  return out.join('\n');
+}
+
+/** `cols`: the terminal's width, the prose turns broken into rows to it (null: each line whole). */
+export function renderTranscript(s: Session, pieces: Piece[] | null, home: string, cols: number | null = null): string {
   const head = [
     clean(label(s)),
     `${s.harness} · ${oneLine(tildify(s.cwd, home) || '?')}${s.branch ? ` · ${oneLine(s.branch)}` : ''} · ${s.prompts} prompt${s.prompts === 1 ? '' : 's'}`,
     oneLine(s.file),
     '',
   ];
-  if (!pieces) return `${[...head, ...indexedText(s)].join('\n')}\n`;
-  const body = turnsText(pieces);
+  const w = cols !== null && cols >= 20 ? cols : null;
+  if (!pieces) return `${[...head, ...indexedText(s, w)].join('\n')}\n`;
+  const body = turnsText(pieces, w);
   if (body.length === 0) body.push('(no turns in this transcript)');
   return `${[...head, ...body].join('\n')}\n`;
 }
 
 /** A session kept in a database, not a transcript file: what the index knows of it. */
-function indexedText(s: Session): string[] {
+function indexedText(s: Session, cols: number | null): string[] {
   const out = ['This session is kept in a database, not a transcript file; what the index knows:', ''];
   for (const [k, v] of [
     ['first prompt', s.firstPrompt],
     ['last prompt', s.lastPrompt],
     ['last reply', s.lastReply],
   ] as const) {
-    if (v) out.push(`── ${k} ──`, clean(v), '');
+    if (v) out.push(`── ${k} ──`, cols === null ? clean(v) : proseRows(clean(v), cols), '');
   }
   return out;
 }
 
 /** The turns of a transcript, each under a rule naming its role, its tags and its time. */
-function turnsText(pieces: Piece[]): string[] {
+function turnsText(pieces: Piece[], cols: number | null): string[] {
   const body: string[] = [];
   let prev = '';
   for (const p of pieces) {
@@ -112,7 +133,7 @@ function turnsText(pieces: Piece[]): string[] {
     if (p.role === 'tool-output' && t.length > TOOL_CLIP) t = `${t.slice(0, TOOL_CLIP)}\n… (${t.length - TOOL_CLIP} more characters)`;
     const when = p.ts != null ? ` · ${localTime(p.ts)}` : '';
     const tags = [p.summary ? 'summary' : '', p.copied ? 'copied' : ''].filter(Boolean).join(', ');
-    body.push(`── ${ROLE[p.role]}${tags ? ` (${tags})` : ''}${when} ──`, t, '');
+    body.push(`── ${ROLE[p.role]}${tags ? ` (${tags})` : ''}${when} ──`, cols !== null && PROSE.has(p.role) ? proseRows(t, cols) : t, '');
   }
   return body;
 }
