@@ -78,15 +78,15 @@ const PROSE: ReadonlySet<Piece['role']> = new Set(['user', 'assistant', 'task', 
 
 /**
  * Prose as rows of at most `cols` columns, broken at spaces: every line but those inside a fenced
- * block (```) and those that start with a blank (indented code, a nested list's body), which are
- * kept as written for the pager to wrap or cut. A pager wraps at its last column, inside words.
+ * block (```) and those that start with a blank (indented code, a nested list's body) or a `|` (a
+ * table's row), which are kept as written for the pager to wrap or cut. A pager wraps at its last column, inside words.
  */
 export function proseRows(text: string, cols: number): string {
   let fenced = false;
   const out: string[] = [];
   for (const line of text.split('\n')) {
     if (/^\s*(```|~~~)/.test(line)) fenced = !fenced;
-    if (fenced || /^[ \t]/.test(line) || /^\s*(```|~~~)/.test(line)) out.push(line);
+    if (fenced || /^[ \t|]/.test(line) || /^\s*(```|~~~)/.test(line)) out.push(line);
     else out.push(...wrapWords(line, cols));
   }
   return out.join('\n');
