@@ -301,6 +301,7 @@ describe('the transcript on a terminal', () => {
   it('breaks prose into rows at spaces, leaving fenced and indented code and tool output as written', () => {
     const long = 'the handler calls fulfilOrder once and answers 500 on any error so a flaky database drops the order';
     const code = `    const x = ${'y + '.repeat(20)}z;`;
+    const table = `| ${'column '.repeat(8)}| value |`;
     const text = [
       'intro',
       long,
@@ -308,12 +309,14 @@ describe('the transcript on a terminal', () => {
       `const a = '${'w '.repeat(30)}';`,
       '```',
       code,
+      table,
       '- a list item that goes on and on past the width of the terminal here',
     ].join('\n');
     const rows = proseRows(text, 40).split('\n');
-    for (const r of rows) if (!r.startsWith('const a') && r !== code) expect(r.length, r).toBeLessThanOrEqual(40);
+    for (const r of rows) if (!r.startsWith('const a') && r !== code && r !== table) expect(r.length, r).toBeLessThanOrEqual(40);
     expect(rows).toContain(`const a = '${'w '.repeat(30)}';`);
     expect(rows).toContain(code);
+    expect(rows).toContain(table);
     expect(rows.slice(1, 4).join(' ')).toBe(long);
     expect(rows.filter((r) => r.startsWith('- a list')).length).toBe(1);
   });
