@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { pagerEnv } from '../lib/present/pager.js';
-import { proseRows } from '../lib/present/transcript.js';
+import { wrapProse } from '../lib/present/transcript.js';
 import { BIN, envFor, jsonl, needs, run, tempHome, write } from './helpers.js';
 import { claudeLine, piSession } from './launch-helpers.js';
 
@@ -312,7 +312,7 @@ describe('the transcript on a terminal', () => {
       table,
       '- a list item that goes on and on past the width of the terminal here',
     ].join('\n');
-    const rows = proseRows(text, 40).split('\n');
+    const rows = wrapProse(text, 40).split('\n');
     for (const r of rows) if (!r.startsWith('const a') && r !== code && r !== table) expect(r.length, r).toBeLessThanOrEqual(40);
     expect(rows).toContain(`const a = '${'w '.repeat(30)}';`);
     expect(rows).toContain(code);

@@ -2,7 +2,7 @@
 import type { App } from '../app.js';
 import { ExitError, usage } from '../errors.js';
 import { harnessColor, label, row, useColor } from '../output.js';
-import { labelledEvidence, labelledRows } from '../present/evidence.js';
+import { labelledEvidence, wrapLabelled } from '../present/evidence.js';
 import type { Term } from '../search/query.js';
 import { parseQuery } from '../search/query.js';
 import type { SearchStats } from '../search/read.js';
@@ -281,7 +281,7 @@ function human(r: Result, short: string, resumeLine: string | null, { home, colo
   // (on a terminal broken at spaces, its rows after the first indented under it)
   const wrap = cols === null ? null : { first: cols - 2, rest: cols - 4 };
   for (const e of r.evidence)
-    lines.push(...labelledRows(labelledEvidence(e, color), wrap, color).map((row, i) => `${i ? '    ' : '  '}${row}`));
+    lines.push(...wrapLabelled(labelledEvidence(e, color), wrap, color).map((l, i) => `${i ? '    ' : '  '}${l}`));
   return `${lines.join('\n')}\n`;
 }
 

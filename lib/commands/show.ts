@@ -43,12 +43,12 @@ export async function run(app: App, call: Call): Promise<void> {
 
 /** Where `show`'s values start: after the longest key (`first prompt: `). */
 const KEY_WIDTH = 14;
-/** The values of words `show` breaks into rows on a terminal (the paths and the resume line stay whole: they are copied). */
+/** The values of words `show` wraps on a terminal (the paths and the resume line stay whole: they are copied). */
 const PROSE = new Set(['title', 'first prompt', 'last prompt']);
 
 /**
  * `show` as text: a `key: value` line for each field known. On a terminal (`cols`) the title and
- * prompts are broken into rows at spaces, each under the first: the terminal wrapped them inside
+ * prompts are wrapped at spaces, each line under the first: the terminal wrapped them inside
  * words, at its first column.
  */
 function showText(
@@ -77,13 +77,14 @@ function showText(
     ['file', oneLine(s.file)],
     ['resume', j.resume ? `cd ${oneLine(j.resume.cwd ?? '?')} && ${j.resume.argv.map(oneLine).join(' ')}` : null],
   ];
-  const rows = (k: string, v: string) => (cols !== null && cols - KEY_WIDTH >= 20 && PROSE.has(k) ? wrapWords(v, cols - KEY_WIDTH) : [v]);
+  const wrapped = (k: string, v: string) =>
+    cols !== null && cols - KEY_WIDTH >= 20 && PROSE.has(k) ? wrapWords(v, cols - KEY_WIDTH) : [v];
   return lines
     .filter((l): l is [string, string] => l[1] != null && l[1] !== '')
     .map(
       ([k, v]) =>
-        `${rows(k, v)
-          .map((row, i) => (i ? ' '.repeat(KEY_WIDTH) : `${k}:`.padEnd(KEY_WIDTH)) + row)
+        `${wrapped(k, v)
+          .map((l, i) => (i ? ' '.repeat(KEY_WIDTH) : `${k}:`.padEnd(KEY_WIDTH)) + l)
           .join('\n')}\n`,
     )
     .join('');

@@ -45,23 +45,23 @@ export function labelledEvidence(e: Evidence, color: boolean): Labelled {
 }
 
 /**
- * `label: text` as rows broken at spaces (wrapWords: the first at most `wrap.first` columns, the
- * rest `wrap.rest`; one row when `wrap` is null), its label dim and its marks painted with colour
+ * `label: text` wrapped at spaces (wrapWords: the first line at most `wrap.first` columns, the
+ * rest `wrap.rest`; one line when `wrap` is null), its label dim and its marks painted with colour
  * on: a terminal wraps a long line at its last column, inside a word.
  */
-export function labelledRows(f: Labelled, wrap: { first: number; rest: number } | null, color: boolean): string[] {
+export function wrapLabelled(f: Labelled, wrap: { first: number; rest: number } | null, color: boolean): string[] {
   const head = `${f.label}:`;
   const line = `${head} ${f.text}`;
   const at = head.length + 1;
   const out: string[] = [];
   let pos = 0;
-  for (const row of wrap ? wrapWords(line, wrap.rest, wrap.first) : [line]) {
-    // (a row is the line from its place on, less the spaces it was broken at)
-    const start = line.indexOf(row, pos);
-    const end = start + row.length;
+  for (const part of wrap ? wrapWords(line, wrap.rest, wrap.first) : [line]) {
+    // (a part is the line from its place on, less the spaces it was broken at)
+    const start = line.indexOf(part, pos);
+    const end = start + part.length;
     pos = end;
     if (!color) {
-      out.push(row);
+      out.push(part);
       continue;
     }
     let text = '';

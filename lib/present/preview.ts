@@ -8,7 +8,7 @@ import { tildify } from '../util/paths.js';
 import { sanitize } from '../util/redact.js';
 import { oneLine, wrapWords } from '../util/text.js';
 import { age, localTime } from '../util/time.js';
-import { type Labelled, labelledRows } from './evidence.js';
+import { type Labelled, wrapLabelled } from './evidence.js';
 
 /** "fork of <short id>" for a fork, else null. */
 export function forkLine(s: { forkedFrom: string | null }, short: (id: string) => string): string | null {
@@ -42,16 +42,16 @@ export function previewColumns(env: NodeJS.ProcessEnv = process.env): number | n
 const INFO_ROOM = 8;
 
 /**
- * Text of several words as rows for the preview window: broken at spaces to its columns less one (fzf
- * keeps its last column for the scroll bar, and wrapped a longer row there, inside a word); as it is
+ * Text of several words wrapped at spaces for the preview window, to its columns less one (fzf
+ * keeps its last column for the scroll bar, and wrapped a longer line there, inside a word); as it is
  * (one line, for fzf to wrap) when the columns are not known or too few to spare.
  */
-function rows(text: string, cols: number | null, first?: number): string[] {
+function wrapped(text: string, cols: number | null, first?: number): string[] {
   const w = wraps(cols);
   return w ? wrapWords(text, w.rest, first ?? w.first) : [text];
 }
 
-/** The rows' widths for rows() (null: one line each). */
+/** The widths wrapped() wraps to (null: one line each). */
 const wraps = (cols: number | null) => (cols !== null && cols - INFO_ROOM >= 20 ? { first: cols - 1, rest: cols - 1 } : null);
 
 /** How a preview is made: its time, colour, `fork of …` line, and lines to show first. */
@@ -72,8 +72,8 @@ export function previewText(s: Session, home: string, look: PreviewLook = {}): s
   const lines: string[] = [];
   const title = clean(s.title) || clean(s.firstPrompt) || '(no prompt)';
   // (its first row leaves room for fzf's scroll information)
-  lines.push(...rows(title, cols, cols === null ? undefined : cols - INFO_ROOM).map(bold), '');
-  if (found.length) lines.push(...found.flatMap((f) => labelledRows(f, wraps(cols), color)), '');
+  lines.push(...wrapped(title, cols, cols === null ? undefined : cols - INFO_ROOM).map(bold), '');
+  if (found.length) lines.push(...found.flatMap((f) => wrapLabelled(f, wraps(cols), color)), '');
   const when = s.updated ?? s.started;
   const field = (k: string, v: string) => {
     if (v) lines.push(`${dim(`${k}:`.padEnd(10))}${v}`);
@@ -91,7 +91,7 @@ export function previewText(s: Session, home: string, look: PreviewLook = {}): s
   const block = (label: string, text: string | null) => {
     const t = clean(text);
     if (!t) return;
-    lines.push('', dim(`${label}:`), ...rows(t, cols));
+    lines.push('', dim(`${label}:`), ...wrapped(t, cols));
   };
   block('first prompt', s.firstPrompt);
   if (s.lastPrompt && s.lastPrompt !== s.firstPrompt) block('last prompt', s.lastPrompt);

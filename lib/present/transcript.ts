@@ -73,15 +73,15 @@ const clean = (t: string) =>
     .replace(/[ \t]+$/gm, '')
     .trim();
 
-/** The turns whose text is prose, broken into rows on a terminal; tool calls and output are code and logs, left as written. */
+/** The turns whose text is prose, wrapped on a terminal; tool calls and output are code and logs, left as written. */
 const PROSE: ReadonlySet<Piece['role']> = new Set(['user', 'assistant', 'task', 'metadata']);
 
 /**
- * Prose as rows of at most `cols` columns, broken at spaces: every line but those inside a fenced
+ * Prose wrapped at spaces to `cols` columns: every line but those inside a fenced
  * block (```) and those that start with a blank (indented code, a nested list's body) or a `|` (a
  * table's row), which are kept as written for the pager to wrap or cut. A pager wraps at its last column, inside words.
  */
-export function proseRows(text: string, cols: number): string {
+export function wrapProse(text: string, cols: number): string {
   let fenced = false;
   const out: string[] = [];
   for (const line of text.split('\n')) {
@@ -92,7 +92,7 @@ export function proseRows(text: string, cols: number): string {
   return out.join('\n');
 }
 
-/** `cols`: the terminal's width, the prose turns broken into rows to it (null: each line whole). */
+/** `cols`: the terminal's width, the prose turns wrapped to it (null: each line whole). */
 export function renderTranscript(s: Session, pieces: Piece[] | null, home: string, cols: number | null = null): string {
   const head = [
     clean(label(s)),
@@ -115,7 +115,7 @@ function indexedText(s: Session, cols: number | null): string[] {
     ['last prompt', s.lastPrompt],
     ['last reply', s.lastReply],
   ] as const) {
-    if (v) out.push(`── ${k} ──`, cols === null ? clean(v) : proseRows(clean(v), cols), '');
+    if (v) out.push(`── ${k} ──`, cols === null ? clean(v) : wrapProse(clean(v), cols), '');
   }
   return out;
 }
@@ -133,7 +133,7 @@ function turnsText(pieces: Piece[], cols: number | null): string[] {
     if (p.role === 'tool-output' && t.length > TOOL_CLIP) t = `${t.slice(0, TOOL_CLIP)}\n… (${t.length - TOOL_CLIP} more characters)`;
     const when = p.ts != null ? ` · ${localTime(p.ts)}` : '';
     const tags = [p.summary ? 'summary' : '', p.copied ? 'copied' : ''].filter(Boolean).join(', ');
-    body.push(`── ${ROLE[p.role]}${tags ? ` (${tags})` : ''}${when} ──`, cols !== null && PROSE.has(p.role) ? proseRows(t, cols) : t, '');
+    body.push(`── ${ROLE[p.role]}${tags ? ` (${tags})` : ''}${when} ──`, cols !== null && PROSE.has(p.role) ? wrapProse(t, cols) : t, '');
   }
   return body;
 }
