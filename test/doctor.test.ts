@@ -1,9 +1,11 @@
 // resume doctor: the report a user pastes into a bug report, and its --json form.
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HARNESSES } from '../lib/types.js';
-import { FIXTURES, must, put, run, tempHome, write } from './helpers.js';
+import { width } from '../lib/util/text.js';
+import { BIN, envFor, FIXTURES, must, put, run, tempHome, write } from './helpers.js';
 import type { Doctor } from './json.js';
 import { addSessions, opencodeDb, user } from './sqlite-fixtures.js';
 
@@ -134,6 +136,21 @@ describe('doctor', () => {
     expect(r.stdout).toMatch(/^ {2}unknown +weird_new_thing ×2, /m);
     expect(r.stdout).toMatch(/^ {2}newest +99999999-0000-4000-8000-000000000001 .* title with newline$/m);
     expect(r.stdout).toMatch(/^ {2}shell +\/bin\/bash$/m);
+  });
+
+  it("on a terminal a harness's newest session keeps to its width, the title cut to what is left", () => {
+    const h = tempHome();
+    const shown = spawnSync('script', ['-qec', `stty cols 80; ${process.execPath} ${BIN} --demo doctor`, '/dev/null'], {
+      env: { ...envFor(h), NO_COLOR: '1' },
+      encoding: 'utf8',
+    }).stdout.replace(/\r/g, '');
+    const newest = shown.split('\n').filter((l) => l.startsWith('  newest'));
+    expect(newest.length).toBeGreaterThan(3);
+    for (const l of newest) expect(width(l), l).toBeLessThanOrEqual(80);
+    // (opencode's, of a 30-character id: its title cut, where it wrapped past the 80th column)
+    expect(newest.find((l) => l.includes('ses_'))).toMatch(/ {2}Request[^…]*…$/);
+    // piped, as before: the title to 60 characters
+    expect(run(h, ['--demo', 'doctor']).stdout).toMatch(/^ {2}newest +ses_\S+ .* Request body size limits$/m);
   });
 
   it('reports a database that cannot be read, and still exits 0', () => {

@@ -16,7 +16,7 @@ import { probeVersionAsync, versionIn } from '../os/version.js';
 import type { Counters, Harness, Root, Session } from '../types.js';
 import { configFile, tildify } from '../util/paths.js';
 import { shown } from '../util/quote.js';
-import { clip, oneLine } from '../util/text.js';
+import { clip, cut, oneLine, width } from '../util/text.js';
 import { age, iso } from '../util/time.js';
 import { onPath } from '../util/which.js';
 import { out } from './common.js';
@@ -208,15 +208,18 @@ interface TextOut {
   kv: (k: string, v: string) => void;
   p: (s: string | null) => string;
   now: number;
+  /** the terminal's width (null: not a terminal) */
+  cols: number | null;
 }
 
-function text(r: Report, home: string, now: number): string {
+function text(r: Report, home: string, now: number, cols: number | null): string {
   const lines: string[] = [];
   const o: TextOut = {
     lines,
     kv: (k, v) => lines.push(`  ${k.padEnd(10)}${v}`),
     p: (s) => oneLine(tildify(s, home) || ''),
     now,
+    cols,
   };
   generalText(r, o);
   for (const h of r.harnesses) harnessText(h, o);
@@ -249,9 +252,23 @@ function generalText(r: Report, { lines, kv, p, now }: TextOut): void {
   }
 }
 
+/**
+ * A harness's newest session: id, age, directory, and the title in what that leaves of a terminal
+ * (12: the key's columns, 2: the gap), where the terminal wrapped it inside a word; none in fewer
+ * than 10 columns. Not on a terminal: the title to 60 characters.
+ */
+function newestLine(n: NonNullable<HarnessReport['newest']>, { p, now, cols }: TextOut): string {
+  const ms = n.updated ? Date.parse(n.updated) : null;
+  const line = `${oneLine(n.id)}  ${age(ms, now)} ago  ${p(n.cwd) || '?'}`;
+  const room = cols === null ? 60 : Math.min(60, cols - 12 - width(line) - 2);
+  const title = n.title ? oneLine(n.title) : '';
+  const t = !title || room < 10 ? '' : cols === null ? clip(title, 60) : cut(title, room);
+  return `${line}${t ? `  ${t}` : ''}`;
+}
+
 /** One harness: roots, files, sessions, skipped lines, the newest session, the binary and drift. */
 function harnessText(h: HarnessReport, o: TextOut): void {
-  const { lines, kv, p, now } = o;
+  const { lines, kv, p } = o;
   lines.push('');
   lines.push(`${h.name} (${h.label})`);
   h.roots.forEach((root, i) => {
@@ -277,11 +294,7 @@ function harnessText(h: HarnessReport, o: TextOut): void {
   if (sk.length) kv('skipped', sk.join('; '));
   if (h.skipped.failed) kv('error', oneLine(h.skipped.failed));
   if (h.unknownTypes.length) kv('unknown', h.unknownTypes.map((u) => `${u.type} ×${u.count}`).join(', '));
-  if (h.newest) {
-    const t = h.newest.title ? clip(oneLine(h.newest.title), 60) : '';
-    const ms = h.newest.updated ? Date.parse(h.newest.updated) : null;
-    kv('newest', `${oneLine(h.newest.id)}  ${age(ms, now)} ago  ${p(h.newest.cwd) || '?'}${t ? `  ${t}` : ''}`);
-  }
+  if (h.newest) kv('newest', newestLine(h.newest, o));
   binaryText(h, o);
 }
 
@@ -458,5 +471,5 @@ export async function run(app: App, call: Call): Promise<void> {
     })),
   };
   if (o.json) out(`${JSON.stringify(report, null, 2)}\n`);
-  else out(text(report, app.ctx.home, Date.now()));
+  else out(text(report, app.ctx.home, Date.now(), process.stdout.isTTY ? process.stdout.columns || 80 : null));
 }
