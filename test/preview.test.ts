@@ -14,6 +14,30 @@ import { claudeLine, piSession } from './launch-helpers.js';
 const ID = 'e5555555-0000-4000-8000-000000000005';
 const KEY = `claude:${ID}`;
 
+/** A long first prompt, which a terminal or fzf's preview window wraps. */
+const LONG = 'move the billing webhook handler to the job queue with retries and exponential backoff';
+
+/** A home with one Claude session whose one prompt is LONG; its id and key. */
+function longPromptHome(prefix: string, id: string): { h: string; id: string; key: string } {
+  const h = tempHome(prefix);
+  write(
+    h,
+    `.claude/projects/-w/${id}.jsonl`,
+    jsonl(
+      claudeLine({ id, cwd: h, type: 'user', uuid: 'u-0', at: '2026-11-20T10:00:00.000Z' }, { message: { role: 'user', content: LONG } }),
+    ),
+  );
+  return { h, id, key: `claude:${id}` };
+}
+
+/** `resume ARGS` on a terminal `cols` wide (script(1)), without colour: its stdout, carriage returns out. */
+function onTerminal(h: string, cols: number, args: string[], env: Record<string, string> = {}): string {
+  return spawnSync('script', ['-qec', `stty cols ${cols}; ${process.execPath} ${BIN} ${args.join(' ')}`, '/dev/null'], {
+    env: { ...envFor(h), NO_COLOR: '1', ...env },
+    encoding: 'utf8',
+  }).stdout.replace(/\r/g, '');
+}
+
 function home(): { home: string; file: string } {
   const h = tempHome('resume-preview-');
   const cwd = path.join(h, 'work dir');
@@ -176,20 +200,8 @@ describe('resume preview', () => {
   });
 
   it("in an fzf preview window, the title's first row leaves room for fzf's scroll information at its end", () => {
-    const h = tempHome('resume-preview-title-');
-    const id = 'f6666666-0000-4000-8000-000000000006';
-    const title = 'move the billing webhook handler to the job queue with retries and exponential backoff';
-    write(
-      h,
-      `.claude/projects/-w/${id}.jsonl`,
-      jsonl(
-        claudeLine(
-          { id, cwd: h, type: 'user', uuid: 'u-0', at: '2026-11-20T10:00:00.000Z' },
-          { message: { role: 'user', content: title } },
-        ),
-      ),
-    );
-    const key = `claude:${id}`;
+    const { h, key } = longPromptHome('resume-preview-title-', 'f6666666-0000-4000-8000-000000000006');
+    const title = LONG;
     // not in a preview window: the title on one line, as it is
     expect(run(h, ['preview', key]).stdout.split('\n')[0]).toBe(title);
     // 60 columns: the first row ends 8 short of them, at a space; the rest of the title follows
@@ -214,23 +226,9 @@ describe('resume preview', () => {
   });
 
   it('show on a terminal breaks the title and the prompts at spaces, each row under the first; piped, one line', () => {
-    const h = tempHome('resume-show-rows-');
-    const id = 'f7777777-0000-4000-8000-000000000007';
-    const title = 'move the billing webhook handler to the job queue with retries and exponential backoff';
-    write(
-      h,
-      `.claude/projects/-w/${id}.jsonl`,
-      jsonl(
-        claudeLine(
-          { id, cwd: h, type: 'user', uuid: 'u-0', at: '2026-11-20T10:00:00.000Z' },
-          { message: { role: 'user', content: title } },
-        ),
-      ),
-    );
-    const shown = spawnSync('script', ['-qec', `stty cols 60; ${process.execPath} ${BIN} show ${id}`, '/dev/null'], {
-      env: { ...envFor(h), NO_COLOR: '1' },
-      encoding: 'utf8',
-    }).stdout.replace(/\r/g, '');
+    const { h, id } = longPromptHome('resume-show-rows-', 'f7777777-0000-4000-8000-000000000007');
+    const title = LONG;
+    const shown = onTerminal(h, 60, ['show', id]);
     const lines = shown.split('\n');
     for (const key of ['title:', 'first prompt:']) {
       const at = lines.findIndex((l) => l.startsWith(key));
@@ -322,24 +320,9 @@ describe('the transcript on a terminal', () => {
   });
 
   it('__transcript on a terminal (through the pager) breaks a long prompt to its width; piped, each line whole', () => {
-    const h = tempHome('resume-transcript-rows-');
-    const id = 'f8888888-0000-4000-8000-000000000008';
-    const prompt = 'move the billing webhook handler to the job queue with retries and exponential backoff';
-    write(
-      h,
-      `.claude/projects/-w/${id}.jsonl`,
-      jsonl(
-        claudeLine(
-          { id, cwd: h, type: 'user', uuid: 'u-0', at: '2026-11-20T10:00:00.000Z' },
-          { message: { role: 'user', content: prompt } },
-        ),
-      ),
-    );
-    const key = `claude:${id}`;
-    const paged = spawnSync('script', ['-qec', `stty cols 50; ${process.execPath} ${BIN} __transcript ${key}`, '/dev/null'], {
-      env: { ...envFor(h), NO_COLOR: '1', PAGER: 'cat' },
-      encoding: 'utf8',
-    }).stdout.replace(/\r/g, '');
+    const { h, key } = longPromptHome('resume-transcript-rows-', 'f8888888-0000-4000-8000-000000000008');
+    const prompt = LONG;
+    const paged = onTerminal(h, 50, ['__transcript', key], { PAGER: 'cat' });
     const lines = paged.split('\n');
     const at = lines.findIndex((l) => l.startsWith('── user'));
     const rows = lines.slice(at + 1, lines.indexOf('', at));
