@@ -264,7 +264,7 @@ function human(r: Result, short: string, resumeLine: string | null, { home, colo
   // picker (the paths of the lines below are whole: they are copied)
   const room = cols === null ? Infinity : cols - width(`${s.harness}  ${when}    ${short}  ${kind}`);
   const whole = oneLine(tildify(s.cwd, home) || '?');
-  // (narrower than that line even with 12 columns of directory, under about 76: the kind on a row
+  // (narrower than that line even with 12 columns of directory, under about 76: the kind on a line
   // of its own, where the terminal would have wrapped the line inside a word, and its columns the
   // directory's)
   const apart = cols !== null && room < 12 && width(`${s.harness}  ${when}  ${cutDir(whole, 12)}  ${short}  ${kind}`) > cols;
@@ -278,7 +278,7 @@ function human(r: Result, short: string, resumeLine: string | null, { home, colo
   ];
   if (resumeLine) lines.push(`  ${dim('resume:')} ${resumeLine}`);
   for (const f of new Set(r.evidence.filter((e) => e.child).map((e) => e.file))) lines.push(`  ${dim('subagent:')} ${oneLine(f)}`);
-  // (on a terminal broken at spaces, its rows after the first indented under it)
+  // (on a terminal wrapped at spaces, each line after the first indented under it)
   const wrap = cols === null ? null : { first: cols - 2, rest: cols - 4 };
   for (const e of r.evidence)
     lines.push(...wrapLabelled(labelledEvidence(e, color), wrap, color).map((l, i) => `${i ? '    ' : '  '}${l}`));

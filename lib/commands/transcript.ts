@@ -24,6 +24,6 @@ export async function run(app: App, call: Call): Promise<void> {
     if (code === 'ENOENT') throw new ExitError(1, `the transcript is gone: ${shown(s.file)} was moved or deleted since the list was made`);
     throw new ExitError(2, `cannot read the transcript ${shown(s.file)}: ${code ?? oneLine((err as Error).message)}`);
   }
-  // (on a terminal, for its pager: the prose broken into rows to its width)
+  // (on a terminal, for its pager: the prose wrapped to its width)
   await page(renderTranscript(s, pieces, app.ctx.home, process.stdout.isTTY ? process.stdout.columns || 80 : null));
 }

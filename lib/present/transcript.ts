@@ -77,16 +77,17 @@ const clean = (t: string) =>
 const PROSE: ReadonlySet<Piece['role']> = new Set(['user', 'assistant', 'task', 'metadata']);
 
 /**
- * Prose wrapped at spaces to `cols` columns: every line but those inside a fenced
- * block (```) and those that start with a blank (indented code, a nested list's body) or a `|` (a
- * table's row), which are kept as written for the pager to wrap or cut. A pager wraps at its last column, inside words.
+ * Prose wrapped at spaces to `cols` columns (a pager wraps at its last column, inside words):
+ * every line but a fence (```), those inside one, and those that start with a blank (indented
+ * code, a nested list's body) or a `|` (a table's row), which are kept as written.
  */
 export function wrapProse(text: string, cols: number): string {
   let fenced = false;
   const out: string[] = [];
   for (const line of text.split('\n')) {
-    if (/^\s*(```|~~~)/.test(line)) fenced = !fenced;
-    if (fenced || /^[ \t|]/.test(line) || /^\s*(```|~~~)/.test(line)) out.push(line);
+    const fence = /^\s*(```|~~~)/.test(line);
+    if (fence) fenced = !fenced;
+    if (fence || fenced || /^[ \t|]/.test(line)) out.push(line);
     else out.push(...wrapWords(line, cols));
   }
   return out.join('\n');
