@@ -2,7 +2,7 @@
 // paths (no fold when there is nothing to fold; counting code points without an array) must give
 // what the plain definitions give, for any text.
 import { describe, expect, it } from 'vitest';
-import { breakAt, clip, cut, promptText, width } from '../lib/util/text.js';
+import { breakAt, clip, cut, promptText, width, wrapWords } from '../lib/util/text.js';
 
 const plainClip = (s: string, n: number): string => {
   const arr = Array.from(s);
@@ -78,5 +78,21 @@ describe('display width', () => {
     expect(rest).toBe('タイトルを直す');
     expect(width(breakAt('日本語のタイトルを直す', 7)[0])).toBeLessThanOrEqual(7);
     expect(breakAt('👨‍👩‍👧👨‍👩‍👧👨‍👩‍👧', 5)).toEqual(['👨‍👩‍👧👨‍👩‍👧', '👨‍👩‍👧']);
+  });
+
+  it('wraps text at spaces, the first line to its own width, a long text as a short one', () => {
+    expect(wrapWords('Fix cart total rounding in the checkout', 14, 10)).toEqual(['Fix cart', 'total rounding', 'in the', 'checkout']);
+    expect(wrapWords('short', 40)).toEqual(['short']);
+    // a pasted log of thousands of words on one line (each line is found in a window of what is left)
+    const words = Array.from({ length: 5000 }, (_, i) => `word${i % 97}${'x'.repeat(i % 7)}`);
+    const lines = wrapWords(words.join(' '), 40);
+    for (const l of lines) expect(width(l)).toBeLessThanOrEqual(40);
+    expect(lines.join(' ')).toBe(words.join(' '));
+    // text with no spaces (Japanese): by columns, between graphemes, nothing lost
+    const ja = '日本語のタイトルを直す'.repeat(300);
+    const jaLines = wrapWords(ja, 41);
+    for (const l of jaLines) expect(width(l)).toBeLessThanOrEqual(41);
+    expect(jaLines.join('')).toBe(ja);
+    expect(wrapWords(`${'a'.repeat(100)} end`, 30)).toEqual(['a'.repeat(30), 'a'.repeat(30), 'a'.repeat(30), `${'a'.repeat(10)} end`]);
   });
 });
