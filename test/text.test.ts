@@ -83,6 +83,13 @@ describe('display width', () => {
   it('wraps text at spaces, the first line to its own width, a long text as a short one', () => {
     expect(wrapWords('Fix cart total rounding in the checkout', 14, 10)).toEqual(['Fix cart', 'total rounding', 'in the', 'checkout']);
     expect(wrapWords('short', 40)).toEqual(['short']);
+    // no width to wrap to (a terminal of a few columns, less an indent): as it is
+    for (const [w, first] of [
+      [0, 0],
+      [-3, 5],
+      [5, 0],
+    ])
+      expect(wrapWords('a few words here', w, first)).toEqual(['a few words here']);
     // a pasted log of thousands of words on one line (each line is found in a window of what is left)
     const words = Array.from({ length: 5000 }, (_, i) => `word${i % 97}${'x'.repeat(i % 7)}`);
     const lines = wrapWords(words.join(' '), 40);

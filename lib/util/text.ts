@@ -175,6 +175,8 @@ export function breakAt(s: string, w: number): [string, string] {
  * `first`: fzf wraps a preview's long line at its last column, inside a word.
  */
 export function wrapWords(s: string, w: number, first = w): string[] {
+  // (no width to wrap to, as on a terminal of a few columns: the text as it is)
+  if (w < 1 || first < 1) return [s];
   const out: string[] = [];
   let rest = s;
   for (let lim = first; rest; lim = w) {
