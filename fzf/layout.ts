@@ -3,8 +3,8 @@
 // taking the rest. At 80 columns the title keeps at least 30 characters: the directory is cut from
 // the left (`…/acme/webshop`, its last parts are what tells projects apart) and the branch column is
 // left out when there is no room for it (the preview shows it). In a narrow pane, where the title
-// would keep fewer than TITLE_MIN, the id column goes too (the preview shows the id, and a typed id
-// still matches). Lines never need fzf to scroll them sideways (the picker runs fzf with
+// would keep fewer than TITLE_WITH_ID, the id column goes too (the preview shows the id, and a
+// typed id still matches). Lines never need fzf to scroll them sideways (the picker runs fzf with
 // --no-hscroll), so the harness stays in view.
 import { ageColumn, branchWidth, harnessColor } from '../lib/output.js';
 import { fold, type Term } from '../lib/select/rank.js';
@@ -25,7 +25,7 @@ const CAP = { short: 12, age: 4, harness: 8, dir: 40, branch: 24 } as const;
  * Fewer columns of title than this and the id column is left out (the demo at 60 columns: 21
  * columns of title with it, 30 without; at 50, 10 and 23): a title is what a person picks by.
  */
-const TITLE_MIN = 24;
+const TITLE_WITH_ID = 24;
 
 /** The preview window flag that matches listWidth's rule (fzf >= 0.31: the alternative layout). */
 export function previewWindow(alt: boolean): string {
@@ -54,7 +54,7 @@ export function termColumns(env: NodeJS.ProcessEnv, saved?: number | null): numb
 }
 
 export interface Widths {
-  /** 0: no id column (a narrow list: TITLE_MIN) */
+  /** 0: no id column (a narrow list: TITLE_WITH_ID) */
   short: number;
   age: number;
   harness: number;
@@ -74,7 +74,7 @@ export function widths(rows: readonly RowFields[], listCols: number): Widths {
     max.branch = Math.max(max.branch, width(r[5] ?? ''));
   }
   const w = widthsWith(rows, listCols, max, Math.min(CAP.short, max.short));
-  return w.title >= TITLE_MIN || w.short === 0 ? w : widthsWith(rows, listCols, max, 0);
+  return w.title >= TITLE_WITH_ID || w.short === 0 ? w : widthsWith(rows, listCols, max, 0);
 }
 
 /** widths() with an id column `short` wide (0: none). */

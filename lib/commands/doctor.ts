@@ -14,6 +14,7 @@ import { indexFiles } from '../index/index.js';
 import { noEngine } from '../index/store.js';
 import { probeVersionAsync, versionIn } from '../os/version.js';
 import type { Counters, Harness, Root, Session } from '../types.js';
+import { stdoutColumns } from '../util/lazy.js';
 import { configFile, tildify } from '../util/paths.js';
 import { shown } from '../util/quote.js';
 import { clip, cut, oneLine, width } from '../util/text.js';
@@ -471,5 +472,5 @@ export async function run(app: App, call: Call): Promise<void> {
     })),
   };
   if (o.json) out(`${JSON.stringify(report, null, 2)}\n`);
-  else out(text(report, app.ctx.home, Date.now(), process.stdout.isTTY ? process.stdout.columns || 80 : null));
+  else out(text(report, app.ctx.home, Date.now(), stdoutColumns()));
 }

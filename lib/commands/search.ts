@@ -13,6 +13,7 @@ import { pathWords } from '../select/rank.js';
 import type { Session } from '../types.js';
 import { BOLD, DIM, RESET } from '../util/color.js';
 import { boundHeapGrowth } from '../util/gc.js';
+import { stdoutColumns } from '../util/lazy.js';
 import { tildify } from '../util/paths.js';
 import { progressBar } from '../util/progress.js';
 import { writeJsonArray } from '../util/stdout.js';
@@ -334,7 +335,7 @@ async function printResults(
   // on a terminal the best screenfuls, not hundreds of results (-n N, a pipe or --json: all)
   const shown = o.n == null && process.stdout.isTTY ? list.slice(0, TTY_RESULTS) : list;
   const how = await resumeOf(app);
-  const look = { home: app.ctx.home, color, cols: process.stdout.isTTY ? process.stdout.columns || 80 : null };
+  const look = { home: app.ctx.home, color, cols: stdoutColumns() };
   out(shown.map((r) => human(r, short(r.session), how(r.session)?.line ?? null, look)).join('\n'));
   if (shown.length < list.length) note(`+${list.length - shown.length} more (-n N shows more)`);
   // one result clearly ahead: say so, and end with its resume line (the last line on screen)

@@ -5,6 +5,7 @@ import { launchInfo, liveInfo } from '../launch/info.js';
 import { toJson } from '../output.js';
 import { resolve } from '../select/resolve.js';
 import type { Session } from '../types.js';
+import { stdoutColumns } from '../util/lazy.js';
 import { tildify } from '../util/paths.js';
 import { oneLine, wrapWords } from '../util/text.js';
 import { age, localTime } from '../util/time.js';
@@ -38,7 +39,7 @@ export async function run(app: App, call: Call): Promise<void> {
     out(`${JSON.stringify(j, null, 2)}\n`);
     return;
   }
-  out(showText(s, j, { home: app.ctx.home, shorts, cols: process.stdout.isTTY ? process.stdout.columns || 80 : null }));
+  out(showText(s, j, { home: app.ctx.home, shorts, cols: stdoutColumns() }));
 }
 
 /** Where `show`'s values start: after the longest key (`first prompt: `). */

@@ -6,6 +6,7 @@ import { page } from '../present/pager.js';
 import { renderTranscript, transcriptPieces } from '../present/transcript.js';
 import { loadExtractors } from '../search/registry.js';
 import { findSession } from '../select/find.js';
+import { stdoutColumns } from '../util/lazy.js';
 import { shown } from '../util/quote.js';
 import { oneLine } from '../util/text.js';
 import type { Call } from './table.js';
@@ -25,5 +26,5 @@ export async function run(app: App, call: Call): Promise<void> {
     throw new ExitError(2, `cannot read the transcript ${shown(s.file)}: ${code ?? oneLine((err as Error).message)}`);
   }
   // (on a terminal, for its pager: the prose wrapped to its width)
-  await page(renderTranscript(s, pieces, app.ctx.home, process.stdout.isTTY ? process.stdout.columns || 80 : null));
+  await page(renderTranscript(s, pieces, app.ctx.home, stdoutColumns()));
 }

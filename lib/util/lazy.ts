@@ -43,6 +43,14 @@ export function isTty(fd: number): boolean {
   return (req('node:tty') as typeof import('node:tty')).isatty(fd);
 }
 
+/**
+ * The width of the terminal stdout is (80 when it does not say), or null when stdout is no terminal:
+ * what `search`, `show`, `doctor` and the transcript fit their text to, and print whole into a pipe.
+ */
+export function stdoutColumns(): number | null {
+  return process.stdout.isTTY ? process.stdout.columns || 80 : null;
+}
+
 /** A package or built-in needed only on some paths, loaded when first asked for (resolved at run time). */
 export function requireLazy(id: string): unknown {
   return req(id);
